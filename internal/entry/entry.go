@@ -1,0 +1,111 @@
+package entry
+
+import "time"
+
+// Line is one physical log line as a source delivered it, already decoded
+// from any container-runtime framing.
+type Line struct {
+	Text      string    // the line without its line ending
+	Source    string    // identity of the stream: a file path, "stdin", or pod/container
+	Stream    string    // "stdout", "stderr" or "" when unknown
+	Offset    int64     // byte offset of the line's first byte in its source (a line number in tests)
+	Time      time.Time // when the runtime wrote or logmatch read it; zero when unknown
+	Truncated bool      // the source cut this line at its length bound
+}
+
+// Entry is one logical log record: a header line and its continuation lines,
+// a whole Python traceback, or one native (non-Python) event.
+type Entry struct {
+	Source string
+	Stream string
+
+	FirstOffset int64 // Offset of the first line
+	LastOffset  int64 // Offset of the last line
+	Lines       int   // number of physical lines that went into the entry
+
+	Format  Format    // which header family started the entry
+	Time    time.Time // the header's timestamp; zero when the entry has none
+	Ranks   Ranks     // rank tokens of the header prefix
+	Level   string    // level word when the header carries one (uvicorn, glog, NCCL): "INFO", "ERROR", ...
+	Message string    // first line's message, header and wrappers removed
+
+	// Text is what the matcher searches: Message, then each continuation line
+	// with wrappers removed, joined by "\n". Raw is the same lines as written
+	// (header included, wrappers removed). Both are bounded; see Cut.
+	Text string
+	Raw  string
+
+	Cut Cut // what the bounds cut from this entry
+
+	// Traceback is the parsed exception chain when the entry holds a Python
+	// traceback (or a header-less SyntaxError block); nil otherwise.
+	Traceback *Traceback
+}
+
+// Format names the header family that started an entry.
+type Format string
+
+// Header families; see SGLANG-LOGS.md.
+const (
+	FormatNone      Format = ""          // no recognised header (plain line or raw traceback)
+	FormatSRT       Format = "srt"       // [YYYY-MM-DD HH:MM:SS[.mmm]<ranks>] msg
+	FormatLegacy    Format = "legacy"    // [HH:MM:SS<ranks>] msg
+	FormatDiffusion Format = "diffusion" // [MM-DD HH:MM:SS<ranks>] msg
+	FormatUvicorn   Format = "uvicorn"   // [ts] LEVEL:     msg, or LEVEL:     msg
+	FormatNative    Format = "native"    // faulthandler, terminate called, c10d, NCCL, CUDA assert, glog...
+)
+
+// Ranks are the parallelism ranks of a header prefix; -1 means absent.
+type Ranks struct {
+	DP, PP, AttnCP, MoeDP, TP, EP int
+}
+
+// NoRanks is the Ranks value of a header without rank tokens.
+var NoRanks = Ranks{-1, -1, -1, -1, -1, -1}
+
+// Cut says what the bounds removed from an entry.
+type Cut struct {
+	Lines int // lines dropped
+	Bytes int // bytes dropped
+}
+
+// Traceback is a Python exception chain as printed.
+type Traceback struct {
+	// Links holds each section of the chain in print order: Links[0] is the
+	// root cause, the last link is the outermost exception (raised last).
+	Links []Exception
+}
+
+// Exception is one link of a chain.
+type Exception struct {
+	Type    string  // as printed, qualified names kept: "torch.OutOfMemoryError"
+	Message string  // text after "Type: " on the exception line, "" when none
+	Frames  []Frame // innermost last, as printed; bounded
+	// Separator is the chain separator printed before this link: "cause"
+	// (direct cause), "context" (during handling) or "" for the first link.
+	Separator string
+	Group     bool // an ExceptionGroup
+}
+
+// Frame is one traceback frame.
+type Frame struct {
+	File string
+	Line int
+	Func string
+}
+
+// Outermost returns the last link, or nil when there is none.
+func (t *Traceback) Outermost() *Exception {
+	if t == nil || len(t.Links) == 0 {
+		return nil
+	}
+	return &t.Links[len(t.Links)-1]
+}
+
+// RootCause returns the first link, or nil when there is none.
+func (t *Traceback) RootCause() *Exception {
+	if t == nil || len(t.Links) == 0 {
+		return nil
+	}
+	return &t.Links[0]
+}

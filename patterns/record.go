@@ -1,0 +1,114 @@
+package patterns
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Record is one error record of the catalog, schema version 2. JSON names
+// follow the dataset exactly; optional fields may be null or missing, and
+// fields logmatch does not know are ignored.
+type Record struct {
+	ID               string          `json:"id"`
+	Repo             string          `json:"repo,omitempty"`
+	Slug             string          `json:"slug,omitempty"`
+	ErrorCode        json.RawMessage `json:"errorCode,omitempty"`
+	ErrorMessage     string          `json:"errorMessage,omitempty"`
+	MessagePattern   string          `json:"messagePattern"`
+	ErrorType        string          `json:"errorType,omitempty"`
+	ErrorClass       string          `json:"errorClass,omitempty"`
+	HTTPStatus       *int            `json:"httpStatus,omitempty"`
+	Severity         Severity        `json:"severity,omitempty"`
+	FilePath         string          `json:"filePath,omitempty"`
+	LineNumber       int             `json:"lineNumber,omitempty"`
+	SourceCode       string          `json:"sourceCode,omitempty"`
+	SourceCodeStart  *int            `json:"sourceCodeStart,omitempty"`
+	SourceCodeEnd    *int            `json:"sourceCodeEnd,omitempty"`
+	GithubURL        string          `json:"githubUrl,omitempty"`
+	Documentation    string          `json:"documentation,omitempty"`
+	TriggerScenarios string          `json:"triggerScenarios,omitempty"`
+	CommonSituations string          `json:"commonSituations,omitempty"`
+	Solutions        []string        `json:"solutions,omitempty"`
+	ExampleFix       string          `json:"exampleFix,omitempty"`
+	HandlingStrategy string          `json:"handlingStrategy,omitempty"`
+	ValidationCode   string          `json:"validationCode,omitempty"`
+	TypeGuard        string          `json:"typeGuard,omitempty"`
+	TryCatchPattern  string          `json:"tryCatchPattern,omitempty"`
+	PreventionTips   []string        `json:"preventionTips,omitempty"`
+	Tags             []string        `json:"tags,omitempty"`
+	BackgroundTag    string          `json:"backgroundTag,omitempty"`
+	AnalyzedSha      string          `json:"analyzedSha,omitempty"`
+	AnalyzedAt       string          `json:"analyzedAt,omitempty"`
+	SchemaVersion    int             `json:"schemaVersion,omitempty"`
+
+	// DatasetVersion is the wrapper's datasetVersion, when the line had one.
+	DatasetVersion string `json:"-"`
+	// Origin is where the record was read from.
+	Origin Origin `json:"-"`
+}
+
+// Origin names the place a record was loaded from.
+type Origin struct {
+	File string // path, or "embedded:<name>" for the built-in catalog
+	Line int    // 1-based line of the record's first byte
+}
+
+func (o Origin) String() string {
+	if o.Line <= 0 {
+		return o.File
+	}
+	return fmt.Sprintf("%s:%d", o.File, o.Line)
+}
+
+// Severity is a record's severity: critical, error, warning or info.
+type Severity string
+
+// The severities, lowest to highest.
+const (
+	SeverityInfo     Severity = "info"
+	SeverityWarning  Severity = "warning"
+	SeverityError    Severity = "error"
+	SeverityCritical Severity = "critical"
+)
+
+// Rank orders severities: info 1, warning 2, error 3, critical 4; anything
+// else is 0 and sorts below info.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityInfo:
+		return 1
+	case SeverityWarning:
+		return 2
+	case SeverityError:
+		return 3
+	case SeverityCritical:
+		return 4
+	}
+	return 0
+}
+
+// ParseSeverity accepts the four severity names (and "warn", "crit"),
+// case-insensitively.
+func ParseSeverity(s string) (Severity, error) {
+	switch lower(s) {
+	case "info":
+		return SeverityInfo, nil
+	case "warning", "warn":
+		return SeverityWarning, nil
+	case "error":
+		return SeverityError, nil
+	case "critical", "crit":
+		return SeverityCritical, nil
+	}
+	return "", fmt.Errorf("unknown severity %q (want info, warning, error or critical)", s)
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

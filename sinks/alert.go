@@ -1,0 +1,78 @@
+package sinks
+
+import "time"
+
+// Schema is the value of Alert.Schema for this version of the contract.
+const Schema = "logmatch.alert/v1"
+
+// Alert is one incident as every sink receives it and as its JSON form
+// (logmatch.alert/v1) is written: keys may be added, never renamed.
+type Alert struct {
+	Schema      string    `json:"schema"`
+	Fingerprint string    `json:"fingerprint"` // stable hash of record id (or unclassified signature) + source identity
+	Time        time.Time `json:"time"`        // first occurrence, from the log line when it has one
+	LastTime    time.Time `json:"lastTime"`    // latest occurrence counted in Count
+	Count       int       `json:"count"`       // occurrences in this incident so far
+	// Kind says why this alert was emitted: "new" (first hit), "summary"
+	// (repeats counted when a group window closed), "reminder" (still
+	// happening after the repeat interval) or "resolved".
+	Kind   string   `json:"kind"`
+	Ranks  []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
+	Record Record   `json:"record"`
+	Match  Match    `json:"match"`
+	Source Source   `json:"source"`
+	Entry  string   `json:"entry"` // the whole entry, bounded and redacted
+	// Secondary lists other records that matched the same entry, best first.
+	Secondary []SecondaryHit `json:"secondary,omitempty"`
+}
+
+// Record is the enrichment copied from the catalog record. For an
+// unclassified traceback ID is empty and Slug is "unclassified".
+type Record struct {
+	ID               string   `json:"id"`
+	Slug             string   `json:"slug"`
+	Repo             string   `json:"repo"`
+	Severity         string   `json:"severity"`
+	ErrorClass       string   `json:"errorClass"`
+	ErrorMessage     string   `json:"errorMessage"`
+	Solutions        []string `json:"solutions"`
+	PreventionTips   []string `json:"preventionTips"`
+	Documentation    string   `json:"documentation"`
+	HandlingStrategy string   `json:"handlingStrategy"`
+	GithubURL        string   `json:"githubUrl"`
+	FilePath         string   `json:"filePath"`
+	LineNumber       int      `json:"lineNumber"`
+	Tags             []string `json:"tags"`
+}
+
+// Match is what matched in the entry.
+type Match struct {
+	Text      string            `json:"text"` // the line that matched
+	Groups    map[string]string `json:"groups"`
+	Exception *Exception        `json:"exception,omitempty"`
+}
+
+// Exception is the entry's outermost exception.
+type Exception struct {
+	Type       string `json:"type"`
+	Message    string `json:"message"`
+	Stacktrace string `json:"stacktrace"`
+	RootCause  string `json:"rootCause,omitempty"` // "Type: message" of the first link of a chain
+}
+
+// Source says where the entry was read and who wrote it.
+type Source struct {
+	Path      string `json:"path"`
+	Offset    int64  `json:"offset"`
+	Stream    string `json:"stream"`
+	Pod       string `json:"pod"`
+	Namespace string `json:"namespace"`
+	Container string `json:"container"`
+	Node      string `json:"node,omitempty"`
+}
+
+// SecondaryHit names another record that matched the same entry.
+type SecondaryHit struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+}
