@@ -1,0 +1,318 @@
+package incident
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+var t0 = time.Date(2026, 5, 28, 0, 11, 9, 0, time.UTC)
+
+func occ(key, src, rank string, at time.Time) Occurrence {
+	return Occurrence{
+		Key: key, SourceKey: src, Time: at, Rank: rank,
+		Alert: sinks.Alert{
+			Schema: sinks.Schema, Fingerprint: Fingerprint(key, src),
+			Time: at, LastTime: at, Count: 1, Kind: KindNew,
+			Record: sinks.Record{ID: key},
+			Ranks:  ranksOf(rank),
+		},
+	}
+}
+
+func ranksOf(r string) []string {
+	if r == "" {
+		return nil
+	}
+	return []string{r}
+}
+
+// brief is what the tests compare: kind, record, count and ranks.
+type brief struct {
+	Kind  string
+	ID    string
+	Count int
+	Ranks []string
+}
+
+func briefs(as []sinks.Alert) []brief {
+	var out []brief
+	for _, a := range as {
+		out = append(out, brief{a.Kind, a.Record.ID, a.Count, a.Ranks})
+	}
+	return out
+}
+
+// step is one event in a grouping scenario: an occurrence observed, a Tick
+// or a Flush at an offset from t0, and the alerts it must produce.
+type step struct {
+	at    time.Duration
+	obs   *Occurrence
+	tick  bool
+	flush bool
+	want  []brief
+}
+
+func TestGrouper(t *testing.T) {
+	o := func(key, rank string, at time.Duration) *Occurrence {
+		x := occ(key, "pod-a", rank, t0.Add(at))
+		return &x
+	}
+	tests := []struct {
+		name  string
+		opts  Options
+		steps []step
+	}{
+		{
+			name: "first hit at once, repeats summarised when the window closes",
+			opts: Options{Window: 5 * time.Minute, RepeatInterval: time.Hour},
+			steps: []step{
+				{at: 0, obs: o("oom", "TP0", 0), want: []brief{{KindNew, "oom", 1, []string{"TP0"}}}},
+				{at: time.Second, obs: o("oom", "TP1", time.Second)},
+				{at: 2 * time.Second, obs: o("oom", "TP1", 2*time.Second)},
+				{at: 4 * time.Minute, tick: true},
+				{at: 5 * time.Minute, tick: true, want: []brief{{KindSummary, "oom", 3, []string{"TP0", "TP1"}}}},
+				{at: 10 * time.Minute, tick: true}, // quiet for a whole window: forgotten, nothing pending
+				{at: 11 * time.Minute, obs: o("oom", "TP0", 11*time.Minute), want: []brief{{KindNew, "oom", 1, []string{"TP0"}}}},
+			},
+		},
+		{
+			name: "a single hit gets no summary",
+			opts: Options{Window: time.Minute},
+			steps: []step{
+				{at: 0, obs: o("x", "", 0), want: []brief{{KindNew, "x", 1, nil}}},
+				{at: time.Minute, tick: true},
+				{at: 2 * time.Minute, tick: true},
+				{at: 3 * time.Minute, flush: true},
+			},
+		},
+		{
+			name: "reminder while it keeps happening, final summary when it stops",
+			opts: Options{Window: time.Minute, RepeatInterval: 10 * time.Minute},
+			steps: []step{
+				{at: 0, obs: o("nccl", "", 0), want: []brief{{KindNew, "nccl", 1, nil}}},
+				{at: 30 * time.Second, obs: o("nccl", "", 30*time.Second)},
+				{at: time.Minute, tick: true, want: []brief{{KindSummary, "nccl", 2, nil}}},
+				{at: 90 * time.Second, obs: o("nccl", "", 90*time.Second)},
+				{at: 2 * time.Minute, tick: true},
+				{at: 150 * time.Second, obs: o("nccl", "", 150*time.Second)},
+				{at: 3 * time.Minute, tick: true},
+				{at: 210 * time.Second, obs: o("nccl", "", 210*time.Second)},
+				{at: 11 * time.Minute, obs: o("nccl", "", 11*time.Minute)},
+				{at: 11*time.Minute + 30*time.Second, tick: true, want: []brief{{KindReminder, "nccl", 6, nil}}},
+				{at: 12*time.Minute + 30*time.Second, obs: o("nccl", "", 12*time.Minute+30*time.Second)},
+				{at: 20 * time.Minute, tick: true, want: []brief{{KindSummary, "nccl", 7, nil}}},
+				{at: 30 * time.Minute, flush: true},
+			},
+		},
+		{
+			name: "window 0: every hit is its own alert",
+			opts: Options{Window: 0},
+			steps: []step{
+				{at: 0, obs: o("x", "TP0", 0), want: []brief{{KindNew, "x", 1, []string{"TP0"}}}},
+				{at: 0, obs: o("x", "TP0", 0), want: []brief{{KindNew, "x", 1, []string{"TP0"}}}},
+				{at: time.Hour, tick: true},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "forever: nothing until flush, then one alert per incident in order",
+			opts: Options{Window: Forever},
+			steps: []step{
+				{at: 0, obs: o("b", "TP10", 0)},
+				{at: 0, obs: o("a", "", 0)},
+				{at: 0, obs: o("b", "TP2", time.Second)},
+				{at: time.Hour, tick: true},
+				{at: time.Hour, flush: true, want: []brief{
+					{KindSummary, "b", 2, []string{"TP2", "TP10"}},
+					{KindSummary, "a", 1, nil},
+				}},
+			},
+		},
+		{
+			name: "flush sends what is pending at shutdown",
+			opts: Options{Window: time.Hour},
+			steps: []step{
+				{at: 0, obs: o("x", "", 0), want: []brief{{KindNew, "x", 1, nil}}},
+				{at: time.Second, obs: o("x", "", time.Second)},
+				{at: 2 * time.Second, flush: true, want: []brief{{KindSummary, "x", 2, nil}}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(tt.opts)
+			for i, s := range tt.steps {
+				now := t0.Add(s.at)
+				var got []sinks.Alert
+				switch {
+				case s.obs != nil:
+					got = g.Observe(*s.obs, now)
+				case s.tick:
+					got = g.Tick(now)
+				case s.flush:
+					got = g.Flush(now)
+				}
+				if diff := cmp.Diff(s.want, briefs(got)); diff != "" {
+					t.Fatalf("step %d (at %v): alerts (-want +got):\n%s", i, s.at, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestGrouperEvictsOldestWithSummary(t *testing.T) {
+	g := New(Options{Window: time.Hour, MaxGroups: 2})
+	g.Observe(occ("a", "s", "", t0), t0)
+	g.Observe(occ("a", "s", "", t0), t0.Add(time.Second)) // a has a pending repeat
+	g.Observe(occ("b", "s", "", t0), t0.Add(2*time.Second))
+	got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
+	want := []brief{{KindSummary, "a", 2, nil}, {KindNew, "c", 1, nil}}
+	if diff := cmp.Diff(want, briefs(got)); diff != "" {
+		t.Fatalf("alerts (-want +got):\n%s", diff)
+	}
+	if st := g.Stats(); st.Evicted != 1 || st.Open != 2 {
+		t.Fatalf("stats = %+v, want 1 evicted, 2 open", st)
+	}
+}
+
+func TestSnapshotRestore(t *testing.T) {
+	g := New(Options{Window: time.Minute})
+	g.Observe(occ("a", "s", "TP0", t0), t0)
+	g.Observe(occ("a", "s", "TP1", t0), t0.Add(time.Second))
+	b, err := g.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := New(Options{Window: time.Minute})
+	if err := h.Restore(b); err != nil {
+		t.Fatal(err)
+	}
+	// The restored grouper knows the incident: a repeat is folded, and the
+	// summary counts what happened before the restart.
+	if got := h.Observe(occ("a", "s", "", t0), t0.Add(2*time.Second)); got != nil {
+		t.Fatalf("repeat after restore emitted %v", briefs(got))
+	}
+	got := h.Tick(t0.Add(time.Minute))
+	want := []brief{{KindSummary, "a", 3, []string{"TP0", "TP1"}}}
+	if diff := cmp.Diff(want, briefs(got)); diff != "" {
+		t.Fatalf("alerts (-want +got):\n%s", diff)
+	}
+	if err := h.Restore([]byte(`{"version":99}`)); err == nil {
+		t.Fatal("restore of a future version succeeded")
+	}
+	if err := h.Restore([]byte(`{`)); err == nil {
+		t.Fatal("restore of junk succeeded")
+	}
+}
+
+func TestFromEntry(t *testing.T) {
+	rec := &patterns.Record{
+		ID: "a4a00f79b8728e30", Slug: "ascend-transfer-engine-initialization-failed",
+		Severity: patterns.SeverityCritical, ErrorClass: "RuntimeError",
+		Solutions: []string{"one", "two"},
+	}
+	generic := &patterns.Record{ID: "g", Slug: "scheduler-hit-an-exception"}
+	tb := &entry.Traceback{Links: []entry.Exception{
+		{Type: "KeyError", Message: "'x'", Frames: []entry.Frame{{File: "/a/b.py", Line: 1, Func: "f"}}},
+		{Type: "RuntimeError", Message: "Ascend Transfer Engine initialization failed.", Separator: "context"},
+	}}
+	e := &entry.Entry{
+		Source: "/var/log/sglang.log", Stream: "stderr", FirstOffset: 120,
+		Time: t0, Ranks: entry.Ranks{DP: 0, PP: -1, AttnCP: -1, MoeDP: -1, TP: 3, EP: -1},
+		Text: "Scheduler hit an exception: Traceback (most recent call last):\n  File ...\nRuntimeError: Ascend Transfer Engine initialization failed.",
+		Raw:  "[2026-05-28 00:11:09 DP0 TP3] Scheduler hit an exception: ...", Traceback: tb,
+	}
+	hits := []matcher.Hit{
+		{Record: rec, Line: "RuntimeError: Ascend Transfer Engine initialization failed.", ClassAgrees: true},
+		{Record: generic, Line: "Scheduler hit an exception: Traceback (most recent call last):"},
+	}
+	o, ok := FromEntry(e, hits, Source{Path: e.Source, Pod: "sglang-0"}, t0.Add(time.Hour))
+	if !ok {
+		t.Fatal("entry with hits is not an occurrence")
+	}
+	if o.Key != rec.ID || o.Rank != "DP0 TP3" || !o.Time.Equal(t0) {
+		t.Fatalf("occurrence = key %q rank %q time %v", o.Key, o.Rank, o.Time)
+	}
+	a := o.Alert
+	if a.Record.Slug != rec.Slug || a.Record.Severity != "critical" || len(a.Record.Solutions) != 2 {
+		t.Fatalf("record block = %+v", a.Record)
+	}
+	if a.Match.Exception == nil || a.Match.Exception.Type != "RuntimeError" || a.Match.Exception.RootCause != "KeyError: 'x'" {
+		t.Fatalf("exception = %+v", a.Match.Exception)
+	}
+	if a.Source.Offset != 120 || a.Source.Pod != "sglang-0" || a.Source.Stream != "stderr" {
+		t.Fatalf("source = %+v", a.Source)
+	}
+	if len(a.Secondary) != 1 || a.Secondary[0].ID != "g" {
+		t.Fatalf("secondary = %+v", a.Secondary)
+	}
+	if a.Record.PreventionTips == nil || a.Record.Tags == nil {
+		t.Fatal("empty lists must be [] in JSON, not null")
+	}
+
+	// No hit, no traceback: not an incident.
+	if _, ok := FromEntry(&entry.Entry{Text: "Prefill batch"}, nil, Source{}, t0); ok {
+		t.Fatal("plain entry became an occurrence")
+	}
+	// No hit with a traceback: unclassified, named after the outermost type.
+	o, ok = FromEntry(e, nil, Source{Path: "p"}, t0)
+	if !ok || o.Alert.Record.Slug != UnclassifiedSlug || o.Alert.Record.ID != "" || o.Alert.Record.ErrorClass != "RuntimeError" {
+		t.Fatalf("unclassified = %v %+v", ok, o.Alert.Record)
+	}
+}
+
+func TestSignatureIgnoresVolatileParts(t *testing.T) {
+	mk := func(msg, file string, line int) *entry.Traceback {
+		return &entry.Traceback{Links: []entry.Exception{{
+			Type: "ValueError", Message: msg,
+			Frames: []entry.Frame{{File: file, Line: line, Func: "run_batch"}},
+		}}}
+	}
+	a := Signature(mk("request 8f1c2a3b-0000-4000-8000-000000000001 failed at 0x7f00aa after 12 tries in /tmp/x/y.bin", "/usr/lib/a/scheduler.py", 10))
+	b := Signature(mk("request 11111111-2222-4333-8444-555555555555 failed at 0xdeadbeef after 3 tries in /var/z/w.bin", "/opt/venv/a/scheduler.py", 99))
+	if a != b {
+		t.Fatalf("signatures differ for the same failure: %s %s", a, b)
+	}
+	c := Signature(mk("request failed", "/usr/lib/a/scheduler.py", 10))
+	if a == c {
+		t.Fatal("different messages share a signature")
+	}
+}
+
+func TestNormalizeMessage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Tried to allocate 2.00 GiB", "Tried to allocate <n> GiB"},
+		{"connect to 10.0.0.12:29500 failed", "connect to <addr> failed"},
+		{"No such file: /models/llama/config.json", "No such file: <path>"},
+		{"ptr 0x7ffe12 id 0123456789abcdef0", "ptr <hex> id <id>"},
+	}
+	for _, tt := range tests {
+		if got := NormalizeMessage(tt.in); got != tt.want {
+			t.Errorf("NormalizeMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRankString(t *testing.T) {
+	r := entry.NoRanks
+	if got := RankString(r); got != "" {
+		t.Fatalf("no ranks = %q", got)
+	}
+	r.TP, r.DP, r.EP = 3, 1, 0
+	if got, want := RankString(r), "DP1 TP3 EP0"; got != want {
+		t.Fatalf("RankString = %q, want %q", got, want)
+	}
+}
+
+func ExampleFingerprint() {
+	fmt.Println(Fingerprint("a4a00f79b8728e30", "/var/log/sglang/server.log"))
+	// Output: 2137c4f1a56790f5
+}
