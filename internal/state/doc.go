@@ -1,0 +1,36 @@
+// Package state is logmatch's durable memory: per-file read checkpoints, the
+// incident grouper's serialised state and one FIFO queue per sink of alerts
+// the sink has not acknowledged yet, kept together in one bbolt file
+// (state.db) in the state directory. Store.Commit writes all three in a
+// single transaction, so a crash at any moment leaves either the whole batch
+// or none of it: an offset is never advanced without its alerts being queued,
+// and an alert is never queued for lines that will be read again.
+//
+// # The checkpoint model
+//
+// A file is identified by device, inode and a fingerprint of its first bytes
+// (FileID), not by its path, so renames keep their checkpoint and a reused
+// inode with different content is recognised as a new file. Each Checkpoint
+// holds two kinds of offsets:
+//
+//   - Offset is where reading resumes: the first byte of the oldest line that
+//     belongs to an entry not yet emitted (a traceback still being assembled),
+//     or the end of the data read when nothing is pending. Resuming there lets
+//     the assembler rebuild the pending entry from its first line.
+//   - Emitted holds, per stream ("stdout", "stderr", "" for plain files), the
+//     end of the last line that went into an emitted entry. A CRI log file
+//     interleaves streams, so while stdout still has a pending entry starting
+//     at Offset, stderr may have emitted entries past it; after a restart the
+//     reader skips every line of stream s that ends at or before Emitted[s]
+//     (Checkpoint.AlreadyEmitted), so those entries are not matched twice.
+//
+// # Queues
+//
+// Alerts are stored as opaque bytes (the JSON of sinks.Alert) with a
+// sequence id that increases across the whole store, the enqueue time, an
+// attempt count and the time of the next attempt. A delivery loop Peeks
+// ready items, sends them, then Acks what the sink accepted and Defers what
+// must be retried. Every queue is bounded by item count and age; what a
+// bound removes is returned as Drops and added to the counters of DropCounts,
+// never discarded silently.
+package state

@@ -1,0 +1,367 @@
+package state
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// FileName is the name of the database file inside the state directory.
+const FileName = "state.db"
+
+// SchemaVersion is the layout version this package writes. Open refuses a
+// database written with another version rather than guessing at its layout.
+const SchemaVersion = 1
+
+// Default bounds and timeouts; see Options.
+const (
+	DefaultLockTimeout   = 2 * time.Second
+	DefaultQueueMaxItems = 10000
+	DefaultQueueMaxAge   = 24 * time.Hour
+)
+
+// Bucket and key names of the layout. Queues live in one sub-bucket per
+// sink under bucketQueues, each with the items (keyed by big-endian
+// sequence id) in a sub-bucket and the item count beside it, so bounds are
+// enforced without walking the queue.
+var (
+	bucketMeta     = []byte("meta")
+	bucketFiles    = []byte("files")
+	bucketGrouping = []byte("grouping")
+	bucketQueues   = []byte("queues")
+
+	keySchema   = []byte("schema")
+	keySeq      = []byte("seq")
+	keyGrouping = []byte("blob")
+	keyItems    = []byte("items")
+	keyCount    = []byte("count")
+)
+
+// ErrNotFound is wrapped by errors about a sink queue that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// QueueBounds limits one sink's queue. A zero field takes the default.
+type QueueBounds struct {
+	MaxItems int           // most items kept; the oldest go first (default 10000)
+	MaxAge   time.Duration // items older than this are dropped (default 24h)
+}
+
+func (b QueueBounds) withDefaults() QueueBounds {
+	if b.MaxItems <= 0 {
+		b.MaxItems = DefaultQueueMaxItems
+	}
+	if b.MaxAge <= 0 {
+		b.MaxAge = DefaultQueueMaxAge
+	}
+	return b
+}
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// LockTimeout is how long Open waits for another process holding the
+	// same state directory (default 2s).
+	LockTimeout time.Duration
+	// Queue is the bound of every sink queue without an entry in SinkQueues.
+	Queue QueueBounds
+	// SinkQueues overrides Queue per sink name.
+	SinkQueues map[string]QueueBounds
+	// Now is the clock (default time.Now); tests pass a fake one.
+	Now func() time.Time
+}
+
+// Store is an open state database. Its methods are safe for concurrent use:
+// bbolt serialises writers and lets readers run beside them.
+type Store struct {
+	db   *bolt.DB
+	path string
+	opts Options
+
+	mu    sync.Mutex
+	drops map[DropKey]uint64
+
+	// hook, when set by a test, runs after each step of Commit's
+	// transaction; an error from it aborts the transaction there.
+	hook func(step string) error
+}
+
+// Open opens (creating when needed) dir/state.db. The directory is created
+// with mode 0700 and the file with 0600: checkpoints name log files and the
+// queued alerts hold log text. A second process on the same directory gets
+// an error naming it after Options.LockTimeout.
+func Open(dir string, opts Options) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("state: open: empty state directory")
+	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	opts.Queue = opts.Queue.withDefaults()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state: create directory %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
+	if err != nil {
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return nil, fmt.Errorf("state: open %s: locked by another process for %s (is another logmatch using state directory %s?): %w",
+				path, opts.LockTimeout, dir, err)
+		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum),
+			errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrInvalidMapping):
+			return nil, fmt.Errorf("state: open %s: damaged or not a logmatch state file (move it aside to start afresh): %w", path, err)
+		}
+		return nil, fmt.Errorf("state: open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, opts: opts, drops: make(map[DropKey]uint64)}
+	if err := s.init(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// init creates the buckets of a new database and checks the schema version
+// of an existing one.
+func (s *Store) init() error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			if tx.Bucket(bucketFiles) != nil || tx.Bucket(bucketQueues) != nil {
+				return errors.New("schema: data without a meta bucket")
+			}
+			var err error
+			if meta, err = tx.CreateBucket(bucketMeta); err != nil {
+				return err
+			}
+			if err := meta.Put(keySchema, u64(SchemaVersion)); err != nil {
+				return err
+			}
+		}
+		v := meta.Get(keySchema)
+		if len(v) != 8 {
+			return errors.New("schema: missing or malformed version")
+		}
+		if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
+			return fmt.Errorf("schema version %d, this logmatch reads version %d", got, SchemaVersion)
+		}
+		for _, name := range [][]byte{bucketFiles, bucketGrouping, bucketQueues} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("state: open %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the database and its lock. Every Commit has already been
+// synced to disk when it returned, so Close has nothing left to flush.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("state: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Grouping is the incident grouper's state, serialised by the grouper.
+// Version is the grouper's own format version, so a newer logmatch can tell
+// a blob it cannot read and start grouping afresh.
+type Grouping struct {
+	Version uint32
+	Data    []byte
+}
+
+// Grouping returns the stored grouping blob; ok is false when none was
+// committed yet.
+func (s *Store) Grouping() (g Grouping, ok bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketGrouping).Get(keyGrouping)
+		if v == nil {
+			return nil
+		}
+		if len(v) < 4 {
+			return errors.New("malformed grouping blob")
+		}
+		g = Grouping{Version: binary.BigEndian.Uint32(v), Data: append([]byte(nil), v[4:]...)}
+		ok = true
+		return nil
+	})
+	if err != nil {
+		return Grouping{}, false, fmt.Errorf("state: read grouping: %w", err)
+	}
+	return g, ok, nil
+}
+
+// Enqueue is one alert for one sink inside a Batch.
+type Enqueue struct {
+	Sink    string // sink name, as configured
+	Payload []byte // the alert, as the JSON of sinks.Alert
+}
+
+// Batch is everything one Commit writes.
+type Batch struct {
+	// Files are the checkpoints to store (replacing those with the same
+	// FileID key); Commit stamps their Seen time.
+	Files []Checkpoint
+	// Grouping, when not nil, replaces the stored grouping blob.
+	Grouping *Grouping
+	// Enqueue are the alerts to add, in order, to their sinks' queues.
+	Enqueue []Enqueue
+}
+
+// CommitResult reports what a Commit did besides storing the batch.
+type CommitResult struct {
+	// Seqs are the sequence ids given to Batch.Enqueue, index for index.
+	Seqs []uint64
+	// Dropped are the items the queue bounds removed to make room.
+	Dropped []Drop
+}
+
+// Commit writes the batch in one transaction and syncs it to disk: either
+// all of it is stored or, when an error is returned, none of it. Enqueuing
+// past a queue's MaxItems drops that queue's oldest items, reported in the
+// result.
+func (s *Store) Commit(b Batch) (CommitResult, error) {
+	for i, e := range b.Enqueue {
+		if err := checkSinkName(e.Sink); err != nil {
+			return CommitResult{}, fmt.Errorf("state: commit: enqueue[%d]: %w", i, err)
+		}
+	}
+	for i, c := range b.Files {
+		if c.ID.Key() == "" {
+			return CommitResult{}, fmt.Errorf("state: commit: files[%d] (%s): empty file identity", i, c.Path)
+		}
+	}
+	now := s.opts.Now()
+	var res CommitResult
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		res = CommitResult{}
+		files := tx.Bucket(bucketFiles)
+		for _, c := range b.Files {
+			c.Seen = now
+			v, err := encodeCheckpoint(c)
+			if err != nil {
+				return fmt.Errorf("file %s: %w", c.Path, err)
+			}
+			if err := files.Put([]byte(c.ID.Key()), v); err != nil {
+				return fmt.Errorf("file %s: %w", c.Path, err)
+			}
+		}
+		if err := s.step("files"); err != nil {
+			return err
+		}
+		if b.Grouping != nil {
+			v := make([]byte, 4, 4+len(b.Grouping.Data))
+			binary.BigEndian.PutUint32(v, b.Grouping.Version)
+			v = append(v, b.Grouping.Data...)
+			if err := tx.Bucket(bucketGrouping).Put(keyGrouping, v); err != nil {
+				return fmt.Errorf("grouping: %w", err)
+			}
+		}
+		if err := s.step("grouping"); err != nil {
+			return err
+		}
+		if len(b.Enqueue) == 0 {
+			return nil
+		}
+		meta := tx.Bucket(bucketMeta)
+		seq := getU64(meta.Get(keySeq))
+		added := make(map[string]int)
+		var order []string
+		for _, e := range b.Enqueue {
+			q, err := openQueue(tx, e.Sink, true)
+			if err != nil {
+				return err
+			}
+			seq++
+			it := Item{Seq: seq, Enqueued: now, NextAttempt: now, Payload: e.Payload}
+			if err := q.items.Put(u64(seq), encodeItem(it)); err != nil {
+				return fmt.Errorf("queue %s: %w", e.Sink, err)
+			}
+			if err := q.setCount(q.count() + 1); err != nil {
+				return err
+			}
+			if added[e.Sink] == 0 {
+				order = append(order, e.Sink)
+			}
+			added[e.Sink]++
+			res.Seqs = append(res.Seqs, seq)
+			if err := s.step("enqueue"); err != nil {
+				return err
+			}
+		}
+		if err := meta.Put(keySeq, u64(seq)); err != nil {
+			return err
+		}
+		for _, sink := range order {
+			q, err := openQueue(tx, sink, false)
+			if err != nil {
+				return err
+			}
+			d, err := s.enforce(q, sink, now, false)
+			if err != nil {
+				return err
+			}
+			res.Dropped = append(res.Dropped, d...)
+		}
+		return s.step("bounds")
+	})
+	if err != nil {
+		return CommitResult{}, fmt.Errorf("state: commit: %w", err)
+	}
+	s.count(res.Dropped)
+	return res, nil
+}
+
+func (s *Store) step(name string) error {
+	if s.hook == nil {
+		return nil
+	}
+	return s.hook(name)
+}
+
+// checkSinkName keeps queue names printable and bounded: they become bucket
+// names and metric labels.
+func checkSinkName(name string) error {
+	if name == "" {
+		return errors.New("empty sink name")
+	}
+	if len(name) > 128 {
+		return fmt.Errorf("sink name longer than 128 bytes")
+	}
+	for _, r := range name {
+		if r < 0x21 || r == 0x7f {
+			return fmt.Errorf("sink name %q: control or space character", name)
+		}
+	}
+	return nil
+}
+
+func u64(v uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, v)
+	return b
+}
+
+func getU64(b []byte) uint64 {
+	if len(b) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
