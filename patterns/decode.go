@@ -1,0 +1,162 @@
+package patterns
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// DefaultSeverity is the severity of a record whose severity is missing,
+// null or not one of the four names. An unknown name is also reported as a
+// warning: the record still loads, because dropping it would hide the
+// failure it recognises, and "error" is what a catalog of errors means when
+// it says nothing else.
+const DefaultSeverity = SeverityError
+
+// wrapper is the dataset's line form {"record": {...}, "datasetVersion": "..."}.
+type wrapper struct {
+	Record         json.RawMessage `json:"record"`
+	DatasetVersion json.RawMessage `json:"datasetVersion"`
+}
+
+// decodeRecord decodes one wrapper or bare record and validates it. The
+// problems it returns carry no file or line; the caller adds them.
+func decodeRecord(raw []byte) (Record, []Problem) {
+	var rec Record
+	var w wrapper
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return rec, []Problem{jsonProblem(err, "")}
+	}
+	body := raw
+	if w.Record != nil {
+		body = w.Record
+		if !isObject(body) {
+			return rec, []Problem{{Field: "record", Message: "want object, got " + jsonKind(body)}}
+		}
+		if w.DatasetVersion != nil && !bytes.Equal(w.DatasetVersion, []byte("null")) {
+			if err := json.Unmarshal(w.DatasetVersion, &rec.DatasetVersion); err != nil {
+				return rec, []Problem{{Field: "datasetVersion", Message: "want string, got " + jsonKind(w.DatasetVersion)}}
+			}
+		}
+	}
+	dv := rec.DatasetVersion
+	if err := json.Unmarshal(body, &rec); err != nil {
+		return rec, []Problem{jsonProblem(err, "")}
+	}
+	rec.DatasetVersion = dv
+	if bytes.Equal(rec.ErrorCode, []byte("null")) {
+		rec.ErrorCode = nil
+	}
+	return rec, validate(&rec)
+}
+
+// validate checks one record's own fields and normalises its severity.
+func validate(rec *Record) []Problem {
+	var probs []Problem
+	if strings.TrimSpace(rec.ID) == "" {
+		probs = append(probs, Problem{Field: "id", Message: "missing or empty"})
+	}
+	if strings.TrimSpace(rec.MessagePattern) == "" {
+		probs = append(probs, Problem{Field: "messagePattern", Message: "missing or empty"})
+	} else if _, err := Compile(rec.MessagePattern); err != nil {
+		probs = append(probs, Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err})
+	}
+	if rec.Severity == "" {
+		rec.Severity = DefaultSeverity
+	} else if sev, err := ParseSeverity(string(rec.Severity)); err != nil {
+		probs = append(probs, Problem{Field: "severity", Level: LevelWarning,
+			Message: fmt.Sprintf("%v; loaded as %q", err, DefaultSeverity), Err: err})
+		rec.Severity = DefaultSeverity
+	} else {
+		rec.Severity = sev
+	}
+	return probs
+}
+
+// jsonProblem turns an encoding/json error into a problem that names the
+// field and the JSON types involved, or the byte where the syntax broke.
+func jsonProblem(err error, field string) Problem {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return Problem{Message: fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se), Err: err}
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return Problem{Field: field, Message: "want object, got " + te.Value, Err: err}
+		}
+		return Problem{Field: te.Field, Message: typeMessage(te), Err: err}
+	}
+	return Problem{Field: field, Message: "invalid JSON: " + err.Error(), Err: err}
+}
+
+// typeMessage says what a field wants in JSON terms. For an element of an
+// array field the error names the element type, so the field's own type is
+// looked up to say "array of strings".
+func typeMessage(te *json.UnmarshalTypeError) string {
+	if ft, ok := recordFieldType(te.Field); ok && ft.Kind() == reflect.Slice && ft.Elem() == te.Type {
+		return fmt.Sprintf("want %s, got an array holding a %s", typeName(ft), te.Value)
+	}
+	return fmt.Sprintf("want %s, got %s", typeName(te.Type), te.Value)
+}
+
+// recordFieldType returns the Go type of the Record field with that JSON name.
+func recordFieldType(jsonName string) (reflect.Type, bool) {
+	t := reflect.TypeFor[Record]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if tag, _, _ := strings.Cut(sf.Tag.Get("json"), ","); tag == jsonName {
+			return sf.Type, true
+		}
+	}
+	return nil, false
+}
+
+// typeName names a Go type by the JSON value that decodes into it.
+func typeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return typeName(t.Elem())
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array of " + typeName(t.Elem()) + "s"
+	}
+	return "object"
+}
+
+func isObject(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// jsonKind names the kind of a valid JSON value by its first byte.
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}

@@ -1,0 +1,117 @@
+package patterns
+
+import (
+	"fmt"
+	"time"
+)
+
+// LintOptions tunes Lint. The zero value runs every check with the defaults.
+type LintOptions struct {
+	// NoProbe skips the dynamic backtracking check, leaving the static one.
+	NoProbe bool
+	// ProbeTimeout bounds one probe match; 0 means DefaultProbeTimeout.
+	ProbeTimeout time.Duration
+	// ProbeRunes is the length of a probe's repeated run; 0 means
+	// DefaultProbeRunes.
+	ProbeRunes int
+}
+
+func (o LintOptions) withDefaults() LintOptions {
+	if o.ProbeTimeout <= 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
+	}
+	if o.ProbeRunes <= 0 {
+		o.ProbeRunes = DefaultProbeRunes
+	}
+	return o
+}
+
+// Lint checks a whole catalog, as loaded (Parse, Load, Default), for what no
+// single line shows:
+//   - duplicate ids (LevelError), reported at the later record and naming
+//     the earlier one's place;
+//   - messagePatterns that backtrack catastrophically. A pattern the static
+//     check proves ambiguous (a repeated group that can match the same text
+//     in several ways, like (a+)+ or (\w+\s?)+) is a LevelWarning; a pattern
+//     whose generated probe input times out or overflows the backtracking
+//     stack is a LevelError. One pattern gets at most one such problem.
+//
+// Problems come in record order. Lint does not modify recs.
+func Lint(recs []Record, opts LintOptions) []Problem {
+	opts = opts.withDefaults()
+	var probs []Problem
+	first := make(map[string]Origin, len(recs))
+	for _, r := range recs {
+		if prev, dup := first[r.ID]; dup {
+			probs = append(probs, Problem{File: r.Origin.File, Line: r.Origin.Line, Field: "id",
+				Message: fmt.Sprintf("duplicate id %q, first defined at %s", r.ID, prev)})
+		} else {
+			first[r.ID] = r.Origin
+		}
+		if p, bad := lintPattern(r.MessagePattern, opts); bad {
+			p.File, p.Line = r.Origin.File, r.Origin.Line
+			probs = append(probs, p)
+		}
+	}
+	return probs
+}
+
+// lintPattern runs the backtracking checks on one pattern. The problem it
+// returns has no place; the caller adds the record's.
+func lintPattern(expr string, opts LintOptions) (Problem, bool) {
+	if expr == "" {
+		return Problem{}, false // Parse already refused the record
+	}
+	tree, err := parseTree(expr)
+	if err != nil {
+		return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
+	}
+	amb, ambiguous := findAmbiguity(tree.Root)
+	if !opts.NoProbe {
+		re, err := Compile(expr)
+		if err != nil {
+			return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
+		}
+		re.MatchTimeout = opts.ProbeTimeout
+		var hint *ambiguity
+		if ambiguous {
+			hint = &amb
+		}
+		if res, bad := probe(re, probeInputs(tree.Root, hint, opts.ProbeRunes)); bad {
+			msg := "catastrophic backtracking: " + res.String(opts.ProbeTimeout)
+			if ambiguous {
+				msg += "; " + amb.String()
+			}
+			return Problem{Field: "messagePattern", Message: msg, Err: res.err}, true
+		}
+	}
+	if ambiguous {
+		return Problem{Field: "messagePattern", Level: LevelWarning,
+			Message: "possible catastrophic backtracking: " + amb.String()}, true
+	}
+	return Problem{}, false
+}
+
+// LoadForLint loads the given files and directories (the embedded catalog
+// when paths is empty) and lints the result: everything a "patterns lint"
+// command reports, in one call. Load problems come first, then Lint's.
+//
+//	recs, probs := patterns.LoadForLint(flag.Args(), patterns.LintOptions{})
+//	for _, p := range probs {
+//		fmt.Fprintf(os.Stderr, "%s: %v\n", p.Level, p) // "warning: a.jsonl:3: severity: ..."
+//	}
+//	sum := patterns.Summarize(recs, probs)
+//	fmt.Println(sum) // "5695 records, 0 errors, 0 warnings"
+//	if !sum.OK() {
+//		os.Exit(1)
+//	}
+func LoadForLint(paths []string, opts LintOptions) ([]Record, []Problem) {
+	var recs []Record
+	var probs []Problem
+	if len(paths) == 0 {
+		recs, probs = Default()
+	} else {
+		recs, probs = Load(paths...)
+	}
+	return recs, append(probs, Lint(recs, opts)...)
+}

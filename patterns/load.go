@@ -1,0 +1,166 @@
+package patterns
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/logmatch/logmatch/patterns/catalog"
+)
+
+// EmbeddedPrefix starts the Origin.File of every record of the built-in
+// catalog, as in "embedded:sglang.jsonl".
+const EmbeddedPrefix = "embedded:"
+
+// LoadFile parses one catalog file. A file that cannot be opened is one
+// problem with no line.
+func LoadFile(name string) ([]Record, []Problem) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, []Problem{fileProblem(name, "cannot open", err)}
+	}
+	defer f.Close()
+	return Parse(f, name)
+}
+
+// Load parses the given files and directories in order. A directory
+// contributes every *.jsonl and *.json file below it, recursively, sorted by
+// path; names starting with "." (editor and VCS leftovers) are skipped. A file
+// named explicitly is loaded whatever its extension.
+//
+// Records from all files are returned in order, duplicates included: use
+// Merge to let later records replace earlier ones, and Lint to report them.
+func Load(paths ...string) ([]Record, []Problem) {
+	var recs []Record
+	var probs []Problem
+	for _, p := range paths {
+		files, walkProbs := catalogFiles(p)
+		probs = append(probs, walkProbs...)
+		for _, f := range files {
+			r, pr := LoadFile(f)
+			recs = append(recs, r...)
+			probs = append(probs, pr...)
+		}
+	}
+	return recs, probs
+}
+
+// catalogFiles expands one Load argument into the files to parse.
+func catalogFiles(root string) ([]string, []Problem) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, []Problem{fileProblem(root, "cannot open", err)}
+	}
+	if !info.IsDir() {
+		return []string{root}, nil
+	}
+	var files []string
+	var probs []Problem
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			probs = append(probs, fileProblem(p, "cannot read", err))
+			return nil
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && isCatalogName(d.Name()) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		probs = append(probs, fileProblem(root, "cannot read", err))
+	}
+	slices.Sort(files)
+	return files, probs
+}
+
+// LoadFS parses every *.jsonl and *.json file of fsys, recursively, sorted by
+// path, naming each origin prefix+path. Default uses it on the embedded
+// catalog; tests can use it with fstest.MapFS.
+func LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
+	var names []string
+	var probs []Problem
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			probs = append(probs, fileProblem(prefix+p, "cannot read", err))
+			return nil
+		}
+		if !d.IsDir() && isCatalogName(d.Name()) && !strings.HasPrefix(d.Name(), ".") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	if err != nil {
+		probs = append(probs, fileProblem(prefix+".", "cannot read", err))
+	}
+	slices.Sort(names)
+	var recs []Record
+	for _, n := range names {
+		f, err := fsys.Open(n)
+		if err != nil {
+			probs = append(probs, fileProblem(prefix+n, "cannot open", err))
+			continue
+		}
+		r, pr := Parse(f, prefix+n)
+		_ = f.Close() // read-only: a close error loses nothing
+		recs = append(recs, r...)
+		probs = append(probs, pr...)
+	}
+	return recs, probs
+}
+
+// Default returns the catalog embedded in the binary (package
+// patterns/catalog), with origins like "embedded:sglang.jsonl". Its problems
+// are normally empty; a non-empty result means a broken build, and the
+// records that did load are still usable.
+func Default() ([]Record, []Problem) {
+	return LoadFS(catalog.FS(), EmbeddedPrefix)
+}
+
+func isCatalogName(name string) bool {
+	ext := path.Ext(name)
+	return ext == ".jsonl" || ext == ".json"
+}
+
+// fileProblem reports a file that could not be opened or listed. The path is
+// already the problem's place, so only the cause of a PathError is kept.
+func fileProblem(name, what string, err error) Problem {
+	cause := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Err
+	}
+	return Problem{File: name, Message: what + ": " + cause.Error(), Err: err}
+}
+
+// Merge returns base with overrides applied: a record whose id was seen
+// before replaces the earlier one in its place, a new id is appended. Order
+// is otherwise kept, and later duplicates within base replace earlier ones
+// the same way, so the result has unique ids. Neither input is modified.
+//
+// Typical use: recs := Merge(defaults, userRecords), so a user's catalog can
+// fix or silence (by an override that never matches) a built-in record.
+func Merge(base, overrides []Record) []Record {
+	out := make([]Record, 0, len(base)+len(overrides))
+	at := make(map[string]int, len(base)+len(overrides))
+	for _, list := range [][]Record{base, overrides} {
+		for _, r := range list {
+			if i, ok := at[r.ID]; ok {
+				out[i] = r
+				continue
+			}
+			at[r.ID] = len(out)
+			out = append(out, r)
+		}
+	}
+	return out
+}
