@@ -1,0 +1,130 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// StartAt says where to start reading a file that has no checkpoint and was
+// present when the tailer started. Files that appear later are always read
+// from their beginning.
+type StartAt string
+
+// Start positions accepted by --start-at.
+const (
+	StartBeginning StartAt = "beginning"
+	StartEnd       StartAt = "end"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultPollInterval    = 250 * time.Millisecond
+	DefaultRotateWait      = time.Second
+	DefaultMaxLineBytes    = 256 << 10
+	DefaultMaxOpenFiles    = 256
+	DefaultFingerprintSize = 1024
+)
+
+// Config configures a Tailer. Zero values take the defaults above.
+type Config struct {
+	// Paths are glob patterns (filepath.Match syntax, several allowed).
+	Paths []string
+	// Format is the framing of the files; FormatAuto decides per file.
+	Format Format
+	// StartAt applies to files present at start with no checkpoint;
+	// "" means StartBeginning.
+	StartAt StartAt
+	// PollInterval is how often the globs are expanded and files checked.
+	PollInterval time.Duration
+	// RotateWait is how long a file that left the globs (renamed or
+	// deleted) is still read through its open descriptor, for writers that
+	// finish a line or two before reopening.
+	RotateWait time.Duration
+	// MaxLineBytes bounds a delivered line; longer lines are cut and marked.
+	MaxLineBytes int
+	// MaxOpenFiles bounds the files read at once; matching files beyond it
+	// are counted (CountFilesSkipped) and retried at the next poll.
+	MaxOpenFiles int
+	// FingerprintSize is how many leading bytes identify a file.
+	FingerprintSize int
+	// Positions gives checkpoints to resume from; nil means none.
+	Positions Positions
+	// Observer receives counts; nil means none.
+	Observer Observer
+	// Tick, when set, replaces the poll ticker: each receive is one poll,
+	// and the received time is the poll's clock. Tests drive rotation with
+	// it without sleeping.
+	Tick <-chan time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.Format == "" {
+		c.Format = FormatAuto
+	}
+	if c.StartAt == "" {
+		c.StartAt = StartBeginning
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = DefaultPollInterval
+	}
+	if c.RotateWait == 0 {
+		c.RotateWait = DefaultRotateWait
+	}
+	if c.MaxLineBytes == 0 {
+		c.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if c.MaxOpenFiles == 0 {
+		c.MaxOpenFiles = DefaultMaxOpenFiles
+	}
+	if c.FingerprintSize == 0 {
+		c.FingerprintSize = DefaultFingerprintSize
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
+	}
+	return c
+}
+
+// validate reports every problem at once.
+func (c Config) validate() error {
+	var errs []error
+	if len(c.Paths) == 0 {
+		errs = append(errs, errors.New("paths: at least one glob is required"))
+	}
+	for i, p := range c.Paths {
+		switch {
+		case p == "-":
+			errs = append(errs, fmt.Errorf("paths[%d]: %q is stdin, which a Stream reads", i, p))
+		case p == "":
+			errs = append(errs, fmt.Errorf("paths[%d]: empty glob", i))
+		default:
+			if _, err := filepath.Match(p, ""); err != nil {
+				errs = append(errs, fmt.Errorf("paths[%d] %q: %w", i, p, err))
+			}
+		}
+	}
+	if _, err := ParseFormat(string(c.Format)); err != nil {
+		errs = append(errs, err)
+	}
+	if c.StartAt != StartBeginning && c.StartAt != StartEnd {
+		errs = append(errs, fmt.Errorf("start-at %q: want beginning or end", c.StartAt))
+	}
+	if c.PollInterval < 0 {
+		errs = append(errs, fmt.Errorf("poll interval %v: must be positive", c.PollInterval))
+	}
+	if c.RotateWait < 0 {
+		errs = append(errs, fmt.Errorf("rotate wait %v: must not be negative", c.RotateWait))
+	}
+	if c.MaxLineBytes < 1 {
+		errs = append(errs, fmt.Errorf("max line bytes %d: must be positive", c.MaxLineBytes))
+	}
+	if c.MaxOpenFiles < 1 {
+		errs = append(errs, fmt.Errorf("max open files %d: must be positive", c.MaxOpenFiles))
+	}
+	if c.FingerprintSize < 16 {
+		errs = append(errs, fmt.Errorf("fingerprint size %d: must be at least 16 bytes", c.FingerprintSize))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,254 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Format is the framing of a log file.
+type Format string
+
+// Formats accepted by --format.
+const (
+	FormatAuto   Format = "auto"   // decided per file from its first non-empty line
+	FormatRaw    Format = "raw"    // one log line per physical line
+	FormatCRI    Format = "cri"    // containerd/CRI-O: "<RFC3339Nano> <stdout|stderr> <P|F> <msg>"
+	FormatDocker Format = "docker" // docker json-file: {"log":"...\n","stream":"stderr","time":"..."}
+)
+
+// ParseFormat checks a --format value; "" means auto.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case "":
+		return FormatAuto, nil
+	case FormatAuto, FormatRaw, FormatCRI, FormatDocker:
+		return f, nil
+	}
+	return "", fmt.Errorf("format %q: want auto, raw, cri or docker", s)
+}
+
+// frame is one logical line produced by the framer.
+type frame struct {
+	text      []byte // valid until the next push
+	stream    string
+	time      time.Time // runtime time; zero for raw lines
+	offset    int64     // raw offset of the first physical line
+	truncated bool
+}
+
+// partial is a CRI "P" or docker unterminated line waiting for its end.
+type partial struct {
+	active bool
+	start  int64
+	buf    []byte
+	cut    bool
+	time   time.Time
+}
+
+// framer decodes container-runtime framing. Partial lines are joined per
+// stream, so stdout and stderr of one container interleave freely; the join
+// is bounded by max. A line that does not parse in the file's format is
+// passed through raw and counted, never dropped.
+type framer struct {
+	format Format // FormatAuto until the first non-empty line decides
+	max    int
+	pend   [2]partial // by stream: 0 stdout, 1 stderr
+	bad    int64      // framing errors since the caller last read it
+}
+
+func newFramer(f Format, max int) *framer { return &framer{format: f, max: max} }
+
+// resume is the offset from which a re-read would lose nothing: the start of
+// the oldest open partial line, or end.
+func (f *framer) resume(end int64) int64 {
+	for i := range f.pend {
+		if f.pend[i].active && f.pend[i].start < end {
+			end = f.pend[i].start
+		}
+	}
+	return end
+}
+
+// reset drops open partial lines (their bytes will be read again).
+func (f *framer) reset() {
+	for i := range f.pend {
+		f.pend[i] = partial{buf: f.pend[i].buf[:0]}
+	}
+}
+
+// push decodes one physical line that started at raw offset start; cut says
+// the splitter cut it. out receives zero or more logical lines.
+func (f *framer) push(b []byte, start int64, cut bool, out func(frame) error) error {
+	if f.format == FormatAuto {
+		if len(bytes.TrimSpace(b)) == 0 {
+			return out(frame{text: b, offset: start, truncated: cut})
+		}
+		f.format = detectFormat(b)
+	}
+	switch f.format {
+	case FormatCRI:
+		c, ok := parseCRI(b)
+		if !ok {
+			break
+		}
+		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, c.partial, start, cut, out)
+	case FormatDocker:
+		d, ok := parseDocker(b)
+		if !ok {
+			break
+		}
+		msg, complete := bytes.CutSuffix(d.log, []byte("\n"))
+		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, cut, out)
+	default:
+		return out(frame{text: b, offset: start, truncated: cut})
+	}
+	f.bad++
+	return out(frame{text: b, offset: start, truncated: cut})
+}
+
+func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial bool, start int64, cut bool, out func(frame) error) error {
+	p := &f.pend[i]
+	if !p.active {
+		if !isPartial {
+			return out(frame{text: msg, stream: stream, time: t, offset: start, truncated: cut})
+		}
+		p.active, p.start, p.buf, p.cut, p.time = true, start, p.buf[:0], false, t
+	}
+	if room := f.max - len(p.buf); len(msg) > room {
+		msg = msg[:room]
+		p.cut = true
+	}
+	p.buf = append(p.buf, msg...)
+	p.cut = p.cut || cut
+	if isPartial {
+		return nil
+	}
+	p.active = false
+	return out(frame{text: p.buf, stream: stream, time: p.time, offset: p.start, truncated: p.cut})
+}
+
+// flush delivers open partial lines as they are, oldest first, when their
+// source ends for good.
+func (f *framer) flush(out func(frame) error) error {
+	for {
+		oldest := -1
+		for i := range f.pend {
+			if f.pend[i].active && (oldest < 0 || f.pend[i].start < f.pend[oldest].start) {
+				oldest = i
+			}
+		}
+		if oldest < 0 {
+			return nil
+		}
+		p := &f.pend[oldest]
+		p.active = false
+		if err := out(frame{text: p.buf, stream: streamName(oldest), time: p.time, offset: p.start, truncated: p.cut}); err != nil {
+			return err
+		}
+	}
+}
+
+func streamIndex(s string) int {
+	if s == "stderr" {
+		return 1
+	}
+	return 0
+}
+
+func streamName(i int) string {
+	if i == 1 {
+		return "stderr"
+	}
+	return "stdout"
+}
+
+func detectFormat(b []byte) Format {
+	if _, ok := parseDocker(b); ok {
+		return FormatDocker
+	}
+	if _, ok := parseCRI(b); ok {
+		return FormatCRI
+	}
+	return FormatRaw
+}
+
+type criLine struct {
+	time    time.Time
+	stream  string
+	partial bool
+	msg     []byte
+}
+
+// parseCRI parses "<RFC3339Nano> <stdout|stderr> <tags> <msg>", where tags
+// is "P" or "F", possibly followed by ":"-separated extra tags. The message
+// may be empty, with or without the separating space.
+func parseCRI(b []byte) (criLine, bool) {
+	ts, rest, ok := bytes.Cut(b, []byte{' '})
+	if !ok || len(ts) == 0 || ts[0] < '0' || ts[0] > '9' {
+		return criLine{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(ts))
+	if err != nil {
+		return criLine{}, false
+	}
+	stream, rest, ok := bytes.Cut(rest, []byte{' '})
+	if !ok {
+		return criLine{}, false
+	}
+	var c criLine
+	switch string(stream) {
+	case "stdout":
+		c.stream = "stdout"
+	case "stderr":
+		c.stream = "stderr"
+	default:
+		return criLine{}, false
+	}
+	tags, msg, _ := bytes.Cut(rest, []byte{' '})
+	first, _, _ := bytes.Cut(tags, []byte{':'})
+	switch string(first) {
+	case "P":
+		c.partial = true
+	case "F":
+	default:
+		return criLine{}, false
+	}
+	c.time, c.msg = t, msg
+	return c, true
+}
+
+type dockerLine struct {
+	log    []byte
+	stream string
+	time   time.Time
+}
+
+// dockerJSON is one json-file record; other keys (attrs) are ignored.
+type dockerJSON struct {
+	Log    *string `json:"log"`
+	Stream string  `json:"stream"`
+	Time   string  `json:"time"`
+}
+
+// parseDocker parses one docker json-file record. "log" is required and
+// "stream" must be stdout or stderr; a missing or bad time is kept zero.
+func parseDocker(b []byte) (dockerLine, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' {
+		return dockerLine{}, false
+	}
+	var j dockerJSON
+	if err := json.Unmarshal(b, &j); err != nil || j.Log == nil {
+		return dockerLine{}, false
+	}
+	if j.Stream != "stdout" && j.Stream != "stderr" {
+		return dockerLine{}, false
+	}
+	d := dockerLine{log: []byte(*j.Log), stream: j.Stream}
+	if t, err := time.Parse(time.RFC3339Nano, j.Time); err == nil {
+		d.time = t
+	}
+	return d, true
+}

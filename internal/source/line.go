@@ -1,0 +1,112 @@
+package source
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// Line is one delivered line with everything its consumer needs to
+// checkpoint it.
+type Line struct {
+	entry.Line
+
+	// Path is the path the file had when the line was read (after a rename
+	// inside the globs, the new path; after a rename out of them, the last
+	// path seen). Empty for streams.
+	Path string
+	// File identifies the file the bytes came from; zero for streams.
+	File FileID
+	// Next is the raw offset to resume from once this line is processed:
+	// every byte of the file before it has been delivered in this line or an
+	// earlier one. It counts framing bytes, so it differs from Offset plus
+	// len(Text); with an open CRI/docker partial line on the other stream it
+	// can lie before Offset, which means a restart re-reads a little rather
+	// than losing the partial line.
+	Next int64
+	// Pod is the Kubernetes identity parsed from the path; zero when the
+	// path is not a kubelet log path.
+	Pod Pod
+}
+
+// Emit receives each line in order. It may block (that is the backpressure
+// of the whole source); an error stops the source, which returns it.
+type Emit func(context.Context, Line) error
+
+// FileID identifies a file by where it lives and what it starts with, never
+// by its path: paths change on rotation, and a path can name a new file.
+//
+// The fingerprint covers the first Size bytes (the configured fingerprint
+// size, 1 KiB by default). A file shorter than that is fingerprinted on what
+// it has, and its FileID is extended as it grows, so two FileIDs of one file
+// can differ in Size; Matches compares them on the shorter prefix.
+type FileID struct {
+	Dev, Ino uint64
+	Size     int      // bytes the fingerprint covers
+	Sum      [16]byte // truncated SHA-256 of those bytes
+}
+
+// String renders the identity for logs and state keys.
+func (id FileID) String() string {
+	return fmt.Sprintf("%d:%d:%d:%x", id.Dev, id.Ino, id.Size, id.Sum)
+}
+
+// fingerprint hashes b, which holds the first bytes of a file.
+func fingerprint(b []byte) [16]byte {
+	full := sha256.Sum256(b)
+	var s [16]byte
+	copy(s[:], full[:16])
+	return s
+}
+
+// Checkpoint is a saved read position.
+type Checkpoint struct {
+	File   FileID
+	Offset int64 // a Line.Next value
+}
+
+// Positions gives the tailer the checkpoints saved before a restart. The
+// tailer owns the identity check: it resumes a path only when the file there
+// (or, after a rotation while logmatch was down, a sibling file) has the
+// checkpoint's identity, and reads the path from its beginning otherwise.
+type Positions interface {
+	// Lookup returns the last checkpoint saved for lines with this Path.
+	Lookup(path string) (Checkpoint, bool)
+}
+
+// Counter names one of the counts a source reports.
+type Counter int
+
+// Counts reported to an Observer.
+const (
+	CountLines         Counter = iota // lines delivered
+	CountBytes                        // raw bytes consumed
+	CountTruncations                  // a file was truncated or its content replaced in place
+	CountRotations                    // a file was renamed, deleted or replaced at its path
+	CountCopyTails                    // an unread tail was read from a copy-truncate copy
+	CountFramingErrors                // a CRI/docker line did not parse and was passed through raw
+	CountLinesCut                     // a line was longer than the bound and cut
+	CountFilesSkipped                 // a matching file was not opened: the open-file bound was reached
+)
+
+var counterNames = [...]string{"lines", "bytes", "truncations", "rotations", "copy_tails", "framing_errors", "lines_cut", "files_skipped"}
+
+// String returns the counter's metric-friendly name.
+func (c Counter) String() string {
+	if c < 0 || int(c) >= len(counterNames) {
+		return fmt.Sprintf("counter(%d)", int(c))
+	}
+	return counterNames[c]
+}
+
+// Observer receives counts; the run mode turns them into metrics. Add is
+// called from the source's goroutines, batched per read, and must not block.
+type Observer interface {
+	Add(source string, c Counter, n int64)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Add(string, Counter, int64) {}

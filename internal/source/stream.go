@@ -1,0 +1,156 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// StreamConfig configures a Stream. Zero values take defaults.
+type StreamConfig struct {
+	// Source is Line.Source; "" means "stdin".
+	Source string
+	// Stream is Line.Stream for raw lines ("stdout", "stderr" or "").
+	Stream string
+	// Format is the framing; "" means FormatAuto.
+	Format Format
+	// MaxLineBytes bounds a line; 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+	// Observer receives counts; nil means none.
+	Observer Observer
+}
+
+func (c StreamConfig) withDefaults() (StreamConfig, error) {
+	if c.Source == "" {
+		c.Source = "stdin"
+	}
+	if c.MaxLineBytes == 0 {
+		c.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
+	}
+	f, err := ParseFormat(string(c.Format))
+	if err != nil {
+		return c, err
+	}
+	c.Format = f
+	if c.MaxLineBytes < 1 {
+		return c, fmt.Errorf("max line bytes %d: must be positive", c.MaxLineBytes)
+	}
+	return c, nil
+}
+
+// Stream reads lines from one io.Reader, such as stdin (--path -). Its
+// offsets are byte counts from the start of the stream: a stream cannot be
+// resumed, so its lines carry no FileID.
+type Stream struct {
+	cfg StreamConfig
+	r   io.Reader
+}
+
+// NewStream validates cfg and builds a Stream over r.
+func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", cfg.Source, err)
+	}
+	if r == nil {
+		return nil, fmt.Errorf("stream %s: reader is nil", cfg.Source)
+	}
+	return &Stream{cfg: cfg, r: r}, nil
+}
+
+// Run delivers the stream's lines until its end (the last line is delivered
+// even without a final newline) or until ctx is done; both return nil.
+// Errors are read errors and emit's. To stop a blocked read when ctx is
+// done, Run sets a past read deadline on r when r supports deadlines (a pipe
+// or an *os.File in non-blocking mode) and otherwise closes r when it is an
+// io.Closer; a reader with neither is abandoned only at its next read.
+func (s *Stream) Run(ctx context.Context, emit Emit) error {
+	stop := context.AfterFunc(ctx, func() { unblock(s.r) })
+	defer stop()
+	err := pump(ctx, s.r, s.cfg, emit)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// unblock makes a pending Read on r return.
+func unblock(r io.Reader) {
+	type deadliner interface{ SetReadDeadline(time.Time) error }
+	if d, ok := r.(deadliner); ok && d.SetReadDeadline(time.Unix(1, 0)) == nil {
+		return
+	}
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// pump reads r to its end and delivers its lines.
+func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
+	sp := newSplitter(r, cfg.MaxLineBytes)
+	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
+	var pos int64
+	var lines, cut, sent int64
+	defer func() {
+		o := cfg.Observer
+		if lines > 0 {
+			o.Add(cfg.Source, CountLines, lines)
+		}
+		if pos > 0 {
+			o.Add(cfg.Source, CountBytes, pos)
+		}
+		if cut > 0 {
+			o.Add(cfg.Source, CountLinesCut, cut)
+		}
+		if fr.bad > 0 {
+			o.Add(cfg.Source, CountFramingErrors, fr.bad)
+		}
+	}()
+	deliver := func(f frame) error {
+		lines++
+		if f.truncated {
+			cut++
+		}
+		l := Line{Next: fr.resume(pos)}
+		l.Text = string(f.text)
+		l.Source = cfg.Source
+		l.Stream = f.stream
+		if l.Stream == "" {
+			l.Stream = cfg.Stream
+		}
+		l.Offset = f.offset
+		l.Time = f.time
+		if l.Time.IsZero() {
+			l.Time = time.Now()
+		}
+		l.Truncated = f.truncated
+		sent++
+		return emit(ctx, l)
+	}
+	for {
+		b, raw, c, err := sp.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				return fmt.Errorf("read %s: %w", cfg.Source, err)
+			}
+			if b, raw, c, ok := sp.flush(); ok {
+				off := pos
+				pos += raw
+				if err := fr.push(b, off, c, deliver); err != nil {
+					return err
+				}
+			}
+			return fr.flush(deliver)
+		}
+		off := pos
+		pos += raw
+		if err := fr.push(b, off, c, deliver); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,428 @@
+package source
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTailerRotation(t *testing.T) {
+	tests := []struct {
+		name string
+		glob string // relative to the temp dir
+		// steps run between polls; each gets the live log path
+		steps []func(t *testing.T, p string)
+		want  []string
+		// counters that must have at least these values
+		counts map[Counter]int64
+	}{
+		{
+			name: "rename and create",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					mustRename(t, p, p+".1")
+					appendFile(t, p+".1", numbered(6, 7)) // the writer has not reopened yet
+					writeFile(t, p, numbered(8, 10))
+				},
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountRotations: 1},
+		},
+		{
+			name: "rename inside the glob is followed",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					mustRename(t, p, p+".1")
+					appendFile(t, p+".1", numbered(6, 7))
+					writeFile(t, p, numbered(8, 10))
+				},
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountRotations: 1},
+		},
+		{
+			name: "copytruncate with the copy outside the glob",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7)) // written after our last read
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+			},
+			want:   wantNumbered(1, 9),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 1},
+		},
+		{
+			name: "copytruncate with the copy inside the glob, seen before the truncation",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7))
+					copyFile(t, p, p+".1")
+				},
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+			},
+			want:   wantNumbered(1, 9),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "copytruncate with the copy inside the glob, seen with the truncation",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7))
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+			},
+			want:   wantNumbered(1, 9),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "truncate twice",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 3)) },
+				func(t *testing.T, p string) { mustTruncate(t, p); appendFile(t, p, numbered(4, 5)) },
+				func(t *testing.T, p string) { mustTruncate(t, p); appendFile(t, p, numbered(6, 6)) },
+			},
+			want:   wantNumbered(1, 6),
+			counts: map[Counter]int64{CountTruncations: 2},
+		},
+		{
+			name: "truncated and refilled past the offset between two polls",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 2)) },
+				func(t *testing.T, p string) { mustTruncate(t, p); appendFile(t, p, numbered(10, 30)) },
+			},
+			want:   append(wantNumbered(1, 2), wantNumbered(10, 30)...),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "delete and recreate",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 3)) },
+				func(t *testing.T, p string) {
+					f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer f.Close()
+					if err := os.Remove(p); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := f.WriteString(numbered(4, 4)); err != nil { // written to the deleted file
+						t.Fatal(err)
+					}
+					writeFile(t, p, numbered(5, 6))
+				},
+			},
+			want:   wantNumbered(1, 6),
+			counts: map[Counter]int64{CountRotations: 1},
+		},
+		{
+			name: "replaced by a rename over it",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 3)) },
+				func(t *testing.T, p string) {
+					writeFile(t, p+".tmp", numbered(4, 5))
+					mustRename(t, p+".tmp", p)
+				},
+			},
+			want: wantNumbered(1, 5),
+		},
+		{
+			name: "a line completed across polls",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, "first\nsec") },
+				func(t *testing.T, p string) { appendFile(t, p, "ond\nthird\n") },
+			},
+			want: []string{"first", "second", "third"},
+		},
+		{
+			name: "a file created later is read from its beginning",
+			glob: "*.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 2)) },
+				func(t *testing.T, p string) { writeFile(t, filepath.Join(filepath.Dir(p), "b.log"), "other\n") },
+			},
+			want: append(wantNumbered(1, 2), "other"),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			h := startTailer(t, Config{Paths: []string{filepath.Join(dir, tc.glob)}, Format: FormatRaw})
+			for _, step := range tc.steps {
+				step(t, p)
+				h.poll()
+			}
+			h.advance(2 * time.Second) // past RotateWait: renamed files are closed
+			h.poll()
+			h.stop()
+			if diff := cmp.Diff(tc.want, h.got.texts()); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			for c, n := range tc.counts {
+				if got := h.obs.get(c); got < n {
+					t.Errorf("%s = %d, want at least %d", c, got, n)
+				}
+			}
+		})
+	}
+}
+
+func TestTailerOffsets(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, "a\r\nbb\nccc\npartial")
+	h := startTailer(t, Config{Paths: []string{p}, Format: FormatRaw})
+	h.poll()
+	h.stop()
+	type pos struct {
+		Text         string
+		Offset, Next int64
+	}
+	var got []pos
+	for _, l := range h.got.all() {
+		got = append(got, pos{l.Text, l.Offset, l.Next})
+		if l.Path != p || l.Source != p || l.File.Ino == 0 || l.File.Size != 17 {
+			t.Errorf("line %q: path %q source %q file %v", l.Text, l.Path, l.Source, l.File)
+		}
+	}
+	want := []pos{{"a", 0, 3}, {"bb", 3, 6}, {"ccc", 6, 10}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("offsets (-want +got):\n%s", diff)
+	}
+}
+
+func TestTailerLongLine(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, "short\n"+strings.Repeat("x", 1<<20)+"\nafter\n")
+	h := startTailer(t, Config{Paths: []string{p}, Format: FormatRaw, MaxLineBytes: 100})
+	h.poll()
+	h.stop()
+	lines := h.got.all()
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3", len(lines))
+	}
+	if l := lines[1]; len(l.Text) != 100 || !l.Truncated || l.Next != 6+1<<20+1 {
+		t.Errorf("long line: len %d truncated %v next %d", len(l.Text), l.Truncated, l.Next)
+	}
+	if l := lines[2]; l.Text != "after" || l.Truncated {
+		t.Errorf("line after the long one: %+v", l.Line)
+	}
+	if got := h.obs.get(CountLinesCut); got != 1 {
+		t.Errorf("lines cut = %d, want 1", got)
+	}
+}
+
+func TestTailerOpenFileBound(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		writeFile(t, filepath.Join(dir, n+".log"), n+"\n")
+	}
+	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, MaxOpenFiles: 2})
+	h.poll()
+	h.stop()
+	if diff := cmp.Diff([]string{"a", "b"}, h.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if got := h.obs.get(CountFilesSkipped); got == 0 {
+		t.Error("skipped files were not counted")
+	}
+}
+
+func TestTailerPodFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pods", "infer_sglang-0_1234-abcd", "server")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "0.log")
+	writeFile(t, p, "2026-11-29T10:00:00.000000001Z stderr P Traceback (most \n"+
+		"2026-11-29T10:00:00.000000002Z stdout F GET /health 200\n"+
+		"2026-11-29T10:00:00.000000003Z stderr F recent call last):\n")
+	h := startTailer(t, Config{Paths: []string{filepath.Join(filepath.Dir(filepath.Dir(dir)), "*", "*", "*.log")}})
+	h.poll()
+	h.stop()
+	type got struct{ Text, Stream, Source string }
+	var lines []got
+	for _, l := range h.got.all() {
+		lines = append(lines, got{l.Text, l.Stream, l.Source})
+		if l.Pod.Namespace != "infer" || l.Pod.Container != "server" {
+			t.Errorf("pod = %+v", l.Pod)
+		}
+	}
+	want := []got{
+		{"GET /health 200", "stdout", "infer/sglang-0/server"},
+		{"Traceback (most recent call last):", "stderr", "infer/sglang-0/server"},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// mapPositions is a Positions backed by a map, as a restart would see the
+// state store.
+type mapPositions map[string]Checkpoint
+
+func (m mapPositions) Lookup(path string) (Checkpoint, bool) {
+	cp, ok := m[path]
+	return cp, ok
+}
+
+func TestTailerResume(t *testing.T) {
+	tests := []struct {
+		name    string
+		startAt StartAt
+		// after the first run (which read lines 1..5), change the files
+		between func(t *testing.T, p string)
+		save    bool // keep the checkpoint of the first run
+		want    []string
+	}{
+		{
+			name:    "same file resumes after its checkpoint",
+			save:    true,
+			between: func(t *testing.T, p string) { appendFile(t, p, numbered(6, 8)) },
+			want:    wantNumbered(6, 8),
+		},
+		{
+			name: "rotated by rename while down: old tail, then the new file",
+			save: true,
+			between: func(t *testing.T, p string) {
+				appendFile(t, p, numbered(6, 7))
+				mustRename(t, p, p+".1")
+				writeFile(t, p, numbered(8, 9))
+			},
+			want: wantNumbered(6, 9),
+		},
+		{
+			name: "rotated by copytruncate while down",
+			save: true,
+			between: func(t *testing.T, p string) {
+				appendFile(t, p, numbered(6, 7))
+				copyFile(t, p, p+".1")
+				mustTruncate(t, p)
+				appendFile(t, p, numbered(8, 9))
+			},
+			want: wantNumbered(6, 9),
+		},
+		{
+			name: "a different file at the path is read from its beginning",
+			save: true,
+			between: func(t *testing.T, p string) {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, p, "[2026-11-29 11:00:00 TP0] line 100\n")
+			},
+			want: []string{"[2026-11-29 11:00:00 TP0] line 100"},
+		},
+		{
+			name: "truncated below the checkpoint while down",
+			save: true,
+			between: func(t *testing.T, p string) {
+				mustTruncate(t, p)
+				appendFile(t, p, "x\n")
+			},
+			want: []string{"x"},
+		},
+		{
+			name:    "no checkpoint, start at end",
+			startAt: StartEnd,
+			between: func(t *testing.T, p string) {},
+			want:    nil,
+		},
+		{
+			name:    "no checkpoint, start at beginning",
+			startAt: StartBeginning,
+			between: func(t *testing.T, p string) {},
+			want:    wantNumbered(1, 5),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			writeFile(t, p, numbered(1, 5))
+			first := startTailer(t, Config{Paths: []string{p}})
+			first.poll()
+			first.stop()
+			lines := first.got.all()
+			if len(lines) != 5 {
+				t.Fatalf("first run: %d lines", len(lines))
+			}
+			last := lines[len(lines)-1]
+			pos := mapPositions{}
+			if tc.save {
+				pos[last.Path] = Checkpoint{File: last.File, Offset: last.Next}
+			}
+			tc.between(t, p)
+			second := startTailer(t, Config{Paths: []string{p}, Positions: pos, StartAt: tc.startAt})
+			second.poll()
+			second.advance(2 * time.Second)
+			second.stop()
+			if diff := cmp.Diff(tc.want, second.got.texts()); diff != "" {
+				t.Errorf("second run (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	_, err := New(Config{Paths: []string{"-", "[x"}, Format: "json", StartAt: "middle", MaxLineBytes: -1})
+	if err == nil {
+		t.Fatal("New accepted a bad config")
+	}
+	for _, want := range []string{`paths[0]: "-"`, `paths[1] "[x"`, `format "json"`, `start-at "middle"`, "max line bytes -1"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+func mustRename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustTruncate(t *testing.T, p string) {
+	t.Helper()
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, to, string(b))
+}
