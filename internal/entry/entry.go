@@ -29,6 +29,14 @@ type Entry struct {
 	Level   string    // level word when the header carries one (uvicorn, glog, NCCL): "INFO", "ERROR", ...
 	Message string    // first line's message, header and wrappers removed
 
+	// Prefix is the wrapper text stripped from the front of the first line
+	// (Ray actor, docker-compose service, collector timestamp, torchrun
+	// rank), as written; "" when the line had none.
+	Prefix string
+	// Native names the native shape of a FormatNative entry (NativeFaulthandler,
+	// NativeTerminate, ...); "" for every other format.
+	Native string
+
 	// Text is what the matcher searches: Message, then each continuation line
 	// with wrappers removed, joined by "\n". Raw is the same lines as written
 	// (header included, wrappers removed). Both are bounded; see Cut.
@@ -53,6 +61,8 @@ const (
 	FormatDiffusion Format = "diffusion" // [MM-DD HH:MM:SS<ranks>] msg
 	FormatUvicorn   Format = "uvicorn"   // [ts] LEVEL:     msg, or LEVEL:     msg
 	FormatNative    Format = "native"    // faulthandler, terminate called, c10d, NCCL, CUDA assert, glog...
+	FormatDynamo    Format = "dynamo"    // 2025-11-05T01:56:54.243403Z  INFO target: msg
+	FormatPython    Format = "python"    // generic Python logging: 2023-07-09 00:00:00,000 ERROR name msg
 )
 
 // Ranks are the parallelism ranks of a header prefix; -1 means absent.
@@ -74,6 +84,8 @@ type Traceback struct {
 	// Links holds each section of the chain in print order: Links[0] is the
 	// root cause, the last link is the outermost exception (raised last).
 	Links []Exception
+	// LinksCut counts links dropped from the middle of an overlong chain.
+	LinksCut int
 }
 
 // Exception is one link of a chain.
@@ -81,6 +93,8 @@ type Exception struct {
 	Type    string  // as printed, qualified names kept: "torch.OutOfMemoryError"
 	Message string  // text after "Type: " on the exception line, "" when none
 	Frames  []Frame // innermost last, as printed; bounded
+	// FramesCut counts frames dropped from the middle by the bound.
+	FramesCut int
 	// Separator is the chain separator printed before this link: "cause"
 	// (direct cause), "context" (during handling) or "" for the first link.
 	Separator string

@@ -1,0 +1,342 @@
+package entry
+
+import (
+	"strings"
+	"time"
+)
+
+// Assembler joins the lines of ONE stream (one source and stream) into
+// entries. The caller keeps one Assembler per stream, pushes lines in order
+// and calls Flush at the end of the stream or when it has been idle long
+// enough; the Assembler never looks at the clock. It is not safe for
+// concurrent use.
+//
+// The rules, in order:
+//
+//   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
+//   - A header line (srt, legacy, diffusion, uvicorn, dynamo, generic Python
+//     logging) always starts a new entry, so interleaved ranks never merge.
+//   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
+//     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
+//     own; it takes only the continuation lines of its own shape (thread
+//     dumps and frames, "what():", "Exception raised from", "frame #N:").
+//   - After an sglang header (srt, legacy, diffusion) every other line is a
+//     continuation: sglang writes a header on every record and prints
+//     multi-line messages, tracebacks and py-spy dumps without one.
+//   - After any other header, continuation lines join until the traceback
+//     the record carries ends: Python logging appends the traceback last.
+//   - A traceback ends at its exception line, unless what follows is a chain
+//     separator, an exception-group box line, an indented line (notes, CANN
+//     text) or torch's fixed CUDA epilogue. Inside a section, frames, source
+//     lines (even when their indentation was lost), caret lines and
+//     "[Previous line repeated ...]" continue it.
+//   - A header-less line is an entry of its own. It takes indented
+//     continuation lines (warnings.warn source lines, Java "at" frames), and
+//     a traceback that follows it directly when it ends with ":" (a bare
+//     logger.exception message).
+//   - A "Traceback (most recent call last):" or "File ..." line that no rule
+//     above took starts a header-less traceback entry.
+//
+// Blank lines: they never start an entry while one is open. They are held
+// until the next non-blank line decides: if that line continues the entry,
+// the blanks become part of its text (chained tracebacks, py-spy dumps);
+// otherwise they end it, counted in its Lines and LastOffset but not in its
+// Text or Raw. After an sglang header a blank line ends the entry only when
+// a header, a native line or a new bare traceback follows; after other
+// headers and header-less lines a blank line always ends the entry, except
+// inside a traceback where a chain separator or a frame follows. Blank lines
+// with no entry open (start of stream, after Flush) form a blank entry (empty
+// Text) so that every line is accounted for.
+//
+// Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
+// none.
+type Assembler struct {
+	opt     Options
+	out     []Entry
+	cur     pending
+	scratch []string
+	sb      strings.Builder
+}
+
+// entryKind is what opened the pending entry.
+type entryKind int
+
+const (
+	kindBlank  entryKind = iota // only blank lines so far
+	kindHeader                  // a header line
+	kindRaw                     // a header-less line or traceback
+	kindNative                  // a native block
+)
+
+// pending is the entry being assembled.
+type pending struct {
+	active      bool
+	kind        entryKind
+	source      string
+	stream      string
+	first, last int64
+	lines       int
+	blanks      int // blank lines held after the last kept line
+
+	format Format
+	time   time.Time
+	ranks  Ranks
+	level  string
+	msg    string
+	prefix string
+	native string
+
+	greedy    bool // an sglang header: every header-less line continues it
+	colon     bool // a header-less first line ending in ":"
+	tb        int  // traceback state (tbNone...)
+	hasTB     bool
+	group     bool
+	lastFrame bool
+
+	buf      lineBuf
+	cutBytes int
+}
+
+// NewAssembler returns an Assembler with o's bounds (zero fields take their
+// defaults).
+func NewAssembler(o Options) *Assembler {
+	a := &Assembler{opt: o.withDefaults()}
+	a.cur.buf = newLineBuf(a.opt)
+	return a
+}
+
+// Push adds one line and returns the entries it completed, usually none or
+// one. The returned slice is reused by the next call to Push or Flush: copy
+// the entries out (ranging over it and passing each Entry on is enough)
+// before calling again.
+func (a *Assembler) Push(l Line) []Entry {
+	a.out = a.out[:0]
+	text, cut := l.Text, 0
+	if len(text) > a.opt.MaxLineBytes {
+		text, cut = cutLine(text, a.opt.MaxLineBytes)
+	}
+	s, prefix := stripWrappers(text)
+	p := &a.cur
+	if strings.TrimSpace(s) == "" {
+		if !p.active {
+			a.begin(l, "", prefix, kindBlank)
+		} else {
+			p.blanks++
+			p.lines++
+			p.last = l.Offset
+		}
+		p.cutBytes += cut
+		return a.out
+	}
+	ref := l.Time
+	if ref.IsZero() {
+		ref = a.opt.Reference
+	}
+	h, isHeader := parseHeader(s, ref, a.opt.Location)
+	var n native
+	isNative := false
+	if !isHeader {
+		n, isNative = parseNative(s, ref, a.opt.Location)
+	}
+	if p.active && a.continues(s, isHeader, isNative) {
+		for ; p.blanks > 0; p.blanks-- {
+			p.buf.add("")
+		}
+		p.buf.add(s)
+		p.lines++
+		p.last = l.Offset
+		p.cutBytes += cut
+		a.advance(s)
+		return a.out
+	}
+	if p.active {
+		a.emit()
+	}
+	switch {
+	case isHeader:
+		a.begin(l, s, prefix, kindHeader)
+		p.format, p.time, p.ranks, p.level, p.msg = h.format, h.time, h.ranks, h.level, h.msg
+		p.greedy = h.format == FormatSRT || h.format == FormatLegacy || h.format == FormatDiffusion
+	case isNative:
+		a.begin(l, s, prefix, kindNative)
+		p.format, p.time, p.level, p.native = FormatNative, n.time, n.level, n.kind
+	default:
+		a.begin(l, s, prefix, kindRaw)
+		p.colon = strings.HasSuffix(strings.TrimRight(s, " "), ":")
+	}
+	p.cutBytes += cut
+	a.advance(p.msg)
+	return a.out
+}
+
+// Flush ends the pending entry, if any, and returns it. The returned slice
+// follows the same reuse rule as Push's.
+func (a *Assembler) Flush() []Entry {
+	a.out = a.out[:0]
+	if a.cur.active {
+		a.emit()
+	}
+	return a.out
+}
+
+// Pending reports whether lines are held that Flush would emit.
+func (a *Assembler) Pending() bool { return a.cur.active }
+
+// begin opens a new pending entry with s as its first kept line.
+func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
+	buf := a.cur.buf
+	buf.reset()
+	a.cur = pending{
+		active: true, kind: k,
+		source: l.Source, stream: l.Stream,
+		first: l.Offset, last: l.Offset, lines: 1,
+		ranks: NoRanks, msg: s, prefix: prefix,
+		buf: buf,
+	}
+	if k != kindBlank {
+		a.cur.buf.add(s)
+	}
+}
+
+// continues decides whether the non-blank line s belongs to the pending
+// entry (see the rules on Assembler).
+func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
+	p := &a.cur
+	afterBlank := p.blanks > 0
+	switch p.kind {
+	case kindBlank:
+		return false
+	case kindNative:
+		return !isHeader && nativeContinues(p.native, s, afterBlank)
+	}
+	if isHeader || isNative {
+		return false
+	}
+	if p.greedy {
+		if afterBlank && p.tb != tbChain && (isTracebackLine(s) || isGroupStartLine(s)) {
+			return false // a new traceback printed after the record
+		}
+		return true
+	}
+	if p.tb != tbNone {
+		return a.tracebackContinues(s, afterBlank)
+	}
+	if p.kind == kindHeader {
+		return !afterBlank
+	}
+	if afterBlank {
+		return false
+	}
+	if isTracebackLine(s) || isGroupStartLine(s) || isFrameLine(s) {
+		return p.colon
+	}
+	return isIndented(s)
+}
+
+// tracebackContinues applies the traceback rules to a non-blank line.
+func (a *Assembler) tracebackContinues(s string, afterBlank bool) bool {
+	p := &a.cur
+	t := strings.TrimLeft(s, " ")
+	if p.group && (strings.HasPrefix(t, "|") || strings.HasPrefix(t, "+-")) {
+		return true
+	}
+	switch {
+	case isChainSeparator(s):
+		return p.tb == tbAfterExc
+	case isTracebackLine(s), isGroupStartLine(s):
+		return p.tb == tbChain
+	case isFrameLine(s):
+		return p.tb == tbFrames || p.tb == tbChain
+	}
+	switch p.tb {
+	case tbFrames:
+		if isIndented(s) || isCaretLine(s) || isRepeatedLine(s) || p.lastFrame {
+			return true
+		}
+		_, _, ok := parseExceptionLine(s)
+		return ok
+	case tbAfterExc:
+		return !afterBlank && (isIndented(s) || isEpilogue(s))
+	}
+	return false
+}
+
+// advance updates the traceback state with a line the entry took.
+func (a *Assembler) advance(s string) {
+	p := &a.cur
+	if p.kind == kindNative || p.kind == kindBlank {
+		return
+	}
+	wasFrame := p.lastFrame
+	p.lastFrame = false
+	t := strings.TrimLeft(s, " ")
+	if p.group && strings.HasPrefix(t, "|") {
+		// A line of an exception-group box: its content follows the bar.
+		s = strings.TrimPrefix(t[1:], " ")
+		t = strings.TrimLeft(s, " ")
+	}
+	switch {
+	case isGroupStartLine(s):
+		p.tb, p.hasTB, p.group = tbFrames, true, true
+	case hasTracebackStart(s):
+		p.tb, p.hasTB = tbFrames, true
+	case isChainSeparator(s):
+		if p.tb == tbAfterExc {
+			p.tb = tbChain
+		}
+	case isFrameLine(s):
+		p.tb, p.hasTB, p.lastFrame = tbFrames, true, true
+	case p.tb == tbFrames && t == s:
+		if isExceptionLine(s, wasFrame) {
+			p.tb = tbAfterExc
+		}
+	}
+}
+
+// emit appends the pending entry to a.out and closes it.
+func (a *Assembler) emit() {
+	p := &a.cur
+	e := Entry{
+		Source: p.source, Stream: p.stream,
+		FirstOffset: p.first, LastOffset: p.last, Lines: p.lines,
+		Format: p.format, Time: p.time, Ranks: p.ranks, Level: p.level,
+		Prefix: p.prefix, Native: p.native,
+		Cut: Cut{Lines: p.buf.cutLines, Bytes: p.buf.cutBytes + p.cutBytes},
+	}
+	if p.kind == kindBlank {
+		e.Ranks = NoRanks
+	} else {
+		e.Message = p.msg
+		first := p.buf.first()
+		if p.buf.count() == 1 {
+			e.Raw = first
+			e.Text = p.msg
+		} else {
+			a.scratch = p.buf.lines(a.scratch[:0])
+			n := len(a.scratch) - 1
+			for _, l := range a.scratch {
+				n += len(l)
+			}
+			a.sb.Reset()
+			a.sb.Grow(n)
+			for i, l := range a.scratch {
+				if i > 0 {
+					a.sb.WriteByte('\n')
+				}
+				a.sb.WriteString(l)
+			}
+			e.Raw = a.sb.String()
+			e.Text = e.Raw[len(first)-len(p.msg):]
+			if p.hasTB {
+				e.Traceback = ParseTraceback(a.scratch)
+			}
+			clear(a.scratch)
+		}
+		if e.Traceback == nil && p.hasTB {
+			e.Traceback = ParseTraceback([]string{first})
+		}
+	}
+	a.out = append(a.out, e)
+	p.buf.reset()
+	p.active = false
+}

@@ -1,0 +1,445 @@
+package entry
+
+import (
+	"strings"
+	"time"
+)
+
+// header is what a recognised header line yields.
+type header struct {
+	format Format
+	time   time.Time
+	ranks  Ranks
+	level  string
+	msg    string // the line after the header
+}
+
+// clock is a parsed wall-clock reading before a date is attached.
+type clock struct {
+	year, month, day, hour, min, sec, nsec int
+}
+
+// parseHeader recognises the header families of SGLANG-LOGS.md §3, §4 and
+// §10 on a line whose wrappers are already stripped. uvicorn is tried before
+// srt because a current uvicorn line is also a valid srt line with an empty
+// prefix. ref supplies the date legacy and diffusion headers lack.
+func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
+	if s == "" {
+		return header{}, false
+	}
+	if h, ok := parseUvicorn(s, loc); ok {
+		return h, true
+	}
+	if s[0] == '[' {
+		if h, ok := parseSRT(s[1:], loc, ref); ok {
+			return h, true
+		}
+		if h, ok := parseLegacy(s[1:], loc, ref); ok {
+			return h, true
+		}
+		if h, ok := parseDiffusion(s[1:], loc, ref); ok {
+			return h, true
+		}
+		return header{}, false
+	}
+	if isDigit(s[0]) {
+		// A paste that lost the leading "[" (or "[2") of an srt header.
+		if h, ok := parseSRT(s, loc, ref); ok {
+			return h, true
+		}
+		if h, ok := parseDynamo(s); ok {
+			return h, true
+		}
+		return parsePythonTimeFirst(s, loc)
+	}
+	if isUpper(s[0]) {
+		return parsePythonLevelFirst(s, loc, ref)
+	}
+	return header{}, false
+}
+
+// parseUvicorn matches "[ts] LEVEL:     msg" and the older "LEVEL:     msg".
+func parseUvicorn(s string, loc *time.Location) (header, bool) {
+	var h header
+	h.format = FormatUvicorn
+	h.ranks = NoRanks
+	rest := s
+	if s[0] == '[' {
+		c, n, ok := scanDateTime(s[1:], '.')
+		if !ok || n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
+			return header{}, false
+		}
+		h.time = c.in(loc)
+		rest = s[n+3:]
+	}
+	lvl, after, ok := levelWord(rest)
+	if !ok || lvl == "NOTICE" || lvl == "WARN" || lvl == "FATAL" || lvl == "SUCCESS" {
+		return header{}, false
+	}
+	if len(after) < 2 || after[0] != ':' || after[1] != ' ' {
+		return header{}, false
+	}
+	h.level = lvl
+	h.msg = strings.TrimLeft(after[1:], " ")
+	return h, true
+}
+
+// parseSRT matches the current sglang header after its "[":
+// "YYYY-MM-DD HH:MM:SS[.mmm]<ranks>[ encode_server|encode_dp_worker[N]]] msg".
+// It also accepts a line that lost the "[" or "[2" (three-digit year).
+func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
+	c, n, ok := scanDateTime(s, '.')
+	if !ok {
+		// "026-05-28 00:11:09.816 DP0 TP0 EP0] msg": the paste lost "[2".
+		if len(s) < 4 || !isDigit(s[0]) || s[3] != '-' {
+			return header{}, false
+		}
+		c, n, ok = scanDateTime("0"+s, '.')
+		if !ok {
+			return header{}, false
+		}
+		n--
+		c.year = millennium(ref) + c.year
+	}
+	ranks, m := parseRanks(s[n:], false)
+	n += m
+	rest := s[n:]
+	switch {
+	case strings.HasPrefix(rest, " encode_server"):
+		rest = rest[len(" encode_server"):]
+	case strings.HasPrefix(rest, " encode_dp_worker["):
+		t := rest[len(" encode_dp_worker["):]
+		j := 0
+		for j < len(t) && isDigit(t[j]) {
+			j++
+		}
+		if j == 0 || j >= len(t) || t[j] != ']' {
+			return header{}, false
+		}
+		rest = t[j+1:]
+	}
+	msg, ok := closeBracket(rest)
+	if !ok {
+		return header{}, false
+	}
+	return header{format: FormatSRT, time: c.in(loc), ranks: ranks, msg: msg}, true
+}
+
+// parseLegacy matches "HH:MM:SS<ranks>] msg" (sglang before October 2024).
+func parseLegacy(s string, loc *time.Location, ref time.Time) (header, bool) {
+	if len(s) < 9 || !isClock(s[:8]) {
+		return header{}, false
+	}
+	ranks, m := parseRanks(s[8:], false)
+	msg, ok := closeBracket(s[8+m:])
+	if !ok {
+		return header{}, false
+	}
+	c := clock{hour: atoi(s[0:2]), min: atoi(s[3:5]), sec: atoi(s[6:8])}
+	return header{format: FormatLegacy, time: c.onDay(ref, loc), ranks: ranks, msg: msg}, true
+}
+
+// parseDiffusion matches "MM-DD HH:MM:SS<prefix>] msg" (multimodal_gen).
+func parseDiffusion(s string, loc *time.Location, ref time.Time) (header, bool) {
+	if len(s) < 15 || !isDigits(s[0:2]) || s[2] != '-' || !isDigits(s[3:5]) || s[5] != ' ' || !isClock(s[6:14]) {
+		return header{}, false
+	}
+	k := strings.IndexByte(s[14:], ']')
+	if k < 0 || k > 128 {
+		return header{}, false
+	}
+	ranks, _ := parseRanks(s[14:14+k], true)
+	msg, ok := closeBracket(s[14+k:])
+	if !ok {
+		return header{}, false
+	}
+	c := clock{month: atoi(s[0:2]), day: atoi(s[3:5]), hour: atoi(s[6:8]), min: atoi(s[9:11]), sec: atoi(s[12:14])}
+	return header{format: FormatDiffusion, time: c.inYear(ref, loc), ranks: ranks, msg: msg}, true
+}
+
+// parseDynamo matches "2025-11-05T01:56:54.243403Z  INFO target: msg", the
+// Rust tracing format ai-dynamo re-emits sglang records in.
+func parseDynamo(s string) (header, bool) {
+	n, ok := rfc3339Len(s)
+	if !ok || n >= len(s) || s[n] != ' ' {
+		return header{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s[:n])
+	if err != nil {
+		return header{}, false
+	}
+	lvl, rest, ok := levelWord(strings.TrimLeft(s[n:], " "))
+	if !ok || rest != "" && rest[0] != ' ' {
+		return header{}, false
+	}
+	msg := strings.TrimLeft(rest, " ")
+	// Drop the tracing target ("scheduler.__init__: ") so the message reads
+	// as sglang wrote it.
+	if sp := strings.IndexByte(msg, ' '); sp > 1 && msg[sp-1] == ':' {
+		msg = msg[sp+1:]
+	}
+	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: msg}, true
+}
+
+// parsePythonTimeFirst matches Python logging formats that start with the
+// time and carry a level within the next two fields:
+// "2023-07-09 00:00:00,000 ERROR    name msg",
+// "2024-01-01 12:00:00.123 | ERROR    | mod:fn:1 - msg",
+// "2024-01-01 12:00:00,123 - name - ERROR - msg".
+func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
+	c, n, ok := scanDateTime(s, ',')
+	if !ok {
+		if c, n, ok = scanDateTime(s, '.'); !ok {
+			return header{}, false
+		}
+	}
+	t := c.in(loc)
+	rest := s[n:]
+	// Optional zone: "Z", "+0000", "+00:00".
+	if rest != "" && rest[0] == 'Z' {
+		rest = rest[1:]
+	} else if len(rest) >= 5 && (rest[0] == '+' || rest[0] == '-') && isDigits(rest[1:3]) {
+		if isDigits(rest[3:5]) {
+			rest = rest[5:]
+		} else if len(rest) >= 6 && rest[3] == ':' && isDigits(rest[4:6]) {
+			rest = rest[6:]
+		}
+	}
+	for field := 0; field < 2; field++ {
+		rest = trimSeparators(rest)
+		if lvl, after, ok := levelWord(rest); ok {
+			if after != "" && !isSeparator(after[0]) {
+				return header{}, false
+			}
+			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimAfterLevel(after)}, true
+		}
+		sp := strings.IndexAny(rest, " \t")
+		if sp <= 0 || sp > 64 {
+			return header{}, false
+		}
+		rest = rest[sp:]
+	}
+	return header{}, false
+}
+
+// parsePythonLevelFirst matches "LEVEL MM-DD HH:MM:SS[.mmm] msg" (vLLM and
+// other servers) and logging.basicConfig's "LEVEL:name:msg".
+func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header, bool) {
+	lvl, after, ok := levelWord(s)
+	if !ok || after == "" {
+		return header{}, false
+	}
+	if after[0] == ':' {
+		// basicConfig: "ERROR:root:msg"; the logger name has no spaces.
+		rest := after[1:]
+		k := strings.IndexByte(rest, ':')
+		if k <= 0 || strings.IndexAny(rest[:k], " \t") >= 0 {
+			return header{}, false
+		}
+		return header{format: FormatPython, ranks: NoRanks, level: lvl, msg: rest[k+1:]}, true
+	}
+	r := after[1:]
+	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
+		return header{}, false
+	}
+	c := clock{month: atoi(r[0:2]), day: atoi(r[3:5]), hour: atoi(r[6:8]), min: atoi(r[9:11]), sec: atoi(r[12:14])}
+	i := 14
+	if i < len(r) && r[i] == '.' {
+		j := i + 1
+		for j < len(r) && isDigit(r[j]) {
+			j++
+		}
+		c.nsec = fraction(r[i+1 : j])
+		i = j
+	}
+	if i < len(r) && r[i] != ' ' {
+		return header{}, false
+	}
+	return header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " ")}, true
+}
+
+// levelWords are the level names the header families print.
+var levelWords = [...]string{"CRITICAL", "WARNING", "SUCCESS", "NOTICE", "DEBUG", "ERROR", "FATAL", "TRACE", "INFO", "WARN"}
+
+// levelWord reports whether s starts with a level name not followed by a
+// word character.
+func levelWord(s string) (level, rest string, ok bool) {
+	if s == "" || !isUpper(s[0]) {
+		return "", "", false
+	}
+	for _, w := range levelWords {
+		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
+			return w, s[len(w):], true
+		}
+	}
+	return "", "", false
+}
+
+func isSeparator(c byte) bool {
+	return c == ' ' || c == '\t' || c == '|' || c == '-' || c == ':' || c == '[' || c == ']'
+}
+
+func trimSeparators(s string) string {
+	for s != "" && isSeparator(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
+// trimAfterLevel removes the padding and one field separator after a level.
+func trimAfterLevel(s string) string {
+	s = strings.TrimPrefix(s, "]")
+	s = strings.TrimPrefix(s, ":")
+	s = strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(s, "| ") || strings.HasPrefix(s, "- ") {
+		s = s[2:]
+	}
+	return s
+}
+
+// closeBracket expects "] msg" or a bare "]" and returns msg.
+func closeBracket(s string) (string, bool) {
+	if s == "]" {
+		return "", true
+	}
+	if len(s) < 2 || s[0] != ']' || s[1] != ' ' {
+		return "", false
+	}
+	return s[2:], true
+}
+
+// rankTokens are the scheduler prefix tokens of SGLANG-LOGS.md §2; longer
+// names first so "MOE_DP" is not read as "DP".
+var rankTokens = [...]string{"ATTN_CP", "MOE_DP", "DP", "PP", "TP", "EP"}
+
+// parseRanks reads " DP0 TP1 ..." tokens in any order. It stops at the first
+// byte that is not a token; lenient skips unknown space-separated words
+// instead (the diffusion prefix is not pinned down).
+func parseRanks(s string, lenient bool) (Ranks, int) {
+	r := NoRanks
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		t := s[i+1:]
+		matched := false
+		for _, name := range rankTokens {
+			if !strings.HasPrefix(t, name) {
+				continue
+			}
+			j := len(name)
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if j == len(name) || j-len(name) > 6 {
+				continue
+			}
+			v := atoi(t[len(name):j])
+			switch name {
+			case "DP":
+				r.DP = v
+			case "PP":
+				r.PP = v
+			case "ATTN_CP":
+				r.AttnCP = v
+			case "MOE_DP":
+				r.MoeDP = v
+			case "TP":
+				r.TP = v
+			case "EP":
+				r.EP = v
+			}
+			i += 1 + j
+			matched = true
+			break
+		}
+		if matched {
+			continue
+		}
+		if !lenient {
+			break
+		}
+		j := strings.IndexByte(t, ' ')
+		if j < 0 {
+			j = len(t)
+		}
+		i += 1 + j
+	}
+	return r, i
+}
+
+// scanDateTime reads "YYYY-MM-DD HH:MM:SS" and an optional fraction after
+// sep. It returns the reading and the bytes consumed.
+func scanDateTime(s string, sep byte) (clock, int, bool) {
+	if len(s) < 19 || !isDate(s[:10]) || (s[10] != ' ' && s[10] != 'T') || !isClock(s[11:19]) {
+		return clock{}, 0, false
+	}
+	c := clock{
+		year: atoi(s[0:4]), month: atoi(s[5:7]), day: atoi(s[8:10]),
+		hour: atoi(s[11:13]), min: atoi(s[14:16]), sec: atoi(s[17:19]),
+	}
+	n := 19
+	if n < len(s) && s[n] == sep {
+		j := n + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j > n+1 {
+			c.nsec = fraction(s[n+1 : j])
+			n = j
+		}
+	}
+	return c, n, true
+}
+
+// fraction converts the digits after a decimal point to nanoseconds.
+func fraction(d string) int {
+	ns := 0
+	for i := 0; i < 9; i++ {
+		ns *= 10
+		if i < len(d) {
+			ns += int(d[i] - '0')
+		}
+	}
+	return ns
+}
+
+// in places a full reading in loc.
+func (c clock) in(loc *time.Location) time.Time {
+	return time.Date(c.year, time.Month(c.month), c.day, c.hour, c.min, c.sec, c.nsec, loc)
+}
+
+// onDay attaches ref's date to a time of day. A result more than an hour
+// after ref was written the day before (read after midnight).
+func (c clock) onDay(ref time.Time, loc *time.Location) time.Time {
+	if ref.IsZero() {
+		return time.Time{}
+	}
+	r := ref.In(loc)
+	t := time.Date(r.Year(), r.Month(), r.Day(), c.hour, c.min, c.sec, c.nsec, loc)
+	if t.Sub(r) > time.Hour {
+		t = t.AddDate(0, 0, -1)
+	}
+	return t
+}
+
+// inYear attaches ref's year to a month-day reading. A result more than a
+// day after ref belongs to the year before (December logs read in January).
+func (c clock) inYear(ref time.Time, loc *time.Location) time.Time {
+	if ref.IsZero() {
+		return time.Time{}
+	}
+	r := ref.In(loc)
+	t := time.Date(r.Year(), time.Month(c.month), c.day, c.hour, c.min, c.sec, c.nsec, loc)
+	if t.Sub(r) > 24*time.Hour {
+		t = time.Date(r.Year()-1, time.Month(c.month), c.day, c.hour, c.min, c.sec, c.nsec, loc)
+	}
+	return t
+}
+
+// millennium returns the thousands of ref's year, or 2000 without ref: a
+// three-digit year "026" lost its leading "2".
+func millennium(ref time.Time) int {
+	if ref.IsZero() {
+		return 2000
+	}
+	return ref.Year() / 1000 * 1000
+}

@@ -1,0 +1,369 @@
+package entry
+
+import (
+	"strings"
+	"time"
+)
+
+// Native shapes (SGLANG-LOGS.md §9): the value of Entry.Native.
+const (
+	NativeFaulthandler = "faulthandler" // Fatal Python error: ... / Thread 0x... (most recent call first):
+	NativeTerminate    = "terminate"    // terminate called after throwing an instance of ...
+	NativeC10d         = "c10d"         // [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ...
+	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ...
+	NativeCUDAAssert   = "cuda-assert"  // IndexKernel.cu:92: ...: block: [0,0,0], thread: [4,0,0] Assertion `...` failed.
+	NativeGlog         = "glog"         // I0820 02:41:20.446154 710 transfer_engine.cpp:422] ...
+	NativeShell        = "shell"        // Killed, Aborted (core dumped), Segmentation fault (core dumped)
+	NativeROCm         = "rocm"         // Memory access fault by GPU node-N ...
+	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ...
+)
+
+// native is what a recognised native first line yields.
+type native struct {
+	kind  string
+	level string
+	time  time.Time
+}
+
+// shellMessages are what a shell prints when its child dies by a signal.
+var shellMessages = [...]string{
+	"Killed",
+	"Terminated",
+	"Aborted",
+	"Aborted (core dumped)",
+	"Segmentation fault",
+	"Segmentation fault (core dumped)",
+	"Bus error",
+	"Bus error (core dumped)",
+	"Illegal instruction",
+	"Illegal instruction (core dumped)",
+	"Floating point exception",
+	"Floating point exception (core dumped)",
+}
+
+// parseNative recognises the first line of a native block on a line whose
+// wrappers are already stripped.
+func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
+	if s == "" {
+		return native{}, false
+	}
+	switch s[0] {
+	case 'F':
+		if strings.HasPrefix(s, "Fatal Python error: ") {
+			return native{kind: NativeFaulthandler}, true
+		}
+	case 'T', 'C':
+		if isThreadDump(s) {
+			return native{kind: NativeFaulthandler}, true
+		}
+	case 't':
+		if strings.HasPrefix(s, "terminate called ") {
+			return native{kind: NativeTerminate}, true
+		}
+	case 'M':
+		if strings.HasPrefix(s, "Memory access fault by GPU node-") {
+			return native{kind: NativeROCm}, true
+		}
+	case '[':
+		if n, ok := parseC10d(s, ref, loc); ok {
+			return n, true
+		}
+		if n, ok := parseAscend(s, loc); ok {
+			return n, true
+		}
+	}
+	if n, ok := parseGlog(s, ref, loc); ok {
+		return n, true
+	}
+	if isShellMessage(s) {
+		return native{kind: NativeShell}, true
+	}
+	if lvl, ok := parseNCCL(s); ok {
+		return native{kind: NativeNCCL, level: lvl}, true
+	}
+	if isCUDAAssert(s) {
+		return native{kind: NativeCUDAAssert}, true
+	}
+	return native{}, false
+}
+
+// nativeContinues reports whether s (not blank) continues a native block of
+// the given kind; afterBlank says one or more blank lines came between.
+func nativeContinues(kind, s string, afterBlank bool) bool {
+	switch kind {
+	case NativeFaulthandler:
+		return isThreadDump(s) || isIndented(s) ||
+			strings.HasPrefix(s, "Extension modules:") ||
+			strings.HasPrefix(s, "Python runtime state:") ||
+			strings.HasPrefix(s, "Stack (most recent call first):")
+	case NativeTerminate, NativeC10d:
+		if strings.HasPrefix(s, "Exception raised from ") || strings.HasPrefix(s, "frame #") {
+			return true
+		}
+		return !afterBlank && isIndented(s)
+	case NativeCUDAAssert:
+		return !afterBlank && isCUDAAssert(s)
+	case NativeGlog:
+		return !afterBlank && (isIndented(s) || strings.HasPrefix(s, "*** "))
+	case NativeAscend:
+		return !afterBlank && (isIndented(s) || isAscendCode(s))
+	}
+	return false
+}
+
+// isThreadDump matches faulthandler's thread headers.
+func isThreadDump(s string) bool {
+	if !strings.HasSuffix(s, "(most recent call first):") {
+		return false
+	}
+	return strings.HasPrefix(s, "Thread 0x") || strings.HasPrefix(s, "Current thread")
+}
+
+func isShellMessage(s string) bool {
+	for _, m := range shellMessages {
+		if s == m {
+			return true
+		}
+	}
+	// "bash: line 1: 12345 Killed      python3 -m sglang.launch_server ..."
+	i := strings.Index(s, ": line ")
+	if i < 0 || i > 256 {
+		return false
+	}
+	r := s[i+len(": line "):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(r[j:], ": ") {
+		return false
+	}
+	r = strings.TrimLeft(r[j+2:], " ")
+	j = 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	r = strings.TrimLeft(r[j:], " ")
+	for _, m := range shellMessages {
+		if strings.HasPrefix(r, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseC10d matches torch's glog-like "[E825 10:26:44.056376840 File.cpp:N] "
+// and the older "[E ProcessGroupNCCL.cpp:475] " (after "[rankN]:" is gone).
+func parseC10d(s string, ref time.Time, loc *time.Location) (native, bool) {
+	if len(s) < 8 {
+		return native{}, false
+	}
+	lvl := glogLevel(s[1])
+	if lvl == "" {
+		return native{}, false
+	}
+	r := s[2:]
+	var t time.Time
+	if r[0] != ' ' {
+		j := 0
+		for j < len(r) && isDigit(r[j]) {
+			j++
+		}
+		if j < 3 || j > 4 || len(r) < j+10 || r[j] != ' ' || !isClock(r[j+1:j+9]) {
+			return native{}, false
+		}
+		c := clock{month: atoi(r[:j-2]), day: atoi(r[j-2 : j]), hour: atoi(r[j+1 : j+3]), min: atoi(r[j+4 : j+6]), sec: atoi(r[j+7 : j+9])}
+		k := j + 9
+		if k < len(r) && r[k] == '.' {
+			e := k + 1
+			for e < len(r) && isDigit(r[e]) {
+				e++
+			}
+			c.nsec = fraction(r[k+1 : e])
+			k = e
+		}
+		t = c.inYear(ref, loc)
+		r = r[k:]
+	}
+	if !isSourceRef(r, ']') {
+		return native{}, false
+	}
+	return native{kind: NativeC10d, level: lvl, time: t}, true
+}
+
+// isSourceRef matches " file.cpp:123" followed by end.
+func isSourceRef(r string, end byte) bool {
+	if r == "" || r[0] != ' ' {
+		return false
+	}
+	k := strings.IndexByte(r, end)
+	if k < 0 || k > 200 {
+		return false
+	}
+	ref := r[1:k]
+	c := strings.LastIndexByte(ref, ':')
+	return c > 0 && isDigits(ref[c+1:]) && strings.IndexByte(ref[:c], ' ') < 0
+}
+
+// parseGlog matches "I0820 02:41:20.446154   710 transfer_engine.cpp:422] ".
+func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
+	if len(s) < 22 {
+		return native{}, false
+	}
+	lvl := glogLevel(s[0])
+	if lvl == "" || !isDigits(s[1:5]) || s[5] != ' ' || !isClock(s[6:14]) || s[14] != '.' {
+		return native{}, false
+	}
+	j := 15
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == 15 {
+		return native{}, false
+	}
+	c := clock{month: atoi(s[1:3]), day: atoi(s[3:5]), hour: atoi(s[6:8]), min: atoi(s[9:11]), sec: atoi(s[12:14]), nsec: fraction(s[15:j])}
+	r := strings.TrimLeft(s[j:], " ")
+	k := 0
+	for k < len(r) && isDigit(r[k]) {
+		k++
+	}
+	if k == 0 || !isSourceRef(r[k:], ']') {
+		return native{}, false
+	}
+	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc)}, true
+}
+
+func glogLevel(c byte) string {
+	switch c {
+	case 'I':
+		return "INFO"
+	case 'W':
+		return "WARNING"
+	case 'E':
+		return "ERROR"
+	case 'F':
+		return "FATAL"
+	}
+	return ""
+}
+
+// parseNCCL matches "host:pid:tid [dev] NCCL WARN ..." and
+// "host:pid:tid [dev] file.cc:123 NCCL WARN ...".
+func parseNCCL(s string) (string, bool) {
+	sp := strings.IndexByte(s, ' ')
+	if sp <= 0 || sp > 256 {
+		return "", false
+	}
+	id := s[:sp]
+	c2 := strings.LastIndexByte(id, ':')
+	if c2 <= 0 || !isDigits(id[c2+1:]) {
+		return "", false
+	}
+	c1 := strings.LastIndexByte(id[:c2], ':')
+	if c1 <= 0 || !isDigits(id[c1+1:c2]) {
+		return "", false
+	}
+	r := s[sp+1:]
+	if len(r) < 3 || r[0] != '[' {
+		return "", false
+	}
+	k := strings.IndexByte(r, ']')
+	if k < 2 || !isDigits(r[1:k]) || k+1 >= len(r) || r[k+1] != ' ' {
+		return "", false
+	}
+	r = r[k+2:]
+	if !strings.HasPrefix(r, "NCCL ") {
+		sp := strings.IndexByte(r, ' ')
+		if sp <= 0 || sp > 128 {
+			return "", false
+		}
+		r = r[sp+1:]
+		if !strings.HasPrefix(r, "NCCL ") {
+			return "", false
+		}
+	}
+	r = r[len("NCCL "):]
+	for _, lvl := range [...]string{"INFO", "WARN", "ERROR", "TRACE", "ABORT"} {
+		if strings.HasPrefix(r, lvl) {
+			return lvl, true
+		}
+	}
+	return "", false
+}
+
+// isCUDAAssert matches a device-side assert printf line.
+func isCUDAAssert(s string) bool {
+	i := strings.Index(s, ": block: [")
+	return i > 0 && strings.Contains(s[i:], "], thread: [") && strings.Contains(s[i:], "Assertion `")
+}
+
+// parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ..."
+// and torch_npu's "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] ...".
+func parseAscend(s string, loc *time.Location) (native, bool) {
+	k := strings.IndexByte(s, ']')
+	if k < 2 || k+2 >= len(s) || s[k+1] != ' ' {
+		return native{}, false
+	}
+	tag, r := s[1:k], s[k+2:]
+	if isDigits(tag) {
+		// torch_npu allocator line.
+		if len(r) < 25 || r[0] != '[' || !isDate(r[1:11]) || r[11] != ' ' || !isClock(r[12:20]) || r[20] != ':' || !isDigits(r[21:24]) || r[24] != ']' {
+			return native{}, false
+		}
+		c, _, _ := scanDateTime(r[1:], '.')
+		c.nsec = fraction(r[21:24])
+		lvl := ""
+		for _, w := range [...]string{"ERROR", "WARNING", "INFO", "DEBUG"} {
+			if strings.Contains(r, "["+w+"]") {
+				lvl = w
+				break
+			}
+		}
+		return native{kind: NativeAscend, level: lvl, time: c.in(loc)}, true
+	}
+	switch tag {
+	case "ERROR", "WARNING", "INFO", "DEBUG", "EVENT":
+	default:
+		return native{}, false
+	}
+	if len(r) < 19 || !isDate(r[:10]) || r[10] != '-' || !isClock(r[11:19]) {
+		return native{}, false
+	}
+	if !strings.HasPrefix(strings.TrimLeft(skipFraction(r[19:]), " "), "(PID:") {
+		return native{}, false
+	}
+	c := clock{year: atoi(r[0:4]), month: atoi(r[5:7]), day: atoi(r[8:10]), hour: atoi(r[11:13]), min: atoi(r[14:16]), sec: atoi(r[17:19])}
+	return native{kind: NativeAscend, level: tag, time: c.in(loc)}, true
+}
+
+func skipFraction(s string) string {
+	if s == "" || s[0] != '.' {
+		return s
+	}
+	i := 1
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// isAscendCode matches CANN error-code lines such as "EZ9999: Inner Error!".
+func isAscendCode(s string) bool {
+	if len(s) < 8 || s[0] != 'E' || s[6] != ':' {
+		return false
+	}
+	for i := 1; i < 6; i++ {
+		if !isUpper(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isIndented reports whether s starts with a space or a tab.
+func isIndented(s string) bool {
+	return s != "" && (s[0] == ' ' || s[0] == '\t')
+}

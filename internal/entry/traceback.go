@@ -1,0 +1,340 @@
+package entry
+
+import (
+	"strings"
+)
+
+// Bounds of a parsed Traceback. The head and the tail survive a cut: the
+// outermost frames say where the program was, the innermost where it failed.
+const (
+	MaxFrames = 64 // frames kept per link
+	MaxLinks  = 32 // links kept per chain
+)
+
+// Printed markers of CPython's traceback module.
+const (
+	tbStart       = "Traceback (most recent call last):"
+	groupStart    = "+ Exception Group Traceback (most recent call last):"
+	sepCause      = "The above exception was the direct cause of the following exception:"
+	sepContext    = "During handling of the above exception, another exception occurred:"
+	repeatedStart = "[Previous line repeated "
+)
+
+// Separator values of Exception.Separator.
+const (
+	SeparatorCause   = "cause"
+	SeparatorContext = "context"
+)
+
+// ParseTraceback parses the Python exception chain in lines, as CPython's
+// traceback module prints it (and logging.exception, and sglang's
+// "<Who> hit an exception: Traceback ..." records, whose first line may carry
+// a message before "Traceback"). It understands both chain separators,
+// 3.11+ caret lines, "[Previous line repeated N more times]", exception
+// groups (only the top-level box makes a link: the group's own line is its
+// exception; member tracebacks are skipped), header-less SyntaxError blocks
+// and tracebacks that lost their "Traceback" line. A second traceback that
+// follows a finished one without a separator starts a new chain and replaces
+// the first: the last exception printed is the outermost. Lines should have
+// their wrappers stripped; "> File" (loguru's marker) is read as a frame.
+// It returns nil when lines hold no traceback.
+func ParseTraceback(lines []string) *Traceback {
+	var p tbParser
+	for _, l := range lines {
+		p.line(l)
+	}
+	if len(p.links) == 0 {
+		return nil
+	}
+	t := &Traceback{Links: p.links, LinksCut: p.linksCut}
+	return t
+}
+
+// tbParser is the state of ParseTraceback.
+type tbParser struct {
+	links    []Exception
+	linksCut int
+	cur      int    // index of the link being filled, -1 for none
+	state    int    // tbNone, tbFrames, tbAfterExc, tbChain
+	sep      string // separator seen since the last link
+	group    int    // indentation of the top-level group box, -1 when none
+	started  bool
+	// lastFrame: the previous line was a frame line, so a column-0 line may
+	// be its source line with the indentation lost.
+	lastFrame bool
+}
+
+// Traceback states, shared by the parser and the assembler.
+const (
+	tbNone     = iota // no traceback seen
+	tbFrames          // inside a section, before its exception line
+	tbAfterExc        // after a section's exception line
+	tbChain           // after a chain separator, before the next section
+)
+
+func (p *tbParser) line(s string) {
+	if !p.started {
+		p.started = true
+		p.cur = -1
+		p.group = -1
+	}
+	wasFrame := p.lastFrame
+	p.lastFrame = false
+	if p.group >= 0 {
+		n := leadingSpaces(s)
+		r := s[n:]
+		switch {
+		case n == p.group && strings.HasPrefix(r, "|"):
+			s = strings.TrimPrefix(r[1:], " ")
+		case n == p.group && strings.HasPrefix(r, "+-"), n > p.group && (strings.HasPrefix(r, "|") || strings.HasPrefix(r, "+")):
+			return // member boxes: sub-exceptions, not links of the chain
+		default:
+			p.group = -1
+		}
+	}
+	t := strings.TrimLeft(s, " \t")
+	switch {
+	case strings.HasPrefix(t, groupStart):
+		p.newLink(true)
+		p.group = len(s) - len(t)
+		return
+	case hasTracebackStart(s):
+		p.newLink(false)
+		return
+	case t == sepCause || t == sepContext:
+		if p.state == tbAfterExc {
+			p.sep = SeparatorContext
+			if t == sepCause {
+				p.sep = SeparatorCause
+			}
+			p.state = tbChain
+		}
+		return
+	}
+	if f, ok := parseFrame(t); ok {
+		if p.cur < 0 || p.state == tbAfterExc || p.state == tbChain {
+			p.newLink(false) // a traceback that lost its "Traceback" line
+		}
+		p.addFrame(f)
+		p.lastFrame = true
+		return
+	}
+	if p.state == tbFrames && t == s && isExceptionLine(s, wasFrame) {
+		l := &p.links[p.cur]
+		l.Type, l.Message, _ = parseExceptionLine(s)
+		p.state = tbAfterExc
+	}
+}
+
+// newLink opens a section. Without a separator after a finished section it
+// opens a new chain.
+func (p *tbParser) newLink(group bool) {
+	sep := p.sep
+	if p.state != tbChain && p.cur >= 0 {
+		clear(p.links)
+		p.links = p.links[:0]
+		p.linksCut = 0
+		sep = ""
+	}
+	if len(p.links) == MaxLinks {
+		// Keep the root cause and the most recent links.
+		half := MaxLinks / 2
+		copy(p.links[half:], p.links[half+1:])
+		p.links = p.links[:MaxLinks-1]
+		p.linksCut++
+	}
+	p.links = append(p.links, Exception{Separator: sep, Group: group})
+	p.cur = len(p.links) - 1
+	p.sep = ""
+	p.state = tbFrames
+	if !group {
+		p.group = -1
+	}
+}
+
+func (p *tbParser) addFrame(f Frame) {
+	l := &p.links[p.cur]
+	if len(l.Frames) == MaxFrames {
+		half := MaxFrames / 2
+		copy(l.Frames[half:], l.Frames[half+1:])
+		l.Frames = l.Frames[:MaxFrames-1]
+		l.FramesCut++
+	}
+	l.Frames = append(l.Frames, f)
+}
+
+// hasTracebackStart reports whether s ends with "Traceback (most recent call
+// last):" at its start or after a space (sglang's "... hit an exception:
+// Traceback ...", logging prefixes). "Exception Group Traceback" is not one.
+func hasTracebackStart(s string) bool {
+	if !strings.HasSuffix(s, tbStart) {
+		return false
+	}
+	i := len(s) - len(tbStart)
+	if i == 0 {
+		return true
+	}
+	if s[i-1] != ' ' && s[i-1] != '\t' {
+		return false
+	}
+	return !strings.HasSuffix(s[:i], "Group ")
+}
+
+// isTracebackLine reports whether s is a bare "Traceback" line (a new print
+// of a traceback, not one announced by a message on the same line).
+func isTracebackLine(s string) bool {
+	return strings.TrimLeft(s, " \t") == tbStart
+}
+
+// isGroupStartLine matches "  + Exception Group Traceback (most recent call last):".
+func isGroupStartLine(s string) bool {
+	return strings.HasPrefix(strings.TrimLeft(s, " \t"), groupStart)
+}
+
+func isChainSeparator(s string) bool {
+	t := strings.TrimSpace(s)
+	return t == sepCause || t == sepContext
+}
+
+// parseFrame reads `File "path", line N, in func` (leading space already
+// trimmed), the SyntaxError form without ", in func", and loguru's "> File".
+func parseFrame(t string) (Frame, bool) {
+	t = strings.TrimPrefix(t, "> ")
+	if !strings.HasPrefix(t, `File "`) {
+		return Frame{}, false
+	}
+	r := t[len(`File "`):]
+	q := strings.Index(r, `", line `)
+	if q < 0 {
+		return Frame{}, false
+	}
+	f := Frame{File: r[:q]}
+	r = r[q+len(`", line `):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 {
+		return Frame{}, false
+	}
+	f.Line = atoi(r[:j])
+	r = r[j:]
+	switch {
+	case r == "":
+	case strings.HasPrefix(r, ", in "):
+		f.Func = r[len(", in "):]
+	default:
+		return Frame{}, false
+	}
+	return f, true
+}
+
+// isFrameLine reports whether s is a Python traceback frame line.
+func isFrameLine(s string) bool {
+	_, ok := parseFrame(strings.TrimLeft(s, " \t"))
+	return ok
+}
+
+// parseExceptionLine reads CPython's exception line "Type: message" or a bare
+// "Type" (SGLANG-LOGS.md §8, widened to lower-case qualified names such as
+// socket.gaierror). A bare name must start with an upper-case letter in its
+// last part; so must an unqualified name before ": ".
+func parseExceptionLine(s string) (typ, msg string, ok bool) {
+	i, last, dotted := 0, 0, false
+	for {
+		if i >= len(s) || !(s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || isUpper(s[i])) {
+			return "", "", false
+		}
+		last = i
+		for i < len(s) && isWordByte(s[i]) {
+			i++
+		}
+		if i < len(s) && s[i] == '.' {
+			dotted = true
+			i++
+			continue
+		}
+		break
+	}
+	typ = s[:i]
+	upper := isUpper(s[last])
+	if i == len(s) {
+		return typ, "", upper
+	}
+	if s[i] != ':' || !(upper || dotted) {
+		return "", "", false
+	}
+	rest := s[i+1:]
+	if rest == "" {
+		return typ, "", true
+	}
+	if rest[0] != ' ' {
+		return "", "", false
+	}
+	return typ, rest[1:], true
+}
+
+// isExceptionLine decides whether a column-0 line inside a section is its
+// exception line. Right after a frame line it may instead be that frame's
+// source line pasted without indentation; Python statements rarely look like
+// "Name: text", a dotted name, or a bare name ending in Error, Exception,
+// Interrupt, Exit or Group, so only those count there.
+func isExceptionLine(s string, afterFrame bool) bool {
+	typ, _, ok := parseExceptionLine(s)
+	if !ok {
+		return false
+	}
+	if !afterFrame || len(typ) < len(s) || strings.IndexByte(typ, '.') >= 0 {
+		return true
+	}
+	for _, suffix := range [...]string{"Error", "Exception", "Interrupt", "Exit", "Group", "Iteration"} {
+		if strings.HasSuffix(typ, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCaretLine matches 3.11+ error-location lines: "^^^^", "~~~~^^^^".
+func isCaretLine(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c != '^' && c != '~' && c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func isRepeatedLine(s string) bool {
+	return strings.HasPrefix(strings.TrimLeft(s, " \t"), repeatedStart)
+}
+
+// epilogues are fixed lines torch appends to CUDA error messages, after the
+// exception line (SGLANG-LOGS.md §7): they continue the message.
+var epilogues = [...]string{
+	"CUDA kernel errors might be asynchronously reported",
+	"For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+	"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions",
+	"Search for `cuda",
+}
+
+func isEpilogue(s string) bool {
+	for _, e := range epilogues {
+		if strings.HasPrefix(s, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func leadingSpaces(s string) int {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}

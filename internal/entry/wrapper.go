@@ -1,0 +1,306 @@
+package entry
+
+import "strings"
+
+// maxWrapperPasses bounds how many stacked prefixes are removed from one
+// line (a CI timestamp, then a compose service, then a Ray actor, ...).
+const maxWrapperPasses = 8
+
+// stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
+// §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
+// timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
+// --prefix, Markdown quotes), then the Ray dedup suffix and a trailing CR.
+// It returns the remaining text and the prefixes as written. Lines without
+// ANSI codes are never copied.
+func stripWrappers(s string) (text, prefix string) {
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = stripANSI(s)
+	}
+	start := 0
+	for pass := 0; pass < maxWrapperPasses; pass++ {
+		n := wrapperPrefixLen(s[start:])
+		if n == 0 {
+			break
+		}
+		start += n
+	}
+	prefix, s = s[:start], s[start:]
+	s = strings.TrimSuffix(s, "\r")
+	s = trimRaySuffix(s)
+	return s, prefix
+}
+
+// stripANSI removes CSI escape sequences (SGR colours, erase-line). A lone
+// ESC that starts no sequence is kept.
+func stripANSI(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] >= 0x30 && s[j] <= 0x3f || s[j] >= 0x20 && s[j] <= 0x2f) {
+				j++
+			}
+			if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+				i = j + 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// wrapperPrefixLen returns the length of one wrapper prefix at the start of
+// s, or 0 when s starts with none.
+func wrapperPrefixLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch c := s[0]; {
+	case c == '>':
+		// Markdown quote; ">>>" is a Python prompt, not a quote.
+		if len(s) == 1 {
+			return 1
+		}
+		if s[1] == ' ' {
+			return 2
+		}
+		return 0
+	case c == '(':
+		return rayPrefixLen(s)
+	case c == '[':
+		if n := rankPrefixLen(s); n > 0 {
+			return n
+		}
+		return podPrefixLen(s)
+	case isDigit(c):
+		if n := collectorTimeLen(s); n > 0 {
+			return n
+		}
+		if n := rfc3339PrefixLen(s); n > 0 {
+			return n
+		}
+		return composePrefixLen(s)
+	case isWordByte(c):
+		return composePrefixLen(s)
+	}
+	return 0
+}
+
+// collectorTimeLen matches "MM-DD HH:MM:SS.mmm " (collector agents).
+func collectorTimeLen(s string) int {
+	const n = len("01-02 15:04:05.000 ")
+	if len(s) < n+1 {
+		return 0
+	}
+	if !isDigits(s[0:2]) || s[2] != '-' || !isDigits(s[3:5]) || s[5] != ' ' ||
+		!isClock(s[6:14]) || s[14] != '.' || !isDigits(s[15:18]) || s[18] != ' ' {
+		return 0
+	}
+	return n
+}
+
+// rfc3339PrefixLen matches an RFC 3339 timestamp and one space, as kubectl
+// --timestamps and CI runners write them. A timestamp followed by a level
+// word is the dynamo header, not a wrapper.
+func rfc3339PrefixLen(s string) int {
+	n, ok := rfc3339Len(s)
+	if !ok || n >= len(s) || s[n] != ' ' {
+		return 0
+	}
+	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " ")); ok {
+		return 0
+	}
+	return n + 1
+}
+
+// rfc3339Len returns the length of "YYYY-MM-DDTHH:MM:SS[.frac](Z|±hh:mm)".
+func rfc3339Len(s string) (int, bool) {
+	if len(s) < 20 || !isDate(s[:10]) || s[10] != 'T' || !isClock(s[11:19]) {
+		return 0, false
+	}
+	i := 19
+	if s[i] == '.' {
+		i++
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i {
+			return 0, false
+		}
+		i = j
+	}
+	if i < len(s) && s[i] == 'Z' {
+		return i + 1, true
+	}
+	if i+6 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+3]) && s[i+3] == ':' && isDigits(s[i+4:i+6]) {
+		return i + 6, true
+	}
+	return 0, false
+}
+
+// composePrefixLen matches docker compose's "service-1  | " (v2) or
+// "service_1  | " (v1).
+func composePrefixLen(s string) int {
+	j := 0
+	for j < len(s) && j < 128 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	d := j
+	for d > 0 && isDigit(s[d-1]) {
+		d--
+	}
+	if d == j || d < 2 || (s[d-1] != '-' && s[d-1] != '_') {
+		return 0
+	}
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != '|' {
+		return 0
+	}
+	if k+1 == len(s) {
+		return k + 1
+	}
+	if s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
+}
+
+// rayPrefixLen matches Ray's "(Actor pid=123, ip=10.0.0.1) " and "(pid=123) ".
+func rayPrefixLen(s string) int {
+	k := strings.IndexByte(s, ')')
+	if k < 0 || k > 256 {
+		return 0
+	}
+	inner := s[1:k]
+	if sp := strings.IndexByte(inner, ' '); sp >= 0 && !strings.HasPrefix(inner, "pid=") {
+		for i := 0; i < sp; i++ {
+			if c := inner[i]; !isWordByte(c) && c != '.' && c != ':' && c != '-' {
+				return 0
+			}
+		}
+		inner = inner[sp+1:]
+	}
+	if !strings.HasPrefix(inner, "pid=") {
+		return 0
+	}
+	i := len("pid=")
+	j := i
+	for j < len(inner) && isDigit(inner[j]) {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	if rest := inner[j:]; rest != "" && !strings.HasPrefix(rest, ", ip=") {
+		return 0
+	}
+	if k+1 == len(s) {
+		return k + 1
+	}
+	if s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
+}
+
+// rankPrefixLen matches torchrun's per-line "[rank0]:" or "[default0]:".
+func rankPrefixLen(s string) int {
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "[rank"):
+		rest = s[len("[rank"):]
+	case strings.HasPrefix(s, "[default"):
+		rest = s[len("[default"):]
+	default:
+		return 0
+	}
+	j := 0
+	for j < len(rest) && isDigit(rest[j]) {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(rest[j:], "]:") {
+		return 0
+	}
+	n := len(s) - len(rest) + j + 2
+	if n < len(s) && s[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// podPrefixLen matches kubectl logs --prefix: "[pod/name/container] ".
+func podPrefixLen(s string) int {
+	if !strings.HasPrefix(s, "[pod/") {
+		return 0
+	}
+	k := strings.IndexByte(s, ']')
+	if k < 0 || k > 320 || k+1 >= len(s) || s[k+1] != ' ' || strings.IndexByte(s[:k], ' ') >= 0 {
+		return 0
+	}
+	return k + 2
+}
+
+// trimRaySuffix removes Ray's " [repeated 3x across cluster]" dedup suffix.
+func trimRaySuffix(s string) string {
+	const tail = "x across cluster]"
+	if !strings.HasSuffix(s, tail) {
+		return s
+	}
+	body := s[:len(s)-len(tail)]
+	j := len(body)
+	for j > 0 && isDigit(body[j-1]) {
+		j--
+	}
+	const head = " [repeated "
+	if j == len(body) || !strings.HasSuffix(body[:j], head) {
+		return s
+	}
+	return body[:j-len(head)]
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// isDigits reports whether s is non-empty and all ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isClock matches "HH:MM:SS".
+func isClock(s string) bool {
+	return len(s) == 8 && isDigits(s[0:2]) && s[2] == ':' && isDigits(s[3:5]) && s[5] == ':' && isDigits(s[6:8])
+}
+
+// isDate matches "YYYY-MM-DD".
+func isDate(s string) bool {
+	return len(s) == 10 && isDigits(s[0:4]) && s[4] == '-' && isDigits(s[5:7]) && s[7] == '-' && isDigits(s[8:10])
+}
+
+// atoi parses a short run of ASCII digits already checked by isDigits.
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 9; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
