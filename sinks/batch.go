@@ -1,0 +1,21 @@
+package sinks
+
+import "context"
+
+// BatchSink is implemented by sinks that can deliver many alerts in one
+// request, for example one Slack digest for an alert storm or one
+// Alertmanager POST carrying an array.
+//
+// A delivery loop that finds at least BatchMin alerts waiting for a sink
+// may hand them all to SendBatch instead of calling Send for each; below
+// that it calls Send. SendBatch is all or nothing: nil means every alert of
+// the batch was accepted, and on error retry says, as for Send, whether the
+// whole batch may succeed later. A sink never delivers part of a batch and
+// reports failure, so a retried batch repeats nothing.
+type BatchSink interface {
+	Sink
+	// BatchMin is the smallest number of waiting alerts worth one batch;
+	// it is at least 2.
+	BatchMin() int
+	SendBatch(ctx context.Context, alerts []*Alert) (retry bool, err error)
+}

@@ -1,0 +1,172 @@
+package sinks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// StatusError is a non-2xx answer of an HTTP destination.
+type StatusError struct {
+	StatusCode int
+	// Body is the start of the answer (at most MaxErrorBody bytes), on one
+	// line: Slack and Alertmanager say there what was wrong.
+	Body string
+}
+
+// MaxErrorBody bounds how much of an error answer StatusError keeps.
+const MaxErrorBody = 512
+
+func (e *StatusError) Error() string {
+	if e.Body == "" {
+		return fmt.Sprintf("http %d", e.StatusCode)
+	}
+	return fmt.Sprintf("http %d: %s", e.StatusCode, e.Body)
+}
+
+// Classify turns the result of an HTTP request into a sink's answer:
+// 2xx is accepted; network errors, 408, 429 and 5xx may succeed later;
+// any other status never will. A Retry-After header (seconds or an HTTP
+// date) on a retryable answer becomes a *RetryAfterError. Errors are
+// *StatusError or come through RedactURL, so they never show the URL.
+//
+// Classify reads at most MaxErrorBody bytes of a non-2xx body and never
+// closes it: the caller owns resp.Body.
+func Classify(resp *http.Response, err error) (retry bool, out error) {
+	if err != nil {
+		return true, RedactURL(err)
+	}
+	code := resp.StatusCode
+	if code >= 200 && code <= 299 {
+		return false, nil
+	}
+	se := &StatusError{StatusCode: code, Body: readErrorBody(resp.Body)}
+	if code != http.StatusRequestTimeout && code != http.StatusTooManyRequests && code < 500 {
+		return false, se
+	}
+	if d, ok := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		return true, &RetryAfterError{After: d, Err: se}
+	}
+	return true, se
+}
+
+func readErrorBody(r io.Reader) string {
+	if r == nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(r, MaxErrorBody))
+	s := strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return ' '
+		}
+		return r
+	}, string(b))
+	return OneLine(s)
+}
+
+// ParseRetryAfter reads a Retry-After header value: delay seconds or an
+// HTTP date, relative to now. A date in the past is a zero wait. ok is
+// false for an empty or malformed value.
+func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		// Cap far beyond any sane answer so the multiplication cannot
+		// overflow.
+		return time.Duration(min(secs, 1<<31)) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
+// RedactURL returns err with every URL that net/http or net/url put in it
+// replaced by SafeURL, so that webhook paths, tokens and query secrets never
+// reach an error message or a log line. An error without a *url.Error is
+// returned unchanged. The result unwraps to the cause inside the
+// *url.Error (so errors.Is(err, context.Canceled) still works), never to
+// the *url.Error itself, which would hand the URL back.
+func RedactURL(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	msg := err.Error()
+	if ue.URL != "" {
+		msg = strings.ReplaceAll(msg, ue.URL, SafeURL(ue.URL))
+	}
+	return &redactedError{msg: msg, cause: ue.Err}
+}
+
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.cause }
+
+// Timeout reports whether the cause was a timeout, as *url.Error does.
+func (e *redactedError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.As(e.cause, &t) && t.Timeout()
+}
+
+// SafeURL renders a URL for errors and logs: scheme and host only, with
+// "/[REDACTED]" standing for any user info, path, query or fragment.
+func SafeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "[REDACTED URL]"
+	}
+	s := u.Scheme + "://" + u.Host
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		s += "/[REDACTED]"
+	}
+	return s
+}
+
+// PostJSON posts body to target with Content-Type application/json, the
+// extra headers and a logmatch User-Agent, and classifies the answer with
+// Classify. The body of the answer is drained (boundedly) and closed so the
+// connection can be reused.
+func PostJSON(ctx context.Context, c *http.Client, target string, body []byte, header http.Header) (retry bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return false, RedactURL(err)
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", "logmatch")
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return Classify(nil, err)
+	}
+	defer func() {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+	}()
+	return Classify(resp, nil)
+}

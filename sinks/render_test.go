@@ -1,0 +1,202 @@
+package sinks
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAlertJSONShape(t *testing.T) {
+	a := &Alert{
+		Fingerprint: "fp1",
+		Time:        time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC),
+		Count:       1,
+		Kind:        "new",
+		Record:      Record{ID: "r1", Slug: "s1", Severity: "error"},
+		Match:       Match{Text: "a <b> & c"},
+		Source:      Source{Path: "/var/log/x.log", Offset: 42},
+		Entry:       "a <b> & c",
+	}
+	b, err := AlertJSON(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(string(b), "\n") {
+		t.Errorf("AlertJSON ends with a newline")
+	}
+	if !strings.Contains(string(b), `"a <b> & c"`) {
+		t.Errorf("AlertJSON escaped HTML characters: %s", b)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["schema"] != Schema {
+		t.Errorf("schema = %v, want %q", got["schema"], Schema)
+	}
+	rec := got["record"].(map[string]any)
+	for _, k := range []string{"solutions", "preventionTips", "tags"} {
+		if diff := cmp.Diff([]any{}, rec[k]); diff != "" {
+			t.Errorf("record.%s (-want +got):\n%s", k, diff)
+		}
+	}
+	if diff := cmp.Diff(map[string]any{}, got["match"].(map[string]any)["groups"]); diff != "" {
+		t.Errorf("match.groups (-want +got):\n%s", diff)
+	}
+	if a.Schema != "" || a.Record.Solutions != nil || a.Match.Groups != nil {
+		t.Errorf("AlertJSON modified its argument: %+v", a)
+	}
+	var back Alert
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := *a
+	want.Schema = Schema
+	want.Record.Solutions, want.Record.PreventionTips, want.Record.Tags = []string{}, []string{}, []string{}
+	want.Match.Groups = map[string]string{}
+	if diff := cmp.Diff(want, back); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestTruncateMiddle(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"fits", "hello", 5, "hello"},
+		{"keeps head and tail", strings.Repeat("a", 50) + strings.Repeat("b", 50), 40, "aaaaaaa\n… [85 bytes cut] …\nbbbbbbbb"},
+		{"tiny bound falls back to end cut", "abcdefghijklmnopqrstuvwxyz", 6, "abc…"},
+		{"never splits a rune", strings.Repeat("é", 40), 40, "éééé\n… [64 bytes cut] …\néééé"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TruncateMiddle(tc.in, tc.max)
+			if got != tc.want {
+				t.Errorf("TruncateMiddle(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+			}
+			if len(got) > tc.max {
+				t.Errorf("len = %d > max %d", len(got), tc.max)
+			}
+		})
+	}
+}
+
+func TestTruncateEnd(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"fits", "hello", 5, "hello"},
+		{"cut", "hello world", 8, "hello…"},
+		{"rune boundary", "日本語テキスト", 10, "日本…"},
+		{"smaller than ellipsis", "hello", 2, "he"},
+		{"zero", "hello", 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TruncateEnd(tc.in, tc.max); got != tc.want {
+				t.Errorf("TruncateEnd(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzTruncateMiddle(f *testing.F) {
+	f.Add("hello world", 5)
+	f.Add(strings.Repeat("é", 100), 37)
+	f.Add("Traceback (most recent call last):\n  File \"x.py\", line 1\nRuntimeError: boom", 40)
+	f.Add("\xff\xfe\xfd abc \xc3", 4)
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		if max < 0 || max > 1<<20 {
+			return
+		}
+		got := TruncateMiddle(s, max)
+		if len(got) > max && len(s) > max {
+			t.Fatalf("len(TruncateMiddle) = %d > max %d", len(got), max)
+		}
+		if len(s) <= max && got != s {
+			t.Fatalf("fitting input changed: %q -> %q", s, got)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("valid UTF-8 %q became invalid %q", s, got)
+		}
+		end := TruncateEnd(s, max)
+		if len(end) > max || !strings.HasPrefix(s, strings.TrimSuffix(end, "…")) {
+			t.Fatalf("TruncateEnd(%q, %d) = %q", s, max, end)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(end) {
+			t.Fatalf("TruncateEnd made invalid UTF-8: %q", end)
+		}
+	})
+}
+
+func TestTitle(t *testing.T) {
+	tests := []struct {
+		name string
+		a    Alert
+		want string
+	}{
+		{
+			name: "record with pod",
+			a: Alert{Record: Record{Severity: "critical", Slug: "oom", ErrorMessage: "CUDA out of\nmemory"},
+				Source: Source{Pod: "sglang-0", Namespace: "llm"}},
+			want: "critical oom: CUDA out of memory (llm/sglang-0)",
+		},
+		{
+			name: "unclassified exception from a file",
+			a: Alert{Record: Record{Severity: "error", Slug: "unclassified"},
+				Match:  Match{Text: "x", Exception: &Exception{Type: "ValueError", Message: "bad"}},
+				Source: Source{Path: "/var/log/sglang.log"}},
+			want: "error unclassified: ValueError: bad (/var/log/sglang.log)",
+		},
+		{
+			name: "only matched text",
+			a:    Alert{Record: Record{ID: "r9"}, Match: Match{Text: "  boom  "}},
+			want: "r9: boom",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Title(&tc.a); got != tc.want {
+				t.Errorf("Title = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNumberedList(t *testing.T) {
+	got := NumberedList([]string{"Check the store\nURL", "Restart"})
+	want := "1. Check the store URL\n2. Restart"
+	if got != want {
+		t.Errorf("NumberedList = %q, want %q", got, want)
+	}
+}
+
+func TestRunbookURL(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  Record
+		want string
+	}{
+		{"github wins", Record{GithubURL: "https://github.com/a/b#L1", Documentation: "https://docs.example/x"}, "https://github.com/a/b#L1"},
+		{"documentation link", Record{Documentation: "https://docs.example/x"}, "https://docs.example/x"},
+		{"documentation prose is no link", Record{Documentation: "The engine failed to start."}, ""},
+		{"not http", Record{GithubURL: "javascript:alert(1)"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := RunbookURL(&Alert{Record: tc.rec}); got != tc.want {
+				t.Errorf("RunbookURL = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
