@@ -1,0 +1,83 @@
+package matcher
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/benchdata"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// benchLines is the benchmark input: realistic sglang serving output with
+// 0.1% error lines built from the catalog's own messages.
+func benchLines(recs []patterns.Record, n int) []string {
+	msgs := make([]string, 0, len(recs))
+	for _, r := range recs {
+		msgs = append(msgs, r.ErrorMessage)
+	}
+	return benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.001, ErrorMessages: msgs}).Lines(n)
+}
+
+func benchmarkMatch(b *testing.B, opts Options, n int) {
+	recs := loadCatalog(b)
+	m := compileOK(b, recs, opts)
+	lines := benchLines(recs, n)
+	var hits []Hit
+	var errs []PatternError
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: lines[i%len(lines)]})
+		i++
+	}
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "lines/s")
+	if len(errs) > 0 {
+		b.Fatalf("pattern errors: %v", errs)
+	}
+}
+
+// BenchmarkMatch is the prefiltered matcher over the whole catalog; one op
+// is one line.
+func BenchmarkMatch(b *testing.B) { benchmarkMatch(b, Options{}, 100_000) }
+
+// BenchmarkNaive tries every pattern on every line: the baseline the
+// prefilter is measured against. Run it with a small -benchtime.
+func BenchmarkNaive(b *testing.B) { benchmarkMatch(b, Options{NoPrefilter: true}, 1_000) }
+
+// BenchmarkMatchQuiet is one ordinary line that wakes no candidate: the
+// allocation goal there is zero.
+func BenchmarkMatchQuiet(b *testing.B) {
+	recs := loadCatalog(b)
+	m := compileOK(b, recs, Options{})
+	line := "[2026-05-28 00:11:09 DP0 TP0 EP0] Prefill batch, #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.01, #running-req: 0, #queue-req: 0, input throughput (token/s): 1024.50"
+	var hits []Hit
+	var errs []PatternError
+	b.ReportAllocs()
+	for b.Loop() {
+		hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: line})
+	}
+	if len(hits)+len(errs) > 0 {
+		b.Fatalf("quiet line matched: %v %v", hits, errs)
+	}
+}
+
+// BenchmarkCompile compiles the whole catalog and reports the heap it keeps.
+func BenchmarkCompile(b *testing.B) {
+	recs := loadCatalog(b)
+	var m *Matcher
+	b.ReportAllocs()
+	for b.Loop() {
+		m = compileOK(b, recs, Options{})
+	}
+	b.StopTimer()
+	var before, after runtime.MemStats
+	m = nil
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m = compileOK(b, recs, Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+	runtime.KeepAlive(m)
+}

@@ -1,0 +1,325 @@
+package matcher
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// ErrMatchTimeout is wrapped by a PatternError whose pattern ran past
+// patterns.MatchTimeout.
+var ErrMatchTimeout = errors.New("match timed out")
+
+// ErrStackLimit is wrapped by a PatternError whose pattern exceeded the
+// regexp2 backtracking-stack limit.
+var ErrStackLimit = errors.New("backtracking stack limit exceeded")
+
+// Options tune Compile. The zero value is what production uses.
+type Options struct {
+	// Corpus is sample text of ordinary (healthy) log lines. The prefilter
+	// avoids keying a pattern on a window that occurs in it. Empty means a
+	// built-in sample of sglang output. It changes speed, never results.
+	Corpus []string
+	// NoPrefilter makes Match try every pattern on every subject: the
+	// reference the prefilter is tested and benchmarked against.
+	NoPrefilter bool
+}
+
+// Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
+// safe for concurrent use.
+type Matcher struct {
+	recs     []patterns.Record
+	res      []*regexp2.Regexp
+	reqs     []Required
+	litLen   []int
+	classKey []string   // last dotted component of each record's errorClass
+	groups   [][]group  // capture groups of each pattern, group 0 left out
+	pf       *prefilter // nil with Options.NoPrefilter
+	pool     sync.Pool  // *scratch
+
+	subjects   atomic.Uint64
+	tried      atomic.Uint64
+	hits       atomic.Uint64
+	timeouts   []atomic.Uint64 // per record
+	stackLimit []atomic.Uint64 // per record
+}
+
+// group is one capture group of a pattern: its number and, for a named
+// group, its name.
+type group struct {
+	num  int
+	key  string // strconv.Itoa(num), kept to avoid formatting per hit
+	name string
+}
+
+// Compile compiles every record's messagePattern with patterns.Compile and
+// builds the prefilter. A pattern that does not compile is reported as a
+// Problem naming the record's origin and skipped; the other records still
+// compile. Records are copied: hits point into the Matcher's own copy.
+func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
+	m := &Matcher{}
+	var problems []patterns.Problem
+	for _, rec := range recs {
+		re, err := patterns.Compile(rec.MessagePattern)
+		var req Required
+		if err == nil {
+			req, err = ExtractLiterals(rec.MessagePattern)
+		}
+		if err != nil {
+			problems = append(problems, patterns.Problem{
+				File:    rec.Origin.File,
+				Line:    rec.Origin.Line,
+				Field:   "messagePattern",
+				Level:   patterns.LevelError,
+				Message: fmt.Sprintf("record %s: does not compile, skipped: %v", rec.ID, err),
+				Err:     err,
+			})
+			continue
+		}
+		m.recs = append(m.recs, rec)
+		m.res = append(m.res, re)
+		m.reqs = append(m.reqs, req)
+		m.litLen = append(m.litLen, req.LiteralLen())
+		m.classKey = append(m.classKey, lastDotted(rec.ErrorClass))
+		m.groups = append(m.groups, patternGroups(re))
+	}
+	m.timeouts = make([]atomic.Uint64, len(m.recs))
+	m.stackLimit = make([]atomic.Uint64, len(m.recs))
+	if !opts.NoPrefilter {
+		corpus := opts.Corpus
+		if len(corpus) == 0 {
+			corpus = strings.Split(defaultCorpus, "\n")
+		}
+		m.pf = buildPrefilter(m.reqs, corpus)
+	}
+	m.pool.New = func() any { return m.newScratch() }
+	return m, problems
+}
+
+func patternGroups(re *regexp2.Regexp) []group {
+	var gs []group
+	for _, n := range re.GetGroupNumbers() {
+		if n == 0 {
+			continue
+		}
+		g := group{num: n, key: strconv.Itoa(n)}
+		if name := re.GroupNameFromNumber(n); name != "" && name != g.key {
+			g.name = name
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+func (m *Matcher) newScratch() *scratch {
+	if m.pf != nil {
+		return m.pf.newScratch()
+	}
+	return &scratch{}
+}
+
+// Len returns the number of records compiled (skipped records not counted).
+func (m *Matcher) Len() int { return len(m.recs) }
+
+// Records returns the compiled records in catalog order. The slice is the
+// Matcher's own: callers must not modify it.
+func (m *Matcher) Records() []patterns.Record { return m.recs }
+
+// Required returns the literals the prefilter demands of record i (an index
+// into Records): empty when the pattern has no literal anchor.
+func (m *Matcher) Required(i int) Required { return m.reqs[i] }
+
+// Keyed reports whether record i is found through the prefilter's keys;
+// false means it is tried on every subject (its literals, if any, are too
+// short to key on). Without a prefilter every record is tried.
+func (m *Matcher) Keyed(i int) bool { return m.pf != nil && m.pf.keyClause[i] >= 0 }
+
+// Match returns the hits of s ranked best first, and the patterns that
+// failed on it. It allocates only for hits and errors.
+func (m *Matcher) Match(s Subject) ([]Hit, []PatternError) {
+	return m.AppendMatch(nil, nil, s)
+}
+
+// rankedHit is a hit with its record index, for sorting.
+type rankedHit struct {
+	rec int32
+	hit Hit
+}
+
+// AppendMatch is Match appending to caller-supplied slices, so a caller that
+// reuses them allocates nothing on subjects that no pattern matches.
+// The appended hits are ranked best first among themselves:
+//  1. ClassAgrees (the record's errorClass is one of the exception types);
+//  2. longer LiteralLen;
+//  3. records with solutions before records without;
+//  4. catalog order.
+func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit, []PatternError) {
+	m.subjects.Add(1)
+	sc := m.pool.Get().(*scratch)
+	defer m.pool.Put(sc)
+
+	if m.pf != nil {
+		m.pf.candidates(s.Text, sc)
+	} else {
+		sc.cands = sc.cands[:0]
+		for i := range m.recs {
+			sc.cands = append(sc.cands, int32(i))
+		}
+	}
+
+	sc.hits = sc.hits[:0]
+	for _, r := range sc.cands {
+		m.tried.Add(1)
+		match, err := m.res[r].FindStringMatch(s.Text)
+		if err != nil {
+			errs = append(errs, m.patternError(int(r), err))
+			continue
+		}
+		if match == nil {
+			continue
+		}
+		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), match, s)})
+	}
+	if len(sc.hits) == 0 {
+		return hits, errs
+	}
+	m.hits.Add(uint64(len(sc.hits)))
+	slices.SortFunc(sc.hits, m.compareHits)
+	for i := range sc.hits {
+		hits = append(hits, sc.hits[i].hit)
+		sc.hits[i] = rankedHit{} // drop references before pooling
+	}
+	return hits, errs
+}
+
+// compareHits orders hits best first; see AppendMatch.
+func (m *Matcher) compareHits(a, b rankedHit) int {
+	if a.hit.ClassAgrees != b.hit.ClassAgrees {
+		if a.hit.ClassAgrees {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(b.hit.LiteralLen, a.hit.LiteralLen); c != 0 {
+		return c
+	}
+	as, bs := len(m.recs[a.rec].Solutions) > 0, len(m.recs[b.rec].Solutions) > 0
+	if as != bs {
+		if as {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.rec, b.rec)
+}
+
+func (m *Matcher) patternError(r int, err error) PatternError {
+	rec := &m.recs[r]
+	// regexp2's timeout error quotes the whole input, which may hold
+	// secrets, so it is replaced by a sentinel rather than wrapped.
+	kind := ErrMatchTimeout
+	if errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
+		kind = ErrStackLimit
+		m.stackLimit[r].Add(1)
+	} else {
+		m.timeouts[r].Add(1)
+	}
+	return PatternError{
+		Record: rec,
+		Err:    fmt.Errorf("%s: record %s: messagePattern: %w", rec.Origin, rec.ID, kind),
+	}
+}
+
+func (m *Matcher) hit(r int, match *regexp2.Match, s Subject) Hit {
+	rec := &m.recs[r]
+	start, length := match.ByteRange()
+	h := Hit{
+		Record:      rec,
+		Start:       start,
+		End:         start + length,
+		Line:        surroundingLines(s.Text, start, start+length),
+		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
+		LiteralLen:  m.litLen[r],
+	}
+	for _, g := range m.groups[r] {
+		grp := match.GroupByNumber(g.num)
+		if grp == nil || len(grp.Captures) == 0 {
+			continue // did not take part in the match
+		}
+		if h.Groups == nil {
+			h.Groups = make(map[string]string, 2*len(m.groups[r]))
+		}
+		v := grp.String()
+		h.Groups[g.key] = v
+		if g.name != "" {
+			h.Groups[g.name] = v
+		}
+	}
+	return h
+}
+
+// surroundingLines returns the whole lines of text that [start, end) touches.
+func surroundingLines(text string, start, end int) string {
+	from := strings.LastIndexByte(text[:start], '\n') + 1
+	to := len(text)
+	if end > start && text[end-1] == '\n' {
+		to = end - 1
+	} else if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		to = end + i
+	}
+	if to < from { // an empty match right after a newline
+		to = from
+	}
+	return text[from:to]
+}
+
+func lastDotted(s string) string {
+	return s[strings.LastIndexByte(s, '.')+1:]
+}
+
+func classAgrees(class string, types []string) bool {
+	if class == "" {
+		return false
+	}
+	for _, t := range types {
+		if lastDotted(t) == class {
+			return true
+		}
+	}
+	return false
+}
+
+// Stats is a snapshot of a Matcher's counters.
+type Stats struct {
+	Subjects    uint64 // Match calls
+	Tried       uint64 // regex evaluations (prefilter candidates confirmed or refuted)
+	Hits        uint64
+	Timeouts    uint64            // pattern timeouts, all records
+	StackLimits uint64            // backtracking-stack errors, all records
+	ByRecord    map[string]uint64 // timeouts plus stack errors by record id; nil when none
+}
+
+// Stats returns the counters since Compile.
+func (m *Matcher) Stats() Stats {
+	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load()}
+	for i := range m.recs {
+		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
+		st.Timeouts += t
+		st.StackLimits += s
+		if t+s > 0 {
+			if st.ByRecord == nil {
+				st.ByRecord = map[string]uint64{}
+			}
+			st.ByRecord[m.recs[i].ID] += t + s
+		}
+	}
+	return st
+}

@@ -1,0 +1,394 @@
+package matcher
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Window lengths of the prefilter's keys, and the stride at which the text
+// is probed. Probing every stride-th position (not every byte) is what makes
+// the scan cheap; it works because each literal is keyed on stride
+// consecutive windows, and an occurrence of the literal anywhere puts exactly
+// one of them at a probed position. So a literal of at least
+// longWindow+stride-1 bytes is keyed on 8-byte windows, one of at least
+// shortWindow+stride-1 bytes on 4-byte windows; a pattern whose literals are
+// all shorter has no key and is tried on every text.
+const (
+	longWindow  = 8
+	shortWindow = 4
+	stride      = 4
+)
+
+// keyRef ties a key window to the literal it was cut from.
+type keyRef struct {
+	rec int32 // record index
+	off int32 // byte offset of the window inside lit.Text
+	lit Literal
+}
+
+// slot is one entry of a windowTable's open-addressing array; refs[start:end]
+// are the literals keyed on key. An empty slot has end == 0.
+type slot struct {
+	key        uint64
+	start, end uint32
+}
+
+// windowTable finds the literals keyed on a window of one length. A bloom
+// bitset (one bit per key, in cache) rejects almost every text position
+// before the table is probed.
+type windowTable struct {
+	wlen       int
+	bloom      []uint64
+	bloomShift uint
+	slots      []slot
+	slotShift  uint
+	refs       []keyRef
+}
+
+const hashMul = 0x9E3779B97F4A7C15
+
+func newWindowTable(wlen int, refs map[uint64][]keyRef) windowTable {
+	t := windowTable{wlen: wlen}
+	if len(refs) == 0 {
+		return t
+	}
+	keys := make([]uint64, 0, len(refs))
+	for k := range refs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+
+	// 32 bloom bits per key keep false positives near 3%.
+	bloomBits := max(12, bits.Len(uint(len(keys)*32-1)))
+	t.bloom = make([]uint64, 1<<bloomBits/64)
+	t.bloomShift = uint(64 - bloomBits)
+	slotBits := max(4, bits.Len(uint(len(keys)*2-1)))
+	t.slots = make([]slot, 1<<slotBits)
+	t.slotShift = uint(64 - slotBits)
+	mask := uint64(len(t.slots) - 1)
+
+	for _, k := range keys {
+		h := k * hashMul
+		b := h >> t.bloomShift
+		t.bloom[b>>6] |= 1 << (b & 63)
+		start := uint32(len(t.refs))
+		t.refs = append(t.refs, refs[k]...)
+		i := h >> t.slotShift
+		for t.slots[i].end != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = slot{key: k, start: start, end: uint32(len(t.refs))}
+	}
+	return t
+}
+
+// probe returns the literals keyed on key, or nil. The caller has checked
+// the bloom bit.
+func (t *windowTable) probe(key uint64) []keyRef {
+	h := key * hashMul
+	mask := uint64(len(t.slots) - 1)
+	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
+		if t.slots[i].key == key {
+			return t.refs[t.slots[i].start:t.slots[i].end]
+		}
+	}
+	return nil
+}
+
+// foldTable lower-cases ASCII letters and keeps every other byte.
+var foldTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] = byte(i + 'a' - 'A')
+		}
+	}
+	return t
+}()
+
+// windowKey packs the folded bytes of w (at most 8) little-endian, the same
+// layout the scanner's rolling register has.
+func windowKey(w string) uint64 {
+	var k uint64
+	for i := len(w) - 1; i >= 0; i-- {
+		k = k<<8 | uint64(foldTable[w[i]])
+	}
+	return k
+}
+
+// prefilter finds the records whose required literals all occur in a text.
+type prefilter struct {
+	long, short windowTable
+	reqs        []Required
+	keyClause   []int   // per record: the clause its keys come from, -1 for none
+	always      []int32 // records without a key, checked on every text
+}
+
+// scratch is the per-call state of a search; it lives in the Matcher's pool
+// so a search allocates nothing once warm.
+type scratch struct {
+	mark  []uint32 // mark[rec] == gen: rec already a candidate of this call
+	gen   uint32
+	cands []int32
+	hits  []rankedHit
+}
+
+func (p *prefilter) newScratch() *scratch {
+	return &scratch{mark: make([]uint32, len(p.reqs))}
+}
+
+// candidates appends to sc.cands, in record order, every record whose
+// required literals all occur in s.
+func (p *prefilter) candidates(s string, sc *scratch) {
+	sc.gen++
+	if sc.gen == 0 { // wrapped: old marks could alias the new generation
+		clear(sc.mark)
+		sc.gen = 1
+	}
+	sc.cands = sc.cands[:0]
+
+	// The bloom tests are written out here rather than in a method: this
+	// loop runs for every byte of every line.
+	sb, ss := p.short.bloom, p.short.bloomShift
+	lb, ls := p.long.bloom, p.long.bloomShift
+	haveShort, haveLong := len(sb) > 0, len(lb) > 0
+	var w uint64
+	n := len(s) &^ (stride - 1)
+	for i := 0; i < n; i += stride {
+		// w holds the last 8 folded bytes, the newest in the top byte;
+		// the window ending at byte i+3 is probed.
+		w = w>>32 | uint64(foldTable[s[i]])<<32 | uint64(foldTable[s[i+1]])<<40 |
+			uint64(foldTable[s[i+2]])<<48 | uint64(foldTable[s[i+3]])<<56
+		if haveShort {
+			b := ((w >> 32) * hashMul) >> ss
+			if sb[b>>6]&(1<<(b&63)) != 0 {
+				if refs := p.short.probe(w >> 32); refs != nil {
+					p.verify(refs, s, i+stride-shortWindow, sc)
+				}
+			}
+		}
+		if haveLong {
+			b := (w * hashMul) >> ls
+			if lb[b>>6]&(1<<(b&63)) != 0 {
+				if refs := p.long.probe(w); refs != nil {
+					p.verify(refs, s, i+stride-longWindow, sc)
+				}
+			}
+		}
+	}
+
+	keyed := len(sc.cands)
+	for _, r := range p.always {
+		sc.cands = append(sc.cands, r)
+	}
+	// Keyed candidates are known to hold their key clause; check the rest.
+	kept := sc.cands[:0]
+	for i, r := range sc.cands {
+		skip := -1
+		if i < keyed {
+			skip = p.keyClause[r]
+		}
+		if holdsClauses(s, p.reqs[r], skip) {
+			kept = append(kept, r)
+		}
+	}
+	sc.cands = kept
+	slices.Sort(sc.cands)
+}
+
+// verify marks the records whose keyed literal really occurs around the
+// window that starts at pos.
+func (p *prefilter) verify(refs []keyRef, s string, pos int, sc *scratch) {
+	for i := range refs {
+		ref := &refs[i]
+		if sc.mark[ref.rec] == sc.gen {
+			continue
+		}
+		start := pos - int(ref.off)
+		end := start + len(ref.lit.Text)
+		if start < 0 || end > len(s) || !literalAt(s[start:end], ref.lit) {
+			continue
+		}
+		sc.mark[ref.rec] = sc.gen
+		sc.cands = append(sc.cands, ref.rec)
+	}
+}
+
+// holdsClauses reports whether s satisfies every clause of req but skip.
+func holdsClauses(s string, req Required, skip int) bool {
+	for i, c := range req {
+		if i == skip {
+			continue
+		}
+		if !slices.ContainsFunc(c, func(l Literal) bool { return containsLiteral(s, l) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func literalAt(t string, l Literal) bool {
+	if !l.Fold {
+		return t == l.Text
+	}
+	for i := 0; i < len(t); i++ {
+		if foldTable[t[i]] != l.Text[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsLiteral(s string, l Literal) bool {
+	if !l.Fold {
+		return strings.Contains(s, l.Text)
+	}
+	if l.Text == "" {
+		return true
+	}
+	first := l.Text[0]
+	for i := 0; i+len(l.Text) <= len(s); i++ {
+		if foldTable[s[i]] == first && literalAt(s[i:i+len(l.Text)], l) {
+			return true
+		}
+	}
+	return false
+}
+
+// rarity judges how often a key window would fire on ordinary log text, so
+// each pattern can be keyed on its rarest window.
+type rarity struct {
+	corpus  [2]map[uint64]int // window counts in sample text, by length (short, long)
+	catalog [2]map[uint64]int // records whose literals contain the window
+}
+
+func lenIndex(wlen int) int {
+	if wlen == longWindow {
+		return 1
+	}
+	return 0
+}
+
+func newRarity(corpus []string, reqs []Required) *rarity {
+	r := &rarity{}
+	for i := range 2 {
+		r.corpus[i] = map[uint64]int{}
+		r.catalog[i] = map[uint64]int{}
+	}
+	for _, line := range corpus {
+		for _, wlen := range []int{shortWindow, longWindow} {
+			for i := 0; i+wlen <= len(line); i++ {
+				r.corpus[lenIndex(wlen)][windowKey(line[i:i+wlen])]++
+			}
+		}
+	}
+	seen := [2]map[uint64]bool{{}, {}}
+	for _, req := range reqs {
+		clear(seen[0])
+		clear(seen[1])
+		for _, c := range req {
+			for _, l := range c {
+				wlen := keyWindow(l)
+				if wlen == 0 {
+					continue
+				}
+				for i := 0; i+wlen <= len(l.Text); i++ {
+					k := windowKey(l.Text[i : i+wlen])
+					if !seen[lenIndex(wlen)][k] {
+						seen[lenIndex(wlen)][k] = true
+						r.catalog[lenIndex(wlen)][k]++
+					}
+				}
+			}
+		}
+	}
+	return r
+}
+
+// keyWindow is the window length a literal is keyed on, 0 when too short.
+func keyWindow(l Literal) int {
+	switch {
+	case len(l.Text) >= longWindow+stride-1:
+		return longWindow
+	case len(l.Text) >= shortWindow+stride-1:
+		return shortWindow
+	}
+	return 0
+}
+
+// Costs of a key window, in "records woken per text" units: a window seen in
+// the sample corpus fires on ordinary lines, which dwarfs everything else; a
+// short window is likelier to occur in text nobody sampled.
+const (
+	corpusCost      = 1000
+	shortWindowCost = 20
+)
+
+// windowCost is the cost of keying on the window of wlen bytes at l.Text[off:].
+func (r *rarity) windowCost(l Literal, off, wlen int) int {
+	k := windowKey(l.Text[off : off+wlen])
+	li := lenIndex(wlen)
+	c := r.corpus[li][k]*corpusCost + r.catalog[li][k]
+	if wlen == shortWindow {
+		c += shortWindowCost
+	}
+	return c
+}
+
+// bestRun returns the offset of the rarest run of stride consecutive windows
+// of l, and its cost.
+func (r *rarity) bestRun(l Literal) (off, cost int) {
+	wlen := keyWindow(l)
+	cost = -1
+	for o := 0; o+wlen+stride-1 <= len(l.Text); o++ {
+		c := 0
+		for j := range stride {
+			c += r.windowCost(l, o+j, wlen)
+		}
+		if cost < 0 || c < cost {
+			off, cost = o, c
+		}
+	}
+	return off, cost
+}
+
+func buildPrefilter(reqs []Required, corpus []string) *prefilter {
+	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
+	r := newRarity(corpus, reqs)
+	refs := [2]map[uint64][]keyRef{{}, {}}
+	for rec, req := range reqs {
+		best, bestCost := -1, 0
+		for ci, c := range req {
+			cost := 0
+			for _, l := range c {
+				if keyWindow(l) == 0 {
+					cost = -1
+					break
+				}
+				_, lc := r.bestRun(l)
+				cost += lc
+			}
+			if cost >= 0 && (best < 0 || cost < bestCost) {
+				best, bestCost = ci, cost
+			}
+		}
+		p.keyClause[rec] = best
+		if best < 0 {
+			p.always = append(p.always, int32(rec))
+			continue
+		}
+		for _, l := range req[best] {
+			off, _ := r.bestRun(l)
+			wlen := keyWindow(l)
+			li := lenIndex(wlen)
+			for j := range stride {
+				k := windowKey(l.Text[off+j : off+j+wlen])
+				refs[li][k] = append(refs[li][k], keyRef{rec: int32(rec), off: int32(off + j), lit: l})
+			}
+		}
+	}
+	p.short = newWindowTable(shortWindow, refs[0])
+	p.long = newWindowTable(longWindow, refs[1])
+	return p
+}
