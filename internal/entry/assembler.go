@@ -87,7 +87,7 @@ type pending struct {
 	native string
 
 	greedy    bool // an sglang header: every header-less line continues it
-	colon     bool // a header-less first line ending in ":"
+	colon     bool // the last kept line ends in ":", announcing what follows
 	tb        int  // traceback state (tbNone...)
 	hasTB     bool
 	group     bool
@@ -146,6 +146,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		p.lines++
 		p.last = l.Offset
 		p.cutBytes += cut
+		p.colon = endsWithColon(s)
 		a.advance(s)
 		return a.out
 	}
@@ -162,8 +163,8 @@ func (a *Assembler) Push(l Line) []Entry {
 		p.format, p.time, p.level, p.native = FormatNative, n.time, n.level, n.kind
 	default:
 		a.begin(l, s, prefix, kindRaw)
-		p.colon = strings.HasSuffix(strings.TrimRight(s, " "), ":")
 	}
+	p.colon = endsWithColon(s)
 	p.cutBytes += cut
 	a.advance(p.msg)
 	return a.out
@@ -209,25 +210,32 @@ func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
 	case kindNative:
 		return !isHeader && nativeContinues(p.native, s, afterBlank)
 	}
-	if isHeader || isNative {
+	if isHeader || isNative || isWarningLine(s) {
 		return false
 	}
+	bare := isTracebackLine(s) || isGroupStartLine(s)
 	if p.greedy {
-		if afterBlank && p.tb != tbChain && (isTracebackLine(s) || isGroupStartLine(s)) {
-			return false // a new traceback printed after the record
+		switch {
+		case bare && p.tb != tbNone && p.tb != tbChain:
+			return false // a second traceback is a new print, not a chain link
+		case bare && afterBlank && p.tb != tbChain:
+			return false // a traceback printed after the record ended
+		case p.tb == tbNone && !p.colon && isFrameLine(s):
+			return false // a header-less SyntaxError or truncated traceback
 		}
 		return true
 	}
 	if p.tb != tbNone {
 		return a.tracebackContinues(s, afterBlank)
 	}
-	if p.kind == kindHeader {
-		return !afterBlank
-	}
 	if afterBlank {
 		return false
 	}
-	if isTracebackLine(s) || isGroupStartLine(s) || isFrameLine(s) {
+	if p.kind == kindHeader {
+		// logging.exception: the traceback follows the message line.
+		return bare || p.colon || !isFrameLine(s)
+	}
+	if bare || isFrameLine(s) {
 		return p.colon
 	}
 	return isIndented(s)
@@ -291,6 +299,31 @@ func (a *Assembler) advance(s string) {
 			p.tb = tbAfterExc
 		}
 	}
+}
+
+func endsWithColon(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, " \t"), ":")
+}
+
+// isWarningLine matches the first line the warnings module prints,
+// "/path/file.py:54: FutureWarning: message": another writer's record, so it
+// starts an entry of its own.
+func isWarningLine(s string) bool {
+	i := strings.Index(s, ".py:")
+	if i <= 0 || i > 512 || strings.IndexByte(s[:i], ' ') >= 0 {
+		return false
+	}
+	r := s[i+len(".py:"):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(r[j:], ": ") {
+		return false
+	}
+	r = r[j+2:]
+	k := strings.IndexByte(r, ':')
+	return k > 0 && strings.HasSuffix(r[:k], "Warning") && strings.IndexByte(r[:k], ' ') < 0
 }
 
 // emit appends the pending entry to a.out and closes it.

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -442,4 +443,27 @@ func millennium(ref time.Time) int {
 		return 2000
 	}
 	return ref.Year() / 1000 * 1000
+}
+
+// String renders the ranks as sglang prints them, in the current order
+// ("DP0 PP0 ATTN_CP0 MOE_DP0 TP1 EP1"); "" when none is set.
+func (r Ranks) String() string {
+	var b []byte
+	add := func(name string, v int) {
+		if v < 0 {
+			return
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, name...)
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	add("DP", r.DP)
+	add("PP", r.PP)
+	add("ATTN_CP", r.AttnCP)
+	add("MOE_DP", r.MoeDP)
+	add("TP", r.TP)
+	add("EP", r.EP)
+	return string(b)
 }
