@@ -30,6 +30,15 @@ import (
 // shapes.
 const maxRun = 6
 
+// maxAnalyzedLoops and maxAnalyzedNodes bound the static check's work on
+// one pattern (it is quadratic in the worst case): repeated groups past the
+// first maxAnalyzedLoops, or with bodies larger than maxAnalyzedNodes, are
+// left to the probe. Catalog patterns are far below both.
+const (
+	maxAnalyzedLoops = 64
+	maxAnalyzedNodes = 512
+)
+
 // minRiskyRepeats is the smallest upper bound on a group's repetitions that
 // is treated like an unbounded one: below it an ambiguous body costs at most
 // a small polynomial.
@@ -66,11 +75,15 @@ func parseTree(expr string) (*syntax.RegexTree, error) {
 func findAmbiguity(root *syntax.RegexNode) (ambiguity, bool) {
 	var found ambiguity
 	ok := false
+	analyzed := 0
 	walk(root, func(n *syntax.RegexNode, _ []*syntax.RegexNode) bool {
 		if ok {
 			return false
 		}
 		if (n.T == syntax.NtLoop || n.T == syntax.NtLazyloop) && len(n.Children) == 1 && risky(n) {
+			if analyzed++; analyzed > maxAnalyzedLoops || size(n.Children[0]) > maxAnalyzedNodes {
+				return true
+			}
 			if a, amb := ambiguousBody(n.Children[0]); amb {
 				a.loop = n
 				found, ok = a, true
@@ -280,6 +293,16 @@ func sum(a, b ways) ways {
 		a[k] = min(2, a[k]+b[k])
 	}
 	return a
+}
+
+// size counts the nodes of a tree, stopping early past maxAnalyzedNodes.
+func size(n *syntax.RegexNode) int {
+	count := 0
+	walk(n, func(*syntax.RegexNode, []*syntax.RegexNode) bool {
+		count++
+		return count <= maxAnalyzedNodes
+	})
+	return count
 }
 
 // walk visits n and its descendants in pattern order, passing each node's

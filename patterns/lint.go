@@ -9,7 +9,9 @@ import (
 type LintOptions struct {
 	// NoProbe skips the dynamic backtracking check, leaving the static one.
 	NoProbe bool
-	// ProbeTimeout bounds one probe match; 0 means DefaultProbeTimeout.
+	// ProbeTimeout bounds one probe match; 0 means DefaultProbeTimeout. A
+	// probe that times out is rerun with 20 times the budget before it is
+	// reported, so a busy machine does not turn a slow run into a finding.
 	ProbeTimeout time.Duration
 	// ProbeRunes is the length of a probe's repeated run; 0 means
 	// DefaultProbeRunes.
@@ -72,12 +74,11 @@ func lintPattern(expr string, opts LintOptions) (Problem, bool) {
 		if err != nil {
 			return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
 		}
-		re.MatchTimeout = opts.ProbeTimeout
 		var hint *ambiguity
 		if ambiguous {
 			hint = &amb
 		}
-		if res, bad := probe(re, probeInputs(tree.Root, hint, opts.ProbeRunes)); bad {
+		if res, bad := probe(re, probeInputs(tree.Root, hint, opts.ProbeRunes), opts.ProbeTimeout); bad {
 			msg := "catastrophic backtracking: " + res.String(opts.ProbeTimeout)
 			if ambiguous {
 				msg += "; " + amb.String()

@@ -46,7 +46,7 @@ func (p probeResult) String(timeout time.Duration) string {
 	case errors.Is(p.err, regexp2.ErrBacktrackingStackLimit):
 		what = "match overflowed the backtracking stack"
 	case strings.Contains(p.err.Error(), "timeout"):
-		what = fmt.Sprintf("match timed out after %v", timeout)
+		what = fmt.Sprintf("match timed out after %v, and after %v on a rerun", timeout, timeout*probeConfirmFactor)
 	}
 	return fmt.Sprintf("%s on a %d-character probe %s", what, utf8.RuneCountInString(p.input), quoteShort(p.input))
 }
@@ -132,6 +132,9 @@ func prefixOf(n *syntax.RegexNode, path []*syntax.RegexNode) string {
 	var b strings.Builder
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, s := range levels[i] {
+			if b.Len()+len(s) > maxPrefixBytes {
+				return b.String()
+			}
 			b.WriteString(s)
 		}
 	}
@@ -182,40 +185,53 @@ func failChar(n *syntax.RegexNode, unit string) string {
 	return ""
 }
 
+// maxSampleBytes bounds one sample: nested counted repetitions such as
+// ((a{16}){4}){4} would otherwise multiply into a huge probe.
+const maxSampleBytes = 1 << 10
+
+// maxPrefixBytes bounds the text a probe puts before its run.
+const maxPrefixBytes = 4 << 10
+
 // sample returns a short text n matches, or a best effort where it cannot
-// tell (back-references, conditionals).
+// tell (back-references, conditionals, or past maxSampleBytes).
 func sample(n *syntax.RegexNode) string {
+	var b strings.Builder
+	writeSample(&b, n)
+	return b.String()
+}
+
+func writeSample(b *strings.Builder, n *syntax.RegexNode) {
+	if b.Len() >= maxSampleBytes {
+		return
+	}
 	switch n.T {
 	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
 		if c, ok := memberOf(n); ok {
-			return string(c)
+			b.WriteRune(c)
 		}
-		return ""
 	case syntax.NtMulti:
-		return string(n.Str)
+		b.WriteString(string(n.Str))
 	case syntax.NtConcatenate:
-		var b strings.Builder
 		for _, ch := range n.Children {
-			b.WriteString(sample(ch))
+			writeSample(b, ch)
 		}
-		return b.String()
 	case syntax.NtAlternate, syntax.NtCapture, syntax.NtGroup, syntax.NtAtomic, syntax.NtBackRefCond:
 		if len(n.Children) > 0 {
-			return sample(n.Children[0])
+			writeSample(b, n.Children[0])
 		}
-		return ""
 	case syntax.NtLoop, syntax.NtLazyloop:
-		if len(n.Children) > 0 {
-			return strings.Repeat(sample(n.Children[0]), min(n.M, 4))
+		for i := 0; i < min(n.M, 4) && len(n.Children) > 0 && b.Len() < maxSampleBytes; i++ {
+			writeSample(b, n.Children[0])
 		}
-		return ""
-	}
-	if loop, _ := charLoop(n.T); loop {
-		if c, ok := memberOf(n); ok {
-			return strings.Repeat(string(c), min(n.M, 16))
+	default:
+		if loop, _ := charLoop(n.T); loop {
+			if c, ok := memberOf(n); ok {
+				for i := 0; i < min(n.M, 16); i++ {
+					b.WriteRune(c)
+				}
+			}
 		}
 	}
-	return ""
 }
 
 // memberOf picks a character a one-character node or loop accepts,
@@ -239,9 +255,21 @@ func memberOf(n *syntax.RegexNode) (rune, bool) {
 	return 0, false
 }
 
-// probe runs re against each input and returns the first that errs.
-func probe(re *regexp2.Regexp, inputs []string) (probeResult, bool) {
+// probeConfirmFactor stretches the timeout of the rerun that confirms a
+// probe's failure. A loaded machine can deschedule a healthy match for
+// longer than the probe timeout; a catastrophic one fails the rerun too,
+// since its cost grows exponentially with the probe length.
+const probeConfirmFactor = 20
+
+// probe runs re against each input and returns the first that errs twice:
+// once within timeout and again within probeConfirmFactor times that.
+func probe(re *regexp2.Regexp, inputs []string, timeout time.Duration) (probeResult, bool) {
 	for _, in := range inputs {
+		re.MatchTimeout = timeout
+		if _, err := re.MatchString(in); err == nil {
+			continue
+		}
+		re.MatchTimeout = timeout * probeConfirmFactor
 		if _, err := re.MatchString(in); err != nil {
 			return probeResult{input: in, err: err}, true
 		}

@@ -1,0 +1,195 @@
+package patterns
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLintDuplicateIDs(t *testing.T) {
+	recs := []Record{
+		{ID: "a", MessagePattern: "x", Origin: Origin{File: "one.jsonl", Line: 3}},
+		{ID: "b", MessagePattern: "y", Origin: Origin{File: "one.jsonl", Line: 4}},
+		{ID: "a", MessagePattern: "z", Origin: Origin{File: "two.jsonl", Line: 7}},
+		{ID: "a", MessagePattern: "w", Origin: Origin{File: "two.jsonl", Line: 9}},
+	}
+	var gotProbs []string
+	for _, p := range Lint(recs, LintOptions{}) {
+		gotProbs = append(gotProbs, p.Level.String()+" "+p.Error())
+	}
+	want := []string{
+		`error two.jsonl:7: id: duplicate id "a", first defined at one.jsonl:3`,
+		`error two.jsonl:9: id: duplicate id "a", first defined at one.jsonl:3`,
+	}
+	if diff := cmp.Diff(want, gotProbs); diff != "" {
+		t.Errorf("Lint (-want +got):\n%s", diff)
+	}
+}
+
+func TestLintBacktracking(t *testing.T) {
+	const (
+		none    = ""
+		warning = "warning"
+		errorL  = "error"
+	)
+	tests := []struct {
+		name    string
+		pattern string
+		level   string // "" when nothing is reported
+		msg     string // substring of the message
+	}{
+		{"nested plus", `(a+)+`, warning, `repeated group matches both "a" and "aa"`},
+		{"nested star", `(a*)*`, warning, `repeated group matches both "a" and "aa"`},
+		{"nested dot star", `(.*)*`, warning, `repeated group matches both "a" and "aa"`},
+		{"nested plus then literal", `(a+)+b`, errorL, `match timed out after 10ms, and after 200ms on a rerun on a 65-character probe "aaaaaaaaaaaaaaaaaa"…"aaa!"`},
+		{"anchored digits", `^(\d+)*$`, errorL, `"000!"; repeated group matches both "0" and "00"`},
+		{"word then optional space", `(\w+\s?)+$`, errorL, `repeated group matches both "a" and "aa"`},
+		{"overlapping alternation by length", `(a|aa)+b`, errorL, `repeated group matches both "a" and "aa"`},
+		{"dot star then literal", `(.*)*x`, errorL, `"aaa\n"`},
+		{"two-character ambiguity only the probe sees", `(ab|a|b)+c`, errorL, `probe "ababababababababab"…"bab!"`},
+		{"bounded repetition of an ambiguous body", `(.*a){12}`, warning, `repeated group matches both "a" and "aa"`},
+		{"identical branches merged by regexp2", `(a|a)*b`, none, ""},
+		{"non-capturing nested loop made atomic by regexp2", `(?:a+)+b`, none, ""},
+		{"lazy groups of the generated catalog", `Failed to (.+?): (.+?) in (.+?)`, none, ""},
+		{"delimited repetition", `(\w+,)+x`, none, ""},
+		{"quoted strings", `([^"]*"[^"]*")*x`, none, ""},
+		{"escapes", `"(?:[^\\"]|\\.)*"`, none, ""},
+		{"few repetitions", `(a+){2}b`, none, ""},
+		{"plain literal", `Ascend Transfer Engine initialization failed\.`, none, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			probs := Lint([]Record{{ID: "r", MessagePattern: tt.pattern, Origin: Origin{File: "f", Line: 2}}}, LintOptions{})
+			var gotLevel, gotMsg string
+			switch len(probs) {
+			case 0:
+			case 1:
+				gotLevel, gotMsg = probs[0].Level.String(), probs[0].Error()
+				if !strings.HasPrefix(gotMsg, "f:2: messagePattern: ") {
+					t.Errorf("place: got %q", gotMsg)
+				}
+			default:
+				t.Fatalf("want at most one problem, got %v", probs)
+			}
+			if gotLevel != tt.level || !strings.Contains(gotMsg, tt.msg) {
+				t.Errorf("Lint(%q) = %s %q, want %s containing %q", tt.pattern, gotLevel, gotMsg, tt.level, tt.msg)
+			}
+		})
+	}
+}
+
+func TestLintStaticOnly(t *testing.T) {
+	probs := Lint([]Record{{ID: "r", MessagePattern: `(a+)+b`, Origin: Origin{File: "f", Line: 1}}}, LintOptions{NoProbe: true})
+	if len(probs) != 1 || probs[0].Level != LevelWarning {
+		t.Fatalf("NoProbe: want one warning, got %v", probs)
+	}
+}
+
+func TestLintProbeErrorUnwraps(t *testing.T) {
+	probs := Lint([]Record{{ID: "r", MessagePattern: `(a|aa)+b`}}, LintOptions{ProbeTimeout: time.Millisecond})
+	if len(probs) != 1 {
+		t.Fatalf("want one problem, got %v", probs)
+	}
+	if probs[0].Err == nil || errors.Is(probs[0].Err, regexp2.ErrBacktrackingStackLimit) {
+		t.Errorf("Err = %v, want the timeout error", probs[0].Err)
+	}
+	if !strings.Contains(probs[0].Message, "after 1ms, and after 20ms") {
+		t.Errorf("message %q does not give both budgets", probs[0].Message)
+	}
+}
+
+func TestLintUncompiledRecord(t *testing.T) {
+	probs := Lint([]Record{{ID: "r", MessagePattern: `(x`, Origin: Origin{File: "f", Line: 5}}}, LintOptions{})
+	want := []string{"f:5: messagePattern: does not compile: error parsing regexp: missing closing ) in `(x`"}
+	var gotProbs []string
+	for _, p := range probs {
+		gotProbs = append(gotProbs, p.Error())
+	}
+	if diff := cmp.Diff(want, gotProbs); diff != "" {
+		t.Errorf("Lint (-want +got):\n%s", diff)
+	}
+}
+
+func TestLintSeedClean(t *testing.T) {
+	recs, probs := LoadForLint([]string{seedFile}, LintOptions{})
+	if len(probs) != 0 || len(recs) != 1 {
+		t.Fatalf("seed: %d records, problems %v", len(recs), probs)
+	}
+}
+
+func TestLintGeneratedCatalog(t *testing.T) {
+	recs, probs := LoadForLint([]string{generatedCatalog}, LintOptions{})
+	for _, p := range probs {
+		t.Errorf("%s %v", p.Level, p)
+	}
+	if got := Summarize(recs, probs); got != (Summary{Records: 5695}) {
+		t.Errorf("summary = %v", got)
+	}
+}
+
+func TestLoadForLintDefault(t *testing.T) {
+	recs, probs := LoadForLint(nil, LintOptions{})
+	for _, p := range probs {
+		t.Errorf("embedded catalog: %s %v", p.Level, p)
+	}
+	if len(recs) == 0 {
+		t.Fatal("embedded catalog is empty")
+	}
+}
+
+// TestAmbiguityWitness checks the static check's counting directly, so a
+// change in regexp2's reductions shows up as a clear diff.
+func TestAmbiguityWitness(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    string // ambiguity.String(), or "" for none
+	}{
+		{`(a+)+`, `repeated group matches both "a" and "aa", so a run of "a" splits in exponentially many ways when the rest of the pattern fails`},
+		{`(x|x?y?)+z`, `repeated group matches "x" in more than one way, so a run of "x" backtracks exponentially when the rest of the pattern fails`},
+		{`(aaa|aaaaa)+`, `repeated group matches both "aaa" and "aaaaa", so a run of "a" splits in exponentially many ways when the rest of the pattern fails`},
+		{`(a{2})+`, ""},
+		{`(ab+)+`, ""},
+		{`(a|b)+`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pattern, func(t *testing.T) {
+			tree, err := parseTree(tt.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotS string
+			if a, ok := findAmbiguity(tree.Root); ok {
+				gotS = a.String()
+			}
+			if gotS != tt.want {
+				t.Errorf("got  %q\nwant %q", gotS, tt.want)
+			}
+		})
+	}
+}
+
+func BenchmarkLintGenerated(b *testing.B) {
+	recs, probs := LoadFile(generatedCatalog)
+	if len(probs) != 0 {
+		b.Fatal(probs)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if p := Lint(recs, LintOptions{}); len(p) != 0 {
+			b.Fatal(p)
+		}
+	}
+	b.ReportMetric(float64(len(recs)), "records/op")
+}
+
+func BenchmarkLoadForLintGenerated(b *testing.B) {
+	for b.Loop() {
+		if _, p := LoadForLint([]string{generatedCatalog}, LintOptions{}); len(p) != 0 {
+			b.Fatal(p)
+		}
+	}
+}
