@@ -1,0 +1,233 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Mask replaces each secret.
+const Mask = "[REDACTED]"
+
+// rule finds secrets with re. When re has a group named "secret" only that
+// group is replaced; otherwise the whole match is. keep, when set, is asked
+// about each candidate secret and may spare it (values such as None, or
+// words that merely follow "Bearer" in prose).
+type rule struct {
+	name string
+	re   *regexp.Regexp
+	// hint is a lower-case literal every match contains; text without it
+	// skips the regex. Empty means always run.
+	hint   string
+	keep   func(secret string) bool
+	secret int // index of the "secret" group, or 0 for the whole match
+}
+
+// builtin are the rules every Redactor applies. Each keeps the key name
+// or a short recognisable prefix and hides the rest.
+func builtin() []rule {
+	return []rule{
+		{
+			// Authorization headers: whatever follows the scheme is secret.
+			name: "authorization header",
+			hint: "authorization",
+			re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+(?P<secret>[^\s"',;]+)`),
+		},
+		{
+			// A bare "Bearer <token>": in prose ("bearer token expired")
+			// the next word is not secret, so require token-like text.
+			name: "bearer token",
+			hint: "bearer",
+			re:   regexp.MustCompile(`(?i)\bbearer\s+(?P<secret>[A-Za-z0-9\-._~+/]+=*)`),
+			keep: notTokenLike,
+		},
+		{
+			name: "api key",
+			hint: "key",
+			re:   regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])?api[_-]?key["']?\s*[:=]\s*["']?(?P<secret>[^\s"',;&)}\]]+)`),
+			keep: isPlaceholder,
+		},
+		{
+			name: "api key flag",
+			hint: "key",
+			re:   regexp.MustCompile(`(?i)--(?:[a-z0-9]+-)?api-key\s+["']?(?P<secret>[^\s"',;)]+)`),
+			keep: isFlag,
+		},
+		{
+			name: "openai key",
+			hint: "sk-",
+			re:   regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-|svcacct-|admin-)?(?P<secret>[A-Za-z0-9_\-]{20,})`),
+		},
+		{
+			name: "hugging face token",
+			hint: "hf_",
+			re:   regexp.MustCompile(`\bhf_(?P<secret>[A-Za-z0-9]{30,})`),
+		},
+		{
+			name: "github token",
+			hint: "_",
+			re:   regexp.MustCompile(`\b(?:gh[pousr]|github_pat)_(?P<secret>[A-Za-z0-9_]{30,})`),
+		},
+		{
+			name: "aws access key id",
+			hint: "",
+			re:   regexp.MustCompile(`\b(?:AKIA|ASIA)(?P<secret>[A-Z0-9]{16})\b`),
+		},
+		{
+			name: "aws secret access key",
+			hint: "aws_secret_access_key",
+			re:   regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[:=]\s*["']?(?P<secret>[A-Za-z0-9/+=]{16,})`),
+		},
+		{
+			// Query values, key=value pairs and --flag=value. The key must
+			// start a word, so max_new_tokens=128 and num_tokens=5 stay.
+			name: "password or token value",
+			hint: "=",
+			re:   regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:password|passwd|pwd|token|access_token|auth_token|refresh_token|id_token|secret|client_secret|sig|signature)=(?P<secret>[^\s&"',;)#]+)`),
+			keep: isPlaceholder,
+		},
+		{
+			name: "url password",
+			hint: "://",
+			re:   regexp.MustCompile(`://[^\s/:@]+:(?P<secret>[^\s/@]+)@`),
+		},
+		{
+			name: "slack webhook",
+			hint: "hooks.slack.com",
+			re:   regexp.MustCompile(`(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_\-/]+)`),
+		},
+	}
+}
+
+// notTokenLike spares words that follow "Bearer" in prose: a token is long
+// and mixes in digits or punctuation.
+func notTokenLike(s string) bool {
+	if len(s) < 12 {
+		return true
+	}
+	return !strings.ContainsAny(s, "0123456789-_.~+/=")
+}
+
+// isPlaceholder spares values that are not secrets: Python's None, null,
+// empty markers and values already masked.
+func isPlaceholder(s string) bool {
+	switch strings.ToLower(s) {
+	case "none", "null", "nil", "''", `""`, "<none>", "***", "true", "false", strings.ToLower(Mask):
+		return true
+	}
+	return strings.HasPrefix(s, "[REDACTED")
+}
+
+// isFlag spares "--api-key --port 30000": the value is the next flag, so
+// the key was given without one.
+func isFlag(s string) bool {
+	return strings.HasPrefix(s, "-") || isPlaceholder(s)
+}
+
+// Redactor replaces secrets in text. It is safe for concurrent use.
+type Redactor struct {
+	rules []rule
+}
+
+// New returns a Redactor with the built-in rules plus extra, Go regular
+// expressions (RE2 syntax). An extra pattern with a group named "secret"
+// hides only that group; otherwise it hides its whole match. Errors name
+// the pattern's index in extra.
+func New(extra []string) (*Redactor, error) {
+	r := &Redactor{rules: builtin()}
+	for i := range r.rules {
+		r.rules[i].secret = r.rules[i].re.SubexpIndex("secret")
+	}
+	var errs []error
+	for i, expr := range extra {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("redact: extra pattern %d: %w", i, err))
+			continue
+		}
+		if re.MatchString("") {
+			errs = append(errs, fmt.Errorf("redact: extra pattern %d: matches the empty string", i))
+			continue
+		}
+		r.rules = append(r.rules, rule{name: fmt.Sprintf("extra %d", i), re: re, secret: max(re.SubexpIndex("secret"), 0)})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return r, nil
+}
+
+// Redact returns s with every secret replaced by Mask.
+func (r *Redactor) Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	var lower string // computed once, only if some rule has a hint
+	for i := range r.rules {
+		ru := &r.rules[i]
+		if ru.hint != "" {
+			if lower == "" {
+				lower = strings.ToLower(s)
+			}
+			if !strings.Contains(lower, ru.hint) {
+				continue
+			}
+		}
+		if out, changed := ru.apply(s); changed {
+			s = out
+			lower = ""
+		}
+	}
+	return s
+}
+
+// apply replaces the secrets ru finds in s.
+func (ru *rule) apply(s string) (string, bool) {
+	matches := ru.re.FindAllStringSubmatchIndex(s, -1)
+	if matches == nil {
+		return s, false
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		start, end := m[2*ru.secret], m[2*ru.secret+1]
+		if start < 0 || start == end || start < last {
+			continue
+		}
+		secret := s[start:end]
+		if secret == Mask || (ru.keep != nil && ru.keep(secret)) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(Mask)
+		last = end
+	}
+	if last == 0 {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+// RedactAlert redacts, in place, every field of a that carries log text:
+// the matched text, capture groups, the exception and the entry. Catalog
+// fields (the record) and the source identity are left alone. The pipeline
+// calls it once, before an alert fans out to the sinks.
+func (r *Redactor) RedactAlert(a *sinks.Alert) {
+	a.Match.Text = r.Redact(a.Match.Text)
+	for k, v := range a.Match.Groups {
+		a.Match.Groups[k] = r.Redact(v)
+	}
+	if e := a.Match.Exception; e != nil {
+		e.Message = r.Redact(e.Message)
+		e.Stacktrace = r.Redact(e.Stacktrace)
+		e.RootCause = r.Redact(e.RootCause)
+	}
+	a.Entry = r.Redact(a.Entry)
+}

@@ -1,0 +1,197 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Secrets below are made up but shaped like real ones.
+const (
+	openAIKey = "sk-proj-4fQ9xZr2LmN8pV3tW7yB1cD5eF6gH0jK"
+	hfToken   = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+	ghToken   = "ghp_1234567890abcdefghijABCDEFGHIJ123456"
+	jwt       = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl"
+	slackHook = "https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/q1w2e3r4t5y6u7i8o9p0AbCd"
+)
+
+func TestRedact(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"authorization header", "Authorization: Bearer " + jwt, "Authorization: Bearer [REDACTED]"},
+		{"authorization basic", `headers={'Authorization': 'Basic dXNlcjpwYXNzd29yZA=='}`, `headers={'Authorization': 'Basic [REDACTED]'}`},
+		{"bare bearer", "curl -H 'x: Bearer " + jwt + "' failed", "curl -H 'x: Bearer [REDACTED]' failed"},
+		{"api_key assignment", "ServerArgs(model_path='/m', api_key='s3cr3t-value', port=30000)", "ServerArgs(model_path='/m', api_key='[REDACTED]', port=30000)"},
+		{"admin api key", "admin_api_key='adm1n-key-123', api_key=None", "admin_api_key='[REDACTED]', api_key=None"},
+		{"api-key header", "X-API-Key: 0123456789abcdef", "X-API-Key: [REDACTED]"},
+		{"api key json", `{"api_key": "abc123xyz"}`, `{"api_key": "[REDACTED]"}`},
+		{"api key flag with space", "python -m sglang.launch_server --api-key abc123xyz --port 30000", "python -m sglang.launch_server --api-key [REDACTED] --port 30000"},
+		{"api key flag with equals", "launch --api-key=abc123xyz --tp 2", "launch --api-key=[REDACTED] --tp 2"},
+		{"api key flag without value", "launch --api-key --port 30000", "launch --api-key --port 30000"},
+		{"env var", "OPENAI_API_KEY=" + openAIKey, "OPENAI_API_KEY=[REDACTED]"},
+		{"openai key alone", "using key " + openAIKey + " for upstream", "using key sk-proj-[REDACTED] for upstream"},
+		{"hugging face token", "HfHubHTTPError: 401 token " + hfToken + " invalid", "HfHubHTTPError: 401 token hf_[REDACTED] invalid"},
+		{"github token", "clone with " + ghToken, "clone with ghp_[REDACTED]"},
+		{"aws access key", "AccessDenied for AKIAIOSFODNN7EXAMPLE", "AccessDenied for AKIA[REDACTED]"},
+		{"aws session key", "ASIAY34FZKBOKMUTVV7A expired", "ASIA[REDACTED] expired"},
+		{"aws secret", "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key=[REDACTED]"},
+		{"query token", "GET https://hub.example/model?revision=main&token=abc.def-123 404", "GET https://hub.example/model?revision=main&token=[REDACTED] 404"},
+		{"query password", "connect redis://cache?password=hunter2&db=0", "connect redis://cache?password=[REDACTED]&db=0"},
+		{"url userinfo", "etcd at http://root:Pa55w0rd@10.0.0.5:2379 unreachable", "etcd at http://root:[REDACTED]@10.0.0.5:2379 unreachable"},
+		{"token flag", "--token=abc123", "--token=[REDACTED]"},
+		{"slack webhook", "posting to " + slackHook + " failed", "posting to https://hooks.slack.com/services/[REDACTED] failed"},
+		{"several in one line", "api_key=aaa111 and token=bbb222", "api_key=[REDACTED] and token=[REDACTED]"},
+		{"multi-line entry", "Traceback:\n  x = 1\nValueError: bad key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA\n", "Traceback:\n  x = 1\nValueError: bad key sk-ant-[REDACTED]\n"},
+
+		// Near misses: ordinary sglang text must survive unchanged.
+		{"token in prose", "Decode batch. #running-req: 1, #token: 1234, token usage: 0.05", "Decode batch. #running-req: 1, #token: 1234, token usage: 0.05"},
+		{"tokens arguments", "max_new_tokens=128, num_tokens=5, max_total_tokens=80000", "max_new_tokens=128, num_tokens=5, max_total_tokens=80000"},
+		{"tokenizer", "tokenizer_path='/models/llama', skip_tokenizer_init=False", "tokenizer_path='/models/llama', skip_tokenizer_init=False"},
+		{"bearer in prose", "the bearer token expired, refresh it", "the bearer token expired, refresh it"},
+		{"api key missing", "api key missing for upstream", "api key missing for upstream"},
+		{"api key none", "api_key=None, admin_api_key=None", "api_key=None, admin_api_key=None"},
+		{"sk in words", "task-scheduler disk-usage sk-short", "task-scheduler disk-usage sk-short"},
+		{"hf config", "hf_config=LlamaConfig, hf_model_path=/m", "hf_config=LlamaConfig, hf_model_path=/m"},
+		{"aws-like but short", "AKIA123", "AKIA123"},
+		{"url without password", "http://10.0.0.5:2379/v3/kv", "http://10.0.0.5:2379/v3/kv"},
+		{"empty", "", ""},
+	}
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := r.Redact(tc.in)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Redact(%q) (-want +got):\n%s", tc.in, diff)
+			}
+			if again := r.Redact(got); again != got {
+				t.Errorf("Redact is not idempotent: %q -> %q", got, again)
+			}
+		})
+	}
+}
+
+func TestExtraPatterns(t *testing.T) {
+	r, err := New([]string{`internal-[0-9a-f]{8}`, `corp_pass: (?P<secret>\S+)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Redact("node internal-deadbeef said corp_pass: s3cret ok")
+	want := "node [REDACTED] said corp_pass: [REDACTED] ok"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestNewRejectsBadPatterns(t *testing.T) {
+	_, err := New([]string{`ok`, `(unclosed`, `a*`})
+	if err == nil {
+		t.Fatal("New succeeded, want errors")
+	}
+	for _, want := range []string{"extra pattern 1:", "extra pattern 2: matches the empty string"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+}
+
+func TestRedactAlert(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &sinks.Alert{
+		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config"},
+		Match: sinks.Match{
+			Text:   "auth failed for token=abc123",
+			Groups: map[string]string{"1": "abc123", "key": openAIKey},
+			Exception: &sinks.Exception{
+				Type:       "PermissionError",
+				Message:    "bad key " + hfToken,
+				Stacktrace: "File x.py\n  call(api_key='zzz999')",
+				RootCause:  "HTTPError: Authorization: Bearer " + jwt,
+			},
+		},
+		Source: sinks.Source{Path: "/var/log/sglang.log"},
+		Entry:  "auth failed for token=abc123\nbad key " + hfToken,
+	}
+	r.RedactAlert(a)
+	want := &sinks.Alert{
+		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config"},
+		Match: sinks.Match{
+			Text:   "auth failed for token=[REDACTED]",
+			Groups: map[string]string{"1": "abc123", "key": "sk-proj-[REDACTED]"},
+			Exception: &sinks.Exception{
+				Type:       "PermissionError",
+				Message:    "bad key hf_[REDACTED]",
+				Stacktrace: "File x.py\n  call(api_key='[REDACTED]')",
+				RootCause:  "HTTPError: Authorization: Bearer [REDACTED]",
+			},
+		},
+		Source: sinks.Source{Path: "/var/log/sglang.log"},
+		Entry:  "auth failed for token=[REDACTED]\nbad key hf_[REDACTED]",
+	}
+	if diff := cmp.Diff(want, a); diff != "" {
+		t.Errorf("RedactAlert (-want +got):\n%s", diff)
+	}
+}
+
+// FuzzRedact checks that redaction never panics, keeps UTF-8 valid, is
+// idempotent, and hides a secret planted anywhere in arbitrary text.
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{
+		"", "plain sglang line #token: 12", "Authorization: Bearer " + jwt, "api_key=abc",
+		"--api-key x --port 1", openAIKey, hfToken, slackHook, "http://u:p@h/", "token=[REDACTED]",
+		"AKIAIOSFODNN7EXAMPLE", "é\xff api_key: ", "bearer bearer bearer 1234567890abc",
+	} {
+		f.Add(s)
+	}
+	r, err := New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	const planted = "api_key=Zq7Zq7Zq7Zq7"
+	f.Fuzz(func(t *testing.T, s string) {
+		got := r.Redact(s)
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("valid UTF-8 became invalid: %q -> %q", s, got)
+		}
+		if again := r.Redact(got); again != got {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, got, again)
+		}
+		withSecret := s + " " + planted + "\n"
+		if out := r.Redact(withSecret); strings.Contains(out, "Zq7Zq7Zq7Zq7") {
+			t.Fatalf("planted secret survived: %q", out)
+		}
+	})
+}
+
+func BenchmarkRedact(b *testing.B) {
+	r, err := New(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clean := strings.Repeat("[2026-03-01 12:00:00 TP0] Decode batch. #running-req: 12, #token: 3456, token usage: 0.42, gen throughput (token/s): 1234.5\n", 40)
+	secret := clean + "Authorization: Bearer " + jwt + " api_key='abc123' " + hfToken + "\n"
+	for _, bc := range []struct {
+		name string
+		text string
+	}{{"clean-5KB", clean}, {"secrets-5KB", secret}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = r.Redact(bc.text)
+			}
+		})
+	}
+}
