@@ -1,0 +1,221 @@
+package config
+
+import (
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// Config is the complete, validated configuration of a logmatch run. Every
+// field has the yaml key shown in its tag; PrintDefaults documents them.
+type Config struct {
+	// Paths are the files to follow, as globs; "-" is standard input.
+	Paths []string `yaml:"paths"`
+	// Format is the line framing: auto, raw, cri or docker.
+	Format string `yaml:"format"`
+	// StartAt is where a file without a checkpoint is read from:
+	// beginning or end. A file with a checkpoint always resumes there.
+	StartAt string `yaml:"start_at"`
+	// Catalogs are catalog files or directories loaded besides (or, with
+	// NoDefaultCatalog, instead of) the catalog built into logmatch.
+	Catalogs []string `yaml:"catalogs"`
+	// NoDefaultCatalog leaves out the built-in catalog.
+	NoDefaultCatalog bool `yaml:"no_default_catalog"`
+	// StateDir holds state.db: checkpoints and undelivered alerts.
+	StateDir string `yaml:"state_dir"`
+	// GroupWindow is how long repeats of an incident are counted before a
+	// summary goes out; 0 sends every hit.
+	GroupWindow Duration `yaml:"group_window"`
+	// RepeatInterval is how often a still-happening incident is repeated
+	// as a reminder; 0 sends no reminders.
+	RepeatInterval Duration `yaml:"repeat_interval"`
+	// HTTPAddr serves /metrics and health checks; "" turns it off.
+	HTTPAddr string `yaml:"http_addr"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
+	// LogFormat is text or json.
+	LogFormat string `yaml:"log_format"`
+	// ShutdownGrace bounds the final delivery and flush on stop.
+	ShutdownGrace Duration `yaml:"shutdown_grace"`
+	// Entry bounds multi-line entry assembly.
+	Entry Entry `yaml:"entry"`
+	// MaxLineBytes cuts longer physical lines (the cut is counted).
+	MaxLineBytes int `yaml:"max_line_bytes"`
+	// PollInterval is how often files are checked when change
+	// notification is unavailable, and globs are re-expanded.
+	PollInterval Duration `yaml:"poll_interval"`
+	// Queue is the default bound of every sink's durable queue.
+	Queue Queue `yaml:"queue"`
+	// Retry is the default retry policy of every sink.
+	Retry Retry `yaml:"retry"`
+	// Redact removes secrets from log text before it leaves logmatch.
+	Redact Redact `yaml:"redact"`
+	// Command is the wrapped command's argv, usually given after "--";
+	// logmatch runs it and reads its stdout and stderr.
+	Command []string `yaml:"command"`
+	// Sinks are where alerts go.
+	Sinks []Sink `yaml:"sinks"`
+}
+
+// Entry bounds one logical entry.
+type Entry struct {
+	MaxLines  int      `yaml:"max_lines"`  // lines kept per entry; the rest is cut and counted
+	MaxBytes  int      `yaml:"max_bytes"`  // bytes kept per entry
+	IdleFlush Duration `yaml:"idle_flush"` // an entry with no new line for this long is complete
+}
+
+// Queue bounds a sink's durable queue; the oldest items go first.
+type Queue struct {
+	MaxItems int      `yaml:"max_items"`
+	MaxAge   Duration `yaml:"max_age"`
+}
+
+// Retry is a sink's delivery retry policy: exponential backoff with jitter
+// between InitialBackoff and MaxBackoff, honouring Retry-After.
+type Retry struct {
+	// MaxAttempts is the number of attempts before an alert is dropped
+	// (counted); 0 retries until the queue's max_age drops it.
+	MaxAttempts    int      `yaml:"max_attempts"`
+	InitialBackoff Duration `yaml:"initial_backoff"`
+	MaxBackoff     Duration `yaml:"max_backoff"`
+}
+
+// Redact configures redaction of log text in alerts.
+type Redact struct {
+	// Builtin turns on the built-in rules (tokens, keys, passwords, URL
+	// credentials).
+	Builtin bool `yaml:"builtin"`
+	// Patterns are extra regular expressions whose matches are replaced;
+	// they use the catalog's syntax (patterns.Compile).
+	Patterns []string `yaml:"patterns"`
+}
+
+// Sink types.
+const (
+	SinkStdout       = "stdout"
+	SinkSlack        = "slack"
+	SinkWebhook      = "webhook"
+	SinkAlertmanager = "alertmanager"
+	SinkOTel         = "otel"
+)
+
+// Sink configures one destination. Which keys apply depends on Type; a key
+// set for a type that does not use it is an error.
+type Sink struct {
+	Type string `yaml:"type"` // stdout, slack, webhook, alertmanager or otel
+	// Name identifies the sink in metrics, logs and the state queue;
+	// default the type, unique.
+	Name string `yaml:"name"`
+	// MinSeverity is the lowest record severity sent (default error for
+	// slack, info otherwise).
+	MinSeverity patterns.Severity `yaml:"min_severity"`
+
+	// URL is the Slack incoming webhook URL, the webhook URL or the
+	// Alertmanager base URL. For slack and webhook it may instead come from
+	// the file URLFile (trimmed) or the environment variable URLEnv; after
+	// loading URL holds the resolved value.
+	URL     Secret `yaml:"url,omitempty"`
+	URLFile string `yaml:"url_file,omitempty"`
+	URLEnv  string `yaml:"url_env,omitempty"`
+	// Secret is the webhook's HMAC signing key, resolved like URL.
+	Secret     Secret `yaml:"secret,omitempty"`
+	SecretFile string `yaml:"secret_file,omitempty"`
+	SecretEnv  string `yaml:"secret_env,omitempty"`
+	// Headers are extra HTTP headers (webhook, alertmanager) or OTLP
+	// headers (otel); their values are secrets.
+	Headers map[string]Secret `yaml:"headers,omitempty"`
+	// Timeout bounds one delivery attempt (slack, webhook, alertmanager,
+	// otel).
+	Timeout Duration `yaml:"timeout,omitempty"`
+
+	// DigestThreshold: when more alerts than this are ready at once, slack
+	// sends them as one digest message; 0 never digests.
+	DigestThreshold int    `yaml:"digest_threshold,omitempty"`
+	Username        string `yaml:"username,omitempty"` // slack display name override
+	Channel         string `yaml:"channel,omitempty"`  // slack channel override
+
+	// ResolveTimeout is the alertmanager endsAt horizon: an alert not
+	// repeated within it resolves.
+	ResolveTimeout Duration `yaml:"resolve_timeout,omitempty"`
+
+	// Endpoint, Protocol (grpc or http/protobuf) and Insecure configure
+	// the OTLP exporter; unset, the OTEL_EXPORTER_OTLP_* variables apply.
+	Endpoint string `yaml:"endpoint,omitempty"`
+	Protocol string `yaml:"protocol,omitempty"`
+	Insecure *bool  `yaml:"insecure,omitempty"`
+
+	// Queue and Retry default to the top-level queue and retry, key by key.
+	Queue Queue `yaml:"queue,omitempty"`
+	Retry Retry `yaml:"retry,omitempty"`
+}
+
+// Defaults of the settings; PrintDefaults shows them all.
+const (
+	DefaultFormat         = "auto"
+	DefaultStartAt        = "beginning"
+	DefaultStateDir       = "/var/lib/logmatch"
+	DefaultGroupWindow    = 5 * time.Minute
+	DefaultRepeatInterval = 4 * time.Hour
+	DefaultHTTPAddr       = ":9464"
+	DefaultLogLevel       = "info"
+	DefaultLogFormat      = "text"
+	DefaultShutdownGrace  = 10 * time.Second
+	DefaultEntryMaxLines  = 1000
+	DefaultEntryMaxBytes  = 256 << 10
+	DefaultIdleFlush      = 2 * time.Second
+	DefaultMaxLineBytes   = 64 << 10
+	DefaultPollInterval   = 250 * time.Millisecond
+	DefaultQueueMaxItems  = 10000
+	DefaultQueueMaxAge    = 24 * time.Hour
+	DefaultMaxAttempts    = 0
+	DefaultInitialBackoff = time.Second
+	DefaultMaxBackoff     = 5 * time.Minute
+	DefaultSinkTimeout    = 10 * time.Second
+	DefaultDigestThresh   = 5
+	DefaultResolveTimeout = 5 * time.Minute
+)
+
+// Default returns the configuration used when neither file nor flags say
+// otherwise. Its Sinks list is empty: loading adds a stdout sink when no
+// sinks are configured anywhere.
+func Default() *Config {
+	return &Config{
+		Format:         DefaultFormat,
+		StartAt:        DefaultStartAt,
+		StateDir:       DefaultStateDir,
+		GroupWindow:    Duration(DefaultGroupWindow),
+		RepeatInterval: Duration(DefaultRepeatInterval),
+		HTTPAddr:       DefaultHTTPAddr,
+		LogLevel:       DefaultLogLevel,
+		LogFormat:      DefaultLogFormat,
+		ShutdownGrace:  Duration(DefaultShutdownGrace),
+		Entry: Entry{
+			MaxLines:  DefaultEntryMaxLines,
+			MaxBytes:  DefaultEntryMaxBytes,
+			IdleFlush: Duration(DefaultIdleFlush),
+		},
+		MaxLineBytes: DefaultMaxLineBytes,
+		PollInterval: Duration(DefaultPollInterval),
+		Queue:        Queue{MaxItems: DefaultQueueMaxItems, MaxAge: Duration(DefaultQueueMaxAge)},
+		Retry: Retry{
+			MaxAttempts:    DefaultMaxAttempts,
+			InitialBackoff: Duration(DefaultInitialBackoff),
+			MaxBackoff:     Duration(DefaultMaxBackoff),
+		},
+		Redact: Redact{Builtin: true},
+	}
+}
+
+// String renders the configuration as YAML with every secret redacted, for
+// logs and `logmatch config --show`.
+func (c *Config) String() string {
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		// Marshal fails only on types Config does not contain (channels,
+		// functions); say so rather than print half a config.
+		return "config: cannot render: " + err.Error()
+	}
+	return string(b)
+}

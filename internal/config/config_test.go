@@ -1,0 +1,701 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// fakeEnv is the environment and file system a test loads with.
+type fakeEnv struct {
+	vars  map[string]string
+	files map[string]string
+}
+
+func (e fakeEnv) getenv(k string) string { return e.vars[k] }
+
+func (e fakeEnv) readFile(name string) ([]byte, error) {
+	v, ok := e.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return []byte(v), nil
+}
+
+var testEnv = fakeEnv{
+	vars: map[string]string{
+		"SLACK_URL":   "https://hooks.slack.com/services/T000/B000/envtoken",
+		"HOOK_SECRET": "  env-hmac-key\n",
+		"EMPTY":       "",
+	},
+	files: map[string]string{
+		"/run/secrets/slack": "https://hooks.slack.com/services/T000/B000/filetoken\n",
+		"/run/secrets/hmac":  "file-hmac-key\n",
+		"/run/secrets/empty": " \n",
+	},
+}
+
+var secretCmp = cmp.Comparer(func(a, b Secret) bool { return a.Value() == b.Value() })
+
+func load(t *testing.T, yaml string) (*Config, error) {
+	t.Helper()
+	return Load("logmatch.yaml", []byte(yaml), testEnv.getenv, testEnv.readFile)
+}
+
+// defaultSink is a sink of type typ with every default filled in.
+func defaultSink(typ string) Sink {
+	s := Sink{
+		Type:        typ,
+		Name:        typ,
+		MinSeverity: patterns.SeverityInfo,
+		Queue:       Queue{MaxItems: DefaultQueueMaxItems, MaxAge: Duration(DefaultQueueMaxAge)},
+		Retry: Retry{
+			MaxAttempts:    DefaultMaxAttempts,
+			InitialBackoff: Duration(DefaultInitialBackoff),
+			MaxBackoff:     Duration(DefaultMaxBackoff),
+		},
+	}
+	switch typ {
+	case SinkSlack:
+		s.MinSeverity = patterns.SeverityError
+		s.DigestThreshold = DefaultDigestThresh
+		s.Timeout = Duration(DefaultSinkTimeout)
+	case SinkWebhook, SinkOTel:
+		s.Timeout = Duration(DefaultSinkTimeout)
+	case SinkAlertmanager:
+		s.Timeout = Duration(DefaultSinkTimeout)
+		s.ResolveTimeout = Duration(DefaultResolveTimeout)
+	}
+	return s
+}
+
+// loaded is what an empty file loads to, changed by edit.
+func loaded(edit func(c *Config)) *Config {
+	c := Default()
+	c.Paths = []string{"-"}
+	c.Sinks = []Sink{defaultSink(SinkStdout)}
+	if edit != nil {
+		edit(c)
+	}
+	return c
+}
+
+func TestLoadKeys(t *testing.T) {
+	yes := true
+	tests := []struct {
+		name string
+		yaml string
+		want *Config
+	}{
+		{name: "empty file", yaml: "", want: loaded(nil)},
+		{name: "comments only", yaml: "# nothing\n", want: loaded(nil)},
+		{
+			name: "paths",
+			yaml: "paths: [/var/log/sglang/*.log, '-']\n",
+			want: loaded(func(c *Config) { c.Paths = []string{"/var/log/sglang/*.log", "-"} }),
+		},
+		{name: "format", yaml: "format: cri\n", want: loaded(func(c *Config) { c.Format = "cri" })},
+		{name: "start_at", yaml: "start_at: end\n", want: loaded(func(c *Config) { c.StartAt = "end" })},
+		{
+			name: "catalogs without the default",
+			yaml: "catalogs: [/etc/logmatch/catalog.jsonl]\nno_default_catalog: true\n",
+			want: loaded(func(c *Config) {
+				c.Catalogs = []string{"/etc/logmatch/catalog.jsonl"}
+				c.NoDefaultCatalog = true
+			}),
+		},
+		{name: "state_dir", yaml: "state_dir: /data/state\n", want: loaded(func(c *Config) { c.StateDir = "/data/state" })},
+		{
+			name: "group_window off and repeat_interval",
+			yaml: "group_window: 0\nrepeat_interval: 1h30m\n",
+			want: loaded(func(c *Config) {
+				c.GroupWindow = 0
+				c.RepeatInterval = Duration(90 * time.Minute)
+			}),
+		},
+		{name: "http_addr off", yaml: "http_addr: ''\n", want: loaded(func(c *Config) { c.HTTPAddr = "" })},
+		{name: "http_addr", yaml: "http_addr: 127.0.0.1:9000\n", want: loaded(func(c *Config) { c.HTTPAddr = "127.0.0.1:9000" })},
+		{
+			name: "logging",
+			yaml: "log_level: debug\nlog_format: json\n",
+			want: loaded(func(c *Config) { c.LogLevel, c.LogFormat = "debug", "json" }),
+		},
+		{
+			name: "shutdown_grace",
+			yaml: "shutdown_grace: 30s\n",
+			want: loaded(func(c *Config) { c.ShutdownGrace = Duration(30 * time.Second) }),
+		},
+		{
+			name: "entry",
+			yaml: "entry:\n  max_lines: 50\n  max_bytes: 4096\n  idle_flush: 500ms\n",
+			want: loaded(func(c *Config) {
+				c.Entry = Entry{MaxLines: 50, MaxBytes: 4096, IdleFlush: Duration(500 * time.Millisecond)}
+			}),
+		},
+		{
+			name: "entry keeps unset keys",
+			yaml: "entry:\n  max_lines: 50\n",
+			want: loaded(func(c *Config) { c.Entry.MaxLines = 50 }),
+		},
+		{
+			name: "line bound and polling",
+			yaml: "max_line_bytes: 2048\npoll_interval: 1s\n",
+			want: loaded(func(c *Config) {
+				c.MaxLineBytes = 2048
+				c.PollInterval = Duration(time.Second)
+			}),
+		},
+		{
+			name: "queue and retry defaults reach every sink",
+			yaml: "queue:\n  max_items: 50\n  max_age: 1h\nretry:\n  max_attempts: 3\n  initial_backoff: 2s\n  max_backoff: 1m\n",
+			want: loaded(func(c *Config) {
+				c.Queue = Queue{MaxItems: 50, MaxAge: Duration(time.Hour)}
+				c.Retry = Retry{MaxAttempts: 3, InitialBackoff: Duration(2 * time.Second), MaxBackoff: Duration(time.Minute)}
+				c.Sinks[0].Queue, c.Sinks[0].Retry = c.Queue, c.Retry
+			}),
+		},
+		{
+			name: "redact",
+			yaml: "redact:\n  builtin: false\n  patterns: ['hf_[A-Za-z0-9]{30,}']\n",
+			want: loaded(func(c *Config) {
+				c.Redact = Redact{Builtin: false, Patterns: []string{"hf_[A-Za-z0-9]{30,}"}}
+			}),
+		},
+		{
+			name: "command replaces stdin",
+			yaml: "command: [python3, -m, sglang.launch_server]\n",
+			want: loaded(func(c *Config) {
+				c.Command = []string{"python3", "-m", "sglang.launch_server"}
+				c.Paths = nil
+			}),
+		},
+		{
+			name: "stdout sink",
+			yaml: "sinks:\n  - type: stdout\n    name: out\n    min_severity: WARN\n",
+			want: loaded(func(c *Config) {
+				c.Sinks[0].Name = "out"
+				c.Sinks[0].MinSeverity = patterns.SeverityWarning
+			}),
+		},
+		{
+			name: "slack sink, every key",
+			yaml: `sinks:
+  - type: slack
+    name: team-slack
+    min_severity: critical
+    url: https://hooks.slack.com/services/T000/B000/inline
+    digest_threshold: 0
+    username: logmatch
+    channel: "#alerts"
+    timeout: 3s
+    queue:
+      max_items: 10
+    retry:
+      max_attempts: 5
+`,
+			want: loaded(func(c *Config) {
+				s := defaultSink(SinkSlack)
+				s.Name = "team-slack"
+				s.MinSeverity = patterns.SeverityCritical
+				s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/inline")
+				s.DigestThreshold = 0
+				s.Username, s.Channel = "logmatch", "#alerts"
+				s.Timeout = Duration(3 * time.Second)
+				s.Queue.MaxItems = 10
+				s.Retry.MaxAttempts = 5
+				c.Sinks = []Sink{s}
+			}),
+		},
+		{
+			name: "slack url from file",
+			yaml: "sinks:\n  - type: slack\n    url_file: /run/secrets/slack\n",
+			want: loaded(func(c *Config) {
+				s := defaultSink(SinkSlack)
+				s.URLFile = "/run/secrets/slack"
+				s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/filetoken")
+				c.Sinks = []Sink{s}
+			}),
+		},
+		{
+			name: "webhook, every key, secrets from env and file",
+			yaml: `sinks:
+  - type: webhook
+    url_env: SLACK_URL
+    secret_env: HOOK_SECRET
+    headers:
+      X-Team: inference
+    timeout: 1s
+  - type: webhook
+    name: signed
+    url: http://127.0.0.1:8080/hook
+    secret_file: /run/secrets/hmac
+  - type: webhook
+    name: inline
+    url: http://127.0.0.1:8080/hook
+    secret: inline-key
+`,
+			want: loaded(func(c *Config) {
+				a := defaultSink(SinkWebhook)
+				a.URLEnv, a.URL = "SLACK_URL", NewSecret("https://hooks.slack.com/services/T000/B000/envtoken")
+				a.SecretEnv, a.Secret = "HOOK_SECRET", NewSecret("env-hmac-key")
+				a.Headers = map[string]Secret{"X-Team": NewSecret("inference")}
+				a.Timeout = Duration(time.Second)
+				b := defaultSink(SinkWebhook)
+				b.Name, b.URL = "signed", NewSecret("http://127.0.0.1:8080/hook")
+				b.SecretFile, b.Secret = "/run/secrets/hmac", NewSecret("file-hmac-key")
+				i := defaultSink(SinkWebhook)
+				i.Name, i.URL, i.Secret = "inline", NewSecret("http://127.0.0.1:8080/hook"), NewSecret("inline-key")
+				c.Sinks = []Sink{a, b, i}
+			}),
+		},
+		{
+			name: "alertmanager, every key",
+			yaml: `sinks:
+  - type: alertmanager
+    url: http://127.0.0.1:9093
+    resolve_timeout: 10m
+    headers: {Authorization: Bearer abc}
+`,
+			want: loaded(func(c *Config) {
+				s := defaultSink(SinkAlertmanager)
+				s.URL = NewSecret("http://127.0.0.1:9093")
+				s.ResolveTimeout = Duration(10 * time.Minute)
+				s.Headers = map[string]Secret{"Authorization": NewSecret("Bearer abc")}
+				c.Sinks = []Sink{s}
+			}),
+		},
+		{
+			name: "otel, every key",
+			yaml: `sinks:
+  - type: otel
+    endpoint: collector:4317
+    protocol: grpc
+    insecure: true
+    headers: {api-key: k}
+  - type: otel
+    name: otel-env
+`,
+			want: loaded(func(c *Config) {
+				s := defaultSink(SinkOTel)
+				s.Endpoint, s.Protocol, s.Insecure = "collector:4317", "grpc", &yes
+				s.Headers = map[string]Secret{"api-key": NewSecret("k")}
+				e := defaultSink(SinkOTel)
+				e.Name = "otel-env"
+				c.Sinks = []Sink{s, e}
+			}),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := load(t, tc.yaml)
+			if err != nil {
+				t.Fatalf("Load() error:\n%v", err)
+			}
+			if diff := cmp.Diff(tc.want, got, secretCmp); diff != "" {
+				t.Errorf("Load() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want string // the whole joined error
+	}{
+		{
+			name: "unknown keys, all of them",
+			yaml: "pathz: [a]\nentry:\n  max_line: 3\nsinks:\n  - type: slack\n    url: https://h/x\n    chanel: '#a'\n",
+			want: "logmatch.yaml:1: pathz: unknown key\n" +
+				"logmatch.yaml:3: entry.max_line: unknown key\n" +
+				"logmatch.yaml:7: sinks[0].chanel: unknown key",
+		},
+		{
+			name: "wrong types",
+			yaml: "entry:\n  max_lines: many\nno_default_catalog: perhaps\npaths: /var/log\n",
+			want: "logmatch.yaml:2: entry.max_lines: cannot unmarshal !!str `many` into int\n" +
+				"logmatch.yaml:3: no_default_catalog: cannot unmarshal !!str `perhaps` into bool\n" +
+				"logmatch.yaml:4: paths: cannot unmarshal !!str `/var/log` into []string",
+		},
+		{
+			name: "bad durations",
+			yaml: "group_window: 5\nrepeat_interval: [4h]\n",
+			want: `logmatch.yaml:1: group_window: invalid duration "5" (want a duration such as 30s, 5m or 4h)` + "\n" +
+				"logmatch.yaml:2: repeat_interval: want a duration such as 30s, 5m or 4h",
+		},
+		{
+			name: "severity, as in the issue",
+			yaml: "sinks:\n  - type: stdout\n  - type: webhook\n    name: hook\n    url: http://127.0.0.1/x\n\n\n\n\n\n\n    min_severity: fatal\n",
+			want: `logmatch.yaml:12: sinks[1].min_severity: unknown severity "fatal" (want info, warning, error or critical)`,
+		},
+		{
+			name: "enumerations",
+			yaml: "format: json\nstart_at: middle\nlog_level: trace\nlog_format: xml\n",
+			want: `logmatch.yaml:1: format: unknown value "json" (want auto, raw, cri or docker)` + "\n" +
+				`logmatch.yaml:2: start_at: unknown value "middle" (want beginning or end)` + "\n" +
+				`logmatch.yaml:3: log_level: unknown value "trace" (want debug, info, warn or error)` + "\n" +
+				`logmatch.yaml:4: log_format: unknown value "xml" (want text or json)`,
+		},
+		{
+			name: "bounds and durations",
+			yaml: "group_window: -1m\nshutdown_grace: 0\nentry:\n  max_lines: 0\n  max_bytes: 100\n  idle_flush: 0s\nmax_line_bytes: 10\npoll_interval: 0\n",
+			want: "logmatch.yaml:1: group_window: must not be negative\n" +
+				"logmatch.yaml:2: shutdown_grace: must be more than 0\n" +
+				"logmatch.yaml:4: entry.max_lines: must be at least 1, got 0\n" +
+				"logmatch.yaml:5: entry.max_bytes: must be at least 1024, got 100\n" +
+				"logmatch.yaml:6: entry.idle_flush: must be more than 0\n" +
+				"logmatch.yaml:7: max_line_bytes: must be at least 1024, got 10\n" +
+				"logmatch.yaml:8: poll_interval: must be more than 0",
+		},
+		{
+			name: "repeat shorter than window",
+			yaml: "group_window: 10m\nrepeat_interval: 5m\n",
+			want: "logmatch.yaml:2: repeat_interval: 5m is shorter than group_window 10m",
+		},
+		{
+			name: "http_addr",
+			yaml: "http_addr: localhost\n",
+			want: `logmatch.yaml:1: http_addr: want host:port or :port, got "localhost"`,
+		},
+		{
+			name: "http_addr port",
+			yaml: "http_addr: ':http'\n",
+			want: `logmatch.yaml:1: http_addr: bad port "http"`,
+		},
+		{
+			name: "queue and retry",
+			yaml: "queue:\n  max_items: 0\n  max_age: 0s\nretry:\n  max_attempts: -1\n  initial_backoff: 1m\n  max_backoff: 1s\n",
+			want: "logmatch.yaml:2: queue.max_items: must be at least 1, got 0\n" +
+				"logmatch.yaml:3: queue.max_age: must be more than 0\n" +
+				"logmatch.yaml:5: retry.max_attempts: must be at least 0, got -1\n" +
+				"logmatch.yaml:7: retry.max_backoff: 1s is shorter than initial_backoff 1m",
+		},
+		{
+			name: "sink queue and retry",
+			yaml: "sinks:\n  - type: stdout\n    queue:\n      max_age: -1s\n    retry:\n      initial_backoff: 0s\n",
+			want: "logmatch.yaml:4: sinks[0].queue.max_age: must be more than 0\n" +
+				"logmatch.yaml:6: sinks[0].retry.initial_backoff: must be more than 0",
+		},
+		{
+			name: "catalogs",
+			yaml: "no_default_catalog: true\n",
+			want: "logmatch.yaml:1: no_default_catalog: no catalog left: give catalogs (or --catalog) or keep the built-in one",
+		},
+		{
+			name: "paths",
+			yaml: "paths: ['', '/var/log/[a.log']\ncatalogs: ['']\n",
+			want: "logmatch.yaml:1: paths[0]: empty path\n" +
+				`logmatch.yaml:1: paths[1]: bad glob "/var/log/[a.log": syntax error in pattern` + "\n" +
+				"logmatch.yaml:2: catalogs[0]: empty path",
+		},
+		{
+			name: "state_dir and command",
+			yaml: "state_dir: ''\ncommand: ['', x]\n",
+			want: "logmatch.yaml:1: state_dir: must not be empty\n" +
+				"logmatch.yaml:2: command: empty program name",
+		},
+		{
+			name: "redact pattern",
+			yaml: "redact:\n  patterns: ['(unclosed']\n",
+			want: "logmatch.yaml:2: redact.patterns[0]: error parsing regexp: missing closing ) in `(unclosed`",
+		},
+		{
+			name: "no sinks",
+			yaml: "sinks: []\n",
+			want: "logmatch.yaml:1: sinks: no sinks: list at least one, or remove the key for the default stdout sink",
+		},
+		{
+			name: "sink types",
+			yaml: "sinks:\n  - name: x\n  - type: pagerduty\n",
+			want: "logmatch.yaml:2: sinks[0].type: missing (want stdout, slack, webhook, alertmanager or otel)\n" +
+				`logmatch.yaml:3: sinks[1].type: unknown sink type "pagerduty" (want stdout, slack, webhook, alertmanager or otel)`,
+		},
+		{
+			name: "keys of another sink type",
+			yaml: "sinks:\n  - type: webhook\n    url: http://h/x\n    channel: '#a'\n    digest_threshold: 3\n  - type: stdout\n    timeout: 1s\n",
+			want: "logmatch.yaml:4: sinks[0].channel: not a key of a webhook sink\n" +
+				"logmatch.yaml:5: sinks[0].digest_threshold: not a key of a webhook sink\n" +
+				"logmatch.yaml:7: sinks[1].timeout: not a key of a stdout sink",
+		},
+		{
+			name: "names",
+			yaml: "sinks:\n  - type: stdout\n  - type: stdout\n  - type: stdout\n    name: 'has space'\n",
+			want: `logmatch.yaml:3: sinks[1].name: duplicate sink name "stdout" (also sinks[0]); give each sink its own name` + "\n" +
+				`logmatch.yaml:5: sinks[2].name: bad sink name "has space" (letters, digits, '_', '.', '-'; at most 64)`,
+		},
+		{
+			name: "slack url missing",
+			yaml: "sinks:\n  - type: slack\n",
+			want: "logmatch.yaml:2: sinks[0].url: a slack sink needs url, url_file or url_env",
+		},
+		{
+			name: "slack url twice",
+			yaml: "sinks:\n  - type: slack\n    url: https://h/x\n    url_env: SLACK_URL\n",
+			want: "logmatch.yaml:3: sinks[0].url: url, url_file and url_env exclude each other; set one",
+		},
+		{
+			name: "slack url references",
+			yaml: "sinks:\n  - type: slack\n    url_file: /run/secrets/nope\n  - type: slack\n    name: b\n    url_file: /run/secrets/empty\n  - type: slack\n    name: c\n    url_env: EMPTY\n",
+			want: "logmatch.yaml:3: sinks[0].url_file: read: open /run/secrets/nope: file does not exist\n" +
+				"logmatch.yaml:6: sinks[1].url_file: file /run/secrets/empty is empty\n" +
+				"logmatch.yaml:9: sinks[2].url_env: environment variable EMPTY is unset or empty",
+		},
+		{
+			name: "urls",
+			yaml: "sinks:\n  - type: webhook\n    url: ftp://h/x\n  - type: alertmanager\n  - type: slack\n    url: ''\n",
+			want: "logmatch.yaml:3: sinks[0].url: not an http or https URL\n" +
+				"logmatch.yaml:4: sinks[1].url: an alertmanager sink needs url (the Alertmanager base URL)\n" +
+				"logmatch.yaml:6: sinks[2].url: not an http or https URL",
+		},
+		{
+			name: "webhook secret twice and headers",
+			yaml: "sinks:\n  - type: webhook\n    url: http://h/x\n    secret: a\n    secret_file: /run/secrets/hmac\n    headers:\n      'Bad Header': v\n",
+			want: "logmatch.yaml:4: sinks[0].secret: secret, secret_file and secret_env exclude each other; set one\n" +
+				`logmatch.yaml:6: sinks[0].headers: bad header name "Bad Header"`,
+		},
+		{
+			name: "otel",
+			yaml: "sinks:\n  - type: otel\n    protocol: http/json\n    endpoint: ''\n  - type: alertmanager\n    name: am\n    url: http://h\n    resolve_timeout: 0s\n",
+			want: `logmatch.yaml:3: sinks[0].protocol: unknown value "http/json" (want grpc or http/protobuf)` + "\n" +
+				`logmatch.yaml:4: sinks[0].endpoint: want host:port or a URL, got ""` + "\n" +
+				"logmatch.yaml:8: sinks[1].resolve_timeout: must be more than 0",
+		},
+		{
+			name: "syntax error",
+			yaml: "paths: [a\nformat: raw\n",
+			want: "logmatch.yaml:1: did not find expected ',' or ']'",
+		},
+		{
+			name: "not a mapping",
+			yaml: "- a\n- b\n",
+			want: "logmatch.yaml:1: want a mapping of settings at the top level",
+		},
+		{
+			name: "two documents",
+			yaml: "format: raw\n---\nformat: cri\n",
+			want: "logmatch.yaml:2: a second YAML document; the config is one document",
+		},
+		{
+			name: "duplicate key",
+			yaml: "format: raw\nformat: cri\n",
+			want: `logmatch.yaml:2: format: mapping key "format" already defined at line 1`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := load(t, tc.yaml)
+			if err == nil {
+				t.Fatalf("Load() = %v, want an error", got)
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("Load() error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	file := "paths: [/var/log/a.log]\n" +
+		"group_window: 1m\n" +
+		"log_level: debug\n" +
+		"sinks:\n" +
+		"  - type: slack\n" +
+		"    url_file: /run/secrets/slack\n" +
+		"    channel: '#a'\n"
+	env := fakeEnv{vars: testEnv.vars, files: map[string]string{"/etc/logmatch.yaml": file}}
+	for k, v := range testEnv.files {
+		env.files[k] = v
+	}
+	fromFile := func(edit func(c *Config)) *Config {
+		return loaded(func(c *Config) {
+			c.Paths = []string{"/var/log/a.log"}
+			c.GroupWindow = Duration(time.Minute)
+			c.LogLevel = "debug"
+			s := defaultSink(SinkSlack)
+			s.URLFile = "/run/secrets/slack"
+			s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/filetoken")
+			s.Channel = "#a"
+			c.Sinks = []Sink{s}
+			if edit != nil {
+				edit(c)
+			}
+		})
+	}
+	tests := []struct {
+		name string
+		args []string
+		want *Config
+	}{
+		{name: "file only", args: []string{"--config", "/etc/logmatch.yaml"}, want: fromFile(nil)},
+		{name: "no file, no flags", args: nil, want: loaded(nil)},
+		{
+			name: "flags override keys",
+			args: []string{
+				"--config", "/etc/logmatch.yaml", "--group-window", "0", "--repeat-interval", "2h",
+				"--log-level", "warn", "--log-format", "json", "--http-addr", "", "--state-dir", "/s",
+				"--start-at", "end", "--format", "docker",
+			},
+			want: fromFile(func(c *Config) {
+				c.GroupWindow, c.RepeatInterval = 0, Duration(2*time.Hour)
+				c.LogLevel, c.LogFormat, c.HTTPAddr, c.StateDir = "warn", "json", "", "/s"
+				c.StartAt, c.Format = "end", "docker"
+			}),
+		},
+		{
+			name: "repeatable flags replace lists",
+			args: []string{
+				"--config", "/etc/logmatch.yaml", "--path", "/x/*.log", "--path", "-",
+				"--catalog", "/c1", "--catalog", "/c2", "--no-default-catalog",
+			},
+			want: fromFile(func(c *Config) {
+				c.Paths = []string{"/x/*.log", "-"}
+				c.Catalogs = []string{"/c1", "/c2"}
+				c.NoDefaultCatalog = true
+			}),
+		},
+		{
+			name: "sink flags replace the file's sinks",
+			args: []string{
+				"--config", "/etc/logmatch.yaml", "--sink", "stdout", "--sink", "webhook=http://127.0.0.1:1/h",
+				"--sink", "alertmanager=http://127.0.0.1:9093", "--sink", "otel=collector:4318",
+			},
+			want: fromFile(func(c *Config) {
+				w := defaultSink(SinkWebhook)
+				w.URL = NewSecret("http://127.0.0.1:1/h")
+				a := defaultSink(SinkAlertmanager)
+				a.URL = NewSecret("http://127.0.0.1:9093")
+				o := defaultSink(SinkOTel)
+				o.Endpoint = "collector:4318"
+				c.Sinks = []Sink{defaultSink(SinkStdout), w, a, o}
+			}),
+		},
+		{
+			name: "slack and bare otel specs",
+			args: []string{"--sink", "slack=https://hooks.slack.com/services/x", "--sink", "otel"},
+			want: loaded(func(c *Config) {
+				s := defaultSink(SinkSlack)
+				s.URL = NewSecret("https://hooks.slack.com/services/x")
+				c.Sinks = []Sink{s, defaultSink(SinkOTel)}
+			}),
+		},
+		{
+			name: "command after --",
+			args: []string{"--config", "/etc/logmatch.yaml", "--", "python3", "-m", "sglang.launch_server", "--port", "30000"},
+			want: fromFile(func(c *Config) {
+				c.Command = []string{"python3", "-m", "sglang.launch_server", "--port", "30000"}
+			}),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			if err != nil {
+				t.Fatalf("ParseArgs() error:\n%v", err)
+			}
+			if diff := cmp.Diff(tc.want, got, secretCmp); diff != "" {
+				t.Errorf("ParseArgs() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseArgsErrors(t *testing.T) {
+	env := fakeEnv{vars: testEnv.vars, files: map[string]string{
+		"bad.yaml": "format: raw\nstart_at: never\nsinks:\n  - type: slack\n    url: https://h/x\n",
+	}}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{
+			name: "flag values",
+			args: []string{"--group-window", "5", "--repeat-interval", "x", "--log-level", "loud", "--format", "json", "--http-addr", "nohost"},
+			want: `--group-window: invalid duration "5" (want a duration such as 30s, 5m or 4h)` + "\n" +
+				`--repeat-interval: invalid duration "x" (want a duration such as 30s, 5m or 4h)` + "\n" +
+				`--format: unknown value "json" (want auto, raw, cri or docker)` + "\n" +
+				`--http-addr: want host:port or :port, got "nohost"` + "\n" +
+				`--log-level: unknown value "loud" (want debug, info, warn or error)`,
+		},
+		{
+			name: "file and flag problems together",
+			args: []string{"--config", "bad.yaml", "--log-format", "xml"},
+			want: `bad.yaml:2: start_at: unknown value "never" (want beginning or end)` + "\n" +
+				`--log-format: unknown value "xml" (want text or json)`,
+		},
+		{
+			name: "a flag fixes the file",
+			args: []string{"--config", "bad.yaml", "--start-at", "later"},
+			want: `--start-at: unknown value "later" (want beginning or end)`,
+		},
+		{
+			name: "missing config file",
+			args: []string{"--config", "nope.yaml", "--format", "raw"},
+			want: "--config: open nope.yaml: file does not exist",
+		},
+		{
+			name: "sink specs",
+			args: []string{
+				"--sink", "stdout=x", "--sink", "slack", "--sink", "pagerduty=k", "--sink", "otel=",
+				"--sink", "webhook=ftp://h/x", "--sink", "webhook=http://h/y",
+			},
+			want: "--sink stdout: takes no value\n" +
+				"--sink slack: want slack=URL\n" +
+				`--sink: unknown sink type "pagerduty" (want stdout, slack, webhook, alertmanager or otel)` + "\n" +
+				"--sink otel: empty endpoint after =\n" +
+				"--sink webhook: url: not an http or https URL\n" +
+				`--sink webhook: name: duplicate sink name "webhook" (also sinks[0]); give each sink its own name`,
+		},
+		{
+			name: "unknown flag",
+			args: []string{"--colour"},
+			want: "config: flag provided but not defined: -colour",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			if err == nil {
+				t.Fatalf("ParseArgs() = %v, want an error", got)
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("ParseArgs() error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	if _, err := ParseArgs([]string{"-h"}, testEnv.getenv, testEnv.readFile); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("ParseArgs(-h) error %v, want flag.ErrHelp", err)
+	}
+}
+
+func TestDurationString(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{5 * time.Minute, "5m"},
+		{4 * time.Hour, "4h"},
+		{90 * time.Minute, "1h30m"},
+		{2*time.Hour + 30*time.Second, "2h0m30s"},
+		{250 * time.Millisecond, "250ms"},
+	}
+	for _, tc := range tests {
+		if got := Duration(tc.d).String(); got != tc.want {
+			t.Errorf("Duration(%v).String() = %q, want %q", tc.d, got, tc.want)
+		}
+		if d, err := parseDuration(Duration(tc.d).String()); err != nil || d != tc.d {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", Duration(tc.d).String(), d, err, tc.d)
+		}
+	}
+}

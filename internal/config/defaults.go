@@ -1,0 +1,180 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"text/template"
+)
+
+// defaultsText is the documented default configuration. Every key appears,
+// set to its default or, where it has none, commented out with an example;
+// the file loads back to Default() plus the stdout sink.
+const defaultsText = `# logmatch configuration ({{.Comment}})
+#
+# Every key is shown with its default. Command-line flags override keys;
+# a repeatable flag (--path, --catalog, --sink) replaces the whole list.
+# Durations are Go durations: 500ms, 30s, 5m, 4h; 0 turns a window off.
+#
+# Environment variables logmatch reads:
+#   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL,
+#   OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_INSECURE, OTEL_SERVICE_NAME,
+#   OTEL_RESOURCE_ATTRIBUTES (and their _LOGS_ / _METRICS_ variants)
+#       configure an otel sink wherever its own keys are unset.
+#   POD_NAME, POD_NAMESPACE, NODE_NAME, CONTAINER_NAME
+#       label every alert's source; set them from the Kubernetes downward
+#       API (fieldRef metadata.name, metadata.namespace, spec.nodeName).
+#   Any variable named by a *_env key below.
+
+# Log files to follow, as globs; "-" is standard input. With no paths,
+# logmatch reads the output of the command (below, or after "--"), or
+# standard input when there is no command either.
+paths: []
+#  - /var/log/sglang/*.log
+#  - /var/log/pods/*/sglang/*.log
+
+# Line framing: auto (detect), raw, cri (containerd/CRI-O) or docker (json-file).
+format: {{.Format}}
+
+# Where a file without a checkpoint is read from: beginning or end.
+# A file with a checkpoint always resumes where logmatch stopped.
+start_at: {{.StartAt}}
+
+# Extra catalog files or directories (JSONL error records).
+catalogs: []
+# Leave out the catalog built into logmatch.
+no_default_catalog: false
+
+# Directory of state.db: read checkpoints and alerts not yet delivered.
+# Use a volume that survives restarts (an emptyDir survives container restarts).
+state_dir: {{.StateDir}}
+
+# Repeats of an incident within this window are counted and summarised; 0 = off.
+group_window: {{.GroupWindow}}
+# A still-happening incident is repeated as a reminder this often; 0 = off.
+repeat_interval: {{.RepeatInterval}}
+
+# Address of /metrics (Prometheus) and /healthz; "" = off.
+http_addr: "{{.HTTPAddr}}"
+# logmatch's own log: level debug, info, warn or error; format text or json.
+log_level: {{.LogLevel}}
+log_format: {{.LogFormat}}
+# On stop, time allowed to deliver queued alerts and flush state.
+shutdown_grace: {{.ShutdownGrace}}
+
+# Bounds of one logical entry (a message with its continuation lines or a
+# traceback); what they cut is counted.
+entry:
+  max_lines: {{.Entry.MaxLines}}
+  max_bytes: {{.Entry.MaxBytes}}
+  # An entry with no new line for this long is complete.
+  idle_flush: {{.Entry.IdleFlush}}
+# Longer physical lines are cut (and counted).
+max_line_bytes: {{.MaxLineBytes}}
+# How often files are polled when change notification is unavailable, and
+# globs re-expanded.
+poll_interval: {{.PollInterval}}
+
+# Default bound of every sink's durable queue; the oldest alerts are dropped
+# (and counted) first. A sink may override it with its own queue: key.
+queue:
+  max_items: {{.Queue.MaxItems}}
+  max_age: {{.Queue.MaxAge}}
+
+# Default retry policy of every sink (exponential backoff with jitter,
+# Retry-After honoured). max_attempts 0 retries until queue.max_age.
+retry:
+  max_attempts: {{.Retry.MaxAttempts}}
+  initial_backoff: {{.Retry.InitialBackoff}}
+  max_backoff: {{.Retry.MaxBackoff}}
+
+# Redaction of log text before it leaves logmatch.
+redact:
+  # Built-in rules: bearer tokens, API keys, passwords, URL credentials.
+  builtin: {{.Redact.Builtin}}
+  # Extra regular expressions (catalog syntax); matches become [REDACTED].
+  patterns: []
+  #  - 'hf_[A-Za-z0-9]{30,}'
+
+# The command logmatch runs and watches, usually given after "--".
+command: []
+#  - python3
+#  - -m
+#  - sglang.launch_server
+
+# Where alerts go. Every sink has type, name (default: the type; unique),
+# min_severity (info, warning, error or critical; default error for slack,
+# info otherwise), and may override queue and retry. Secrets (url, secret,
+# header values) can be given inline, or by reference: key_file (a file,
+# trimmed; Kubernetes Secrets mount as files) or key_env (a variable).
+# Without any sinks key, logmatch writes alerts to stdout.
+sinks:
+  - type: stdout
+    name: stdout
+    min_severity: info
+#  - type: slack
+#    name: slack
+#    min_severity: error
+#    url_file: /etc/logmatch/slack-webhook-url  # or url, or url_env
+#    digest_threshold: {{.DigestThreshold}}  # more ready alerts than this go as one digest; 0 = never
+#    username: logmatch
+#    channel: "#sglang-alerts"
+#    timeout: {{.SinkTimeout}}
+#  - type: webhook
+#    name: webhook
+#    url_env: LOGMATCH_WEBHOOK_URL  # or url, or url_file
+#    secret_file: /etc/logmatch/webhook-hmac-key  # HMAC key that signs the body
+#    # secret: inline-key                          # instead of secret_file
+#    # secret_env: LOGMATCH_WEBHOOK_SECRET         # instead of secret_file
+#    headers:
+#      X-Team: inference
+#    timeout: {{.SinkTimeout}}
+#  - type: alertmanager
+#    name: alertmanager
+#    url: http://alertmanager.monitoring:9093
+#    resolve_timeout: {{.ResolveTimeout}}  # endsAt horizon: resolves unless repeated
+#    headers:
+#      Authorization: Bearer token-value
+#    timeout: {{.SinkTimeout}}
+#  - type: otel
+#    name: otel
+#    endpoint: otel-collector.monitoring:4317  # unset: OTEL_EXPORTER_OTLP_ENDPOINT
+#    protocol: grpc                            # or http/protobuf
+#    insecure: true
+#    headers:
+#      Authorization: Bearer token-value
+#    timeout: {{.SinkTimeout}}
+#    queue:
+#      max_items: {{.Queue.MaxItems}}
+#      max_age: {{.Queue.MaxAge}}
+#    retry:
+#      max_attempts: {{.Retry.MaxAttempts}}
+#      initial_backoff: {{.Retry.InitialBackoff}}
+#      max_backoff: {{.Retry.MaxBackoff}}
+`
+
+var defaultsTemplate = template.Must(template.New("defaults").Parse(defaultsText))
+
+// PrintDefaults writes the complete default configuration as commented
+// YAML: every key with its default, the sink types as commented examples,
+// and the environment variables that matter. The output loads back (see
+// Load) as the default configuration.
+func PrintDefaults(w io.Writer) error {
+	d := Default()
+	data := struct {
+		*Config
+		Comment         string
+		DigestThreshold int
+		SinkTimeout     Duration
+		ResolveTimeout  Duration
+	}{
+		Config:          d,
+		Comment:         "logmatch config --print-defaults",
+		DigestThreshold: DefaultDigestThresh,
+		SinkTimeout:     Duration(DefaultSinkTimeout),
+		ResolveTimeout:  Duration(DefaultResolveTimeout),
+	}
+	if err := defaultsTemplate.Execute(w, data); err != nil {
+		return fmt.Errorf("config: print defaults: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package config
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// placeRE is how every problem starts: the file with a line, the file
+// alone (an error without a position), or a key path.
+var placeRE = regexp.MustCompile(`^(logmatch\.yaml(:\d+)?: |[a-z_]+(\[\d+\])?(\.[A-Za-z0-9_.\-\[\]]+)?: )`)
+
+// FuzzLoad feeds arbitrary files to the loader: it must never panic, and
+// every problem it reports must say where.
+func FuzzLoad(f *testing.F) {
+	var b strings.Builder
+	if err := PrintDefaults(&b); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.String())
+	for _, s := range []string{
+		"",
+		"paths: [a\n",
+		"sinks:\n  - type: slack\n    url_file: /run/secrets/slack\n    chanel: x\n",
+		"entry: &e {max_lines: 1}\nqueue: *e\n",
+		"sinks:\n  - &s {type: stdout}\n  - *s\n",
+		"group_window: [1m]\nrepeat_interval: {a: 1}\n",
+		"<<: {format: raw}\n",
+		"- a\n",
+		"a: b\n---\nc: d\n",
+		"sinks:\n  - type: webhook\n    url: 'http://h/x'\n    headers: {'': v}\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, yaml string) {
+		_, err := Load("logmatch.yaml", []byte(yaml), testEnv.getenv, testEnv.readFile)
+		if err == nil {
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !placeRE.MatchString(line) {
+				t.Errorf("problem %q does not say where", line)
+			}
+		}
+	})
+}

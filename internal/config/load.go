@@ -1,0 +1,194 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// index maps the key path of every value in a YAML file ("entry.max_lines",
+// "sinks[1].url") to the lines of its key and value, so problems found
+// after decoding can still name the line they come from.
+type index struct {
+	file   string
+	keys   map[string]int // path to the line of its key (or sequence item)
+	values map[string]pos // path to the position of its value
+	order  []string       // paths in document order
+}
+
+// maxDepth bounds the walk over nested (or aliased) nodes; the
+// configuration is four levels deep.
+const maxDepth = 32
+
+func newIndex(file string, doc *yaml.Node) *index {
+	ix := &index{file: file, keys: map[string]int{}, values: map[string]pos{}}
+	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		ix.walk("", doc.Content[0], 0)
+	}
+	return ix
+}
+
+// pos is a node's line and column, both 1-based.
+type pos struct{ line, col int }
+
+func (ix *index) add(path string, keyLine int, value *yaml.Node) {
+	if _, dup := ix.keys[path]; !dup {
+		ix.order = append(ix.order, path)
+	}
+	ix.keys[path], ix.values[path] = keyLine, pos{value.Line, value.Column}
+}
+
+func (ix *index) walk(path string, n *yaml.Node, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			ix.add(p, k.Line, v)
+			ix.walk(p, v, depth+1)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			ix.add(p, v.Line, v)
+			ix.walk(p, v, depth+1)
+		}
+	}
+}
+
+// has reports whether the file sets path.
+func (ix *index) has(path string) bool {
+	_, ok := ix.keys[path]
+	return ok
+}
+
+// parent strips the last element of a key path: "a.b[2].c" -> "a.b[2]" ->
+// "a.b" -> "a" -> "".
+func parent(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+var (
+	lineMsgRE  = regexp.MustCompile(`^(?:yaml: )?line (\d+): (?:column (\d+): )?(.*)$`)
+	unknownRE  = regexp.MustCompile(`^field (.+) not found in type \S+$`)
+	typeNameRE = regexp.MustCompile(`\b(?:config|patterns)\.`)
+)
+
+// decodeFile decodes data (the file named name) onto cfg and returns the
+// file's index and every problem, each as "name:line: path: message".
+func decodeFile(name string, data []byte, cfg *Config) (*index, []error) {
+	var doc yaml.Node
+	err := yaml.Unmarshal(data, &doc)
+	if err != nil {
+		return newIndex(name, nil), []error{placeYAMLError(newIndex(name, nil), err)}
+	}
+	ix := newIndex(name, &doc)
+	if doc.Kind == 0 {
+		return ix, nil // empty file: all defaults
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		line := 1
+		if len(doc.Content) > 0 {
+			line = doc.Content[0].Line
+		}
+		return ix, []error{fmt.Errorf("%s:%d: want a mapping of settings at the top level", name, line)}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var errs []error
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		errs = append(errs, placeYAMLError(ix, err))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		errs = append(errs, fmt.Errorf("%s:%d: a second YAML document; the config is one document", name, extra.Line))
+	}
+	return ix, errs
+}
+
+// placeYAMLError rewrites the decoder's "line N: message" errors into
+// "file:N: key.path: message", one joined error per problem.
+func placeYAMLError(ix *index, err error) error {
+	var te *yaml.TypeError
+	var msgs []string
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	var out []error
+	for _, m := range msgs {
+		out = append(out, ix.place(m))
+	}
+	return errors.Join(out...)
+}
+
+func (ix *index) place(msg string) error {
+	m := lineMsgRE.FindStringSubmatch(msg)
+	if m == nil {
+		return fmt.Errorf("%s: %s", ix.file, strings.TrimPrefix(msg, "yaml: "))
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2]) // 0 when the message has no column
+	text := typeNameRE.ReplaceAllString(m[3], "")
+	if u := unknownRE.FindStringSubmatch(m[3]); u != nil {
+		for _, p := range ix.order {
+			if ix.keys[p] == line && (p == u[1] || strings.HasSuffix(p, "."+u[1])) {
+				return fmt.Errorf("%s:%d: %s: unknown key", ix.file, line, p)
+			}
+		}
+		return fmt.Errorf("%s:%d: %s: unknown key", ix.file, line, u[1])
+	}
+	// The message is about the value at the column when it names one, else
+	// about the deepest value on the line.
+	best := ""
+	for _, p := range ix.order {
+		v := ix.values[p]
+		if v.line == line && (col == 0 || v.col == col) && len(p) >= len(best) {
+			best = p
+		}
+	}
+	if best == "" {
+		return fmt.Errorf("%s:%d: %s", ix.file, line, text)
+	}
+	return fmt.Errorf("%s:%d: %s: %s", ix.file, line, best, text)
+}
+
+// sortProblems orders the problems of the file by line, so they read top
+// to bottom however they were found; problems without a line (flags,
+// derived settings) follow in the order they were found.
+func sortProblems(file string, errs []error) {
+	line := func(err error) int {
+		rest, ok := strings.CutPrefix(err.Error(), file+":")
+		if !ok || file == "" {
+			return int(^uint(0) >> 1)
+		}
+		digits, _, ok := strings.Cut(rest, ":")
+		n, err2 := strconv.Atoi(digits)
+		if !ok || err2 != nil {
+			return int(^uint(0) >> 1)
+		}
+		return n
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return line(errs[i]) < line(errs[j]) })
+}

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// origins says where each setting came from: a line of the config file or
+// a flag. Flags override the file, and a flag that replaces a list (--sink,
+// --path) hides the file's lines for that list, so a problem in a sink
+// given by --sink never points into the file.
+type origins struct {
+	ix    *index            // nil when no file was loaded
+	flags map[string]string // key path to the flag that set it
+}
+
+func newOrigins() *origins { return &origins{flags: map[string]string{}} }
+
+// override records that flag set path, replacing whatever the file said
+// there.
+func (o *origins) override(path, flag string) {
+	o.flags[path] = flag
+	if o.ix == nil {
+		return
+	}
+	for p := range o.ix.keys {
+		if p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			delete(o.ix.keys, p)
+			delete(o.ix.values, p)
+		}
+	}
+}
+
+// set reports whether path was given explicitly, in the file or by a flag.
+func (o *origins) set(path string) bool {
+	if _, ok := o.flags[path]; ok {
+		return true
+	}
+	return o.ix != nil && o.ix.has(path)
+}
+
+// errorf builds a problem about path, prefixed by where path (or its
+// nearest ancestor) was set.
+func (o *origins) errorf(path, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	for p := path; p != ""; p = parent(p) {
+		if flag, ok := o.flags[p]; ok {
+			rest := strings.TrimPrefix(strings.TrimPrefix(path, p), ".")
+			if rest != "" {
+				return fmt.Errorf("%s: %s: %s", flag, rest, msg)
+			}
+			return fmt.Errorf("%s: %s", flag, msg)
+		}
+		if o.ix != nil {
+			if l, ok := o.ix.keys[p]; ok {
+				return fmt.Errorf("%s:%d: %s: %s", o.ix.file, l, path, msg)
+			}
+		}
+	}
+	return fmt.Errorf("%s: %s", path, msg)
+}
+
+// wrapf is errorf for an underlying error, kept for errors.Is and As.
+func (o *origins) wrapf(path string, err error, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", o.errorf(path, format, args...), err)
+}
