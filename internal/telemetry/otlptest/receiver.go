@@ -34,8 +34,9 @@ type Receiver struct {
 	// HTTPURL+"/v1/logs" and HTTPURL+"/v1/metrics".
 	HTTPURL string
 
-	mu      sync.Mutex
-	fail    codes.Code
+	mu         sync.Mutex
+	fail       codes.Code
+	retryAfter string
 	logs    []*logspb.ResourceLogs
 	metrics []*metricspb.ResourceMetrics
 	headers []map[string][]string
@@ -96,6 +97,14 @@ func (r *Receiver) Fail(code codes.Code) {
 	r.fail = code
 }
 
+// RetryAfter makes failed HTTP answers carry a Retry-After header with
+// value v; "" sends none.
+func (r *Receiver) RetryAfter(v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.retryAfter = v
+}
+
 // ResourceLogs returns every accepted ResourceLogs in arrival order.
 func (r *Receiver) ResourceLogs() []*logspb.ResourceLogs {
 	r.mu.Lock()
@@ -129,12 +138,13 @@ func (r *Receiver) Headers() []map[string][]string {
 	return append([]map[string][]string(nil), r.headers...)
 }
 
-// admit records the request headers and returns the status to answer.
-func (r *Receiver) admit(h map[string][]string) codes.Code {
+// admit records the request headers and returns the status to answer and
+// the Retry-After value to send with a failure.
+func (r *Receiver) admit(h map[string][]string) (codes.Code, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.headers = append(r.headers, h)
-	return r.fail
+	return r.fail, r.retryAfter
 }
 
 func (r *Receiver) addLogs(rl []*logspb.ResourceLogs) {
@@ -156,7 +166,7 @@ type logsService struct {
 
 func (s logsService) Export(ctx context.Context, req *collogspb.ExportLogsServiceRequest) (*collogspb.ExportLogsServiceResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
-	if c := s.r.admit(md); c != codes.OK {
+	if c, _ := s.r.admit(md); c != codes.OK {
 		return nil, status.Error(c, "otlptest: refused by test")
 	}
 	s.r.addLogs(req.GetResourceLogs())
@@ -170,7 +180,7 @@ type metricsService struct {
 
 func (s metricsService) Export(ctx context.Context, req *colmetricspb.ExportMetricsServiceRequest) (*colmetricspb.ExportMetricsServiceResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
-	if c := s.r.admit(md); c != codes.OK {
+	if c, _ := s.r.admit(md); c != codes.OK {
 		return nil, status.Error(c, "otlptest: refused by test")
 	}
 	s.r.addMetrics(req.GetResourceMetrics())
@@ -205,7 +215,10 @@ func (r *Receiver) decode(w http.ResponseWriter, req *http.Request, m proto.Mess
 	for k, v := range req.Header {
 		h[strings.ToLower(k)] = v
 	}
-	if c := r.admit(h); c != codes.OK {
+	if c, ra := r.admit(h); c != codes.OK {
+		if ra != "" {
+			w.Header().Set("Retry-After", ra)
+		}
 		writeProto(w, httpStatus(c), status.New(c, "otlptest: refused by test").Proto())
 		return false
 	}
