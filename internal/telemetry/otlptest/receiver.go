@@ -37,9 +37,9 @@ type Receiver struct {
 	mu         sync.Mutex
 	fail       codes.Code
 	retryAfter string
-	logs    []*logspb.ResourceLogs
-	metrics []*metricspb.ResourceMetrics
-	headers []map[string][]string
+	logs       []*logspb.ResourceLogs
+	metrics    []*metricspb.ResourceMetrics
+	headers    []map[string][]string
 }
 
 // Start runs a Receiver until the test ends.
