@@ -19,9 +19,10 @@ const Mask = "[REDACTED]"
 type rule struct {
 	name string
 	re   *regexp.Regexp
-	// hint is a lower-case literal every match contains; text without it
-	// skips the regex. Empty means always run.
-	hint   string
+	// hints are lower-case literals one of which every match contains.
+	// The regex runs only on the lines holding a hint, which keeps a long
+	// clean entry cheap; no hints means the whole text is searched.
+	hints  []string
 	keep   func(secret string) bool
 	secret int // index of the "secret" group, or 0 for the whole match
 }
@@ -32,72 +33,72 @@ func builtin() []rule {
 	return []rule{
 		{
 			// Authorization headers: whatever follows the scheme is secret.
-			name: "authorization header",
-			hint: "authorization",
-			re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+(?P<secret>[^\s"',;]+)`),
+			name:  "authorization header",
+			hints: []string{"authorization"},
+			re:    regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+(?P<secret>[^\s"',;]+)`),
 		},
 		{
 			// A bare "Bearer <token>": in prose ("bearer token expired")
 			// the next word is not secret, so require token-like text.
-			name: "bearer token",
-			hint: "bearer",
-			re:   regexp.MustCompile(`(?i)\bbearer\s+(?P<secret>[A-Za-z0-9\-._~+/]+=*)`),
-			keep: notTokenLike,
+			name:  "bearer token",
+			hints: []string{"bearer"},
+			re:    regexp.MustCompile(`(?i)\bbearer\s+(?P<secret>[A-Za-z0-9\-._~+/]+=*)`),
+			keep:  notTokenLike,
 		},
 		{
-			name: "api key",
-			hint: "key",
-			re:   regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])?api[_-]?key["']?\s*[:=]\s*["']?(?P<secret>[^\s"',;&)}\]]+)`),
-			keep: isPlaceholder,
+			name:  "api key",
+			hints: []string{"key"},
+			re:    regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])?api[_-]?key["']?\s*[:=]\s*["']?(?P<secret>[^\s"',;&)}\]]+)`),
+			keep:  isPlaceholder,
 		},
 		{
-			name: "api key flag",
-			hint: "key",
-			re:   regexp.MustCompile(`(?i)--(?:[a-z0-9]+-)?api-key\s+["']?(?P<secret>[^\s"',;)]+)`),
-			keep: isFlag,
+			name:  "api key flag",
+			hints: []string{"key"},
+			re:    regexp.MustCompile(`(?i)--(?:[a-z0-9]+-)?api-key\s+["']?(?P<secret>[^\s"',;)]+)`),
+			keep:  isFlag,
 		},
 		{
-			name: "openai key",
-			hint: "sk-",
-			re:   regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-|svcacct-|admin-)?(?P<secret>[A-Za-z0-9_\-]{20,})`),
+			name:  "openai key",
+			hints: []string{"sk-"},
+			re:    regexp.MustCompile(`\bsk-(?:proj-|ant-|live-|test-|svcacct-|admin-)?(?P<secret>[A-Za-z0-9_\-]{20,})`),
 		},
 		{
-			name: "hugging face token",
-			hint: "hf_",
-			re:   regexp.MustCompile(`\bhf_(?P<secret>[A-Za-z0-9]{30,})`),
+			name:  "hugging face token",
+			hints: []string{"hf_"},
+			re:    regexp.MustCompile(`\bhf_(?P<secret>[A-Za-z0-9]{30,})`),
 		},
 		{
-			name: "github token",
-			hint: "_",
-			re:   regexp.MustCompile(`\b(?:gh[pousr]|github_pat)_(?P<secret>[A-Za-z0-9_]{30,})`),
+			name:  "github token",
+			hints: []string{"gh", "github_pat_"},
+			re:    regexp.MustCompile(`\b(?:gh[pousr]|github_pat)_(?P<secret>[A-Za-z0-9_]{30,})`),
 		},
 		{
-			name: "aws access key id",
-			hint: "",
-			re:   regexp.MustCompile(`\b(?:AKIA|ASIA)(?P<secret>[A-Z0-9]{16})\b`),
+			name:  "aws access key id",
+			hints: []string{"akia", "asia"},
+			re:    regexp.MustCompile(`\b(?:AKIA|ASIA)(?P<secret>[A-Z0-9]{16})\b`),
 		},
 		{
-			name: "aws secret access key",
-			hint: "aws_secret_access_key",
-			re:   regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[:=]\s*["']?(?P<secret>[A-Za-z0-9/+=]{16,})`),
+			name:  "aws secret access key",
+			hints: []string{"aws_secret_access_key"},
+			re:    regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[:=]\s*["']?(?P<secret>[A-Za-z0-9/+=]{16,})`),
 		},
 		{
 			// Query values, key=value pairs and --flag=value. The key must
 			// start a word, so max_new_tokens=128 and num_tokens=5 stay.
-			name: "password or token value",
-			hint: "=",
-			re:   regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:password|passwd|pwd|token|access_token|auth_token|refresh_token|id_token|secret|client_secret|sig|signature)=(?P<secret>[^\s&"',;)#]+)`),
-			keep: isPlaceholder,
+			name:  "password or token value",
+			hints: []string{"pass", "pwd", "token", "secret", "sig"},
+			re:    regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:password|passwd|pwd|token|access_token|auth_token|refresh_token|id_token|secret|client_secret|sig|signature)=(?P<secret>[^\s&"',;)#]+)`),
+			keep:  isPlaceholder,
 		},
 		{
-			name: "url password",
-			hint: "://",
-			re:   regexp.MustCompile(`://[^\s/:@]+:(?P<secret>[^\s/@]+)@`),
+			name:  "url password",
+			hints: []string{"://"},
+			re:    regexp.MustCompile(`://[^\s/:@]+:(?P<secret>[^\s/@]+)@`),
 		},
 		{
-			name: "slack webhook",
-			hint: "hooks.slack.com",
-			re:   regexp.MustCompile(`(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_\-/]+)`),
+			name:  "slack webhook",
+			hints: []string{"hooks.slack.com"},
+			re:    regexp.MustCompile(`(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_\-/]+)`),
 		},
 	}
 }
@@ -160,28 +161,87 @@ func New(extra []string) (*Redactor, error) {
 	return r, nil
 }
 
-// Redact returns s with every secret replaced by Mask.
+// Redact returns s with every secret replaced by Mask. Rules with hints
+// match within one line.
 func (r *Redactor) Redact(s string) string {
 	if s == "" {
 		return s
 	}
-	var lower string // computed once, only if some rule has a hint
+	lower := asciiLower(s)
 	for i := range r.rules {
 		ru := &r.rules[i]
-		if ru.hint != "" {
-			if lower == "" {
-				lower = strings.ToLower(s)
-			}
-			if !strings.Contains(lower, ru.hint) {
-				continue
-			}
+		var out string
+		var changed bool
+		if len(ru.hints) == 0 {
+			out, changed = ru.apply(s)
+		} else {
+			out, changed = ru.applyHinted(s, lower)
 		}
-		if out, changed := ru.apply(s); changed {
-			s = out
-			lower = ""
+		if changed {
+			s, lower = out, asciiLower(out)
 		}
 	}
 	return s
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets in the result
+// are offsets in s (strings.ToLower may change lengths).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// applyHinted applies ru to each line of s that contains one of its hints;
+// lower is asciiLower(s).
+func (ru *rule) applyHinted(s, lower string) (string, bool) {
+	// next[i] caches where hint i occurs next, so each hint is searched
+	// for once across the whole text: -2 unknown, -1 absent.
+	next := make([]int, len(ru.hints))
+	for i := range next {
+		next[i] = -2
+	}
+	var b strings.Builder
+	done, pos := 0, 0 // s[:done] is written to b; search resumes at pos
+	changed := false
+	for pos < len(s) {
+		at := -1
+		for i, h := range ru.hints {
+			if next[i] == -2 || (next[i] >= 0 && next[i] < pos) {
+				if j := strings.Index(lower[pos:], h); j >= 0 {
+					next[i] = pos + j
+				} else {
+					next[i] = -1
+				}
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
+		}
+		if at < 0 {
+			break
+		}
+		start := strings.LastIndexByte(s[:at], '\n') + 1
+		end := len(s)
+		if j := strings.IndexByte(s[at:], '\n'); j >= 0 {
+			end = at + j
+		}
+		if out, ok := ru.apply(s[start:end]); ok {
+			b.WriteString(s[done:start])
+			b.WriteString(out)
+			done, changed = end, true
+		}
+		pos = end + 1
+	}
+	if !changed {
+		return s, false
+	}
+	b.WriteString(s[done:])
+	return b.String(), true
 }
 
 // apply replaces the secrets ru finds in s.
