@@ -83,7 +83,7 @@ func (f *framer) reset() {
 func (f *framer) push(b []byte, start int64, cut bool, out func(frame) error) error {
 	if f.format == FormatAuto {
 		if len(bytes.TrimSpace(b)) == 0 {
-			return out(frame{text: b, offset: start, truncated: cut})
+			return f.raw(b, start, cut, out)
 		}
 		f.format = detectFormat(b)
 	}
@@ -102,16 +102,44 @@ func (f *framer) push(b []byte, start int64, cut bool, out func(frame) error) er
 		msg, complete := bytes.CutSuffix(d.log, []byte("\n"))
 		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, cut, out)
 	default:
-		return out(frame{text: b, offset: start, truncated: cut})
+		return f.raw(b, start, cut, out)
 	}
 	f.bad++
+	return f.raw(b, start, cut, out)
+}
+
+// raw passes a physical line through undecoded, cut at the line bound
+// (the physical bound leaves room for framing).
+func (f *framer) raw(b []byte, start int64, cut bool, out func(frame) error) error {
+	if len(b) > f.max {
+		b, cut = b[:f.max], true
+	}
 	return out(frame{text: b, offset: start, truncated: cut})
 }
 
+// framingSlack is how much longer than the line bound a physical line of a
+// framed format may be before the splitter cuts it: room for the CRI prefix
+// and for docker's JSON escaping of a 16 KiB chunk.
+const framingSlack = 96 << 10
+
+// physicalBound is the splitter bound for lines of format f.
+func physicalBound(f Format, max int) int {
+	if f == FormatRaw {
+		return max
+	}
+	return max + framingSlack
+}
+
 func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial bool, start int64, cut bool, out func(frame) error) error {
+	if !isPartial {
+		msg = bytes.TrimSuffix(msg, []byte{'\r'})
+	}
 	p := &f.pend[i]
 	if !p.active {
 		if !isPartial {
+			if len(msg) > f.max {
+				msg, cut = msg[:f.max], true
+			}
 			return out(frame{text: msg, stream: stream, time: t, offset: start, truncated: cut})
 		}
 		p.active, p.start, p.buf, p.cut, p.time = true, start, p.buf[:0], false, t

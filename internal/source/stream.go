@@ -92,7 +92,7 @@ func unblock(r io.Reader) {
 
 // pump reads r to its end and delivers its lines.
 func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
-	sp := newSplitter(r, cfg.MaxLineBytes)
+	sp := newSplitter(r, physicalBound(cfg.Format, cfg.MaxLineBytes))
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64
 	var lines, cut, sent int64

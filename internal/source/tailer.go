@@ -272,7 +272,7 @@ func (t *Tailer) open(m found, now time.Time) (*tracked, error) {
 		tr.pod, tr.source = pod, pod.Source()
 	}
 	tr.cr = &countReader{f: f}
-	tr.sp = newSplitter(tr.cr, t.cfg.MaxLineBytes)
+	tr.sp = newSplitter(tr.cr, physicalBound(t.cfg.Format, t.cfg.MaxLineBytes))
 	tr.fr = newFramer(t.cfg.Format, t.cfg.MaxLineBytes)
 	tr.id = t.identify(f, k)
 	tr.lastSize = fi.Size()
@@ -444,7 +444,7 @@ func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *track
 		return nil
 	}
 	tr := &tracked{key: k, path: path, source: path, f: f, cr: &countReader{f: f}}
-	tr.sp = newSplitter(tr.cr, t.cfg.MaxLineBytes)
+	tr.sp = newSplitter(tr.cr, physicalBound(t.cfg.Format, t.cfg.MaxLineBytes))
 	tr.fr = newFramer(t.cfg.Format, t.cfg.MaxLineBytes)
 	tr.id = t.identify(f, k)
 	return tr

@@ -1,0 +1,191 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the pass-through goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+const childScript = `
+import sys
+sys.stdout.write("[2026-11-29 10:00:00] out 1\n"); sys.stdout.flush()
+sys.stderr.write("Traceback (most recent call last):\n"); sys.stderr.flush()
+sys.stdout.write("out 2 \x1b[31mred\x1b[0m\r\n"); sys.stdout.flush()
+sys.stderr.write("RuntimeError: boom\n"); sys.stderr.flush()
+sys.stdout.write("no newline at exit")
+sys.exit(3)
+`
+
+func TestCommandPassThroughAndExitCode(t *testing.T) {
+	py := requirePython(t)
+	var stdout, stderr lockedBuffer
+	c, err := NewCommand(CommandConfig{Args: []string{py, "-c", childScript}, Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := &collector{}
+	if err := c.Run(context.Background(), got.emit); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if c.ExitCode() != 3 {
+		t.Errorf("exit code = %d, want 3", c.ExitCode())
+	}
+	if want := "[2026-11-29 10:00:00] out 1\nout 2 \x1b[31mred\x1b[0m\r\nno newline at exit"; stdout.String() != want {
+		t.Errorf("stdout passed through as %q, want %q", stdout.String(), want)
+	}
+	if want := "Traceback (most recent call last):\nRuntimeError: boom\n"; stderr.String() != want {
+		t.Errorf("stderr passed through as %q, want %q", stderr.String(), want)
+	}
+	byStream := map[string][]string{}
+	for _, l := range got.all() {
+		byStream[l.Stream] = append(byStream[l.Stream], l.Text)
+		if l.Source != "command" {
+			t.Errorf("source = %q", l.Source)
+		}
+	}
+	want := map[string][]string{
+		"stdout": {"[2026-11-29 10:00:00] out 1", "out 2 \x1b[31mred\x1b[0m", "no newline at exit"},
+		"stderr": {"Traceback (most recent call last):", "RuntimeError: boom"},
+	}
+	if diff := cmp.Diff(want, byStream); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// waitScript says it is ready, then waits for a signal.
+const waitScript = `
+import sys, time
+try:
+    print("ready", flush=True)
+    time.sleep(60)
+except KeyboardInterrupt:
+    print("interrupted", file=sys.stderr, flush=True)
+    sys.exit(5)
+`
+
+func TestCommandSignals(t *testing.T) {
+	py := requirePython(t)
+	tests := []struct {
+		name     string
+		signal   os.Signal // forwarded through Signals; nil: cancel ctx instead
+		wantCode int
+		wantLast string
+	}{
+		{"SIGINT is forwarded", syscall.SIGINT, 5, "interrupted"},
+		{"SIGTERM is forwarded", syscall.SIGTERM, 128 + 15, "ready"},
+		{"cancel sends SIGTERM", nil, 128 + 15, "ready"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sigs := make(chan os.Signal, 1)
+			c, err := NewCommand(CommandConfig{Args: []string{py, "-c", waitScript}, Signals: sigs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ready := make(chan struct{})
+			var once sync.Once
+			got := &collector{}
+			done := make(chan error, 1)
+			go func() {
+				done <- c.Run(ctx, func(ctx context.Context, l Line) error {
+					if l.Text == "ready" {
+						once.Do(func() { close(ready) })
+					}
+					return got.emit(ctx, l)
+				})
+			}()
+			<-ready
+			if tc.signal != nil {
+				sigs <- tc.signal
+			} else {
+				cancel()
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if c.ExitCode() != tc.wantCode {
+				t.Errorf("exit code = %d, want %d", c.ExitCode(), tc.wantCode)
+			}
+			lines := got.texts()
+			if lines[len(lines)-1] != tc.wantLast {
+				t.Errorf("lines = %q, want the last to be %q", lines, tc.wantLast)
+			}
+		})
+	}
+}
+
+func TestCommandGrandchildHoldsPipe(t *testing.T) {
+	sh := requireTool(t, "sh")
+	c, err := NewCommand(CommandConfig{Args: []string{sh, "-c", "echo started; sleep 3 & exit 0"}, DrainTimeout: 50e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := &collector{}
+	if err := c.Run(context.Background(), got.emit); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if diff := cmp.Diff([]string{"started"}, got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if c.ExitCode() != 0 {
+		t.Errorf("exit code = %d", c.ExitCode())
+	}
+}
+
+func TestCommandEmitErrorStopsChild(t *testing.T) {
+	py := requirePython(t)
+	var stdout lockedBuffer
+	c, err := NewCommand(CommandConfig{Args: []string{py, "-c", waitScript}, Stdout: &stdout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Run(context.Background(), func(context.Context, Line) error { return errStop })
+	if err == nil || !errors.Is(err, errStop) {
+		t.Errorf("Run = %v, want the emit error", err)
+	}
+	if c.ExitCode() != 128+15 || stdout.String() != "ready\n" {
+		t.Errorf("exit code %d, stdout %q", c.ExitCode(), stdout.String())
+	}
+}
+
+func TestCommandStartError(t *testing.T) {
+	c, err := NewCommand(CommandConfig{Args: []string{"/nonexistent/logmatch-child"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background(), (&collector{}).emit); err == nil {
+		t.Error("Run started a missing command")
+	}
+	if c.ExitCode() != -1 {
+		t.Errorf("exit code = %d, want -1", c.ExitCode())
+	}
+	if _, err := NewCommand(CommandConfig{}); err == nil {
+		t.Error("NewCommand accepted no command")
+	}
+}

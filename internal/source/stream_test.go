@@ -1,0 +1,94 @@
+package source
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestStream(t *testing.T) {
+	tests := []struct {
+		name   string
+		input  string
+		format Format
+		want   []framed
+	}{
+		{
+			name:  "raw lines and an unterminated last line",
+			input: "one\r\ntwo\nthree",
+			want:  []framed{{"one", "", 0, 5, false}, {"two", "", 5, 9, false}, {"three", "", 9, 14, false}},
+		},
+		{
+			name:   "cri framed stdin",
+			input:  "2026-11-29T10:00:00Z stderr P a\n2026-11-29T10:00:00Z stderr F b\n",
+			format: FormatAuto,
+			want:   []framed{{"ab", "stderr", 0, 64, false}},
+		},
+		{
+			name:  "empty input",
+			input: "",
+			want:  nil,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewStream(strings.NewReader(tc.input), StreamConfig{Format: tc.format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := &collector{}
+			if err := s.Run(context.Background(), got.emit); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			var frames []framed
+			for _, l := range got.all() {
+				frames = append(frames, framed{l.Text, l.Stream, l.Offset, l.Next, l.Truncated})
+				if l.Source != "stdin" || l.File != (FileID{}) || l.Time.IsZero() {
+					t.Errorf("line %q: source %q file %v time %v", l.Text, l.Source, l.File, l.Time)
+				}
+			}
+			if diff := cmp.Diff(tc.want, frames); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStreamStopsOnCancel(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	s, err := NewStream(r, StreamConfig{Source: "pipe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan Line)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, func(_ context.Context, l Line) error { got <- l; return nil })
+	}()
+	if _, err := io.WriteString(w, "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	if l := <-got; l.Text != "hello" {
+		t.Errorf("line = %q", l.Text)
+	}
+	cancel() // Run is blocked in Read: cancelling must unblock it
+	if err := <-done; err != nil {
+		t.Errorf("Run after cancel: %v", err)
+	}
+}
+
+func TestStreamEmitError(t *testing.T) {
+	s, err := NewStream(strings.NewReader("a\nb\n"), StreamConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Run(context.Background(), func(context.Context, Line) error { return errStop })
+	if err != errStop {
+		t.Errorf("Run = %v, want the emit error", err)
+	}
+}
