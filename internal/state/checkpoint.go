@@ -13,9 +13,13 @@ import (
 )
 
 // FileID identifies a file by what survives a rename: device, inode and a
-// fingerprint of its first bytes (the tailer chooses how many).
+// fingerprint of its first bytes. The fingerprint is either those bytes
+// themselves (Size 0) or a hash of the first Size bytes, as the tailer
+// (internal/source) computes it; the tailer owns the identity check and
+// the store only keeps what it is given.
 type FileID struct {
 	Fingerprint []byte `json:"fp"`
+	Size        int    `json:"size,omitempty"` // bytes a hashed Fingerprint covers; 0 for raw bytes
 	Dev         uint64 `json:"dev"`
 	Ino         uint64 `json:"ino"`
 }
@@ -36,11 +40,16 @@ func (id FileID) Key() string {
 // FingerprintHex is the fingerprint in hex, for logs.
 func (id FileID) FingerprintHex() string { return hex.EncodeToString(id.Fingerprint) }
 
-// SameContent reports whether two fingerprints can be of the same file: one
-// is a prefix of the other, since a file shorter than the fingerprint length
-// has a shorter fingerprint that grows with it. An empty fingerprint (an
-// empty file) matches anything.
+// SameContent reports whether two fingerprints can be of the same file.
+// Raw fingerprints match when one is a prefix of the other, since a file
+// shorter than the fingerprint length has a shorter fingerprint that grows
+// with it; an empty one (an empty file) matches anything. Hashed
+// fingerprints match only when they cover the same number of bytes and are
+// equal: a hash of a shorter prefix says nothing about a longer one.
 func (id FileID) SameContent(other FileID) bool {
+	if id.Size != 0 || other.Size != 0 {
+		return id.Size == other.Size && bytes.Equal(id.Fingerprint, other.Fingerprint)
+	}
 	a, b := id.Fingerprint, other.Fingerprint
 	if len(a) > len(b) {
 		a, b = b, a
@@ -128,6 +137,19 @@ func (s *Store) File(id FileID) (c Checkpoint, ok bool, err error) {
 		return Checkpoint{}, false, fmt.Errorf("state: read file %s: %w", key, err)
 	}
 	return c, ok, nil
+}
+
+// ByPath indexes checkpoints by their last path, keeping for each path the
+// one stored most recently: the lookup a tailer does at start ("what was
+// read under this path before?"), after which it checks the identity.
+func ByPath(cps []Checkpoint) map[string]Checkpoint {
+	m := make(map[string]Checkpoint, len(cps))
+	for _, c := range cps {
+		if old, ok := m[c.Path]; !ok || c.Seen.After(old.Seen) {
+			m[c.Path] = c
+		}
+	}
+	return m
 }
 
 // Prune forgets the checkpoints no Commit has stored for longer than

@@ -517,6 +517,45 @@ func TestFiles(t *testing.T) {
 	}
 }
 
+func TestSameContent(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b FileID
+		want bool
+	}{
+		{name: "raw prefix", a: FileID{Fingerprint: []byte("[2026")}, b: FileID{Fingerprint: []byte("[2026-03")}, want: true},
+		{name: "raw differ", a: FileID{Fingerprint: []byte("[2027")}, b: FileID{Fingerprint: []byte("[2026-03")}},
+		{name: "raw empty", a: FileID{}, b: FileID{Fingerprint: []byte("x")}, want: true},
+		{name: "hash equal", a: FileID{Fingerprint: []byte{1, 2}, Size: 1024}, b: FileID{Fingerprint: []byte{1, 2}, Size: 1024}, want: true},
+		{name: "hash of other length", a: FileID{Fingerprint: []byte{1, 2}, Size: 10}, b: FileID{Fingerprint: []byte{1, 2, 3}, Size: 1024}},
+		{name: "hash prefix is no match", a: FileID{Fingerprint: []byte{1, 2}, Size: 10}, b: FileID{Fingerprint: []byte{1, 2}, Size: 20}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.a.SameContent(tc.b); got != tc.want {
+				t.Errorf("SameContent() = %v, want %v", got, tc.want)
+			}
+			if got := tc.b.SameContent(tc.a); got != tc.want {
+				t.Errorf("SameContent() reversed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestByPath(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	cps := []Checkpoint{
+		{ID: FileID{Ino: 1}, Path: "a.log", Seen: t0},
+		{ID: FileID{Ino: 2}, Path: "a.log", Seen: t0.Add(time.Minute)}, // rotated in: newer
+		{ID: FileID{Ino: 3}, Path: "b.log", Seen: t0},
+	}
+	got := ByPath(cps)
+	want := map[string]Checkpoint{"a.log": cps[1], "b.log": cps[2]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ByPath() (-want +got):\n%s", diff)
+	}
+}
+
 func TestAlreadyEmitted(t *testing.T) {
 	c := Checkpoint{Offset: 100, Emitted: map[string]int64{"stderr": 300}}
 	tests := []struct {
