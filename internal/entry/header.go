@@ -190,9 +190,10 @@ func parseDynamo(s string) (header, bool) {
 func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 	c, n, ok := scanDateTime(s, ',')
 	if !ok {
-		if c, n, ok = scanDateTime(s, '.'); !ok {
-			return header{}, false
-		}
+		return header{}, false
+	}
+	if n == 19 && n < len(s) && s[n] == '.' {
+		c, n, _ = scanDateTime(s, '.')
 	}
 	t := c.in(loc)
 	rest := s[n:]

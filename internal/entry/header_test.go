@@ -1,0 +1,121 @@
+package entry
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseHeader(t *testing.T) {
+	ref := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	at := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time { return time.Date(y, mo, d, h, mi, s, ns, time.UTC) }
+	ranks := func(dp, pp, cp, moe, tp, ep int) Ranks { return Ranks{DP: dp, PP: pp, AttnCP: cp, MoeDP: moe, TP: tp, EP: ep} }
+	tests := []struct {
+		name string
+		in   string
+		want *header // nil: not a header
+	}{
+		{"srt no prefix", "[2025-08-02 19:24:20] The server is fired up and ready to roll!",
+			&header{FormatSRT, at(2025, 8, 2, 19, 24, 20, 0), NoRanks, "", "The server is fired up and ready to roll!"}},
+		{"srt ms", "[2026-05-28 00:11:09.816 DP0 TP0 EP0] Scheduler hit an exception: x",
+			&header{FormatSRT, at(2026, 5, 28, 0, 11, 9, 816e6), ranks(0, -1, -1, -1, 0, 0), "", "Scheduler hit an exception: x"}},
+		{"srt order DP TP", "[2025-07-02 07:41:59 DP7 TP7] x", &header{FormatSRT, at(2025, 7, 2, 7, 41, 59, 0), ranks(7, -1, -1, -1, 7, -1), "", "x"}},
+		{"srt order DP TP EP PP (2025-07)", "[2025-08-01 00:00:00 DP1 TP2 EP3 PP4] x", &header{FormatSRT, at(2025, 8, 1, 0, 0, 0, 0), ranks(1, 4, -1, -1, 2, 3), "", "x"}},
+		{"srt order DP PP TP EP (2025-11)", "[2025-12-01 00:00:00 DP1 PP4 TP2 EP3] x", &header{FormatSRT, at(2025, 12, 1, 0, 0, 0, 0), ranks(1, 4, -1, -1, 2, 3), "", "x"}},
+		{"srt current order", "[2026-02-20 10:00:00 DP1 PP0 ATTN_CP2 MOE_DP3 TP4 EP5] x", &header{FormatSRT, at(2026, 2, 20, 10, 0, 0, 0), ranks(1, 0, 2, 3, 4, 5), "", "x"}},
+		{"srt any order", "[2026-02-20 10:00:00 EP5 TP4 MOE_DP3 ATTN_CP2 PP0 DP1] x", &header{FormatSRT, at(2026, 2, 20, 10, 0, 0, 0), ranks(1, 0, 2, 3, 4, 5), "", "x"}},
+		{"srt two-digit ranks", "[2026-03-17 17:31:50 DP12 TP12] x", &header{FormatSRT, at(2026, 3, 17, 17, 31, 50, 0), ranks(12, -1, -1, -1, 12, -1), "", "x"}},
+		{"srt empty message", "[2026-03-17 17:31:50 TP0] ", &header{FormatSRT, at(2026, 3, 17, 17, 31, 50, 0), ranks(-1, -1, -1, -1, 0, -1), "", ""}},
+		{"srt encode server", "[2026-03-17 17:31:50 encode_server] x", &header{FormatSRT, at(2026, 3, 17, 17, 31, 50, 0), NoRanks, "", "x"}},
+		{"srt encode dp worker", "[2026-03-17 17:31:50.001 encode_dp_worker[3]] x", &header{FormatSRT, at(2026, 3, 17, 17, 31, 50, 1e6), NoRanks, "", "x"}},
+		{"srt lost bracket", "2026-05-28 00:11:09 TP0] x", &header{FormatSRT, at(2026, 5, 28, 0, 11, 9, 0), ranks(-1, -1, -1, -1, 0, -1), "", "x"}},
+		{"srt lost bracket and 2", "026-05-28 00:11:09.816 DP0 TP0 EP0] Scheduler hit…",
+			&header{FormatSRT, at(2026, 5, 28, 0, 11, 9, 816e6), ranks(0, -1, -1, -1, 0, 0), "", "Scheduler hit…"}},
+		{"request log json", `[2026-03-17 17:31:50] {"event": "request.received"}`, &header{FormatSRT, at(2026, 3, 17, 17, 31, 50, 0), NoRanks, "", `{"event": "request.received"}`}},
+		{"legacy", "[16:53:16] server_args=ServerArgs()", &header{FormatLegacy, at(2026, 7, 1, 16, 53, 16, 0).AddDate(0, 0, -1), NoRanks, "", "server_args=ServerArgs()"}},
+		{"legacy ranks", "[11:00:00 DP0 TP1] x", &header{FormatLegacy, at(2026, 7, 1, 11, 0, 0, 0), ranks(0, -1, -1, -1, 1, -1), "", "x"}},
+		{"diffusion", "[12-16 14:27:08] Rank 0 scheduler is dead.", &header{FormatDiffusion, at(2025, 12, 16, 14, 27, 8, 0), NoRanks, "", "Rank 0 scheduler is dead."}},
+		{"diffusion prefix", "[06-30 14:27:08 rank0 TP1] x", &header{FormatDiffusion, at(2026, 6, 30, 14, 27, 8, 0), ranks(-1, -1, -1, -1, 1, -1), "", "x"}},
+		{"uvicorn access", `[2025-08-02 19:24:20] INFO:     172.16.19.148:48276 - "POST /v1/completions HTTP/1.1" 200 OK`,
+			&header{FormatUvicorn, at(2025, 8, 2, 19, 24, 20, 0), NoRanks, "INFO", `172.16.19.148:48276 - "POST /v1/completions HTTP/1.1" 200 OK`}},
+		{"uvicorn warning", "[2025-11-05 16:38:03] WARNING:  Invalid HTTP request received.", &header{FormatUvicorn, at(2025, 11, 5, 16, 38, 3, 0), NoRanks, "WARNING", "Invalid HTTP request received."}},
+		{"uvicorn old", "ERROR:    Exception in ASGI application", &header{FormatUvicorn, time.Time{}, NoRanks, "ERROR", "Exception in ASGI application"}},
+		{"uvicorn old access", `INFO:     127.0.0.1:40192 - "POST /generate HTTP/1.1" 200 OK`, &header{FormatUvicorn, time.Time{}, NoRanks, "INFO", `127.0.0.1:40192 - "POST /generate HTTP/1.1" 200 OK`}},
+		{"dynamo", "2025-11-05T01:56:54.243403Z  INFO scheduler.__init__: Load weight begin.", &header{FormatDynamo, at(2025, 11, 5, 1, 56, 54, 243403000), NoRanks, "INFO", "Load weight begin."}},
+		{"python logging default", "2023-07-09 00:00:00,000 ERROR    some_app custom string", &header{FormatPython, at(2023, 7, 9, 0, 0, 0, 0), NoRanks, "ERROR", "some_app custom string"}},
+		{"python name before level", "2024-01-01 12:00:00,123 - app.db - WARNING - slow query", &header{FormatPython, at(2024, 1, 1, 12, 0, 0, 123e6), NoRanks, "WARNING", "slow query"}},
+		{"loguru default", "2024-01-01 12:00:00.123 | ERROR    | app.main:run:12 - boom", &header{FormatPython, at(2024, 1, 1, 12, 0, 0, 123e6), NoRanks, "ERROR", "app.main:run:12 - boom"}},
+		{"python level brackets", "2024-01-01 12:00:00,123 [INFO] started", &header{FormatPython, at(2024, 1, 1, 12, 0, 0, 123e6), NoRanks, "INFO", "started"}},
+		{"vllm style", "WARNING 06-30 11:00:00 [config.py:1] x", &header{FormatPython, at(2026, 6, 30, 11, 0, 0, 0), NoRanks, "WARNING", "[config.py:1] x"}},
+		{"basicConfig", "ERROR:root:something failed", &header{FormatPython, time.Time{}, NoRanks, "ERROR", "something failed"}},
+
+		{"not: plain text", "This is not an exception.", nil},
+		{"not: exception line", "RuntimeError: CUDA error: device-side assert triggered", nil},
+		{"not: unknown rank token", "[2026-03-17 17:31:50 XX0] x", nil},
+		{"not: no space after bracket", "[2026-03-17 17:31:50]x", nil},
+		{"not: date only", "2026-03-17 is a date", nil},
+		{"not: timestamp without level", "2023-07-09 00:00:00,000 something else entirely here", nil},
+		{"not: glog", "I0820 02:41:20.446154   710 transfer_engine.cpp:422] x", nil},
+		{"not: c10d", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", nil},
+		{"not: ascend", "[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100", nil},
+		{"not: INFO word", "INFORMATION: x", nil},
+		{"not: empty", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := parseHeader(tt.in, ref, time.UTC)
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("parseHeader(%q) = %+v, want no header", tt.in, got)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("parseHeader(%q): no header, want %+v", tt.in, *tt.want)
+			}
+			if diff := cmp.Diff(*tt.want, got, cmp.AllowUnexported(header{})); diff != "" {
+				t.Errorf("parseHeader(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestParseHeaderLocation(t *testing.T) {
+	loc := time.FixedZone("UTC+8", 8*3600)
+	h, ok := parseHeader("[2026-03-17 17:31:50 TP0] x", time.Time{}, loc)
+	if !ok {
+		t.Fatal("no header")
+	}
+	if want := time.Date(2026, 3, 17, 9, 31, 50, 0, time.UTC); !h.time.Equal(want) {
+		t.Errorf("time = %v, want %v", h.time.UTC(), want)
+	}
+}
+
+func TestParseHeaderNoReference(t *testing.T) {
+	for _, in := range []string{"[16:53:16] x", "[12-16 14:27:08] x"} {
+		h, ok := parseHeader(in, time.Time{}, time.UTC)
+		if !ok {
+			t.Fatalf("%q: no header", in)
+		}
+		if !h.time.IsZero() {
+			t.Errorf("%q without a reference: time = %v, want zero", in, h.time)
+		}
+	}
+}
+
+func TestRanksString(t *testing.T) {
+	tests := []struct {
+		in   Ranks
+		want string
+	}{
+		{NoRanks, ""},
+		{Ranks{DP: 1, PP: -1, AttnCP: -1, MoeDP: -1, TP: 3, EP: -1}, "DP1 TP3"},
+		{Ranks{DP: 0, PP: 1, AttnCP: 2, MoeDP: 3, TP: 4, EP: 5}, "DP0 PP1 ATTN_CP2 MOE_DP3 TP4 EP5"},
+	}
+	for _, tt := range tests {
+		if got := tt.in.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

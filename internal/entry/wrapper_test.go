@@ -1,0 +1,61 @@
+package entry
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestStripWrappers(t *testing.T) {
+	tests := []struct {
+		name       string
+		in         string
+		wantText   string
+		wantPrefix string
+	}{
+		{"plain", "[2026-07-01 09:31:38 TP0] Decode batch", "[2026-07-01 09:31:38 TP0] Decode batch", ""},
+		{"ansi sgr", "\x1b[91m[12-16 14:27:08] Rank 0 scheduler is dead.\x1b[0;0m", "[12-16 14:27:08] Rank 0 scheduler is dead.", ""},
+		{"ansi inside message", "[2026-07-01 09:31:38] \x1b[1;33mDeprecated flag\x1b[0m", "[2026-07-01 09:31:38] Deprecated flag", ""},
+		{"ansi erase line kept text", "\x1b[2Kprogress 50%", "progress 50%", ""},
+		{"lone escape kept", "a\x1bb", "a\x1bb", ""},
+		{"ray actor", "(SGLangEngine pid=5123, ip=10.0.0.7) [2025-07-02 07:41:59 DP7 TP7] x", "[2025-07-02 07:41:59 DP7 TP7] x", "(SGLangEngine pid=5123, ip=10.0.0.7) "},
+		{"ray task no name", "(pid=77) Traceback (most recent call last):", "Traceback (most recent call last):", "(pid=77) "},
+		{"ray dedup suffix", "(TP0 pid=1) ValueError: bad [repeated 3x across cluster]", "ValueError: bad", "(TP0 pid=1) "},
+		{"ray suffix alone", "  File \"x.py\", line 1, in f [repeated 12x across cluster]", "  File \"x.py\", line 1, in f", ""},
+		{"not ray: no pid", "(note) something", "(note) something", ""},
+		{"compose v2", "sglang-1  | [2025-08-28 15:53:28 TP10] Load weight end.", "[2025-08-28 15:53:28 TP10] Load weight end.", "sglang-1  | "},
+		{"compose v1", "router_1 | hello", "hello", "router_1 | "},
+		{"compose empty line", "sglang-1  |", "", "sglang-1  |"},
+		{"not compose: no number", "sglang  | hello", "sglang  | hello", ""},
+		{"collector time", "05-28 00:11:09.816 [2026-05-28 00:11:09 DP0 TP0 EP0] Init", "[2026-05-28 00:11:09 DP0 TP0 EP0] Init", "05-28 00:11:09.816 "},
+		{"github actions", "2025-10-01T12:00:00.1234567Z [rank0]: Traceback (most recent call last):", "Traceback (most recent call last):", "2025-10-01T12:00:00.1234567Z [rank0]: "},
+		{"kubectl timestamps offset", "2025-10-01T12:00:00.123456789+02:00 INFO:     Started server process", "2025-10-01T12:00:00.123456789+02:00 INFO:     Started server process", ""},
+		{"kubectl timestamps", "2025-10-01T12:00:00.123456789Z [2025-10-01 12:00:00] x", "[2025-10-01 12:00:00] x", "2025-10-01T12:00:00.123456789Z "},
+		{"dynamo header kept", "2025-11-05T01:56:54.243403Z  INFO scheduler.__init__: x", "2025-11-05T01:56:54.243403Z  INFO scheduler.__init__: x", ""},
+		{"torchrun rank", "[rank3]:[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[rank3]:"},
+		{"torchrun default", "[default0]:  File \"a.py\", line 1, in f", " File \"a.py\", line 1, in f", "[default0]: "},
+		{"kubectl prefix", "[pod/sglang-0/sglang] [2025-01-01 00:00:00] x", "[2025-01-01 00:00:00] x", "[pod/sglang-0/sglang] "},
+		{"markdown quote", "> [2025-11-05 16:38:03] WARNING:  Invalid HTTP request received.", "[2025-11-05 16:38:03] WARNING:  Invalid HTTP request received.", "> "},
+		{"markdown empty", ">", "", ">"},
+		{"python prompt kept", ">>> 3/\"3\"", ">>> 3/\"3\"", ""},
+		{"loguru marker frame", "> File \"a.py\", line 1, in f", "File \"a.py\", line 1, in f", "> "},
+		{"stacked", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) [2025-10-01 12:00:00 TP0] x", "[2025-10-01 12:00:00 TP0] x", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) "},
+		{"crlf", "Killed\r", "Killed", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, prefix := stripWrappers(tt.in)
+			if diff := cmp.Diff([2]string{tt.wantText, tt.wantPrefix}, [2]string{text, prefix}); diff != "" {
+				t.Errorf("stripWrappers(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestStripWrappersNoAllocWithoutANSI(t *testing.T) {
+	line := "sglang-1  | [2026-07-01 09:31:38 DP0 TP0] Decode batch, #running-req: 31 [repeated 2x across cluster]"
+	allocs := testing.AllocsPerRun(100, func() { stripWrappers(line) })
+	if allocs != 0 {
+		t.Errorf("stripWrappers allocated %v times per line without ANSI codes, want 0", allocs)
+	}
+}
