@@ -9,8 +9,12 @@ import (
 
 func TestParseHeader(t *testing.T) {
 	ref := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
-	at := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time { return time.Date(y, mo, d, h, mi, s, ns, time.UTC) }
-	ranks := func(dp, pp, cp, moe, tp, ep int) Ranks { return Ranks{DP: dp, PP: pp, AttnCP: cp, MoeDP: moe, TP: tp, EP: ep} }
+	at := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	}
+	ranks := func(dp, pp, cp, moe, tp, ep int) Ranks {
+		return Ranks{DP: dp, PP: pp, AttnCP: cp, MoeDP: moe, TP: tp, EP: ep}
+	}
 	tests := []struct {
 		name string
 		in   string
