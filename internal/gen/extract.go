@@ -1,0 +1,336 @@
+package gen
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinds of message sites.
+const (
+	kindRaise = "raise"
+)
+
+// levelSeverity maps a logger method to the severity of its records;
+// methods not listed (debug, info) are not extracted.
+var levelSeverity = map[string]string{
+	"critical":  "critical",
+	"fatal":     "critical",
+	"error":     "error",
+	"exception": "error",
+	"warning":   "warning",
+	"warn":      "warning",
+}
+
+// Site is one raise or logger call found in a file, before it becomes a
+// record.
+type Site struct {
+	Line  int    // line of the statement's first token
+	Kind  string // "raise", or the logger method ("error", "warning", ...)
+	Class string // the raised class as written; empty for logger calls
+	// Message is the message; nil when Skip says why there is none.
+	Message Message
+	Skip    string // why the site yields no record; empty when it does
+	Source  string // the call's source text, for reports
+}
+
+// Extract finds the message sites of one Python source file.
+func Extract(src string) []Site {
+	toks := Tokenize(src)
+	var sites []Site
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.Kind != Name {
+			continue
+		}
+		if t.Text == "raise" {
+			if s, ok := raiseSite(src, toks, i); ok {
+				sites = append(sites, s)
+			}
+			continue
+		}
+		if _, ok := levelSeverity[t.Text]; ok && i >= 2 && isOp(toks[i-1], ".") &&
+			toks[i-2].Kind == Name && isLoggerName(toks[i-2].Text) && i+1 < len(toks) && isOp(toks[i+1], "(") {
+			sites = append(sites, logSite(src, toks, i))
+		}
+	}
+	return sites
+}
+
+func isOp(t Token, s string) bool { return t.Kind == Op && t.Text == s }
+
+// isLoggerName accepts the usual names of a logger object or the logging
+// module: logger, log, logging, _logger, LOGGER, self.logger's "logger"...
+func isLoggerName(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	return n == "log" || n == "logging" || strings.HasSuffix(n, "logger")
+}
+
+// raiseSite reads "raise Dotted.Name(args)" at toks[i].
+func raiseSite(src string, toks []Token, i int) (Site, bool) {
+	j := i + 1
+	start := j
+	for j < len(toks) && toks[j].Kind == Name {
+		j++
+		if j < len(toks) && isOp(toks[j], ".") && j+1 < len(toks) && toks[j+1].Kind == Name {
+			j++
+			continue
+		}
+		break
+	}
+	if j == start || j >= len(toks) || !isOp(toks[j], "(") {
+		return Site{}, false // bare raise, re-raise of a variable, or no call
+	}
+	var cls strings.Builder
+	for _, t := range toks[start:j] {
+		cls.WriteString(t.Text)
+	}
+	s := Site{Line: toks[i].Line, Kind: kindRaise, Class: cls.String()}
+	args, end := callArgs(toks, j)
+	s.Source = sourceOf(src, toks[i:end])
+	last := toks[j-1].Text
+	if r, _ := utf8.DecodeRuneInString(last); !unicode.IsUpper(r) {
+		s.Skip = "raised value " + s.Class + " is not a class call"
+		return s, true
+	}
+	var pos [][]Token
+	for _, a := range args {
+		if !isKeyword(a) {
+			pos = append(pos, a)
+		}
+	}
+	switch {
+	case len(pos) == 0:
+		s.Skip = "no message argument"
+	case len(pos) > 1:
+		s.Skip = "several arguments: str() prints them as a tuple"
+	default:
+		s.Message, s.Skip = messageOf(src, pos[0])
+	}
+	return s, true
+}
+
+// logSite reads "logger.method(msg, *args, **kwargs)" with the method name at
+// toks[i].
+func logSite(src string, toks []Token, i int) Site {
+	first := i - 2
+	for first >= 2 && isOp(toks[first-1], ".") && toks[first-2].Kind == Name {
+		first -= 2
+	}
+	s := Site{Line: toks[first].Line, Kind: toks[i].Text}
+	args, end := callArgs(toks, i+1)
+	s.Source = sourceOf(src, toks[first:end])
+	var pos [][]Token
+	for _, a := range args {
+		if !isKeyword(a) {
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) == 0 {
+		s.Skip = "no message argument"
+		return s
+	}
+	s.Message, s.Skip = messageOf(src, pos[0])
+	if s.Skip == "" && len(pos) > 1 {
+		// logging formats msg % args only when args are given.
+		names := make([]string, 0, len(pos)-1)
+		for _, a := range pos[1:] {
+			names = append(names, sourceOf(src, a))
+		}
+		s.Message = PercentFormat(s.Message, names)
+	}
+	return s
+}
+
+// statementKeywords start statements and never occur inside a call.
+var statementKeywords = map[string]bool{
+	"def": true, "class": true, "raise": true, "return": true, "import": true,
+	"while": true, "try": true, "except": true, "finally": true, "with": true, "del": true,
+	"pass": true, "global": true, "nonlocal": true, "assert": true,
+}
+
+// callArgs splits the arguments of the call whose "(" is toks[open] at
+// top-level commas. It returns them and the index just past the ")".
+func callArgs(toks []Token, open int) ([][]Token, int) {
+	var args [][]Token
+	depth := 0
+	begin := open + 1
+	for j := open; j < len(toks); j++ {
+		t := toks[j]
+		if t.Kind == Name && statementKeywords[t.Text] && j > open {
+			// An unclosed call: a statement keyword cannot be inside an
+			// expression, so the call ends before it. This also keeps the
+			// scan linear on broken files.
+			if j > begin {
+				args = append(args, toks[begin:j])
+			}
+			return args, j
+		}
+		if t.Kind != Op {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				if j > begin {
+					args = append(args, toks[begin:j])
+				}
+				return args, j + 1
+			}
+		case ",":
+			if depth == 1 {
+				if j > begin {
+					args = append(args, toks[begin:j])
+				}
+				begin = j + 1
+			}
+		}
+	}
+	if len(toks) > begin {
+		args = append(args, toks[begin:])
+	}
+	return args, len(toks)
+}
+
+// isKeyword reports a keyword argument (name=value) or a *args/**kwargs
+// unpacking, neither of which is the message.
+func isKeyword(a []Token) bool {
+	if len(a) >= 2 && a[0].Kind == Name && isOp(a[1], "=") && (len(a) < 3 || !isOp(a[2], "=")) {
+		return true
+	}
+	return len(a) > 0 && isOp(a[0], "*")
+}
+
+// sourceOf returns the source text spanned by toks, whitespace collapsed.
+func sourceOf(src string, toks []Token) string {
+	toks = trimNewlines(toks)
+	if len(toks) == 0 {
+		return ""
+	}
+	last := toks[len(toks)-1]
+	return strings.Join(strings.Fields(src[toks[0].Pos:last.Pos+len(last.Text)]), " ")
+}
+
+func trimNewlines(toks []Token) []Token {
+	for len(toks) > 0 && toks[0].Kind == Newline {
+		toks = toks[1:]
+	}
+	for len(toks) > 0 && toks[len(toks)-1].Kind == Newline {
+		toks = toks[:len(toks)-1]
+	}
+	return toks
+}
+
+// messageOf turns the message argument's tokens into a Message. The
+// argument is a sum (+) of terms; a term that starts with string literals
+// (implicitly concatenated) may be followed by % operands or .format(...);
+// any other term is a hole. Without any literal there is no message.
+func messageOf(src string, arg []Token) (Message, string) {
+	arg = unwrap(arg)
+	var m Message
+	literal := false
+	for _, term := range splitTop(arg, "+") {
+		term = unwrap(term)
+		k := 0
+		for k < len(term) && term[k].Kind == String {
+			k++
+		}
+		if k == 0 {
+			m.hole(sourceOf(src, term))
+			continue
+		}
+		var part Message
+		for _, t := range term[:k] {
+			l := SplitLiteral(t.Text)
+			if l.Bytes() {
+				return nil, "bytes literal: Python prints its repr"
+			}
+			part.add(DecodeLiteral(l))
+		}
+		rest := term[k:]
+		switch {
+		case len(rest) == 0:
+		case isOp(rest[0], "%") && len(rest) > 1:
+			part = PercentFormat(part, operandNames(src, rest[1:]))
+		case len(rest) >= 3 && isOp(rest[0], ".") && rest[1].Text == "format" && isOp(rest[2], "("):
+			args, end := callArgs(rest, 2)
+			if end != len(rest) {
+				m.hole(sourceOf(src, term))
+				continue
+			}
+			var names []string
+			for _, a := range args {
+				if !isKeyword(a) {
+					names = append(names, sourceOf(src, a))
+				}
+			}
+			part = BraceFormat(part, names)
+		default:
+			// "sep".join(...), "x".upper() and the like: the printed text is
+			// not the literal.
+			m.hole(sourceOf(src, term))
+			continue
+		}
+		literal = true
+		m.add(part)
+	}
+	if !literal {
+		return nil, "message is not a string literal"
+	}
+	return m, ""
+}
+
+// operandNames names the operands of a % expression: the elements of a
+// tuple, or the single operand.
+func operandNames(src string, op []Token) []string {
+	if len(op) >= 2 && isOp(op[0], "(") {
+		if _, end := callArgs(op, 0); end == len(op) {
+			args, _ := callArgs(op, 0)
+			names := make([]string, 0, len(args))
+			for _, a := range args {
+				names = append(names, sourceOf(src, a))
+			}
+			return names
+		}
+	}
+	return []string{sourceOf(src, op)}
+}
+
+// unwrap removes parentheses that enclose a whole expression.
+func unwrap(toks []Token) []Token {
+	toks = trimNewlines(toks)
+	for len(toks) >= 2 && isOp(toks[0], "(") {
+		args, end := callArgs(toks, 0)
+		if end != len(toks) || len(args) != 1 {
+			break
+		}
+		toks = trimNewlines(toks[1 : len(toks)-1])
+	}
+	return toks
+}
+
+// splitTop splits toks at the operator op outside brackets.
+func splitTop(toks []Token, op string) [][]Token {
+	var out [][]Token
+	depth, begin := 0, 0
+	for j, t := range toks {
+		if t.Kind != Op {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case op:
+			if depth == 0 {
+				out = append(out, toks[begin:j])
+				begin = j + 1
+			}
+		}
+	}
+	return append(out, toks[begin:])
+}

@@ -1,0 +1,350 @@
+package gen
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// DefaultMinLiteral is the fewest non-space literal characters a message
+// must keep for a record: shorter patterns ("Invalid {x}") match far too
+// much to be worth an alert.
+const DefaultMinLiteral = 12
+
+// Options configure Generate.
+type Options struct {
+	// Repo is the GitHub OWNER/NAME the source tree is a checkout of. It
+	// fills Record.Repo and, with SHA, Record.GithubURL; empty leaves both
+	// empty.
+	Repo string
+	// SHA is the commit the tree was taken from: it pins githubUrl and
+	// fills analyzedSha. Empty links to HEAD.
+	SHA string
+	// MinLiteral overrides DefaultMinLiteral when positive.
+	MinLiteral int
+}
+
+// Skip is a message site that yielded no record, and why.
+type Skip struct {
+	File   string // slash-separated path relative to the source root
+	Line   int
+	Reason string
+	Source string // the statement, whitespace collapsed, for the report
+}
+
+// String formats a skip as "file:line: reason: source" for stderr.
+func (s Skip) String() string {
+	src := s.Source
+	if len(src) > 100 {
+		src = src[:100] + "..."
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", s.File, s.Line, s.Reason, src)
+}
+
+// GenerateDir runs Generate on the directory dir of the local file system.
+func GenerateDir(dir string, opts Options) ([]patterns.Record, []Skip, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--src %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, nil, fmt.Errorf("--src %s: not a directory", dir)
+	}
+	return Generate(os.DirFS(dir), opts)
+}
+
+// Generate walks every *.py file of root (hidden directories and
+// __pycache__ left out) and returns one record per distinct message it
+// raises or logs, sorted as Write writes them, plus every site it skipped.
+// Two sites with the same id (same file, class and message template) give
+// one record, the first; the others are reported as skips. An error means
+// the tree could not be read.
+func Generate(root fs.FS, opts Options) ([]patterns.Record, []Skip, error) {
+	if opts.MinLiteral <= 0 {
+		opts.MinLiteral = DefaultMinLiteral
+	}
+	var files []string
+	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != "." && (strings.HasPrefix(name, ".") || name == "__pycache__") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".py") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk source tree: %w", err)
+	}
+	slices.Sort(files)
+	var recs []patterns.Record
+	var skips []Skip
+	seen := map[string]int{} // id -> line of the record kept
+	for _, f := range files {
+		src, err := fs.ReadFile(root, f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		for _, s := range Extract(string(src)) {
+			rec, reason := build(f, s, opts)
+			if reason == "" {
+				if line, dup := seen[rec.ID]; dup {
+					reason = "same message as line " + strconv.Itoa(line)
+				} else {
+					seen[rec.ID] = s.Line
+					recs = append(recs, rec)
+					continue
+				}
+			}
+			skips = append(skips, Skip{File: f, Line: s.Line, Reason: reason, Source: s.Source})
+		}
+	}
+	sortRecords(recs)
+	return recs, skips, nil
+}
+
+// build turns one site into a record, or says why it cannot.
+func build(file string, s Site, opts Options) (patterns.Record, string) {
+	if s.Skip != "" {
+		return patterns.Record{}, s.Skip
+	}
+	if n := s.Message.LiteralRunes(); n < opts.MinLiteral {
+		if n == 0 {
+			return patterns.Record{}, "only placeholders"
+		}
+		return patterns.Record{}, fmt.Sprintf("too little literal text (%d < %d characters)", n, opts.MinLiteral)
+	}
+	tmpl := s.Message.Template()
+	rec := patterns.Record{
+		ID:             recordID(opts.Repo, file, s.Class, tmpl),
+		Repo:           opts.Repo,
+		Slug:           Slug(s.Message),
+		ErrorMessage:   tmpl,
+		MessagePattern: Pattern(s.Message),
+		ErrorType:      "log",
+		ErrorClass:     s.Class,
+		Severity:       patterns.Severity(severityOf(s.Kind)),
+		FilePath:       file,
+		LineNumber:     s.Line,
+		Solutions:      []string{},
+		PreventionTips: []string{},
+		Tags:           []string{"generated", moduleTag(file)},
+		AnalyzedSha:    opts.SHA,
+		SchemaVersion:  2,
+	}
+	if s.Kind == kindRaise {
+		rec.ErrorType = "exception"
+	}
+	if opts.Repo != "" {
+		sha := cmp.Or(opts.SHA, "HEAD")
+		rec.GithubURL = fmt.Sprintf("https://github.com/%s/blob/%s/%s#L%d", opts.Repo, sha, file, s.Line)
+	}
+	return rec, ""
+}
+
+func severityOf(kind string) string {
+	if kind == kindRaise {
+		return "error"
+	}
+	return levelSeverity[kind]
+}
+
+// recordID hashes what identifies a message, leaving the line number out so
+// ids survive code moving within a file.
+func recordID(repo, file, class, tmpl string) string {
+	h := sha256.New()
+	for _, s := range []string{repo, file, class, tmpl} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// moduleTag names the file's module the way the dataset tags it:
+// "auto_benchmark_lib.py" -> "auto-benchmark-lib".
+func moduleTag(file string) string {
+	base := strings.TrimSuffix(path.Base(file), ".py")
+	if base == "__init__" {
+		base = path.Base(path.Dir(file))
+	}
+	return strings.ReplaceAll(strings.Trim(base, "_"), "_", "-")
+}
+
+// Pattern renders a message as a messagePattern: literal text escaped for
+// JavaScript regular expressions, each hole "(.+?)". Holes at the start
+// are dropped, because the pattern is searched unanchored and a leading
+// lazy group makes every position of every line a candidate; runs of
+// adjacent holes become one group.
+func Pattern(m Message) string {
+	var b strings.Builder
+	prevHole := true // drops leading holes
+	for _, p := range m {
+		if p.Hole {
+			if !prevHole {
+				b.WriteString("(.+?)")
+			}
+			prevHole = true
+			continue
+		}
+		b.WriteString(EscapeRegex(p.Text))
+		prevHole = false
+	}
+	return b.String()
+}
+
+// EscapeRegex escapes s for a JavaScript (ECMAScript) regular expression:
+// the syntax characters get a backslash, control characters an escape.
+func EscapeRegex(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune(`\^$.*+?()[]{}|/`, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Slug makes a kebab-case slug from the literal words of a message, at
+// most 60 characters, cut at a word boundary.
+func Slug(m Message) string {
+	var words []string
+	for _, p := range m {
+		if p.Hole {
+			continue
+		}
+		words = append(words, strings.FieldsFunc(strings.ToLower(p.Text), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		})...)
+	}
+	var b strings.Builder
+	for _, w := range words {
+		if b.Len() > 0 && b.Len()+1+len(w) > 60 {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(w)
+	}
+	if b.Len() == 0 {
+		return "message"
+	}
+	return b.String()
+}
+
+func sortRecords(recs []patterns.Record) {
+	slices.SortFunc(recs, func(a, b patterns.Record) int {
+		return cmp.Or(
+			cmp.Compare(a.FilePath, b.FilePath),
+			cmp.Compare(a.LineNumber, b.LineNumber),
+			cmp.Compare(a.ID, b.ID),
+		)
+	})
+}
+
+// wireRecord is the dataset's line format: every key present, absent
+// values null, in the dataset's key order.
+type wireRecord struct {
+	ID               string   `json:"id"`
+	Repo             *string  `json:"repo"`
+	Slug             string   `json:"slug"`
+	ErrorCode        *string  `json:"errorCode"`
+	ErrorMessage     string   `json:"errorMessage"`
+	MessagePattern   string   `json:"messagePattern"`
+	ErrorType        string   `json:"errorType"`
+	ErrorClass       string   `json:"errorClass"`
+	HTTPStatus       *int     `json:"httpStatus"`
+	Severity         string   `json:"severity"`
+	FilePath         string   `json:"filePath"`
+	LineNumber       int      `json:"lineNumber"`
+	SourceCode       *string  `json:"sourceCode"`
+	SourceCodeStart  *int     `json:"sourceCodeStart"`
+	SourceCodeEnd    *int     `json:"sourceCodeEnd"`
+	GithubURL        *string  `json:"githubUrl"`
+	Documentation    *string  `json:"documentation"`
+	TriggerScenarios *string  `json:"triggerScenarios"`
+	CommonSituations *string  `json:"commonSituations"`
+	Solutions        []string `json:"solutions"`
+	ExampleFix       *string  `json:"exampleFix"`
+	HandlingStrategy *string  `json:"handlingStrategy"`
+	ValidationCode   *string  `json:"validationCode"`
+	TypeGuard        *string  `json:"typeGuard"`
+	TryCatchPattern  *string  `json:"tryCatchPattern"`
+	PreventionTips   []string `json:"preventionTips"`
+	Tags             []string `json:"tags"`
+	BackgroundTag    *string  `json:"backgroundTag"`
+	AnalyzedSha      *string  `json:"analyzedSha"`
+	AnalyzedAt       *string  `json:"analyzedAt"`
+	SchemaVersion    int      `json:"schemaVersion"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Write writes recs as JSONL, one bare schema-v2 record per line in the
+// dataset's format, sorted by file, line and id so the output is the same
+// for the same tree. recs itself is not reordered.
+func Write(w io.Writer, recs []patterns.Record) error {
+	sorted := slices.Clone(recs)
+	sortRecords(sorted)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, r := range sorted {
+		wr := wireRecord{
+			ID: r.ID, Repo: nullable(r.Repo), Slug: r.Slug, ErrorMessage: r.ErrorMessage,
+			MessagePattern: r.MessagePattern, ErrorType: r.ErrorType, ErrorClass: r.ErrorClass,
+			Severity: string(r.Severity), FilePath: r.FilePath, LineNumber: r.LineNumber,
+			GithubURL: nullable(r.GithubURL), Documentation: nullable(r.Documentation),
+			TriggerScenarios: nullable(r.TriggerScenarios), CommonSituations: nullable(r.CommonSituations),
+			Solutions: orEmpty(r.Solutions), HandlingStrategy: nullable(r.HandlingStrategy),
+			PreventionTips: orEmpty(r.PreventionTips), Tags: orEmpty(r.Tags),
+			AnalyzedSha: nullable(r.AnalyzedSha), AnalyzedAt: nullable(r.AnalyzedAt),
+			SchemaVersion: r.SchemaVersion,
+		}
+		if err := enc.Encode(wr); err != nil {
+			return fmt.Errorf("write record %d (%s): %w", i+1, r.ID, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+"""Forms that are easy to tokenize wrongly."""
+# raise RuntimeError("this is a comment and must not become a record")
+
+
+def raise_escaped_quotes():
+    raise ValueError("The chat template \"chatml\" is missing the 'messages' loop")
+
+
+def raise_nested_parens():
+    budget = (1 + 2) * 3
+    raise RuntimeError(("Capture cuda graph failed: budget (%s) exceeded ((nested))" % (budget,)))
+
+
+def raise_triple_quoted():
+    raise RuntimeError(
+        """Prefill out of memory. Try to lower your batch size.
+Try to allocate the tokens again later."""
+    )
+
+
+def raise_concat_lines():
+    raise ValueError(
+        "Weights are not ready after waiting; "
+        'the remote weight source did not answer '
+        f"within the timeout"
+    )
+
+
+def raise_backslash_continuation():
+    raise RuntimeError("Decode out of memory. " \
+        "Try to lower your batch size.")
+
+
+def raise_escape_sequences():
+    raise ValueError("Tab\there and a unicode arrow \u2192 then a backslash \\ done")
+
+
+def raise_string_continuation():
+    raise RuntimeError("The NCCL communicator could not be \
+created on this rank")
+
+
+def docstring_only():
+    """raise ValueError("inside a docstring, not code")"""
+    return None
+
+
+def skipped_too_short():
+    raise ValueError("bad")
+
+
+def skipped_only_placeholders():
+    a, b = "x", "y"
+    raise ValueError(f"{a}: {b}")
