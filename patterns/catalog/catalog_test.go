@@ -1,8 +1,6 @@
 package catalog_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -571,43 +571,29 @@ var seedExamples = []string{
 	hdr("Ascend Transfer Engine initialization failed."),
 }
 
-// loadFile reads one JSONL catalog file of bare or wrapped records.
-func loadFile(t *testing.T, name string) []patterns.Record {
+// embedded loads the catalog compiled into the binary through the patterns
+// API, failing on any load problem, and returns the records of one file.
+func embedded(t *testing.T, file string) []patterns.Record {
 	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatalf("read %s: %v", name, err)
+	recs, probs := patterns.Default()
+	for _, p := range probs {
+		t.Errorf("embedded catalog: %v", p)
 	}
-	var recs []patterns.Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	var out []patterns.Record
+	for _, r := range recs {
+		if r.Origin.File == patterns.EmbeddedPrefix+file {
+			out = append(out, r)
 		}
-		var w struct {
-			Record *patterns.Record `json:"record"`
-		}
-		if err := json.Unmarshal(line, &w); err != nil {
-			t.Fatalf("%s:%d: %v", name, n, err)
-		}
-		if w.Record == nil {
-			w.Record = new(patterns.Record)
-			if err := json.Unmarshal(line, w.Record); err != nil {
-				t.Fatalf("%s:%d: %v", name, n, err)
-			}
-		}
-		w.Record.Origin = patterns.Origin{File: name, Line: n}
-		recs = append(recs, *w.Record)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read %s: %v", name, err)
+	if len(out) == 0 {
+		t.Fatalf("embedded catalog has no records from %s", file)
 	}
-	return recs
+	return out
 }
 
-func curated(t *testing.T) []patterns.Record { return loadFile(t, "sglang.jsonl") }
+func curated(t *testing.T) []patterns.Record { return embedded(t, "sglang.jsonl") }
+
+func seed(t *testing.T) []patterns.Record { return embedded(t, "ascend-transfer-engine.jsonl") }
 
 func compile(t *testing.T, r patterns.Record) *regexp2.Regexp {
 	t.Helper()
@@ -627,10 +613,74 @@ func matches(t *testing.T, re *regexp2.Regexp, text string) bool {
 	return ok
 }
 
+// subjects turns example text into what the pipeline would give the
+// matcher: lines through the real entry assembler, each entry's text and
+// exception chain as a Subject.
+func subjects(text string) []matcher.Subject {
+	a := entry.NewAssembler(entry.Options{})
+	var ents []entry.Entry
+	for i, line := range strings.Split(text, "\n") {
+		ents = append(ents, a.Push(entry.Line{Text: line, Source: "example", Stream: "stderr", Offset: int64(i)})...)
+	}
+	ents = append(ents, a.Flush()...)
+	subs := make([]matcher.Subject, 0, len(ents))
+	for _, e := range ents {
+		s := matcher.Subject{Text: e.Text}
+		if e.Traceback != nil {
+			for _, l := range e.Traceback.Links {
+				s.ExceptionTypes = append(s.ExceptionTypes, l.Type)
+			}
+		}
+		subs = append(subs, s)
+	}
+	return subs
+}
+
+// hitsOf matches every subject of text and returns the hits of all, each
+// entry's hits ranked best first.
+func hitsOf(t *testing.T, m *matcher.Matcher, text string) [][]matcher.Hit {
+	t.Helper()
+	var all [][]matcher.Hit
+	for _, s := range subjects(text) {
+		hits, errs := m.Match(s)
+		for _, e := range errs {
+			t.Errorf("pattern error on %q: %v", s.Text, e.Err)
+		}
+		all = append(all, hits)
+	}
+	return all
+}
+
+func hasRecord(hits [][]matcher.Hit, id string) bool {
+	for _, hs := range hits {
+		for _, h := range hs {
+			if h.Record.ID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compileCatalog compiles the whole embedded catalog with the real matcher
+// (prefilter included).
+func compileCatalog(t *testing.T) *matcher.Matcher {
+	t.Helper()
+	recs, probs := patterns.Default()
+	m, cprobs := matcher.Compile(recs, matcher.Options{})
+	for _, p := range append(probs, cprobs...) {
+		t.Errorf("%v", p)
+	}
+	return m
+}
+
+// TestExamples feeds each record's example lines through the entry
+// assembler and the compiled catalog: the record must be among the hits of
+// every matching example and of none of its near-misses.
 func TestExamples(t *testing.T) {
-	recs := curated(t)
+	m := compileCatalog(t)
 	seen := map[string]bool{}
-	for _, r := range recs {
+	for _, r := range curated(t) {
 		t.Run(r.Slug, func(t *testing.T) {
 			ex, ok := examples[r.Slug]
 			if !ok {
@@ -641,14 +691,17 @@ func TestExamples(t *testing.T) {
 				t.Errorf("want at least 2 matching lines and 1 near-miss, got %d and %d", len(ex.match), len(ex.miss))
 			}
 			re := compile(t, r)
-			for _, line := range ex.match {
-				if !matches(t, re, line) {
-					t.Errorf("pattern %q does not match\n%s", r.MessagePattern, line)
+			for _, text := range ex.match {
+				if !matches(t, re, text) {
+					t.Errorf("pattern %q does not match the example text\n%s", r.MessagePattern, text)
+				}
+				if !hasRecord(hitsOf(t, m, text), r.ID) {
+					t.Errorf("matcher does not report %s for the entries of\n%s", r.Slug, text)
 				}
 			}
-			for _, line := range ex.miss {
-				if matches(t, re, line) {
-					t.Errorf("pattern %q matches the near-miss\n%s", r.MessagePattern, line)
+			for _, text := range ex.miss {
+				if matches(t, re, text) || hasRecord(hitsOf(t, m, text), r.ID) {
+					t.Errorf("pattern %q matches the near-miss\n%s", r.MessagePattern, text)
 				}
 			}
 		})
@@ -660,8 +713,67 @@ func TestExamples(t *testing.T) {
 	}
 }
 
+// TestRanking checks that when the generic "Scheduler hit an exception"
+// record and a specific record both match one traceback entry, the
+// specific one ranks first: its errorClass agrees with the exception type
+// or its literal text is longer.
+func TestRanking(t *testing.T) {
+	m := compileCatalog(t)
+	tests := []struct {
+		name string
+		text string
+		want string // slug of the best hit
+	}{
+		{"torch OOM", tb("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB"), "cuda-out-of-memory"},
+		{"prefill OOM", tb("RuntimeError: Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens."), "prefill-out-of-memory"},
+		{"NCCL system error", tb("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"), "nccl-unhandled-system-error"},
+		{"illegal memory access", tb("RuntimeError: CUDA error: an illegal memory access was encountered"), "cuda-illegal-memory-access"},
+		{"triton", tb("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376."), "triton-out-of-resources"},
+		{"transfer", tb("RuntimeError: Mooncake Transfer Engine initialization failed."), "mooncake-transfer-engine-init-failed"},
+		{"seed record", tb("RuntimeError: Ascend Transfer Engine initialization failed."), "ascend-transfer-engine-initialization-failed"},
+		{"oom killer beats generic init death", rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9). If exit code is -9 (SIGKILL), a common cause is the OS OOM killer."), "scheduler-killed-by-oom-killer"},
+		{"generic wrapper alone", tb("ValueError: something nobody catalogued"), "scheduler-hit-an-exception"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			subs := subjects(tt.text)
+			if len(subs) != 1 {
+				t.Fatalf("want the traceback as one entry, got %d", len(subs))
+			}
+			if tt.want != "scheduler-hit-an-exception" && len(subs[0].ExceptionTypes) == 0 {
+				t.Errorf("entry has no exception types: %+v", subs[0])
+			}
+			hits, errs := m.Match(subs[0])
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.Record.Slug)
+			}
+			if len(got) == 0 || got[0] != tt.want {
+				t.Fatalf("hits ranked %v, want %s first", got, tt.want)
+			}
+			if strings.HasPrefix(tt.text, header+"Scheduler hit") && tt.want != "scheduler-hit-an-exception" &&
+				!slices.Contains(got, "scheduler-hit-an-exception") {
+				t.Errorf("generic record missing from the secondary hits %v", got)
+			}
+		})
+	}
+}
+
+// TestLint runs the catalog linter over the whole embedded catalog:
+// duplicate ids and catastrophic backtracking are errors, ambiguous
+// repetition a warning; the shipped catalog has neither.
+func TestLint(t *testing.T) {
+	recs, _ := patterns.Default()
+	for _, p := range patterns.Lint(recs, patterns.LintOptions{}) {
+		t.Errorf("%v", p)
+	}
+}
+
 func TestSeedStillMatches(t *testing.T) {
-	recs := loadFile(t, "ascend-transfer-engine.jsonl")
+	recs := seed(t)
 	if len(recs) != 1 || recs[0].ID != seedID {
 		t.Fatalf("seed catalog: want one record %s, got %d records", seedID, len(recs))
 	}
@@ -787,7 +899,7 @@ func checkSource(t *testing.T, r patterns.Record) {
 }
 
 func TestCleanLogHasNoHits(t *testing.T) {
-	recs := append(curated(t), loadFile(t, "ascend-transfer-engine.jsonl")...)
+	recs := append(curated(t), seed(t)...)
 	data, err := os.ReadFile(filepath.Join("testdata", "clean-serving.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -802,6 +914,12 @@ func TestCleanLogHasNoHits(t *testing.T) {
 			if matches(t, re, line) {
 				t.Errorf("%s matches clean line %d: %s", r.Slug, n+1, line)
 			}
+		}
+	}
+	// The same log as entries through the real matcher.
+	for _, hs := range hitsOf(t, compileCatalog(t), string(data)) {
+		for _, h := range hs {
+			t.Errorf("matcher reports %s on clean entry %q", h.Record.Slug, h.Line)
 		}
 	}
 }
