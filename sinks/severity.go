@@ -23,6 +23,19 @@ func SeverityRank(s string) int {
 	return 0
 }
 
+// CheckMinSeverity validates a min_severity setting and returns its rank:
+// 0 for "" (no filter), else SeverityRank(min). Config validation calls it
+// so that a bad value is reported before anything runs.
+func CheckMinSeverity(min string) (int, error) {
+	if min == "" {
+		return 0, nil
+	}
+	if r := SeverityRank(min); r > 0 {
+		return r, nil
+	}
+	return 0, fmt.Errorf("min_severity: unknown severity %q (want info, warning, error or critical)", min)
+}
+
 // MinSeverity wraps next so that alerts whose Record.Severity ranks below
 // min are dropped: Send returns (false, nil) for them, because not sending is
 // this sink's configured answer, not a failure. That holds for unclassified
@@ -33,12 +46,12 @@ func SeverityRank(s string) int {
 // If next implements BatchSink, so does the returned Sink: it filters the
 // batch and sends what is left.
 func MinSeverity(next Sink, min string) (Sink, error) {
-	if min == "" {
-		return next, nil
+	rank, err := CheckMinSeverity(min)
+	if err != nil {
+		return nil, err
 	}
-	rank := SeverityRank(min)
 	if rank == 0 {
-		return nil, fmt.Errorf("min_severity: unknown severity %q (want info, warning, error or critical)", min)
+		return next, nil
 	}
 	f := &severityFilter{next: next, min: rank}
 	if b, ok := next.(BatchSink); ok {

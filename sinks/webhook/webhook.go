@@ -1,0 +1,104 @@
+package webhook
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Headers the sink sets on every request.
+const (
+	// SignatureHeader carries "sha256=<hex HMAC-SHA256 of the body>" when
+	// a secret is configured. Receivers recompute it over the raw body and
+	// compare in constant time.
+	SignatureHeader = "X-Logmatch-Signature"
+	// IdempotencyHeader carries IdempotencyKey of the alert.
+	IdempotencyHeader = "Idempotency-Key"
+)
+
+// Options are the sink's dependencies; zero values use the real ones.
+type Options struct {
+	Getenv    func(string) string // os.Getenv when nil
+	Transport http.RoundTripper   // http.DefaultTransport's settings when nil
+}
+
+// Sink posts alerts to one webhook. It is safe for concurrent use.
+type Sink struct {
+	url     string
+	secret  []byte
+	headers http.Header
+	client  *http.Client
+}
+
+// New validates cfg, reads its secrets and returns the sink. Every
+// configuration problem is reported at once.
+func New(cfg Config, opts Options) (*Sink, error) {
+	r, err := cfg.resolve(opts.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("webhook: %w", err)
+	}
+	tr := opts.Transport
+	if tr == nil {
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	return &Sink{
+		url:     r.url,
+		secret:  r.secret,
+		headers: r.headers,
+		client:  &http.Client{Transport: tr, Timeout: r.timeout},
+	}, nil
+}
+
+// Send posts a's JSON. Failures are classified by sinks.Classify: network
+// errors, 408, 429 and 5xx may succeed later, other statuses never will.
+func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (bool, error) {
+	body, err := sinks.AlertJSON(a)
+	if err != nil {
+		return false, fmt.Errorf("webhook: %w", err)
+	}
+	h := s.headers.Clone()
+	h.Set(IdempotencyHeader, IdempotencyKey(a))
+	if s.secret != nil {
+		h.Set(SignatureHeader, Sign(s.secret, body))
+	}
+	retry, err := sinks.PostJSON(ctx, s.client, s.url, body, h)
+	if err != nil {
+		return retry, fmt.Errorf("webhook: alert %s: %w", a.Fingerprint, err)
+	}
+	return false, nil
+}
+
+// Close releases idle connections.
+func (s *Sink) Close() error {
+	s.client.CloseIdleConnections()
+	return nil
+}
+
+// Sign returns the SignatureHeader value for body under secret.
+func Sign(secret, body []byte) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// IdempotencyKey identifies one alert message: the incident fingerprint
+// and the source offset of the entry that produced it,
+// "<fingerprint>-<offset>". A retry, or a resend after a restart, of the
+// same alert carries the same key, so a receiver that remembers keys can
+// drop the duplicate. Alerts that are not the first of their incident
+// ("summary", "reminder", "resolved") add "-<kind>-<count>": they may
+// share the entry offset with an earlier message of the incident but are
+// new messages, not duplicates.
+func IdempotencyKey(a *sinks.Alert) string {
+	k := a.Fingerprint + "-" + strconv.FormatInt(a.Source.Offset, 10)
+	if a.Kind != "" && a.Kind != "new" {
+		k += "-" + a.Kind + "-" + strconv.Itoa(a.Count)
+	}
+	return k
+}
