@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/logmatch/logmatch/patterns"
@@ -31,6 +32,9 @@ type Options struct {
 	// NoPrefilter makes Match try every pattern on every subject: the
 	// reference the prefilter is tested and benchmarked against.
 	NoPrefilter bool
+	// MatchTimeout replaces patterns.MatchTimeout when positive: tests on a
+	// loaded machine raise it, latency-sensitive callers may lower it.
+	MatchTimeout time.Duration
 }
 
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
@@ -83,6 +87,9 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 				Err:     err,
 			})
 			continue
+		}
+		if opts.MatchTimeout > 0 {
+			re.MatchTimeout = opts.MatchTimeout
 		}
 		m.recs = append(m.recs, rec)
 		m.res = append(m.res, re)
