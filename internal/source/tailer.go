@@ -48,7 +48,8 @@ type tracked struct {
 	lastSize  int64     // size at the last poll, to skip fingerprint checks of idle files
 	goneAt    time.Time // when the file left the globs; zero while it matches
 	copyOf    *tracked  // a copy-truncate copy of this file, not read on its own
-	fresh     bool      // opened in this poll
+	fresh     bool      // first read in this poll, after the files already followed
+	pending   bool      // appeared after the start; not read until classify decides
 	first     bool      // read before other fresh files: a predecessor found through Positions
 }
 
@@ -175,16 +176,32 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 			fresh = append(fresh, tr)
 		}
 	}
+	// ready files are read for the first time in this poll, after the
+	// files already followed.
+	ready := fresh
 	if !t.started {
 		t.resolvePositions(fresh, now)
 		t.started = true
+	} else {
+		ready = nil
+		for _, m := range matches {
+			if tr := t.files[m.key]; tr != nil && tr.pending && t.classify(tr) {
+				tr.pending = false
+				if tr.copyOf == nil {
+					ready = append(ready, tr)
+				}
+			}
+		}
+	}
+	for _, tr := range ready {
+		tr.fresh = true
 	}
 
 	// Files that left the globs first: a rotated file's tail comes before
 	// the new file's first lines.
 	var gone []*tracked
 	for k, tr := range t.files {
-		if !present[k] && !tr.fresh {
+		if !present[k] {
 			if tr.goneAt.IsZero() {
 				tr.goneAt = now
 				t.cfg.Observer.Add(tr.source, CountRotations, 1)
@@ -194,6 +211,14 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 	}
 	slices.SortFunc(gone, func(a, b *tracked) int { return strings.Compare(a.path, b.path) })
 	for _, tr := range gone {
+		if tr.pending || tr.copyOf != nil {
+			// Never read on its own: its content is (or may be) another
+			// file's.
+			if now.Sub(tr.goneAt) >= t.cfg.RotateWait {
+				t.drop(tr)
+			}
+			continue
+		}
 		if _, err := t.read(ctx, tr, 0, now, emit); err != nil {
 			return false, err
 		}
@@ -207,7 +232,7 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 
 	for _, m := range matches {
 		tr := t.files[m.key]
-		if tr == nil || tr.fresh || tr.copyOf != nil {
+		if tr == nil || tr.fresh || tr.pending || tr.copyOf != nil {
 			continue
 		}
 		if err := t.checkTruncation(ctx, tr, now, emit); err != nil {
@@ -220,7 +245,7 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 		more = more || m
 	}
 
-	slices.SortStableFunc(fresh, func(a, b *tracked) int {
+	slices.SortStableFunc(ready, func(a, b *tracked) int {
 		switch {
 		case a.first == b.first:
 			return 0
@@ -229,7 +254,7 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 		}
 		return 1
 	})
-	for _, tr := range fresh {
+	for _, tr := range ready {
 		tr.fresh = false
 		if tr.copyOf != nil {
 			continue
@@ -278,22 +303,52 @@ func (t *Tailer) open(m found, now time.Time) (*tracked, error) {
 	tr.lastSize = fi.Size()
 	t.files[k] = tr
 
-	if !t.started {
-		return tr, nil // resolvePositions decides where to start
+	if t.started {
+		tr.pending, tr.lastSize = true, -1 // classify decides whether it is a copy
 	}
-	// A new file with the content of a file we follow is a copy-truncate
-	// copy: its bytes are read from the original, and from the copy only
-	// what the original loses when it is truncated.
-	// Only files in the same directory are compared: that is where
-	// copytruncate puts its copy, and it keeps short fingerprints of
-	// unrelated files from matching.
+	return tr, nil
+}
+
+// classify decides whether a file that appeared after the start is a
+// copy-truncate copy of a followed file in the same directory (its bytes
+// are then read from the original, and from the copy only what the
+// original loses when it is truncated) or a new file, read from its
+// beginning. It reports false while it cannot tell yet: the file is empty,
+// or it holds fewer bytes than the original's fingerprint and they equal the
+// original's first bytes (logrotate writing its copy) and it is still
+// growing. A file that stops growing as a prefix of a followed file is
+// taken as its copy. Only the same directory is compared: that is where
+// copytruncate puts its copy, and it keeps unrelated files apart.
+func (t *Tailer) classify(tr *tracked) bool {
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return true // read errors surface when it is read
+	}
+	size := fi.Size()
+	stable := size == tr.lastSize
+	tr.lastSize = size
+	if size == 0 {
+		return false
+	}
+	b := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...)
 	for _, o := range t.files {
-		if o != tr && o.copyOf == nil && o.id.Size > 0 && filepath.Dir(o.path) == filepath.Dir(tr.path) && t.hasContent(tr.f, o.id) {
+		if o == tr || o.pending || o.copyOf != nil || o.id.Size == 0 || filepath.Dir(o.path) != filepath.Dir(tr.path) {
+			continue
+		}
+		if len(b) >= o.id.Size && fingerprint(b[:o.id.Size]) == o.id.Sum {
+			tr.copyOf = o
+			break
+		}
+		if ob := t.head(o.f, len(b)); len(ob) == len(b) && string(ob) == string(b) {
+			if !stable {
+				return false
+			}
 			tr.copyOf = o
 			break
 		}
 	}
-	return tr, nil
+	tr.id = t.identify(tr.f, tr.key)
+	return true
 }
 
 func (t *Tailer) drop(tr *tracked) {
