@@ -35,26 +35,83 @@ type Site struct {
 }
 
 // Extract finds the message sites of one Python source file.
+//
+// A message passed as a plain variable (msg = f"..." then raise X(msg),
+// the usual style of sglang) is resolved to the variable's last simple
+// assignment earlier in the same function; a variable assigned only in
+// some other way is skipped.
 func Extract(src string) []Site {
 	toks := Tokenize(src)
+	x := extractor{src: src, toks: toks, vars: assignments(toks)}
 	var sites []Site
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.Kind != Name {
 			continue
 		}
+		if t.Text == "def" {
+			x.def = i
+			continue
+		}
 		if t.Text == "raise" {
-			if s, ok := raiseSite(src, toks, i); ok {
+			if s, ok := x.raiseSite(i); ok {
 				sites = append(sites, s)
 			}
 			continue
 		}
 		if _, ok := levelSeverity[t.Text]; ok && i >= 2 && isOp(toks[i-1], ".") &&
 			toks[i-2].Kind == Name && isLoggerName(toks[i-2].Text) && i+1 < len(toks) && isOp(toks[i+1], "(") {
-			sites = append(sites, logSite(src, toks, i))
+			sites = append(sites, x.logSite(i))
 		}
 	}
 	return sites
+}
+
+// extractor holds one file's tokens while its sites are read.
+type extractor struct {
+	src  string
+	toks []Token
+	vars map[string][]assignment // by variable name, in source order
+	def  int                     // index of the last "def" token seen; 0 before any
+}
+
+// assignment is a statement "name = value" at the start of a logical line.
+type assignment struct {
+	at    int     // token index of the name
+	value []Token // the right-hand side
+}
+
+// assignments finds every simple "name = value" statement.
+func assignments(toks []Token) map[string][]assignment {
+	vars := map[string][]assignment{}
+	start := 0
+	for i, t := range toks {
+		if t.Kind != Newline {
+			continue
+		}
+		stmt := toks[start:i]
+		start = i + 1
+		if len(stmt) >= 3 && stmt[0].Kind == Name && isOp(stmt[1], "=") && !isOp(stmt[2], "=") {
+			vars[stmt[0].Text] = append(vars[stmt[0].Text], assignment{at: start - 1 - len(stmt), value: stmt[2:]})
+		}
+	}
+	return vars
+}
+
+// resolve replaces an argument that is a single variable by the value of
+// its last assignment between the enclosing def and the call at index at.
+func (x *extractor) resolve(arg []Token, at int) []Token {
+	arg = unwrap(arg)
+	if len(arg) != 1 || arg[0].Kind != Name {
+		return arg
+	}
+	as := x.vars[arg[0].Text]
+	for k := len(as) - 1; k >= 0; k-- {
+		if as[k].at < at && as[k].at > x.def {
+			return as[k].value
+		}
+	}
+	return arg
 }
 
 func isOp(t Token, s string) bool { return t.Kind == Op && t.Text == s }
@@ -67,7 +124,8 @@ func isLoggerName(name string) bool {
 }
 
 // raiseSite reads "raise Dotted.Name(args)" at toks[i].
-func raiseSite(src string, toks []Token, i int) (Site, bool) {
+func (x *extractor) raiseSite(i int) (Site, bool) {
+	src, toks := x.src, x.toks
 	j := i + 1
 	start := j
 	for j < len(toks) && toks[j].Kind == Name {
@@ -105,14 +163,15 @@ func raiseSite(src string, toks []Token, i int) (Site, bool) {
 	case len(pos) > 1:
 		s.Skip = "several arguments: str() prints them as a tuple"
 	default:
-		s.Message, s.Skip = messageOf(src, pos[0])
+		s.Message, s.Skip = messageOf(src, x.resolve(pos[0], i))
 	}
 	return s, true
 }
 
 // logSite reads "logger.method(msg, *args, **kwargs)" with the method name at
 // toks[i].
-func logSite(src string, toks []Token, i int) Site {
+func (x *extractor) logSite(i int) Site {
+	src, toks := x.src, x.toks
 	first := i - 2
 	for first >= 2 && isOp(toks[first-1], ".") && toks[first-2].Kind == Name {
 		first -= 2
@@ -130,7 +189,7 @@ func logSite(src string, toks []Token, i int) Site {
 		s.Skip = "no message argument"
 		return s
 	}
-	s.Message, s.Skip = messageOf(src, pos[0])
+	s.Message, s.Skip = messageOf(src, x.resolve(pos[0], i))
 	if s.Skip == "" && len(pos) > 1 {
 		// logging formats msg % args only when args are given.
 		names := make([]string, 0, len(pos)-1)

@@ -189,14 +189,34 @@ func moduleTag(file string) string {
 }
 
 // Pattern renders a message as a messagePattern: literal text escaped for
-// JavaScript regular expressions, each hole "(.+?)". Holes at the start
-// are dropped, because the pattern is searched unanchored and a leading
-// lazy group makes every position of every line a candidate; runs of
-// adjacent holes become one group.
+// JavaScript regular expressions, each hole "(.+?)". It leaves out what
+// makes a pattern slow or fragile without making it more specific: holes
+// at the start (the pattern is searched unanchored, and a leading lazy
+// group makes every position of every line a candidate), white space at
+// the end with any holes on a last line of their own (log bounds and
+// re-wrapping cut there first), and runs of adjacent holes, which become
+// one group.
 func Pattern(m Message) string {
+	parts := slices.Clone(m)
+	for {
+		n := len(parts)
+		if n > 0 && parts[n-1].Hole && (n == 1 || strings.HasSuffix(parts[n-2].Text, "\n")) {
+			parts = parts[:n-1]
+			continue
+		}
+		if n > 0 && !parts[n-1].Hole {
+			t := strings.TrimRight(parts[n-1].Text, " \t\r\n")
+			if t == "" {
+				parts = parts[:n-1]
+				continue
+			}
+			parts[n-1].Text = t
+		}
+		break
+	}
 	var b strings.Builder
 	prevHole := true // drops leading holes
-	for _, p := range m {
+	for _, p := range parts {
 		if p.Hole {
 			if !prevHole {
 				b.WriteString("(.+?)")

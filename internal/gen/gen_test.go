@@ -16,7 +16,7 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/want.jsonl and testdata/skips.txt")
+var update = flag.Bool("update", false, "rewrite the golden files testdata/*-want.jsonl and testdata/*-skips.txt")
 
 var fixtureOpts = gen.Options{Repo: "sgl-project/sglang", SHA: "0132848349585cfe6aae51c4941cbae872505f8a"}
 
@@ -37,32 +37,41 @@ func skipReport(skips []gen.Skip) string {
 	return b.String()
 }
 
-// TestGolden compares the generated JSONL and the skip report with the
-// committed files; run with -update after a deliberate change.
+// TestGolden compares the generated JSONL and the skip report of each
+// source tree with the committed files; run with -update after a
+// deliberate change. "src" holds the fixtures of every message form,
+// "sglang" two files written in sglang's own style.
 func TestGolden(t *testing.T) {
-	recs, skips := generateFixtures(t)
-	var got bytes.Buffer
-	if err := gen.Write(&got, recs); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []struct{ name, got string }{
-		{"want.jsonl", got.String()},
-		{"skips.txt", skipReport(skips)},
-	} {
-		path := filepath.Join("testdata", f.name)
-		if *update {
-			if err := os.WriteFile(path, []byte(f.got), 0o644); err != nil {
+	for _, tree := range []string{"src", "sglang"} {
+		t.Run(tree, func(t *testing.T) {
+			recs, skips, err := gen.GenerateDir(filepath.Join("testdata", tree), fixtureOpts)
+			if err != nil {
 				t.Fatal(err)
 			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(string(want), f.got); diff != "" {
-			t.Errorf("%s differs (-want +got); rerun with -update if intended:\n%s", f.name, diff)
-		}
+			var got bytes.Buffer
+			if err := gen.Write(&got, recs); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []struct{ name, got string }{
+				{tree + "-want.jsonl", got.String()},
+				{tree + "-skips.txt", skipReport(skips)},
+			} {
+				path := filepath.Join("testdata", f.name)
+				if *update {
+					if err := os.WriteFile(path, []byte(f.got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(string(want), f.got); diff != "" {
+					t.Errorf("%s differs (-want +got); rerun with -update if intended:\n%s", f.name, diff)
+				}
+			}
+		})
 	}
 }
 

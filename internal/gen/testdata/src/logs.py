@@ -53,3 +53,12 @@ def not_extracted_info():
 
 def skipped_short():
     logger.error("Bad input")
+
+
+def log_via_variable():
+    n = 64
+    error_msg = (
+        "Decode out of memory. Try to lower your batch size.\n"
+        f"Try to allocate {n} tokens.\n"
+    )
+    logger.error(error_msg)

@@ -52,3 +52,16 @@ def skipped_too_short():
 def skipped_only_placeholders():
     a, b = "x", "y"
     raise ValueError(f"{a}: {b}")
+
+
+def raise_via_variable():
+    n = 5
+    msg = f"KV cache leak detected in the pool: {n} slots are missing"
+    raise RuntimeError(msg)
+
+
+def skipped_variable_from_other_function():
+    raise ValueError(msg)
+
+
+msg = "a module-level message that belongs to no function"
