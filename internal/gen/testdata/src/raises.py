@@ -48,9 +48,17 @@ def skipped_several_args():
     raise ValueError("Expected a positive batch size", 0)
 
 
-def skipped_non_literal():
-    msg = "a message built elsewhere"
+def raise_variable_literal():
+    msg = "The message was built before the raise statement"
     raise ValueError(msg)
+
+
+def skipped_non_literal():
+    raise ValueError(describe_failure())
+
+
+def describe_failure():
+    return "described elsewhere"
 
 
 def skipped_no_message():
