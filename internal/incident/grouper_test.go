@@ -301,17 +301,6 @@ func TestNormalizeMessage(t *testing.T) {
 	}
 }
 
-func TestRankString(t *testing.T) {
-	r := entry.NoRanks
-	if got := RankString(r); got != "" {
-		t.Fatalf("no ranks = %q", got)
-	}
-	r.TP, r.DP, r.EP = 3, 1, 0
-	if got, want := RankString(r), "DP1 TP3 EP0"; got != want {
-		t.Fatalf("RankString = %q, want %q", got, want)
-	}
-}
-
 func ExampleFingerprint() {
 	fmt.Println(Fingerprint("a4a00f79b8728e30", "/var/log/sglang/server.log"))
 	// Output: 2137c4f1a56790f5

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -65,7 +64,7 @@ func FromEntry(e *entry.Entry, hits []matcher.Hit, src Source, readTime time.Tim
 	o := Occurrence{
 		SourceKey: src.Key,
 		Time:      when,
-		Rank:      RankString(e.Ranks),
+		Rank:      e.Ranks.String(),
 	}
 	if o.SourceKey == "" {
 		o.SourceKey = src.Path
@@ -126,29 +125,6 @@ func Fingerprint(key, sourceKey string) string {
 	h.Write([]byte{0})
 	h.Write([]byte(sourceKey))
 	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// RankString renders rank tokens in the current sglang order
-// (DP PP ATTN_CP MOE_DP TP EP), "" when there are none.
-func RankString(r entry.Ranks) string {
-	var b strings.Builder
-	add := func(name string, v int) {
-		if v < 0 {
-			return
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(name)
-		b.WriteString(strconv.Itoa(v))
-	}
-	add("DP", r.DP)
-	add("PP", r.PP)
-	add("ATTN_CP", r.AttnCP)
-	add("MOE_DP", r.MoeDP)
-	add("TP", r.TP)
-	add("EP", r.EP)
-	return b.String()
 }
 
 func recordOf(r *patterns.Record) sinks.Record {

@@ -1,0 +1,166 @@
+// Package scan is the one-shot pipeline behind `logmatch scan`: it reads
+// whole inputs, assembles entries, matches them, folds the hits into
+// incidents and returns one alert per incident. Nothing is kept between
+// runs.
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Input is one log stream to scan.
+type Input struct {
+	Name string    // file path, or "-" for standard input
+	R    io.Reader // the content
+}
+
+// Options configure a scan.
+type Options struct {
+	Entry entry.Options
+	// Redact, when set, is applied to every alert before it is returned.
+	Redact func(*sinks.Alert)
+	// Now stands in for the wall clock (read time of lines without a
+	// header time); time.Now when nil.
+	Now func() time.Time
+}
+
+// Stats counts what a scan read and found.
+type Stats struct {
+	Inputs        int
+	Lines         int64
+	Bytes         int64
+	Entries       int64
+	Hits          int64
+	Unclassified  int64 // incidents with no record
+	Incidents     int
+	PatternErrors int64 // pattern timeouts and stack-limit errors
+	LinesCut      int64 // lines cut at the length bound
+}
+
+// Result is what a scan found.
+type Result struct {
+	Alerts []sinks.Alert // one per incident, in the order incidents began
+	Stats  Stats
+	// PatternErrors lists the records whose patterns failed while
+	// matching (at most one line per record), for the operator.
+	PatternErrors []string
+}
+
+// Scanner runs scans with one compiled catalog.
+type Scanner struct {
+	m    *matcher.Matcher
+	opts Options
+}
+
+// New returns a Scanner that matches with m.
+func New(m *matcher.Matcher, opts Options) *Scanner {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Scanner{m: m, opts: opts}
+}
+
+// Scan reads every input to its end and returns the incidents found. A read
+// error stops that input only; the error names the input and the others
+// are still scanned. ctx cancels between lines.
+func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
+	var res Result
+	g := incident.New(incident.Options{Window: incident.Forever})
+	patternErrs := map[string]string{}
+	var errs []error
+	for _, in := range inputs {
+		res.Stats.Inputs++
+		if err := s.scanOne(ctx, in, g, &res.Stats, patternErrs); err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	res.Alerts = g.Flush(s.opts.Now())
+	for i := range res.Alerts {
+		if res.Alerts[i].Record.ID == "" {
+			res.Stats.Unclassified++
+		}
+		if s.opts.Redact != nil {
+			s.opts.Redact(&res.Alerts[i])
+		}
+	}
+	res.Stats.Incidents = len(res.Alerts)
+	for _, msg := range patternErrs {
+		res.PatternErrors = append(res.PatternErrors, msg)
+	}
+	sort.Strings(res.PatternErrors)
+	return res, errors.Join(errs...)
+}
+
+func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st *Stats, patternErrs map[string]string) error {
+	// One assembler per stream: stdout and stderr of a container log are
+	// interleaved in one file but are separate streams of entries.
+	asm := map[string]*entry.Assembler{}
+	src := incident.Source{Path: in.Name, Key: in.Name}
+	var hits []matcher.Hit
+	var perrs []matcher.PatternError
+	var types []string
+	process := func(es []entry.Entry) {
+		for i := range es {
+			e := &es[i]
+			st.Entries++
+			types = exceptionTypes(types[:0], e)
+			hits, perrs = s.m.AppendMatch(hits[:0], perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: types})
+			for _, pe := range perrs {
+				st.PatternErrors++
+				if _, ok := patternErrs[pe.Record.ID]; !ok {
+					patternErrs[pe.Record.ID] = fmt.Sprintf("%s: %s: %v", pe.Record.Origin, pe.Record.ID, pe.Err)
+				}
+			}
+			st.Hits += int64(len(hits))
+			if o, ok := incident.FromEntry(e, hits, src, s.opts.Now()); ok {
+				g.Observe(o, s.opts.Now())
+			}
+		}
+	}
+	err := readLines(ctx, in, func(l entry.Line) {
+		st.Lines++
+		st.Bytes += int64(len(l.Text)) + 1
+		if l.Truncated {
+			st.LinesCut++
+		}
+		a := asm[l.Stream]
+		if a == nil {
+			a = entry.NewAssembler(s.opts.Entry)
+			asm[l.Stream] = a
+		}
+		process(a.Push(l))
+	})
+	streams := make([]string, 0, len(asm))
+	for k := range asm {
+		streams = append(streams, k)
+	}
+	sort.Strings(streams)
+	for _, k := range streams {
+		process(asm[k].Flush())
+	}
+	return err
+}
+
+// exceptionTypes appends the types of e's exception chain, root cause first.
+func exceptionTypes(dst []string, e *entry.Entry) []string {
+	if e.Traceback == nil {
+		return dst
+	}
+	for _, l := range e.Traceback.Links {
+		dst = append(dst, l.Type)
+	}
+	return dst
+}
