@@ -87,8 +87,8 @@ type Redact struct {
 	// Builtin turns on the built-in rules (tokens, keys, passwords, URL
 	// credentials).
 	Builtin bool `yaml:"builtin"`
-	// Patterns are extra regular expressions whose matches are replaced;
-	// they use the catalog's syntax (patterns.Compile).
+	// Patterns are extra regular expressions (Go RE2 syntax) whose matches
+	// are replaced; with a group named "secret" only that group is.
 	Patterns []string `yaml:"patterns"`
 }
 
@@ -163,9 +163,9 @@ const (
 	DefaultLogFormat      = "text"
 	DefaultShutdownGrace  = 10 * time.Second
 	DefaultEntryMaxLines  = 1000
-	DefaultEntryMaxBytes  = 256 << 10
+	DefaultEntryMaxBytes  = 64 << 10 // as internal/entry
 	DefaultIdleFlush      = 2 * time.Second
-	DefaultMaxLineBytes   = 64 << 10
+	DefaultMaxLineBytes   = 256 << 10 // as internal/source
 	DefaultPollInterval   = 250 * time.Millisecond
 	DefaultQueueMaxItems  = 10000
 	DefaultQueueMaxAge    = 24 * time.Hour

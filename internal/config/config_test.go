@@ -403,8 +403,9 @@ func TestLoadErrors(t *testing.T) {
 		},
 		{
 			name: "redact pattern",
-			yaml: "redact:\n  patterns: ['(unclosed']\n",
-			want: "logmatch.yaml:2: redact.patterns[0]: error parsing regexp: missing closing ) in `(unclosed`",
+			yaml: "redact:\n  patterns: ['(unclosed', 'a*', 'token=(?P<secret>\\S+)']\n",
+			want: "logmatch.yaml:2: redact.patterns[0]: error parsing regexp: missing closing ): `(unclosed`\n" +
+				"logmatch.yaml:2: redact.patterns[1]: matches the empty string",
 		},
 		{
 			name: "no sinks",

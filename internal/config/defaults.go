@@ -91,7 +91,8 @@ retry:
 redact:
   # Built-in rules: bearer tokens, API keys, passwords, URL credentials.
   builtin: {{.Redact.Builtin}}
-  # Extra regular expressions (catalog syntax); matches become [REDACTED].
+  # Extra regular expressions (Go RE2 syntax); matches are masked, or only
+  # the group named "secret" when there is one.
   patterns: []
   #  - 'hf_[A-Za-z0-9]{30,}'
 

@@ -35,9 +35,13 @@ func Load(name string, data []byte, getenv func(string) string, readFile func(st
 func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(string) ([]byte, error)) []error {
 	v := &validator{o: o, getenv: getenv, readFile: readFile}
 	if len(cfg.Sinks) == 0 {
-		if o.set("sinks") {
+		_, byFlag := o.flags["sinks"]
+		switch {
+		case byFlag:
+			// Every --sink failed to parse, and each said why already.
+		case o.set("sinks"):
 			v.add("sinks", "no sinks: list at least one, or remove the key for the default stdout sink")
-		} else {
+		default:
 			cfg.Sinks = []Sink{{Type: SinkStdout}}
 		}
 	}
@@ -147,8 +151,14 @@ func (v *validator) top(c *Config) {
 	v.queue("queue", c.Queue)
 	v.retry("retry", c.Retry)
 	for i, p := range c.Redact.Patterns {
-		if _, err := patterns.Compile(p); err != nil {
+		// The same checks as internal/redact.New, per pattern, so each
+		// problem names its index.
+		re, err := regexp.Compile(p)
+		switch {
+		case err != nil:
 			v.add(fmt.Sprintf("redact.patterns[%d]", i), "%v", err)
+		case re.MatchString(""):
+			v.add(fmt.Sprintf("redact.patterns[%d]", i), "matches the empty string")
 		}
 	}
 	if len(c.Command) > 0 && c.Command[0] == "" {
