@@ -1,0 +1,275 @@
+package matcher
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+func rec(id, pattern string, mods ...func(*patterns.Record)) patterns.Record {
+	r := patterns.Record{ID: id, MessagePattern: pattern, Origin: patterns.Origin{File: "test.jsonl", Line: 1}}
+	for _, m := range mods {
+		m(&r)
+	}
+	return r
+}
+
+func class(c string) func(*patterns.Record) { return func(r *patterns.Record) { r.ErrorClass = c } }
+func solved(r *patterns.Record)             { r.Solutions = []string{"do this"} }
+
+func ids(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Record.ID)
+	}
+	return out
+}
+
+func TestRanking(t *testing.T) {
+	recs := []patterns.Record{
+		rec("generic", `Scheduler hit an exception`),
+		rec("short-oom", `out of memory`, class("OutOfMemoryError")),
+		rec("long-oom", `CUDA out of memory\. Tried to allocate`),
+		rec("long-oom-curated", `CUDA out of memory\. Tried to allocate`, solved),
+		rec("long-oom-twin", `CUDA out of memory\. Tried to allocate`),
+		rec("runtime", `Tried to allocate (\d+)`, class("RuntimeError")),
+	}
+	m := compileOK(t, recs, Options{})
+	text := "Scheduler hit an exception: Traceback (most recent call last):\n" +
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20 MiB"
+	tests := []struct {
+		name  string
+		types []string
+		want  []string
+	}{
+		{
+			name: "no exception types: literal length, then solutions, then catalog order",
+			want: []string{"long-oom-curated", "long-oom", "long-oom-twin", "generic", "runtime", "short-oom"},
+		},
+		{
+			name:  "a qualified exception type agrees on its last component",
+			types: []string{"torch.OutOfMemoryError"},
+			want:  []string{"short-oom", "long-oom-curated", "long-oom", "long-oom-twin", "generic", "runtime"},
+		},
+		{
+			name:  "every agreeing class ranks first, among them by literal length",
+			types: []string{"RuntimeError", "torch.OutOfMemoryError"},
+			want:  []string{"runtime", "short-oom", "long-oom-curated", "long-oom", "long-oom-twin", "generic"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hits, errs := m.Match(Subject{Text: text, ExceptionTypes: tc.types})
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			if diff := cmp.Diff(tc.want, ids(hits)); diff != "" {
+				t.Errorf("ranking mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHitFields(t *testing.T) {
+	m := compileOK(t, []patterns.Record{
+		rec("groups", `rank (\d+) failed: (?<reason>\w+)(?: \((code \d+)\))?`),
+		rec("multi-line", `first\nsecond (\w+)`),
+		rec("folded", `(?i)nccl error`),
+	}, Options{})
+	tests := []struct {
+		name string
+		text string
+		want []hitView
+	}{
+		{
+			name: "numbered and named groups; a group that did not take part is left out",
+			text: "[2026-05-28 00:11:09 TP3] rank 3 failed: reset\nnext line",
+			want: []hitView{{
+				ID: "groups", Start: 26, End: 46,
+				Line:   "[2026-05-28 00:11:09 TP3] rank 3 failed: reset",
+				Groups: map[string]string{"1": "3", "2": "reset", "reason": "reset"},
+			}},
+		},
+		{
+			name: "optional group that took part",
+			text: "rank 12 failed: timeout (code 7)",
+			want: []hitView{{
+				ID: "groups", Start: 0, End: 32, Line: "rank 12 failed: timeout (code 7)",
+				Groups: map[string]string{"1": "12", "2": "timeout", "reason": "timeout", "3": "code 7"},
+			}},
+		},
+		{
+			name: "a match across lines carries both lines whole",
+			text: "head\nxx first\nsecond word yy\ntail",
+			want: []hitView{{
+				ID: "multi-line", Start: 8, End: 25, Line: "xx first\nsecond word yy",
+				Groups: map[string]string{"1": "word"}, LiteralLen: 13,
+			}},
+		},
+		{
+			name: "case-insensitive pattern, offsets in bytes after multi-byte text",
+			text: "größe: NCCL Error",
+			want: []hitView{{ID: "folded", Start: 9, End: 19, Line: "größe: NCCL Error", LiteralLen: 10}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hits, errs := m.Match(Subject{Text: tc.text})
+			if len(errs) > 0 {
+				t.Fatalf("errors: %v", errs)
+			}
+			got := view(hits)
+			for i := range tc.want {
+				if tc.want[i].LiteralLen == 0 && i < len(got) {
+					tc.want[i].LiteralLen = got[i].LiteralLen // checked in TestExtractLiterals
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("hits mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCompileProblems(t *testing.T) {
+	recs := []patterns.Record{
+		rec("good", `fine`),
+		{ID: "bad", MessagePattern: `broken (`, Origin: patterns.Origin{File: "cat.jsonl", Line: 7}},
+		rec("also-good", `also fine`),
+	}
+	m, problems := Compile(recs, Options{})
+	if m.Len() != 2 {
+		t.Errorf("Len() = %d, want 2", m.Len())
+	}
+	if len(problems) != 1 {
+		t.Fatalf("problems = %v, want one", problems)
+	}
+	p := problems[0]
+	if p.File != "cat.jsonl" || p.Line != 7 || p.Field != "messagePattern" || p.Level != patterns.LevelError {
+		t.Errorf("problem = %+v, want cat.jsonl:7 messagePattern at error level", p)
+	}
+	if !strings.HasPrefix(p.Error(), "cat.jsonl:7: messagePattern: record bad: ") {
+		t.Errorf("problem renders as %q", p.Error())
+	}
+	hits, _ := m.Match(Subject{Text: "also fine"})
+	if diff := cmp.Diff([]string{"also-good", "good"}, ids(hits)); diff != "" {
+		t.Errorf("hits after a skipped record (-want +got):\n%s", diff)
+	}
+}
+
+func TestPatternTimeout(t *testing.T) {
+	// Nested quantifiers backtrack exponentially on a near-miss; the
+	// timeout turns that into a PatternError instead of a hang or a miss.
+	m := compileOK(t, []patterns.Record{
+		rec("pathological", `start (a+)+b`),
+		rec("healthy", `start`),
+	}, Options{})
+	// The text holds every literal the pattern requires ("start a", "b"),
+	// so the prefilter lets it through to the regex.
+	text := "b start " + strings.Repeat("a", 40) + "c"
+	hits, errs := m.Match(Subject{Text: text})
+	if diff := cmp.Diff([]string{"healthy"}, ids(hits)); diff != "" {
+		t.Errorf("hits (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 {
+		t.Fatalf("errors = %v, want one timeout", errs)
+	}
+	if errs[0].Record.ID != "pathological" || !errors.Is(errs[0].Err, ErrMatchTimeout) {
+		t.Errorf("error = %v for %s, want ErrMatchTimeout for pathological", errs[0].Err, errs[0].Record.ID)
+	}
+	if strings.Contains(errs[0].Err.Error(), text) {
+		t.Errorf("error %q quotes the input", errs[0].Err)
+	}
+	st := m.Stats()
+	if st.Timeouts != 1 || st.ByRecord["pathological"] != 1 || st.Subjects != 1 || st.Hits != 1 {
+		t.Errorf("Stats() = %+v, want one subject, one hit, one timeout of pathological", st)
+	}
+}
+
+func TestNoPrefilterSameHits(t *testing.T) {
+	recs := []patterns.Record{
+		rec("a", `Load weight (begin|end)`),
+		rec("b", `(?i)weight END`),
+		rec("c", `^\[.*\] Load`),
+		rec("d", `nothing here`),
+	}
+	pre := compileOK(t, recs, Options{})
+	naive := compileOK(t, recs, Options{NoPrefilter: true})
+	for _, text := range []string{
+		"[2026-05-28 00:10:11 TP0] Load weight end. type=LlamaForCausalLM",
+		"[x] Load WEIGHT END",
+		"",
+		"nothing",
+	} {
+		got, _ := pre.Match(Subject{Text: text})
+		want, _ := naive.Match(Subject{Text: text})
+		if diff := cmp.Diff(view(want), view(got)); diff != "" {
+			t.Errorf("%q: (-naive +prefiltered):\n%s", text, diff)
+		}
+	}
+}
+
+func TestSurroundingLines(t *testing.T) {
+	tests := []struct {
+		name       string
+		text       string
+		start, end int
+		want       string
+	}{
+		{"single line", "abc", 1, 2, "abc"},
+		{"middle line", "a\nbcd\ne", 3, 4, "bcd"},
+		{"match ends with the newline", "a\nbcd\ne", 2, 6, "bcd"},
+		{"empty match at line start", "a\n\nb", 2, 2, ""},
+		{"spans two lines", "a\nbc\nde\nf", 3, 6, "bc\nde"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := surroundingLines(tc.text, tc.start, tc.end); got != tc.want {
+				t.Errorf("surroundingLines(%q, %d, %d) = %q, want %q", tc.text, tc.start, tc.end, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestQuietLineAllocatesNothing(t *testing.T) {
+	recs := []patterns.Record{
+		rec("oom", `CUDA out of memory\. Tried to allocate (.+?)`),
+		rec("nccl", `NCCL error in: (.+?):(\d+)`),
+	}
+	m := compileOK(t, recs, Options{})
+	line := "[2026-05-28 00:11:10 TP0] Decode batch, #running-req: 12, #token: 4096, token usage: 0.05"
+	var hits []Hit
+	var errs []PatternError
+	allocs := testing.AllocsPerRun(100, func() {
+		hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: line})
+	})
+	if allocs != 0 {
+		t.Errorf("AppendMatch on a line without candidates: %v allocations, want 0", allocs)
+	}
+}
+
+func TestConcurrentMatch(t *testing.T) {
+	m := compileOK(t, []patterns.Record{rec("x", `needle (\d+)`)}, Options{})
+	done := make(chan []string)
+	for i := range 4 {
+		go func() {
+			var got []string
+			for j := range 50 {
+				hits, _ := m.Match(Subject{Text: "hay needle " + strings.Repeat("1", i+j%3+1)})
+				got = append(got, hits[0].Groups["1"])
+			}
+			done <- got
+		}()
+	}
+	for range 4 {
+		if got := <-done; len(got) != 50 {
+			t.Errorf("got %d results, want 50", len(got))
+		}
+	}
+	if st := m.Stats(); st.Subjects != 200 || st.Hits != 200 {
+		t.Errorf("Stats() = %+v, want 200 subjects and hits", st)
+	}
+}
