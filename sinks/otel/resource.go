@@ -1,0 +1,52 @@
+package otel
+
+import (
+	"context"
+	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/resource"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+)
+
+// ServiceName is service.name when OTEL_SERVICE_NAME and
+// OTEL_RESOURCE_ATTRIBUTES do not set one.
+const ServiceName = "logmatch"
+
+// downward maps each Kubernetes resource attribute to the variables a Pod
+// spec commonly fills from the downward API, preferred first.
+var downward = []struct {
+	key   attribute.Key
+	names []string
+}{
+	{semconv.K8SPodNameKey, []string{"K8S_POD_NAME", "POD_NAME"}},
+	{semconv.K8SPodUIDKey, []string{"K8S_POD_UID", "POD_UID"}},
+	{semconv.K8SNamespaceNameKey, []string{"K8S_NAMESPACE_NAME", "POD_NAMESPACE"}},
+	{semconv.K8SNodeNameKey, []string{"K8S_NODE_NAME", "NODE_NAME"}},
+	{semconv.K8SContainerNameKey, []string{"K8S_CONTAINER_NAME", "CONTAINER_NAME"}},
+}
+
+// Resource describes this logmatch process: service.name "logmatch", the
+// SDK's telemetry.sdk.* attributes, the Kubernetes attributes of the
+// downward-API variables, then OTEL_SERVICE_NAME and
+// OTEL_RESOURCE_ATTRIBUTES, which win. Logmatch's metrics use the same
+// resource so both signals join on it.
+func Resource(ctx context.Context) (*resource.Resource, error) {
+	attrs := []attribute.KeyValue{semconv.ServiceName(ServiceName)}
+	for _, d := range downward {
+		if _, v := lookup(d.names...); v != "" {
+			attrs = append(attrs, d.key.String(v))
+		}
+	}
+	// Detectors apply in order, each overriding the ones before it.
+	r, err := resource.New(ctx,
+		resource.WithSchemaURL(semconv.SchemaURL),
+		resource.WithAttributes(attrs...),
+		resource.WithTelemetrySDK(),
+		resource.WithFromEnv(),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("resource: OTEL_RESOURCE_ATTRIBUTES: %w", err)
+	}
+	return r, nil
+}

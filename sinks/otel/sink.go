@@ -1,0 +1,235 @@
+package otel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	"go.opentelemetry.io/otel/log"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// EventName is the event name of every record the sink emits.
+const EventName = "logmatch.incident"
+
+// scopeName is the instrumentation scope of the records.
+const scopeName = "github.com/logmatch/logmatch/sinks/otel"
+
+// Sink sends each alert as one OpenTelemetry event over OTLP. It is safe for
+// concurrent use; exports are serialised by the exporter.
+type Sink struct {
+	provider *sdklog.LoggerProvider
+	logger   log.Logger
+	protocol string
+	endpoint string
+	timeout  time.Duration
+	redact   *strings.Replacer
+	now      func() time.Time
+}
+
+var _ sinks.Sink = (*Sink)(nil)
+
+// New validates cfg against the environment, reporting every problem at
+// once, and builds the exporter. It does not connect: the first Send does.
+func New(ctx context.Context, cfg Config) (*Sink, error) {
+	set, err := cfg.resolve()
+	res, rerr := Resource(ctx)
+	if err = errors.Join(err, rerr); err != nil {
+		return nil, &redactedError{err: fmt.Errorf("otel sink: %w", err), r: newRedactor(set.secrets)}
+	}
+
+	exp, err := newExporter(ctx, cfg, set)
+	if err != nil {
+		return nil, &redactedError{err: fmt.Errorf("otel sink: exporter for %s: %w", set.endpoint, err), r: newRedactor(set.secrets)}
+	}
+	provider := sdklog.NewLoggerProvider(
+		sdklog.WithResource(res),
+		sdklog.WithProcessor(&syncProcessor{exporter: exp}),
+	)
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Sink{
+		provider: provider,
+		logger:   provider.Logger(scopeName),
+		protocol: set.protocol,
+		endpoint: set.endpoint,
+		timeout:  set.timeout,
+		redact:   newRedactor(set.secrets),
+		now:      now,
+	}, nil
+}
+
+// newExporter builds the OTLP exporter of the resolved protocol. Options
+// are passed only for fields cfg sets, so the exporter reads the variables
+// for the rest.
+func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter, error) {
+	if set.protocol == ProtocolGRPC {
+		opts := []otlploggrpc.Option{
+			otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}),
+			otlploggrpc.WithTimeout(set.timeout),
+		}
+		if cfg.Endpoint != "" {
+			opts = append(opts, otlploggrpc.WithEndpointURL(cfg.Endpoint))
+		}
+		if cfg.Insecure {
+			opts = append(opts, otlploggrpc.WithInsecure())
+		}
+		if cfg.Headers != nil {
+			opts = append(opts, otlploggrpc.WithHeaders(cfg.Headers))
+		}
+		return otlploggrpc.New(ctx, opts...)
+	}
+
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = set.tls
+	opts := []otlploghttp.Option{
+		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
+		otlploghttp.WithTimeout(set.timeout),
+		otlploghttp.WithHTTPClient(&http.Client{
+			Transport: recordingTransport{next: transport},
+			Timeout:   set.timeout,
+		}),
+	}
+	if cfg.Endpoint != "" {
+		opts = append(opts, otlploghttp.WithEndpointURL(httpLogsURL(cfg.Endpoint)))
+	}
+	if cfg.Insecure {
+		opts = append(opts, otlploghttp.WithInsecure())
+	}
+	if cfg.Headers != nil {
+		opts = append(opts, otlploghttp.WithHeaders(cfg.Headers))
+	}
+	return otlploghttp.New(ctx, opts...)
+}
+
+// httpLogsURL gives an http/protobuf endpoint without a path the OTLP logs
+// path, as the exporter does for OTEL_EXPORTER_OTLP_ENDPOINT.
+func httpLogsURL(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Path != "" && u.Path != "/") {
+		return endpoint
+	}
+	u.Path = "/v1/logs"
+	return u.String()
+}
+
+// Send exports a as one event and returns when the receiver has answered
+// (or the timeout passed). See the package doc for how failures are
+// classified.
+func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (retry bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	o := &outcome{}
+	s.logger.Emit(withOutcome(ctx, o), record(a, s.now()))
+	if !o.exported {
+		return false, fmt.Errorf("otel sink %s: alert %s: sink is shut down", s.endpoint, a.Fingerprint)
+	}
+	if o.err == nil {
+		return false, nil
+	}
+	retry = retryable(s.protocol, o, o.err)
+	err = &redactedError{err: fmt.Errorf("otel sink %s: alert %s: %s%w", s.endpoint, a.Fingerprint, o.httpStatus(), o.err), r: s.redact}
+	if d, ok := retryAfter(o, s.now()); retry && ok {
+		return true, &sinks.RetryAfterError{After: d, Err: err}
+	}
+	return retry, err
+}
+
+// Shutdown releases the exporter's connection. Every accepted Send has
+// already been exported, so there is nothing left to flush; later Sends
+// fail permanently.
+func (s *Sink) Shutdown(ctx context.Context) error {
+	if err := s.provider.Shutdown(ctx); err != nil {
+		return &redactedError{err: fmt.Errorf("otel sink %s: shutdown: %w", s.endpoint, err), r: s.redact}
+	}
+	return nil
+}
+
+// severity maps a catalog severity to an OpenTelemetry one (table in the
+// package doc).
+func severity(s string) log.Severity {
+	switch s {
+	case "critical":
+		return log.SeverityFatal
+	case "warning":
+		return log.SeverityWarn
+	case "info":
+		return log.SeverityInfo
+	}
+	return log.SeverityError
+}
+
+// record builds the event for a; observed is the observed timestamp.
+func record(a *sinks.Alert, observed time.Time) log.Record {
+	var r log.Record
+	r.SetEventName(EventName)
+	t := a.Time
+	if t.IsZero() {
+		t = observed
+	}
+	r.SetTimestamp(t)
+	r.SetObservedTimestamp(observed)
+	r.SetSeverity(severity(a.Record.Severity))
+	r.SetSeverityText(a.Record.Severity)
+	body := a.Match.Text
+	if body == "" {
+		body = a.Entry
+	}
+	r.SetBody(attribute.StringValue(body))
+
+	rec := &a.Record
+	r.AddAttributes(
+		attribute.String("logmatch.record.id", rec.ID),
+		attribute.String("logmatch.slug", rec.Slug),
+		attribute.String("logmatch.severity", rec.Severity),
+		attribute.String("logmatch.kind", a.Kind),
+		attribute.String("logmatch.fingerprint", a.Fingerprint),
+		attribute.Int("logmatch.count", a.Count),
+	)
+	if e := a.Match.Exception; e != nil {
+		addString(&r, string(semconv.ExceptionTypeKey), e.Type)
+		addString(&r, string(semconv.ExceptionMessageKey), e.Message)
+		addString(&r, string(semconv.ExceptionStacktraceKey), e.Stacktrace)
+	}
+	addString(&r, string(semconv.CodeFilePathKey), rec.FilePath)
+	if rec.LineNumber > 0 {
+		r.AddAttributes(semconv.CodeLineNumber(rec.LineNumber))
+	}
+	addStrings(&r, "logmatch.solutions", rec.Solutions)
+	addStrings(&r, "logmatch.prevention_tips", rec.PreventionTips)
+	addStrings(&r, "logmatch.ranks", a.Ranks)
+	addString(&r, "logmatch.github_url", rec.GithubURL)
+	addString(&r, "logmatch.handling_strategy", rec.HandlingStrategy)
+	addString(&r, "logmatch.error_class", rec.ErrorClass)
+	addString(&r, "logmatch.repo", rec.Repo)
+	addString(&r, "logmatch.source.path", a.Source.Path)
+	addString(&r, "logmatch.source.pod", a.Source.Pod)
+	addString(&r, "logmatch.source.namespace", a.Source.Namespace)
+	addString(&r, "logmatch.source.container", a.Source.Container)
+	addString(&r, "logmatch.source.node", a.Source.Node)
+	return r
+}
+
+func addString(r *log.Record, key, v string) {
+	if v != "" {
+		r.AddAttributes(attribute.String(key, v))
+	}
+}
+
+func addStrings(r *log.Record, key string, v []string) {
+	if len(v) > 0 {
+		r.AddAttributes(attribute.StringSlice(key, v))
+	}
+}
