@@ -15,7 +15,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m,
+		// nxadm/tail (evaluated in TestEvaluateNxadmTail) keeps a
+		// process-wide inotify goroutine.
+		goleak.IgnoreAnyFunction("github.com/nxadm/tail/watch.(*InotifyTracker).run"),
+		goleak.IgnoreAnyFunction("github.com/fsnotify/fsnotify.(*Watcher).readEvents"),
+	)
 }
 
 // tally is a recording Observer.

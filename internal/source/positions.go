@@ -62,7 +62,7 @@ func (t *Tailer) resolvePositions(fresh []*tracked, now time.Time) {
 func (t *Tailer) predecessor(tr *tracked, cp Checkpoint, fresh []*tracked, decided map[*tracked]bool) *tracked {
 	var copied *tracked
 	for _, o := range fresh {
-		if o == tr || decided[o] || !t.hasContent(o.f, cp.File) {
+		if o == tr || decided[o] || cp.File.Size == 0 || !t.hasContent(o.f, cp.File) {
 			continue
 		}
 		if o.key == (devino{cp.File.Dev, cp.File.Ino}) {
@@ -78,6 +78,9 @@ func (t *Tailer) predecessor(tr *tracked, cp Checkpoint, fresh []*tracked, decid
 // siblingWith finds next to tr's path, outside the globs, the file a
 // checkpoint was saved for, preferring the same inode to a copy.
 func (t *Tailer) siblingWith(tr *tracked, cp Checkpoint) *tracked {
+	if cp.File.Size == 0 {
+		return nil // an empty file's checkpoint matches any file
+	}
 	dir, base := filepath.Split(tr.path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	entries, err := os.ReadDir(filepath.Clean(dir))

@@ -64,20 +64,27 @@ func realTail(t *testing.T, glob string, cfg Config, writerWait func(), rotate f
 	obs := &tally{}
 	cfg.Paths = []string{glob}
 	cfg.PollInterval = 5 * time.Millisecond
-	cfg.RotateWait = 100 * time.Millisecond
 	cfg.Observer = obs
 	tl, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return drive(t, tl.Run, writerWait, rotate), obs
+}
+
+// drive runs a follower (our Tailer, or another library under evaluation)
+// while the writer writes and rotate rotates every 80 ms, and returns the
+// numbers of the lines it delivered.
+func drive(t *testing.T, run func(context.Context, Emit) error, writerWait func(), rotate func(n int)) []int {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	got := &collector{}
 	done := make(chan error, 1)
-	go func() { done <- tl.Run(ctx, got.emit) }()
+	go func() { done <- run(ctx, got.emit) }()
 
 	writerDone := make(chan struct{})
 	go func() { writerWait(); close(writerDone) }()
-	rotations := 0
+	rotations, lastCount, lastFile := 0, 0, FileID{}
 	tick := time.NewTicker(80 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(60 * time.Second)
@@ -88,10 +95,13 @@ wait:
 			break wait
 		case <-tick.C:
 			// A file is seen once it stayed at its path for a poll: rotate
-			// only after the first line arrived.
-			if len(got.all()) > 0 {
+			// only after a line of the current file arrived (on a loaded
+			// machine a poll can take longer than the rotation interval).
+			lines := got.all()
+			if n := len(lines); n > lastCount && (lines[n-1].File != lastFile || lastFile == FileID{}) {
 				rotations++
 				rotate(rotations)
+				lastCount, lastFile = n, lines[n-1].File
 			}
 		case <-deadline:
 			t.Fatal("writer did not finish in 60s")
@@ -110,7 +120,7 @@ wait:
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	return numbersOf(t, got.texts()), obs
+	return numbersOf(t, got.texts())
 }
 
 func seq(from, to int) []int {

@@ -455,6 +455,9 @@ func (t *Tailer) checkTruncation(ctx context.Context, tr *tracked, now time.Time
 // bytes: first among tracked files, then among the files next to it whose
 // name starts like its own (app.log.1, app.log-20260101, app-20260101.log).
 func (t *Tailer) findCopy(tr *tracked, from int64) *tracked {
+	if tr.id.Size == 0 {
+		return nil // nothing of the old content is known: any file would match
+	}
 	for _, o := range t.files {
 		if o.copyOf == tr {
 			return o
