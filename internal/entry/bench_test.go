@@ -1,0 +1,60 @@
+package entry
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchLines are typical sglang scheduler INFO lines (SGLANG-LOGS.md §5).
+func benchLines() []string {
+	var lines []string
+	for i := 0; i < 1024; i++ {
+		h := fmt.Sprintf("[2026-07-01 09:31:%02d DP%d TP%d EP%d] ", i%60, i%8, i%8, i%8)
+		if i%4 == 0 {
+			lines = append(lines, h+fmt.Sprintf("Prefill batch, #new-seq: %d, #new-token: %d, #cached-token: 0, token usage: 0.%02d, #running-req: %d, #queue-req: 0", i%7+1, 512*(i%9+1), i%100, i%31))
+		} else {
+			lines = append(lines, h+fmt.Sprintf("Decode batch, #running-req: %d, #token: %d, token usage: 0.%02d, cuda graph: True, gen throughput (token/s): %d.%02d, #queue-req: 0", i%31, 8000+i, i%100, 1000+i, i%100))
+		}
+	}
+	return lines
+}
+
+// BenchmarkAssemble measures one Push per op: ns/op is ns per line and
+// allocs/op allocations per line.
+func BenchmarkAssemble(b *testing.B) {
+	b.Run("batch-lines", func(b *testing.B) {
+		benchPush(b, benchLines())
+	})
+	b.Run("with-crash-every-1000", func(b *testing.B) {
+		lines := benchLines()
+		crash := strings.Split(`[2026-07-01 09:31:38 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/sgl/scheduler.py", line 4128, in run_scheduler_process
+    scheduler.event_loop_overlap()
+  File "/sgl/pynccl_wrapper.py", line 378, in NCCL_CHECK
+    raise RuntimeError(f"NCCL error: {error_str}")
+RuntimeError: NCCL error: unhandled system error
+`, "\n")
+		lines = append(lines[:1000:1000], crash...)
+		benchPush(b, lines)
+	})
+}
+
+func benchPush(b *testing.B, lines []string) {
+	a := NewAssembler(Options{})
+	var bytes int64
+	for _, l := range lines {
+		bytes += int64(len(l)) + 1
+	}
+	b.SetBytes(bytes / int64(len(lines)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		n += len(a.Push(Line{Text: lines[i%len(lines)], Source: "s", Offset: int64(i)}))
+	}
+	n += len(a.Flush())
+	if n == 0 && b.N > 1 {
+		b.Fatal("no entries")
+	}
+}
