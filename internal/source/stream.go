@@ -20,9 +20,15 @@ type StreamConfig struct {
 	MaxLineBytes int
 	// Observer receives counts; nil means none.
 	Observer Observer
+	// Now stamps raw lines, which carry no time of their own; nil means
+	// time.Now. One-shot scans fix it so their output is reproducible.
+	Now func() time.Time
 }
 
 func (c StreamConfig) withDefaults() (StreamConfig, error) {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.Source == "" {
 		c.Source = "stdin"
 	}
@@ -126,7 +132,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 		l.Offset = f.offset
 		l.Time = f.time
 		if l.Time.IsZero() {
-			l.Time = time.Now()
+			l.Time = cfg.Now()
 		}
 		l.Truncated = f.truncated
 		sent++
