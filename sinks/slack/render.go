@@ -1,0 +1,402 @@
+package slack
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Slack's documented Block Kit limits. Slack counts characters; logmatch
+// bounds bytes, which is never more.
+const (
+	maxBlocks        = 50
+	maxHeaderText    = 150
+	maxSectionText   = 3000
+	maxFields        = 10
+	maxFieldText     = 2000
+	maxContextItems  = 10
+	maxMessageText   = 40000
+	maxFallbackBytes = 300 // notification text: short by choice, far below maxMessageText
+	maxDigestRecords = 10
+)
+
+// message is a Slack incoming-webhook payload.
+type message struct {
+	Text        string  `json:"text"`
+	Blocks      []block `json:"blocks"`
+	Channel     string  `json:"channel,omitempty"`
+	Username    string  `json:"username,omitempty"`
+	IconEmoji   string  `json:"icon_emoji,omitempty"`
+	IconURL     string  `json:"icon_url,omitempty"`
+	UnfurlLinks bool    `json:"unfurl_links"`
+	UnfurlMedia bool    `json:"unfurl_media"`
+}
+
+type block struct {
+	Type     string    `json:"type"`
+	Text     *textObj  `json:"text,omitempty"`
+	Fields   []textObj `json:"fields,omitempty"`
+	Elements []textObj `json:"elements,omitempty"`
+}
+
+type textObj struct {
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Emoji bool   `json:"emoji,omitempty"`
+}
+
+func header(s string) block {
+	return block{Type: "header", Text: &textObj{Type: "plain_text", Text: sinks.TruncateEnd(sinks.OneLine(s), maxHeaderText), Emoji: true}}
+}
+
+func section(mrkdwn string) block {
+	return block{Type: "section", Text: &textObj{Type: "mrkdwn", Text: mrkdwn}}
+}
+
+func mrkdwn(s string) textObj { return textObj{Type: "mrkdwn", Text: s} }
+
+// escape makes text literal in mrkdwn: Slack requires &, < and > escaped,
+// and every run of three backticks is broken with zero-width spaces so
+// that log text can neither open nor close a code fence.
+func escape(s string) string {
+	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return strings.ReplaceAll(s, "```", "`\u200b`\u200b`")
+}
+
+// inlineCode renders s between single backticks, which it cannot contain.
+func inlineCode(s string) string {
+	return "`" + strings.ReplaceAll(escape(sinks.OneLine(s)), "`", "'") + "`"
+}
+
+// fit shrinks raw, keeping its head and tail, until render(raw) fits in
+// budget bytes. Escaping can lengthen text several times over, so each
+// round scales raw by the ratio of budget to rendered length; every round
+// cuts at least one byte, so it ends.
+func fit(raw string, budget int, render func(string) string) string {
+	out := render(raw)
+	for len(out) > budget && raw != "" {
+		target := min(len(raw)*budget/len(out), len(raw)-1)
+		raw = sinks.TruncateMiddle(raw, max(target, 0))
+		out = render(raw)
+	}
+	return out
+}
+
+// titled renders "*title*\n" followed by body rendered to fit one section.
+func titled(title, raw string, render func(string) string) string {
+	head := "*" + title + "*\n"
+	return head + fit(raw, maxSectionText-len(head), render)
+}
+
+func codeBlock(s string) string { return "```\n" + escape(s) + "\n```" }
+
+func bulletList(items []string) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("• ")
+		b.WriteString(sinks.OneLine(it))
+	}
+	return b.String()
+}
+
+// link renders a mrkdwn link to an http(s) URL, or "" for anything else.
+func link(url, label string) string {
+	if !sinks.IsHTTPURL(url) {
+		return ""
+	}
+	url = strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E").Replace(url)
+	return "<" + url + "|" + escape(label) + ">"
+}
+
+// date renders t so that each reader sees it in their own time zone, with
+// the UTC time as the fallback.
+func date(t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return fmt.Sprintf("<!date^%d^{date_short_pretty} {time_secs}|%s>", t.Unix(), t.UTC().Format(time.RFC3339))
+}
+
+var severityEmoji = map[string]string{
+	"critical": ":red_circle:",
+	"error":    ":large_orange_circle:",
+	"warning":  ":large_yellow_circle:",
+	"info":     ":large_blue_circle:",
+}
+
+func emoji(severity string) string {
+	if e, ok := severityEmoji[strings.ToLower(severity)]; ok {
+		return e
+	}
+	return ":white_circle:"
+}
+
+func slug(a *sinks.Alert) string {
+	return cmp.Or(a.Record.Slug, a.Record.ID, "unclassified")
+}
+
+func severityWord(a *sinks.Alert) string {
+	return strings.ToUpper(cmp.Or(a.Record.Severity, "unknown"))
+}
+
+// headline is the header text of a's message; each kind reads differently
+// so that a channel skimmer tells a new failure from a follow-up.
+func headline(a *sinks.Alert) string {
+	switch a.Kind {
+	case "summary":
+		return fmt.Sprintf(":repeat: %s ×%d %s", severityWord(a), a.Count, slug(a))
+	case "reminder":
+		return fmt.Sprintf(":alarm_clock: Still happening: %s %s", severityWord(a), slug(a))
+	case "resolved":
+		return fmt.Sprintf(":white_check_mark: Resolved: %s", slug(a))
+	}
+	return fmt.Sprintf("%s %s %s", emoji(a.Record.Severity), severityWord(a), slug(a))
+}
+
+// fallback is the notification text: short, one line, kind first.
+func fallback(a *sinks.Alert) string {
+	prefix := ""
+	switch a.Kind {
+	case "summary":
+		prefix = fmt.Sprintf("[×%d] ", a.Count)
+	case "reminder":
+		prefix = "[still happening] "
+	case "resolved":
+		prefix = "[resolved] "
+	}
+	return escape(sinks.TruncateEnd(prefix+sinks.Title(a), maxFallbackBytes))
+}
+
+// render builds the message for one alert.
+func render(a *sinks.Alert) message {
+	blocks := []block{header(headline(a))}
+	blocks = append(blocks, block{Type: "context", Elements: []textObj{mrkdwn(timeline(a))}})
+	switch a.Kind {
+	case "resolved":
+		blocks = append(blocks, fieldsBlock(a))
+	case "summary":
+		blocks = append(blocks, whatBlock(a))
+		blocks = appendMatch(blocks, a)
+		blocks = append(blocks, fieldsBlock(a))
+	case "reminder":
+		blocks = append(blocks, whatBlock(a))
+		blocks = append(blocks, fieldsBlock(a))
+		blocks = appendAdvice(blocks, a)
+	default:
+		blocks = append(blocks, whatBlock(a))
+		blocks = appendMatch(blocks, a)
+		blocks = appendException(blocks, a)
+		blocks = append(blocks, fieldsBlock(a))
+		blocks = appendAdvice(blocks, a)
+	}
+	if c := linksBlock(a); c != nil {
+		blocks = append(blocks, *c)
+	}
+	return message{Text: fallback(a), Blocks: blocks}
+}
+
+func timeline(a *sinks.Alert) string {
+	switch a.Kind {
+	case "resolved":
+		return fmt.Sprintf("Quiet since %s · %d occurrences from %s", date(a.LastTime), a.Count, date(a.Time))
+	case "summary":
+		return fmt.Sprintf("%d occurrences from %s to %s", a.Count, date(a.Time), date(a.LastTime))
+	case "reminder":
+		return fmt.Sprintf("Still failing: %d occurrences since %s, last %s", a.Count, date(a.Time), date(a.LastTime))
+	}
+	return fmt.Sprintf("First seen %s", date(a.Time))
+}
+
+// whatBlock says what happened and, when the record has one, why.
+func whatBlock(a *sinks.Alert) block {
+	what := sinks.What(a)
+	if a.Record.Documentation == "" || sinks.IsHTTPURL(a.Record.Documentation) {
+		return section(fit(what, maxSectionText, func(s string) string { return "*" + escape(s) + "*" }))
+	}
+	head := "*" + escape(sinks.TruncateEnd(what, 500)) + "*\n"
+	return section(head + fit(a.Record.Documentation, maxSectionText-len(head), escape))
+}
+
+func appendMatch(blocks []block, a *sinks.Alert) []block {
+	if a.Match.Text == "" {
+		return blocks
+	}
+	return append(blocks, section(titled("Matched line", a.Match.Text, codeBlock)))
+}
+
+func appendException(blocks []block, a *sinks.Alert) []block {
+	e := a.Match.Exception
+	if e == nil || (e.Stacktrace == "" && e.Message == "") {
+		return blocks
+	}
+	title := "Exception"
+	if e.Type != "" {
+		title += " " + inlineCode(e.Type)
+	}
+	if e.RootCause != "" {
+		title += " · root cause " + inlineCode(sinks.TruncateEnd(e.RootCause, 200))
+	}
+	body := cmp.Or(e.Stacktrace, e.Message)
+	return append(blocks, section(titled(title, body, codeBlock)))
+}
+
+// fieldsBlock lists where and how often: at most maxFields short fields.
+func fieldsBlock(a *sinks.Alert) block {
+	var fields []textObj
+	add := func(name, value string) {
+		if value == "" || len(fields) == maxFields {
+			return
+		}
+		head := "*" + name + "*\n"
+		fields = append(fields, mrkdwn(head+fit(value, maxFieldText-len(head), escape)))
+	}
+	addRaw := func(name, rendered string) {
+		if rendered != "" && len(fields) < maxFields {
+			fields = append(fields, mrkdwn("*"+name+"*\n"+rendered))
+		}
+	}
+	add("Severity", strings.ToLower(severityWord(a)))
+	add("Count", strconv.Itoa(a.Count))
+	add("Ranks", strings.Join(a.Ranks, ", "))
+	add("Pod", a.Source.Pod)
+	add("Namespace", a.Source.Namespace)
+	add("Container", a.Source.Container)
+	if a.Source.Path != "" {
+		addRaw("Source", inlineCode(sinks.TruncateMiddle(fmt.Sprintf("%s:%d", a.Source.Path, a.Source.Offset), 300)))
+	}
+	add("Handling", a.Record.HandlingStrategy)
+	if a.Record.FilePath != "" {
+		loc := a.Record.FilePath
+		if a.Record.LineNumber > 0 {
+			loc += ":" + strconv.Itoa(a.Record.LineNumber)
+		}
+		addRaw("Raised at", inlineCode(sinks.TruncateMiddle(loc, 300)))
+	}
+	if a.Record.ID != "" {
+		addRaw("Record", inlineCode(a.Record.ID))
+	}
+	return block{Type: "section", Fields: fields}
+}
+
+func appendAdvice(blocks []block, a *sinks.Alert) []block {
+	if len(a.Record.Solutions) > 0 {
+		blocks = append(blocks, section(titled("Solutions", sinks.NumberedList(a.Record.Solutions), escape)))
+	}
+	if len(a.Record.PreventionTips) > 0 {
+		blocks = append(blocks, section(titled("Prevention", bulletList(a.Record.PreventionTips), escape)))
+	}
+	return blocks
+}
+
+// linksBlock holds the links and the other records that matched.
+func linksBlock(a *sinks.Alert) *block {
+	var items []textObj
+	if l := link(a.Record.GithubURL, "Source on GitHub"); l != "" {
+		items = append(items, mrkdwn(":link: "+l))
+	}
+	if l := link(a.Record.Documentation, "Documentation"); l != "" {
+		items = append(items, mrkdwn(":book: "+l))
+	}
+	if len(a.Secondary) > 0 {
+		var names []string
+		for _, s := range a.Secondary {
+			names = append(names, inlineCode(cmp.Or(s.Slug, s.ID)))
+		}
+		items = append(items, mrkdwn(fit(strings.Join(names, ", "), maxSectionText-20, func(s string) string { return "Also matched: " + s })))
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return &block{Type: "context", Elements: items[:min(len(items), maxContextItems)]}
+}
+
+// recordTally is one record's share of a digest.
+type recordTally struct {
+	slug, severity, where string
+	incidents, count      int
+}
+
+// renderDigest folds a storm of alerts into one message: counts by
+// severity and kind, then the records with the most weight.
+func renderDigest(alerts []*sinks.Alert) message {
+	bySeverity := map[string]int{}
+	byKind := map[string]int{}
+	tallies := map[string]*recordTally{}
+	var first, last time.Time
+	for _, a := range alerts {
+		sev := strings.ToLower(cmp.Or(a.Record.Severity, "unknown"))
+		bySeverity[sev]++
+		byKind[cmp.Or(a.Kind, "new")]++
+		key := cmp.Or(a.Record.ID, "unclassified:"+slug(a))
+		t, ok := tallies[key]
+		if !ok {
+			t = &recordTally{slug: slug(a), severity: sev, where: sinks.Where(a)}
+			tallies[key] = t
+		}
+		t.incidents++
+		t.count += max(a.Count, 1)
+		if first.IsZero() || (!a.Time.IsZero() && a.Time.Before(first)) {
+			first = a.Time
+		}
+		if a.LastTime.After(last) {
+			last = a.LastTime
+		}
+	}
+	ranked := make([]*recordTally, 0, len(tallies))
+	for _, t := range tallies {
+		ranked = append(ranked, t)
+	}
+	slices.SortFunc(ranked, func(x, y *recordTally) int {
+		return cmp.Or(
+			cmp.Compare(sinks.SeverityRank(y.severity), sinks.SeverityRank(x.severity)),
+			cmp.Compare(y.count, x.count),
+			cmp.Compare(x.slug, y.slug),
+		)
+	})
+
+	order := []string{"critical", "error", "warning", "info", "unknown"}
+	var sevParts, sevText []string
+	for _, s := range order {
+		if n := bySeverity[s]; n > 0 {
+			sevParts = append(sevParts, fmt.Sprintf("%s %s %d", emoji(s), s, n))
+			sevText = append(sevText, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	var kindParts []string
+	for _, k := range []string{"new", "summary", "reminder", "resolved"} {
+		if n := byKind[k]; n > 0 {
+			kindParts = append(kindParts, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+
+	var top strings.Builder
+	for i, t := range ranked[:min(len(ranked), maxDigestRecords)] {
+		if i > 0 {
+			top.WriteByte('\n')
+		}
+		fmt.Fprintf(&top, "%s %s ×%d in %d incident(s)", emoji(t.severity), inlineCode(sinks.TruncateEnd(t.slug, 80)), t.count, t.incidents)
+		if t.where != "" {
+			fmt.Fprintf(&top, " — %s", escape(sinks.TruncateEnd(t.where, 80)))
+		}
+	}
+
+	blocks := []block{
+		header(fmt.Sprintf(":rotating_light: logmatch: %d incidents", len(alerts))),
+		{Type: "context", Elements: []textObj{mrkdwn(fmt.Sprintf("From %s to %s", date(first), date(last)))}},
+		section("*By severity:* " + strings.Join(sevParts, " · ") + "\n*By kind:* " + strings.Join(kindParts, " · ")),
+		section(titled("Top records", top.String(), func(s string) string { return s })),
+	}
+	if more := len(ranked) - maxDigestRecords; more > 0 {
+		blocks = append(blocks, block{Type: "context", Elements: []textObj{mrkdwn(fmt.Sprintf("and %d more records", more))}})
+	}
+	text := fmt.Sprintf("logmatch: %d incidents (%s)", len(alerts), strings.Join(sevText, ", "))
+	return message{Text: sinks.TruncateEnd(text, maxFallbackBytes), Blocks: blocks}
+}
