@@ -54,8 +54,7 @@ type Assembler struct {
 	opt     Options
 	out     []Entry
 	cur     pending
-	scratch []string
-	sb      strings.Builder
+	scratch []string // reused to hand the kept lines to ParseTraceback
 }
 
 // entryKind is what opened the pending entry.
@@ -336,9 +335,7 @@ func (a *Assembler) emit() {
 		Prefix: p.prefix, Native: p.native,
 		Cut: Cut{Lines: p.buf.cutLines, Bytes: p.buf.cutBytes + p.cutBytes},
 	}
-	if p.kind == kindBlank {
-		e.Ranks = NoRanks
-	} else {
+	if p.kind != kindBlank {
 		e.Message = p.msg
 		first := p.buf.first()
 		if p.buf.count() == 1 {
@@ -350,15 +347,15 @@ func (a *Assembler) emit() {
 			for _, l := range a.scratch {
 				n += len(l)
 			}
-			a.sb.Reset()
-			a.sb.Grow(n)
+			var sb strings.Builder
+			sb.Grow(n)
 			for i, l := range a.scratch {
 				if i > 0 {
-					a.sb.WriteByte('\n')
+					sb.WriteByte('\n')
 				}
-				a.sb.WriteString(l)
+				sb.WriteString(l)
 			}
-			e.Raw = a.sb.String()
+			e.Raw = sb.String()
 			e.Text = e.Raw[len(first)-len(p.msg):]
 			if p.hasTB {
 				e.Traceback = ParseTraceback(a.scratch)
