@@ -14,6 +14,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
+	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -27,6 +28,9 @@ type Input struct {
 // Options configure a scan.
 type Options struct {
 	Entry entry.Options
+	// Format is the framing of the inputs (raw, cri, docker); "" detects
+	// it per input.
+	Format source.Format
 	// Redact, when set, is applied to every alert before it is returned.
 	Redact func(*sinks.Alert)
 	// Now stands in for the wall clock (read time of lines without a
@@ -130,9 +134,13 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 			}
 		}
 	}
-	err := readLines(ctx, in, func(l entry.Line) {
+	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now})
+	if err != nil {
+		return err
+	}
+	err = stream.Run(ctx, func(_ context.Context, l source.Line) error {
 		st.Lines++
-		st.Bytes += int64(len(l.Text)) + 1
+		st.Bytes = l.Next
 		if l.Truncated {
 			st.LinesCut++
 		}
@@ -141,7 +149,8 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 			a = entry.NewAssembler(s.opts.Entry)
 			asm[l.Stream] = a
 		}
-		process(a.Push(l))
+		process(a.Push(l.Line))
+		return nil
 	})
 	streams := make([]string, 0, len(asm))
 	for k := range asm {
