@@ -10,8 +10,11 @@ const (
 )
 
 // minMaxBytes keeps head and tail halves large enough to hold a cut line and
-// the cut marker.
-const minMaxBytes = 1 << 10
+// the cut marker; minMaxLineBytes keeps a cut line longer than its marker.
+const (
+	minMaxBytes     = 1 << 10
+	minMaxLineBytes = 256
+)
 
 // Options configure an Assembler. The zero value is usable: every zero field
 // takes its default.
@@ -24,8 +27,8 @@ type Options struct {
 	// MaxBytes bounds the bytes kept per entry the same way (default
 	// DefaultMaxBytes); values below 1 KiB are raised to 1 KiB.
 	MaxBytes int
-	// MaxLineBytes bounds one line (default DefaultMaxLineBytes, never more
-	// than MaxBytes/4): a longer line keeps its first three quarters and its
+	// MaxLineBytes bounds one line (default DefaultMaxLineBytes, at least
+	// 256, never more than MaxBytes/4): a longer line keeps its head and its
 	// last quarter of the bound, around a marker.
 	MaxLineBytes int
 	// Location is the time zone of header timestamps that carry none
@@ -53,6 +56,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if o.MaxLineBytes < minMaxLineBytes {
+		o.MaxLineBytes = minMaxLineBytes
 	}
 	if o.MaxLineBytes > o.MaxBytes/4 {
 		o.MaxLineBytes = o.MaxBytes / 4
