@@ -57,6 +57,19 @@ type Config struct {
 	Command []string `yaml:"command"`
 	// Sinks are where alerts go.
 	Sinks []Sink `yaml:"sinks"`
+
+	// Kubernetes is the identity of the pod logmatch runs in, read from
+	// the environment at load time, never from the file.
+	Kubernetes Kubernetes `yaml:"-"`
+}
+
+// Kubernetes holds the downward-API variables that label every alert's
+// source; each is "" when unset (outside Kubernetes).
+type Kubernetes struct {
+	Pod       string // POD_NAME
+	Namespace string // POD_NAMESPACE
+	Node      string // NODE_NAME
+	Container string // CONTAINER_NAME
 }
 
 // Entry bounds one logical entry.

@@ -304,6 +304,20 @@ func TestLoadKeys(t *testing.T) {
 	}
 }
 
+func TestKubernetesFromEnv(t *testing.T) {
+	env := fakeEnv{vars: map[string]string{
+		"POD_NAME": "sglang-0", "POD_NAMESPACE": "inference", "NODE_NAME": "gpu-7", "CONTAINER_NAME": "sglang",
+	}}
+	cfg, err := Load("logmatch.yaml", nil, env.getenv, env.readFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Kubernetes{Pod: "sglang-0", Namespace: "inference", Node: "gpu-7", Container: "sglang"}
+	if diff := cmp.Diff(want, cfg.Kubernetes); diff != "" {
+		t.Errorf("Kubernetes (-want +got):\n%s", diff)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -411,6 +425,16 @@ func TestLoadErrors(t *testing.T) {
 			name: "no sinks",
 			yaml: "sinks: []\n",
 			want: "logmatch.yaml:1: sinks: no sinks: list at least one, or remove the key for the default stdout sink",
+		},
+		{
+			name: "null sinks",
+			yaml: "sinks:\n",
+			want: "logmatch.yaml:1: sinks: no sinks: list at least one, or remove the key for the default stdout sink",
+		},
+		{
+			name: "sink that is not a mapping, value hidden",
+			yaml: "sinks:\n  - https://hooks.slack.com/services/T/B/x\n",
+			want: "logmatch.yaml:2: sinks[0]: cannot unmarshal !!str `[redacted]` into Sink",
 		},
 		{
 			name: "sink types",

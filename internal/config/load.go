@@ -35,14 +35,20 @@ func newIndex(file string, doc *yaml.Node) *index {
 	return ix
 }
 
-// pos is a node's line and column, both 1-based.
-type pos struct{ line, col int }
+// pos is a node's line and column, both 1-based, and whether it is empty:
+// an empty sequence or mapping, or null.
+type pos struct {
+	line, col int
+	empty     bool
+}
 
 func (ix *index) add(path string, keyLine int, value *yaml.Node) {
 	if _, dup := ix.keys[path]; !dup {
 		ix.order = append(ix.order, path)
 	}
-	ix.keys[path], ix.values[path] = keyLine, pos{value.Line, value.Column}
+	empty := value.ShortTag() == "!!null" ||
+		((value.Kind == yaml.SequenceNode || value.Kind == yaml.MappingNode) && len(value.Content) == 0)
+	ix.keys[path], ix.values[path] = keyLine, pos{value.Line, value.Column, empty}
 }
 
 func (ix *index) walk(path string, n *yaml.Node, depth int) {
@@ -72,6 +78,13 @@ func (ix *index) walk(path string, n *yaml.Node, depth int) {
 	}
 }
 
+// empty reports whether the file sets path to an empty list or map, or to
+// null.
+func (ix *index) empty(path string) bool {
+	v, ok := ix.values[path]
+	return ok && v.empty
+}
+
 // has reports whether the file sets path.
 func (ix *index) has(path string) bool {
 	_, ok := ix.keys[path]
@@ -92,6 +105,7 @@ var (
 	lineMsgRE  = regexp.MustCompile(`^(?:yaml: )?line (\d+): (?:column (\d+): )?(.*)$`)
 	unknownRE  = regexp.MustCompile(`^field (.+) not found in type \S+$`)
 	typeNameRE = regexp.MustCompile(`\b(?:config|patterns)\.`)
+	quotedRE   = regexp.MustCompile("`[^`]*`")
 )
 
 // decodeFile decodes data (the file named name) onto cfg and returns the
@@ -167,6 +181,12 @@ func (ix *index) place(msg string) error {
 		if v.line == line && (col == 0 || v.col == col) && len(p) >= len(best) {
 			best = p
 		}
+	}
+	if best == "" || best == "sinks" || strings.HasPrefix(best, "sinks[") {
+		// A value misplaced in a sink may be a webhook URL or a token
+		// (a header given as a string, a URL as a list item): never quote
+		// it back.
+		text = quotedRE.ReplaceAllString(text, "`"+redacted+"`")
 	}
 	if best == "" {
 		return fmt.Errorf("%s:%d: %s", ix.file, line, text)

@@ -39,7 +39,9 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 		switch {
 		case byFlag:
 			// Every --sink failed to parse, and each said why already.
-		case o.set("sinks"):
+		case o.ix != nil && o.ix.has("sinks") && !o.ix.empty("sinks"):
+			// The file's sinks did not decode, and the decoder said why.
+		case o.ix != nil && o.ix.empty("sinks"):
 			v.add("sinks", "no sinks: list at least one, or remove the key for the default stdout sink")
 		default:
 			cfg.Sinks = []Sink{{Type: SinkStdout}}
@@ -48,6 +50,12 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 {
 		// Nothing named to read: act as a filter on standard input.
 		cfg.Paths = []string{"-"}
+	}
+	cfg.Kubernetes = Kubernetes{
+		Pod:       getenv("POD_NAME"),
+		Namespace: getenv("POD_NAMESPACE"),
+		Node:      getenv("NODE_NAME"),
+		Container: getenv("CONTAINER_NAME"),
 	}
 	v.top(cfg)
 	names := map[string]string{}

@@ -56,6 +56,10 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		"sinks:\n  - type: webhook\n    url: 'https://h/x'\n    secret: hmac-inline-2\n    headers: {'Bad Name': header-value-3}\n    secret_env: SLACK_URL\n",
 		"sinks:\n  - type: webhook\n    url: {token: inline-token-1}\n",
 		"sinks:\n  - type: stdout\n    url: inline-token-1\n",
+		"sinks:\n  - type: webhook\n    url: 'https://h/x'\n    headers: header-value-3\n",
+		"sinks:\n  - https://hooks.slack.com/services/inline-token-1\n",
+		"sinks:\n  - type: slack\n    url: https://h/x\n    headers: [header-value-3]\n",
+		"sinks: inline-token-1\n",
 	}
 	for i, y := range bad {
 		_, err := load(t, y)
