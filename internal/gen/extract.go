@@ -59,6 +59,12 @@ func Extract(src string) []Site {
 			}
 			continue
 		}
+		if t.Text == "assert" {
+			if s, ok := x.assertSite(i); ok {
+				sites = append(sites, s)
+			}
+			continue
+		}
 		if _, ok := levelSeverity[t.Text]; ok && i >= 2 && isOp(toks[i-1], ".") &&
 			toks[i-2].Kind == Name && isLoggerName(toks[i-2].Text) && i+1 < len(toks) && isOp(toks[i+1], "(") {
 			sites = append(sites, x.logSite(i))
@@ -165,6 +171,23 @@ func (x *extractor) raiseSite(i int) (Site, bool) {
 	default:
 		s.Message, s.Skip = messageOf(src, x.resolve(pos[0], i))
 	}
+	return s, true
+}
+
+// assertSite reads "assert cond, msg" at toks[i]: when it fails, Python
+// raises AssertionError with msg as its message. An assert without a
+// message prints nothing worth a pattern and is not a site.
+func (x *extractor) assertSite(i int) (Site, bool) {
+	end := i + 1
+	for end < len(x.toks) && x.toks[end].Kind != Newline {
+		end++
+	}
+	parts := splitTop(x.toks[i+1:end], ",")
+	if len(parts) != 2 {
+		return Site{}, false
+	}
+	s := Site{Line: x.toks[i].Line, Kind: kindRaise, Class: "AssertionError", Source: sourceOf(x.src, x.toks[i:end])}
+	s.Message, s.Skip = messageOf(x.src, x.resolve(parts[1], i))
 	return s, true
 }
 

@@ -368,3 +368,14 @@ func Write(w io.Writer, recs []patterns.Record) error {
 	}
 	return nil
 }
+
+// WriteSkips writes one Skip.String line per skip, the report
+// "logmatch patterns gen" prints on stderr.
+func WriteSkips(w io.Writer, skips []Skip) error {
+	for _, s := range skips {
+		if _, err := io.WriteString(w, s.String()+"\n"); err != nil {
+			return fmt.Errorf("write skip report: %w", err)
+		}
+	}
+	return nil
+}

@@ -29,10 +29,11 @@ func generateFixtures(t *testing.T) ([]patterns.Record, []gen.Skip) {
 	return recs, skips
 }
 
-func skipReport(skips []gen.Skip) string {
+func skipReport(t *testing.T, skips []gen.Skip) string {
+	t.Helper()
 	var b strings.Builder
-	for _, s := range skips {
-		b.WriteString(s.String() + "\n")
+	if err := gen.WriteSkips(&b, skips); err != nil {
+		t.Fatal(err)
 	}
 	return b.String()
 }
@@ -54,7 +55,7 @@ func TestGolden(t *testing.T) {
 			}
 			for _, f := range []struct{ name, got string }{
 				{tree + "-want.jsonl", got.String()},
-				{tree + "-skips.txt", skipReport(skips)},
+				{tree + "-skips.txt", skipReport(t, skips)},
 			} {
 				path := filepath.Join("testdata", f.name)
 				if *update {

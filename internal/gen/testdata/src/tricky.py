@@ -65,3 +65,12 @@ def skipped_variable_from_other_function():
 
 
 msg = "a module-level message that belongs to no function"
+
+
+def raise_assert_message():
+    page_size, context_len = 64, 32
+    assert page_size < context_len, f"page_size {page_size} must be below the context length {context_len}"
+
+
+def not_extracted_bare_assert():
+    assert 1 + 1 == 3
