@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/binary"
+	"math"
 	"fmt"
 	"sort"
 	"time"
@@ -50,7 +51,7 @@ func encodeItem(it Item) []byte {
 	b[0] = itemVersion
 	binary.BigEndian.PutUint64(b[1:], uint64(it.Enqueued.UnixNano()))
 	binary.BigEndian.PutUint64(b[9:], uint64(it.NextAttempt.UnixNano()))
-	binary.BigEndian.PutUint32(b[17:], uint32(it.Attempts))
+	binary.BigEndian.PutUint32(b[17:], uint32(min(max(it.Attempts, 0), math.MaxUint32)))
 	return append(b, it.Payload...)
 }
 
@@ -191,12 +192,12 @@ func (s *Store) DropCounts() map[DropKey]uint64 {
 	return out
 }
 
-// Peek returns up to max items of sink's queue that are ready now
+// Peek returns up to limit items of sink's queue that are ready now
 // (NextAttempt not in the future), in sequence order; items waiting for a
 // retry are skipped, so one failing alert does not hold back the rest.
 // Items past the queue's MaxAge are dropped first and reported. The items
 // stay queued until Acked. A sink without a queue has no items.
-func (s *Store) Peek(sink string, max int) ([]Item, []Drop, error) {
+func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 	now := s.opts.Now()
 	var drops []Drop
 	// Expiry needs a write transaction (and its fsync); look first in a
@@ -232,7 +233,7 @@ func (s *Store) Peek(sink string, max int) ([]Item, []Drop, error) {
 			return err
 		}
 		c := q.items.Cursor()
-		for k, v := c.First(); k != nil && len(items) < max; k, v = c.Next() {
+		for k, v := c.First(); k != nil && len(items) < limit; k, v = c.Next() {
 			it, err := decodeItem(k, v, false)
 			if err != nil {
 				return err
