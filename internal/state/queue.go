@@ -2,8 +2,8 @@ package state
 
 import (
 	"encoding/binary"
-	"math"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
