@@ -2,4 +2,18 @@
 // from JSONL files, directories or the catalog embedded in the binary,
 // validated and linted. Each record's messagePattern is compiled with
 // Compile, so every consumer shares one regex dialect and one timeout.
+//
+// Loading never fails as a whole. Parse, LoadFile, Load, LoadFS and Default
+// return the records that are good and a Problem for everything that is not,
+// each naming its file, line and field ("catalog.jsonl:12: severity: want
+// string, got number"); a bad line is skipped and the lines after it load.
+// Lint adds the whole-catalog checks (duplicate ids, patterns that backtrack
+// catastrophically), and LoadForLint does both for a command line tool.
+// Merge lays a user's records over the defaults by id.
+//
+//	recs, probs := patterns.Load("/etc/logmatch/catalog.d")
+//	for _, p := range probs {
+//		log.Printf("%s: %v", p.Level, p)
+//	}
+//	recs = patterns.Merge(defaults, recs)
 package patterns

@@ -10,7 +10,7 @@ type LintOptions struct {
 	// NoProbe skips the dynamic backtracking check, leaving the static one.
 	NoProbe bool
 	// ProbeTimeout bounds one probe match; 0 means DefaultProbeTimeout. A
-	// probe that times out is rerun with 20 times the budget before it is
+	// probe that times out is rerun with 5 times the budget before it is
 	// reported, so a busy machine does not turn a slow run into a finding.
 	ProbeTimeout time.Duration
 	// ProbeRunes is the length of a probe's repeated run; 0 means

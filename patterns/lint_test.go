@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestLintDuplicateIDs(t *testing.T) {
 		{ID: "a", MessagePattern: "w", Origin: Origin{File: "two.jsonl", Line: 9}},
 	}
 	var gotProbs []string
-	for _, p := range Lint(recs, LintOptions{}) {
+	for _, p := range Lint(recs, testLintOptions()) {
 		gotProbs = append(gotProbs, p.Level.String()+" "+p.Error())
 	}
 	want := []string{
@@ -45,7 +46,7 @@ func TestLintBacktracking(t *testing.T) {
 		{"nested plus", `(a+)+`, warning, `repeated group matches both "a" and "aa"`},
 		{"nested star", `(a*)*`, warning, `repeated group matches both "a" and "aa"`},
 		{"nested dot star", `(.*)*`, warning, `repeated group matches both "a" and "aa"`},
-		{"nested plus then literal", `(a+)+b`, errorL, `match timed out after 10ms, and after 200ms on a rerun on a 65-character probe "aaaaaaaaaaaaaaaaaa"…"aaa!"`},
+		{"nested plus then literal", `(a+)+b`, errorL, `match timed out after ${T} on a 49-character probe "aaaaaaaaaaaaaaaaaa"…"aaa!"`},
 		{"anchored digits", `^(\d+)*$`, errorL, `"000!"; repeated group matches both "0" and "00"`},
 		{"word then optional space", `(\w+\s?)+$`, errorL, `repeated group matches both "a" and "aa"`},
 		{"overlapping alternation by length", `(a|aa)+b`, errorL, `repeated group matches both "a" and "aa"`},
@@ -63,7 +64,10 @@ func TestLintBacktracking(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			probs := Lint([]Record{{ID: "r", MessagePattern: tt.pattern, Origin: Origin{File: "f", Line: 2}}}, LintOptions{})
+			opts := testLintOptions()
+			wantMsg := strings.ReplaceAll(tt.msg, "${T}",
+				fmt.Sprintf("%v, and after %v on a rerun", opts.ProbeTimeout, opts.ProbeTimeout*probeConfirmFactor))
+			probs := Lint([]Record{{ID: "r", MessagePattern: tt.pattern, Origin: Origin{File: "f", Line: 2}}}, opts)
 			var gotLevel, gotMsg string
 			switch len(probs) {
 			case 0:
@@ -75,8 +79,8 @@ func TestLintBacktracking(t *testing.T) {
 			default:
 				t.Fatalf("want at most one problem, got %v", probs)
 			}
-			if gotLevel != tt.level || !strings.Contains(gotMsg, tt.msg) {
-				t.Errorf("Lint(%q) = %s %q, want %s containing %q", tt.pattern, gotLevel, gotMsg, tt.level, tt.msg)
+			if gotLevel != tt.level || !strings.Contains(gotMsg, wantMsg) {
+				t.Errorf("Lint(%q) = %s %q, want %s containing %q", tt.pattern, gotLevel, gotMsg, tt.level, wantMsg)
 			}
 		})
 	}
@@ -97,13 +101,13 @@ func TestLintProbeErrorUnwraps(t *testing.T) {
 	if probs[0].Err == nil || errors.Is(probs[0].Err, regexp2.ErrBacktrackingStackLimit) {
 		t.Errorf("Err = %v, want the timeout error", probs[0].Err)
 	}
-	if !strings.Contains(probs[0].Message, "after 1ms, and after 20ms") {
+	if !strings.Contains(probs[0].Message, "after 1ms, and after 5ms") {
 		t.Errorf("message %q does not give both budgets", probs[0].Message)
 	}
 }
 
 func TestLintUncompiledRecord(t *testing.T) {
-	probs := Lint([]Record{{ID: "r", MessagePattern: `(x`, Origin: Origin{File: "f", Line: 5}}}, LintOptions{})
+	probs := Lint([]Record{{ID: "r", MessagePattern: `(x`, Origin: Origin{File: "f", Line: 5}}}, testLintOptions())
 	want := []string{"f:5: messagePattern: does not compile: error parsing regexp: missing closing ) in `(x`"}
 	var gotProbs []string
 	for _, p := range probs {
@@ -115,14 +119,14 @@ func TestLintUncompiledRecord(t *testing.T) {
 }
 
 func TestLintSeedClean(t *testing.T) {
-	recs, probs := LoadForLint([]string{seedFile}, LintOptions{})
+	recs, probs := LoadForLint([]string{seedFile}, testLintOptions())
 	if len(probs) != 0 || len(recs) != 1 {
 		t.Fatalf("seed: %d records, problems %v", len(recs), probs)
 	}
 }
 
 func TestLintGeneratedCatalog(t *testing.T) {
-	recs, probs := LoadForLint([]string{generatedCatalog}, LintOptions{})
+	recs, probs := LoadForLint([]string{generatedCatalog}, testLintOptions())
 	for _, p := range probs {
 		t.Errorf("%s %v", p.Level, p)
 	}
@@ -132,7 +136,7 @@ func TestLintGeneratedCatalog(t *testing.T) {
 }
 
 func TestLoadForLintDefault(t *testing.T) {
-	recs, probs := LoadForLint(nil, LintOptions{})
+	recs, probs := LoadForLint(nil, testLintOptions())
 	for _, p := range probs {
 		t.Errorf("embedded catalog: %s %v", p.Level, p)
 	}
@@ -179,7 +183,7 @@ func BenchmarkLintGenerated(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if p := Lint(recs, LintOptions{}); len(p) != 0 {
+		if p := Lint(recs, testLintOptions()); len(p) != 0 {
 			b.Fatal(p)
 		}
 	}
@@ -188,8 +192,20 @@ func BenchmarkLintGenerated(b *testing.B) {
 
 func BenchmarkLoadForLintGenerated(b *testing.B) {
 	for b.Loop() {
-		if _, p := LoadForLint([]string{generatedCatalog}, LintOptions{}); len(p) != 0 {
+		if _, p := LoadForLint([]string{generatedCatalog}, testLintOptions()); len(p) != 0 {
 			b.Fatal(p)
 		}
 	}
+}
+
+// testLintOptions are the lint options of tests: 48-rune probes (enough for
+// exponential patterns to blow any budget, short enough for polynomial ones
+// to finish) and a budget scaled for the race detector. The production
+// defaults are measured by the benchmarks.
+func testLintOptions() LintOptions {
+	opts := LintOptions{ProbeTimeout: 20 * time.Millisecond, ProbeRunes: 48}
+	if raceEnabled {
+		opts.ProbeTimeout *= 10
+	}
+	return opts
 }

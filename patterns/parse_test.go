@@ -463,7 +463,7 @@ func TestOneProblemPerBadLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	recs, probs := LoadForLint([]string{path}, LintOptions{})
+	recs, probs := LoadForLint([]string{path}, testLintOptions())
 	var gotProbs []string
 	for _, p := range probs {
 		gotProbs = append(gotProbs, p.Level.String()+" "+strings.TrimPrefix(p.Error(), dir+"/"))
@@ -482,5 +482,18 @@ func TestOneProblemPerBadLine(t *testing.T) {
 	}
 	if recs[4999-3].ID != "nested" || recs[8].Origin.Line != 9 || recs[9].Origin.Line != 11 {
 		t.Errorf("records around the bad lines: %v %v %v", recs[4999-3].ID, recs[8].Origin, recs[9].Origin)
+	}
+}
+
+func BenchmarkParseGenerated(b *testing.B) {
+	raw, err := os.ReadFile(generatedCatalog)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if recs, probs := Parse(strings.NewReader(string(raw)), "gen"); len(recs) != 5695 || len(probs) != 0 {
+			b.Fatal(len(recs), probs)
+		}
 	}
 }

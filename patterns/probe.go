@@ -259,7 +259,7 @@ func memberOf(n *syntax.RegexNode) (rune, bool) {
 // probe's failure. A loaded machine can deschedule a healthy match for
 // longer than the probe timeout; a catastrophic one fails the rerun too,
 // since its cost grows exponentially with the probe length.
-const probeConfirmFactor = 20
+const probeConfirmFactor = 5
 
 // probe runs re against each input and returns the first that errs twice:
 // once within timeout and again within probeConfirmFactor times that.
