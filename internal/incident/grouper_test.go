@@ -254,9 +254,6 @@ func TestFromEntry(t *testing.T) {
 	if len(a.Secondary) != 1 || a.Secondary[0].ID != "g" {
 		t.Fatalf("secondary = %+v", a.Secondary)
 	}
-	if a.Record.PreventionTips == nil || a.Record.Tags == nil {
-		t.Fatal("empty lists must be [] in JSON, not null")
-	}
 
 	// No hit, no traceback: not an incident.
 	if _, ok := FromEntry(&entry.Entry{Text: "Prefill batch"}, nil, Source{}, t0); ok {

@@ -135,23 +135,15 @@ func recordOf(r *patterns.Record) sinks.Record {
 		Severity:         string(r.Severity),
 		ErrorClass:       r.ErrorClass,
 		ErrorMessage:     r.ErrorMessage,
-		Solutions:        nonNil(r.Solutions),
-		PreventionTips:   nonNil(r.PreventionTips),
+		Solutions:        r.Solutions,
+		PreventionTips:   r.PreventionTips,
 		Documentation:    r.Documentation,
 		HandlingStrategy: r.HandlingStrategy,
 		GithubURL:        r.GithubURL,
 		FilePath:         r.FilePath,
 		LineNumber:       r.LineNumber,
-		Tags:             nonNil(r.Tags),
+		Tags:             r.Tags,
 	}
-}
-
-// nonNil keeps JSON arrays as [] rather than null, as the v1 contract shows.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func exceptionOf(e *entry.Entry) *sinks.Exception {

@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,10 +11,12 @@ import (
 
 // WriteJSON writes one alert per line in the logmatch.alert/v1 shape.
 func WriteJSON(w io.Writer, alerts []sinks.Alert) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	for i := range alerts {
-		if err := enc.Encode(&alerts[i]); err != nil {
+		b, err := sinks.AlertJSON(&alerts[i])
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(append(b, '\n')); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,40 @@
+// Package stdout is the sink that writes each alert as one line of JSON
+// (logmatch.alert/v1) to a stream, standard output by default: the log
+// pipeline plugin's output, and the default sink of logmatch run.
+package stdout
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Sink writes alerts as JSON lines. It is safe for concurrent use; each
+// alert is written with one Write call, so lines never interleave.
+type Sink struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// New returns a Sink writing to w.
+func New(w io.Writer) *Sink { return &Sink{w: w} }
+
+// Send writes a as one JSON line. A failed write is permanent: a closed
+// standard output does not come back, and retrying would only hold up the
+// queue.
+func (s *Sink) Send(_ context.Context, a *sinks.Alert) (retry bool, err error) {
+	b, err := sinks.AlertJSON(a)
+	if err != nil {
+		return false, fmt.Errorf("stdout: encode alert: %w", err)
+	}
+	b = append(b, '\n')
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.w.Write(b); err != nil {
+		return false, fmt.Errorf("stdout: %w", err)
+	}
+	return false, nil
+}

@@ -1,0 +1,91 @@
+package stdout
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+func TestSendWritesOneJSONLinePerAlert(t *testing.T) {
+	var buf bytes.Buffer
+	s := New(&buf)
+	a := &sinks.Alert{
+		Schema: sinks.Schema, Fingerprint: "f1", Count: 2, Kind: "new",
+		Time:   time.Date(2026, 5, 28, 0, 11, 9, 0, time.UTC),
+		Record: sinks.Record{ID: "a4a00f79b8728e30", Slug: "ascend", Severity: "critical", Solutions: []string{"fix <it>"}},
+		Entry:  "line one\nline two",
+	}
+	for i := 0; i < 2; i++ {
+		if retry, err := s.Send(context.Background(), a); err != nil || retry {
+			t.Fatalf("Send = %v, %v", retry, err)
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines, want 2:\n%s", len(lines), buf.String())
+	}
+	var got sinks.Alert
+	if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Record.ID != a.Record.ID || got.Count != 2 || got.Entry != a.Entry || got.Record.Solutions[0] != "fix <it>" {
+		t.Fatalf("round trip = %+v", got)
+	}
+	if !strings.Contains(lines[0], "fix <it>") {
+		t.Fatalf("HTML escaped: %s", lines[0])
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestSendWriteErrorIsPermanent(t *testing.T) {
+	retry, err := New(failWriter{}).Send(context.Background(), &sinks.Alert{Schema: sinks.Schema})
+	if err == nil || retry {
+		t.Fatalf("Send = %v, %v; want a permanent error", retry, err)
+	}
+}
+
+// lineChecker fails the test when a Write is not exactly one whole line.
+type lineChecker struct {
+	mu    sync.Mutex
+	t     *testing.T
+	lines int
+}
+
+func (c *lineChecker) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if bytes.Count(b, []byte("\n")) != 1 || b[len(b)-1] != '\n' {
+		c.t.Errorf("write is not one line: %q", b)
+	}
+	c.lines++
+	return len(b), nil
+}
+
+func TestConcurrentSendsDoNotInterleave(t *testing.T) {
+	c := &lineChecker{t: t}
+	s := New(c)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				s.Send(context.Background(), &sinks.Alert{Schema: sinks.Schema, Entry: strings.Repeat("x", 5000)})
+			}
+		}()
+	}
+	wg.Wait()
+	if c.lines != 400 {
+		t.Fatalf("lines = %d, want 400", c.lines)
+	}
+}
