@@ -283,7 +283,7 @@ func (a *Assembler) advance(s string) {
 		t = strings.TrimLeft(s, " ")
 	}
 	switch {
-	case isGroupStartLine(s):
+	case hasGroupStart(s):
 		p.tb, p.hasTB, p.group = tbFrames, true, true
 	case hasTracebackStart(s):
 		p.tb, p.hasTB = tbFrames, true

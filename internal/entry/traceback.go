@@ -57,12 +57,15 @@ type tbParser struct {
 	cur      int    // index of the link being filled, -1 for none
 	state    int    // tbNone, tbFrames, tbAfterExc, tbChain
 	sep      string // separator seen since the last link
-	group    int    // indentation of the top-level group box, -1 when none
+	group    int    // indentation of the top-level group box, -1 when none, groupLearn after its first line
 	started  bool
 	// lastFrame: the previous line was a frame line, so a column-0 line may
 	// be its source line with the indentation lost.
 	lastFrame bool
 }
+
+// groupLearn marks a group box whose margin the next line will show.
+const groupLearn = -2
 
 // Traceback states, shared by the parser and the assembler.
 const (
@@ -80,6 +83,15 @@ func (p *tbParser) line(s string) {
 	}
 	wasFrame := p.lastFrame
 	p.lastFrame = false
+	if p.group == groupLearn {
+		// The box margin is the indentation of the first "|" line: a group
+		// that starts mid-line ("hit an exception:   + Exception Group ...")
+		// does not show it on its first line.
+		p.group = -1
+		if n := leadingSpaces(s); strings.HasPrefix(s[n:], "|") {
+			p.group = n
+		}
+	}
 	if p.group >= 0 {
 		n := leadingSpaces(s)
 		r := s[n:]
@@ -94,9 +106,9 @@ func (p *tbParser) line(s string) {
 	}
 	t := strings.TrimLeft(s, " \t")
 	switch {
-	case strings.HasPrefix(t, groupStart):
+	case hasGroupStart(s):
 		p.newLink(true)
-		p.group = len(s) - len(t)
+		p.group = groupLearn
 		return
 	case hasTracebackStart(s):
 		p.newLink(false)
@@ -178,6 +190,17 @@ func hasTracebackStart(s string) bool {
 		return false
 	}
 	return !strings.HasSuffix(s[:i], "Group ")
+}
+
+// hasGroupStart reports whether s ends with an exception group's first line,
+// at its start or after a space (sglang's "hit an exception:   + Exception
+// Group Traceback ...").
+func hasGroupStart(s string) bool {
+	if !strings.HasSuffix(s, groupStart) {
+		return false
+	}
+	i := len(s) - len(groupStart)
+	return i == 0 || s[i-1] == ' ' || s[i-1] == '\t'
 }
 
 // isTracebackLine reports whether s is a bare "Traceback" line (a new print

@@ -102,6 +102,22 @@ ValueError`,
 			}}},
 		},
 		{
+			name: "group starting mid-line in an sglang record",
+			in: `Scheduler hit an exception:   + Exception Group Traceback (most recent call last):
+  |   File "c.py", line 99, in group
+  |     raise ExceptionGroup("unhandled errors in a TaskGroup", errors)
+  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "c.py", line 96, in group
+    | ValueError: member 0
+    +------------------------------------`,
+			want: &Traceback{Links: []Exception{{
+				Type: "ExceptionGroup", Message: "unhandled errors in a TaskGroup (1 sub-exception)", Group: true,
+				Frames: []Frame{{"c.py", 99, "group"}},
+			}}},
+		},
+		{
 			name: "chain ending in a group",
 			in: `Traceback (most recent call last):
   File "a.py", line 34, in main
