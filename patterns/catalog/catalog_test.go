@@ -563,6 +563,68 @@ var examples = map[string]example{
 		match: []string{tb("OSError: [Errno 24] Too many open files"), "[2026-05-28 00:11:09] ERROR:    [Errno 24] Too many open files"},
 		miss:  []string{"Too many open requests"},
 	},
+	// additions
+	"memory-leak-detected": {
+		match: []string{
+			tb("ValueError: token_to_kv_pool_allocator memory leak detected! available_size=1000, evictable_size=20, self.max_total_num_tokens=1100"),
+			hdr("req_to_token_pool memory leak detected!available_size=10, total_size=12"),
+		},
+		miss: []string{hdr("No memory leak detected after 100 iterations")},
+	},
+	"ignore-import-error-when-loading": {
+		match: []string{
+			main("Ignore import error when loading sglang.srt.models.mllama4: No module named 'timm'"),
+			"[2024-12-10 21:23:39] Ignore import error when loading sglang.srt.models.qwen2_vl. cannot import name 'Qwen2VLConfig'",
+		},
+		miss: []string{main("Import error when loading config")},
+	},
+	"pyspy-failed": {
+		match: []string{
+			hdr("Pyspy failed (py-spy dump --pid 4187). Error: Permission denied (os error 13)"),
+			hdr("Pyspy failed to dump PID 4187. Error: [Errno 2] No such file or directory: 'py-spy'"),
+		},
+		miss: []string{hdr("Pyspy dump for PID 4187 (py-spy dump --pid 4187):")},
+	},
+	"cuda-unspecified-launch-failure": {
+		match: []string{tb("RuntimeError: CUDA error: unspecified launch failure"), "torch.AcceleratorError: CUDA error: unspecified launch failure"},
+		miss:  []string{"RuntimeError: CUDA error: launch timeout"},
+	},
+	"cuda-misaligned-address": {
+		match: []string{tb("RuntimeError: CUDA error: misaligned address"), "RuntimeError: CUDA error: misaligned address\nCUDA kernel errors might be asynchronously reported"},
+		miss:  []string{"RuntimeError: CUDA error: an illegal memory access was encountered"},
+	},
+	"cuda-uncorrectable-ecc-error": {
+		match: []string{tb("RuntimeError: CUDA error: uncorrectable ECC error encountered"), "torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered"},
+		miss:  []string{main("ECC errors: 0 corrected, 0 uncorrected")},
+	},
+	"nccl-invalid-usage": {
+		match: []string{
+			tb("RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)"),
+			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5",
+		},
+		miss: []string{"RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"},
+	},
+	"hf-offline-cache-miss": {
+		match: []string{
+			rawTB("OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the cached files."),
+			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, and couldn't find it in the cached files and it looks like Qwen/Qwen2.5-7B is not the path to a directory containing a file named config.json.",
+		},
+		miss: []string{"We couldn't connect to the metrics endpoint"},
+	},
+	"trust-remote-code-required": {
+		match: []string{
+			rawTB("ValueError: The repository for internlm/internlm2-chat-7b contains custom code which must be executed to correctly load the model. You can inspect the repository content at https://hf.co/internlm/internlm2-chat-7b.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run."),
+			"ValueError: The repository for /models/custom contains custom code which must be executed to correctly load the model.",
+		},
+		miss: []string{main("server_args=ServerArgs(trust_remote_code=True)")},
+	},
+	"input-longer-than-context-length": {
+		match: []string{
+			main("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
+			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
+		},
+		miss: []string{main("The input (100 tokens) is shorter than the model's context length (32768 tokens).")},
+	},
 }
 
 // seedExamples are lines the shipped seed record must keep matching.
