@@ -14,7 +14,7 @@ func BenchmarkCommit(b *testing.B) {
 	grouping := &Grouping{Version: 1, Data: bytes.Repeat([]byte("g"), 4096)}
 	for _, n := range []int{1, 100} {
 		b.Run(fmt.Sprintf("alerts=%d", n), func(b *testing.B) {
-			s := open(b, b.TempDir(), Options{Queue: QueueBounds{MaxItems: 1000}})
+			s := open(b, b.TempDir(), Options{Queue: QueueBounds{MaxItems: 1 << 30}})
 			batch := Batch{Grouping: grouping}
 			for range n {
 				batch.Enqueue = append(batch.Enqueue, Enqueue{Sink: "slack", Payload: alert})
