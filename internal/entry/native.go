@@ -125,25 +125,28 @@ func isShellMessage(s string) bool {
 			return true
 		}
 	}
-	// "bash: line 1: 12345 Killed      python3 -m sglang.launch_server ..."
-	i := strings.Index(s, ": line ")
-	if i < 0 || i > 256 {
+	// "bash: line 1: 12345 Killed      python3 ...", "bash: 22128 Segmentation fault ..."
+	i := strings.Index(s, ": ")
+	if i <= 0 || i > 256 || strings.IndexByte(s[:i], ' ') >= 0 {
 		return false
 	}
-	r := s[i+len(": line "):]
+	r := s[i+2:]
+	if strings.HasPrefix(r, "line ") {
+		j := len("line ")
+		for j < len(r) && isDigit(r[j]) {
+			j++
+		}
+		if j == len("line ") || !strings.HasPrefix(r[j:], ": ") {
+			return false
+		}
+		r = r[j+2:]
+	}
+	r = strings.TrimLeft(r, " ")
 	j := 0
 	for j < len(r) && isDigit(r[j]) {
 		j++
 	}
-	if j == 0 || !strings.HasPrefix(r[j:], ": ") {
-		return false
-	}
-	r = strings.TrimLeft(r[j+2:], " ")
-	j = 0
-	for j < len(r) && isDigit(r[j]) {
-		j++
-	}
-	if j == 0 {
+	if j == 0 || j == len(r) || r[j] != ' ' {
 		return false
 	}
 	r = strings.TrimLeft(r[j:], " ")

@@ -78,3 +78,39 @@ func TestRealPythonTracebacks(t *testing.T) {
 		t.Errorf("last entry %q, want the shell's Killed", last.Message)
 	}
 }
+
+// TestRealFaulthandler crashes CPython with faulthandler enabled and checks
+// that its whole dump, every thread included, is one native entry.
+func TestRealFaulthandler(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("LOGMATCH_TEST_REQUIRE_TOOLS") != "" {
+			t.Fatal("python3 not found and LOGMATCH_TEST_REQUIRE_TOOLS is set")
+		}
+		t.Skip("python3 not found")
+	}
+	script := `import faulthandler, ctypes, threading, time
+faulthandler.enable()
+threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+time.sleep(0.2)
+ctypes.string_at(0)
+`
+	cmd := exec.Command(python, "-c", script)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatal("python3 did not crash")
+	}
+	text := strings.TrimSuffix(stderr.String(), "\n")
+	got := assemble(t, Options{}, text)
+	if len(got) != 1 {
+		t.Fatalf("got %d entries, want 1:\n%s", len(got), text)
+	}
+	e := got[0]
+	if e.Native != NativeFaulthandler || e.Message != "Fatal Python error: Segmentation fault" {
+		t.Errorf("entry %s %q", e.Native, e.Message)
+	}
+	if !strings.Contains(e.Text, "Current thread 0x") || !strings.Contains(e.Text, "in string_at") {
+		t.Errorf("dump incomplete:\n%s", e.Text)
+	}
+}
