@@ -430,21 +430,6 @@ func TestSeedVerbatim(t *testing.T) {
 	}
 }
 
-func TestGeneratedCatalogLoads(t *testing.T) {
-	recs, probs := LoadFile(generatedCatalog)
-	if len(probs) != 0 {
-		t.Fatalf("problems: %d, first: %v", len(probs), probs[0])
-	}
-	if len(recs) != 5695 {
-		t.Fatalf("records = %d, want 5695", len(recs))
-	}
-	for i, r := range recs {
-		if r.Origin.Line != i+1 || r.DatasetVersion == "" || r.Severity.Rank() == 0 {
-			t.Fatalf("record %d: origin %v, datasetVersion %q, severity %q", i, r.Origin, r.DatasetVersion, r.Severity)
-		}
-	}
-}
-
 // TestOneProblemPerBadLine takes the generated catalog, breaks four lines in
 // four ways, and expects exactly one problem for each at its own line, with
 // every other record still loaded.
