@@ -45,6 +45,9 @@ func Classify(resp *http.Response, err error) (retry bool, out error) {
 	if err != nil {
 		return true, RedactURL(err)
 	}
+	if resp == nil {
+		return true, errors.New("http: no response and no error")
+	}
 	code := resp.StatusCode
 	if code >= 200 && code <= 299 {
 		return false, nil
@@ -109,7 +112,11 @@ func RedactURL(err error) error {
 	}
 	msg := err.Error()
 	if ue.URL != "" {
-		msg = strings.ReplaceAll(msg, ue.URL, SafeURL(ue.URL))
+		// url.Error prints the URL with %q, which escapes some characters,
+		// so both the quoted and the raw form are replaced.
+		// One pass, so the safe form is never itself rewritten.
+		safe := SafeURL(ue.URL)
+		msg = strings.NewReplacer(strconv.Quote(ue.URL), strconv.Quote(safe), ue.URL, safe).Replace(msg)
 	}
 	return &redactedError{msg: msg, cause: ue.Err}
 }
@@ -132,7 +139,7 @@ func (e *redactedError) Timeout() bool {
 // "/[REDACTED]" standing for any user info, path, query or fragment.
 func SafeURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Scheme == "" || u.Host == "" {
 		return "[REDACTED URL]"
 	}
 	s := u.Scheme + "://" + u.Host

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +201,39 @@ func TestPostJSON(t *testing.T) {
 	}
 	if gotType != "application/json" || gotUA != "logmatch" || gotCustom != "v" || gotBody != `{"a":1}` {
 		t.Errorf("request: type %q, agent %q, custom %q, body %q", gotType, gotUA, gotCustom, gotBody)
+	}
+}
+
+func FuzzSafeURL(f *testing.F) {
+	for _, s := range []string{
+		"https://hooks.slack.com/services/T000/B000/XXXX", "http://u:p@h:1/p?q=1#f", "http://127.0.0.1:9093",
+		"::", "", "https://[::1]:80/x", "http://exa mple.com/x", "//host/path",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got := SafeURL(raw)
+		if got == "[REDACTED URL]" {
+			return
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatalf("SafeURL(%q) = %q for an unparsable URL", raw, got)
+		}
+		want := u.Scheme + "://" + u.Host
+		if got != want && got != want+"/[REDACTED]" {
+			t.Fatalf("SafeURL(%q) = %q, want %q with or without /[REDACTED]", raw, got, want)
+		}
+		// Wrapping a *url.Error never leaks more than SafeURL shows.
+		err = RedactURL(&url.Error{Op: "Post", URL: raw, Err: errors.New("boom")})
+		if want := "Post " + strconv.Quote(got) + ": boom"; err.Error() != want {
+			t.Fatalf("RedactURL message = %q, want %q", err.Error(), want)
+		}
+	})
+}
+
+func TestClassifyWithoutResponse(t *testing.T) {
+	if retry, err := Classify(nil, nil); !retry || err == nil {
+		t.Errorf("Classify(nil, nil) = (%v, %v), want a retryable error", retry, err)
 	}
 }
