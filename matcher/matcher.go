@@ -144,6 +144,11 @@ func (m *Matcher) Records() []patterns.Record { return m.recs }
 // into Records): empty when the pattern has no literal anchor.
 func (m *Matcher) Required(i int) Required { return m.reqs[i] }
 
+// Regexp returns the compiled pattern of record i (an index into Records),
+// for callers that measure or inspect patterns one by one. It is shared with
+// the Matcher: callers must not change its MatchTimeout.
+func (m *Matcher) Regexp(i int) *regexp2.Regexp { return m.res[i] }
+
 // Keyed reports whether record i is found through the prefilter's keys;
 // false means it is tried on every subject (its literals, if any, are too
 // short to key on). Without a prefilter every record is tried.

@@ -1,0 +1,105 @@
+package matcher
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// fuzzPatterns cover every shape the prefilter treats differently: long and
+// short keys, alternations, folded literals, no literal at all (tried on
+// every text), newlines, lookarounds and a leading lazy group.
+var fuzzPatterns = []string{
+	`CUDA out of memory\. Tried to allocate (.+?) GiB`,
+	`(.+?) not found in params_dict\.`,
+	`NCCL error in: (.+?):(\d+), unhandled (system|cuda) error`,
+	`(?i)connection reset by peer`,
+	`(?i:Watchdog) caught collective operation timeout`,
+	`Prefill batch, #new-seq: (\d+), #new-token: 0`,
+	`rank (\d+)`,
+	`^Killed$`,
+	`first line\n\s+second line`,
+	`(timeout|deadline exceeded) after (\d+)s`,
+	`abc(?=defg)`,
+	`(?<!x)error: (?<msg>.+)`,
+	`\d{4}-\d{2}`,
+	`Größe (\w+) überschritten`,
+	`(['"])quoted\1 value`,
+}
+
+func FuzzMatchDifferential(f *testing.F) {
+	var recs []patterns.Record
+	for i, p := range fuzzPatterns {
+		recs = append(recs, patterns.Record{ID: string(rune('a' + i)), MessagePattern: p})
+	}
+	pre := compileOK(f, recs, Options{MatchTimeout: time.Second})
+	naive := compileOK(f, recs, Options{NoPrefilter: true, MatchTimeout: time.Second})
+	for _, s := range []string{
+		"",
+		"[2026-05-28 00:11:09 TP0] CUDA out of memory. Tried to allocate 2.00 GiB",
+		"model.layers.0.mlp not found in params_dict.",
+		"NCCL error in: ../csrc/x.cpp:42, unhandled cuda error",
+		"CONNECTION RESET BY PEER",
+		"wATCHDOG caught collective operation timeout",
+		"Prefill batch, #new-seq: 3, #new-token: 0",
+		"Killed\nrank 3",
+		"first line\n   second line",
+		"deadline exceeded after 30s",
+		"abcdefg abc",
+		"xerror: no\nerror: yes",
+		"Größe x überschritten",
+		"'quoted' value \"quoted' value",
+		"\xff\xfe CUDA out of memory. Tried to allocate \xef\xbf\xbd GiB",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, gotErrs := pre.Match(Subject{Text: text})
+		want, wantErrs := naive.Match(Subject{Text: text})
+		if len(gotErrs)+len(wantErrs) > 0 {
+			return // a timeout says nothing about the prefilter
+		}
+		if diff := cmp.Diff(view(want), view(got)); diff != "" {
+			t.Errorf("%q: prefiltered hits differ from naive (-naive +prefiltered):\n%s", text, diff)
+		}
+	})
+}
+
+func FuzzExtractLiterals(f *testing.F) {
+	for _, p := range fuzzPatterns {
+		f.Add(p, "")
+	}
+	f.Add(`(?i:Out Of) Memory`, "OUT OF Memory")
+	f.Add(`ab(cd)+ef|(?i)xyz{2}`, "xYZZ")
+	f.Add(`a(?=bc)bcd`, "abcd")
+	f.Add(`((aaaa|bbbb)c|dddd)`, "bbbbc")
+	f.Add(`x\uFFFDy`, "x\xffy")
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		req, err := ExtractLiterals(pattern)
+		if err != nil {
+			return
+		}
+		re, err := patterns.Compile(pattern)
+		if err != nil {
+			t.Fatalf("ExtractLiterals parsed %q but Compile failed: %v", pattern, err)
+		}
+		re.MatchTimeout = 200 * time.Millisecond
+		m, err := re.FindStringMatch(text)
+		if err != nil || m == nil {
+			return
+		}
+		start, length := m.ByteRange()
+		span := text[start : start+length]
+		for _, c := range req {
+			found := false
+			for _, l := range c {
+				found = found || containsLiteral(span, l)
+			}
+			if !found {
+				t.Errorf("pattern %q matched %q but the match holds none of %+v", pattern, span, c)
+			}
+		}
+	})
+}
