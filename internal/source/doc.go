@@ -1,7 +1,94 @@
-// Package source reads log lines for logmatch: it follows files matched by
-// globs through rotation and truncation, decodes Kubernetes container-runtime
-// framing (CRI and docker json-file), reads stdin, and runs a wrapped command
-// whose output it passes through. Every delivered Line says where its bytes
-// came from (file identity, path, offsets) so that the consumer can
-// checkpoint it and a restart neither loses nor repeats lines.
+// Package source reads log lines for logmatch: it follows the files matched
+// by globs through rotation and truncation, decodes Kubernetes
+// container-runtime framing (CRI and docker json-file), reads stdin, and runs
+// a wrapped command whose output it passes through. Every delivered Line says
+// where its bytes came from (file identity, path, start offset and the offset
+// to resume after it) so that the consumer can checkpoint it, and a restart
+// neither loses nor repeats lines.
+//
+// # Identity
+//
+// A file is identified by its device and inode plus a fingerprint (SHA-256)
+// of its first bytes (1 KiB by default, like the OpenTelemetry Collector's
+// file consumer), never by its path. A file shorter than that is
+// fingerprinted on what it has and re-fingerprinted as it grows; a saved
+// identity matches a file when the file's first Size bytes hash to it.
+//
+// # What is guaranteed
+//
+// The Tailer polls (every PollInterval, or on each receive from an injected
+// Tick channel) and reads with os.File and bufio, one goroutine for all
+// files. Across these events no line is lost or read twice:
+//
+//   - rename and create (logrotate create, kubelet): the renamed file is
+//     followed by inode inside the globs, or read to its end through the
+//     open descriptor when it left them, for RotateWait more (writers that
+//     finish a line before reopening), before the new file's first line;
+//   - copytruncate: the truncation is seen (size below the read position,
+//     or first bytes changed), and the copy is found by fingerprint among
+//     the followed files or next to the original (names starting like it),
+//     so the lines written between our last read and the copy come from the
+//     copy; a copy inside the globs is never read as a new file, even while
+//     logrotate is still writing it. Lines written between logrotate's copy
+//     and its truncation are lost by copytruncate itself, and a copy
+//     compressed before the next poll is not found (use delaycompress);
+//   - plain truncation, any number of times: read again from the start; what
+//     was written after the last read and before the truncation is gone;
+//   - delete and recreate, and a file replaced between two polls (rename
+//     over it, or rewritten in place past our offset): as rename, or read
+//     from the start when the content changed in place;
+//   - restart: Positions gives the last checkpoint of a path; the file there
+//     resumes at it when it has the checkpoint's identity, otherwise the
+//     checkpointed file is looked for among the matches and next to the path
+//     (rotated while logmatch was down) and read from the checkpoint, and the
+//     path's new file from its beginning. Files without a checkpoint start
+//     where StartAt says; files that appear later start at their beginning.
+//
+// A file must stay at a matching path for one poll to be seen at all. A
+// file that appears as a prefix of a followed file in the same directory is
+// taken as its copy. Lines held back when Run stops (an unterminated last
+// line, an open CRI/docker partial line) lie after the last Line.Next, so a
+// restart reads them again.
+//
+// # Why not github.com/nxadm/tail
+//
+// The product brief named nxadm/tail v1.4.11. TestEvaluateNxadmTail runs it
+// (ReOpen, Follow, polling and inotify) against the writer used by this
+// package's own tests, Python logging writing 300 numbered lines while the
+// file is rotated every 80 ms, on the 2-core development machine:
+//
+//	rename without pause, polling:   43 of 300 lines lost
+//	rename without pause, inotify:   15 of 300 lines lost
+//	logrotate copytruncate, polling: 88 of 298 lines on disk lost
+//	logrotate copytruncate, inotify: none lost
+//	truncate twice:                  passed in both modes
+//
+// It also has no notion of file identity or resumable offsets across a
+// rename, and delivers about 100k lines/s against about 1.5M lines/s for
+// this package's bufio reader (BenchmarkNxadmCatchUp, BenchmarkTailerCatchUp
+// on a 1M-line file), which matters for catch-up after a restart. So the
+// Tailer is its own polling reader, modelled on the Collector's file
+// consumer; run the evaluation with LOGMATCH_EVAL_NXADM=1.
+//
+// fsnotify is not used: polling at 250 ms keeps up with any rate (a poll
+// reads everything new), works on every file system kubelet logs live on,
+// and the alert latency is dominated by incident grouping windows, not by
+// a quarter second of polling.
+//
+// # Framing and bounds
+//
+// Format auto decides per file from its first non-empty line (docker JSON,
+// then CRI, else raw). CRI "P" and docker unterminated lines are joined per
+// stream until their end, so stdout and stderr of one container assemble
+// apart; a framed line that does not parse is passed through raw and
+// counted. Lines longer than MaxLineBytes are cut and marked Truncated; the
+// rest is skipped up to the newline without being buffered. Every bound and
+// event is counted through an Observer.
+//
+// # Streams and commands
+//
+// Stream reads an io.Reader (stdin, --path -); its offsets are byte counts
+// and cannot be resumed. Command runs a child (logmatch run -- COMMAND),
+// copies its stdout and stderr to ours byte for byte as they are read,
+// delivers both as streams, forwards signals, and reports its exit status.
 package source

@@ -92,6 +92,13 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		tick = tk.C
 	}
 	now := time.Now()
+	if manual { // the first poll too waits for its tick
+		select {
+		case <-ctx.Done():
+			return nil
+		case now = <-tick:
+		}
+	}
 	for {
 		more, err := t.poll(ctx, now, emit)
 		if ctx.Err() != nil {

@@ -426,3 +426,40 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	writeFile(t, to, string(b))
 }
+
+func TestTailerDockerFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "containers")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "sglang-0_infer_server-0abc.log")
+	writeFile(t, p, `{"log":"Traceback (most ","stream":"stderr","time":"2026-11-29T10:00:00.1Z"}`+"\n"+
+		`{"log":"ready\n","stream":"stdout","time":"2026-11-29T10:00:00.2Z"}`+"\n"+
+		`{"log":"recent call last):\n","stream":"stderr","time":"2026-11-29T10:00:00.3Z"}`+"\n"+
+		`{"log":"torn`+"\n")
+	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}})
+	h.poll()
+	h.stop()
+	type got struct {
+		Text, Stream string
+		Time         time.Time
+	}
+	var lines []got
+	for _, l := range h.got.all() {
+		lines = append(lines, got{l.Text, l.Stream, l.Time.UTC()})
+		if l.Source != "infer/sglang-0/server" || l.Pod.ContainerID != "0abc" {
+			t.Errorf("source %q pod %+v", l.Source, l.Pod)
+		}
+	}
+	want := []got{
+		{"ready", "stdout", time.Date(2026, 11, 29, 10, 0, 0, 2e8, time.UTC)},
+		{"Traceback (most recent call last):", "stderr", time.Date(2026, 11, 29, 10, 0, 0, 1e8, time.UTC)},
+		{`{"log":"torn`, "", h.now.Add(-10 * time.Millisecond).UTC()},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if got := h.obs.get(CountFramingErrors); got != 1 {
+		t.Errorf("framing errors = %d, want 1", got)
+	}
+}

@@ -1,0 +1,112 @@
+package source
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// endless yields n bytes of 'x' and then a newline, without holding them.
+type endless struct{ n int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n < 0 {
+		return 0, io.EOF
+	}
+	if e.n == 0 {
+		p[0] = '\n'
+		e.n = -1
+		return 1, nil
+	}
+	k := min(len(p), e.n)
+	for i := range k {
+		p[i] = 'x'
+	}
+	e.n -= k
+	return k, nil
+}
+
+func TestSplitterLongLineMemory(t *testing.T) {
+	const max = 256 << 10
+	sp := newSplitter(io.MultiReader(&endless{n: 20 << 20}, strings.NewReader("next\n")), max)
+	line, raw, cut, err := sp.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(line) != max || !cut || raw != 20<<20+1 {
+		t.Errorf("len %d cut %v raw %d", len(line), cut, raw)
+	}
+	if c := cap(sp.buf); c > 2*max {
+		t.Errorf("a 20 MB line grew the buffer to %d bytes, bound %d", c, max)
+	}
+	line, _, cut, _ = sp.next()
+	if string(line) != "next" || cut {
+		t.Errorf("line after the long one = %q cut %v", line, cut)
+	}
+}
+
+func TestSplitter(t *testing.T) {
+	type got struct {
+		Line string
+		Raw  int64
+		Cut  bool
+	}
+	tests := []struct {
+		name  string
+		input []string // chunks, with an EOF between them
+		max   int
+		want  []got
+	}{
+		{"crlf and empty lines", []string{"a\r\n\nb\n"}, 10, []got{{"a", 3, false}, {"", 1, false}, {"b", 2, false}}},
+		{"line completed after EOF", []string{"hel", "lo\n"}, 10, []got{{"hello", 6, false}}},
+		{"cut across EOF", []string{"abcdefgh", "ijkl\nz\n"}, 5, []got{{"abcde", 13, true}, {"z", 2, false}}},
+		{"CR stripped at the bound", []string{"abcd\r\n"}, 5, []got{{"abcd", 6, false}}},
+		{"a cut line keeps what fits", []string{"abcdef\r\n"}, 5, []got{{"abcde", 8, true}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &chunks{parts: tc.input}
+			sp := newSplitter(r, tc.max)
+			var lines []got
+			for r.more() {
+				for {
+					line, raw, cut, err := sp.next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					lines = append(lines, got{string(line), raw, cut})
+				}
+				r.advance()
+			}
+			if diff := cmp.Diff(tc.want, lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// chunks returns one part, then EOF, until advanced to the next part, as
+// a file does while its writer appends.
+type chunks struct {
+	parts []string
+	i     int
+	off   int
+}
+
+func (c *chunks) more() bool { return c.i < len(c.parts) }
+func (c *chunks) advance()   { c.i, c.off = c.i+1, 0 }
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.i >= len(c.parts) || c.off >= len(c.parts[c.i]) {
+		return 0, io.EOF
+	}
+	n := copy(p, c.parts[c.i][c.off:])
+	c.off += n
+	return n, nil
+}
