@@ -19,8 +19,14 @@ import (
 
 // Probe defaults; LintOptions can change them.
 const (
-	DefaultProbeTimeout = 10 * time.Millisecond
-	DefaultProbeRunes   = 64
+	// DefaultProbeTimeout is the budget a real match gets: a pattern that
+	// cannot fail a 64-character probe within it would time out on log
+	// entries too.
+	DefaultProbeTimeout = MatchTimeout
+	// DefaultProbeRunes is the length of a probe's repeated run: enough for
+	// exponential backtracking (2^64 paths) to exceed any budget, while a
+	// polynomial pattern of the generated catalog's kind stays well inside.
+	DefaultProbeRunes = 64
 )
 
 // maxProbedLoops bounds the probes per pattern: the loops are tried in
