@@ -300,8 +300,11 @@ func (a *Assembler) advance(s string) {
 	}
 }
 
+// endsWithColon reports whether s announces what follows: it ends in ":"
+// (logging.exception's message, "Exception in thread ...:") or is CPython's
+// unraisable-exception header "Exception ignored in: <object>".
 func endsWithColon(s string) bool {
-	return strings.HasSuffix(strings.TrimRight(s, " \t"), ":")
+	return strings.HasSuffix(strings.TrimRight(s, " \t"), ":") || strings.HasPrefix(s, "Exception ignored in: ")
 }
 
 // isWarningLine matches the first line the warnings module prints,

@@ -155,6 +155,11 @@ func TestAssemblerRules(t *testing.T) {
 			want: []view{{"1-4", FormatNone, "", "An error occurred (1):", "ZeroDivisionError: division by zero"}},
 		},
 		{
+			name: "unraisable exception header announces its traceback",
+			in:   "Exception ignored in: <function _after_fork at 0x7f>\nTraceback (most recent call last):\n  File \"t.py\", line 1, in f\nAssertionError: ",
+			want: []view{{"1-4", FormatNone, "", "Exception ignored in: <function _after_fork at 0x7f>", "AssertionError"}},
+		},
+		{
 			name: "plain lines are single entries but take indented lines",
 			in:   "first\nsecond\n/x/utils.py:54: FutureWarning: deprecated\n  warnings.warn(\nthird",
 			want: []view{{"1-1", FormatNone, "", "first", ""}, {"2-2", FormatNone, "", "second", ""}, {"3-4", FormatNone, "", "/x/utils.py:54: FutureWarning: deprecated", ""}, {"5-5", FormatNone, "", "third", ""}},

@@ -10,11 +10,17 @@ const maxWrapperPasses = 8
 // §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, Markdown quotes), then the Ray dedup suffix and a trailing CR.
-// It returns the remaining text and the prefixes as written. Lines without
-// ANSI codes are never copied.
+// A line redrawn with carriage returns keeps only its last drawing. It
+// returns the remaining text and the prefixes as written. Lines without ANSI
+// codes are never copied.
 func stripWrappers(s string) (text, prefix string) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
+	}
+	if i := strings.LastIndexByte(strings.TrimRight(s, "\r"), '\r'); i >= 0 {
+		// A progress bar redrawn with CR (tqdm): keep what the terminal
+		// shows last.
+		s = s[i+1:]
 	}
 	start := 0
 	for pass := 0; pass < maxWrapperPasses; pass++ {

@@ -41,6 +41,7 @@ func TestStripWrappers(t *testing.T) {
 		{"loguru marker frame", "> File \"a.py\", line 1, in f", "File \"a.py\", line 1, in f", "> "},
 		{"stacked", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) [2025-10-01 12:00:00 TP0] x", "[2025-10-01 12:00:00 TP0] x", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) "},
 		{"crlf", "Killed\r", "Killed", ""},
+		{"tqdm redraws", "Loading shards:   0% 0/4\rLoading shards:  50% 2/4\rLoading shards: 100% 4/4\r", "Loading shards: 100% 4/4", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
