@@ -1,0 +1,321 @@
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
+
+	"github.com/logmatch/logmatch/internal/telemetry/otlptest"
+)
+
+// record exercises every method once or more.
+func record(m *Metrics) {
+	m.LinesRead("/var/log/sglang.log", 10, 1000)
+	m.LinesRead("/var/log/sglang.log", 5, 200)
+	m.ReadLag("/var/log/sglang.log", 1500*time.Millisecond)
+	m.EntriesAssembled("/var/log/sglang.log", 7)
+	m.EntryCut("/var/log/sglang.log", 2, 4096)
+	m.Hit("rec-1", "critical")
+	m.Hit("rec-1", "critical")
+	m.Hit("rec-2", "warning")
+	m.PatternTimeout("rec-3")
+	m.Incident("rec-1", "critical", "new")
+	m.Incident("rec-1", "critical", "summary")
+	m.Incident("", "error", "new")
+	m.AlertSent("slack")
+	m.AlertSent("slack")
+	m.Retried("slack", time.Second)
+	m.Failed("slack", true)
+	m.Failed("webhook", false)
+	m.QueueDepth("slack", 4)
+	m.AlertDropped("webhook", "queue_full", 3)
+}
+
+// wantSeries is what record leaves in the Prometheus exposition.
+var wantSeries = map[string]float64{
+	`logmatch_source_lines_total{source="/var/log/sglang.log"}`:                      15,
+	`logmatch_source_read_bytes_total{source="/var/log/sglang.log"}`:                 1200,
+	`logmatch_source_lag_seconds{source="/var/log/sglang.log"}`:                      1.5,
+	`logmatch_entries_total{source="/var/log/sglang.log"}`:                           7,
+	`logmatch_entry_cut_lines_total{source="/var/log/sglang.log"}`:                   2,
+	`logmatch_entry_cut_bytes_total{source="/var/log/sglang.log"}`:                   4096,
+	`logmatch_hits_total{record_id="rec-1",severity="critical"}`:                     2,
+	`logmatch_hits_total{record_id="rec-2",severity="warning"}`:                      1,
+	`logmatch_pattern_timeouts_total{record_id="rec-3"}`:                             1,
+	`logmatch_incidents_total{kind="new",record_id="rec-1",severity="critical"}`:     1,
+	`logmatch_incidents_total{kind="summary",record_id="rec-1",severity="critical"}`: 1,
+	`logmatch_incidents_unclassified_total{kind="new"}`:                              1,
+	`logmatch_sink_alerts_total{sink="slack"}`:                                       2,
+	`logmatch_sink_retries_total{sink="slack"}`:                                      1,
+	`logmatch_sink_failures_total{class="retryable",sink="slack"}`:                   1,
+	`logmatch_sink_failures_total{class="permanent",sink="webhook"}`:                 1,
+	`logmatch_sink_queue_depth{sink="slack"}`:                                        4,
+	`logmatch_sink_dropped_total{reason="queue_full",sink="webhook"}`:                3,
+}
+
+func TestScrape(t *testing.T) {
+	tel := newTelemetry(t, Config{})
+	record(tel.Metrics())
+
+	families := scrape(t, tel)
+	if diff := cmp.Diff(wantSeries, series(families, "logmatch_")); diff != "" {
+		t.Errorf("scraped series (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"target_info", "go_goroutines", "process_cpu_seconds_total"} {
+		if _, ok := families[name]; !ok {
+			t.Errorf("scrape has no %s", name)
+		}
+	}
+	if tel.Pushing() {
+		t.Error("Pushing() = true without an endpoint")
+	}
+}
+
+func TestCardinalityLimitIsVisible(t *testing.T) {
+	tel := newTelemetry(t, Config{CardinalityLimit: 3})
+	for i := range 10 {
+		tel.Metrics().Hit(fmt.Sprintf("rec-%d", i), "error")
+	}
+	got := series(scrape(t, tel), "logmatch_hits_total")
+	var total float64
+	overflow := false
+	for k, v := range got {
+		total += v
+		overflow = overflow || strings.Contains(k, `otel_metric_overflow="true"`)
+	}
+	if len(got) != 3 || !overflow || total != 10 {
+		t.Errorf("hits series = %v; want 3 series, one of them the overflow, summing to 10", got)
+	}
+}
+
+func TestNilMetricsRecordsNothing(t *testing.T) {
+	var m *Metrics
+	record(m) // must not panic
+}
+
+func TestOTLPPush(t *testing.T) {
+	tests := []struct {
+		name      string
+		configure func(t *testing.T, r *otlptest.Receiver) OTLPConfig
+	}{
+		{"grpc from env", func(t *testing.T, r *otlptest.Receiver) OTLPConfig {
+			t.Setenv("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "grpc")
+			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+r.GRPCAddr)
+			t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=k1")
+			return OTLPConfig{}
+		}},
+		{"http/protobuf from env", func(t *testing.T, r *otlptest.Receiver) OTLPConfig {
+			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", r.HTTPURL)
+			t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=k1")
+			return OTLPConfig{}
+		}},
+		{"grpc from config", func(t *testing.T, r *otlptest.Receiver) OTLPConfig {
+			return OTLPConfig{Endpoint: "http://" + r.GRPCAddr, Protocol: ProtocolGRPC, Headers: map[string]string{"x-api-key": "k1"}}
+		}},
+		{"http/protobuf from config", func(t *testing.T, r *otlptest.Receiver) OTLPConfig {
+			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+			return OTLPConfig{Endpoint: r.HTTPURL, Protocol: ProtocolHTTPProtobuf, Headers: map[string]string{"x-api-key": "k1"}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("OTEL_SERVICE_NAME", "logmatch-push")
+			r := otlptest.Start(t)
+			tel := newTelemetry(t, Config{OTLP: tt.configure(t, r)})
+			if !tel.Pushing() {
+				t.Fatal("Pushing() = false with an endpoint")
+			}
+			record(tel.Metrics())
+			if err := tel.ForceFlush(context.Background()); err != nil {
+				t.Fatalf("ForceFlush: %v", err)
+			}
+			got := pushed(t, r)
+			if diff := cmp.Diff(otlpWant, got); diff != "" {
+				t.Errorf("pushed points (-want +got):\n%s", diff)
+			}
+			for _, h := range r.Headers() {
+				if v := h["x-api-key"]; len(v) != 1 || v[0] != "k1" {
+					t.Errorf("x-api-key = %q, want k1", v)
+				}
+			}
+		})
+	}
+}
+
+// otlpWant is a sample of what record pushes: name|attributes -> value.
+var otlpWant = map[string]float64{
+	"logmatch.source.lines|source=/var/log/sglang.log":                  15,
+	"logmatch.source.read|source=/var/log/sglang.log":                   1200,
+	"logmatch.source.lag|source=/var/log/sglang.log":                    1.5,
+	"logmatch.hits|record_id=rec-1,severity=critical":                   2,
+	"logmatch.incidents.unclassified|kind=new":                          1,
+	"logmatch.sink.failures|class=permanent,sink=webhook":               1,
+	"logmatch.sink.alerts|sink=slack":                                   2,
+	"logmatch.sink.queue.depth|sink=slack":                              4,
+	"logmatch.sink.dropped|reason=queue_full,sink=webhook":              3,
+	"logmatch.incidents|kind=summary,record_id=rec-1,severity=critical": 1,
+}
+
+func TestRunExportsOnShutdown(t *testing.T) {
+	r := otlptest.Start(t)
+	tel, err := New(context.Background(), Config{OTLP: OTLPConfig{Endpoint: "http://" + r.GRPCAddr, Protocol: ProtocolGRPC, Interval: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tel.Metrics().AlertSent("otel")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- tel.Run(ctx) }()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	got := pushed(t, r)
+	if v, ok := got["logmatch.sink.alerts|sink=otel"]; !ok || v != 1 {
+		t.Errorf("final export has logmatch.sink.alerts = %v (present %v), want 1", v, ok)
+	}
+}
+
+func TestNewReportsConfigErrors(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "http/json")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
+	_, err := New(context.Background(), Config{OTLP: OTLPConfig{Interval: -time.Second}})
+	if err == nil {
+		t.Fatal("New succeeded, want an error")
+	}
+	for _, w := range []string{`OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: unsupported protocol "http/json"`, "otlp interval: -1s is negative"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error does not contain %q:\n%v", w, err)
+		}
+	}
+}
+
+func TestMetricsExporterNoneTurnsPushOff(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	if tel := newTelemetry(t, Config{}); tel.Pushing() {
+		t.Error("Pushing() = true with OTEL_METRICS_EXPORTER=none")
+	}
+}
+
+func newTelemetry(t testing.TB, cfg Config) *Telemetry {
+	t.Helper()
+	tel, err := New(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := tel.Shutdown(context.Background()); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	return tel
+}
+
+func scrape(t *testing.T, tel *Telemetry) map[string]*dto.MetricFamily {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	tel.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %s", rec.Code, rec.Body)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(rec.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	return families
+}
+
+// series flattens the families whose name starts with prefix into
+// `name{label="v",...}` -> value, labels sorted.
+func series(families map[string]*dto.MetricFamily, prefix string) map[string]float64 {
+	out := map[string]float64{}
+	for name, f := range families {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var ls []string
+			for _, l := range m.GetLabel() {
+				ls = append(ls, fmt.Sprintf("%s=%q", l.GetName(), l.GetValue()))
+			}
+			sort.Strings(ls)
+			key := name
+			if len(ls) > 0 {
+				key += "{" + strings.Join(ls, ",") + "}"
+			}
+			switch {
+			case m.GetCounter() != nil:
+				out[key] = m.GetCounter().GetValue()
+			case m.GetGauge() != nil:
+				out[key] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	return out
+}
+
+// pushed flattens the last value of every pushed data point whose key is
+// in otlpWant's form, keeping only the keys a test looks at.
+func pushed(t *testing.T, r *otlptest.Receiver) map[string]float64 {
+	t.Helper()
+	all := map[string]float64{}
+	for _, rm := range r.ResourceMetrics() {
+		if got := otlptest.Attributes(rm.GetResource().GetAttributes())["service.name"]; got == nil {
+			t.Errorf("pushed resource has no service.name")
+		}
+		for _, sm := range rm.GetScopeMetrics() {
+			for _, m := range sm.GetMetrics() {
+				for k, v := range points(m) {
+					all[m.GetName()+"|"+k] = v
+				}
+			}
+		}
+	}
+	if len(all) == 0 {
+		t.Fatal("the receiver got no metric")
+	}
+	out := map[string]float64{}
+	for k, v := range all {
+		if _, ok := otlpWant[k]; ok || strings.HasPrefix(k, "logmatch.sink.alerts|") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func points(m *metricspb.Metric) map[string]float64 {
+	out := map[string]float64{}
+	var dps []*metricspb.NumberDataPoint
+	switch d := m.GetData().(type) {
+	case *metricspb.Metric_Sum:
+		dps = d.Sum.GetDataPoints()
+	case *metricspb.Metric_Gauge:
+		dps = d.Gauge.GetDataPoints()
+	}
+	for _, dp := range dps {
+		var ls []string
+		for k, v := range otlptest.Attributes(dp.GetAttributes()) {
+			ls = append(ls, fmt.Sprintf("%s=%v", k, v))
+		}
+		sort.Strings(ls)
+		v := dp.GetAsDouble()
+		if _, ok := dp.GetValue().(*metricspb.NumberDataPoint_AsInt); ok {
+			v = float64(dp.GetAsInt())
+		}
+		out[strings.Join(ls, ",")] = v
+	}
+	return out
+}
