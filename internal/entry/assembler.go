@@ -22,7 +22,13 @@ import (
 //     dumps and frames, "what():", "Exception raised from", "frame #N:").
 //   - After an sglang header (srt, legacy, diffusion) every other line is a
 //     continuation: sglang writes a header on every record and prints
-//     multi-line messages, tracebacks and py-spy dumps without one.
+//     multi-line messages, tracebacks and py-spy dumps without one. Three
+//     exceptions start a new entry: a second bare "Traceback" line after the
+//     record's own traceback, a bare traceback after a blank line, and a
+//     "File ..." line with no traceback open. A bare traceback directly after
+//     a record without one joins it: logging.exception writes exactly that,
+//     and an uncaught exception printed right after an unrelated record
+//     cannot be told apart from it.
 //   - After any other header, continuation lines join until the traceback
 //     the record carries ends: Python logging appends the traceback last.
 //   - A traceback ends at its exception line, unless what follows is a chain

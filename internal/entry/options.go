@@ -21,15 +21,17 @@ const (
 type Options struct {
 	// MaxLines bounds the lines kept per entry (default DefaultMaxLines).
 	// When an entry grows past it, the first half and the last half are kept
-	// and the middle is replaced by one marker line, so the header and the
-	// exception line of a huge traceback both survive.
+	// and the middle is replaced by one marker line
+	// ("[logmatch: N lines cut]"), so the header and the exception line of a
+	// huge traceback both survive.
 	MaxLines int
 	// MaxBytes bounds the bytes kept per entry the same way (default
 	// DefaultMaxBytes); values below 1 KiB are raised to 1 KiB.
 	MaxBytes int
 	// MaxLineBytes bounds one line (default DefaultMaxLineBytes, at least
 	// 256, never more than MaxBytes/4): a longer line keeps its head and its
-	// last quarter of the bound, around a marker.
+	// last quarter of the bound, around " [logmatch: N bytes cut] ". The cut
+	// happens before anything else reads the line.
 	MaxLineBytes int
 	// Location is the time zone of header timestamps that carry none
 	// (sglang writes local time); nil means UTC.
