@@ -20,6 +20,8 @@ import (
 //     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
 //     dumps and frames, "what():", "Exception raised from", "frame #N:").
+//   - A Python warning ("file.py:54: FutureWarning: ...") is another
+//     writer's record: it ends the entry before it and starts its own.
 //   - After an sglang header (srt, legacy, diffusion) every other line is a
 //     continuation: sglang writes a header on every record and prints
 //     multi-line messages, tracebacks and py-spy dumps without one. Three
@@ -39,7 +41,7 @@ import (
 //   - A header-less line is an entry of its own. It takes indented
 //     continuation lines (warnings.warn source lines, Java "at" frames), and
 //     a traceback that follows it directly when it ends with ":" (a bare
-//     logger.exception message).
+//     logger.exception message) or is CPython's "Exception ignored in: ...".
 //   - A "Traceback (most recent call last):" or "File ..." line that no rule
 //     above took starts a header-less traceback entry.
 //
@@ -50,7 +52,9 @@ import (
 // Text or Raw. After an sglang header a blank line ends the entry only when
 // a header, a native line or a new bare traceback follows; after other
 // headers and header-less lines a blank line always ends the entry, except
-// inside a traceback where a chain separator or a frame follows. Blank lines
+// inside a traceback where a chain separator, a frame, a source line or the
+// exception line follows (loguru's diagnose output, doubled blank lines in
+// pastes). Blank lines
 // with no entry open (start of stream, after Flush) form a blank entry (empty
 // Text) so that every line is accounted for.
 //
