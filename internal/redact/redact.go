@@ -47,13 +47,13 @@ func builtin() []rule {
 		},
 		{
 			name:  "api key",
-			hints: []string{"key"},
+			hints: []string{"apikey", "api_key", "api-key"},
 			re:    regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])?api[_-]?key["']?\s*[:=]\s*["']?(?P<secret>[^\s"',;&)}\]]+)`),
 			keep:  isPlaceholder,
 		},
 		{
 			name:  "api key flag",
-			hints: []string{"key"},
+			hints: []string{"api-key"},
 			re:    regexp.MustCompile(`(?i)--(?:[a-z0-9]+-)?api-key\s+["']?(?P<secret>[^\s"',;)]+)`),
 			keep:  isFlag,
 		},
@@ -69,7 +69,7 @@ func builtin() []rule {
 		},
 		{
 			name:  "github token",
-			hints: []string{"gh", "github_pat_"},
+			hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			re:    regexp.MustCompile(`\b(?:gh[pousr]|github_pat)_(?P<secret>[A-Za-z0-9_]{30,})`),
 		},
 		{
@@ -86,7 +86,7 @@ func builtin() []rule {
 			// Query values, key=value pairs and --flag=value. The key must
 			// start a word, so max_new_tokens=128 and num_tokens=5 stay.
 			name:  "password or token value",
-			hints: []string{"pass", "pwd", "token", "secret", "sig"},
+			hints: []string{"password=", "passwd=", "pwd=", "token=", "secret=", "sig=", "signature="},
 			re:    regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:password|passwd|pwd|token|access_token|auth_token|refresh_token|id_token|secret|client_secret|sig|signature)=(?P<secret>[^\s&"',;)#]+)`),
 			keep:  isPlaceholder,
 		},
@@ -138,7 +138,17 @@ type Redactor struct {
 // hides only that group; otherwise it hides its whole match. Errors name
 // the pattern's index in extra.
 func New(extra []string) (*Redactor, error) {
-	r := &Redactor{rules: builtin()}
+	return build(builtin(), extra)
+}
+
+// NewExtra returns a Redactor with only the extra patterns, for operators
+// who turn the built-in rules off (redact.builtin: false).
+func NewExtra(extra []string) (*Redactor, error) {
+	return build(nil, extra)
+}
+
+func build(rules []rule, extra []string) (*Redactor, error) {
+	r := &Redactor{rules: rules}
 	for i := range r.rules {
 		r.rules[i].secret = r.rules[i].re.SubexpIndex("secret")
 	}
