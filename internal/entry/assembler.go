@@ -49,14 +49,13 @@ import (
 // until the next non-blank line decides: if that line continues the entry,
 // the blanks become part of its text (chained tracebacks, py-spy dumps);
 // otherwise they end it, counted in its Lines and LastOffset but not in its
-// Text or Raw. After an sglang header a blank line ends the entry only when
-// a header, a native line or a new bare traceback follows; after other
-// headers and header-less lines a blank line always ends the entry, except
-// inside a traceback where a chain separator, a frame, a source line or the
-// exception line follows (loguru's diagnose output, doubled blank lines in
-// pastes). Blank lines
-// with no entry open (start of stream, after Flush) form a blank entry (empty
-// Text) so that every line is accounted for.
+// Text or Raw. After an sglang header a blank line ends the entry only when a
+// header, a native line, a warning or a new bare traceback follows; after
+// other headers and header-less lines a blank line always ends the entry,
+// except inside a traceback where a chain separator, a frame, a source line
+// or the exception line follows (loguru's diagnose output, doubled blank
+// lines in pastes). Blank lines with no entry open (start of stream, after
+// Flush) form a blank entry (empty Text) so that every line is accounted for.
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
 // none.
