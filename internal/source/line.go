@@ -89,9 +89,10 @@ const (
 	CountFramingErrors                // a CRI/docker line did not parse and was passed through raw
 	CountLinesCut                     // a line was longer than the bound and cut
 	CountFilesSkipped                 // a matching file was not opened: the open-file bound was reached
+	CountOpenErrors                   // a matching file could not be opened (permissions); retried at the next poll
 )
 
-var counterNames = [...]string{"lines", "bytes", "truncations", "rotations", "copy_tails", "framing_errors", "lines_cut", "files_skipped"}
+var counterNames = [...]string{"lines", "bytes", "truncations", "rotations", "copy_tails", "framing_errors", "lines_cut", "files_skipped", "open_errors"}
 
 // String returns the counter's metric-friendly name.
 func (c Counter) String() string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -53,8 +54,9 @@ func (c StreamConfig) withDefaults() (StreamConfig, error) {
 // offsets are byte counts from the start of the stream: a stream cannot be
 // resumed, so its lines carry no FileID.
 type Stream struct {
-	cfg StreamConfig
-	r   io.Reader
+	cfg  StreamConfig
+	r    io.Reader
+	orig io.Reader // the reader given to NewStream, kept alive (see pollable)
 }
 
 // NewStream validates cfg and builds a Stream over r.
@@ -66,15 +68,20 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	if r == nil {
 		return nil, fmt.Errorf("stream %s: reader is nil", cfg.Source)
 	}
-	return &Stream{cfg: cfg, r: r}, nil
+	s := &Stream{cfg: cfg, r: r, orig: r}
+	if f, ok := r.(*os.File); ok {
+		s.r = pollable(f) // so that Run can stop a read of stdin
+	}
+	return s, nil
 }
 
 // Run delivers the stream's lines until its end (the last line is delivered
 // even without a final newline) or until ctx is done; both return nil.
 // Errors are read errors and emit's. To stop a blocked read when ctx is
-// done, Run sets a past read deadline on r when r supports deadlines (a pipe
-// or an *os.File in non-blocking mode) and otherwise closes r when it is an
-// io.Closer; a reader with neither is abandoned only at its next read.
+// done, Run sets a past read deadline on the reader when it supports
+// deadlines (an *os.File, which NewStream switches to non-blocking mode for
+// this) and otherwise closes it when it is an io.Closer; a reader with
+// neither is abandoned only at its next read.
 func (s *Stream) Run(ctx context.Context, emit Emit) error {
 	stop := context.AfterFunc(ctx, func() { unblock(s.r) })
 	defer stop()

@@ -3,7 +3,9 @@ package source
 import (
 	"context"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -90,5 +92,37 @@ func TestStreamEmitError(t *testing.T) {
 	err = s.Run(context.Background(), func(context.Context, Line) error { return errStop })
 	if err != errStop {
 		t.Errorf("Run = %v, want the emit error", err)
+	}
+}
+
+// TestStreamStopsBlockingFile covers stdin as a process inherits it: a pipe
+// in blocking mode, which only the non-blocking copy can stop.
+func TestStreamStopsBlockingFile(t *testing.T) {
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "writer")
+	defer r.Close()
+	defer w.Close()
+	s, err := NewStream(r, StreamConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan Line, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, func(_ context.Context, l Line) error { got <- l; return nil })
+	}()
+	if _, err := w.WriteString("from stdin\n"); err != nil {
+		t.Fatal(err)
+	}
+	if l := <-got; l.Text != "from stdin" || l.Source != "stdin" {
+		t.Errorf("line = %+v", l.Line)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run after cancel: %v", err)
 	}
 }

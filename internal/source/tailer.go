@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +26,7 @@ const maxSiblings = 256
 // truncation, decodes their framing and delivers their lines in order per
 // file. Build it with New and call Run once.
 type Tailer struct {
+	ran     atomic.Bool
 	cfg     Config
 	files   map[devino]*tracked
 	started bool   // the first poll is done: start-at and Positions no longer apply
@@ -83,6 +85,9 @@ func New(cfg Config) (*Tailer, error) {
 // unterminated last line, an open partial line) are not delivered: the
 // checkpoint (Line.Next) lies before them, so a restart reads them again.
 func (t *Tailer) Run(ctx context.Context, emit Emit) error {
+	if !t.ran.CompareAndSwap(false, true) {
+		return errors.New("source: Tailer.Run called twice")
+	}
 	defer t.closeAll()
 	tick := t.cfg.Tick
 	manual := tick != nil
@@ -175,11 +180,7 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 			}
 			continue
 		}
-		tr, err := t.open(m, now)
-		if err != nil {
-			return false, err
-		}
-		if tr != nil {
+		if tr := t.open(m); tr != nil {
 			fresh = append(fresh, tr)
 		}
 	}
@@ -276,28 +277,32 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 }
 
 // open starts tracking a newly matched file. It returns nil when the file
-// is not to be read now (the open-file bound, or it vanished).
-func (t *Tailer) open(m found, now time.Time) (*tracked, error) {
+// is not to be read now (the open-file bound, an open error, or it
+// vanished).
+func (t *Tailer) open(m found) *tracked {
 	if len(t.files) >= t.cfg.MaxOpenFiles {
 		t.cfg.Observer.Add(m.path, CountFilesSkipped, 1)
-		return nil, nil
+		return nil
 	}
+	// A file that cannot be opened must not stop the others: it is
+	// counted and tried again at the next poll.
 	f, err := os.Open(m.path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+		if !errors.Is(err, os.ErrNotExist) {
+			t.cfg.Observer.Add(m.path, CountOpenErrors, 1)
 		}
-		return nil, fmt.Errorf("open %s: %w", m.path, err)
+		return nil
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("stat %s: %w", m.path, err)
+		t.cfg.Observer.Add(m.path, CountOpenErrors, 1)
+		return nil
 	}
 	k, ok := fileKey(fi)
 	if !ok || t.files[k] != nil {
 		f.Close() // replaced between glob and open; the next poll sees the new one
-		return nil, nil
+		return nil
 	}
 	tr := &tracked{key: k, path: m.path, source: m.path, f: f, fresh: true}
 	if pod, ok := ParsePodPath(m.path); ok {
@@ -313,7 +318,7 @@ func (t *Tailer) open(m found, now time.Time) (*tracked, error) {
 	if t.started {
 		tr.pending, tr.lastSize = true, -1 // classify decides whether it is a copy
 	}
-	return tr, nil
+	return tr
 }
 
 // classify decides whether a file that appeared after the start is a
