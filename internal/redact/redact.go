@@ -21,7 +21,9 @@ type rule struct {
 	re   *regexp.Regexp
 	// hints are lower-case literals one of which every match contains.
 	// The regex runs only on the lines holding a hint, which keeps a long
-	// clean entry cheap; no hints means the whole text is searched.
+	// clean entry cheap; no hints means the whole text is searched. Hints
+	// fold ASCII case only, so a key name spelt with Unicode look-alikes
+	// that (?i) would fold (ſ for s, the Kelvin sign for k) is not a key.
 	hints  []string
 	keep   func(secret string) bool
 	secret int // index of the "secret" group, or 0 for the whole match
