@@ -1,4 +1,30 @@
 // Package matcher matches log entries against a compiled catalog and ranks
 // the hits. It is pure: no I/O and no goroutines, so it can be fuzzed,
 // benchmarked and embedded in other pipelines.
+//
+// Trying thousands of regexp2 patterns on every line runs at tens of lines
+// per second, so a prefilter decides which patterns to try. ExtractLiterals
+// reads each pattern's parse tree (regexp2/v2's own parser, with
+// patterns.RegexOptions) and lists the literals every match must contain:
+// all of a concatenation's, one per branch of an alternation, nothing from
+// optional or repeated parts, lookarounds or back-references, and
+// case-insensitive parts folded. A pattern becomes a candidate for a text
+// only when all its literals occur in it; candidates are confirmed by the
+// regexp2 pattern under its timeout, whose errors are reported, never taken
+// for a miss.
+//
+// The index is written here rather than taken from an Aho-Corasick library.
+// Each pattern is keyed on the rarest run of four consecutive 8-byte windows
+// of one literal (4-byte windows for literals of 7 to 10 bytes), rarity
+// judged on a sample of healthy sglang output and on how many catalog
+// literals share the window. A text is probed every fourth byte: with four
+// consecutive windows indexed, any occurrence of the literal puts exactly
+// one of them at a probed position. A probe is a multiply, a bloom-bit test
+// and, for about 2% of probes, a look-up in an open-addressing table, after
+// which the whole literal is compared in place. For the 5,695 generated
+// sglang records this is about 23k keys and 2 MB, built within Compile; the
+// coregx/ahocorasick library (v0.3.1) measured on the same machine took 15 s
+// and 36 MB to build over the same windows and scanned 150k lines/s, and
+// 36 s and 120 MB over the whole literals. Patterns whose literals are all
+// shorter than 7 bytes are tried on every text; catalogcheck reports them.
 package matcher
