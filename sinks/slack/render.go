@@ -125,16 +125,16 @@ func date(t time.Time) string {
 	return fmt.Sprintf("<!date^%d^{date_short_pretty} {time_secs}|%s>", t.Unix(), t.UTC().Format(time.RFC3339))
 }
 
-var severityEmoji = map[string]string{
-	"critical": ":red_circle:",
-	"error":    ":large_orange_circle:",
-	"warning":  ":large_yellow_circle:",
-	"info":     ":large_blue_circle:",
-}
-
 func emoji(severity string) string {
-	if e, ok := severityEmoji[strings.ToLower(severity)]; ok {
-		return e
+	switch strings.ToLower(severity) {
+	case "critical":
+		return ":red_circle:"
+	case "error":
+		return ":large_orange_circle:"
+	case "warning":
+		return ":large_yellow_circle:"
+	case "info":
+		return ":large_blue_circle:"
 	}
 	return ":white_circle:"
 }

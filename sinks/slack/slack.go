@@ -21,10 +21,15 @@ type Options struct {
 // concurrent use; messages are paced Interval apart.
 type Sink struct {
 	url    string
-	cfg    Config
+	over   overrides
 	digest int
 	client *http.Client
 	limit  *limiter
+}
+
+// overrides are the message fields a legacy webhook lets the sender set.
+type overrides struct {
+	channel, username, iconEmoji, iconURL string
 }
 
 // New validates cfg, reads the webhook URL and returns the sink. Every
@@ -44,7 +49,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 	}
 	return &Sink{
 		url:    r.url,
-		cfg:    cfg,
+		over:   overrides{cfg.Channel, cfg.Username, cfg.IconEmoji, cfg.IconURL},
 		digest: r.digest,
 		client: &http.Client{Transport: tr, Timeout: r.timeout},
 		limit:  &limiter{clock: clock, interval: Interval},
@@ -84,7 +89,7 @@ func (s *Sink) Close() error {
 }
 
 func (s *Sink) post(ctx context.Context, m message) (bool, error) {
-	m.Channel, m.Username, m.IconEmoji, m.IconURL = s.cfg.Channel, s.cfg.Username, s.cfg.IconEmoji, s.cfg.IconURL
+	m.Channel, m.Username, m.IconEmoji, m.IconURL = s.over.channel, s.over.username, s.over.iconEmoji, s.over.iconURL
 	body, err := json.Marshal(m)
 	if err != nil {
 		return false, fmt.Errorf("encode message: %w", err)
@@ -103,29 +108,35 @@ func (s *Sink) post(ctx context.Context, m message) (bool, error) {
 	}
 	var se *sinks.StatusError
 	if errors.As(err, &se) {
-		if h := hints[se.Body]; h != "" {
+		if h := hint(se.Body); h != "" {
 			return retry, fmt.Errorf("%w (%s)", err, h)
 		}
 	}
 	return retry, err
 }
 
-// hints explain Slack's documented webhook errors (the answer's body) to
-// the operator who reads the log.
-var hints = map[string]string{
-	"invalid_payload":                   "Slack could not parse the message; a logmatch bug, the alert is dropped",
-	"invalid_blocks":                    "Slack rejected the message layout; a logmatch bug, the alert is dropped",
-	"invalid_blocks_format":             "Slack rejected the message layout; a logmatch bug, the alert is dropped",
-	"no_text":                           "the message had no text; a logmatch bug, the alert is dropped",
-	"action_prohibited":                 "a workspace admin restricted posting to this channel",
-	"posting_to_general_channel_denied": "only admins may post to this channel",
-	"user_not_found":                    "the configured channel or user does not exist",
-	"channel_not_found":                 "the webhook's channel was deleted or the channel override is wrong",
-	"channel_is_archived":               "the webhook's channel is archived",
-	"no_service":                        "the webhook is disabled, revoked or its URL is wrong",
-	"no_service_id":                     "the webhook URL is wrong",
-	"no_team":                           "the webhook's workspace is gone or the URL is wrong",
-	"team_disabled":                     "the webhook's workspace is disabled",
-	"invalid_token":                     "the webhook URL's token is invalid",
-	"rate_limited":                      "Slack is rate limiting this webhook",
+// hint explains one of Slack's documented webhook errors (the answer's
+// body) to the operator who reads the log; "" for any other answer.
+func hint(code string) string {
+	switch code {
+	case "invalid_payload", "invalid_blocks", "invalid_blocks_format", "no_text":
+		return "Slack rejected the message itself; a logmatch bug, the alert is dropped"
+	case "action_prohibited":
+		return "a workspace admin restricted posting to this channel"
+	case "posting_to_general_channel_denied":
+		return "only admins may post to this channel"
+	case "user_not_found":
+		return "the configured channel or user does not exist"
+	case "channel_not_found":
+		return "the webhook's channel was deleted or the channel override is wrong"
+	case "channel_is_archived":
+		return "the webhook's channel is archived"
+	case "no_service", "no_service_id", "invalid_token":
+		return "the webhook is disabled, revoked or its URL is wrong"
+	case "no_team", "team_disabled":
+		return "the webhook's workspace is gone or disabled"
+	case "rate_limited":
+		return "Slack is rate limiting this webhook"
+	}
+	return ""
 }

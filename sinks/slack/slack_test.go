@@ -240,7 +240,7 @@ func TestSendClassifiesSlackAnswers(t *testing.T) {
 		wantErr   string // "" for success
 	}{
 		{"/ok", false, ""},
-		{"/rejected", false, "http 400: invalid_payload (Slack could not parse the message"},
+		{"/rejected", false, "http 400: invalid_payload (Slack rejected the message itself"},
 		{"/forbidden", false, "http 403: action_prohibited"},
 		{"/gone", false, "http 404: no_service (the webhook is disabled, revoked or its URL is wrong)"},
 		{"/archived", false, "http 410: channel_is_archived"},
