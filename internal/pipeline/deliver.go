@@ -1,0 +1,257 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/state"
+	"github.com/logmatch/logmatch/internal/telemetry"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// peekBatch is how many queued alerts a delivery loop takes at a time.
+const peekBatch = 64
+
+// stuckAfter is how long a sink may fail every attempt, with alerts
+// waiting, before /readyz reports it stuck.
+const stuckAfter = 5 * time.Minute
+
+// deliverer runs one sink's delivery loop over its durable queue.
+type deliverer struct {
+	name    string
+	sink    sinks.Sink // wrapped in sinks.Retry for short outages
+	retry   config.Retry
+	store   *state.Store
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+	now     func() time.Time
+	wake    chan struct{} // a commit queued alerts for this sink
+
+	failingSince atomic.Int64 // unix nanos of the first failure of the current streak; 0 when healthy
+	waiting      atomic.Int64 // queue depth seen last
+}
+
+func newDeliverer(b *builtSink, store *state.Store, log *slog.Logger, m *telemetry.Metrics, now func() time.Time) *deliverer {
+	d := &deliverer{
+		name:    b.name,
+		retry:   b.retry,
+		store:   store,
+		log:     log.With("sink", b.name),
+		metrics: m,
+		now:     now,
+		wake:    make(chan struct{}, 1),
+	}
+	// In-process retries ride out a blip within seconds; what still fails
+	// goes back to the durable queue with a longer, persisted backoff.
+	d.sink = sinks.Retry(b.sink, sinks.RetryConfig{
+		Name:        b.name,
+		Initial:     time.Duration(b.retry.InitialBackoff),
+		Max:         time.Duration(b.retry.MaxBackoff),
+		MaxAttempts: 3,
+		MaxElapsed:  30 * time.Second,
+		Logger:      d.log,
+		Observer:    m,
+	})
+	return d
+}
+
+// notify wakes the loop without blocking.
+func (d *deliverer) notify() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stuck reports whether the sink has failed every attempt for stuckAfter
+// with alerts waiting.
+func (d *deliverer) stuck(now time.Time) bool {
+	since := d.failingSince.Load()
+	return since != 0 && d.waiting.Load() > 0 && now.Sub(time.Unix(0, since)) > stuckAfter
+}
+
+// run delivers until ctx ends. With drain closed, it returns as soon as the
+// queue has nothing ready: the shutdown drain.
+func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		items, drops, err := d.store.Peek(d.name, peekBatch)
+		for _, dr := range drops {
+			d.metrics.AlertDropped(dr.Sink, dr.Reason, dr.Count)
+			d.log.Warn("queue bound dropped alerts", "reason", dr.Reason, "count", dr.Count)
+		}
+		if err != nil {
+			d.log.Error("read queue", "err", err)
+			if !d.sleep(ctx, drain, time.Second) {
+				return nil
+			}
+			continue
+		}
+		if depth, err := d.store.Depth(d.name); err == nil {
+			d.waiting.Store(int64(depth))
+			d.metrics.QueueDepth(d.name, depth)
+		}
+		if len(items) == 0 {
+			if isClosed(drain) {
+				return nil
+			}
+			wait := time.Hour
+			if next, ok, err := d.store.NextAttempt(d.name); err == nil && ok {
+				wait = max(next.Sub(d.now()), 10*time.Millisecond)
+			}
+			if !d.sleep(ctx, drain, wait) {
+				return nil
+			}
+			continue
+		}
+		if pause := d.deliver(ctx, items); pause > 0 {
+			if isClosed(drain) {
+				return nil
+			}
+			if !d.sleep(ctx, drain, pause) {
+				return nil
+			}
+		}
+	}
+}
+
+// deliver sends items in order. It returns how long to pause when a
+// retryable failure deferred the head of the queue (order is kept: nothing
+// behind it goes first), or 0 to continue at once.
+func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
+	alerts := make([]*sinks.Alert, 0, len(items))
+	seqs := make([]uint64, 0, len(items))
+	for _, it := range items {
+		a := new(sinks.Alert)
+		if err := json.Unmarshal(it.Payload, a); err != nil {
+			// A payload this version cannot read will never deliver.
+			d.log.Error("undecodable queued alert dropped", "seq", it.Seq, "err", err)
+			d.ack(it.Seq)
+			d.metrics.AlertDropped(d.name, "undecodable", 1)
+			continue
+		}
+		alerts = append(alerts, a)
+		seqs = append(seqs, it.Seq)
+	}
+	if bs, ok := d.sink.(sinks.BatchSink); ok && len(alerts) >= bs.BatchMin() {
+		retry, err := bs.SendBatch(ctx, alerts)
+		return d.settle(items[0], seqs, retry, err, len(alerts))
+	}
+	for i, a := range alerts {
+		retry, err := d.sink.Send(ctx, a)
+		if pause := d.settle(itemBySeq(items, seqs[i]), seqs[i:i+1], retry, err, 1); pause > 0 {
+			return pause
+		}
+		if ctx.Err() != nil {
+			return 0
+		}
+	}
+	return 0
+}
+
+func itemBySeq(items []state.Item, seq uint64) state.Item {
+	for _, it := range items {
+		if it.Seq == seq {
+			return it
+		}
+	}
+	return state.Item{Seq: seq}
+}
+
+// settle records the outcome of one send (of n alerts with the given
+// sequence ids): ack on success and on permanent failure (counted), defer
+// the head on a retryable one and return the pause.
+func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error, n int) time.Duration {
+	switch {
+	case err == nil:
+		d.ack(seqs...)
+		for range n {
+			d.metrics.AlertSent(d.name)
+		}
+		d.failingSince.Store(0)
+		return 0
+	case !retry:
+		d.log.Error("alert rejected for good; dropped", "alerts", n, "err", err)
+		d.ack(seqs...)
+		d.metrics.AlertDropped(d.name, "permanent", n)
+		return 0
+	}
+	d.failingSince.CompareAndSwap(0, d.now().UnixNano())
+	attempts := head.Attempts + 1
+	if d.retry.MaxAttempts > 0 && attempts >= d.retry.MaxAttempts {
+		d.log.Error("alert still failing after max attempts; dropped", "attempts", attempts, "err", err)
+		d.ack(seqs...)
+		d.metrics.AlertDropped(d.name, "max_attempts", n)
+		return 0
+	}
+	wait := d.backoff(attempts)
+	var ra *sinks.RetryAfterError
+	if errors.As(err, &ra) && ra.After > wait {
+		wait = ra.After
+	}
+	for _, s := range seqs {
+		if _, derr := d.store.Defer(d.name, s, d.now().Add(wait), attempts); derr != nil {
+			d.log.Error("defer queued alert", "seq", s, "err", derr)
+		}
+	}
+	d.log.Warn("delivery failed; will retry", "alerts", n, "attempt", attempts, "wait", wait.Round(time.Millisecond), "err", err)
+	return wait
+}
+
+func (d *deliverer) ack(seqs ...uint64) {
+	if _, err := d.store.Ack(d.name, seqs...); err != nil {
+		d.log.Error("acknowledge delivered alerts", "err", err)
+	}
+}
+
+// backoff is the durable retry's wait before attempt n+1: exponential from
+// InitialBackoff, capped at MaxBackoff, with full jitter above half of it
+// so a fleet of sidecars does not retry in step.
+func (d *deliverer) backoff(attempts int) time.Duration {
+	initial := time.Duration(d.retry.InitialBackoff)
+	if initial <= 0 {
+		initial = config.DefaultInitialBackoff
+	}
+	limit := time.Duration(d.retry.MaxBackoff)
+	if limit <= 0 {
+		limit = config.DefaultMaxBackoff
+	}
+	w := initial
+	for i := 1; i < attempts && w < limit; i++ {
+		w *= 2
+	}
+	w = min(w, limit)
+	return w/2 + rand.N(w/2+1)
+}
+
+// sleep waits for d, a wake-up, the drain signal or the end of ctx; it
+// returns false when ctx ended.
+func (d *deliverer) sleep(ctx context.Context, drain <-chan struct{}, wait time.Duration) bool {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-d.wake:
+	case <-drain:
+	case <-t.C:
+	}
+	return true
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,21 @@
+// Package pipeline wires logmatch run together and owns its lifecycle:
+//
+//	sources (files, stdin, a wrapped command)
+//	  -> processor: entries, matching, incidents, one checkpoint commit
+//	  -> durable per-sink queues (internal/state)
+//	  -> one delivery loop per sink
+//
+// Every goroutine is supervised by an errgroup and has an exit. Lines flow
+// through one bounded channel into a single processor goroutine, which owns
+// the entry assemblers, the incident grouper and the read positions; it
+// commits read offsets, the grouper's state and the alerts found before
+// those offsets in one state transaction, so a crash neither loses nor
+// repeats an alert. Delivery loops read their sink's queue, acknowledge
+// what was delivered and defer what must be retried, so an outage (and a
+// restart during it) only delays alerts.
+//
+// Shutdown is ordered: sources stop, pending entries are flushed and
+// matched, a final commit is made, the delivery loops drain their queues
+// until they are empty or the grace period ends, the sinks are closed and
+// the state store is closed last.
+package pipeline

@@ -1,0 +1,587 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
+	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/state"
+	"github.com/logmatch/logmatch/internal/telemetry"
+	"github.com/logmatch/logmatch/matcher"
+)
+
+// lineBuffer bounds the lines between the sources and the processor: the
+// sources block (backpressure) rather than buffer without limit.
+const lineBuffer = 1024
+
+// commitInterval is how often read positions are committed when no alert
+// forces an earlier commit; each commit syncs the state file to disk.
+const commitInterval = time.Second
+
+// Options are what a Pipeline needs from the process.
+type Options struct {
+	Config *config.Config
+	Logger *slog.Logger
+	Stdin  io.Reader
+	Stdout io.Writer // alert JSON of the stdout sink; a wrapped command's stdout
+	Stderr io.Writer // a wrapped command's stderr
+	Getenv func(string) string
+	// Reload receives a value for each reload request (SIGHUP).
+	Reload <-chan struct{}
+	// Listening, when set, is called with the HTTP server's address once
+	// it listens (tests use port 0).
+	Listening func(addr string)
+}
+
+// Pipeline is logmatch run.
+type Pipeline struct {
+	opts    Options
+	cfg     *config.Config
+	log     *slog.Logger
+	store   *state.Store
+	tel     *telemetry.Telemetry
+	sinks   []*builtSink
+	dels    []*deliverer
+	matcher atomic.Pointer[matcher.Matcher]
+	proc    *processor
+	stamp   string // catalog files' stamp at the last load
+
+	sourcesUp atomic.Bool
+	exitCode  atomic.Int32
+	httpLn    net.Listener
+}
+
+// New validates the configuration, loads the catalog, opens the state
+// store and builds the sinks. Every problem it can find before starting is
+// reported at once; nothing runs until Run.
+func New(ctx context.Context, opts Options) (*Pipeline, error) {
+	cfg := opts.Config
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	p := &Pipeline{opts: opts, cfg: cfg, log: opts.Logger}
+	var errs []error
+
+	m, problems, err := LoadMatcher(Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
+	for _, pr := range problems {
+		p.log.Warn("catalog problem", "problem", pr.Error())
+	}
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		p.matcher.Store(m)
+		p.log.Info("catalog loaded", "records", m.Len(), "problems", len(problems))
+	}
+	p.stamp = catalogStamp(cfg.Catalogs)
+
+	red, err := redactor(cfg.Redact)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("redact: %w", err))
+	}
+	if _, err := source.ParseFormat(cfg.Format); err != nil {
+		errs = append(errs, fmt.Errorf("format: %w", err))
+	}
+	built, err := buildSinks(ctx, cfg.Sinks, opts.Getenv, opts.Stdout)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	tel, err := telemetry.New(ctx, telemetry.Config{})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		closeSinks(ctx, built)
+		if tel != nil {
+			_ = tel.Shutdown(ctx)
+		}
+		return nil, err
+	}
+	p.sinks, p.tel = built, tel
+
+	bounds := map[string]state.QueueBounds{}
+	for _, s := range cfg.Sinks {
+		bounds[s.Name] = state.QueueBounds{MaxItems: s.Queue.MaxItems, MaxAge: time.Duration(s.Queue.MaxAge)}
+	}
+	store, err := state.Open(cfg.StateDir, state.Options{
+		Queue:      state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
+		SinkQueues: bounds,
+	})
+	if err != nil {
+		closeSinks(ctx, built)
+		_ = tel.Shutdown(ctx)
+		return nil, err
+	}
+	p.store = store
+
+	g := incident.New(incident.Options{
+		Window:         time.Duration(cfg.GroupWindow),
+		RepeatInterval: time.Duration(cfg.RepeatInterval),
+	})
+	if blob, ok, err := store.Grouping(); err != nil {
+		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+	} else if ok && blob.Version == groupingVersion {
+		if err := g.Restore(blob.Data); err != nil {
+			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+		}
+	}
+	restored := map[string]state.Checkpoint{}
+	cps, err := store.Files()
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	for _, cp := range cps {
+		restored[cp.ID.Key()] = cp
+	}
+	p.proc = newProcessor(&processor{
+		log:      p.log,
+		metrics:  tel.Metrics(),
+		store:    store,
+		matcher:  &p.matcher,
+		grouper:  g,
+		redactor: red,
+		sinks:    built,
+		entryOpt: entry.Options{MaxLines: cfg.Entry.MaxLines, MaxBytes: cfg.Entry.MaxBytes, MaxLineBytes: cfg.MaxLineBytes},
+		idle:     time.Duration(cfg.Entry.IdleFlush),
+		identity: Identity{Pod: cfg.Kubernetes.Pod, Namespace: cfg.Kubernetes.Namespace, Container: cfg.Kubernetes.Container, Node: cfg.Kubernetes.Node},
+		now:      time.Now,
+		restored: restored,
+	})
+	for _, b := range built {
+		p.dels = append(p.dels, newDeliverer(b, store, p.log, tel.Metrics(), time.Now))
+	}
+	p.dropRemovedQueues()
+	return p, nil
+}
+
+func redactor(r config.Redact) (*redact.Redactor, error) {
+	if !r.Builtin && len(r.Patterns) == 0 {
+		return nil, nil
+	}
+	if !r.Builtin {
+		return redact.NewExtra(r.Patterns)
+	}
+	return redact.New(r.Patterns)
+}
+
+// dropRemovedQueues discards the queues of sinks no longer configured:
+// their alerts have nowhere to go. Each is logged with its size.
+func (p *Pipeline) dropRemovedQueues() {
+	names, err := p.store.Sinks()
+	if err != nil {
+		p.log.Warn("list sink queues", "err", err)
+		return
+	}
+	configured := map[string]bool{}
+	for _, b := range p.sinks {
+		configured[b.name] = true
+	}
+	for _, n := range names {
+		if configured[n] {
+			continue
+		}
+		dropped, err := p.store.DropQueue(n)
+		if err != nil {
+			p.log.Warn("drop queue of removed sink", "sink", n, "err", err)
+			continue
+		}
+		p.tel.Metrics().AlertDropped(n, state.ReasonSinkRemoved, dropped)
+		p.log.Warn("sink removed from the configuration: its queued alerts were dropped", "sink", n, "alerts", dropped)
+	}
+}
+
+// ExitCode is the wrapped command's exit status once Run has returned (0
+// when there is no command).
+func (p *Pipeline) ExitCode() int { return int(p.exitCode.Load()) }
+
+// Close releases what New acquired; Run calls it on return.
+func (p *Pipeline) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	closeSinks(ctx, p.sinks)
+	var errs []error
+	if p.tel != nil {
+		errs = append(errs, p.tel.Shutdown(ctx))
+	}
+	if p.store != nil {
+		errs = append(errs, p.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func closeSinks(ctx context.Context, bs []*builtSink) {
+	for _, b := range bs {
+		if b.closer != nil {
+			_ = b.closer(ctx)
+		}
+	}
+}
+
+// Run runs until ctx ends, or until the inputs end (standard input at EOF,
+// the wrapped command exited), then shuts down in order. It returns nil on
+// a clean stop.
+func (p *Pipeline) Run(ctx context.Context) (err error) {
+	defer func() { err = errors.Join(err, p.Close()) }()
+	lines := make(chan source.Line, lineBuffer)
+
+	// Sources run under their own context: they stop first.
+	srcCtx, stopSources := context.WithCancel(ctx)
+	defer stopSources()
+	var srcWG sync.WaitGroup
+	srcErrs := make(chan error, 3)
+	finite, err := p.startSources(srcCtx, &srcWG, lines, srcErrs)
+	if err != nil {
+		return err
+	}
+	go func() {
+		srcWG.Wait()
+		close(lines)
+	}()
+	p.sourcesUp.Store(true)
+
+	// Delivery loops and the HTTP server outlive the processor: they
+	// drain after it made its final commit.
+	delCtx, stopDelivery := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopDelivery()
+	drain := make(chan struct{})
+	var dg errgroup.Group
+	for _, d := range p.dels {
+		dg.Go(func() error { return d.run(delCtx, drain) })
+	}
+	httpCtx, stopHTTP := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopHTTP()
+	var hg errgroup.Group
+	if p.cfg.HTTPAddr != "" {
+		ln, err := net.Listen("tcp", p.cfg.HTTPAddr)
+		if err != nil {
+			stopSources()
+			close(drain)
+			_ = dg.Wait()
+			return fmt.Errorf("http_addr %s: %w", p.cfg.HTTPAddr, err)
+		}
+		p.httpLn = ln
+		if p.opts.Listening != nil {
+			p.opts.Listening(ln.Addr().String())
+		}
+		hg.Go(func() error { return p.serveHTTP(httpCtx, ln) })
+	}
+	var tg errgroup.Group
+	telCtx, stopTel := context.WithCancel(context.WithoutCancel(ctx))
+	tg.Go(func() error { return p.tel.Run(telCtx) })
+
+	procErr := p.process(ctx, lines, finite, stopSources)
+	stopSources()
+	srcWG.Wait()
+	close(srcErrs)
+	var errs []error
+	for e := range srcErrs {
+		errs = append(errs, e)
+	}
+	errs = append(errs, procErr)
+
+	// Drain the sinks within the grace period.
+	close(drain)
+	grace := time.Duration(p.cfg.ShutdownGrace)
+	done := make(chan struct{})
+	go func() { _ = dg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		p.log.Warn("shutdown grace period ended with alerts still queued; they are kept for the next start", "grace", grace)
+		stopDelivery()
+		<-done
+	}
+	stopHTTP()
+	errs = append(errs, hg.Wait())
+	stopTel()
+	_ = tg.Wait()
+	return errors.Join(errs...)
+}
+
+// startSources starts the configured sources, each in its own goroutine
+// writing to lines. finite is closed when every finite source (standard
+// input, a wrapped command) has ended; it is nil when the sources only end
+// with ctx.
+func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- source.Line, errs chan<- error) (finite <-chan struct{}, err error) {
+	emit := func(ctx context.Context, l source.Line) error {
+		select {
+		case lines <- l:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	var files []string
+	stdin := false
+	for _, path := range p.cfg.Paths {
+		if path == "-" {
+			stdin = true
+			continue
+		}
+		files = append(files, path)
+	}
+	format, _ := source.ParseFormat(p.cfg.Format)
+	obs := observer{m: p.tel.Metrics()}
+	var finiteWG sync.WaitGroup
+	hasFinite := false
+	run := func(name string, isFinite bool, f func(context.Context) error) {
+		wg.Add(1)
+		if isFinite {
+			finiteWG.Add(1)
+			hasFinite = true
+		}
+		go func() {
+			defer wg.Done()
+			if isFinite {
+				defer finiteWG.Done()
+			}
+			if err := f(ctx); err != nil && ctx.Err() == nil {
+				errs <- fmt.Errorf("%s: %w", name, err)
+			}
+		}()
+	}
+	if len(files) > 0 {
+		cps, err := p.store.Files()
+		if err != nil {
+			return nil, err
+		}
+		t, err := source.New(source.Config{
+			Paths:        files,
+			Format:       format,
+			StartAt:      source.StartAt(p.cfg.StartAt),
+			PollInterval: time.Duration(p.cfg.PollInterval),
+			MaxLineBytes: p.cfg.MaxLineBytes,
+			Positions:    positions(state.ByPath(cps)),
+			Observer:     obs,
+		})
+		if err != nil {
+			return nil, err
+		}
+		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, emit) })
+	}
+	if stdin {
+		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs})
+		if err != nil {
+			return nil, err
+		}
+		run("stdin", true, func(ctx context.Context) error { return s.Run(ctx, emit) })
+	}
+	if len(p.cfg.Command) > 0 {
+		c, err := source.NewCommand(source.CommandConfig{
+			Args:         p.cfg.Command,
+			Stdout:       p.opts.Stdout,
+			Stderr:       p.opts.Stderr,
+			MaxLineBytes: p.cfg.MaxLineBytes,
+			Observer:     obs,
+		})
+		if err != nil {
+			return nil, err
+		}
+		run("command", true, func(ctx context.Context) error {
+			err := c.Run(ctx, emit)
+			p.exitCode.Store(int32(c.ExitCode()))
+			return err
+		})
+	}
+	if !hasFinite {
+		return nil, nil
+	}
+	ch := make(chan struct{})
+	go func() { finiteWG.Wait(); close(ch) }()
+	return ch, nil
+}
+
+// positions adapts the store's checkpoints to the tailer's Positions.
+type positions map[string]state.Checkpoint
+
+func (ps positions) Lookup(path string) (source.Checkpoint, bool) {
+	cp, ok := ps[path]
+	if !ok {
+		return source.Checkpoint{}, false
+	}
+	var sum [16]byte
+	copy(sum[:], cp.ID.Fingerprint)
+	return source.Checkpoint{
+		File:   source.FileID{Dev: cp.ID.Dev, Ino: cp.ID.Ino, Size: cp.ID.Size, Sum: sum},
+		Offset: cp.Offset,
+	}, true
+}
+
+// observer turns source counts into metrics.
+type observer struct{ m *telemetry.Metrics }
+
+func (o observer) Add(src string, c source.Counter, n int64) {
+	switch c {
+	case source.CountLines:
+		o.m.LinesRead(src, int(n), 0)
+	case source.CountBytes:
+		o.m.LinesRead(src, 0, int(n))
+	case source.CountLinesCut:
+		o.m.EntryCut(src, int(n), 0)
+	}
+}
+
+// process is the processor goroutine's loop. It returns after the lines
+// channel is closed (sources stopped) with a final flush and commit.
+func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite <-chan struct{}, stopSources func()) error {
+	tick := time.NewTicker(tickInterval(time.Duration(p.cfg.Entry.IdleFlush)))
+	defer tick.Stop()
+	reload := p.opts.Reload
+	catalogPoll := time.NewTicker(defaultCatalogPoll)
+	defer catalogPoll.Stop()
+	lastCommit := time.Now()
+	commit := func() {
+		woke, err := p.proc.commit()
+		if err != nil {
+			p.log.Error("commit state", "err", err)
+			return
+		}
+		lastCommit = time.Now()
+		for _, d := range p.dels {
+			for _, n := range woke {
+				if d.name == n {
+					d.notify()
+				}
+			}
+		}
+	}
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				p.proc.flushAll()
+				commit()
+				return nil
+			}
+			p.proc.line(l)
+			// Take what else is waiting before committing: one commit
+			// (one disk sync) per burst, not per line.
+			for n := 0; n < lineBuffer; n++ {
+				select {
+				case l, ok = <-lines:
+				default:
+					ok = false
+					n = lineBuffer
+				}
+				if ok {
+					p.proc.line(l)
+				}
+			}
+			if p.proc.hasAlerts() {
+				commit()
+			}
+		case now := <-tick.C:
+			p.proc.idleFlush(now)
+			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
+				commit()
+			}
+		case <-finite:
+			// Standard input ended or the command exited: stop the other
+			// sources too and finish.
+			finite = nil
+			stopSources()
+		case <-reload:
+			p.reloadCatalog(true)
+		case <-catalogPoll.C:
+			p.reloadCatalog(false)
+		case <-ctx.Done():
+			// Stop reading; the lines channel closes once the sources
+			// have returned, and the loop ends there.
+			stopSources()
+			ctx = context.Background()
+		}
+	}
+}
+
+// tickInterval is how often idle entries and grouping windows are checked:
+// a quarter of the idle flush time, between 50ms and 1s.
+func tickInterval(idle time.Duration) time.Duration {
+	return min(max(idle/4, 50*time.Millisecond), time.Second)
+}
+
+// reloadCatalog loads the catalogs again when forced (SIGHUP) or when a
+// catalog file changed. A catalog that fails to load is reported and the
+// last good one stays in use.
+func (p *Pipeline) reloadCatalog(force bool) {
+	stamp := catalogStamp(p.cfg.Catalogs)
+	if !force && stamp == p.stamp {
+		return
+	}
+	p.stamp = stamp
+	m, problems, err := LoadMatcher(Catalog{Paths: p.cfg.Catalogs, NoDefault: p.cfg.NoDefaultCatalog})
+	for _, pr := range problems {
+		p.log.Warn("catalog problem", "problem", pr.Error())
+	}
+	if err != nil {
+		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)
+		return
+	}
+	p.matcher.Store(m)
+	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
+}
+
+// serveHTTP serves health and metrics until ctx ends.
+func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", p.readyz)
+	mux.Handle("GET /metrics", p.tel.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-errc
+		return nil
+	}
+}
+
+// readyz is 200 when the catalog is loaded, the sources are running and no
+// sink is stuck; otherwise 503 with the reasons, one per line.
+func (p *Pipeline) readyz(w http.ResponseWriter, _ *http.Request) {
+	var problems []string
+	if m := p.matcher.Load(); m == nil || m.Len() == 0 {
+		problems = append(problems, "catalog: not loaded")
+	}
+	if !p.sourcesUp.Load() {
+		problems = append(problems, "sources: not started")
+	}
+	now := time.Now()
+	for _, d := range p.dels {
+		if d.stuck(now) {
+			problems = append(problems, fmt.Sprintf("sink %s: failing for over %s with %d alerts waiting", d.name, stuckAfter, d.waiting.Load()))
+		}
+	}
+	if len(problems) > 0 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		for _, pr := range problems {
+			fmt.Fprintln(w, pr)
+		}
+		return
+	}
+	fmt.Fprintln(w, "ready")
+}
