@@ -18,12 +18,12 @@ import (
 // iterations in exponentially many ways, and a match that fails after the
 // run tries them all. The check looks for that ambiguity on runs of one
 // character c: it counts, for every length k up to maxRun, the ways the body
-// matches c repeated k times. Two ways for one length ((\w|\d)+ after
-// reductions that keep both), or two different lengths ((a+)+, (a|aa)+,
-// (\w+\s?)+, (.*)*), make the group ambiguous. Ambiguity that needs two
-// different characters, such as (ab|a|b)+, is out of its reach, and
-// polynomial backtracking between adjacent loops ((.+?)(.+?)x) is not
-// reported: the dynamic probe is the net for both.
+// matches c repeated k times. Two ways for one length ((x|x?y?)+), or two
+// different lengths ((a+)+, (a|aa)+, (\w+\s?)+, (.*)*), make the group
+// ambiguous. Ambiguity that needs two different characters, such as
+// (ab|a|b)+, is out of its reach, and polynomial backtracking between
+// adjacent loops ((.+?)(.+?)x) is not reported: the dynamic probe is the net
+// for both.
 
 // maxRun is the longest run of one character the static check counts ways
 // for; two lengths within it are enough to prove ambiguity for the common
