@@ -100,8 +100,8 @@ func (m *Metrics) LinesRead(source string, lines, bytes int) {
 		return
 	}
 	o := m.source.get(labels{a: source})
-	m.linesRead.Add(context.Background(), int64(lines), o)
-	m.bytesRead.Add(context.Background(), int64(bytes), o)
+	m.linesRead.Add(context.Background(), int64(lines), o.add...)
+	m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
 }
 
 // ReadLag records how far reading source trails its writer.
@@ -109,7 +109,7 @@ func (m *Metrics) ReadLag(source string, lag time.Duration) {
 	if m == nil {
 		return
 	}
-	m.readLag.Record(context.Background(), lag.Seconds(), m.source.get(labels{a: source}))
+	m.readLag.Record(context.Background(), lag.Seconds(), m.source.get(labels{a: source}).rec...)
 }
 
 // EntriesAssembled counts n entries assembled from source's lines.
@@ -117,7 +117,7 @@ func (m *Metrics) EntriesAssembled(source string, n int) {
 	if m == nil {
 		return
 	}
-	m.entries.Add(context.Background(), int64(n), m.source.get(labels{a: source}))
+	m.entries.Add(context.Background(), int64(n), m.source.get(labels{a: source}).add...)
 }
 
 // EntryCut counts what the bounds cut from an entry (or line) of source.
@@ -127,10 +127,10 @@ func (m *Metrics) EntryCut(source string, lines, bytes int) {
 	}
 	o := m.source.get(labels{a: source})
 	if lines > 0 {
-		m.cutLines.Add(context.Background(), int64(lines), o)
+		m.cutLines.Add(context.Background(), int64(lines), o.add...)
 	}
 	if bytes > 0 {
-		m.cutBytes.Add(context.Background(), int64(bytes), o)
+		m.cutBytes.Add(context.Background(), int64(bytes), o.add...)
 	}
 }
 
@@ -139,7 +139,7 @@ func (m *Metrics) Hit(recordID, severity string) {
 	if m == nil {
 		return
 	}
-	m.hits.Add(context.Background(), 1, m.hit.get(labels{a: recordID, b: severity}))
+	m.hits.Add(context.Background(), 1, m.hit.get(labels{a: recordID, b: severity}).add...)
 }
 
 // PatternTimeout counts a pattern evaluation of the record that failed
@@ -148,7 +148,7 @@ func (m *Metrics) PatternTimeout(recordID string) {
 	if m == nil {
 		return
 	}
-	m.patternTimeouts.Add(context.Background(), 1, m.record.get(labels{a: recordID}))
+	m.patternTimeouts.Add(context.Background(), 1, m.record.get(labels{a: recordID}).add...)
 }
 
 // Incident counts an alert emitted for an incident; kind is the alert's
@@ -158,10 +158,10 @@ func (m *Metrics) Incident(recordID, severity, kind string) {
 		return
 	}
 	if recordID == "" {
-		m.unclassified.Add(context.Background(), 1, m.kind.get(labels{a: kind}))
+		m.unclassified.Add(context.Background(), 1, m.kind.get(labels{a: kind}).add...)
 		return
 	}
-	m.incidents.Add(context.Background(), 1, m.incident.get(labels{a: recordID, b: severity, c: kind}))
+	m.incidents.Add(context.Background(), 1, m.incident.get(labels{a: recordID, b: severity, c: kind}).add...)
 }
 
 // AlertSent counts an alert the sink delivered.
@@ -169,7 +169,7 @@ func (m *Metrics) AlertSent(sink string) {
 	if m == nil {
 		return
 	}
-	m.alertsSent.Add(context.Background(), 1, m.sink.get(labels{a: sink}))
+	m.alertsSent.Add(context.Background(), 1, m.sink.get(labels{a: sink}).add...)
 }
 
 // Retried counts a repeated delivery attempt; it implements
@@ -178,7 +178,7 @@ func (m *Metrics) Retried(sink string, _ time.Duration) {
 	if m == nil {
 		return
 	}
-	m.sinkRetries.Add(context.Background(), 1, m.sink.get(labels{a: sink}))
+	m.sinkRetries.Add(context.Background(), 1, m.sink.get(labels{a: sink}).add...)
 }
 
 // Failed counts an alert the sink gave up on, by class; it implements
@@ -191,7 +191,7 @@ func (m *Metrics) Failed(sink string, retryable bool) {
 	if retryable {
 		class = ClassRetryable
 	}
-	m.sinkFailures.Add(context.Background(), 1, m.failure.get(labels{a: sink, b: class}))
+	m.sinkFailures.Add(context.Background(), 1, m.failure.get(labels{a: sink, b: class}).add...)
 }
 
 // QueueDepth records how many alerts wait for the sink.
@@ -199,7 +199,7 @@ func (m *Metrics) QueueDepth(sink string, n int) {
 	if m == nil {
 		return
 	}
-	m.queueDepth.Record(context.Background(), int64(n), m.sink.get(labels{a: sink}))
+	m.queueDepth.Record(context.Background(), int64(n), m.sink.get(labels{a: sink}).rec...)
 }
 
 // AlertDropped counts n alerts for the sink that a bound dropped; reason
@@ -208,7 +208,7 @@ func (m *Metrics) AlertDropped(sink, reason string, n int) {
 	if m == nil {
 		return
 	}
-	m.dropped.Add(context.Background(), int64(n), m.drop.get(labels{a: sink, b: reason}))
+	m.dropped.Add(context.Background(), int64(n), m.drop.get(labels{a: sink, b: reason}).add...)
 }
 
 // labels are the values of up to three labels, in a setCache's key order.
@@ -220,14 +220,21 @@ type setCache struct {
 	keys []string // label names, one per used field of labels
 
 	mu  sync.RWMutex
-	set map[labels]metric.MeasurementOption // at most maxCachedSets
+	set map[labels]opts // at most maxCachedSets
+}
+
+// opts are one attribute set as ready-made variadic arguments: passing a
+// fresh one-element slice to an instrument would allocate on every call.
+type opts struct {
+	add []metric.AddOption
+	rec []metric.RecordOption
 }
 
 func newSetCache(keys ...string) *setCache {
-	return &setCache{keys: keys, set: map[labels]metric.MeasurementOption{}}
+	return &setCache{keys: keys, set: map[labels]opts{}}
 }
 
-func (c *setCache) get(l labels) metric.MeasurementOption {
+func (c *setCache) get(l labels) opts {
 	c.mu.RLock()
 	o, ok := c.set[l]
 	c.mu.RUnlock()
@@ -239,7 +246,8 @@ func (c *setCache) get(l labels) metric.MeasurementOption {
 	for i, k := range c.keys {
 		kvs[i] = attribute.String(k, vals[i])
 	}
-	o = metric.WithAttributeSet(attribute.NewSet(kvs...))
+	set := metric.WithAttributeSet(attribute.NewSet(kvs...))
+	o = opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
 	c.mu.Lock()
 	if len(c.set) < maxCachedSets {
 		c.set[l] = o

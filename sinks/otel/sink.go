@@ -190,7 +190,9 @@ func record(a *sinks.Alert, observed time.Time) log.Record {
 	r.SetBody(attribute.StringValue(body))
 
 	rec := &a.Record
-	r.AddAttributes(
+	// Collected first so that the record grows its attribute storage once.
+	var buf [maxAttrs]attribute.KeyValue
+	kvs := append(buf[:0],
 		attribute.String("logmatch.record.id", rec.ID),
 		attribute.String("logmatch.slug", rec.Slug),
 		attribute.String("logmatch.severity", rec.Severity),
@@ -199,37 +201,43 @@ func record(a *sinks.Alert, observed time.Time) log.Record {
 		attribute.Int("logmatch.count", a.Count),
 	)
 	if e := a.Match.Exception; e != nil {
-		addString(&r, string(semconv.ExceptionTypeKey), e.Type)
-		addString(&r, string(semconv.ExceptionMessageKey), e.Message)
-		addString(&r, string(semconv.ExceptionStacktraceKey), e.Stacktrace)
+		kvs = appendString(kvs, semconv.ExceptionTypeKey, e.Type)
+		kvs = appendString(kvs, semconv.ExceptionMessageKey, e.Message)
+		kvs = appendString(kvs, semconv.ExceptionStacktraceKey, e.Stacktrace)
 	}
-	addString(&r, string(semconv.CodeFilePathKey), rec.FilePath)
+	kvs = appendString(kvs, semconv.CodeFilePathKey, rec.FilePath)
 	if rec.LineNumber > 0 {
-		r.AddAttributes(semconv.CodeLineNumber(rec.LineNumber))
+		kvs = append(kvs, semconv.CodeLineNumber(rec.LineNumber))
 	}
-	addStrings(&r, "logmatch.solutions", rec.Solutions)
-	addStrings(&r, "logmatch.prevention_tips", rec.PreventionTips)
-	addStrings(&r, "logmatch.ranks", a.Ranks)
-	addString(&r, "logmatch.github_url", rec.GithubURL)
-	addString(&r, "logmatch.handling_strategy", rec.HandlingStrategy)
-	addString(&r, "logmatch.error_class", rec.ErrorClass)
-	addString(&r, "logmatch.repo", rec.Repo)
-	addString(&r, "logmatch.source.path", a.Source.Path)
-	addString(&r, "logmatch.source.pod", a.Source.Pod)
-	addString(&r, "logmatch.source.namespace", a.Source.Namespace)
-	addString(&r, "logmatch.source.container", a.Source.Container)
-	addString(&r, "logmatch.source.node", a.Source.Node)
+	kvs = appendStrings(kvs, "logmatch.solutions", rec.Solutions)
+	kvs = appendStrings(kvs, "logmatch.prevention_tips", rec.PreventionTips)
+	kvs = appendStrings(kvs, "logmatch.ranks", a.Ranks)
+	kvs = appendString(kvs, "logmatch.github_url", rec.GithubURL)
+	kvs = appendString(kvs, "logmatch.handling_strategy", rec.HandlingStrategy)
+	kvs = appendString(kvs, "logmatch.error_class", rec.ErrorClass)
+	kvs = appendString(kvs, "logmatch.repo", rec.Repo)
+	kvs = appendString(kvs, "logmatch.source.path", a.Source.Path)
+	kvs = appendString(kvs, "logmatch.source.pod", a.Source.Pod)
+	kvs = appendString(kvs, "logmatch.source.namespace", a.Source.Namespace)
+	kvs = appendString(kvs, "logmatch.source.container", a.Source.Container)
+	kvs = appendString(kvs, "logmatch.source.node", a.Source.Node)
+	r.AddAttributes(kvs...)
 	return r
 }
 
-func addString(r *log.Record, key, v string) {
-	if v != "" {
-		r.AddAttributes(attribute.String(key, v))
+// maxAttrs is the number of attributes record can set.
+const maxAttrs = 24
+
+func appendString(kvs []attribute.KeyValue, key attribute.Key, v string) []attribute.KeyValue {
+	if v == "" {
+		return kvs
 	}
+	return append(kvs, key.String(v))
 }
 
-func addStrings(r *log.Record, key string, v []string) {
-	if len(v) > 0 {
-		r.AddAttributes(attribute.StringSlice(key, v))
+func appendStrings(kvs []attribute.KeyValue, key attribute.Key, v []string) []attribute.KeyValue {
+	if len(v) == 0 {
+		return kvs
 	}
+	return append(kvs, key.StringSlice(v))
 }

@@ -37,6 +37,7 @@ type Receiver struct {
 	mu         sync.Mutex
 	fail       codes.Code
 	retryAfter string
+	discard    bool
 	logs       []*logspb.ResourceLogs
 	metrics    []*metricspb.ResourceMetrics
 	headers    []map[string][]string
@@ -105,6 +106,14 @@ func (r *Receiver) RetryAfter(v string) {
 	r.retryAfter = v
 }
 
+// Discard makes the receiver accept requests without keeping their
+// content, so that benchmarks do not grow its memory.
+func (r *Receiver) Discard(on bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.discard = on
+}
+
 // ResourceLogs returns every accepted ResourceLogs in arrival order.
 func (r *Receiver) ResourceLogs() []*logspb.ResourceLogs {
 	r.mu.Lock()
@@ -143,20 +152,26 @@ func (r *Receiver) Headers() []map[string][]string {
 func (r *Receiver) admit(h map[string][]string) (codes.Code, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.headers = append(r.headers, h)
+	if !r.discard {
+		r.headers = append(r.headers, h)
+	}
 	return r.fail, r.retryAfter
 }
 
 func (r *Receiver) addLogs(rl []*logspb.ResourceLogs) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.logs = append(r.logs, rl...)
+	if !r.discard {
+		r.logs = append(r.logs, rl...)
+	}
 }
 
 func (r *Receiver) addMetrics(rm []*metricspb.ResourceMetrics) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.metrics = append(r.metrics, rm...)
+	if !r.discard {
+		r.metrics = append(r.metrics, rm...)
+	}
 }
 
 type logsService struct {
