@@ -26,6 +26,7 @@ type StatusError struct {
 // MaxErrorBody bounds how much of an error answer StatusError keeps.
 const MaxErrorBody = 512
 
+// Error gives the status and the start of the answer.
 func (e *StatusError) Error() string {
 	if e.Body == "" {
 		return fmt.Sprintf("http %d", e.StatusCode)
@@ -126,7 +127,9 @@ type redactedError struct {
 	cause error
 }
 
+// Error is the message with URLs redacted.
 func (e *redactedError) Error() string { return e.msg }
+// Unwrap returns the cause inside the *url.Error.
 func (e *redactedError) Unwrap() error { return e.cause }
 
 // Timeout reports whether the cause was a timeout, as *url.Error does.

@@ -16,6 +16,7 @@ type RetryAfterError struct {
 	Err   error         // the failure itself
 }
 
+// Error says what failed and when to try again.
 func (e *RetryAfterError) Error() string {
 	return fmt.Sprintf("%v (retry after %s)", e.Err, e.After)
 }
@@ -147,6 +148,7 @@ type retrySink struct {
 	cfg  RetryConfig
 }
 
+// Send delivers a through the retry loop.
 func (r *retrySink) Send(ctx context.Context, a *Alert) (bool, error) {
 	return r.loop(ctx, func(ctx context.Context) (bool, error) { return r.next.Send(ctx, a) })
 }
@@ -156,8 +158,10 @@ type retryBatchSink struct {
 	batch BatchSink
 }
 
+// BatchMin is the wrapped sink's.
 func (r *retryBatchSink) BatchMin() int { return r.batch.BatchMin() }
 
+// SendBatch delivers the batch through the retry loop.
 func (r *retryBatchSink) SendBatch(ctx context.Context, alerts []*Alert) (bool, error) {
 	return r.loop(ctx, func(ctx context.Context) (bool, error) { return r.batch.SendBatch(ctx, alerts) })
 }

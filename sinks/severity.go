@@ -70,6 +70,7 @@ func (f *severityFilter) pass(a *Alert) bool {
 	return r == 0 || r >= f.min
 }
 
+// Send forwards a when its severity passes.
 func (f *severityFilter) Send(ctx context.Context, a *Alert) (bool, error) {
 	if !f.pass(a) {
 		return false, nil
@@ -82,8 +83,10 @@ type severityBatchFilter struct {
 	batch BatchSink
 }
 
+// BatchMin is the wrapped sink's.
 func (f *severityBatchFilter) BatchMin() int { return f.batch.BatchMin() }
 
+// SendBatch forwards the alerts whose severity passes.
 func (f *severityBatchFilter) SendBatch(ctx context.Context, alerts []*Alert) (bool, error) {
 	kept := make([]*Alert, 0, len(alerts))
 	for _, a := range alerts {
