@@ -129,6 +129,7 @@ type redactedError struct {
 
 // Error is the message with URLs redacted.
 func (e *redactedError) Error() string { return e.msg }
+
 // Unwrap returns the cause inside the *url.Error.
 func (e *redactedError) Unwrap() error { return e.cause }
 
