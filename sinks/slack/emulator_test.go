@@ -6,8 +6,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
 	"unicode/utf8"
 )
 
@@ -189,4 +191,38 @@ func textObject(raw any, minLen, maxLen int) (map[string]any, error) {
 		return nil, fmt.Errorf("unbalanced code fence in %q", s)
 	}
 	return t, nil
+}
+
+// TestEmulatorRejects shows the emulator fails what Slack fails, so that
+// the tests that pass through it mean something.
+func TestEmulatorRejects(t *testing.T) {
+	longHeader := `{"type":"header","text":{"type":"plain_text","text":"` + strings.Repeat("x", maxHeaderText+1) + `"}}`
+	many := strings.TrimSuffix(strings.Repeat(`{"type":"divider"},`, maxBlocks+1), ",")
+	tests := []struct {
+		name, body, want string
+	}{
+		{"not json", `{"text":`, "invalid_payload"},
+		{"no text", `{"blocks":[]}`, "no_text"},
+		{"header too long", `{"text":"t","blocks":[` + longHeader + `]}`, "invalid_blocks"},
+		{"too many blocks", `{"text":"t","blocks":[` + many + `]}`, "invalid_blocks"},
+		{"unknown block", `{"text":"t","blocks":[{"type":"video"}]}`, "invalid_blocks"},
+		{"open fence", `{"text":"t","blocks":[{"type":"section","text":{"type":"mrkdwn","text":"` + "```x" + `"}}]}`, "invalid_blocks"},
+		{"valid", `{"text":"t","blocks":[{"type":"section","text":{"type":"mrkdwn","text":"hi"}}]}`, "ok"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(&emulator{})
+			defer srv.Close()
+			resp, err := srv.Client().Post(srv.URL+"/services/x", "application/json", strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if !strings.HasPrefix(string(b), tc.want) {
+				t.Errorf("answer %d %q, want %q", resp.StatusCode, b, tc.want)
+			}
+			srv.Client().CloseIdleConnections()
+		})
+	}
 }
