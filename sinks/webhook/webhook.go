@@ -87,6 +87,13 @@ func Sign(secret, body []byte) string {
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
+// Verify reports whether signature (a SignatureHeader value) signs body
+// under secret, comparing in constant time: what a receiver written in Go
+// calls on the raw body before decoding it.
+func Verify(secret, body []byte, signature string) bool {
+	return hmac.Equal([]byte(Sign(secret, body)), []byte(signature))
+}
+
 // IdempotencyKey identifies one alert message: the incident fingerprint
 // and the source offset of the entry that produced it,
 // "<fingerprint>-<offset>". A retry, or a resend after a restart, of the

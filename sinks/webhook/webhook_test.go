@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -171,9 +173,17 @@ func TestSignatureVerifies(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := rc.requests[0].Header.Get(SignatureHeader)
-			want := Sign([]byte(tc.secret), rc.bodies[0])
-			if !strings.HasPrefix(got, "sha256=") || !hmac.Equal([]byte(got), []byte(want)) {
+			if !strings.HasPrefix(got, "sha256=") || !Verify([]byte(tc.secret), rc.bodies[0], got) {
+				t.Errorf("%s = %q does not verify", SignatureHeader, got)
+			}
+			// An independent HMAC agrees, and a changed body fails.
+			m := hmac.New(sha256.New, []byte(tc.secret))
+			m.Write(rc.bodies[0])
+			if want := "sha256=" + hex.EncodeToString(m.Sum(nil)); got != want {
 				t.Errorf("%s = %q, want %q", SignatureHeader, got, want)
+			}
+			if Verify([]byte(tc.secret), append(rc.bodies[0], ' '), got) || Verify([]byte("other"), rc.bodies[0], got) {
+				t.Errorf("signature verifies a changed body or another secret")
 			}
 		})
 	}
