@@ -438,3 +438,68 @@ func received(t *testing.T, r *otlptest.Receiver) []event {
 	}
 	return out
 }
+
+func TestSendOverTLS(t *testing.T) {
+	tests := []struct {
+		name      string
+		trustCA   bool
+		wantErr   bool
+		wantRetry bool
+	}{
+		{"trusted through OTEL_EXPORTER_OTLP_CERTIFICATE", true, false, false},
+		{"untrusted certificate is permanent", false, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := otlptest.Start(t)
+			if tt.trustCA {
+				t.Setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", r.CAFile)
+			}
+			s := newSink(t, Config{Endpoint: r.HTTPSURL, Protocol: ProtocolHTTPProtobuf})
+			retry, err := s.Send(context.Background(), testAlert())
+			if (err != nil) != tt.wantErr || retry != tt.wantRetry {
+				t.Fatalf("Send = %v, %v; want error %v, retry %v", retry, err, tt.wantErr, tt.wantRetry)
+			}
+			if !tt.wantErr && len(r.LogRecords()) != 1 {
+				t.Errorf("receiver got %d records, want 1", len(r.LogRecords()))
+			}
+		})
+	}
+}
+
+func TestConcurrentSends(t *testing.T) {
+	const workers, each = 4, 25
+	for _, protocol := range []string{ProtocolGRPC, ProtocolHTTPProtobuf} {
+		t.Run(protocol, func(t *testing.T) {
+			r := otlptest.Start(t)
+			endpoint := "http://" + r.GRPCAddr
+			if protocol == ProtocolHTTPProtobuf {
+				endpoint = r.HTTPURL
+			}
+			s := newSink(t, Config{Endpoint: endpoint, Protocol: protocol})
+			errs := make(chan error, workers*each)
+			done := make(chan struct{})
+			for range workers {
+				go func() {
+					defer func() { done <- struct{}{} }()
+					for range each {
+						_, err := s.Send(context.Background(), testAlert())
+						errs <- err
+					}
+				}()
+			}
+			for range workers {
+				<-done
+			}
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Errorf("Send: %v", err)
+				}
+			}
+			if got := len(r.LogRecords()); got != workers*each {
+				t.Errorf("receiver got %d records, want %d", got, workers*each)
+			}
+		})
+	}
+}

@@ -2,11 +2,14 @@ package otlptest
 
 import (
 	"context"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +36,10 @@ type Receiver struct {
 	// HTTPURL is the base URL of the HTTP server; exporters post to
 	// HTTPURL+"/v1/logs" and HTTPURL+"/v1/metrics".
 	HTTPURL string
+	// HTTPSURL is the same HTTP service over TLS; CAFile is the path of a
+	// PEM file holding its certificate, for OTEL_EXPORTER_OTLP_CERTIFICATE.
+	HTTPSURL string
+	CAFile   string
 
 	mu         sync.Mutex
 	fail       codes.Code
@@ -66,8 +73,16 @@ func Start(t testing.TB) *Receiver {
 
 	hs := httptest.NewServer(r.httpHandler())
 	r.HTTPURL = hs.URL
+	tlsSrv := httptest.NewTLSServer(r.httpHandler())
+	r.HTTPSURL = tlsSrv.URL
+	r.CAFile = filepath.Join(t.TempDir(), "otlptest-ca.pem")
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsSrv.Certificate().Raw})
+	if err := os.WriteFile(r.CAFile, cert, 0o600); err != nil {
+		t.Fatalf("otlptest: write CA file: %v", err)
+	}
 
 	t.Cleanup(func() {
+		tlsSrv.Close()
 		hs.Close()
 		srv.Stop()
 		<-served
