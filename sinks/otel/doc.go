@@ -26,8 +26,8 @@
 //
 // # The record
 //
-// Timestamp is the alert's Time (its first occurrence), observed timestamp
-// the moment of Send, body the matched text (the entry when the match has
+// Timestamp is the alert's Time (its first occurrence; the moment of Send
+// when the alert has none), observed timestamp the moment of Send, body the matched text (the entry when the match has
 // no text). Severity follows the catalog record:
 //
 //	critical  FATAL (21)   the serving process is down or about to be
@@ -59,6 +59,8 @@
 // failures, deadlines, gRPC Unavailable, DeadlineExceeded, ResourceExhausted,
 // Aborted, OutOfRange, DataLoss and Canceled, HTTP 408, 429 and 5xx.
 // Permanent: everything else (gRPC InvalidArgument, HTTP 400, a request too
-// large, a shut-down sink). Header values and URL passwords are removed from
-// every error.
+// large, a shut-down sink, a certificate that fails verification, a partial
+// success in which the receiver rejected the record). A retryable HTTP
+// answer with Retry-After yields a *sinks.RetryAfterError. Header values and
+// URL passwords are removed from every error.
 package otel

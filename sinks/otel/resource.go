@@ -13,17 +13,23 @@ import (
 // OTEL_RESOURCE_ATTRIBUTES do not set one.
 const ServiceName = "logmatch"
 
-// downward maps each Kubernetes resource attribute to the variables a Pod
-// spec commonly fills from the downward API, preferred first.
-var downward = []struct {
+// downwardVar names the variables, preferred first, that may carry one
+// Kubernetes resource attribute.
+type downwardVar struct {
 	key   attribute.Key
 	names []string
-}{
-	{semconv.K8SPodNameKey, []string{"K8S_POD_NAME", "POD_NAME"}},
-	{semconv.K8SPodUIDKey, []string{"K8S_POD_UID", "POD_UID"}},
-	{semconv.K8SNamespaceNameKey, []string{"K8S_NAMESPACE_NAME", "POD_NAMESPACE"}},
-	{semconv.K8SNodeNameKey, []string{"K8S_NODE_NAME", "NODE_NAME"}},
-	{semconv.K8SContainerNameKey, []string{"K8S_CONTAINER_NAME", "CONTAINER_NAME"}},
+}
+
+// downwardVars lists the variables a Pod spec commonly fills from the
+// downward API.
+func downwardVars() []downwardVar {
+	return []downwardVar{
+		{semconv.K8SPodNameKey, []string{"K8S_POD_NAME", "POD_NAME"}},
+		{semconv.K8SPodUIDKey, []string{"K8S_POD_UID", "POD_UID"}},
+		{semconv.K8SNamespaceNameKey, []string{"K8S_NAMESPACE_NAME", "POD_NAMESPACE"}},
+		{semconv.K8SNodeNameKey, []string{"K8S_NODE_NAME", "NODE_NAME"}},
+		{semconv.K8SContainerNameKey, []string{"K8S_CONTAINER_NAME", "CONTAINER_NAME"}},
+	}
 }
 
 // Resource describes this logmatch process: service.name "logmatch", the
@@ -33,7 +39,7 @@ var downward = []struct {
 // resource so both signals join on it.
 func Resource(ctx context.Context) (*resource.Resource, error) {
 	attrs := []attribute.KeyValue{semconv.ServiceName(ServiceName)}
-	for _, d := range downward {
+	for _, d := range downwardVars() {
 		if _, v := lookup(d.names...); v != "" {
 			attrs = append(attrs, d.key.String(v))
 		}
