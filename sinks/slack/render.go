@@ -64,8 +64,36 @@ func mrkdwn(s string) textObj { return textObj{Type: "mrkdwn", Text: s} }
 // and every run of three backticks is broken with zero-width spaces so
 // that log text can neither open nor close a code fence.
 func escape(s string) string {
-	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-	return strings.ReplaceAll(s, "```", "`\u200b`\u200b`")
+	if !strings.ContainsAny(s, "&<>`") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	ticks := 0 // backticks written in a row
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '`' {
+			if ticks == 2 {
+				b.WriteString("\u200b")
+				ticks = 0
+			}
+			ticks++
+			b.WriteByte(c)
+			continue
+		}
+		ticks = 0
+		switch c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // inlineCode renders s between single backticks, which it cannot contain.

@@ -470,3 +470,28 @@ func TestConfigYAMLIsStrict(t *testing.T) {
 		t.Errorf("unknown key accepted")
 	}
 }
+
+func BenchmarkRender(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		a    *sinks.Alert
+	}{{"typical", testAlert()}, {"hostile-40KB", hostileAlert()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := json.Marshal(render(bc.a)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("digest-30", func(b *testing.B) {
+		alerts := stormAlerts()
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(renderDigest(alerts)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
