@@ -81,12 +81,14 @@ type harness struct {
 	done   chan error
 	got    *collector
 	obs    *tally
+	idle   chan struct{} // receives after each poll
 }
 
 func startTailer(t *testing.T, cfg Config) *harness {
 	t.Helper()
 	h := &harness{t: t, tick: make(chan time.Time), now: time.Unix(1_000_000, 0), got: &collector{}, obs: &tally{}, done: make(chan error, 1)}
 	cfg.Tick = h.tick
+	h.idle = make(chan struct{})
 	cfg.Observer = h.obs
 	if cfg.RotateWait == 0 {
 		cfg.RotateWait = time.Second
@@ -95,6 +97,7 @@ func startTailer(t *testing.T, cfg Config) *harness {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	tl.afterPoll = func() { h.idle <- struct{}{} }
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	go func() { h.done <- tl.Run(ctx, h.got.emit) }()
@@ -102,12 +105,12 @@ func startTailer(t *testing.T, cfg Config) *harness {
 	return h
 }
 
-// poll returns once a whole poll has run after the call began.
+// poll runs one poll and returns when it is done, so the test's next file
+// operations never race with it.
 func (h *harness) poll() {
-	for range 2 {
-		h.now = h.now.Add(10 * time.Millisecond)
-		h.tick <- h.now
-	}
+	h.now = h.now.Add(10 * time.Millisecond)
+	h.tick <- h.now
+	<-h.idle
 }
 
 // advance moves the fake clock and polls.
@@ -122,8 +125,15 @@ func (h *harness) stop() {
 	}
 	h.cancel()
 	h.cancel = nil
-	if err := <-h.done; err != nil {
-		h.t.Errorf("Run: %v", err)
+	for {
+		select {
+		case err := <-h.done:
+			if err != nil {
+				h.t.Errorf("Run: %v", err)
+			}
+			return
+		case <-h.idle: // a poll still running when cancelled
+		}
 	}
 }
 

@@ -16,25 +16,29 @@ func fileKey(fi os.FileInfo) (devino, bool) {
 	return devino{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true //nolint:unconvert // field types differ between unix systems
 }
 
-// pollable returns a second *os.File for f's descriptor that the runtime
-// poller manages, so that a read deadline can stop a pending Read. A pipe or
-// terminal a process inherits as stdin is in blocking mode, which no
-// deadline reaches. The descriptor is switched to non-blocking mode, which
-// the processes sharing it see too. f must stay referenced while the result
-// is used (its finalizer would close the shared descriptor). On failure f
-// itself is returned.
+// pollable returns a duplicate of f's descriptor as an *os.File that the
+// runtime poller manages, so that a read deadline can stop a pending Read:
+// a pipe or terminal a process inherits as stdin is in blocking mode, which
+// no deadline reaches. Non-blocking mode belongs to the open file, so the
+// processes sharing it see it too. The caller closes the result; f stays
+// open. On failure f itself is returned.
 func pollable(f *os.File) *os.File {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return f
 	}
-	var fd uintptr
+	dup := -1
 	var serr error
-	if err := rc.Control(func(d uintptr) {
-		fd = d
-		serr = syscall.SetNonblock(int(d), true)
+	if err := rc.Control(func(fd uintptr) {
+		if dup, serr = syscall.Dup(int(fd)); serr == nil {
+			serr = syscall.SetNonblock(dup, true)
+		}
 	}); err != nil || serr != nil {
+		if dup >= 0 {
+			syscall.Close(dup)
+		}
 		return f
 	}
-	return os.NewFile(fd, f.Name())
+	syscall.CloseOnExec(dup)
+	return os.NewFile(uintptr(dup), f.Name())
 }

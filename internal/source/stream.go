@@ -54,9 +54,9 @@ func (c StreamConfig) withDefaults() (StreamConfig, error) {
 // offsets are byte counts from the start of the stream: a stream cannot be
 // resumed, so its lines carry no FileID.
 type Stream struct {
-	cfg  StreamConfig
-	r    io.Reader
-	orig io.Reader // the reader given to NewStream, kept alive (see pollable)
+	cfg StreamConfig
+	r   io.Reader
+	dup *os.File // a pollable duplicate of an *os.File reader, closed by Run
 }
 
 // NewStream validates cfg and builds a Stream over r.
@@ -68,9 +68,11 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	if r == nil {
 		return nil, fmt.Errorf("stream %s: reader is nil", cfg.Source)
 	}
-	s := &Stream{cfg: cfg, r: r, orig: r}
+	s := &Stream{cfg: cfg, r: r}
 	if f, ok := r.(*os.File); ok {
-		s.r = pollable(f) // so that Run can stop a read of stdin
+		if p := pollable(f); p != f { // so that Run can stop a read of stdin
+			s.r, s.dup = p, p
+		}
 	}
 	return s, nil
 }
@@ -79,10 +81,13 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 // even without a final newline) or until ctx is done; both return nil.
 // Errors are read errors and emit's. To stop a blocked read when ctx is
 // done, Run sets a past read deadline on the reader when it supports
-// deadlines (an *os.File, which NewStream switches to non-blocking mode for
-// this) and otherwise closes it when it is an io.Closer; a reader with
-// neither is abandoned only at its next read.
+// deadlines (an *os.File is read through a non-blocking duplicate of its
+// descriptor for this) and otherwise closes it when it is an io.Closer; a
+// reader with neither is abandoned only at its next read. Run is called once.
 func (s *Stream) Run(ctx context.Context, emit Emit) error {
+	if s.dup != nil {
+		defer s.dup.Close()
+	}
 	stop := context.AfterFunc(ctx, func() { unblock(s.r) })
 	defer stop()
 	err := pump(ctx, s.r, s.cfg, emit)

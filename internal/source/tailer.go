@@ -31,6 +31,21 @@ type Tailer struct {
 	files   map[devino]*tracked
 	started bool   // the first poll is done: start-at and Positions no longer apply
 	scratch []byte // fingerprint reads
+	// retired remembers copies read to their end outside the globs, oldest
+	// first (at most maxRetired), so that one showing up in a glob later is
+	// not read again.
+	retired []retiredFile
+	// afterPoll, when set, runs after each poll (tests wait on it).
+	afterPoll func()
+}
+
+// maxRetired bounds Tailer.retired.
+const maxRetired = 64
+
+type retiredFile struct {
+	key devino
+	id  FileID
+	end int64
 }
 
 type devino struct{ dev, ino uint64 }
@@ -106,6 +121,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	}
 	for {
 		more, err := t.poll(ctx, now, emit)
+		if t.afterPoll != nil {
+			t.afterPoll()
+		}
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -315,10 +333,36 @@ func (t *Tailer) open(m found) *tracked {
 	tr.lastSize = fi.Size()
 	t.files[k] = tr
 
+	if i := t.retiredIndex(k); i >= 0 {
+		r := t.retired[i]
+		t.retired = slices.Delete(t.retired, i, i+1)
+		if t.hasContent(f, r.id) {
+			// A copy whose tail was read when its original was truncated,
+			// now renamed into the globs: only what follows is new.
+			if err := tr.seek(r.end); err == nil {
+				return tr
+			}
+		}
+	}
 	if t.started {
 		tr.pending, tr.lastSize = true, -1 // classify decides whether it is a copy
 	}
 	return tr
+}
+
+func (t *Tailer) retiredIndex(k devino) int {
+	return slices.IndexFunc(t.retired, func(r retiredFile) bool { return r.key == k })
+}
+
+// retire remembers a copy read to its end outside the globs.
+func (t *Tailer) retire(cp *tracked) {
+	if i := t.retiredIndex(cp.key); i >= 0 {
+		t.retired = slices.Delete(t.retired, i, i+1)
+	}
+	if len(t.retired) == maxRetired {
+		t.retired = slices.Delete(t.retired, 0, 1)
+	}
+	t.retired = append(t.retired, retiredFile{key: cp.key, id: cp.id, end: cp.lineStart})
 }
 
 // classify decides whether a file that appeared after the start is a
@@ -537,6 +581,7 @@ func (t *Tailer) readCopy(ctx context.Context, orig, cp *tracked, from int64, no
 		return err
 	}
 	if t.files[cp.key] != cp {
+		t.retire(cp)
 		cp.f.Close()
 	}
 	return nil
