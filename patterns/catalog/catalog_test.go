@@ -985,3 +985,27 @@ func TestCleanLogHasNoHits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCleanLog matches the entries of the clean serving log against
+// the compiled embedded catalog: the cost of the catalog on healthy output.
+func BenchmarkCleanLog(b *testing.B) {
+	recs, _ := patterns.Default()
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		b.Fatal(probs)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "clean-serving.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	subs := subjects(string(data))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for _, s := range subs {
+			if hits, _ := m.Match(s); len(hits) > 0 {
+				b.Fatalf("hit on clean entry %q", s.Text)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(subs)*b.N)/b.Elapsed().Seconds(), "entries/s")
+}
