@@ -46,11 +46,11 @@ type Config struct {
 	Resource *resource.Resource
 	// OTLP overrides the standard variables of the push pipeline.
 	OTLP OTLPConfig
-	// CardinalityLimit caps the series per instrument; 0 means
+	// CardinalityLimit caps the series per instrument; 0 or less means
 	// DefaultCardinalityLimit.
 	CardinalityLimit int
-	// ShutdownTimeout bounds the final export when Run's context ends; 0
-	// means DefaultShutdownTimeout.
+	// ShutdownTimeout bounds the final export when Run's context ends; 0 or
+	// less means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
 }
 
@@ -115,6 +115,8 @@ func New(ctx context.Context, cfg Config) (*Telemetry, error) {
 	}
 	if err := errors.Join(errs...); err != nil {
 		if push != nil {
+			// The reader never held data; this only stops its goroutine,
+			// and the configuration error is the one worth reporting.
 			_ = push.Shutdown(ctx)
 		}
 		return nil, fmt.Errorf("telemetry: %w", err)
