@@ -106,10 +106,19 @@ func inlineCode(s string) string {
 // round scales raw by the ratio of budget to rendered length; every round
 // cuts at least one byte, so it ends.
 func fit(raw string, budget int, render func(string) string) string {
+	return fitWith(raw, budget, render, sinks.TruncateMiddle)
+}
+
+// fitEnd is fit keeping only the head, for one-line text.
+func fitEnd(raw string, budget int, render func(string) string) string {
+	return fitWith(raw, budget, render, sinks.TruncateEnd)
+}
+
+func fitWith(raw string, budget int, render func(string) string, cut func(string, int) string) string {
 	out := render(raw)
 	for len(out) > budget && raw != "" {
 		target := min(len(raw)*budget/len(out), len(raw)-1)
-		raw = sinks.TruncateMiddle(raw, max(target, 0))
+		raw = cut(raw, max(target, 0))
 		out = render(raw)
 	}
 	return out
@@ -200,7 +209,7 @@ func fallback(a *sinks.Alert) string {
 	case "resolved":
 		prefix = "[resolved] "
 	}
-	return escape(sinks.TruncateEnd(prefix+sinks.Title(a), maxFallbackBytes))
+	return fitEnd(prefix+sinks.Title(a), maxFallbackBytes, escape)
 }
 
 // render builds the message for one alert.

@@ -163,6 +163,7 @@ func TestRenderBounds(t *testing.T) {
 		a.Ranks[i] = fmt.Sprintf("DP%d TP%d", i, i)
 	}
 	a.Source.Path = strings.Repeat("/deep", 400)
+	a.Record.ErrorMessage = strings.Repeat("<&>", 200)
 	for _, kind := range []string{"new", "summary", "reminder", "resolved"} {
 		a.Kind = kind
 		b, _ := json.Marshal(render(a))
@@ -172,6 +173,9 @@ func TestRenderBounds(t *testing.T) {
 		}
 		if err := validate(m); err != nil {
 			t.Errorf("%s: Slack would reject: %v", kind, err)
+		}
+		if text := m["text"].(string); len(text) > maxFallbackBytes || strings.Contains(text, "\n") {
+			t.Errorf("%s: fallback text of %d bytes or multi-line: %q", kind, len(text), text)
 		}
 	}
 }
