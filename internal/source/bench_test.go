@@ -89,7 +89,7 @@ func BenchmarkFramerCRI(b *testing.B) {
 	line := []byte("2026-11-29T10:00:00.123456789Z stderr F [2026-11-29 10:00:00 TP0] Decode batch. #running-req: 8, #token: 1234")
 	out := func(frame) error { return nil }
 	for b.Loop() {
-		if err := fr.push(line, 0, false, out); err != nil {
+		if err := fr.push(line, 0, int64(len(line))+1, false, out); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -35,6 +35,7 @@ type frame struct {
 	stream    string
 	time      time.Time // runtime time; zero for raw lines
 	offset    int64     // raw offset of the first physical line
+	end       int64     // raw offset just past the last physical line
 	truncated bool
 }
 
@@ -42,6 +43,7 @@ type frame struct {
 type partial struct {
 	active bool
 	start  int64
+	end    int64 // just past the last physical line appended
 	buf    []byte
 	cut    bool
 	time   time.Time
@@ -78,12 +80,12 @@ func (f *framer) reset() {
 	}
 }
 
-// push decodes one physical line that started at raw offset start; cut says
-// the splitter cut it. out receives zero or more logical lines.
-func (f *framer) push(b []byte, start int64, cut bool, out func(frame) error) error {
+// push decodes one physical line that spans raw offsets [start, end); cut
+// says the splitter cut it. out receives zero or more logical lines.
+func (f *framer) push(b []byte, start, end int64, cut bool, out func(frame) error) error {
 	if f.format == FormatAuto {
 		if len(bytes.TrimSpace(b)) == 0 {
-			return f.raw(b, start, cut, out)
+			return f.raw(b, start, end, cut, out)
 		}
 		f.format = detectFormat(b)
 	}
@@ -93,28 +95,28 @@ func (f *framer) push(b []byte, start int64, cut bool, out func(frame) error) er
 		if !ok {
 			break
 		}
-		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, c.partial, start, cut, out)
+		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, c.partial, start, end, cut, out)
 	case FormatDocker:
 		d, ok := parseDocker(b)
 		if !ok {
 			break
 		}
 		msg, complete := bytes.CutSuffix(d.log, []byte("\n"))
-		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, cut, out)
+		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, end, cut, out)
 	default:
-		return f.raw(b, start, cut, out)
+		return f.raw(b, start, end, cut, out)
 	}
 	f.bad++
-	return f.raw(b, start, cut, out)
+	return f.raw(b, start, end, cut, out)
 }
 
 // raw passes a physical line through undecoded, cut at the line bound
 // (the physical bound leaves room for framing).
-func (f *framer) raw(b []byte, start int64, cut bool, out func(frame) error) error {
+func (f *framer) raw(b []byte, start, end int64, cut bool, out func(frame) error) error {
 	if len(b) > f.max {
 		b, cut = b[:f.max], true
 	}
-	return out(frame{text: b, offset: start, truncated: cut})
+	return out(frame{text: b, offset: start, end: end, truncated: cut})
 }
 
 // framingSlack is how much longer than the line bound a physical line of a
@@ -130,7 +132,7 @@ func physicalBound(f Format, max int) int {
 	return max + framingSlack
 }
 
-func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial bool, start int64, cut bool, out func(frame) error) error {
+func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial bool, start, end int64, cut bool, out func(frame) error) error {
 	if !isPartial {
 		msg = bytes.TrimSuffix(msg, []byte{'\r'})
 	}
@@ -140,7 +142,7 @@ func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial b
 			if len(msg) > f.max {
 				msg, cut = msg[:f.max], true
 			}
-			return out(frame{text: msg, stream: stream, time: t, offset: start, truncated: cut})
+			return out(frame{text: msg, stream: stream, time: t, offset: start, end: end, truncated: cut})
 		}
 		p.active, p.start, p.buf, p.cut, p.time = true, start, p.buf[:0], false, t
 	}
@@ -150,11 +152,12 @@ func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial b
 	}
 	p.buf = append(p.buf, msg...)
 	p.cut = p.cut || cut
+	p.end = end
 	if isPartial {
 		return nil
 	}
 	p.active = false
-	return out(frame{text: p.buf, stream: stream, time: p.time, offset: p.start, truncated: p.cut})
+	return out(frame{text: p.buf, stream: stream, time: p.time, offset: p.start, end: p.end, truncated: p.cut})
 }
 
 // flush delivers open partial lines as they are, oldest first, when their
@@ -172,7 +175,7 @@ func (f *framer) flush(out func(frame) error) error {
 		}
 		p := &f.pend[oldest]
 		p.active = false
-		if err := out(frame{text: p.buf, stream: streamName(oldest), time: p.time, offset: p.start, truncated: p.cut}); err != nil {
+		if err := out(frame{text: p.buf, stream: streamName(oldest), time: p.time, offset: p.start, end: p.end, truncated: p.cut}); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,9 @@ func decodeAll(format Format, max int, lines []string, flush bool) ([]framed, in
 	var out []framed
 	var pos int64
 	emit := func(f frame) error {
+		if f.end > pos || f.end <= f.offset {
+			panic(fmt.Sprintf("frame %q ends at %d, outside (%d, %d]", f.text, f.end, f.offset, pos))
+		}
 		out = append(out, framed{string(f.text), f.stream, f.offset, fr.resume(pos), f.truncated})
 		return nil
 	}
@@ -36,7 +40,7 @@ func decodeAll(format Format, max int, lines []string, flush bool) ([]framed, in
 		if bound := physicalBound(format, max); len(b) > bound {
 			b, cut = b[:bound], true
 		}
-		_ = fr.push(b, start, cut, emit)
+		_ = fr.push(b, start, pos, cut, emit)
 	}
 	if flush {
 		_ = fr.flush(emit)

@@ -19,6 +19,11 @@ type Line struct {
 	Path string
 	// File identifies the file the bytes came from; zero for streams.
 	File FileID
+	// End is the raw offset just past the line's last byte (its newline, or
+	// the last physical line of a joined CRI/docker partial line): a
+	// consumer that resumes before it skips the lines of this stream that
+	// end at or before the End of the last line it already used.
+	End int64
 	// Next is the raw offset to resume from once this line is processed:
 	// every byte of the file before it has been delivered in this line or an
 	// earlier one. It counts framing bytes, so it differs from Offset plus

@@ -134,7 +134,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 		if f.truncated {
 			cut++
 		}
-		l := Line{Next: fr.resume(pos)}
+		l := Line{End: f.end, Next: fr.resume(pos)}
 		l.Text = string(f.text)
 		l.Source = cfg.Source
 		l.Stream = f.stream
@@ -159,7 +159,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 			if b, raw, c, ok := sp.flush(); ok {
 				off := pos
 				pos += raw
-				if err := fr.push(b, off, c, deliver); err != nil {
+				if err := fr.push(b, off, pos, c, deliver); err != nil {
 					return err
 				}
 			}
@@ -167,7 +167,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 		}
 		off := pos
 		pos += raw
-		if err := fr.push(b, off, c, deliver); err != nil {
+		if err := fr.push(b, off, pos, c, deliver); err != nil {
 			return err
 		}
 	}

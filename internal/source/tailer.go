@@ -617,7 +617,7 @@ func (t *Tailer) read(ctx context.Context, tr *tracked, budget int64, now time.T
 		}
 		off := tr.lineStart
 		tr.lineStart += raw
-		if err := tr.fr.push(b, off, c, deliver); err != nil {
+		if err := tr.fr.push(b, off, tr.lineStart, c, deliver); err != nil {
 			return false, err
 		}
 	}
@@ -637,7 +637,7 @@ func (t *Tailer) finish(ctx context.Context, tr *tracked, now time.Time, emit Em
 	if b, raw, c, ok := tr.sp.flush(); ok {
 		off := tr.lineStart
 		tr.lineStart += raw
-		if err := tr.fr.push(b, off, c, deliver); err != nil {
+		if err := tr.fr.push(b, off, tr.lineStart, c, deliver); err != nil {
 			return err
 		}
 	}
@@ -647,7 +647,7 @@ func (t *Tailer) finish(ctx context.Context, tr *tracked, now time.Time, emit Em
 }
 
 func (t *Tailer) line(tr *tracked, fr frame, now time.Time) Line {
-	l := Line{Path: tr.path, File: tr.id, Next: tr.resume(), Pod: tr.pod}
+	l := Line{Path: tr.path, File: tr.id, End: fr.end, Next: tr.resume(), Pod: tr.pod}
 	l.Text = string(fr.text)
 	l.Source = tr.source
 	l.Stream = fr.stream

@@ -202,17 +202,17 @@ func TestTailerOffsets(t *testing.T) {
 	h.poll()
 	h.stop()
 	type pos struct {
-		Text         string
-		Offset, Next int64
+		Text              string
+		Offset, End, Next int64
 	}
 	var got []pos
 	for _, l := range h.got.all() {
-		got = append(got, pos{l.Text, l.Offset, l.Next})
+		got = append(got, pos{l.Text, l.Offset, l.End, l.Next})
 		if l.Path != p || l.Source != p || l.File.Ino == 0 || l.File.Size != 17 {
 			t.Errorf("line %q: path %q source %q file %v", l.Text, l.Path, l.Source, l.File)
 		}
 	}
-	want := []pos{{"a", 0, 3}, {"bb", 3, 6}, {"ccc", 6, 10}}
+	want := []pos{{"a", 0, 3, 3}, {"bb", 3, 6, 6}, {"ccc", 6, 10, 10}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("offsets (-want +got):\n%s", diff)
 	}
@@ -268,17 +268,22 @@ func TestTailerPodFile(t *testing.T) {
 	h := startTailer(t, Config{Paths: []string{filepath.Join(filepath.Dir(filepath.Dir(dir)), "*", "*", "*.log")}})
 	h.poll()
 	h.stop()
-	type got struct{ Text, Stream, Source string }
+	type got struct {
+		Text, Stream, Source string
+		Offset, End, Next    int64
+	}
 	var lines []got
 	for _, l := range h.got.all() {
-		lines = append(lines, got{l.Text, l.Stream, l.Source})
+		lines = append(lines, got{l.Text, l.Stream, l.Source, l.Offset, l.End, l.Next})
 		if l.Pod.Namespace != "infer" || l.Pod.Container != "server" {
 			t.Errorf("pod = %+v", l.Pod)
 		}
 	}
 	want := []got{
-		{"GET /health 200", "stdout", "infer/sglang-0/server"},
-		{"Traceback (most recent call last):", "stderr", "infer/sglang-0/server"},
+		// The stdout line ends at 113 but resumes at 0, where the open
+		// stderr partial line starts.
+		{"GET /health 200", "stdout", "infer/sglang-0/server", 57, 113, 0},
+		{"Traceback (most recent call last):", "stderr", "infer/sglang-0/server", 0, 172, 172},
 	}
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
