@@ -146,7 +146,8 @@ func bulletList(items []string) string {
 
 // link renders a mrkdwn link to an http(s) URL, or "" for anything else.
 func link(url, label string) string {
-	if !sinks.IsHTTPURL(url) {
+	// A link is cut nowhere: one too long for a block is left out.
+	if !sinks.IsHTTPURL(url) || len(url) > 2000 {
 		return ""
 	}
 	url = strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E").Replace(url)
@@ -276,7 +277,7 @@ func appendException(blocks []block, a *sinks.Alert) []block {
 	}
 	title := "Exception"
 	if e.Type != "" {
-		title += " " + inlineCode(e.Type)
+		title += " " + inlineCode(sinks.TruncateEnd(e.Type, 200))
 	}
 	if e.RootCause != "" {
 		title += " · root cause " + inlineCode(sinks.TruncateEnd(e.RootCause, 200))
@@ -318,7 +319,7 @@ func fieldsBlock(a *sinks.Alert) block {
 		addRaw("Raised at", inlineCode(sinks.TruncateMiddle(loc, 300)))
 	}
 	if a.Record.ID != "" {
-		addRaw("Record", inlineCode(a.Record.ID))
+		addRaw("Record", inlineCode(sinks.TruncateEnd(a.Record.ID, 200)))
 	}
 	return block{Type: "section", Fields: fields}
 }

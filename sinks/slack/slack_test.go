@@ -164,6 +164,10 @@ func TestRenderBounds(t *testing.T) {
 	}
 	a.Source.Path = strings.Repeat("/deep", 400)
 	a.Record.ErrorMessage = strings.Repeat("<&>", 200)
+	a.Record.ID = strings.Repeat("<id>", 1000)
+	a.Record.GithubURL = "https://github.com/" + strings.Repeat("x", 5000)
+	a.Match.Exception.Type = strings.Repeat("<Error>", 1000)
+	a.Secondary = []sinks.SecondaryHit{{Slug: strings.Repeat("<s>", 2000)}, {ID: "b"}}
 	for _, kind := range []string{"new", "summary", "reminder", "resolved"} {
 		a.Kind = kind
 		b, _ := json.Marshal(render(a))
