@@ -246,7 +246,10 @@ func newOTLPReader(ctx context.Context, c OTLPConfig) (r sdkmetric.Reader, endpo
 
 	var exp sdkmetric.Exporter
 	if protocol == ProtocolGRPC {
-		var opts []otlpmetricgrpc.Option
+		// No exporter retries: cumulative totals make the next period's
+		// export carry what a failed one missed, and a retrying export
+		// would hold Shutdown up while the receiver is down.
+		opts := []otlpmetricgrpc.Option{otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false})}
 		if c.Endpoint != "" {
 			opts = append(opts, otlpmetricgrpc.WithEndpointURL(c.Endpoint))
 		}
@@ -258,7 +261,7 @@ func newOTLPReader(ctx context.Context, c OTLPConfig) (r sdkmetric.Reader, endpo
 		}
 		exp, err = otlpmetricgrpc.New(ctx, opts...)
 	} else {
-		var opts []otlpmetrichttp.Option
+		opts := []otlpmetrichttp.Option{otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false})}
 		if c.Endpoint != "" {
 			opts = append(opts, otlpmetrichttp.WithEndpointURL(httpMetricsURL(c.Endpoint)))
 		}

@@ -187,6 +187,25 @@ func TestRunExportsOnShutdown(t *testing.T) {
 	}
 }
 
+func TestRunReportsAFailedFinalExport(t *testing.T) {
+	for _, protocol := range []string{ProtocolGRPC, ProtocolHTTPProtobuf} {
+		t.Run(protocol, func(t *testing.T) {
+			endpoint := "http://" + otlptest.ClosedAddr(t)
+			tel, err := New(context.Background(), Config{OTLP: OTLPConfig{Endpoint: endpoint, Protocol: protocol, Interval: time.Hour}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tel.Metrics().AlertSent("otel")
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			err = tel.Run(ctx)
+			if err == nil || !strings.Contains(err.Error(), endpoint) {
+				t.Errorf("Run = %v, want an error naming %s", err, endpoint)
+			}
+		})
+	}
+}
+
 func TestNewReportsConfigErrors(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "http/json")
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
