@@ -257,10 +257,11 @@ func containsLiteral(s string, l Literal) bool {
 }
 
 // rarity judges how often a key window would fire on ordinary log text, so
-// each pattern can be keyed on its rarest window.
+// each pattern can be keyed on its rarest windows.
 type rarity struct {
-	corpus  [2]map[uint64]int // window counts in sample text, by length (short, long)
-	catalog [2]map[uint64]int // records whose literals contain the window
+	// cost of each window seen anywhere, by length (short, long); a window
+	// absent from both maps costs nothing.
+	cost [2]map[uint64]int
 }
 
 func lenIndex(wlen int) int {
@@ -270,35 +271,35 @@ func lenIndex(wlen int) int {
 	return 0
 }
 
+// Costs of a key window, in "texts woken per text" units: a window seen in
+// the sample corpus fires on ordinary lines, which dwarfs everything else;
+// each catalog literal that holds the window adds one, because records keyed
+// on a shared window wake together; a short window is likelier to occur in
+// text nobody sampled.
+const (
+	corpusCost      = 1000
+	shortWindowCost = 20
+)
+
 func newRarity(corpus []string, reqs []Required) *rarity {
-	r := &rarity{}
-	for i := range 2 {
-		r.corpus[i] = map[uint64]int{}
-		r.catalog[i] = map[uint64]int{}
-	}
+	r := &rarity{cost: [2]map[uint64]int{{}, {}}}
 	for _, line := range corpus {
 		for _, wlen := range []int{shortWindow, longWindow} {
 			for i := 0; i+wlen <= len(line); i++ {
-				r.corpus[lenIndex(wlen)][windowKey(line[i:i+wlen])]++
+				r.cost[lenIndex(wlen)][windowKey(line[i:i+wlen])] += corpusCost
 			}
 		}
 	}
-	seen := [2]map[uint64]bool{{}, {}}
 	for _, req := range reqs {
-		clear(seen[0])
-		clear(seen[1])
 		for _, c := range req {
 			for _, l := range c {
 				wlen := keyWindow(l)
 				if wlen == 0 {
 					continue
 				}
+				m := r.cost[lenIndex(wlen)]
 				for i := 0; i+wlen <= len(l.Text); i++ {
-					k := windowKey(l.Text[i : i+wlen])
-					if !seen[lenIndex(wlen)][k] {
-						seen[lenIndex(wlen)][k] = true
-						r.catalog[lenIndex(wlen)][k]++
-					}
+					m[windowKey(l.Text[i:i+wlen])]++
 				}
 			}
 		}
@@ -317,37 +318,28 @@ func keyWindow(l Literal) int {
 	return 0
 }
 
-// Costs of a key window, in "records woken per text" units: a window seen in
-// the sample corpus fires on ordinary lines, which dwarfs everything else; a
-// short window is likelier to occur in text nobody sampled.
-const (
-	corpusCost      = 1000
-	shortWindowCost = 20
-)
-
-// windowCost is the cost of keying on the window of wlen bytes at l.Text[off:].
-func (r *rarity) windowCost(l Literal, off, wlen int) int {
-	k := windowKey(l.Text[off : off+wlen])
-	li := lenIndex(wlen)
-	c := r.corpus[li][k]*corpusCost + r.catalog[li][k]
-	if wlen == shortWindow {
-		c += shortWindowCost
-	}
-	return c
-}
-
-// bestRun returns the offset of the rarest run of stride consecutive windows
-// of l, and its cost.
+// bestRun returns the offset of the cheapest run of stride consecutive
+// windows of l, and its cost.
 func (r *rarity) bestRun(l Literal) (off, cost int) {
 	wlen := keyWindow(l)
+	m := r.cost[lenIndex(wlen)]
+	extra := 0
+	if wlen == shortWindow {
+		extra = shortWindowCost
+	}
+	costs := make([]int, len(l.Text)-wlen+1)
+	for i := range costs {
+		costs[i] = m[windowKey(l.Text[i:i+wlen])] + extra
+	}
 	cost = -1
-	for o := 0; o+wlen+stride-1 <= len(l.Text); o++ {
-		c := 0
-		for j := range stride {
-			c += r.windowCost(l, o+j, wlen)
+	run := 0
+	for i, c := range costs {
+		run += c
+		if i >= stride {
+			run -= costs[i-stride]
 		}
-		if cost < 0 || c < cost {
-			off, cost = o, c
+		if i >= stride-1 && (cost < 0 || run < cost) {
+			off, cost = i-stride+1, run
 		}
 	}
 	return off, cost
@@ -357,16 +349,20 @@ func buildPrefilter(reqs []Required, corpus []string) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
 	refs := [2]map[uint64][]keyRef{{}, {}}
+	type choice struct{ off, cost int }
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
+		var runs [][]choice // per clause, per literal; nil for unkeyable clauses
 		for ci, c := range req {
+			runs = append(runs, nil)
 			cost := 0
 			for _, l := range c {
 				if keyWindow(l) == 0 {
-					cost = -1
+					runs[ci], cost = nil, -1
 					break
 				}
-				_, lc := r.bestRun(l)
+				off, lc := r.bestRun(l)
+				runs[ci] = append(runs[ci], choice{off, lc})
 				cost += lc
 			}
 			if cost >= 0 && (best < 0 || cost < bestCost) {
@@ -378,13 +374,13 @@ func buildPrefilter(reqs []Required, corpus []string) *prefilter {
 			p.always = append(p.always, int32(rec))
 			continue
 		}
-		for _, l := range req[best] {
-			off, _ := r.bestRun(l)
+		for li, l := range req[best] {
+			off := runs[best][li].off
 			wlen := keyWindow(l)
-			li := lenIndex(wlen)
+			m := refs[lenIndex(wlen)]
 			for j := range stride {
 				k := windowKey(l.Text[off+j : off+j+wlen])
-				refs[li][k] = append(refs[li][k], keyRef{rec: int32(rec), off: int32(off + j), lit: l})
+				m[k] = append(m[k], keyRef{rec: int32(rec), off: int32(off + j), lit: l})
 			}
 		}
 	}
