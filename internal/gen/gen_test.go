@@ -16,7 +16,7 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files testdata/*-want.jsonl and testdata/*-skips.txt")
+var update = flag.Bool("update", false, "rewrite the golden files testdata/*want.jsonl and testdata/*skips.txt")
 
 var fixtureOpts = gen.Options{Repo: "sgl-project/sglang", SHA: "0132848349585cfe6aae51c4941cbae872505f8a"}
 
@@ -53,9 +53,13 @@ func TestGolden(t *testing.T) {
 			if err := gen.Write(&got, recs); err != nil {
 				t.Fatal(err)
 			}
+			prefix := tree + "-"
+			if tree == "src" {
+				prefix = ""
+			}
 			for _, f := range []struct{ name, got string }{
-				{tree + "-want.jsonl", got.String()},
-				{tree + "-skips.txt", skipReport(t, skips)},
+				{prefix + "want.jsonl", got.String()},
+				{prefix + "skips.txt", skipReport(t, skips)},
 			} {
 				path := filepath.Join("testdata", f.name)
 				if *update {
