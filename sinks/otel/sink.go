@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -35,6 +36,9 @@ type Sink struct {
 	timeout  time.Duration
 	redact   *strings.Replacer
 	now      func() time.Time
+	// transport is the HTTP exporter's, closed on Shutdown (the exporter
+	// leaves a client it was given alone); nil for gRPC.
+	transport *http.Transport
 }
 
 var _ sinks.Sink = (*Sink)(nil)
@@ -48,7 +52,7 @@ func New(ctx context.Context, cfg Config) (*Sink, error) {
 		return nil, &redactedError{err: fmt.Errorf("otel sink: %w", err), r: newRedactor(set.secrets)}
 	}
 
-	exp, err := newExporter(ctx, cfg, set)
+	exp, transport, err := newExporter(ctx, cfg, set)
 	if err != nil {
 		return nil, &redactedError{err: fmt.Errorf("otel sink: exporter for %s: %w", set.endpoint, err), r: newRedactor(set.secrets)}
 	}
@@ -61,20 +65,21 @@ func New(ctx context.Context, cfg Config) (*Sink, error) {
 		now = time.Now
 	}
 	return &Sink{
-		provider: provider,
-		logger:   provider.Logger(scopeName),
-		protocol: set.protocol,
-		endpoint: set.endpoint,
-		timeout:  set.timeout,
-		redact:   newRedactor(set.secrets),
-		now:      now,
+		provider:  provider,
+		logger:    provider.Logger(scopeName),
+		protocol:  set.protocol,
+		endpoint:  set.endpoint,
+		timeout:   set.timeout,
+		redact:    newRedactor(set.secrets),
+		now:       now,
+		transport: transport,
 	}, nil
 }
 
 // newExporter builds the OTLP exporter of the resolved protocol. Options
 // are passed only for fields cfg sets, so the exporter reads the variables
 // for the rest.
-func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter, error) {
+func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter, *http.Transport, error) {
 	if set.protocol == ProtocolGRPC {
 		opts := []otlploggrpc.Option{
 			otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}),
@@ -89,11 +94,22 @@ func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter
 		if cfg.Headers != nil {
 			opts = append(opts, otlploggrpc.WithHeaders(cfg.Headers))
 		}
-		return otlploggrpc.New(ctx, opts...)
+		exp, err := otlploggrpc.New(ctx, opts...)
+		return exp, nil, err
 	}
 
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.TLSClientConfig = set.tls
+	// Built here rather than cloned from http.DefaultTransport, which any
+	// package may replace; the settings are net/http's defaults.
+	transport := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:       set.tls,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
 	opts := []otlploghttp.Option{
 		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
 		otlploghttp.WithTimeout(set.timeout),
@@ -111,7 +127,8 @@ func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter
 	if cfg.Headers != nil {
 		opts = append(opts, otlploghttp.WithHeaders(cfg.Headers))
 	}
-	return otlploghttp.New(ctx, opts...)
+	exp, err := otlploghttp.New(ctx, opts...)
+	return exp, transport, err
 }
 
 // httpLogsURL gives an http/protobuf endpoint without a path the OTLP logs
@@ -151,7 +168,11 @@ func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (retry bool, err error)
 // already been exported, so there is nothing left to flush; later Sends
 // fail permanently.
 func (s *Sink) Shutdown(ctx context.Context) error {
-	if err := s.provider.Shutdown(ctx); err != nil {
+	err := s.provider.Shutdown(ctx)
+	if s.transport != nil {
+		s.transport.CloseIdleConnections()
+	}
+	if err != nil {
 		return &redactedError{err: fmt.Errorf("otel sink %s: shutdown: %w", s.endpoint, err), r: s.redact}
 	}
 	return nil
