@@ -91,7 +91,10 @@ func (c *Command) ExitCode() int { return c.code }
 // StopTimeout; its output is still passed through until it exits. An emit
 // error stops the delivery of lines (output is still passed through), ends
 // the child the same way and is returned. Run returns an error when the
-// child cannot start; the child's own failure is its ExitCode.
+// child cannot start; the child's own failure is its ExitCode. While emit
+// blocks, the pass-through waits too, and the child's writes block once its
+// pipe is full: backpressure reaches the child rather than lines being
+// dropped.
 func (c *Command) Run(ctx context.Context, emit Emit) error {
 	outR, outW, err := os.Pipe()
 	if err != nil {

@@ -18,6 +18,17 @@ const (
 	StartEnd       StartAt = "end"
 )
 
+// ParseStartAt checks a --start-at value; "" means beginning.
+func ParseStartAt(s string) (StartAt, error) {
+	switch a := StartAt(s); a {
+	case "":
+		return StartBeginning, nil
+	case StartBeginning, StartEnd:
+		return a, nil
+	}
+	return "", fmt.Errorf("start-at %q: want beginning or end", s)
+}
+
 // Defaults for the zero values of Config.
 const (
 	DefaultPollInterval    = 250 * time.Millisecond
@@ -108,8 +119,8 @@ func (c Config) validate() error {
 	if _, err := ParseFormat(string(c.Format)); err != nil {
 		errs = append(errs, err)
 	}
-	if c.StartAt != StartBeginning && c.StartAt != StartEnd {
-		errs = append(errs, fmt.Errorf("start-at %q: want beginning or end", c.StartAt))
+	if _, err := ParseStartAt(string(c.StartAt)); err != nil {
+		errs = append(errs, err)
 	}
 	if c.PollInterval < 0 {
 		errs = append(errs, fmt.Errorf("poll interval %v: must be positive", c.PollInterval))

@@ -110,3 +110,55 @@ func (c *chunks) Read(p []byte) (int, error) {
 	c.off += n
 	return n, nil
 }
+
+func FuzzSplitter(f *testing.F) {
+	f.Add("a\nbb\r\nccc", uint8(2), uint8(3))
+	f.Add("\n\n\r\n", uint8(1), uint8(1))
+	f.Add(strings.Repeat("x", 300)+"\ny", uint8(7), uint8(50))
+	f.Fuzz(func(t *testing.T, data string, max, chunk uint8) {
+		m := int(max%64) + 1
+		size := int(chunk%32) + 1
+		var parts []string
+		for s := data; s != ""; {
+			n := min(size, len(s))
+			parts = append(parts, s[:n])
+			s = s[n:]
+		}
+		r := &chunks{parts: parts}
+		sp := newSplitter(r, m)
+		var total int64
+		check := func(line []byte, raw int64, cut bool) {
+			seg := data[total : total+raw]
+			total += raw
+			if len(line) > m {
+				t.Fatalf("line of %d bytes, bound %d", len(line), m)
+			}
+			want := seg
+			if body, ok := strings.CutSuffix(seg, "\n"); ok {
+				want = strings.TrimSuffix(body, "\r")
+			}
+			if !cut && want != string(line) {
+				t.Fatalf("line %q from segment %q", line, seg)
+			}
+			if cut && !strings.HasPrefix(seg, string(line)) {
+				t.Fatalf("cut line %q is not the start of %q", line, seg)
+			}
+		}
+		for r.more() {
+			for {
+				line, raw, cut, err := sp.next()
+				if err != nil {
+					break
+				}
+				check(line, raw, cut)
+			}
+			r.advance()
+		}
+		if line, raw, cut, ok := sp.flush(); ok {
+			check(line, raw, cut)
+		}
+		if total != int64(len(data)) {
+			t.Fatalf("lines cover %d of %d bytes", total, len(data))
+		}
+	})
+}
