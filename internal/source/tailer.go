@@ -155,7 +155,6 @@ func (t *Tailer) closeAll() {
 type found struct {
 	path string
 	key  devino
-	size int64
 }
 
 func (t *Tailer) glob() []found {
@@ -177,7 +176,7 @@ func (t *Tailer) glob() []found {
 			continue // a second name (symlink, hard link) of a file already found
 		}
 		seen[k] = true
-		out = append(out, found{path: p, key: k, size: fi.Size()})
+		out = append(out, found{path: p, key: k})
 	}
 	return out
 }
@@ -318,11 +317,11 @@ func (t *Tailer) open(m found) *tracked {
 		return nil
 	}
 	k, ok := fileKey(fi)
-	if !ok || t.files[k] != nil {
+	if !ok || k != m.key || t.files[k] != nil {
 		f.Close() // replaced between glob and open; the next poll sees the new one
 		return nil
 	}
-	tr := &tracked{key: k, path: m.path, source: m.path, f: f, fresh: true}
+	tr := &tracked{key: k, path: m.path, source: m.path, f: f}
 	if pod, ok := ParsePodPath(m.path); ok {
 		tr.pod, tr.source = pod, pod.Source()
 	}

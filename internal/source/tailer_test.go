@@ -96,6 +96,39 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1},
 		},
 		{
+			name: "copytruncate with the copy seen while logrotate writes it",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7))
+					b, err := os.ReadFile(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					writeFile(t, p+".1", string(b[:50])) // half a line of the copy so far
+				},
+				func(t *testing.T, p string) { copyFile(t, p, p+".1") },
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+			},
+			want:   wantNumbered(1, 9),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "a short file that is not a copy is read at once",
+			glob: "*.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 2)) },
+				func(t *testing.T, p string) {
+					writeFile(t, filepath.Join(filepath.Dir(p), "other.log"), "[2026-11-29 10:00:00 TP0] other\n")
+				},
+			},
+			want: append(wantNumbered(1, 2), "[2026-11-29 10:00:00 TP0] other"),
+		},
+		{
 			name: "truncate twice",
 			glob: "app.log",
 			steps: []func(*testing.T, string){
