@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -924,6 +925,11 @@ func TestCompleteness(t *testing.T) {
 				if strings.TrimSpace(v) == "" {
 					t.Errorf("%s is empty", field)
 				}
+			}
+			// A template filled with "42" the way the benchmark data and the
+			// lint analysis fill it must match the record's own pattern.
+			if filled := benchdata.Fill(r.ErrorMessage, "42"); !matches(t, compile(t, r), filled) {
+				t.Errorf("messagePattern %q does not match its own errorMessage filled: %q", r.MessagePattern, filled)
 			}
 			if len(r.Solutions) < 2 {
 				t.Errorf("%d solutions, want at least 2", len(r.Solutions))
