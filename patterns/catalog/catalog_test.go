@@ -37,8 +37,8 @@ const header = "[2026-05-28 00:11:09 DP0 TP0 EP0] "
 // hdr writes msg the way configure_logger formats a scheduler record.
 func hdr(msg string) string { return header + msg }
 
-// main writes msg the way the main process (empty prefix) formats it.
-func main(msg string) string { return "[2026-05-28 00:11:09] " + msg }
+// mainLog writes msg the way the main process (empty prefix) formats it.
+func mainLog(msg string) string { return "[2026-05-28 00:11:09] " + msg }
 
 // tb wraps an exception line in the one-record traceback sglang logs when
 // a scheduler dies.
@@ -85,7 +85,7 @@ var examples = map[string]example{
 			tb("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: self.server_args.mem_fraction_static=0.5"),
 			rawTB("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static."),
 		},
-		miss: []string{main("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)")},
+		miss: []string{mainLog("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)")},
 	},
 	"prefill-out-of-memory": {
 		match: []string{
@@ -134,7 +134,7 @@ var examples = map[string]example{
 			rawTB("RuntimeError: Rank 3 scheduler died during initialization (exit code: -11)."),
 			"RuntimeError: Rank 0 scheduler died during initialization (exit code: 1).",
 		},
-		miss: []string{main("Rank 0 scheduler is dead. Please check if there are relevant logs.")},
+		miss: []string{mainLog("Rank 0 scheduler is dead. Please check if there are relevant logs.")},
 	},
 	"npu-out-of-memory": {
 		match: []string{
@@ -171,7 +171,7 @@ var examples = map[string]example{
 	},
 	"no-cuda-gpus-available": {
 		match: []string{rawTB("RuntimeError: No CUDA GPUs are available"), tb("RuntimeError: No CUDA GPUs are available")},
-		miss:  []string{main("CUDA GPUs are available: 8")},
+		miss:  []string{mainLog("CUDA GPUs are available: 8")},
 	},
 	"cuda-no-kernel-image": {
 		match: []string{
@@ -185,7 +185,7 @@ var examples = map[string]example{
 			tb("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"),
 			"RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
 		},
-		miss: []string{main("Using CUBLAS_STATUS_SUCCESS as default")},
+		miss: []string{mainLog("Using CUBLAS_STATUS_SUCCESS as default")},
 	},
 	"rocm-memory-access-fault": {
 		match: []string{
@@ -235,7 +235,7 @@ var examples = map[string]example{
 			tb("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.21.5"),
 			"RuntimeError: NCCL error: remote process exited or there was a network error",
 		},
-		miss: []string{main("remote process started")},
+		miss: []string{mainLog("remote process started")},
 	},
 	"nccl-watchdog-collective-timeout": {
 		match: []string{
@@ -310,31 +310,31 @@ var examples = map[string]example{
 	},
 	"detokenizer-manager-hit-an-exception": {
 		match: []string{
-			main("DetokenizerManager hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py\", line 290, in run_detokenizer_process\nKeyError: 'rid-1'"),
+			mainLog("DetokenizerManager hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py\", line 290, in run_detokenizer_process\nKeyError: 'rid-1'"),
 			"[2025-07-02 07:41:59] DetokenizerManager hit an exception: Traceback (most recent call last):",
 		},
-		miss: []string{main("TokenizerManager hit an exception: Traceback (most recent call last):")},
+		miss: []string{mainLog("TokenizerManager hit an exception: Traceback (most recent call last):")},
 	},
 	"tokenizer-manager-hit-an-exception": {
 		match: []string{
-			main("TokenizerManager hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py\", line 2990, in print_exception_wrapper\nzmq.error.ZMQError: Socket operation on non-socket"),
+			mainLog("TokenizerManager hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py\", line 2990, in print_exception_wrapper\nzmq.error.ZMQError: Socket operation on non-socket"),
 			"TokenizerManager hit an exception: Traceback (most recent call last):",
 		},
-		miss: []string{main("DetokenizerManager hit an exception: Traceback (most recent call last):")},
+		miss: []string{mainLog("DetokenizerManager hit an exception: Traceback (most recent call last):")},
 	},
 	"data-parallel-controller-hit-an-exception": {
 		match: []string{
-			main("DataParallelController hit an exception: Traceback (most recent call last):\nRuntimeError: Initialization failed. Please see the error messages above."),
+			mainLog("DataParallelController hit an exception: Traceback (most recent call last):\nRuntimeError: Initialization failed. Please see the error messages above."),
 			"[2025-07-02 07:41:59] DataParallelController hit an exception: Traceback (most recent call last):",
 		},
-		miss: []string{main("Scheduler or DataParallelController 4211 terminated with -9")},
+		miss: []string{mainLog("Scheduler or DataParallelController 4211 terminated with -9")},
 	},
 	"multi-tokenizer-router-hit-an-exception": {
 		match: []string{
-			main("MultiTokenizerRouter hit an exception: Traceback (most recent call last):"),
-			main("MultiDetokenizerRouter hit an exception: Traceback (most recent call last):"),
+			mainLog("MultiTokenizerRouter hit an exception: Traceback (most recent call last):"),
+			mainLog("MultiDetokenizerRouter hit an exception: Traceback (most recent call last):"),
 		},
-		miss: []string{main("MultiTokenizerRouter started with 4 workers")},
+		miss: []string{mainLog("MultiTokenizerRouter started with 4 workers")},
 	},
 	"legacy-subprocess-exception": {
 		match: []string{
@@ -345,29 +345,29 @@ var examples = map[string]example{
 		miss: []string{"[2024-08-01 12:00:00 TP0] ModelTpServer started"},
 	},
 	"scheduler-or-dp-controller-terminated": {
-		match: []string{main("Scheduler or DataParallelController 4211 terminated with -9"), "Scheduler or DataParallelController 77 terminated with 1"},
-		miss:  []string{main("Scheduler or DataParallelController 4211 started")},
+		match: []string{mainLog("Scheduler or DataParallelController 4211 terminated with -9"), "Scheduler or DataParallelController 77 terminated with 1"},
+		miss:  []string{mainLog("Scheduler or DataParallelController 4211 started")},
 	},
 	"received-sigquit-from-child": {
 		match: []string{
-			main("Received sigquit from a child process. It usually means the child failed."),
+			mainLog("Received sigquit from a child process. It usually means the child failed."),
 			"[2025-02-11 03:04:05] Received sigquit from a child proces. It usually means the child failed.",
 		},
-		miss: []string{main("SIGQUIT received. signum=None, frame=None. It usually means one child failed.")},
+		miss: []string{mainLog("SIGQUIT received. signum=None, frame=None. It usually means one child failed.")},
 	},
 	"sigquit-received-child-failed": {
 		match: []string{
-			main("SIGQUIT received. signum=None, frame=None. It usually means one child failed."),
+			mainLog("SIGQUIT received. signum=None, frame=None. It usually means one child failed."),
 			"SIGQUIT received. signum=3, frame=<frame at 0x7f, file 'x.py', line 1, code f>. It usually means one child failed.",
 		},
-		miss: []string{main("Received sigquit from a child process. It usually means the child failed.")},
+		miss: []string{mainLog("Received sigquit from a child process. It usually means the child failed.")},
 	},
 	"subprocess-crashed-with-exit-code": {
 		match: []string{
-			main("Subprocess scheduler_0 (pid=4187) crashed with exit code -9. Triggering SIGQUIT for cleanup..."),
+			mainLog("Subprocess scheduler_0 (pid=4187) crashed with exit code -9. Triggering SIGQUIT for cleanup..."),
 			"Subprocess detokenizer (pid=77) crashed with exit code 1. Triggering SIGQUIT for cleanup...",
 		},
-		miss: []string{main("Subprocess scheduler_0 (pid=4187) started")},
+		miss: []string{mainLog("Subprocess scheduler_0 (pid=4187) started")},
 	},
 	"watchdog-timeout": {
 		match: []string{
@@ -385,14 +385,14 @@ var examples = map[string]example{
 	},
 	"health-check-failed-detokenizer": {
 		match: []string{
-			main("Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 00:10:49. last_heartbeat time: 00:10:31"),
+			mainLog("Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 00:10:49. last_heartbeat time: 00:10:31"),
 			"Health check failed. Server couldn't get a response from detokenizer for last 60 seconds.",
 		},
 		miss: []string{`[2026-05-28 00:11:09] INFO:     127.0.0.1:51234 - "GET /health HTTP/1.1" 503 Service Unavailable`},
 	},
 	"initialization-failed-warmup-error": {
 		match: []string{
-			main("Initialization failed. warmup error: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/entrypoints/http_server.py\", line 2000, in _execute_server_warmup\nAssertionError: {'error': 'chat template'}"),
+			mainLog("Initialization failed. warmup error: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/entrypoints/http_server.py\", line 2000, in _execute_server_warmup\nAssertionError: {'error': 'chat template'}"),
 			"Initialization failed. warmup error: ",
 		},
 		miss: []string{rawTB("RuntimeError: Initialization failed. Please see the error messages above.")},
@@ -400,14 +400,14 @@ var examples = map[string]example{
 	"initialization-failed-see-above": {
 		match: []string{
 			rawTB("RuntimeError: Initialization failed. Please see the error messages above."),
-			main("DataParallelController hit an exception: Traceback (most recent call last):\nRuntimeError: Initialization failed. Please see the error messages above."),
+			mainLog("DataParallelController hit an exception: Traceback (most recent call last):\nRuntimeError: Initialization failed. Please see the error messages above."),
 		},
-		miss: []string{main("Initialization failed. warmup error: timeout")},
+		miss: []string{mainLog("Initialization failed. warmup error: timeout")},
 	},
 	"rank-scheduler-is-dead": {
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.",
-			main("Rank 3 scheduler is dead. Please check if there are relevant logs."),
+			mainLog("Rank 3 scheduler is dead. Please check if there are relevant logs."),
 		},
 		miss: []string{rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9).")},
 	},
@@ -420,21 +420,21 @@ var examples = map[string]example{
 	},
 	"http-server-error": {
 		match: []string{
-			main("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
+			mainLog("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
 			"[http_server] Error: Invalid sampling parameters",
 		},
-		miss: []string{main("http_server Error counter reset")},
+		miss: []string{mainLog("http_server Error counter reset")},
 	},
 	"error-in-request": {
 		match: []string{
-			main("Error in request: 'NoneType' object has no attribute 'apply_chat_template'\nTraceback (most recent call last):"),
+			mainLog("Error in request: 'NoneType' object has no attribute 'apply_chat_template'\nTraceback (most recent call last):"),
 			"[2025-08-02 19:24:20] Error in request: list index out of range",
 		},
-		miss: []string{main("Receive: obj=GenerateReqInput(rid='error-in-request-1')")},
+		miss: []string{mainLog("Receive: obj=GenerateReqInput(rid='error-in-request-1')")},
 	},
 	"weights-not-ready": {
-		match: []string{main("Weights are not ready after waiting 600 seconds"), "Weights are not ready after waiting 30 seconds"},
-		miss:  []string{main("Weights are ready.")},
+		match: []string{mainLog("Weights are not ready after waiting 600 seconds"), "Weights are not ready after waiting 30 seconds"},
+		miss:  []string{mainLog("Weights are ready.")},
 	},
 	// model and build
 	"model-architecture-not-supported": {
@@ -442,7 +442,7 @@ var examples = map[string]example{
 			rawTB("ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: dict_keys(['LlamaForCausalLM'])"),
 			tb("ValueError: Model architectures ['Qwen9ForCausalLM', 'Qwen9Model'] are not supported for now."),
 		},
-		miss: []string{main("Model architectures ['LlamaForCausalLM'] are supported.")},
+		miss: []string{mainLog("Model architectures ['LlamaForCausalLM'] are supported.")},
 	},
 	"weight-not-found-in-params-dict": {
 		match: []string{
@@ -460,10 +460,10 @@ var examples = map[string]example{
 	},
 	"chat-template-not-set": {
 		match: []string{
-			main("Error in request: Cannot use chat template functions because tokenizer.chat_template is not set and no template argument was passed! For information about writing templates"),
+			mainLog("Error in request: Cannot use chat template functions because tokenizer.chat_template is not set and no template argument was passed! For information about writing templates"),
 			"ValueError: Cannot use apply_chat_template() because tokenizer.chat_template is not set and no template argument was passed!",
 		},
-		miss: []string{main("Use chat template for the OpenAI-compatible API server: chatml")},
+		miss: []string{mainLog("Use chat template for the OpenAI-compatible API server: chatml")},
 	},
 	"hf-gated-repo": {
 		match: []string{
@@ -558,7 +558,7 @@ var examples = map[string]example{
 	// host
 	"no-space-left-on-device": {
 		match: []string{rawTB("OSError: [Errno 28] No space left on device: '/root/.cache/huggingface/hub/models--x'"), "RuntimeError: unable to write to file </torch_1234_0>: No space left on device (28)"},
-		miss:  []string{main("Disk space left on device: 120 GB")},
+		miss:  []string{mainLog("Disk space left on device: 120 GB")},
 	},
 	"too-many-open-files": {
 		match: []string{tb("OSError: [Errno 24] Too many open files"), "[2026-05-28 00:11:09] ERROR:    [Errno 24] Too many open files"},
@@ -574,10 +574,10 @@ var examples = map[string]example{
 	},
 	"ignore-import-error-when-loading": {
 		match: []string{
-			main("Ignore import error when loading sglang.srt.models.mllama4: No module named 'timm'"),
+			mainLog("Ignore import error when loading sglang.srt.models.mllama4: No module named 'timm'"),
 			"[2024-12-10 21:23:39] Ignore import error when loading sglang.srt.models.qwen2_vl. cannot import name 'Qwen2VLConfig'",
 		},
-		miss: []string{main("Import error when loading config")},
+		miss: []string{mainLog("Import error when loading config")},
 	},
 	"pyspy-failed": {
 		match: []string{
@@ -596,7 +596,7 @@ var examples = map[string]example{
 	},
 	"cuda-uncorrectable-ecc-error": {
 		match: []string{tb("RuntimeError: CUDA error: uncorrectable ECC error encountered"), "torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered"},
-		miss:  []string{main("ECC errors: 0 corrected, 0 uncorrected")},
+		miss:  []string{mainLog("ECC errors: 0 corrected, 0 uncorrected")},
 	},
 	"nccl-invalid-usage": {
 		match: []string{
@@ -617,14 +617,14 @@ var examples = map[string]example{
 			rawTB("ValueError: The repository for internlm/internlm2-chat-7b contains custom code which must be executed to correctly load the model. You can inspect the repository content at https://hf.co/internlm/internlm2-chat-7b.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run."),
 			"ValueError: The repository for /models/custom contains custom code which must be executed to correctly load the model.",
 		},
-		miss: []string{main("server_args=ServerArgs(trust_remote_code=True)")},
+		miss: []string{mainLog("server_args=ServerArgs(trust_remote_code=True)")},
 	},
 	"input-longer-than-context-length": {
 		match: []string{
-			main("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
+			mainLog("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
 			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
 		},
-		miss: []string{main("The input (100 tokens) is shorter than the model's context length (32768 tokens).")},
+		miss: []string{mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens).")},
 	},
 }
 
