@@ -14,8 +14,11 @@ type Alert struct {
 	LastTime    time.Time `json:"lastTime"`    // latest occurrence counted in Count
 	Count       int       `json:"count"`       // occurrences in this incident so far
 	// Kind says why this alert was emitted: "new" (first hit), "summary"
-	// (repeats counted when a group window closed), "reminder" (still
-	// happening after the repeat interval) or "resolved".
+	// (repeats counted when a group window closed or the incident ended),
+	// "reminder" (still happening after the repeat interval) or "update"
+	// (still active at the end of a window; sent only to receivers that
+	// expire alerts not re-posted, such as Alertmanager). Sinks also render
+	// "resolved" for receivers that are told an incident ended.
 	Kind   string   `json:"kind"`
 	Ranks  []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
 	Record Record   `json:"record"`

@@ -14,6 +14,11 @@ const (
 	KindNew      = "new"      // the first hit of an incident, sent at once
 	KindSummary  = "summary"  // repeats counted since the last alert, when a window closes
 	KindReminder = "reminder" // still happening after the repeat interval
+	// KindUpdate re-announces an incident that is still active at the end
+	// of a later window, between reminders. It is for receivers that track
+	// state and expire what is not re-posted (Alertmanager's endsAt); the
+	// pipeline does not send it to people.
+	KindUpdate = "update"
 )
 
 // Forever as a Window groups every occurrence of a key into one incident
@@ -157,6 +162,8 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			out = append(out, g.emit(gr, KindSummary, now))
 		case pending && g.opts.RepeatInterval > 0 && !now.Before(gr.LastEmit.Add(g.opts.RepeatInterval)):
 			out = append(out, g.emit(gr, KindReminder, now))
+		case pending:
+			out = append(out, g.update(gr))
 		}
 		gr.FirstClosed = true
 		if quiet {
@@ -166,6 +173,16 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		gr.WindowEnd = now.Add(g.opts.Window)
 	}
 	return out
+}
+
+// update returns the incident as a KindUpdate alert without counting it as
+// announced: reminders and summaries still report the repeats to people.
+func (g *Grouper) update(gr *group) sinks.Alert {
+	a := gr.Alert
+	a.Kind = KindUpdate
+	a.Ranks = slices.Clone(a.Ranks)
+	g.stats.Alerts++
+	return a
 }
 
 func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {

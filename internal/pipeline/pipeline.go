@@ -22,6 +22,7 @@ import (
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/sinks/otel"
 )
 
 // lineBuffer bounds the lines between the sources and the processor: the
@@ -59,6 +60,8 @@ type Pipeline struct {
 	matcher atomic.Pointer[matcher.Matcher]
 	proc    *processor
 	stamp   string // catalog files' stamp at the last load
+
+	telRan    bool // Run owned the telemetry's shutdown
 
 	sourcesUp atomic.Bool
 	exitCode  atomic.Int32
@@ -102,8 +105,12 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	tel, err := telemetry.New(ctx, telemetry.Config{})
-	if err != nil {
+	// Metrics carry the same resource (service, Kubernetes identity) as
+	// the OTel sink's events, so the two join in a backend.
+	var tel *telemetry.Telemetry
+	if res, err := otel.Resource(ctx); err != nil {
+		errs = append(errs, err)
+	} else if tel, err = telemetry.New(ctx, telemetry.Config{Resource: res}); err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -217,7 +224,7 @@ func (p *Pipeline) Close() error {
 	defer cancel()
 	closeSinks(ctx, p.sinks)
 	var errs []error
-	if p.tel != nil {
+	if p.tel != nil && !p.telRan {
 		errs = append(errs, p.tel.Shutdown(ctx))
 	}
 	if p.store != nil {
@@ -283,10 +290,11 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 		hg.Go(func() error { return p.serveHTTP(httpCtx, ln) })
 	}
 	var tg errgroup.Group
+	p.telRan = true
 	telCtx, stopTel := context.WithCancel(context.WithoutCancel(ctx))
 	tg.Go(func() error { return p.tel.Run(telCtx) })
 
-	procErr := p.process(ctx, lines, finite, stopSources)
+	procErr := p.process(ctx, lines, finite, stopSources, finite != nil && !p.hasFiles())
 	stopSources()
 	srcWG.Wait()
 	close(srcErrs)
@@ -408,6 +416,16 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 	return ch, nil
 }
 
+// hasFiles reports whether file globs are configured.
+func (p *Pipeline) hasFiles() bool {
+	for _, path := range p.cfg.Paths {
+		if path != "-" {
+			return true
+		}
+	}
+	return false
+}
+
 // positions adapts the store's checkpoints to the tailer's Positions.
 type positions map[string]state.Checkpoint
 
@@ -440,7 +458,12 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 
 // process is the processor goroutine's loop. It returns after the lines
 // channel is closed (sources stopped) with a final flush and commit.
-func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite <-chan struct{}, stopSources func()) error {
+//
+// When onlyFinite is set (standard input or a wrapped command, no files),
+// the end of the input is the end of the story: the grouper is flushed so
+// the repeats counted since the last alert go out as summaries. With files,
+// the grouping state is kept for the next start instead.
+func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
 	tick := time.NewTicker(tickInterval(time.Duration(p.cfg.Entry.IdleFlush)))
 	defer tick.Stop()
 	reload := p.opts.Reload
@@ -467,6 +490,9 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 		case l, ok := <-lines:
 			if !ok {
 				p.proc.flushAll()
+				if onlyFinite {
+					p.proc.flushGroups()
+				}
 				commit()
 				return nil
 			}

@@ -334,6 +334,13 @@ func (p *processor) flushAll() {
 	}
 }
 
+// flushGroups closes every incident, queueing the summaries of repeats not
+// yet announced.
+func (p *processor) flushGroups() {
+	p.grouped = true
+	p.queue(p.grouper.Flush(p.now()))
+}
+
 func (p *processor) sortedStreams() []streamKey {
 	ks := make([]streamKey, 0, len(p.streams))
 	for k := range p.streams {
@@ -398,7 +405,7 @@ func (p *processor) commit() (woke []string, err error) {
 		}
 		rank := sinks.SeverityRank(a.Record.Severity)
 		for _, s := range p.sinks {
-			if rank < s.minRank {
+			if rank < s.minRank || !s.wants(a.Kind) {
 				continue
 			}
 			b.Enqueue = append(b.Enqueue, state.Enqueue{Sink: s.name, Payload: payload})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/sinks"
 	"github.com/logmatch/logmatch/sinks/alertmanager"
 	"github.com/logmatch/logmatch/sinks/otel"
@@ -120,6 +121,14 @@ func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, o
 		return nil, fmt.Errorf("type: unknown sink type %q", c.Type)
 	}
 	return b, nil
+}
+
+// wants reports whether the sink takes alerts of this kind. Updates keep
+// an active incident alive in receivers that expire what is not re-posted
+// (Alertmanager); people and event streams get the first alert, summaries
+// and reminders only.
+func (b *builtSink) wants(kind string) bool {
+	return kind != incident.KindUpdate || b.kind == config.SinkAlertmanager
 }
 
 func plainHeaders(h map[string]config.Secret) map[string]string {
