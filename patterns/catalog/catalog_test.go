@@ -1,8 +1,10 @@
 package catalog_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -1014,4 +1016,68 @@ func BenchmarkCleanLog(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(subs)*b.N)/b.Elapsed().Seconds(), "entries/s")
+}
+
+// TestRealPythonTracebacks raises every exception record's errorClass
+// with its errorMessage (placeholders filled) in real Python, logs it the
+// way an sglang scheduler does, and checks that the entry the assembler
+// builds from that output ranks the record first.
+func TestRealPythonTracebacks(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("LOGMATCH_TEST_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("python3 not found and LOGMATCH_TEST_REQUIRE_TOOLS=1: %v", err)
+		}
+		t.Skipf("python3 not on PATH: %v", err)
+	}
+	type item struct {
+		Slug    string `json:"slug"`
+		Class   string `json:"class"`
+		Message string `json:"message"`
+	}
+	var items []item
+	for _, r := range append(curated(t), seed(t)...) {
+		if r.ErrorType == "exception" {
+			items = append(items, item{r.Slug, r.ErrorClass, benchdata.Fill(r.ErrorMessage, "42")})
+		}
+	}
+	in, err := json.Marshal(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, "-B", filepath.Join("testdata", "raise.py"))
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("raise.py: %v\n%s", err, stderr.String())
+	}
+	m := compileCatalog(t)
+	dec := json.NewDecoder(bytes.NewReader(out))
+	n := 0
+	for dec.More() {
+		var got struct{ Slug, Log string }
+		if err := dec.Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		t.Run(got.Slug, func(t *testing.T) {
+			subs := subjects(strings.TrimRight(got.Log, "\n"))
+			if len(subs) != 1 || len(subs[0].ExceptionTypes) == 0 {
+				t.Fatalf("want one traceback entry, got %d subjects from\n%s", len(subs), got.Log)
+			}
+			hits, errs := m.Match(subs[0])
+			if len(errs) > 0 || len(hits) == 0 || hits[0].Record.Slug != got.Slug {
+				var slugs []string
+				for _, h := range hits {
+					slugs = append(slugs, h.Record.Slug)
+				}
+				t.Errorf("hits %v (errors %v), want %s first, for\n%s", slugs, errs, got.Slug, got.Log)
+			}
+		})
+	}
+	if n != len(items) {
+		t.Errorf("raise.py printed %d logs for %d records", n, len(items))
+	}
 }
