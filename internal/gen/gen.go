@@ -26,7 +26,8 @@ const DefaultMinLiteral = 12
 type Options struct {
 	// Repo is the GitHub OWNER/NAME the source tree is a checkout of. It
 	// fills Record.Repo and, with SHA, Record.GithubURL; empty leaves both
-	// empty.
+	// empty. filePath is relative to the walked root, so the root should be
+	// the repository's top for the links to resolve.
 	Repo string
 	// SHA is the commit the tree was taken from: it pins githubUrl and
 	// fills analyzedSha. Empty links to HEAD.
