@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
@@ -90,8 +91,13 @@ func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, o
 		b.sink = s
 		b.closer = func(context.Context) error { return s.Close() }
 	case config.SinkAlertmanager:
+		token, err := bearerOnly(c.Headers)
+		if err != nil {
+			return nil, err
+		}
 		s, err := alertmanager.New(alertmanager.Config{
 			URL:            c.URL.Value(),
+			BearerToken:    token,
 			ResolveTimeout: time.Duration(c.ResolveTimeout),
 			Timeout:        timeout,
 			MinSeverity:    string(c.MinSeverity),
@@ -121,6 +127,19 @@ func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, o
 		return nil, fmt.Errorf("type: unknown sink type %q", c.Type)
 	}
 	return b, nil
+}
+
+// bearerOnly extracts the token of an "Authorization: Bearer" header, the
+// one header the Alertmanager sink sends (for an authenticating proxy).
+func bearerOnly(h map[string]config.Secret) (string, error) {
+	var token string
+	for k, v := range h {
+		if !strings.EqualFold(k, "Authorization") || !strings.HasPrefix(v.Value(), "Bearer ") {
+			return "", fmt.Errorf("headers: %s: the alertmanager sink sends only \"Authorization: Bearer <token>\"", k)
+		}
+		token = strings.TrimPrefix(v.Value(), "Bearer ")
+	}
+	return token, nil
 }
 
 // wants reports whether the sink takes alerts of this kind. Updates keep
