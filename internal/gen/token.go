@@ -36,7 +36,8 @@ type Token struct {
 // brackets and after a backslash continuation do not end a logical line,
 // as in Python.
 func Tokenize(src string) []Token {
-	var toks []Token
+	// Python source averages a token per five or six bytes.
+	toks := make([]Token, 0, len(src)/5+1)
 	line, depth := 1, 0
 	for i := 0; i < len(src); {
 		c := src[i]
