@@ -151,7 +151,9 @@ func (g *Generator) errorLine() string {
 // Fill replaces every {placeholder} of an errorMessage template (Python
 // f-string fields such as {e}, {self.tp_size}, {x!r}) with value. "42"
 // satisfies the catalog's usual placeholder patterns, (.+?) and (\d+).
-// Braces that do not close are kept as they are.
+// Braces that are text rather than a field are kept: ones that do not
+// close, and sets or dicts the message prints literally ({32, 64},
+// {"1": ...}), recognised by a comma, a quote or ": " inside.
 func Fill(template, value string) string {
 	if !strings.Contains(template, "{") {
 		return template
@@ -166,8 +168,10 @@ func Fill(template, value string) string {
 		if j < 0 {
 			break
 		}
-		if strings.IndexByte(template[i+1:i+1+j], '{') >= 0 {
-			// "{{" or a nested brace: keep the outer one literally.
+		field := template[i+1 : i+1+j]
+		if strings.IndexByte(field, '{') >= 0 || !isField(field) {
+			// "{{", a nested brace or literal text: keep this brace and
+			// look again after it.
 			b.WriteString(template[:i+1])
 			template = template[i+1:]
 			continue
@@ -178,6 +182,11 @@ func Fill(template, value string) string {
 	}
 	b.WriteString(template)
 	return b.String()
+}
+
+// isField tells an f-string field from braces printed as text.
+func isField(s string) bool {
+	return !strings.ContainsAny(s, ",'\"") && !strings.Contains(s, ": ")
 }
 
 // pyBool renders a bool the way Python prints it.

@@ -19,6 +19,9 @@ func TestFill(t *testing.T) {
 		{"unclosed brace kept", "dict {a: 1", "dict {a: 1"},
 		{"doubled brace keeps the outer", "literal {{x}} here", "literal {42} here"},
 		{"empty field", "value {}", "value 42"},
+		{"a set printed as text", "page_size in {32, 64}, got {page_size}.", "page_size in {32, 64}, got 42."},
+		{"a dict printed as text", `e.g. {"1": {"steps": [1,3]}}. Got {keys}`, `e.g. {"1": {"steps": [1,3]}}. Got 42`},
+		{"format spec", "took {elapsed:.2f}s", "took 42s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
