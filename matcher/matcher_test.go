@@ -273,3 +273,16 @@ func TestConcurrentMatch(t *testing.T) {
 		t.Errorf("Stats() = %+v, want 200 subjects and hits", st)
 	}
 }
+
+func TestEmptyCatalog(t *testing.T) {
+	m := compileOK(t, nil, Options{})
+	for _, text := range []string{"", "abc", strings.Repeat("long line ", 20)} {
+		hits, errs := m.Match(Subject{Text: text})
+		if len(hits)+len(errs) > 0 {
+			t.Errorf("empty catalog on %q: hits %v, errors %v", text, hits, errs)
+		}
+	}
+	if m.Len() != 0 {
+		t.Errorf("Len() = %d, want 0", m.Len())
+	}
+}
