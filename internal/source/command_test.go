@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -187,5 +188,33 @@ func TestCommandStartError(t *testing.T) {
 	}
 	if _, err := NewCommand(CommandConfig{}); err == nil {
 		t.Error("NewCommand accepted no command")
+	}
+}
+
+func TestCommandKilledAfterStopTimeout(t *testing.T) {
+	py := requirePython(t)
+	const ignoreTerm = `
+import signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("ready", flush=True)
+time.sleep(60)
+`
+	c, err := NewCommand(CommandConfig{Args: []string{py, "-c", ignoreTerm}, StopTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err = c.Run(ctx, func(_ context.Context, l Line) error {
+		if l.Text == "ready" {
+			cancel() // SIGTERM is ignored: the child must be killed
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if c.ExitCode() != 128+9 {
+		t.Errorf("exit code = %d, want %d (SIGKILL)", c.ExitCode(), 128+9)
 	}
 }

@@ -23,7 +23,9 @@
 //   - rename and create (logrotate create, kubelet): the renamed file is
 //     followed by inode inside the globs, or read to its end through the
 //     open descriptor when it left them, for RotateWait more (writers that
-//     finish a line before reopening), before the new file's first line;
+//     finish a line before reopening); the new file of the same source is
+//     read once that wait is over, so a late line of the old file never
+//     comes after the new file's first lines;
 //   - copytruncate: the truncation is seen (size below the read position,
 //     or first bytes changed), and the copy is found by fingerprint among
 //     the followed files or next to the original (names starting like it),

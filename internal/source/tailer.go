@@ -221,6 +221,14 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 	for _, tr := range ready {
 		tr.fresh = true
 	}
+	// Files still fresh from an earlier poll (held back behind a rotated
+	// file of their source) are read with this poll's new ones.
+	ready = ready[:0]
+	for _, m := range matches {
+		if tr := t.files[m.key]; tr != nil && tr.fresh {
+			ready = append(ready, tr)
+		}
+	}
 
 	// Files that left the globs first: a rotated file's tail comes before
 	// the new file's first lines.
@@ -235,6 +243,10 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 		}
 	}
 	slices.SortFunc(gone, func(a, b *tracked) int { return strings.Compare(a.path, b.path) })
+	// While a file that left the globs may still be written to (RotateWait),
+	// the other files of its source wait: a late line in the old file must
+	// not come after the new file's first lines.
+	waiting := make(map[string]bool)
 	for _, tr := range gone {
 		if tr.pending || tr.copyOf != nil {
 			// Never read on its own: its content is (or may be) another
@@ -252,12 +264,14 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 				return false, err
 			}
 			t.drop(tr)
+		} else {
+			waiting[tr.source] = true
 		}
 	}
 
 	for _, m := range matches {
 		tr := t.files[m.key]
-		if tr == nil || tr.fresh || tr.pending || tr.copyOf != nil {
+		if tr == nil || tr.fresh || tr.pending || tr.copyOf != nil || waiting[tr.source] {
 			continue
 		}
 		if err := t.checkTruncation(ctx, tr, now, emit); err != nil {
@@ -280,10 +294,14 @@ func (t *Tailer) poll(ctx context.Context, now time.Time, emit Emit) (more bool,
 		return 1
 	})
 	for _, tr := range ready {
-		tr.fresh = false
 		if tr.copyOf != nil {
+			tr.fresh = false
 			continue
 		}
+		if waiting[tr.source] {
+			continue // stays fresh: read first once the old file is closed
+		}
+		tr.fresh = false
 		m, err := t.read(ctx, tr, readBudget, now, emit)
 		if err != nil {
 			return false, err
@@ -492,7 +510,7 @@ func (t *Tailer) checkTruncation(ctx context.Context, tr *tracked, now time.Time
 	}
 	t.cfg.Observer.Add(tr.source, CountTruncations, 1)
 	from := tr.resume()
-	if cp := t.findCopy(tr, from); cp != nil {
+	if cp := t.findCopy(tr); cp != nil {
 		if err := t.readCopy(ctx, tr, cp, from, now, emit); err != nil {
 			return err
 		}
@@ -506,15 +524,23 @@ func (t *Tailer) checkTruncation(ctx context.Context, tr *tracked, now time.Time
 	return nil
 }
 
-// findCopy looks for a copy of tr's old content holding at least from
-// bytes: first among tracked files, then among the files next to it whose
-// name starts like its own (app.log.1, app.log-20260101, app-20260101.log).
-func (t *Tailer) findCopy(tr *tracked, from int64) *tracked {
+// findCopy looks for a copy of tr's old content: first among tracked
+// files, then among the files next to it whose name starts like its own
+// (app.log.1, app.log-20260101, app-20260101.log).
+func (t *Tailer) findCopy(tr *tracked) *tracked {
 	if tr.id.Size == 0 {
 		return nil // nothing of the old content is known: any file would match
 	}
 	for _, o := range t.files {
 		if o.copyOf == tr {
+			return o
+		}
+	}
+	// A copy still being classified (logrotate was writing it at the last
+	// look) is the copy when it now holds the old content.
+	for _, o := range t.files {
+		if o.pending && filepath.Dir(o.path) == filepath.Dir(tr.path) && t.hasContent(o.f, tr.id) {
+			o.pending = false
 			return o
 		}
 	}
@@ -532,12 +558,25 @@ func (t *Tailer) findCopy(tr *tracked, from int64) *tracked {
 		if seen++; seen > maxSiblings {
 			break
 		}
-		if cp := t.openIf(filepath.Join(dir, e.Name()), tr.id, from, false); cp != nil {
+		if cp := t.openIf(filepath.Join(dir, e.Name()), tr.id, 0, false); cp != nil {
+			if t.files[cp.key] != nil { // followed on its own: not a copy of tr
+				cp.f.Close()
+				continue
+			}
 			cp.source, cp.pod = tr.source, tr.pod
 			return cp
 		}
 	}
 	return nil
+}
+
+// fileSize is f's current size, or -1 when it cannot be read.
+func fileSize(f *os.File) int64 {
+	fi, err := f.Stat()
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
 }
 
 // openIf opens path when it holds id's content (and, with sameFile, is the
@@ -570,6 +609,12 @@ func (t *Tailer) readCopy(ctx context.Context, orig, cp *tracked, from int64, no
 	t.cfg.Observer.Add(orig.source, CountCopyTails, 1)
 	cp.copyOf = nil
 	cp.fr.format = orig.fr.format
+	// The copy can be shorter than what was read from the original: lines
+	// written between logrotate's copy and its truncation are only in what
+	// we read before the truncation.
+	if size := fileSize(cp.f); size >= 0 && from > size {
+		from = size
+	}
 	if err := cp.seek(from); err != nil {
 		return err
 	}

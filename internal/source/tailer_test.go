@@ -129,6 +129,24 @@ func TestTailerRotation(t *testing.T) {
 			want: append(wantNumbered(1, 2), "[2026-11-29 10:00:00 TP0] other"),
 		},
 		{
+			name: "copytruncate with lines read after the copy was taken",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					appendFile(t, p, numbered(6, 7)) // only in the original: copytruncate's window
+				},
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+				func(t *testing.T, p string) { appendFile(t, p, numbered(10, 10)) },
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
 			name: "truncate twice",
 			glob: "app.log",
 			steps: []func(*testing.T, string){
