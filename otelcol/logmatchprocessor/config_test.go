@@ -1,0 +1,192 @@
+package logmatchprocessor
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/confmap/confmaptest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/processor/processortest"
+)
+
+func TestLoadConfig(t *testing.T) {
+	cm, err := confmaptest.LoadConf(filepath.Join("testdata", "config.yaml"))
+	if err != nil {
+		t.Fatalf("LoadConf: %v", err)
+	}
+	tests := []struct {
+		id      string
+		want    *Config
+		wantErr string
+	}{
+		{id: "logmatch", want: &Config{Match: MatchBody, Forward: ForwardAll}},
+		{id: "logmatch/hits", want: &Config{
+			Catalogs:         []string{"testdata/warning.jsonl"},
+			NoDefaultCatalog: true,
+			Match:            "log",
+			MinSeverity:      "warning",
+			Forward:          ForwardHits,
+			SetSeverity:      true,
+			EmitIncidents:    true,
+		}},
+		{id: "logmatch/unknown_key", wantErr: "forwrd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			sub, err := cm.Sub(tt.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := NewFactory().CreateDefaultConfig().(*Config)
+			err = sub.Unmarshal(cfg)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Unmarshal error = %v, want one naming %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Unmarshal: %v", err)
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, cfg, cmpopts.IgnoreUnexported(Config{})); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want []string // substrings, one per expected problem; none means valid
+	}{
+		{name: "default is valid", edit: func(*Config) {}},
+		{name: "attribute match is valid", edit: func(c *Config) { c.Match = "log" }},
+		{name: "severity aliases are valid", edit: func(c *Config) { c.MinSeverity = "Crit" }},
+		{
+			name: "no default catalog needs a catalog",
+			edit: func(c *Config) { c.NoDefaultCatalog = true },
+			want: []string{"catalogs: no_default_catalog is set but no catalog is named"},
+		},
+		{
+			name: "empty catalog path",
+			edit: func(c *Config) { c.Catalogs = []string{"a.jsonl", ""} },
+			want: []string{"catalogs[1]: empty path"},
+		},
+		{
+			name: "empty match",
+			edit: func(c *Config) { c.Match = "" },
+			want: []string{`match: empty; want "body" or an attribute name`},
+		},
+		{
+			name: "unknown severity",
+			edit: func(c *Config) { c.MinSeverity = "fatal" },
+			want: []string{`min_severity: unknown severity "fatal"`},
+		},
+		{
+			name: "unknown forward",
+			edit: func(c *Config) { c.Forward = "matches" },
+			want: []string{`forward: "matches"; want "all" or "hits"`},
+		},
+		{
+			name: "every problem at once",
+			edit: func(c *Config) {
+				c.NoDefaultCatalog = true
+				c.Match = ""
+				c.Forward = ""
+				c.MinSeverity = "loud"
+			},
+			want: []string{"catalogs:", "match:", "min_severity:", "forward:"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := defaultConfig(tt.edit).Validate()
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("Validate: %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate: nil, want %q", tt.want)
+			}
+			got := strings.Split(err.Error(), "\n")
+			if len(got) != len(tt.want) {
+				t.Fatalf("Validate: %d problems %q, want %d", len(got), got, len(tt.want))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("problem %d = %q, want it to contain %q", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestStartFails(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{
+			name: "missing catalog file",
+			edit: func(c *Config) { c.Catalogs = []string{"testdata/absent.jsonl"} },
+			want: "logmatch processor: catalogs[0]: stat testdata/absent.jsonl: no such file or directory",
+		},
+		{
+			name: "nothing left after min severity",
+			edit: func(c *Config) {
+				c.Catalogs = []string{"testdata/warning.jsonl"}
+				c.NoDefaultCatalog = true
+				c.MinSeverity = "critical"
+			},
+			want: "logmatch processor: catalogs: no usable records",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := NewFactory()
+			p, err := f.CreateLogs(ctx, processortest.NewNopSettings(f.Type()), defaultConfig(tt.edit), consumertest.NewNop())
+			if err != nil {
+				t.Fatalf("CreateLogs: %v", err)
+			}
+			err = p.Start(ctx, componenttest.NewNopHost())
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Start error = %v, want %q", err, tt.want)
+			}
+			if err := p.Shutdown(ctx); err != nil {
+				t.Errorf("Shutdown: %v", err)
+			}
+		})
+	}
+}
+
+func TestFactory(t *testing.T) {
+	f := NewFactory()
+	if got, want := f.Type().String(), TypeName; got != want {
+		t.Errorf("Type = %q, want %q", got, want)
+	}
+	if got := f.LogsStability(); got != component.StabilityLevelAlpha {
+		t.Errorf("LogsStability = %v, want alpha", got)
+	}
+	if err := componenttest.CheckConfigStruct(f.CreateDefaultConfig()); err != nil {
+		t.Errorf("CheckConfigStruct: %v", err)
+	}
+	if _, err := f.CreateTraces(context.Background(), processortest.NewNopSettings(f.Type()), f.CreateDefaultConfig(), consumertest.NewNop()); err == nil {
+		t.Error("CreateTraces succeeded, want an error: logs only")
+	}
+	processortest.VerifyShutdown(t, f, f.CreateDefaultConfig())
+}

@@ -1,0 +1,98 @@
+package logmatchprocessor
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// Attribute keys the processor sets on a matched record. Empty catalog
+// fields are left out rather than set to "".
+const (
+	AttrRecordID         = "logmatch.record.id"
+	AttrSlug             = "logmatch.slug"
+	AttrSeverity         = "logmatch.severity"
+	AttrSolutions        = "logmatch.solutions"
+	AttrPreventionTips   = "logmatch.prevention_tips"
+	AttrDocumentation    = "logmatch.documentation"
+	AttrGithubURL        = "logmatch.github_url"
+	AttrHandlingStrategy = "logmatch.handling_strategy"
+	AttrExceptionType    = "exception.type"
+	AttrExceptionMessage = "exception.message"
+)
+
+// IncidentEventName is the event name of the records emit_incidents adds.
+const IncidentEventName = "logmatch.incident"
+
+// enrich writes the hit's record and exception into attrs.
+func enrich(attrs pcommon.Map, res *result) {
+	rec := res.hit.Record
+	putStr(attrs, AttrRecordID, rec.ID)
+	putStr(attrs, AttrSlug, rec.Slug)
+	putStr(attrs, AttrSeverity, string(rec.Severity))
+	putSlice(attrs, AttrSolutions, rec.Solutions)
+	putSlice(attrs, AttrPreventionTips, rec.PreventionTips)
+	putStr(attrs, AttrDocumentation, rec.Documentation)
+	putStr(attrs, AttrGithubURL, rec.GithubURL)
+	putStr(attrs, AttrHandlingStrategy, rec.HandlingStrategy)
+	putStr(attrs, AttrExceptionType, res.exc.Type)
+	putStr(attrs, AttrExceptionMessage, res.exc.Message)
+}
+
+func putStr(attrs pcommon.Map, k, v string) {
+	if v != "" {
+		attrs.PutStr(k, v)
+	}
+}
+
+func putSlice(attrs pcommon.Map, k string, vs []string) {
+	if len(vs) == 0 {
+		return
+	}
+	s := attrs.PutEmptySlice(k)
+	s.EnsureCapacity(len(vs))
+	for _, v := range vs {
+		s.AppendEmpty().SetStr(v)
+	}
+}
+
+// setSeverity maps a catalog severity onto the OpenTelemetry severity
+// scale; an unknown severity leaves the record's own.
+func setSeverity(lr plog.LogRecord, s patterns.Severity) {
+	var n plog.SeverityNumber
+	var text string
+	switch s {
+	case patterns.SeverityInfo:
+		n, text = plog.SeverityNumberInfo, "INFO"
+	case patterns.SeverityWarning:
+		n, text = plog.SeverityNumberWarn, "WARN"
+	case patterns.SeverityError:
+		n, text = plog.SeverityNumberError, "ERROR"
+	case patterns.SeverityCritical:
+		n, text = plog.SeverityNumberFatal, "FATAL"
+	default:
+		return
+	}
+	lr.SetSeverityNumber(n)
+	lr.SetSeverityText(text)
+}
+
+// incident fills ev as the event for the matched record lr: the same
+// enrichment, times and trace context, the catalog severity, and as its
+// body the exception line ("RuntimeError: ...") when there is a traceback,
+// else the matched line, so an alerting backend needs nothing else.
+func incident(ev, lr plog.LogRecord, res *result) {
+	ev.SetEventName(IncidentEventName)
+	ev.SetTimestamp(lr.Timestamp())
+	ev.SetObservedTimestamp(lr.ObservedTimestamp())
+	ev.SetTraceID(lr.TraceID())
+	ev.SetSpanID(lr.SpanID())
+	if res.exc.Type != "" {
+		ev.Body().SetStr(res.exc.Type + ": " + res.exc.Message)
+	} else {
+		ev.Body().SetStr(res.hit.Line)
+	}
+	setSeverity(ev, res.hit.Record.Severity)
+	enrich(ev.Attributes(), res)
+}
