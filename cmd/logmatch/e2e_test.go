@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -509,5 +511,98 @@ sys.exit(3)
 		if !strings.Contains(stderr.String(), want) {
 			t.Fatalf("child's stderr not passed through (%q missing):\n%s", want, stderr.String())
 		}
+	}
+}
+
+// A webhook that is down (503, then 429 with Retry-After) while failures
+// are found, and a logmatch restart during the outage: once the receiver
+// recovers, every alert is delivered exactly once.
+func TestRunSinkOutageAcrossRestart(t *testing.T) {
+	var mu sync.Mutex
+	var down = true
+	got := map[string]int{} // by Idempotency-Key
+	numbers := map[int]int{}
+	attempts := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		if down {
+			if attempts%2 == 0 {
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		var a sinks.Alert
+		if err := json.NewDecoder(r.Body).Decode(&a); err != nil {
+			t.Errorf("webhook body: %v", err)
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		got[r.Header.Get("Idempotency-Key")]++
+		if n, err := strconv.Atoi(a.Match.Groups["1"]); err == nil {
+			numbers[n]++
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+
+	h := newHarness(t)
+	logPath := filepath.Join(h.logDir, "server.log")
+	var b strings.Builder
+	for n := 1; n <= 20; n++ {
+		fmt.Fprintf(&b, "[2026-05-28 00:11:%02d TP0] Synthetic failure #%d in request\n", n, n)
+	}
+	if err := os.WriteFile(logPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sink := []string{"--sink", "webhook=" + srv.URL + "/hook"}
+	first := h.start(sink...)
+	// Wait until the receiver has refused a few attempts, then restart
+	// logmatch while it is still down.
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := attempts
+		mu.Unlock()
+		if n >= 4 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	first.stop(t)
+	second := h.start(sink...)
+	time.Sleep(500 * time.Millisecond)
+	mu.Lock()
+	down = false
+	mu.Unlock()
+	deadline = time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := len(numbers)
+		mu.Unlock()
+		if n == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	second.stop(t)
+	mu.Lock()
+	defer mu.Unlock()
+	for n := 1; n <= 20; n++ {
+		if numbers[n] != 1 {
+			t.Errorf("failure #%d delivered %d times, want exactly once", n, numbers[n])
+		}
+	}
+	for k, c := range got {
+		if c != 1 {
+			t.Errorf("Idempotency-Key %s delivered %d times", k, c)
+		}
+	}
+	if t.Failed() {
+		t.Logf("first run log:\n%s\nsecond run log:\n%s", first.logs(), second.logs())
 	}
 }
