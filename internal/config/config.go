@@ -177,7 +177,7 @@ const (
 	DefaultShutdownGrace  = 10 * time.Second
 	DefaultEntryMaxLines  = 1000
 	DefaultEntryMaxBytes  = 64 << 10 // as internal/entry
-	DefaultIdleFlush      = 2 * time.Second
+	DefaultIdleFlush      = 500 * time.Millisecond
 	DefaultMaxLineBytes   = 256 << 10 // as internal/source
 	DefaultPollInterval   = 250 * time.Millisecond
 	DefaultQueueMaxItems  = 10000
