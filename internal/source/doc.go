@@ -66,9 +66,10 @@
 //	truncate twice:                  passed in both modes
 //
 // It also has no notion of file identity or resumable offsets across a
-// rename, and delivers about 100k lines/s against about 1.5M lines/s for
-// this package's bufio reader (BenchmarkNxadmCatchUp, BenchmarkTailerCatchUp
-// on a 1M-line file), which matters for catch-up after a restart. So the
+// rename, and delivers 0.1-0.12M lines/s against 1.5-3.2M lines/s for this
+// package's bufio reader (BenchmarkNxadmCatchUp, BenchmarkTailerCatchUp on
+// a 1M-line file, same loaded 2-core machine), which matters for catch-up
+// after a restart. So the
 // Tailer is its own polling reader, modelled on the Collector's file
 // consumer; run the evaluation with LOGMATCH_EVAL_NXADM=1.
 //
