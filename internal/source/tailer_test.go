@@ -1,6 +1,8 @@
 package source
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +32,20 @@ func TestTailerRotation(t *testing.T) {
 					appendFile(t, p+".1", numbered(6, 7)) // the writer has not reopened yet
 					writeFile(t, p, numbered(8, 10))
 				},
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountRotations: 1},
+		},
+		{
+			name: "a late line of the renamed file comes before the new file",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					mustRename(t, p, p+".1")
+					writeFile(t, p, numbered(8, 10))
+				},
+				func(t *testing.T, p string) { appendFile(t, p+".1", numbered(6, 7)) }, // within RotateWait
 			},
 			want:   wantNumbered(1, 10),
 			counts: map[Counter]int64{CountRotations: 1},
@@ -542,5 +558,26 @@ func TestTailerCopyRenamedIntoGlob(t *testing.T) {
 	h.stop()
 	if diff := cmp.Diff(wantNumbered(1, 10), h.got.texts()); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestTailerEmitErrorStops(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 3))
+	tl, err := New(Config{Paths: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = tl.Run(context.Background(), func(context.Context, Line) error {
+		n++
+		return errStop
+	})
+	if !errors.Is(err, errStop) || n != 1 {
+		t.Errorf("Run = %v after %d lines, want the emit error after 1", err, n)
+	}
+	if err := tl.Run(context.Background(), (&collector{}).emit); err == nil {
+		t.Error("a second Run was accepted")
 	}
 }
