@@ -113,7 +113,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 	sp := newSplitter(r, physicalBound(cfg.Format, cfg.MaxLineBytes))
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64
-	var lines, cut, sent int64
+	var lines, cut int64
 	defer func() {
 		o := cfg.Observer
 		if lines > 0 {
@@ -147,7 +147,6 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 			l.Time = cfg.Now()
 		}
 		l.Truncated = f.truncated
-		sent++
 		return emit(ctx, l)
 	}
 	for {
