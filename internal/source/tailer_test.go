@@ -581,3 +581,37 @@ func TestTailerEmitErrorStops(t *testing.T) {
 		t.Error("a second Run was accepted")
 	}
 }
+
+// TestTailerKubeletRotation follows a CRI container log written in pieces
+// and rotated the way kubelet does (rename to 0.log.<time>, new 0.log).
+func TestTailerKubeletRotation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pods", "infer_sglang-0_uid", "server")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "0.log")
+	const ts = "2026-11-29T10:00:00.000000001Z"
+	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, Format: FormatCRI})
+	writeFile(t, p, ts+" stderr P Traceback (most \n"+ts+" stdout F GET /health 200\n"+ts+" stderr F recent ca")
+	h.poll()
+	appendFile(t, p, "ll last):\n")
+	h.poll()
+	mustRename(t, p, p+".20261129-100000")
+	writeFile(t, p, ts+" stderr F RuntimeError: boom\n")
+	h.poll()
+	h.advance(2 * time.Second)
+	h.stop()
+	type got struct{ Text, Stream, Path string }
+	var lines []got
+	for _, l := range h.got.all() {
+		lines = append(lines, got{l.Text, l.Stream, filepath.Base(l.Path)})
+	}
+	want := []got{
+		{"GET /health 200", "stdout", "0.log"},
+		{"Traceback (most recent call last):", "stderr", "0.log"},
+		{"RuntimeError: boom", "stderr", "0.log"},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
