@@ -59,14 +59,26 @@ func cmdRun(ctx context.Context, args []string, e env) error {
 		}
 	}()
 
+	// A wrapped command gets SIGINT and SIGTERM forwarded and decides when
+	// to exit, like under an init process; logmatch finishes after it, so
+	// the signals must not also cancel the pipeline.
+	var forward chan os.Signal
+	if len(cfg.Command) > 0 {
+		forward = make(chan os.Signal, 4)
+		signal.Notify(forward, syscall.SIGINT, syscall.SIGTERM)
+		defer signal.Stop(forward)
+		ctx = context.WithoutCancel(ctx)
+	}
+
 	p, err := pipeline.New(ctx, pipeline.Options{
-		Config: cfg,
-		Logger: log,
-		Stdin:  e.stdin,
-		Stdout: e.stdout,
-		Stderr: e.stderr,
-		Getenv: e.getenv,
-		Reload: reload,
+		Config:  cfg,
+		Logger:  log,
+		Stdin:   e.stdin,
+		Stdout:  e.stdout,
+		Stderr:  e.stderr,
+		Getenv:  e.getenv,
+		Reload:  reload,
+		Signals: forward,
 	})
 	if err != nil {
 		return usageError("%w", err)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,9 @@ type Options struct {
 	Getenv func(string) string
 	// Reload receives a value for each reload request (SIGHUP).
 	Reload <-chan struct{}
+	// Signals are forwarded to a wrapped command (SIGINT, SIGTERM), which
+	// then decides when it exits; logmatch finishes when it has.
+	Signals <-chan os.Signal
 	// Listening, when set, is called with the HTTP server's address once
 	// it listens (tests use port 0).
 	Listening func(addr string)
@@ -61,7 +65,7 @@ type Pipeline struct {
 	proc    *processor
 	stamp   string // catalog files' stamp at the last load
 
-	telRan    bool // Run owned the telemetry's shutdown
+	telRan bool // Run owned the telemetry's shutdown
 
 	sourcesUp atomic.Bool
 	exitCode  atomic.Int32
@@ -396,6 +400,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			Args:         p.cfg.Command,
 			Stdout:       p.opts.Stdout,
 			Stderr:       p.opts.Stderr,
+			Signals:      p.opts.Signals,
 			MaxLineBytes: p.cfg.MaxLineBytes,
 			Observer:     obs,
 		})
