@@ -683,3 +683,56 @@ func TestRunSinkOutageAcrossRestart(t *testing.T) {
 		t.Logf("first run log:\n%s\nsecond run log:\n%s", first.logs(), second.logs())
 	}
 }
+
+// SIGTERM to logmatch is forwarded to the wrapped command, which decides
+// how to exit; logmatch matches its last words and exits with its status.
+func TestRunWrappedCommandSignal(t *testing.T) {
+	py := requireTool(t, "python3")
+	script := filepath.Join(t.TempDir(), "child.py")
+	err := os.WriteFile(script, []byte(`
+import logging, signal, sys, time
+logging.basicConfig(format="[%(asctime)s TP0] %(message)s", datefmt="%Y-%m-%d %H:%M:%S", level=logging.INFO)
+def stop(signum, frame):
+    logging.error("SIGQUIT received. signum=None, frame=None. It usually means one child failed.")
+    sys.exit(7)
+signal.signal(signal.SIGTERM, stop)
+print("ready", flush=True)
+time.sleep(60)
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "run", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--", py, script)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() || sc.Text() != "ready" {
+		t.Fatalf("child did not start: %q %v", sc.Text(), sc.Err())
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var alerts []sinks.Alert
+	for sc.Scan() {
+		var a sinks.Alert
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("stdout line is not an alert: %s", sc.Text())
+		}
+		alerts = append(alerts, a)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Fatalf("exit = %v, want the child's status 7\nstderr:\n%s", err, stderr.String())
+	}
+	if len(alerts) == 0 || alerts[0].Record.Slug == "" {
+		t.Fatalf("no alert for the child's last words; stderr:\n%s", stderr.String())
+	}
+}
