@@ -41,11 +41,11 @@ type Options struct {
 // safe for concurrent use.
 type Matcher struct {
 	recs     []patterns.Record
-	res      []*regexp2.Regexp
+	res      []atomic.Pointer[compiled] // nil until the pattern is first tried
+	timeout  time.Duration              // Options.MatchTimeout
 	reqs     []Required
 	litLen   []int
 	classKey []string   // last dotted component of each record's errorClass
-	groups   [][]group  // capture groups of each pattern, group 0 left out
 	pf       *prefilter // nil with Options.NoPrefilter
 	pool     sync.Pool  // *scratch
 
@@ -56,6 +56,14 @@ type Matcher struct {
 	stackLimit []atomic.Uint64 // per record
 }
 
+// compiled is a record's regexp2 program. Programs are built on first use:
+// in a given log most patterns never become candidates, and the 5,695
+// programs of the generated catalog would hold about 20 MB.
+type compiled struct {
+	re     *regexp2.Regexp
+	groups []group // capture groups, group 0 left out
+}
+
 // group is one capture group of a pattern: its number and, for a named
 // group, its name.
 type group struct {
@@ -64,19 +72,17 @@ type group struct {
 	name string
 }
 
-// Compile compiles every record's messagePattern with patterns.Compile and
-// builds the prefilter. A pattern that does not compile is reported as a
-// Problem naming the record's origin and skipped; the other records still
-// compile. Records are copied: hits point into the Matcher's own copy.
+// Compile checks every record's messagePattern (parsed and translated by
+// regexp2, as patterns.Compile does) and builds the prefilter; each regexp2
+// program itself is built the first time its pattern is tried. A pattern
+// that does not compile is reported as a Problem naming the record's origin
+// and skipped; the other records still compile. Records are copied: hits
+// point into the Matcher's own copy.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
-	m := &Matcher{}
+	m := &Matcher{timeout: opts.MatchTimeout}
 	var problems []patterns.Problem
 	for _, rec := range recs {
-		re, err := patterns.Compile(rec.MessagePattern)
-		var req Required
-		if err == nil {
-			req, err = ExtractLiterals(rec.MessagePattern)
-		}
+		req, err := analyse(rec.MessagePattern)
 		if err != nil {
 			problems = append(problems, patterns.Problem{
 				File:    rec.Origin.File,
@@ -88,16 +94,12 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			})
 			continue
 		}
-		if opts.MatchTimeout > 0 {
-			re.MatchTimeout = opts.MatchTimeout
-		}
 		m.recs = append(m.recs, rec)
-		m.res = append(m.res, re)
 		m.reqs = append(m.reqs, req)
 		m.litLen = append(m.litLen, req.LiteralLen())
 		m.classKey = append(m.classKey, lastDotted(rec.ErrorClass))
-		m.groups = append(m.groups, patternGroups(re))
 	}
+	m.res = make([]atomic.Pointer[compiled], len(m.recs))
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
 	m.stackLimit = make([]atomic.Uint64, len(m.recs))
 	if !opts.NoPrefilter {
@@ -109,6 +111,27 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	}
 	m.pool.New = func() any { return m.newScratch() }
 	return m, problems
+}
+
+// program returns record i's regexp2 program, building it on first use.
+// Two goroutines may both build it; one result is kept.
+func (m *Matcher) program(i int) (*compiled, error) {
+	if c := m.res[i].Load(); c != nil {
+		return c, nil
+	}
+	re, err := patterns.Compile(m.recs[i].MessagePattern)
+	if err != nil {
+		// Compile checked this pattern with the same parser and writer.
+		return nil, fmt.Errorf("%s: record %s: messagePattern: %w", m.recs[i].Origin, m.recs[i].ID, err)
+	}
+	if m.timeout > 0 {
+		re.MatchTimeout = m.timeout
+	}
+	c := &compiled{re: re, groups: patternGroups(re)}
+	if m.res[i].CompareAndSwap(nil, c) {
+		return c, nil
+	}
+	return m.res[i].Load(), nil
 }
 
 func patternGroups(re *regexp2.Regexp) []group {
@@ -147,7 +170,13 @@ func (m *Matcher) Required(i int) Required { return m.reqs[i] }
 // Regexp returns the compiled pattern of record i (an index into Records),
 // for callers that measure or inspect patterns one by one. It is shared with
 // the Matcher: callers must not change its MatchTimeout.
-func (m *Matcher) Regexp(i int) *regexp2.Regexp { return m.res[i] }
+func (m *Matcher) Regexp(i int) (*regexp2.Regexp, error) {
+	c, err := m.program(i)
+	if err != nil {
+		return nil, err
+	}
+	return c.re, nil
+}
 
 // Keyed reports whether record i is found through the prefilter's keys;
 // false means it is tried on every subject (its literals, if any, are too
@@ -190,7 +219,12 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 	sc.hits = sc.hits[:0]
 	for _, r := range sc.cands {
 		m.tried.Add(1)
-		match, err := m.res[r].FindStringMatch(s.Text)
+		prog, err := m.program(int(r))
+		if err != nil {
+			errs = append(errs, PatternError{Record: &m.recs[r], Err: err})
+			continue
+		}
+		match, err := prog.re.FindStringMatch(s.Text)
 		if err != nil {
 			errs = append(errs, m.patternError(int(r), err))
 			continue
@@ -198,7 +232,7 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 		if match == nil {
 			continue
 		}
-		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), match, s)})
+		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, s)})
 	}
 	if len(sc.hits) == 0 {
 		return hits, errs
@@ -250,7 +284,7 @@ func (m *Matcher) patternError(r int, err error) PatternError {
 	}
 }
 
-func (m *Matcher) hit(r int, match *regexp2.Match, s Subject) Hit {
+func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hit {
 	rec := &m.recs[r]
 	start, length := match.ByteRange()
 	h := Hit{
@@ -261,13 +295,13 @@ func (m *Matcher) hit(r int, match *regexp2.Match, s Subject) Hit {
 		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
 		LiteralLen:  m.litLen[r],
 	}
-	for _, g := range m.groups[r] {
+	for _, g := range groups {
 		grp := match.GroupByNumber(g.num)
 		if grp == nil || len(grp.Captures) == 0 {
 			continue // did not take part in the match
 		}
 		if h.Groups == nil {
-			h.Groups = make(map[string]string, 2*len(m.groups[r]))
+			h.Groups = make(map[string]string, 2*len(groups))
 		}
 		v := grp.String()
 		h.Groups[g.key] = v

@@ -165,9 +165,13 @@ func expensive(m *matcher.Matcher, opts Options) []Cost {
 	recs := m.Records()
 	costs := make([]Cost, len(recs))
 	for i := range recs {
-		re := m.Regexp(i)
+		re, err := m.Regexp(i)
+		if err != nil {
+			costs[i] = Cost{Record: &recs[i], Err: err}
+			continue
+		}
 		start := time.Now()
-		_, err := re.FindStringMatch(input)
+		_, err = re.FindStringMatch(input)
 		costs[i] = Cost{Record: &recs[i], PerMatch: time.Since(start)}
 		if err != nil {
 			// regexp2's own error quotes the input; the cost says enough.
