@@ -27,4 +27,9 @@
 // and 36 MB to build over the same windows and scanned 150k lines/s, and
 // 36 s and 120 MB over the whole literals. Patterns whose literals are all
 // shorter than 7 bytes are tried on every text; catalogcheck reports them.
+//
+// Compile parses each pattern once, for its literals and to check that
+// regexp2 can compile it; the regexp2 program is built the first time the
+// pattern is a candidate. Most patterns never are in a given log, so the
+// compiled generated catalog holds 3 MB instead of 23 MB.
 package matcher
