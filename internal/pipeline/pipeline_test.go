@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
 		// regexp2's coarse clock for match timeouts is one process-wide
 		// goroutine that stops itself after a while of disuse.
-		goleak.IgnoreTopFunction("github.com/dlclark/regexp2/v2.runClock"),
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
 		// The test's own HTTP client keeps idle connections.
 		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),

@@ -1,0 +1,198 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/incident"
+	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/state"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks/stdout"
+)
+
+// criLine is one line of a CRI file as the tailer delivers it.
+type criLine struct {
+	stream string
+	text   string
+}
+
+func newTestProcessor(t *testing.T, store *state.Store) *processor {
+	t.Helper()
+	recs := []patterns.Record{
+		{ID: "tb", Slug: "runtime", MessagePattern: `RuntimeError: boom`, ErrorClass: "RuntimeError", Severity: patterns.SeverityError},
+		{ID: "out", Slug: "stdout-failure", MessagePattern: `stdout failure #\d+`, Severity: patterns.SeverityError},
+	}
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var mp atomic.Pointer[matcher.Matcher]
+	mp.Store(m)
+	cps, err := store.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := map[string]state.Checkpoint{}
+	for _, cp := range cps {
+		restored[cp.ID.Key()] = cp
+	}
+	return newProcessor(&processor{
+		log:      slog.New(slog.DiscardHandler),
+		store:    store,
+		matcher:  &mp,
+		grouper:  incident.New(incident.Options{Window: 0}),
+		sinks:    []*builtSink{{name: "stdout", kind: "stdout", sink: stdout.New(nil)}},
+		idle:     time.Hour,
+		now:      func() time.Time { return time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC) },
+		restored: restored,
+	})
+}
+
+// feed delivers lines with offsets as a tailer would: each line's Offset
+// is its start, Next the end of everything delivered.
+func feed(p *processor, id source.FileID, lines []criLine, from int) {
+	off := int64(0)
+	for i, l := range lines {
+		n := int64(len(l.text) + 1)
+		if i >= from {
+			sl := source.Line{Path: "/var/log/pods/ns_pod_uid/c/0.log", File: id, Next: off + n}
+			sl.Text, sl.Stream, sl.Offset, sl.Source = l.text, l.stream, off, "/var/log/pods/ns_pod_uid/c/0.log"
+			p.line(sl)
+		}
+		off += n
+	}
+}
+
+func queued(t *testing.T, store *state.Store) []string {
+	t.Helper()
+	items, _, err := store.Peek("stdout", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, it := range items {
+		var a struct {
+			Record struct{ ID string }
+			Match  struct{ Text string }
+		}
+		if err := json.Unmarshal(it.Payload, &a); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a.Record.ID+": "+a.Match.Text)
+	}
+	return out
+}
+
+// A crash while a stderr traceback is still being assembled: the
+// checkpoint resumes at the traceback's first line, and after the restart
+// the traceback is alerted once while the stdout entries read again are
+// not alerted twice.
+func TestCheckpointResumesPendingEntryWithoutRepeats(t *testing.T) {
+	dir := t.TempDir()
+	lines := []criLine{
+		{"stderr", "[2026-05-28 00:11:09 TP0] Scheduler hit an exception: Traceback (most recent call last):"},
+		{"stdout", "stdout failure #1"},
+		{"stderr", `  File "/sgl/scheduler.py", line 10, in run`},
+		{"stdout", "stdout failure #2"},
+		{"stderr", "RuntimeError: boom"},
+		{"stdout", "stdout failure #3"},
+	}
+	id := source.FileID{Dev: 1, Ino: 42, Size: 10, Sum: [16]byte{1, 2, 3}}
+
+	store, err := state.Open(dir, state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestProcessor(t, store)
+	// The first run reads up to the frame line and the second stdout line,
+	// then "crashes" after a commit.
+	feed(p, id, lines[:4], 0)
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	before := queued(t, store)
+	cps, err := store.Files()
+	if err != nil || len(cps) != 1 {
+		t.Fatalf("checkpoints = %v, %v", cps, err)
+	}
+	if cps[0].Offset != 0 {
+		t.Fatalf("resume offset = %d, want 0: the pending traceback's first line", cps[0].Offset)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	store, err = state.Open(dir, state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p = newTestProcessor(t, store)
+	feed(p, id, lines, int(cps[0].Offset))
+	p.flushAll()
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	got := queued(t, store)
+	want := []string{
+		"out: stdout failure #1",
+		"out: stdout failure #2",
+		"out: stdout failure #3",
+		"tb: RuntimeError: boom",
+	}
+	if len(before) != 1 || before[0] != want[0] {
+		t.Fatalf("first run queued %v, want only %q (#2 still pending in its stream)", before, want[0])
+	}
+	if !sameSet(got, want) {
+		t.Fatalf("queued after restart = %v, want each of %v once", got, want)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := map[string]int{}
+	for _, s := range a {
+		count[s]++
+	}
+	for _, s := range b {
+		count[s]--
+	}
+	for _, c := range count {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Offsets going backwards mean the file was truncated: the old content's
+// emitted marks must not hide the new content.
+func TestTruncationForgetsEmittedMarks(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p := newTestProcessor(t, store)
+	id := source.FileID{Dev: 1, Ino: 7, Size: 10, Sum: [16]byte{9}}
+	first := []criLine{{"", "stdout failure #1"}, {"", "stdout failure #2"}, {"", "stdout failure #3"}}
+	feed(p, id, first, 0)
+	p.files[fileKey(source.Line{File: id})].restored = &state.Checkpoint{Emitted: map[string]int64{"": 1000}}
+	feed(p, id, []criLine{{"", "stdout failure #4"}, {"", "stdout failure #5"}}, 0)
+	p.flushAll()
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	got := queued(t, store)
+	if len(got) != 5 {
+		t.Fatalf("queued %v, want all five failures", got)
+	}
+}
+
