@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// runCLI runs a command in-process, as main does, with its own streams.
+func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runMain(context.Background(), args, env{
+		stdin:  strings.NewReader(stdin),
+		stdout: &out,
+		stderr: &errb,
+		getenv: func(string) string { return "" },
+	})
+	return out.String(), errb.String(), code
+}
+
+func TestScanExitCodes(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string
+		wantErr  string
+	}{
+		{"example crash", []string{"scan", "../../examples/sglang-crash.log"}, 0, "ascend-transfer-engine-initialization-failed  x2", ""},
+		{"fail-on critical finds one", []string{"scan", "--fail-on", "critical", "../../testdata/logs/seed-ascend.log"}, 1, "CRITICAL", ""},
+		{"fail-on on a clean log", []string{"scan", "--fail-on", "warning", "../../testdata/logs/clean.log"}, 0, "no incidents", ""},
+		{"json", []string{"scan", "--format", "json", "../../testdata/logs/seed-ascend.log"}, 0, `"schema":"logmatch.alert/v1"`, ""},
+		{"unknown flag", []string{"scan", "--nope", "x.log"}, 2, "", "flag provided but not defined: -nope"},
+		{"bad format", []string{"scan", "--format", "yaml", "x.log"}, 2, "", `--format: "yaml" is not text or json`},
+		{"bad severity", []string{"scan", "--fail-on", "fatal", "x.log"}, 2, "", "--fail-on: unknown severity"},
+		{"no input", []string{"scan"}, 2, "", "no input"},
+		{"unreadable input, the rest still scanned", []string{"scan", "/nonexistent/x.log", "../../testdata/logs/seed-ascend.log"}, 2, "ascend-transfer-engine", "/nonexistent/x.log"},
+		{"missing catalog", []string{"scan", "--catalog", "/nonexistent.jsonl", "../../testdata/logs/seed-ascend.log"}, 2, "", "/nonexistent.jsonl"},
+		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{"help", []string{"scan", "--help"}, 0, "logmatch scan [--catalog PATH]", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, out, errOut)
+			}
+			if !strings.Contains(out, tt.wantOut) {
+				t.Errorf("stdout lacks %q:\n%s", tt.wantOut, out)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantErr, errOut)
+			}
+		})
+	}
+}
+
+func TestScanStdin(t *testing.T) {
+	in, err := os.ReadFile("../../testdata/logs/unknown-chained.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, string(in), "scan", "--format", "json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var a sinks.Alert
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &a); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if a.Record.Slug != "unclassified" || a.Match.Exception == nil || a.Match.Exception.Type != "ValueError" {
+		t.Fatalf("alert = %+v", a)
+	}
+}
+
+func TestLintSeedIsClean(t *testing.T) {
+	seed := "../../../shared/seed/ascend-transfer-engine.jsonl"
+	if _, err := os.Stat(seed); err != nil {
+		t.Skipf("seed file not beside the repository: %v", err)
+	}
+	out, errOut, code := runCLI(t, "", "patterns", "lint", seed)
+	if code != 0 || !strings.HasPrefix(out, "1 records\n") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestLintDefaultCatalogIsClean(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "patterns", "lint")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var n int
+	if _, err := fmt.Sscanf(out, "%d records", &n); err != nil || n < 60 {
+		t.Fatalf("default catalog has %d records (%v), want 60 or more:\n%s", n, err, out)
+	}
+}
+
+// A catalog with a bad JSON line, a record without messagePattern, an
+// uncompilable regex and a catastrophic pattern: one line per problem with
+// its line number, the good records still load, exit 1.
+func TestLintBadCatalog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.jsonl")
+	lines := []string{
+		`{"id":"good1","messagePattern":"first good"}`,
+		`{"id":"broken", "messagePattern": `,
+		`{"id":"nopattern"}`,
+		`{"id":"badregex","messagePattern":"unclosed (group"}`,
+		`{"id":"catastrophic","messagePattern":"^(a+)+$"}`,
+		`{"id":"good2","messagePattern":"second good"}`,
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "", "patterns", "lint", "--no-probe=false", path)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"bad.jsonl:2: ",
+		"bad.jsonl:3: messagePattern: ",
+		"bad.jsonl:4: messagePattern: ",
+		"bad.jsonl:5: messagePattern: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint output lacks %q:\n%s", want, out)
+		}
+	}
+	// The first line counts what loaded: good1, good2 and the
+	// catastrophic pattern, which compiles.
+	if !strings.HasPrefix(out, "3 records\n") {
+		t.Errorf("want 3 records loaded:\n%s", out)
+	}
+}
+
+// patterns gen on Python sources, then scan with what it wrote: every
+// message real Python produces from those sources is recognised.
+func TestGenOutputRoundTripsThroughScan(t *testing.T) {
+	py := requireTool(t, "python3")
+	dir := t.TempDir()
+	catalog := filepath.Join(dir, "generated.jsonl")
+	_, errOut, code := runCLI(t, "", "patterns", "gen", "--src", "../../internal/gen/testdata/src", "--repo", "example/app", "--sha", "0123abc", "--out", catalog)
+	if code != 0 {
+		t.Fatalf("gen exit %d: %s", code, errOut)
+	}
+	// Which sites gen skipped (too little literal text): their messages
+	// are not expected to match.
+	skipped := map[string]bool{}
+	for _, l := range strings.Split(errOut, "\n") {
+		if m := regexp.MustCompile(`^skipped: (\S+:\d+):`).FindStringSubmatch(l); m != nil {
+			skipped[m[1]] = true
+		}
+	}
+	raw, err := exec.Command(py, "../../internal/gen/testdata/driver.py").Output()
+	if err != nil {
+		t.Fatalf("driver: %v", err)
+	}
+	var log strings.Builder
+	var want int
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var m struct {
+			File, Class, Text string
+			Line              int
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		if skipped[fmt.Sprintf("%s:%d", m.File, m.Line)] {
+			continue
+		}
+		want++
+		for i, text := range strings.Split(m.Text, "\n") {
+			if i == 0 {
+				fmt.Fprintf(&log, "[2026-05-28 00:11:%02d TP0] %s\n", want%60, text)
+			} else {
+				fmt.Fprintln(&log, text)
+			}
+		}
+	}
+	logPath := filepath.Join(dir, "app.log")
+	if err := os.WriteFile(logPath, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "scan", "--no-default-catalog", "--catalog", catalog, "--format", "json", logPath)
+	if code != 0 {
+		t.Fatalf("scan exit %d: %s", code, errOut)
+	}
+	total := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var a sinks.Alert
+		if err := json.Unmarshal([]byte(l), &a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Record.ID == "" {
+			t.Errorf("a generated message was not recognised: %s", a.Match.Text)
+		}
+		total += a.Count
+	}
+	if total != want {
+		t.Fatalf("recognised %d messages, want %d", total, want)
+	}
+}
+
+// The usage synopsis each command prints is the one the README shows.
+func TestHelpMatchesReadme(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	doc := norm(string(readme))
+	for _, cmd := range [][]string{{"scan", "--help"}, {"run", "--help"}, {"patterns", "--help"}} {
+		out, _, code := runCLI(t, "", cmd...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", cmd, code)
+		}
+		// The synopsis is the block between "Usage:" and the first blank line.
+		synopsis := strings.SplitN(strings.SplitN(out, "Usage:\n", 2)[1], "\n\n", 2)[0]
+		for _, line := range strings.Split(synopsis, "\n") {
+			if !strings.Contains(doc, norm(line)) {
+				t.Errorf("%v usage line not in README: %q", cmd, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
+func TestVersionAndConfig(t *testing.T) {
+	out, _, code := runCLI(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "logmatch ") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+	out, _, code = runCLI(t, "", "config", "--print-defaults")
+	if code != 0 || !strings.Contains(out, "group_window: 5m") {
+		t.Fatalf("config --print-defaults: %d\n%s", code, out)
+	}
+	_, errOut, code := runCLI(t, "", "run", "--group-window", "five minutes")
+	if code != 2 || !strings.Contains(errOut, "--group-window") {
+		t.Fatalf("bad run flag: exit %d, %s", code, errOut)
+	}
+}
