@@ -2,6 +2,7 @@ package incident
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -301,4 +302,20 @@ func TestNormalizeMessage(t *testing.T) {
 func ExampleFingerprint() {
 	fmt.Println(Fingerprint("a4a00f79b8728e30", "/var/log/sglang/server.log"))
 	// Output: 2137c4f1a56790f5
+}
+
+func TestFromEntryBoundsAlertText(t *testing.T) {
+	huge := "Traceback (most recent call last):\n" + strings.Repeat("  File \"/x.py\", line 1, in f\n", 10000) + "RecursionError: too deep"
+	e := &entry.Entry{Text: huge, Raw: huge, Traceback: &entry.Traceback{Links: []entry.Exception{{Type: "RecursionError", Message: "too deep"}}}}
+	o, ok := FromEntry(e, nil, Source{Path: "p"}, t0)
+	if !ok {
+		t.Fatal("traceback entry is not an occurrence")
+	}
+	if n := len(o.Alert.Entry); n > MaxAlertText {
+		t.Fatalf("alert entry is %d bytes, bound %d", n, MaxAlertText)
+	}
+	st := o.Alert.Match.Exception.Stacktrace
+	if len(st) > MaxAlertText || !strings.HasSuffix(st, "RecursionError: too deep") {
+		t.Fatalf("stack trace %d bytes, tail %q: the exception line must survive the bound", len(st), st[len(st)-30:])
+	}
 }

@@ -18,6 +18,11 @@ import (
 // no record.
 const UnclassifiedSlug = "unclassified"
 
+// MaxAlertText bounds the entry and the stack trace an alert carries (head
+// and tail kept): an incident's alert is kept in the grouping state and in
+// every sink's queue, so its size multiplies.
+const MaxAlertText = 16 << 10
+
 // topFrames is how many of the innermost frames an unclassified signature
 // includes: enough to tell two failures of one exception type apart, few
 // enough that a refactor far up the stack does not split an incident.
@@ -83,7 +88,7 @@ func FromEntry(e *entry.Entry, hits []matcher.Hit, src Source, readTime time.Tim
 			Container: src.Container,
 			Node:      src.Node,
 		},
-		Entry: e.Raw,
+		Entry: sinks.TruncateMiddle(e.Raw, MaxAlertText),
 	}
 	a.LastTime = when
 	if o.Rank != "" {
@@ -154,7 +159,7 @@ func exceptionOf(e *entry.Entry) *sinks.Exception {
 	exc := &sinks.Exception{
 		Type:       out.Type,
 		Message:    out.Message,
-		Stacktrace: stacktrace(e),
+		Stacktrace: sinks.TruncateMiddle(stacktrace(e), MaxAlertText),
 	}
 	if len(e.Traceback.Links) > 1 {
 		exc.RootCause = exceptionLine(e.Traceback.RootCause())
