@@ -38,7 +38,6 @@ type slot struct {
 // bitset (one bit per key, in cache) rejects almost every text position
 // before the table is probed.
 type windowTable struct {
-	wlen       int
 	bloom      []uint64
 	bloomShift uint
 	slots      []slot
@@ -48,8 +47,8 @@ type windowTable struct {
 
 const hashMul = 0x9E3779B97F4A7C15
 
-func newWindowTable(wlen int, refs map[uint64][]keyRef) windowTable {
-	t := windowTable{wlen: wlen}
+func newWindowTable(refs map[uint64][]keyRef) windowTable {
+	var t windowTable
 	if len(refs) == 0 {
 		return t
 	}
@@ -149,7 +148,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	sc.cands = sc.cands[:0]
 
 	// The bloom tests are written out here rather than in a method: this
-	// loop runs for every byte of every line.
+	// loop runs for every four bytes of every line.
 	sb, ss := p.short.bloom, p.short.bloomShift
 	lb, ls := p.long.bloom, p.long.bloomShift
 	haveShort, haveLong := len(sb) > 0, len(lb) > 0
@@ -179,9 +178,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	}
 
 	keyed := len(sc.cands)
-	for _, r := range p.always {
-		sc.cands = append(sc.cands, r)
-	}
+	sc.cands = append(sc.cands, p.always...)
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
 	for i, r := range sc.cands {
@@ -384,7 +381,7 @@ func buildPrefilter(reqs []Required, corpus []string) *prefilter {
 			}
 		}
 	}
-	p.short = newWindowTable(shortWindow, refs[0])
-	p.long = newWindowTable(longWindow, refs[1])
+	p.short = newWindowTable(refs[0])
+	p.long = newWindowTable(refs[1])
 	return p
 }
