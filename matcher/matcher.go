@@ -51,6 +51,7 @@ type Matcher struct {
 
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
+	retries    atomic.Uint64 // timeouts retried with a larger budget
 	hits       atomic.Uint64
 	timeouts   []atomic.Uint64 // per record
 	stackLimit []atomic.Uint64 // per record
@@ -62,6 +63,9 @@ type Matcher struct {
 type compiled struct {
 	re     *regexp2.Regexp
 	groups []group // capture groups, group 0 left out
+	// slow is the same pattern with retryFactor times the timeout, built
+	// the first time re times out.
+	slow atomic.Pointer[regexp2.Regexp]
 }
 
 // group is one capture group of a pattern: its number and, for a named
@@ -225,6 +229,10 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 			continue
 		}
 		match, err := prog.re.FindStringMatch(s.Text)
+		if err != nil && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
+			// Confirm a timeout with a larger budget before reporting it.
+			match, err = m.confirm(int(r), prog, s.Text)
+		}
 		if err != nil {
 			errs = append(errs, m.patternError(int(r), err))
 			continue
@@ -265,6 +273,32 @@ func (m *Matcher) compareHits(a, b rankedHit) int {
 		return 1
 	}
 	return cmp.Compare(a.rec, b.rec)
+}
+
+// retryFactor multiplies the match timeout for the one retry of a pattern
+// that timed out. regexp2's timeout is wall-clock time, so a starved
+// process (a busy node, a CPU-throttled container, the race detector) can
+// time out a pattern that is cheap; the retry tells that apart from a
+// pattern that really backtracks, which still fails and is reported.
+const retryFactor = 10
+
+// confirm runs record r's pattern again with retryFactor times the budget,
+// building that slower copy of the program on first use.
+func (m *Matcher) confirm(r int, prog *compiled, text string) (*regexp2.Match, error) {
+	m.retries.Add(1)
+	slow := prog.slow.Load()
+	if slow == nil {
+		re, err := patterns.Compile(m.recs[r].MessagePattern)
+		if err != nil {
+			return nil, err
+		}
+		re.MatchTimeout = retryFactor * prog.re.MatchTimeout
+		if !prog.slow.CompareAndSwap(nil, re) {
+			re = prog.slow.Load()
+		}
+		slow = re
+	}
+	return slow.FindStringMatch(text)
 }
 
 func (m *Matcher) patternError(r int, err error) PatternError {
@@ -348,14 +382,15 @@ type Stats struct {
 	Subjects    uint64 // Match calls
 	Tried       uint64 // regex evaluations (prefilter candidates confirmed or refuted)
 	Hits        uint64
-	Timeouts    uint64            // pattern timeouts, all records
+	Retries     uint64            // timeouts retried with retryFactor times the budget
+	Timeouts    uint64            // pattern timeouts that the retry confirmed, all records
 	StackLimits uint64            // backtracking-stack errors, all records
 	ByRecord    map[string]uint64 // timeouts plus stack errors by record id; nil when none
 }
 
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
-	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load()}
+	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load()}
 	for i := range m.recs {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
 		st.Timeouts += t

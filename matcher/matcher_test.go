@@ -184,8 +184,8 @@ func TestPatternTimeout(t *testing.T) {
 		t.Errorf("error %q quotes the input", errs[0].Err)
 	}
 	st := m.Stats()
-	if st.Timeouts != 1 || st.ByRecord["pathological"] != 1 || st.Subjects != 1 || st.Hits != 1 {
-		t.Errorf("Stats() = %+v, want one subject, one hit, one timeout of pathological", st)
+	if st.Timeouts != 1 || st.Retries != 1 || st.ByRecord["pathological"] != 1 || st.Subjects != 1 || st.Hits != 1 {
+		t.Errorf("Stats() = %+v, want one subject, one hit, one timeout of pathological confirmed by one retry", st)
 	}
 }
 
