@@ -333,7 +333,9 @@ func checkMetricsService(p *problems, b *bundle, podLabels map[string]string) {
 	p.add("no Service selects the pods with a port named metrics to %d", metricsPort)
 }
 
-// checkSidecar checks the sglang Deployment with its logmatch sidecar.
+// checkSidecar checks the sglang Deployment with its logmatch sidecar;
+// slackSecret names the Secret of the Slack webhook URL, "" when no Slack
+// sink is expected.
 func checkSidecar(b *bundle, slackSecret string) problems {
 	var p problems
 	if len(b.deployments) != 1 {
@@ -375,7 +377,10 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 	if shared == "" {
 		p.add("no emptyDir is mounted in both sglang and logmatch")
 	}
-	secretDir := checkSecretMounted(&p, spec, lm, slackSecret)
+	secretDir := ""
+	if slackSecret != "" {
+		secretDir = checkSecretMounted(&p, spec, lm, slackSecret)
+	}
 	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretDir))
 	if cfg != nil {
 		for _, g := range cfg.Paths {
@@ -384,13 +389,15 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 			}
 		}
 		checkStateDir(&p, spec, lm, cfg.StateDir)
-		checkSlackSink(&p, cfg, secretDir)
+		if slackSecret != "" {
+			checkSlackSink(&p, cfg, secretDir)
+		}
 	}
 	checkMetricsService(&p, b, d.Spec.Template.Labels)
 	return p
 }
 
-// checkDaemonSet checks the node agent.
+// checkDaemonSet checks the node agent; slackSecret as for checkSidecar.
 func checkDaemonSet(b *bundle, slackSecret string) problems {
 	var p problems
 	if len(b.daemonSets) != 1 {
@@ -440,7 +447,10 @@ func checkDaemonSet(b *bundle, slackSecret string) problems {
 			p.add("ServiceAccount %s is not part of the deployment", spec.ServiceAccountName)
 		}
 	}
-	secretDir := checkSecretMounted(&p, spec, lm, slackSecret)
+	secretDir := ""
+	if slackSecret != "" {
+		secretDir = checkSecretMounted(&p, spec, lm, slackSecret)
+	}
 	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretDir))
 	if cfg != nil {
 		if cfg.Format != "cri" {
@@ -457,7 +467,9 @@ func checkDaemonSet(b *bundle, slackSecret string) problems {
 				p.add("state dir %s is not on the node (hostPath)", cfg.StateDir)
 			}
 		}
-		checkSlackSink(&p, cfg, secretDir)
+		if slackSecret != "" {
+			checkSlackSink(&p, cfg, secretDir)
+		}
 	}
 	checkMetricsService(&p, b, ds.Spec.Template.Labels)
 	return p
