@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -151,8 +152,19 @@ func decodeDocument(place string, doc []byte) (*Object, error) {
 	if v == nil {
 		return nil, fmt.Errorf("%s: unexpected type %s %s", place, tm.APIVersion, tm.Kind)
 	}
-	if err := yaml.UnmarshalStrict(doc, v); err != nil {
+	// YAMLToJSONStrict rejects duplicate keys; sigs.k8s.io/json (the
+	// decoder of the API server's strict field validation) then names the
+	// full path of every unknown field.
+	js, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %s %s: %w", place, tm.APIVersion, tm.Kind, err)
+	}
+	strict, err := kjson.UnmarshalStrict(js, v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", place, tm.APIVersion, tm.Kind, err)
+	}
+	if len(strict) > 0 {
+		return nil, fmt.Errorf("%s: %s %s: %w", place, tm.APIVersion, tm.Kind, errors.Join(strict...))
 	}
 	return &Object{Place: place, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v}, nil
 }
