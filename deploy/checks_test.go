@@ -290,6 +290,17 @@ func mountedConfigMapFile(b *bundle, spec *corev1.PodSpec, c *corev1.Container, 
 	return nil, ""
 }
 
+// secretMounts lists where c mounts Secret volumes.
+func secretMounts(spec *corev1.PodSpec, c *corev1.Container) []string {
+	var dirs []string
+	for _, m := range c.VolumeMounts {
+		if v := findVolume(spec, m.Name); v != nil && v.Secret != nil {
+			dirs = append(dirs, m.MountPath)
+		}
+	}
+	return dirs
+}
+
 // under reports whether glob or file p lies inside directory dir.
 func under(p, dir string) bool {
 	return strings.HasPrefix(path.Clean(p), strings.TrimSuffix(dir, "/")+"/")
@@ -381,7 +392,7 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 	if slackSecret != "" {
 		secretDir = checkSecretMounted(&p, spec, lm, slackSecret)
 	}
-	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretDir))
+	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretMounts(spec, lm)...))
 	if cfg != nil {
 		for _, g := range cfg.Paths {
 			if shared != "" && !under(g, shared) {
@@ -451,7 +462,7 @@ func checkDaemonSet(b *bundle, slackSecret string) problems {
 	if slackSecret != "" {
 		secretDir = checkSecretMounted(&p, spec, lm, slackSecret)
 	}
-	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretDir))
+	cfg := logmatchConfig(&p, b, spec, lm, secretReader(secretMounts(spec, lm)...))
 	if cfg != nil {
 		if cfg.Format != "cri" {
 			p.add("config format %q, want cri", cfg.Format)

@@ -118,8 +118,10 @@ func TestHelmTemplate(t *testing.T) {
 				"sinks.otel.enabled=true",
 				"sinks.otel.endpoint=otel-collector.monitoring:4317",
 				"sinks.otel.insecure=true",
+				"sinks.webhook.enabled=true",
+				"sinks.webhook.url=https://hooks.example.test/logmatch",
 			},
-			wantKinds: map[string]int{"DaemonSet": 1, "Service": 1, "ConfigMap": 1, "ServiceAccount": 1},
+			wantKinds: map[string]int{"DaemonSet": 1, "Service": 1, "ConfigMap": 1, "Secret": 1, "ServiceAccount": 1},
 			check:     func(b *bundle) problems { return checkDaemonSet(b, "team-slack") },
 		},
 	}
