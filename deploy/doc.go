@@ -8,7 +8,8 @@
 // with logmatch's own loaders. The sglang wrapper script of the sidecar is
 // run under bash with a stand-in server; the Dockerfile and the
 // OpenTelemetry Collector example are checked for what they promise, since
-// no container builder or collector runs here. The package has no code of its own beyond
-// the strict multi-document decoder the tests share; it is a separate
-// module so that the Kubernetes libraries stay out of logmatch's build.
+// no container builder or collector runs here. The package has no code of
+// its own beyond the strict multi-document decoder the tests share; it is a
+// separate module so that the Kubernetes libraries stay out of logmatch's
+// build.
 package deploy
