@@ -13,6 +13,18 @@ import (
 
 const chartDir = "helm/logmatch"
 
+// execOutput runs a command and returns its standard output, or its
+// standard error with the error.
+func execOutput(name string, args ...string) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stderr.Bytes(), err
+	}
+	return stdout.Bytes(), nil
+}
+
 // helmPath finds helm, skipping the test when it is missing unless
 // LOGMATCH_TEST_REQUIRE_TOOLS=1 (CI), where a missing tool is a failure.
 func helmPath(t *testing.T) string {
