@@ -130,10 +130,12 @@ func checkProbe(p *problems, c *corev1.Container, kind string, probe *corev1.Pro
 
 // checkLogmatchContainer checks what every logmatch container needs,
 // whatever the mode: probes, resources, the locked-down security context
-// (root allowed only when allowRoot), the downward-API variables.
-func checkLogmatchContainer(p *problems, c *corev1.Container, allowRoot bool) {
+// (root allowed only when allowRoot), the downward-API variables. readyz is
+// the readiness path the mode needs: a sidecar excludes sink health, since
+// its readiness gates the sglang Pod's Service.
+func checkLogmatchContainer(p *problems, c *corev1.Container, allowRoot bool, readyz string) {
 	checkProbe(p, c, "liveness", c.LivenessProbe, "/healthz")
-	checkProbe(p, c, "readiness", c.ReadinessProbe, "/readyz")
+	checkProbe(p, c, "readiness", c.ReadinessProbe, readyz)
 	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 		if _, ok := c.Resources.Requests[r]; !ok {
 			p.add("%s: no %s request", c.Name, r)
@@ -360,7 +362,7 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 		p.add("Deployment %s: want containers logmatch and sglang", d.Name)
 		return p
 	}
-	checkLogmatchContainer(&p, lm, false)
+	checkLogmatchContainer(&p, lm, false, "/readyz?exclude=sinks")
 	checkNoSecretLiterals(&p, spec)
 	for _, r := range []corev1.ResourceName{corev1.ResourceMemory, "nvidia.com/gpu"} {
 		if _, ok := sg.Resources.Limits[r]; !ok {
@@ -422,7 +424,7 @@ func checkDaemonSet(b *bundle, slackSecret string) problems {
 		p.add("DaemonSet %s: no container logmatch", ds.Name)
 		return p
 	}
-	checkLogmatchContainer(&p, lm, true)
+	checkLogmatchContainer(&p, lm, true, "/readyz")
 	checkNoSecretLiterals(&p, spec)
 	podLogs := false
 	for _, v := range spec.Volumes {

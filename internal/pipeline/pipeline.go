@@ -592,18 +592,32 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener) error {
 }
 
 // readyz is 200 when the catalog is loaded, the sources are running and no
-// sink is stuck; otherwise 503 with the reasons, one per line.
-func (p *Pipeline) readyz(w http.ResponseWriter, _ *http.Request) {
+// sink is stuck; otherwise 503 with the reasons, one per line. Checks can
+// be left out with ?exclude=catalog|sources|sinks (repeatable), as the
+// Kubernetes API server's /readyz does: a sidecar whose readiness gates
+// the sglang Pod's Service excludes sinks, so a Slack outage does not take
+// the model server out of rotation.
+func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
+	skip := map[string]bool{}
+	for _, x := range r.URL.Query()["exclude"] {
+		switch x {
+		case "catalog", "sources", "sinks":
+			skip[x] = true
+		default:
+			http.Error(w, fmt.Sprintf("exclude: unknown check %q (catalog, sources, sinks)", x), http.StatusBadRequest)
+			return
+		}
+	}
 	var problems []string
-	if m := p.matcher.Load(); m == nil || m.Len() == 0 {
+	if m := p.matcher.Load(); !skip["catalog"] && (m == nil || m.Len() == 0) {
 		problems = append(problems, "catalog: not loaded")
 	}
-	if !p.sourcesUp.Load() {
+	if !skip["sources"] && !p.sourcesUp.Load() {
 		problems = append(problems, "sources: not started")
 	}
 	now := time.Now()
 	for _, d := range p.dels {
-		if d.stuck(now) {
+		if !skip["sinks"] && d.stuck(now) {
 			problems = append(problems, fmt.Sprintf("sink %s: failing for over %s with %d alerts waiting", d.name, stuckAfter, d.waiting.Load()))
 		}
 	}

@@ -140,7 +140,10 @@ func TestPipelineReloadHealthMetrics(t *testing.T) {
 
 	eventually(t, "the first alert", func() bool { return out.hasSlug(t, "record-a") })
 
-	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready"} {
+	if body, code := get(t, base+"/readyz?exclude=nothing"); code != http.StatusBadRequest {
+		t.Fatalf("GET /readyz?exclude=nothing = %d %q, want 400", code, body)
+	}
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/readyz?exclude=sinks": "ready"} {
 		body, code := get(t, base+path)
 		if code != http.StatusOK || !strings.Contains(body, want) {
 			t.Fatalf("GET %s = %d %q", path, code, body)

@@ -174,7 +174,8 @@ livenessProbe:
   {{- toYaml .Values.logmatch.livenessProbe | nindent 2 }}
 readinessProbe:
   httpGet:
-    path: /readyz
+    {{- /* A sidecar's readiness gates the sglang Pod: leave sink health out. */}}
+    path: {{ if eq .Values.mode "sidecar" }}/readyz?exclude=sinks{{ else }}/readyz{{ end }}
     port: {{ .Values.service.metricsPort }}
   {{- toYaml .Values.logmatch.readinessProbe | nindent 2 }}
 resources:
