@@ -2,7 +2,7 @@
 """Measure `logmatch run` as a sidecar: steady CPU, line-to-alert latency, RSS.
 
 A writer appends sglang-format lines to a log file at a fixed rate (default
-1,000 lines/s), one in a hundred a numbered failure stamped with its write
+1,000 lines/s), one in a hundred (--error-every) a numbered failure stamped with its write
 time. logmatch follows the file with the embedded catalog plus one record for
 the numbered failures and writes alerts to stdout, where this script stamps
 their arrival. CPU is read from /proc/<pid>/stat over the steady part of the
@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--rate", type=int, default=1000)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--error-every", type=int, default=100, help="one numbered failure every N lines")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="logmatch-measure-")
@@ -105,7 +106,7 @@ def main():
             if cpu0 is None and now - start >= args.warmup:
                 cpu0, t0 = cpu_seconds(proc.pid), now
             ts = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(now))
-            if i % 100 == 99:
+            if i % args.error_every == args.error_every - 1:
                 n += 1
                 written[n] = time.time()
                 f.write(FAIL.format(ts=ts, n=n))
