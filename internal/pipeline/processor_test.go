@@ -195,4 +195,3 @@ func TestTruncationForgetsEmittedMarks(t *testing.T) {
 		t.Fatalf("queued %v, want all five failures", got)
 	}
 }
-
