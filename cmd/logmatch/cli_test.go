@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -245,5 +246,26 @@ func TestVersionAndConfig(t *testing.T) {
 	_, errOut, code := runCLI(t, "", "run", "--group-window", "five minutes")
 	if code != 2 || !strings.Contains(errOut, "--group-window") {
 		t.Fatalf("bad run flag: exit %d, %s", code, errOut)
+	}
+}
+
+// Every YAML example in the README is a configuration that loads.
+func TestReadmeYAMLExamplesLoad(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 3 {
+		t.Fatalf("found %d yaml examples in the README, want the sink examples", len(blocks))
+	}
+	// Secret references resolve to stand-ins: the example files and
+	// variables do not exist here.
+	getenv := func(string) string { return "https://hooks.example.invalid/T000/B000/xyz" }
+	readFile := func(string) ([]byte, error) { return []byte("https://hooks.example.invalid/T000/B000/xyz\n"), nil }
+	for i, b := range blocks {
+		if _, err := config.Load(fmt.Sprintf("README.md yaml example %d", i+1), []byte(b[1]), getenv, readFile); err != nil {
+			t.Errorf("README yaml example %d does not load: %v\n%s", i+1, err, b[1])
+		}
 	}
 }
