@@ -48,7 +48,7 @@ func BenchmarkProcessLogs(b *testing.B) {
 					msgs = append(msgs, r.ErrorMessage)
 				}
 			}
-			lines := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.001, ErrorMessages: msgs}).Lines(20 * benchBatch)
+			lines := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.001, ErrorMessages: msgs}).Lines(200 * benchBatch)
 			batches := make([]plog.Logs, 0, len(lines)/benchBatch)
 			for i := 0; i < len(lines); i += benchBatch {
 				ins := make([]input, benchBatch)

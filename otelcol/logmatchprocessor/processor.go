@@ -185,7 +185,7 @@ func (p *logmatchProcessor) match(sc *scratch, text string) (result, int) {
 		consider(sc.asm.Push(entry.Line{Text: strings.TrimSuffix(line, "\r"), Offset: offset}))
 	}
 	consider(sc.asm.Flush())
-	clear(sc.hits) // drop references into this batch before pooling
+	clear(sc.hits[:cap(sc.hits)]) // drop references into this batch before pooling
 	return res, nerr
 }
 
