@@ -116,6 +116,18 @@ func (t *Traceback) Outermost() *Exception {
 	return &t.Links[len(t.Links)-1]
 }
 
+// AppendTypes appends the type of every link, root cause first; nothing
+// for a nil Traceback. The matcher ranks hits by them.
+func (t *Traceback) AppendTypes(dst []string) []string {
+	if t == nil {
+		return dst
+	}
+	for _, l := range t.Links {
+		dst = append(dst, l.Type)
+	}
+	return dst
+}
+
 // RootCause returns the first link, or nil when there is none.
 func (t *Traceback) RootCause() *Exception {
 	if t == nil || len(t.Links) == 0 {

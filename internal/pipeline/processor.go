@@ -187,12 +187,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
 			}
 		}
-		p.types = p.types[:0]
-		if e.Traceback != nil {
-			for _, l := range e.Traceback.Links {
-				p.types = append(p.types, l.Type)
-			}
-		}
+		p.types = e.Traceback.AppendTypes(p.types[:0])
 		p.hits, p.perrs = m.AppendMatch(p.hits[:0], p.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: p.types})
 		for _, pe := range p.perrs {
 			p.metrics.PatternTimeout(pe.Record.ID)

@@ -120,7 +120,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 		for i := range es {
 			e := &es[i]
 			st.Entries++
-			types = exceptionTypes(types[:0], e)
+			types = e.Traceback.AppendTypes(types[:0])
 			hits, perrs = s.m.AppendMatch(hits[:0], perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: types})
 			for _, pe := range perrs {
 				st.PatternErrors++
@@ -161,15 +161,4 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 		process(asm[k].Flush())
 	}
 	return err
-}
-
-// exceptionTypes appends the types of e's exception chain, root cause first.
-func exceptionTypes(dst []string, e *entry.Entry) []string {
-	if e.Traceback == nil {
-		return dst
-	}
-	for _, l := range e.Traceback.Links {
-		dst = append(dst, l.Type)
-	}
-	return dst
 }
