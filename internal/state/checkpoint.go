@@ -65,20 +65,21 @@ type Checkpoint struct {
 	// Offset is where reading resumes: the first byte of the oldest line of
 	// a pending entry, or the end of the data read.
 	Offset int64 `json:"offset"`
-	// Emitted maps a stream name to the end offset of the last line of that
-	// stream that went into an emitted entry.
+	// Emitted maps a stream name to the position (the pipeline uses the
+	// start offset) of the last line of that stream that went into an
+	// emitted entry.
 	Emitted map[string]int64 `json:"emitted,omitempty"`
 	// Seen is when a Commit last stored this checkpoint; Prune forgets
 	// checkpoints by it. Commit sets it; callers leave it zero.
 	Seen time.Time `json:"seen"`
 }
 
-// AlreadyEmitted reports whether a line of stream that ends at end (the
-// offset just past its last byte) was already part of an emitted entry, so
-// a reader resuming at Offset must skip it.
-func (c Checkpoint) AlreadyEmitted(stream string, end int64) bool {
+// AlreadyEmitted reports whether a line of stream at position pos (in the
+// same terms as Emitted) was already part of an emitted entry, so a reader
+// resuming at Offset must skip it.
+func (c Checkpoint) AlreadyEmitted(stream string, pos int64) bool {
 	e, ok := c.Emitted[stream]
-	return ok && end <= e
+	return ok && pos <= e
 }
 
 func encodeCheckpoint(c Checkpoint) ([]byte, error) { return json.Marshal(c) }

@@ -18,12 +18,15 @@
 //     or the end of the data read when nothing is pending. Resuming there lets
 //     the assembler rebuild the pending entry from its first line.
 //   - Emitted holds, per stream ("stdout", "stderr", "" for plain files), the
-//     end of the last line that went into an emitted entry (the tailer's
-//     Line.Next of that line). A CRI log file
-//     interleaves streams, so while stdout still has a pending entry starting
-//     at Offset, stderr may have emitted entries past it; after a restart the
-//     reader skips every line of stream s that ends at or before Emitted[s]
-//     (Checkpoint.AlreadyEmitted), so those entries are not matched twice.
+//     position of the last line that went into an emitted entry. A CRI log
+//     file interleaves streams, so while stdout still has a pending entry
+//     starting at Offset, stderr may have emitted entries past it; after a
+//     restart the reader skips every line of stream s at or before
+//     Emitted[s] (Checkpoint.AlreadyEmitted), so those entries are not
+//     matched twice. The store only compares numbers: the pipeline records
+//     each line's start offset (entry.Entry.LastOffset) and checks re-read
+//     lines by their start offset, which is unique per line and increases
+//     within a stream.
 //
 // # Queues
 //
