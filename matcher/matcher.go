@@ -240,6 +240,9 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 		if match == nil {
 			continue
 		}
+		if len(s.ExceptionTypes) > 0 && onCodeLine(s.Text, match) {
+			match = preferExceptionLine(prog.re, match, s.Text)
+		}
 		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, s)})
 	}
 	if len(sc.hits) == 0 {
@@ -347,6 +350,28 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 }
 
 // surroundingLines returns the whole lines of text that [start, end) touches.
+// onCodeLine reports whether match starts on an indented line: in a
+// traceback, a frame's source line such as
+// `    raise RuntimeError("...")`.
+func onCodeLine(text string, match *regexp2.Match) bool {
+	start, _ := match.ByteRange()
+	from := strings.LastIndexByte(text[:start], '\n') + 1
+	return from < len(text) && (text[from] == ' ' || text[from] == '\t')
+}
+
+// preferExceptionLine looks past a match on a traceback's source line for
+// one on a line that is not indented (the exception line, or the log
+// message), which is what an operator should be shown. It keeps the first
+// match when there is no such later match or the search fails.
+func preferExceptionLine(re *regexp2.Regexp, first *regexp2.Match, text string) *regexp2.Match {
+	for next, err := re.FindNextMatch(first); err == nil && next != nil; next, err = re.FindNextMatch(next) {
+		if !onCodeLine(text, next) {
+			return next
+		}
+	}
+	return first
+}
+
 func surroundingLines(text string, start, end int) string {
 	from := strings.LastIndexByte(text[:start], '\n') + 1
 	to := len(text)

@@ -286,3 +286,25 @@ func TestEmptyCatalog(t *testing.T) {
 		t.Errorf("Len() = %d, want 0", m.Len())
 	}
 }
+
+// In a traceback the raising frame's source line often holds the message
+// too; the hit shows the exception line instead, which is what happened.
+func TestHitPrefersExceptionLineOverSourceLine(t *testing.T) {
+	m := compileOK(t, []patterns.Record{rec("ascend", `Ascend Transfer Engine initialization failed\.`)}, Options{})
+	text := "Scheduler hit an exception: Traceback (most recent call last):\n" +
+		"  File \"/sgl/transfer_engine.py\", line 84, in initialize\n" +
+		"    raise RuntimeError(\"Ascend Transfer Engine initialization failed.\")\n" +
+		"RuntimeError: Ascend Transfer Engine initialization failed."
+	hits, _ := m.Match(Subject{Text: text, ExceptionTypes: []string{"RuntimeError"}})
+	if len(hits) != 1 {
+		t.Fatalf("hits = %d, want 1", len(hits))
+	}
+	if want := "RuntimeError: Ascend Transfer Engine initialization failed."; hits[0].Line != want {
+		t.Fatalf("Line = %q, want %q", hits[0].Line, want)
+	}
+	// Without a traceback the first match stands, wherever it is.
+	hits, _ = m.Match(Subject{Text: "    Ascend Transfer Engine initialization failed."})
+	if len(hits) != 1 || hits[0].Start != 4 {
+		t.Fatalf("plain subject: hits = %+v", hits)
+	}
+}
