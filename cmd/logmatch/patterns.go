@@ -121,6 +121,5 @@ func writeAnalysis(_ context.Context, e env, recs []patterns.Record) error {
 	if err := rep.Render(e.stdout); err != nil {
 		return fmt.Errorf("writing analysis: %w", err)
 	}
-	fmt.Fprintln(e.stdout, rep.Summary())
 	return nil
 }
