@@ -169,6 +169,13 @@ func composePrefixLen(s string) int {
 	if k == j || k >= len(s) || s[k] != '|' {
 		return 0
 	}
+	return closeOfPrefix(s, k)
+}
+
+// closeOfPrefix returns the length of a prefix whose closing byte is at k:
+// the prefix ends the line, or is followed by one space that belongs to it;
+// anything else is not that prefix (0).
+func closeOfPrefix(s string, k int) int {
 	if k+1 == len(s) {
 		return k + 1
 	}
@@ -207,13 +214,7 @@ func rayPrefixLen(s string) int {
 	if rest := inner[j:]; rest != "" && !strings.HasPrefix(rest, ", ip=") {
 		return 0
 	}
-	if k+1 == len(s) {
-		return k + 1
-	}
-	if s[k+1] != ' ' {
-		return 0
-	}
-	return k + 2
+	return closeOfPrefix(s, k)
 }
 
 // rankPrefixLen matches torchrun's per-line "[rank0]:" or "[default0]:".

@@ -350,8 +350,8 @@ func (p *processor) sortedStreams() []streamKey {
 	return ks
 }
 
-// needsCommit reports whether there is something to write now: alerts to
-// queue right away, or positions to save at the periodic commit.
+// hasAlerts reports whether alerts wait for a commit: they are committed
+// at once, while positions alone wait for the periodic commit.
 func (p *processor) hasAlerts() bool { return len(p.pending) > 0 }
 
 func (p *processor) dirty() bool {
