@@ -87,24 +87,30 @@ func cmdPatternsGen(_ context.Context, args []string, e env) error {
 	for _, s := range skips {
 		fmt.Fprintf(e.stderr, "skipped: %s\n", s)
 	}
-	w := e.stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return usageError("--out: %w", err)
+	if *out == "" {
+		if err := gen.Write(e.stdout, recs); err != nil {
+			return fmt.Errorf("writing records: %w", err)
 		}
-		defer f.Close()
-		w = f
-	}
-	if err := gen.Write(w, recs); err != nil {
-		return fmt.Errorf("writing records: %w", err)
-	}
-	if f, ok := w.(*os.File); ok && *out != "" {
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
+	} else if err := writeFile(*out, recs); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "%d records, %d sites skipped\n", len(recs), len(skips))
+	return nil
+}
+
+// writeFile writes the records to path; a failed close is a failed write.
+func writeFile(path string, recs []patterns.Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usageError("--out: %w", err)
+	}
+	if err := gen.Write(f, recs); err != nil {
+		f.Close()
+		return fmt.Errorf("--out: writing records: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
 	return nil
 }
 
