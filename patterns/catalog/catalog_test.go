@@ -157,6 +157,13 @@ var examples = map[string]example{
 		match: []string{tb("RuntimeError: CUDA error: device-side assert triggered"), "RuntimeError: CUDA error: device-side assert triggered"},
 		miss:  []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
 	},
+	"cuda-probability-tensor-inf-nan": {
+		match: []string{
+			tb("RuntimeError: probability tensor contains either `inf`, `nan` or element < 0"),
+			"RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+		},
+		miss: []string{"RuntimeError: CUDA error: device-side assert triggered"},
+	},
 	"cuda-kernel-assertion-failed": {
 		match: []string{
 			"../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
