@@ -19,7 +19,7 @@ var (
 )
 
 // defaultMatcher compiles the embedded catalog once per test binary.
-func defaultMatcher(t *testing.T) *matcher.Matcher {
+func defaultMatcher(t testing.TB) *matcher.Matcher {
 	t.Helper()
 	defaultOnce.Do(func() {
 		recs, probs := patterns.Default()
