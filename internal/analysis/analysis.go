@@ -127,6 +127,11 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 			return d, true
 		}
 	}
+	if cause.Record.Severity == patterns.SeverityInfo && sig == "" {
+		// An info record annotates a routine line; it never alerts by
+		// itself.
+		return d, false
+	}
 	d.Cause = cause
 	d.Role = cause.Record.Role
 	if d.Role == "" {
@@ -137,7 +142,7 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 	d.Headline = firstLine(cause.Line)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	d.Severity = cause.Record.Severity
-	if len(cause.Record.Solutions) == 0 && sig != "" {
+	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
 		d.Severity = maxSeverity(d.Severity, sigSev)
 	}
 	for i := range d.Context {
@@ -162,6 +167,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = firstLine(ExceptionLine(exc))
+		if d.Headline == "" {
+			// A traceback cut before its exception line.
+			d.Headline = firstLine(e.Message)
+		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 	} else {
 		d.Headline = firstLine(e.Message)

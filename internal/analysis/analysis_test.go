@@ -155,6 +155,33 @@ func TestAnalyze(t *testing.T) {
 			}},
 		},
 		{
+			name: "a wrapper line that quotes the failure is read as the failure",
+			in: "[rank3]:[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n" +
+				"terminate called after throwing an instance of 'c10::DistBackendError'\n",
+			want: []diagnosis{
+				{
+					slug: "cuda-illegal-memory-access", role: patterns.RoleCause, signal: analysis.SignalRecord,
+					context: []string{"c10d-watchdog-thread-terminated"}, severity: patterns.SeverityCritical,
+					headline: "[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+				},
+				{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+					headline: "terminate called after throwing an instance of 'c10::DistBackendError'"},
+			},
+		},
+		{
+			name: "a traceback cut before its exception line is headed by its first line; stray frames are nothing",
+			in: "Exception in thread Thread-3 (forward_thread_func):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n" +
+				"\n\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py\", line 1627, in retract_decode\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalException, severity: patterns.SeverityError,
+				headline: "Exception in thread Thread-3 (forward_thread_func):"}},
+		},
+		{
+			name: "a message that opens with Error: is a failure",
+			in:   "(Buffer pid=512473) Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalLevel, severity: patterns.SeverityError,
+				headline: "Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'"}},
+		},
+		{
 			name: "a consequence on its own is still reported, with its role",
 			in:   "[2026-05-28 00:11:10] Received sigquit from a child process. It usually means the child failed.\n",
 			want: []diagnosis{{
@@ -252,6 +279,21 @@ func TestInformedRecordWinsTheSameLine(t *testing.T) {
 	ds, _ = analyzeAll(t, withGen, schedTB+"ZeroDivisionError: division by zero\n")
 	if len(ds) != 1 || ds[0].slug != "" || ds[0].exc != "ZeroDivisionError" || len(ds[0].context) != 1 || ds[0].context[0] != "scheduler-hit-an-exception" {
 		t.Fatalf("an uninformed record on the wrapper's line took the cause: %+v", ds)
+	}
+}
+
+// A record of severity info annotates a routine line: it never alerts by
+// itself, and it does not hide the entry's own failure signal.
+func TestInfoRecordsNeverAlertAlone(t *testing.T) {
+	note := patterns.Record{ID: "n", Slug: "dump-note", MessagePattern: `preparing to dump debug info`,
+		Severity: patterns.SeverityInfo, Solutions: []string{"read the dump"}}
+	m, _ := matcher.Compile([]patterns.Record{note}, matcher.Options{})
+	if ds, _ := analyzeAll(t, m, "[2026-05-28 00:11:09] ProcessGroupNCCL preparing to dump debug info.\n"); len(ds) != 0 {
+		t.Fatalf("an info record alerted: %+v", ds)
+	}
+	ds, _ := analyzeAll(t, m, "2025-03-08 02:04:48,693 - torch - ERROR - ProcessGroupNCCL preparing to dump debug info.\n")
+	if len(ds) != 1 || ds[0].slug != "dump-note" || ds[0].severity != patterns.SeverityError {
+		t.Fatalf("an ERROR line named by an info record: %+v", ds)
 	}
 }
 

@@ -85,8 +85,7 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 			g = len(s.winner)
 			s.winner = append(s.winner, i)
 			s.role = append(s.role, 0)
-		} else if !informed(&hits[s.winner[g]]) && informed(&hits[i]) {
-			// The first informed reading of a text speaks for it.
+		} else if readsBetter(&hits[i], &hits[s.winner[g]]) {
 			s.winner[g] = i
 		}
 		s.group = append(s.group, g)
@@ -110,14 +109,27 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 		}
 		switch {
 		case i == s.winner[best]:
+		case s.isContext(i):
+			s.context = append(s.context, hits[i])
 		case g == best:
 			s.alternatives = append(s.alternatives, hits[i])
-		case s.isWin[i] && s.role[g] == 2:
-			s.context = append(s.context, hits[i])
 		default:
 			s.others = append(s.others, hits[i])
 		}
 	}
+}
+
+// readsBetter reports whether hit a reads a text better than hit b, which
+// ranks above it: an informed record over an uninformed one (a generated
+// record never displaces a curated one), then a cause over a consequence
+// over a wrapper (a wrapper's line that quotes the failure, as c10d's
+// "watchdog thread terminated with exception: CUDA error: ..." does, is
+// read as that failure).
+func readsBetter(a, b *matcher.Hit) bool {
+	if ia, ib := informed(a), informed(b); ia != ib {
+		return ia
+	}
+	return rolePriority(a.Record.Role) < rolePriority(b.Record.Role)
 }
 
 // groupBefore reports whether group a makes a better cause than group b.
@@ -133,8 +145,20 @@ func (s *selection) groupBefore(a, b int) bool {
 	return a < b
 }
 
-// wrappers returns the winners of every wrapper group, best first: the
-// context of an entry whose cause is its own exception.
+// isContext reports whether hit i is context: a wrapper record's hit that
+// speaks for its text, or that shares its text with a cause (the cause
+// read the line; the wrapper still says where it happened).
+func (s *selection) isContext(i int) bool {
+	h := &s.hits[i]
+	if !h.Record.Role.Is(patterns.RoleWrapper) {
+		return false
+	}
+	return s.isWin[i] || s.role[s.group[i]] != 2
+}
+
+// wrappers returns the context of an entry whose cause is its own
+// exception: every wrapper hit that speaks for its text, the chosen one
+// included, best first.
 func (s *selection) wrappers() []matcher.Hit {
 	out := s.context[:0]
 	for i := range s.hits {
@@ -145,7 +169,7 @@ func (s *selection) wrappers() []matcher.Hit {
 	return out
 }
 
-// nonWrappers returns every hit that is not a wrapper group's winner.
+// nonWrappers returns every hit that wrappers leaves out.
 func (s *selection) nonWrappers() []matcher.Hit {
 	out := s.others[:0]
 	for i := range s.hits {

@@ -20,7 +20,9 @@ import (
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
-	if e.Traceback != nil && len(e.Traceback.Links) > 0 {
+	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader)) {
+		// Frames with no exception line and no "Traceback" header are
+		// stray lines of a dump, not an exception.
 		sev := patterns.SeverityError
 		if lv := levelSeverity(e.Level); lv.Rank() > sev.Rank() {
 			sev = lv
@@ -36,7 +38,24 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
+	if e.Level == "" && startsWithErrorWord(e.Message) {
+		return SignalLevel, patterns.SeverityError
+	}
 	return "", ""
+}
+
+const tracebackHeader = "Traceback (most recent call last):"
+
+// startsWithErrorWord reports whether a message with no level of its own
+// opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
+// "FATAL: ...".
+func startsWithErrorWord(msg string) bool {
+	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // normLevel maps the level words logging formats print onto one name.

@@ -150,11 +150,16 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1"),
 			"torch.AcceleratorError: CUDA error: an illegal memory access was encountered",
+			"gpu-7:1234:1300 [7] include/alloc.h:142 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
 		},
 		miss: []string{"RuntimeError: CUDA error: an illegal instruction was encountered"},
 	},
 	"cuda-device-side-assert": {
-		match: []string{tb("RuntimeError: CUDA error: device-side assert triggered"), "RuntimeError: CUDA error: device-side assert triggered"},
+		match: []string{
+			tb("RuntimeError: CUDA error: device-side assert triggered"),
+			"RuntimeError: CUDA error: device-side assert triggered",
+			"CUDA Error: device-side assert triggered (710) /tmp/flashinfer/include/flashinfer/attention/decode.cuh: line 749 at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+		},
 		miss:  []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
 	},
 	"cuda-probability-tensor-inf-nan": {
@@ -507,6 +512,7 @@ var examples = map[string]example{
 		match: []string{
 			tb("subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/jit']' returned non-zero exit status 1.\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\nRuntimeError: Ninja build failed."),
 			"RuntimeError: Ninja build failed. Ninja output:",
+			"(SGLangEngine pid=952) subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/0.2.5/80/cached_ops', '-f', 'build.ninja']' returned non-zero exit status 1.",
 		},
 		miss: []string{"ninja: no work to do."},
 	},
