@@ -19,8 +19,8 @@ type Alert struct {
 	// (still active at the end of a window; sent only to receivers that
 	// expire alerts not re-posted, such as Alertmanager). Sinks also render
 	// "resolved" for receivers that are told an incident ended.
-	Kind   string   `json:"kind"`
-	Ranks  []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
+	Kind  string   `json:"kind"`
+	Ranks []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
 	// Headline is the real line that names the failure, with its values
 	// (redacted like everything else): the matched line, the exception
 	// line or the error line.
@@ -30,9 +30,9 @@ type Alert struct {
 	// an exception", "Exception in ASGI application"): which process or
 	// role failed and what it was doing, best first.
 	Context []ContextHit `json:"context,omitempty"`
-	Match  Match    `json:"match"`
-	Source Source   `json:"source"`
-	Entry  string   `json:"entry"` // the whole entry, bounded and redacted
+	Match   Match        `json:"match"`
+	Source  Source       `json:"source"`
+	Entry   string       `json:"entry"` // the whole entry, bounded and redacted
 	// Secondary lists other records that matched the same entry, best first.
 	Secondary []SecondaryHit `json:"secondary,omitempty"`
 }

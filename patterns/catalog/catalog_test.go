@@ -160,7 +160,7 @@ var examples = map[string]example{
 			"RuntimeError: CUDA error: device-side assert triggered",
 			"CUDA Error: device-side assert triggered (710) /tmp/flashinfer/include/flashinfer/attention/decode.cuh: line 749 at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
 		},
-		miss:  []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
+		miss: []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
 	},
 	"cuda-probability-tensor-inf-nan": {
 		match: []string{
