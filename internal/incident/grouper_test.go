@@ -273,6 +273,14 @@ func TestFromDiagnosis(t *testing.T) {
 		o.Alert.Record.Severity != "error" || o.Key != "unclassified:abc" || o.Alert.Match.Text != "RuntimeError: x" {
 		t.Fatalf("unclassified = %+v", o.Alert)
 	}
+	// An unclassified cause inside a wrapper carries the wrapper's advice.
+	wrapper := &patterns.Record{ID: "w", Slug: "scheduler-hit-an-exception", Role: patterns.RoleWrapper,
+		Solutions: []string{"scroll up"}, GithubURL: "https://example.invalid/scheduler.py#L1"}
+	u.Context = []matcher.Hit{{Record: wrapper, Line: "Scheduler hit an exception: Traceback (most recent call last):"}}
+	o = FromDiagnosis(e, u, Source{Path: "p"}, t0)
+	if r := o.Alert.Record; r.ID != "" || len(r.Solutions) != 1 || r.GithubURL != wrapper.GithubURL || len(o.Alert.Context) != 1 {
+		t.Fatalf("unclassified in a wrapper = %+v, context %+v", r, o.Alert.Context)
+	}
 }
 
 func ExampleFingerprint() {

@@ -105,6 +105,17 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if d.Exception != nil {
 			a.Record.ErrorClass = d.Exception.Type
 		}
+		if len(d.Context) > 0 {
+			// No record names the cause, but the wrapper around it says
+			// what died and what to look at: its advice is the best fix
+			// there is, and every alert carries one.
+			w := d.Context[0].Record
+			a.Record.Documentation = w.Documentation
+			a.Record.Solutions = w.Solutions
+			a.Record.PreventionTips = w.PreventionTips
+			a.Record.HandlingStrategy = w.HandlingStrategy
+			a.Record.GithubURL = w.GithubURL
+		}
 		a.Match.Text = d.Headline
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
