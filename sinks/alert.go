@@ -33,6 +33,10 @@ type Alert struct {
 	Match   Match        `json:"match"`
 	Source  Source       `json:"source"`
 	Entry   string       `json:"entry"` // the whole entry, bounded and redacted
+	// HungThread holds the top frames of the hung thread of a hang
+	// (innermost first, "func (file.py:line)"), from the py-spy dump
+	// sglang logs before its watchdog timeout.
+	HungThread []string `json:"hungThread,omitempty"`
 	// Secondary lists other records that matched the same entry, best first.
 	Secondary []SecondaryHit `json:"secondary,omitempty"`
 }

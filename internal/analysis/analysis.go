@@ -65,6 +65,9 @@ type Diagnosis struct {
 	// Key groups diagnoses into incidents: the cause record's id, or
 	// "unclassified:<signature>" of the cause.
 	Key string
+	// Stack is the hung thread's top frames from the py-spy dump logged
+	// before a hang (see AnalyzeStream); nil otherwise.
+	Stack []string
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError

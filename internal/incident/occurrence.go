@@ -127,6 +127,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	for _, h := range d.Hits() {
 		a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
 	}
+	a.HungThread = d.Stack
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	return o

@@ -74,6 +74,7 @@ type fileState struct {
 // streamState is one assembler and where its pending entry began.
 type streamState struct {
 	asm          *entry.Assembler
+	remembered   analysis.Stream // what the analysis keeps between entries
 	file         *fileState
 	stream       string
 	lastLine     time.Time
@@ -187,7 +188,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
 			}
 		}
-		d, ok := an.Analyze(e)
+		d, ok := an.AnalyzeStream(&ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
 			p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)

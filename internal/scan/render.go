@@ -98,6 +98,9 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 			tw.block("root cause", x.RootCause)
 		}
 	}
+	if len(a.HungThread) > 0 {
+		tw.block("hung in", strings.Join(a.HungThread, "\n"))
+	}
 	if r.Documentation != "" {
 		tw.block("what", r.Documentation)
 	}

@@ -115,11 +115,17 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 	asm := map[string]*entry.Assembler{}
 	src := incident.Source{Path: in.Name, Key: in.Name}
 	an := analysis.New(s.m)
-	process := func(es []entry.Entry) {
+	remembered := map[string]*analysis.Stream{}
+	process := func(stream string, es []entry.Entry) {
+		as := remembered[stream]
+		if as == nil {
+			as = &analysis.Stream{}
+			remembered[stream] = as
+		}
 		for i := range es {
 			e := &es[i]
 			st.Entries++
-			d, ok := an.Analyze(e)
+			d, ok := an.AnalyzeStream(as, e)
 			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
@@ -150,7 +156,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 			a = entry.NewAssembler(s.opts.Entry)
 			asm[l.Stream] = a
 		}
-		process(a.Push(l.Line))
+		process(l.Stream, a.Push(l.Line))
 		return nil
 	})
 	streams := make([]string, 0, len(asm))
@@ -159,7 +165,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 	}
 	sort.Strings(streams)
 	for _, k := range streams {
-		process(asm[k].Flush())
+		process(k, asm[k].Flush())
 	}
 	return err
 }
