@@ -290,6 +290,7 @@ var examples = map[string]example{
 		match: []string{
 			"[rank0]:[E1101 10:00:00.000000000 ProcessGroupNCCL.cpp:1423] [PG ID 0 PG GUID 0(default_pg) Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=2",
 			"[PG ID 0 PG GUID 0 Rank 7] Heartbeat monitor timed out! Process will be terminated after dumping debug info.",
+			"[rank144]:[F ProcessGroupNCCL.cpp:1169] [PG 0 Rank 144] [PG 0 Rank 144] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in monitoring enqueued collectives.",
 		},
 		miss: []string{"[PG ID 0 PG GUID 0 Rank 7] Heartbeat monitor started"},
 	},
@@ -483,6 +484,7 @@ var examples = map[string]example{
 		match: []string{
 			rawTB("huggingface_hub.errors.GatedRepoError: 403 Client Error. (Request ID: Root=1-6a)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json.\nAccess to model meta-llama/Llama-3.1-8B-Instruct is restricted and you are not in the authorized list."),
 			"Cannot access gated repo for url https://huggingface.co/google/gemma-3-27b-it/resolve/main/config.json.",
+			rawTB("OSError: You are trying to access a gated repo.\nMake sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct."),
 		},
 		miss: []string{"Cannot access repository for url https://huggingface.co/x"},
 	},
