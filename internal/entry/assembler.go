@@ -64,6 +64,8 @@ type Assembler struct {
 	out     []Entry
 	cur     pending
 	scratch []string // reused to hand the kept lines to ParseTraceback
+	learner prefixLearner
+	lines   int64 // non-blank lines pushed, for the learner's evidence window
 }
 
 // entryKind is what opened the pending entry.
@@ -101,8 +103,34 @@ type pending struct {
 	group     bool
 	lastFrame bool
 
+	// bareType and bareMsg hold the entry's first exception line when it
+	// has no traceback of its own (see Traceback.Bare).
+	bareType, bareMsg string
+
+	// firstN, firstTime and firstCut let a learned prefix reopen the entry
+	// from its first line: its number among non-blank lines, its Line.Time
+	// and the bytes the line bound cut from it.
+	firstN    int64
+	firstTime time.Time
+	firstCut  int
+
 	buf      lineBuf
 	cutBytes int
+}
+
+// line is one non-blank line classified.
+type line struct {
+	s      string // the text, wrappers and any learned prefix removed
+	prefix string // what was removed from its front
+	h      header
+	header bool
+	n      native
+	native bool
+	// prefixed: a learned prefix that is itself a log record's header
+	// (h holds it, with s as its message) came off a line that has no
+	// header of its own. Such a line is a record of the wrapping logger:
+	// it starts an entry unless it continues an open traceback.
+	prefixed bool
 }
 
 // NewAssembler returns an Assembler with o's bounds (zero fields take their
@@ -123,59 +151,158 @@ func (a *Assembler) Push(l Line) []Entry {
 	if len(text) > a.opt.MaxLineBytes {
 		text, cut = cutLine(text, a.opt.MaxLineBytes)
 	}
-	s, prefix := stripWrappers(text)
+	base, start, end := wrapperSpan(text)
+	full := base[start:end]
 	p := &a.cur
-	if strings.TrimSpace(s) == "" {
-		if !p.active {
-			a.begin(l, "", prefix, kindBlank)
-		} else {
-			p.blanks++
-			p.lines++
-			p.last = l.Offset
-		}
-		p.cutBytes += cut
+	if strings.TrimSpace(full) == "" {
+		a.pushBlank(l, base[:start], cut)
 		return a.out
+	}
+	a.lines++
+	learned := 0
+	if a.learner.learned() {
+		learned = a.learner.match(full)
+	}
+	if learned == 0 {
+		if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
+			a.reopen(firstN, firstLen)
+			learned = a.learner.match(full)
+		}
+	}
+	if learned > 0 && isSGLangRecord(full) {
+		learned = 0 // an sglang record's own header is never a prefix
+	}
+	if learned > 0 {
+		start += learned
+		start += wrapperPrefixesLen(base[start:end])
+		if strings.TrimSpace(base[start:end]) == "" {
+			a.pushBlank(l, base[:start], cut)
+			return a.out
+		}
 	}
 	ref := l.Time
 	if ref.IsZero() {
 		ref = a.opt.Reference
 	}
-	h, isHeader := parseHeader(s, ref, a.opt.Location)
-	var n native
-	isNative := false
-	if !isHeader {
-		n, isNative = parseNative(s, ref, a.opt.Location)
-	}
-	if p.active && a.continues(s, isHeader, isNative) {
+	c := a.classify(base[start:end], full, base[:start], learned > 0, ref)
+	if p.active && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			p.buf.add("")
 		}
-		p.buf.add(s)
+		p.buf.add(c.s)
 		p.lines++
 		p.last = l.Offset
 		p.cutBytes += cut
-		p.colon = endsWithColon(s)
-		a.advance(s)
+		p.colon = endsWithColon(c.s)
+		a.advance(c.s)
+		a.noteBare(c.s)
 		return a.out
 	}
 	if p.active {
 		a.emit()
 	}
-	switch {
-	case isHeader:
-		a.begin(l, s, prefix, kindHeader)
-		p.format, p.time, p.ranks, p.level, p.msg = h.format, h.time, h.ranks, h.level, h.msg
-		p.greedy = h.format == FormatSRT || h.format == FormatLegacy || h.format == FormatDiffusion
-	case isNative:
-		a.begin(l, s, prefix, kindNative)
-		p.format, p.time, p.level, p.native = FormatNative, n.time, n.level, n.kind
-	default:
-		a.begin(l, s, prefix, kindRaw)
+	a.open(l, c, ref, cut)
+	return a.out
+}
+
+// pushBlank handles a line with nothing but wrappers and white space.
+func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+	p := &a.cur
+	if !p.active {
+		a.begin(l, "", prefix, kindBlank)
+	} else {
+		p.blanks++
+		p.lines++
+		p.last = l.Offset
 	}
-	p.colon = endsWithColon(s)
+	p.cutBytes += cut
+}
+
+// classify parses the text s of a non-blank line. full is the line before a
+// learned prefix came off (s itself when none did).
+func (a *Assembler) classify(s, full, prefix string, learned bool, ref time.Time) line {
+	c := line{s: s, prefix: prefix}
+	c.h, c.header = parseHeader(s, ref, a.opt.Location)
+	if !c.header {
+		c.n, c.native = parseNative(s, ref, a.opt.Location)
+	}
+	if learned && !c.header && !c.native {
+		c.h, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+	}
+	return c
+}
+
+// maxPrefixHeaderTries bounds the word starts of a learned prefix tried as
+// the start of a header.
+const maxPrefixHeaderTries = 8
+
+// prefixHeader finds a log record's header in the learned prefix of full
+// (the line before the prefix came off; s is what remains): at the start or
+// at a later word ("(VllmWorker rank=0 pid=1) ERROR 07-01 08:38:50
+// [executor.py:492] "), and ending where s starts.
+func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bool) {
+	n := len(full) - len(s)
+	tries := 0
+	for i := 0; i < n && tries < maxPrefixHeaderTries; i++ {
+		if i > 0 && full[i-1] != ' ' || full[i] == ' ' {
+			continue
+		}
+		tries++
+		if h, ok := parseHeader(full[i:], ref, loc); ok && strings.HasSuffix(h.msg, s) {
+			h.msg = s
+			return h, true
+		}
+	}
+	return header{}, false
+}
+
+// open starts a new pending entry with the classified line c.
+func (a *Assembler) open(l Line, c line, ref time.Time, cut int) {
+	p := &a.cur
+	switch {
+	case c.header || c.prefixed:
+		a.begin(l, c.s, c.prefix, kindHeader)
+		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
+		p.greedy = c.header && (c.h.format == FormatSRT || c.h.format == FormatLegacy || c.h.format == FormatDiffusion)
+	case c.native:
+		a.begin(l, c.s, c.prefix, kindNative)
+		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+	default:
+		a.begin(l, c.s, c.prefix, kindRaw)
+	}
+	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
+	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	a.advance(p.msg)
-	return a.out
+	a.noteBare(p.msg)
+}
+
+// reopen re-reads the pending entry's first line with a prefix of n bytes
+// just learned from it and the line after it, when the entry still holds
+// that line alone: the first piece of evidence gets the prefix stripped
+// like every later line.
+func (a *Assembler) reopen(firstN int64, n int) {
+	p := &a.cur
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || p.buf.count() != 1 {
+		return
+	}
+	full := p.buf.first()
+	rest := full[n:]
+	rest = rest[wrapperPrefixesLen(rest):]
+	if strings.TrimSpace(rest) == "" {
+		return
+	}
+	prefix := p.prefix + full[:len(full)-len(rest)]
+	l := Line{Source: p.source, Stream: p.stream, Offset: p.first, Time: p.firstTime}
+	ref := l.Time
+	if ref.IsZero() {
+		ref = a.opt.Reference
+	}
+	cut, lines := p.firstCut, a.lines
+	c := a.classify(rest, full, prefix, true, ref)
+	a.lines = firstN // open records the entry's first line number
+	a.open(l, c, ref, cut)
+	a.lines = lines
 }
 
 // Flush ends the pending entry, if any, and returns it. The returned slice
@@ -207,21 +334,36 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 	}
 }
 
-// continues decides whether the non-blank line s belongs to the pending
+// continues decides whether the non-blank line c belongs to the pending
 // entry (see the rules on Assembler).
-func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
+func (a *Assembler) continues(c line) bool {
 	p := &a.cur
+	s := c.s
 	afterBlank := p.blanks > 0
 	switch p.kind {
 	case kindBlank:
 		return false
 	case kindNative:
-		return !isHeader && nativeContinues(p.native, s, afterBlank)
+		return !c.header && !c.prefixed && nativeContinues(p.native, s, afterBlank)
 	}
-	if isHeader || isNative || isWarningLine(s) {
+	if c.header || isWarningLine(s) {
+		return false
+	}
+	if c.native && (!c.n.soft || afterBlank || p.tb == tbNone) {
+		// A soft native line is message text only inside a traceback.
 		return false
 	}
 	bare := isTracebackLine(s) || isGroupStartLine(s)
+	if c.prefixed {
+		// A record of the wrapping logger: only a traceback's own lines
+		// continue, or the traceback a logger.exception record announces.
+		if p.tb == tbNone {
+			return !afterBlank && bare && (p.kind == kindHeader || p.colon)
+		}
+		if !p.greedy {
+			return a.tracebackContinues(s, afterBlank)
+		}
+	}
 	if p.greedy {
 		switch {
 		case bare && p.tb != tbNone && p.tb != tbChain:
@@ -245,6 +387,15 @@ func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
 	}
 	if bare || isFrameLine(s) {
 		return p.colon
+	}
+	if p.bareType != "" && isEpilogue(s) {
+		return true // torch's CUDA epilogue after a bare exception line
+	}
+	if p.colon {
+		// "Failed to load the model:" announcing the exception line.
+		if _, _, ok := parseBareException(s); ok {
+			return true
+		}
 	}
 	return isIndented(s)
 }
@@ -306,6 +457,19 @@ func (a *Assembler) advance(s string) {
 		if isExceptionLine(s, wasFrame) {
 			p.tb = tbAfterExc
 		}
+	}
+}
+
+// noteBare records s as the entry's bare exception line when the entry has
+// none yet and no traceback is open: the message itself, or a continuation
+// line at column 0 (CPython prints exception lines unindented).
+func (a *Assembler) noteBare(s string) {
+	p := &a.cur
+	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
+		return
+	}
+	if typ, msg, ok := parseBareException(s); ok {
+		p.bareType, p.bareMsg = typ, msg
 	}
 }
 
@@ -376,6 +540,9 @@ func (a *Assembler) emit() {
 		}
 		if e.Traceback == nil && p.hasTB {
 			e.Traceback = ParseTraceback([]string{first})
+		}
+		if e.Traceback == nil && p.bareType != "" {
+			e.Traceback = bareTraceback(p.bareType, p.bareMsg)
 		}
 	}
 	a.out = append(a.out, e)
