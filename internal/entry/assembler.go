@@ -344,13 +344,21 @@ func (a *Assembler) continues(c line) bool {
 	case kindBlank:
 		return false
 	case kindNative:
-		return !c.header && !c.prefixed && nativeContinues(p.native, s, afterBlank)
+		if c.header || c.prefixed {
+			return false
+		}
+		if p.native == NativeCompiler {
+			return compilerContinues(p.msg, s, afterBlank, p.lines)
+		}
+		return nativeContinues(p.native, s, afterBlank)
 	}
 	if c.header || isWarningLine(s) {
 		return false
 	}
-	if c.native && (!c.n.soft || afterBlank || p.tb == tbNone) {
-		// A soft native line is message text only inside a traceback.
+	if c.native && (!c.n.soft || afterBlank || !p.greedy || p.tb == tbNone) {
+		// A soft native line is message text only inside the traceback of
+		// an sglang record, which prints its exception's multi-line
+		// message unprefixed; elsewhere it is another writer's line.
 		return false
 	}
 	bare := isTracebackLine(s) || isGroupStartLine(s)

@@ -34,7 +34,7 @@ func parseCompilerLine(s string) (level string, ok bool) {
 		return LevelError, true
 	case strings.HasPrefix(s, "ninja: build stopped: "):
 		return LevelError, true
-	case s == "Error limit reached.":
+	case strings.HasPrefix(s, "Error limit reached."):
 		return LevelError, true
 	case strings.HasPrefix(s, "nvcc fatal"):
 		r := strings.TrimLeft(s[len("nvcc fatal"):], " ")
@@ -134,12 +134,61 @@ func isLinker(prog string) bool {
 	return base == "ld" || strings.HasSuffix(base, "-ld") || strings.HasPrefix(base, "ld.")
 }
 
-// compilerContinues reports whether s continues a diagnostic: gcc's and
-// nvcc's source excerpt and caret lines are indented, and gcc ends a fatal
-// error with "compilation terminated.".
-func compilerContinues(s string, afterBlank bool) bool {
+// compilerContinues reports whether s continues a diagnostic whose first
+// line is first and which holds lines lines so far. gcc and nvcc print the
+// offending source line right after a located diagnostic, then a caret line
+// (gcc 9+ with a "  3 | " gutter), nvcc its "detected during" notes, and
+// gcc ends a fatal error with "compilation terminated.". Other indented
+// lines are not the compiler's: a traceback interleaved with a linker's
+// output keeps its frames.
+func compilerContinues(first, s string, afterBlank bool, lines int) bool {
 	if afterBlank {
 		return false
 	}
-	return isIndented(s) || s == "compilation terminated." || s == "Compilation terminated."
+	if s == "compilation terminated." || s == "Compilation terminated." {
+		return true
+	}
+	t := strings.TrimLeft(s, " \t")
+	if len(t) == len(s) || isFrameLine(s) {
+		return false
+	}
+	if isMarkLine(t) || isGutterLine(t) || strings.HasPrefix(t, "detected during") {
+		return true
+	}
+	return lines == 1 && hasSourceLocation(first)
+}
+
+// isMarkLine matches caret lines: "^~~~~", "|          ^~~~~~".
+func isMarkLine(t string) bool {
+	mark := false
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '^', '~':
+			mark = true
+		case ' ', '|':
+		default:
+			return false
+		}
+	}
+	return mark
+}
+
+// isGutterLine matches gcc's numbered excerpt "3 | #include ...".
+func isGutterLine(t string) bool {
+	j := 0
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	return j > 0 && strings.HasPrefix(t[j:], " | ")
+}
+
+// hasSourceLocation reports whether a diagnostic's first line names a
+// source location (file.cu(12): or file.c:3:10:).
+func hasSourceLocation(first string) bool {
+	end := strings.IndexByte(first, ' ')
+	if end <= 1 || first[end-1] != ':' {
+		return false
+	}
+	loc := first[:end-1]
+	return isNVCCLocation(loc) || isGCCLocation(loc)
 }

@@ -13,8 +13,11 @@ import "strings"
 // starts with a cudaError name ("cudaErrorIllegalAddress: ...").
 func parseCUDALine(s string) bool {
 	switch s[0] {
-	case 'C':
-		return hasPrefixFold(s, "CUDA error: ") || hasPrefixFold(s, "CUDA failure ") || hasPrefixFold(s, "CUDA failure: ")
+	case 'C', 'c':
+		if hasPrefixFold(s, "CUDA error: ") || hasPrefixFold(s, "CUDA failure ") || hasPrefixFold(s, "CUDA failure: ") {
+			return true
+		}
+		return startsWithErrorName(s, "cudaError")
 	case 'G':
 		return strings.HasPrefix(s, "GPUassert: ")
 	case 'F':
@@ -31,8 +34,6 @@ func parseCUDALine(s string) bool {
 			return false
 		}
 		return isCUDASourceRef(r[:sp])
-	case 'c':
-		return startsWithErrorName(s, "cudaError")
 	}
 	return false
 }

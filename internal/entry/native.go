@@ -136,7 +136,7 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 	case NativeCUDA:
 		return !afterBlank && isEpilogue(s)
 	case NativeCompiler:
-		return compilerContinues(s, afterBlank)
+		return compilerContinues("", s, afterBlank, 2)
 	}
 	return false
 }
