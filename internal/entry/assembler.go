@@ -14,12 +14,37 @@ import (
 // The rules, in order:
 //
 //   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
-//   - A header line (srt, legacy, diffusion, uvicorn, dynamo, generic Python
-//     logging) always starts a new entry, so interleaved ranks never merge.
+//   - Then a learned per-stream prefix: when two lines at most 16 apart
+//     carry text of the same shape (bytes kept, except digit runs, hex
+//     numbers and level words, which match any of their kind) in front of
+//     what Python prints only at the start of a line, that shape is
+//     learned and comes off every later line of the stream that starts
+//     with it, and off the first of the two lines when its entry is still
+//     open. At least one of the two must be strong evidence: a frame line,
+//     a chain separator or an sglang header after the prefix; the other may
+//     be a "Traceback (most recent call last):" line, a strict exception
+//     line or, right after a prefixed frame, its indented source line. The
+//     prefix is at most 96 bytes, holds a letter or digit and ends with a
+//     space, tab, ":", "|", "]" or ">"; an sglang record never carries one;
+//     at most 4 shapes are kept, the oldest forgotten. What comes off
+//     joins Entry.Prefix. When the prefix is itself a log record's header
+//     (a Python logger or Rust tracing relaying a child's output line by
+//     line) and the rest has no header of its own, the line is a record of
+//     that logger: it takes its format, time and level, and starts an
+//     entry unless it continues an open traceback or is the traceback a
+//     logger.exception record announces.
+//   - A header line (srt, legacy, diffusion, uvicorn, Rust tracing, router,
+//     generic Python logging) always starts a new entry, so interleaved
+//     ranks never merge.
 //   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
 //     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
-//     dumps and frames, "what():", "Exception raised from", "frame #N:").
+//     dumps and frames, "what():", "Exception raised from", "frame #N:",
+//     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
+//     The soft native lines (CUDA, HIP/ROCclr, ACL and CANN codes,
+//     compiler and linker diagnostics) are also what an exception message
+//     quotes: inside the open traceback of an sglang record, not after a
+//     blank line, they continue it like any other line.
 //   - A Python warning ("file.py:54: FutureWarning: ...") is another
 //     writer's record: it ends the entry before it and starts its own.
 //   - After an sglang header (srt, legacy, diffusion) every other line is a
@@ -42,8 +67,19 @@ import (
 //     continuation lines (warnings.warn source lines, Java "at" frames), and
 //     a traceback that follows it directly when it ends with ":" (a bare
 //     logger.exception message) or is CPython's "Exception ignored in: ...".
+//     A strict exception line (see Traceback.Bare) joins it the same way,
+//     only after a line ending in ":" ("Failed to load the model:" then
+//     "ValueError: ..."); otherwise it starts an entry of its own. A bare
+//     exception line takes torch's CUDA epilogue.
 //   - A "Traceback (most recent call last):" or "File ..." line that no rule
 //     above took starts a header-less traceback entry.
+//
+// An entry without a traceback whose message, or one of whose continuation
+// lines at column 0, is a strict exception line (a qualified class name
+// whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
+// or Timeout, or is a known builtin such as StopIteration, then ": msg" or
+// the end of the line; never "...Warning:") gets a one-link Bare
+// Traceback from the first such line.
 //
 // Blank lines: they never start an entry while one is open. They are held
 // until the next non-blank line decides: if that line continues the entry,
@@ -54,11 +90,15 @@ import (
 // other headers and header-less lines a blank line always ends the entry,
 // except inside a traceback where a chain separator, a frame, a source line
 // or the exception line follows (loguru's diagnose output, doubled blank
-// lines in pastes). Blank lines with no entry open (start of stream, after
-// Flush) form a blank entry (empty Text) so that every line is accounted for.
+// lines in pastes). A line that is blank once its wrappers and learned
+// prefix are off counts as blank. Blank lines with no entry open (start of
+// stream, after Flush) form a blank entry (empty Text) so that every line is
+// accounted for.
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
-// none.
+// none. Push allocates only to build a completed entry's multi-line Text and
+// Raw or its Traceback, and when it learns a prefix: with or without a
+// learned prefix, a line allocates nothing on its own.
 type Assembler struct {
 	opt     Options
 	out     []Entry

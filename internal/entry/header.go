@@ -44,7 +44,7 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 		if h, ok := parseRouter(s, loc); ok {
 			return h, true
 		}
-		if isDigit(s[1]) {
+		if len(s) > 1 && isDigit(s[1]) {
 			// "[2024-04-11 10:31:54,306] [INFO] [file.py:161:f] msg":
 			// a Python logging format with the time in brackets.
 			return parsePythonTimeFirst(s[1:], loc)
