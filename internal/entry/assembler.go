@@ -158,8 +158,8 @@ type pending struct {
 	cutBytes int
 }
 
-// line is one non-blank line classified.
-type line struct {
+// classified is one non-blank line, parsed.
+type classified struct {
 	s      string // the text, wrappers and any learned prefix removed
 	prefix string // what was removed from its front
 	h      header
@@ -199,18 +199,28 @@ func (a *Assembler) Push(l Line) []Entry {
 		return a.out
 	}
 	a.lines++
+	ref := l.Time
+	if ref.IsZero() {
+		ref = a.opt.Reference
+	}
 	learned := 0
 	if a.learner.learned() {
 		learned = a.learner.match(full)
-	}
-	if learned == 0 {
-		if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
-			a.reopen(firstN, firstLen)
-			learned = a.learner.match(full)
+		if learned > 0 && isSGLangRecord(full) {
+			learned = 0 // an sglang record's own header is never a prefix
 		}
 	}
-	if learned > 0 && isSGLangRecord(full) {
-		learned = 0 // an sglang record's own header is never a prefix
+	var c classified
+	if learned == 0 {
+		c = a.classify(full, full, base[:start], false, ref)
+		// An sglang record carries no prefix, so only other lines can
+		// be evidence of one.
+		if !c.header || !isSGLangFormat(c.h.format) {
+			if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
+				a.reopen(firstN, firstLen)
+				learned = a.learner.match(full)
+			}
+		}
 	}
 	if learned > 0 {
 		start += learned
@@ -219,12 +229,8 @@ func (a *Assembler) Push(l Line) []Entry {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
+		c = a.classify(base[start:end], full, base[:start], true, ref)
 	}
-	ref := l.Time
-	if ref.IsZero() {
-		ref = a.opt.Reference
-	}
-	c := a.classify(base[start:end], full, base[:start], learned > 0, ref)
 	if p.active && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			p.buf.add("")
@@ -241,8 +247,13 @@ func (a *Assembler) Push(l Line) []Entry {
 	if p.active {
 		a.emit()
 	}
-	a.open(l, c, ref, cut)
+	a.open(l, c, cut)
 	return a.out
+}
+
+// isSGLangFormat reports whether f is one of sglang's own header families.
+func isSGLangFormat(f Format) bool {
+	return f == FormatSRT || f == FormatLegacy || f == FormatDiffusion
 }
 
 // pushBlank handles a line with nothing but wrappers and white space.
@@ -260,8 +271,8 @@ func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 
 // classify parses the text s of a non-blank line. full is the line before a
 // learned prefix came off (s itself when none did).
-func (a *Assembler) classify(s, full, prefix string, learned bool, ref time.Time) line {
-	c := line{s: s, prefix: prefix}
+func (a *Assembler) classify(s, full, prefix string, learned bool, ref time.Time) classified {
+	c := classified{s: s, prefix: prefix}
 	c.h, c.header = parseHeader(s, ref, a.opt.Location)
 	if !c.header {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
@@ -297,13 +308,13 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 }
 
 // open starts a new pending entry with the classified line c.
-func (a *Assembler) open(l Line, c line, ref time.Time, cut int) {
+func (a *Assembler) open(l Line, c classified, cut int) {
 	p := &a.cur
 	switch {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
-		p.greedy = c.header && (c.h.format == FormatSRT || c.h.format == FormatLegacy || c.h.format == FormatDiffusion)
+		p.greedy = c.header && isSGLangFormat(c.h.format)
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
@@ -327,6 +338,9 @@ func (a *Assembler) reopen(firstN int64, n int) {
 		return
 	}
 	full := p.buf.first()
+	if n > len(full) {
+		return
+	}
 	rest := full[n:]
 	rest = rest[wrapperPrefixesLen(rest):]
 	if strings.TrimSpace(rest) == "" {
@@ -341,7 +355,7 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	cut, lines := p.firstCut, a.lines
 	c := a.classify(rest, full, prefix, true, ref)
 	a.lines = firstN // open records the entry's first line number
-	a.open(l, c, ref, cut)
+	a.open(l, c, cut)
 	a.lines = lines
 }
 
@@ -376,7 +390,7 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 
 // continues decides whether the non-blank line c belongs to the pending
 // entry (see the rules on Assembler).
-func (a *Assembler) continues(c line) bool {
+func (a *Assembler) continues(c classified) bool {
 	p := &a.cur
 	s := c.s
 	afterBlank := p.blanks > 0
@@ -384,7 +398,7 @@ func (a *Assembler) continues(c line) bool {
 	case kindBlank:
 		return false
 	case kindNative:
-		if c.header || c.prefixed {
+		if c.header {
 			return false
 		}
 		if p.native == NativeCompiler {
