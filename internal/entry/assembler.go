@@ -58,6 +58,8 @@ import (
 //     cannot be told apart from it.
 //   - After any other header, continuation lines join until the traceback
 //     the record carries ends: Python logging appends the traceback last.
+//     Before a traceback, a strict exception line joins only after a line
+//     ending in ":", as after a header-less line (below).
 //   - A traceback ends at its exception line, unless what follows is a chain
 //     separator, an exception-group box line, an indented line (notes, CANN
 //     text) or torch's fixed CUDA epilogue. Inside a section, frames, source
@@ -444,8 +446,16 @@ func (a *Assembler) continues(c classified) bool {
 		return false
 	}
 	if p.kind == kindHeader {
-		// logging.exception: the traceback follows the message line.
-		return bare || p.colon || !isFrameLine(s)
+		// logging.exception: the traceback follows the message line. An
+		// exception line nothing announced is another writer's.
+		if bare || p.colon {
+			return true
+		}
+		if isFrameLine(s) {
+			return false
+		}
+		_, _, exc := parseBareException(s)
+		return !exc
 	}
 	if bare || isFrameLine(s) {
 		return p.colon

@@ -88,6 +88,19 @@ func TestAssemblerBareExceptions(t *testing.T) {
 			},
 		},
 		{
+			name: "an unannounced exception line after a logging record is its own entry",
+			in:   "2025-03-07 23:50:27,532 - __main__ - WARNING - Attempt 13: Please wait for sglang server to become ready...\nImportError: cannot import name 'flash_attn_varlen_func'",
+			want: []bareView{
+				{"1-1", FormatPython, "", "", false},
+				{"2-2", FormatNone, "", "ImportError: cannot import name 'flash_attn_varlen_func'", true},
+			},
+		},
+		{
+			name: "an announced exception line joins a logging record",
+			in:   "2025-03-07 23:50:27,532 - __main__ - ERROR - Server process failed:\nImportError: cannot import name 'flash_attn_varlen_func'",
+			want: []bareView{{"1-2", FormatPython, "", "ImportError: cannot import name 'flash_attn_varlen_func'", true}},
+		},
+		{
 			name: "exception line in an sglang record's continuation",
 			in:   "[2026-07-01 09:31:38 TP0] Load weight failed:\nRuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM:\n\tsize mismatch for lm_head.weight",
 			want: []bareView{{"1-3", FormatSRT, "", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM:", true}},
