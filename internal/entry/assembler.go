@@ -214,7 +214,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	}
 	var c classified
 	if learned == 0 {
-		c = a.classify(full, full, base[:start], false, ref)
+		a.classify(&c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
 		if !c.header || !isSGLangFormat(c.h.format) {
@@ -231,9 +231,9 @@ func (a *Assembler) Push(l Line) []Entry {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
-		c = a.classify(base[start:end], full, base[:start], true, ref)
+		a.classify(&c, base[start:end], full, base[:start], true, ref)
 	}
-	if p.active && a.continues(c) {
+	if p.active && a.continues(&c) {
 		for ; p.blanks > 0; p.blanks-- {
 			p.buf.add("")
 		}
@@ -249,7 +249,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	if p.active {
 		a.emit()
 	}
-	a.open(l, c, cut)
+	a.open(l, &c, cut)
 	return a.out
 }
 
@@ -271,10 +271,10 @@ func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 	p.cutBytes += cut
 }
 
-// classify parses the text s of a non-blank line. full is the line before a
-// learned prefix came off (s itself when none did).
-func (a *Assembler) classify(s, full, prefix string, learned bool, ref time.Time) classified {
-	c := classified{s: s, prefix: prefix}
+// classify parses the text s of a non-blank line into c. full is the line
+// before a learned prefix came off (s itself when none did).
+func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
+	*c = classified{s: s, prefix: prefix}
 	c.h, c.header = parseHeader(s, ref, a.opt.Location)
 	if !c.header {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
@@ -282,7 +282,6 @@ func (a *Assembler) classify(s, full, prefix string, learned bool, ref time.Time
 	if learned && !c.header && !c.native {
 		c.h, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
 	}
-	return c
 }
 
 // maxPrefixHeaderTries bounds the word starts of a learned prefix tried as
@@ -310,7 +309,7 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 }
 
 // open starts a new pending entry with the classified line c.
-func (a *Assembler) open(l Line, c classified, cut int) {
+func (a *Assembler) open(l Line, c *classified, cut int) {
 	p := &a.cur
 	switch {
 	case c.header || c.prefixed:
@@ -355,9 +354,10 @@ func (a *Assembler) reopen(firstN int64, n int) {
 		ref = a.opt.Reference
 	}
 	cut, lines := p.firstCut, a.lines
-	c := a.classify(rest, full, prefix, true, ref)
+	var c classified
+	a.classify(&c, rest, full, prefix, true, ref)
 	a.lines = firstN // open records the entry's first line number
-	a.open(l, c, cut)
+	a.open(l, &c, cut)
 	a.lines = lines
 }
 
@@ -392,7 +392,7 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 
 // continues decides whether the non-blank line c belongs to the pending
 // entry (see the rules on Assembler).
-func (a *Assembler) continues(c classified) bool {
+func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
 	afterBlank := p.blanks > 0

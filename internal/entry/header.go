@@ -258,7 +258,8 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 }
 
 // parsePythonLevelFirst matches "LEVEL MM-DD HH:MM:SS[.mmm] msg" (vLLM and
-// other servers) and logging.basicConfig's "LEVEL:name:msg".
+// other servers), "LEVEL YYYY-MM-DD HH:MM:SS[,mmm] msg" and
+// logging.basicConfig's "LEVEL:name:msg".
 func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header, bool) {
 	lvl, after, ok := levelWord(s)
 	if !ok || after == "" {
@@ -274,6 +275,17 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 		return header{format: FormatPython, ranks: NoRanks, level: lvl, msg: rest[k+1:]}, true
 	}
 	r := after[1:]
+	if after[0] == ' ' {
+		// "ERROR 2025-03-08 02:04:48,693 name: msg"
+		if c, n, ok := scanDateTime(r, ','); ok {
+			if n == 19 && n < len(r) && r[n] == '.' {
+				c, n, _ = scanDateTime(r, '.')
+			}
+			if n == len(r) || r[n] == ' ' {
+				return header{format: FormatPython, time: c.in(loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[n:], " ")}, true
+			}
+		}
+	}
 	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
 		return header{}, false
 	}

@@ -80,6 +80,9 @@ func TestParseHeader(t *testing.T) {
 		{"vllm no brackets", "INFO 10-14 02:11:06 __init__.py:190] Automatically detected platform cuda.",
 			&header{FormatPython, at(2026, 10, 14, 2, 11, 6, 0).AddDate(-1, 0, 0), NoRanks, "INFO", "__init__.py:190] Automatically detected platform cuda."}},
 
+		// "%(levelname)s %(asctime)s %(name)s: %(message)s"; invented message.
+		{"python level then full time", "ERROR 2025-03-08 02:04:48,693 sglang.launcher: server exited with code 1",
+			&header{FormatPython, at(2025, 3, 8, 2, 4, 48, 693e6), NoRanks, "ERROR", "sglang.launcher: server exited with code 1"}},
 		{"not: plain text", "This is not an exception.", nil},
 		{"not: router without time", "[Router (Python)] hello", nil},
 		{"not: exception line", "RuntimeError: CUDA error: device-side assert triggered", nil},
