@@ -526,8 +526,9 @@ var examples = map[string]example{
 		match: []string{
 			`100 errors detected in the compilation of "/root/.cache/flashinfer/jit/batch_prefill.cu".`,
 			`1 error detected in the compilation of "csrc/norm.cu".`,
+			"Error limit reached.\n100 errors detected in the compilation of \"/root/.cache/flashinfer/120/generated/batch_prefill.cu\".",
 		},
-		miss: []string{"0 warnings detected in the build."},
+		miss: []string{"0 warnings detected in the build.", "Retry limit reached."},
 	},
 	"triton-out-of-resources": {
 		match: []string{
