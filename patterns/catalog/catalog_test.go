@@ -686,6 +686,7 @@ var examples = map[string]example{
 			"    raise child_exception_type(errno_num, err_msg, err_filename)\n\nFileNotFoundError: [Errno 2] No such file or directory: 'ninja'",
 			"FileNotFoundError: [Errno 2] No such file or directory: 'ninja': 'ninja'",
 			tb("RuntimeError: Ninja is required to load C++ extensions"),
+			"/bin/sh: 1: ninja: not found",
 		},
 		miss: []string{
 			"ninja: build stopped: subcommand failed.",
@@ -698,8 +699,9 @@ var examples = map[string]example{
 			"    return self._op(*args, **kwargs)\nRuntimeError: CUDA error: operation not permitted when stream is capturing\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
 			"[05/25/2023-20:44:13] [E] Error[1]: [executionContext.cpp::handleTrainStationRunnerPhase1::146] Error Code 1: Cuda Runtime (operation not permitted when stream is capturing)",
 			tb("Exception: Capture cuda graph failed: CUDA error: operation not permitted when stream is capturing"),
+			"Exception: Capture cuda graph failed: CUDA error: capturing stream has unjoined work",
 		},
-		miss: []string{"Exception: Capture cuda graph failed: CUDA error: capturing stream has unjoined work"},
+		miss: []string{hdr("Capture cuda graph begin. This can take up to several minutes. avail mem=10.51 GB")},
 	},
 	"torch-memory-saver-resume-oom": {
 		match: []string{
@@ -728,6 +730,7 @@ var examples = map[string]example{
 			"Exception: Capture cuda graph failed: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:133] Timed out waiting 1800000ms for send operation to complete",
 			tb("RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete"),
 			"(pid=3769) 2020-05-07 21:07:16,707    WARNING torch_trainer.py:413 -- [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:72] Timed out waiting 10000ms for recv operation to complete",
+			"Hi I meet a bug：RuntimeError: Application timeout caused pair closure。",
 		},
 		miss: []string{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"},
 	},
