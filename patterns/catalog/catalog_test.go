@@ -739,6 +739,7 @@ var examples = map[string]example{
 			"[rank6]:[E909 08:45:31.970959174 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0 Rank 6] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: -1, last completed NCCL work: -1.This is most likely caused by incorrect usages of collectives, e.g., wrong sizes used across ranks, the order of collectives is not same for all ranks or the scheduled collective, for some reason, didn't run. Additionally, this can be caused by GIL deadlock or other reasons such as network errors or bugs in the communications library (e.g. NCCL), etc. ",
 			"[1803] [rank1]:[E602 11:17:52.557891708 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 1] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: 6, last completed NCCL work: 6.",
 			"   Rank 0] Received a timeout signal from this local rank and will start",
+			"[rank7]:[E430 05:09:48.083703086 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 7] Received a dump signal due to a collective timeout from this local \nrank and we will try our best to dump the debug info. Last enqueued NCCL work: 9387, last completed NCCL work: 9386.",
 		},
 		miss: []string{
 			"[rank5]:[E723 01:58:45.667329643 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 5] Received a dump signal due to a collective timeout from  rank 2 and we will try our best to dump the debug info.",
@@ -751,6 +752,13 @@ var examples = map[string]example{
 			"[rank2]:[E901 05:20:03.118859045 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) Rank 2] Received a dump signal due to a collective timeout from  rank 6 and we will try our best to dump the debug info. Last enqueued NCCL work: 460631, last completed NCCL work: 460630.",
 		},
 		miss: []string{"[rank7]:[E430 05:09:48.083703086 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 7] Received a dump signal due to a collective timeout from this local "},
+	},
+	"c10d-failure-detected-by-watchdog": {
+		match: []string{
+			"[rank7]:[E901 05:20:03.124073319 ProcessGroupNCCL.cpp:2271] [PG ID 0 PG GUID 0(default_pg) Rank 7]  failure detected by watchdog at work sequence id: 460631 PG status: last enqueued work: 460631, last completed work: 460630",
+			"[rank0]:[E1112 23:34:28.617797496 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 0] Exception (either an error or timeout) detected by watchdog at work: 40402014, last enqueued NCCL work: 40402014, last completed NCCL work: 40402013.",
+		},
+		miss: []string{"[rank7]:[E901 05:20:03.124080696 ProcessGroupNCCL.cpp:670] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled."},
 	},
 	"c10d-dump-debug-info": {
 		match: []string{
@@ -852,6 +860,14 @@ var examples = map[string]example{
 			"KeyError: 'model.layers.19.mlp.shared_experts.gate_up_proj.input_scale'",
 		},
 		miss: []string{"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'")},
+	},
+	"load-weights-shape-mismatch": {
+		match: []string{
+			"AssertionError: Attempted to load weight (torch.Size([3600])) into parameter (torch.Size([3584]))",
+			"[rank5]: AssertionError: Attempted to load weight (torch.Size([4096, 2560])) into parameter (torch.Size([6144, 2560]))",
+			"(EngineCore pid=3510698) ERROR 05-16 04:02:07 [core.py:1159] AssertionError: Tried to load weights of size torch.Size([3096576, 1])to a parameter of size torch.Size([5376, 1152])",
+		},
+		miss: []string{hdr("Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=63.51 GB, mem usage=15.28 GB.")},
 	},
 	// grammar backends
 	"xgrammar-grammar-parse-error": {
