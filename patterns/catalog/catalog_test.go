@@ -724,6 +724,13 @@ var examples = map[string]example{
 			"RuntimeError: CUDA error: device-side assert triggered",
 		},
 	},
+	"out-of-bound-tensor-access-assert": {
+		match: []string{
+			"Out Of Bound Tensor access detected at dim[1]: assert(64 < 63)",
+			hdr("Prefill batch. #new-seq: 1, #new-token: 7, #cached-token: 0, cache hit rate: 0.00%, token usage: 0.00, #running-req: 0, #queue-req: 0") + "\nOut Of Bound Tensor access detected at dim[1]: assert(63 < 63)",
+		},
+		miss: []string{"C:/cb/pytorch_1000000000000/work/aten/src/THC/THCTensorIndex.cu:218: block: [0,0,0], thread: [3,0,0] Assertion `srcIndex < srcSelectDimSize` failed."},
+	},
 	// distributed
 	"gloo-transport-timeout": {
 		match: []string{
@@ -800,6 +807,14 @@ var examples = map[string]example{
 			"E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Unexpected code in http response, GET http://10.6.131.5:8998/metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e-7c3e-443f-97b8-ec267c066c4f response code: 404 response body: metadata not found",
 		},
 		miss: []string{`[2025-04-14 03:56:41] 10.6.131.5 [14/Apr/2025:03:56:41 +0000] "GET /metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e-7c3e-443f-97b8-ec267c066c4f HTTP/1.1" 404 185 "-" "-"`},
+	},
+	"mooncake-memory-registration-failed": {
+		match: []string{
+			"    raise RuntimeError(\"Mooncake memory registration failed.\")\nRuntimeError: Mooncake memory registration failed.",
+			"E0605 10:48:27.885119 10136 rdma_context.cpp:203] Failed to register memory 0x7b375b400000: Invalid argument [22]\n[2025-06-05 10:48:27 TP7] Mooncake memory registration failed.",
+			"E0429 07:15:48.497743  1710 rdma_context.cpp:201] Failed to register memory 0x7f4680000000: Bad address [14]",
+		},
+		miss: []string{"I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698, GID: (GID_Index 0) fe:80:00:00:00:00:00:00:00:15:5d:ff:fd:34:02:2b"},
 	},
 	"nixl-prep-xfer-dlist-failed": {
 		match: []string{
