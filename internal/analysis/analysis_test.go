@@ -311,3 +311,21 @@ func TestAnalyzeReportsPatternErrorsOnMisses(t *testing.T) {
 		t.Fatal("a timed-out pattern was not reported")
 	}
 }
+
+// An info note never hides a failure: not on its own line, where any real
+// reading of the line wins, and not on another line of the entry.
+func TestInfoNotesNeverHideAFailure(t *testing.T) {
+	note := patterns.Record{ID: "n", Slug: "note", MessagePattern: `Ignore import error when loading`,
+		Severity: patterns.SeverityInfo, Solutions: []string{"harmless"}}
+	gcc := patterns.Record{ID: "g", Slug: "gcc", MessagePattern: `Command '\['/usr/bin/gcc'`,
+		Severity: patterns.SeverityCritical, Solutions: []string{"install gcc"}}
+	m, _ := matcher.Compile([]patterns.Record{note, gcc}, matcher.Options{})
+	ds, _ := analyzeAll(t, m, "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.x. Command '['/usr/bin/gcc', 'main.c']' returned non-zero exit status 1.\n")
+	if len(ds) != 1 || ds[0].slug != "gcc" {
+		t.Fatalf("same line: %+v", ds)
+	}
+	ds, _ = analyzeAll(t, m, "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.x.\nCommand '['/usr/bin/gcc', 'main.c']' returned non-zero exit status 1.\n")
+	if len(ds) != 1 || ds[0].slug != "gcc" {
+		t.Fatalf("another line: %+v", ds)
+	}
+}

@@ -169,6 +169,13 @@ var examples = map[string]example{
 		},
 		miss: []string{"RuntimeError: CUDA error: device-side assert triggered"},
 	},
+	"triton-gcc-build-failed": {
+		match: []string{
+			hdr("Ignore import error when loading sglang.srt.models.deepseek_v2. Command '['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c', '-O3', '-shared', '-fPIC', '-o', '/tmp/tmp6x1f85tg/cuda_utils.cpython-311-x86_64-linux-gnu.so', '-lcuda', '-L/usr/lib/x86_64-linux-gnu']' returned non-zero exit status 1."),
+			tb("subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpa1/main.c', '-O3', '-shared', '-fPIC', '-Wno-psabi', '-o', '/tmp/tmpa1/cuda_utils.cpython-310-x86_64-linux-gnu.so', '-lcuda', '-L/usr/local/lib/python3.10/dist-packages/triton/backends/nvidia/lib', '-I/usr/include/python3.10']' returned non-zero exit status 1."),
+		},
+		miss: []string{"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1."},
+	},
 	"cuda-kernel-assertion-failed": {
 		match: []string{
 			"../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
