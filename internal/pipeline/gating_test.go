@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
@@ -474,5 +475,99 @@ func TestFlapGuardAlerts(t *testing.T) {
 	}
 	if blob, ok, err := store.Gate(); err != nil || !ok || blob.Version != gateVersion || !strings.Contains(string(blob.Data), `"total":2`) {
 		t.Fatalf("committed gate = %v %v %s", ok, err, blob.Data)
+	}
+}
+
+func TestContainerLogAndStartupLine(t *testing.T) {
+	pod := source.Pod{Namespace: "llm", Name: "sglang-0", UID: "u1", Container: "sglang"}
+	for path, want := range map[string]string{
+		"/var/log/pods/llm_sglang-0_u1/sglang/0.log":                 "u1/0",
+		"/var/log/pods/llm_sglang-0_u1/sglang/12.log":                "u1/12",
+		"/var/log/pods/llm_sglang-0_u1/sglang/0.log.20260528-001100": "",
+		"/var/log/pods/llm_sglang-0_u1/sglang/0.log.1.gz":            "",
+		"/var/log/pods/llm_sglang-0_u1/sglang/x.log":                 "",
+	} {
+		got, ok := containerLog(&fileState{path: path, pod: pod})
+		if got != want || ok != (want != "") {
+			t.Errorf("containerLog(%s) = %q %v, want %q", path, got, ok, want)
+		}
+	}
+	if _, ok := containerLog(&fileState{path: "/var/log/sglang/0.log"}); ok {
+		t.Error("a file outside a kubelet pod directory is a container log")
+	}
+	for msg, want := range map[string]bool{
+		"Started server process [1234]":                      true,
+		"The server is fired up and ready to roll!":          true,
+		"Load weight end. type=Qwen3ForCausalLM":             false,
+		"Waiting for application startup.":                   false,
+		"Scheduler hit an exception: Started server process": true,
+	} {
+		if _, got := startupLine(&entry.Entry{Message: msg}); got != want {
+			t.Errorf("startupLine(%q) = %v, want %v", msg, got, want)
+		}
+	}
+	if _, ok := startupLine(&entry.Entry{Message: "Started server process", Traceback: &entry.Traceback{}}); ok {
+		t.Error("a traceback quoting a startup line is a startup line")
+	}
+}
+
+// TestNodeAgentGates reads two pods' kubelet logs as the node agent does:
+// each pod has its own gate in the per-pod samples, and a pod's new
+// container log (the kubelet restarted the container) resets only its own.
+func TestNodeAgentGates(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	m, probs := matcher.Compile([]patterns.Record{
+		{ID: "cuda", Slug: "cuda-illegal-memory-access", MessagePattern: `CUDA error: an illegal memory access was encountered`, Severity: patterns.SeverityCritical, Fatal: true},
+	}, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var mp atomic.Pointer[matcher.Matcher]
+	mp.Store(m)
+	now := time.Date(2026, 5, 28, 10, 0, 0, 0, time.UTC)
+	gate := newGating(store, slog.New(slog.DiscardHandler), nil, nil, Identity{Pod: "logmatch-node-x"})
+	p := newProcessor(&processor{
+		log: slog.New(slog.DiscardHandler), store: store, matcher: &mp,
+		grouper: incident.New(incident.Options{Window: 0}),
+		sinks:   []*builtSink{{name: "stdout", kind: "stdout", sink: stdout.New(nil)}},
+		idle:    time.Hour, now: func() time.Time { return now }, gate: gate,
+	})
+	ino := uint64(0)
+	say := func(pod, file, msg string) {
+		path := "/var/log/pods/llm_" + pod + "_uid-" + pod + "/sglang/" + file
+		ino++
+		l := source.Line{Path: path, File: source.FileID{Dev: 1, Ino: ino, Size: 1}, Next: 1}
+		l.Pod, _ = source.ParsePodPath(path)
+		l.Text, l.Source = "[2026-05-28 10:00:00 TP0] "+msg, path
+		p.line(l)
+		p.flushAll()
+		now = now.Add(time.Second)
+	}
+	states := func() map[string]int {
+		out := map[string]int{}
+		for _, s := range gate.samples() {
+			out[s.Pod] = s.State
+		}
+		return out
+	}
+	say("sglang-a", "0.log", "The server is fired up and ready to roll!")
+	say("sglang-b", "0.log", "The server is fired up and ready to roll!")
+	say("sglang-a", "0.log", "RuntimeError: CUDA error: an illegal memory access was encountered")
+	say("sglang-b", "0.log", "RuntimeError: CUDA error: an illegal memory access was encountered")
+	if diff := cmp.Diff(map[string]int{"sglang-a": 1, "sglang-b": 1}, states()); diff != "" {
+		t.Fatalf("gates after both failed (-want +got):\n%s", diff)
+	}
+	say("sglang-a", "1.log", "Load weight begin. avail mem=61.23 GB")
+	if diff := cmp.Diff(map[string]int{"sglang-a": 0, "sglang-b": 1}, states()); diff != "" {
+		t.Fatalf("gates after a's new container log (-want +got):\n%s", diff)
+	}
+	for _, a := range p.pending {
+		if a.Liveness == nil || a.Source.Pod == "" {
+			t.Errorf("alert %s of pod %q without a liveness block", a.Record.Slug, a.Source.Pod)
+		}
 	}
 }
