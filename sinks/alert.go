@@ -17,8 +17,10 @@ type Alert struct {
 	// (repeats counted when a group window closed or the incident ended),
 	// "reminder" (still happening after the repeat interval) or "update"
 	// (still active at the end of a window; sent only to receivers that
-	// expire alerts not re-posted, such as Alertmanager). Sinks also render
-	// "resolved" for receivers that are told an incident ended.
+	// expire alerts not re-posted, such as Alertmanager) or "liveness" (a
+	// failure that tripped the liveness gate while its incident sent no
+	// alert of its own; see Liveness). Sinks also render "resolved" for
+	// receivers that are told an incident ended.
 	Kind   string   `json:"kind"`
 	Ranks  []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
 	Record Record   `json:"record"`

@@ -67,6 +67,14 @@ func (t Target) Key() string {
 	return t.Namespace + "/" + t.Pod + "/" + t.Container
 }
 
+// id is the target's map key: the names of a Self target do not split it.
+func (t Target) id() Target {
+	if t.Self {
+		return Target{Self: true}
+	}
+	return t
+}
+
 // String names the target for people: "namespace/pod/container", or
 // "this server" for an unnamed Self target.
 func (t Target) String() string {
@@ -193,14 +201,14 @@ const maxLogs = 4
 type Gate struct {
 	mu      sync.Mutex
 	opts    Options
-	targets map[string]*target
+	targets map[Target]*target // by Target.id
 	stats   Stats
 	gen     uint64 // bumped on every change the checkpoint must keep
 }
 
 // New returns a Gate with every target healthy.
 func New(opts Options) *Gate {
-	return &Gate{opts: opts.withDefaults(), targets: map[string]*target{}}
+	return &Gate{opts: opts.withDefaults(), targets: map[Target]*target{}}
 }
 
 // Options are the gate's options with defaults applied.
@@ -225,7 +233,7 @@ func (g *Gate) Stats() Stats {
 // get returns t's state, creating it (healthy) when new and making room
 // under MaxTargets.
 func (g *Gate) get(t Target, now time.Time) *target {
-	k := t.Key()
+	k := t.id()
 	if tg := g.targets[k]; tg != nil {
 		tg.Seen = now
 		return tg
@@ -241,10 +249,10 @@ func (g *Gate) get(t Target, now time.Time) *target {
 // evict drops the least recently seen target that is not failing; a
 // failing target is dropped only when every target is failing.
 func (g *Gate) evict() {
-	var victim string
+	var victim Target
 	var best *target
 	for k, tg := range g.targets {
-		if best == nil || evictBefore(tg, best) || (!evictBefore(best, tg) && k < victim) {
+		if best == nil || evictBefore(tg, best) || (!evictBefore(best, tg) && k.Key() < victim.Key()) {
 			victim, best = k, tg
 		}
 	}
@@ -267,7 +275,7 @@ func evictBefore(a, b *target) bool {
 func (g *Gate) Seen(t Target, now time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.targets[t.Key()] == nil {
+	if g.targets[t.id()] == nil {
 		g.gen++
 	}
 	g.get(t, now)
@@ -353,6 +361,9 @@ func (g *Gate) restart(tg *target, cause string, logTime, now time.Time) (Reset,
 func (g *Gate) ContainerLog(t Target, log string, logTime, now time.Time) (Reset, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.targets[t.id()] == nil {
+		g.gen++
+	}
 	tg := g.get(t, now)
 	if slices.Contains(tg.Logs, log) {
 		return Reset{}, false
@@ -483,7 +494,7 @@ func (g *Gate) Restore(b []byte) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.targets = make(map[string]*target, len(s.Targets))
+	g.targets = make(map[Target]*target, len(s.Targets))
 	for i, tg := range s.Targets {
 		if tg == nil {
 			continue
@@ -497,7 +508,7 @@ func (g *Gate) Restore(b []byte) error {
 		if len(g.targets) >= g.opts.MaxTargets {
 			g.evict()
 		}
-		g.targets[tg.ID.Key()] = tg
+		g.targets[tg.ID.id()] = tg
 	}
 	g.gen++
 	return nil

@@ -197,7 +197,7 @@ func TestContainerLog(t *testing.T) {
 	for i := 2; i < 2+2*maxLogs; i++ {
 		g.ContainerLog(pod, "uid-1/"+string(rune('0'+i)), time.Time{}, now)
 	}
-	if n := len(g.targets[pod.Key()].Logs); n != maxLogs {
+	if n := len(g.targets[pod.id()].Logs); n != maxLogs {
 		t.Fatalf("%d container logs kept, want the bound %d", n, maxLogs)
 	}
 }

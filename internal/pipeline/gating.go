@@ -59,6 +59,8 @@ type gating struct {
 	// is set; nil otherwise.
 	terminate func()
 
+	logFile, logPath, logName string // containerLog's last answer, reused for the next entry of the file
+
 	committed  uint64 // gate generation of the last commit
 	lastExpire time.Time
 	last       health.Stats // counters already turned into metrics
@@ -104,11 +106,12 @@ func (g *gating) entry(fs *fileState, e *entry.Entry, now time.Time) {
 		return
 	}
 	t := g.target(fs)
-	g.gate.Seen(t, now)
-	if log, ok := containerLog(fs); ok {
+	if log, ok := g.containerLog(fs); ok {
 		if rs, ok := g.gate.ContainerLog(t, log, e.Time, now); ok {
 			g.reset(rs)
 		}
+	} else {
+		g.gate.Seen(t, now)
 	}
 	if cause, ok := startupLine(e); ok {
 		if rs, ok := g.gate.Restart(t, cause, e.Time, now); ok {
@@ -134,6 +137,16 @@ func (g *gating) commandStarted(now time.Time) {
 		g.reset(rs)
 	}
 	g.account()
+}
+
+// containerLog is the package's containerLog, remembering the last answer:
+// consecutive entries come from the same file.
+func (g *gating) containerLog(fs *fileState) (string, bool) {
+	if fs.path != g.logPath || fs.pod.UID != g.logFile {
+		g.logName, _ = containerLog(fs)
+		g.logPath, g.logFile = fs.path, fs.pod.UID
+	}
+	return g.logName, g.logName != ""
 }
 
 // containerLog names a kubelet container log "<pod uid>/<restart count>"
