@@ -177,8 +177,8 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		identity: Identity{Pod: cfg.Kubernetes.Pod, Namespace: cfg.Kubernetes.Namespace, Container: cfg.Kubernetes.Container, Node: cfg.Kubernetes.Node},
 		now:      time.Now,
 		restored: restored,
-		gate:     newGating(store, p.log, tel.Metrics(), red, Identity{Pod: cfg.Kubernetes.Pod, Namespace: cfg.Kubernetes.Namespace, Container: cfg.Kubernetes.Container, Node: cfg.Kubernetes.Node}),
 	})
+	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	if cfg.OnFatal == config.OnFatalTerminate {
 		p.proc.gate.terminate = p.terminateOnFatal
 	}
