@@ -346,10 +346,15 @@ func checkMetricsService(p *problems, b *bundle, podLabels map[string]string) {
 	p.add("no Service selects the pods with a port named metrics to %d", metricsPort)
 }
 
-// checkSidecar checks the sglang Deployment with its logmatch sidecar;
-// slackSecret names the Secret of the Slack webhook URL, "" when no Slack
-// sink is expected.
+// checkSidecar checks the sglang Deployment with its logmatch sidecar and
+// health gating on; slackSecret names the Secret of the Slack webhook URL,
+// "" when no Slack sink is expected.
 func checkSidecar(b *bundle, slackSecret string) problems {
+	return checkSidecarGating(b, slackSecret, true)
+}
+
+// checkSidecarGating is checkSidecar with health gating on or off.
+func checkSidecarGating(b *bundle, slackSecret string, gated bool) problems {
 	var p problems
 	if len(b.deployments) != 1 {
 		p.add("want one Deployment, got %d", len(b.deployments))
@@ -363,6 +368,7 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 		return p
 	}
 	checkLogmatchContainer(&p, lm, false, "/readyz?exclude=sinks")
+	checkSglangLiveness(&p, sg, gated)
 	checkNoSecretLiterals(&p, spec)
 	for _, r := range []corev1.ResourceName{corev1.ResourceMemory, "nvidia.com/gpu"} {
 		if _, ok := sg.Resources.Limits[r]; !ok {
@@ -408,6 +414,56 @@ func checkSidecar(b *bundle, slackSecret string) problems {
 	}
 	checkMetricsService(&p, b, d.Spec.Template.Labels)
 	return p
+}
+
+// Bounds of the sglang liveness probe's patience (failureThreshold x
+// periodSeconds) under health gating: long enough to ride out a logmatch
+// restart, short enough that a hung server is restarted within minutes.
+const (
+	minGatePatience = 20
+	maxGatePatience = 300
+)
+
+// checkSglangLiveness checks the sglang container's liveness probe: with
+// health gating, an HTTP GET of logmatch's /livez on the metrics port (by
+// number: a probe resolves port names in its own container), held back by
+// a startupProbe while the server loads; without it, sglang's own /health.
+func checkSglangLiveness(p *problems, sg *corev1.Container, gated bool) {
+	probe := sg.LivenessProbe
+	if !gated {
+		switch {
+		case probe == nil || probe.HTTPGet == nil:
+			p.add("sglang: no HTTP liveness probe")
+		case probe.HTTPGet.Path != "/health" || portNumber(sg, probe.HTTPGet.Port) == metricsPort:
+			p.add("sglang: liveness probe %s on port %s, want sglang's own /health", probe.HTTPGet.Path, probe.HTTPGet.Port.String())
+		}
+		return
+	}
+	switch {
+	case probe == nil:
+		p.add("sglang: no liveness probe (health gating wants logmatch's /livez)")
+		return
+	case probe.HTTPGet == nil:
+		p.add("sglang: liveness probe is not an HTTP GET")
+		return
+	case probe.HTTPGet.Path != "/livez":
+		p.add("sglang: liveness probe path %q, want logmatch's \"/livez\"", probe.HTTPGet.Path)
+	case probe.HTTPGet.Port.Type != intstr.Int || probe.HTTPGet.Port.IntVal != metricsPort:
+		p.add("sglang: liveness probe port %s, want logmatch's port %d by number", probe.HTTPGet.Port.String(), metricsPort)
+	}
+	period, threshold := probe.PeriodSeconds, probe.FailureThreshold
+	if period == 0 {
+		period = 10 // the API's default
+	}
+	if threshold == 0 {
+		threshold = 3
+	}
+	if patience := period * threshold; patience < minGatePatience || patience > maxGatePatience {
+		p.add("sglang: liveness probe gives up after %ds (failureThreshold %d x periodSeconds %d), want %d to %ds", patience, threshold, period, minGatePatience, maxGatePatience)
+	}
+	if sg.StartupProbe == nil {
+		p.add("sglang: no startupProbe: /livez would be probed while a restarted server loads")
+	}
 }
 
 // checkDaemonSet checks the node agent; slackSecret as for checkSidecar.

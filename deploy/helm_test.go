@@ -199,6 +199,11 @@ func TestHelmRejectsBadValues(t *testing.T) {
 		{name: "unknown mode", sets: []string{"mode=operator"}, want: `mode: want sidecar or daemonset, got "operator"`},
 		{name: "slack without URL", sets: []string{"sinks.slack.enabled=true"}, want: "sinks.slack: enabled without existingSecret or url"},
 		{name: "alertmanager without URL", sets: []string{"sinks.alertmanager.enabled=true"}, want: "sinks.alertmanager: enabled without url"},
+		{
+			name: "impatient health gating",
+			sets: []string{"healthGating.periodSeconds=5", "healthGating.failureThreshold=2"},
+			want: "healthGating: failureThreshold x periodSeconds is 10s; keep it at least 20s, or a logmatch restart restarts sglang",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,5 +215,26 @@ func TestHelmRejectsBadValues(t *testing.T) {
 				t.Errorf("helm template error:\n%s\nwant it to contain %q", out, tt.want)
 			}
 		})
+	}
+}
+
+// TestHelmHealthGating renders the sidecar with health gating tuned and
+// switched off: the sglang container's liveness follows the values.
+func TestHelmHealthGating(t *testing.T) {
+	helm := helmPath(t)
+	b := helmTemplate(t, helm, "mode=sidecar", "healthGating.periodSeconds=15", "healthGating.failureThreshold=4")
+	if p := checkSidecar(b, ""); len(p) > 0 {
+		t.Errorf("tuned gating:\n%s", strings.Join(p, "\n"))
+	}
+	lp := findContainer(&b.deployments[0].Spec.Template.Spec, "sglang").LivenessProbe
+	if lp.PeriodSeconds != 15 || lp.FailureThreshold != 4 || lp.TimeoutSeconds != 2 {
+		t.Errorf("sglang liveness probe = %s, want the values' period 15, threshold 4, timeout 2", toYAML(lp))
+	}
+	b = helmTemplate(t, helm, "mode=sidecar", "healthGating.enabled=false")
+	if p := checkSidecarGating(b, "", false); len(p) > 0 {
+		t.Errorf("gating off:\n%s", strings.Join(p, "\n"))
+	}
+	if p := checkSidecar(b, ""); len(p) == 0 {
+		t.Error("the gating check passes a chart rendered with gating off")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -247,6 +248,35 @@ func TestChecksCatchBreakage(t *testing.T) {
 				})
 			},
 			want: []string{"config path /var/log/other/*.log is not on the shared volume /var/log/sglang"},
+		},
+		{
+			name: "sglang liveness back on its own /health",
+			check: func(t *testing.T) problems {
+				return sidecar(t, func(d *appsv1.Deployment, _ *bundle) {
+					sg := findContainer(&d.Spec.Template.Spec, "sglang")
+					sg.LivenessProbe.HTTPGet.Path = "/health"
+					sg.LivenessProbe.HTTPGet.Port = intstr.FromString("http")
+				})
+			},
+			want: []string{
+				`sglang: liveness probe path "/health", want logmatch's "/livez"`,
+			},
+		},
+		{
+			name: "sglang liveness on logmatch's port name, impatient, no startup probe",
+			check: func(t *testing.T) problems {
+				return sidecar(t, func(d *appsv1.Deployment, _ *bundle) {
+					sg := findContainer(&d.Spec.Template.Spec, "sglang")
+					sg.LivenessProbe.HTTPGet.Port = intstr.FromString("metrics")
+					sg.LivenessProbe.PeriodSeconds, sg.LivenessProbe.FailureThreshold = 5, 1
+					sg.StartupProbe = nil
+				})
+			},
+			want: []string{
+				"sglang: liveness probe port metrics, want logmatch's port 9464 by number",
+				"sglang: liveness probe gives up after 5s (failureThreshold 1 x periodSeconds 5), want 20 to 300s",
+				"sglang: no startupProbe: /livez would be probed while a restarted server loads",
+			},
 		},
 		{
 			name: "node agent untouched",

@@ -74,6 +74,7 @@ func TestHelmNotes(t *testing.T) {
 				"port-forward svc/lm-logmatch 9464",
 				"A ServiceMonitor scrapes them every 30s.",
 				"Slack alerts use the webhook URL in Secret team-slack.",
+				"Health gating is on: sglang's livenessProbe is logmatch's /livez",
 			},
 		},
 		{
@@ -83,6 +84,8 @@ func TestHelmNotes(t *testing.T) {
 				"logmatch is deployed in daemonset mode as lm-logmatch in namespace inference.",
 				"  /var/log/pods/*/sglang/*.log\n",
 				"Pods are selected by the names in these globs",
+				"A node agent cannot restart the pods it reads",
+				"logmatch_gate_state{namespace,pod,container}",
 			},
 		},
 	}

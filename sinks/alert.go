@@ -17,8 +17,10 @@ type Alert struct {
 	// (repeats counted when a group window closed or the incident ended),
 	// "reminder" (still happening after the repeat interval) or "update"
 	// (still active at the end of a window; sent only to receivers that
-	// expire alerts not re-posted, such as Alertmanager). Sinks also render
-	// "resolved" for receivers that are told an incident ended.
+	// expire alerts not re-posted, such as Alertmanager) or "liveness" (a
+	// failure that tripped the liveness gate while its incident sent no
+	// alert of its own; see Liveness). Sinks also render "resolved" for
+	// receivers that are told an incident ended.
 	Kind  string   `json:"kind"`
 	Ranks []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
 	// Headline is the real line that names the failure, with its values
@@ -39,6 +41,34 @@ type Alert struct {
 	HungThread []string `json:"hungThread,omitempty"`
 	// Secondary lists other records that matched the same entry, best first.
 	Secondary []SecondaryHit `json:"secondary,omitempty"`
+	// Liveness is set when this failure tripped logmatch's liveness gate,
+	// so people know why the server is being restarted (or, with the flap
+	// guard engaged, why it is not).
+	Liveness *Liveness `json:"liveness,omitempty"`
+}
+
+// Liveness reasons: what a gating failure makes logmatch do.
+const (
+	LivenessRestart = "liveness failed: the server will be restarted"
+	LivenessHeld    = "liveness held by the flap guard: the server will not be restarted"
+)
+
+// Liveness says what a gating failure did to the liveness gate.
+type Liveness struct {
+	// Reason is LivenessRestart or LivenessHeld.
+	Reason string `json:"reason"`
+	// State is the gate's new state: "failing" or "held".
+	State string `json:"state"`
+	// Action is how the restart happens: "probe" (/livez fails and the
+	// kubelet restarts the container), "terminate" (wrap mode sends the
+	// wrapped command SIGTERM) or "none" (held).
+	Action string `json:"action"`
+	// GatedRestarts is the flap counter: restarts caused by the gate
+	// within Window before this failure; at MaxRestarts the flap guard
+	// holds the gate open.
+	GatedRestarts int    `json:"gatedRestarts"`
+	MaxRestarts   int    `json:"maxRestarts"`
+	Window        string `json:"window"` // a Go duration, e.g. "1h0m0s"
 }
 
 // Record is the enrichment copied from the catalog record. For an

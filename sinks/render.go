@@ -116,9 +116,14 @@ func OneLine(s string) string {
 // Title is a one-line summary of a, the same in every sink:
 // "<severity> <slug>: <what happened> (<namespace>/<pod>)".
 // What happened is the record's errorMessage, else the exception, else the
-// matched text.
+// matched text. An alert that tripped the liveness gate starts with the
+// gate's reason, so the notification says first that the server restarts.
 func Title(a *Alert) string {
 	var b strings.Builder
+	if a.Liveness != nil && a.Liveness.Reason != "" {
+		b.WriteString(a.Liveness.Reason)
+		b.WriteString(": ")
+	}
 	if a.Record.Severity != "" {
 		b.WriteString(a.Record.Severity)
 		b.WriteByte(' ')

@@ -163,6 +163,13 @@ func TestTitle(t *testing.T) {
 			a:    Alert{Record: Record{ID: "r9"}, Match: Match{Text: "  boom  "}},
 			want: "r9: boom",
 		},
+		{
+			name: "tripped the liveness gate",
+			a: Alert{Record: Record{Severity: "critical", Slug: "cuda-illegal-memory-access", ErrorMessage: "CUDA error: an illegal memory access was encountered"},
+				Source:   Source{Pod: "sglang-0", Namespace: "llm"},
+				Liveness: &Liveness{Reason: LivenessRestart, State: "failing", Action: "probe", MaxRestarts: 3, Window: "1h0m0s"}},
+			want: "liveness failed: the server will be restarted: critical cuda-illegal-memory-access: CUDA error: an illegal memory access was encountered (llm/sglang-0)",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

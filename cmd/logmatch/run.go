@@ -15,7 +15,8 @@ const runUsage = `Usage:
   logmatch run [--config FILE] [--path GLOB]... [--catalog PATH]... [--no-default-catalog]
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
-               [--log-format text|json] [--log-level LEVEL] [-- COMMAND ARGS...]
+               [--log-format text|json] [--log-level LEVEL] [--on-fatal none|terminate]
+               [-- COMMAND ARGS...]
   SPEC: stdout | slack=URL | webhook=URL | alertmanager=URL | otel | otel=ENDPOINT
 
 Follows log files (globs; rotation, truncation and Kubernetes CRI/docker
@@ -31,7 +32,11 @@ are written to standard output as logmatch.alert/v1 JSON lines. A YAML
 flags override it. SIGHUP reloads the catalogs; SIGTERM and SIGINT stop
 reading, flush, deliver what is queued within the grace period and exit 0.
 
-Serves /healthz, /readyz and /metrics on --http-addr (default :9464).
+Serves /healthz, /readyz, /livez and /metrics on --http-addr (default
+:9464). /livez fails (503) once a catalog record marked fatal has been seen
+since the watched server last started. With --on-fatal terminate such a
+failure also ends the wrapped command (SIGTERM, SIGKILL after 10s), and
+logmatch exits with status 75.
 `
 
 func cmdRun(ctx context.Context, args []string, e env) error {

@@ -55,6 +55,11 @@ type Config struct {
 	// Command is the wrapped command's argv, usually given after "--";
 	// logmatch runs it and reads its stdout and stderr.
 	Command []string `yaml:"command"`
+	// OnFatal is what happens to the wrapped command when a gating
+	// failure trips the liveness gate: "none" (only /livez fails) or
+	// "terminate" (SIGTERM, SIGKILL after a grace period, and logmatch
+	// exits with its own status so the supervisor restarts both).
+	OnFatal string `yaml:"on_fatal"`
 	// Sinks are where alerts go.
 	Sinks []Sink `yaml:"sinks"`
 
@@ -188,6 +193,13 @@ const (
 	DefaultSinkTimeout    = 10 * time.Second
 	DefaultDigestThresh   = 5
 	DefaultResolveTimeout = 5 * time.Minute
+	DefaultOnFatal        = OnFatalNone
+)
+
+// The on_fatal values.
+const (
+	OnFatalNone      = "none"
+	OnFatalTerminate = "terminate"
 )
 
 // Default returns the configuration used when neither file nor flags say
@@ -217,7 +229,8 @@ func Default() *Config {
 			InitialBackoff: Duration(DefaultInitialBackoff),
 			MaxBackoff:     Duration(DefaultMaxBackoff),
 		},
-		Redact: Redact{Builtin: true},
+		Redact:  Redact{Builtin: true},
+		OnFatal: DefaultOnFatal,
 	}
 }
 

@@ -103,6 +103,15 @@ func TestLoadKeys(t *testing.T) {
 		{name: "format", yaml: "format: cri\n", want: loaded(func(c *Config) { c.Format = "cri" })},
 		{name: "start_at", yaml: "start_at: end\n", want: loaded(func(c *Config) { c.StartAt = "end" })},
 		{
+			name: "on_fatal",
+			yaml: "on_fatal: terminate\ncommand: [python3, -m, sglang.launch_server]\n",
+			want: loaded(func(c *Config) {
+				c.OnFatal = OnFatalTerminate
+				c.Command = []string{"python3", "-m", "sglang.launch_server"}
+				c.Paths = nil // the command's output is read, not standard input
+			}),
+		},
+		{
 			name: "catalogs without the default",
 			yaml: "catalogs: [/etc/logmatch/catalog.jsonl]\nno_default_catalog: true\n",
 			want: loaded(func(c *Config) {
@@ -654,6 +663,16 @@ func TestParseArgsErrors(t *testing.T) {
 			args: []string{"--config", "bad.yaml", "--log-format", "xml"},
 			want: `bad.yaml:2: start_at: unknown value "never" (want beginning or end)` + "\n" +
 				`--log-format: unknown value "xml" (want text or json)`,
+		},
+		{
+			name: "on-fatal",
+			args: []string{"--on-fatal", "kill", "--", "python3"},
+			want: `--on-fatal: unknown value "kill" (want none or terminate)`,
+		},
+		{
+			name: "on-fatal terminate without a command",
+			args: []string{"--on-fatal", "terminate", "--path", "/var/log/x.log"},
+			want: "--on-fatal: terminate needs a wrapped command (after --)",
 		},
 		{
 			name: "a flag fixes the file",

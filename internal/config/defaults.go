@@ -101,6 +101,10 @@ command: []
 #  - python3
 #  - -m
 #  - sglang.launch_server
+# What a gating failure (a catalog record marked fatal) does to the command:
+# none (only /livez fails) or terminate (SIGTERM, SIGKILL after 10s; logmatch
+# then exits with status 75 so its supervisor restarts it).
+on_fatal: {{.OnFatal}}
 
 # Where alerts go. Every sink has type, name (default: the type; unique),
 # min_severity (info, warning, error or critical; default error for slack,

@@ -27,6 +27,7 @@ type Flags struct {
 	httpAddr         string
 	logFormat        string
 	logLevel         string
+	onFatal          string
 }
 
 // listFlag is a repeatable string flag.
@@ -57,6 +58,7 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+")")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
+	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")
 	return f
 }
 
@@ -149,6 +151,9 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "log-level":
 			cfg.LogLevel = f.logLevel
 			o.override("log_level", "--log-level")
+		case "on-fatal":
+			cfg.OnFatal = f.onFatal
+			o.override("on_fatal", "--on-fatal")
 		case "sink":
 			o.override("sinks", "--sink")
 			cfg.Sinks = nil

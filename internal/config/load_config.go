@@ -172,6 +172,10 @@ func (v *validator) top(c *Config) {
 	if len(c.Command) > 0 && c.Command[0] == "" {
 		v.add("command", "empty program name")
 	}
+	v.oneOf("on_fatal", c.OnFatal, OnFatalNone, OnFatalTerminate)
+	if c.OnFatal == OnFatalTerminate && len(c.Command) == 0 {
+		v.add("on_fatal", "terminate needs a wrapped command (after --)")
+	}
 }
 
 func (v *validator) queue(path string, q Queue) {

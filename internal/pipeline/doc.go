@@ -14,6 +14,12 @@
 // what was delivered and defer what must be retried, so an outage (and a
 // restart during it) only delays alerts.
 //
+// The liveness gate (internal/health) rides on the processor: gating.go
+// tells it of restarts (startup lines, new container logs, a new wrapped
+// child) and of hits of records marked fatal, announces each trip on an
+// alert, commits the gate with the offsets, serves /livez and, with
+// --on-fatal terminate, ends the wrapped command.
+//
 // Shutdown is ordered: sources stop, pending entries are flushed and
 // matched, a final commit is made, the delivery loops drain their queues
 // until they are empty or the grace period ends, the sinks are closed and

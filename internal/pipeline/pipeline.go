@@ -70,6 +70,9 @@ type Pipeline struct {
 	sourcesUp atomic.Bool
 	exitCode  atomic.Int32
 	httpLn    net.Listener
+
+	cmd       *source.Command // the wrapped command, once started
+	fatalExit atomic.Bool     // --on-fatal terminate ended the command
 }
 
 // New validates the configuration, loads the catalog, opens the state
@@ -175,6 +178,10 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		now:      time.Now,
 		restored: restored,
 	})
+	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
+	if cfg.OnFatal == config.OnFatalTerminate {
+		p.proc.gate.terminate = p.terminateOnFatal
+	}
 	for _, b := range built {
 		p.dels = append(p.dels, newDeliverer(b, store, p.log, tel.Metrics(), time.Now))
 	}
@@ -219,8 +226,22 @@ func (p *Pipeline) dropRemovedQueues() {
 }
 
 // ExitCode is the wrapped command's exit status once Run has returned (0
-// when there is no command).
-func (p *Pipeline) ExitCode() int { return int(p.exitCode.Load()) }
+// when there is no command), or ExitTerminatedOnFatal when --on-fatal
+// terminate ended it.
+func (p *Pipeline) ExitCode() int {
+	if p.fatalExit.Load() {
+		return ExitTerminatedOnFatal
+	}
+	return int(p.exitCode.Load())
+}
+
+// terminateOnFatal ends the wrapped command after a gating failure; the
+// inputs then end and Run finishes as when the command exits by itself.
+func (p *Pipeline) terminateOnFatal() {
+	if p.cmd != nil && p.cmd.Terminate() {
+		p.fatalExit.Store(true)
+	}
+}
 
 // Close releases what New acquired; Run calls it on return.
 func (p *Pipeline) Close() error {
@@ -407,6 +428,8 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		if err != nil {
 			return nil, err
 		}
+		p.cmd = c
+		p.proc.gate.commandStarted(time.Now())
 		run("command", true, func(ctx context.Context) error {
 			err := c.Run(ctx, emit)
 			p.exitCode.Store(int32(c.ExitCode()))
@@ -575,6 +598,7 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener) error {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", p.readyz)
+	mux.HandleFunc("GET /livez", p.proc.gate.livez)
 	mux.Handle("GET /metrics", p.tel.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	errc := make(chan error, 1)

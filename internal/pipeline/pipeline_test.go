@@ -149,10 +149,15 @@ func TestPipelineReloadHealthMetrics(t *testing.T) {
 			t.Fatalf("GET %s = %d %q", path, code, body)
 		}
 	}
+	// The stdout sink writes the alert before the delivery loop counts
+	// it as delivered: wait for the count.
+	eventually(t, "the delivery in /metrics", func() bool {
+		metrics, _ := get(t, base+"/metrics")
+		return strings.Contains(metrics, `logmatch_sink_alerts_total{sink="stdout"`)
+	})
 	metrics, _ := get(t, base+"/metrics")
 	for _, series := range []string{
 		`logmatch_hits_total{record_id="a000000000000001",severity="error"`,
-		`logmatch_sink_alerts_total{sink="stdout"`,
 		`logmatch_entries_total{`,
 		`logmatch_source_lines_total{`,
 	} {

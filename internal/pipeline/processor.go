@@ -40,6 +40,7 @@ type processor struct {
 	idle     time.Duration
 	identity Identity
 	now      func() time.Time
+	gate     *gating // the liveness gate; nil gates nothing
 
 	restored map[string]state.Checkpoint // by FileID key, as loaded at start
 	files    map[string]*fileState       // by file key
@@ -188,6 +189,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
 			}
 		}
+		p.gate.entry(ss.file, e, p.now())
 		d, ok := an.AnalyzeStream(&ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
@@ -201,7 +203,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		}
 		o := incident.FromDiagnosis(e, &d, src, p.now())
 		p.grouped = true
-		p.queue(p.grouper.Observe(o, p.now()))
+		p.queue(p.gate.occurrence(ss.file, e, &d, o, p.grouper.Observe(o, p.now()), p.now()))
 	}
 }
 
@@ -364,7 +366,7 @@ func (p *processor) sortedStreams() []streamKey {
 func (p *processor) hasAlerts() bool { return len(p.pending) > 0 }
 
 func (p *processor) dirty() bool {
-	if len(p.pending) > 0 || p.grouped {
+	if len(p.pending) > 0 || p.grouped || p.gate.changed() {
 		return true
 	}
 	for _, fs := range p.files {
@@ -399,6 +401,11 @@ func (p *processor) commit() (woke []string, err error) {
 		}
 		b.Grouping = &state.Grouping{Version: groupingVersion, Data: snap}
 	}
+	gateBlob, gateGen, err := p.gate.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	b.Gate = gateBlob
 	queued := map[string]bool{}
 	for i := range p.pending {
 		a := &p.pending[i]
@@ -428,6 +435,7 @@ func (p *processor) commit() (woke []string, err error) {
 		fs.dirty = false
 	}
 	p.grouped = false
+	p.gate.commit(gateGen)
 	p.pending = p.pending[:0]
 	for name := range queued {
 		woke = append(woke, name)

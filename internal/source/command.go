@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -52,6 +53,10 @@ type Command struct {
 	cfg    CommandConfig
 	stream StreamConfig
 	code   int
+
+	term     chan struct{} // closed by Terminate
+	termOnce sync.Once
+	running  atomic.Bool // the child started and has not exited
 }
 
 // NewCommand validates cfg and builds a Command.
@@ -78,7 +83,19 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command %s: %w", cfg.Args[0], err)
 	}
-	return &Command{cfg: cfg, stream: sc, code: -1}, nil
+	return &Command{cfg: cfg, stream: sc, code: -1, term: make(chan struct{})}, nil
+}
+
+// Terminate ends the child the way a stop does, SIGTERM and SIGKILL after
+// StopTimeout, while its output is still passed through and delivered to
+// the end; Run then returns as usual. It reports whether the child was
+// running (false before Run started it or after it exited); called before
+// Run, it ends the child as soon as it starts. It is safe to call from any
+// goroutine, more than once.
+func (c *Command) Terminate() bool {
+	running := c.running.Load()
+	c.termOnce.Do(func() { close(c.term) })
+	return running
 }
 
 // ExitCode is the child's exit status once Run has returned: its exit code,
@@ -116,6 +133,7 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 	if err != nil {
 		return fmt.Errorf("command %s: start: %w", c.cfg.Args[0], err)
 	}
+	c.running.Store(true)
 
 	// Both streams deliver through one lock: the consumer sees one caller
 	// at a time. After the first emit error lines are dropped, output is not.
@@ -161,6 +179,7 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 	wg.Go(func() {
 		defer close(exited)
 		waitErr = cmd.Wait()
+		c.running.Store(false)
 	})
 	c.supervise(ctx, cmd.Process, exited, stopReq)
 
@@ -198,6 +217,7 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 // is done or delivery failed: SIGTERM, then SIGKILL after StopTimeout.
 func (c *Command) supervise(ctx context.Context, p *os.Process, exited, stopReq <-chan struct{}) {
 	done := ctx.Done()
+	term := c.term
 	var kill <-chan time.Time
 	for {
 		select {
@@ -205,6 +225,11 @@ func (c *Command) supervise(ctx context.Context, p *os.Process, exited, stopReq 
 			return
 		case sig := <-c.cfg.Signals:
 			_ = p.Signal(sig) // the child may have exited already
+		case <-term:
+			term = nil
+			if kill == nil {
+				kill = c.terminate(p)
+			}
 		case <-done:
 			done, stopReq = nil, nil
 			kill = c.terminate(p)

@@ -218,3 +218,72 @@ time.sleep(60)
 		t.Errorf("exit code = %d, want %d (SIGKILL)", c.ExitCode(), 128+9)
 	}
 }
+
+// TestCommandTerminate ends a child from outside Run: one that dies on
+// SIGTERM, and one that ignores it and is killed after StopTimeout. The
+// lines it writes after the signal are still delivered.
+func TestCommandTerminate(t *testing.T) {
+	py := requirePython(t)
+	for _, tc := range []struct {
+		name   string
+		script string
+		want   int
+	}{
+		{name: "dies on SIGTERM", want: 128 + 15, script: `
+import time
+print("ready", flush=True)
+time.sleep(60)
+`},
+		{name: "ignores SIGTERM", want: 128 + 9, script: `
+import signal, time
+def bye(*_):
+    print("bye", flush=True)
+signal.signal(signal.SIGTERM, bye)
+print("ready", flush=True)
+time.sleep(60)
+time.sleep(60)
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewCommand(CommandConfig{Args: []string{py, "-c", tc.script}, StopTimeout: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := &collector{}
+			err = c.Run(context.Background(), func(ctx context.Context, l Line) error {
+				if l.Text == "ready" && !c.Terminate() {
+					t.Error("Terminate of a running child reported none")
+				}
+				return got.emit(ctx, l)
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if c.ExitCode() != tc.want {
+				t.Errorf("exit code = %d, want %d", c.ExitCode(), tc.want)
+			}
+			if c.Terminate() {
+				t.Error("Terminate after exit reported a running child")
+			}
+			texts := got.texts()
+			if tc.want == 128+9 && (len(texts) != 2 || texts[1] != "bye") {
+				t.Errorf("lines %q, want the line written after SIGTERM too", texts)
+			}
+		})
+	}
+	t.Run("before Run", func(t *testing.T) {
+		c, err := NewCommand(CommandConfig{Args: []string{py, "-c", "import time; time.sleep(60)"}, StopTimeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Terminate() {
+			t.Error("Terminate before Run reported a running child")
+		}
+		if err := c.Run(context.Background(), (&collector{}).emit); err != nil {
+			t.Fatal(err)
+		}
+		if c.ExitCode() != 128+15 && c.ExitCode() != 128+9 {
+			t.Errorf("exit code = %d, want the child ended by a signal", c.ExitCode())
+		}
+	})
+}

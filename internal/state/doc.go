@@ -37,4 +37,11 @@
 // must be retried. Every queue is bounded by item count and age; what a
 // bound removes is returned as Drops and added to the counters of DropCounts,
 // never discarded silently.
+//
+// # The liveness gate
+//
+// The liveness gate's state (internal/health) is one more blob, like the
+// grouper's, written by the same Commit: a gate that was failing when
+// logmatch stopped is failing when it starts, and one a restart resolved
+// stays resolved, in step with the offsets of the lines that decided it.
 package state

@@ -221,6 +221,8 @@ type Batch struct {
 	Files []Checkpoint
 	// Grouping, when not nil, replaces the stored grouping blob.
 	Grouping *Grouping
+	// Gate, when not nil, replaces the stored liveness gate blob.
+	Gate *Gate
 	// Enqueue are the alerts to add, in order, to their sinks' queues.
 	Enqueue []Enqueue
 }
@@ -275,6 +277,14 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 			}
 		}
 		if err := s.step("grouping"); err != nil {
+			return err
+		}
+		if b.Gate != nil {
+			if err := putGate(tx, b.Gate); err != nil {
+				return err
+			}
+		}
+		if err := s.step("gate"); err != nil {
 			return err
 		}
 		if len(b.Enqueue) == 0 {

@@ -22,6 +22,19 @@
 //	logmatch.sink.retries           {retry}     logmatch_sink_retries_total                sink
 //	logmatch.sink.queue.depth       {alert}     logmatch_sink_queue_depth (gauge)          sink
 //	logmatch.sink.dropped           {alert}     logmatch_sink_dropped_total                sink, reason
+//	logmatch.gate.trips             {failure}   logmatch_gate_trips_total                  record_id, state
+//	logmatch.gate.restarts          {restart}   logmatch_gate_restarts_total               (none)
+//	logmatch.gate.targets.dropped   {target}    logmatch_gate_targets_dropped_total        reason
+//	logmatch.gate.state             {state}     logmatch_gate_state (gauge)                namespace, pod, container
+//	logmatch.gate.restarts.recent   {restart}   logmatch_gate_restarts_recent (gauge)      namespace, pod, container
+//
+// The gate gauges are observed at each collection from the liveness gate
+// (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez
+// fails), 2 held by the flap guard; logmatch_gate_restarts_recent is the
+// flap counter. In the node-agent mode there is one series per pod read, the
+// only place a gate of another pod can be seen, since a node agent cannot
+// restart it. state is "failing" or "held"; reason is "evicted" or
+// "forgotten".
 //
 // class is "retryable" or "permanent". An unclassified incident (a
 // traceback no record matched) counts only in
@@ -34,7 +47,8 @@
 // the identity of a configured source (a path of a configured glob, a
 // container, "stdin"), record_id comes from the loaded catalog, severity,
 // kind, class and reason are small fixed sets, and sink names are
-// configured. As a hard stop the SDK keeps at most Config.CardinalityLimit
+// configured; the gate's namespace, pod and container are those of the
+// servers read, at most the gate's bound on servers. As a hard stop the SDK keeps at most Config.CardinalityLimit
 // series per instrument (default 8192, above the 5,695 records of the
 // largest catalog we ship tests for) and folds the rest into one series
 // labelled otel_metric_overflow="true", so the bound is itself visible.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -38,10 +39,27 @@ type Metrics struct {
 	sinkRetries             metric.Int64Counter
 	queueDepth              metric.Int64Gauge
 	dropped                 metric.Int64Counter
+	gateTrips               metric.Int64Counter
+	gateRestarts            metric.Int64Counter
+	gateDropped             metric.Int64Counter
+	gateState, gateRecent   metric.Int64ObservableGauge
+	gates                   atomic.Pointer[func() []GateSample]
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
 	incident                   *setCache
+	trip, reason               *setCache
+}
+
+// GateSample is one watched server's liveness gate, as the per-pod gate
+// metrics report it.
+type GateSample struct {
+	Namespace, Pod, Container string
+	// State is 0 healthy, 1 failing (/livez fails), 2 held by the flap
+	// guard.
+	State int
+	// Recent is the flap counter: gated restarts within the flap window.
+	Recent int
 }
 
 var _ sinks.Observer = (*Metrics)(nil)
@@ -72,6 +90,9 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.sinkFailures, "logmatch.sink.failures", "{failure}", "Alerts a sink gave up on, by failure class.")
 	counter(&m.sinkRetries, "logmatch.sink.retries", "{retry}", "Delivery attempts repeated after a retryable failure.")
 	counter(&m.dropped, "logmatch.sink.dropped", "{alert}", "Alerts dropped by a bound, by reason.")
+	counter(&m.gateTrips, "logmatch.gate.trips", "{failure}", "Gating failures that tripped the liveness gate, by record and the state they caused (failing, held).")
+	counter(&m.gateRestarts, "logmatch.gate.restarts", "{restart}", "Restarts of servers whose liveness gate was failing (gated restarts).")
+	counter(&m.gateDropped, "logmatch.gate.targets.dropped", "{target}", "Servers the liveness gate stopped tracking, by reason (evicted, forgotten).")
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +104,17 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 		metric.WithDescription("Alerts waiting for a sink.")); err != nil {
 		return nil, fmt.Errorf("instrument logmatch.sink.queue.depth: %w", err)
 	}
+	if m.gateState, err = meter.Int64ObservableGauge("logmatch.gate.state", metric.WithUnit("{state}"),
+		metric.WithDescription("Liveness gate of each watched server: 0 healthy, 1 failing (/livez fails), 2 held by the flap guard.")); err != nil {
+		return nil, fmt.Errorf("instrument logmatch.gate.state: %w", err)
+	}
+	if m.gateRecent, err = meter.Int64ObservableGauge("logmatch.gate.restarts.recent", metric.WithUnit("{restart}"),
+		metric.WithDescription("Gated restarts of each watched server within the flap guard's window: the flap counter.")); err != nil {
+		return nil, fmt.Errorf("instrument logmatch.gate.restarts.recent: %w", err)
+	}
+	if _, err = meter.RegisterCallback(m.observeGates, m.gateState, m.gateRecent); err != nil {
+		return nil, fmt.Errorf("gate metrics callback: %w", err)
+	}
 	m.source = newSetCache("source")
 	m.sink = newSetCache("sink")
 	m.record = newSetCache("record_id")
@@ -91,7 +123,67 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	m.failure = newSetCache("sink", "class")
 	m.drop = newSetCache("sink", "reason")
 	m.incident = newSetCache("record_id", "severity", "kind")
+	m.trip = newSetCache("record_id", "state")
+	m.reason = newSetCache("reason")
 	return m, nil
+}
+
+// SetGateSource makes the per-server gate gauges report what f returns at
+// each collection (a scrape, an OTLP export); nil reports none. f must be
+// safe to call from any goroutine.
+func (m *Metrics) SetGateSource(f func() []GateSample) {
+	if m == nil {
+		return
+	}
+	if f == nil {
+		m.gates.Store(nil)
+		return
+	}
+	m.gates.Store(&f)
+}
+
+func (m *Metrics) observeGates(_ context.Context, o metric.Observer) error {
+	f := m.gates.Load()
+	if f == nil {
+		return nil
+	}
+	for _, s := range (*f)() {
+		set := metric.WithAttributeSet(attribute.NewSet(
+			attribute.String("namespace", s.Namespace),
+			attribute.String("pod", s.Pod),
+			attribute.String("container", s.Container),
+		))
+		o.ObserveInt64(m.gateState, int64(s.State), set)
+		o.ObserveInt64(m.gateRecent, int64(s.Recent), set)
+	}
+	return nil
+}
+
+// GateTrip counts a gating failure of the record that made a gate enter
+// state ("failing" or "held").
+func (m *Metrics) GateTrip(recordID, state string) {
+	if m == nil {
+		return
+	}
+	m.gateTrips.Add(context.Background(), 1, m.trip.get(labels{a: recordID, b: state}).add...)
+}
+
+// GateRestart counts a gated restart: a server restarted while its gate
+// was failing.
+func (m *Metrics) GateRestart() {
+	if m == nil {
+		return
+	}
+	m.gateRestarts.Add(context.Background(), 1)
+}
+
+// GateDropped counts n servers the gate stopped tracking; reason is
+// "evicted" (the bound on servers) or "forgotten" (not seen for long).
+func (m *Metrics) GateDropped(reason string, n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.gateDropped.Add(context.Background(), int64(n), m.reason.get(labels{a: reason}).add...)
 }
 
 // LinesRead counts lines and their bytes read from source.

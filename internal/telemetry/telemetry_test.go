@@ -40,28 +40,39 @@ func record(m *Metrics) {
 	m.Failed("webhook", false)
 	m.QueueDepth("slack", 4)
 	m.AlertDropped("webhook", "queue_full", 3)
+	m.GateTrip("rec-1", "failing")
+	m.GateRestart()
+	m.GateDropped("evicted", 2)
+	m.SetGateSource(func() []GateSample {
+		return []GateSample{{Namespace: "llm", Pod: "sglang-0", Container: "sglang", State: 1, Recent: 2}}
+	})
 }
 
 // wantSeries is what record leaves in the Prometheus exposition.
 var wantSeries = map[string]float64{
-	`logmatch_source_lines_total{source="/var/log/sglang.log"}`:                      15,
-	`logmatch_source_read_bytes_total{source="/var/log/sglang.log"}`:                 1200,
-	`logmatch_source_lag_seconds{source="/var/log/sglang.log"}`:                      1.5,
-	`logmatch_entries_total{source="/var/log/sglang.log"}`:                           7,
-	`logmatch_entry_cut_lines_total{source="/var/log/sglang.log"}`:                   2,
-	`logmatch_entry_cut_bytes_total{source="/var/log/sglang.log"}`:                   4096,
-	`logmatch_hits_total{record_id="rec-1",severity="critical"}`:                     2,
-	`logmatch_hits_total{record_id="rec-2",severity="warning"}`:                      1,
-	`logmatch_pattern_timeouts_total{record_id="rec-3"}`:                             1,
-	`logmatch_incidents_total{kind="new",record_id="rec-1",severity="critical"}`:     1,
-	`logmatch_incidents_total{kind="summary",record_id="rec-1",severity="critical"}`: 1,
-	`logmatch_incidents_unclassified_total{kind="new"}`:                              1,
-	`logmatch_sink_alerts_total{sink="slack"}`:                                       2,
-	`logmatch_sink_retries_total{sink="slack"}`:                                      1,
-	`logmatch_sink_failures_total{class="retryable",sink="slack"}`:                   1,
-	`logmatch_sink_failures_total{class="permanent",sink="webhook"}`:                 1,
-	`logmatch_sink_queue_depth{sink="slack"}`:                                        4,
-	`logmatch_sink_dropped_total{reason="queue_full",sink="webhook"}`:                3,
+	`logmatch_source_lines_total{source="/var/log/sglang.log"}`:                        15,
+	`logmatch_source_read_bytes_total{source="/var/log/sglang.log"}`:                   1200,
+	`logmatch_source_lag_seconds{source="/var/log/sglang.log"}`:                        1.5,
+	`logmatch_entries_total{source="/var/log/sglang.log"}`:                             7,
+	`logmatch_entry_cut_lines_total{source="/var/log/sglang.log"}`:                     2,
+	`logmatch_entry_cut_bytes_total{source="/var/log/sglang.log"}`:                     4096,
+	`logmatch_hits_total{record_id="rec-1",severity="critical"}`:                       2,
+	`logmatch_hits_total{record_id="rec-2",severity="warning"}`:                        1,
+	`logmatch_pattern_timeouts_total{record_id="rec-3"}`:                               1,
+	`logmatch_incidents_total{kind="new",record_id="rec-1",severity="critical"}`:       1,
+	`logmatch_incidents_total{kind="summary",record_id="rec-1",severity="critical"}`:   1,
+	`logmatch_incidents_unclassified_total{kind="new"}`:                                1,
+	`logmatch_sink_alerts_total{sink="slack"}`:                                         2,
+	`logmatch_sink_retries_total{sink="slack"}`:                                        1,
+	`logmatch_sink_failures_total{class="retryable",sink="slack"}`:                     1,
+	`logmatch_sink_failures_total{class="permanent",sink="webhook"}`:                   1,
+	`logmatch_sink_queue_depth{sink="slack"}`:                                          4,
+	`logmatch_sink_dropped_total{reason="queue_full",sink="webhook"}`:                  3,
+	`logmatch_gate_trips_total{record_id="rec-1",state="failing"}`:                     1,
+	`logmatch_gate_restarts_total`:                                                     1,
+	`logmatch_gate_targets_dropped_total{reason="evicted"}`:                            2,
+	`logmatch_gate_state{container="sglang",namespace="llm",pod="sglang-0"}`:           1,
+	`logmatch_gate_restarts_recent{container="sglang",namespace="llm",pod="sglang-0"}`: 2,
 }
 
 func TestScrape(t *testing.T) {

@@ -71,6 +71,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- if and .Values.sinks.alertmanager.enabled (not .Values.sinks.alertmanager.url) -}}
 {{- fail "sinks.alertmanager: enabled without url" -}}
 {{- end -}}
+{{- with .Values.healthGating -}}
+{{- if and .enabled (lt (mul (int .periodSeconds) (int .failureThreshold)) 20) -}}
+{{- fail (printf "healthGating: failureThreshold x periodSeconds is %ds; keep it at least 20s, or a logmatch restart restarts sglang" (mul (int .periodSeconds) (int .failureThreshold))) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* logmatch's config.yaml. */}}
