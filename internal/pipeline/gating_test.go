@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
@@ -568,6 +569,32 @@ func TestNodeAgentGates(t *testing.T) {
 	for _, a := range p.pending {
 		if a.Liveness == nil || a.Source.Pod == "" {
 			t.Errorf("alert %s of pod %q without a liveness block", a.Record.Slug, a.Source.Pod)
+		}
+	}
+}
+
+func TestFatalHitReadsCauseThenContext(t *testing.T) {
+	fatal := &patterns.Record{ID: "f", Fatal: true}
+	plain := &patterns.Record{ID: "p"}
+	wrapper := &patterns.Record{ID: "w", Role: patterns.RoleWrapper, Fatal: true}
+	tests := []struct {
+		name string
+		d    analysis.Diagnosis
+		want string
+	}{
+		{"fatal cause", analysis.Diagnosis{Cause: &matcher.Hit{Record: fatal}}, "f"},
+		{"plain cause in a fatal wrapper", analysis.Diagnosis{Cause: &matcher.Hit{Record: plain}, Context: []matcher.Hit{{Record: wrapper}}}, "w"},
+		{"unclassified in a fatal wrapper", analysis.Diagnosis{Context: []matcher.Hit{{Record: wrapper}}}, "w"},
+		{"plain cause", analysis.Diagnosis{Cause: &matcher.Hit{Record: plain}}, ""},
+		{"unclassified", analysis.Diagnosis{}, ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if h := fatalHit(&tt.d); h != nil {
+			got = h.Record.ID
+		}
+		if got != tt.want {
+			t.Errorf("%s: fatal hit %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
