@@ -294,12 +294,17 @@ func headline(a *sinks.Alert) string {
 		return "-"
 	}
 	text := a.Match.Text
-	if a.Match.Exception != nil && a.Match.Exception.Type != "" && a.Record.ID == "" {
-		text = a.Match.Exception.Type + ": " + a.Match.Exception.Message
+	if ex := a.Match.Exception; ex != nil && a.Record.ID == "" {
+		switch {
+		case ex.Type != "":
+			text = ex.Type + ": " + ex.Message
+		case ex.RootCause != "":
+			text = "root cause " + ex.RootCause
+		}
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	if len(text) > 70 {
-		text = text[:70] + "…"
+	if r := []rune(text); len(r) > 70 {
+		text = string(r[:70]) + "…"
 	}
 	return fmt.Sprintf("%s [%s]", a.Record.Slug, text)
 }
@@ -380,11 +385,11 @@ func expected(e corpusEntry) string {
 		return e.Record
 	}
 	s := e.Cause.Text
-	if e.Cause.Type != "" {
-		s = lastComponent(e.Cause.Type) + ": " + s
+	if t := lastComponent(e.Cause.Type); t != "" && !strings.HasPrefix(s, t) {
+		s = t + ": " + s
 	}
-	if len(s) > 40 {
-		s = s[:40] + "…"
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
 	}
 	return s
 }
