@@ -1,0 +1,395 @@
+package scan_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/pipeline"
+	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// corpusDir holds real log excerpts pasted into public issues, one per
+// file, and manifest.jsonl saying what each one should give
+// (testdata/corpus/README.md).
+const corpusDir = "../../testdata/corpus"
+
+// corpusNow stands in for the clock, so header-less lines get a stable time.
+var corpusNow = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+// corpusEntry is one line of manifest.jsonl.
+type corpusEntry struct {
+	File           string       `json:"file"`
+	URL            string       `json:"url"`
+	Kind           string       `json:"kind"` // "failure" or "benign"
+	Family         string       `json:"family"`
+	Shape          string       `json:"shape"`
+	Cause          *corpusCause `json:"cause,omitempty"`
+	Record         string       `json:"record,omitempty"`
+	ProposedRecord string       `json:"proposedRecord,omitempty"`
+	Severity       string       `json:"severity"`
+	Note           string       `json:"note"`
+
+	line int // 1-based line in manifest.jsonl, for messages
+}
+
+// corpusCause is the real root cause of a failure excerpt.
+type corpusCause struct {
+	Type string `json:"type,omitempty"` // exception type as printed, may be dotted
+	Text string `json:"text"`           // exact substring of the excerpt
+}
+
+// lead picks the alert that stands for the whole excerpt: today the first
+// incident to begin. It is the one place to change when incidents gain
+// cause and consequence roles.
+func lead(alerts []sinks.Alert) *sinks.Alert {
+	if len(alerts) == 0 {
+		return nil
+	}
+	return &alerts[0]
+}
+
+var corpusFileName = regexp.MustCompile(`^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*\.log$`)
+
+// loadCorpusManifest reads the manifest strictly and returns its entries
+// with every problem found in it, each naming manifest.jsonl:line.
+func loadCorpusManifest(t *testing.T) ([]corpusEntry, []string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpusDir, "manifest.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []corpusEntry
+	var problems []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			problems = append(problems, fmt.Sprintf("manifest.jsonl:%d: empty line", n))
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.DisallowUnknownFields()
+		var e corpusEntry
+		if err := dec.Decode(&e); err != nil {
+			problems = append(problems, fmt.Sprintf("manifest.jsonl:%d: %v", n, err))
+			continue
+		}
+		e.line = n
+		entries = append(entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return entries, problems
+}
+
+// validateCorpus checks the manifest against the files and the default
+// catalog: every listed file exists and every .log file is listed once,
+// fields are filled and valid, and each cause text is in its excerpt
+// verbatim.
+func validateCorpus(t *testing.T, entries []corpusEntry, slugs map[string]bool) []string {
+	t.Helper()
+	var problems []string
+	bad := func(e corpusEntry, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("manifest.jsonl:%d: %s: %s", e.line, e.File, fmt.Sprintf(format, args...)))
+	}
+	listed := map[string]bool{}
+	for _, e := range entries {
+		if listed[e.File] {
+			bad(e, "listed twice")
+		}
+		listed[e.File] = true
+		if !corpusFileName.MatchString(e.File) {
+			bad(e, "file name is not NNN-short-name.log")
+		}
+		if !strings.HasPrefix(e.URL, "https://github.com/") {
+			bad(e, "url %q is not a GitHub address", e.URL)
+		}
+		if e.Family == "" || e.Shape == "" {
+			bad(e, "family and shape are required")
+		}
+		if e.Record != "" && !slugs[e.Record] {
+			bad(e, "record %q is not a slug of the default catalog", e.Record)
+		}
+		if e.ProposedRecord != "" && slugs[e.ProposedRecord] {
+			bad(e, "proposedRecord %q already exists: use record", e.ProposedRecord)
+		}
+		if e.Record != "" && e.ProposedRecord != "" {
+			bad(e, "record and proposedRecord are exclusive")
+		}
+		text, err := os.ReadFile(filepath.Join(corpusDir, e.File))
+		if err != nil {
+			bad(e, "%v", err)
+			continue
+		}
+		if len(bytes.TrimSpace(text)) == 0 {
+			bad(e, "excerpt is empty")
+		}
+		switch e.Kind {
+		case "failure":
+			switch e.Severity {
+			case "critical", "error", "warning":
+			default:
+				bad(e, "severity %q is not critical, error or warning", e.Severity)
+			}
+			if e.Cause == nil || e.Cause.Text == "" {
+				bad(e, "cause.text is required for a failure")
+				continue
+			}
+			if !bytes.Contains(text, []byte(e.Cause.Text)) {
+				bad(e, "cause.text %q is not in the excerpt", e.Cause.Text)
+			}
+			if strings.Contains(e.Cause.Text, "\n") {
+				bad(e, "cause.text spans lines")
+			}
+		case "benign":
+			if e.Cause != nil || e.Record != "" || e.ProposedRecord != "" || e.Severity != "" {
+				bad(e, "a benign excerpt has no cause, record or severity")
+			}
+		default:
+			bad(e, "kind %q is not failure or benign", e.Kind)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(corpusDir, "*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !listed[filepath.Base(f)] {
+			problems = append(problems, fmt.Sprintf("%s: not listed in manifest.jsonl", filepath.Base(f)))
+		}
+	}
+	return problems
+}
+
+// catalogSlugs lists the slugs of the default catalog.
+func catalogSlugs(t *testing.T) map[string]bool {
+	t.Helper()
+	recs, _ := patterns.Default()
+	slugs := map[string]bool{}
+	for _, r := range recs {
+		slugs[r.Slug] = true
+	}
+	if len(slugs) == 0 {
+		t.Fatal("default catalog has no records")
+	}
+	return slugs
+}
+
+// TestCorpusManifest only validates the corpus manifest against its files.
+func TestCorpusManifest(t *testing.T) {
+	entries, problems := loadCorpusManifest(t)
+	problems = append(problems, validateCorpus(t, entries, catalogSlugs(t))...)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if len(entries) == 0 {
+		t.Error("manifest.jsonl lists no excerpt")
+	}
+}
+
+// lastComponent is the part of a dotted exception type after its last dot:
+// torch.OutOfMemoryError and OutOfMemoryError agree.
+func lastComponent(typ string) string {
+	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+		return typ[i+1:]
+	}
+	return typ
+}
+
+// rootCauseType is the type part of a RootCause ("Type: message").
+func rootCauseType(rc string) string {
+	typ, _, _ := strings.Cut(rc, ":")
+	return strings.TrimSpace(typ)
+}
+
+// judge says whether the lead alert matches the expectation of e, and why
+// not. The rule (README.md of the corpus):
+//   - record set: the lead's record slug is that record;
+//   - otherwise: the lead's slug is proposedRecord, or the lead is
+//     unclassified and names the cause: its exception type (or its root
+//     cause's type) agrees with cause.type when given, compared on the last
+//     dotted component, and cause.text is in Match.Text, Match.Exception's
+//     Message or its RootCause. A classified lead under another slug (a
+//     wrapper, a consequence) is wrong: the entry's text is never searched.
+func judge(e corpusEntry, a *sinks.Alert) (bool, string) {
+	if a == nil {
+		return false, "missed"
+	}
+	if e.Record != "" {
+		if a.Record.Slug == e.Record {
+			return true, "correct"
+		}
+		return false, "wrong record"
+	}
+	if e.ProposedRecord != "" && a.Record.Slug == e.ProposedRecord {
+		return true, "correct"
+	}
+	if a.Record.ID != "" {
+		return false, "wrong record"
+	}
+	ex := a.Match.Exception
+	if e.Cause.Type != "" {
+		want := lastComponent(e.Cause.Type)
+		if ex == nil || (lastComponent(ex.Type) != want && lastComponent(rootCauseType(ex.RootCause)) != want) {
+			return false, "wrong cause type"
+		}
+	}
+	if strings.Contains(a.Match.Text, e.Cause.Text) {
+		return true, "correct"
+	}
+	if ex != nil && (strings.Contains(ex.Message, e.Cause.Text) || strings.Contains(ex.RootCause, e.Cause.Text)) {
+		return true, "correct"
+	}
+	return false, "cause text not named"
+}
+
+func corpusMatcher(t *testing.T) *matcher.Matcher {
+	t.Helper()
+	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{})
+	for _, p := range problems {
+		if p.Level == patterns.LevelError {
+			t.Errorf("default catalog: %v", p)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// scanCorpusFile scans one excerpt the way `logmatch scan FILE` does.
+func scanCorpusFile(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name string) scan.Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, Now: func() time.Time { return corpusNow }})
+	res, err := s.Scan(context.Background(), []scan.Input{{Name: name, R: f}})
+	if err != nil {
+		t.Fatalf("scan %s: %v", name, err)
+	}
+	return res
+}
+
+func headline(a *sinks.Alert) string {
+	if a == nil {
+		return "-"
+	}
+	text := a.Match.Text
+	if ex := a.Match.Exception; ex != nil && a.Record.ID == "" {
+		switch {
+		case ex.Type != "":
+			text = ex.Type + ": " + ex.Message
+		case ex.RootCause != "":
+			text = "root cause " + ex.RootCause
+		}
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if r := []rune(text); len(r) > 70 {
+		text = string(r[:70]) + "…"
+	}
+	return fmt.Sprintf("%s [%s]", a.Record.Slug, text)
+}
+
+func percent(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(of))
+}
+
+// TestCorpus scans every excerpt of the corpus with the default catalog and
+// reports detection, classification, correctness and false alarms. It
+// asserts that every failure is detected and correct and that no benign
+// excerpt alerts.
+func TestCorpus(t *testing.T) {
+	entries, problems := loadCorpusManifest(t)
+	problems = append(problems, validateCorpus(t, entries, catalogSlugs(t))...)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if len(problems) > 0 {
+		t.FailNow()
+	}
+	m := corpusMatcher(t)
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var failures, detected, classified, correct, benign, falseAlarms int
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", "file", "expected", "verdict", "lead (alerts)")
+	var wrong []string
+	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	for _, e := range entries {
+		res := scanCorpusFile(t, m, red, e.File)
+		l := lead(res.Alerts)
+		got := fmt.Sprintf("%s (%d)", headline(l), len(res.Alerts))
+		if e.Kind == "benign" {
+			benign++
+			verdict := "silent"
+			if len(res.Alerts) > 0 {
+				falseAlarms++
+				verdict = "FALSE ALARM"
+				wrong = append(wrong, fmt.Sprintf("%s: benign excerpt alerted: %s", e.File, got))
+			}
+			fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", e.File, "benign", verdict, got)
+			continue
+		}
+		failures++
+		if l != nil {
+			detected++
+			if l.Record.ID != "" {
+				classified++
+			}
+		}
+		ok, verdict := judge(e, l)
+		if ok {
+			correct++
+		} else {
+			wrong = append(wrong, fmt.Sprintf("%s: %s: want %s, got %s", e.File, verdict, expected(e), got))
+		}
+		fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", e.File, expected(e), verdict, got)
+	}
+	t.Logf("per excerpt:\n%s", table.String())
+	t.Logf("failures %d, detected %d (%s), classified %d (%s), correct %d (%s); benign %d, false alarms %d (%s)",
+		failures, detected, percent(detected, failures), classified, percent(classified, failures),
+		correct, percent(correct, failures), benign, falseAlarms, percent(falseAlarms, benign))
+	for _, w := range wrong {
+		t.Error(w)
+	}
+}
+
+// expected is the manifest's expectation in a table cell.
+func expected(e corpusEntry) string {
+	if e.Record != "" {
+		return e.Record
+	}
+	s := e.Cause.Text
+	if t := lastComponent(e.Cause.Type); t != "" && !strings.HasPrefix(s, t) {
+		s = t + ": " + s
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return s
+}
