@@ -43,6 +43,10 @@ type corpusEntry struct {
 	ProposedRecord string       `json:"proposedRecord,omitempty"`
 	Severity       string       `json:"severity"`
 	Note           string       `json:"note"`
+	// Known, when set, says why logmatch knowingly gets this excerpt
+	// wrong today. The test then expects it to stay wrong, so the list
+	// is dropped as soon as a fix lands.
+	Known string `json:"known,omitempty"`
 
 	line int // 1-based line in manifest.jsonl, for messages
 }
@@ -53,10 +57,15 @@ type corpusCause struct {
 	Text string `json:"text"`           // exact substring of the excerpt
 }
 
-// lead picks the alert that stands for the whole excerpt: today the first
-// incident to begin. It is the one place to change when incidents gain
-// cause and consequence roles.
+// lead picks the alert that stands for the whole excerpt: the first
+// incident to begin whose record is not a consequence (a consequence
+// folds into the failure it follows), else the first incident.
 func lead(alerts []sinks.Alert) *sinks.Alert {
+	for i := range alerts {
+		if alerts[i].Record.Role != string(patterns.RoleConsequence) {
+			return &alerts[i]
+		}
+	}
 	if len(alerts) == 0 {
 		return nil
 	}
@@ -335,7 +344,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var failures, detected, classified, correct, benign, falseAlarms int
+	var failures, detected, classified, correct, known, benign, falseAlarms int
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", "file", "expected", "verdict", "lead (alerts)")
 	var wrong []string
@@ -363,17 +372,24 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 		ok, verdict := judge(e, l)
-		if ok {
+		switch {
+		case ok && e.Known != "":
 			correct++
-		} else {
+			wrong = append(wrong, fmt.Sprintf("%s: now correct: remove its \"known\" note (%s)", e.File, e.Known))
+		case ok:
+			correct++
+		case e.Known != "":
+			known++
+			verdict = "known: " + verdict
+		default:
 			wrong = append(wrong, fmt.Sprintf("%s: %s: want %s, got %s", e.File, verdict, expected(e), got))
 		}
 		fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", e.File, expected(e), verdict, got)
 	}
 	t.Logf("per excerpt:\n%s", table.String())
-	t.Logf("failures %d, detected %d (%s), classified %d (%s), correct %d (%s); benign %d, false alarms %d (%s)",
+	t.Logf("failures %d, detected %d (%s), classified %d (%s), correct %d (%s), known wrong %d; benign %d, false alarms %d (%s)",
 		failures, detected, percent(detected, failures), classified, percent(classified, failures),
-		correct, percent(correct, failures), benign, falseAlarms, percent(falseAlarms, benign))
+		correct, percent(correct, failures), known, benign, falseAlarms, percent(falseAlarms, benign))
 	for _, w := range wrong {
 		t.Error(w)
 	}
