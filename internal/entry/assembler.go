@@ -275,9 +275,12 @@ func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 // classify parses the text s of a non-blank line into c. full is the line
 // before a learned prefix came off (s itself when none did).
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
-	*c = classified{s: s, prefix: prefix}
+	// Field by field: the struct is large and this runs for every line.
+	c.s, c.prefix, c.prefixed = s, prefix, false
 	c.h, c.header = parseHeader(s, ref, a.opt.Location)
-	if !c.header {
+	if c.header {
+		c.native = false
+	} else {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
 	}
 	if learned && !c.header && !c.native {
