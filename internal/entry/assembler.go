@@ -14,13 +14,13 @@ import (
 // The rules, in order:
 //
 //   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
-//   - Then a learned per-stream prefix: when two lines at most 16 apart
-//     carry text of the same shape (bytes kept, except digit runs, hex
-//     numbers and level words, which match any of their kind) in front of
-//     what Python prints only at the start of a line, that shape is
-//     learned and comes off every later line of the stream that starts
-//     with it, and off the first of the two lines when its entry is still
-//     open. At least one of the two must be strong evidence: a frame line,
+//   - Then a learned per-stream prefix: when two lines at most 16
+//     non-blank lines apart carry text of the same shape (bytes kept,
+//     except digit runs, hex numbers and level words, which match any of
+//     their kind) in front of what Python prints only at the start of a
+//     line, that shape is learned and comes off every later line of the
+//     stream that starts with it, and off the first of the two lines when
+//     its entry is still open. At least one of the two must be strong evidence: a frame line,
 //     a chain separator or an sglang header after the prefix; the other may
 //     be a "Traceback (most recent call last):" line, a strict exception
 //     line or, right after a prefixed frame, its indented source line. The
@@ -29,8 +29,9 @@ import (
 //     at most 4 shapes are kept, the oldest forgotten. What comes off
 //     joins Entry.Prefix. When the prefix is itself a log record's header
 //     (a Python logger or Rust tracing relaying a child's output line by
-//     line) and the rest has no header of its own, the line is a record of
-//     that logger: it takes its format, time and level, and starts an
+//     line) and the rest is neither a header nor a native line, the line
+//     is a record of that logger: it takes its format, time and level
+//     (the rest stays its message), and starts an
 //     entry unless it continues an open traceback or is the traceback a
 //     logger.exception record announces.
 //   - A header line (srt, legacy, diffusion, uvicorn, Rust tracing, router,
@@ -274,9 +275,12 @@ func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 // classify parses the text s of a non-blank line into c. full is the line
 // before a learned prefix came off (s itself when none did).
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
-	*c = classified{s: s, prefix: prefix}
+	// Field by field: the struct is large and this runs for every line.
+	c.s, c.prefix, c.prefixed = s, prefix, false
 	c.h, c.header = parseHeader(s, ref, a.opt.Location)
-	if !c.header {
+	if c.header {
+		c.native = false
+	} else {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
 	}
 	if learned && !c.header && !c.native {

@@ -32,9 +32,9 @@ type Entry struct {
 	// NOTICE, SUCCESS, EVENT mapped; glog's and c10d's I/W/E/F letters), or
 	// for a native entry the level its shape states (see the Native
 	// constants). When a learned prefix that is itself a log record's header
-	// came off the first line and what remained has no header of its own,
-	// that prefix's level. "" when none applies: sglang's own records carry
-	// no level, nor do header-less lines.
+	// came off the first line and what remained is neither a header nor a
+	// native line, that prefix's level. "" when none applies: sglang's own
+	// records carry no level, nor do header-less lines.
 	Level   string
 	Message string // first line's message, header and wrappers removed
 

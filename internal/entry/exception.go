@@ -27,6 +27,9 @@ func parseBareException(s string) (typ, msg string, ok bool) {
 	if s == "" || !(isUpper(s[0]) || s[0] >= 'a' && s[0] <= 'z' || s[0] == '_') {
 		return "", "", false
 	}
+	if sp := strings.IndexByte(s, ' '); sp > 0 && s[sp-1] != ':' {
+		return "", "", false // the first space of "Type: message" follows the colon
+	}
 	typ, msg, ok = parseExceptionLine(s)
 	if !ok {
 		return "", "", false

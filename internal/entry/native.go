@@ -6,13 +6,13 @@ import (
 )
 
 // Native shapes (SGLANG-LOGS.md §9): the value of Entry.Native. Each comment
-// shows the first line and, after "level", the Entry.Level the shape gets:
-// its own level word where it prints one, else the one its text states.
+// shows first lines and, in parentheses, the Entry.Level they get: their own
+// level word where they print one, else the one their text states.
 const (
 	NativeFaulthandler = "faulthandler" // Fatal Python error: ... (FATAL) / Thread 0x... (most recent call first): (no level)
 	NativeTerminate    = "terminate"    // terminate called after throwing an instance of ... (FATAL)
 	NativeC10d         = "c10d"         // [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ... (I/W/E/F: INFO, WARNING, ERROR, FATAL)
-	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ... (INFO, WARNING, ERROR for ABORT, TRACE)
+	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ... (INFO/WARN/ERROR/TRACE: INFO, WARNING, ERROR, TRACE; ABORT: ERROR)
 	NativeCUDAAssert   = "cuda-assert"  // IndexKernel.cu:92: ...: block: [0,0,0], thread: [4,0,0] Assertion `...` failed. (ERROR)
 	NativeGlog         = "glog"         // I0820 02:41:20.446154 710 transfer_engine.cpp:422] ... (I/W/E/F as c10d)
 	NativeShell        = "shell"        // Killed, Aborted (core dumped), Segmentation fault (core dumped), Quit (FATAL; Terminated: WARNING)
@@ -27,9 +27,9 @@ type native struct {
 	kind  string
 	level string
 	time  time.Time
-	// soft: the line is also what an exception message or a build log
-	// quoted in one prints (CUDA, ROCm, ACL and compiler lines), so inside an
-	// open traceback or sglang record it stays a continuation line; only
+	// soft: the line is also what an exception's multi-line message
+	// quotes (CUDA, HIP/ROCclr, ACL and compiler lines), so inside the open
+	// traceback of an sglang record it stays a continuation line; only
 	// elsewhere does it start an entry of its own.
 	soft bool
 }

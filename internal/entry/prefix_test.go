@@ -112,6 +112,23 @@ Loading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]`,
 			},
 		},
 		{
+			// docker compose with container_name set prints no replica
+			// number, so the known compose wrapper does not apply; the
+			// sglang headers behind it teach the prefix.
+			name: "compose service without a replica number",
+			in: "sglang-server   | [2025-08-28 15:53:28 TP0] Load weight begin. avail mem=78.21 GB\n" +
+				"sglang-server   | [2025-08-28 15:53:30 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+				"sglang-server   |   File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 2963, in run_scheduler_process\n" +
+				"sglang-server   | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n" +
+				"sglang-server   | \n" +
+				"sglang-server   | [2025-08-28 15:53:31] Received sigquit from a child process. It usually means the child failed.",
+			want: []prefixView{
+				{"1-1", FormatSRT, "", "sglang-server   | ", "Load weight begin. avail mem=78.21 GB", ""},
+				{"2-5", FormatSRT, "", "sglang-server   | ", "Scheduler hit an exception: Traceback (most recent call last):", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB."},
+				{"6-6", FormatSRT, "", "sglang-server   | ", "Received sigquit from a child process. It usually means the child failed.", ""},
+			},
+		},
+		{
 			name: "host and stream prefix",
 			in: "myhost stdout: Traceback (most recent call last):\n" +
 				"myhost stdout:   File \"/sgl/launch_server.py\", line 14, in <module>\n" +
