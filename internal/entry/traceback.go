@@ -303,8 +303,11 @@ func parseExceptionLine(s string) (typ, msg string, ok bool) {
 // "Name: text", a dotted name, or a bare name ending in Error, Exception,
 // Interrupt, Exit or Group, so only those count there.
 func isExceptionLine(s string, afterFrame bool) bool {
-	typ, _, ok := parseExceptionLine(s)
+	typ, msg, ok := parseExceptionLine(s)
 	if !ok {
+		return false
+	}
+	if afterFrame && looksLikeStatement(typ, msg) {
 		return false
 	}
 	if !afterFrame || len(typ) < len(s) || strings.IndexByte(typ, '.') >= 0 {
@@ -316,6 +319,27 @@ func isExceptionLine(s string, afterFrame bool) bool {
 		}
 	}
 	return false
+}
+
+// looksLikeStatement reports whether "typ: msg" right after a frame line is
+// that frame's source line pasted without indentation rather than an
+// exception: an attribute of self or cls ("self.comm: ncclComm_t = ..."),
+// or, for a lower-case name, an annotated assignment or a call or literal
+// left open for the next line.
+func looksLikeStatement(typ, msg string) bool {
+	first, _, _ := strings.Cut(typ, ".")
+	if first == "self" || first == "cls" {
+		return true
+	}
+	if last := typ[strings.LastIndexByte(typ, '.')+1:]; last == "" || isUpper(last[0]) {
+		// A class name: "AssertionError: x = 3" is an exception.
+		return false
+	}
+	if strings.Contains(msg, " = ") {
+		return true
+	}
+	m := strings.TrimRight(msg, " ")
+	return m != "" && strings.ContainsRune("([{,\\", rune(m[len(m)-1]))
 }
 
 // isCaretLine matches 3.11+ error-location lines: "^^^^", "~~~~^^^^".

@@ -179,6 +179,27 @@ Exception: spam`,
 			want: &Traceback{Links: []Exception{{Type: "Exception", Message: "spam", Frames: []Frame{{"a.py", 5, "get"}}}}},
 		},
 		{
+			name: "statements that lost their indentation are not exception lines",
+			in: `Traceback (most recent call last):
+File "pynccl.py", line 110, in __init__
+self.comm: ncclComm_t = self.nccl.ncclCommInitRank(
+File "pynccl_wrapper.py", line 375, in ncclCommInitRank
+self.NCCL_CHECK(
+File "pynccl_wrapper.py", line 350, in NCCL_CHECK
+raise RuntimeError(f"NCCL error: {error_str}")
+RuntimeError: NCCL error: unhandled system error`,
+			want: &Traceback{Links: []Exception{{Type: "RuntimeError", Message: "NCCL error: unhandled system error", Frames: []Frame{
+				{"pynccl.py", 110, "__init__"}, {"pynccl_wrapper.py", 375, "ncclCommInitRank"}, {"pynccl_wrapper.py", 350, "NCCL_CHECK"}}}}},
+		},
+		{
+			name: "an exception whose message holds an assignment is still one",
+			in: `Traceback (most recent call last):
+File "a.py", line 5, in get
+assert x == 4
+AssertionError: x = 3, expected 4`,
+			want: &Traceback{Links: []Exception{{Type: "AssertionError", Message: "x = 3, expected 4", Frames: []Frame{{"a.py", 5, "get"}}}}},
+		},
+		{
 			name: "second traceback without separator replaces the first",
 			in: `Traceback (most recent call last):
   File "a.py", line 1, in f
