@@ -146,6 +146,9 @@ type pending struct {
 	group     bool
 	lastFrame bool
 
+	// msgLines: the entry is an exception line with an empty message
+	// ("ImportError: ") taking the message lines that follow it.
+	msgLines bool
 	// bareType and bareMsg hold the entry's first exception line when it
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
@@ -400,6 +403,14 @@ func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
 	afterBlank := p.blanks > 0
+	if !afterBlank && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || p.msgLines) && messageFollows(p.msg) &&
+		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
+		// "ImportError: " alone: Python printed an exception whose message
+		// begins with a newline, and the message is what follows, up to a
+		// blank line.
+		p.msgLines = true
+		return true
+	}
 	switch p.kind {
 	case kindBlank:
 		return false
@@ -618,10 +629,26 @@ func (a *Assembler) emit() {
 			e.Traceback = ParseTraceback([]string{first})
 		}
 		if e.Traceback == nil && p.bareType != "" {
-			e.Traceback = bareTraceback(p.bareType, p.bareMsg)
+			msg := p.bareMsg
+			if _, rest, ok := strings.Cut(e.Text, "\n"); ok && msg == "" && messageFollows(p.msg) {
+				// The message printed on the lines after "Type: ".
+				msg = strings.TrimSpace(rest)
+			}
+			e.Traceback = bareTraceback(p.bareType, msg)
 		}
 	}
 	a.out = append(a.out, e)
 	p.buf.reset()
 	p.active = false
+}
+
+// messageFollows reports whether a line is an exception line whose message
+// is empty but for the colon: "ImportError:" or "ImportError: ".
+func messageFollows(line string) bool {
+	t := strings.TrimRight(line, " ")
+	if !strings.HasSuffix(t, ":") {
+		return false
+	}
+	typ, msg, ok := parseBareException(t)
+	return ok && msg == "" && len(typ) == len(t)-1
 }

@@ -464,3 +464,36 @@ func TestAssemblerPushResultReused(t *testing.T) {
 		t.Errorf("copied entry changed: %q", kept.Message)
 	}
 }
+
+// Python prints an exception whose message begins with a newline as
+// "Type: " and the message on the lines after it: they are one entry, and
+// the message is the exception's.
+func TestExceptionMessageOnTheNextLines(t *testing.T) {
+	a := NewAssembler(Options{})
+	var es []Entry
+	for i, l := range []string{
+		"ImportError: ",
+		"[sgl_kernel] CRITICAL: Could not load any common_ops library!",
+		"Attempted locations:",
+		"",
+		"[2026-05-28 00:11:09] Load weight begin.",
+	} {
+		es = append(es, a.Push(Line{Text: l, Offset: int64(i)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 2 {
+		t.Fatalf("got %d entries: %+v", len(es), es)
+	}
+	x := es[0].Traceback.Outermost()
+	if x == nil || !es[0].Traceback.Bare || x.Type != "ImportError" ||
+		x.Message != "[sgl_kernel] CRITICAL: Could not load any common_ops library!\nAttempted locations:" {
+		t.Fatalf("exception %+v", x)
+	}
+	// A header of sglang's own still starts its own entry.
+	a = NewAssembler(Options{})
+	es = append(a.Push(Line{Text: "ImportError:"}), a.Push(Line{Text: "[2026-05-28 00:11:09] Load weight begin.", Offset: 1})...)
+	es = append(es, a.Flush()...)
+	if len(es) != 2 {
+		t.Fatalf("an sglang header joined the exception: %+v", es)
+	}
+}
