@@ -403,6 +403,11 @@ func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
 	afterBlank := p.blanks > 0
+	if a, b := rayActor(p.prefix), rayActor(c.prefix); a != "" && b != "" && a != b {
+		// Ray relays every actor's output into one stream: a line of
+		// another actor is another process's record.
+		return false
+	}
 	if !afterBlank && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || p.msgLines) && messageFollows(p.msg) &&
 		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
@@ -651,4 +656,21 @@ func messageFollows(line string) bool {
 	}
 	typ, msg, ok := parseBareException(t)
 	return ok && msg == "" && len(typ) == len(t)-1
+}
+
+// rayActor returns the "(Actor pid=N" part of a Ray actor prefix at the
+// start of prefix, "" when there is none.
+func rayActor(prefix string) string {
+	if prefix == "" || prefix[0] != '(' {
+		return ""
+	}
+	n := rayPrefixLen(prefix)
+	if n == 0 {
+		return ""
+	}
+	actor := prefix[:n]
+	if i := strings.Index(actor, ", ip="); i >= 0 {
+		actor = actor[:i]
+	}
+	return strings.TrimRight(actor, ") ")
 }

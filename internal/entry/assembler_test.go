@@ -497,3 +497,29 @@ func TestExceptionMessageOnTheNextLines(t *testing.T) {
 		t.Fatalf("an sglang header joined the exception: %+v", es)
 	}
 }
+
+// Ray relays every actor's output into one stream: one actor's header-less
+// line never continues another actor's record. (Actors are not
+// demultiplexed: a record interrupted by another actor's line ends there,
+// and what follows it is an entry of its own.)
+func TestRayActorsDoNotShareEntries(t *testing.T) {
+	a := NewAssembler(Options{})
+	var es []Entry
+	for i, l := range []string{
+		"(RolloutRayActor pid=512474) [2025-07-15 17:11:34] Decode batch. #running-req: 1",
+		"(Buffer pid=512473) Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'",
+		"(RolloutRayActor pid=512474) Traceback (most recent call last):",
+		"(RolloutRayActor pid=512474)   File \"a.py\", line 1, in f",
+		"(RolloutRayActor pid=512474) ValueError: x",
+	} {
+		es = append(es, a.Push(Line{Text: l, Offset: int64(i)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 3 || es[1].Message != "Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'" ||
+		es[2].Traceback == nil || es[2].Traceback.Outermost().Type != "ValueError" {
+		for _, e := range es {
+			t.Logf("entry %q", e.Text)
+		}
+		t.Fatalf("got %d entries, want the other actor's line on its own", len(es))
+	}
+}
