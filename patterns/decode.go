@@ -73,6 +73,17 @@ func validate(rec *Record) []Problem {
 	} else {
 		rec.Severity = sev
 	}
+	if rec.Role != "" {
+		// An empty role stays empty (a cause), so records round-trip
+		// as written.
+		if role, err := ParseRole(string(rec.Role)); err != nil {
+			probs = append(probs, Problem{Field: "role", Level: LevelWarning,
+				Message: fmt.Sprintf("%v; loaded as %q", err, RoleCause), Err: err})
+			rec.Role = ""
+		} else {
+			rec.Role = role
+		}
+	}
 	return probs
 }
 

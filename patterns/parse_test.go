@@ -175,6 +175,24 @@ func TestParseProblems(t *testing.T) {
 			},
 		},
 		{
+			name: "unknown role loads as a cause",
+			in:   `{"id":"r","messagePattern":"x","role":"root"}`,
+			want: got{
+				Records:  []string{"r@c.jsonl:1"},
+				Problems: []string{`warning c.jsonl:1: role: unknown role "root" (want cause, wrapper or consequence); loaded as "cause"`},
+			},
+		},
+		{
+			name: "role of the wrong type",
+			in:   `{"id":"r2","messagePattern":"x","role":1}`,
+			want: got{Problems: []string{"error c.jsonl:1: role: want string, got number"}},
+		},
+		{
+			name: "fatal not a boolean",
+			in:   `{"id":"r3","messagePattern":"x","fatal":"yes"}`,
+			want: got{Problems: []string{"error c.jsonl:1: fatal: want boolean, got string"}},
+		},
+		{
 			name: "tags not an array",
 			in:   `{"id":"g","messagePattern":"x","tags":"t"}`,
 			want: got{Problems: []string{"error c.jsonl:1: tags: want array of strings, got string"}},

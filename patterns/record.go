@@ -41,6 +41,15 @@ type Record struct {
 	AnalyzedAt       string          `json:"analyzedAt,omitempty"`
 	SchemaVersion    int             `json:"schemaVersion,omitempty"`
 
+	// Role says what a hit of this record means for the entry it is in
+	// (logmatch's own field; see Role). Empty means RoleCause.
+	Role Role `json:"role,omitempty"`
+	// Fatal marks a failure after which the server process is alive but
+	// cannot serve (a lost CUDA context, an aborted communicator, a hung
+	// scheduler): the failures logmatch's liveness gate acts on. Records
+	// of failures the server survives leave it false.
+	Fatal bool `json:"fatal,omitempty"`
+
 	// DatasetVersion is the wrapper's datasetVersion, when the line had one.
 	DatasetVersion string `json:"-"`
 	// Origin is where the record was read from.
@@ -58,6 +67,51 @@ func (o Origin) String() string {
 		return o.File
 	}
 	return fmt.Sprintf("%s:%d", o.File, o.Line)
+}
+
+// Role is what a record's hit says about an entry.
+type Role string
+
+// The roles. A catalog that says nothing has only causes.
+const (
+	// RoleCause records name a failure itself: the exception or error
+	// line that tells what went wrong. The default.
+	RoleCause Role = "cause"
+	// RoleWrapper records name a generic wrapper that carries another
+	// failure inside it ("Scheduler hit an exception: <traceback>",
+	// "Exception in ASGI application"): context, not a diagnosis. When
+	// the same entry holds a cause, the cause decides the alert and the
+	// wrapper is shown as its context; a wrapper decides the alert only
+	// when nothing else in the entry says what failed.
+	RoleWrapper Role = "wrapper"
+	// RoleConsequence records name what follows a failure elsewhere: a
+	// signal relayed to the parent, a peer rank's collective timeout, a
+	// killed process, a failed health check. They are folded into the
+	// root-cause incident when one is visible, and alerted on their own
+	// only when none is.
+	RoleConsequence Role = "consequence"
+)
+
+// Is reports whether r is role; the empty role is RoleCause.
+func (r Role) Is(role Role) bool {
+	if r == "" {
+		r = RoleCause
+	}
+	return r == role
+}
+
+// ParseRole accepts the three role names, case-insensitively; "" is
+// RoleCause.
+func ParseRole(s string) (Role, error) {
+	switch lower(s) {
+	case "", "cause":
+		return RoleCause, nil
+	case "wrapper", "context":
+		return RoleWrapper, nil
+	case "consequence":
+		return RoleConsequence, nil
+	}
+	return "", fmt.Errorf("unknown role %q (want cause, wrapper or consequence)", s)
 }
 
 // Severity is a record's severity: critical, error, warning or info.

@@ -19,12 +19,24 @@ type Alert struct {
 	// (still active at the end of a window; sent only to receivers that
 	// expire alerts not re-posted, such as Alertmanager). Sinks also render
 	// "resolved" for receivers that are told an incident ended.
-	Kind   string   `json:"kind"`
-	Ranks  []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
-	Record Record   `json:"record"`
-	Match  Match    `json:"match"`
-	Source Source   `json:"source"`
-	Entry  string   `json:"entry"` // the whole entry, bounded and redacted
+	Kind  string   `json:"kind"`
+	Ranks []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
+	// Headline is the real line that names the failure, with its values
+	// (redacted like everything else): the matched line, the exception
+	// line or the error line.
+	Headline string `json:"headline,omitempty"`
+	Record   Record `json:"record"`
+	// Context lists the wrapper records around the cause ("Scheduler hit
+	// an exception", "Exception in ASGI application"): which process or
+	// role failed and what it was doing, best first.
+	Context []ContextHit `json:"context,omitempty"`
+	Match   Match        `json:"match"`
+	Source  Source       `json:"source"`
+	Entry   string       `json:"entry"` // the whole entry, bounded and redacted
+	// HungThread holds the top frames of the hung thread of a hang
+	// (innermost first, "func (file.py:line)"), from the py-spy dump
+	// sglang logs before its watchdog timeout.
+	HungThread []string `json:"hungThread,omitempty"`
 	// Secondary lists other records that matched the same entry, best first.
 	Secondary []SecondaryHit `json:"secondary,omitempty"`
 }
@@ -46,6 +58,18 @@ type Record struct {
 	FilePath         string   `json:"filePath"`
 	LineNumber       int      `json:"lineNumber"`
 	Tags             []string `json:"tags"`
+	// Role is the record's role: "cause", "consequence" or "wrapper" (a
+	// wrapper only when nothing else in the entry says what failed).
+	Role string `json:"role,omitempty"`
+	// Fatal marks a failure after which the server cannot serve.
+	Fatal bool `json:"fatal,omitempty"`
+}
+
+// ContextHit is a wrapper record that matched around the cause.
+type ContextHit struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Text string `json:"text"` // the wrapper's matched line
 }
 
 // Match is what matched in the entry.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -214,7 +215,7 @@ func TestSnapshotRestore(t *testing.T) {
 	}
 }
 
-func TestFromEntry(t *testing.T) {
+func TestFromDiagnosis(t *testing.T) {
 	rec := &patterns.Record{
 		ID: "a4a00f79b8728e30", Slug: "ascend-transfer-engine-initialization-failed",
 		Severity: patterns.SeverityCritical, ErrorClass: "RuntimeError",
@@ -235,10 +236,13 @@ func TestFromEntry(t *testing.T) {
 		{Record: rec, Line: "RuntimeError: Ascend Transfer Engine initialization failed.", ClassAgrees: true},
 		{Record: generic, Line: "Scheduler hit an exception: Traceback (most recent call last):"},
 	}
-	o, ok := FromEntry(e, hits, Source{Path: e.Source, Pod: "sglang-0"}, t0.Add(time.Hour))
-	if !ok {
-		t.Fatal("entry with hits is not an occurrence")
+	d := &analysis.Diagnosis{
+		Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+		Exception: &tb.Links[1], RootCause: &tb.Links[0],
+		Context: hits[1:], Severity: patterns.SeverityCritical,
+		Headline: hits[0].Line, Key: rec.ID,
 	}
+	o := FromDiagnosis(e, d, Source{Path: e.Source, Pod: "sglang-0"}, t0.Add(time.Hour))
 	if o.Key != rec.ID || o.Rank != "DP0 TP3" || !o.Time.Equal(t0) {
 		t.Fatalf("occurrence = key %q rank %q time %v", o.Key, o.Rank, o.Time)
 	}
@@ -255,47 +259,27 @@ func TestFromEntry(t *testing.T) {
 	if len(a.Secondary) != 1 || a.Secondary[0].ID != "g" {
 		t.Fatalf("secondary = %+v", a.Secondary)
 	}
+	if len(a.Context) != 1 || a.Context[0].Slug != "scheduler-hit-an-exception" || a.Headline != hits[0].Line {
+		t.Fatalf("context %+v, headline %q", a.Context, a.Headline)
+	}
 
 	// No hit, no traceback: not an incident.
-	if _, ok := FromEntry(&entry.Entry{Text: "Prefill batch"}, nil, Source{}, t0); ok {
-		t.Fatal("plain entry became an occurrence")
+	// Unclassified: named after the cause's exception type, severity
+	// from the diagnosis.
+	u := &analysis.Diagnosis{Role: patterns.RoleCause, Signal: analysis.SignalException,
+		Exception: &tb.Links[1], Severity: patterns.SeverityError, Headline: "RuntimeError: x", Key: "unclassified:abc"}
+	o = FromDiagnosis(e, u, Source{Path: "p"}, t0)
+	if o.Alert.Record.Slug != UnclassifiedSlug || o.Alert.Record.ID != "" || o.Alert.Record.ErrorClass != "RuntimeError" ||
+		o.Alert.Record.Severity != "error" || o.Key != "unclassified:abc" || o.Alert.Match.Text != "RuntimeError: x" {
+		t.Fatalf("unclassified = %+v", o.Alert)
 	}
-	// No hit with a traceback: unclassified, named after the outermost type.
-	o, ok = FromEntry(e, nil, Source{Path: "p"}, t0)
-	if !ok || o.Alert.Record.Slug != UnclassifiedSlug || o.Alert.Record.ID != "" || o.Alert.Record.ErrorClass != "RuntimeError" {
-		t.Fatalf("unclassified = %v %+v", ok, o.Alert.Record)
-	}
-}
-
-func TestSignatureIgnoresVolatileParts(t *testing.T) {
-	mk := func(msg, file string, line int) *entry.Traceback {
-		return &entry.Traceback{Links: []entry.Exception{{
-			Type: "ValueError", Message: msg,
-			Frames: []entry.Frame{{File: file, Line: line, Func: "run_batch"}},
-		}}}
-	}
-	a := Signature(mk("request 8f1c2a3b-0000-4000-8000-000000000001 failed at 0x7f00aa after 12 tries in /tmp/x/y.bin", "/usr/lib/a/scheduler.py", 10))
-	b := Signature(mk("request 11111111-2222-4333-8444-555555555555 failed at 0xdeadbeef after 3 tries in /var/z/w.bin", "/opt/venv/a/scheduler.py", 99))
-	if a != b {
-		t.Fatalf("signatures differ for the same failure: %s %s", a, b)
-	}
-	c := Signature(mk("request failed", "/usr/lib/a/scheduler.py", 10))
-	if a == c {
-		t.Fatal("different messages share a signature")
-	}
-}
-
-func TestNormalizeMessage(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Tried to allocate 2.00 GiB", "Tried to allocate <n> GiB"},
-		{"connect to 10.0.0.12:29500 failed", "connect to <addr> failed"},
-		{"No such file: /models/llama/config.json", "No such file: <path>"},
-		{"ptr 0x7ffe12 id 0123456789abcdef0", "ptr <hex> id <id>"},
-	}
-	for _, tt := range tests {
-		if got := NormalizeMessage(tt.in); got != tt.want {
-			t.Errorf("NormalizeMessage(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+	// An unclassified cause inside a wrapper carries the wrapper's advice.
+	wrapper := &patterns.Record{ID: "w", Slug: "scheduler-hit-an-exception", Role: patterns.RoleWrapper,
+		Solutions: []string{"scroll up"}, GithubURL: "https://example.invalid/scheduler.py#L1"}
+	u.Context = []matcher.Hit{{Record: wrapper, Line: "Scheduler hit an exception: Traceback (most recent call last):"}}
+	o = FromDiagnosis(e, u, Source{Path: "p"}, t0)
+	if r := o.Alert.Record; r.ID != "" || len(r.Solutions) != 1 || r.GithubURL != wrapper.GithubURL || len(o.Alert.Context) != 1 {
+		t.Fatalf("unclassified in a wrapper = %+v, context %+v", r, o.Alert.Context)
 	}
 }
 
@@ -304,13 +288,10 @@ func ExampleFingerprint() {
 	// Output: 2137c4f1a56790f5
 }
 
-func TestFromEntryBoundsAlertText(t *testing.T) {
+func TestFromDiagnosisBoundsAlertText(t *testing.T) {
 	huge := "Traceback (most recent call last):\n" + strings.Repeat("  File \"/x.py\", line 1, in f\n", 10000) + "RecursionError: too deep"
 	e := &entry.Entry{Text: huge, Raw: huge, Traceback: &entry.Traceback{Links: []entry.Exception{{Type: "RecursionError", Message: "too deep"}}}}
-	o, ok := FromEntry(e, nil, Source{Path: "p"}, t0)
-	if !ok {
-		t.Fatal("traceback entry is not an occurrence")
-	}
+	o := FromDiagnosis(e, &analysis.Diagnosis{Exception: &e.Traceback.Links[0], Severity: patterns.SeverityError}, Source{Path: "p"}, t0)
 	if n := len(o.Alert.Entry); n > MaxAlertText {
 		t.Fatalf("alert entry is %d bytes, bound %d", n, MaxAlertText)
 	}

@@ -3,13 +3,11 @@ package incident
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"path"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
-	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -22,11 +20,6 @@ const UnclassifiedSlug = "unclassified"
 // and tail kept): an incident's alert is kept in the grouping state and in
 // every sink's queue, so its size multiplies.
 const MaxAlertText = 16 << 10
-
-// topFrames is how many of the innermost frames an unclassified signature
-// includes: enough to tell two failures of one exception type apart, few
-// enough that a refactor far up the stack does not split an incident.
-const topFrames = 3
 
 // Occurrence is one entry that became (part of) an incident: its best hit,
 // or, for a traceback that matched nothing, its unclassified signature.
@@ -54,19 +47,15 @@ type Source struct {
 	Node      string
 }
 
-// FromEntry builds the occurrence for one entry and its ranked hits. It
-// returns false when the entry is not an incident: it matched nothing and
-// holds no traceback. readTime stands in for the entry's time when its
-// header had none.
-func FromEntry(e *entry.Entry, hits []matcher.Hit, src Source, readTime time.Time) (Occurrence, bool) {
-	if len(hits) == 0 && e.Traceback == nil {
-		return Occurrence{}, false
-	}
+// FromDiagnosis builds the occurrence for one diagnosed entry. readTime
+// stands in for the entry's time when its header had none.
+func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	when := e.Time
 	if when.IsZero() {
 		when = readTime
 	}
 	o := Occurrence{
+		Key:       d.Key,
 		SourceKey: src.Key,
 		Time:      when,
 		Rank:      e.Ranks.String(),
@@ -75,10 +64,12 @@ func FromEntry(e *entry.Entry, hits []matcher.Hit, src Source, readTime time.Tim
 		o.SourceKey = src.Path
 	}
 	a := sinks.Alert{
-		Schema: sinks.Schema,
-		Time:   when,
-		Count:  1,
-		Kind:   KindNew,
+		Schema:   sinks.Schema,
+		Time:     when,
+		LastTime: when,
+		Count:    1,
+		Kind:     KindNew,
+		Headline: d.Headline,
 		Source: sinks.Source{
 			Path:      src.Path,
 			Offset:    e.FirstOffset,
@@ -90,35 +81,56 @@ func FromEntry(e *entry.Entry, hits []matcher.Hit, src Source, readTime time.Tim
 		},
 		Entry: sinks.TruncateMiddle(e.Raw, MaxAlertText),
 	}
-	a.LastTime = when
 	if o.Rank != "" {
 		a.Ranks = []string{o.Rank}
 	}
-	if exc := exceptionOf(e); exc != nil {
-		a.Match.Exception = exc
-	}
-	if len(hits) > 0 {
-		best := hits[0]
-		o.Key = best.Record.ID
-		a.Record = recordOf(best.Record)
-		a.Match.Text = best.Line
-		a.Match.Groups = best.Groups
-		for _, h := range hits[1:] {
-			a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
+	if d.Exception != nil {
+		a.Match.Exception = &sinks.Exception{
+			Type:       d.Exception.Type,
+			Message:    d.Exception.Message,
+			Stacktrace: sinks.TruncateMiddle(stacktrace(e), MaxAlertText),
+			RootCause:  analysis.ExceptionLine(d.RootCause),
 		}
+	}
+	if d.Cause != nil {
+		a.Record = recordOf(d.Cause.Record)
+		a.Match.Text = d.Cause.Line
+		a.Match.Groups = d.Cause.Groups
 	} else {
-		sig := Signature(e.Traceback)
-		o.Key = "unclassified:" + sig
 		a.Record = sinks.Record{
-			Slug:       UnclassifiedSlug,
-			Severity:   string(patterns.SeverityError),
-			ErrorClass: e.Traceback.Outermost().Type,
+			Slug:     UnclassifiedSlug,
+			Severity: string(d.Severity),
+			Role:     string(patterns.RoleCause),
 		}
-		a.Match.Text = exceptionLine(e.Traceback.Outermost())
+		if d.Exception != nil {
+			a.Record.ErrorClass = d.Exception.Type
+		}
+		if len(d.Context) > 0 {
+			// No record names the cause, but the wrapper around it says
+			// what died and what to look at: its advice is the best fix
+			// there is, and every alert carries one.
+			w := d.Context[0].Record
+			a.Record.Documentation = w.Documentation
+			a.Record.Solutions = w.Solutions
+			a.Record.PreventionTips = w.PreventionTips
+			a.Record.HandlingStrategy = w.HandlingStrategy
+			a.Record.GithubURL = w.GithubURL
+		}
+		a.Match.Text = d.Headline
 	}
+	// The diagnosis's severity: a wrapper around the cause, or the entry's
+	// own level for an uninformed record, can raise the record's.
+	a.Record.Severity = string(d.Severity)
+	for _, h := range d.Context {
+		a.Context = append(a.Context, sinks.ContextHit{ID: h.Record.ID, Slug: h.Record.Slug, Text: firstLine(h.Line)})
+	}
+	for _, h := range d.Hits() {
+		a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
+	}
+	a.HungThread = d.Stack
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
-	return o, true
+	return o
 }
 
 // Fingerprint is the stable identity of an incident: a hash of its key and
@@ -148,23 +160,23 @@ func recordOf(r *patterns.Record) sinks.Record {
 		FilePath:         r.FilePath,
 		LineNumber:       r.LineNumber,
 		Tags:             r.Tags,
+		Role:             roleOf(r.Role),
+		Fatal:            r.Fatal,
 	}
 }
 
-func exceptionOf(e *entry.Entry) *sinks.Exception {
-	out := e.Traceback.Outermost()
-	if out == nil {
-		return nil
+func roleOf(r patterns.Role) string {
+	if r == "" {
+		return string(patterns.RoleCause)
 	}
-	exc := &sinks.Exception{
-		Type:       out.Type,
-		Message:    out.Message,
-		Stacktrace: sinks.TruncateMiddle(stacktrace(e), MaxAlertText),
+	return string(r)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
 	}
-	if len(e.Traceback.Links) > 1 {
-		exc.RootCause = exceptionLine(e.Traceback.RootCause())
-	}
-	return exc
+	return s
 }
 
 // stacktrace is the traceback part of the entry's text: from the first
@@ -176,71 +188,4 @@ func stacktrace(e *entry.Entry) string {
 		return e.Text[i:]
 	}
 	return e.Text
-}
-
-func exceptionLine(x *entry.Exception) string {
-	if x == nil {
-		return ""
-	}
-	if x.Message == "" {
-		return x.Type
-	}
-	return x.Type + ": " + x.Message
-}
-
-// Signature fingerprints a traceback that matched no record: its outermost
-// exception type, its message with volatile tokens normalised, and its
-// innermost frames (file base name and function, no line numbers), so the
-// same failure from eight ranks, or from two runs, has one signature.
-func Signature(tb *entry.Traceback) string {
-	out := tb.Outermost()
-	if out == nil {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(out.Type)
-	b.WriteByte('|')
-	b.WriteString(NormalizeMessage(out.Message))
-	frames := out.Frames
-	if len(frames) == 0 {
-		// A chain whose outermost link printed no frames (a bare re-raise)
-		// is still told apart by the frames of the link it came from.
-		for i := len(tb.Links) - 1; i >= 0 && len(frames) == 0; i-- {
-			frames = tb.Links[i].Frames
-		}
-	}
-	if len(frames) > topFrames {
-		frames = frames[len(frames)-topFrames:]
-	}
-	for _, f := range frames {
-		b.WriteByte('|')
-		b.WriteString(path.Base(strings.ReplaceAll(f.File, `\`, "/")))
-		b.WriteByte(':')
-		b.WriteString(f.Func)
-	}
-	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:8])
-}
-
-// volatile are the tokens NormalizeMessage replaces, most specific first.
-var volatile = []struct {
-	re   *regexp.Regexp
-	repl string
-}{
-	{regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`), "<uuid>"},
-	{regexp.MustCompile(`0x[0-9a-fA-F]+`), "<hex>"},
-	{regexp.MustCompile(`\b[0-9a-f]{16,}\b`), "<id>"},
-	{regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[\w.@+-]+){2,}/?`), "<path>"},
-	{regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b`), "<addr>"},
-	{regexp.MustCompile(`\d+(?:\.\d+)?`), "<n>"},
-}
-
-// NormalizeMessage replaces the parts of an exception message that change
-// from one occurrence to the next (numbers, hex addresses, ids, paths, IP
-// addresses) with placeholders.
-func NormalizeMessage(msg string) string {
-	for _, v := range volatile {
-		msg = v.re.ReplaceAllString(msg, v.repl)
-	}
-	return msg
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
@@ -47,10 +48,9 @@ type processor struct {
 	grouped  bool          // the grouper changed since the last commit
 	dropped  int64         // alerts dropped by maxPendingAlerts
 
-	// scratch reused per entry
-	hits  []matcher.Hit
-	perrs []matcher.PatternError
-	types []string
+	// an diagnoses entries with the current catalog; replaced when a
+	// reload swaps the matcher.
+	an *analysis.Analyzer
 }
 
 type streamKey struct {
@@ -74,6 +74,7 @@ type fileState struct {
 // streamState is one assembler and where its pending entry began.
 type streamState struct {
 	asm          *entry.Assembler
+	remembered   analysis.Stream // what the analysis keeps between entries
 	file         *fileState
 	stream       string
 	lastLine     time.Time
@@ -174,7 +175,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 	if len(es) == 0 {
 		return
 	}
-	m := p.matcher.Load()
+	an := p.analyzer()
 	src := p.sourceOf(ss.file)
 	for i := range es {
 		e := &es[i]
@@ -187,22 +188,30 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
 			}
 		}
-		p.types = e.Traceback.AppendTypes(p.types[:0])
-		p.hits, p.perrs = m.AppendMatch(p.hits[:0], p.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: p.types})
-		for _, pe := range p.perrs {
+		d, ok := an.AnalyzeStream(&ss.remembered, e)
+		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
 			p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)
 		}
-		for _, h := range p.hits[:min(1, len(p.hits))] {
-			p.metrics.Hit(h.Record.ID, string(h.Record.Severity))
-		}
-		o, ok := incident.FromEntry(e, p.hits, src, p.now())
 		if !ok {
 			continue
 		}
+		if d.Cause != nil {
+			p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
+		}
+		o := incident.FromDiagnosis(e, &d, src, p.now())
 		p.grouped = true
 		p.queue(p.grouper.Observe(o, p.now()))
 	}
+}
+
+// analyzer returns the Analyzer of the current catalog.
+func (p *processor) analyzer() *analysis.Analyzer {
+	m := p.matcher.Load()
+	if p.an == nil || p.an.Matcher() != m {
+		p.an = analysis.New(m)
+	}
+	return p.an
 }
 
 // sourceOf describes a file for alerts: the Kubernetes identity from its

@@ -72,7 +72,10 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 		}
 		tw.field("record", meta[len("record "):])
 	} else {
-		tw.field("record", "none: a traceback no record matches")
+		tw.field("record", "none: no record names this failure")
+	}
+	for _, c := range a.Context {
+		tw.field("context", c.Slug+": "+c.Text)
 	}
 	when := stamp(a.Time)
 	if a.Count > 1 && !a.LastTime.Equal(a.Time) {
@@ -94,6 +97,9 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 		if x.RootCause != "" {
 			tw.block("root cause", x.RootCause)
 		}
+	}
+	if len(a.HungThread) > 0 {
+		tw.block("hung in", strings.Join(a.HungThread, "\n"))
 	}
 	if r.Documentation != "" {
 		tw.block("what", r.Documentation)

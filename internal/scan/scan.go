@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
@@ -113,25 +114,31 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 	// interleaved in one file but are separate streams of entries.
 	asm := map[string]*entry.Assembler{}
 	src := incident.Source{Path: in.Name, Key: in.Name}
-	var hits []matcher.Hit
-	var perrs []matcher.PatternError
-	var types []string
-	process := func(es []entry.Entry) {
+	an := analysis.New(s.m)
+	remembered := map[string]*analysis.Stream{}
+	process := func(stream string, es []entry.Entry) {
+		as := remembered[stream]
+		if as == nil {
+			as = &analysis.Stream{}
+			remembered[stream] = as
+		}
 		for i := range es {
 			e := &es[i]
 			st.Entries++
-			types = e.Traceback.AppendTypes(types[:0])
-			hits, perrs = s.m.AppendMatch(hits[:0], perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: types})
-			for _, pe := range perrs {
+			d, ok := an.AnalyzeStream(as, e)
+			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
 					patternErrs[pe.Record.ID] = fmt.Sprintf("%s: %s: %v", pe.Record.Origin, pe.Record.ID, pe.Err)
 				}
 			}
-			st.Hits += int64(len(hits))
-			if o, ok := incident.FromEntry(e, hits, src, s.opts.Now()); ok {
-				g.Observe(o, s.opts.Now())
+			if !ok {
+				continue
 			}
+			if d.Cause != nil {
+				st.Hits++
+			}
+			g.Observe(incident.FromDiagnosis(e, &d, src, s.opts.Now()), s.opts.Now())
 		}
 	}
 	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now})
@@ -149,7 +156,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 			a = entry.NewAssembler(s.opts.Entry)
 			asm[l.Stream] = a
 		}
-		process(a.Push(l.Line))
+		process(l.Stream, a.Push(l.Line))
 		return nil
 	})
 	streams := make([]string, 0, len(asm))
@@ -158,7 +165,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 	}
 	sort.Strings(streams)
 	for _, k := range streams {
-		process(asm[k].Flush())
+		process(k, asm[k].Flush())
 	}
 	return err
 }

@@ -280,3 +280,47 @@ func slugs(as []sinks.Alert) []string {
 }
 
 func slicesEqual(a, b []string) bool { return cmp.Equal(a, b) }
+
+// Two different failures inside the scheduler's wrapper in one scan are two
+// incidents, each named by its own exception, and the wrapper is their
+// context: the wrapper does not decide the grouping.
+func TestDifferentFailuresInOneWrapperAreTwoIncidents(t *testing.T) {
+	const head = "[2026-05-28 00:11:09 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 3120, in run_scheduler_process\n" +
+		"    scheduler.event_loop_overlap()\n"
+	log := head +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/io_struct.py\", line 80, in lookup\n    return self.table[key]\n" +
+		"KeyError: 'rid-17'\n\nThe above exception was the direct cause of the following exception:\n\n" +
+		"Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/io_struct.py\", line 82, in lookup\n" +
+		"    raise ValueError(f\"unknown request {key}\") from e\nValueError: unknown request rid-17\n\n" +
+		head +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1510, in get_next_batch\n    ratio = done / total\n" +
+		"ZeroDivisionError: division by zero\n\n"
+	s := New(defaultMatcher(t), Options{Now: func() time.Time { return fixedNow }})
+	res, err := s.Scan(context.Background(), []Input{{Name: "two.log", R: strings.NewReader(log)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct{ slug, exc, root, context string }
+	var gots []got
+	for _, a := range res.Alerts {
+		g := got{slug: a.Record.Slug}
+		if x := a.Match.Exception; x != nil {
+			g.exc, g.root = x.Type, x.RootCause
+		}
+		if len(a.Context) > 0 {
+			g.context = a.Context[0].Slug
+		}
+		gots = append(gots, g)
+	}
+	want := []got{
+		{"unclassified", "ValueError", "KeyError: 'rid-17'", "scheduler-hit-an-exception"},
+		{"unclassified", "ZeroDivisionError", "", "scheduler-hit-an-exception"},
+	}
+	if diff := cmp.Diff(want, gots, cmp.AllowUnexported(got{})); diff != "" {
+		t.Fatalf("incidents (-want +got):\n%s", diff)
+	}
+	if res.Alerts[0].Record.Severity != "critical" {
+		t.Fatalf("a dead scheduler's failure has severity %s", res.Alerts[0].Record.Severity)
+	}
+}

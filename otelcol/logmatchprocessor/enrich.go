@@ -18,24 +18,40 @@ const (
 	AttrDocumentation    = "logmatch.documentation"
 	AttrGithubURL        = "logmatch.github_url"
 	AttrHandlingStrategy = "logmatch.handling_strategy"
+	AttrHeadline         = "logmatch.headline"
+	AttrRole             = "logmatch.role"
+	AttrContext          = "logmatch.context"
+	AttrRootCause        = "logmatch.root_cause"
 	AttrExceptionType    = "exception.type"
 	AttrExceptionMessage = "exception.message"
 )
 
+// UnclassifiedSlug is the slug of a failure no record names (the sidecar's
+// alerts use the same).
+const UnclassifiedSlug = "unclassified"
+
 // IncidentEventName is the event name of the records emit_incidents adds.
 const IncidentEventName = "logmatch.incident"
 
-// enrich writes the hit's record and exception into attrs.
+// enrich writes the diagnosis (its record when it has one) and its
+// exception into attrs.
 func enrich(attrs pcommon.Map, res *result) {
-	rec := res.hit.Record
-	putStr(attrs, AttrRecordID, rec.ID)
-	putStr(attrs, AttrSlug, rec.Slug)
-	putStr(attrs, AttrSeverity, string(rec.Severity))
-	putSlice(attrs, AttrSolutions, rec.Solutions)
-	putSlice(attrs, AttrPreventionTips, rec.PreventionTips)
-	putStr(attrs, AttrDocumentation, rec.Documentation)
-	putStr(attrs, AttrGithubURL, rec.GithubURL)
-	putStr(attrs, AttrHandlingStrategy, rec.HandlingStrategy)
+	if rec := res.rec; rec != nil {
+		putStr(attrs, AttrRecordID, rec.ID)
+		putStr(attrs, AttrSlug, rec.Slug)
+		putSlice(attrs, AttrSolutions, rec.Solutions)
+		putSlice(attrs, AttrPreventionTips, rec.PreventionTips)
+		putStr(attrs, AttrDocumentation, rec.Documentation)
+		putStr(attrs, AttrGithubURL, rec.GithubURL)
+		putStr(attrs, AttrHandlingStrategy, rec.HandlingStrategy)
+	} else {
+		putStr(attrs, AttrSlug, UnclassifiedSlug)
+	}
+	putStr(attrs, AttrSeverity, string(res.severity))
+	putStr(attrs, AttrRole, string(res.role))
+	putStr(attrs, AttrHeadline, res.headline)
+	putSlice(attrs, AttrContext, res.context)
+	putStr(attrs, AttrRootCause, res.root)
 	putStr(attrs, AttrExceptionType, res.exc.Type)
 	putStr(attrs, AttrExceptionMessage, res.exc.Message)
 }
@@ -88,11 +104,7 @@ func incident(ev, lr plog.LogRecord, res *result) {
 	ev.SetObservedTimestamp(lr.ObservedTimestamp())
 	ev.SetTraceID(lr.TraceID())
 	ev.SetSpanID(lr.SpanID())
-	if res.exc.Type != "" {
-		ev.Body().SetStr(res.exc.Type + ": " + res.exc.Message)
-	} else {
-		ev.Body().SetStr(res.hit.Line)
-	}
-	setSeverity(ev, res.hit.Record.Severity)
+	ev.Body().SetStr(res.headline)
+	setSeverity(ev, res.severity)
 	enrich(ev.Attributes(), res)
 }

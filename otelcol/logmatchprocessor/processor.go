@@ -14,8 +14,10 @@ import (
 	"go.opentelemetry.io/collector/processor/processorhelper"
 	"go.uber.org/zap"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // logmatchProcessor holds the compiled catalog and the scratch space that
@@ -35,17 +37,21 @@ type logmatchProcessor struct {
 // scratch is one goroutine's working space: an Assembler is not safe for
 // concurrent use, and reusing the slices keeps a miss allocation-light.
 type scratch struct {
-	asm   *entry.Assembler
-	hits  []matcher.Hit
-	perrs []matcher.PatternError
-	types []string
+	asm *entry.Assembler
+	an  *analysis.Analyzer // of the processor's matcher, built on first use
 }
 
-// result is the best hit of one log record and the exception it names.
+// result is the diagnosis of one log record: the most telling diagnosis
+// of the entries its body holds, copied out of the Analyzer's scratch.
 type result struct {
-	hit     matcher.Hit
-	exc     entry.Exception // zero when the record holds no traceback
-	matched bool
+	matched  bool
+	rec      *patterns.Record // the cause's record; nil when unclassified
+	role     patterns.Role
+	severity patterns.Severity
+	headline string
+	exc      entry.Exception // zero when the cause is not a Python exception
+	root     string          // "Type: message" of the chain's root cause
+	context  []string        // slugs of the wrapper records around the cause
 }
 
 func newProcessor(cfg *Config, logger *zap.Logger) *logmatchProcessor {
@@ -94,7 +100,7 @@ func (p *logmatchProcessor) processLogs(_ context.Context, ld plog.Logs) (plog.L
 				}
 				enrich(lr.Attributes(), &res)
 				if p.cfg.SetSeverity {
-					setSeverity(lr, res.hit.Record.Severity)
+					setSeverity(lr, res.severity)
 				}
 				if p.cfg.EmitIncidents {
 					if !haveIncidents {
@@ -145,38 +151,32 @@ func (p *logmatchProcessor) subject(lr plog.LogRecord) string {
 }
 
 // match assembles text into logmatch entries, as the sidecar does with a
-// log file, and returns the best hit over all of them with the number of
-// pattern errors. A record body usually holds one entry (a header line and
-// its traceback); when it holds several, a hit whose errorClass agrees with
-// its traceback wins, then the longer literal, then the earlier entry: the
-// matcher's own ranking keys.
+// log file, diagnoses each with the shared analysis core and returns the
+// most telling diagnosis with the number of pattern errors. A record body
+// usually holds one entry (a header line and its traceback); when it
+// holds several, a cause beats a consequence, a consequence beats a bare
+// wrapper, then the more severe wins, then a classified one, then the
+// earlier entry.
 func (p *logmatchProcessor) match(sc *scratch, text string) (result, int) {
 	var res result
 	if text == "" {
 		return res, 0
 	}
+	if sc.an == nil || sc.an.Matcher() != p.m {
+		sc.an = analysis.New(p.m)
+	}
 	nerr := 0
 	consider := func(es []entry.Entry) {
 		for i := range es {
-			e := &es[i]
-			sc.types = sc.types[:0]
-			if e.Traceback != nil {
-				for _, l := range e.Traceback.Links {
-					sc.types = append(sc.types, l.Type)
-				}
-			}
-			sc.hits, sc.perrs = p.m.AppendMatch(sc.hits[:0], sc.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: sc.types})
-			nerr += len(sc.perrs)
-			for _, pe := range sc.perrs {
+			d, ok := sc.an.Analyze(&es[i])
+			nerr += len(d.PatternErrors)
+			for _, pe := range d.PatternErrors {
 				p.logger.Debug("pattern error", zap.Error(pe.Err))
 			}
-			if len(sc.hits) == 0 || (res.matched && !better(sc.hits[0], res.hit)) {
+			if !ok || (res.matched && !better(&d, &res)) {
 				continue
 			}
-			res = result{hit: sc.hits[0], matched: true}
-			if ex := exceptionFor(e.Traceback, res.hit.Record.ErrorClass); ex != nil {
-				res.exc = *ex
-			}
+			res = resultOf(&d)
 		}
 	}
 	for offset := int64(0); text != ""; offset++ {
@@ -185,32 +185,45 @@ func (p *logmatchProcessor) match(sc *scratch, text string) (result, int) {
 		consider(sc.asm.Push(entry.Line{Text: strings.TrimSuffix(line, "\r"), Offset: offset}))
 	}
 	consider(sc.asm.Flush())
-	clear(sc.hits[:cap(sc.hits)]) // drop references into this batch before pooling
 	return res, nerr
 }
 
-// better reports whether a outranks b by the matcher's first two keys.
-func better(a, b matcher.Hit) bool {
-	if a.ClassAgrees != b.ClassAgrees {
-		return a.ClassAgrees
+// resultOf copies what the processor keeps of a diagnosis.
+func resultOf(d *analysis.Diagnosis) result {
+	res := result{matched: true, role: d.Role, severity: d.Severity, headline: d.Headline}
+	if d.Cause != nil {
+		res.rec = d.Cause.Record
 	}
-	return a.LiteralLen > b.LiteralLen
+	if d.Exception != nil {
+		res.exc = *d.Exception
+	}
+	res.root = analysis.ExceptionLine(d.RootCause)
+	for _, h := range d.Context {
+		res.context = append(res.context, h.Record.Slug)
+	}
+	return res
 }
 
-// exceptionFor picks the link of tb that the record describes: the one
-// whose type agrees with errorClass, else the outermost exception.
-func exceptionFor(tb *entry.Traceback, errorClass string) *entry.Exception {
-	if tb == nil || len(tb.Links) == 0 {
-		return nil
+// better reports whether diagnosis d is more telling than the result so
+// far; see match.
+func better(d *analysis.Diagnosis, r *result) bool {
+	if a, b := roleRank(d.Role), roleRank(r.role); a != b {
+		return a < b
 	}
-	if errorClass != "" {
-		for i := len(tb.Links) - 1; i >= 0; i-- {
-			if lastDotted(tb.Links[i].Type) == lastDotted(errorClass) {
-				return &tb.Links[i]
-			}
-		}
+	if a, b := d.Severity.Rank(), r.severity.Rank(); a != b {
+		return a > b
 	}
-	return tb.Outermost()
+	return d.Cause != nil && r.rec == nil
+}
+
+func roleRank(r patterns.Role) int {
+	switch {
+	case r.Is(patterns.RoleConsequence):
+		return 1
+	case r.Is(patterns.RoleWrapper):
+		return 2
+	}
+	return 0
 }
 
 // lastDotted returns the last component of a dotted name: torch.OutOfMemoryError

@@ -44,10 +44,14 @@ func seedAttrs(t *testing.T, withException bool) map[string]any {
 		AttrDocumentation:    r.Documentation,
 		AttrGithubURL:        r.GithubURL,
 		AttrHandlingStrategy: "retry",
+		AttrRole:             "cause",
+		AttrHeadline:         "Ascend Transfer Engine initialization failed.",
 	}
 	if withException {
 		a[AttrExceptionType] = "RuntimeError"
 		a[AttrExceptionMessage] = "Ascend Transfer Engine initialization failed."
+		a[AttrHeadline] = "RuntimeError: Ascend Transfer Engine initialization failed."
+		a[AttrContext] = []any{"scheduler-hit-an-exception"}
 	}
 	return a
 }
@@ -72,6 +76,17 @@ func TestProcessLogs(t *testing.T) {
 		AttrSeverity:         "warning",
 		AttrSolutions:        []any{"Check the GPU is not throttling"},
 		AttrHandlingStrategy: "retry",
+		AttrRole:             "cause",
+		AttrHeadline:         "Decode batch stalled for 30 s",
+	}
+	unknownTB := "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in handle\n    1 / 0\nZeroDivisionError: division by zero"
+	unknownAttrs := map[string]any{
+		AttrSlug:             UnclassifiedSlug,
+		AttrSeverity:         "error",
+		AttrRole:             "cause",
+		AttrHeadline:         "ZeroDivisionError: division by zero",
+		AttrExceptionType:    "ZeroDivisionError",
+		AttrExceptionMessage: "division by zero",
 	}
 	tests := []struct {
 		name string
@@ -88,6 +103,11 @@ func TestProcessLogs(t *testing.T) {
 			name: "single sglang line matches without exception attributes",
 			in:   []input{{Body: seedLine}},
 			want: []record{{Body: seedLine, Attrs: lineAttrs}},
+		},
+		{
+			name: "a traceback no record names is enriched as unclassified",
+			in:   []input{{Body: unknownTB}},
+			want: []record{{Body: unknownTB, Attrs: unknownAttrs}},
 		},
 		{
 			name: "non-matching record passes unchanged",

@@ -150,12 +150,24 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1"),
 			"torch.AcceleratorError: CUDA error: an illegal memory access was encountered",
+			"gpu-7:1234:1300 [7] include/alloc.h:142 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
 		},
 		miss: []string{"RuntimeError: CUDA error: an illegal instruction was encountered"},
 	},
 	"cuda-device-side-assert": {
-		match: []string{tb("RuntimeError: CUDA error: device-side assert triggered"), "RuntimeError: CUDA error: device-side assert triggered"},
-		miss:  []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
+		match: []string{
+			tb("RuntimeError: CUDA error: device-side assert triggered"),
+			"RuntimeError: CUDA error: device-side assert triggered",
+			"CUDA Error: device-side assert triggered (710) /tmp/flashinfer/include/flashinfer/attention/decode.cuh: line 749 at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+		},
+		miss: []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
+	},
+	"cuda-probability-tensor-inf-nan": {
+		match: []string{
+			tb("RuntimeError: probability tensor contains either `inf`, `nan` or element < 0"),
+			"RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+		},
+		miss: []string{"RuntimeError: CUDA error: device-side assert triggered"},
 	},
 	"cuda-kernel-assertion-failed": {
 		match: []string{
@@ -278,6 +290,7 @@ var examples = map[string]example{
 		match: []string{
 			"[rank0]:[E1101 10:00:00.000000000 ProcessGroupNCCL.cpp:1423] [PG ID 0 PG GUID 0(default_pg) Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=2",
 			"[PG ID 0 PG GUID 0 Rank 7] Heartbeat monitor timed out! Process will be terminated after dumping debug info.",
+			"[rank144]:[F ProcessGroupNCCL.cpp:1169] [PG 0 Rank 144] [PG 0 Rank 144] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in monitoring enqueued collectives.",
 		},
 		miss: []string{"[PG ID 0 PG GUID 0 Rank 7] Heartbeat monitor started"},
 	},
@@ -471,6 +484,7 @@ var examples = map[string]example{
 		match: []string{
 			rawTB("huggingface_hub.errors.GatedRepoError: 403 Client Error. (Request ID: Root=1-6a)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json.\nAccess to model meta-llama/Llama-3.1-8B-Instruct is restricted and you are not in the authorized list."),
 			"Cannot access gated repo for url https://huggingface.co/google/gemma-3-27b-it/resolve/main/config.json.",
+			rawTB("OSError: You are trying to access a gated repo.\nMake sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct."),
 		},
 		miss: []string{"Cannot access repository for url https://huggingface.co/x"},
 	},
@@ -500,6 +514,7 @@ var examples = map[string]example{
 		match: []string{
 			tb("subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/jit']' returned non-zero exit status 1.\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\nRuntimeError: Ninja build failed."),
 			"RuntimeError: Ninja build failed. Ninja output:",
+			"(SGLangEngine pid=952) subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/0.2.5/80/cached_ops', '-f', 'build.ninja']' returned non-zero exit status 1.",
 		},
 		miss: []string{"ninja: no work to do."},
 	},

@@ -1,0 +1,270 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// Signal names what made an entry a failure.
+type Signal string
+
+// The signals, from the strongest evidence to the weakest.
+const (
+	// SignalRecord: a catalog record matched the cause.
+	SignalRecord Signal = "record"
+	// SignalException: a Python exception (a traceback, or an exception
+	// line printed on its own) that no record names.
+	SignalException Signal = "exception"
+	// SignalLevel: a log record at ERROR, CRITICAL or FATAL level of a
+	// logging format that prints levels, that no record names.
+	SignalLevel Signal = "level"
+	// SignalNative: a native error line (c10d, glog, NCCL, a signal death,
+	// a fatal CUDA or ROCm message) that no record names.
+	SignalNative Signal = "native"
+)
+
+// Diagnosis is what one entry means. Its slices point into the Analyzer's
+// scratch space and its hits into the compiled catalog: it is valid until
+// the Analyzer's next Analyze call. Copy what must outlive that.
+type Diagnosis struct {
+	// Cause is the hit of the record that names the failure; nil when no
+	// record does and the diagnosis is unclassified.
+	Cause *matcher.Hit
+	// Role is the role of Cause's record. RoleWrapper only when nothing
+	// in the entry but a wrapper says something failed. RoleCause for an
+	// unclassified diagnosis.
+	Role patterns.Role
+	// Signal is what made the entry a failure: SignalRecord when Cause is
+	// set, else the entry's own failure signal.
+	Signal Signal
+	// Exception is the exception the cause is, when the failure is a
+	// Python exception: the outermost link of the chain that no wrapper
+	// record covers. Nil otherwise.
+	Exception *entry.Exception
+	// RootCause is the first link of the chain when it is not Exception.
+	RootCause *entry.Exception
+	// Context holds the wrapper hits of the entry, best first (never
+	// Cause itself).
+	Context []matcher.Hit
+	// Alternatives are the other records that matched the cause's own
+	// lines, best first: less informed or less specific readings of the
+	// same text.
+	Alternatives []matcher.Hit
+	// Others are the remaining hits of the entry (other lines), best first.
+	Others []matcher.Hit
+	// Severity is the diagnosis's severity: the cause record's, raised to
+	// a wrapper's (a wrapper says what died) and, for an uninformed or
+	// absent record, to what the entry's own signal says.
+	Severity patterns.Severity
+	// Headline is the real line that names the failure, with its values:
+	// the matched line, the exception line, or the error line. One line.
+	Headline string
+	// Key groups diagnoses into incidents: the cause record's id, or
+	// "unclassified:<signature>" of the cause.
+	Key string
+	// Stack is the hung thread's top frames from the py-spy dump logged
+	// before a hang (see AnalyzeStream); nil otherwise.
+	Stack []string
+	// PatternErrors are the patterns that failed while matching this
+	// entry (timeouts, the stack limit): pattern-health events.
+	PatternErrors []matcher.PatternError
+}
+
+// Hits returns every hit in the order an alert lists them after the cause:
+// alternatives, context, then the others.
+func (d *Diagnosis) Hits() []matcher.Hit {
+	out := make([]matcher.Hit, 0, len(d.Alternatives)+len(d.Context)+len(d.Others))
+	out = append(out, d.Alternatives...)
+	out = append(out, d.Context...)
+	return append(out, d.Others...)
+}
+
+// Analyzer diagnoses entries with one compiled catalog. It keeps scratch
+// space between calls, so it is not safe for concurrent use: give each
+// goroutine its own (they are cheap; the Matcher is shared).
+type Analyzer struct {
+	m *matcher.Matcher
+
+	types []string
+	hits  []matcher.Hit
+	perrs []matcher.PatternError
+	sel   selection
+}
+
+// New returns an Analyzer that matches with m.
+func New(m *matcher.Matcher) *Analyzer { return &Analyzer{m: m} }
+
+// Matcher returns the compiled catalog the Analyzer matches with.
+func (a *Analyzer) Matcher() *matcher.Matcher { return a.m }
+
+// Analyze diagnoses one entry. It returns false when the entry is not a
+// failure: no record matched it and it carries no failure signal (INFO
+// and WARNING noise stays silent unless a record names it). The
+// Diagnosis's PatternErrors are set in both cases.
+func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
+	a.types = e.Traceback.AppendTypes(a.types[:0])
+	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: a.types})
+	d := Diagnosis{PatternErrors: a.perrs}
+	sig, sigSev := signalOf(e)
+	if len(a.hits) == 0 {
+		if sig == "" {
+			return d, false
+		}
+		a.unclassified(&d, e, sig, sigSev, nil)
+		return d, true
+	}
+	s := &a.sel
+	s.choose(e.Text, a.hits)
+	d.Context, d.Alternatives, d.Others = s.context, s.alternatives, s.others
+	cause := s.cause
+	if cause.Record.Role.Is(patterns.RoleWrapper) {
+		// Only wrappers matched: the entry's own exception, when a wrapper
+		// does not merely restate it, is the cause.
+		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
+			d.Context = s.wrappers()
+			d.Alternatives, d.Others = nil, s.nonWrappers()
+			a.unclassified(&d, e, SignalException, patterns.SeverityError, exc)
+			return d, true
+		}
+	}
+	if cause.Record.Severity == patterns.SeverityInfo && sig == "" {
+		// An info record annotates a routine line; it never alerts by
+		// itself.
+		return d, false
+	}
+	d.Cause = cause
+	d.Role = cause.Record.Role
+	if d.Role == "" {
+		d.Role = patterns.RoleCause
+	}
+	d.Signal = SignalRecord
+	d.Key = cause.Record.ID
+	d.Headline = firstLine(cause.Line)
+	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
+	d.Severity = cause.Record.Severity
+	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
+		d.Severity = maxSeverity(d.Severity, sigSev)
+	}
+	for i := range d.Context {
+		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
+	}
+	return d, true
+}
+
+// unclassified fills d for a failure no record names. exc is the exception
+// link that is the cause; nil takes the signal's own.
+func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev patterns.Severity, exc *entry.Exception) {
+	d.Role = patterns.RoleCause
+	d.Signal = sig
+	d.Severity = sev
+	if exc == nil && sig == SignalException {
+		exc = e.Traceback.Outermost()
+	}
+	if exc != nil {
+		d.Signal = SignalException
+		d.Exception = exc
+		if root := e.Traceback.RootCause(); root != nil && root != exc {
+			d.RootCause = root
+		}
+		d.Headline = firstLine(ExceptionLine(exc))
+		if d.Headline == "" {
+			// A traceback cut before its exception line.
+			d.Headline = firstLine(e.Message)
+		}
+		d.Key = "unclassified:" + Signature(e.Traceback, exc)
+	} else {
+		d.Headline = firstLine(e.Message)
+		if d.Headline == "" {
+			d.Headline = firstLine(e.Text)
+		}
+		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+	}
+	for i := range d.Context {
+		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
+	}
+}
+
+// exceptionFor picks the link of tb a record describes: the outermost one
+// whose type agrees with the record's errorClass, else the outermost. It
+// also returns the root cause when the chain has more than one link.
+func exceptionFor(tb *entry.Traceback, errorClass string) (exc, root *entry.Exception) {
+	if tb == nil || len(tb.Links) == 0 {
+		return nil, nil
+	}
+	exc = tb.Outermost()
+	if errorClass != "" {
+		for i := len(tb.Links) - 1; i >= 0; i-- {
+			if lastDotted(tb.Links[i].Type) == lastDotted(errorClass) {
+				exc = &tb.Links[i]
+				break
+			}
+		}
+	}
+	if r := tb.RootCause(); r != exc {
+		root = r
+	}
+	return exc, root
+}
+
+// uncoveredLink returns the outermost link of e's exception chain whose
+// exception line no wrapper hit covers: "Exception: Capture cuda graph
+// failed: ..." is the wrapper's own line, and the link inside it is the
+// cause. Nil when the entry holds no exception or every link is covered.
+func uncoveredLink(e *entry.Entry, wrapperLines []span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil {
+		return nil
+	}
+	for i := len(tb.Links) - 1; i >= 0; i-- {
+		l := &tb.Links[i]
+		line := firstLine(ExceptionLine(l))
+		if line == "" {
+			continue
+		}
+		at := strings.LastIndex(e.Text, line)
+		covered := false
+		for _, w := range wrapperLines {
+			if at >= 0 && at >= w.from && at < w.to {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			return l
+		}
+	}
+	return nil
+}
+
+// ExceptionLine is an exception as its traceback prints it: "Type: message",
+// or the type alone when the message is empty.
+func ExceptionLine(x *entry.Exception) string {
+	if x == nil {
+		return ""
+	}
+	if x.Message == "" {
+		return x.Type
+	}
+	return x.Type + ": " + x.Message
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimRight(s, " \t\r")
+}
+
+func lastDotted(s string) string {
+	return s[strings.LastIndexByte(s, '.')+1:]
+}
+
+func maxSeverity(a, b patterns.Severity) patterns.Severity {
+	if b.Rank() > a.Rank() {
+		return b
+	}
+	return a
+}

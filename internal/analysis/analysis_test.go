@@ -1,0 +1,309 @@
+package analysis_test
+
+import (
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"sync"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+var (
+	defaultOnce sync.Once
+	defaultM    *matcher.Matcher
+)
+
+// defaultMatcher compiles the embedded catalog once per test binary.
+func defaultMatcher(t testing.TB) *matcher.Matcher {
+	t.Helper()
+	defaultOnce.Do(func() {
+		recs, probs := patterns.Default()
+		for _, p := range probs {
+			if p.Level == patterns.LevelError {
+				t.Fatalf("default catalog: %v", p)
+			}
+		}
+		defaultM, _ = matcher.Compile(recs, matcher.Options{})
+	})
+	return defaultM
+}
+
+// entries assembles text the way a source's lines reach the pipeline.
+func entries(text string) []entry.Entry {
+	a := entry.NewAssembler(entry.Options{})
+	var out []entry.Entry
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		out = append(out, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+	}
+	return append(out, a.Flush()...)
+}
+
+// diagnosis is the part of a Diagnosis a test compares.
+type diagnosis struct {
+	slug     string // cause record's slug, "" when unclassified
+	role     patterns.Role
+	signal   analysis.Signal
+	exc      string // exception type
+	root     string // root cause type
+	context  []string
+	severity patterns.Severity
+	headline string
+}
+
+func brief(d *analysis.Diagnosis) diagnosis {
+	b := diagnosis{role: d.Role, signal: d.Signal, severity: d.Severity, headline: d.Headline}
+	if d.Cause != nil {
+		b.slug = d.Cause.Record.Slug
+	}
+	if d.Exception != nil {
+		b.exc = d.Exception.Type
+	}
+	if d.RootCause != nil {
+		b.root = d.RootCause.Type
+	}
+	for _, h := range d.Context {
+		b.context = append(b.context, h.Record.Slug)
+	}
+	return b
+}
+
+// analyzeAll returns the diagnoses of every failure entry of text.
+func analyzeAll(t *testing.T, m *matcher.Matcher, text string) ([]diagnosis, []string) {
+	t.Helper()
+	an := analysis.New(m)
+	var ds []diagnosis
+	var keys []string
+	for _, e := range entries(text) {
+		d, ok := an.Analyze(&e)
+		if ok {
+			ds = append(ds, brief(&d))
+			keys = append(keys, d.Key)
+		}
+	}
+	return ds, keys
+}
+
+const schedTB = "[2026-05-28 00:11:09 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+	"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 3120, in run_scheduler_process\n" +
+	"    scheduler.event_loop_overlap()\n" +
+	"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1200, in run_batch\n" +
+	"    out = self.model_worker.forward(batch)\n"
+
+func TestAnalyze(t *testing.T) {
+	m := defaultMatcher(t)
+	tests := []struct {
+		name string
+		in   string
+		want []diagnosis
+	}{
+		{
+			name: "record inside the scheduler wrapper: the cause leads, the wrapper is context",
+			in:   schedTB + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.11 GiB of which 1.2 GiB is free.\n",
+			want: []diagnosis{{
+				slug: "cuda-out-of-memory", role: patterns.RoleCause, signal: analysis.SignalRecord, exc: "torch.OutOfMemoryError",
+				context: []string{"scheduler-hit-an-exception"}, severity: patterns.SeverityCritical,
+				headline: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
+			}},
+		},
+		{
+			name: "unknown exception inside the scheduler wrapper: unclassified, named by the exception, as severe as the wrapper",
+			in:   schedTB + "ZeroDivisionError: division by zero\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalException, exc: "ZeroDivisionError",
+				context: []string{"scheduler-hit-an-exception"}, severity: patterns.SeverityCritical,
+				headline: "ZeroDivisionError: division by zero",
+			}},
+		},
+		{
+			name: "chained unknown exceptions: the outermost names it, the root cause is kept",
+			in: schedTB + "KeyError: 'layers.0.weight'\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+				"Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/model_loader/loader.py\", line 12, in load\n    raise ValueError(\"bad checkpoint\")\n" +
+				"ValueError: bad checkpoint\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalException, exc: "ValueError", root: "KeyError",
+				context: []string{"scheduler-hit-an-exception"}, severity: patterns.SeverityCritical,
+				headline: "ValueError: bad checkpoint",
+			}},
+		},
+		{
+			name: "wrapper exception around a known inner error: the inner record leads",
+			in: "Traceback (most recent call last):\n  File \"/sgl/runner.py\", line 470, in capture\n    graph.replay()\n" +
+				"RuntimeError: CUDA error: an illegal memory access was encountered\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+				"Traceback (most recent call last):\n  File \"/sgl/runner.py\", line 481, in __init__\n    raise Exception(\n" +
+				"Exception: Capture cuda graph failed: CUDA error: an illegal memory access was encountered\n",
+			want: []diagnosis{{
+				slug: "cuda-illegal-memory-access", role: patterns.RoleCause, signal: analysis.SignalRecord,
+				exc: "RuntimeError", context: []string{"capture-cuda-graph-failed"}, severity: patterns.SeverityCritical,
+				headline: "RuntimeError: CUDA error: an illegal memory access was encountered",
+			}},
+		},
+		{
+			name: "wrapper exception around an unknown inner error: the inner exception is the cause",
+			in: "Traceback (most recent call last):\n  File \"/sgl/runner.py\", line 470, in capture\n    graph.replay()\n" +
+				"AssertionError: graph pool exhausted\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+				"Traceback (most recent call last):\n  File \"/sgl/runner.py\", line 481, in __init__\n    raise Exception(\n" +
+				"Exception: Capture cuda graph failed: graph pool exhausted\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalException, exc: "AssertionError",
+				context: []string{"capture-cuda-graph-failed"}, severity: patterns.SeverityCritical,
+				headline: "AssertionError: graph pool exhausted",
+			}},
+		},
+		{
+			name: "a wrapper line that quotes the failure is read as the failure",
+			in: "[rank3]:[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n" +
+				"terminate called after throwing an instance of 'c10::DistBackendError'\n",
+			want: []diagnosis{
+				{
+					slug: "cuda-illegal-memory-access", role: patterns.RoleCause, signal: analysis.SignalRecord,
+					context: []string{"c10d-watchdog-thread-terminated"}, severity: patterns.SeverityCritical,
+					headline: "[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+				},
+				{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+					headline: "terminate called after throwing an instance of 'c10::DistBackendError'"},
+			},
+		},
+		{
+			name: "a traceback cut before its exception line is headed by its first line; stray frames are nothing",
+			in: "Exception in thread Thread-3 (forward_thread_func):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n" +
+				"\n\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py\", line 1627, in retract_decode\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalException, severity: patterns.SeverityError,
+				headline: "Exception in thread Thread-3 (forward_thread_func):"}},
+		},
+		{
+			name: "a message that opens with Error: is a failure",
+			in:   "(Buffer pid=512473) Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalLevel, severity: patterns.SeverityError,
+				headline: "Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'"}},
+		},
+		{
+			name: "a consequence on its own is still reported, with its role",
+			in:   "[2026-05-28 00:11:10] Received sigquit from a child process. It usually means the child failed.\n",
+			want: []diagnosis{{
+				slug: "received-sigquit-from-child", role: patterns.RoleConsequence, signal: analysis.SignalRecord,
+				severity: patterns.SeverityCritical, headline: "Received sigquit from a child process. It usually means the child failed.",
+			}},
+		},
+		{
+			name: "ERROR record of Python logging's default format",
+			in:   "2025-03-08 02:04:48,693 - sglang_router - ERROR - Failed to reach worker http://10.0.0.7:30000: connection refused\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalLevel, severity: patterns.SeverityError,
+				headline: "Failed to reach worker http://10.0.0.7:30000: connection refused",
+			}},
+		},
+		{
+			name: "glog error line of a transfer engine",
+			in:   "E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Failed to retrieve segment descriptor\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
+				headline: "E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Failed to retrieve segment descriptor",
+			}},
+		},
+		{
+			name: "the shell reports a killed server",
+			in:   "Killed\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
+		},
+		{
+			name: "INFO, WARNING and native INFO lines are not failures",
+			in: "[2026-05-28 00:11:09 TP0] Load weight begin. avail mem=78.12 GB\n" +
+				"2025-03-08 02:04:48,693 - sglang_router - WARNING - worker slow to answer\n" +
+				"I0820 02:41:20.446154   710 transfer_engine.cpp:422] Topology discovery complete.\n" +
+				"[2026-05-28 00:11:30] INFO:     127.0.0.1:40192 - \"POST /generate HTTP/1.1\" 200 OK\n" +
+				"Terminated\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := analyzeAll(t, m, tt.in)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d diagnoses %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i := range got {
+				if !equal(got[i], tt.want[i]) {
+					t.Errorf("diagnosis %d:\n got %+v\nwant %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func equal(a, b diagnosis) bool { return cmp.Equal(a, b, cmp.AllowUnexported(diagnosis{})) }
+
+// Two different failures inside the same wrapper are two incidents, each
+// named by its own exception; the same failure on another rank is one.
+func TestUnknownFailuresInOneWrapperKeepTheirOwnKeys(t *testing.T) {
+	m := defaultMatcher(t)
+	chained := schedTB + "KeyError: 'x'\n\nThe above exception was the direct cause of the following exception:\n\n" +
+		"Traceback (most recent call last):\n  File \"/sgl/io.py\", line 3, in parse\n    raise ValueError(\"bad request\") from e\nValueError: bad request\n"
+	zero := schedTB + "ZeroDivisionError: division by zero\n"
+	zeroTP1 := strings.Replace(zero, " TP0]", " TP1]", 1)
+	ds, keys := analyzeAll(t, m, chained+"\n"+zero+"\n"+zeroTP1)
+	if len(ds) != 3 {
+		t.Fatalf("got %d diagnoses, want 3: %+v", len(ds), ds)
+	}
+	if ds[0].exc != "ValueError" || ds[0].root != "KeyError" || ds[1].exc != "ZeroDivisionError" {
+		t.Fatalf("diagnoses %+v", ds)
+	}
+	if keys[0] == keys[1] {
+		t.Fatalf("two different failures share key %s", keys[0])
+	}
+	if keys[1] != keys[2] {
+		t.Fatalf("the same failure on two ranks has keys %s and %s", keys[1], keys[2])
+	}
+}
+
+// The best-informed reading of a line wins: a record without solutions
+// (generated from source) never displaces one with solutions that matches
+// the same line, even when its literal text is longer; across lines,
+// informed groups come first too.
+func TestInformedRecordWinsTheSameLine(t *testing.T) {
+	curated := patterns.Record{ID: "c", Slug: "curated", MessagePattern: `Received sigquit from a child process`,
+		Severity: patterns.SeverityCritical, Role: patterns.RoleConsequence, Solutions: []string{"look above"}}
+	generated := patterns.Record{ID: "g", Slug: "generated", MessagePattern: `Received sigquit from a child process\. It usually means the child failed\.`,
+		Severity: patterns.SeverityError}
+	genWrapper := patterns.Record{ID: "gw", Slug: "generated-wrapper", MessagePattern: `Scheduler hit an exception: (.+?)`, Severity: patterns.SeverityError}
+	recs, _ := patterns.Default()
+	withGen, _ := matcher.Compile(append(append([]patterns.Record{}, recs...), curated, generated, genWrapper), matcher.Options{})
+
+	ds, _ := analyzeAll(t, withGen, "[2026-05-28 00:11:10] Received sigquit from a child process. It usually means the child failed.\n")
+	if len(ds) != 1 || ds[0].slug == "generated" {
+		t.Fatalf("generated record displaced the curated one: %+v", ds)
+	}
+	ds, _ = analyzeAll(t, withGen, schedTB+"ZeroDivisionError: division by zero\n")
+	if len(ds) != 1 || ds[0].slug != "" || ds[0].exc != "ZeroDivisionError" || len(ds[0].context) != 1 || ds[0].context[0] != "scheduler-hit-an-exception" {
+		t.Fatalf("an uninformed record on the wrapper's line took the cause: %+v", ds)
+	}
+}
+
+// A record of severity info annotates a routine line: it never alerts by
+// itself, and it does not hide the entry's own failure signal.
+func TestInfoRecordsNeverAlertAlone(t *testing.T) {
+	note := patterns.Record{ID: "n", Slug: "dump-note", MessagePattern: `preparing to dump debug info`,
+		Severity: patterns.SeverityInfo, Solutions: []string{"read the dump"}}
+	m, _ := matcher.Compile([]patterns.Record{note}, matcher.Options{})
+	if ds, _ := analyzeAll(t, m, "[2026-05-28 00:11:09] ProcessGroupNCCL preparing to dump debug info.\n"); len(ds) != 0 {
+		t.Fatalf("an info record alerted: %+v", ds)
+	}
+	ds, _ := analyzeAll(t, m, "2025-03-08 02:04:48,693 - torch - ERROR - ProcessGroupNCCL preparing to dump debug info.\n")
+	if len(ds) != 1 || ds[0].slug != "dump-note" || ds[0].severity != patterns.SeverityError {
+		t.Fatalf("an ERROR line named by an info record: %+v", ds)
+	}
+}
+
+func TestAnalyzeReportsPatternErrorsOnMisses(t *testing.T) {
+	slow := patterns.Record{ID: "slow", MessagePattern: `^(a+)+$`}
+	m, _ := matcher.Compile([]patterns.Record{slow}, matcher.Options{NoPrefilter: true, MatchTimeout: 1})
+	an := analysis.New(m)
+	e := entries(strings.Repeat("a", 40) + "b")[0]
+	d, _ := an.Analyze(&e)
+	if len(d.PatternErrors) == 0 {
+		t.Fatal("a timed-out pattern was not reported")
+	}
+}

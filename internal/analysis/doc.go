@@ -1,0 +1,29 @@
+// Package analysis is logmatch's one analysis core: it turns an assembled
+// log entry into a Diagnosis, the answer to "what failed here, and what
+// does an operator need to know about it". scan, run and the OpenTelemetry
+// Collector processor all call it, so one entry means the same thing in
+// every mode.
+//
+// A diagnosis is a cause plus its context:
+//
+//   - The cause is the failure that matters: the record hit that names it,
+//     or, when no record does, the entry's own failure signal (its final
+//     exception with the chained root cause kept, an ERROR or CRITICAL
+//     record of any common logging format, or a native error line).
+//   - The context is the wrapper around it: records with role "wrapper"
+//     ("Scheduler hit an exception", "Exception in ASGI application", ...)
+//     say which process died and what it was doing, never why.
+//
+// The cause decides the alert's record, headline, severity and grouping
+// key, so two different failures inside one wrapper are two incidents.
+//
+// When several records match the same text (the same lines of the entry),
+// the best-informed one wins: a record with solutions is never displaced by
+// one without (a catalog generated from source code), so loading more
+// records can only add information. Across different lines, causes come
+// before consequences and consequences before wrappers, informed before
+// uninformed, then the matcher's own ranking (exception class, literal
+// length, catalog order).
+//
+// The package is pure: no I/O, no goroutines, no clock.
+package analysis

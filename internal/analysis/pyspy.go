@@ -1,0 +1,116 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// MaxStackFrames bounds the hung thread's frames a diagnosis carries.
+const MaxStackFrames = 8
+
+// HangTag is the tag of records that name a hang (a watchdog timeout):
+// their diagnosis carries the hung thread's frames from the py-spy dump
+// sglang logs just before the timeout line.
+const HangTag = "hang"
+
+// Stream is what the analysis remembers of one log stream between its
+// entries: the hung thread of the latest py-spy dump not yet attached to a
+// hang. The caller keeps one per stream (one source and stream, as for
+// assemblers); the zero value is ready. Its state is bounded.
+type Stream struct {
+	stack []string
+}
+
+// pyspyMarker opens sglang's py-spy dump records: "Pyspy dump for PID 123
+// (py-spy dump --pid 123):" and the older "Pyspy dump for PID 123:".
+const pyspyMarker = "Pyspy dump for PID "
+
+// AnalyzeStream is Analyze for an entry of a stream st: a py-spy dump is
+// remembered, and the next hang diagnosis of the stream carries its hung
+// thread's frames in Stack. A nil st is Analyze.
+func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
+	d, ok := a.Analyze(e)
+	if st == nil {
+		return d, ok
+	}
+	if frames := PySpyStack(e.Text); frames != nil {
+		st.stack = append(st.stack[:0], frames...)
+	}
+	if ok && d.Cause != nil && len(st.stack) > 0 && slices.Contains(d.Cause.Record.Tags, HangTag) {
+		d.Stack = slices.Clone(st.stack)
+		st.stack = st.stack[:0]
+	}
+	return d, ok
+}
+
+// PySpyStack returns the top frames of the hung thread of a py-spy dump in
+// text ("func (file.py:line)", innermost first, at most MaxStackFrames):
+// the main thread, else the first active thread, else the first thread.
+// Nil when text holds no py-spy dump.
+func PySpyStack(text string) []string {
+	i := strings.Index(text, pyspyMarker)
+	if i < 0 {
+		return nil
+	}
+	type thread struct {
+		main, active bool
+		frames       []string
+	}
+	var threads []thread
+	for _, line := range strings.Split(text[i:], "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Thread ") && strings.Contains(t, "(") && len(threads) < 64:
+			threads = append(threads, thread{
+				main:   strings.Contains(t, `"MainThread"`),
+				active: strings.Contains(t, "(active"),
+			})
+		case len(threads) > 0 && isPySpyFrame(line):
+			th := &threads[len(threads)-1]
+			if len(th.frames) < MaxStackFrames {
+				th.frames = append(th.frames, t)
+			}
+		}
+	}
+	pick := -1
+	for k := range threads {
+		if len(threads[k].frames) == 0 {
+			continue
+		}
+		switch {
+		case threads[k].main:
+			return threads[k].frames
+		case pick < 0 || threads[k].active && !threads[pick].active:
+			pick = k
+		}
+	}
+	if pick < 0 {
+		return nil
+	}
+	return threads[pick].frames
+}
+
+// isPySpyFrame matches py-spy's indented frame line "    func (file.py:12)".
+func isPySpyFrame(line string) bool {
+	if !strings.HasPrefix(line, "  ") {
+		return false
+	}
+	t := strings.TrimSpace(line)
+	open := strings.LastIndexByte(t, '(')
+	if open <= 0 || !strings.HasSuffix(t, ")") {
+		return false
+	}
+	loc := t[open+1 : len(t)-1]
+	c := strings.LastIndexByte(loc, ':')
+	if c <= 0 || c == len(loc)-1 {
+		return false
+	}
+	for _, r := range loc[c+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,181 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// span is a byte range [from, to) of whole lines of an entry's text.
+type span struct{ from, to int }
+
+func (a span) overlaps(b span) bool { return a.from < b.to && b.from < a.to }
+
+// lineSpan returns the whole lines of text that [start, end) touches; an
+// empty match still covers one byte, so it overlaps the line it is on.
+func lineSpan(text string, start, end int) span {
+	from := strings.LastIndexByte(text[:start], '\n') + 1
+	to := len(text)
+	if end > start && text[end-1] == '\n' {
+		to = end - 1
+	} else if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		to = end + i
+	}
+	if to <= from {
+		to = from + 1
+	}
+	return span{from, to}
+}
+
+// selection sorts one entry's ranked hits into the cause, its alternatives,
+// the wrappers around it and the rest. It is the Analyzer's scratch space:
+// its slices are reused by the next choose.
+type selection struct {
+	cause        *matcher.Hit
+	context      []matcher.Hit
+	alternatives []matcher.Hit
+	others       []matcher.Hit
+	wrapperLines []span
+
+	hits   []matcher.Hit
+	spans  []span
+	group  []int  // group of each hit
+	winner []int  // per group: the hit that speaks for it
+	role   []int  // per group: rolePriority of its winner
+	isWin  []bool // per hit: it is its group's winner
+}
+
+// rolePriority orders roles for choosing the cause group.
+func rolePriority(r patterns.Role) int {
+	switch {
+	case r.Is(patterns.RoleConsequence):
+		return 1
+	case r.Is(patterns.RoleWrapper):
+		return 2
+	}
+	return 0
+}
+
+func informed(h *matcher.Hit) bool { return len(h.Record.Solutions) > 0 }
+
+// choose groups hits (ranked best first by the matcher) by the lines they
+// cover: hits on overlapping lines are readings of the same text. Each
+// group speaks through its best informed hit (its best hit when none has
+// solutions) and takes that record's role. The cause is the winner of the
+// best group: causes before consequences before wrappers, informed before
+// uninformed, then the matcher's rank.
+func (s *selection) choose(text string, hits []matcher.Hit) {
+	s.hits = hits
+	s.spans = s.spans[:0]
+	s.group = s.group[:0]
+	s.winner = s.winner[:0]
+	s.role = s.role[:0]
+	s.isWin = s.isWin[:0]
+	for i := range hits {
+		sp := lineSpan(text, hits[i].Start, hits[i].End)
+		s.spans = append(s.spans, sp)
+		g := -1
+		for j := 0; j < i && g < 0; j++ {
+			if s.spans[j].overlaps(sp) {
+				g = s.group[j]
+			}
+		}
+		if g < 0 {
+			g = len(s.winner)
+			s.winner = append(s.winner, i)
+			s.role = append(s.role, 0)
+		} else if readsBetter(&hits[i], &hits[s.winner[g]]) {
+			s.winner[g] = i
+		}
+		s.group = append(s.group, g)
+		s.isWin = append(s.isWin, false)
+	}
+	best := -1
+	for g, w := range s.winner {
+		s.isWin[w] = true
+		s.role[g] = rolePriority(hits[w].Record.Role)
+		if best < 0 || s.groupBefore(g, best) {
+			best = g
+		}
+	}
+	s.cause = &hits[s.winner[best]]
+	s.context, s.alternatives, s.others = s.context[:0], s.alternatives[:0], s.others[:0]
+	s.wrapperLines = s.wrapperLines[:0]
+	for i := range hits {
+		g := s.group[i]
+		if s.role[g] == 2 {
+			s.wrapperLines = append(s.wrapperLines, s.spans[i])
+		}
+		switch {
+		case i == s.winner[best]:
+		case s.isContext(i):
+			s.context = append(s.context, hits[i])
+		case g == best:
+			s.alternatives = append(s.alternatives, hits[i])
+		default:
+			s.others = append(s.others, hits[i])
+		}
+	}
+}
+
+// readsBetter reports whether hit a reads a text better than hit b, which
+// ranks above it: an informed record over an uninformed one (a generated
+// record never displaces a curated one), then a cause over a consequence
+// over a wrapper (a wrapper's line that quotes the failure, as c10d's
+// "watchdog thread terminated with exception: CUDA error: ..." does, is
+// read as that failure).
+func readsBetter(a, b *matcher.Hit) bool {
+	if ia, ib := informed(a), informed(b); ia != ib {
+		return ia
+	}
+	return rolePriority(a.Record.Role) < rolePriority(b.Record.Role)
+}
+
+// groupBefore reports whether group a makes a better cause than group b.
+func (s *selection) groupBefore(a, b int) bool {
+	if s.role[a] != s.role[b] {
+		return s.role[a] < s.role[b]
+	}
+	ia, ib := informed(&s.hits[s.winner[a]]), informed(&s.hits[s.winner[b]])
+	if ia != ib {
+		return ia
+	}
+	// Groups are numbered in the order of their best-ranked hit.
+	return a < b
+}
+
+// isContext reports whether hit i is context: a wrapper record's hit that
+// speaks for its text, or that shares its text with a cause (the cause
+// read the line; the wrapper still says where it happened).
+func (s *selection) isContext(i int) bool {
+	h := &s.hits[i]
+	if !h.Record.Role.Is(patterns.RoleWrapper) {
+		return false
+	}
+	return s.isWin[i] || s.role[s.group[i]] != 2
+}
+
+// wrappers returns the context of an entry whose cause is its own
+// exception: every wrapper hit that speaks for its text, the chosen one
+// included, best first.
+func (s *selection) wrappers() []matcher.Hit {
+	out := s.context[:0]
+	for i := range s.hits {
+		if s.isWin[i] && s.role[s.group[i]] == 2 {
+			out = append(out, s.hits[i])
+		}
+	}
+	return out
+}
+
+// nonWrappers returns every hit that wrappers leaves out.
+func (s *selection) nonWrappers() []matcher.Hit {
+	out := s.others[:0]
+	for i := range s.hits {
+		if !(s.isWin[i] && s.role[s.group[i]] == 2) {
+			out = append(out, s.hits[i])
+		}
+	}
+	return out
+}

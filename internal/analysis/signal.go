@@ -1,0 +1,119 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// signalOf says whether an entry looks like a failure on its own, without
+// any record, and how severe its own evidence is:
+//
+//   - a Python exception (a traceback, or an exception line printed
+//     alone): error;
+//   - a log record at ERROR (error), CRITICAL or FATAL (critical) level;
+//   - a native error line: a Fatal Python error, std::terminate, a signal
+//     death reported by the shell, a ROCm memory fault, a CUDA device
+//     assertion (critical); c10d and glog at E (error) or F (critical);
+//     NCCL WARN (warning, its own level).
+//
+// Everything else, INFO and WARNING records included, is no signal.
+func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
+	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader)) {
+		// Frames with no exception line and no "Traceback" header are
+		// stray lines of a dump, not an exception.
+		sev := patterns.SeverityError
+		if lv := levelSeverity(e.Level); lv.Rank() > sev.Rank() {
+			sev = lv
+		}
+		return SignalException, sev
+	}
+	if e.Format == entry.FormatNative {
+		if sev, ok := nativeSeverity(e); ok {
+			return SignalNative, sev
+		}
+		return "", ""
+	}
+	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
+		return SignalLevel, sev
+	}
+	if e.Level == "" && startsWithErrorWord(e.Message) {
+		return SignalLevel, patterns.SeverityError
+	}
+	return "", ""
+}
+
+const tracebackHeader = "Traceback (most recent call last):"
+
+// startsWithErrorWord reports whether a message with no level of its own
+// opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
+// "FATAL: ...".
+func startsWithErrorWord(msg string) bool {
+	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// normLevel maps the level words logging formats print onto one name.
+func normLevel(l string) string {
+	switch strings.ToUpper(l) {
+	case "WARN", "WARNING", "W":
+		return "WARNING"
+	case "ERR", "ERROR", "E":
+		return "ERROR"
+	case "CRIT", "CRITICAL":
+		return "CRITICAL"
+	case "FATAL", "F", "PANIC", "EMERG", "ALERT":
+		return "FATAL"
+	case "":
+		return ""
+	}
+	return strings.ToUpper(l)
+}
+
+// levelSeverity is the severity a level itself states; "" below ERROR.
+func levelSeverity(l string) patterns.Severity {
+	switch normLevel(l) {
+	case "ERROR":
+		return patterns.SeverityError
+	case "CRITICAL", "FATAL":
+		return patterns.SeverityCritical
+	case "WARNING":
+		return patterns.SeverityWarning
+	}
+	return ""
+}
+
+// nativeSeverity is the severity of a native entry that no record named,
+// and whether it is a failure at all.
+func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
+	switch e.Native {
+	case entry.NativeFaulthandler:
+		// A thread dump alone is what faulthandler.dump_traceback_later
+		// (a soft watchdog) prints; only "Fatal Python error" is a crash.
+		if strings.HasPrefix(e.Message, "Fatal Python error") {
+			return patterns.SeverityCritical, true
+		}
+		return "", false
+	case entry.NativeTerminate, entry.NativeROCm, entry.NativeCUDAAssert:
+		return patterns.SeverityCritical, true
+	case entry.NativeShell:
+		// "Terminated" is how an orchestrator stops a server.
+		if strings.HasPrefix(e.Message, "Terminated") {
+			return "", false
+		}
+		return patterns.SeverityCritical, true
+	case entry.NativeNCCL:
+		if normLevel(e.Level) == "WARNING" {
+			return patterns.SeverityWarning, true
+		}
+	}
+	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
+		return sev, true
+	}
+	return "", false
+}
