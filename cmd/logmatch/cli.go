@@ -76,6 +76,7 @@ func newRoot(e env) *cobra.Command {
 		newScanCmd(e),
 		newRunCmd(e),
 		newValidateCmd(e),
+		newTestCmd(e),
 		newNotifyCmd(e),
 		newPatternsCmd(e),
 		newConfigCmd(e),

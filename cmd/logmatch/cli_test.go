@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/sinks"
@@ -218,7 +221,8 @@ func TestGenOutputRoundTripsThroughScan(t *testing.T) {
 	}
 }
 
-// The usage synopsis each command prints is the one the README shows.
+// The usage synopsis each command prints is the one the README shows, and
+// every command is in the README's command table.
 func TestHelpMatchesReadme(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -226,8 +230,11 @@ func TestHelpMatchesReadme(t *testing.T) {
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	doc := norm(string(readme))
-	for _, cmd := range [][]string{{"scan", "--help"}, {"run", "--help"}, {"patterns", "--help"}} {
-		out, _, code := runCLI(t, "", cmd...)
+	for _, cmd := range [][]string{
+		{"scan"}, {"run"}, {"validate"}, {"test"}, {"notify"}, {"patterns"}, {"patterns", "lint"}, {"patterns", "gen"},
+		{"config"},
+	} {
+		out, _, code := runCLI(t, "", append(cmd, "--help")...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d", cmd, code)
 		}
@@ -238,6 +245,32 @@ func TestHelpMatchesReadme(t *testing.T) {
 				t.Errorf("%v usage line not in README: %q", cmd, strings.TrimSpace(line))
 			}
 		}
+	}
+	root := newRoot(env{stdout: io.Discard, stderr: io.Discard})
+	for _, c := range root.Commands() {
+		if c.Hidden || c.Name() == "help" {
+			continue
+		}
+		if !strings.Contains(string(readme), "`"+c.Name()) {
+			t.Errorf("command %s is not in the README", c.Name())
+		}
+		for _, sub := range c.Commands() {
+			if c.Name() != "completion" && !strings.Contains(string(readme), "`"+c.Name()+" "+sub.Name()) {
+				t.Errorf("command %s %s is not in the README", c.Name(), sub.Name())
+			}
+		}
+	}
+	// Every flag of every command is documented in the README or is
+	// cobra's own.
+	for _, c := range root.Commands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Name == "help" || f.Name == "version" {
+				return
+			}
+			if !strings.Contains(doc, "--"+f.Name) {
+				t.Errorf("%s --%s is not in the README", c.Name(), f.Name)
+			}
+		})
 	}
 }
 

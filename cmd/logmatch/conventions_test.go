@@ -22,7 +22,7 @@ import (
 
 // commandPaths is every command, as typed.
 var commandPaths = [][]string{
-	{}, {"scan"}, {"run"}, {"validate"}, {"notify"}, {"patterns"}, {"patterns", "lint"},
+	{}, {"scan"}, {"run"}, {"validate"}, {"test"}, {"notify"}, {"patterns"}, {"patterns", "lint"},
 	{"patterns", "gen"}, {"config"}, {"version"}, {"completion"}, {"completion", "bash"},
 }
 
