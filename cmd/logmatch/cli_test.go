@@ -309,3 +309,42 @@ func TestReadmeYAMLExamplesLoad(t *testing.T) {
 		}
 	}
 }
+
+// The 5,695-record generated catalog printed 7,256 lines, 7,242 of them
+// overlap notices, with the record count first and last. Now: a screenful,
+// one summary, and the counts of what was not listed; JSON and
+// summary-only work on it too.
+func TestLintLargeCatalogIsReadable(t *testing.T) {
+	const path = "../../../shared/catalogs/sglang-generated.jsonl"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("%s not beside the repository: %v", path, err)
+	}
+	out, errOut, code := runCLI(t, "", "patterns", "lint", "--no-probe", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 50 {
+		t.Errorf("lint printed %d lines, want a screenful", len(lines))
+	}
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "5695 records, ") || strings.Count(out, "5695 records") != 1 || !strings.Contains(last, "overlap; see --show") {
+		t.Errorf("want one summary, last, saying what was not listed:\n%s", last)
+	}
+	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--summary", path)
+	if strings.Count(out, "\n") != 1 {
+		t.Errorf("--summary printed more than one line:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--format", "json", "--show", "overlap", path)
+	var doc struct {
+		Records  int
+		Counts   map[string]int
+		Findings []struct{ Kind string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Records != 5695 || doc.Counts["overlap"] == 0 || len(doc.Findings) != doc.Counts["overlap"] {
+		t.Errorf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+	}
+}

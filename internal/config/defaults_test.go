@@ -100,3 +100,21 @@ func TestPrintDefaultsDocumentsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// The printed defaults keep Alertmanager's resolve_timeout above the group
+// window, as the README asks: equal, an active incident would resolve
+// between two updates.
+func TestPrintDefaultsResolveTimeoutAboveGroupWindow(t *testing.T) {
+	text := printDefaults(t)
+	m := regexp.MustCompile(`resolve_timeout: (\S+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("no resolve_timeout in the printed defaults")
+	}
+	rt, err := parseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt <= Default().GroupWindow.D() {
+		t.Errorf("printed resolve_timeout %s is not above group_window %s", m[1], Default().GroupWindow)
+	}
+}
