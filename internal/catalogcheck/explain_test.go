@@ -43,3 +43,30 @@ func TestExplain(t *testing.T) {
 		t.Errorf("ExplainPattern = %q", got)
 	}
 }
+
+// FuzzExplainPattern: any pattern and text are explained without a panic,
+// and a pattern said to match does match.
+func FuzzExplainPattern(f *testing.F) {
+	for _, s := range [][2]string{
+		{`model (\w+) failed to load from \d+`, "model qwen failed to load from /m"},
+		{`\\d+\(`, `\d+(`},
+		{`(?<name>a|b)+c`, "ababx"},
+		{`[\]]x`, "]y"},
+		{`é+ü`, "ééa"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, expr, text string) {
+		x := ExplainPattern(expr, text)
+		if x.Matched && x.Err == "" {
+			re, err := patterns.Compile(expr)
+			if err != nil {
+				t.Fatalf("explained as matching, but does not compile: %v", err)
+			}
+			if ok, _ := re.MatchString(text); !ok {
+				t.Fatalf("%q explained as matching %q, but does not", expr, text)
+			}
+		}
+		_ = x.String()
+	})
+}
