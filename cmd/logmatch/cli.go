@@ -82,6 +82,18 @@ func newRoot(e env) *cobra.Command {
 		newConfigCmd(e),
 		newVersionCmd(e),
 	)
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		Long:  "Usage:\n  logmatch help [command]\n\nPrints the help of a command, as \"logmatch <command> --help\" does.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				return usageError("unknown help topic %q", strings.Join(args, " "))
+			}
+			return c.Help()
+		},
+	})
 	// cobra adds its completion command while executing; add it now, so an
 	// unknown shell is a usage error rather than the help on stdout.
 	root.InitDefaultCompletionCmd()

@@ -76,6 +76,7 @@ func TestUsageErrorsOnStderr(t *testing.T) {
 		{"version", "extra"},
 		{"completion", "tcsh"},
 		{"frobnicate"},
+		{"help", "nope"},
 		{},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
