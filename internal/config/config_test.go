@@ -358,6 +358,12 @@ func TestLoadErrors(t *testing.T) {
 				"logmatch.yaml:7: sinks[0].chanel: unknown key (did you mean channel?)",
 		},
 		{
+			name: "problems read top to bottom, a sink's among the others",
+			yaml: "sinks:\n  - type: stdout\n    nme: x\ngroup_windw: 5m\n",
+			want: "logmatch.yaml:3: sinks[0].nme: unknown key (a stdout sink has only type, name, min_severity, queue and retry)\n" +
+				"logmatch.yaml:4: group_windw: unknown key (did you mean group_window?)",
+		},
+		{
 			name: "wrong types",
 			yaml: "entry:\n  max_lines: many\nno_default_catalog: perhaps\npaths: /var/log\n",
 			want: "logmatch.yaml:2: entry.max_lines: cannot unmarshal !!str `many` into int\n" +

@@ -121,7 +121,7 @@ func decodeFile(name string, data []byte, cfg *Config, getenv func(string) strin
 		return newIndex(name, nil), nil // empty file: all defaults
 	}
 	if err != nil {
-		return newIndex(name, nil), []error{placeYAMLError(newIndex(name, nil), err)}
+		return newIndex(name, nil), placeYAMLErrors(newIndex(name, nil), err)
 	}
 	ix := newIndex(name, &doc)
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -137,7 +137,7 @@ func decodeFile(name string, data []byte, cfg *Config, getenv func(string) strin
 	var errs []error
 	substitute(ix, "", doc.Content[0], getenv, 0, &errs)
 	if err := sinks.DecodeStrict(doc.Content[0], cfg); err != nil {
-		errs = append(errs, placeYAMLError(ix, err))
+		errs = append(errs, placeYAMLErrors(ix, err)...)
 	}
 
 	var extra yaml.Node
@@ -202,9 +202,10 @@ func substitute(ix *index, path string, n *yaml.Node, getenv func(string) string
 	}
 }
 
-// placeYAMLError rewrites the decoder's "line N: message" errors into
-// "file:N: key.path: message", one joined error per problem.
-func placeYAMLError(ix *index, err error) error {
+// placeYAMLErrors rewrites the decoder's "line N: message" errors into
+// "file:N: key.path: message", one error per problem, so they can be
+// sorted by line with the others.
+func placeYAMLErrors(ix *index, err error) []error {
 	var te *yaml.TypeError
 	var msgs []string
 	if errors.As(err, &te) {
@@ -216,7 +217,7 @@ func placeYAMLError(ix *index, err error) error {
 	for _, m := range msgs {
 		out = append(out, ix.place(m))
 	}
-	return errors.Join(out...)
+	return out
 }
 
 func (ix *index) place(msg string) error {
