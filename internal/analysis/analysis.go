@@ -130,9 +130,10 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 			return d, true
 		}
 	}
-	if cause.Record.Severity == patterns.SeverityInfo && sig == "" {
-		// An info record annotates a routine line; it never alerts by
-		// itself.
+	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
+		// An info record annotates a routine line, even one a library
+		// prints at an error level: it never alerts by itself. Only an
+		// exception in the same entry still makes it a failure.
 		return d, false
 	}
 	d.Cause = cause

@@ -121,7 +121,7 @@ func TestAnalyze(t *testing.T) {
 		},
 		{
 			name: "chained unknown exceptions: the outermost names it, the root cause is kept",
-			in: schedTB + "KeyError: 'layers.0.weight'\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+			in: schedTB + "KeyError: 'rope_theta'\n\nDuring handling of the above exception, another exception occurred:\n\n" +
 				"Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/model_loader/loader.py\", line 12, in load\n    raise ValueError(\"bad checkpoint\")\n" +
 				"ValueError: bad checkpoint\n",
 			want: []diagnosis{{
@@ -283,7 +283,8 @@ func TestInformedRecordWinsTheSameLine(t *testing.T) {
 }
 
 // A record of severity info annotates a routine line: it never alerts by
-// itself, and it does not hide the entry's own failure signal.
+// itself, not even on a line printed at ERROR level; an exception in the
+// same entry still does.
 func TestInfoRecordsNeverAlertAlone(t *testing.T) {
 	note := patterns.Record{ID: "n", Slug: "dump-note", MessagePattern: `preparing to dump debug info`,
 		Severity: patterns.SeverityInfo, Solutions: []string{"read the dump"}}
@@ -291,9 +292,12 @@ func TestInfoRecordsNeverAlertAlone(t *testing.T) {
 	if ds, _ := analyzeAll(t, m, "[2026-05-28 00:11:09] ProcessGroupNCCL preparing to dump debug info.\n"); len(ds) != 0 {
 		t.Fatalf("an info record alerted: %+v", ds)
 	}
-	ds, _ := analyzeAll(t, m, "2025-03-08 02:04:48,693 - torch - ERROR - ProcessGroupNCCL preparing to dump debug info.\n")
+	if ds, _ := analyzeAll(t, m, "2025-03-08 02:04:48,693 - torch - ERROR - ProcessGroupNCCL preparing to dump debug info.\n"); len(ds) != 0 {
+		t.Fatalf("a routine line printed at ERROR and named by an info record alerted: %+v", ds)
+	}
+	ds, _ := analyzeAll(t, m, "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nRuntimeError: ProcessGroupNCCL preparing to dump debug info.\n")
 	if len(ds) != 1 || ds[0].slug != "dump-note" || ds[0].severity != patterns.SeverityError {
-		t.Fatalf("an ERROR line named by an info record: %+v", ds)
+		t.Fatalf("an exception named by an info record: %+v", ds)
 	}
 }
 
@@ -305,5 +309,23 @@ func TestAnalyzeReportsPatternErrorsOnMisses(t *testing.T) {
 	d, _ := an.Analyze(&e)
 	if len(d.PatternErrors) == 0 {
 		t.Fatal("a timed-out pattern was not reported")
+	}
+}
+
+// An info note never hides a failure: not on its own line, where any real
+// reading of the line wins, and not on another line of the entry.
+func TestInfoNotesNeverHideAFailure(t *testing.T) {
+	note := patterns.Record{ID: "n", Slug: "note", MessagePattern: `Ignore import error when loading`,
+		Severity: patterns.SeverityInfo, Solutions: []string{"harmless"}}
+	gcc := patterns.Record{ID: "g", Slug: "gcc", MessagePattern: `Command '\['/usr/bin/gcc'`,
+		Severity: patterns.SeverityCritical, Solutions: []string{"install gcc"}}
+	m, _ := matcher.Compile([]patterns.Record{note, gcc}, matcher.Options{})
+	ds, _ := analyzeAll(t, m, "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.x. Command '['/usr/bin/gcc', 'main.c']' returned non-zero exit status 1.\n")
+	if len(ds) != 1 || ds[0].slug != "gcc" {
+		t.Fatalf("same line: %+v", ds)
+	}
+	ds, _ = analyzeAll(t, m, "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.x.\nCommand '['/usr/bin/gcc', 'main.c']' returned non-zero exit status 1.\n")
+	if len(ds) != 1 || ds[0].slug != "gcc" {
+		t.Fatalf("another line: %+v", ds)
 	}
 }

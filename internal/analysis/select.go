@@ -121,7 +121,8 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 
 // readsBetter reports whether hit a reads a text better than hit b, which
 // ranks above it: an informed record over an uninformed one (a generated
-// record never displaces a curated one), then a cause over a consequence
+// record never displaces a curated one), a failure over an info note, then
+// a cause over a consequence
 // over a wrapper (a wrapper's line that quotes the failure, as c10d's
 // "watchdog thread terminated with exception: CUDA error: ..." does, is
 // read as that failure).
@@ -129,16 +130,26 @@ func readsBetter(a, b *matcher.Hit) bool {
 	if ia, ib := informed(a), informed(b); ia != ib {
 		return ia
 	}
+	// An info record annotates the line; any real failure reading of it
+	// says more.
+	if na, nb := a.Record.Severity == patterns.SeverityInfo, b.Record.Severity == patterns.SeverityInfo; na != nb {
+		return nb
+	}
 	return rolePriority(a.Record.Role) < rolePriority(b.Record.Role)
 }
 
-// groupBefore reports whether group a makes a better cause than group b.
+// groupBefore reports whether group a makes a better cause than group b:
+// by role, then a failure before an info note, then informed first, then
+// the matcher's rank.
 func (s *selection) groupBefore(a, b int) bool {
 	if s.role[a] != s.role[b] {
 		return s.role[a] < s.role[b]
 	}
-	ia, ib := informed(&s.hits[s.winner[a]]), informed(&s.hits[s.winner[b]])
-	if ia != ib {
+	wa, wb := &s.hits[s.winner[a]], &s.hits[s.winner[b]]
+	if na, nb := wa.Record.Severity == patterns.SeverityInfo, wb.Record.Severity == patterns.SeverityInfo; na != nb {
+		return nb
+	}
+	if ia, ib := informed(wa), informed(wb); ia != ib {
 		return ia
 	}
 	// Groups are numbered in the order of their best-ranked hit.

@@ -14,12 +14,37 @@ import (
 // The rules, in order:
 //
 //   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
-//   - A header line (srt, legacy, diffusion, uvicorn, dynamo, generic Python
-//     logging) always starts a new entry, so interleaved ranks never merge.
+//   - Then a learned per-stream prefix: when two lines at most 16 apart
+//     carry text of the same shape (bytes kept, except digit runs, hex
+//     numbers and level words, which match any of their kind) in front of
+//     what Python prints only at the start of a line, that shape is
+//     learned and comes off every later line of the stream that starts
+//     with it, and off the first of the two lines when its entry is still
+//     open. At least one of the two must be strong evidence: a frame line,
+//     a chain separator or an sglang header after the prefix; the other may
+//     be a "Traceback (most recent call last):" line, a strict exception
+//     line or, right after a prefixed frame, its indented source line. The
+//     prefix is at most 96 bytes, holds a letter or digit and ends with a
+//     space, tab, ":", "|", "]" or ">"; an sglang record never carries one;
+//     at most 4 shapes are kept, the oldest forgotten. What comes off
+//     joins Entry.Prefix. When the prefix is itself a log record's header
+//     (a Python logger or Rust tracing relaying a child's output line by
+//     line) and the rest has no header of its own, the line is a record of
+//     that logger: it takes its format, time and level, and starts an
+//     entry unless it continues an open traceback or is the traceback a
+//     logger.exception record announces.
+//   - A header line (srt, legacy, diffusion, uvicorn, Rust tracing, router,
+//     generic Python logging) always starts a new entry, so interleaved
+//     ranks never merge.
 //   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
 //     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
-//     dumps and frames, "what():", "Exception raised from", "frame #N:").
+//     dumps and frames, "what():", "Exception raised from", "frame #N:",
+//     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
+//     The soft native lines (CUDA, HIP/ROCclr, ACL and CANN codes,
+//     compiler and linker diagnostics) are also what an exception message
+//     quotes: inside the open traceback of an sglang record, not after a
+//     blank line, they continue it like any other line.
 //   - A Python warning ("file.py:54: FutureWarning: ...") is another
 //     writer's record: it ends the entry before it and starts its own.
 //   - After an sglang header (srt, legacy, diffusion) every other line is a
@@ -33,6 +58,8 @@ import (
 //     cannot be told apart from it.
 //   - After any other header, continuation lines join until the traceback
 //     the record carries ends: Python logging appends the traceback last.
+//     Before a traceback, a strict exception line joins only after a line
+//     ending in ":", as after a header-less line (below).
 //   - A traceback ends at its exception line, unless what follows is a chain
 //     separator, an exception-group box line, an indented line (notes, CANN
 //     text) or torch's fixed CUDA epilogue. Inside a section, frames, source
@@ -42,8 +69,19 @@ import (
 //     continuation lines (warnings.warn source lines, Java "at" frames), and
 //     a traceback that follows it directly when it ends with ":" (a bare
 //     logger.exception message) or is CPython's "Exception ignored in: ...".
+//     A strict exception line (see Traceback.Bare) joins it the same way,
+//     only after a line ending in ":" ("Failed to load the model:" then
+//     "ValueError: ..."); otherwise it starts an entry of its own. A bare
+//     exception line takes torch's CUDA epilogue.
 //   - A "Traceback (most recent call last):" or "File ..." line that no rule
 //     above took starts a header-less traceback entry.
+//
+// An entry without a traceback whose message, or one of whose continuation
+// lines at column 0, is a strict exception line (a qualified class name
+// whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
+// or Timeout, or is a known builtin such as StopIteration, then ": msg" or
+// the end of the line; never "...Warning:") gets a one-link Bare
+// Traceback from the first such line.
 //
 // Blank lines: they never start an entry while one is open. They are held
 // until the next non-blank line decides: if that line continues the entry,
@@ -54,16 +92,22 @@ import (
 // other headers and header-less lines a blank line always ends the entry,
 // except inside a traceback where a chain separator, a frame, a source line
 // or the exception line follows (loguru's diagnose output, doubled blank
-// lines in pastes). Blank lines with no entry open (start of stream, after
-// Flush) form a blank entry (empty Text) so that every line is accounted for.
+// lines in pastes). A line that is blank once its wrappers and learned
+// prefix are off counts as blank. Blank lines with no entry open (start of
+// stream, after Flush) form a blank entry (empty Text) so that every line is
+// accounted for.
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
-// none.
+// none. Push allocates only to build a completed entry's multi-line Text and
+// Raw or its Traceback, and when it learns a prefix: with or without a
+// learned prefix, a line allocates nothing on its own.
 type Assembler struct {
 	opt     Options
 	out     []Entry
 	cur     pending
 	scratch []string // reused to hand the kept lines to ParseTraceback
+	learner prefixLearner
+	lines   int64 // non-blank lines pushed, for the learner's evidence window
 }
 
 // entryKind is what opened the pending entry.
@@ -101,8 +145,34 @@ type pending struct {
 	group     bool
 	lastFrame bool
 
+	// bareType and bareMsg hold the entry's first exception line when it
+	// has no traceback of its own (see Traceback.Bare).
+	bareType, bareMsg string
+
+	// firstN, firstTime and firstCut let a learned prefix reopen the entry
+	// from its first line: its number among non-blank lines, its Line.Time
+	// and the bytes the line bound cut from it.
+	firstN    int64
+	firstTime time.Time
+	firstCut  int
+
 	buf      lineBuf
 	cutBytes int
+}
+
+// classified is one non-blank line, parsed.
+type classified struct {
+	s      string // the text, wrappers and any learned prefix removed
+	prefix string // what was removed from its front
+	h      header
+	header bool
+	n      native
+	native bool
+	// prefixed: a learned prefix that is itself a log record's header
+	// (h holds it, with s as its message) came off a line that has no
+	// header of its own. Such a line is a record of the wrapping logger:
+	// it starts an entry unless it continues an open traceback.
+	prefixed bool
 }
 
 // NewAssembler returns an Assembler with o's bounds (zero fields take their
@@ -123,59 +193,172 @@ func (a *Assembler) Push(l Line) []Entry {
 	if len(text) > a.opt.MaxLineBytes {
 		text, cut = cutLine(text, a.opt.MaxLineBytes)
 	}
-	s, prefix := stripWrappers(text)
+	base, start, end := wrapperSpan(text)
+	full := base[start:end]
 	p := &a.cur
-	if strings.TrimSpace(s) == "" {
-		if !p.active {
-			a.begin(l, "", prefix, kindBlank)
-		} else {
-			p.blanks++
-			p.lines++
-			p.last = l.Offset
-		}
-		p.cutBytes += cut
+	if strings.TrimSpace(full) == "" {
+		a.pushBlank(l, base[:start], cut)
 		return a.out
 	}
+	a.lines++
 	ref := l.Time
 	if ref.IsZero() {
 		ref = a.opt.Reference
 	}
-	h, isHeader := parseHeader(s, ref, a.opt.Location)
-	var n native
-	isNative := false
-	if !isHeader {
-		n, isNative = parseNative(s, ref, a.opt.Location)
+	learned := 0
+	if a.learner.learned() {
+		learned = a.learner.match(full)
+		if learned > 0 && isSGLangRecord(full) {
+			learned = 0 // an sglang record's own header is never a prefix
+		}
 	}
-	if p.active && a.continues(s, isHeader, isNative) {
+	var c classified
+	if learned == 0 {
+		a.classify(&c, full, full, base[:start], false, ref)
+		// An sglang record carries no prefix, so only other lines can
+		// be evidence of one.
+		if !c.header || !isSGLangFormat(c.h.format) {
+			if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
+				a.reopen(firstN, firstLen)
+				learned = a.learner.match(full)
+			}
+		}
+	}
+	if learned > 0 {
+		start += learned
+		start += wrapperPrefixesLen(base[start:end])
+		if strings.TrimSpace(base[start:end]) == "" {
+			a.pushBlank(l, base[:start], cut)
+			return a.out
+		}
+		a.classify(&c, base[start:end], full, base[:start], true, ref)
+	}
+	if p.active && a.continues(&c) {
 		for ; p.blanks > 0; p.blanks-- {
 			p.buf.add("")
 		}
-		p.buf.add(s)
+		p.buf.add(c.s)
 		p.lines++
 		p.last = l.Offset
 		p.cutBytes += cut
-		p.colon = endsWithColon(s)
-		a.advance(s)
+		p.colon = endsWithColon(c.s)
+		a.advance(c.s)
+		a.noteBare(c.s)
 		return a.out
 	}
 	if p.active {
 		a.emit()
 	}
-	switch {
-	case isHeader:
-		a.begin(l, s, prefix, kindHeader)
-		p.format, p.time, p.ranks, p.level, p.msg = h.format, h.time, h.ranks, h.level, h.msg
-		p.greedy = h.format == FormatSRT || h.format == FormatLegacy || h.format == FormatDiffusion
-	case isNative:
-		a.begin(l, s, prefix, kindNative)
-		p.format, p.time, p.level, p.native = FormatNative, n.time, n.level, n.kind
-	default:
-		a.begin(l, s, prefix, kindRaw)
+	a.open(l, &c, cut)
+	return a.out
+}
+
+// isSGLangFormat reports whether f is one of sglang's own header families.
+func isSGLangFormat(f Format) bool {
+	return f == FormatSRT || f == FormatLegacy || f == FormatDiffusion
+}
+
+// pushBlank handles a line with nothing but wrappers and white space.
+func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+	p := &a.cur
+	if !p.active {
+		a.begin(l, "", prefix, kindBlank)
+	} else {
+		p.blanks++
+		p.lines++
+		p.last = l.Offset
 	}
-	p.colon = endsWithColon(s)
+	p.cutBytes += cut
+}
+
+// classify parses the text s of a non-blank line into c. full is the line
+// before a learned prefix came off (s itself when none did).
+func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
+	*c = classified{s: s, prefix: prefix}
+	c.h, c.header = parseHeader(s, ref, a.opt.Location)
+	if !c.header {
+		c.n, c.native = parseNative(s, ref, a.opt.Location)
+	}
+	if learned && !c.header && !c.native {
+		c.h, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+	}
+}
+
+// maxPrefixHeaderTries bounds the word starts of a learned prefix tried as
+// the start of a header.
+const maxPrefixHeaderTries = 8
+
+// prefixHeader finds a log record's header in the learned prefix of full
+// (the line before the prefix came off; s is what remains): at the start or
+// at a later word ("(VllmWorker rank=0 pid=1) ERROR 07-01 08:38:50
+// [executor.py:492] "), and ending where s starts.
+func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bool) {
+	n := len(full) - len(s)
+	tries := 0
+	for i := 0; i < n && tries < maxPrefixHeaderTries; i++ {
+		if i > 0 && full[i-1] != ' ' || full[i] == ' ' {
+			continue
+		}
+		tries++
+		if h, ok := parseHeader(full[i:], ref, loc); ok && strings.HasSuffix(h.msg, s) {
+			h.msg = s
+			return h, true
+		}
+	}
+	return header{}, false
+}
+
+// open starts a new pending entry with the classified line c.
+func (a *Assembler) open(l Line, c *classified, cut int) {
+	p := &a.cur
+	switch {
+	case c.header || c.prefixed:
+		a.begin(l, c.s, c.prefix, kindHeader)
+		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
+		p.greedy = c.header && isSGLangFormat(c.h.format)
+	case c.native:
+		a.begin(l, c.s, c.prefix, kindNative)
+		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+	default:
+		a.begin(l, c.s, c.prefix, kindRaw)
+	}
+	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
+	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	a.advance(p.msg)
-	return a.out
+	a.noteBare(p.msg)
+}
+
+// reopen re-reads the pending entry's first line with a prefix of n bytes
+// just learned from it and the line after it, when the entry still holds
+// that line alone: the first piece of evidence gets the prefix stripped
+// like every later line.
+func (a *Assembler) reopen(firstN int64, n int) {
+	p := &a.cur
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || p.buf.count() != 1 {
+		return
+	}
+	full := p.buf.first()
+	if n > len(full) {
+		return
+	}
+	rest := full[n:]
+	rest = rest[wrapperPrefixesLen(rest):]
+	if strings.TrimSpace(rest) == "" {
+		return
+	}
+	prefix := p.prefix + full[:len(full)-len(rest)]
+	l := Line{Source: p.source, Stream: p.stream, Offset: p.first, Time: p.firstTime}
+	ref := l.Time
+	if ref.IsZero() {
+		ref = a.opt.Reference
+	}
+	cut, lines := p.firstCut, a.lines
+	var c classified
+	a.classify(&c, rest, full, prefix, true, ref)
+	a.lines = firstN // open records the entry's first line number
+	a.open(l, &c, cut)
+	a.lines = lines
 }
 
 // Flush ends the pending entry, if any, and returns it. The returned slice
@@ -207,21 +390,44 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 	}
 }
 
-// continues decides whether the non-blank line s belongs to the pending
+// continues decides whether the non-blank line c belongs to the pending
 // entry (see the rules on Assembler).
-func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
+func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
+	s := c.s
 	afterBlank := p.blanks > 0
 	switch p.kind {
 	case kindBlank:
 		return false
 	case kindNative:
-		return !isHeader && nativeContinues(p.native, s, afterBlank)
+		if c.header {
+			return false
+		}
+		if p.native == NativeCompiler {
+			return compilerContinues(p.msg, s, afterBlank, p.lines)
+		}
+		return nativeContinues(p.native, s, afterBlank)
 	}
-	if isHeader || isNative || isWarningLine(s) {
+	if c.header || isWarningLine(s) {
+		return false
+	}
+	if c.native && (!c.n.soft || afterBlank || !p.greedy || p.tb == tbNone) {
+		// A soft native line is message text only inside the traceback of
+		// an sglang record, which prints its exception's multi-line
+		// message unprefixed; elsewhere it is another writer's line.
 		return false
 	}
 	bare := isTracebackLine(s) || isGroupStartLine(s)
+	if c.prefixed {
+		// A record of the wrapping logger: only a traceback's own lines
+		// continue, or the traceback a logger.exception record announces.
+		if p.tb == tbNone {
+			return !afterBlank && bare && (p.kind == kindHeader || p.colon)
+		}
+		if !p.greedy {
+			return a.tracebackContinues(s, afterBlank)
+		}
+	}
 	if p.greedy {
 		switch {
 		case bare && p.tb != tbNone && p.tb != tbChain:
@@ -240,11 +446,28 @@ func (a *Assembler) continues(s string, isHeader, isNative bool) bool {
 		return false
 	}
 	if p.kind == kindHeader {
-		// logging.exception: the traceback follows the message line.
-		return bare || p.colon || !isFrameLine(s)
+		// logging.exception: the traceback follows the message line. An
+		// exception line nothing announced is another writer's.
+		if bare || p.colon {
+			return true
+		}
+		if isFrameLine(s) {
+			return false
+		}
+		_, _, exc := parseBareException(s)
+		return !exc
 	}
 	if bare || isFrameLine(s) {
 		return p.colon
+	}
+	if p.bareType != "" && isEpilogue(s) {
+		return true // torch's CUDA epilogue after a bare exception line
+	}
+	if p.colon {
+		// "Failed to load the model:" announcing the exception line.
+		if _, _, ok := parseBareException(s); ok {
+			return true
+		}
 	}
 	return isIndented(s)
 }
@@ -306,6 +529,19 @@ func (a *Assembler) advance(s string) {
 		if isExceptionLine(s, wasFrame) {
 			p.tb = tbAfterExc
 		}
+	}
+}
+
+// noteBare records s as the entry's bare exception line when the entry has
+// none yet and no traceback is open: the message itself, or a continuation
+// line at column 0 (CPython prints exception lines unindented).
+func (a *Assembler) noteBare(s string) {
+	p := &a.cur
+	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
+		return
+	}
+	if typ, msg, ok := parseBareException(s); ok {
+		p.bareType, p.bareMsg = typ, msg
 	}
 }
 
@@ -376,6 +612,9 @@ func (a *Assembler) emit() {
 		}
 		if e.Traceback == nil && p.hasTB {
 			e.Traceback = ParseTraceback([]string{first})
+		}
+		if e.Traceback == nil && p.bareType != "" {
+			e.Traceback = bareTraceback(p.bareType, p.bareMsg)
 		}
 	}
 	a.out = append(a.out, e)

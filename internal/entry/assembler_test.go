@@ -177,7 +177,7 @@ func TestAssemblerRules(t *testing.T) {
 		{
 			name: "python logging traceback ends at its exception line",
 			in:   "2023-07-09 00:00:00,000 ERROR    app prefix: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nException: x\njava.lang.RuntimeException: y",
-			want: []view{{"1-3", FormatPython, "", "app prefix: Traceback (most recent call last):", "Exception: x"}, {"4-4", FormatNone, "", "java.lang.RuntimeException: y", ""}},
+			want: []view{{"1-3", FormatPython, "", "app prefix: Traceback (most recent call last):", "Exception: x"}, {"4-4", FormatNone, "", "java.lang.RuntimeException: y", "java.lang.RuntimeException: y"}},
 		},
 		{
 			name: "uvicorn ASGI exception group",

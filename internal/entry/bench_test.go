@@ -38,6 +38,17 @@ RuntimeError: NCCL error: unhandled system error
 		lines = append(lines[:1000:1000], crash...)
 		benchPush(b, lines)
 	})
+	b.Run("learned-prefix", func(b *testing.B) {
+		// A CI runner's timestamp on every line: learned from the crash's
+		// frames, then stripped from every batch line.
+		lines := benchLines()
+		crash := rankTraceback(0)
+		lines = append(lines[:1000:1000], crash...)
+		for i, l := range lines {
+			lines[i] = fmt.Sprintf("> [2025-11-06T02:10:%02d.%03dZ] %s", i%60, i%1000, l)
+		}
+		benchPush(b, lines)
+	})
 }
 
 func benchPush(b *testing.B, lines []string) {

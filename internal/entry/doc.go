@@ -1,10 +1,20 @@
 // Package entry turns physical log lines into logical entries, the unit the
 // matcher searches. An Assembler, one per stream, strips wrappers (ANSI
 // colour, Ray, docker-compose and kubectl prefixes, collector and CI
-// timestamps, torchrun ranks, Markdown quotes), recognises sglang, uvicorn,
-// dynamo and generic Python logging headers and the native crash shapes of
-// SGLANG-LOGS.md, joins continuation lines and tracebacks into one bounded
-// entry, and fills in the parsed exception chain (ParseTraceback). It is
-// pure: no I/O, no goroutines, no clock; the caller supplies time and decides
-// when an idle stream is flushed.
+// timestamps, torchrun ranks, Markdown quotes) and a per-stream prefix it
+// learns (a collector's or wrapping logger's text repeated in front of
+// tracebacks and sglang records), recognises sglang, uvicorn, Rust tracing
+// (dynamo, the sglang router), the router's launcher and generic Python
+// logging headers (default, basicConfig, loguru, vLLM and bracketed-time
+// formats) and the native shapes of SGLANG-LOGS.md (faulthandler,
+// terminate, c10d, glog, NCCL, CUDA asserts, shell signal messages, and the
+// CUDA, HIP/ROCclr, Ascend/ACL and compiler or linker error lines printed
+// outside Python), joins continuation lines and tracebacks into one bounded
+// entry, and fills in the facts a consumer decides on: the header's level
+// normalised (Entry.Level), the native shape (Entry.Native), the parsed
+// exception chain (Entry.Traceback, ParseTraceback), marked Bare for an
+// exception line printed without a traceback, and the wrapper text removed
+// (Entry.Prefix). It decides no policy: which entries are failures is the
+// consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
+// supplies time and decides when an idle stream is flushed.
 package entry

@@ -23,15 +23,25 @@ type Entry struct {
 	LastOffset  int64 // Offset of the last line
 	Lines       int   // number of physical lines that went into the entry
 
-	Format  Format    // which header family started the entry
-	Time    time.Time // the header's timestamp; zero when the entry has none
-	Ranks   Ranks     // rank tokens of the header prefix
-	Level   string    // level word when the header carries one (uvicorn, glog, NCCL): "INFO", "ERROR", ...
-	Message string    // first line's message, header and wrappers removed
+	Format Format    // which header family started the entry
+	Time   time.Time // the header's timestamp; zero when the entry has none
+	Ranks  Ranks     // rank tokens of the header prefix
+	// Level is the entry's level, normalised to one of LevelTrace ...
+	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",
+	// "FATAL"): the level word of the header that started the entry (WARN,
+	// NOTICE, SUCCESS, EVENT mapped; glog's and c10d's I/W/E/F letters), or
+	// for a native entry the level its shape states (see the Native
+	// constants). When a learned prefix that is itself a log record's header
+	// came off the first line and what remained has no header of its own,
+	// that prefix's level. "" when none applies: sglang's own records carry
+	// no level, nor do header-less lines.
+	Level   string
+	Message string // first line's message, header and wrappers removed
 
 	// Prefix is the wrapper text stripped from the front of the first line
 	// (Ray actor, docker-compose service, collector timestamp, torchrun
-	// rank), as written; "" when the line had none.
+	// rank, and a per-stream prefix the Assembler learned), as written;
+	// "" when the line had none.
 	Prefix string
 	// Native names the native shape of a FormatNative entry (NativeFaulthandler,
 	// NativeTerminate, ...); "" for every other format.
@@ -46,7 +56,9 @@ type Entry struct {
 	Cut Cut // what the bounds cut from this entry
 
 	// Traceback is the parsed exception chain when the entry holds a Python
-	// traceback (or a header-less SyntaxError block); nil otherwise.
+	// traceback (or a header-less SyntaxError block), or a one-link Bare
+	// chain when it holds an exception line without a traceback; nil
+	// otherwise.
 	Traceback *Traceback
 }
 
@@ -61,8 +73,9 @@ const (
 	FormatDiffusion Format = "diffusion" // [MM-DD HH:MM:SS<ranks>] msg
 	FormatUvicorn   Format = "uvicorn"   // [ts] LEVEL:     msg, or LEVEL:     msg
 	FormatNative    Format = "native"    // faulthandler, terminate called, c10d, NCCL, CUDA assert, glog...
-	FormatDynamo    Format = "dynamo"    // 2025-11-05T01:56:54.243403Z  INFO target: msg
-	FormatPython    Format = "python"    // generic Python logging: 2023-07-09 00:00:00,000 ERROR name msg
+	FormatDynamo    Format = "dynamo"    // Rust tracing (dynamo, sglang router/gateway): 2025-11-05T01:56:54.243403Z  INFO [span: ]target: msg
+	FormatPython    Format = "python"    // generic Python logging: 2023-07-09 00:00:00,000 ERROR name msg, loguru, basicConfig ...
+	FormatRouter    Format = "router"    // sglang router's launcher: [Router (Python)] 2024-11-25 21:28:33 - INFO - msg
 )
 
 // Ranks are the parallelism ranks of a header prefix; -1 means absent.
@@ -86,6 +99,11 @@ type Traceback struct {
 	Links []Exception
 	// LinksCut counts links dropped from the middle of an overlong chain.
 	LinksCut int
+	// Bare marks an exception line printed without the "Traceback" header
+	// and frames (a bare "ImportError: ..." line, or an exception line as
+	// the message of a log record): Links then holds one link with a Type,
+	// a Message and no Frames.
+	Bare bool
 }
 
 // Exception is one link of a chain.

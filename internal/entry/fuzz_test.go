@@ -25,6 +25,14 @@ var fuzzSeeds = []string{
 	"2023-07-09 00:00:00,000 ERROR    app p: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nException: x\n\xff\xfe\x00",
 	"\n\n\n",
 	"",
+	// Levels, bare exceptions, native GPU and compiler lines, learned prefixes.
+	"[Router (Python)] 2024-11-25 21:28:33 - INFO - Launching DP server process 0 on port 31000\n[2024-04-11 10:31:54,306] [INFO] [real_accelerator.py:161:get_accelerator] x\n2025-05-30T00:35:01.153Z ERROR chat_completions: dynamo_llm::http::service::openai: Internal server error",
+	"ImportError: /usr/local/lib/python3.11/dist-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb\nFailed to load:\nValueError: x\n[2026-07-01 09:31:38 TP0] KeyError: 'k'",
+	"Cuda failure 1 'invalid argument'\nFailed: /x/custom_all_reduce.cuh:310 'invalid argument'\nHIP error: hipErrorNoDevice\n:0:rocdevice.cpp            :2992: 1 us:  Callback: Queue 0x7d aborting with error : HSA_STATUS_ERROR\nEZ9999: Inner Error!\naclrtSetDevice: open device 0 failed",
+	"kshell.c:3:10: fatal error: kernel/error.h: No such file or directory\n #include \"kernel/error.h\"\n          ^~~~~~~~~~~~~~~~\ncompilation terminated.\n/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nkernel.cu(5): error: x\nerror: command 'gcc' failed with exit code 1",
+	"> [2025-11-06T02:10:00.702Z] Traceback (most recent call last):\n> [2025-11-06T02:10:00.702Z]   File \"a.py\", line 1, in f\n> [2025-11-06T02:10:00.702Z] \n> [2025-11-06T02:10:00.703Z] ValueError: x",
+	"    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File \"/tmp/x\", line 202, in init\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: x",
+	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
 }
 
 // addCorpusSeeds adds the golden inputs and, when shared/ is present, the
@@ -81,7 +89,19 @@ func FuzzAssemble(f *testing.F) {
 			}
 			if e.Traceback != nil {
 				checkTracebackBounds(t, e.Traceback)
+				if e.Traceback.Bare && (len(e.Traceback.Links) != 1 || len(e.Traceback.Links[0].Frames) != 0) {
+					t.Fatalf("bare chain %+v", e.Traceback)
+				}
 			}
+			if !validLevel(e.Level) {
+				t.Fatalf("level %q is not normalised", e.Level)
+			}
+			if first := lines[e.FirstOffset-1]; !strings.ContainsAny(first, "\x1b\r") && len(first) <= o.MaxLineBytes && !strings.HasPrefix(first, e.Prefix) {
+				t.Fatalf("prefix %q is not the start of line %q", e.Prefix, first)
+			}
+		}
+		if a.learner.nShapes > maxLearnedShapes || a.learner.nCands > maxCandidates {
+			t.Fatalf("learner holds %d shapes, %d candidates", a.learner.nShapes, a.learner.nCands)
 		}
 		if sum != len(lines) {
 			t.Fatalf("entries hold %d lines, pushed %d", sum, len(lines))
@@ -124,9 +144,35 @@ func FuzzParseLine(f *testing.F) {
 		if h, ok := parseHeader(text, ref, time.UTC); ok && !strings.HasSuffix(text, h.msg) {
 			t.Fatalf("parseHeader(%q): message %q is not its tail", text, h.msg)
 		}
-		parseNative(text, ref, time.UTC)
+		if n, ok := parseNative(text, ref, time.UTC); ok && (n.kind == "" || !validLevel(normLevel(n.level)) || n.level != "" && normLevel(n.level) == "") {
+			t.Fatalf("parseNative(%q) = %+v", text, n)
+		}
 		if typ, msg, ok := parseExceptionLine(text); ok && !strings.HasPrefix(text, typ) || !strings.HasSuffix(text, msg) {
 			t.Fatalf("parseExceptionLine(%q) = %q, %q", text, typ, msg)
+		}
+		if typ, msg, ok := parseBareException(text); ok && (!strings.HasPrefix(text, typ) || !strings.HasSuffix(text, msg) || strings.HasSuffix(typ, "Warning")) {
+			t.Fatalf("parseBareException(%q) = %q, %q", text, typ, msg)
+		}
+		if text != "" {
+			if lvl, ok := parseCompilerLine(text); ok && !validLevel(lvl) {
+				t.Fatalf("parseCompilerLine(%q) = %q", text, lvl)
+			}
+			if lvl, ok := parseHIPLine(text); ok && !validLevel(lvl) {
+				t.Fatalf("parseHIPLine(%q) = %q", text, lvl)
+			}
+			parseCUDALine(text)
+			parseACLLine(text)
+		}
+		if n, strength := findPrefix(line); strength != evidenceNone {
+			if n <= 0 || n > maxLearnedPrefix || n > len(line) {
+				t.Fatalf("findPrefix(%q) = %d", line, n)
+			}
+			var buf [maxLearnedPrefix]byte
+			if k := shapeOf(buf[:0], line[:n]); k > 0 {
+				if m := matchShape(line, buf[:k]); m != n {
+					t.Fatalf("prefix %q of %q: its shape matches %d bytes", line[:n], line, m)
+				}
+			}
 		}
 		if len(line) > 64 {
 			cut, n := cutLine(line, 64+markerReserve)
@@ -135,6 +181,15 @@ func FuzzParseLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// validLevel reports whether lvl is "" or one of the normalised levels.
+func validLevel(lvl string) bool {
+	switch lvl {
+	case "", LevelTrace, LevelDebug, LevelInfo, LevelWarning, LevelError, LevelCritical, LevelFatal:
+		return true
+	}
+	return false
 }
 
 func checkTracebackBounds(t *testing.T, tb *Traceback) {

@@ -37,6 +37,7 @@ type goldenEntry struct {
 	CutBytes  int      `json:"cutBytes,omitempty"`
 	NumLines  int      `json:"numLines"`
 	Traceback bool     `json:"traceback,omitempty"`
+	Bare      bool     `json:"bare,omitempty"`
 }
 
 func toGolden(e Entry) goldenEntry {
@@ -53,7 +54,7 @@ func toGolden(e Entry) goldenEntry {
 		g.Time = e.Time.Format(time.RFC3339Nano)
 	}
 	if e.Traceback != nil {
-		g.Traceback = true
+		g.Traceback, g.Bare = true, e.Traceback.Bare
 		for _, l := range e.Traceback.Links {
 			s := l.Type
 			if l.Message != "" {

@@ -41,6 +41,14 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 		if h, ok := parseDiffusion(s[1:], loc, ref); ok {
 			return h, true
 		}
+		if h, ok := parseRouter(s, loc); ok {
+			return h, true
+		}
+		if len(s) > 1 && isDigit(s[1]) {
+			// "[2024-04-11 10:31:54,306] [INFO] [file.py:161:f] msg":
+			// a Python logging format with the time in brackets.
+			return parsePythonTimeFirst(s[1:], loc)
+		}
 		return header{}, false
 	}
 	if isDigit(s[0]) {
@@ -158,8 +166,28 @@ func parseDiffusion(s string, loc *time.Location, ref time.Time) (header, bool) 
 	return header{format: FormatDiffusion, time: c.inYear(ref, loc), ranks: ranks, msg: msg}, true
 }
 
+// routerLoggers are the prefixes of the sglang router's loggers: its Python
+// launcher's logging.Formatter("[Router (Python)] %(asctime)s -
+// %(levelname)s - %(message)s[ - %(filename)s:%(lineno)d]") and the early
+// Rust router's log in the same shape.
+var routerLoggers = [...]string{"[Router (Python)] ", "[Router (Rust)] "}
+
+// parseRouter matches "[Router (Python)] 2024-11-25 21:28:33 - INFO - msg".
+func parseRouter(s string, loc *time.Location) (header, bool) {
+	for _, p := range routerLoggers {
+		if strings.HasPrefix(s, p) {
+			h, ok := parsePythonTimeFirst(s[len(p):], loc)
+			h.format = FormatRouter
+			return h, ok
+		}
+	}
+	return header{}, false
+}
+
 // parseDynamo matches "2025-11-05T01:56:54.243403Z  INFO target: msg", the
-// Rust tracing format ai-dynamo re-emits sglang records in.
+// Rust tracing format of ai-dynamo (which re-emits sglang records in it) and
+// of the sglang router and model gateway. Spans may stand before the target
+// ("ERROR chat_completions: dynamo_llm::http::service::openai: msg").
 func parseDynamo(s string) (header, bool) {
 	n, ok := rfc3339Len(s)
 	if !ok || n >= len(s) || s[n] != ' ' {
@@ -175,8 +203,13 @@ func parseDynamo(s string) (header, bool) {
 	}
 	msg := strings.TrimLeft(rest, " ")
 	// Drop the tracing target ("scheduler.__init__: ") so the message reads
-	// as sglang wrote it.
-	if sp := strings.IndexByte(msg, ' '); sp > 1 && msg[sp-1] == ':' {
+	// as sglang wrote it, and the span names and Rust module path before
+	// it ("request{id=7}: sgl_model_gateway::routers::http: ").
+	for i := 0; i < 4; i++ {
+		sp := strings.IndexByte(msg, ' ')
+		if sp <= 1 || msg[sp-1] != ':' || i > 0 && !strings.Contains(msg[:sp], "::") && !strings.Contains(msg[:sp], "}") && !strings.Contains(msg[:sp], ".rs:") {
+			break
+		}
 		msg = msg[sp+1:]
 	}
 	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: msg}, true
@@ -225,7 +258,8 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 }
 
 // parsePythonLevelFirst matches "LEVEL MM-DD HH:MM:SS[.mmm] msg" (vLLM and
-// other servers) and logging.basicConfig's "LEVEL:name:msg".
+// other servers), "LEVEL YYYY-MM-DD HH:MM:SS[,mmm] msg" and
+// logging.basicConfig's "LEVEL:name:msg".
 func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header, bool) {
 	lvl, after, ok := levelWord(s)
 	if !ok || after == "" {
@@ -241,6 +275,17 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 		return header{format: FormatPython, ranks: NoRanks, level: lvl, msg: rest[k+1:]}, true
 	}
 	r := after[1:]
+	if after[0] == ' ' {
+		// "ERROR 2025-03-08 02:04:48,693 name: msg"
+		if c, n, ok := scanDateTime(r, ','); ok {
+			if n == 19 && n < len(r) && r[n] == '.' {
+				c, n, _ = scanDateTime(r, '.')
+			}
+			if n == len(r) || r[n] == ' ' {
+				return header{format: FormatPython, time: c.in(loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[n:], " ")}, true
+			}
+		}
+	}
 	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
 		return header{}, false
 	}

@@ -54,7 +54,37 @@ func TestParseHeader(t *testing.T) {
 		{"vllm style", "WARNING 06-30 11:00:00 [config.py:1] x", &header{FormatPython, at(2026, 6, 30, 11, 0, 0, 0), NoRanks, "WARNING", "[config.py:1] x"}},
 		{"basicConfig", "ERROR:root:something failed", &header{FormatPython, time.Time{}, NoRanks, "ERROR", "something failed"}},
 
+		// sglang router launcher (sgl-project/sglang#2148), DeepSpeed-style
+		// bracketed time (haotian-liu/LLaVA#1289), sglang router's Rust log
+		// (sgl-project/sglang#12621), dynamo tracing with a span
+		// (ai-dynamo/dynamo#1280), vLLM (sgl-project/sglang#11601).
+		{"router python", "[Router (Python)] 2024-11-25 21:28:33 - INFO - Launching DP server process 0 on port 31000",
+			&header{FormatRouter, at(2024, 11, 25, 21, 28, 33, 0), NoRanks, "INFO", "Launching DP server process 0 on port 31000"}},
+		{"router rust", "[Router (Rust)] 2024-11-25 21:29:40 - INFO - Tenant: http://127.0.0.1:31814, Size: 0",
+			&header{FormatRouter, at(2024, 11, 25, 21, 29, 40, 0), NoRanks, "INFO", "Tenant: http://127.0.0.1:31814, Size: 0"}},
+		// The next two follow the formatters' shapes with invented messages.
+		{"router python error", "[Router (Python)] 2025-03-07 10:00:00 - ERROR - Failed to start router: Timeout 300s waiting for workers to become healthy - launch_server.py:204",
+			&header{FormatRouter, at(2025, 3, 7, 10, 0, 0, 0), NoRanks, "ERROR", "Failed to start router: Timeout 300s waiting for workers to become healthy - launch_server.py:204"}},
+		{"bracketed python time", "[2024-04-11 10:31:54,306] [INFO] [real_accelerator.py:161:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+			&header{FormatPython, at(2024, 4, 11, 10, 31, 54, 306e6), NoRanks, "INFO", "[real_accelerator.py:161:get_accelerator] Setting ds_accelerator to cuda (auto detect)"}},
+		{"router rust tracing", "2025-11-04 10:05:37  INFO sglang_router_rs::server: src/server.rs:830: Starting router on 0.0.0.0:port | mode: Regular { worker_urls: [] } | policy: CacheAware { cache_threshold: 0.5, balance_abs_threshold: 16, balance_rel_threshold: 1.5, eviction_interval_secs: 60, max_tree_size: 67108864 } | max_payload: 512MB",
+			&header{FormatPython, at(2025, 11, 4, 10, 5, 37, 0), NoRanks, "INFO", "sglang_router_rs::server: src/server.rs:830: Starting router on 0.0.0.0:port | mode: Regular { worker_urls: [] } | policy: CacheAware { cache_threshold: 0.5, balance_abs_threshold: 16, balance_rel_threshold: 1.5, eviction_interval_secs: 60, max_tree_size: 67108864 } | max_payload: 512MB"}},
+		{"router rust tracing debug", "2025-11-04 10:05:37 DEBUG sglang_router_rs::core::job_queue: src/core/job_queue.rs:142: Initializing worker job queue: capacity=1000, workers=10",
+			&header{FormatPython, at(2025, 11, 4, 10, 5, 37, 0), NoRanks, "DEBUG", "sglang_router_rs::core::job_queue: src/core/job_queue.rs:142: Initializing worker job queue: capacity=1000, workers=10"}},
+		{"tracing with span", "2025-05-30T00:35:01.153Z ERROR chat_completions: dynamo_llm::http::service::openai: Internal server error: Failed to generate completions: no instances found for endpoint \"insta",
+			&header{FormatDynamo, at(2025, 5, 30, 0, 35, 1, 153e6), NoRanks, "ERROR", "Internal server error: Failed to generate completions: no instances found for endpoint \"insta"}},
+		{"tracing module path", "2025-03-21T07:56:53.878390Z  INFO dynamo_llm::engines::sglang::worker: Waiting for sglang0 to signal that it's ready",
+			&header{FormatDynamo, at(2025, 3, 21, 7, 56, 53, 878390e3), NoRanks, "INFO", "Waiting for sglang0 to signal that it's ready"}},
+		{"tracing span fields", "2025-11-05T01:56:54.243403Z ERROR request{id=7}: sgl_model_gateway::routers::http: worker http://10.0.0.1:30000 failed",
+			&header{FormatDynamo, at(2025, 11, 5, 1, 56, 54, 243403e3), NoRanks, "ERROR", "worker http://10.0.0.1:30000 failed"}},
+		{"vllm no brackets", "INFO 10-14 02:11:06 __init__.py:190] Automatically detected platform cuda.",
+			&header{FormatPython, at(2026, 10, 14, 2, 11, 6, 0).AddDate(-1, 0, 0), NoRanks, "INFO", "__init__.py:190] Automatically detected platform cuda."}},
+
+		// "%(levelname)s %(asctime)s %(name)s: %(message)s"; invented message.
+		{"python level then full time", "ERROR 2025-03-08 02:04:48,693 sglang.launcher: server exited with code 1",
+			&header{FormatPython, at(2025, 3, 8, 2, 4, 48, 693e6), NoRanks, "ERROR", "sglang.launcher: server exited with code 1"}},
 		{"not: plain text", "This is not an exception.", nil},
+		{"not: router without time", "[Router (Python)] hello", nil},
 		{"not: exception line", "RuntimeError: CUDA error: device-side assert triggered", nil},
 		{"not: unknown rank token", "[2026-03-17 17:31:50 XX0] x", nil},
 		{"not: no space after bracket", "[2026-03-17 17:31:50]x", nil},

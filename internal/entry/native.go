@@ -5,17 +5,21 @@ import (
 	"time"
 )
 
-// Native shapes (SGLANG-LOGS.md §9): the value of Entry.Native.
+// Native shapes (SGLANG-LOGS.md §9): the value of Entry.Native. Each comment
+// shows the first line and, after "level", the Entry.Level the shape gets:
+// its own level word where it prints one, else the one its text states.
 const (
-	NativeFaulthandler = "faulthandler" // Fatal Python error: ... / Thread 0x... (most recent call first):
-	NativeTerminate    = "terminate"    // terminate called after throwing an instance of ...
-	NativeC10d         = "c10d"         // [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ...
-	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ...
-	NativeCUDAAssert   = "cuda-assert"  // IndexKernel.cu:92: ...: block: [0,0,0], thread: [4,0,0] Assertion `...` failed.
-	NativeGlog         = "glog"         // I0820 02:41:20.446154 710 transfer_engine.cpp:422] ...
-	NativeShell        = "shell"        // Killed, Aborted (core dumped), Segmentation fault (core dumped)
-	NativeROCm         = "rocm"         // Memory access fault by GPU node-N ...
-	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ...
+	NativeFaulthandler = "faulthandler" // Fatal Python error: ... (FATAL) / Thread 0x... (most recent call first): (no level)
+	NativeTerminate    = "terminate"    // terminate called after throwing an instance of ... (FATAL)
+	NativeC10d         = "c10d"         // [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ... (I/W/E/F: INFO, WARNING, ERROR, FATAL)
+	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ... (INFO, WARNING, ERROR for ABORT, TRACE)
+	NativeCUDAAssert   = "cuda-assert"  // IndexKernel.cu:92: ...: block: [0,0,0], thread: [4,0,0] Assertion `...` failed. (ERROR)
+	NativeGlog         = "glog"         // I0820 02:41:20.446154 710 transfer_engine.cpp:422] ... (I/W/E/F as c10d)
+	NativeShell        = "shell"        // Killed, Aborted (core dumped), Segmentation fault (core dumped), Quit (FATAL; Terminated: WARNING)
+	NativeROCm         = "rocm"         // Memory access fault by GPU node-N ... (FATAL); HIP error: ..., hipErrorNoDevice, ROCclr ":0:rocdevice.cpp :2992: ..." lines (ROCclr's level; "aborting with error": FATAL)
+	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ... (its tag); EZ9999: Inner Error!, aclrtSetDevice ... failed (ERROR)
+	NativeCUDA         = "cuda"         // CUDA error: ..., Cuda failure 'out of memory', Failed: Cuda error x.cuh:307 '...', cudaErrorIllegalAddress ... (ERROR)
+	NativeCompiler     = "compiler"     // x.cu(12): error: ..., x.cpp:3:10: fatal error: ..., /usr/bin/ld: cannot find -lcuda, error: command 'gcc' failed ... (ERROR; "fatal error": FATAL; "warning": WARNING)
 )
 
 // native is what a recognised native first line yields.
@@ -23,6 +27,11 @@ type native struct {
 	kind  string
 	level string
 	time  time.Time
+	// soft: the line is also what an exception message or a build log
+	// quoted in one prints (CUDA, ROCm, ACL and compiler lines), so inside an
+	// open traceback or sglang record it stays a continuation line; only
+	// elsewhere does it start an entry of its own.
+	soft bool
 }
 
 // shellMessages are what a shell prints when its child dies by a signal.
@@ -39,6 +48,10 @@ var shellMessages = [...]string{
 	"Illegal instruction (core dumped)",
 	"Floating point exception",
 	"Floating point exception (core dumped)",
+	"Quit",
+	"Quit (core dumped)",
+	"Trace/breakpoint trap",
+	"Trace/breakpoint trap (core dumped)",
 }
 
 // parseNative recognises the first line of a native block on a line whose
@@ -50,7 +63,7 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	switch s[0] {
 	case 'F':
 		if strings.HasPrefix(s, "Fatal Python error: ") {
-			return native{kind: NativeFaulthandler}, true
+			return native{kind: NativeFaulthandler, level: LevelFatal}, true
 		}
 	case 'T', 'C':
 		if isThreadDump(s) {
@@ -58,11 +71,11 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 		}
 	case 't':
 		if strings.HasPrefix(s, "terminate called ") {
-			return native{kind: NativeTerminate}, true
+			return native{kind: NativeTerminate, level: LevelFatal}, true
 		}
 	case 'M':
 		if strings.HasPrefix(s, "Memory access fault by GPU node-") {
-			return native{kind: NativeROCm}, true
+			return native{kind: NativeROCm, level: LevelFatal}, true
 		}
 	case '[':
 		if n, ok := parseC10d(s, ref, loc); ok {
@@ -75,14 +88,26 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if n, ok := parseGlog(s, ref, loc); ok {
 		return n, true
 	}
-	if isShellMessage(s) {
-		return native{kind: NativeShell}, true
+	if lvl, ok := shellMessageLevel(s); ok {
+		return native{kind: NativeShell, level: lvl}, true
 	}
 	if lvl, ok := parseNCCL(s); ok {
 		return native{kind: NativeNCCL, level: lvl}, true
 	}
 	if isCUDAAssert(s) {
-		return native{kind: NativeCUDAAssert}, true
+		return native{kind: NativeCUDAAssert, level: LevelError}, true
+	}
+	if parseCUDALine(s) {
+		return native{kind: NativeCUDA, level: LevelError, soft: true}, true
+	}
+	if lvl, ok := parseHIPLine(s); ok {
+		return native{kind: NativeROCm, level: lvl, soft: true}, true
+	}
+	if parseACLLine(s) {
+		return native{kind: NativeAscend, level: LevelError, soft: true}, true
+	}
+	if lvl, ok := parseCompilerLine(s); ok {
+		return native{kind: NativeCompiler, level: lvl, soft: true}, true
 	}
 	return native{}, false
 }
@@ -100,13 +125,18 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 		if strings.HasPrefix(s, "Exception raised from ") || strings.HasPrefix(s, "frame #") {
 			return true
 		}
-		return !afterBlank && isIndented(s)
+		// c10's CUDA errors end their what() text with torch's epilogue.
+		return !afterBlank && (isIndented(s) || isEpilogue(s))
 	case NativeCUDAAssert:
 		return !afterBlank && isCUDAAssert(s)
 	case NativeGlog:
 		return !afterBlank && (isIndented(s) || strings.HasPrefix(s, "*** "))
 	case NativeAscend:
 		return !afterBlank && (isIndented(s) || isAscendCode(s))
+	case NativeCUDA:
+		return !afterBlank && isEpilogue(s)
+	case NativeCompiler:
+		return compilerContinues("", s, afterBlank, 2)
 	}
 	return false
 }
@@ -117,6 +147,19 @@ func isThreadDump(s string) bool {
 		return false
 	}
 	return strings.HasPrefix(s, "Thread 0x") || strings.HasPrefix(s, "Current thread")
+}
+
+// shellMessageLevel matches what a shell prints when its child died by a
+// signal and returns FATAL, or WARNING for SIGTERM ("Terminated"), the
+// signal of an orderly stop.
+func shellMessageLevel(s string) (string, bool) {
+	if !isShellMessage(s) {
+		return "", false
+	}
+	if strings.HasSuffix(s, "Terminated") || strings.Contains(s, " Terminated ") {
+		return LevelWarning, true
+	}
+	return LevelFatal, true
 }
 
 func isShellMessage(s string) bool {
@@ -353,17 +396,19 @@ func skipFraction(s string) string {
 	return s[i:]
 }
 
-// isAscendCode matches CANN error-code lines such as "EZ9999: Inner Error!".
+// isAscendCode matches CANN error-code lines such as "EZ9999: Inner Error!",
+// "E30006: ..." and "EL0004: ...": "E", two upper-case letters or digits,
+// three digits, ":".
 func isAscendCode(s string) bool {
-	if len(s) < 8 || s[0] != 'E' || s[6] != ':' {
+	if len(s) < 8 || s[0] != 'E' || s[6] != ':' || s[7] != ' ' {
 		return false
 	}
-	for i := 1; i < 6; i++ {
+	for i := 1; i < 3; i++ {
 		if !isUpper(s[i]) && !isDigit(s[i]) {
 			return false
 		}
 	}
-	return true
+	return isDigits(s[3:6])
 }
 
 // isIndented reports whether s starts with a space or a tab.

@@ -14,13 +14,13 @@ func TestParseNative(t *testing.T) {
 		in   string
 		want *native // nil: not native
 	}{
-		{"faulthandler", "Fatal Python error: Segmentation fault", &native{kind: NativeFaulthandler}},
-		{"faulthandler aborted", "Fatal Python error: Aborted", &native{kind: NativeFaulthandler}},
+		{"faulthandler", "Fatal Python error: Segmentation fault", &native{kind: NativeFaulthandler, level: LevelFatal}},
+		{"faulthandler aborted", "Fatal Python error: Aborted", &native{kind: NativeFaulthandler, level: LevelFatal}},
 		{"thread dump", "Thread 0x00007f5c2effd640 (most recent call first):", &native{kind: NativeFaulthandler}},
 		{"current thread", "Current thread 0x00007f5e1a2b4740 (most recent call first):", &native{kind: NativeFaulthandler}},
-		{"terminate", "terminate called after throwing an instance of 'c10::DistBackendError'", &native{kind: NativeTerminate}},
-		{"terminate gloo", "terminate called after throwing an instance of 'gloo::EnforceNotMet'", &native{kind: NativeTerminate}},
-		{"terminate no exception", "terminate called without an active exception", &native{kind: NativeTerminate}},
+		{"terminate", "terminate called after throwing an instance of 'c10::DistBackendError'", &native{kind: NativeTerminate, level: LevelFatal}},
+		{"terminate gloo", "terminate called after throwing an instance of 'gloo::EnforceNotMet'", &native{kind: NativeTerminate, level: LevelFatal}},
+		{"terminate no exception", "terminate called without an active exception", &native{kind: NativeTerminate, level: LevelFatal}},
 		{"c10d error", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] [PG ID 0 PG GUID 0 Rank 1] Watchdog caught collective operation timeout",
 			&native{kind: NativeC10d, level: "ERROR", time: time.Date(2025, 8, 25, 10, 26, 44, 56376840, time.UTC)}},
 		{"c10d warning mmdd", "[W1231 23:59:59.000000001 ProcessGroupNCCL.cpp:1000] x",
@@ -29,23 +29,85 @@ func TestParseNative(t *testing.T) {
 		{"nccl info", "node-7:1234:5678 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.7<0>", &native{kind: NativeNCCL, level: "INFO"}},
 		{"nccl warn with file", "gpu-a:1234:5679 [3] transport/net_ib.cc:123 NCCL WARN NET/IB : Got completion with error 12", &native{kind: NativeNCCL, level: "WARN"}},
 		{"cuda assert", "../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
-			&native{kind: NativeCUDAAssert}},
+			&native{kind: NativeCUDAAssert, level: LevelError}},
 		{"glog info", "I0820 02:41:20.446154   710 transfer_engine.cpp:422] Transfer engine started",
 			&native{kind: NativeGlog, level: "INFO", time: time.Date(2025, 8, 20, 2, 41, 20, 446154000, time.UTC)}},
 		{"glog error", "E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Failed",
 			&native{kind: NativeGlog, level: "ERROR", time: time.Date(2026, 4, 14, 3, 56, 41, 856248000, time.UTC)}},
-		{"killed", "Killed", &native{kind: NativeShell}},
-		{"aborted core", "Aborted (core dumped)", &native{kind: NativeShell}},
-		{"segfault core", "Segmentation fault (core dumped)", &native{kind: NativeShell}},
-		{"bash job", "bash: line 1: 12345 Killed                  python3 -m sglang.launch_server", &native{kind: NativeShell}},
-		{"bash job without line", "bash: 22128 Segmentation fault      python3 -c 'x'", &native{kind: NativeShell}},
-		{"rocm", "Memory access fault by GPU node-2 (Agent handle: 0x55d5c3d0a1e0) on address 0x7f0e2c000000. Reason: Page not present or supervisor privilege.", &native{kind: NativeROCm}},
+		{"killed", "Killed", &native{kind: NativeShell, level: LevelFatal}},
+		{"aborted core", "Aborted (core dumped)", &native{kind: NativeShell, level: LevelFatal}},
+		{"segfault core", "Segmentation fault (core dumped)", &native{kind: NativeShell, level: LevelFatal}},
+		{"bash job", "bash: line 1: 12345 Killed                  python3 -m sglang.launch_server", &native{kind: NativeShell, level: LevelFatal}},
+		{"bash job without line", "bash: 22128 Segmentation fault      python3 -c 'x'", &native{kind: NativeShell, level: LevelFatal}},
+		{"rocm", "Memory access fault by GPU node-2 (Agent handle: 0x55d5c3d0a1e0) on address 0x7f0e2c000000. Reason: Page not present or supervisor privilege.", &native{kind: NativeROCm, level: LevelFatal}},
 		{"ascend", "[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2025, 9, 19, 14, 34, 8, 0, time.UTC)}},
 		{"torch_npu allocator", "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] [383554] NPU out of memory. Tried to allocate 2.00 GiB",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 7, 1, 9, 31, 38, 47e6, time.UTC)}},
 
+		{"shell quit", "Quit (core dumped)", &native{kind: NativeShell, level: LevelFatal}},
+		{"shell terminated", "Terminated", &native{kind: NativeShell, level: LevelWarning}},
+
+		// CUDA runtime lines outside a traceback (NVIDIA/nccl#1410,
+		// vllm-project/vllm#5613, NVIDIA-AI-IOT/cuPCL#58, CompVis/stable-diffusion#374).
+		{"cuda failure nccl last error", "Cuda failure 1 'invalid argument'", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+		{"cuda custom all-reduce", "Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+		{"cuda custom all-reduce old", "Failed: Cuda error /sgl-workspace/sglang/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:307 'invalid argument'", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+		{"cuda failure colon", "Cuda failure: invalid argument at line 187 in file cudaCluster.cpp error status: 1", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+		{"cuda error lower case", "cuda error: invalid argument ", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+		{"cuda error name", "cudaErrorIllegalAddress: an illegal memory access was encountered", &native{kind: NativeCUDA, level: LevelError, soft: true}},
+
+		// HIP and ROCclr (ROCm/legacy-rocm-build#1666, #1623,
+		// iacopPBK/llama.cpp-gfx906#17, ROCm/legacy-rocm-build#2153).
+		{"hip error", "HIP error: hipErrorNoDevice amdih/pytorch:rocm4.2_ubuntu18.04_py3.6_pytorch_1.9.0", &native{kind: NativeROCm, level: LevelError, soft: true}},
+		{"hip error name", "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", &native{kind: NativeROCm, level: LevelError, soft: true}},
+		{"rocclr aborting", ":0:rocdevice.cpp            :2992: 4026031038 us:  Callback: Queue 0x7d8018200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
+		{"rocclr aborting older", ":0:rocdevice.cpp :2672: 0696142325 us: 5999 : [tid:0x7f676e4c7640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
+		{"rocclr info", ":3:hip_context.cpp          :66  : 383398390709 us: [pid:718 tid: 0x7d97760d9f80] HIP Version: 7.2.53150.ed0a4c5276, Direct Dispatch: 1",
+			&native{kind: NativeROCm, level: LevelInfo, soft: true}},
+
+		// Ascend runtime lines outside CANN's block (Ascend/samples#21,
+		// hw-native-sys/PTOAS#948, vllm-project/vllm-ascend#4284).
+		{"acl call failed", "aclrtSetDevice: open device 0 failed, runtime result = 507033", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		{"acl call failed bracketed", "[ERROR] aclrtSetDevice(deviceId) failed: 507033 (/tmp/ptoas-board-monitor-a5/runs/20260720_224207_manual_pr948/npu_validation/Qwen3DecodeA5/post_rmsnorm/main.cpp:102)",
+			&native{kind: NativeAscend, level: LevelError, soft: true}},
+		{"cann code", "EZ9999: Inner Error!", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		{"cann code with time", "E30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP", &native{kind: NativeAscend, level: LevelError, soft: true}},
+
+		// Compiler, linker and build tools (dthain/basekernel#148,
+		// pytorch/pytorch#103417, laugh12321/TensorRT-YOLO#1,
+		// flashinfer-ai/flashinfer#4763, SCons/scons#4103,
+		// SystemPanic/flashinfer-windows#6, SGLANG-LOGS.md §9).
+		{"gcc fatal error", "kshell.c:3:10: fatal error: kernel/error.h: No such file or directory", &native{kind: NativeCompiler, level: LevelFatal, soft: true}},
+		{"ld cannot find", "/usr/bin/ld: cannot find -lcuda: No such file or directory", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"collect2", "collect2: error: ld returned 1 exit status", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"nvcc error", "kernel.cu(5): error: incomplete type is not allowed", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"nvcc warning", "kernel.cu(5): warning: attribute \"__global__\" does not apply here", &native{kind: NativeCompiler, level: LevelWarning, soft: true}},
+		{"nvcc error long path", "/home/.../flashinfer/data/include/flashinfer/sampling.cuh(623): error: class \"cub::_V_300302_SM_890::BlockAdjacentDifference<__nv_bool, ...>\" has no member ...",
+			&native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"nvcc error limit", "Error limit reached. 100 errors detected in the compilation of \"sampling.cu\".", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"nvcc summary", "7 errors detected in the compilation of \"/root/.cache/flashinfer/0.6.4/90a/generated/gdn_prefill_sm90/gdn_prefill_kernel_bf16_g0b1a0i1.cu\".",
+			&native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"nvcc fatal", "nvcc fatal: A single input file is required for a non-link phase when an outputfile is specified", &native{kind: NativeCompiler, level: LevelFatal, soft: true}},
+		{"cross gcc error", "arm-none-eabi-gcc: error: /showIncludes: No such file or directory", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"cross gcc fatal", "arm-none-eabi-gcc: fatal error: no input files", &native{kind: NativeCompiler, level: LevelFatal, soft: true}},
+		{"ninja failed", "FAILED: build/applications/main.o", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"ninja stopped", "ninja: build stopped: subcommand failed.", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"setuptools", "error: command 'gcc' failed with exit code 1", &native{kind: NativeCompiler, level: LevelError, soft: true}},
+		{"ld warning", "/usr/bin/ld: warning: libcudart.so.11.0, needed by x.so, not found", &native{kind: NativeCompiler, level: LevelWarning, soft: true}},
+
 		{"not: killed in a sentence", "The process was Killed by the OOM killer", nil},
+		{"not: exception line with cuda error", "RuntimeError: CUDA error: an illegal memory access was encountered", nil},
+		{"not: pytest exception line", "E   torch.AcceleratorError: CUDA error: an illegal memory access was encountered", nil},
+		{"not: python warning", "/usr/lib/python3.12/site-packages/transformers/utils.py:54: FutureWarning: something is deprecated", nil},
+		{"not: pip error", "ERROR: Could not find a version that satisfies the requirement sglang", nil},
+		{"not: shell error", "bash: error: something", nil},
+		{"not: url", "http://host:8000: error: x", nil},
+		{"not: ninja progress", "ninja: Entering directory `build'", nil},
+		{"not: word starting acl", "aclose: done", nil},
+		{"not: upper word with colon", "EXPORT: x", nil},
 		{"not: python traceback", "Traceback (most recent call last):", nil},
 		{"not: CANN traceback", "        TraceBack (most recent call last):", nil},
 		{"not: srt header", "[2026-07-01 09:31:38 TP0] x", nil},
@@ -97,11 +159,139 @@ func TestNativeContinues(t *testing.T) {
 		{"ascend CANN traceback", NativeAscend, "        TraceBack (most recent call last):", false, true},
 		{"nccl single line", NativeNCCL, "  indented", false, false},
 		{"shell single line", NativeShell, "Killed", false, false},
+		{"cuda epilogue", NativeCUDA, "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.", false, true},
+		{"c10d epilogue", NativeC10d, "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.", false, true},
+		{"compiler source line needs its diagnostic", NativeCompiler, "    #include \"kernel/error.h\"", false, false},
+		{"compiler caret", NativeCompiler, "          ^~~~~~~~~~~~~~~~", false, true},
+		{"compiler gutter", NativeCompiler, "    3 | #include \"kernel/error.h\"", false, true},
+		{"compiler frame is not its own", NativeCompiler, "  File \"/usr/lib/python3.10/contextlib.py\", line 79, in inner", false, false},
+		{"compiler terminated", NativeCompiler, "compilation terminated.", false, true},
+		{"compiler next error", NativeCompiler, "kernel.cu(5): error: identifier \"x\" is undefined", false, false},
+		{"compiler after blank", NativeCompiler, "    x", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := nativeContinues(tt.kind, tt.line, tt.afterBlank); got != tt.want {
 				t.Errorf("nativeContinues(%s, %q, %v) = %v, want %v", tt.kind, tt.line, tt.afterBlank, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAssemblerNativeLines(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []view
+	}{
+		{
+			// dthain/basekernel#148, Markdown-quoted as posted.
+			name: "gcc fatal error with its excerpt",
+			in: `> gcc -m32 -Wall -c -ffreestanding -fno-pie -g -I ../include kshell.c -o kshell.o
+> kshell.c:3:10: fatal error: kernel/error.h: No such file or directory
+>  #include "kernel/error.h"
+>           ^~~~~~~~~~~~~~~~
+> compilation terminated.
+> Makefile:21: recipe for target 'kshell.o' failed`,
+			want: []view{
+				{"1-1", FormatNone, "", "gcc -m32 -Wall -c -ffreestanding -fno-pie -g -I ../include kshell.c -o kshell.o", ""},
+				{"2-5", FormatNative, NativeCompiler, "kshell.c:3:10: fatal error: kernel/error.h: No such file or directory", ""},
+				{"6-6", FormatNone, "", "Makefile:21: recipe for target 'kshell.o' failed", ""},
+			},
+		},
+		{
+			// pytorch/pytorch#103417: the linker's lines land inside a
+			// traceback; its frames are not the linker's.
+			name: "linker lines interleaved with a traceback",
+			in: `  File "/home/alex/.local/lib/python3.10/site-packages/torch/_inductor/debug.py", line 239, in inner
+/usr/bin/ld: cannot find -lcuda: No such file or directory
+collect2: error: ld returned 1 exit status
+    return fn(*args, **kwargs)
+  File "/usr/lib/python3.10/contextlib.py", line 79, in inner
+    return func(*args, **kwds)`,
+			want: []view{
+				{"1-1", FormatNone, "", `  File "/home/alex/.local/lib/python3.10/site-packages/torch/_inductor/debug.py", line 239, in inner`, ""},
+				{"2-2", FormatNative, NativeCompiler, "/usr/bin/ld: cannot find -lcuda: No such file or directory", ""},
+				{"3-3", FormatNative, NativeCompiler, "collect2: error: ld returned 1 exit status", ""},
+				{"4-4", FormatNone, "", "    return fn(*args, **kwargs)", ""},
+				{"5-6", FormatNone, "", `  File "/usr/lib/python3.10/contextlib.py", line 79, in inner`, ""},
+			},
+		},
+		{
+			// NVIDIA/nccl#1410: after the exception line, NCCL's "Last
+			// error:" text; the CUDA failure is a native line of its own.
+			name: "NCCL last error after a rank's traceback",
+			in: `[rank5]: Traceback (most recent call last):
+[rank5]:   File "/tmp/test.py", line 8, in <module>
+[rank5]:     dist.all_reduce(data, op=dist.ReduceOp.SUM)
+[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank5]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank5]: Last error:
+[rank5]: Cuda failure 1 'invalid argument'`,
+			want: []view{
+				{"1-4", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"},
+				{"5-5", FormatNone, "", "ncclUnhandledCudaError: Call to CUDA function failed.", ""},
+				{"6-6", FormatNone, "", "Last error:", ""},
+				{"7-7", FormatNative, NativeCUDA, "Cuda failure 1 'invalid argument'", ""},
+			},
+		},
+		{
+			// An sglang record's exception message quotes a build log:
+			// it stays in the record; after the record's blank line the
+			// compiler's own line is a new entry.
+			name: "build output inside an sglang record's traceback",
+			in: "[2026-07-01 09:31:38 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+				"  File \"/sgl/jit.py\", line 12, in build\n" +
+				"RuntimeError: Error building extension 'fused_moe':\n" +
+				"/root/.cache/fused_moe.cu(12): error: identifier \"x\" is undefined\n" +
+				"1 error detected in the compilation of \"/root/.cache/fused_moe.cu\".\n" +
+				"ninja: build stopped: subcommand failed.\n" +
+				"\n" +
+				"/usr/bin/ld: cannot find -lcuda",
+			want: []view{
+				{"1-7", FormatSRT, "", "Scheduler hit an exception: Traceback (most recent call last):", "RuntimeError: Error building extension 'fused_moe':"},
+				{"8-8", FormatNative, NativeCompiler, "/usr/bin/ld: cannot find -lcuda", ""},
+			},
+		},
+		{
+			name: "an sglang record without a traceback ends at a native line",
+			in:   "[2026-07-01 09:31:38 TP0] Load weight begin. avail mem=78.21 GB\nCUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+			want: []view{
+				{"1-1", FormatSRT, "", "Load weight begin. avail mem=78.21 GB", ""},
+				{"2-3", FormatNative, NativeCUDA, "CUDA error: an illegal memory access was encountered", ""},
+			},
+		},
+		{
+			// iacopPBK/llama.cpp-gfx906#17, followed by the shell's message.
+			name: "ROCclr abort then the shell",
+			in:   ":0:rocdevice.cpp            :2992: 4026031038 us:  Callback: Queue 0x7d8018200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29\nAborted (core dumped)",
+			want: []view{
+				{"1-1", FormatNative, NativeROCm, ":0:rocdevice.cpp            :2992: 4026031038 us:  Callback: Queue 0x7d8018200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29", ""},
+				{"2-2", FormatNative, NativeShell, "Aborted (core dumped)", ""},
+			},
+		},
+		{
+			// vllm-project/vllm#5537, its compose and Ray prefixes removed
+			// and the wrapped line joined: c10's CUDA error keeps torch's
+			// epilogue and its C++ frames.
+			name: "c10d CUDA error with epilogue and frames",
+			in: "[rank1]:[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n" +
+				"CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n" +
+				"For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n" +
+				"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n" +
+				"\n" +
+				"Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:43 (most recent call first):\n" +
+				"frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7fec74098897 in /usr/local/lib/python3.11/dist-packages/torch/lib/libc10.so)",
+			want: []view{
+				{"1-7", FormatNative, NativeC10d, "[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered", ""},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := views(assemble(t, Options{}, tt.in))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
 			}
 		})
 	}

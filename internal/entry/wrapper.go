@@ -14,6 +14,14 @@ const maxWrapperPasses = 8
 // returns the remaining text and the prefixes as written. Lines without ANSI
 // codes are never copied.
 func stripWrappers(s string) (text, prefix string) {
+	base, start, end := wrapperSpan(s)
+	return base[start:end], base[:start]
+}
+
+// wrapperSpan is stripWrappers returning the line after ANSI and CR
+// handling (base) and the bounds of its text in it: base[:start] is the
+// prefix. It lets the Assembler extend the prefix without copying.
+func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
@@ -22,6 +30,15 @@ func stripWrappers(s string) (text, prefix string) {
 		// shows last.
 		s = s[i+1:]
 	}
+	start = wrapperPrefixesLen(s)
+	t := strings.TrimSuffix(s[start:], "\r")
+	t = trimRaySuffix(t)
+	return s, start, start + len(t)
+}
+
+// wrapperPrefixesLen returns the length of the stacked wrapper prefixes at
+// the start of s.
+func wrapperPrefixesLen(s string) int {
 	start := 0
 	for pass := 0; pass < maxWrapperPasses; pass++ {
 		n := wrapperPrefixLen(s[start:])
@@ -30,10 +47,7 @@ func stripWrappers(s string) (text, prefix string) {
 		}
 		start += n
 	}
-	prefix, s = s[:start], s[start:]
-	s = strings.TrimSuffix(s, "\r")
-	s = trimRaySuffix(s)
-	return s, prefix
+	return start
 }
 
 // stripANSI removes CSI escape sequences (SGR colours, erase-line). A lone

@@ -169,6 +169,13 @@ var examples = map[string]example{
 		},
 		miss: []string{"RuntimeError: CUDA error: device-side assert triggered"},
 	},
+	"triton-gcc-build-failed": {
+		match: []string{
+			hdr("Ignore import error when loading sglang.srt.models.deepseek_v2. Command '['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c', '-O3', '-shared', '-fPIC', '-o', '/tmp/tmp6x1f85tg/cuda_utils.cpython-311-x86_64-linux-gnu.so', '-lcuda', '-L/usr/lib/x86_64-linux-gnu']' returned non-zero exit status 1."),
+			tb("subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpa1/main.c', '-O3', '-shared', '-fPIC', '-Wno-psabi', '-o', '/tmp/tmpa1/cuda_utils.cpython-310-x86_64-linux-gnu.so', '-lcuda', '-L/usr/local/lib/python3.10/dist-packages/triton/backends/nvidia/lib', '-I/usr/include/python3.10']' returned non-zero exit status 1."),
+		},
+		miss: []string{"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1."},
+	},
 	"cuda-kernel-assertion-failed": {
 		match: []string{
 			"../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
@@ -526,8 +533,9 @@ var examples = map[string]example{
 		match: []string{
 			`100 errors detected in the compilation of "/root/.cache/flashinfer/jit/batch_prefill.cu".`,
 			`1 error detected in the compilation of "csrc/norm.cu".`,
+			"Error limit reached.\n100 errors detected in the compilation of \"/root/.cache/flashinfer/120/generated/batch_prefill.cu\".",
 		},
-		miss: []string{"0 warnings detected in the build."},
+		miss: []string{"0 warnings detected in the build.", "Retry limit reached."},
 	},
 	"triton-out-of-resources": {
 		match: []string{
@@ -642,6 +650,341 @@ var examples = map[string]example{
 			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
 		},
 		miss: []string{mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens).")},
+	},
+	// compiled kernels: import and ABI
+	"sgl-kernel-undefined-symbol": {
+		match: []string{
+			"ImportError: /usr/local/lib/python3.11/dist-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb",
+			rawTB("ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: cuGreenCtxStreamCreate"),
+			"- ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/sm100/common_ops.abi3.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_",
+		},
+		miss: []string{
+			"ImportError: /usr/local/lib/python3.10/dist-packages/flashinfer/flashinfer_kernels.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb",
+			"sgl_kernel: 0.3.9.post2",
+		},
+	},
+	"torch-extension-undefined-symbol": {
+		match: []string{
+			rawTB("ImportError: /usr/local/lib/python3.10/dist-packages/flashinfer/flashinfer_kernels.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb"),
+			"ImportError: /home/pc/data/vllm/vllm/vllm/_C.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb",
+			"[rank0]: ImportError: /usr/local/lib/python3.10/dist-packages/transformer_engine_extensions.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEENS2_8optionalINS2_10ScalarTypeEEENS6_INS2_6LayoutEEENS6_INS2_6DeviceEEENS6_IbEE",
+		},
+		miss: []string{"ImportError: cannot import name 'flash_attn_func' from 'flash_attn' (/usr/local/lib/python3.10/dist-packages/flash_attn/__init__.py)"},
+	},
+	"sgl-kernel-common-ops-load-failed": {
+		match: []string{
+			"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\nAttempted locations:",
+			rawTB("ImportError: [sgl_kernel] CRITICAL: Could not load any common_ops library!"),
+		},
+		miss: []string{"- ModuleNotFoundError: No module named 'common_ops'"},
+	},
+	"sgl-kernel-cuda-lib-not-found": {
+		match: []string{
+			"from sgl_kernel import gelu_and_mul, silu_and_mul\n" +
+				`  File "/tmp/pex/venvs/1/dc55218965a020edeb15eb54f013bb950c7766d2/779eb2cc0ca9e2fdd204774cbc41848e4e7c5055/lib/python3.12/site-packages/sgl_kernel/__init__.py", line 217, in <module>` + "\n" +
+				`    raise RuntimeError("Could not find CUDA lib directory.")` + "\n" +
+				"RuntimeError: Could not find CUDA lib directory.",
+			tb("RuntimeError: Could not find CUDA lib directory."),
+		},
+		miss: []string{mainLog("CUDA_HOME: /usr/local/cuda, found CUDA lib directory /usr/local/cuda/lib64")},
+	},
+	"cuda-shared-library-missing": {
+		match: []string{
+			"ImportError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
+			rawTB("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory"),
+			"OSError: libcuda.so.1: cannot open shared object file: No such file or directory",
+			tb("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory"),
+		},
+		miss: []string{"ImportError: libGL.so.1: cannot open shared object file: No such file or directory"},
+	},
+	"ninja-not-installed": {
+		match: []string{
+			"    raise child_exception_type(errno_num, err_msg, err_filename)\n\nFileNotFoundError: [Errno 2] No such file or directory: 'ninja'",
+			"FileNotFoundError: [Errno 2] No such file or directory: 'ninja': 'ninja'",
+			tb("RuntimeError: Ninja is required to load C++ extensions"),
+			"/bin/sh: 1: ninja: not found",
+		},
+		miss: []string{
+			"ninja: build stopped: subcommand failed.",
+			"FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'",
+		},
+	},
+	// CUDA
+	"cuda-operation-not-permitted-when-capturing": {
+		match: []string{
+			"    return self._op(*args, **kwargs)\nRuntimeError: CUDA error: operation not permitted when stream is capturing\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+			"[05/25/2023-20:44:13] [E] Error[1]: [executionContext.cpp::handleTrainStationRunnerPhase1::146] Error Code 1: Cuda Runtime (operation not permitted when stream is capturing)",
+			tb("Exception: Capture cuda graph failed: CUDA error: operation not permitted when stream is capturing"),
+			"Exception: Capture cuda graph failed: CUDA error: capturing stream has unjoined work",
+		},
+		miss: []string{hdr("Capture cuda graph begin. This can take up to several minutes. avail mem=10.51 GB")},
+	},
+	"torch-memory-saver-resume-oom": {
+		match: []string{
+			"[torch_memory_saver.cpp] cudaError error: 2 (out of memory)  file=csrc/core.cpp func=resume line=172",
+			"[torch_memory_saver.cpp] CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create line=103 (5)",
+		},
+		miss: []string{
+			"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
+			"[torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=214",
+		},
+	},
+	"native-cuda-error-at-function": {
+		match: []string{
+			"`CUDA Error: device-side assert triggered (710) /tmp/build-via-sdist-d34cpfe8/flashinfer-0.1.6+cu121torch2.4/include/flashinfer/attention/decode.cuh: line 749 at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+			"vllm-rs-med1  | CUDA Error: invalid argument (invalid argument) /root/.cudaforge/git/checkouts/flashinfer-a49b45336e56e461/include/flashinfer/attention/hopper/prefill_sm90.cuh: line 414 at function cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)",
+			hdr("CUDA Error: no kernel image is available for execution on the device (209) /tmp/build-via-sdist-nl8se4dx/flashinfer-0.0.4+cu118torch2.2/include/flashinfer/attention/decode.cuh: line 871 at function cu"),
+		},
+		miss: []string{
+			"CUDA Error: invalid device function /PATH/flash-attention/csrc/layer_norm/ln_fwd_kernels.cuh 271",
+			"RuntimeError: CUDA error: device-side assert triggered",
+		},
+	},
+	"out-of-bound-tensor-access-assert": {
+		match: []string{
+			"Out Of Bound Tensor access detected at dim[1]: assert(64 < 63)",
+			hdr("Prefill batch. #new-seq: 1, #new-token: 7, #cached-token: 0, cache hit rate: 0.00%, token usage: 0.00, #running-req: 0, #queue-req: 0") + "\nOut Of Bound Tensor access detected at dim[1]: assert(63 < 63)",
+		},
+		miss: []string{"C:/cb/pytorch_1000000000000/work/aten/src/THC/THCTensorIndex.cu:218: block: [0,0,0], thread: [3,0,0] Assertion `srcIndex < srcSelectDimSize` failed."},
+	},
+	// distributed
+	"gloo-transport-timeout": {
+		match: []string{
+			"Exception: Capture cuda graph failed: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:133] Timed out waiting 1800000ms for send operation to complete",
+			tb("RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete"),
+			"(pid=3769) 2020-05-07 21:07:16,707    WARNING torch_trainer.py:413 -- [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:72] Timed out waiting 10000ms for recv operation to complete",
+			"Hi I meet a bug：RuntimeError: Application timeout caused pair closure。",
+		},
+		miss: []string{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"},
+	},
+	"c10d-collective-timeout-dump-signal": {
+		match: []string{
+			"[rank6]:[E909 08:45:31.970959174 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0 Rank 6] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: -1, last completed NCCL work: -1.This is most likely caused by incorrect usages of collectives, e.g., wrong sizes used across ranks, the order of collectives is not same for all ranks or the scheduled collective, for some reason, didn't run. Additionally, this can be caused by GIL deadlock or other reasons such as network errors or bugs in the communications library (e.g. NCCL), etc. ",
+			"[1803] [rank1]:[E602 11:17:52.557891708 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 1] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: 6, last completed NCCL work: 6.",
+			"   Rank 0] Received a timeout signal from this local rank and will start",
+			"[rank7]:[E430 05:09:48.083703086 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 7] Received a dump signal due to a collective timeout from this local \nrank and we will try our best to dump the debug info. Last enqueued NCCL work: 9387, last completed NCCL work: 9386.",
+		},
+		miss: []string{
+			"[rank5]:[E723 01:58:45.667329643 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 5] Received a dump signal due to a collective timeout from  rank 2 and we will try our best to dump the debug info.",
+			"[rank2]:[E909 08:45:31.916910323 ProcessGroupNCCL.cpp:1589] [PG ID 0 PG GUID 0 Rank 2] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+		},
+	},
+	"c10d-dump-signal-from-other-rank": {
+		match: []string{
+			"[rank5]:[E723 01:58:45.667329643 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 5] Received a dump signal due to a collective timeout from  rank 2 and we will try our best to dump the debug info. Last enqueued NCCL work: 136, last completed NCCL work: 136.",
+			"[rank2]:[E901 05:20:03.118859045 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) Rank 2] Received a dump signal due to a collective timeout from  rank 6 and we will try our best to dump the debug info. Last enqueued NCCL work: 460631, last completed NCCL work: 460630.",
+		},
+		miss: []string{"[rank7]:[E430 05:09:48.083703086 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 7] Received a dump signal due to a collective timeout from this local "},
+	},
+	"c10d-failure-detected-by-watchdog": {
+		match: []string{
+			"[rank7]:[E901 05:20:03.124073319 ProcessGroupNCCL.cpp:2271] [PG ID 0 PG GUID 0(default_pg) Rank 7]  failure detected by watchdog at work sequence id: 460631 PG status: last enqueued work: 460631, last completed work: 460630",
+			"[rank0]:[E1112 23:34:28.617797496 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 0] Exception (either an error or timeout) detected by watchdog at work: 40402014, last enqueued NCCL work: 40402014, last completed NCCL work: 40402013.",
+		},
+		miss: []string{"[rank7]:[E901 05:20:03.124080696 ProcessGroupNCCL.cpp:670] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled."},
+	},
+	"c10d-dump-debug-info": {
+		match: []string{
+			"[rank2]:[E909 08:45:31.916910323 ProcessGroupNCCL.cpp:1589] [PG ID 0 PG GUID 0 Rank 2] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+			"[rank1]:[E1026 04:01:30.105691758 ProcessGroupNCCL.cpp:1575] [PG ID 0 PG GUID 0(default_pg) Rank 1] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+		},
+		miss: []string{"[rank3[]:[E508 07:35:59.440171617 ProcessGroupNCCL.cpp:733] Stack trace of the failed collective: "},
+	},
+	"ucx-caught-signal-segfault": {
+		match: []string{
+			"[ubuntu-GPU-L40S-4802111:12796:1:13303] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7fbd60001400)\n==== backtrace (tid:  13303) ====",
+			"[beaker:594314:0:594797] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7a80e6008000)",
+			"17:53:48 [hpc-test-node2:6294 :2] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))",
+		},
+		miss: []string{"==== backtrace (tid:  13303) ====", "Fatal Python error: Segmentation fault"},
+	},
+	// disaggregation transfer engines
+	"mooncake-connect-to-segment-failed": {
+		match: []string{
+			"E1210 03:24:54.778028 2548307 ascend_direct_transport.cpp:820] Failed to connect to target: 172.16.100.99:25389, status: 103900",
+			"E1210 03:24:54.778062 2548307 ascend_direct_transport.cpp:581] Failed to connect to segment: 172.16.100.99:16381",
+			"E0904 21:29:13.608029 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516",
+		},
+		miss: []string{
+			"I1126 03:38:24.317862 149715 transfer_engine.cpp:146] Transfer Engine RPC using new RPC mapping, listening on 172.17.0.3:16140",
+			hdr("Failed to connect to metadata server: [Errno 111] Connection refused"),
+		},
+	},
+	"mooncake-transfer-slice-failed": {
+		match: []string{
+			"E1213 02:57:10.528410  5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 0, source_addr: 0x7efdf3ffd010, length: 404, dest_addr: 140532604981264, local_nic: mlx5_1, peer_nic: 127.0.0.1:8149@mlx5_0, dest_rkey: 2105088, retry_cnt: 0): transport retry counter exceeded",
+			"E0603 20:16:59.104586 27322 worker_pool.cpp:271] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f20fe0f1680, length: 65536, dest_addr: 0x7f3d820f3a80, local_nic: mlx5_7, peer_nic: 10.93.81.13:15729@mlx5_0, dest_rkey: 2116517, retry_cnt: 0): transport retry counter exceeded",
+		},
+		miss: []string{"I0617 08:42:42.471800   413 rdma_context.cpp:125] RDMA device: mlx5_6, LID: 8, GID: (GID_Index 0) fe:80:00:00:00:00:00:00:a0:88:c2:03:00:12:55:cc"},
+	},
+	"mooncake-metadata-server-unreachable": {
+		match: []string{
+			"E0904 21:29:13.607991 31963 transfer_metadata_plugin.cpp:224] Error from http client, GET http://192.168.10.12:8080/metadata?key=mooncake%2Fram%2F192.168.10.12%3A12516 error: Failed initialization",
+			"E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Unexpected code in http response, GET http://10.6.131.5:8998/metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e-7c3e-443f-97b8-ec267c066c4f response code: 404 response body: metadata not found",
+		},
+		miss: []string{`[2025-04-14 03:56:41] 10.6.131.5 [14/Apr/2025:03:56:41 +0000] "GET /metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e-7c3e-443f-97b8-ec267c066c4f HTTP/1.1" 404 185 "-" "-"`},
+	},
+	"mooncake-memory-registration-failed": {
+		match: []string{
+			"    raise RuntimeError(\"Mooncake memory registration failed.\")\nRuntimeError: Mooncake memory registration failed.",
+			"E0605 10:48:27.885119 10136 rdma_context.cpp:203] Failed to register memory 0x7b375b400000: Invalid argument [22]\n[2025-06-05 10:48:27 TP7] Mooncake memory registration failed.",
+			"E0429 07:15:48.497743  1710 rdma_context.cpp:201] Failed to register memory 0x7f4680000000: Bad address [14]",
+		},
+		miss: []string{"I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698, GID: (GID_Index 0) fe:80:00:00:00:00:00:00:00:15:5d:ff:fd:34:02:2b"},
+	},
+	"nixl-prep-xfer-dlist-failed": {
+		match: []string{
+			"E0713 23:29:03.494601 nixl_agent.cpp:631] prepXferDlist: failed to prepare\nthe descriptors for any of the specified or potential backends for agent ''",
+			tb("nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND"),
+		},
+		miss: []string{"2025-04-21T19:40:33.497Z ERROR serve_dynamo.worker: [MainWorker:1] Error in Dynamo component setup: prepXferDlist(): incompatible function arguments. The following argument types are supported:"},
+	},
+	"nixl-ucx-backend-create-failed": {
+		match: []string{
+			"E0717 07:30:06.719633  994396 ucx_utils.cpp:537] UCX endpoint create failed: failed to create ep",
+			"[1784273406.684686] [iv-ydzf15rfggbw80bfv8sr:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed on mlx5_1, syndrome 0x2aac7c: Remote I/O error",
+			"E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
+			rawTB("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"),
+		},
+		miss: []string{
+			"W0717 07:30:06.719567  994396 ucx_enums.cpp:58] Unexpected UCX error: Out of memory",
+			"[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)  amo(rc_mlx5/mlx5_ib2:1)",
+		},
+	},
+	// router
+	"router-worker-connect-failed": {
+		match: []string{
+			"2025-10-07 23:31:33 ERROR sglang_router_rs::core::worker: src/core/worker.rs:517: Failed to connect gRPC client for worker grpc://localhost:20000: transport error",
+			"ERROR sglang_router_rs::core::worker: src/core/worker.rs:517: Failed to connect gRPC client for worker grpc://10.0.3.7:31001: transport error",
+		},
+		miss: []string{"2025-10-07 23:31:33 DEBUG sglang_router_rs::grpc_client::sglang_scheduler: src/grpc_client/sglang_scheduler.rs:28: Connecting to SGLang scheduler at grpc://localhost:20001"},
+	},
+	"router-worker-health-check-failed": {
+		match: []string{
+			`WARN sglang_router_rs::core::worker: src/core/worker.rs:615: HTTP health check failed for grpc://192.168.1.200:31001: reqwest::Error { kind: Builder, url: "grpc://192.168.1.200:31001/health", source: BadScheme }`,
+			"`WARN sglang_router_rs::core::worker: src/core/worker.rs:569: gRPC health RPC error for grpc://xx.x.xxx.x:abc: Status { code: Unknown, message: \"h2 protocol error: http2 error\" }`",
+			"2025-10-07 23:31:33 DEBUG sglang_router_rs::core::worker_manager: src/core/worker_manager.rs:1031: Worker grpc://localhost:20000 health check failed: Connection failed for worker grpc://localhost:20000: Failed to connect to gRPC server: transport error",
+		},
+		miss: []string{"[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31000 health check is pending with error: error sending request for url (http://0.0.0.0:31000/health)"},
+	},
+	"router-workers-startup-timeout": {
+		match: []string{
+			"[Bug] Failed to create router: Timeout 300s waiting for workers to become healthy",
+			`[Router (Rust)] 2025-01-09 00:33:10 - ERROR - Timeout 300s waiting for workers ["http://0.0.0.0:31000", "http://0.0.0.0:31778"] to become healthy. Please set --router-worker-startup-timeout-secs (sglang_router.launch_server) or --worker-startup-timeout-secs (sglang_worker.router) to a larger value`,
+		},
+		miss: []string{"[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31778 health check is pending with error: error sending request for url (http://0.0.0.0:31778/health)"},
+	},
+	"router-start-failed": {
+		match: []string{
+			"[Router (Python)] 2025-01-09 00:28:10 - ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'",
+			"[Bug] Failed to create router: Timeout 300s waiting for workers to become healthy",
+		},
+		miss: []string{"[Router (Python)] 2025-01-09 00:28:10 - INFO - Starting router on 0.0.0.0:30000"},
+	},
+	// weight loading
+	"load-weights-key-error": {
+		match: []string{
+			`File "/opt/miniconda/envs/sglang/lib/python3.12/site-packages/sglang/srt/models/qwen3.py", line 493, in load_weights` + "\n" +
+				"    param = params_dict[name]\n            ~~~~~~~~~~~^^^^^^\nKeyError: 'midlayer.self_attn.qkv_proj.weight'",
+			">     param = params_dict[name]\n> KeyError: 'lm_head.weight'",
+			tb("KeyError: 'model.layers.13.mlp.experts.w2_weight_scale'"),
+			"KeyError: 'model.layers.19.mlp.shared_experts.gate_up_proj.input_scale'",
+		},
+		miss: []string{"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'")},
+	},
+	"load-weights-shape-mismatch": {
+		match: []string{
+			"AssertionError: Attempted to load weight (torch.Size([3600])) into parameter (torch.Size([3584]))",
+			"[rank5]: AssertionError: Attempted to load weight (torch.Size([4096, 2560])) into parameter (torch.Size([6144, 2560]))",
+			"(EngineCore pid=3510698) ERROR 05-16 04:02:07 [core.py:1159] AssertionError: Tried to load weights of size torch.Size([3096576, 1])to a parameter of size torch.Size([5376, 1152])",
+		},
+		miss: []string{hdr("Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=63.51 GB, mem usage=15.28 GB.")},
+	},
+	// grammar backends
+	"xgrammar-grammar-parse-error": {
+		match: []string{
+			"RuntimeError: [07:57:35] /workspace/cpp/grammar_parser.cc:72: EBNF parse error at line 2, column 13: Invalid escape sequence",
+			"[09:11:40] /project/cpp/grammar_parser.cc:560: EBNF parser error at line 16, column 1: Expect element, but got ",
+			hdr("Hit invalid ebnf: key_string='root ::= [\\\\]', e=RuntimeError('EBNF parse error at line 1, column 12: Unterminated character class')"),
+		},
+		miss: []string{mainLog("server_args=ServerArgs(grammar_backend='xgrammar', constrained_json_whitespace_pattern=None)")},
+	},
+	"grammar-invalid-json-schema": {
+		match: []string{
+			`skip invalid json schema: json_schema={"type":"object","properties":{"id":{"type":"string","format":"uuid"},"email":{"type":"string","format":"email"}},"required":["id","email"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}, e=NotImplementedError('Format email is not supported by Outlines')`,
+			"(EngineCore_DP0 pid=55) RuntimeError: [06:33:23] /project/cpp/json_schema_converter.cc:2181: items must be a boolean or an object",
+			hdr(`Hit invalid json_schema: key_string='{"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<=x)a"}}}', e=RuntimeError('regex lookbehind is not supported')`),
+		},
+		miss: []string{mainLog(`Receive: obj=GenerateReqInput(sampling_params={'json_schema': '{"type": "object"}'})`)},
+	},
+	// scheduler
+	"retract-decode-no-space-for-one-request": {
+		match: []string{
+			"AssertionError: No space left for only one request, self.token_to_kv_pool_allocator.available_size()=0\n" +
+				`  File "/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py", line 1627, in retract_decode`,
+			tb("AssertionError: No space left for only one request"),
+		},
+		miss: []string{hdr("KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained: 512, #new_token_ratio: 0.4 -> 0.6")},
+	},
+	"retract-decode-aborted-last-request": {
+		match: []string{
+			hdr("retract_decode: aborted last request 3f9c2a41b7d84e0c9a6f1e2d5b8c7a90 due to OOM"),
+			"[2026-05-16 12:44:55 DP2 TP2] retract_decode: aborted last request chatcmpl-7f3a due to OOM",
+		},
+		miss: []string{hdr("Decode out of memory happened. #retracted_reqs: 1, #new_token_ratio: 0.4000 -> 0.6000")},
+	},
+	"detokenizer-decode-status-evicted": {
+		match: []string{
+			"[2025-01-25 21:59:49] DetokenizerManager hit an exception: Traceback (most recent call last):\n" +
+				`  File "XXX/python/sglang/srt/managers/detokenizer_manager.py", line 224, in run_detokenizer_process` + "\n" +
+				"    manager.event_loop()\n" +
+				`  File "XXX/python/sglang/srt/managers/detokenizer_manager.py", line 158, in event_loop` + "\n" +
+				"    s = self.decode_status[recv_obj.rids[i]]\n" +
+				"KeyError: 'dc49ad867dc144249f59f4e85c7229cd'",
+			mainLog("DetokenizerManager hit an exception: Traceback (most recent call last):\n" +
+				`  File "/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py", line 339, in _decode_batch_token_id_output` + "\n" +
+				"RuntimeError: Decode status not found for request 9b1e0c. It may be due to the request being evicted from the decode status due to memory pressure."),
+		},
+		miss: []string{tb("KeyError: 'lm_head.weight'"), "    s = self.decode_status[recv_obj.rids[i]]"},
+	},
+	"scheduler-exit-code-sigkill": {
+		match: []string{
+			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.\n[12-16 14:27:10] Exit code: -9",
+			"[12-11 17:52:54] Exit code: -9",
+		},
+		miss: []string{"[12-16 14:27:10] Exit code: -15", "[12-16 14:27:10] Exit code: -95"},
+	},
+	"launch-eoferror-dead-child": {
+		match: []string{
+			rawTB(`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv` + "\n" +
+				"    raise EOFError\nEOFError"),
+			"EOFError",
+		},
+		miss: []string{"EOFError: Ran out of input", "    raise EOFError"},
+	},
+	"process-segfault-core-dumped": {
+		match: []string{
+			" 12%|████████████████████████▌                                                                                                                                                                            | 59/473 [00:19<00:10, 39.09it/s]Segmentation fault (core dumped)",
+			"Warmup...\nSegmentation fault (core dumped)",
+			"bash: line 1: 48213 Segmentation fault      (core dumped) python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B",
+		},
+		miss: []string{"Fatal Python error: Segmentation fault", mainLog("enable faulthandler for segmentation faults: True")},
+	},
+	"host-cannot-allocate-memory": {
+		match: []string{
+			"Process Process-6:\nTraceback (most recent call last):\n" +
+				`  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py", line 1984, in run_scheduler_process` + "\n" +
+				"    faulthandler.enable()\nOSError: [Errno 12] Cannot allocate memory",
+			"OSError: [Errno 12] Cannot allocate memory",
+		},
+		miss: []string{"RuntimeError: CUDA error: out of memory", "OSError: [Errno 28] No space left on device"},
+	},
+	"disagg-prefill-transfer-failed": {
+		match: []string{
+			"[2026-05-21 16:41:11 ATTN_CP7 TP7 EP7] Prefill transfer failed for request rank=7 req.rid='20260521164110.335_yewi' req.bootstrap_room=666643570191291695 with exception KVTransferError(bootstrap_room=666643570191291695): Decode instance could be dead, remote mooncake session 10.112.116.43:16917 is not alive",
+			"Prefill transfer failed for request rank=0 req.rid='a1b2' req.bootstrap_room=8812 with exception KVTransferError(bootstrap_room=8812): Failed to send kv chunk of 8812 to 10.0.0.2:16017",
+		},
+		miss: []string{hdr("Decode transfer failed for request rank=0 req.rid='a1b2' req.bootstrap_room=8812 with exception timeout")},
 	},
 }
 

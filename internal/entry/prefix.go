@@ -1,0 +1,347 @@
+package entry
+
+import (
+	"strings"
+	"time"
+)
+
+// Bounds of prefix learning.
+const (
+	// maxLearnedPrefix bounds the length of a learnable prefix; longer
+	// text in front of a traceback line is content, not plumbing.
+	maxLearnedPrefix = 96
+	// maxLearnedShapes bounds the shapes one Assembler keeps. When it is
+	// full the oldest is forgotten.
+	maxLearnedShapes = 4
+	// evidenceWindow is how many lines apart two pieces of evidence for
+	// one shape may be.
+	evidenceWindow = 16
+	// maxCandidates bounds the shapes seen once and waiting for a second
+	// piece of evidence.
+	maxCandidates = 4
+)
+
+// Shape classes. A prefix's shape keeps its bytes, except that a run of
+// digits (and a "0x..." hexadecimal number) becomes shapeDigits and a level
+// word becomes shapeLevel: timestamps, pids, line numbers and levels change
+// from line to line, the rest of a collector's prefix does not. Control
+// bytes never occur in a learnable prefix, so they can stand for classes.
+const (
+	shapeDigits = 0x01
+	shapeLevel  = 0x02
+)
+
+// prefixLearner finds a per-line prefix that a collector, CI system or
+// wrapping logger put in front of every line of a stream, from the lines
+// where the prefix stands in front of something only Python itself prints
+// at the start of a line. Its state is bounded: a few learned shapes and a
+// few candidates, each at most maxLearnedPrefix bytes.
+type prefixLearner struct {
+	shapes  [maxLearnedShapes][]byte // learned, oldest first
+	nShapes int
+
+	cands  [maxCandidates]candidate
+	nCands int
+	next   int // candidate slot to overwrite when full
+
+	scratch [maxLearnedPrefix]byte
+}
+
+// candidate is a shape seen once.
+type candidate struct {
+	shape  [maxLearnedPrefix]byte
+	n      int
+	line   int64
+	strong bool
+	plen   int // length of the prefix on that line
+}
+
+// Evidence strength of what follows a candidate prefix.
+const (
+	evidenceNone = iota
+	evidenceWeak
+	evidenceStrong
+)
+
+// learned reports whether any shape is learned.
+func (pl *prefixLearner) learned() bool { return pl.nShapes > 0 }
+
+// match returns the length of the learned prefix that s starts with, or 0.
+func (pl *prefixLearner) match(s string) int {
+	for i := pl.nShapes - 1; i >= 0; i-- {
+		if n := matchShape(s, pl.shapes[i]); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// observe looks for evidence of a prefix on s, the non-blank line number
+// line of the stream that no learned prefix matched, and learns the
+// prefix's shape when it is the second piece of evidence for it, at least
+// one of the two strong. It returns whether it learned one and, if so, the
+// line number and prefix length of the first piece.
+func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine int64, firstLen int) {
+	plen, strength := findPrefix(s)
+	if strength == evidenceNone {
+		// A strict exception line is weak evidence too, but only behind
+		// a candidate's shape: it is too common to look for anywhere.
+		for i := 0; i < pl.nCands; i++ {
+			c := &pl.cands[i]
+			if n := matchShape(s, c.shape[:c.n]); n > 0 && n <= maxLearnedPrefix && weakEvidence(s[n:], c.strong && c.line == line-1) && isLearnablePrefix(s[:n]) {
+				plen, strength = n, evidenceWeak
+				break
+			}
+		}
+		if strength == evidenceNone {
+			return false, 0, 0
+		}
+	}
+	n := shapeOf(pl.scratch[:0], s[:plen])
+	if n == 0 {
+		return false, 0, 0
+	}
+	shape := pl.scratch[:n]
+	for i := 0; i < pl.nCands; i++ {
+		c := &pl.cands[i]
+		if c.n != n || string(c.shape[:n]) != string(shape) {
+			continue
+		}
+		if line-c.line <= evidenceWindow && (c.strong || strength == evidenceStrong) {
+			pl.learn(shape)
+			first, flen := c.line, c.plen
+			pl.removeCandidate(i)
+			return true, first, flen
+		}
+		c.line, c.strong, c.plen = line, strength == evidenceStrong, plen
+		return false, 0, 0
+	}
+	c := &pl.cands[pl.next]
+	if pl.nCands < maxCandidates {
+		c = &pl.cands[pl.nCands]
+		pl.nCands++
+	} else {
+		pl.next = (pl.next + 1) % maxCandidates
+	}
+	copy(c.shape[:], shape)
+	c.n, c.line, c.strong, c.plen = n, line, strength == evidenceStrong, plen
+	return false, 0, 0
+}
+
+// learn keeps a copy of shape, forgetting the oldest when full.
+func (pl *prefixLearner) learn(shape []byte) {
+	if pl.nShapes == maxLearnedShapes {
+		copy(pl.shapes[:], pl.shapes[1:])
+		pl.nShapes--
+	}
+	pl.shapes[pl.nShapes] = append([]byte(nil), shape...)
+	pl.nShapes++
+}
+
+func (pl *prefixLearner) removeCandidate(i int) {
+	pl.cands[i] = pl.cands[pl.nCands-1]
+	pl.nCands--
+	if pl.next >= pl.nCands {
+		pl.next = 0
+	}
+}
+
+// findPrefix looks for text in front of a line that Python prints at the
+// start of a line, and returns the text's length and how strongly it
+// suggests a prefix. Strong: a traceback frame line, a chain separator or
+// an sglang header (srt, legacy, diffusion) after the prefix; nothing of
+// theirs is ever printed after other text on the same line. Weak: a
+// "Traceback (most recent call last):" line or a strict exception line, which
+// a log record's own message may also end with. The prefix must be at most
+// maxLearnedPrefix bytes, hold a letter or digit, no control byte, and end in
+// a space or one of ":|]>" so it ends where a field ends; a line that is an
+// sglang record itself carries no prefix (its message is content).
+func findPrefix(s string) (int, int) {
+	best, strength := 0, evidenceNone
+	if i := strings.Index(s, `File "`); i > 0 {
+		j := i
+		if j >= 2 && s[j-1] == ' ' && s[j-2] == ' ' {
+			j -= 2 // CPython indents frames by two spaces
+		}
+		if j > 0 && isFrameLine(s[j:]) {
+			best, strength = j, evidenceStrong
+		}
+	}
+	if strength == evidenceNone {
+		// Both chain separators hold "above exception".
+		if i := strings.Index(s, "above exception"); i > 0 {
+			for _, sep := range [...]string{sepCause, sepContext} {
+				if j := strings.Index(s, sep); j > 0 && isChainSeparator(s[j:]) {
+					best, strength = j, evidenceStrong
+				}
+			}
+		}
+	}
+	if strength == evidenceNone {
+		if i := sglangHeaderAt(s); i > 0 {
+			best, strength = i, evidenceStrong
+		}
+	}
+	if strength == evidenceNone && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
+		best, strength = len(s)-len(tbStart), evidenceWeak
+	}
+	if strength == evidenceNone || best > maxLearnedPrefix || !isLearnablePrefix(s[:best]) {
+		return 0, evidenceNone
+	}
+	if isSGLangRecord(s) {
+		return 0, evidenceNone
+	}
+	return best, strength
+}
+
+// weakEvidence reports whether rest, the line after a candidate's prefix,
+// is weak evidence: a traceback start, a strict exception line, or, right
+// after a frame line behind the same prefix (afterFrame), an indented
+// source line.
+func weakEvidence(rest string, afterFrame bool) bool {
+	if rest == tbStart || afterFrame && strings.HasPrefix(rest, "    ") {
+		return true
+	}
+	_, _, ok := parseBareException(rest)
+	return ok
+}
+
+// sglangHeaderAt returns the position of an sglang header ("[2025-... TP0] ",
+// "[16:53:16] ", "[12-16 14:27:08] ") that starts after position 0 within
+// maxLearnedPrefix bytes, or 0.
+func sglangHeaderAt(s string) int {
+	limit := len(s)
+	if limit > maxLearnedPrefix+1 {
+		limit = maxLearnedPrefix + 1
+	}
+	for i := 1; i < limit; i++ {
+		k := strings.IndexByte(s[i:limit], '[')
+		if k < 0 {
+			return 0
+		}
+		i += k
+		if i+1 < len(s) && isDigit(s[i+1]) && isSGLangRecord(s[i:]) {
+			return i
+		}
+	}
+	return 0
+}
+
+// isSGLangRecord reports whether s starts with an srt, legacy or diffusion
+// header. No reference time is needed to tell.
+func isSGLangRecord(s string) bool {
+	if len(s) < 2 || s[0] != '[' || !isDigit(s[1]) {
+		return false
+	}
+	var zero time.Time
+	if _, ok := parseSRT(s[1:], time.UTC, zero); ok {
+		return true
+	}
+	if _, ok := parseLegacy(s[1:], time.UTC, zero); ok {
+		return true
+	}
+	_, ok := parseDiffusion(s[1:], time.UTC, zero)
+	return ok
+}
+
+// isLearnablePrefix applies the shape rules of findPrefix to p.
+func isLearnablePrefix(p string) bool {
+	if p == "" {
+		return false
+	}
+	switch p[len(p)-1] {
+	case ' ', '\t', ':', '|', ']', '>':
+	default:
+		return false
+	}
+	alnum := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+		if isWordByte(c) && c != '_' {
+			alnum = true
+		}
+	}
+	return alnum
+}
+
+// shapeOf appends the shape of p to dst and returns its length, 0 when the
+// shape would not fit.
+func shapeOf(dst []byte, p string) int {
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case isDigit(c):
+			j := i + 1
+			if c == '0' && j < len(p) && p[j] == 'x' {
+				j++
+				for j < len(p) && isHexDigit(p[j]) {
+					j++
+				}
+			}
+			for j < len(p) && isDigit(p[j]) {
+				j++
+			}
+			dst = append(dst, shapeDigits)
+			i = j
+		case isUpper(c):
+			if w, _, ok := levelWord(p[i:]); ok && (i == 0 || !isWordByte(p[i-1])) {
+				dst = append(dst, shapeLevel)
+				i += len(w)
+				continue
+			}
+			dst = append(dst, c)
+			i++
+		default:
+			dst = append(dst, c)
+			i++
+		}
+		if len(dst) > maxLearnedPrefix {
+			return 0
+		}
+	}
+	return len(dst)
+}
+
+// matchShape returns the length of the prefix of s that has the given shape,
+// or 0.
+func matchShape(s string, shape []byte) int {
+	i := 0
+	for k := 0; k < len(shape); k++ {
+		switch c := shape[k]; c {
+		case shapeDigits:
+			if i >= len(s) || !isDigit(s[i]) {
+				return 0
+			}
+			j := i + 1
+			if s[i] == '0' && j < len(s) && s[j] == 'x' {
+				j++
+				for j < len(s) && isHexDigit(s[j]) {
+					j++
+				}
+			}
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			i = j
+		case shapeLevel:
+			w, _, ok := levelWord(s[i:])
+			if !ok {
+				return 0
+			}
+			i += len(w)
+		default:
+			if i >= len(s) || s[i] != c {
+				return 0
+			}
+			i++
+		}
+	}
+	return i
+}
+
+func isHexDigit(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

@@ -1,0 +1,252 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// prefixView is the part of an Entry the learned-prefix tests look at.
+type prefixView struct {
+	Lines  string
+	Format Format
+	Level  string
+	Prefix string
+	Msg    string
+	Exc    string
+}
+
+func prefixViews(es []Entry) []prefixView {
+	out := make([]prefixView, len(es))
+	for i, v := range views(es) {
+		out[i] = prefixView{v.Lines, es[i].Format, es[i].Level, es[i].Prefix, v.Msg, v.Exc}
+	}
+	return out
+}
+
+func TestAssemblerLearnedPrefix(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []prefixView
+	}{
+		{
+			// ai-dynamo/dynamo#1422, as posted (with the paste's indent):
+			// dynamo relays its subprocess's stderr line by line as
+			// DEBUG tracing records.
+			name: "Rust tracing record around every traceback line",
+			in: `    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File "/tmp/.tmpBzdG3l", line 202, in init
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:     engine_client = await engine_context.__aenter__()
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File "/usr/lib/python3.12/contextlib.py", line 210, in __aenter__
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:     return await anext(self.gen)
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:            ^^^^^^^^^^^^^^^^^^^^^
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File "/opt/dynamo/venv/lib/python3.12/site-packages/vllm/entrypoints/openai/api_server.py", line 269, in build_async_engine_client_from_engine_args
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:     raise RuntimeError(
+    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: Engine process failed to start. See stack trace for the root cause.
+    2025-06-06T19:57:40.419Z DEBUG dynamo_run::subprocess: 2025-06-06T19:57:40.419Z DEBUG client.run_metrics_loop: Metrics successful.   `,
+			want: []prefixView{
+				{"1-10", FormatDynamo, LevelDebug, "    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: ", "Traceback (most recent call last):", "RuntimeError: Engine process failed to start. See stack trace for the root cause."},
+				{"11-11", FormatDynamo, LevelDebug, "    2025-06-06T19:57:40.419Z DEBUG dynamo_run::subprocess: ", "Metrics successful.   ", ""},
+			},
+		},
+		{
+			// vllm-project/vllm-ascend#1558: Ray's prefix (known), then
+			// vLLM's per-line logging record around each traceback line.
+			name: "logging record around every traceback line, behind a Ray prefix",
+			in: `(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492]   File "/vllm-workspace/vllm-ascend-v0.9.1rc1/vllm_ascend/platform.py", line 98, in set_device
+(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492]     torch.npu.set_device(device)
+(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492]   File "/usr/local/python3.10.17/lib/python3.10/site-packages/torch_npu/npu/utils.py", line 80, in set_device
+(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492]     torch_npu._C._npu_setDevice(device_id)
+(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492] RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492] [ERROR] 2025-07-01-08:38:50 (PID:114020, Device:-1, RankID:1) ERR00100 PTA call acl api failed`,
+			want: []prefixView{
+				{"1-5", FormatPython, LevelError, "(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492] ",
+					`  File "/vllm-workspace/vllm-ascend-v0.9.1rc1/vllm_ascend/platform.py", line 98, in set_device`,
+					"RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033"},
+				{"6-6", FormatNative, LevelError, "(EngineCore_1 pid=113803) (VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492] ",
+					"[ERROR] 2025-07-01-08:38:50 (PID:114020, Device:-1, RankID:1) ERR00100 PTA call acl api failed", ""},
+			},
+		},
+		{
+			// allenai/olmocr#105: a Python logger relays sglang's
+			// records; its own WARNING records interleave, and tqdm's bar
+			// has no prefix.
+			name: "Python logging record around sglang records",
+			in: `2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] Automatically reduce --mem-fraction-static to 0.760 because this is a multimodal model.
+2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] Automatically turn off --chunked-prefill-size and disable radix cache for qwen2-vl.
+2025-03-07 23:50:27,532 - __main__ - INFO - [2025-03-07 23:50:27 TP0] Init torch distributed begin.
+2025-03-07 23:50:27,532 - __main__ - WARNING - Attempt 13: Please wait for sglang server to become ready...
+2025-03-07 23:50:27,727 - __main__ - INFO - [2025-03-07 23:50:27 TP0] Load weight begin. avail mem=22.46 GB
+2025-03-07 23:50:28,606 - __main__ - INFO - [2025-03-07 23:50:28 TP0] Using model weights format ['*.safetensors']
+Loading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]`,
+			want: []prefixView{
+				{"1-1", FormatSRT, "", "2025-03-07 23:50:27,531 - __main__ - INFO - ", "Automatically reduce --mem-fraction-static to 0.760 because this is a multimodal model.", ""},
+				{"2-2", FormatSRT, "", "2025-03-07 23:50:27,531 - __main__ - INFO - ", "Automatically turn off --chunked-prefill-size and disable radix cache for qwen2-vl.", ""},
+				{"3-3", FormatSRT, "", "2025-03-07 23:50:27,532 - __main__ - INFO - ", "Init torch distributed begin.", ""},
+				{"4-4", FormatPython, LevelWarning, "2025-03-07 23:50:27,532 - __main__ - WARNING - ", "Attempt 13: Please wait for sglang server to become ready...", ""},
+				{"5-5", FormatSRT, "", "2025-03-07 23:50:27,727 - __main__ - INFO - ", "Load weight begin. avail mem=22.46 GB", ""},
+				{"6-7", FormatSRT, "", "2025-03-07 23:50:28,606 - __main__ - INFO - ", "Using model weights format ['*.safetensors']", ""},
+			},
+		},
+		{
+			// The CI shape of issue 12: a bracketed timestamp on every
+			// line, inside Markdown quoting.
+			name: "CI timestamp inside a Markdown quote",
+			in: `> [2025-11-06T02:10:00.702Z] Traceback (most recent call last):
+> [2025-11-06T02:10:00.702Z]   File "/flashinfer/jit/core.py", line 120, in build
+> [2025-11-06T02:10:00.702Z]     raise RuntimeError("Ninja build failed")
+> [2025-11-06T02:10:00.702Z] subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.
+> [2025-11-06T02:10:00.703Z] 
+> [2025-11-06T02:10:00.703Z] The above exception was the direct cause of the following exception:
+> [2025-11-06T02:10:00.703Z] 
+> [2025-11-06T02:10:00.703Z] Traceback (most recent call last):
+> [2025-11-06T02:10:00.703Z]   File "/flashinfer/jit/core.py", line 122, in build
+> [2025-11-06T02:10:00.704Z] RuntimeError: Ninja build failed
+> [2025-11-06T02:10:00.704Z] [2025-11-06 02:10:00 TP0] Received sigquit from a child process. It usually means the child failed.`,
+			want: []prefixView{
+				{"1-10", FormatNone, "", "> [2025-11-06T02:10:00.702Z] ", "Traceback (most recent call last):", "RuntimeError: Ninja build failed"},
+				{"11-11", FormatSRT, "", "> [2025-11-06T02:10:00.704Z] ", "Received sigquit from a child process. It usually means the child failed.", ""},
+			},
+		},
+		{
+			name: "host and stream prefix",
+			in: "myhost stdout: Traceback (most recent call last):\n" +
+				"myhost stdout:   File \"/sgl/launch_server.py\", line 14, in <module>\n" +
+				"myhost stdout: ModuleNotFoundError: No module named 'sgl_kernel'\n" +
+				"myhost stdout: Segmentation fault (core dumped)",
+			want: []prefixView{
+				{"1-3", FormatNone, "", "myhost stdout: ", "Traceback (most recent call last):", "ModuleNotFoundError: No module named 'sgl_kernel'"},
+				{"4-4", FormatNative, LevelFatal, "myhost stdout: ", "Segmentation fault (core dumped)", ""},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := prefixViews(assemble(t, Options{}, tt.in))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAssemblerLearnsNoPrefix holds streams where no prefix may be learned.
+func TestAssemblerLearnsNoPrefix(t *testing.T) {
+	crash := strings.Join(rankTraceback(0), "\n")
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"plain sglang records and a crash", strings.Join(benchLines()[:200], "\n") + "\n" + crash + "\n" + crash},
+		{"logging records whose message ends in a traceback", "2023-07-09 00:00:00,000 ERROR    app prefix: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nException: x\n" +
+			"2023-07-09 00:00:01,000 ERROR    app prefix: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nException: y"},
+		{"one piece of evidence", "myhost stdout:   File \"a.py\", line 1, in f\nValueError: x"},
+		{"evidence too far apart", "h1 out:   File \"a.py\", line 1, in f\n" + strings.Repeat("x\n", evidenceWindow+1) + "h1 out:   File \"a.py\", line 2, in g"},
+		{"exception group boxes", "  + Exception Group Traceback (most recent call last):\n  |   File \"g.py\", line 1, in m\n  |   File \"g.py\", line 2, in n\n  | ExceptionGroup: g (1 sub-exception)"},
+		{"sglang records quoting frames", "[2026-07-01 09:31:38] Error in request:   File \"a.py\", line 1, in f\n[2026-07-01 09:31:39] Error in request:   File \"a.py\", line 2, in g"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := NewAssembler(Options{})
+			for i, l := range strings.Split(tt.in, "\n") {
+				a.Push(Line{Text: l, Offset: int64(i + 1)})
+			}
+			a.Flush()
+			if a.learner.learned() {
+				t.Errorf("learned %d shapes, want none: %q", a.learner.nShapes, a.learner.shapes[0])
+			}
+		})
+	}
+}
+
+// TestAssemblerLearnedPrefixLeavesOtherLines checks that a learned prefix
+// comes off only lines that start with it: a line of the same stream
+// without it keeps its text.
+func TestAssemblerLearnedPrefixLeavesOtherLines(t *testing.T) {
+	in := "node-1 out: Traceback (most recent call last):\n" +
+		"node-1 out:   File \"a.py\", line 1, in f\n" +
+		"node-1 out: ValueError: x\n" +
+		"Killed\n" +
+		"node out: not the prefix\n" +
+		"node-12 out: KeyError: 'y'"
+	got := prefixViews(assemble(t, Options{}, in))
+	want := []prefixView{
+		{"1-3", FormatNone, "", "node-1 out: ", "Traceback (most recent call last):", "ValueError: x"},
+		{"4-4", FormatNative, LevelFatal, "", "Killed", ""},
+		{"5-5", FormatNone, "", "", "node out: not the prefix", ""},
+		{"6-6", FormatNone, "", "node-12 out: ", "KeyError: 'y'", "KeyError: 'y'"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+func TestAssemblerLearnedShapesBounded(t *testing.T) {
+	a := NewAssembler(Options{})
+	for i := 0; i < 3*maxLearnedShapes; i++ {
+		p := strings.Repeat("x", i+1) + " out: "
+		for j, l := range []string{p + "Traceback (most recent call last):", p + "  File \"a.py\", line 1, in f", p + "ValueError: x"} {
+			a.Push(Line{Text: l, Offset: int64(3*i + j)})
+		}
+	}
+	if a.learner.nShapes != maxLearnedShapes {
+		t.Fatalf("%d shapes, want the bound %d", a.learner.nShapes, maxLearnedShapes)
+	}
+	if got := string(a.learner.shapes[maxLearnedShapes-1]); !strings.HasPrefix(got, strings.Repeat("x", 3*maxLearnedShapes)) {
+		t.Errorf("newest shape %q, want the last prefix learned", got)
+	}
+}
+
+func TestShapeRoundTrip(t *testing.T) {
+	for _, p := range []string{
+		"> [2025-11-06T02:10:00.702Z] ",
+		"2025-03-07 23:50:27,531 - __main__ - INFO - ",
+		"(VllmWorker rank=0 pid=114020) ERROR 07-01 08:38:50 [multiproc_executor.py:492] ",
+		"[tid:0x7f676e4c7640] ",
+		"myhost stdout: ",
+	} {
+		var buf [maxLearnedPrefix]byte
+		n := shapeOf(buf[:0], p)
+		if n == 0 {
+			t.Fatalf("shapeOf(%q) = 0", p)
+		}
+		if got := matchShape(p+"rest", buf[:n]); got != len(p) {
+			t.Errorf("matchShape(%q, shapeOf) = %d, want %d", p, got, len(p))
+		}
+	}
+	var buf [maxLearnedPrefix]byte
+	n := shapeOf(buf[:0], "2025-03-07 23:50:27,531 - __main__ - INFO - ")
+	if got := matchShape("2025-03-08 02:04:48,693 - __main__ - ERROR - boom", buf[:n]); got != len("2025-03-08 02:04:48,693 - __main__ - ERROR - ") {
+		t.Errorf("other digits and level: matched %d", got)
+	}
+	if got := matchShape("2025-03-08 02:04:48,693 - sglang - ERROR - boom", buf[:n]); got != 0 {
+		t.Errorf("other logger name matched %d, want 0", got)
+	}
+}
+
+// TestPushNoAllocs checks the hot path: a plain sglang line, and a line
+// behind a learned prefix, allocate nothing.
+func TestPushNoAllocs(t *testing.T) {
+	a := NewAssembler(Options{})
+	lines := benchLines()
+	i := 0
+	if n := testing.AllocsPerRun(500, func() { a.Push(Line{Text: lines[i%len(lines)]}); i++ }); n != 0 {
+		t.Errorf("%v allocations per plain line, want 0", n)
+	}
+	for _, l := range []string{"h1 out: Traceback (most recent call last):", "h1 out:   File \"a.py\", line 1, in f", "h1 out:   File \"a.py\", line 2, in g"} {
+		a.Push(Line{Text: l})
+	}
+	if !a.learner.learned() {
+		t.Fatal("no prefix learned")
+	}
+	prefixed := make([]string, len(lines))
+	for j, l := range lines {
+		prefixed[j] = "h1 out: " + l
+	}
+	if n := testing.AllocsPerRun(500, func() { a.Push(Line{Text: prefixed[i%len(prefixed)]}); i++ }); n != 0 {
+		t.Errorf("%v allocations per prefixed line, want 0", n)
+	}
+}
