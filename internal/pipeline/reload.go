@@ -81,17 +81,16 @@ func (p *Pipeline) reloadConfig(ctx context.Context) {
 	}
 	now := time.Now()
 	next, err := p.opts.LoadConfig()
+	if err == nil {
+		err = p.applyConfig(ctx, next)
+	}
+	// The metric first: whoever reads the log line finds it already set.
+	p.tel.Metrics().ConfigReload(err == nil, now)
 	if err != nil {
 		p.log.Error("configuration reload failed; keeping the running configuration", "err", err)
-		p.tel.Metrics().ConfigReload(false, now)
 		return
 	}
-	if err := p.applyConfig(ctx, next); err != nil {
-		p.log.Error("configuration reload failed; keeping the running configuration", "err", err)
-		p.tel.Metrics().ConfigReload(false, now)
-		return
-	}
-	p.tel.Metrics().ConfigReload(true, now)
+	p.log.Info("configuration reloaded", "sinks", sinkNames(p.sinks), "group_window", p.cfg.GroupWindow, "repeat_interval", p.cfg.RepeatInterval)
 }
 
 // applyConfig builds everything next needs before changing anything, so a
@@ -158,7 +157,6 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		p.dropRemovedQueues()
 	}
 	p.cfg = &eff
-	p.log.Info("configuration reloaded", "sinks", sinkNames(p.sinks), "group_window", eff.GroupWindow, "repeat_interval", eff.RepeatInterval)
 	return nil
 }
 
