@@ -569,8 +569,8 @@ func checkSlackSink(p *problems, cfg *config.Config, secretDir string) {
 			continue
 		}
 		n++
-		if s.URLFile == "" || secretDir == "" || !under(s.URLFile, secretDir) {
-			p.add("slack sink %s: url_file %q is not in the mounted Secret %s", s.Name, s.URLFile, secretDir)
+		if s.Slack.URLFile == "" || secretDir == "" || !under(s.Slack.URLFile, secretDir) {
+			p.add("slack sink %s: url_file %q is not in the mounted Secret %s", s.Name, s.Slack.URLFile, secretDir)
 		}
 	}
 	if n == 0 {

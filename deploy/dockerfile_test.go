@@ -106,7 +106,7 @@ func TestDockerfile(t *testing.T) {
 // TestCollectorConfig checks the OpenTelemetry Collector example: OTLP on
 // 4317 and 4318, and every pipeline naming only components it defines.
 func TestCollectorConfig(t *testing.T) {
-	data, err := os.ReadFile("otel-collector/config.yaml")
+	data, err := os.ReadFile("otlp-gateway/config.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func TestHelmTemplate(t *testing.T) {
 				"sinks.alertmanager.enabled=true",
 				"sinks.alertmanager.url=http://alertmanager.monitoring:9093",
 				"sinks.otel.enabled=true",
-				"sinks.otel.endpoint=otel-collector.monitoring:4317",
+				"sinks.otel.endpoint=http://otel-collector.monitoring:4317",
 				"sinks.otel.insecure=true",
 				"sinks.webhook.enabled=true",
 				"sinks.webhook.url=https://hooks.example.test/logmatch",

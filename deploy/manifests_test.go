@@ -226,7 +226,7 @@ func TestChecksCatchBreakage(t *testing.T) {
 			want: []string{
 				"logmatch: env SLACK_URL holds a secret literal; mount a Secret and use url_file",
 				"no volume of Secret logmatch-slack",
-				"ConfigMap logmatch config.yaml:21: sinks[1].url_file: read: open /etc/logmatch/slack/url: not a mounted Secret file",
+				"ConfigMap logmatch config.yaml:21: sinks[1].url_file: open /etc/logmatch/slack/url: not a mounted Secret file",
 			},
 		},
 		{

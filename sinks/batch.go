@@ -14,8 +14,8 @@ import "context"
 // reports failure, so a retried batch repeats nothing.
 type BatchSink interface {
 	Sink
-	// BatchMin is the smallest number of waiting alerts worth one batch;
-	// it is at least 2.
+	// BatchMin is the smallest number of waiting alerts worth one batch,
+	// at least 2; 0 means the sink is configured never to batch.
 	BatchMin() int
 	SendBatch(ctx context.Context, alerts []*Alert) (retry bool, err error)
 }

@@ -23,6 +23,13 @@ func (r SecretRef) IsSet() bool { return r.Value != "" || r.File != "" || r.Env 
 // os.Getenv when nil. Errors name the field, the file or the variable,
 // never the secret.
 func (r SecretRef) Resolve(field string, getenv func(string) string) (string, error) {
+	return r.ResolveWith(field, getenv, nil)
+}
+
+// ResolveWith is Resolve with the file reader given too (os.ReadFile when
+// nil), so a configuration can be checked against files that only exist
+// where it will run.
+func (r SecretRef) ResolveWith(field string, getenv func(string) string, readFile func(string) ([]byte, error)) (string, error) {
 	n := 0
 	for _, s := range []string{r.Value, r.File, r.Env} {
 		if s != "" {
@@ -39,7 +46,10 @@ func (r SecretRef) Resolve(field string, getenv func(string) string) (string, er
 	case r.Value != "":
 		return r.Value, nil
 	case r.File != "":
-		b, err := os.ReadFile(r.File)
+		if readFile == nil {
+			readFile = os.ReadFile
+		}
+		b, err := readFile(r.File)
 		if err != nil {
 			return "", fmt.Errorf("%s_file: %w", field, err)
 		}

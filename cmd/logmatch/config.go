@@ -1,27 +1,33 @@
 package main
 
 import (
-	"context"
+	"github.com/spf13/cobra"
 
 	"github.com/logmatch/logmatch/internal/config"
 )
 
-const configUsage = `Usage:
+const configLong = `Usage:
   logmatch config --print-defaults
 
 Prints a complete, commented configuration file for "logmatch run
 --config": every key with its default and the environment variables that
-matter. The output loads as it is.
-`
+matter. The output loads as it is. To check a configuration, use
+"logmatch validate".`
 
-func cmdConfig(_ context.Context, args []string, e env) error {
-	fs := newFlagSet("config", configUsage, e)
-	print := fs.Bool("print-defaults", false, "print the complete commented default configuration")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+func newConfigCmd(e env) *cobra.Command {
+	var print bool
+	c := &cobra.Command{
+		Use:   "config --print-defaults",
+		Short: "print a complete commented configuration",
+		Long:  configLong,
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !print {
+				return usageError("want --print-defaults")
+			}
+			return config.PrintDefaults(e.stdout)
+		},
 	}
-	if !*print || fs.NArg() > 0 {
-		return usageError("config: want --print-defaults")
-	}
-	return config.PrintDefaults(e.stdout)
+	c.Flags().BoolVar(&print, "print-defaults", false, "print the complete commented default configuration")
+	return own(c, exitHelp("  0    the configuration was printed", "  2    usage error"))
 }

@@ -1,7 +1,8 @@
 // Command logmatch recognises failures in the logs of LLM serving processes
 // (sglang first) and tells operators how to fix them.
 //
-// This package is the process boundary only: it parses flags, loads
+// This package is the process boundary only: it parses flags (with cobra,
+// as kubectl, helm and the OpenTelemetry Collector do), loads
 // configuration, handles signals and turns results into exit codes. The
 // work is done by the packages it wires together.
 package main
@@ -15,26 +16,53 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/logmatch/logmatch/internal/pipeline"
 )
 
 // version is stamped at build time: -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-// Exit codes shared by every command.
+// Exit codes shared by every command; each command's help says which of
+// them it uses.
 const (
 	exitOK       = 0
-	exitFound    = 1 // scan --fail-on matched; lint found problems
-	exitUsage    = 2 // bad flags or arguments, unreadable input
-	exitInternal = 3 // a failure that is not the input's fault
+	exitFound    = 1   // scan --fail-on matched; lint, validate or test found problems; notify: a sink failed
+	exitUsage    = 2   // bad flags or arguments, or a configuration or catalog that does not load
+	exitFailure  = 3   // a runtime failure: unreadable input, a locked or damaged state directory, a port in use
+	exitNoExec   = 126 // the wrapped command exists but cannot be run
+	exitNotFound = 127 // the wrapped command was not found, as shells say
 )
 
-// errUsage marks errors that are the caller's: they exit with exitUsage.
+// errUsage marks errors that are the caller's: bad flags or arguments.
 var errUsage = errors.New("usage")
+
+// errConfig marks a configuration (or catalog) that does not load.
+var errConfig = errors.New("configuration")
 
 // usageError wraps a message as a usage error.
 func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
+
+// configError marks err as a problem of the configuration: exit 2.
+func configError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err, mark: errConfig}
+}
+
+// markedError is err, also matching mark with errors.Is, without changing
+// its message.
+type markedError struct {
+	err  error
+	mark error
+}
+
+func (m *markedError) Error() string        { return m.err.Error() }
+func (m *markedError) Unwrap() error        { return m.err }
+func (m *markedError) Is(target error) bool { return target == m.mark }
 
 // env is what a command may touch of the process: streams, arguments,
 // environment. Tests run commands in-process with their own env.
@@ -43,59 +71,33 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// stderrTTY says whether stderr is a terminal: progress is shown
+	// there only then, so pipes and logs stay quiet.
+	stderrTTY bool
 }
-
-const topUsage = `logmatch recognises failures in sglang logs and tells you how to fix them.
-
-Usage:
-  logmatch <command> [flags] [arguments]
-
-Commands:
-  scan      scan log files (or stdin) once and print the incidents found
-  run       tail logs as a sidecar or pipeline plugin and send alerts to sinks
-  patterns  work with catalogs: "patterns lint", "patterns gen"
-  config    print a complete commented configuration: "config --print-defaults"
-  version   print the version
-
-Run "logmatch <command> --help" for a command's flags.
-`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, stderrTTY: isTerminal(os.Stderr)}
 	code := runMain(ctx, os.Args[1:], e)
 	stop()
 	os.Exit(code)
 }
 
-// runMain dispatches to a command and returns the process exit code.
+// isTerminal reports whether f is a character device (a terminal), not a
+// pipe or a file.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runMain runs the command args name and returns the process exit code.
+// Help goes to stdout once; errors go to stderr.
 func runMain(ctx context.Context, args []string, e env) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, topUsage)
-		return exitUsage
-	}
-	var cmd func(context.Context, []string, env) error
-	switch args[0] {
-	case "scan":
-		cmd = cmdScan
-	case "run":
-		cmd = cmdRun
-	case "patterns":
-		cmd = cmdPatterns
-	case "config":
-		cmd = cmdConfig
-	case "version", "--version":
-		fmt.Fprintf(e.stdout, "logmatch %s\n", versionString())
-		return exitOK
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(e.stdout, topUsage)
-		return exitOK
-	default:
-		fmt.Fprintf(e.stderr, "logmatch: unknown command %q\n\n%s", args[0], topUsage)
-		return exitUsage
-	}
-	err := cmd(ctx, args[1:], e)
-	return exitCode(err, e.stderr)
+	root := newRoot(e)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitCode(err, cmd.CommandPath(), e.stderr)
 }
 
 // exitStatus is an error that carries its own exit code: scan --fail-on,
@@ -107,7 +109,9 @@ type exitStatus struct {
 
 func (s exitStatus) Error() string { return s.msg }
 
-func exitCode(err error, stderr io.Writer) int {
+// exitCode prints err (if any) on stderr and returns the exit code it
+// stands for. Usage errors point at the command's help.
+func exitCode(err error, cmdPath string, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -118,14 +122,26 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return st.code
 	}
-	if errors.Is(err, errHelp) {
-		return exitOK
-	}
-	fmt.Fprintln(stderr, "logmatch: "+err.Error())
-	if errors.Is(err, errUsage) {
+	switch {
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "%s: %s\nRun '%s --help' for usage.\n", cmdPath, trimMark(err), cmdPath)
+		return exitUsage
+	case errors.Is(err, errConfig), errors.Is(err, pipeline.ErrConfig):
+		fmt.Fprintf(stderr, "%s: %v\n", cmdPath, err)
 		return exitUsage
 	}
-	return exitInternal
+	fmt.Fprintf(stderr, "%s: %v\n", cmdPath, err)
+	return exitFailure
+}
+
+// trimMark drops the "usage: " the usage mark adds to the message.
+func trimMark(err error) string {
+	msg := err.Error()
+	const p = "usage: "
+	if len(msg) > len(p) && msg[:len(p)] == p {
+		return msg[len(p):]
+	}
+	return msg
 }
 
 func versionString() string {

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/logmatch/logmatch/internal/catalogcheck"
 	"github.com/logmatch/logmatch/internal/gen"
@@ -11,98 +12,162 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-const patternsUsage = `Usage:
-  logmatch patterns lint [--no-probe] [PATH...]
+const patternsLong = `Usage:
+  logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
   logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
 
-lint  loads catalogs (the embedded default when no PATH is given), prints
-      "N records" and one line per problem ("file:line: field: message"):
-      bad JSON, missing id or messagePattern, regexes that do not compile,
-      duplicate ids, catastrophic backtracking; then the catalog analysis
-      (own message not matched, overlapping records, patterns with no literal
-      anchor, the most expensive patterns). Exit 1 when a problem is an error.
+Work with catalogs: check them, and generate records from Python sources.`
 
-gen   walks a Python source tree and writes a skeleton record for every
-      raise and logger.error/critical/exception/warning call with a message.
-`
+const lintLong = `Usage:
+  logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
 
-func cmdPatterns(ctx context.Context, args []string, e env) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, patternsUsage)
-		return usageError("patterns: missing subcommand: lint or gen")
+Loads catalogs (the embedded default when no PATH is given) and prints one
+line per finding, then one summary line. Findings, by kind:
+  problem     the catalog does not load cleanly ("file:line: field:
+              message"): bad JSON, missing id or messagePattern, regexes
+              that do not compile, duplicate ids, catastrophic backtracking
+  self-miss   a pattern misses its own errorMessage
+  shadowed    another record ranks first on this record's message
+  overlap     another record also matches this record's message, ranking
+              below it
+  unanchored  the prefilter cannot key the pattern: tried on every entry
+  expensive   the most expensive patterns on a standard input
+Shadowed records and overlaps are counted in the summary and listed only
+with --show (they run into the thousands in a large generated catalog).
+--show picks the kinds listed (comma-separated, or all), --record the
+records (id or slug), --summary prints only the summary line, and
+--format json one JSON document with the counts, the findings and the
+summary.`
+
+var lintExit = exitHelp(
+	"  0    no problem is an error (warnings and analysis findings do not count)",
+	"  1    a problem is an error: a record was skipped or will misbehave",
+	exitLineUsage,
+)
+
+const genLong = `Usage:
+  logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+
+Walks a Python source tree and writes a skeleton record for every raise
+and logger.error/critical/exception/warning call with a message: the
+literal text regex-escaped, each placeholder a named lazy group (named
+after the f-string's variable), the last one reaching the end of the line.`
+
+func newPatternsCmd(e env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "patterns",
+		Short: `work with catalogs: "patterns lint", "patterns gen"`,
+		Long:  patternsLong,
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usageError("missing subcommand: lint or gen")
+		},
 	}
-	switch args[0] {
-	case "lint":
-		return cmdPatternsLint(ctx, args[1:], e)
-	case "gen":
-		return cmdPatternsGen(ctx, args[1:], e)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(e.stdout, patternsUsage)
-		return nil
-	}
-	return usageError("patterns: unknown subcommand %q: want lint or gen", args[0])
+	c.AddCommand(newLintCmd(e), newGenCmd(e))
+	return own(c, lintExit)
 }
 
-func cmdPatternsLint(ctx context.Context, args []string, e env) error {
-	fs := newFlagSet("patterns lint", patternsUsage, e)
-	noProbe := fs.Bool("no-probe", false, "skip running patterns against pathological inputs (static checks only)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+func newLintCmd(e env) *cobra.Command {
+	var (
+		noProbe     bool
+		show        string
+		records     []string
+		summaryOnly bool
+		format      string
+	)
+	c := &cobra.Command{
+		Use:   "lint [flags] [PATH...]",
+		Short: "check catalogs and analyse their records",
+		Long:  lintLong,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kinds, err := catalogcheck.ParseKinds(show)
+			if err != nil {
+				return usageError("--show: %v", err)
+			}
+			if format != "text" && format != "json" {
+				return usageError("--format: %q is not text or json", format)
+			}
+			l := lintCatalogs(args, noProbe)
+			all := l.Findings()
+			kept, hidden := catalogcheck.Filter{Kinds: kinds, Records: records}.Apply(all)
+			if format == "json" {
+				err = catalogcheck.WriteJSON(e.stdout, l, all, kept, hidden, summaryOnly)
+			} else {
+				err = catalogcheck.WriteText(e.stdout, l, kept, hidden, summaryOnly)
+			}
+			if err != nil {
+				return fmt.Errorf("writing findings: %w", err)
+			}
+			if !l.Summary.OK() {
+				return exitStatus{code: exitFound}
+			}
+			return nil
+		},
 	}
-	recs, probs := patterns.LoadForLint(fs.Args(), patterns.LintOptions{NoProbe: *noProbe})
-	sum := patterns.Summarize(recs, probs)
-	fmt.Fprintf(e.stdout, "%d records\n", len(recs))
-	for _, p := range probs {
-		fmt.Fprintf(e.stdout, "%s: %v\n", p.Level, p)
-	}
-	if err := writeAnalysis(ctx, e, recs); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, sum)
-	if !sum.OK() {
-		return exitStatus{code: exitFound}
-	}
-	return nil
+	fs := c.Flags()
+	fs.BoolVar(&noProbe, "no-probe", false, "skip running patterns against pathological inputs (static checks only)")
+	fs.StringVar(&show, "show", "", "kinds of finding to list, comma-separated, or all (default problem,self-miss,unanchored,expensive)")
+	fs.StringArrayVar(&records, "record", nil, "list only findings about this record id or slug (repeatable)")
+	fs.BoolVar(&summaryOnly, "summary", false, "print only the summary line")
+	fs.StringVar(&format, "format", "text", "output format: text or json")
+	return own(c, lintExit)
 }
 
-func cmdPatternsGen(_ context.Context, args []string, e env) error {
-	fs := newFlagSet("patterns gen", patternsUsage, e)
-	src := fs.String("src", "", "Python source tree to walk (required)")
-	repo := fs.String("repo", "", "GitHub OWNER/NAME the tree is a checkout of, for repo and githubUrl")
-	sha := fs.String("sha", "", "commit the tree was taken from, to pin githubUrl")
-	out := fs.String("out", "", "write the records to FILE instead of standard output")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+// lintCatalogs loads and analyses the catalogs at paths (the embedded
+// default when none).
+func lintCatalogs(paths []string, noProbe bool) catalogcheck.Lint {
+	recs, probs := patterns.LoadForLint(paths, patterns.LintOptions{NoProbe: noProbe})
+	l := catalogcheck.Lint{Summary: patterns.Summarize(recs, probs), Problems: probs}
+	m, _ := matcher.Compile(recs, matcher.Options{})
+	if m.Len() > 0 {
+		l.Report = catalogcheck.Check(m, catalogcheck.Options{})
+		l.Analysed = true
 	}
-	if *src == "" {
-		return usageError("patterns gen: --src is required")
+	return l
+}
+
+func newGenCmd(e env) *cobra.Command {
+	var src, repo, sha, out string
+	c := &cobra.Command{
+		Use:   "gen --src DIR [flags]",
+		Short: "write skeleton records for the error sites of a Python tree",
+		Long:  genLong,
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if src == "" {
+				return usageError("--src is required")
+			}
+			recs, skips, err := gen.GenerateDir(src, gen.Options{Repo: repo, SHA: sha})
+			if err != nil {
+				return err
+			}
+			for _, s := range skips {
+				fmt.Fprintf(e.stderr, "skipped: %s\n", s)
+			}
+			if out == "" {
+				if err := gen.Write(e.stdout, recs); err != nil {
+					return fmt.Errorf("writing records: %w", err)
+				}
+			} else if err := writeFile(out, recs); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "%d records, %d sites skipped\n", len(recs), len(skips))
+			return nil
+		},
 	}
-	if fs.NArg() > 0 {
-		return usageError("patterns gen: unexpected argument %q", fs.Arg(0))
-	}
-	recs, skips, err := gen.GenerateDir(*src, gen.Options{Repo: *repo, SHA: *sha})
-	if err != nil {
-		return usageError("%w", err)
-	}
-	for _, s := range skips {
-		fmt.Fprintf(e.stderr, "skipped: %s\n", s)
-	}
-	if *out == "" {
-		if err := gen.Write(e.stdout, recs); err != nil {
-			return fmt.Errorf("writing records: %w", err)
-		}
-	} else if err := writeFile(*out, recs); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "%d records, %d sites skipped\n", len(recs), len(skips))
-	return nil
+	fs := c.Flags()
+	fs.StringVar(&src, "src", "", "Python source tree to walk (required)")
+	fs.StringVar(&repo, "repo", "", "GitHub OWNER/NAME the tree is a checkout of, for repo and githubUrl")
+	fs.StringVar(&sha, "sha", "", "commit the tree was taken from, to pin githubUrl")
+	fs.StringVar(&out, "out", "", "write the records to FILE instead of standard output")
+	return own(c, exitHelp("  0    the records were written", exitLineUsage, "  3    runtime failure: an unreadable tree, an unwritable --out"))
 }
 
 // writeFile writes the records to path; a failed close is a failed write.
 func writeFile(path string, recs []patterns.Record) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return usageError("--out: %w", err)
+		return fmt.Errorf("--out: %w", err)
 	}
 	if err := gen.Write(f, recs); err != nil {
 		f.Close()
@@ -110,22 +175,6 @@ func writeFile(path string, recs []patterns.Record) error {
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("--out: %w", err)
-	}
-	return nil
-}
-
-// writeAnalysis prints the catalog analysis: records whose own message
-// their pattern misses, overlapping and shadowed records, patterns the
-// prefilter cannot anchor, and the most expensive patterns. It informs;
-// it does not change the exit status.
-func writeAnalysis(_ context.Context, e env, recs []patterns.Record) error {
-	m, _ := matcher.Compile(recs, matcher.Options{})
-	if m.Len() == 0 {
-		return nil
-	}
-	rep := catalogcheck.Check(m, catalogcheck.Options{})
-	if err := rep.Render(e.stdout); err != nil {
-		return fmt.Errorf("writing analysis: %w", err)
 	}
 	return nil
 }

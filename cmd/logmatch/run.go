@@ -2,16 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
+
+	"github.com/spf13/cobra"
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/pipeline"
 )
 
-const runUsage = `Usage:
+const runLong = `Usage:
   logmatch run [--config FILE] [--path GLOB]... [--catalog PATH]... [--no-default-catalog]
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
@@ -29,7 +34,13 @@ kept in --state-dir, so a restart loses and repeats nothing.
 Without --path or a command, standard input is read. Without --sink, alerts
 are written to standard output as logmatch.alert/v1 JSON lines. A YAML
 --config file can say everything (see "logmatch config --print-defaults");
-flags override it. SIGHUP reloads the catalogs; SIGTERM and SIGINT stop
+flags override it. It logs what it follows, its sinks, its address and the
+catalog size at start, and warns when a glob matches no file.
+
+SIGHUP reloads the catalogs and the configuration: sinks, group_window,
+repeat_interval, redaction and catalogs change at once; a configuration
+that does not load is logged and the running one stays
+(logmatch_config_last_reload_successful is then 0). SIGTERM and SIGINT stop
 reading, flush, deliver what is queued within the grace period and exit 0.
 
 Serves /healthz, /readyz, /livez and /metrics on --http-addr (default
@@ -39,15 +50,40 @@ failure also ends the wrapped command (SIGTERM, SIGKILL after 10s), and
 logmatch exits with status 75.
 `
 
-func cmdRun(ctx context.Context, args []string, e env) error {
-	fs := newFlagSet("run", runUsage, e)
-	flags := config.RegisterFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
+var runExit = exitHelp(
+	"  0    a clean stop (SIGTERM, SIGINT, end of standard input)",
+	"  N    with a wrapped command: the command's own exit status",
+	exitLineUsage,
+	exitLineFailure,
+	"  126  the wrapped command cannot be run",
+	"  127  the wrapped command was not found",
+)
+
+func newRunCmd(e env) *cobra.Command {
+	var flags *config.Flags
+	c := &cobra.Command{
+		Use:   "run [flags] [-- COMMAND ARGS...]",
+		Short: "tail logs as a sidecar or pipeline plugin and send alerts to sinks",
+		Long:  runLong,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRun(cmd.Context(), e, flags)
+		},
 	}
-	cfg, err := flags.Load(e.getenv, os.ReadFile)
+	flags = config.RegisterFlags(c.Flags())
+	return own(c, runExit)
+}
+
+func runRun(ctx context.Context, e env, flags *config.Flags) error {
+	load := func() (*config.Config, error) { return flags.Load(e.getenv, os.ReadFile) }
+	cfg, err := load()
 	if err != nil {
-		return usageError("%w", err)
+		return configError(err)
+	}
+	if len(cfg.Command) > 0 {
+		if err := lookCommand(cfg.Command[0]); err != nil {
+			return err
+		}
 	}
 
 	log := newLogger(cfg, e)
@@ -76,17 +112,19 @@ func cmdRun(ctx context.Context, args []string, e env) error {
 	}
 
 	p, err := pipeline.New(ctx, pipeline.Options{
-		Config:  cfg,
-		Logger:  log,
-		Stdin:   e.stdin,
-		Stdout:  e.stdout,
-		Stderr:  e.stderr,
-		Getenv:  e.getenv,
-		Reload:  reload,
-		Signals: forward,
+		Config:     cfg,
+		Logger:     log,
+		Stdin:      e.stdin,
+		Stdout:     e.stdout,
+		Stderr:     e.stderr,
+		Getenv:     e.getenv,
+		Reload:     reload,
+		LoadConfig: load,
+		Version:    versionString(),
+		Signals:    forward,
 	})
 	if err != nil {
-		return usageError("%w", err)
+		return err
 	}
 	if err := p.Run(ctx); err != nil {
 		return err
@@ -95,6 +133,21 @@ func cmdRun(ctx context.Context, args []string, e env) error {
 		return exitStatus{code: code}
 	}
 	return nil
+}
+
+// lookCommand finds the wrapped command before anything starts, so a
+// missing one exits 127 and one that cannot run 126, as in a shell.
+func lookCommand(name string) error {
+	_, err := exec.LookPath(name)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return exitStatus{code: exitNotFound, msg: "run: " + name + ": command not found"}
+	case errors.Is(err, fs.ErrPermission):
+		return exitStatus{code: exitNoExec, msg: "run: " + name + ": permission denied"}
+	}
+	return exitStatus{code: exitNoExec, msg: "run: " + err.Error()}
 }
 
 // newLogger builds logmatch's own structured log on stderr.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
@@ -13,61 +15,82 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-const scanUsage = `Usage:
+const scanLong = `Usage:
   logmatch scan [--catalog PATH]... [--no-default-catalog] [--format text|json]
                 [--fail-on SEVERITY] FILE... | -
 
 Reads whole log files (or standard input, "-") once, rebuilds entries and
 tracebacks, matches them against the catalog and prints one incident per
 failure and source: severity, record, count, ranks, what matched, the
-exception, solutions and prevention tips.
+exception, solutions and prevention tips. Flags may come before or after
+the files.
 
 --catalog adds records to the embedded default catalog (a record with the
 same id replaces the default one); --no-default-catalog uses only the given
 catalogs. --format json prints one logmatch.alert/v1 object per line.
+On a terminal, a scan of several files or of more than a second shows its
+progress on stderr.`
 
-Exit status: 0 when the scan ran; 1 when --fail-on is given and an incident
-at or above that severity was found; 2 for usage errors or unreadable input.
-`
+var scanExit = exitHelp(
+	"  0    the scan ran",
+	"  1    --fail-on is given and an incident at or above that severity was found",
+	exitLineUsage,
+	exitLineFailure+" (the other files are still scanned)",
+)
 
-func cmdScan(ctx context.Context, args []string, e env) error {
-	fs := newFlagSet("scan", scanUsage, e)
-	var catalogs stringList
-	fs.Var(&catalogs, "catalog", "catalog file or directory to add (repeatable)")
-	noDefault := fs.Bool("no-default-catalog", false, "do not load the embedded default catalog")
-	format := fs.String("format", "text", "output format: text or json")
-	failOn := fs.String("fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+func newScanCmd(e env) *cobra.Command {
+	var (
+		catalogs  []string
+		noDefault bool
+		format    string
+		failOn    string
+	)
+	c := &cobra.Command{
+		Use:   "scan [flags] FILE... | -",
+		Short: "scan log files (or stdin) once and print the incidents found",
+		Long:  scanLong,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScan(cmd.Context(), e, args, catalogs, noDefault, format, failOn)
+		},
 	}
-	if *format != "text" && *format != "json" {
-		return usageError("--format: %q is not text or json", *format)
+	fs := c.Flags()
+	fs.StringArrayVar(&catalogs, "catalog", nil, "catalog file or directory to add (repeatable)")
+	fs.BoolVar(&noDefault, "no-default-catalog", false, "do not load the embedded default catalog")
+	fs.StringVar(&format, "format", "text", "output format: text or json")
+	fs.StringVar(&failOn, "fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
+	return own(c, scanExit)
+}
+
+func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool, format, failOn string) error {
+	if format != "text" && format != "json" {
+		return usageError("--format: %q is not text or json", format)
 	}
 	var threshold patterns.Severity
-	if *failOn != "" {
-		sev, err := patterns.ParseSeverity(*failOn)
+	if failOn != "" {
+		sev, err := patterns.ParseSeverity(failOn)
 		if err != nil {
 			return usageError("--fail-on: %v", err)
 		}
 		threshold = sev
 	}
-	if fs.NArg() == 0 {
-		return usageError("scan: no input: give one or more files, or - for standard input")
+	if len(args) == 0 {
+		return usageError("no input: give one or more files, or - for standard input")
 	}
 
-	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: catalogs, NoDefault: *noDefault})
+	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: catalogs, NoDefault: noDefault})
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
 	}
 	if err != nil {
-		return usageError("%w", err)
+		return configError(err)
 	}
 
 	var inputs []scan.Input
 	var inputErrs []error
-	for _, name := range fs.Args() {
+	prog := newProgress(e, len(args))
+	for _, name := range args {
 		if name == "-" {
-			inputs = append(inputs, scan.Input{Name: "-", R: e.stdin})
+			inputs = append(inputs, scan.Input{Name: "-", R: prog.reader(e.stdin)})
 			continue
 		}
 		f, err := os.Open(name)
@@ -76,7 +99,7 @@ func cmdScan(ctx context.Context, args []string, e env) error {
 			continue
 		}
 		defer f.Close()
-		inputs = append(inputs, scan.Input{Name: name, R: f})
+		inputs = append(inputs, scan.Input{Name: name, R: prog.reader(f)})
 	}
 
 	red, err := redact.New(nil)
@@ -84,11 +107,13 @@ func cmdScan(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert})
+	stop := prog.start(ctx)
 	res, err := s.Scan(ctx, inputs)
+	stop()
 	if err != nil {
 		inputErrs = append(inputErrs, err)
 	}
-	if *format == "json" {
+	if format == "json" {
 		err = scan.WriteJSON(e.stdout, res.Alerts)
 	} else {
 		err = scan.WriteText(e.stdout, res)
@@ -97,7 +122,8 @@ func cmdScan(ctx context.Context, args []string, e env) error {
 		return fmt.Errorf("writing results: %w", err)
 	}
 	if len(inputErrs) > 0 {
-		return usageError("%w", errors.Join(inputErrs...))
+		// The input's fault, but not a usage mistake: a runtime failure.
+		return errors.Join(inputErrs...)
 	}
 	if threshold != "" {
 		for _, a := range res.Alerts {

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/logmatch/logmatch/patterns"
 )
 
 // Config is the complete, validated configuration of a logmatch run. Every
@@ -61,7 +59,7 @@ type Config struct {
 	// exits with its own status so the supervisor restarts both).
 	OnFatal string `yaml:"on_fatal"`
 	// Sinks are where alerts go.
-	Sinks []Sink `yaml:"sinks"`
+	Sinks SinkList `yaml:"sinks"`
 
 	// Kubernetes is the identity of the pod logmatch runs in, read from
 	// the environment at load time, never from the file.
@@ -110,65 +108,6 @@ type Redact struct {
 	Patterns []string `yaml:"patterns"`
 }
 
-// Sink types.
-const (
-	SinkStdout       = "stdout"
-	SinkSlack        = "slack"
-	SinkWebhook      = "webhook"
-	SinkAlertmanager = "alertmanager"
-	SinkOTel         = "otel"
-)
-
-// Sink configures one destination. Which keys apply depends on Type; a key
-// set for a type that does not use it is an error.
-type Sink struct {
-	Type string `yaml:"type"` // stdout, slack, webhook, alertmanager or otel
-	// Name identifies the sink in metrics, logs and the state queue;
-	// default the type, unique.
-	Name string `yaml:"name"`
-	// MinSeverity is the lowest record severity sent (default error for
-	// slack, info otherwise).
-	MinSeverity patterns.Severity `yaml:"min_severity"`
-
-	// URL is the Slack incoming webhook URL, the webhook URL or the
-	// Alertmanager base URL. For slack and webhook it may instead come from
-	// the file URLFile (trimmed) or the environment variable URLEnv; after
-	// loading URL holds the resolved value.
-	URL     Secret `yaml:"url,omitempty"`
-	URLFile string `yaml:"url_file,omitempty"`
-	URLEnv  string `yaml:"url_env,omitempty"`
-	// Secret is the webhook's HMAC signing key, resolved like URL.
-	Secret     Secret `yaml:"secret,omitempty"`
-	SecretFile string `yaml:"secret_file,omitempty"`
-	SecretEnv  string `yaml:"secret_env,omitempty"`
-	// Headers are extra HTTP headers (webhook, alertmanager) or OTLP
-	// headers (otel); their values are secrets.
-	Headers map[string]Secret `yaml:"headers,omitempty"`
-	// Timeout bounds one delivery attempt (slack, webhook, alertmanager,
-	// otel).
-	Timeout Duration `yaml:"timeout,omitempty"`
-
-	// DigestThreshold: when more alerts than this are ready at once, slack
-	// sends them as one digest message; 0 never digests.
-	DigestThreshold int    `yaml:"digest_threshold,omitempty"`
-	Username        string `yaml:"username,omitempty"` // slack display name override
-	Channel         string `yaml:"channel,omitempty"`  // slack channel override
-
-	// ResolveTimeout is the alertmanager endsAt horizon: an alert not
-	// repeated within it resolves.
-	ResolveTimeout Duration `yaml:"resolve_timeout,omitempty"`
-
-	// Endpoint, Protocol (grpc or http/protobuf) and Insecure configure
-	// the OTLP exporter; unset, the OTEL_EXPORTER_OTLP_* variables apply.
-	Endpoint string `yaml:"endpoint,omitempty"`
-	Protocol string `yaml:"protocol,omitempty"`
-	Insecure *bool  `yaml:"insecure,omitempty"`
-
-	// Queue and Retry default to the top-level queue and retry, key by key.
-	Queue Queue `yaml:"queue,omitempty"`
-	Retry Retry `yaml:"retry,omitempty"`
-}
-
 // Defaults of the settings; PrintDefaults shows them all.
 const (
 	DefaultFormat         = "auto"
@@ -190,9 +129,6 @@ const (
 	DefaultMaxAttempts    = 0
 	DefaultInitialBackoff = time.Second
 	DefaultMaxBackoff     = 5 * time.Minute
-	DefaultSinkTimeout    = 10 * time.Second
-	DefaultDigestThresh   = 5
-	DefaultResolveTimeout = 5 * time.Minute
 	DefaultOnFatal        = OnFatalNone
 )
 

@@ -2,12 +2,12 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"io/fs"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -33,6 +33,8 @@ var testEnv = fakeEnv{
 		"SLACK_URL":   "https://hooks.slack.com/services/T000/B000/envtoken",
 		"HOOK_SECRET": "  env-hmac-key\n",
 		"EMPTY":       "",
+		"STATE":       "/data",
+		"LINE_BYTES":  "4096",
 	},
 	files: map[string]string{
 		"/run/secrets/slack": "https://hooks.slack.com/services/T000/B000/filetoken\n",
@@ -40,8 +42,6 @@ var testEnv = fakeEnv{
 		"/run/secrets/empty": " \n",
 	},
 }
-
-var secretCmp = cmp.Comparer(func(a, b Secret) bool { return a.Value() == b.Value() })
 
 func load(t *testing.T, yaml string) (*Config, error) {
 	t.Helper()
@@ -61,16 +61,16 @@ func defaultSink(typ string) Sink {
 			MaxBackoff:     Duration(DefaultMaxBackoff),
 		},
 	}
+	n := newSink(typ)
+	s.Slack, s.Webhook, s.Alertmanager, s.OTel = n.Slack, n.Webhook, n.Alertmanager, n.OTel
 	switch typ {
 	case SinkSlack:
 		s.MinSeverity = patterns.SeverityError
-		s.DigestThreshold = DefaultDigestThresh
-		s.Timeout = Duration(DefaultSinkTimeout)
-	case SinkWebhook, SinkOTel:
-		s.Timeout = Duration(DefaultSinkTimeout)
+		s.Slack.MinSeverity = "error"
+	case SinkWebhook:
+		s.Webhook.MinSeverity = "info"
 	case SinkAlertmanager:
-		s.Timeout = Duration(DefaultSinkTimeout)
-		s.ResolveTimeout = Duration(DefaultResolveTimeout)
+		s.Alertmanager.MinSeverity = "info"
 	}
 	return s
 }
@@ -87,7 +87,6 @@ func loaded(edit func(c *Config)) *Config {
 }
 
 func TestLoadKeys(t *testing.T) {
-	yes := true
 	tests := []struct {
 		name string
 		yaml string
@@ -202,6 +201,7 @@ func TestLoadKeys(t *testing.T) {
     digest_threshold: 0
     username: logmatch
     channel: "#alerts"
+    icon_emoji: ":rotating_light:"
     timeout: 3s
     queue:
       max_items: 10
@@ -212,22 +212,24 @@ func TestLoadKeys(t *testing.T) {
 				s := defaultSink(SinkSlack)
 				s.Name = "team-slack"
 				s.MinSeverity = patterns.SeverityCritical
-				s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/inline")
-				s.DigestThreshold = 0
-				s.Username, s.Channel = "logmatch", "#alerts"
-				s.Timeout = Duration(3 * time.Second)
+				s.Slack.MinSeverity = "critical"
+				s.Slack.URL = "https://hooks.slack.com/services/T000/B000/inline"
+				s.Slack.DigestThreshold = 0
+				s.Slack.Username, s.Slack.Channel = "logmatch", "#alerts"
+				s.Slack.IconEmoji = ":rotating_light:"
+				s.Slack.Timeout = 3 * time.Second
 				s.Queue.MaxItems = 10
 				s.Retry.MaxAttempts = 5
 				c.Sinks = []Sink{s}
 			}),
 		},
 		{
-			name: "slack url from file",
-			yaml: "sinks:\n  - type: slack\n    url_file: /run/secrets/slack\n",
+			name: "slack url from file, digest threshold 1",
+			yaml: "sinks:\n  - type: slack\n    url_file: /run/secrets/slack\n    digest_threshold: 1\n",
 			want: loaded(func(c *Config) {
 				s := defaultSink(SinkSlack)
-				s.URLFile = "/run/secrets/slack"
-				s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/filetoken")
+				s.Slack.URLFile = "/run/secrets/slack"
+				s.Slack.DigestThreshold = 1
 				c.Sinks = []Sink{s}
 			}),
 		},
@@ -251,15 +253,15 @@ func TestLoadKeys(t *testing.T) {
 `,
 			want: loaded(func(c *Config) {
 				a := defaultSink(SinkWebhook)
-				a.URLEnv, a.URL = "SLACK_URL", NewSecret("https://hooks.slack.com/services/T000/B000/envtoken")
-				a.SecretEnv, a.Secret = "HOOK_SECRET", NewSecret("env-hmac-key")
-				a.Headers = map[string]Secret{"X-Team": NewSecret("inference")}
-				a.Timeout = Duration(time.Second)
+				a.Webhook.URLEnv = "SLACK_URL"
+				a.Webhook.SecretEnv = "HOOK_SECRET"
+				a.Webhook.Headers = map[string]string{"X-Team": "inference"}
+				a.Webhook.Timeout = time.Second
 				b := defaultSink(SinkWebhook)
-				b.Name, b.URL = "signed", NewSecret("http://127.0.0.1:8080/hook")
-				b.SecretFile, b.Secret = "/run/secrets/hmac", NewSecret("file-hmac-key")
+				b.Name, b.Webhook.URL = "signed", "http://127.0.0.1:8080/hook"
+				b.Webhook.SecretFile = "/run/secrets/hmac"
 				i := defaultSink(SinkWebhook)
-				i.Name, i.URL, i.Secret = "inline", NewSecret("http://127.0.0.1:8080/hook"), NewSecret("inline-key")
+				i.Name, i.Webhook.URL, i.Webhook.Secret = "inline", "http://127.0.0.1:8080/hook", "inline-key"
 				c.Sinks = []Sink{a, b, i}
 			}),
 		},
@@ -269,13 +271,28 @@ func TestLoadKeys(t *testing.T) {
   - type: alertmanager
     url: http://127.0.0.1:9093
     resolve_timeout: 10m
-    headers: {Authorization: Bearer abc}
+    bearer_token: abc
+    labels: {cluster: eu-1}
+    generator_url: https://logs.example.com/
 `,
 			want: loaded(func(c *Config) {
 				s := defaultSink(SinkAlertmanager)
-				s.URL = NewSecret("http://127.0.0.1:9093")
-				s.ResolveTimeout = Duration(10 * time.Minute)
-				s.Headers = map[string]Secret{"Authorization": NewSecret("Bearer abc")}
+				s.Alertmanager.URL = "http://127.0.0.1:9093"
+				s.Alertmanager.ResolveTimeout = 10 * time.Minute
+				s.Alertmanager.BearerToken = "abc"
+				s.Alertmanager.Labels = map[string]string{"cluster": "eu-1"}
+				s.Alertmanager.GeneratorURL = "https://logs.example.com/"
+				c.Sinks = []Sink{s}
+			}),
+		},
+		{
+			name: "alertmanager resolve_timeout follows a long group window",
+			yaml: "group_window: 10m\nsinks:\n  - type: alertmanager\n    url: http://127.0.0.1:9093\n",
+			want: loaded(func(c *Config) {
+				c.GroupWindow = Duration(10 * time.Minute)
+				s := defaultSink(SinkAlertmanager)
+				s.Alertmanager.URL = "http://127.0.0.1:9093"
+				s.Alertmanager.ResolveTimeout = 30 * time.Minute
 				c.Sinks = []Sink{s}
 			}),
 		},
@@ -283,7 +300,7 @@ func TestLoadKeys(t *testing.T) {
 			name: "otel, every key",
 			yaml: `sinks:
   - type: otel
-    endpoint: collector:4317
+    endpoint: http://collector:4317
     protocol: grpc
     insecure: true
     headers: {api-key: k}
@@ -292,11 +309,20 @@ func TestLoadKeys(t *testing.T) {
 `,
 			want: loaded(func(c *Config) {
 				s := defaultSink(SinkOTel)
-				s.Endpoint, s.Protocol, s.Insecure = "collector:4317", "grpc", &yes
-				s.Headers = map[string]Secret{"api-key": NewSecret("k")}
+				s.OTel.Endpoint, s.OTel.Protocol, s.OTel.Insecure = "http://collector:4317", "grpc", true
+				s.OTel.Headers = map[string]string{"api-key": "k"}
 				e := defaultSink(SinkOTel)
 				e.Name = "otel-env"
 				c.Sinks = []Sink{s, e}
+			}),
+		},
+		{
+			name: "environment references",
+			yaml: "state_dir: ${STATE}/lm\nmax_line_bytes: ${LINE_BYTES}\nredact:\n  patterns: ['cost=\\$$\\d+$', 'x${env:STATE}']\n",
+			want: loaded(func(c *Config) {
+				c.StateDir = "/data/lm"
+				c.MaxLineBytes = 4096
+				c.Redact.Patterns = []string{`cost=\$\d+$`, "x/data"}
 			}),
 		},
 	}
@@ -306,7 +332,7 @@ func TestLoadKeys(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load() error:\n%v", err)
 			}
-			if diff := cmp.Diff(tc.want, got, secretCmp); diff != "" {
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Load() (-want +got):\n%s", diff)
 			}
 		})
@@ -336,9 +362,15 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "unknown keys, all of them",
 			yaml: "pathz: [a]\nentry:\n  max_line: 3\nsinks:\n  - type: slack\n    url: https://h/x\n    chanel: '#a'\n",
-			want: "logmatch.yaml:1: pathz: unknown key\n" +
-				"logmatch.yaml:3: entry.max_line: unknown key\n" +
-				"logmatch.yaml:7: sinks[0].chanel: unknown key",
+			want: "logmatch.yaml:1: pathz: unknown key (did you mean paths?)\n" +
+				"logmatch.yaml:3: entry.max_line: unknown key (did you mean max_lines?)\n" +
+				"logmatch.yaml:7: sinks[0].chanel: unknown key (did you mean channel?)",
+		},
+		{
+			name: "problems read top to bottom, a sink's among the others",
+			yaml: "sinks:\n  - type: stdout\n    nme: x\ngroup_windw: 5m\n",
+			want: "logmatch.yaml:3: sinks[0].nme: unknown key (a stdout sink has only type, name, min_severity, queue and retry)\n" +
+				"logmatch.yaml:4: group_windw: unknown key (did you mean group_window?)",
 		},
 		{
 			name: "wrong types",
@@ -454,9 +486,9 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "keys of another sink type",
 			yaml: "sinks:\n  - type: webhook\n    url: http://h/x\n    channel: '#a'\n    digest_threshold: 3\n  - type: stdout\n    timeout: 1s\n",
-			want: "logmatch.yaml:4: sinks[0].channel: not a key of a webhook sink\n" +
-				"logmatch.yaml:5: sinks[0].digest_threshold: not a key of a webhook sink\n" +
-				"logmatch.yaml:7: sinks[1].timeout: not a key of a stdout sink",
+			want: "logmatch.yaml:4: sinks[0].channel: unknown key\n" +
+				"logmatch.yaml:5: sinks[0].digest_threshold: unknown key\n" +
+				"logmatch.yaml:7: sinks[1].timeout: unknown key (a stdout sink has only type, name, min_severity, queue and retry)",
 		},
 		{
 			name: "names",
@@ -467,39 +499,51 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "slack url missing",
 			yaml: "sinks:\n  - type: slack\n",
-			want: "logmatch.yaml:2: sinks[0].url: a slack sink needs url, url_file or url_env",
+			want: "logmatch.yaml:2: sinks[0].url: one of url, url_file or url_env is required",
 		},
 		{
 			name: "slack url twice",
 			yaml: "sinks:\n  - type: slack\n    url: https://h/x\n    url_env: SLACK_URL\n",
-			want: "logmatch.yaml:3: sinks[0].url: url, url_file and url_env exclude each other; set one",
+			want: "logmatch.yaml:3: sinks[0].url: give only one of url, url_file or url_env",
 		},
 		{
 			name: "slack url references",
 			yaml: "sinks:\n  - type: slack\n    url_file: /run/secrets/nope\n  - type: slack\n    name: b\n    url_file: /run/secrets/empty\n  - type: slack\n    name: c\n    url_env: EMPTY\n",
-			want: "logmatch.yaml:3: sinks[0].url_file: read: open /run/secrets/nope: file does not exist\n" +
-				"logmatch.yaml:6: sinks[1].url_file: file /run/secrets/empty is empty\n" +
-				"logmatch.yaml:9: sinks[2].url_env: environment variable EMPTY is unset or empty",
+			want: "logmatch.yaml:3: sinks[0].url_file: open /run/secrets/nope: file does not exist\n" +
+				"logmatch.yaml:6: sinks[1].url_file: /run/secrets/empty is empty\n" +
+				"logmatch.yaml:9: sinks[2].url_env: environment variable EMPTY is empty or unset",
+		},
+		{
+			name: "slack digest threshold and icon",
+			yaml: "sinks:\n  - type: slack\n    url: https://h/x\n    digest_threshold: -1\n    icon_emoji: siren\n",
+			want: "logmatch.yaml:4: sinks[0].digest_threshold: -1 is negative (0 never digests)\n" +
+				`logmatch.yaml:5: sinks[0].icon_emoji: "siren" is not an emoji code like :rotating_light:`,
 		},
 		{
 			name: "urls",
 			yaml: "sinks:\n  - type: webhook\n    url: ftp://h/x\n  - type: alertmanager\n  - type: slack\n    url: ''\n",
-			want: "logmatch.yaml:3: sinks[0].url: not an http or https URL\n" +
-				"logmatch.yaml:4: sinks[1].url: an alertmanager sink needs url (the Alertmanager base URL)\n" +
-				"logmatch.yaml:6: sinks[2].url: not an http or https URL",
+			want: "logmatch.yaml:3: sinks[0].url: not an absolute http or https URL\n" +
+				"logmatch.yaml:4: sinks[1].url: required\n" +
+				"logmatch.yaml:6: sinks[2].url: one of url, url_file or url_env is required",
 		},
 		{
 			name: "webhook secret twice and headers",
 			yaml: "sinks:\n  - type: webhook\n    url: http://h/x\n    secret: a\n    secret_file: /run/secrets/hmac\n    headers:\n      'Bad Header': v\n",
-			want: "logmatch.yaml:4: sinks[0].secret: secret, secret_file and secret_env exclude each other; set one\n" +
-				`logmatch.yaml:6: sinks[0].headers: bad header name "Bad Header"`,
+			want: "logmatch.yaml:4: sinks[0].secret: give only one of secret, secret_file or secret_env\n" +
+				`logmatch.yaml:6: sinks[0].headers: "Bad Header" is not a valid header name`,
 		},
 		{
-			name: "otel",
-			yaml: "sinks:\n  - type: otel\n    protocol: http/json\n    endpoint: ''\n  - type: alertmanager\n    name: am\n    url: http://h\n    resolve_timeout: 0s\n",
-			want: `logmatch.yaml:3: sinks[0].protocol: unknown value "http/json" (want grpc or http/protobuf)` + "\n" +
-				`logmatch.yaml:4: sinks[0].endpoint: want host:port or a URL, got ""` + "\n" +
-				"logmatch.yaml:8: sinks[1].resolve_timeout: must be more than 0",
+			name: "otel and alertmanager",
+			yaml: "sinks:\n  - type: otel\n    protocol: http/json\n    endpoint: collector:4317\n  - type: alertmanager\n    name: am\n    url: http://h\n    resolve_timeout: 5m\n",
+			want: `logmatch.yaml:3: sinks[0].protocol: unsupported protocol "http/json" (want "grpc" or "http/protobuf")` + "\n" +
+				`logmatch.yaml:4: sinks[0].endpoint: "collector:4317" is not an http:// or https:// URL with a host` + "\n" +
+				"logmatch.yaml:8: sinks[1].resolve_timeout: 5m is not above group_window 5m: Alertmanager would resolve an active incident between its updates",
+		},
+		{
+			name: "environment references",
+			yaml: "state_dir: ${NOPE}\npaths: ['${bad-name}']\n",
+			want: "logmatch.yaml:1: state_dir: environment variable NOPE is unset or empty\n" +
+				`logmatch.yaml:2: paths[0]: bad reference "${bad-name}": want ${VAR} or ${env:VAR} (write $$ for a literal $)`,
 		},
 		{
 			name: "syntax error",
@@ -553,9 +597,8 @@ func TestParseArgs(t *testing.T) {
 			c.GroupWindow = Duration(time.Minute)
 			c.LogLevel = "debug"
 			s := defaultSink(SinkSlack)
-			s.URLFile = "/run/secrets/slack"
-			s.URL = NewSecret("https://hooks.slack.com/services/T000/B000/filetoken")
-			s.Channel = "#a"
+			s.Slack.URLFile = "/run/secrets/slack"
+			s.Slack.Channel = "#a"
 			c.Sinks = []Sink{s}
 			if edit != nil {
 				edit(c)
@@ -598,15 +641,15 @@ func TestParseArgs(t *testing.T) {
 			name: "sink flags replace the file's sinks",
 			args: []string{
 				"--config", "/etc/logmatch.yaml", "--sink", "stdout", "--sink", "webhook=http://127.0.0.1:1/h",
-				"--sink", "alertmanager=http://127.0.0.1:9093", "--sink", "otel=collector:4318",
+				"--sink", "alertmanager=http://127.0.0.1:9093", "--sink", "otel=http://collector:4318",
 			},
 			want: fromFile(func(c *Config) {
 				w := defaultSink(SinkWebhook)
-				w.URL = NewSecret("http://127.0.0.1:1/h")
+				w.Webhook.URL = "http://127.0.0.1:1/h"
 				a := defaultSink(SinkAlertmanager)
-				a.URL = NewSecret("http://127.0.0.1:9093")
+				a.Alertmanager.URL = "http://127.0.0.1:9093"
 				o := defaultSink(SinkOTel)
-				o.Endpoint = "collector:4318"
+				o.OTel.Endpoint = "http://collector:4318"
 				c.Sinks = []Sink{defaultSink(SinkStdout), w, a, o}
 			}),
 		},
@@ -615,8 +658,16 @@ func TestParseArgs(t *testing.T) {
 			args: []string{"--sink", "slack=https://hooks.slack.com/services/x", "--sink", "otel"},
 			want: loaded(func(c *Config) {
 				s := defaultSink(SinkSlack)
-				s.URL = NewSecret("https://hooks.slack.com/services/x")
+				s.Slack.URL = "https://hooks.slack.com/services/x"
 				c.Sinks = []Sink{s, defaultSink(SinkOTel)}
+			}),
+		},
+		{
+			name: "flags after the command's place, in any order",
+			args: []string{"--sink", "stdout", "--config", "/etc/logmatch.yaml", "--no-default-catalog", "--catalog", "/c1"},
+			want: fromFile(func(c *Config) {
+				c.Sinks = []Sink{defaultSink(SinkStdout)}
+				c.Catalogs, c.NoDefaultCatalog = []string{"/c1"}, true
 			}),
 		},
 		{
@@ -633,7 +684,7 @@ func TestParseArgs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseArgs() error:\n%v", err)
 			}
-			if diff := cmp.Diff(tc.want, got, secretCmp); diff != "" {
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("ParseArgs() (-want +got):\n%s", diff)
 			}
 		})
@@ -694,13 +745,18 @@ func TestParseArgsErrors(t *testing.T) {
 				"--sink slack: want slack=URL\n" +
 				`--sink: unknown sink type "pagerduty" (want stdout, slack, webhook, alertmanager or otel)` + "\n" +
 				"--sink otel: empty endpoint after =\n" +
-				"--sink webhook: url: not an http or https URL\n" +
+				"--sink webhook: url: not an absolute http or https URL\n" +
 				`--sink webhook: name: duplicate sink name "webhook" (also sinks[0]); give each sink its own name`,
 		},
 		{
 			name: "unknown flag",
 			args: []string{"--colour"},
-			want: "config: flag provided but not defined: -colour",
+			want: "config: unknown flag: --colour",
+		},
+		{
+			name: "an argument before --",
+			args: []string{"server.log", "--", "python3"},
+			want: `unexpected argument "server.log": a command to wrap goes after --`,
 		},
 	}
 	for _, tc := range tests {
@@ -717,8 +773,8 @@ func TestParseArgsErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	if _, err := ParseArgs([]string{"-h"}, testEnv.getenv, testEnv.readFile); !errors.Is(err, flag.ErrHelp) {
-		t.Errorf("ParseArgs(-h) error %v, want flag.ErrHelp", err)
+	if _, err := ParseArgs([]string{"-h"}, testEnv.getenv, testEnv.readFile); !errors.Is(err, pflag.ErrHelp) {
+		t.Errorf("ParseArgs(-h) error %v, want pflag.ErrHelp", err)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"text/template"
+
+	"github.com/logmatch/logmatch/sinks/alertmanager"
+	"github.com/logmatch/logmatch/sinks/slack"
 )
 
 // defaultsText is the documented default configuration. Every key appears,
@@ -24,6 +27,11 @@ const defaultsText = `# logmatch configuration ({{.Comment}})
 #       label every alert's source; set them from the Kubernetes downward
 #       API (fieldRef metadata.name, metadata.namespace, spec.nodeName).
 #   Any variable named by a *_env key below.
+#
+# Any value may use ${VAR} (or ${env:VAR}): it is replaced by the variable's
+# value when the file is loaded, and an unset variable is an error. Write $$
+# for a literal $ (a lone $ not followed by { stays as it is, so regexes
+# ending in $ need no escaping).
 
 # Log files to follow, as globs; "-" is standard input. With no paths,
 # logmatch reads the output of the command (below, or after "--"), or
@@ -108,10 +116,11 @@ on_fatal: {{.OnFatal}}
 
 # Where alerts go. Every sink has type, name (default: the type; unique),
 # min_severity (info, warning, error or critical; default error for slack,
-# info otherwise), and may override queue and retry. Secrets (url, secret,
-# header values) can be given inline, or by reference: key_file (a file,
-# trimmed; Kubernetes Secrets mount as files) or key_env (a variable).
-# Without any sinks key, logmatch writes alerts to stdout.
+# info otherwise), and may override queue and retry. The other keys belong
+# to the sink's type and are checked by it. Secrets (url, secret,
+# bearer_token, header values) can be given inline, or by reference:
+# key_file (a file, trimmed; Kubernetes Secrets mount as files) or key_env
+# (a variable). Without any sinks key, logmatch writes alerts to stdout.
 sinks:
   - type: stdout
     name: stdout
@@ -120,9 +129,10 @@ sinks:
 #    name: slack
 #    min_severity: error
 #    url_file: /etc/logmatch/slack-webhook-url  # or url, or url_env
-#    digest_threshold: {{.DigestThreshold}}  # more ready alerts than this go as one digest; 0 = never
+#    digest_threshold: {{.DigestThreshold}}  # more waiting alerts than this go as one digest; 0 = never
 #    username: logmatch
 #    channel: "#sglang-alerts"
+#    icon_emoji: ":rotating_light:"             # or icon_url
 #    timeout: {{.SinkTimeout}}
 #  - type: webhook
 #    name: webhook
@@ -136,14 +146,16 @@ sinks:
 #  - type: alertmanager
 #    name: alertmanager
 #    url: http://alertmanager.monitoring:9093
-#    resolve_timeout: {{.ResolveTimeout}}  # endsAt horizon: resolves unless repeated
-#    headers:
-#      Authorization: Bearer token-value
+#    resolve_timeout: {{.ResolveTimeout}}  # endsAt horizon, kept above group_window (default: the larger of 15m and 3 x group_window)
+#    bearer_token_file: /etc/logmatch/alertmanager-token  # for an authenticating proxy; or bearer_token, bearer_token_env
+#    labels:
+#      cluster: prod-eu
+#    generator_url: https://logs.example.com/sglang
 #    timeout: {{.SinkTimeout}}
 #  - type: otel
 #    name: otel
-#    endpoint: otel-collector.monitoring:4317  # unset: OTEL_EXPORTER_OTLP_ENDPOINT
-#    protocol: grpc                            # or http/protobuf
+#    endpoint: http://otel-collector.monitoring:4317  # unset: OTEL_EXPORTER_OTLP_ENDPOINT
+#    protocol: grpc                                   # or http/protobuf
 #    insecure: true
 #    headers:
 #      Authorization: Bearer token-value
@@ -174,9 +186,9 @@ func PrintDefaults(w io.Writer) error {
 	}{
 		Config:          d,
 		Comment:         "logmatch config --print-defaults",
-		DigestThreshold: DefaultDigestThresh,
-		SinkTimeout:     Duration(DefaultSinkTimeout),
-		ResolveTimeout:  Duration(DefaultResolveTimeout),
+		DigestThreshold: slack.DefaultDigestThreshold,
+		SinkTimeout:     Duration(slack.DefaultTimeout),
+		ResolveTimeout:  Duration(alertmanager.DefaultResolveTimeout),
 	}
 	if err := defaultsTemplate.Execute(w, data); err != nil {
 		return fmt.Errorf("config: print defaults: %w", err)

@@ -24,7 +24,7 @@ func TestPrintDefaultsLoads(t *testing.T) {
 	if err != nil {
 		t.Fatalf("printed defaults do not load:\n%v", err)
 	}
-	if diff := cmp.Diff(loaded(nil), got, secretCmp, cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(loaded(nil), got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("printed defaults load as (-want +got):\n%s", diff)
 	}
 }
@@ -45,8 +45,9 @@ func TestPrintDefaultsExamples(t *testing.T) {
 	env := fakeEnv{
 		vars: map[string]string{"LOGMATCH_WEBHOOK_URL": "https://example.com/hook"},
 		files: map[string]string{
-			"/etc/logmatch/slack-webhook-url": "https://hooks.slack.com/services/T/B/x\n",
-			"/etc/logmatch/webhook-hmac-key":  "k\n",
+			"/etc/logmatch/slack-webhook-url":  "https://hooks.slack.com/services/T/B/x\n",
+			"/etc/logmatch/webhook-hmac-key":   "k\n",
+			"/etc/logmatch/alertmanager-token": "t\n",
 		},
 	}
 	text := strings.Join(lines, "\n")
@@ -97,5 +98,23 @@ func TestPrintDefaultsDocumentsEveryKey(t *testing.T) {
 		if !strings.Contains(text, v) {
 			t.Errorf("environment variable %s is not documented", v)
 		}
+	}
+}
+
+// The printed defaults keep Alertmanager's resolve_timeout above the group
+// window, as the README asks: equal, an active incident would resolve
+// between two updates.
+func TestPrintDefaultsResolveTimeoutAboveGroupWindow(t *testing.T) {
+	text := printDefaults(t)
+	m := regexp.MustCompile(`resolve_timeout: (\S+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("no resolve_timeout in the printed defaults")
+	}
+	rt, err := parseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt <= Default().GroupWindow.D() {
+		t.Errorf("printed resolve_timeout %s is not above group_window %s", m[1], Default().GroupWindow)
 	}
 }

@@ -35,10 +35,10 @@ func ExampleParseArgs() {
 	}
 	s := cfg.Sinks[0]
 	fmt.Println(cfg.GroupWindow, cfg.Command)
-	fmt.Println(s.Name, s.MinSeverity, s.URL) // the URL prints redacted
+	fmt.Println(s.Name, s.MinSeverity, s.Slack.URLEnv)
 	// Output:
 	// 2m [python3 -m sglang.launch_server]
-	// slack error [redacted]
+	// slack error SLACK_URL
 }
 
 // ExampleParseArgs_errors shows that every problem is reported at once,

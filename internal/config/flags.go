@@ -2,10 +2,11 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // Flags are the command-line settings of `logmatch run`, bound to a
@@ -13,7 +14,7 @@ import (
 // flag (--path, --catalog, --sink) replaces the file's whole list rather
 // than appending to it, so the command line alone says exactly what runs.
 type Flags struct {
-	fs               *flag.FlagSet
+	fs               *pflag.FlagSet
 	config           string
 	paths            listFlag
 	catalogs         listFlag
@@ -40,10 +41,13 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// Type names the value in help: pflag shows it after the flag.
+func (l *listFlag) Type() string { return "stringArray" }
+
 // RegisterFlags defines logmatch's configuration flags on fs. After
 // fs.Parse, Flags.Load builds the configuration; fs.Args() (what follows
 // "--") is the command to wrap.
-func RegisterFlags(fs *flag.FlagSet) *Flags {
+func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	f := &Flags{fs: fs}
 	fs.StringVar(&f.config, "config", "", "configuration `file` (YAML; see logmatch config --print-defaults)")
 	fs.Var(&f.paths, "path", "log file `glob` to follow, - for stdin (repeatable; replaces the file's paths)")
@@ -65,14 +69,15 @@ func RegisterFlags(fs *flag.FlagSet) *Flags {
 // ParseArgs parses the arguments of `logmatch run` (after the subcommand
 // name), loads the --config file if given, applies the flags over it and
 // returns the validated configuration, or every problem found, joined.
-// Everything after "--" is the command to wrap. getenv and readFile are
-// os.Getenv and os.ReadFile outside tests. -h returns flag.ErrHelp.
+// Everything after "--" is the command to wrap; flags may come in any
+// order before it. getenv and readFile are os.Getenv and os.ReadFile
+// outside tests. -h returns pflag.ErrHelp.
 func ParseArgs(args []string, getenv func(string) string, readFile func(string) ([]byte, error)) (*Config, error) {
-	fs := flag.NewFlagSet("logmatch run", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f := RegisterFlags(fs)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, pflag.ErrHelp) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("config: %w", err)
@@ -86,12 +91,19 @@ func (f *Flags) Load(getenv func(string) string, readFile func(string) ([]byte, 
 	cfg := Default()
 	o := newOrigins()
 	var errs []error
+	before := f.fs.NArg()
+	if at := f.fs.ArgsLenAtDash(); at >= 0 {
+		before = at
+	}
+	if before > 0 {
+		errs = append(errs, fmt.Errorf("unexpected argument %q: a command to wrap goes after --", f.fs.Arg(0)))
+	}
 	if f.config != "" {
 		data, err := readFile(f.config)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--config: %w", err))
 		} else {
-			ix, derrs := decodeFile(f.config, data, cfg)
+			ix, derrs := decodeFile(f.config, data, cfg, getenv)
 			o.ix = ix
 			errs = append(errs, derrs...)
 		}
@@ -116,7 +128,7 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		}
 		*dst = Duration(d)
 	}
-	f.fs.Visit(func(fl *flag.Flag) {
+	f.fs.Visit(func(fl *pflag.Flag) {
 		switch fl.Name {
 		case "path":
 			cfg.Paths = append([]string(nil), f.paths...)
@@ -168,7 +180,8 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 			}
 		}
 	})
-	if args := f.fs.Args(); len(args) > 0 {
+	if at := f.fs.ArgsLenAtDash(); at >= 0 && len(f.fs.Args()) > at {
+		args := f.fs.Args()[at:]
 		cfg.Command = append([]string(nil), args...)
 		o.override("command", "command after --")
 	}
@@ -179,13 +192,17 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 // what follows "=" may be a URL with a token.
 func parseSinkSpec(spec string) (Sink, error) {
 	typ, val, hasVal := strings.Cut(spec, "=")
-	if _, ok := sinkKeys[typ]; !ok {
+	known := false
+	for _, t := range sinkTypes {
+		known = known || t == typ
+	}
+	if !known {
 		if strings.ContainsAny(typ, ":/") {
 			return Sink{}, errors.New("--sink: want TYPE or TYPE=VALUE with TYPE stdout, slack, webhook, alertmanager or otel (a URL goes after the =, as in slack=URL)")
 		}
 		return Sink{}, fmt.Errorf("--sink: unknown sink type %q (want stdout, slack, webhook, alertmanager or otel)", typ)
 	}
-	s := Sink{Type: typ}
+	s := newSink(typ)
 	switch typ {
 	case SinkStdout:
 		if hasVal {
@@ -195,12 +212,19 @@ func parseSinkSpec(spec string) (Sink, error) {
 		if hasVal && val == "" {
 			return Sink{}, errors.New("--sink otel: empty endpoint after =")
 		}
-		s.Endpoint = val
+		s.OTel.Endpoint = val
 	default:
 		if val == "" {
 			return Sink{}, fmt.Errorf("--sink %s: want %s=URL", typ, typ)
 		}
-		s.URL = NewSecret(val)
+		switch typ {
+		case SinkSlack:
+			s.Slack.URL = val
+		case SinkWebhook:
+			s.Webhook.URL = val
+		case SinkAlertmanager:
+			s.Alertmanager.URL = val
+		}
 	}
 	return s, nil
 }

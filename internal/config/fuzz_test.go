@@ -29,6 +29,8 @@ func FuzzLoad(f *testing.F) {
 		"- a\n",
 		"a: b\n---\nc: d\n",
 		"sinks:\n  - type: webhook\n    url: 'http://h/x'\n    headers: {'': v}\n",
+		"state_dir: ${STATE}/x\nmax_line_bytes: ${LINE_BYTES}\nredact:\n  patterns: ['a$$b', '${', '${env:X}', '$${STATE}']\n",
+		"sinks:\n  - type: alertmanager\n    url: http://h\n    resolve_timeout: 1m\n    labelz: {a: b}\n  - type: otel\n    endpoint: x\n",
 	} {
 		f.Add(s)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // index maps the key path of every value in a YAML file ("entry.max_lines",
@@ -103,36 +105,41 @@ func parent(p string) string {
 
 var (
 	lineMsgRE  = regexp.MustCompile(`^(?:yaml: )?line (\d+): (?:column (\d+): )?(.*)$`)
-	unknownRE  = regexp.MustCompile(`^field (.+) not found in type \S+$`)
+	unknownRE  = regexp.MustCompile(`^field (.+) not found in type \S+(?: \((.*)\))?$`)
 	typeNameRE = regexp.MustCompile(`\b(?:config|patterns)\.`)
 	quotedRE   = regexp.MustCompile("`[^`]*`")
 )
 
-// decodeFile decodes data (the file named name) onto cfg and returns the
-// file's index and every problem, each as "name:line: path: message".
-func decodeFile(name string, data []byte, cfg *Config) (*index, []error) {
+// decodeFile decodes data (the file named name) onto cfg, after
+// replacing ${VAR} references with getenv's values, and returns the file's
+// index and every problem, each as "name:line: path: message".
+func decodeFile(name string, data []byte, cfg *Config, getenv func(string) string) (*index, []error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	err := yaml.Unmarshal(data, &doc)
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return newIndex(name, nil), nil // empty file: all defaults
+	}
 	if err != nil {
-		return newIndex(name, nil), []error{placeYAMLError(newIndex(name, nil), err)}
+		return newIndex(name, nil), placeYAMLErrors(newIndex(name, nil), err)
 	}
 	ix := newIndex(name, &doc)
-	if doc.Kind == 0 {
-		return ix, nil // empty file: all defaults
-	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		line := 1
 		if len(doc.Content) > 0 {
 			line = doc.Content[0].Line
+			if doc.Content[0].ShortTag() == "!!null" {
+				return ix, nil // only comments: all defaults
+			}
 		}
 		return ix, []error{fmt.Errorf("%s:%d: want a mapping of settings at the top level", name, line)}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var errs []error
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		errs = append(errs, placeYAMLError(ix, err))
+	substitute(ix, "", doc.Content[0], getenv, 0, &errs)
+	if err := sinks.DecodeStrict(doc.Content[0], cfg); err != nil {
+		errs = append(errs, placeYAMLErrors(ix, err)...)
 	}
+
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		errs = append(errs, fmt.Errorf("%s:%d: a second YAML document; the config is one document", name, extra.Line))
@@ -140,9 +147,65 @@ func decodeFile(name string, data []byte, cfg *Config) (*index, []error) {
 	return ix, errs
 }
 
-// placeYAMLError rewrites the decoder's "line N: message" errors into
-// "file:N: key.path: message", one joined error per problem.
-func placeYAMLError(ix *index, err error) error {
+// envRefRE is a ${VAR} or ${env:VAR} reference, or the $$ escape.
+var envRefRE = regexp.MustCompile(`\$\$|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}|\$\{[^}]*\}?`)
+
+// substitute replaces ${VAR} and ${env:VAR} in every scalar value under n
+// (keys are left alone) with the variable's value, and $$ with $. An
+// unset variable or a malformed reference is a problem of the value's
+// key. A plain scalar is retyped after substitution, so "port: ${PORT}"
+// decodes as a number.
+func substitute(ix *index, path string, n *yaml.Node, getenv func(string) string, depth int, errs *[]error) {
+	if depth > maxDepth {
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := n.Content[i].Value
+			if path != "" {
+				p = path + "." + p
+			}
+			substitute(ix, p, n.Content[i+1], getenv, depth+1, errs)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			substitute(ix, path+"["+strconv.Itoa(i)+"]", c, getenv, depth+1, errs)
+		}
+	case yaml.ScalarNode:
+		if !strings.Contains(n.Value, "$") {
+			return
+		}
+		changed := false
+		out := envRefRE.ReplaceAllStringFunc(n.Value, func(ref string) string {
+			changed = true
+			if ref == "$$" {
+				return "$"
+			}
+			m := envRefRE.FindStringSubmatch(ref)
+			if m[1] == "" {
+				*errs = append(*errs, fmt.Errorf("%s:%d: %s: bad reference %q: want ${VAR} or ${env:VAR} (write $$ for a literal $)", ix.file, n.Line, path, ref))
+				return ref
+			}
+			v := getenv(m[1])
+			if v == "" {
+				*errs = append(*errs, fmt.Errorf("%s:%d: %s: environment variable %s is unset or empty", ix.file, n.Line, path, m[1]))
+			}
+			return v
+		})
+		if changed {
+			n.Value = out
+			if n.Style == 0 {
+				n.Tag = "" // resolved again from the new text
+			}
+		}
+	}
+}
+
+// placeYAMLErrors rewrites the decoder's "line N: message" errors into
+// "file:N: key.path: message", one error per problem, so they can be
+// sorted by line with the others.
+func placeYAMLErrors(ix *index, err error) []error {
 	var te *yaml.TypeError
 	var msgs []string
 	if errors.As(err, &te) {
@@ -154,7 +217,7 @@ func placeYAMLError(ix *index, err error) error {
 	for _, m := range msgs {
 		out = append(out, ix.place(m))
 	}
-	return errors.Join(out...)
+	return out
 }
 
 func (ix *index) place(msg string) error {
@@ -166,12 +229,16 @@ func (ix *index) place(msg string) error {
 	col, _ := strconv.Atoi(m[2]) // 0 when the message has no column
 	text := typeNameRE.ReplaceAllString(m[3], "")
 	if u := unknownRE.FindStringSubmatch(m[3]); u != nil {
+		msg := "unknown key"
+		if u[2] != "" {
+			msg += " (" + u[2] + ")"
+		}
 		for _, p := range ix.order {
 			if ix.keys[p] == line && (p == u[1] || strings.HasSuffix(p, "."+u[1])) {
-				return fmt.Errorf("%s:%d: %s: unknown key", ix.file, line, p)
+				return fmt.Errorf("%s:%d: %s: %s", ix.file, line, p, msg)
 			}
 		}
-		return fmt.Errorf("%s:%d: %s: unknown key", ix.file, line, u[1])
+		return fmt.Errorf("%s:%d: %s: %s", ix.file, line, u[1], msg)
 	}
 	// The message is about the value at the column when it names one, else
 	// about the deepest value on the line.

@@ -39,6 +39,19 @@ func (o *origins) set(path string) bool {
 	return o.ix != nil && o.ix.has(path)
 }
 
+// hasChildren reports whether the file sets any key under path.
+func (o *origins) hasChildren(path string) bool {
+	if o.ix == nil {
+		return false
+	}
+	for p := range o.ix.keys {
+		if strings.HasPrefix(p, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // errorf builds a problem about path, prefixed by where path (or its
 // nearest ancestor) was set.
 func (o *origins) errorf(path, format string, args ...any) error {

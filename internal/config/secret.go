@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -9,62 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// redacted is what a Secret prints as.
+// redacted replaces a credential wherever a configuration is shown.
 const redacted = "[redacted]"
-
-// Secret is a credential: a webhook URL with its token, an HMAC key, a
-// header value. It prints, formats and marshals as "[redacted]" so a
-// config can be logged or shown whole; only Value reveals it.
-type Secret struct {
-	value string
-}
-
-// NewSecret wraps a value.
-func NewSecret(v string) Secret { return Secret{value: v} }
-
-// Value returns the secret itself, for the code that uses it.
-func (s Secret) Value() string { return s.value }
-
-// IsZero reports whether the secret is unset, for omitempty.
-func (s Secret) IsZero() bool { return s.value == "" }
-
-// IsSet reports whether the secret has a non-empty value.
-func (s Secret) IsSet() bool { return s.value != "" }
-
-// String returns "[redacted]", or "" when the secret is unset.
-func (s Secret) String() string {
-	if s.value == "" {
-		return ""
-	}
-	return redacted
-}
-
-// GoString redacts %#v.
-func (s Secret) GoString() string { return `config.Secret("` + s.String() + `")` }
-
-// Format redacts every fmt verb, not only those that call String.
-func (s Secret) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		fmt.Fprint(f, s.GoString())
-		return
-	}
-	fmt.Fprint(f, s.String())
-}
-
-// MarshalYAML writes the redacted form.
-func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
-
-// MarshalJSON writes the redacted form.
-func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
-
-// UnmarshalYAML reads a scalar. Its errors never quote the value.
-func (s *Secret) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode {
-		return typeError(n, "want a string")
-	}
-	s.value = n.Value
-	return nil
-}
 
 // Duration is a time.Duration written as Go duration text ("30s", "5m",
 // "4h"); a bare 0 is accepted too, for settings where 0 means off.

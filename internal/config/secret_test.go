@@ -35,18 +35,18 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	renderings := map[string]string{
-		"String":     cfg.String(),
-		"flag cfg":   flagCfg.String(),
-		"%v":         fmt.Sprintf("%v", cfg),
-		"%+v":        fmt.Sprintf("%+v", *cfg),
-		"%#v":        fmt.Sprintf("%#v", *cfg),
-		"%v sink":    fmt.Sprintf("%v", cfg.Sinks[0]),
-		"%d secret":  fmt.Sprintf("%d", cfg.Sinks[0].URL),
-		"%x secret":  fmt.Sprintf("%x", cfg.Sinks[0].URL),
-		"%q secret":  fmt.Sprintf("%q", cfg.Sinks[1].Headers),
-		"%+v flag":   fmt.Sprintf("%+v", flagCfg.Sinks),
-		"json":       string(js),
-		"secret str": cfg.Sinks[1].Secret.String(),
+		"String":   cfg.String(),
+		"flag cfg": flagCfg.String(),
+		"%v":       fmt.Sprintf("%v", cfg),
+		"%+v":      fmt.Sprintf("%+v", *cfg),
+		"%#v":      fmt.Sprintf("%#v", *cfg),
+		"%v sink":  fmt.Sprintf("%v", cfg.Sinks[0]),
+		"%d sink":  fmt.Sprintf("%d", cfg.Sinks[0]),
+		"%x sink":  fmt.Sprintf("%x", cfg.Sinks[1]),
+		"%q sink":  fmt.Sprintf("%q", cfg.Sinks[1]),
+		"%+v flag": fmt.Sprintf("%+v", flagCfg.Sinks),
+		"json":     string(js),
+		"sink str": cfg.Sinks[1].String(),
 	}
 
 	// Errors that mention the sinks holding secrets.
@@ -88,10 +88,12 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(renderings["String"], "url: '[redacted]'") {
-		t.Errorf("String() does not mark the redacted url:\n%s", renderings["String"])
+	for _, want := range []string{"url: '[redacted]'", "secret: '[redacted]'", "Authorization: '[redacted]'", "url_env: SLACK_URL"} {
+		if !strings.Contains(renderings["String"], want) {
+			t.Errorf("String() lacks %q:\n%s", want, renderings["String"])
+		}
 	}
-	if got := cfg.Sinks[0].URL.Value(); got != "https://hooks.slack.com/services/T/B/inline-token-1" {
-		t.Errorf("Value() = %q", got)
+	if got := cfg.Sinks[0].Slack.URL; got != "https://hooks.slack.com/services/T/B/inline-token-1" {
+		t.Errorf("Slack.URL = %q", got)
 	}
 }

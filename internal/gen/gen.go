@@ -190,13 +190,16 @@ func moduleTag(file string) string {
 }
 
 // Pattern renders a message as a messagePattern: literal text escaped for
-// JavaScript regular expressions, each hole "(.+?)". It leaves out what
-// makes a pattern slow or fragile without making it more specific: holes
-// at the start (the pattern is searched unanchored, and a leading lazy
-// group makes every position of every line a candidate), white space at
-// the end with any holes on a last line of their own (log bounds and
-// re-wrapping cut there first), and runs of adjacent holes, which become
-// one group.
+// JavaScript regular expressions, each hole a lazy group named after the
+// value it stands for ("(?<port>.+?)"), so a hit's capture groups say
+// what they hold. A hole that ends the pattern is greedy, "(?<path>.+)": a
+// lazy group there would stop after one character (and "." stops at the
+// end of the line). It leaves out what makes a pattern slow or fragile
+// without making it more specific: holes at the start (the pattern is
+// searched unanchored, and a leading lazy group makes every position of
+// every line a candidate), white space at the end with any holes on a last
+// line of their own (log bounds and re-wrapping cut there first), and runs
+// of adjacent holes, which become one group named after the first.
 func Pattern(m Message) string {
 	parts := slices.Clone(m)
 	for {
@@ -216,11 +219,17 @@ func Pattern(m Message) string {
 		break
 	}
 	var b strings.Builder
+	used := map[string]int{}
 	prevHole := true // drops leading holes
-	for _, p := range parts {
+	for i, p := range parts {
 		if p.Hole {
 			if !prevHole {
-				b.WriteString("(.+?)")
+				name := groupName(p.Text, used)
+				if i == len(parts)-1 {
+					b.WriteString("(?<" + name + ">.+)")
+				} else {
+					b.WriteString("(?<" + name + ">.+?)")
+				}
 			}
 			prevHole = true
 			continue
@@ -229,6 +238,34 @@ func Pattern(m Message) string {
 		prevHole = false
 	}
 	return b.String()
+}
+
+// groupName makes a capture group name of a hole's expression: its last
+// name ("self.model_path" gives "model_path", "len(reqs)" "reqs"), or
+// "value" when it has none, with "_2", "_3" on repeats. A group name is a
+// letter or "_" followed by letters, digits and "_".
+func groupName(expr string, used map[string]int) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(expr, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) {
+		if w[0] < '0' || w[0] > '9' {
+			words = append(words, w)
+		}
+	}
+	name := "value"
+	if len(words) > 0 {
+		// The last name: an attribute's own name, a call's argument.
+		name = words[len(words)-1]
+	}
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	used[name]++
+	if n := used[name]; n > 1 {
+		return fmt.Sprintf("%s_%d", name, n)
+	}
+	return name
 }
 
 // EscapeRegex escapes s for a JavaScript (ECMAScript) regular expression:

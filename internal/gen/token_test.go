@@ -107,7 +107,7 @@ func TestFormats(t *testing.T) {
 
 func TestPatternAndSlug(t *testing.T) {
 	m := gen.Message{{Text: "x", Hole: true}, {Text: " failed (code "}, {Text: "c", Hole: true}, {Text: "d", Hole: true}, {Text: ") at a.b/c [1]\n\tnext"}}
-	wantPat := ` failed \(code (.+?)\) at a\.b\/c \[1\]\n\tnext`
+	wantPat := ` failed \(code (?<c>.+?)\) at a\.b\/c \[1\]\n\tnext`
 	if got := gen.Pattern(m); got != wantPat {
 		t.Errorf("Pattern: got %q, want %q", got, wantPat)
 	}
@@ -124,5 +124,56 @@ func TestPatternAndSlug(t *testing.T) {
 	long := gen.Message{{Text: strings.Repeat("word ", 30)}}
 	if got := gen.Slug(long); len(got) > 60 || strings.HasSuffix(got, "-") {
 		t.Errorf("Slug of a long message: %q", got)
+	}
+}
+
+// The defect: a trailing placeholder caught one character, and groups were
+// numbered. Now the last group reaches the end of the line and every group
+// is named after the f-string's variable.
+func TestPatternGroupsAreNamedAndTheLastIsGreedy(t *testing.T) {
+	tests := []struct {
+		name string
+		m    gen.Message
+		line string
+		want map[string]string
+	}{
+		{
+			"trailing path",
+			gen.Message{{Text: "Failed to load model from "}, {Text: "model_path", Hole: true}},
+			"[2026-05-28 00:11:09 TP0] Failed to load model from /models/qwen\nnext line",
+			map[string]string{"model_path": "/models/qwen"},
+		},
+		{
+			"attribute, call and a repeated name",
+			gen.Message{{Text: "Input length ("}, {Text: "len(input_ids)", Hole: true}, {Text: ") exceeds ("}, {Text: "self.max_len", Hole: true}, {Text: ") and ("}, {Text: "len(input_ids)", Hole: true}, {Text: ")"}},
+			"Input length (4097) exceeds (4096) and (4097)",
+			map[string]string{"input_ids": "4097", "max_len": "4096", "input_ids_2": "4097"},
+		},
+		{
+			"no name in the expression",
+			gen.Message{{Text: "bad value "}, {Text: "0", Hole: true}, {Text: " here"}},
+			"bad value -3 here",
+			map[string]string{"value": "-3"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pat := gen.Pattern(tt.m)
+			re, err := patterns.Compile(pat)
+			if err != nil {
+				t.Fatalf("%s: %v", pat, err)
+			}
+			m, err := re.FindStringMatch(tt.line)
+			if err != nil || m == nil {
+				t.Fatalf("%s does not match %q: %v", pat, tt.line, err)
+			}
+			got := map[string]string{}
+			for _, g := range m.Groups()[1:] {
+				got[g.Name] = g.String()
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("%s: groups (-want +got):\n%s", pat, diff)
+			}
+		})
 	}
 }

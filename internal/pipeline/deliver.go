@@ -141,7 +141,7 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		alerts = append(alerts, a)
 		seqs = append(seqs, it.Seq)
 	}
-	if bs, ok := d.sink.(sinks.BatchSink); ok && len(alerts) >= bs.BatchMin() {
+	if bs, ok := d.sink.(sinks.BatchSink); ok && bs.BatchMin() > 0 && len(alerts) >= bs.BatchMin() {
 		retry, err := bs.SendBatch(ctx, alerts)
 		return d.settle(items[0], seqs, retry, err, len(alerts))
 	}

@@ -150,8 +150,8 @@ func (s *server) kill() {
 	}
 }
 
-// running is one logmatch run on a state directory.
-type running struct {
+// gateRun is one logmatch run on a state directory.
+type gateRun struct {
 	p      *Pipeline
 	base   string
 	out    *lockedBuffer
@@ -159,13 +159,13 @@ type running struct {
 	done   chan error
 }
 
-func startRun(t *testing.T, args ...string) *running {
+func startRun(t *testing.T, args ...string) *gateRun {
 	t.Helper()
 	cfg, err := config.ParseArgs(args, func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &running{out: &lockedBuffer{}, done: make(chan error, 1)}
+	r := &gateRun{out: &lockedBuffer{}, done: make(chan error, 1)}
 	addr := make(chan string, 1)
 	r.p, err = New(context.Background(), Options{
 		Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -187,7 +187,7 @@ func startRun(t *testing.T, args ...string) *running {
 	return r
 }
 
-func (r *running) stop(t *testing.T) {
+func (r *gateRun) stop(t *testing.T) {
 	t.Helper()
 	r.cancel()
 	select {
@@ -200,13 +200,13 @@ func (r *running) stop(t *testing.T) {
 	}
 }
 
-func (r *running) livez(t *testing.T) (int, string) {
+func (r *gateRun) livez(t *testing.T) (int, string) {
 	t.Helper()
 	body, code := get(t, r.base+"/livez")
 	return code, body
 }
 
-func (r *running) waitLivez(t *testing.T, want int) string {
+func (r *gateRun) waitLivez(t *testing.T, want int) string {
 	t.Helper()
 	var body string
 	eventually(t, fmt.Sprintf("/livez %d", want), func() bool {
@@ -332,7 +332,7 @@ func TestOnFatalTerminate(t *testing.T) {
 	py := python(t)
 	dir := t.TempDir()
 	script := writeScript(t, dir)
-	run := func(mode string) (*running, error) {
+	run := func(mode string) (*gateRun, error) {
 		r := startRun(t, "--state-dir", filepath.Join(dir, "state-"+mode), "--http-addr", "127.0.0.1:0",
 			"--on-fatal", "terminate", "--", py, script, mode)
 		select {

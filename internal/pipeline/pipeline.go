@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,19 @@ const lineBuffer = 1024
 // forces an earlier commit; each commit syncs the state file to disk.
 const commitInterval = time.Second
 
+// ErrConfig marks the errors of New that are the configuration's: a
+// catalog that does not load, a sink that cannot be built, a bad redaction
+// rule. Others (a locked or damaged state directory) are the
+// environment's. Test with errors.Is.
+var ErrConfig = errors.New("configuration")
+
+// configErr marks err with ErrConfig without changing its message.
+type configErr struct{ err error }
+
+func (c configErr) Error() string        { return c.err.Error() }
+func (c configErr) Unwrap() error        { return c.err }
+func (c configErr) Is(target error) bool { return target == ErrConfig }
+
 // Options are what a Pipeline needs from the process.
 type Options struct {
 	Config *config.Config
@@ -42,8 +56,14 @@ type Options struct {
 	Stdout io.Writer // alert JSON of the stdout sink; a wrapped command's stdout
 	Stderr io.Writer // a wrapped command's stderr
 	Getenv func(string) string
-	// Reload receives a value for each reload request (SIGHUP).
+	// Reload receives a value for each reload request (SIGHUP): the
+	// catalogs and, with LoadConfig, the configuration are loaded again.
 	Reload <-chan struct{}
+	// LoadConfig loads the configuration again, as at start (the same file
+	// and flags); nil means the configuration is not reloadable.
+	LoadConfig func() (*config.Config, error)
+	// Version is logmatch's version, for the log and logmatch_build_info.
+	Version string
 	// Signals are forwarded to a wrapped command (SIGINT, SIGTERM), which
 	// then decides when it exits; logmatch finishes when it has.
 	Signals <-chan os.Signal
@@ -60,7 +80,12 @@ type Pipeline struct {
 	store   *state.Store
 	tel     *telemetry.Telemetry
 	sinks   []*builtSink
-	dels    []*deliverer
+	delsMu  sync.RWMutex
+	dels    []*deliverer // guarded by delsMu: /readyz reads it
+	running []*running   // the delivery loops, owned by Run's goroutines
+	delCtx  context.Context
+	drain   chan struct{}
+	globs   globState
 	matcher atomic.Pointer[matcher.Matcher]
 	proc    *processor
 	stamp   string // catalog files' stamp at the last load
@@ -125,9 +150,14 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		if tel != nil {
 			_ = tel.Shutdown(ctx)
 		}
-		return nil, err
+		return nil, configErr{err}
 	}
 	p.sinks, p.tel = built, tel
+	tel.Metrics().BuildInfo(opts.Version, runtime.Version())
+	if m := p.matcher.Load(); m != nil {
+		tel.Metrics().CatalogRecords(m.Len())
+	}
+	tel.Metrics().ConfigReload(true, time.Now())
 
 	bounds := map[string]state.QueueBounds{}
 	for _, s := range cfg.Sinks {
@@ -292,11 +322,8 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	// drain after it made its final commit.
 	delCtx, stopDelivery := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopDelivery()
-	drain := make(chan struct{})
-	var dg errgroup.Group
-	for _, d := range p.dels {
-		dg.Go(func() error { return d.run(delCtx, drain) })
-	}
+	p.delCtx, p.drain = delCtx, make(chan struct{})
+	p.startDelivery(p.dels)
 	httpCtx, stopHTTP := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopHTTP()
 	var hg errgroup.Group
@@ -304,8 +331,8 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 		ln, err := net.Listen("tcp", p.cfg.HTTPAddr)
 		if err != nil {
 			stopSources()
-			close(drain)
-			_ = dg.Wait()
+			close(p.drain)
+			p.waitDelivery(context.Background())
 			return fmt.Errorf("http_addr %s: %w", p.cfg.HTTPAddr, err)
 		}
 		p.httpLn = ln
@@ -319,6 +346,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	telCtx, stopTel := context.WithCancel(context.WithoutCancel(ctx))
 	tg.Go(func() error { return p.tel.Run(telCtx) })
 
+	p.logStart()
 	procErr := p.process(ctx, lines, finite, stopSources, finite != nil && !p.hasFiles())
 	stopSources()
 	srcWG.Wait()
@@ -330,22 +358,22 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	errs = append(errs, procErr)
 
 	// Drain the sinks within the grace period.
-	close(drain)
+	close(p.drain)
 	grace := time.Duration(p.cfg.ShutdownGrace)
-	done := make(chan struct{})
-	go func() { _ = dg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(grace):
+	graceCtx, cancelGrace := context.WithTimeout(context.Background(), grace)
+	if !p.waitDelivery(graceCtx) {
 		p.log.Warn("shutdown grace period ended with alerts still queued; they are kept for the next start", "grace", grace)
 		stopDelivery()
-		<-done
+		p.waitDelivery(context.Background())
 	}
+	cancelGrace()
 	stopHTTP()
 	errs = append(errs, hg.Wait())
 	stopTel()
 	_ = tg.Wait()
-	return errors.Join(errs...)
+	err = errors.Join(errs...)
+	p.logStop(err)
+	return err
 }
 
 // startSources starts the configured sources, each in its own goroutine
@@ -553,8 +581,10 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 			stopSources()
 		case <-reload:
 			p.reloadCatalog(true)
+			p.reloadConfig(ctx)
 		case <-catalogPoll.C:
 			p.reloadCatalog(false)
+			p.checkGlobs()
 		case <-ctx.Done():
 			// Stop reading; the lines channel closes once the sources
 			// have returned, and the loop ends there.
@@ -588,6 +618,7 @@ func (p *Pipeline) reloadCatalog(force bool) {
 		return
 	}
 	p.matcher.Store(m)
+	p.tel.Metrics().CatalogRecords(m.Len())
 	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
 }
 
@@ -640,7 +671,7 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 		problems = append(problems, "sources: not started")
 	}
 	now := time.Now()
-	for _, d := range p.dels {
+	for _, d := range p.deliverers() {
 		if !skip["sinks"] && d.stuck(now) {
 			problems = append(problems, fmt.Sprintf("sink %s: failing for over %s with %d alerts waiting", d.name, stuckAfter, d.waiting.Load()))
 		}

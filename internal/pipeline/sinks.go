@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
-	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/sinks"
 	"github.com/logmatch/logmatch/sinks/alertmanager"
 	"github.com/logmatch/logmatch/sinks/otel"
@@ -53,110 +51,85 @@ func buildSinks(ctx context.Context, cfgs []config.Sink, getenv func(string) str
 	return built, nil
 }
 
+// buildSink builds one sink from its section; the section's own package
+// already checked it when the configuration loaded.
 func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, out io.Writer) (*builtSink, error) {
 	rank, err := sinks.CheckMinSeverity(string(c.MinSeverity))
 	if err != nil {
 		return nil, err
 	}
 	b := &builtSink{name: c.Name, kind: c.Type, minRank: rank, retry: c.Retry}
-	timeout := time.Duration(c.Timeout)
-	switch c.Type {
-	case config.SinkStdout:
+	switch {
+	case c.Type == config.SinkStdout:
 		b.sink = stdout.New(out)
-	case config.SinkSlack:
-		s, err := slack.New(slack.Config{
-			URL:             c.URL.Value(),
-			Channel:         c.Channel,
-			Username:        c.Username,
-			DigestThreshold: c.DigestThreshold,
-			Timeout:         timeout,
-			MinSeverity:     string(c.MinSeverity),
-		}, slack.Options{Getenv: getenv})
+	case c.Slack != nil:
+		s, err := slack.New(*c.Slack, slack.Options{Getenv: getenv})
 		if err != nil {
 			return nil, err
 		}
-		b.sink = s
-		b.closer = func(context.Context) error { return s.Close() }
-	case config.SinkWebhook:
-		s, err := webhook.New(webhook.Config{
-			URL:         c.URL.Value(),
-			Secret:      c.Secret.Value(),
-			Headers:     plainHeaders(c.Headers),
-			Timeout:     timeout,
-			MinSeverity: string(c.MinSeverity),
-		}, webhook.Options{Getenv: getenv})
+		b.sink, b.closer = s, func(context.Context) error { return s.Close() }
+	case c.Webhook != nil:
+		s, err := webhook.New(*c.Webhook, webhook.Options{Getenv: getenv})
 		if err != nil {
 			return nil, err
 		}
-		b.sink = s
-		b.closer = func(context.Context) error { return s.Close() }
-	case config.SinkAlertmanager:
-		token, err := bearerOnly(c.Headers)
+		b.sink, b.closer = s, func(context.Context) error { return s.Close() }
+	case c.Alertmanager != nil:
+		s, err := alertmanager.New(*c.Alertmanager, alertmanager.Options{Getenv: getenv})
 		if err != nil {
 			return nil, err
 		}
-		s, err := alertmanager.New(alertmanager.Config{
-			URL:            c.URL.Value(),
-			BearerToken:    token,
-			ResolveTimeout: time.Duration(c.ResolveTimeout),
-			Timeout:        timeout,
-			MinSeverity:    string(c.MinSeverity),
-		}, alertmanager.Options{Getenv: getenv})
+		b.sink, b.closer = s, func(context.Context) error { return s.Close() }
+	case c.OTel != nil:
+		s, err := otel.New(ctx, *c.OTel)
 		if err != nil {
 			return nil, err
 		}
-		b.sink = s
-		b.closer = func(context.Context) error { return s.Close() }
-	case config.SinkOTel:
-		oc := otel.Config{
-			Endpoint: c.Endpoint,
-			Protocol: c.Protocol,
-			Headers:  plainHeaders(c.Headers),
-			Timeout:  timeout,
-		}
-		if c.Insecure != nil {
-			oc.Insecure = *c.Insecure
-		}
-		s, err := otel.New(ctx, oc)
-		if err != nil {
-			return nil, err
-		}
-		b.sink = s
-		b.closer = s.Shutdown
+		b.sink, b.closer = s, s.Shutdown
 	default:
-		return nil, fmt.Errorf("type: unknown sink type %q", c.Type)
+		return nil, fmt.Errorf("type: %q has no configuration section", c.Type)
 	}
 	return b, nil
 }
 
-// bearerOnly extracts the token of an "Authorization: Bearer" header, the
-// one header the Alertmanager sink sends (for an authenticating proxy).
-func bearerOnly(h map[string]config.Secret) (string, error) {
-	var token string
-	for k, v := range h {
-		if !strings.EqualFold(k, "Authorization") || !strings.HasPrefix(v.Value(), "Bearer ") {
-			return "", fmt.Errorf("headers: %s: the alertmanager sink sends only \"Authorization: Bearer <token>\"", k)
+// wants reports whether the sink takes alerts of this kind; the sink
+// says, see sinks.Wants.
+func (b *builtSink) wants(kind string) bool { return sinks.Wants(b.sink, kind) }
+
+// TestResult is one sink's answer to a test alert.
+type TestResult struct {
+	Sink, Type string
+	// Err is the sink's failure, nil when it accepted the alert; Retryable
+	// says whether it classified the failure as one that may pass later.
+	Err       error
+	Retryable bool
+	Elapsed   time.Duration
+}
+
+// SendTest builds every configured sink and sends each one the alert,
+// once, directly: no queue, no retry, no severity filter, so the answer
+// is the sink's own. One sink failing never stops the others; a sink that
+// cannot be built is reported as its result.
+func SendTest(ctx context.Context, cfgs []config.Sink, a *sinks.Alert, getenv func(string) string, out io.Writer) []TestResult {
+	var res []TestResult
+	for _, c := range cfgs {
+		r := TestResult{Sink: c.Name, Type: c.Type}
+		b, err := buildSink(ctx, c, getenv, out)
+		if err != nil {
+			r.Err = err
+			res = append(res, r)
+			continue
 		}
-		token = strings.TrimPrefix(v.Value(), "Bearer ")
+		start := time.Now()
+		r.Retryable, r.Err = b.sink.Send(ctx, a)
+		if r.Err == nil {
+			r.Retryable = false
+		}
+		r.Elapsed = time.Since(start)
+		if b.closer != nil {
+			_ = b.closer(ctx)
+		}
+		res = append(res, r)
 	}
-	return token, nil
-}
-
-// wants reports whether the sink takes alerts of this kind. Updates keep
-// an active incident alive in receivers that expire what is not re-posted
-// (Alertmanager); people and event streams get the first alert, summaries
-// and reminders only.
-func (b *builtSink) wants(kind string) bool {
-	return kind != incident.KindUpdate || b.kind == config.SinkAlertmanager
-}
-
-func plainHeaders(h map[string]config.Secret) map[string]string {
-	if len(h) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(h))
-	for k, v := range h {
-		out[k] = v.Value()
-	}
-	return out
+	return res
 }

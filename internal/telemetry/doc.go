@@ -36,7 +36,16 @@
 // restart it. state is "failing" or "held"; reason is "evicted" or
 // "forgotten".
 //
-// class is "retryable" or "permanent". An unclassified incident (a
+//	logmatch.build.info                         logmatch_build_info (gauge, 1)             version, goversion
+//	logmatch.catalog.records        {record}    logmatch_catalog_records (gauge)
+//	logmatch.config.last_reload_successful      logmatch_config_last_reload_successful     (gauge, 1 or 0)
+//	logmatch.config.last_reload_success_timestamp s logmatch_config_last_reload_success_timestamp_seconds (gauge)
+//	logmatch.source.files           {file}      logmatch_source_files (gauge)              state
+//	logmatch.source.glob.unmatched              logmatch_source_glob_unmatched (gauge, 1/0) glob
+//
+// class is "retryable" or "permanent"; state is "matched" or "unreadable".
+// The two config series carry Alertmanager's names, so the same alert rules
+// apply. An unclassified incident (a
 // traceback no record matched) counts only in
 // logmatch.incidents.unclassified. The Prometheus handler also serves the
 // Go runtime and process collectors and target_info (the resource).

@@ -44,6 +44,12 @@ type Metrics struct {
 	gateDropped             metric.Int64Counter
 	gateState, gateRecent   metric.Int64ObservableGauge
 	gates                   atomic.Pointer[func() []GateSample]
+	buildInfo               metric.Int64Gauge
+	catalogRecords          metric.Int64Gauge
+	reloadOK                metric.Int64Gauge
+	reloadOKTime            metric.Float64Gauge
+	sourceFiles             metric.Int64Gauge
+	globUnmatched           metric.Int64Gauge
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -114,6 +120,27 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	}
 	if _, err = meter.RegisterCallback(m.observeGates, m.gateState, m.gateRecent); err != nil {
 		return nil, fmt.Errorf("gate metrics callback: %w", err)
+	}
+	gauge := func(dst *metric.Int64Gauge, name, unit, desc string) {
+		if err != nil {
+			return
+		}
+		*dst, err = meter.Int64Gauge(name, metric.WithUnit(unit), metric.WithDescription(desc))
+		if err != nil {
+			err = fmt.Errorf("instrument %s: %w", name, err)
+		}
+	}
+	gauge(&m.buildInfo, "logmatch.build.info", "", "Always 1; the labels say which logmatch runs.")
+	gauge(&m.catalogRecords, "logmatch.catalog.records", "{record}", "Records of the catalog in use.")
+	gauge(&m.reloadOK, "logmatch.config.last_reload_successful", "", "1 when the last configuration (re)load succeeded, 0 when it failed and the previous configuration is still in use.")
+	gauge(&m.sourceFiles, "logmatch.source.files", "{file}", "Files the configured globs match, by state: matched, unreadable.")
+	gauge(&m.globUnmatched, "logmatch.source.glob.unmatched", "", "1 for a configured glob that matches no file, else 0.")
+	if err != nil {
+		return nil, err
+	}
+	if m.reloadOKTime, err = meter.Float64Gauge("logmatch.config.last_reload_success_timestamp", metric.WithUnit("s"),
+		metric.WithDescription("Unix time of the last successful configuration (re)load.")); err != nil {
+		return nil, fmt.Errorf("instrument logmatch.config.last_reload_success_timestamp: %w", err)
 	}
 	m.source = newSetCache("source")
 	m.sink = newSetCache("sink")
@@ -301,6 +328,60 @@ func (m *Metrics) AlertDropped(sink, reason string, n int) {
 		return
 	}
 	m.dropped.Add(context.Background(), int64(n), m.drop.get(labels{a: sink, b: reason}).add...)
+}
+
+// BuildInfo records which logmatch runs, as the constant 1 labelled with
+// its version and Go version.
+func (m *Metrics) BuildInfo(version, goVersion string) {
+	if m == nil {
+		return
+	}
+	m.buildInfo.Record(context.Background(), 1, metric.WithAttributes(
+		attribute.String("version", version), attribute.String("goversion", goVersion)))
+}
+
+// CatalogRecords records the size of the catalog in use.
+func (m *Metrics) CatalogRecords(n int) {
+	if m == nil {
+		return
+	}
+	m.catalogRecords.Record(context.Background(), int64(n))
+}
+
+// ConfigReload records the outcome of a configuration load or reload at
+// time now: a success sets both series, a failure only clears the first,
+// so the timestamp keeps saying when the configuration in use loaded.
+func (m *Metrics) ConfigReload(ok bool, now time.Time) {
+	if m == nil {
+		return
+	}
+	if !ok {
+		m.reloadOK.Record(context.Background(), 0)
+		return
+	}
+	m.reloadOK.Record(context.Background(), 1)
+	m.reloadOKTime.Record(context.Background(), float64(now.UnixNano())/1e9)
+}
+
+// SourceFiles records how many files the globs match in state (matched,
+// unreadable).
+func (m *Metrics) SourceFiles(state string, n int) {
+	if m == nil {
+		return
+	}
+	m.sourceFiles.Record(context.Background(), int64(n), metric.WithAttributes(attribute.String("state", state)))
+}
+
+// GlobUnmatched records whether the configured glob matches no file.
+func (m *Metrics) GlobUnmatched(glob string, unmatched bool) {
+	if m == nil {
+		return
+	}
+	v := int64(0)
+	if unmatched {
+		v = 1
+	}
+	m.globUnmatched.Record(context.Background(), v, metric.WithAttributes(attribute.String("glob", glob)))
 }
 
 // labels are the values of up to three labels, in a setCache's key order.

@@ -46,6 +46,13 @@ func record(m *Metrics) {
 	m.SetGateSource(func() []GateSample {
 		return []GateSample{{Namespace: "llm", Pod: "sglang-0", Container: "sglang", State: 1, Recent: 2}}
 	})
+	m.BuildInfo("v1.2.3", "go1.26.0")
+	m.CatalogRecords(64)
+	m.ConfigReload(true, time.Unix(1700000000, 0))
+	m.ConfigReload(false, time.Unix(1700000100, 0))
+	m.SourceFiles("matched", 2)
+	m.SourceFiles("unreadable", 1)
+	m.GlobUnmatched("/var/log/none/*.log", true)
 }
 
 // wantSeries is what record leaves in the Prometheus exposition.
@@ -73,6 +80,13 @@ var wantSeries = map[string]float64{
 	`logmatch_gate_targets_dropped_total{reason="evicted"}`:                            2,
 	`logmatch_gate_state{container="sglang",namespace="llm",pod="sglang-0"}`:           1,
 	`logmatch_gate_restarts_recent{container="sglang",namespace="llm",pod="sglang-0"}`: 2,
+	`logmatch_build_info{goversion="go1.26.0",version="v1.2.3"}`:                       1,
+	`logmatch_catalog_records`:                                                         64,
+	`logmatch_config_last_reload_successful`:                                           0,
+	`logmatch_config_last_reload_success_timestamp_seconds`:                            1700000000,
+	`logmatch_source_files{state="matched"}`:                                           2,
+	`logmatch_source_files{state="unreadable"}`:                                        1,
+	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
 }
 
 func TestScrape(t *testing.T) {

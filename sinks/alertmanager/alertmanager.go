@@ -23,8 +23,10 @@ const maxAnnotation = 4096
 
 // Options are the sink's dependencies; zero values use the real ones.
 type Options struct {
-	Getenv    func(string) string // os.Getenv when nil
-	Transport http.RoundTripper   // a clone of http.DefaultTransport when nil
+	Getenv func(string) string // os.Getenv when nil
+	// ReadFile reads bearer_token_file; os.ReadFile when nil.
+	ReadFile  func(string) ([]byte, error)
+	Transport http.RoundTripper // a clone of http.DefaultTransport when nil
 }
 
 // Sink posts alerts to one Alertmanager. It is safe for concurrent use.
@@ -40,7 +42,7 @@ type Sink struct {
 // New validates cfg and returns the sink. Every configuration problem is
 // reported at once.
 func New(cfg Config, opts Options) (*Sink, error) {
-	r, err := cfg.resolve(opts.Getenv)
+	r, err := cfg.resolve(opts)
 	if err != nil {
 		return nil, fmt.Errorf("alertmanager: %w", err)
 	}
@@ -82,6 +84,11 @@ func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (bool, error) {
 
 // BatchMin is 2: Alertmanager takes any number of alerts in one request.
 func (s *Sink) BatchMin() int { return 2 }
+
+// Wants reports whether the sink takes alerts of kind: every kind.
+// Alertmanager resolves an alert that is not re-posted before its endsAt,
+// so the periodic update of a still-active incident keeps it firing.
+func (s *Sink) Wants(string) bool { return true }
 
 // SendBatch posts all alerts in one request. Alertmanager answers 400 when
 // any alert is invalid, a permanent failure, so a batch is never retried

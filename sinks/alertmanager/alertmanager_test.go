@@ -280,7 +280,7 @@ func TestConfigYAMLIsStrict(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{URL: "http://alertmanager:9093", ResolveTimeout: 10 * time.Minute, Labels: map[string]string{"cluster": "eu-1"}, BearerTokenFile: "/run/secrets/am"}
+	want := Config{URL: "http://alertmanager:9093", ResolveTimeout: 10 * time.Minute, Labels: map[string]string{"cluster": "eu-1"}, BearerTokenFile: "/run/secrets/am", Timeout: DefaultTimeout}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
@@ -288,5 +288,21 @@ func TestConfigYAMLIsStrict(t *testing.T) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&got); err == nil {
 		t.Errorf("unknown key accepted")
+	}
+}
+
+// The default resolve_timeout is above logmatch's default group window (5m):
+// an active incident is re-posted once per window, and an endsAt reached
+// before the re-post would resolve it in between.
+func TestDefaultResolveTimeoutAboveGroupWindow(t *testing.T) {
+	if DefaultConfig().ResolveTimeout <= 5*time.Minute {
+		t.Errorf("default resolve_timeout %s is not above the default group window 5m", DefaultConfig().ResolveTimeout)
+	}
+	s, err := New(Config{URL: "http://127.0.0.1:9093"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Wants(sinks.KindUpdate) || !s.Wants(sinks.KindNew) {
+		t.Errorf("alertmanager must take every kind, updates included")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -23,7 +25,8 @@ type Config struct {
 	BearerTokenFile string `yaml:"bearer_token_file"`
 	BearerTokenEnv  string `yaml:"bearer_token_env"`
 	// ResolveTimeout is how long after an incident's last hit its alert
-	// resolves unless posted again; default 5m.
+	// resolves unless posted again; default 15m. Keep it above the group
+	// window: an active incident is re-posted once per window.
 	ResolveTimeout time.Duration `yaml:"resolve_timeout"`
 	// GeneratorURL, when set, is each alert's link back to its source, for
 	// example a log viewer.
@@ -40,9 +43,33 @@ type Config struct {
 
 // Defaults for unset Config fields.
 const (
-	DefaultResolveTimeout = 5 * time.Minute
+	DefaultResolveTimeout = 15 * time.Minute
 	DefaultTimeout        = 10 * time.Second
 )
+
+// DefaultConfig is the configuration a YAML section is decoded onto.
+func DefaultConfig() Config {
+	return Config{ResolveTimeout: DefaultResolveTimeout, Timeout: DefaultTimeout}
+}
+
+// UnmarshalYAML decodes the sink's keys strictly over DefaultConfig: an
+// unknown key is an error that names its line.
+func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+	type plain Config
+	d := plain(DefaultConfig())
+	// What decoded is kept with the problems, so checks that follow see
+	// the keys that were right.
+	err := sinks.DecodeStrict(n, &d)
+	*c = Config(d)
+	return err
+}
+
+// Check validates c and resolves its secret references without building
+// the sink, reporting every problem at once, each as "key: message".
+func (c Config) Check(opts Options) error {
+	_, err := c.resolve(opts)
+	return err
+}
 
 // labelName is Alertmanager's (Prometheus') label name syntax.
 var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
@@ -56,7 +83,7 @@ type resolved struct {
 
 // resolve validates c and reads its secret; it reports every problem at
 // once, each naming its key.
-func (c Config) resolve(getenv func(string) string) (resolved, error) {
+func (c Config) resolve(opts Options) (resolved, error) {
 	r := resolved{resolveTimeout: c.ResolveTimeout, timeout: c.Timeout}
 	var errs []error
 	switch {
@@ -77,7 +104,7 @@ func (c Config) resolve(getenv func(string) string) (resolved, error) {
 	}
 	tok := sinks.SecretRef{Value: c.BearerToken, File: c.BearerTokenFile, Env: c.BearerTokenEnv}
 	if tok.IsSet() {
-		t, err := tok.Resolve("bearer_token", getenv)
+		t, err := tok.ResolveWith("bearer_token", opts.Getenv, opts.ReadFile)
 		if err != nil {
 			errs = append(errs, err)
 		}

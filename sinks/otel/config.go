@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // The OTLP protocols the sink speaks.
@@ -22,26 +26,46 @@ const (
 const defaultTimeout = 10 * time.Second
 
 // Config overrides the standard OTEL_EXPORTER_OTLP_* variables; the zero
-// value uses the environment alone.
+// value uses the environment alone. YAML keys are in the tags.
 type Config struct {
 	// Endpoint is the receiver's URL (http:// or https://). For
 	// http/protobuf a URL without a path gets "/v1/logs"; otherwise the path
 	// is used as is, like OTEL_EXPORTER_OTLP_LOGS_ENDPOINT.
-	Endpoint string
+	Endpoint string `yaml:"endpoint"`
 	// Protocol is "grpc" or "http/protobuf".
-	Protocol string
+	Protocol string `yaml:"protocol"`
 	// Headers are sent with every export request (gRPC metadata or HTTP
 	// headers), replacing OTEL_EXPORTER_OTLP_HEADERS. Their values are
 	// treated as secrets.
-	Headers map[string]string
+	Headers map[string]string `yaml:"headers"`
 	// Insecure disables TLS even for an endpoint given without a scheme;
 	// false leaves the decision to the endpoint's scheme and
 	// OTEL_EXPORTER_OTLP_INSECURE.
-	Insecure bool
+	Insecure bool `yaml:"insecure"`
 	// Timeout bounds one Send; zero means OTEL_EXPORTER_OTLP_TIMEOUT or 10s.
-	Timeout time.Duration
+	Timeout time.Duration `yaml:"timeout"`
 	// Now is the clock for observed timestamps; nil means time.Now.
-	Now func() time.Time
+	Now func() time.Time `yaml:"-"`
+}
+
+// UnmarshalYAML decodes the sink's keys strictly: an unknown key is an
+// error that names its line. Unset keys stay zero and leave the
+// OTEL_EXPORTER_OTLP_* variables in charge.
+func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+	type plain Config
+	var d plain
+	// What decoded is kept with the problems, so checks that follow see
+	// the keys that were right.
+	err := sinks.DecodeStrict(n, &d)
+	*c = Config(d)
+	return err
+}
+
+// Check validates c against the environment without building the
+// exporter, reporting every problem at once.
+func (c Config) Check() error {
+	_, err := c.resolve()
+	return err
 }
 
 // settings is a Config resolved against the environment.

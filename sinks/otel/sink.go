@@ -142,6 +142,11 @@ func httpLogsURL(endpoint string) string {
 	return u.String()
 }
 
+// Wants reports whether the sink takes alerts of kind: every kind but the
+// periodic update of a still-active incident; an event stream records each
+// incident's first hit, summaries and reminders.
+func (s *Sink) Wants(kind string) bool { return kind != sinks.KindUpdate }
+
 // Send exports a as one event and returns when the receiver has answered
 // (or the timeout passed). See the package doc for how failures are
 // classified.

@@ -6,10 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/logmatch/logmatch/sinks"
 )
 
-// Config is the Slack sink's configuration (YAML keys in tags).
+// Config is the Slack sink's configuration (YAML keys in tags). Decoded
+// from YAML it starts from DefaultConfig, so a key left out keeps its
+// default and a key given as 0 means 0.
 type Config struct {
 	// The incoming-webhook URL, given by exactly one of url, url_file (read
 	// when the sink is built) or url_env (an environment variable name).
@@ -29,19 +33,43 @@ type Config struct {
 	IconEmoji string `yaml:"icon_emoji"`
 	IconURL   string `yaml:"icon_url"`
 
-	// DigestThreshold is the number of waiting alerts from which the
-	// delivery loop sends one digest instead of one message per alert
-	// (BatchMin); default 5, at least 2.
+	// DigestThreshold: when more alerts than this wait at once, the
+	// delivery loop sends them as one digest message instead of one
+	// message each; 0 never digests. DefaultConfig has 5.
 	DigestThreshold int `yaml:"digest_threshold"`
-	// Timeout bounds one request; default 10s.
+	// Timeout bounds one request; 0 means DefaultTimeout.
 	Timeout time.Duration `yaml:"timeout"`
 }
 
-// Defaults for unset Config fields.
+// Defaults of DefaultConfig.
 const (
 	DefaultDigestThreshold = 5
 	DefaultTimeout         = 10 * time.Second
 )
+
+// DefaultConfig is the configuration a YAML section is decoded onto.
+func DefaultConfig() Config {
+	return Config{DigestThreshold: DefaultDigestThreshold, Timeout: DefaultTimeout}
+}
+
+// UnmarshalYAML decodes the sink's keys strictly over DefaultConfig: an
+// unknown key is an error that names its line.
+func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+	type plain Config
+	d := plain(DefaultConfig())
+	// What decoded is kept with the problems, so checks that follow see
+	// the keys that were right.
+	err := sinks.DecodeStrict(n, &d)
+	*c = Config(d)
+	return err
+}
+
+// Check validates c and resolves its URL reference without building the
+// sink, reporting every problem at once, each as "key: message".
+func (c Config) Check(opts Options) error {
+	_, err := c.resolve(opts)
+	return err
+}
 
 type resolved struct {
 	url     string
@@ -50,10 +78,10 @@ type resolved struct {
 }
 
 // resolve validates c and reads the URL; it reports every problem at once.
-func (c Config) resolve(getenv func(string) string) (resolved, error) {
+func (c Config) resolve(opts Options) (resolved, error) {
 	r := resolved{timeout: c.Timeout, digest: c.DigestThreshold}
 	var errs []error
-	u, err := sinks.SecretRef{Value: c.URL, File: c.URLFile, Env: c.URLEnv}.Resolve("url", getenv)
+	u, err := sinks.SecretRef{Value: c.URL, File: c.URLFile, Env: c.URLEnv}.ResolveWith("url", opts.Getenv, opts.ReadFile)
 	switch {
 	case err != nil:
 		errs = append(errs, err)
@@ -77,11 +105,8 @@ func (c Config) resolve(getenv func(string) string) (resolved, error) {
 	if c.IconURL != "" && !sinks.IsHTTPURL(c.IconURL) {
 		errs = append(errs, errors.New("icon_url: not an absolute http or https URL"))
 	}
-	switch {
-	case c.DigestThreshold == 0:
-		r.digest = DefaultDigestThreshold
-	case c.DigestThreshold < 2:
-		errs = append(errs, fmt.Errorf("digest_threshold: %d is below 2", c.DigestThreshold))
+	if c.DigestThreshold < 0 {
+		errs = append(errs, fmt.Errorf("digest_threshold: %d is negative (0 never digests)", c.DigestThreshold))
 	}
 	switch {
 	case c.Timeout == 0:

@@ -12,9 +12,11 @@ import (
 
 // Options are the sink's dependencies; zero values use the real ones.
 type Options struct {
-	Getenv    func(string) string // os.Getenv when nil
-	Clock     sinks.Clock         // sinks.SystemClock when nil
-	Transport http.RoundTripper   // a clone of http.DefaultTransport when nil
+	Getenv func(string) string // os.Getenv when nil
+	// ReadFile reads url_file; os.ReadFile when nil.
+	ReadFile  func(string) ([]byte, error)
+	Clock     sinks.Clock       // sinks.SystemClock when nil
+	Transport http.RoundTripper // a clone of http.DefaultTransport when nil
 }
 
 // Sink posts alerts to one Slack incoming webhook. It is safe for
@@ -35,7 +37,7 @@ type overrides struct {
 // New validates cfg, reads the webhook URL and returns the sink. Every
 // configuration problem is reported at once.
 func New(cfg Config, opts Options) (*Sink, error) {
-	r, err := cfg.resolve(opts.Getenv)
+	r, err := cfg.resolve(opts)
 	if err != nil {
 		return nil, fmt.Errorf("slack: %w", err)
 	}
@@ -65,8 +67,19 @@ func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (bool, error) {
 	return false, nil
 }
 
-// BatchMin is the configured digest threshold.
-func (s *Sink) BatchMin() int { return s.digest }
+// BatchMin is one more than the digest threshold: a digest goes out when
+// more alerts than the threshold wait. It is 0, never batch, when the
+// threshold is 0.
+func (s *Sink) BatchMin() int {
+	if s.digest <= 0 {
+		return 0
+	}
+	return s.digest + 1
+}
+
+// Wants reports whether the sink takes alerts of kind: people read Slack,
+// so a still-active incident's periodic update is not sent.
+func (s *Sink) Wants(kind string) bool { return kind != sinks.KindUpdate }
 
 // SendBatch posts one digest for a storm of alerts: counts by severity and
 // kind and the records with the most weight. It is one message, so the

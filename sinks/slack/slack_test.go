@@ -231,7 +231,9 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 
 func newSink(t *testing.T, url string, clock sinks.Clock) *Sink {
 	t.Helper()
-	s, err := New(Config{URL: url}, Options{Clock: clock})
+	cfg := DefaultConfig()
+	cfg.URL = url
+	s, err := New(cfg, Options{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,8 +346,8 @@ func TestSendBatchIsOneDigest(t *testing.T) {
 	defer srv.Close()
 	s := newSink(t, srv.URL+hookPath, &fakeClock{now: t0})
 	var b sinks.BatchSink = s
-	if got := b.BatchMin(); got != DefaultDigestThreshold {
-		t.Errorf("BatchMin = %d, want %d", got, DefaultDigestThreshold)
+	if got := b.BatchMin(); got != DefaultDigestThreshold+1 {
+		t.Errorf("BatchMin = %d, want %d (more than the threshold)", got, DefaultDigestThreshold+1)
 	}
 	if _, err := b.SendBatch(context.Background(), stormAlerts()); err != nil {
 		t.Fatal(err)
@@ -427,19 +429,19 @@ func TestConfig(t *testing.T) {
 		}
 		return ""
 	}
-	for _, cfg := range []Config{{URLFile: urlFile}, {URLEnv: "SLACK_URL"}} {
+	for _, cfg := range []Config{{URLFile: urlFile, DigestThreshold: DefaultDigestThreshold}, {URLEnv: "SLACK_URL", DigestThreshold: DefaultDigestThreshold}} {
 		s, err := New(cfg, Options{Getenv: getenv})
 		if err != nil {
 			t.Fatalf("New(%+v): %v", cfg, err)
 		}
-		if s.url != "https://hooks.slack.com"+hookPath || s.BatchMin() != DefaultDigestThreshold {
+		if s.url != "https://hooks.slack.com"+hookPath || s.BatchMin() != DefaultDigestThreshold+1 {
 			t.Errorf("New(%+v): url read wrong or digest %d", cfg, s.BatchMin())
 		}
 		s.Close()
 	}
 	_, err := New(Config{
 		URL: "https://hooks.slack.com" + hookPath, URLEnv: "SLACK_URL", MinSeverity: "urgent", Channel: "llm",
-		IconEmoji: "siren", IconURL: "nope", DigestThreshold: 1, Timeout: -1,
+		IconEmoji: "siren", IconURL: "nope", DigestThreshold: -1, Timeout: -1,
 	}, Options{Getenv: getenv})
 	for _, want := range []string{
 		"slack: url: give only one of url, url_file or url_env",
@@ -448,7 +450,7 @@ func TestConfig(t *testing.T) {
 		`icon_emoji: "siren" is not an emoji code`,
 		"icon_emoji and icon_url: give only one",
 		"icon_url: not an absolute http or https URL",
-		"digest_threshold: 1 is below 2",
+		"digest_threshold: -1 is negative",
 		"timeout: -1ns is negative",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -471,6 +473,14 @@ func TestConfigYAMLIsStrict(t *testing.T) {
 	want := Config{URLFile: "/run/secrets/slack", MinSeverity: "error", Channel: "#llm", DigestThreshold: 8, Timeout: 5 * time.Second}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded (-want +got):\n%s", diff)
+	}
+	// Keys left out keep their defaults.
+	got = Config{}
+	if err := yaml.Unmarshal([]byte("url: https://hooks.slack.com/x\n"), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.DigestThreshold != DefaultDigestThreshold || got.Timeout != DefaultTimeout {
+		t.Errorf("defaults not applied: %+v", got)
 	}
 	dec = yaml.NewDecoder(strings.NewReader("webhook: x\n"))
 	dec.KnownFields(true)
@@ -502,4 +512,35 @@ func BenchmarkRender(b *testing.B) {
 			}
 		}
 	})
+}
+
+// digest_threshold 0 is "never digest", 1 digests two or more waiting
+// alerts, and icon_emoji decodes and reaches the message.
+func TestDigestThresholdAndIcon(t *testing.T) {
+	for _, tc := range []struct {
+		src          string
+		wantBatchMin int
+	}{
+		{"digest_threshold: 0\n", 0},
+		{"digest_threshold: 1\n", 2},
+		{"", DefaultDigestThreshold + 1},
+	} {
+		var cfg Config
+		if err := yaml.Unmarshal([]byte("url: https://hooks.slack.com/x\nicon_emoji: ':rotating_light:'\n"+tc.src), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		if got := s.BatchMin(); got != tc.wantBatchMin {
+			t.Errorf("%q: BatchMin = %d, want %d", tc.src, got, tc.wantBatchMin)
+		}
+		if s.over.iconEmoji != ":rotating_light:" {
+			t.Errorf("%q: icon_emoji = %q", tc.src, s.over.iconEmoji)
+		}
+		if s.Wants(sinks.KindUpdate) || !s.Wants(sinks.KindNew) {
+			t.Errorf("slack wants updates, or not new alerts")
+		}
+	}
 }

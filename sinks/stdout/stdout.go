@@ -22,6 +22,11 @@ type Sink struct {
 // New returns a Sink writing to w.
 func New(w io.Writer) *Sink { return &Sink{w: w} }
 
+// Wants reports whether the sink takes alerts of kind: every kind but the
+// periodic update of a still-active incident, which only receivers that
+// expire alerts need.
+func (s *Sink) Wants(kind string) bool { return kind != sinks.KindUpdate }
+
 // Send writes a as one JSON line. A failed write is permanent: a closed
 // standard output does not come back, and retrying would only hold up the
 // queue.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -39,6 +41,30 @@ type Config struct {
 // DefaultTimeout is Config.Timeout when unset.
 const DefaultTimeout = 10 * time.Second
 
+// DefaultConfig is the configuration a YAML section is decoded onto.
+func DefaultConfig() Config {
+	return Config{Timeout: DefaultTimeout}
+}
+
+// UnmarshalYAML decodes the sink's keys strictly over DefaultConfig: an
+// unknown key is an error that names its line.
+func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+	type plain Config
+	d := plain(DefaultConfig())
+	// What decoded is kept with the problems, so checks that follow see
+	// the keys that were right.
+	err := sinks.DecodeStrict(n, &d)
+	*c = Config(d)
+	return err
+}
+
+// Check validates c and resolves its secret references without building
+// the sink, reporting every problem at once, each as "key: message".
+func (c Config) Check(opts Options) error {
+	_, err := c.resolve(opts)
+	return err
+}
+
 // reserved are the headers the sink sets itself.
 var reserved = []string{"Content-Type", "Content-Length", "Host", SignatureHeader, IdempotencyHeader}
 
@@ -52,10 +78,10 @@ type resolved struct {
 
 // resolve validates c and reads its secrets; it reports every problem at
 // once, each naming its key.
-func (c Config) resolve(getenv func(string) string) (resolved, error) {
+func (c Config) resolve(opts Options) (resolved, error) {
 	var r resolved
 	var errs []error
-	u, err := sinks.SecretRef{Value: c.URL, File: c.URLFile, Env: c.URLEnv}.Resolve("url", getenv)
+	u, err := sinks.SecretRef{Value: c.URL, File: c.URLFile, Env: c.URLEnv}.ResolveWith("url", opts.Getenv, opts.ReadFile)
 	if err != nil {
 		errs = append(errs, err)
 	} else if !sinks.IsHTTPURL(u) {
@@ -68,7 +94,7 @@ func (c Config) resolve(getenv func(string) string) (resolved, error) {
 
 	secret := sinks.SecretRef{Value: c.Secret, File: c.SecretFile, Env: c.SecretEnv}
 	if secret.IsSet() {
-		s, err := secret.Resolve("secret", getenv)
+		s, err := secret.ResolveWith("secret", opts.Getenv, opts.ReadFile)
 		if err != nil {
 			errs = append(errs, err)
 		}

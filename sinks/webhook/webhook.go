@@ -24,8 +24,10 @@ const (
 
 // Options are the sink's dependencies; zero values use the real ones.
 type Options struct {
-	Getenv    func(string) string // os.Getenv when nil
-	Transport http.RoundTripper   // http.DefaultTransport's settings when nil
+	Getenv func(string) string // os.Getenv when nil
+	// ReadFile reads url_file and secret_file; os.ReadFile when nil.
+	ReadFile  func(string) ([]byte, error)
+	Transport http.RoundTripper // http.DefaultTransport's settings when nil
 }
 
 // Sink posts alerts to one webhook. It is safe for concurrent use.
@@ -39,7 +41,7 @@ type Sink struct {
 // New validates cfg, reads its secrets and returns the sink. Every
 // configuration problem is reported at once.
 func New(cfg Config, opts Options) (*Sink, error) {
-	r, err := cfg.resolve(opts.Getenv)
+	r, err := cfg.resolve(opts)
 	if err != nil {
 		return nil, fmt.Errorf("webhook: %w", err)
 	}
@@ -54,6 +56,11 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		client:  &http.Client{Transport: tr, Timeout: r.timeout},
 	}, nil
 }
+
+// Wants reports whether the sink takes alerts of kind: every kind but the
+// periodic update of a still-active incident, which only receivers that
+// expire alerts need.
+func (s *Sink) Wants(kind string) bool { return kind != sinks.KindUpdate }
 
 // Send posts a's JSON. Failures are classified by sinks.Classify: network
 // errors, 408, 429 and 5xx may succeed later, other statuses never will.

@@ -25,7 +25,7 @@ import (
 
 // deployConfig is the example pipeline shipped for operators: the test runs
 // it as written, overriding only paths, the exporter and telemetry.
-const deployConfig = "../../../deploy/otelcol/config.yaml"
+const deployConfig = "../../../deploy/otelcol-logmatch/config.yaml"
 
 // e2eTimeout bounds the whole pipeline run: file discovery, recombine's
 // flush period, batching and export each take about a second at most.

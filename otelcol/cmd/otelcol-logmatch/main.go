@@ -4,8 +4,8 @@
 // the logmatch processor, the batch processor and the otlp_grpc, otlp_http and
 // debug exporters. It takes the Collector's usual flags:
 //
-//	otelcol-logmatch --config deploy/otelcol/config.yaml
-//	otelcol-logmatch validate --config deploy/otelcol/config.yaml
+//	otelcol-logmatch --config deploy/otelcol-logmatch/config.yaml
+//	otelcol-logmatch validate --config deploy/otelcol-logmatch/config.yaml
 package main
 
 import (

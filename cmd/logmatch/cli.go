@@ -1,0 +1,151 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// helpTemplate prints a command's help once: its own text (which starts
+// with its synopsis), its subcommands, its flags. Commands that write their
+// own synopsis carry the "synopsis" annotation; cobra's completion
+// commands get a generated one.
+const helpTemplate = `{{if index .Annotations "synopsis"}}{{.Long | trimTrailingWhitespaces}}{{else}}Usage:
+  {{.UseLine}}{{with .Long}}
+
+{{. | trimTrailingWhitespaces}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
+
+Commands:{{range .Commands}}{{if .IsAvailableCommand}}
+  {{rpad .Name .NamePadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+
+Flags:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+Global flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{with index .Annotations "footer"}}
+
+{{.}}{{end}}
+`
+
+// Exit status lines shared by the commands' help.
+const (
+	exitLineUsage   = "  2    usage error (bad flags or arguments), or a configuration or catalog that does not load"
+	exitLineFailure = "  3    runtime failure: unreadable input, a locked or damaged state directory, a port in use"
+)
+
+// exitHelp formats a command's exit codes for its help.
+func exitHelp(lines ...string) string {
+	return strings.Join(lines, "\n")
+}
+
+const rootLong = `logmatch recognises failures in sglang logs and tells you how to fix them.
+
+Usage:
+  logmatch <command> [flags] [arguments]`
+
+// newRoot builds the command tree for one invocation; tests build their
+// own with their own streams.
+func newRoot(e env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "logmatch",
+		Short:         "recognise failures in sglang logs and say how to fix them",
+		Long:          rootLong,
+		Version:       versionString(),
+		Annotations:   map[string]string{"synopsis": "own", "footer": `Run "logmatch <command> --help" for a command's flags and exit codes.`},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Bare "logmatch": the help, on stderr since it is a mistake.
+			cmd.SetOut(e.stderr)
+			_ = cmd.Help()
+			return exitStatus{code: exitUsage}
+		},
+	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetHelpTemplate(helpTemplate)
+	root.SetVersionTemplate("logmatch {{.Version}}\n")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError("%v", err)
+	})
+	root.CompletionOptions.HiddenDefaultCmd = false
+	root.AddCommand(
+		newScanCmd(e),
+		newRunCmd(e),
+		newValidateCmd(e),
+		newTestCmd(e),
+		newNotifyCmd(e),
+		newPatternsCmd(e),
+		newConfigCmd(e),
+		newVersionCmd(e),
+	)
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		Long:  "Usage:\n  logmatch help [command]\n\nPrints the help of a command, as \"logmatch <command> --help\" does.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				return usageError("unknown help topic %q", strings.Join(args, " "))
+			}
+			return c.Help()
+		},
+	})
+	// cobra adds its completion command while executing; add it now, so an
+	// unknown shell is a usage error rather than the help on stdout.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = noArgs
+			c.RunE = func(*cobra.Command, []string) error {
+				return usageError("want a shell: bash, zsh, fish or powershell")
+			}
+		}
+	}
+	return root
+}
+
+// own marks a command whose Long text starts with its own synopsis, and
+// sets the exit-code footer of its help.
+func own(c *cobra.Command, exitCodes string) *cobra.Command {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations["synopsis"] = "own"
+	if exitCodes != "" {
+		c.Annotations["footer"] = "Exit status:\n" + exitCodes
+	}
+	return c
+}
+
+// noArgs rejects positional arguments as a usage error; an unknown
+// subcommand is named as such.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if cmd.HasAvailableSubCommands() {
+		msg := "unknown command \"" + args[0] + "\""
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += " (did you mean " + strings.Join(s, " or ") + "?)"
+		}
+		return usageError("%s", msg)
+	}
+	return usageError("unexpected argument %q", args[0])
+}
+
+func newVersionCmd(e env) *cobra.Command {
+	return own(&cobra.Command{
+		Use:   "version",
+		Short: "print the version",
+		Long:  "Usage:\n  logmatch version\n\nPrints the version, the commit and the Go version (also: logmatch --version).",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.Printf("logmatch %s\n", versionString())
+			return nil
+		},
+	}, exitHelp("  0    always"))
+}

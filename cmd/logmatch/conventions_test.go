@@ -1,0 +1,425 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/state"
+)
+
+// commandPaths is every command, as typed.
+var commandPaths = [][]string{
+	{}, {"scan"}, {"run"}, {"validate"}, {"test"}, {"notify"}, {"patterns"}, {"patterns", "lint"},
+	{"patterns", "gen"}, {"config"}, {"version"}, {"completion"}, {"completion", "bash"},
+}
+
+// Help, however asked for, is printed once, on stdout, with exit 0.
+func TestHelpOnceOnStdout(t *testing.T) {
+	for _, path := range commandPaths {
+		for _, ask := range [][]string{
+			append(append([]string{}, path...), "--help"),
+			append(append([]string{}, path...), "-h"),
+			append([]string{"help"}, path...),
+		} {
+			t.Run(strings.Join(ask, " "), func(t *testing.T) {
+				out, errOut, code := runCLI(t, "", ask...)
+				if code != 0 || errOut != "" {
+					t.Fatalf("exit %d, stderr %q", code, errOut)
+				}
+				if n := strings.Count(out, "Usage:"); n != 1 {
+					t.Errorf("help has %d Usage: sections, want 1:\n%s", n, out)
+				}
+			})
+		}
+	}
+}
+
+// Every command's help lists its exit codes.
+func TestHelpListsExitCodes(t *testing.T) {
+	for _, path := range commandPaths {
+		if len(path) == 0 || path[0] == "completion" {
+			continue
+		}
+		out, _, _ := runCLI(t, "", append(append([]string{}, path...), "--help")...)
+		if !strings.Contains(out, "Exit status:\n  0 ") {
+			t.Errorf("%v --help has no exit codes:\n%s", path, out)
+		}
+	}
+}
+
+// A usage error says what is wrong and where help is, on stderr only; the
+// whole help never lands on stdout, where it would pollute a pipe.
+func TestUsageErrorsOnStderr(t *testing.T) {
+	for _, args := range [][]string{
+		{"scan", "--nope", "x.log"},
+		{"scan", "--format", "yaml", "x.log"},
+		{"scan"},
+		{"run", "--group-window", "five minutes"},
+		{"run", "server.log"},
+		{"patterns", "lint", "--show", "everything"},
+		{"patterns", "frob"},
+		{"patterns"},
+		{"config"},
+		{"version", "extra"},
+		{"completion", "tcsh"},
+		{"frobnicate"},
+		{"help", "nope"},
+		{},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, errOut)
+			}
+			if out != "" {
+				t.Errorf("stdout is not empty:\n%s", out)
+			}
+			if errOut == "" {
+				t.Errorf("stderr is empty")
+			}
+		})
+	}
+}
+
+// Flags may come before, between or after the arguments.
+func TestFlagsAnywhere(t *testing.T) {
+	seed := "../../testdata/logs/seed-ascend.log"
+	for _, args := range [][]string{
+		{"scan", "--format", "json", "--fail-on", "critical", seed},
+		{"scan", seed, "--format", "json", "--fail-on", "critical"},
+		{"scan", "--format", "json", seed, "--fail-on", "critical"},
+		{"scan", "--format=json", seed, "--fail-on=critical"},
+	} {
+		out, errOut, code := runCLI(t, "", args...)
+		if code != exitFound || !strings.Contains(out, `"schema":"logmatch.alert/v1"`) {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+}
+
+func TestVersionFlagAndCompletion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, _, code := runCLI(t, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "logmatch ") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
+	for shell, want := range map[string]string{
+		"bash": "__start_logmatch", "zsh": "#compdef logmatch", "fish": "complete -c logmatch", "powershell": "Register-ArgumentCompleter",
+	} {
+		out, errOut, code := runCLI(t, "", "completion", shell)
+		if code != 0 || !strings.Contains(out, want) || errOut != "" {
+			t.Errorf("completion %s: exit %d, lacks %q; stderr %q", shell, code, want, errOut)
+		}
+	}
+}
+
+// run's failures that are not the caller's are not "usage" and not 2; a
+// missing wrapped command is 127, as in a shell.
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	locked := filepath.Join(dir, "locked")
+	st, err := state.Open(locked, state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	damaged := filepath.Join(dir, "damaged")
+	if err := os.MkdirAll(damaged, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(damaged, "state.db"), bytes.Repeat([]byte("not a database "), 600), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noexec := filepath.Join(dir, "noexec.sh")
+	if err := os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badConfig := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(badConfig, []byte("group_windw: 5m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"run", "--http-addr", "", "--path", "-"}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"command not found", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s1"), "--", "logmatch-no-such-command"}, exitNotFound, "logmatch-no-such-command: command not found"},
+		{"command not executable", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s2"), "--", noexec}, exitNoExec, "permission denied"},
+		{"locked state directory", append(base, "--state-dir", locked), exitFailure, "locked by another process"},
+		{"damaged state directory", append(base, "--state-dir", damaged), exitFailure, "state"},
+		{"configuration error", append(base, "--state-dir", filepath.Join(dir, "s3"), "--config", badConfig), exitUsage, "group_windw: unknown key (did you mean group_window?)"},
+		{"catalog that does not load", append(base, "--state-dir", filepath.Join(dir, "s4"), "--catalog", filepath.Join(dir, "none.jsonl")), exitUsage, "none.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, out, errOut)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantErr, errOut)
+			}
+			if tt.wantCode != exitUsage && strings.Contains(errOut, "usage") {
+				t.Errorf("a runtime failure is labelled usage:\n%s", errOut)
+			}
+		})
+	}
+}
+
+// run logs what it does at start and at stop, and warns about a glob that
+// matches nothing.
+func TestRunLogsStartAndStop(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "", "run", "--http-addr", "", "--state-dir", dir, "--log-format", "json",
+		"--path", "-", "--path", filepath.Join(dir, "nothing-here", "*.log"), "--sink", "stdout")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var started, warned, stopped bool
+	for _, l := range strings.Split(strings.TrimSpace(errOut), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("log line is not JSON: %q", l)
+		}
+		switch rec["msg"] {
+		case "logmatch started":
+			started = rec["catalog_records"].(float64) > 0 && rec["stdin"] == true &&
+				fmt.Sprint(rec["sinks"]) == "[stdout (stdout)]"
+		case "glob matches no file; nothing is read from it until a file appears":
+			warned = strings.HasSuffix(rec["glob"].(string), "nothing-here/*.log")
+		case "logmatch stopped":
+			stopped = true
+		}
+	}
+	if !started || !warned || !stopped {
+		t.Errorf("started %v, warned %v, stopped %v; log:\n%s", started, warned, stopped, errOut)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	write := func(path, s string) {
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(good, "state_dir: "+dir+"\nsinks:\n  - type: webhook\n    url: http://127.0.0.1:1/hook\n")
+	write(bad, "state_dir: "+dir+"\nsinks:\n  - type: slack\n    url: https://hooks.slack.com/x\n    chanel: '#a'\n  - type: webhook\n    url_file: "+filepath.Join(dir, "missing")+"\n")
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+	}{
+		{"clean", []string{"validate", "--config", good}, 0, []string{"ok: 1 sinks (webhook)"}},
+		{"problems with places", []string{"validate", "--config", bad}, 1, []string{
+			"bad.yaml:5: sinks[0].chanel: unknown key (did you mean channel?)",
+			"bad.yaml:7: sinks[1].url_file: open " + filepath.Join(dir, "missing"),
+			"2 problems",
+		}},
+		{"catalog problems", []string{"validate", "--config", good, "--catalog", filepath.Join(dir, "none.jsonl")}, 1, []string{"none.jsonl"}},
+		{"a glob that matches nothing is a warning", []string{"validate", "--config", good, "--path", filepath.Join(dir, "*.nolog")}, 0, []string{"warning: paths: ", "1 warnings"}},
+		{"flags before the config", []string{"validate", "--group-window", "0", "--config", good}, 0, []string{"ok:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// notify sends one test alert to each sink and reports each answer; one
+// refusing sink makes the exit 1 and does not stop the others.
+func TestNotify(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]string{}
+	record := func(name string, status int, answer string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			got[name] = string(b)
+			mu.Unlock()
+			w.WriteHeader(status)
+			io.WriteString(w, answer)
+		}
+	}
+	slack := httptest.NewServer(record("slack", 200, "ok"))
+	defer slack.Close()
+	hook := httptest.NewServer(record("webhook", 200, ""))
+	defer hook.Close()
+	am := httptest.NewServer(record("alertmanager", 200, ""))
+	defer am.Close()
+	down := httptest.NewServer(record("down", 503, "maintenance"))
+	defer down.Close()
+	revoked := httptest.NewServer(record("revoked", 404, "no_service"))
+	defer revoked.Close()
+
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "logmatch.yaml")
+	yaml := fmt.Sprintf(`sinks:
+  - type: slack
+    url: %s/services/T/B/x
+  - type: webhook
+    url: %s/hook
+  - type: alertmanager
+    url: %s
+`, slack.URL, hook.URL, am.URL)
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "notify", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, name := range []string{"slack (slack): ok", "webhook (webhook): ok", "alertmanager (alertmanager): ok"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("output lacks %q:\n%s", name, out)
+		}
+	}
+	for name, body := range got {
+		if !strings.Contains(body, "logmatch-test-alert") {
+			t.Errorf("%s got no labelled test alert: %s", name, body)
+		}
+	}
+
+	out, errOut, code = runCLI(t, "", "notify", "--sink", "webhook="+down.URL, "--sink", "slack="+revoked.URL+"/services/T/B/y", "--sink", "stdout")
+	if code != exitFound {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"webhook (webhook): failed, may pass later:", "503", "slack (slack): failed:", "no_service", "stdout (stdout): ok", `"slug":"logmatch-test-alert"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "2 of 3 sinks failed") {
+		t.Errorf("stderr lacks the failure count:\n%s", errOut)
+	}
+}
+
+// notify against a real Alertmanager: the test alert is accepted and
+// shows up in its API, labelled as logmatch's.
+func TestNotifyRealAlertmanager(t *testing.T) {
+	base := startAlertmanager(t)
+	out, errOut, code := runCLI(t, "", "notify", "--sink", "alertmanager="+base)
+	if code != 0 || !strings.Contains(out, "alertmanager (alertmanager): ok") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	resp, err := http.Get(base + "/api/v2/alerts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var alerts []struct {
+		Labels map[string]string `json:"labels"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&alerts); err != nil {
+		t.Fatal(err)
+	}
+	if len(alerts) != 1 || alerts[0].Labels["slug"] != "logmatch-test-alert" || alerts[0].Labels["alertname"] != "LogmatchIncident" {
+		t.Errorf("alerts = %+v", alerts)
+	}
+}
+
+// startAlertmanager runs /usr/bin/prometheus-alertmanager on loopback and
+// returns its base URL; it skips when Alertmanager is not installed,
+// unless LOGMATCH_TEST_REQUIRE_TOOLS=1.
+func startAlertmanager(t *testing.T) string {
+	t.Helper()
+	bin := "/usr/bin/prometheus-alertmanager"
+	if _, err := os.Stat(bin); err != nil {
+		bin = requireTool(t, "alertmanager")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "alertmanager.yml")
+	if err := os.WriteFile(cfg, []byte("route:\n  receiver: drop\nreceivers:\n  - name: drop\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var buf bytes.Buffer
+	logs := &syncWriter{w: &buf, mu: &sync.Mutex{}}
+	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--cluster.listen-address=")
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	})
+	base := "http://" + addr
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if resp, err := http.Get(base + "/-/ready"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	logs.mu.Lock()
+	defer logs.mu.Unlock()
+	t.Fatalf("alertmanager not ready at %s:\n%s", base, buf.String())
+	return ""
+}
+
+// Progress is drawn on a terminal, never on a pipe.
+func TestScanProgressOnlyOnATerminal(t *testing.T) {
+	files := []string{"scan", "../../testdata/logs/seed-ascend.log", "../../testdata/logs/multiline-oom.log"}
+	run := func(tty bool) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := runMain(context.Background(), files, env{
+			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			getenv: func(string) string { return "" }, stderrTTY: tty,
+		})
+		return out.String(), errb.String(), code
+	}
+	if _, errOut, code := run(false); code != 0 || errOut != "" {
+		t.Errorf("pipe: exit %d, stderr %q", code, errOut)
+	}
+	p := newProgress(env{stderrTTY: true, stderr: io.Discard}, 2)
+	r := p.reader(strings.NewReader(strings.Repeat("x", 3000)))
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		t.Fatal(err)
+	}
+	p.started = time.Now().Add(-time.Second)
+	if got := p.line(); !strings.HasPrefix(got, "scanning: 1/2 files, 0.0 MB, ") {
+		t.Errorf("progress line = %q", got)
+	}
+	if p2 := newProgress(env{stderrTTY: false}, 2); p2.reader(strings.NewReader("")) == nil || p2.w != nil {
+		t.Errorf("progress is on without a terminal")
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTestCommand(t *testing.T) {
+	catalog := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(catalog, []byte(`{"id":"x1","slug":"model-load","messagePattern":"model (?<name>\\w+) failed to load from \\d+","severity":"error","solutions":["a"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string
+	}{
+		{"a line", []string{"test", "--line", "RuntimeError: CUDA error: out of memory"}, 0, []string{
+			"cause record cuda-error-out-of-memory", "1. cuda-error-out-of-memory [cause]", "why: role cause; informed: ", `alert:      {"schema":"logmatch.alert/v1"`,
+		}},
+		{"a file: cause, context, rank reasons", []string{"test", "../../examples/sglang-crash.log"}, 0, []string{
+			"exception:  RuntimeError: Ascend Transfer Engine initialization failed.",
+			"context:    scheduler-hit-an-exception (wrapper)",
+			"errorClass RuntimeError agrees with the exception",
+			"[context]",
+			"diagnosis:  not a failure (no alert)",
+		}},
+		{"expect met", []string{"test", "--line", "RuntimeError: CUDA error: out of memory", "--expect", "cuda-error-out-of-memory"}, 0, nil},
+		{"expect not met", []string{"test", "--line", "RuntimeError: CUDA error: out of memory", "--expect", "prefill-out-of-memory"}, 1, nil},
+		{"expect with no failure", []string{"test", "--line", "Load weight begin.", "--expect", "prefill-out-of-memory"}, 1, nil},
+		{"an ad-hoc pattern and its groups", []string{"test", "--line", "RuntimeError: CUDA error: out of memory", "--pattern", `CUDA error: (?<what>.+)`}, 0, []string{
+			`--pattern:  matches "CUDA error: out of memory"; groups: what="out of memory"`,
+		}},
+		{"an ad-hoc pattern that fails, and where", []string{"test", "--line", "CUDA error: out of memry", "--pattern", `CUDA error: out of memory`}, 0, []string{
+			`--pattern:  the regex does not match: "CUDA error: out of mem" matches, then "ory" fails at "ry"`,
+		}},
+		{"explain: a missing literal", []string{"test", "--line", "CUDA error: out of memry", "--explain", "cuda-error-out-of-memory"}, 0, []string{
+			`--explain cuda-error-out-of-memory: the prefilter skips it: the text lacks "cuda error: out of memory"`,
+		}},
+		{"explain: where the regex fails", []string{"test", "--no-default-catalog", "--catalog", catalog, "--line", "model qwen failed to load from /models", "--explain", "model-load"}, 0, []string{
+			`the regex does not match: "model (?<name>\\w+) failed to load from " matches, then "\\d+" fails at "/models"`,
+		}},
+		{"explain: a record that matches", []string{"test", "--no-default-catalog", "--catalog", catalog, "--line", "model qwen failed to load from 42", "--explain", "x1"}, 0, []string{
+			"--explain model-load: matches, as cause", `groups: name="qwen"`,
+		}},
+		{"unknown record", []string{"test", "--line", "x", "--explain", "no-such-record"}, 2, nil},
+		{"nothing to test", []string{"test"}, 2, nil},
+		{"bad pattern", []string{"test", "--line", "x", "--pattern", "(unclosed"}, 2, nil},
+		{"unreadable file", []string{"test", "/nonexistent/server.log"}, 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestTestCommandJSON(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "test", "--format", "json", "../../examples/sglang-crash.log", "--explain", "scheduler-hit-an-exception")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	found := false
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r testEntry
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if len(r.Context) == 0 || r.Cause == nil || r.Cause.Slug != "ascend-transfer-engine-initialization-failed" {
+			continue
+		}
+		found = true
+		if r.Alert == nil || r.Alert.Schema != "logmatch.alert/v1" || r.Exception == "" {
+			t.Errorf("entry with context: %+v", r)
+		}
+		if r.Explain == nil || r.Explain.As != "context" || !r.Explain.Explanation.Matched {
+			t.Errorf("explain = %+v", r.Explain)
+		}
+		if len(r.Matches) < 2 || len(r.Matches[0].Reasons) == 0 {
+			t.Errorf("matches = %+v", r.Matches)
+		}
+	}
+	if !found {
+		t.Errorf("no Ascend entry with its wrapper as context:\n%s", out)
+	}
+}

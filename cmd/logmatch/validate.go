@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/pipeline"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+const validateLong = `Usage:
+  logmatch validate [--config FILE] [--catalog PATH]... [run flags]
+
+Loads and checks everything "logmatch run" would with the same flags,
+without starting anything, opening the state or sending a thing: the
+configuration file and flags (unknown keys with a "did you mean"), the
+secrets each sink references, every catalog, the redaction rules, the
+wrapped command. Prints each problem as "file:line: key: message", then
+one summary line. Globs that match no file are warnings: the files may
+appear later.`
+
+var validateExit = exitHelp(
+	"  0    everything loads (warnings do not count)",
+	"  1    something does not load: each problem is printed",
+	"  2    usage error: a flag that does not parse",
+)
+
+func newValidateCmd(e env) *cobra.Command {
+	var flags *config.Flags
+	c := &cobra.Command{
+		Use:   "validate [flags]",
+		Short: "check a configuration and its catalogs without running",
+		Long:  validateLong,
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runValidate(e, flags)
+		},
+	}
+	flags = config.RegisterFlags(c.Flags())
+	return own(c, validateExit)
+}
+
+func runValidate(e env, flags *config.Flags) error {
+	problems, warnings := 0, 0
+	report := func(err error) {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if line != "" {
+				fmt.Fprintln(e.stdout, line)
+				problems++
+			}
+		}
+	}
+	warn := func(format string, args ...any) {
+		fmt.Fprintf(e.stdout, "warning: "+format+"\n", args...)
+		warnings++
+	}
+	cfg, err := flags.Load(e.getenv, os.ReadFile)
+	if err != nil {
+		report(err)
+		fmt.Fprintf(e.stdout, "%d problems\n", problems)
+		return exitStatus{code: exitFound}
+	}
+
+	records := 0
+	m, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
+	for _, p := range probs {
+		if p.Level == patterns.LevelError {
+			report(p)
+		} else {
+			warn("%v", p)
+		}
+	}
+	if err != nil {
+		report(err)
+	} else {
+		records = m.Len()
+	}
+	for _, g := range cfg.Paths {
+		if g == "-" {
+			continue
+		}
+		if files, _ := filepath.Glob(g); len(files) == 0 {
+			warn("paths: %s matches no file now", g)
+		}
+	}
+	if st, err := os.Stat(cfg.StateDir); err == nil && !st.IsDir() {
+		report(fmt.Errorf("state_dir: %s is not a directory", cfg.StateDir))
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		report(fmt.Errorf("state_dir: %w", err))
+	}
+	if len(cfg.Command) > 0 {
+		if err := lookCommand(cfg.Command[0]); err != nil {
+			report(fmt.Errorf("command: %s", strings.TrimPrefix(err.Error(), "run: ")))
+		}
+	}
+
+	var names []string
+	for _, s := range cfg.Sinks {
+		names = append(names, s.Name)
+	}
+	if problems > 0 {
+		fmt.Fprintf(e.stdout, "%d problems, %d warnings\n", problems, warnings)
+		return exitStatus{code: exitFound}
+	}
+	fmt.Fprintf(e.stdout, "ok: %d sinks (%s), %d catalog records, %d warnings\n", len(cfg.Sinks), strings.Join(names, ", "), records, warnings)
+	return nil
+}

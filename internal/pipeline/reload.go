@@ -1,0 +1,318 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/incident"
+)
+
+// running is one sink's delivery loop and how to stop it.
+type running struct {
+	d      *deliverer
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startDelivery starts a delivery loop per deliverer under the pipeline's
+// delivery context; reload stops and replaces them.
+func (p *Pipeline) startDelivery(dels []*deliverer) {
+	for _, d := range dels {
+		ctx, cancel := context.WithCancel(p.delCtx)
+		r := &running{d: d, cancel: cancel, done: make(chan struct{})}
+		go func() {
+			defer close(r.done)
+			_ = d.run(ctx, p.drain)
+		}()
+		p.running = append(p.running, r)
+	}
+	p.delsMu.Lock()
+	p.dels = dels
+	p.delsMu.Unlock()
+}
+
+// deliverers returns the current delivery loops, for /readyz.
+func (p *Pipeline) deliverers() []*deliverer {
+	p.delsMu.RLock()
+	defer p.delsMu.RUnlock()
+	return p.dels
+}
+
+// stopDelivery stops the current delivery loops and waits for them; what
+// they were sending stays queued.
+func (p *Pipeline) stopDelivery() {
+	for _, r := range p.running {
+		r.cancel()
+	}
+	for _, r := range p.running {
+		<-r.done
+	}
+	p.running = nil
+}
+
+// waitDelivery waits for every delivery loop to end (after drain closed)
+// or for ctx to end.
+func (p *Pipeline) waitDelivery(ctx context.Context) bool {
+	for _, r := range p.running {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// reloadConfig loads the configuration again (SIGHUP) and applies what can
+// change while running: sinks, group_window and repeat_interval,
+// redaction, catalogs. A configuration that fails to load or to build is
+// logged with every problem and the running one stays, as Alertmanager
+// does; logmatch_config_last_reload_successful says which happened.
+func (p *Pipeline) reloadConfig(ctx context.Context) {
+	if p.opts.LoadConfig == nil {
+		return
+	}
+	now := time.Now()
+	next, err := p.opts.LoadConfig()
+	if err == nil {
+		err = p.applyConfig(ctx, next)
+	}
+	// The metric first: whoever reads the log line finds it already set.
+	p.tel.Metrics().ConfigReload(err == nil, now)
+	if err != nil {
+		p.log.Error("configuration reload failed; keeping the running configuration", "err", err)
+		return
+	}
+	p.log.Info("configuration reloaded", "sinks", sinkNames(p.sinks), "group_window", p.cfg.GroupWindow, "repeat_interval", p.cfg.RepeatInterval)
+}
+
+// applyConfig builds everything next needs before changing anything, so a
+// failure leaves the running configuration whole.
+func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
+	cur := p.cfg
+	var errs []error
+	red, err := redactor(next.Redact)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("redact: %w", err))
+	}
+	catalogChanged := !slices.Equal(cur.Catalogs, next.Catalogs) || cur.NoDefaultCatalog != next.NoDefaultCatalog
+	m := p.matcher.Load()
+	if catalogChanged {
+		nm, problems, err := LoadMatcher(Catalog{Paths: next.Catalogs, NoDefault: next.NoDefaultCatalog})
+		for _, pr := range problems {
+			p.log.Warn("catalog problem", "problem", pr.Error())
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		m = nm
+	}
+	sinksChanged := !reflect.DeepEqual(cur.Sinks, next.Sinks)
+	var built []*builtSink
+	if sinksChanged && len(errs) == 0 {
+		built, err = buildSinks(ctx, next.Sinks, p.opts.Getenv, p.opts.Stdout)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+
+	// Nothing can fail from here on.
+	eff := *cur
+	for _, key := range restartOnly(cur, next) {
+		p.log.Warn("configuration key changed; it takes effect at the next start", "key", key)
+	}
+	eff.Sinks, eff.Redact = next.Sinks, next.Redact
+	eff.GroupWindow, eff.RepeatInterval = next.GroupWindow, next.RepeatInterval
+	eff.Catalogs, eff.NoDefaultCatalog = next.Catalogs, next.NoDefaultCatalog
+	p.proc.redactor = red
+	if catalogChanged {
+		p.matcher.Store(m)
+		p.stamp = catalogStamp(next.Catalogs)
+		p.tel.Metrics().CatalogRecords(m.Len())
+		p.log.Info("catalog reloaded", "records", m.Len())
+	}
+	if cur.GroupWindow != next.GroupWindow || cur.RepeatInterval != next.RepeatInterval {
+		p.regroup(next)
+	}
+	if sinksChanged {
+		p.stopDelivery()
+		closeSinks(ctx, p.sinks)
+		p.sinks = built
+		p.proc.sinks = built
+		var dels []*deliverer
+		for _, b := range built {
+			dels = append(dels, newDeliverer(b, p.store, p.log, p.tel.Metrics(), time.Now))
+		}
+		p.startDelivery(dels)
+		p.dropRemovedQueues()
+	}
+	p.cfg = &eff
+	return nil
+}
+
+// regroup moves the open incidents to a grouper with next's windows, so
+// a reload neither forgets nor repeats an incident.
+func (p *Pipeline) regroup(next *config.Config) {
+	g := incident.New(incident.Options{
+		Window:         time.Duration(next.GroupWindow),
+		RepeatInterval: time.Duration(next.RepeatInterval),
+	})
+	snap, err := p.proc.grouper.Snapshot()
+	if err == nil {
+		err = g.Restore(snap)
+	}
+	if err != nil {
+		// The old grouper keeps its windows rather than lose incidents.
+		p.log.Error("grouping windows not changed: open incidents could not be carried over", "err", err)
+		return
+	}
+	p.proc.grouper = g
+	p.proc.grouped = true
+}
+
+// restartOnly lists the keys that differ between cur and next and are
+// read only at start.
+func restartOnly(cur, next *config.Config) []string {
+	var keys []string
+	diff := func(key string, a, b any) {
+		if !reflect.DeepEqual(a, b) {
+			keys = append(keys, key)
+		}
+	}
+	diff("paths", cur.Paths, next.Paths)
+	diff("format", cur.Format, next.Format)
+	diff("start_at", cur.StartAt, next.StartAt)
+	diff("state_dir", cur.StateDir, next.StateDir)
+	diff("http_addr", cur.HTTPAddr, next.HTTPAddr)
+	diff("log_level", cur.LogLevel, next.LogLevel)
+	diff("log_format", cur.LogFormat, next.LogFormat)
+	diff("shutdown_grace", cur.ShutdownGrace, next.ShutdownGrace)
+	diff("entry", cur.Entry, next.Entry)
+	diff("max_line_bytes", cur.MaxLineBytes, next.MaxLineBytes)
+	diff("poll_interval", cur.PollInterval, next.PollInterval)
+	diff("queue", cur.Queue, next.Queue)
+	diff("retry", cur.Retry, next.Retry)
+	diff("command", cur.Command, next.Command)
+	return keys
+}
+
+func sinkNames(bs []*builtSink) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.name+" ("+b.kind+")")
+	}
+	return out
+}
+
+// globState is what the last check of the globs found.
+type globState struct {
+	unmatched map[string]bool // by glob, true when it matched no file
+}
+
+// checkGlobs expands the file globs as the tailer does, records
+// logmatch_source_files (readable files as "matched", the others as
+// "unreadable") and logmatch_source_glob_unmatched, and logs a
+// warning when a glob matches no file (once, until it matches again): a
+// mistyped path would otherwise watch nothing, silently.
+func (p *Pipeline) checkGlobs() (matched []string) {
+	if p.globs.unmatched == nil {
+		p.globs.unmatched = map[string]bool{}
+	}
+	seen := map[string]bool{}
+	unreadable := 0
+	for _, g := range p.cfg.Paths {
+		if g == "-" {
+			continue
+		}
+		files, _ := filepath.Glob(g) // patterns were validated with the configuration
+		n := 0
+		for _, f := range files {
+			st, err := os.Stat(f)
+			if err != nil || !st.Mode().IsRegular() || seen[f] {
+				continue
+			}
+			seen[f] = true
+			n++
+			if fh, err := os.Open(f); err != nil {
+				unreadable++
+			} else {
+				fh.Close()
+			}
+			matched = append(matched, f)
+		}
+		was, known := p.globs.unmatched[g]
+		now := n == 0
+		p.globs.unmatched[g] = now
+		p.tel.Metrics().GlobUnmatched(g, now)
+		switch {
+		case now && (!known || !was):
+			p.log.Warn("glob matches no file; nothing is read from it until a file appears", "glob", g)
+		case !now && known && was:
+			p.log.Info("glob matches files again", "glob", g, "files", n)
+		}
+	}
+	p.tel.Metrics().SourceFiles("matched", len(matched)-unreadable)
+	p.tel.Metrics().SourceFiles("unreadable", unreadable)
+	return matched
+}
+
+// logStart says what this run reads and where it sends: the files the
+// globs match now (each at debug level), standard input, the wrapped
+// command, the sinks, the HTTP address and the catalog size.
+func (p *Pipeline) logStart() {
+	files := p.checkGlobs()
+	var globs []string
+	stdin := false
+	for _, g := range p.cfg.Paths {
+		if g == "-" {
+			stdin = true
+			continue
+		}
+		globs = append(globs, g)
+	}
+	for _, f := range files {
+		p.log.Debug("following file", "path", f)
+	}
+	addr := ""
+	if p.httpLn != nil {
+		addr = p.httpLn.Addr().String()
+	}
+	records := 0
+	if m := p.matcher.Load(); m != nil {
+		records = m.Len()
+	}
+	attrs := []any{
+		"version", p.opts.Version,
+		"globs", globs, "files", len(files), "stdin", stdin,
+		"sinks", sinkNames(p.sinks), "http_addr", addr,
+		"catalog_records", records, "state_dir", p.cfg.StateDir,
+		"group_window", p.cfg.GroupWindow, "repeat_interval", p.cfg.RepeatInterval,
+	}
+	if len(p.cfg.Command) > 0 {
+		attrs = append(attrs, "command", p.cfg.Command[0])
+	}
+	p.log.Info("logmatch started", attrs...)
+}
+
+// logStop says how the run ended.
+func (p *Pipeline) logStop(err error) {
+	if err != nil {
+		p.log.Error("logmatch stopped with an error", "err", err)
+		return
+	}
+	attrs := []any{}
+	if len(p.cfg.Command) > 0 {
+		attrs = append(attrs, "command_exit_code", p.ExitCode())
+	}
+	p.log.Info("logmatch stopped", attrs...)
+}
