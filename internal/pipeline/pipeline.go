@@ -144,6 +144,8 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	g := incident.New(incident.Options{
 		Window:         time.Duration(cfg.GroupWindow),
 		RepeatInterval: time.Duration(cfg.RepeatInterval),
+		Settle:         time.Duration(cfg.SettleTime),
+		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
 	if blob, ok, err := store.Grouping(); err != nil {
 		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
