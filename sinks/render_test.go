@@ -253,3 +253,26 @@ func TestWhatIsTheRealLine(t *testing.T) {
 		t.Fatalf("What = %q, want the headline", got)
 	}
 }
+
+func TestAlertJSONCarriesConsequences(t *testing.T) {
+	a := &Alert{Kind: "new", FirstRank: "DP0 TP3", Headline: "torch.OutOfMemoryError: CUDA out of memory.",
+		Consequences: []Consequence{{ID: "n", Slug: "nccl-watchdog-collective-timeout", Count: 7, Ranks: []string{"rank0"}, Headline: "[Rank 0] Watchdog caught"}}}
+	b, err := AlertJSON(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	cs, ok := got["consequences"].([]any)
+	if !ok || len(cs) != 1 || cs[0].(map[string]any)["slug"] != "nccl-watchdog-collective-timeout" || cs[0].(map[string]any)["count"] != float64(7) {
+		t.Fatalf("consequences = %v", got["consequences"])
+	}
+	if got["firstRank"] != "DP0 TP3" || got["headline"] != a.Headline {
+		t.Fatalf("firstRank %v, headline %v", got["firstRank"], got["headline"])
+	}
+	if then := Then(a); then != "then: nccl-watchdog-collective-timeout ×7 on rank0" {
+		t.Fatalf("Then = %q", then)
+	}
+}
