@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -13,9 +14,10 @@ import (
 // from a child process"), the peers' NCCL watchdogs time out minutes later.
 // Records with role "consequence" name those follow-ups. Within the
 // correlation window, on the same pod or node, a consequence is folded
-// into the incident of the root cause (the earliest failure that is not a
-// consequence) and listed in it; it is alerted on its own only when no
-// root cause is visible, since then it may be all there is.
+// into the incident of its root cause (the earliest failure, error or
+// worse and not a consequence, of the burst nearest before it) and listed
+// in it; it is alerted on its own only when no root cause is visible,
+// since then it may be all there is.
 
 // scopeClock is the latest log time seen in one scope and the processing
 // time it was seen at.
@@ -86,19 +88,50 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 }
 
 // findRoot returns the open root-cause incident of scope that a
-// consequence at at folds into: the earliest one correlated with it.
-// skip is a fingerprint to leave out.
+// consequence at at folds into, or nil: among the failures of the scope
+// correlated with it, the burst nearest before it (failures within the
+// settle time of each other are one burst: the ranks of one crash, or two
+// causes of it), and in that burst the earliest failure, where the crash
+// began. skip is a fingerprint to leave out.
 func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
-	var best *group
+	var cands []*group
 	for id, gr := range g.groups {
-		if gr.Consequence || gr.Scope != scope || id == skip || !g.correlated(gr.At, at) {
-			continue
-		}
-		if best == nil || gr.At.Before(best.At) || (gr.At.Equal(best.At) && gr.Seq < best.Seq) {
-			best = gr
+		if canBeRoot(gr) && gr.Scope == scope && id != skip && g.correlated(gr.At, at) {
+			cands = append(cands, gr)
 		}
 	}
-	return best
+	if len(cands) == 0 {
+		return nil
+	}
+	// Latest first; among equal times the later-created first, so that
+	// walking back ends at the first one created.
+	slices.SortFunc(cands, func(a, b *group) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Seq, a.Seq)
+	})
+	burst := 1
+	for burst < len(cands) && cands[burst-1].At.Sub(cands[burst].At) <= g.opts.Settle {
+		burst++
+	}
+	// The earliest of the burst, a named cause before a wrapper: a
+	// wrapper alone ("Scheduler hit an exception" whose traceback lines
+	// were interleaved away) says which process died, not why.
+	for i := burst - 1; i >= 0; i-- {
+		if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) {
+			return cands[i]
+		}
+	}
+	return cands[burst-1]
+}
+
+// canBeRoot reports whether gr can be the root cause of a consequence: a
+// failure that is not itself a consequence, of severity error or more. A
+// warning is a risk the server lives with (a retract, a slow step), not
+// what killed it.
+func canBeRoot(gr *group) bool {
+	return !gr.Consequence && sinks.SeverityRank(gr.Alert.Record.Severity) >= sinks.SeverityRank("error")
 }
 
 // fold adds one consequence occurrence to the root-cause incident gr.
@@ -112,6 +145,13 @@ func (gr *group) fold(o Occurrence, now time.Time, st *Stats) {
 func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	n := max(c.Count, 1)
 	st.Folded += int64(n)
+	// What followed says how bad the root cause was: a warning that ended
+	// in the server's death is as severe as the death, so that a sink's
+	// min_severity does not hide the crash inside it.
+	if sinks.SeverityRank(c.Record.Severity) > sinks.SeverityRank(gr.Alert.Record.Severity) {
+		gr.Alert.Record.Severity = c.Record.Severity
+	}
+	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || c.Record.Fatal
 	cs := gr.Alert.Consequences
 	i := slices.IndexFunc(cs, func(x sinks.Consequence) bool { return x.Fingerprint == c.Fingerprint })
 	if i < 0 {
@@ -153,17 +193,23 @@ func (gr *group) consequences() int {
 	return n
 }
 
+// claim folds into root, as it is announced, the settling consequences
+// it is the root cause of, so that its first alert lists them.
+func (g *Grouper) claim(root *group) {
+	if root.Consequence || g.opts.Correlation <= 0 {
+		return
+	}
+	g.adopt(root)
+}
+
 // adopt folds into the new root-cause incident root the settling
-// consequence incidents of its scope that it explains: consequences read
-// before their cause.
-func (g *Grouper) adopt(root *group, rootID string) {
+// consequence incidents of its scope that it explains (consequences read
+// before their cause): those whose root it now is.
+func (g *Grouper) adopt(root *group) {
 	for _, id := range g.sortedIDs() {
 		c := g.groups[id]
-		if !c.Consequence || !c.Settling || c.Scope != root.Scope || !g.correlated(root.At, c.At) {
+		if !c.Consequence || !c.Settling || c.Scope != root.Scope || g.findRoot(c.Scope, c.At, id) != root {
 			continue
-		}
-		if r := g.findRoot(c.Scope, c.At, rootID); r != nil && !r.At.After(root.At) {
-			continue // an earlier root cause explains it
 		}
 		root.foldAlert(&c.Alert, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {

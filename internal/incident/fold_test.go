@@ -23,6 +23,7 @@ func cause(key, scope, rank string, at time.Time) Occurrence {
 	o := occ(key, scope, rank, at)
 	o.Scope = scope
 	o.Alert.Record.Role = "cause"
+	o.Alert.Record.Severity = "critical"
 	return o
 }
 
@@ -176,6 +177,19 @@ func TestSettleAndFold(t *testing.T) {
 			},
 		},
 		{
+			name: "a consequence goes to the burst nearest before it, not to a failure minutes earlier",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(cause("config", "pod:a", "", at(0)))},
+				{at: 2 * time.Second, tick: true, want: []full{{KindNew, "config", 1, "", nil}}},
+				{at: 3 * time.Minute, obs: ptr(cause("oom", "pod:a", "TP3", at(3*time.Minute)))},
+				{at: 3*time.Minute + 500*ms, obs: ptr(cause("oom2", "pod:a", "TP5", at(3*time.Minute+500*ms)))},
+				{at: 3*time.Minute + time.Second, obs: ptr(cons("sigquit", "pod:a", "", at(3*time.Minute+time.Second)))},
+				{at: 3*time.Minute + 2*time.Second, tick: true, want: []full{{KindNew, "oom", 1, "TP3", []folded{{"sigquit", 1, nil}}}}},
+				{at: 3*time.Minute + 2500*ms, tick: true, want: []full{{KindNew, "oom2", 1, "TP5", nil}}},
+			},
+		},
+		{
 			name: "no folding across pods, nor outside the correlation window",
 			opts: foldOpts,
 			events: []event{
@@ -211,16 +225,21 @@ func TestSettleAndFold(t *testing.T) {
 			},
 		},
 		{
+			// One incident per failure and file, as scan reports: a
+			// consequence kind is folded whole into the root cause its
+			// first occurrence follows; the one with nothing before it
+			// stays alone.
 			name: "forever (scan): consequences fold, every incident is announced once as new",
 			opts: Options{Window: Forever, Correlation: 15 * time.Minute, Settle: 2 * time.Second},
 			events: []event{
+				{at: 0, obs: ptr(cons("health", "pod:a", "", at(-time.Hour)))},
 				{at: 0, obs: ptr(cons("sigquit", "pod:a", "", at(time.Second)))},
 				{at: 0, obs: ptr(cause("oom", "pod:a", "TP3", at(0)))},
 				{at: 0, obs: ptr(cons("nccl", "pod:a", "rank0", at(10*time.Minute)))},
-				{at: 0, obs: ptr(cons("nccl", "pod:a", "rank0", at(time.Hour)))},
+				{at: 0, obs: ptr(cons("nccl", "pod:a", "rank1", at(time.Hour)))},
 				{at: time.Second, flush: true, want: []full{
-					{KindNew, "oom", 1, "TP3", []folded{{"sigquit", 1, nil}, {"nccl", 1, []string{"rank0"}}}},
-					{KindNew, "nccl", 1, "rank0", nil},
+					{KindNew, "health", 1, "", nil},
+					{KindNew, "oom", 1, "TP3", []folded{{"sigquit", 1, nil}, {"nccl", 2, []string{"rank0", "rank1"}}}},
 				}},
 			},
 		},
@@ -353,6 +372,47 @@ func TestRestoreVersion1(t *testing.T) {
 	got := g.Tick(t0.Add(time.Minute))
 	want := []brief{{KindSummary, "a", 2, nil}}
 	if diff := cmp.Diff(want, briefs(got)); diff != "" {
+		t.Fatalf("alerts (-want +got):\n%s", diff)
+	}
+}
+
+func TestFoldRaisesTheRootCauseSeverity(t *testing.T) {
+	g := New(foldOpts)
+	w := cause("request-error", "pod:a", "", t0)
+	w.Alert.Record.Severity = "error"
+	g.Observe(w, t0)
+	c := cons("nccl", "pod:a", "rank0", t0.Add(time.Second))
+	c.Alert.Record.Severity, c.Alert.Record.Fatal = "critical", true
+	g.Observe(c, t0.Add(time.Second))
+	got := g.Tick(t0.Add(2 * time.Second))
+	if len(got) != 1 || got[0].Record.Severity != "critical" || !got[0].Record.Fatal {
+		t.Fatalf("alerts = %+v, want one critical and fatal: the crash that followed decides", got)
+	}
+}
+
+func TestAWarningIsNoRootCause(t *testing.T) {
+	g := New(foldOpts)
+	w := cause("retract", "pod:a", "DP1 TP1", t0)
+	w.Alert.Record.Severity = "warning"
+	g.Observe(w, t0)
+	g.Observe(cons("sigquit", "pod:a", "", t0.Add(time.Second)), t0.Add(time.Second))
+	got := g.Tick(t0.Add(3 * time.Second))
+	want := []full{{KindNew, "retract", 1, "DP1 TP1", nil}, {KindNew, "sigquit", 1, "", nil}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
+		t.Fatalf("alerts (-want +got):\n%s", diff)
+	}
+}
+
+func TestWrapperAloneIsTheLastChoiceOfRoot(t *testing.T) {
+	g := New(foldOpts)
+	w := cause("scheduler-hit-an-exception", "pod:a", "TP3", t0)
+	w.Alert.Record.Role = "wrapper"
+	g.Observe(w, t0)
+	g.Observe(cause("oom", "pod:a", "TP7", t0), t0)
+	g.Observe(cons("sigquit", "pod:a", "", t0.Add(time.Second)), t0.Add(time.Second))
+	got := g.Flush(t0.Add(time.Second))
+	want := []full{{KindNew, "scheduler-hit-an-exception", 1, "TP3", nil}, {KindNew, "oom", 1, "TP7", []folded{{"sigquit", 1, nil}}}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
 		t.Fatalf("alerts (-want +got):\n%s", diff)
 	}
 }

@@ -153,13 +153,21 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	at := g.correlationTime(o, now)
 	consequence := isConsequence(o)
+	id := o.Alert.Fingerprint
 	if consequence && g.opts.Correlation > 0 {
-		if root := g.findRoot(o.Scope, at, ""); root != nil {
-			root.fold(o, now, &g.stats)
-			return nil
+		// A consequence waits out its settle time in an incident of its
+		// own, so that a root cause read just after it (another stream, an
+		// entry still being assembled) can claim it; only without a settle
+		// time, or once it was announced alone, is it folded at once.
+		gr, ok := g.groups[id]
+		waits := g.opts.Settle > 0 || g.opts.Window < 0
+		if !ok && !waits || ok && !gr.Settling {
+			if root := g.findRoot(o.Scope, at, ""); root != nil {
+				root.fold(o, now, &g.stats)
+				return nil
+			}
 		}
 	}
-	id := o.Alert.Fingerprint
 	if gr, ok := g.groups[id]; ok {
 		gr.add(o, now)
 		return nil
@@ -171,8 +179,9 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.seq++
 	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
 	gr.Alert.FirstRank = o.Rank
+	g.groups[id] = gr
 	if !consequence && g.opts.Correlation > 0 {
-		g.adopt(gr, id)
+		g.adopt(gr)
 	}
 	switch {
 	case g.opts.Window > 0 && g.opts.Settle > 0:
@@ -185,7 +194,6 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// Forever: announced by Flush.
 		gr.Settling = true
 	}
-	g.groups[id] = gr
 	return out
 }
 
@@ -227,11 +235,15 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 	var out []sinks.Alert
 	g.foldSettled(now, false)
 	for _, id := range g.sortedIDs() {
-		gr := g.groups[id]
+		gr, ok := g.groups[id]
+		if !ok {
+			continue // folded into a root cause announced before it
+		}
 		if gr.Settling {
 			if now.Before(gr.NotifyAt) {
 				continue
 			}
+			g.claim(gr)
 			gr.Settling, gr.NotifyAt = false, time.Time{}
 			gr.WindowEnd = now.Add(g.opts.Window)
 			out = append(out, g.emit(gr, KindNew, now))
