@@ -240,3 +240,65 @@ func TestRunExampleLogEveryMessageHasTheFix(t *testing.T) {
 		}
 	}
 }
+
+// runStdinToSlack runs logmatch on log as standard input with a Slack sink
+// and returns the messages Slack received.
+func runStdinToSlack(t *testing.T, log string) []slackMessage {
+	t.Helper()
+	slack := newSlackEmulator(t)
+	cmd := exec.Command(binary, "run", "--path", "-", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0",
+		"--sink", "slack="+slack.srv.URL+"/services/T0/B0/x")
+	cmd.Stdin = strings.NewReader(log)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	return slack.messages()
+}
+
+// The peers' timeouts and the parent's SIGQUIT with no cause in sight: it
+// may be all there is, so it is alerted.
+func TestRunConsequenceWithoutRootCauseIsAlerted(t *testing.T) {
+	crash, peers := crashLines(t)
+	i := strings.Index(crash, "[2026-05-28 00:11:22] Received sigquit")
+	if i < 0 {
+		t.Fatal("crash-tp3.log has no SIGQUIT line")
+	}
+	msgs := runStdinToSlack(t, crash[i:]+peers)
+	var slugs []string
+	for _, m := range msgs {
+		slugs = append(slugs, m.Text)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0].Text, "received-sigquit-from-child") ||
+		!strings.Contains(msgs[1].Text, "nccl-watchdog-collective-timeout") {
+		t.Fatalf("messages %q, want the SIGQUIT and the NCCL timeouts, each alerted", slugs)
+	}
+	if body := msgs[1].all(); !strings.Contains(body, "rank0-2,4-7") || !strings.Contains(body, "olutions") {
+		t.Errorf("the NCCL alert lacks its ranks or solutions:\n%s", body)
+	}
+}
+
+// Two different failures in one burst are two incidents; the parent's
+// SIGQUIT goes into the first.
+func TestRunTwoRootCausesAreTwoIncidents(t *testing.T) {
+	log := `[2026-05-28 00:11:20 DP0 TP3] Scheduler hit an exception: Traceback (most recent call last):
+  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 10, in forward_extend
+    raise OutOfMemoryError(
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.15 GiB of which 1.12 GiB is free.
+[2026-05-28 00:11:20 DP0 TP5] Scheduler hit an exception: Traceback (most recent call last):
+  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 12, in forward_decode
+    torch.cuda.synchronize()
+RuntimeError: CUDA error: an illegal memory access was encountered
+[2026-05-28 00:11:21] Received sigquit from a child process. It usually means the child failed.
+`
+	msgs := runStdinToSlack(t, log)
+	var texts []string
+	for _, m := range msgs {
+		texts = append(texts, m.Text)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0].Text, "cuda-out-of-memory") || !strings.Contains(msgs[1].Text, "cuda-illegal-memory-access") {
+		t.Fatalf("messages %q, want the out-of-memory and the illegal memory access", texts)
+	}
+	if !strings.Contains(msgs[0].all(), "received-sigquit-from-child") || strings.Contains(msgs[1].all(), "received-sigquit-from-child") {
+		t.Errorf("the SIGQUIT belongs to the first incident only:\n%s\n---\n%s", msgs[0].all(), msgs[1].all())
+	}
+}

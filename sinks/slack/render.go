@@ -475,39 +475,48 @@ func renderDigest(alerts []*sinks.Alert) message {
 }
 
 // digestItem is one incident of a digest in one section: what, where,
-// how often, the real line, the first solution and the link.
+// how often, the real line, the first solution and the link. The link is
+// never cut; the other parts share what is left of the section, each cut
+// after escaping so the whole always fits.
 func digestItem(a *sinks.Alert) string {
+	var linkLine string
+	if u, label := sinks.Runbook(a); u != "" {
+		if l := link(u, label); l != "" {
+			linkLine = "\n:link: " + l
+		}
+	}
+	budget := maxSectionText - len(linkLine) - 64 // emoji, separators, newlines
+	share := func(percent int) int { return max(budget*percent/100, 16) }
+
+	head := fitEnd(sinks.TruncateEnd(slug(a), 80), share(10), inlineCode)
+	if k := a.Kind; k == "summary" || k == "reminder" || k == "resolved" {
+		head += " (" + k + ")"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s *%s*", emoji(a.Record.Severity), inlineCode(sinks.TruncateEnd(slug(a), 80)))
-	if a.Kind != "" && a.Kind != "new" {
-		fmt.Fprintf(&b, " (%s)", escape(a.Kind))
-	}
-	fmt.Fprintf(&b, " ×%d", max(a.Count, 1))
+	fmt.Fprintf(&b, "%s *%s ×%d*", emoji(a.Record.Severity), head, max(a.Count, 1))
+	var where []string
 	if r := sinks.RanksText(a); r != "" {
-		b.WriteString(" · ")
-		b.WriteString(escape(sinks.TruncateEnd(r, 120)))
+		where = append(where, r)
 	}
-	if where := sinks.Where(a); where != "" {
+	if w := sinks.Where(a); w != "" {
+		where = append(where, w)
+	}
+	if len(where) > 0 {
 		b.WriteString(" — ")
-		b.WriteString(escape(sinks.TruncateEnd(where, 80)))
+		b.WriteString(fitEnd(strings.Join(where, " · "), share(15), escape))
 	}
 	if what := sinks.What(a); what != "" {
 		b.WriteString("\n")
-		b.WriteString(inlineCode(sinks.TruncateEnd(what, 400)))
+		b.WriteString(fitEnd(what, share(25), inlineCode))
 	}
 	if then := sinks.Then(a); then != "" {
 		b.WriteString("\n")
-		b.WriteString(escape(sinks.TruncateEnd(then, 400)))
+		b.WriteString(fitEnd(then, share(20), escape))
 	}
 	if len(a.Record.Solutions) > 0 {
 		b.WriteString("\n:bulb: ")
-		b.WriteString(escape(sinks.TruncateEnd(sinks.OneLine(a.Record.Solutions[0]), 600)))
+		b.WriteString(fitEnd(sinks.OneLine(a.Record.Solutions[0]), share(25), escape))
 	}
-	if u, label := sinks.Runbook(a); u != "" {
-		if l := link(u, label); l != "" {
-			b.WriteString("\n:link: ")
-			b.WriteString(l)
-		}
-	}
+	b.WriteString(linkLine)
 	return b.String()
 }

@@ -195,6 +195,13 @@ func TestRenderBounds(t *testing.T) {
 	a.Record.GithubURL = "https://github.com/" + strings.Repeat("x", 5000)
 	a.Match.Exception.Type = strings.Repeat("<Error>", 1000)
 	a.Secondary = []sinks.SecondaryHit{{Slug: strings.Repeat("<s>", 2000)}, {ID: "b"}}
+	a.FirstRank = strings.Repeat("TP9", 100)
+	for i := range 16 {
+		a.Consequences = append(a.Consequences, sinks.Consequence{
+			Slug: fmt.Sprintf("consequence-%d-%s", i, strings.Repeat("<&>", 200)), Count: i + 1,
+			Ranks: a.Ranks[:100], Headline: strings.Repeat("``` <b>", 500),
+		})
+	}
 	for _, kind := range []string{"new", "summary", "reminder", "resolved"} {
 		a.Kind = kind
 		b, _ := json.Marshal(render(a))
@@ -208,6 +215,15 @@ func TestRenderBounds(t *testing.T) {
 		if text := m["text"].(string); len(text) > maxFallbackBytes || strings.Contains(text, "\n") {
 			t.Errorf("%s: fallback text of %d bytes or multi-line: %q", kind, len(text), text)
 		}
+	}
+	// A digest of such alerts fits too.
+	b, _ := json.Marshal(renderDigest([]*sinks.Alert{a, a, a, a, a, a, a, a, a, a, a, a}))
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := validate(m); err != nil {
+		t.Errorf("digest: Slack would reject: %v", err)
 	}
 }
 
