@@ -95,9 +95,9 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // began. skip is a fingerprint to leave out.
 func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
 	var cands []*group
-	for id, gr := range g.groups {
-		if canBeRoot(gr) && gr.Scope == scope && id != skip && g.correlated(gr.At, at) {
-			cands = append(cands, gr)
+	for _, m := range g.scopeGroups(scope) {
+		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) {
+			cands = append(cands, m.gr)
 		}
 	}
 	if len(cands) == 0 {
@@ -124,6 +124,47 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
 		}
 	}
 	return cands[burst-1]
+}
+
+type member struct {
+	id string
+	gr *group
+}
+
+// indexScope records that the incident id is open in scope.
+func (g *Grouper) indexScope(scope, id string) {
+	m := g.byScope[scope]
+	if m == nil {
+		m = make(map[string]struct{})
+		g.byScope[scope] = m
+	}
+	m[id] = struct{}{}
+}
+
+// scopeGroups returns the open incidents of scope, forgetting those that
+// were closed (announced and forgotten, folded, evicted) since indexed.
+func (g *Grouper) scopeGroups(scope string) []member {
+	m := g.byScope[scope]
+	out := make([]member, 0, len(m))
+	for id := range m {
+		gr, ok := g.groups[id]
+		if !ok || gr.Scope != scope {
+			delete(m, id)
+			continue
+		}
+		out = append(out, member{id, gr})
+	}
+	return out
+}
+
+// pruneScopes drops closed incidents and empty scopes from the index, so
+// it stays as small as the open incidents.
+func (g *Grouper) pruneScopes() {
+	for scope := range g.byScope {
+		if len(g.scopeGroups(scope)) == 0 {
+			delete(g.byScope, scope)
+		}
+	}
 }
 
 // canBeRoot reports whether gr can be the root cause of a consequence: a
@@ -206,9 +247,19 @@ func (g *Grouper) claim(root *group) {
 // consequence incidents of its scope that it explains (consequences read
 // before their cause): those whose root it now is.
 func (g *Grouper) adopt(root *group) {
-	for _, id := range g.sortedIDs() {
+	// Only the few settling consequences of the scope are looked at
+	// closely, in creation order: a new incident among thousands must not
+	// cost a sort of them all.
+	var ids []string
+	for _, m := range g.scopeGroups(root.Scope) {
+		if m.gr.Consequence && m.gr.Settling {
+			ids = append(ids, m.id)
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	for _, id := range ids {
 		c := g.groups[id]
-		if !c.Consequence || !c.Settling || c.Scope != root.Scope || g.findRoot(c.Scope, c.At, id) != root {
+		if g.findRoot(c.Scope, c.At, id) != root {
 			continue
 		}
 		root.foldAlert(&c.Alert, &g.stats)

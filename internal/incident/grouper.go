@@ -93,6 +93,10 @@ type Grouper struct {
 	// without a timestamp is placed in log time for correlation. Pruned
 	// to the scopes of open groups.
 	clocks map[string]scopeClock
+	// byScope indexes the open incidents by correlation scope, so that
+	// folding looks only at its own pod or node. Rebuilt on Restore, and
+	// read through scopeGroups, which drops what was closed since.
+	byScope map[string]map[string]struct{}
 }
 
 type group struct {
@@ -132,7 +136,7 @@ func New(opts Options) *Grouper {
 	if opts.MaxGroups <= 0 {
 		opts.MaxGroups = DefaultMaxGroups
 	}
-	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock)}
+	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock), byScope: make(map[string]map[string]struct{})}
 }
 
 // Stats returns the counters.
@@ -180,6 +184,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
 	gr.Alert.FirstRank = o.Rank
 	g.groups[id] = gr
+	g.indexScope(gr.Scope, id)
 	if !consequence && g.opts.Correlation > 0 {
 		g.adopt(gr)
 	}
@@ -275,6 +280,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		gr.WindowEnd = now.Add(g.opts.Window)
 	}
 	g.pruneClocks()
+	g.pruneScopes()
 	return out
 }
 
@@ -366,6 +372,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 		delete(g.groups, id)
 	}
 	g.pruneClocks()
+	g.pruneScopes()
 	return out
 }
 
@@ -446,6 +453,10 @@ func (g *Grouper) Restore(b []byte) error {
 	g.clocks = s.Clocks
 	if g.clocks == nil {
 		g.clocks = make(map[string]scopeClock)
+	}
+	g.byScope = make(map[string]map[string]struct{})
+	for id, gr := range g.groups {
+		g.indexScope(gr.Scope, id)
 	}
 	return nil
 }
