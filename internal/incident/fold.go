@@ -299,3 +299,19 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
+
+// Holds reports whether alert a is the incident of fingerprint fp, or the
+// root-cause incident that fp was folded into. Code that marks an
+// incident's first alert (the pipeline's liveness gate) finds it with this
+// once the settle time is over, wherever the occurrence ended up.
+func Holds(a *sinks.Alert, fp string) bool {
+	if a.Fingerprint == fp {
+		return true
+	}
+	for i := range a.Consequences {
+		if a.Consequences[i].Fingerprint == fp {
+			return true
+		}
+	}
+	return false
+}

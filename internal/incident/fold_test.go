@@ -416,3 +416,15 @@ func TestWrapperAloneIsTheLastChoiceOfRoot(t *testing.T) {
 		t.Fatalf("alerts (-want +got):\n%s", diff)
 	}
 }
+
+func TestHolds(t *testing.T) {
+	g := New(foldOpts)
+	root := cause("oom", "pod:a", "TP3", t0)
+	c := cons("nccl", "pod:a", "rank0", t0)
+	g.Observe(root, t0)
+	g.Observe(c, t0)
+	got := g.Tick(t0.Add(2 * time.Second))
+	if len(got) != 1 || !Holds(&got[0], root.Alert.Fingerprint) || !Holds(&got[0], c.Alert.Fingerprint) || Holds(&got[0], "other") {
+		t.Fatalf("alerts %+v: want one that holds the root cause and its consequence only", fulls(got))
+	}
+}
