@@ -315,3 +315,18 @@ func Holds(a *sinks.Alert, fp string) bool {
 	}
 	return false
 }
+
+// Pending reports whether the incident of fingerprint fp, or the root
+// cause it was folded into, is open and not yet announced: its first
+// alert, still to come out of Tick or Flush, will hold fp (see Holds).
+func (g *Grouper) Pending(fp string) bool {
+	if gr, ok := g.groups[fp]; ok {
+		return gr.Settling
+	}
+	for _, gr := range g.groups {
+		if gr.Settling && Holds(&gr.Alert, fp) {
+			return true
+		}
+	}
+	return false
+}

@@ -421,9 +421,18 @@ func TestHolds(t *testing.T) {
 	g := New(foldOpts)
 	root := cause("oom", "pod:a", "TP3", t0)
 	c := cons("nccl", "pod:a", "rank0", t0)
-	g.Observe(root, t0)
 	g.Observe(c, t0)
+	if !g.Pending(c.Alert.Fingerprint) {
+		t.Fatal("a settling consequence is pending")
+	}
+	g.Observe(root, t0) // adopts the consequence
+	if _, own := g.groups[c.Alert.Fingerprint]; own || !g.Pending(c.Alert.Fingerprint) || !g.Pending(root.Alert.Fingerprint) || g.Pending("other") {
+		t.Fatal("a consequence folded into a settling root cause is pending, with it")
+	}
 	got := g.Tick(t0.Add(2 * time.Second))
+	if g.Pending(root.Alert.Fingerprint) || g.Pending(c.Alert.Fingerprint) {
+		t.Fatal("announced incidents are not pending")
+	}
 	if len(got) != 1 || !Holds(&got[0], root.Alert.Fingerprint) || !Holds(&got[0], c.Alert.Fingerprint) || Holds(&got[0], "other") {
 		t.Fatalf("alerts %+v: want one that holds the root cause and its consequence only", fulls(got))
 	}
