@@ -22,7 +22,10 @@ type Alert struct {
 	// alert of its own; see Liveness). Sinks also render "resolved" for
 	// receivers that are told an incident ended.
 	Kind  string   `json:"kind"`
-	Ranks []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3"
+	Ranks []string `json:"ranks,omitempty"` // rank prefixes seen, e.g. "TP0", "DP1 TP3", "rank5"
+	// FirstRank is the rank of the earliest occurrence: where the failure
+	// began when several ranks report it.
+	FirstRank string `json:"firstRank,omitempty"`
 	// Headline is the real line that names the failure, with its values
 	// (redacted like everything else): the matched line, the exception
 	// line or the error line.
@@ -32,9 +35,15 @@ type Alert struct {
 	// an exception", "Exception in ASGI application"): which process or
 	// role failed and what it was doing, best first.
 	Context []ContextHit `json:"context,omitempty"`
-	Match   Match        `json:"match"`
-	Source  Source       `json:"source"`
-	Entry   string       `json:"entry"` // the whole entry, bounded and redacted
+	// Consequences are the failures that followed this one on the same
+	// pod or node within the correlation window (signal relays to the
+	// parent, peers' watchdog timeouts, exit codes), folded into this
+	// incident instead of alerted on their own. In order of first
+	// occurrence.
+	Consequences []Consequence `json:"consequences,omitempty"`
+	Match        Match         `json:"match"`
+	Source       Source        `json:"source"`
+	Entry        string        `json:"entry"` // the whole entry, bounded and redacted
 	// HungThread holds the top frames of the hung thread of a hang
 	// (innermost first, "func (file.py:line)"), from the py-spy dump
 	// sglang logs before its watchdog timeout.
@@ -69,6 +78,21 @@ type Liveness struct {
 	GatedRestarts int    `json:"gatedRestarts"`
 	MaxRestarts   int    `json:"maxRestarts"`
 	Window        string `json:"window"` // a Go duration, e.g. "1h0m0s"
+}
+
+// Consequence is one kind of failure folded into a root-cause incident:
+// every occurrence of one consequence record (or unclassified signature).
+type Consequence struct {
+	ID       string    `json:"id"`
+	Slug     string    `json:"slug"`
+	Severity string    `json:"severity"`
+	Headline string    `json:"headline"` // the real line of its first occurrence
+	Count    int       `json:"count"`
+	Ranks    []string  `json:"ranks,omitempty"`
+	Time     time.Time `json:"time"`     // first occurrence
+	LastTime time.Time `json:"lastTime"` // latest occurrence
+	// Fingerprint is the incident it would have been on its own.
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Record is the enrichment copied from the catalog record. For an

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -145,10 +146,14 @@ func Title(a *Alert) string {
 	return OneLine(b.String())
 }
 
-// What says in one line what happened: the record's errorMessage, else
-// "Type: message" of the exception, else the matched text.
+// What says in one line what happened: the headline (the real line, with
+// its values), else the record's errorMessage, else "Type: message" of the
+// exception, else the matched text. The errorMessage is a template with
+// placeholders, so it comes after the real line.
 func What(a *Alert) string {
 	switch {
+	case a.Headline != "":
+		return OneLine(a.Headline)
 	case a.Record.ErrorMessage != "":
 		return OneLine(a.Record.ErrorMessage)
 	case a.Match.Exception != nil && a.Match.Exception.Type != "":
@@ -190,15 +195,179 @@ func NumberedList(items []string) string {
 
 // RunbookURL is where an operator should read about a's record: the
 // record's githubUrl, else its documentation when that is an http(s) link,
-// else "".
+// else a search of the known issues of the record's repository for what
+// happened, else "".
 func RunbookURL(a *Alert) string {
+	u, _ := Runbook(a)
+	return u
+}
+
+// Runbook is RunbookURL with a label that says what the link is.
+func Runbook(a *Alert) (url, label string) {
 	if IsHTTPURL(a.Record.GithubURL) {
-		return a.Record.GithubURL
+		return a.Record.GithubURL, "Source on GitHub"
 	}
 	if IsHTTPURL(a.Record.Documentation) {
-		return a.Record.Documentation
+		return a.Record.Documentation, "Documentation"
 	}
-	return ""
+	if u := IssueSearchURL(a); u != "" {
+		return u, "Known issues in " + a.Record.Repo
+	}
+	return "", ""
+}
+
+// IssueSearchURL is a search of the GitHub issues of a's repository for
+// the failure: the record's errorClass and the literal head of its
+// errorMessage (up to its first placeholder), else the exception type.
+// "" when the repository is not an "owner/name".
+func IssueSearchURL(a *Alert) string {
+	repo := a.Record.Repo
+	if !validRepo(repo) {
+		return ""
+	}
+	q := a.Record.ErrorMessage
+	if i := strings.IndexByte(q, '{'); i >= 0 {
+		q = q[:i]
+	}
+	q = strings.TrimRight(strings.TrimSpace(q), ".:,")
+	if q == "" && a.Match.Exception != nil {
+		q = a.Match.Exception.Type
+	}
+	if q == "" {
+		q = a.Record.ErrorClass
+	}
+	if q == "" {
+		return ""
+	}
+	q = TruncateEnd(q, 120)
+	q = strings.TrimSuffix(q, "…")
+	return "https://github.com/" + repo + "/issues?q=" + url.QueryEscape(`"`+q+`"`)
+}
+
+func validRepo(s string) bool {
+	owner, name, ok := strings.Cut(s, "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '/' || c == '-' || c == '_' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// RanksText renders a's ranks compactly ("DP0 TP0-7") and, when more than
+// one rank reported the failure, marks the first: "DP0 TP0-7 (first DP0
+// TP3)". "" when the alert has no ranks.
+func RanksText(a *Alert) string {
+	s := CompactRanks(a.Ranks)
+	if len(a.Ranks) > 1 && a.FirstRank != "" {
+		s += " (first " + a.FirstRank + ")"
+	}
+	return s
+}
+
+// CompactRanks renders rank strings with runs folded: "DP0 TP0", ...,
+// "DP0 TP7" becomes "DP0 TP0-7"; "rank0", "rank1", "rank2", "rank4"
+// becomes "rank0-2,4". Ranks that differ before their last token are
+// listed apart, comma-separated, in the order given.
+func CompactRanks(ranks []string) string {
+	type run struct {
+		head string // everything up to the last token's number
+		nums []int
+	}
+	var runs []*run
+	byHead := map[string]*run{}
+	var plain []string
+	for _, r := range ranks {
+		head, n, ok := splitRank(r)
+		if !ok {
+			plain = append(plain, r)
+			continue
+		}
+		ru := byHead[head]
+		if ru == nil {
+			ru = &run{head: head}
+			byHead[head] = ru
+			runs = append(runs, ru)
+		}
+		ru.nums = append(ru.nums, n)
+	}
+	var parts []string
+	for _, ru := range runs {
+		slices.Sort(ru.nums)
+		ru.nums = slices.Compact(ru.nums)
+		var b strings.Builder
+		b.WriteString(ru.head)
+		for i := 0; i < len(ru.nums); {
+			j := i
+			for j+1 < len(ru.nums) && ru.nums[j+1] == ru.nums[j]+1 {
+				j++
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(ru.nums[i]))
+			if j > i {
+				b.WriteByte('-')
+				b.WriteString(strconv.Itoa(ru.nums[j]))
+			}
+			i = j + 1
+		}
+		parts = append(parts, b.String())
+	}
+	return strings.Join(append(parts, plain...), ", ")
+}
+
+// splitRank splits "DP0 TP3" into "DP0 TP" and 3.
+func splitRank(r string) (head string, n int, ok bool) {
+	i := len(r)
+	for i > 0 && '0' <= r[i-1] && r[i-1] <= '9' {
+		i--
+	}
+	if i == len(r) || i == 0 || len(r)-i > 6 {
+		return "", 0, false
+	}
+	c := r[i-1]
+	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_') {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(r[i:])
+	return r[:i], n, err == nil
+}
+
+// ConsequenceLine says in one line what one consequence was: its slug,
+// how often and on which ranks ("nccl-watchdog-collective-timeout ×7 on
+// rank0-2,4-7").
+func ConsequenceLine(c *Consequence) string {
+	var b strings.Builder
+	b.WriteString(OneLine(c.Slug))
+	if b.Len() == 0 {
+		b.WriteString(OneLine(c.Headline))
+	}
+	if c.Count > 1 {
+		b.WriteString(" ×")
+		b.WriteString(strconv.Itoa(c.Count))
+	}
+	if r := CompactRanks(c.Ranks); r != "" {
+		b.WriteString(" on ")
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// Then lists a's consequences in one line: "then: received-sigquit-from-child;
+// nccl-watchdog-collective-timeout ×7 on rank0-2,4-7". "" when there are none.
+func Then(a *Alert) string {
+	if len(a.Consequences) == 0 {
+		return ""
+	}
+	parts := make([]string, len(a.Consequences))
+	for i := range a.Consequences {
+		parts[i] = ConsequenceLine(&a.Consequences[i])
+	}
+	return "then: " + strings.Join(parts, "; ")
 }
 
 // IsHTTPURL reports whether s is one absolute http or https URL.

@@ -2,6 +2,7 @@ package sinks
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +206,80 @@ func TestRunbookURL(t *testing.T) {
 				t.Errorf("RunbookURL = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestCompactRanks(t *testing.T) {
+	tp := func(ns ...int) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, "DP0 TP"+strconv.Itoa(n))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		ranks []string
+		want  string
+	}{
+		{"none", nil, ""},
+		{"one", []string{"TP3"}, "TP3"},
+		{"a run", tp(0, 1, 2, 3, 4, 5, 6, 7), "DP0 TP0-7"},
+		{"a gap", tp(0, 1, 2, 4, 5, 6, 7), "DP0 TP0-2,4-7"},
+		{"torch ranks", []string{"rank0", "rank1", "rank3"}, "rank0-1,3"},
+		{"different heads apart", []string{"DP0 TP0", "DP1 TP1", "DP0 TP1"}, "DP0 TP0-1, DP1 TP1"},
+		{"unparsed kept", []string{"worker", "TP1"}, "TP1, worker"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CompactRanks(tt.ranks); got != tt.want {
+				t.Fatalf("CompactRanks(%q) = %q, want %q", tt.ranks, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunbookFallsBackToKnownIssues(t *testing.T) {
+	a := &Alert{Record: Record{Repo: "pytorch/pytorch", ErrorMessage: "CUDA out of memory. Tried to allocate {size} GiB."}}
+	u, label := Runbook(a)
+	if u != `https://github.com/pytorch/pytorch/issues?q=%22CUDA+out+of+memory.+Tried+to+allocate%22` || label != "Known issues in pytorch/pytorch" {
+		t.Fatalf("runbook = %q %q", u, label)
+	}
+	a.Record.GithubURL = "https://github.com/x/y/blob/main/a.py#L1"
+	if u := RunbookURL(a); u != a.Record.GithubURL {
+		t.Fatalf("runbook = %q, want the record's githubUrl", u)
+	}
+	if u := RunbookURL(&Alert{Record: Record{Repo: "not a repo", ErrorMessage: "x"}}); u != "" {
+		t.Fatalf("runbook of a bad repo = %q", u)
+	}
+}
+
+func TestWhatIsTheRealLine(t *testing.T) {
+	a := &Alert{Headline: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3", Record: Record{ErrorMessage: "CUDA out of memory. Tried to allocate {size} GiB."}}
+	if got := What(a); got != a.Headline {
+		t.Fatalf("What = %q, want the headline", got)
+	}
+}
+
+func TestAlertJSONCarriesConsequences(t *testing.T) {
+	a := &Alert{Kind: "new", FirstRank: "DP0 TP3", Headline: "torch.OutOfMemoryError: CUDA out of memory.",
+		Consequences: []Consequence{{ID: "n", Slug: "nccl-watchdog-collective-timeout", Count: 7, Ranks: []string{"rank0"}, Headline: "[Rank 0] Watchdog caught"}}}
+	b, err := AlertJSON(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	cs, ok := got["consequences"].([]any)
+	if !ok || len(cs) != 1 || cs[0].(map[string]any)["slug"] != "nccl-watchdog-collective-timeout" || cs[0].(map[string]any)["count"] != float64(7) {
+		t.Fatalf("consequences = %v", got["consequences"])
+	}
+	if got["firstRank"] != "DP0 TP3" || got["headline"] != a.Headline {
+		t.Fatalf("firstRank %v, headline %v", got["firstRank"], got["headline"])
+	}
+	if then := Then(a); then != "then: nccl-watchdog-collective-timeout ×7 on rank0" {
+		t.Fatalf("Then = %q", then)
 	}
 }

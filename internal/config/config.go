@@ -29,6 +29,12 @@ type Config struct {
 	// RepeatInterval is how often a still-happening incident is repeated
 	// as a reminder; 0 sends no reminders.
 	RepeatInterval Duration `yaml:"repeat_interval"`
+	// SettleTime delays the first notification of an incident so that it
+	// carries the whole burst (Alertmanager's group_wait); 0 = at once.
+	SettleTime Duration `yaml:"settle_time"`
+	// CorrelationWindow is how long after a root cause a consequence on
+	// the same pod or node is folded into its incident; 0 = no folding.
+	CorrelationWindow Duration `yaml:"correlation_window"`
 	// HTTPAddr serves /metrics and health checks; "" turns it off.
 	HTTPAddr string `yaml:"http_addr"`
 	// LogLevel is debug, info, warn or error.
@@ -115,6 +121,8 @@ const (
 	DefaultStateDir       = "/var/lib/logmatch"
 	DefaultGroupWindow    = 5 * time.Minute
 	DefaultRepeatInterval = 4 * time.Hour
+	DefaultSettleTime     = 2 * time.Second  // as incident.DefaultSettle
+	DefaultCorrelation    = 15 * time.Minute // as incident.DefaultCorrelation
 	DefaultHTTPAddr       = ":9464"
 	DefaultLogLevel       = "info"
 	DefaultLogFormat      = "text"
@@ -143,15 +151,17 @@ const (
 // sinks are configured anywhere.
 func Default() *Config {
 	return &Config{
-		Format:         DefaultFormat,
-		StartAt:        DefaultStartAt,
-		StateDir:       DefaultStateDir,
-		GroupWindow:    Duration(DefaultGroupWindow),
-		RepeatInterval: Duration(DefaultRepeatInterval),
-		HTTPAddr:       DefaultHTTPAddr,
-		LogLevel:       DefaultLogLevel,
-		LogFormat:      DefaultLogFormat,
-		ShutdownGrace:  Duration(DefaultShutdownGrace),
+		Format:            DefaultFormat,
+		StartAt:           DefaultStartAt,
+		StateDir:          DefaultStateDir,
+		GroupWindow:       Duration(DefaultGroupWindow),
+		RepeatInterval:    Duration(DefaultRepeatInterval),
+		SettleTime:        Duration(DefaultSettleTime),
+		CorrelationWindow: Duration(DefaultCorrelation),
+		HTTPAddr:          DefaultHTTPAddr,
+		LogLevel:          DefaultLogLevel,
+		LogFormat:         DefaultLogFormat,
+		ShutdownGrace:     Duration(DefaultShutdownGrace),
 		Entry: Entry{
 			MaxLines:  DefaultEntryMaxLines,
 			MaxBytes:  DefaultEntryMaxBytes,

@@ -127,6 +127,14 @@ func TestLoadKeys(t *testing.T) {
 				c.RepeatInterval = Duration(90 * time.Minute)
 			}),
 		},
+		{
+			name: "settle_time and correlation_window",
+			yaml: "settle_time: 0\ncorrelation_window: 11m\n",
+			want: loaded(func(c *Config) {
+				c.SettleTime = 0
+				c.CorrelationWindow = Duration(11 * time.Minute)
+			}),
+		},
 		{name: "http_addr off", yaml: "http_addr: ''\n", want: loaded(func(c *Config) { c.HTTPAddr = "" })},
 		{name: "http_addr", yaml: "http_addr: 127.0.0.1:9000\n", want: loaded(func(c *Config) { c.HTTPAddr = "127.0.0.1:9000" })},
 		{
@@ -410,6 +418,12 @@ func TestLoadErrors(t *testing.T) {
 				"logmatch.yaml:8: poll_interval: must be more than 0",
 		},
 		{
+			name: "negative settle and correlation",
+			yaml: "settle_time: -1s\ncorrelation_window: -1m\n",
+			want: "logmatch.yaml:1: settle_time: must not be negative\n" +
+				"logmatch.yaml:2: correlation_window: must not be negative",
+		},
+		{
 			name: "repeat shorter than window",
 			yaml: "group_window: 10m\nrepeat_interval: 5m\n",
 			want: "logmatch.yaml:2: repeat_interval: 5m is shorter than group_window 10m",
@@ -617,10 +631,11 @@ func TestParseArgs(t *testing.T) {
 			args: []string{
 				"--config", "/etc/logmatch.yaml", "--group-window", "0", "--repeat-interval", "2h",
 				"--log-level", "warn", "--log-format", "json", "--http-addr", "", "--state-dir", "/s",
-				"--start-at", "end", "--format", "docker",
+				"--start-at", "end", "--format", "docker", "--settle-time", "0", "--correlation-window", "20m",
 			},
 			want: fromFile(func(c *Config) {
 				c.GroupWindow, c.RepeatInterval = 0, Duration(2*time.Hour)
+				c.SettleTime, c.CorrelationWindow = 0, Duration(20*time.Minute)
 				c.LogLevel, c.LogFormat, c.HTTPAddr, c.StateDir = "warn", "json", "", "/s"
 				c.StartAt, c.Format = "end", "docker"
 			}),

@@ -60,6 +60,13 @@ state_dir: {{.StateDir}}
 group_window: {{.GroupWindow}}
 # A still-happening incident is repeated as a reminder this often; 0 = off.
 repeat_interval: {{.RepeatInterval}}
+# The first alert of an incident waits this long for the rest of the burst
+# (the traceback, the other ranks, the consequences); 0 = at once.
+settle_time: {{.SettleTime}}
+# A consequence (a signal relayed to the parent, a peer's NCCL timeout) on
+# the same pod or node within this window after a root cause is shown inside
+# the root cause's incident, not alerted on its own; 0 = off.
+correlation_window: {{.CorrelationWindow}}
 
 # Address of /metrics (Prometheus) and /healthz; "" = off.
 http_addr: "{{.HTTPAddr}}"

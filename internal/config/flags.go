@@ -25,6 +25,8 @@ type Flags struct {
 	format           string
 	groupWindow      string
 	repeatInterval   string
+	settleTime       string
+	correlation      string
 	httpAddr         string
 	logFormat        string
 	logLevel         string
@@ -59,6 +61,8 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.Var(&f.sinks, "sink", "alert sink `spec`: stdout, slack=URL, webhook=URL, alertmanager=URL, otel or otel=ENDPOINT\n(repeatable; replaces the file's sinks; prefer url_file in the file for secrets)")
 	fs.StringVar(&f.groupWindow, "group-window", "", "`duration` repeats of an incident are grouped, 0 = off (default 5m)")
 	fs.StringVar(&f.repeatInterval, "repeat-interval", "", "`duration` between reminders of an ongoing incident, 0 = off (default 4h)")
+	fs.StringVar(&f.settleTime, "settle-time", "", "`duration` the first alert of an incident waits for the rest of the burst, 0 = at once (default 2s)")
+	fs.StringVar(&f.correlation, "correlation-window", "", "`duration` after a root cause in which consequences on the same pod or node fold into it, 0 = off (default 15m)")
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+")")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
@@ -154,6 +158,12 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "repeat-interval":
 			duration(fl.Name, f.repeatInterval, &cfg.RepeatInterval)
 			o.override("repeat_interval", "--repeat-interval")
+		case "settle-time":
+			duration(fl.Name, f.settleTime, &cfg.SettleTime)
+			o.override("settle_time", "--settle-time")
+		case "correlation-window":
+			duration(fl.Name, f.correlation, &cfg.CorrelationWindow)
+			o.override("correlation_window", "--correlation-window")
 		case "http-addr":
 			cfg.HTTPAddr = f.httpAddr
 			o.override("http_addr", "--http-addr")

@@ -1,8 +1,19 @@
-// Package incident turns matched entries into incidents and incidents into
-// alerts. Hits of one record (or one unclassified traceback signature) from
-// one source are grouped within a window, the way Alertmanager groups alerts:
-// the first hit is announced at once, repeats are counted, a summary goes
-// out when the window closes and a reminder after the repeat interval while
-// the failure keeps happening. The grouper is pure: time is passed in, it
-// starts no goroutines, and its state serialises for the checkpoint.
+// Package incident turns diagnosed entries into incidents and incidents
+// into alerts. Occurrences of one cause (a record, or an unclassified
+// signature) from one source are grouped within a window, the way
+// Alertmanager groups alerts: the first notification waits a short settle
+// time so that it carries the whole burst, repeats are counted, a summary
+// goes out when the window closes and a reminder after the repeat interval
+// while the failure keeps happening.
+//
+// On top of that, causal folding: an occurrence of a consequence record (a
+// signal relayed to the parent, a peer's NCCL watchdog timeout, an exit
+// code) on the same pod or node within the correlation window after a root
+// cause is listed inside the root cause's incident instead of alerted on
+// its own; with no root cause in sight it is alerted alone. Ranks are read
+// from what entries say about themselves (RankOf) and rendered compactly by
+// the sinks.
+//
+// The grouper is pure: time is passed in, it starts no goroutines, and its
+// state serialises for the checkpoint.
 package incident

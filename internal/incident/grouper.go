@@ -11,7 +11,10 @@ import (
 
 // Alert kinds: why an alert was emitted.
 const (
-	KindNew      = "new"      // the first hit of an incident, sent at once
+	// KindNew is the first announcement of an incident: after the settle
+	// time, with every occurrence and consequence seen by then (in the
+	// one-shot scan mode, at the end, with all of them).
+	KindNew      = "new"
 	KindSummary  = "summary"  // repeats counted since the last alert, when a window closes
 	KindReminder = "reminder" // still happening after the repeat interval
 	// KindUpdate re-announces an incident that is still active at the end
@@ -25,10 +28,22 @@ const (
 // and emits nothing until Flush: the one-shot scan mode.
 const Forever time.Duration = -1
 
-// Defaults for Options fields left zero.
+// Defaults for Options fields left zero, and the defaults the
+// configuration offers for the others.
 const (
 	DefaultMaxGroups = 10000
-	maxRanks         = 64
+	// DefaultSettle is the configured default of Options.Settle: long
+	// enough for a traceback, its logger.error line and the other ranks
+	// of one crash to arrive, short enough not to delay a page.
+	DefaultSettle = 2 * time.Second
+	// DefaultCorrelation is the configured default of Options.Correlation:
+	// above torch's default NCCL collective timeout (10 minutes), after
+	// which peers' watchdogs report the rank that died.
+	DefaultCorrelation = 15 * time.Minute
+	maxRanks           = 64
+	// maxConsequences bounds the consequence kinds listed in one incident;
+	// more are still folded (never paged) and counted in Stats.
+	maxConsequences = 16
 )
 
 // Options configure a Grouper.
@@ -43,6 +58,16 @@ type Options struct {
 	// MaxGroups bounds the open incidents; the least recently seen one is
 	// closed (with its summary) to make room. Default DefaultMaxGroups.
 	MaxGroups int
+	// Settle delays the first notification of an incident, like
+	// Alertmanager's group_wait, so that it carries the whole burst: the
+	// traceback after its logger.error line, every rank that failed, the
+	// consequences. 0 announces at once.
+	Settle time.Duration
+	// Correlation is how long after a root cause, on the same pod or node
+	// (Occurrence.Scope), a consequence (a record with role
+	// "consequence") is folded into the root cause's incident instead of
+	// being alerted on its own. 0 turns folding off.
+	Correlation time.Duration
 }
 
 // Stats counts what the grouper did.
@@ -51,6 +76,10 @@ type Stats struct {
 	Alerts      int64 // alerts emitted
 	Evicted     int64 // groups closed early by MaxGroups
 	Open        int   // groups open now
+	Folded      int64 // consequence occurrences folded into a root-cause incident
+	// Unlisted counts folded consequences of kinds beyond the
+	// maxConsequences an incident lists.
+	Unlisted int64
 }
 
 // Grouper folds occurrences into incidents. It is not safe for concurrent
@@ -60,6 +89,14 @@ type Grouper struct {
 	groups map[string]*group
 	seq    int64 // creation order, for deterministic output
 	stats  Stats
+	// clocks holds, per scope, the latest log time seen, so an entry
+	// without a timestamp is placed in log time for correlation. Pruned
+	// to the scopes of open groups.
+	clocks map[string]scopeClock
+	// byScope indexes the open incidents by correlation scope, so that
+	// folding looks only at its own pod or node. Rebuilt on Restore, and
+	// read through scopeGroups, which drops what was closed since.
+	byScope map[string]map[string]struct{}
 }
 
 type group struct {
@@ -72,6 +109,26 @@ type group struct {
 	// wait for a reminder or the end of the incident.
 	FirstClosed bool  `json:"firstClosed"`
 	Seq         int64 `json:"seq"`
+
+	// Settling is set until the first notification: it goes out at
+	// NotifyAt. Snapshots of version 1 have neither, and their groups
+	// were announced when they began, which is what false means.
+	Settling bool      `json:"settling,omitempty"`
+	NotifyAt time.Time `json:"notifyAt,omitzero"`
+	// Scope is the correlation scope (pod or node) of the incident.
+	Scope string `json:"scope,omitempty"`
+	// Consequence marks an incident of a consequence record: it looks for
+	// a root cause to fold into before it is announced.
+	Consequence bool `json:"consequence,omitempty"`
+	// At is the log time of the first occurrence as correlation sees it;
+	// FirstSeen its processing time, which bounds how long a quiet
+	// root-cause incident stays open for late consequences.
+	At        time.Time `json:"at,omitzero"`
+	FirstSeen time.Time `json:"firstSeen,omitzero"`
+	// ConsSent is the number of consequence occurrences when the last
+	// alert went out; Unlisted counts those beyond maxConsequences kinds.
+	ConsSent int `json:"consSent,omitempty"`
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 // New returns a Grouper.
@@ -79,7 +136,7 @@ func New(opts Options) *Grouper {
 	if opts.MaxGroups <= 0 {
 		opts.MaxGroups = DefaultMaxGroups
 	}
-	return &Grouper{opts: opts, groups: make(map[string]*group)}
+	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock), byScope: make(map[string]map[string]struct{})}
 }
 
 // Stats returns the counters.
@@ -98,7 +155,23 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		g.stats.Alerts++
 		return []sinks.Alert{o.Alert}
 	}
+	at := g.correlationTime(o, now)
+	consequence := isConsequence(o)
 	id := o.Alert.Fingerprint
+	if consequence && g.opts.Correlation > 0 {
+		// A consequence waits out its settle time in an incident of its
+		// own, so that a root cause read just after it (another stream, an
+		// entry still being assembled) can claim it; only without a settle
+		// time, or once it was announced alone, is it folded at once.
+		gr, ok := g.groups[id]
+		waits := g.opts.Settle > 0 || g.opts.Window < 0
+		if !ok && !waits || ok && !gr.Settling {
+			if root := g.findRoot(o.Scope, at, ""); root != nil {
+				root.fold(o, now, &g.stats)
+				return nil
+			}
+		}
+	}
 	if gr, ok := g.groups[id]; ok {
 		gr.add(o, now)
 		return nil
@@ -108,15 +181,24 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++
-	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq}
-	if g.opts.Window > 0 {
-		gr.WindowEnd = now.Add(g.opts.Window)
-		gr.Sent = gr.Alert.Count
-		gr.LastEmit = now
-		out = append(out, gr.Alert)
-		g.stats.Alerts++
-	}
+	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
+	gr.Alert.FirstRank = o.Rank
 	g.groups[id] = gr
+	g.indexScope(gr.Scope, id)
+	if !consequence && g.opts.Correlation > 0 {
+		g.adopt(gr)
+	}
+	switch {
+	case g.opts.Window > 0 && g.opts.Settle > 0:
+		gr.Settling = true
+		gr.NotifyAt = now.Add(g.opts.Settle)
+	case g.opts.Window > 0:
+		gr.WindowEnd = now.Add(g.opts.Window)
+		out = append(out, g.emit(gr, KindNew, now))
+	default:
+		// Forever: announced by Flush.
+		gr.Settling = true
+	}
 	return out
 }
 
@@ -127,13 +209,24 @@ func (gr *group) add(o Occurrence, now time.Time) {
 		a.LastTime = o.Time
 	}
 	if o.Time.Before(a.Time) {
+		// An earlier occurrence read later (another stream): it is where
+		// the failure began.
 		a.Time = o.Time
+		if o.Rank != "" {
+			a.FirstRank = o.Rank
+		}
 	}
-	if o.Rank != "" && !slices.Contains(a.Ranks, o.Rank) && len(a.Ranks) < maxRanks {
-		a.Ranks = append(a.Ranks, o.Rank)
-		slices.SortFunc(a.Ranks, compareRanks)
-	}
+	a.Ranks = addRank(a.Ranks, o.Rank)
 	gr.LastSeen = now
+}
+
+func addRank(ranks []string, r string) []string {
+	if r == "" || slices.Contains(ranks, r) || len(ranks) >= maxRanks {
+		return ranks
+	}
+	ranks = append(ranks, r)
+	slices.SortFunc(ranks, compareRanks)
+	return ranks
 }
 
 // Tick closes windows that ended by now: it returns a summary for each
@@ -145,13 +238,27 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		return nil
 	}
 	var out []sinks.Alert
+	g.foldSettled(now, false)
 	for _, id := range g.sortedIDs() {
-		gr := g.groups[id]
+		gr, ok := g.groups[id]
+		if !ok {
+			continue // folded into a root cause announced before it
+		}
+		if gr.Settling {
+			if now.Before(gr.NotifyAt) {
+				continue
+			}
+			g.claim(gr)
+			gr.Settling, gr.NotifyAt = false, time.Time{}
+			gr.WindowEnd = now.Add(g.opts.Window)
+			out = append(out, g.emit(gr, KindNew, now))
+			continue
+		}
 		if now.Before(gr.WindowEnd) {
 			continue
 		}
 		quiet := !now.Before(gr.LastSeen.Add(g.opts.Window))
-		pending := gr.Alert.Count > gr.Sent
+		pending := gr.pending()
 		switch {
 		case pending && !gr.FirstClosed:
 			// The first window closed with repeats in it.
@@ -166,32 +273,69 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			out = append(out, g.update(gr))
 		}
 		gr.FirstClosed = true
-		if quiet {
+		if quiet && g.expired(gr, now) {
 			delete(g.groups, id)
 			continue
 		}
 		gr.WindowEnd = now.Add(g.opts.Window)
 	}
+	g.pruneClocks()
+	g.pruneScopes()
 	return out
+}
+
+// pending reports whether the incident has occurrences or consequences
+// not yet announced.
+func (gr *group) pending() bool {
+	return gr.Settling || gr.Alert.Count > gr.Sent || gr.consequences() > gr.ConsSent
+}
+
+// expired reports whether a quiet incident may be forgotten: a root cause
+// stays open for the correlation window, so that a late consequence (a
+// peer's NCCL timeout minutes later) still finds it.
+func (g *Grouper) expired(gr *group, now time.Time) bool {
+	return gr.Consequence || g.opts.Correlation <= 0 || !now.Before(gr.FirstSeen.Add(g.opts.Correlation))
 }
 
 // update returns the incident as a KindUpdate alert without counting it as
 // announced: reminders and summaries still report the repeats to people.
 func (g *Grouper) update(gr *group) sinks.Alert {
-	a := gr.Alert
+	a := gr.alert()
 	a.Kind = KindUpdate
-	a.Ranks = slices.Clone(a.Ranks)
 	g.stats.Alerts++
 	return a
 }
 
+// emit returns the incident as an alert of kind and marks it announced.
+// An incident never announced before goes out as KindNew whatever the
+// caller's reason (an eviction or Flush of a settling incident is still
+// its first notification).
 func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {
+	if gr.Sent == 0 {
+		kind = KindNew
+	}
+	gr.Settling, gr.NotifyAt = false, time.Time{}
 	gr.Sent = gr.Alert.Count
+	gr.ConsSent = gr.consequences()
 	gr.LastEmit = now
-	a := gr.Alert
+	a := gr.alert()
 	a.Kind = kind
-	a.Ranks = slices.Clone(a.Ranks)
 	g.stats.Alerts++
+	return a
+}
+
+// alert is a copy of the incident's alert that shares no slice with the
+// grouper's state: the pipeline redacts alerts in place.
+func (gr *group) alert() sinks.Alert {
+	a := gr.Alert
+	a.Ranks = slices.Clone(a.Ranks)
+	a.Context = slices.Clone(a.Context)
+	if len(a.Consequences) > 0 {
+		a.Consequences = slices.Clone(a.Consequences)
+		for i := range a.Consequences {
+			a.Consequences[i].Ranks = slices.Clone(a.Consequences[i].Ranks)
+		}
+	}
 	return a
 }
 
@@ -200,11 +344,15 @@ func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {
 func (g *Grouper) NextDeadline() time.Time {
 	var next time.Time
 	for _, gr := range g.groups {
-		if gr.WindowEnd.IsZero() {
+		at := gr.WindowEnd
+		if gr.Settling {
+			at = gr.NotifyAt
+		}
+		if at.IsZero() {
 			continue
 		}
-		if next.IsZero() || gr.WindowEnd.Before(next) {
-			next = gr.WindowEnd
+		if next.IsZero() || at.Before(next) {
+			next = at
 		}
 	}
 	return next
@@ -215,13 +363,16 @@ func (g *Grouper) NextDeadline() time.Time {
 // Forever mode that is every incident, with its total count.
 func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	var out []sinks.Alert
+	g.foldSettled(now, true)
 	for _, id := range g.sortedIDs() {
 		gr := g.groups[id]
-		if g.opts.Window < 0 || gr.Alert.Count > gr.Sent {
+		if g.opts.Window < 0 || gr.pending() {
 			out = append(out, g.emit(gr, KindSummary, now))
 		}
 		delete(g.groups, id)
 	}
+	g.pruneClocks()
+	g.pruneScopes()
 	return out
 }
 
@@ -239,7 +390,7 @@ func (g *Grouper) evictOldest() []sinks.Alert {
 	}
 	delete(g.groups, oldestID)
 	g.stats.Evicted++
-	if g.opts.Window < 0 || oldest.Alert.Count > oldest.Sent {
+	if g.opts.Window < 0 || oldest.pending() {
 		return []sinks.Alert{g.emit(oldest, KindSummary, oldest.LastSeen)}
 	}
 	return nil
@@ -264,18 +415,21 @@ func (g *Grouper) sortedIDs() []string {
 }
 
 // snapshotVersion is bumped when the snapshot layout changes; Restore
-// rejects other versions rather than misreading them.
-const snapshotVersion = 1
+// rejects other versions rather than misreading them. Version 2 added
+// settling, scopes and folded consequences; a version 1 snapshot reads as
+// incidents already announced, which is what they were.
+const snapshotVersion = 2
 
 type snapshot struct {
-	Version int               `json:"version"`
-	Seq     int64             `json:"seq"`
-	Groups  map[string]*group `json:"groups"`
+	Version int                   `json:"version"`
+	Seq     int64                 `json:"seq"`
+	Groups  map[string]*group     `json:"groups"`
+	Clocks  map[string]scopeClock `json:"clocks,omitempty"`
 }
 
 // Snapshot serialises the open incidents for the checkpoint.
 func (g *Grouper) Snapshot() ([]byte, error) {
-	return json.Marshal(snapshot{Version: snapshotVersion, Seq: g.seq, Groups: g.groups})
+	return json.Marshal(snapshot{Version: snapshotVersion, Seq: g.seq, Groups: g.groups, Clocks: g.clocks})
 }
 
 // Restore replaces the open incidents with a snapshot taken by Snapshot.
@@ -288,13 +442,21 @@ func (g *Grouper) Restore(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return fmt.Errorf("grouping state: %w", err)
 	}
-	if s.Version != snapshotVersion {
+	if s.Version != snapshotVersion && s.Version != 1 {
 		return fmt.Errorf("grouping state: version %d, want %d", s.Version, snapshotVersion)
 	}
 	g.seq = s.Seq
 	g.groups = s.Groups
 	if g.groups == nil {
 		g.groups = make(map[string]*group)
+	}
+	g.clocks = s.Clocks
+	if g.clocks == nil {
+		g.clocks = make(map[string]scopeClock)
+	}
+	g.byScope = make(map[string]map[string]struct{})
+	for id, gr := range g.groups {
+		g.indexScope(gr.Scope, id)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ var t0 = time.Date(2026, 5, 28, 0, 11, 9, 0, time.UTC)
 
 func occ(key, src, rank string, at time.Time) Occurrence {
 	return Occurrence{
-		Key: key, SourceKey: src, Time: at, Rank: rank,
+		Key: key, SourceKey: src, Time: at, Timed: true, Rank: rank,
 		Alert: sinks.Alert{
 			Schema: sinks.Schema, Fingerprint: Fingerprint(key, src),
 			Time: at, LastTime: at, Count: 1, Kind: KindNew,
@@ -132,9 +132,10 @@ func TestGrouper(t *testing.T) {
 				{at: 0, obs: o("a", "", 0)},
 				{at: 0, obs: o("b", "TP2", time.Second)},
 				{at: time.Hour, tick: true},
+				// Each incident's one announcement: new, with its count.
 				{at: time.Hour, flush: true, want: []brief{
-					{KindSummary, "b", 2, []string{"TP2", "TP10"}},
-					{KindSummary, "a", 1, nil},
+					{KindNew, "b", 2, []string{"TP2", "TP10"}},
+					{KindNew, "a", 1, nil},
 				}},
 			},
 		},
@@ -272,6 +273,11 @@ func TestFromDiagnosis(t *testing.T) {
 	if o.Alert.Record.Slug != UnclassifiedSlug || o.Alert.Record.ID != "" || o.Alert.Record.ErrorClass != "RuntimeError" ||
 		o.Alert.Record.Severity != "error" || o.Key != "unclassified:abc" || o.Alert.Match.Text != "RuntimeError: x" {
 		t.Fatalf("unclassified = %+v", o.Alert)
+	}
+	// It still tells a person where to start and links the reference.
+	if r := o.Alert.Record; len(r.Solutions) == 0 || !strings.Contains(r.Solutions[0], "RuntimeError: /a/b.py:1 in f") ||
+		r.Documentation != "https://docs.python.org/3/library/exceptions.html#RuntimeError" {
+		t.Fatalf("unclassified advice = %q, documentation %q", r.Solutions, r.Documentation)
 	}
 	// An unclassified cause inside a wrapper carries the wrapper's advice.
 	wrapper := &patterns.Record{ID: "w", Slug: "scheduler-hit-an-exception", Role: patterns.RoleWrapper,

@@ -31,7 +31,14 @@ type Occurrence struct {
 	SourceKey string
 	// Time is when it happened: the entry's header time, else read time.
 	Time time.Time
-	// Rank is the entry's rank prefix ("DP1 TP3"), "" when it has none.
+	// Timed says Time came from the log itself, not from when it was read.
+	Timed bool
+	// Scope is the correlation scope, where one crash's cause and its
+	// consequences are reported: the pod ("pod:<namespace>/<name>") when
+	// known, else the node ("node:<name>", "node:" for this host).
+	Scope string
+	// Rank is the rank that reported it ("DP1 TP3", "rank5"), "" when
+	// the entry names none. See RankOf.
 	Rank string
 	// Alert is the alert this occurrence would produce on its own (count 1).
 	Alert sinks.Alert
@@ -50,15 +57,17 @@ type Source struct {
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
-	when := e.Time
-	if when.IsZero() {
+	when, timed := e.Time, !e.Time.IsZero()
+	if !timed {
 		when = readTime
 	}
 	o := Occurrence{
 		Key:       d.Key,
 		SourceKey: src.Key,
 		Time:      when,
-		Rank:      e.Ranks.String(),
+		Timed:     timed,
+		Scope:     ScopeOf(src),
+		Rank:      RankOf(e),
 	}
 	if o.SourceKey == "" {
 		o.SourceKey = src.Path
@@ -83,6 +92,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	}
 	if o.Rank != "" {
 		a.Ranks = []string{o.Rank}
+		a.FirstRank = o.Rank
 	}
 	if d.Exception != nil {
 		a.Match.Exception = &sinks.Exception{
@@ -116,6 +126,9 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			a.Record.HandlingStrategy = w.HandlingStrategy
 			a.Record.GithubURL = w.GithubURL
 		}
+		if len(a.Record.Solutions) == 0 {
+			unclassifiedAdvice(&a.Record, e, d.Exception)
+		}
 		a.Match.Text = d.Headline
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
@@ -131,6 +144,15 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	return o
+}
+
+// ScopeOf is the correlation scope of a source: its pod when known, else
+// its node (one logmatch without a Kubernetes identity watches one host).
+func ScopeOf(src Source) string {
+	if src.Pod != "" {
+		return "pod:" + src.Namespace + "/" + src.Pod
+	}
+	return "node:" + src.Node
 }
 
 // Fingerprint is the stable identity of an incident: a hash of its key and

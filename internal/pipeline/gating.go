@@ -51,6 +51,10 @@ var startupLines = []string{
 // the metrics callback, which only read the gate (it locks). A nil
 // *gating (a processor built without one) gates nothing.
 type gating struct {
+	// pending says whether an incident's first alert is still to come
+	// (settling); waiting holds the trips to announce on it.
+	pending  func(fingerprint string) bool
+	waiting  map[string]*sinks.Liveness
 	gate     *health.Gate
 	log      *slog.Logger
 	metrics  *telemetry.Metrics
@@ -68,7 +72,7 @@ type gating struct {
 }
 
 func newGating(store *state.Store, log *slog.Logger, m *telemetry.Metrics, red *redact.Redactor, id Identity) *gating {
-	g := &gating{gate: health.New(health.Options{}), log: log, metrics: m, redactor: red, identity: id}
+	g := &gating{gate: health.New(health.Options{}), log: log, metrics: m, redactor: red, identity: id, waiting: map[string]*sinks.Liveness{}}
 	if blob, ok, err := store.Gate(); err != nil {
 		log.Warn("liveness gate state unreadable; every gate starts healthy", "err", err)
 	} else if ok && blob.Version == gateVersion {
@@ -239,6 +243,14 @@ func (g *gating) occurrence(fs *fileState, e *entry.Entry, d *analysis.Diagnosis
 			break
 		}
 	}
+	if !attached && g.pending != nil && g.pending(o.Alert.Fingerprint) {
+		// The incident is settling: its first alert, out of a later Tick,
+		// announces the trip (see attach).
+		if len(g.waiting) < maxWaitingLiveness {
+			g.waiting[o.Alert.Fingerprint] = live
+			attached = true
+		}
+	}
 	if !attached {
 		a := o.Alert
 		a.Kind, a.Liveness = KindLiveness, live
@@ -248,6 +260,31 @@ func (g *gating) occurrence(fs *fileState, e *entry.Entry, d *analysis.Diagnosis
 		g.terminate()
 	}
 	return as
+}
+
+// maxWaitingLiveness bounds the trips waiting for their incident's first
+// alert; past it a trip is announced on an alert of its own.
+const maxWaitingLiveness = 1024
+
+// attach puts the trips that waited for a settling incident on its first
+// alert.
+func (g *gating) attach(as []sinks.Alert) {
+	if g == nil || len(g.waiting) == 0 {
+		return
+	}
+	for i := range as {
+		if as[i].Kind != incident.KindNew {
+			continue
+		}
+		for fp, live := range g.waiting {
+			if incident.Holds(&as[i], fp) {
+				if as[i].Liveness == nil {
+					as[i].Liveness = live
+				}
+				delete(g.waiting, fp)
+			}
+		}
+	}
 }
 
 // account turns the gate's bound counters into metrics and logs.

@@ -177,6 +177,8 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	g := incident.New(incident.Options{
 		Window:         time.Duration(cfg.GroupWindow),
 		RepeatInterval: time.Duration(cfg.RepeatInterval),
+		Settle:         time.Duration(cfg.SettleTime),
+		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
 	if blob, ok, err := store.Grouping(); err != nil {
 		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
@@ -209,6 +211,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		restored: restored,
 	})
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
+	p.proc.gate.pending = g.Pending
 	if cfg.OnFatal == config.OnFatalTerminate {
 		p.proc.gate.terminate = p.terminateOnFatal
 	}

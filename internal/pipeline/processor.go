@@ -290,6 +290,7 @@ func allDigits(s string) bool {
 
 // queue records alerts for the next commit, redacted.
 func (p *processor) queue(as []sinks.Alert) {
+	p.gate.attach(as)
 	for i := range as {
 		a := as[i]
 		if p.redactor != nil {

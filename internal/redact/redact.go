@@ -302,4 +302,11 @@ func (r *Redactor) RedactAlert(a *sinks.Alert) {
 		e.RootCause = r.Redact(e.RootCause)
 	}
 	a.Entry = r.Redact(a.Entry)
+	a.Headline = r.Redact(a.Headline)
+	for i := range a.Context {
+		a.Context[i].Text = r.Redact(a.Context[i].Text)
+	}
+	for i := range a.Consequences {
+		a.Consequences[i].Headline = r.Redact(a.Consequences[i].Headline)
+	}
 }

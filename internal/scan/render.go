@@ -54,8 +54,8 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 	if a.Count > 1 {
 		head += fmt.Sprintf("  x%d", a.Count)
 	}
-	if len(a.Ranks) > 0 {
-		head += "  ranks " + strings.Join(a.Ranks, ", ")
+	if r := sinks.RanksText(a); r != "" {
+		head += "  ranks " + r
 	}
 	tw.line(head)
 	if r.ID != "" {
@@ -76,6 +76,10 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 	}
 	for _, c := range a.Context {
 		tw.field("context", c.Slug+": "+c.Text)
+	}
+	for i := range a.Consequences {
+		c := &a.Consequences[i]
+		tw.field("then", sinks.ConsequenceLine(c)+": "+c.Headline)
 	}
 	when := stamp(a.Time)
 	if a.Count > 1 && !a.LastTime.Equal(a.Time) {
@@ -118,6 +122,8 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 	}
 	if r.GithubURL != "" {
 		tw.field("code", r.GithubURL)
+	} else if u, label := sinks.Runbook(a); u != "" {
+		tw.field("link", u+" ("+label+")")
 	}
 	if len(a.Secondary) > 0 {
 		var names []string

@@ -80,7 +80,7 @@ func New(m *matcher.Matcher, opts Options) *Scanner {
 // are still scanned. ctx cancels between lines.
 func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	var res Result
-	g := incident.New(incident.Options{Window: incident.Forever})
+	g := incident.New(incident.Options{Window: incident.Forever, Settle: incident.DefaultSettle, Correlation: incident.DefaultCorrelation})
 	patternErrs := map[string]string{}
 	var errs []error
 	for _, in := range inputs {

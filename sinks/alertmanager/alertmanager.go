@@ -188,6 +188,9 @@ func (s *Sink) postable(a *sinks.Alert) postableAlert {
 	note("description", description(a))
 	note("solutions", sinks.NumberedList(a.Record.Solutions))
 	note("runbook_url", sinks.RunbookURL(a))
+	note("headline", sinks.OneLine(a.Headline))
+	note("consequences", consequences(a))
+	note("ranks", sinks.RanksText(a))
 
 	start, _ := span(a)
 	return postableAlert{
@@ -197,6 +200,24 @@ func (s *Sink) postable(a *sinks.Alert) postableAlert {
 		EndsAt:       s.EndsAt(a),
 		GeneratorURL: s.generatorURL,
 	}
+}
+
+// consequences lists what followed the root cause, one per line with its
+// real line: "nccl-watchdog-collective-timeout ×7 on rank0-2,4-7: [Rank 0] ...".
+func consequences(a *sinks.Alert) string {
+	var b strings.Builder
+	for i := range a.Consequences {
+		c := &a.Consequences[i]
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(sinks.ConsequenceLine(c))
+		if c.Headline != "" {
+			b.WriteString(": ")
+			b.WriteString(sinks.TruncateEnd(sinks.OneLine(c.Headline), 300))
+		}
+	}
+	return b.String()
 }
 
 // description tells what happened and where, in a few plain lines.
@@ -215,8 +236,8 @@ func description(a *sinks.Alert) string {
 	if a.Count > 0 {
 		where = append(where, fmt.Sprintf("%d occurrence(s)", a.Count))
 	}
-	if len(a.Ranks) > 0 {
-		where = append(where, "ranks "+strings.Join(a.Ranks, ", "))
+	if r := sinks.RanksText(a); r != "" {
+		where = append(where, "ranks "+r)
 	}
 	if a.Source.Path != "" {
 		where = append(where, fmt.Sprintf("source %s:%d", a.Source.Path, a.Source.Offset))

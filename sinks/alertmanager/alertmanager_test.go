@@ -53,7 +53,12 @@ func TestPostable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got := s.postable(testAlert(t0))
+	a := testAlert(t0)
+	a.Headline = "Ascend Transfer Engine initialization failed."
+	a.FirstRank = "TP1"
+	a.Consequences = []sinks.Consequence{{Slug: "received-sigquit-from-child", Count: 1, Headline: "Received sigquit from a child process."},
+		{Slug: "nccl-watchdog-collective-timeout", Count: 2, Ranks: []string{"rank0", "rank2"}, Headline: "[Rank 0] Watchdog caught collective operation timeout"}}
+	got := s.postable(a)
 	want := postableAlert{
 		Labels: map[string]string{
 			"alertname": "LogmatchIncident", "record_id": "a4a00f79b8728e30", "slug": "ascend-transfer-engine-initialization-failed",
@@ -65,8 +70,12 @@ func TestPostable(t *testing.T) {
 			"description": "The native initialize() returned a non-zero code.\n\n" +
 				"Matched: [2026-03-01 12:00:00 TP0] Ascend Transfer Engine initialization failed.\n\n" +
 				"Exception: RuntimeError: Ascend Transfer Engine initialization failed.\n\n" +
-				"3 occurrence(s); ranks TP0, TP1; source /var/log/pods/llm_sglang-0/sglang/0.log:18234; handling fail-fast",
-			"solutions":   "1. Check that the metadata store is reachable.\n2. Make sure session ids are unique.",
+				"3 occurrence(s); ranks TP0-1 (first TP1); source /var/log/pods/llm_sglang-0/sglang/0.log:18234; handling fail-fast",
+			"solutions": "1. Check that the metadata store is reachable.\n2. Make sure session ids are unique.",
+			"headline":  "Ascend Transfer Engine initialization failed.",
+			"ranks":     "TP0-1 (first TP1)",
+			"consequences": "received-sigquit-from-child: Received sigquit from a child process.\n" +
+				"nccl-watchdog-collective-timeout ×2 on rank0,2: [Rank 0] Watchdog caught collective operation timeout",
 			"runbook_url": "https://github.com/sgl-project/sglang/blob/0132848/python/sglang/srt/disaggregation/ascend/transfer_engine.py#L66-L102",
 		},
 		StartsAt:     t0,

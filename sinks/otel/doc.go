@@ -46,7 +46,12 @@
 // string slices, logmatch.github_url, logmatch.handling_strategy,
 // logmatch.error_class, logmatch.repo and logmatch.source.path (plus
 // logmatch.source.pod, .namespace, .container and .node, which differ from
-// the resource when logmatch reads other pods' logs) when not empty.
+// the resource when logmatch reads other pods' logs) when not empty. The
+// diagnosis: logmatch.headline (the real line), logmatch.role,
+// logmatch.first_rank (where a multi-rank failure began),
+// logmatch.runbook_url, and for a root cause with consequences folded in,
+// logmatch.consequences (one line each: slug, count, ranks) and
+// logmatch.consequence.slugs, both string slices.
 //
 // # Delivery
 //

@@ -247,12 +247,25 @@ func record(a *sinks.Alert, observed time.Time) log.Record {
 	kvs = appendString(kvs, "logmatch.source.namespace", a.Source.Namespace)
 	kvs = appendString(kvs, "logmatch.source.container", a.Source.Container)
 	kvs = appendString(kvs, "logmatch.source.node", a.Source.Node)
+	kvs = appendString(kvs, "logmatch.headline", a.Headline)
+	kvs = appendString(kvs, "logmatch.role", rec.Role)
+	kvs = appendString(kvs, "logmatch.first_rank", a.FirstRank)
+	kvs = appendString(kvs, "logmatch.runbook_url", sinks.RunbookURL(a))
+	if len(a.Consequences) > 0 {
+		cs := make([]string, len(a.Consequences))
+		slugs := make([]string, len(a.Consequences))
+		for i := range a.Consequences {
+			cs[i] = sinks.ConsequenceLine(&a.Consequences[i])
+			slugs[i] = a.Consequences[i].Slug
+		}
+		kvs = append(kvs, attribute.StringSlice("logmatch.consequences", cs), attribute.StringSlice("logmatch.consequence.slugs", slugs))
+	}
 	r.AddAttributes(kvs...)
 	return r
 }
 
 // maxAttrs is the number of attributes record can set.
-const maxAttrs = 24
+const maxAttrs = 32
 
 func appendString(kvs []attribute.KeyValue, key attribute.Key, v string) []attribute.KeyValue {
 	if v == "" {

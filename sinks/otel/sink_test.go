@@ -31,7 +31,14 @@ func testAlert() *sinks.Alert {
 		Count:       3,
 		Kind:        "new",
 		Ranks:       []string{"TP0", "DP1 TP3"},
+		FirstRank:   "DP1 TP3",
+		Headline:    "RuntimeError: transfer engine failed",
+		Consequences: []sinks.Consequence{
+			{Slug: "received-sigquit-from-child", Count: 1},
+			{Slug: "nccl-watchdog-collective-timeout", Count: 2, Ranks: []string{"rank0", "rank1"}},
+		},
 		Record: sinks.Record{
+			Role:             "cause",
 			ID:               "rec-42",
 			Slug:             "ascend-transfer-engine",
 			Repo:             "sgl-project/sglang",
@@ -147,6 +154,12 @@ func TestSendDeliversEvent(t *testing.T) {
 					"logmatch.repo":              "sgl-project/sglang",
 					"logmatch.source.path":       "/var/log/sglang.log",
 					"logmatch.source.pod":        "other-pod",
+					"logmatch.headline":          "RuntimeError: transfer engine failed",
+					"logmatch.role":              "cause",
+					"logmatch.first_rank":        "DP1 TP3",
+					"logmatch.runbook_url":       "https://github.com/sgl-project/sglang/blob/abc/python/x.py#L10",
+					"logmatch.consequences":      []any{"received-sigquit-from-child", "nccl-watchdog-collective-timeout ×2 on rank0-1"},
+					"logmatch.consequence.slugs": []any{"received-sigquit-from-child", "nccl-watchdog-collective-timeout"},
 				},
 				Resource: map[string]any{
 					"service.name":                "logmatch-test",

@@ -23,6 +23,10 @@ const (
 	maxMessageText   = 40000
 	maxFallbackBytes = 300 // notification text: short by choice, far below maxMessageText
 	maxDigestRecords = 10
+	// maxFollowUpSolutions is how many solutions a summary or reminder
+	// repeats: the top ones, so a follow-up read alone still says what
+	// to do.
+	maxFollowUpSolutions = 2
 )
 
 // message is a Slack incoming-webhook payload.
@@ -188,6 +192,15 @@ func severityWord(a *sinks.Alert) string {
 // headline is the header text of a's message; each kind reads differently
 // so that a channel skimmer tells a new failure from a follow-up.
 func headline(a *sinks.Alert) string {
+	h := kindHeadline(a)
+	if a.Kind != "resolved" && a.FirstRank != "" {
+		// Where it began: the rank a person looks at first.
+		h += " · " + a.FirstRank
+	}
+	return h
+}
+
+func kindHeadline(a *sinks.Alert) string {
 	switch a.Kind {
 	case "summary":
 		return fmt.Sprintf(":repeat: %s ×%d %s", severityWord(a), a.Count, slug(a))
@@ -222,14 +235,18 @@ func render(a *sinks.Alert) message {
 		blocks = append(blocks, fieldsBlock(a))
 	case "summary":
 		blocks = append(blocks, whatBlock(a))
+		blocks = appendConsequences(blocks, a)
 		blocks = appendMatch(blocks, a)
 		blocks = append(blocks, fieldsBlock(a))
+		blocks = appendSolutions(blocks, a, maxFollowUpSolutions)
 	case "reminder":
 		blocks = append(blocks, whatBlock(a))
+		blocks = appendConsequences(blocks, a)
 		blocks = append(blocks, fieldsBlock(a))
-		blocks = appendAdvice(blocks, a)
+		blocks = appendSolutions(blocks, a, maxFollowUpSolutions)
 	default:
 		blocks = append(blocks, whatBlock(a))
+		blocks = appendConsequences(blocks, a)
 		blocks = appendMatch(blocks, a)
 		blocks = appendException(blocks, a)
 		blocks = append(blocks, fieldsBlock(a))
@@ -303,7 +320,7 @@ func fieldsBlock(a *sinks.Alert) block {
 	}
 	add("Severity", strings.ToLower(severityWord(a)))
 	add("Count", strconv.Itoa(a.Count))
-	add("Ranks", strings.Join(a.Ranks, ", "))
+	add("Ranks", sinks.RanksText(a))
 	add("Pod", a.Source.Pod)
 	add("Namespace", a.Source.Namespace)
 	add("Container", a.Source.Container)
@@ -325,13 +342,50 @@ func fieldsBlock(a *sinks.Alert) block {
 }
 
 func appendAdvice(blocks []block, a *sinks.Alert) []block {
-	if len(a.Record.Solutions) > 0 {
-		blocks = append(blocks, section(titled("Solutions", sinks.NumberedList(a.Record.Solutions), escape)))
-	}
+	blocks = appendSolutions(blocks, a, len(a.Record.Solutions))
 	if len(a.Record.PreventionTips) > 0 {
 		blocks = append(blocks, section(titled("Prevention", bulletList(a.Record.PreventionTips), escape)))
 	}
 	return blocks
+}
+
+// appendSolutions lists the first n solutions.
+func appendSolutions(blocks []block, a *sinks.Alert, n int) []block {
+	sol := a.Record.Solutions[:min(n, len(a.Record.Solutions))]
+	if len(sol) == 0 {
+		return blocks
+	}
+	title := "Solutions"
+	if len(sol) < len(a.Record.Solutions) {
+		title = fmt.Sprintf("Top solutions (%d of %d)", len(sol), len(a.Record.Solutions))
+	}
+	return append(blocks, section(titled(title, sinks.NumberedList(sol), escape)))
+}
+
+// appendConsequences lists what followed the root cause: one line per
+// consequence, its slug, count and ranks, then its real line. Lines that
+// do not fit the section are counted instead.
+func appendConsequences(blocks []block, a *sinks.Alert) []block {
+	if len(a.Consequences) == 0 {
+		return blocks
+	}
+	const head = "*Then, as a consequence*"
+	budget := maxSectionText - len(head) - len("\n… and 999 more")
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range a.Consequences {
+		c := &a.Consequences[i]
+		line := "\n• " + escape(sinks.TruncateEnd(sinks.ConsequenceLine(c), 300))
+		if c.Headline != "" {
+			line += ": " + inlineCode(sinks.TruncateEnd(c.Headline, 300))
+		}
+		if b.Len()+len(line) > budget {
+			fmt.Fprintf(&b, "\n… and %d more", len(a.Consequences)-i)
+			break
+		}
+		b.WriteString(line)
+	}
+	return append(blocks, section(b.String()))
 }
 
 // linksBlock holds the links and the other records that matched.
@@ -342,6 +396,13 @@ func linksBlock(a *sinks.Alert) *block {
 	}
 	if l := link(a.Record.Documentation, "Documentation"); l != "" {
 		items = append(items, mrkdwn(":book: "+l))
+	}
+	if len(items) == 0 {
+		if u, label := sinks.Runbook(a); u != "" {
+			if l := link(u, label); l != "" {
+				items = append(items, mrkdwn(":mag: "+l))
+			}
+		}
 	}
 	if len(a.Secondary) > 0 {
 		var names []string
@@ -356,31 +417,17 @@ func linksBlock(a *sinks.Alert) *block {
 	return &block{Type: "context", Elements: items[:min(len(items), maxContextItems)]}
 }
 
-// recordTally is one record's share of a digest.
-type recordTally struct {
-	slug, severity, where string
-	incidents, count      int
-}
-
 // renderDigest folds a storm of alerts into one message: counts by
-// severity and kind, then the records with the most weight.
+// severity and kind, then each incident (the most severe and frequent
+// first) with its real line, its first solution and its link, so that a
+// digest read alone still says what to do.
 func renderDigest(alerts []*sinks.Alert) message {
 	bySeverity := map[string]int{}
 	byKind := map[string]int{}
-	tallies := map[string]*recordTally{}
 	var first, last time.Time
 	for _, a := range alerts {
-		sev := strings.ToLower(cmp.Or(a.Record.Severity, "unknown"))
-		bySeverity[sev]++
+		bySeverity[strings.ToLower(cmp.Or(a.Record.Severity, "unknown"))]++
 		byKind[cmp.Or(a.Kind, "new")]++
-		key := cmp.Or(a.Record.ID, "unclassified:"+slug(a))
-		t, ok := tallies[key]
-		if !ok {
-			t = &recordTally{slug: slug(a), severity: sev, where: sinks.Where(a)}
-			tallies[key] = t
-		}
-		t.incidents++
-		t.count += max(a.Count, 1)
 		if first.IsZero() || (!a.Time.IsZero() && a.Time.Before(first)) {
 			first = a.Time
 		}
@@ -388,15 +435,12 @@ func renderDigest(alerts []*sinks.Alert) message {
 			last = a.LastTime
 		}
 	}
-	ranked := make([]*recordTally, 0, len(tallies))
-	for _, t := range tallies {
-		ranked = append(ranked, t)
-	}
-	slices.SortFunc(ranked, func(x, y *recordTally) int {
+	ranked := slices.Clone(alerts)
+	slices.SortStableFunc(ranked, func(x, y *sinks.Alert) int {
 		return cmp.Or(
-			cmp.Compare(sinks.SeverityRank(y.severity), sinks.SeverityRank(x.severity)),
-			cmp.Compare(y.count, x.count),
-			cmp.Compare(x.slug, y.slug),
+			cmp.Compare(sinks.SeverityRank(y.Record.Severity), sinks.SeverityRank(x.Record.Severity)),
+			cmp.Compare(y.Count, x.Count),
+			x.Time.Compare(y.Time),
 		)
 	})
 
@@ -415,26 +459,64 @@ func renderDigest(alerts []*sinks.Alert) message {
 		}
 	}
 
-	var top strings.Builder
-	for i, t := range ranked[:min(len(ranked), maxDigestRecords)] {
-		if i > 0 {
-			top.WriteByte('\n')
-		}
-		fmt.Fprintf(&top, "%s %s ×%d in %d incident(s)", emoji(t.severity), inlineCode(sinks.TruncateEnd(t.slug, 80)), t.count, t.incidents)
-		if t.where != "" {
-			fmt.Fprintf(&top, " — %s", escape(sinks.TruncateEnd(t.where, 80)))
-		}
-	}
-
 	blocks := []block{
 		header(fmt.Sprintf(":rotating_light: logmatch: %d incidents", len(alerts))),
 		{Type: "context", Elements: []textObj{mrkdwn(fmt.Sprintf("From %s to %s", date(first), date(last)))}},
 		section("*By severity:* " + strings.Join(sevParts, " · ") + "\n*By kind:* " + strings.Join(kindParts, " · ")),
-		section(titled("Top records", top.String(), func(s string) string { return s })),
+	}
+	for _, a := range ranked[:min(len(ranked), maxDigestRecords)] {
+		blocks = append(blocks, section(digestItem(a)))
 	}
 	if more := len(ranked) - maxDigestRecords; more > 0 {
-		blocks = append(blocks, block{Type: "context", Elements: []textObj{mrkdwn(fmt.Sprintf("and %d more records", more))}})
+		blocks = append(blocks, block{Type: "context", Elements: []textObj{mrkdwn(fmt.Sprintf("and %d more incidents", more))}})
 	}
 	text := fmt.Sprintf("logmatch: %d incidents (%s)", len(alerts), strings.Join(sevText, ", "))
 	return message{Text: sinks.TruncateEnd(text, maxFallbackBytes), Blocks: blocks}
+}
+
+// digestItem is one incident of a digest in one section: what, where,
+// how often, the real line, the first solution and the link. The link is
+// never cut; the other parts share what is left of the section, each cut
+// after escaping so the whole always fits.
+func digestItem(a *sinks.Alert) string {
+	var linkLine string
+	if u, label := sinks.Runbook(a); u != "" {
+		if l := link(u, label); l != "" {
+			linkLine = "\n:link: " + l
+		}
+	}
+	budget := maxSectionText - len(linkLine) - 64 // emoji, separators, newlines
+	share := func(percent int) int { return max(budget*percent/100, 16) }
+
+	head := fitEnd(sinks.TruncateEnd(slug(a), 80), share(10), inlineCode)
+	if k := a.Kind; k == "summary" || k == "reminder" || k == "resolved" {
+		head += " (" + k + ")"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s *%s ×%d*", emoji(a.Record.Severity), head, max(a.Count, 1))
+	var where []string
+	if r := sinks.RanksText(a); r != "" {
+		where = append(where, r)
+	}
+	if w := sinks.Where(a); w != "" {
+		where = append(where, w)
+	}
+	if len(where) > 0 {
+		b.WriteString(" — ")
+		b.WriteString(fitEnd(strings.Join(where, " · "), share(15), escape))
+	}
+	if what := sinks.What(a); what != "" {
+		b.WriteString("\n")
+		b.WriteString(fitEnd(what, share(25), inlineCode))
+	}
+	if then := sinks.Then(a); then != "" {
+		b.WriteString("\n")
+		b.WriteString(fitEnd(then, share(20), escape))
+	}
+	if len(a.Record.Solutions) > 0 {
+		b.WriteString("\n:bulb: ")
+		b.WriteString(fitEnd(sinks.OneLine(a.Record.Solutions[0]), share(25), escape))
+	}
+	b.WriteString(linkLine)
+	return b.String()
 }

@@ -62,6 +62,31 @@ func testAlert() *sinks.Alert {
 	}
 }
 
+// foldedAlert is one crash: TP3 out of memory, with the parent's SIGQUIT
+// and seven peers' NCCL timeouts folded in. Its record has no link of its
+// own, so the known-issues search stands in.
+func foldedAlert() *sinks.Alert {
+	a := testAlert()
+	a.Count = 1
+	a.Ranks, a.FirstRank = []string{"DP0 TP3"}, "DP0 TP3"
+	a.Headline = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.15 GiB of which 1.12 GiB is free."
+	a.Record = sinks.Record{
+		ID: "82948e87499ab48f", Slug: "cuda-out-of-memory", Repo: "pytorch/pytorch", Severity: "critical",
+		ErrorClass: "torch.OutOfMemoryError", ErrorMessage: "CUDA out of memory. Tried to allocate {size} GiB. GPU {index} has a total capacity of {total} GiB.",
+		Solutions: []string{"Lower --mem-fraction-static", "Reduce --chunked-prefill-size", "Capture smaller CUDA graphs"},
+		Role:      "cause",
+	}
+	a.Secondary = nil
+	a.Consequences = []sinks.Consequence{
+		{ID: "s", Slug: "received-sigquit-from-child", Severity: "critical", Count: 1, Time: t0, LastTime: t0,
+			Headline: "Received sigquit from a child process. It usually means the child failed."},
+		{ID: "n", Slug: "nccl-watchdog-collective-timeout", Severity: "critical", Count: 7, Time: t0, LastTime: t0,
+			Ranks:    []string{"rank0", "rank1", "rank2", "rank4", "rank5", "rank6", "rank7"},
+			Headline: "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE) ran for 600046 milliseconds before timing out."},
+	}
+	return a
+}
+
 // hostileAlert is an unclassified traceback whose text fights the
 // renderer: code fences, mrkdwn control characters, huge sizes.
 func hostileAlert() *sinks.Alert {
@@ -114,6 +139,8 @@ func TestRenderGolden(t *testing.T) {
 		{"summary", render(withKind(testAlert(), "summary", 57))},
 		{"reminder", render(withKind(testAlert(), "reminder", 340))},
 		{"resolved", render(withKind(testAlert(), "resolved", 341))},
+		{"new-folded", render(foldedAlert())},
+		{"summary-folded", render(withKind(foldedAlert(), "summary", 9))},
 		{"unclassified-hostile", render(hostileAlert())},
 		{"digest", renderDigest(stormAlerts())},
 	}
@@ -168,6 +195,13 @@ func TestRenderBounds(t *testing.T) {
 	a.Record.GithubURL = "https://github.com/" + strings.Repeat("x", 5000)
 	a.Match.Exception.Type = strings.Repeat("<Error>", 1000)
 	a.Secondary = []sinks.SecondaryHit{{Slug: strings.Repeat("<s>", 2000)}, {ID: "b"}}
+	a.FirstRank = strings.Repeat("TP9", 100)
+	for i := range 16 {
+		a.Consequences = append(a.Consequences, sinks.Consequence{
+			Slug: fmt.Sprintf("consequence-%d-%s", i, strings.Repeat("<&>", 200)), Count: i + 1,
+			Ranks: a.Ranks[:100], Headline: strings.Repeat("``` <b>", 500),
+		})
+	}
 	for _, kind := range []string{"new", "summary", "reminder", "resolved"} {
 		a.Kind = kind
 		b, _ := json.Marshal(render(a))
@@ -181,6 +215,15 @@ func TestRenderBounds(t *testing.T) {
 		if text := m["text"].(string); len(text) > maxFallbackBytes || strings.Contains(text, "\n") {
 			t.Errorf("%s: fallback text of %d bytes or multi-line: %q", kind, len(text), text)
 		}
+	}
+	// A digest of such alerts fits too.
+	b, _ := json.Marshal(renderDigest([]*sinks.Alert{a, a, a, a, a, a, a, a, a, a, a, a}))
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := validate(m); err != nil {
+		t.Errorf("digest: Slack would reject: %v", err)
 	}
 }
 

@@ -409,6 +409,40 @@ def scenario_clean(out):
         main.info(f'INFO:     10.244.3.{i % 250}:{40000 + i} - "POST /v1/chat/completions HTTP/1.1" 200 OK')
 
 
+def scenario_crash_tp3(out):
+    """One crash of an 8-rank server: TP3 runs out of CUDA memory inside the
+    scheduler wrapper, the parent relays the child's SIGQUIT, and ten
+    minutes later (torch's default NCCL timeout) the seven peers' watchdogs
+    report the collective TP3 never joined. The peers' lines are torch's
+    native c10d output, written here in its exact shape."""
+    clock = FixedClock(START + 9)
+    mod = load_module(f"{SGLANG}/model_executor/model_runner.py", OOM_SRC)
+    for rank in range(8):
+        configure(out, f" DP0 TP{rank}", clock)
+        logging.getLogger("sglang.srt.managers.scheduler").info(
+            "Decode batch, #running-req: 48, #token: 91234, token usage: 0.93, cuda graph: True, gen throughput (token/s): 2210.4, #queue-req: 5"
+        )
+    configure(out, " DP0 TP3", clock)
+    log = logging.getLogger("sglang.srt.managers.scheduler")
+    try:
+        mod["run_batch"](None, 3)
+    except Exception:
+        log.error(f"Scheduler hit an exception: {get_exception_traceback()}")
+    configure(out, "", clock)
+    logging.getLogger("sglang.srt.entrypoints.engine").error(
+        "Received sigquit from a child process. It usually means the child failed."
+    )
+    out.flush()
+    ts = time.gmtime(clock.now + 600)
+    for rank in (0, 1, 2, 4, 5, 6, 7):
+        us = 100000 + rank * 37
+        out.write(
+            f"[rank{rank}]:[E{ts.tm_mon}{ts.tm_mday:02d} {time.strftime('%H:%M:%S', ts)}.{us:06d} ProcessGroupNCCL.cpp:632] "
+            f"[Rank {rank}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48211, OpType=ALLREDUCE, "
+            f"NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for 600046 milliseconds before timing out.\n"
+        )
+
+
 def write(outdir, name, fn):
     path = os.path.join(outdir, name)
     with open(path, "w") as f:
@@ -426,6 +460,7 @@ def main():
     write(outdir, "uvicorn-asgi.log", scenario_uvicorn_asgi)
     write(outdir, "multiline-oom.log", scenario_multiline_oom)
     write(outdir, "clean.log", scenario_clean)
+    write(outdir, "crash-tp3.log", scenario_crash_tp3)
     scenario_ranks(os.path.join(outdir, "ranks8.log"), line_by_line=False)
     scenario_ranks(os.path.join(outdir, "ranks8-lines.log"), line_by_line=True)
 

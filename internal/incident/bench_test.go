@@ -1,0 +1,66 @@
+package incident
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkObserve measures one occurrence among many open incidents: a
+// repeat, a new root cause, and a consequence that looks for its root.
+func BenchmarkObserve(b *testing.B) {
+	const open = 2000
+	setup := func() *Grouper {
+		g := New(foldOpts)
+		for i := range open {
+			o := cause(fmt.Sprintf("k%d", i), fmt.Sprintf("pod:%d", i%50), "TP0", t0)
+			g.Observe(o, t0)
+		}
+		return g
+	}
+	b.Run("repeat", func(b *testing.B) {
+		g := setup()
+		o := cause("k7", "pod:7", "TP1", t0)
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Observe(o, t0.Add(time.Second))
+		}
+	})
+	b.Run("new-cause", func(b *testing.B) {
+		g := setup()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			o := cause(fmt.Sprintf("n%d", i), "pod:7", "TP1", t0)
+			g.Observe(o, t0.Add(time.Second))
+			if len(g.groups) > open+100 {
+				b.StopTimer()
+				g = setup()
+				b.StartTimer()
+			}
+		}
+	})
+	b.Run("consequence", func(b *testing.B) {
+		g := setup()
+		o := cons("nccl", "pod:7", "rank1", t0.Add(time.Second))
+		g.Observe(o, t0.Add(time.Second)) // its settling incident
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Observe(o, t0.Add(time.Second))
+		}
+	})
+	b.Run("fold-at-once", func(b *testing.B) {
+		// Without a settle time a consequence looks for its root cause at
+		// once: among the incidents of its pod only.
+		g := New(Options{Window: 5 * time.Minute, Correlation: 15 * time.Minute})
+		for i := range open {
+			g.Observe(cause(fmt.Sprintf("k%d", i), fmt.Sprintf("pod:%d", i%50), "TP0", t0), t0)
+		}
+		o := cons("nccl", "pod:7", "rank1", t0.Add(time.Second))
+		b.ReportAllocs()
+		for b.Loop() {
+			g.Observe(o, t0.Add(time.Second))
+		}
+	})
+}

@@ -1,0 +1,332 @@
+package incident
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Causal folding. One crash is reported by many processes: the rank that
+// failed logs the cause, its parent relays the signal ("Received sigquit
+// from a child process"), the peers' NCCL watchdogs time out minutes later.
+// Records with role "consequence" name those follow-ups. Within the
+// correlation window, on the same pod or node, a consequence is folded
+// into the incident of its root cause (the earliest failure, error or
+// worse and not a consequence, of the burst nearest before it) and listed
+// in it; it is alerted on its own only when no root cause is visible,
+// since then it may be all there is.
+
+// scopeClock is the latest log time seen in one scope and the processing
+// time it was seen at.
+type scopeClock struct {
+	Log  time.Time `json:"log"`
+	Seen time.Time `json:"seen"`
+}
+
+func isConsequence(o Occurrence) bool {
+	return o.Alert.Record.Role == string(patterns.RoleConsequence)
+}
+
+// correlationTime is when o happened as correlation sees it: its log time
+// when the entry had a timestamp, else the latest log time of its scope
+// advanced by the processing time since (a c10d line printed between two
+// sglang lines happened between them), else its read time.
+func (g *Grouper) correlationTime(o Occurrence, now time.Time) time.Time {
+	c, ok := g.clocks[o.Scope]
+	if o.Timed {
+		if !ok || o.Time.After(c.Log) {
+			g.setClock(o.Scope, scopeClock{Log: o.Time, Seen: now})
+		}
+		return o.Time
+	}
+	if ok {
+		return c.Log.Add(max(now.Sub(c.Seen), 0))
+	}
+	return o.Time
+}
+
+// setClock records a scope's clock, keeping the clocks bounded by
+// MaxGroups: the one seen longest ago makes room.
+func (g *Grouper) setClock(scope string, c scopeClock) {
+	if _, ok := g.clocks[scope]; !ok && len(g.clocks) >= g.opts.MaxGroups {
+		var oldest string
+		for s, x := range g.clocks {
+			if oldest == "" || x.Seen.Before(g.clocks[oldest].Seen) {
+				oldest = s
+			}
+		}
+		delete(g.clocks, oldest)
+	}
+	g.clocks[scope] = c
+}
+
+// pruneClocks forgets the clocks of scopes without an open incident.
+func (g *Grouper) pruneClocks() {
+	if len(g.clocks) == 0 {
+		return
+	}
+	open := make(map[string]bool, len(g.groups))
+	for _, gr := range g.groups {
+		open[gr.Scope] = true
+	}
+	for s := range g.clocks {
+		if !open[s] {
+			delete(g.clocks, s)
+		}
+	}
+}
+
+// correlated reports whether a consequence at at belongs to a root cause
+// that began at root: up to the correlation window after it, or up to the
+// settle time before it (a consequence printed just before the root
+// cause's entry was complete, or read first from another stream).
+func (g *Grouper) correlated(root, at time.Time) bool {
+	return !at.Before(root.Add(-g.opts.Settle)) && !at.After(root.Add(g.opts.Correlation))
+}
+
+// findRoot returns the open root-cause incident of scope that a
+// consequence at at folds into, or nil: among the failures of the scope
+// correlated with it, the burst nearest before it (failures within the
+// settle time of each other are one burst: the ranks of one crash, or two
+// causes of it), and in that burst the earliest failure, where the crash
+// began. skip is a fingerprint to leave out.
+func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
+	var cands []*group
+	for _, m := range g.scopeGroups(scope) {
+		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) {
+			cands = append(cands, m.gr)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	// Latest first; among equal times the later-created first, so that
+	// walking back ends at the first one created.
+	slices.SortFunc(cands, func(a, b *group) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Seq, a.Seq)
+	})
+	burst := 1
+	for burst < len(cands) && cands[burst-1].At.Sub(cands[burst].At) <= g.opts.Settle {
+		burst++
+	}
+	// The earliest of the burst, a named cause before a wrapper: a
+	// wrapper alone ("Scheduler hit an exception" whose traceback lines
+	// were interleaved away) says which process died, not why.
+	for i := burst - 1; i >= 0; i-- {
+		if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) {
+			return cands[i]
+		}
+	}
+	return cands[burst-1]
+}
+
+type member struct {
+	id string
+	gr *group
+}
+
+// indexScope records that the incident id is open in scope.
+func (g *Grouper) indexScope(scope, id string) {
+	m := g.byScope[scope]
+	if m == nil {
+		m = make(map[string]struct{})
+		g.byScope[scope] = m
+	}
+	m[id] = struct{}{}
+}
+
+// scopeGroups returns the open incidents of scope, forgetting those that
+// were closed (announced and forgotten, folded, evicted) since indexed.
+func (g *Grouper) scopeGroups(scope string) []member {
+	m := g.byScope[scope]
+	out := make([]member, 0, len(m))
+	for id := range m {
+		gr, ok := g.groups[id]
+		if !ok || gr.Scope != scope {
+			delete(m, id)
+			continue
+		}
+		out = append(out, member{id, gr})
+	}
+	return out
+}
+
+// pruneScopes drops closed incidents and empty scopes from the index, so
+// it stays as small as the open incidents.
+func (g *Grouper) pruneScopes() {
+	for scope := range g.byScope {
+		if len(g.scopeGroups(scope)) == 0 {
+			delete(g.byScope, scope)
+		}
+	}
+}
+
+// canBeRoot reports whether gr can be the root cause of a consequence: a
+// failure that is not itself a consequence, of severity error or more. A
+// warning is a risk the server lives with (a retract, a slow step), not
+// what killed it.
+func canBeRoot(gr *group) bool {
+	return !gr.Consequence && sinks.SeverityRank(gr.Alert.Record.Severity) >= sinks.SeverityRank("error")
+}
+
+// fold adds one consequence occurrence to the root-cause incident gr.
+func (gr *group) fold(o Occurrence, now time.Time, st *Stats) {
+	gr.foldAlert(&o.Alert, st)
+	gr.LastSeen = now
+}
+
+// foldAlert adds a consequence (one occurrence, or a whole settling
+// consequence incident) to gr's list.
+func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
+	n := max(c.Count, 1)
+	st.Folded += int64(n)
+	// What followed says how bad the root cause was: a warning that ended
+	// in the server's death is as severe as the death, so that a sink's
+	// min_severity does not hide the crash inside it.
+	if sinks.SeverityRank(c.Record.Severity) > sinks.SeverityRank(gr.Alert.Record.Severity) {
+		gr.Alert.Record.Severity = c.Record.Severity
+	}
+	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || c.Record.Fatal
+	cs := gr.Alert.Consequences
+	i := slices.IndexFunc(cs, func(x sinks.Consequence) bool { return x.Fingerprint == c.Fingerprint })
+	if i < 0 {
+		if len(cs) >= maxConsequences {
+			gr.Unlisted += n
+			st.Unlisted += int64(n)
+			return
+		}
+		gr.Alert.Consequences = append(cs, sinks.Consequence{
+			ID: c.Record.ID, Slug: c.Record.Slug, Severity: c.Record.Severity,
+			Headline: cmpOr(c.Headline, c.Match.Text), Count: n,
+			Time: c.Time, LastTime: c.LastTime, Fingerprint: c.Fingerprint,
+		})
+		x := &gr.Alert.Consequences[len(gr.Alert.Consequences)-1]
+		for _, r := range c.Ranks {
+			x.Ranks = addRank(x.Ranks, r)
+		}
+		return
+	}
+	x := &cs[i]
+	x.Count += n
+	if c.Time.Before(x.Time) {
+		x.Time = c.Time
+	}
+	if c.LastTime.After(x.LastTime) {
+		x.LastTime = c.LastTime
+	}
+	for _, r := range c.Ranks {
+		x.Ranks = addRank(x.Ranks, r)
+	}
+}
+
+// consequences is the number of consequence occurrences folded into gr.
+func (gr *group) consequences() int {
+	n := gr.Unlisted
+	for i := range gr.Alert.Consequences {
+		n += gr.Alert.Consequences[i].Count
+	}
+	return n
+}
+
+// claim folds into root, as it is announced, the settling consequences
+// it is the root cause of, so that its first alert lists them.
+func (g *Grouper) claim(root *group) {
+	if root.Consequence || g.opts.Correlation <= 0 {
+		return
+	}
+	g.adopt(root)
+}
+
+// adopt folds into the new root-cause incident root the settling
+// consequence incidents of its scope that it explains (consequences read
+// before their cause): those whose root it now is.
+func (g *Grouper) adopt(root *group) {
+	// Only the few settling consequences of the scope are looked at
+	// closely, in creation order: a new incident among thousands must not
+	// cost a sort of them all.
+	var ids []string
+	for _, m := range g.scopeGroups(root.Scope) {
+		if m.gr.Consequence && m.gr.Settling {
+			ids = append(ids, m.id)
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	for _, id := range ids {
+		c := g.groups[id]
+		if g.findRoot(c.Scope, c.At, id) != root {
+			continue
+		}
+		root.foldAlert(&c.Alert, &g.stats)
+		if c.LastSeen.After(root.LastSeen) {
+			root.LastSeen = c.LastSeen
+		}
+		delete(g.groups, id)
+	}
+}
+
+// foldSettled folds settling consequence incidents into a root cause that
+// is open now: those whose settle time is over, or all of them at Flush.
+// Adopt does this when the root cause arrives; this covers a root cause
+// restored from a snapshot or a consequence restored without one.
+func (g *Grouper) foldSettled(now time.Time, all bool) {
+	if g.opts.Correlation <= 0 {
+		return
+	}
+	for _, id := range g.sortedIDs() {
+		c := g.groups[id]
+		if !c.Consequence || !c.Settling || (!all && now.Before(c.NotifyAt)) {
+			continue
+		}
+		if root := g.findRoot(c.Scope, c.At, id); root != nil {
+			root.foldAlert(&c.Alert, &g.stats)
+			if c.LastSeen.After(root.LastSeen) {
+				root.LastSeen = c.LastSeen
+			}
+			delete(g.groups, id)
+		}
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Holds reports whether alert a is the incident of fingerprint fp, or the
+// root-cause incident that fp was folded into. Code that marks an
+// incident's first alert (the pipeline's liveness gate) finds it with this
+// once the settle time is over, wherever the occurrence ended up.
+func Holds(a *sinks.Alert, fp string) bool {
+	if a.Fingerprint == fp {
+		return true
+	}
+	for i := range a.Consequences {
+		if a.Consequences[i].Fingerprint == fp {
+			return true
+		}
+	}
+	return false
+}
+
+// Pending reports whether the incident of fingerprint fp, or the root
+// cause it was folded into, is open and not yet announced: its first
+// alert, still to come out of Tick or Flush, will hold fp (see Holds).
+func (g *Grouper) Pending(fp string) bool {
+	if gr, ok := g.groups[fp]; ok {
+		return gr.Settling
+	}
+	for _, gr := range g.groups {
+		if gr.Settling && Holds(&gr.Alert, fp) {
+			return true
+		}
+	}
+	return false
+}

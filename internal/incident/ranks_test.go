@@ -1,0 +1,50 @@
+package incident
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+func TestRankOf(t *testing.T) {
+	none := entry.NoRanks
+	tp3 := entry.NoRanks
+	tp3.DP, tp3.TP = 0, 3
+	tests := []struct {
+		name string
+		e    entry.Entry
+		want string
+	}{
+		{"sglang header", entry.Entry{Ranks: tp3, Text: "Scheduler hit an exception"}, "DP0 TP3"},
+		{"torch prefix", entry.Entry{Ranks: none, Prefix: "[rank3]:", Text: "[E528 00:21:09.1 ProcessGroupNCCL.cpp:632] Watchdog caught"}, "rank3"},
+		{"torchrun prefix", entry.Entry{Ranks: none, Prefix: "[default12]: ", Text: "x"}, "rank12"},
+		{"c10d bracket", entry.Entry{Ranks: none, Text: "[E528 00:21:09.1 ProcessGroupNCCL.cpp:632] [Rank 5] Watchdog caught collective operation timeout"}, "rank5"},
+		{"process group bracket", entry.Entry{Ranks: none, Text: "what():  [PG ID 0 PG GUID 0 Rank 1] Process group watchdog thread terminated"}, "rank1"},
+		{"rank outside a bracket is not read", entry.Entry{Ranks: none, Text: "Rank 0 scheduler is dead. Please check if there are relevant logs."}, ""},
+		{"process title", entry.Entry{Ranks: none, Text: "Process 4011: sglang::scheduler_DP1_TP3 (idle)\nThread 0x7f (most recent call first):"}, "DP1 TP3"},
+		{"plain title", entry.Entry{Ranks: none, Text: "sglang::scheduler"}, ""},
+		{"nothing", entry.Entry{Ranks: none, Text: "Received sigquit from a child process."}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RankOf(&tt.e); got != tt.want {
+				t.Fatalf("RankOf = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzRankOf(f *testing.F) {
+	for _, s := range []string{"[rank3]:", "[Rank 3]", "[PG 3 Rank 5] x", "sglang::scheduler_DP1_TP3", "Rank ]", "[Rank 99999999]", "sglang::scheduler_TP"} {
+		f.Add("", s)
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, prefix, text string) {
+		e := entry.Entry{Ranks: entry.NoRanks, Prefix: prefix, Text: text}
+		r := RankOf(&e)
+		if strings.ContainsAny(r, "\n[]") || len(r) > 64 {
+			t.Fatalf("RankOf(%q, %q) = %q", prefix, text, r)
+		}
+	})
+}
