@@ -79,6 +79,10 @@ func cmdScan(ctx context.Context, args []string, e env) error {
 		inputs = append(inputs, scan.Input{Name: name, R: f})
 	}
 
+	if len(inputs) == 0 {
+		// Nothing was scanned: a "no incidents" verdict would be a lie.
+		return usageError("%w", errors.Join(inputErrs...))
+	}
 	red, err := redact.New(nil)
 	if err != nil {
 		return err
