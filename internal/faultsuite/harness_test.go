@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -194,3 +195,6 @@ func writeFile(t testing.TB, dir, name, content string) string {
 	}
 	return p
 }
+
+// interrupt is the signal an orchestrator stops logmatch with.
+var interrupt = syscall.SIGTERM
