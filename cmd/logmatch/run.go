@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -15,7 +16,7 @@ const runUsage = `Usage:
   logmatch run [--config FILE] [--path GLOB]... [--catalog PATH]... [--no-default-catalog]
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
-               [--log-format text|json] [--log-level LEVEL] [-- COMMAND ARGS...]
+               [--log-format text|json] [--log-level LEVEL] [--state-reset] [-- COMMAND ARGS...]
   SPEC: stdout | slack=URL | webhook=URL | alertmanager=URL | otel | otel=ENDPOINT
 
 Follows log files (globs; rotation, truncation and Kubernetes CRI/docker
@@ -23,7 +24,9 @@ framing handled), standard input (--path -) or a wrapped command (after
 "--": its output is passed through unchanged and logmatch exits with its
 exit status), matches every entry against the catalog and sends incidents
 to the sinks. Read positions, grouping state and undelivered alerts are
-kept in --state-dir, so a restart loses and repeats nothing.
+kept in --state-dir, so a restart loses and repeats nothing. A damaged
+state file is an error (exit 3) that says so; --state-reset moves it aside
+and starts with empty state instead.
 
 Without --path or a command, standard input is read. Without --sink, alerts
 are written to standard output as logmatch.alert/v1 JSON lines. A YAML
@@ -37,6 +40,7 @@ Serves /healthz, /readyz and /metrics on --http-addr (default :9464).
 func cmdRun(ctx context.Context, args []string, e env) error {
 	fs := newFlagSet("run", runUsage, e)
 	flags := config.RegisterFlags(fs)
+	stateReset := fs.Bool("state-reset", false, "if the state file is damaged, move it aside (state.db.damaged-TIME) and start with empty state instead of failing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -71,17 +75,21 @@ func cmdRun(ctx context.Context, args []string, e env) error {
 	}
 
 	p, err := pipeline.New(ctx, pipeline.Options{
-		Config:  cfg,
-		Logger:  log,
-		Stdin:   e.stdin,
-		Stdout:  e.stdout,
-		Stderr:  e.stderr,
-		Getenv:  e.getenv,
-		Reload:  reload,
-		Signals: forward,
+		Config:     cfg,
+		Logger:     log,
+		Stdin:      e.stdin,
+		Stdout:     e.stdout,
+		Stderr:     e.stderr,
+		Getenv:     e.getenv,
+		Reload:     reload,
+		Signals:    forward,
+		StateReset: *stateReset,
 	})
-	if err != nil {
+	if errors.Is(err, pipeline.ErrConfig) {
 		return usageError("%w", err)
+	}
+	if err != nil {
+		return err
 	}
 	if err := p.Run(ctx); err != nil {
 		return err

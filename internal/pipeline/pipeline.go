@@ -50,7 +50,16 @@ type Options struct {
 	// Listening, when set, is called with the HTTP server's address once
 	// it listens (tests use port 0).
 	Listening func(addr string)
+	// StateReset moves a damaged state file aside and starts with empty
+	// state, instead of failing (see state.Options.ResetDamaged).
+	StateReset bool
 }
+
+// ErrConfig is wrapped by New's errors that are the configuration's fault
+// (catalog, redaction, format, sinks): the process exits 2 for those only.
+// Anything else (a damaged or locked state file, a failure while running)
+// is not fixed by editing the configuration.
+var ErrConfig = errors.New("configuration")
 
 // Pipeline is logmatch run.
 type Pipeline struct {
@@ -122,7 +131,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		if tel != nil {
 			_ = tel.Shutdown(ctx)
 		}
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	p.sinks, p.tel = built, tel
 
@@ -131,8 +140,9 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		bounds[s.Name] = state.QueueBounds{MaxItems: s.Queue.MaxItems, MaxAge: time.Duration(s.Queue.MaxAge)}
 	}
 	store, err := state.Open(cfg.StateDir, state.Options{
-		Queue:      state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
-		SinkQueues: bounds,
+		Queue:        state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
+		SinkQueues:   bounds,
+		ResetDamaged: opts.StateReset,
 	})
 	if err != nil {
 		closeSinks(ctx, built)
@@ -140,6 +150,10 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		return nil, err
 	}
 	p.store = store
+	if aside, why := store.MovedAside(); aside != "" {
+		p.log.Warn("state file was damaged: moved aside, starting with empty state (read positions and queued alerts in it are lost)",
+			"moved_to", aside, "damage", why)
+	}
 
 	g := incident.New(incident.Options{
 		Window:         time.Duration(cfg.GroupWindow),
