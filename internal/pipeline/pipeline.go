@@ -23,6 +23,7 @@ import (
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks/otel"
 )
 
@@ -96,9 +97,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	var errs []error
 
 	m, problems, err := LoadMatcher(Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
-	for _, pr := range problems {
-		p.log.Warn("catalog problem", "problem", pr.Error())
-	}
+	p.logCatalogProblems(problems)
 	if err != nil {
 		errs = append(errs, err)
 	} else {
@@ -571,15 +570,25 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	}
 	p.stamp = stamp
 	m, problems, err := LoadMatcher(Catalog{Paths: p.cfg.Catalogs, NoDefault: p.cfg.NoDefaultCatalog})
-	for _, pr := range problems {
-		p.log.Warn("catalog problem", "problem", pr.Error())
-	}
+	p.logCatalogProblems(problems)
 	if err != nil {
 		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)
 		return
 	}
 	p.matcher.Store(m)
 	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
+}
+
+// logCatalogProblems logs each problem with the file:line it names; an
+// error (a record left out) at error level.
+func (p *Pipeline) logCatalogProblems(problems []patterns.Problem) {
+	for _, pr := range problems {
+		level := slog.LevelWarn
+		if pr.Level == patterns.LevelError {
+			level = slog.LevelError
+		}
+		p.log.Log(context.Background(), level, "catalog problem", "problem", pr.Error())
+	}
 }
 
 // serveHTTP serves health and metrics until ctx ends.
