@@ -105,8 +105,15 @@ type process struct {
 // if it is still running.
 func start(t testing.TB, args ...string) *process {
 	t.Helper()
+	return startCommand(t, binary(t), args...)
+}
+
+// startCommand is start for another program, such as a wrapper (prlimit)
+// that runs the binary.
+func startCommand(t testing.TB, name string, args ...string) *process {
+	t.Helper()
 	p := &process{t: t, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(binary(t), args...)
+	p.cmd = exec.Command(name, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

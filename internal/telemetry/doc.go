@@ -22,6 +22,8 @@
 //	logmatch.sink.retries           {retry}     logmatch_sink_retries_total                sink
 //	logmatch.sink.queue.depth       {alert}     logmatch_sink_queue_depth (gauge)          sink
 //	logmatch.sink.dropped           {alert}     logmatch_sink_dropped_total                sink, reason
+//	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
+//	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
 //
 // class is "retryable" or "permanent". An unclassified incident (a
 // traceback no record matched) counts only in

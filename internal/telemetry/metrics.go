@@ -38,6 +38,8 @@ type Metrics struct {
 	sinkRetries             metric.Int64Counter
 	queueDepth              metric.Int64Gauge
 	dropped                 metric.Int64Counter
+	commitFailures          metric.Int64Counter
+	overflow                metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -72,6 +74,8 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.sinkFailures, "logmatch.sink.failures", "{failure}", "Alerts a sink gave up on, by failure class.")
 	counter(&m.sinkRetries, "logmatch.sink.retries", "{retry}", "Delivery attempts repeated after a retryable failure.")
 	counter(&m.dropped, "logmatch.sink.dropped", "{alert}", "Alerts dropped by a bound, by reason.")
+	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
+	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +213,23 @@ func (m *Metrics) AlertDropped(sink, reason string, n int) {
 		return
 	}
 	m.dropped.Add(context.Background(), int64(n), m.drop.get(labels{a: sink, b: reason}).add...)
+}
+
+// CommitFailed counts a state commit that failed.
+func (m *Metrics) CommitFailed() {
+	if m == nil {
+		return
+	}
+	m.commitFailures.Add(context.Background(), 1)
+}
+
+// Overflow counts n new incidents for the sink that its rate bound folded
+// into a digest.
+func (m *Metrics) Overflow(sink string, n int) {
+	if m == nil {
+		return
+	}
+	m.overflow.Add(context.Background(), int64(n), m.sink.get(labels{a: sink}).add...)
 }
 
 // labels are the values of up to three labels, in a setCache's key order.
