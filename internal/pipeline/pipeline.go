@@ -171,13 +171,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		Window:         time.Duration(cfg.GroupWindow),
 		RepeatInterval: time.Duration(cfg.RepeatInterval),
 	})
-	if blob, ok, err := store.Grouping(); err != nil {
-		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
-	} else if ok && blob.Version == groupingVersion {
-		if err := g.Restore(blob.Data); err != nil {
-			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
-		}
-	}
+
 	restored := map[string]state.Checkpoint{}
 	cps, err := store.Files()
 	if err != nil {
@@ -201,6 +195,13 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		now:      time.Now,
 		restored: restored,
 	})
+	if blob, ok, err := store.Grouping(); err != nil {
+		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+	} else if ok {
+		if err := p.proc.restore(blob.Version, blob.Data); err != nil {
+			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+		}
+	}
 	for _, b := range built {
 		p.dels = append(p.dels, newDeliverer(b, store, p.log, tel.Metrics(), time.Now))
 	}
@@ -612,6 +613,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				p.proc.flushAll()
 				if onlyFinite {
 					p.proc.flushGroups()
+					p.proc.flushDigests(time.Now(), true)
 				}
 				if err := commit(); err != nil {
 					return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
@@ -647,6 +649,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 			}
 		case now := <-tick.C:
 			p.proc.idleFlush(now)
+			p.proc.flushDigests(now, false)
 			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
 				_ = commit()
 			}
