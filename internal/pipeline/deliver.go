@@ -172,10 +172,11 @@ func itemBySeq(items []state.Item, seq uint64) state.Item {
 func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error, n int) time.Duration {
 	switch {
 	case err == nil:
-		d.ack(seqs...)
+		// Counted before the ack's disk sync: the sink has it already.
 		for range n {
 			d.metrics.AlertSent(d.name)
 		}
+		d.ack(seqs...)
 		d.failingSince.Store(0)
 		return 0
 	case !retry:

@@ -315,7 +315,7 @@ func (p *processor) queue(as []sinks.Alert) {
 			if rank < s.minRank || !s.wants(a.Kind) {
 				continue
 			}
-			if b := p.bounds[s.name]; a.Kind == incident.KindNew && b != nil && !b.allow(now) {
+			if b := p.bounds[s.name]; a.Kind == incident.KindNew && b != nil && !b.admit(a.Fingerprint, now) {
 				if b.fold(&a, now) {
 					p.log.Warn("new incidents above the sink's rate bound: folding them into a digest", "sink", s.name,
 						"per_minute", b.perMinute, "digest_due", b.digest.Due)

@@ -15,7 +15,10 @@ import (
 // times: above the bound, new incidents are folded into one digest alert
 // per sink per digestInterval, and counted (logmatch_sink_overflow_total).
 // Summaries, reminders and updates of incidents already announced are not
-// bounded: they are at most one per incident per window.
+// bounded: they are at most one per incident per window. Nor is a new
+// alert of an incident whose fingerprint went to the sink within the last
+// digestInterval (with --group-window 0 every hit is a new alert of the
+// same incident): the bound brakes distinct incidents, not repeats.
 const (
 	// DefaultNewIncidentRate is how many new incidents a sink is sent per
 	// minute, on average, before they are folded into a digest.
@@ -26,6 +29,9 @@ const (
 	digestInterval = time.Minute
 	// digestSample bounds the headlines a digest lists.
 	digestSample = 20
+	// maxRecent bounds the fingerprints a bound remembers as recently
+	// sent; past it the oldest are forgotten (then count as distinct).
+	maxRecent = 4096
 	// KindDigest marks a digest alert.
 	KindDigest = "digest"
 )
@@ -36,6 +42,7 @@ type rateBound struct {
 	tokens           float64
 	last             time.Time
 	digest           *digest
+	recent           map[string]time.Time // fingerprint -> when last sent
 }
 
 // digest is the overflow of one sink not yet sent. It is saved with the
@@ -50,7 +57,55 @@ type digest struct {
 	Source     sinks.Source   `json:"source"` // of the first folded incident
 }
 
-// allow takes a token for a new incident at now; false means fold it.
+// admit reports whether a new alert with fingerprint fp goes to the sink
+// at now: a repeat of an incident sent within digestInterval does, a
+// distinct incident takes a token; false means fold it into the digest.
+func (r *rateBound) admit(fp string, now time.Time) bool {
+	if r.perMinute <= 0 {
+		return true
+	}
+	if at, ok := r.recent[fp]; ok && now.Sub(at) < digestInterval {
+		r.recent[fp] = now
+		return true
+	}
+	if !r.allow(now) {
+		return false
+	}
+	if r.recent == nil {
+		r.recent = map[string]time.Time{}
+	}
+	if len(r.recent) >= maxRecent {
+		r.forget(now)
+	}
+	r.recent[fp] = now
+	return true
+}
+
+// forget drops the fingerprints older than digestInterval, or, when all
+// are recent, the older half.
+func (r *rateBound) forget(now time.Time) {
+	for fp, at := range r.recent {
+		if now.Sub(at) >= digestInterval {
+			delete(r.recent, fp)
+		}
+	}
+	if len(r.recent) < maxRecent {
+		return
+	}
+	times := make([]time.Time, 0, len(r.recent))
+	for _, at := range r.recent {
+		times = append(times, at)
+	}
+	slices.SortFunc(times, time.Time.Compare)
+	cut := times[len(times)/2]
+	for fp, at := range r.recent {
+		if at.Before(cut) {
+			delete(r.recent, fp)
+		}
+	}
+}
+
+// allow takes a token at now; false means none is left.
 func (r *rateBound) allow(now time.Time) bool {
 	if r.perMinute <= 0 {
 		return true

@@ -22,6 +22,19 @@ func TestRateBound(t *testing.T) {
 	}
 }
 
+// Repeats of an incident sent recently pass without a token: the bound
+// brakes distinct incidents.
+func TestRateBoundExemptsRepeats(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	b := &rateBound{perMinute: 1, burst: 1}
+	if !b.admit("a", t0) || !b.admit("a", t0) || !b.admit("a", t0.Add(time.Second)) {
+		t.Fatal("repeats of a were folded")
+	}
+	if b.admit("b", t0.Add(time.Second)) {
+		t.Fatal("a distinct incident passed with no token left")
+	}
+}
+
 // A digest being gathered is saved with the grouping state and restored,
 // so a restart neither loses nor repeats the overflow.
 func TestDigestSurvivesRestart(t *testing.T) {
