@@ -390,7 +390,14 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 		g.Go(func() error { return p.serveHTTP(svcCtx, ln) })
 	}
 	p.telRan = true
-	g.Go(func() error { return p.tel.Run(svcCtx) })
+	g.Go(func() error {
+		// A metrics export that fails at the end loses no alert: it is
+		// logged, not made the exit status.
+		if err := p.tel.Run(svcCtx); err != nil {
+			p.log.Warn("telemetry shutdown", "err", err)
+		}
+		return nil
+	})
 
 	result := make(chan error, 1)
 	go func() { result <- g.Wait() }()
