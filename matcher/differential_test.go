@@ -88,6 +88,10 @@ func differentialSubjects(recs []patterns.Record, ordinary, noise int) []Subject
 // than 50 ms, and a timeout would hide the comparison.
 const slowMachineTimeout = 20 * time.Second
 
+// The differential tests also lift the entry budget (EntryBudget: an
+// hour): the naive reference tries every pattern on every subject, and the
+// comparison needs all of them tried.
+
 // compareMatchers runs both matchers on every subject, spread over the CPUs,
 // and reports each subject where the hits differ.
 func compareMatchers(t *testing.T, pre, naive *Matcher, subs []Subject) {
@@ -140,8 +144,8 @@ func TestDifferentialSample(t *testing.T) {
 	for i := 0; i < len(all); i += 32 {
 		recs = append(recs, all[i])
 	}
-	pre := compileOK(t, recs, Options{MatchTimeout: slowMachineTimeout})
-	naive := compileOK(t, recs, Options{NoPrefilter: true, MatchTimeout: slowMachineTimeout})
+	pre := compileOK(t, recs, Options{MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour})
+	naive := compileOK(t, recs, Options{NoPrefilter: true, MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour})
 	compareMatchers(t, pre, naive, differentialSubjects(recs, 100, 300))
 }
 
@@ -153,8 +157,8 @@ func TestDifferentialFull(t *testing.T) {
 		t.Skip("full sweep: run without -short and without -race")
 	}
 	recs := loadCatalog(t)
-	pre := compileOK(t, recs, Options{MatchTimeout: slowMachineTimeout})
-	naive := compileOK(t, recs, Options{NoPrefilter: true, MatchTimeout: slowMachineTimeout})
+	pre := compileOK(t, recs, Options{MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour})
+	naive := compileOK(t, recs, Options{NoPrefilter: true, MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour})
 	compareMatchers(t, pre, naive, differentialSubjects(recs, 1000, 1000))
 }
 

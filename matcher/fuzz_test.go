@@ -34,8 +34,8 @@ func FuzzMatchDifferential(f *testing.F) {
 	for i, p := range fuzzPatterns {
 		recs = append(recs, patterns.Record{ID: string(rune('a' + i)), MessagePattern: p})
 	}
-	pre := compileOK(f, recs, Options{MatchTimeout: time.Second})
-	naive := compileOK(f, recs, Options{NoPrefilter: true, MatchTimeout: time.Second})
+	pre := compileOK(f, recs, Options{MatchTimeout: time.Second, EntryBudget: time.Hour})
+	naive := compileOK(f, recs, Options{NoPrefilter: true, MatchTimeout: time.Second, EntryBudget: time.Hour})
 	for _, s := range []string{
 		"",
 		"[2026-05-28 00:11:09 TP0] CUDA out of memory. Tried to allocate 2.00 GiB",

@@ -23,6 +23,17 @@ var ErrMatchTimeout = errors.New("match timed out")
 // regexp2 backtracking-stack limit.
 var ErrStackLimit = errors.New("backtracking stack limit exceeded")
 
+// ErrEntryBudget is wrapped by the PatternError that reports an entry
+// whose match budget (Options.EntryBudget) ran out before every candidate
+// pattern was tried; it names the first pattern left untried.
+var ErrEntryBudget = errors.New("entry match budget spent")
+
+// DefaultEntryBudget is the whole time one entry may spend matching, all
+// candidate patterns together. patterns.MatchTimeout bounds one pattern;
+// this bounds the sum, so an entry that several slow patterns meet cannot
+// stall the stream behind it.
+const DefaultEntryBudget = time.Second
+
 // Options tune Compile. The zero value is what production uses.
 type Options struct {
 	// Corpus is sample text of ordinary (healthy) log lines. The prefilter
@@ -35,6 +46,13 @@ type Options struct {
 	// MatchTimeout replaces patterns.MatchTimeout when positive: tests on a
 	// loaded machine raise it, latency-sensitive callers may lower it.
 	MatchTimeout time.Duration
+	// EntryBudget replaces DefaultEntryBudget when positive. Once an entry
+	// has spent it, the candidates not yet tried are skipped (reported as
+	// one ErrEntryBudget PatternError), and a timed-out pattern is
+	// confirmed with a longer rerun only when the rerun fits in what is
+	// left. An entry thus takes at most about EntryBudget plus one
+	// pattern's MatchTimeout.
+	EntryBudget time.Duration
 }
 
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
@@ -43,6 +61,8 @@ type Matcher struct {
 	recs     []patterns.Record
 	res      []atomic.Pointer[compiled] // nil until the pattern is first tried
 	timeout  time.Duration              // Options.MatchTimeout
+	budget   time.Duration              // Options.EntryBudget or DefaultEntryBudget
+	clock    func() time.Time           // time.Now; tests step it
 	reqs     []Required
 	litLen   []int
 	classKey []string   // last dotted component of each record's errorClass
@@ -52,6 +72,7 @@ type Matcher struct {
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
 	retries    atomic.Uint64 // timeouts retried with a larger budget
+	overBudget atomic.Uint64 // entries whose match budget ran out
 	hits       atomic.Uint64
 	timeouts   []atomic.Uint64 // per record
 	stackLimit []atomic.Uint64 // per record
@@ -83,7 +104,11 @@ type group struct {
 // and skipped; the other records still compile. Records are copied: hits
 // point into the Matcher's own copy.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
-	m := &Matcher{timeout: opts.MatchTimeout}
+	m := &Matcher{timeout: opts.MatchTimeout, budget: opts.EntryBudget}
+	if m.budget <= 0 {
+		m.budget = DefaultEntryBudget
+	}
+	m.clock = time.Now
 	var problems []patterns.Problem
 	for _, rec := range recs {
 		req, err := analyse(rec.MessagePattern)
@@ -221,7 +246,15 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 	}
 
 	sc.hits = sc.hits[:0]
-	for _, r := range sc.cands {
+	start := m.clock()
+	for ci, r := range sc.cands {
+		if spent := m.clock().Sub(start); spent > m.budget {
+			m.overBudget.Add(1)
+			rec := &m.recs[r]
+			errs = append(errs, PatternError{Record: rec, Err: fmt.Errorf("%s: record %s: messagePattern: not tried, %d of %d candidate patterns left: %w (%s)",
+				rec.Origin, rec.ID, len(sc.cands)-ci, len(sc.cands), ErrEntryBudget, m.budget)})
+			break
+		}
 		m.tried.Add(1)
 		prog, err := m.program(int(r))
 		if err != nil {
@@ -229,8 +262,10 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 			continue
 		}
 		match, err := prog.re.FindStringMatch(s.Text)
-		if err != nil && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
-			// Confirm a timeout with a larger budget before reporting it.
+		if err != nil && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) &&
+			m.clock().Sub(start)+retryFactor*prog.re.MatchTimeout <= m.budget {
+			// Confirm a timeout with a larger budget before reporting it,
+			// when the entry's budget has room for that.
 			match, err = m.confirm(int(r), prog, s.Text)
 		}
 		if err != nil {
@@ -408,6 +443,7 @@ type Stats struct {
 	Tried       uint64 // regex evaluations (prefilter candidates confirmed or refuted)
 	Hits        uint64
 	Retries     uint64            // timeouts retried with retryFactor times the budget
+	OverBudget  uint64            // entries whose EntryBudget ran out before every candidate was tried
 	Timeouts    uint64            // pattern timeouts that the retry confirmed, all records
 	StackLimits uint64            // backtracking-stack errors, all records
 	ByRecord    map[string]uint64 // timeouts plus stack errors by record id; nil when none
@@ -415,7 +451,7 @@ type Stats struct {
 
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
-	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load()}
+	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load(), OverBudget: m.overBudget.Load()}
 	for i := range m.recs {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
 		st.Timeouts += t

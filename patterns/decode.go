@@ -94,7 +94,7 @@ func jsonProblem(err error, field string) Problem {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return Problem{Message: fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se), Err: err}
+		return Problem{Message: fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, jsonSyntax(se)), Err: err}
 	case errors.As(err, &te):
 		if te.Field == "" {
 			return Problem{Field: field, Message: "want object, got " + te.Value, Err: err}
@@ -102,6 +102,30 @@ func jsonProblem(err error, field string) Problem {
 		return Problem{Field: te.Field, Message: typeMessage(te), Err: err}
 	}
 	return Problem{Field: field, Message: "invalid JSON: " + err.Error(), Err: err}
+}
+
+// jsonSyntax is encoding/json's syntax message without the character it
+// quotes, unless that is JSON punctuation: a file that is not JSON at all
+// (a YAML secret given by mistake) would otherwise have the first
+// character of each of its lines printed.
+func jsonSyntax(err error) string {
+	msg := err.Error()
+	const prefix = "invalid character "
+	if !strings.HasPrefix(msg, prefix) {
+		return msg
+	}
+	rest := msg[len(prefix):]
+	quoted := rest
+	if i := strings.Index(rest, "' "); i >= 0 {
+		quoted, rest = rest[:i+1], rest[i+1:]
+	} else {
+		rest = ""
+	}
+	switch quoted {
+	case "'{'", "'}'", "'['", "']'", "':'", "','", "'\"'":
+		return msg
+	}
+	return "unexpected character" + rest
 }
 
 // typeMessage says what a field wants in JSON terms. For an element of an

@@ -58,6 +58,33 @@ func Lint(recs []Record, opts LintOptions) []Problem {
 	return probs
 }
 
+// RefuseCatastrophic is the load path's half of Lint's backtracking check,
+// the same check, so what lint calls an error never loads: it returns recs
+// without the records whose messagePattern the probe proves catastrophic
+// (each reported as a LevelError problem at the record's file:line, saying
+// it was refused), and with the records the static check only suspects,
+// each reported as a LevelWarning. recs is not modified.
+func RefuseCatastrophic(recs []Record, opts LintOptions) ([]Record, []Problem) {
+	opts = opts.withDefaults()
+	kept := make([]Record, 0, len(recs))
+	var probs []Problem
+	for _, r := range recs {
+		p, bad := lintPattern(r.MessagePattern, opts)
+		if !bad {
+			kept = append(kept, r)
+			continue
+		}
+		p.File, p.Line = r.Origin.File, r.Origin.Line
+		if p.Level == LevelError {
+			p.Message = fmt.Sprintf("record %s refused: %s", r.ID, p.Message)
+		} else {
+			kept = append(kept, r)
+		}
+		probs = append(probs, p)
+	}
+	return kept, probs
+}
+
 // lintPattern runs the backtracking checks on one pattern. The problem it
 // returns has no place; the caller adds the record's.
 func lintPattern(expr string, opts LintOptions) (Problem, bool) {

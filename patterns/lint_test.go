@@ -216,3 +216,45 @@ func testLintOptions() LintOptions {
 	}
 	return opts
 }
+
+// Issue 14 item 12: the load path refuses exactly what lint calls a
+// backtracking error, naming file:line, and keeps what lint only warns
+// about.
+func TestRefuseCatastrophicAgreesWithLint(t *testing.T) {
+	recs := []Record{
+		{ID: "bad", MessagePattern: `(a+)+$`, Origin: Origin{File: "c.jsonl", Line: 1}},
+		{ID: "good", MessagePattern: `Synthetic failure #(\d+)`, Origin: Origin{File: "c.jsonl", Line: 2}},
+		{ID: "suspect", MessagePattern: `(.*a){12}`, Origin: Origin{File: "c.jsonl", Line: 3}},
+	}
+	kept, probs := RefuseCatastrophic(recs, testLintOptions())
+	var keptIDs []string
+	for _, r := range kept {
+		keptIDs = append(keptIDs, r.ID)
+	}
+	lint := Lint(recs, testLintOptions())
+	var lintErrs, refused []string
+	for _, p := range lint {
+		if p.Level == LevelError {
+			lintErrs = append(lintErrs, fmt.Sprintf("%s:%d", p.File, p.Line))
+		}
+	}
+	for _, p := range probs {
+		if p.Level == LevelError {
+			refused = append(refused, fmt.Sprintf("%s:%d", p.File, p.Line))
+			if !strings.Contains(p.Error(), "c.jsonl:1: messagePattern: record bad refused: catastrophic backtracking") {
+				t.Errorf("refusal %q does not name the place and the reason", p.Error())
+			}
+		}
+	}
+	if diff := cmp.Diff(lintErrs, refused); diff != "" {
+		t.Errorf("refused at load vs lint errors (-lint +load):\n%s", diff)
+	}
+	for _, id := range []string{"good", "suspect"} {
+		if !strings.Contains(strings.Join(keptIDs, " "), id) {
+			t.Errorf("%s not kept: %v", id, keptIDs)
+		}
+	}
+	if strings.Contains(strings.Join(keptIDs, " "), "bad") {
+		t.Errorf("bad kept: %v", keptIDs)
+	}
+}

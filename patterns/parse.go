@@ -182,7 +182,7 @@ func (p *parser) syntaxProblem(lines *lineCounter, offset int64, err error) {
 		offset = int64(len(lines.data))
 		err = io.ErrUnexpectedEOF
 	}
-	p.problem(lines.at(int(offset)), "", LevelError, "invalid JSON array: "+err.Error(), err)
+	p.problem(lines.at(int(offset)), "", LevelError, "invalid JSON array: "+jsonSyntax(err), err)
 }
 
 // lineCounter maps byte offsets to 1-based lines. Offsets are asked for in

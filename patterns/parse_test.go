@@ -119,7 +119,7 @@ func TestParseProblems(t *testing.T) {
 		{
 			name: "invalid JSON",
 			in:   `{"id":"b","messagePattern":"x" oops}`,
-			want: got{Problems: []string{"error c.jsonl:1: invalid JSON at byte 32: invalid character 'o' after object key:value pair"}},
+			want: got{Problems: []string{"error c.jsonl:1: invalid JSON at byte 32: unexpected character after object key:value pair"}},
 		},
 		{
 			name: "truncated line",
@@ -255,7 +255,7 @@ func TestParseProblems(t *testing.T) {
 		{
 			name: "syntax error inside an array stops there",
 			in:   "[\n{\"id\":\"a\",\"messagePattern\":\"x\"},\n{\"id\":\"b\" x}\n,{\"id\":\"c\",\"messagePattern\":\"x\"}]",
-			want: got{Records: []string{"a@c.jsonl:2"}, Problems: []string{"error c.jsonl:3: invalid JSON array: invalid character 'x' after object key:value pair"}},
+			want: got{Records: []string{"a@c.jsonl:2"}, Problems: []string{"error c.jsonl:3: invalid JSON array: unexpected character after object key:value pair"}},
 		},
 		{
 			name: "unterminated array",

@@ -21,7 +21,7 @@ const runLong = `Usage:
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
                [--log-format text|json] [--log-level LEVEL] [--on-fatal none|terminate]
-               [-- COMMAND ARGS...]
+               [--state-reset] [-- COMMAND ARGS...]
   SPEC: stdout | slack=URL | webhook=URL | alertmanager=URL | otel | otel=ENDPOINT
 
 Follows log files (globs; rotation, truncation and Kubernetes CRI/docker
@@ -29,7 +29,9 @@ framing handled), standard input (--path -) or a wrapped command (after
 "--": its output is passed through unchanged and logmatch exits with its
 exit status), matches every entry against the catalog and sends incidents
 to the sinks. Read positions, grouping state and undelivered alerts are
-kept in --state-dir, so a restart loses and repeats nothing.
+kept in --state-dir, so a restart loses and repeats nothing. A damaged
+state file is an error (exit 3) that says so; --state-reset moves it aside
+and starts with empty state instead.
 
 Without --path or a command, standard input is read. Without --sink, alerts
 are written to standard output as logmatch.alert/v1 JSON lines. A YAML
@@ -61,20 +63,22 @@ var runExit = exitHelp(
 
 func newRunCmd(e env) *cobra.Command {
 	var flags *config.Flags
+	var stateReset bool
 	c := &cobra.Command{
 		Use:   "run [flags] [-- COMMAND ARGS...]",
 		Short: "tail logs as a sidecar or pipeline plugin and send alerts to sinks",
 		Long:  runLong,
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runRun(cmd.Context(), e, flags)
+			return runRun(cmd.Context(), e, flags, stateReset)
 		},
 	}
 	flags = config.RegisterFlags(c.Flags())
+	c.Flags().BoolVar(&stateReset, "state-reset", false, "if the state file is damaged, move it aside (state.db.damaged-TIME) and start with empty state instead of failing")
 	return own(c, runExit)
 }
 
-func runRun(ctx context.Context, e env, flags *config.Flags) error {
+func runRun(ctx context.Context, e env, flags *config.Flags, stateReset bool) error {
 	load := func() (*config.Config, error) { return flags.Load(e.getenv, os.ReadFile) }
 	cfg, err := load()
 	if err != nil {
@@ -122,7 +126,11 @@ func runRun(ctx context.Context, e env, flags *config.Flags) error {
 		LoadConfig: load,
 		Version:    versionString(),
 		Signals:    forward,
+		StateReset: stateReset,
 	})
+	if err != nil {
+		return err
+	}
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,10 @@ func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool
 		inputs = append(inputs, scan.Input{Name: name, R: prog.reader(f)})
 	}
 
+	if len(inputs) == 0 {
+		// Nothing was scanned: a "no incidents" verdict would be a lie.
+		return usageError("%w", errors.Join(inputErrs...))
+	}
 	red, err := redact.New(nil)
 	if err != nil {
 		return err

@@ -266,8 +266,9 @@ func (g *Grouper) adopt(root *group) {
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen
 		}
-		delete(g.groups, id)
+		g.remove(id)
 	}
+	g.touch(root)
 }
 
 // foldSettled folds settling consequence incidents into a root cause that
@@ -288,7 +289,8 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 			if c.LastSeen.After(root.LastSeen) {
 				root.LastSeen = c.LastSeen
 			}
-			delete(g.groups, id)
+			g.remove(id)
+			g.touch(root)
 		}
 	}
 }

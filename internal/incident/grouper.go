@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"container/heap"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -87,8 +88,11 @@ type Stats struct {
 type Grouper struct {
 	opts   Options
 	groups map[string]*group
-	seq    int64 // creation order, for deterministic output
-	stats  Stats
+	// lru orders the open groups by LastSeen (then Seq), oldest first, so
+	// making room for a new incident costs O(log n), not a scan of all.
+	lru   lruHeap
+	seq   int64 // creation order, for deterministic output
+	stats Stats
 	// clocks holds, per scope, the latest log time seen, so an entry
 	// without a timestamp is placed in log time for correlation. Pruned
 	// to the scopes of open groups.
@@ -127,8 +131,70 @@ type group struct {
 	FirstSeen time.Time `json:"firstSeen,omitzero"`
 	// ConsSent is the number of consequence occurrences when the last
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
-	ConsSent int `json:"consSent,omitempty"`
-	Unlisted int `json:"unlisted,omitempty"`
+	ConsSent int    `json:"consSent,omitempty"`
+	Unlisted int    `json:"unlisted,omitempty"`
+	id       string // key in Grouper.groups
+	slot     int    // index in Grouper.lru
+}
+
+// lruHeap is a min-heap of groups by (LastSeen, Seq): the root is the one
+// MaxGroups evicts.
+type lruHeap []*group
+
+func (h lruHeap) Len() int { return len(h) }
+
+func (h lruHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if !a.LastSeen.Equal(b.LastSeen) {
+		return a.LastSeen.Before(b.LastSeen)
+	}
+	return a.Seq < b.Seq
+}
+
+func (h lruHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].slot, h[j].slot = i, j
+}
+
+func (h *lruHeap) Push(x any) {
+	gr := x.(*group)
+	gr.slot = len(*h)
+	*h = append(*h, gr)
+}
+
+func (h *lruHeap) Pop() any {
+	old := *h
+	gr := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	gr.slot = -1
+	return gr
+}
+
+// add opens a group under id.
+func (g *Grouper) add(id string, gr *group) {
+	gr.id = id
+	g.groups[id] = gr
+	heap.Push(&g.lru, gr)
+}
+
+// touch restores the eviction order after gr's LastSeen changed.
+func (g *Grouper) touch(gr *group) {
+	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
+		heap.Fix(&g.lru, gr.slot)
+	}
+}
+
+// remove closes the group under id.
+func (g *Grouper) remove(id string) {
+	gr := g.groups[id]
+	if gr == nil {
+		return
+	}
+	delete(g.groups, id)
+	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
+		heap.Remove(&g.lru, gr.slot)
+	}
 }
 
 // New returns a Grouper.
@@ -168,12 +234,14 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		if !ok && !waits || ok && !gr.Settling {
 			if root := g.findRoot(o.Scope, at, ""); root != nil {
 				root.fold(o, now, &g.stats)
+				g.touch(root)
 				return nil
 			}
 		}
 	}
 	if gr, ok := g.groups[id]; ok {
 		gr.add(o, now)
+		heap.Fix(&g.lru, gr.slot)
 		return nil
 	}
 	var out []sinks.Alert
@@ -183,7 +251,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.seq++
 	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
 	gr.Alert.FirstRank = o.Rank
-	g.groups[id] = gr
+	g.add(id, gr)
 	g.indexScope(gr.Scope, id)
 	if !consequence && g.opts.Correlation > 0 {
 		g.adopt(gr)
@@ -274,7 +342,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		}
 		gr.FirstClosed = true
 		if quiet && g.expired(gr, now) {
-			delete(g.groups, id)
+			g.remove(id)
 			continue
 		}
 		gr.WindowEnd = now.Add(g.opts.Window)
@@ -369,7 +437,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 		if g.opts.Window < 0 || gr.pending() {
 			out = append(out, g.emit(gr, KindSummary, now))
 		}
-		delete(g.groups, id)
+		g.remove(id)
 	}
 	g.pruneClocks()
 	g.pruneScopes()
@@ -377,18 +445,11 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 }
 
 func (g *Grouper) evictOldest() []sinks.Alert {
-	var oldest *group
-	var oldestID string
-	for id, gr := range g.groups {
-		if oldest == nil || gr.LastSeen.Before(oldest.LastSeen) ||
-			(gr.LastSeen.Equal(oldest.LastSeen) && gr.Seq < oldest.Seq) {
-			oldest, oldestID = gr, id
-		}
-	}
-	if oldest == nil {
+	if len(g.lru) == 0 {
 		return nil
 	}
-	delete(g.groups, oldestID)
+	oldest := g.lru[0]
+	g.remove(oldest.id)
 	g.stats.Evicted++
 	if g.opts.Window < 0 || oldest.pending() {
 		return []sinks.Alert{g.emit(oldest, KindSummary, oldest.LastSeen)}
@@ -446,9 +507,16 @@ func (g *Grouper) Restore(b []byte) error {
 		return fmt.Errorf("grouping state: version %d, want %d", s.Version, snapshotVersion)
 	}
 	g.seq = s.Seq
-	g.groups = s.Groups
-	if g.groups == nil {
-		g.groups = make(map[string]*group)
+	g.groups = make(map[string]*group, len(s.Groups))
+	g.lru = g.lru[:0]
+	for id, gr := range s.Groups {
+		if gr == nil {
+			continue
+		}
+		gr.id = id
+		g.groups[id] = gr
+		gr.slot = len(g.lru)
+		g.lru = append(g.lru, gr)
 	}
 	g.clocks = s.Clocks
 	if g.clocks == nil {
@@ -458,6 +526,7 @@ func (g *Grouper) Restore(b []byte) error {
 	for id, gr := range g.groups {
 		g.indexScope(gr.Scope, id)
 	}
+	heap.Init(&g.lru)
 	return nil
 }
 

@@ -306,3 +306,79 @@ func TestFromDiagnosisBoundsAlertText(t *testing.T) {
 		t.Fatalf("stack trace %d bytes, tail %q: the exception line must survive the bound", len(st), st[len(st)-30:])
 	}
 }
+
+// Eviction takes the least recently seen incident, oldest creation first
+// on a tie, and keeps doing so after a repeat moved one to the back and
+// after a snapshot was restored.
+func TestGrouperEvictionOrder(t *testing.T) {
+	g := New(Options{Window: time.Hour, MaxGroups: 3})
+	g.Observe(occ("a", "s", "", t0), t0)
+	g.Observe(occ("b", "s", "", t0), t0)
+	g.Observe(occ("c", "s", "", t0), t0.Add(time.Second))
+	g.Observe(occ("a", "s", "", t0), t0.Add(2*time.Second)) // a is now the most recent
+	snap, err := g.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{Window: time.Hour, MaxGroups: 3})
+	if err := r.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	for name, gr := range map[string]*Grouper{"live": g, "restored": r} {
+		var evicted []string
+		for i, key := range []string{"d", "e", "f"} {
+			at := t0.Add(time.Duration(3+i) * time.Second)
+			for _, a := range gr.Observe(occ(key, "s", "", at), at) {
+				if a.Kind == KindSummary {
+					evicted = append(evicted, a.Record.ID)
+				}
+			}
+			gr.Observe(occ(key, "s", "", at), at) // a repeat, so its eviction has a summary
+		}
+		// b and c had no repeats (no summary), a had one: only a's
+		// eviction speaks, and it goes third.
+		if diff := cmp.Diff([]string{"a"}, evicted); diff != "" {
+			t.Errorf("%s: summaries of evicted incidents (-want +got):\n%s", name, diff)
+		}
+		if st := gr.Stats(); st.Evicted != 3 || st.Open != 3 {
+			t.Errorf("%s: stats %+v, want 3 evicted, 3 open", name, st)
+		}
+	}
+}
+
+// Issue 14 item 13: eviction used to scan every open incident for each new
+// one, so a storm of distinct incidents took quadratic time (a million had
+// not finished after 300 s). With an ordered structure this run takes well
+// under a second; the generous limit only tells a hang from a slow
+// machine, it measures nothing.
+func TestGrouperEvictionScales(t *testing.T) {
+	const groups, incidents = 100_000, 400_000
+	g := New(Options{Window: Forever, MaxGroups: groups})
+	done := make(chan int)
+	go func() {
+		n := 0
+		for i := range incidents {
+			at := t0.Add(time.Duration(i) * time.Millisecond)
+			o := Occurrence{Alert: sinks.Alert{Fingerprint: fmt.Sprint(i), Count: 1, Time: at}}
+			n += len(g.Observe(o, at))
+		}
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		if n != incidents-groups {
+			t.Errorf("%d incidents closed early, want %d", n, incidents-groups)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("eviction did not finish within a minute: it is not logarithmic")
+	}
+}
+
+func BenchmarkGrouperEviction(b *testing.B) {
+	g := New(Options{Window: Forever, MaxGroups: 10_000})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		at := t0.Add(time.Duration(i) * time.Millisecond)
+		g.Observe(Occurrence{Alert: sinks.Alert{Fingerprint: fmt.Sprint(i), Count: 1, Time: at}}, at)
+	}
+}

@@ -20,8 +20,9 @@ type Catalog struct {
 }
 
 // LoadMatcher loads the catalogs and compiles them. Problems with single
-// records are returned as warnings, never fatal: one bad record does not
-// stop the others. An error means nothing usable loaded (no records, or a
+// records are returned, never fatal: one bad record (a malformed line, a
+// pattern that does not compile or that backtracks catastrophically) is
+// left out and the others load. An error means nothing usable loaded (no records, or a
 // catalog path that cannot be read at all).
 func LoadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 	var recs []patterns.Record
@@ -41,6 +42,10 @@ func LoadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 		problems = append(problems, probs...)
 		recs = patterns.Merge(recs, extra)
 	}
+	// The same backtracking check as "patterns lint": a pattern it proves
+	// catastrophic would stall every entry it is tried on.
+	recs, probs := patterns.RefuseCatastrophic(recs, patterns.LintOptions{})
+	problems = append(problems, probs...)
 	m, probs := matcher.Compile(recs, matcher.Options{})
 	problems = append(problems, probs...)
 	if m.Len() == 0 {

@@ -55,7 +55,7 @@ func newDeliverer(b *builtSink, store *state.Store, log *slog.Logger, m *telemet
 		Max:         time.Duration(b.retry.MaxBackoff),
 		MaxAttempts: 3,
 		MaxElapsed:  30 * time.Second,
-		Logger:      d.log,
+		Logger:      log, // Retry names the sink itself
 		Observer:    m,
 	})
 	return d
@@ -172,10 +172,11 @@ func itemBySeq(items []state.Item, seq uint64) state.Item {
 func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error, n int) time.Duration {
 	switch {
 	case err == nil:
-		d.ack(seqs...)
+		// Counted before the ack's disk sync: the sink has it already.
 		for range n {
 			d.metrics.AlertSent(d.name)
 		}
+		d.ack(seqs...)
 		d.failingSince.Store(0)
 		return 0
 	case !retry:
@@ -184,25 +185,28 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 		d.metrics.AlertDropped(d.name, "permanent", n)
 		return 0
 	}
+	// A round is one Send through the in-process retry (itself a few
+	// attempts, which it logs as "attempt"); rounds are what the queue
+	// persists and retry.max_attempts bounds, so they get their own name.
 	d.failingSince.CompareAndSwap(0, d.now().UnixNano())
-	attempts := head.Attempts + 1
-	if d.retry.MaxAttempts > 0 && attempts >= d.retry.MaxAttempts {
-		d.log.Error("alert still failing after max attempts; dropped", "attempts", attempts, "err", err)
+	rounds := head.Attempts + 1
+	if d.retry.MaxAttempts > 0 && rounds >= d.retry.MaxAttempts {
+		d.log.Error("alert still failing after retry.max_attempts delivery rounds; dropped", "rounds", rounds, "err", err)
 		d.ack(seqs...)
 		d.metrics.AlertDropped(d.name, "max_attempts", n)
 		return 0
 	}
-	wait := d.backoff(attempts)
+	wait := d.backoff(rounds)
 	var ra *sinks.RetryAfterError
 	if errors.As(err, &ra) && ra.After > wait {
 		wait = ra.After
 	}
 	for _, s := range seqs {
-		if _, derr := d.store.Defer(d.name, s, d.now().Add(wait), attempts); derr != nil {
+		if _, derr := d.store.Defer(d.name, s, d.now().Add(wait), rounds); derr != nil {
 			d.log.Error("defer queued alert", "seq", s, "err", derr)
 		}
 	}
-	d.log.Warn("delivery failed; will retry", "alerts", n, "attempt", attempts, "wait", wait.Round(time.Millisecond), "err", err)
+	d.log.Warn("delivery round failed; alerts stay queued", "alerts", n, "round", rounds, "wait", wait.Round(time.Millisecond), "err", err)
 	return wait
 }
 

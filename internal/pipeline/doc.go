@@ -5,7 +5,10 @@
 //	  -> durable per-sink queues (internal/state)
 //	  -> one delivery loop per sink
 //
-// Every goroutine is supervised by an errgroup and has an exit. Lines flow
+// Every stage (sources, processor, delivery, HTTP server, telemetry) runs
+// under one errgroup.WithContext: the first stage to fail (a source, a dead
+// HTTP server, a final commit that fails) stops the others in order and
+// its error is Run's. Lines flow
 // through one bounded channel into a single processor goroutine, which owns
 // the entry assemblers, the incident grouper and the read positions; it
 // commits read offsets, the grouper's state and the alerts found before
@@ -22,6 +25,12 @@
 //
 // Shutdown is ordered: sources stop, pending entries are flushed and
 // matched, a final commit is made, the delivery loops drain their queues
-// until they are empty or the grace period ends, the sinks are closed and
-// the state store is closed last.
+// until they are empty or 4/5 of the grace period has passed, the HTTP
+// server and telemetry stop, the sinks are closed and the state store is
+// closed last. The whole shutdown is bounded by the grace period: past it
+// Run returns ErrGraceExceeded even if matching still runs, which loses
+// nothing committed (lines read since the last commit are read again).
+//
+// A storm of distinct incidents is braked per sink (storm.go): past the
+// bound, new incidents fold into a digest alert, counted.
 package pipeline

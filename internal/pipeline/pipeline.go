@@ -24,6 +24,7 @@ import (
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks/otel"
 )
 
@@ -70,6 +71,9 @@ type Options struct {
 	// Listening, when set, is called with the HTTP server's address once
 	// it listens (tests use port 0).
 	Listening func(addr string)
+	// StateReset moves a damaged state file aside and starts with empty
+	// state, instead of failing (see state.Options.ResetDamaged).
+	StateReset bool
 }
 
 // Pipeline is logmatch run.
@@ -98,7 +102,20 @@ type Pipeline struct {
 
 	cmd       *source.Command // the wrapped command, once started
 	fatalExit atomic.Bool     // --on-fatal terminate ended the command
+	// listen opens the HTTP listener; net.Listen when nil (tests inject
+	// a listener that fails).
+	listen func(network, addr string) (net.Listener, error)
+
+	processed chan struct{} // closed when the processor has returned
+
+	commitFailingSince atomic.Int64 // unix nanos of the first failed commit of a streak; 0 when committing
+	commitErr          atomic.Pointer[string]
 }
+
+// commitFailingAfter is how long commits may keep failing (a full or
+// read-only state disk) before /readyz reports it: long enough to ride out
+// a blip, short enough that an orchestrator notices within a minute.
+const commitFailingAfter = 10 * time.Second
 
 // New validates the configuration, loads the catalog, opens the state
 // store and builds the sinks. Every problem it can find before starting is
@@ -115,9 +132,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	var errs []error
 
 	m, problems, err := LoadMatcher(Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
-	for _, pr := range problems {
-		p.log.Warn("catalog problem", "problem", pr.Error())
-	}
+	p.logCatalogProblems(problems)
 	if err != nil {
 		errs = append(errs, err)
 	} else {
@@ -164,8 +179,9 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		bounds[s.Name] = state.QueueBounds{MaxItems: s.Queue.MaxItems, MaxAge: time.Duration(s.Queue.MaxAge)}
 	}
 	store, err := state.Open(cfg.StateDir, state.Options{
-		Queue:      state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
-		SinkQueues: bounds,
+		Queue:        state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
+		SinkQueues:   bounds,
+		ResetDamaged: opts.StateReset,
 	})
 	if err != nil {
 		closeSinks(ctx, built)
@@ -173,6 +189,10 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		return nil, err
 	}
 	p.store = store
+	if aside, why := store.MovedAside(); aside != "" {
+		p.log.Warn("state file was damaged: moved aside, starting with empty state (read positions and queued alerts in it are lost)",
+			"moved_to", aside, "damage", why)
+	}
 
 	g := incident.New(incident.Options{
 		Window:         time.Duration(cfg.GroupWindow),
@@ -180,13 +200,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		Settle:         time.Duration(cfg.SettleTime),
 		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
-	if blob, ok, err := store.Grouping(); err != nil {
-		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
-	} else if ok && blob.Version == groupingVersion {
-		if err := g.Restore(blob.Data); err != nil {
-			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
-		}
-	}
+
 	restored := map[string]state.Checkpoint{}
 	cps, err := store.Files()
 	if err != nil {
@@ -214,6 +228,13 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	p.proc.gate.pending = g.Pending
 	if cfg.OnFatal == config.OnFatalTerminate {
 		p.proc.gate.terminate = p.terminateOnFatal
+	}
+	if blob, ok, err := store.Grouping(); err != nil {
+		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+	} else if ok {
+		if err := p.proc.restore(blob.Version, blob.Data); err != nil {
+			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
+		}
 	}
 	for _, b := range built {
 		p.dels = append(p.dels, newDeliverer(b, store, p.log, tel.Metrics(), time.Now))
@@ -299,84 +320,175 @@ func closeSinks(ctx context.Context, bs []*builtSink) {
 	}
 }
 
+// ErrGraceExceeded is wrapped by Run's error when shutdown did not finish
+// within shutdown_grace (matching an entry, or a final commit, was still
+// running). Run returns anyway: nothing committed is lost, and lines read
+// after the last commit are read again at the next start.
+var ErrGraceExceeded = errors.New("shutdown grace period exceeded")
+
 // Run runs until ctx ends, or until the inputs end (standard input at EOF,
-// the wrapped command exited), then shuts down in order. It returns nil on
-// a clean stop.
+// the wrapped command exited), or until a stage fails; then it shuts down
+// in order: sources, the processor's final flush and commit, the sinks'
+// drain, the HTTP server and telemetry. Each stage is supervised by one
+// errgroup: the first failure (a source, a dead HTTP server, a failed
+// final commit) stops the others and is returned. It returns nil on a
+// clean stop. Shutdown, from the moment it begins, takes at most
+// shutdown_grace; past it Run returns ErrGraceExceeded.
 func (p *Pipeline) Run(ctx context.Context) (err error) {
 	defer func() { err = errors.Join(err, p.Close()) }()
-	lines := make(chan source.Line, lineBuffer)
-
-	// Sources run under their own context: they stop first.
-	srcCtx, stopSources := context.WithCancel(ctx)
-	defer stopSources()
-	var srcWG sync.WaitGroup
-	srcErrs := make(chan error, 3)
-	finite, err := p.startSources(srcCtx, &srcWG, lines, srcErrs)
-	if err != nil {
-		return err
+	grace := time.Duration(p.cfg.ShutdownGrace)
+	if grace <= 0 {
+		grace = config.DefaultShutdownGrace
 	}
-	go func() {
-		srcWG.Wait()
-		close(lines)
-	}()
-	p.sourcesUp.Store(true)
-
-	// Delivery loops and the HTTP server outlive the processor: they
-	// drain after it made its final commit.
-	delCtx, stopDelivery := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopDelivery()
-	p.delCtx, p.drain = delCtx, make(chan struct{})
-	p.startDelivery(p.dels)
-	httpCtx, stopHTTP := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopHTTP()
-	var hg errgroup.Group
 	if p.cfg.HTTPAddr != "" {
-		ln, err := net.Listen("tcp", p.cfg.HTTPAddr)
+		listen := p.listen
+		if listen == nil {
+			listen = net.Listen
+		}
+		ln, err := listen("tcp", p.cfg.HTTPAddr)
 		if err != nil {
-			stopSources()
-			close(p.drain)
-			p.waitDelivery(context.Background())
 			return fmt.Errorf("http_addr %s: %w", p.cfg.HTTPAddr, err)
 		}
 		p.httpLn = ln
 		if p.opts.Listening != nil {
 			p.opts.Listening(ln.Addr().String())
 		}
-		hg.Go(func() error { return p.serveHTTP(httpCtx, ln) })
 	}
-	var tg errgroup.Group
-	p.telRan = true
-	telCtx, stopTel := context.WithCancel(context.WithoutCancel(ctx))
-	tg.Go(func() error { return p.tel.Run(telCtx) })
 
+	runDone := make(chan struct{})
+	defer close(runDone)
+	g, gctx := errgroup.WithContext(ctx)
+	lines := make(chan source.Line, lineBuffer)
+	// Sources stop first, when the group's context ends or the
+	// processor asks (a finite input ended).
+	srcCtx, stopSources := context.WithCancel(gctx)
+	defer stopSources()
+	var srcWG sync.WaitGroup
+	srcErrs := make(chan error, 3)
+	finite, err := p.startSources(srcCtx, &srcWG, lines, srcErrs)
+	if err != nil {
+		stopSources()
+		srcWG.Wait()
+		if p.httpLn != nil {
+			_ = p.httpLn.Close()
+		}
+		return err
+	}
+	p.sourcesUp.Store(true)
+	g.Go(func() error {
+		// The sources stage: a source that fails (not one stopped by
+		// its context) fails the pipeline.
+		srcWG.Wait()
+		close(lines)
+		close(srcErrs)
+		var errs []error
+		for e := range srcErrs {
+			errs = append(errs, e)
+		}
+		return errors.Join(errs...)
+	})
+
+	// shutdown is closed when the shutdown begins: the group's context
+	// ended, or the processor finished (the inputs ended).
+	shutdown := make(chan struct{})
+	var shutdownOnce sync.Once
+	beginShutdown := func() { shutdownOnce.Do(func() { close(shutdown) }) }
+	go func() {
+		select {
+		case <-gctx.Done():
+		case <-shutdown:
+		}
+		beginShutdown()
+	}()
+
+	drain := make(chan struct{}) // closed after the final commit
+	p.processed = drain
+
+	// Delivery, the HTTP server and telemetry outlive the processor:
+	// the sinks drain after its final commit, within the grace period.
+	delCtx, stopDelivery := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopDelivery()
+	svcCtx, stopServices := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopServices()
+	// The delivery loops run under delCtx; a reload (in the processor)
+	// replaces them, so they are waited for only after the final commit.
+	p.delCtx, p.drain = delCtx, drain
+	p.startDelivery(p.dels)
 	p.logStart()
-	procErr := p.process(ctx, lines, finite, stopSources, finite != nil && !p.hasFiles())
-	stopSources()
-	srcWG.Wait()
-	close(srcErrs)
-	var errs []error
-	for e := range srcErrs {
-		errs = append(errs, e)
+	g.Go(func() error {
+		defer close(drain)
+		defer beginShutdown()
+		return p.process(gctx, lines, finite, stopSources, finite != nil && !p.hasFiles())
+	})
+	g.Go(func() error {
+		<-drain
+		waitCtx, cancelWait := context.WithCancel(context.Background())
+		defer cancelWait()
+		go func() {
+			select {
+			case <-afterShutdown(shutdown, runDone, grace*4/5):
+				cancelWait()
+			case <-waitCtx.Done():
+			}
+		}()
+		if !p.waitDelivery(waitCtx) {
+			p.log.Warn("shutdown grace period ended with alerts still queued; they are kept for the next start", "grace", grace)
+			stopDelivery()
+			p.waitDelivery(context.Background())
+		}
+		stopServices()
+		return p.deliveryErr()
+	})
+	if p.httpLn != nil {
+		ln := p.httpLn
+		g.Go(func() error { return p.serveHTTP(svcCtx, ln) })
 	}
-	errs = append(errs, procErr)
+	p.telRan = true
+	g.Go(func() error {
+		// A metrics export that fails at the end loses no alert: it is
+		// logged, not made the exit status.
+		if err := p.tel.Run(svcCtx); err != nil {
+			p.log.Warn("telemetry shutdown", "err", err)
+		}
+		return nil
+	})
 
-	// Drain the sinks within the grace period.
-	close(p.drain)
-	grace := time.Duration(p.cfg.ShutdownGrace)
-	graceCtx, cancelGrace := context.WithTimeout(context.Background(), grace)
-	if !p.waitDelivery(graceCtx) {
-		p.log.Warn("shutdown grace period ended with alerts still queued; they are kept for the next start", "grace", grace)
+	result := make(chan error, 1)
+	go func() { result <- g.Wait() }()
+	select {
+	case err := <-result:
+		p.logStop(err)
+		return err
+	case <-afterShutdown(shutdown, runDone, grace):
+		p.log.Error("shutdown did not finish within the grace period; stopping now (lines read since the last commit are read again at the next start)", "grace", grace)
+		stopSources()
 		stopDelivery()
-		p.waitDelivery(context.Background())
+		stopServices()
+		err := fmt.Errorf("%w (%s)", ErrGraceExceeded, grace)
+		p.logStop(err)
+		return err
 	}
-	cancelGrace()
-	stopHTTP()
-	errs = append(errs, hg.Wait())
-	stopTel()
-	_ = tg.Wait()
-	err = errors.Join(errs...)
-	p.logStop(err)
-	return err
+}
+
+// afterShutdown returns a channel that is closed d after shutdown closes,
+// unless stop closes first.
+func afterShutdown(shutdown, stop <-chan struct{}, d time.Duration) <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		select {
+		case <-shutdown:
+		case <-stop:
+			return
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			close(c)
+		case <-stop:
+		}
+	}()
+	return c
 }
 
 // startSources starts the configured sources, each in its own goroutine
@@ -529,11 +641,14 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	catalogPoll := time.NewTicker(defaultCatalogPoll)
 	defer catalogPoll.Stop()
 	lastCommit := time.Now()
-	commit := func() {
+	commit := func() error {
 		woke, err := p.proc.commit()
 		if err != nil {
-			p.log.Error("commit state", "err", err)
-			return
+			p.commitFailed(err)
+			return err
+		}
+		if p.commitFailingSince.Swap(0) != 0 {
+			p.log.Info("commit state: succeeding again; pending alerts queued")
 		}
 		lastCommit = time.Now()
 		for _, d := range p.dels {
@@ -543,6 +658,19 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				}
 			}
 		}
+		return nil
+	}
+	// stopping is set when ctx ends. From then on, lines of files (which
+	// have a checkpoint) that are still buffered are not matched: they are
+	// read again from the checkpoint at the next start, so a slow match
+	// cannot hold up the shutdown. Lines of streams, which cannot be read
+	// again, are still matched.
+	stopping := false
+	take := func(l source.Line) {
+		if stopping && toStateID(l.File).Key() != "" {
+			return
+		}
+		p.proc.line(l)
 	}
 	for {
 		select {
@@ -551,31 +679,45 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				p.proc.flushAll()
 				if onlyFinite {
 					p.proc.flushGroups()
+					p.proc.flushDigests(time.Now(), true)
 				}
-				commit()
+				if err := commit(); err != nil {
+					return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
+				}
 				return nil
 			}
-			p.proc.line(l)
+			if !stopping && ctx.Err() != nil {
+				// select picks at random among ready cases: the end of
+				// ctx must not wait behind buffered lines.
+				stopSources()
+				stopping = true
+				ctx = context.Background()
+			}
+			take(l)
 			// Take what else is waiting before committing: one commit
 			// (one disk sync) per burst, not per line.
-			for n := 0; n < lineBuffer; n++ {
+			for n := 0; n < lineBuffer && !stopping && ctx.Err() == nil; n++ {
 				select {
 				case l, ok = <-lines:
+				case <-ctx.Done():
+					ok = false
+					n = lineBuffer
 				default:
 					ok = false
 					n = lineBuffer
 				}
 				if ok {
-					p.proc.line(l)
+					take(l)
 				}
 			}
 			if p.proc.hasAlerts() {
-				commit()
+				_ = commit()
 			}
 		case now := <-tick.C:
 			p.proc.idleFlush(now)
+			p.proc.flushDigests(now, false)
 			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
-				commit()
+				_ = commit()
 			}
 		case <-finite:
 			// Standard input ended or the command exited: stop the other
@@ -592,9 +734,25 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 			// Stop reading; the lines channel closes once the sources
 			// have returned, and the loop ends there.
 			stopSources()
+			stopping = true
 			ctx = context.Background()
 		}
 	}
+}
+
+// commitFailed records a failed commit: logged, counted, and reported by
+// /readyz once the failures have lasted commitFailingAfter. Nothing is lost
+// while it lasts: the alerts and positions stay pending for the next
+// commit (up to maxPendingAlerts, counted when dropped).
+func (p *Pipeline) commitFailed(err error) {
+	p.tel.Metrics().CommitFailed()
+	msg := err.Error()
+	p.commitErr.Store(&msg)
+	if p.commitFailingSince.CompareAndSwap(0, time.Now().UnixNano()) {
+		p.log.Error("commit state: failing; alerts and positions stay pending until a commit succeeds", "err", err)
+		return
+	}
+	p.log.Debug("commit state", "err", err)
 }
 
 // tickInterval is how often idle entries and grouping windows are checked:
@@ -613,9 +771,7 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	}
 	p.stamp = stamp
 	m, problems, err := LoadMatcher(Catalog{Paths: p.cfg.Catalogs, NoDefault: p.cfg.NoDefaultCatalog})
-	for _, pr := range problems {
-		p.log.Warn("catalog problem", "problem", pr.Error())
-	}
+	p.logCatalogProblems(problems)
 	if err != nil {
 		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)
 		return
@@ -623,6 +779,18 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	p.matcher.Store(m)
 	p.tel.Metrics().CatalogRecords(m.Len())
 	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
+}
+
+// logCatalogProblems logs each problem with the file:line it names; an
+// error (a record left out) at error level.
+func (p *Pipeline) logCatalogProblems(problems []patterns.Problem) {
+	for _, pr := range problems {
+		level := slog.LevelWarn
+		if pr.Level == patterns.LevelError {
+			level = slog.LevelError
+		}
+		p.log.Log(context.Background(), level, "catalog problem", "problem", pr.Error())
+	}
 }
 
 // serveHTTP serves health and metrics until ctx ends.
@@ -674,6 +842,13 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 		problems = append(problems, "sources: not started")
 	}
 	now := time.Now()
+	if since := p.commitFailingSince.Load(); since != 0 && now.Sub(time.Unix(0, since)) > commitFailingAfter {
+		msg := ""
+		if e := p.commitErr.Load(); e != nil {
+			msg = *e
+		}
+		problems = append(problems, fmt.Sprintf("state: commits failing for over %s (alerts found since are held in memory, not queued): %s", commitFailingAfter, msg))
+	}
 	for _, d := range p.deliverers() {
 		if !skip["sinks"] && d.stuck(now) {
 			problems = append(problems, fmt.Sprintf("sink %s: failing for over %s with %d alerts waiting", d.name, stuckAfter, d.waiting.Load()))

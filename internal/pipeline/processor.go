@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"sort"
@@ -18,9 +20,17 @@ import (
 	"github.com/logmatch/logmatch/sinks"
 )
 
-// groupingVersion is the version stamped on the grouper's blob in the
-// state store; a blob of another version is ignored (grouping restarts).
-const groupingVersion = 1
+// groupingVersion is the version stamped on the grouping blob in the
+// state store: version 2 holds the grouper's snapshot and the digests
+// being gathered (groupingBlob), version 1 the grouper's snapshot alone. A
+// blob of another version is ignored (grouping restarts).
+const groupingVersion = 2
+
+// groupingBlob is what the processor saves beside the positions.
+type groupingBlob struct {
+	Grouper json.RawMessage    `json:"grouper"`
+	Digests map[string]*digest `json:"digests,omitempty"`
+}
 
 // maxPendingAlerts bounds the alerts waiting for a commit that keeps
 // failing (a full disk); past it the oldest are dropped and counted.
@@ -45,9 +55,11 @@ type processor struct {
 	restored map[string]state.Checkpoint // by FileID key, as loaded at start
 	files    map[string]*fileState       // by file key
 	streams  map[streamKey]*streamState
-	pending  []sinks.Alert // found, not yet committed
-	grouped  bool          // the grouper changed since the last commit
-	dropped  int64         // alerts dropped by maxPendingAlerts
+	pending  []sinks.Alert         // found, not yet committed
+	routes   [][]*builtSink        // per pending alert, the sinks it is queued for
+	bounds   map[string]*rateBound // per sink name: the bound on new incidents
+	grouped  bool                  // the grouper changed since the last commit
+	dropped  int64                 // alerts dropped by maxPendingAlerts
 
 	// an diagnoses entries with the current catalog; replaced when a
 	// reload swaps the matcher.
@@ -92,6 +104,14 @@ type Identity struct {
 func newProcessor(p *processor) *processor {
 	p.files = map[string]*fileState{}
 	p.streams = map[streamKey]*streamState{}
+	if p.bounds == nil {
+		p.bounds = map[string]*rateBound{}
+	}
+	for _, s := range p.sinks {
+		if p.bounds[s.name] == nil {
+			p.bounds[s.name] = &rateBound{perMinute: s.newPerMinute, burst: s.newBurst}
+		}
+	}
 	return p
 }
 
@@ -288,25 +308,114 @@ func allDigits(s string) bool {
 	return true
 }
 
-// queue records alerts for the next commit, redacted.
+// queue records alerts for the next commit, redacted, with the sinks
+// each goes to: those whose min_severity it meets and that take its kind,
+// less those whose bound on new incidents it is over (it is folded into
+// their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
 	p.gate.attach(as)
+	now := p.now()
 	for i := range as {
 		a := as[i]
 		if p.redactor != nil {
 			p.redactor.RedactAlert(&a)
 		}
 		p.metrics.Incident(a.Record.ID, a.Record.Severity, a.Kind)
+		rank := sinks.SeverityRank(a.Record.Severity)
+		var route []*builtSink
+		for _, s := range p.sinks {
+			if rank < s.minRank || !s.wants(a.Kind) {
+				continue
+			}
+			if b := p.bounds[s.name]; a.Kind == incident.KindNew && b != nil && !b.admit(a.Fingerprint, now) {
+				if b.fold(&a, now) {
+					p.log.Warn("new incidents above the sink's rate bound: folding them into a digest", "sink", s.name,
+						"per_minute", b.perMinute, "digest_due", b.digest.Due)
+				}
+				p.metrics.Overflow(s.name, 1)
+				p.grouped = true // the digest is saved with the grouping state
+				continue
+			}
+			route = append(route, s)
+		}
 		p.pending = append(p.pending, a)
+		p.routes = append(p.routes, route)
 	}
+	p.trimPending()
+}
+
+// trimPending enforces maxPendingAlerts: past it (commits keep failing)
+// the oldest alerts are dropped and counted.
+func (p *processor) trimPending() {
 	if over := len(p.pending) - maxPendingAlerts; over > 0 {
 		p.pending = append(p.pending[:0], p.pending[over:]...)
+		p.routes = append(p.routes[:0], p.routes[over:]...)
 		p.dropped += int64(over)
 		for _, s := range p.sinks {
 			p.metrics.AlertDropped(s.name, "commit_backlog", over)
 		}
 		p.log.Error("state commits are failing: oldest alerts dropped", "dropped", over)
 	}
+}
+
+// flushDigests queues each sink's digest that is due by now, or every
+// digest when all is set (the end of a finite input).
+func (p *processor) flushDigests(now time.Time, all bool) {
+	for _, s := range p.sinks {
+		b := p.bounds[s.name]
+		if b == nil || b.digest == nil || (!all && now.Before(b.digest.Due)) {
+			continue
+		}
+		a := b.digest.alert(s.name, b.perMinute)
+		b.digest = nil
+		p.log.Warn("digest of new incidents above the rate bound queued", "sink", s.name, "incidents", a.Count)
+		p.pending = append(p.pending, a)
+		p.routes = append(p.routes, []*builtSink{s})
+		p.grouped = true
+	}
+	p.trimPending()
+}
+
+// snapshot is the grouping blob: the grouper's state and the digests.
+func (p *processor) snapshot() ([]byte, error) {
+	g, err := p.grouper.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	blob := groupingBlob{Grouper: g}
+	for name, b := range p.bounds {
+		if b.digest != nil {
+			if blob.Digests == nil {
+				blob.Digests = map[string]*digest{}
+			}
+			blob.Digests[name] = b.digest
+		}
+	}
+	return json.Marshal(blob)
+}
+
+// restore loads a grouping blob saved by snapshot (or, version 1, the
+// grouper's snapshot alone).
+func (p *processor) restore(version uint32, data []byte) error {
+	switch version {
+	case 1:
+		return p.grouper.Restore(data)
+	case groupingVersion:
+		var blob groupingBlob
+		if err := json.Unmarshal(data, &blob); err != nil {
+			return fmt.Errorf("grouping state: %w", err)
+		}
+		if err := p.grouper.Restore(blob.Grouper); err != nil {
+			return err
+		}
+		for name, d := range blob.Digests {
+			if b := p.bounds[name]; b != nil && d != nil {
+				b.digest = d
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("grouping state: version %d, want %d", version, groupingVersion)
 }
 
 // idleFlush completes entries whose stream has been quiet for the idle
@@ -396,7 +505,7 @@ func (p *processor) commit() (woke []string, err error) {
 	}
 	sort.Slice(b.Files, func(i, j int) bool { return b.Files[i].ID.Key() < b.Files[j].ID.Key() })
 	if p.grouped {
-		snap, err := p.grouper.Snapshot()
+		snap, err := p.snapshot()
 		if err != nil {
 			return nil, err
 		}
@@ -415,11 +524,7 @@ func (p *processor) commit() (woke []string, err error) {
 			p.log.Error("alert cannot be encoded; dropped", "fingerprint", a.Fingerprint, "err", err)
 			continue
 		}
-		rank := sinks.SeverityRank(a.Record.Severity)
-		for _, s := range p.sinks {
-			if rank < s.minRank || !s.wants(a.Kind) {
-				continue
-			}
+		for _, s := range p.routes[i] {
 			b.Enqueue = append(b.Enqueue, state.Enqueue{Sink: s.name, Payload: payload})
 			queued[s.name] = true
 		}
@@ -438,6 +543,7 @@ func (p *processor) commit() (woke []string, err error) {
 	p.grouped = false
 	p.gate.commit(gateGen)
 	p.pending = p.pending[:0]
+	p.routes = p.routes[:0]
 	for name := range queued {
 		woke = append(woke, name)
 	}

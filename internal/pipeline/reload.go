@@ -19,6 +19,7 @@ type running struct {
 	d      *deliverer
 	cancel context.CancelFunc
 	done   chan struct{}
+	err    error // what the loop returned; read after done closes
 }
 
 // startDelivery starts a delivery loop per deliverer under the pipeline's
@@ -29,7 +30,7 @@ func (p *Pipeline) startDelivery(dels []*deliverer) {
 		r := &running{d: d, cancel: cancel, done: make(chan struct{})}
 		go func() {
 			defer close(r.done)
-			_ = d.run(ctx, p.drain)
+			r.err = d.run(ctx, p.drain)
 		}()
 		p.running = append(p.running, r)
 	}
@@ -55,6 +56,22 @@ func (p *Pipeline) stopDelivery() {
 		<-r.done
 	}
 	p.running = nil
+}
+
+// deliveryErr joins what the current delivery loops returned; call it
+// after waitDelivery reported them all ended.
+func (p *Pipeline) deliveryErr() error {
+	var errs []error
+	for _, r := range p.running {
+		select {
+		case <-r.done:
+			if r.err != nil && !errors.Is(r.err, context.Canceled) {
+				errs = append(errs, fmt.Errorf("sink %s: %w", r.d.name, r.err))
+			}
+		default:
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // waitDelivery waits for every delivery loop to end (after drain closed)

@@ -24,6 +24,9 @@ type builtSink struct {
 	sink    sinks.Sink
 	retry   config.Retry
 	closer  func(context.Context) error // nil when nothing to release
+	// newPerMinute and newBurst bound the new incidents sent to it; see
+	// DefaultNewIncidentRate. 0 is no bound.
+	newPerMinute, newBurst int
 }
 
 // buildSinks builds every configured sink, reporting all configuration
@@ -58,7 +61,8 @@ func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, o
 	if err != nil {
 		return nil, err
 	}
-	b := &builtSink{name: c.Name, kind: c.Type, minRank: rank, retry: c.Retry}
+	b := &builtSink{name: c.Name, kind: c.Type, minRank: rank, retry: c.Retry,
+		newPerMinute: DefaultNewIncidentRate, newBurst: DefaultNewIncidentBurst}
 	switch {
 	case c.Type == config.SinkStdout:
 		b.sink = stdout.New(out)

@@ -34,6 +34,29 @@ type rule struct {
 func builtin() []rule {
 	return []rule{
 		{
+			// "password: x", "db_password = x", YAML and log prose with a
+			// colon or equals sign; quoted values are the two rules below.
+			// They come first: a key-value pair is the most specific
+			// reading, and a later rule must not take the key for a token.
+			name:  "credential value",
+			hints: credentialHints,
+			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*(?P<secret>[^\s"',;&)}\]]+)`),
+			keep:  isPlaceholder,
+		},
+		{
+			// JSON and Python dicts: "password": "x y", 'token': 'x'.
+			name:  "quoted credential value",
+			hints: credentialHints,
+			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*"(?P<secret>[^"\n]+)"`),
+			keep:  isPlaceholder,
+		},
+		{
+			name:  "single-quoted credential value",
+			hints: credentialHints,
+			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*'(?P<secret>[^'\n]+)'`),
+			keep:  isPlaceholder,
+		},
+		{
 			// Authorization headers: whatever follows the scheme is secret.
 			name:  "authorization header",
 			hints: []string{"authorization"},
@@ -105,6 +128,19 @@ func builtin() []rule {
 	}
 }
 
+// credentialKey matches the name of a credential as a key: password,
+// secret, token or api key, alone or with a prefix (db_password,
+// client_secret, GITHUB_TOKEN, x-api-key, env-style PGPASSWORD), quoted or
+// not. The name must start a word and must not follow '#' or '-', so
+// sglang's "#token: 1234" and "#new-token: 5" stay; it must end at the
+// separator, so "tokens", "tokenizer" and "token usage" stay too.
+const credentialKey = `(?i)(?:^|[^A-Za-z0-9_.#\-])["']?` +
+	`(?:(?:[a-z0-9]+[_-])*[a-z0-9]*(?:password|passwd|secret)|(?:[a-z0-9]+[_-])*(?:pwd|token|api[_-]?key))` +
+	`["']?`
+
+// credentialHints are the literals every credentialKey match holds.
+var credentialHints = []string{"password", "passwd", "secret", "pwd", "token", "api_key", "api-key", "apikey"}
+
 // notTokenLike spares words that follow "Bearer" in prose: a token is long
 // and mixes in digits or punctuation.
 func notTokenLike(s string) bool {
@@ -115,8 +151,12 @@ func notTokenLike(s string) bool {
 }
 
 // isPlaceholder spares values that are not secrets: Python's None, null,
-// empty markers and values already masked.
+// empty markers, values already masked, and a next key ("api_key:
+// password: x" has no api key; apply then looks at "password: x").
 func isPlaceholder(s string) bool {
+	if strings.HasSuffix(s, ":") {
+		return true
+	}
 	switch strings.ToLower(s) {
 	case "none", "null", "nil", "''", `""`, "<none>", "***", "true", "false", strings.ToLower(Mask):
 		return true
@@ -256,21 +296,41 @@ func (ru *rule) applyHinted(s, lower string) (string, bool) {
 	return b.String(), true
 }
 
+// isKey reports whether rest, the text after a candidate secret, makes the
+// candidate a key rather than a value: a separator follows it, after an
+// optional closing quote ("api_key: 'secret': 'x'").
+func isKey(rest string) bool {
+	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
+		rest = rest[1:]
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return rest != "" && (rest[0] == ':' || rest[0] == '=')
+}
+
 // apply replaces the secrets ru finds in s.
 func (ru *rule) apply(s string) (string, bool) {
-	matches := ru.re.FindAllStringSubmatchIndex(s, -1)
-	if matches == nil {
-		return s, false
-	}
 	var b strings.Builder
 	last := 0
-	for _, m := range matches {
+	for pos := 0; pos < len(s); {
+		m := ru.re.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
 		start, end := m[2*ru.secret], m[2*ru.secret+1]
+		// A spared candidate may hold the start of the next match
+		// ("api_key: password: x"), so the search resumes inside it.
+		pos = max(m[1], m[0]+1)
 		if start < 0 || start == end || start < last {
 			continue
 		}
 		secret := s[start:end]
-		if secret == Mask || (ru.keep != nil && ru.keep(secret)) {
+		if secret == Mask || (ru.keep != nil && ru.keep(secret)) || isKey(s[end:]) {
+			pos = max(start, m[0]+1)
 			continue
 		}
 		if b.Len() == 0 {

@@ -48,6 +48,26 @@ func TestRedact(t *testing.T) {
 		{"token flag", "--token=abc123", "--token=[REDACTED]"},
 		{"slack webhook", "posting to " + slackHook + " failed", "posting to https://hooks.slack.com/services/[REDACTED] failed"},
 		{"several in one line", "api_key=aaa111 and token=bbb222", "api_key=[REDACTED] and token=[REDACTED]"},
+		{"password colon", "login failed: password: hunter2 for user admin", "login failed: password: [REDACTED] for user admin"},
+		{"password json", `{"user": "admin", "password": "hunter3"}`, `{"user": "admin", "password": "[REDACTED]"}`},
+		{"password json with spaces", `{"password":"correct horse battery"}`, `{"password":"[REDACTED]"}`},
+		{"password python dict", `{'password': 'x', 'host': 'db'}`, `{'password': '[REDACTED]', 'host': 'db'}`},
+		{"password env", "PGPASSWORD=hunter4 psql -h db", "PGPASSWORD=[REDACTED] psql -h db"},
+		{"password env prefixed", "MYSQL_ROOT_PASSWORD=hunter5", "MYSQL_ROOT_PASSWORD=[REDACTED]"},
+		{"password yaml", "  db_password: s3cret!", "  db_password: [REDACTED]"},
+		{"secret colon", "client_secret: abc123", "client_secret: [REDACTED]"},
+		{"secret json", `{"secret": "shh"}`, `{"secret": "[REDACTED]"}`},
+		{"secret env", "AWS_SECRET=xyz", "AWS_SECRET=[REDACTED]"},
+		{"token colon", "auth failed, token: abc.def.ghi", "auth failed, token: [REDACTED]"},
+		{"token json", `{"access_token": "ya29.a0AfH6"}`, `{"access_token": "[REDACTED]"}`},
+		{"token env", "HF_TOKEN=hf_short GITHUB_TOKEN=ghshort", "HF_TOKEN=[REDACTED] GITHUB_TOKEN=[REDACTED]"},
+		{"token single quoted", `{'token': 'tok en'}`, `{'token': '[REDACTED]'}`},
+		{"api key colon", "api_key: k-123", "api_key: [REDACTED]"},
+		{"api key quoted key", `'apiKey': 'abc'`, `'apiKey': '[REDACTED]'`},
+		{"api key env", "OPENAI_API_KEY=short", "OPENAI_API_KEY=[REDACTED]"},
+		{"password none", `password: None, "secret": null`, `password: None, "secret": null`},
+		{"new token counter", "Prefill batch, #new-seq: 1, #new-token: 32768, #cached-token: 0, token usage: 0.98", "Prefill batch, #new-seq: 1, #new-token: 32768, #cached-token: 0, token usage: 0.98"},
+		{"password prose", "password authentication failed for user \"app\"", "password authentication failed for user \"app\""},
 		{"multi-line entry", "Traceback:\n  x = 1\nValueError: bad key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA\n", "Traceback:\n  x = 1\nValueError: bad key sk-ant-[REDACTED]\n"},
 
 		// Near misses: ordinary sglang text must survive unchanged.
@@ -152,6 +172,8 @@ func FuzzRedact(f *testing.F) {
 		"", "plain sglang line #token: 12", "Authorization: Bearer " + jwt, "api_key=abc",
 		"--api-key x --port 1", openAIKey, hfToken, slackHook, "http://u:p@h/", "token=[REDACTED]",
 		"AKIAIOSFODNN7EXAMPLE", "é\xff api_key: ", "bearer bearer bearer 1234567890abc",
+		"password: hunter2", `{"password": "hunter3"}`, "'password': 'x'", "PGPASSWORD=hunter4",
+		`"secret":"a b"`, "GITHUB_TOKEN=abc", "x-api-key: 'k'", "#token: 12 token: 34",
 	} {
 		f.Add(s)
 	}
@@ -159,7 +181,10 @@ func FuzzRedact(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	const planted = "api_key=Zq7Zq7Zq7Zq7"
+	planted := []string{
+		"api_key=Zq7Zq7Zq7Zq7", "password: Zq7Zq7Zq7Zq7", `{"password": "Zq7Zq7Zq7Zq7"}`,
+		"'secret': 'Zq7Zq7Zq7Zq7'", "PGPASSWORD=Zq7Zq7Zq7Zq7", "GITHUB_TOKEN=Zq7Zq7Zq7Zq7",
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := r.Redact(s)
 		if utf8.ValidString(s) && !utf8.ValidString(got) {
@@ -171,9 +196,11 @@ func FuzzRedact(f *testing.F) {
 		if ref := referenceRedact(r, s); ref != got {
 			t.Fatalf("hints skipped a match: Redact(%q) = %q, every line searched gives %q", s, got, ref)
 		}
-		withSecret := s + " " + planted + "\n"
-		if out := r.Redact(withSecret); strings.Contains(out, "Zq7Zq7Zq7Zq7") {
-			t.Fatalf("planted secret survived: %q", out)
+		for _, p := range planted {
+			withSecret := s + " " + p + "\n"
+			if out := r.Redact(withSecret); strings.Contains(out, "Zq7Zq7Zq7Zq7") {
+				t.Fatalf("planted secret survived: %q", out)
+			}
 		}
 	})
 }

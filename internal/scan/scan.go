@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -81,18 +82,21 @@ func New(m *matcher.Matcher, opts Options) *Scanner {
 func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	var res Result
 	g := incident.New(incident.Options{Window: incident.Forever, Settle: incident.DefaultSettle, Correlation: incident.DefaultCorrelation})
+	// The grouper closes its least recently seen incident when too many
+	// are open; a one-shot scan keeps what it closes and reports it too.
+	var evicted []sinks.Alert
 	patternErrs := map[string]string{}
 	var errs []error
 	for _, in := range inputs {
 		res.Stats.Inputs++
-		if err := s.scanOne(ctx, in, g, &res.Stats, patternErrs); err != nil {
+		if err := s.scanOne(ctx, in, g, &evicted, &res.Stats, patternErrs); err != nil {
 			errs = append(errs, err)
 			if ctx.Err() != nil {
 				break
 			}
 		}
 	}
-	res.Alerts = g.Flush(s.opts.Now())
+	res.Alerts = mergeIncidents(append(evicted, g.Flush(s.opts.Now())...))
 	for i := range res.Alerts {
 		if res.Alerts[i].Record.ID == "" {
 			res.Stats.Unclassified++
@@ -109,7 +113,36 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	return res, errors.Join(errs...)
 }
 
-func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st *Stats, patternErrs map[string]string) error {
+// mergeIncidents folds alerts of one fingerprint (an incident closed early
+// by the grouper's bound, then seen again) into the first, keeping order.
+func mergeIncidents(as []sinks.Alert) []sinks.Alert {
+	at := make(map[string]int, len(as))
+	out := as[:0]
+	for _, a := range as {
+		i, seen := at[a.Fingerprint]
+		if !seen {
+			at[a.Fingerprint] = len(out)
+			out = append(out, a)
+			continue
+		}
+		m := &out[i]
+		m.Count += a.Count
+		if a.Time.Before(m.Time) {
+			m.Time = a.Time
+		}
+		if a.LastTime.After(m.LastTime) {
+			m.LastTime = a.LastTime
+		}
+		for _, r := range a.Ranks {
+			if !slices.Contains(m.Ranks, r) {
+				m.Ranks = append(m.Ranks, r)
+			}
+		}
+	}
+	return out
+}
+
+func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, st *Stats, patternErrs map[string]string) error {
 	// One assembler per stream: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
 	asm := map[string]*entry.Assembler{}
@@ -138,7 +171,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, st
 			if d.Cause != nil {
 				st.Hits++
 			}
-			g.Observe(incident.FromDiagnosis(e, &d, src, s.opts.Now()), s.opts.Now())
+			*evicted = append(*evicted, g.Observe(incident.FromDiagnosis(e, &d, src, s.opts.Now()), s.opts.Now())...)
 		}
 	}
 	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now})

@@ -324,3 +324,21 @@ func TestDifferentFailuresInOneWrapperAreTwoIncidents(t *testing.T) {
 		t.Fatalf("a dead scheduler's failure has severity %s", res.Alerts[0].Record.Severity)
 	}
 }
+
+// An incident closed early by the grouper's bound and seen again later is
+// one incident in the report, with every occurrence counted.
+func TestMergeIncidents(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	got := mergeIncidents([]sinks.Alert{
+		{Fingerprint: "a", Count: 2, Time: t0.Add(time.Second), LastTime: t0.Add(2 * time.Second), Ranks: []string{"TP0"}},
+		{Fingerprint: "b", Count: 1, Time: t0, LastTime: t0},
+		{Fingerprint: "a", Count: 3, Time: t0, LastTime: t0.Add(5 * time.Second), Ranks: []string{"TP0", "TP1"}},
+	})
+	if len(got) != 2 || got[0].Fingerprint != "a" || got[1].Fingerprint != "b" {
+		t.Fatalf("merged %+v, want a then b", got)
+	}
+	a := got[0]
+	if a.Count != 5 || !a.Time.Equal(t0) || !a.LastTime.Equal(t0.Add(5*time.Second)) || len(a.Ranks) != 2 {
+		t.Errorf("merged a = count %d, time %s..%s, ranks %v", a.Count, a.Time, a.LastTime, a.Ranks)
+	}
+}

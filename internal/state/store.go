@@ -74,6 +74,10 @@ type Options struct {
 	SinkQueues map[string]QueueBounds
 	// Now is the clock (default time.Now); tests pass a fake one.
 	Now func() time.Time
+	// ResetDamaged moves a state file that fails the consistency check
+	// aside (renamed state.db.damaged-<time>) and starts with empty state,
+	// instead of failing with ErrDamaged. Store.MovedAside names the file.
+	ResetDamaged bool
 }
 
 // Store is an open state database. Its methods are safe for concurrent use:
@@ -85,6 +89,9 @@ type Store struct {
 
 	mu    sync.Mutex
 	drops map[DropKey]uint64
+
+	movedAside string // the damaged file ResetDamaged moved aside
+	damage     error  // what the check found in it
 
 	// hook, when set by a test, runs after each step of Commit's
 	// transaction; an error from it aborts the transaction there.
@@ -110,6 +117,28 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("state: create directory %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, FileName)
+	var movedAside string
+	damage := checkIntact(path, opts.LockTimeout)
+	switch {
+	case damage == nil:
+	case errors.Is(damage, ErrDamaged) && opts.ResetDamaged:
+		aside, err := moveAside(path, opts.Now())
+		if err != nil {
+			return nil, err
+		}
+		movedAside = aside
+	case errors.Is(damage, ErrDamaged):
+		return nil, fmt.Errorf("state: %s is damaged and cannot be read; its read positions and queued alerts are lost. "+
+			"Move it aside (mv %s %s.damaged) or start once with --state-reset, which does that, to begin with empty state "+
+			"(log files are then read from --start-at): %w", path, path, path, damage)
+	default:
+		err := damage
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, fmt.Errorf("state: open %s: locked by another process for %s (is another logmatch using state directory %s?): %w",
+				path, opts.LockTimeout, dir, err)
+		}
+		return nil, fmt.Errorf("state: check %s: %w", path, err)
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
 	if err != nil {
 		switch {
@@ -122,7 +151,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("state: open %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, opts: opts, drops: make(map[DropKey]uint64)}
+	s := &Store{db: db, path: path, opts: opts, drops: make(map[DropKey]uint64), movedAside: movedAside}
+	if movedAside != "" {
+		s.damage = damage
+	}
 	if err := s.init(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -166,6 +198,10 @@ func (s *Store) init() error {
 	}
 	return nil
 }
+
+// MovedAside returns where Options.ResetDamaged moved a damaged state file
+// and what was wrong with it; "" and nil when nothing was moved.
+func (s *Store) MovedAside() (string, error) { return s.movedAside, s.damage }
 
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }

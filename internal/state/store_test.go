@@ -618,7 +618,7 @@ func TestOpenErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Open(dir, Options{})
-		if err == nil || !strings.Contains(err.Error(), "damaged or not a logmatch state file") {
+		if err == nil || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "--state-reset") {
 			t.Errorf("Open(garbage) error %v, want a damaged-file error", err)
 		}
 	})

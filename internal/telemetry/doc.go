@@ -27,6 +27,8 @@
 //	logmatch.gate.targets.dropped   {target}    logmatch_gate_targets_dropped_total        reason
 //	logmatch.gate.state             {state}     logmatch_gate_state (gauge)                namespace, pod, container
 //	logmatch.gate.restarts.recent   {restart}   logmatch_gate_restarts_recent (gauge)      namespace, pod, container
+//	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
+//	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
 //
 // The gate gauges are observed at each collection from the liveness gate
 // (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez

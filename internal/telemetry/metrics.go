@@ -50,6 +50,8 @@ type Metrics struct {
 	reloadOKTime            metric.Float64Gauge
 	sourceFiles             metric.Int64Gauge
 	globUnmatched           metric.Int64Gauge
+	commitFailures          metric.Int64Counter
+	overflow                metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -99,6 +101,8 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.gateTrips, "logmatch.gate.trips", "{failure}", "Gating failures that tripped the liveness gate, by record and the state they caused (failing, held).")
 	counter(&m.gateRestarts, "logmatch.gate.restarts", "{restart}", "Restarts of servers whose liveness gate was failing (gated restarts).")
 	counter(&m.gateDropped, "logmatch.gate.targets.dropped", "{target}", "Servers the liveness gate stopped tracking, by reason (evicted, forgotten).")
+	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
+	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
 	if err != nil {
 		return nil, err
 	}
@@ -382,6 +386,23 @@ func (m *Metrics) GlobUnmatched(glob string, unmatched bool) {
 		v = 1
 	}
 	m.globUnmatched.Record(context.Background(), v, metric.WithAttributes(attribute.String("glob", glob)))
+}
+
+// CommitFailed counts a state commit that failed.
+func (m *Metrics) CommitFailed() {
+	if m == nil {
+		return
+	}
+	m.commitFailures.Add(context.Background(), 1)
+}
+
+// Overflow counts n new incidents for the sink that its rate bound folded
+// into a digest.
+func (m *Metrics) Overflow(sink string, n int) {
+	if m == nil {
+		return
+	}
+	m.overflow.Add(context.Background(), int64(n), m.sink.get(labels{a: sink}).add...)
 }
 
 // labels are the values of up to three labels, in a setCache's key order.

@@ -27,6 +27,7 @@ type Options struct {
 	// ReadFile reads bearer_token_file; os.ReadFile when nil.
 	ReadFile  func(string) ([]byte, error)
 	Transport http.RoundTripper // a clone of http.DefaultTransport when nil
+	Now       func() time.Time  // the processing-time clock; time.Now when nil
 }
 
 // Sink posts alerts to one Alertmanager. It is safe for concurrent use.
@@ -37,6 +38,7 @@ type Sink struct {
 	generatorURL   string
 	labels         map[string]string
 	client         *http.Client
+	now            func() time.Time
 }
 
 // New validates cfg and returns the sink. Every configuration problem is
@@ -50,6 +52,10 @@ func New(cfg Config, opts Options) (*Sink, error) {
 	if tr == nil {
 		tr = http.DefaultTransport.(*http.Transport).Clone()
 	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
 	h := http.Header{}
 	if r.token != "" {
 		h.Set("Authorization", "Bearer "+r.token)
@@ -61,6 +67,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		generatorURL:   cfg.GeneratorURL,
 		labels:         cfg.Labels,
 		client:         &http.Client{Transport: tr, Timeout: r.timeout},
+		now:            now,
 	}, nil
 }
 
@@ -123,13 +130,19 @@ func (s *Sink) post(ctx context.Context, alerts []postableAlert) (bool, error) {
 }
 
 // EndsAt is when Alertmanager resolves a's alert unless it is posted
-// again: the last hit plus the resolve timeout, or the last hit itself for
+// again: the resolve timeout after the alert is posted (processing time,
+// as Alertmanager's own clients refresh it), or the moment of posting for
 // a "resolved" alert. It is never before the alert's start.
+//
+// The log's own time would be wrong here: an incident read late (after a
+// restart, a catch-up, --start-at beginning) has lines older than the
+// resolve timeout and would be posted already resolved, never shown as
+// active. StartsAt keeps the log's time.
 func (s *Sink) EndsAt(a *sinks.Alert) time.Time {
-	start, last := span(a)
-	end := last
+	start, _ := span(a)
+	end := s.now()
 	if a.Kind != "resolved" {
-		end = last.Add(s.resolveTimeout)
+		end = end.Add(s.resolveTimeout)
 	}
 	if end.Before(start) {
 		end = start

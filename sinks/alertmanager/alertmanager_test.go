@@ -48,7 +48,9 @@ func testAlert(first time.Time) *sinks.Alert {
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestPostable(t *testing.T) {
-	s, err := New(Config{URL: "http://127.0.0.1:9093", Labels: map[string]string{"cluster": "eu-1"}, GeneratorURL: "https://logs.example/sglang"}, Options{})
+	// Posted 30s after the first hit: endsAt follows the time of posting.
+	posted := func() time.Time { return t0.Add(30 * time.Second) }
+	s, err := New(Config{URL: "http://127.0.0.1:9093", Labels: map[string]string{"cluster": "eu-1"}, GeneratorURL: "https://logs.example/sglang"}, Options{Now: posted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestPostable(t *testing.T) {
 }
 
 func TestPostableUnclassifiedOmitsEmptyLabels(t *testing.T) {
-	s, err := New(Config{URL: "http://127.0.0.1:9093"}, Options{})
+	s, err := New(Config{URL: "http://127.0.0.1:9093"}, Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +113,16 @@ func TestPostableUnclassifiedOmitsEmptyLabels(t *testing.T) {
 		t.Errorf("solutions set without solutions")
 	}
 	if want := t0.Add(DefaultResolveTimeout); !got.EndsAt.Equal(want) {
-		t.Errorf("endsAt = %s, want %s (no LastTime: first time + resolve timeout)", got.EndsAt, want)
+		t.Errorf("endsAt = %s, want %s (posted at once: now + resolve timeout)", got.EndsAt, want)
 	}
 }
 
+// Issue 14 item 8: endsAt follows processing time, so an incident read
+// late (its lines older than the resolve timeout) is still posted active;
+// startsAt keeps the log's time.
 func TestEndsAtAndRepostBy(t *testing.T) {
-	s, err := New(Config{URL: "http://127.0.0.1:9093", ResolveTimeout: 10 * time.Minute}, Options{})
+	var now time.Time
+	s, err := New(Config{URL: "http://127.0.0.1:9093", ResolveTimeout: 10 * time.Minute}, Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,22 +131,28 @@ func TestEndsAtAndRepostBy(t *testing.T) {
 		name        string
 		kind        string
 		first, last time.Time
+		now         time.Time
 		wantEnd     time.Time
 		wantRepost  time.Time
 	}{
-		{"firing", "new", t0, t0.Add(time.Minute), t0.Add(11 * time.Minute), t0.Add(9 * time.Minute)},
-		{"summary extends", "summary", t0, t0.Add(20 * time.Minute), t0.Add(30 * time.Minute), t0.Add(28 * time.Minute)},
-		{"resolved ends at last hit", "resolved", t0, t0.Add(20 * time.Minute), t0.Add(20 * time.Minute), t0.Add(18 * time.Minute)},
-		{"last before first", "resolved", t0, t0.Add(-time.Minute), t0, t0.Add(-2 * time.Minute)},
+		{"firing", "new", t0, t0.Add(time.Minute), t0.Add(time.Minute), t0.Add(11 * time.Minute), t0.Add(9 * time.Minute)},
+		{"read 15 minutes late", "new", t0, t0.Add(time.Minute), t0.Add(16 * time.Minute), t0.Add(26 * time.Minute), t0.Add(24 * time.Minute)},
+		{"summary posted later", "summary", t0, t0.Add(20 * time.Minute), t0.Add(21 * time.Minute), t0.Add(31 * time.Minute), t0.Add(29 * time.Minute)},
+		{"resolved ends now", "resolved", t0, t0.Add(20 * time.Minute), t0.Add(25 * time.Minute), t0.Add(25 * time.Minute), t0.Add(23 * time.Minute)},
+		{"log ahead of the clock", "resolved", t0.Add(5 * time.Minute), t0.Add(5 * time.Minute), t0, t0.Add(5 * time.Minute), t0.Add(3 * time.Minute)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			now = tc.now
 			a := &sinks.Alert{Kind: tc.kind, Time: tc.first, LastTime: tc.last}
 			if got := s.EndsAt(a); !got.Equal(tc.wantEnd) {
 				t.Errorf("EndsAt = %s, want %s", got, tc.wantEnd)
 			}
 			if got := s.RepostBy(a); !got.Equal(tc.wantRepost) {
 				t.Errorf("RepostBy = %s, want %s", got, tc.wantRepost)
+			}
+			if got := s.postable(a).StartsAt; !got.Equal(tc.first) {
+				t.Errorf("startsAt = %s, want the log's %s", got, tc.first)
 			}
 		})
 	}

@@ -134,7 +134,8 @@ func listAlerts(t *testing.T, base string) map[string]gettableAlert {
 
 func TestRealAlertmanager(t *testing.T) {
 	base := startAlertmanager(t)
-	s, err := New(Config{URL: base, ResolveTimeout: 10 * time.Minute, GeneratorURL: "https://logs.example/sglang", Labels: map[string]string{"cluster": "test"}}, Options{})
+	var now time.Time // the processing-time clock, set before each post
+	s, err := New(Config{URL: base, ResolveTimeout: 10 * time.Minute, GeneratorURL: "https://logs.example/sglang", Labels: map[string]string{"cluster": "test"}}, Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +145,7 @@ func TestRealAlertmanager(t *testing.T) {
 	// Alertmanager lists only alerts that are still active, and keeps
 	// times at millisecond precision, so the test uses recent whole seconds.
 	first := time.Now().Add(-time.Minute).Truncate(time.Second)
+	now = first.Add(30 * time.Second)
 	firing := testAlert(first)
 	if _, err := s.Send(ctx, firing); err != nil {
 		t.Fatalf("Send: %v", err)
@@ -192,6 +194,7 @@ func TestRealAlertmanager(t *testing.T) {
 	// same alert rather than adding one.
 	later := testAlert(first)
 	later.Kind, later.Count, later.LastTime = "summary", 9, first.Add(50*time.Second)
+	now = first.Add(50 * time.Second)
 	if _, err := s.Send(ctx, later); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +203,8 @@ func TestRealAlertmanager(t *testing.T) {
 		t.Errorf("after re-post: %d alerts, endsAt %s; want 5 and %s", len(got), got[firing.Fingerprint].EndsAt, first.Add(50*time.Second+10*time.Minute))
 	}
 
-	// Resolving ends the alert at its last hit: it leaves the active list.
+	// Resolving ends the alert at the time of posting: it leaves the
+	// active list.
 	resolved := testAlert(first)
 	resolved.Kind = "resolved"
 	if _, err := s.Send(ctx, resolved); err != nil {

@@ -1,0 +1,67 @@
+package pipeline
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/incident"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// The bound lets a burst through, then folds; tokens come back with time.
+func TestRateBound(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	b := &rateBound{perMinute: 60, burst: 2}
+	got := []bool{b.allow(t0), b.allow(t0), b.allow(t0), b.allow(t0.Add(time.Second)), b.allow(t0.Add(time.Second))}
+	want := []bool{true, true, false, true, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("allow sequence %v, want %v", got, want)
+		}
+	}
+}
+
+// Repeats of an incident sent recently pass without a token: the bound
+// brakes distinct incidents.
+func TestRateBoundExemptsRepeats(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	b := &rateBound{perMinute: 1, burst: 1}
+	if !b.admit("a", t0) || !b.admit("a", t0) || !b.admit("a", t0.Add(time.Second)) {
+		t.Fatal("repeats of a were folded")
+	}
+	if b.admit("b", t0.Add(time.Second)) {
+		t.Fatal("a distinct incident passed with no token left")
+	}
+}
+
+// A digest being gathered is saved with the grouping state and restored,
+// so a restart neither loses nor repeats the overflow.
+func TestDigestSurvivesRestart(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	s := &builtSink{name: "slack", newPerMinute: 1, newBurst: 1}
+	mk := func() *processor {
+		return newProcessor(&processor{sinks: []*builtSink{s}, grouper: incident.New(incident.Options{Window: time.Minute}), now: func() time.Time { return t0 }, log: discardLogger()})
+	}
+	p := mk()
+	for i := range 3 {
+		p.queue([]sinks.Alert{{Kind: incident.KindNew, Fingerprint: string(rune('a' + i)), Record: sinks.Record{Slug: "x", Severity: "error"}}})
+	}
+	if n := len(p.routes[1]) + len(p.routes[2]); n != 0 || len(p.routes[0]) != 1 {
+		t.Fatalf("routes %v: want the first alert sent, the others folded", p.routes)
+	}
+	blob, err := p.snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := mk()
+	if err := q.restore(groupingVersion, blob); err != nil {
+		t.Fatal(err)
+	}
+	q.flushDigests(t0.Add(2*digestInterval), false)
+	if len(q.pending) != 1 || q.pending[0].Kind != KindDigest || q.pending[0].Count != 2 {
+		t.Fatalf("after restart pending %+v, want one digest of 2", q.pending)
+	}
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
