@@ -66,6 +66,11 @@ exit 1
 	var got []string
 	for _, a := range res.Alerts {
 		got = append(got, a.Record.ID)
+		// The parent's SIGQUIT line is a consequence, folded into the
+		// incident of the crash it follows.
+		for _, c := range a.Consequences {
+			got = append(got, c.ID)
+		}
 	}
 	slices.Sort(got)
 	got = slices.Compact(got)
