@@ -143,7 +143,7 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 	}
 	d.Signal = SignalRecord
 	d.Key = cause.Record.ID
-	d.Headline = firstLine(cause.Line)
+	d.Headline = FirstLine(cause.Line)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	d.Severity = cause.Record.Severity
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
@@ -170,16 +170,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if root := e.Traceback.RootCause(); root != nil && root != exc {
 			d.RootCause = root
 		}
-		d.Headline = firstLine(ExceptionLine(exc))
+		d.Headline = FirstLine(ExceptionLine(exc))
 		if d.Headline == "" {
 			// A traceback cut before its exception line.
-			d.Headline = firstLine(e.Message)
+			d.Headline = FirstLine(e.Message)
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 	} else {
-		d.Headline = firstLine(e.Message)
+		d.Headline = FirstLine(e.Message)
 		if d.Headline == "" {
-			d.Headline = firstLine(e.Text)
+			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
 	}
@@ -221,7 +221,7 @@ func uncoveredLink(e *entry.Entry, wrapperLines []span) *entry.Exception {
 	}
 	for i := len(tb.Links) - 1; i >= 0; i-- {
 		l := &tb.Links[i]
-		line := firstLine(ExceptionLine(l))
+		line := FirstLine(ExceptionLine(l))
 		if line == "" {
 			continue
 		}
@@ -252,7 +252,8 @@ func ExceptionLine(x *entry.Exception) string {
 	return x.Type + ": " + x.Message
 }
 
-func firstLine(s string) string {
+// FirstLine returns s up to its first newline, trailing blanks removed.
+func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}

@@ -35,8 +35,12 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 	if st == nil {
 		return d, ok
 	}
-	if frames := PySpyStack(e.Text); frames != nil {
-		st.stack = append(st.stack[:0], frames...)
+	// sglang logs the dump as its own record, so the marker opens the
+	// message: checking that keeps the search off every other entry.
+	if strings.HasPrefix(e.Message, pyspyMarker) {
+		if frames := PySpyStack(e.Text); frames != nil {
+			st.stack = append(st.stack[:0], frames...)
+		}
 	}
 	if ok && d.Cause != nil && len(st.stack) > 0 && slices.Contains(d.Cause.Record.Tags, HangTag) {
 		d.Stack = slices.Clone(st.stack)

@@ -46,8 +46,9 @@ type selection struct {
 	isWin  []bool // per hit: it is its group's winner
 }
 
-// rolePriority orders roles for choosing the cause group.
-func rolePriority(r patterns.Role) int {
+// RolePriority orders roles for choosing a cause: cause 0, consequence
+// 1, wrapper 2.
+func RolePriority(r patterns.Role) int {
 	switch {
 	case r.Is(patterns.RoleConsequence):
 		return 1
@@ -94,7 +95,7 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 	best := -1
 	for g, w := range s.winner {
 		s.isWin[w] = true
-		s.role[g] = rolePriority(hits[w].Record.Role)
+		s.role[g] = RolePriority(hits[w].Record.Role)
 		if best < 0 || s.groupBefore(g, best) {
 			best = g
 		}
@@ -135,7 +136,7 @@ func readsBetter(a, b *matcher.Hit) bool {
 	if na, nb := a.Record.Severity == patterns.SeverityInfo, b.Record.Severity == patterns.SeverityInfo; na != nb {
 		return nb
 	}
-	return rolePriority(a.Record.Role) < rolePriority(b.Record.Role)
+	return RolePriority(a.Record.Role) < RolePriority(b.Record.Role)
 }
 
 // groupBefore reports whether group a makes a better cause than group b:

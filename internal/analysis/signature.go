@@ -31,7 +31,7 @@ func Signature(tb *entry.Traceback, exc *entry.Exception) string {
 	var b strings.Builder
 	b.WriteString(exc.Type)
 	b.WriteByte('|')
-	b.WriteString(NormalizeMessage(firstLine(exc.Message)))
+	b.WriteString(NormalizeMessage(FirstLine(exc.Message)))
 	frames := exc.Frames
 	if len(frames) == 0 && tb != nil {
 		for i := len(tb.Links) - 1; i >= 0 && len(frames) == 0; i-- {

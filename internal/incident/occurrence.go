@@ -135,7 +135,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	// own level for an uninformed record, can raise the record's.
 	a.Record.Severity = string(d.Severity)
 	for _, h := range d.Context {
-		a.Context = append(a.Context, sinks.ContextHit{ID: h.Record.ID, Slug: h.Record.Slug, Text: firstLine(h.Line)})
+		a.Context = append(a.Context, sinks.ContextHit{ID: h.Record.ID, Slug: h.Record.Slug, Text: analysis.FirstLine(h.Line)})
 	}
 	for _, h := range d.Hits() {
 		a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
@@ -192,13 +192,6 @@ func roleOf(r patterns.Role) string {
 		return string(patterns.RoleCause)
 	}
 	return string(r)
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // stacktrace is the traceback part of the entry's text: from the first

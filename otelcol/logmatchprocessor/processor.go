@@ -207,32 +207,13 @@ func resultOf(d *analysis.Diagnosis) result {
 // better reports whether diagnosis d is more telling than the result so
 // far; see match.
 func better(d *analysis.Diagnosis, r *result) bool {
-	if a, b := roleRank(d.Role), roleRank(r.role); a != b {
+	if a, b := analysis.RolePriority(d.Role), analysis.RolePriority(r.role); a != b {
 		return a < b
 	}
 	if a, b := d.Severity.Rank(), r.severity.Rank(); a != b {
 		return a > b
 	}
 	return d.Cause != nil && r.rec == nil
-}
-
-func roleRank(r patterns.Role) int {
-	switch {
-	case r.Is(patterns.RoleConsequence):
-		return 1
-	case r.Is(patterns.RoleWrapper):
-		return 2
-	}
-	return 0
-}
-
-// lastDotted returns the last component of a dotted name: torch.OutOfMemoryError
-// and OutOfMemoryError name the same class, as the matcher compares them.
-func lastDotted(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // reportHealth tells the host when pattern errors (timeouts, stack limits)
