@@ -34,6 +34,12 @@ type Line struct {
 	// Pod is the Kubernetes identity parsed from the path; zero when the
 	// path is not a kubelet log path.
 	Pod Pod
+	// Gone makes this Line a notice with no text: the tailer has stopped
+	// following the file File, last seen at Path, and every line of it was
+	// delivered before this notice. A consumer drops what it keeps for that
+	// file (assembly buffers, metric series); its checkpoint stays until the
+	// store prunes it. Streams never send it.
+	Gone bool
 }
 
 // Emit receives each line in order. It may block (that is the backpressure
