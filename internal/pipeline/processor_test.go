@@ -21,7 +21,7 @@ type criLine struct {
 	text   string
 }
 
-func newTestProcessor(t *testing.T, store *state.Store) *processor {
+func newTestProcessor(t testing.TB, store *state.Store) *processor {
 	t.Helper()
 	recs := []patterns.Record{
 		{ID: "tb", Slug: "runtime", MessagePattern: `RuntimeError: boom`, ErrorClass: "RuntimeError", Severity: patterns.SeverityError},
