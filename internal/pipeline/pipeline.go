@@ -201,15 +201,12 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
 
-	restored := map[string]state.Checkpoint{}
 	cps, err := store.Files()
 	if err != nil {
 		p.Close()
 		return nil, err
 	}
-	for _, cp := range cps {
-		restored[cp.ID.Key()] = cp
-	}
+	restored := restoredByKey(cps)
 	p.proc = newProcessor(&processor{
 		log:      p.log,
 		metrics:  tel.Metrics(),
@@ -544,7 +541,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			StartAt:      source.StartAt(p.cfg.StartAt),
 			PollInterval: time.Duration(p.cfg.PollInterval),
 			MaxLineBytes: p.cfg.MaxLineBytes,
-			Positions:    positions(state.ByPath(cps)),
+			Positions:    state.ByPath(cps),
 			Observer:     obs,
 		})
 		if err != nil {
@@ -597,20 +594,15 @@ func (p *Pipeline) hasFiles() bool {
 	return false
 }
 
-// positions adapts the store's checkpoints to the tailer's Positions.
-type positions map[string]state.Checkpoint
-
-func (ps positions) Lookup(path string) (source.Checkpoint, bool) {
-	cp, ok := ps[path]
-	if !ok {
-		return source.Checkpoint{}, false
+// restoredByKey indexes checkpoints as the processor looks them up.
+func restoredByKey(cps []state.Checkpoint) map[fileKey]state.Checkpoint {
+	m := make(map[fileKey]state.Checkpoint, len(cps))
+	for _, cp := range cps {
+		if !cp.Gone && !cp.File.IsZero() {
+			m[fileKey{dev: cp.File.Dev, ino: cp.File.Ino}] = cp
+		}
 	}
-	var sum [16]byte
-	copy(sum[:], cp.ID.Fingerprint)
-	return source.Checkpoint{
-		File:   source.FileID{Dev: cp.ID.Dev, Ino: cp.ID.Ino, Size: cp.ID.Size, Sum: sum},
-		Offset: cp.Offset,
-	}, true
+	return m
 }
 
 // observer turns source counts into metrics.
@@ -667,7 +659,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	// again, are still matched.
 	stopping := false
 	take := func(l source.Line) {
-		if stopping && toStateID(l.File).Key() != "" {
+		if stopping && !l.File.IsZero() {
 			return
 		}
 		p.proc.line(l)

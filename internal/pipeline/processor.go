@@ -1,11 +1,15 @@
 package pipeline
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -52,9 +56,11 @@ type processor struct {
 	now      func() time.Time
 	gate     *gating // the liveness gate; nil gates nothing
 
-	restored map[string]state.Checkpoint // by FileID key, as loaded at start
-	files    map[string]*fileState       // by file key
-	streams  map[streamKey]*streamState
+	// restored holds the checkpoints loaded at start, by device and inode;
+	// the first line of a file takes its checkpoint out.
+	restored map[fileKey]state.Checkpoint
+	files    map[fileKey]*fileState
+	last     *fileState            // the file of the latest line: lines come in runs per file
 	pending  []sinks.Alert         // found, not yet committed
 	routes   [][]*builtSink        // per pending alert, the sinks it is queued for
 	bounds   map[string]*rateBound // per sink name: the bound on new incidents
@@ -66,14 +72,27 @@ type processor struct {
 	an *analysis.Analyzer
 }
 
-type streamKey struct {
-	file   string // fileState key
-	stream string
+// fileKey is how the processor finds what it keeps for a file: its device
+// and inode, which stay while its identity grows or its content is
+// replaced, or for a stream (no identity) its source name.
+type fileKey struct {
+	dev, ino uint64
+	stream   string
+}
+
+func keyOf(l *source.Line) fileKey {
+	if l.File.IsZero() {
+		return fileKey{stream: l.Source}
+	}
+	return fileKey{dev: l.File.Dev, ino: l.File.Ino}
 }
 
 // fileState is what the processor knows of one source file or stream.
 type fileState struct {
-	id        state.FileID
+	key fileKey
+	// id is the identity the tailer reported with the latest line: what
+	// the checkpoint stores, so a restart resumes this content.
+	id        source.FileID
 	resumable bool // a file with an identity (streams are not)
 	path      string
 	pod       source.Pod
@@ -82,6 +101,20 @@ type fileState struct {
 	emitted   map[string]int64 // per stream, Offset of the last line of an emitted entry
 	restored  *state.Checkpoint
 	dirty     bool
+	streams   []*streamState // by stream name; a file has one to three
+}
+
+// stream returns the file's state for stream name, creating it.
+func (fs *fileState) stream(name string, opt entry.Options) *streamState {
+	for _, ss := range fs.streams {
+		if ss.stream == name {
+			return ss
+		}
+	}
+	ss := &streamState{asm: entry.NewAssembler(opt), file: fs, stream: name, pendingFirst: -1, lastOffset: -1}
+	fs.streams = append(fs.streams, ss)
+	slices.SortFunc(fs.streams, func(a, b *streamState) int { return strings.Compare(a.stream, b.stream) })
+	return ss
 }
 
 // streamState is one assembler and where its pending entry began.
@@ -102,8 +135,7 @@ type Identity struct {
 }
 
 func newProcessor(p *processor) *processor {
-	p.files = map[string]*fileState{}
-	p.streams = map[streamKey]*streamState{}
+	p.files = map[fileKey]*fileState{}
 	if p.bounds == nil {
 		p.bounds = map[string]*rateBound{}
 	}
@@ -117,7 +149,10 @@ func newProcessor(p *processor) *processor {
 
 // line handles one line from any source.
 func (p *processor) line(l source.Line) {
-	fs := p.file(l)
+	fs := p.file(&l)
+	if fs.resumable && l.File != fs.id {
+		p.follow(fs, &l)
+	}
 	fs.next = l.Next
 	if l.Path != "" {
 		fs.path = l.Path
@@ -126,17 +161,11 @@ func (p *processor) line(l source.Line) {
 	if p.metrics != nil && !l.Time.IsZero() {
 		p.metrics.ReadLag(l.Source, p.now().Sub(l.Time))
 	}
-	k := streamKey{file: fileKey(l), stream: l.Stream}
-	ss := p.streams[k]
-	if ss == nil {
-		ss = &streamState{asm: entry.NewAssembler(p.entryOpt), file: fs, stream: l.Stream, pendingFirst: -1, lastOffset: -1}
-		p.streams[k] = ss
-	}
+	ss := fs.stream(l.Stream, p.entryOpt)
 	if l.Offset < ss.lastOffset {
 		// The file was truncated (copytruncate) and is read again from
-		// its start: offsets of the old content mean nothing now.
-		fs.restored = nil
-		clear(fs.emitted)
+		// its start, though its first bytes are as they were.
+		p.newContent(fs)
 	}
 	ss.lastOffset = l.Offset
 	if fs.restored != nil && fs.restored.AlreadyEmitted(l.Stream, l.Offset) {
@@ -158,37 +187,57 @@ func (p *processor) line(l source.Line) {
 	p.entries(es, ss)
 }
 
-func fileKey(l source.Line) string {
-	if id := toStateID(l.File); id.Key() != "" {
-		return id.Key()
-	}
-	return "stream:" + l.Source
-}
-
-func (p *processor) file(l source.Line) *fileState {
-	k := fileKey(l)
-	fs := p.files[k]
-	if fs != nil {
+// file returns the state of l's file or stream, creating it (with the
+// checkpoint loaded at start, when it is of the same content) for its first
+// line.
+func (p *processor) file(l *source.Line) *fileState {
+	k := keyOf(l)
+	if fs := p.last; fs != nil && fs.key == k {
 		return fs
 	}
-	id := toStateID(l.File)
-	fs = &fileState{id: id, resumable: id.Key() != "", path: l.Path, pod: l.Pod, source: l.Source, emitted: map[string]int64{}}
-	if cp, ok := p.restored[id.Key()]; ok && fs.resumable && cp.ID.SameContent(id) {
-		fs.restored = &cp
-		for s, off := range cp.Emitted {
-			fs.emitted[s] = off
+	fs := p.files[k]
+	if fs == nil {
+		fs = &fileState{key: k, id: l.File, resumable: !l.File.IsZero(), path: l.Path, pod: l.Pod, source: l.Source, emitted: map[string]int64{}}
+		if cp, ok := p.restored[k]; ok && fs.resumable {
+			delete(p.restored, k)
+			if cp.File == l.File {
+				fs.restored = &cp
+				for s, off := range cp.Emitted {
+					fs.emitted[s] = off
+				}
+			}
 		}
+		p.files[k] = fs
 	}
-	p.files[k] = fs
+	p.last = fs
 	return fs
 }
 
-// toStateID converts the tailer's file identity to the store's.
-func toStateID(id source.FileID) state.FileID {
-	if id.Dev == 0 && id.Ino == 0 && id.Size == 0 {
-		return state.FileID{}
+// follow takes the identity the tailer reports with l when it differs from
+// the file's last one. A young file's identity grows with it (the
+// fingerprint covers more bytes) and its lines go on; any other change is
+// new content at the same inode (a truncation, a rewrite in place), which
+// the tailer reads from its start.
+func (p *processor) follow(fs *fileState, l *source.Line) {
+	if l.File.Size <= fs.id.Size || l.Offset == 0 {
+		p.newContent(fs)
 	}
-	return state.FileID{Fingerprint: append([]byte(nil), id.Sum[:]...), Size: id.Size, Dev: id.Dev, Ino: id.Ino}
+	fs.id = l.File
+}
+
+// newContent forgets what the processor knows of a file's old content once
+// the tailer reads new content at the same inode: the entries still being
+// assembled are completed (the tailer delivered the old content's last line
+// before the new content's first), and the offsets of the old content mean
+// nothing now.
+func (p *processor) newContent(fs *fileState) {
+	for _, ss := range fs.streams {
+		es := ss.asm.Flush()
+		p.entries(es, ss)
+		ss.pendingFirst, ss.lastOffset = -1, -1
+	}
+	fs.restored = nil
+	clear(fs.emitted)
 }
 
 // entries matches completed entries and groups the hits into incidents.
@@ -422,8 +471,7 @@ func (p *processor) restore(version uint32, data []byte) error {
 // time, so a traceback's last line is not held until the next log line,
 // and closes grouping windows that ended.
 func (p *processor) idleFlush(now time.Time) {
-	for _, k := range p.sortedStreams() {
-		ss := p.streams[k]
+	for _, ss := range p.sortedStreams() {
 		if !ss.asm.Pending() || now.Sub(ss.lastLine) < p.idle {
 			continue
 		}
@@ -441,8 +489,7 @@ func (p *processor) idleFlush(now time.Time) {
 
 // flushAll completes every pending entry: end of input or shutdown.
 func (p *processor) flushAll() {
-	for _, k := range p.sortedStreams() {
-		ss := p.streams[k]
+	for _, ss := range p.sortedStreams() {
 		es := ss.asm.Flush()
 		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
@@ -457,18 +504,31 @@ func (p *processor) flushGroups() {
 	p.queue(p.grouper.Flush(p.now()))
 }
 
-func (p *processor) sortedStreams() []streamKey {
-	ks := make([]streamKey, 0, len(p.streams))
-	for k := range p.streams {
-		ks = append(ks, k)
+// sortedStreams lists every stream of every file, in the order of their
+// keys, so flushes are deterministic.
+func (p *processor) sortedStreams() []*streamState {
+	fss := make([]*fileState, 0, len(p.files))
+	n := 0
+	for _, fs := range p.files {
+		fss = append(fss, fs)
+		n += len(fs.streams)
 	}
-	sort.Slice(ks, func(i, j int) bool {
-		if ks[i].file != ks[j].file {
-			return ks[i].file < ks[j].file
-		}
-		return ks[i].stream < ks[j].stream
-	})
-	return ks
+	slices.SortFunc(fss, func(a, b *fileState) int { return compareKeys(a.key, b.key) })
+	out := make([]*streamState, 0, n)
+	for _, fs := range fss {
+		out = append(out, fs.streams...)
+	}
+	return out
+}
+
+func compareKeys(a, b fileKey) int {
+	if c := cmp.Compare(a.dev, b.dev); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ino, b.ino); c != 0 {
+		return c
+	}
+	return strings.Compare(a.stream, b.stream)
 }
 
 // hasAlerts reports whether alerts wait for a commit: they are committed
@@ -495,15 +555,14 @@ func (p *processor) commit() (woke []string, err error) {
 		return nil, nil
 	}
 	var b state.Batch
-	resume := p.resumeOffsets()
-	for k, fs := range p.files {
-		if !fs.dirty {
-			continue
+	for _, fs := range p.files {
+		if fs.dirty {
+			b.Files = append(b.Files, fs.checkpoint())
 		}
-		cp := state.Checkpoint{ID: fs.id, Path: fs.path, Offset: resume[k], Emitted: copyMap(fs.emitted)}
-		b.Files = append(b.Files, cp)
 	}
-	sort.Slice(b.Files, func(i, j int) bool { return b.Files[i].ID.Key() < b.Files[j].ID.Key() })
+	slices.SortFunc(b.Files, func(x, y state.Checkpoint) int {
+		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
+	})
 	if p.grouped {
 		snap, err := p.snapshot()
 		if err != nil {
@@ -551,26 +610,19 @@ func (p *processor) commit() (woke []string, err error) {
 	return woke, nil
 }
 
-// resumeOffsets computes, per file, where reading must resume after a
-// restart: the first line of the oldest pending entry of any of its
-// streams, or the position after the last line read.
-func (p *processor) resumeOffsets() map[string]int64 {
-	out := make(map[string]int64, len(p.files))
-	for k, fs := range p.files {
-		out[k] = fs.next
-	}
-	for k, ss := range p.streams {
-		if ss.pendingFirst >= 0 && ss.pendingFirst < out[k.file] {
-			out[k.file] = ss.pendingFirst
+// checkpoint is where reading the file must resume after a restart: the
+// first line of the oldest pending entry of any of its streams, or the
+// position after the last line read; with the identity of the content read.
+func (fs *fileState) checkpoint() state.Checkpoint {
+	off := fs.next
+	for _, ss := range fs.streams {
+		if ss.pendingFirst >= 0 && ss.pendingFirst < off {
+			off = ss.pendingFirst
 		}
 	}
-	return out
-}
-
-func copyMap(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
+	return state.Checkpoint{
+		Checkpoint: source.Checkpoint{File: fs.id, Offset: off},
+		Path:       fs.path,
+		Emitted:    maps.Clone(fs.emitted),
 	}
-	return out
 }
