@@ -61,6 +61,7 @@ type processor struct {
 	restored map[fileKey]state.Checkpoint
 	files    map[fileKey]*fileState
 	last     *fileState            // the file of the latest line: lines come in runs per file
+	started  time.Time             // when the processor was built: a stream\'s generation
 	pending  []sinks.Alert         // found, not yet committed
 	routes   [][]*builtSink        // per pending alert, the sinks it is queued for
 	bounds   map[string]*rateBound // per sink name: the bound on new incidents
@@ -102,6 +103,7 @@ type fileState struct {
 	restored  *state.Checkpoint
 	dirty     bool
 	streams   []*streamState // by stream name; a file has one to three
+	ident     string         // the alerts' Source.File; "" until an alert needs it
 }
 
 // stream returns the file's state for stream name, creating it.
@@ -136,6 +138,7 @@ type Identity struct {
 
 func newProcessor(p *processor) *processor {
 	p.files = map[fileKey]*fileState{}
+	p.started = p.now()
 	if p.bounds == nil {
 		p.bounds = map[string]*rateBound{}
 	}
@@ -222,7 +225,21 @@ func (p *processor) follow(fs *fileState, l *source.Line) {
 	if l.File.Size <= fs.id.Size || l.Offset == 0 {
 		p.newContent(fs)
 	}
-	fs.id = l.File
+	fs.id, fs.ident = l.File, ""
+}
+
+// fileIdentity is the alerts' Source.File for fs: the identity the tailer
+// reported for the content, or for a stream its name and when this
+// processor started, since a stream's offsets start again with each run.
+func (p *processor) fileIdentity(fs *fileState) string {
+	if fs.ident == "" {
+		if fs.resumable {
+			fs.ident = fs.id.String()
+		} else {
+			fs.ident = "stream:" + fs.source + "@" + p.started.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return fs.ident
 }
 
 // newContent forgets what the processor knows of a file's old content once
@@ -271,6 +288,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 			p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
 		}
 		o := incident.FromDiagnosis(e, &d, src, p.now())
+		o.Alert.Source.File = p.fileIdentity(ss.file)
 		p.grouped = true
 		p.queue(p.gate.occurrence(ss.file, e, &d, o, p.grouper.Observe(o, p.now()), p.now()))
 	}

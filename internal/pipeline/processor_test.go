@@ -12,7 +12,9 @@ import (
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 	"github.com/logmatch/logmatch/sinks/stdout"
+	"github.com/logmatch/logmatch/sinks/webhook"
 )
 
 // criLine is one line of a CRI file as the tailer delivers it.
@@ -275,5 +277,57 @@ func TestTruncationThenRestartRepeatsNothing(t *testing.T) {
 	want := []string{"out: stdout failure #1", "out: stdout failure #2", "out: stdout failure #3", "out: stdout failure #4", "out: stdout failure #5"}
 	if !sameSet(got, want) {
 		t.Fatalf("queued over both runs = %v (first run %v), want each of %v once", got, first, want)
+	}
+}
+
+// One path, one entry at offset 0, three contents: the first, the same
+// inode truncated and rewritten, and a new inode after a delete and a
+// recreate. The three alerts share fingerprint and offset; the file
+// identity in their source keeps their Idempotency-Keys apart.
+func TestIdempotencyKeysDifferAcrossFileContents(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p := newTestProcessor(t, store)
+	const path = "/var/log/sglang/server.log"
+	contents := []source.FileID{
+		{Dev: 1, Ino: 9, Size: 1024, Sum: [16]byte{0xa}},
+		{Dev: 1, Ino: 9, Size: 18, Sum: [16]byte{0xb}},  // truncated and rewritten
+		{Dev: 1, Ino: 10, Size: 18, Sum: [16]byte{0xb}}, // deleted and recreated
+	}
+	for _, id := range contents {
+		feedFrom(p, path, id, []string{"stdout failure #1"}, 0)
+	}
+	p.flushAll()
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	items, _, err := store.Peek("stdout", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != len(contents) {
+		t.Fatalf("queued %d alerts, want %d", len(items), len(contents))
+	}
+	keys := map[string]bool{}
+	for i, it := range items {
+		var a sinks.Alert
+		if err := json.Unmarshal(it.Payload, &a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Source.File != contents[i].String() || a.Source.Offset != 0 {
+			t.Errorf("alert %d: source file %q offset %d, want %q offset 0", i, a.Source.File, a.Source.Offset, contents[i])
+		}
+		k := webhook.IdempotencyKey(&a)
+		if keys[k] {
+			t.Errorf("alert %d repeats the key %q of an earlier content's alert", i, k)
+		}
+		keys[k] = true
+		var again sinks.Alert
+		if err := json.Unmarshal(it.Payload, &again); err != nil || webhook.IdempotencyKey(&again) != k {
+			t.Errorf("alert %d sent again is keyed %q, want %q", i, webhook.IdempotencyKey(&again), k)
+		}
 	}
 }
