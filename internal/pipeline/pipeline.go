@@ -32,6 +32,10 @@ import (
 // sources block (backpressure) rather than buffer without limit.
 const lineBuffer = 1024
 
+// pruneInterval is how often the checkpoints of files gone for long are
+// forgotten (state.PruneBounds), besides once at start.
+const pruneInterval = time.Hour
+
 // commitInterval is how often read positions are committed when no alert
 // forces an earlier commit; each commit syncs the state file to disk.
 const commitInterval = time.Second
@@ -201,6 +205,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
 
+	pruneCheckpoints(store, p.log)
 	cps, err := store.Files()
 	if err != nil {
 		p.Close()
@@ -633,6 +638,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	catalogPoll := time.NewTicker(defaultCatalogPoll)
 	defer catalogPoll.Stop()
 	lastCommit := time.Now()
+	lastPrune := lastCommit
 	commit := func() error {
 		woke, err := p.proc.commit()
 		if err != nil {
@@ -685,6 +691,8 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				stopping = true
 				ctx = context.Background()
 			}
+			// One clock read for the burst, not one per line.
+			p.proc.at = time.Now()
 			take(l)
 			// Take what else is waiting before committing: one commit
 			// (one disk sync) per burst, not per line.
@@ -702,12 +710,19 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 					take(l)
 				}
 			}
+			p.proc.at = time.Time{}
 			if p.proc.hasAlerts() {
 				_ = commit()
 			}
 		case now := <-tick.C:
+			p.proc.at = now
 			p.proc.idleFlush(now)
 			p.proc.flushDigests(now, false)
+			p.proc.at = time.Time{}
+			if now.Sub(lastPrune) >= pruneInterval {
+				lastPrune = now
+				p.proc.prune()
+			}
 			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
 				_ = commit()
 			}

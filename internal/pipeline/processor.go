@@ -40,6 +40,16 @@ type groupingBlob struct {
 // failing (a full disk); past it the oldest are dropped and counted.
 const maxPendingAlerts = 10000
 
+// defaultMaxFiles bounds the files and streams the processor keeps state
+// for (assemblers, offsets, metric series): far above what the tailer
+// keeps open (256 by default), so only files the tailer never reports gone
+// are evicted by it.
+const defaultMaxFiles = 4096
+
+// maxRetired bounds the final checkpoints of dropped files waiting for a
+// commit (commits are failing); past it the oldest are forgotten, logged.
+const maxRetired = defaultMaxFiles
+
 // processor turns lines into queued alerts. It is owned by one goroutine:
 // no field is shared, except through the store and the atomic matcher.
 type processor struct {
@@ -60,13 +70,24 @@ type processor struct {
 	// the first line of a file takes its checkpoint out.
 	restored map[fileKey]state.Checkpoint
 	files    map[fileKey]*fileState
-	last     *fileState            // the file of the latest line: lines come in runs per file
-	started  time.Time             // when the processor was built: a stream\'s generation
-	pending  []sinks.Alert         // found, not yet committed
-	routes   [][]*builtSink        // per pending alert, the sinks it is queued for
-	bounds   map[string]*rateBound // per sink name: the bound on new incidents
-	grouped  bool                  // the grouper changed since the last commit
-	dropped  int64                 // alerts dropped by maxPendingAlerts
+	last     *fileState // the file of the latest line: lines come in runs per file
+	started  time.Time  // when the processor was built: a stream's generation
+	// at is the time of the batch being processed; zero between batches
+	// (see clock).
+	at time.Time
+	// maxFiles bounds files; past it the least recently used is evicted
+	// (uses is the lookup clock of fileState.used).
+	maxFiles int
+	uses     uint64
+	evicted  int64
+	// retired are the final checkpoints of files dropped since the last
+	// commit (gone, or evicted by maxFiles).
+	retired []state.Checkpoint
+	pending []sinks.Alert         // found, not yet committed
+	routes  [][]*builtSink        // per pending alert, the sinks it is queued for
+	bounds  map[string]*rateBound // per sink name: the bound on new incidents
+	grouped bool                  // the grouper changed since the last commit
+	dropped int64                 // alerts dropped by maxPendingAlerts
 
 	// an diagnoses entries with the current catalog; replaced when a
 	// reload swaps the matcher.
@@ -102,8 +123,12 @@ type fileState struct {
 	emitted   map[string]int64 // per stream, Offset of the last line of an emitted entry
 	restored  *state.Checkpoint
 	dirty     bool
-	streams   []*streamState // by stream name; a file has one to three
-	ident     string         // the alerts' Source.File; "" until an alert needs it
+	streams   []*streamState   // by stream name; a file has one to three
+	ident     string           // the alerts' Source.File; "" until an alert needs it
+	src       *incident.Source // the alerts' source, described for srcPath
+	srcPath   string
+	series    *telemetry.Source // the source's metric series, held while the file is kept
+	used      uint64            // when the file was last looked up, for the bound on files
 }
 
 // stream returns the file's state for stream name, creating it.
@@ -139,6 +164,9 @@ type Identity struct {
 func newProcessor(p *processor) *processor {
 	p.files = map[fileKey]*fileState{}
 	p.started = p.now()
+	if p.maxFiles <= 0 {
+		p.maxFiles = defaultMaxFiles
+	}
 	if p.bounds == nil {
 		p.bounds = map[string]*rateBound{}
 	}
@@ -152,6 +180,10 @@ func newProcessor(p *processor) *processor {
 
 // line handles one line from any source.
 func (p *processor) line(l source.Line) {
+	if l.Gone {
+		p.gone(&l)
+		return
+	}
 	fs := p.file(&l)
 	if fs.resumable && l.File != fs.id {
 		p.follow(fs, &l)
@@ -161,8 +193,8 @@ func (p *processor) line(l source.Line) {
 		fs.path = l.Path
 	}
 	fs.dirty = fs.resumable
-	if p.metrics != nil && !l.Time.IsZero() {
-		p.metrics.ReadLag(l.Source, p.now().Sub(l.Time))
+	if !l.Time.IsZero() {
+		fs.series.Lag(p.clock().Sub(l.Time))
 	}
 	ss := fs.stream(l.Stream, p.entryOpt)
 	if l.Offset < ss.lastOffset {
@@ -186,7 +218,7 @@ func (p *processor) line(l source.Line) {
 		// began the one now pending.
 		ss.pendingFirst = l.Offset
 	}
-	ss.lastLine = p.now()
+	ss.lastLine = p.clock()
 	p.entries(es, ss)
 }
 
@@ -198,9 +230,14 @@ func (p *processor) file(l *source.Line) *fileState {
 	if fs := p.last; fs != nil && fs.key == k {
 		return fs
 	}
+	p.uses++
 	fs := p.files[k]
 	if fs == nil {
+		if len(p.files) >= p.maxFiles {
+			p.evictOldest()
+		}
 		fs = &fileState{key: k, id: l.File, resumable: !l.File.IsZero(), path: l.Path, pod: l.Pod, source: l.Source, emitted: map[string]int64{}}
+		fs.series = p.metrics.Source(l.Source)
 		if cp, ok := p.restored[k]; ok && fs.resumable {
 			delete(p.restored, k)
 			if cp.File == l.File {
@@ -212,8 +249,103 @@ func (p *processor) file(l *source.Line) *fileState {
 		}
 		p.files[k] = fs
 	}
+	fs.used = p.uses
 	p.last = fs
 	return fs
+}
+
+// gone handles the tailer's notice that it stopped following a file (l
+// has no text): the entries its streams still hold are completed and
+// matched, its checkpoint goes to the next commit marked Gone (the store
+// prunes it later), and everything kept for it is dropped, its metric
+// series included.
+func (p *processor) gone(l *source.Line) {
+	if fs := p.files[keyOf(l)]; fs != nil && fs.id == l.File {
+		p.drop(fs, true)
+	} else if fs != nil {
+		// The inode now holds other content than the notice is about:
+		// the file was replaced at the same inode, which is followed on.
+		p.log.Debug("gone notice for an earlier content of a followed inode", "path", l.Path, "file", l.File.String())
+	}
+}
+
+// evictOldest drops the file looked up least recently, to keep the files
+// and streams held within maxFiles. Its pending entries are completed
+// first, so nothing read is lost; if it is still followed, its next line
+// starts a new entry.
+func (p *processor) evictOldest() {
+	var old *fileState
+	for _, fs := range p.files {
+		if old == nil || fs.used < old.used {
+			old = fs
+		}
+	}
+	if old == nil {
+		return
+	}
+	p.drop(old, false)
+	p.evicted++
+	p.metrics.FilesEvicted(1)
+	if p.evicted == 1 || p.evicted%1000 == 0 {
+		p.log.Warn("more files and streams than the processor keeps state for: the least recently read was dropped after completing its entries",
+			"bound", p.maxFiles, "path", old.path, "source", old.source, "evicted_so_far", p.evicted)
+	}
+}
+
+// drop completes and matches what fs's streams hold, queues its final
+// checkpoint for the next commit and forgets fs.
+func (p *processor) drop(fs *fileState, gone bool) {
+	for _, ss := range fs.streams {
+		es := ss.asm.Flush()
+		ss.pendingFirst = -1
+		p.entries(es, ss)
+	}
+	if fs.resumable {
+		cp := fs.checkpoint()
+		cp.Gone = gone
+		p.retired = append(p.retired, cp)
+		if over := len(p.retired) - maxRetired; over > 0 {
+			// Commits keep failing: the oldest final checkpoints go. The
+			// store keeps the one last committed for each, so a restart
+			// reads them from there, if they are still there at all.
+			p.log.Warn("state commits are failing: final checkpoints of dropped files forgotten", "files", over)
+			p.retired = slices.Delete(p.retired, 0, over)
+		}
+	}
+	delete(p.files, fs.key)
+	if p.last == fs {
+		p.last = nil
+	}
+	p.metrics.ReleaseSource(fs.series)
+	fs.series = nil
+}
+
+// prune makes the store forget the checkpoints of files gone for long.
+func (p *processor) prune() { pruneCheckpoints(p.store, p.log) }
+
+// pruneCheckpoints makes store forget the checkpoints of files gone for
+// long and bounds their number (state.PruneBounds defaults); what it forgot
+// is logged. A failure is logged and tried again at the next prune.
+func pruneCheckpoints(store *state.Store, log *slog.Logger) {
+	gone, err := store.Prune(state.PruneBounds{})
+	if err != nil {
+		log.Warn("prune checkpoints", "err", err)
+		return
+	}
+	if len(gone) > 0 {
+		log.Info("checkpoints of files gone for long, or past the bound on checkpoints, forgotten", "files", len(gone),
+			"oldest", gone[0].Path, "oldest_seen", gone[0].Seen)
+	}
+}
+
+// clock is the time of the batch of lines being processed, set by the
+// process loop once per batch so that no line pays for a clock read, or
+// the processor's clock outside a batch.
+func (p *processor) clock() time.Time {
+	if !p.at.IsZero() {
+		return p.at
+	}
+	return p.now()
 }
 
 // follow takes the identity the tailer reports with l when it differs from
@@ -263,19 +395,18 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		return
 	}
 	an := p.analyzer()
-	src := p.sourceOf(ss.file)
+	now := p.clock()
+	fs := ss.file
+	fs.series.Entries(len(es))
 	for i := range es {
 		e := &es[i]
-		if cur, ok := ss.file.emitted[ss.stream]; !ok || e.LastOffset > cur {
-			ss.file.emitted[ss.stream] = e.LastOffset
+		if cur, ok := fs.emitted[ss.stream]; !ok || e.LastOffset > cur {
+			fs.emitted[ss.stream] = e.LastOffset
 		}
-		if p.metrics != nil {
-			p.metrics.EntriesAssembled(ss.file.source, 1)
-			if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
-				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
-			}
+		if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
+			fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
 		}
-		p.gate.entry(ss.file, e, p.now())
+		p.gate.entry(fs, e, now)
 		d, ok := an.AnalyzeStream(&ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
@@ -287,10 +418,10 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		if d.Cause != nil {
 			p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
 		}
-		o := incident.FromDiagnosis(e, &d, src, p.now())
-		o.Alert.Source.File = p.fileIdentity(ss.file)
+		o := incident.FromDiagnosis(e, &d, p.sourceOf(fs), now)
+		o.Alert.Source.File = p.fileIdentity(fs)
 		p.grouped = true
-		p.queue(p.gate.occurrence(ss.file, e, &d, o, p.grouper.Observe(o, p.now()), p.now()))
+		p.queue(p.gate.occurrence(fs, e, &d, o, p.grouper.Observe(o, now), now))
 	}
 }
 
@@ -304,8 +435,17 @@ func (p *processor) analyzer() *analysis.Analyzer {
 }
 
 // sourceOf describes a file for alerts: the Kubernetes identity from its
-// path when it is a kubelet log, else this pod's own identity.
+// path when it is a kubelet log, else this pod's own identity. It is
+// computed once per path.
 func (p *processor) sourceOf(fs *fileState) incident.Source {
+	if fs.src == nil || fs.srcPath != fs.path {
+		s := p.describe(fs)
+		fs.src, fs.srcPath = &s, fs.path
+	}
+	return *fs.src
+}
+
+func (p *processor) describe(fs *fileState) incident.Source {
 	s := incident.Source{
 		Path:      fs.path,
 		Pod:       p.identity.Pod,
@@ -381,7 +521,7 @@ func allDigits(s string) bool {
 // their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
 	p.gate.attach(as)
-	now := p.now()
+	now := p.clock()
 	for i := range as {
 		a := as[i]
 		if p.redactor != nil {
@@ -554,7 +694,7 @@ func compareKeys(a, b fileKey) int {
 func (p *processor) hasAlerts() bool { return len(p.pending) > 0 }
 
 func (p *processor) dirty() bool {
-	if len(p.pending) > 0 || p.grouped || p.gate.changed() {
+	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.changed() {
 		return true
 	}
 	for _, fs := range p.files {
@@ -573,12 +713,15 @@ func (p *processor) commit() (woke []string, err error) {
 		return nil, nil
 	}
 	var b state.Batch
+	// The final checkpoints of dropped files come first: a file followed
+	// now at a reused inode replaces its predecessor's.
+	b.Files = append(b.Files, p.retired...)
 	for _, fs := range p.files {
 		if fs.dirty {
 			b.Files = append(b.Files, fs.checkpoint())
 		}
 	}
-	slices.SortFunc(b.Files, func(x, y state.Checkpoint) int {
+	slices.SortStableFunc(b.Files, func(x, y state.Checkpoint) int {
 		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
 	})
 	if p.grouped {
@@ -617,6 +760,7 @@ func (p *processor) commit() (woke []string, err error) {
 	for _, fs := range p.files {
 		fs.dirty = false
 	}
+	p.retired = p.retired[:0]
 	p.grouped = false
 	p.gate.commit(gateGen)
 	p.pending = p.pending[:0]

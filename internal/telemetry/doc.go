@@ -29,6 +29,7 @@
 //	logmatch.gate.restarts.recent   {restart}   logmatch_gate_restarts_recent (gauge)      namespace, pod, container
 //	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
 //	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
+//	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
 //
 // The gate gauges are observed at each collection from the liveness gate
 // (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez

@@ -56,6 +56,7 @@ type Metrics struct {
 	globUnmatched           metric.Int64Gauge
 	commitFailures          metric.Int64Counter
 	overflow                metric.Int64Counter
+	evicted                 metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -116,6 +117,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.gateDropped, "logmatch.gate.targets.dropped", "{target}", "Servers the liveness gate stopped tracking, by reason (evicted, forgotten).")
 	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
+	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	if err != nil {
 		return nil, err
 	}
@@ -597,6 +599,15 @@ func (m *Metrics) Overflow(sink string, n int) {
 		return
 	}
 	m.overflow.Add(context.Background(), int64(n), m.sink.get(labels{a: sink}).add...)
+}
+
+// FilesEvicted counts n files or streams whose state the processor dropped
+// at its bound.
+func (m *Metrics) FilesEvicted(n int) {
+	if m == nil {
+		return
+	}
+	m.evicted.Add(context.Background(), int64(n))
 }
 
 // labels are the values of up to three labels, in a setCache's key order.

@@ -53,6 +53,7 @@ func record(m *Metrics) {
 	m.SourceFiles("matched", 2)
 	m.SourceFiles("unreadable", 1)
 	m.GlobUnmatched("/var/log/none/*.log", true)
+	m.FilesEvicted(2)
 }
 
 // wantSeries is what record leaves in the Prometheus exposition.
@@ -87,6 +88,7 @@ var wantSeries = map[string]float64{
 	`logmatch_source_files{state="matched"}`:                                           2,
 	`logmatch_source_files{state="unreadable"}`:                                        1,
 	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
+	`logmatch_source_evicted_total`:                                                    2,
 }
 
 func TestScrape(t *testing.T) {
