@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/internal/source"
@@ -28,6 +29,7 @@ func BenchmarkProcessor(b *testing.B) {
 	defer tel.Shutdown(context.Background())
 	p := newTestProcessor(b, store)
 	p.metrics = tel.Metrics()
+	p.now = time.Now // as in run mode
 
 	texts := benchdata.New(benchdata.Config{Seed: 1}).Lines(4096)
 	lines := make([]source.Line, len(texts))
@@ -44,6 +46,9 @@ func BenchmarkProcessor(b *testing.B) {
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
+		if n%lineBuffer == 0 {
+			p.at = time.Now() // as the process loop does, once per burst
+		}
 		p.line(lines[n%len(lines)])
 		n++
 	}
