@@ -629,10 +629,9 @@ func (p *processor) restore(version uint32, data []byte) error {
 // time, so a traceback's last line is not held until the next log line,
 // and closes grouping windows that ended.
 func (p *processor) idleFlush(now time.Time) {
-	for _, ss := range p.sortedStreams() {
-		if !ss.asm.Pending() || now.Sub(ss.lastLine) < p.idle {
-			continue
-		}
+	for _, ss := range p.sortedStreams(func(ss *streamState) bool {
+		return ss.asm.Pending() && now.Sub(ss.lastLine) >= p.idle
+	}) {
 		es := ss.asm.Flush()
 		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
@@ -647,7 +646,7 @@ func (p *processor) idleFlush(now time.Time) {
 
 // flushAll completes every pending entry: end of input or shutdown.
 func (p *processor) flushAll() {
-	for _, ss := range p.sortedStreams() {
+	for _, ss := range p.sortedStreams(nil) {
 		es := ss.asm.Flush()
 		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
@@ -662,20 +661,25 @@ func (p *processor) flushGroups() {
 	p.queue(p.grouper.Flush(p.now()))
 }
 
-// sortedStreams lists every stream of every file, in the order of their
-// keys, so flushes are deterministic.
-func (p *processor) sortedStreams() []*streamState {
-	fss := make([]*fileState, 0, len(p.files))
-	n := 0
+// sortedStreams lists the streams of every file for which keep reports
+// true (all when keep is nil), in the order of their keys, so flushes are
+// deterministic; only those kept are sorted, so the periodic idle check
+// over many quiet files costs a pass, not a sort.
+func (p *processor) sortedStreams(keep func(*streamState) bool) []*streamState {
+	var out []*streamState
 	for _, fs := range p.files {
-		fss = append(fss, fs)
-		n += len(fs.streams)
+		for _, ss := range fs.streams {
+			if keep == nil || keep(ss) {
+				out = append(out, ss)
+			}
+		}
 	}
-	slices.SortFunc(fss, func(a, b *fileState) int { return compareKeys(a.key, b.key) })
-	out := make([]*streamState, 0, n)
-	for _, fs := range fss {
-		out = append(out, fs.streams...)
-	}
+	slices.SortFunc(out, func(a, b *streamState) int {
+		if c := compareKeys(a.file.key, b.file.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.stream, b.stream)
+	})
 	return out
 }
 
