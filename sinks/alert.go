@@ -143,7 +143,16 @@ type Exception struct {
 
 // Source says where the entry was read and who wrote it.
 type Source struct {
-	Path      string `json:"path"`
+	Path string `json:"path"`
+	// File is the identity of the file content the entry was read from,
+	// as the tailer reports it: "dev:ino:size:fingerprint" (device, inode,
+	// and a hash of the first size bytes). A file deleted and recreated, or
+	// truncated and rewritten, reads under a new File, so File and Offset
+	// together name one entry where Path and Offset do not; sinks use them
+	// to tell alerts apart (the webhook's Idempotency-Key). For a stream
+	// (standard input, a wrapped command) it is "stream:<name>@<time this
+	// logmatch started>". Absent when unknown (scan).
+	File      string `json:"file,omitempty"`
 	Offset    int64  `json:"offset"`
 	Stream    string `json:"stream"`
 	Pod       string `json:"pod"`

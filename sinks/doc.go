@@ -9,4 +9,10 @@
 // waiting alerts into one request; Observer carries delivery counts to
 // metrics; AlertJSON, Title and the truncation helpers keep every sink's
 // text consistent and bounded.
+//
+// An alert names the entry it came from by Source.File (the identity of the
+// file content, which changes when a file is recreated or rewritten) and
+// Source.Offset; a sink that needs a per-alert key (the webhook's
+// Idempotency-Key) derives it from those and the fingerprint, never from
+// the path, which a new file can reuse.
 package sinks

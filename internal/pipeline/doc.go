@@ -17,6 +17,17 @@
 // what was delivered and defer what must be retried, so an outage (and a
 // restart during it) only delays alerts.
 //
+// File identity is the tailer's (source.FileID), reported with every line:
+// the processor keeps per file (by device and inode) the identity of the
+// latest line, which is what its checkpoint stores, so after a truncation or
+// a rewrite in place the checkpoint names the new content, and each alert's
+// source.file names the content its entry came from. When the tailer stops
+// following a file it sends a Gone notice: the file's pending entries are
+// completed, its final checkpoint committed (marked gone, pruned by the
+// store an hour later) and its assemblers and metric series dropped. The
+// files kept are bounded besides (defaultMaxFiles, least recently read
+// first, counted).
+//
 // The liveness gate (internal/health) rides on the processor: gating.go
 // tells it of restarts (startup lines, new container logs, a new wrapped
 // child) and of hits of records marked fatal, announces each trip on an

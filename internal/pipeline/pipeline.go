@@ -32,6 +32,10 @@ import (
 // sources block (backpressure) rather than buffer without limit.
 const lineBuffer = 1024
 
+// pruneInterval is how often the checkpoints of files gone for long are
+// forgotten (state.PruneBounds), besides once at start.
+const pruneInterval = time.Hour
+
 // commitInterval is how often read positions are committed when no alert
 // forces an earlier commit; each commit syncs the state file to disk.
 const commitInterval = time.Second
@@ -201,15 +205,13 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		Correlation:    time.Duration(cfg.CorrelationWindow),
 	})
 
-	restored := map[string]state.Checkpoint{}
+	pruneCheckpoints(store, p.log)
 	cps, err := store.Files()
 	if err != nil {
 		p.Close()
 		return nil, err
 	}
-	for _, cp := range cps {
-		restored[cp.ID.Key()] = cp
-	}
+	restored := restoredByKey(cps)
 	p.proc = newProcessor(&processor{
 		log:      p.log,
 		metrics:  tel.Metrics(),
@@ -544,7 +546,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			StartAt:      source.StartAt(p.cfg.StartAt),
 			PollInterval: time.Duration(p.cfg.PollInterval),
 			MaxLineBytes: p.cfg.MaxLineBytes,
-			Positions:    positions(state.ByPath(cps)),
+			Positions:    state.ByPath(cps),
 			Observer:     obs,
 		})
 		if err != nil {
@@ -597,20 +599,15 @@ func (p *Pipeline) hasFiles() bool {
 	return false
 }
 
-// positions adapts the store's checkpoints to the tailer's Positions.
-type positions map[string]state.Checkpoint
-
-func (ps positions) Lookup(path string) (source.Checkpoint, bool) {
-	cp, ok := ps[path]
-	if !ok {
-		return source.Checkpoint{}, false
+// restoredByKey indexes checkpoints as the processor looks them up.
+func restoredByKey(cps []state.Checkpoint) map[fileKey]state.Checkpoint {
+	m := make(map[fileKey]state.Checkpoint, len(cps))
+	for _, cp := range cps {
+		if !cp.Gone && !cp.File.IsZero() {
+			m[fileKey{dev: cp.File.Dev, ino: cp.File.Ino}] = cp
+		}
 	}
-	var sum [16]byte
-	copy(sum[:], cp.ID.Fingerprint)
-	return source.Checkpoint{
-		File:   source.FileID{Dev: cp.ID.Dev, Ino: cp.ID.Ino, Size: cp.ID.Size, Sum: sum},
-		Offset: cp.Offset,
-	}, true
+	return m
 }
 
 // observer turns source counts into metrics.
@@ -641,6 +638,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	catalogPoll := time.NewTicker(defaultCatalogPoll)
 	defer catalogPoll.Stop()
 	lastCommit := time.Now()
+	lastPrune := lastCommit
 	commit := func() error {
 		woke, err := p.proc.commit()
 		if err != nil {
@@ -667,7 +665,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	// again, are still matched.
 	stopping := false
 	take := func(l source.Line) {
-		if stopping && toStateID(l.File).Key() != "" {
+		if stopping && !l.File.IsZero() {
 			return
 		}
 		p.proc.line(l)
@@ -693,6 +691,8 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				stopping = true
 				ctx = context.Background()
 			}
+			// One clock read for the burst, not one per line.
+			p.proc.at = time.Now()
 			take(l)
 			// Take what else is waiting before committing: one commit
 			// (one disk sync) per burst, not per line.
@@ -710,12 +710,19 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 					take(l)
 				}
 			}
+			p.proc.at = time.Time{}
 			if p.proc.hasAlerts() {
 				_ = commit()
 			}
 		case now := <-tick.C:
+			p.proc.at = now
 			p.proc.idleFlush(now)
 			p.proc.flushDigests(now, false)
+			p.proc.at = time.Time{}
+			if now.Sub(lastPrune) >= pruneInterval {
+				lastPrune = now
+				p.proc.prune()
+			}
 			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
 				_ = commit()
 			}

@@ -1,11 +1,15 @@
 package pipeline
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +40,16 @@ type groupingBlob struct {
 // failing (a full disk); past it the oldest are dropped and counted.
 const maxPendingAlerts = 10000
 
+// defaultMaxFiles bounds the files and streams the processor keeps state
+// for (assemblers, offsets, metric series): far above what the tailer
+// keeps open (256 by default), so only files the tailer never reports gone
+// are evicted by it.
+const defaultMaxFiles = 4096
+
+// maxRetired bounds the final checkpoints of dropped files waiting for a
+// commit (commits are failing); past it the oldest are forgotten, logged.
+const maxRetired = defaultMaxFiles
+
 // processor turns lines into queued alerts. It is owned by one goroutine:
 // no field is shared, except through the store and the atomic matcher.
 type processor struct {
@@ -52,28 +66,55 @@ type processor struct {
 	now      func() time.Time
 	gate     *gating // the liveness gate; nil gates nothing
 
-	restored map[string]state.Checkpoint // by FileID key, as loaded at start
-	files    map[string]*fileState       // by file key
-	streams  map[streamKey]*streamState
-	pending  []sinks.Alert         // found, not yet committed
-	routes   [][]*builtSink        // per pending alert, the sinks it is queued for
-	bounds   map[string]*rateBound // per sink name: the bound on new incidents
-	grouped  bool                  // the grouper changed since the last commit
-	dropped  int64                 // alerts dropped by maxPendingAlerts
+	// restored holds the checkpoints loaded at start, by device and inode;
+	// the first line of a file takes its checkpoint out.
+	restored map[fileKey]state.Checkpoint
+	files    map[fileKey]*fileState
+	last     *fileState // the file of the latest line: lines come in runs per file
+	started  time.Time  // when the processor was built: a stream's generation
+	// at is the time of the batch being processed; zero between batches
+	// (see clock).
+	at time.Time
+	// maxFiles bounds files; past it the least recently used is evicted
+	// (uses is the lookup clock of fileState.used).
+	maxFiles int
+	uses     uint64
+	evicted  int64
+	// retired are the final checkpoints of files dropped since the last
+	// commit (gone, or evicted by maxFiles).
+	retired []state.Checkpoint
+	pending []sinks.Alert         // found, not yet committed
+	routes  [][]*builtSink        // per pending alert, the sinks it is queued for
+	bounds  map[string]*rateBound // per sink name: the bound on new incidents
+	grouped bool                  // the grouper changed since the last commit
+	dropped int64                 // alerts dropped by maxPendingAlerts
 
 	// an diagnoses entries with the current catalog; replaced when a
 	// reload swaps the matcher.
 	an *analysis.Analyzer
 }
 
-type streamKey struct {
-	file   string // fileState key
-	stream string
+// fileKey is how the processor finds what it keeps for a file: its device
+// and inode, which stay while its identity grows or its content is
+// replaced, or for a stream (no identity) its source name.
+type fileKey struct {
+	dev, ino uint64
+	stream   string
+}
+
+func keyOf(l *source.Line) fileKey {
+	if l.File.IsZero() {
+		return fileKey{stream: l.Source}
+	}
+	return fileKey{dev: l.File.Dev, ino: l.File.Ino}
 }
 
 // fileState is what the processor knows of one source file or stream.
 type fileState struct {
-	id        state.FileID
+	key fileKey
+	// id is the identity the tailer reported with the latest line: what
+	// the checkpoint stores, so a restart resumes this content.
+	id        source.FileID
 	resumable bool // a file with an identity (streams are not)
 	path      string
 	pod       source.Pod
@@ -82,6 +123,25 @@ type fileState struct {
 	emitted   map[string]int64 // per stream, Offset of the last line of an emitted entry
 	restored  *state.Checkpoint
 	dirty     bool
+	streams   []*streamState   // by stream name; a file has one to three
+	ident     string           // the alerts' Source.File; "" until an alert needs it
+	src       *incident.Source // the alerts' source, described for srcPath
+	srcPath   string
+	series    *telemetry.Source // the source's metric series, held while the file is kept
+	used      uint64            // when the file was last looked up, for the bound on files
+}
+
+// stream returns the file's state for stream name, creating it.
+func (fs *fileState) stream(name string, opt entry.Options) *streamState {
+	for _, ss := range fs.streams {
+		if ss.stream == name {
+			return ss
+		}
+	}
+	ss := &streamState{asm: entry.NewAssembler(opt), file: fs, stream: name, pendingFirst: -1, lastOffset: -1}
+	fs.streams = append(fs.streams, ss)
+	slices.SortFunc(fs.streams, func(a, b *streamState) int { return strings.Compare(a.stream, b.stream) })
+	return ss
 }
 
 // streamState is one assembler and where its pending entry began.
@@ -102,8 +162,11 @@ type Identity struct {
 }
 
 func newProcessor(p *processor) *processor {
-	p.files = map[string]*fileState{}
-	p.streams = map[streamKey]*streamState{}
+	p.files = map[fileKey]*fileState{}
+	p.started = p.now()
+	if p.maxFiles <= 0 {
+		p.maxFiles = defaultMaxFiles
+	}
 	if p.bounds == nil {
 		p.bounds = map[string]*rateBound{}
 	}
@@ -117,26 +180,27 @@ func newProcessor(p *processor) *processor {
 
 // line handles one line from any source.
 func (p *processor) line(l source.Line) {
-	fs := p.file(l)
+	if l.Gone {
+		p.gone(&l)
+		return
+	}
+	fs := p.file(&l)
+	if fs.resumable && l.File != fs.id {
+		p.follow(fs, &l)
+	}
 	fs.next = l.Next
 	if l.Path != "" {
 		fs.path = l.Path
 	}
 	fs.dirty = fs.resumable
-	if p.metrics != nil && !l.Time.IsZero() {
-		p.metrics.ReadLag(l.Source, p.now().Sub(l.Time))
+	if !l.Time.IsZero() {
+		fs.series.Lag(p.clock().Sub(l.Time))
 	}
-	k := streamKey{file: fileKey(l), stream: l.Stream}
-	ss := p.streams[k]
-	if ss == nil {
-		ss = &streamState{asm: entry.NewAssembler(p.entryOpt), file: fs, stream: l.Stream, pendingFirst: -1, lastOffset: -1}
-		p.streams[k] = ss
-	}
+	ss := fs.stream(l.Stream, p.entryOpt)
 	if l.Offset < ss.lastOffset {
 		// The file was truncated (copytruncate) and is read again from
-		// its start: offsets of the old content mean nothing now.
-		fs.restored = nil
-		clear(fs.emitted)
+		// its start, though its first bytes are as they were.
+		p.newContent(fs)
 	}
 	ss.lastOffset = l.Offset
 	if fs.restored != nil && fs.restored.AlreadyEmitted(l.Stream, l.Offset) {
@@ -154,41 +218,175 @@ func (p *processor) line(l source.Line) {
 		// began the one now pending.
 		ss.pendingFirst = l.Offset
 	}
-	ss.lastLine = p.now()
+	ss.lastLine = p.clock()
 	p.entries(es, ss)
 }
 
-func fileKey(l source.Line) string {
-	if id := toStateID(l.File); id.Key() != "" {
-		return id.Key()
-	}
-	return "stream:" + l.Source
-}
-
-func (p *processor) file(l source.Line) *fileState {
-	k := fileKey(l)
-	fs := p.files[k]
-	if fs != nil {
+// file returns the state of l's file or stream, creating it (with the
+// checkpoint loaded at start, when it is of the same content) for its first
+// line.
+func (p *processor) file(l *source.Line) *fileState {
+	k := keyOf(l)
+	if fs := p.last; fs != nil && fs.key == k {
 		return fs
 	}
-	id := toStateID(l.File)
-	fs = &fileState{id: id, resumable: id.Key() != "", path: l.Path, pod: l.Pod, source: l.Source, emitted: map[string]int64{}}
-	if cp, ok := p.restored[id.Key()]; ok && fs.resumable && cp.ID.SameContent(id) {
-		fs.restored = &cp
-		for s, off := range cp.Emitted {
-			fs.emitted[s] = off
+	p.uses++
+	fs := p.files[k]
+	if fs == nil {
+		if len(p.files) >= p.maxFiles {
+			p.evictOldest()
 		}
+		fs = &fileState{key: k, id: l.File, resumable: !l.File.IsZero(), path: l.Path, pod: l.Pod, source: l.Source, emitted: map[string]int64{}}
+		fs.series = p.metrics.Source(l.Source)
+		if cp, ok := p.restored[k]; ok && fs.resumable {
+			delete(p.restored, k)
+			if cp.File == l.File {
+				fs.restored = &cp
+				for s, off := range cp.Emitted {
+					fs.emitted[s] = off
+				}
+			}
+		}
+		p.files[k] = fs
 	}
-	p.files[k] = fs
+	fs.used = p.uses
+	p.last = fs
 	return fs
 }
 
-// toStateID converts the tailer's file identity to the store's.
-func toStateID(id source.FileID) state.FileID {
-	if id.Dev == 0 && id.Ino == 0 && id.Size == 0 {
-		return state.FileID{}
+// gone handles the tailer's notice that it stopped following a file (l
+// has no text): the entries its streams still hold are completed and
+// matched, its checkpoint goes to the next commit marked Gone (the store
+// prunes it later), and everything kept for it is dropped, its metric
+// series included.
+func (p *processor) gone(l *source.Line) {
+	if fs := p.files[keyOf(l)]; fs != nil && fs.id == l.File {
+		p.drop(fs, true)
+	} else if fs != nil {
+		// The inode now holds other content than the notice is about:
+		// the file was replaced at the same inode, which is followed on.
+		p.log.Debug("gone notice for an earlier content of a followed inode", "path", l.Path, "file", l.File.String())
 	}
-	return state.FileID{Fingerprint: append([]byte(nil), id.Sum[:]...), Size: id.Size, Dev: id.Dev, Ino: id.Ino}
+}
+
+// evictOldest drops the file looked up least recently, to keep the files
+// and streams held within maxFiles. Its pending entries are completed
+// first, so nothing read is lost; if it is still followed, its next line
+// starts a new entry.
+func (p *processor) evictOldest() {
+	var old *fileState
+	for _, fs := range p.files {
+		if old == nil || fs.used < old.used {
+			old = fs
+		}
+	}
+	if old == nil {
+		return
+	}
+	p.drop(old, false)
+	p.evicted++
+	p.metrics.FilesEvicted(1)
+	if p.evicted == 1 || p.evicted%1000 == 0 {
+		p.log.Warn("more files and streams than the processor keeps state for: the least recently read was dropped after completing its entries",
+			"bound", p.maxFiles, "path", old.path, "source", old.source, "evicted_so_far", p.evicted)
+	}
+}
+
+// drop completes and matches what fs's streams hold, queues its final
+// checkpoint for the next commit and forgets fs.
+func (p *processor) drop(fs *fileState, gone bool) {
+	for _, ss := range fs.streams {
+		es := ss.asm.Flush()
+		ss.pendingFirst = -1
+		p.entries(es, ss)
+	}
+	if fs.resumable {
+		cp := fs.checkpoint()
+		cp.Gone = gone
+		p.retired = append(p.retired, cp)
+		if over := len(p.retired) - maxRetired; over > 0 {
+			// Commits keep failing: the oldest final checkpoints go. The
+			// store keeps the one last committed for each, so a restart
+			// reads them from there, if they are still there at all.
+			p.log.Warn("state commits are failing: final checkpoints of dropped files forgotten", "files", over)
+			p.retired = slices.Delete(p.retired, 0, over)
+		}
+	}
+	delete(p.files, fs.key)
+	if p.last == fs {
+		p.last = nil
+	}
+	p.metrics.ReleaseSource(fs.series)
+	fs.series = nil
+}
+
+// prune makes the store forget the checkpoints of files gone for long.
+func (p *processor) prune() { pruneCheckpoints(p.store, p.log) }
+
+// pruneCheckpoints makes store forget the checkpoints of files gone for
+// long and bounds their number (state.PruneBounds defaults); what it forgot
+// is logged. A failure is logged and tried again at the next prune.
+func pruneCheckpoints(store *state.Store, log *slog.Logger) {
+	gone, err := store.Prune(state.PruneBounds{})
+	if err != nil {
+		log.Warn("prune checkpoints", "err", err)
+		return
+	}
+	if len(gone) > 0 {
+		log.Info("checkpoints of files gone for long, or past the bound on checkpoints, forgotten", "files", len(gone),
+			"oldest", gone[0].Path, "oldest_seen", gone[0].Seen)
+	}
+}
+
+// clock is the time of the batch of lines being processed, set by the
+// process loop once per batch so that no line pays for a clock read, or
+// the processor's clock outside a batch.
+func (p *processor) clock() time.Time {
+	if !p.at.IsZero() {
+		return p.at
+	}
+	return p.now()
+}
+
+// follow takes the identity the tailer reports with l when it differs from
+// the file's last one. A young file's identity grows with it (the
+// fingerprint covers more bytes) and its lines go on; any other change is
+// new content at the same inode (a truncation, a rewrite in place), which
+// the tailer reads from its start.
+func (p *processor) follow(fs *fileState, l *source.Line) {
+	if l.File.Size <= fs.id.Size || l.Offset == 0 {
+		p.newContent(fs)
+	}
+	fs.id, fs.ident = l.File, ""
+}
+
+// fileIdentity is the alerts' Source.File for fs: the identity the tailer
+// reported for the content, or for a stream its name and when this
+// processor started, since a stream's offsets start again with each run.
+func (p *processor) fileIdentity(fs *fileState) string {
+	if fs.ident == "" {
+		if fs.resumable {
+			fs.ident = fs.id.String()
+		} else {
+			fs.ident = "stream:" + fs.source + "@" + p.started.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return fs.ident
+}
+
+// newContent forgets what the processor knows of a file's old content once
+// the tailer reads new content at the same inode: the entries still being
+// assembled are completed (the tailer delivered the old content's last line
+// before the new content's first), and the offsets of the old content mean
+// nothing now.
+func (p *processor) newContent(fs *fileState) {
+	for _, ss := range fs.streams {
+		es := ss.asm.Flush()
+		p.entries(es, ss)
+		ss.pendingFirst, ss.lastOffset = -1, -1
+	}
+	fs.restored = nil
+	clear(fs.emitted)
 }
 
 // entries matches completed entries and groups the hits into incidents.
@@ -197,19 +395,18 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		return
 	}
 	an := p.analyzer()
-	src := p.sourceOf(ss.file)
+	now := p.clock()
+	fs := ss.file
+	fs.series.Entries(len(es))
 	for i := range es {
 		e := &es[i]
-		if cur, ok := ss.file.emitted[ss.stream]; !ok || e.LastOffset > cur {
-			ss.file.emitted[ss.stream] = e.LastOffset
+		if cur, ok := fs.emitted[ss.stream]; !ok || e.LastOffset > cur {
+			fs.emitted[ss.stream] = e.LastOffset
 		}
-		if p.metrics != nil {
-			p.metrics.EntriesAssembled(ss.file.source, 1)
-			if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
-				p.metrics.EntryCut(ss.file.source, e.Cut.Lines, e.Cut.Bytes)
-			}
+		if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
+			fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
 		}
-		p.gate.entry(ss.file, e, p.now())
+		p.gate.entry(fs, e, now)
 		d, ok := an.AnalyzeStream(&ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
@@ -221,9 +418,10 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		if d.Cause != nil {
 			p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
 		}
-		o := incident.FromDiagnosis(e, &d, src, p.now())
+		o := incident.FromDiagnosis(e, &d, p.sourceOf(fs), now)
+		o.Alert.Source.File = p.fileIdentity(fs)
 		p.grouped = true
-		p.queue(p.gate.occurrence(ss.file, e, &d, o, p.grouper.Observe(o, p.now()), p.now()))
+		p.queue(p.gate.occurrence(fs, e, &d, o, p.grouper.Observe(o, now), now))
 	}
 }
 
@@ -237,8 +435,17 @@ func (p *processor) analyzer() *analysis.Analyzer {
 }
 
 // sourceOf describes a file for alerts: the Kubernetes identity from its
-// path when it is a kubelet log, else this pod's own identity.
+// path when it is a kubelet log, else this pod's own identity. It is
+// computed once per path.
 func (p *processor) sourceOf(fs *fileState) incident.Source {
+	if fs.src == nil || fs.srcPath != fs.path {
+		s := p.describe(fs)
+		fs.src, fs.srcPath = &s, fs.path
+	}
+	return *fs.src
+}
+
+func (p *processor) describe(fs *fileState) incident.Source {
 	s := incident.Source{
 		Path:      fs.path,
 		Pod:       p.identity.Pod,
@@ -314,7 +521,7 @@ func allDigits(s string) bool {
 // their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
 	p.gate.attach(as)
-	now := p.now()
+	now := p.clock()
 	for i := range as {
 		a := as[i]
 		if p.redactor != nil {
@@ -422,11 +629,9 @@ func (p *processor) restore(version uint32, data []byte) error {
 // time, so a traceback's last line is not held until the next log line,
 // and closes grouping windows that ended.
 func (p *processor) idleFlush(now time.Time) {
-	for _, k := range p.sortedStreams() {
-		ss := p.streams[k]
-		if !ss.asm.Pending() || now.Sub(ss.lastLine) < p.idle {
-			continue
-		}
+	for _, ss := range p.sortedStreams(func(ss *streamState) bool {
+		return ss.asm.Pending() && now.Sub(ss.lastLine) >= p.idle
+	}) {
 		es := ss.asm.Flush()
 		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
@@ -441,8 +646,7 @@ func (p *processor) idleFlush(now time.Time) {
 
 // flushAll completes every pending entry: end of input or shutdown.
 func (p *processor) flushAll() {
-	for _, k := range p.sortedStreams() {
-		ss := p.streams[k]
+	for _, ss := range p.sortedStreams(nil) {
 		es := ss.asm.Flush()
 		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
@@ -457,18 +661,36 @@ func (p *processor) flushGroups() {
 	p.queue(p.grouper.Flush(p.now()))
 }
 
-func (p *processor) sortedStreams() []streamKey {
-	ks := make([]streamKey, 0, len(p.streams))
-	for k := range p.streams {
-		ks = append(ks, k)
-	}
-	sort.Slice(ks, func(i, j int) bool {
-		if ks[i].file != ks[j].file {
-			return ks[i].file < ks[j].file
+// sortedStreams lists the streams of every file for which keep reports
+// true (all when keep is nil), in the order of their keys, so flushes are
+// deterministic; only those kept are sorted, so the periodic idle check
+// over many quiet files costs a pass, not a sort.
+func (p *processor) sortedStreams(keep func(*streamState) bool) []*streamState {
+	var out []*streamState
+	for _, fs := range p.files {
+		for _, ss := range fs.streams {
+			if keep == nil || keep(ss) {
+				out = append(out, ss)
+			}
 		}
-		return ks[i].stream < ks[j].stream
+	}
+	slices.SortFunc(out, func(a, b *streamState) int {
+		if c := compareKeys(a.file.key, b.file.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.stream, b.stream)
 	})
-	return ks
+	return out
+}
+
+func compareKeys(a, b fileKey) int {
+	if c := cmp.Compare(a.dev, b.dev); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ino, b.ino); c != 0 {
+		return c
+	}
+	return strings.Compare(a.stream, b.stream)
 }
 
 // hasAlerts reports whether alerts wait for a commit: they are committed
@@ -476,7 +698,7 @@ func (p *processor) sortedStreams() []streamKey {
 func (p *processor) hasAlerts() bool { return len(p.pending) > 0 }
 
 func (p *processor) dirty() bool {
-	if len(p.pending) > 0 || p.grouped || p.gate.changed() {
+	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.changed() {
 		return true
 	}
 	for _, fs := range p.files {
@@ -495,15 +717,17 @@ func (p *processor) commit() (woke []string, err error) {
 		return nil, nil
 	}
 	var b state.Batch
-	resume := p.resumeOffsets()
-	for k, fs := range p.files {
-		if !fs.dirty {
-			continue
+	// The final checkpoints of dropped files come first: a file followed
+	// now at a reused inode replaces its predecessor's.
+	b.Files = append(b.Files, p.retired...)
+	for _, fs := range p.files {
+		if fs.dirty {
+			b.Files = append(b.Files, fs.checkpoint())
 		}
-		cp := state.Checkpoint{ID: fs.id, Path: fs.path, Offset: resume[k], Emitted: copyMap(fs.emitted)}
-		b.Files = append(b.Files, cp)
 	}
-	sort.Slice(b.Files, func(i, j int) bool { return b.Files[i].ID.Key() < b.Files[j].ID.Key() })
+	slices.SortStableFunc(b.Files, func(x, y state.Checkpoint) int {
+		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
+	})
 	if p.grouped {
 		snap, err := p.snapshot()
 		if err != nil {
@@ -540,6 +764,7 @@ func (p *processor) commit() (woke []string, err error) {
 	for _, fs := range p.files {
 		fs.dirty = false
 	}
+	p.retired = p.retired[:0]
 	p.grouped = false
 	p.gate.commit(gateGen)
 	p.pending = p.pending[:0]
@@ -551,26 +776,19 @@ func (p *processor) commit() (woke []string, err error) {
 	return woke, nil
 }
 
-// resumeOffsets computes, per file, where reading must resume after a
-// restart: the first line of the oldest pending entry of any of its
-// streams, or the position after the last line read.
-func (p *processor) resumeOffsets() map[string]int64 {
-	out := make(map[string]int64, len(p.files))
-	for k, fs := range p.files {
-		out[k] = fs.next
-	}
-	for k, ss := range p.streams {
-		if ss.pendingFirst >= 0 && ss.pendingFirst < out[k.file] {
-			out[k.file] = ss.pendingFirst
+// checkpoint is where reading the file must resume after a restart: the
+// first line of the oldest pending entry of any of its streams, or the
+// position after the last line read; with the identity of the content read.
+func (fs *fileState) checkpoint() state.Checkpoint {
+	off := fs.next
+	for _, ss := range fs.streams {
+		if ss.pendingFirst >= 0 && ss.pendingFirst < off {
+			off = ss.pendingFirst
 		}
 	}
-	return out
-}
-
-func copyMap(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
+	return state.Checkpoint{
+		Checkpoint: source.Checkpoint{File: fs.id, Offset: off},
+		Path:       fs.path,
+		Emitted:    maps.Clone(fs.emitted),
 	}
-	return out
 }

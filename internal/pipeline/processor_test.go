@@ -12,7 +12,9 @@ import (
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 	"github.com/logmatch/logmatch/sinks/stdout"
+	"github.com/logmatch/logmatch/sinks/webhook"
 )
 
 // criLine is one line of a CRI file as the tailer delivers it.
@@ -21,7 +23,7 @@ type criLine struct {
 	text   string
 }
 
-func newTestProcessor(t *testing.T, store *state.Store) *processor {
+func newTestProcessor(t testing.TB, store *state.Store) *processor {
 	t.Helper()
 	recs := []patterns.Record{
 		{ID: "tb", Slug: "runtime", MessagePattern: `RuntimeError: boom`, ErrorClass: "RuntimeError", Severity: patterns.SeverityError},
@@ -37,10 +39,7 @@ func newTestProcessor(t *testing.T, store *state.Store) *processor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restored := map[string]state.Checkpoint{}
-	for _, cp := range cps {
-		restored[cp.ID.Key()] = cp
-	}
+	restored := restoredByKey(cps)
 	return newProcessor(&processor{
 		log:      slog.New(slog.DiscardHandler),
 		store:    store,
@@ -184,7 +183,7 @@ func TestTruncationForgetsEmittedMarks(t *testing.T) {
 	id := source.FileID{Dev: 1, Ino: 7, Size: 10, Sum: [16]byte{9}}
 	first := []criLine{{"", "stdout failure #1"}, {"", "stdout failure #2"}, {"", "stdout failure #3"}}
 	feed(p, id, first, 0)
-	p.files[fileKey(source.Line{File: id})].restored = &state.Checkpoint{Emitted: map[string]int64{"": 1000}}
+	p.files[keyOf(&source.Line{File: id})].restored = &state.Checkpoint{Emitted: map[string]int64{"": 1000}}
 	feed(p, id, []criLine{{"", "stdout failure #4"}, {"", "stdout failure #5"}}, 0)
 	p.flushAll()
 	if _, err := p.commit(); err != nil {
@@ -193,5 +192,142 @@ func TestTruncationForgetsEmittedMarks(t *testing.T) {
 	got := queued(t, store)
 	if len(got) != 5 {
 		t.Fatalf("queued %v, want all five failures", got)
+	}
+}
+
+// fakeTailer resumes a file as the tailer does: from a checkpoint's offset
+// when the file has the checkpoint's identity, else from its start.
+func fakeTailerStart(t *testing.T, store *state.Store, path string, id source.FileID) int64 {
+	t.Helper()
+	cps, err := store.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, ok := state.ByPath(cps).Lookup(path)
+	if ok && cp.File == id {
+		return cp.Offset
+	}
+	return 0
+}
+
+// feedFrom delivers the lines of one content of a plain file from offset
+// from, as the tailer reports them: with the content's identity.
+func feedFrom(p *processor, path string, id source.FileID, texts []string, from int64) {
+	off := int64(0)
+	for _, text := range texts {
+		n := int64(len(text) + 1)
+		if off >= from {
+			sl := source.Line{Path: path, File: id, Next: off + n, End: off + n}
+			sl.Text, sl.Offset, sl.Source = text, off, path
+			p.line(sl)
+		}
+		off += n
+	}
+}
+
+// Truncation and rewrite, then a restart: the checkpoint follows the
+// identity the tailer reports for the new content, so the restart resumes
+// it instead of reading it again from 0 and repeating its alerts.
+func TestTruncationThenRestartRepeatsNothing(t *testing.T) {
+	dir := t.TempDir()
+	const path = "/var/log/sglang/server.log"
+	old := source.FileID{Dev: 1, Ino: 9, Size: 1024, Sum: [16]byte{0xa}}
+	rewritten := source.FileID{Dev: 1, Ino: 9, Size: 54, Sum: [16]byte{0xb}}
+	before := []string{"stdout failure #1", "stdout failure #2", "stdout failure #3"}
+	after := []string{"stdout failure #4", "stdout failure #5", "serving"}
+
+	store, err := state.Open(dir, state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestProcessor(t, store)
+	feedFrom(p, path, old, before, 0)
+	feedFrom(p, path, rewritten, after, 0)
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	cps, err := store.Files()
+	if err != nil || len(cps) != 1 {
+		t.Fatalf("checkpoints = %v, %v", cps, err)
+	}
+	if cps[0].File != rewritten {
+		t.Fatalf("checkpoint identity = %v, want the rewritten content's %v", cps[0].File, rewritten)
+	}
+	first := queued(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	store, err = state.Open(dir, state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p = newTestProcessor(t, store)
+	from := fakeTailerStart(t, store, path, rewritten)
+	if from == 0 {
+		t.Fatalf("the restart would read the rewritten file again from 0")
+	}
+	feedFrom(p, path, rewritten, after, from)
+	p.flushAll()
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	got := queued(t, store)
+	want := []string{"out: stdout failure #1", "out: stdout failure #2", "out: stdout failure #3", "out: stdout failure #4", "out: stdout failure #5"}
+	if !sameSet(got, want) {
+		t.Fatalf("queued over both runs = %v (first run %v), want each of %v once", got, first, want)
+	}
+}
+
+// One path, one entry at offset 0, three contents: the first, the same
+// inode truncated and rewritten, and a new inode after a delete and a
+// recreate. The three alerts share fingerprint and offset; the file
+// identity in their source keeps their Idempotency-Keys apart.
+func TestIdempotencyKeysDifferAcrossFileContents(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p := newTestProcessor(t, store)
+	const path = "/var/log/sglang/server.log"
+	contents := []source.FileID{
+		{Dev: 1, Ino: 9, Size: 1024, Sum: [16]byte{0xa}},
+		{Dev: 1, Ino: 9, Size: 18, Sum: [16]byte{0xb}},  // truncated and rewritten
+		{Dev: 1, Ino: 10, Size: 18, Sum: [16]byte{0xb}}, // deleted and recreated
+	}
+	for _, id := range contents {
+		feedFrom(p, path, id, []string{"stdout failure #1"}, 0)
+	}
+	p.flushAll()
+	if _, err := p.commit(); err != nil {
+		t.Fatal(err)
+	}
+	items, _, err := store.Peek("stdout", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != len(contents) {
+		t.Fatalf("queued %d alerts, want %d", len(items), len(contents))
+	}
+	keys := map[string]bool{}
+	for i, it := range items {
+		var a sinks.Alert
+		if err := json.Unmarshal(it.Payload, &a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Source.File != contents[i].String() || a.Source.Offset != 0 {
+			t.Errorf("alert %d: source file %q offset %d, want %q offset 0", i, a.Source.File, a.Source.Offset, contents[i])
+		}
+		k := webhook.IdempotencyKey(&a)
+		if keys[k] {
+			t.Errorf("alert %d repeats the key %q of an earlier content's alert", i, k)
+		}
+		keys[k] = true
+		var again sinks.Alert
+		if err := json.Unmarshal(it.Payload, &again); err != nil || webhook.IdempotencyKey(&again) != k {
+			t.Errorf("alert %d sent again is keyed %q, want %q", i, webhook.IdempotencyKey(&again), k)
+		}
 	}
 }

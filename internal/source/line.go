@@ -47,19 +47,29 @@ type Line struct {
 type Emit func(context.Context, Line) error
 
 // FileID identifies a file by where it lives and what it starts with, never
-// by its path: paths change on rotation, and a path can name a new file.
+// by its path: paths change on rotation, and a path can name a new file. The
+// tailer owns it: it computes the identity, reports it with every Line, and
+// decides from a saved one whether a file is the one read before. Consumers
+// store it as they got it (internal/state keeps it in checkpoints) and
+// compare it with ==.
 //
 // The fingerprint covers the first Size bytes (the configured fingerprint
 // size, 1 KiB by default). A file shorter than that is fingerprinted on what
 // it has, and its FileID is extended as it grows, so two FileIDs of one file
-// can differ in Size; Matches compares them on the shorter prefix.
+// can differ in Size and Sum while Dev and Ino stay; after a truncation or a
+// rewrite in place the tailer reports the new content's FileID.
 type FileID struct {
 	Dev, Ino uint64
 	Size     int      // bytes the fingerprint covers
 	Sum      [16]byte // truncated SHA-256 of those bytes
 }
 
-// String renders the identity for logs and state keys.
+// IsZero reports whether id is the zero FileID: the Line came from a stream
+// (standard input, a wrapped command), which has no identity to resume.
+func (id FileID) IsZero() bool { return id == FileID{} }
+
+// String renders the identity for logs and alerts: device, inode,
+// fingerprint size and fingerprint, "dev:ino:size:hex".
 func (id FileID) String() string {
 	return fmt.Sprintf("%d:%d:%d:%x", id.Dev, id.Ino, id.Size, id.Sum)
 }
@@ -72,7 +82,10 @@ func fingerprint(b []byte) [16]byte {
 	return s
 }
 
-// Checkpoint is a saved read position.
+// Checkpoint is a saved read position: the identity of the file and the
+// offset to resume it from. It is the one checkpoint notion of logmatch:
+// internal/state stores it (with what the consumer adds beside it) and hands
+// it back through Positions unchanged.
 type Checkpoint struct {
 	File   FileID
 	Offset int64 // a Line.Next value

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/logmatch/logmatch/internal/source"
 )
 
 // BenchmarkCommit measures one synced Commit carrying one file checkpoint,
@@ -22,7 +24,7 @@ func BenchmarkCommit(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				batch.Files = []Checkpoint{{ID: FileID{Dev: 1, Ino: 2}, Path: "server.log", Offset: int64(i)}}
+				batch.Files = []Checkpoint{{Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 2}, Offset: int64(i)}, Path: "server.log"}}
 				if _, err := s.Commit(batch); err != nil {
 					b.Fatal(err)
 				}

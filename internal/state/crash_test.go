@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/source"
 )
 
 // crashHelperEnv names the environment variable that turns the test binary
@@ -17,7 +19,7 @@ import (
 // is killed.
 const crashHelperEnv = "LOGMATCH_STATE_CRASH_HELPER_DIR"
 
-var crashFile = FileID{Fingerprint: []byte("crash"), Dev: 7, Ino: 7}
+var crashFile = fid(7, 7, "crash")
 
 // crashHelper continues from the stored checkpoint: batch i moves the file
 // offset to 100*i, sets the grouping blob to i and queues payload i for
@@ -38,7 +40,7 @@ func crashHelper(dir string) int {
 	for i := c.Offset/100 + 1; ; i++ {
 		p := []byte(strconv.FormatInt(i, 10))
 		_, err := s.Commit(Batch{
-			Files:    []Checkpoint{{ID: crashFile, Path: "crash.log", Offset: 100 * i}},
+			Files:    []Checkpoint{{Checkpoint: source.Checkpoint{File: crashFile, Offset: 100 * i}, Path: "crash.log"}},
 			Grouping: &Grouping{Version: 1, Data: p},
 			Enqueue:  []Enqueue{{Sink: "a", Payload: p}, {Sink: "b", Payload: p}},
 		})

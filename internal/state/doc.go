@@ -8,10 +8,13 @@
 //
 // # The checkpoint model
 //
-// A file is identified by device, inode and a fingerprint of its first bytes
-// (FileID), not by its path, so renames keep their checkpoint and a reused
-// inode with different content is recognised as a new file. Each Checkpoint
-// holds two kinds of offsets:
+// A file is identified by device, inode and a fingerprint of its first bytes,
+// not by its path, so renames keep their checkpoint and a reused inode with
+// different content is recognised as a new file. The identity type is the
+// tailer's (source.FileID): the tailer computes it, reports it with every
+// line and decides from it whether a file is the one a checkpoint was saved
+// for; the store keeps it as the consumer passes it on, one checkpoint per
+// device and inode. Each Checkpoint holds two kinds of offsets:
 //
 //   - Offset is where reading resumes: the first byte of the oldest line that
 //     belongs to an entry not yet emitted (a traceback still being assembled),

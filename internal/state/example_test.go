@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/state"
+
+	"github.com/logmatch/logmatch/internal/source"
 )
 
 // Example shows run mode's use of the store: commit what a read batch
@@ -29,10 +31,9 @@ func Example() {
 	alert := []byte(`{"schema":"logmatch.alert/v1","kind":"new"}`)
 	res, err := s.Commit(state.Batch{
 		Files: []state.Checkpoint{{
-			ID:      state.FileID{Fingerprint: []byte("[2026-03-01 12:00:00] server_args="), Dev: 64769, Ino: 131},
-			Path:    "/var/log/sglang/server.log",
-			Offset:  8192,
-			Emitted: map[string]int64{"": 8192},
+			Checkpoint: source.Checkpoint{File: source.FileID{Dev: 64769, Ino: 131, Size: 1024, Sum: [16]byte{0x5e, 0x1f}}, Offset: 8192},
+			Path:       "/var/log/sglang/server.log",
+			Emitted:    map[string]int64{"": 8192},
 		}},
 		Grouping: &state.Grouping{Version: 1, Data: []byte(`{}`)},
 		Enqueue:  []state.Enqueue{{Sink: "slack", Payload: alert}, {Sink: "stdout", Payload: alert}},

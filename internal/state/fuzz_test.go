@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/source"
 )
 
 // FuzzDecodeItem feeds arbitrary stored bytes to the queue item decoder:
@@ -27,7 +29,7 @@ func FuzzDecodeItem(f *testing.F) {
 // FuzzDecodeCheckpoint feeds arbitrary stored bytes to the checkpoint
 // decoder, which must fail cleanly, never panic.
 func FuzzDecodeCheckpoint(f *testing.F) {
-	v, err := encodeCheckpoint(Checkpoint{ID: FileID{Fingerprint: []byte("fp"), Dev: 1, Ino: 2}, Path: "a.log", Offset: 9, Emitted: map[string]int64{"stderr": 12}})
+	v, err := encodeCheckpoint(Checkpoint{Checkpoint: source.Checkpoint{File: fid(1, 2, "fp"), Offset: 9}, Path: "a.log", Emitted: map[string]int64{"stderr": 12}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -282,7 +282,7 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 		}
 	}
 	for i, c := range b.Files {
-		if c.ID.Key() == "" {
+		if fileKey(c.File) == "" {
 			return CommitResult{}, fmt.Errorf("state: commit: files[%d] (%s): empty file identity", i, c.Path)
 		}
 	}
@@ -297,7 +297,7 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 			if err != nil {
 				return fmt.Errorf("file %s: %w", c.Path, err)
 			}
-			if err := files.Put([]byte(c.ID.Key()), v); err != nil {
+			if err := files.Put([]byte(fileKey(c.File)), v); err != nil {
 				return fmt.Errorf("file %s: %w", c.Path, err)
 			}
 		}

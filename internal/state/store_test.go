@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	bolt "go.etcd.io/bbolt"
 	"go.uber.org/goleak"
+
+	"github.com/logmatch/logmatch/internal/source"
 )
 
 func TestMain(m *testing.M) {
@@ -100,10 +103,9 @@ func TestRoundTrip(t *testing.T) {
 	s := open(t, dir, Options{Now: clk.Now})
 
 	cp := Checkpoint{
-		ID:      FileID{Fingerprint: []byte("[2026-03-01 12:00:00] Load weight"), Dev: 64769, Ino: 1234},
-		Path:    "/var/log/sglang/server.log",
-		Offset:  4096,
-		Emitted: map[string]int64{"stdout": 5000, "stderr": 4096},
+		Checkpoint: source.Checkpoint{File: fid(64769, 1234, "[2026-03-01 12:00:00] Load weight"), Offset: 4096},
+		Path:       "/var/log/sglang/server.log",
+		Emitted:    map[string]int64{"stdout": 5000, "stderr": 4096},
 	}
 	res, err := s.Commit(Batch{
 		Files:    []Checkpoint{cp},
@@ -225,7 +227,7 @@ func TestEmptyStore(t *testing.T) {
 
 func TestCommitAtomic(t *testing.T) {
 	cp := func(off int64) Checkpoint {
-		return Checkpoint{ID: FileID{Dev: 1, Ino: 2}, Path: "a.log", Offset: off}
+		return Checkpoint{Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 2}, Offset: off}, Path: "a.log"}
 	}
 	good := Batch{
 		Files:    []Checkpoint{cp(10)},
@@ -233,7 +235,7 @@ func TestCommitAtomic(t *testing.T) {
 		Enqueue:  []Enqueue{{Sink: "slack", Payload: []byte("1")}, {Sink: "webhook", Payload: []byte("1")}},
 	}
 	next := Batch{
-		Files:    []Checkpoint{cp(20), {ID: FileID{Dev: 1, Ino: 3}, Path: "b.log", Offset: 5}},
+		Files:    []Checkpoint{cp(20), {Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 3}, Offset: 5}, Path: "b.log"}},
 		Grouping: &Grouping{Version: 1, Data: []byte("g2")},
 		Enqueue: []Enqueue{
 			{Sink: "slack", Payload: []byte("2")}, {Sink: "webhook", Payload: []byte("2")},
@@ -463,28 +465,21 @@ func TestAckDefer(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	clk := newClock()
-	s := open(t, t.TempDir(), Options{Now: clk.Now})
-	young := Checkpoint{ID: FileID{Fingerprint: []byte("[2026"), Dev: 1, Ino: 10}, Path: "a.log", Offset: 5}
-	old := Checkpoint{ID: FileID{Fingerprint: []byte("old file"), Dev: 1, Ino: 11}, Path: "b.log", Offset: 8}
-	if _, err := s.Commit(Batch{Files: []Checkpoint{old}}); err != nil {
-		t.Fatal(err)
-	}
-	clk.Advance(2 * time.Hour)
+	s := open(t, t.TempDir(), Options{})
+	young := Checkpoint{Checkpoint: source.Checkpoint{File: fid(1, 10, "[2026"), Offset: 5}, Path: "a.log"}
 	if _, err := s.Commit(Batch{Files: []Checkpoint{young}}); err != nil {
 		t.Fatal(err)
 	}
-
 	tests := []struct {
 		name   string
-		id     FileID
+		id     source.FileID
 		wantOK bool
 	}{
-		{name: "fingerprint grew", id: FileID{Fingerprint: []byte("[2026-03-01"), Dev: 1, Ino: 10}, wantOK: true},
-		{name: "same fingerprint", id: young.ID, wantOK: true},
-		{name: "inode reused by other content", id: FileID{Fingerprint: []byte("other"), Dev: 1, Ino: 10}},
-		{name: "unknown inode", id: FileID{Fingerprint: []byte("[2026"), Dev: 1, Ino: 12}},
-		{name: "no identity", id: FileID{}},
+		{name: "same identity", id: young.File, wantOK: true},
+		{name: "fingerprint grew: the tailer judges, not the store", id: fid(1, 10, "[2026-03-01")},
+		{name: "inode reused by other content", id: fid(1, 10, "other")},
+		{name: "unknown inode", id: fid(1, 12, "[2026")},
+		{name: "no identity", id: source.FileID{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -500,64 +495,75 @@ func TestFiles(t *testing.T) {
 			}
 		})
 	}
+}
 
-	gone, err := s.Prune(time.Hour)
+// Prune forgets gone checkpoints after GoneFor, keeps followed ones however
+// old (an idle file is not committed again), and bounds the count, gone and
+// oldest first.
+func TestPrune(t *testing.T) {
+	clk := newClock()
+	s := open(t, t.TempDir(), Options{Now: clk.Now})
+	cp := func(ino uint64, gone bool) Checkpoint {
+		return Checkpoint{Checkpoint: source.Checkpoint{File: fid(1, ino, "x"), Offset: 5}, Path: fmt.Sprintf("%d.log", ino), Gone: gone}
+	}
+	commit := func(cps ...Checkpoint) {
+		t.Helper()
+		if _, err := s.Commit(Batch{Files: cps}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := func(cps []Checkpoint) []string {
+		var out []string
+		for _, c := range cps {
+			out = append(out, c.Path)
+		}
+		return out
+	}
+	commit(cp(1, false), cp(2, true)) // 1 idle for days, 2 gone long ago
+	clk.Advance(48 * time.Hour)
+	commit(cp(3, true)) // gone just now
+	gone, err := s.Prune(PruneBounds{GoneFor: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gone) != 1 || gone[0].Path != "b.log" {
-		t.Errorf("Prune() removed %v, want b.log", gone)
+	if diff := cmp.Diff([]string{"2.log"}, paths(gone)); diff != "" {
+		t.Errorf("Prune(GoneFor) forgot (-want +got):\n%s", diff)
+	}
+	clk.Advance(time.Minute)
+	commit(cp(4, false), cp(5, false))
+	gone, err = s.Prune(PruneBounds{GoneFor: time.Hour, MaxFiles: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"1.log", "3.log"}, paths(gone)); diff != "" {
+		t.Errorf("Prune(MaxFiles) forgot (-want +got):\n%s", diff)
 	}
 	files, err := s.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[0].Path != "a.log" {
-		t.Errorf("Files() after prune = %v, want a.log", files)
-	}
-}
-
-func TestSameContent(t *testing.T) {
-	tests := []struct {
-		name string
-		a, b FileID
-		want bool
-	}{
-		{name: "raw prefix", a: FileID{Fingerprint: []byte("[2026")}, b: FileID{Fingerprint: []byte("[2026-03")}, want: true},
-		{name: "raw differ", a: FileID{Fingerprint: []byte("[2027")}, b: FileID{Fingerprint: []byte("[2026-03")}},
-		{name: "raw empty", a: FileID{}, b: FileID{Fingerprint: []byte("x")}, want: true},
-		{name: "hash equal", a: FileID{Fingerprint: []byte{1, 2}, Size: 1024}, b: FileID{Fingerprint: []byte{1, 2}, Size: 1024}, want: true},
-		{name: "hash of other length", a: FileID{Fingerprint: []byte{1, 2}, Size: 10}, b: FileID{Fingerprint: []byte{1, 2, 3}, Size: 1024}},
-		{name: "hash prefix is no match", a: FileID{Fingerprint: []byte{1, 2}, Size: 10}, b: FileID{Fingerprint: []byte{1, 2}, Size: 20}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.a.SameContent(tc.b); got != tc.want {
-				t.Errorf("SameContent() = %v, want %v", got, tc.want)
-			}
-			if got := tc.b.SameContent(tc.a); got != tc.want {
-				t.Errorf("SameContent() reversed = %v, want %v", got, tc.want)
-			}
-		})
+	if diff := cmp.Diff([]string{"4.log", "5.log"}, paths(files)); diff != "" {
+		t.Errorf("Files() after prune (-want +got):\n%s", diff)
 	}
 }
 
 func TestByPath(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	cps := []Checkpoint{
-		{ID: FileID{Ino: 1}, Path: "a.log", Seen: t0},
-		{ID: FileID{Ino: 2}, Path: "a.log", Seen: t0.Add(time.Minute)}, // rotated in: newer
-		{ID: FileID{Ino: 3}, Path: "b.log", Seen: t0},
+		{Checkpoint: source.Checkpoint{File: source.FileID{Ino: 1}}, Path: "a.log", Seen: t0},
+		{Checkpoint: source.Checkpoint{File: source.FileID{Ino: 2}}, Path: "a.log", Seen: t0.Add(time.Minute)}, // rotated in: newer
+		{Checkpoint: source.Checkpoint{File: source.FileID{Ino: 3}}, Path: "b.log", Seen: t0},
+		{Checkpoint: source.Checkpoint{File: source.FileID{Ino: 4}}, Path: "b.log", Seen: t0.Add(time.Minute), Gone: true},
 	}
 	got := ByPath(cps)
-	want := map[string]Checkpoint{"a.log": cps[1], "b.log": cps[2]}
+	want := Positions{"a.log": cps[1], "b.log": cps[2]}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ByPath() (-want +got):\n%s", diff)
 	}
 }
 
 func TestAlreadyEmitted(t *testing.T) {
-	c := Checkpoint{Offset: 100, Emitted: map[string]int64{"stderr": 300}}
+	c := Checkpoint{Checkpoint: source.Checkpoint{Offset: 100}, Emitted: map[string]int64{"stderr": 300}}
 	tests := []struct {
 		name   string
 		stream string
@@ -578,23 +584,31 @@ func TestAlreadyEmitted(t *testing.T) {
 	}
 }
 
-func TestFileIDKey(t *testing.T) {
+func TestFileKey(t *testing.T) {
 	tests := []struct {
 		name string
-		id   FileID
+		id   source.FileID
 		want string
 	}{
-		{name: "device and inode", id: FileID{Fingerprint: []byte("x"), Dev: 0xfd01, Ino: 77}, want: "di:fd01:4d"},
-		{name: "fingerprint only", id: FileID{Fingerprint: []byte("ab")}, want: "fp:6162"},
-		{name: "nothing", id: FileID{}, want: ""},
+		{name: "device and inode", id: source.FileID{Dev: 0xfd01, Ino: 77, Size: 1, Sum: [16]byte{1}}, want: "di:fd01:4d"},
+		{name: "fingerprint only", id: source.FileID{Size: 2, Sum: [16]byte{0xab}}, want: "fp:ab000000000000000000000000000000"},
+		{name: "nothing", id: source.FileID{}, want: ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.id.Key(); got != tc.want {
-				t.Errorf("Key() = %q, want %q", got, tc.want)
+			if got := fileKey(tc.id); got != tc.want {
+				t.Errorf("fileKey() = %q, want %q", got, tc.want)
 			}
 		})
 	}
+}
+
+// fid is the identity the tailer gives a file at dev:ino starting with head.
+func fid(dev, ino uint64, head string) source.FileID {
+	sum := sha256.Sum256([]byte(head))
+	id := source.FileID{Dev: dev, Ino: ino, Size: len(head)}
+	copy(id.Sum[:], sum[:])
+	return id
 }
 
 func TestOpenErrors(t *testing.T) {
@@ -669,7 +683,7 @@ func TestConcurrent(t *testing.T) {
 		defer close(done)
 		for i := range batches {
 			var b Batch
-			b.Files = []Checkpoint{{ID: FileID{Dev: 1, Ino: 1}, Offset: int64(i)}}
+			b.Files = []Checkpoint{{Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 1}, Offset: int64(i)}}}
 			for _, sink := range sinks {
 				b.Enqueue = append(b.Enqueue, Enqueue{Sink: sink, Payload: fmt.Appendf(nil, "%d", i)})
 			}
@@ -735,5 +749,81 @@ func TestConcurrent(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("sink %s acked (-want +got):\n%s", sink, diff)
 		}
+	}
+}
+
+// State files written before source.FileID became the one identity type
+// load unchanged: the checkpoint JSON below is what that version stored
+// (its state.FileID held the tailer's 16-byte fingerprint in "fp"), for a
+// file of 1 KiB or more and for an empty file, and this version writes the
+// same bytes back.
+func TestCheckpointOfEarlierVersionLoads(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]string{
+		"di:fd01:4d2": `{"id":{"fp":"AQIDBAUGBwgJCgsMDQ4PEA==","size":1024,"dev":64769,"ino":1234},"path":"/var/log/sglang/server.log","offset":4096,"emitted":{"stderr":4096,"stdout":5000},"seen":"2026-03-01T12:00:00Z"}`,
+		"di:fd01:4d3": `{"id":{"fp":"47DEQpj8HBSa+/TImW+5JA==","dev":64769,"ino":1235},"path":"/var/log/sglang/empty.log","offset":0,"seen":"2026-03-01T12:00:00Z"}`,
+	}
+	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for k, v := range stored {
+			if err := tx.Bucket(bucketFiles).Put([]byte(k), []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+
+	s = open(t, dir, Options{})
+	files, err := s.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	want := []Checkpoint{
+		{
+			Checkpoint: source.Checkpoint{File: source.FileID{Dev: 64769, Ino: 1234, Size: 1024, Sum: [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}, Offset: 4096},
+			Path:       "/var/log/sglang/server.log",
+			Emitted:    map[string]int64{"stderr": 4096, "stdout": 5000},
+			Seen:       seen,
+		},
+		{
+			Checkpoint: source.Checkpoint{File: fid(64769, 1235, "")},
+			Path:       "/var/log/sglang/empty.log",
+			Seen:       seen,
+		},
+	}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Fatalf("Files() (-want +got):\n%s", diff)
+	}
+	for _, c := range files {
+		got, err := encodeCheckpoint(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := fileKey(c.File); string(got) != stored[k] {
+			t.Errorf("checkpoint %s re-encodes as\n%s\nwant the stored\n%s", k, got, stored[k])
+		}
+	}
+	if cp, ok := ByPath(files).Lookup("/var/log/sglang/server.log"); !ok || cp != want[0].Checkpoint {
+		t.Errorf("Lookup(server.log) = %+v, %v; want %+v", cp, ok, want[0].Checkpoint)
+	}
+}
+
+// A stored identity that is not the tailer's 16-byte fingerprint is an
+// error naming the checkpoint, not a silent misread.
+func TestCheckpointBadFingerprint(t *testing.T) {
+	_, err := decodeCheckpoint([]byte("di:1:2"), []byte(`{"id":{"fp":"AQI=","size":2,"dev":1,"ino":2},"path":"a.log","offset":1}`))
+	if err == nil || !strings.Contains(err.Error(), "checkpoint di:1:2: id.fp: 2 bytes, want 16") {
+		t.Fatalf("decode = %v, want an error naming the checkpoint and id.fp", err)
 	}
 }

@@ -29,6 +29,7 @@
 //	logmatch.gate.restarts.recent   {restart}   logmatch_gate_restarts_recent (gauge)      namespace, pod, container
 //	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
 //	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
+//	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
 //
 // The gate gauges are observed at each collection from the liveness gate
 // (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez
@@ -63,6 +64,15 @@
 // series per instrument (default 8192, above the 5,695 records of the
 // largest catalog we ship tests for) and folds the rest into one series
 // labelled otel_metric_overflow="true", so the bound is itself visible.
+//
+// The per-source series (the six with the source label) are asynchronous:
+// logmatch keeps the totals of each source it has (a Source) and the SDK
+// reads them at each collection, so a source that goes takes its series with
+// it: once the pipeline releases a file the tailer stopped following
+// (ReleaseSource), the next scrape or export no longer has it, and a source
+// counted only by name (read by the tailer, never held) goes after ten
+// minutes without a count. The series are the live sources', not every file
+// ever seen; kubelet's rotated names, unique each time, do not pile up.
 //
 // # OTLP
 //

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,10 +28,13 @@ const maxCachedSets = 16384
 // use and cheap enough for the per-line path; a nil *Metrics records
 // nothing, so a component can run without telemetry.
 type Metrics struct {
-	linesRead, bytesRead    metric.Int64Counter
-	readLag                 metric.Float64Gauge
-	entries                 metric.Int64Counter
-	cutLines, cutBytes      metric.Int64Counter
+	// The per-source series are observed at each collection from
+	// sources, so that they go when their source does.
+	linesRead, bytesRead    metric.Int64ObservableCounter
+	readLag                 metric.Float64ObservableGauge
+	entries                 metric.Int64ObservableCounter
+	cutLines, cutBytes      metric.Int64ObservableCounter
+	sources                 sourceSet
 	hits                    metric.Int64Counter
 	patternTimeouts         metric.Int64Counter
 	incidents, unclassified metric.Int64Counter
@@ -52,6 +56,7 @@ type Metrics struct {
 	globUnmatched           metric.Int64Gauge
 	commitFailures          metric.Int64Counter
 	overflow                metric.Int64Counter
+	evicted                 metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -85,11 +90,20 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 			err = fmt.Errorf("instrument %s: %w", name, err)
 		}
 	}
-	counter(&m.linesRead, "logmatch.source.lines", "{line}", "Lines read, per source.")
-	counter(&m.bytesRead, "logmatch.source.read", "By", "Bytes read, per source.")
-	counter(&m.entries, "logmatch.entries", "{entry}", "Log entries assembled from lines, per source.")
-	counter(&m.cutLines, "logmatch.entry.cut.lines", "{line}", "Lines dropped by the entry bounds, per source.")
-	counter(&m.cutBytes, "logmatch.entry.cut", "By", "Bytes dropped by the line and entry bounds, per source.")
+	observed := func(dst *metric.Int64ObservableCounter, name, unit, desc string) {
+		if err != nil {
+			return
+		}
+		*dst, err = meter.Int64ObservableCounter(name, metric.WithUnit(unit), metric.WithDescription(desc))
+		if err != nil {
+			err = fmt.Errorf("instrument %s: %w", name, err)
+		}
+	}
+	observed(&m.linesRead, "logmatch.source.lines", "{line}", "Lines read, per source.")
+	observed(&m.bytesRead, "logmatch.source.read", "By", "Bytes read, per source.")
+	observed(&m.entries, "logmatch.entries", "{entry}", "Log entries assembled from lines, per source.")
+	observed(&m.cutLines, "logmatch.entry.cut.lines", "{line}", "Lines dropped by the entry bounds, per source.")
+	observed(&m.cutBytes, "logmatch.entry.cut", "By", "Bytes dropped by the line and entry bounds, per source.")
 	counter(&m.hits, "logmatch.hits", "{hit}", "Entries matched to a catalog record.")
 	counter(&m.patternTimeouts, "logmatch.pattern.timeouts", "{timeout}", "Pattern evaluations that hit the match timeout or stack limit.")
 	counter(&m.incidents, "logmatch.incidents", "{incident}", "Alerts emitted for classified incidents, by kind.")
@@ -103,12 +117,17 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.gateDropped, "logmatch.gate.targets.dropped", "{target}", "Servers the liveness gate stopped tracking, by reason (evicted, forgotten).")
 	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
+	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	if err != nil {
 		return nil, err
 	}
-	if m.readLag, err = meter.Float64Gauge("logmatch.source.lag", metric.WithUnit("s"),
+	if m.readLag, err = meter.Float64ObservableGauge("logmatch.source.lag", metric.WithUnit("s"),
 		metric.WithDescription("Age of the newest line read, per source: time of reading minus the line's own time.")); err != nil {
 		return nil, fmt.Errorf("instrument logmatch.source.lag: %w", err)
+	}
+	m.sources = sourceSet{m: map[string]*Source{}, now: time.Now}
+	if _, err = meter.RegisterCallback(m.observeSources, m.linesRead, m.bytesRead, m.readLag, m.entries, m.cutLines, m.cutBytes); err != nil {
+		return nil, fmt.Errorf("source metrics callback: %w", err)
 	}
 	if m.queueDepth, err = meter.Int64Gauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
 		metric.WithDescription("Alerts waiting for a sink.")); err != nil {
@@ -222,9 +241,7 @@ func (m *Metrics) LinesRead(source string, lines, bytes int) {
 	if m == nil {
 		return
 	}
-	o := m.source.get(labels{a: source})
-	m.linesRead.Add(context.Background(), int64(lines), o.add...)
-	m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
+	m.sources.named(source).Read(lines, bytes)
 }
 
 // ReadLag records how far reading source trails its writer.
@@ -232,7 +249,7 @@ func (m *Metrics) ReadLag(source string, lag time.Duration) {
 	if m == nil {
 		return
 	}
-	m.readLag.Record(context.Background(), lag.Seconds(), m.source.get(labels{a: source}).rec...)
+	m.sources.named(source).Lag(lag)
 }
 
 // EntriesAssembled counts n entries assembled from source's lines.
@@ -240,7 +257,7 @@ func (m *Metrics) EntriesAssembled(source string, n int) {
 	if m == nil {
 		return
 	}
-	m.entries.Add(context.Background(), int64(n), m.source.get(labels{a: source}).add...)
+	m.sources.named(source).Entries(n)
 }
 
 // EntryCut counts what the bounds cut from an entry (or line) of source.
@@ -248,13 +265,192 @@ func (m *Metrics) EntryCut(source string, lines, bytes int) {
 	if m == nil {
 		return
 	}
-	o := m.source.get(labels{a: source})
+	m.sources.named(source).Cut(lines, bytes)
+}
+
+// Source returns the series of the named source for a holder that records
+// into them often (the processor, for each file it follows) and takes a
+// reference on them: they stay until every holder has called
+// ReleaseSource. Recording through a Source is an atomic add; the SDK reads
+// the totals at each collection. A nil *Metrics returns nil, which records
+// nothing.
+func (m *Metrics) Source(name string) *Source {
+	if m == nil {
+		return nil
+	}
+	return m.sources.acquire(name)
+}
+
+// ReleaseSource drops a reference taken by Source. With the last one the
+// source's series are removed: the next scrape or export no longer has
+// them. A source counted later again (a new file under the same name)
+// starts its series from zero, which Prometheus reads as a counter reset.
+func (m *Metrics) ReleaseSource(s *Source) {
+	if m == nil || s == nil {
+		return
+	}
+	m.sources.release(s)
+}
+
+// Sources returns how many sources have series: those held through Source
+// and those counted by name in the last sourceIdle.
+func (m *Metrics) Sources() int {
+	if m == nil {
+		return 0
+	}
+	m.sources.mu.RLock()
+	defer m.sources.mu.RUnlock()
+	return len(m.sources.m)
+}
+
+func (m *Metrics) observeSources(_ context.Context, o metric.Observer) error {
+	for _, s := range m.sources.live() {
+		o.ObserveInt64(m.linesRead, s.lines.Load(), s.attrs)
+		o.ObserveInt64(m.bytesRead, s.bytes.Load(), s.attrs)
+		o.ObserveInt64(m.entries, s.entries.Load(), s.attrs)
+		o.ObserveInt64(m.cutLines, s.cutLines.Load(), s.attrs)
+		o.ObserveInt64(m.cutBytes, s.cutBytes.Load(), s.attrs)
+		if s.lagSet.Load() {
+			o.ObserveFloat64(m.readLag, math.Float64frombits(s.lag.Load()), s.attrs)
+		}
+	}
+	return nil
+}
+
+// sourceIdle is how long a source counted only by name (LinesRead and the
+// like, by the tailer) and held by no Source keeps its series after its
+// last count: a file whose lines never reached a holder does not keep a
+// series forever.
+const sourceIdle = 10 * time.Minute
+
+// Source is one source's series: lines and bytes read, entries assembled,
+// lines and bytes cut, and the read lag. Its methods are safe for
+// concurrent use; a nil *Source records nothing.
+type Source struct {
+	name  string
+	attrs metric.ObserveOption
+
+	lines, bytes, entries, cutLines, cutBytes atomic.Int64
+	lag                                       atomic.Uint64 // math.Float64bits of seconds
+	lagSet                                    atomic.Bool
+
+	refs    int   // holders; guarded by sourceSet.mu
+	touched int64 // unix nanos of the last count by name; guarded by sourceSet.mu
+}
+
+// Read counts lines and their bytes read.
+func (s *Source) Read(lines, bytes int) {
+	if s == nil {
+		return
+	}
+	if lines != 0 {
+		s.lines.Add(int64(lines))
+	}
+	if bytes != 0 {
+		s.bytes.Add(int64(bytes))
+	}
+}
+
+// Entries counts n entries assembled.
+func (s *Source) Entries(n int) {
+	if s != nil && n != 0 {
+		s.entries.Add(int64(n))
+	}
+}
+
+// Cut counts what the bounds cut.
+func (s *Source) Cut(lines, bytes int) {
+	if s == nil {
+		return
+	}
 	if lines > 0 {
-		m.cutLines.Add(context.Background(), int64(lines), o.add...)
+		s.cutLines.Add(int64(lines))
 	}
 	if bytes > 0 {
-		m.cutBytes.Add(context.Background(), int64(bytes), o.add...)
+		s.cutBytes.Add(int64(bytes))
 	}
+}
+
+// Lag records the age of the newest line read.
+func (s *Source) Lag(d time.Duration) {
+	if s == nil {
+		return
+	}
+	s.lag.Store(math.Float64bits(d.Seconds()))
+	s.lagSet.Store(true)
+}
+
+// sourceSet holds the sources that have series.
+type sourceSet struct {
+	mu  sync.RWMutex
+	m   map[string]*Source
+	now func() time.Time
+}
+
+// named returns the source for a count by name. One held by a Source
+// takes only the read lock; an unheld one notes when it was counted, for
+// live to forget it once idle.
+func (ss *sourceSet) named(name string) *Source {
+	ss.mu.RLock()
+	s := ss.m[name]
+	held := s != nil && s.refs > 0
+	ss.mu.RUnlock()
+	if held {
+		return s
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	s = ss.create(name)
+	if s.refs == 0 {
+		s.touched = ss.now().UnixNano()
+	}
+	return s
+}
+
+func (ss *sourceSet) acquire(name string) *Source {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	s := ss.create(name)
+	s.refs++
+	return s
+}
+
+// create returns the named source, adding it; ss.mu is held.
+func (ss *sourceSet) create(name string) *Source {
+	s := ss.m[name]
+	if s == nil {
+		s = &Source{name: name, attrs: metric.WithAttributeSet(attribute.NewSet(attribute.String("source", name)))}
+		ss.m[name] = s
+	}
+	return s
+}
+
+func (ss *sourceSet) release(s *Source) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s.refs > 0 {
+		s.refs--
+	}
+	if s.refs == 0 && ss.m[s.name] == s {
+		delete(ss.m, s.name)
+	}
+}
+
+// live returns the sources to observe, forgetting the unheld ones idle
+// for sourceIdle.
+func (ss *sourceSet) live() []*Source {
+	cutoff := ss.now().Add(-sourceIdle).UnixNano()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]*Source, 0, len(ss.m))
+	for name, s := range ss.m {
+		if s.refs == 0 && s.touched < cutoff {
+			delete(ss.m, name)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // Hit counts an entry matched to the record.
@@ -403,6 +599,15 @@ func (m *Metrics) Overflow(sink string, n int) {
 		return
 	}
 	m.overflow.Add(context.Background(), int64(n), m.sink.get(labels{a: sink}).add...)
+}
+
+// FilesEvicted counts n files or streams whose state the processor dropped
+// at its bound.
+func (m *Metrics) FilesEvicted(n int) {
+	if m == nil {
+		return
+	}
+	m.evicted.Add(context.Background(), int64(n))
 }
 
 // labels are the values of up to three labels, in a setCache's key order.

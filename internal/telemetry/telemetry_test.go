@@ -53,6 +53,7 @@ func record(m *Metrics) {
 	m.SourceFiles("matched", 2)
 	m.SourceFiles("unreadable", 1)
 	m.GlobUnmatched("/var/log/none/*.log", true)
+	m.FilesEvicted(2)
 }
 
 // wantSeries is what record leaves in the Prometheus exposition.
@@ -87,6 +88,7 @@ var wantSeries = map[string]float64{
 	`logmatch_source_files{state="matched"}`:                                           2,
 	`logmatch_source_files{state="unreadable"}`:                                        1,
 	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
+	`logmatch_source_evicted_total`:                                                    2,
 }
 
 func TestScrape(t *testing.T) {
@@ -362,4 +364,75 @@ func points(m *metricspb.Metric) map[string]float64 {
 		out[strings.Join(ls, ",")] = v
 	}
 	return out
+}
+
+// Issue 14 item 16: sources come and go (kubelet's rotated names are
+// unique); the scrape has series only for the live ones. Forty files held
+// and released, four still held: four series per instrument, with their
+// counts.
+func TestSourceSeriesGoWithTheirSource(t *testing.T) {
+	tel := newTelemetry(t, Config{})
+	m := tel.Metrics()
+	var live []*Source
+	for i := range 44 {
+		name := fmt.Sprintf("/var/log/pods/llm_sglang-%d/sglang/0.log", i)
+		m.LinesRead(name, 3, 300) // the tailer counts before the processor holds it
+		s := m.Source(name)
+		s.Entries(2)
+		s.Lag(time.Second)
+		s.Cut(1, 10)
+		if i < 40 {
+			m.ReleaseSource(s)
+			continue
+		}
+		live = append(live, s)
+	}
+	families := scrape(t, tel)
+	for _, name := range []string{"logmatch_source_lines_total", "logmatch_source_read_bytes_total", "logmatch_source_lag_seconds",
+		"logmatch_entries_total", "logmatch_entry_cut_lines_total", "logmatch_entry_cut_bytes_total"} {
+		got := series(families, name)
+		if len(got) != len(live) {
+			t.Errorf("%s: %d series, want %d (the live sources):\n%v", name, len(got), len(live), got)
+		}
+	}
+	lines := series(families, "logmatch_source_lines_total")
+	for i := 40; i < 44; i++ {
+		key := fmt.Sprintf(`logmatch_source_lines_total{source="/var/log/pods/llm_sglang-%d/sglang/0.log"}`, i)
+		if lines[key] != 3 {
+			t.Errorf("%s = %v, want 3", key, lines[key])
+		}
+	}
+	if n := m.Sources(); n != len(live) {
+		t.Errorf("Sources() = %d, want %d", n, len(live))
+	}
+	// A second holder of a live source keeps its series past one release.
+	again := m.Source("/var/log/pods/llm_sglang-40/sglang/0.log")
+	m.ReleaseSource(live[0])
+	if got := series(scrape(t, tel), "logmatch_entries_total"); len(got) != len(live) {
+		t.Errorf("after one of two holders released: %d series, want %d", len(got), len(live))
+	}
+	m.ReleaseSource(again)
+	if got := series(scrape(t, tel), "logmatch_entries_total"); len(got) != len(live)-1 {
+		t.Errorf("after both holders released: %d series, want %d", len(got), len(live)-1)
+	}
+}
+
+// A source counted only by name (a file whose lines never reached the
+// processor) loses its series once idle for sourceIdle; a held one never.
+func TestUnheldSourceSeriesExpire(t *testing.T) {
+	tel := newTelemetry(t, Config{})
+	m := tel.Metrics()
+	now := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	m.sources.now = func() time.Time { return now }
+	m.LinesRead("/var/log/unheld.log", 1, 10)
+	held := m.Source("/var/log/held.log")
+	held.Read(1, 10)
+	if got := series(scrape(t, tel), "logmatch_source_lines_total"); len(got) != 2 {
+		t.Fatalf("series %v, want both sources", got)
+	}
+	now = now.Add(sourceIdle + time.Second)
+	got := series(scrape(t, tel), "logmatch_source_lines_total")
+	if diff := cmp.Diff(map[string]float64{`logmatch_source_lines_total{source="/var/log/held.log"}`: 1}, got); diff != "" {
+		t.Errorf("series after the idle time (-want +got):\n%s", diff)
+	}
 }

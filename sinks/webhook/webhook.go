@@ -101,16 +101,25 @@ func Verify(secret, body []byte, signature string) bool {
 	return hmac.Equal([]byte(Sign(secret, body)), []byte(signature))
 }
 
-// IdempotencyKey identifies one alert message: the incident fingerprint
-// and the source offset of the entry that produced it,
-// "<fingerprint>-<offset>". A retry, or a resend after a restart, of the
-// same alert carries the same key, so a receiver that remembers keys can
-// drop the duplicate. Alerts that are not the first of their incident
-// ("summary", "reminder", "resolved") add "-<kind>-<count>": they may
-// share the entry offset with an earlier message of the incident but are
+// IdempotencyKey identifies one alert message: the incident fingerprint,
+// a short hash of the identity of the file content the entry was read from
+// (sinks.Source.File: 12 hex digits of its SHA-256) and the entry's offset,
+// "<fingerprint>-<file>-<offset>". A retry, or a resend after a restart, of
+// the same alert carries the same key, so a receiver that remembers keys
+// can drop the duplicate; the file part keeps apart the alerts of a file
+// deleted and recreated, or truncated and rewritten, whose entries reuse
+// offsets. An alert without a file identity (from a version before it was
+// recorded) has "<fingerprint>-<offset>". Alerts that are not the first of
+// their incident ("summary", "reminder", "resolved") add "-<kind>-<count>":
+// they may share the entry with an earlier message of the incident but are
 // new messages, not duplicates.
 func IdempotencyKey(a *sinks.Alert) string {
-	k := a.Fingerprint + "-" + strconv.FormatInt(a.Source.Offset, 10)
+	k := a.Fingerprint
+	if a.Source.File != "" {
+		sum := sha256.Sum256([]byte(a.Source.File))
+		k += "-" + hex.EncodeToString(sum[:6])
+	}
+	k += "-" + strconv.FormatInt(a.Source.Offset, 10)
 	if a.Kind != "" && a.Kind != "new" {
 		k += "-" + a.Kind + "-" + strconv.Itoa(a.Count)
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -232,6 +233,35 @@ func TestIdempotencyKey(t *testing.T) {
 				t.Errorf("IdempotencyKey = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// The same entry offset in two contents of one path (deleted and
+// recreated: another inode; truncated and rewritten: another fingerprint)
+// is two alerts with two keys; the same alert sent again has its key.
+func TestIdempotencyKeyPerFileContent(t *testing.T) {
+	alert := func(file string) *sinks.Alert {
+		return &sinks.Alert{Fingerprint: "fp", Kind: "new", Count: 1, Source: sinks.Source{Path: "/var/log/a.log", File: file, Offset: 120}}
+	}
+	first := "2049:131:1024:0a000000000000000000000000000000"
+	keys := map[string]string{
+		"first":                 IdempotencyKey(alert(first)),
+		"deleted and recreated": IdempotencyKey(alert("2049:132:1024:0b000000000000000000000000000000")),
+		"truncated, rewritten":  IdempotencyKey(alert("2049:131:300:0c000000000000000000000000000000")),
+		"stream":                IdempotencyKey(alert("stream:stdin@2026-05-28T00:00:00Z")),
+	}
+	seen := map[string]string{}
+	for name, k := range keys {
+		if other, dup := seen[k]; dup {
+			t.Errorf("%s and %s share the key %q", name, other, k)
+		}
+		seen[k] = name
+	}
+	if again := IdempotencyKey(alert(first)); again != keys["first"] {
+		t.Errorf("the same alert keyed %q, then %q", keys["first"], again)
+	}
+	if !regexp.MustCompile(`^fp-[0-9a-f]{12}-120$`).MatchString(keys["first"]) {
+		t.Errorf("key %q, want <fingerprint>-<12 hex digits>-<offset>", keys["first"])
 	}
 }
 

@@ -1,0 +1,55 @@
+package pipeline
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/benchdata"
+	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/state"
+	"github.com/logmatch/logmatch/internal/telemetry"
+)
+
+// BenchmarkProcessor is the processor's per-line path in run mode: four
+// files' serving lines (no errors, so no alert and no commit) through the
+// file and stream lookup, the metrics, the assembler and the matcher of a
+// small catalog. It reports the cost per line.
+func BenchmarkProcessor(b *testing.B) {
+	store, err := state.Open(b.TempDir(), state.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	tel, err := telemetry.New(context.Background(), telemetry.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tel.Shutdown(context.Background())
+	p := newTestProcessor(b, store)
+	p.metrics = tel.Metrics()
+	p.now = time.Now // as in run mode
+
+	texts := benchdata.New(benchdata.Config{Seed: 1}).Lines(4096)
+	lines := make([]source.Line, len(texts))
+	offs := make([]int64, 4)
+	for i, text := range texts {
+		f := i % 4
+		path := "/var/log/sglang/server-" + strconv.Itoa(f) + ".log"
+		l := source.Line{Path: path, File: source.FileID{Dev: 1, Ino: uint64(100 + f), Size: 1024, Sum: [16]byte{byte(f)}}}
+		l.Text, l.Source, l.Offset = text, path, offs[f]
+		offs[f] += int64(len(text) + 1)
+		l.Next = offs[f]
+		lines[i] = l
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if n%lineBuffer == 0 {
+			p.at = time.Now() // as the process loop does, once per burst
+		}
+		p.line(lines[n%len(lines)])
+		n++
+	}
+}
