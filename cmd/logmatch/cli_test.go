@@ -51,6 +51,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"bad severity", []string{"scan", "--fail-on", "fatal", "x.log"}, 2, "", "--fail-on: unknown severity"},
 		{"no input", []string{"scan"}, 2, "", "no input"},
 		{"unreadable input is a runtime failure, the rest still scanned", []string{"scan", "/nonexistent/x.log", "../../testdata/logs/seed-ascend.log"}, 3, "ascend-transfer-engine", "/nonexistent/x.log"},
+		{"the only input unreadable is a runtime failure too", []string{"scan", "/nonexistent/x.log"}, 3, "", "logmatch scan: open /nonexistent/x.log: no such file or directory\n"},
 		{"missing catalog", []string{"scan", "--catalog", "/nonexistent.jsonl", "../../testdata/logs/seed-ascend.log"}, 2, "", "/nonexistent.jsonl"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"misspelt command", []string{"scna"}, 2, "", `did you mean scan?`},

@@ -152,6 +152,11 @@ func TestRunExitCodes(t *testing.T) {
 	if err := os.WriteFile(badConfig, []byte("group_windw: 5m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	base := []string{"run", "--http-addr", "", "--path", "-"}
 	tests := []struct {
 		name     string
@@ -163,6 +168,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"command not executable", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s2"), "--", noexec}, exitNoExec, "permission denied"},
 		{"locked state directory", append(base, "--state-dir", locked), exitFailure, "locked by another process"},
 		{"damaged state directory", append(base, "--state-dir", damaged), exitFailure, "state"},
+		{"port in use", []string{"run", "--http-addr", busy.Addr().String(), "--path", "-", "--state-dir", filepath.Join(dir, "s5")}, exitFailure, "address already in use"},
 		{"configuration error", append(base, "--state-dir", filepath.Join(dir, "s3"), "--config", badConfig), exitUsage, "group_windw: unknown key (did you mean group_window?)"},
 		{"catalog that does not load", append(base, "--state-dir", filepath.Join(dir, "s4"), "--catalog", filepath.Join(dir, "none.jsonl")), exitUsage, "none.jsonl"},
 	}

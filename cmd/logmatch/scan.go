@@ -104,7 +104,8 @@ func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool
 
 	if len(inputs) == 0 {
 		// Nothing was scanned: a "no incidents" verdict would be a lie.
-		return usageError("%w", errors.Join(inputErrs...))
+		// The input's fault, not a usage mistake: a runtime failure.
+		return errors.Join(inputErrs...)
 	}
 	red, err := redact.New(nil)
 	if err != nil {
