@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -402,30 +403,103 @@ func startAlertmanager(t *testing.T) string {
 	return ""
 }
 
-// Progress is drawn on a terminal, never on a pipe.
-func TestScanProgressOnlyOnATerminal(t *testing.T) {
-	files := []string{"scan", "../../testdata/logs/seed-ascend.log", "../../testdata/logs/multiline-oom.log"}
-	run := func(tty bool) (string, string, int) {
-		var out, errb bytes.Buffer
-		code := runMain(context.Background(), files, env{
-			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-			getenv: func(string) string { return "" }, stderrTTY: tty,
+// On a terminal, a scan of several files draws its progress on stderr
+// while it runs (files done, MB, MB/s, incidents so far) and clears it at
+// the end; stdout gets only the results. Standard input, the second file,
+// is held open until the line shows the first file's incidents.
+func TestScanProgressOnATerminal(t *testing.T) {
+	stdin, feed := io.Pipe()
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runMain(context.Background(), []string{"scan", "../../testdata/logs/seed-ascend.log", "-"}, env{
+			stdin: stdin, stdout: &stdout, stderr: &stderr,
+			getenv: func(string) string { return "" }, stderrTTY: true,
 		})
-		return out.String(), errb.String(), code
+	}()
+	line := regexp.MustCompile(`\r\x1b\[Kscanning: 1/2 files, \d+\.\d MB, \d+\.\d MB/s, [1-9]\d* incidents?`)
+	deadline := time.Now().Add(30 * time.Second)
+	for !line.MatchString(stderr.String()) {
+		if time.Now().After(deadline) {
+			feed.Close()
+			got := stderr.String()
+			t.Fatalf("no progress line with the first file's incidents on stderr:\n%q", got[max(0, len(got)-300):])
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if _, errOut, code := run(false); code != 0 || errOut != "" {
-		t.Errorf("pipe: exit %d, stderr %q", code, errOut)
-	}
-	p := newProgress(env{stderrTTY: true, stderr: io.Discard}, 2)
-	r := p.reader(strings.NewReader(strings.Repeat("x", 3000)))
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	if _, err := io.WriteString(feed, "[2026-05-28 00:11:09 TP0] RuntimeError: CUDA error: out of memory\n"); err != nil {
 		t.Fatal(err)
 	}
-	p.started = time.Now().Add(-time.Second)
-	if got := p.line(); !strings.HasPrefix(got, "scanning: 1/2 files, 0.0 MB, ") {
-		t.Errorf("progress line = %q", got)
+	feed.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	if p2 := newProgress(env{stderrTTY: false}, 2); p2.reader(strings.NewReader("")) == nil || p2.w != nil {
-		t.Errorf("progress is on without a terminal")
+	if !strings.HasSuffix(stderr.String(), "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared at the end:\n%q", stderr.String())
+	}
+	if strings.Contains(stdout.String(), "scanning:") || !strings.Contains(stdout.String(), "ascend-transfer-engine") {
+		t.Errorf("stdout is not the results alone:\n%s", stdout.String())
+	}
+}
+
+// A pipe gets no progress: a scan with stderr not a terminal writes
+// nothing there, and its progress draws nothing however long it runs.
+func TestScanProgressNotOnAPipe(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMain(context.Background(), []string{"scan", "../../testdata/logs/seed-ascend.log", "-"}, env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(string) string { return "" }, stderrTTY: false,
+	})
+	if code != 0 || errb.Len() != 0 {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	var w bytes.Buffer
+	p := newProgress(env{stderr: &w, stderrTTY: false}, 2)
+	t0 := time.Now()
+	p.now = func() time.Time { return t0 }
+	stop := p.start(context.Background())
+	p.now = func() time.Time { return t0.Add(time.Hour) }
+	p.tick()
+	stop()
+	r := strings.NewReader("x")
+	if w.Len() != 0 || p.reader(r) != io.Reader(r) || p.onIncidents() != nil {
+		t.Errorf("progress is on without a terminal: wrote %q", w.String())
+	}
+}
+
+// A single file shows its progress only after a second; several files
+// from the start. The line counts files, bytes, the rate and incidents.
+func TestScanProgressLine(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name  string
+		files int
+		at    time.Duration
+		want  string
+	}{
+		{"one file, under a second", 1, 500 * time.Millisecond, ""},
+		{"one file, after a second", 1, 2 * time.Second, "\r\x1b[Kscanning: 1/1 files, 3.0 MB, 1.5 MB/s, 2 incidents"},
+		{"several files, at once", 3, 0, "\r\x1b[Kscanning: 1/3 files, 3.0 MB, 0.0 MB/s, 2 incidents"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var w bytes.Buffer
+			p := newProgress(env{stderr: &w, stderrTTY: true}, tt.files)
+			p.now = func() time.Time { return t0 }
+			p.started = t0
+			if _, err := io.Copy(io.Discard, p.reader(strings.NewReader(strings.Repeat("x", 3e6)))); err != nil {
+				t.Fatal(err)
+			}
+			p.onIncidents()(2)
+			p.now = func() time.Time { return t0.Add(tt.at) }
+			p.tick()
+			if got := w.String(); got != tt.want {
+				t.Errorf("drew %q, want %q", got, tt.want)
+			}
+		})
+	}
+	p := newProgress(env{stderr: io.Discard, stderrTTY: true}, 1)
+	p.onIncidents()(1)
+	if got := p.line(); !strings.HasSuffix(got, ", 1 incident") {
+		t.Errorf("line = %q", got)
 	}
 }
