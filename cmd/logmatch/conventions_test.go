@@ -230,6 +230,17 @@ func TestValidate(t *testing.T) {
 	}
 	write(good, "state_dir: "+dir+"\nsinks:\n  - type: webhook\n    url: http://127.0.0.1:1/hook\n")
 	write(bad, "state_dir: "+dir+"\nsinks:\n  - type: slack\n    url: https://hooks.slack.com/x\n    chanel: '#a'\n  - type: webhook\n    url_file: "+filepath.Join(dir, "missing")+"\n")
+	// A catalog with a broken line and a good record, and a configuration
+	// that has problems of its own and names it.
+	badCatalog := filepath.Join(dir, "bad.jsonl")
+	write(badCatalog, `{"id":"good1","messagePattern":"first good"}`+"\n"+`{"id":"broken", "messagePattern": `+"\n")
+	goodCatalog := filepath.Join(dir, "good.jsonl")
+	write(goodCatalog, `{"id":"good1","messagePattern":"first good"}`+"\n")
+	missingCatalog := filepath.Join(dir, "missing.jsonl")
+	typo := filepath.Join(dir, "typo.yaml")
+	write(typo, "state_dir: "+dir+"\ngroup_windw: 5m\ncatalogs:\n  - "+badCatalog+"\n  - "+missingCatalog+"\nsinks:\n  - type: webhook\n    url: ftp://h/x\n")
+	broken := filepath.Join(dir, "broken.yaml")
+	write(broken, "catalogs: ["+goodCatalog+"\nstate_dir: "+dir+"\n")
 	tests := []struct {
 		name     string
 		args     []string
@@ -245,6 +256,28 @@ func TestValidate(t *testing.T) {
 		{"catalog problems", []string{"validate", "--config", good, "--catalog", filepath.Join(dir, "none.jsonl")}, 1, []string{"none.jsonl"}},
 		{"a glob that matches nothing is a warning", []string{"validate", "--config", good, "--path", filepath.Join(dir, "*.nolog")}, 0, []string{"warning: paths: ", "1 warnings"}},
 		{"flags before the config", []string{"validate", "--group-window", "0", "--config", good}, 0, []string{"ok:"}},
+		{"a configuration with problems still has its catalogs checked", []string{"validate", "--config", typo}, 1, []string{
+			"typo.yaml:2: group_windw: unknown key (did you mean group_window?)\n",
+			"typo.yaml:8: sinks[0].url: not an absolute http or https URL\n",
+			"catalog " + missingCatalog + ": ",
+			"bad.jsonl:2: ",
+			"4 problems, 0 warnings\n",
+		}},
+		{"a configuration that does not parse, catalogs by flag", []string{"validate", "--config", broken, "--catalog", badCatalog}, 1, []string{
+			"broken.yaml:",
+			"bad.jsonl:2: ",
+			"2 problems",
+		}},
+		{"a configuration that does not parse names no catalog to check", []string{"validate", "--config", broken}, 1, []string{
+			"broken.yaml:",
+			"note: catalogs not checked: the configuration's catalogs did not load (give --catalog to check them)\n",
+			"1 problems",
+		}},
+		{"a missing configuration, a clean catalog by flag", []string{"validate", "--config", filepath.Join(dir, "none.yaml"), "--catalog", goodCatalog}, 1, []string{
+			"--config: open " + filepath.Join(dir, "none.yaml"),
+			"1 problems",
+		}},
+		{"a clean configuration and catalog", []string{"validate", "--config", good, "--catalog", goodCatalog, "--no-default-catalog"}, 0, []string{"ok: 1 sinks (webhook), 1 catalog records, 0 warnings\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
