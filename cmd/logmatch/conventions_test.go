@@ -13,10 +13,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/logmatch/logmatch/internal/state"
 )
@@ -48,15 +51,82 @@ func TestHelpOnceOnStdout(t *testing.T) {
 	}
 }
 
-// Every command's help lists its exit codes.
+// Every command's help lists its exit codes, logmatch --help all of them.
 func TestHelpListsExitCodes(t *testing.T) {
 	for _, path := range commandPaths {
-		if len(path) == 0 || path[0] == "completion" {
-			continue
-		}
 		out, _, _ := runCLI(t, "", append(append([]string{}, path...), "--help")...)
 		if !strings.Contains(out, "Exit status:\n  0 ") {
 			t.Errorf("%v --help has no exit codes:\n%s", path, out)
+		}
+	}
+}
+
+// helpExitCodes returns the codes of the "Exit status:" section of a help
+// text: "0", "1", ..., "N".
+func helpExitCodes(help string) []string {
+	_, section, ok := strings.Cut(help, "\nExit status:\n")
+	if !ok {
+		return nil
+	}
+	var codes []string
+	for _, l := range strings.Split(section, "\n") {
+		if l == "" {
+			break
+		}
+		if m := regexp.MustCompile(`^  (\d+|N)  `).FindStringSubmatch(l); m != nil {
+			codes = append(codes, m[1])
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}
+
+// The exit codes each command's help lists are the ones the README's
+// table gives it; logmatch --help lists every code of the table.
+func TestExitCodesMatchReadme(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "### Exit codes\n")
+	if !ok {
+		t.Fatal("the README has no Exit codes section")
+	}
+	table, _, _ = strings.Cut(table, "\n\n\n")
+	// README rows: | code[, code] | meaning | commands |
+	row := regexp.MustCompile("(?m)^\\| ([0-9N, ]+) \\| .* \\| ([^|]+) \\|$")
+	rows := row.FindAllStringSubmatch(table, -1)
+	if len(rows) < 5 {
+		t.Fatalf("found %d rows in the README's exit code table:\n%s", len(rows), table)
+	}
+	var all []string
+	applies := map[string][]string{} // command path to its codes per the README
+	for _, path := range commandPaths {
+		name := strings.Join(path, " ")
+		for _, r := range rows {
+			codes := strings.Split(r[1], ", ")
+			if name == "" {
+				applies[name] = append(applies[name], codes...)
+				continue
+			}
+			for _, cmd := range strings.Split(r[2], ", ") {
+				cmd = strings.TrimSpace(strings.TrimSuffix(cmd, " `-- COMMAND`"))
+				// A command group has the codes of its subcommands.
+				if cmd == "all" || cmd == name || strings.HasPrefix(cmd, name+" ") {
+					applies[name] = append(applies[name], codes...)
+					break
+				}
+			}
+		}
+		all = append(all, name)
+	}
+	for _, name := range all {
+		want := applies[name]
+		slices.Sort(want)
+		want = slices.Compact(want)
+		out, _, _ := runCLI(t, "", append(strings.Fields(name), "--help")...)
+		if diff := cmp.Diff(want, helpExitCodes(out)); diff != "" {
+			t.Errorf("logmatch %s --help: exit codes differ from the README's table (-README +help):\n%s", name, diff)
 		}
 	}
 }
