@@ -259,16 +259,25 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// run logs what it does at start and at stop, and warns about a glob that
-// matches nothing.
+// run logs what it does at start (the files it follows, at debug level,
+// its sinks, its address, the catalog size) and at stop, and warns about
+// a glob that matches nothing.
 func TestRunLogsStartAndStop(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := runCLI(t, "", "run", "--http-addr", "", "--state-dir", dir, "--log-format", "json",
-		"--path", "-", "--path", filepath.Join(dir, "nothing-here", "*.log"), "--sink", "stdout")
+	followed := filepath.Join(dir, "logs", "server.log")
+	if err := os.MkdirAll(filepath.Dir(followed), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(followed, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "run", "--http-addr", "127.0.0.1:0", "--state-dir", filepath.Join(dir, "state"), "--log-format", "json",
+		"--log-level", "debug", "--path", "-", "--path", filepath.Join(dir, "logs", "*.log"),
+		"--path", filepath.Join(dir, "nothing-here", "*.log"), "--sink", "stdout")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	var started, warned, stopped bool
+	var started, followedLogged, warned, stopped bool
 	for _, l := range strings.Split(strings.TrimSpace(errOut), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(l), &rec); err != nil {
@@ -277,15 +286,18 @@ func TestRunLogsStartAndStop(t *testing.T) {
 		switch rec["msg"] {
 		case "logmatch started":
 			started = rec["catalog_records"].(float64) > 0 && rec["stdin"] == true &&
-				fmt.Sprint(rec["sinks"]) == "[stdout (stdout)]"
+				fmt.Sprint(rec["sinks"]) == "[stdout (stdout)]" && rec["files"] == 1.0 &&
+				strings.HasPrefix(fmt.Sprint(rec["http_addr"]), "127.0.0.1:") && !strings.HasSuffix(fmt.Sprint(rec["http_addr"]), ":0")
+		case "following file":
+			followedLogged = rec["path"] == followed
 		case "glob matches no file; nothing is read from it until a file appears":
 			warned = strings.HasSuffix(rec["glob"].(string), "nothing-here/*.log")
 		case "logmatch stopped":
 			stopped = true
 		}
 	}
-	if !started || !warned || !stopped {
-		t.Errorf("started %v, warned %v, stopped %v; log:\n%s", started, warned, stopped, errOut)
+	if !started || !followedLogged || !warned || !stopped {
+		t.Errorf("started %v, followed %v, warned %v, stopped %v; log:\n%s", started, followedLogged, warned, stopped, errOut)
 	}
 }
 
