@@ -116,7 +116,8 @@ func newRoot(e env) *cobra.Command {
 			c.RunE = func(*cobra.Command, []string) error {
 				return usageError("want a shell: bash, zsh, fish or powershell")
 			}
-			c.Annotations = map[string]string{"footer": "Exit status:\n" + exitHelp("  0    with a shell: the script was printed", "  2    usage error: no shell, or one logmatch has no script for")}
+			c.Long = completionLong
+			own(c, exitHelp("  0    with a shell: the script was printed", "  2    usage error: no shell, or one logmatch has no script for"))
 			for _, sh := range c.Commands() {
 				sh.Annotations = map[string]string{"footer": "Exit status:\n" + exitHelp("  0    the script was printed", "  2    usage error (bad flags or arguments)")}
 			}
@@ -124,6 +125,12 @@ func newRoot(e env) *cobra.Command {
 	}
 	return root
 }
+
+const completionLong = `Usage:
+  logmatch completion bash|zsh|fish|powershell
+
+Prints a completion script for the shell: source <(logmatch completion bash).
+Each shell's help says where to install it for good.`
 
 // own marks a command whose Long text starts with its own synopsis, and
 // sets the exit-code footer of its help.

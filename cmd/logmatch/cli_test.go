@@ -233,7 +233,7 @@ func TestHelpMatchesReadme(t *testing.T) {
 	doc := norm(string(readme))
 	for _, cmd := range [][]string{
 		{"scan"}, {"run"}, {"validate"}, {"test"}, {"notify"}, {"patterns"}, {"patterns", "lint"}, {"patterns", "gen"},
-		{"config"},
+		{"config"}, {"completion"}, {"version"},
 	} {
 		out, _, code := runCLI(t, "", append(cmd, "--help")...)
 		if code != 0 {
@@ -347,5 +347,44 @@ func TestLintLargeCatalogIsReadable(t *testing.T) {
 	}
 	if doc.Records != 5695 || doc.Counts["overlap"] == 0 || len(doc.Findings) != doc.Counts["overlap"] {
 		t.Errorf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+	}
+}
+
+// The README's test command and .ci/run are the two commands a newcomer
+// needs: the README shows both, says roughly how long the tests take and
+// that CI also runs the deploy and Collector checks, and .ci/run runs the
+// README's command and those checks.
+func TestReadmeTestCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const testCmd = "go test -race ./..."
+	quick, _, _ := strings.Cut(string(readme), "\n## Commands")
+	for _, want := range []string{"```sh\n" + testCmd + "\n```", "`.ci/run`", "`.ci/deploy.sh`", "`.ci/otelcol.sh`"} {
+		if !strings.Contains(quick, want) {
+			t.Errorf("the README's quick start lacks %q", want)
+		}
+	}
+	if !regexp.MustCompile(`takes about [0-9½]+(?: to [0-9½]+)? minutes`).MatchString(quick) {
+		t.Errorf("the README's quick start does not say how long the tests take")
+	}
+	_, dev, _ := strings.Cut(string(readme), "\n## Development\n")
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(dev)
+	if block == nil {
+		t.Fatal("the README's Development section has no commands")
+	}
+	lines := strings.Split(block[1], "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], testCmd+" ") || !strings.HasPrefix(lines[1], "bash .ci/run ") {
+		t.Errorf("the Development section does not start with %q and bash .ci/run:\n%s", testCmd, block[1])
+	}
+	for _, want := range []string{"\n" + testCmd + "\n", "\nbash .ci/deploy.sh\n", "\nbash .ci/otelcol.sh\n"} {
+		if !strings.Contains(string(ci), want) {
+			t.Errorf(".ci/run does not run %q", strings.TrimSpace(want))
+		}
 	}
 }

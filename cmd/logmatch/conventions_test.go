@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -376,6 +378,30 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// validate opens no state, creates nothing and sends nothing, even with
+// a reachable sink and a state directory that does not exist yet.
+func TestValidateHasNoSideEffects(t *testing.T) {
+	var requests atomic.Int64
+	hook := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { requests.Add(1) }))
+	defer hook.Close()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	cfg := filepath.Join(dir, "logmatch.yaml")
+	if err := os.WriteFile(cfg, []byte("state_dir: "+state+"\nsinks:\n  - type: webhook\n    url: "+hook.URL+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "validate", "--config", cfg, "--http-addr", "127.0.0.1:0")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("validate touched the state directory: %v", err)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("validate sent %d requests to a sink", n)
+	}
+}
+
 // notify sends one test alert to each sink and reports each answer; one
 // refusing sink makes the exit 1 and does not stop the others.
 func TestNotify(t *testing.T) {
@@ -404,9 +430,13 @@ func TestNotify(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "logmatch.yaml")
+	// digest_threshold 1 and icon_emoji are valid: they build, and the
+	// icon reaches Slack.
 	yaml := fmt.Sprintf(`sinks:
   - type: slack
     url: %s/services/T/B/x
+    digest_threshold: 1
+    icon_emoji: ":rotating_light:"
   - type: webhook
     url: %s/hook
   - type: alertmanager
@@ -428,6 +458,9 @@ func TestNotify(t *testing.T) {
 		if !strings.Contains(body, "logmatch-test-alert") {
 			t.Errorf("%s got no labelled test alert: %s", name, body)
 		}
+	}
+	if !strings.Contains(got["slack"], `"icon_emoji":":rotating_light:"`) {
+		t.Errorf("slack message lacks the configured icon_emoji: %s", got["slack"])
 	}
 
 	out, errOut, code = runCLI(t, "", "notify", "--sink", "webhook="+down.URL, "--sink", "slack="+revoked.URL+"/services/T/B/y", "--sink", "stdout")
