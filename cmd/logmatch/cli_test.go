@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/internal/config"
@@ -263,15 +264,36 @@ func TestHelpMatchesReadme(t *testing.T) {
 	}
 	// Every flag of every command is documented in the README or is
 	// cobra's own.
-	for _, c := range root.Commands() {
+	flags := map[string]bool{"help": true, "version": true}
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if f.Name == "help" || f.Name == "version" {
+			flags[f.Name] = true
+			if f.Name == "help" || f.Name == "version" || c.Parent() != nil && c.Parent().Name() == "completion" {
 				return
 			}
 			if !strings.Contains(doc, "--"+f.Name) {
-				t.Errorf("%s --%s is not in the README", c.Name(), f.Name)
+				t.Errorf("%s --%s is not in the README", c.CommandPath(), f.Name)
 			}
 		})
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit(root)
+	// And the other way: every flag the README names is logmatch's, or
+	// one of the other tools' it shows.
+	others := map[string]bool{
+		"model-path": true, "api-key": true, // sglang
+		"restart": true, "build-arg": true, // docker
+		"always":    true, // git describe
+		"from-file": true, // kubectl create secret
+		"set":       true, // helm install
+	}
+	for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(string(readme), -1) {
+		if !flags[m[1]] && !others[m[1]] {
+			t.Errorf("the README names --%s, which no logmatch command has", m[1])
+		}
 	}
 }
 
