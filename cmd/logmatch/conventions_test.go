@@ -365,6 +365,15 @@ func TestValidate(t *testing.T) {
 			"--config: open " + filepath.Join(dir, "none.yaml"),
 			"1 problems",
 		}},
+		{"a wrapped command that is not there, a state_dir that is a file", []string{"validate", "--config", good, "--state-dir", good, "--", "logmatch-no-such-command"}, 1, []string{
+			"state_dir: " + good + " is not a directory\n",
+			"command: logmatch-no-such-command: command not found\n",
+			"2 problems",
+		}},
+		{"a configuration with problems still has its command checked", []string{"validate", "--config", typo, "--", "logmatch-no-such-command"}, 1, []string{
+			"group_windw: unknown key",
+			"command: logmatch-no-such-command: command not found\n",
+		}},
 		{"a clean configuration and catalog", []string{"validate", "--config", good, "--catalog", goodCatalog, "--no-default-catalog"}, 0, []string{"ok: 1 sinks (webhook), 1 catalog records, 0 warnings\n"}},
 	}
 	for _, tt := range tests {
