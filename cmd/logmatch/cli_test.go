@@ -359,16 +359,32 @@ func TestLintLargeCatalogIsReadable(t *testing.T) {
 		t.Errorf("--summary printed more than one line:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--format", "json", "--show", "overlap", path)
-	var doc struct {
+	type findings struct {
 		Records  int
 		Counts   map[string]int
-		Findings []struct{ Kind string }
+		Findings []struct{ Kind, ID string }
 	}
+	var doc findings
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Records != 5695 || doc.Counts["overlap"] == 0 || len(doc.Findings) != doc.Counts["overlap"] {
-		t.Errorf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+		t.Fatalf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+	}
+	// --record keeps one record's findings.
+	id := doc.Findings[0].ID
+	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--format", "json", "--show", "overlap", "--record", id, path)
+	var one findings
+	if err := json.Unmarshal([]byte(out), &one); err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Findings) == 0 || len(one.Findings) >= len(doc.Findings) {
+		t.Errorf("--record %s kept %d of %d overlaps", id, len(one.Findings), len(doc.Findings))
+	}
+	for _, f := range one.Findings {
+		if f.ID != id {
+			t.Errorf("--record %s kept a finding about %s", id, f.ID)
+		}
 	}
 }
 
