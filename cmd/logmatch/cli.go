@@ -38,6 +38,19 @@ func exitHelp(lines ...string) string {
 	return strings.Join(lines, "\n")
 }
 
+// rootFooter sums up every command's exit codes, as the README's table
+// does; each command's help lists its own.
+var rootFooter = "Exit status:\n" + exitHelp(
+	"  0    success",
+	"  1    something was found: scan --fail-on matched, patterns lint or validate found a problem,",
+	"       test --expect was not met, a sink refused notify's test alert",
+	exitLineUsage,
+	exitLineFailure,
+	"  N    run -- COMMAND: the wrapped command's own exit status",
+	"  126  run -- COMMAND: the wrapped command cannot be run",
+	"  127  run -- COMMAND: the wrapped command was not found, as in a shell",
+) + "\n\n" + `Run "logmatch <command> --help" for a command's flags and exit codes.`
+
 const rootLong = `logmatch recognises failures in sglang logs and tells you how to fix them.
 
 Usage:
@@ -51,7 +64,7 @@ func newRoot(e env) *cobra.Command {
 		Short:         "recognise failures in sglang logs and say how to fix them",
 		Long:          rootLong,
 		Version:       versionString(),
-		Annotations:   map[string]string{"synopsis": "own", "footer": `Run "logmatch <command> --help" for a command's flags and exit codes.`},
+		Annotations:   map[string]string{"synopsis": "own", "footer": rootFooter},
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          noArgs,
@@ -103,10 +116,21 @@ func newRoot(e env) *cobra.Command {
 			c.RunE = func(*cobra.Command, []string) error {
 				return usageError("want a shell: bash, zsh, fish or powershell")
 			}
+			c.Long = completionLong
+			own(c, exitHelp("  0    with a shell: the script was printed", "  2    usage error: no shell, or one logmatch has no script for"))
+			for _, sh := range c.Commands() {
+				sh.Annotations = map[string]string{"footer": "Exit status:\n" + exitHelp("  0    the script was printed", "  2    usage error (bad flags or arguments)")}
+			}
 		}
 	}
 	return root
 }
+
+const completionLong = `Usage:
+  logmatch completion bash|zsh|fish|powershell
+
+Prints a completion script for the shell: source <(logmatch completion bash).
+Each shell's help says where to install it for good.`
 
 // own marks a command whose Long text starts with its own synopsis, and
 // sets the exit-code footer of its help.
@@ -147,5 +171,5 @@ func newVersionCmd(e env) *cobra.Command {
 			cmd.Printf("logmatch %s\n", versionString())
 			return nil
 		},
-	}, exitHelp("  0    always"))
+	}, exitHelp("  0    the version was printed", "  2    usage error (an argument)"))
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/internal/config"
@@ -51,6 +52,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"bad severity", []string{"scan", "--fail-on", "fatal", "x.log"}, 2, "", "--fail-on: unknown severity"},
 		{"no input", []string{"scan"}, 2, "", "no input"},
 		{"unreadable input is a runtime failure, the rest still scanned", []string{"scan", "/nonexistent/x.log", "../../testdata/logs/seed-ascend.log"}, 3, "ascend-transfer-engine", "/nonexistent/x.log"},
+		{"the only input unreadable is a runtime failure too", []string{"scan", "/nonexistent/x.log"}, 3, "", "logmatch scan: open /nonexistent/x.log: no such file or directory\n"},
 		{"missing catalog", []string{"scan", "--catalog", "/nonexistent.jsonl", "../../testdata/logs/seed-ascend.log"}, 2, "", "/nonexistent.jsonl"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"misspelt command", []string{"scna"}, 2, "", `did you mean scan?`},
@@ -232,7 +234,7 @@ func TestHelpMatchesReadme(t *testing.T) {
 	doc := norm(string(readme))
 	for _, cmd := range [][]string{
 		{"scan"}, {"run"}, {"validate"}, {"test"}, {"notify"}, {"patterns"}, {"patterns", "lint"}, {"patterns", "gen"},
-		{"config"},
+		{"config"}, {"completion"}, {"version"},
 	} {
 		out, _, code := runCLI(t, "", append(cmd, "--help")...)
 		if code != 0 {
@@ -262,15 +264,36 @@ func TestHelpMatchesReadme(t *testing.T) {
 	}
 	// Every flag of every command is documented in the README or is
 	// cobra's own.
-	for _, c := range root.Commands() {
+	flags := map[string]bool{"help": true, "version": true}
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if f.Name == "help" || f.Name == "version" {
+			flags[f.Name] = true
+			if f.Name == "help" || f.Name == "version" || c.Parent() != nil && c.Parent().Name() == "completion" {
 				return
 			}
 			if !strings.Contains(doc, "--"+f.Name) {
-				t.Errorf("%s --%s is not in the README", c.Name(), f.Name)
+				t.Errorf("%s --%s is not in the README", c.CommandPath(), f.Name)
 			}
 		})
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit(root)
+	// And the other way: every flag the README names is logmatch's, or
+	// one of the other tools' it shows.
+	others := map[string]bool{
+		"model-path": true, "api-key": true, // sglang
+		"restart": true, "build-arg": true, // docker
+		"always":    true, // git describe
+		"from-file": true, // kubectl create secret
+		"set":       true, // helm install
+	}
+	for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(string(readme), -1) {
+		if !flags[m[1]] && !others[m[1]] {
+			t.Errorf("the README names --%s, which no logmatch command has", m[1])
+		}
 	}
 }
 
@@ -336,15 +359,70 @@ func TestLintLargeCatalogIsReadable(t *testing.T) {
 		t.Errorf("--summary printed more than one line:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--format", "json", "--show", "overlap", path)
-	var doc struct {
+	type findings struct {
 		Records  int
 		Counts   map[string]int
-		Findings []struct{ Kind string }
+		Findings []struct{ Kind, ID string }
 	}
+	var doc findings
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Records != 5695 || doc.Counts["overlap"] == 0 || len(doc.Findings) != doc.Counts["overlap"] {
-		t.Errorf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+		t.Fatalf("json: %d records, counts %v, %d findings", doc.Records, doc.Counts, len(doc.Findings))
+	}
+	// --record keeps one record's findings.
+	id := doc.Findings[0].ID
+	out, _, _ = runCLI(t, "", "patterns", "lint", "--no-probe", "--format", "json", "--show", "overlap", "--record", id, path)
+	var one findings
+	if err := json.Unmarshal([]byte(out), &one); err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Findings) == 0 || len(one.Findings) >= len(doc.Findings) {
+		t.Errorf("--record %s kept %d of %d overlaps", id, len(one.Findings), len(doc.Findings))
+	}
+	for _, f := range one.Findings {
+		if f.ID != id {
+			t.Errorf("--record %s kept a finding about %s", id, f.ID)
+		}
+	}
+}
+
+// The README's test command and .ci/run are the two commands a newcomer
+// needs: the README shows both, says roughly how long the tests take and
+// that CI also runs the deploy and Collector checks, and .ci/run runs the
+// README's command and those checks.
+func TestReadmeTestCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const testCmd = "go test -race ./..."
+	quick, _, _ := strings.Cut(string(readme), "\n## Commands")
+	for _, want := range []string{"```sh\n" + testCmd + "\n```", "`.ci/run`", "`.ci/deploy.sh`", "`.ci/otelcol.sh`"} {
+		if !strings.Contains(quick, want) {
+			t.Errorf("the README's quick start lacks %q", want)
+		}
+	}
+	if !regexp.MustCompile(`takes about [0-9½]+(?: to [0-9½]+)? minutes`).MatchString(quick) {
+		t.Errorf("the README's quick start does not say how long the tests take")
+	}
+	_, dev, _ := strings.Cut(string(readme), "\n## Development\n")
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(dev)
+	if block == nil {
+		t.Fatal("the README's Development section has no commands")
+	}
+	lines := strings.Split(block[1], "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], testCmd+" ") || !strings.HasPrefix(lines[1], "bash .ci/run ") {
+		t.Errorf("the Development section does not start with %q and bash .ci/run:\n%s", testCmd, block[1])
+	}
+	for _, want := range []string{"\n" + testCmd + "\n", "\nbash .ci/deploy.sh\n", "\nbash .ci/otelcol.sh\n"} {
+		if !strings.Contains(string(ci), want) {
+			t.Errorf(".ci/run does not run %q", strings.TrimSpace(want))
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,10 +13,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/logmatch/logmatch/internal/state"
 )
@@ -47,15 +53,82 @@ func TestHelpOnceOnStdout(t *testing.T) {
 	}
 }
 
-// Every command's help lists its exit codes.
+// Every command's help lists its exit codes, logmatch --help all of them.
 func TestHelpListsExitCodes(t *testing.T) {
 	for _, path := range commandPaths {
-		if len(path) == 0 || path[0] == "completion" {
-			continue
-		}
 		out, _, _ := runCLI(t, "", append(append([]string{}, path...), "--help")...)
 		if !strings.Contains(out, "Exit status:\n  0 ") {
 			t.Errorf("%v --help has no exit codes:\n%s", path, out)
+		}
+	}
+}
+
+// helpExitCodes returns the codes of the "Exit status:" section of a help
+// text: "0", "1", ..., "N".
+func helpExitCodes(help string) []string {
+	_, section, ok := strings.Cut(help, "\nExit status:\n")
+	if !ok {
+		return nil
+	}
+	var codes []string
+	for _, l := range strings.Split(section, "\n") {
+		if l == "" {
+			break
+		}
+		if m := regexp.MustCompile(`^  (\d+|N)  `).FindStringSubmatch(l); m != nil {
+			codes = append(codes, m[1])
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}
+
+// The exit codes each command's help lists are the ones the README's
+// table gives it; logmatch --help lists every code of the table.
+func TestExitCodesMatchReadme(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "### Exit codes\n")
+	if !ok {
+		t.Fatal("the README has no Exit codes section")
+	}
+	table, _, _ = strings.Cut(table, "\n\n\n")
+	// README rows: | code[, code] | meaning | commands |
+	row := regexp.MustCompile("(?m)^\\| ([0-9N, ]+) \\| .* \\| ([^|]+) \\|$")
+	rows := row.FindAllStringSubmatch(table, -1)
+	if len(rows) < 5 {
+		t.Fatalf("found %d rows in the README's exit code table:\n%s", len(rows), table)
+	}
+	var all []string
+	applies := map[string][]string{} // command path to its codes per the README
+	for _, path := range commandPaths {
+		name := strings.Join(path, " ")
+		for _, r := range rows {
+			codes := strings.Split(r[1], ", ")
+			if name == "" {
+				applies[name] = append(applies[name], codes...)
+				continue
+			}
+			for _, cmd := range strings.Split(r[2], ", ") {
+				cmd = strings.TrimSpace(strings.TrimSuffix(cmd, " `-- COMMAND`"))
+				// A command group has the codes of its subcommands.
+				if cmd == "all" || cmd == name || strings.HasPrefix(cmd, name+" ") {
+					applies[name] = append(applies[name], codes...)
+					break
+				}
+			}
+		}
+		all = append(all, name)
+	}
+	for _, name := range all {
+		want := applies[name]
+		slices.Sort(want)
+		want = slices.Compact(want)
+		out, _, _ := runCLI(t, "", append(strings.Fields(name), "--help")...)
+		if diff := cmp.Diff(want, helpExitCodes(out)); diff != "" {
+			t.Errorf("logmatch %s --help: exit codes differ from the README's table (-README +help):\n%s", name, diff)
 		}
 	}
 }
@@ -69,6 +142,10 @@ func TestUsageErrorsOnStderr(t *testing.T) {
 		{"scan"},
 		{"run", "--group-window", "five minutes"},
 		{"run", "server.log"},
+		{"validate", "--nope"},
+		{"test", "--line", "x", "--nope"},
+		{"notify", "--group-window", "soon"},
+		{"patterns", "gen"},
 		{"patterns", "lint", "--show", "everything"},
 		{"patterns", "frob"},
 		{"patterns"},
@@ -152,6 +229,11 @@ func TestRunExitCodes(t *testing.T) {
 	if err := os.WriteFile(badConfig, []byte("group_windw: 5m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	base := []string{"run", "--http-addr", "", "--path", "-"}
 	tests := []struct {
 		name     string
@@ -163,6 +245,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"command not executable", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s2"), "--", noexec}, exitNoExec, "permission denied"},
 		{"locked state directory", append(base, "--state-dir", locked), exitFailure, "locked by another process"},
 		{"damaged state directory", append(base, "--state-dir", damaged), exitFailure, "state"},
+		{"port in use", []string{"run", "--http-addr", busy.Addr().String(), "--path", "-", "--state-dir", filepath.Join(dir, "s5")}, exitFailure, "address already in use"},
 		{"configuration error", append(base, "--state-dir", filepath.Join(dir, "s3"), "--config", badConfig), exitUsage, "group_windw: unknown key (did you mean group_window?)"},
 		{"catalog that does not load", append(base, "--state-dir", filepath.Join(dir, "s4"), "--catalog", filepath.Join(dir, "none.jsonl")), exitUsage, "none.jsonl"},
 	}
@@ -182,16 +265,25 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// run logs what it does at start and at stop, and warns about a glob that
-// matches nothing.
+// run logs what it does at start (the files it follows, at debug level,
+// its sinks, its address, the catalog size) and at stop, and warns about
+// a glob that matches nothing.
 func TestRunLogsStartAndStop(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := runCLI(t, "", "run", "--http-addr", "", "--state-dir", dir, "--log-format", "json",
-		"--path", "-", "--path", filepath.Join(dir, "nothing-here", "*.log"), "--sink", "stdout")
+	followed := filepath.Join(dir, "logs", "server.log")
+	if err := os.MkdirAll(filepath.Dir(followed), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(followed, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "run", "--http-addr", "127.0.0.1:0", "--state-dir", filepath.Join(dir, "state"), "--log-format", "json",
+		"--log-level", "debug", "--path", "-", "--path", filepath.Join(dir, "logs", "*.log"),
+		"--path", filepath.Join(dir, "nothing-here", "*.log"), "--sink", "stdout")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	var started, warned, stopped bool
+	var started, followedLogged, warned, stopped bool
 	for _, l := range strings.Split(strings.TrimSpace(errOut), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(l), &rec); err != nil {
@@ -200,15 +292,18 @@ func TestRunLogsStartAndStop(t *testing.T) {
 		switch rec["msg"] {
 		case "logmatch started":
 			started = rec["catalog_records"].(float64) > 0 && rec["stdin"] == true &&
-				fmt.Sprint(rec["sinks"]) == "[stdout (stdout)]"
+				fmt.Sprint(rec["sinks"]) == "[stdout (stdout)]" && rec["files"] == 1.0 &&
+				strings.HasPrefix(fmt.Sprint(rec["http_addr"]), "127.0.0.1:") && !strings.HasSuffix(fmt.Sprint(rec["http_addr"]), ":0")
+		case "following file":
+			followedLogged = rec["path"] == followed
 		case "glob matches no file; nothing is read from it until a file appears":
 			warned = strings.HasSuffix(rec["glob"].(string), "nothing-here/*.log")
 		case "logmatch stopped":
 			stopped = true
 		}
 	}
-	if !started || !warned || !stopped {
-		t.Errorf("started %v, warned %v, stopped %v; log:\n%s", started, warned, stopped, errOut)
+	if !started || !followedLogged || !warned || !stopped {
+		t.Errorf("started %v, followed %v, warned %v, stopped %v; log:\n%s", started, followedLogged, warned, stopped, errOut)
 	}
 }
 
@@ -223,6 +318,17 @@ func TestValidate(t *testing.T) {
 	}
 	write(good, "state_dir: "+dir+"\nsinks:\n  - type: webhook\n    url: http://127.0.0.1:1/hook\n")
 	write(bad, "state_dir: "+dir+"\nsinks:\n  - type: slack\n    url: https://hooks.slack.com/x\n    chanel: '#a'\n  - type: webhook\n    url_file: "+filepath.Join(dir, "missing")+"\n")
+	// A catalog with a broken line and a good record, and a configuration
+	// that has problems of its own and names it.
+	badCatalog := filepath.Join(dir, "bad.jsonl")
+	write(badCatalog, `{"id":"good1","messagePattern":"first good"}`+"\n"+`{"id":"broken", "messagePattern": `+"\n")
+	goodCatalog := filepath.Join(dir, "good.jsonl")
+	write(goodCatalog, `{"id":"good1","messagePattern":"first good"}`+"\n")
+	missingCatalog := filepath.Join(dir, "missing.jsonl")
+	typo := filepath.Join(dir, "typo.yaml")
+	write(typo, "state_dir: "+dir+"\ngroup_windw: 5m\ncatalogs:\n  - "+badCatalog+"\n  - "+missingCatalog+"\nsinks:\n  - type: webhook\n    url: ftp://h/x\n")
+	broken := filepath.Join(dir, "broken.yaml")
+	write(broken, "catalogs: ["+goodCatalog+"\nstate_dir: "+dir+"\n")
 	tests := []struct {
 		name     string
 		args     []string
@@ -238,6 +344,37 @@ func TestValidate(t *testing.T) {
 		{"catalog problems", []string{"validate", "--config", good, "--catalog", filepath.Join(dir, "none.jsonl")}, 1, []string{"none.jsonl"}},
 		{"a glob that matches nothing is a warning", []string{"validate", "--config", good, "--path", filepath.Join(dir, "*.nolog")}, 0, []string{"warning: paths: ", "1 warnings"}},
 		{"flags before the config", []string{"validate", "--group-window", "0", "--config", good}, 0, []string{"ok:"}},
+		{"a configuration with problems still has its catalogs checked", []string{"validate", "--config", typo}, 1, []string{
+			"typo.yaml:2: group_windw: unknown key (did you mean group_window?)\n",
+			"typo.yaml:8: sinks[0].url: not an absolute http or https URL\n",
+			"catalog " + missingCatalog + ": ",
+			"bad.jsonl:2: ",
+			"4 problems, 0 warnings\n",
+		}},
+		{"a configuration that does not parse, catalogs by flag", []string{"validate", "--config", broken, "--catalog", badCatalog}, 1, []string{
+			"broken.yaml:",
+			"bad.jsonl:2: ",
+			"2 problems",
+		}},
+		{"a configuration that does not parse names no catalog to check", []string{"validate", "--config", broken}, 1, []string{
+			"broken.yaml:",
+			"note: catalogs not checked: the configuration's catalogs did not load (give --catalog to check them)\n",
+			"1 problems",
+		}},
+		{"a missing configuration, a clean catalog by flag", []string{"validate", "--config", filepath.Join(dir, "none.yaml"), "--catalog", goodCatalog}, 1, []string{
+			"--config: open " + filepath.Join(dir, "none.yaml"),
+			"1 problems",
+		}},
+		{"a wrapped command that is not there, a state_dir that is a file", []string{"validate", "--config", good, "--state-dir", good, "--", "logmatch-no-such-command"}, 1, []string{
+			"state_dir: " + good + " is not a directory\n",
+			"command: logmatch-no-such-command: command not found\n",
+			"2 problems",
+		}},
+		{"a configuration with problems still has its command checked", []string{"validate", "--config", typo, "--", "logmatch-no-such-command"}, 1, []string{
+			"group_windw: unknown key",
+			"command: logmatch-no-such-command: command not found\n",
+		}},
+		{"a clean configuration and catalog", []string{"validate", "--config", good, "--catalog", goodCatalog, "--no-default-catalog"}, 0, []string{"ok: 1 sinks (webhook), 1 catalog records, 0 warnings\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,6 +388,30 @@ func TestValidate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// validate opens no state, creates nothing and sends nothing, even with
+// a reachable sink and a state directory that does not exist yet.
+func TestValidateHasNoSideEffects(t *testing.T) {
+	var requests atomic.Int64
+	hook := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { requests.Add(1) }))
+	defer hook.Close()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	cfg := filepath.Join(dir, "logmatch.yaml")
+	if err := os.WriteFile(cfg, []byte("state_dir: "+state+"\nsinks:\n  - type: webhook\n    url: "+hook.URL+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "validate", "--config", cfg, "--http-addr", "127.0.0.1:0")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("validate touched the state directory: %v", err)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("validate sent %d requests to a sink", n)
 	}
 }
 
@@ -282,9 +443,13 @@ func TestNotify(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "logmatch.yaml")
+	// digest_threshold 1 and icon_emoji are valid: they build, and the
+	// icon reaches Slack.
 	yaml := fmt.Sprintf(`sinks:
   - type: slack
     url: %s/services/T/B/x
+    digest_threshold: 1
+    icon_emoji: ":rotating_light:"
   - type: webhook
     url: %s/hook
   - type: alertmanager
@@ -306,6 +471,9 @@ func TestNotify(t *testing.T) {
 		if !strings.Contains(body, "logmatch-test-alert") {
 			t.Errorf("%s got no labelled test alert: %s", name, body)
 		}
+	}
+	if !strings.Contains(got["slack"], `"icon_emoji":":rotating_light:"`) {
+		t.Errorf("slack message lacks the configured icon_emoji: %s", got["slack"])
 	}
 
 	out, errOut, code = runCLI(t, "", "notify", "--sink", "webhook="+down.URL, "--sink", "slack="+revoked.URL+"/services/T/B/y", "--sink", "stdout")
@@ -396,30 +564,103 @@ func startAlertmanager(t *testing.T) string {
 	return ""
 }
 
-// Progress is drawn on a terminal, never on a pipe.
-func TestScanProgressOnlyOnATerminal(t *testing.T) {
-	files := []string{"scan", "../../testdata/logs/seed-ascend.log", "../../testdata/logs/multiline-oom.log"}
-	run := func(tty bool) (string, string, int) {
-		var out, errb bytes.Buffer
-		code := runMain(context.Background(), files, env{
-			stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-			getenv: func(string) string { return "" }, stderrTTY: tty,
+// On a terminal, a scan of several files draws its progress on stderr
+// while it runs (files done, MB, MB/s, incidents so far) and clears it at
+// the end; stdout gets only the results. Standard input, the second file,
+// is held open until the line shows the first file's incidents.
+func TestScanProgressOnATerminal(t *testing.T) {
+	stdin, feed := io.Pipe()
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runMain(context.Background(), []string{"scan", "../../testdata/logs/seed-ascend.log", "-"}, env{
+			stdin: stdin, stdout: &stdout, stderr: &stderr,
+			getenv: func(string) string { return "" }, stderrTTY: true,
 		})
-		return out.String(), errb.String(), code
+	}()
+	line := regexp.MustCompile(`\r\x1b\[Kscanning: 1/2 files, \d+\.\d MB, \d+\.\d MB/s, [1-9]\d* incidents?`)
+	deadline := time.Now().Add(30 * time.Second)
+	for !line.MatchString(stderr.String()) {
+		if time.Now().After(deadline) {
+			feed.Close()
+			got := stderr.String()
+			t.Fatalf("no progress line with the first file's incidents on stderr:\n%q", got[max(0, len(got)-300):])
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if _, errOut, code := run(false); code != 0 || errOut != "" {
-		t.Errorf("pipe: exit %d, stderr %q", code, errOut)
-	}
-	p := newProgress(env{stderrTTY: true, stderr: io.Discard}, 2)
-	r := p.reader(strings.NewReader(strings.Repeat("x", 3000)))
-	if _, err := io.Copy(io.Discard, r); err != nil {
+	if _, err := io.WriteString(feed, "[2026-05-28 00:11:09 TP0] RuntimeError: CUDA error: out of memory\n"); err != nil {
 		t.Fatal(err)
 	}
-	p.started = time.Now().Add(-time.Second)
-	if got := p.line(); !strings.HasPrefix(got, "scanning: 1/2 files, 0.0 MB, ") {
-		t.Errorf("progress line = %q", got)
+	feed.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	if p2 := newProgress(env{stderrTTY: false}, 2); p2.reader(strings.NewReader("")) == nil || p2.w != nil {
-		t.Errorf("progress is on without a terminal")
+	if !strings.HasSuffix(stderr.String(), "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared at the end:\n%q", stderr.String())
+	}
+	if strings.Contains(stdout.String(), "scanning:") || !strings.Contains(stdout.String(), "ascend-transfer-engine") {
+		t.Errorf("stdout is not the results alone:\n%s", stdout.String())
+	}
+}
+
+// A pipe gets no progress: a scan with stderr not a terminal writes
+// nothing there, and its progress draws nothing however long it runs.
+func TestScanProgressNotOnAPipe(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMain(context.Background(), []string{"scan", "../../testdata/logs/seed-ascend.log", "-"}, env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(string) string { return "" }, stderrTTY: false,
+	})
+	if code != 0 || errb.Len() != 0 {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	var w bytes.Buffer
+	p := newProgress(env{stderr: &w, stderrTTY: false}, 2)
+	t0 := time.Now()
+	p.now = func() time.Time { return t0 }
+	stop := p.start(context.Background())
+	p.now = func() time.Time { return t0.Add(time.Hour) }
+	p.tick()
+	stop()
+	r := strings.NewReader("x")
+	if w.Len() != 0 || p.reader(r) != io.Reader(r) || p.onIncidents() != nil {
+		t.Errorf("progress is on without a terminal: wrote %q", w.String())
+	}
+}
+
+// A single file shows its progress only after a second; several files
+// from the start. The line counts files, bytes, the rate and incidents.
+func TestScanProgressLine(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name  string
+		files int
+		at    time.Duration
+		want  string
+	}{
+		{"one file, under a second", 1, 500 * time.Millisecond, ""},
+		{"one file, after a second", 1, 2 * time.Second, "\r\x1b[Kscanning: 1/1 files, 3.0 MB, 1.5 MB/s, 2 incidents"},
+		{"several files, at once", 3, 0, "\r\x1b[Kscanning: 1/3 files, 3.0 MB, 0.0 MB/s, 2 incidents"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var w bytes.Buffer
+			p := newProgress(env{stderr: &w, stderrTTY: true}, tt.files)
+			p.now = func() time.Time { return t0 }
+			p.started = t0
+			if _, err := io.Copy(io.Discard, p.reader(strings.NewReader(strings.Repeat("x", 3e6)))); err != nil {
+				t.Fatal(err)
+			}
+			p.onIncidents()(2)
+			p.now = func() time.Time { return t0.Add(tt.at) }
+			p.tick()
+			if got := w.String(); got != tt.want {
+				t.Errorf("drew %q, want %q", got, tt.want)
+			}
+		})
+	}
+	p := newProgress(env{stderr: io.Discard, stderrTTY: true}, 1)
+	p.onIncidents()(1)
+	if got := p.line(); !strings.HasSuffix(got, ", 1 incident") {
+		t.Errorf("line = %q", got)
 	}
 }

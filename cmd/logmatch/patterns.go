@@ -64,7 +64,12 @@ func newPatternsCmd(e env) *cobra.Command {
 		},
 	}
 	c.AddCommand(newLintCmd(e), newGenCmd(e))
-	return own(c, lintExit)
+	return own(c, exitHelp(
+		"  0    success",
+		"  1    lint: a problem is an error",
+		exitLineUsage,
+		"  3    gen: runtime failure: an unreadable tree, an unwritable --out",
+	))
 }
 
 func newLintCmd(e env) *cobra.Command {

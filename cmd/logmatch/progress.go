@@ -17,16 +17,19 @@ const progressDelay = time.Second
 const progressEvery = 250 * time.Millisecond
 
 // progress reports a long scan's progress on stderr, one line redrawn in
-// place: files done, megabytes read and the rate. It is off unless stderr
-// is a terminal, so pipes and CI logs get only the results.
+// place: files done, megabytes read, the rate and the incidents found so
+// far. It is off unless stderr is a terminal, so pipes and CI logs get
+// only the results.
 type progress struct {
-	w       io.Writer // nil when off
-	files   int
-	done    atomic.Int64
-	bytes   atomic.Int64
-	now     func() time.Time
-	delay   time.Duration
-	started time.Time
+	w         io.Writer // nil when off
+	files     int
+	done      atomic.Int64
+	bytes     atomic.Int64
+	incidents atomic.Int64
+	now       func() time.Time
+	delay     time.Duration
+	started   time.Time
+	drawn     bool // a line is on the terminal; only the drawing goroutine touches it
 }
 
 func newProgress(e env, files int) *progress {
@@ -46,6 +49,15 @@ func (p *progress) reader(r io.Reader) io.Reader {
 		return r
 	}
 	return &countingReader{r: r, p: p}
+}
+
+// onIncidents is the scan's incident hook (scan.Options.OnIncidents), nil
+// when progress is off.
+func (p *progress) onIncidents() func(int) {
+	if p.w == nil {
+		return nil
+	}
+	return func(n int) { p.incidents.Store(int64(n)) }
 }
 
 type countingReader struct {
@@ -73,7 +85,6 @@ func (p *progress) start(ctx context.Context) (stop func()) {
 	p.started = p.now()
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	drawn := false
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -84,23 +95,30 @@ func (p *progress) start(ctx context.Context) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if p.now().Sub(p.started) >= p.delay {
-					fmt.Fprintf(p.w, "\r\033[K%s", p.line())
-					drawn = true
-				}
+				p.tick()
 			}
 		}
 	}()
 	return func() {
 		cancel()
 		wg.Wait()
-		if drawn {
+		if p.drawn {
 			fmt.Fprint(p.w, "\r\033[K")
 		}
 	}
 }
 
-// line is the progress text: "scanning: 2/5 files, 812.4 MB, 95.3 MB/s".
+// tick redraws the line once the scan has run for the delay.
+func (p *progress) tick() {
+	if p.w == nil || p.now().Sub(p.started) < p.delay {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s", p.line())
+	p.drawn = true
+}
+
+// line is the progress text:
+// "scanning: 2/5 files, 812.4 MB, 95.3 MB/s, 3 incidents".
 func (p *progress) line() string {
 	mb := float64(p.bytes.Load()) / 1e6
 	secs := p.now().Sub(p.started).Seconds()
@@ -108,5 +126,10 @@ func (p *progress) line() string {
 	if secs > 0 {
 		rate = mb / secs
 	}
-	return fmt.Sprintf("scanning: %d/%d files, %.1f MB, %.1f MB/s", p.done.Load(), p.files, mb, rate)
+	n := p.incidents.Load()
+	noun := "incidents"
+	if n == 1 {
+		noun = "incident"
+	}
+	return fmt.Sprintf("scanning: %d/%d files, %.1f MB, %.1f MB/s, %d %s", p.done.Load(), p.files, mb, rate, n, noun)
 }

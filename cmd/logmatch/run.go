@@ -131,9 +131,6 @@ func runRun(ctx context.Context, e env, flags *config.Flags, stateReset bool) er
 	if err != nil {
 		return err
 	}
-	if err != nil {
-		return err
-	}
 	if err := p.Run(ctx); err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ the files.
 same id replaces the default one); --no-default-catalog uses only the given
 catalogs. --format json prints one logmatch.alert/v1 object per line.
 On a terminal, a scan of several files or of more than a second shows its
-progress on stderr.`
+progress on stderr: files done, MB read, MB/s and the incidents so far.`
 
 var scanExit = exitHelp(
 	"  0    the scan ran",
@@ -104,13 +104,14 @@ func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool
 
 	if len(inputs) == 0 {
 		// Nothing was scanned: a "no incidents" verdict would be a lie.
-		return usageError("%w", errors.Join(inputErrs...))
+		// The input's fault, not a usage mistake: a runtime failure.
+		return errors.Join(inputErrs...)
 	}
 	red, err := redact.New(nil)
 	if err != nil {
 		return err
 	}
-	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert})
+	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, OnIncidents: prog.onIncidents()})
 	stop := prog.start(ctx)
 	res, err := s.Scan(ctx, inputs)
 	stop()

@@ -22,8 +22,10 @@ without starting anything, opening the state or sending a thing: the
 configuration file and flags (unknown keys with a "did you mean"), the
 secrets each sink references, every catalog, the redaction rules, the
 wrapped command. Prints each problem as "file:line: key: message", then
-one summary line. Globs that match no file are warnings: the files may
-appear later.`
+one summary line. A configuration with problems does not stop the
+checks: the catalogs --catalog or the configuration names (when that part
+of it loads), the globs and the command are still checked. Globs that
+match no file are warnings: the files may appear later.`
 
 var validateExit = exitHelp(
 	"  0    everything loads (warnings do not count)",
@@ -60,53 +62,79 @@ func runValidate(e env, flags *config.Flags) error {
 		fmt.Fprintf(e.stdout, "warning: "+format+"\n", args...)
 		warnings++
 	}
-	cfg, err := flags.Load(e.getenv, os.ReadFile)
-	if err != nil {
-		report(err)
-		fmt.Fprintf(e.stdout, "%d problems\n", problems)
-		return exitStatus{code: exitFound}
+	note := func(format string, args ...any) {
+		fmt.Fprintf(e.stdout, "note: "+format+"\n", args...)
 	}
 
-	records := 0
-	m, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
-	for _, p := range probs {
-		if p.Level == patterns.LevelError {
-			report(p)
-		} else {
-			warn("%v", p)
-		}
-	}
-	if err != nil {
+	// The configuration's problems first, all of them; then everything
+	// the settings that did load name, as run would load it.
+	chk := flags.Check(e.getenv, os.ReadFile)
+	for _, err := range chk.Problems {
 		report(err)
+	}
+	cfg := chk.Config
+
+	records := -1
+	if chk.Loaded("catalogs") {
+		noDefault := cfg.NoDefaultCatalog && chk.Loaded("no_default_catalog")
+		// Every missing catalog is a problem of its own; the others are
+		// still loaded and checked.
+		var paths []string
+		for _, p := range cfg.Catalogs {
+			if _, err := os.Stat(p); err != nil {
+				report(fmt.Errorf("catalog %s: %w", p, err))
+				continue
+			}
+			paths = append(paths, p)
+		}
+		if !noDefault || len(paths) > 0 {
+			m, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: paths, NoDefault: noDefault})
+			for _, p := range probs {
+				if p.Level == patterns.LevelError {
+					report(p)
+				} else {
+					warn("%v", p)
+				}
+			}
+			if err != nil {
+				report(err)
+			} else {
+				records = m.Len()
+			}
+		}
 	} else {
-		records = m.Len()
+		note("catalogs not checked: the configuration's catalogs did not load (give --catalog to check them)")
 	}
-	for _, g := range cfg.Paths {
-		if g == "-" {
-			continue
+	if chk.Loaded("paths") {
+		for _, g := range cfg.Paths {
+			if g == "-" || g == "" {
+				continue
+			}
+			if files, _ := filepath.Glob(g); len(files) == 0 {
+				warn("paths: %s matches no file now", g)
+			}
 		}
-		if files, _ := filepath.Glob(g); len(files) == 0 {
-			warn("paths: %s matches no file now", g)
+	}
+	if chk.Loaded("state_dir") && cfg.StateDir != "" {
+		if st, err := os.Stat(cfg.StateDir); err == nil && !st.IsDir() {
+			report(fmt.Errorf("state_dir: %s is not a directory", cfg.StateDir))
+		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+			report(fmt.Errorf("state_dir: %w", err))
 		}
 	}
-	if st, err := os.Stat(cfg.StateDir); err == nil && !st.IsDir() {
-		report(fmt.Errorf("state_dir: %s is not a directory", cfg.StateDir))
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		report(fmt.Errorf("state_dir: %w", err))
-	}
-	if len(cfg.Command) > 0 {
+	if chk.Loaded("command") && len(cfg.Command) > 0 && cfg.Command[0] != "" {
 		if err := lookCommand(cfg.Command[0]); err != nil {
 			report(fmt.Errorf("command: %s", strings.TrimPrefix(err.Error(), "run: ")))
 		}
 	}
 
-	var names []string
-	for _, s := range cfg.Sinks {
-		names = append(names, s.Name)
-	}
 	if problems > 0 {
 		fmt.Fprintf(e.stdout, "%d problems, %d warnings\n", problems, warnings)
 		return exitStatus{code: exitFound}
+	}
+	var names []string
+	for _, s := range cfg.Sinks {
+		names = append(names, s.Name)
 	}
 	fmt.Fprintf(e.stdout, "ok: %d sinks (%s), %d catalog records, %d warnings\n", len(cfg.Sinks), strings.Join(names, ", "), records, warnings)
 	return nil

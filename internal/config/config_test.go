@@ -814,3 +814,70 @@ func TestDurationString(t *testing.T) {
 		}
 	}
 }
+
+// Check returns what loaded besides every problem, and says which
+// settings to trust: validate checks the catalogs, globs and command of a
+// configuration that has problems elsewhere.
+func TestCheckSaysWhatLoaded(t *testing.T) {
+	env := fakeEnv{vars: map[string]string{"DIR": "/etc/lm"}, files: map[string]string{
+		"syntax.yaml":  "catalogs: [a.jsonl\nstate_dir: /x\n",
+		"list.yaml":    "catalogs: [a.jsonl]\nstate_dir: /var/lm\npaths: [/logs/*.log]\n",
+		"typo.yaml":    "catalogs: ['${DIR}/a.jsonl']\ngroup_windw: 5m\nstate_dir: /var/lm\n",
+		"badcat.yaml":  "catalogs: {a: 1}\nstate_dir: /var/lm\n",
+		"unset.yaml":   "catalogs: ['${NOPE}/a.jsonl']\npaths: ['/logs/*.log']\n",
+		"scalar.yaml":  "just words\n",
+		"badsink.yaml": "catalogs: [a.jsonl]\nsinks:\n  - type: slack\n    chanel: '#a'\n",
+	}}
+	tests := []struct {
+		name         string
+		args         []string
+		loaded       []string
+		notLoaded    []string
+		catalogs     []string
+		wantProblems int
+	}{
+		{"clean", []string{"--config", "list.yaml"}, []string{"catalogs", "paths", "state_dir"}, nil, []string{"a.jsonl"}, 0},
+		{"a file that does not parse", []string{"--config", "syntax.yaml"}, nil, []string{"catalogs", "paths", "state_dir"}, nil, 1},
+		{"a file that does not parse, catalogs by flag", []string{"--config", "syntax.yaml", "--catalog", "b.jsonl"}, []string{"catalogs"}, []string{"state_dir"}, []string{"b.jsonl"}, 1},
+		{"a file that is not a mapping", []string{"--config", "scalar.yaml"}, nil, []string{"catalogs"}, nil, 1},
+		{"a missing file", []string{"--config", "none.yaml"}, nil, []string{"catalogs"}, nil, 1},
+		{"a missing file, catalogs by flag", []string{"--config", "none.yaml", "--catalog", "b.jsonl"}, []string{"catalogs"}, nil, []string{"b.jsonl"}, 1},
+		{"an unknown key elsewhere", []string{"--config", "typo.yaml"}, []string{"catalogs", "state_dir"}, []string{"group_windw"}, []string{"/etc/lm/a.jsonl"}, 1},
+		{"catalogs of the wrong type", []string{"--config", "badcat.yaml"}, []string{"state_dir", "paths"}, []string{"catalogs"}, nil, 1},
+		{"an unset variable in a catalog", []string{"--config", "unset.yaml"}, []string{"paths"}, []string{"catalogs"}, nil, 1},
+		{"a bad sink", []string{"--config", "badsink.yaml"}, []string{"catalogs"}, []string{"sinks"}, []string{"a.jsonl"}, 2},
+		{"a bad flag", []string{"--group-window", "soon", "--catalog", "b.jsonl"}, []string{"catalogs"}, []string{"group_window"}, []string{"b.jsonl"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := pflag.NewFlagSet("validate", pflag.ContinueOnError)
+			f := RegisterFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			c := f.Check(env.getenv, env.readFile)
+			if len(c.Problems) != tc.wantProblems {
+				t.Errorf("%d problems, want %d: %v", len(c.Problems), tc.wantProblems, c.Problems)
+			}
+			for _, k := range tc.loaded {
+				if !c.Loaded(k) {
+					t.Errorf("Loaded(%q) = false, want true (problems %v)", k, c.Problems)
+				}
+			}
+			for _, k := range tc.notLoaded {
+				if c.Loaded(k) {
+					t.Errorf("Loaded(%q) = true, want false (problems %v)", k, c.Problems)
+				}
+			}
+			if c.Loaded("catalogs") {
+				if diff := cmp.Diff(tc.catalogs, c.Config.Catalogs); diff != "" {
+					t.Errorf("catalogs (-want +got):\n%s", diff)
+				}
+			}
+			_, err := f.Load(env.getenv, env.readFile)
+			if (err != nil) != (tc.wantProblems > 0) || err != nil && err.Error() != errors.Join(c.Problems...).Error() {
+				t.Errorf("Load error %v, want the problems of Check %v", err, c.Problems)
+			}
+		})
+	}
+}

@@ -6,7 +6,9 @@
 // validates the complete result, returning every problem at once, each
 // naming where it comes from ("logmatch.yaml:12: sinks[1].min_severity: ..."
 // or "--group-window: ..."), so a running process never discovers a bad
-// configuration.
+// configuration. Flags.Check, for validate, also returns what did load and
+// which keys to trust, so the catalogs and globs of a configuration with
+// problems elsewhere can still be checked.
 //
 // A sink is configured the Alertmanager way: Sink holds the keys every sink
 // has and the typed section of its type, which the sink's own package

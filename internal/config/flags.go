@@ -92,8 +92,50 @@ func ParseArgs(args []string, getenv func(string) string, readFile func(string) 
 // Load builds the configuration from the --config file (if any) and the
 // flags set on the command line; the FlagSet must have been parsed.
 func (f *Flags) Load(getenv func(string) string, readFile func(string) ([]byte, error)) (*Config, error) {
+	c := f.Check(getenv, readFile)
+	if len(c.Problems) > 0 {
+		return nil, errors.Join(c.Problems...)
+	}
+	return c.Config, nil
+}
+
+// Checked is a configuration as far as it loads, with every problem, for
+// logmatch validate: it reports the problems and still checks what the
+// settings that did load name (catalogs, globs, the wrapped command).
+type Checked struct {
+	// Config is never nil: the settings of the file and the flags that
+	// loaded, defaults for the rest. Loaded says which keys to trust.
+	Config *Config
+	// Problems are every problem, as Load joins them: those of the file
+	// by line, each "file:line: key: message".
+	Problems []error
+	origins  *origins
+	parsed   bool     // no --config, or it was read and is a mapping of settings
+	keys     []string // the key paths the problems are about
+}
+
+// Loaded reports whether the top-level key (catalogs, paths, state_dir,
+// ...) holds what the file and the flags say: nothing is wrong under it,
+// and it is set by a flag, or the file parsed (a key the file does not set
+// keeps its default).
+func (c *Checked) Loaded(key string) bool {
+	for _, k := range c.keys {
+		if k == key || strings.HasPrefix(k, key+".") || strings.HasPrefix(k, key+"[") {
+			return false
+		}
+	}
+	if _, byFlag := c.origins.flags[key]; byFlag {
+		return true
+	}
+	return c.parsed
+}
+
+// Check is Load for logmatch validate: it returns what loaded besides
+// every problem, instead of nothing.
+func (f *Flags) Check(getenv func(string) string, readFile func(string) ([]byte, error)) *Checked {
 	cfg := Default()
 	o := newOrigins()
+	parsed := true
 	var errs []error
 	before := f.fs.NArg()
 	if at := f.fs.ArgsLenAtDash(); at >= 0 {
@@ -105,20 +147,26 @@ func (f *Flags) Load(getenv func(string) string, readFile func(string) ([]byte, 
 	if f.config != "" {
 		data, err := readFile(f.config)
 		if err != nil {
+			parsed = false
 			errs = append(errs, fmt.Errorf("--config: %w", err))
 		} else {
 			ix, derrs := decodeFile(f.config, data, cfg, getenv)
 			o.ix = ix
+			parsed = ix.parsed
 			errs = append(errs, derrs...)
 		}
 	}
 	errs = append(errs, f.apply(cfg, o)...)
 	errs = append(errs, finish(cfg, o, getenv, readFile)...)
 	sortProblems(f.config, errs)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	c := &Checked{Config: cfg, Problems: errs, origins: o, parsed: parsed}
+	for _, err := range errs {
+		var p *problem
+		if errors.As(err, &p) {
+			c.keys = append(c.keys, p.key)
+		}
 	}
-	return cfg, nil
+	return c
 }
 
 // apply copies the flags that were set onto cfg, recording their origin.
@@ -127,7 +175,7 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 	duration := func(flagName, value string, dst *Duration) {
 		d, err := parseDuration(value)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
+			errs = append(errs, keyed(strings.ReplaceAll(flagName, "-", "_"), fmt.Errorf("--%s: %w", flagName, err)))
 			return
 		}
 		*dst = Duration(d)
@@ -182,7 +230,7 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 			for _, spec := range f.sinks {
 				s, err := parseSinkSpec(spec)
 				if err != nil {
-					errs = append(errs, err)
+					errs = append(errs, keyed("sinks", err))
 					continue
 				}
 				o.flags[fmt.Sprintf("sinks[%d]", len(cfg.Sinks))] = "--sink " + s.Type

@@ -19,7 +19,11 @@ import (
 // "sinks[1].url") to the lines of its key and value, so problems found
 // after decoding can still name the line they come from.
 type index struct {
-	file   string
+	file string
+	// parsed says the file is a YAML mapping of settings (or empty): its
+	// keys decoded as far as their problems allow.
+	parsed bool
+
 	keys   map[string]int // path to the line of its key (or sequence item)
 	values map[string]pos // path to the position of its value
 	order  []string       // paths in document order
@@ -118,7 +122,9 @@ func decodeFile(name string, data []byte, cfg *Config, getenv func(string) strin
 	var doc yaml.Node
 	err := dec.Decode(&doc)
 	if errors.Is(err, io.EOF) {
-		return newIndex(name, nil), nil // empty file: all defaults
+		ix := newIndex(name, nil) // empty file: all defaults
+		ix.parsed = true
+		return ix, nil
 	}
 	if err != nil {
 		return newIndex(name, nil), placeYAMLErrors(newIndex(name, nil), err)
@@ -129,11 +135,13 @@ func decodeFile(name string, data []byte, cfg *Config, getenv func(string) strin
 		if len(doc.Content) > 0 {
 			line = doc.Content[0].Line
 			if doc.Content[0].ShortTag() == "!!null" {
-				return ix, nil // only comments: all defaults
+				ix.parsed = true // only comments: all defaults
+				return ix, nil
 			}
 		}
 		return ix, []error{fmt.Errorf("%s:%d: want a mapping of settings at the top level", name, line)}
 	}
+	ix.parsed = true
 	var errs []error
 	substitute(ix, "", doc.Content[0], getenv, 0, &errs)
 	if err := sinks.DecodeStrict(doc.Content[0], cfg); err != nil {
@@ -184,12 +192,12 @@ func substitute(ix *index, path string, n *yaml.Node, getenv func(string) string
 			}
 			m := envRefRE.FindStringSubmatch(ref)
 			if m[1] == "" {
-				*errs = append(*errs, fmt.Errorf("%s:%d: %s: bad reference %q: want ${VAR} or ${env:VAR} (write $$ for a literal $)", ix.file, n.Line, path, ref))
+				*errs = append(*errs, keyed(path, fmt.Errorf("%s:%d: %s: bad reference %q: want ${VAR} or ${env:VAR} (write $$ for a literal $)", ix.file, n.Line, path, ref)))
 				return ref
 			}
 			v := getenv(m[1])
 			if v == "" {
-				*errs = append(*errs, fmt.Errorf("%s:%d: %s: environment variable %s is unset or empty", ix.file, n.Line, path, m[1]))
+				*errs = append(*errs, keyed(path, fmt.Errorf("%s:%d: %s: environment variable %s is unset or empty", ix.file, n.Line, path, m[1])))
 			}
 			return v
 		})
@@ -235,10 +243,10 @@ func (ix *index) place(msg string) error {
 		}
 		for _, p := range ix.order {
 			if ix.keys[p] == line && (p == u[1] || strings.HasSuffix(p, "."+u[1])) {
-				return fmt.Errorf("%s:%d: %s: %s", ix.file, line, p, msg)
+				return keyed(p, fmt.Errorf("%s:%d: %s: %s", ix.file, line, p, msg))
 			}
 		}
-		return fmt.Errorf("%s:%d: %s: %s", ix.file, line, u[1], msg)
+		return keyed(u[1], fmt.Errorf("%s:%d: %s: %s", ix.file, line, u[1], msg))
 	}
 	// The message is about the value at the column when it names one, else
 	// about the deepest value on the line.
@@ -258,7 +266,7 @@ func (ix *index) place(msg string) error {
 	if best == "" {
 		return fmt.Errorf("%s:%d: %s", ix.file, line, text)
 	}
-	return fmt.Errorf("%s:%d: %s: %s", ix.file, line, best, text)
+	return keyed(best, fmt.Errorf("%s:%d: %s: %s", ix.file, line, best, text))
 }
 
 // sortProblems orders the problems of the file by line, so they read top

@@ -55,6 +55,10 @@ func (o *origins) hasChildren(path string) bool {
 // errorf builds a problem about path, prefixed by where path (or its
 // nearest ancestor) was set.
 func (o *origins) errorf(path, format string, args ...any) error {
+	return keyed(path, o.placef(path, format, args...))
+}
+
+func (o *origins) placef(path, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	for p := path; p != ""; p = parent(p) {
 		if flag, ok := o.flags[p]; ok {
@@ -71,6 +75,22 @@ func (o *origins) errorf(path, format string, args ...any) error {
 		}
 	}
 	return fmt.Errorf("%s: %s", path, msg)
+}
+
+// problem is one problem of a configuration and the key path it is about
+// ("sinks[0].url"), so that Checked.Loaded can tell which settings loaded.
+// Its message is err's: "file:line: key: message", or a flag's.
+type problem struct {
+	key string
+	err error
+}
+
+func (p *problem) Error() string { return p.err.Error() }
+func (p *problem) Unwrap() error { return p.err }
+
+// keyed marks err as a problem of the key path key.
+func keyed(key string, err error) error {
+	return &problem{key: key, err: err}
 }
 
 // wrapf is errorf for an underlying error, kept for errors.Is and As.

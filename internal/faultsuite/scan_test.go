@@ -39,12 +39,13 @@ func TestScanReportsEveryIncidentPastTheGroupBound(t *testing.T) {
 }
 
 // A scan of a file that does not exist prints no "no incidents" verdict:
-// nothing was scanned, and the error says which file.
+// nothing was scanned, and the error says which file. An unreadable input
+// is a runtime failure (exit 3), not a usage error.
 func TestScanMissingInputPrintsNoVerdict(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "absent.log")
 	res := run(t, nil, "scan", missing)
-	if res.code != 2 {
-		t.Errorf("exit status %d, want 2", res.code)
+	if res.code != 3 {
+		t.Errorf("exit status %d, want 3", res.code)
 	}
 	if res.stdout != "" {
 		t.Errorf("stdout = %q, want nothing", res.stdout)

@@ -38,6 +38,13 @@ type Options struct {
 	// Now stands in for the wall clock (read time of lines without a
 	// header time); time.Now when nil.
 	Now func() time.Time
+	// OnIncidents, when set, is called with the number of incidents
+	// found so far each time it changes, for a progress display. It runs
+	// on the scanning goroutine, once per failure entry at most (never per
+	// line), so it must return quickly. The number is before the final
+	// folding of consequences into their root causes, so the result may
+	// hold fewer.
+	OnIncidents func(n int)
 }
 
 // Stats counts what a scan read and found.
@@ -86,10 +93,14 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	// are open; a one-shot scan keeps what it closes and reports it too.
 	var evicted []sinks.Alert
 	patternErrs := map[string]string{}
+	var count *incidentCount
+	if s.opts.OnIncidents != nil {
+		count = &incidentCount{report: s.opts.OnIncidents, closed: map[string]struct{}{}}
+	}
 	var errs []error
 	for _, in := range inputs {
 		res.Stats.Inputs++
-		if err := s.scanOne(ctx, in, g, &evicted, &res.Stats, patternErrs); err != nil {
+		if err := s.scanOne(ctx, in, g, &evicted, count, &res.Stats, patternErrs); err != nil {
 			errs = append(errs, err)
 			if ctx.Err() != nil {
 				break
@@ -142,7 +153,36 @@ func mergeIncidents(as []sinks.Alert) []sinks.Alert {
 	return out
 }
 
-func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, st *Stats, patternErrs map[string]string) error {
+// incidentCount follows the number of incidents found so far for
+// Options.OnIncidents: those the grouper holds open, plus those it closed
+// early to stay in its bound (each fingerprint once, as mergeIncidents
+// counts them). One closed early and seen again is counted twice until the
+// scan ends: that takes more open incidents than the grouper's bound, and
+// the count is for display.
+type incidentCount struct {
+	report  func(int)
+	closed  map[string]struct{}
+	counted int // evicted alerts already in closed
+	last    int
+}
+
+// update reports the count when it changed; nil does nothing.
+func (c *incidentCount) update(g *incident.Grouper, evicted []sinks.Alert) {
+	if c == nil {
+		return
+	}
+	for _, a := range evicted[c.counted:] {
+		c.closed[a.Fingerprint] = struct{}{}
+	}
+	c.counted = len(evicted)
+	n := g.Stats().Open + len(c.closed)
+	if n != c.last {
+		c.last = n
+		c.report(n)
+	}
+}
+
+func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
 	// One assembler per stream: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
 	asm := map[string]*entry.Assembler{}
@@ -172,6 +212,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 				st.Hits++
 			}
 			*evicted = append(*evicted, g.Observe(incident.FromDiagnosis(e, &d, src, s.opts.Now()), s.opts.Now())...)
+			count.update(g, *evicted)
 		}
 	}
 	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now})

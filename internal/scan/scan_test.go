@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
@@ -340,5 +341,56 @@ func TestMergeIncidents(t *testing.T) {
 	a := got[0]
 	if a.Count != 5 || !a.Time.Equal(t0) || !a.LastTime.Equal(t0.Add(5*time.Second)) || len(a.Ranks) != 2 {
 		t.Errorf("merged a = count %d, time %s..%s, ranks %v", a.Count, a.Time, a.LastTime, a.Ranks)
+	}
+}
+
+// OnIncidents follows the incidents as the scan finds them: called only
+// when the number changes, ending at the number the scan reports.
+func TestOnIncidents(t *testing.T) {
+	m := defaultMatcher(t)
+	var inputs []Input
+	for _, name := range []string{"seed-ascend.log", "multiline-oom.log", "uvicorn-asgi.log"} {
+		data, err := os.ReadFile(filepath.Join(fixtures, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, Input{Name: name, R: bytes.NewReader(data)})
+	}
+	var calls []int
+	s := New(m, Options{Now: func() time.Time { return fixedNow }, OnIncidents: func(n int) { calls = append(calls, n) }})
+	res, err := s.Scan(context.Background(), inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Alerts) < 3 || len(calls) == 0 {
+		t.Fatalf("%d incidents, %d calls %v: want several of each", len(res.Alerts), len(calls), calls)
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i] == calls[i-1] {
+			t.Errorf("called twice in a row with %d: %v", calls[i], calls)
+		}
+	}
+	if last := calls[len(calls)-1]; last < len(res.Alerts) {
+		t.Errorf("last count %d, but the scan found %d incidents: %v", last, len(res.Alerts), calls)
+	}
+}
+
+// An incident the grouper closes early to stay in its bound still counts.
+func TestIncidentCountKeepsClosedIncidents(t *testing.T) {
+	g := incident.New(incident.Options{Window: incident.Forever, MaxGroups: 2})
+	var got []int
+	c := &incidentCount{report: func(n int) { got = append(got, n) }, closed: map[string]struct{}{}}
+	var evicted []sinks.Alert
+	for _, fp := range []string{"a", "b", "c"} {
+		o := incident.Occurrence{Key: fp, Scope: "node:", Time: fixedNow, Alert: sinks.Alert{Fingerprint: fp, Time: fixedNow}}
+		evicted = append(evicted, g.Observe(o, fixedNow)...)
+		c.update(g, evicted)
+	}
+	if len(evicted) == 0 {
+		t.Fatal("the grouper closed nothing early: the test does not reach the closed count")
+	}
+	// a, b, then c closes a: 2 open and 1 closed.
+	if diff := cmp.Diff([]int{1, 2, 3}, got); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
 	}
 }
