@@ -128,6 +128,11 @@ type fileState struct {
 	src       *incident.Source // the alerts' source, described for srcPath
 	srcPath   string
 	series    *telemetry.Source // the source's metric series, held while the file is kept
+	// headerTimes is set once an entry of the file carried its own header
+	// timestamp: from then on the read lag is measured against entries'
+	// header times, not against the lines' times (for a plain file, the
+	// time logmatch read them, which would make the lag read 0).
+	headerTimes bool
 	used      uint64            // when the file was last looked up, for the bound on files
 }
 
@@ -193,7 +198,7 @@ func (p *processor) line(l source.Line) {
 		fs.path = l.Path
 	}
 	fs.dirty = fs.resumable
-	if !l.Time.IsZero() {
+	if !fs.headerTimes && !l.Time.IsZero() {
 		fs.series.Lag(p.clock().Sub(l.Time))
 	}
 	ss := fs.stream(l.Stream, p.entryOpt)
@@ -405,6 +410,10 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		}
 		if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
 			fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
+		}
+		if !e.Time.IsZero() {
+			fs.headerTimes = true
+			fs.series.Lag(now.Sub(e.Time))
 		}
 		p.gate.entry(fs, e, now)
 		d, ok := an.AnalyzeStream(&ss.remembered, e)
