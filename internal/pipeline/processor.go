@@ -133,7 +133,7 @@ type fileState struct {
 	// header times, not against the lines' times (for a plain file, the
 	// time logmatch read them, which would make the lag read 0).
 	headerTimes bool
-	used      uint64            // when the file was last looked up, for the bound on files
+	used        uint64 // when the file was last looked up, for the bound on files
 }
 
 // stream returns the file's state for stream name, creating it.
