@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -106,6 +107,48 @@ func BenchmarkCompile(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	m = compileOK(b, recs, Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+	runtime.KeepAlive(m)
+}
+
+// BenchmarkLoadCompile is the whole catalog load path of scan and run:
+// read and parse the file, refuse catastrophic patterns, compile. It
+// reports CPU time per load, and the heap the Matcher keeps.
+func BenchmarkLoadCompile(b *testing.B) {
+	loadCatalog(b) // skips when the catalog is absent
+	load := func() *Matcher {
+		f, err := os.Open(catalogPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		recs, probs := patterns.Parse(f, catalogPath)
+		recs, refused := patterns.RefuseCatastrophic(recs, patterns.LintOptions{})
+		m, cprobs := Compile(recs, Options{})
+		for _, p := range append(append(probs, refused...), cprobs...) {
+			if p.Level == patterns.LevelError {
+				b.Fatalf("load: %v", p)
+			}
+		}
+		return m
+	}
+	var m *Matcher
+	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	n := 0
+	for b.Loop() {
+		m = load()
+		n++
+	}
+	b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(n), "cpu-s/op")
+	b.StopTimer()
+	var before, after runtime.MemStats
+	m = nil
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m = load()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
