@@ -113,8 +113,9 @@ func BenchmarkCompile(b *testing.B) {
 	runtime.KeepAlive(m)
 }
 
-// BenchmarkLoadCompile is the whole catalog load path of scan and run:
-// read and parse the file, refuse catastrophic patterns, compile. It
+// BenchmarkLoadCompile is the whole catalog load path of scan and run
+// (pipeline.LoadMatcher): read and parse the file, then compile it, refusing
+// catastrophic patterns. It
 // reports CPU time per load, and the heap the Matcher keeps.
 func BenchmarkLoadCompile(b *testing.B) {
 	loadCatalog(b) // skips when the catalog is absent
@@ -125,9 +126,8 @@ func BenchmarkLoadCompile(b *testing.B) {
 		}
 		defer f.Close()
 		recs, probs := patterns.Parse(f, catalogPath)
-		recs, refused := patterns.RefuseCatastrophic(recs, patterns.LintOptions{})
-		m, cprobs := Compile(recs, Options{})
-		for _, p := range append(append(probs, refused...), cprobs...) {
+		m, cprobs := Compile(recs, Options{Refuse: &patterns.LintOptions{}})
+		for _, p := range append(probs, cprobs...) {
 			if p.Level == patterns.LevelError {
 				b.Fatalf("load: %v", p)
 			}

@@ -59,21 +59,6 @@ func ExtractLiterals(expr string) (Required, error) {
 	return extractTree(tree.Root), nil
 }
 
-// analyse parses expr once for both jobs Compile needs: the literals, and
-// the check that regexp2 can compile it (the same parse and code writer
-// regexp2.Compile runs, so a pattern that passes always compiles later).
-func analyse(expr string) (Required, error) {
-	tree, err := syntax.Parse(expr, syntax.ParseOptions{RegexOptions: syntax.RegexOptions(patterns.RegexOptions)})
-	if err != nil {
-		return nil, err
-	}
-	req := extractTree(tree.Root)
-	if _, err := syntax.Write(tree); err != nil {
-		return nil, err
-	}
-	return req, nil
-}
-
 func extractTree(root *syntax.RegexNode) Required {
 	var b seqBuilder
 	b.add(root)
