@@ -26,6 +26,20 @@ type wrapper struct {
 // problems it returns carry no file or line; the caller adds them.
 func decodeRecord(raw []byte) (Record, []Problem) {
 	var rec Record
+	if fastDecodeRecord(raw, &rec) {
+		return rec, validate(&rec)
+	}
+	rec, probs := jsonDecodeRecord(raw)
+	if probs != nil {
+		return rec, probs
+	}
+	return rec, validate(&rec)
+}
+
+// jsonDecodeRecord is decodeRecord's JSON step done by encoding/json, whose
+// errors become the problems; nil problems mean the record decoded.
+func jsonDecodeRecord(raw []byte) (Record, []Problem) {
+	var rec Record
 	var w wrapper
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return rec, []Problem{jsonProblem(err, "")}
@@ -50,7 +64,7 @@ func decodeRecord(raw []byte) (Record, []Problem) {
 	if bytes.Equal(rec.ErrorCode, []byte("null")) {
 		rec.ErrorCode = nil
 	}
-	return rec, validate(&rec)
+	return rec, nil
 }
 
 // validate checks one record's own fields and normalises its severity.
