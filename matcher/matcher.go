@@ -121,6 +121,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	m.reqs = make([]Required, 0, len(recs))
 	m.litLen = make([]int, 0, len(recs))
 	m.classKey = make([]string, 0, len(recs))
+	var run []litChar // literal extraction's buffer, shared by all patterns
 	for i := range recs {
 		rec := &recs[i]
 		tree, err := patterns.ParseTree(rec.MessagePattern)
@@ -149,7 +150,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			})
 			continue
 		}
-		req := extractTree(tree.Root)
+		req := extractWith(tree.Root, &run)
 		m.recs = append(m.recs, *rec)
 		m.reqs = append(m.reqs, req)
 		m.litLen = append(m.litLen, req.LiteralLen())
@@ -159,11 +160,13 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
 	m.stackLimit = make([]atomic.Uint64, len(m.recs))
 	if !opts.NoPrefilter {
-		corpus := opts.Corpus
-		if len(corpus) == 0 {
-			corpus = strings.Split(defaultCorpus, "\n")
+		var costs windowCosts
+		if len(opts.Corpus) == 0 {
+			costs = defaultCorpusCosts()
+		} else {
+			costs = corpusCosts(opts.Corpus)
 		}
-		m.pf = buildPrefilter(m.reqs, corpus)
+		m.pf = buildPrefilter(m.reqs, costs)
 	}
 	m.pool.New = func() any { return m.newScratch() }
 	return m, append(refused, problems...)

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Window lengths of the prefilter's keys, and the stride at which the text
@@ -53,10 +54,13 @@ func newWindowTable(refs map[uint64][]keyRef) windowTable {
 		return t
 	}
 	keys := make([]uint64, 0, len(refs))
-	for k := range refs {
+	n := 0
+	for k, rs := range refs {
 		keys = append(keys, k)
+		n += len(rs)
 	}
 	slices.Sort(keys)
+	t.refs = make([]keyRef, 0, n)
 
 	// 32 bloom bits per key keep false positives near 3%.
 	bloomBits := max(12, bits.Len(uint(len(keys)*32-1)))
@@ -256,9 +260,20 @@ func containsLiteral(s string, l Literal) bool {
 // rarity judges how often a key window would fire on ordinary log text, so
 // each pattern can be keyed on its rarest windows.
 type rarity struct {
-	// cost of each window seen anywhere, by length (short, long); a window
-	// absent from both maps costs nothing.
-	cost [2]map[uint64]int
+	// corpus is what each window seen in the sample corpus costs, lits
+	// what the catalog's literals add; a window absent from both costs
+	// nothing. corpus is shared and only read.
+	corpus, lits windowCosts
+	costs        []int // bestRun's scratch
+}
+
+// windowCosts holds a cost per window, by window length (short, long).
+type windowCosts [2]map[uint64]int
+
+// cost is what window k of length wlen costs.
+func (r *rarity) cost(wlen int, k uint64) int {
+	i := lenIndex(wlen)
+	return r.corpus[i][k] + r.lits[i][k]
 }
 
 func lenIndex(wlen int) int {
@@ -278,15 +293,40 @@ const (
 	shortWindowCost = 20
 )
 
-func newRarity(corpus []string, reqs []Required) *rarity {
-	r := &rarity{cost: [2]map[uint64]int{{}, {}}}
+// corpusCosts prices every window of the sample corpus.
+func corpusCosts(corpus []string) windowCosts {
+	c := windowCosts{{}, {}}
 	for _, line := range corpus {
 		for _, wlen := range []int{shortWindow, longWindow} {
+			m := c[lenIndex(wlen)]
 			for i := 0; i+wlen <= len(line); i++ {
-				r.cost[lenIndex(wlen)][windowKey(line[i:i+wlen])] += corpusCost
+				m[windowKey(line[i:i+wlen])] += corpusCost
 			}
 		}
 	}
+	return c
+}
+
+// defaultCorpusCosts prices the built-in corpus once for every Compile
+// that uses it.
+var defaultCorpusCosts = sync.OnceValue(func() windowCosts {
+	return corpusCosts(strings.Split(defaultCorpus, "\n"))
+})
+
+func newRarity(corpus windowCosts, reqs []Required) *rarity {
+	// Sized for every window of every keyable literal, so the maps are
+	// not rebuilt as they grow.
+	var windows [2]int
+	for _, req := range reqs {
+		for _, c := range req {
+			for _, l := range c {
+				if wlen := keyWindow(l); wlen > 0 {
+					windows[lenIndex(wlen)] += len(l.Text) - wlen + 1
+				}
+			}
+		}
+	}
+	r := &rarity{corpus: corpus, lits: windowCosts{make(map[uint64]int, windows[0]), make(map[uint64]int, windows[1])}}
 	for _, req := range reqs {
 		for _, c := range req {
 			for _, l := range c {
@@ -294,7 +334,7 @@ func newRarity(corpus []string, reqs []Required) *rarity {
 				if wlen == 0 {
 					continue
 				}
-				m := r.cost[lenIndex(wlen)]
+				m := r.lits[lenIndex(wlen)]
 				for i := 0; i+wlen <= len(l.Text); i++ {
 					m[windowKey(l.Text[i:i+wlen])]++
 				}
@@ -319,14 +359,14 @@ func keyWindow(l Literal) int {
 // windows of l, and its cost.
 func (r *rarity) bestRun(l Literal) (off, cost int) {
 	wlen := keyWindow(l)
-	m := r.cost[lenIndex(wlen)]
 	extra := 0
 	if wlen == shortWindow {
 		extra = shortWindowCost
 	}
-	costs := make([]int, len(l.Text)-wlen+1)
+	costs := slices.Grow(r.costs[:0], len(l.Text)-wlen+1)[:len(l.Text)-wlen+1]
+	r.costs = costs
 	for i := range costs {
-		costs[i] = m[windowKey(l.Text[i:i+wlen])] + extra
+		costs[i] = r.cost(wlen, windowKey(l.Text[i:i+wlen])) + extra
 	}
 	cost = -1
 	run := 0
@@ -342,7 +382,7 @@ func (r *rarity) bestRun(l Literal) (off, cost int) {
 	return off, cost
 }
 
-func buildPrefilter(reqs []Required, corpus []string) *prefilter {
+func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
 	refs := [2]map[uint64][]keyRef{{}, {}}
