@@ -276,6 +276,9 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 	}
 
 	sc.hits = sc.hits[:0]
+	if len(sc.cands) == 0 {
+		return hits, errs // most lines: no clock reading, nothing to rank
+	}
 	start := m.clock()
 	for ci, r := range sc.cands {
 		if spent := m.clock().Sub(start); spent > m.budget {
