@@ -28,11 +28,17 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 	if s == "" {
 		return header{}, false
 	}
-	if h, ok := parseUvicorn(s, loc); ok {
-		return h, true
-	}
 	if s[0] == '[' {
-		if h, ok := parseSRT(s[1:], loc, ref); ok {
+		// Most lines are srt records: the date and time after the "[" are
+		// read once for both uvicorn's and srt's bracketed forms.
+		if c, n, ok := scanDateTime(s[1:], '.'); ok {
+			if h, ok := uvicornAfterTime(s, c, n, loc); ok {
+				return h, true
+			}
+			if h, ok := srtAfterTime(s[1:], c, n, loc); ok {
+				return h, true
+			}
+		} else if h, ok := parseSRT(s[1:], loc, ref); ok {
 			return h, true
 		}
 		if h, ok := parseLegacy(s[1:], loc, ref); ok {
@@ -50,6 +56,9 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 			return parsePythonTimeFirst(s[1:], loc)
 		}
 		return header{}, false
+	}
+	if h, ok := parseUvicorn(s, loc); ok {
+		return h, true
 	}
 	if isDigit(s[0]) {
 		// A paste that lost the leading "[" (or "[2") of an srt header.
@@ -69,18 +78,32 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 
 // parseUvicorn matches "[ts] LEVEL:     msg" and the older "LEVEL:     msg".
 func parseUvicorn(s string, loc *time.Location) (header, bool) {
-	var h header
-	h.format = FormatUvicorn
-	h.ranks = NoRanks
-	rest := s
 	if s[0] == '[' {
 		c, n, ok := scanDateTime(s[1:], '.')
-		if !ok || n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
+		if !ok {
 			return header{}, false
 		}
-		h.time = c.in(loc)
-		rest = s[n+3:]
+		return uvicornAfterTime(s, c, n, loc)
 	}
+	return uvicornLevel(s, time.Time{})
+}
+
+// uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
+// c, n bytes after the "[", has been read.
+func uvicornAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
+	if n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
+		return header{}, false
+	}
+	rest := s[n+3:]
+	if _, _, ok := levelWord(rest); !ok {
+		return header{}, false // before the time is converted
+	}
+	return uvicornLevel(rest, c.in(loc))
+}
+
+// uvicornLevel matches "LEVEL:     msg", the part after any time t.
+func uvicornLevel(rest string, t time.Time) (header, bool) {
+	h := header{format: FormatUvicorn, ranks: NoRanks, time: t}
 	lvl, after, ok := levelWord(rest)
 	if !ok || lvl == "NOTICE" || lvl == "WARN" || lvl == "FATAL" || lvl == "SUCCESS" {
 		return header{}, false
@@ -110,6 +133,12 @@ func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
 		n--
 		c.year = millennium(ref) + c.year
 	}
+	return srtAfterTime(s, c, n, loc)
+}
+
+// srtAfterTime is parseSRT once the time c, the first n bytes of s, has
+// been read.
+func srtAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
 	ranks, m := parseRanks(s[n:], false)
 	n += m
 	rest := s[n:]
@@ -369,7 +398,9 @@ func parseRanks(s string, lenient bool) (Ranks, int) {
 		t := s[i+1:]
 		matched := false
 		for _, name := range rankTokens {
-			if !strings.HasPrefix(t, name) {
+			// The names start with different letters: one comparison
+			// rules out the others.
+			if t == "" || t[0] != name[0] || !strings.HasPrefix(t, name) {
 				continue
 			}
 			j := len(name)
