@@ -21,6 +21,17 @@ const (
 	stride      = 4
 )
 
+// Literals too short for the strided windows (2 to 6 bytes) are keyed on
+// one 2-byte window and found by a second pass that probes every byte
+// pair of the text. That pass costs about a nanosecond per byte whatever
+// the number of literals, while each record left unkeyed costs a
+// substring search of every text (about 22 ns on a log line), so it runs
+// only when at least minTinyRecords records need it.
+const (
+	tinyWindow     = 2
+	minTinyRecords = 8
+)
+
 // keyRef ties a key window to the literal it was cut from.
 type keyRef struct {
 	rec int32 // record index
@@ -123,6 +134,7 @@ func windowKey(w string) uint64 {
 // prefilter finds the records whose required literals all occur in a text.
 type prefilter struct {
 	long, short windowTable
+	tiny        windowTable // 2-byte windows, probed at every byte
 	reqs        []Required
 	keyClause   []int   // per record: the clause its keys come from, -1 for none
 	always      []int32 // records without a key, checked on every text
@@ -176,6 +188,19 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 			if lb[b>>6]&(1<<(b&63)) != 0 {
 				if refs := p.long.probe(w); refs != nil {
 					p.verify(refs, s, i+stride-longWindow, sc)
+				}
+			}
+		}
+	}
+
+	if tb := p.tiny.bloom; len(tb) > 0 {
+		ts := p.tiny.bloomShift
+		for i := 1; i < len(s); i++ {
+			k := uint64(foldTable[s[i-1]]) | uint64(foldTable[s[i]])<<8
+			b := (k * hashMul) >> ts
+			if tb[b>>6]&(1<<(b&63)) != 0 {
+				if refs := p.tiny.probe(k); refs != nil {
+					p.verify(refs, s, i-1, sc)
 				}
 			}
 		}
@@ -267,8 +292,9 @@ type rarity struct {
 	costs        []int // bestRun's scratch
 }
 
-// windowCosts holds a cost per window, by window length (short, long).
-type windowCosts [2]map[uint64]int
+// windowCosts holds a cost per window, by window length (short, long,
+// tiny).
+type windowCosts [3]map[uint64]int
 
 // cost is what window k of length wlen costs.
 func (r *rarity) cost(wlen int, k uint64) int {
@@ -277,8 +303,11 @@ func (r *rarity) cost(wlen int, k uint64) int {
 }
 
 func lenIndex(wlen int) int {
-	if wlen == longWindow {
+	switch wlen {
+	case longWindow:
 		return 1
+	case tinyWindow:
+		return 2
 	}
 	return 0
 }
@@ -295,9 +324,9 @@ const (
 
 // corpusCosts prices every window of the sample corpus.
 func corpusCosts(corpus []string) windowCosts {
-	c := windowCosts{{}, {}}
+	c := windowCosts{{}, {}, {}}
 	for _, line := range corpus {
-		for _, wlen := range []int{shortWindow, longWindow} {
+		for _, wlen := range []int{shortWindow, longWindow, tinyWindow} {
 			m := c[lenIndex(wlen)]
 			for i := 0; i+wlen <= len(line); i++ {
 				m[windowKey(line[i:i+wlen])] += corpusCost
@@ -316,21 +345,21 @@ var defaultCorpusCosts = sync.OnceValue(func() windowCosts {
 func newRarity(corpus windowCosts, reqs []Required) *rarity {
 	// Sized for every window of every keyable literal, so the maps are
 	// not rebuilt as they grow.
-	var windows [2]int
+	var windows [3]int
 	for _, req := range reqs {
 		for _, c := range req {
 			for _, l := range c {
-				if wlen := keyWindow(l); wlen > 0 {
+				if wlen := litWindow(l); wlen > 0 {
 					windows[lenIndex(wlen)] += len(l.Text) - wlen + 1
 				}
 			}
 		}
 	}
-	r := &rarity{corpus: corpus, lits: windowCosts{make(map[uint64]int, windows[0]), make(map[uint64]int, windows[1])}}
+	r := &rarity{corpus: corpus, lits: windowCosts{make(map[uint64]int, windows[0]), make(map[uint64]int, windows[1]), make(map[uint64]int, windows[2])}}
 	for _, req := range reqs {
 		for _, c := range req {
 			for _, l := range c {
-				wlen := keyWindow(l)
+				wlen := litWindow(l)
 				if wlen == 0 {
 					continue
 				}
@@ -353,6 +382,30 @@ func keyWindow(l Literal) int {
 		return shortWindow
 	}
 	return 0
+}
+
+// litWindow is the window length a literal's windows are priced at: its
+// strided key window, or the tiny window for a literal too short for one.
+func litWindow(l Literal) int {
+	if w := keyWindow(l); w > 0 {
+		return w
+	}
+	if len(l.Text) >= tinyWindow {
+		return tinyWindow
+	}
+	return 0
+}
+
+// bestTiny returns the offset of the cheapest tiny window of l, and its
+// cost.
+func (r *rarity) bestTiny(l Literal) (off, cost int) {
+	cost = -1
+	for i := 0; i+tinyWindow <= len(l.Text); i++ {
+		if c := r.cost(tinyWindow, windowKey(l.Text[i:i+tinyWindow])); cost < 0 || c < cost {
+			off, cost = i, c
+		}
+	}
+	return off, cost
 }
 
 // bestRun returns the offset of the cheapest run of stride consecutive
@@ -385,7 +438,7 @@ func (r *rarity) bestRun(l Literal) (off, cost int) {
 func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
-	refs := [2]map[uint64][]keyRef{{}, {}}
+	refs := [3]map[uint64][]keyRef{{}, {}, {}}
 	type choice struct{ off, cost int }
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
@@ -421,7 +474,61 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 			}
 		}
 	}
+	p.keyTiny(r, refs[2])
 	p.short = newWindowTable(refs[0])
 	p.long = newWindowTable(refs[1])
+	p.tiny = newWindowTable(refs[2])
 	return p
+}
+
+// keyTiny keys the records left without a strided key on tiny windows,
+// when at least minTinyRecords of them can be: on the cheapest clause whose
+// literals are all at least tinyWindow bytes, each literal on its cheapest
+// window. The others stay in always.
+func (p *prefilter) keyTiny(r *rarity, refs map[uint64][]keyRef) {
+	type keyed struct {
+		rec, clause int
+	}
+	var tiny []keyed
+	for _, rec := range p.always {
+		best, bestCost := -1, 0
+		for ci, c := range p.reqs[rec] {
+			cost := 0
+			for _, l := range c {
+				if len(l.Text) < tinyWindow {
+					cost = -1
+					break
+				}
+				_, lc := r.bestTiny(l)
+				cost += lc
+			}
+			if cost >= 0 && (best < 0 || cost < bestCost) {
+				best, bestCost = ci, cost
+			}
+		}
+		if best >= 0 {
+			tiny = append(tiny, keyed{int(rec), best})
+		}
+	}
+	if len(tiny) < minTinyRecords {
+		return
+	}
+	always := p.always[:0]
+	next := 0
+	for _, rec := range p.always {
+		if next < len(tiny) && tiny[next].rec == int(rec) {
+			next++
+			continue
+		}
+		always = append(always, rec)
+	}
+	p.always = always
+	for _, t := range tiny {
+		p.keyClause[t.rec] = t.clause
+		for _, l := range p.reqs[t.rec][t.clause] {
+			off, _ := r.bestTiny(l)
+			k := windowKey(l.Text[off : off+tinyWindow])
+			refs[k] = append(refs[k], keyRef{rec: int32(t.rec), off: int32(off), lit: l})
+		}
+	}
 }
