@@ -121,6 +121,19 @@ var foldTable = func() (t [256]byte) {
 	return t
 }()
 
+// fold4 is foldTable applied to each byte of x at once: the bytes from 'A'
+// to 'Z' get 0x20 added, the others are kept. Per byte, h is the low seven
+// bits; adding 0x3f sets the top bit when h >= 'A', adding 0x25 when
+// h > 'Z', neither carries into the next byte, and a byte whose own top
+// bit is set is not a letter.
+func fold4(x uint32) uint32 {
+	h := x & 0x7f7f7f7f
+	geA := h + 0x3f3f3f3f
+	gtZ := h + 0x25252525
+	upper := geA &^ gtZ &^ x & 0x80808080
+	return x | upper>>2
+}
+
 // windowKey packs the folded bytes of w (at most 8) little-endian, the same
 // layout the scanner's rolling register has.
 func windowKey(w string) uint64 {
@@ -172,9 +185,11 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	n := len(s) &^ (stride - 1)
 	for i := 0; i < n; i += stride {
 		// w holds the last 8 folded bytes, the newest in the top byte;
-		// the window ending at byte i+3 is probed.
-		w = w>>32 | uint64(foldTable[s[i]])<<32 | uint64(foldTable[s[i+1]])<<40 |
-			uint64(foldTable[s[i+2]])<<48 | uint64(foldTable[s[i+3]])<<56
+		// the window ending at byte i+3 is probed. The four bytes are
+		// loaded as one word and folded together.
+		_ = s[i+3]
+		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+		w = w>>32 | uint64(fold4(x))<<32
 		if haveShort {
 			b := ((w >> 32) * hashMul) >> ss
 			if sb[b>>6]&(1<<(b&63)) != 0 {
