@@ -384,11 +384,8 @@ func closeBracket(s string) (string, bool) {
 	return s[2:], true
 }
 
-// rankTokens are the scheduler prefix tokens of SGLANG-LOGS.md §2; longer
-// names first so "MOE_DP" is not read as "DP".
-var rankTokens = [...]string{"ATTN_CP", "MOE_DP", "DP", "PP", "TP", "EP"}
-
-// parseRanks reads " DP0 TP1 ..." tokens in any order. It stops at the first
+// parseRanks reads " DP0 TP1 ..." tokens in any order: the scheduler prefix
+// tokens of SGLANG-LOGS.md §2 (DP, PP, ATTN_CP, MOE_DP, TP, EP). It stops at the first
 // byte that is not a token; lenient skips unknown space-separated words
 // instead (the diffusion prefix is not pinned down).
 func parseRanks(s string, lenient bool) (Ranks, int) {
@@ -396,41 +393,36 @@ func parseRanks(s string, lenient bool) (Ranks, int) {
 	i := 0
 	for i < len(s) && s[i] == ' ' {
 		t := s[i+1:]
-		matched := false
-		for _, name := range rankTokens {
-			// The names start with different letters: one comparison
-			// rules out the others.
-			if t == "" || t[0] != name[0] || !strings.HasPrefix(t, name) {
-				continue
+		// The names start with different letters, so the first one picks
+		// the only token that can match.
+		var name string
+		var field *int
+		if t != "" {
+			switch t[0] {
+			case 'A':
+				name, field = "ATTN_CP", &r.AttnCP
+			case 'M':
+				name, field = "MOE_DP", &r.MoeDP
+			case 'D':
+				name, field = "DP", &r.DP
+			case 'P':
+				name, field = "PP", &r.PP
+			case 'T':
+				name, field = "TP", &r.TP
+			case 'E':
+				name, field = "EP", &r.EP
 			}
+		}
+		if name != "" && strings.HasPrefix(t, name) {
 			j := len(name)
 			for j < len(t) && isDigit(t[j]) {
 				j++
 			}
-			if j == len(name) || j-len(name) > 6 {
+			if j > len(name) && j-len(name) <= 6 {
+				*field = atoi(t[len(name):j])
+				i += 1 + j
 				continue
 			}
-			v := atoi(t[len(name):j])
-			switch name {
-			case "DP":
-				r.DP = v
-			case "PP":
-				r.PP = v
-			case "ATTN_CP":
-				r.AttnCP = v
-			case "MOE_DP":
-				r.MoeDP = v
-			case "TP":
-				r.TP = v
-			case "EP":
-				r.EP = v
-			}
-			i += 1 + j
-			matched = true
-			break
-		}
-		if matched {
-			continue
 		}
 		if !lenient {
 			break

@@ -2,6 +2,7 @@ package entry
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -222,6 +223,60 @@ func FuzzHeaderShortcuts(f *testing.F) {
 		want, wantOK := headerInOrder(s, ref, loc)
 		if gotOK != wantOK || gotOK && !reflect.DeepEqual(got, want) {
 			t.Fatalf("parseHeader(%q) = %+v, %v; the parsers in order say %+v, %v", s, got, gotOK, want, wantOK)
+		}
+	})
+}
+
+// ranksByList is parseRanks as a loop over the token names, longest first,
+// trying each in turn: the reference for parseRanks' first-letter dispatch.
+func ranksByList(s string, lenient bool) (Ranks, int) {
+	r := NoRanks
+	fields := map[string]*int{"ATTN_CP": &r.AttnCP, "MOE_DP": &r.MoeDP, "DP": &r.DP, "PP": &r.PP, "TP": &r.TP, "EP": &r.EP}
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		t := s[i+1:]
+		matched := false
+		for _, name := range []string{"ATTN_CP", "MOE_DP", "DP", "PP", "TP", "EP"} {
+			if !strings.HasPrefix(t, name) {
+				continue
+			}
+			j := len(name)
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if j == len(name) || j-len(name) > 6 {
+				continue
+			}
+			*fields[name] = atoi(t[len(name):j])
+			i += 1 + j
+			matched = true
+			break
+		}
+		if matched {
+			continue
+		}
+		if !lenient {
+			break
+		}
+		j := strings.IndexByte(t, ' ')
+		if j < 0 {
+			j = len(t)
+		}
+		i += 1 + j
+	}
+	return r, i
+}
+
+func FuzzParseRanks(f *testing.F) {
+	for _, s := range []string{" DP0 TP1", " ATTN_CP2 MOE_DP3 PP4 EP5]", " TP", " TP1234567 EP1", " x DP1", " DP1 DP2", "  DP1", " MOE_DPx ATTN_CP9"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, lenient bool) {
+		got, gn := parseRanks(s, lenient)
+		want, wn := ranksByList(s, lenient)
+		if got != want || gn != wn {
+			t.Fatalf("parseRanks(%q, %v) = %+v, %d; by the list %+v, %d", s, lenient, got, gn, want, wn)
 		}
 	})
 }
