@@ -1,7 +1,11 @@
 package matcher
 
 import (
+	"fmt"
+	"os"
+	"regexp"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -110,4 +114,72 @@ func BenchmarkCompile(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
 	runtime.KeepAlive(m)
+}
+
+// BenchmarkLoadCompile is the whole catalog load path of scan and run
+// (pipeline.LoadMatcher): read and parse the file, then compile it, refusing
+// catastrophic patterns. It
+// reports CPU time per load, and the heap the Matcher keeps.
+func BenchmarkLoadCompile(b *testing.B) {
+	loadCatalog(b) // skips when the catalog is absent
+	load := func() *Matcher {
+		f, err := os.Open(catalogPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		recs, probs := patterns.Parse(f, catalogPath)
+		m, cprobs := Compile(recs, Options{Refuse: &patterns.LintOptions{}})
+		for _, p := range append(probs, cprobs...) {
+			if p.Level == patterns.LevelError {
+				b.Fatalf("load: %v", p)
+			}
+		}
+		return m
+	}
+	var m *Matcher
+	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	n := 0
+	for b.Loop() {
+		m = load()
+		n++
+	}
+	b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(n), "cpu-s/op")
+	b.StopTimer()
+	var before, after runtime.MemStats
+	m = nil
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m = load()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+	runtime.KeepAlive(m)
+}
+
+// BenchmarkMatchShortLiterals is BenchmarkMatch with 32 user records whose
+// literals are 2 to 6 bytes long added to the catalog: too short for the
+// strided windows, they are found by the tiny-window pass instead of each
+// being searched for in every line.
+func BenchmarkMatchShortLiterals(b *testing.B) {
+	recs := loadCatalog(b)
+	lines := benchLines(recs, 100_000)
+	for i, w := range strings.Fields("OOM NaN Killed SIGSEGV EPIPE ENOSPC EIO ECONNRESET " +
+		"xid=79 ECC!! pcie! hang! stall! abort! panic! fatal! " +
+		"rc=-9 rc=137 exit=1 code=7 oops! bad! wedge! lost! " +
+		"Xid79 UCE! DBE! SBE! NVL! IB_ERR RDMA! GDR!") {
+		recs = append(recs, patterns.Record{ID: fmt.Sprintf("short-%d", i), MessagePattern: regexp.QuoteMeta(w) + `\b`})
+	}
+	m := compileOK(b, recs, Options{})
+	var hits []Hit
+	var errs []PatternError
+	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	n := 0
+	for b.Loop() {
+		hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: lines[n%len(lines)]})
+		n++
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
 }

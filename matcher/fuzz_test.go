@@ -103,3 +103,58 @@ func FuzzExtractLiterals(f *testing.F) {
 		}
 	})
 }
+
+// shortPatterns have literals of 2 to 6 bytes only: enough of them for the
+// prefilter's tiny-window pass, with folded, alternated, multi-clause and
+// one-byte cases, and three with no literal of two bytes that stay unkeyed.
+var shortPatterns = []string{
+	`OOM`, `NaN (\d+)`, `rank \d+`, `(?i)err=`, `x=\d+ y=\d+`, `(ab|cd)\d`,
+	`^Killed$`, `Größe`, `[Ee]xit \d`, `ü`, `\d+-\d+`, `(?i)nccl`, `é!`,
+	`a.b.c`, `\w+:\w+`,
+}
+
+func shortMatchers(tb testing.TB) (pre, naive *Matcher) {
+	var recs []patterns.Record
+	for i, p := range shortPatterns {
+		recs = append(recs, patterns.Record{ID: string(rune('a' + i)), MessagePattern: p})
+	}
+	pre = compileOK(tb, recs, Options{MatchTimeout: time.Second, EntryBudget: time.Hour})
+	naive = compileOK(tb, recs, Options{NoPrefilter: true, MatchTimeout: time.Second, EntryBudget: time.Hour})
+	return pre, naive
+}
+
+// Enough short-literal patterns are keyed on tiny windows instead of being
+// tried on every text; what has no literal of two bytes stays unkeyed.
+func TestShortLiteralsAreKeyed(t *testing.T) {
+	pre, _ := shortMatchers(t)
+	var unkeyed []string
+	for i, r := range pre.Records() {
+		if !pre.Keyed(i) {
+			unkeyed = append(unkeyed, r.MessagePattern)
+		}
+	}
+	if diff := cmp.Diff([]string{`\d+-\d+`, `a.b.c`, `\w+:\w+`}, unkeyed); diff != "" {
+		t.Errorf("unkeyed patterns (-want +got):\n%s", diff)
+	}
+}
+
+func FuzzMatchDifferentialShort(f *testing.F) {
+	pre, naive := shortMatchers(f)
+	for _, s := range []string{
+		"", "O", "OOM", "xOOMx", "NaN 3", "nan 3", "rank 7", "ERR=1", "Err=", "x=1 y=2", "y=2 x=1",
+		"ab1 cd2", "Killed", "Killed\nrest", "GRÖSSE Größe", "Exit 1 exit 2", "ü", "1-2", "NCCL",
+		"é!", "a1b2c", "k:v", "\xff\xfeOOM", "[2026-05-28 00:11:09 TP0] OOM x=1 y=2 rank 3",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, gotErrs := pre.Match(Subject{Text: text})
+		want, wantErrs := naive.Match(Subject{Text: text})
+		if len(gotErrs)+len(wantErrs) > 0 {
+			return // a timeout says nothing about the prefilter
+		}
+		if diff := cmp.Diff(view(want), view(got)); diff != "" {
+			t.Errorf("%q: prefiltered hits differ from naive (-naive +prefiltered):\n%s", text, diff)
+		}
+	})
+}

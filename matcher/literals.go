@@ -59,25 +59,19 @@ func ExtractLiterals(expr string) (Required, error) {
 	return extractTree(tree.Root), nil
 }
 
-// analyse parses expr once for both jobs Compile needs: the literals, and
-// the check that regexp2 can compile it (the same parse and code writer
-// regexp2.Compile runs, so a pattern that passes always compiles later).
-func analyse(expr string) (Required, error) {
-	tree, err := syntax.Parse(expr, syntax.ParseOptions{RegexOptions: syntax.RegexOptions(patterns.RegexOptions)})
-	if err != nil {
-		return nil, err
-	}
-	req := extractTree(tree.Root)
-	if _, err := syntax.Write(tree); err != nil {
-		return nil, err
-	}
-	return req, nil
+func extractTree(root *syntax.RegexNode) Required {
+	var run []litChar
+	return extractWith(root, &run)
 }
 
-func extractTree(root *syntax.RegexNode) Required {
-	var b seqBuilder
+// extractWith is extractTree with the run buffer shared by the builders of
+// nested loops and alternations: a builder always flushes its own run
+// before it descends into one, so they never hold a run at the same time.
+func extractWith(root *syntax.RegexNode, run *[]litChar) Required {
+	b := seqBuilder{run: (*run)[:0], shared: run}
 	b.add(root)
 	b.flush()
+	*run = b.run[:0]
 	return dedupClauses(b.clauses)
 }
 
@@ -92,6 +86,7 @@ type litChar struct {
 // clause at every construct whose consumed text is not one fixed string.
 type seqBuilder struct {
 	run     []litChar
+	shared  *[]litChar // where run's storage is kept between builders
 	clauses [][]Literal
 }
 
@@ -217,11 +212,16 @@ func (b *seqBuilder) add(n *syntax.RegexNode) {
 		if n.M >= 1 {
 			// The body occurs at least once, but not necessarily next to
 			// its neighbours' runs.
-			b.clauses = append(b.clauses, extractTree(n.Children[0])...)
+			*b.shared = b.run
+			b.clauses = append(b.clauses, extractWith(n.Children[0], b.shared)...)
+			b.run = (*b.shared)[:0]
 		}
 	case syntax.NtAlternate:
 		b.flush()
-		if c := alternationClause(n.Children); c != nil {
+		*b.shared = b.run
+		c := alternationClause(n.Children, b.shared)
+		b.run = (*b.shared)[:0]
+		if c != nil {
 			b.clauses = append(b.clauses, c)
 		}
 
@@ -241,10 +241,10 @@ func (b *seqBuilder) add(n *syntax.RegexNode) {
 
 // alternationClause picks one literal per branch, the best each offers;
 // when any branch has none the alternation demands nothing.
-func alternationClause(branches []*syntax.RegexNode) []Literal {
+func alternationClause(branches []*syntax.RegexNode, run *[]litChar) []Literal {
 	var out []Literal
 	for _, br := range branches {
-		req := extractTree(br)
+		req := extractWith(br, run)
 		best := -1
 		bestScore := 0
 		for i, c := range req {

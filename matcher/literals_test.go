@@ -88,3 +88,23 @@ func TestExtractLiteralsError(t *testing.T) {
 		t.Fatal("ExtractLiterals(`(unclosed`) = nil error, want a parse error")
 	}
 }
+
+// fold4 folds four bytes exactly as foldTable folds each.
+func TestFold4MatchesFoldTable(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		for _, pos := range []uint{0, 8, 16, 24} {
+			// The byte at pos, with neighbours that are and are not
+			// letters, so a carry between bytes would show.
+			for _, fill := range []uint32{0x00000000, 0x41414141, 0x5a5a5a5a, 0x7f7f7f7f, 0xffffffff, 0x40405b5b} {
+				x := fill&^(0xff<<pos) | uint32(b)<<pos
+				var want uint32
+				for k := uint(0); k < 32; k += 8 {
+					want |= uint32(foldTable[byte(x>>k)]) << k
+				}
+				if got := fold4(x); got != want {
+					t.Fatalf("fold4(%#08x) = %#08x, want %#08x", x, got, want)
+				}
+			}
+		}
+	}
+}

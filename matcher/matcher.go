@@ -53,6 +53,13 @@ type Options struct {
 	// left. An entry thus takes at most about EntryBudget plus one
 	// pattern's MatchTimeout.
 	EntryBudget time.Duration
+	// Refuse, when set, runs patterns.RefuseCatastrophic's check with
+	// these options as the records compile, on the parse tree Compile
+	// reads the literals from: the load path's backtracking check without
+	// parsing every pattern a second time. A refused record is left out
+	// and reported as RefuseCatastrophic reports it; those problems come
+	// before the others.
+	Refuse *patterns.LintOptions
 }
 
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
@@ -97,9 +104,9 @@ type group struct {
 	name string
 }
 
-// Compile checks every record's messagePattern (parsed and translated by
-// regexp2, as patterns.Compile does) and builds the prefilter; each regexp2
-// program itself is built the first time its pattern is tried. A pattern
+// Compile parses every record's messagePattern once (as patterns.Compile
+// does), reads its literals from that parse and builds the prefilter; each
+// regexp2 program itself is built the first time its pattern is tried. A pattern
 // that does not compile is reported as a Problem naming the record's origin
 // and skipped; the other records still compile. Records are copied: hits
 // point into the Matcher's own copy.
@@ -109,9 +116,29 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 		m.budget = DefaultEntryBudget
 	}
 	m.clock = time.Now
-	var problems []patterns.Problem
-	for _, rec := range recs {
-		req, err := analyse(rec.MessagePattern)
+	var problems, refused []patterns.Problem
+	m.recs = make([]patterns.Record, 0, len(recs))
+	m.reqs = make([]Required, 0, len(recs))
+	m.litLen = make([]int, 0, len(recs))
+	m.classKey = make([]string, 0, len(recs))
+	var run []litChar // literal extraction's buffer, shared by all patterns
+	for i := range recs {
+		rec := &recs[i]
+		tree, err := patterns.ParseTree(rec.MessagePattern)
+		if err == nil && opts.Refuse != nil {
+			if p, bad := patterns.RefuseTree(rec, tree, *opts.Refuse); bad {
+				refused = append(refused, p)
+				if p.Level == patterns.LevelError {
+					continue
+				}
+			}
+		}
+		if err != nil && opts.Refuse != nil {
+			// What RefuseCatastrophic says of a pattern it cannot parse.
+			refused = append(refused, patterns.Problem{File: rec.Origin.File, Line: rec.Origin.Line, Field: "messagePattern",
+				Message: fmt.Sprintf("record %s refused: does not compile: %v", rec.ID, err), Err: err})
+			continue
+		}
 		if err != nil {
 			problems = append(problems, patterns.Problem{
 				File:    rec.Origin.File,
@@ -123,7 +150,8 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			})
 			continue
 		}
-		m.recs = append(m.recs, rec)
+		req := extractWith(tree.Root, &run)
+		m.recs = append(m.recs, *rec)
 		m.reqs = append(m.reqs, req)
 		m.litLen = append(m.litLen, req.LiteralLen())
 		m.classKey = append(m.classKey, lastDotted(rec.ErrorClass))
@@ -132,14 +160,16 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
 	m.stackLimit = make([]atomic.Uint64, len(m.recs))
 	if !opts.NoPrefilter {
-		corpus := opts.Corpus
-		if len(corpus) == 0 {
-			corpus = strings.Split(defaultCorpus, "\n")
+		var costs windowCosts
+		if len(opts.Corpus) == 0 {
+			costs = defaultCorpusCosts()
+		} else {
+			costs = corpusCosts(opts.Corpus)
 		}
-		m.pf = buildPrefilter(m.reqs, corpus)
+		m.pf = buildPrefilter(m.reqs, costs)
 	}
 	m.pool.New = func() any { return m.newScratch() }
-	return m, problems
+	return m, append(refused, problems...)
 }
 
 // program returns record i's regexp2 program, building it on first use.
@@ -246,6 +276,9 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 	}
 
 	sc.hits = sc.hits[:0]
+	if len(sc.cands) == 0 {
+		return hits, errs // most lines: no clock reading, nothing to rank
+	}
 	start := m.clock()
 	for ci, r := range sc.cands {
 		if spent := m.clock().Sub(start); spent > m.budget {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Window lengths of the prefilter's keys, and the stride at which the text
@@ -18,6 +19,17 @@ const (
 	longWindow  = 8
 	shortWindow = 4
 	stride      = 4
+)
+
+// Literals too short for the strided windows (2 to 6 bytes) are keyed on
+// one 2-byte window and found by a second pass that probes every byte
+// pair of the text. That pass costs about a nanosecond per byte whatever
+// the number of literals, while each record left unkeyed costs a
+// substring search of every text (about 22 ns on a log line), so it runs
+// only when at least minTinyRecords records need it.
+const (
+	tinyWindow     = 2
+	minTinyRecords = 8
 )
 
 // keyRef ties a key window to the literal it was cut from.
@@ -53,10 +65,13 @@ func newWindowTable(refs map[uint64][]keyRef) windowTable {
 		return t
 	}
 	keys := make([]uint64, 0, len(refs))
-	for k := range refs {
+	n := 0
+	for k, rs := range refs {
 		keys = append(keys, k)
+		n += len(rs)
 	}
 	slices.Sort(keys)
+	t.refs = make([]keyRef, 0, n)
 
 	// 32 bloom bits per key keep false positives near 3%.
 	bloomBits := max(12, bits.Len(uint(len(keys)*32-1)))
@@ -106,6 +121,19 @@ var foldTable = func() (t [256]byte) {
 	return t
 }()
 
+// fold4 is foldTable applied to each byte of x at once: the bytes from 'A'
+// to 'Z' get 0x20 added, the others are kept. Per byte, h is the low seven
+// bits; adding 0x3f sets the top bit when h >= 'A', adding 0x25 when
+// h > 'Z', neither carries into the next byte, and a byte whose own top
+// bit is set is not a letter.
+func fold4(x uint32) uint32 {
+	h := x & 0x7f7f7f7f
+	geA := h + 0x3f3f3f3f
+	gtZ := h + 0x25252525
+	upper := geA &^ gtZ &^ x & 0x80808080
+	return x | upper>>2
+}
+
 // windowKey packs the folded bytes of w (at most 8) little-endian, the same
 // layout the scanner's rolling register has.
 func windowKey(w string) uint64 {
@@ -119,6 +147,7 @@ func windowKey(w string) uint64 {
 // prefilter finds the records whose required literals all occur in a text.
 type prefilter struct {
 	long, short windowTable
+	tiny        windowTable // 2-byte windows, probed at every byte
 	reqs        []Required
 	keyClause   []int   // per record: the clause its keys come from, -1 for none
 	always      []int32 // records without a key, checked on every text
@@ -156,9 +185,11 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	n := len(s) &^ (stride - 1)
 	for i := 0; i < n; i += stride {
 		// w holds the last 8 folded bytes, the newest in the top byte;
-		// the window ending at byte i+3 is probed.
-		w = w>>32 | uint64(foldTable[s[i]])<<32 | uint64(foldTable[s[i+1]])<<40 |
-			uint64(foldTable[s[i+2]])<<48 | uint64(foldTable[s[i+3]])<<56
+		// the window ending at byte i+3 is probed. The four bytes are
+		// loaded as one word and folded together.
+		_ = s[i+3]
+		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+		w = w>>32 | uint64(fold4(x))<<32
 		if haveShort {
 			b := ((w >> 32) * hashMul) >> ss
 			if sb[b>>6]&(1<<(b&63)) != 0 {
@@ -172,6 +203,19 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 			if lb[b>>6]&(1<<(b&63)) != 0 {
 				if refs := p.long.probe(w); refs != nil {
 					p.verify(refs, s, i+stride-longWindow, sc)
+				}
+			}
+		}
+	}
+
+	if tb := p.tiny.bloom; len(tb) > 0 {
+		ts := p.tiny.bloomShift
+		for i := 1; i < len(s); i++ {
+			k := uint64(foldTable[s[i-1]]) | uint64(foldTable[s[i]])<<8
+			b := (k * hashMul) >> ts
+			if tb[b>>6]&(1<<(b&63)) != 0 {
+				if refs := p.tiny.probe(k); refs != nil {
+					p.verify(refs, s, i-1, sc)
 				}
 			}
 		}
@@ -256,14 +300,29 @@ func containsLiteral(s string, l Literal) bool {
 // rarity judges how often a key window would fire on ordinary log text, so
 // each pattern can be keyed on its rarest windows.
 type rarity struct {
-	// cost of each window seen anywhere, by length (short, long); a window
-	// absent from both maps costs nothing.
-	cost [2]map[uint64]int
+	// corpus is what each window seen in the sample corpus costs, lits
+	// what the catalog's literals add; a window absent from both costs
+	// nothing. corpus is shared and only read.
+	corpus, lits windowCosts
+	costs        []int // bestRun's scratch
+}
+
+// windowCosts holds a cost per window, by window length (short, long,
+// tiny).
+type windowCosts [3]map[uint64]int
+
+// cost is what window k of length wlen costs.
+func (r *rarity) cost(wlen int, k uint64) int {
+	i := lenIndex(wlen)
+	return r.corpus[i][k] + r.lits[i][k]
 }
 
 func lenIndex(wlen int) int {
-	if wlen == longWindow {
+	switch wlen {
+	case longWindow:
 		return 1
+	case tinyWindow:
+		return 2
 	}
 	return 0
 }
@@ -278,23 +337,48 @@ const (
 	shortWindowCost = 20
 )
 
-func newRarity(corpus []string, reqs []Required) *rarity {
-	r := &rarity{cost: [2]map[uint64]int{{}, {}}}
+// corpusCosts prices every window of the sample corpus.
+func corpusCosts(corpus []string) windowCosts {
+	c := windowCosts{{}, {}, {}}
 	for _, line := range corpus {
-		for _, wlen := range []int{shortWindow, longWindow} {
+		for _, wlen := range []int{shortWindow, longWindow, tinyWindow} {
+			m := c[lenIndex(wlen)]
 			for i := 0; i+wlen <= len(line); i++ {
-				r.cost[lenIndex(wlen)][windowKey(line[i:i+wlen])] += corpusCost
+				m[windowKey(line[i:i+wlen])] += corpusCost
 			}
 		}
 	}
+	return c
+}
+
+// defaultCorpusCosts prices the built-in corpus once for every Compile
+// that uses it.
+var defaultCorpusCosts = sync.OnceValue(func() windowCosts {
+	return corpusCosts(strings.Split(defaultCorpus, "\n"))
+})
+
+func newRarity(corpus windowCosts, reqs []Required) *rarity {
+	// Sized for every window of every keyable literal, so the maps are
+	// not rebuilt as they grow.
+	var windows [3]int
 	for _, req := range reqs {
 		for _, c := range req {
 			for _, l := range c {
-				wlen := keyWindow(l)
+				if wlen := litWindow(l); wlen > 0 {
+					windows[lenIndex(wlen)] += len(l.Text) - wlen + 1
+				}
+			}
+		}
+	}
+	r := &rarity{corpus: corpus, lits: windowCosts{make(map[uint64]int, windows[0]), make(map[uint64]int, windows[1]), make(map[uint64]int, windows[2])}}
+	for _, req := range reqs {
+		for _, c := range req {
+			for _, l := range c {
+				wlen := litWindow(l)
 				if wlen == 0 {
 					continue
 				}
-				m := r.cost[lenIndex(wlen)]
+				m := r.lits[lenIndex(wlen)]
 				for i := 0; i+wlen <= len(l.Text); i++ {
 					m[windowKey(l.Text[i:i+wlen])]++
 				}
@@ -315,18 +399,42 @@ func keyWindow(l Literal) int {
 	return 0
 }
 
+// litWindow is the window length a literal's windows are priced at: its
+// strided key window, or the tiny window for a literal too short for one.
+func litWindow(l Literal) int {
+	if w := keyWindow(l); w > 0 {
+		return w
+	}
+	if len(l.Text) >= tinyWindow {
+		return tinyWindow
+	}
+	return 0
+}
+
+// bestTiny returns the offset of the cheapest tiny window of l, and its
+// cost.
+func (r *rarity) bestTiny(l Literal) (off, cost int) {
+	cost = -1
+	for i := 0; i+tinyWindow <= len(l.Text); i++ {
+		if c := r.cost(tinyWindow, windowKey(l.Text[i:i+tinyWindow])); cost < 0 || c < cost {
+			off, cost = i, c
+		}
+	}
+	return off, cost
+}
+
 // bestRun returns the offset of the cheapest run of stride consecutive
 // windows of l, and its cost.
 func (r *rarity) bestRun(l Literal) (off, cost int) {
 	wlen := keyWindow(l)
-	m := r.cost[lenIndex(wlen)]
 	extra := 0
 	if wlen == shortWindow {
 		extra = shortWindowCost
 	}
-	costs := make([]int, len(l.Text)-wlen+1)
+	costs := slices.Grow(r.costs[:0], len(l.Text)-wlen+1)[:len(l.Text)-wlen+1]
+	r.costs = costs
 	for i := range costs {
-		costs[i] = m[windowKey(l.Text[i:i+wlen])] + extra
+		costs[i] = r.cost(wlen, windowKey(l.Text[i:i+wlen])) + extra
 	}
 	cost = -1
 	run := 0
@@ -342,10 +450,10 @@ func (r *rarity) bestRun(l Literal) (off, cost int) {
 	return off, cost
 }
 
-func buildPrefilter(reqs []Required, corpus []string) *prefilter {
+func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
-	refs := [2]map[uint64][]keyRef{{}, {}}
+	refs := [3]map[uint64][]keyRef{{}, {}, {}}
 	type choice struct{ off, cost int }
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
@@ -381,7 +489,61 @@ func buildPrefilter(reqs []Required, corpus []string) *prefilter {
 			}
 		}
 	}
+	p.keyTiny(r, refs[2])
 	p.short = newWindowTable(refs[0])
 	p.long = newWindowTable(refs[1])
+	p.tiny = newWindowTable(refs[2])
 	return p
+}
+
+// keyTiny keys the records left without a strided key on tiny windows,
+// when at least minTinyRecords of them can be: on the cheapest clause whose
+// literals are all at least tinyWindow bytes, each literal on its cheapest
+// window. The others stay in always.
+func (p *prefilter) keyTiny(r *rarity, refs map[uint64][]keyRef) {
+	type keyed struct {
+		rec, clause int
+	}
+	var tiny []keyed
+	for _, rec := range p.always {
+		best, bestCost := -1, 0
+		for ci, c := range p.reqs[rec] {
+			cost := 0
+			for _, l := range c {
+				if len(l.Text) < tinyWindow {
+					cost = -1
+					break
+				}
+				_, lc := r.bestTiny(l)
+				cost += lc
+			}
+			if cost >= 0 && (best < 0 || cost < bestCost) {
+				best, bestCost = ci, cost
+			}
+		}
+		if best >= 0 {
+			tiny = append(tiny, keyed{int(rec), best})
+		}
+	}
+	if len(tiny) < minTinyRecords {
+		return
+	}
+	always := p.always[:0]
+	next := 0
+	for _, rec := range p.always {
+		if next < len(tiny) && tiny[next].rec == int(rec) {
+			next++
+			continue
+		}
+		always = append(always, rec)
+	}
+	p.always = always
+	for _, t := range tiny {
+		p.keyClause[t.rec] = t.clause
+		for _, l := range p.reqs[t.rec][t.clause] {
+			off, _ := r.bestTiny(l)
+			k := windowKey(l.Text[off : off+tinyWindow])
+			refs[k] = append(refs[k], keyRef{rec: int32(t.rec), off: int32(off), lit: l})
+		}
+	}
 }

@@ -65,6 +65,14 @@ func (a ambiguity) String() string {
 		run(a.short), run(a.long), string(a.char))
 }
 
+// ParseTree parses expr exactly as Compile does, without building the
+// program: what loading validates a messagePattern with, and the tree that
+// literal analysis and the backtracking checks read. Nothing that reads the
+// tree may change it.
+func ParseTree(expr string) (*syntax.RegexTree, error) {
+	return parseTree(expr)
+}
+
 // parseTree parses expr exactly as Compile does.
 func parseTree(expr string) (*syntax.RegexTree, error) {
 	return syntax.Parse(expr, syntax.ParseOptions{RegexOptions: syntax.RegexOptions(RegexOptions)})

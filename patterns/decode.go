@@ -26,6 +26,20 @@ type wrapper struct {
 // problems it returns carry no file or line; the caller adds them.
 func decodeRecord(raw []byte) (Record, []Problem) {
 	var rec Record
+	if fastDecodeRecord(raw, &rec) {
+		return rec, validate(&rec)
+	}
+	rec, probs := jsonDecodeRecord(raw)
+	if probs != nil {
+		return rec, probs
+	}
+	return rec, validate(&rec)
+}
+
+// jsonDecodeRecord is decodeRecord's JSON step done by encoding/json, whose
+// errors become the problems; nil problems mean the record decoded.
+func jsonDecodeRecord(raw []byte) (Record, []Problem) {
+	var rec Record
 	var w wrapper
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return rec, []Problem{jsonProblem(err, "")}
@@ -50,7 +64,7 @@ func decodeRecord(raw []byte) (Record, []Problem) {
 	if bytes.Equal(rec.ErrorCode, []byte("null")) {
 		rec.ErrorCode = nil
 	}
-	return rec, validate(&rec)
+	return rec, nil
 }
 
 // validate checks one record's own fields and normalises its severity.
@@ -61,7 +75,11 @@ func validate(rec *Record) []Problem {
 	}
 	if strings.TrimSpace(rec.MessagePattern) == "" {
 		probs = append(probs, Problem{Field: "messagePattern", Message: "missing or empty"})
-	} else if _, err := Compile(rec.MessagePattern); err != nil {
+	} else if _, err := parseTree(rec.MessagePattern); err != nil {
+		// Parsing is the part of regexp2.Compile that can reject a
+		// pattern (its code writer fails only on node types its own
+		// parser never makes), so the program itself is left for the
+		// matcher to build when the pattern is first tried.
 		probs = append(probs, Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err})
 	}
 	if rec.Severity == "" {

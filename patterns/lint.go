@@ -3,6 +3,8 @@ package patterns
 import (
 	"fmt"
 	"time"
+
+	"github.com/dlclark/regexp2/v2/syntax"
 )
 
 // LintOptions tunes Lint. The zero value runs every check with the defaults.
@@ -70,19 +72,42 @@ func RefuseCatastrophic(recs []Record, opts LintOptions) ([]Record, []Problem) {
 	var probs []Problem
 	for _, r := range recs {
 		p, bad := lintPattern(r.MessagePattern, opts)
-		if !bad {
-			kept = append(kept, r)
-			continue
-		}
-		p.File, p.Line = r.Origin.File, r.Origin.Line
-		if p.Level == LevelError {
-			p.Message = fmt.Sprintf("record %s refused: %s", r.ID, p.Message)
-		} else {
+		p, bad = refusal(&r, p, bad)
+		if !bad || p.Level != LevelError {
 			kept = append(kept, r)
 		}
-		probs = append(probs, p)
+		if bad {
+			probs = append(probs, p)
+		}
 	}
 	return kept, probs
+}
+
+// RefuseTree is RefuseCatastrophic's check of one record whose
+// messagePattern the caller has already parsed (tree is ParseTree's result
+// for it), so a compiler that parses every pattern anyway runs the check
+// without a second parse. It reports whether there is a problem; a
+// LevelError problem means the record is refused, and then says so. The
+// problem carries the record's file:line. tree is only read.
+func RefuseTree(rec *Record, tree *syntax.RegexTree, opts LintOptions) (Problem, bool) {
+	if rec.MessagePattern == "" {
+		return Problem{}, false // Parse already refused the record
+	}
+	p, bad := lintTree(rec.MessagePattern, tree, opts.withDefaults())
+	return refusal(rec, p, bad)
+}
+
+// refusal places a backtracking problem at rec and, when it refuses the
+// record, says so.
+func refusal(rec *Record, p Problem, bad bool) (Problem, bool) {
+	if !bad {
+		return Problem{}, false
+	}
+	p.File, p.Line = rec.Origin.File, rec.Origin.Line
+	if p.Level == LevelError {
+		p.Message = fmt.Sprintf("record %s refused: %s", rec.ID, p.Message)
+	}
+	return p, true
 }
 
 // lintPattern runs the backtracking checks on one pattern. The problem it
@@ -95,22 +120,31 @@ func lintPattern(expr string, opts LintOptions) (Problem, bool) {
 	if err != nil {
 		return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
 	}
+	return lintTree(expr, tree, opts)
+}
+
+// lintTree is lintPattern on expr's parse tree.
+func lintTree(expr string, tree *syntax.RegexTree, opts LintOptions) (Problem, bool) {
 	amb, ambiguous := findAmbiguity(tree.Root)
 	if !opts.NoProbe {
-		re, err := Compile(expr)
-		if err != nil {
-			return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
-		}
 		var hint *ambiguity
 		if ambiguous {
 			hint = &amb
 		}
-		if res, bad := probe(re, probeInputs(tree.Root, hint, opts.ProbeRunes), opts.ProbeTimeout); bad {
-			msg := "catastrophic backtracking: " + res.String(opts.ProbeTimeout)
-			if ambiguous {
-				msg += "; " + amb.String()
+		// A pattern without a backtracking loop gets no probe, so its
+		// program is not built here.
+		if inputs := probeInputs(tree.Root, hint, opts.ProbeRunes); len(inputs) > 0 {
+			re, err := Compile(expr)
+			if err != nil {
+				return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true
 			}
-			return Problem{Field: "messagePattern", Message: msg, Err: res.err}, true
+			if res, bad := probe(re, inputs, opts.ProbeTimeout); bad {
+				msg := "catastrophic backtracking: " + res.String(opts.ProbeTimeout)
+				if ambiguous {
+					msg += "; " + amb.String()
+				}
+				return Problem{Field: "messagePattern", Message: msg, Err: res.err}, true
+			}
 		}
 	}
 	if ambiguous {

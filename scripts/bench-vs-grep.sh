@@ -8,7 +8,9 @@
 # the repository root), LINES to 300000, ROUNDS to 5. The log is generated
 # with internal/benchdata/genlines (0.1% error lines). The rounds alternate
 # logmatch and grep, so a change in machine load hits both alike; each run
-# is timed with /usr/bin/time -v, which also gives its peak RSS. When
+# is timed with /usr/bin/time -v, which also gives its user+system CPU time
+# (the ratio of the two is the figure to compare: it hardly moves with
+# machine load, where wall time does) and its peak RSS. When
 # hyperfine is installed it measures both commands as well.
 #
 # Turning the catalog's JavaScript-style patterns into grep -E patterns:
@@ -127,8 +129,10 @@ timed() {
 		fi
 	}
 	awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = t[n] + (n > 1 ? t[n-1] * 60 : 0) + (n > 2 ? t[n-2] * 3600 : 0) }
+		/User time \(seconds\)/ { cpu += $2 }
+		/System time \(seconds\)/ { cpu += $2 }
 		/Maximum resident set size/ { kb = $2 }
-		END { print s, kb }' "$work/time.txt" >>"$work/res.$name"
+		END { print s, kb, cpu }' "$work/time.txt" >>"$work/res.$name"
 }
 
 echo "warming up"
@@ -147,9 +151,18 @@ summary() {
 		{ s[NR] = $1; if ($2 > rss) rss = $2 }
 		END { m = s[int((NR + 1) / 2)]; printf "%-9s median %6.2f s  (%8.0f lines/s)  peak RSS %6.1f MB\n", name, m, (m > 0 ? lines / m : 0), rss / 1024 }'
 }
+# cpu NAME: the sorted user+system seconds of NAME's rounds, one a line.
+cpu() { awk '{ print $3 }' "$work/res.$1" | sort -n; }
 echo
 summary logmatch
 summary grep
+# The CPU ratio pairs each logmatch round with the grep round run right
+# after it, so both saw the same machine load.
+paste -d' ' <(awk '{ print $3 }' "$work/res.logmatch") <(awk '{ print $3 }' "$work/res.grep") |
+	awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | sort -n |
+	awk '{ r[NR] = $1 } END { printf "CPU (user+sys) logmatch / grep per round: min %.3f  median %.3f  (%d rounds)\n", r[1], r[int((NR + 1) / 2)], NR }'
+printf 'CPU seconds, logmatch: %s\n' "$(cpu logmatch | paste -sd' ')"
+printf 'CPU seconds, grep:     %s\n' "$(cpu grep | paste -sd' ')"
 echo "logmatch output lines: $(wc -l <"$work/out.logmatch")   grep matching lines: $(cat "$work/out.grep")"
 
 if command -v hyperfine >/dev/null; then

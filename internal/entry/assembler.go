@@ -569,7 +569,11 @@ func (a *Assembler) noteBare(s string) {
 // (logging.exception's message, "Exception in thread ...:") or is CPython's
 // unraisable-exception header "Exception ignored in: <object>".
 func endsWithColon(s string) bool {
-	return strings.HasSuffix(strings.TrimRight(s, " \t"), ":") || strings.HasPrefix(s, "Exception ignored in: ")
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && s[i-1] == ':' || strings.HasPrefix(s, "Exception ignored in: ")
 }
 
 // isWarningLine matches the first line the warnings module prints,

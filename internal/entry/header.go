@@ -28,11 +28,17 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 	if s == "" {
 		return header{}, false
 	}
-	if h, ok := parseUvicorn(s, loc); ok {
-		return h, true
-	}
 	if s[0] == '[' {
-		if h, ok := parseSRT(s[1:], loc, ref); ok {
+		// Most lines are srt records: the date and time after the "[" are
+		// read once for both uvicorn's and srt's bracketed forms.
+		if c, n, ok := scanDateTime(s[1:], '.'); ok {
+			if h, ok := uvicornAfterTime(s, c, n, loc); ok {
+				return h, true
+			}
+			if h, ok := srtAfterTime(s[1:], c, n, loc); ok {
+				return h, true
+			}
+		} else if h, ok := parseSRT(s[1:], loc, ref); ok {
 			return h, true
 		}
 		if h, ok := parseLegacy(s[1:], loc, ref); ok {
@@ -50,6 +56,9 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 			return parsePythonTimeFirst(s[1:], loc)
 		}
 		return header{}, false
+	}
+	if h, ok := parseUvicorn(s, loc); ok {
+		return h, true
 	}
 	if isDigit(s[0]) {
 		// A paste that lost the leading "[" (or "[2") of an srt header.
@@ -69,18 +78,32 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 
 // parseUvicorn matches "[ts] LEVEL:     msg" and the older "LEVEL:     msg".
 func parseUvicorn(s string, loc *time.Location) (header, bool) {
-	var h header
-	h.format = FormatUvicorn
-	h.ranks = NoRanks
-	rest := s
 	if s[0] == '[' {
 		c, n, ok := scanDateTime(s[1:], '.')
-		if !ok || n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
+		if !ok {
 			return header{}, false
 		}
-		h.time = c.in(loc)
-		rest = s[n+3:]
+		return uvicornAfterTime(s, c, n, loc)
 	}
+	return uvicornLevel(s, time.Time{})
+}
+
+// uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
+// c, n bytes after the "[", has been read.
+func uvicornAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
+	if n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
+		return header{}, false
+	}
+	rest := s[n+3:]
+	if _, _, ok := levelWord(rest); !ok {
+		return header{}, false // before the time is converted
+	}
+	return uvicornLevel(rest, c.in(loc))
+}
+
+// uvicornLevel matches "LEVEL:     msg", the part after any time t.
+func uvicornLevel(rest string, t time.Time) (header, bool) {
+	h := header{format: FormatUvicorn, ranks: NoRanks, time: t}
 	lvl, after, ok := levelWord(rest)
 	if !ok || lvl == "NOTICE" || lvl == "WARN" || lvl == "FATAL" || lvl == "SUCCESS" {
 		return header{}, false
@@ -110,6 +133,12 @@ func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
 		n--
 		c.year = millennium(ref) + c.year
 	}
+	return srtAfterTime(s, c, n, loc)
+}
+
+// srtAfterTime is parseSRT once the time c, the first n bytes of s, has
+// been read.
+func srtAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
 	ranks, m := parseRanks(s[n:], false)
 	n += m
 	rest := s[n:]
@@ -355,11 +384,8 @@ func closeBracket(s string) (string, bool) {
 	return s[2:], true
 }
 
-// rankTokens are the scheduler prefix tokens of SGLANG-LOGS.md §2; longer
-// names first so "MOE_DP" is not read as "DP".
-var rankTokens = [...]string{"ATTN_CP", "MOE_DP", "DP", "PP", "TP", "EP"}
-
-// parseRanks reads " DP0 TP1 ..." tokens in any order. It stops at the first
+// parseRanks reads " DP0 TP1 ..." tokens in any order: the scheduler prefix
+// tokens of SGLANG-LOGS.md §2 (DP, PP, ATTN_CP, MOE_DP, TP, EP). It stops at the first
 // byte that is not a token; lenient skips unknown space-separated words
 // instead (the diffusion prefix is not pinned down).
 func parseRanks(s string, lenient bool) (Ranks, int) {
@@ -367,39 +393,36 @@ func parseRanks(s string, lenient bool) (Ranks, int) {
 	i := 0
 	for i < len(s) && s[i] == ' ' {
 		t := s[i+1:]
-		matched := false
-		for _, name := range rankTokens {
-			if !strings.HasPrefix(t, name) {
-				continue
+		// The names start with different letters, so the first one picks
+		// the only token that can match.
+		var name string
+		var field *int
+		if t != "" {
+			switch t[0] {
+			case 'A':
+				name, field = "ATTN_CP", &r.AttnCP
+			case 'M':
+				name, field = "MOE_DP", &r.MoeDP
+			case 'D':
+				name, field = "DP", &r.DP
+			case 'P':
+				name, field = "PP", &r.PP
+			case 'T':
+				name, field = "TP", &r.TP
+			case 'E':
+				name, field = "EP", &r.EP
 			}
+		}
+		if name != "" && strings.HasPrefix(t, name) {
 			j := len(name)
 			for j < len(t) && isDigit(t[j]) {
 				j++
 			}
-			if j == len(name) || j-len(name) > 6 {
+			if j > len(name) && j-len(name) <= 6 {
+				*field = atoi(t[len(name):j])
+				i += 1 + j
 				continue
 			}
-			v := atoi(t[len(name):j])
-			switch name {
-			case "DP":
-				r.DP = v
-			case "PP":
-				r.PP = v
-			case "ATTN_CP":
-				r.AttnCP = v
-			case "MOE_DP":
-				r.MoeDP = v
-			case "TP":
-				r.TP = v
-			case "EP":
-				r.EP = v
-			}
-			i += 1 + j
-			matched = true
-			break
-		}
-		if matched {
-			continue
 		}
 		if !lenient {
 			break

@@ -1,6 +1,8 @@
 package entry
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,4 +154,129 @@ func TestRanksString(t *testing.T) {
 			t.Errorf("%+v.String() = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// headerInOrder is parseHeader as the header families' own parsers define
+// it, one after the other in the documented order (uvicorn before srt), with
+// nothing read once for two of them: the reference for parseHeader's
+// shortcuts.
+func headerInOrder(s string, ref time.Time, loc *time.Location) (header, bool) {
+	if s == "" {
+		return header{}, false
+	}
+	if h, ok := parseUvicorn(s, loc); ok {
+		return h, true
+	}
+	if s[0] == '[' {
+		for _, p := range []func(string, *time.Location, time.Time) (header, bool){parseSRT, parseLegacy, parseDiffusion} {
+			if h, ok := p(s[1:], loc, ref); ok {
+				return h, true
+			}
+		}
+		if h, ok := parseRouter(s, loc); ok {
+			return h, true
+		}
+		if len(s) > 1 && isDigit(s[1]) {
+			return parsePythonTimeFirst(s[1:], loc)
+		}
+		return header{}, false
+	}
+	if isDigit(s[0]) {
+		if h, ok := parseSRT(s, loc, ref); ok {
+			return h, true
+		}
+		if h, ok := parseDynamo(s); ok {
+			return h, true
+		}
+		return parsePythonTimeFirst(s, loc)
+	}
+	if isUpper(s[0]) {
+		return parsePythonLevelFirst(s, loc, ref)
+	}
+	return header{}, false
+}
+
+// FuzzHeaderShortcuts: parseHeader, which reads an srt or uvicorn time once
+// for both, says exactly what the families' parsers say in order.
+func FuzzHeaderShortcuts(f *testing.F) {
+	for _, s := range []string{
+		"[2026-05-28 00:00:00.022 TP0] Decode batch, #running-req: 91",
+		"[2026-05-28 00:00:00.134] INFO:     10.2.228.99:41713 - \"POST /generate HTTP/1.1\" 200 OK",
+		"[2026-05-28 00:00:00.134] WARN: x",
+		"[2026-05-28 00:00:00 DP1 PP0 ATTN_CP2 MOE_DP3 TP1 EP1 encode_dp_worker[3]] msg",
+		"[026-05-28 00:11:09.816 DP0 TP0 EP0] msg",
+		"026-05-28 00:11:09.816 DP0 TP0 EP0] msg",
+		"[16:53:16 TP0] msg", "[12-16 14:27:08 TP0] msg",
+		"[Router (Python)] 2024-11-25 21:28:33 - INFO - msg",
+		"[2024-04-11 10:31:54,306] [INFO] [file.py:161:f] msg",
+		"2025-11-05T01:56:54.243403Z  INFO dynamo: msg",
+		"INFO:     Started server process [1]",
+		"ERROR 07-01 08:38:50 [executor.py:492] msg",
+		"[2026-05-28 00:00:00.022 DPx TP0] m", "[2026-05-28 00:00:00.022 TP1234567] m",
+	} {
+		f.Add(s)
+	}
+	ref := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	loc := time.FixedZone("X", 3600)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotOK := parseHeader(s, ref, loc)
+		want, wantOK := headerInOrder(s, ref, loc)
+		if gotOK != wantOK || gotOK && !reflect.DeepEqual(got, want) {
+			t.Fatalf("parseHeader(%q) = %+v, %v; the parsers in order say %+v, %v", s, got, gotOK, want, wantOK)
+		}
+	})
+}
+
+// ranksByList is parseRanks as a loop over the token names, longest first,
+// trying each in turn: the reference for parseRanks' first-letter dispatch.
+func ranksByList(s string, lenient bool) (Ranks, int) {
+	r := NoRanks
+	fields := map[string]*int{"ATTN_CP": &r.AttnCP, "MOE_DP": &r.MoeDP, "DP": &r.DP, "PP": &r.PP, "TP": &r.TP, "EP": &r.EP}
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		t := s[i+1:]
+		matched := false
+		for _, name := range []string{"ATTN_CP", "MOE_DP", "DP", "PP", "TP", "EP"} {
+			if !strings.HasPrefix(t, name) {
+				continue
+			}
+			j := len(name)
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if j == len(name) || j-len(name) > 6 {
+				continue
+			}
+			*fields[name] = atoi(t[len(name):j])
+			i += 1 + j
+			matched = true
+			break
+		}
+		if matched {
+			continue
+		}
+		if !lenient {
+			break
+		}
+		j := strings.IndexByte(t, ' ')
+		if j < 0 {
+			j = len(t)
+		}
+		i += 1 + j
+	}
+	return r, i
+}
+
+func FuzzParseRanks(f *testing.F) {
+	for _, s := range []string{" DP0 TP1", " ATTN_CP2 MOE_DP3 PP4 EP5]", " TP", " TP1234567 EP1", " x DP1", " DP1 DP2", "  DP1", " MOE_DPx ATTN_CP9"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, lenient bool) {
+		got, gn := parseRanks(s, lenient)
+		want, wn := ranksByList(s, lenient)
+		if got != want || gn != wn {
+			t.Fatalf("parseRanks(%q, %v) = %+v, %d; by the list %+v, %d", s, lenient, got, gn, want, wn)
+		}
+	})
 }

@@ -25,10 +25,14 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
-	if i := strings.LastIndexByte(strings.TrimRight(s, "\r"), '\r'); i >= 0 {
-		// A progress bar redrawn with CR (tqdm): keep what the terminal
-		// shows last.
-		s = s[i+1:]
+	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
+	// almost no line holds a CR.
+	if strings.IndexByte(s, '\r') >= 0 {
+		if i := strings.LastIndexByte(strings.TrimRight(s, "\r"), '\r'); i >= 0 {
+			// A progress bar redrawn with CR (tqdm): keep what the
+			// terminal shows last.
+			s = s[i+1:]
+		}
 	}
 	start = wrapperPrefixesLen(s)
 	t := strings.TrimSuffix(s[start:], "\r")

@@ -43,10 +43,9 @@ func LoadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 		recs = patterns.Merge(recs, extra)
 	}
 	// The same backtracking check as "patterns lint": a pattern it proves
-	// catastrophic would stall every entry it is tried on.
-	recs, probs := patterns.RefuseCatastrophic(recs, patterns.LintOptions{})
-	problems = append(problems, probs...)
-	m, probs := matcher.Compile(recs, matcher.Options{})
+	// catastrophic would stall every entry it is tried on. The matcher runs
+	// it on the parse it compiles from (patterns.RefuseCatastrophic's check).
+	m, probs := matcher.Compile(recs, matcher.Options{Refuse: &patterns.LintOptions{}})
 	problems = append(problems, probs...)
 	if m.Len() == 0 {
 		return nil, problems, errors.New("catalog: no usable records")

@@ -190,6 +190,9 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	an := analysis.New(s.m)
 	remembered := map[string]*analysis.Stream{}
 	process := func(stream string, es []entry.Entry) {
+		if len(es) == 0 {
+			return // most lines complete no entry
+		}
 		as := remembered[stream]
 		if as == nil {
 			as = &analysis.Stream{}
@@ -219,16 +222,24 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	if err != nil {
 		return err
 	}
+	// Consecutive lines are mostly of one stream: its assembler is kept at
+	// hand rather than looked up by name for every line.
+	var lastStream string
+	var last *entry.Assembler
 	err = stream.Run(ctx, func(_ context.Context, l source.Line) error {
 		st.Lines++
 		st.Bytes = l.Next
 		if l.Truncated {
 			st.LinesCut++
 		}
-		a := asm[l.Stream]
-		if a == nil {
-			a = entry.NewAssembler(s.opts.Entry)
-			asm[l.Stream] = a
+		a := last
+		if a == nil || l.Stream != lastStream {
+			a = asm[l.Stream]
+			if a == nil {
+				a = entry.NewAssembler(s.opts.Entry)
+				asm[l.Stream] = a
+			}
+			lastStream, last = l.Stream, a
 		}
 		process(l.Stream, a.Push(l.Line))
 		return nil

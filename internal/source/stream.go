@@ -108,9 +108,27 @@ func unblock(r io.Reader) {
 	}
 }
 
+// readClock passes reads through and notes when the last one brought
+// data: a raw line is stamped with the time of the read that completed it,
+// one clock reading per read rather than one per line.
+type readClock struct {
+	r   io.Reader
+	now func() time.Time
+	t   time.Time
+}
+
+func (c *readClock) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.t = c.now()
+	}
+	return n, err
+}
+
 // pump reads r to its end and delivers its lines.
 func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
-	sp := newSplitter(r, physicalBound(cfg.Format, cfg.MaxLineBytes))
+	clock := &readClock{r: r, now: cfg.Now}
+	sp := newSplitter(clock, physicalBound(cfg.Format, cfg.MaxLineBytes))
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64
 	var lines, cut int64
@@ -144,7 +162,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
 		l.Offset = f.offset
 		l.Time = f.time
 		if l.Time.IsZero() {
-			l.Time = cfg.Now()
+			l.Time = clock.t
 		}
 		l.Truncated = f.truncated
 		return emit(ctx, l)

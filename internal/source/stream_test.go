@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -124,5 +125,51 @@ func TestStreamStopsBlockingFile(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run after cancel: %v", err)
+	}
+}
+
+// chunkReader returns one chunk per Read.
+type chunkReader struct{ chunks []string }
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.chunks[0])
+	r.chunks[0] = r.chunks[0][n:]
+	if r.chunks[0] == "" {
+		r.chunks = r.chunks[1:]
+	}
+	return n, nil
+}
+
+// A raw line is stamped with the time of the read that completed it: the
+// clock is read once per read, however many lines the read brought.
+func TestStreamStampsLinesPerRead(t *testing.T) {
+	base := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	calls := 0
+	now := func() time.Time {
+		calls++
+		return base.Add(time.Duration(calls) * time.Second)
+	}
+	r := &chunkReader{chunks: []string{"a\nb\nc", "d\ne\n", "f"}}
+	s, err := NewStream(r, StreamConfig{Format: FormatRaw, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := &collector{}
+	if err := s.Run(context.Background(), got.emit); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	stamps := map[string]int{}
+	for _, l := range got.all() {
+		stamps[l.Text] = int(l.Time.Sub(base) / time.Second)
+	}
+	want := map[string]int{"a": 1, "b": 1, "cd": 2, "e": 2, "f": 3}
+	if diff := cmp.Diff(want, stamps); diff != "" {
+		t.Errorf("read time per line, in clock readings (-want +got):\n%s", diff)
+	}
+	if calls != 3 {
+		t.Errorf("clock read %d times for 3 reads", calls)
 	}
 }
