@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -278,64 +279,109 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 	return t, ok, nil
 }
 
-// Ack removes delivered items from sink's queue and returns how many were
-// still there (a bound may have dropped some meanwhile).
-func (s *Store) Ack(sink string, seqs ...uint64) (int, error) {
-	var n int
+// Deferral is one failed delivery attempt to record: the item gets
+// Attempts as its attempt count and is not handed out by Peek before Next.
+type Deferral struct {
+	Seq      uint64
+	Next     time.Time
+	Attempts int
+}
+
+// Settlement is the outcome of one delivery round of a sink: the items to
+// remove (delivered, or given up on) and the items to retry later.
+type Settlement struct {
+	Acks   []uint64
+	Defers []Deferral
+}
+
+// Settled reports how many items of a Settlement were still queued (a
+// bound may have dropped some meanwhile, or an earlier Settle acked them).
+type Settled struct {
+	Acked, Deferred int
+}
+
+// Settle writes a delivery round's outcome in one transaction, synced to
+// disk before it returns: either all of it is stored or, when an error is
+// returned, none of it. A delivery loop settles the acks of a whole batch
+// at once, so a batch costs one disk sync, not one per alert; an ack is
+// durable only once Settle has returned without error. A sequence id both
+// acked and deferred is acked. An empty Settlement writes nothing.
+func (s *Store) Settle(sink string, st Settlement) (Settled, error) {
+	if len(st.Acks) == 0 && len(st.Defers) == 0 {
+		return Settled{}, nil
+	}
+	var res Settled
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		n = 0
+		res = Settled{}
 		q, err := openQueue(tx, sink, false)
 		if err != nil || q == nil {
 			return err
 		}
-		for _, seq := range seqs {
-			k := u64(seq)
-			if q.items.Get(k) == nil {
+		var k [8]byte
+		for _, seq := range st.Acks {
+			binary.BigEndian.PutUint64(k[:], seq)
+			if q.items.Get(k[:]) == nil {
 				continue
 			}
-			if err := q.items.Delete(k); err != nil {
+			if err := q.items.Delete(k[:]); err != nil {
 				return err
 			}
-			n++
+			res.Acked++
+			if err := s.step("ack"); err != nil {
+				return err
+			}
 		}
-		if n == 0 {
+		for _, d := range st.Defers {
+			binary.BigEndian.PutUint64(k[:], d.Seq)
+			v := q.items.Get(k[:])
+			if v == nil {
+				continue
+			}
+			it, err := decodeItem(k[:], v, true)
+			if err != nil {
+				return err
+			}
+			it.NextAttempt, it.Attempts = d.Next, d.Attempts
+			if err := q.items.Put(u64(d.Seq), encodeItem(it)); err != nil {
+				return err
+			}
+			res.Deferred++
+			if err := s.step("defer"); err != nil {
+				return err
+			}
+		}
+		if res.Acked == 0 {
 			return nil
 		}
-		return q.setCount(q.count() - n)
+		return q.setCount(q.count() - res.Acked)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("state: ack %s: %w", sink, err)
+		return Settled{}, fmt.Errorf("state: settle %s: %w", sink, err)
 	}
-	return n, nil
+	return res, nil
+}
+
+// Ack removes delivered items from sink's queue and returns how many were
+// still there (a bound may have dropped some meanwhile). It is Settle with
+// acks alone.
+func (s *Store) Ack(sink string, seqs ...uint64) (int, error) {
+	res, err := s.Settle(sink, Settlement{Acks: seqs})
+	if err != nil {
+		return 0, fmt.Errorf("state: ack %s: %w", sink, errors.Unwrap(err))
+	}
+	return res.Acked, nil
 }
 
 // Defer records a failed attempt: the item gets attempts as its attempt
 // count and is not handed out by Peek before next. found is false when the
-// item is no longer queued (acked, or dropped by a bound).
+// item is no longer queued (acked, or dropped by a bound). It is Settle with
+// one deferral.
 func (s *Store) Defer(sink string, seq uint64, next time.Time, attempts int) (found bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		found = false
-		q, err := openQueue(tx, sink, false)
-		if err != nil || q == nil {
-			return err
-		}
-		k := u64(seq)
-		v := q.items.Get(k)
-		if v == nil {
-			return nil
-		}
-		it, err := decodeItem(k, v, true)
-		if err != nil {
-			return err
-		}
-		it.NextAttempt, it.Attempts = next, attempts
-		found = true
-		return q.items.Put(k, encodeItem(it))
-	})
+	res, err := s.Settle(sink, Settlement{Defers: []Deferral{{Seq: seq, Next: next, Attempts: attempts}}})
 	if err != nil {
-		return false, fmt.Errorf("state: defer %s item %d: %w", sink, seq, err)
+		return false, fmt.Errorf("state: defer %s item %d: %w", sink, seq, errors.Unwrap(err))
 	}
-	return found, nil
+	return res.Deferred == 1, nil
 }
 
 // Depth returns the number of items in sink's queue (0 when it has none).

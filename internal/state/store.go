@@ -328,25 +328,32 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 		}
 		meta := tx.Bucket(bucketMeta)
 		seq := getU64(meta.Get(keySeq))
-		added := make(map[string]int)
+		// Each sink's queue is opened once and its count written once,
+		// however many alerts the batch holds for it.
+		type added struct {
+			q *queue
+			n int
+		}
+		bySink := make(map[string]*added)
+		res.Seqs = make([]uint64, 0, len(b.Enqueue))
 		var order []string
 		for _, e := range b.Enqueue {
-			q, err := openQueue(tx, e.Sink, true)
-			if err != nil {
-				return err
+			a := bySink[e.Sink]
+			if a == nil {
+				q, err := openQueue(tx, e.Sink, true)
+				if err != nil {
+					return err
+				}
+				a = &added{q: q}
+				bySink[e.Sink] = a
+				order = append(order, e.Sink)
 			}
 			seq++
 			it := Item{Seq: seq, Enqueued: now, NextAttempt: now, Payload: e.Payload}
-			if err := q.items.Put(u64(seq), encodeItem(it)); err != nil {
+			if err := a.q.items.Put(u64(seq), encodeItem(it)); err != nil {
 				return fmt.Errorf("queue %s: %w", e.Sink, err)
 			}
-			if err := q.setCount(q.count() + 1); err != nil {
-				return err
-			}
-			if added[e.Sink] == 0 {
-				order = append(order, e.Sink)
-			}
-			added[e.Sink]++
+			a.n++
 			res.Seqs = append(res.Seqs, seq)
 			if err := s.step("enqueue"); err != nil {
 				return err
@@ -356,11 +363,11 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 			return err
 		}
 		for _, sink := range order {
-			q, err := openQueue(tx, sink, false)
-			if err != nil {
+			a := bySink[sink]
+			if err := a.q.setCount(a.q.count() + a.n); err != nil {
 				return err
 			}
-			d, err := s.enforce(q, sink, now, false)
+			d, err := s.enforce(a.q, sink, now, false)
 			if err != nil {
 				return err
 			}
