@@ -18,6 +18,15 @@ import (
 // peekBatch is how many queued alerts a delivery loop takes at a time.
 const peekBatch = 64
 
+// ackMaxWait bounds how long a delivered alert's acknowledgement waits in
+// memory for the rest of its round before it is written anyway. A round is
+// settled in one state transaction (one disk sync) when it ends, after at
+// most peekBatch alerts, or once its oldest acknowledgement has waited this
+// long, whichever comes first; so a fast sink pays one sync per round, and a
+// crash repeats at most the alerts delivered since the last settle (up to
+// one round, or ackMaxWait of sends plus the send in flight).
+const ackMaxWait = 50 * time.Millisecond
+
 // stuckAfter is how long a sink may fail every attempt, with alerts
 // waiting, before /readyz reports it stuck.
 const stuckAfter = 5 * time.Minute
@@ -32,6 +41,15 @@ type deliverer struct {
 	metrics *telemetry.Metrics
 	now     func() time.Time
 	wake    chan struct{} // a commit queued alerts for this sink
+
+	// outcome is the current round's acks and deferrals, not yet written;
+	// since is when its first one was added. Only the loop's goroutine
+	// touches them. A Settle that fails leaves them here, and the loop
+	// writes them before it Peeks again: the alerts were delivered, and
+	// Peek would hand them out a second time.
+	outcome   state.Settlement
+	since     time.Time
+	unwritten bool // the last flush failed; logged once per streak
 
 	failingSince atomic.Int64 // unix nanos of the first failure of the current streak; 0 when healthy
 	waiting      atomic.Int64 // queue depth seen last
@@ -79,9 +97,18 @@ func (d *deliverer) stuck(now time.Time) bool {
 // run delivers until ctx ends. With drain closed, it returns as soon as the
 // queue has nothing ready: the shutdown drain.
 func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
+	defer d.abandon()
 	for {
 		if ctx.Err() != nil {
 			return nil
+		}
+		if !d.flush() {
+			// The state disk refuses writes: retry the acks before
+			// delivering more, so what was sent is not sent again.
+			if isClosed(drain) || !d.sleep(ctx, drain, time.Second) {
+				return nil
+			}
+			continue
 		}
 		items, drops, err := d.store.Peek(d.name, peekBatch)
 		for _, dr := range drops {
@@ -123,10 +150,12 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 	}
 }
 
-// deliver sends items in order. It returns how long to pause when a
-// retryable failure deferred the head of the queue (order is kept: nothing
-// behind it goes first), or 0 to continue at once.
+// deliver sends items in order and settles the round in one transaction
+// before it returns. It returns how long to pause when a retryable failure
+// deferred the head of the queue (order is kept: nothing behind it goes
+// first), or 0 to continue at once.
 func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
+	defer d.flush()
 	alerts := make([]*sinks.Alert, 0, len(items))
 	seqs := make([]uint64, 0, len(items))
 	for _, it := range items {
@@ -153,6 +182,9 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		if ctx.Err() != nil {
 			return 0
 		}
+		if len(d.outcome.Acks) >= peekBatch || d.now().Sub(d.since) >= ackMaxWait {
+			d.flush()
+		}
 	}
 	return 0
 }
@@ -167,8 +199,8 @@ func itemBySeq(items []state.Item, seq uint64) state.Item {
 }
 
 // settle records the outcome of one send (of n alerts with the given
-// sequence ids): ack on success and on permanent failure (counted), defer
-// the head on a retryable one and return the pause.
+// sequence ids) in the round: ack on success and on permanent failure
+// (counted), defer on a retryable one and return the pause.
 func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error, n int) time.Duration {
 	switch {
 	case err == nil:
@@ -201,18 +233,57 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 	if errors.As(err, &ra) && ra.After > wait {
 		wait = ra.After
 	}
+	d.begin()
+	next := d.now().Add(wait)
 	for _, s := range seqs {
-		if _, derr := d.store.Defer(d.name, s, d.now().Add(wait), rounds); derr != nil {
-			d.log.Error("defer queued alert", "seq", s, "err", derr)
-		}
+		d.outcome.Defers = append(d.outcome.Defers, state.Deferral{Seq: s, Next: next, Attempts: rounds})
 	}
 	d.log.Warn("delivery round failed; alerts stay queued", "alerts", n, "round", rounds, "wait", wait.Round(time.Millisecond), "err", err)
 	return wait
 }
 
+// ack adds seqs to the round's acknowledgements; flush writes them.
 func (d *deliverer) ack(seqs ...uint64) {
-	if _, err := d.store.Ack(d.name, seqs...); err != nil {
-		d.log.Error("acknowledge delivered alerts", "err", err)
+	d.begin()
+	d.outcome.Acks = append(d.outcome.Acks, seqs...)
+}
+
+// begin notes when the round's first unwritten outcome was added.
+func (d *deliverer) begin() {
+	if len(d.outcome.Acks) == 0 && len(d.outcome.Defers) == 0 {
+		d.since = d.now()
+	}
+}
+
+// flush writes the round's outcome in one transaction and reports whether
+// nothing is left unwritten. On failure the outcome is kept for the next
+// flush.
+func (d *deliverer) flush() bool {
+	if len(d.outcome.Acks) == 0 && len(d.outcome.Defers) == 0 {
+		return true
+	}
+	if _, err := d.store.Settle(d.name, d.outcome); err != nil {
+		if !d.unwritten {
+			d.log.Error("acknowledge delivered alerts: failing; retrying before delivering more",
+				"alerts", len(d.outcome.Acks), "deferred", len(d.outcome.Defers), "err", err)
+		}
+		d.unwritten = true
+		return false
+	}
+	if d.unwritten {
+		d.log.Info("acknowledge delivered alerts: succeeding again", "alerts", len(d.outcome.Acks))
+		d.unwritten = false
+	}
+	d.outcome.Acks = d.outcome.Acks[:0]
+	d.outcome.Defers = d.outcome.Defers[:0]
+	return true
+}
+
+// abandon makes a last attempt to write the outcome when the loop ends,
+// and says what a failure costs.
+func (d *deliverer) abandon() {
+	if n := len(d.outcome.Acks); !d.flush() && n > 0 {
+		d.log.Error("acknowledgements of delivered alerts could not be written; those alerts are sent again at the next start", "alerts", n)
 	}
 }
 
