@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -125,6 +126,11 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	if _, err = meter.RegisterCallback(m.observeGates, m.gateState, m.gateRecent); err != nil {
 		return nil, fmt.Errorf("gate metrics callback: %w", err)
 	}
+	// The SDK runs a callback only when it names an observable instrument;
+	// flush observes none, and any would do.
+	if _, err = meter.RegisterCallback(m.flush, m.gateState); err != nil {
+		return nil, fmt.Errorf("per-source metrics callback: %w", err)
+	}
 	gauge := func(dst *metric.Int64Gauge, name, unit, desc string) {
 		if err != nil {
 			return
@@ -147,6 +153,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 		return nil, fmt.Errorf("instrument logmatch.config.last_reload_success_timestamp: %w", err)
 	}
 	m.source = newSetCache("source")
+	m.source.hold = true
 	m.sink = newSetCache("sink")
 	m.record = newSetCache("record_id")
 	m.kind = newSetCache("kind")
@@ -223,8 +230,13 @@ func (m *Metrics) LinesRead(source string, lines, bytes int) {
 		return
 	}
 	o := m.source.get(labels{a: source})
-	m.linesRead.Add(context.Background(), int64(lines), o.add...)
-	m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
+	if o.held == nil {
+		m.linesRead.Add(context.Background(), int64(lines), o.add...)
+		m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
+		return
+	}
+	o.held.lines.Add(int64(lines))
+	o.held.bytes.Add(int64(bytes))
 }
 
 // ReadLag records how far reading source trails its writer.
@@ -232,7 +244,13 @@ func (m *Metrics) ReadLag(source string, lag time.Duration) {
 	if m == nil {
 		return
 	}
-	m.readLag.Record(context.Background(), lag.Seconds(), m.source.get(labels{a: source}).rec...)
+	o := m.source.get(labels{a: source})
+	if o.held == nil {
+		m.readLag.Record(context.Background(), lag.Seconds(), o.rec...)
+		return
+	}
+	o.held.lag.Store(math.Float64bits(lag.Seconds()))
+	o.held.lagSet.Store(true)
 }
 
 // EntriesAssembled counts n entries assembled from source's lines.
@@ -240,7 +258,12 @@ func (m *Metrics) EntriesAssembled(source string, n int) {
 	if m == nil {
 		return
 	}
-	m.entries.Add(context.Background(), int64(n), m.source.get(labels{a: source}).add...)
+	o := m.source.get(labels{a: source})
+	if o.held == nil {
+		m.entries.Add(context.Background(), int64(n), o.add...)
+		return
+	}
+	o.held.entries.Add(int64(n))
 }
 
 // EntryCut counts what the bounds cut from an entry (or line) of source.
@@ -249,6 +272,11 @@ func (m *Metrics) EntryCut(source string, lines, bytes int) {
 		return
 	}
 	o := m.source.get(labels{a: source})
+	if o.held != nil {
+		o.held.cutLines.Add(int64(max(lines, 0)))
+		o.held.cutBytes.Add(int64(max(bytes, 0)))
+		return
+	}
 	if lines > 0 {
 		m.cutLines.Add(context.Background(), int64(lines), o.add...)
 	}
@@ -410,11 +438,22 @@ type labels struct{ a, b, c string }
 
 // setCache keeps prepared attribute options by label values, so the hot
 // path neither sorts attributes nor allocates once a label set was seen.
+// Lookups take no lock: the map is replaced whole (copy on write) when a
+// label set is added, which happens once per set, and read through an
+// atomic pointer.
 type setCache struct {
 	keys []string // label names, one per used field of labels
+	hold bool     // entries carry a held value (the per-source cache)
 
-	mu  sync.RWMutex
-	set map[labels]opts // at most maxCachedSets
+	set  atomic.Pointer[map[labels]opts] // at most maxCachedSets
+	mu   sync.Mutex                      // serialises additions
+	last atomic.Pointer[cached]          // the set found last: a source's lines come in runs
+}
+
+// cached is one entry of a setCache.
+type cached struct {
+	l labels
+	o opts
 }
 
 // opts are one attribute set as ready-made variadic arguments: passing a
@@ -422,17 +461,45 @@ type setCache struct {
 type opts struct {
 	add []metric.AddOption
 	rec []metric.RecordOption
+	// held, in the per-source cache, gathers the per-line measurements
+	// between collections; nil past maxCachedSets, where callers record
+	// directly.
+	held *held
+}
+
+// held is what the per-line methods recorded for one source since the
+// last collection. The OpenTelemetry SDK costs over 100ns a call (it
+// normalises the attribute set and looks the series up on every
+// measurement); an atomic add costs a few. Metrics.flush hands the
+// totals to the instruments when a reader collects, before the SDK reads
+// its aggregations, so every export and scrape is exact.
+type held struct {
+	lines, bytes, entries, cutLines, cutBytes atomic.Int64
+	lag                                       atomic.Uint64 // math.Float64bits of the latest lag
+	lagSet                                    atomic.Bool   // a lag was recorded since the last flush
 }
 
 func newSetCache(keys ...string) *setCache {
-	return &setCache{keys: keys, set: map[labels]opts{}}
+	c := &setCache{keys: keys}
+	c.set.Store(&map[labels]opts{})
+	return c
 }
 
 func (c *setCache) get(l labels) opts {
-	c.mu.RLock()
-	o, ok := c.set[l]
-	c.mu.RUnlock()
-	if ok {
+	// Comparing strings that share their bytes with the cached ones (the
+	// caller passes the same source string each time) costs less than
+	// hashing them.
+	if e := c.last.Load(); e != nil && e.l == l {
+		return e.o
+	}
+	if o, ok := (*c.set.Load())[l]; ok {
+		c.last.Store(&cached{l: l, o: o})
+		return o
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := *c.set.Load()
+	if o, ok := old[l]; ok {
 		return o
 	}
 	vals := [3]string{l.a, l.b, l.c}
@@ -441,11 +508,55 @@ func (c *setCache) get(l labels) opts {
 		kvs[i] = attribute.String(k, vals[i])
 	}
 	set := metric.WithAttributeSet(attribute.NewSet(kvs...))
-	o = opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
-	c.mu.Lock()
-	if len(c.set) < maxCachedSets {
-		c.set[l] = o
+	o := opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
+	if len(old) >= maxCachedSets {
+		return o
 	}
-	c.mu.Unlock()
+	if c.hold {
+		o.held = new(held)
+	}
+	m := make(map[labels]opts, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[l] = o
+	c.set.Store(&m)
 	return o
+}
+
+// each calls f for every cached set.
+func (c *setCache) each(f func(opts)) {
+	for _, o := range *c.set.Load() {
+		f(o)
+	}
+}
+
+// flush hands what the per-line methods held to the instruments. It is
+// registered as a callback, which the SDK runs at every collection of
+// every reader before it reads the synchronous instruments' aggregations;
+// a flush by one reader's collection reaches the others' aggregations too,
+// so each export carries everything recorded before it began.
+func (m *Metrics) flush(ctx context.Context, _ metric.Observer) error {
+	m.source.each(func(o opts) {
+		h := o.held
+		if n := h.lines.Swap(0); n != 0 {
+			m.linesRead.Add(ctx, n, o.add...)
+		}
+		if n := h.bytes.Swap(0); n != 0 {
+			m.bytesRead.Add(ctx, n, o.add...)
+		}
+		if n := h.entries.Swap(0); n != 0 {
+			m.entries.Add(ctx, n, o.add...)
+		}
+		if n := h.cutLines.Swap(0); n != 0 {
+			m.cutLines.Add(ctx, n, o.add...)
+		}
+		if n := h.cutBytes.Swap(0); n != 0 {
+			m.cutBytes.Add(ctx, n, o.add...)
+		}
+		if h.lagSet.Swap(false) {
+			m.readLag.Record(ctx, math.Float64frombits(h.lag.Load()), o.rec...)
+		}
+	})
+	return nil
 }
