@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -92,5 +93,32 @@ func TestHeldPerSourceCountsAreExact(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, perSource(t, a)); diff != "" {
 		t.Errorf("a, after b's collection flushed (-want +got):\n%s", diff)
+	}
+}
+
+// TestSetCacheKeepsEverySet adds many label sets, interleaved with
+// lookups of earlier ones, and checks that each is found again as the same
+// entry and visited once by each.
+func TestSetCacheKeepsEverySet(t *testing.T) {
+	c := newSetCache("source")
+	c.hold = true
+	const n = 1000
+	first := map[string]*held{}
+	for i := range n {
+		src := fmt.Sprintf("/var/log/pods/p%d.log", i)
+		first[src] = c.get(labels{a: src}).held
+		if prev := fmt.Sprintf("/var/log/pods/p%d.log", i/2); c.get(labels{a: prev}).held != first[prev] {
+			t.Fatalf("after %d sets, %s is a new entry", i+1, prev)
+		}
+	}
+	seen := map[*held]int{}
+	c.each(func(o opts) { seen[o.held]++ })
+	if len(seen) != n {
+		t.Errorf("each visited %d sets, want %d", len(seen), n)
+	}
+	for src, h := range first {
+		if h == nil || seen[h] != 1 {
+			t.Errorf("%s: visited %d times by each", src, seen[h])
+		}
 	}
 }

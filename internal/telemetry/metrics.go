@@ -438,16 +438,20 @@ type labels struct{ a, b, c string }
 
 // setCache keeps prepared attribute options by label values, so the hot
 // path neither sorts attributes nor allocates once a label set was seen.
-// Lookups take no lock: the map is replaced whole (copy on write) when a
-// label set is added, which happens once per set, and read through an
-// atomic pointer.
+// Lookups of a set seen before take no lock: they read an immutable map
+// through an atomic pointer. Sets added since that map was built wait in
+// a small map under a mutex, which is merged into a new immutable map once
+// it holds a quarter as many sets, so adding n sets copies O(n) entries in
+// all.
 type setCache struct {
 	keys []string // label names, one per used field of labels
 	hold bool     // entries carry a held value (the per-source cache)
 
-	set  atomic.Pointer[map[labels]opts] // at most maxCachedSets
-	mu   sync.Mutex                      // serialises additions
-	last atomic.Pointer[cached]          // the set found last: a source's lines come in runs
+	read  atomic.Pointer[map[labels]opts]
+	last  atomic.Pointer[cached] // the set found last: a source's lines come in runs
+	mu    sync.Mutex             // guards added and the merge
+	added map[labels]opts        // not yet in read
+	n     int                    // sets in read and added: at most maxCachedSets
 }
 
 // cached is one entry of a setCache.
@@ -480,8 +484,8 @@ type held struct {
 }
 
 func newSetCache(keys ...string) *setCache {
-	c := &setCache{keys: keys}
-	c.set.Store(&map[labels]opts{})
+	c := &setCache{keys: keys, added: map[labels]opts{}}
+	c.read.Store(&map[labels]opts{})
 	return c
 }
 
@@ -492,14 +496,17 @@ func (c *setCache) get(l labels) opts {
 	if e := c.last.Load(); e != nil && e.l == l {
 		return e.o
 	}
-	if o, ok := (*c.set.Load())[l]; ok {
+	if o, ok := (*c.read.Load())[l]; ok {
 		c.last.Store(&cached{l: l, o: o})
 		return o
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old := *c.set.Load()
-	if o, ok := old[l]; ok {
+	read := *c.read.Load()
+	if o, ok := read[l]; ok {
+		return o
+	}
+	if o, ok := c.added[l]; ok {
 		return o
 	}
 	vals := [3]string{l.a, l.b, l.c}
@@ -509,24 +516,38 @@ func (c *setCache) get(l labels) opts {
 	}
 	set := metric.WithAttributeSet(attribute.NewSet(kvs...))
 	o := opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
-	if len(old) >= maxCachedSets {
+	if c.n >= maxCachedSets {
 		return o
 	}
 	if c.hold {
 		o.held = new(held)
 	}
-	m := make(map[labels]opts, len(old)+1)
-	for k, v := range old {
-		m[k] = v
+	c.added[l] = o
+	c.n++
+	if len(c.added) > len(read)/4 {
+		m := make(map[labels]opts, c.n)
+		for k, v := range read {
+			m[k] = v
+		}
+		for k, v := range c.added {
+			m[k] = v
+		}
+		c.read.Store(&m)
+		c.added = map[labels]opts{}
 	}
-	m[l] = o
-	c.set.Store(&m)
 	return o
 }
 
 // each calls f for every cached set.
+// The lock keeps a merge from moving sets between the two maps while they
+// are walked.
 func (c *setCache) each(f func(opts)) {
-	for _, o := range *c.set.Load() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range *c.read.Load() {
+		f(o)
+	}
+	for _, o := range c.added {
 		f(o)
 	}
 }
