@@ -18,13 +18,15 @@ import (
 // peekBatch is how many queued alerts a delivery loop takes at a time.
 const peekBatch = 64
 
-// ackMaxWait bounds how long a delivered alert's acknowledgement waits in
-// memory for the rest of its round before it is written anyway. A round is
-// settled in one state transaction (one disk sync) when it ends, after at
+// ackMaxWait bounds how long a delivered alert's acknowledgement waits for
+// the rest of its round before it is settled anyway. Each acknowledgement
+// is journaled as soon as the sink has the alert (state.Store.JournalAck: a
+// write, no disk sync), so a kill -9 repeats at most the alert in flight;
+// the round is settled in one synced transaction when it ends, after at
 // most peekBatch alerts, or once its oldest acknowledgement has waited this
-// long, whichever comes first; so a fast sink pays one sync per round, and a
-// crash repeats at most the alerts delivered since the last settle (up to
-// one round, or ackMaxWait of sends plus the send in flight).
+// long, whichever comes first. A fast sink pays one disk sync per round
+// instead of one per alert; a crash of the machine can repeat the alerts
+// delivered since the last settle, at most one round.
 const ackMaxWait = 50 * time.Millisecond
 
 // stuckAfter is how long a sink may fail every attempt, with alerts
@@ -242,10 +244,17 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 	return wait
 }
 
-// ack adds seqs to the round's acknowledgements; flush writes them.
+// ack adds seqs to the round's acknowledgements, journaled at once so a
+// kill before the round's Settle does not send them again; flush makes
+// them durable. When the journal cannot be written the round is settled
+// now instead.
 func (d *deliverer) ack(seqs ...uint64) {
 	d.begin()
 	d.outcome.Acks = append(d.outcome.Acks, seqs...)
+	if err := d.store.JournalAck(d.name, seqs...); err != nil {
+		d.log.Warn("journal acknowledgements; settling them now", "err", err)
+		d.flush()
+	}
 }
 
 // begin notes when the round's first unwritten outcome was added.

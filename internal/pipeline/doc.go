@@ -15,11 +15,11 @@
 // those offsets in one state transaction, so a crash neither loses nor
 // repeats an alert. Delivery loops read their sink's queue, acknowledge
 // what was delivered and defer what must be retried, so an outage (and a
-// restart during it) only delays alerts. A loop writes each round's
-// outcome (up to 64 alerts, or what it delivered within 50ms) in one
-// transaction before it reads the queue again; a crash before that write
-// sends the round's delivered alerts again at the next start, the only
-// repeat a crash can cause.
+// restart during it) only delays alerts. A loop journals each
+// acknowledgement as the sink accepts the alert and writes each round's
+// outcome (up to 64 alerts, or what it delivered within 50ms) in one synced
+// transaction before it reads the queue again: a kill -9 repeats at most
+// the alert in flight, a crash of the machine at most the round.
 //
 // The liveness gate (internal/health) rides on the processor: gating.go
 // tells it of restarts (startup lines, new container logs, a new wrapped

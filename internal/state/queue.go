@@ -312,53 +312,62 @@ func (s *Store) Settle(sink string, st Settlement) (Settled, error) {
 	}
 	var res Settled
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		res = Settled{}
 		q, err := openQueue(tx, sink, false)
 		if err != nil || q == nil {
+			res = Settled{}
 			return err
 		}
-		var k [8]byte
-		for _, seq := range st.Acks {
-			binary.BigEndian.PutUint64(k[:], seq)
-			if q.items.Get(k[:]) == nil {
-				continue
-			}
-			if err := q.items.Delete(k[:]); err != nil {
-				return err
-			}
-			res.Acked++
-			if err := s.step("ack"); err != nil {
-				return err
-			}
-		}
-		for _, d := range st.Defers {
-			binary.BigEndian.PutUint64(k[:], d.Seq)
-			v := q.items.Get(k[:])
-			if v == nil {
-				continue
-			}
-			it, err := decodeItem(k[:], v, true)
-			if err != nil {
-				return err
-			}
-			it.NextAttempt, it.Attempts = d.Next, d.Attempts
-			if err := q.items.Put(u64(d.Seq), encodeItem(it)); err != nil {
-				return err
-			}
-			res.Deferred++
-			if err := s.step("defer"); err != nil {
-				return err
-			}
-		}
-		if res.Acked == 0 {
-			return nil
-		}
-		return q.setCount(q.count() - res.Acked)
+		res, err = s.apply(q, st)
+		return err
 	})
 	if err != nil {
 		return Settled{}, fmt.Errorf("state: settle %s: %w", sink, err)
 	}
+	s.settled(sink, st.Acks)
 	return res, nil
+}
+
+// apply removes st's acks from q and records its deferrals, inside the
+// caller's transaction.
+func (s *Store) apply(q *queue, st Settlement) (Settled, error) {
+	var res Settled
+	var k [8]byte
+	for _, seq := range st.Acks {
+		binary.BigEndian.PutUint64(k[:], seq)
+		if q.items.Get(k[:]) == nil {
+			continue
+		}
+		if err := q.items.Delete(k[:]); err != nil {
+			return Settled{}, err
+		}
+		res.Acked++
+		if err := s.step("ack"); err != nil {
+			return Settled{}, err
+		}
+	}
+	for _, d := range st.Defers {
+		binary.BigEndian.PutUint64(k[:], d.Seq)
+		v := q.items.Get(k[:])
+		if v == nil {
+			continue
+		}
+		it, err := decodeItem(k[:], v, true)
+		if err != nil {
+			return Settled{}, err
+		}
+		it.NextAttempt, it.Attempts = d.Next, d.Attempts
+		if err := q.items.Put(u64(d.Seq), encodeItem(it)); err != nil {
+			return Settled{}, err
+		}
+		res.Deferred++
+		if err := s.step("defer"); err != nil {
+			return Settled{}, err
+		}
+	}
+	if res.Acked == 0 {
+		return res, nil
+	}
+	return res, q.setCount(q.count() - res.Acked)
 }
 
 // Ack removes delivered items from sink's queue and returns how many were
@@ -441,6 +450,7 @@ func (s *Store) DropQueue(sink string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("state: drop queue %s: %w", sink, err)
 	}
+	s.forget(sink)
 	if n > 0 {
 		s.count([]Drop{{DropKey: DropKey{sink, ReasonSinkRemoved}, Count: n}})
 	}

@@ -93,9 +93,12 @@ type Store struct {
 	movedAside string // the damaged file ResetDamaged moved aside
 	damage     error  // what the check found in it
 
-	// hook, when set by a test, runs after each step of Commit's
-	// transaction; an error from it aborts the transaction there.
+	// hook, when set by a test, runs after each step of Commit's and
+	// Settle's transactions; an error from it aborts the transaction there.
 	hook func(step string) error
+
+	jmu     sync.Mutex // guards journal
+	journal *journal   // the ack journal (journal.go)
 }
 
 // Open opens (creating when needed) dir/state.db. The directory is created
@@ -159,6 +162,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	if err := s.openJournal(dir); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -206,13 +213,21 @@ func (s *Store) MovedAside() (string, error) { return s.movedAside, s.damage }
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close releases the database and its lock. Every Commit has already been
-// synced to disk when it returned, so Close has nothing left to flush.
+// Close releases the database and its lock. Every Commit and Settle has
+// already been synced to disk when it returned, so Close has nothing left
+// to flush; acknowledgements journaled and not settled stay in the journal
+// for the next Open.
 func (s *Store) Close() error {
+	var errs []error
 	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("state: close %s: %w", s.path, err)
+		errs = append(errs, fmt.Errorf("state: close %s: %w", s.path, err))
 	}
-	return nil
+	s.jmu.Lock()
+	if err := s.journal.f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		errs = append(errs, fmt.Errorf("state: close ack journal: %w", err))
+	}
+	s.jmu.Unlock()
+	return errors.Join(errs...)
 }
 
 // Grouping is the incident grouper's state, serialised by the grouper.
