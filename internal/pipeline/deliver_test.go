@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -22,8 +24,10 @@ type depthSink struct {
 	name  string
 	fail  map[int]bool // by call number (from 1): answer a retryable failure
 	each  func()       // runs at every call, before it answers
+	dir   string       // the state directory, to watch the ack journal
 	mu    sync.Mutex
 	depth []int
+	jsize []int64 // the ack journal's size at each call
 }
 
 func (s *depthSink) Send(context.Context, *sinks.Alert) (bool, error) {
@@ -34,6 +38,11 @@ func (s *depthSink) Send(context.Context, *sinks.Alert) (bool, error) {
 		return false, err
 	}
 	s.depth = append(s.depth, n)
+	info, err := os.Stat(filepath.Join(s.dir, state.JournalName))
+	if err != nil {
+		return false, err
+	}
+	s.jsize = append(s.jsize, info.Size())
 	if s.each != nil {
 		s.each()
 	}
@@ -89,7 +98,8 @@ func TestDeliverSettlesPerRound(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := &fakeNow{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-			store, err := state.Open(t.TempDir(), state.Options{Now: clk.now})
+			dir := t.TempDir()
+			store, err := state.Open(dir, state.Options{Now: clk.now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +115,7 @@ func TestDeliverSettlesPerRound(t *testing.T) {
 			if _, err := store.Commit(batch); err != nil {
 				t.Fatal(err)
 			}
-			sink := &depthSink{store: store, name: "rec", fail: tc.fail, each: func() { clk.advance(tc.step) }}
+			sink := &depthSink{store: store, dir: dir, name: "rec", fail: tc.fail, each: func() { clk.advance(tc.step) }}
 			retry := config.Retry{InitialBackoff: config.Duration(time.Millisecond), MaxBackoff: config.Duration(time.Millisecond)}
 			d := newDeliverer(&builtSink{name: "rec", sink: sink, retry: retry}, store, discardLogger(), nil, clk.now)
 			items, _, err := store.Peek("rec", peekBatch)
@@ -116,6 +126,16 @@ func TestDeliverSettlesPerRound(t *testing.T) {
 			got := sink.depth
 			if diff := cmp.Diff(tc.wantDepth, got); diff != "" {
 				t.Errorf("depth at each send (-want +got):\n%s", diff)
+			}
+			// Every accepted alert is journaled before the next is sent,
+			// so a kill between them repeats neither; a settle empties
+			// the journal.
+			for i := 1; i < len(sink.jsize); i++ {
+				grew := sink.jsize[i] > sink.jsize[i-1]
+				settled := sink.depth[i] < sink.depth[i-1]
+				if !grew && !settled && !tc.fail[i] {
+					t.Errorf("call %d: the journal did not grow (%d bytes) after call %d was accepted", i+1, sink.jsize[i], i)
+				}
 			}
 			if n, err := store.Depth("rec"); n != tc.wantLeft || err != nil {
 				t.Errorf("queued after the round: %d, %v; want %d", n, err, tc.wantLeft)
