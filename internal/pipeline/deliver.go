@@ -18,15 +18,15 @@ import (
 // peekBatch is how many queued alerts a delivery loop takes at a time.
 const peekBatch = 64
 
-// ackMaxWait bounds how long a delivered alert's acknowledgement waits for
-// the rest of its round before it is settled anyway. Each acknowledgement
-// is journaled as soon as the sink has the alert (state.Store.JournalAck: a
-// write, no disk sync), so a kill -9 repeats at most the alert in flight;
-// the round is settled in one synced transaction when it ends, after at
-// most peekBatch alerts, or once its oldest acknowledgement has waited this
-// long, whichever comes first. A fast sink pays one disk sync per round
-// instead of one per alert; a crash of the machine can repeat the alerts
-// delivered since the last settle, at most one round.
+// ackMaxWait bounds how long a delivered alert's acknowledgement is held
+// before it is settled. Each acknowledgement is journaled as soon as the
+// sink has the alert (state.Store.JournalAck: a write, no disk sync), which
+// also hides the item from Peek, so a kill -9 repeats at most the alert in
+// flight. What is held is settled in one synced transaction once it holds
+// peekBatch acknowledgements or a deferral, or its oldest has waited this
+// long, and when the loop ends: one disk sync per 64 alerts or 50ms of
+// deliveries instead of one per alert. A crash of the machine can repeat
+// the alerts delivered since the last settle.
 const ackMaxWait = 50 * time.Millisecond
 
 // stuckAfter is how long a sink may fail every attempt, with alerts
@@ -44,11 +44,10 @@ type deliverer struct {
 	now     func() time.Time
 	wake    chan struct{} // a commit queued alerts for this sink
 
-	// outcome is the current round's acks and deferrals, not yet written;
-	// since is when its first one was added. Only the loop's goroutine
-	// touches them. A Settle that fails leaves them here, and the loop
-	// writes them before it Peeks again: the alerts were delivered, and
-	// Peek would hand them out a second time.
+	// outcome is the acks and deferrals held for the next settle; since
+	// is when its first one was added. Only the loop's goroutine touches
+	// them. A Settle that fails leaves them here, and the loop retries it
+	// before it delivers more.
 	outcome   state.Settlement
 	since     time.Time
 	unwritten bool // the last flush failed; logged once per streak
@@ -104,9 +103,9 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if !d.flush() {
-			// The state disk refuses writes: retry the acks before
-			// delivering more, so what was sent is not sent again.
+		if d.due() && !d.flush() {
+			// The state disk refuses writes: retry before delivering
+			// more, so the outcome held in memory stays bounded.
 			if isClosed(drain) || !d.sleep(ctx, drain, time.Second) {
 				return nil
 			}
@@ -136,6 +135,10 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 			if next, ok, err := d.store.NextAttempt(d.name); err == nil && ok {
 				wait = max(next.Sub(d.now()), 10*time.Millisecond)
 			}
+			if d.held() {
+				// Wake to settle what was delivered, at the latest.
+				wait = min(wait, max(d.since.Add(ackMaxWait).Sub(d.now()), 0))
+			}
 			if !d.sleep(ctx, drain, wait) {
 				return nil
 			}
@@ -152,12 +155,16 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 	}
 }
 
-// deliver sends items in order and settles the round in one transaction
-// before it returns. It returns how long to pause when a retryable failure
+// deliver sends items in order, journaling each acknowledgement, and
+// settles what it holds when that is due (see due). It returns how long to pause when a retryable failure
 // deferred the head of the queue (order is kept: nothing behind it goes
 // first), or 0 to continue at once.
 func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
-	defer d.flush()
+	defer func() {
+		if d.due() {
+			d.flush()
+		}
+	}()
 	alerts := make([]*sinks.Alert, 0, len(items))
 	seqs := make([]uint64, 0, len(items))
 	for _, it := range items {
@@ -184,7 +191,7 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		if ctx.Err() != nil {
 			return 0
 		}
-		if len(d.outcome.Acks) >= peekBatch || d.now().Sub(d.since) >= ackMaxWait {
+		if d.due() {
 			d.flush()
 		}
 	}
@@ -244,10 +251,10 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 	return wait
 }
 
-// ack adds seqs to the round's acknowledgements, journaled at once so a
-// kill before the round's Settle does not send them again; flush makes
-// them durable. When the journal cannot be written the round is settled
-// now instead.
+// ack adds seqs to the held acknowledgements, journaled at once so a kill
+// before their settle does not send them again; flush makes them durable.
+// When the journal cannot be written they are settled now instead: Peek
+// would hand them out again.
 func (d *deliverer) ack(seqs ...uint64) {
 	d.begin()
 	d.outcome.Acks = append(d.outcome.Acks, seqs...)
@@ -257,18 +264,33 @@ func (d *deliverer) ack(seqs ...uint64) {
 	}
 }
 
-// begin notes when the round's first unwritten outcome was added.
+// held reports whether an outcome waits to be settled.
+func (d *deliverer) held() bool { return len(d.outcome.Acks) > 0 || len(d.outcome.Defers) > 0 }
+
+// due reports whether the held outcome must be settled now: it holds a
+// deferral (Peek would hand that item out again until it is written), or
+// peekBatch acknowledgements, or its oldest has waited ackMaxWait, or the
+// last settle failed.
+func (d *deliverer) due() bool {
+	if !d.held() {
+		return false
+	}
+	return d.unwritten || len(d.outcome.Defers) > 0 || len(d.outcome.Acks) >= peekBatch ||
+		d.now().Sub(d.since) >= ackMaxWait
+}
+
+// begin notes when the first unwritten outcome was added.
 func (d *deliverer) begin() {
-	if len(d.outcome.Acks) == 0 && len(d.outcome.Defers) == 0 {
+	if !d.held() {
 		d.since = d.now()
 	}
 }
 
-// flush writes the round's outcome in one transaction and reports whether
+// flush writes the held outcome in one transaction and reports whether
 // nothing is left unwritten. On failure the outcome is kept for the next
 // flush.
 func (d *deliverer) flush() bool {
-	if len(d.outcome.Acks) == 0 && len(d.outcome.Defers) == 0 {
+	if !d.held() {
 		return true
 	}
 	if _, err := d.store.Settle(d.name, d.outcome); err != nil {

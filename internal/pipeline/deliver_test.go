@@ -16,9 +16,9 @@ import (
 	"github.com/logmatch/logmatch/sinks"
 )
 
-// depthSink records, for every alert it is sent, how many alerts the
-// store still held for it at that moment: what the delivery loop had
-// written of its acknowledgements so far.
+// depthSink records, for every alert it is sent, the size of the ack
+// journal at that moment: what the delivery loop held of its
+// acknowledgements so far.
 type depthSink struct {
 	store *state.Store
 	name  string
@@ -33,11 +33,6 @@ type depthSink struct {
 func (s *depthSink) Send(context.Context, *sinks.Alert) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, err := s.store.Depth(s.name)
-	if err != nil {
-		return false, err
-	}
-	s.depth = append(s.depth, n)
 	info, err := os.Stat(filepath.Join(s.dir, state.JournalName))
 	if err != nil {
 		return false, err
@@ -46,7 +41,7 @@ func (s *depthSink) Send(context.Context, *sinks.Alert) (bool, error) {
 	if s.each != nil {
 		s.each()
 	}
-	if s.fail[len(s.depth)] {
+	if s.fail[len(s.jsize)] {
 		return true, errors.New("unavailable")
 	}
 	return false, nil
@@ -70,29 +65,35 @@ func (c *fakeNow) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func TestDeliverSettlesPerRound(t *testing.T) {
+// TestDeliverSettlesInGroups checks how a delivery loop settles: each
+// accepted alert is journaled before the next is sent (a kill between
+// them repeats neither), and what is held is settled in one transaction
+// when ackMaxWait has passed, or at once when a deferral is held. The
+// journal is emptied by each settle, so its length counts what is held.
+func TestDeliverSettlesInGroups(t *testing.T) {
 	tests := []struct {
-		name      string
-		alerts    int
-		fail      map[int]bool  // calls that fail, retryable
-		step      time.Duration // the clock advances this much during each send
-		wantDepth []int         // the store's depth at each call
-		wantLeft  int           // queued after the round
+		name          string
+		alerts        int
+		fail          map[int]bool  // calls that fail, retryable
+		step          time.Duration // the clock advances this much during each send
+		wantHeld      []int         // acknowledgements held at each call
+		wantHeldAfter int           // held when deliver returns
+		wantLeft      int           // queued, settled or held, after the round
 	}{
 		{
-			name:   "one settle per round",
-			alerts: 5, wantDepth: []int{5, 5, 5, 5, 5}, wantLeft: 0,
+			name:   "quick sends are held together",
+			alerts: 5, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 5, wantLeft: 0,
 		},
 		{
-			name:   "a round longer than ackMaxWait is settled as it goes",
-			alerts: 5, step: ackMaxWait, wantDepth: []int{5, 5, 3, 3, 1}, wantLeft: 0,
+			name:   "sends slower than ackMaxWait are settled as they go",
+			alerts: 5, step: ackMaxWait, wantHeld: []int{0, 1, 0, 1, 0}, wantHeldAfter: 1, wantLeft: 0,
 		},
 		{
 			// The third alert fails all three attempts of the in-process
 			// retry: the two acks and its deferral are written together,
 			// and the round ends there, so order is kept.
-			name:   "retryable failure ends the round",
-			alerts: 5, fail: map[int]bool{3: true, 4: true, 5: true}, wantDepth: []int{5, 5, 5, 5, 5}, wantLeft: 3,
+			name:   "a retryable failure is settled at once",
+			alerts: 5, fail: map[int]bool{3: true, 4: true, 5: true}, wantHeld: []int{0, 1, 2, 2, 2}, wantHeldAfter: 0, wantLeft: 3,
 		},
 	}
 	for _, tc := range tests {
@@ -123,26 +124,46 @@ func TestDeliverSettlesPerRound(t *testing.T) {
 				t.Fatal(err)
 			}
 			pause := d.deliver(context.Background(), items)
-			got := sink.depth
-			if diff := cmp.Diff(tc.wantDepth, got); diff != "" {
-				t.Errorf("depth at each send (-want +got):\n%s", diff)
+			// Sequence ids 1 to 5 make journal lines of one length.
+			line := int64(0)
+			for i := 1; i < len(sink.jsize) && line == 0; i++ {
+				line = sink.jsize[i] - sink.jsize[i-1]
 			}
-			// Every accepted alert is journaled before the next is sent,
-			// so a kill between them repeats neither; a settle empties
-			// the journal.
-			for i := 1; i < len(sink.jsize); i++ {
-				grew := sink.jsize[i] > sink.jsize[i-1]
-				settled := sink.depth[i] < sink.depth[i-1]
-				if !grew && !settled && !tc.fail[i] {
-					t.Errorf("call %d: the journal did not grow (%d bytes) after call %d was accepted", i+1, sink.jsize[i], i)
-				}
+			if line <= 0 {
+				t.Fatalf("the journal never grew: %v", sink.jsize)
 			}
+			held := func(size int64) int { return int(size / line) }
+			var got []int
+			for _, n := range sink.jsize {
+				got = append(got, held(n))
+			}
+			if diff := cmp.Diff(tc.wantHeld, got); diff != "" {
+				t.Errorf("acknowledgements held at each call (-want +got):\n%s", diff)
+			}
+			size, err := os.Stat(filepath.Join(dir, state.JournalName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := held(size.Size()); got != tc.wantHeldAfter {
+				t.Errorf("held after the round: %d, want %d", got, tc.wantHeldAfter)
+			}
+			// Held acknowledgements already hide their items.
 			if n, err := store.Depth("rec"); n != tc.wantLeft || err != nil {
 				t.Errorf("queued after the round: %d, %v; want %d", n, err, tc.wantLeft)
 			}
 			if tc.fail == nil {
 				if pause != 0 {
 					t.Errorf("pause %v after a round without failures", pause)
+				}
+				clk.advance(ackMaxWait)
+				if tc.wantHeldAfter > 0 && !d.due() {
+					t.Errorf("acknowledgements held for ackMaxWait are not due")
+				}
+				d.flush()
+				if size, err := os.Stat(filepath.Join(dir, state.JournalName)); err != nil {
+					t.Error(err)
+				} else if size.Size() != 0 {
+					t.Errorf("journal holds %d bytes after the settle, want 0", size.Size())
 				}
 				return
 			}

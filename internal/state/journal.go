@@ -76,7 +76,7 @@ func journalLine(buf []byte, gen, sink string, seq uint64) []byte {
 	buf = strconv.AppendUint(buf, seq, 10)
 	sum := crc32.ChecksumIEEE(buf[start:])
 	buf = append(buf, ' ')
-	buf = strconv.AppendUint(buf, uint64(sum), 16)
+	buf = fmt.Appendf(buf, "%08x", sum)
 	return append(buf, '\n')
 }
 
@@ -166,10 +166,11 @@ func (s *Store) openJournal(dir string) error {
 // ahead of the Settle that removes them: a write to the ack journal
 // without a disk sync. From its return the acknowledgement survives the
 // end of the process (it is replayed by the next Open), though not a crash
-// of the machine; only Settle makes it durable. A delivery loop journals
-// each alert as it is delivered and settles the round at its end, so a
-// kill -9 repeats at most the one alert in flight between its delivery
-// and its JournalAck.
+// of the machine; only Settle makes it durable. Until the Settle, Peek,
+// NextAttempt and Depth treat the items as gone, so a delivery loop can
+// go on delivering and settle many acknowledgements at once. It journals
+// each alert as it is delivered, so a kill -9 repeats at most the one
+// alert in flight between its delivery and its JournalAck.
 func (s *Store) JournalAck(sink string, seqs ...uint64) error {
 	if len(seqs) == 0 {
 		return nil
@@ -215,6 +216,22 @@ func (s *Store) settled(sink string, seqs []uint64) {
 		delete(s.journal.pending, sink)
 		s.journal.empty()
 	}
+}
+
+// journaled returns a copy of sink's journaled, unsettled acks: items Peek,
+// NextAttempt and Depth treat as gone.
+func (s *Store) journaled(sink string) map[uint64]struct{} {
+	s.jmu.Lock()
+	defer s.jmu.Unlock()
+	p := s.journal.pending[sink]
+	if len(p) == 0 {
+		return nil
+	}
+	out := make(map[uint64]struct{}, len(p))
+	for seq := range p {
+		out[seq] = struct{}{}
+	}
+	return out
 }
 
 // forget drops what the journal holds for sink, whose queue is gone.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -160,4 +161,44 @@ func TestJournalOfAnotherDatabase(t *testing.T) {
 	if diff := cmp.Diff([]string{"new"}, payloads(items)); diff != "" {
 		t.Errorf("the old database's journal touched the new one (-want +got):\n%s", diff)
 	}
+}
+
+// TestJournaledAcksAreHidden checks that items journaled as acknowledged
+// are gone for Peek, NextAttempt and Depth before their Settle, and stay
+// gone after it.
+func TestJournaledAcksAreHidden(t *testing.T) {
+	clk := newClock()
+	s := open(t, t.TempDir(), Options{Now: clk.Now})
+	seqs := enqueue(t, s, "slack", "1", "2", "3")
+	if _, err := s.Settle("slack", Settlement{Defers: []Deferral{{Seq: seqs[2], Next: clk.Now().Add(time.Minute), Attempts: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("slack", seqs[0]); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, wantReady []string, wantDepth int, wantNext time.Time) {
+		t.Helper()
+		items, _, err := s.Peek("slack", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantReady, payloads(items)); diff != "" {
+			t.Errorf("%s: Peek (-want +got):\n%s", when, diff)
+		}
+		if n, err := s.Depth("slack"); n != wantDepth || err != nil {
+			t.Errorf("%s: Depth() = %d, %v; want %d", when, n, err, wantDepth)
+		}
+		if next, ok, err := s.NextAttempt("slack"); !ok || err != nil || !next.Equal(wantNext) {
+			t.Errorf("%s: NextAttempt() = %v, %v, %v; want %v", when, next, ok, err, wantNext)
+		}
+	}
+	check("journaled", []string{"2"}, 2, clk.Now())
+	if err := s.JournalAck("slack", seqs[1]); err != nil {
+		t.Fatal(err)
+	}
+	check("both journaled", nil, 1, clk.Now().Add(time.Minute))
+	if _, err := s.Settle("slack", Settlement{Acks: seqs[:2]}); err != nil {
+		t.Fatal(err)
+	}
+	check("settled", nil, 1, clk.Now().Add(time.Minute))
 }

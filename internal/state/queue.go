@@ -195,7 +195,8 @@ func (s *Store) DropCounts() map[DropKey]uint64 {
 
 // Peek returns up to limit items of sink's queue that are ready now
 // (NextAttempt not in the future), in sequence order; items waiting for a
-// retry are skipped, so one failing alert does not hold back the rest.
+// retry are skipped, so one failing alert does not hold back the rest, and
+// so are items journaled as acknowledged (JournalAck) and not yet settled.
 // Items past the queue's MaxAge are dropped first and reported. The items
 // stay queued until Acked. A sink without a queue has no items.
 func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
@@ -227,6 +228,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 		return nil, nil, fmt.Errorf("state: peek %s: %w", sink, err)
 	}
 	s.count(drops)
+	acked := s.journaled(sink)
 	var items []Item
 	err = s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
@@ -239,7 +241,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 			if err != nil {
 				return err
 			}
-			if it.NextAttempt.After(now) {
+			if _, ok := acked[it.Seq]; ok || it.NextAttempt.After(now) {
 				continue
 			}
 			it.Payload = append([]byte(nil), v[itemHeaderLen:]...)
@@ -253,10 +255,11 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 	return items, drops, nil
 }
 
-// NextAttempt returns the earliest NextAttempt of sink's queued items, so a
-// delivery loop knows how long to sleep; ok is false when the queue is
-// empty.
+// NextAttempt returns the earliest NextAttempt of sink's queued items (not
+// counting those journaled as acknowledged), so a delivery loop knows how
+// long to sleep; ok is false when there is none.
 func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
+	acked := s.journaled(sink)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
 		if err != nil || q == nil {
@@ -266,6 +269,9 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 			it, err := decodeItem(k, v, false)
 			if err != nil {
 				return err
+			}
+			if _, done := acked[it.Seq]; done {
+				return nil
 			}
 			if !ok || it.NextAttempt.Before(t) {
 				t, ok = it.NextAttempt, true
@@ -393,8 +399,10 @@ func (s *Store) Defer(sink string, seq uint64, next time.Time, attempts int) (fo
 	return res.Deferred == 1, nil
 }
 
-// Depth returns the number of items in sink's queue (0 when it has none).
+// Depth returns the number of items in sink's queue (0 when it has none),
+// less those journaled as acknowledged (JournalAck) and not yet settled.
 func (s *Store) Depth(sink string) (int, error) {
+	acked := s.journaled(sink)
 	var n int
 	err := s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
@@ -402,6 +410,13 @@ func (s *Store) Depth(sink string) (int, error) {
 			return err
 		}
 		n = q.count()
+		var k [8]byte
+		for seq := range acked {
+			binary.BigEndian.PutUint64(k[:], seq)
+			if q.items.Get(k[:]) != nil {
+				n--
+			}
+		}
 		return nil
 	})
 	if err != nil {
