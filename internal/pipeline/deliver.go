@@ -156,9 +156,9 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 }
 
 // deliver sends items in order, journaling each acknowledgement, and
-// settles what it holds when that is due (see due). It returns how long to pause when a retryable failure
-// deferred the head of the queue (order is kept: nothing behind it goes
-// first), or 0 to continue at once.
+// settles what it holds when that is due (see due). It returns how long to
+// pause when a retryable failure deferred the head of the queue (order is
+// kept: nothing behind it goes first), or 0 to continue at once.
 func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
 	defer func() {
 		if d.due() {
