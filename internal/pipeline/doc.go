@@ -16,10 +16,10 @@
 // repeats an alert. Delivery loops read their sink's queue, acknowledge
 // what was delivered and defer what must be retried, so an outage (and a
 // restart during it) only delays alerts. A loop journals each
-// acknowledgement as the sink accepts the alert (which hides the alert from
-// the queue at once) and settles them in groups, up to 64 alerts or 50ms of
-// deliveries, in one synced transaction: a kill -9 repeats at most the
-// alert in flight, a crash of the machine at most the last group.
+// acknowledgement as the sink accepts the alert and settles each round (up
+// to 64 alerts, or 50ms of deliveries) in one synced transaction: a kill -9
+// repeats at most the alert in flight, a crash of the machine at most the
+// round.
 //
 // The liveness gate (internal/health) rides on the processor: gating.go
 // tells it of restarts (startup lines, new container logs, a new wrapped
