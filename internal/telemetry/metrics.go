@@ -3,7 +3,6 @@ package telemetry
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -126,11 +125,6 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	if _, err = meter.RegisterCallback(m.observeGates, m.gateState, m.gateRecent); err != nil {
 		return nil, fmt.Errorf("gate metrics callback: %w", err)
 	}
-	// The SDK runs a callback only when it names an observable instrument;
-	// flush observes none, and any would do.
-	if _, err = meter.RegisterCallback(m.flush, m.gateState); err != nil {
-		return nil, fmt.Errorf("per-source metrics callback: %w", err)
-	}
 	gauge := func(dst *metric.Int64Gauge, name, unit, desc string) {
 		if err != nil {
 			return
@@ -153,7 +147,6 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 		return nil, fmt.Errorf("instrument logmatch.config.last_reload_success_timestamp: %w", err)
 	}
 	m.source = newSetCache("source")
-	m.source.hold = true
 	m.sink = newSetCache("sink")
 	m.record = newSetCache("record_id")
 	m.kind = newSetCache("kind")
@@ -230,13 +223,8 @@ func (m *Metrics) LinesRead(source string, lines, bytes int) {
 		return
 	}
 	o := m.source.get(labels{a: source})
-	if o.held == nil {
-		m.linesRead.Add(context.Background(), int64(lines), o.add...)
-		m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
-		return
-	}
-	o.held.lines.Add(int64(lines))
-	o.held.bytes.Add(int64(bytes))
+	m.linesRead.Add(context.Background(), int64(lines), o.add...)
+	m.bytesRead.Add(context.Background(), int64(bytes), o.add...)
 }
 
 // ReadLag records how far reading source trails its writer.
@@ -244,13 +232,7 @@ func (m *Metrics) ReadLag(source string, lag time.Duration) {
 	if m == nil {
 		return
 	}
-	o := m.source.get(labels{a: source})
-	if o.held == nil {
-		m.readLag.Record(context.Background(), lag.Seconds(), o.rec...)
-		return
-	}
-	o.held.lag.Store(math.Float64bits(lag.Seconds()))
-	o.held.lagSet.Store(true)
+	m.readLag.Record(context.Background(), lag.Seconds(), m.source.get(labels{a: source}).rec...)
 }
 
 // EntriesAssembled counts n entries assembled from source's lines.
@@ -258,12 +240,7 @@ func (m *Metrics) EntriesAssembled(source string, n int) {
 	if m == nil {
 		return
 	}
-	o := m.source.get(labels{a: source})
-	if o.held == nil {
-		m.entries.Add(context.Background(), int64(n), o.add...)
-		return
-	}
-	o.held.entries.Add(int64(n))
+	m.entries.Add(context.Background(), int64(n), m.source.get(labels{a: source}).add...)
 }
 
 // EntryCut counts what the bounds cut from an entry (or line) of source.
@@ -272,11 +249,6 @@ func (m *Metrics) EntryCut(source string, lines, bytes int) {
 		return
 	}
 	o := m.source.get(labels{a: source})
-	if o.held != nil {
-		o.held.cutLines.Add(int64(max(lines, 0)))
-		o.held.cutBytes.Add(int64(max(bytes, 0)))
-		return
-	}
 	if lines > 0 {
 		m.cutLines.Add(context.Background(), int64(lines), o.add...)
 	}
@@ -445,10 +417,9 @@ type labels struct{ a, b, c string }
 // all.
 type setCache struct {
 	keys []string // label names, one per used field of labels
-	hold bool     // entries carry a held value (the per-source cache)
 
 	read  atomic.Pointer[map[labels]opts]
-	last  atomic.Pointer[cached] // the set found last: a source's lines come in runs
+	last  atomic.Pointer[cached] // the set found last: calls come in runs of one set
 	mu    sync.Mutex             // guards added and the merge
 	added map[labels]opts        // not yet in read
 	n     int                    // sets in read and added: at most maxCachedSets
@@ -465,22 +436,6 @@ type cached struct {
 type opts struct {
 	add []metric.AddOption
 	rec []metric.RecordOption
-	// held, in the per-source cache, gathers the per-line measurements
-	// between collections; nil past maxCachedSets, where callers record
-	// directly.
-	held *held
-}
-
-// held is what the per-line methods recorded for one source since the
-// last collection. The OpenTelemetry SDK costs over 100ns a call (it
-// normalises the attribute set and looks the series up on every
-// measurement); an atomic add costs a few. Metrics.flush hands the
-// totals to the instruments when a reader collects, before the SDK reads
-// its aggregations, so every export and scrape is exact.
-type held struct {
-	lines, bytes, entries, cutLines, cutBytes atomic.Int64
-	lag                                       atomic.Uint64 // math.Float64bits of the latest lag
-	lagSet                                    atomic.Bool   // a lag was recorded since the last flush
 }
 
 func newSetCache(keys ...string) *setCache {
@@ -519,9 +474,6 @@ func (c *setCache) get(l labels) opts {
 	if c.n >= maxCachedSets {
 		return o
 	}
-	if c.hold {
-		o.held = new(held)
-	}
 	c.added[l] = o
 	c.n++
 	if len(c.added) > len(read)/4 {
@@ -536,48 +488,4 @@ func (c *setCache) get(l labels) opts {
 		c.added = map[labels]opts{}
 	}
 	return o
-}
-
-// each calls f for every cached set.
-// The lock keeps a merge from moving sets between the two maps while they
-// are walked.
-func (c *setCache) each(f func(opts)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, o := range *c.read.Load() {
-		f(o)
-	}
-	for _, o := range c.added {
-		f(o)
-	}
-}
-
-// flush hands what the per-line methods held to the instruments. It is
-// registered as a callback, which the SDK runs at every collection of
-// every reader before it reads the synchronous instruments' aggregations;
-// a flush by one reader's collection reaches the others' aggregations too,
-// so each export carries everything recorded before it began.
-func (m *Metrics) flush(ctx context.Context, _ metric.Observer) error {
-	m.source.each(func(o opts) {
-		h := o.held
-		if n := h.lines.Swap(0); n != 0 {
-			m.linesRead.Add(ctx, n, o.add...)
-		}
-		if n := h.bytes.Swap(0); n != 0 {
-			m.bytesRead.Add(ctx, n, o.add...)
-		}
-		if n := h.entries.Swap(0); n != 0 {
-			m.entries.Add(ctx, n, o.add...)
-		}
-		if n := h.cutLines.Swap(0); n != 0 {
-			m.cutLines.Add(ctx, n, o.add...)
-		}
-		if n := h.cutBytes.Swap(0); n != 0 {
-			m.cutBytes.Add(ctx, n, o.add...)
-		}
-		if h.lagSet.Swap(false) {
-			m.readLag.Record(ctx, math.Float64frombits(h.lag.Load()), o.rec...)
-		}
-	})
-	return nil
 }

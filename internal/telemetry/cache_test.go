@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
@@ -42,11 +43,10 @@ func perSource(t *testing.T, r sdkmetric.Reader) map[string]float64 {
 	return out
 }
 
-// TestHeldPerSourceCountsAreExact checks that what the per-line methods
-// hold between collections reaches every reader, exactly, at its next
-// collection, including counts added from several goroutines while
-// another reader collects.
-func TestHeldPerSourceCountsAreExact(t *testing.T) {
+// TestPerSourceCountsAreExact checks that what the per-line methods record
+// reaches every reader, exactly, at its next collection, including counts
+// added from several goroutines while another reader collects.
+func TestPerSourceCountsAreExact(t *testing.T) {
 	a, b := sdkmetric.NewManualReader(), sdkmetric.NewManualReader()
 	provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(a), sdkmetric.WithReader(b))
 	defer func() {
@@ -98,27 +98,28 @@ func TestHeldPerSourceCountsAreExact(t *testing.T) {
 
 // TestSetCacheKeepsEverySet adds many label sets, interleaved with
 // lookups of earlier ones, and checks that each is found again as the same
-// entry and visited once by each.
+// entry and that the lock-free map and the additions beside it hold every
+// set once.
 func TestSetCacheKeepsEverySet(t *testing.T) {
 	c := newSetCache("source")
-	c.hold = true
 	const n = 1000
-	first := map[string]*held{}
+	first := map[string]*metric.AddOption{}
 	for i := range n {
 		src := fmt.Sprintf("/var/log/pods/p%d.log", i)
-		first[src] = c.get(labels{a: src}).held
-		if prev := fmt.Sprintf("/var/log/pods/p%d.log", i/2); c.get(labels{a: prev}).held != first[prev] {
+		first[src] = &c.get(labels{a: src}).add[0]
+		if prev := fmt.Sprintf("/var/log/pods/p%d.log", i/2); &c.get(labels{a: prev}).add[0] != first[prev] {
 			t.Fatalf("after %d sets, %s is a new entry", i+1, prev)
 		}
 	}
-	seen := map[*held]int{}
-	c.each(func(o opts) { seen[o.held]++ })
-	if len(seen) != n {
-		t.Errorf("each visited %d sets, want %d", len(seen), n)
-	}
-	for src, h := range first {
-		if h == nil || seen[h] != 1 {
-			t.Errorf("%s: visited %d times by each", src, seen[h])
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	read := *c.read.Load()
+	for l := range c.added {
+		if _, ok := read[l]; ok {
+			t.Errorf("%s is in both maps", l.a)
 		}
+	}
+	if got := len(read) + len(c.added); got != n || c.n != n {
+		t.Errorf("%d sets kept (count %d), want %d", got, c.n, n)
 	}
 }
