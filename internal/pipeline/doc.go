@@ -15,7 +15,11 @@
 // those offsets in one state transaction, so a crash neither loses nor
 // repeats an alert. Delivery loops read their sink's queue, acknowledge
 // what was delivered and defer what must be retried, so an outage (and a
-// restart during it) only delays alerts.
+// restart during it) only delays alerts. A loop journals each
+// acknowledgement as the sink accepts the alert and settles each round (up
+// to 64 alerts, or 50ms of deliveries) in one synced transaction: a kill -9
+// repeats at most the alert in flight, a crash of the machine at most the
+// round.
 //
 // File identity is the tailer's (source.FileID), reported with every line:
 // the processor keeps per file (by device and inode) the identity of the

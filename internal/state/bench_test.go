@@ -33,31 +33,54 @@ func BenchmarkCommit(b *testing.B) {
 	}
 }
 
-// BenchmarkPeekAck measures a delivery round: Peek 10 items and Ack them.
+// BenchmarkPeekAck measures a delivery round of 64 alerts: Peek them,
+// then acknowledge them one transaction per alert ("each", what a loop
+// sending one alert at a time did) or journal each and Settle them all at
+// once ("grouped", what it does now).
 func BenchmarkPeekAck(b *testing.B) {
-	s := open(b, b.TempDir(), Options{})
-	alert := bytes.Repeat([]byte("x"), 2048)
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		var batch Batch
-		for range 10 {
-			batch.Enqueue = append(batch.Enqueue, Enqueue{Sink: "slack", Payload: alert})
+	const n = 64
+	for _, grouped := range []bool{false, true} {
+		name := "each"
+		if grouped {
+			name = "grouped"
 		}
-		if _, err := s.Commit(batch); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		items, _, err := s.Peek("slack", 10)
-		if err != nil {
-			b.Fatal(err)
-		}
-		seqs := make([]uint64, len(items))
-		for i, it := range items {
-			seqs[i] = it.Seq
-		}
-		if _, err := s.Ack("slack", seqs...); err != nil {
-			b.Fatal(err)
-		}
+		b.Run(name, func(b *testing.B) {
+			s := open(b, b.TempDir(), Options{})
+			alert := bytes.Repeat([]byte("x"), 2048)
+			var batch Batch
+			for range n {
+				batch.Enqueue = append(batch.Enqueue, Enqueue{Sink: "slack", Payload: alert})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				if _, err := s.Commit(batch); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				items, _, err := s.Peek("slack", n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !grouped {
+					for _, it := range items {
+						if _, err := s.Ack("slack", it.Seq); err != nil {
+							b.Fatal(err)
+						}
+					}
+					continue
+				}
+				var st Settlement
+				for _, it := range items {
+					if err := s.JournalAck("slack", it.Seq); err != nil {
+						b.Fatal(err)
+					}
+					st.Acks = append(st.Acks, it.Seq)
+				}
+				if _, err := s.Settle("slack", st); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -36,8 +36,16 @@
 // Alerts are stored as opaque bytes (the JSON of sinks.Alert) with a
 // sequence id that increases across the whole store, the enqueue time, an
 // attempt count and the time of the next attempt. A delivery loop Peeks
-// ready items, sends them, then Acks what the sink accepted and Defers what
-// must be retried. Every queue is bounded by item count and age; what a
+// ready items, sends them, then Settles the round: one transaction removes
+// what the sink accepted and defers what must be retried (Ack and Defer are
+// Settle with one kind alone). Settling a whole round at once costs one
+// disk sync per round instead of one per alert; an acknowledgement is
+// durable only when Settle returns, so a delivery loop must settle before
+// it Peeks again, or it would be handed the same items. Between the two,
+// JournalAck records each acknowledgement as it happens in the ack journal
+// (acks.journal beside state.db) with a write and no sync: it survives a
+// killed process, and Open replays it, so a kill -9 in the middle of a
+// round repeats only the alert in flight (journal.go). Every queue is bounded by item count and age; what a
 // bound removes is returned as Drops and added to the counters of DropCounts,
 // never discarded silently.
 //

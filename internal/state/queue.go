@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -194,7 +195,8 @@ func (s *Store) DropCounts() map[DropKey]uint64 {
 
 // Peek returns up to limit items of sink's queue that are ready now
 // (NextAttempt not in the future), in sequence order; items waiting for a
-// retry are skipped, so one failing alert does not hold back the rest.
+// retry are skipped, so one failing alert does not hold back the rest, and
+// so are items journaled as acknowledged (JournalAck) and not yet settled.
 // Items past the queue's MaxAge are dropped first and reported. The items
 // stay queued until Acked. A sink without a queue has no items.
 func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
@@ -226,6 +228,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 		return nil, nil, fmt.Errorf("state: peek %s: %w", sink, err)
 	}
 	s.count(drops)
+	acked := s.journaled(sink)
 	var items []Item
 	err = s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
@@ -238,7 +241,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 			if err != nil {
 				return err
 			}
-			if it.NextAttempt.After(now) {
+			if _, ok := acked[it.Seq]; ok || it.NextAttempt.After(now) {
 				continue
 			}
 			it.Payload = append([]byte(nil), v[itemHeaderLen:]...)
@@ -252,10 +255,11 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 	return items, drops, nil
 }
 
-// NextAttempt returns the earliest NextAttempt of sink's queued items, so a
-// delivery loop knows how long to sleep; ok is false when the queue is
-// empty.
+// NextAttempt returns the earliest NextAttempt of sink's queued items (not
+// counting those journaled as acknowledged), so a delivery loop knows how
+// long to sleep; ok is false when there is none.
 func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
+	acked := s.journaled(sink)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
 		if err != nil || q == nil {
@@ -265,6 +269,9 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 			it, err := decodeItem(k, v, false)
 			if err != nil {
 				return err
+			}
+			if _, done := acked[it.Seq]; done {
+				return nil
 			}
 			if !ok || it.NextAttempt.Before(t) {
 				t, ok = it.NextAttempt, true
@@ -278,68 +285,124 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 	return t, ok, nil
 }
 
-// Ack removes delivered items from sink's queue and returns how many were
-// still there (a bound may have dropped some meanwhile).
-func (s *Store) Ack(sink string, seqs ...uint64) (int, error) {
-	var n int
+// Deferral is one failed delivery attempt to record: the item gets
+// Attempts as its attempt count and is not handed out by Peek before Next.
+type Deferral struct {
+	Seq      uint64
+	Next     time.Time
+	Attempts int
+}
+
+// Settlement is the outcome of one delivery round of a sink: the items to
+// remove (delivered, or given up on) and the items to retry later.
+type Settlement struct {
+	Acks   []uint64
+	Defers []Deferral
+}
+
+// Settled reports how many items of a Settlement were still queued (a
+// bound may have dropped some meanwhile, or an earlier Settle acked them).
+type Settled struct {
+	Acked, Deferred int
+}
+
+// Settle writes a delivery round's outcome in one transaction, synced to
+// disk before it returns: either all of it is stored or, when an error is
+// returned, none of it. A delivery loop settles the acks of a whole batch
+// at once, so a batch costs one disk sync, not one per alert; an ack is
+// durable only once Settle has returned without error. A sequence id both
+// acked and deferred is acked. An empty Settlement writes nothing.
+func (s *Store) Settle(sink string, st Settlement) (Settled, error) {
+	if len(st.Acks) == 0 && len(st.Defers) == 0 {
+		return Settled{}, nil
+	}
+	var res Settled
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		n = 0
 		q, err := openQueue(tx, sink, false)
 		if err != nil || q == nil {
+			res = Settled{}
 			return err
 		}
-		for _, seq := range seqs {
-			k := u64(seq)
-			if q.items.Get(k) == nil {
-				continue
-			}
-			if err := q.items.Delete(k); err != nil {
-				return err
-			}
-			n++
-		}
-		if n == 0 {
-			return nil
-		}
-		return q.setCount(q.count() - n)
+		res, err = s.apply(q, st)
+		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("state: ack %s: %w", sink, err)
+		return Settled{}, fmt.Errorf("state: settle %s: %w", sink, err)
 	}
-	return n, nil
+	s.settled(sink, st.Acks)
+	return res, nil
+}
+
+// apply removes st's acks from q and records its deferrals, inside the
+// caller's transaction.
+func (s *Store) apply(q *queue, st Settlement) (Settled, error) {
+	var res Settled
+	var k [8]byte
+	for _, seq := range st.Acks {
+		binary.BigEndian.PutUint64(k[:], seq)
+		if q.items.Get(k[:]) == nil {
+			continue
+		}
+		if err := q.items.Delete(k[:]); err != nil {
+			return Settled{}, err
+		}
+		res.Acked++
+		if err := s.step("ack"); err != nil {
+			return Settled{}, err
+		}
+	}
+	for _, d := range st.Defers {
+		binary.BigEndian.PutUint64(k[:], d.Seq)
+		v := q.items.Get(k[:])
+		if v == nil {
+			continue
+		}
+		it, err := decodeItem(k[:], v, true)
+		if err != nil {
+			return Settled{}, err
+		}
+		it.NextAttempt, it.Attempts = d.Next, d.Attempts
+		if err := q.items.Put(u64(d.Seq), encodeItem(it)); err != nil {
+			return Settled{}, err
+		}
+		res.Deferred++
+		if err := s.step("defer"); err != nil {
+			return Settled{}, err
+		}
+	}
+	if res.Acked == 0 {
+		return res, nil
+	}
+	return res, q.setCount(q.count() - res.Acked)
+}
+
+// Ack removes delivered items from sink's queue and returns how many were
+// still there (a bound may have dropped some meanwhile). It is Settle with
+// acks alone.
+func (s *Store) Ack(sink string, seqs ...uint64) (int, error) {
+	res, err := s.Settle(sink, Settlement{Acks: seqs})
+	if err != nil {
+		return 0, fmt.Errorf("state: ack %s: %w", sink, errors.Unwrap(err))
+	}
+	return res.Acked, nil
 }
 
 // Defer records a failed attempt: the item gets attempts as its attempt
 // count and is not handed out by Peek before next. found is false when the
-// item is no longer queued (acked, or dropped by a bound).
+// item is no longer queued (acked, or dropped by a bound). It is Settle with
+// one deferral.
 func (s *Store) Defer(sink string, seq uint64, next time.Time, attempts int) (found bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		found = false
-		q, err := openQueue(tx, sink, false)
-		if err != nil || q == nil {
-			return err
-		}
-		k := u64(seq)
-		v := q.items.Get(k)
-		if v == nil {
-			return nil
-		}
-		it, err := decodeItem(k, v, true)
-		if err != nil {
-			return err
-		}
-		it.NextAttempt, it.Attempts = next, attempts
-		found = true
-		return q.items.Put(k, encodeItem(it))
-	})
+	res, err := s.Settle(sink, Settlement{Defers: []Deferral{{Seq: seq, Next: next, Attempts: attempts}}})
 	if err != nil {
-		return false, fmt.Errorf("state: defer %s item %d: %w", sink, seq, err)
+		return false, fmt.Errorf("state: defer %s item %d: %w", sink, seq, errors.Unwrap(err))
 	}
-	return found, nil
+	return res.Deferred == 1, nil
 }
 
-// Depth returns the number of items in sink's queue (0 when it has none).
+// Depth returns the number of items in sink's queue (0 when it has none),
+// less those journaled as acknowledged (JournalAck) and not yet settled.
 func (s *Store) Depth(sink string) (int, error) {
+	acked := s.journaled(sink)
 	var n int
 	err := s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
@@ -347,6 +410,13 @@ func (s *Store) Depth(sink string) (int, error) {
 			return err
 		}
 		n = q.count()
+		var k [8]byte
+		for seq := range acked {
+			binary.BigEndian.PutUint64(k[:], seq)
+			if q.items.Get(k[:]) != nil {
+				n--
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -395,6 +465,7 @@ func (s *Store) DropQueue(sink string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("state: drop queue %s: %w", sink, err)
 	}
+	s.forget(sink)
 	if n > 0 {
 		s.count([]Drop{{DropKey: DropKey{sink, ReasonSinkRemoved}, Count: n}})
 	}

@@ -93,9 +93,12 @@ type Store struct {
 	movedAside string // the damaged file ResetDamaged moved aside
 	damage     error  // what the check found in it
 
-	// hook, when set by a test, runs after each step of Commit's
-	// transaction; an error from it aborts the transaction there.
+	// hook, when set by a test, runs after each step of Commit's and
+	// Settle's transactions; an error from it aborts the transaction there.
 	hook func(step string) error
+
+	jmu     sync.Mutex // guards journal
+	journal *journal   // the ack journal (journal.go)
 }
 
 // Open opens (creating when needed) dir/state.db. The directory is created
@@ -159,6 +162,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	if err := s.openJournal(dir); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -206,13 +213,21 @@ func (s *Store) MovedAside() (string, error) { return s.movedAside, s.damage }
 // Path is the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close releases the database and its lock. Every Commit has already been
-// synced to disk when it returned, so Close has nothing left to flush.
+// Close releases the database and its lock. Every Commit and Settle has
+// already been synced to disk when it returned, so Close has nothing left
+// to flush; acknowledgements journaled and not settled stay in the journal
+// for the next Open.
 func (s *Store) Close() error {
+	var errs []error
 	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("state: close %s: %w", s.path, err)
+		errs = append(errs, fmt.Errorf("state: close %s: %w", s.path, err))
 	}
-	return nil
+	s.jmu.Lock()
+	if err := s.journal.f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		errs = append(errs, fmt.Errorf("state: close ack journal: %w", err))
+	}
+	s.jmu.Unlock()
+	return errors.Join(errs...)
 }
 
 // Grouping is the incident grouper's state, serialised by the grouper.
@@ -328,25 +343,32 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 		}
 		meta := tx.Bucket(bucketMeta)
 		seq := getU64(meta.Get(keySeq))
-		added := make(map[string]int)
+		// Each sink's queue is opened once and its count written once,
+		// however many alerts the batch holds for it.
+		type added struct {
+			q *queue
+			n int
+		}
+		bySink := make(map[string]*added)
+		res.Seqs = make([]uint64, 0, len(b.Enqueue))
 		var order []string
 		for _, e := range b.Enqueue {
-			q, err := openQueue(tx, e.Sink, true)
-			if err != nil {
-				return err
+			a := bySink[e.Sink]
+			if a == nil {
+				q, err := openQueue(tx, e.Sink, true)
+				if err != nil {
+					return err
+				}
+				a = &added{q: q}
+				bySink[e.Sink] = a
+				order = append(order, e.Sink)
 			}
 			seq++
 			it := Item{Seq: seq, Enqueued: now, NextAttempt: now, Payload: e.Payload}
-			if err := q.items.Put(u64(seq), encodeItem(it)); err != nil {
+			if err := a.q.items.Put(u64(seq), encodeItem(it)); err != nil {
 				return fmt.Errorf("queue %s: %w", e.Sink, err)
 			}
-			if err := q.setCount(q.count() + 1); err != nil {
-				return err
-			}
-			if added[e.Sink] == 0 {
-				order = append(order, e.Sink)
-			}
-			added[e.Sink]++
+			a.n++
 			res.Seqs = append(res.Seqs, seq)
 			if err := s.step("enqueue"); err != nil {
 				return err
@@ -356,11 +378,11 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 			return err
 		}
 		for _, sink := range order {
-			q, err := openQueue(tx, sink, false)
-			if err != nil {
+			a := bySink[sink]
+			if err := a.q.setCount(a.q.count() + a.n); err != nil {
 				return err
 			}
-			d, err := s.enforce(q, sink, now, false)
+			d, err := s.enforce(a.q, sink, now, false)
 			if err != nil {
 				return err
 			}

@@ -615,11 +615,25 @@ type labels struct{ a, b, c string }
 
 // setCache keeps prepared attribute options by label values, so the hot
 // path neither sorts attributes nor allocates once a label set was seen.
+// Lookups of a set seen before take no lock: they read an immutable map
+// through an atomic pointer. Sets added since that map was built wait in
+// a small map under a mutex, which is merged into a new immutable map once
+// it holds a quarter as many sets, so adding n sets copies O(n) entries in
+// all.
 type setCache struct {
 	keys []string // label names, one per used field of labels
 
-	mu  sync.RWMutex
-	set map[labels]opts // at most maxCachedSets
+	read  atomic.Pointer[map[labels]opts]
+	last  atomic.Pointer[cached] // the set found last: calls come in runs of one set
+	mu    sync.Mutex             // guards added and the merge
+	added map[labels]opts        // not yet in read
+	n     int                    // sets in read and added: at most maxCachedSets
+}
+
+// cached is one entry of a setCache.
+type cached struct {
+	l labels
+	o opts
 }
 
 // opts are one attribute set as ready-made variadic arguments: passing a
@@ -630,14 +644,29 @@ type opts struct {
 }
 
 func newSetCache(keys ...string) *setCache {
-	return &setCache{keys: keys, set: map[labels]opts{}}
+	c := &setCache{keys: keys, added: map[labels]opts{}}
+	c.read.Store(&map[labels]opts{})
+	return c
 }
 
 func (c *setCache) get(l labels) opts {
-	c.mu.RLock()
-	o, ok := c.set[l]
-	c.mu.RUnlock()
-	if ok {
+	// Comparing strings that share their bytes with the cached ones (the
+	// caller passes the same source string each time) costs less than
+	// hashing them.
+	if e := c.last.Load(); e != nil && e.l == l {
+		return e.o
+	}
+	if o, ok := (*c.read.Load())[l]; ok {
+		c.last.Store(&cached{l: l, o: o})
+		return o
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	read := *c.read.Load()
+	if o, ok := read[l]; ok {
+		return o
+	}
+	if o, ok := c.added[l]; ok {
 		return o
 	}
 	vals := [3]string{l.a, l.b, l.c}
@@ -646,11 +675,22 @@ func (c *setCache) get(l labels) opts {
 		kvs[i] = attribute.String(k, vals[i])
 	}
 	set := metric.WithAttributeSet(attribute.NewSet(kvs...))
-	o = opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
-	c.mu.Lock()
-	if len(c.set) < maxCachedSets {
-		c.set[l] = o
+	o := opts{add: []metric.AddOption{set}, rec: []metric.RecordOption{set}}
+	if c.n >= maxCachedSets {
+		return o
 	}
-	c.mu.Unlock()
+	c.added[l] = o
+	c.n++
+	if len(c.added) > len(read)/4 {
+		m := make(map[labels]opts, c.n)
+		for k, v := range read {
+			m[k] = v
+		}
+		for k, v := range c.added {
+			m[k] = v
+		}
+		c.read.Store(&m)
+		c.added = map[labels]opts{}
+	}
 	return o
 }

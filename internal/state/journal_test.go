@@ -1,0 +1,204 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func journalSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	info, err := os.Stat(filepath.Join(dir, JournalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Size()
+}
+
+func enqueue(t *testing.T, s *Store, sink string, payloads ...string) []uint64 {
+	t.Helper()
+	var b Batch
+	for _, p := range payloads {
+		b.Enqueue = append(b.Enqueue, Enqueue{Sink: sink, Payload: []byte(p)})
+	}
+	res, err := s.Commit(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Seqs
+}
+
+// TestJournalReplay journals acks, stops without settling them (as a
+// killed process does; Close writes nothing more) and checks that the next
+// Open removes exactly those items, once, and empties the journal.
+func TestJournalReplay(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	slack := enqueue(t, s, "slack", "1", "2", "3")
+	hook := enqueue(t, s, "webhook", "1", "2")
+	if err := s.JournalAck("slack", slack[0], slack[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("webhook", hook[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("gone", 12345); err != nil {
+		t.Fatal(err)
+	}
+	// A write the crash cut short.
+	f, err := os.OpenFile(filepath.Join(dir, JournalName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("0123 slack 3"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = open(t, dir, Options{})
+	for sink, want := range map[string][]string{"slack": {"3"}, "webhook": {"1"}} {
+		items, _, err := s.Peek(sink, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, payloads(items)); diff != "" {
+			t.Errorf("%s after replay (-want +got):\n%s", sink, diff)
+		}
+		if n, err := s.Depth(sink); n != len(want) || err != nil {
+			t.Errorf("Depth(%s) = %d, %v; want %d", sink, n, err, len(want))
+		}
+	}
+	if n := journalSize(t, dir); n != 0 {
+		t.Errorf("journal holds %d bytes after replay, want 0", n)
+	}
+	// A second replay of the same lines would do nothing; a reopen finds
+	// the journal empty and the queues as they were.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir, Options{})
+	if n, err := s.Depth("slack"); n != 1 || err != nil {
+		t.Errorf("Depth(slack) after a second open = %d, %v; want 1", n, err)
+	}
+}
+
+// TestJournalEmptiedWhenSettled checks that the journal is emptied once
+// every journaled ack of every sink is settled, and not before.
+func TestJournalEmptiedWhenSettled(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	slack := enqueue(t, s, "slack", "1", "2")
+	hook := enqueue(t, s, "webhook", "1")
+	if err := s.JournalAck("slack", slack...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("webhook", hook...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Settle("slack", Settlement{Acks: slack[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	if journalSize(t, dir) == 0 {
+		t.Fatal("journal emptied with acks of slack and webhook still unsettled")
+	}
+	if _, err := s.Settle("slack", Settlement{Acks: slack[1:]}); err != nil {
+		t.Fatal(err)
+	}
+	if journalSize(t, dir) == 0 {
+		t.Fatal("journal emptied with webhook's ack still unsettled")
+	}
+	if _, err := s.DropQueue("webhook"); err != nil {
+		t.Fatal(err)
+	}
+	if n := journalSize(t, dir); n != 0 {
+		t.Errorf("journal holds %d bytes with nothing unsettled, want 0", n)
+	}
+}
+
+// TestJournalOfAnotherDatabase checks that a journal is never replayed
+// into a database other than the one it was written for: here the state
+// file was moved aside, and the new one reuses the sequence ids.
+func TestJournalOfAnotherDatabase(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	seqs := enqueue(t, s, "slack", "old")
+	if err := s.JournalAck("slack", seqs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, FileName), filepath.Join(dir, FileName+".aside")); err != nil {
+		t.Fatal(err)
+	}
+	// The new database gets its generation at its first Open, so the old
+	// journal is kept aside for the moment its items exist again.
+	journal, err := os.ReadFile(filepath.Join(dir, JournalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir, Options{})
+	if got := enqueue(t, s, "slack", "new"); got[0] != seqs[0] {
+		t.Fatalf("new database gave seq %d, want %d (the test needs a reused id)", got[0], seqs[0])
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, JournalName), journal, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir, Options{})
+	items, _, err := s.Peek("slack", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"new"}, payloads(items)); diff != "" {
+		t.Errorf("the old database's journal touched the new one (-want +got):\n%s", diff)
+	}
+}
+
+// TestJournaledAcksAreHidden checks that items journaled as acknowledged
+// are gone for Peek, NextAttempt and Depth before their Settle, and stay
+// gone after it.
+func TestJournaledAcksAreHidden(t *testing.T) {
+	clk := newClock()
+	s := open(t, t.TempDir(), Options{Now: clk.Now})
+	seqs := enqueue(t, s, "slack", "1", "2", "3")
+	if _, err := s.Settle("slack", Settlement{Defers: []Deferral{{Seq: seqs[2], Next: clk.Now().Add(time.Minute), Attempts: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("slack", seqs[0]); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, wantReady []string, wantDepth int, wantNext time.Time) {
+		t.Helper()
+		items, _, err := s.Peek("slack", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantReady, payloads(items)); diff != "" {
+			t.Errorf("%s: Peek (-want +got):\n%s", when, diff)
+		}
+		if n, err := s.Depth("slack"); n != wantDepth || err != nil {
+			t.Errorf("%s: Depth() = %d, %v; want %d", when, n, err, wantDepth)
+		}
+		if next, ok, err := s.NextAttempt("slack"); !ok || err != nil || !next.Equal(wantNext) {
+			t.Errorf("%s: NextAttempt() = %v, %v, %v; want %v", when, next, ok, err, wantNext)
+		}
+	}
+	check("journaled", []string{"2"}, 2, clk.Now())
+	if err := s.JournalAck("slack", seqs[1]); err != nil {
+		t.Fatal(err)
+	}
+	check("both journaled", nil, 1, clk.Now().Add(time.Minute))
+	if _, err := s.Settle("slack", Settlement{Acks: seqs[:2]}); err != nil {
+		t.Fatal(err)
+	}
+	check("settled", nil, 1, clk.Now().Add(time.Minute))
+}
