@@ -57,10 +57,33 @@ func (c *collector) emit(_ context.Context, l Line) error {
 	return nil
 }
 
-func (c *collector) all() []Line {
+// everything is what was delivered, Gone notices included.
+func (c *collector) everything() []Line {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]Line(nil), c.lines...)
+}
+
+// all are the delivered lines, Gone notices left out.
+func (c *collector) all() []Line {
+	var out []Line
+	for _, l := range c.everything() {
+		if !l.Gone {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// gone are the Gone notices delivered.
+func (c *collector) gone() []Line {
+	var out []Line
+	for _, l := range c.everything() {
+		if l.Gone {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (c *collector) texts() []string {

@@ -1,0 +1,219 @@
+package source
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// maxSiblings bounds the directory entries examined when looking for a
+// rotated copy of a file.
+const maxSiblings = 256
+
+// classify decides whether a file that appeared after the start is a
+// copy-truncate copy of a followed file in the same directory (evCopy: its
+// bytes are then read from the original, and from the copy only what the
+// original loses when it is truncated) or a new file (evNew: read from its
+// beginning). It reports false while it cannot tell yet: the file is
+// empty, or it holds fewer bytes than the original's fingerprint, they
+// equal the original's first bytes (logrotate writing its copy) and it
+// grew since the last look. A file that stops growing as a prefix of a
+// followed file is taken as its copy. Only files following in the same
+// directory are compared: that is where copytruncate puts its copy, the
+// original of a copy is never renamed away, and it keeps unrelated files
+// apart.
+func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return evNew, true // read errors surface when it is read
+	}
+	size := fi.Size()
+	stable := size == tr.size
+	tr.size, tr.mtime, tr.recheck = size, fi.ModTime(), time.Time{}
+	if size == 0 {
+		return 0, false // its first write is an event, or the next scan sees it
+	}
+	b := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...)
+	tr.copyOf = nil
+	for _, o := range t.order {
+		if o == tr || o.state != following || o.id.Size == 0 || filepath.Dir(o.path) != filepath.Dir(tr.path) {
+			continue
+		}
+		if len(b) >= o.id.Size && fingerprint(b[:o.id.Size]) == o.id.Sum {
+			tr.copyOf = o
+			break
+		}
+		if ob := t.head(o.f, len(b)); len(ob) == len(b) && string(ob) == string(b) {
+			if !stable {
+				tr.recheck = now.Add(recheckAfter)
+				return 0, false
+			}
+			tr.copyOf = o
+			break
+		}
+	}
+	tr.id = t.identify(tr.f, tr.key)
+	if tr.copyOf != nil {
+		return evCopy, true
+	}
+	return evNew, true
+}
+
+// checkTruncation notices a file that was truncated, or whose content was
+// replaced in place, since the last look, and restarts it from its
+// beginning with its new identity. Before that it reads what the old
+// content still had unread from a copy-truncate copy, when one is found.
+// The first bytes are compared whenever the size or the modification time
+// changed, a write event named the file, or the look is a full scan: a
+// rewrite to the same size within one look changes them.
+func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return err
+	}
+	size, mtime := fi.Size(), fi.ModTime()
+	changed := full || tr.dirty || size != tr.size || !mtime.Equal(tr.mtime)
+	tr.size, tr.mtime, tr.dirty = size, mtime, false
+	truncated := size < tr.cr.pos
+	if !truncated && changed {
+		if !t.hasContent(tr.f, tr.id) {
+			truncated = true
+		} else if tr.id.Size < t.cfg.FingerprintSize && size > int64(tr.id.Size) {
+			tr.id = t.identify(tr.f, tr.key) // grown: fingerprint more of it
+		}
+	}
+	if !truncated {
+		return nil
+	}
+	t.cfg.Observer.Add(tr.source, CountTruncations, 1)
+	from := tr.resume()
+	if cp := t.findCopy(tr); cp != nil {
+		if err := t.readCopy(s, tr, cp, from); err != nil {
+			return err
+		}
+	} else if err := t.finish(s.ctx, tr, s.now, s.emit); err != nil {
+		return err
+	}
+	if err := tr.seek(0); err != nil {
+		return err
+	}
+	tr.id = t.identify(tr.f, tr.key)
+	return nil
+}
+
+// findCopy looks for a copy of tr's old content: first among tracked
+// files, then among the files next to it whose name starts like its own
+// (app.log.1, app.log-20260101, app-20260101.log).
+func (t *Tailer) findCopy(tr *tracked) *tracked {
+	if tr.id.Size == 0 {
+		return nil // nothing of the old content is known: any file would match
+	}
+	for _, o := range t.order {
+		if o.state == copying && o.copyOf == tr {
+			return o
+		}
+	}
+	// A copy still being classified (logrotate was writing it at the last
+	// look) is the copy when it now holds the old content.
+	for _, o := range t.order {
+		if o.state == classifying && filepath.Dir(o.path) == filepath.Dir(tr.path) && t.hasContent(o.f, tr.id) {
+			return o
+		}
+	}
+	dir, base := filepath.Split(tr.path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	entries, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return nil
+	}
+	seen := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), stem) || e.Name() == base || !e.Type().IsRegular() {
+			continue
+		}
+		if seen++; seen > maxSiblings {
+			break
+		}
+		if cp := t.openIf(filepath.Join(dir, e.Name()), tr.id, 0, false); cp != nil {
+			if t.files[cp.key] != nil { // followed on its own: not a copy of tr
+				cp.f.Close()
+				continue
+			}
+			cp.source, cp.pod = tr.source, tr.pod
+			return cp
+		}
+	}
+	return nil
+}
+
+// openIf opens path when it holds id's content (and, with sameFile, is the
+// same inode), is at least min bytes long and lies inside the roots. The
+// result is not tracked.
+func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *tracked {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	fi, err := f.Stat()
+	k, ok := devino{}, false
+	if err == nil {
+		k, ok = fileKey(fi)
+	}
+	if !ok || fi.Size() < min || (sameFile && k != (devino{id.Dev, id.Ino})) || !t.hasContent(f, id) {
+		f.Close()
+		return nil
+	}
+	real, err := realPath(f)
+	if err != nil || !t.roots.allows(real) {
+		f.Close()
+		return nil
+	}
+	tr := &tracked{key: k, state: copying, path: path, real: real, source: path, f: f, size: fi.Size(), mtime: fi.ModTime()}
+	t.newReader(tr)
+	tr.id = t.identify(f, k)
+	return tr
+}
+
+// readCopy delivers the copy's bytes from offset from to its end, as lines
+// of orig. A tracked copy then continues from its end as a file of its
+// own; an untracked one is closed (after its Gone notice: its lines
+// carried its identity) and remembered.
+func (t *Tailer) readCopy(s step, orig, cp *tracked, from int64) error {
+	t.cfg.Observer.Add(orig.source, CountCopyTails, 1)
+	cp.fr.format = orig.fr.format
+	// The copy can be shorter than what was read from the original: lines
+	// written between logrotate's copy and its truncation are only in what
+	// we read before the truncation.
+	if size := fileSize(cp.f); size >= 0 && from > size {
+		from = size
+	}
+	if err := cp.seek(from); err != nil {
+		return err
+	}
+	if err := t.drain(s.ctx, cp, s.now, s.emit); err != nil {
+		return err
+	}
+	if t.files[cp.key] == cp {
+		return t.transition(s, cp, evCopyRead, "")
+	}
+	t.retire(cp)
+	cp.f.Close()
+	return t.gone(s.ctx, cp, s.emit)
+}
+
+func (t *Tailer) retiredIndex(k devino) int {
+	return slices.IndexFunc(t.retired, func(r retiredFile) bool { return r.key == k })
+}
+
+// retire remembers a copy read to its end outside the globs.
+func (t *Tailer) retire(cp *tracked) {
+	if i := t.retiredIndex(cp.key); i >= 0 {
+		t.retired = slices.Delete(t.retired, i, i+1)
+	}
+	if len(t.retired) == maxRetired {
+		t.retired = slices.Delete(t.retired, 0, 1)
+	}
+	t.retired = append(t.retired, retiredFile{key: cp.key, id: cp.id, end: cp.lineStart})
+}
