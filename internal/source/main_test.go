@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -104,6 +105,7 @@ type harness struct {
 	done   chan error
 	got    *collector
 	obs    *tally
+	log    *logRecords
 	idle   chan struct{} // receives after each poll
 }
 
@@ -113,6 +115,10 @@ func startTailer(t *testing.T, cfg Config) *harness {
 	cfg.Tick = h.tick
 	h.idle = make(chan struct{})
 	cfg.Observer = h.obs
+	h.log = &logRecords{}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(h.log)
+	}
 	if cfg.RotateWait == 0 {
 		cfg.RotateWait = time.Second
 	}
