@@ -113,10 +113,10 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	nextScan := time.Time{}
 	for {
 		now := time.Now()
-		if full {
+		more, err := t.pass(ctx, now, full, emit)
+		if full { // after the scan, which knows whether the watch covers every directory
 			nextScan = now.Add(t.scanPeriod())
 		}
-		more, err := t.pass(ctx, now, full, emit)
 		if t.afterPoll != nil {
 			t.afterPoll()
 		}
