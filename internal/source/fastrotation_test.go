@@ -51,7 +51,7 @@ func TestRealFastRotation(t *testing.T) {
 			})
 			// Every rotated file is closed after RotateWait: its Gone
 			// notice is the sign nothing more can come from it.
-			waitFor(t, "every rotated file's Gone notice", func() bool { return len(l.got.gone()) >= rollovers })
+			waitUntil(func() bool { return len(l.got.gone()) >= rollovers })
 			l.stop(t)
 			got := numbersOf(t, l.got.texts())
 			lost, dups := lostAndDuplicated(got, fastLines)
@@ -61,6 +61,13 @@ func TestRealFastRotation(t *testing.T) {
 			}
 			if lost != 0 || dups != 0 || !slices.IsSorted(got) {
 				t.Errorf("%d lost, %d duplicated, sorted %v; want every line once in order", lost, dups, slices.IsSorted(got))
+			}
+			if n := len(l.got.gone()); n != rollovers {
+				var paths []string
+				for _, g := range l.got.gone() {
+					paths = append(paths, filepath.Base(g.Path)+"@"+strconv.FormatInt(g.Next, 10))
+				}
+				t.Errorf("%d Gone notices for %d rotated files: %v", n, rollovers, paths)
 			}
 			if n := l.obs.get(CountGenerationsLost); n != 0 {
 				t.Errorf("generations lost = %d, want 0", n)

@@ -48,6 +48,16 @@ func newRoots(globs, symlinkRoots []string) (*roots, error) {
 	return r, nil
 }
 
+// matches reports whether an absolute path matches one of the globs.
+func (r *roots) matches(path string) bool {
+	for _, g := range r.globs {
+		if ok, _ := filepath.Match(g, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // allows reports whether a real (link-free) path lies inside a root. The
 // roots' own links (a /var/log that is a link to /data/log) are resolved
 // as late as possible, since a root may not exist yet at start.

@@ -381,13 +381,9 @@ func (t *Tailer) account(present map[devino]bool, skipped map[devino]string) {
 			delete(t.refused, k)
 		}
 	}
-	lost := func(path, why string) {
-		t.cfg.Observer.Add(path, CountGenerationsLost, 1)
-		t.log.Warn("a file generation was never read", "path", path, "why", why)
-	}
 	for k, p := range t.skipped {
 		if !present[k] && t.files[k] == nil {
-			lost(p, "it vanished while max_open_files kept it from being opened")
+			t.lost(p, "it vanished while max_open_files kept it from being opened")
 		}
 	}
 	if len(skipped) != len(t.skipped) {
@@ -405,9 +401,15 @@ func (t *Tailer) account(present map[devino]bool, skipped map[devino]string) {
 			delete(t.missed, k)
 		case !present[k]:
 			delete(t.missed, k)
-			lost(p, "it was renamed away or deleted between two looks, before it could be opened")
+			t.lost(p, "it was renamed away or deleted between two looks, before it could be opened")
 		}
 	}
+}
+
+// lost counts and logs a file generation that was never read.
+func (t *Tailer) lost(path, why string) {
+	t.cfg.Observer.Add(path, CountGenerationsLost, 1)
+	t.log.Warn("a file generation was never read", "path", path, "why", why)
 }
 
 // Why open did not return a file.

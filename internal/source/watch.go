@@ -103,7 +103,10 @@ func (w *watch) sync(want []string) {
 // full scan (a name appeared, vanished or moved) rather than a read pass.
 func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 	switch {
-	case ev.Op.Has(fsnotify.Create) || ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename):
+	case ev.Op.Has(fsnotify.Create):
+		t.openCreated(ev.Name)
+		return true
+	case ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename):
 		return true
 	case ev.Op.Has(fsnotify.Write):
 		if tr := t.byName[ev.Name]; tr != nil {
@@ -111,6 +114,31 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 		}
 	}
 	return false
+}
+
+// openCreated opens a file created at a matching name at once, before the
+// scan the event asks for: a file renamed away again within milliseconds
+// (a rotation faster than any poll) is then still read through its
+// descriptor. A file seen here but gone before the open is left to the
+// scan, which counts it lost unless it shows up again. A name gone before
+// it could be looked at is not counted: the event may be older than a
+// scan that already opened that file.
+func (t *Tailer) openCreated(name string) {
+	if !t.roots.matches(name) {
+		return
+	}
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	k, ok := fileKey(fi)
+	if !ok || t.files[k] != nil || t.refused[k] != "" || t.skipped[k] != "" {
+		return
+	}
+	if _, err := t.open(found{path: name, key: k}); errors.Is(err, errVanished) {
+		t.missed[k] = name // the scan decides whether it was lost
+	}
+	// Other failures are the scan's to count and log.
 }
 
 // drainEvents takes the events already waiting, so that a burst costs one

@@ -82,13 +82,20 @@ func (l *live) stop(t *testing.T) {
 // the test asserts.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
+	if !waitUntil(cond) {
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// waitUntil polls cond for up to 20 s and reports whether it came true.
+func waitUntil(cond func() bool) bool {
 	for i := 0; i < 2000; i++ {
 		if cond() {
-			return
+			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+	return false
 }
 
 // never are poll periods long enough that only the watch can wake the
