@@ -39,7 +39,8 @@ type Tailer struct {
 	started bool // the first pass is done: start-at and Positions no longer apply
 	manual  bool // driven by Config.Tick: the clock is the tick's
 
-	scratch []byte // fingerprint reads
+	scratch   []byte     // fingerprint reads
+	passFiles []*tracked // the files of the current pass
 	// retired remembers copies read to their end outside the globs, oldest
 	// first (at most maxRetired), so that one showing up in a glob later is
 	// not read again.
@@ -131,7 +132,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			continue
 		}
 		wake, wakeFull := nextScan, true
-		if d := t.nextDeadline(); !d.IsZero() && d.Before(wake) {
+		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
 			wake, wakeFull = d, false
 		}
 		timer.Reset(time.Until(wake))
@@ -140,11 +141,20 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			return nil
 		case <-timer.C:
 			full = wakeFull
-		case ev := <-t.watch.events():
+		case ev, ok := <-t.watch.events():
+			if !ok {
+				t.watch.stopped()
+				full = true
+				break
+			}
 			full = t.noteEvent(ev)
 			full = t.drainEvents() || full
-		case err := <-t.watch.errors():
-			t.watch.noteError(err)
+		case err, ok := <-t.watch.errors():
+			if !ok {
+				t.watch.stopped()
+			} else {
+				t.watch.noteError(err)
+			}
 			full = true
 		}
 		timer.Stop() // since Go 1.23 a stopped timer delivers no stale tick
@@ -189,13 +199,15 @@ func (t *Tailer) scanPeriod() time.Duration {
 	return t.cfg.PollInterval
 }
 
-// nextDeadline is the earliest time a file needs a look without an event:
-// the end of a RotateWait, or a recheck of a file being classified. Zero
-// when there is none.
-func (t *Tailer) nextDeadline() time.Time {
+// nextDeadline is the earliest time after now that a file needs a look
+// without an event: the end of a RotateWait, or a recheck of a file being
+// classified. Zero when there is none. A deadline already past belongs to
+// a file waiting behind an older one of its source, whose own deadline
+// comes first.
+func (t *Tailer) nextDeadline(now time.Time) time.Time {
 	var d time.Time
 	earlier := func(x time.Time) {
-		if !x.IsZero() && (d.IsZero() || x.Before(d)) {
+		if x.After(now) && (d.IsZero() || x.Before(d)) {
 			d = x
 		}
 	}

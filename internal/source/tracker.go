@@ -222,7 +222,10 @@ func (t *Tailer) pass(ctx context.Context, now time.Time, full bool, emit Emit) 
 			return false, err
 		}
 	}
-	files := append([]*tracked(nil), t.order...)
+	// A copy: transitions close files. Reused, so a pass allocates nothing.
+	t.passFiles = append(t.passFiles[:0], t.order...)
+	files := t.passFiles
+	defer clear(files) // keep no closed file alive until the next pass
 	for _, tr := range files {
 		if tr.state != classifying {
 			continue

@@ -25,6 +25,7 @@ type watch struct {
 	missing map[string]bool
 	failed  map[string]bool // logged once each
 	lastErr string
+	dead    bool // its channels were closed: polling only
 }
 
 // newWatch starts a watcher, or returns nil (logged) when the system has
@@ -45,21 +46,30 @@ func (w *watch) close() {
 }
 
 func (w *watch) events() <-chan fsnotify.Event {
-	if w == nil {
+	if w == nil || w.dead {
 		return nil
 	}
 	return w.w.Events
 }
 
 func (w *watch) errors() <-chan error {
-	if w == nil {
+	if w == nil || w.dead {
 		return nil
 	}
 	return w.w.Errors
 }
 
+// stopped notes that the watcher closed its channels on its own (its
+// reader failed): the tailer polls from now on.
+func (w *watch) stopped() {
+	if w != nil && !w.dead {
+		w.dead = true
+		w.log.Warn("file-system watch stopped, polling files instead")
+	}
+}
+
 // complete reports whether every wanted directory is watched.
-func (w *watch) complete() bool { return w != nil && len(w.missing) == 0 }
+func (w *watch) complete() bool { return w != nil && !w.dead && len(w.missing) == 0 }
 
 // noteError logs a watch error once per distinct message. An overflow
 // (events were dropped) only needs the full scan the caller makes.
@@ -73,7 +83,7 @@ func (w *watch) noteError(err error) {
 
 // sync makes the watched set the wanted one.
 func (w *watch) sync(want []string) {
-	if w == nil {
+	if w == nil || w.dead {
 		return
 	}
 	have := w.w.WatchList()
