@@ -42,7 +42,9 @@ const (
 
 // Config configures a Tailer. Zero values take the defaults above.
 type Config struct {
-	// Paths are glob patterns (filepath.Match syntax, several allowed).
+	// Paths are glob patterns (filepath.Match syntax, several allowed); a
+	// relative one is taken from the working directory at New, and
+	// Line.Path is always absolute.
 	Paths []string
 	// Format is the framing of the files; FormatAuto decides per file.
 	Format Format

@@ -16,9 +16,15 @@
 //
 // # What is guaranteed
 //
-// The Tailer polls (every PollInterval, or on each receive from an injected
-// Tick channel) and reads with os.File and bufio, one goroutine for all
-// files. Across these events no line is lost or read twice:
+// The Tailer wakes on a file-system watch (fsnotify: inotify on Linux) of
+// the directories of the globs and of the files it follows, with a full look
+// every RescanInterval as a safety net; where the watch cannot be had (no
+// inotify, its limits reached, a directory not there yet, NoWatch) it polls
+// every PollInterval. Tests drive it with an injected Tick channel instead.
+// It reads with os.File and bufio, one goroutine for all files, each file
+// in one explicit state (design.md beside this file has the states, their
+// transitions and what each event does). Across these events no line is
+// lost or read twice:
 //
 //   - rename and create (logrotate create, kubelet): the renamed file is
 //     followed by inode inside the globs, or read to its end through the
@@ -46,9 +52,19 @@
 //     path's new file from its beginning. Files without a checkpoint start
 //     where StartAt says; files that appear later start at their beginning.
 //
-// A file must stay at a matching path for one poll to be seen at all. A
-// file that appears as a prefix of a followed file in the same directory is
-// taken as its copy. Lines held back when Run stops (an unterminated last
+// A file created at a matching name is opened on its create event, so one
+// renamed away again within milliseconds is still read to its end; without
+// the watch a file must stay at a matching path for one poll to be seen at
+// all. A truncate-and-rewrite to the same size is seen by its first bytes,
+// and every Line after it carries the new fingerprint. A file that appears
+// as a prefix of a followed file in the same directory is taken as its copy.
+//
+// A file stops being followed when it was drained after leaving the globs:
+// its last line is followed by one Line with Gone set. Files beyond
+// MaxOpenFiles are counted, logged once per change and opened when a slot
+// frees; a file whose real path (links resolved) lies outside the fixed
+// leading directories of the globs and SymlinkRoots is refused, logged and
+// counted; a generation seen but never opened is counted as lost. Lines held back when Run stops (an unterminated last
 // line, an open CRI/docker partial line) lie after the last Line.Next, so a
 // restart reads them again.
 //

@@ -288,7 +288,7 @@ func (t *Tailer) glob() []found {
 	var out []found
 	seen := make(map[devino]bool)
 	var paths []string
-	for _, p := range t.cfg.Paths {
+	for _, p := range t.roots.globs { // absolute, as the watch's event names are
 		m, _ := filepath.Glob(p) // patterns were validated in New
 		paths = append(paths, m...)
 	}

@@ -187,3 +187,41 @@ func TestWatchDirs(t *testing.T) {
 		t.Errorf("watched directories (-want +got):\n%s", diff)
 	}
 }
+
+// TestWatchFollowsLinkTargets follows kubelet's layout, a link in
+// containers/ to the log in pods/: the writes and the rotation happen in
+// the target's directory, which the watch covers too.
+func TestWatchFollowsLinkTargets(t *testing.T) {
+	root := t.TempDir()
+	pods := filepath.Join(root, "pods", "infer_sglang-0_uid", "server")
+	containers := filepath.Join(root, "containers")
+	for _, d := range []string{pods, containers} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(pods, "0.log")
+	writeFile(t, target, numbered(1, 2))
+	link := filepath.Join(containers, "sglang-0_infer_server-0abc.log")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	l := startLive(t, Config{
+		Paths: []string{filepath.Join(containers, "*.log")}, Format: FormatRaw,
+		SymlinkRoots: []string{filepath.Join(root, "pods")},
+		PollInterval: never, RescanInterval: never, RotateWait: 100 * time.Millisecond,
+	})
+	waitFor(t, "the first lines", func() bool { return len(l.got.all()) == 2 })
+	appendFile(t, target, numbered(3, 3))
+	waitFor(t, "a line written through the target", func() bool { return len(l.got.all()) == 3 })
+	mustRename(t, target, target+".20261129-100000") // kubelet's rotation
+	writeFile(t, target, numbered(4, 5))
+	waitFor(t, "the rotated target's successor", func() bool { return len(l.got.all()) == 5 })
+	l.stop(t)
+	if diff := cmp.Diff(wantNumbered(1, 5), l.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if n := l.obs.get(CountSymlinksRefused); n != 0 {
+		t.Errorf("symlinks refused = %d, want 0", n)
+	}
+}
