@@ -9,21 +9,35 @@ import (
 	"time"
 )
 
-// countReader tracks the read position of a file without a seek per read.
+// countReader tracks the read position of a file without a seek per read,
+// and keeps the file's first bytes (up to max) as they were read: the
+// identity of the content read is taken from them, never from a later look
+// at a file that may have been truncated and rewritten since.
 type countReader struct {
-	f   *os.File
-	pos int64
+	f    *os.File
+	pos  int64
+	head []byte
+	max  int
 }
 
 func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.f.Read(p)
+	if known := int64(len(c.head)); n > 0 && c.pos <= known && len(c.head) < c.max {
+		if from := known - c.pos; from < int64(n) {
+			more := p[from:n]
+			if room := c.max - len(c.head); len(more) > room {
+				more = more[:room]
+			}
+			c.head = append(c.head, more...)
+		}
+	}
 	c.pos += int64(n)
 	return n, err
 }
 
 // newReader sets up tr's splitter and framer over its open file.
 func (t *Tailer) newReader(tr *tracked) {
-	tr.cr = &countReader{f: tr.f}
+	tr.cr = &countReader{f: tr.f, max: t.cfg.FingerprintSize}
 	tr.sp = newSplitter(tr.cr, physicalBound(t.cfg.Format, t.cfg.MaxLineBytes))
 	tr.fr = newFramer(t.cfg.Format, t.cfg.MaxLineBytes)
 }
@@ -57,10 +71,19 @@ func (tr *tracked) setPos(off int64) {
 	tr.fr.reset()
 }
 
-// identify fingerprints the first bytes of f.
-func (t *Tailer) identify(f *os.File, k devino) FileID {
-	b := t.head(f, t.cfg.FingerprintSize)
-	return FileID{Dev: k.dev, Ino: k.ino, Size: len(b), Sum: fingerprint(b)}
+// identify fingerprints the first bytes of tr's file as they are now.
+func (t *Tailer) identify(tr *tracked) {
+	b := t.head(tr.f, t.cfg.FingerprintSize)
+	tr.cr.head = append(tr.cr.head[:0], b...)
+	tr.id = FileID{Dev: tr.key.dev, Ino: tr.key.ino, Size: len(b), Sum: fingerprint(b)}
+}
+
+// grow extends tr's identity to the first bytes read since: lines carry
+// the fingerprint of what was read before them.
+func (tr *tracked) grow() {
+	if h := tr.cr.head; len(h) > tr.id.Size {
+		tr.id = FileID{Dev: tr.key.dev, Ino: tr.key.ino, Size: len(h), Sum: fingerprint(h)}
+	}
 }
 
 // head reads up to n leading bytes of f without moving its offset.
@@ -108,6 +131,9 @@ func (t *Tailer) newBatch(ctx context.Context, tr *tracked, now time.Time, emit 
 }
 
 func (b *batch) deliver(fr frame) error {
+	if len(b.tr.cr.head) > b.tr.id.Size {
+		b.tr.grow()
+	}
 	b.lines++
 	if fr.truncated {
 		b.cut++

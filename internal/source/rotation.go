@@ -54,7 +54,7 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 			break
 		}
 	}
-	tr.id = t.identify(tr.f, tr.key)
+	t.identify(tr)
 	if tr.copyOf != nil {
 		return evCopy, true
 	}
@@ -81,7 +81,7 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 		if !t.hasContent(tr.f, tr.id) {
 			truncated = true
 		} else if tr.id.Size < t.cfg.FingerprintSize && size > int64(tr.id.Size) {
-			tr.id = t.identify(tr.f, tr.key) // grown: fingerprint more of it
+			t.identify(tr) // grown past what was read (it started at an offset): fingerprint more of it
 		}
 	}
 	if !truncated {
@@ -99,7 +99,9 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	if err := tr.seek(0); err != nil {
 		return err
 	}
-	tr.id = t.identify(tr.f, tr.key)
+	// The new content's first bytes: what is there now, extended by what
+	// is read next (an empty file gets its identity from its first read).
+	t.identify(tr)
 	return nil
 }
 
@@ -172,7 +174,7 @@ func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *track
 	}
 	tr := &tracked{key: k, state: copying, path: path, real: real, source: path, f: f, size: fi.Size(), mtime: fi.ModTime()}
 	t.newReader(tr)
-	tr.id = t.identify(f, k)
+	t.identify(tr)
 	return tr
 }
 

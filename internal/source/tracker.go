@@ -454,7 +454,7 @@ func (t *Tailer) open(m found) (*tracked, error) {
 		tr.pod, tr.source = pod, pod.Source()
 	}
 	t.newReader(tr)
-	tr.id = t.identify(f, k)
+	t.identify(tr)
 	t.track(tr)
 	tr.state = following
 	if i := t.retiredIndex(k); i >= 0 {
