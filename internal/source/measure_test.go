@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -125,4 +126,24 @@ func cpuTime(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestMeasureFastRotation reports what the rename rotation every 0.2 s of
+// TestRealFastRotation loses with the measured configuration (with
+// LOGMATCH_MEASURE_POLL=250ms, a poll slower than the rotation).
+func TestMeasureFastRotation(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, "")
+	cfg := measureConfig(t, p)
+	l := startLive(t, cfg)
+	out, err := exec.Command(requirePython(t), "testdata/rotating_writer.py", p, strconv.Itoa(fastLines), "0.005", "0.2").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // past RotateWait: whatever can come has come
+	l.stop(t)
+	got := numbersOf(t, l.got.texts())
+	lost, dups := lostAndDuplicated(got, fastLines)
+	t.Logf("%s rollovers: %d of %d lines lost, %d duplicated; generations counted lost %d", strings.TrimSpace(string(out)), lost, fastLines, dups, l.obs.get(CountGenerationsLost))
 }
