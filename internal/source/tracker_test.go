@@ -1,6 +1,7 @@
 package source
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,5 +289,31 @@ func TestRootsDefaults(t *testing.T) {
 		if got := r.allows(path); got != want {
 			t.Errorf("allows(%q) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestTailerMissedGeneration covers a file a scan or a create event saw
+// but could not open before it was renamed away: the next scan counts it
+// lost unless it shows up again.
+func TestTailerMissedGeneration(t *testing.T) {
+	dir := t.TempDir()
+	obs := &tally{}
+	log := &logRecords{}
+	tl, err := New(Config{Paths: []string{filepath.Join(dir, "*.log")}, Observer: obs, Logger: slog.New(log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, gone := devino{1, 2}, devino{1, 3}
+	tl.missed[back] = filepath.Join(dir, "back.log")
+	tl.missed[gone] = filepath.Join(dir, "gone.log")
+	tl.account(map[devino]bool{back: true}, nil) // back.log matches again: still to be opened
+	if got := obs.get(CountGenerationsLost); got != 1 {
+		t.Errorf("generations lost = %d, want 1", got)
+	}
+	if _, ok := tl.missed[back]; !ok || len(tl.missed) != 1 {
+		t.Errorf("missed = %v, want only the file that matches again", tl.missed)
+	}
+	if log.count("never read") != 1 {
+		t.Error("the lost generation was not logged")
 	}
 }
