@@ -147,3 +147,51 @@ func TestMeasureFastRotation(t *testing.T) {
 	lost, dups := lostAndDuplicated(got, fastLines)
 	t.Logf("%s rollovers: %d of %d lines lost, %d duplicated; generations counted lost %d", strings.TrimSpace(string(out)), lost, fastLines, dups, l.obs.get(CountGenerationsLost))
 }
+
+// TestMeasureWriteLoad writes 20,000 lines a second for 3 s, one write per
+// line, and reports the process's CPU (writer included) per line and the
+// passes made: the cost the watch's wake-ups add under load.
+func TestMeasureWriteLoad(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "app.log")
+	writeFile(t, p, "")
+	cfg := measureConfig(t, p)
+	tl, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := 0
+	tl.afterPoll = func() { passes++ }
+	const n = 60_000
+	got := make(chan struct{})
+	lines := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- tl.Run(ctx, func(context.Context, Line) error {
+			if lines++; lines == n {
+				close(got)
+			}
+			return nil
+		})
+	}()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	time.Sleep(300 * time.Millisecond)
+	before, start := cpuTime(t), time.Now()
+	for i := range n {
+		if _, err := fmt.Fprintf(f, "[2026-11-29 10:00:00 TP0] Decode batch. #running-req: 8, #token: %d, line %d\n", i*7, i); err != nil {
+			t.Fatal(err)
+		}
+		if i%20 == 19 {
+			time.Sleep(time.Until(start.Add(time.Duration(i+1) * time.Second / 20_000)))
+		}
+	}
+	<-got
+	used, wall := cpuTime(t)-before, time.Since(start)
+	cancel()
+	<-done
+	t.Logf("%d lines in %v: %v CPU (writer included) = %.2f us per line; %d passes", n, wall.Round(time.Millisecond), used, float64(used.Microseconds())/n, passes)
+}

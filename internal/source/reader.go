@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,6 +95,13 @@ func (t *Tailer) head(f *os.File, n int) []byte {
 	b := t.scratch[:n]
 	got, _ := f.ReadAt(b, 0) // a short read is a short file
 	return b[:got]
+}
+
+// unchanged reports whether tr's file still starts with the bytes its
+// identity covers: a byte comparison with what was read, no hashing.
+func (t *Tailer) unchanged(tr *tracked) bool {
+	n := tr.id.Size
+	return bytes.Equal(t.head(tr.f, n), tr.cr.head[:n])
 }
 
 // hasContent reports whether f starts with the bytes id fingerprints.

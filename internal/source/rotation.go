@@ -78,7 +78,7 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	tr.size, tr.mtime, tr.dirty = size, mtime, false
 	truncated := size < tr.cr.pos
 	if !truncated && changed {
-		if !t.hasContent(tr.f, tr.id) {
+		if !t.unchanged(tr) {
 			truncated = true
 		} else if tr.id.Size < t.cfg.FingerprintSize && size > int64(tr.id.Size) {
 			t.identify(tr) // grown past what was read (it started at an offset): fingerprint more of it

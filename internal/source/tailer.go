@@ -14,6 +14,12 @@ import (
 // another at once.
 const readBudget = 4 << 20
 
+// minPassGap spaces the passes a stream of write events causes: a write
+// after a quiet spell is read at once, while a busy file is read in
+// batches of at least this long, so the cost per pass is shared by many
+// lines.
+const minPassGap = 5 * time.Millisecond
+
 // recheckAfter is how soon a file still being classified (it grew as a
 // prefix of a followed file at the last look) is looked at again when no
 // event comes first.
@@ -148,6 +154,14 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 				break
 			}
 			full = t.noteEvent(ev)
+			if gap := minPassGap - time.Since(now); gap > 0 {
+				timer.Reset(gap)
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-timer.C:
+				}
+			}
 			full = t.drainEvents() || full
 		case err, ok := <-t.watch.errors():
 			if !ok {
