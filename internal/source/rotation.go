@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,13 +18,14 @@ const maxSiblings = 256
 // bytes are then read from the original, and from the copy only what the
 // original loses when it is truncated) or a new file (evNew: read from its
 // beginning). It reports false while it cannot tell yet: the file is
-// empty, or it holds fewer bytes than the original's fingerprint, they
-// equal the original's first bytes (logrotate writing its copy) and it
-// grew since the last look. A file that stops growing as a prefix of a
-// followed file is taken as its copy. Only files following in the same
-// directory are compared: that is where copytruncate puts its copy, the
-// original of a copy is never renamed away, and it keeps unrelated files
-// apart.
+// empty, or it is a prefix of the first bytes read from a followed file
+// (logrotate writing its copy) and grew since the last look. A file that
+// stops growing as such a prefix is taken as its copy. The comparison is
+// with what was read of the original, not with the original as it is now:
+// by the next look logrotate may have truncated it. Only files following
+// in the same directory are compared: that is where copytruncate puts its
+// copy, the original of a copy is never renamed away, and it keeps
+// unrelated files apart.
 func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 	fi, err := tr.f.Stat()
 	if err != nil {
@@ -35,23 +37,19 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 	if size == 0 {
 		return 0, false // its first write is an event, or the next scan sees it
 	}
-	b := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...)
 	tr.copyOf = nil
 	for _, o := range t.order {
 		if o == tr || o.state != following || o.id.Size == 0 || filepath.Dir(o.path) != filepath.Dir(tr.path) {
 			continue
 		}
-		if len(b) >= o.id.Size && fingerprint(b[:o.id.Size]) == o.id.Sum {
+		whole, prefix := t.startsLike(tr, o)
+		if whole || prefix && stable {
 			tr.copyOf = o
 			break
 		}
-		if ob := t.head(o.f, len(b)); len(ob) == len(b) && string(ob) == string(b) {
-			if !stable {
-				tr.recheck = now.Add(recheckAfter)
-				return 0, false
-			}
-			tr.copyOf = o
-			break
+		if prefix {
+			tr.recheck = now.Add(recheckAfter)
+			return 0, false
 		}
 	}
 	t.identify(tr)
@@ -59,6 +57,21 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 		return evCopy, true
 	}
 	return evNew, true
+}
+
+// startsLike compares the first bytes of cp's file with the first bytes
+// read from orig: whole when cp holds all of them, prefix when all of cp
+// (shorter) equals their beginning.
+func (t *Tailer) startsLike(cp, orig *tracked) (whole, prefix bool) {
+	known := orig.cr.head
+	b := t.head(cp.f, len(known))
+	switch {
+	case len(b) == len(known):
+		return bytes.Equal(b, known), false
+	case len(b) < len(known) && int64(len(b)) == fileSize(cp.f):
+		return false, bytes.Equal(b, known[:len(b)])
+	}
+	return false, false
 }
 
 // checkTruncation notices a file that was truncated, or whose content was
@@ -120,7 +133,10 @@ func (t *Tailer) findCopy(tr *tracked) *tracked {
 	// A copy still being classified (logrotate was writing it at the last
 	// look) is the copy when it now holds the old content.
 	for _, o := range t.order {
-		if o.state == classifying && filepath.Dir(o.path) == filepath.Dir(tr.path) && t.hasContent(o.f, tr.id) {
+		if o.state != classifying || filepath.Dir(o.path) != filepath.Dir(tr.path) {
+			continue
+		}
+		if whole, prefix := t.startsLike(o, tr); whole || prefix {
 			return o
 		}
 	}
