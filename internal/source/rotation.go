@@ -109,6 +109,16 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	} else if err := t.finish(s.ctx, tr, s.now, s.emit); err != nil {
 		return err
 	}
+	// Other copies of the old content (an earlier copy logrotate did not
+	// truncate after) hold nothing more to read: they become files of
+	// their own from their end, never copies of the new content.
+	for _, o := range t.order {
+		if o.state == copying && o.copyOf == tr {
+			if err := t.transition(s, o, evOriginalDone, ""); err != nil {
+				return err
+			}
+		}
+	}
 	if err := tr.seek(0); err != nil {
 		return err
 	}
@@ -119,26 +129,30 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 }
 
 // findCopy looks for a copy of tr's old content: first among tracked
-// files, then among the files next to it whose name starts like its own
-// (app.log.1, app.log-20260101, app-20260101.log).
+// copies and files being classified in its directory that start like what
+// was read of it (the largest: the latest copy), then among the files next
+// to it whose name starts like its own (app.log.1, app.log-20260101,
+// app-20260101.log).
 func (t *Tailer) findCopy(tr *tracked) *tracked {
 	if tr.id.Size == 0 {
 		return nil // nothing of the old content is known: any file would match
 	}
+	var best *tracked
+	bestSize := int64(-1)
 	for _, o := range t.order {
-		if o.state == copying && o.copyOf == tr {
-			return o
-		}
-	}
-	// A copy still being classified (logrotate was writing it at the last
-	// look) is the copy when it now holds the old content.
-	for _, o := range t.order {
-		if o.state != classifying || filepath.Dir(o.path) != filepath.Dir(tr.path) {
+		mine := o.state == copying && o.copyOf == tr
+		if !mine && (o.state != classifying || filepath.Dir(o.path) != filepath.Dir(tr.path)) {
 			continue
 		}
-		if whole, prefix := t.startsLike(o, tr); whole || prefix {
-			return o
+		if whole, prefix := t.startsLike(o, tr); !whole && !prefix {
+			continue
 		}
+		if size := fileSize(o.f); size > bestSize {
+			best, bestSize = o, size
+		}
+	}
+	if best != nil {
+		return best
 	}
 	dir, base := filepath.Split(tr.path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))

@@ -46,11 +46,11 @@ const (
 	evNew                       // classified as a file of its own
 	evCopy                      // classified as a copy of tr.copyOf
 	evCopyRead                  // its original was truncated and the lost tail read from it
-	evOriginalGone              // its original was closed, having been read to its end
+	evOriginalDone              // its original was closed or truncated, its content read to its end
 	evWaitOver                  // RotateWait passed since it left the globs
 )
 
-var eventNames = [...]string{"matched", "left", "new", "copy", "copy read", "original gone", "wait over"}
+var eventNames = [...]string{"matched", "left", "new", "copy", "copy read", "original done", "wait over"}
 
 func (e event) String() string { return eventNames[e] }
 
@@ -138,11 +138,12 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 			return bad()
 		}
 		tr.state, tr.copyOf, tr.recheck = onward, nil, time.Time{}
-	case evOriginalGone:
+	case evOriginalDone:
 		if from != copying {
 			return bad()
 		}
-		// The original was read to its end, which covers the copy.
+		// The original's content was read to its end, which covers the
+		// copy.
 		tr.state, tr.copyOf = onward, nil
 		if err := tr.seekEnd(); err != nil {
 			tr.lineStart = tr.cr.pos
@@ -164,7 +165,7 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 		t.close(tr)
 		for _, o := range t.order {
 			if o.state == copying && o.copyOf == tr {
-				if err := t.transition(s, o, evOriginalGone, ""); err != nil {
+				if err := t.transition(s, o, evOriginalDone, ""); err != nil {
 					return err
 				}
 			}
