@@ -47,9 +47,24 @@ type Config struct {
 	Entry Entry `yaml:"entry"`
 	// MaxLineBytes cuts longer physical lines (the cut is counted).
 	MaxLineBytes int `yaml:"max_line_bytes"`
-	// PollInterval is how often files are checked when change
-	// notification is unavailable, and globs are re-expanded.
+	// PollInterval is how often files are checked and globs re-expanded
+	// when the file-system watch is off or cannot cover a directory (no
+	// inotify, its limits reached, a directory that does not exist yet).
 	PollInterval Duration `yaml:"poll_interval"`
+	// Watch wakes the tailer on file-system events (inotify); false polls
+	// every PollInterval instead.
+	Watch bool `yaml:"watch"`
+	// RescanInterval is the safety-net scan period while the watch covers
+	// every directory (network file systems deliver no events).
+	RescanInterval Duration `yaml:"rescan_interval"`
+	// MaxOpenFiles bounds the files followed at once; matching files
+	// beyond it are logged, counted and opened when a slot frees.
+	MaxOpenFiles int `yaml:"max_open_files"`
+	// SymlinkRoots are the directories a matched file may resolve into
+	// through symbolic links, besides the fixed leading directories of
+	// the globs; unset means /var/log/pods when a glob lies under
+	// /var/log/containers. Files resolving elsewhere are refused.
+	SymlinkRoots []string `yaml:"symlink_roots"`
 	// Queue is the default bound of every sink's durable queue.
 	Queue Queue `yaml:"queue"`
 	// Retry is the default retry policy of every sink.
@@ -130,8 +145,10 @@ const (
 	DefaultEntryMaxLines  = 1000
 	DefaultEntryMaxBytes  = 64 << 10 // as internal/entry
 	DefaultIdleFlush      = 500 * time.Millisecond
-	DefaultMaxLineBytes   = 256 << 10 // as internal/source
-	DefaultPollInterval   = 250 * time.Millisecond
+	DefaultMaxLineBytes   = 256 << 10              // as internal/source
+	DefaultPollInterval   = 250 * time.Millisecond // as internal/source
+	DefaultRescanInterval = time.Second            // as internal/source
+	DefaultMaxOpenFiles   = 256                    // as internal/source
 	DefaultQueueMaxItems  = 10000
 	DefaultQueueMaxAge    = 24 * time.Hour
 	DefaultMaxAttempts    = 0
@@ -167,9 +184,12 @@ func Default() *Config {
 			MaxBytes:  DefaultEntryMaxBytes,
 			IdleFlush: Duration(DefaultIdleFlush),
 		},
-		MaxLineBytes: DefaultMaxLineBytes,
-		PollInterval: Duration(DefaultPollInterval),
-		Queue:        Queue{MaxItems: DefaultQueueMaxItems, MaxAge: Duration(DefaultQueueMaxAge)},
+		MaxLineBytes:   DefaultMaxLineBytes,
+		PollInterval:   Duration(DefaultPollInterval),
+		Watch:          true,
+		RescanInterval: Duration(DefaultRescanInterval),
+		MaxOpenFiles:   DefaultMaxOpenFiles,
+		Queue:          Queue{MaxItems: DefaultQueueMaxItems, MaxAge: Duration(DefaultQueueMaxAge)},
 		Retry: Retry{
 			MaxAttempts:    DefaultMaxAttempts,
 			InitialBackoff: Duration(DefaultInitialBackoff),

@@ -168,6 +168,16 @@ func TestLoadKeys(t *testing.T) {
 			}),
 		},
 		{
+			name: "tailer watch, bounds and symlink roots",
+			yaml: "watch: false\nrescan_interval: 5s\nmax_open_files: 1000\nsymlink_roots: [/var/log/pods, /data/logs]\n",
+			want: loaded(func(c *Config) {
+				c.Watch = false
+				c.RescanInterval = Duration(5 * time.Second)
+				c.MaxOpenFiles = 1000
+				c.SymlinkRoots = []string{"/var/log/pods", "/data/logs"}
+			}),
+		},
+		{
 			name: "queue and retry defaults reach every sink",
 			yaml: "queue:\n  max_items: 50\n  max_age: 1h\nretry:\n  max_attempts: 3\n  initial_backoff: 2s\n  max_backoff: 1m\n",
 			want: loaded(func(c *Config) {
@@ -416,6 +426,13 @@ func TestLoadErrors(t *testing.T) {
 				"logmatch.yaml:6: entry.idle_flush: must be more than 0\n" +
 				"logmatch.yaml:7: max_line_bytes: must be at least 1024, got 10\n" +
 				"logmatch.yaml:8: poll_interval: must be more than 0",
+		},
+		{
+			name: "tailer bounds",
+			yaml: "rescan_interval: 0s\nmax_open_files: 0\nsymlink_roots: [logs]\n",
+			want: "logmatch.yaml:1: rescan_interval: must be more than 0\n" +
+				"logmatch.yaml:2: max_open_files: must be at least 1, got 0\n" +
+				`logmatch.yaml:3: symlink_roots[0]: want an absolute directory, got "logs"`,
 		},
 		{
 			name: "negative settle and correlation",

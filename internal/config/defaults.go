@@ -85,9 +85,21 @@ entry:
   idle_flush: {{.Entry.IdleFlush}}
 # Longer physical lines are cut (and counted).
 max_line_bytes: {{.MaxLineBytes}}
-# How often files are polled when change notification is unavailable, and
-# globs re-expanded.
+# Files are followed through a file-system watch (inotify), with a full
+# look every rescan_interval as a safety net (network file systems send no
+# events). Without the watch (watch: false, no inotify, its limits reached,
+# a directory not there yet) they are polled every poll_interval.
+watch: {{.Watch}}
+rescan_interval: {{.RescanInterval}}
 poll_interval: {{.PollInterval}}
+# Files followed at once; matching files beyond it are logged (once per
+# change) and opened when a slot frees.
+max_open_files: {{.MaxOpenFiles}}
+# Directories a matching file may resolve into through symbolic links,
+# besides the fixed leading directories of the globs; unset means
+# /var/log/pods when a glob lies under /var/log/containers. A file that
+# resolves elsewhere (a link to /etc/shadow, to a mounted secret) is refused.
+# symlink_roots: [/var/log/pods]
 
 # Default bound of every sink's durable queue; the oldest alerts are dropped
 # (and counted) first. A sink may override it with its own queue: key.

@@ -156,6 +156,13 @@ func (v *validator) top(c *Config) {
 	v.positive("entry.idle_flush", c.Entry.IdleFlush)
 	v.atLeast("max_line_bytes", c.MaxLineBytes, 1024)
 	v.positive("poll_interval", c.PollInterval)
+	v.positive("rescan_interval", c.RescanInterval)
+	v.atLeast("max_open_files", c.MaxOpenFiles, 1)
+	for i, r := range c.SymlinkRoots {
+		if !filepath.IsAbs(r) {
+			v.add(fmt.Sprintf("symlink_roots[%d]", i), "want an absolute directory, got %q", r)
+		}
+	}
 	v.queue("queue", c.Queue)
 	v.retry("retry", c.Retry)
 	for i, p := range c.Redact.Patterns {

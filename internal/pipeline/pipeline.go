@@ -541,13 +541,18 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			return nil, err
 		}
 		t, err := source.New(source.Config{
-			Paths:        files,
-			Format:       format,
-			StartAt:      source.StartAt(p.cfg.StartAt),
-			PollInterval: time.Duration(p.cfg.PollInterval),
-			MaxLineBytes: p.cfg.MaxLineBytes,
-			Positions:    state.ByPath(cps),
-			Observer:     obs,
+			Paths:          files,
+			Format:         format,
+			StartAt:        source.StartAt(p.cfg.StartAt),
+			PollInterval:   time.Duration(p.cfg.PollInterval),
+			RescanInterval: time.Duration(p.cfg.RescanInterval),
+			NoWatch:        !p.cfg.Watch,
+			MaxOpenFiles:   p.cfg.MaxOpenFiles,
+			SymlinkRoots:   p.cfg.SymlinkRoots,
+			MaxLineBytes:   p.cfg.MaxLineBytes,
+			Positions:      state.ByPath(cps),
+			Observer:       obs,
+			Logger:         p.log.With("component", "tail"),
 		})
 		if err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package source
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"time"
 )
@@ -32,6 +33,7 @@ func ParseStartAt(s string) (StartAt, error) {
 // Defaults for the zero values of Config.
 const (
 	DefaultPollInterval    = 250 * time.Millisecond
+	DefaultRescanInterval  = time.Second
 	DefaultRotateWait      = time.Second
 	DefaultMaxLineBytes    = 256 << 10
 	DefaultMaxOpenFiles    = 256
@@ -40,15 +42,26 @@ const (
 
 // Config configures a Tailer. Zero values take the defaults above.
 type Config struct {
-	// Paths are glob patterns (filepath.Match syntax, several allowed).
+	// Paths are glob patterns (filepath.Match syntax, several allowed); a
+	// relative one is taken from the working directory at New, and
+	// Line.Path is always absolute.
 	Paths []string
 	// Format is the framing of the files; FormatAuto decides per file.
 	Format Format
 	// StartAt applies to files present at start with no checkpoint;
 	// "" means StartBeginning.
 	StartAt StartAt
-	// PollInterval is how often the globs are expanded and files checked.
+	// PollInterval is how often the globs are expanded and files checked
+	// when the file-system watch is off or unavailable (no inotify, its
+	// limits reached, a directory that could not be watched).
 	PollInterval time.Duration
+	// RescanInterval is how often the globs are expanded and files checked
+	// while the watch covers every directory: a safety net for what the
+	// watch cannot see (network file systems, a lost event).
+	RescanInterval time.Duration
+	// NoWatch turns the file-system watch off: files are polled every
+	// PollInterval.
+	NoWatch bool
 	// RotateWait is how long a file that left the globs (renamed or
 	// deleted) is still read through its open descriptor, for writers that
 	// finish a line or two before reopening.
@@ -56,17 +69,28 @@ type Config struct {
 	// MaxLineBytes bounds a delivered line; longer lines are cut and marked.
 	MaxLineBytes int
 	// MaxOpenFiles bounds the files read at once; matching files beyond it
-	// are counted (CountFilesSkipped) and retried at the next poll.
+	// are counted (CountFilesSkipped), logged when their number changes,
+	// and opened when a slot frees.
 	MaxOpenFiles int
+	// SymlinkRoots are the directories, besides the fixed leading
+	// directories of the globs, that a matched file may resolve into
+	// through symbolic links. A file whose real path lies outside every
+	// root is refused (logged, CountSymlinksRefused). nil means the
+	// default: /var/log/pods when a glob lies under /var/log/containers
+	// (kubelet's links), nothing otherwise.
+	SymlinkRoots []string
 	// FingerprintSize is how many leading bytes identify a file.
 	FingerprintSize int
 	// Positions gives checkpoints to resume from; nil means none.
 	Positions Positions
 	// Observer receives counts; nil means none.
 	Observer Observer
-	// Tick, when set, replaces the poll ticker: each receive is one poll,
-	// and the received time is the poll's clock. Tests drive rotation with
-	// it without sleeping.
+	// Logger receives the tailer's own notices (files refused or skipped,
+	// generations lost, the watch falling back to polling); nil discards.
+	Logger *slog.Logger
+	// Tick, when set, replaces the watch and the poll timers: each receive
+	// is one poll, and the received time is the poll's clock. Tests drive
+	// rotation with it without sleeping.
 	Tick <-chan time.Time
 }
 
@@ -79,6 +103,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PollInterval == 0 {
 		c.PollInterval = DefaultPollInterval
+	}
+	if c.RescanInterval == 0 {
+		c.RescanInterval = DefaultRescanInterval
 	}
 	if c.RotateWait == 0 {
 		c.RotateWait = DefaultRotateWait
@@ -94,6 +121,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Observer == nil {
 		c.Observer = nopObserver{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }
@@ -124,6 +154,14 @@ func (c Config) validate() error {
 	}
 	if c.PollInterval < 0 {
 		errs = append(errs, fmt.Errorf("poll interval %v: must be positive", c.PollInterval))
+	}
+	if c.RescanInterval < 0 {
+		errs = append(errs, fmt.Errorf("rescan interval %v: must be positive", c.RescanInterval))
+	}
+	for i, r := range c.SymlinkRoots {
+		if !filepath.IsAbs(r) {
+			errs = append(errs, fmt.Errorf("symlink roots[%d] %q: must be an absolute path", i, r))
+		}
 	}
 	if c.RotateWait < 0 {
 		errs = append(errs, fmt.Errorf("rotate wait %v: must not be negative", c.RotateWait))

@@ -105,18 +105,20 @@ type Counter int
 
 // Counts reported to an Observer.
 const (
-	CountLines         Counter = iota // lines delivered
-	CountBytes                        // raw bytes consumed
-	CountTruncations                  // a file was truncated or its content replaced in place
-	CountRotations                    // a file was renamed, deleted or replaced at its path
-	CountCopyTails                    // an unread tail was read from a copy-truncate copy
-	CountFramingErrors                // a CRI/docker line did not parse and was passed through raw
-	CountLinesCut                     // a line was longer than the bound and cut
-	CountFilesSkipped                 // a matching file was not opened: the open-file bound was reached
-	CountOpenErrors                   // a matching file could not be opened (permissions); retried at the next poll
+	CountLines           Counter = iota // lines delivered
+	CountBytes                          // raw bytes consumed
+	CountTruncations                    // a file was truncated or its content replaced in place
+	CountRotations                      // a file was renamed, deleted or replaced at its path
+	CountCopyTails                      // an unread tail was read from a copy-truncate copy
+	CountFramingErrors                  // a CRI/docker line did not parse and was passed through raw
+	CountLinesCut                       // a line was longer than the bound and cut
+	CountFilesSkipped                   // a matching file was not opened: the open-file bound was reached
+	CountOpenErrors                     // a matching file could not be opened (permissions); retried at the next poll
+	CountGenerationsLost                // a file generation known to exist was never read (or not to its end)
+	CountSymlinksRefused                // a matching file resolves outside the allowed roots and is not read
 )
 
-var counterNames = [...]string{"lines", "bytes", "truncations", "rotations", "copy_tails", "framing_errors", "lines_cut", "files_skipped", "open_errors"}
+var counterNames = [...]string{"lines", "bytes", "truncations", "rotations", "copy_tails", "framing_errors", "lines_cut", "files_skipped", "open_errors", "generations_lost", "symlinks_refused"}
 
 // String returns the counter's metric-friendly name.
 func (c Counter) String() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -57,10 +58,33 @@ func (c *collector) emit(_ context.Context, l Line) error {
 	return nil
 }
 
-func (c *collector) all() []Line {
+// everything is what was delivered, Gone notices included.
+func (c *collector) everything() []Line {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]Line(nil), c.lines...)
+}
+
+// all are the delivered lines, Gone notices left out.
+func (c *collector) all() []Line {
+	var out []Line
+	for _, l := range c.everything() {
+		if !l.Gone {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// gone are the Gone notices delivered.
+func (c *collector) gone() []Line {
+	var out []Line
+	for _, l := range c.everything() {
+		if l.Gone {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (c *collector) texts() []string {
@@ -81,6 +105,7 @@ type harness struct {
 	done   chan error
 	got    *collector
 	obs    *tally
+	log    *logRecords
 	idle   chan struct{} // receives after each poll
 }
 
@@ -90,6 +115,10 @@ func startTailer(t *testing.T, cfg Config) *harness {
 	cfg.Tick = h.tick
 	h.idle = make(chan struct{})
 	cfg.Observer = h.obs
+	h.log = &logRecords{}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(h.log)
+	}
 	if cfg.RotateWait == 0 {
 		cfg.RotateWait = time.Second
 	}

@@ -38,16 +38,22 @@ func (t *Tailer) resolvePositions(fresh []*tracked, now time.Time) {
 		decided[tr] = true
 		t.cfg.Observer.Add(tr.source, CountRotations, 1)
 		if pred := t.predecessor(tr, cp, fresh, decided); pred != nil {
-			pred.first = true
 			decided[pred] = true
 			t.startAt(pred, cp.Offset)
+			t.moveBefore(pred, tr) // its lines come first
 			continue
 		}
 		if pred := t.siblingWith(tr, cp); pred != nil {
 			pred.source, pred.pod = tr.source, tr.pod
-			pred.goneAt = now.Add(-t.cfg.RotateWait) // read to its end in this poll, then closed
-			t.files[pred.key] = pred
+			// Rotated while logmatch was down: read to its end in this
+			// pass, then closed, before the path's new file.
+			pred.state, pred.left = draining, now.Add(-t.cfg.RotateWait)
+			t.track(pred)
+			t.moveBefore(pred, tr)
+			continue
 		}
+		t.log.Warn("the checkpointed file is gone: lines it got after the checkpoint, if any, were never read",
+			"path", tr.path, "checkpoint", cp.File.String(), "offset", cp.Offset)
 	}
 	for _, tr := range fresh {
 		if !decided[tr] && t.cfg.StartAt == StartEnd {

@@ -225,23 +225,34 @@ func TestRealRotation(t *testing.T) {
 			}
 		}, false},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			p := filepath.Join(dir, "app.log")
-			wait := startWriter(t, p, tc.mode)
-			got, obs := realTail(t, filepath.Join(dir, tc.glob), Config{Format: FormatRaw}, wait, func(n int) { tc.rotate(t, p, n) })
-			if tc.exact {
-				checkExactlyOnce(t, got)
-			} else {
-				checkNoDupsCoversDisk(t, got, onDisk(t, filepath.Join(dir, "app.log*")))
-			}
-			if obs.get(CountRotations)+obs.get(CountTruncations) == 0 {
-				t.Error("no rotation or truncation was noticed")
-			}
-			t.Logf("rotations %d, truncations %d, copy tails %d", obs.get(CountRotations), obs.get(CountTruncations), obs.get(CountCopyTails))
-		})
+	for _, watch := range []bool{true, false} {
+		mode := "watch"
+		if !watch {
+			mode = "poll" // the fallback: every 5 ms
+		}
+		for _, tc := range tests {
+			t.Run(mode+"/"+tc.name, func(t *testing.T) {
+				realRotation(t, tc.mode, tc.glob, !watch, tc.exact, tc.rotate)
+			})
+		}
 	}
+}
+
+func realRotation(t *testing.T, writer, glob string, noWatch, exact bool, rotate func(t *testing.T, p string, n int)) {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	wait := startWriter(t, p, writer)
+	got, obs := realTail(t, filepath.Join(dir, glob), Config{Format: FormatRaw, NoWatch: noWatch}, wait, func(n int) { rotate(t, p, n) })
+	if exact {
+		checkExactlyOnce(t, got)
+	} else {
+		checkNoDupsCoversDisk(t, got, onDisk(t, filepath.Join(dir, "app.log*")))
+	}
+	if obs.get(CountRotations)+obs.get(CountTruncations) == 0 {
+		t.Error("no rotation or truncation was noticed")
+	}
+	t.Logf("rotations %d, truncations %d, copy tails %d", obs.get(CountRotations), obs.get(CountTruncations), obs.get(CountCopyTails))
 }
 
 // TestRealRestart stops a tailer mid-file, lets the writer go on and

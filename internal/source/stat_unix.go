@@ -4,6 +4,7 @@ package source
 
 import (
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -41,4 +42,20 @@ func pollable(f *os.File) *os.File {
 	}
 	syscall.CloseOnExec(dup)
 	return os.NewFile(uintptr(dup), f.Name())
+}
+
+// descriptorPath is the kernel's name for f's descriptor (Linux /proc).
+func descriptorPath(f *os.File) (string, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return "", err
+	}
+	var p string
+	var rerr error
+	if err := rc.Control(func(fd uintptr) {
+		p, rerr = os.Readlink("/proc/self/fd/" + strconv.FormatUint(uint64(fd), 10))
+	}); err != nil {
+		return "", err
+	}
+	return p, rerr
 }

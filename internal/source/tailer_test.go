@@ -134,6 +134,48 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1},
 		},
 		{
+			name: "copytruncate with a line read between the copy and the truncation",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 1)) },
+				func(t *testing.T, p string) {
+					writeFile(t, p+".1", numbered(1, 1)[:20]) // logrotate writing its copy
+					appendFile(t, p, numbered(2, 2))          // read by us, then lost to the copy
+				},
+				func(t *testing.T, p string) {
+					writeFile(t, p+".1", numbered(1, 1)) // the copy, shorter than what was read
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(3, 3))
+				},
+			},
+			want:   wantNumbered(1, 3),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "copytruncate after a copy that was never followed by a truncation",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 1)) },
+				func(t *testing.T, p string) { copyFile(t, p, p+".1") }, // logrotate did not truncate
+				func(t *testing.T, p string) { appendFile(t, p, numbered(2, 2)) },
+				func(t *testing.T, p string) {
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(3, 3))
+				},
+				func(t *testing.T, p string) {
+					mustRename(t, p+".2", p+".3")
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(4, 4))
+				},
+			},
+			want:   wantNumbered(1, 4),
+			counts: map[Counter]int64{CountTruncations: 2},
+		},
+		{
 			name: "a short file that is not a copy is read at once",
 			glob: "*.log",
 			steps: []func(*testing.T, string){

@@ -1,0 +1,251 @@
+package source
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// maxSiblings bounds the directory entries examined when looking for a
+// rotated copy of a file.
+const maxSiblings = 256
+
+// classify decides whether a file that appeared after the start is a
+// copy-truncate copy of a followed file in the same directory (evCopy: its
+// bytes are then read from the original, and from the copy only what the
+// original loses when it is truncated) or a new file (evNew: read from its
+// beginning). It reports false while it cannot tell yet: the file is
+// empty, or it is a prefix of the first bytes read from a followed file
+// (logrotate writing its copy) and grew since the last look. A file that
+// stops growing as such a prefix is taken as its copy. The comparison is
+// with what was read of the original, not with the original as it is now:
+// by the next look logrotate may have truncated it. Only files following
+// in the same directory are compared: that is where copytruncate puts its
+// copy, the original of a copy is never renamed away, and it keeps
+// unrelated files apart.
+func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return evNew, true // read errors surface when it is read
+	}
+	size := fi.Size()
+	stable := size == tr.size
+	tr.size, tr.mtime, tr.recheck = size, fi.ModTime(), time.Time{}
+	if size == 0 {
+		return 0, false // its first write is an event, or the next scan sees it
+	}
+	tr.copyOf = nil
+	for _, o := range t.order {
+		if o == tr || o.state != following || o.id.Size == 0 || filepath.Dir(o.path) != filepath.Dir(tr.path) {
+			continue
+		}
+		whole, prefix := t.startsLike(tr, o)
+		if whole || prefix && stable {
+			tr.copyOf = o
+			break
+		}
+		if prefix {
+			tr.recheck = now.Add(recheckAfter)
+			return 0, false
+		}
+	}
+	t.identify(tr)
+	if tr.copyOf != nil {
+		return evCopy, true
+	}
+	return evNew, true
+}
+
+// startsLike compares the first bytes of cp's file with the first bytes
+// read from orig: whole when cp holds all of them, prefix when all of cp
+// (shorter) equals their beginning.
+func (t *Tailer) startsLike(cp, orig *tracked) (whole, prefix bool) {
+	known := orig.cr.head
+	b := t.head(cp.f, len(known))
+	switch {
+	case len(b) == len(known):
+		return bytes.Equal(b, known), false
+	case len(b) < len(known) && int64(len(b)) == fileSize(cp.f):
+		return false, bytes.Equal(b, known[:len(b)])
+	}
+	return false, false
+}
+
+// checkTruncation notices a file that was truncated, or whose content was
+// replaced in place, since the last look, and restarts it from its
+// beginning with its new identity. Before that it reads what the old
+// content still had unread from a copy-truncate copy, when one is found.
+// The first bytes are compared whenever the size or the modification time
+// changed, a write event named the file, or the look is a full scan: a
+// rewrite to the same size within one look changes them.
+func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return err
+	}
+	size, mtime := fi.Size(), fi.ModTime()
+	changed := full || tr.dirty || size != tr.size || !mtime.Equal(tr.mtime)
+	tr.size, tr.mtime, tr.dirty = size, mtime, false
+	truncated := size < tr.cr.pos
+	if !truncated && changed {
+		if !t.unchanged(tr) {
+			truncated = true
+		} else if tr.id.Size < t.cfg.FingerprintSize && size > int64(tr.id.Size) {
+			t.identify(tr) // grown past what was read (it started at an offset): fingerprint more of it
+		}
+	}
+	if !truncated {
+		return nil
+	}
+	t.cfg.Observer.Add(tr.source, CountTruncations, 1)
+	from := tr.resume()
+	if cp := t.findCopy(tr); cp != nil {
+		if err := t.readCopy(s, tr, cp, from); err != nil {
+			return err
+		}
+	} else if err := t.finish(s.ctx, tr, s.now, s.emit); err != nil {
+		return err
+	}
+	// Other copies of the old content (an earlier copy logrotate did not
+	// truncate after) hold nothing more to read: they become files of
+	// their own from their end, never copies of the new content.
+	for _, o := range t.order {
+		if o.state == copying && o.copyOf == tr {
+			if err := t.transition(s, o, evOriginalDone, ""); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tr.seek(0); err != nil {
+		return err
+	}
+	// The new content's first bytes: what is there now, extended by what
+	// is read next (an empty file gets its identity from its first read).
+	t.identify(tr)
+	return nil
+}
+
+// findCopy looks for a copy of tr's old content: first among tracked
+// copies and files being classified in its directory that start like what
+// was read of it (the largest: the latest copy), then among the files next
+// to it whose name starts like its own (app.log.1, app.log-20260101,
+// app-20260101.log).
+func (t *Tailer) findCopy(tr *tracked) *tracked {
+	if tr.id.Size == 0 {
+		return nil // nothing of the old content is known: any file would match
+	}
+	var best *tracked
+	bestSize := int64(-1)
+	for _, o := range t.order {
+		mine := o.state == copying && o.copyOf == tr
+		if !mine && (o.state != classifying || filepath.Dir(o.path) != filepath.Dir(tr.path)) {
+			continue
+		}
+		if whole, prefix := t.startsLike(o, tr); !whole && !prefix {
+			continue
+		}
+		if size := fileSize(o.f); size > bestSize {
+			best, bestSize = o, size
+		}
+	}
+	if best != nil {
+		return best
+	}
+	dir, base := filepath.Split(tr.path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	entries, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return nil
+	}
+	seen := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), stem) || e.Name() == base || !e.Type().IsRegular() {
+			continue
+		}
+		if seen++; seen > maxSiblings {
+			break
+		}
+		if cp := t.openIf(filepath.Join(dir, e.Name()), tr.id, 0, false); cp != nil {
+			if t.files[cp.key] != nil { // followed on its own: not a copy of tr
+				cp.f.Close()
+				continue
+			}
+			cp.source, cp.pod = tr.source, tr.pod
+			return cp
+		}
+	}
+	return nil
+}
+
+// openIf opens path when it holds id's content (and, with sameFile, is the
+// same inode), is at least min bytes long and lies inside the roots. The
+// result is not tracked.
+func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *tracked {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	fi, err := f.Stat()
+	k, ok := devino{}, false
+	if err == nil {
+		k, ok = fileKey(fi)
+	}
+	if !ok || fi.Size() < min || (sameFile && k != (devino{id.Dev, id.Ino})) || !t.hasContent(f, id) {
+		f.Close()
+		return nil
+	}
+	real, err := realPath(f)
+	if err != nil || !t.roots.allows(real) {
+		f.Close()
+		return nil
+	}
+	tr := &tracked{key: k, state: copying, path: path, real: real, source: path, f: f, size: fi.Size(), mtime: fi.ModTime()}
+	t.newReader(tr)
+	t.identify(tr)
+	return tr
+}
+
+// readCopy delivers the copy's bytes from offset from to its end, as lines
+// of orig. A tracked copy then continues from its end as a file of its
+// own; an untracked one is closed (after its Gone notice: its lines
+// carried its identity) and remembered.
+func (t *Tailer) readCopy(s step, orig, cp *tracked, from int64) error {
+	t.cfg.Observer.Add(orig.source, CountCopyTails, 1)
+	cp.fr.format = orig.fr.format
+	// The copy can be shorter than what was read from the original: lines
+	// written between logrotate's copy and its truncation are only in what
+	// we read before the truncation.
+	if size := fileSize(cp.f); size >= 0 && from > size {
+		from = size
+	}
+	if err := cp.seek(from); err != nil {
+		return err
+	}
+	if err := t.drain(s.ctx, cp, s.now, s.emit); err != nil {
+		return err
+	}
+	if t.files[cp.key] == cp {
+		return t.transition(s, cp, evCopyRead, "")
+	}
+	t.retire(cp)
+	cp.f.Close()
+	return t.gone(s.ctx, cp, s.emit)
+}
+
+func (t *Tailer) retiredIndex(k devino) int {
+	return slices.IndexFunc(t.retired, func(r retiredFile) bool { return r.key == k })
+}
+
+// retire remembers a copy read to its end outside the globs.
+func (t *Tailer) retire(cp *tracked) {
+	if i := t.retiredIndex(cp.key); i >= 0 {
+		t.retired = slices.Delete(t.retired, i, i+1)
+	}
+	if len(t.retired) == maxRetired {
+		t.retired = slices.Delete(t.retired, 0, 1)
+	}
+	t.retired = append(t.retired, retiredFile{key: cp.key, id: cp.id, end: cp.lineStart})
+}

@@ -1,0 +1,202 @@
+package source
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// watch wakes the tailer on changes in the directories it reads: the
+// directories of the globs (and the ones leading to them, so that a new
+// pod directory is seen), and the directories the followed files really
+// live in (a kubelet link in /var/log/containers is written through its
+// target in /var/log/pods). A nil *watch is valid and watches nothing.
+type watch struct {
+	w   *fsnotify.Watcher
+	log *slog.Logger
+	// missing holds directories wanted but not watched (not there yet, or
+	// the inotify limits were reached): while it is not empty the tailer
+	// polls every PollInterval.
+	missing map[string]bool
+	failed  map[string]bool // logged once each
+	lastErr string
+	dead    bool // its channels were closed: polling only
+}
+
+// newWatch starts a watcher, or returns nil (logged) when the system has
+// none to give: the tailer then polls.
+func newWatch(log *slog.Logger) *watch {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		log.Warn("file-system watch unavailable, polling files instead", "err", err)
+		return nil
+	}
+	return &watch{w: w, log: log, missing: map[string]bool{}, failed: map[string]bool{}}
+}
+
+func (w *watch) close() {
+	if w != nil {
+		w.w.Close()
+	}
+}
+
+func (w *watch) events() <-chan fsnotify.Event {
+	if w == nil || w.dead {
+		return nil
+	}
+	return w.w.Events
+}
+
+func (w *watch) errors() <-chan error {
+	if w == nil || w.dead {
+		return nil
+	}
+	return w.w.Errors
+}
+
+// stopped notes that the watcher closed its channels on its own (its
+// reader failed): the tailer polls from now on.
+func (w *watch) stopped() {
+	if w != nil && !w.dead {
+		w.dead = true
+		w.log.Warn("file-system watch stopped, polling files instead")
+	}
+}
+
+// complete reports whether every wanted directory is watched.
+func (w *watch) complete() bool { return w != nil && !w.dead && len(w.missing) == 0 }
+
+// noteError logs a watch error once per distinct message. An overflow
+// (events were dropped) only needs the full scan the caller makes.
+func (w *watch) noteError(err error) {
+	if w == nil || errors.Is(err, fsnotify.ErrEventOverflow) || err.Error() == w.lastErr {
+		return
+	}
+	w.lastErr = err.Error()
+	w.log.Warn("file-system watch error; files are scanned again", "err", err)
+}
+
+// sync makes the watched set the wanted one.
+func (w *watch) sync(want []string) {
+	if w == nil || w.dead {
+		return
+	}
+	have := w.w.WatchList()
+	clear(w.missing)
+	for _, d := range want {
+		if slices.Contains(have, d) {
+			continue
+		}
+		if err := w.w.Add(d); err != nil {
+			w.missing[d] = true
+			if !w.failed[d] && !errors.Is(err, os.ErrNotExist) {
+				w.failed[d] = true
+				w.log.Warn("cannot watch directory, polling it instead", "dir", d, "err", err)
+			}
+			continue
+		}
+		delete(w.failed, d)
+	}
+	for _, d := range have {
+		if !slices.Contains(want, d) {
+			_ = w.w.Remove(d) // gone already, or no longer wanted
+		}
+	}
+}
+
+// noteEvent records what one event means and reports whether it needs a
+// full scan (a name appeared, vanished or moved) rather than a read pass.
+func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
+	switch {
+	case ev.Op.Has(fsnotify.Create):
+		t.openCreated(ev.Name)
+		return true
+	case ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename):
+		return true
+	case ev.Op.Has(fsnotify.Write):
+		if tr := t.byName[ev.Name]; tr != nil {
+			tr.dirty = true // its head is checked: a rewrite can keep the size
+		}
+	}
+	return false
+}
+
+// openCreated opens a file created at a matching name at once, before the
+// scan the event asks for: a file renamed away again within milliseconds
+// (a rotation faster than any poll) is then still read through its
+// descriptor. A file seen here but gone before the open is left to the
+// scan, which counts it lost unless it shows up again. A name gone before
+// it could be looked at is not counted: the event may be older than a
+// scan that already opened that file.
+func (t *Tailer) openCreated(name string) {
+	if !t.roots.matches(name) {
+		return
+	}
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	k, ok := fileKey(fi)
+	if !ok || t.files[k] != nil || t.refused[k] != "" || t.skipped[k] != "" {
+		return
+	}
+	if _, err := t.open(found{path: name, key: k}); errors.Is(err, errVanished) {
+		t.missed[k] = name // the scan decides whether it was lost
+	}
+	// Other failures are the scan's to count and log.
+}
+
+// drainEvents takes the events already waiting, so that a burst costs one
+// pass, and reports whether one of them needs a full scan.
+func (t *Tailer) drainEvents() (full bool) {
+	for {
+		select {
+		case ev := <-t.watch.events():
+			full = t.noteEvent(ev) || full
+		case err := <-t.watch.errors():
+			t.watch.noteError(err)
+			full = true
+		default:
+			return full
+		}
+	}
+}
+
+// watchDirs lists the directories to watch for the globs: each glob's
+// fixed leading directory and every directory matching a longer leading
+// part of its directory pattern, then the real directories of the files
+// followed.
+func (t *Tailer) watchDirs() []string {
+	var dirs []string
+	for _, g := range t.roots.globs {
+		pattern := filepath.Dir(g)
+		root := fixedDir(g)
+		dirs = append(dirs, root)
+		rest := strings.TrimPrefix(strings.TrimPrefix(pattern, root), string(filepath.Separator))
+		if rest == "" || pattern == root {
+			continue
+		}
+		prefix := root
+		for _, part := range strings.Split(rest, string(filepath.Separator)) {
+			prefix = filepath.Join(prefix, part)
+			m, _ := filepath.Glob(prefix) // validated in New
+			for _, d := range m {
+				if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+	}
+	for _, tr := range t.order {
+		if tr.real != "" && (tr.state == following || tr.state == draining) {
+			dirs = append(dirs, filepath.Dir(tr.real))
+		}
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
+}

@@ -1,0 +1,227 @@
+package source
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// logRecords is a slog.Handler that keeps the messages it gets.
+type logRecords struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (h *logRecords) Enabled(context.Context, slog.Level) bool { return true }
+func (h *logRecords) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *logRecords) WithGroup(string) slog.Handler            { return h }
+func (h *logRecords) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.msgs = append(h.msgs, r.Message)
+	return nil
+}
+
+// count is how many messages contain s.
+func (h *logRecords) count(s string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, m := range h.msgs {
+		if strings.Contains(m, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// live runs a Tailer in real time, driven by the watch and its timers.
+type live struct {
+	got    *collector
+	obs    *tally
+	log    *logRecords
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func startLive(t *testing.T, cfg Config) *live {
+	t.Helper()
+	l := &live{got: &collector{}, obs: &tally{}, log: &logRecords{}, done: make(chan error, 1)}
+	cfg.Observer = l.obs
+	cfg.Logger = slog.New(l.log)
+	tl, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	go func() { l.done <- tl.Run(ctx, l.got.emit) }()
+	t.Cleanup(func() { l.stop(t) })
+	return l
+}
+
+func (l *live) stop(t *testing.T) {
+	if l.cancel == nil {
+		return
+	}
+	l.cancel()
+	l.cancel = nil
+	if err := <-l.done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// waitFor polls cond for up to 20 s: the condition, not the time, is what
+// the test asserts.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	if !waitUntil(cond) {
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// waitUntil polls cond for up to 20 s and reports whether it came true.
+func waitUntil(cond func() bool) bool {
+	for i := 0; i < 2000; i++ {
+		if cond() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// never are poll periods long enough that only the watch can wake the
+// tailer within a test.
+const never = time.Hour
+
+// TestWatchWakes follows a file with both polls an hour apart: every line,
+// the rename out of the globs (into another directory), the late line
+// through the open descriptor and the new file arrive by the watch alone.
+func TestWatchWakes(t *testing.T) {
+	dir := t.TempDir()
+	away := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 2))
+	l := startLive(t, Config{Paths: []string{p}, Format: FormatRaw, PollInterval: never, RescanInterval: never, RotateWait: 200 * time.Millisecond})
+	waitFor(t, "the first lines", func() bool { return len(l.got.all()) == 2 })
+	appendFile(t, p, numbered(3, 4))
+	waitFor(t, "an appended line", func() bool { return len(l.got.all()) == 4 })
+
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRename(t, p, filepath.Join(away, "app.log.1")) // out of the watched directory
+	if _, err := f.WriteString(numbered(5, 5)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	writeFile(t, p, numbered(6, 7))
+	waitFor(t, "the new file", func() bool { return len(l.got.all()) == 7 })
+	waitFor(t, "the Gone notice", func() bool { return len(l.got.gone()) == 1 })
+	l.stop(t)
+	if diff := cmp.Diff(wantNumbered(1, 7), l.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchFallsBackToPolling globs a directory that does not exist at the
+// start, so nothing can watch it: the poll finds the file once the
+// directory appears.
+func TestWatchFallsBackToPolling(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "later")
+	p := filepath.Join(dir, "app.log")
+	l := startLive(t, Config{Paths: []string{p}, Format: FormatRaw, PollInterval: 20 * time.Millisecond, RescanInterval: never})
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p, numbered(1, 3))
+	waitFor(t, "the file in the new directory", func() bool { return len(l.got.all()) == 3 })
+	// The directory is watched from now on: with the poll out of the way
+	// too, an appended line still arrives.
+	appendFile(t, p, numbered(4, 4))
+	waitFor(t, "an appended line", func() bool { return len(l.got.all()) == 4 })
+}
+
+// TestNoWatchPolls turns the watch off: polling alone follows the file.
+func TestNoWatchPolls(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 2))
+	l := startLive(t, Config{Paths: []string{p}, Format: FormatRaw, NoWatch: true, PollInterval: 10 * time.Millisecond, RescanInterval: never})
+	waitFor(t, "the first lines", func() bool { return len(l.got.all()) == 2 })
+	mustRename(t, p, p+".1")
+	writeFile(t, p, numbered(3, 4))
+	waitFor(t, "the new file", func() bool { return len(l.got.all()) == 4 })
+	if diff := cmp.Diff(wantNumbered(1, 4), l.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestWatchDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"pods/a_p1_u1/c", "pods/b_p2_u2/c", "pods/file"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(root, "pods", "plain"), "")
+	tl, err := New(Config{Paths: []string{filepath.Join(root, "pods", "*", "*", "*.log"), filepath.Join(root, "app.log")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range tl.watchDirs() {
+		got = append(got, strings.TrimPrefix(d, root))
+	}
+	want := []string{"", "/pods", "/pods/a_p1_u1", "/pods/a_p1_u1/c", "/pods/b_p2_u2", "/pods/b_p2_u2/c", "/pods/file"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("watched directories (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchFollowsLinkTargets follows kubelet's layout, a link in
+// containers/ to the log in pods/: the writes and the rotation happen in
+// the target's directory, which the watch covers too.
+func TestWatchFollowsLinkTargets(t *testing.T) {
+	root := t.TempDir()
+	pods := filepath.Join(root, "pods", "infer_sglang-0_uid", "server")
+	containers := filepath.Join(root, "containers")
+	for _, d := range []string{pods, containers} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(pods, "0.log")
+	writeFile(t, target, numbered(1, 2))
+	link := filepath.Join(containers, "sglang-0_infer_server-0abc.log")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	l := startLive(t, Config{
+		Paths: []string{filepath.Join(containers, "*.log")}, Format: FormatRaw,
+		SymlinkRoots: []string{filepath.Join(root, "pods")},
+		PollInterval: never, RescanInterval: never, RotateWait: 100 * time.Millisecond,
+	})
+	waitFor(t, "the first lines", func() bool { return len(l.got.all()) == 2 })
+	appendFile(t, target, numbered(3, 3))
+	waitFor(t, "a line written through the target", func() bool { return len(l.got.all()) == 3 })
+	mustRename(t, target, target+".20261129-100000") // kubelet's rotation
+	writeFile(t, target, numbered(4, 5))
+	waitFor(t, "the rotated target's successor", func() bool { return len(l.got.all()) == 5 })
+	l.stop(t)
+	if diff := cmp.Diff(wantNumbered(1, 5), l.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if n := l.obs.get(CountSymlinksRefused); n != 0 {
+		t.Errorf("symlinks refused = %d, want 0", n)
+	}
+}
