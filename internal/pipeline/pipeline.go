@@ -626,6 +626,9 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 		o.m.LinesRead(src, 0, int(n))
 	case source.CountLinesCut:
 		o.m.EntryCut(src, int(n), 0)
+		o.m.SourceEvent(c.String(), int(n))
+	default:
+		o.m.SourceEvent(c.String(), int(n))
 	}
 }
 

@@ -30,6 +30,7 @@
 //	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
 //	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
 //	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
+//	logmatch.source.events          {event}     logmatch_source_events_total               event
 //
 // The gate gauges are observed at each collection from the liveness gate
 // (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez

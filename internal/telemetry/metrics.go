@@ -57,11 +57,12 @@ type Metrics struct {
 	commitFailures          metric.Int64Counter
 	overflow                metric.Int64Counter
 	evicted                 metric.Int64Counter
+	sourceEvents            metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
 	incident                   *setCache
-	trip, reason               *setCache
+	trip, reason, event        *setCache
 }
 
 // GateSample is one watched server's liveness gate, as the per-pod gate
@@ -117,6 +118,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.gateDropped, "logmatch.gate.targets.dropped", "{target}", "Servers the liveness gate stopped tracking, by reason (evicted, forgotten).")
 	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
+	counter(&m.sourceEvents, "logmatch.source.events", "{event}", "Events of the file tailer, by event (rotations, truncations, copy_tails, framing_errors, files_skipped, open_errors, generations_lost, symlinks_refused).")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	if err != nil {
 		return nil, err
@@ -175,6 +177,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	m.incident = newSetCache("record_id", "severity", "kind")
 	m.trip = newSetCache("record_id", "state")
 	m.reason = newSetCache("reason")
+	m.event = newSetCache("event")
 	return m, nil
 }
 
@@ -599,6 +602,17 @@ func (m *Metrics) Overflow(sink string, n int) {
 		return
 	}
 	m.overflow.Add(context.Background(), int64(n), m.sink.get(labels{a: sink}).add...)
+}
+
+// SourceEvent counts n events of the file tailer (a source.Counter name
+// other than lines and bytes). The label is the event alone, not the file:
+// kubelet's rotated names are unique, and a series per file would grow
+// without bound.
+func (m *Metrics) SourceEvent(event string, n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.sourceEvents.Add(context.Background(), int64(n), m.event.get(labels{a: event}).add...)
 }
 
 // FilesEvicted counts n files or streams whose state the processor dropped

@@ -54,6 +54,8 @@ func record(m *Metrics) {
 	m.SourceFiles("unreadable", 1)
 	m.GlobUnmatched("/var/log/none/*.log", true)
 	m.FilesEvicted(2)
+	m.SourceEvent("symlinks_refused", 1)
+	m.SourceEvent("generations_lost", 3)
 }
 
 // wantSeries is what record leaves in the Prometheus exposition.
@@ -89,6 +91,8 @@ var wantSeries = map[string]float64{
 	`logmatch_source_files{state="unreadable"}`:                                        1,
 	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
 	`logmatch_source_evicted_total`:                                                    2,
+	`logmatch_source_events_total{event="symlinks_refused"}`:                           1,
+	`logmatch_source_events_total{event="generations_lost"}`:                           3,
 }
 
 func TestScrape(t *testing.T) {
