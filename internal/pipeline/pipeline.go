@@ -640,8 +640,16 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 // the repeats counted since the last alert go out as summaries. With files,
 // the grouping state is kept for the next start instead.
 func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
-	tick := time.NewTicker(tickInterval(time.Duration(p.cfg.Entry.IdleFlush)))
+	// The tick completes idle entries, announces settled incidents and
+	// commits. It runs at the fast period while any of that may be due
+	// and slows to quietTick when nothing is (no pending entry, alert,
+	// digest or uncommitted position, no incident deadline within
+	// quietTick), so an idle sidecar does not wake eight times a second;
+	// the next line brings the fast period back.
+	fastTick := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
+	tick := time.NewTicker(fastTick)
 	defer tick.Stop()
+	quiet := false
 	reload := p.opts.Reload
 	catalogPoll := time.NewTicker(defaultCatalogPoll)
 	defer catalogPoll.Stop()
@@ -699,6 +707,10 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				stopping = true
 				ctx = context.Background()
 			}
+			if quiet {
+				tick.Reset(fastTick)
+				quiet = false
+			}
 			// One clock read for the burst, not one per line.
 			p.proc.at = time.Now()
 			take(l)
@@ -733,6 +745,13 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 			}
 			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
 				_ = commit()
+			}
+			if !quiet && p.proc.quiet(now, quietTick) {
+				tick.Reset(quietTick)
+				quiet = true
+			} else if quiet && !p.proc.quiet(now, quietTick) {
+				tick.Reset(fastTick)
+				quiet = false
 			}
 		case <-finite:
 			// Standard input ended or the command exited: stop the other
@@ -772,6 +791,9 @@ func (p *Pipeline) commitFailed(err error) {
 
 // tickInterval is how often idle entries and grouping windows are checked:
 // a quarter of the idle flush time, between 50ms and 1s.
+// quietTick is the tick period while nothing is due (see process).
+const quietTick = 2 * time.Second
+
 func tickInterval(idle time.Duration) time.Duration {
 	return min(max(idle/4, 50*time.Millisecond), time.Second)
 }

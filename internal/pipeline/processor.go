@@ -706,6 +706,29 @@ func compareKeys(a, b fileKey) int {
 // at once, while positions alone wait for the periodic commit.
 func (p *processor) hasAlerts() bool { return len(p.pending) > 0 }
 
+// quiet reports whether nothing the tick does can be due before
+// now+horizon: no pending entry to complete, no alert, digest or position
+// to commit, no incident deadline sooner.
+func (p *processor) quiet(now time.Time, horizon time.Duration) bool {
+	if p.dirty() {
+		return false
+	}
+	for _, fs := range p.files {
+		for _, ss := range fs.streams {
+			if ss.asm.Pending() {
+				return false
+			}
+		}
+	}
+	for _, b := range p.bounds {
+		if b != nil && b.digest != nil {
+			return false
+		}
+	}
+	d := p.grouper.NextDeadline()
+	return d.IsZero() || !d.Before(now.Add(horizon))
+}
+
 func (p *processor) dirty() bool {
 	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.changed() {
 		return true
