@@ -18,7 +18,7 @@ const readBudget = 4 << 20
 // after a quiet spell is read at once, while a busy file is read in
 // batches of at least this long, so the cost per pass is shared by many
 // lines.
-const minPassGap = 5 * time.Millisecond
+const minPassGap = 20 * time.Millisecond
 
 // recheckAfter is how soon a file still being classified (it grew as a
 // prefix of a followed file at the last look) is looked at again when no
