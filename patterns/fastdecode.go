@@ -363,18 +363,8 @@ func (d *fastDecoder) object(member func(key string) bool) bool {
 		if !member(key) {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.data) {
-			return false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return true
-		default:
-			return false
+		if more, ok := d.next('}'); !ok || !more {
+			return ok
 		}
 	}
 }
@@ -434,6 +424,25 @@ func (d *fastDecoder) value(depth int) ([]byte, bool) {
 	return d.data[start:d.pos], ok
 }
 
+// next reads what follows a member or element of an object or array
+// closed by end: a comma (more follow) or end itself. ok is false on
+// anything else.
+func (d *fastDecoder) next(end byte) (more, ok bool) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, false
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return true, true
+	case end:
+		d.pos++
+		return false, true
+	}
+	return false, false
+}
+
 // array reads an array, calling elem before each element; elem reads it.
 func (d *fastDecoder) array(elem func() bool) bool {
 	d.space()
@@ -450,18 +459,8 @@ func (d *fastDecoder) array(elem func() bool) bool {
 		if !elem() {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.data) {
-			return false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return true
-		default:
-			return false
+		if more, ok := d.next(']'); !ok || !more {
+			return ok
 		}
 	}
 }
