@@ -29,6 +29,26 @@ func goneNotice(path string, id source.FileID) source.Line {
 	return l
 }
 
+// openTestStore opens a state store in a temporary directory, closed when
+// the test ends.
+func openTestStore(t *testing.T, opts state.Options) *state.Store {
+	t.Helper()
+	store, err := state.Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	return store
+}
+
+// meter gives p real telemetry and returns it for scraping.
+func meter(t *testing.T, p *processor) *telemetry.Telemetry {
+	t.Helper()
+	tel := newTelemetryFor(t)
+	p.metrics = tel.Metrics()
+	return tel
+}
+
 func newTelemetryFor(t *testing.T) *telemetry.Telemetry {
 	t.Helper()
 	tel, err := telemetry.New(context.Background(), telemetry.Config{})
@@ -61,14 +81,9 @@ func scrapeSeries(t *testing.T, tel *telemetry.Telemetry, name string) []string 
 // once gone for long.
 func TestGoneFlushesAndForgetsTheFile(t *testing.T) {
 	clk := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
-	store, err := state.Open(t.TempDir(), state.Options{Now: func() time.Time { return clk }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{Now: func() time.Time { return clk }})
 	p := newTestProcessor(t, store)
-	tel := newTelemetryFor(t)
-	p.metrics = tel.Metrics()
+	tel := meter(t, p)
 	const path = "/var/log/sglang/server.log.1"
 	id := source.FileID{Dev: 1, Ino: 5, Size: 1024, Sum: [16]byte{5}}
 	feedFrom(p, path, id, pendingTraceback, 0)
@@ -112,11 +127,7 @@ func TestGoneFlushesAndForgetsTheFile(t *testing.T) {
 // A Gone notice about an earlier content of an inode that is followed with
 // new content (rewritten in place) leaves the new content's state alone.
 func TestGoneOfAnEarlierContentKeepsTheFile(t *testing.T) {
-	store, err := state.Open(t.TempDir(), state.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{})
 	p := newTestProcessor(t, store)
 	const path = "/var/log/a.log"
 	old := source.FileID{Dev: 1, Ino: 5, Size: 1024, Sum: [16]byte{5}}
@@ -132,15 +143,10 @@ func TestGoneOfAnEarlierContentKeepsTheFile(t *testing.T) {
 // recently read is dropped after its entries are completed (no alert is
 // lost) and counted; its final checkpoint is committed.
 func TestFilesBoundEvictsLeastRecentlyRead(t *testing.T) {
-	store, err := state.Open(t.TempDir(), state.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{})
 	p := newTestProcessor(t, store)
 	p.maxFiles = 3
-	tel := newTelemetryFor(t)
-	p.metrics = tel.Metrics()
+	tel := meter(t, p)
 	const files = 10
 	for i := range files {
 		path := fmt.Sprintf("/var/log/pods/llm_sglang-%d_u/sglang/0.log", i)
@@ -171,14 +177,9 @@ func TestFilesBoundEvictsLeastRecentlyRead(t *testing.T) {
 // Issue 14 item 16 at the processor: files come and go (each with Gone),
 // four stay; the scrape has per-source series for the four only.
 func TestSeriesOnlyForLiveFiles(t *testing.T) {
-	store, err := state.Open(t.TempDir(), state.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{})
 	p := newTestProcessor(t, store)
-	tel := newTelemetryFor(t)
-	p.metrics = tel.Metrics()
+	tel := meter(t, p)
 	observer := observer{m: tel.Metrics()}
 	for i := range 44 {
 		path := fmt.Sprintf("/var/log/sglang/server.log.%d", i)

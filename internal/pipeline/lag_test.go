@@ -13,14 +13,9 @@ import (
 // times: lines read now that were written 15 minutes ago are 15 minutes
 // behind, although the tailer stamps plain lines with their read time.
 func TestReadLagUsesHeaderTimes(t *testing.T) {
-	store, err := state.Open(t.TempDir(), state.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{})
 	p := newTestProcessor(t, store)
-	tel := newTelemetryFor(t)
-	p.metrics = tel.Metrics()
+	tel := meter(t, p)
 	const path = "/var/log/sglang/server.log"
 	id := source.FileID{Dev: 1, Ino: 9, Size: 1024, Sum: [16]byte{9}}
 	read := p.now()

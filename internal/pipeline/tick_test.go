@@ -13,11 +13,7 @@ import (
 // tick does can be due: a pending entry, an uncommitted alert or position,
 // or an incident deadline within the horizon each keep it awake.
 func TestProcessorQuiet(t *testing.T) {
-	store, err := state.Open(t.TempDir(), state.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openTestStore(t, state.Options{})
 	p := newTestProcessor(t, store)
 	now := p.now()
 	if !p.quiet(now, quietTick) {
