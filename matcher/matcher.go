@@ -109,7 +109,9 @@ type group struct {
 // regexp2 program itself is built the first time its pattern is tried. A pattern
 // that does not compile is reported as a Problem naming the record's origin
 // and skipped; the other records still compile. Records are copied: hits
-// point into the Matcher's own copy.
+// point into the Matcher's own copy. The parse tree a record from
+// patterns.Parse keeps is taken from it (Record.PatternTree), so the
+// pattern is parsed once from file to Matcher.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
 	m := &Matcher{timeout: opts.MatchTimeout, budget: opts.EntryBudget}
 	if m.budget <= 0 {
@@ -124,7 +126,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	var run []litChar // literal extraction's buffer, shared by all patterns
 	for i := range recs {
 		rec := &recs[i]
-		tree, err := patterns.ParseTree(rec.MessagePattern)
+		tree, err := rec.PatternTree()
 		if err == nil && opts.Refuse != nil {
 			if p, bad := patterns.RefuseTree(rec, tree, *opts.Refuse); bad {
 				refused = append(refused, p)

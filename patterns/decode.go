@@ -75,12 +75,14 @@ func validate(rec *Record) []Problem {
 	}
 	if strings.TrimSpace(rec.MessagePattern) == "" {
 		probs = append(probs, Problem{Field: "messagePattern", Message: "missing or empty"})
-	} else if _, err := parseTree(rec.MessagePattern); err != nil {
+	} else if tree, err := parseTree(rec.MessagePattern); err != nil {
 		// Parsing is the part of regexp2.Compile that can reject a
 		// pattern (its code writer fails only on node types its own
 		// parser never makes), so the program itself is left for the
 		// matcher to build when the pattern is first tried.
 		probs = append(probs, Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err})
+	} else {
+		rec.parse = &parsedPattern{expr: rec.MessagePattern, tree: tree}
 	}
 	if rec.Severity == "" {
 		rec.Severity = DefaultSeverity

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // generatedCatalog is the 5,695-record scale catalog kept beside the
@@ -434,7 +435,7 @@ func TestSeedVerbatim(t *testing.T) {
 		Severity: rec.Severity, LineNumber: rec.LineNumber, SchemaVersion: rec.SchemaVersion,
 		DatasetVersion: rec.DatasetVersion, Origin: rec.Origin,
 	}
-	if diff := cmp.Diff(wantMeta, gotMeta); diff != "" {
+	if diff := cmp.Diff(wantMeta, gotMeta, cmpopts.IgnoreUnexported(Record{})); diff != "" {
 		t.Errorf("key fields (-want +got):\n%s", diff)
 	}
 	if rec.DatasetVersion == "" || rec.ErrorCode != nil || rec.HTTPStatus != nil {
@@ -498,5 +499,35 @@ func BenchmarkParseGenerated(b *testing.B) {
 		if recs, probs := Parse(strings.NewReader(string(raw)), "gen"); len(recs) != 5695 || len(probs) != 0 {
 			b.Fatal(len(recs), probs)
 		}
+	}
+}
+
+func TestPatternTreeHandedOverOnce(t *testing.T) {
+	recs, probs := Parse(strings.NewReader(`{"id":"a","messagePattern":"worker (\\d+) died"}`), "c.jsonl")
+	if len(probs) > 0 || len(recs) != 1 {
+		t.Fatalf("Parse: %v %v", recs, probs)
+	}
+	r := &recs[0]
+	kept := r.parse
+	if kept == nil {
+		t.Fatal("Parse kept no parse tree")
+	}
+	first, err := r.PatternTree()
+	if err != nil || first != kept.tree {
+		t.Fatalf("first PatternTree = %p, %v; want the kept tree %p", first, err, kept.tree)
+	}
+	if r.parse != nil {
+		t.Error("the record still holds its tree after handing it over")
+	}
+	second, err := r.PatternTree()
+	if err != nil || second == first || second.Root == nil {
+		t.Fatalf("second PatternTree = %p, %v; want a new parse", second, err)
+	}
+	// A record whose pattern changed after Parse never gets the stale tree.
+	recs, _ = Parse(strings.NewReader(`{"id":"a","messagePattern":"worker (\\d+) died"}`), "c.jsonl")
+	r = &recs[0]
+	r.MessagePattern = "(unclosed"
+	if _, err := r.PatternTree(); err == nil {
+		t.Error("PatternTree returned the tree of the old pattern")
 	}
 }

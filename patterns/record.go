@@ -3,6 +3,8 @@ package patterns
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/dlclark/regexp2/v2/syntax"
 )
 
 // Record is one error record of the catalog, schema version 2. JSON names
@@ -54,6 +56,34 @@ type Record struct {
 	DatasetVersion string `json:"-"`
 	// Origin is where the record was read from.
 	Origin Origin `json:"-"`
+
+	// parse is the parse Parse validated MessagePattern with, kept for
+	// the one consumer that needs the tree (see PatternTree) so the
+	// pattern is not parsed a second time.
+	parse *parsedPattern
+}
+
+// parsedPattern is a parse tree and the pattern it was parsed from.
+type parsedPattern struct {
+	expr string
+	tree *syntax.RegexTree
+}
+
+// PatternTree returns the parse tree of r.MessagePattern, as ParseTree
+// would. A record made by Parse keeps the tree its pattern was validated
+// with: the first call hands that tree over and the record forgets it, so
+// the record no longer holds its memory; later calls, records built by
+// hand and records whose MessagePattern changed since, parse again. Copies of
+// a record made before the call share the kept tree. Nothing that reads the
+// tree may change it.
+func (r *Record) PatternTree() (*syntax.RegexTree, error) {
+	if p := r.parse; p != nil {
+		r.parse = nil
+		if p.expr == r.MessagePattern {
+			return p.tree, nil
+		}
+	}
+	return parseTree(r.MessagePattern)
 }
 
 // Origin names the place a record was loaded from.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -90,7 +91,7 @@ func TestShadowed(t *testing.T) {
 	m, _ := matcher.Compile(recs, matcher.Options{})
 	r := Check(m, Options{TopN: -1})
 	want := []Overlap{{Record: &m.Records()[0], Other: &m.Records()[1], Shadowed: false}}
-	if diff := cmp.Diff(want, r.Overlaps); diff != "" {
+	if diff := cmp.Diff(want, r.Overlaps, cmpopts.IgnoreUnexported(patterns.Record{})); diff != "" {
 		t.Errorf("overlaps (-want +got):\n%s", diff)
 	}
 
