@@ -131,9 +131,13 @@ func lintTree(expr string, tree *syntax.RegexTree, opts LintOptions) (Problem, b
 		if ambiguous {
 			hint = &amb
 		}
-		// A pattern without a backtracking loop gets no probe, so its
-		// program is not built here.
-		if inputs := probeInputs(tree.Root, hint, opts.ProbeRunes); len(inputs) > 0 {
+		// A pattern the probe cannot fail gets none, so its program is
+		// not built here.
+		var inputs []string
+		if probeCanFail(tree.Root, opts.ProbeRunes) {
+			inputs = probeInputs(tree.Root, hint, opts.ProbeRunes)
+		}
+		if len(inputs) > 0 {
 			re, err := Compile(expr)
 			if err != nil {
 				return Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err}, true

@@ -258,3 +258,75 @@ func TestRefuseCatastrophicAgreesWithLint(t *testing.T) {
 		t.Errorf("bad kept: %v", keptIDs)
 	}
 }
+
+func TestProbeCanFail(t *testing.T) {
+	tests := []struct {
+		pattern string
+		runes   int
+		want    bool
+	}{
+		{`(a+)+b`, DefaultProbeRunes, true},
+		{`(ab|a|b)+c`, DefaultProbeRunes, true},
+		{`(.*a){12}`, DefaultProbeRunes, true},
+		{`Failed to (.+?): (.+?) in (.+?) at`, DefaultProbeRunes, true}, // three loops: 65^4 steps
+		{`Failed to (.+?): (.+?) in (.+?)`, DefaultProbeRunes, false},   // regexp2 makes the last loop atomic
+		{`Tried to allocate (\d+) bytes (.*)`, DefaultProbeRunes, false},
+		{`worker (\d+) died`, DefaultProbeRunes, false},
+		{`a?b?c?d?e?f?g?`, DefaultProbeRunes, false}, // optional characters are not loops
+		{`Ascend Transfer Engine initialization failed\.`, DefaultProbeRunes, false},
+		{`worker (\d+) died`, 1 << 20, true},                // a long run makes even one loop costly
+		{`Tried to allocate (\d+) bytes (.*)`, 2048, false}, // both loops atomic once parsed
+		{`(.*) died`, 2048, true},
+	}
+	for _, tt := range tests {
+		tree, err := parseTree(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := probeCanFail(tree.Root, tt.runes); got != tt.want {
+			t.Errorf("probeCanFail(%q, %d) = %v, want %v", tt.pattern, tt.runes, got, tt.want)
+		}
+	}
+}
+
+// TestSkippedProbesCannotFail runs the probe that load and lint skip on every
+// pattern of the embedded and the generated catalog they skip it for: none
+// may fail, or skipping would change what is refused.
+func TestSkippedProbesCannotFail(t *testing.T) {
+	def, _ := Default()
+	gen, probs := LoadFile(generatedCatalog)
+	if len(probs) > 0 {
+		t.Fatalf("generated catalog: %v", probs)
+	}
+	opts := LintOptions{}.withDefaults()
+	if raceEnabled {
+		opts.ProbeTimeout *= 10
+	}
+	skipped, probed := 0, 0
+	for _, r := range append(def, gen...) {
+		tree, err := r.PatternTree()
+		if err != nil {
+			t.Fatalf("%v: %v", r.Origin, err)
+		}
+		inputs := probeInputs(tree.Root, nil, opts.ProbeRunes)
+		if len(inputs) == 0 {
+			continue
+		}
+		if probeCanFail(tree.Root, opts.ProbeRunes) {
+			probed++
+			continue
+		}
+		skipped++
+		re, err := Compile(r.MessagePattern)
+		if err != nil {
+			t.Fatalf("%v: %v", r.Origin, err)
+		}
+		if res, bad := probe(re, inputs, opts.ProbeTimeout); bad {
+			t.Errorf("%v: %q: a skipped probe fails: %s", r.Origin, r.MessagePattern, res.String(opts.ProbeTimeout))
+		}
+	}
+	if skipped == 0 || probed == 0 {
+		t.Fatalf("%d probes skipped, %d run: the catalogs no longer exercise the rule", skipped, probed)
+	}
+	t.Logf("%d probes skipped, %d still run", skipped, probed)
+}

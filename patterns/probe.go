@@ -67,6 +67,44 @@ func quoteShort(s string) string {
 	return fmt.Sprintf("%q…%q", head, tail)
 }
 
+// maxUnprobedSteps bounds the work of a probe that is skipped. A pattern
+// with no repeated group and k backtracking single-character loops fails a
+// match on an n-rune subject in at most about n^(k+1) steps (each loop's
+// split point, times each start), so with DefaultProbeRunes and k <= 2 a
+// probe costs under 300,000 steps: well under a millisecond, where its
+// budget is DefaultProbeTimeout twice over. Such a probe cannot fail, and
+// skipping it spares building the program of almost half the patterns of a
+// generated catalog at load.
+const maxUnprobedSteps = 1 << 20
+
+// probeCanFail reports whether probing the tree with runs of the given
+// length could find anything: it has a repeated group (whose body may be
+// ambiguous, or nest loops), or enough backtracking single-character loops
+// that a probe could take more than maxUnprobedSteps.
+func probeCanFail(root *syntax.RegexNode, runes int) bool {
+	n := uint64(max(runes, 0)) + 1
+	if n > maxUnprobedSteps {
+		return true
+	}
+	steps := n // the starts
+	can := false
+	walk(root, func(node *syntax.RegexNode, _ []*syntax.RegexNode) bool {
+		if can {
+			return false
+		}
+		loop, backtracks := charLoop(node.T)
+		switch {
+		case (node.T == syntax.NtLoop || node.T == syntax.NtLazyloop) && node.N > 1:
+			can = true
+		case loop && backtracks && node.N > 1:
+			steps *= n // both are at most maxUnprobedSteps here: no overflow
+			can = steps > maxUnprobedSteps
+		}
+		return !can
+	})
+	return can || steps > maxUnprobedSteps
+}
+
 // probeInputs builds one pathological input per backtracking loop of the
 // tree. amb, when set, supplies the run character for its loop.
 func probeInputs(root *syntax.RegexNode, amb *ambiguity, runes int) []string {
