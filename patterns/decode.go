@@ -24,9 +24,10 @@ type wrapper struct {
 
 // decodeRecord decodes one wrapper or bare record and validates it. The
 // problems it returns carry no file or line; the caller adds them.
-func decodeRecord(raw []byte) (Record, []Problem) {
+// d is the fast decoder's scratch space, reused from line to line.
+func decodeRecord(d *fastDecoder, raw []byte) (Record, []Problem) {
 	var rec Record
-	if fastDecodeRecord(raw, &rec) {
+	if d.decode(raw, &rec) {
 		return rec, validate(&rec)
 	}
 	rec, probs := jsonDecodeRecord(raw)

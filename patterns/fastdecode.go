@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -88,13 +89,13 @@ var foldedFields = func() map[string]bool {
 
 // foldsToField reports whether key names a Record field ignoring case, as
 // encoding/json matches keys.
-func foldsToField(key string) bool {
+func foldsToField(key []byte) bool {
 	for i := 0; i < len(key); i++ {
 		if key[i] >= utf8.RuneSelf {
 			// Unicode folding (the Kelvin sign folds to k, the long s
 			// to s): the slow, exact check.
 			for name := range fastFields {
-				if strings.EqualFold(key, name) {
+				if bytes.EqualFold(key, []byte(name)) {
 					return true
 				}
 			}
@@ -123,7 +124,38 @@ const maxFastDepth = 256
 type fastDecoder struct {
 	data []byte
 	pos  int
-	buf  []byte // unescaping scratch
+	// arena holds the text of every string value kept so far, unescaped,
+	// and pending says which field gets which part of it. Once the line
+	// decoded, the arena becomes one string and each field a substring:
+	// a record costs one string allocation, holding only its own text,
+	// instead of one per field.
+	arena   []byte
+	pending []pendingString
+	// bare gets the top-level members, inner a "record" member's; they
+	// live here, with the arena, so a decoder reused line after line
+	// allocates only what the record keeps.
+	bare, inner Record
+	version     string
+}
+
+// pendingString is a string field waiting for the arena: *p gets
+// arena[start:end].
+type pendingString struct {
+	p          *string
+	start, end int
+}
+
+// keep registers arena[start:end] as the value of *p.
+func (d *fastDecoder) keep(p *string, start, end int) {
+	d.pending = append(d.pending, pendingString{p, start, end})
+}
+
+// settle gives every kept field its text.
+func (d *fastDecoder) settle() {
+	all := string(d.arena)
+	for _, ps := range d.pending {
+		*ps.p = all[ps.start:ps.end]
+	}
 }
 
 // fastDecodeRecord decodes raw as decodeRecord's JSON step does (wrapper or
@@ -132,16 +164,22 @@ type fastDecoder struct {
 // members are decoded as a bare record's fields while a "record" member is
 // decoded on its own, and the wrapper wins when there is one.
 func fastDecodeRecord(raw []byte, rec *Record) bool {
+	var d fastDecoder
+	return d.decode(raw, rec)
+}
+
+// decode is fastDecodeRecord with d's scratch space, which it reuses.
+func (d *fastDecoder) decode(raw []byte, rec *Record) bool {
 	if !utf8.Valid(raw) {
 		return false // encoding/json replaces invalid bytes; let it
 	}
-	d := fastDecoder{data: raw}
-	var bare, inner Record
+	d.data, d.pos = raw, 0
+	d.arena, d.pending = d.arena[:0], d.pending[:0]
+	d.bare, d.inner, d.version = Record{}, Record{}, ""
 	var seen [ffCount]bool
 	hasRecord, hasVersion := false, false
-	var version string
-	ok := d.object(func(key string) bool {
-		switch key {
+	ok := d.object(func(key []byte) bool {
+		switch string(key) {
 		case "record":
 			if hasRecord {
 				return false
@@ -151,27 +189,28 @@ func fastDecodeRecord(raw []byte, rec *Record) bool {
 			if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 				return false // encoding/json reports what it is
 			}
-			return d.record(&inner)
+			return d.record(&d.inner)
 		case "datasetVersion":
 			if hasVersion {
 				return false
 			}
 			hasVersion = true
-			return d.string(&version)
+			return d.string(&d.version)
 		}
-		if strings.EqualFold(key, "record") || strings.EqualFold(key, "datasetVersion") {
+		if bytes.EqualFold(key, []byte("record")) || bytes.EqualFold(key, []byte("datasetVersion")) {
 			return false
 		}
-		return d.member(&bare, &seen, key)
+		return d.member(&d.bare, &seen, key)
 	})
 	if !ok || !d.end() {
 		return false
 	}
+	d.settle()
 	if hasRecord {
-		*rec = inner
-		rec.DatasetVersion = version
+		*rec = d.inner
+		rec.DatasetVersion = d.version
 	} else {
-		*rec = bare
+		*rec = d.bare
 	}
 	if string(rec.ErrorCode) == "null" {
 		rec.ErrorCode = nil
@@ -182,13 +221,13 @@ func fastDecodeRecord(raw []byte, rec *Record) bool {
 // record decodes one object into rec.
 func (d *fastDecoder) record(rec *Record) bool {
 	var seen [ffCount]bool
-	return d.object(func(key string) bool { return d.member(rec, &seen, key) })
+	return d.object(func(key []byte) bool { return d.member(rec, &seen, key) })
 }
 
 // member decodes the value of the member key into rec's field of that name,
 // or skips it when rec has none.
-func (d *fastDecoder) member(rec *Record, seen *[ffCount]bool, key string) bool {
-	f, known := fastFields[key]
+func (d *fastDecoder) member(rec *Record, seen *[ffCount]bool, key []byte) bool {
+	f, known := fastFields[string(key)]
 	if !known {
 		if foldsToField(key) {
 			return false // encoding/json would fill that field
@@ -240,15 +279,9 @@ func (d *fastDecoder) field(rec *Record, f fastField) bool {
 		}
 		return true
 	case ffSeverity:
-		var s string
-		ok := d.string(&s)
-		rec.Severity = Severity(s)
-		return ok
+		return d.string((*string)(&rec.Severity))
 	case ffRole:
-		var s string
-		ok := d.string(&s)
-		rec.Role = Role(s)
-		return ok
+		return d.string((*string)(&rec.Role))
 	}
 	return d.string(stringField(rec, f))
 }
@@ -335,7 +368,7 @@ func (d *fastDecoder) literal(lit string) bool {
 
 // object reads an object, calling member with each key once the decoder
 // stands before its value; member reads the value.
-func (d *fastDecoder) object(member func(key string) bool) bool {
+func (d *fastDecoder) object(member func(key []byte) bool) bool {
 	d.space()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return false
@@ -371,21 +404,21 @@ func (d *fastDecoder) object(member func(key string) bool) bool {
 
 // key reads an object key without escapes; a key with one goes to
 // encoding/json.
-func (d *fastDecoder) key() (string, bool) {
+func (d *fastDecoder) key() ([]byte, bool) {
 	i := d.pos + 1
 	for i < len(d.data) {
 		c := d.data[i]
 		switch {
 		case c == '"':
-			k := string(d.data[d.pos+1 : i])
+			k := d.data[d.pos+1 : i]
 			d.pos = i + 1
 			return k, true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 		i++
 	}
-	return "", false
+	return nil, false
 }
 
 // value skips one JSON value, checking its syntax, and returns its bytes.
@@ -403,7 +436,7 @@ func (d *fastDecoder) value(depth int) ([]byte, bool) {
 	case c == '"':
 		ok = d.skipString()
 	case c == '{':
-		ok = d.object(func(string) bool {
+		ok = d.object(func([]byte) bool {
 			_, ok := d.value(depth + 1)
 			return ok
 		})
@@ -548,14 +581,15 @@ func (d *fastDecoder) intValue() (int, bool) {
 	return int(v), err == nil
 }
 
-// string reads a string, or null (which leaves *p as it is).
+// string reads a string, or null (which leaves *p as it is). *p gets its
+// text when the line is settled.
 func (d *fastDecoder) string(p *string) bool {
 	if d.literal("null") {
 		return true
 	}
-	s, ok := d.str()
+	start, end, ok := d.str()
 	if ok {
-		*p = s
+		d.keep(p, start, end)
 	}
 	return ok
 }
@@ -567,77 +601,87 @@ func (d *fastDecoder) strings(p *[]string) bool {
 		*p = nil
 		return true
 	}
-	out := []string{}
+	first := len(d.pending)
 	ok := d.array(func() bool {
 		d.space()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return false // null or another type inside: encoding/json decides
 		}
-		s, ok := d.str()
-		out = append(out, s)
+		start, end, ok := d.str()
+		d.keep(nil, start, end)
 		return ok
 	})
-	if ok {
-		*p = out
+	if !ok {
+		return false
 	}
-	return ok
+	// The elements' places exist only now that their number is known.
+	out := make([]string, len(d.pending)-first)
+	for i := range out {
+		d.pending[first+i].p = &out[i]
+	}
+	*p = out
+	return true
 }
 
 // skipString steps over a string, checking its escapes.
 func (d *fastDecoder) skipString() bool {
-	_, ok := d.scanString(false)
+	_, _, ok := d.scanString(false)
 	return ok
 }
 
-// str reads a string value.
-func (d *fastDecoder) str() (string, bool) {
+// str reads a string value into the arena.
+func (d *fastDecoder) str() (start, end int, ok bool) {
 	d.space()
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-		return "", false
+		return 0, 0, false
 	}
 	return d.scanString(true)
 }
 
-// scanString reads the string that starts at d.pos; with keep it returns
-// the unescaped text.
-func (d *fastDecoder) scanString(keep bool) (string, bool) {
+// scanString reads the string that starts at d.pos; with keep it appends
+// the unescaped text to the arena and returns where it is there.
+func (d *fastDecoder) scanString(keep bool) (start, end int, ok bool) {
+	start = len(d.arena)
 	i := d.pos + 1
 	// The common case: no escape.
 	for i < len(d.data) {
 		c := d.data[i]
 		if c == '"' {
-			var s string
 			if keep {
-				s = string(d.data[d.pos+1 : i])
+				d.arena = append(d.arena, d.data[d.pos+1:i]...)
 			}
 			d.pos = i + 1
-			return s, true
+			return start, len(d.arena), true
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
-			return "", false
+			return 0, 0, false
 		}
 		i++
 	}
-	buf := append(d.buf[:0], d.data[d.pos+1:i]...)
+	// With an escape the text is unescaped into the arena even when it
+	// is not kept, and dropped again at the end.
+	buf := append(d.arena, d.data[d.pos+1:i]...)
 	for i < len(d.data) {
 		c := d.data[i]
 		switch {
 		case c == '"':
 			d.pos = i + 1
-			d.buf = buf
-			return string(buf), true
+			if keep {
+				d.arena = buf
+			}
+			return start, len(buf), true
 		case c < 0x20:
-			return "", false
+			return 0, 0, false
 		case c != '\\':
 			buf = append(buf, c)
 			i++
 			continue
 		}
 		if i+1 >= len(d.data) {
-			return "", false
+			return 0, 0, false
 		}
 		switch e := d.data[i+1]; e {
 		case '"', '\\', '/':
@@ -655,33 +699,33 @@ func (d *fastDecoder) scanString(keep bool) (string, bool) {
 		case 'u':
 			r, ok := hex4(d.data[i+2:])
 			if !ok {
-				return "", false
+				return 0, 0, false
 			}
 			i += 6
 			if utf16.IsSurrogate(r) {
 				// Only a proper pair is decoded here; encoding/json
 				// turns a lone surrogate into U+FFFD.
 				if i+1 >= len(d.data) || d.data[i] != '\\' || d.data[i+1] != 'u' {
-					return "", false
+					return 0, 0, false
 				}
 				r2, ok := hex4(d.data[i+2:])
 				if !ok {
-					return "", false
+					return 0, 0, false
 				}
 				r = utf16.DecodeRune(r, r2)
 				if r == utf8.RuneError {
-					return "", false
+					return 0, 0, false
 				}
 				i += 6
 			}
 			buf = utf8.AppendRune(buf, r)
 			continue
 		default:
-			return "", false
+			return 0, 0, false
 		}
 		i += 2
 	}
-	return "", false
+	return 0, 0, false
 }
 
 // hex4 reads four hexadecimal digits.
