@@ -21,14 +21,13 @@ const peekBatch = 64
 // ackMaxWait bounds how long a delivered alert's acknowledgement is held
 // before it is settled. Each acknowledgement is journaled as soon as the
 // sink has the alert (state.Store.JournalAck: a write, no disk sync), so a
-// kill -9 repeats at most the alert in flight. What a round holds is
-// settled in one synced transaction when the round ends, or earlier once it
-// holds peekBatch acknowledgements or a deferral, or its oldest has waited
-// this long: one disk sync per round (up to 64 alerts or 50ms of
-// deliveries) instead of one per alert. A crash of the machine can repeat
-// the alerts delivered since the last settle. (Settling across rounds, as
-// the journal would allow, cut the syncs further at 10k lines/s but not the
-// CPU measurably, and cost a wake-up per alert at low rates.)
+// kill -9 repeats at most the alert in flight, and Peek no longer hands it
+// out. The next state.Store.Commit settles every journaled ack in its own
+// transaction, so while alerts flow the acks cost no sync of their own; the
+// loop settles what it holds itself once it holds peekBatch acks or a
+// deferral (Peek would hand a deferred item out again), or its oldest has
+// waited this long with no commit, or the loop ends. A crash of the machine
+// can repeat the alerts delivered since the last settle.
 const ackMaxWait = 50 * time.Millisecond
 
 // stuckAfter is how long a sink may fail every attempt, with alerts
@@ -50,9 +49,10 @@ type deliverer struct {
 	// is when the first was added. Only the loop's goroutine touches them.
 	// A Settle that fails leaves them here, and the loop retries it before
 	// it delivers more.
-	outcome   state.Settlement
-	since     time.Time
-	unwritten bool // the last flush failed; logged once per streak
+	outcome     state.Settlement
+	since       time.Time
+	unwritten   bool // the last flush failed; logged once per streak
+	unjournaled bool // an ack held since the last flush is not in the journal
 
 	failingSince atomic.Int64 // unix nanos of the first failure of the current streak; 0 when healthy
 	waiting      atomic.Int64 // queue depth seen last
@@ -105,7 +105,7 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if !d.flush() {
+		if d.due() && !d.flush() {
 			// The state disk refuses writes: retry before delivering
 			// more, so the outcome held in memory stays bounded.
 			if isClosed(drain) || !d.sleep(ctx, drain, time.Second) {
@@ -137,6 +137,11 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 			if next, ok, err := d.store.NextAttempt(d.name); err == nil && ok {
 				wait = max(next.Sub(d.now()), 10*time.Millisecond)
 			}
+			if d.held() {
+				// Held acks no commit has settled are settled by
+				// the loop once they have waited ackMaxWait.
+				wait = min(wait, max(d.since.Add(ackMaxWait).Sub(d.now()), time.Millisecond))
+			}
 			if !d.sleep(ctx, drain, wait) {
 				return nil
 			}
@@ -158,7 +163,11 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 // pause when a retryable failure deferred the head of the queue (order is
 // kept: nothing behind it goes first), or 0 to continue at once.
 func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
-	defer d.flush()
+	defer func() {
+		if d.due() {
+			d.flush()
+		}
+	}()
 	alerts := make([]*sinks.Alert, 0, len(items))
 	seqs := make([]uint64, 0, len(items))
 	for _, it := range items {
@@ -254,6 +263,7 @@ func (d *deliverer) ack(seqs ...uint64) {
 	d.outcome.Acks = append(d.outcome.Acks, seqs...)
 	if err := d.store.JournalAck(d.name, seqs...); err != nil {
 		d.log.Warn("journal acknowledgements; settling them now", "err", err)
+		d.unjournaled = true
 		d.flush()
 	}
 }
@@ -261,11 +271,18 @@ func (d *deliverer) ack(seqs ...uint64) {
 // held reports whether an outcome waits to be settled.
 func (d *deliverer) held() bool { return len(d.outcome.Acks) > 0 || len(d.outcome.Defers) > 0 }
 
-// due reports whether the held outcome must be settled before the round
-// ends: it holds a deferral (Peek would hand that item out again until it
-// is written), or peekBatch acknowledgements, or its oldest has waited
-// ackMaxWait, or the last settle failed.
+// due reports whether the held outcome must be settled now: it holds a
+// deferral (Peek would hand that item out again until it is written), or
+// peekBatch acknowledgements, or its oldest has waited ackMaxWait, or the
+// last settle failed. Acks a commit has settled meanwhile are let go first;
+// the wait of those left then starts again, so an ack is held at most
+// about twice ackMaxWait.
 func (d *deliverer) due() bool {
+	if n := len(d.outcome.Acks); n > 0 && !d.unjournaled {
+		if d.outcome.Acks = d.store.Unsettled(d.name, d.outcome.Acks); len(d.outcome.Acks) < n {
+			d.since = d.now()
+		}
+	}
 	if !d.held() {
 		return false
 	}
@@ -284,6 +301,10 @@ func (d *deliverer) begin() {
 // nothing is left unwritten. On failure the outcome is kept for the next
 // flush.
 func (d *deliverer) flush() bool {
+	if !d.unjournaled {
+		// A commit since may have settled them already.
+		d.outcome.Acks = d.store.Unsettled(d.name, d.outcome.Acks)
+	}
 	if !d.held() {
 		return true
 	}
@@ -301,6 +322,7 @@ func (d *deliverer) flush() bool {
 	}
 	d.outcome.Acks = d.outcome.Acks[:0]
 	d.outcome.Defers = d.outcome.Defers[:0]
+	d.unjournaled = false
 	return true
 }
 

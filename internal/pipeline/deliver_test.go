@@ -67,10 +67,10 @@ func (c *fakeNow) advance(d time.Duration) {
 
 // TestDeliverSettlesInGroups checks how a delivery loop settles: each
 // accepted alert is journaled before the next is sent (a kill between
-// them repeats neither), and a round is settled in one transaction when it
-// ends, or as it goes when its acknowledgements have waited ackMaxWait.
-// The journal is emptied by each settle, so its length counts what is
-// held.
+// them repeats neither); what a round holds is settled by the next commit,
+// or by the loop itself as it goes once its acknowledgements have waited
+// ackMaxWait, and at once when a deferral must be written. The journal is
+// emptied by each settle, so its length counts what is held.
 func TestDeliverSettlesInGroups(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -80,14 +80,15 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 		wantHeld      []int         // acknowledgements held at each call
 		wantHeldAfter int           // held when deliver returns
 		wantLeft      int           // queued after the round
+		byCommit      bool          // a commit, not the loop, settles what is held after the round
 	}{
 		{
-			name:   "a round of quick sends is settled once",
-			alerts: 5, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 0, wantLeft: 0,
+			name:   "a round of quick sends is settled by the next commit",
+			alerts: 5, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 5, wantLeft: 0, byCommit: true,
 		},
 		{
 			name:   "sends slower than ackMaxWait are settled as they go",
-			alerts: 5, step: ackMaxWait, wantHeld: []int{0, 1, 0, 1, 0}, wantHeldAfter: 0, wantLeft: 0,
+			alerts: 5, step: ackMaxWait, wantHeld: []int{0, 1, 0, 1, 0}, wantHeldAfter: 1, wantLeft: 0,
 		},
 		{
 			// The third alert fails all three attempts of the in-process
@@ -154,6 +155,30 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 			if tc.fail == nil {
 				if pause != 0 {
 					t.Errorf("pause %v after a round without failures", pause)
+				}
+				// What is held is settled by a commit, which the loop
+				// then does not repeat, or by the loop once it is due.
+				if tc.byCommit {
+					if _, err := store.Commit(state.Batch{}); err != nil {
+						t.Fatal(err)
+					}
+					if d.due() {
+						t.Error("acks a commit settled are still due")
+					}
+				} else {
+					clk.advance(ackMaxWait)
+					if !d.due() {
+						t.Fatal("acks held for ackMaxWait are not due")
+					}
+				}
+				if !d.flush() || d.held() {
+					t.Errorf("flush after the settle: held %v", d.outcome)
+				}
+				if size, err := os.Stat(filepath.Join(dir, state.JournalName)); err != nil || size.Size() != 0 {
+					t.Errorf("journal after the settle: %v, %v; want empty", size, err)
+				}
+				if items, _, err := store.Peek("rec", peekBatch); err != nil || len(items) != 0 {
+					t.Errorf("ready after the settle: %d items, %v; want none", len(items), err)
 				}
 				return
 			}

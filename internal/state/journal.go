@@ -11,7 +11,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -216,6 +218,50 @@ func (s *Store) settled(sink string, seqs []uint64) {
 		delete(s.journal.pending, sink)
 		s.journal.empty()
 	}
+}
+
+// sinkAcks are one sink's journaled, unsettled acks.
+type sinkAcks struct {
+	sink string
+	seqs []uint64
+}
+
+// journalPending returns every journaled, unsettled ack, by sink in name
+// order and in sequence order within a sink.
+func (s *Store) journalPending() []sinkAcks {
+	s.jmu.Lock()
+	defer s.jmu.Unlock()
+	if len(s.journal.pending) == 0 {
+		return nil
+	}
+	out := make([]sinkAcks, 0, len(s.journal.pending))
+	for sink, p := range s.journal.pending {
+		seqs := make([]uint64, 0, len(p))
+		for seq := range p {
+			seqs = append(seqs, seq)
+		}
+		slices.Sort(seqs)
+		out = append(out, sinkAcks{sink, seqs})
+	}
+	slices.SortFunc(out, func(a, b sinkAcks) int { return strings.Compare(a.sink, b.sink) })
+	return out
+}
+
+// Unsettled keeps, in place, the seqs of sink that are journaled and still
+// wait for a Settle: a Commit since their JournalAck has settled the
+// others. A delivery loop calls it before settling what it holds, and
+// skips the Settle when nothing is left.
+func (s *Store) Unsettled(sink string, seqs []uint64) []uint64 {
+	s.jmu.Lock()
+	defer s.jmu.Unlock()
+	p := s.journal.pending[sink]
+	out := seqs[:0]
+	for _, seq := range seqs {
+		if _, ok := p[seq]; ok {
+			out = append(out, seq)
+		}
+	}
+	return out
 }
 
 // journaled returns a copy of sink's journaled, unsettled acks: items Peek,

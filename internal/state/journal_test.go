@@ -3,6 +3,7 @@ package state
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -201,4 +202,57 @@ func TestJournaledAcksAreHidden(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("settled", nil, 1, clk.Now().Add(time.Minute))
+}
+
+// TestCommitSettlesJournaledAcks checks that a commit settles every
+// journaled ack in its own transaction: the items are gone from the
+// queues for good (after a restart with the journal removed too), the
+// journal is emptied, and Unsettled tells a delivery loop that nothing it
+// holds is left to settle.
+func TestCommitSettlesJournaledAcks(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	slack := enqueue(t, s, "slack", "1", "2", "3")
+	hook := enqueue(t, s, "webhook", "1")
+	if err := s.JournalAck("slack", slack[:2]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.JournalAck("webhook", hook...); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Unsettled("slack", append([]uint64(nil), slack...)); len(got) != 2 {
+		t.Fatalf("Unsettled before the commit = %v, want the two journaled", got)
+	}
+	if _, err := s.Commit(Batch{Enqueue: []Enqueue{{Sink: "slack", Payload: []byte("4")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Unsettled("slack", append([]uint64(nil), slack...)); len(got) != 0 {
+		t.Errorf("Unsettled after the commit = %v, want none", got)
+	}
+	if n := journalSize(t, dir); n != 0 {
+		t.Errorf("journal holds %d bytes after the commit settled everything, want 0", n)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, JournalName)); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir, Options{})
+	for sink, want := range map[string][]string{"slack": {"3", "4"}, "webhook": nil} {
+		items, _, err := s.Peek(sink, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range items {
+			got = append(got, string(it.Payload))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s after restart: %q, want %q", sink, got, want)
+		}
+		if n, err := s.Depth(sink); err != nil || n != len(want) {
+			t.Errorf("%s depth after restart: %d, %v; want %d", sink, n, err, len(want))
+		}
+	}
 }

@@ -289,7 +289,10 @@ type CommitResult struct {
 // Commit writes the batch in one transaction and syncs it to disk: either
 // all of it is stored or, when an error is returned, none of it. Enqueuing
 // past a queue's MaxItems drops that queue's oldest items, reported in the
-// result.
+// result. The same transaction settles every acknowledgement journaled so
+// far (JournalAck), so while alerts flow a delivery loop's acks ride on the
+// commits that queue the next alerts instead of costing a sync of their
+// own (Unsettled tells the loop which are left).
 func (s *Store) Commit(b Batch) (CommitResult, error) {
 	for i, e := range b.Enqueue {
 		if err := checkSinkName(e.Sink); err != nil {
@@ -302,9 +305,22 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 		}
 	}
 	now := s.opts.Now()
+	acks := s.journalPending()
 	var res CommitResult
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		res = CommitResult{}
+		for _, a := range acks {
+			q, err := openQueue(tx, a.sink, false)
+			if err != nil {
+				return err
+			}
+			if q == nil {
+				continue
+			}
+			if _, err := s.apply(q, Settlement{Acks: a.seqs}); err != nil {
+				return fmt.Errorf("settle %s: %w", a.sink, err)
+			}
+		}
 		files := tx.Bucket(bucketFiles)
 		for _, c := range b.Files {
 			c.Seen = now
@@ -392,6 +408,9 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 	})
 	if err != nil {
 		return CommitResult{}, fmt.Errorf("state: commit: %w", err)
+	}
+	for _, a := range acks {
+		s.settled(a.sink, a.seqs)
 	}
 	s.count(res.Dropped)
 	return res, nil
