@@ -45,7 +45,10 @@
 // JournalAck records each acknowledgement as it happens in the ack journal
 // (acks.journal beside state.db) with a write and no sync: it survives a
 // killed process, and Open replays it, so a kill -9 in the middle of a
-// round repeats only the alert in flight (journal.go). Every queue is bounded by item count and age; what a
+// round repeats only the alert in flight (journal.go). Every Commit also
+// settles whatever the journal holds, in its own transaction, so while
+// alerts flow a delivery loop rarely needs a Settle (and a sync) of its
+// own; Unsettled tells it what is left. Every queue is bounded by item count and age; what a
 // bound removes is returned as Drops and added to the counters of DropCounts,
 // never discarded silently.
 //

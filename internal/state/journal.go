@@ -33,9 +33,9 @@ var keyGeneration = []byte("generation")
 // JournalAck appends one line per item ("<generation> <sink> <seq>
 // <crc32>") with a plain write: the kernel keeps it when the process is
 // killed, so a kill -9 between the members of a delivery round repeats
-// none of the members already journaled. Settle then removes the round's
-// items from the queue in one synced transaction, and the journal is
-// emptied once nothing in it is waiting for a Settle. Open replays what a
+// none of the members already journaled. Settle, or the next Commit,
+// then removes the items from the queue in one synced transaction, and the
+// journal is emptied once nothing in it is waiting for a settle. Open replays what a
 // dead process left. A crash of the whole machine can lose the writes
 // since the last Settle, which then repeats at most that round.
 //
