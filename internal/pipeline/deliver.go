@@ -23,11 +23,14 @@ const peekBatch = 64
 // sink has the alert (state.Store.JournalAck: a write, no disk sync), so a
 // kill -9 repeats at most the alert in flight, and Peek no longer hands it
 // out. The next state.Store.Commit settles every journaled ack in its own
-// transaction, so while alerts flow the acks cost no sync of their own; the
-// loop settles what it holds itself once it holds peekBatch acks or a
-// deferral (Peek would hand a deferred item out again), or its oldest has
-// waited this long with no commit, or the loop ends. A crash of the machine
-// can repeat the alerts delivered since the last settle.
+// transaction. So while alerts flow (a round begins within ackMaxWait of
+// the one before) a round's acks are held for that commit and cost no sync
+// of their own. The loop settles what it holds itself when a round ends
+// with alerts not flowing (an alert now and then: settling at once costs
+// no extra wake-up), once it holds peekBatch acks or a deferral (Peek would
+// hand a deferred item out again), when its oldest has waited this long
+// with no commit, and when the loop ends. A crash of the machine can
+// repeat the alerts delivered since the last settle.
 const ackMaxWait = 50 * time.Millisecond
 
 // stuckAfter is how long a sink may fail every attempt, with alerts
@@ -51,8 +54,9 @@ type deliverer struct {
 	// it delivers more.
 	outcome     state.Settlement
 	since       time.Time
-	unwritten   bool // the last flush failed; logged once per streak
-	unjournaled bool // an ack held since the last flush is not in the journal
+	unwritten   bool      // the last flush failed; logged once per streak
+	unjournaled bool      // an ack held since the last flush is not in the journal
+	lastRound   time.Time // when the last round began
 
 	failingSince atomic.Int64 // unix nanos of the first failure of the current streak; 0 when healthy
 	waiting      atomic.Int64 // queue depth seen last
@@ -163,8 +167,11 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 // pause when a retryable failure deferred the head of the queue (order is
 // kept: nothing behind it goes first), or 0 to continue at once.
 func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Duration {
+	now := d.now()
+	flowing := !d.lastRound.IsZero() && now.Sub(d.lastRound) < ackMaxWait
+	d.lastRound = now
 	defer func() {
-		if d.due() {
+		if !flowing || d.due() {
 			d.flush()
 		}
 	}()

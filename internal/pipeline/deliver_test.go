@@ -67,10 +67,11 @@ func (c *fakeNow) advance(d time.Duration) {
 
 // TestDeliverSettlesInGroups checks how a delivery loop settles: each
 // accepted alert is journaled before the next is sent (a kill between
-// them repeats neither); what a round holds is settled by the next commit,
-// or by the loop itself as it goes once its acknowledgements have waited
-// ackMaxWait, and at once when a deferral must be written. The journal is
-// emptied by each settle, so its length counts what is held.
+// them repeats neither); a lone round is settled when it ends, while a
+// round amid a flow of alerts is held for the next commit, or settled by
+// the loop as it goes once its acknowledgements have waited ackMaxWait;
+// a deferral is written at once. The journal is emptied by each settle,
+// so its length counts what is held.
 func TestDeliverSettlesInGroups(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -80,15 +81,20 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 		wantHeld      []int         // acknowledgements held at each call
 		wantHeldAfter int           // held when deliver returns
 		wantLeft      int           // queued after the round
+		flowing       bool          // the round begins soon after another
 		byCommit      bool          // a commit, not the loop, settles what is held after the round
 	}{
 		{
-			name:   "a round of quick sends is settled by the next commit",
-			alerts: 5, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 5, wantLeft: 0, byCommit: true,
+			name:   "a lone round of quick sends is settled once, when it ends",
+			alerts: 5, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 0, wantLeft: 0,
+		},
+		{
+			name:   "a round amid a flow of alerts is settled by the next commit",
+			alerts: 5, flowing: true, wantHeld: []int{0, 1, 2, 3, 4}, wantHeldAfter: 5, wantLeft: 0, byCommit: true,
 		},
 		{
 			name:   "sends slower than ackMaxWait are settled as they go",
-			alerts: 5, step: ackMaxWait, wantHeld: []int{0, 1, 0, 1, 0}, wantHeldAfter: 1, wantLeft: 0,
+			alerts: 5, flowing: true, step: ackMaxWait, wantHeld: []int{0, 1, 0, 1, 0}, wantHeldAfter: 1, wantLeft: 0,
 		},
 		{
 			// The third alert fails all three attempts of the in-process
@@ -125,6 +131,9 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tc.flowing {
+				d.lastRound = clk.now().Add(-ackMaxWait / 2)
+			}
 			pause := d.deliver(context.Background(), items)
 			// Sequence ids 1 to 5 make journal lines of one length.
 			line := int64(0)
@@ -155,6 +164,9 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 			if tc.fail == nil {
 				if pause != 0 {
 					t.Errorf("pause %v after a round without failures", pause)
+				}
+				if tc.wantHeldAfter == 0 {
+					return
 				}
 				// What is held is settled by a commit, which the loop
 				// then does not repeat, or by the loop once it is due.
