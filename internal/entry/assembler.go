@@ -108,7 +108,8 @@ type Assembler struct {
 	cur     pending
 	scratch []string // reused to hand the kept lines to ParseTraceback
 	learner prefixLearner
-	lines   int64 // non-blank lines pushed, for the learner's evidence window
+	lines   int64       // non-blank lines pushed, for the learner's evidence window
+	seconds secondCache // the second the last header began with
 }
 
 // entryKind is what opened the pending entry.
@@ -280,7 +281,7 @@ func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
 	// Field by field: the struct is large and this runs for every line.
 	c.s, c.prefix, c.prefixed = s, prefix, false
-	c.h, c.header = parseHeader(s, ref, a.opt.Location)
+	c.h, c.header = parseHeaderCached(s, ref, a.opt.Location, &a.seconds)
 	if c.header {
 		c.native = false
 	} else {

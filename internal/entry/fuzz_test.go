@@ -141,8 +141,20 @@ func FuzzParseLine(f *testing.F) {
 		if !strings.ContainsAny(line, "\x1b\r") && !strings.HasPrefix(line, prefix+text) {
 			t.Fatalf("stripWrappers(%q) = %q, %q: not a part of the line", line, text, prefix)
 		}
-		if h, ok := parseHeader(text, ref, time.UTC); ok && !strings.HasSuffix(text, h.msg) {
+		h, ok := parseHeader(text, ref, time.UTC)
+		if ok && !strings.HasSuffix(text, h.msg) {
 			t.Fatalf("parseHeader(%q): message %q is not its tail", text, h.msg)
+		}
+		// Read through a cache that holds the line's own second, and the
+		// same second with another fraction: the same header either way.
+		var sc secondCache
+		parseHeaderCached(text, ref, time.UTC, &sc)
+		for _, l := range []string{text, "[2026-07-01 00:00:00.5 TP0] x"} {
+			want, wantOK := parseHeader(l, ref, time.UTC)
+			got, gotOK := parseHeaderCached(l, ref, time.UTC, &sc)
+			if gotOK != wantOK || got.time != want.time || got.msg != want.msg || got.ranks != want.ranks || got.level != want.level {
+				t.Fatalf("parseHeaderCached(%q) after %q = %+v %v, want %+v %v", l, text, got, gotOK, want, wantOK)
+			}
 		}
 		if n, ok := parseNative(text, ref, time.UTC); ok && (n.kind == "" || !validLevel(normLevel(n.level)) || n.level != "" && normLevel(n.level) == "") {
 			t.Fatalf("parseNative(%q) = %+v", text, n)

@@ -25,17 +25,24 @@ type clock struct {
 // srt because a current uvicorn line is also a valid srt line with an empty
 // prefix. ref supplies the date legacy and diffusion headers lack.
 func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
+	return parseHeaderCached(s, ref, loc, nil)
+}
+
+// parseHeaderCached is parseHeader with the second of the last bracketed
+// header kept in sc (nil keeps nothing): consecutive lines of a log mostly
+// share it, and then only the fraction after it is read.
+func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCache) (header, bool) {
 	if s == "" {
 		return header{}, false
 	}
 	if s[0] == '[' {
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
-		if c, n, ok := scanDateTime(s[1:], '.'); ok {
-			if h, ok := uvicornAfterTime(s, c, n, loc); ok {
+		if c, n, ok := sc.scanDateTime(s[1:], loc); ok {
+			if h, ok := uvicornAfterTime(s, c, n, loc, sc); ok {
 				return h, true
 			}
-			if h, ok := srtAfterTime(s[1:], c, n, loc); ok {
+			if h, ok := srtAfterTime(s[1:], c, n, loc, sc); ok {
 				return h, true
 			}
 		} else if h, ok := parseSRT(s[1:], loc, ref); ok {
@@ -83,14 +90,14 @@ func parseUvicorn(s string, loc *time.Location) (header, bool) {
 		if !ok {
 			return header{}, false
 		}
-		return uvicornAfterTime(s, c, n, loc)
+		return uvicornAfterTime(s, c, n, loc, nil)
 	}
 	return uvicornLevel(s, time.Time{})
 }
 
 // uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
 // c, n bytes after the "[", has been read.
-func uvicornAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
+func uvicornAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
 	if n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
 		return header{}, false
 	}
@@ -98,7 +105,7 @@ func uvicornAfterTime(s string, c clock, n int, loc *time.Location) (header, boo
 	if _, _, ok := levelWord(rest); !ok {
 		return header{}, false // before the time is converted
 	}
-	return uvicornLevel(rest, c.in(loc))
+	return uvicornLevel(rest, sc.in(c, loc))
 }
 
 // uvicornLevel matches "LEVEL:     msg", the part after any time t.
@@ -133,12 +140,12 @@ func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
 		n--
 		c.year = millennium(ref) + c.year
 	}
-	return srtAfterTime(s, c, n, loc)
+	return srtAfterTime(s, c, n, loc, nil)
 }
 
 // srtAfterTime is parseSRT once the time c, the first n bytes of s, has
 // been read.
-func srtAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
+func srtAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
 	ranks, m := parseRanks(s[n:], false)
 	n += m
 	rest := s[n:]
@@ -160,7 +167,7 @@ func srtAfterTime(s string, c clock, n int, loc *time.Location) (header, bool) {
 	if !ok {
 		return header{}, false
 	}
-	return header{format: FormatSRT, time: c.in(loc), ranks: ranks, msg: msg}, true
+	return header{format: FormatSRT, time: sc.in(c, loc), ranks: ranks, msg: msg}, true
 }
 
 // parseLegacy matches "HH:MM:SS<ranks>] msg" (sglang before October 2024).
@@ -458,6 +465,62 @@ func scanDateTime(s string, sep byte) (clock, int, bool) {
 		}
 	}
 	return c, n, true
+}
+
+// secondCache remembers the last "YYYY-MM-DD HH:MM:SS" a bracketed header
+// began with and the time it denotes in loc. The cached time is that
+// second's own, with the zone offset of that second, so adding a fraction to
+// it gives exactly what time.Date gives with the fraction: zone transitions
+// fall on whole seconds.
+type secondCache struct {
+	text  [19]byte // the date and time, as the header has them
+	full  bool     // text holds one
+	clock clock    // text parsed, nsec 0
+	loc   *time.Location
+	t     time.Time // clock in loc
+}
+
+// scanDateTime is scanDateTime(s, '.') through the cache: a line that
+// starts with the cached second has only its fraction read. A nil cache
+// reads every line whole.
+func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, bool) {
+	if sc == nil || !sc.full || len(s) < 19 || sc.loc != loc || s[:19] != string(sc.text[:]) {
+		c, n, ok := scanDateTime(s, '.')
+		if ok && sc != nil {
+			copy(sc.text[:], s)
+			sc.full = true
+			sc.clock = c
+			sc.clock.nsec = 0
+			sc.loc = loc
+			sc.t = sc.clock.in(loc)
+		}
+		return c, n, ok
+	}
+	c, n := sc.clock, 19
+	if n < len(s) && s[n] == '.' {
+		j := n + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j > n+1 {
+			c.nsec = fraction(s[n+1 : j])
+			n = j
+		}
+	}
+	return c, n, true
+}
+
+// in is c.in(loc), from the cache when c falls in the cached second.
+func (sc *secondCache) in(c clock, loc *time.Location) time.Time {
+	if sc == nil || !sc.full || sc.loc != loc {
+		return c.in(loc)
+	}
+	whole := c
+	whole.nsec = 0
+	if whole != sc.clock {
+		return c.in(loc)
+	}
+	return sc.t.Add(time.Duration(c.nsec))
 }
 
 // fraction converts the digits after a decimal point to nanoseconds.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // America/New_York on machines without a zone database
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -279,4 +280,45 @@ func FuzzParseRanks(f *testing.F) {
 			t.Fatalf("parseRanks(%q, %v) = %+v, %d; by the list %+v, %d", s, lenient, got, gn, want, wn)
 		}
 	})
+}
+
+// TestSecondCacheAgrees checks that headers read through the second cache
+// are exactly the headers read without it, in zones with and without
+// daylight saving, across a spring-forward and a fall-back transition,
+// with the cached second repeated, changed, and followed by other forms.
+func TestSecondCacheAgrees(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := time.Date(2026, 3, 8, 12, 0, 0, 0, time.UTC)
+	lines := []string{
+		"[2026-03-08 01:59:59 TP0] a",
+		"[2026-03-08 01:59:59.5 TP0] b",
+		"[2026-03-08 01:59:59.999999999 TP0] c",
+		"[2026-03-08 02:00:00 TP0] spring forward: a wall time that does not exist",
+		"[2026-03-08 02:00:00.25 TP0] d",
+		"[2026-03-08 03:00:00 TP0] e",
+		"[2026-03-08 03:00:00] INFO:     uvicorn after srt",
+		"[2026-03-08 03:00:00.125] INFO:     uvicorn with a fraction",
+		"[2026-11-01 01:30:00 TP0] fall back: a wall time that exists twice",
+		"[2026-11-01 01:30:00.5 DP1 TP3 EP2] f",
+		"[2026-11-01 01:30:01 TP0] g",
+		"[2026-11-01 01:30:01x TP0] not a header, the same second",
+		"[2026-11-01 01:30:01.1 TP0] h",
+		"2026-11-01 01:30:01,100 - root - ERROR - python logging",
+		"[2026-11-01 01:30:01.2 TP0] i",
+		"[2026-11-0101:30:01.2 TP0] not a date",
+	}
+	for _, loc := range []*time.Location{time.UTC, ny, time.FixedZone("UTC+5:30", 5*3600+1800)} {
+		var sc secondCache
+		for _, l := range lines {
+			want, wantOK := parseHeader(l, ref, loc)
+			got, gotOK := parseHeaderCached(l, ref, loc, &sc)
+			if gotOK != wantOK || got.time != want.time || got.format != want.format ||
+				got.ranks != want.ranks || got.level != want.level || got.msg != want.msg {
+				t.Errorf("%s: %q: cached %+v %v, want %+v %v", loc, l, got, gotOK, want, wantOK)
+			}
+		}
+	}
 }
