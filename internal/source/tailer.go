@@ -118,6 +118,11 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	defer timer.Stop()
 	full := true
 	nextScan := time.Time{}
+	// flowing is set while write events come faster than minPassGap: the
+	// loop then sleeps out the gap after a pass and takes the events that
+	// came meanwhile, instead of waking for the first of them and again
+	// when the gap ends. One wake-up a pass rather than two.
+	flowing := false
 	for {
 		now := time.Now()
 		more, err := t.pass(ctx, now, full, emit)
@@ -136,6 +141,22 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		full = t.rescan
 		if more || full {
 			continue
+		}
+		if flowing {
+			flowing = false
+			if gap := minPassGap - time.Since(now); gap > 0 {
+				timer.Reset(gap)
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-timer.C:
+				}
+			}
+			if got, f := t.takeEvents(); got {
+				full = f || !time.Now().Before(nextScan)
+				flowing = true
+				continue
+			}
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
@@ -161,6 +182,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				case <-timer.C:
 				}
+				flowing = true
 			}
 			full = t.drainEvents() || full
 		case err, ok := <-t.watch.errors():

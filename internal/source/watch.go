@@ -154,15 +154,33 @@ func (t *Tailer) openCreated(name string) {
 // drainEvents takes the events already waiting, so that a burst costs one
 // pass, and reports whether one of them needs a full scan.
 func (t *Tailer) drainEvents() (full bool) {
+	_, full = t.takeEvents()
+	return full
+}
+
+// takeEvents is drainEvents that also reports whether anything was
+// waiting. A closed event or error channel stops the watch (files are
+// polled from then on) and asks for a full scan.
+func (t *Tailer) takeEvents() (got, full bool) {
 	for {
 		select {
-		case ev := <-t.watch.events():
+		case ev, ok := <-t.watch.events():
+			if !ok {
+				t.watch.stopped()
+				return true, true
+			}
+			got = true
 			full = t.noteEvent(ev) || full
-		case err := <-t.watch.errors():
+		case err, ok := <-t.watch.errors():
+			if !ok {
+				t.watch.stopped()
+				return true, true
+			}
+			got = true
 			t.watch.noteError(err)
 			full = true
 		default:
-			return full
+			return got, full
 		}
 	}
 }

@@ -225,3 +225,38 @@ func TestWatchFollowsLinkTargets(t *testing.T) {
 		t.Errorf("symlinks refused = %d, want 0", n)
 	}
 }
+
+// TestWatchSteadyFlowThenQuiet follows a file by the watch alone (polls an
+// hour apart) while a line is appended every millisecond or two, so the
+// tailer reads in passes a gap apart and takes the events of each gap
+// after it; then, after the flow stops and a quiet spell, one more line
+// must still wake it.
+func TestWatchSteadyFlowThenQuiet(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 1))
+	l := startLive(t, Config{Paths: []string{p}, Format: FormatRaw, PollInterval: never, RescanInterval: never})
+	waitFor(t, "the first line", func() bool { return len(l.got.all()) == 1 })
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const flow = 300
+	for i := 2; i <= flow; i++ {
+		if _, err := f.WriteString(numbered(i, i)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(1+i%2) * time.Millisecond)
+	}
+	waitFor(t, "the lines of the flow", func() bool { return len(l.got.all()) == flow })
+	time.Sleep(3 * minPassGap) // the flow is over: the tailer waits for events again
+	if _, err := f.WriteString(numbered(flow+1, flow+1)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the line after the quiet spell", func() bool { return len(l.got.all()) == flow+1 })
+	l.stop(t)
+	if diff := cmp.Diff(wantNumbered(1, flow+1), l.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
