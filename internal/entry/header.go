@@ -453,7 +453,12 @@ func scanDateTime(s string, sep byte) (clock, int, bool) {
 		year: atoi(s[0:4]), month: atoi(s[5:7]), day: atoi(s[8:10]),
 		hour: atoi(s[11:13]), min: atoi(s[14:16]), sec: atoi(s[17:19]),
 	}
-	n := 19
+	return c, readFraction(s, 19, sep, &c), true
+}
+
+// readFraction reads the fraction of a second that may follow the time
+// ending at s[n], after sep, into c.nsec, and returns where the time ends.
+func readFraction(s string, n int, sep byte, c *clock) int {
 	if n < len(s) && s[n] == sep {
 		j := n + 1
 		for j < len(s) && isDigit(s[j]) {
@@ -464,7 +469,7 @@ func scanDateTime(s string, sep byte) (clock, int, bool) {
 			n = j
 		}
 	}
-	return c, n, true
+	return n
 }
 
 // secondCache remembers the last "YYYY-MM-DD HH:MM:SS" a bracketed header
@@ -496,18 +501,8 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 		}
 		return c, n, ok
 	}
-	c, n := sc.clock, 19
-	if n < len(s) && s[n] == '.' {
-		j := n + 1
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if j > n+1 {
-			c.nsec = fraction(s[n+1 : j])
-			n = j
-		}
-	}
-	return c, n, true
+	c := sc.clock
+	return c, readFraction(s, 19, '.', &c), true
 }
 
 // in is c.in(loc), from the cache when c falls in the cached second.

@@ -144,13 +144,8 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			if gap := minPassGap - time.Since(now); gap > 0 {
-				timer.Reset(gap)
-				select {
-				case <-ctx.Done():
-					return nil
-				case <-timer.C:
-				}
+			if !sleep(ctx, timer, minPassGap-time.Since(now)) {
+				return nil
 			}
 			if got, f := t.takeEvents(); got {
 				full = f || !time.Now().Before(nextScan)
@@ -176,11 +171,8 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			}
 			full = t.noteEvent(ev)
 			if gap := minPassGap - time.Since(now); gap > 0 {
-				timer.Reset(gap)
-				select {
-				case <-ctx.Done():
+				if !sleep(ctx, timer, gap) {
 					return nil
-				case <-timer.C:
 				}
 				flowing = true
 			}
@@ -194,6 +186,21 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			full = true
 		}
 		timer.Stop() // since Go 1.23 a stopped timer delivers no stale tick
+	}
+}
+
+// sleep waits d (nothing when d is not positive) on timer, which must be
+// stopped or drained, and reports false when ctx ended first.
+func sleep(ctx context.Context, timer *time.Timer, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer.Reset(d)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 
