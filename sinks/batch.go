@@ -19,3 +19,13 @@ type BatchSink interface {
 	BatchMin() int
 	SendBatch(ctx context.Context, alerts []*Alert) (retry bool, err error)
 }
+
+// EncodedSink is implemented by sinks whose message is the alert's own
+// JSON, exactly as AlertJSON renders it (the stdout sink): a delivery loop
+// whose queue holds that JSON hands it to SendEncoded and skips decoding
+// it into an Alert and encoding it again. SendEncoded means what Send
+// means; payload is one alert's JSON without a trailing newline.
+type EncodedSink interface {
+	Sink
+	SendEncoded(ctx context.Context, payload []byte) (retry bool, err error)
+}

@@ -78,6 +78,18 @@ func (s *scriptBatchSink) SendBatch(_ context.Context, alerts []*Alert) (bool, e
 	return s.next()
 }
 
+type scriptEncodedSink struct {
+	scriptSink
+	payloads [][]byte
+}
+
+func (s *scriptEncodedSink) SendEncoded(_ context.Context, payload []byte) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.payloads = append(s.payloads, payload)
+	return s.next()
+}
+
 // recordingObserver records Observer calls.
 type recordingObserver struct {
 	mu      sync.Mutex

@@ -134,11 +134,15 @@ func fullJitter(max time.Duration) time.Duration {
 // overrun MaxElapsed ends the loop early, with retry=true.
 //
 // If next implements BatchSink, so does the returned Sink, with the same
-// retry loop around SendBatch.
+// retry loop around SendBatch; otherwise, if next implements EncodedSink, so
+// does the returned Sink, around SendEncoded.
 func Retry(next Sink, cfg RetryConfig) Sink {
 	r := &retrySink{next: next, cfg: cfg.withDefaults()}
 	if b, ok := next.(BatchSink); ok {
 		return &retryBatchSink{retrySink: r, batch: b}
+	}
+	if e, ok := next.(EncodedSink); ok {
+		return &retryEncodedSink{retrySink: r, encoded: e}
 	}
 	return r
 }
@@ -164,6 +168,16 @@ func (r *retryBatchSink) BatchMin() int { return r.batch.BatchMin() }
 // SendBatch delivers the batch through the retry loop.
 func (r *retryBatchSink) SendBatch(ctx context.Context, alerts []*Alert) (bool, error) {
 	return r.loop(ctx, func(ctx context.Context) (bool, error) { return r.batch.SendBatch(ctx, alerts) })
+}
+
+type retryEncodedSink struct {
+	*retrySink
+	encoded EncodedSink
+}
+
+// SendEncoded delivers payload through the retry loop.
+func (r *retryEncodedSink) SendEncoded(ctx context.Context, payload []byte) (bool, error) {
+	return r.loop(ctx, func(ctx context.Context) (bool, error) { return r.encoded.SendEncoded(ctx, payload) })
 }
 
 // loop runs attempt until it succeeds, fails for good or runs out of

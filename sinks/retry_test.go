@@ -226,3 +226,21 @@ func TestFullJitterStaysInRange(t *testing.T) {
 		}
 	}
 }
+
+func TestRetryKeepsEncodedSink(t *testing.T) {
+	next := &scriptEncodedSink{scriptSink: scriptSink{script: []result{{true, errDown}, {false, nil}}}}
+	s := Retry(next, RetryConfig{Clock: newFakeClock()})
+	e, ok := s.(EncodedSink)
+	if !ok {
+		t.Fatalf("Retry(EncodedSink) is %T, not an EncodedSink", s)
+	}
+	if _, err := e.SendEncoded(context.Background(), []byte(`{"schema":"x"}`)); err != nil {
+		t.Fatalf("SendEncoded: %v", err)
+	}
+	if got := len(next.payloads); got != 2 || string(next.payloads[1]) != `{"schema":"x"}` {
+		t.Errorf("SendEncoded calls = %q, want the payload twice (one retry)", next.payloads)
+	}
+	if _, ok := Retry(&scriptSink{}, RetryConfig{}).(EncodedSink); ok {
+		t.Errorf("Retry of a plain Sink claims to be an EncodedSink")
+	}
+}

@@ -175,9 +175,24 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 			d.flush()
 		}
 	}()
+	// A sink whose message is the queued JSON itself gets it as it is:
+	// no decoding into an Alert, no encoding again.
+	enc, encoded := d.sink.(sinks.EncodedSink)
 	alerts := make([]*sinks.Alert, 0, len(items))
+	payloads := make([][]byte, 0, len(items))
 	seqs := make([]uint64, 0, len(items))
 	for _, it := range items {
+		if encoded {
+			if !json.Valid(it.Payload) {
+				d.log.Error("undecodable queued alert dropped", "seq", it.Seq, "err", "not valid JSON")
+				d.ack(it.Seq)
+				d.metrics.AlertDropped(d.name, "undecodable", 1)
+				continue
+			}
+			payloads = append(payloads, it.Payload)
+			seqs = append(seqs, it.Seq)
+			continue
+		}
 		a := new(sinks.Alert)
 		if err := json.Unmarshal(it.Payload, a); err != nil {
 			// A payload this version cannot read will never deliver.
@@ -193,8 +208,14 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		retry, err := bs.SendBatch(ctx, alerts)
 		return d.settle(items[0], seqs, retry, err, len(alerts))
 	}
-	for i, a := range alerts {
-		retry, err := d.sink.Send(ctx, a)
+	for i := range seqs {
+		var retry bool
+		var err error
+		if encoded {
+			retry, err = enc.SendEncoded(ctx, payloads[i])
+		} else {
+			retry, err = d.sink.Send(ctx, alerts[i])
+		}
 		if pause := d.settle(itemBySeq(items, seqs[i]), seqs[i:i+1], retry, err, 1); pause > 0 {
 			return pause
 		}

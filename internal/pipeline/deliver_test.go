@@ -215,3 +215,62 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 		})
 	}
 }
+
+// encodedSink records the payloads a delivery loop hands to SendEncoded,
+// and fails the test if the loop decodes and calls Send instead.
+type encodedSink struct {
+	t        *testing.T
+	mu       sync.Mutex
+	payloads []string
+}
+
+func (s *encodedSink) Send(context.Context, *sinks.Alert) (bool, error) {
+	s.t.Error("Send called on a sink that takes the queued JSON")
+	return false, nil
+}
+
+func (s *encodedSink) SendEncoded(_ context.Context, payload []byte) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.payloads = append(s.payloads, string(payload))
+	return false, nil
+}
+
+// TestDeliverEncodedSink checks that a sink whose message is the queued
+// JSON gets the queued bytes as they are, and that a payload that is not
+// JSON is dropped (acknowledged, never sent) while the others go on.
+func TestDeliverEncodedSink(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	good, err := sinks.AlertJSON(&sinks.Alert{Schema: sinks.Schema, Fingerprint: "f1", Count: 1, Entry: "a <b> & c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads := []string{string(good), `{"schema": truncated`, `{"schema":"logmatch.alert/v1","fingerprint":"f2"}`}
+	var batch state.Batch
+	for _, p := range payloads {
+		batch.Enqueue = append(batch.Enqueue, state.Enqueue{Sink: "out", Payload: []byte(p)})
+	}
+	if _, err := store.Commit(batch); err != nil {
+		t.Fatal(err)
+	}
+	sink := &encodedSink{t: t}
+	d := newDeliverer(&builtSink{name: "out", sink: sink}, store, discardLogger(), nil, time.Now)
+	items, _, err := store.Peek("out", peekBatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pause := d.deliver(context.Background(), items); pause != 0 {
+		t.Fatalf("pause %v", pause)
+	}
+	if diff := cmp.Diff([]string{payloads[0], payloads[2]}, sink.payloads); diff != "" {
+		t.Errorf("payloads sent (-want +got):\n%s", diff)
+	}
+	d.flush()
+	if n, err := store.Depth("out"); n != 0 || err != nil {
+		t.Errorf("queued after the round: %d, %v; want 0 (the bad payload dropped)", n, err)
+	}
+}

@@ -35,10 +35,21 @@ func (s *Sink) Send(_ context.Context, a *sinks.Alert) (retry bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("stdout: encode alert: %w", err)
 	}
-	b = append(b, '\n')
+	return s.write(append(b, '\n'))
+}
+
+// SendEncoded writes payload, an alert's JSON as sinks.AlertJSON renders
+// it, as one line: what Send writes for that alert.
+func (s *Sink) SendEncoded(_ context.Context, payload []byte) (retry bool, err error) {
+	line := make([]byte, 0, len(payload)+1)
+	return s.write(append(append(line, payload...), '\n'))
+}
+
+// write writes one line with one Write call.
+func (s *Sink) write(line []byte) (retry bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.w.Write(b); err != nil {
+	if _, err := s.w.Write(line); err != nil {
 		return false, fmt.Errorf("stdout: %w", err)
 	}
 	return false, nil

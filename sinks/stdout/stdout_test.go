@@ -89,3 +89,41 @@ func TestConcurrentSendsDoNotInterleave(t *testing.T) {
 		t.Fatalf("lines = %d, want 400", c.lines)
 	}
 }
+
+// TestSendEncodedWritesWhatSendWrites checks that the queued JSON handed to
+// SendEncoded gives the line Send gives for the alert decoded from it: the
+// delivery loop's shortcut changes nothing a reader of the output sees.
+func TestSendEncodedWritesWhatSendWrites(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.FixedZone("UTC+8", 8*3600))
+	a := &sinks.Alert{
+		Schema: sinks.Schema, Fingerprint: "9f2c1e0a77b3d401", Time: t0, LastTime: t0.Add(3 * time.Second),
+		Count: 2, Kind: "new", Ranks: []string{"TP0", "TP1"},
+		Record: sinks.Record{ID: "a4a00f79b8728e30", Severity: "critical", ErrorClass: "RuntimeError",
+			Solutions: []string{"Check <the> metadata & store URL.", "ünïcode \u2028 separators"}},
+		Match: sinks.Match{Text: "x", Groups: map[string]string{"b": "2", "a": "1"},
+			Exception: &sinks.Exception{Type: "RuntimeError", Message: "m", Stacktrace: "Traceback\n  x"}},
+		Source: sinks.Source{Path: "/var/log/a.log", Offset: 18234, Stream: "stderr"},
+		Entry:  "line one\nline two\t\x01",
+	}
+	payload, err := sinks.AlertJSON(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded sinks.Alert
+	if err := json.Unmarshal(payload, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	var viaSend, viaEncoded bytes.Buffer
+	if _, err := New(&viaSend).Send(context.Background(), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if retry, err := New(&viaEncoded).SendEncoded(context.Background(), payload); err != nil || retry {
+		t.Fatalf("SendEncoded = %v, %v", retry, err)
+	}
+	if viaSend.String() != viaEncoded.String() {
+		t.Errorf("SendEncoded wrote\n%s\nSend of the decoded alert wrote\n%s", viaEncoded.String(), viaSend.String())
+	}
+	if retry, err := New(failWriter{}).SendEncoded(context.Background(), payload); err == nil || retry {
+		t.Errorf("SendEncoded to a broken stream = %v, %v; want a permanent error", retry, err)
+	}
+}
