@@ -264,10 +264,34 @@ type rankedHit struct {
 //  3. records with solutions before records without;
 //  4. catalog order.
 func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit, []PatternError) {
-	m.subjects.Add(1)
 	sc := m.pool.Get().(*scratch)
 	defer m.pool.Put(sc)
+	return m.appendMatch(sc, hits, errs, s)
+}
 
+// Searcher is one goroutine's use of a Matcher: AppendMatch with the search
+// state kept in the Searcher instead of taken from and returned to the
+// Matcher's pool for every subject. A Searcher is not safe for concurrent
+// use; the Matcher it searches still is, and many Searchers may share it.
+type Searcher struct {
+	m  *Matcher
+	sc *scratch
+}
+
+// NewSearcher returns a Searcher over m.
+func (m *Matcher) NewSearcher() *Searcher { return &Searcher{m: m, sc: m.newScratch()} }
+
+// Matcher returns the Matcher s searches.
+func (s *Searcher) Matcher() *Matcher { return s.m }
+
+// AppendMatch is Matcher.AppendMatch.
+func (s *Searcher) AppendMatch(hits []Hit, errs []PatternError, subj Subject) ([]Hit, []PatternError) {
+	return s.m.appendMatch(s.sc, hits, errs, subj)
+}
+
+// appendMatch is AppendMatch with the search state sc.
+func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s Subject) ([]Hit, []PatternError) {
+	m.subjects.Add(1)
 	if m.pf != nil {
 		m.pf.candidates(s.Text, sc)
 	} else {

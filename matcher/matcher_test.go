@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -306,5 +307,38 @@ func TestHitPrefersExceptionLineOverSourceLine(t *testing.T) {
 	hits, _ = m.Match(Subject{Text: "    Ascend Transfer Engine initialization failed."})
 	if len(hits) != 1 || hits[0].Start != 4 {
 		t.Fatalf("plain subject: hits = %+v", hits)
+	}
+}
+
+// TestSearcherAgreesWithMatcher checks that a Searcher finds what the
+// Matcher finds, hit for hit and in the same order, on healthy lines and on
+// the catalog's own error messages, with one search state reused throughout.
+func TestSearcherAgreesWithMatcher(t *testing.T) {
+	recs := loadCatalog(t)
+	m := compileOK(t, recs, Options{})
+	subjects := benchLines(recs, 500)
+	for i := 0; i < len(recs); i += 23 {
+		subjects = append(subjects, recs[i].ErrorMessage, "prefix "+recs[i].ErrorMessage+" suffix")
+	}
+	s := m.NewSearcher()
+	var want, got []Hit
+	var wantErrs, gotErrs []PatternError
+	hits := 0
+	for _, subj := range subjects {
+		want, wantErrs = m.AppendMatch(want[:0], wantErrs[:0], Subject{Text: subj})
+		got, gotErrs = s.AppendMatch(got[:0], gotErrs[:0], Subject{Text: subj})
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(patterns.Record{})); diff != "" {
+			t.Fatalf("%q: Searcher hits differ (-Matcher +Searcher):\n%s", subj, diff)
+		}
+		if len(wantErrs) != len(gotErrs) {
+			t.Fatalf("%q: %d pattern errors from the Matcher, %d from the Searcher", subj, len(wantErrs), len(gotErrs))
+		}
+		hits += len(got)
+	}
+	if hits == 0 {
+		t.Fatal("no subject matched: the comparison proves nothing")
+	}
+	if s.Matcher() != m {
+		t.Error("Searcher.Matcher is not the Matcher it was made from")
 	}
 }

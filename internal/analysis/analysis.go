@@ -86,7 +86,7 @@ func (d *Diagnosis) Hits() []matcher.Hit {
 // space between calls, so it is not safe for concurrent use: give each
 // goroutine its own (they are cheap; the Matcher is shared).
 type Analyzer struct {
-	m *matcher.Matcher
+	m *matcher.Searcher // over the shared Matcher
 
 	types []string
 	hits  []matcher.Hit
@@ -95,10 +95,10 @@ type Analyzer struct {
 }
 
 // New returns an Analyzer that matches with m.
-func New(m *matcher.Matcher) *Analyzer { return &Analyzer{m: m} }
+func New(m *matcher.Matcher) *Analyzer { return &Analyzer{m: m.NewSearcher()} }
 
 // Matcher returns the compiled catalog the Analyzer matches with.
-func (a *Analyzer) Matcher() *matcher.Matcher { return a.m }
+func (a *Analyzer) Matcher() *matcher.Matcher { return a.m.Matcher() }
 
 // Analyze diagnoses one entry. It returns false when the entry is not a
 // failure: no record matched it and it carries no failure signal (INFO
