@@ -439,17 +439,8 @@ func newRarity(corpus windowCosts, reqs []Required) *rarity {
 	}
 	// Each window the literals have costs its corpus price on top.
 	for i := range r.table {
-		t := &r.table[i]
-		if len(corpus[i]) > len(t.slots)/2 {
-			for j := range t.slots {
-				if s := &t.slots[j]; s.cost != 0 {
-					s.cost += int32(corpus[i][s.key])
-				}
-			}
-			continue
-		}
 		for k, c := range corpus[i] {
-			if s := t.slot(k); s.cost != 0 {
+			if s := r.table[i].slot(k); s.cost != 0 {
 				s.cost += int32(c)
 			}
 		}

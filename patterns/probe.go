@@ -102,7 +102,7 @@ func probeCanFail(root *syntax.RegexNode, runes int) bool {
 		}
 		return !can
 	})
-	return can || steps > maxUnprobedSteps
+	return can
 }
 
 // probeInputs builds one pathological input per backtracking loop of the
