@@ -473,13 +473,13 @@ func readFraction(s string, n int, sep byte, c *clock) int {
 }
 
 // secondCache remembers the last "YYYY-MM-DD HH:MM:SS" a bracketed header
-// began with and the time it denotes in loc. The cached time is that
+// began with and the time it denotes in loc; it is empty while loc is nil
+// (a header's location never is). The cached time is that
 // second's own, with the zone offset of that second, so adding a fraction to
 // it gives exactly what time.Date gives with the fraction: zone transitions
 // fall on whole seconds.
 type secondCache struct {
 	text  [19]byte // the date and time, as the header has them
-	full  bool     // text holds one
 	clock clock    // text parsed, nsec 0
 	loc   *time.Location
 	t     time.Time // clock in loc
@@ -489,11 +489,10 @@ type secondCache struct {
 // starts with the cached second has only its fraction read. A nil cache
 // reads every line whole.
 func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, bool) {
-	if sc == nil || !sc.full || len(s) < 19 || sc.loc != loc || s[:19] != string(sc.text[:]) {
+	if sc == nil || sc.loc != loc || len(s) < 19 || s[:19] != string(sc.text[:]) {
 		c, n, ok := scanDateTime(s, '.')
 		if ok && sc != nil {
 			copy(sc.text[:], s)
-			sc.full = true
 			sc.clock = c
 			sc.clock.nsec = 0
 			sc.loc = loc
@@ -507,7 +506,7 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 
 // in is c.in(loc), from the cache when c falls in the cached second.
 func (sc *secondCache) in(c clock, loc *time.Location) time.Time {
-	if sc == nil || !sc.full || sc.loc != loc {
+	if sc == nil || sc.loc != loc {
 		return c.in(loc)
 	}
 	whole := c

@@ -176,7 +176,8 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 				}
 				flowing = true
 			}
-			full = t.drainEvents() || full
+			_, more := t.takeEvents()
+			full = more || full
 		case err, ok := <-t.watch.errors():
 			if !ok {
 				t.watch.stopped()

@@ -151,15 +151,9 @@ func (t *Tailer) openCreated(name string) {
 	// Other failures are the scan's to count and log.
 }
 
-// drainEvents takes the events already waiting, so that a burst costs one
-// pass, and reports whether one of them needs a full scan.
-func (t *Tailer) drainEvents() (full bool) {
-	_, full = t.takeEvents()
-	return full
-}
-
-// takeEvents is drainEvents that also reports whether anything was
-// waiting. A closed event or error channel stops the watch (files are
+// takeEvents takes the events already waiting, so that a burst costs one
+// pass, and reports whether there were any and whether one of them needs a
+// full scan. A closed event or error channel stops the watch (files are
 // polled from then on) and asks for a full scan.
 func (t *Tailer) takeEvents() (got, full bool) {
 	for {
