@@ -184,9 +184,7 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 	for _, it := range items {
 		if encoded {
 			if !json.Valid(it.Payload) {
-				d.log.Error("undecodable queued alert dropped", "seq", it.Seq, "err", "not valid JSON")
-				d.ack(it.Seq)
-				d.metrics.AlertDropped(d.name, "undecodable", 1)
+				d.dropUndecodable(it.Seq, errors.New("not valid JSON"))
 				continue
 			}
 			payloads = append(payloads, it.Payload)
@@ -195,10 +193,7 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		}
 		a := new(sinks.Alert)
 		if err := json.Unmarshal(it.Payload, a); err != nil {
-			// A payload this version cannot read will never deliver.
-			d.log.Error("undecodable queued alert dropped", "seq", it.Seq, "err", err)
-			d.ack(it.Seq)
-			d.metrics.AlertDropped(d.name, "undecodable", 1)
+			d.dropUndecodable(it.Seq, err)
 			continue
 		}
 		alerts = append(alerts, a)
@@ -227,6 +222,14 @@ func (d *deliverer) deliver(ctx context.Context, items []state.Item) time.Durati
 		}
 	}
 	return 0
+}
+
+// dropUndecodable drops a queued payload this version cannot read: it
+// will never deliver.
+func (d *deliverer) dropUndecodable(seq uint64, err error) {
+	d.log.Error("undecodable queued alert dropped", "seq", seq, "err", err)
+	d.ack(seq)
+	d.metrics.AlertDropped(d.name, "undecodable", 1)
 }
 
 func itemBySeq(items []state.Item, seq uint64) state.Item {
@@ -306,16 +309,22 @@ func (d *deliverer) held() bool { return len(d.outcome.Acks) > 0 || len(d.outcom
 // the wait of those left then starts again, so an ack is held at most
 // about twice ackMaxWait.
 func (d *deliverer) due() bool {
-	if n := len(d.outcome.Acks); n > 0 && !d.unjournaled {
-		if d.outcome.Acks = d.store.Unsettled(d.name, d.outcome.Acks); len(d.outcome.Acks) < n {
-			d.since = d.now()
-		}
-	}
+	d.pruneSettled()
 	if !d.held() {
 		return false
 	}
 	return d.unwritten || len(d.outcome.Defers) > 0 || len(d.outcome.Acks) >= peekBatch ||
 		d.now().Sub(d.since) >= ackMaxWait
+}
+
+// pruneSettled lets go of the held acks a commit has settled since they
+// were journaled, and restarts the wait of those left.
+func (d *deliverer) pruneSettled() {
+	if n := len(d.outcome.Acks); n > 0 && !d.unjournaled {
+		if d.outcome.Acks = d.store.Unsettled(d.name, d.outcome.Acks); len(d.outcome.Acks) < n {
+			d.since = d.now()
+		}
+	}
 }
 
 // begin notes when the first unwritten outcome was added.
@@ -329,10 +338,7 @@ func (d *deliverer) begin() {
 // nothing is left unwritten. On failure the outcome is kept for the next
 // flush.
 func (d *deliverer) flush() bool {
-	if !d.unjournaled {
-		// A commit since may have settled them already.
-		d.outcome.Acks = d.store.Unsettled(d.name, d.outcome.Acks)
-	}
+	d.pruneSettled()
 	if !d.held() {
 		return true
 	}

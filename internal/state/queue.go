@@ -317,13 +317,8 @@ func (s *Store) Settle(sink string, st Settlement) (Settled, error) {
 		return Settled{}, nil
 	}
 	var res Settled
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		q, err := openQueue(tx, sink, false)
-		if err != nil || q == nil {
-			res = Settled{}
-			return err
-		}
-		res, err = s.apply(q, st)
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		res, err = s.applyTo(tx, sink, st)
 		return err
 	})
 	if err != nil {
@@ -331,6 +326,15 @@ func (s *Store) Settle(sink string, st Settlement) (Settled, error) {
 	}
 	s.settled(sink, st.Acks)
 	return res, nil
+}
+
+// applyTo is apply on sink's queue, which may be gone (nothing to settle).
+func (s *Store) applyTo(tx *bolt.Tx, sink string, st Settlement) (Settled, error) {
+	q, err := openQueue(tx, sink, false)
+	if err != nil || q == nil {
+		return Settled{}, err
+	}
+	return s.apply(q, st)
 }
 
 // apply removes st's acks from q and records its deferrals, inside the

@@ -310,14 +310,7 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		res = CommitResult{}
 		for _, a := range acks {
-			q, err := openQueue(tx, a.sink, false)
-			if err != nil {
-				return err
-			}
-			if q == nil {
-				continue
-			}
-			if _, err := s.apply(q, Settlement{Acks: a.seqs}); err != nil {
+			if _, err := s.applyTo(tx, a.sink, Settlement{Acks: a.seqs}); err != nil {
 				return fmt.Errorf("settle %s: %w", a.sink, err)
 			}
 		}
