@@ -95,25 +95,7 @@ func BenchmarkMatchQuiet(b *testing.B) {
 // BenchmarkCompile compiles the whole catalog and reports the heap it keeps.
 func BenchmarkCompile(b *testing.B) {
 	recs := loadCatalog(b)
-	var m *Matcher
-	b.ReportAllocs()
-	cpu0 := cpuTime(b)
-	n := 0
-	for b.Loop() {
-		m = compileOK(b, recs, Options{})
-		n++
-	}
-	b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(n), "cpu-s/op")
-	b.StopTimer()
-	var before, after runtime.MemStats
-	m = nil
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	m = compileOK(b, recs, Options{})
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
-	runtime.KeepAlive(m)
+	benchmarkBuild(b, func() *Matcher { return compileOK(b, recs, Options{}) })
 }
 
 // BenchmarkLoadCompile is the whole catalog load path of scan and run
@@ -122,7 +104,7 @@ func BenchmarkCompile(b *testing.B) {
 // reports CPU time per load, and the heap the Matcher keeps.
 func BenchmarkLoadCompile(b *testing.B) {
 	loadCatalog(b) // skips when the catalog is absent
-	load := func() *Matcher {
+	benchmarkBuild(b, func() *Matcher {
 		f, err := os.Open(catalogPath)
 		if err != nil {
 			b.Fatal(err)
@@ -136,13 +118,18 @@ func BenchmarkLoadCompile(b *testing.B) {
 			}
 		}
 		return m
-	}
+	})
+}
+
+// benchmarkBuild times build, reporting CPU time per build and, after the
+// loop, the heap one built Matcher keeps.
+func benchmarkBuild(b *testing.B, build func() *Matcher) {
 	var m *Matcher
 	b.ReportAllocs()
 	cpu0 := cpuTime(b)
 	n := 0
 	for b.Loop() {
-		m = load()
+		m = build()
 		n++
 	}
 	b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(n), "cpu-s/op")
@@ -151,7 +138,7 @@ func BenchmarkLoadCompile(b *testing.B) {
 	m = nil
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	m = load()
+	m = build()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
