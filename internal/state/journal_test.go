@@ -94,6 +94,7 @@ func TestJournalReplay(t *testing.T) {
 func TestJournalEmptiedWhenSettled(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir, Options{})
+	s.journal.emptyAt = 0 // empty at every chance, not from a size
 	slack := enqueue(t, s, "slack", "1", "2")
 	hook := enqueue(t, s, "webhook", "1")
 	if err := s.JournalAck("slack", slack...); err != nil {
@@ -119,6 +120,88 @@ func TestJournalEmptiedWhenSettled(t *testing.T) {
 	}
 	if n := journalSize(t, dir); n != 0 {
 		t.Errorf("journal holds %d bytes with nothing unsettled, want 0", n)
+	}
+}
+
+// TestJournalBoundedWhileSettled settles round after round, as a delivery
+// loop does while alerts flow: the journal keeps its settled lines up to
+// its bound (journalEmptyBytes, lowered here) instead of being truncated
+// at every settle, is emptied from there, and a process that dies with
+// settled lines in it replays them as no-ops. A clean Close leaves it
+// empty.
+func TestJournalBoundedWhileSettled(t *testing.T) {
+	dir := t.TempDir()
+	killed := filepath.Join(t.TempDir(), "killed")
+	s := open(t, dir, Options{})
+	const rounds, bound = 600, 4 << 10
+	s.journal.emptyAt = bound
+	var last int64
+	emptied := 0
+	var killedSeq uint64
+	line := 0
+	for i := range rounds {
+		seqs := enqueue(t, s, "slack", "alert")
+		if err := s.JournalAck("slack", seqs...); err != nil {
+			t.Fatal(err)
+		}
+		if i == rounds-100 {
+			// A copy of the state directory as a kill -9 would leave it:
+			// settled lines in the journal, and one ack journaled but not
+			// settled.
+			copyState(t, dir, killed)
+			killedSeq = seqs[0]
+		}
+		line = len(journalLine(nil, s.journal.gen, "slack", seqs[0]))
+		if _, err := s.Settle("slack", Settlement{Acks: seqs}); err != nil {
+			t.Fatal(err)
+		}
+		n := journalSize(t, dir)
+		if n > bound+int64(line) {
+			t.Fatalf("round %d: journal holds %d bytes, over its bound of %d and a line", i, n, bound)
+		}
+		if n < last {
+			emptied++
+		}
+		last = n
+	}
+	// Lines grow with the sequence ids, so this bound is generous.
+	if most := rounds*line/bound + 1; emptied == 0 || emptied > most {
+		t.Errorf("the journal was emptied %d times in %d settled rounds, want 1 to %d", emptied, rounds, most)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := journalSize(t, dir); n != 0 {
+		t.Errorf("journal holds %d bytes after Close with nothing unsettled, want 0", n)
+	}
+
+	k := open(t, killed, Options{})
+	if n, err := k.Depth("slack"); n != 0 || err != nil {
+		t.Errorf("Depth(slack) after the killed copy's replay = %d, %v; want 0", n, err)
+	}
+	if n := journalSize(t, killed); n != 0 {
+		t.Errorf("the killed copy's journal holds %d bytes after replay, want 0", n)
+	}
+	if seqs := enqueue(t, k, "slack", "next"); seqs[0] <= killedSeq {
+		t.Errorf("the killed copy reuses sequence id %d", seqs[0])
+	}
+}
+
+// copyState copies the state files of the directory from into to, as a
+// process killed at this point leaves them.
+func copyState(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{FileName, JournalName} {
+		b, err := os.ReadFile(filepath.Join(from, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -207,11 +290,12 @@ func TestJournaledAcksAreHidden(t *testing.T) {
 // TestCommitSettlesJournaledAcks checks that a commit settles every
 // journaled ack in its own transaction: the items are gone from the
 // queues for good (after a restart with the journal removed too), the
-// journal is emptied, and Unsettled tells a delivery loop that nothing it
+// journal is emptied (at every chance here), and Unsettled tells a delivery loop that nothing it
 // holds is left to settle.
 func TestCommitSettlesJournaledAcks(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir, Options{})
+	s.journal.emptyAt = 0 // empty at every chance, not from a size
 	slack := enqueue(t, s, "slack", "1", "2", "3")
 	hook := enqueue(t, s, "webhook", "1")
 	if err := s.JournalAck("slack", slack[:2]...); err != nil {

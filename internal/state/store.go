@@ -215,14 +215,20 @@ func (s *Store) Path() string { return s.path }
 
 // Close releases the database and its lock. Every Commit and Settle has
 // already been synced to disk when it returned, so Close has nothing left
-// to flush; acknowledgements journaled and not settled stay in the journal
-// for the next Open.
+// to flush. It empties a journal whose every line is settled;
+// acknowledgements journaled and not settled stay in the journal for the
+// next Open.
 func (s *Store) Close() error {
 	var errs []error
 	if err := s.db.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("state: close %s: %w", s.path, err))
 	}
 	s.jmu.Lock()
+	// A journal whose every line is settled is left empty: the next Open
+	// has nothing to replay.
+	if len(s.journal.pending) == 0 && s.journal.size > 0 {
+		_ = s.journal.f.Truncate(0)
+	}
 	if err := s.journal.f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
 		errs = append(errs, fmt.Errorf("state: close ack journal: %w", err))
 	}
