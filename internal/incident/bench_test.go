@@ -64,3 +64,27 @@ func BenchmarkObserve(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSnapshot measures the grouping state the pipeline serialises
+// with every commit that follows an occurrence, by open incidents: its
+// cost and size grow with every incident open, not with what changed.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, open := range []int{100, 2000, DefaultMaxGroups} {
+		b.Run(fmt.Sprint(open), func(b *testing.B) {
+			g := New(foldOpts)
+			for i := range open {
+				g.Observe(cause(fmt.Sprintf("k%d", i), fmt.Sprintf("pod:%d", i%50), "TP0", t0), t0)
+			}
+			var size int
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := g.Snapshot()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(s)
+			}
+			b.ReportMetric(float64(size), "bytes")
+		})
+	}
+}
