@@ -186,6 +186,7 @@ func (gr *group) fold(o Occurrence, now time.Time, st *Stats) {
 func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	n := max(c.Count, 1)
 	st.Folded += int64(n)
+	gr.changed()
 	// What followed says how bad the root cause was: a warning that ended
 	// in the server's death is as severe as the death, so that a sink's
 	// min_severity does not hide the crash inside it.
