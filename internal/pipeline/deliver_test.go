@@ -70,8 +70,8 @@ func (c *fakeNow) advance(d time.Duration) {
 // them repeats neither); a lone round is settled when it ends, while a
 // round amid a flow of alerts is held for the next commit, or settled by
 // the loop as it goes once its acknowledgements have waited ackMaxWait;
-// a deferral is written at once. The journal is emptied by each settle,
-// so its length counts what is held.
+// a deferral is written at once. The journal is emptied by each settle
+// (JournalEmptyBytes 1), so its length counts what is held.
 func TestDeliverSettlesInGroups(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -108,7 +108,7 @@ func TestDeliverSettlesInGroups(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := &fakeNow{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 			dir := t.TempDir()
-			store, err := state.Open(dir, state.Options{Now: clk.now})
+			store, err := state.Open(dir, state.Options{Now: clk.now, JournalEmptyBytes: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

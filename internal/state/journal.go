@@ -53,7 +53,7 @@ type journal struct {
 	buf     []byte
 	// size is what was written since the journal was last emptied, and
 	// emptyAt the size from which a journal with nothing unsettled is
-	// emptied (journalEmptyBytes; tests lower it).
+	// emptied (Options.JournalEmptyBytes).
 	size    int64
 	emptyAt int64
 }
@@ -173,7 +173,11 @@ func (s *Store) openJournal(dir string) error {
 		_ = f.Close()
 		return fmt.Errorf("state: replay ack journal %s: %w", path, err)
 	}
-	s.journal = &journal{f: f, gen: gen, pending: map[string]map[uint64]struct{}{}, emptyAt: journalEmptyBytes}
+	emptyAt := s.opts.JournalEmptyBytes
+	if emptyAt <= 0 {
+		emptyAt = journalEmptyBytes
+	}
+	s.journal = &journal{f: f, gen: gen, pending: map[string]map[uint64]struct{}{}, emptyAt: emptyAt}
 	return nil
 }
 

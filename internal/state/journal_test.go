@@ -93,8 +93,7 @@ func TestJournalReplay(t *testing.T) {
 // every journaled ack of every sink is settled, and not before.
 func TestJournalEmptiedWhenSettled(t *testing.T) {
 	dir := t.TempDir()
-	s := open(t, dir, Options{})
-	s.journal.emptyAt = 0 // empty at every chance, not from a size
+	s := open(t, dir, Options{JournalEmptyBytes: 1}) // empty at every chance
 	slack := enqueue(t, s, "slack", "1", "2")
 	hook := enqueue(t, s, "webhook", "1")
 	if err := s.JournalAck("slack", slack...); err != nil {
@@ -125,16 +124,15 @@ func TestJournalEmptiedWhenSettled(t *testing.T) {
 
 // TestJournalBoundedWhileSettled settles round after round, as a delivery
 // loop does while alerts flow: the journal keeps its settled lines up to
-// its bound (journalEmptyBytes, lowered here) instead of being truncated
+// its bound (JournalEmptyBytes, lowered here) instead of being truncated
 // at every settle, is emptied from there, and a process that dies with
 // settled lines in it replays them as no-ops. A clean Close leaves it
 // empty.
 func TestJournalBoundedWhileSettled(t *testing.T) {
 	dir := t.TempDir()
 	killed := filepath.Join(t.TempDir(), "killed")
-	s := open(t, dir, Options{})
 	const rounds, bound = 600, 4 << 10
-	s.journal.emptyAt = bound
+	s := open(t, dir, Options{JournalEmptyBytes: bound})
 	var last int64
 	emptied := 0
 	var killedSeq uint64
@@ -294,8 +292,7 @@ func TestJournaledAcksAreHidden(t *testing.T) {
 // holds is left to settle.
 func TestCommitSettlesJournaledAcks(t *testing.T) {
 	dir := t.TempDir()
-	s := open(t, dir, Options{})
-	s.journal.emptyAt = 0 // empty at every chance, not from a size
+	s := open(t, dir, Options{JournalEmptyBytes: 1}) // empty at every chance
 	slack := enqueue(t, s, "slack", "1", "2", "3")
 	hook := enqueue(t, s, "webhook", "1")
 	if err := s.JournalAck("slack", slack[:2]...); err != nil {

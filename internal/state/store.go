@@ -78,6 +78,10 @@ type Options struct {
 	// aside (renamed state.db.damaged-<time>) and starts with empty state,
 	// instead of failing with ErrDamaged. Store.MovedAside names the file.
 	ResetDamaged bool
+	// JournalEmptyBytes is the size from which the ack journal is emptied
+	// once nothing in it awaits a settle (default 64 KiB; 1 empties it at
+	// every chance, which tests use to count what it holds).
+	JournalEmptyBytes int64
 }
 
 // Store is an open state database. Its methods are safe for concurrent use:
