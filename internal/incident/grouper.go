@@ -328,8 +328,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			g.claim(gr)
 			gr.Settling, gr.NotifyAt = false, time.Time{}
 			gr.WindowEnd = now.Add(g.opts.Window)
-			gr.changed()
-			out = append(out, g.emit(gr, KindNew, now))
+			out = append(out, g.emit(gr, KindNew, now)) // emit marks it changed
 			continue
 		}
 		if now.Before(gr.WindowEnd) {

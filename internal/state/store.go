@@ -230,9 +230,7 @@ func (s *Store) Close() error {
 	s.jmu.Lock()
 	// A journal whose every line is settled is left empty: the next Open
 	// has nothing to replay.
-	if len(s.journal.pending) == 0 && s.journal.size > 0 {
-		_ = s.journal.f.Truncate(0)
-	}
+	s.journal.empty(1)
 	if err := s.journal.f.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
 		errs = append(errs, fmt.Errorf("state: close ack journal: %w", err))
 	}
