@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Window lengths of the prefilter's keys, and the stride at which the text
@@ -297,236 +296,26 @@ func containsLiteral(s string, l Literal) bool {
 	return false
 }
 
-// rarity judges how often a key window would fire on ordinary log text, so
-// each pattern can be keyed on its rarest windows.
-type rarity struct {
-	// table holds, for every window of the catalog's literals, what it
-	// costs: its corpus cost plus what the literals add. corpus prices the
-	// other windows; it is shared and only read.
-	table  [3]costTable
-	corpus windowCosts
-	costs  []int // bestRun's scratch
-}
-
-// windowCosts holds a cost per window, by window length (short, long,
-// tiny).
-type windowCosts [3]map[uint64]int
-
-// cost is what window k of length wlen costs.
-func (r *rarity) cost(wlen int, k uint64) int {
-	i := lenIndex(wlen)
-	if c, ok := r.table[i].get(k); ok {
-		return int(c)
-	}
-	return r.corpus[i][k]
-}
-
-// costTable maps window keys to costs by open addressing. The build looks
-// up every window of every literal, and this flat table (key and cost in
-// one slot, so a probe touches one cache line) does that several times
-// faster than a map of the same keys. A zero cost marks an empty slot:
-// every key in it costs at least one.
-type costTable struct {
-	slots []costSlot
-	shift uint
-}
-
-type costSlot struct {
-	key  uint64
-	cost int32
-}
-
-// newCostTable sizes a table for n keys at a load of at most 0.8, at which
-// a linear probe still ends within a slot or two.
-func newCostTable(n int) costTable {
-	b := max(4, bits.Len(uint(n+n/4)))
-	return costTable{slots: make([]costSlot, 1<<b), shift: uint(64 - b)}
-}
-
-// slot is where key k is, or the empty slot where it would go.
-func (t *costTable) slot(k uint64) *costSlot {
-	mask := uint64(len(t.slots) - 1)
-	i := (k * hashMul) >> t.shift
-	for t.slots[i].cost != 0 && t.slots[i].key != k {
-		i = (i + 1) & mask
-	}
-	return &t.slots[i]
-}
-
-// add adds c (at least 1) to k's cost, inserting k. The table must have
-// been sized for every key added.
-func (t *costTable) add(k uint64, c int32) {
-	s := t.slot(k)
-	s.key = k
-	s.cost += c
-}
-
-func (t *costTable) get(k uint64) (int32, bool) {
-	c := t.slot(k).cost
-	return c, c != 0
-}
-
-func lenIndex(wlen int) int {
-	switch wlen {
-	case longWindow:
-		return 1
-	case tinyWindow:
-		return 2
-	}
-	return 0
-}
-
-// Costs of a key window, in "texts woken per text" units: a window seen in
-// the sample corpus fires on ordinary lines, which dwarfs everything else;
-// each catalog literal that holds the window adds one, because records keyed
-// on a shared window wake together; a short window is likelier to occur in
-// text nobody sampled.
-const (
-	corpusCost      = 1000
-	shortWindowCost = 20
-)
-
-// corpusCosts prices every window of the sample corpus.
-func corpusCosts(corpus []string) windowCosts {
-	c := windowCosts{{}, {}, {}}
-	for _, line := range corpus {
-		for _, wlen := range []int{shortWindow, longWindow, tinyWindow} {
-			m := c[lenIndex(wlen)]
-			for i := 0; i+wlen <= len(line); i++ {
-				m[windowKey(line[i:i+wlen])] += corpusCost
-			}
-		}
-	}
-	return c
-}
-
-// defaultCorpusCosts prices the built-in corpus once for every Compile
-// that uses it.
-var defaultCorpusCosts = sync.OnceValue(func() windowCosts {
-	return corpusCosts(strings.Split(defaultCorpus, "\n"))
-})
-
-func newRarity(corpus windowCosts, reqs []Required) *rarity {
-	// Sized for every window of every keyable literal, so the tables
-	// never fill.
-	var windows [3]int
-	for _, req := range reqs {
-		for _, c := range req {
-			for _, l := range c {
-				if wlen := litWindow(l); wlen > 0 {
-					windows[lenIndex(wlen)] += len(l.Text) - wlen + 1
-				}
-			}
-		}
-	}
-	r := &rarity{corpus: corpus}
-	for i, n := range windows {
-		r.table[i] = newCostTable(n)
-	}
-	for _, req := range reqs {
-		for _, c := range req {
-			for _, l := range c {
-				wlen := litWindow(l)
-				if wlen == 0 {
-					continue
-				}
-				t := &r.table[lenIndex(wlen)]
-				for i := 0; i+wlen <= len(l.Text); i++ {
-					t.add(windowKey(l.Text[i:i+wlen]), 1)
-				}
-			}
-		}
-	}
-	// Each window the literals have costs its corpus price on top.
-	for i := range r.table {
-		for k, c := range corpus[i] {
-			if s := r.table[i].slot(k); s.cost != 0 {
-				s.cost += int32(c)
-			}
-		}
-	}
-	return r
-}
-
-// keyWindow is the window length a literal is keyed on, 0 when too short.
-func keyWindow(l Literal) int {
-	switch {
-	case len(l.Text) >= longWindow+stride-1:
-		return longWindow
-	case len(l.Text) >= shortWindow+stride-1:
-		return shortWindow
-	}
-	return 0
-}
-
-// litWindow is the window length a literal's windows are priced at: its
-// strided key window, or the tiny window for a literal too short for one.
-func litWindow(l Literal) int {
-	if w := keyWindow(l); w > 0 {
-		return w
-	}
-	if len(l.Text) >= tinyWindow {
-		return tinyWindow
-	}
-	return 0
-}
-
-// bestTiny returns the offset of the cheapest tiny window of l, and its
-// cost.
-func (r *rarity) bestTiny(l Literal) (off, cost int) {
-	cost = -1
-	for i := 0; i+tinyWindow <= len(l.Text); i++ {
-		if c := r.cost(tinyWindow, windowKey(l.Text[i:i+tinyWindow])); cost < 0 || c < cost {
-			off, cost = i, c
-		}
-	}
-	return off, cost
-}
-
-// bestRun returns the offset of the cheapest run of stride consecutive
-// windows of l, and its cost.
-func (r *rarity) bestRun(l Literal) (off, cost int) {
-	wlen := keyWindow(l)
-	extra := 0
-	if wlen == shortWindow {
-		extra = shortWindowCost
-	}
-	costs := slices.Grow(r.costs[:0], len(l.Text)-wlen+1)[:len(l.Text)-wlen+1]
-	r.costs = costs
-	for i := range costs {
-		costs[i] = r.cost(wlen, windowKey(l.Text[i:i+wlen])) + extra
-	}
-	cost = -1
-	run := 0
-	for i, c := range costs {
-		run += c
-		if i >= stride {
-			run -= costs[i-stride]
-		}
-		if i >= stride-1 && (cost < 0 || run < cost) {
-			off, cost = i-stride+1, run
-		}
-	}
-	return off, cost
-}
-
 func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
 	refs := [3]map[uint64][]keyRef{{}, {}, {}}
 	type choice struct{ off, cost int }
+	lit := 0 // literal occurrences before this clause's, in catalog order
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
 		var runs [][]choice // per clause, per literal; nil for unkeyable clauses
 		for ci, c := range req {
 			runs = append(runs, nil)
 			cost := 0
-			for _, l := range c {
+			first := lit
+			lit += len(c)
+			for li, l := range c {
 				if keyWindow(l) == 0 {
 					runs[ci], cost = nil, -1
 					break
 				}
-				off, lc := r.bestRun(l)
+				off, lc := r.bestRun(l, first+li)
 				runs[ci] = append(runs[ci], choice{off, lc})
 				cost += lc
 			}
