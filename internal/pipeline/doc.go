@@ -8,8 +8,9 @@
 // Every stage (sources, processor, delivery, HTTP server, telemetry) runs
 // under one errgroup.WithContext: the first stage to fail (a source, a dead
 // HTTP server, a final commit that fails) stops the others in order and
-// its error is Run's. Lines flow
-// through one bounded channel into a single processor goroutine, which owns
+// its error is Run's. Lines flow, in batches of what one read brought
+// (a tailer pass, a stream read; see batch.go), through one bounded
+// channel into a single processor goroutine, which owns
 // the entry assemblers, the incident grouper and the read positions; it
 // commits read offsets, the grouper's state and the alerts found before
 // those offsets in one state transaction, so a crash neither loses nor

@@ -28,8 +28,10 @@ import (
 	"github.com/logmatch/logmatch/sinks/otel"
 )
 
-// lineBuffer bounds the lines between the sources and the processor: the
-// sources block (backpressure) rather than buffer without limit.
+// lineBuffer bounds the lines between the sources and the processor (in
+// batches of at most batchLines, besides the batch each source is
+// filling): the sources block (backpressure) rather than buffer without
+// limit.
 const lineBuffer = 1024
 
 // pruneInterval is how often the checkpoints of files gone for long are
@@ -360,7 +362,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	runDone := make(chan struct{})
 	defer close(runDone)
 	g, gctx := errgroup.WithContext(ctx)
-	lines := make(chan source.Line, lineBuffer)
+	lines := make(chan *[]source.Line, lineBuffer/batchLines)
 	// Sources stop first, when the group's context ends or the
 	// processor asks (a finite input ended).
 	srcCtx, stopSources := context.WithCancel(gctx)
@@ -497,15 +499,7 @@ func afterShutdown(shutdown, stop <-chan struct{}, d time.Duration) <-chan struc
 // writing to lines. finite is closed when every finite source (standard
 // input, a wrapped command) has ended; it is nil when the sources only end
 // with ctx.
-func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- source.Line, errs chan<- error) (finite <-chan struct{}, err error) {
-	emit := func(ctx context.Context, l source.Line) error {
-		select {
-		case lines <- l:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *[]source.Line, errs chan<- error) (finite <-chan struct{}, err error) {
 	var files []string
 	stdin := false
 	for _, path := range p.cfg.Paths {
@@ -540,6 +534,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		if err != nil {
 			return nil, err
 		}
+		tb := newBatcher(lines)
 		t, err := source.New(source.Config{
 			Paths:          files,
 			Format:         format,
@@ -553,20 +548,23 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			Positions:      state.ByPath(cps),
 			Observer:       obs,
 			Logger:         p.log.With("component", "tail"),
+			Flush:          tb.flush,
 		})
 		if err != nil {
 			return nil, err
 		}
-		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, emit) })
+		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, tb.emit) })
 	}
 	if stdin {
-		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs})
+		sb := newBatcher(lines)
+		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs, Flush: sb.flush})
 		if err != nil {
 			return nil, err
 		}
-		run("stdin", true, func(ctx context.Context) error { return s.Run(ctx, emit) })
+		run("stdin", true, func(ctx context.Context) error { return s.Run(ctx, sb.emit) })
 	}
 	if len(p.cfg.Command) > 0 {
+		cb := newBatcher(lines)
 		c, err := source.NewCommand(source.CommandConfig{
 			Args:         p.cfg.Command,
 			Stdout:       p.opts.Stdout,
@@ -574,6 +572,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			Signals:      p.opts.Signals,
 			MaxLineBytes: p.cfg.MaxLineBytes,
 			Observer:     obs,
+			Flush:        cb.flush,
 		})
 		if err != nil {
 			return nil, err
@@ -581,7 +580,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		p.cmd = c
 		p.proc.gate.commandStarted(time.Now())
 		run("command", true, func(ctx context.Context) error {
-			err := c.Run(ctx, emit)
+			err := c.Run(ctx, cb.emit)
 			p.exitCode.Store(int32(c.ExitCode()))
 			return err
 		})
@@ -639,7 +638,7 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 // the end of the input is the end of the story: the grouper is flushed so
 // the repeats counted since the last alert go out as summaries. With files,
 // the grouping state is kept for the next start instead.
-func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
+func (p *Pipeline) process(ctx context.Context, lines <-chan *[]source.Line, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
 	// The tick completes idle entries, announces settled incidents and
 	// commits. It runs at the fast period while any of that may be due
 	// and slows to quietTick when nothing is (no pending entry, alert,
@@ -680,15 +679,29 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 	// cannot hold up the shutdown. Lines of streams, which cannot be read
 	// again, are still matched.
 	stopping := false
-	take := func(l source.Line) {
-		if stopping && !l.File.IsZero() {
-			return
+	// take processes a batch, recycles it and returns its length.
+	take := func(batch *[]source.Line) int {
+		for _, l := range *batch {
+			if !stopping && ctx.Err() != nil {
+				// Checked at every line: select picks at random among
+				// ready cases, and the end of ctx must not wait behind
+				// buffered lines, nor behind the rest of a batch.
+				stopSources()
+				stopping = true
+				ctx = context.Background()
+			}
+			if stopping && !l.File.IsZero() {
+				continue
+			}
+			p.proc.line(l)
 		}
-		p.proc.line(l)
+		n := len(*batch)
+		recycle(batch)
+		return n
 	}
 	for {
 		select {
-		case l, ok := <-lines:
+		case batch, ok := <-lines:
 			if !ok {
 				p.proc.flushAll()
 				if onlyFinite {
@@ -700,35 +713,27 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan source.Line, finite
 				}
 				return nil
 			}
-			if !stopping && ctx.Err() != nil {
-				// select picks at random among ready cases: the end of
-				// ctx must not wait behind buffered lines.
-				stopSources()
-				stopping = true
-				ctx = context.Background()
-			}
 			if quiet {
 				tick.Reset(fastTick)
 				quiet = false
 			}
 			// One clock read for the burst, not one per line.
 			p.proc.at = time.Now()
-			take(l)
+			n := take(batch)
 			// Take what else is waiting before committing: one commit
-			// (one disk sync) per burst, not per line.
-			for n := 0; n < lineBuffer && !stopping && ctx.Err() == nil; n++ {
+			// (one disk sync) per burst, not per batch.
+			for n < lineBuffer && !stopping && ctx.Err() == nil {
 				select {
-				case l, ok = <-lines:
+				case batch, ok = <-lines:
 				case <-ctx.Done():
 					ok = false
-					n = lineBuffer
 				default:
 					ok = false
-					n = lineBuffer
 				}
-				if ok {
-					take(l)
+				if !ok {
+					break
 				}
+				n += take(batch)
 			}
 			p.proc.at = time.Time{}
 			if p.proc.hasAlerts() {

@@ -45,6 +45,9 @@ type CommandConfig struct {
 	MaxLineBytes int
 	// Observer receives counts; nil means none.
 	Observer Observer
+	// Flush is StreamConfig.Flush for both output streams; the two are
+	// never called at once, nor during an Emit.
+	Flush func(context.Context) error
 }
 
 // Command runs a child process, passes its stdout and stderr through and
@@ -144,13 +147,20 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 		stopOnce sync.Once
 		stopReq  = make(chan struct{})
 	)
-	serial := func(ctx context.Context, l Line) error {
+	// deliver emits l, or flushes when l is nil, under the lock.
+	deliver := func(ctx context.Context, l *Line) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped {
 			return nil
 		}
-		if err := emit(ctx, l); err != nil {
+		var err error
+		if l != nil {
+			err = emit(ctx, *l)
+		} else {
+			err = c.cfg.Flush(ctx)
+		}
+		if err != nil {
 			stopped = true
 			if ctx.Err() == nil {
 				emitErr = err
@@ -159,6 +169,8 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 		}
 		return nil
 	}
+	serial := func(ctx context.Context, l Line) error { return deliver(ctx, &l) }
+	serialFlush := func(ctx context.Context) error { return deliver(ctx, nil) }
 	var wg sync.WaitGroup
 	pumpErrs := make([]error, 2)
 	for i, s := range []struct {
@@ -168,6 +180,9 @@ func (c *Command) Run(ctx context.Context, emit Emit) error {
 	}{{outR, "stdout", c.cfg.Stdout}, {errR, "stderr", c.cfg.Stderr}} {
 		sc := c.stream
 		sc.Stream = s.name
+		if c.cfg.Flush != nil {
+			sc.Flush = serialFlush
+		}
 		var r io.Reader = s.r
 		if s.w != nil {
 			r = &passThrough{r: s.r, w: s.w}

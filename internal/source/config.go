@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -92,6 +93,11 @@ type Config struct {
 	// is one poll, and the received time is the poll's clock. Tests drive
 	// rotation with it without sleeping.
 	Tick <-chan time.Time
+	// Flush, when set, is called after every pass, before the tailer
+	// waits for the next wake-up: a consumer that holds the lines Emit
+	// gives it (to hand them on a batch at a time) hands on the rest
+	// there. An error stops the tailer, as one from Emit does.
+	Flush func(context.Context) error
 }
 
 func (c Config) withDefaults() Config {

@@ -24,6 +24,11 @@ type StreamConfig struct {
 	// Now stamps raw lines, which carry no time of their own; nil means
 	// time.Now. One-shot scans fix it so their output is reproducible.
 	Now func() time.Time
+	// Flush, when set, is called before every read of the input, which
+	// may block, and when the input ends: a consumer that holds the lines
+	// Emit gives it hands them on there. An error stops the stream, as
+	// one from Emit does.
+	Flush func(context.Context) error
 }
 
 func (c StreamConfig) withDefaults() (StreamConfig, error) {
@@ -111,13 +116,21 @@ func unblock(r io.Reader) {
 // readClock passes reads through and notes when the last one brought
 // data: a raw line is stamped with the time of the read that completed it,
 // one clock reading per read rather than one per line.
+// It also calls flush, when set, before each read, which may block.
 type readClock struct {
-	r   io.Reader
-	now func() time.Time
-	t   time.Time
+	r     io.Reader
+	now   func() time.Time
+	t     time.Time
+	ctx   context.Context
+	flush func(context.Context) error
 }
 
 func (c *readClock) Read(p []byte) (int, error) {
+	if c.flush != nil {
+		if err := c.flush(c.ctx); err != nil {
+			return 0, err
+		}
+	}
 	n, err := c.r.Read(p)
 	if n > 0 {
 		c.t = c.now()
@@ -126,8 +139,17 @@ func (c *readClock) Read(p []byte) (int, error) {
 }
 
 // pump reads r to its end and delivers its lines.
-func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
-	clock := &readClock{r: r, now: cfg.Now}
+func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err error) {
+	if cfg.Flush != nil {
+		// What the last lines left held is handed on at the end, whatever
+		// ended the input.
+		defer func() {
+			if ferr := cfg.Flush(ctx); err == nil {
+				err = ferr
+			}
+		}()
+	}
+	clock := &readClock{r: r, now: cfg.Now, ctx: ctx, flush: cfg.Flush}
 	sp := newSplitter(clock, physicalBound(cfg.Format, cfg.MaxLineBytes))
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64

@@ -125,7 +125,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	flowing := false
 	for {
 		now := time.Now()
-		more, err := t.pass(ctx, now, full, emit)
+		more, err := t.flushed(ctx, now, full, emit)
 		if full { // after the scan, which knows whether the watch covers every directory
 			nextScan = now.Add(t.scanPeriod())
 		}
@@ -217,7 +217,7 @@ func (t *Tailer) runManual(ctx context.Context, emit Emit) error {
 		case now = <-t.cfg.Tick:
 		}
 		for {
-			more, err := t.pass(ctx, now, true, emit)
+			more, err := t.flushed(ctx, now, true, emit)
 			if t.afterPoll != nil {
 				t.afterPoll()
 			}
@@ -232,6 +232,16 @@ func (t *Tailer) runManual(ctx context.Context, emit Emit) error {
 			}
 		}
 	}
+}
+
+// flushed is a pass followed by Config.Flush, so a consumer that batches
+// lines has them all before the tailer waits.
+func (t *Tailer) flushed(ctx context.Context, now time.Time, full bool, emit Emit) (more bool, err error) {
+	more, err = t.pass(ctx, now, full, emit)
+	if t.cfg.Flush != nil {
+		err = errors.Join(err, t.cfg.Flush(ctx))
+	}
+	return more, err
 }
 
 // scanPeriod is the time to the next full scan without an event: the
