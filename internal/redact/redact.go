@@ -24,9 +24,20 @@ type rule struct {
 	// clean entry cheap; no hints means the whole text is searched. Hints
 	// fold ASCII case only, so a key name spelt with Unicode look-alikes
 	// that (?i) would fold (ſ for s, the Kelvin sign for k) is not a key.
-	hints  []string
-	keep   func(secret string) bool
-	secret int // index of the "secret" group, or 0 for the whole match
+	hints []string
+	// keyed says every match holds a hint followed by what separates a
+	// key from its value (an optional quote, white space, ':' or '='): a
+	// line where no hint is followed so is not searched. The catalog's own
+	// words ("max_new_tokens", "token usage") then cost a few byte
+	// comparisons, not a failed regex search of the line.
+	keyed bool
+	// wordKey adds, for a keyed rule, that the key starts a word: the
+	// letters, digits, '_' and '-' before the hint follow, after an
+	// optional quote, the start of the line or a byte other than those,
+	// '.' or '#' (credentialKey). sglang's "#new-token: 5" is not searched.
+	wordKey bool
+	keep    func(secret string) bool
+	secret  int // index of the "secret" group, or 0 for the whole match
 }
 
 // builtin are the rules every Redactor applies. Each keeps the key name
@@ -38,28 +49,35 @@ func builtin() []rule {
 			// colon or equals sign; quoted values are the two rules below.
 			// They come first: a key-value pair is the most specific
 			// reading, and a later rule must not take the key for a token.
-			name:  "credential value",
-			hints: credentialHints,
-			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*(?P<secret>[^\s"',;&)}\]]+)`),
-			keep:  isPlaceholder,
+			name:    "credential value",
+			hints:   credentialHints,
+			keyed:   true,
+			wordKey: true,
+			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*(?P<secret>[^\s"',;&)}\]]+)`),
+			keep:    isPlaceholder,
 		},
 		{
 			// JSON and Python dicts: "password": "x y", 'token': 'x'.
-			name:  "quoted credential value",
-			hints: credentialHints,
-			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*"(?P<secret>[^"\n]+)"`),
-			keep:  isPlaceholder,
+			name:    "quoted credential value",
+			hints:   credentialHints,
+			keyed:   true,
+			wordKey: true,
+			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*"(?P<secret>[^"\n]+)"`),
+			keep:    isPlaceholder,
 		},
 		{
-			name:  "single-quoted credential value",
-			hints: credentialHints,
-			re:    regexp.MustCompile(credentialKey + `\s*[:=]\s*'(?P<secret>[^'\n]+)'`),
-			keep:  isPlaceholder,
+			name:    "single-quoted credential value",
+			hints:   credentialHints,
+			keyed:   true,
+			wordKey: true,
+			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*'(?P<secret>[^'\n]+)'`),
+			keep:    isPlaceholder,
 		},
 		{
 			// Authorization headers: whatever follows the scheme is secret.
 			name:  "authorization header",
 			hints: []string{"authorization"},
+			keyed: true,
 			re:    regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+(?P<secret>[^\s"',;]+)`),
 		},
 		{
@@ -73,6 +91,7 @@ func builtin() []rule {
 		{
 			name:  "api key",
 			hints: []string{"apikey", "api_key", "api-key"},
+			keyed: true,
 			re:    regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])?api[_-]?key["']?\s*[:=]\s*["']?(?P<secret>[^\s"',;&)}\]]+)`),
 			keep:  isPlaceholder,
 		},
@@ -105,6 +124,7 @@ func builtin() []rule {
 		{
 			name:  "aws secret access key",
 			hints: []string{"aws_secret_access_key"},
+			keyed: true,
 			re:    regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[:=]\s*["']?(?P<secret>[A-Za-z0-9/+=]{16,})`),
 		},
 		{
@@ -282,6 +302,10 @@ func (ru *rule) applyHinted(s, lower string) (string, bool) {
 		if j := strings.IndexByte(s[at:], '\n'); j >= 0 {
 			end = at + j
 		}
+		if ru.keyed && !ru.keyIn(lower[start:end]) {
+			pos = end + 1
+			continue
+		}
 		if out, ok := ru.apply(s[start:end]); ok {
 			b.WriteString(s[done:start])
 			b.WriteString(out)
@@ -299,12 +323,57 @@ func (ru *rule) applyHinted(s, lower string) (string, bool) {
 // isKey reports whether rest, the text after a candidate secret, makes the
 // candidate a key rather than a value: a separator follows it, after an
 // optional closing quote ("api_key: 'secret': 'x'").
-func isKey(rest string) bool {
+func isKey(rest string) bool { return separated(rest, " \t") }
+
+// separated reports whether rest starts with an optional quote, then any
+// of the bytes in space, then ':' or '='.
+func separated(rest, space string) bool {
 	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
 		rest = rest[1:]
 	}
-	rest = strings.TrimLeft(rest, " \t")
+	rest = strings.TrimLeft(rest, space)
 	return rest != "" && (rest[0] == ':' || rest[0] == '=')
+}
+
+// startsWord reports whether a credentialKey key can end with the hint at
+// line[at:]: walking back over the key's letters, digits, '_' and '-', the
+// line starts or a byte credentialKey takes for a boundary comes (a quote
+// is one). Bytes outside ASCII count as a boundary, as they may be letters
+// (?i) folds into the key.
+func startsWord(line string, at int) bool {
+	k := at
+	for k > 0 && isKeyByte(line[k-1]) {
+		k--
+	}
+	return k == 0 || !(isKeyByte(line[k-1]) || line[k-1] == '.' || line[k-1] == '#')
+}
+
+// isKeyByte reports whether c, of lower-cased text, may be in a key.
+func isKeyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// reSpace is what \s matches in the rules' regexes.
+const reSpace = " \t\n\f\r"
+
+// keyIn reports whether one of ru's hints occurs in line, lower-cased as
+// the hints are, followed by a key's separator: what every match of a
+// keyed rule holds.
+func (ru *rule) keyIn(line string) bool {
+	for _, h := range ru.hints {
+		for i := 0; ; {
+			j := strings.Index(line[i:], h)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(h)
+			if separated(line[i:], reSpace) && (!ru.wordKey || startsWord(line, at)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // apply replaces the secrets ru finds in s.

@@ -174,6 +174,8 @@ func FuzzRedact(f *testing.F) {
 		"AKIAIOSFODNN7EXAMPLE", "é\xff api_key: ", "bearer bearer bearer 1234567890abc",
 		"password: hunter2", `{"password": "hunter3"}`, "'password': 'x'", "PGPASSWORD=hunter4",
 		`"secret":"a b"`, "GITHUB_TOKEN=abc", "x-api-key: 'k'", "#token: 12 token: 34",
+		"#new-token: 3340, #cached-token: 2964, token usage: 0.20", `0"password :abc`,
+		"cfg.password: x", "-token: x", "TOKEN\t= x", "a__token: x", "my-api-key = 'k'",
 	} {
 		f.Add(s)
 	}
