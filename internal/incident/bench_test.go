@@ -41,6 +41,30 @@ func BenchmarkObserve(b *testing.B) {
 			}
 		}
 	})
+	b.Run("new-cause-one-scope", func(b *testing.B) {
+		// A scan of one file, or one pod's long run: every incident in
+		// one scope, which a new root cause looks through for the
+		// consequences it explains.
+		one := func() *Grouper {
+			g := New(foldOpts)
+			for i := range open {
+				g.Observe(cause(fmt.Sprintf("k%d", i), "pod:0", "TP0", t0), t0)
+			}
+			return g
+		}
+		g := one()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			g.Observe(cause(fmt.Sprintf("n%d", i), "pod:0", "TP1", t0), t0.Add(time.Second))
+			if len(g.groups) > open+100 {
+				b.StopTimer()
+				g = one()
+				b.StartTimer()
+			}
+		}
+	})
 	b.Run("consequence", func(b *testing.B) {
 		g := setup()
 		o := cons("nccl", "pod:7", "rank1", t0.Add(time.Second))

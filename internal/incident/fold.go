@@ -131,20 +131,38 @@ type member struct {
 	gr *group
 }
 
-// indexScope records that the incident id is open in scope.
-func (g *Grouper) indexScope(scope, id string) {
-	m := g.byScope[scope]
+// indexScope records that the incident gr, of fingerprint id, is open in
+// its scope.
+func (g *Grouper) indexScope(id string, gr *group) {
+	addMember(g.byScope, gr.Scope, id)
+	if gr.Consequence {
+		addMember(g.consByScope, gr.Scope, id)
+	}
+}
+
+func addMember(index map[string]map[string]struct{}, scope, id string) {
+	m := index[scope]
 	if m == nil {
 		m = make(map[string]struct{})
-		g.byScope[scope] = m
+		index[scope] = m
 	}
 	m[id] = struct{}{}
 }
 
 // scopeGroups returns the open incidents of scope, forgetting those that
 // were closed (announced and forgotten, folded, evicted) since indexed.
-func (g *Grouper) scopeGroups(scope string) []member {
-	m := g.byScope[scope]
+func (g *Grouper) scopeGroups(scope string) []member { return g.members(g.byScope, scope) }
+
+// scopeConsequences is scopeGroups for the consequence incidents only.
+func (g *Grouper) scopeConsequences(scope string) []member {
+	return g.members(g.consByScope, scope)
+}
+
+func (g *Grouper) members(index map[string]map[string]struct{}, scope string) []member {
+	m := index[scope]
+	if len(m) == 0 {
+		return nil
+	}
 	out := make([]member, 0, len(m))
 	for id := range m {
 		gr, ok := g.groups[id]
@@ -160,9 +178,11 @@ func (g *Grouper) scopeGroups(scope string) []member {
 // pruneScopes drops closed incidents and empty scopes from the index, so
 // it stays as small as the open incidents.
 func (g *Grouper) pruneScopes() {
-	for scope := range g.byScope {
-		if len(g.scopeGroups(scope)) == 0 {
-			delete(g.byScope, scope)
+	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope} {
+		for scope := range index {
+			if len(g.members(index, scope)) == 0 {
+				delete(index, scope)
+			}
 		}
 	}
 }
@@ -248,12 +268,12 @@ func (g *Grouper) claim(root *group) {
 // consequence incidents of its scope that it explains (consequences read
 // before their cause): those whose root it now is.
 func (g *Grouper) adopt(root *group) {
-	// Only the few settling consequences of the scope are looked at
-	// closely, in creation order: a new incident among thousands must not
-	// cost a sort of them all.
+	// Only the few settling consequences of the scope are looked at,
+	// from their own index, in creation order: a new incident among
+	// thousands must cost neither a walk nor a sort of them all.
 	var ids []string
-	for _, m := range g.scopeGroups(root.Scope) {
-		if m.gr.Consequence && m.gr.Settling {
+	for _, m := range g.scopeConsequences(root.Scope) {
+		if m.gr.Settling {
 			ids = append(ids, m.id)
 		}
 	}

@@ -101,6 +101,9 @@ type Grouper struct {
 	// folding looks only at its own pod or node. Rebuilt on Restore, and
 	// read through scopeGroups, which drops what was closed since.
 	byScope map[string]map[string]struct{}
+	// consByScope is byScope for the consequence incidents only, which
+	// a new root cause looks through for those it explains.
+	consByScope map[string]map[string]struct{}
 }
 
 type group struct {
@@ -210,7 +213,8 @@ func New(opts Options) *Grouper {
 	if opts.MaxGroups <= 0 {
 		opts.MaxGroups = DefaultMaxGroups
 	}
-	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock), byScope: make(map[string]map[string]struct{})}
+	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
+		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{})}
 }
 
 // Stats returns the counters.
@@ -260,7 +264,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
 	gr.Alert.FirstRank = o.Rank
 	g.add(id, gr)
-	g.indexScope(gr.Scope, id)
+	g.indexScope(id, gr)
 	if !consequence && g.opts.Correlation > 0 {
 		g.adopt(gr)
 	}
@@ -587,8 +591,9 @@ func (g *Grouper) Restore(b []byte) error {
 		g.clocks = make(map[string]scopeClock)
 	}
 	g.byScope = make(map[string]map[string]struct{})
+	g.consByScope = make(map[string]map[string]struct{})
 	for id, gr := range g.groups {
-		g.indexScope(gr.Scope, id)
+		g.indexScope(id, gr)
 	}
 	heap.Init(&g.lru)
 	return nil
