@@ -43,10 +43,19 @@ func (b *batcher) emit(ctx context.Context, l source.Line) error {
 }
 
 // flush sends the held lines, blocking while the processor is behind:
-// that is the backpressure on the sources.
+// that is the backpressure on the sources. Lines are sent whenever the
+// channel has room, even once ctx has ended, so a stream's last lines
+// read before a shutdown still reach the processor (which matches them:
+// they cannot be read again).
 func (b *batcher) flush(ctx context.Context) error {
 	if b.batch == nil || len(*b.batch) == 0 {
 		return nil
+	}
+	select {
+	case b.out <- b.batch:
+		b.batch = nil
+		return nil
+	default:
 	}
 	select {
 	case b.out <- b.batch:

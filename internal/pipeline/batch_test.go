@@ -85,3 +85,28 @@ func TestBatcherFlushBlocksUntilCancelled(t *testing.T) {
 		t.Errorf("the retried flush sent %v", *batch)
 	}
 }
+
+// A flush after the context ended still sends when the channel has room:
+// a stream's last lines before a shutdown are not dropped.
+func TestBatcherFlushAfterCancelSendsWhenThereIsRoom(t *testing.T) {
+	out := make(chan *[]source.Line, 1)
+	b := newBatcher(out)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 3 {
+		if err := b.emit(ctx, numberedLine(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 100 { // select would pick at random between the two ready cases
+		if err := b.flush(ctx); err != nil {
+			t.Fatalf("flush = %v with room in the channel", err)
+		}
+		if batch := <-out; len(*batch) != 3 {
+			t.Fatalf("sent %d lines, want 3", len(*batch))
+		}
+		for i := range 3 {
+			_ = b.emit(ctx, numberedLine(i))
+		}
+	}
+}
