@@ -121,20 +121,22 @@ const (
 	shortWindowCost = 20
 )
 
-// corpusCosts prices every window of the sample corpus.
+// corpusCosts prices every window of the sample corpus. The windows are
+// counted in a map first, so each table is sized by the distinct windows
+// however long the corpus.
 func corpusCosts(corpus []string) windowCosts {
 	var c windowCosts
 	for _, wlen := range []int{shortWindow, longWindow, tinyWindow} {
-		n := 0
-		for _, line := range corpus {
-			n += max(0, len(line)-wlen+1)
-		}
-		t := &c[lenIndex(wlen)]
-		t.reset(n, 0)
+		seen := map[uint64]int64{}
 		for _, line := range corpus {
 			for i := 0; i+wlen <= len(line); i++ {
-				t.add(windowKey(line[i:i+wlen]), corpusCost)
+				seen[windowKey(line[i:i+wlen])] += corpusCost
 			}
+		}
+		t := &c[lenIndex(wlen)]
+		t.reset(len(seen), 0)
+		for k, cost := range seen {
+			t.add(k, int32(min(cost, maxCost)))
 		}
 	}
 	return c
