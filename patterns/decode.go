@@ -25,17 +25,23 @@ type wrapper struct {
 // decodeRecord decodes one wrapper or bare record and validates it. The
 // problems it returns carry no file or line; the caller adds them.
 // d is the fast decoder's scratch space, reused from line to line.
-func decodeRecord(d *fastDecoder, raw []byte) (Record, []Problem) {
+func decodeRecord(d *fastDecoder, raw []byte, parsed patternTrees) (Record, []Problem) {
 	var rec Record
 	if d.decode(raw, &rec) {
-		return rec, validate(&rec)
+		return rec, validate(&rec, parsed)
 	}
 	rec, probs := jsonDecodeRecord(raw)
 	if probs != nil {
 		return rec, probs
 	}
-	return rec, validate(&rec)
+	return rec, validate(&rec, parsed)
 }
+
+// patternTrees holds the parse of each pattern one Parse has validated, so
+// a pattern several records share (a sixth of the generated catalog's) is
+// parsed once and its records share the tree, which nothing changes. nil
+// keeps nothing.
+type patternTrees map[string]*parsedPattern
 
 // jsonDecodeRecord is decodeRecord's JSON step done by encoding/json, whose
 // errors become the problems; nil problems mean the record decoded.
@@ -69,13 +75,15 @@ func jsonDecodeRecord(raw []byte) (Record, []Problem) {
 }
 
 // validate checks one record's own fields and normalises its severity.
-func validate(rec *Record) []Problem {
+func validate(rec *Record, parsed patternTrees) []Problem {
 	var probs []Problem
 	if strings.TrimSpace(rec.ID) == "" {
 		probs = append(probs, Problem{Field: "id", Message: "missing or empty"})
 	}
 	if strings.TrimSpace(rec.MessagePattern) == "" {
 		probs = append(probs, Problem{Field: "messagePattern", Message: "missing or empty"})
+	} else if pp := parsed[rec.MessagePattern]; pp != nil {
+		rec.parse = pp
 	} else if tree, err := parseTree(rec.MessagePattern); err != nil {
 		// Parsing is the part of regexp2.Compile that can reject a
 		// pattern (its code writer fails only on node types its own
@@ -84,6 +92,9 @@ func validate(rec *Record) []Problem {
 		probs = append(probs, Problem{Field: "messagePattern", Message: "does not compile: " + err.Error(), Err: err})
 	} else {
 		rec.parse = &parsedPattern{expr: rec.MessagePattern, tree: tree}
+		if parsed != nil {
+			parsed[rec.MessagePattern] = rec.parse
+		}
 	}
 	if rec.Severity == "" {
 		rec.Severity = DefaultSeverity

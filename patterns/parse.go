@@ -58,6 +58,7 @@ type parser struct {
 	recs     [][]Record
 	problems []Problem
 	decoder  fastDecoder
+	trees    patternTrees
 }
 
 const recordChunk = 256
@@ -238,7 +239,10 @@ func (c *lineCounter) at(off int) int {
 
 // value decodes and validates one JSON object that starts on line.
 func (p *parser) value(raw []byte, line int) {
-	rec, probs := decodeRecord(&p.decoder, raw)
+	if p.trees == nil {
+		p.trees = patternTrees{}
+	}
+	rec, probs := decodeRecord(&p.decoder, raw, p.trees)
 	rec.Origin = Origin{File: p.name, Line: line}
 	keep := true
 	for _, pr := range probs {
