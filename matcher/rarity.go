@@ -210,9 +210,26 @@ const partitionWindows = 4096
 // from one window length to the next.
 type partitionCounter struct {
 	keys  []uint64
-	pos   []int32 // where each key's cost goes in costs
-	start []int   // per partition: its first entry in keys
+	pos   []int32  // where each key's cost goes in costs
+	start []int    // per partition: its first entry in keys
+	win   []uint64 // one literal's window keys
 	table costTable
+}
+
+// appendWindowKeys appends the keys of the wlen-byte windows of s, in
+// order, to dst: windowKey of each, rolled from the one before.
+func appendWindowKeys(dst []uint64, s string, wlen int) []uint64 {
+	if len(s) < wlen {
+		return dst
+	}
+	k := windowKey(s[:wlen])
+	dst = append(dst, k)
+	top := uint(8 * (wlen - 1))
+	for i := wlen; i < len(s); i++ {
+		k = k>>8 | uint64(foldTable[s[i]])<<top
+		dst = append(dst, k)
+	}
+	return dst
 }
 
 // count writes, for every window of wlen bytes of every literal in lits,
@@ -233,8 +250,9 @@ func (pc *partitionCounter) count(costs []int32, lits []pricedLit, n, wlen int, 
 	pc.start = slices.Grow(pc.start[:0], parts+1)[:parts+1]
 	clear(pc.start)
 	for _, l := range lits {
-		for i := 0; i+wlen <= len(l.text); i++ {
-			pc.start[part(windowKey(l.text[i:i+wlen]))+1]++
+		pc.win = appendWindowKeys(pc.win[:0], l.text, wlen)
+		for _, k := range pc.win {
+			pc.start[part(k)+1]++
 		}
 	}
 	for p := 1; p <= parts; p++ {
@@ -244,8 +262,8 @@ func (pc *partitionCounter) count(costs []int32, lits []pricedLit, n, wlen int, 
 	pc.pos = slices.Grow(pc.pos[:0], n)[:n]
 	next := slices.Clone(pc.start[:parts])
 	for _, l := range lits {
-		for i := 0; i+wlen <= len(l.text); i++ {
-			k := windowKey(l.text[i : i+wlen])
+		pc.win = appendWindowKeys(pc.win[:0], l.text, wlen)
+		for i, k := range pc.win {
 			p := part(k)
 			pc.keys[next[p]] = k
 			pc.pos[next[p]] = l.at + int32(i)

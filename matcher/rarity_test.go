@@ -85,3 +85,24 @@ func TestRarityCostsAgreeWithAPlainCount(t *testing.T) {
 	}
 	t.Logf("%d windows checked, %d strided", checked, len(r.costs))
 }
+
+// appendWindowKeys rolls each key from the one before and gives what
+// windowKey gives for every window, for every window length, on any text.
+func FuzzAppendWindowKeys(f *testing.F) {
+	for _, s := range []string{"", "a", "ab", "CUDA error: out of memory", "\xff\x00Zz\x80 tail"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, wlen := range []int{tinyWindow, shortWindow, longWindow} {
+			got := appendWindowKeys(nil, s, wlen)
+			if want := max(0, len(s)-wlen+1); len(got) != want {
+				t.Fatalf("%q, %d-byte windows: %d keys, want %d", s, wlen, len(got), want)
+			}
+			for i, k := range got {
+				if w := windowKey(s[i : i+wlen]); k != w {
+					t.Fatalf("%q, window %d of %d bytes: key %#x, windowKey %#x", s, i, wlen, k, w)
+				}
+			}
+		}
+	})
+}
