@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strings"
 	"sync"
@@ -45,19 +46,35 @@ const loadGCPercent = 400
 var loadGC sync.Mutex
 
 // withLoadGC runs f with the GC target at loadGCPercent, and puts the
-// operator's target (GOGC) back after. A collector turned off (GOGC=off)
-// or a higher target is left alone; a memory limit (GOMEMLIMIT) still
-// holds throughout.
+// operator's target (GOGC) back after. A collector turned off (GOGC=off),
+// GOGC=0 or a higher target is left alone; a memory limit (GOMEMLIMIT)
+// still holds throughout.
 func withLoadGC(f func()) {
 	loadGC.Lock()
 	defer loadGC.Unlock()
-	old := debug.SetGCPercent(loadGCPercent)
-	if old < 0 || old >= loadGCPercent {
-		debug.SetGCPercent(old)
-	} else {
+	if old := gcPercent(); old >= 0 && old < loadGCPercent {
+		debug.SetGCPercent(loadGCPercent)
 		defer debug.SetGCPercent(old)
 	}
 	f()
+}
+
+// gcPercent reads the GC target without setting it (debug.SetGCPercent
+// can only read by setting, and setting may start a collection); -1 means
+// the collector is off.
+func gcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return -1
+	}
+	v := s[0].Value.Uint64()
+	if v == 0 {
+		// GOGC=off reads as 0; a target of 0 would also be 0, and with
+		// either the load is left as it is.
+		return -1
+	}
+	return int(v)
 }
 
 func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {

@@ -11,7 +11,7 @@ func TestLoadGCTargetIsRestored(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for _, tt := range []struct {
 		operator, during int
-	}{{100, loadGCPercent}, {50, loadGCPercent}, {-1, -1}, {800, 800}} {
+	}{{100, loadGCPercent}, {50, loadGCPercent}, {-1, -1}, {0, 0}, {800, 800}} {
 		debug.SetGCPercent(tt.operator)
 		var during int
 		withLoadGC(func() {
