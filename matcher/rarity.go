@@ -33,7 +33,6 @@ type rarity struct {
 	// only read.
 	tiny   costTable
 	corpus windowCosts
-	run    []int // bestRun's scratch
 }
 
 // windowCosts holds a cost per window, by window length (short, long,
@@ -92,6 +91,16 @@ func (t *costTable) add(k uint64, c int32) {
 // maxCost is where a window's cost stops: a window seen that often in the
 // corpus is as common as any.
 const maxCost = 1 << 28
+
+// price adds to every key in t its cost in corpus, the windows' corpus
+// price on top of what the literals gave them.
+func (t *costTable) price(corpus *costTable) {
+	for i := range t.slots {
+		if s := &t.slots[i]; s.cost != 0 {
+			s.cost = min(s.cost+corpus.get(s.key), maxCost)
+		}
+	}
+}
 
 // get is k's cost, 0 when k is not in t.
 func (t *costTable) get(k uint64) int32 {
@@ -193,12 +202,7 @@ func newRarity(corpus windowCosts, reqs []Required) *rarity {
 			r.tiny.add(windowKey(t[i:i+tinyWindow]), 1)
 		}
 	}
-	// Each window the literals have costs its corpus price on top.
-	for i := range r.tiny.slots {
-		if s := &r.tiny.slots[i]; s.cost != 0 {
-			s.cost = min(s.cost+corpus[2].get(s.key), maxCost)
-		}
-	}
+	r.tiny.price(&corpus[2])
 	return r
 }
 
@@ -278,11 +282,7 @@ func (pc *partitionCounter) count(costs []int32, lits []pricedLit, n, wlen int, 
 		for _, k := range keys {
 			t.add(k, 1)
 		}
-		for i := range t.slots {
-			if s := &t.slots[i]; s.cost != 0 {
-				s.cost = min(s.cost+corpus.get(s.key), maxCost)
-			}
-		}
+		t.price(corpus)
 		for i, k := range keys {
 			costs[pos[i]] = t.slot(k).cost
 		}
@@ -341,18 +341,13 @@ func (r *rarity) bestRun(l Literal, lit int) (off, cost int) {
 		extra = shortWindowCost
 	}
 	at := int(r.at[lit])
-	priced := r.costs[at : at+len(l.Text)-wlen+1]
-	costs := slices.Grow(r.run[:0], len(priced))[:len(priced)]
-	r.run = costs
-	for i, c := range priced {
-		costs[i] = int(c) + extra
-	}
+	costs := r.costs[at : at+len(l.Text)-wlen+1]
 	cost = -1
 	run := 0
 	for i, c := range costs {
-		run += c
+		run += int(c) + extra
 		if i >= stride {
-			run -= costs[i-stride]
+			run -= int(costs[i-stride]) + extra
 		}
 		if i >= stride-1 && (cost < 0 || run < cost) {
 			off, cost = i-stride+1, run

@@ -41,7 +41,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // error-level problem are left out; records with only warnings are kept.
 // Parse never fails as a whole: everything wrong is in the returned problems.
 func Parse(r io.Reader, name string) ([]Record, []Problem) {
-	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes}
+	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}}
 	return p.parse(r)
 }
 
@@ -239,9 +239,6 @@ func (c *lineCounter) at(off int) int {
 
 // value decodes and validates one JSON object that starts on line.
 func (p *parser) value(raw []byte, line int) {
-	if p.trees == nil {
-		p.trees = patternTrees{}
-	}
 	rec, probs := decodeRecord(&p.decoder, raw, p.trees)
 	rec.Origin = Origin{File: p.name, Line: line}
 	keep := true

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -52,7 +53,7 @@ var loadGC sync.Mutex
 func withLoadGC(f func()) {
 	loadGC.Lock()
 	defer loadGC.Unlock()
-	if old := gcPercent(); old >= 0 && old < loadGCPercent {
+	if old := gcPercent(); old > 0 && old < loadGCPercent {
 		debug.SetGCPercent(loadGCPercent)
 		defer debug.SetGCPercent(old)
 	}
@@ -61,20 +62,14 @@ func withLoadGC(f func()) {
 
 // gcPercent reads the GC target without setting it (debug.SetGCPercent
 // can only read by setting, and setting may start a collection); -1 means
-// the collector is off.
+// the collector is off, which the metric gives as the largest uint64.
 func gcPercent() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
+	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() > math.MaxInt32 {
 		return -1
 	}
-	v := s[0].Value.Uint64()
-	if v == 0 {
-		// GOGC=off reads as 0; a target of 0 would also be 0, and with
-		// either the load is left as it is.
-		return -1
-	}
-	return int(v)
+	return int(s[0].Value.Uint64())
 }
 
 func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {

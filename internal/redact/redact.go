@@ -32,9 +32,9 @@ type rule struct {
 	// comparisons, not a failed regex search of the line.
 	keyed bool
 	// wordKey adds, for a keyed rule, that the key starts a word: the
-	// letters, digits, '_' and '-' before the hint follow, after an
-	// optional quote, the start of the line or a byte other than those,
-	// '.' or '#' (credentialKey). sglang's "#new-token: 5" is not searched.
+	// letters, digits, '_' and '-' before the hint follow the start of
+	// the line or a byte other than those, '.' or '#' (credentialKey; see
+	// startsWord). sglang's "#new-token: 5" is not searched.
 	wordKey bool
 	keep    func(secret string) bool
 	secret  int // index of the "secret" group, or 0 for the whole match
