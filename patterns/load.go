@@ -42,7 +42,11 @@ func Load(paths ...string) ([]Record, []Problem) {
 		probs = append(probs, walkProbs...)
 		for _, f := range files {
 			r, pr := LoadFile(f)
-			recs = append(recs, r...)
+			if recs == nil {
+				recs = r // the usual one file: its records, not a copy (560 bytes each)
+			} else {
+				recs = append(recs, r...)
+			}
 			probs = append(probs, pr...)
 		}
 	}
@@ -145,13 +149,19 @@ func fileProblem(name, what string, err error) Problem {
 // Merge returns base with overrides applied: a record whose id was seen
 // before replaces the earlier one in its place, a new id is appended. Order
 // is otherwise kept, and later duplicates within base replace earlier ones
-// the same way, so the result has unique ids. Neither input is modified.
+// the same way, so the result has unique ids. Neither input is modified;
+// when base is empty and overrides has unique ids, the result is overrides
+// itself rather than a copy.
 //
 // Typical use: recs := Merge(defaults, userRecords), so a user's catalog can
 // fix or silence (by an override that never matches) a built-in record.
 func Merge(base, overrides []Record) []Record {
-	out := make([]Record, 0, len(base)+len(overrides))
 	at := make(map[string]int, len(base)+len(overrides))
+	if len(base) == 0 && len(overrides) > 0 && uniqueIDs(overrides, at) {
+		return overrides
+	}
+	clear(at)
+	out := make([]Record, 0, len(base)+len(overrides))
 	for _, list := range [][]Record{base, overrides} {
 		for _, r := range list {
 			if i, ok := at[r.ID]; ok {
@@ -163,4 +173,16 @@ func Merge(base, overrides []Record) []Record {
 		}
 	}
 	return out
+}
+
+// uniqueIDs reports whether no two records share an id, noting each in
+// seen.
+func uniqueIDs(recs []Record, seen map[string]int) bool {
+	for i := range recs {
+		if _, dup := seen[recs[i].ID]; dup {
+			return false
+		}
+		seen[recs[i].ID] = i
+	}
+	return true
 }

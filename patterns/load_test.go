@@ -161,6 +161,10 @@ func TestMerge(t *testing.T) {
 			[]Record{r("a", "3")}},
 		{"duplicates in base collapse", []Record{r("a", "1"), r("b", "1"), r("a", "2")}, nil,
 			[]Record{r("a", "2"), r("b", "1")}},
+		{"no base keeps overrides", nil, []Record{r("a", "1"), r("b", "1")},
+			[]Record{r("a", "1"), r("b", "1")}},
+		{"no base, duplicates in overrides collapse", nil, []Record{r("a", "1"), r("b", "1"), r("a", "2")},
+			[]Record{r("a", "2"), r("b", "1")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
