@@ -35,9 +35,7 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 	if st == nil {
 		return d, ok
 	}
-	// sglang logs the dump as its own record, so the marker opens the
-	// message: checking that keeps the search off every other entry.
-	if strings.HasPrefix(e.Message, pyspyMarker) {
+	if Remembers(e) {
 		if frames := PySpyStack(e.Text); frames != nil {
 			st.stack = append(st.stack[:0], frames...)
 		}
@@ -48,6 +46,13 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 	}
 	return d, ok
 }
+
+// Remembers reports whether AnalyzeStream keeps something of e in its
+// Stream: a py-spy dump's frames. A caller that lends entries (an
+// entry.Assembler with Reuse) gives such an entry an owned copy. sglang
+// logs the dump as its own record, so the marker opens the message:
+// checking that keeps the search off every other entry.
+func Remembers(e *entry.Entry) bool { return strings.HasPrefix(e.Message, pyspyMarker) }
 
 // PySpyStack returns the top frames of the hung thread of a py-spy dump in
 // text ("func (file.py:line)", innermost first, at most MaxStackFrames):

@@ -110,6 +110,7 @@ type Assembler struct {
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	seconds secondCache // the second the last header began with
+	arena   arenas      // the kept lines' text, with Options.Reuse
 }
 
 // entryKind is what opened the pending entry.
@@ -185,18 +186,22 @@ type classified struct {
 func NewAssembler(o Options) *Assembler {
 	a := &Assembler{opt: o.withDefaults()}
 	a.cur.buf = newLineBuf(a.opt)
+	a.arena.limit = a.opt.MaxBytes
 	return a
 }
 
 // Push adds one line and returns the entries it completed, usually none or
 // one. The returned slice is reused by the next call to Push or Flush: copy
 // the entries out (ranging over it and passing each Entry on is enough)
-// before calling again.
+// before calling again. With Options.Reuse, the entries' strings are
+// reused too (see Entry.Own), and Push keeps none of l.Text's memory.
 func (a *Assembler) Push(l Line) []Entry {
 	a.out = a.out[:0]
 	text, cut := l.Text, 0
 	if len(text) > a.opt.MaxLineBytes {
-		text, cut = cutLine(text, a.opt.MaxLineBytes)
+		text, cut = cutLine(text, a.opt.MaxLineBytes) // a fresh string
+	} else if a.opt.Reuse {
+		text = a.arena.keep(text)
 	}
 	base, start, end := wrapperSpan(text)
 	full := base[start:end]
@@ -254,6 +259,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	if p.active {
 		a.emit()
 	}
+	a.arena.rotate()
 	a.open(l, &c, cut)
 	return a.out
 }
@@ -267,6 +273,7 @@ func isSGLangFormat(f Format) bool {
 func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
 	p := &a.cur
 	if !p.active {
+		a.arena.rotate()
 		a.begin(l, "", prefix, kindBlank)
 	} else {
 		p.blanks++

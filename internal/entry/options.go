@@ -40,6 +40,12 @@ type Options struct {
 	// (MM-DD ...), glog and c10d timestamps lack, when a Line has no Time of
 	// its own. With neither, those entries get a zero Time.
 	Reference time.Time
+	// Reuse lets the Assembler reuse its memory from entry to entry, so
+	// that a line allocates nothing at all. Push may then be given a Line
+	// whose Text the caller overwrites once Push returns (a read buffer),
+	// and the strings of the entries Push and Flush return are valid only
+	// until the next call to Push or Flush: Own an entry to keep it.
+	Reuse bool
 }
 
 // withDefaults returns o with every zero or out-of-range field replaced.

@@ -201,7 +201,16 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 		for i := range es {
 			e := &es[i]
 			st.Entries++
-			d, ok := an.AnalyzeStream(as, e)
+			// The assembler lends its entries (entry.Options.Reuse). Most
+			// are no failure and are dropped after this first look; one
+			// that becomes an incident, or that the stream remembers, is
+			// copied and looked at again, so that nothing kept points
+			// into the assembler's memory.
+			d, ok := an.Analyze(e)
+			if ok || analysis.Remembers(e) {
+				e.Own()
+				d, ok = an.AnalyzeStream(as, e)
+			}
 			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
@@ -218,7 +227,9 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 			count.update(g, *evicted)
 		}
 	}
-	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now})
+	// Lines are lent by the reader and copied by the assembler into its
+	// own reused memory: a line allocates nothing.
+	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})
 	if err != nil {
 		return err
 	}
@@ -236,7 +247,9 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 		if a == nil || l.Stream != lastStream {
 			a = asm[l.Stream]
 			if a == nil {
-				a = entry.NewAssembler(s.opts.Entry)
+				o := s.opts.Entry
+				o.Reuse = true
+				a = entry.NewAssembler(o)
 				asm[l.Stream] = a
 			}
 			lastStream, last = l.Stream, a

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -171,5 +172,46 @@ func TestStreamStampsLinesPerRead(t *testing.T) {
 	}
 	if calls != 3 {
 		t.Errorf("clock read %d times for 3 reads", calls)
+	}
+}
+
+// TestStreamBorrowedLinesMatchCopies reads the same inputs with and
+// without StreamConfig.Borrow, one byte or half a buffer a read so that
+// lines straddle reads, and wants the same lines when each borrowed text
+// is copied inside Emit.
+func TestStreamBorrowedLinesMatchCopies(t *testing.T) {
+	const ts = "2026-11-29T10:00:00.123456789Z"
+	long := strings.Repeat("x", 3000)
+	inputs := map[string]string{
+		"raw":    "one\r\ntwo\n\n" + long + "\n[2026-11-29 10:00:00 TP0] hello\nunterminated",
+		"cri":    ts + " stdout P a\n" + ts + " stderr P b\n" + ts + " stdout F c\n" + ts + " stderr F " + long + "\nnot cri\n",
+		"docker": `{"log":"hi\n","stream":"stderr","time":"` + ts + `"}` + "\n" + `{"log":"par","stream":"stdout"}` + "\n" + `{"log":"tial\n","stream":"stdout"}` + "\nplain\n",
+	}
+	read := func(input string, borrow bool, wrap func(io.Reader) io.Reader) []framed {
+		t.Helper()
+		s, err := NewStream(wrap(strings.NewReader(input)), StreamConfig{MaxLineBytes: 1024, Borrow: borrow, Now: func() time.Time { return time.Unix(1, 0) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []framed
+		err = s.Run(context.Background(), func(_ context.Context, l Line) error {
+			out = append(out, framed{strings.Clone(l.Text), l.Stream, l.Offset, l.Next, l.Truncated})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for name, input := range inputs {
+		for wname, wrap := range map[string]func(io.Reader) io.Reader{"one byte": iotest.OneByteReader, "half": iotest.HalfReader} {
+			want, got := read(input, false, wrap), read(input, true, wrap)
+			if len(want) < 3 {
+				t.Fatalf("%s: only %d lines", name, len(want))
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, %s reads: borrowed lines differ (-copied +borrowed):\n%s", name, wname, diff)
+			}
+		}
 	}
 }

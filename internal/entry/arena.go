@@ -1,0 +1,117 @@
+package entry
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// arenas hold the text of the lines an Assembler with Options.Reuse keeps,
+// copied from the caller's line so that the caller may reuse its buffer.
+//
+// Lines are copied into the current arena, at the start of Push and
+// nowhere else. Each new entry rotates to the next of three arenas and
+// empties it, so entry k holds its first line in one arena and the rest in
+// the next. When entry k+1 begins, entry k is the one being returned and
+// must stay intact until the next call; the arena emptied then last held
+// entry k-2's later lines and entry k-1's first line, and entry k-1 was
+// returned by an earlier call, whose strings are no longer valid. (Two
+// arenas would do only because nothing is copied after the rotation within
+// a call; the third does not depend on that.)
+//
+// An arena never moves what it holds: when a line does not fit, a new
+// buffer takes its place and the old one stays with the strings that point
+// into it until the collector frees it. An arena grows to at most limit
+// bytes; an entry longer than that (its middle is cut anyway) has its
+// further lines copied to the heap, one allocation each, as without Reuse.
+type arenas struct {
+	buf   [3][]byte
+	cur   int
+	limit int
+}
+
+// keep returns a copy of s that stays valid until the arena it is in is
+// emptied.
+func (a *arenas) keep(s string) string {
+	if s == "" {
+		return ""
+	}
+	b := a.buf[a.cur]
+	if len(b)+len(s) > cap(b) {
+		if len(b)+len(s) > a.limit {
+			return strings.Clone(s)
+		}
+		// Not a copy of b: its strings keep pointing into the old buffer.
+		b = make([]byte, 0, min(max(2*cap(b), len(s), 4<<10), a.limit))
+	}
+	start := len(b)
+	b = append(b, s...)
+	a.buf[a.cur] = b
+	return unsafe.String(&b[start], len(s))
+}
+
+// rotate is called as a line just kept starts a new entry: the lines that
+// follow go to the next arena, emptied.
+func (a *arenas) rotate() {
+	a.cur = (a.cur + 1) % len(a.buf)
+	a.buf[a.cur] = a.buf[a.cur][:0]
+}
+
+// Own gives e strings of its own, so that it outlives the next call to the
+// Assembler that returned it when Options.Reuse is set. The strings are
+// copied; Text and Message keep sharing Raw's copy where they shared Raw.
+// The Traceback is copied too. An entry from an Assembler without Reuse
+// owns its strings already; Own copies them all the same.
+func (e *Entry) Own() {
+	raw := e.Raw
+	e.Raw = strings.Clone(raw)
+	e.Text = rebase(e.Text, raw, e.Raw)
+	e.Message = rebase(e.Message, raw, e.Raw)
+	e.Source = strings.Clone(e.Source)
+	e.Stream = strings.Clone(e.Stream)
+	e.Level = strings.Clone(e.Level)
+	e.Prefix = strings.Clone(e.Prefix)
+	e.Native = strings.Clone(e.Native)
+	e.Traceback = e.Traceback.clone()
+}
+
+// rebase returns s inside dst when it lies inside src (dst being a copy of
+// src), else a copy of s.
+func rebase(s, src, dst string) string {
+	if s == "" {
+		return ""
+	}
+	if len(src) > 0 {
+		p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(src)))
+		if p >= base && p+uintptr(len(s)) <= base+uintptr(len(src)) {
+			off := int(p - base)
+			return dst[off : off+len(s)]
+		}
+	}
+	return strings.Clone(s)
+}
+
+// clone is a deep copy of t; nil stays nil.
+func (t *Traceback) clone() *Traceback {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	if t.Links == nil {
+		return &c
+	}
+	c.Links = make([]Exception, len(t.Links))
+	for i, l := range t.Links {
+		l.Type = strings.Clone(l.Type)
+		l.Message = strings.Clone(l.Message)
+		l.Separator = strings.Clone(l.Separator)
+		if l.Frames != nil {
+			fs := make([]Frame, len(l.Frames))
+			for j, f := range l.Frames {
+				fs[j] = Frame{File: strings.Clone(f.File), Line: f.Line, Func: strings.Clone(f.Func)}
+			}
+			l.Frames = fs
+		}
+		c.Links[i] = l
+	}
+	return &c
+}
