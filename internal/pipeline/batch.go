@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"sync"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/source"
 )
@@ -14,29 +15,59 @@ import (
 // read brought cost one wake-up each.
 const batchLines = 128
 
+// batch is what a source hands the processor: lines, and the bytes their
+// Text is in. The sources lend their lines (source Borrow), so the
+// batcher copies each text into text; the processor's assemblers copy
+// what they keep again (entry.Options.Reuse), and the batch goes back to
+// the pool. A line allocates nothing between the read and the match.
+type batch struct {
+	lines []source.Line
+	text  []byte
+}
+
+// maxPooledText is the most text bytes a recycled batch keeps for the next
+// one: a batch of long lines does not keep its buffer for ever.
+const maxPooledText = 256 << 10
+
 // batchPool recycles the processor's spent batches for the sources.
 var batchPool = sync.Pool{New: func() any {
-	b := make([]source.Line, 0, batchLines)
-	return &b
+	return &batch{lines: make([]source.Line, 0, batchLines)}
 }}
+
+// keep copies s into the batch's text and returns the copy. What is in
+// text never moves: when s does not fit, a new buffer takes its place and
+// the lines before keep the old one.
+func (b *batch) keep(s string) string {
+	if s == "" {
+		return ""
+	}
+	if len(b.text)+len(s) > cap(b.text) {
+		b.text = make([]byte, 0, max(2*cap(b.text), len(s), 16<<10))
+	}
+	start := len(b.text)
+	b.text = append(b.text, s...)
+	return unsafe.String(&b.text[start], len(s))
+}
 
 // batcher holds one source's lines until the source flushes (when it
 // would wait: after a tailer pass, before a stream's read) or batchLines
 // are held, then sends them to the processor as one batch. It is not safe
 // for concurrent use; each source has its own.
 type batcher struct {
-	out   chan<- *[]source.Line
-	batch *[]source.Line
+	out   chan<- *batch
+	batch *batch
 }
 
-func newBatcher(out chan<- *[]source.Line) *batcher { return &batcher{out: out} }
+func newBatcher(out chan<- *batch) *batcher { return &batcher{out: out} }
 
+// emit takes a line whose Text may be lent: it is copied into the batch.
 func (b *batcher) emit(ctx context.Context, l source.Line) error {
 	if b.batch == nil {
-		b.batch = batchPool.Get().(*[]source.Line)
+		b.batch = batchPool.Get().(*batch)
 	}
-	*b.batch = append(*b.batch, l)
-	if len(*b.batch) < batchLines {
+	l.Text = b.batch.keep(l.Text)
+	b.batch.lines = append(b.batch.lines, l)
+	if len(b.batch.lines) < batchLines {
 		return nil
 	}
 	return b.flush(ctx)
@@ -48,7 +79,7 @@ func (b *batcher) emit(ctx context.Context, l source.Line) error {
 // read before a shutdown still reach the processor (which matches them:
 // they cannot be read again).
 func (b *batcher) flush(ctx context.Context) error {
-	if b.batch == nil || len(*b.batch) == 0 {
+	if b.batch == nil || len(b.batch.lines) == 0 {
 		return nil
 	}
 	select {
@@ -66,9 +97,19 @@ func (b *batcher) flush(ctx context.Context) error {
 	}
 }
 
-// recycle returns a batch the processor is done with to the pool.
-func recycle(b *[]source.Line) {
-	clear(*b) // drop the lines' text
-	*b = (*b)[:0]
+// recycle returns a batch the processor is done with to the pool: nothing
+// may hold its lines' text any more.
+func recycle(b *batch) {
+	b.reset()
 	batchPool.Put(b)
+}
+
+// reset empties b, keeping its buffers unless its text buffer is large.
+func (b *batch) reset() {
+	clear(b.lines) // drop the lines' paths and pods
+	b.lines = b.lines[:0]
+	if cap(b.text) > maxPooledText {
+		b.text = nil
+	}
+	b.text = b.text[:0]
 }

@@ -3,8 +3,11 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/source"
 )
@@ -18,7 +21,7 @@ func numberedLine(i int) source.Line {
 // A batcher sends a full batch at once, the rest at a flush, in order, and
 // nothing for a flush with nothing held.
 func TestBatcherSendsInOrder(t *testing.T) {
-	out := make(chan *[]source.Line, 4)
+	out := make(chan *batch, 4)
 	b := newBatcher(out)
 	ctx := context.Background()
 	n := batchLines + 3
@@ -42,15 +45,15 @@ func TestBatcherSendsInOrder(t *testing.T) {
 	next := 0
 	for range 2 {
 		batch := <-out
-		for _, l := range *batch {
+		for _, l := range batch.lines {
 			if l.Text != strconv.Itoa(next) {
 				t.Fatalf("line %q where %d was due", l.Text, next)
 			}
 			next++
 		}
 		recycle(batch)
-		if len(*batch) != 0 {
-			t.Errorf("a recycled batch holds %d lines", len(*batch))
+		if len(batch.lines) != 0 || len(batch.text) != 0 {
+			t.Errorf("a recycled batch holds %d lines, %d bytes", len(batch.lines), len(batch.text))
 		}
 	}
 	if next != n {
@@ -61,7 +64,7 @@ func TestBatcherSendsInOrder(t *testing.T) {
 // A flush blocked on a full channel (the processor behind) gives up when
 // its context ends and keeps the lines: nothing is sent twice or lost.
 func TestBatcherFlushBlocksUntilCancelled(t *testing.T) {
-	out := make(chan *[]source.Line) // nobody receives
+	out := make(chan *batch) // nobody receives
 	b := newBatcher(out)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := b.emit(ctx, numberedLine(1)); err != nil {
@@ -71,7 +74,7 @@ func TestBatcherFlushBlocksUntilCancelled(t *testing.T) {
 	if err := b.flush(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("flush = %v, want context.Canceled", err)
 	}
-	if b.batch == nil || len(*b.batch) != 1 {
+	if b.batch == nil || len(b.batch.lines) != 1 {
 		t.Fatal("the held line was dropped by a failed flush")
 	}
 	go func() {
@@ -81,15 +84,15 @@ func TestBatcherFlushBlocksUntilCancelled(t *testing.T) {
 	if err := b.flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if batch := <-out; len(*batch) != 1 || (*batch)[0].Text != "1" {
-		t.Errorf("the retried flush sent %v", *batch)
+	if batch := <-out; len(batch.lines) != 1 || batch.lines[0].Text != "1" {
+		t.Errorf("the retried flush sent %v", batch.lines)
 	}
 }
 
 // A flush after the context ended still sends when the channel has room:
 // a stream's last lines before a shutdown are not dropped.
 func TestBatcherFlushAfterCancelSendsWhenThereIsRoom(t *testing.T) {
-	out := make(chan *[]source.Line, 1)
+	out := make(chan *batch, 1)
 	b := newBatcher(out)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -102,11 +105,63 @@ func TestBatcherFlushAfterCancelSendsWhenThereIsRoom(t *testing.T) {
 		if err := b.flush(ctx); err != nil {
 			t.Fatalf("flush = %v with room in the channel", err)
 		}
-		if batch := <-out; len(*batch) != 3 {
-			t.Fatalf("sent %d lines, want 3", len(*batch))
+		if batch := <-out; len(batch.lines) != 3 {
+			t.Fatalf("sent %d lines, want 3", len(batch.lines))
 		}
 		for i := range 3 {
 			_ = b.emit(ctx, numberedLine(i))
 		}
+	}
+}
+
+// The batcher copies each line's text: a source may lend it (reuse its
+// buffer once emit returns), and the lines of a batch, sent or not, keep
+// their text, across buffer growth too.
+func TestBatcherCopiesLentText(t *testing.T) {
+	out := make(chan *batch, 2)
+	b := newBatcher(out)
+	ctx := context.Background()
+	buf := make([]byte, 0, 64<<10)
+	var want []string
+	for i := range batchLines + 5 {
+		// Lines long enough that the batch's text outgrows its first buffer.
+		s := strings.Repeat(strconv.Itoa(i), 300+i)
+		buf = append(buf[:0], s...)
+		var l source.Line
+		l.Text = unsafe.String(&buf[0], len(buf))
+		if err := b.emit(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		for j := range buf {
+			buf[j] = '#'
+		}
+		want = append(want, s)
+	}
+	if err := b.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 2 {
+		bt := <-out
+		for _, l := range bt.lines {
+			got = append(got, l.Text)
+		}
+	}
+	if !slices.Equal(want, got) {
+		t.Errorf("the batches' lines lost their text: got %d lines, first %.20q", len(got), got[0])
+	}
+}
+
+// A recycled batch lets go of a large text buffer.
+func TestRecycleDropsLargeText(t *testing.T) {
+	bt := &batch{text: make([]byte, 10, maxPooledText+1)}
+	bt.reset()
+	if cap(bt.text) != 0 {
+		t.Errorf("a recycled batch kept %d bytes of text buffer", cap(bt.text))
+	}
+	bt = &batch{text: make([]byte, 10, 1024)}
+	bt.reset()
+	if cap(bt.text) != 1024 || len(bt.text) != 0 {
+		t.Errorf("a recycled batch has text len %d cap %d, want 0 and 1024", len(bt.text), cap(bt.text))
 	}
 }

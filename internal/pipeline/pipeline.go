@@ -222,7 +222,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		grouper:  g,
 		redactor: red,
 		sinks:    built,
-		entryOpt: entry.Options{MaxLines: cfg.Entry.MaxLines, MaxBytes: cfg.Entry.MaxBytes, MaxLineBytes: cfg.MaxLineBytes},
+		entryOpt: entry.Options{MaxLines: cfg.Entry.MaxLines, MaxBytes: cfg.Entry.MaxBytes, MaxLineBytes: cfg.MaxLineBytes, Reuse: true},
 		idle:     time.Duration(cfg.Entry.IdleFlush),
 		identity: Identity{Pod: cfg.Kubernetes.Pod, Namespace: cfg.Kubernetes.Namespace, Container: cfg.Kubernetes.Container, Node: cfg.Kubernetes.Node},
 		now:      time.Now,
@@ -362,7 +362,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	runDone := make(chan struct{})
 	defer close(runDone)
 	g, gctx := errgroup.WithContext(ctx)
-	lines := make(chan *[]source.Line, lineBuffer/batchLines)
+	lines := make(chan *batch, lineBuffer/batchLines)
 	// Sources stop first, when the group's context ends or the
 	// processor asks (a finite input ended).
 	srcCtx, stopSources := context.WithCancel(gctx)
@@ -499,7 +499,7 @@ func afterShutdown(shutdown, stop <-chan struct{}, d time.Duration) <-chan struc
 // writing to lines. finite is closed when every finite source (standard
 // input, a wrapped command) has ended; it is nil when the sources only end
 // with ctx.
-func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *[]source.Line, errs chan<- error) (finite <-chan struct{}, err error) {
+func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *batch, errs chan<- error) (finite <-chan struct{}, err error) {
 	var files []string
 	stdin := false
 	for _, path := range p.cfg.Paths {
@@ -549,6 +549,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			Observer:       obs,
 			Logger:         p.log.With("component", "tail"),
 			Flush:          tb.flush,
+			Borrow:         true, // the batcher copies the text
 		})
 		if err != nil {
 			return nil, err
@@ -557,7 +558,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 	}
 	if stdin {
 		sb := newBatcher(lines)
-		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs, Flush: sb.flush})
+		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs, Flush: sb.flush, Borrow: true})
 		if err != nil {
 			return nil, err
 		}
@@ -573,6 +574,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			MaxLineBytes: p.cfg.MaxLineBytes,
 			Observer:     obs,
 			Flush:        cb.flush,
+			Borrow:       true,
 		})
 		if err != nil {
 			return nil, err
@@ -638,7 +640,7 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 // the end of the input is the end of the story: the grouper is flushed so
 // the repeats counted since the last alert go out as summaries. With files,
 // the grouping state is kept for the next start instead.
-func (p *Pipeline) process(ctx context.Context, lines <-chan *[]source.Line, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
+func (p *Pipeline) process(ctx context.Context, lines <-chan *batch, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
 	// The tick completes idle entries, announces settled incidents and
 	// commits. It runs at the fast period while any of that may be due
 	// and slows to quietTick when nothing is (no pending entry, alert,
@@ -680,8 +682,8 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan *[]source.Line, fin
 	// again, are still matched.
 	stopping := false
 	// take processes a batch, recycles it and returns its length.
-	take := func(batch *[]source.Line) int {
-		for _, l := range *batch {
+	take := func(batch *batch) int {
+		for _, l := range batch.lines {
 			if !stopping && ctx.Err() != nil {
 				// Checked at every line: select picks at random among
 				// ready cases, and the end of ctx must not wait behind
@@ -695,7 +697,7 @@ func (p *Pipeline) process(ctx context.Context, lines <-chan *[]source.Line, fin
 			}
 			p.proc.line(l)
 		}
-		n := len(*batch)
+		n := len(batch.lines)
 		recycle(batch)
 		return n
 	}

@@ -48,6 +48,8 @@ type CommandConfig struct {
 	// Flush is StreamConfig.Flush for both output streams; the two are
 	// never called at once, nor during an Emit.
 	Flush func(context.Context) error
+	// Borrow is StreamConfig.Borrow for both output streams.
+	Borrow bool
 }
 
 // Command runs a child process, passes its stdout and stderr through and
@@ -82,7 +84,7 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	if cfg.StopTimeout < 0 || cfg.DrainTimeout < 0 {
 		return nil, fmt.Errorf("command %s: stop and drain timeouts must not be negative", cfg.Args[0])
 	}
-	sc, err := StreamConfig{Source: cfg.Source, Format: cfg.Format, MaxLineBytes: cfg.MaxLineBytes, Observer: cfg.Observer}.withDefaults()
+	sc, err := StreamConfig{Source: cfg.Source, Format: cfg.Format, MaxLineBytes: cfg.MaxLineBytes, Observer: cfg.Observer, Borrow: cfg.Borrow}.withDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("command %s: %w", cfg.Args[0], err)
 	}

@@ -98,6 +98,8 @@ type Config struct {
 	// gives it (to hand them on a batch at a time) hands on the rest
 	// there. An error stops the tailer, as one from Emit does.
 	Flush func(context.Context) error
+	// Borrow is StreamConfig.Borrow for the files' lines.
+	Borrow bool
 }
 
 func (c Config) withDefaults() Config {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/entry"
 )
@@ -137,3 +138,12 @@ type Observer interface {
 type nopObserver struct{}
 
 func (nopObserver) Add(string, Counter, int64) {}
+
+// lineText is a line's Text from the reader's bytes: a copy, or with
+// borrow the bytes themselves, valid until the Emit it is given to returns.
+func lineText(b []byte, borrow bool) string {
+	if !borrow || len(b) == 0 {
+		return string(b)
+	}
+	return unsafe.String(&b[0], len(b))
+}

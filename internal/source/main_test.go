@@ -45,15 +45,20 @@ func (o *tally) get(c Counter) int64 {
 	return o.n[c]
 }
 
-// collector records delivered lines.
+// collector records delivered lines; with clone, copies of their text (a
+// tailer with Borrow lends it only until emit returns).
 type collector struct {
 	mu    sync.Mutex
 	lines []Line
+	clone bool
 }
 
 func (c *collector) emit(_ context.Context, l Line) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.clone {
+		l.Text = strings.Clone(l.Text)
+	}
 	c.lines = append(c.lines, l)
 	return nil
 }

@@ -205,7 +205,7 @@ func (t *Tailer) drain(ctx context.Context, tr *tracked, now time.Time, emit Emi
 
 func (t *Tailer) line(tr *tracked, fr frame, now time.Time) Line {
 	l := Line{Path: tr.path, File: tr.id, End: fr.end, Next: tr.resume(), Pod: tr.pod}
-	l.Text = string(fr.text)
+	l.Text = lineText(fr.text, t.cfg.Borrow)
 	l.Source = tr.source
 	l.Stream = fr.stream
 	l.Offset = fr.offset

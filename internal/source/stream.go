@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"time"
-	"unsafe"
 )
 
 // StreamConfig configures a Stream. Zero values take defaults.
@@ -181,11 +180,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 			cut++
 		}
 		l := Line{End: f.end, Next: fr.resume(pos)}
-		if cfg.Borrow && len(f.text) > 0 {
-			l.Text = unsafe.String(&f.text[0], len(f.text))
-		} else {
-			l.Text = string(f.text)
-		}
+		l.Text = lineText(f.text, cfg.Borrow)
 		l.Source = cfg.Source
 		l.Stream = f.stream
 		if l.Stream == "" {

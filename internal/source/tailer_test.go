@@ -657,3 +657,48 @@ func TestTailerKubeletRotation(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// A tailer with Borrow delivers the same lines as one without, when each
+// text is copied inside emit: across reads, a cut long line, CRI partial
+// lines joined, an unterminated line completed by the next write, and
+// more lines than the read buffer holds.
+func TestTailerBorrowedLinesMatchCopies(t *testing.T) {
+	const ts = "2026-11-29T10:00:00.123456789Z"
+	read := func(borrow bool) []Line {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "app.log")
+		writeFile(t, p, ts+" stdout P a\n"+ts+" stdout F b\n"+ts+" stderr F "+strings.Repeat("x", 5000)+"\n"+ts+" stdout F par")
+		h := startTailer(t, Config{Paths: []string{p}, Format: FormatAuto, MaxLineBytes: 1000, Borrow: borrow})
+		h.got.clone = borrow
+		h.poll()
+		appendFile(t, p, "tial\n"+ts+" stdout F after\n")
+		h.poll()
+		// More than a read buffer, a poll at a time, so that the
+		// reader's buffer is overwritten.
+		for i := range 6 {
+			appendFile(t, p, numbered(i*1000, i*1000+999))
+			h.poll()
+		}
+		h.stop()
+		return h.got.all()
+	}
+	want, got := read(false), read(true)
+	if len(want) != 6004 {
+		t.Fatalf("got %d lines without Borrow, want 6004", len(want))
+	}
+	type line struct {
+		Text, Stream      string
+		Offset, End, Next int64
+		Truncated         bool
+	}
+	strip := func(ls []Line) []line {
+		var out []line
+		for _, l := range ls {
+			out = append(out, line{l.Text, l.Stream, l.Offset, l.End, l.Next, l.Truncated})
+		}
+		return out
+	}
+	if diff := cmp.Diff(strip(want), strip(got)); diff != "" {
+		t.Errorf("borrowed lines differ (-copied +borrowed):\n%s", diff)
+	}
+}
