@@ -111,6 +111,9 @@ type Assembler struct {
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
+	// kept holds the pending entry's lines: outside pending, so that
+	// starting an entry does not copy it.
+	kept lineBuf
 }
 
 // entryKind is what opened the pending entry.
@@ -162,7 +165,6 @@ type pending struct {
 	firstTime time.Time
 	firstCut  int
 
-	buf      lineBuf
 	cutBytes int
 }
 
@@ -185,7 +187,7 @@ type classified struct {
 // defaults).
 func NewAssembler(o Options) *Assembler {
 	a := &Assembler{opt: o.withDefaults()}
-	a.cur.buf = newLineBuf(a.opt)
+	a.kept = newLineBuf(a.opt)
 	a.arena.limit = a.opt.MaxBytes
 	return a
 }
@@ -245,9 +247,9 @@ func (a *Assembler) Push(l Line) []Entry {
 	}
 	if p.active && a.continues(&c) {
 		for ; p.blanks > 0; p.blanks-- {
-			p.buf.add("")
+			a.kept.add("")
 		}
-		p.buf.add(c.s)
+		a.kept.add(c.s)
 		p.lines++
 		p.last = l.Offset
 		p.cutBytes += cut
@@ -350,10 +352,10 @@ func (a *Assembler) open(l Line, c *classified, cut int) {
 // like every later line.
 func (a *Assembler) reopen(firstN int64, n int) {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || p.buf.count() != 1 {
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 {
 		return
 	}
-	full := p.buf.first()
+	full := a.kept.first()
 	if n > len(full) {
 		return
 	}
@@ -391,17 +393,15 @@ func (a *Assembler) Pending() bool { return a.cur.active }
 
 // begin opens a new pending entry with s as its first kept line.
 func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
-	buf := a.cur.buf
-	buf.reset()
+	a.kept.reset()
 	a.cur = pending{
 		active: true, kind: k,
 		source: l.Source, stream: l.Stream,
 		first: l.Offset, last: l.Offset, lines: 1,
 		ranks: NoRanks, msg: s, prefix: prefix,
-		buf: buf,
 	}
 	if k != kindBlank {
-		a.cur.buf.add(s)
+		a.kept.add(s)
 	}
 }
 
@@ -608,21 +608,23 @@ func isWarningLine(s string) bool {
 // emit appends the pending entry to a.out and closes it.
 func (a *Assembler) emit() {
 	p := &a.cur
-	e := Entry{
+	// Built in place: an Entry is large, and this runs for most lines.
+	a.out = append(a.out, Entry{
 		Source: p.source, Stream: p.stream,
 		FirstOffset: p.first, LastOffset: p.last, Lines: p.lines,
 		Format: p.format, Time: p.time, Ranks: p.ranks, Level: p.level,
 		Prefix: p.prefix, Native: p.native,
-		Cut: Cut{Lines: p.buf.cutLines, Bytes: p.buf.cutBytes + p.cutBytes},
-	}
+		Cut: Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes},
+	})
+	e := &a.out[len(a.out)-1]
 	if p.kind != kindBlank {
 		e.Message = p.msg
-		first := p.buf.first()
-		if p.buf.count() == 1 {
+		first := a.kept.first()
+		if a.kept.count() == 1 {
 			e.Raw = first
 			e.Text = p.msg
 		} else {
-			a.scratch = p.buf.lines(a.scratch[:0])
+			a.scratch = a.kept.lines(a.scratch[:0])
 			n := len(a.scratch) - 1
 			for _, l := range a.scratch {
 				n += len(l)
@@ -654,8 +656,7 @@ func (a *Assembler) emit() {
 			e.Traceback = bareTraceback(p.bareType, msg)
 		}
 	}
-	a.out = append(a.out, e)
-	p.buf.reset()
+	a.kept.reset()
 	p.active = false
 }
 
