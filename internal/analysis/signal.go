@@ -50,6 +50,14 @@ const tracebackHeader = "Traceback (most recent call last):"
 // opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
 // "FATAL: ...".
 func startsWithErrorWord(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	switch msg[0] { // the first bytes of the words below: most messages start otherwise
+	case 'E', '[', 'F', 'C':
+	default:
+		return false
+	}
 	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: "} {
 		if strings.HasPrefix(msg, p) {
 			return true

@@ -509,9 +509,10 @@ func (sc *secondCache) in(c clock, loc *time.Location) time.Time {
 	if sc == nil || sc.loc != loc {
 		return c.in(loc)
 	}
-	whole := c
-	whole.nsec = 0
-	if whole != sc.clock {
+	// Field by field, the second first (it changes most): a comparison
+	// of the structs calls memequal, and this runs for every header.
+	k := &sc.clock
+	if c.sec != k.sec || c.min != k.min || c.hour != k.hour || c.day != k.day || c.month != k.month || c.year != k.year {
 		return c.in(loc)
 	}
 	return sc.t.Add(time.Duration(c.nsec))

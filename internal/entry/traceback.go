@@ -254,7 +254,13 @@ func parseFrame(t string) (Frame, bool) {
 
 // isFrameLine reports whether s is a Python traceback frame line.
 func isFrameLine(s string) bool {
-	_, ok := parseFrame(strings.TrimLeft(s, " \t"))
+	// A loop rather than strings.TrimLeft, which builds its set of
+	// characters at every call: this runs for most lines.
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	_, ok := parseFrame(s[i:])
 	return ok
 }
 

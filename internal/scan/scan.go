@@ -193,11 +193,6 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 		if len(es) == 0 {
 			return // most lines complete no entry
 		}
-		as := remembered[stream]
-		if as == nil {
-			as = &analysis.Stream{}
-			remembered[stream] = as
-		}
 		for i := range es {
 			e := &es[i]
 			st.Entries++
@@ -209,6 +204,11 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 			d, ok := an.Analyze(e)
 			if ok || analysis.Remembers(e) {
 				e.Own()
+				as := remembered[stream]
+				if as == nil {
+					as = &analysis.Stream{}
+					remembered[stream] = as
+				}
 				d, ok = an.AnalyzeStream(as, e)
 			}
 			for _, pe := range d.PatternErrors {
