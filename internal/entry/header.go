@@ -39,8 +39,12 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
 		if c, n, ok := sc.scanDateTime(s[1:], loc); ok {
-			if h, ok := uvicornAfterTime(s, c, n, loc, sc); ok {
-				return h, true
+			// uvicorn's "] " right after the time is checked here, so
+			// that an srt record with ranks (most lines) makes no call.
+			if n+2 < len(s) && s[1+n] == ']' && s[2+n] == ' ' {
+				if h, ok := uvicornAfterTime(s, c, n, loc, sc); ok {
+					return h, true
+				}
 			}
 			if h, ok := srtAfterTime(s[1:], c, n, loc, sc); ok {
 				return h, true
