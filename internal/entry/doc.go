@@ -17,4 +17,10 @@
 // (Entry.Prefix). It decides no policy: which entries are failures is the
 // consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
 // supplies time and decides when an idle stream is flushed.
+//
+// With Options.Reuse an Assembler allocates nothing for a line: it copies
+// what it keeps of a line (which the caller may then overwrite) into
+// arenas it reuses, and the entries it returns are valid until its next
+// call. Entry.Own gives an entry strings of its own, for a caller that
+// keeps it.
 package entry
