@@ -10,11 +10,12 @@
 // HTTP server, a final commit that fails) stops the others in order and
 // its error is Run's. Lines flow, in batches of what one read brought
 // (a tailer pass, a stream read; see batch.go), through one bounded
-// channel into a single processor goroutine. A single-line entry allocates nothing on the
-// way: the sources lend their read buffers, the batcher copies each text
-// into its batch's reused buffer, and the assemblers copy what they keep
-// into theirs (entry.Options.Reuse); the processor Owns the few entries
-// that become occurrences before it keeps them. The processor owns
+// channel into a single processor goroutine. A single-line entry
+// allocates nothing on the way: the sources lend their read buffers, the
+// batcher copies each text into its batch's reused buffer, and the
+// assemblers copy what they keep into theirs (entry.Options.Reuse); the
+// processor Owns the few entries that become occurrences before it keeps
+// them. The processor owns
 // the entry assemblers, the incident grouper and the read positions; it
 // commits read offsets, the grouper's state and the alerts found before
 // those offsets in one state transaction, so a crash neither loses nor
