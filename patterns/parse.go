@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 )
 
 // MaxLineBytes bounds one JSONL line, not counting its line terminator, and
@@ -41,8 +42,22 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // error-level problem are left out; records with only warnings are kept.
 // Parse never fails as a whole: everything wrong is in the returned problems.
 func Parse(r io.Reader, name string) ([]Record, []Problem) {
-	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}}
+	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}, size: inputSize(r)}
 	return p.parse(r)
+}
+
+// inputSize is the size of a file or an in-memory reader, 0 when r does
+// not tell it.
+func inputSize(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	case interface{ Size() int64 }:
+		return r.Size()
+	}
+	return 0
 }
 
 // parser holds the bounds so tests can exercise them without writing
@@ -55,7 +70,13 @@ type parser struct {
 	// recs are the records read so far, in chunks of recordChunk: a
 	// slice grown by append would allocate about five times its final
 	// size (records are 560 bytes), chunks copied once at the end twice.
+	// When the input's size is known, the first chunk tells the bytes a
+	// record takes, and the records go on in flat, one slice sized for
+	// the whole input, which is not copied at the end.
 	recs     [][]Record
+	flat     []Record
+	size     int64 // of the input, 0 when unknown
+	consumed int64 // bytes read by parseLines so far
 	problems []Problem
 	decoder  fastDecoder
 	trees    patternTrees
@@ -64,7 +85,20 @@ type parser struct {
 const recordChunk = 256
 
 func (p *parser) add(rec Record) {
+	if p.flat != nil {
+		p.flat = append(p.flat, rec)
+		return
+	}
 	if n := len(p.recs); n == 0 || len(p.recs[n-1]) == recordChunk {
+		if n == 1 && p.size > p.consumed && p.consumed > 0 {
+			// A tenth more than the estimate, so that records longer
+			// further on rarely make append copy them all.
+			est := int(p.size*recordChunk/p.consumed) * 11 / 10
+			p.flat = append(make([]Record, 0, max(est, 2*recordChunk)), p.recs[0]...)
+			p.flat = append(p.flat, rec)
+			p.recs = nil
+			return
+		}
 		p.recs = append(p.recs, make([]Record, 0, recordChunk))
 	}
 	last := &p.recs[len(p.recs)-1]
@@ -73,6 +107,9 @@ func (p *parser) add(rec Record) {
 
 // records returns the records read, in one slice.
 func (p *parser) records() []Record {
+	if p.flat != nil {
+		return p.flat
+	}
 	switch len(p.recs) {
 	case 0:
 		return nil
@@ -132,6 +169,7 @@ func (p *parser) parseLines(br *bufio.Reader) {
 		if len(chunk) == 0 && err == io.EOF {
 			return
 		}
+		p.consumed += int64(len(chunk))
 		line++
 		buf = buf[:0]
 		tooLong := false
@@ -148,6 +186,7 @@ func (p *parser) parseLines(br *bufio.Reader) {
 				break
 			}
 			chunk, err = br.ReadSlice('\n')
+			p.consumed += int64(len(chunk))
 		}
 		if err != nil && err != io.EOF {
 			p.problem(line, "", LevelError, "read failed: "+err.Error(), err)

@@ -2,7 +2,9 @@ package patterns
 
 import (
 	"encoding/json"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -529,5 +531,56 @@ func TestPatternTreeHandedOverOnce(t *testing.T) {
 	r.MessagePattern = "(unclosed"
 	if _, err := r.PatternTree(); err == nil {
 		t.Error("PatternTree returned the tree of the old pattern")
+	}
+}
+
+// A reader that tells its size has its records read into one slice sized
+// from the first chunk; the records are the same as from a reader that
+// does not, whether the estimate comes out short (records longer after the
+// first chunk) or long (shorter after it), and from a file.
+func TestParseSizedInputGivesTheSameRecords(t *testing.T) {
+	line := func(i, pad int) string {
+		return `{"id":"` + strconv.Itoa(1000000+i) + `","messagePattern":"failure ` + strconv.Itoa(i) + `","severity":"error","solutions":["` + strings.Repeat("s", pad) + `"]}` + "\n"
+	}
+	build := func(first, rest int) string {
+		var b strings.Builder
+		for i := range 3*recordChunk + 17 {
+			pad := rest
+			if i < recordChunk {
+				pad = first
+			}
+			b.WriteString(line(i, pad))
+		}
+		return b.String()
+	}
+	opt := cmpopts.IgnoreUnexported(Record{})
+	for name, data := range map[string]string{"longer later": build(10, 400), "shorter later": build(400, 10), "even": build(50, 50)} {
+		want, wantProbs := Parse(struct{ io.Reader }{strings.NewReader(data)}, "c.jsonl") // no size
+		got, gotProbs := Parse(strings.NewReader(data), "c.jsonl")
+		if len(want) != 3*recordChunk+17 || len(wantProbs) != 0 || len(gotProbs) != 0 {
+			t.Fatalf("%s: %d records, problems %v / %v", name, len(want), wantProbs, gotProbs)
+		}
+		if diff := cmp.Diff(want, got, opt); diff != "" {
+			t.Errorf("%s: records differ with the size known (-unknown +known):\n%s", name, diff)
+		}
+		path := filepath.Join(t.TempDir(), "c.jsonl")
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fromFile, _ := LoadFile(path)
+		for i := range fromFile {
+			fromFile[i].Origin.File = "c.jsonl"
+		}
+		if diff := cmp.Diff(want, fromFile, opt); diff != "" {
+			t.Errorf("%s: records from the file differ (-reader +file):\n%s", name, diff)
+		}
+	}
+	data := build(50, 50)
+	p := parser{name: "c.jsonl", maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}, size: int64(len(data))}
+	if recs, _ := p.parse(strings.NewReader(data)); p.flat == nil || len(recs) != 3*recordChunk+17 || cap(recs) > 2*len(recs) {
+		t.Errorf("sized input: flat %v, %d records in a slice of %d", p.flat != nil, len(recs), cap(recs))
+	}
+	if got := inputSize(strings.NewReader("abc")); got != 3 {
+		t.Errorf("inputSize of a 3-byte reader = %d", got)
 	}
 }
