@@ -108,8 +108,10 @@ type group struct {
 // does), reads its literals from that parse and builds the prefilter; each
 // regexp2 program itself is built the first time its pattern is tried. A pattern
 // that does not compile is reported as a Problem naming the record's origin
-// and skipped; the other records still compile. Records are copied: hits
-// point into the Matcher's own copy. The parse tree a record from
+// and skipped; the other records still compile. The Matcher keeps recs
+// itself when it leaves none out (a copy of those kept otherwise): hits
+// point into it, and the caller must not change recs afterwards. The parse
+// tree a record from
 // patterns.Parse keeps is taken from it (Record.PatternTree), so the
 // pattern is parsed once from file to Matcher.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
@@ -119,7 +121,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	}
 	m.clock = time.Now
 	var problems, refused []patterns.Problem
-	m.recs = make([]patterns.Record, 0, len(recs))
+	kept := make([]int32, 0, len(recs)) // indexes into recs
 	m.reqs = make([]Required, 0, len(recs))
 	m.litLen = make([]int, 0, len(recs))
 	m.classKey = make([]string, 0, len(recs))
@@ -153,10 +155,18 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			continue
 		}
 		req := extractWith(tree.Root, &run)
-		m.recs = append(m.recs, *rec)
+		kept = append(kept, int32(i))
 		m.reqs = append(m.reqs, req)
 		m.litLen = append(m.litLen, req.LiteralLen())
 		m.classKey = append(m.classKey, lastDotted(rec.ErrorClass))
+	}
+	if len(kept) == len(recs) {
+		m.recs = recs[:len(recs):len(recs)] // an append by the caller cannot reach it
+	} else {
+		m.recs = make([]patterns.Record, len(kept))
+		for j, i := range kept {
+			m.recs[j] = recs[i]
+		}
 	}
 	m.res = make([]atomic.Pointer[compiled], len(m.recs))
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
