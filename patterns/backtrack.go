@@ -315,6 +315,7 @@ func size(n *syntax.RegexNode) int {
 
 // walk visits n and its descendants in pattern order, passing each node's
 // ancestors (root first). visit returns false to skip a node's children.
+// path is reused for the next node: visit must not keep it.
 func walk(n *syntax.RegexNode, visit func(n *syntax.RegexNode, path []*syntax.RegexNode) bool) {
 	var rec func(n *syntax.RegexNode, path []*syntax.RegexNode)
 	rec = func(n *syntax.RegexNode, path []*syntax.RegexNode) {
@@ -326,5 +327,6 @@ func walk(n *syntax.RegexNode, visit func(n *syntax.RegexNode, path []*syntax.Re
 			rec(ch, path)
 		}
 	}
-	rec(n, nil)
+	var buf [8]*syntax.RegexNode // deep enough for most patterns: no growth
+	rec(n, buf[:0])
 }
