@@ -95,7 +95,12 @@ func (b *seqBuilder) flush() {
 		return
 	}
 	fold := slices.ContainsFunc(b.run, func(c litChar) bool { return c.fold })
+	n := 0
+	for _, c := range b.run {
+		n += utf8.RuneLen(c.r) // a case pair is the same length
+	}
 	var sb strings.Builder
+	sb.Grow(n)
 	for _, c := range b.run {
 		if lr, ok := asciiCasePair(c.r); ok && fold {
 			// One folded character makes the whole literal compare
