@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"strings"
@@ -58,35 +59,51 @@ type windowTable struct {
 
 const hashMul = 0x9E3779B97F4A7C15
 
-func newWindowTable(refs map[uint64][]keyRef) windowTable {
+// keyedRef is a literal keyed on a window, before the table is built.
+type keyedRef struct {
+	key uint64
+	ref keyRef
+}
+
+// newWindowTable builds the table of refs: the refs of one key in record
+// order, then by offset (verify marks the same candidates in any order).
+// refs is sorted in place.
+func newWindowTable(refs []keyedRef) windowTable {
 	var t windowTable
 	if len(refs) == 0 {
 		return t
 	}
-	keys := make([]uint64, 0, len(refs))
-	n := 0
-	for k, rs := range refs {
-		keys = append(keys, k)
-		n += len(rs)
+	// One list sorted rather than a map of lists: a map would allocate a
+	// list for each of the tens of thousands of keys.
+	slices.SortFunc(refs, func(a, b keyedRef) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.ref.rec, b.ref.rec), cmp.Compare(a.ref.off, b.ref.off))
+	})
+	keys := 1
+	for i := 1; i < len(refs); i++ {
+		if refs[i].key != refs[i-1].key {
+			keys++
+		}
 	}
-	slices.Sort(keys)
-	t.refs = make([]keyRef, 0, n)
+	t.refs = make([]keyRef, 0, len(refs))
 
 	// 32 bloom bits per key keep false positives near 3%.
-	bloomBits := max(12, bits.Len(uint(len(keys)*32-1)))
+	bloomBits := max(12, bits.Len(uint(keys*32-1)))
 	t.bloom = make([]uint64, 1<<bloomBits/64)
 	t.bloomShift = uint(64 - bloomBits)
-	slotBits := max(4, bits.Len(uint(len(keys)*2-1)))
+	slotBits := max(4, bits.Len(uint(keys*2-1)))
 	t.slots = make([]slot, 1<<slotBits)
 	t.slotShift = uint(64 - slotBits)
 	mask := uint64(len(t.slots) - 1)
 
-	for _, k := range keys {
+	for j := 0; j < len(refs); {
+		k := refs[j].key
 		h := k * hashMul
 		b := h >> t.bloomShift
 		t.bloom[b>>6] |= 1 << (b & 63)
 		start := uint32(len(t.refs))
-		t.refs = append(t.refs, refs[k]...)
+		for ; j < len(refs) && refs[j].key == k; j++ {
+			t.refs = append(t.refs, refs[j].ref)
+		}
 		i := h >> t.slotShift
 		for t.slots[i].end != 0 {
 			i = (i + 1) & mask
@@ -299,7 +316,10 @@ func containsLiteral(s string, l Literal) bool {
 func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
 	r := newRarity(corpus, reqs)
-	refs := [3]map[uint64][]keyRef{{}, {}, {}}
+	var refs [3][]keyedRef
+	// Most literals are long enough for the long windows (error messages
+	// are): a key a stride for each record is the usual size of that list.
+	refs[1] = make([]keyedRef, 0, stride*len(reqs))
 	type choice struct{ off, cost int }
 	lit := 0 // literal occurrences before this clause's, in catalog order
 	for rec, req := range reqs {
@@ -331,14 +351,14 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 		for li, l := range req[best] {
 			off := runs[best][li].off
 			wlen := keyWindow(l)
-			m := refs[lenIndex(wlen)]
+			m := &refs[lenIndex(wlen)]
 			for j := range stride {
 				k := windowKey(l.Text[off+j : off+j+wlen])
-				m[k] = append(m[k], keyRef{rec: int32(rec), off: int32(off + j), lit: l})
+				*m = append(*m, keyedRef{k, keyRef{rec: int32(rec), off: int32(off + j), lit: l}})
 			}
 		}
 	}
-	p.keyTiny(r, refs[2])
+	refs[2] = p.keyTiny(r, refs[2])
 	p.short = newWindowTable(refs[0])
 	p.long = newWindowTable(refs[1])
 	p.tiny = newWindowTable(refs[2])
@@ -348,8 +368,8 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 // keyTiny keys the records left without a strided key on tiny windows,
 // when at least minTinyRecords of them can be: on the cheapest clause whose
 // literals are all at least tinyWindow bytes, each literal on its cheapest
-// window. The others stay in always.
-func (p *prefilter) keyTiny(r *rarity, refs map[uint64][]keyRef) {
+// window, appended to refs, which it returns. The others stay in always.
+func (p *prefilter) keyTiny(r *rarity, refs []keyedRef) []keyedRef {
 	type keyed struct {
 		rec, clause int
 	}
@@ -375,7 +395,7 @@ func (p *prefilter) keyTiny(r *rarity, refs map[uint64][]keyRef) {
 		}
 	}
 	if len(tiny) < minTinyRecords {
-		return
+		return refs
 	}
 	always := p.always[:0]
 	next := 0
@@ -392,7 +412,8 @@ func (p *prefilter) keyTiny(r *rarity, refs map[uint64][]keyRef) {
 		for _, l := range p.reqs[t.rec][t.clause] {
 			off, _ := r.bestTiny(l)
 			k := windowKey(l.Text[off : off+tinyWindow])
-			refs[k] = append(refs[k], keyRef{rec: int32(t.rec), off: int32(off), lit: l})
+			refs = append(refs, keyedRef{k, keyRef{rec: int32(t.rec), off: int32(off), lit: l}})
 		}
 	}
+	return refs
 }
