@@ -320,27 +320,30 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 	// Most literals are long enough for the long windows (error messages
 	// are): a key a stride for each record is the usual size of that list.
 	refs[1] = make([]keyedRef, 0, stride*len(reqs))
-	type choice struct{ off, cost int }
 	lit := 0 // literal occurrences before this clause's, in catalog order
+	// The chosen window offset of each literal of each keyable clause of
+	// the record, clause after clause; at[ci] is where clause ci's begin.
+	// Both are reused from record to record.
+	var offs, at []int
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
-		var runs [][]choice // per clause, per literal; nil for unkeyable clauses
-		for ci, c := range req {
-			runs = append(runs, nil)
+		offs, at = offs[:0], at[:0]
+		for _, c := range req {
+			at = append(at, len(offs))
 			cost := 0
 			first := lit
 			lit += len(c)
 			for li, l := range c {
 				if keyWindow(l) == 0 {
-					runs[ci], cost = nil, -1
+					offs, cost = offs[:at[len(at)-1]], -1
 					break
 				}
 				off, lc := r.bestRun(l, first+li)
-				runs[ci] = append(runs[ci], choice{off, lc})
+				offs = append(offs, off)
 				cost += lc
 			}
 			if cost >= 0 && (best < 0 || cost < bestCost) {
-				best, bestCost = ci, cost
+				best, bestCost = len(at)-1, cost
 			}
 		}
 		p.keyClause[rec] = best
@@ -349,7 +352,7 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 			continue
 		}
 		for li, l := range req[best] {
-			off := runs[best][li].off
+			off := offs[at[best]+li]
 			wlen := keyWindow(l)
 			m := &refs[lenIndex(wlen)]
 			for j := range stride {

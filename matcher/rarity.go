@@ -166,7 +166,15 @@ type pricedLit struct {
 
 func newRarity(corpus windowCosts, reqs []Required) *rarity {
 	r := &rarity{corpus: corpus}
-	var strided [2][]pricedLit // by lenIndex: short, long
+	lits := 0
+	for _, req := range reqs {
+		for _, c := range req {
+			lits += len(c)
+		}
+	}
+	r.at = make([]int32, 0, lits)
+	// By lenIndex: short, long. Most literals have long windows.
+	strided := [2][]pricedLit{nil, make([]pricedLit, 0, lits)}
 	var windows [2]int
 	var tinyLits []string
 	tinyWindows := 0
