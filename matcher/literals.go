@@ -293,9 +293,9 @@ func compareLiteral(a, b Literal) int {
 }
 
 // dedupClauses drops repeated clauses, keeping first-seen order so the
-// result reads like the pattern.
+// result reads like the pattern. It reuses cs's array.
 func dedupClauses(cs [][]Literal) Required {
-	var out Required
+	out := Required(cs[:0])
 	for _, c := range cs {
 		c = dedupLiterals(c)
 		if !slices.ContainsFunc(out, func(o []Literal) bool { return slices.Equal(o, c) }) {
