@@ -49,10 +49,19 @@ func (a *arenas) keep(s string) string {
 	return unsafe.String(&b[start], len(s))
 }
 
+// arenaKeep is the most capacity an emptied arena keeps: one grown by a
+// long traceback lets its buffer go, so that a stream between such
+// entries holds at most three of this size.
+const arenaKeep = 16 << 10
+
 // rotate is called as a line just kept starts a new entry: the lines that
 // follow go to the next arena, emptied.
 func (a *arenas) rotate() {
 	a.cur = (a.cur + 1) % len(a.buf)
+	if cap(a.buf[a.cur]) > arenaKeep {
+		a.buf[a.cur] = nil
+		return
+	}
 	a.buf[a.cur] = a.buf[a.cur][:0]
 }
 

@@ -172,3 +172,22 @@ func FuzzReuse(f *testing.F) {
 // unsafeString is b as a string that shares b's bytes, as a reader's
 // borrowed line does.
 func unsafeString(b []byte) string { return unsafe.String(&b[0], len(b)) }
+
+// An arena grown by a long entry lets its buffer go when it is emptied, so
+// that a stream keeps little between long tracebacks.
+func TestArenaLetsLargeBuffersGo(t *testing.T) {
+	a := NewAssembler(Options{Reuse: true})
+	long := strings.Repeat("x", 1000)
+	a.Push(Line{Text: "[2026-07-01 09:31:38 TP0] Scheduler hit an exception:", Offset: 1})
+	for i := range 60 { // 60 kB of continuation lines
+		a.Push(Line{Text: long, Offset: int64(i + 2)})
+	}
+	for i := range 3 { // three short entries: every arena emptied once
+		a.Push(Line{Text: "[2026-07-01 09:31:39 TP0] Decode batch", Offset: int64(100 + i)})
+	}
+	for i, b := range a.arena.buf {
+		if cap(b) > arenaKeep {
+			t.Errorf("arena %d keeps %d bytes after short entries", i, cap(b))
+		}
+	}
+}
