@@ -35,7 +35,7 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 	if st == nil {
 		return d, ok
 	}
-	if Remembers(e) {
+	if remembers(e) {
 		if frames := PySpyStack(e.Text); frames != nil {
 			st.stack = append(st.stack[:0], frames...)
 		}
@@ -47,12 +47,26 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 	return d, ok
 }
 
-// Remembers reports whether AnalyzeStream keeps something of e in its
-// Stream: a py-spy dump's frames. A caller that lends entries (an
-// entry.Assembler with Reuse) gives such an entry an owned copy. sglang
-// logs the dump as its own record, so the marker opens the message:
-// checking that keeps the search off every other entry.
-func Remembers(e *entry.Entry) bool { return strings.HasPrefix(e.Message, pyspyMarker) }
+// AnalyzeLent is AnalyzeStream for an entry lent by an entry.Assembler
+// with Reuse, whose strings are valid only until the assembler's next
+// call. Most entries are no failure and are dropped after a first look.
+// One that is, or that st remembers (a py-spy dump), is Owned (e changes)
+// and analysed again, so that nothing the Diagnosis or st keeps points
+// into the assembler's memory.
+func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
+	d, ok := a.Analyze(e)
+	if !ok && !remembers(e) {
+		return d, false
+	}
+	e.Own()
+	return a.AnalyzeStream(st, e)
+}
+
+// remembers reports whether AnalyzeStream keeps something of e in its
+// Stream: a py-spy dump's frames. sglang logs the dump as its own record,
+// so the marker opens the message: checking that keeps the search off
+// every other entry.
+func remembers(e *entry.Entry) bool { return strings.HasPrefix(e.Message, pyspyMarker) }
 
 // PySpyStack returns the top frames of the hung thread of a py-spy dump in
 // text ("func (file.py:line)", innermost first, at most MaxStackFrames):

@@ -416,16 +416,8 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 			fs.series.Lag(now.Sub(e.Time))
 		}
 		p.gate.entry(fs, e, now)
-		// The assemblers lend their entries (entry.Options.Reuse): most
-		// are no failure and are dropped after this first look. One that
-		// becomes an occurrence, or that the stream remembers, is copied
-		// and looked at again, so that nothing kept points into an
-		// assembler's memory.
-		d, ok := an.Analyze(e)
-		if ok || analysis.Remembers(e) {
-			e.Own()
-			d, ok = an.AnalyzeStream(&ss.remembered, e)
-		}
+		// The assemblers lend their entries (entry.Options.Reuse).
+		d, ok := an.AnalyzeLent(&ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
 			p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)

@@ -182,35 +182,25 @@ func (c *incidentCount) update(g *incident.Grouper, evicted []sinks.Alert) {
 	}
 }
 
+// scanStream is one stream of an input: its assembler and what the
+// analysis remembers of it.
+type scanStream struct {
+	asm        *entry.Assembler
+	remembered analysis.Stream
+}
+
 func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
 	// One assembler per stream: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
-	asm := map[string]*entry.Assembler{}
+	streams := map[string]*scanStream{}
 	src := incident.Source{Path: in.Name, Key: in.Name}
 	an := analysis.New(s.m)
-	remembered := map[string]*analysis.Stream{}
-	process := func(stream string, es []entry.Entry) {
-		if len(es) == 0 {
-			return // most lines complete no entry
-		}
-		for i := range es {
+	process := func(ss *scanStream, es []entry.Entry) {
+		for i := range es { // most lines complete no entry
 			e := &es[i]
 			st.Entries++
-			// The assembler lends its entries (entry.Options.Reuse). Most
-			// are no failure and are dropped after this first look; one
-			// that becomes an incident, or that the stream remembers, is
-			// copied and looked at again, so that nothing kept points
-			// into the assembler's memory.
-			d, ok := an.Analyze(e)
-			if ok || analysis.Remembers(e) {
-				e.Own()
-				as := remembered[stream]
-				if as == nil {
-					as = &analysis.Stream{}
-					remembered[stream] = as
-				}
-				d, ok = an.AnalyzeStream(as, e)
-			}
+			// The assembler lends its entries (entry.Options.Reuse).
+			d, ok := an.AnalyzeLent(&ss.remembered, e)
 			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
@@ -233,37 +223,37 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	if err != nil {
 		return err
 	}
-	// Consecutive lines are mostly of one stream: its assembler is kept at
-	// hand rather than looked up by name for every line.
-	var lastStream string
-	var last *entry.Assembler
+	// Consecutive lines are mostly of one stream: it is kept at hand
+	// rather than looked up by name for every line.
+	var lastName string
+	var last *scanStream
 	err = stream.Run(ctx, func(_ context.Context, l source.Line) error {
 		st.Lines++
 		st.Bytes = l.Next
 		if l.Truncated {
 			st.LinesCut++
 		}
-		a := last
-		if a == nil || l.Stream != lastStream {
-			a = asm[l.Stream]
-			if a == nil {
+		ss := last
+		if ss == nil || l.Stream != lastName {
+			ss = streams[l.Stream]
+			if ss == nil {
 				o := s.opts.Entry
 				o.Reuse = true
-				a = entry.NewAssembler(o)
-				asm[l.Stream] = a
+				ss = &scanStream{asm: entry.NewAssembler(o)}
+				streams[l.Stream] = ss
 			}
-			lastStream, last = l.Stream, a
+			lastName, last = l.Stream, ss
 		}
-		process(l.Stream, a.Push(l.Line))
+		process(ss, ss.asm.Push(l.Line))
 		return nil
 	})
-	streams := make([]string, 0, len(asm))
-	for k := range asm {
-		streams = append(streams, k)
+	names := make([]string, 0, len(streams))
+	for k := range streams {
+		names = append(names, k)
 	}
-	sort.Strings(streams)
-	for _, k := range streams {
-		process(k, asm[k].Flush())
+	sort.Strings(names)
+	for _, k := range names {
+		process(streams[k], streams[k].asm.Flush())
 	}
 	return err
 }

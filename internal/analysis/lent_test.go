@@ -1,0 +1,88 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// kept is what a caller keeps of a failure: its diagnosis and entry.
+type kept struct {
+	d    diagnosis
+	text string
+	raw  string
+	exc  string
+	line string
+}
+
+// AnalyzeLent on entries lent by an assembler with Reuse, whose lines come
+// from one buffer scribbled after every Push, keeps the same diagnoses and
+// texts as AnalyzeStream on owned entries, after many more lines have gone
+// through the same memory.
+func TestAnalyzeLentKeepsNothingLent(t *testing.T) {
+	m := defaultMatcher(t)
+	// Routine records, some with long continuations, so that every arena
+	// is written over well past where a failure's lines were.
+	noise := strings.Repeat("[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3, #token: 4096, token usage: 0.05\n", 10) +
+		strings.Repeat("[2026-05-28 00:11:08 TP0] Load weight end.\n"+strings.Repeat("    weight 0123456789 abcdefghij 0123456789 abcdefghij 0123456789\n", 60), 4)
+	text := noise + schedTB + "RuntimeError: CUDA error: an illegal memory access was encountered\n" + noise +
+		"[2026-05-28 00:11:10 TP1] Pyspy dump for PID 7 (py-spy dump --pid 7):\nThread 7 (active): \"MainThread\"\n    event_loop (scheduler.py:100)\n" + noise
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	keep := func(d *analysis.Diagnosis, e *entry.Entry) kept {
+		k := kept{d: brief(d), text: e.Text, raw: e.Raw}
+		if d.Exception != nil {
+			k.exc = d.Exception.Type + ": " + d.Exception.Message
+		}
+		if d.Cause != nil {
+			k.line = d.Cause.Line
+		}
+		return k
+	}
+	run := func(reuse bool) []kept {
+		an := analysis.New(m)
+		a := entry.NewAssembler(entry.Options{Reuse: reuse})
+		var st analysis.Stream
+		var out []kept
+		buf := make([]byte, 0, 256)
+		take := func(es []entry.Entry) {
+			for i := range es {
+				e := &es[i]
+				var d analysis.Diagnosis
+				var ok bool
+				if reuse {
+					d, ok = an.AnalyzeLent(&st, e)
+				} else {
+					d, ok = an.AnalyzeStream(&st, e)
+				}
+				if ok {
+					out = append(out, keep(&d, e))
+				}
+			}
+		}
+		for i, l := range lines {
+			text := l
+			if reuse && l != "" {
+				buf = append(buf[:0], l...)
+				text = unsafe.String(&buf[0], len(buf))
+			}
+			take(a.Push(entry.Line{Text: text, Offset: int64(i)}))
+			for j := range buf {
+				buf[j] = '#'
+			}
+		}
+		take(a.Flush())
+		return out
+	}
+	want, got := run(false), run(true)
+	if len(want) == 0 {
+		t.Fatal("no failure found")
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(kept{}, diagnosis{})); diff != "" {
+		t.Errorf("lent entries kept other text (-owned +lent):\n%s", diff)
+	}
+}
