@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
 )
@@ -62,14 +61,7 @@ func TestAlertsKeepTheirTextAcrossReusedBuffers(t *testing.T) {
 	go func() { done <- p.Run(ctx) }()
 	eventually(t, "an alert for every failure", func() bool { return len(out.alerts(t)) >= failures })
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	waitRun(t, done, "after cancel")
 	seen := map[string]bool{}
 	for _, a := range out.alerts(t) {
 		n, what := a.Match.Groups["n"], a.Match.Groups["what"]

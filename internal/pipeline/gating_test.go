@@ -190,14 +190,7 @@ func startRun(t *testing.T, args ...string) *gateRun {
 func (r *gateRun) stop(t *testing.T) {
 	t.Helper()
 	r.cancel()
-	select {
-	case err := <-r.done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	waitRun(t, r.done, "after cancel")
 }
 
 func (r *gateRun) livez(t *testing.T) (int, string) {

@@ -69,6 +69,20 @@ func (l *lockedBuffer) hasSlug(t *testing.T, slug string) bool {
 	return false
 }
 
+// waitRun waits for Run to return on done, when it should have (after a
+// cancel, or at the end of its input): an error or 30 s fails the test.
+func waitRun(t *testing.T, done <-chan error, when string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Run did not return %s", when)
+	}
+}
+
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -186,14 +200,7 @@ func TestPipelineReloadHealthMetrics(t *testing.T) {
 	})
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	waitRun(t, done, "after cancel")
 }
 
 func get(t *testing.T, url string) (string, int) {

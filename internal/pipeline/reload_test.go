@@ -161,14 +161,7 @@ func TestConfigReload(t *testing.T) {
 	eventually(t, "an alert with the running configuration", func() bool { return count("second") == 2 })
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	waitRun(t, done, "after cancel")
 	if !strings.Contains(logOut.String(), "logmatch stopped") {
 		t.Errorf("no stop line in the log:\n%s", logOut.String())
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
 )
@@ -45,12 +44,5 @@ func TestStdinLineAlertsWhileTheInputStaysOpen(t *testing.T) {
 	}
 	eventually(t, "the alert with standard input still open", func() bool { return out.hasSlug(t, "record-a") })
 	feed.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return at the end of standard input")
-	}
+	waitRun(t, done, "at the end of standard input")
 }
