@@ -111,9 +111,8 @@ type group struct {
 // and skipped; the other records still compile. The Matcher keeps recs
 // itself when it leaves none out (a copy of those kept otherwise): hits
 // point into it, and the caller must not change recs afterwards. The parse
-// tree a record from
-// patterns.Parse keeps is taken from it (Record.PatternTree), so the
-// pattern is parsed once from file to Matcher.
+// tree a record from patterns.Parse keeps is taken from it
+// (Record.PatternTree), so the pattern is parsed once from file to Matcher.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
 	m := &Matcher{timeout: opts.MatchTimeout, budget: opts.EntryBudget}
 	if m.budget <= 0 {
