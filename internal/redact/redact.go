@@ -345,7 +345,7 @@ func startsWord(line string, at int) bool {
 	for k > 0 && isKeyByte(line[k-1]) {
 		k--
 	}
-	return k == 0 || !(isKeyByte(line[k-1]) || line[k-1] == '.' || line[k-1] == '#')
+	return k == 0 || line[k-1] != '.' && line[k-1] != '#'
 }
 
 // isKeyByte reports whether c, of lower-cased text, may be in a key.
