@@ -39,9 +39,8 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
 		if c, n, ok := sc.scanDateTime(s[1:], loc); ok {
-			// uvicorn's "] " right after the time is checked here, so
-			// that an srt record with ranks (most lines) makes no call.
-			if n+2 < len(s) && s[1+n] == ']' && s[2+n] == ' ' {
+			// An srt record with ranks (most lines) makes no call.
+			if closesAfterTime(s, n) {
 				if h, ok := uvicornAfterTime(s, c, n, loc, sc); ok {
 					return h, true
 				}
@@ -91,7 +90,7 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 func parseUvicorn(s string, loc *time.Location) (header, bool) {
 	if s[0] == '[' {
 		c, n, ok := scanDateTime(s[1:], '.')
-		if !ok {
+		if !ok || !closesAfterTime(s, n) {
 			return header{}, false
 		}
 		return uvicornAfterTime(s, c, n, loc, nil)
@@ -99,12 +98,13 @@ func parseUvicorn(s string, loc *time.Location) (header, bool) {
 	return uvicornLevel(s, time.Time{})
 }
 
+// closesAfterTime reports whether "] " follows the time that takes n bytes
+// after s's "[", as in uvicorn's "[ts] LEVEL:     msg".
+func closesAfterTime(s string, n int) bool { return n+2 < len(s) && s[1+n] == ']' && s[2+n] == ' ' }
+
 // uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
-// c, n bytes after the "[", has been read.
+// c, n bytes after the "[", has been read and closesAfterTime holds.
 func uvicornAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
-	if n+2 >= len(s) || s[1+n] != ']' || s[2+n] != ' ' {
-		return header{}, false
-	}
 	rest := s[n+3:]
 	if _, _, ok := levelWord(rest); !ok {
 		return header{}, false // before the time is converted
