@@ -3,6 +3,8 @@ package entry
 import (
 	"strings"
 	"unsafe"
+
+	"github.com/logmatch/logmatch/internal/textbuf"
 )
 
 // arenas hold the text of the lines an Assembler with Options.Reuse keeps,
@@ -18,13 +20,12 @@ import (
 // arenas would do only because nothing is copied after the rotation within
 // a call; the third does not depend on that.)
 //
-// An arena never moves what it holds: when a line does not fit, a new
-// buffer takes its place and the old one stays with the strings that point
-// into it until the collector frees it. An arena grows to at most limit
-// bytes; an entry longer than that (its middle is cut anyway) has its
-// further lines copied to the heap, one allocation each, as without Reuse.
+// An arena is a textbuf.Buffer, which never moves what it holds. Its
+// arrays are at most limit bytes; a line of an entry longer than that (its
+// middle is cut anyway) that does not fit is copied to the heap, one
+// allocation each, as without Reuse.
 type arenas struct {
-	buf   [3][]byte
+	buf   [3]textbuf.Buffer
 	cur   int
 	limit int
 }
@@ -32,21 +33,10 @@ type arenas struct {
 // keep returns a copy of s that stays valid until the arena it is in is
 // emptied.
 func (a *arenas) keep(s string) string {
-	if s == "" {
-		return ""
+	if c, ok := a.buf[a.cur].Keep(s, 4<<10, a.limit); ok {
+		return c
 	}
-	b := a.buf[a.cur]
-	if len(b)+len(s) > cap(b) {
-		if len(b)+len(s) > a.limit {
-			return strings.Clone(s)
-		}
-		// Not a copy of b: its strings keep pointing into the old buffer.
-		b = make([]byte, 0, min(max(2*cap(b), len(s), 4<<10), a.limit))
-	}
-	start := len(b)
-	b = append(b, s...)
-	a.buf[a.cur] = b
-	return unsafe.String(&b[start], len(s))
+	return strings.Clone(s)
 }
 
 // arenaKeep is the most capacity an emptied arena keeps: one grown by a
@@ -58,11 +48,7 @@ const arenaKeep = 16 << 10
 // follow go to the next arena, emptied.
 func (a *arenas) rotate() {
 	a.cur = (a.cur + 1) % len(a.buf)
-	if cap(a.buf[a.cur]) > arenaKeep {
-		a.buf[a.cur] = nil
-		return
-	}
-	a.buf[a.cur] = a.buf[a.cur][:0]
+	a.buf[a.cur].Reset(arenaKeep)
 }
 
 // Own gives e strings of its own, so that it outlives the next call to the

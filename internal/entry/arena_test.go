@@ -186,8 +186,8 @@ func TestArenaLetsLargeBuffersGo(t *testing.T) {
 		a.Push(Line{Text: "[2026-07-01 09:31:39 TP0] Decode batch", Offset: int64(100 + i)})
 	}
 	for i, b := range a.arena.buf {
-		if cap(b) > arenaKeep {
-			t.Errorf("arena %d keeps %d bytes after short entries", i, cap(b))
+		if b.Cap() > arenaKeep {
+			t.Errorf("arena %d keeps %d bytes after short entries", i, b.Cap())
 		}
 	}
 }

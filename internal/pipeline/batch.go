@@ -3,9 +3,9 @@ package pipeline
 import (
 	"context"
 	"sync"
-	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/textbuf"
 )
 
 // batchLines is the most lines a source hands the processor at once. A
@@ -22,7 +22,7 @@ const batchLines = 128
 // the pool. A line allocates nothing between the read and the match.
 type batch struct {
 	lines []source.Line
-	text  []byte
+	text  textbuf.Buffer
 }
 
 // maxPooledText is the most text bytes a recycled batch keeps for the next
@@ -34,19 +34,10 @@ var batchPool = sync.Pool{New: func() any {
 	return &batch{lines: make([]source.Line, 0, batchLines)}
 }}
 
-// keep copies s into the batch's text and returns the copy. What is in
-// text never moves: when s does not fit, a new buffer takes its place and
-// the lines before keep the old one.
+// keep copies s into the batch's text and returns the copy.
 func (b *batch) keep(s string) string {
-	if s == "" {
-		return ""
-	}
-	if len(b.text)+len(s) > cap(b.text) {
-		b.text = make([]byte, 0, max(2*cap(b.text), len(s), 16<<10))
-	}
-	start := len(b.text)
-	b.text = append(b.text, s...)
-	return unsafe.String(&b.text[start], len(s))
+	c, _ := b.text.Keep(s, 16<<10, 0) // no limit: never refused
+	return c
 }
 
 // batcher holds one source's lines until the source flushes (when it
@@ -108,8 +99,5 @@ func recycle(b *batch) {
 func (b *batch) reset() {
 	clear(b.lines) // drop the lines' paths and pods
 	b.lines = b.lines[:0]
-	if cap(b.text) > maxPooledText {
-		b.text = nil
-	}
-	b.text = b.text[:0]
+	b.text.Reset(maxPooledText)
 }

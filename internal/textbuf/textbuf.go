@@ -1,0 +1,55 @@
+// Package textbuf keeps copies of strings in reused bytes, so that a
+// stream of lines can be held without one allocation a line. It is the
+// memory behind lent text: the entry assemblers' arenas and the
+// pipeline's line batches.
+package textbuf
+
+import "unsafe"
+
+// Buffer holds copies of strings. It never moves what it holds: when a
+// copy does not fit, a new array takes the place of the old one, and the
+// strings copied before keep pointing into the old, which the collector
+// frees once they are gone. So a copy stays valid until Reset; after it,
+// its bytes are written over. The zero Buffer is empty and ready.
+type Buffer struct {
+	b []byte
+}
+
+// Keep copies s into the buffer and returns the copy. A new array holds at
+// least grow bytes and twice the last one's. limit, when positive, bounds
+// each array: a copy that would take the current one past it is refused
+// (false), so what one Reset to the next holds stays under twice limit.
+func (t *Buffer) Keep(s string, grow, limit int) (string, bool) {
+	if s == "" {
+		return "", true
+	}
+	if len(t.b)+len(s) > cap(t.b) {
+		if limit > 0 && len(t.b)+len(s) > limit {
+			return "", false
+		}
+		n := max(2*cap(t.b), len(s), grow)
+		if limit > 0 {
+			n = min(n, limit)
+		}
+		t.b = make([]byte, 0, n)
+	}
+	start := len(t.b)
+	t.b = append(t.b, s...)
+	return unsafe.String(&t.b[start], len(s)), true
+}
+
+// Reset empties the buffer: the copies it handed out are invalid from
+// now on. An array larger than keep is let go rather than kept for reuse.
+func (t *Buffer) Reset(keep int) {
+	if cap(t.b) > keep {
+		t.b = nil
+		return
+	}
+	t.b = t.b[:0]
+}
+
+// Cap is the size of the buffer's current array.
+func (t *Buffer) Cap() int { return cap(t.b) }
+
+// Len is the bytes held in the current array.
+func (t *Buffer) Len() int { return len(t.b) }

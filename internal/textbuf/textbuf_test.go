@@ -1,0 +1,74 @@
+package textbuf
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Copies stay intact while the buffer grows into new arrays, and until it
+// is reset; after Reset the same bytes are reused.
+func TestKeepSurvivesGrowthUntilReset(t *testing.T) {
+	var b Buffer
+	var want, got []string
+	src := make([]byte, 0, 1024)
+	for i := range 200 {
+		s := strings.Repeat(strconv.Itoa(i), 1+i%40)
+		src = append(src[:0], s...)
+		c, ok := b.Keep(string(src), 64, 0)
+		if !ok {
+			t.Fatalf("copy %d refused with no limit", i)
+		}
+		for j := range src {
+			src[j] = '#'
+		}
+		want, got = append(want, s), append(got, c)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("copy %d = %.20q after growth, want %.20q", i, got[i], want[i])
+		}
+	}
+	b.Reset(1 << 20)
+	if b.Len() != 0 || b.Cap() == 0 {
+		t.Fatalf("after Reset: len %d cap %d, want an empty kept array", b.Len(), b.Cap())
+	}
+	cp := b.Cap()
+	if c, _ := b.Keep("zz", 64, 0); c != "zz" || b.Len() != 2 || b.Cap() != cp {
+		t.Errorf("after Reset the array is not reused from its start: len %d cap %d (was %d)", b.Len(), b.Cap(), cp)
+	}
+}
+
+// A limit refuses a copy that would take an array past it, and bounds the
+// arrays made.
+func TestKeepLimit(t *testing.T) {
+	var b Buffer
+	for i := range 20 {
+		_, ok := b.Keep(strings.Repeat("x", 100), 64, 450)
+		if b.Cap() > 450 {
+			t.Fatalf("array of %d bytes, past the limit", b.Cap())
+		}
+		if !ok {
+			if b.Len()+100 <= 450 {
+				t.Fatalf("copy %d refused with room in the array (%d of 450 used)", i, b.Len())
+			}
+			return
+		}
+	}
+	t.Fatal("no copy refused past the limit")
+}
+
+// Reset lets go of an array larger than what it is told to keep.
+func TestResetLetsLargeArraysGo(t *testing.T) {
+	var b Buffer
+	b.Keep(strings.Repeat("x", 5000), 64, 0)
+	b.Reset(4096)
+	if b.Cap() != 0 {
+		t.Errorf("kept an array of %d bytes", b.Cap())
+	}
+	b.Keep("x", 64, 0)
+	b.Reset(4096)
+	if b.Cap() == 0 || b.Len() != 0 {
+		t.Errorf("a small array was not kept empty: len %d cap %d", b.Len(), b.Cap())
+	}
+}
