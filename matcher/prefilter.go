@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"cmp"
+	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -314,17 +315,41 @@ func containsLiteral(s string, l Literal) bool {
 }
 
 func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
-	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
+	return assemblePrefilter(reqs, chooseKeys(reqs, corpus))
+}
+
+// keyPlan is where the prefilter keys each record: the choices the window
+// costs led to. The tables are built from it alone (assemblePrefilter), so
+// a plan kept in Facts rebuilds the very same prefilter without pricing a
+// window again.
+type keyPlan struct {
+	choice []keyChoice // per record
+	offs   []int32     // offs[choice.at+i]: the window offset of literal i of the clause
+}
+
+// keyChoice is one record's key: the clause its keys come from (-1 for
+// none: the record is checked on every text), whether they are tiny
+// windows (one per literal, probed at every byte) or strided ones (stride
+// consecutive windows per literal), and where its offsets start in
+// keyPlan.offs.
+type keyChoice struct {
+	clause int32
+	tiny   bool
+	at     int32
+}
+
+// chooseKeys keys each record on its cheapest keyable clause, each literal
+// on its cheapest run of stride windows; the records left without one go to
+// keyTiny.
+func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
+	plan := keyPlan{choice: make([]keyChoice, len(reqs)), offs: make([]int32, 0, len(reqs))}
 	r := newRarity(corpus, reqs)
-	var refs [3][]keyedRef
-	// Most literals are long enough for the long windows (error messages
-	// are): a key a stride for each record is the usual size of that list.
-	refs[1] = make([]keyedRef, 0, stride*len(reqs))
 	lit := 0 // literal occurrences before this clause's, in catalog order
 	// The chosen window offset of each literal of each keyable clause of
 	// the record, clause after clause; at[ci] is where clause ci's begin.
 	// Both are reused from record to record.
 	var offs, at []int
+	var unkeyed []int32
 	for rec, req := range reqs {
 		best, bestCost := -1, 0
 		offs, at = offs[:0], at[:0]
@@ -346,40 +371,32 @@ func buildPrefilter(reqs []Required, corpus windowCosts) *prefilter {
 				best, bestCost = len(at)-1, cost
 			}
 		}
-		p.keyClause[rec] = best
 		if best < 0 {
-			p.always = append(p.always, int32(rec))
+			plan.choice[rec] = keyChoice{clause: -1}
+			unkeyed = append(unkeyed, int32(rec))
 			continue
 		}
-		for li, l := range req[best] {
-			off := offs[at[best]+li]
-			wlen := keyWindow(l)
-			m := &refs[lenIndex(wlen)]
-			for j := range stride {
-				k := windowKey(l.Text[off+j : off+j+wlen])
-				*m = append(*m, keyedRef{k, keyRef{rec: int32(rec), off: int32(off + j), lit: l}})
-			}
+		plan.choice[rec] = keyChoice{clause: int32(best), at: int32(len(plan.offs))}
+		for li := range req[best] {
+			plan.offs = append(plan.offs, int32(offs[at[best]+li]))
 		}
 	}
-	refs[2] = p.keyTiny(r, refs[2])
-	p.short = newWindowTable(refs[0])
-	p.long = newWindowTable(refs[1])
-	p.tiny = newWindowTable(refs[2])
-	return p
+	plan.keyTiny(r, reqs, unkeyed)
+	return plan
 }
 
-// keyTiny keys the records left without a strided key on tiny windows,
-// when at least minTinyRecords of them can be: on the cheapest clause whose
-// literals are all at least tinyWindow bytes, each literal on its cheapest
-// window, appended to refs, which it returns. The others stay in always.
-func (p *prefilter) keyTiny(r *rarity, refs []keyedRef) []keyedRef {
+// keyTiny keys the unkeyed records on tiny windows, when at least
+// minTinyRecords of them can be: on the cheapest clause whose literals are
+// all at least tinyWindow bytes, each literal on its cheapest window. The
+// others stay unkeyed.
+func (plan *keyPlan) keyTiny(r *rarity, reqs []Required, unkeyed []int32) {
 	type keyed struct {
 		rec, clause int
 	}
 	var tiny []keyed
-	for _, rec := range p.always {
+	for _, rec := range unkeyed {
 		best, bestCost := -1, 0
-		for ci, c := range p.reqs[rec] {
+		for ci, c := range reqs[rec] {
 			cost := 0
 			for _, l := range c {
 				if len(l.Text) < tinyWindow {
@@ -398,25 +415,87 @@ func (p *prefilter) keyTiny(r *rarity, refs []keyedRef) []keyedRef {
 		}
 	}
 	if len(tiny) < minTinyRecords {
-		return refs
+		return
 	}
-	always := p.always[:0]
-	next := 0
-	for _, rec := range p.always {
-		if next < len(tiny) && tiny[next].rec == int(rec) {
-			next++
+	for _, t := range tiny {
+		plan.choice[t.rec] = keyChoice{clause: int32(t.clause), tiny: true, at: int32(len(plan.offs))}
+		for _, l := range reqs[t.rec][t.clause] {
+			off, _ := r.bestTiny(l)
+			plan.offs = append(plan.offs, int32(off))
+		}
+	}
+}
+
+// assemblePrefilter builds the prefilter plan describes for reqs.
+func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
+	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
+	var refs [3][]keyedRef
+	// Most literals are long enough for the long windows (error messages
+	// are): a key a stride for each record is the usual size of that list.
+	refs[1] = make([]keyedRef, 0, stride*len(reqs))
+	for rec, c := range plan.choice {
+		p.keyClause[rec] = int(c.clause)
+		if c.clause < 0 {
+			p.always = append(p.always, int32(rec))
 			continue
 		}
-		always = append(always, rec)
-	}
-	p.always = always
-	for _, t := range tiny {
-		p.keyClause[t.rec] = t.clause
-		for _, l := range p.reqs[t.rec][t.clause] {
-			off, _ := r.bestTiny(l)
-			k := windowKey(l.Text[off : off+tinyWindow])
-			refs = append(refs, keyedRef{k, keyRef{rec: int32(t.rec), off: int32(off), lit: l}})
+		for li, l := range reqs[rec][c.clause] {
+			off := int(plan.offs[int(c.at)+li])
+			if c.tiny {
+				k := windowKey(l.Text[off : off+tinyWindow])
+				refs[2] = append(refs[2], keyedRef{k, keyRef{rec: int32(rec), off: int32(off), lit: l}})
+				continue
+			}
+			wlen := keyWindow(l)
+			m := &refs[lenIndex(wlen)]
+			for j := range stride {
+				k := windowKey(l.Text[off+j : off+j+wlen])
+				*m = append(*m, keyedRef{k, keyRef{rec: int32(rec), off: int32(off + j), lit: l}})
+			}
 		}
 	}
-	return refs
+	p.short = newWindowTable(refs[0])
+	p.long = newWindowTable(refs[1])
+	p.tiny = newWindowTable(refs[2])
+	return p
+}
+
+// check reports the first choice of plan that does not fit reqs: a clause
+// or an offset out of range, a window the literal is too short for. A plan
+// that passes builds a prefilter that finds every record whose clauses
+// hold, as a freshly chosen one does.
+func (plan keyPlan) check(reqs []Required) error {
+	if len(plan.choice) != len(reqs) {
+		return fmt.Errorf("key plan: %d records, catalog has %d", len(plan.choice), len(reqs))
+	}
+	for rec, c := range plan.choice {
+		if c.clause < 0 {
+			if c.clause != -1 || c.tiny {
+				return fmt.Errorf("key plan: record %d: bad unkeyed choice", rec)
+			}
+			continue
+		}
+		if int(c.clause) >= len(reqs[rec]) {
+			return fmt.Errorf("key plan: record %d: clause %d of %d", rec, c.clause, len(reqs[rec]))
+		}
+		lits := reqs[rec][c.clause]
+		if c.at < 0 || int(c.at)+len(lits) > len(plan.offs) {
+			return fmt.Errorf("key plan: record %d: offsets out of range", rec)
+		}
+		for li, l := range lits {
+			off := int(plan.offs[int(c.at)+li])
+			span := tinyWindow // the bytes the literal's windows cover
+			if !c.tiny {
+				wlen := keyWindow(l)
+				if wlen == 0 {
+					return fmt.Errorf("key plan: record %d: literal %d too short for a strided key", rec, li)
+				}
+				span = wlen + stride - 1
+			}
+			if off < 0 || off+span > len(l.Text) {
+				return fmt.Errorf("key plan: record %d: literal %d: window at %d of %d bytes", rec, li, off, len(l.Text))
+			}
+		}
+	}
+	return nil
 }

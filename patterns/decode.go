@@ -25,7 +25,7 @@ type wrapper struct {
 // decodeRecord decodes one wrapper or bare record and validates it. The
 // problems it returns carry no file or line; the caller adds them.
 // d is the fast decoder's scratch space, reused from line to line.
-func decodeRecord(d *fastDecoder, raw []byte, parsed patternTrees) (Record, []Problem) {
+func decodeRecord(d *fastDecoder, raw []byte, parsed *patternTrees) (Record, []Problem) {
 	var rec Record
 	if d.decode(raw, &rec) {
 		return rec, validate(&rec, parsed)
@@ -39,9 +39,21 @@ func decodeRecord(d *fastDecoder, raw []byte, parsed patternTrees) (Record, []Pr
 
 // patternTrees holds the parse of each pattern one Parse has validated, so
 // a pattern several records share (a sixth of the generated catalog's) is
-// parsed once and its records share the tree, which nothing changes. nil
-// keeps nothing.
-type patternTrees map[string]*parsedPattern
+// parsed once and its records share the tree, which nothing changes. A nil
+// *patternTrees keeps nothing and knows nothing.
+type patternTrees struct {
+	trees map[string]*parsedPattern
+	// known is LoadOptions.Parsed: patterns it reports are not parsed.
+	known func(expr string) bool
+}
+
+// tree is the parse kept for expr, or nil.
+func (t *patternTrees) tree(expr string) *parsedPattern {
+	if t == nil {
+		return nil
+	}
+	return t.trees[expr]
+}
 
 // jsonDecodeRecord is decodeRecord's JSON step done by encoding/json, whose
 // errors become the problems; nil problems mean the record decoded.
@@ -75,14 +87,17 @@ func jsonDecodeRecord(raw []byte) (Record, []Problem) {
 }
 
 // validate checks one record's own fields and normalises its severity.
-func validate(rec *Record, parsed patternTrees) []Problem {
+func validate(rec *Record, parsed *patternTrees) []Problem {
 	var probs []Problem
 	if strings.TrimSpace(rec.ID) == "" {
 		probs = append(probs, Problem{Field: "id", Message: "missing or empty"})
 	}
 	if strings.TrimSpace(rec.MessagePattern) == "" {
 		probs = append(probs, Problem{Field: "messagePattern", Message: "missing or empty"})
-	} else if pp := parsed[rec.MessagePattern]; pp != nil {
+	} else if parsed != nil && parsed.known != nil && parsed.known(rec.MessagePattern) {
+		// Known to parse: no tree is kept, and the one consumer that
+		// wants it (matcher.Compile) has it from the same facts.
+	} else if pp := parsed.tree(rec.MessagePattern); pp != nil {
 		rec.parse = pp
 	} else if tree, err := parseTree(rec.MessagePattern); err != nil {
 		// Parsing is the part of regexp2.Compile that can reject a
@@ -93,7 +108,7 @@ func validate(rec *Record, parsed patternTrees) []Problem {
 	} else {
 		rec.parse = &parsedPattern{expr: rec.MessagePattern, tree: tree}
 		if parsed != nil {
-			parsed[rec.MessagePattern] = rec.parse
+			parsed.trees[rec.MessagePattern] = rec.parse
 		}
 	}
 	if rec.Severity == "" {

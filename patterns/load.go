@@ -16,15 +16,29 @@ import (
 // catalog, as in "embedded:sglang.jsonl".
 const EmbeddedPrefix = "embedded:"
 
+// LoadOptions tune the loads: Load, LoadFile, LoadFS, Parse and Default
+// are these methods with the zero LoadOptions.
+type LoadOptions struct {
+	// Parsed, when set, reports messagePatterns already known to parse
+	// with this build's regexp2 (a matcher.Facts of an earlier load of
+	// this build says so). Their parse is skipped, which is most of a
+	// load's CPU, and their records keep no parse tree. Every other
+	// check of the record is made as usual.
+	Parsed func(expr string) bool
+}
+
 // LoadFile parses one catalog file. A file that cannot be opened is one
 // problem with no line.
-func LoadFile(name string) ([]Record, []Problem) {
+func LoadFile(name string) ([]Record, []Problem) { return LoadOptions{}.LoadFile(name) }
+
+// LoadFile is the package's LoadFile with these options.
+func (o LoadOptions) LoadFile(name string) ([]Record, []Problem) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, []Problem{fileProblem(name, "cannot open", err)}
 	}
 	defer f.Close()
-	return Parse(f, name)
+	return o.Parse(f, name)
 }
 
 // Load parses the given files and directories in order. A directory
@@ -34,14 +48,17 @@ func LoadFile(name string) ([]Record, []Problem) {
 //
 // Records from all files are returned in order, duplicates included: use
 // Merge to let later records replace earlier ones, and Lint to report them.
-func Load(paths ...string) ([]Record, []Problem) {
+func Load(paths ...string) ([]Record, []Problem) { return LoadOptions{}.Load(paths...) }
+
+// Load is the package's Load with these options.
+func (o LoadOptions) Load(paths ...string) ([]Record, []Problem) {
 	var recs []Record
 	var probs []Problem
 	for _, p := range paths {
 		files, walkProbs := catalogFiles(p)
 		probs = append(probs, walkProbs...)
 		for _, f := range files {
-			r, pr := LoadFile(f)
+			r, pr := o.LoadFile(f)
 			if recs == nil {
 				recs = r // the usual one file: its records, not a copy (560 bytes each)
 			} else {
@@ -91,6 +108,11 @@ func catalogFiles(root string) ([]string, []Problem) {
 // path, naming each origin prefix+path. Default uses it on the embedded
 // catalog; tests can use it with fstest.MapFS.
 func LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
+	return LoadOptions{}.LoadFS(fsys, prefix)
+}
+
+// LoadFS is the package's LoadFS with these options.
+func (o LoadOptions) LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
 	var names []string
 	var probs []Problem
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -114,7 +136,7 @@ func LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
 			probs = append(probs, fileProblem(prefix+n, "cannot open", err))
 			continue
 		}
-		r, pr := Parse(f, prefix+n)
+		r, pr := o.Parse(f, prefix+n)
 		_ = f.Close() // read-only: a close error loses nothing
 		recs = append(recs, r...)
 		probs = append(probs, pr...)
@@ -126,8 +148,11 @@ func LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
 // patterns/catalog), with origins like "embedded:sglang.jsonl". Its problems
 // are normally empty; a non-empty result means a broken build, and the
 // records that did load are still usable.
-func Default() ([]Record, []Problem) {
-	return LoadFS(catalog.FS(), EmbeddedPrefix)
+func Default() ([]Record, []Problem) { return LoadOptions{}.Default() }
+
+// Default is the package's Default with these options.
+func (o LoadOptions) Default() ([]Record, []Problem) {
+	return o.LoadFS(catalog.FS(), EmbeddedPrefix)
 }
 
 func isCatalogName(name string) bool {

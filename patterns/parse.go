@@ -42,7 +42,13 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // error-level problem are left out; records with only warnings are kept.
 // Parse never fails as a whole: everything wrong is in the returned problems.
 func Parse(r io.Reader, name string) ([]Record, []Problem) {
-	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}, size: inputSize(r)}
+	return LoadOptions{}.Parse(r, name)
+}
+
+// Parse is the package's Parse with these options.
+func (o LoadOptions) Parse(r io.Reader, name string) ([]Record, []Problem) {
+	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes,
+		trees: &patternTrees{trees: map[string]*parsedPattern{}, known: o.Parsed}, size: inputSize(r)}
 	return p.parse(r)
 }
 
@@ -79,7 +85,7 @@ type parser struct {
 	consumed int64 // bytes read by parseLines so far
 	problems []Problem
 	decoder  fastDecoder
-	trees    patternTrees
+	trees    *patternTrees
 }
 
 const recordChunk = 256

@@ -576,7 +576,7 @@ func TestParseSizedInputGivesTheSameRecords(t *testing.T) {
 		}
 	}
 	data := build(50, 50)
-	p := parser{name: "c.jsonl", maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: patternTrees{}, size: int64(len(data))}
+	p := parser{name: "c.jsonl", maxLine: MaxLineBytes, maxArray: MaxArrayBytes, trees: &patternTrees{trees: map[string]*parsedPattern{}}, size: int64(len(data))}
 	if recs, _ := p.parse(strings.NewReader(data)); p.flat == nil || len(recs) != 3*recordChunk+17 || cap(recs) > 2*len(recs) {
 		t.Errorf("sized input: flat %v, %d records in a slice of %d", p.flat != nil, len(recs), cap(recs))
 	}
