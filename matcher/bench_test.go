@@ -121,6 +121,42 @@ func BenchmarkLoadCompile(b *testing.B) {
 	})
 }
 
+// BenchmarkLoadCompileFacts is BenchmarkLoadCompile with the facts of an
+// earlier load of the same catalog (what internal/factcache keeps): each
+// load decodes them from their encoding, parses the file skipping the
+// patterns they know, and compiles with them.
+func BenchmarkLoadCompileFacts(b *testing.B) {
+	recs := loadCatalog(b)
+	m, _ := Compile(recs, Options{Refuse: &patterns.LintOptions{}})
+	enc, err := m.Facts().AppendBinary(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(enc))/1e6, "facts-MB")
+	benchmarkBuild(b, func() *Matcher {
+		facts, err := UnmarshalFacts(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.Open(catalogPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		recs, probs := patterns.LoadOptions{Parsed: facts.Parses}.Parse(f, catalogPath)
+		m, cprobs := Compile(recs, Options{Refuse: &patterns.LintOptions{}, Facts: facts})
+		for _, p := range append(probs, cprobs...) {
+			if p.Level == patterns.LevelError {
+				b.Fatalf("load: %v", p)
+			}
+		}
+		if !m.FactsUse().Complete(true) {
+			b.Fatalf("facts not all used: %+v", m.FactsUse())
+		}
+		return m
+	})
+}
+
 // benchmarkBuild times build, reporting CPU time per build and, after the
 // loop, the heap one built Matcher keeps.
 func benchmarkBuild(b *testing.B, build func() *Matcher) {

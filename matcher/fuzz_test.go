@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -155,6 +156,51 @@ func FuzzMatchDifferentialShort(f *testing.F) {
 		}
 		if diff := cmp.Diff(view(want), view(got)); diff != "" {
 			t.Errorf("%q: prefiltered hits differ from naive (-naive +prefiltered):\n%s", text, diff)
+		}
+	})
+}
+
+// FuzzUnmarshalFacts feeds damaged and invented encodings to
+// UnmarshalFacts: it must return an error or facts that encode back to
+// themselves and that a Compile can use on any records without a panic.
+func FuzzUnmarshalFacts(f *testing.F) {
+	var recs []patterns.Record
+	for i, p := range fuzzPatterns {
+		recs = append(recs, patterns.Record{ID: string(rune('a' + i)), MessagePattern: p})
+	}
+	// Short literals only: enough of them to be keyed on tiny windows.
+	var tiny []patterns.Record
+	for i, p := range []string{`ab (\d+)`, `cd=(\w+)`, `ef!`, `(gh|ij) \d`, `kl:`, `mn (.+)`, `op\?`, `qr-\d`, `st`, `uv\.`} {
+		tiny = append(tiny, patterns.Record{ID: string(rune('A' + i)), MessagePattern: p})
+	}
+	warned := append([]patterns.Record{{ID: "w", MessagePattern: `Error: (a+)+`}}, recs[:3]...)
+	for _, c := range []struct {
+		recs []patterns.Record
+		opts Options
+	}{{recs, Options{}}, {tiny, Options{}}, {warned, Options{Refuse: &patterns.LintOptions{NoProbe: true}}}, {recs, Options{NoPrefilter: true}}} {
+		m, _ := Compile(c.recs, c.opts)
+		f.Add(encode(f, m.Facts()))
+	}
+	all := append(append(recs, tiny...), warned[0])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		facts, err := UnmarshalFacts(data)
+		if err != nil {
+			return
+		}
+		b := encode(t, facts)
+		again, err := UnmarshalFacts(b)
+		if err != nil {
+			t.Fatalf("facts that decoded do not decode once encoded again: %v", err)
+		}
+		if !bytes.Equal(encode(t, again), b) {
+			t.Fatal("encoding is not stable")
+		}
+		for _, o := range []Options{{}, {Refuse: &patterns.LintOptions{NoProbe: true}}} {
+			o.Facts = facts
+			m, _ := Compile(all, o)
+			for _, r := range all {
+				m.Match(Subject{Text: r.MessagePattern + " ab cd=x ef! kl: st"})
+			}
 		}
 	})
 }

@@ -60,6 +60,13 @@ type Options struct {
 	// and reported as RefuseCatastrophic reports it; those problems come
 	// before the others.
 	Refuse *patterns.LintOptions
+	// Facts, when set, are an earlier Compile's (Matcher.Facts) of this
+	// build: a record whose pattern they know is not parsed, and the
+	// prefilter's keys are not chosen again when the records' patterns
+	// are the ones they were chosen for. Facts derived under other
+	// Options (Refuse, Corpus, NoPrefilter) are not used. The Matcher is
+	// the same with or without them.
+	Facts *Facts
 }
 
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
@@ -75,6 +82,10 @@ type Matcher struct {
 	classKey []string   // last dotted component of each record's errorClass
 	pf       *prefilter // nil with Options.NoPrefilter
 	pool     sync.Pool  // *scratch
+
+	factsOptions string           // factsOptions of the Options compiled with
+	warnings     map[int32]string // the backtracking check's warnings, by record
+	factsUse     FactsUse
 
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
@@ -125,15 +136,46 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	m.litLen = make([]int, 0, len(recs))
 	m.classKey = make([]string, 0, len(recs))
 	var run []litChar // literal extraction's buffer, shared by all patterns
+	m.factsOptions = factsOptions(opts)
+	facts := opts.Facts
+	if facts != nil && facts.options != m.factsOptions {
+		facts = nil
+	}
+	m.factsUse.Of = len(recs)
+	keep := func(i int, req Required, warn string) {
+		if warn != "" {
+			if m.warnings == nil {
+				m.warnings = map[int32]string{}
+			}
+			m.warnings[int32(len(kept))] = warn
+		}
+		kept = append(kept, int32(i))
+		m.reqs = append(m.reqs, req)
+		m.litLen = append(m.litLen, req.LiteralLen())
+		m.classKey = append(m.classKey, lastDotted(recs[i].ErrorClass))
+	}
 	for i := range recs {
 		rec := &recs[i]
+		if f := facts.lookup(rec.MessagePattern); f != nil {
+			m.factsUse.Patterns++
+			if f.warn != "" {
+				// What RefuseTree says of it (the warning is a fact of
+				// the pattern, the place is the record's).
+				refused = append(refused, patterns.Problem{File: rec.Origin.File, Line: rec.Origin.Line,
+					Field: "messagePattern", Level: patterns.LevelWarning, Message: f.warn})
+			}
+			keep(i, f.req, f.warn)
+			continue
+		}
 		tree, err := rec.PatternTree()
+		warn := ""
 		if err == nil && opts.Refuse != nil {
 			if p, bad := patterns.RefuseTree(rec, tree, *opts.Refuse); bad {
 				refused = append(refused, p)
 				if p.Level == patterns.LevelError {
 					continue
 				}
+				warn = p.Message
 			}
 		}
 		if err != nil && opts.Refuse != nil {
@@ -153,11 +195,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			})
 			continue
 		}
-		req := extractWith(tree.Root, &run)
-		kept = append(kept, int32(i))
-		m.reqs = append(m.reqs, req)
-		m.litLen = append(m.litLen, req.LiteralLen())
-		m.classKey = append(m.classKey, lastDotted(rec.ErrorClass))
+		keep(i, extractWith(tree.Root, &run), warn)
 	}
 	if len(kept) == len(recs) {
 		m.recs = recs[:len(recs):len(recs)] // an append by the caller cannot reach it
@@ -177,7 +215,12 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 		} else {
 			costs = corpusCosts(opts.Corpus)
 		}
-		m.pf = buildPrefilter(m.reqs, costs)
+		if plan, ok := facts.planFor(m.recs); ok {
+			m.pf = assemblePrefilter(m.reqs, plan)
+			m.factsUse.Plan = true
+		} else {
+			m.pf = buildPrefilter(m.reqs, costs)
+		}
 	}
 	m.pool.New = func() any { return m.newScratch() }
 	return m, append(refused, problems...)

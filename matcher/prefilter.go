@@ -168,6 +168,7 @@ type prefilter struct {
 	reqs        []Required
 	keyClause   []int   // per record: the clause its keys come from, -1 for none
 	always      []int32 // records without a key, checked on every text
+	plan        keyPlan // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -428,7 +429,7 @@ func (plan *keyPlan) keyTiny(r *rarity, reqs []Required, unkeyed []int32) {
 
 // assemblePrefilter builds the prefilter plan describes for reqs.
 func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
-	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs))}
+	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs)), plan: plan}
 	var refs [3][]keyedRef
 	// Most literals are long enough for the long windows (error messages
 	// are): a key a stride for each record is the usual size of that list.

@@ -217,3 +217,35 @@ func TestSummary(t *testing.T) {
 		t.Errorf("Level(7).String() = %q", got)
 	}
 }
+
+// TestLoadOptionsParsedSkipsTheParse: a pattern LoadOptions.Parsed vouches
+// for is not parsed (so the record keeps no tree, and not even a pattern
+// that would not parse is reported); every other check still runs.
+func TestLoadOptionsParsedSkipsTheParse(t *testing.T) {
+	const cat = `{"id":"a","messagePattern":"CUDA out of memory","severity":"error"}
+{"id":"b","messagePattern":"unclosed (group","severity":"loud"}
+{"id":"c","messagePattern":"fine (\\d+)"}
+`
+	vouched := map[string]bool{"CUDA out of memory": true, "unclosed (group": true}
+	recs, probs := LoadOptions{Parsed: func(expr string) bool { return vouched[expr] }}.Parse(strings.NewReader(cat), "c.jsonl")
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3 (problems %v)", len(recs), probs)
+	}
+	if len(probs) != 1 || probs[0].Field != "severity" || probs[0].Line != 2 {
+		t.Errorf("problems %v, want only b's severity warning", probs)
+	}
+	if recs[0].parse != nil || recs[1].parse != nil {
+		t.Error("a vouched pattern was parsed")
+	}
+	if recs[2].parse == nil {
+		t.Error("a pattern not vouched for was not parsed")
+	}
+	if _, err := recs[0].PatternTree(); err != nil {
+		t.Errorf("PatternTree of a vouched pattern: %v", err)
+	}
+
+	_, probs = Parse(strings.NewReader(cat), "c.jsonl")
+	if len(probs) != 2 || !strings.Contains(probs[0].Message, "does not compile") {
+		t.Errorf("without Parsed: problems %v, want b's pattern refused", probs)
+	}
+}
