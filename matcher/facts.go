@@ -83,17 +83,18 @@ func (f *Facts) planFor(recs []patterns.Record) (keyPlan, bool) {
 	return f.plan, true
 }
 
-// FactsUse says how much of a Compile came from Options.Facts.
+// FactsUse says how much of a Compile came from Options.Facts. Records
+// the backtracking check refused are in neither count.
 type FactsUse struct {
-	Patterns int  // records whose pattern's facts were known
-	Of       int  // records compiled (refused ones included)
-	Plan     bool // the prefilter was built from the known key plan
+	Known   int  // records kept whose pattern's facts were known
+	Derived int  // records kept whose pattern was parsed and analysed
+	Plan    bool // the prefilter was built from the known key plan
 }
 
-// Complete reports that nothing was derived anew: Facts of the Matcher
-// would be the ones it was given.
+// Complete reports that nothing was derived anew: the Matcher's Facts
+// would be the ones it was given (prefilter: the Matcher has one).
 func (u FactsUse) Complete(prefilter bool) bool {
-	return u.Patterns == u.Of && (u.Plan || !prefilter)
+	return u.Derived == 0 && (u.Plan || !prefilter)
 }
 
 // factsOptions names the Options facts depend on: the backtracking check

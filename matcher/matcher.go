@@ -141,7 +141,6 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	if facts != nil && facts.options != m.factsOptions {
 		facts = nil
 	}
-	m.factsUse.Of = len(recs)
 	keep := func(i int, req Required, warn string) {
 		if warn != "" {
 			if m.warnings == nil {
@@ -157,7 +156,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	for i := range recs {
 		rec := &recs[i]
 		if f := facts.lookup(rec.MessagePattern); f != nil {
-			m.factsUse.Patterns++
+			m.factsUse.Known++
 			if f.warn != "" {
 				// What RefuseTree says of it (the warning is a fact of
 				// the pattern, the place is the record's).
@@ -195,6 +194,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			})
 			continue
 		}
+		m.factsUse.Derived++
 		keep(i, extractWith(tree.Root, &run), warn)
 	}
 	if len(kept) == len(recs) {

@@ -74,6 +74,55 @@ func TestScanExitCodes(t *testing.T) {
 	}
 }
 
+// TestScanCatalogCache: --catalog-cache keeps one fact file, a second scan
+// prints the same thing from it, "off" keeps none, a directory that
+// cannot be used is reported and the scan still runs, and with neither
+// HOME nor XDG_CACHE_HOME set nothing is kept.
+func TestScanCatalogCache(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	log := "../../examples/sglang-crash.log"
+	out1, err1, code := runCLI(t, "", "scan", "--catalog-cache", cache, "--format", "json", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, err1)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*.facts"))
+	if len(files) != 1 {
+		t.Fatalf("cache holds %v, want one fact file", files)
+	}
+	before, _ := os.Stat(files[0])
+	out2, err2, code := runCLI(t, "", "scan", "--catalog-cache", cache, "--format", "json", log)
+	if code != 0 || out2 != out1 || err2 != err1 {
+		t.Errorf("second scan: exit %d, output differs: %t, stderr %q", code, out2 != out1, err2)
+	}
+	if after, _ := os.Stat(files[0]); !after.ModTime().Equal(before.ModTime()) {
+		t.Error("a load that derived nothing rewrote the fact file")
+	}
+
+	off := filepath.Join(dir, "off")
+	if _, errOut, code := runCLI(t, "", "scan", "--catalog-cache", "off", log); code != 0 {
+		t.Fatalf("--catalog-cache off: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(off); err == nil {
+		t.Error("off made a directory")
+	}
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out3, errOut, code := runCLI(t, "", "scan", "--catalog-cache", notDir, "--format", "json", log)
+	if code != 0 || out3 != out1 || !strings.Contains(errOut, "logmatch: catalog cache: ") || !strings.Contains(errOut, notDir) {
+		t.Errorf("a cache that is a file: exit %d, same output %t, stderr %q", code, out3 == out1, errOut)
+	}
+	if userCacheDir(func(string) string { return "" }) != "" {
+		t.Error("a cache directory without HOME or XDG_CACHE_HOME")
+	}
+	env := map[string]string{"HOME": "/home/op", "XDG_CACHE_HOME": "relative"}
+	if got := userCacheDir(func(k string) string { return env[k] }); got != "/home/op/.cache/logmatch" {
+		t.Errorf("cache directory %q, want HOME's (a relative XDG_CACHE_HOME is ignored)", got)
+	}
+}
+
 func TestScanStdin(t *testing.T) {
 	in, err := os.ReadFile("../../testdata/logs/unknown-chained.log")
 	if err != nil {

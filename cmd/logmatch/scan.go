@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
@@ -17,7 +19,7 @@ import (
 
 const scanLong = `Usage:
   logmatch scan [--catalog PATH]... [--no-default-catalog] [--format text|json]
-                [--fail-on SEVERITY] FILE... | -
+                [--fail-on SEVERITY] [--catalog-cache DIR|off] FILE... | -
 
 Reads whole log files (or standard input, "-") once, rebuilds entries and
 tracebacks, matches them against the catalog and prints one incident per
@@ -28,6 +30,10 @@ the files.
 --catalog adds records to the embedded default catalog (a record with the
 same id replaces the default one); --no-default-catalog uses only the given
 catalogs. --format json prints one logmatch.alert/v1 object per line.
+--catalog-cache keeps what the catalog's load derived (which patterns parse,
+their literals, the prefilter's keys) for the next scan of this build, which
+then loads the same catalog in about a third of the CPU; default
+$XDG_CACHE_HOME/logmatch (~/.cache/logmatch), "off" for none.
 On a terminal, a scan of several files or of more than a second shows its
 progress on stderr: files done, MB read, MB/s and the incidents so far.`
 
@@ -44,13 +50,16 @@ func newScanCmd(e env) *cobra.Command {
 		noDefault bool
 		format    string
 		failOn    string
+		cacheDir  string
 	)
 	c := &cobra.Command{
 		Use:   "scan [flags] FILE... | -",
 		Short: "scan log files (or stdin) once and print the incidents found",
 		Long:  scanLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runScan(cmd.Context(), e, args, catalogs, noDefault, format, failOn)
+			cat := pipeline.Catalog{Paths: catalogs, NoDefault: noDefault}
+			cat.Cache, cat.OnCacheError = scanCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
+			return runScan(cmd.Context(), e, args, cat, format, failOn)
 		},
 	}
 	fs := c.Flags()
@@ -58,10 +67,47 @@ func newScanCmd(e env) *cobra.Command {
 	fs.BoolVar(&noDefault, "no-default-catalog", false, "do not load the embedded default catalog")
 	fs.StringVar(&format, "format", "text", "output format: text or json")
 	fs.StringVar(&failOn, "fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
+	fs.StringVar(&cacheDir, "catalog-cache", "", "`dir`ectory for what catalog loads derive, \"off\" for none (default $XDG_CACHE_HOME/logmatch)")
 	return own(c, scanExit)
 }
 
-func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool, format, failOn string) error {
+// scanCache opens scan's fact cache: dir, or the user's cache directory
+// when dir is empty. A cache that cannot be used is reported only when the
+// operator named it (explicit); the scan goes on without it.
+func scanCache(e env, dir string, explicit bool) (*factcache.Dir, func(error)) {
+	warn := func(err error) { fmt.Fprintf(e.stderr, "logmatch: catalog cache: %v\n", err) }
+	if dir == "off" {
+		return nil, nil
+	}
+	if dir == "" {
+		dir = userCacheDir(e.getenv)
+		if dir == "" {
+			return nil, nil
+		}
+	}
+	d, err := factcache.Open(dir)
+	if err != nil {
+		if explicit {
+			warn(err)
+		}
+		return nil, nil
+	}
+	return d, warn
+}
+
+// userCacheDir is os.UserCacheDir's answer on Linux, from getenv, with
+// "logmatch" added; "" when neither variable is set.
+func userCacheDir(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "logmatch")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "logmatch")
+	}
+	return ""
+}
+
+func runScan(ctx context.Context, e env, args []string, cat pipeline.Catalog, format, failOn string) error {
 	if format != "text" && format != "json" {
 		return usageError("--format: %q is not text or json", format)
 	}
@@ -77,7 +123,7 @@ func runScan(ctx context.Context, e env, args, catalogs []string, noDefault bool
 		return usageError("no input: give one or more files, or - for standard input")
 	}
 
-	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: catalogs, NoDefault: noDefault})
+	m, problems, err := pipeline.LoadMatcher(cat)
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
 	}

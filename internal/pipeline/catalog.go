@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -21,6 +24,34 @@ import (
 type Catalog struct {
 	Paths     []string // files or directories, added to the default
 	NoDefault bool     // leave the embedded default catalog out
+	// Cache, when set, keeps the matcher's facts of this catalog: a load
+	// takes those of the last load by this build and stores new ones when
+	// it derived any. It changes the CPU a load takes, never its result.
+	Cache *factcache.Dir
+	// OnCacheError, when set, is told of a cache file that was damaged or
+	// not to be trusted (it is replaced) and of one that could not be
+	// written. The load goes on without it.
+	OnCacheError func(error)
+}
+
+// cacheKey names the catalog in Cache: what it loads, not what the files
+// hold (the facts are of patterns, checked one by one).
+func (c Catalog) cacheKey() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "default=%t", !c.NoDefault)
+	for _, p := range c.Paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		b.WriteString("\x00" + p)
+	}
+	return b.String()
+}
+
+func (c Catalog) cacheError(err error) {
+	if err != nil && c.OnCacheError != nil {
+		c.OnCacheError(err)
+	}
 }
 
 // LoadMatcher loads the catalogs and compiles them. Problems with single
@@ -75,8 +106,18 @@ func gcPercent() int {
 func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 	var recs []patterns.Record
 	var problems []patterns.Problem
+	var facts *matcher.Facts
+	var lo patterns.LoadOptions
+	if c.Cache != nil {
+		var err error
+		facts, err = c.Cache.Load(c.cacheKey())
+		c.cacheError(err)
+		if facts != nil {
+			lo.Parsed = facts.Parses
+		}
+	}
 	if !c.NoDefault {
-		def, probs := patterns.Default()
+		def, probs := lo.Default()
 		recs = def
 		problems = append(problems, probs...)
 	}
@@ -86,19 +127,46 @@ func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 		}
 	}
 	if len(c.Paths) > 0 {
-		extra, probs := patterns.Load(c.Paths...)
+		extra, probs := lo.Load(c.Paths...)
 		problems = append(problems, probs...)
 		recs = patterns.Merge(recs, extra)
 	}
 	// The same backtracking check as "patterns lint": a pattern it proves
 	// catastrophic would stall every entry it is tried on. The matcher runs
 	// it on the parse it compiles from (patterns.RefuseCatastrophic's check).
-	m, probs := matcher.Compile(recs, matcher.Options{Refuse: &patterns.LintOptions{}})
+	m, probs := matcher.Compile(recs, matcher.Options{Refuse: &patterns.LintOptions{}, Facts: facts})
 	problems = append(problems, probs...)
 	if m.Len() == 0 {
 		return nil, problems, errors.New("catalog: no usable records")
 	}
+	if c.Cache != nil && !m.FactsUse().Complete(true) {
+		c.cacheError(c.Cache.Store(c.cacheKey(), m.Facts()))
+	}
 	return m, problems, nil
+}
+
+// factCacheDir is where run keeps its catalogs' facts, in its state
+// directory: private to it, and kept across restarts.
+const factCacheDir = "catalog-cache"
+
+// openFactCache opens the state directory's fact cache; nil, logged, when
+// it cannot (the load is then slower, never different).
+func openFactCache(stateDir string, log *slog.Logger) *factcache.Dir {
+	if stateDir == "" {
+		return nil
+	}
+	d, err := factcache.Open(filepath.Join(stateDir, factCacheDir))
+	if err != nil {
+		log.Info("catalog cache not used", "err", err)
+		return nil
+	}
+	return d
+}
+
+// catalog is what cfg says to load, with the pipeline's fact cache.
+func (p *Pipeline) catalog(cfg *config.Config) Catalog {
+	return Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog, Cache: p.facts,
+		OnCacheError: func(err error) { p.log.Warn("catalog cache", "err", err) }}
 }
 
 // catalogStamp summarises the catalog files' names, sizes and modification

@@ -18,6 +18,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/source"
@@ -87,6 +88,7 @@ type Pipeline struct {
 	opts    Options
 	cfg     *config.Config
 	log     *slog.Logger
+	facts   *factcache.Dir // nil when the state directory cannot hold it
 	store   *state.Store
 	tel     *telemetry.Telemetry
 	sinks   []*builtSink
@@ -137,13 +139,16 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	p := &Pipeline{opts: opts, cfg: cfg, log: opts.Logger}
 	var errs []error
 
-	m, problems, err := LoadMatcher(Catalog{Paths: cfg.Catalogs, NoDefault: cfg.NoDefaultCatalog})
+	p.facts = openFactCache(cfg.StateDir, p.log)
+	m, problems, err := LoadMatcher(p.catalog(cfg))
 	p.logCatalogProblems(problems)
 	if err != nil {
 		errs = append(errs, err)
 	} else {
 		p.matcher.Store(m)
-		p.log.Info("catalog loaded", "records", m.Len(), "problems", len(problems))
+		u := m.FactsUse()
+		p.log.Info("catalog loaded", "records", m.Len(), "problems", len(problems),
+			"cached_patterns", u.Known, "parsed_patterns", u.Derived)
 	}
 	p.stamp = catalogStamp(cfg.Catalogs)
 
@@ -814,7 +819,7 @@ func (p *Pipeline) reloadCatalog(force bool) {
 		return
 	}
 	p.stamp = stamp
-	m, problems, err := LoadMatcher(Catalog{Paths: p.cfg.Catalogs, NoDefault: p.cfg.NoDefaultCatalog})
+	m, problems, err := LoadMatcher(p.catalog(p.cfg))
 	p.logCatalogProblems(problems)
 	if err != nil {
 		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)

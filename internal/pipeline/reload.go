@@ -122,7 +122,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	catalogChanged := !slices.Equal(cur.Catalogs, next.Catalogs) || cur.NoDefaultCatalog != next.NoDefaultCatalog
 	m := p.matcher.Load()
 	if catalogChanged {
-		nm, problems, err := LoadMatcher(Catalog{Paths: next.Catalogs, NoDefault: next.NoDefaultCatalog})
+		nm, problems, err := LoadMatcher(p.catalog(next))
 		for _, pr := range problems {
 			p.log.Warn("catalog problem", "problem", pr.Error())
 		}
