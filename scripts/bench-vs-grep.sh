@@ -112,7 +112,11 @@ with open(out, 'w', encoding='utf-8') as f:
 print(f"grep gets {len(kept)} of {total} patterns")
 PY
 
-lm=("$work/logmatch" scan --no-default-catalog --catalog "$catalog" --format json "$work/lines.log")
+# logmatch keeps its catalog cache in $work/cache, which the warm-up
+# fills: the rounds load the catalog as every scan after the first does.
+# nocache is the same scan with --catalog-cache off: a first scan.
+lm=("$work/logmatch" scan --no-default-catalog --catalog "$catalog" --catalog-cache "$work/cache" --format json "$work/lines.log")
+lm_off=("$work/logmatch" scan --no-default-catalog --catalog "$catalog" --catalog-cache off --format json "$work/lines.log")
 gr=(grep -E -c -f "$work/pats" "$work/lines.log")
 
 # timed NAME CMD...: one run, appending "seconds peak-kB" to $work/res.NAME.
@@ -138,12 +142,13 @@ timed() {
 echo "warming up"
 timed logmatch "${lm[@]}"
 timed grep "${gr[@]}"
-rm -f "$work/res.logmatch" "$work/res.grep"
+rm -f "$work/res.logmatch" "$work/res.grep" "$work/res.nocache"
 
 echo "$rounds rounds, alternating"
 for ((i = 1; i <= rounds; i++)); do
 	timed logmatch "${lm[@]}"
 	timed grep "${gr[@]}"
+	timed nocache "${lm_off[@]}"
 done
 
 summary() {
@@ -155,13 +160,20 @@ summary() {
 cpu() { awk '{ print $3 }' "$work/res.$1" | sort -n; }
 echo
 summary logmatch
+summary nocache
 summary grep
 # The CPU ratio pairs each logmatch round with the grep round run right
-# after it, so both saw the same machine load.
-paste -d' ' <(awk '{ print $3 }' "$work/res.logmatch") <(awk '{ print $3 }' "$work/res.grep") |
-	awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | sort -n |
-	awk '{ r[NR] = $1 } END { printf "CPU (user+sys) logmatch / grep per round: min %.3f  median %.3f  (%d rounds)\n", r[1], r[int((NR + 1) / 2)], NR }'
+# after it (and the nocache run right after that), so both saw the same
+# machine load.
+ratio() {
+	paste -d' ' <(awk '{ print $3 }' "$work/res.$1") <(awk '{ print $3 }' "$work/res.grep") |
+		awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | sort -n |
+		awk -v name="$1" '{ r[NR] = $1 } END { printf "CPU (user+sys) %s / grep per round: min %.3f  median %.3f  (%d rounds)\n", name, r[1], r[int((NR + 1) / 2)], NR }'
+}
+ratio logmatch
+ratio nocache
 printf 'CPU seconds, logmatch: %s\n' "$(cpu logmatch | paste -sd' ')"
+printf 'CPU seconds, nocache:  %s\n' "$(cpu nocache | paste -sd' ')"
 printf 'CPU seconds, grep:     %s\n' "$(cpu grep | paste -sd' ')"
 echo "logmatch output lines: $(wc -l <"$work/out.logmatch")   grep matching lines: $(cat "$work/out.grep")"
 
