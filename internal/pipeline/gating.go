@@ -66,6 +66,13 @@ type gating struct {
 
 	logFile, logPath, logName string // containerLog's last answer, reused for the next entry of the file
 
+	// The target and container log the gate was last told of, and when:
+	// entry tells it again only for another target or log, or seenEvery
+	// later.
+	seenTarget health.Target
+	seenLog    string
+	seenAt     time.Time
+
 	committed  uint64 // gate generation of the last commit
 	lastExpire time.Time
 	last       health.Stats // counters already turned into metrics
@@ -104,6 +111,13 @@ func (g *gating) self() health.Target {
 	return health.Target{Self: true, Namespace: g.identity.Namespace, Pod: g.identity.Pod, Container: g.identity.Container}
 }
 
+// seenEvery is how often the entries of one target and container log
+// tell the gate again that the target is alive. Being seen only dates a
+// target for Expire (after hours) and for eviction, least recently seen
+// first: a second is exact enough for both, and spares a lock and a map
+// look-up on every entry.
+const seenEvery = time.Second
+
 // entry is called for every entry before it is matched: it tells the gate
 // that the target is alive and whether the entry shows a restart.
 func (g *gating) entry(fs *fileState, e *entry.Entry, now time.Time) {
@@ -111,25 +125,34 @@ func (g *gating) entry(fs *fileState, e *entry.Entry, now time.Time) {
 		return
 	}
 	t := g.target(fs)
-	if log, ok := g.containerLog(fs); ok {
-		if rs, ok := g.gate.ContainerLog(t, log, e.Time, now); ok {
-			g.reset(rs)
+	log, isLog := g.containerLog(fs)
+	told := false
+	if t != g.seenTarget || log != g.seenLog || now.Sub(g.seenAt) >= seenEvery || now.Before(g.seenAt) {
+		if isLog {
+			if rs, ok := g.gate.ContainerLog(t, log, e.Time, now); ok {
+				g.reset(rs)
+			}
+		} else {
+			g.gate.Seen(t, now)
 		}
-	} else {
-		g.gate.Seen(t, now)
+		g.seenTarget, g.seenLog, g.seenAt, told = t, log, now, true
 	}
 	if cause, ok := startupLine(e); ok {
 		if rs, ok := g.gate.Restart(t, cause, e.Time, now); ok {
 			g.reset(rs)
 		}
+		told = true
 	}
 	if now.Sub(g.lastExpire) >= expireEvery {
 		g.lastExpire = now
 		for _, t := range g.gate.Expire(now) {
 			g.log.Info("liveness gate: server not seen for long, forgotten", "target", t.String())
 		}
+		told = true
 	}
-	g.account()
+	if told {
+		g.account()
+	}
 }
 
 // commandStarted tells the gate that the wrapped command was (re)started:

@@ -507,8 +507,16 @@ func TestContainerLogAndStartupLine(t *testing.T) {
 
 // TestNodeAgentGates reads two pods' kubelet logs as the node agent does:
 // each pod has its own gate in the per-pod samples, and a pod's new
-// container log (the kubelet restarted the container) resets only its own.
+// container log (the kubelet restarted the container) resets only its own,
+// at once even when its lines come within the second in which the gate is
+// not told again of a target it was just told of (seenEvery).
 func TestNodeAgentGates(t *testing.T) {
+	for _, step := range []time.Duration{time.Second, 0, time.Millisecond} {
+		t.Run(step.String(), func(t *testing.T) { testNodeAgentGates(t, step) })
+	}
+}
+
+func testNodeAgentGates(t *testing.T, step time.Duration) {
 	store, err := state.Open(t.TempDir(), state.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -539,7 +547,7 @@ func TestNodeAgentGates(t *testing.T) {
 		l.Text, l.Source = "[2026-05-28 10:00:00 TP0] "+msg, path
 		p.line(l)
 		p.flushAll()
-		now = now.Add(time.Second)
+		now = now.Add(step)
 	}
 	states := func() map[string]int {
 		out := map[string]int{}
@@ -555,6 +563,7 @@ func TestNodeAgentGates(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"sglang-a": 1, "sglang-b": 1}, states()); diff != "" {
 		t.Fatalf("gates after both failed (-want +got):\n%s", diff)
 	}
+	say("sglang-a", "0.log", "Decode batch, #running-req: 1, #token: 300")
 	say("sglang-a", "1.log", "Load weight begin. avail mem=61.23 GB")
 	if diff := cmp.Diff(map[string]int{"sglang-a": 0, "sglang-b": 1}, states()); diff != "" {
 		t.Fatalf("gates after a's new container log (-want +got):\n%s", diff)
