@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
@@ -58,7 +59,7 @@ func newScanCmd(e env) *cobra.Command {
 		Long:  scanLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := pipeline.Catalog{Paths: catalogs, NoDefault: noDefault}
-			cat.Cache, cat.OnCacheError = scanCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
+			cat.Cache, cat.OnCacheError = openCatalogCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
 			return runScan(cmd.Context(), e, args, cat, format, failOn)
 		},
 	}
@@ -67,14 +68,21 @@ func newScanCmd(e env) *cobra.Command {
 	fs.BoolVar(&noDefault, "no-default-catalog", false, "do not load the embedded default catalog")
 	fs.StringVar(&format, "format", "text", "output format: text or json")
 	fs.StringVar(&failOn, "fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
-	fs.StringVar(&cacheDir, "catalog-cache", "", "`dir`ectory for what catalog loads derive, \"off\" for none (default $XDG_CACHE_HOME/logmatch)")
+	catalogCacheFlag(fs, &cacheDir)
 	return own(c, scanExit)
 }
 
-// scanCache opens scan's fact cache: dir, or the user's cache directory
-// when dir is empty. A cache that cannot be used is reported only when the
-// operator named it (explicit); the scan goes on without it.
-func scanCache(e env, dir string, explicit bool) (*factcache.Dir, func(error)) {
+// catalogCacheFlag adds --catalog-cache, the fact cache of the commands
+// that load a catalog and exit (scan, test).
+func catalogCacheFlag(fs *pflag.FlagSet, dir *string) {
+	fs.StringVar(dir, "catalog-cache", "", "`dir`ectory for what catalog loads derive, \"off\" for none (default $XDG_CACHE_HOME/logmatch)")
+}
+
+// openCatalogCache opens the fact cache of --catalog-cache: dir, or the
+// user's cache directory when dir is empty. A cache that cannot be used is
+// reported only when the operator named it (explicit); the command goes
+// on without it.
+func openCatalogCache(e env, dir string, explicit bool) (*factcache.Dir, func(error)) {
 	warn := func(err error) { fmt.Fprintf(e.stderr, "logmatch: catalog cache: %v\n", err) }
 	if dir == "off" {
 		return nil, nil

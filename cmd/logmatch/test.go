@@ -15,6 +15,7 @@ import (
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/catalogcheck"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
@@ -26,7 +27,8 @@ import (
 
 const testLong = `Usage:
   logmatch test [--catalog PATH]... [--no-default-catalog] [--line TEXT]... [--pattern REGEX]
-                [--explain SLUG] [--expect SLUG] [--format text|json] [FILE...]
+                [--explain SLUG] [--expect SLUG] [--format text|json]
+                [--catalog-cache DIR|off] [FILE...]
 
 The catalog tester. For each entry of the --line texts (a text may hold
 several lines, "\n"-separated) or of the FILEs ("-" is standard input), it
@@ -43,7 +45,8 @@ messagePattern) on each entry: its match and groups, or where it fails.
 match each entry: which literal the prefilter misses, or how far its regex
 gets. --expect SLUG makes the exit status say whether every failure found
 was diagnosed as that record ("unclassified" for none), for CI checks of a
-catalog. --format json prints one JSON object per entry.`
+catalog. --format json prints one JSON object per entry. --catalog-cache is
+scan's: a test after an edit of the catalog derives only what changed.`
 
 var testExit = exitHelp(
 	"  0    the entries were diagnosed (and, with --expect, as expected)",
@@ -60,6 +63,7 @@ func newTestCmd(e env) *cobra.Command {
 		Long:  testLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
+			o.cache, o.onCacheError = openCatalogCache(e, o.cacheDir, cmd.Flags().Changed("catalog-cache"))
 			return runTest(cmd.Context(), e, o)
 		},
 	}
@@ -71,6 +75,7 @@ func newTestCmd(e env) *cobra.Command {
 	fs.StringVar(&o.explain, "explain", "", "say why this record (slug or id) does or does not match each entry")
 	fs.StringVar(&o.expect, "expect", "", "exit 1 unless every failure's cause is this record (slug or id; unclassified for none)")
 	fs.StringVar(&o.format, "format", "text", "output format: text or json")
+	catalogCacheFlag(fs, &o.cacheDir)
 	return own(c, testExit)
 }
 
@@ -83,6 +88,10 @@ type testOptions struct {
 	explain   string
 	expect    string
 	format    string
+	cacheDir  string
+
+	cache        *factcache.Dir
+	onCacheError func(error)
 }
 
 // testInput is one text to diagnose: a --line or a file.
@@ -103,7 +112,7 @@ func runTest(ctx context.Context, e env, o testOptions) error {
 			return usageError("--pattern: %v", err)
 		}
 	}
-	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: o.catalogs, NoDefault: o.noDefault})
+	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: o.catalogs, NoDefault: o.noDefault, Cache: o.cache, OnCacheError: o.onCacheError})
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
 	}

@@ -96,3 +96,21 @@ func TestTestCommandJSON(t *testing.T) {
 		t.Errorf("no Ascend entry with its wrapper as context:\n%s", out)
 	}
 }
+
+// TestTestCatalogCache: logmatch test keeps the catalog's facts as scan
+// does, and a second run from them diagnoses alike.
+func TestTestCatalogCache(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	args := []string{"test", "--catalog-cache", cache, "--format", "json", "--line", "[2026-05-28 00:11:09 TP0] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"}
+	out1, err1, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, err1)
+	}
+	if files, _ := filepath.Glob(filepath.Join(cache, "*.facts")); len(files) != 1 {
+		t.Fatalf("cache holds %v, want one fact file", files)
+	}
+	out2, err2, code := runCLI(t, "", args...)
+	if code != 0 || out2 != out1 || err2 != err1 {
+		t.Errorf("second run from the cache: exit %d, same output %t, stderr %q", code, out2 == out1, err2)
+	}
+}
