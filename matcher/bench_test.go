@@ -160,7 +160,7 @@ func BenchmarkLoadCompileFacts(b *testing.B) {
 						b.Fatalf("load: %v", p)
 					}
 				}
-				if u := m.FactsUse(); u.Complete(true) == edited {
+				if u := m.FactsUse(); u.Complete() == edited {
 					b.Fatalf("facts used: %+v", u)
 				}
 				return m

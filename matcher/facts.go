@@ -89,12 +89,14 @@ type FactsUse struct {
 	Known   int  // records kept whose pattern's facts were known
 	Derived int  // records kept whose pattern was parsed and analysed
 	Plan    bool // the prefilter was built from the known key plan
+
+	prefilter bool // the Matcher has a prefilter
 }
 
 // Complete reports that nothing was derived anew: the Matcher's Facts
-// would be the ones it was given (prefilter: the Matcher has one).
-func (u FactsUse) Complete(prefilter bool) bool {
-	return u.Derived == 0 && (u.Plan || !prefilter)
+// would be the ones it was given.
+func (u FactsUse) Complete() bool {
+	return u.Derived == 0 && (u.Plan || !u.prefilter)
 }
 
 // factsOptions names the Options facts depend on: the backtracking check

@@ -98,7 +98,7 @@ func TestFactsRebuildTheSameMatcher(t *testing.T) {
 
 	again := parseWith(t, patterns.LoadOptions{Parsed: facts.Parses})
 	cached, cachedProbs := Compile(again, Options{Refuse: &patterns.LintOptions{}, Facts: facts})
-	if u := cached.FactsUse(); !u.Complete(true) || u.Known != len(again) {
+	if u := cached.FactsUse(); !u.Complete() || u.Known != len(again) {
 		t.Errorf("FactsUse %+v: want every pattern and the plan from the facts", u)
 	}
 	if u := fresh.FactsUse(); u.Known != 0 || u.Derived != len(recs) || u.Plan {
@@ -160,7 +160,7 @@ func TestFactsOfAnEditedCatalog(t *testing.T) {
 	want := compileOK(t, edited, Options{})
 	got := compileOK(t, edited, Options{Facts: facts})
 	u := got.FactsUse()
-	if u.Plan || u.Complete(true) || u.Known < 550 || u.Known+u.Derived != len(edited) {
+	if u.Plan || u.Complete() || u.Known < 550 || u.Known+u.Derived != len(edited) {
 		t.Errorf("FactsUse %+v: want the known patterns' facts and a new plan", u)
 	}
 	sameMatcher(t, want, got)
@@ -190,7 +190,7 @@ func TestRefusedPatternsAreCheckedAgain(t *testing.T) {
 	if diff := cmp.Diff(probs, probs2, cmp.Comparer(func(a, b error) bool { return (a == nil) == (b == nil) })); diff != "" {
 		t.Errorf("problems differ (-fresh +from facts):\n%s", diff)
 	}
-	if u := m2.FactsUse(); m2.Len() != m.Len() || u.Known != m.Len() || !u.Complete(true) {
+	if u := m2.FactsUse(); m2.Len() != m.Len() || u.Known != m.Len() || !u.Complete() {
 		t.Errorf("from facts: %d records, %+v; want %d, all known", m2.Len(), m2.FactsUse(), m.Len())
 	}
 }

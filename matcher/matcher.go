@@ -209,17 +209,14 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
 	m.stackLimit = make([]atomic.Uint64, len(m.recs))
 	if !opts.NoPrefilter {
-		var costs windowCosts
-		if len(opts.Corpus) == 0 {
-			costs = defaultCorpusCosts()
-		} else {
-			costs = corpusCosts(opts.Corpus)
-		}
+		m.factsUse.prefilter = true
 		if plan, ok := facts.planFor(m.recs); ok {
 			m.pf = assemblePrefilter(m.reqs, plan)
 			m.factsUse.Plan = true
+		} else if len(opts.Corpus) == 0 {
+			m.pf = buildPrefilter(m.reqs, defaultCorpusCosts())
 		} else {
-			m.pf = buildPrefilter(m.reqs, costs)
+			m.pf = buildPrefilter(m.reqs, corpusCosts(opts.Corpus))
 		}
 	}
 	m.pool.New = func() any { return m.newScratch() }

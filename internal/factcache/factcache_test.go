@@ -41,7 +41,7 @@ func testDir(tb testing.TB, build string) *Dir {
 // pattern and the key plan came from them.
 func complete(facts *matcher.Facts) bool {
 	m, _ := matcher.Compile(testRecords, matcher.Options{Facts: facts})
-	return m.FactsUse().Complete(true)
+	return m.FactsUse().Complete()
 }
 
 func TestOpenUsesTheExecutablesBuildID(t *testing.T) {

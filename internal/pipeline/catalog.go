@@ -139,7 +139,7 @@ func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 	if m.Len() == 0 {
 		return nil, problems, errors.New("catalog: no usable records")
 	}
-	if c.Cache != nil && !m.FactsUse().Complete(true) {
+	if c.Cache != nil && !m.FactsUse().Complete() {
 		c.cacheError(c.Cache.Store(c.cacheKey(), m.Facts()))
 	}
 	return m, problems, nil

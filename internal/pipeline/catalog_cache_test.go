@@ -71,7 +71,7 @@ func TestLoadMatcherKeepsFacts(t *testing.T) {
 		t.Fatalf("first load: %+v, want everything derived", u)
 	}
 	second := loadCached(t, c)
-	if u := second.m.FactsUse(); u.Known != second.m.Len() || !u.Complete(true) {
+	if u := second.m.FactsUse(); u.Known != second.m.Len() || !u.Complete() {
 		t.Errorf("second load: %+v, want everything from the cache", u)
 	}
 	if diff := cmp.Diff(ids(first.m), ids(second.m)); diff != "" {
@@ -117,7 +117,7 @@ func TestLoadMatcherKeepsFacts(t *testing.T) {
 	if diff := cmp.Diff(ids(third.m), ids(damaged.m)); diff != "" {
 		t.Errorf("a damaged cache changed the records:\n%s", diff)
 	}
-	if u := loadCached(t, c).m.FactsUse(); !u.Complete(true) {
+	if u := loadCached(t, c).m.FactsUse(); !u.Complete() {
 		t.Errorf("after the damaged file was replaced: %+v", u)
 	}
 }
@@ -151,7 +151,7 @@ func TestRunKeepsFactsInTheStateDirectory(t *testing.T) {
 	}
 	second := start()
 	defer second.Close()
-	if u := second.matcher.Load().FactsUse(); !u.Complete(true) {
+	if u := second.matcher.Load().FactsUse(); !u.Complete() {
 		t.Errorf("second start: %+v, want everything from the cache", u)
 	}
 }
