@@ -2,7 +2,6 @@ package matcher
 
 import (
 	"bytes"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,26 +12,6 @@ import (
 
 // loadOpts is the load path's compile (pipeline.LoadMatcher).
 var loadOpts = Options{Refuse: &patterns.LintOptions{}}
-
-// parseWith parses the generated catalog with opts, failing on errors.
-func parseWith(tb testing.TB, opts patterns.LoadOptions) []patterns.Record {
-	tb.Helper()
-	f, err := os.Open(catalogPath)
-	if os.IsNotExist(err) {
-		tb.Skipf("%s not present", catalogPath)
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	recs, probs := opts.Parse(f, catalogPath)
-	for _, p := range probs {
-		if p.Level == patterns.LevelError {
-			tb.Fatalf("parse: %v", p)
-		}
-	}
-	return recs
-}
 
 // roundTrip encodes f and decodes the encoding.
 func roundTrip(tb testing.TB, f *Facts) *Facts {

@@ -14,6 +14,13 @@ const catalogPath = "../../shared/catalogs/sglang-generated.jsonl"
 // there (a checkout without the shared data).
 func loadCatalog(tb testing.TB) []patterns.Record {
 	tb.Helper()
+	return parseWith(tb, patterns.LoadOptions{})
+}
+
+// parseWith parses the generated catalog with opts, failing on errors and
+// skipping the test when the catalog is not there.
+func parseWith(tb testing.TB, opts patterns.LoadOptions) []patterns.Record {
+	tb.Helper()
 	f, err := os.Open(catalogPath)
 	if os.IsNotExist(err) {
 		tb.Skipf("%s not present", catalogPath)
@@ -22,7 +29,7 @@ func loadCatalog(tb testing.TB) []patterns.Record {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	recs, problems := patterns.Parse(f, catalogPath)
+	recs, problems := opts.Parse(f, catalogPath)
 	for _, p := range problems {
 		if p.Level == patterns.LevelError {
 			tb.Fatalf("loading the catalog: %v", p)

@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -127,17 +123,7 @@ func TestLoadMatcherKeepsFacts(t *testing.T) {
 func TestRunKeepsFactsInTheStateDirectory(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	start := func() *Pipeline {
-		cfg, err := config.ParseArgs([]string{"--path", filepath.Join(dir, "app.log"), "--state-dir", state}, func(string) string { return "" }, os.ReadFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := New(context.Background(), Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Stdout: io.Discard, Stderr: io.Discard})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	start := func() *Pipeline { return newTestPipeline(t, "--state-dir", state) }
 	first := start()
 	u := first.matcher.Load().FactsUse()
 	if err := first.Close(); err != nil {
