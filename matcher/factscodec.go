@@ -75,7 +75,7 @@ func appendString(b []byte, s string) []byte {
 // pattern's literals against the rules extraction follows. The Facts'
 // strings share one copy of data.
 func UnmarshalFacts(data []byte) (*Facts, error) {
-	d := factsDecoder{s: string(data)}
+	d := factsDecoder{b: data, s: string(data)}
 	f, err := d.facts()
 	if err != nil {
 		return nil, fmt.Errorf("facts: at byte %d: %w", d.off, err)
@@ -83,9 +83,11 @@ func UnmarshalFacts(data []byte) (*Facts, error) {
 	return f, nil
 }
 
-// factsDecoder reads an encoding of Facts; off is where the next read
-// starts, for errors.
+// factsDecoder reads an encoding of Facts: numbers from b, strings from s
+// (the same bytes, copied once, which the Facts' strings share); off is
+// where the next read starts, for errors.
 type factsDecoder struct {
+	b   []byte
 	s   string
 	off int
 }
@@ -245,31 +247,26 @@ func (d *factsDecoder) byte() (byte, error) {
 }
 
 func (d *factsDecoder) uvarint() (uint64, error) {
-	var x uint64
-	for shift := 0; shift < 64; shift += 7 {
-		b, err := d.byte()
-		if err != nil {
-			return 0, err
-		}
-		if b < 0x80 {
-			if shift == 63 && b > 1 {
-				return 0, errors.New("varint overflows")
-			}
-			return x | uint64(b)<<shift, nil
-		}
-		x |= uint64(b&0x7f) << shift
-	}
-	return 0, errors.New("varint overflows")
+	x, n := binary.Uvarint(d.b[d.off:])
+	return x, d.advance(n)
 }
 
-// varint reads what binary.AppendVarint wrote (zig-zag).
+// varint reads what binary.AppendVarint wrote.
 func (d *factsDecoder) varint() (int64, error) {
-	ux, err := d.uvarint()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
+	x, n := binary.Varint(d.b[d.off:])
+	return x, d.advance(n)
+}
+
+// advance moves past a varint of n bytes, as binary.Uvarint reports it.
+func (d *factsDecoder) advance(n int) error {
+	switch {
+	case n == 0:
+		return errTruncated
+	case n < 0:
+		return errors.New("varint overflows")
 	}
-	return x, err
+	d.off += n
+	return nil
 }
 
 // count reads a number of things still to come, each at least a byte, so

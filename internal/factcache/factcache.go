@@ -24,6 +24,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -133,7 +134,7 @@ func (d *Dir) Load(key string) (*matcher.Facts, error) {
 		return nil, fmt.Errorf("%s: %d bytes, more than facts take", name, info.Size())
 	}
 	data := make([]byte, info.Size())
-	if _, err := readFull(f, data); err != nil {
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	facts, err := decodeFile(data, d.build, key)
@@ -263,18 +264,6 @@ func ignoreGone(err error) error {
 		return nil
 	}
 	return err
-}
-
-func readFull(f *os.File, b []byte) (int, error) {
-	n := 0
-	for n < len(b) {
-		k, err := f.Read(b[n:])
-		n += k
-		if err != nil {
-			return n, fmt.Errorf("read %d of %d bytes: %w", n, len(b), err)
-		}
-	}
-	return n, nil
 }
 
 // buildID is the running executable's Go build ID, read once.

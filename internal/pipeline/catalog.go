@@ -108,9 +108,11 @@ func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 	var problems []patterns.Problem
 	var facts *matcher.Facts
 	var lo patterns.LoadOptions
+	var key string
 	if c.Cache != nil {
+		key = c.cacheKey()
 		var err error
-		facts, err = c.Cache.Load(c.cacheKey())
+		facts, err = c.Cache.Load(key)
 		c.cacheError(err)
 		if facts != nil {
 			lo.Parsed = facts.Parses
@@ -140,7 +142,7 @@ func loadMatcher(c Catalog) (*matcher.Matcher, []patterns.Problem, error) {
 		return nil, problems, errors.New("catalog: no usable records")
 	}
 	if c.Cache != nil && !m.FactsUse().Complete() {
-		c.cacheError(c.Cache.Store(c.cacheKey(), m.Facts()))
+		c.cacheError(c.Cache.Store(key, m.Facts()))
 	}
 	return m, problems, nil
 }
