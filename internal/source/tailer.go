@@ -123,6 +123,13 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// came meanwhile, instead of waking for the first of them and again
 	// when the gap ends. One wake-up a pass rather than two.
 	flowing := false
+	// flow ticks every minPassGap while flowing. A ticker re-arms itself
+	// where it fired; resetting a timer to an earlier deadline after each
+	// pass made the runtime break its network poller's sleep (an eventfd
+	// write and a thread woken) once a pass.
+	flow := time.NewTicker(time.Hour)
+	flow.Stop()
+	defer flow.Stop()
 	for {
 		now := time.Now()
 		more, err := t.flushed(ctx, now, full, emit)
@@ -144,14 +151,17 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			if !sleep(ctx, timer, minPassGap-time.Since(now)) {
+			select {
+			case <-ctx.Done():
 				return nil
+			case <-flow.C:
 			}
 			if got, f := t.takeEvents(); got {
 				full = f || !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
+			flow.Stop()
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
@@ -175,6 +185,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				}
 				flowing = true
+				flow.Reset(minPassGap)
 			}
 			_, more := t.takeEvents()
 			full = more || full
