@@ -127,9 +127,11 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// where it fired; resetting a timer to an earlier deadline after each
 	// pass made the runtime break its network poller's sleep (an eventfd
 	// write and a thread woken) once a pass.
-	flow := time.NewTicker(time.Hour)
-	flow.Stop()
-	defer flow.Stop()
+	flow, err := newFlowClock(ctx)
+	if err != nil {
+		return err
+	}
+	defer flow.close()
 	for {
 		now := time.Now()
 		more, err := t.flushed(ctx, now, full, emit)
@@ -151,17 +153,17 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-flow.C:
+			if ok, err := flow.wait(); !ok {
+				return err
 			}
 			if got, f := t.takeEvents(); got {
 				full = f || !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
-			flow.Stop()
+			if err := flow.stop(); err != nil {
+				return err
+			}
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
@@ -185,7 +187,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				}
 				flowing = true
-				flow.Reset(minPassGap)
+				if err := flow.start(minPassGap); err != nil {
+					return err
+				}
 			}
 			_, more := t.takeEvents()
 			full = more || full
