@@ -411,7 +411,7 @@ func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
 	afterBlank := p.blanks > 0
-	if a, b := rayActor(p.prefix), rayActor(c.prefix); a != "" && b != "" && a != b {
+	if otherRayActor(p.prefix, c.prefix) {
 		// Ray relays every actor's output into one stream: a line of
 		// another actor is another process's record.
 		return false
@@ -671,19 +671,48 @@ func messageFollows(line string) bool {
 	return ok && msg == "" && len(typ) == len(t)-1
 }
 
-// rayActor returns the "(Actor pid=N" part of a Ray actor prefix at the
-// start of prefix, "" when there is none.
-func rayActor(prefix string) string {
-	if prefix == "" || prefix[0] != '(' {
-		return ""
+// otherRayActor reports whether two lines' prefixes name different Ray
+// actors: both hold a Ray actor prefix, stacked anywhere among their
+// wrappers (a collector's timestamp or a compose service may stand in
+// front of it, and Ray inside Ray repeats it), and the actors differ.
+func otherRayActor(a, b string) bool {
+	if a == "" || b == "" {
+		return false
 	}
-	n := rayPrefixLen(prefix)
-	if n == 0 {
-		return ""
+	for {
+		x, restA := nextRayActor(a)
+		y, restB := nextRayActor(b)
+		switch {
+		case x == "" && y == "":
+			return false
+		case x == "" || y == "":
+			// One line has fewer actors than the other: compare what
+			// both have, which was equal so far.
+			return false
+		case x != y:
+			return true
+		}
+		a, b = restA, restB
 	}
-	actor := prefix[:n]
-	if i := strings.Index(actor, ", ip="); i >= 0 {
-		actor = actor[:i]
+}
+
+// nextRayActor returns the "(Actor pid=N" part of the first Ray actor
+// prefix in a line's wrapper prefixes and what follows it, or "" when there
+// is none. A prefix begins at the start of the text or after a space.
+func nextRayActor(prefix string) (actor, rest string) {
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] != '(' || i > 0 && prefix[i-1] != ' ' {
+			continue
+		}
+		n := rayPrefixLen(prefix[i:])
+		if n == 0 {
+			continue
+		}
+		actor = prefix[i : i+n]
+		if j := strings.Index(actor, ", ip="); j >= 0 {
+			actor = actor[:j]
+		}
+		return strings.TrimRight(actor, ") "), prefix[i+n:]
 	}
-	return strings.TrimRight(actor, ") ")
+	return "", ""
 }
