@@ -84,6 +84,14 @@ import (
 // the end of the line; never "...Warning:") gets a one-link Bare
 // Traceback from the first such line.
 //
+// Double spacing: a paste or a terminal that put a blank line after every
+// line (SGLANG-LOGS.md §10). A stream is double-spaced once three
+// non-blank lines in a row each followed exactly one blank line, until two
+// non-blank lines meet. While it is, the blank lines
+// before a line count half when deciding whether the line continues the
+// entry (one is none, two or three are one); an entry's text keeps them
+// all.
+//
 // Blank lines: they never start an entry while one is open. They are held
 // until the next non-blank line decides: if that line continues the entry,
 // the blanks become part of its text (chained tracebacks, py-spy dumps);
@@ -109,6 +117,7 @@ type Assembler struct {
 	scratch []string // reused to hand the kept lines to ParseTraceback
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
+	spacing spacing     // whether a paste put a blank line after every line
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
 	// kept holds the pending entry's lines: outside pending, so that
@@ -154,6 +163,10 @@ type pending struct {
 	// msgLines: the entry is an exception line with an empty message
 	// ("ImportError: ") taking the message lines that follow it.
 	msgLines bool
+	// spacedMsg: the first of those message lines came one blank line
+	// after the exception line (a double-spaced paste not recognised
+	// yet), so the next ones may too.
+	spacedMsg bool
 	// bareType and bareMsg hold the entry's first exception line when it
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
@@ -213,6 +226,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		return a.out
 	}
 	a.lines++
+	a.spacing.line()
 	ref := l.Time
 	if ref.IsZero() {
 		ref = a.opt.Reference
@@ -273,6 +287,7 @@ func isSGLangFormat(f Format) bool {
 
 // pushBlank handles a line with nothing but wrappers and white space.
 func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+	a.spacing.blank()
 	p := &a.cur
 	if !p.active {
 		a.arena.rotate()
@@ -410,17 +425,34 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
-	afterBlank := p.blanks > 0
+	afterBlank := a.spacing.real(p.blanks) > 0
 	if otherRayActor(p.prefix, c.prefix) {
 		// Ray relays every actor's output into one stream: a line of
 		// another actor is another process's record.
 		return false
 	}
-	if !afterBlank && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || p.msgLines) && messageFollows(p.msg) &&
+	// A first line that announces what follows ("Exception in
+	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
+	// a paste whose doubled spacing is not recognised yet, not the end
+	// of the record.
+	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && p.tb == tbNone &&
+		(p.colon || messageFollows(p.msg))
+	if announced && !p.greedy && isTracebackLine(s) {
+		return true
+	}
+	if p.spacedMsg && p.blanks == 1 {
+		// The message lines of an announcing line that came one blank
+		// line after it come one blank line apart.
+		afterBlank = false
+	}
+	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) && messageFollows(p.msg) &&
 		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
+		if announced {
+			p.spacedMsg = true
+		}
 		p.msgLines = true
 		return true
 	}
@@ -715,4 +747,44 @@ func nextRayActor(prefix string) (actor, rest string) {
 		return strings.TrimRight(actor, ") "), prefix[i+n:]
 	}
 	return "", ""
+}
+
+// spacedAfter is how many non-blank lines in a row, each after exactly one
+// blank line, make a stream double-spaced.
+const spacedAfter = 3
+
+// spacing tells a double-spaced stream (see Assembler) from its blank
+// lines: bounded state, two counters.
+type spacing struct {
+	gap    int // blank lines since the last non-blank line
+	single int // non-blank lines in a row that came after exactly one blank
+}
+
+// blank notes a blank line.
+func (s *spacing) blank() {
+	if s.gap < 1<<20 {
+		s.gap++
+	}
+}
+
+// line notes a non-blank line, before its blank lines are counted by real.
+func (s *spacing) line() {
+	switch s.gap {
+	case 0:
+		s.single = 0
+	case 1:
+		s.single = min(s.single+1, spacedAfter)
+	}
+	// Two or more blank lines: a blank line of the original, doubled,
+	// which neither proves nor disproves the spacing.
+	s.gap = 0
+}
+
+// real returns how many of n blank lines held before the current
+// non-blank line were in the log before a paste doubled its spacing.
+func (s *spacing) real(n int) int {
+	if s.single >= spacedAfter {
+		return n / 2
+	}
+	return n
 }

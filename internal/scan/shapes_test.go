@@ -69,12 +69,7 @@ func wrap(w wrapper, text []byte) string {
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
-var knownShapeMisses = map[string]map[string]string{
-	"016-c10d-terminate-watchdog-timeout.log":          {"double-spaced": "a blank line after every line ends the native terminate block before its what() line"},
-	"020-sgl-kernel-common-ops-critical-multiline.log": {"double-spaced": "a blank line after every line ends the message lines of an empty exception line"},
-	"054-legacy-modelrpc-attributeerror-none-cpu.log":  {"double-spaced": "a blank line after every line ends the legacy wrapper line before its traceback"},
-	"073-legacy-probability-tensor-inf-nan.log":        {"double-spaced": "a blank line after every line ends the legacy wrapper line before its traceback"},
-}
+var knownShapeMisses = map[string]map[string]string{}
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
 // wrapped the ways real logs are: a failure read correctly as posted must
