@@ -730,10 +730,11 @@ func otherRayActor(a, b string) bool {
 
 // nextRayActor returns the "(Actor pid=N" part of the first Ray actor
 // prefix in a line's wrapper prefixes and what follows it, or "" when there
-// is none. A prefix begins at the start of the text or after a space.
+// is none. A prefix begins at the start of the text or where another
+// ends.
 func nextRayActor(prefix string) (actor, rest string) {
 	for i := 0; i < len(prefix); i++ {
-		if prefix[i] != '(' || i > 0 && prefix[i-1] != ' ' {
+		if prefix[i] != '(' || i > 0 && !endsPrefixField(prefix[i-1]) {
 			continue
 		}
 		n := rayPrefixLen(prefix[i:])
@@ -787,4 +788,14 @@ func (s *spacing) real(n int) int {
 		return n / 2
 	}
 	return n
+}
+
+// endsPrefixField reports whether c may end a field of a line prefix: a
+// space, or one of ":|]>".
+func endsPrefixField(c byte) bool {
+	switch c {
+	case ' ', ':', '|', ']', '>':
+		return true
+	}
+	return false
 }

@@ -97,6 +97,7 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 			return false, 0, 0
 		}
 	}
+	plen = unknownPrefixLen(s, plen)
 	n := shapeOf(pl.scratch[:0], s[:plen])
 	if n == 0 {
 		return false, 0, 0
@@ -144,6 +145,20 @@ func (pl *prefixLearner) removeCandidate(i int) {
 	if pl.next >= pl.nCands {
 		pl.next = 0
 	}
+}
+
+// unknownPrefixLen returns the length of the part of the prefix s[:plen]
+// in front of the known wrappers that end it, which stripWrappers removes
+// on its own: "3: (Buffer pid=7) " learns "3: ", so a line of another Ray
+// actor behind the same outer prefix has it removed too, and its actor is
+// still told apart.
+func unknownPrefixLen(s string, plen int) int {
+	for k := 1; k < plen; k++ {
+		if endsPrefixField(s[k-1]) && wrapperPrefixesLen(s[k:plen]) == plen-k {
+			return k
+		}
+	}
+	return plen
 }
 
 // findPrefix looks for text in front of a line that Python prints at the

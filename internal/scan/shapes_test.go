@@ -53,6 +53,10 @@ var wrappers = []wrapper{
 		return "> " + s
 	}},
 	{"double-spaced", func(_ int, s string) string { return s + "\n" }},
+	{"srun-label", func(_ int, s string) string { return "3: " + s }},
+	{"mpirun-tag", func(_ int, s string) string { return "[1,3]<stderr>:" + s }},
+	{"loki-pipe", func(n int, s string) string { return stamp(n).Format("2006-01-02 15:04:05.000") + " | " + s }},
+	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
 }
 
 // wrap applies w to every line of text.
@@ -69,7 +73,20 @@ func wrap(w wrapper, text []byte) string {
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
-var knownShapeMisses = map[string]map[string]string{}
+var knownShapeMisses = map[string]map[string]string{
+	"040-quoted-legacy-router-init-keyerror.log":      firstLineBeforePrefix,
+	"054-legacy-modelrpc-attributeerror-none-cpu.log": firstLineBeforePrefix,
+	"073-legacy-probability-tensor-inf-nan.log":       firstLineBeforePrefix,
+}
+
+// firstLineBeforePrefix: a prefix no rule knows is learned from the
+// traceback lines behind it, and the wrapper line in front of them, the
+// excerpt's first, was read before it was learned.
+var firstLineBeforePrefix = map[string]string{
+	"srun-label": "the wrapper line comes before the prefix is learned",
+	"mpirun-tag": "the wrapper line comes before the prefix is learned",
+	"loki-pipe":  "the wrapper line comes before the prefix is learned",
+}
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
 // wrapped the ways real logs are: a failure read correctly as posted must
