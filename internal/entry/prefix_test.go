@@ -314,3 +314,19 @@ func TestUnknownPrefixLen(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixLearnedFromGlogLines: the transfer engines' glog lines behind a
+// prefix no rule knows are evidence of it, like tracebacks and sglang
+// headers, so their error lines are read as native errors.
+func TestPrefixLearnedFromGlogLines(t *testing.T) {
+	in := strings.Join([]string{
+		"3: I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)",
+		"3: I0618 03:16:44.802318 65613 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)",
+		"3: E0618 03:16:45.000001 65613 client.cpp:120] Failed to allocate slices for put_batch",
+	}, "\n")
+	es := assemble(t, Options{}, in)
+	last := es[len(es)-1]
+	if last.Native != NativeGlog || last.Level != "ERROR" || last.Prefix != "3: " {
+		t.Errorf("last entry: native %q level %q prefix %q, want glog ERROR behind \"3: \"", last.Native, last.Level, last.Prefix)
+	}
+}
