@@ -56,6 +56,9 @@ var wrappers = []wrapper{
 	{"srun-label", func(_ int, s string) string { return "3: " + s }},
 	{"mpirun-tag", func(_ int, s string) string { return "[1,3]<stderr>:" + s }},
 	{"loki-pipe", func(n int, s string) string { return stamp(n).Format("2006-01-02 15:04:05.000") + " | " + s }},
+	{"bracketed-stamp", func(n int, s string) string {
+		return "[" + stamp(n).Format("2006-01-02T15:04:05.000Z") + "] " + s
+	}},
 	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
 }
 
