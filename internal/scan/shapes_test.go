@@ -77,18 +77,17 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	"040-quoted-legacy-router-init-keyerror.log":      firstLineBeforePrefix,
-	"054-legacy-modelrpc-attributeerror-none-cpu.log": firstLineBeforePrefix,
-	"073-legacy-probability-tensor-inf-nan.log":       firstLineBeforePrefix,
+	"040-quoted-legacy-router-init-keyerror.log": firstLineBeforePrefix,
 }
 
 // firstLineBeforePrefix: a prefix no rule knows is learned from the
-// traceback lines behind it, and the wrapper line in front of them, the
-// excerpt's first, was read before it was learned.
+// traceback lines behind it, and the excerpt's first line, a wrapper
+// record whose message begins the traceback, was read before it was
+// learned: the traceback is cut from its "Traceback" line.
 var firstLineBeforePrefix = map[string]string{
-	"srun-label": "the wrapper line comes before the prefix is learned",
-	"mpirun-tag": "the wrapper line comes before the prefix is learned",
-	"loki-pipe":  "the wrapper line comes before the prefix is learned",
+	"srun-label": "the first line comes before the prefix is learned",
+	"mpirun-tag": "the first line comes before the prefix is learned",
+	"loki-pipe":  "the first line comes before the prefix is learned",
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
