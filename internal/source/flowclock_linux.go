@@ -10,11 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// flowClock ticks the gaps of a flow (see Tailer.Run). It re-arms itself
-// where it fires: a timer reset to an earlier deadline after every pass
-// made the runtime break its network poller's sleep (an eventfd write and a
-// thread woken) once a pass. On Linux it is a periodic timerfd read through
-// the runtime's network poller rather than a runtime timer. The runtime's system monitor sleeps until the next
+// flowClock ticks the gaps of a flow (see Tailer.Run). On Linux it is a
+// periodic timerfd read through the runtime's network poller rather than
+// a runtime timer. The runtime's system monitor sleeps until the next
 // runtime timer and, once awake, looks at the scheduler every 20 µs for as
 // long as any goroutine runs: a runtime timer every minPassGap woke it for
 // every pass of a flowing log, at a context switch each look. A descriptor

@@ -123,9 +123,10 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// came meanwhile, instead of waking for the first of them and again
 	// when the gap ends. One wake-up a pass rather than two.
 	flowing := false
-	// flow ticks every minPassGap while flowing: a clock that re-arms
-	// itself where it fired (flowClock says why it is not a timer reset
-	// after every pass).
+	// flow ticks every minPassGap while flowing. A ticker re-arms itself
+	// where it fired; resetting a timer to an earlier deadline after each
+	// pass made the runtime break its network poller's sleep (an eventfd
+	// write and a thread woken) once a pass.
 	flow, err := newFlowClock(ctx)
 	if err != nil {
 		return err
