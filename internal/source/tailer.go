@@ -127,11 +127,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// where it fired; resetting a timer to an earlier deadline after each
 	// pass made the runtime break its network poller's sleep (an eventfd
 	// write and a thread woken) once a pass.
-	flow, err := newFlowClock(ctx)
-	if err != nil {
-		return err
-	}
-	defer flow.close()
+	flow := time.NewTicker(time.Hour)
+	flow.Stop()
+	defer flow.Stop()
 	for {
 		now := time.Now()
 		more, err := t.flushed(ctx, now, full, emit)
@@ -153,17 +151,17 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			if ok, err := flow.wait(); !ok {
-				return err
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-flow.C:
 			}
 			if got, f := t.takeEvents(); got {
 				full = f || !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
-			if err := flow.stop(); err != nil {
-				return err
-			}
+			flow.Stop()
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
@@ -187,9 +185,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				}
 				flowing = true
-				if err := flow.start(minPassGap); err != nil {
-					return err
-				}
+				flow.Reset(minPassGap)
 			}
 			_, more := t.takeEvents()
 			full = more || full
