@@ -59,6 +59,7 @@ var wrappers = []wrapper{
 	{"bracketed-stamp", func(n int, s string) string {
 		return "[" + stamp(n).Format("2006-01-02T15:04:05.000Z") + "] " + s
 	}},
+	{"grep-n", func(n int, s string) string { return fmt.Sprintf("%d:%s", 1812+n, s) }},
 	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
 }
 
@@ -88,6 +89,7 @@ var firstLineBeforePrefix = map[string]string{
 	"srun-label": "the first line comes before the prefix is learned",
 	"mpirun-tag": "the first line comes before the prefix is learned",
 	"loki-pipe":  "the first line comes before the prefix is learned",
+	"grep-n":     "the first line comes before the prefix is learned",
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
