@@ -114,8 +114,9 @@ func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter
 		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
 		otlploghttp.WithTimeout(set.timeout),
 		otlploghttp.WithHTTPClient(&http.Client{
-			Transport: recordingTransport{next: transport},
-			Timeout:   set.timeout,
+			Transport:     recordingTransport{next: transport},
+			Timeout:       set.timeout,
+			CheckRedirect: sinks.RefuseRedirect,
 		}),
 	}
 	if cfg.Endpoint != "" {
