@@ -126,3 +126,41 @@ func TestFilesBeyondTheOpenCapAreLoggedAndReadLater(t *testing.T) {
 		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
 	}
 }
+
+// The log directory is deleted with its file and created again (a volume
+// remounted, a log directory cleaned by hand): the watch on it is gone
+// with it, and the file written in the new directory is still read.
+func TestLogDirectoryDeletedAndRecreated(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, logs, "server.log", traceback("BeforeTheRemovalError"))
+	p := start(t, "run", "--path", filepath.Join(logs, "*.log"), "--state-dir", filepath.Join(dir, "state"),
+		"--http-addr", "", "--start-at", "beginning", "--group-window", "0")
+	if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "BeforeTheRemovalError") == 1 }) {
+		t.Fatalf("no alert for the first file:\n%s", p.stderr.String())
+	}
+	if err := os.RemoveAll(logs); err != nil {
+		t.Fatal(err)
+	}
+	// Give the tailer a look at the missing directory before it returns.
+	if !waitFor(time.Minute, func() bool { return strings.Contains(p.stderr.String(), "glob matches no file") }) {
+		t.Logf("the empty glob was not logged:\n%s", p.stderr.String())
+	}
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, logs, "server.log", traceback("AfterTheRecreationError"))
+	if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "AfterTheRecreationError") == 1 }) {
+		t.Fatalf("no alert for the file in the recreated directory:\n%s", p.stderr.String())
+	}
+	p.signal(interrupt)
+	if code, ok := p.wait(time.Minute); !ok || code != 0 {
+		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
+	}
+	if n := alertsOf(p.stdout.String(), "BeforeTheRemovalError"); n != 1 {
+		t.Errorf("the first file's failure was alerted %d times, want once", n)
+	}
+}
