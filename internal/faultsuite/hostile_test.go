@@ -72,3 +72,43 @@ func TestHundredMegabyteLineIsBounded(t *testing.T) {
 		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
 	}
 }
+
+// terminalControls returns the control characters (other than newline and
+// tab) in s, as Go quotes them: bytes a terminal acts on.
+func terminalControls(s string) []string {
+	var out []string
+	for _, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+			out = append(out, strconv.QuoteRune(r))
+		}
+	}
+	return out
+}
+
+// A log line carrying terminal control sequences (an OSC that retitles the
+// window or writes the clipboard, a C1 CSI, a bell, a backspace that hides
+// what came before) is printed by scan's and test's text output with the
+// controls made visible, never passed to the operator's terminal.
+func TestTerminalControlsInLogTextAreNotPrinted(t *testing.T) {
+	dir := t.TempDir()
+	hostile := "[2026-05-28 00:17:00 TP0] RuntimeError: CUDA out of memory. \x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4K\x07" +
+		"\u009b2J\x08\x08\x08 Tried to allocate 2.00 GiB\n\n" +
+		"Traceback (most recent call last):\n  File \"/app/x\x1b]8;;http://evil\x07.py\", line 1, in run\n    go()\n" +
+		"HostileError: \x1b[1A\x1b[2Kcleared\r overwritten\n"
+	log := writeFile(t, dir, "hostile.log", hostile)
+	for _, args := range [][]string{
+		{"scan", "--catalog-cache", "off", log},
+		{"test", "--catalog-cache", "off", log},
+	} {
+		res := run(t, nil, args...)
+		if res.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, res.code, res.stderr)
+		}
+		if !strings.Contains(res.stdout, "out of memory") || !strings.Contains(res.stdout, "http://evil") {
+			t.Errorf("%v: the failures are not reported:\n%s", args, res.stdout)
+		}
+		if c := terminalControls(res.stdout); len(c) > 0 {
+			t.Errorf("%v: stdout passes terminal controls %v:\n%q", args, c, res.stdout)
+		}
+	}
+}
