@@ -164,3 +164,43 @@ func TestLogDirectoryDeletedAndRecreated(t *testing.T) {
 		t.Errorf("the first file's failure was alerted %d times, want once", n)
 	}
 }
+
+// A file truncated and written past its old size before the tailer looks
+// again (with polling, between two polls; with the watch, in one burst):
+// its size alone says it grew, and the bytes past the old offset are the
+// middle of the new content, after its failure. The new content is read from its start: its
+// failure alerted, the old one's never again.
+func TestTruncateThenGrowPastTheOffsetIsRead(t *testing.T) {
+	for _, tc := range []struct{ name, cfg string }{
+		{"poll", "watch: false\npoll_interval: 250ms\n"},
+		{"watch", "watch: true\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := writeConfig(t, dir, tc.cfg)
+			first := serving("gen1", 2048) + traceback("AlphaGrowError")
+			// The new content's failure lies before the old offset: read
+			// from there, it would be missed.
+			second := traceback("BravoGrowError") + serving("gen2", 8192)
+			log := writeFile(t, dir, "server.log", first)
+			p := start(t, "run", "--config", cfg, "--path", log, "--state-dir", filepath.Join(dir, "state"),
+				"--http-addr", "", "--start-at", "beginning", "--group-window", "0")
+			if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "AlphaGrowError") == 1 }) {
+				t.Fatalf("no alert for the first content:\n%s", p.stderr.String())
+			}
+			if err := os.WriteFile(log, []byte(second), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "BravoGrowError") == 1 }) {
+				t.Fatalf("the rewritten content was not read:\n%s\n%s", p.stdout.String(), p.stderr.String())
+			}
+			p.signal(interrupt)
+			if code, ok := p.wait(time.Minute); !ok || code != 0 {
+				t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
+			}
+			if n := alertsOf(p.stdout.String(), "AlphaGrowError"); n != 1 {
+				t.Errorf("the first content's failure alerted %d times, want once", n)
+			}
+		})
+	}
+}
