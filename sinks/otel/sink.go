@@ -159,7 +159,7 @@ func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (retry bool, err error)
 	if !o.exported {
 		return false, fmt.Errorf("otel sink %s: alert %s: sink is shut down", s.endpoint, a.Fingerprint)
 	}
-	if o.err == nil {
+	if o.err == nil || acceptedUnreadable(o) {
 		return false, nil
 	}
 	retry = retryable(s.protocol, o, o.err)
