@@ -71,20 +71,36 @@ var errNotRegular = errors.New("not a regular file")
 // name and the open would otherwise block the open until a writer came,
 // and the tailer with it. What the descriptor names is checked; anything
 // but a regular file is closed and refused with errNotRegular. A regular
-// file ignores O_NONBLOCK, so reads are as usual.
+// file is put back in blocking mode, so that its reads are as they were
+// with a plain open.
 func openLog(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	if err == nil {
+		err = setBlocking(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
-	}
 	return f, nil
+}
+
+// setBlocking clears O_NONBLOCK on f's descriptor.
+func setBlocking(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = syscall.SetNonblock(int(fd), false) }); err != nil {
+		return err
+	}
+	return serr
 }
