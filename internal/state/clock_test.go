@@ -8,9 +8,9 @@ import (
 // The wall clock steps back (NTP correcting a clock that booted weeks
 // ahead) while an alert waits for its retry: its NextAttempt, written by
 // the clock before the step, now lies weeks ahead. A deferral is never
-// longer than the queue's MaxAge (the item would be dropped first), so a
-// NextAttempt further ahead than that is the clock's doing: the item is
-// ready now, not stranded until the clock catches up.
+// longer than the queue's MaxAge (the item would be dropped first) nor a
+// day, so a NextAttempt further ahead than both is the clock's doing: the
+// item is ready now, not stranded until the clock catches up.
 func TestClockStepBackDoesNotStrandDeferredAlerts(t *testing.T) {
 	clk := newClock()
 	s := open(t, t.TempDir(), Options{Now: clk.Now})
@@ -43,5 +43,22 @@ func TestClockStepBackDoesNotStrandDeferredAlerts(t *testing.T) {
 	}
 	if n, err := s.Depth("webhook"); n != 2 || err != nil {
 		t.Errorf("Depth = %d, %v; want 2", n, err)
+	}
+}
+
+// A queue whose MaxAge is shorter than a backoff keeps the backoff: only a
+// NextAttempt more than a day ahead is taken for a clock that stepped back.
+func TestShortMaxAgeKeepsTheBackoff(t *testing.T) {
+	clk := newClock()
+	s := open(t, t.TempDir(), Options{Now: clk.Now, Queue: QueueBounds{MaxAge: time.Minute}})
+	res, err := s.Commit(Batch{Enqueue: []Enqueue{{Sink: "webhook", Payload: []byte("a")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Settle("webhook", Settlement{Defers: []Deferral{{Seq: res.Seqs[0], Next: clk.Now().Add(5 * time.Minute), Attempts: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if items, _, err := s.Peek("webhook", 10); err != nil || len(items) != 0 {
+		t.Errorf("an item deferred 5 minutes on a queue of max_age 1m: %d ready, %v; want none yet", len(items), err)
 	}
 }

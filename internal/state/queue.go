@@ -292,12 +292,14 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 }
 
 // waiting reports whether it must not be handed out yet: its NextAttempt
-// is after now. A NextAttempt further ahead than the queue's MaxAge was
-// written by a wall clock that has since stepped back (no deferral is
-// longer: the item would be dropped first), so it is ready now rather than
-// stranded until the clock catches up.
+// is after now. A NextAttempt further ahead than the queue's MaxAge, and
+// than a day, was written by a wall clock that has since stepped back (no
+// deferral is that long: the item would be dropped first, and backoffs
+// are minutes), so it is ready now rather than stranded until the clock
+// catches up. The day keeps a backoff longer than a short MaxAge intact.
 func (s *Store) waiting(sink string, it Item, now time.Time) bool {
-	return it.NextAttempt.After(now) && !it.NextAttempt.After(now.Add(s.bounds(sink).MaxAge))
+	horizon := max(s.bounds(sink).MaxAge, DefaultQueueMaxAge)
+	return it.NextAttempt.After(now) && !it.NextAttempt.After(now.Add(horizon))
 }
 
 // Deferral is one failed delivery attempt to record: the item gets
