@@ -77,9 +77,19 @@ func readErrorBody(r io.Reader) string {
 	return OneLine(s)
 }
 
+// MaxRetryAfter is the longest wait a Retry-After answer is taken at. A
+// sink holds every later message for what its destination asked (Slack's
+// pause applies to the webhook), and the durable queue defers the alert as
+// long: one broken or hostile answer ("Retry-After: 2147483647", a date in
+// the year 9999) would otherwise stop a sink's delivery until a restart
+// and keep its alert until the queue's max_age dropped it. It is the
+// default retry.max_backoff.
+const MaxRetryAfter = 5 * time.Minute
+
 // ParseRetryAfter reads a Retry-After header value: delay seconds or an
-// HTTP date, relative to now. A date in the past is a zero wait. ok is
-// false for an empty or malformed value.
+// HTTP date, relative to now, at most MaxRetryAfter. A date in the past is
+// a zero wait. ok is false for an empty or malformed value (a negative
+// number, or one too large to parse, is malformed).
 func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -89,15 +99,25 @@ func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		// Cap far beyond any sane answer so the multiplication cannot
-		// overflow.
-		return time.Duration(min(secs, 1<<31)) * time.Second, true
+		// Capped before the multiplication, which cannot overflow then.
+		return time.Duration(min(secs, int64(MaxRetryAfter/time.Second))) * time.Second, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
 		return 0, false
 	}
-	return max(t.Sub(now), 0), true
+	return min(max(t.Sub(now), 0), MaxRetryAfter), true
+}
+
+// RefuseRedirect is the CheckRedirect of every sink's http.Client: a
+// redirect is not followed but returned as an error, which Classify calls
+// retryable. Following it would lose or misdirect the alert: net/http turns
+// a POST answered with 301, 302 or 303 into a GET without the body, whose
+// 2xx would count the alert delivered, and a 307 or 308 would send the
+// alert and its signing or authorising headers to a URL nobody
+// configured. The alert stays queued until the configured URL is fixed.
+func RefuseRedirect(req *http.Request, _ []*http.Request) error {
+	return fmt.Errorf("redirect to %s not followed: configure the URL it points to", SafeURL(req.URL.String()))
 }
 
 // RedactURL returns err with every URL that net/http or net/url put in it

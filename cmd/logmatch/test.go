@@ -19,6 +19,7 @@ import (
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -547,7 +548,7 @@ func writeTest(w io.Writer, format string, rs []testEntry) error {
 	if len(rs) == 0 {
 		b.WriteString("no entries\n")
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, scan.Printable(b.String()))
 	return err
 }
 

@@ -126,3 +126,81 @@ func TestFilesBeyondTheOpenCapAreLoggedAndReadLater(t *testing.T) {
 		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
 	}
 }
+
+// The log directory is deleted with its file and created again (a volume
+// remounted, a log directory cleaned by hand): the watch on it is gone
+// with it, and the file written in the new directory is still read.
+func TestLogDirectoryDeletedAndRecreated(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, logs, "server.log", traceback("BeforeTheRemovalError"))
+	p := start(t, "run", "--path", filepath.Join(logs, "*.log"), "--state-dir", filepath.Join(dir, "state"),
+		"--http-addr", "", "--start-at", "beginning", "--group-window", "0")
+	if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "BeforeTheRemovalError") == 1 }) {
+		t.Fatalf("no alert for the first file:\n%s", p.stderr.String())
+	}
+	if err := os.RemoveAll(logs); err != nil {
+		t.Fatal(err)
+	}
+	// Give the tailer a look at the missing directory before it returns.
+	if !waitFor(time.Minute, func() bool { return strings.Contains(p.stderr.String(), "glob matches no file") }) {
+		t.Logf("the empty glob was not logged:\n%s", p.stderr.String())
+	}
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, logs, "server.log", traceback("AfterTheRecreationError"))
+	if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "AfterTheRecreationError") == 1 }) {
+		t.Fatalf("no alert for the file in the recreated directory:\n%s", p.stderr.String())
+	}
+	p.signal(interrupt)
+	if code, ok := p.wait(time.Minute); !ok || code != 0 {
+		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
+	}
+	if n := alertsOf(p.stdout.String(), "BeforeTheRemovalError"); n != 1 {
+		t.Errorf("the first file's failure was alerted %d times, want once", n)
+	}
+}
+
+// A file truncated and written past its old size before the tailer looks
+// again (with polling, between two polls; with the watch, in one burst):
+// its size alone says it grew, and the bytes past the old offset are the
+// middle of the new content, after its failure. The new content is read from its start: its
+// failure alerted, the old one's never again.
+func TestTruncateThenGrowPastTheOffsetIsRead(t *testing.T) {
+	for _, tc := range []struct{ name, cfg string }{
+		{"poll", "watch: false\npoll_interval: 250ms\n"},
+		{"watch", "watch: true\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := writeConfig(t, dir, tc.cfg)
+			first := serving("gen1", 2048) + traceback("AlphaGrowError")
+			// The new content's failure lies before the old offset: read
+			// from there, it would be missed.
+			second := traceback("BravoGrowError") + serving("gen2", 8192)
+			log := writeFile(t, dir, "server.log", first)
+			p := start(t, "run", "--config", cfg, "--path", log, "--state-dir", filepath.Join(dir, "state"),
+				"--http-addr", "", "--start-at", "beginning", "--group-window", "0")
+			if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "AlphaGrowError") == 1 }) {
+				t.Fatalf("no alert for the first content:\n%s", p.stderr.String())
+			}
+			if err := os.WriteFile(log, []byte(second), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if !waitFor(time.Minute, func() bool { return alertsOf(p.stdout.String(), "BravoGrowError") == 1 }) {
+				t.Fatalf("the rewritten content was not read:\n%s\n%s", p.stdout.String(), p.stderr.String())
+			}
+			p.signal(interrupt)
+			if code, ok := p.wait(time.Minute); !ok || code != 0 {
+				t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())
+			}
+			if n := alertsOf(p.stdout.String(), "AlphaGrowError"); n != 1 {
+				t.Errorf("the first content's failure alerted %d times, want once", n)
+			}
+		})
+	}
+}

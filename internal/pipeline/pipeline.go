@@ -821,6 +821,9 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	p.stamp = stamp
 	m, problems, err := LoadMatcher(p.catalog(p.cfg))
 	p.logCatalogProblems(problems)
+	if err == nil {
+		err = leftOut(problems)
+	}
 	if err != nil {
 		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)
 		return
@@ -828,6 +831,29 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	p.matcher.Store(m)
 	p.tel.Metrics().CatalogRecords(m.Len())
 	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
+}
+
+// leftOut is the error of a reloaded catalog that leaves records out (a
+// line that does not parse, a refused pattern): a reload takes a catalog
+// whole or not at all, so the running records stay until the file is
+// fixed. Otherwise an editor's half-written save, or a typo in the record
+// being edited, would silence that record's alerts. At start there is
+// nothing to keep, and the records that load are used.
+func leftOut(problems []patterns.Problem) error {
+	var first *patterns.Problem
+	n := 0
+	for i := range problems {
+		if problems[i].Level == patterns.LevelError {
+			if first == nil {
+				first = &problems[i]
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("catalog: %d problem(s) would leave records out, the first %w", n, *first)
 }
 
 // logCatalogProblems logs each problem with the file:line it names; an

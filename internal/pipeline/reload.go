@@ -126,6 +126,9 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		for _, pr := range problems {
 			p.log.Warn("catalog problem", "problem", pr.Error())
 		}
+		if err == nil {
+			err = leftOut(problems)
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}

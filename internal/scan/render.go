@@ -181,7 +181,7 @@ func (t *textWriter) line(s string) {
 	if t.err != nil {
 		return
 	}
-	_, t.err = io.WriteString(t.w, s+"\n")
+	_, t.err = io.WriteString(t.w, Printable(s)+"\n")
 }
 
 func (t *textWriter) field(name, value string) {

@@ -184,7 +184,7 @@ func (t *Tailer) findCopy(tr *tracked) *tracked {
 // same inode), is at least min bytes long and lies inside the roots. The
 // result is not tracked.
 func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *tracked {
-	f, err := os.Open(path)
+	f, err := openLog(path)
 	if err != nil {
 		return nil
 	}

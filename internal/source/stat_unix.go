@@ -3,6 +3,8 @@
 package source
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"syscall"
@@ -58,4 +60,47 @@ func descriptorPath(f *os.File) (string, error) {
 		return "", err
 	}
 	return p, rerr
+}
+
+// errNotRegular is openLog's answer for a name that is not a regular file
+// (any more) when opened.
+var errNotRegular = errors.New("not a regular file")
+
+// openLog opens a log file for reading without blocking in the open: a
+// FIFO (or a device) put in a log file's place between the look at the
+// name and the open would otherwise block the open until a writer came,
+// and the tailer with it. What the descriptor names is checked; anything
+// but a regular file is closed and refused with errNotRegular. A regular
+// file is put back in blocking mode, so that its reads are as they were
+// with a plain open.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	if err == nil {
+		err = setBlocking(f)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// setBlocking clears O_NONBLOCK on f's descriptor.
+func setBlocking(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = syscall.SetNonblock(int(fd), false) }); err != nil {
+		return err
+	}
+	return serr
 }

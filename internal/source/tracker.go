@@ -428,9 +428,9 @@ func (t *Tailer) open(m found) (*tracked, error) {
 	if len(t.files) >= t.cfg.MaxOpenFiles {
 		return nil, errSkipped
 	}
-	f, err := os.Open(m.path)
+	f, err := openLog(m.path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errNotRegular) {
 			return nil, errVanished
 		}
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -38,9 +39,24 @@ const maxReportedDamage = 3
 // A panic while opening leaves that read-only handle open (bbolt cannot
 // close what it did not return); the caller then fails, or moves the file
 // aside, and does not open it again.
+//
+// An empty file is what a kill during the very first start leaves, before
+// bbolt wrote its first pages; bbolt initialises it. But the ack journal
+// is created only after that first write, so an empty file with the
+// journal beside it had been a state file and lost its content (a copy
+// or restore that failed, a truncation): that is damage too, or every
+// log would be read again from --start-at, its alerts repeated, with no
+// word of it.
 func checkIntact(path string, timeout time.Duration) error {
-	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
-		return nil // nothing to check: bbolt creates or initialises it
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil // nothing to check: bbolt creates it
+	}
+	if info.Size() == 0 {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(path), JournalName)); err == nil {
+			return fmt.Errorf("%w: the file is empty, though its ack journal shows it was written", ErrDamaged)
+		}
+		return nil // a first start cut short: bbolt initialises it
 	}
 	type result struct{ err error }
 	done := make(chan result, 1)

@@ -99,3 +99,32 @@ func TestOpenIntactKeepsState(t *testing.T) {
 		t.Errorf("depth %d, %v; want 50", n, err)
 	}
 }
+
+// A state file cut to nothing (a copy or restore that failed, a
+// truncation by hand) lost every read position and queued alert: with its
+// ack journal beside it, proof that it had been written, it is damaged,
+// not a new database that would silently read every log again from
+// --start-at. An empty file with no journal is what a kill during the very
+// first start leaves; it is initialised as before.
+func TestOpenEmptiedStateFile(t *testing.T) {
+	dir := filled(t)
+	if err := os.Truncate(filepath.Join(dir, FileName), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("Open(emptied state file) = %v, want ErrDamaged saying it is empty", err)
+	}
+	s := open(t, dir, Options{ResetDamaged: true})
+	if aside, _ := s.MovedAside(); aside == "" {
+		t.Errorf("ResetDamaged did not move the emptied file aside")
+	}
+
+	fresh := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fresh, FileName), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, fresh, Options{})
+	if _, err := s.Commit(Batch{Enqueue: []Enqueue{{Sink: "stdout", Payload: []byte("a")}}}); err != nil {
+		t.Errorf("an empty state file of a first start did not initialise: %v", err)
+	}
+}

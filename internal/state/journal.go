@@ -200,7 +200,10 @@ func (s *Store) JournalAck(sink string, seqs ...uint64) error {
 	s.jmu.Lock()
 	defer s.jmu.Unlock()
 	j := s.journal
-	j.buf = j.buf[:0]
+	// A newline first ends whatever a write the disk cut short (ENOSPC
+	// midway) left without one, so this write's lines are never glued to
+	// it and lost with it; the empty line it may make replays as nothing.
+	j.buf = append(j.buf[:0], '\n')
 	for _, seq := range seqs {
 		j.buf = journalLine(j.buf, j.gen, sink, seq)
 	}

@@ -337,3 +337,35 @@ func TestCommitSettlesJournaledAcks(t *testing.T) {
 		}
 	}
 }
+
+// A journal write that the disk cut short (ENOSPC midway) leaves a line
+// with no newline; the next acknowledgement must not be glued to it, or
+// both fail their checksum and the later one's alert is sent again after
+// a kill -9.
+func TestJournalAckAfterATornWrite(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	seqs := enqueue(t, s, "slack", "1", "2")
+	f, err := os.OpenFile(filepath.Join(dir, JournalName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("0123 slack 1"); err != nil { // the torn write
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := s.JournalAck("slack", seqs[1]); err != nil {
+		t.Fatal(err)
+	}
+	// kill -9: the files as they are, without Close.
+	crashed := filepath.Join(t.TempDir(), "crashed")
+	copyState(t, dir, crashed)
+	r := open(t, crashed, Options{})
+	items, _, err := r.Peek("slack", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"1"}, payloads(items)); diff != "" {
+		t.Errorf("queue after replay (-want +got):\n%s", diff)
+	}
+}

@@ -194,7 +194,8 @@ func (s *Store) DropCounts() map[DropKey]uint64 {
 }
 
 // Peek returns up to limit items of sink's queue that are ready now
-// (NextAttempt not in the future), in sequence order; items waiting for a
+// (NextAttempt not in the future, or so far ahead that the wall clock
+// must have stepped back: see waiting), in sequence order; items waiting for a
 // retry are skipped, so one failing alert does not hold back the rest, and
 // so are items journaled as acknowledged (JournalAck) and not yet settled.
 // Items past the queue's MaxAge are dropped first and reported. The items
@@ -241,7 +242,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 			if err != nil {
 				return err
 			}
-			if _, ok := acked[it.Seq]; ok || it.NextAttempt.After(now) {
+			if _, ok := acked[it.Seq]; ok || s.waiting(sink, it, now) {
 				continue
 			}
 			it.Payload = append([]byte(nil), v[itemHeaderLen:]...)
@@ -259,6 +260,7 @@ func (s *Store) Peek(sink string, limit int) ([]Item, []Drop, error) {
 // counting those journaled as acknowledged), so a delivery loop knows how
 // long to sleep; ok is false when there is none.
 func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
+	now := s.opts.Now()
 	acked := s.journaled(sink)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		q, err := openQueue(tx, sink, false)
@@ -273,8 +275,12 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 			if _, done := acked[it.Seq]; done {
 				return nil
 			}
-			if !ok || it.NextAttempt.Before(t) {
-				t, ok = it.NextAttempt, true
+			next := it.NextAttempt
+			if !s.waiting(sink, it, now) && next.After(now) {
+				next = now
+			}
+			if !ok || next.Before(t) {
+				t, ok = next, true
 			}
 			return nil
 		})
@@ -283,6 +289,17 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 		return time.Time{}, false, fmt.Errorf("state: next attempt %s: %w", sink, err)
 	}
 	return t, ok, nil
+}
+
+// waiting reports whether it must not be handed out yet: its NextAttempt
+// is after now. A NextAttempt further ahead than the queue's MaxAge, and
+// than a day, was written by a wall clock that has since stepped back (no
+// deferral is that long: the item would be dropped first, and backoffs
+// are minutes), so it is ready now rather than stranded until the clock
+// catches up. The day keeps a backoff longer than a short MaxAge intact.
+func (s *Store) waiting(sink string, it Item, now time.Time) bool {
+	horizon := max(s.bounds(sink).MaxAge, DefaultQueueMaxAge)
+	return it.NextAttempt.After(now) && !it.NextAttempt.After(now.Add(horizon))
 }
 
 // Deferral is one failed delivery attempt to record: the item gets

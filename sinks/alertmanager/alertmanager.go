@@ -66,7 +66,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		resolveTimeout: r.resolveTimeout,
 		generatorURL:   cfg.GeneratorURL,
 		labels:         cfg.Labels,
-		client:         &http.Client{Transport: tr, Timeout: r.timeout},
+		client:         &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
 		now:            now,
 	}, nil
 }

@@ -14,6 +14,7 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -105,6 +106,18 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		o.mu.Unlock()
 	}
 	return resp, err
+}
+
+// acceptedUnreadable reports whether the receiver accepted the export (a
+// 2xx status) with a body that is not an OTLP response: a proxy's page,
+// garbage, a response cut short. The status is the answer; calling it a
+// failure would count an alert the receiver has as dropped, or send it
+// again. A partial success that names the record rejected decodes, and
+// stays a failure.
+func acceptedUnreadable(o *outcome) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.status >= 200 && o.status <= 299 && errors.Is(o.err, proto.Error)
 }
 
 // retryable classifies a failed export of protocol (see the package doc).

@@ -65,7 +65,9 @@
 // Aborted, OutOfRange, DataLoss and Canceled, HTTP 408, 429 and 5xx.
 // Permanent: everything else (gRPC InvalidArgument, HTTP 400, a request too
 // large, a shut-down sink, a certificate that fails verification, a partial
-// success in which the receiver rejected the record). A retryable HTTP
+// success in which the receiver rejected the record). A 2xx answer whose
+// body is not an OTLP response (a proxy's page, garbage) is a delivery: the
+// status is the receiver's word. A retryable HTTP
 // answer with Retry-After yields a *sinks.RetryAfterError. Header values and
 // URL passwords are removed from every error.
 package otel

@@ -114,8 +114,9 @@ func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter
 		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
 		otlploghttp.WithTimeout(set.timeout),
 		otlploghttp.WithHTTPClient(&http.Client{
-			Transport: recordingTransport{next: transport},
-			Timeout:   set.timeout,
+			Transport:     recordingTransport{next: transport},
+			Timeout:       set.timeout,
+			CheckRedirect: sinks.RefuseRedirect,
 		}),
 	}
 	if cfg.Endpoint != "" {
@@ -158,7 +159,7 @@ func (s *Sink) Send(ctx context.Context, a *sinks.Alert) (retry bool, err error)
 	if !o.exported {
 		return false, fmt.Errorf("otel sink %s: alert %s: sink is shut down", s.endpoint, a.Fingerprint)
 	}
-	if o.err == nil {
+	if o.err == nil || acceptedUnreadable(o) {
 		return false, nil
 	}
 	retry = retryable(s.protocol, o, o.err)

@@ -53,7 +53,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		url:    r.url,
 		over:   overrides{cfg.Channel, cfg.Username, cfg.IconEmoji, cfg.IconURL},
 		digest: r.digest,
-		client: &http.Client{Transport: tr, Timeout: r.timeout},
+		client: &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
 		limit:  &limiter{clock: clock, interval: Interval},
 	}, nil
 }

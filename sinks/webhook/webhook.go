@@ -53,7 +53,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		url:     r.url,
 		secret:  r.secret,
 		headers: r.headers,
-		client:  &http.Client{Transport: tr, Timeout: r.timeout},
+		client:  &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
 	}, nil
 }
 
