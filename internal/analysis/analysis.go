@@ -178,6 +178,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if l := fatalLine(e); l != "" {
+			d.Headline = l
+		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}

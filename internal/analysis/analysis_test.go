@@ -211,6 +211,47 @@ func TestAnalyze(t *testing.T) {
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
 		},
 		{
+			name: "a native assertion before an abort is a critical failure named by its line",
+			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
+				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+			}},
+		},
+		{
+			name: "glibc's assertion line",
+			in:   "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.",
+			}},
+		},
+		{
+			name: "CANN's inner error lines are an Ascend failure named by the first",
+			in: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				"        [Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
+				headline: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+			}},
+		},
+		{
+			name: "a Fatal Python error spliced into another rank's thread dump is still a crash, named from the error on",
+			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
+				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n" +
+				"  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/_contextlib.pyFatal Python error: \"Aborted, line \n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "Fatal Python error: \"Aborted, line",
+			}},
+		},
+		{
+			name: "a thread dump alone (a soft watchdog's) is not a failure",
+			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
+				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n",
+		},
+		{
 			name: "INFO, WARNING and native INFO lines are not failures",
 			in: "[2026-05-28 00:11:09 TP0] Load weight begin. avail mem=78.12 GB\n" +
 				"2025-03-08 02:04:48,693 - sglang_router - WARNING - worker slow to answer\n" +

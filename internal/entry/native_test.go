@@ -75,6 +75,17 @@ func TestParseNative(t *testing.T) {
 			&native{kind: NativeAscend, level: LevelError, soft: true}},
 		{"cann code", "EZ9999: Inner Error!", &native{kind: NativeAscend, level: LevelError, soft: true}},
 		{"cann code with time", "E30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		// CANN's error reporter, indented under its code (sgl-project/sglang#9226).
+		{"cann report", "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		{"cann report unindented", "[Exec][Op]Execute op failed. op type = MatMul, ge result = 4294967295[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]", &native{kind: NativeAscend, level: LevelError, soft: true}},
+
+		// Native assertions before an abort (sgl-project/sglang#6017 DeepEP
+		// over NVSHMEM, glibc's assert, the C runtime's).
+		{"deepep assert", "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"nvshmem assert relative", "Assertion failed: src/host/transport/transport.cpp:157, condition: status == 0", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"glibc assert", "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"glibc assert c++ function", "python: /project/cpp/grammar_compiler.cc:209: void xgrammar::Compile(): Assertion `rule_id < num_rules' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"crt assert", "Assertion failed: idx < size, file pool.c, line 42", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 
 		// Compiler, linker and build tools (dthain/basekernel#148,
 		// pytorch/pytorch#103417, laugh12321/TensorRT-YOLO#1,
@@ -115,6 +126,11 @@ func TestParseNative(t *testing.T) {
 		{"not: thread without dump", "Thread 0x1 started", nil},
 		{"not: nccl text", "RuntimeError: NCCL error: unhandled system error", nil},
 		{"not: bracket level without pid", "[ERROR] something", nil},
+		{"not: assertion prose", "Assertion failed: expected the cache to be empty", nil},
+		{"not: python assertion", "AssertionError: Assertion `x' failed.", nil},
+		{"not: assertion without place", "worker: Assertion `x > 0' failed.", nil},
+		{"not: bracketed tags without place", "[Init][Compiler]Init compiler failed", nil},
+		{"not: func file without line", "[FUNC:Report][FILE:log.cpp]", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
