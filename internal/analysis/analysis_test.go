@@ -211,6 +211,27 @@ func TestAnalyze(t *testing.T) {
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
 		},
 		{
+			name: "NCCL's last error names the cause; the unhandled system error around it is context",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n" +
+				"Last error:\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n",
+			want: []diagnosis{{
+				slug: "nccl-shared-memory-segment-failed", role: patterns.RoleCause, signal: analysis.SignalRecord, exc: "torch.distributed.DistBackendError",
+				context: []string{"nccl-unhandled-system-error"}, severity: patterns.SeverityCritical,
+				headline: "Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)",
+			}},
+		},
+		{
+			name: "NCCL's unhandled system error with no detail is still the diagnosis",
+			in:   schedTB + "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n",
+			want: []diagnosis{{
+				slug: "nccl-unhandled-system-error", role: patterns.RoleWrapper, signal: analysis.SignalRecord, exc: "RuntimeError",
+				context: []string{"scheduler-hit-an-exception"}, severity: patterns.SeverityCritical,
+				headline: "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+			}},
+		},
+		{
 			name: "a native assertion before an abort is a critical failure named by its line",
 			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
 				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels\n",

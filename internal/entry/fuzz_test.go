@@ -32,6 +32,7 @@ var fuzzSeeds = []string{
 	"kshell.c:3:10: fatal error: kernel/error.h: No such file or directory\n #include \"kernel/error.h\"\n          ^~~~~~~~~~~~~~~~\ncompilation terminated.\n/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nkernel.cu(5): error: x\nerror: command 'gcc' failed with exit code 1",
 	"> [2025-11-06T02:10:00.702Z] Traceback (most recent call last):\n> [2025-11-06T02:10:00.702Z]   File \"a.py\", line 1, in f\n> [2025-11-06T02:10:00.702Z] \n> [2025-11-06T02:10:00.703Z] ValueError: x",
 	"    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File \"/tmp/x\", line 202, in init\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: x",
+	"torch.distributed.DistBackendError: NCCL error in: a.cpp:81, unhandled system error, NCCL version 2.21.5\nncclSystemError: System call failed.\nLast error:\nError while creating shared memory segment /dev/shm/nccl-v (size 9)\nLast error:\nnccl: x\nncclX:",
 	"Assertion failed: /x/internode.cu:483, condition: a >= b\npython3: ../nptl/m.c:81: f: Assertion `x == 0' failed.\nAssertion failed: i < n, file p.c, line 4\n        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n[LINE:]\nThread 0x1 (most recent call first):\n  File \"a.py\", line 1 in fFatal Python error: \"Aborted",
 	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
 }
@@ -177,6 +178,7 @@ func FuzzParseLine(f *testing.F) {
 			parseACLLine(text)
 			isNativeAssert(text)
 			isCANNReport(text)
+			isNCCLErrorName(text)
 		}
 		if n, strength := findPrefix(line); strength != evidenceNone {
 			if n <= 0 || n > maxLearnedPrefix || n > len(line) {

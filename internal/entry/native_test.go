@@ -234,8 +234,8 @@ collect2: error: ld returned 1 exit status
 			},
 		},
 		{
-			// NVIDIA/nccl#1410: after the exception line, NCCL's "Last
-			// error:" text; the CUDA failure is a native line of its own.
+			// NVIDIA/nccl#1410: after the exception line, NCCL's error name,
+			// "Last error:" and the failure it names belong to the message.
 			name: "NCCL last error after a rank's traceback",
 			in: `[rank5]: Traceback (most recent call last):
 [rank5]:   File "/tmp/test.py", line 8, in <module>
@@ -245,10 +245,45 @@ collect2: error: ld returned 1 exit status
 [rank5]: Last error:
 [rank5]: Cuda failure 1 'invalid argument'`,
 			want: []view{
-				{"1-4", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"},
-				{"5-5", FormatNone, "", "ncclUnhandledCudaError: Call to CUDA function failed.", ""},
-				{"6-6", FormatNone, "", "Last error:", ""},
-				{"7-7", FormatNative, NativeCUDA, "Cuda failure 1 'invalid argument'", ""},
+				{"1-7", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"},
+			},
+		},
+		{
+			// sgl-project/sgl-project.github.io#5: the bare exception line,
+			// NCCL's error name, "Last error:" and the shared-memory
+			// failure are one message; the next line is not part of it.
+			name: "NCCL last error after a bare DistBackendError",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n" +
+				"Last error:\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n" +
+				"Killed",
+			want: []view{
+				{"1-4", FormatNone, "", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"},
+				{"5-5", FormatNative, NativeShell, "Killed", ""},
+			},
+		},
+		{
+			// A remote error's "Last error:" names the network failure.
+			name: "NCCL remote error with its last error, then a new record",
+			in: "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5\n" +
+				"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n" +
+				"Last error:\n" +
+				"NET/IB : Got completion from peer 10.0.0.8<54321> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.7 remoteGids::ffff:10.0.0.8\n" +
+				"[2026-07-01 09:31:38] Received sigquit from a child process. It usually means the child failed.",
+			want: []view{
+				{"1-4", FormatNone, "", "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5", "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5"},
+				{"5-5", FormatSRT, "", "Received sigquit from a child process. It usually means the child failed.", ""},
+			},
+		},
+		{
+			// "Last error:" that no NCCL message announced is text of its own.
+			name: "last error without an NCCL message",
+			in:   "RuntimeError: something else failed\nLast error:\nsocket closed",
+			want: []view{
+				{"1-1", FormatNone, "", "RuntimeError: something else failed", "RuntimeError: something else failed"},
+				{"2-2", FormatNone, "", "Last error:", ""},
+				{"3-3", FormatNone, "", "socket closed", ""},
 			},
 		},
 		{
