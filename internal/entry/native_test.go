@@ -65,6 +65,9 @@ func TestParseNative(t *testing.T) {
 			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
 		{"rocclr aborting older", ":0:rocdevice.cpp :2672: 0696142325 us: 5999 : [tid:0x7f676e4c7640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
+		// AITER's HIP call check (ROCm/aiter#1332).
+		{"aiter hip call", "[AITER] /home/aiter/aiter/jit/build/module_fmha_v3_fwd/blob/asm_fmha_fwd_v3_gfx942.cpp:141 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)",
+			&native{kind: NativeROCm, level: LevelError, soft: true}},
 		{"rocclr info", ":3:hip_context.cpp          :66  : 383398390709 us: [pid:718 tid: 0x7d97760d9f80] HIP Version: 7.2.53150.ed0a4c5276, Direct Dispatch: 1",
 			&native{kind: NativeROCm, level: LevelInfo, soft: true}},
 
@@ -126,6 +129,7 @@ func TestParseNative(t *testing.T) {
 		{"not: thread without dump", "Thread 0x1 started", nil},
 		{"not: nccl text", "RuntimeError: NCCL error: unhandled system error", nil},
 		{"not: bracket level without pid", "[ERROR] something", nil},
+		{"not: aiter import", "[aiter] import [module_fmha_v3_fwd] under /home/aiter/aiter/jit/module_fmha_v3_fwd.so", nil},
 		{"not: assertion prose", "Assertion failed: expected the cache to be empty", nil},
 		{"not: python assertion", "AssertionError: Assertion `x' failed.", nil},
 		{"not: assertion without place", "worker: Assertion `x > 0' failed.", nil},
