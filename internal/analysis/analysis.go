@@ -171,6 +171,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
+		if m := memberLine(exc); m != "" {
+			// "ExceptionGroup: unhandled errors in a TaskGroup" only
+			// carries the failure its first member names.
+			d.Headline = m
+		}
 		if d.Headline == "" {
 			// A traceback cut before its exception line.
 			d.Headline = FirstLine(e.Message)
@@ -253,6 +258,15 @@ func ExceptionLine(x *entry.Exception) string {
 		return x.Type
 	}
 	return x.Type + ": " + x.Message
+}
+
+// memberLine is the first line of a group's first leaf member's exception,
+// "" when x is not a group or no member was read.
+func memberLine(x *entry.Exception) string {
+	if x == nil || !x.Group || x.MemberType == "" {
+		return ""
+	}
+	return FirstLine(ExceptionLine(&entry.Exception{Type: x.MemberType, Message: x.MemberMessage}))
 }
 
 // FirstLine returns s up to its first newline, trailing blanks removed.

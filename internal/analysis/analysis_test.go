@@ -321,6 +321,43 @@ func TestUnknownFailuresInOneWrapperKeepTheirOwnKeys(t *testing.T) {
 	}
 }
 
+// asgiGroup is an HTTP handler failure as starlette reports it: an
+// ExceptionGroup from anyio's task group whose first member is the failure.
+func asgiGroup(member string) string {
+	return "[2025-08-12 08:36:55] ERROR:    Exception in ASGI application\n" +
+		"  + Exception Group Traceback (most recent call last):\n" +
+		"  |   File \"/v/starlette/_utils.py\", line 77, in collapse_excgroups\n" +
+		"  |     yield\n" +
+		"  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n" +
+		"  +-+---------------- 1 ----------------\n" +
+		"    | Traceback (most recent call last):\n" +
+		"    |   File \"/sglang/srt/entrypoints/openai/serving_chat.py\", line 120, in stream\n" +
+		"    |     parsed = self.harmony.parse(tokens)\n" +
+		"    | " + member + "\n" +
+		"    +------------------------------------\n"
+}
+
+// An exception group no record names is named by its first member, not by
+// "unhandled errors in a TaskGroup", and two groups with different members
+// are two incidents.
+func TestUnclassifiedGroupIsNamedByItsMember(t *testing.T) {
+	m := defaultMatcher(t)
+	ds, keys := analyzeAll(t, m, asgiGroup("openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006")+
+		asgiGroup("KeyError: 'reasoning_content'"))
+	if len(ds) != 2 {
+		t.Fatalf("got %d diagnoses, want 2: %+v", len(ds), ds)
+	}
+	if ds[0].slug != "" || ds[0].exc != "ExceptionGroup" || ds[0].headline != "openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006" {
+		t.Errorf("first diagnosis %+v", ds[0])
+	}
+	if ds[1].headline != "KeyError: 'reasoning_content'" {
+		t.Errorf("second diagnosis %+v", ds[1])
+	}
+	if keys[0] == keys[1] {
+		t.Errorf("two groups with different members share key %s", keys[0])
+	}
+}
+
 // The best-informed reading of a line wins: a record without solutions
 // (generated from source) never displaces one with solutions that matches
 // the same line, even when its literal text is longer; across lines,

@@ -99,6 +99,8 @@ func (t *Traceback) clone() *Traceback {
 		l.Type = strings.Clone(l.Type)
 		l.Message = strings.Clone(l.Message)
 		l.Separator = strings.Clone(l.Separator)
+		l.MemberType = strings.Clone(l.MemberType)
+		l.MemberMessage = strings.Clone(l.MemberMessage)
 		if l.Frames != nil {
 			fs := make([]Frame, len(l.Frames))
 			for j, f := range l.Frames {

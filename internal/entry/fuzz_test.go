@@ -15,6 +15,7 @@ var fuzzSeeds = []string{
 	"[2026-03-17 17:31:52 TP0] Scheduler hit an exception: Traceback (most recent call last):\n  File \"s.py\", line 1, in f\n    f()\n    ^^^\nRuntimeError: x\n\n[2026-03-17 17:31:53] Received sigquit",
 	"Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nKeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"b.py\", line 2, in g\nValueError",
 	"  + Exception Group Traceback (most recent call last):\n  |   File \"g.py\", line 1, in m\n  | ExceptionGroup: g (1 sub-exception)\n  +-+---------------- 1 ----------------\n    | ValueError: v\n    +------------------------------------",
+	"  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: o (2 sub-exceptions)\n  +-+---------------- 1 ----------------\n    | Exception Group Traceback (most recent call last):\n    | ExceptionGroup: i (1 sub-exception)\n    +-+---------------- 1 ----------------\n      | Traceback (most recent call last):\n      |   File \"g.py\", line 2, in n\n      | KeyError: 'k'\n      +------------------------------------\n    +---------------- 2 ----------------\n    | OSError: x\n    +------------------------------------",
 	"  File \"<stdin>\", line 1\n    1+\n     ^\nSyntaxError: invalid syntax",
 	"Fatal Python error: Segmentation fault\n\nThread 0x00007f (most recent call first):\n  File \"t.py\", line 1 in w\n\nKilled",
 	"[rank1]:[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x\nterminate called after throwing an instance of 'c10::DistBackendError'\n  what():  y\nException raised from f at a.cpp:1 (most recent call first):\nframe #0: z",
@@ -123,6 +124,11 @@ func FuzzParseTraceback(f *testing.F) {
 			t.Fatal("non-nil traceback without links")
 		}
 		checkTracebackBounds(t, tb)
+		for _, l := range tb.Links {
+			if l.MemberType != "" && (!l.Group || !strings.Contains(data, l.MemberType) || !strings.Contains(data, l.MemberMessage)) {
+				t.Fatalf("member %q: %q not read from a group in the input", l.MemberType, l.MemberMessage)
+			}
+		}
 		if !strings.Contains(data, tbStart) && !strings.Contains(data, "File \"") && !strings.Contains(data, "Exception Group Traceback") {
 			t.Fatalf("traceback parsed from input with no traceback marker: %+v", tb)
 		}
