@@ -42,7 +42,8 @@ type Diagnosis struct {
 	Signal Signal
 	// Exception is the exception the cause is, when the failure is a
 	// Python exception: the outermost link of the chain that no wrapper
-	// record covers. Nil otherwise.
+	// record covers (for an exception group no record names, its first
+	// leaf member). Nil otherwise.
 	Exception *entry.Exception
 	// RootCause is the first link of the chain when it is not Exception.
 	RootCause *entry.Exception
@@ -171,16 +172,17 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
-		if m := memberLine(exc); m != "" {
-			// "ExceptionGroup: unhandled errors in a TaskGroup" only
-			// carries the failure its first member names.
-			d.Headline = m
-		}
 		if d.Headline == "" {
 			// A traceback cut before its exception line.
 			d.Headline = FirstLine(e.Message)
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
+		if m := member(exc); m != nil {
+			// "ExceptionGroup: unhandled errors in a TaskGroup" only
+			// carries the failure its first member names.
+			d.Exception = m
+			d.Headline = FirstLine(ExceptionLine(m))
+		}
 	} else {
 		d.Headline = FirstLine(e.Message)
 		if l := fatalLine(e); l != "" {
@@ -260,13 +262,19 @@ func ExceptionLine(x *entry.Exception) string {
 	return x.Type + ": " + x.Message
 }
 
-// memberLine is the first line of a group's first leaf member's exception,
-// "" when x is not a group or no member was read.
-func memberLine(x *entry.Exception) string {
+// member is the exception of a group's first leaf member, with its own
+// frames; nil when x is not a group or no member was read.
+func member(x *entry.Exception) *entry.Exception {
 	if x == nil || !x.Group || x.MemberType == "" {
-		return ""
+		return nil
 	}
-	return FirstLine(ExceptionLine(&entry.Exception{Type: x.MemberType, Message: x.MemberMessage}))
+	return &entry.Exception{Type: x.MemberType, Message: x.MemberMessage, Frames: x.MemberFrames}
+}
+
+// memberLine is the first line of a group's first leaf member's exception,
+// "" when there is none.
+func memberLine(x *entry.Exception) string {
+	return FirstLine(ExceptionLine(member(x)))
 }
 
 // FirstLine returns s up to its first newline, trailing blanks removed.

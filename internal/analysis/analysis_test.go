@@ -338,8 +338,8 @@ func asgiGroup(member string) string {
 }
 
 // An exception group no record names is named by its first member, not by
-// "unhandled errors in a TaskGroup", and two groups with different members
-// are two incidents.
+// "unhandled errors in a TaskGroup": the member is the diagnosis's
+// exception, and two groups with different members are two incidents.
 func TestUnclassifiedGroupIsNamedByItsMember(t *testing.T) {
 	m := defaultMatcher(t)
 	ds, keys := analyzeAll(t, m, asgiGroup("openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006")+
@@ -347,7 +347,7 @@ func TestUnclassifiedGroupIsNamedByItsMember(t *testing.T) {
 	if len(ds) != 2 {
 		t.Fatalf("got %d diagnoses, want 2: %+v", len(ds), ds)
 	}
-	if ds[0].slug != "" || ds[0].exc != "ExceptionGroup" || ds[0].headline != "openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006" {
+	if ds[0].slug != "" || ds[0].exc != "openai_harmony.HarmonyError" || ds[0].headline != "openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006" {
 		t.Errorf("first diagnosis %+v", ds[0])
 	}
 	if ds[1].headline != "KeyError: 'reasoning_content'" {

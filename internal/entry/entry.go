@@ -122,6 +122,7 @@ type Exception struct {
 	// traceback is not a link; "" when none was read.
 	MemberType    string
 	MemberMessage string
+	MemberFrames  []Frame // that exception's own frames, innermost last; bounded
 }
 
 // Frame is one traceback frame.

@@ -221,8 +221,8 @@ func checkTracebackBounds(t *testing.T, tb *Traceback) {
 		t.Fatalf("%d links, bound %d", len(tb.Links), MaxLinks)
 	}
 	for _, l := range tb.Links {
-		if len(l.Frames) > MaxFrames {
-			t.Fatalf("%d frames, bound %d", len(l.Frames), MaxFrames)
+		if len(l.Frames) > MaxFrames || len(l.MemberFrames) > MaxFrames {
+			t.Fatalf("%d frames, %d member frames, bound %d", len(l.Frames), len(l.MemberFrames), MaxFrames)
 		}
 	}
 }

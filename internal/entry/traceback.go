@@ -66,8 +66,9 @@ type tbParser struct {
 	lastFrame bool
 	// member reads the group's first leaf member: memberOff before it,
 	// memberIn inside its box, memberDone after.
-	member      int
-	memberFrame bool // the previous member line was a frame line
+	member       int
+	memberFrame  bool    // the previous member line was a frame line
+	memberFrames []Frame // frames of the member section being read, innermost last
 }
 
 // Member-box reading states of tbParser.member.
@@ -176,6 +177,7 @@ func (p *tbParser) newLink(group bool) {
 	p.sep = ""
 	p.state = tbFrames
 	p.member = memberOff
+	p.memberFrames = p.memberFrames[:0]
 	if !group {
 		p.group = -1
 	}
@@ -219,8 +221,17 @@ func (p *tbParser) memberLine(n int, r string) {
 	}
 	wasFrame := p.memberFrame
 	p.memberFrame = false
-	if _, ok := parseFrame(strings.TrimLeft(t, " \t")); ok {
+	if f, ok := parseFrame(strings.TrimLeft(t, " \t")); ok {
 		p.memberFrame = true
+		if len(p.memberFrames) == MaxFrames {
+			copy(p.memberFrames, p.memberFrames[1:]) // keep the innermost
+			p.memberFrames = p.memberFrames[:MaxFrames-1]
+		}
+		p.memberFrames = append(p.memberFrames, f)
+		return
+	}
+	if strings.HasSuffix(t, tbStart) {
+		p.memberFrames = p.memberFrames[:0] // a section of the member's own chain
 		return
 	}
 	if strings.HasPrefix(t, "+") || t != strings.TrimLeft(t, " \t") || !isExceptionLine(t, wasFrame) {
@@ -231,6 +242,8 @@ func (p *tbParser) memberLine(n int, r string) {
 		return
 	}
 	l.MemberType, l.MemberMessage = typ, msg
+	l.MemberFrames = append(l.MemberFrames[:0], p.memberFrames...)
+	p.memberFrames = p.memberFrames[:0]
 }
 
 func (p *tbParser) addFrame(f Frame) {

@@ -100,6 +100,7 @@ ValueError`,
 				Type: "ExceptionGroup", Message: "group (2 sub-exceptions)", Group: true,
 				Frames:     []Frame{{"g.py", 41, "<module>"}},
 				MemberType: "ZeroDivisionError", MemberMessage: "division by zero",
+				MemberFrames: []Frame{{"g.py", 12, "a"}},
 			}}},
 		},
 		{
@@ -117,6 +118,7 @@ ValueError`,
 				Type: "ExceptionGroup", Message: "unhandled errors in a TaskGroup (1 sub-exception)", Group: true,
 				Frames:     []Frame{{"c.py", 99, "group"}},
 				MemberType: "ValueError", MemberMessage: "member 0",
+				MemberFrames: []Frame{{"c.py", 96, "group"}},
 			}}},
 		},
 		{
@@ -162,6 +164,7 @@ During handling of the above exception, another exception occurred:
 				Type: "ExceptionGroup", Message: "outer (2 sub-exceptions)", Group: true,
 				Frames:     []Frame{{"g.py", 41, "<module>"}},
 				MemberType: "KeyError", MemberMessage: "'k'",
+				MemberFrames: []Frame{{"g.py", 12, "a"}},
 			}}},
 		},
 		{
@@ -186,6 +189,7 @@ During handling of the above exception, another exception occurred:
 				Type: "ExceptionGroup", Message: "unhandled errors in a TaskGroup (1 sub-exception)", Group: true,
 				Frames:     []Frame{{"/x/starlette/_utils.py", 76, "collapse_excgroups"}},
 				MemberType: "openai_harmony.HarmonyError", MemberMessage: "Unexpected token 12606",
+				MemberFrames: []Frame{{"/x/serving_chat.py", 120, "stream"}},
 			}}},
 		},
 		{
