@@ -358,6 +358,48 @@ func TestUnclassifiedGroupIsNamedByItsMember(t *testing.T) {
 	}
 }
 
+// A failure whose quotes are backslash-escaped, as in an error body pasted
+// from a JSON or Python string, is named by the record that names it with
+// plain quotes, and the alert shows the line as it was printed. Escaped
+// quotes in a routine line still say nothing.
+func TestEscapedQuotesStillMatch(t *testing.T) {
+	m := defaultMatcher(t)
+	tests := []struct{ in, slug, headline string }{
+		{
+			in:       `{"object":"error","message":"The input (61709 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}`,
+			slug:     "input-longer-than-context-length",
+			headline: `{"object":"error","message":"The input (61709 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}`,
+		},
+		{
+			in:       `[2025-05-02 10:11:12] ERROR:    {'detail': 'ModuleNotFoundError(\"No module named \'sgl_kernel\'\")'}`,
+			slug:     "no-module-sgl-kernel",
+			headline: `{'detail': 'ModuleNotFoundError(\"No module named \'sgl_kernel\'\")'}`,
+		},
+		{
+			in:   `{"log":"[rank0]:[W521 04:01:01.000000000 ProcessGroupNCCL.cpp:1662] [PG ID 0 PG GUID 0(default_pg) Rank 0] Failed to check the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Connection reset by peer\n","stream":"stderr"}`,
+			slug: "c10d-tcpstore-should-dump-failed",
+		},
+	}
+	for _, tt := range tests {
+		ds, _ := analyzeAll(t, m, tt.in)
+		if len(ds) != 1 || ds[0].slug != tt.slug {
+			t.Errorf("%s: got %+v, want %s", tt.in, ds, tt.slug)
+			continue
+		}
+		if tt.headline != "" && ds[0].headline != tt.headline {
+			t.Errorf("%s: headline %q", tt.in, ds[0].headline)
+		}
+	}
+	for _, quiet := range []string{
+		`[2025-05-02 10:11:12] INFO:     sampling defaults {\"temperature\": 0.7, \"note\": \"the model\'s own\"}`,
+		`{"log":"[2025-05-02 10:11:12] Decode batch, #running-req: 3, \"ok\"\n","stream":"stderr"}`,
+	} {
+		if ds, _ := analyzeAll(t, m, quiet); len(ds) != 0 {
+			t.Errorf("%s: alerted %+v", quiet, ds)
+		}
+	}
+}
+
 // The best-informed reading of a line wins: a record without solutions
 // (generated from source) never displaces one with solutions that matches
 // the same line, even when its literal text is longer; across lines,
