@@ -476,7 +476,9 @@ func (a *Assembler) continues(c *classified) bool {
 		// another actor is another process's record.
 		return false
 	}
-	if !afterBlank && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+	if p.blanks <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+		// One blank line between the parts of an NCCL message is a
+		// double-spaced paste: NCCL prints them together.
 		return true
 	}
 	if !afterBlank && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || p.msgLines) && messageFollows(p.msg) &&

@@ -281,6 +281,20 @@ collect2: error: ld returned 1 exit status
 			},
 		},
 		{
+			// The same message pasted double-spaced: one blank line between
+			// its parts keeps them together; two end it.
+			name: "NCCL last error, double-spaced",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n\n" +
+				"Last error:\n\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n\n\n" +
+				"Last error:",
+			want: []view{
+				{"1-9", FormatNone, "", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"},
+				{"10-10", FormatNone, "", "Last error:", ""},
+			},
+		},
+		{
 			// "Last error:" that no NCCL message announced is text of its own.
 			name: "last error without an NCCL message",
 			in:   "RuntimeError: something else failed\nLast error:\nsocket closed",
