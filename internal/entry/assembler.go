@@ -84,6 +84,14 @@ import (
 // the end of the line; never "...Warning:") gets a one-link Bare
 // Traceback from the first such line.
 //
+// Double spacing: a paste or a terminal that put a blank line after every
+// line (SGLANG-LOGS.md §10). A stream is double-spaced once three
+// non-blank lines in a row each followed exactly one blank line, until two
+// non-blank lines meet. While it is, the blank lines
+// before a line count half when deciding whether the line continues the
+// entry (one is none, two or three are one); an entry's text keeps them
+// all.
+//
 // Blank lines: they never start an entry while one is open. They are held
 // until the next non-blank line decides: if that line continues the entry,
 // the blanks become part of its text (chained tracebacks, py-spy dumps);
@@ -109,6 +117,7 @@ type Assembler struct {
 	scratch []string // reused to hand the kept lines to ParseTraceback
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
+	spacing spacing     // whether a paste put a blank line after every line
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
 	// kept holds the pending entry's lines: outside pending, so that
@@ -154,6 +163,10 @@ type pending struct {
 	// msgLines: the entry is an exception line with an empty message
 	// ("ImportError: ") taking the message lines that follow it.
 	msgLines bool
+	// spacedMsg: the first of those message lines came one blank line
+	// after the exception line (a double-spaced paste not recognised
+	// yet), so the next ones may too.
+	spacedMsg bool
 	// bareType and bareMsg hold the entry's first exception line when it
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
@@ -215,6 +228,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		return a.out
 	}
 	a.lines++
+	a.spacing.line()
 	ref := l.Time
 	if ref.IsZero() {
 		ref = a.opt.Reference
@@ -333,6 +347,7 @@ func isSGLangFormat(f Format) bool {
 
 // pushBlank handles a line with nothing but wrappers and white space.
 func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+	a.spacing.blank()
 	p := &a.cur
 	if !p.active {
 		a.arena.rotate()
@@ -470,22 +485,39 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
-	afterBlank := p.blanks > 0
-	if a, b := rayActor(p.prefix), rayActor(c.prefix); a != "" && b != "" && a != b {
+	afterBlank := a.spacing.real(p.blanks) > 0
+	if otherRayActor(p.prefix, c.prefix) {
 		// Ray relays every actor's output into one stream: a line of
 		// another actor is another process's record.
 		return false
 	}
-	if p.blanks <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+	// A first line that announces what follows ("Exception in
+	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
+	// a paste whose doubled spacing is not recognised yet, not the end
+	// of the record.
+	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && p.tb == tbNone &&
+		(p.colon || messageFollows(p.msg))
+	if announced && !p.greedy && isTracebackLine(s) {
+		return true
+	}
+	if p.spacedMsg && p.blanks == 1 {
+		// The message lines of an announcing line that came one blank
+		// line after it come one blank line apart.
+		afterBlank = false
+	}
+	if a.spacing.real(p.blanks) <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
 		// One blank line between the parts of an NCCL message is a
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
-	if !afterBlank && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || p.msgLines) && messageFollows(p.msg) &&
+	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) && messageFollows(p.msg) &&
 		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
+		if announced {
+			p.spacedMsg = true
+		}
 		p.msgLines = true
 		return true
 	}
@@ -736,19 +768,99 @@ func messageFollows(line string) bool {
 	return ok && msg == "" && len(typ) == len(t)-1
 }
 
-// rayActor returns the "(Actor pid=N" part of a Ray actor prefix at the
-// start of prefix, "" when there is none.
-func rayActor(prefix string) string {
-	if prefix == "" || prefix[0] != '(' {
-		return ""
+// otherRayActor reports whether two lines' prefixes name different Ray
+// actors: both hold a Ray actor prefix, stacked anywhere among their
+// wrappers (a collector's timestamp or a compose service may stand in
+// front of it, and Ray inside Ray repeats it), and the actors differ.
+func otherRayActor(a, b string) bool {
+	if a == "" || b == "" {
+		return false
 	}
-	n := rayPrefixLen(prefix)
-	if n == 0 {
-		return ""
+	for {
+		x, restA := nextRayActor(a)
+		y, restB := nextRayActor(b)
+		switch {
+		case x == "" && y == "":
+			return false
+		case x == "" || y == "":
+			// One line has fewer actors than the other: compare what
+			// both have, which was equal so far.
+			return false
+		case x != y:
+			return true
+		}
+		a, b = restA, restB
 	}
-	actor := prefix[:n]
-	if i := strings.Index(actor, ", ip="); i >= 0 {
-		actor = actor[:i]
+}
+
+// nextRayActor returns the "(Actor pid=N" part of the first Ray actor
+// prefix in a line's wrapper prefixes and what follows it, or "" when there
+// is none. A prefix begins at the start of the text or where another
+// ends.
+func nextRayActor(prefix string) (actor, rest string) {
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] != '(' || i > 0 && !endsPrefixField(prefix[i-1]) {
+			continue
+		}
+		n := rayPrefixLen(prefix[i:])
+		if n == 0 {
+			continue
+		}
+		actor = prefix[i : i+n]
+		if j := strings.Index(actor, ", ip="); j >= 0 {
+			actor = actor[:j]
+		}
+		return strings.TrimRight(actor, ") "), prefix[i+n:]
 	}
-	return strings.TrimRight(actor, ") ")
+	return "", ""
+}
+
+// spacedAfter is how many non-blank lines in a row, each after exactly one
+// blank line, make a stream double-spaced.
+const spacedAfter = 3
+
+// spacing tells a double-spaced stream (see Assembler) from its blank
+// lines: bounded state, two counters.
+type spacing struct {
+	gap    int // blank lines since the last non-blank line
+	single int // non-blank lines in a row that came after exactly one blank
+}
+
+// blank notes a blank line.
+func (s *spacing) blank() {
+	if s.gap < 1<<20 {
+		s.gap++
+	}
+}
+
+// line notes a non-blank line, before its blank lines are counted by real.
+func (s *spacing) line() {
+	switch s.gap {
+	case 0:
+		s.single = 0
+	case 1:
+		s.single = min(s.single+1, spacedAfter)
+	}
+	// Two or more blank lines: a blank line of the original, doubled,
+	// which neither proves nor disproves the spacing.
+	s.gap = 0
+}
+
+// real returns how many of n blank lines held before the current
+// non-blank line were in the log before a paste doubled its spacing.
+func (s *spacing) real(n int) int {
+	if s.single >= spacedAfter {
+		return n / 2
+	}
+	return n
+}
+
+// endsPrefixField reports whether c may end a field of a line prefix: a
+// space, or one of ":|]>".
+func endsPrefixField(c byte) bool {
+	switch c {
+	case ' ', ':', '|', ']', '>':
+		return true
+	}
+	return false
 }

@@ -523,3 +523,60 @@ func TestRayActorsDoNotShareEntries(t *testing.T) {
 		t.Fatalf("got %d entries, want the other actor's line on its own", len(es))
 	}
 }
+
+// doubleSpace puts a blank line after every line, as some pastes and
+// terminals do.
+func doubleSpace(text string) string {
+	return strings.ReplaceAll(text, "\n", "\n\n")
+}
+
+// TestDoubleSpacedStream: a stream with a blank line after every line
+// assembles into the same entries, with the same messages and exceptions,
+// as the stream without them, from its first line on.
+func TestDoubleSpacedStream(t *testing.T) {
+	for _, in := range []string{
+		"Exception in ModelRpcClient:\nTraceback (most recent call last):\n  File \"/x/model_rpc.py\", line 184, in exposed_step\n    self.forward_step()\nAttributeError: 'NoneType' object has no attribute 'cpu'\n[2024-03-01 10:00:01] INFO:     127.0.0.1:5 - \"GET /health HTTP/1.1\" 200 OK",
+		"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\nAttempted locations:\n1. /x/common_ops.abi3.so - undefined symbol: _ZN3c10\n[2025-01-01 00:00:00] Done.",
+		// Recognised after three lines, each one blank line after the last.
+		"[2025-01-01 00:00:00] Load weight end.\nframe #4: <unknown function> + 0xd6df4 (0x7f in /lib/libstdc++.so.6)\nframe #5: <unknown function> + 0x8609 (0x7f in /lib/libpthread.so.0)\nframe #6: clone + 0x43 (0x7f in /lib/libc.so.6)\n\nterminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG 3 Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141) ran for 600020 milliseconds before timing out.\nException raised from checkTimeout at ProcessGroupNCCL.cpp:609 (most recent call first):\nframe #0: c10::Error::Error() + 0x96\n[2025-01-01 00:00:01] Next.",
+		"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\nValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    g()\nKeyError: 'second'\nafter",
+	} {
+		want := assemble(t, Options{}, in)
+		got := assemble(t, Options{}, doubleSpace(in))
+		// The entries' text keeps the added blank lines: compare their
+		// words.
+		type gist struct{ Msg, Exc, Native string }
+		words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+		gists := func(es []Entry) []gist {
+			var out []gist
+			for _, v := range views(es) {
+				if v.Msg != "" || v.Exc != "" {
+					out = append(out, gist{words(v.Msg), words(v.Exc), v.Native})
+				}
+			}
+			return out
+		}
+		if diff := cmp.Diff(gists(want), gists(got)); diff != "" {
+			t.Errorf("double-spaced %q (-single-spaced +double-spaced):\n%s", in, diff)
+		}
+	}
+}
+
+// TestSingleBlankLinesStillEndEntries: blank lines between some records
+// are not double spacing; a header-less record still ends at one.
+func TestSingleBlankLinesStillEndEntries(t *testing.T) {
+	in := "first record\nits second line\n\nValueError: separate\n\nsecond record:\n\n  indented text after a blank\n" +
+		// Two lines meet: the count starts again.
+		"next\nsecond record:\n\n  indented text after a blank"
+	got := views(assemble(t, Options{}, in))
+	var msgs []string
+	for _, v := range got {
+		if v.Msg != "" {
+			msgs = append(msgs, v.Msg)
+		}
+	}
+	want := []string{"first record", "its second line", "ValueError: separate", "second record:", "next", "second record:", "  indented text after a blank"}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}

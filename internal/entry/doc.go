@@ -1,9 +1,11 @@
 // Package entry turns physical log lines into logical entries, the unit the
 // matcher searches. An Assembler, one per stream, strips wrappers (ANSI
 // colour, Ray, docker-compose and kubectl prefixes, collector and CI
-// timestamps, torchrun ranks, Markdown quotes) and a per-stream prefix it
-// learns (a collector's or wrapping logger's text repeated in front of
-// tracebacks and sglang records), recognises sglang, uvicorn, Rust tracing
+// timestamps, syslog and journald prefixes, torchrun ranks, Markdown
+// quotes) and a per-stream prefix it learns (a collector's or wrapping
+// logger's text repeated in front of tracebacks, glog lines and sglang
+// records), reads a double-spaced paste (a blank line after every line) as
+// it was before, recognises sglang, uvicorn, Rust tracing
 // (dynamo, the sglang router), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time
 // formats) and the native shapes of SGLANG-LOGS.md (faulthandler,

@@ -97,6 +97,7 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 			return false, 0, 0
 		}
 	}
+	plen = unknownPrefixLen(s, plen)
 	n := shapeOf(pl.scratch[:0], s[:plen])
 	if n == 0 {
 		return false, 0, 0
@@ -146,10 +147,41 @@ func (pl *prefixLearner) removeCandidate(i int) {
 	}
 }
 
+// glogAt returns where a glog record's header ("E0521 16:22:21.694042
+// 162 transfer_metadata.cpp:877] ", the transfer engines' native lines)
+// begins after a prefix field within maxLearnedPrefix bytes of s, or 0.
+func glogAt(s string) int {
+	end := min(len(s), maxLearnedPrefix+1)
+	for k := 1; k < end; k++ {
+		if !endsPrefixField(s[k-1]) || glogLevel(s[k]) == "" || len(s)-k < 22 || !isDigit(s[k+1]) {
+			continue
+		}
+		if _, ok := parseGlog(s[k:], time.Time{}, time.UTC); ok {
+			return k
+		}
+	}
+	return 0
+}
+
+// unknownPrefixLen returns the length of the part of the prefix s[:plen]
+// in front of the known wrappers that end it, which stripWrappers removes
+// on its own: "3: (Buffer pid=7) " learns "3: ", so a line of another Ray
+// actor behind the same outer prefix has it removed too, and its actor is
+// still told apart.
+func unknownPrefixLen(s string, plen int) int {
+	for k := 1; k < plen; k++ {
+		if endsPrefixField(s[k-1]) && wrapperPrefixesLen(s[k:plen]) == plen-k {
+			return k
+		}
+	}
+	return plen
+}
+
 // findPrefix looks for text in front of a line that Python prints at the
 // start of a line, and returns the text's length and how strongly it
-// suggests a prefix. Strong: a traceback frame line, a chain separator or
-// an sglang header (srt, legacy, diffusion) after the prefix; nothing of
+// suggests a prefix. Strong: a traceback frame line, a chain separator, a
+// glog header or an sglang header (srt, legacy, diffusion) after the
+// prefix; nothing of
 // theirs is ever printed after other text on the same line. Weak: a
 // "Traceback (most recent call last):" line or a strict exception line, which
 // a log record's own message may also end with. The prefix must be at most
@@ -179,6 +211,11 @@ func findPrefix(s string) (int, int) {
 	}
 	if strength == evidenceNone {
 		if i := sglangHeaderAt(s); i > 0 {
+			best, strength = i, evidenceStrong
+		}
+	}
+	if strength == evidenceNone {
+		if i := glogAt(s); i > 0 {
 			best, strength = i, evidenceStrong
 		}
 	}

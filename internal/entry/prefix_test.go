@@ -267,3 +267,66 @@ func TestPushNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per prefixed line, want 0", n)
 	}
 }
+
+// TestLearnedPrefixStopsAtKnownWrappers: a prefix learned in front of a
+// known wrapper is only its unknown part, so the lines of another Ray
+// actor behind the same outer prefix lose it too and stay apart.
+func TestLearnedPrefixStopsAtKnownWrappers(t *testing.T) {
+	in := strings.Join([]string{
+		"3: (Rollout pid=5) [2025-07-15 17:11:34] Decode batch. #running-req: 1",
+		"3: (Buffer pid=4) Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
+		"3: (Rollout pid=5) [2025-07-15 17:11:35] Decode batch. #running-req: 1",
+		"3: (Buffer pid=4) Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
+		"3: (Rollout pid=5) [2025-07-15 17:11:36] Decode batch. #running-req: 1",
+	}, "\n")
+	var got []string
+	for _, v := range prefixViews(assemble(t, Options{}, in)) {
+		got = append(got, v.Lines+" "+v.Msg)
+	}
+	// Learned from the headers of lines 1 and 3: the lines before that
+	// keep their prefix.
+	want := []string{
+		"1-1 3: (Rollout pid=5) [2025-07-15 17:11:34] Decode batch. #running-req: 1",
+		"2-2 3: (Buffer pid=4) Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
+		"3-3 Decode batch. #running-req: 1",
+		"4-4 Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
+		"5-5 Decode batch. #running-req: 1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+func TestUnknownPrefixLen(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		plen int
+		want int
+	}{
+		{"3: (Buffer pid=4) Traceback", len("3: (Buffer pid=4) "), len("3: ")},
+		{"[1,3]<stderr>:(Buffer pid=4) x", len("[1,3]<stderr>:(Buffer pid=4) "), len("[1,3]<stderr>:")},
+		{"node7 | sglang-1  | x", len("node7 | sglang-1  | "), len("node7 | ")},
+		{"3: Traceback", len("3: "), len("3: ")},
+		{"host=a (b) x", len("host=a (b) "), len("host=a (b) ")},
+	} {
+		if got := unknownPrefixLen(tt.s, tt.plen); got != tt.want {
+			t.Errorf("unknownPrefixLen(%q, %d) = %d, want %d", tt.s, tt.plen, got, tt.want)
+		}
+	}
+}
+
+// TestPrefixLearnedFromGlogLines: the transfer engines' glog lines behind a
+// prefix no rule knows are evidence of it, like tracebacks and sglang
+// headers, so their error lines are read as native errors.
+func TestPrefixLearnedFromGlogLines(t *testing.T) {
+	in := strings.Join([]string{
+		"3: I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)",
+		"3: I0618 03:16:44.802318 65613 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)",
+		"3: E0618 03:16:45.000001 65613 client.cpp:120] Failed to allocate slices for put_batch",
+	}, "\n")
+	es := assemble(t, Options{}, in)
+	last := es[len(es)-1]
+	if last.Native != NativeGlog || last.Level != "ERROR" || last.Prefix != "3: " {
+		t.Errorf("last entry: native %q level %q prefix %q, want glog ERROR behind \"3: \"", last.Native, last.Level, last.Prefix)
+	}
+}

@@ -9,7 +9,7 @@ const maxWrapperPasses = 8
 // stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
 // §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
-// --prefix, Markdown quotes), then the Ray dedup suffix and a trailing CR.
+// --prefix, syslog and journald, Markdown quotes), then the Ray dedup suffix and a trailing CR.
 // A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
 // codes are never copied.
@@ -103,14 +103,114 @@ func wrapperPrefixLen(s string) int {
 		if n := collectorTimeLen(s); n > 0 {
 			return n
 		}
+		if n := syslogPrefixLen(s); n > 0 {
+			return n
+		}
 		if n := rfc3339PrefixLen(s); n > 0 {
 			return n
 		}
 		return composePrefixLen(s)
 	case isWordByte(c):
+		if isUpper(c) {
+			if n := syslogPrefixLen(s); n > 0 {
+				return n
+			}
+		}
 		return composePrefixLen(s)
 	}
 	return 0
+}
+
+// syslogPrefixLen matches the syslog and journald prefix "TIME HOST
+// TAG[PID]: " (journalctl's short, short-precise, short-iso and
+// short-iso-precise outputs, rsyslog's files): TIME is "Nov  6 02:10:00",
+// with a fraction or not, or an ISO time with a numeric zone ("+0000" or
+// "+00:00"); the PID is optional.
+func syslogPrefixLen(s string) int {
+	i := syslogTimeLen(s)
+	if i == 0 || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	i++
+	// The host: a name or an address.
+	h := i
+	for i < len(s) && i-h < 256 && (isWordByte(s[i]) || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i == h || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	i++
+	// The tag: the program, up to "[" or ":".
+	t := i
+	for i < len(s) && i-t < 128 && s[i] != ' ' && s[i] != '[' && s[i] != ':' {
+		i++
+	}
+	if i == t || i >= len(s) {
+		return 0
+	}
+	if s[i] == '[' {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i+1 || j >= len(s) || s[j] != ']' {
+			return 0
+		}
+		i = j + 1
+	}
+	if i >= len(s) || s[i] != ':' {
+		return 0
+	}
+	return closeOfPrefix(s, i)
+}
+
+// syslogTimeLen returns the length of a syslog time at the start of s:
+// "Mmm dd HH:MM:SS[.frac]" (the day space-padded or not), or
+// "YYYY-MM-DDTHH:MM:SS[.frac]" with a numeric zone, "+hhmm" or "+hh:mm".
+// An ISO time in UTC ("Z") is what kubectl and CI runners put in front of
+// a line (rfc3339PrefixLen), never journald, which prints the zone's
+// offset: "Z host tag: " there is that timestamp in front of a message.
+func syslogTimeLen(s string) int {
+	if len(s) >= 15 && isMonth(s[:3]) && s[3] == ' ' && (isDigit(s[4]) || s[4] == ' ') && isDigit(s[5]) &&
+		s[6] == ' ' && isClock(s[7:15]) {
+		return fracEnd(s, 15)
+	}
+	if len(s) < 24 || !isDate(s[:10]) || s[10] != 'T' || !isClock(s[11:19]) {
+		return 0
+	}
+	i := fracEnd(s, 19)
+	if i+6 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+3]) && s[i+3] == ':' && isDigits(s[i+4:i+6]) {
+		return i + 6
+	}
+	if i+5 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+5]) {
+		return i + 5 // journalctl's short-iso before systemd 250
+	}
+	return 0
+}
+
+// fracEnd returns where a ".digits" fraction that may start at s[i] ends,
+// i when there is none.
+func fracEnd(s string, i int) int {
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j > i+1 {
+			return j
+		}
+	}
+	return i
+}
+
+// isMonth matches an English month's three-letter abbreviation.
+func isMonth(s string) bool {
+	switch s {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
 }
 
 // collectorTimeLen matches "MM-DD HH:MM:SS.mmm " (collector agents).

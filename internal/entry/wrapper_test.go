@@ -40,6 +40,16 @@ func TestStripWrappers(t *testing.T) {
 		{"python prompt kept", ">>> 3/\"3\"", ">>> 3/\"3\"", ""},
 		{"loguru marker frame", "> File \"a.py\", line 1, in f", "File \"a.py\", line 1, in f", "> "},
 		{"stacked", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) [2025-10-01 12:00:00 TP0] x", "[2025-10-01 12:00:00 TP0] x", "2025-10-01T12:00:00Z sglang-1  | (TP0 pid=9) "},
+		{"journald short", "Nov 06 02:10:00 gpu-node-3 sglang[2741]: Traceback (most recent call last):", "Traceback (most recent call last):", "Nov 06 02:10:00 gpu-node-3 sglang[2741]: "},
+		{"syslog padded day no pid", "Nov  6 02:10:00 gpu-node-3 kernel: Out of memory: Killed process 2741 (python3)", "Out of memory: Killed process 2741 (python3)", "Nov  6 02:10:00 gpu-node-3 kernel: "},
+		{"journald short-precise", "Nov 06 02:10:00.702513 node python3[12]: ValueError: x", "ValueError: x", "Nov 06 02:10:00.702513 node python3[12]: "},
+		{"journald short-iso", "2025-11-06T02:10:00+0000 node sglang[12]:   File \"a.py\", line 1, in f", "  File \"a.py\", line 1, in f", "2025-11-06T02:10:00+0000 node sglang[12]: "},
+		{"journald short-iso-precise", "2025-11-06T02:10:00.702513+01:00 node sglang[12]: x", "x", "2025-11-06T02:10:00.702513+01:00 node sglang[12]: "},
+		{"journald empty message", "Nov 06 02:10:00 node sglang[12]:", "", "Nov 06 02:10:00 node sglang[12]:"},
+		{"utc stamp then a message with a colon is not journald", "2025-11-06T02:10:00.7020000Z ImportError: libnvrtc.so.12: cannot open", "ImportError: libnvrtc.so.12: cannot open", "2025-11-06T02:10:00.7020000Z "},
+		{"utc stamp then words and a colon", "2025-11-06T02:10:00Z some message: text", "some message: text", "2025-11-06T02:10:00Z "},
+		{"month word then text is not syslog", "Nov 06 was the day: nothing", "Nov 06 was the day: nothing", ""},
+		{"journald bad pid", "Nov 06 02:10:00 node sglang[x]: y", "Nov 06 02:10:00 node sglang[x]: y", ""},
 		{"crlf", "Killed\r", "Killed", ""},
 		{"tqdm redraws", "Loading shards:   0% 0/4\rLoading shards:  50% 2/4\rLoading shards: 100% 4/4\r", "Loading shards: 100% 4/4", ""},
 	}
@@ -58,5 +68,30 @@ func TestStripWrappersNoAllocWithoutANSI(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { stripWrappers(line) })
 	if allocs != 0 {
 		t.Errorf("stripWrappers allocated %v times per line without ANSI codes, want 0", allocs)
+	}
+}
+
+func TestOtherRayActor(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"(Buffer pid=1) ", "(Rollout pid=2) ", true},
+		{"(Buffer pid=1) ", "(Buffer pid=1, ip=10.0.0.1) ", false},
+		{"", "(Rollout pid=2) ", false},
+		{"sglang-1  | ", "sglang-1  | ", false},
+		// Behind a collector's timestamp or a compose service.
+		{"2025-11-06T02:10:00Z (Buffer pid=1) ", "2025-11-06T02:10:01Z (Rollout pid=2) ", true},
+		{"sglang-1  | (Buffer pid=1) ", "sglang-1  | (Buffer pid=1) ", false},
+		// Ray inside Ray: the outer actor is the same, the inner differs.
+		{"(Engine pid=9) (Buffer pid=1) ", "(Engine pid=9) (Rollout pid=2) ", true},
+		{"(Engine pid=9) (Buffer pid=1) ", "(Engine pid=9) (Buffer pid=1) ", false},
+		// A parenthesis inside another prefix is not an actor.
+		{"[pod/x(pid=1)/c] ", "[pod/x(pid=2)/c] ", false},
+	}
+	for _, tt := range tests {
+		if got := otherRayActor(tt.a, tt.b); got != tt.want {
+			t.Errorf("otherRayActor(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
 	}
 }

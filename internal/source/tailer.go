@@ -123,6 +123,14 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// came meanwhile, instead of waking for the first of them and again
 	// when the gap ends. One wake-up a pass rather than two.
 	flowing := false
+	// flow ticks every minPassGap while flowing: a clock that re-arms
+	// itself where it fired (flowClock says why it is not a timer reset
+	// after every pass).
+	flow, err := newFlowClock(ctx)
+	if err != nil {
+		return err
+	}
+	defer flow.close()
 	for {
 		now := time.Now()
 		more, err := t.flushed(ctx, now, full, emit)
@@ -144,13 +152,16 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			if !sleep(ctx, timer, minPassGap-time.Since(now)) {
-				return nil
+			if ok, err := flow.wait(); !ok {
+				return err
 			}
 			if got, f := t.takeEvents(); got {
 				full = f || !time.Now().Before(nextScan)
 				flowing = true
 				continue
+			}
+			if err := flow.stop(); err != nil {
+				return err
 			}
 		}
 		wake, wakeFull := nextScan, true
@@ -175,6 +186,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				}
 				flowing = true
+				if err := flow.start(minPassGap); err != nil {
+					return err
+				}
 			}
 			_, more := t.takeEvents()
 			full = more || full
