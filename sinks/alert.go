@@ -124,6 +124,10 @@ type ContextHit struct {
 	ID   string `json:"id"`
 	Slug string `json:"slug"`
 	Text string `json:"text"` // the wrapper's matched line
+	// Fingerprint is set when the wrapper was an entry of its own, its
+	// cause in the next: the fingerprint of the incident it would have
+	// been alone.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // Match is what matched in the entry.

@@ -9,7 +9,7 @@ const maxWrapperPasses = 8
 // stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
 // §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
-// --prefix, syslog and journald, Markdown quotes), then the Ray dedup suffix and a trailing CR.
+// --prefix, syslog and journald, bracketed CI times, Markdown quotes), then the Ray dedup suffix and a trailing CR.
 // A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
 // codes are never copied.
@@ -96,6 +96,9 @@ func wrapperPrefixLen(s string) int {
 		return rayPrefixLen(s)
 	case c == '[':
 		if n := rankPrefixLen(s); n > 0 {
+			return n
+		}
+		if n := bracketedTimeLen(s); n > 0 {
 			return n
 		}
 		return podPrefixLen(s)
@@ -264,6 +267,18 @@ func rfc3339Len(s string) (int, bool) {
 		return i + 6, true
 	}
 	return 0, false
+}
+
+// bracketedTimeLen matches an RFC 3339 time in brackets and one space,
+// "[2025-11-06T02:10:00.702Z] ", as CI systems (Jenkins' timestamper,
+// Buildkite) put in front of every line of a job's log. sglang's own
+// bracketed times have a space, not a "T", between date and time.
+func bracketedTimeLen(s string) int {
+	n, ok := rfc3339Len(s[1:])
+	if !ok || 1+n >= len(s) || s[1+n] != ']' {
+		return 0
+	}
+	return closeOfPrefix(s, 1+n)
 }
 
 // composePrefixLen matches docker compose's "service-1  | " (v2) or

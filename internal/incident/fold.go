@@ -296,13 +296,27 @@ func (g *Grouper) adopt(root *group) {
 // is open now: those whose settle time is over, or all of them at Flush.
 // Adopt does this when the root cause arrives; this covers a root cause
 // restored from a snapshot or a consequence restored without one.
+//
+// It also gives each settling wrapper alone (see loneWrapper) to the cause
+// read with it.
 func (g *Grouper) foldSettled(now time.Time, all bool) {
 	if g.opts.Correlation <= 0 {
 		return
 	}
 	for _, id := range g.sortedIDs() {
 		c := g.groups[id]
-		if !c.Consequence || !c.Settling || (!all && now.Before(c.NotifyAt)) {
+		if c == nil || !c.Settling || (!all && now.Before(c.NotifyAt)) {
+			continue
+		}
+		if loneWrapper(c) {
+			if cause := g.findCause(c, id); cause != nil {
+				cause.absorbWrapper(c, &g.stats)
+				g.remove(id)
+				g.touch(cause)
+			}
+			continue
+		}
+		if !c.Consequence {
 			continue
 		}
 		if root := g.findRoot(c.Scope, c.At, id); root != nil {
@@ -324,7 +338,8 @@ func cmpOr(a, b string) string {
 }
 
 // Holds reports whether alert a is the incident of fingerprint fp, or the
-// root-cause incident that fp was folded into. Code that marks an
+// root-cause incident that fp was folded into (a consequence, or a wrapper
+// alone taken as context). Code that marks an
 // incident's first alert (the pipeline's liveness gate) finds it with this
 // once the settle time is over, wherever the occurrence ended up.
 func Holds(a *sinks.Alert, fp string) bool {
@@ -333,6 +348,11 @@ func Holds(a *sinks.Alert, fp string) bool {
 	}
 	for i := range a.Consequences {
 		if a.Consequences[i].Fingerprint == fp {
+			return true
+		}
+	}
+	for i := range a.Context {
+		if a.Context[i].Fingerprint == fp {
 			return true
 		}
 	}
@@ -352,4 +372,63 @@ func (g *Grouper) Pending(fp string) bool {
 		}
 	}
 	return false
+}
+
+// A wrapper alone. "Scheduler hit an exception:" or "Exception in
+// ModelRpcClient:" printed in an entry of its own, its traceback in the
+// next one (the line cut from it by another process's output, or by a
+// prefix learned only at the traceback), says which process died, not
+// why. Settling, it waits for the cause read with it: a failure of the
+// same scope within the settle time of it that is no wrapper and no
+// consequence. That cause's incident takes it as context and its
+// severity, and only the cause is announced: one crash, one page, the
+// cause first. A wrapper with no such cause is announced alone.
+
+// loneWrapper reports whether gr is the incident of a wrapper record with
+// no cause of its own.
+func loneWrapper(gr *group) bool {
+	return !gr.Consequence && gr.Alert.Record.Role == string(patterns.RoleWrapper)
+}
+
+// findCause returns the incident the lone wrapper w (fingerprint id) is
+// context of, or nil: the earliest failure of its scope within the settle
+// time of it that is neither a wrapper nor a consequence.
+func (g *Grouper) findCause(w *group, id string) *group {
+	var best *group
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || !canBeRoot(c) || loneWrapper(c) || c.At.Sub(w.At).Abs() > g.opts.Settle {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
+}
+
+// absorbWrapper makes the lone wrapper incident w context of the cause gr.
+func (gr *group) absorbWrapper(w *group, st *Stats) {
+	st.Folded += int64(max(w.Alert.Count, 1))
+	gr.changed()
+	a := &gr.Alert
+	if i := slices.IndexFunc(a.Context, func(c sinks.ContextHit) bool { return c.ID == w.Alert.Record.ID }); i >= 0 {
+		if a.Context[i].Fingerprint == "" {
+			a.Context[i].Fingerprint = w.Alert.Fingerprint
+		}
+	} else {
+		a.Context = append(a.Context, sinks.ContextHit{
+			ID: w.Alert.Record.ID, Slug: w.Alert.Record.Slug,
+			Text:        cmpOr(w.Alert.Headline, w.Alert.Match.Text),
+			Fingerprint: w.Alert.Fingerprint,
+		})
+	}
+	// The wrapper says the process died: as bad as the death.
+	if sinks.SeverityRank(w.Alert.Record.Severity) > sinks.SeverityRank(a.Record.Severity) {
+		a.Record.Severity = w.Alert.Record.Severity
+	}
+	a.Record.Fatal = a.Record.Fatal || w.Alert.Record.Fatal
+	for _, r := range w.Alert.Ranks {
+		a.Ranks = addRank(a.Ranks, r)
+	}
 }

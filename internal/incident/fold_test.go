@@ -411,11 +411,82 @@ func TestWrapperAloneIsTheLastChoiceOfRoot(t *testing.T) {
 	g.Observe(cause("oom", "pod:a", "TP7", t0), t0)
 	g.Observe(cons("sigquit", "pod:a", "", t0.Add(time.Second)), t0.Add(time.Second))
 	got := g.Flush(t0.Add(time.Second))
-	want := []full{{KindNew, "scheduler-hit-an-exception", 1, "TP3", nil}, {KindNew, "oom", 1, "TP7", []folded{{"sigquit", 1, nil}}}}
+	// The consequence folds into the named cause, not into the wrapper;
+	// the wrapper, alone in its entry, is the cause's context.
+	want := []full{{KindNew, "oom", 1, "TP7", []folded{{"sigquit", 1, nil}}}}
 	if diff := cmp.Diff(want, fulls(got)); diff != "" {
 		t.Fatalf("alerts (-want +got):\n%s", diff)
 	}
 }
+
+// wrapperAlone is a wrapper record's occurrence whose entry held no cause.
+func wrapperAlone(key, scope, rank string, at time.Time) Occurrence {
+	o := cause(key, scope, rank, at)
+	o.Alert.Record.Role = "wrapper"
+	o.Alert.Record.Fatal = true
+	o.Alert.Headline = "Exception in ModelRpcClient:"
+	return o
+}
+
+func TestLoneWrapperIsContextOfTheCauseReadWithIt(t *testing.T) {
+	w := wrapperAlone("legacy-subprocess-exception", "pod:a", "TP0", t0)
+	c := cause("attribute-error", "pod:a", "", t0.Add(10*time.Millisecond))
+	c.Alert.Record.Severity = "error"
+	g := New(foldOpts)
+	g.Observe(w, t0)
+	g.Observe(c, t0.Add(10*time.Millisecond))
+	if !g.Pending(w.Alert.Fingerprint) || !g.Pending(c.Alert.Fingerprint) {
+		t.Fatal("both incidents settle")
+	}
+	got := g.Tick(t0.Add(3 * time.Second))
+	if len(got) != 1 {
+		t.Fatalf("got %d alerts %+v, want the cause's alone", len(got), fulls(got))
+	}
+	a := got[0]
+	if a.Record.ID != "attribute-error" || a.Record.Severity != "critical" || !a.Record.Fatal {
+		t.Errorf("alert %s severity %s fatal %v: want the cause, as severe and fatal as the wrapper says", a.Record.ID, a.Record.Severity, a.Record.Fatal)
+	}
+	want := []sinks.ContextHit{{ID: "legacy-subprocess-exception", Slug: w.Alert.Record.Slug, Text: "Exception in ModelRpcClient:", Fingerprint: w.Alert.Fingerprint}}
+	if diff := cmp.Diff(want, a.Context); diff != "" {
+		t.Errorf("context (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"TP0"}, a.Ranks); diff != "" {
+		t.Errorf("ranks (-want +got):\n%s", diff)
+	}
+	if !Holds(&a, w.Alert.Fingerprint) || !Holds(&a, c.Alert.Fingerprint) {
+		t.Error("the cause's alert holds the wrapper's incident and its own")
+	}
+	if st := g.Stats(); st.Folded != 1 {
+		t.Errorf("Folded = %d, want 1", st.Folded)
+	}
+}
+
+func TestLoneWrapperWithoutACauseIsAlerted(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		other *Occurrence
+	}{
+		{"no other failure", nil},
+		{"a cause after the settle time", ptrOcc(cause("oom", "pod:a", "", t0.Add(3*time.Second)))},
+		{"a cause in another scope", ptrOcc(cause("oom", "pod:b", "", t0))},
+		{"only a consequence", ptrOcc(cons("sigquit", "pod:a", "", t0))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(foldOpts)
+			w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", t0)
+			g.Observe(w, t0)
+			if tt.other != nil {
+				g.Observe(*tt.other, tt.other.Time)
+			}
+			got := g.Flush(t0.Add(4 * time.Second))
+			if len(got) == 0 || got[0].Record.ID != "scheduler-hit-an-exception" || len(got[0].Context) != 0 {
+				t.Fatalf("alerts %+v: want the wrapper's own first", fulls(got))
+			}
+		})
+	}
+}
+
+func ptrOcc(o Occurrence) *Occurrence { return &o }
 
 func TestHolds(t *testing.T) {
 	g := New(foldOpts)

@@ -56,6 +56,9 @@ var wrappers = []wrapper{
 	{"srun-label", func(_ int, s string) string { return "3: " + s }},
 	{"mpirun-tag", func(_ int, s string) string { return "[1,3]<stderr>:" + s }},
 	{"loki-pipe", func(n int, s string) string { return stamp(n).Format("2006-01-02 15:04:05.000") + " | " + s }},
+	{"bracketed-stamp", func(n int, s string) string {
+		return "[" + stamp(n).Format("2006-01-02T15:04:05.000Z") + "] " + s
+	}},
 	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
 }
 
@@ -75,12 +78,9 @@ func wrap(w wrapper, text []byte) string {
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	"040-quoted-legacy-router-init-keyerror.log":                   firstLineBeforePrefix,
-	"054-legacy-modelrpc-attributeerror-none-cpu.log":              firstLineBeforePrefix,
-	"073-legacy-probability-tensor-inf-nan.log":                    firstLineBeforePrefix,
 	"129-deepep-max-dispatch-tokens-assertion.log":                 noPrefixEvidence,
 	"130-deepep-internode-native-assertion.log":                    noPrefixEvidence,
 	"133-bare-valueerror-hicache-host-memory.log":                  noPrefixEvidence,
-	"143-nccl-shm-segment-dist-backend-error.log":                  noPrefixEvidence,
 	"149-bare-typeerror-flush-cache-kwarg.log":                     noPrefixEvidence,
 	"154-bare-valueerror-model-type-unrecognized.log":              noPrefixEvidence,
 	"158-flat-scheduler-exception-indexerror-grammar.log":          noPrefixEvidence,
@@ -90,12 +90,13 @@ var knownShapeMisses = map[string]map[string]string{
 }
 
 // firstLineBeforePrefix: a prefix no rule knows is learned from the
-// traceback lines behind it, and the wrapper line in front of them, the
-// excerpt's first, was read before it was learned.
+// traceback lines behind it, and the excerpt's first line, a wrapper
+// record whose message begins the traceback, was read before it was
+// learned: the traceback is cut from its "Traceback" line.
 var firstLineBeforePrefix = map[string]string{
-	"srun-label": "the wrapper line comes before the prefix is learned",
-	"mpirun-tag": "the wrapper line comes before the prefix is learned",
-	"loki-pipe":  "the wrapper line comes before the prefix is learned",
+	"srun-label": "the first line comes before the prefix is learned",
+	"mpirun-tag": "the first line comes before the prefix is learned",
+	"loki-pipe":  "the first line comes before the prefix is learned",
 }
 
 // noPrefixEvidence: the excerpt's failure is a bare exception line, a native
