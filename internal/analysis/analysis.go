@@ -42,7 +42,8 @@ type Diagnosis struct {
 	Signal Signal
 	// Exception is the exception the cause is, when the failure is a
 	// Python exception: the outermost link of the chain that no wrapper
-	// record covers. Nil otherwise.
+	// record covers (for an exception group no record names, its first
+	// leaf member). Nil otherwise.
 	Exception *entry.Exception
 	// RootCause is the first link of the chain when it is not Exception.
 	RootCause *entry.Exception
@@ -107,6 +108,9 @@ func (a *Analyzer) Matcher() *matcher.Matcher { return a.m.Matcher() }
 func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 	a.types = e.Traceback.AppendTypes(a.types[:0])
 	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: a.types})
+	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
+		a.matchUnescaped(e.Text)
+	}
 	d := Diagnosis{PatternErrors: a.perrs}
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
@@ -176,8 +180,17 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Message)
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
+		if m := member(exc); m != nil {
+			// "ExceptionGroup: unhandled errors in a TaskGroup" only
+			// carries the failure its first member names.
+			d.Exception = m
+			d.Headline = FirstLine(ExceptionLine(m))
+		}
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if l := fatalLine(e); l != "" {
+			d.Headline = l
+		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}
@@ -252,6 +265,21 @@ func ExceptionLine(x *entry.Exception) string {
 	return x.Type + ": " + x.Message
 }
 
+// member is the exception of a group's first leaf member, with its own
+// frames; nil when x is not a group or no member was read.
+func member(x *entry.Exception) *entry.Exception {
+	if x == nil || !x.Group || x.MemberType == "" {
+		return nil
+	}
+	return &entry.Exception{Type: x.MemberType, Message: x.MemberMessage, Frames: x.MemberFrames}
+}
+
+// memberLine is the first line of a group's first leaf member's exception,
+// "" when there is none.
+func memberLine(x *entry.Exception) string {
+	return FirstLine(ExceptionLine(member(x)))
+}
+
 // FirstLine returns s up to its first newline, trailing blanks removed.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -269,4 +297,55 @@ func maxSeverity(a, b patterns.Severity) patterns.Severity {
 		return b
 	}
 	return a
+}
+
+// hasEscapedQuote reports whether s holds a backslash-escaped quote.
+func hasEscapedQuote(s string) bool {
+	return strings.Contains(s, `\'`) || strings.Contains(s, `\"`)
+}
+
+// matchUnescaped matches text again with its escaped quotes unescaped: an
+// error body pasted from a JSON or Python string ("the model\'s context
+// length") says what a record names with plain quotes. The hits are moved
+// back onto text, so they name its own bytes and lines.
+func (a *Analyzer) matchUnescaped(text string) {
+	u, at := unescapeQuotes(text)
+	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs, matcher.Subject{Text: u, ExceptionTypes: a.types})
+	for i := range a.hits {
+		h := &a.hits[i]
+		h.Start, h.End = at[h.Start], at[h.End]
+		h.Line = surroundingLines(text, h.Start, h.End)
+	}
+}
+
+// unescapeQuotes drops the backslash before every quote in s. at[i] is the
+// offset in s of byte i of the result, at[len(result)] is len(s).
+func unescapeQuotes(s string) (string, []int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	at := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '"') {
+			i++
+		}
+		b.WriteByte(s[i])
+		at = append(at, i)
+	}
+	at = append(at, len(s))
+	return b.String(), at
+}
+
+// surroundingLines is the full line (or lines) of text around [start, end).
+func surroundingLines(text string, start, end int) string {
+	from := strings.LastIndexByte(text[:start], '\n') + 1
+	to := len(text)
+	if end > start && text[end-1] == '\n' {
+		to = end - 1
+	} else if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		to = end + i
+	}
+	if to < from {
+		to = from
+	}
+	return text[from:to]
 }

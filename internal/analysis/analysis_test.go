@@ -211,6 +211,68 @@ func TestAnalyze(t *testing.T) {
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
 		},
 		{
+			name: "NCCL's last error names the cause; the unhandled system error around it is context",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n" +
+				"Last error:\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n",
+			want: []diagnosis{{
+				slug: "nccl-shared-memory-segment-failed", role: patterns.RoleCause, signal: analysis.SignalRecord, exc: "torch.distributed.DistBackendError",
+				context: []string{"nccl-unhandled-system-error"}, severity: patterns.SeverityCritical,
+				headline: "Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)",
+			}},
+		},
+		{
+			name: "NCCL's unhandled system error with no detail is still the diagnosis",
+			in:   schedTB + "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n",
+			want: []diagnosis{{
+				slug: "nccl-unhandled-system-error", role: patterns.RoleWrapper, signal: analysis.SignalRecord, exc: "RuntimeError",
+				context: []string{"scheduler-hit-an-exception"}, severity: patterns.SeverityCritical,
+				headline: "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+			}},
+		},
+		{
+			name: "a native assertion before an abort is a critical failure named by its line",
+			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
+				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+			}},
+		},
+		{
+			name: "glibc's assertion line",
+			in:   "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.",
+			}},
+		},
+		{
+			name: "CANN's inner error lines are an Ascend failure named by the first",
+			in: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				"        [Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
+				headline: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+			}},
+		},
+		{
+			name: "a Fatal Python error spliced into another rank's thread dump is still a crash, named from the error on",
+			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
+				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n" +
+				"  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/_contextlib.pyFatal Python error: \"Aborted, line \n",
+			want: []diagnosis{{
+				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				headline: "Fatal Python error: \"Aborted, line",
+			}},
+		},
+		{
+			name: "a thread dump alone (a soft watchdog's) is not a failure",
+			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
+				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n",
+		},
+		{
 			name: "INFO, WARNING and native INFO lines are not failures",
 			in: "[2026-05-28 00:11:09 TP0] Load weight begin. avail mem=78.12 GB\n" +
 				"2025-03-08 02:04:48,693 - sglang_router - WARNING - worker slow to answer\n" +
@@ -256,6 +318,85 @@ func TestUnknownFailuresInOneWrapperKeepTheirOwnKeys(t *testing.T) {
 	}
 	if keys[1] != keys[2] {
 		t.Fatalf("the same failure on two ranks has keys %s and %s", keys[1], keys[2])
+	}
+}
+
+// asgiGroup is an HTTP handler failure as starlette reports it: an
+// ExceptionGroup from anyio's task group whose first member is the failure.
+func asgiGroup(member string) string {
+	return "[2025-08-12 08:36:55] ERROR:    Exception in ASGI application\n" +
+		"  + Exception Group Traceback (most recent call last):\n" +
+		"  |   File \"/v/starlette/_utils.py\", line 77, in collapse_excgroups\n" +
+		"  |     yield\n" +
+		"  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n" +
+		"  +-+---------------- 1 ----------------\n" +
+		"    | Traceback (most recent call last):\n" +
+		"    |   File \"/sglang/srt/entrypoints/openai/serving_chat.py\", line 120, in stream\n" +
+		"    |     parsed = self.harmony.parse(tokens)\n" +
+		"    | " + member + "\n" +
+		"    +------------------------------------\n"
+}
+
+// An exception group no record names is named by its first member, not by
+// "unhandled errors in a TaskGroup": the member is the diagnosis's
+// exception, and two groups with different members are two incidents.
+func TestUnclassifiedGroupIsNamedByItsMember(t *testing.T) {
+	m := defaultMatcher(t)
+	ds, keys := analyzeAll(t, m, asgiGroup("openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006")+
+		asgiGroup("KeyError: 'reasoning_content'"))
+	if len(ds) != 2 {
+		t.Fatalf("got %d diagnoses, want 2: %+v", len(ds), ds)
+	}
+	if ds[0].slug != "" || ds[0].exc != "openai_harmony.HarmonyError" || ds[0].headline != "openai_harmony.HarmonyError: Unexpected token 12606 while expecting start token 200006" {
+		t.Errorf("first diagnosis %+v", ds[0])
+	}
+	if ds[1].headline != "KeyError: 'reasoning_content'" {
+		t.Errorf("second diagnosis %+v", ds[1])
+	}
+	if keys[0] == keys[1] {
+		t.Errorf("two groups with different members share key %s", keys[0])
+	}
+}
+
+// A failure whose quotes are backslash-escaped, as in an error body pasted
+// from a JSON or Python string, is named by the record that names it with
+// plain quotes, and the alert shows the line as it was printed. Escaped
+// quotes in a routine line still say nothing.
+func TestEscapedQuotesStillMatch(t *testing.T) {
+	m := defaultMatcher(t)
+	tests := []struct{ in, slug, headline string }{
+		{
+			in:       `{"object":"error","message":"The input (61709 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}`,
+			slug:     "input-longer-than-context-length",
+			headline: `{"object":"error","message":"The input (61709 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}`,
+		},
+		{
+			in:       `[2025-05-02 10:11:12] ERROR:    {'detail': 'ModuleNotFoundError(\"No module named \'sgl_kernel\'\")'}`,
+			slug:     "no-module-sgl-kernel",
+			headline: `{'detail': 'ModuleNotFoundError(\"No module named \'sgl_kernel\'\")'}`,
+		},
+		{
+			in:   `{"log":"[rank0]:[W521 04:01:01.000000000 ProcessGroupNCCL.cpp:1662] [PG ID 0 PG GUID 0(default_pg) Rank 0] Failed to check the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Connection reset by peer\n","stream":"stderr"}`,
+			slug: "c10d-tcpstore-should-dump-failed",
+		},
+	}
+	for _, tt := range tests {
+		ds, _ := analyzeAll(t, m, tt.in)
+		if len(ds) != 1 || ds[0].slug != tt.slug {
+			t.Errorf("%s: got %+v, want %s", tt.in, ds, tt.slug)
+			continue
+		}
+		if tt.headline != "" && ds[0].headline != tt.headline {
+			t.Errorf("%s: headline %q", tt.in, ds[0].headline)
+		}
+	}
+	for _, quiet := range []string{
+		`[2025-05-02 10:11:12] INFO:     sampling defaults {\"temperature\": 0.7, \"note\": \"the model\'s own\"}`,
+		`{"log":"[2025-05-02 10:11:12] Decode batch, #running-req: 3, \"ok\"\n","stream":"stderr"}`,
+	} {
+		if ds, _ := analyzeAll(t, m, quiet); len(ds) != 0 {
+			t.Errorf("%s: alerted %+v", quiet, ds)
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 //   - a log record at ERROR (error), CRITICAL or FATAL (critical) level;
 //   - a native error line: a Fatal Python error, std::terminate, a signal
 //     death reported by the shell, a ROCm memory fault, a CUDA device
-//     assertion (critical); c10d and glog at E (error) or F (critical);
+//     assertion, a C or C++ assertion (critical); c10d and glog at E (error) or F (critical);
 //     NCCL WARN (warning, its own level).
 //
 // Everything else, INFO and WARNING records included, is no signal.
@@ -45,6 +45,25 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 }
 
 const tracebackHeader = "Traceback (most recent call last):"
+
+// fatalPythonError opens the line faulthandler prints when it catches a
+// fatal signal.
+const fatalPythonError = "Fatal Python error: "
+
+// fatalLine returns the "Fatal Python error: ..." line of a faulthandler
+// dump whose first line is a thread header (the error line was spliced into
+// the dump by interleaved output): from the error to its line's end. ""
+// when the dump opens with it or holds none.
+func fatalLine(e *entry.Entry) string {
+	if e.Native != entry.NativeFaulthandler || strings.HasPrefix(e.Message, "Fatal Python error") {
+		return ""
+	}
+	i := strings.Index(e.Text, fatalPythonError)
+	if i < 0 {
+		return ""
+	}
+	return FirstLine(e.Text[i:])
+}
 
 // startsWithErrorWord reports whether a message with no level of its own
 // opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
@@ -102,12 +121,14 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 	switch e.Native {
 	case entry.NativeFaulthandler:
 		// A thread dump alone is what faulthandler.dump_traceback_later
-		// (a soft watchdog) prints; only "Fatal Python error" is a crash.
-		if strings.HasPrefix(e.Message, "Fatal Python error") {
+		// (a soft watchdog) prints; only "Fatal Python error" is a crash,
+		// also when another process's dump, written to the same terminal
+		// at the same moment, splices it into a frame line.
+		if strings.HasPrefix(e.Message, "Fatal Python error") || strings.Contains(e.Text, fatalPythonError) {
 			return patterns.SeverityCritical, true
 		}
 		return "", false
-	case entry.NativeTerminate, entry.NativeROCm, entry.NativeCUDAAssert:
+	case entry.NativeTerminate, entry.NativeROCm, entry.NativeCUDAAssert, entry.NativeAssert:
 		return patterns.SeverityCritical, true
 	case entry.NativeShell:
 		// "Terminated" is how an orchestrator stops a server.

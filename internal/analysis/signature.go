@@ -19,7 +19,8 @@ const topFrames = 3
 // message with volatile tokens normalised, and the innermost frames of its
 // link (file base name and function, no line numbers), so the same failure
 // from eight ranks, or from two runs, has one signature. exc is the link
-// that is the cause (nil: the outermost); a link that printed no frames (a
+// that is the cause (nil: the outermost); a group adds its first member's
+// exception line; a link that printed no frames (a
 // bare re-raise) is told apart by the frames of the nearest link that did.
 func Signature(tb *entry.Traceback, exc *entry.Exception) string {
 	if exc == nil {
@@ -32,6 +33,11 @@ func Signature(tb *entry.Traceback, exc *entry.Exception) string {
 	b.WriteString(exc.Type)
 	b.WriteByte('|')
 	b.WriteString(NormalizeMessage(FirstLine(exc.Message)))
+	if m := memberLine(exc); m != "" {
+		// A group's frames are its runner's; its member tells failures apart.
+		b.WriteString("|member|")
+		b.WriteString(NormalizeMessage(m))
+	}
 	frames := exc.Frames
 	if len(frames) == 0 && tb != nil {
 		for i := len(tb.Links) - 1; i >= 0 && len(frames) == 0; i-- {

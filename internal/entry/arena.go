@@ -85,6 +85,18 @@ func rebase(s, src, dst string) string {
 	return strings.Clone(s)
 }
 
+// cloneFrames is a deep copy of fs; nil stays nil.
+func cloneFrames(fs []Frame) []Frame {
+	if fs == nil {
+		return nil
+	}
+	c := make([]Frame, len(fs))
+	for j, f := range fs {
+		c[j] = Frame{File: strings.Clone(f.File), Line: f.Line, Func: strings.Clone(f.Func)}
+	}
+	return c
+}
+
 // clone is a deep copy of t; nil stays nil.
 func (t *Traceback) clone() *Traceback {
 	if t == nil {
@@ -99,13 +111,10 @@ func (t *Traceback) clone() *Traceback {
 		l.Type = strings.Clone(l.Type)
 		l.Message = strings.Clone(l.Message)
 		l.Separator = strings.Clone(l.Separator)
-		if l.Frames != nil {
-			fs := make([]Frame, len(l.Frames))
-			for j, f := range l.Frames {
-				fs[j] = Frame{File: strings.Clone(f.File), Line: f.Line, Func: strings.Clone(f.Func)}
-			}
-			l.Frames = fs
-		}
+		l.MemberType = strings.Clone(l.MemberType)
+		l.MemberMessage = strings.Clone(l.MemberMessage)
+		l.Frames = cloneFrames(l.Frames)
+		l.MemberFrames = cloneFrames(l.MemberFrames)
 		c.Links[i] = l
 	}
 	return &c

@@ -147,6 +147,8 @@ func TestOwnCoversEveryString(t *testing.T) {
 		"Entry.Source", "Entry.Stream", "Entry.Format", "Entry.Level", "Entry.Message", "Entry.Prefix", "Entry.Native",
 		"Entry.Text", "Entry.Raw",
 		"Entry.Traceback[].Links[].Type", "Entry.Traceback[].Links[].Message",
+		"Entry.Traceback[].Links[].MemberType", "Entry.Traceback[].Links[].MemberMessage",
+		"Entry.Traceback[].Links[].MemberFrames[].File", "Entry.Traceback[].Links[].MemberFrames[].Func",
 		"Entry.Traceback[].Links[].Frames[].File", "Entry.Traceback[].Links[].Frames[].Func",
 		"Entry.Traceback[].Links[].Separator",
 	}

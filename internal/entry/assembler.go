@@ -170,6 +170,8 @@ type pending struct {
 	// bareType and bareMsg hold the entry's first exception line when it
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
+	// nccl follows the lines of an NCCL error message (ncclNone...).
+	nccl int8
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -268,6 +270,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		p.last = l.Offset
 		p.cutBytes += cut
 		p.colon = endsWithColon(c.s)
+		p.nccl = ncclNext(p.nccl, c.s)
 		a.advance(c.s)
 		a.noteBare(c.s)
 		return a.out
@@ -277,7 +280,64 @@ func (a *Assembler) Push(l Line) []Entry {
 	}
 	a.arena.rotate()
 	a.open(l, &c, cut)
+	if p.kind != kindNative {
+		p.nccl = ncclNext(ncclNone, c.s)
+	}
 	return a.out
+}
+
+// The states of an NCCL error message, which torch and NCCL print over
+// several lines: "... NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled
+// system error (run with NCCL_DEBUG=INFO for details), NCCL version
+// 2.21.5", then NCCL's error name and description ("ncclSystemError:
+// System call (e.g. socket, malloc) or external library call failed or
+// device error."), then "Last error:" and the line that names what failed
+// ("Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size
+// 9637888)"): the last line is the cause, so it belongs to the entry.
+const (
+	ncclNone      int8 = iota
+	ncclMessage        // in the message: its name line or "Last error:" may follow
+	ncclLastError      // after "Last error:": the next line is the failure
+)
+
+// ncclNext is the NCCL state after the entry took line s.
+func ncclNext(state int8, s string) int8 {
+	t := strings.TrimSpace(s)
+	switch {
+	case state != ncclNone && t == "Last error:":
+		return ncclLastError
+	case state == ncclLastError:
+		return ncclNone
+	case strings.Contains(s, "NCCL error"):
+		return ncclMessage
+	case state == ncclMessage && isNCCLErrorName(t):
+		return ncclMessage
+	}
+	return ncclNone
+}
+
+// ncclContinues reports whether the non-blank line s continues an NCCL
+// error message in the given state.
+func ncclContinues(state int8, s string) bool {
+	if state == ncclLastError {
+		return true
+	}
+	t := strings.TrimSpace(s)
+	return t == "Last error:" || isNCCLErrorName(t)
+}
+
+// isNCCLErrorName matches NCCL's error-name line: "ncclSystemError: ...",
+// "ncclUnhandledCudaError: ...", "ncclRemoteError: ...".
+func isNCCLErrorName(s string) bool {
+	r, ok := strings.CutPrefix(s, "nccl")
+	if !ok || r == "" || !isUpper(r[0]) {
+		return false
+	}
+	i := 1
+	for i < len(r) && isWordByte(r[i]) {
+		i++
+	}
+	return strings.HasPrefix(r[i:], ": ")
 }
 
 // isSGLangFormat reports whether f is one of sglang's own header families.
@@ -444,6 +504,11 @@ func (a *Assembler) continues(c *classified) bool {
 		// The message lines of an announcing line that came one blank
 		// line after it come one blank line apart.
 		afterBlank = false
+	}
+	if a.spacing.real(p.blanks) <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+		// One blank line between the parts of an NCCL message is a
+		// double-spaced paste: NCCL prints them together.
+		return true
 	}
 	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) && messageFollows(p.msg) &&
 		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {

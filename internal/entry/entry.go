@@ -117,6 +117,12 @@ type Exception struct {
 	// (direct cause), "context" (during handling) or "" for the first link.
 	Separator string
 	Group     bool // an ExceptionGroup
+	// MemberType and MemberMessage are, for a group, the exception line of
+	// its first leaf member (the outermost of that member's chain), whose
+	// traceback is not a link; "" when none was read.
+	MemberType    string
+	MemberMessage string
+	MemberFrames  []Frame // that exception's own frames, innermost last; bounded
 }
 
 // Frame is one traceback frame.

@@ -15,6 +15,7 @@ var fuzzSeeds = []string{
 	"[2026-03-17 17:31:52 TP0] Scheduler hit an exception: Traceback (most recent call last):\n  File \"s.py\", line 1, in f\n    f()\n    ^^^\nRuntimeError: x\n\n[2026-03-17 17:31:53] Received sigquit",
 	"Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nKeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"b.py\", line 2, in g\nValueError",
 	"  + Exception Group Traceback (most recent call last):\n  |   File \"g.py\", line 1, in m\n  | ExceptionGroup: g (1 sub-exception)\n  +-+---------------- 1 ----------------\n    | ValueError: v\n    +------------------------------------",
+	"  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: o (2 sub-exceptions)\n  +-+---------------- 1 ----------------\n    | Exception Group Traceback (most recent call last):\n    | ExceptionGroup: i (1 sub-exception)\n    +-+---------------- 1 ----------------\n      | Traceback (most recent call last):\n      |   File \"g.py\", line 2, in n\n      | KeyError: 'k'\n      +------------------------------------\n    +---------------- 2 ----------------\n    | OSError: x\n    +------------------------------------",
 	"  File \"<stdin>\", line 1\n    1+\n     ^\nSyntaxError: invalid syntax",
 	"Fatal Python error: Segmentation fault\n\nThread 0x00007f (most recent call first):\n  File \"t.py\", line 1 in w\n\nKilled",
 	"[rank1]:[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x\nterminate called after throwing an instance of 'c10::DistBackendError'\n  what():  y\nException raised from f at a.cpp:1 (most recent call first):\nframe #0: z",
@@ -32,6 +33,8 @@ var fuzzSeeds = []string{
 	"kshell.c:3:10: fatal error: kernel/error.h: No such file or directory\n #include \"kernel/error.h\"\n          ^~~~~~~~~~~~~~~~\ncompilation terminated.\n/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nkernel.cu(5): error: x\nerror: command 'gcc' failed with exit code 1",
 	"> [2025-11-06T02:10:00.702Z] Traceback (most recent call last):\n> [2025-11-06T02:10:00.702Z]   File \"a.py\", line 1, in f\n> [2025-11-06T02:10:00.702Z] \n> [2025-11-06T02:10:00.703Z] ValueError: x",
 	"    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File \"/tmp/x\", line 202, in init\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: x",
+	"torch.distributed.DistBackendError: NCCL error in: a.cpp:81, unhandled system error, NCCL version 2.21.5\nncclSystemError: System call failed.\nLast error:\nError while creating shared memory segment /dev/shm/nccl-v (size 9)\nLast error:\nnccl: x\nncclX:",
+	"Assertion failed: /x/internode.cu:483, condition: a >= b\npython3: ../nptl/m.c:81: f: Assertion `x == 0' failed.\nAssertion failed: i < n, file p.c, line 4\n        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n[LINE:]\nThread 0x1 (most recent call first):\n  File \"a.py\", line 1 in fFatal Python error: \"Aborted",
 	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
 }
 
@@ -121,6 +124,11 @@ func FuzzParseTraceback(f *testing.F) {
 			t.Fatal("non-nil traceback without links")
 		}
 		checkTracebackBounds(t, tb)
+		for _, l := range tb.Links {
+			if l.MemberType != "" && (!l.Group || !strings.Contains(data, l.MemberType) || !strings.Contains(data, l.MemberMessage)) {
+				t.Fatalf("member %q: %q not read from a group in the input", l.MemberType, l.MemberMessage)
+			}
+		}
 		if !strings.Contains(data, tbStart) && !strings.Contains(data, "File \"") && !strings.Contains(data, "Exception Group Traceback") {
 			t.Fatalf("traceback parsed from input with no traceback marker: %+v", tb)
 		}
@@ -174,6 +182,9 @@ func FuzzParseLine(f *testing.F) {
 			}
 			parseCUDALine(text)
 			parseACLLine(text)
+			isNativeAssert(text)
+			isCANNReport(text)
+			isNCCLErrorName(text)
 		}
 		if n, strength := findPrefix(line); strength != evidenceNone {
 			if n <= 0 || n > maxLearnedPrefix || n > len(line) {
@@ -210,8 +221,8 @@ func checkTracebackBounds(t *testing.T, tb *Traceback) {
 		t.Fatalf("%d links, bound %d", len(tb.Links), MaxLinks)
 	}
 	for _, l := range tb.Links {
-		if len(l.Frames) > MaxFrames {
-			t.Fatalf("%d frames, bound %d", len(l.Frames), MaxFrames)
+		if len(l.Frames) > MaxFrames || len(l.MemberFrames) > MaxFrames {
+			t.Fatalf("%d frames, %d member frames, bound %d", len(l.Frames), len(l.MemberFrames), MaxFrames)
 		}
 	}
 }

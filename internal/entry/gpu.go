@@ -68,7 +68,9 @@ func startsWithErrorName(s, prefix string) bool {
 }
 
 // parseHIPLine matches HIP runtime failures: "HIP error: ...", a line that
-// starts with a hipError name, and the ROCclr runtime's own log lines
+// starts with a hipError name, AITER's failed HIP calls ("[AITER] x.cpp:141
+// fail to call hipModuleLaunchKernel(...) ---> [HIP error](invalid resource
+// handle)"), and the ROCclr runtime's own log lines
 // ":0:rocdevice.cpp            :2992: 4026031038 us:  Callback: Queue ...
 // aborting with error : HSA_STATUS_ERROR_...". ROCclr's leading number is
 // its log level (0 always printed, 1 error, 2 warning, 3 info, 4 debug);
@@ -82,6 +84,12 @@ func parseHIPLine(s string) (level string, ok bool) {
 		}
 	case 'h':
 		if startsWithErrorName(s, "hipError") {
+			return LevelError, true
+		}
+	case '[':
+		// AITER's HIP_CALL check: "[AITER] /path/x.cpp:141 fail to call
+		// hipModuleLaunchKernel(...) ---> [HIP error](invalid resource handle)".
+		if (strings.HasPrefix(s, "[AITER] ") || strings.HasPrefix(s, "[aiter] ")) && strings.Contains(s, "---> [HIP error](") {
 			return LevelError, true
 		}
 	case ':':

@@ -14,10 +14,11 @@ const (
 	NativeC10d         = "c10d"         // [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ... (I/W/E/F: INFO, WARNING, ERROR, FATAL)
 	NativeNCCL         = "nccl"         // host:pid:tid [dev] NCCL WARN ... (INFO/WARN/ERROR/TRACE: INFO, WARNING, ERROR, TRACE; ABORT: ERROR)
 	NativeCUDAAssert   = "cuda-assert"  // IndexKernel.cu:92: ...: block: [0,0,0], thread: [4,0,0] Assertion `...` failed. (ERROR)
+	NativeAssert       = "assert"       // Assertion failed: internode.cu:483, condition: ...; python3: x.c:81: f: Assertion `...' failed. (FATAL)
 	NativeGlog         = "glog"         // I0820 02:41:20.446154 710 transfer_engine.cpp:422] ... (I/W/E/F as c10d)
 	NativeShell        = "shell"        // Killed, Aborted (core dumped), Segmentation fault (core dumped), Quit (FATAL; Terminated: WARNING)
 	NativeROCm         = "rocm"         // Memory access fault by GPU node-N ... (FATAL); HIP error: ..., hipErrorNoDevice, ROCclr ":0:rocdevice.cpp :2992: ..." lines (ROCclr's level; "aborting with error": FATAL)
-	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ... (its tag); EZ9999: Inner Error!, aclrtSetDevice ... failed (ERROR)
+	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ... (its tag); EZ9999: Inner Error!, aclrtSetDevice ... failed, [Init][Compiler]... failed[FUNC:f][FILE:x.cpp][LINE:145] (ERROR)
 	NativeCUDA         = "cuda"         // CUDA error: ..., Cuda failure 'out of memory', Failed: Cuda error x.cuh:307 '...', cudaErrorIllegalAddress ... (ERROR)
 	NativeCompiler     = "compiler"     // x.cu(12): error: ..., x.cpp:3:10: fatal error: ..., /usr/bin/ld: cannot find -lcuda, error: command 'gcc' failed ... (ERROR; "fatal error": FATAL; "warning": WARNING)
 )
@@ -97,13 +98,16 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if isCUDAAssert(s) {
 		return native{kind: NativeCUDAAssert, level: LevelError}, true
 	}
+	if isNativeAssert(s) {
+		return native{kind: NativeAssert, level: LevelFatal, soft: true}, true
+	}
 	if parseCUDALine(s) {
 		return native{kind: NativeCUDA, level: LevelError, soft: true}, true
 	}
 	if lvl, ok := parseHIPLine(s); ok {
 		return native{kind: NativeROCm, level: lvl, soft: true}, true
 	}
-	if parseACLLine(s) {
+	if parseACLLine(s) || isCANNReport(s) {
 		return native{kind: NativeAscend, level: LevelError, soft: true}, true
 	}
 	if lvl, ok := parseCompilerLine(s); ok {
@@ -132,7 +136,7 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 	case NativeGlog:
 		return !afterBlank && (isIndented(s) || strings.HasPrefix(s, "*** "))
 	case NativeAscend:
-		return !afterBlank && (isIndented(s) || isAscendCode(s))
+		return !afterBlank && (isIndented(s) || isAscendCode(s) || isCANNReport(s))
 	case NativeCUDA:
 		return !afterBlank && isEpilogue(s)
 	case NativeCompiler:
@@ -344,6 +348,64 @@ func parseNCCL(s string) (string, bool) {
 func isCUDAAssert(s string) bool {
 	i := strings.Index(s, ": block: [")
 	return i > 0 && strings.Contains(s[i:], "], thread: [") && strings.Contains(s[i:], "Assertion `")
+}
+
+// isNativeAssert matches the line C and C++ code prints when an assertion
+// fails, just before it aborts: NVSHMEM's and DeepEP's host assert
+// ("Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483,
+// condition: ibgda_get_state()->num_rc_per_pe >= num_channels"), the C
+// runtime's ("Assertion failed: x >= 0, file pool.c, line 12") and glibc's
+// ("python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock:
+// Assertion `mutex->__data.__owner == 0' failed."). A CUDA device assert,
+// which names its block and thread, is isCUDAAssert's.
+func isNativeAssert(s string) bool {
+	if r, ok := strings.CutPrefix(s, "Assertion failed: "); ok {
+		return strings.Contains(r, ", condition: ") || strings.Contains(r, ", file ") || startsWithSourceRef(r)
+	}
+	i := strings.Index(s, ": Assertion `")
+	if i <= 0 || !strings.HasSuffix(s, "' failed.") {
+		return false
+	}
+	// glibc: "prog: file:line: function: Assertion `expr' failed."
+	c := strings.Index(s, ": ")
+	return c < i && startsWithSourceRef(s[c+2:i])
+}
+
+// startsWithSourceRef reports whether s opens with "path:line" followed by
+// ":" or ",": the place an assertion names.
+func startsWithSourceRef(s string) bool {
+	for i := 0; i < len(s) && i < 512; i++ {
+		switch s[i] {
+		case ' ':
+			return false
+		case ':':
+			j := i + 1
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			if j > i+1 && (j == len(s) || s[j] == ':' || s[j] == ',') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isCANNReport matches the lines CANN's error reporter writes under an
+// EZ9999-style code, each naming where it was raised:
+// "[Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+// often indented. They are the inner errors of a failed Ascend call.
+func isCANNReport(s string) bool {
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasSuffix(s, "]") {
+		return false
+	}
+	i := strings.LastIndex(s, "[LINE:")
+	if i < 0 || !isDigits(s[i+len("[LINE:"):len(s)-1]) {
+		return false
+	}
+	f := strings.LastIndex(s[:i], "[FILE:")
+	return f >= 0 && strings.HasSuffix(s[:i], "]") && strings.Contains(s[:f], "[FUNC:")
 }
 
 // parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ..."

@@ -65,6 +65,9 @@ func TestParseNative(t *testing.T) {
 			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
 		{"rocclr aborting older", ":0:rocdevice.cpp :2672: 0696142325 us: 5999 : [tid:0x7f676e4c7640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 			&native{kind: NativeROCm, level: LevelFatal, soft: true}},
+		// AITER's HIP call check (ROCm/aiter#1332).
+		{"aiter hip call", "[AITER] /home/aiter/aiter/jit/build/module_fmha_v3_fwd/blob/asm_fmha_fwd_v3_gfx942.cpp:141 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)",
+			&native{kind: NativeROCm, level: LevelError, soft: true}},
 		{"rocclr info", ":3:hip_context.cpp          :66  : 383398390709 us: [pid:718 tid: 0x7d97760d9f80] HIP Version: 7.2.53150.ed0a4c5276, Direct Dispatch: 1",
 			&native{kind: NativeROCm, level: LevelInfo, soft: true}},
 
@@ -75,6 +78,17 @@ func TestParseNative(t *testing.T) {
 			&native{kind: NativeAscend, level: LevelError, soft: true}},
 		{"cann code", "EZ9999: Inner Error!", &native{kind: NativeAscend, level: LevelError, soft: true}},
 		{"cann code with time", "E30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		// CANN's error reporter, indented under its code (sgl-project/sglang#9226).
+		{"cann report", "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]", &native{kind: NativeAscend, level: LevelError, soft: true}},
+		{"cann report unindented", "[Exec][Op]Execute op failed. op type = MatMul, ge result = 4294967295[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]", &native{kind: NativeAscend, level: LevelError, soft: true}},
+
+		// Native assertions before an abort (sgl-project/sglang#6017 DeepEP
+		// over NVSHMEM, glibc's assert, the C runtime's).
+		{"deepep assert", "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"nvshmem assert relative", "Assertion failed: src/host/transport/transport.cpp:157, condition: status == 0", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"glibc assert", "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"glibc assert c++ function", "python: /project/cpp/grammar_compiler.cc:209: void xgrammar::Compile(): Assertion `rule_id < num_rules' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"crt assert", "Assertion failed: idx < size, file pool.c, line 42", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 
 		// Compiler, linker and build tools (dthain/basekernel#148,
 		// pytorch/pytorch#103417, laugh12321/TensorRT-YOLO#1,
@@ -115,6 +129,12 @@ func TestParseNative(t *testing.T) {
 		{"not: thread without dump", "Thread 0x1 started", nil},
 		{"not: nccl text", "RuntimeError: NCCL error: unhandled system error", nil},
 		{"not: bracket level without pid", "[ERROR] something", nil},
+		{"not: aiter import", "[aiter] import [module_fmha_v3_fwd] under /home/aiter/aiter/jit/module_fmha_v3_fwd.so", nil},
+		{"not: assertion prose", "Assertion failed: expected the cache to be empty", nil},
+		{"not: python assertion", "AssertionError: Assertion `x' failed.", nil},
+		{"not: assertion without place", "worker: Assertion `x > 0' failed.", nil},
+		{"not: bracketed tags without place", "[Init][Compiler]Init compiler failed", nil},
+		{"not: func file without line", "[FUNC:Report][FILE:log.cpp]", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,8 +238,8 @@ collect2: error: ld returned 1 exit status
 			},
 		},
 		{
-			// NVIDIA/nccl#1410: after the exception line, NCCL's "Last
-			// error:" text; the CUDA failure is a native line of its own.
+			// NVIDIA/nccl#1410: after the exception line, NCCL's error name,
+			// "Last error:" and the failure it names belong to the message.
 			name: "NCCL last error after a rank's traceback",
 			in: `[rank5]: Traceback (most recent call last):
 [rank5]:   File "/tmp/test.py", line 8, in <module>
@@ -229,10 +249,59 @@ collect2: error: ld returned 1 exit status
 [rank5]: Last error:
 [rank5]: Cuda failure 1 'invalid argument'`,
 			want: []view{
-				{"1-4", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"},
-				{"5-5", FormatNone, "", "ncclUnhandledCudaError: Call to CUDA function failed.", ""},
-				{"6-6", FormatNone, "", "Last error:", ""},
-				{"7-7", FormatNative, NativeCUDA, "Cuda failure 1 'invalid argument'", ""},
+				{"1-7", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5"},
+			},
+		},
+		{
+			// sgl-project/sgl-project.github.io#5: the bare exception line,
+			// NCCL's error name, "Last error:" and the shared-memory
+			// failure are one message; the next line is not part of it.
+			name: "NCCL last error after a bare DistBackendError",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n" +
+				"Last error:\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n" +
+				"Killed",
+			want: []view{
+				{"1-4", FormatNone, "", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"},
+				{"5-5", FormatNative, NativeShell, "Killed", ""},
+			},
+		},
+		{
+			// A remote error's "Last error:" names the network failure.
+			name: "NCCL remote error with its last error, then a new record",
+			in: "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5\n" +
+				"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n" +
+				"Last error:\n" +
+				"NET/IB : Got completion from peer 10.0.0.8<54321> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.7 remoteGids::ffff:10.0.0.8\n" +
+				"[2026-07-01 09:31:38] Received sigquit from a child process. It usually means the child failed.",
+			want: []view{
+				{"1-4", FormatNone, "", "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5", "RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5"},
+				{"5-5", FormatSRT, "", "Received sigquit from a child process. It usually means the child failed.", ""},
+			},
+		},
+		{
+			// The same message pasted double-spaced: one blank line between
+			// its parts keeps them together; two end it.
+			name: "NCCL last error, double-spaced",
+			in: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n\n" +
+				"Last error:\n\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)\n\n\n" +
+				"Last error:",
+			want: []view{
+				{"1-9", FormatNone, "", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"},
+				{"10-10", FormatNone, "", "Last error:", ""},
+			},
+		},
+		{
+			// "Last error:" that no NCCL message announced is text of its own.
+			name: "last error without an NCCL message",
+			in:   "RuntimeError: something else failed\nLast error:\nsocket closed",
+			want: []view{
+				{"1-1", FormatNone, "", "RuntimeError: something else failed", "RuntimeError: something else failed"},
+				{"2-2", FormatNone, "", "Last error:", ""},
+				{"3-3", FormatNone, "", "socket closed", ""},
 			},
 		},
 		{

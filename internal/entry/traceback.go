@@ -32,7 +32,9 @@ const (
 // a message before "Traceback"). It understands both chain separators,
 // 3.11+ caret lines, "[Previous line repeated N more times]", exception
 // groups (only the top-level box makes a link: the group's own line is its
-// exception; member tracebacks are skipped), header-less SyntaxError blocks
+// exception; member tracebacks are not links, but the first leaf member's
+// exception line is kept as the link's MemberType and MemberMessage),
+// header-less SyntaxError blocks
 // and tracebacks that lost their "Traceback" line. A second traceback that
 // follows a finished one without a separator starts a new chain and replaces
 // the first: the last exception printed is the outermost. Lines should have
@@ -62,7 +64,19 @@ type tbParser struct {
 	// lastFrame: the previous line was a frame line, so a column-0 line may
 	// be its source line with the indentation lost.
 	lastFrame bool
+	// member reads the group's first leaf member: memberOff before it,
+	// memberIn inside its box, memberDone after.
+	member       int
+	memberFrame  bool    // the previous member line was a frame line
+	memberFrames []Frame // frames of the member section being read, innermost last
 }
+
+// Member-box reading states of tbParser.member.
+const (
+	memberOff = iota
+	memberIn
+	memberDone
+)
 
 // groupLearn marks a group box whose margin the next line will show.
 const groupLearn = -2
@@ -99,7 +113,10 @@ func (p *tbParser) line(s string) {
 		case n == p.group && strings.HasPrefix(r, "|"):
 			s = strings.TrimPrefix(r[1:], " ")
 		case n == p.group && strings.HasPrefix(r, "+-"), n > p.group && (strings.HasPrefix(r, "|") || strings.HasPrefix(r, "+")):
-			return // member boxes: sub-exceptions, not links of the chain
+			// Member boxes: sub-exceptions, not links of the chain; the
+			// first leaf member's exception is kept on the group's link.
+			p.memberLine(n, r)
+			return
 		default:
 			p.group = -1
 		}
@@ -159,9 +176,74 @@ func (p *tbParser) newLink(group bool) {
 	p.cur = len(p.links) - 1
 	p.sep = ""
 	p.state = tbFrames
+	p.member = memberOff
+	p.memberFrames = p.memberFrames[:0]
 	if !group {
 		p.group = -1
 	}
+}
+
+// memberLine reads one line of a group's member boxes, r being the line from
+// its first non-blank byte at column n. The first member opens at the group's
+// margin ("+-+---- 1 ----"); its box ends at the first "+" line deeper in
+// ("+---- 2 ----", "+--------", or the end of a nested group's first member),
+// once an exception line has been read. Every leaf exception line in it (not
+// itself a group's) replaces the last, so the member's outermost exception is
+// kept: a nested group's first member is the leaf.
+func (p *tbParser) memberLine(n int, r string) {
+	if p.cur < 0 || !p.links[p.cur].Group {
+		return
+	}
+	l := &p.links[p.cur]
+	switch {
+	case p.member == memberDone:
+		return
+	case n == p.group && strings.HasPrefix(r, "+-"):
+		if p.member == memberOff {
+			p.member = memberIn
+		}
+		return
+	case p.member != memberIn:
+		return
+	case strings.HasPrefix(r, "+"):
+		if l.MemberType != "" {
+			p.member = memberDone
+		}
+		return
+	}
+	// A "|" line, maybe a nested box's: the text after its last margin.
+	t := r
+	for strings.HasPrefix(t, "|") {
+		t = strings.TrimPrefix(t[1:], " ")
+		if k := leadingSpaces(t); strings.HasPrefix(t[k:], "|") || strings.HasPrefix(t[k:], "+") {
+			t = t[k:]
+		}
+	}
+	wasFrame := p.memberFrame
+	p.memberFrame = false
+	if f, ok := parseFrame(strings.TrimLeft(t, " \t")); ok {
+		p.memberFrame = true
+		if len(p.memberFrames) == MaxFrames {
+			copy(p.memberFrames, p.memberFrames[1:]) // keep the innermost
+			p.memberFrames = p.memberFrames[:MaxFrames-1]
+		}
+		p.memberFrames = append(p.memberFrames, f)
+		return
+	}
+	if strings.HasSuffix(t, tbStart) {
+		p.memberFrames = p.memberFrames[:0] // a section of the member's own chain
+		return
+	}
+	if strings.HasPrefix(t, "+") || t != strings.TrimLeft(t, " \t") || !isExceptionLine(t, wasFrame) {
+		return
+	}
+	typ, msg, _ := parseExceptionLine(t)
+	if strings.HasSuffix(typ, "Group") {
+		return
+	}
+	l.MemberType, l.MemberMessage = typ, msg
+	l.MemberFrames = append(l.MemberFrames[:0], p.memberFrames...)
+	p.memberFrames = p.memberFrames[:0]
 }
 
 func (p *tbParser) addFrame(f Frame) {

@@ -98,7 +98,9 @@ ValueError`,
     +------------------------------------`,
 			want: &Traceback{Links: []Exception{{
 				Type: "ExceptionGroup", Message: "group (2 sub-exceptions)", Group: true,
-				Frames: []Frame{{"g.py", 41, "<module>"}},
+				Frames:     []Frame{{"g.py", 41, "<module>"}},
+				MemberType: "ZeroDivisionError", MemberMessage: "division by zero",
+				MemberFrames: []Frame{{"g.py", 12, "a"}},
 			}}},
 		},
 		{
@@ -114,7 +116,9 @@ ValueError`,
     +------------------------------------`,
 			want: &Traceback{Links: []Exception{{
 				Type: "ExceptionGroup", Message: "unhandled errors in a TaskGroup (1 sub-exception)", Group: true,
-				Frames: []Frame{{"c.py", 99, "group"}},
+				Frames:     []Frame{{"c.py", 99, "group"}},
+				MemberType: "ValueError", MemberMessage: "member 0",
+				MemberFrames: []Frame{{"c.py", 96, "group"}},
 			}}},
 		},
 		{
@@ -133,8 +137,60 @@ During handling of the above exception, another exception occurred:
     +------------------------------------`,
 			want: &Traceback{Links: []Exception{
 				{Type: "ValueError", Message: "Error", Frames: []Frame{{"a.py", 34, "main"}}},
-				{Type: "ExceptionGroup", Message: "from_context (1 sub-exception)", Group: true, Separator: SeparatorContext, Frames: []Frame{{"a.py", 36, "main"}}},
+				{Type: "ExceptionGroup", Message: "from_context (1 sub-exception)", Group: true, Separator: SeparatorContext, Frames: []Frame{{"a.py", 36, "main"}},
+					MemberType: "ValueError", MemberMessage: "ContextError"},
 			}},
+		},
+		{
+			name: "group: the first member is a nested group, its first leaf counts",
+			in: `  + Exception Group Traceback (most recent call last):
+  |   File "g.py", line 41, in <module>
+  | ExceptionGroup: outer (2 sub-exceptions)
+  +-+---------------- 1 ----------------
+    | Exception Group Traceback (most recent call last):
+    |   File "g.py", line 26, in main
+    | ExceptionGroup: inner (2 sub-exceptions)
+    +-+---------------- 1 ----------------
+      | Traceback (most recent call last):
+      |   File "g.py", line 12, in a
+      | KeyError: 'k'
+      +---------------- 2 ----------------
+      | OSError: second
+      +------------------------------------
+    +---------------- 2 ----------------
+    | TypeError: third
+    +------------------------------------`,
+			want: &Traceback{Links: []Exception{{
+				Type: "ExceptionGroup", Message: "outer (2 sub-exceptions)", Group: true,
+				Frames:     []Frame{{"g.py", 41, "<module>"}},
+				MemberType: "KeyError", MemberMessage: "'k'",
+				MemberFrames: []Frame{{"g.py", 12, "a"}},
+			}}},
+		},
+		{
+			name: "group: a member's own chain gives its outermost exception",
+			in: `  + Exception Group Traceback (most recent call last):
+  |   File "/x/starlette/_utils.py", line 76, in collapse_excgroups
+  |     yield
+  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "/x/tokenizer.py", line 9, in decode
+    | KeyError: 200012
+    | 
+    | During handling of the above exception, another exception occurred:
+    | 
+    | Traceback (most recent call last):
+    |   File "/x/serving_chat.py", line 120, in stream
+    |     parsed = self.parse(tokens)
+    | openai_harmony.HarmonyError: Unexpected token 12606
+    +------------------------------------`,
+			want: &Traceback{Links: []Exception{{
+				Type: "ExceptionGroup", Message: "unhandled errors in a TaskGroup (1 sub-exception)", Group: true,
+				Frames:     []Frame{{"/x/starlette/_utils.py", 76, "collapse_excgroups"}},
+				MemberType: "openai_harmony.HarmonyError", MemberMessage: "Unexpected token 12606",
+				MemberFrames: []Frame{{"/x/serving_chat.py", 120, "stream"}},
+			}}},
 		},
 		{
 			name: "header-less SyntaxError",

@@ -244,6 +244,23 @@ var examples = map[string]example{
 		},
 		miss: []string{"RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"},
 	},
+	"nccl-shared-memory-segment-failed": {
+		match: []string{
+			// sgl-project/sgl-project.github.io#5: torch's DistBackendError with NCCL's "Last error:".
+			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n" +
+				"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\nLast error:\n" +
+				"Error while creating shared memory segment /dev/shm/nccl-vzIpS6 (size 9637888)",
+			// NCCL's own WARN lines with NCCL_DEBUG=INFO (NVIDIA/nccl#342).
+			"node-7:1234:5678 [2] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)",
+			"gpu-0:88:157 [0] misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-Lbbx8u to 9637892 bytes",
+			"ERROR 2025-04-05T00:01:19.209110975Z Error while attaching to shared memory segment /dev/shm/nccl-lNPZ0f (size 7340384)",
+		},
+		miss: []string{
+			"node-7:1234:5678 [2] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct",
+			"RuntimeError: unable to write to file </torch_1234_0>: No space left on device (28)",
+			hdr("Created shared memory segment for the KV cache"),
+		},
+	},
 	"nccl-unhandled-cuda-error": {
 		match: []string{
 			tb("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"),
@@ -866,6 +883,18 @@ var examples = map[string]example{
 			"2025-10-07 23:31:33 DEBUG sglang_router_rs::core::worker_manager: src/core/worker_manager.rs:1031: Worker grpc://localhost:20000 health check failed: Connection failed for worker grpc://localhost:20000: Failed to connect to gRPC server: transport error",
 		},
 		miss: []string{"[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31000 health check is pending with error: error sending request for url (http://0.0.0.0:31000/health)"},
+	},
+	"router-removed-failed-worker": {
+		match: []string{
+			// sgl-project/sglang#4562: the router's older log format.
+			"[Router (Rust)] 2025-03-18 14:17:58 - WARN - Removing failed worker: http://localhost:8001",
+			"2025-05-21T03:52:00.406894Z  WARN sglang_router_rs::router: src/router.rs:412: Removing failed worker: http://10.0.0.7:30000",
+		},
+		miss: []string{
+			"[Router (Rust)] 2025-03-18 14:17:58 - INFO - Removed worker: http://localhost:8001",
+			"[Router (Rust)] 2025-03-18 14:17:58 - WARN - Generate request to http://localhost:8001 failed (attempt 1/3)",
+			"2025-05-21T03:52:00Z  INFO sglang_router_rs::server: Removing worker http://10.0.0.7:30000 on request",
+		},
 	},
 	"router-workers-startup-timeout": {
 		match: []string{
