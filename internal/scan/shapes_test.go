@@ -109,6 +109,7 @@ var noPrefixEvidence = map[string]string{
 	"srun-label": "no traceback or sglang header behind the prefix to learn it from",
 	"mpirun-tag": "no traceback or sglang header behind the prefix to learn it from",
 	"loki-pipe":  "no traceback or sglang header behind the prefix to learn it from",
+	"grep-n":     "no traceback or sglang header behind the prefix to learn it from",
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
