@@ -181,6 +181,9 @@ type pending struct {
 	firstCut  int
 
 	cutBytes int
+	// stripped: a learned prefix came off the first line, so there is
+	// nothing for reopen to take off again.
+	stripped bool
 }
 
 // classified is one non-blank line, parsed.
@@ -251,6 +254,14 @@ func (a *Assembler) Push(l Line) []Entry {
 				learned = a.learner.match(full)
 			}
 		}
+		if learned == 0 && !c.header && !c.native {
+			// A failure line behind a prefix no rule knows: read it
+			// without the prefix, and learn the prefix for the lines
+			// that continue it.
+			if learned = failureBehindPrefix(full, ref, a.opt.Location); learned > 0 {
+				a.learner.adopt(full[:learned])
+			}
+		}
 	}
 	if learned > 0 {
 		start += learned
@@ -280,6 +291,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	}
 	a.arena.rotate()
 	a.open(l, &c, cut)
+	p.stripped = learned > 0
 	if p.kind != kindNative {
 		p.nccl = ncclNext(ncclNone, c.s)
 	}
@@ -427,7 +439,7 @@ func (a *Assembler) open(l Line, c *classified, cut int) {
 // like every later line.
 func (a *Assembler) reopen(firstN int64, n int) {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 {
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 || p.stripped {
 		return
 	}
 	full := a.kept.first()

@@ -129,6 +129,17 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 	return false, 0, 0
 }
 
+// adopt learns the shape of the prefix p found in front of a failure line
+// on its own (failureBehindPrefix), unless a learned shape covers it.
+func (pl *prefixLearner) adopt(p string) {
+	if pl.match(p) == len(p) || !isLearnablePrefix(p) {
+		return
+	}
+	if n := shapeOf(pl.scratch[:0], p); n > 0 {
+		pl.learn(pl.scratch[:n])
+	}
+}
+
 // learn keeps a copy of shape, forgetting the oldest when full.
 func (pl *prefixLearner) learn(shape []byte) {
 	if pl.nShapes == maxLearnedShapes {
@@ -161,6 +172,59 @@ func glogAt(s string) int {
 		}
 	}
 	return 0
+}
+
+// maxLinePrefix bounds the prefix failureBehindPrefix looks behind.
+const maxLinePrefix = 48
+
+// failureBehindPrefix returns the length of a prefix no rule knows in
+// front of a failure line, or 0: a strict exception line or a native error
+// line that begins after a prefix field, within maxLinePrefix bytes, behind
+// a prefix that holds a number (a time, a line number, a rank, a pid: what
+// collectors put there) and no level word below ERROR. It reads one line on
+// its own, for the lines a prefix cannot be learned from: a bare exception
+// line or a single native error is often all a paste or a grep holds.
+func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
+	end := min(len(s)-1, maxLinePrefix)
+	digit := false
+	for k := 1; k <= end; k++ {
+		c := s[k-1]
+		if isDigit(c) {
+			digit = true
+		}
+		if !digit || !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
+			continue
+		}
+		if quietLevelIn(s[:k]) {
+			return 0
+		}
+		rest := s[k:]
+		if _, _, ok := parseBareException(rest); ok {
+			return k
+		}
+		if n, ok := parseNative(rest, ref, loc); ok && (normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal) {
+			return k
+		}
+	}
+	return 0
+}
+
+// quietLevelIn reports whether the prefix p holds a level word below
+// ERROR: what follows it is that record's message, not a failure.
+func quietLevelIn(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if i > 0 && isWordByte(p[i-1]) || !isUpper(p[i]) {
+			continue
+		}
+		if w, _, ok := levelWord(p[i:]); ok {
+			switch normLevel(w) {
+			case LevelError, LevelFatal:
+			default:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unknownPrefixLen returns the length of the part of the prefix s[:plen]

@@ -3,6 +3,7 @@ package entry
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -328,5 +329,55 @@ func TestPrefixLearnedFromGlogLines(t *testing.T) {
 	last := es[len(es)-1]
 	if last.Native != NativeGlog || last.Level != "ERROR" || last.Prefix != "3: " {
 		t.Errorf("last entry: native %q level %q prefix %q, want glog ERROR behind \"3: \"", last.Native, last.Level, last.Prefix)
+	}
+}
+
+func TestFailureBehindPrefix(t *testing.T) {
+	ref := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{
+		{"3: ValueError: Not enough host memory available", len("3: ")},
+		{"1812:TypeError: Scheduler.flush_cache() got an unexpected keyword argument 'timeout'", len("1812:")},
+		{"[1,3]<stderr>:RuntimeError: CUDA error: invalid argument", len("[1,3]<stderr>:")},
+		{"2025-11-06 02:10:00.702 | torch.OutOfMemoryError: CUDA out of memory.", len("2025-11-06 02:10:00.702 | ")},
+		{"3: E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found", len("3: ")},
+		{"node7 ERROR 12:00:01 | KeyError: 'x'", len("node7 ERROR 12:00:01 | ")},
+		// No number in front: a message's own words, not a collector's.
+		{"Error handling request: ValueError: bad input", 0},
+		// A level below ERROR: that record's message quotes the error.
+		{"12:00:01 WARNING | ValueError: retrying", 0},
+		{"2025-11-06 INFO: KeyError: 'x' is ignored", 0},
+		// A glog line that is no error.
+		{"3: I0521 16:22:21.694042   162 transfer_metadata.cpp:877] started", 0},
+		// A warning class is no exception line.
+		{"3: UserWarning: deprecated", 0},
+		// Too far into the line to be a prefix.
+		{strings.Repeat("9", 60) + ": ValueError: x", 0},
+		{"3: ", 0},
+	} {
+		if got := failureBehindPrefix(tt.s, ref, time.UTC); got != tt.want {
+			t.Errorf("failureBehindPrefix(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
+
+// TestFailureBehindPrefixTeachesThePrefix: the lines after a failure line
+// read behind a prefix no rule knows lose that prefix too, so the block
+// they continue stays one entry.
+func TestFailureBehindPrefixTeachesThePrefix(t *testing.T) {
+	in := strings.Join([]string{
+		"3: terminate called after throwing an instance of 'c10::DistBackendError'",
+		"3:   what():  [PG 3 Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141) ran for 600020 milliseconds before timing out.",
+		"3: Exception raised from checkTimeout at ProcessGroupNCCL.cpp:609 (most recent call first):",
+		"3: frame #0: c10::Error::Error() + 0x96",
+	}, "\n")
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || es[0].Native != NativeTerminate || es[0].Prefix != "3: " {
+		for _, e := range es {
+			t.Logf("entry %d-%d native %q prefix %q: %q", e.FirstOffset, e.LastOffset, e.Native, e.Prefix, e.Message)
+		}
+		t.Fatalf("got %d entries, want one terminate block behind \"3: \"", len(es))
 	}
 }

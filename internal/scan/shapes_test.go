@@ -78,16 +78,7 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	"040-quoted-legacy-router-init-keyerror.log":                   firstLineBeforePrefix,
-	"129-deepep-max-dispatch-tokens-assertion.log":                 noPrefixEvidence,
-	"130-deepep-internode-native-assertion.log":                    noPrefixEvidence,
-	"133-bare-valueerror-hicache-host-memory.log":                  noPrefixEvidence,
-	"149-bare-typeerror-flush-cache-kwarg.log":                     noPrefixEvidence,
-	"154-bare-valueerror-model-type-unrecognized.log":              noPrefixEvidence,
-	"158-flat-scheduler-exception-indexerror-grammar.log":          noPrefixEvidence,
-	"164-aiter-hip-module-launch-failed.log":                       noPrefixEvidence,
-	"165-prose-glued-frame-typeerror-encode-batch.log":             noPrefixEvidence,
-	"166-bare-runtime-check-custom-allreduce-invalid-argument.log": noPrefixEvidence,
+	"040-quoted-legacy-router-init-keyerror.log": firstLineBeforePrefix,
 }
 
 // firstLineBeforePrefix: a prefix no rule knows is learned from the
@@ -99,17 +90,6 @@ var firstLineBeforePrefix = map[string]string{
 	"mpirun-tag": "the first line comes before the prefix is learned",
 	"loki-pipe":  "the first line comes before the prefix is learned",
 	"grep-n":     "the first line comes before the prefix is learned",
-}
-
-// noPrefixEvidence: the excerpt's failure is a bare exception line, a native
-// line or a message with no traceback frame, chain separator or sglang header
-// behind the prefix, so a prefix no rule knows is never learned and the line
-// is read with it in front.
-var noPrefixEvidence = map[string]string{
-	"srun-label": "no traceback or sglang header behind the prefix to learn it from",
-	"mpirun-tag": "no traceback or sglang header behind the prefix to learn it from",
-	"loki-pipe":  "no traceback or sglang header behind the prefix to learn it from",
-	"grep-n":     "no traceback or sglang header behind the prefix to learn it from",
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
