@@ -185,6 +185,12 @@ const maxLinePrefix = 48
 // its own, for the lines a prefix cannot be learned from: a bare exception
 // line or a single native error is often all a paste or a grep holds.
 func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
+	if s == "" || s[0] == ' ' || s[0] == '\t' {
+		return 0 // an indented line continues something
+	}
+	if _, _, ok := parseBareException(s); ok {
+		return 0 // an exception line whose message holds numbers
+	}
 	end := min(len(s)-1, maxLinePrefix)
 	digit := false
 	for k := 1; k <= end; k++ {

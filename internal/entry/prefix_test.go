@@ -356,6 +356,10 @@ func TestFailureBehindPrefix(t *testing.T) {
 		// Too far into the line to be a prefix.
 		{strings.Repeat("9", 60) + ": ValueError: x", 0},
 		{"3: ", 0},
+		// An exception line whose message holds numbers, and an indented
+		// line, are never behind a prefix.
+		{"RuntimeError: 42:42:42 NPU function error: call aclnn42 failed, error code is 42", 0},
+		{"  42: ValueError: x", 0},
 	} {
 		if got := failureBehindPrefix(tt.s, ref, time.UTC); got != tt.want {
 			t.Errorf("failureBehindPrefix(%q) = %d, want %d", tt.s, got, tt.want)
