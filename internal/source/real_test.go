@@ -246,6 +246,29 @@ func realRotation(t *testing.T, writer, glob string, noWatch, exact bool, rotate
 	got, obs := realTail(t, filepath.Join(dir, glob), Config{Format: FormatRaw, NoWatch: noWatch}, wait, func(n int) { rotate(t, p, n) })
 	if exact {
 		checkExactlyOnce(t, got)
+		if t.Failed() {
+			disk := onDisk(t, filepath.Join(dir, "app.log*"))
+			var lost []int
+			for _, n := range seq(1, realLines) {
+				if _, ok := slices.BinarySearch(got, n); !ok {
+					lost = append(lost, n)
+				}
+			}
+			var onDiskLost []int
+			for _, n := range lost {
+				if _, ok := slices.BinarySearch(disk, n); ok {
+					onDiskLost = append(onDiskLost, n)
+				}
+			}
+			t.Logf("not delivered: %v; of those still on disk: %v", lost, onDiskLost)
+			files, _ := filepath.Glob(filepath.Join(dir, "app.log*"))
+			for _, f := range files {
+				if b, err := os.ReadFile(f); err == nil {
+					ls := strings.Split(strings.TrimSpace(string(b)), "\n")
+					t.Logf("%s: %d lines, %q .. %q", filepath.Base(f), len(ls), ls[0], ls[len(ls)-1])
+				}
+			}
+		}
 	} else {
 		checkNoDupsCoversDisk(t, got, onDisk(t, filepath.Join(dir, "app.log*")))
 	}

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -283,6 +284,9 @@ func (t *Tailer) pass(ctx context.Context, now time.Time, full bool, emit Emit) 
 type found struct {
 	path string
 	key  devino
+	// at is where the file is now, when that is not path: a file renamed
+	// out of the globs before it could be opened (see openCreated).
+	at string
 }
 
 func (t *Tailer) glob() []found {
@@ -428,7 +432,7 @@ func (t *Tailer) open(m found) (*tracked, error) {
 	if len(t.files) >= t.cfg.MaxOpenFiles {
 		return nil, errSkipped
 	}
-	f, err := openLog(m.path)
+	f, err := openLog(cmp.Or(m.at, m.path))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errNotRegular) {
 			return nil, errVanished

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -114,7 +115,7 @@ func (w *watch) sync(want []string) {
 func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 	switch {
 	case ev.Op.Has(fsnotify.Create):
-		t.openCreated(ev.Name)
+		t.openCreated(ev.Name, renamedFrom(ev))
 		return true
 	case ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename):
 		return true
@@ -133,9 +134,20 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 // scan, which counts it lost unless it shows up again. A name gone before
 // it could be looked at is not counted: the event may be older than a
 // scan that already opened that file.
-func (t *Tailer) openCreated(name string) {
+//
+// from is the name a file created by a rename had before (renamedFrom).
+// A file renamed from a matching name out of the globs, that was never
+// opened, is opened where it went, under the name it had: it came and
+// went at that name between two looks (a writer that recreates its log
+// at once, then logrotate moving that file aside to create its own, on
+// a loaded machine), and it is read to its end like any file that left.
+func (t *Tailer) openCreated(name, from string) {
+	path, at := name, ""
 	if !t.roots.matches(name) {
-		return
+		if from == "" || !t.roots.matches(from) {
+			return
+		}
+		path, at = from, name
 	}
 	fi, err := os.Stat(name)
 	if err != nil || !fi.Mode().IsRegular() {
@@ -145,10 +157,27 @@ func (t *Tailer) openCreated(name string) {
 	if !ok || t.files[k] != nil || t.refused[k] != "" || t.skipped[k] != "" {
 		return
 	}
-	if _, err := t.open(found{path: name, key: k}); errors.Is(err, errVanished) {
-		t.missed[k] = name // the scan decides whether it was lost
+	if _, err := t.open(found{path: path, key: k, at: at}); errors.Is(err, errVanished) {
+		t.missed[k] = path // the scan decides whether it was lost
 	}
 	// Other failures are the scan's to count and log.
+}
+
+// renamedFrom returns the name a file created by a rename had before, from
+// the event's text (fsnotify keeps it unexported and prints it as
+// `CREATE "new" ← "old"`), or "" when the event does not say.
+func renamedFrom(ev fsnotify.Event) string {
+	const sep = `" ← "`
+	s := ev.String()
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return ""
+	}
+	from, err := strconv.Unquote(s[i+len(sep)-1:])
+	if err != nil {
+		return ""
+	}
+	return from
 }
 
 // takeEvents takes the events already waiting, so that a burst costs one

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -258,5 +259,49 @@ func TestWatchSteadyFlowThenQuiet(t *testing.T) {
 	l.stop(t)
 	if diff := cmp.Diff(wantNumbered(1, flow+1), l.got.texts()); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchFollowsAFileRenamedAwayBeforeItWasOpened: a writer that
+// recreates its log at once after a rotation, then logrotate moving that
+// new file aside because its own "create" found the name taken, leave a
+// file that was at the followed name only between two looks. Its event
+// names where it went; it is read there, so its line is not lost.
+func TestWatchFollowsAFileRenamedAwayBeforeItWasOpened(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 1))
+	got := &collector{}
+	held, hold := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	emit := func(ctx context.Context, l Line) error {
+		// The first line holds the tailer inside its first pass, with
+		// the watch already up, while the files change under it.
+		once.Do(func() { close(held); <-hold })
+		return got.emit(ctx, l)
+	}
+	tl, err := New(Config{Paths: []string{p}, Format: FormatRaw, PollInterval: never, RescanInterval: never, RotateWait: 200 * time.Millisecond, Observer: &tally{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- tl.Run(ctx, emit) }()
+	<-held
+	mustRename(t, p, p+".1")
+	writeFile(t, p, numbered(2, 2)) // the writer's new file
+	mustRename(t, p, filepath.Join(dir, "app.log-20261203.backup"))
+	writeFile(t, p, numbered(3, 3)) // logrotate's
+	close(hold)
+	waitUntil(func() bool { return len(got.all()) >= 3 })
+	time.Sleep(300 * time.Millisecond) // a repeat would show
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	texts := got.texts()
+	slices.Sort(texts)
+	if diff := cmp.Diff(wantNumbered(1, 3), texts); diff != "" {
+		t.Errorf("lines, sorted (-want +got):\n%s", diff)
 	}
 }
