@@ -2,6 +2,7 @@ package entry
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds of a parsed Traceback. The head and the tail survive a cut: the
@@ -179,7 +180,8 @@ func (p *tbParser) addFrame(f Frame) {
 // last):" at its start or after a space (sglang's "... hit an exception:
 // Traceback ...", logging prefixes). "Exception Group Traceback" is not one.
 func hasTracebackStart(s string) bool {
-	if !strings.HasSuffix(s, tbStart) {
+	// The last byte first: comparing the rest is a call.
+	if s == "" || s[len(s)-1] != tbStart[len(tbStart)-1] || !strings.HasSuffix(s, tbStart) {
 		return false
 	}
 	i := len(s) - len(tbStart)
@@ -196,7 +198,7 @@ func hasTracebackStart(s string) bool {
 // at its start or after a space (sglang's "hit an exception:   + Exception
 // Group Traceback ...").
 func hasGroupStart(s string) bool {
-	if !strings.HasSuffix(s, groupStart) {
+	if s == "" || s[len(s)-1] != groupStart[len(groupStart)-1] || !strings.HasSuffix(s, groupStart) {
 		return false
 	}
 	i := len(s) - len(groupStart)
@@ -215,8 +217,40 @@ func isGroupStartLine(s string) bool {
 }
 
 func isChainSeparator(s string) bool {
+	// Most lines are told apart by their first byte after ASCII white
+	// space, without trimming their end: the trimmed line starts with
+	// that byte when it is ASCII, and each separator with its own letter.
+	// A non-ASCII byte may be white space: such a line is trimmed whole.
+	i := 0
+	for i < len(s) && isASCIISpace(s[i]) {
+		i++
+	}
+	if i < len(s) && s[i] < utf8.RuneSelf && s[i] != sepCause[0] && s[i] != sepContext[0] {
+		return false
+	}
 	t := strings.TrimSpace(s)
 	return t == sepCause || t == sepContext
+}
+
+// isASCIISpace reports whether b is a byte strings.TrimSpace trims: ASCII
+// white space.
+func isASCIISpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\v' || b == '\f' || b == '\r'
+}
+
+// isBlank reports whether s is only white space, as strings.TrimSpace(s)
+// == "" does, stopping at the first byte that is not (at once on most
+// lines).
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.TrimSpace(s[i:]) == ""
+		}
+		if !isASCIISpace(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseFrame reads `File "path", line N, in func` (leading space already
