@@ -217,16 +217,21 @@ func isGroupStartLine(s string) bool {
 }
 
 func isChainSeparator(s string) bool {
-	// Most lines are told apart by their first byte after ASCII white
-	// space, without trimming their end: the trimmed line starts with
-	// that byte when it is ASCII, and each separator with its own letter.
-	// A non-ASCII byte may be white space: such a line is trimmed whole.
-	i := 0
-	for i < len(s) && isASCIISpace(s[i]) {
+	// Most lines are told apart without strings.TrimSpace: when the bytes
+	// left after ASCII white space at both ends are ASCII, TrimSpace would
+	// stop at them too, and a line of another length is rejected without
+	// comparing its bytes. A non-ASCII byte at either end may be white
+	// space: such a line is trimmed whole.
+	i, j := 0, len(s)
+	for i < j && isASCIISpace(s[i]) {
 		i++
 	}
-	if i < len(s) && s[i] < utf8.RuneSelf && s[i] != sepCause[0] && s[i] != sepContext[0] {
-		return false
+	for j > i && isASCIISpace(s[j-1]) {
+		j--
+	}
+	if i < j && s[i] < utf8.RuneSelf && s[j-1] < utf8.RuneSelf {
+		t := s[i:j]
+		return t == sepCause || t == sepContext
 	}
 	t := strings.TrimSpace(s)
 	return t == sepCause || t == sepContext
@@ -293,6 +298,9 @@ func isFrameLine(s string) bool {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
+	}
+	if i == len(s) || s[i] != 'F' && s[i] != '>' {
+		return false // parseFrame wants `File "` or loguru's "> File"
 	}
 	_, ok := parseFrame(s[i:])
 	return ok
