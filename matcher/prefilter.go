@@ -103,22 +103,26 @@ type keyedRef struct {
 	ref keyRef
 }
 
-// newWindowTable builds the table of refs: the refs of one key in record
-// order, then by offset (verify marks the same candidates in any order).
-// refs is sorted in place.
+// newWindowTable builds the table of refs: the refs of one key in the
+// order refs lists them (verify marks the same candidates in any order).
 func newWindowTable(refs []keyedRef, withBloom bool) windowTable {
 	var t windowTable
 	if len(refs) == 0 {
 		return t
 	}
 	// One list sorted rather than a map of lists: a map would allocate a
-	// list for each of the tens of thousands of keys.
-	slices.SortFunc(refs, func(a, b keyedRef) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.ref.rec, b.ref.rec), cmp.Compare(a.ref.off, b.ref.off))
+	// list for each of the tens of thousands of keys. What is sorted is
+	// each key with its ref's index, 16 bytes rather than a whole ref.
+	order := make([]keyIndex, len(refs))
+	for i := range refs {
+		order[i] = keyIndex{refs[i].key, uint64(i)}
+	}
+	slices.SortFunc(order, func(a, b keyIndex) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
 	})
 	keys := 1
-	for i := 1; i < len(refs); i++ {
-		if refs[i].key != refs[i-1].key {
+	for i := 1; i < len(order); i++ {
+		if order[i].key != order[i-1].key {
 			keys++
 		}
 	}
@@ -132,15 +136,15 @@ func newWindowTable(refs []keyedRef, withBloom bool) windowTable {
 	t.slotShift = uint(64 - slotBits)
 	mask := uint64(len(t.slots) - 1)
 
-	for j := 0; j < len(refs); {
-		k := refs[j].key
+	for j := 0; j < len(order); {
+		k := order[j].key
 		h := k * hashMul
 		if withBloom {
 			t.bloom.add(h)
 		}
 		start := uint32(len(t.refs))
-		for ; j < len(refs) && refs[j].key == k; j++ {
-			t.refs = append(t.refs, refs[j].ref)
+		for ; j < len(order) && order[j].key == k; j++ {
+			t.refs = append(t.refs, refs[order[j].i].ref)
 		}
 		i := h >> t.slotShift
 		for t.slots[i].end != 0 {
@@ -149,6 +153,11 @@ func newWindowTable(refs []keyedRef, withBloom bool) windowTable {
 		t.slots[i] = slot{key: k, start: start, end: uint32(len(t.refs))}
 	}
 	return t
+}
+
+// keyIndex is a key and the index of its ref, as newWindowTable sorts them.
+type keyIndex struct {
+	key, i uint64
 }
 
 // probe returns the literals keyed on key, or nil. The caller has checked
