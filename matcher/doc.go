@@ -25,16 +25,17 @@
 // A probe is a multiply and a bloom-bit test, all three windows in one
 // bloom; for a few percent of probes a look-up in an open-addressing table
 // follows, after which the whole literal is compared in place. For the
-// 5,695 generated sglang records this is about 45k keys and 4 MB, built
-// within Compile; the coregx/ahocorasick library (v0.3.1) measured on the
-// same machine took 15 s and 36 MB to build over the same windows and
-// scanned 150k lines/s, and 36 s and 120 MB over the whole literals. Patterns whose literals are all
-// shorter than 7 bytes are tried on every text; catalogcheck reports them.
+// 5,695 generated sglang records this is about 45k key windows and 2 MB,
+// built within Compile; the coregx/ahocorasick library (v0.3.1) measured
+// on the same machine took 15 s and 36 MB to build over the same windows
+// and scanned 150k lines/s, and 36 s and 120 MB over the whole literals.
+// Patterns whose literals are all shorter than 7 bytes are tried on every
+// text; catalogcheck reports them.
 //
 // Compile parses each pattern once, for its literals and to check that
 // regexp2 can compile it; the regexp2 program is built the first time the
 // pattern is a candidate. Most patterns never are in a given log, so the
-// compiled generated catalog holds 5 MB (BenchmarkCompile's heap-MB), and
+// compiled generated catalog holds 3.3 MB (BenchmarkCompile's heap-MB), and
 // building every program would add about 20 MB.
 //
 // What Compile derives from the patterns (that each parses, its literals,

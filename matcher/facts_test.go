@@ -59,8 +59,8 @@ func sameMatcher(tb testing.TB, a, b *Matcher) {
 			tb.Fatalf("%s window tables differ", t.name)
 		}
 	}
-	if !reflect.DeepEqual(a.pf.strided, b.pf.strided) || a.pf.hasLow != b.pf.hasLow {
-		tb.Fatal("strided blooms differ")
+	if !reflect.DeepEqual(a.pf.strided, b.pf.strided) || a.pf.hasLow != b.pf.hasLow || !reflect.DeepEqual(a.pf.lits, b.pf.lits) {
+		tb.Fatal("strided blooms or keyed literals differ")
 	}
 	if !reflect.DeepEqual(a.pf.keyClause, b.pf.keyClause) || !reflect.DeepEqual(a.pf.always, b.pf.always) {
 		tb.Fatal("key clauses or unkeyed records differ")

@@ -44,11 +44,12 @@ const (
 	minTinyRecords = 8
 )
 
-// keyRef ties a key window to the literal it was cut from.
+// keyRef ties a key window to the literal it was cut from: 12 bytes, for
+// the tens of thousands of windows of a large catalog.
 type keyRef struct {
 	rec int32 // record index
-	off int32 // byte offset of the window inside lit.Text
-	lit Literal
+	off int32 // byte offset of the window inside the literal's text
+	lit int32 // the literal, an index into prefilter.lits
 }
 
 // slot is one entry of a windowTable's open-addressing array; refs[start:end]
@@ -131,7 +132,10 @@ func newWindowTable(refs []keyedRef, withBloom bool) windowTable {
 	if withBloom {
 		t.bloom = newBloom(keys)
 	}
-	slotBits := max(4, bits.Len(uint(keys*2-1)))
+	// At least half again as many slots as keys (a load of at most two
+	// thirds): a probe that misses, after a bloom false positive, reads
+	// a few slots.
+	slotBits := max(4, bits.Len(uint(keys+keys/2-1)))
 	t.slots = make([]slot, 1<<slotBits)
 	t.slotShift = uint(64 - slotBits)
 	mask := uint64(len(t.slots) - 1)
@@ -215,6 +219,7 @@ type prefilter struct {
 	// tagged with lowTag): one bitset keeps the scan's registers few.
 	strided   bloom
 	hasLow    bool
+	lits      []Literal // the keyed literals, which keyRef.lit indexes
 	reqs      []Required
 	keyClause []int   // per record: the clause its keys come from, -1 for none
 	always    []int32 // records without a key, checked on every text
@@ -384,9 +389,10 @@ func (p *prefilter) verify(refs []keyRef, s string, pos int, sc *scratch) {
 		if sc.mark[ref.rec] == sc.gen {
 			continue
 		}
+		lit := &p.lits[ref.lit]
 		start := pos - int(ref.off)
-		end := start + len(ref.lit.Text)
-		if start < 0 || end > len(s) || !literalAt(s[start:end], ref.lit) {
+		end := start + len(lit.Text)
+		if start < 0 || end > len(s) || !literalAt(s[start:end], *lit) {
 			continue
 		}
 		sc.mark[ref.rec] = sc.gen
@@ -549,7 +555,7 @@ func (plan *keyPlan) keyTiny(r *rarity, reqs []Required, unkeyed []int32) {
 
 // assemblePrefilter builds the prefilter plan describes for reqs.
 func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
-	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs)), plan: plan}
+	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs)), plan: plan, lits: make([]Literal, 0, len(reqs))}
 	var refs [3][]keyedRef
 	var low []keyedRef
 	// Most literals are long enough for the long windows (error messages
@@ -565,18 +571,20 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 			off := int(plan.offs[int(c.at)+li])
 			if c.tiny {
 				k := windowKey(l.Text[off : off+tinyWindow])
-				refs[2] = append(refs[2], keyedRef{k, keyRef{rec: int32(rec), off: int32(off), lit: l}})
+				refs[2] = append(refs[2], keyedRef{k, keyRef{rec: int32(rec), off: int32(off), lit: int32(len(p.lits))}})
+				p.lits = append(p.lits, l)
 				continue
 			}
 			wlen, st := keyWindow(l), keyStride(l)
 			m := &refs[lenIndex(wlen)]
 			for j := range st {
-				kr := keyedRef{windowKey(l.Text[off+j : off+j+wlen]), keyRef{rec: int32(rec), off: int32(off + j), lit: l}}
+				kr := keyedRef{windowKey(l.Text[off+j : off+j+wlen]), keyRef{rec: int32(rec), off: int32(off + j), lit: int32(len(p.lits))}}
 				*m = append(*m, kr)
 				if st == shortStride {
 					low = append(low, kr)
 				}
 			}
+			p.lits = append(p.lits, l)
 		}
 	}
 	p.short = newWindowTable(refs[0], false)
