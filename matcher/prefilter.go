@@ -11,11 +11,11 @@ import (
 // Window lengths of the prefilter's keys, and the strides at which the text
 // is probed. Probing every stride-th position (not every byte) is what makes
 // the scan cheap; it works because each literal is keyed on as many
-// consecutive windows as the stride, and an occurrence of the literal anywhere puts exactly
-// one of them at a probed position. The text is read eight bytes at a time
-// from its start, and each block of eight is probed as one 8-byte window
-// and as its upper 4-byte half (stride 8), and as its lower half too
-// (stride 4) when some literal needs it:
+// consecutive windows as the stride, and an occurrence of the literal
+// anywhere puts exactly one of them at a probed position. The text is read
+// eight bytes at a time from its start, and each block of eight is probed
+// as one 8-byte window and as its upper 4-byte half (stride 8), and as its
+// lower half too (stride 4) when some literal needs it:
 //
 //   - a literal of at least longWindow+longStride-1 (15) bytes is keyed on
 //     eight 8-byte windows, probed every eighth byte;
