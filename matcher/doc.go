@@ -14,24 +14,29 @@
 // for a miss.
 //
 // The index is written here rather than taken from an Aho-Corasick library.
-// Each pattern is keyed on the rarest run of four consecutive 8-byte windows
-// of one literal (4-byte windows for literals of 7 to 10 bytes), rarity
-// judged on a sample of healthy sglang output and on how many catalog
-// literals share the window. A text is probed every fourth byte: with four
-// consecutive windows indexed, any occurrence of the literal puts exactly
-// one of them at a probed position. A probe is a multiply, a bloom-bit test
-// and, for about 2% of probes, a look-up in an open-addressing table, after
-// which the whole literal is compared in place. For the 5,695 generated
-// sglang records this is about 23k keys and 2 MB, built within Compile; the
-// coregx/ahocorasick library (v0.3.1) measured on the same machine took 15 s
-// and 36 MB to build over the same windows and scanned 150k lines/s, and
-// 36 s and 120 MB over the whole literals. Patterns whose literals are all
-// shorter than 7 bytes are tried on every text; catalogcheck reports them.
+// Each pattern is keyed on the rarest run of eight consecutive 8-byte
+// windows of one literal (eight 4-byte windows for literals of 11 to 14
+// bytes, four for literals of 7 to 10), rarity judged on a sample of healthy
+// sglang output and on how many catalog literals share the window. A text
+// is read eight bytes at a time and each block probed as one 8-byte and one
+// 4-byte window (and its other 4-byte half when some literal has 7 to 10
+// bytes): with as many consecutive windows indexed as the stride, any
+// occurrence of the literal puts exactly one of them at a probed position.
+// A probe is a multiply and a bloom-bit test, all three windows in one
+// bloom; for a few percent of probes a look-up in an open-addressing table
+// follows, after which the whole literal is compared in place. For the
+// 5,695 generated sglang records this is about 45k key windows and 2 MB,
+// built within Compile; the coregx/ahocorasick library (v0.3.1) measured
+// on the same machine took 15 s and 36 MB to build over the same windows
+// and scanned 150k lines/s, and 36 s and 120 MB over the whole literals.
+// Patterns whose literals are all shorter than 7 bytes are tried on every
+// text; catalogcheck reports them.
 //
 // Compile parses each pattern once, for its literals and to check that
 // regexp2 can compile it; the regexp2 program is built the first time the
 // pattern is a candidate. Most patterns never are in a given log, so the
-// compiled generated catalog holds 3 MB instead of 23 MB.
+// compiled generated catalog holds 3.3 MB (BenchmarkCompile's heap-MB), and
+// building every program would add about 20 MB.
 //
 // What Compile derives from the patterns (that each parses, its literals,
 // the backtracking check's warning, and the prefilter's key plan) are its

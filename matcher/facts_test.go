@@ -54,10 +54,13 @@ func sameMatcher(tb testing.TB, a, b *Matcher) {
 	for _, t := range []struct {
 		name string
 		a, b windowTable
-	}{{"short", a.pf.short, b.pf.short}, {"long", a.pf.long, b.pf.long}, {"tiny", a.pf.tiny, b.pf.tiny}} {
+	}{{"short", a.pf.short, b.pf.short}, {"long", a.pf.long, b.pf.long}, {"low", a.pf.low, b.pf.low}, {"tiny", a.pf.tiny, b.pf.tiny}} {
 		if !reflect.DeepEqual(t.a, t.b) {
 			tb.Fatalf("%s window tables differ", t.name)
 		}
+	}
+	if !reflect.DeepEqual(a.pf.strided, b.pf.strided) || a.pf.hasLow != b.pf.hasLow || !reflect.DeepEqual(a.pf.lits, b.pf.lits) {
+		tb.Fatal("strided blooms or keyed literals differ")
 	}
 	if !reflect.DeepEqual(a.pf.keyClause, b.pf.keyClause) || !reflect.DeepEqual(a.pf.always, b.pf.always) {
 		tb.Fatal("key clauses or unkeyed records differ")

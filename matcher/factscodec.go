@@ -9,7 +9,7 @@ import (
 
 // factsMagic starts every encoding of Facts; its last byte is the layout's
 // version, changed whenever the layout changes.
-const factsMagic = "LMFACTS\x01"
+const factsMagic = "LMFACTS\x02"
 
 // AppendBinary appends f's encoding to b (encoding.BinaryAppender):
 //

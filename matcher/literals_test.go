@@ -89,21 +89,22 @@ func TestExtractLiteralsError(t *testing.T) {
 	}
 }
 
-// fold4 folds four bytes exactly as foldTable folds each.
-func TestFold4MatchesFoldTable(t *testing.T) {
-	for b := 0; b < 256; b++ {
-		for _, pos := range []uint{0, 8, 16, 24} {
-			// The byte at pos, with neighbours that are and are not
-			// letters, so a carry between bytes would show.
-			for _, fill := range []uint32{0x00000000, 0x41414141, 0x5a5a5a5a, 0x7f7f7f7f, 0xffffffff, 0x40405b5b} {
-				x := fill&^(0xff<<pos) | uint32(b)<<pos
-				var want uint32
-				for k := uint(0); k < 32; k += 8 {
-					want |= uint32(foldTable[byte(x>>k)]) << k
-				}
-				if got := fold4(x); got != want {
-					t.Fatalf("fold4(%#08x) = %#08x, want %#08x", x, got, want)
-				}
+// A window's key is the same whether its letters are upper- or lower-case:
+// keyFold merges every byte with what foldTable makes of it, so a text
+// holds the key of every case-insensitive literal it holds.
+func TestKeyFoldMergesFoldTable(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		if got, want := byte(c)|keyFold&0xff, foldTable[c]|keyFold&0xff; got != want {
+			t.Fatalf("byte %#02x keys as %#02x, its folded form %#02x as %#02x", c, got, foldTable[c], want)
+		}
+	}
+	if windowKey("Out Of M") != windowKey("out of m") || windowKey("Out Of M") != windowKey("OUT OF M") {
+		t.Fatal("windowKey depends on case")
+	}
+	for _, s := range []string{"Out Of Memory", "\x00\xff[{]}\r-abcdef", "12345678"} {
+		for i := 0; i+longStride <= len(s); i++ {
+			if blockKey(s, i) != windowKey(s[i:i+longStride]) {
+				t.Fatalf("blockKey(%q, %d) = %#x, windowKey %#x", s, i, blockKey(s, i), windowKey(s[i:i+longStride]))
 			}
 		}
 	}

@@ -8,18 +8,29 @@ import (
 	"strings"
 )
 
-// Window lengths of the prefilter's keys, and the stride at which the text
+// Window lengths of the prefilter's keys, and the strides at which the text
 // is probed. Probing every stride-th position (not every byte) is what makes
-// the scan cheap; it works because each literal is keyed on stride
-// consecutive windows, and an occurrence of the literal anywhere puts exactly
-// one of them at a probed position. So a literal of at least
-// longWindow+stride-1 bytes is keyed on 8-byte windows, one of at least
-// shortWindow+stride-1 bytes on 4-byte windows; a pattern whose literals are
-// all shorter has no key and is tried on every text.
+// the scan cheap; it works because each literal is keyed on as many
+// consecutive windows as the stride, and an occurrence of the literal
+// anywhere puts exactly one of them at a probed position. The text is read
+// eight bytes at a time from its start, and each block of eight is probed
+// as one 8-byte window and as its upper 4-byte half (stride 8), and as its
+// lower half too (stride 4) when some literal needs it:
+//
+//   - a literal of at least longWindow+longStride-1 (15) bytes is keyed on
+//     eight 8-byte windows, probed every eighth byte;
+//   - one of at least shortWindow+longStride-1 (11) bytes on eight 4-byte
+//     windows, probed every eighth byte (the upper halves);
+//   - one of at least shortWindow+shortStride-1 (7) bytes on four 4-byte
+//     windows, probed every fourth byte (both halves, and the four bytes
+//     after the last whole block).
+//
+// A pattern whose literals are all shorter has no strided key.
 const (
 	longWindow  = 8
 	shortWindow = 4
-	stride      = 4
+	longStride  = 8
+	shortStride = 4
 )
 
 // Literals too short for the strided windows (2 to 6 bytes) are keyed on
@@ -33,11 +44,12 @@ const (
 	minTinyRecords = 8
 )
 
-// keyRef ties a key window to the literal it was cut from.
+// keyRef ties a key window to the literal it was cut from: 12 bytes, for
+// the tens of thousands of windows of a large catalog.
 type keyRef struct {
 	rec int32 // record index
-	off int32 // byte offset of the window inside lit.Text
-	lit Literal
+	off int32 // byte offset of the window inside the literal's text
+	lit int32 // the literal, an index into prefilter.lits
 }
 
 // slot is one entry of a windowTable's open-addressing array; refs[start:end]
@@ -49,14 +61,40 @@ type slot struct {
 
 // windowTable finds the literals keyed on a window of one length. A bloom
 // bitset (one bit per key, in cache) rejects almost every text position
-// before the table is probed.
+// before the table is probed: the tiny table has its own, the strided ones
+// share one (prefilter.strided).
 type windowTable struct {
-	bloom      []uint64
-	bloomShift uint
-	slots      []slot
-	slotShift  uint
-	refs       []keyRef
+	bloom     bloom
+	slots     []slot
+	slotShift uint
+	refs      []keyRef
 }
+
+// bloom is a bitset of one bit per key, chosen by the top bits of the key's
+// hash (key * hashMul).
+type bloom struct {
+	bits  []uint64
+	shift uint
+}
+
+// newBloom sizes a bloom for n keys: 32 bits per key keep false positives
+// near 3%.
+func newBloom(n int) bloom {
+	b := max(12, bits.Len(uint(n*32-1)))
+	return bloom{bits: make([]uint64, 1<<b/64), shift: uint(64 - b)}
+}
+
+// add sets the bit of the key whose hash is h.
+func (b *bloom) add(h uint64) {
+	i := h >> b.shift
+	b.bits[i>>6] |= 1 << (i & 63)
+}
+
+// lowTag marks the keys of the lower 4-byte halves in the strided bloom, so
+// that they set other bits than the same four bytes as an upper half do.
+// (An 8-byte window whose upper half is 01 00 00 00 has the same hash as
+// a tagged key: that only costs a table probe.)
+const lowTag = 1 << 32
 
 const hashMul = 0x9E3779B97F4A7C15
 
@@ -66,44 +104,51 @@ type keyedRef struct {
 	ref keyRef
 }
 
-// newWindowTable builds the table of refs: the refs of one key in record
-// order, then by offset (verify marks the same candidates in any order).
-// refs is sorted in place.
-func newWindowTable(refs []keyedRef) windowTable {
+// newWindowTable builds the table of refs: the refs of one key in the
+// order refs lists them (verify marks the same candidates in any order).
+func newWindowTable(refs []keyedRef, withBloom bool) windowTable {
 	var t windowTable
 	if len(refs) == 0 {
 		return t
 	}
 	// One list sorted rather than a map of lists: a map would allocate a
-	// list for each of the tens of thousands of keys.
-	slices.SortFunc(refs, func(a, b keyedRef) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.ref.rec, b.ref.rec), cmp.Compare(a.ref.off, b.ref.off))
+	// list for each of the tens of thousands of keys. What is sorted is
+	// each key with its ref's index, 16 bytes rather than a whole ref.
+	order := make([]keyIndex, len(refs))
+	for i := range refs {
+		order[i] = keyIndex{refs[i].key, uint64(i)}
+	}
+	slices.SortFunc(order, func(a, b keyIndex) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
 	})
 	keys := 1
-	for i := 1; i < len(refs); i++ {
-		if refs[i].key != refs[i-1].key {
+	for i := 1; i < len(order); i++ {
+		if order[i].key != order[i-1].key {
 			keys++
 		}
 	}
 	t.refs = make([]keyRef, 0, len(refs))
 
-	// 32 bloom bits per key keep false positives near 3%.
-	bloomBits := max(12, bits.Len(uint(keys*32-1)))
-	t.bloom = make([]uint64, 1<<bloomBits/64)
-	t.bloomShift = uint(64 - bloomBits)
-	slotBits := max(4, bits.Len(uint(keys*2-1)))
+	if withBloom {
+		t.bloom = newBloom(keys)
+	}
+	// At least half again as many slots as keys (a load of at most two
+	// thirds): a probe that misses, after a bloom false positive, reads
+	// a few slots.
+	slotBits := max(4, bits.Len(uint(keys+keys/2-1)))
 	t.slots = make([]slot, 1<<slotBits)
 	t.slotShift = uint(64 - slotBits)
 	mask := uint64(len(t.slots) - 1)
 
-	for j := 0; j < len(refs); {
-		k := refs[j].key
+	for j := 0; j < len(order); {
+		k := order[j].key
 		h := k * hashMul
-		b := h >> t.bloomShift
-		t.bloom[b>>6] |= 1 << (b & 63)
+		if withBloom {
+			t.bloom.add(h)
+		}
 		start := uint32(len(t.refs))
-		for ; j < len(refs) && refs[j].key == k; j++ {
-			t.refs = append(t.refs, refs[j].ref)
+		for ; j < len(order) && order[j].key == k; j++ {
+			t.refs = append(t.refs, refs[order[j].i].ref)
 		}
 		i := h >> t.slotShift
 		for t.slots[i].end != 0 {
@@ -114,9 +159,17 @@ func newWindowTable(refs []keyedRef) windowTable {
 	return t
 }
 
+// keyIndex is a key and the index of its ref, as newWindowTable sorts them.
+type keyIndex struct {
+	key, i uint64
+}
+
 // probe returns the literals keyed on key, or nil. The caller has checked
 // the bloom bit.
 func (t *windowTable) probe(key uint64) []keyRef {
+	if len(t.slots) == 0 {
+		return nil // the bit was another table's
+	}
 	h := key * hashMul
 	mask := uint64(len(t.slots) - 1)
 	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
@@ -138,37 +191,39 @@ var foldTable = func() (t [256]byte) {
 	return t
 }()
 
-// fold4 is foldTable applied to each byte of x at once: the bytes from 'A'
-// to 'Z' get 0x20 added, the others are kept. Per byte, h is the low seven
-// bits; adding 0x3f sets the top bit when h >= 'A', adding 0x25 when
-// h > 'Z', neither carries into the next byte, and a byte whose own top
-// bit is set is not a letter.
-func fold4(x uint32) uint32 {
-	h := x & 0x7f7f7f7f
-	geA := h + 0x3f3f3f3f
-	gtZ := h + 0x25252525
-	upper := geA &^ gtZ &^ x & 0x80808080
-	return x | upper>>2
-}
+// keyFold is what the keys fold a window's bytes with: every byte gets its
+// 0x20 bit set. Upper-case ASCII letters become lower-case, as foldTable
+// makes them, so a text folds to the key of every literal it holds, with
+// or without case; other bytes fold together too ('[' with '{', '\r' with
+// '-'), which only wakes a few more probes, each of which compares the
+// whole literal. One OR folds eight bytes.
+const keyFold = 0x2020202020202020
 
-// windowKey packs the folded bytes of w (at most 8) little-endian, the same
-// layout the scanner's rolling register has.
+// windowKey packs the bytes of w (at most 8), folded with keyFold,
+// little-endian, as the scanner reads a block of the text.
 func windowKey(w string) uint64 {
 	var k uint64
 	for i := len(w) - 1; i >= 0; i-- {
-		k = k<<8 | uint64(foldTable[w[i]])
+		k = k<<8 | uint64(w[i]|keyFold&0xff)
 	}
 	return k
 }
 
 // prefilter finds the records whose required literals all occur in a text.
 type prefilter struct {
-	long, short windowTable
-	tiny        windowTable // 2-byte windows, probed at every byte
-	reqs        []Required
-	keyClause   []int   // per record: the clause its keys come from, -1 for none
-	always      []int32 // records without a key, checked on every text
-	plan        keyPlan // what the tables were built from (Facts keep it)
+	long  windowTable // 8-byte windows, probed every eighth byte
+	short windowTable // every 4-byte key, probed at the upper half of each block of eight
+	low   windowTable // the 4-byte keys of stride 4, probed at the lower half too
+	tiny  windowTable // 2-byte windows, probed at every byte
+	// strided is the bloom of the long, short and low keys (the low ones
+	// tagged with lowTag): one bitset keeps the scan's registers few.
+	strided   bloom
+	hasLow    bool
+	lits      []Literal // the keyed literals, which keyRef.lit indexes
+	reqs      []Required
+	keyClause []int   // per record: the clause its keys come from, -1 for none
+	always    []int32 // records without a key, checked on every text
+	plan      keyPlan // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -194,42 +249,34 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	}
 	sc.cands = sc.cands[:0]
 
-	// The bloom tests are written out here rather than in a method: this
-	// loop runs for every four bytes of every line.
-	sb, ss := p.short.bloom, p.short.bloomShift
-	lb, ls := p.long.bloom, p.long.bloomShift
-	haveShort, haveLong := len(sb) > 0, len(lb) > 0
-	var w uint64
-	n := len(s) &^ (stride - 1)
-	for i := 0; i < n; i += stride {
-		// w holds the last 8 folded bytes, the newest in the top byte;
-		// the window ending at byte i+3 is probed. The four bytes are
-		// loaded as one word and folded together.
-		_ = s[i+3]
-		x := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
-		w = w>>32 | uint64(fold4(x))<<32
-		if haveShort {
-			b := ((w >> 32) * hashMul) >> ss
-			if sb[b>>6]&(1<<(b&63)) != 0 {
-				if refs := p.short.probe(w >> 32); refs != nil {
-					p.verify(refs, s, i+stride-shortWindow, sc)
-				}
-			}
+	// The blocks of eight bytes with a window in the bloom (a few per line)
+	// are found by scan, then probed here.
+	n := len(s) &^ (longStride - 1)
+	for i := p.strided.scan(s, 0, p.hasLow); i < n; i = p.strided.scan(s, i+longStride, p.hasLow) {
+		w := blockKey(s, i)
+		if p.hasLow && p.strided.has((w&0xffffffff|lowTag)*hashMul) {
+			p.probeAt(&p.low, w&0xffffffff, s, i, sc)
 		}
-		if haveLong {
-			b := (w * hashMul) >> ls
-			if lb[b>>6]&(1<<(b&63)) != 0 {
-				if refs := p.long.probe(w); refs != nil {
-					p.verify(refs, s, i+stride-longWindow, sc)
-				}
-			}
+		if p.strided.has((w >> 32) * hashMul) {
+			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
+		}
+		if p.strided.has(w * hashMul) {
+			p.probeAt(&p.long, w, s, i, sc)
+		}
+	}
+	if p.hasLow && len(s)-n >= shortWindow {
+		// The lower half of a last block that is not whole: a stride-4
+		// key window can end there.
+		k := windowKey(s[n : n+shortWindow])
+		if refs := p.low.probe(k); refs != nil {
+			p.verify(refs, s, n, sc)
 		}
 	}
 
-	if tb := p.tiny.bloom; len(tb) > 0 {
-		ts := p.tiny.bloomShift
+	if tb := p.tiny.bloom.bits; len(tb) > 0 {
+		ts := p.tiny.bloom.shift
 		for i := 1; i < len(s); i++ {
-			k := uint64(foldTable[s[i-1]]) | uint64(foldTable[s[i]])<<8
+			k := uint64(s[i-1]|keyFold&0xff) | uint64(s[i]|keyFold&0xff)<<8
 			b := (k * hashMul) >> ts
 			if tb[b>>6]&(1<<(b&63)) != 0 {
 				if refs := p.tiny.probe(k); refs != nil {
@@ -256,6 +303,84 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	slices.Sort(sc.cands)
 }
 
+// blockKey is windowKey(s[i:i+8]): the eight bytes at i loaded as one
+// word and folded at once.
+func blockKey(s string, i int) uint64 {
+	t := s[i : i+longStride]
+	return (uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56) | keyFold
+}
+
+// scan returns the first block of eight bytes of s at or after i (a
+// multiple of eight) one of whose windows may be a key of the strided
+// bloom b: the 8-byte window, the upper 4-byte half, or the lower half
+// when low is set. It returns len(s) when there is none.
+func (b *bloom) scan(s string, i int, low bool) int {
+	if len(b.bits) == 0 {
+		return len(s)
+	}
+	if low {
+		return b.scanLow(s, i)
+	}
+	return b.scanHigh(s, i)
+}
+
+// scanHigh is scan without the lower halves. It calls nothing, so its loop
+// keeps everything in registers; each test is a bit test (BT) that leaves
+// the loop, not a shift by a variable count, which would need the register
+// bs is shifted by; bs is masked so that the compiler knows it below 64.
+//
+//go:noinline
+func (b *bloom) scanHigh(s string, i int) int {
+	bl, bs := b.bits, b.shift&63
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := ((w >> 32) * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := (w * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// scanLow is scanHigh testing the lower halves too.
+//
+//go:noinline
+func (b *bloom) scanLow(s string, i int) int {
+	bl, bs := b.bits, b.shift&63
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := ((w&0xffffffff | lowTag) * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := ((w >> 32) * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := (w * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// has reports whether the key whose hash is h may be in b.
+func (b *bloom) has(h uint64) bool {
+	i := h >> b.shift
+	return b.bits[i>>6]&(1<<(i&63)) != 0
+}
+
+// probeAt verifies the literals t keys on k, the window at pos. It is kept
+// out of the scan loop, which then holds its few variables in registers.
+//
+//go:noinline
+func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scratch) {
+	if refs := t.probe(k); refs != nil {
+		p.verify(refs, s, pos, sc)
+	}
+}
+
 // verify marks the records whose keyed literal really occurs around the
 // window that starts at pos.
 func (p *prefilter) verify(refs []keyRef, s string, pos int, sc *scratch) {
@@ -264,9 +389,10 @@ func (p *prefilter) verify(refs []keyRef, s string, pos int, sc *scratch) {
 		if sc.mark[ref.rec] == sc.gen {
 			continue
 		}
+		lit := &p.lits[ref.lit]
 		start := pos - int(ref.off)
-		end := start + len(ref.lit.Text)
-		if start < 0 || end > len(s) || !literalAt(s[start:end], ref.lit) {
+		end := start + len(lit.Text)
+		if start < 0 || end > len(s) || !literalAt(s[start:end], *lit) {
 			continue
 		}
 		sc.mark[ref.rec] = sc.gen
@@ -330,8 +456,8 @@ type keyPlan struct {
 
 // keyChoice is one record's key: the clause its keys come from (-1 for
 // none: the record is checked on every text), whether they are tiny
-// windows (one per literal, probed at every byte) or strided ones (stride
-// consecutive windows per literal), and where its offsets start in
+// windows (one per literal, probed at every byte) or strided ones
+// (keyStride consecutive windows per literal), and where its offsets start in
 // keyPlan.offs.
 type keyChoice struct {
 	clause int32
@@ -340,8 +466,8 @@ type keyChoice struct {
 }
 
 // chooseKeys keys each record on its cheapest keyable clause, each literal
-// on its cheapest run of stride windows; the records left without one go to
-// keyTiny.
+// on its cheapest run of keyStride windows; the records left without one go
+// to keyTiny.
 func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 	plan := keyPlan{choice: make([]keyChoice, len(reqs)), offs: make([]int32, 0, len(reqs))}
 	r := newRarity(corpus, reqs)
@@ -429,11 +555,12 @@ func (plan *keyPlan) keyTiny(r *rarity, reqs []Required, unkeyed []int32) {
 
 // assemblePrefilter builds the prefilter plan describes for reqs.
 func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
-	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs)), plan: plan}
+	p := &prefilter{reqs: reqs, keyClause: make([]int, len(reqs)), plan: plan, lits: make([]Literal, 0, len(reqs))}
 	var refs [3][]keyedRef
+	var low []keyedRef
 	// Most literals are long enough for the long windows (error messages
-	// are): a key a stride for each record is the usual size of that list.
-	refs[1] = make([]keyedRef, 0, stride*len(reqs))
+	// are): longStride keys for each record is the usual size of that list.
+	refs[1] = make([]keyedRef, 0, longStride*len(reqs))
 	for rec, c := range plan.choice {
 		p.keyClause[rec] = int(c.clause)
 		if c.clause < 0 {
@@ -444,20 +571,48 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 			off := int(plan.offs[int(c.at)+li])
 			if c.tiny {
 				k := windowKey(l.Text[off : off+tinyWindow])
-				refs[2] = append(refs[2], keyedRef{k, keyRef{rec: int32(rec), off: int32(off), lit: l}})
+				refs[2] = append(refs[2], keyedRef{k, keyRef{rec: int32(rec), off: int32(off), lit: int32(len(p.lits))}})
+				p.lits = append(p.lits, l)
 				continue
 			}
-			wlen := keyWindow(l)
+			wlen, st := keyWindow(l), keyStride(l)
 			m := &refs[lenIndex(wlen)]
-			for j := range stride {
-				k := windowKey(l.Text[off+j : off+j+wlen])
-				*m = append(*m, keyedRef{k, keyRef{rec: int32(rec), off: int32(off + j), lit: l}})
+			for j := range st {
+				kr := keyedRef{windowKey(l.Text[off+j : off+j+wlen]), keyRef{rec: int32(rec), off: int32(off + j), lit: int32(len(p.lits))}}
+				*m = append(*m, kr)
+				if st == shortStride {
+					low = append(low, kr)
+				}
+			}
+			p.lits = append(p.lits, l)
+		}
+	}
+	p.short = newWindowTable(refs[0], false)
+	p.long = newWindowTable(refs[1], false)
+	p.low = newWindowTable(low, false)
+	p.tiny = newWindowTable(refs[2], true)
+	p.hasLow = len(low) > 0
+	keys := 0
+	for _, t := range []*windowTable{&p.short, &p.long, &p.low} {
+		for _, sl := range t.slots {
+			if sl.end != 0 {
+				keys++
 			}
 		}
 	}
-	p.short = newWindowTable(refs[0])
-	p.long = newWindowTable(refs[1])
-	p.tiny = newWindowTable(refs[2])
+	if keys > 0 {
+		p.strided = newBloom(keys)
+		for _, t := range []struct {
+			t   *windowTable
+			tag uint64
+		}{{&p.short, 0}, {&p.long, 0}, {&p.low, lowTag}} {
+			for _, sl := range t.t.slots {
+				if sl.end != 0 {
+					p.strided.add((sl.key | t.tag) * hashMul)
+				}
+			}
+		}
+	}
 	return p
 }
 
@@ -491,7 +646,7 @@ func (plan keyPlan) check(reqs []Required) error {
 				if wlen == 0 {
 					return fmt.Errorf("key plan: record %d: literal %d too short for a strided key", rec, li)
 				}
-				span = wlen + stride - 1
+				span = wlen + keyStride(l) - 1
 			}
 			if off < 0 || off+span > len(l.Text) {
 				return fmt.Errorf("key plan: record %d: literal %d: window at %d of %d bytes", rec, li, off, len(l.Text))

@@ -238,7 +238,7 @@ func appendWindowKeys(dst []uint64, s string, wlen int) []uint64 {
 	dst = append(dst, k)
 	top := uint(8 * (wlen - 1))
 	for i := wlen; i < len(s); i++ {
-		k = k>>8 | uint64(foldTable[s[i]])<<top
+		k = k>>8 | uint64(s[i]|keyFold&0xff)<<top
 		dst = append(dst, k)
 	}
 	return dst
@@ -300,12 +300,22 @@ func (pc *partitionCounter) count(costs []int32, lits []pricedLit, n, wlen int, 
 // keyWindow is the window length a literal is keyed on, 0 when too short.
 func keyWindow(l Literal) int {
 	switch {
-	case len(l.Text) >= longWindow+stride-1:
+	case len(l.Text) >= longWindow+longStride-1:
 		return longWindow
-	case len(l.Text) >= shortWindow+stride-1:
+	case len(l.Text) >= shortWindow+shortStride-1:
 		return shortWindow
 	}
 	return 0
+}
+
+// keyStride is the stride at which a literal's key windows are probed, and
+// so how many consecutive windows it is keyed on: longStride when the
+// literal has that many of its keyWindow, shortStride otherwise.
+func keyStride(l Literal) int {
+	if len(l.Text) >= keyWindow(l)+longStride-1 {
+		return longStride
+	}
+	return shortStride
 }
 
 // litWindow is the window length a literal's windows are priced at: its
@@ -340,10 +350,12 @@ func (r *rarity) bestTiny(l Literal) (off, cost int) {
 	return off, cost
 }
 
-// bestRun returns the offset of the cheapest run of stride consecutive
-// windows of l, literal occurrence lit of the catalog, and its cost.
+// bestRun returns the offset of the cheapest run of keyStride consecutive
+// windows of l, literal occurrence lit of the catalog, and its cost. The
+// cost is per eight bytes of text: a run probed every fourth byte costs
+// twice its windows' sum, so literals of either stride compare.
 func (r *rarity) bestRun(l Literal, lit int) (off, cost int) {
-	wlen := keyWindow(l)
+	wlen, st := keyWindow(l), keyStride(l)
 	extra := 0
 	if wlen == shortWindow {
 		extra = shortWindowCost
@@ -354,12 +366,12 @@ func (r *rarity) bestRun(l Literal, lit int) (off, cost int) {
 	run := 0
 	for i, c := range costs {
 		run += int(c) + extra
-		if i >= stride {
-			run -= int(costs[i-stride]) + extra
+		if i >= st {
+			run -= int(costs[i-st]) + extra
 		}
-		if i >= stride-1 && (cost < 0 || run < cost) {
-			off, cost = i-stride+1, run
+		if i >= st-1 && (cost < 0 || run < cost) {
+			off, cost = i-st+1, run
 		}
 	}
-	return off, cost
+	return off, cost * (longStride / st)
 }

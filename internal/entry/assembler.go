@@ -226,7 +226,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	base, start, end := wrapperSpan(text)
 	full := base[start:end]
 	p := &a.cur
-	if strings.TrimSpace(full) == "" {
+	if isBlank(full) {
 		a.pushBlank(l, base[:start], cut)
 		return a.out
 	}
@@ -266,7 +266,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	if learned > 0 {
 		start += learned
 		start += wrapperPrefixesLen(base[start:end])
-		if strings.TrimSpace(base[start:end]) == "" {
+		if isBlank(base[start:end]) {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
@@ -448,7 +448,7 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	}
 	rest := full[n:]
 	rest = rest[wrapperPrefixesLen(rest):]
-	if strings.TrimSpace(rest) == "" {
+	if isBlank(rest) {
 		return
 	}
 	prefix := p.prefix + full[:len(full)-len(rest)]
@@ -690,7 +690,7 @@ func endsWithColon(s string) bool {
 	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
 		i--
 	}
-	return i > 0 && s[i-1] == ':' || strings.HasPrefix(s, "Exception ignored in: ")
+	return i > 0 && s[i-1] == ':' || s != "" && s[0] == 'E' && strings.HasPrefix(s, "Exception ignored in: ")
 }
 
 // isWarningLine matches the first line the warnings module prints,

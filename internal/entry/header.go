@@ -154,6 +154,9 @@ func srtAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache)
 	n += m
 	rest := s[n:]
 	switch {
+	case rest == "" || rest[0] != ' ':
+		// Most records: the ranks end at the "]" (the comparisons below
+		// are calls).
 	case strings.HasPrefix(rest, " encode_server"):
 		rest = rest[len(" encode_server"):]
 	case strings.HasPrefix(rest, " encode_dp_worker["):
@@ -355,7 +358,8 @@ func levelWord(s string) (level, rest string, ok bool) {
 		return "", "", false
 	}
 	for _, w := range levelWords {
-		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
+		// The first byte first: comparing the rest is a call.
+		if s[0] == w[0] && strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
 			return w, s[len(w):], true
 		}
 	}
@@ -405,32 +409,45 @@ func parseRanks(s string, lenient bool) (Ranks, int) {
 	for i < len(s) && s[i] == ' ' {
 		t := s[i+1:]
 		// The names start with different letters, so the first one picks
-		// the only token that can match.
-		var name string
+		// the only token that can match; each is compared as a constant
+		// (no call).
+		n := 0 // the name's length when t starts with it
 		var field *int
 		if t != "" {
 			switch t[0] {
 			case 'A':
-				name, field = "ATTN_CP", &r.AttnCP
+				if strings.HasPrefix(t, "ATTN_CP") {
+					n, field = len("ATTN_CP"), &r.AttnCP
+				}
 			case 'M':
-				name, field = "MOE_DP", &r.MoeDP
+				if strings.HasPrefix(t, "MOE_DP") {
+					n, field = len("MOE_DP"), &r.MoeDP
+				}
 			case 'D':
-				name, field = "DP", &r.DP
+				if len(t) > 1 && t[1] == 'P' {
+					n, field = 2, &r.DP
+				}
 			case 'P':
-				name, field = "PP", &r.PP
+				if len(t) > 1 && t[1] == 'P' {
+					n, field = 2, &r.PP
+				}
 			case 'T':
-				name, field = "TP", &r.TP
+				if len(t) > 1 && t[1] == 'P' {
+					n, field = 2, &r.TP
+				}
 			case 'E':
-				name, field = "EP", &r.EP
+				if len(t) > 1 && t[1] == 'P' {
+					n, field = 2, &r.EP
+				}
 			}
 		}
-		if name != "" && strings.HasPrefix(t, name) {
-			j := len(name)
+		if n > 0 {
+			j := n
 			for j < len(t) && isDigit(t[j]) {
 				j++
 			}
-			if j > len(name) && j-len(name) <= 6 {
-				*field = atoi(t[len(name):j])
+			if j > n && j-n <= 6 {
+				*field = atoi(t[n:j])
 				i += 1 + j
 				continue
 			}
@@ -483,8 +500,8 @@ func readFraction(s string, n int, sep byte, c *clock) int {
 // it gives exactly what time.Date gives with the fraction: zone transitions
 // fall on whole seconds.
 type secondCache struct {
-	text  [19]byte // the date and time, as the header has them
-	clock clock    // text parsed, nsec 0
+	text  dateTimeText // the date and time, as the header has them
+	clock clock        // text parsed, nsec 0
 	loc   *time.Location
 	t     time.Time // clock in loc
 }
@@ -493,10 +510,10 @@ type secondCache struct {
 // starts with the cached second has only its fraction read. A nil cache
 // reads every line whole.
 func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, bool) {
-	if sc == nil || sc.loc != loc || len(s) < 19 || s[:19] != string(sc.text[:]) {
+	if sc == nil || sc.loc != loc || len(s) < 19 || readDateTimeText(s) != sc.text {
 		c, n, ok := scanDateTime(s, '.')
 		if ok && sc != nil {
-			copy(sc.text[:], s)
+			sc.text = readDateTimeText(s)
 			sc.clock = c
 			sc.clock.nsec = 0
 			sc.loc = loc
@@ -506,6 +523,22 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 	}
 	c := sc.clock
 	return c, readFraction(s, 19, '.', &c), true
+}
+
+// dateTimeText is the 19 bytes of "YYYY-MM-DD HH:MM:SS" as three words,
+// so that two are compared without a call.
+type dateTimeText [3]uint64
+
+// readDateTimeText reads the first 19 bytes of s (it has at least 19).
+func readDateTimeText(s string) dateTimeText {
+	t := s[:19]
+	return dateTimeText{
+		uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56,
+		uint64(t[8]) | uint64(t[9])<<8 | uint64(t[10])<<16 | uint64(t[11])<<24 |
+			uint64(t[12])<<32 | uint64(t[13])<<40 | uint64(t[14])<<48 | uint64(t[15])<<56,
+		uint64(t[16]) | uint64(t[17])<<8 | uint64(t[18])<<16,
+	}
 }
 
 // in is c.in(loc), from the cache when c falls in the cached second.

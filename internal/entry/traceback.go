@@ -2,6 +2,7 @@ package entry
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds of a parsed Traceback. The head and the tail survive a cut: the
@@ -261,7 +262,8 @@ func (p *tbParser) addFrame(f Frame) {
 // last):" at its start or after a space (sglang's "... hit an exception:
 // Traceback ...", logging prefixes). "Exception Group Traceback" is not one.
 func hasTracebackStart(s string) bool {
-	if !strings.HasSuffix(s, tbStart) {
+	// The last byte first: comparing the rest is a call.
+	if s == "" || s[len(s)-1] != tbStart[len(tbStart)-1] || !strings.HasSuffix(s, tbStart) {
 		return false
 	}
 	i := len(s) - len(tbStart)
@@ -278,7 +280,7 @@ func hasTracebackStart(s string) bool {
 // at its start or after a space (sglang's "hit an exception:   + Exception
 // Group Traceback ...").
 func hasGroupStart(s string) bool {
-	if !strings.HasSuffix(s, groupStart) {
+	if s == "" || s[len(s)-1] != groupStart[len(groupStart)-1] || !strings.HasSuffix(s, groupStart) {
 		return false
 	}
 	i := len(s) - len(groupStart)
@@ -297,8 +299,45 @@ func isGroupStartLine(s string) bool {
 }
 
 func isChainSeparator(s string) bool {
+	// Most lines are told apart without strings.TrimSpace: when the bytes
+	// left after ASCII white space at both ends are ASCII, TrimSpace would
+	// stop at them too, and a line of another length is rejected without
+	// comparing its bytes. A non-ASCII byte at either end may be white
+	// space: such a line is trimmed whole.
+	i, j := 0, len(s)
+	for i < j && isASCIISpace(s[i]) {
+		i++
+	}
+	for j > i && isASCIISpace(s[j-1]) {
+		j--
+	}
+	if i < j && s[i] < utf8.RuneSelf && s[j-1] < utf8.RuneSelf {
+		t := s[i:j]
+		return t == sepCause || t == sepContext
+	}
 	t := strings.TrimSpace(s)
 	return t == sepCause || t == sepContext
+}
+
+// isASCIISpace reports whether b is a byte strings.TrimSpace trims: ASCII
+// white space.
+func isASCIISpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\v' || b == '\f' || b == '\r'
+}
+
+// isBlank reports whether s is only white space, as strings.TrimSpace(s)
+// == "" does, stopping at the first byte that is not (at once on most
+// lines).
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.TrimSpace(s[i:]) == ""
+		}
+		if !isASCIISpace(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseFrame reads `File "path", line N, in func` (leading space already
@@ -341,6 +380,9 @@ func isFrameLine(s string) bool {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
+	}
+	if i == len(s) || s[i] != 'F' && s[i] != '>' {
+		return false // parseFrame wants `File "` or loguru's "> File"
 	}
 	_, ok := parseFrame(s[i:])
 	return ok

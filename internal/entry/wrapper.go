@@ -390,7 +390,7 @@ func podPrefixLen(s string) int {
 // trimRaySuffix removes Ray's " [repeated 3x across cluster]" dedup suffix.
 func trimRaySuffix(s string) string {
 	const tail = "x across cluster]"
-	if !strings.HasSuffix(s, tail) {
+	if s == "" || s[len(s)-1] != ']' || !strings.HasSuffix(s, tail) {
 		return s
 	}
 	body := s[:len(s)-len(tail)]

@@ -1,0 +1,117 @@
+package matcher
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// strideLiterals cover every keying of the strided windows: 7 to 10 bytes
+// (4-byte windows every fourth byte, the lower halves included), 11 to 14
+// (4-byte windows every eighth byte) and 15 and more (8-byte windows every
+// eighth byte), with and without case folding, a byte above 0x7f, and
+// bytes that keyFold merges with others ('[' and '{', '\r' and '-').
+var strideLiterals = []string{
+	"Timeout", "Killed!!", "xid=79 ab", "NCCL error", "(?i)cuda fault",
+	"Bad [frame]", "rank 7 {lost", "ECC uncorrected", "Größe 12",
+	"RuntimeError: boom", "(?i)Out Of Memory at", "watchdog caught collective",
+	"line one\r-line two", "CUDA error: an illegal memory access was encountered",
+	"[x]{y}[z]{w}[v]", "abcdefghijklmn", "abcdefghijklmno", "0123456789",
+}
+
+// strideMatcher compiles one record per strideLiterals entry (its pattern
+// the literal itself), and one with two clauses of different keyings.
+func strideMatcher(tb testing.TB) *Matcher {
+	var recs []patterns.Record
+	for i, l := range strideLiterals {
+		pat := regexp.QuoteMeta(l)
+		if rest, ok := strings.CutPrefix(l, "(?i)"); ok {
+			pat = "(?i)" + regexp.QuoteMeta(rest)
+		}
+		recs = append(recs, patterns.Record{ID: fmt.Sprintf("s%d", i), MessagePattern: pat})
+	}
+	recs = append(recs, patterns.Record{ID: "two", MessagePattern: `NCCL error.*watchdog caught collective`})
+	return compileOK(tb, recs, Options{})
+}
+
+// exactCandidates is what candidates must return: every record all of
+// whose clauses hold in s, in record order.
+func exactCandidates(p *prefilter, s string) []int32 {
+	var want []int32
+	for r, req := range p.reqs {
+		if holdsClauses(s, req, -1) {
+			want = append(want, int32(r))
+		}
+	}
+	return want
+}
+
+func checkCandidates(tb testing.TB, m *Matcher, sc *scratch, s string) {
+	tb.Helper()
+	m.pf.candidates(s, sc)
+	if want := exactCandidates(m.pf, s); !slices.Equal(sc.cands, want) {
+		tb.Fatalf("candidates(%q) = %v, want %v", s, sc.cands, want)
+	}
+}
+
+// Every keying is exercised: the catalog above has keys of each kind.
+func TestStrideLiteralsUseEveryKeying(t *testing.T) {
+	m := strideMatcher(t)
+	p := m.pf
+	if len(p.long.slots) == 0 || len(p.short.slots) == 0 || len(p.low.slots) == 0 || !p.hasLow {
+		t.Fatalf("tables: long %d short %d low %d slots", len(p.long.slots), len(p.short.slots), len(p.low.slots))
+	}
+	for i := range p.reqs {
+		if !m.Keyed(i) {
+			t.Errorf("record %d (%s) is not keyed", i, m.Records()[i].MessagePattern)
+		}
+	}
+}
+
+// A literal is found wherever it lies: at every offset from the start of
+// a text, up to its end, inside and across the eight-byte blocks, in upper
+// and lower case, and so is every pair of literals.
+func TestCandidatesAtEveryOffset(t *testing.T) {
+	m := strideMatcher(t)
+	sc := m.pf.newScratch()
+	for _, l := range strideLiterals {
+		l = strings.TrimPrefix(l, "(?i)")
+		for _, form := range []string{l, strings.ToUpper(l), strings.ToLower(l)} {
+			for pre := 0; pre < 2*longStride; pre++ {
+				for post := 0; post < 2*longStride; post++ {
+					checkCandidates(t, m, sc, strings.Repeat(".", pre)+form+strings.Repeat("_", post))
+				}
+			}
+		}
+	}
+	for _, a := range strideLiterals {
+		for _, b := range strideLiterals {
+			a, b = strings.TrimPrefix(a, "(?i)"), strings.TrimPrefix(b, "(?i)")
+			for gap := range longStride {
+				checkCandidates(t, m, sc, a+strings.Repeat(" ", gap)+b)
+			}
+		}
+	}
+}
+
+// FuzzStrideCandidates checks the prefilter's candidates against the
+// plain search of every record's literals on any text.
+func FuzzStrideCandidates(f *testing.F) {
+	m := strideMatcher(f)
+	for _, s := range []string{
+		"", "Timeout", "..Timeout", "xxxxxxxTimeout", "NCCL errorxx", "xxxxNCCL error",
+		"RUNTIMEERROR: BOOM", "1234567watchdog caught collective", "Bad {frame]", "line one\r-line two",
+		"[2026-05-28 00:11:09 TP0] CUDA error: an illegal memory access was encountered",
+		"abcdefghijklmnabcdefghijklmno", "GRÖSSE 12 Größe 12", "\xff\xfeKilled!!\x00",
+	} {
+		f.Add(s)
+	}
+	sc := m.pf.newScratch()
+	f.Fuzz(func(t *testing.T, s string) {
+		checkCandidates(t, m, sc, s)
+	})
+}
