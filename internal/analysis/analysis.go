@@ -301,7 +301,19 @@ func maxSeverity(a, b patterns.Severity) patterns.Severity {
 
 // hasEscapedQuote reports whether s holds a backslash-escaped quote.
 func hasEscapedQuote(s string) bool {
-	return strings.Contains(s, `\'`) || strings.Contains(s, `\"`)
+	// One pass for the backslash, which most entries do not hold, rather
+	// than a search for each quote: this runs for every entry no record
+	// matched.
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 || i+1 >= len(s) {
+			return false
+		}
+		if s[i+1] == '\'' || s[i+1] == '"' {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // matchUnescaped matches text again with its escaped quotes unescaped: an

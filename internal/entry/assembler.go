@@ -314,6 +314,13 @@ const (
 
 // ncclNext is the NCCL state after the entry took line s.
 func ncclNext(state int8, s string) int8 {
+	if state == ncclNone {
+		// Every line comes here: only the search it needs.
+		if strings.Contains(s, "NCCL error") {
+			return ncclMessage
+		}
+		return ncclNone
+	}
 	t := strings.TrimSpace(s)
 	switch {
 	case state != ncclNone && t == "Last error:":

@@ -385,3 +385,22 @@ func TestFailureBehindPrefixTeachesThePrefix(t *testing.T) {
 		t.Fatalf("got %d entries, want one terminate block behind \"3: \"", len(es))
 	}
 }
+
+func TestGlogAt(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{
+		{"3: E0521 16:22:21.694042   162 transfer_metadata.cpp:877] x", 3},
+		{"[1,3]<stderr>:I0521 16:22:21.694042 162 a.cpp:1] x", len("[1,3]<stderr>:")},
+		{"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] x", 0}, // no prefix
+		{"3: x E0521 16:22:21.694042 162 a.cpp:1] x", len("3: x ")},
+		{"3: E0521 16:22:21 no fraction", 0},
+		{strings.Repeat("a ", 50) + "E0521 16:22:21.694042 162 a.cpp:1] x", 0}, // beyond the bound
+		{"no colon at all", 0},
+	} {
+		if got := glogAt(tt.s); got != tt.want {
+			t.Errorf("glogAt(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
