@@ -471,7 +471,7 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 		Record:      rec,
 		Start:       start,
 		End:         start + length,
-		Line:        surroundingLines(s.Text, start, start+length),
+		Line:        SurroundingLines(s.Text, start, start+length),
 		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
 		LiteralLen:  m.litLen[r],
 	}
@@ -492,7 +492,9 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 	return h
 }
 
-// surroundingLines returns the whole lines of text that [start, end) touches.
+// SurroundingLines returns the whole lines of text that [start, end)
+// touches: a Hit's Line. A caller that moves a hit onto other text (a
+// match found in a rewritten copy) takes its Line from here too.
 // onCodeLine reports whether match starts on an indented line: in a
 // traceback, a frame's source line such as
 // `    raise RuntimeError("...")`.
@@ -515,7 +517,7 @@ func preferExceptionLine(re *regexp2.Regexp, first *regexp2.Match, text string) 
 	return first
 }
 
-func surroundingLines(text string, start, end int) string {
+func SurroundingLines(text string, start, end int) string {
 	from := strings.LastIndexByte(text[:start], '\n') + 1
 	to := len(text)
 	if end > start && text[end-1] == '\n' {

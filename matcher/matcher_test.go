@@ -228,8 +228,8 @@ func TestSurroundingLines(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := surroundingLines(tc.text, tc.start, tc.end); got != tc.want {
-				t.Errorf("surroundingLines(%q, %d, %d) = %q, want %q", tc.text, tc.start, tc.end, got, tc.want)
+			if got := SurroundingLines(tc.text, tc.start, tc.end); got != tc.want {
+				t.Errorf("SurroundingLines(%q, %d, %d) = %q, want %q", tc.text, tc.start, tc.end, got, tc.want)
 			}
 		})
 	}

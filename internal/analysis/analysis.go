@@ -326,7 +326,7 @@ func (a *Analyzer) matchUnescaped(text string) {
 	for i := range a.hits {
 		h := &a.hits[i]
 		h.Start, h.End = at[h.Start], at[h.End]
-		h.Line = surroundingLines(text, h.Start, h.End)
+		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
 	}
 }
 
@@ -345,19 +345,4 @@ func unescapeQuotes(s string) (string, []int) {
 	}
 	at = append(at, len(s))
 	return b.String(), at
-}
-
-// surroundingLines is the full line (or lines) of text around [start, end).
-func surroundingLines(text string, start, end int) string {
-	from := strings.LastIndexByte(text[:start], '\n') + 1
-	to := len(text)
-	if end > start && text[end-1] == '\n' {
-		to = end - 1
-	} else if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
-		to = end + i
-	}
-	if to < from {
-		to = from
-	}
-	return text[from:to]
 }

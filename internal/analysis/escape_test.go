@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/matcher"
 )
 
 func TestUnescapeQuotes(t *testing.T) {
@@ -47,7 +49,7 @@ func FuzzUnescapeQuotes(f *testing.F) {
 			t.Fatalf("%q: escaped quote %v, unescaped %q", s, hasEscapedQuote(s), u)
 		}
 		for _, l := range strings.Split(s, "\n") {
-			if got := surroundingLines(s, strings.Index(s, l), strings.Index(s, l)); !strings.Contains(s, got) {
+			if got := matcher.SurroundingLines(s, strings.Index(s, l), strings.Index(s, l)); !strings.Contains(s, got) {
 				t.Fatalf("%q: line %q not in the text", s, got)
 			}
 		}
