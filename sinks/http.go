@@ -109,14 +109,24 @@ func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	return min(max(t.Sub(now), 0), MaxRetryAfter), true
 }
 
-// RefuseRedirect is the CheckRedirect of every sink's http.Client: a
+// NewClient returns the http.Client of an HTTP sink: tr, or a clone of
+// http.DefaultTransport when nil, the timeout for a whole request, and
+// redirects refused (refuseRedirect).
+func NewClient(tr http.RoundTripper, timeout time.Duration) *http.Client {
+	if tr == nil {
+		tr = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	return &http.Client{Transport: tr, Timeout: timeout, CheckRedirect: refuseRedirect}
+}
+
+// refuseRedirect is the CheckRedirect of every sink's http.Client: a
 // redirect is not followed but returned as an error, which Classify calls
 // retryable. Following it would lose or misdirect the alert: net/http turns
 // a POST answered with 301, 302 or 303 into a GET without the body, whose
 // 2xx would count the alert delivered, and a 307 or 308 would send the
 // alert and its signing or authorising headers to a URL nobody
 // configured. The alert stays queued until the configured URL is fixed.
-func RefuseRedirect(req *http.Request, _ []*http.Request) error {
+func refuseRedirect(req *http.Request, _ []*http.Request) error {
 	return fmt.Errorf("redirect to %s not followed: configure the URL it points to", SafeURL(req.URL.String()))
 }
 

@@ -48,10 +48,6 @@ func New(cfg Config, opts Options) (*Sink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("alertmanager: %w", err)
 	}
-	tr := opts.Transport
-	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -66,7 +62,7 @@ func New(cfg Config, opts Options) (*Sink, error) {
 		resolveTimeout: r.resolveTimeout,
 		generatorURL:   cfg.GeneratorURL,
 		labels:         cfg.Labels,
-		client:         &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
+		client:         sinks.NewClient(opts.Transport, r.timeout),
 		now:            now,
 	}, nil
 }

@@ -113,11 +113,7 @@ func newExporter(ctx context.Context, cfg Config, set settings) (sdklog.Exporter
 	opts := []otlploghttp.Option{
 		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}),
 		otlploghttp.WithTimeout(set.timeout),
-		otlploghttp.WithHTTPClient(&http.Client{
-			Transport:     recordingTransport{next: transport},
-			Timeout:       set.timeout,
-			CheckRedirect: sinks.RefuseRedirect,
-		}),
+		otlploghttp.WithHTTPClient(sinks.NewClient(recordingTransport{next: transport}, set.timeout)),
 	}
 	if cfg.Endpoint != "" {
 		opts = append(opts, otlploghttp.WithEndpointURL(httpLogsURL(cfg.Endpoint)))

@@ -45,15 +45,11 @@ func New(cfg Config, opts Options) (*Sink, error) {
 	if clock == nil {
 		clock = sinks.SystemClock{}
 	}
-	tr := opts.Transport
-	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	return &Sink{
 		url:    r.url,
 		over:   overrides{cfg.Channel, cfg.Username, cfg.IconEmoji, cfg.IconURL},
 		digest: r.digest,
-		client: &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
+		client: sinks.NewClient(opts.Transport, r.timeout),
 		limit:  &limiter{clock: clock, interval: Interval},
 	}, nil
 }

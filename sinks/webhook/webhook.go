@@ -45,15 +45,11 @@ func New(cfg Config, opts Options) (*Sink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webhook: %w", err)
 	}
-	tr := opts.Transport
-	if tr == nil {
-		tr = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	return &Sink{
 		url:     r.url,
 		secret:  r.secret,
 		headers: r.headers,
-		client:  &http.Client{Transport: tr, Timeout: r.timeout, CheckRedirect: sinks.RefuseRedirect},
+		client:  sinks.NewClient(opts.Transport, r.timeout),
 	}, nil
 }
 
