@@ -323,7 +323,7 @@ func ncclNext(state int8, s string) int8 {
 	}
 	t := strings.TrimSpace(s)
 	switch {
-	case state != ncclNone && t == "Last error:":
+	case t == "Last error:":
 		return ncclLastError
 	case state == ncclLastError:
 		return ncclNone
@@ -504,7 +504,8 @@ func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
-	afterBlank := a.spacing.real(p.blanks) > 0
+	blanks := a.spacing.real(p.blanks) // as many as were in the log
+	afterBlank := blanks > 0
 	if otherRayActor(p.prefix, c.prefix) {
 		// Ray relays every actor's output into one stream: a line of
 		// another actor is another process's record.
@@ -524,7 +525,7 @@ func (a *Assembler) continues(c *classified) bool {
 		// line after it come one blank line apart.
 		afterBlank = false
 	}
-	if a.spacing.real(p.blanks) <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+	if blanks <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
 		// One blank line between the parts of an NCCL message is a
 		// double-spaced paste: NCCL prints them together.
 		return true

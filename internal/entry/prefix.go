@@ -212,18 +212,26 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		if !digit || !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
 			continue
 		}
-		if quietLevelIn(s[:k]) {
-			return 0
-		}
-		rest := s[k:]
-		if _, _, ok := parseBareException(rest); ok {
-			return k
-		}
-		if n, ok := parseNative(rest, ref, loc); ok && (normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal) {
+		if failureLine(s[k:], ref, loc) {
+			// The first failure found: a quiet level in front of it would
+			// be in front of any later one too.
+			if quietLevelIn(s[:k]) {
+				return 0
+			}
 			return k
 		}
 	}
 	return 0
+}
+
+// failureLine reports whether s is a strict exception line or a native
+// error line.
+func failureLine(s string, ref time.Time, loc *time.Location) bool {
+	if _, _, ok := parseBareException(s); ok {
+		return true
+	}
+	n, ok := parseNative(s, ref, loc)
+	return ok && (normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal)
 }
 
 // quietLevelIn reports whether the prefix p holds a level word below

@@ -179,15 +179,19 @@ func syslogTimeLen(s string) int {
 		s[6] == ' ' && isClock(s[7:15]) {
 		return fracEnd(s, 15)
 	}
+	if n, ok := rfc3339Len(s); ok {
+		if s[n-1] == 'Z' {
+			return 0
+		}
+		return n
+	}
+	// "+hhmm": journalctl's short-iso before systemd 250.
 	if len(s) < 24 || !isDate(s[:10]) || s[10] != 'T' || !isClock(s[11:19]) {
 		return 0
 	}
 	i := fracEnd(s, 19)
-	if i+6 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+3]) && s[i+3] == ':' && isDigits(s[i+4:i+6]) {
-		return i + 6
-	}
 	if i+5 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+5]) {
-		return i + 5 // journalctl's short-iso before systemd 250
+		return i + 5
 	}
 	return 0
 }

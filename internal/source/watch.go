@@ -115,7 +115,7 @@ func (w *watch) sync(want []string) {
 func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 	switch {
 	case ev.Op.Has(fsnotify.Create):
-		t.openCreated(ev.Name, renamedFrom(ev))
+		t.openCreated(ev)
 		return true
 	case ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename):
 		return true
@@ -135,15 +135,17 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 // it could be looked at is not counted: the event may be older than a
 // scan that already opened that file.
 //
-// from is the name a file created by a rename had before (renamedFrom).
-// A file renamed from a matching name out of the globs, that was never
-// opened, is opened where it went, under the name it had: it came and
-// went at that name between two looks (a writer that recreates its log
-// at once, then logrotate moving that file aside to create its own, on
-// a loaded machine), and it is read to its end like any file that left.
-func (t *Tailer) openCreated(name, from string) {
+// A file renamed from a matching name out of the globs (renamedFrom),
+// that was never opened, is opened where it went, under the name it had:
+// it came and went at that name between two looks (a writer that
+// recreates its log at once, then logrotate moving that file aside to
+// create its own, on a loaded machine), and it is read to its end like
+// any file that left.
+func (t *Tailer) openCreated(ev fsnotify.Event) {
+	name := ev.Name
 	path, at := name, ""
 	if !t.roots.matches(name) {
+		from := renamedFrom(ev)
 		if from == "" || !t.roots.matches(from) {
 			return
 		}
