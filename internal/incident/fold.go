@@ -210,10 +210,7 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	// What followed says how bad the root cause was: a warning that ended
 	// in the server's death is as severe as the death, so that a sink's
 	// min_severity does not hide the crash inside it.
-	if sinks.SeverityRank(c.Record.Severity) > sinks.SeverityRank(gr.Alert.Record.Severity) {
-		gr.Alert.Record.Severity = c.Record.Severity
-	}
-	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || c.Record.Fatal
+	gr.worsen(c.Record)
 	cs := gr.Alert.Consequences
 	i := slices.IndexFunc(cs, func(x sinks.Consequence) bool { return x.Fingerprint == c.Fingerprint })
 	if i < 0 {
@@ -424,11 +421,17 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 		})
 	}
 	// The wrapper says the process died: as bad as the death.
-	if sinks.SeverityRank(w.Alert.Record.Severity) > sinks.SeverityRank(a.Record.Severity) {
-		a.Record.Severity = w.Alert.Record.Severity
-	}
-	a.Record.Fatal = a.Record.Fatal || w.Alert.Record.Fatal
+	gr.worsen(w.Alert.Record)
 	for _, r := range w.Alert.Ranks {
 		a.Ranks = addRank(a.Ranks, r)
 	}
+}
+
+// worsen raises gr's severity to r's, and marks it fatal when r is: what
+// was folded into the incident tells how bad it was.
+func (gr *group) worsen(r sinks.Record) {
+	if sinks.SeverityRank(r.Severity) > sinks.SeverityRank(gr.Alert.Record.Severity) {
+		gr.Alert.Record.Severity = r.Severity
+	}
+	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || r.Fatal
 }
