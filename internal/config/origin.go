@@ -92,8 +92,3 @@ func (p *problem) Unwrap() error { return p.err }
 func keyed(key string, err error) error {
 	return &problem{key: key, err: err}
 }
-
-// wrapf is errorf for an underlying error, kept for errors.Is and As.
-func (o *origins) wrapf(path string, err error, format string, args ...any) error {
-	return fmt.Errorf("%w: %w", o.errorf(path, format, args...), err)
-}
