@@ -316,7 +316,7 @@ const (
 func ncclNext(state int8, s string) int8 {
 	if state == ncclNone {
 		// Every line comes here: only the search it needs.
-		if strings.Contains(s, "NCCL error") {
+		if hasNCCLError(s) {
 			return ncclMessage
 		}
 		return ncclNone
@@ -327,12 +327,29 @@ func ncclNext(state int8, s string) int8 {
 		return ncclLastError
 	case state == ncclLastError:
 		return ncclNone
-	case strings.Contains(s, "NCCL error"):
+	case hasNCCLError(s):
 		return ncclMessage
 	case state == ncclMessage && isNCCLErrorName(t):
 		return ncclMessage
 	}
 	return ncclNone
+}
+
+// hasNCCLError reports whether s holds "NCCL error". Most lines hold no
+// capital N: one vectorised search for it decides them, where
+// strings.Contains compares the whole word at every byte of a line
+// shorter than 64 bytes.
+func hasNCCLError(s string) bool {
+	for {
+		i := strings.IndexByte(s, 'N')
+		if i < 0 {
+			return false
+		}
+		if strings.HasPrefix(s[i:], "NCCL error") {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // ncclContinues reports whether the non-blank line s continues an NCCL
@@ -530,8 +547,8 @@ func (a *Assembler) continues(c *classified) bool {
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
-	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) && messageFollows(p.msg) &&
-		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
+	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) &&
+		!(c.header && isSGLangFormat(c.h.format)) && messageFollows(p.msg) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
