@@ -505,12 +505,15 @@ func (a *Assembler) Pending() bool { return a.cur.active }
 // begin opens a new pending entry with s as its first kept line.
 func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 	a.kept.reset()
-	a.cur = pending{
-		active: true, kind: k,
-		source: l.Source, stream: l.Stream,
-		first: l.Offset, last: l.Offset, lines: 1,
-		ranks: NoRanks, msg: s, prefix: prefix,
-	}
+	// Cleared and set in place: a composite literal is built on the
+	// stack from a template and then copied, twice the struct's bytes for
+	// every entry.
+	p := &a.cur
+	*p = pending{}
+	p.active, p.kind = true, k
+	p.source, p.stream = l.Source, l.Stream
+	p.first, p.last, p.lines = l.Offset, l.Offset, 1
+	p.ranks, p.msg, p.prefix = NoRanks, s, prefix
 	if k != kindBlank {
 		a.kept.add(s)
 	}
@@ -742,15 +745,16 @@ func isWarningLine(s string) bool {
 // emit appends the pending entry to a.out and closes it.
 func (a *Assembler) emit() {
 	p := &a.cur
-	// Built in place: an Entry is large, and this runs for most lines.
-	a.out = append(a.out, Entry{
-		Source: p.source, Stream: p.stream,
-		FirstOffset: p.first, LastOffset: p.last, Lines: p.lines,
-		Format: p.format, Time: p.time, Ranks: p.ranks, Level: p.level,
-		Prefix: p.prefix, Native: p.native,
-		Cut: Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes},
-	})
+	// Built in place, field by field: an Entry is large, this runs for
+	// most lines, and a composite literal would be built on the stack from
+	// a template and then copied.
+	a.out = append(a.out, Entry{})
 	e := &a.out[len(a.out)-1]
+	e.Source, e.Stream = p.source, p.stream
+	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
+	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
+	e.Prefix, e.Native = p.prefix, p.native
+	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
 	if p.kind != kindBlank {
 		e.Message = p.msg
 		first := a.kept.first()
