@@ -315,6 +315,9 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	}
 
 	keyed := len(sc.cands)
+	if keyed == 0 && len(p.always) == 0 {
+		return // most texts: nothing to check or sort
+	}
 	sc.cands = append(sc.cands, p.always...)
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
