@@ -673,12 +673,14 @@ func (a *Assembler) advance(s string) {
 	}
 	wasFrame := p.lastFrame
 	p.lastFrame = false
-	t := strings.TrimLeft(s, " ")
-	if p.group && strings.HasPrefix(t, "|") {
-		// A line of an exception-group box: its content follows the bar.
-		s = strings.TrimPrefix(t[1:], " ")
-		t = strings.TrimLeft(s, " ")
+	if p.group {
+		if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "|") {
+			// A line of an exception-group box: its content follows the bar.
+			s = strings.TrimPrefix(t[1:], " ")
+		}
 	}
+	// unindented: s has no leading space (TrimLeft would leave it whole).
+	unindented := s == "" || s[0] != ' '
 	switch {
 	case hasGroupStart(s):
 		p.tb, p.hasTB, p.group = tbFrames, true, true
@@ -690,7 +692,7 @@ func (a *Assembler) advance(s string) {
 		}
 	case isFrameLine(s):
 		p.tb, p.hasTB, p.lastFrame = tbFrames, true, true
-	case p.tb == tbFrames && t == s:
+	case p.tb == tbFrames && unindented:
 		if isExceptionLine(s, wasFrame) {
 			p.tb = tbAfterExc
 		}
