@@ -38,6 +38,18 @@ func strideMatcher(tb testing.TB) *Matcher {
 	return compileOK(tb, recs, Options{})
 }
 
+// strideMatchers are strideMatcher with its own small bloom and with the
+// bloom of 2^fixedBloomLog bits of a large catalog, whose scan loops are
+// others.
+func strideMatchers(tb testing.TB) map[string]*Matcher {
+	fixed := strideMatcher(tb)
+	fixed.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
+	if small := strideMatcher(tb); small.pf.strided.fixed() || !fixed.pf.strided.fixed() {
+		tb.Fatalf("bloom sizes: small %d words, fixed %d words", len(small.pf.strided.bits), len(fixed.pf.strided.bits))
+	}
+	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed}
+}
+
 // exactCandidates is what candidates must return: every record all of
 // whose clauses hold in s, in record order.
 func exactCandidates(p *prefilter, s string) []int32 {
@@ -76,7 +88,12 @@ func TestStrideLiteralsUseEveryKeying(t *testing.T) {
 // a text, up to its end, inside and across the eight-byte blocks, in upper
 // and lower case, and so is every pair of literals.
 func TestCandidatesAtEveryOffset(t *testing.T) {
-	m := strideMatcher(t)
+	for name, m := range strideMatchers(t) {
+		t.Run(name, func(t *testing.T) { candidatesAtEveryOffset(t, m) })
+	}
+}
+
+func candidatesAtEveryOffset(t *testing.T, m *Matcher) {
 	sc := m.pf.newScratch()
 	for _, l := range strideLiterals {
 		l = strings.TrimPrefix(l, "(?i)")
@@ -101,7 +118,7 @@ func TestCandidatesAtEveryOffset(t *testing.T) {
 // FuzzStrideCandidates checks the prefilter's candidates against the
 // plain search of every record's literals on any text.
 func FuzzStrideCandidates(f *testing.F) {
-	m := strideMatcher(f)
+	ms := strideMatchers(f)
 	for _, s := range []string{
 		"", "Timeout", "..Timeout", "xxxxxxxTimeout", "NCCL errorxx", "xxxxNCCL error",
 		"RUNTIMEERROR: BOOM", "1234567watchdog caught collective", "Bad {frame]", "line one\r-line two",
@@ -110,8 +127,10 @@ func FuzzStrideCandidates(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	sc := m.pf.newScratch()
+	small, fixed := ms["small"], ms["fixed"]
+	scSmall, scFixed := small.pf.newScratch(), fixed.pf.newScratch()
 	f.Fuzz(func(t *testing.T, s string) {
-		checkCandidates(t, m, sc, s)
+		checkCandidates(t, small, scSmall, s)
+		checkCandidates(t, fixed, scFixed, s)
 	})
 }

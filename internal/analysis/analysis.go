@@ -106,19 +106,29 @@ func (a *Analyzer) Matcher() *matcher.Matcher { return a.m.Matcher() }
 // and WARNING noise stays silent unless a record names it). The
 // Diagnosis's PatternErrors are set in both cases.
 func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
+	var d Diagnosis
+	ok := a.AnalyzeInto(&d, e)
+	return d, ok
+}
+
+// AnalyzeInto is Analyze writing the Diagnosis to d, which it overwrites
+// whole: a caller that analyses entry after entry keeps one Diagnosis
+// rather than copying one out of every call (most entries are no failure,
+// and a Diagnosis is large).
+func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.types = e.Traceback.AppendTypes(a.types[:0])
 	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: a.types})
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
 		a.matchUnescaped(e.Text)
 	}
-	d := Diagnosis{PatternErrors: a.perrs}
+	*d = Diagnosis{PatternErrors: a.perrs}
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
-			return d, false
+			return false
 		}
-		a.unclassified(&d, e, sig, sigSev, nil)
-		return d, true
+		a.unclassified(d, e, sig, sigSev, nil)
+		return true
 	}
 	s := &a.sel
 	s.choose(e.Text, a.hits)
@@ -130,15 +140,15 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
 			d.Context = s.wrappers()
 			d.Alternatives, d.Others = nil, s.nonWrappers()
-			a.unclassified(&d, e, SignalException, patterns.SeverityError, exc)
-			return d, true
+			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+			return true
 		}
 	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library
 		// prints at an error level: it never alerts by itself. Only an
 		// exception in the same entry still makes it a failure.
-		return d, false
+		return false
 	}
 	d.Cause = cause
 	d.Role = cause.Record.Role
@@ -156,7 +166,7 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
-	return d, true
+	return true
 }
 
 // unclassified fills d for a failure no record names. exc is the exception

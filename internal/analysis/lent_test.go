@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -84,5 +85,50 @@ func TestAnalyzeLentKeepsNothingLent(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(kept{}, diagnosis{})); diff != "" {
 		t.Errorf("lent entries kept other text (-owned +lent):\n%s", diff)
+	}
+}
+
+// One Diagnosis written by AnalyzeInto and AnalyzeLentInto entry after
+// entry holds what a fresh one from Analyze and AnalyzeLent holds: nothing
+// of a failure is left behind in the diagnosis of the routine entry after
+// it.
+func TestAnalyzeIntoOverwritesWhole(t *testing.T) {
+	m := defaultMatcher(t)
+	text := "[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3\n" + schedTB +
+		"RuntimeError: CUDA error: an illegal memory access was encountered\n" +
+		"[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3\n" +
+		"ValueError: something failed\n" +
+		"[2026-05-28 00:11:10 TP1] Pyspy dump for PID 7 (py-spy dump --pid 7):\nThread 7 (active): \"MainThread\"\n    event_loop (scheduler.py:100)\n" +
+		"[2026-05-28 00:11:11 TP0] Decode batch, #running-req: 3\n"
+	var entries []entry.Entry
+	a := entry.NewAssembler(entry.Options{})
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		entries = append(entries, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+	}
+	entries = append(entries, a.Flush()...)
+	fresh, reused := analysis.New(m), analysis.New(m)
+	var d analysis.Diagnosis
+	failures := 0
+	for i := range entries {
+		want, wantOK := fresh.Analyze(&entries[i])
+		ok := reused.AnalyzeInto(&d, &entries[i])
+		if ok != wantOK || !reflect.DeepEqual(d, want) {
+			t.Errorf("entry %d (%q): AnalyzeInto = %v, %+v; Analyze = %v, %+v", i, entries[i].Message, ok, d, wantOK, want)
+		}
+		if ok {
+			failures++
+		}
+	}
+	if failures < 2 {
+		t.Fatalf("%d failures among the entries, want at least 2", failures)
+	}
+	var st, stFresh analysis.Stream
+	for i := range entries {
+		e, eFresh := entries[i], entries[i]
+		want, wantOK := fresh.AnalyzeLent(&stFresh, &eFresh)
+		ok := reused.AnalyzeLentInto(&d, &st, &e)
+		if ok != wantOK || !reflect.DeepEqual(d, want) {
+			t.Errorf("entry %d (%q): AnalyzeLentInto = %v, %+v; AnalyzeLent = %v, %+v", i, e.Message, ok, d, wantOK, want)
+		}
 	}
 }

@@ -31,9 +31,16 @@ const pyspyMarker = "Pyspy dump for PID "
 // remembered, and the next hang diagnosis of the stream carries its hung
 // thread's frames in Stack. A nil st is Analyze.
 func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
-	d, ok := a.Analyze(e)
+	var d Diagnosis
+	ok := a.analyzeStream(&d, st, e)
+	return d, ok
+}
+
+// analyzeStream is AnalyzeStream writing the Diagnosis to d.
+func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	ok := a.AnalyzeInto(d, e)
 	if st == nil {
-		return d, ok
+		return ok
 	}
 	if remembers(e) {
 		if frames := PySpyStack(e.Text); frames != nil {
@@ -44,7 +51,7 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 		d.Stack = slices.Clone(st.stack)
 		st.stack = st.stack[:0]
 	}
-	return d, ok
+	return ok
 }
 
 // AnalyzeLent is AnalyzeStream for an entry lent by an entry.Assembler
@@ -54,12 +61,19 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 // and analysed again, so that nothing the Diagnosis or st keeps points
 // into the assembler's memory.
 func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
-	d, ok := a.Analyze(e)
-	if !ok && !remembers(e) {
-		return d, false
+	var d Diagnosis
+	ok := a.AnalyzeLentInto(&d, st, e)
+	return d, ok
+}
+
+// AnalyzeLentInto is AnalyzeLent writing the Diagnosis to d, which it
+// overwrites whole (see AnalyzeInto).
+func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	if !a.AnalyzeInto(d, e) && !remembers(e) {
+		return false
 	}
 	e.Own()
-	return a.AnalyzeStream(st, e)
+	return a.analyzeStream(d, st, e)
 }
 
 // remembers reports whether AnalyzeStream keeps something of e in its

@@ -104,6 +104,12 @@ func normLevel(l string) string {
 
 // levelSeverity is the severity a level itself states; "" below ERROR.
 func levelSeverity(l string) patterns.Severity {
+	switch l {
+	case "", "INFO", "DEBUG":
+		// The assembler's levels are normalised already and most entries
+		// are INFO: no case mapping for them.
+		return ""
+	}
 	switch normLevel(l) {
 	case "ERROR":
 		return patterns.SeverityError

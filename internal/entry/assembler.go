@@ -316,7 +316,7 @@ const (
 func ncclNext(state int8, s string) int8 {
 	if state == ncclNone {
 		// Every line comes here: only the search it needs.
-		if strings.Contains(s, "NCCL error") {
+		if hasNCCLError(s) {
 			return ncclMessage
 		}
 		return ncclNone
@@ -327,12 +327,29 @@ func ncclNext(state int8, s string) int8 {
 		return ncclLastError
 	case state == ncclLastError:
 		return ncclNone
-	case strings.Contains(s, "NCCL error"):
+	case hasNCCLError(s):
 		return ncclMessage
 	case state == ncclMessage && isNCCLErrorName(t):
 		return ncclMessage
 	}
 	return ncclNone
+}
+
+// hasNCCLError reports whether s holds "NCCL error". Most lines hold no
+// capital N: one vectorised search for it decides them, where
+// strings.Contains compares the whole word at every byte of a line
+// shorter than 64 bytes.
+func hasNCCLError(s string) bool {
+	for {
+		i := strings.IndexByte(s, 'N')
+		if i < 0 {
+			return false
+		}
+		if strings.HasPrefix(s[i:], "NCCL error") {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // ncclContinues reports whether the non-blank line s continues an NCCL
@@ -488,12 +505,15 @@ func (a *Assembler) Pending() bool { return a.cur.active }
 // begin opens a new pending entry with s as its first kept line.
 func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
 	a.kept.reset()
-	a.cur = pending{
-		active: true, kind: k,
-		source: l.Source, stream: l.Stream,
-		first: l.Offset, last: l.Offset, lines: 1,
-		ranks: NoRanks, msg: s, prefix: prefix,
-	}
+	// Cleared and set in place: a composite literal is built on the
+	// stack from a template and then copied, twice the struct's bytes for
+	// every entry.
+	p := &a.cur
+	*p = pending{}
+	p.active, p.kind = true, k
+	p.source, p.stream = l.Source, l.Stream
+	p.first, p.last, p.lines = l.Offset, l.Offset, 1
+	p.ranks, p.msg, p.prefix = NoRanks, s, prefix
 	if k != kindBlank {
 		a.kept.add(s)
 	}
@@ -530,8 +550,8 @@ func (a *Assembler) continues(c *classified) bool {
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
-	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) && messageFollows(p.msg) &&
-		!(c.header && isSGLangFormat(c.h.format)) && !isTracebackLine(s) {
+	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) &&
+		!(c.header && isSGLangFormat(c.h.format)) && messageFollows(p.msg) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
@@ -653,12 +673,14 @@ func (a *Assembler) advance(s string) {
 	}
 	wasFrame := p.lastFrame
 	p.lastFrame = false
-	t := strings.TrimLeft(s, " ")
-	if p.group && strings.HasPrefix(t, "|") {
-		// A line of an exception-group box: its content follows the bar.
-		s = strings.TrimPrefix(t[1:], " ")
-		t = strings.TrimLeft(s, " ")
+	if p.group {
+		if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "|") {
+			// A line of an exception-group box: its content follows the bar.
+			s = strings.TrimPrefix(t[1:], " ")
+		}
 	}
+	// unindented: s has no leading space (TrimLeft would leave it whole).
+	unindented := s == "" || s[0] != ' '
 	switch {
 	case hasGroupStart(s):
 		p.tb, p.hasTB, p.group = tbFrames, true, true
@@ -670,7 +692,7 @@ func (a *Assembler) advance(s string) {
 		}
 	case isFrameLine(s):
 		p.tb, p.hasTB, p.lastFrame = tbFrames, true, true
-	case p.tb == tbFrames && t == s:
+	case p.tb == tbFrames && unindented:
 		if isExceptionLine(s, wasFrame) {
 			p.tb = tbAfterExc
 		}
@@ -725,15 +747,16 @@ func isWarningLine(s string) bool {
 // emit appends the pending entry to a.out and closes it.
 func (a *Assembler) emit() {
 	p := &a.cur
-	// Built in place: an Entry is large, and this runs for most lines.
-	a.out = append(a.out, Entry{
-		Source: p.source, Stream: p.stream,
-		FirstOffset: p.first, LastOffset: p.last, Lines: p.lines,
-		Format: p.format, Time: p.time, Ranks: p.ranks, Level: p.level,
-		Prefix: p.prefix, Native: p.native,
-		Cut: Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes},
-	})
+	// Built in place, field by field: an Entry is large, this runs for
+	// most lines, and a composite literal would be built on the stack from
+	// a template and then copied.
+	a.out = append(a.out, Entry{})
 	e := &a.out[len(a.out)-1]
+	e.Source, e.Stream = p.source, p.stream
+	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
+	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
+	e.Prefix, e.Native = p.prefix, p.native
+	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
 	if p.kind != kindBlank {
 		e.Message = p.msg
 		first := a.kept.first()

@@ -304,6 +304,11 @@ func isChainSeparator(s string) bool {
 	// stop at them too, and a line of another length is rejected without
 	// comparing its bytes. A non-ASCII byte at either end may be white
 	// space: such a line is trimmed whole.
+	if n := len(s); n == 0 || s[n-1] != ':' && s[n-1] < utf8.RuneSelf && !isASCIISpace(s[n-1]) {
+		// Both separators end in ":", and TrimSpace stops at any other
+		// ASCII byte that is not white space: most lines end so.
+		return false
+	}
 	i, j := 0, len(s)
 	for i < j && isASCIISpace(s[i]) {
 		i++

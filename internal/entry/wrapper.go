@@ -249,7 +249,9 @@ func rfc3339PrefixLen(s string) int {
 
 // rfc3339Len returns the length of "YYYY-MM-DDTHH:MM:SS[.frac](Z|±hh:mm)".
 func rfc3339Len(s string) (int, bool) {
-	if len(s) < 20 || !isDate(s[:10]) || s[10] != 'T' || !isClock(s[11:19]) {
+	// The "T" first: an sglang header's date has a space there, and this
+	// runs for every line that starts with "[".
+	if len(s) < 20 || s[10] != 'T' || !isDate(s[:10]) || !isClock(s[11:19]) {
 		return 0, false
 	}
 	i := 19

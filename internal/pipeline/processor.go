@@ -403,6 +403,9 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 	now := p.clock()
 	fs := ss.file
 	fs.series.Entries(len(es))
+	// One Diagnosis for the batch, overwritten by each analysis rather
+	// than copied out of it: most entries are no failure.
+	var d analysis.Diagnosis
 	for i := range es {
 		e := &es[i]
 		if cur, ok := fs.emitted[ss.stream]; !ok || e.LastOffset > cur {
@@ -417,7 +420,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		}
 		p.gate.entry(fs, e, now)
 		// The assemblers lend their entries (entry.Options.Reuse).
-		d, ok := an.AnalyzeLent(&ss.remembered, e)
+		ok := an.AnalyzeLentInto(&d, &ss.remembered, e)
 		for _, pe := range d.PatternErrors {
 			p.metrics.PatternTimeout(pe.Record.ID)
 			p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)

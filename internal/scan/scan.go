@@ -195,12 +195,15 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	streams := map[string]*scanStream{}
 	src := incident.Source{Path: in.Name, Key: in.Name}
 	an := analysis.New(s.m)
+	// One Diagnosis for every entry, overwritten by each analysis rather
+	// than copied out of it: most entries are no failure.
+	var d analysis.Diagnosis
 	process := func(ss *scanStream, es []entry.Entry) {
 		for i := range es { // most lines complete no entry
 			e := &es[i]
 			st.Entries++
 			// The assembler lends its entries (entry.Options.Reuse).
-			d, ok := an.AnalyzeLent(&ss.remembered, e)
+			ok := an.AnalyzeLentInto(&d, &ss.remembered, e)
 			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
