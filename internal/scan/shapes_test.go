@@ -79,12 +79,6 @@ func wrap(w wrapper, text []byte) string {
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	"040-quoted-legacy-router-init-keyerror.log": firstLineBeforePrefix,
-	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
-		"srun-label": "a ROCr runtime line behind a prefix no rule knows is no evidence for the prefix",
-		"mpirun-tag": "a ROCr runtime line behind a prefix no rule knows is no evidence for the prefix",
-		"loki-pipe":  "a ROCr runtime line behind a prefix no rule knows is no evidence for the prefix",
-		"grep-n":     "a ROCr runtime line behind a prefix no rule knows is no evidence for the prefix",
-	},
 }
 
 // firstLineBeforePrefix: a prefix no rule knows is learned from the

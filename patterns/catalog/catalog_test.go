@@ -215,6 +215,21 @@ var examples = map[string]example{
 		},
 		miss: []string{"Memory access fault detected in test harness"},
 	},
+	"rocm-hsa-queue-aborted": {
+		match: []string{
+			":0:rocdevice.cpp            :3675: 2139490044663 us:  Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			`{"event": "line", "data": ":0:rocdevice.cpp            :3586: 92087492418 us:  Callback: Queue 0x772c40900000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\n", "pipe": "stderr"}`,
+		},
+		miss: []string{"VGPU(0x3b363240) Queue(0x773528db4000) is idle", "hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
+	},
+	"npu-aicore-exception": {
+		match: []string{
+			"EZ9999: [PID: 696742] 2025-10-31-21:35:03.992.057 The error from device(chipId:7, dieId:0), serial number is 2, there is an exception of aivec error, core id is 9, error code = 0",
+			"EZ9999: [PID: 10355] 2026-01-21-18:33:07.914.556 The error from device(chipId:1, dieId:0), serial number is 179, there is an aivec error exception, core id is 12",
+			"[ERROR] RUNTIME(1234,python3):2025-03-01-10:00:00.000.000 [device_error_proc.cc:1288]The error from device(chipId:0, dieId:0), serial number is 5, there is an aicore error, core id is 3",
+		},
+		miss: []string{"EZ9999: Inner Error!", "[INFO] there is an aicore kernel cache hit"},
+	},
 	"fatal-python-error-segfault": {
 		match: []string{
 			"Fatal Python error: Segmentation fault\n\nThread 0x00007f1c2effd640 (most recent call first):\n  File \"/usr/lib/python3.12/threading.py\", line 355 in wait",
@@ -774,6 +789,23 @@ var examples = map[string]example{
 		},
 		miss: []string{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"},
 	},
+	"gloo-connection-closed-by-peer": {
+		match: []string{
+			"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [33.145.122.250]:41677",
+			tb("Exception: Capture cuda graph failed: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"),
+		},
+		miss: []string{
+			"ConnectionResetError: [Errno 104] Connection reset by peer",
+			"aiohttp.client_exceptions.ServerDisconnectedError: Connection closed by peer",
+		},
+	},
+	"gloo-connect-full-mesh-failed": {
+		match: []string{
+			"[rank4]:[E421 02:05:38.764490322 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+			tb("RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error"),
+		},
+		miss: []string{"[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1"},
+	},
 	"c10d-collective-timeout-dump-signal": {
 		match: []string{
 			"[rank6]:[E909 08:45:31.970959174 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0 Rank 6] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: -1, last completed NCCL work: -1.This is most likely caused by incorrect usages of collectives, e.g., wrong sizes used across ranks, the order of collectives is not same for all ranks or the scheduled collective, for some reason, didn't run. Additionally, this can be caused by GIL deadlock or other reasons such as network errors or bugs in the communications library (e.g. NCCL), etc. ",
@@ -982,6 +1014,18 @@ var examples = map[string]example{
 			"[12-11 17:52:54] Exit code: -9",
 		},
 		miss: []string{"[12-16 14:27:10] Exit code: -15", "[12-16 14:27:10] Exit code: -95"},
+	},
+	"scheduler-exit-code-native-crash": {
+		match: []string{
+			mainLog("Rank 0 scheduler is dead. Please check if there are relevant logs.") + "\n" + mainLog("Exit code: -11"),
+			mainLog("Child process unexpectedly failed with an exit code 11. pid=293198"),
+			"[12-16 14:27:10] Exit code: -6",
+		},
+		miss: []string{
+			"[12-16 14:27:10] Exit code: -9",
+			"[12-16 14:27:10] Exit code: -110",
+			mainLog("Child process unexpectedly failed with an exit code 1. pid=293198"),
+		},
 	},
 	"launch-eoferror-dead-child": {
 		match: []string{
