@@ -1027,6 +1027,13 @@ var examples = map[string]example{
 			mainLog("Child process unexpectedly failed with an exit code 1. pid=293198"),
 		},
 	},
+	"hicache-jit-kernel-unsupported": {
+		match: []string{
+			"[2026-07-18 03:04:05 ATTN_CP6 TP6] Unsupported element_size = 656 for JIT HiCache kernel",
+			"Another hi cache bug [2026-07-18 03:04:05 ATTN_CP1 TP1] Unsupported element_size = 1152 for JIT HiCache kernel",
+		},
+		miss: []string{hdr("Allocating 120.00 GB host memory for hierarchical KV cache."), hdr("Unsupported element_size for the triton kernel, using torch")},
+	},
 	"launch-eoferror-dead-child": {
 		match: []string{
 			rawTB(`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv` + "\n" +
