@@ -1034,6 +1034,49 @@ var examples = map[string]example{
 		},
 		miss: []string{hdr("Allocating 120.00 GB host memory for hierarchical KV cache."), hdr("Unsupported element_size for the triton kernel, using torch")},
 	},
+	"deepep-dispatch-tokens-exceed-max": {
+		match: []string{
+			"RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1233 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'",
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1025 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'"),
+		},
+		miss: []string{hdr("SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024, num_max_dispatch_tokens_per_rank set")},
+	},
+	"hicache-not-enough-host-memory": {
+		match: []string{
+			"ValueError: Not enough host memory available. Requesting 40.00 GB but only have 44.87 GB free. Please reduce the size of the hierarchical cache.",
+			tb("ValueError: Not enough host memory available. Requesting 150.00 GB but only have 120.5 GB free. Please reduce the size of the hierarchical cache."),
+		},
+		miss: []string{hdr("Allocating 120.00 GB host memory for hierarchical KV cache.")},
+	},
+	"tp-size-not-divisible": {
+		match: []string{
+			rawTB(`  File "/usr/local/python3.11.14/lib/python3.11/site-packages/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility` + "\n" +
+				`    assert numerator % denominator == 0, "{} is not divisible by {}".format(` + "\n" + "AssertionError: 16 is not divisible by 6"),
+			"AssertionError: 64 is not divisible by 3",
+		},
+		miss: []string{`    assert numerator % denominator == 0, "{} is not divisible by {}".format(`},
+	},
+	"c10d-client-socket-connect-failed": {
+		match: []string{
+			"trainer-2: torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (192.168.121.122, 1040). The client socket has failed to connect to 192.168.121.122:1040 (errno: 113 - No route to host).",
+			"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+		},
+		miss: []string{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."},
+	},
+	"ray-actor-died": {
+		match: []string{
+			"ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.",
+			"(TaskRunner pid=3707097) ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.",
+		},
+		miss: []string{"ray.exceptions.ActorUnavailableError: The actor is temporarily unavailable"},
+	},
+	"transformers-unknown-model-type": {
+		match: []string{
+			"ValueError: The checkpoint you are trying to load has model type `gemma3` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.",
+			tb("ValueError: The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not recognize this architecture."),
+		},
+		miss: []string{"ValueError: Unrecognized model in /models/x. Should have a `model_type` key in its config.json"},
+	},
 	"launch-eoferror-dead-child": {
 		match: []string{
 			rawTB(`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv` + "\n" +
