@@ -234,10 +234,10 @@ func TestAnalyze(t *testing.T) {
 		{
 			name: "a native assertion before an abort is a critical failure named by its line",
 			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
-				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels\n",
+				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens\n",
 			want: []diagnosis{{
 				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
-				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens",
 			}},
 		},
 		{
@@ -250,11 +250,11 @@ func TestAnalyze(t *testing.T) {
 		},
 		{
 			name: "CANN's inner error lines are an Ascend failure named by the first",
-			in: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+			in: "        [Build][Op]Build op failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
 				"        [Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
 			want: []diagnosis{{
 				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
-				headline: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+				headline: "        [Build][Op]Build op failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
 			}},
 		},
 		{

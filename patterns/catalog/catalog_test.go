@@ -1077,6 +1077,34 @@ var examples = map[string]example{
 		},
 		miss: []string{"ValueError: Unrecognized model in /models/x. Should have a `model_type` key in its config.json"},
 	},
+	"deepep-ibgda-rc-per-pe-too-small": {
+		match: []string{
+			"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+			hdr("Assertion failed: /build/DeepEP/csrc/kernels/internode.cu:490, condition: ibgda_get_state()->num_rc_per_pe >= num_channels"),
+		},
+		miss: []string{"export NVSHMEM_IBGDA_NUM_RC_PER_PE=24 # num_rc_per_pe"},
+	},
+	"mooncake-store-allocation-failed": {
+		match: []string{
+			"E0618 03:16:45.162376 65586 store_py.cpp:449] Failed to allocate slices for put_batch operation",
+			"E0618 03:16:46.000001 65586 client.cpp:512] Failed to allocate slices for put operation",
+		},
+		miss: []string{"I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)"},
+	},
+	"mooncake-segment-descriptor-not-found": {
+		match: []string{
+			"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found",
+			hdr("E0521 16:22:21.694042 162 transfer_metadata.cpp:877] Local segment descriptor not found"),
+		},
+		miss: []string{"I0521 16:41:10.810740  4097 transfer_metadata_dump.cpp:51] Failed to get segment descriptor for segment 10.112.116.43:16917"},
+	},
+	"ascend-op-compiler-init-failed": {
+		match: []string{
+			"\t[Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+			"EZ9999: Inner Error! [Init][Compiler]Init compiler failed",
+		},
+		miss: []string{"\t[Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]"},
+	},
 	"launch-eoferror-dead-child": {
 		match: []string{
 			rawTB(`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv` + "\n" +
