@@ -222,6 +222,16 @@ var examples = map[string]example{
 		},
 		miss: []string{"VGPU(0x3b363240) Queue(0x773528db4000) is idle", "hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
 	},
+	"cuda-nvlink-peer-memory-error": {
+		match: []string{
+			"torch.AcceleratorError: CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error",
+			"[rank5]: RuntimeError: CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error",
+		},
+		miss: []string{
+			"[2025-11-01 16:50:36 TP0] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
+			"RuntimeError: CUDA error: an illegal memory access was encountered",
+		},
+	},
 	"npu-aicore-exception": {
 		match: []string{
 			"EZ9999: [PID: 696742] 2025-10-31-21:35:03.992.057 The error from device(chipId:7, dieId:0), serial number is 2, there is an exception of aivec error, core id is 9, error code = 0",
