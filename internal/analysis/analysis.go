@@ -121,6 +121,9 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
 		a.matchUnescaped(e.Text)
 	}
+	if e.Traceback != nil && onlyWrappers(a.hits) {
+		a.matchJoined(e)
+	}
 	*d = Diagnosis{PatternErrors: a.perrs}
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
@@ -337,6 +340,64 @@ func (a *Analyzer) matchUnescaped(text string) {
 		h := &a.hits[i]
 		h.Start, h.End = at[h.Start], at[h.End]
 		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
+	}
+}
+
+// onlyWrappers reports whether no hit names a cause: none matched, or only
+// wrappers did.
+func onlyWrappers(hits []matcher.Hit) bool {
+	for i := range hits {
+		if !hits[i].Record.Role.Is(patterns.RoleWrapper) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchJoined matches e's text again with the line after an exception line
+// joined to it, when that line is not indented: a page or a terminal that
+// hard-wrapped a long line cut the exception's message in two ("NCCL error:
+// unhandled syst" / "em error ..."), and the record naming it needs the
+// whole message. The new hits are kept only when the join named a record
+// the text alone did not; they are moved back onto e's text, and their Line
+// is the joined line.
+func (a *Analyzer) matchJoined(e *entry.Entry) {
+	text := e.Text
+	for i := len(e.Traceback.Links) - 1; i >= 0; i-- {
+		line := FirstLine(ExceptionLine(&e.Traceback.Links[i]))
+		if line == "" {
+			continue
+		}
+		at := strings.LastIndex(text, line)
+		if at < 0 || (at > 0 && text[at-1] != '\n') {
+			continue
+		}
+		cut := at + len(line) // the newline the wrap put in
+		if cut+1 >= len(text) || text[cut] != '\n' {
+			continue
+		}
+		if c := text[cut+1]; c == '\n' || c == ' ' || c == '\t' {
+			continue
+		}
+		u := text[:cut] + text[cut+1:]
+		hits, perrs := a.m.AppendMatch(nil, a.perrs, matcher.Subject{Text: u, ExceptionTypes: a.types})
+		a.perrs = perrs
+		if onlyWrappers(hits) && len(hits) <= len(a.hits) {
+			return // the join named nothing new
+		}
+		back := func(k int) int {
+			if k >= cut {
+				return k + 1
+			}
+			return k
+		}
+		for j := range hits {
+			h := &hits[j]
+			h.Line = matcher.SurroundingLines(u, h.Start, h.End)
+			h.Start, h.End = back(h.Start), back(h.End)
+		}
+		a.hits = append(a.hits[:0], hits...)
+		return
 	}
 }
 

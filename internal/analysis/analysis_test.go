@@ -234,10 +234,10 @@ func TestAnalyze(t *testing.T) {
 		{
 			name: "a native assertion before an abort is a critical failure named by its line",
 			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
-				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels\n",
+				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens\n",
 			want: []diagnosis{{
 				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
-				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens",
 			}},
 		},
 		{
@@ -250,11 +250,11 @@ func TestAnalyze(t *testing.T) {
 		},
 		{
 			name: "CANN's inner error lines are an Ascend failure named by the first",
-			in: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+			in: "        [Build][Op]Build op failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
 				"        [Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
 			want: []diagnosis{{
 				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
-				headline: "        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+				headline: "        [Build][Op]Build op failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
 			}},
 		},
 		{
@@ -397,6 +397,55 @@ func TestEscapedQuotesStillMatch(t *testing.T) {
 		if ds, _ := analyzeAll(t, m, quiet); len(ds) != 0 {
 			t.Errorf("%s: alerted %+v", quiet, ds)
 		}
+	}
+}
+
+// An exception line a page or terminal hard-wrapped in two is named by the
+// record that names its whole message, and the headline is the joined line.
+// A join only counts when it names something the text alone did not: an
+// exception followed by an unrelated line stays unclassified, and an
+// exception the text already names keeps its reading.
+func TestHardWrappedExceptionLineIsJoined(t *testing.T) {
+	m := defaultMatcher(t)
+	tests := []struct{ name, in, slug, headline string }{
+		{
+			name:     "cause record",
+			in:       schedTB + "torch.OutOfMemoryError: CUDA out of memory. Tried to allo\ncate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n",
+			slug:     "cuda-out-of-memory",
+			headline: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.",
+		},
+		{
+			name:     "wrapper record naming more than the scheduler's",
+			in:       schedTB + "RuntimeError: NCCL error: unhandled syst\nem error (run with NCCL_DEBUG=INFO for details)\n",
+			slug:     "nccl-unhandled-system-error",
+			headline: "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+		},
+		{
+			name:     "an indented continuation is no wrap",
+			in:       "Traceback (most recent call last):\n  File \"/x.py\", line 1, in <module>\n    run()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to al\n    locate 20.00 MiB\n",
+			slug:     "",
+			headline: "torch.OutOfMemoryError: CUDA out of memory. Tried to al",
+		},
+		{
+			name:     "an unrelated line after the exception",
+			in:       schedTB + "ValueError: something nobody catalogued\nplease report this\n",
+			slug:     "",
+			headline: "ValueError: something nobody catalogued",
+		},
+		{
+			name:     "already named",
+			in:       schedTB + "RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n",
+			slug:     "cuda-illegal-memory-access",
+			headline: "RuntimeError: CUDA error: an illegal memory access was encountered",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds, _ := analyzeAll(t, m, tt.in)
+			if len(ds) != 1 || ds[0].slug != tt.slug || ds[0].headline != tt.headline {
+				t.Fatalf("got %+v, want %q with headline %q", ds, tt.slug, tt.headline)
+			}
+		})
 	}
 }
 

@@ -215,6 +215,31 @@ var examples = map[string]example{
 		},
 		miss: []string{"Memory access fault detected in test harness"},
 	},
+	"rocm-hsa-queue-aborted": {
+		match: []string{
+			":0:rocdevice.cpp            :3675: 2139490044663 us:  Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			`{"event": "line", "data": ":0:rocdevice.cpp            :3586: 92087492418 us:  Callback: Queue 0x772c40900000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\n", "pipe": "stderr"}`,
+		},
+		miss: []string{"VGPU(0x3b363240) Queue(0x773528db4000) is idle", "hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
+	},
+	"cuda-nvlink-peer-memory-error": {
+		match: []string{
+			"torch.AcceleratorError: CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error",
+			"[rank5]: RuntimeError: CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error",
+		},
+		miss: []string{
+			"[2025-11-01 16:50:36 TP0] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
+			"RuntimeError: CUDA error: an illegal memory access was encountered",
+		},
+	},
+	"npu-aicore-exception": {
+		match: []string{
+			"EZ9999: [PID: 696742] 2025-10-31-21:35:03.992.057 The error from device(chipId:7, dieId:0), serial number is 2, there is an exception of aivec error, core id is 9, error code = 0",
+			"EZ9999: [PID: 10355] 2026-01-21-18:33:07.914.556 The error from device(chipId:1, dieId:0), serial number is 179, there is an aivec error exception, core id is 12",
+			"[ERROR] RUNTIME(1234,python3):2025-03-01-10:00:00.000.000 [device_error_proc.cc:1288]The error from device(chipId:0, dieId:0), serial number is 5, there is an aicore error, core id is 3",
+		},
+		miss: []string{"EZ9999: Inner Error!", "[INFO] there is an aicore kernel cache hit"},
+	},
 	"fatal-python-error-segfault": {
 		match: []string{
 			"Fatal Python error: Segmentation fault\n\nThread 0x00007f1c2effd640 (most recent call first):\n  File \"/usr/lib/python3.12/threading.py\", line 355 in wait",
@@ -774,6 +799,23 @@ var examples = map[string]example{
 		},
 		miss: []string{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"},
 	},
+	"gloo-connection-closed-by-peer": {
+		match: []string{
+			"RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [33.145.122.250]:41677",
+			tb("Exception: Capture cuda graph failed: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:45678"),
+		},
+		miss: []string{
+			"ConnectionResetError: [Errno 104] Connection reset by peer",
+			"aiohttp.client_exceptions.ServerDisconnectedError: Connection closed by peer",
+		},
+	},
+	"gloo-connect-full-mesh-failed": {
+		match: []string{
+			"[rank4]:[E421 02:05:38.764490322 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+			tb("RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error"),
+		},
+		miss: []string{"[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1"},
+	},
 	"c10d-collective-timeout-dump-signal": {
 		match: []string{
 			"[rank6]:[E909 08:45:31.970959174 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0 Rank 6] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: -1, last completed NCCL work: -1.This is most likely caused by incorrect usages of collectives, e.g., wrong sizes used across ranks, the order of collectives is not same for all ranks or the scheduled collective, for some reason, didn't run. Additionally, this can be caused by GIL deadlock or other reasons such as network errors or bugs in the communications library (e.g. NCCL), etc. ",
@@ -982,6 +1024,96 @@ var examples = map[string]example{
 			"[12-11 17:52:54] Exit code: -9",
 		},
 		miss: []string{"[12-16 14:27:10] Exit code: -15", "[12-16 14:27:10] Exit code: -95"},
+	},
+	"scheduler-exit-code-native-crash": {
+		match: []string{
+			mainLog("Rank 0 scheduler is dead. Please check if there are relevant logs.") + "\n" + mainLog("Exit code: -11"),
+			mainLog("Child process unexpectedly failed with an exit code 11. pid=293198"),
+			"[12-16 14:27:10] Exit code: -6",
+		},
+		miss: []string{
+			"[12-16 14:27:10] Exit code: -9",
+			"[12-16 14:27:10] Exit code: -110",
+			mainLog("Child process unexpectedly failed with an exit code 1. pid=293198"),
+		},
+	},
+	"hicache-jit-kernel-unsupported": {
+		match: []string{
+			"[2026-07-18 03:04:05 ATTN_CP6 TP6] Unsupported element_size = 656 for JIT HiCache kernel",
+			"Another hi cache bug [2026-07-18 03:04:05 ATTN_CP1 TP1] Unsupported element_size = 1152 for JIT HiCache kernel",
+		},
+		miss: []string{hdr("Allocating 120.00 GB host memory for hierarchical KV cache."), hdr("Unsupported element_size for the triton kernel, using torch")},
+	},
+	"deepep-dispatch-tokens-exceed-max": {
+		match: []string{
+			"RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1233 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'",
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1025 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'"),
+		},
+		miss: []string{hdr("SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024, num_max_dispatch_tokens_per_rank set")},
+	},
+	"hicache-not-enough-host-memory": {
+		match: []string{
+			"ValueError: Not enough host memory available. Requesting 40.00 GB but only have 44.87 GB free. Please reduce the size of the hierarchical cache.",
+			tb("ValueError: Not enough host memory available. Requesting 150.00 GB but only have 120.5 GB free. Please reduce the size of the hierarchical cache."),
+		},
+		miss: []string{hdr("Allocating 120.00 GB host memory for hierarchical KV cache.")},
+	},
+	"tp-size-not-divisible": {
+		match: []string{
+			rawTB(`  File "/usr/local/python3.11.14/lib/python3.11/site-packages/sglang/srt/distributed/utils.py", line 23, in ensure_divisibility` + "\n" +
+				`    assert numerator % denominator == 0, "{} is not divisible by {}".format(` + "\n" + "AssertionError: 16 is not divisible by 6"),
+			"AssertionError: 64 is not divisible by 3",
+		},
+		miss: []string{`    assert numerator % denominator == 0, "{} is not divisible by {}".format(`},
+	},
+	"c10d-client-socket-connect-failed": {
+		match: []string{
+			"trainer-2: torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (192.168.121.122, 1040). The client socket has failed to connect to 192.168.121.122:1040 (errno: 113 - No route to host).",
+			"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+		},
+		miss: []string{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."},
+	},
+	"ray-actor-died": {
+		match: []string{
+			"ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.",
+			"(TaskRunner pid=3707097) ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.",
+		},
+		miss: []string{"ray.exceptions.ActorUnavailableError: The actor is temporarily unavailable"},
+	},
+	"transformers-unknown-model-type": {
+		match: []string{
+			"ValueError: The checkpoint you are trying to load has model type `gemma3` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.",
+			tb("ValueError: The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not recognize this architecture."),
+		},
+		miss: []string{"ValueError: Unrecognized model in /models/x. Should have a `model_type` key in its config.json"},
+	},
+	"deepep-ibgda-rc-per-pe-too-small": {
+		match: []string{
+			"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels",
+			hdr("Assertion failed: /build/DeepEP/csrc/kernels/internode.cu:490, condition: ibgda_get_state()->num_rc_per_pe >= num_channels"),
+		},
+		miss: []string{"export NVSHMEM_IBGDA_NUM_RC_PER_PE=24 # num_rc_per_pe"},
+	},
+	"mooncake-store-allocation-failed": {
+		match: []string{
+			"E0618 03:16:45.162376 65586 store_py.cpp:449] Failed to allocate slices for put_batch operation",
+			"E0618 03:16:46.000001 65586 client.cpp:512] Failed to allocate slices for put operation",
+		},
+		miss: []string{"I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)"},
+	},
+	"mooncake-segment-descriptor-not-found": {
+		match: []string{
+			"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found",
+			hdr("E0521 16:22:21.694042 162 transfer_metadata.cpp:877] Local segment descriptor not found"),
+		},
+		miss: []string{"I0521 16:41:10.810740  4097 transfer_metadata_dump.cpp:51] Failed to get segment descriptor for segment 10.112.116.43:16917"},
+	},
+	"ascend-op-compiler-init-failed": {
+		match: []string{
+			"\t[Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+			"EZ9999: Inner Error! [Init][Compiler]Init compiler failed",
+		},
+		miss: []string{"\t[Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]"},
 	},
 	"launch-eoferror-dead-child": {
 		match: []string{
