@@ -171,19 +171,44 @@ func TestGrouper(t *testing.T) {
 	}
 }
 
-func TestGrouperEvictsOldestWithSummary(t *testing.T) {
-	g := New(Options{Window: time.Hour, MaxGroups: 2})
-	g.Observe(occ("a", "s", "", t0), t0)
-	g.Observe(occ("a", "s", "", t0), t0.Add(time.Second)) // a has a pending repeat
-	g.Observe(occ("b", "s", "", t0), t0.Add(2*time.Second))
-	got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
-	want := []brief{{KindSummary, "a", 2, nil}, {KindNew, "c", 1, nil}}
-	if diff := cmp.Diff(want, briefs(got)); diff != "" {
-		t.Fatalf("alerts (-want +got):\n%s", diff)
-	}
-	if st := g.Stats(); st.Evicted != 1 || st.Open != 2 {
-		t.Fatalf("stats = %+v, want 1 evicted, 2 open", st)
-	}
+// MaxGroups makes room by forgetting first what has nothing left to
+// announce (its grouping memory alone is lost), and only when every open
+// incident has something to announce does it close the least recently
+// seen one, announcing it at once: eviction never loses an alert.
+func TestGrouperEviction(t *testing.T) {
+	t.Run("announced-first", func(t *testing.T) {
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		g.Observe(occ("a", "s", "", t0), t0)
+		g.Observe(occ("a", "s", "", t0), t0.Add(time.Second)) // a has a pending repeat
+		g.Observe(occ("b", "s", "", t0), t0.Add(2*time.Second))
+		got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
+		// b, seen after a, announced and not repeated, is forgotten.
+		want := []brief{{KindNew, "c", 1, nil}}
+		if diff := cmp.Diff(want, briefs(got)); diff != "" {
+			t.Fatalf("alerts (-want +got):\n%s", diff)
+		}
+		if st := g.Stats(); st.Evicted != 1 || st.EvictedEarly != 0 || st.Open != 2 {
+			t.Fatalf("stats = %+v, want 1 evicted, none early, 2 open", st)
+		}
+		if _, ok := g.groups[Fingerprint("b", "s")]; ok {
+			t.Errorf("b is still open")
+		}
+	})
+	t.Run("oldest-with-summary", func(t *testing.T) {
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		g.Observe(occ("a", "s", "", t0), t0)
+		g.Observe(occ("b", "s", "", t0), t0.Add(time.Second))
+		g.Observe(occ("a", "s", "", t0), t0.Add(2*time.Second)) // a has a pending repeat
+		g.Observe(occ("b", "s", "", t0), t0.Add(3*time.Second)) // so has b, seen later
+		got := g.Observe(occ("c", "s", "", t0), t0.Add(4*time.Second))
+		want := []brief{{KindSummary, "a", 2, nil}, {KindNew, "c", 1, nil}}
+		if diff := cmp.Diff(want, briefs(got)); diff != "" {
+			t.Fatalf("alerts (-want +got):\n%s", diff)
+		}
+		if st := g.Stats(); st.Evicted != 1 || st.EvictedEarly != 1 || st.Open != 2 {
+			t.Fatalf("stats = %+v, want 1 evicted early, 2 open", st)
+		}
+	})
 }
 
 func TestSnapshotRestore(t *testing.T) {

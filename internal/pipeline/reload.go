@@ -197,6 +197,7 @@ func (p *Pipeline) regroup(next *config.Config) {
 		return
 	}
 	p.proc.grouper = g
+	p.proc.evictions = incident.Stats{}
 	p.proc.grouped = true
 }
 
