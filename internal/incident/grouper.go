@@ -306,7 +306,9 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		return nil
 	}
 	var out []sinks.Alert
-	if len(g.groups) >= g.opts.MaxGroups {
+	// A loop, not one eviction: a state restored from a larger bound
+	// comes down to this one at once.
+	for len(g.groups) >= g.opts.MaxGroups && len(g.lru) > 0 {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++

@@ -194,6 +194,27 @@ func TestGrouperEviction(t *testing.T) {
 			t.Errorf("b is still open")
 		}
 	})
+	t.Run("restored-above-the-bound", func(t *testing.T) {
+		// A state saved under a larger bound (max_open_incidents lowered
+		// across a restart) comes down to the bound at the next new
+		// incident, not one eviction per new incident forever above it.
+		big := New(Options{Window: time.Hour, MaxGroups: 10})
+		for i := range 5 {
+			big.Observe(occ(fmt.Sprintf("k%d", i), "s", "", t0), t0.Add(time.Duration(i)*time.Second))
+		}
+		snap, err := big.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		if err := g.Restore(snap); err != nil {
+			t.Fatal(err)
+		}
+		g.Observe(occ("new", "s", "", t0), t0.Add(time.Minute))
+		if st := g.Stats(); st.Open != 2 || st.Evicted != 4 {
+			t.Fatalf("stats = %+v, want 2 open, 4 evicted", st)
+		}
+	})
 	t.Run("oldest-with-summary", func(t *testing.T) {
 		g := New(Options{Window: time.Hour, MaxGroups: 2})
 		g.Observe(occ("a", "s", "", t0), t0)
