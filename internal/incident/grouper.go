@@ -251,6 +251,7 @@ func (g *Grouper) remove(id string) {
 		heap.Remove(&g.lru, gr.slot)
 	}
 	gr.owner = nil
+	g.unindexScope(id, gr)
 	g.markDirty(id)
 }
 

@@ -171,6 +171,27 @@ func TestGrouper(t *testing.T) {
 	}
 }
 
+// In a storm of distinct incidents that come faster than the bound lets
+// them settle, each is evicted before its settle time is over, no deadline
+// ever passes and Tick has nothing to do: the index of incidents by scope
+// must still hold the open ones alone. It was pruned only by Tick, and
+// kept every fingerprint ever seen (27 MB after 500,000 in a run).
+func TestScopeIndexBoundedWithoutTicks(t *testing.T) {
+	const bound = 50
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute, MaxGroups: bound})
+	now := t0
+	for i := range 20 * bound {
+		now = now.Add(time.Millisecond)
+		g.Observe(cause(fmt.Sprintf("k%d", i), "pod:0", "", now), now)
+	}
+	if d := g.NextDeadline(); !now.Before(d) {
+		t.Fatalf("a deadline passed (%v): the storm is not one Tick ignores", d)
+	}
+	if n := len(g.byScope["pod:0"]); n > bound {
+		t.Errorf("scope index holds %d incidents; at most %d are open", n, bound)
+	}
+}
+
 // MaxGroups makes room by forgetting first what has nothing left to
 // announce (its grouping memory alone is lost), and only when every open
 // incident has something to announce does it close the least recently
