@@ -35,6 +35,12 @@ type Config struct {
 	// CorrelationWindow is how long after a root cause a consequence on
 	// the same pod or node is folded into its incident; 0 = no folding.
 	CorrelationWindow Duration `yaml:"correlation_window"`
+	// MaxOpenIncidents bounds the incidents kept open for grouping, in
+	// memory and in state.db. Past it, the least recently seen incident
+	// with nothing left to announce is forgotten, or, when all have
+	// something, the least recently seen is announced at once and closed
+	// (both counted).
+	MaxOpenIncidents int `yaml:"max_open_incidents"`
 	// HTTPAddr serves /metrics and health checks; "" turns it off.
 	HTTPAddr string `yaml:"http_addr"`
 	// LogLevel is debug, info, warn or error.
@@ -138,6 +144,7 @@ const (
 	DefaultRepeatInterval = 4 * time.Hour
 	DefaultSettleTime     = 2 * time.Second  // as incident.DefaultSettle
 	DefaultCorrelation    = 15 * time.Minute // as incident.DefaultCorrelation
+	DefaultMaxIncidents   = 2000
 	DefaultHTTPAddr       = ":9464"
 	DefaultLogLevel       = "info"
 	DefaultLogFormat      = "text"
@@ -175,6 +182,7 @@ func Default() *Config {
 		RepeatInterval:    Duration(DefaultRepeatInterval),
 		SettleTime:        Duration(DefaultSettleTime),
 		CorrelationWindow: Duration(DefaultCorrelation),
+		MaxOpenIncidents:  DefaultMaxIncidents,
 		HTTPAddr:          DefaultHTTPAddr,
 		LogLevel:          DefaultLogLevel,
 		LogFormat:         DefaultLogFormat,

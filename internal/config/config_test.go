@@ -178,6 +178,11 @@ func TestLoadKeys(t *testing.T) {
 			}),
 		},
 		{
+			name: "incident bound",
+			yaml: "max_open_incidents: 500\n",
+			want: loaded(func(c *Config) { c.MaxOpenIncidents = 500 }),
+		},
+		{
 			name: "queue and retry defaults reach every sink",
 			yaml: "queue:\n  max_items: 50\n  max_age: 1h\nretry:\n  max_attempts: 3\n  initial_backoff: 2s\n  max_backoff: 1m\n",
 			want: loaded(func(c *Config) {
@@ -433,6 +438,11 @@ func TestLoadErrors(t *testing.T) {
 			want: "logmatch.yaml:1: rescan_interval: must be more than 0\n" +
 				"logmatch.yaml:2: max_open_files: must be at least 1, got 0\n" +
 				`logmatch.yaml:3: symlink_roots[0]: want an absolute directory, got "logs"`,
+		},
+		{
+			name: "incident bound",
+			yaml: "max_open_incidents: 0\n",
+			want: "logmatch.yaml:1: max_open_incidents: must be at least 1, got 0",
 		},
 		{
 			name: "negative settle and correlation",

@@ -67,6 +67,13 @@ settle_time: {{.SettleTime}}
 # the same pod or node within this window after a root cause is shown inside
 # the root cause's incident, not alerted on its own; 0 = off.
 correlation_window: {{.CorrelationWindow}}
+# Incidents kept open for grouping (in memory and in state.db); each holds
+# its alert (up to about 35 KB with a long traceback). Past the bound the
+# least recently seen incident with nothing left to announce is forgotten
+# (a later repeat starts a new incident), or, when all have something left,
+# the least recently seen is announced at once; both are counted in
+# logmatch_incidents_evicted_total.
+max_open_incidents: {{.MaxOpenIncidents}}
 
 # Address of /metrics (Prometheus) and /healthz; "" = off.
 http_addr: "{{.HTTPAddr}}"

@@ -158,6 +158,7 @@ func (v *validator) top(c *Config) {
 	v.positive("poll_interval", c.PollInterval)
 	v.positive("rescan_interval", c.RescanInterval)
 	v.atLeast("max_open_files", c.MaxOpenFiles, 1)
+	v.atLeast("max_open_incidents", c.MaxOpenIncidents, 1)
 	for i, r := range c.SymlinkRoots {
 		if !filepath.IsAbs(r) {
 			v.add(fmt.Sprintf("symlink_roots[%d]", i), "want an absolute directory, got %q", r)

@@ -15,5 +15,10 @@
 // the sinks.
 //
 // The grouper is pure: time is passed in, it starts no goroutines, and its
-// state serialises for the checkpoint.
+// state serialises for the checkpoint, in parts: Changes returns the
+// incidents opened, changed or closed since the last Committed, so a
+// checkpoint writes those alone. The open incidents are bounded
+// (Options.MaxGroups); eviction forgets first an incident with nothing
+// left to announce, and otherwise announces the one it closes, so it never
+// loses an alert.
 package incident

@@ -140,6 +140,20 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	}
 }
 
+// unindexScope forgets the closed incident gr of fingerprint id. Closing
+// must do it: an index pruned only by Tick grew without bound in a storm
+// whose incidents were all evicted before any deadline passed.
+func (g *Grouper) unindexScope(id string, gr *group) {
+	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope} {
+		if m := index[gr.Scope]; m != nil {
+			delete(m, id)
+			if len(m) == 0 {
+				delete(index, gr.Scope)
+			}
+		}
+	}
+}
+
 func addMember(index map[string]map[string]struct{}, scope, id string) {
 	m := index[scope]
 	if m == nil {

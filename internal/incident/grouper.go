@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -56,8 +57,12 @@ type Options struct {
 	// RepeatInterval is how often a reminder goes out while an incident
 	// keeps happening; 0 sends none.
 	RepeatInterval time.Duration
-	// MaxGroups bounds the open incidents; the least recently seen one is
-	// closed (with its summary) to make room. Default DefaultMaxGroups.
+	// MaxGroups bounds the open incidents. To make room for a new one, the
+	// least recently seen incident with nothing left to announce is
+	// forgotten; when every open incident still has something to announce,
+	// the least recently seen one is announced at once (its first alert or
+	// its summary) and closed, so eviction never loses an alert. Default
+	// DefaultMaxGroups.
 	MaxGroups int
 	// Settle delays the first notification of an incident, like
 	// Alertmanager's group_wait, so that it carries the whole burst: the
@@ -81,6 +86,9 @@ type Stats struct {
 	// Unlisted counts folded consequences of kinds beyond the
 	// maxConsequences an incident lists.
 	Unlisted int64
+	// EvictedEarly counts the evicted groups that still had something to
+	// announce, and were announced as they were closed.
+	EvictedEarly int64
 }
 
 // Grouper folds occurrences into incidents. It is not safe for concurrent
@@ -104,6 +112,12 @@ type Grouper struct {
 	// consByScope is byScope for the consequence incidents only, which
 	// a new root cause looks through for those it explains.
 	consByScope map[string]map[string]struct{}
+	// dirty holds the fingerprints of the incidents opened, changed or
+	// closed since the last Committed: what Changes writes or deletes.
+	// reset, set instead when that set outgrows its bound (commits failing
+	// for long) or after Restore, makes Changes write every open incident.
+	dirty map[string]struct{}
+	reset bool
 }
 
 type group struct {
@@ -138,24 +152,49 @@ type group struct {
 	Unlisted int    `json:"unlisted,omitempty"`
 	id       string // key in Grouper.groups
 	slot     int    // index in Grouper.lru
-	// enc is the group's member of the snapshot's groups object (key and
-	// JSON) as the last Snapshot wrote it, nil when the group changed
-	// since: every change to a group's fields ends with changed, so a
-	// Snapshot encodes only the groups that did.
-	enc []byte
+	// busy is pending() as it was when the group last took its place in
+	// Grouper.lru: a group with something to announce is evicted only
+	// when no other is left.
+	busy bool
+	// owner is the grouper the group is open in, nil once closed: every
+	// change to a group's fields ends with changed, which marks it for
+	// the next Changes.
+	owner *Grouper
 }
 
-// changed drops gr's cached JSON after a change to its fields.
-func (gr *group) changed() { gr.enc = nil }
+// changed marks gr for the next Changes after a change to its fields.
+func (gr *group) changed() {
+	if gr.owner != nil {
+		gr.owner.markDirty(gr.id)
+	}
+}
 
-// lruHeap is a min-heap of groups by (LastSeen, Seq): the root is the one
-// MaxGroups evicts.
+// markDirty records that the incident id was opened, changed or closed.
+// The set is bounded: past twice MaxGroups (commits have been failing) it
+// is dropped for a rewrite of every open incident.
+func (g *Grouper) markDirty(id string) {
+	if g.reset {
+		return
+	}
+	g.dirty[id] = struct{}{}
+	if len(g.dirty) > 2*g.opts.MaxGroups {
+		g.reset = true
+		clear(g.dirty)
+	}
+}
+
+// lruHeap is a min-heap of groups by (busy, LastSeen, Seq): the root is the
+// one MaxGroups evicts, the least recently seen of those with nothing left
+// to announce when there are any.
 type lruHeap []*group
 
 func (h lruHeap) Len() int { return len(h) }
 
 func (h lruHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
+	if a.busy != b.busy {
+		return !a.busy
+	}
 	if !a.LastSeen.Equal(b.LastSeen) {
 		return a.LastSeen.Before(b.LastSeen)
 	}
@@ -185,13 +224,18 @@ func (h *lruHeap) Pop() any {
 // add opens a group under id.
 func (g *Grouper) add(id string, gr *group) {
 	gr.id = id
+	gr.owner = g
+	gr.busy = gr.pending()
 	g.groups[id] = gr
 	heap.Push(&g.lru, gr)
+	g.markDirty(id)
 }
 
-// touch restores the eviction order after gr's LastSeen changed.
+// touch restores the eviction order after gr's LastSeen changed or it
+// announced what it had or got more to announce.
 func (g *Grouper) touch(gr *group) {
 	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
+		gr.busy = gr.pending()
 		heap.Fix(&g.lru, gr.slot)
 	}
 }
@@ -206,6 +250,9 @@ func (g *Grouper) remove(id string) {
 	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
 		heap.Remove(&g.lru, gr.slot)
 	}
+	gr.owner = nil
+	g.unindexScope(id, gr)
+	g.markDirty(id)
 }
 
 // New returns a Grouper.
@@ -214,7 +261,10 @@ func New(opts Options) *Grouper {
 		opts.MaxGroups = DefaultMaxGroups
 	}
 	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
-		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{})}
+		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
+		// A new grouper's first Changes clears whatever incidents are
+		// stored: a state it did not restore is not its own.
+		dirty: make(map[string]struct{}), reset: true}
 }
 
 // Stats returns the counters.
@@ -253,11 +303,13 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	if gr, ok := g.groups[id]; ok {
 		gr.add(o, now)
-		heap.Fix(&g.lru, gr.slot)
+		g.touch(gr)
 		return nil
 	}
 	var out []sinks.Alert
-	if len(g.groups) >= g.opts.MaxGroups {
+	// A loop, not one eviction: a state restored from a larger bound
+	// comes down to this one at once.
+	for len(g.groups) >= g.opts.MaxGroups && len(g.lru) > 0 {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++
@@ -279,6 +331,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// Forever: announced by Flush.
 		gr.Settling = true
 	}
+	g.touch(gr)
 	return out
 }
 
@@ -333,6 +386,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			gr.Settling, gr.NotifyAt = false, time.Time{}
 			gr.WindowEnd = now.Add(g.opts.Window)
 			out = append(out, g.emit(gr, KindNew, now)) // emit marks it changed
+			g.touch(gr)
 			continue
 		}
 		if now.Before(gr.WindowEnd) {
@@ -360,6 +414,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			continue
 		}
 		gr.WindowEnd = now.Add(g.opts.Window)
+		g.touch(gr)
 	}
 	g.pruneClocks()
 	g.pruneScopes()
@@ -467,6 +522,7 @@ func (g *Grouper) evictOldest() []sinks.Alert {
 	g.remove(oldest.id)
 	g.stats.Evicted++
 	if g.opts.Window < 0 || oldest.pending() {
+		g.stats.EvictedEarly++
 		return []sinks.Alert{g.emit(oldest, KindSummary, oldest.LastSeen)}
 	}
 	return nil
@@ -496,6 +552,11 @@ func (g *Grouper) sortedIDs() []string {
 // incidents already announced, which is what they were.
 const snapshotVersion = 2
 
+// partsVersion is the version of the state Changes writes in parts: the
+// incidents one by one, and the rest (Changes.Meta) beside them. Its
+// groups have the layout of snapshotVersion's.
+const partsVersion = 3
+
 type snapshot struct {
 	Version int                   `json:"version"`
 	Seq     int64                 `json:"seq"`
@@ -503,66 +564,16 @@ type snapshot struct {
 	Clocks  map[string]scopeClock `json:"clocks,omitempty"`
 }
 
-// Snapshot serialises the open incidents for the checkpoint: the JSON of
-// a snapshot value, byte for byte. A commit follows every occurrence, and
-// with hundreds of incidents open, encoding every one of them each time
-// was most of a commit's CPU (BenchmarkSnapshot); each group's JSON is
-// kept from the last Snapshot until the group changes, so only the groups
-// that changed since are encoded again.
+// Snapshot serialises the open incidents in one piece: the JSON of a
+// snapshot value. The pipeline carries incidents over a reload with it;
+// its checkpoint writes only what changed (Changes).
 func (g *Grouper) Snapshot() ([]byte, error) {
-	var clocks []byte
-	if len(g.clocks) > 0 {
-		var err error
-		if clocks, err = json.Marshal(g.clocks); err != nil {
-			return nil, err
-		}
-	}
-	ids := make([]string, 0, len(g.groups))
-	size := len(clocks) + 64
-	for id, gr := range g.groups {
-		ids = append(ids, id)
-		if gr.enc == nil {
-			enc, err := encodeGroup(id, gr)
-			if err != nil {
-				return nil, err
-			}
-			gr.enc = enc
-		}
-		size += len(gr.enc) + 1
-	}
-	slices.Sort(ids) // the order json.Marshal gives a map's keys
-	b := make([]byte, 0, size)
-	b = fmt.Appendf(b, `{"version":%d,"seq":%d,"groups":{`, snapshotVersion, g.seq)
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, g.groups[id].enc...)
-	}
-	b = append(b, '}')
-	if clocks != nil {
-		b = append(b, `,"clocks":`...)
-		b = append(b, clocks...)
-	}
-	return append(b, '}'), nil
-}
-
-// encodeGroup returns gr's member of the snapshot's groups object: its
-// key, a colon and its JSON.
-func encodeGroup(id string, gr *group) ([]byte, error) {
-	key, err := json.Marshal(id)
-	if err != nil {
-		return nil, err
-	}
-	val, err := json.Marshal(gr)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(key, ':'), val...), nil
+	return json.Marshal(snapshot{Version: snapshotVersion, Seq: g.seq, Groups: g.groups, Clocks: g.clocks})
 }
 
 // Restore replaces the open incidents with a snapshot taken by Snapshot.
-// An empty snapshot restores nothing.
+// An empty snapshot restores nothing. The next Changes writes every open
+// incident.
 func (g *Grouper) Restore(b []byte) error {
 	if len(b) == 0 {
 		return nil
@@ -574,19 +585,27 @@ func (g *Grouper) Restore(b []byte) error {
 	if s.Version != snapshotVersion && s.Version != 1 {
 		return fmt.Errorf("grouping state: version %d, want %d", s.Version, snapshotVersion)
 	}
-	g.seq = s.Seq
-	g.groups = make(map[string]*group, len(s.Groups))
+	g.restore(s.Seq, s.Clocks, s.Groups)
+	g.reset = true
+	return nil
+}
+
+// restore makes groups the open incidents, rebuilding the indexes.
+func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[string]*group) {
+	g.seq = seq
+	g.groups = make(map[string]*group, len(groups))
 	g.lru = g.lru[:0]
-	for id, gr := range s.Groups {
+	clear(g.dirty)
+	for id, gr := range groups {
 		if gr == nil {
 			continue
 		}
-		gr.id = id
+		gr.id, gr.owner, gr.busy = id, g, gr.pending()
 		g.groups[id] = gr
 		gr.slot = len(g.lru)
 		g.lru = append(g.lru, gr)
 	}
-	g.clocks = s.Clocks
+	g.clocks = clocks
 	if g.clocks == nil {
 		g.clocks = make(map[string]scopeClock)
 	}
@@ -596,6 +615,106 @@ func (g *Grouper) Restore(b []byte) error {
 		g.indexScope(id, gr)
 	}
 	heap.Init(&g.lru)
+}
+
+// Changes is what the grouper's durable state needs since the last
+// Committed: the incidents to write and those to delete, one by one, and
+// the rest of the state (small: a counter and the scopes' clocks) whole.
+// A checkpoint that applies it, in the transaction of the read positions,
+// holds the grouper's state at that point, whatever the number of open
+// incidents: a commit costs what changed, not what is open.
+type Changes struct {
+	// Reset says to delete every stored incident before Put, which then
+	// holds every open one.
+	Reset bool
+	// Put are the incidents opened or changed, by fingerprint, as JSON.
+	Put []Part
+	// Delete are the fingerprints of incidents closed.
+	Delete []string
+	// Meta is the rest of the state, for RestoreParts.
+	Meta []byte
+}
+
+// Part is one incident's stored form.
+type Part struct {
+	ID   string
+	Data []byte
+}
+
+type meta struct {
+	Version int                   `json:"version"`
+	Seq     int64                 `json:"seq"`
+	Clocks  map[string]scopeClock `json:"clocks,omitempty"`
+}
+
+// Changes returns what changed since the last Committed, in fingerprint
+// order. It changes nothing: until Committed is called (the checkpoint
+// holding them succeeded), the same changes and any later ones are
+// returned again.
+func (g *Grouper) Changes() (Changes, error) {
+	m, err := json.Marshal(meta{Version: partsVersion, Seq: g.seq, Clocks: g.clocks})
+	if err != nil {
+		return Changes{}, fmt.Errorf("grouping state: %w", err)
+	}
+	c := Changes{Reset: g.reset, Meta: m}
+	var ids []string
+	if g.reset {
+		ids = slices.Collect(maps.Keys(g.groups))
+	} else {
+		ids = slices.Collect(maps.Keys(g.dirty))
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		gr, ok := g.groups[id]
+		if !ok {
+			c.Delete = append(c.Delete, id)
+			continue
+		}
+		b, err := json.Marshal(gr)
+		if err != nil {
+			return Changes{}, fmt.Errorf("grouping state: incident %s: %w", id, err)
+		}
+		c.Put = append(c.Put, Part{ID: id, Data: b})
+	}
+	return c, nil
+}
+
+// Committed records that the last Changes are durable: the next Changes
+// holds only what changes from now on.
+func (g *Grouper) Committed() {
+	clear(g.dirty)
+	g.reset = false
+}
+
+// RestoreParts replaces the open incidents with the state a checkpoint
+// built from Changes holds: its Meta, and each stored incident, which
+// parts yields to the function it is given. An empty meta restores
+// nothing.
+func (g *Grouper) RestoreParts(metaData []byte, parts func(yield func(id string, data []byte) error) error) error {
+	if len(metaData) == 0 {
+		return nil
+	}
+	var m meta
+	if err := json.Unmarshal(metaData, &m); err != nil {
+		return fmt.Errorf("grouping state: %w", err)
+	}
+	if m.Version != partsVersion {
+		return fmt.Errorf("grouping state: version %d, want %d", m.Version, partsVersion)
+	}
+	groups := make(map[string]*group)
+	err := parts(func(id string, data []byte) error {
+		gr := new(group)
+		if err := json.Unmarshal(data, gr); err != nil {
+			return fmt.Errorf("grouping state: incident %s: %w", id, err)
+		}
+		groups[id] = gr
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	g.restore(m.Seq, m.Clocks, groups)
+	g.reset = false
 	return nil
 }
 

@@ -171,19 +171,86 @@ func TestGrouper(t *testing.T) {
 	}
 }
 
-func TestGrouperEvictsOldestWithSummary(t *testing.T) {
-	g := New(Options{Window: time.Hour, MaxGroups: 2})
-	g.Observe(occ("a", "s", "", t0), t0)
-	g.Observe(occ("a", "s", "", t0), t0.Add(time.Second)) // a has a pending repeat
-	g.Observe(occ("b", "s", "", t0), t0.Add(2*time.Second))
-	got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
-	want := []brief{{KindSummary, "a", 2, nil}, {KindNew, "c", 1, nil}}
-	if diff := cmp.Diff(want, briefs(got)); diff != "" {
-		t.Fatalf("alerts (-want +got):\n%s", diff)
+// In a storm of distinct incidents that come faster than the bound lets
+// them settle, each is evicted before its settle time is over, no deadline
+// ever passes and Tick has nothing to do: the index of incidents by scope
+// must still hold the open ones alone. It was pruned only by Tick, and
+// kept every fingerprint ever seen (27 MB after 500,000 in a run).
+func TestScopeIndexBoundedWithoutTicks(t *testing.T) {
+	const bound = 50
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute, MaxGroups: bound})
+	now := t0
+	for i := range 20 * bound {
+		now = now.Add(time.Millisecond)
+		g.Observe(cause(fmt.Sprintf("k%d", i), "pod:0", "", now), now)
 	}
-	if st := g.Stats(); st.Evicted != 1 || st.Open != 2 {
-		t.Fatalf("stats = %+v, want 1 evicted, 2 open", st)
+	if d := g.NextDeadline(); !now.Before(d) {
+		t.Fatalf("a deadline passed (%v): the storm is not one Tick ignores", d)
 	}
+	if n := len(g.byScope["pod:0"]); n > bound {
+		t.Errorf("scope index holds %d incidents; at most %d are open", n, bound)
+	}
+}
+
+// MaxGroups makes room by forgetting first what has nothing left to
+// announce (its grouping memory alone is lost), and only when every open
+// incident has something to announce does it close the least recently
+// seen one, announcing it at once: eviction never loses an alert.
+func TestGrouperEviction(t *testing.T) {
+	t.Run("announced-first", func(t *testing.T) {
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		g.Observe(occ("a", "s", "", t0), t0)
+		g.Observe(occ("a", "s", "", t0), t0.Add(time.Second)) // a has a pending repeat
+		g.Observe(occ("b", "s", "", t0), t0.Add(2*time.Second))
+		got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
+		// b, seen after a, announced and not repeated, is forgotten.
+		want := []brief{{KindNew, "c", 1, nil}}
+		if diff := cmp.Diff(want, briefs(got)); diff != "" {
+			t.Fatalf("alerts (-want +got):\n%s", diff)
+		}
+		if st := g.Stats(); st.Evicted != 1 || st.EvictedEarly != 0 || st.Open != 2 {
+			t.Fatalf("stats = %+v, want 1 evicted, none early, 2 open", st)
+		}
+		if _, ok := g.groups[Fingerprint("b", "s")]; ok {
+			t.Errorf("b is still open")
+		}
+	})
+	t.Run("restored-above-the-bound", func(t *testing.T) {
+		// A state saved under a larger bound (max_open_incidents lowered
+		// across a restart) comes down to the bound at the next new
+		// incident, not one eviction per new incident forever above it.
+		big := New(Options{Window: time.Hour, MaxGroups: 10})
+		for i := range 5 {
+			big.Observe(occ(fmt.Sprintf("k%d", i), "s", "", t0), t0.Add(time.Duration(i)*time.Second))
+		}
+		snap, err := big.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		if err := g.Restore(snap); err != nil {
+			t.Fatal(err)
+		}
+		g.Observe(occ("new", "s", "", t0), t0.Add(time.Minute))
+		if st := g.Stats(); st.Open != 2 || st.Evicted != 4 {
+			t.Fatalf("stats = %+v, want 2 open, 4 evicted", st)
+		}
+	})
+	t.Run("oldest-with-summary", func(t *testing.T) {
+		g := New(Options{Window: time.Hour, MaxGroups: 2})
+		g.Observe(occ("a", "s", "", t0), t0)
+		g.Observe(occ("b", "s", "", t0), t0.Add(time.Second))
+		g.Observe(occ("a", "s", "", t0), t0.Add(2*time.Second)) // a has a pending repeat
+		g.Observe(occ("b", "s", "", t0), t0.Add(3*time.Second)) // so has b, seen later
+		got := g.Observe(occ("c", "s", "", t0), t0.Add(4*time.Second))
+		want := []brief{{KindSummary, "a", 2, nil}, {KindNew, "c", 1, nil}}
+		if diff := cmp.Diff(want, briefs(got)); diff != "" {
+			t.Fatalf("alerts (-want +got):\n%s", diff)
+		}
+		if st := g.Stats(); st.Evicted != 1 || st.EvictedEarly != 1 || st.Open != 2 {
+			t.Fatalf("stats = %+v, want 1 evicted early, 2 open", st)
+		}
+	})
 }
 
 func TestSnapshotRestore(t *testing.T) {

@@ -205,12 +205,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 			"moved_to", aside, "damage", why)
 	}
 
-	g := incident.New(incident.Options{
-		Window:         time.Duration(cfg.GroupWindow),
-		RepeatInterval: time.Duration(cfg.RepeatInterval),
-		Settle:         time.Duration(cfg.SettleTime),
-		Correlation:    time.Duration(cfg.CorrelationWindow),
-	})
+	g := incident.New(groupOptions(cfg))
 
 	pruneCheckpoints(store, p.log)
 	cps, err := store.Files()
@@ -241,7 +236,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	if blob, ok, err := store.Grouping(); err != nil {
 		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
 	} else if ok {
-		if err := p.proc.restore(blob.Version, blob.Data); err != nil {
+		if err := p.proc.restore(blob.Version, blob.Data, store.Incidents); err != nil {
 			p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
 		}
 	}
@@ -937,4 +932,15 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fmt.Fprintln(w, "ready")
+}
+
+// groupOptions are the grouper's options in cfg.
+func groupOptions(cfg *config.Config) incident.Options {
+	return incident.Options{
+		Window:         time.Duration(cfg.GroupWindow),
+		RepeatInterval: time.Duration(cfg.RepeatInterval),
+		Settle:         time.Duration(cfg.SettleTime),
+		Correlation:    time.Duration(cfg.CorrelationWindow),
+		MaxGroups:      cfg.MaxOpenIncidents,
+	}
 }

@@ -25,10 +25,13 @@ import (
 )
 
 // groupingVersion is the version stamped on the grouping blob in the
-// state store: version 2 holds the grouper's snapshot and the digests
-// being gathered (groupingBlob), version 1 the grouper's snapshot alone. A
-// blob of another version is ignored (grouping restarts).
-const groupingVersion = 2
+// state store: version 3 holds the grouper's state less its incidents,
+// which are stored one by one beside it (incident.Changes), and the
+// digests being gathered; version 2 the grouper's whole snapshot and the
+// digests, version 1 the snapshot alone. Both are still read, and the
+// commit after them writes version 3. A blob of another version is
+// ignored (grouping restarts).
+const groupingVersion = 3
 
 // groupingBlob is what the processor saves beside the positions.
 type groupingBlob struct {
@@ -88,6 +91,9 @@ type processor struct {
 	bounds  map[string]*rateBound // per sink name: the bound on new incidents
 	grouped bool                  // the grouper changed since the last commit
 	dropped int64                 // alerts dropped by maxPendingAlerts
+	// evictions are the grouper's eviction counters as last reported to
+	// the metrics.
+	evictions incident.Stats
 
 	// an diagnoses entries with the current catalog; replaced when a
 	// reload swaps the matcher.
@@ -596,13 +602,18 @@ func (p *processor) flushDigests(now time.Time, all bool) {
 	p.trimPending()
 }
 
-// snapshot is the grouping blob: the grouper's state and the digests.
-func (p *processor) snapshot() ([]byte, error) {
-	g, err := p.grouper.Snapshot()
+// snapshot is the grouping blob, the grouper's state less its incidents
+// and the digests, and the incidents changed since the last commit.
+func (p *processor) snapshot() ([]byte, *state.IncidentChanges, error) {
+	c, err := p.grouper.Changes()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	blob := groupingBlob{Grouper: g}
+	ic := &state.IncidentChanges{Reset: c.Reset, Delete: c.Delete, Put: make([]state.KeyValue, len(c.Put))}
+	for i, part := range c.Put {
+		ic.Put[i] = state.KeyValue{Key: part.ID, Value: part.Data}
+	}
+	blob := groupingBlob{Grouper: c.Meta}
 	for name, b := range p.bounds {
 		if b.digest != nil {
 			if blob.Digests == nil {
@@ -611,21 +622,27 @@ func (p *processor) snapshot() ([]byte, error) {
 			blob.Digests[name] = b.digest
 		}
 	}
-	return json.Marshal(blob)
+	data, err := json.Marshal(blob)
+	return data, ic, err
 }
 
-// restore loads a grouping blob saved by snapshot (or, version 1, the
-// grouper's snapshot alone).
-func (p *processor) restore(version uint32, data []byte) error {
+// restore loads a grouping blob saved by snapshot, with the incidents
+// stored beside it that incidents yields (or, version 2, a blob that holds
+// them all; version 1, the grouper's snapshot alone).
+func (p *processor) restore(version uint32, data []byte, incidents func(yield func(id string, data []byte) error) error) error {
 	switch version {
 	case 1:
 		return p.grouper.Restore(data)
-	case groupingVersion:
+	case 2, groupingVersion:
 		var blob groupingBlob
 		if err := json.Unmarshal(data, &blob); err != nil {
 			return fmt.Errorf("grouping state: %w", err)
 		}
-		if err := p.grouper.Restore(blob.Grouper); err != nil {
+		restore := func() error { return p.grouper.Restore(blob.Grouper) }
+		if version == groupingVersion {
+			restore = func() error { return p.grouper.RestoreParts(blob.Grouper, incidents) }
+		}
+		if err := restore(); err != nil {
 			return err
 		}
 		for name, d := range blob.Digests {
@@ -765,11 +782,12 @@ func (p *processor) commit() (woke []string, err error) {
 		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
 	})
 	if p.grouped {
-		snap, err := p.snapshot()
+		snap, incidents, err := p.snapshot()
 		if err != nil {
 			return nil, err
 		}
 		b.Grouping = &state.Grouping{Version: groupingVersion, Data: snap}
+		b.Incidents = incidents
 	}
 	gateBlob, gateGen, err := p.gate.snapshot()
 	if err != nil {
@@ -789,6 +807,7 @@ func (p *processor) commit() (woke []string, err error) {
 			queued[s.name] = true
 		}
 	}
+	p.countEvictions()
 	res, err := p.store.Commit(b)
 	if err != nil {
 		return nil, err
@@ -801,6 +820,9 @@ func (p *processor) commit() (woke []string, err error) {
 		fs.dirty = false
 	}
 	p.retired = p.retired[:0]
+	if p.grouped {
+		p.grouper.Committed()
+	}
 	p.grouped = false
 	p.gate.commit(gateGen)
 	p.pending = p.pending[:0]
@@ -810,6 +832,17 @@ func (p *processor) commit() (woke []string, err error) {
 	}
 	sort.Strings(woke)
 	return woke, nil
+}
+
+// countEvictions reports the incidents the grouper's bound closed since
+// the last report.
+func (p *processor) countEvictions() {
+	st := p.grouper.Stats()
+	early := st.EvictedEarly - p.evictions.EvictedEarly
+	forgotten := st.Evicted - p.evictions.Evicted - early
+	p.metrics.IncidentsEvicted("forgotten", forgotten)
+	p.metrics.IncidentsEvicted("announced", early)
+	p.evictions = st
 }
 
 // checkpoint is where reading the file must resume after a restart: the

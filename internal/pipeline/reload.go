@@ -162,7 +162,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		p.log.Info("catalog reloaded", "records", m.Len())
 	}
 	if cur.GroupWindow != next.GroupWindow || cur.RepeatInterval != next.RepeatInterval {
-		p.regroup(next)
+		p.regroup(&eff)
 	}
 	if sinksChanged {
 		p.stopDelivery()
@@ -180,13 +180,11 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	return nil
 }
 
-// regroup moves the open incidents to a grouper with next's windows, so
-// a reload neither forgets nor repeats an incident.
+// regroup moves the open incidents to a grouper with next's options, so a
+// reload neither forgets nor repeats an incident, and points the liveness
+// gate at it.
 func (p *Pipeline) regroup(next *config.Config) {
-	g := incident.New(incident.Options{
-		Window:         time.Duration(next.GroupWindow),
-		RepeatInterval: time.Duration(next.RepeatInterval),
-	})
+	g := incident.New(groupOptions(next))
 	snap, err := p.proc.grouper.Snapshot()
 	if err == nil {
 		err = g.Restore(snap)
@@ -197,7 +195,11 @@ func (p *Pipeline) regroup(next *config.Config) {
 		return
 	}
 	p.proc.grouper = g
+	p.proc.evictions = incident.Stats{}
 	p.proc.grouped = true
+	if p.proc.gate != nil {
+		p.proc.gate.pending = g.Pending
+	}
 }
 
 // restartOnly lists the keys that differ between cur and next and are
@@ -223,6 +225,9 @@ func restartOnly(cur, next *config.Config) []string {
 	diff("watch", cur.Watch, next.Watch)
 	diff("rescan_interval", cur.RescanInterval, next.RescanInterval)
 	diff("max_open_files", cur.MaxOpenFiles, next.MaxOpenFiles)
+	diff("settle_time", cur.SettleTime, next.SettleTime)
+	diff("correlation_window", cur.CorrelationWindow, next.CorrelationWindow)
+	diff("max_open_incidents", cur.MaxOpenIncidents, next.MaxOpenIncidents)
 	diff("symlink_roots", cur.SymlinkRoots, next.SymlinkRoots)
 	diff("queue", cur.Queue, next.Queue)
 	diff("retry", cur.Retry, next.Retry)

@@ -189,6 +189,41 @@ func TestRegroupKeepsIncidents(t *testing.T) {
 	}
 }
 
+// A reload of the windows builds the new grouper with the running settle
+// time, correlation window and bound, not with none (every new incident
+// then went out at once, unsettled, and consequences paged on their own),
+// and the liveness gate asks the new grouper, not the one it replaced,
+// whether an incident's first alert is still to come.
+func TestRegroupKeepsSettleAndCorrelation(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	cfg := &config.Config{
+		GroupWindow: config.Duration(time.Minute), SettleTime: config.Duration(2 * time.Second),
+		CorrelationWindow: config.Duration(15 * time.Minute), MaxOpenIncidents: 3,
+	}
+	g := incident.New(groupOptions(cfg))
+	p := &Pipeline{cfg: cfg, proc: &processor{grouper: g, gate: &gating{pending: g.Pending}}, log: slog.New(slog.DiscardHandler)}
+	next := *cfg
+	next.GroupWindow = config.Duration(10 * time.Minute)
+	p.regroup(&next)
+	occ := func(fp string) incident.Occurrence {
+		return incident.Occurrence{Time: t0, Timed: true, Scope: "node:", Alert: sinks.Alert{
+			Fingerprint: fp, Count: 1, Time: t0, LastTime: t0, Record: sinks.Record{Severity: "error", Role: "cause"},
+		}}
+	}
+	if got := p.proc.grouper.Observe(occ("a"), t0); len(got) != 0 {
+		t.Errorf("after the reload a new incident is announced at once (%d alerts): no settle time", len(got))
+	}
+	if !p.proc.gate.pending("a") {
+		t.Errorf("the liveness gate does not see the settling incident: it asks the replaced grouper")
+	}
+	for _, fp := range []string{"b", "c", "d"} {
+		p.proc.grouper.Observe(occ(fp), t0)
+	}
+	if st := p.proc.grouper.Stats(); st.Open != 3 || st.Evicted != 1 {
+		t.Errorf("after the reload %d open, %d evicted; want the bound of 3 kept", st.Open, st.Evicted)
+	}
+}
+
 // The kinds the sinks select by are the grouper's.
 func TestKindsAgree(t *testing.T) {
 	for got, want := range map[string]string{

@@ -50,12 +50,13 @@ func TestDigestSurvivesRestart(t *testing.T) {
 	if n := len(p.routes[1]) + len(p.routes[2]); n != 0 || len(p.routes[0]) != 1 {
 		t.Fatalf("routes %v: want the first alert sent, the others folded", p.routes)
 	}
-	blob, err := p.snapshot()
+	blob, _, err := p.snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := mk()
-	if err := q.restore(groupingVersion, blob); err != nil {
+	none := func(func(string, []byte) error) error { return nil }
+	if err := q.restore(groupingVersion, blob, none); err != nil {
 		t.Fatal(err)
 	}
 	q.flushDigests(t0.Add(2*digestInterval), false)

@@ -6,6 +6,11 @@
 // or none of it: an offset is never advanced without its alerts being queued,
 // and an alert is never queued for lines that will be read again.
 //
+// The grouper's state is a small blob (Batch.Grouping) and its open
+// incidents, one key each (Batch.Incidents): a commit writes the incidents
+// that changed and deletes those closed, so its cost follows what changed,
+// not how many incidents are open.
+//
 // # The checkpoint model
 //
 // A file is identified by device, inode and a fingerprint of its first bytes,

@@ -35,7 +35,10 @@ var (
 	bucketMeta     = []byte("meta")
 	bucketFiles    = []byte("files")
 	bucketGrouping = []byte("grouping")
-	bucketQueues   = []byte("queues")
+	// bucketIncidents holds the grouper's open incidents, one key each,
+	// beside the rest of its state in bucketGrouping.
+	bucketIncidents = []byte("incidents")
+	bucketQueues    = []byte("queues")
 
 	keySchema   = []byte("schema")
 	keySeq      = []byte("seq")
@@ -197,7 +200,7 @@ func (s *Store) init() error {
 		if got := binary.BigEndian.Uint64(v); got != SchemaVersion {
 			return fmt.Errorf("schema version %d, this logmatch reads version %d", got, SchemaVersion)
 		}
-		for _, name := range [][]byte{bucketFiles, bucketGrouping, bucketQueues} {
+		for _, name := range [][]byte{bucketFiles, bucketGrouping, bucketIncidents, bucketQueues} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -267,6 +270,43 @@ func (s *Store) Grouping() (g Grouping, ok bool, err error) {
 	return g, ok, nil
 }
 
+// Incidents returns the stored incidents, calling fn with each key and
+// value in key order; an error from fn ends the walk and is returned. The
+// slices are valid only during the call.
+func (s *Store) Incidents(fn func(key string, value []byte) error) error {
+	var fnErr error
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketIncidents).ForEach(func(k, v []byte) error {
+			fnErr = fn(string(k), v)
+			return fnErr
+		})
+	})
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case err != nil:
+		return fmt.Errorf("state: read incidents: %w", err)
+	}
+	return nil
+}
+
+// IncidentChanges change the stored incidents: one value per incident, so
+// a commit writes only those that changed, never all that are open.
+type IncidentChanges struct {
+	// Reset deletes every stored incident before Put.
+	Reset bool
+	// Put stores each value under its key, replacing what was there.
+	Put []KeyValue
+	// Delete removes these keys; a key not stored is no error.
+	Delete []string
+}
+
+// KeyValue is one stored incident.
+type KeyValue struct {
+	Key   string
+	Value []byte
+}
+
 // Enqueue is one alert for one sink inside a Batch.
 type Enqueue struct {
 	Sink    string // sink name, as configured
@@ -280,6 +320,8 @@ type Batch struct {
 	Files []Checkpoint
 	// Grouping, when not nil, replaces the stored grouping blob.
 	Grouping *Grouping
+	// Incidents, when not nil, changes the stored incidents.
+	Incidents *IncidentChanges
 	// Gate, when not nil, replaces the stored liveness gate blob.
 	Gate *Gate
 	// Enqueue are the alerts to add, in order, to their sinks' queues.
@@ -342,6 +384,11 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 			v = append(v, b.Grouping.Data...)
 			if err := tx.Bucket(bucketGrouping).Put(keyGrouping, v); err != nil {
 				return fmt.Errorf("grouping: %w", err)
+			}
+		}
+		if b.Incidents != nil {
+			if err := putIncidents(tx, b.Incidents); err != nil {
+				return fmt.Errorf("incidents: %w", err)
 			}
 		}
 		if err := s.step("grouping"); err != nil {
@@ -415,6 +462,36 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 	}
 	s.count(res.Dropped)
 	return res, nil
+}
+
+// putIncidents applies c to the incidents bucket.
+func putIncidents(tx *bolt.Tx, c *IncidentChanges) error {
+	if c.Reset {
+		if err := tx.DeleteBucket(bucketIncidents); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket(bucketIncidents); err != nil {
+			return err
+		}
+	}
+	b := tx.Bucket(bucketIncidents)
+	for _, kv := range c.Put {
+		if kv.Key == "" {
+			return errors.New("empty incident key")
+		}
+		if err := b.Put([]byte(kv.Key), kv.Value); err != nil {
+			return fmt.Errorf("%s: %w", kv.Key, err)
+		}
+	}
+	for _, k := range c.Delete {
+		if k == "" {
+			continue
+		}
+		if err := b.Delete([]byte(k)); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
 }
 
 func (s *Store) step(name string) error {

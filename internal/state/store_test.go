@@ -230,13 +230,15 @@ func TestCommitAtomic(t *testing.T) {
 		return Checkpoint{Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 2}, Offset: off}, Path: "a.log"}
 	}
 	good := Batch{
-		Files:    []Checkpoint{cp(10)},
-		Grouping: &Grouping{Version: 1, Data: []byte("g1")},
-		Enqueue:  []Enqueue{{Sink: "slack", Payload: []byte("1")}, {Sink: "webhook", Payload: []byte("1")}},
+		Files:     []Checkpoint{cp(10)},
+		Grouping:  &Grouping{Version: 1, Data: []byte("g1")},
+		Incidents: &IncidentChanges{Put: []KeyValue{{Key: "a", Value: []byte("a1")}, {Key: "b", Value: []byte("b1")}}},
+		Enqueue:   []Enqueue{{Sink: "slack", Payload: []byte("1")}, {Sink: "webhook", Payload: []byte("1")}},
 	}
 	next := Batch{
-		Files:    []Checkpoint{cp(20), {Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 3}, Offset: 5}, Path: "b.log"}},
-		Grouping: &Grouping{Version: 1, Data: []byte("g2")},
+		Files:     []Checkpoint{cp(20), {Checkpoint: source.Checkpoint{File: source.FileID{Dev: 1, Ino: 3}, Offset: 5}, Path: "b.log"}},
+		Grouping:  &Grouping{Version: 1, Data: []byte("g2")},
+		Incidents: &IncidentChanges{Reset: true, Put: []KeyValue{{Key: "c", Value: []byte("c2")}}, Delete: []string{"a"}},
 		Enqueue: []Enqueue{
 			{Sink: "slack", Payload: []byte("2")}, {Sink: "webhook", Payload: []byte("2")},
 			{Sink: "otel", Payload: []byte("2")},
@@ -825,5 +827,63 @@ func TestCheckpointBadFingerprint(t *testing.T) {
 	_, err := decodeCheckpoint([]byte("di:1:2"), []byte(`{"id":{"fp":"AQI=","size":2,"dev":1,"ino":2},"path":"a.log","offset":1}`))
 	if err == nil || !strings.Contains(err.Error(), "checkpoint di:1:2: id.fp: 2 bytes, want 16") {
 		t.Fatalf("decode = %v, want an error naming the checkpoint and id.fp", err)
+	}
+}
+
+// The incidents are stored one key each: Put replaces, Delete removes,
+// Reset starts from none, and what a commit wrote is read back after a
+// reopen, in key order.
+func TestIncidents(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir, Options{})
+	read := func(s *Store) map[string]string {
+		t.Helper()
+		got := map[string]string{}
+		var last string
+		if err := s.Incidents(func(k string, v []byte) error {
+			if k <= last {
+				t.Errorf("key %q after %q: not in order", k, last)
+			}
+			last = k
+			got[k] = string(v)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	steps := []struct {
+		name string
+		c    IncidentChanges
+		want map[string]string
+	}{
+		{"put", IncidentChanges{Put: []KeyValue{{"b", []byte("1")}, {"a", []byte("1")}, {"c", []byte("1")}}},
+			map[string]string{"a": "1", "b": "1", "c": "1"}},
+		{"replace and delete", IncidentChanges{Put: []KeyValue{{"b", []byte("2")}}, Delete: []string{"a", "absent"}},
+			map[string]string{"b": "2", "c": "1"}},
+		{"reset", IncidentChanges{Reset: true, Put: []KeyValue{{"d", []byte("3")}}}, map[string]string{"d": "3"}},
+	}
+	for _, st := range steps {
+		c := st.c
+		if _, err := s.Commit(Batch{Incidents: &c}); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if diff := cmp.Diff(st.want, read(s)); diff != "" {
+			t.Errorf("%s: incidents (-want +got):\n%s", st.name, diff)
+		}
+	}
+	if _, err := s.Commit(Batch{Incidents: &IncidentChanges{Put: []KeyValue{{"", []byte("x")}}}}); err == nil || !strings.Contains(err.Error(), "empty incident key") {
+		t.Errorf("empty key: err = %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, dir, Options{})
+	if diff := cmp.Diff(map[string]string{"d": "3"}, read(r)); diff != "" {
+		t.Errorf("after reopen (-want +got):\n%s", diff)
+	}
+	stop := errors.New("stop")
+	if err := r.Incidents(func(string, []byte) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("an error from fn: got %v", err)
 	}
 }

@@ -30,6 +30,7 @@
 //	logmatch.sink.overflow          {incident}  logmatch_sink_overflow_total               sink
 //	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
 //	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
+//	logmatch.incidents.evicted      {incident}  logmatch_incidents_evicted_total           reason
 //	logmatch.source.events          {event}     logmatch_source_events_total               event
 //
 // The gate gauges are observed at each collection from the liveness gate

@@ -57,6 +57,7 @@ type Metrics struct {
 	commitFailures          metric.Int64Counter
 	overflow                metric.Int64Counter
 	evicted                 metric.Int64Counter
+	incidentsEvicted        metric.Int64Counter
 	sourceEvents            metric.Int64Counter
 
 	source, sink, record, kind *setCache
@@ -120,6 +121,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
 	counter(&m.sourceEvents, "logmatch.source.events", "{event}", "Events of the file tailer, by event (rotations, truncations, copy_tails, framing_errors, files_skipped, open_errors, generations_lost, symlinks_refused).")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
+	counter(&m.incidentsEvicted, "logmatch.incidents.evicted", "{incident}", "Open incidents closed at the bound max_open_incidents, by reason: forgotten (nothing left to announce; a later repeat starts a new incident) or announced (their alert sent at once, before its time).")
 	if err != nil {
 		return nil, err
 	}
@@ -613,6 +615,16 @@ func (m *Metrics) SourceEvent(event string, n int) {
 		return
 	}
 	m.sourceEvents.Add(context.Background(), int64(n), m.event.get(labels{a: event}).add...)
+}
+
+// IncidentsEvicted counts n open incidents closed at the bound on open
+// incidents; reason is "forgotten" (nothing was left to announce) or
+// "announced" (their alert went out at once).
+func (m *Metrics) IncidentsEvicted(reason string, n int64) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.incidentsEvicted.Add(context.Background(), n, m.reason.get(labels{a: reason}).add...)
 }
 
 // FilesEvicted counts n files or streams whose state the processor dropped
