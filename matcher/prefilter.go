@@ -118,13 +118,17 @@ func (b *bloom) add(h uint64) {
 	b.bits[i>>6] |= 1 << (i & 63)
 }
 
+const hashMul = 0x9E3779B97F4A7C15
+
 // lowTag marks the keys of the lower 4-byte halves in the strided bloom, so
 // that they set other bits than the same four bytes as an upper half do.
 // (An 8-byte window whose upper half is 01 00 00 00 has the same hash as
 // a tagged key: that only costs a table probe.)
 const lowTag = 1 << 32
 
-const hashMul = 0x9E3779B97F4A7C15
+// lowHash is the strided bloom's hash of the lower 4-byte half of a block
+// w, or of a key of the low table.
+func lowHash(w uint64) uint64 { return (uint64(uint32(w)) | lowTag) * hashMul }
 
 // keyedRef is a literal keyed on a window, before the table is built.
 type keyedRef struct {
@@ -244,7 +248,8 @@ type prefilter struct {
 	low   windowTable // the 4-byte keys of stride 4, probed at the lower half too
 	tiny  windowTable // 2-byte windows, probed at every byte
 	// strided is the bloom of the long, short and low keys (the low ones
-	// tagged with lowTag): one bitset keeps the scan's registers few.
+	// tagged with lowTag, by lowHash): one bitset keeps the scan's
+	// registers few.
 	strided   bloom
 	hasLow    bool
 	lits      []Literal // the keyed literals, which keyRef.lit indexes
@@ -282,7 +287,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	n := len(s) &^ (longStride - 1)
 	for i := p.strided.scan(s, 0, p.hasLow); i < n; i = p.strided.scan(s, i+longStride, p.hasLow) {
 		w := blockKey(s, i)
-		if p.hasLow && p.strided.has((w&0xffffffff|lowTag)*hashMul) {
+		if p.hasLow && p.strided.has(lowHash(w)) {
 			p.probeAt(&p.low, w&0xffffffff, s, i, sc)
 		}
 		if p.strided.has((w >> 32) * hashMul) {
@@ -361,10 +366,30 @@ func (b *bloom) scan(s string, i int, low bool) int {
 	return b.scanHigh(s, i)
 }
 
+// The fixed loops read two blocks a turn: one slice of sixteen bytes (one
+// bounds check) and one loop test for both. A last odd block is tested by
+// a second loop of one turn at most.
+
 // scanHighFixed is scanHigh for a bloom of 2^fixedBloomLog bits.
 //
 //go:noinline
 func scanHighFixed(bl *fixedBloom, s string, i int) int {
+	for ; i+2*longStride <= len(s); i += 2 * longStride {
+		t := s[i : i+2*longStride]
+		w, x := blockKey(t, 0), blockKey(t, longStride)
+		if h := ((w >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride
+		}
+	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
 		if h := ((w >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
@@ -381,9 +406,31 @@ func scanHighFixed(bl *fixedBloom, s string, i int) int {
 //
 //go:noinline
 func scanLowFixed(bl *fixedBloom, s string, i int) int {
+	for ; i+2*longStride <= len(s); i += 2 * longStride {
+		t := s[i : i+2*longStride]
+		w, x := blockKey(t, 0), blockKey(t, longStride)
+		if h := lowHash(w) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+		if h := lowHash(x) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride
+		}
+	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := ((w&0xffffffff | lowTag) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+		if h := lowHash(w) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
 			return i
 		}
 		if h := ((w >> 32) * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
@@ -423,7 +470,7 @@ func (b *bloom) scanLow(s string, i int) int {
 	bl, bs := b.bits, b.shift&63
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := ((w&0xffffffff | lowTag) * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+		if h := lowHash(w) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
 			return i
 		}
 		if h := ((w >> 32) * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
@@ -681,14 +728,16 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 // long, short and low tables to it.
 func (p *prefilter) setStrided(b bloom) {
 	p.strided = b
-	for _, t := range []struct {
-		t   *windowTable
-		tag uint64
-	}{{&p.short, 0}, {&p.long, 0}, {&p.low, lowTag}} {
-		for _, sl := range t.t.slots {
+	for _, t := range []*windowTable{&p.short, &p.long} {
+		for _, sl := range t.slots {
 			if sl.end != 0 {
-				p.strided.add((sl.key | t.tag) * hashMul)
+				p.strided.add(sl.key * hashMul)
 			}
+		}
+	}
+	for _, sl := range p.low.slots {
+		if sl.end != 0 {
+			p.strided.add(lowHash(sl.key))
 		}
 	}
 }

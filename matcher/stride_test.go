@@ -26,28 +26,54 @@ var strideLiterals = []string{
 // strideMatcher compiles one record per strideLiterals entry (its pattern
 // the literal itself), and one with two clauses of different keyings.
 func strideMatcher(tb testing.TB) *Matcher {
+	return strideMatcherOf(tb, strideLiterals, `NCCL error.*watchdog caught collective`)
+}
+
+// highStrideLiterals are the strideLiterals of 11 bytes and more: a catalog
+// of them needs no lower halves.
+func highStrideLiterals() []string {
+	var lits []string
+	for _, l := range strideLiterals {
+		if len(strings.TrimPrefix(l, "(?i)")) >= shortWindow+longStride-1 {
+			lits = append(lits, l)
+		}
+	}
+	return lits
+}
+
+// strideMatcherOf compiles one record per literal of lits (its pattern the
+// literal itself), and one whose pattern is two.
+func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 	var recs []patterns.Record
-	for i, l := range strideLiterals {
+	for i, l := range lits {
 		pat := regexp.QuoteMeta(l)
 		if rest, ok := strings.CutPrefix(l, "(?i)"); ok {
 			pat = "(?i)" + regexp.QuoteMeta(rest)
 		}
 		recs = append(recs, patterns.Record{ID: fmt.Sprintf("s%d", i), MessagePattern: pat})
 	}
-	recs = append(recs, patterns.Record{ID: "two", MessagePattern: `NCCL error.*watchdog caught collective`})
+	recs = append(recs, patterns.Record{ID: "two", MessagePattern: two})
 	return compileOK(tb, recs, Options{})
 }
 
 // strideMatchers are strideMatcher with its own small bloom and with the
 // bloom of 2^fixedBloomLog bits of a large catalog, whose scan loops are
-// others.
+// others, and the literals of highStrideLiterals with the fixed bloom,
+// which take the loop without lower halves.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
-	fixed := strideMatcher(tb)
-	fixed.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
+	fixedBloomOf := func(m *Matcher) *Matcher {
+		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
+		return m
+	}
+	fixed := fixedBloomOf(strideMatcher(tb))
 	if small := strideMatcher(tb); small.pf.strided.fixed() || !fixed.pf.strided.fixed() {
 		tb.Fatalf("bloom sizes: small %d words, fixed %d words", len(small.pf.strided.bits), len(fixed.pf.strided.bits))
 	}
-	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed}
+	high := fixedBloomOf(strideMatcherOf(tb, highStrideLiterals(), `ECC uncorrected.*watchdog caught collective`))
+	if high.pf.hasLow || len(high.pf.short.slots) == 0 || len(high.pf.long.slots) == 0 {
+		tb.Fatalf("high-stride catalog: low %v, short %d slots, long %d slots", high.pf.hasLow, len(high.pf.short.slots), len(high.pf.long.slots))
+	}
+	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -127,10 +153,17 @@ func FuzzStrideCandidates(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	small, fixed := ms["small"], ms["fixed"]
-	scSmall, scFixed := small.pf.newScratch(), fixed.pf.newScratch()
+	type checked struct {
+		m  *Matcher
+		sc *scratch
+	}
+	var all []checked
+	for _, name := range []string{"small", "fixed", "fixed-high"} {
+		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
+	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkCandidates(t, small, scSmall, s)
-		checkCandidates(t, fixed, scFixed, s)
+		for _, c := range all {
+			checkCandidates(t, c.m, c.sc, s)
+		}
 	})
 }
