@@ -378,6 +378,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	finite, err := p.startSources(srcCtx, &srcWG, lines, lp, srcErrs)
 	if err != nil {
 		stopSources()
+		lp.open() // a started tailer may wait in direct
 		srcWG.Wait()
 		if p.httpLn != nil {
 			_ = p.httpLn.Close()
@@ -674,12 +675,20 @@ type loop struct {
 	lastPrune  time.Time
 }
 
+// newLoop returns a loop that is closed: direct waits until open, which
+// Run calls once the processor goroutine starts (delivery is up then) or
+// when the sources fail to start.
 func (p *Pipeline) newLoop(ctx context.Context, stopSources func()) *loop {
 	fast := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
 	now := time.Now()
-	return &loop{p: p, ctx: ctx, done: ctx.Done(), stopSources: stopSources, tick: time.NewTicker(fast), fastTick: fast,
+	l := &loop{p: p, ctx: ctx, done: ctx.Done(), stopSources: stopSources, tick: time.NewTicker(fast), fastTick: fast,
 		lastCommit: now, lastPrune: now}
+	l.mu.Lock()
+	return l
 }
+
+// open lets direct in; call it once.
+func (l *loop) open() { l.mu.Unlock() }
 
 // commit commits the processor's state and wakes the sinks with new
 // alerts. mu is held.
@@ -764,6 +773,7 @@ func (l *loop) direct(b *batch, end bool) {
 // the repeats counted since the last alert go out as summaries. With files,
 // the grouping state is kept for the next start instead.
 func (p *Pipeline) process(l *loop, lines <-chan *batch, finite <-chan struct{}, onlyFinite bool) error {
+	l.open()
 	defer l.tick.Stop()
 	reload := p.opts.Reload
 	catalogPoll := time.NewTicker(defaultCatalogPoll)

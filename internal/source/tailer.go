@@ -20,11 +20,10 @@ const readBudget = 4 << 20
 // lines.
 const minPassGap = 20 * time.Millisecond
 
-// flowWatchTicks is how many ticks of a flow may pass without taking the
-// watch's events while every pass finds new bytes: the watcher's goroutine
-// and its read of the inotify descriptor wake once per flowWatchTicks
-// passes, not every pass, and a name that appears, moves or vanishes
-// during a flow is seen within flowWatchTicks*minPassGap.
+// flowWatchTicks bounds the ticks of a flow without taking the watch's
+// events while every pass finds new bytes and no name changes (Run): the
+// watcher's goroutine wakes once per flowWatchTicks passes, not every
+// pass.
 const flowWatchTicks = 5
 
 // recheckAfter is how soon a file still being classified (it grew as a
@@ -171,19 +170,23 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			if !flow.wait(ctx) {
 				return nil
 			}
-			// While the passes find new bytes the flow goes on without
-			// the watch's events, taken every flowWatchTicks ticks: the
-			// events of a growing file would only repeat what the pass
-			// finds, and the watcher keeps them meanwhile (the kernel
-			// merges a file's repeated writes into one event).
-			if quietTicks++; t.grew && quietTicks < flowWatchTicks {
+			// While the passes find new bytes and the name watch knows
+			// that no name changed in the watched directories, the flow
+			// goes on without the watch's events, taken every
+			// flowWatchTicks ticks: the events of a growing file only
+			// repeat what the pass finds, and the watcher keeps them
+			// meanwhile (the kernel merges a file's repeated writes into
+			// one event). A name that changed makes the pass a full one
+			// at once, whether or not the watcher's event has come.
+			changed, known := t.watch.namesChanged()
+			if quietTicks++; known && !changed && t.grew && quietTicks < flowWatchTicks {
 				full = !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
 			quietTicks = 0
-			if got, f := t.takeEvents(); got {
-				full = f || !time.Now().Before(nextScan)
+			if got, f := t.takeEvents(); got || changed {
+				full = f || changed || !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
