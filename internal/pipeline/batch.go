@@ -44,9 +44,14 @@ func (b *batch) keep(s string) string {
 // would wait: after a tailer pass, before a stream's read) or batchLines
 // are held, then sends them to the processor as one batch. It is not safe
 // for concurrent use; each source has its own.
+//
+// With direct set, a batch is not sent but given to direct in the
+// source's goroutine: with end false when it is full, and with end true
+// (and perhaps nil) at each flush.
 type batcher struct {
-	out   chan<- *batch
-	batch *batch
+	out    chan<- *batch
+	direct func(b *batch, end bool)
+	batch  *batch
 }
 
 func newBatcher(out chan<- *batch) *batcher { return &batcher{out: out} }
@@ -61,6 +66,11 @@ func (b *batcher) emit(ctx context.Context, l source.Line) error {
 	if len(b.batch.lines) < batchLines {
 		return nil
 	}
+	if b.direct != nil {
+		b.direct(b.batch, false)
+		b.batch = nil
+		return nil
+	}
 	return b.flush(ctx)
 }
 
@@ -70,6 +80,15 @@ func (b *batcher) emit(ctx context.Context, l source.Line) error {
 // read before a shutdown still reach the processor (which matches them:
 // they cannot be read again).
 func (b *batcher) flush(ctx context.Context) error {
+	if b.direct != nil {
+		if b.batch != nil && len(b.batch.lines) == 0 {
+			recycle(b.batch)
+			b.batch = nil
+		}
+		b.direct(b.batch, true)
+		b.batch = nil
+		return nil
+	}
 	if b.batch == nil || len(b.batch.lines) == 0 {
 		return nil
 	}

@@ -168,3 +168,52 @@ func TestRecycleDropsLargeText(t *testing.T) {
 		t.Errorf("a recycled batch has text len %d cap %d, want 0 and %d", bt.text.Len(), bt.text.Cap(), c)
 	}
 }
+
+// A direct batcher gives a full batch to its function at once (end false)
+// and the rest at each flush (end true, nil when nothing is held), in
+// order, and sends nothing on a channel.
+func TestBatcherDirect(t *testing.T) {
+	type call struct {
+		lines []string
+		end   bool
+		isNil bool
+	}
+	var calls []call
+	b := &batcher{direct: func(bt *batch, end bool) {
+		c := call{end: end, isNil: bt == nil}
+		if bt != nil {
+			for _, l := range bt.lines {
+				c.lines = append(c.lines, l.Text)
+			}
+			recycle(bt)
+		}
+		calls = append(calls, c)
+	}}
+	ctx := context.Background()
+	n := batchLines + 3
+	for i := range n {
+		if err := b.emit(ctx, numberedLine(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(calls) != 1 || calls[0].end || len(calls[0].lines) != batchLines {
+		t.Fatalf("before the flush: %+v, want one full batch with end false", calls)
+	}
+	for range 2 {
+		if err := b.flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(calls) != 3 || !calls[1].end || len(calls[1].lines) != 3 || !calls[2].end || !calls[2].isNil {
+		t.Fatalf("after two flushes: %d calls %+v, want the last 3 lines with end, then nil with end", len(calls), calls[1:])
+	}
+	var got []string
+	for _, c := range calls {
+		got = append(got, c.lines...)
+	}
+	for i, s := range got {
+		if s != strconv.Itoa(i) {
+			t.Fatalf("line %q where %d was due", s, i)
+		}
+	}
+}

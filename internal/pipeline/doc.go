@@ -8,9 +8,12 @@
 // Every stage (sources, processor, delivery, HTTP server, telemetry) runs
 // under one errgroup.WithContext: the first stage to fail (a source, a dead
 // HTTP server, a final commit that fails) stops the others in order and
-// its error is Run's. Lines flow, in batches of what one read brought
-// (a tailer pass, a stream read; see batch.go), through one bounded
-// channel into a single processor goroutine. A single-line entry
+// its error is Run's. Lines flow in batches of what one read brought
+// (a tailer pass, a stream read; see batch.go). A stream's batches go
+// through one bounded channel to the processor goroutine; the file
+// tailer matches its own batches in its goroutine, under the lock the
+// processor goroutine takes for everything else it does (loop.direct),
+// since handing each pass over woke a second thread. A single-line entry
 // allocates nothing on the way: the sources lend their read buffers, the
 // batcher copies each text into its batch's reused buffer, and the
 // assemblers copy what they keep into theirs (entry.Options.Reuse); the

@@ -369,9 +369,11 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	defer stopSources()
 	var srcWG sync.WaitGroup
 	srcErrs := make(chan error, 3)
-	finite, err := p.startSources(srcCtx, &srcWG, lines, srcErrs)
+	lp := p.newLoop(gctx, stopSources)
+	finite, err := p.startSources(srcCtx, &srcWG, lines, lp, srcErrs)
 	if err != nil {
 		stopSources()
+		lp.open() // a started tailer may wait in direct
 		srcWG.Wait()
 		if p.httpLn != nil {
 			_ = p.httpLn.Close()
@@ -422,7 +424,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	g.Go(func() error {
 		defer close(drain)
 		defer beginShutdown()
-		return p.process(gctx, lines, finite, stopSources, finite != nil && !p.hasFiles())
+		return p.process(lp, lines, finite, finite != nil && !p.hasFiles())
 	})
 	g.Go(func() error {
 		<-drain
@@ -499,7 +501,7 @@ func afterShutdown(shutdown, stop <-chan struct{}, d time.Duration) <-chan struc
 // writing to lines. finite is closed when every finite source (standard
 // input, a wrapped command) has ended; it is nil when the sources only end
 // with ctx.
-func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *batch, errs chan<- error) (finite <-chan struct{}, err error) {
+func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *batch, lp *loop, errs chan<- error) (finite <-chan struct{}, err error) {
 	var files []string
 	stdin := false
 	for _, path := range p.cfg.Paths {
@@ -534,7 +536,8 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		if err != nil {
 			return nil, err
 		}
-		tb := newBatcher(lines)
+		// The tailer matches its lines in its own goroutine (loop.direct).
+		tb := &batcher{direct: lp.direct}
 		t, err := source.New(source.Config{
 			Paths:          files,
 			Format:         format,
@@ -633,6 +636,130 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 	}
 }
 
+// loop is the processor's state between its inputs. Two goroutines
+// drive it: the processor's, which takes the batches of streams from the
+// lines channel, the ticks, reloads and the shutdown; and the file
+// tailer's, which matches its own batches (direct) rather than handing
+// them over. A hand-off woke a second thread for every pass of a flow,
+// which cost more than the pass's lines (scripts/perf-load-and-scan.md,
+// eighth round). mu serializes the two.
+type loop struct {
+	p  *Pipeline
+	mu sync.Mutex
+	// ctx is the pipeline's context until the shutdown begins; then
+	// stopping is set and ctx is context.Background, so that the final
+	// flush and commit run to their end. From then on, lines of files
+	// (which have a checkpoint) that are still buffered are not matched:
+	// they are read again from the checkpoint at the next start, so a
+	// slow match cannot hold up the shutdown. Lines of streams, which
+	// cannot be read again, are still matched.
+	ctx         context.Context
+	done        <-chan struct{} // the pipeline context's, kept
+	stopping    bool
+	stopSources func()
+	// The tick completes idle entries, announces settled incidents and
+	// commits. It runs at the fast period while any of that may be due
+	// and slows to quietTick when nothing is (no pending entry, alert,
+	// digest or uncommitted position, no incident deadline within
+	// quietTick), so an idle sidecar does not wake eight times a second;
+	// the next line brings the fast period back.
+	tick       *time.Ticker
+	fastTick   time.Duration
+	quiet      bool
+	lastCommit time.Time
+	lastPrune  time.Time
+}
+
+// newLoop returns a loop that is closed: direct waits until open, which
+// Run calls once the processor goroutine starts (delivery is up then) or
+// when the sources fail to start.
+func (p *Pipeline) newLoop(ctx context.Context, stopSources func()) *loop {
+	fast := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
+	now := time.Now()
+	l := &loop{p: p, ctx: ctx, done: ctx.Done(), stopSources: stopSources, tick: time.NewTicker(fast), fastTick: fast,
+		lastCommit: now, lastPrune: now}
+	l.mu.Lock()
+	return l
+}
+
+// open lets direct in; call it once.
+func (l *loop) open() { l.mu.Unlock() }
+
+// commit commits the processor's state and wakes the sinks with new
+// alerts. mu is held.
+func (l *loop) commit() error {
+	p := l.p
+	woke, err := p.proc.commit()
+	if err != nil {
+		p.commitFailed(err)
+		return err
+	}
+	if p.commitFailingSince.Swap(0) != 0 {
+		p.log.Info("commit state: succeeding again; pending alerts queued")
+	}
+	l.lastCommit = time.Now()
+	for _, d := range p.dels {
+		for _, n := range woke {
+			if d.name == n {
+				d.notify()
+			}
+		}
+	}
+	return nil
+}
+
+// take processes a batch, recycles it and returns its length. mu is held.
+func (l *loop) take(batch *batch) int {
+	for _, ln := range batch.lines {
+		if !l.stopping && l.ctx.Err() != nil {
+			// Checked at every line: the end of ctx must not wait behind
+			// buffered lines, nor behind the rest of a batch.
+			l.stop()
+		}
+		if l.stopping && !ln.File.IsZero() {
+			continue
+		}
+		l.p.proc.line(ln)
+	}
+	n := len(batch.lines)
+	recycle(batch)
+	return n
+}
+
+// stop begins the shutdown of the processing. mu is held.
+func (l *loop) stop() {
+	l.stopSources()
+	l.stopping = true
+	l.ctx = context.Background()
+}
+
+// lively brings the fast tick back when lines come. mu is held.
+func (l *loop) lively() {
+	if l.quiet {
+		l.tick.Reset(l.fastTick)
+		l.quiet = false
+	}
+}
+
+// direct processes a batch of the file tailer in its goroutine (b may be
+// nil), and with end (the tailer's pass is over) commits when an alert is
+// pending: one commit (one disk sync) a pass, as one a burst of the
+// lines channel.
+func (l *loop) direct(b *batch, end bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.p
+	if b != nil {
+		l.lively()
+		p.proc.at = time.Now() // one clock read for the batch
+		l.take(b)
+		p.proc.at = time.Time{}
+	}
+	if end && p.proc.hasAlerts() {
+		_ = l.commit()
+	}
+}
+
 // process is the processor goroutine's loop. It returns after the lines
 // channel is closed (sources stopped) with a final flush and commit.
 //
@@ -640,144 +767,111 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 // the end of the input is the end of the story: the grouper is flushed so
 // the repeats counted since the last alert go out as summaries. With files,
 // the grouping state is kept for the next start instead.
-func (p *Pipeline) process(ctx context.Context, lines <-chan *batch, finite <-chan struct{}, stopSources func(), onlyFinite bool) error {
-	// The tick completes idle entries, announces settled incidents and
-	// commits. It runs at the fast period while any of that may be due
-	// and slows to quietTick when nothing is (no pending entry, alert,
-	// digest or uncommitted position, no incident deadline within
-	// quietTick), so an idle sidecar does not wake eight times a second;
-	// the next line brings the fast period back.
-	fastTick := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
-	tick := time.NewTicker(fastTick)
-	defer tick.Stop()
-	quiet := false
+func (p *Pipeline) process(l *loop, lines <-chan *batch, finite <-chan struct{}, onlyFinite bool) error {
+	l.open()
+	defer l.tick.Stop()
 	reload := p.opts.Reload
 	catalogPoll := time.NewTicker(defaultCatalogPoll)
 	defer catalogPoll.Stop()
-	lastCommit := time.Now()
-	lastPrune := lastCommit
-	commit := func() error {
-		woke, err := p.proc.commit()
-		if err != nil {
-			p.commitFailed(err)
-			return err
-		}
-		if p.commitFailingSince.Swap(0) != 0 {
-			p.log.Info("commit state: succeeding again; pending alerts queued")
-		}
-		lastCommit = time.Now()
-		for _, d := range p.dels {
-			for _, n := range woke {
-				if d.name == n {
-					d.notify()
-				}
-			}
-		}
-		return nil
-	}
-	// stopping is set when ctx ends. From then on, lines of files (which
-	// have a checkpoint) that are still buffered are not matched: they are
-	// read again from the checkpoint at the next start, so a slow match
-	// cannot hold up the shutdown. Lines of streams, which cannot be read
-	// again, are still matched.
-	stopping := false
-	// take processes a batch, recycles it and returns its length.
-	take := func(batch *batch) int {
-		for _, l := range batch.lines {
-			if !stopping && ctx.Err() != nil {
-				// Checked at every line: select picks at random among
-				// ready cases, and the end of ctx must not wait behind
-				// buffered lines, nor behind the rest of a batch.
-				stopSources()
-				stopping = true
-				ctx = context.Background()
-			}
-			if stopping && !l.File.IsZero() {
-				continue
-			}
-			p.proc.line(l)
-		}
-		n := len(batch.lines)
-		recycle(batch)
-		return n
-	}
+	done := l.done
 	for {
 		select {
 		case batch, ok := <-lines:
+			l.mu.Lock()
+			err := l.batches(batch, ok, lines, onlyFinite)
+			l.mu.Unlock()
 			if !ok {
-				p.proc.flushAll()
-				if onlyFinite {
-					p.proc.flushGroups()
-					p.proc.flushDigests(time.Now(), true)
-				}
-				if err := commit(); err != nil {
-					return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
-				}
-				return nil
+				return err
 			}
-			if quiet {
-				tick.Reset(fastTick)
-				quiet = false
-			}
-			// One clock read for the burst, not one per line.
-			p.proc.at = time.Now()
-			n := take(batch)
-			// Take what else is waiting before committing: one commit
-			// (one disk sync) per burst, not per batch.
-			for n < lineBuffer && !stopping && ctx.Err() == nil {
-				select {
-				case batch, ok = <-lines:
-				case <-ctx.Done():
-					ok = false
-				default:
-					ok = false
-				}
-				if !ok {
-					break
-				}
-				n += take(batch)
-			}
-			p.proc.at = time.Time{}
-			if p.proc.hasAlerts() {
-				_ = commit()
-			}
-		case now := <-tick.C:
-			p.proc.at = now
-			p.proc.idleFlush(now)
-			p.proc.flushDigests(now, false)
-			p.proc.at = time.Time{}
-			if now.Sub(lastPrune) >= pruneInterval {
-				lastPrune = now
-				p.proc.prune()
-			}
-			if p.proc.hasAlerts() || now.Sub(lastCommit) >= commitInterval {
-				_ = commit()
-			}
-			if !quiet && p.proc.quiet(now, quietTick) {
-				tick.Reset(quietTick)
-				quiet = true
-			} else if quiet && !p.proc.quiet(now, quietTick) {
-				tick.Reset(fastTick)
-				quiet = false
-			}
+		case now := <-l.tick.C:
+			l.mu.Lock()
+			l.ticked(now)
+			l.mu.Unlock()
 		case <-finite:
 			// Standard input ended or the command exited: stop the other
 			// sources too and finish.
 			finite = nil
-			stopSources()
+			l.stopSources()
 		case <-reload:
+			l.mu.Lock()
 			p.reloadCatalog(true)
-			p.reloadConfig(ctx)
+			p.reloadConfig(l.ctx)
+			l.mu.Unlock()
 		case <-catalogPoll.C:
+			l.mu.Lock()
 			p.reloadCatalog(false)
 			p.checkGlobs()
-		case <-ctx.Done():
+			l.mu.Unlock()
+		case <-done:
 			// Stop reading; the lines channel closes once the sources
 			// have returned, and the loop ends there.
-			stopSources()
-			stopping = true
-			ctx = context.Background()
+			done = nil
+			l.mu.Lock()
+			l.stop()
+			l.mu.Unlock()
 		}
+	}
+}
+
+// batches processes a batch from the lines channel and whatever else is
+// waiting there, then commits when an alert is pending: one commit (one
+// disk sync) per burst, not per batch. When the channel is closed (!ok)
+// it makes the final flush and commit. mu is held.
+func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bool) error {
+	p := l.p
+	if !ok {
+		p.proc.flushAll()
+		if onlyFinite {
+			p.proc.flushGroups()
+			p.proc.flushDigests(time.Now(), true)
+		}
+		if err := l.commit(); err != nil {
+			return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
+		}
+		return nil
+	}
+	l.lively()
+	// One clock read for the burst, not one per line.
+	p.proc.at = time.Now()
+	n := l.take(batch)
+	for n < lineBuffer && !l.stopping && l.ctx.Err() == nil {
+		select {
+		case batch, ok = <-lines:
+		default:
+			ok = false
+		}
+		if !ok {
+			break
+		}
+		n += l.take(batch)
+	}
+	p.proc.at = time.Time{}
+	if p.proc.hasAlerts() {
+		_ = l.commit()
+	}
+	return nil
+}
+
+// ticked is the work of a tick. mu is held.
+func (l *loop) ticked(now time.Time) {
+	p := l.p
+	p.proc.at = now
+	p.proc.idleFlush(now)
+	p.proc.flushDigests(now, false)
+	p.proc.at = time.Time{}
+	if now.Sub(l.lastPrune) >= pruneInterval {
+		l.lastPrune = now
+		p.proc.prune()
+	}
+	if p.proc.hasAlerts() || now.Sub(l.lastCommit) >= commitInterval {
+		_ = l.commit()
+	}
+	if !l.quiet && p.proc.quiet(now, quietTick) {
+		l.tick.Reset(quietTick)
+		l.quiet = true
+	} else if l.quiet && !p.proc.quiet(now, quietTick) {
+		l.tick.Reset(l.fastTick)
+		l.quiet = false
 	}
 }
 

@@ -14,15 +14,24 @@ import (
 // and keeps the file's first bytes (up to max) as they were read: the
 // identity of the content read is taken from them, never from a later look
 // at a file that may have been truncated and rewritten since.
+//
+// While *raw is set and fd is not -1 (a file on a local file system), the
+// reads are raw system calls (rawio_linux.go): the passes of a flow.
 type countReader struct {
 	f    *os.File
+	fd   int
+	raw  *bool
 	pos  int64
 	head []byte
 	max  int
 }
 
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.f.Read(p)
+func (c *countReader) Read(p []byte) (n int, err error) {
+	if c.fd >= 0 && *c.raw {
+		n, err = rawRead(c.fd, p)
+	} else {
+		n, err = c.f.Read(p)
+	}
 	if known := int64(len(c.head)); n > 0 && c.pos <= known && len(c.head) < c.max {
 		if from := known - c.pos; from < int64(n) {
 			more := p[from:n]
@@ -38,7 +47,7 @@ func (c *countReader) Read(p []byte) (int, error) {
 
 // newReader sets up tr's splitter and framer over its open file.
 func (t *Tailer) newReader(tr *tracked) {
-	tr.cr = &countReader{f: tr.f, max: t.cfg.FingerprintSize}
+	tr.cr = &countReader{f: tr.f, fd: rawDescriptor(tr.f), raw: &t.raw, max: t.cfg.FingerprintSize}
 	tr.sp = newSplitter(tr.cr, physicalBound(t.cfg.Format, t.cfg.MaxLineBytes))
 	tr.fr = newFramer(t.cfg.Format, t.cfg.MaxLineBytes)
 }
@@ -101,7 +110,26 @@ func (t *Tailer) head(f *os.File, n int) []byte {
 // identity covers: a byte comparison with what was read, no hashing.
 func (t *Tailer) unchanged(tr *tracked) bool {
 	n := tr.id.Size
+	if tr.cr.fd >= 0 && t.raw {
+		if cap(t.scratch) < n {
+			t.scratch = make([]byte, n)
+		}
+		got, err := rawPread(tr.cr.fd, t.scratch[:n], 0)
+		return err == nil && bytes.Equal(t.scratch[:got], tr.cr.head[:n])
+	}
 	return bytes.Equal(t.head(tr.f, n), tr.cr.head[:n])
+}
+
+// stat returns the size and modification time of tr's file.
+func (t *Tailer) stat(tr *tracked) (size int64, mtime time.Time, err error) {
+	if tr.cr.fd >= 0 && t.raw {
+		return rawFstat(tr.cr.fd)
+	}
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	return fi.Size(), fi.ModTime(), nil
 }
 
 // hasContent reports whether f starts with the bytes id fingerprints.
@@ -150,6 +178,9 @@ func (b *batch) deliver(fr frame) error {
 }
 
 func (b *batch) done() {
+	if b.tr.lineStart > b.start {
+		b.t.grew = true
+	}
 	b.t.count(b.tr.source, b.tr.lineStart-b.start, b.lines, b.cut, b.tr.fr.bad-b.bad0)
 }
 

@@ -82,11 +82,10 @@ func (t *Tailer) startsLike(cp, orig *tracked) (whole, prefix bool) {
 // changed, a write event named the file, or the look is a full scan: a
 // rewrite to the same size within one look changes them.
 func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
-	fi, err := tr.f.Stat()
+	size, mtime, err := t.stat(tr)
 	if err != nil {
 		return err
 	}
-	size, mtime := fi.Size(), fi.ModTime()
 	changed := full || tr.dirty || size != tr.size || !mtime.Equal(tr.mtime)
 	tr.size, tr.mtime, tr.dirty = size, mtime, false
 	truncated := size < tr.cr.pos

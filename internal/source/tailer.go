@@ -20,6 +20,12 @@ const readBudget = 4 << 20
 // lines.
 const minPassGap = 20 * time.Millisecond
 
+// flowWatchTicks bounds the ticks of a flow without taking the watch's
+// events while every pass finds new bytes and no name changes (Run): the
+// watcher's goroutine wakes once per flowWatchTicks passes, not every
+// pass.
+const flowWatchTicks = 5
+
 // recheckAfter is how soon a file still being classified (it grew as a
 // prefix of a followed file at the last look) is looked at again when no
 // event comes first.
@@ -58,6 +64,12 @@ type Tailer struct {
 	rescan  bool              // a slot freed while files were skipped
 
 	watch *watch // nil when polling only
+
+	// raw is set for the passes of a flow: files on a local file system
+	// are then read with raw system calls (rawio_linux.go).
+	raw bool
+	// grew is set when the last pass read new bytes from a file.
+	grew bool
 
 	// afterPoll, when set, runs after each pass (tests wait on it).
 	afterPoll func()
@@ -123,15 +135,19 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// came meanwhile, instead of waking for the first of them and again
 	// when the gap ends. One wake-up a pass rather than two.
 	flowing := false
-	// flow ticks every minPassGap while flowing. A ticker re-arms itself
-	// where it fired; resetting a timer to an earlier deadline after each
-	// pass made the runtime break its network poller's sleep (an eventfd
-	// write and a thread woken) once a pass.
-	flow := time.NewTicker(time.Hour)
-	flow.Stop()
-	defer flow.Stop()
+	// flow ticks every minPassGap while flowing (flowclock_linux.go: a
+	// timerfd, which wakes no thread but the one waiting in the poller).
+	// A clock re-armed where it fired: resetting a timer to an earlier
+	// deadline after each pass made the runtime break its network
+	// poller's sleep (an eventfd write and a thread woken) once a pass.
+	flow := newFlowClock(ctx)
+	defer flow.close()
+	// quietTicks counts the ticks of a flow since the watch's events
+	// were last taken.
+	quietTicks := 0
 	for {
 		now := time.Now()
+		t.raw = flowing
 		more, err := t.flushed(ctx, now, full, emit)
 		if full { // after the scan, which knows whether the watch covers every directory
 			nextScan = now.Add(t.scanPeriod())
@@ -151,17 +167,30 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 		}
 		if flowing {
 			flowing = false
-			select {
-			case <-ctx.Done():
+			if !flow.wait(ctx) {
 				return nil
-			case <-flow.C:
 			}
-			if got, f := t.takeEvents(); got {
-				full = f || !time.Now().Before(nextScan)
+			// While the passes find new bytes and the name watch knows
+			// that no name changed in the watched directories, the flow
+			// goes on without the watch's events, taken every
+			// flowWatchTicks ticks: the events of a growing file only
+			// repeat what the pass finds, and the watcher keeps them
+			// meanwhile (the kernel merges a file's repeated writes into
+			// one event). A name that changed makes the pass a full one
+			// at once, whether or not the watcher's event has come.
+			changed, known := t.watch.namesChanged()
+			if quietTicks++; known && !changed && t.grew && quietTicks < flowWatchTicks {
+				full = !time.Now().Before(nextScan)
 				flowing = true
 				continue
 			}
-			flow.Stop()
+			quietTicks = 0
+			if got, f := t.takeEvents(); got || changed {
+				full = f || changed || !time.Now().Before(nextScan)
+				flowing = true
+				continue
+			}
+			flow.stop()
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
@@ -185,7 +214,8 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 					return nil
 				}
 				flowing = true
-				flow.Reset(minPassGap)
+				quietTicks = 0
+				flow.start(minPassGap)
 			}
 			_, more := t.takeEvents()
 			full = more || full
@@ -248,6 +278,7 @@ func (t *Tailer) runManual(ctx context.Context, emit Emit) error {
 // flushed is a pass followed by Config.Flush, so a consumer that batches
 // lines has them all before the tailer waits.
 func (t *Tailer) flushed(ctx context.Context, now time.Time, full bool, emit Emit) (more bool, err error) {
+	t.grew = false
 	more, err = t.pass(ctx, now, full, emit)
 	if t.cfg.Flush != nil {
 		err = errors.Join(err, t.cfg.Flush(ctx))

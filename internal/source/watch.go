@@ -27,6 +27,9 @@ type watch struct {
 	failed  map[string]bool // logged once each
 	lastErr string
 	dead    bool // its channels were closed: polling only
+	// names watches the same directories for names that change alone,
+	// for the passes of a flow (names_linux.go); nil when unavailable.
+	names *nameWatch
 }
 
 // newWatch starts a watcher, or returns nil (logged) when the system has
@@ -37,13 +40,24 @@ func newWatch(log *slog.Logger) *watch {
 		log.Warn("file-system watch unavailable, polling files instead", "err", err)
 		return nil
 	}
-	return &watch{w: w, log: log, missing: map[string]bool{}, failed: map[string]bool{}}
+	return &watch{w: w, log: log, missing: map[string]bool{}, failed: map[string]bool{}, names: newNameWatch()}
 }
 
 func (w *watch) close() {
 	if w != nil {
 		w.w.Close()
+		w.names.close()
 	}
+}
+
+// namesChanged reports whether a name appeared, moved or vanished in the
+// watched directories since the last call; known is false when the name
+// watch cannot tell.
+func (w *watch) namesChanged() (changed, known bool) {
+	if w == nil || w.dead {
+		return false, false
+	}
+	return w.names.changed()
 }
 
 func (w *watch) events() <-chan fsnotify.Event {
@@ -87,6 +101,7 @@ func (w *watch) sync(want []string) {
 	if w == nil || w.dead {
 		return
 	}
+	w.names.sync(want)
 	have := w.w.WatchList()
 	clear(w.missing)
 	for _, d := range want {
