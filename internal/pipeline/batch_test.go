@@ -183,7 +183,9 @@ func TestBatcherDirect(t *testing.T) {
 		c := call{end: end, isNil: bt == nil}
 		if bt != nil {
 			for _, l := range bt.lines {
-				c.lines = append(c.lines, l.Text)
+				// The text is in the batch's buffer, which recycle
+				// gives to the next batch.
+				c.lines = append(c.lines, strings.Clone(l.Text))
 			}
 			recycle(bt)
 		}
