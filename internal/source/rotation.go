@@ -88,6 +88,13 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	}
 	changed := full || tr.dirty || size != tr.size || !mtime.Equal(tr.mtime)
 	tr.size, tr.mtime, tr.dirty = size, mtime, false
+	if tr.copiesBefore != nil && size > 0 {
+		before := tr.copiesBefore
+		tr.copiesBefore = nil
+		if err := t.readUnseen(s, tr, before); err != nil {
+			return err
+		}
+	}
 	truncated := size < tr.cr.pos
 	if !truncated && changed {
 		if !t.unchanged(tr) {
@@ -124,14 +131,105 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	// The new content's first bytes: what is there now, extended by what
 	// is read next (an empty file gets its identity from its first read).
 	t.identify(tr)
+	if tr.id.Size == 0 {
+		// Nothing of the next content is known, so its own truncation
+		// could not be seen: remember the files there are now.
+		tr.copiesBefore = t.siblingKeys(tr.path)
+	}
 	return nil
+}
+
+// siblings lists the regular files next to path whose name starts like
+// its own (app.log.1, app.log-20260101, app-20260101.log), at most
+// maxSiblings.
+func siblings(path string) []string {
+	dir, base := filepath.Split(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	entries, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), stem) || e.Name() == base || !e.Type().IsRegular() {
+			continue
+		}
+		if len(out) == maxSiblings {
+			break
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out
+}
+
+// siblingKeys is the set of files next to path, by device and inode.
+func (t *Tailer) siblingKeys(path string) map[devino]bool {
+	keys := make(map[devino]bool)
+	for _, p := range siblings(path) {
+		if fi, err := os.Stat(p); err == nil {
+			if k, ok := fileKey(fi); ok {
+				keys[k] = true
+			}
+		}
+	}
+	return keys
+}
+
+// readUnseen reads, as lines of tr, the copies that appeared next to it
+// since it was truncated to empty (before holds the files there were
+// then), oldest first. With nothing of its content known, a generation
+// written, copied and truncated between two looks changes nothing tr can
+// see; only its copy holds those lines. Files followed on their own,
+// copies already read, compressed files, and copies of what tr holds now
+// are left alone.
+func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
+	head := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
+	var found []*tracked
+	for _, p := range siblings(tr.path) {
+		if compressed(p) {
+			continue
+		}
+		cp := t.openWhen(p, func(f *os.File, k devino, size int64) bool {
+			if before[k] || t.files[k] != nil || t.retiredIndex(k) >= 0 || size == 0 {
+				return false
+			}
+			b := t.head(f, len(head))
+			n := min(len(b), len(head))
+			return !bytes.Equal(b[:n], head[:n])
+		})
+		if cp != nil {
+			cp.source, cp.pod = tr.source, tr.pod
+			found = append(found, cp)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b *tracked) int { return a.mtime.Compare(b.mtime) })
+	for i, cp := range found {
+		if err := t.readCopy(s, tr, cp, 0); err != nil {
+			for _, rest := range found[i+1:] {
+				rest.f.Close()
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// compressed reports whether path is named like a compressed file, which
+// is never read as lines.
+func compressed(path string) bool {
+	switch filepath.Ext(path) {
+	case ".gz", ".bz2", ".xz", ".zst", ".lz4", ".lzma", ".Z", ".zip":
+		return true
+	}
+	return false
 }
 
 // findCopy looks for a copy of tr's old content: first among tracked
 // copies and files being classified in its directory that start like what
 // was read of it (the largest: the latest copy), then among the files next
 // to it whose name starts like its own (app.log.1, app.log-20260101,
-// app-20260101.log).
+// app-20260101.log) that hold what was read of it or a prefix of that
+// (again the largest).
 func (t *Tailer) findCopy(tr *tracked) *tracked {
 	if tr.id.Size == 0 {
 		return nil // nothing of the old content is known: any file would match
@@ -153,46 +251,61 @@ func (t *Tailer) findCopy(tr *tracked) *tracked {
 	if best != nil {
 		return best
 	}
-	dir, base := filepath.Split(tr.path)
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	entries, err := os.ReadDir(filepath.Clean(dir))
-	if err != nil {
-		return nil
-	}
-	seen := 0
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), stem) || e.Name() == base || !e.Type().IsRegular() {
+	for _, p := range siblings(tr.path) {
+		cp := t.openWhen(p, func(f *os.File, k devino, size int64) bool {
+			if t.files[k] != nil { // followed on its own: not a copy of tr
+				return false
+			}
+			if t.hasContent(f, tr.id) {
+				return true
+			}
+			// A copy taken before lines that were then read from the
+			// original (logrotate truncates a while after it copies):
+			// all of it is a prefix of what was read.
+			b := t.head(f, tr.id.Size)
+			return size > 0 && int64(len(b)) == size && len(b) <= len(tr.cr.head) && bytes.Equal(b, tr.cr.head[:len(b)])
+		})
+		if cp == nil {
 			continue
 		}
-		if seen++; seen > maxSiblings {
-			break
+		if best != nil && cp.size <= bestSize {
+			cp.f.Close()
+			continue
 		}
-		if cp := t.openIf(filepath.Join(dir, e.Name()), tr.id, 0, false); cp != nil {
-			if t.files[cp.key] != nil { // followed on its own: not a copy of tr
-				cp.f.Close()
-				continue
-			}
-			cp.source, cp.pod = tr.source, tr.pod
-			return cp
+		if best != nil {
+			best.f.Close()
 		}
+		best, bestSize = cp, cp.size
 	}
-	return nil
+	if best != nil {
+		best.source, best.pod = tr.source, tr.pod
+	}
+	return best
 }
 
 // openIf opens path when it holds id's content (and, with sameFile, is the
 // same inode), is at least min bytes long and lies inside the roots. The
 // result is not tracked.
 func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *tracked {
+	return t.openWhen(path, func(f *os.File, k devino, size int64) bool {
+		return size >= min && (!sameFile || k == (devino{id.Dev, id.Ino})) && t.hasContent(f, id)
+	})
+}
+
+// openWhen opens path when ok accepts the file (given its device and
+// inode and its size) and it lies inside the roots. The result is not
+// tracked.
+func (t *Tailer) openWhen(path string, ok func(f *os.File, k devino, size int64) bool) *tracked {
 	f, err := openLog(path)
 	if err != nil {
 		return nil
 	}
 	fi, err := f.Stat()
-	k, ok := devino{}, false
+	k, known := devino{}, false
 	if err == nil {
-		k, ok = fileKey(fi)
+		k, known = fileKey(fi)
 	}
-	if !ok || fi.Size() < min || (sameFile && k != (devino{id.Dev, id.Ino})) || !t.hasContent(f, id) {
+	if !known || !ok(f, k, fi.Size()) {
 		f.Close()
 		return nil
 	}

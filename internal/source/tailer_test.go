@@ -176,6 +176,26 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 2},
 		},
 		{
+			name: "copytruncate of a whole generation between two polls, the file empty at the first",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p) // seen empty: nothing of what comes next is known
+				},
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7)) // never seen in the original
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(8, 9))
+				},
+			},
+			want:   wantNumbered(1, 9),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
+		},
+		{
 			name: "a short file that is not a copy is read at once",
 			glob: "*.log",
 			steps: []func(*testing.T, string){
@@ -575,6 +595,49 @@ func TestTailerDockerFile(t *testing.T) {
 	}
 	if got := h.obs.get(CountFramingErrors); got != 1 {
 		t.Errorf("framing errors = %d, want 1", got)
+	}
+}
+
+// TestTailerShortCopyFoundOnTruncation covers a copy inside the globs
+// that no scan saw before the truncation (a write event's pass sees the
+// truncation first) and that is shorter than what was read: logrotate
+// copied, the writer added lines that were read from the original, then
+// logrotate truncated. The copy is found next to the original as its
+// copy, so the scan that opens it later does not read it again.
+func TestTailerShortCopyFoundOnTruncation(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 5))
+	obs := &tally{}
+	tl, err := New(Config{Paths: []string{filepath.Join(dir, "app.log*")}, Format: FormatRaw, NoWatch: true, Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.closeAll()
+	got := &collector{}
+	now := time.Unix(1_000_000, 0)
+	pass := func(full bool) {
+		t.Helper()
+		now = now.Add(10 * time.Millisecond)
+		if _, err := tl.pass(context.Background(), now, full, got.emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass(true)
+	copyFile(t, p, p+".1")
+	appendFile(t, p, numbered(6, 7)) // read, but not in the copy
+	pass(false)                      // a read pass: the copy is not seen
+	mustTruncate(t, p)
+	appendFile(t, p, numbered(8, 9))
+	pass(false) // the truncation, before any scan saw the copy
+	pass(true)
+	now = now.Add(2 * time.Second)
+	pass(true)
+	if diff := cmp.Diff(wantNumbered(1, 9), got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if n := obs.get(CountCopyTails); n != 1 {
+		t.Errorf("copy tails = %d, want 1", n)
 	}
 }
 

@@ -77,6 +77,9 @@ type tracked struct {
 	left      time.Time // when it left the globs; zero while it matches
 	recheck   time.Time // classifying: look again then even without an event
 	copyOf    *tracked  // copying: the original
+	// copiesBefore: the files next to it when it was truncated to empty,
+	// until content shows up (readUnseen); nil otherwise.
+	copiesBefore map[devino]bool
 }
 
 // step is what a transition needs to deliver lines.
