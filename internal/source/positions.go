@@ -3,8 +3,6 @@ package source
 import (
 	"bytes"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -87,18 +85,7 @@ func (t *Tailer) siblingWith(tr *tracked, cp Checkpoint) *tracked {
 	if cp.File.Size == 0 {
 		return nil // an empty file's checkpoint matches any file
 	}
-	dir, base := filepath.Split(tr.path)
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	entries, err := os.ReadDir(filepath.Clean(dir))
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), stem) && e.Name() != base && e.Type().IsRegular() && len(names) < maxSiblings {
-			names = append(names, filepath.Join(dir, e.Name()))
-		}
-	}
+	names := siblings(tr.path)
 	for _, sameFile := range []bool{true, false} {
 		for _, p := range names {
 			if pred := t.openIf(p, cp.File, cp.Offset, sameFile); pred != nil {
