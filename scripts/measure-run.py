@@ -36,6 +36,8 @@ import threading
 import time
 import urllib.request
 
+from procstat import cpu_seconds, memory
+
 CATALOG = (
     '{"id":"bench000000000001","slug":"synthetic-failure",'
     '"messagePattern":"Synthetic failure #(\\\\d+) in request","errorClass":"RuntimeError",'
@@ -47,23 +49,6 @@ INFO = (
     "cuda graph: True, gen throughput (token/s): 2210.53, #queue-req: 0\n"
 )
 FAIL = "[{ts} TP0] Synthetic failure #{n} in request\n"
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-
-def memory(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                k, v = line.split(":", 1)
-                out[k + ":"] = int(v.split()[0]) / 1024
-    return out
 
 
 def free_port():
@@ -159,7 +144,7 @@ def measure(binary, rate, seconds, warmup, error_every):
         "cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0), "window": t1 - t0, "read": steady,
         "cpu_per_line_us": 1e6 * (cpu1 - cpu0) / steady if steady else float("nan"),
         "p50": pct(0.5), "p99": pct(0.99), "max": pct(1.0),
-        "rss": mem.get("VmRSS:", 0), "hwm": mem.get("VmHWM:", 0),
+        "rss": mem.get("VmRSS", 0), "hwm": mem.get("VmHWM", 0),
     }
 
 

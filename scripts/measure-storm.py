@@ -30,28 +30,13 @@ import tempfile
 import time
 import urllib.request
 
+from procstat import cpu_seconds, memory
+
 TB = ("Traceback (most recent call last):\n"
       "  File \"/app/mod{i}.py\", line {j}, in handler{i}\n"
       "    run()\n"
       "StormError{i}: distinct failure {i}\n")
 LINES_PER_TB = 4
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-
-def memory(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                k, v = line.split(":", 1)
-                out[k] = int(v.split()[0]) / 1024
-    return out
 
 
 def free_port():
