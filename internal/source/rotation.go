@@ -186,7 +186,7 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
 	head := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
 	var found []*tracked
 	for _, p := range siblings(tr.path) {
-		if compressed(p) {
+		if compressed(p) || !rotatedName(filepath.Base(tr.path), filepath.Base(p)) {
 			continue
 		}
 		cp := t.openWhen(p, func(f *os.File, k devino, size int64) bool {
@@ -212,6 +212,24 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
 		}
 	}
 	return nil
+}
+
+// rotatedName reports whether name is what a rotation names a copy of
+// base: base with a suffix (app.log.1, app.log-20260101), or base's stem
+// with a numbered or dated suffix before its extension (app-20260101.log,
+// app.1.log). With nothing of the content known, readUnseen has only the
+// name to go by: another log that shares the stem (app-access.log) is not
+// a copy.
+func rotatedName(base, name string) bool {
+	if len(name) > len(base) && strings.HasPrefix(name, base) {
+		return true
+	}
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	rest, ok := strings.CutPrefix(name, stem)
+	if !ok || len(rest) < 2 {
+		return false
+	}
+	return (rest[0] == '.' || rest[0] == '-' || rest[0] == '_') && rest[1] >= '0' && rest[1] <= '9'
 }
 
 // compressed reports whether path is named like a compressed file, which

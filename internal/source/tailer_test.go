@@ -196,6 +196,23 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
 		},
 		{
+			name: "another log sharing the stem is no copy of a file truncated to empty",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p) // seen empty: what comes next is unknown
+				},
+				func(t *testing.T, p string) {
+					writeFile(t, filepath.Join(filepath.Dir(p), "app-access.log"), "GET /health 200\n")
+					appendFile(t, p, numbered(6, 7))
+				},
+			},
+			want:   wantNumbered(1, 7),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 1},
+		},
+		{
 			name: "a short file that is not a copy is read at once",
 			glob: "*.log",
 			steps: []func(*testing.T, string){
@@ -763,5 +780,26 @@ func TestTailerBorrowedLinesMatchCopies(t *testing.T) {
 	}
 	if diff := cmp.Diff(strip(want), strip(got)); diff != "" {
 		t.Errorf("borrowed lines differ (-copied +borrowed):\n%s", diff)
+	}
+}
+
+func TestRotatedName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"app.log.1", true},
+		{"app.log-20260101", true},
+		{"app-20260101.log", true},
+		{"app.1.log", true},
+		{"app_2.log", true},
+		{"app.log", false},
+		{"app-access.log", false},
+		{"application.log", false},
+		{"app", false},
+	} {
+		if got := rotatedName("app.log", tc.name); got != tc.want {
+			t.Errorf("rotatedName(app.log, %s) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
