@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/binary"
 	"slices"
 	"syscall"
 	"unsafe"
@@ -60,10 +61,35 @@ func (n *nameWatch) sync(dirs []string) {
 	}
 	for d, wd := range n.wds {
 		if !slices.Contains(dirs, d) {
-			_, _ = unix.InotifyRmWatch(n.fd, uint32(wd)) // gone already, or no longer wanted
 			delete(n.wds, d)
+			if !n.watched(wd) { // two paths of one directory share its watch
+				_, _ = unix.InotifyRmWatch(n.fd, uint32(wd)) // gone already, or no longer wanted
+			}
 		}
 	}
+}
+
+// watched reports whether a directory still kept uses the watch wd.
+func (n *nameWatch) watched(wd int) bool {
+	for _, w := range n.wds {
+		if w == wd {
+			return true
+		}
+	}
+	return false
+}
+
+// forget drops the watch wd, which no longer follows its directory's
+// path (the directory was removed or moved): the next sync adds the
+// path again, and until then the name watch does not know.
+func (n *nameWatch) forget(wd int32) {
+	for d, w := range n.wds {
+		if w == int(wd) {
+			delete(n.wds, d)
+			n.complete = false
+		}
+	}
+	_, _ = unix.InotifyRmWatch(n.fd, uint32(wd)) // gone already after a removal
 }
 
 // changed reports whether a name changed since the last call, and
@@ -83,5 +109,17 @@ func (n *nameWatch) changed() (changed, known bool) {
 			return false, false
 		}
 		changed = true
+		for off := 0; off+unix.SizeofInotifyEvent <= int(r); {
+			// struct inotify_event: wd, mask, cookie, len, then the name.
+			wd := int32(binary.NativeEndian.Uint32(n.buf[off:]))
+			mask := binary.NativeEndian.Uint32(n.buf[off+4:])
+			if mask&(unix.IN_IGNORED|unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 {
+				n.forget(wd)
+			}
+			off += unix.SizeofInotifyEvent + int(binary.NativeEndian.Uint32(n.buf[off+12:]))
+		}
+		if !n.complete {
+			return true, false
+		}
 	}
 }

@@ -62,3 +62,63 @@ func TestNameWatch(t *testing.T) {
 	}
 	check("a creation in a directory no longer watched", false)
 }
+
+// TestNameWatchRecreatedDir: a watched directory removed and made again
+// under the same path is watched again.
+func TestNameWatchRecreatedDir(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "logs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := newNameWatch()
+	if n == nil {
+		t.Skip("no inotify here")
+	}
+	defer n.close()
+	n.sync([]string{dir})
+	n.changed()
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n.changed()           // the removal's events
+	n.sync([]string{dir}) // the scan after it
+	if err := os.WriteFile(filepath.Join(dir, "a.log"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, known := n.changed(); known && !changed {
+		t.Fatal("a creation in the recreated directory: known, unchanged")
+	}
+}
+
+// TestNameWatchSharedInode: two paths of one directory (a symlink), one of
+// them no longer wanted: the other is still watched.
+func TestNameWatchSharedInode(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "real")
+	link := filepath.Join(root, "link")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	n := newNameWatch()
+	if n == nil {
+		t.Skip("no inotify here")
+	}
+	defer n.close()
+	n.sync([]string{dir, link})
+	n.changed()
+	n.sync([]string{dir})
+	n.changed()
+	if err := os.WriteFile(filepath.Join(dir, "a.log"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, known := n.changed(); known && !changed {
+		t.Fatal("a creation in a still-wanted directory: known, unchanged")
+	}
+}
