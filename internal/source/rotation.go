@@ -183,7 +183,6 @@ func (t *Tailer) siblingKeys(path string) map[devino]bool {
 // copies already read, compressed files, and copies of what tr holds now
 // are left alone.
 func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
-	head := append([]byte(nil), t.head(tr.f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
 	var found []*tracked
 	for _, p := range siblings(tr.path) {
 		if compressed(p) || !rotatedName(filepath.Base(tr.path), filepath.Base(p)) {
@@ -193,9 +192,13 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
 			if before[k] || t.files[k] != nil || t.retiredIndex(k) >= 0 || size == 0 {
 				return false
 			}
-			b := t.head(f, len(head))
-			n := min(len(b), len(head))
-			return !bytes.Equal(b[:n], head[:n])
+			// A copy of what tr holds now is a prefix of tr, read after
+			// the copy: tr only grows meanwhile. A shared start alone
+			// (the same line again, the first bytes of one) does not
+			// make a longer file a copy of it.
+			b := append([]byte(nil), t.head(f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
+			cur := t.head(tr.f, len(b))
+			return !bytes.Equal(cur, b)
 		})
 		if cp != nil {
 			cp.source, cp.pod = tr.source, tr.pod

@@ -213,6 +213,48 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 1},
 		},
 		{
+			name: "copytruncate of a whole generation between two polls, the next one seen starting like it",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+				},
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7))
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					// the next line's first write, in the same second
+					appendFile(t, p, "[2026-11-29 10:00:00 TP0] line")
+				},
+				func(t *testing.T, p string) { appendFile(t, p, " 8\n") },
+			},
+			want:   wantNumbered(1, 8),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
+			name: "copytruncate of a whole generation between two polls, the next one repeating its first line",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+				},
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 7))
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(6, 6)) // the same line again
+				},
+			},
+			want:   append(wantNumbered(1, 7), wantNumbered(6, 6)...),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
 			name: "a short file that is not a copy is read at once",
 			glob: "*.log",
 			steps: []func(*testing.T, string){
