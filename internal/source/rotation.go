@@ -218,21 +218,24 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
 }
 
 // rotatedName reports whether name is what a rotation names a copy of
-// base: base with a suffix (app.log.1, app.log-20260101), or base's stem
-// with a numbered or dated suffix before its extension (app-20260101.log,
+// base: base with a numbered or dated suffix (app.log.1, app.log-20260101),
+// or base's stem with one before its extension (app-20260101.log,
 // app.1.log). With nothing of the content known, readUnseen has only the
 // name to go by: another log that shares the stem (app-access.log) is not
-// a copy.
+// a copy, nor is another program's file beside the log (app.log.pos,
+// app.log.bak, app.log.lock).
 func rotatedName(base, name string) bool {
-	if len(name) > len(base) && strings.HasPrefix(name, base) {
+	if rest, ok := strings.CutPrefix(name, base); ok && rotationSuffix(rest) {
 		return true
 	}
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	rest, ok := strings.CutPrefix(name, stem)
-	if !ok || len(rest) < 2 {
-		return false
-	}
-	return (rest[0] == '.' || rest[0] == '-' || rest[0] == '_') && rest[1] >= '0' && rest[1] <= '9'
+	rest, ok := strings.CutPrefix(name, strings.TrimSuffix(base, filepath.Ext(base)))
+	return ok && rotationSuffix(rest)
+}
+
+// rotationSuffix reports whether rest, what follows a log's name or stem,
+// starts like a rotation's number or date: a separator and a digit.
+func rotationSuffix(rest string) bool {
+	return len(rest) >= 2 && (rest[0] == '.' || rest[0] == '-' || rest[0] == '_') && rest[1] >= '0' && rest[1] <= '9'
 }
 
 // compressed reports whether path is named like a compressed file, which

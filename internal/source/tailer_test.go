@@ -255,6 +255,23 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1},
 		},
 		{
+			name: "another program's file beside a file truncated to empty is no copy of it",
+			glob: "app.log",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+				},
+				func(t *testing.T, p string) {
+					writeFile(t, p+".pos", "offset=12345\n") // no number or date
+					appendFile(t, p, numbered(6, 6))
+				},
+			},
+			want:   wantNumbered(1, 6),
+			counts: map[Counter]int64{CountTruncations: 1},
+		},
+		{
 			name: "a short file that is not a copy is read at once",
 			glob: "*.log",
 			steps: []func(*testing.T, string){
@@ -839,6 +856,10 @@ func TestRotatedName(t *testing.T) {
 		{"app-access.log", false},
 		{"application.log", false},
 		{"app", false},
+		{"app.log.pos", false},
+		{"app.log.bak", false},
+		{"app.log.", false},
+		{"app.log_2026-01-01", true},
 	} {
 		if got := rotatedName("app.log", tc.name); got != tc.want {
 			t.Errorf("rotatedName(app.log, %s) = %v, want %v", tc.name, got, tc.want)
