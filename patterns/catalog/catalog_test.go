@@ -1064,7 +1064,10 @@ var examples = map[string]example{
 				`    assert numerator % denominator == 0, "{} is not divisible by {}".format(` + "\n" + "AssertionError: 16 is not divisible by 6"),
 			"AssertionError: 64 is not divisible by 3",
 		},
-		miss: []string{`    assert numerator % denominator == 0, "{} is not divisible by {}".format(`},
+		miss: []string{
+			`    assert numerator % denominator == 0, "{} is not divisible by {}".format(`,
+			hdr("WARNING: image height 1000 is not divisible by 28, resizing"),
+		},
 	},
 	"c10d-client-socket-connect-failed": {
 		match: []string{
