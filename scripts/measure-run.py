@@ -36,7 +36,8 @@ import threading
 import time
 import urllib.request
 
-from procstat import cpu_seconds, memory
+import measurelib
+from measurelib import cpu_seconds, memory
 
 CATALOG = (
     '{"id":"bench000000000001","slug":"synthetic-failure",'
@@ -161,18 +162,7 @@ def main():
     if args.warmup >= args.seconds:
         ap.error("--warmup must be shorter than --seconds")
 
-    binaries = []
-    for spec in args.binary:
-        name, sep, path = spec.partition("=")
-        if not sep:
-            name, path = os.path.basename(spec), spec
-        if not os.access(path, os.X_OK):
-            ap.error(f"--binary {spec}: {path} is not an executable file")
-        binaries.append((name, path))
-    if not binaries:
-        path = os.path.join(tempfile.mkdtemp(prefix="logmatch-build-"), "logmatch")
-        subprocess.run(["go", "build", "-o", path, "./cmd/logmatch"], check=True)
-        binaries.append(("logmatch", path))
+    binaries = measurelib.binaries(ap, args.binary)
 
     results = {}
     missing = 0

@@ -30,7 +30,8 @@ import tempfile
 import time
 import urllib.request
 
-from procstat import cpu_seconds, memory
+import measurelib
+from measurelib import cpu_seconds, memory
 
 TB = ("Traceback (most recent call last):\n"
       "  File \"/app/mod{i}.py\", line {j}, in handler{i}\n"
@@ -102,18 +103,7 @@ def main():
     ap.add_argument("--linger", type=float, default=10, help="seconds to keep running after the last line was read")
     args = ap.parse_args()
 
-    binaries = []
-    for spec in args.binary:
-        name, sep, path = spec.partition("=")
-        if not sep:
-            name, path = os.path.basename(spec), spec
-        if not os.access(path, os.X_OK):
-            ap.error(f"--binary {spec}: {path} is not an executable file")
-        binaries.append((name, path))
-    if not binaries:
-        path = os.path.join(tempfile.mkdtemp(prefix="logmatch-build-"), "logmatch")
-        subprocess.run(["go", "build", "-o", path, "./cmd/logmatch"], check=True)
-        binaries.append(("logmatch", path))
+    binaries = measurelib.binaries(ap, args.binary)
 
     logdir = tempfile.mkdtemp(prefix="logmatch-storm-log-")
     log = os.path.join(logdir, "storm.log")
