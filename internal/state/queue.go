@@ -52,7 +52,7 @@ func encodeItem(it Item) []byte {
 	b[0] = itemVersion
 	binary.BigEndian.PutUint64(b[1:], uint64(it.Enqueued.UnixNano()))
 	binary.BigEndian.PutUint64(b[9:], uint64(it.NextAttempt.UnixNano()))
-	binary.BigEndian.PutUint32(b[17:], uint32(min(max(it.Attempts, 0), math.MaxUint32)))
+	binary.BigEndian.PutUint32(b[17:], uint32(min(max(int64(it.Attempts), 0), math.MaxUint32)))
 	return append(b, it.Payload...)
 }
 
