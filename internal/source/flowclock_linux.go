@@ -5,7 +5,6 @@ import (
 	"os"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -67,20 +66,15 @@ func (c *timerClock) close() {
 // on a valid descriptor) is replaced by a sleep of the period, so that a
 // broken clock never makes the flow spin.
 func (c *timerClock) wait(ctx context.Context) bool {
-	var n uint64
+	var count [8]byte // the expirations since the last read
 	var failed syscall.Errno
 	err := c.rc.Read(func(fd uintptr) bool {
-		for {
-			_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&n)), 8)
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			}
-			failed = e
-			return true
+		_, e := sysRead(fd, count[:])
+		if e == syscall.EAGAIN {
+			return false
 		}
+		failed = e
+		return true
 	})
 	if err == nil && failed != 0 {
 		time.Sleep(c.period)

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"slices"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -99,17 +98,15 @@ func (n *nameWatch) changed() (changed, known bool) {
 		return false, false
 	}
 	for {
-		r, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(n.fd), uintptr(unsafe.Pointer(&n.buf[0])), uintptr(len(n.buf)))
+		r, e := sysRead(uintptr(n.fd), n.buf[:])
 		switch {
-		case e == syscall.EINTR:
-			continue
 		case e == syscall.EAGAIN:
 			return changed, true
 		case e != 0 || r == 0:
 			return false, false
 		}
 		changed = true
-		for off := 0; off+unix.SizeofInotifyEvent <= int(r); {
+		for off := 0; off+unix.SizeofInotifyEvent <= r; {
 			// struct inotify_event: wd, mask, cookie, len, then the name.
 			wd := int32(binary.NativeEndian.Uint32(n.buf[off:]))
 			mask := binary.NativeEndian.Uint32(n.buf[off+4:])

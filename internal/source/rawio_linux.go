@@ -55,18 +55,14 @@ func rawRead(fd int, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-		switch {
-		case e == syscall.EINTR:
-			continue
-		case e != 0:
-			return 0, os.NewSyscallError("read", e)
-		case n == 0:
-			return 0, io.EOF
-		}
-		return int(n), nil
+	n, e := sysRead(uintptr(fd), p)
+	switch {
+	case e != 0:
+		return 0, os.NewSyscallError("read", e)
+	case n == 0:
+		return 0, io.EOF
 	}
+	return n, nil
 }
 
 // rawPread is pread(2) on fd: one call, which may return less than asked
