@@ -638,11 +638,13 @@ func (p *processor) restore(version uint32, data []byte, incidents func(yield fu
 		if err := json.Unmarshal(data, &blob); err != nil {
 			return fmt.Errorf("grouping state: %w", err)
 		}
-		restore := func() error { return p.grouper.Restore(blob.Grouper) }
+		var err error
 		if version == groupingVersion {
-			restore = func() error { return p.grouper.RestoreParts(blob.Grouper, incidents) }
+			err = p.grouper.RestoreParts(blob.Grouper, incidents)
+		} else {
+			err = p.grouper.Restore(blob.Grouper)
 		}
-		if err := restore(); err != nil {
+		if err != nil {
 			return err
 		}
 		for name, d := range blob.Digests {
