@@ -904,11 +904,54 @@ var examples = map[string]example{
 			"[1784273406.684686] [iv-ydzf15rfggbw80bfv8sr:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed on mlx5_1, syndrome 0x2aac7c: Remote I/O error",
 			"E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
 			rawTB("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"),
+			"[1784273406.684686] [prefill-0:994396:0]      ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed, syndrome 0x5d668c: Remote I/O error",
 		},
 		miss: []string{
 			"W0717 07:30:06.719567  994396 ucx_enums.cpp:58] Unexpected UCX error: Out of memory",
 			"[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)  amo(rc_mlx5/mlx5_ib2:1)",
 		},
+	},
+	// multi-GPU and multi-node set-up
+	"cuda-reinit-forked-subprocess": {
+		match: []string{
+			rawTB("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"),
+			tb("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"),
+		},
+		miss: []string{mainLog("Using the spawn start method so CUDA is not initialized in a forked subprocess")},
+	},
+	"cuda-peer-access-unsupported": {
+		match: []string{
+			"Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'",
+			tb("RuntimeError: CUDA error: peer access is not supported between these two devices"),
+			"z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices",
+		},
+		miss: []string{
+			hdr("Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly."),
+			"sglang-1  | [2025-11-01 16:50:36 TP1] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
+		},
+	},
+	"nvshmem-connect-failed": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
+			"/sgl-workspace/nvshmem/src/host/init/init.cu:1007: non-zero status: 7 nvshmem setup connections failed",
+			"transport create connect failed ",
+			"/sgl-workspace/nvshmem/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed",
+		},
+		miss: []string{hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB")},
+	},
+	"c10d-store-socket-wait-timeout": {
+		match: []string{
+			"[rank1]:[W623 15:37:01.824135523 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) timed out after 1800000ms",
+			"[W623 15:37:01.823833318 socket.cpp:460] [c10d] waitForInput: poll for socket SocketImpl(fd=100, addr=[10.0.0.2]:43590, remote=[10.0.0.1]:20000) returned 0, likely a timeout",
+		},
+		miss: []string{"[I623 15:07:01.823833318 socket.cpp:460] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) is ready"},
+	},
+	"mooncake-transfer-batch-timeout": {
+		match: []string{
+			"E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds for batch 2586731328",
+			"(SGLangEngine pid=3111) E0612 02:00:00.000001 411 transfer_task.cpp:305] Failed to complete transfers after 120 seconds for batch 77",
+		},
+		miss: []string{"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms"},
 	},
 	// router
 	"router-worker-connect-failed": {
