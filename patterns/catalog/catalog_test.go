@@ -988,6 +988,24 @@ var examples = map[string]example{
 		},
 		miss: []string{"[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31778 health check is pending with error: error sending request for url (http://0.0.0.0:31778/health)"},
 	},
+	"router-no-available-workers": {
+		match: []string{
+			"(RolloutManager pid=519445) For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503, retrying... (attempt 60/60, url=http://10.78.210.151:4674/generate, response=No available workers (all circuits open or unhealthy))",
+			`2025-11-08T10:07:09.123456Z  WARN sglang_router_rs::routers::http::router: src/routers/http/router.rs:312: No available workers (all circuits open or unhealthy)`,
+		},
+		miss: []string{"2025-11-08T10:07:09.123456Z  INFO sglang_router_rs::core::worker_registry: Worker http://10.0.0.5:30000 is available again (circuit closed)"},
+	},
+	"router-request-server-error": {
+		match: []string{
+			"(RolloutManager pid=519445) 2025-11-08 10:07:09 ERROR sglang_router_rs::response: src/middleware.rs:256: request failed with server error",
+			"2025-11-08T10:07:09.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500",
+			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",
+		},
+		miss: []string{
+			"2025-11-08 10:07:09 DEBUG sglang_router_rs::response: src/middleware.rs:250: request finished status=200",
+			"Error: Client error '404 Not Found' for url 'http://10.78.210.151:4674/v1/models'",
+		},
+	},
 	"router-start-failed": {
 		match: []string{
 			"[Router (Python)] 2025-01-09 00:28:10 - ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'",
