@@ -953,6 +953,34 @@ var examples = map[string]example{
 		},
 		miss: []string{"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms"},
 	},
+	"extension-incompatible-function-arguments": {
+		match: []string{
+			"TypeError: m_grouped_fp8_fp4_gemm_nt_contiguous(): incompatible function arguments.",
+			tb("TypeError: prepXferDlist(): incompatible function arguments. The following argument types are supported:"),
+		},
+		miss: []string{"TypeError: forward() got an unexpected keyword argument 'positions'"},
+	},
+	"tensors-on-different-devices": {
+		match: []string{
+			"RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA__native_layer_norm)",
+			tb("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+		},
+		miss: []string{hdr("Moving all tensors to the same device before capture")},
+	},
+	"openai-request-validation-error": {
+		match: []string{
+			"pydantic_core._pydantic_core.ValidationError: 5 validation errors for ChatCompletionRequest\nmessages.1.ChatCompletionMessageGenericParam.content.str\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]",
+			"pydantic_core._pydantic_core.ValidationError: 1 validation error for CompletionRequest",
+		},
+		miss: []string{"pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerArgs"},
+	},
+	"chat-template-render-error": {
+		match: []string{
+			"TypeError: Object of type Undefined is not JSON serializable",
+			rawTB("jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant/user/assistant/..."),
+		},
+		miss: []string{"TypeError: Object of type datetime is not JSON serializable"},
+	},
 	// router
 	"router-worker-connect-failed": {
 		match: []string{
