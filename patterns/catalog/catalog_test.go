@@ -904,11 +904,82 @@ var examples = map[string]example{
 			"[1784273406.684686] [iv-ydzf15rfggbw80bfv8sr:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed on mlx5_1, syndrome 0x2aac7c: Remote I/O error",
 			"E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
 			rawTB("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"),
+			"[1784273406.684686] [prefill-0:994396:0]      ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed, syndrome 0x5d668c: Remote I/O error",
 		},
 		miss: []string{
 			"W0717 07:30:06.719567  994396 ucx_enums.cpp:58] Unexpected UCX error: Out of memory",
 			"[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)  amo(rc_mlx5/mlx5_ib2:1)",
 		},
+	},
+	// multi-GPU and multi-node set-up
+	"cuda-reinit-forked-subprocess": {
+		match: []string{
+			rawTB("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"),
+			tb("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"),
+		},
+		miss: []string{mainLog("Using the spawn start method so CUDA is not initialized in a forked subprocess")},
+	},
+	"cuda-peer-access-unsupported": {
+		match: []string{
+			"Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'",
+			tb("RuntimeError: CUDA error: peer access is not supported between these two devices"),
+			"z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices",
+		},
+		miss: []string{
+			hdr("Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly."),
+			"sglang-1  | [2025-11-01 16:50:36 TP1] Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.",
+		},
+	},
+	"nvshmem-connect-failed": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
+			"/sgl-workspace/nvshmem/src/host/init/init.cu:1007: non-zero status: 7 nvshmem setup connections failed",
+			"transport create connect failed ",
+			"/sgl-workspace/nvshmem/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed",
+		},
+		miss: []string{hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB")},
+	},
+	"c10d-store-socket-wait-timeout": {
+		match: []string{
+			"[rank1]:[W623 15:37:01.824135523 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) timed out after 1800000ms",
+			"[W623 15:37:01.823833318 socket.cpp:460] [c10d] waitForInput: poll for socket SocketImpl(fd=100, addr=[10.0.0.2]:43590, remote=[10.0.0.1]:20000) returned 0, likely a timeout",
+		},
+		miss: []string{"[I623 15:07:01.823833318 socket.cpp:460] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) is ready"},
+	},
+	"mooncake-transfer-batch-timeout": {
+		match: []string{
+			"E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds for batch 2586731328",
+			"(SGLangEngine pid=3111) E0612 02:00:00.000001 411 transfer_task.cpp:305] Failed to complete transfers after 120 seconds for batch 77",
+		},
+		miss: []string{"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms"},
+	},
+	"extension-incompatible-function-arguments": {
+		match: []string{
+			"TypeError: m_grouped_fp8_fp4_gemm_nt_contiguous(): incompatible function arguments.",
+			tb("TypeError: prepXferDlist(): incompatible function arguments. The following argument types are supported:"),
+		},
+		miss: []string{"TypeError: forward() got an unexpected keyword argument 'positions'"},
+	},
+	"tensors-on-different-devices": {
+		match: []string{
+			"RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA__native_layer_norm)",
+			tb("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+		},
+		miss: []string{hdr("Moving all tensors to the same device before capture")},
+	},
+	"openai-request-validation-error": {
+		match: []string{
+			"pydantic_core._pydantic_core.ValidationError: 5 validation errors for ChatCompletionRequest\nmessages.1.ChatCompletionMessageGenericParam.content.str\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]",
+			"pydantic_core._pydantic_core.ValidationError: 1 validation error for CompletionRequest",
+		},
+		miss: []string{"pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerArgs"},
+	},
+	"chat-template-render-error": {
+		match: []string{
+			"TypeError: Object of type Undefined is not JSON serializable",
+			rawTB("jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant/user/assistant/..."),
+		},
+		miss: []string{"TypeError: Object of type datetime is not JSON serializable"},
 	},
 	// router
 	"router-worker-connect-failed": {
@@ -944,6 +1015,24 @@ var examples = map[string]example{
 			`[Router (Rust)] 2025-01-09 00:33:10 - ERROR - Timeout 300s waiting for workers ["http://0.0.0.0:31000", "http://0.0.0.0:31778"] to become healthy. Please set --router-worker-startup-timeout-secs (sglang_router.launch_server) or --worker-startup-timeout-secs (sglang_worker.router) to a larger value`,
 		},
 		miss: []string{"[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31778 health check is pending with error: error sending request for url (http://0.0.0.0:31778/health)"},
+	},
+	"router-no-available-workers": {
+		match: []string{
+			"(RolloutManager pid=519445) For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503, retrying... (attempt 60/60, url=http://10.78.210.151:4674/generate, response=No available workers (all circuits open or unhealthy))",
+			`2025-11-08T10:07:09.123456Z  WARN sglang_router_rs::routers::http::router: src/routers/http/router.rs:312: No available workers (all circuits open or unhealthy)`,
+		},
+		miss: []string{"2025-11-08T10:07:09.123456Z  INFO sglang_router_rs::core::worker_registry: Worker http://10.0.0.5:30000 is available again (circuit closed)"},
+	},
+	"router-request-server-error": {
+		match: []string{
+			"(RolloutManager pid=519445) 2025-11-08 10:07:09 ERROR sglang_router_rs::response: src/middleware.rs:256: request failed with server error",
+			"2025-11-08T10:07:09.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500",
+			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",
+		},
+		miss: []string{
+			"2025-11-08 10:07:09 DEBUG sglang_router_rs::response: src/middleware.rs:250: request finished status=200",
+			"Error: Client error '404 Not Found' for url 'http://10.78.210.151:4674/v1/models'",
+		},
 	},
 	"router-start-failed": {
 		match: []string{
