@@ -3,6 +3,7 @@ package entry
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Assembler joins the lines of ONE stream (one source and stream) into
@@ -272,7 +273,9 @@ func (a *Assembler) Push(l Line) []Entry {
 		}
 		a.classify(&c, base[start:end], full, base[:start], true, ref)
 	}
-	if p.active && a.continues(&c) {
+	// An sglang header always starts an entry (continues says no to it
+	// whatever is open): most lines are one, and take this test alone.
+	if p.active && !(c.header && isSGLangFormat(c.h.format)) && a.continues(&c) {
 		for ; p.blanks > 0; p.blanks-- {
 			a.kept.add("")
 		}
@@ -453,8 +456,50 @@ func (a *Assembler) open(l Line, c *classified, cut int) {
 	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
-	a.advance(p.msg)
-	a.noteBare(p.msg)
+	if !inert(p.msg) {
+		a.advance(p.msg)
+		a.noteBare(p.msg)
+	}
+}
+
+// maxInertWord bounds the bytes inert reads looking for the end of a
+// message's first word.
+const maxInertWord = 64
+
+// inert reports whether advance and noteBare leave an entry just opened
+// (no traceback, no bare exception, not inside a group) as it is for its
+// message s, decided on a few bytes: most messages ("Decode batch, ...")
+// end in a byte no traceback marker ends in, start with no frame, and have
+// a first word that is no exception type. False means "look closer", not
+// that they would change it.
+func inert(s string) bool {
+	n := len(s)
+	if n == 0 {
+		return false
+	}
+	// Traceback and group starts, chain separators: they end in ":"
+	// (isChainSeparator also reads a line ending in white space or
+	// non-ASCII bytes).
+	if last := s[n-1]; last == ':' || last >= utf8.RuneSelf || isASCIISpace(last) {
+		return false
+	}
+	// Frame lines: isFrameLine skips spaces and tabs, then wants "File \""
+	// or loguru's ">".
+	c := s[0]
+	if c == ' ' || c == '\t' || c == '>' || c == 'F' && strings.HasPrefix(s, `File "`) {
+		return false
+	}
+	// Bare exception lines start with a name, and their first space
+	// follows the type's colon (parseBareException).
+	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
+		return true
+	}
+	for i := 1; i < n && i < maxInertWord; i++ {
+		if s[i] == ' ' {
+			return s[i-1] != ':'
+		}
+	}
+	return false
 }
 
 // reopen re-reads the pending entry's first line with a prefix of n bytes
