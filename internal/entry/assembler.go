@@ -1,6 +1,8 @@
 package entry
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -494,13 +496,32 @@ func inert(s string) bool {
 	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
 		return true
 	}
-	for i := 1; i < n && i < maxInertWord; i++ {
+	i := 1
+	if n >= 9 {
+		// The first space among the next eight bytes, all at once: the
+		// lowest byte of x that was a space is the lowest with its top
+		// bit set in z (a byte above it may be a false one).
+		x := binary.LittleEndian.Uint64([]byte(s[1:9])) ^ spaces
+		if z := (x - lowBits) &^ x & highBits; z != 0 {
+			j := 1 + bits.TrailingZeros64(z)/8
+			return s[j-1] != ':'
+		}
+		i = 9
+	}
+	for ; i < n && i < maxInertWord; i++ {
 		if s[i] == ' ' {
 			return s[i-1] != ':'
 		}
 	}
 	return false
 }
+
+// Byte-wise constants for inert's search of eight bytes at once.
+const (
+	spaces   = 0x2020202020202020
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
 
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds

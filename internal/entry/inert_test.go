@@ -17,11 +17,14 @@ func FuzzInert(f *testing.F) {
 		"+ Exception Group Traceback (most recent call last):", sepCause, sepContext, "  " + sepCause,
 		"Exception ignored in: <function f>", "msg ending in space ", "tab\t", "ünïcode", "x\u00a0",
 		"_private: thing", "a.b.c: d", "[42] Embedding recv timeout after 42s", "10.2.3.4:5 - \"POST /x\" 200 OK",
-		strings.Repeat("W", 70) + " x", "Error:x y",
+		strings.Repeat("W", 70) + " x", "Error:x y", "Abcdefgh: x", "Abcdefg: x", "Abcdefghi x", "A\x80 \xa0 b y",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := inert(s), inertByteByByte(s); got != want {
+			t.Fatalf("inert(%q) = %v, byte by byte %v", s, got, want)
+		}
 		if !inert(s) {
 			return
 		}
@@ -36,4 +39,28 @@ func FuzzInert(f *testing.F) {
 			t.Fatalf("inert(%q) but advance or noteBare changed the entry: %+v, want %+v", s, *p, before)
 		}
 	})
+}
+
+// inertByteByByte is inert with its first word read a byte at a time.
+func inertByteByByte(s string) bool {
+	n := len(s)
+	if n == 0 {
+		return false
+	}
+	if last := s[n-1]; last == ':' || last >= 0x80 || isASCIISpace(last) {
+		return false
+	}
+	c := s[0]
+	if c == ' ' || c == '\t' || c == '>' || c == 'F' && strings.HasPrefix(s, `File "`) {
+		return false
+	}
+	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
+		return true
+	}
+	for i := 1; i < n && i < maxInertWord; i++ {
+		if s[i] == ' ' {
+			return s[i-1] != ':'
+		}
+	}
+	return false
 }
