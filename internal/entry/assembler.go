@@ -123,6 +123,7 @@ type Assembler struct {
 	spacing spacing     // whether a paste put a blank line after every line
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
+	cls     classified  // the line Push is reading
 	// kept holds the pending entry's lines: outside pending, so that
 	// starting an entry does not copy it.
 	kept lineBuf
@@ -230,7 +231,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	full := base[start:end]
 	p := &a.cur
 	if isBlank(full) {
-		a.pushBlank(l, base[:start], cut)
+		a.pushBlank(&l, base[:start], cut)
 		return a.out
 	}
 	a.lines++
@@ -246,9 +247,11 @@ func (a *Assembler) Push(l Line) []Entry {
 			learned = 0 // an sglang record's own header is never a prefix
 		}
 	}
-	var c classified
+	// Push's own, reused: clearing a classified for every line cost more
+	// than the fields classify sets.
+	c := &a.cls
 	if learned == 0 {
-		a.classify(&c, full, full, base[:start], false, ref)
+		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
 		if !c.header || !isSGLangFormat(c.h.format) {
@@ -270,14 +273,14 @@ func (a *Assembler) Push(l Line) []Entry {
 		start += learned
 		start += wrapperPrefixesLen(base[start:end])
 		if isBlank(base[start:end]) {
-			a.pushBlank(l, base[:start], cut)
+			a.pushBlank(&l, base[:start], cut)
 			return a.out
 		}
-		a.classify(&c, base[start:end], full, base[:start], true, ref)
+		a.classify(c, base[start:end], full, base[:start], true, ref)
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if p.active && !(c.header && isSGLangFormat(c.h.format)) && a.continues(&c) {
+	if p.active && !(c.header && isSGLangFormat(c.h.format)) && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			a.kept.add("")
 		}
@@ -295,7 +298,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		a.emit()
 	}
 	a.arena.rotate()
-	a.open(l, &c, cut)
+	a.open(&l, c, cut)
 	p.stripped = learned > 0
 	if p.kind != kindNative {
 		p.nccl = ncclNext(ncclNone, c.s)
@@ -387,7 +390,7 @@ func isSGLangFormat(f Format) bool {
 }
 
 // pushBlank handles a line with nothing but wrappers and white space.
-func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	a.spacing.blank()
 	p := &a.cur
 	if !p.active {
@@ -442,7 +445,7 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 }
 
 // open starts a new pending entry with the classified line c.
-func (a *Assembler) open(l Line, c *classified, cut int) {
+func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p := &a.cur
 	switch {
 	case c.header || c.prefixed:
@@ -551,7 +554,7 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	var c classified
 	a.classify(&c, rest, full, prefix, true, ref)
 	a.lines = firstN // open records the entry's first line number
-	a.open(l, &c, cut)
+	a.open(&l, &c, cut)
 	a.lines = lines
 }
 
@@ -569,7 +572,7 @@ func (a *Assembler) Flush() []Entry {
 func (a *Assembler) Pending() bool { return a.cur.active }
 
 // begin opens a new pending entry with s as its first kept line.
-func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
+func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	a.kept.reset()
 	// Cleared and set in place: a composite literal is built on the
 	// stack from a template and then copied, twice the struct's bytes for

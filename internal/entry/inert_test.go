@@ -29,7 +29,7 @@ func FuzzInert(f *testing.F) {
 			return
 		}
 		a := NewAssembler(Options{})
-		a.begin(Line{Offset: 1}, s, "", kindHeader)
+		a.begin(&Line{Offset: 1}, s, "", kindHeader)
 		p := &a.cur
 		p.msg, p.greedy = s, true
 		before := *p
