@@ -816,17 +816,25 @@ func isWarningLine(s string) bool {
 // emit appends the pending entry to a.out and closes it.
 func (a *Assembler) emit() {
 	p := &a.cur
-	// Built in place, field by field: an Entry is large, this runs for
+	// Built in place, every field set: an Entry is large, this runs for
 	// most lines, and a composite literal would be built on the stack from
-	// a template and then copied.
-	a.out = append(a.out, Entry{})
+	// a template and then copied. The slot reused from an earlier call
+	// holds that entry's fields, so none may be left out.
+	if len(a.out) < cap(a.out) {
+		a.out = a.out[:len(a.out)+1]
+	} else {
+		a.out = append(a.out, Entry{})
+	}
 	e := &a.out[len(a.out)-1]
 	e.Source, e.Stream = p.source, p.stream
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
 	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
 	e.Prefix, e.Native = p.prefix, p.native
 	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
-	if p.kind != kindBlank {
+	e.Traceback = nil
+	if p.kind == kindBlank {
+		e.Message, e.Text, e.Raw = "", "", ""
+	} else {
 		e.Message = p.msg
 		first := a.kept.first()
 		if a.kept.count() == 1 {

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -63,4 +64,61 @@ func inertByteByByte(s string) bool {
 		}
 	}
 	return false
+}
+
+// TestEmitReusedSlot checks that an entry emitted into the slot of the
+// entry before it holds nothing of that one: it equals the entry a fresh
+// assembler emits for the same lines.
+func TestEmitReusedSlot(t *testing.T) {
+	rich := []string{
+		"[2026-07-01 09:31:38 DP1 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl/scheduler.py", line 4128, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+		"RuntimeError: NCCL error: unhandled system error",
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string // emitted by the line after them, or by Flush when flush is set
+		flush bool
+	}{
+		{"header", []string{"[2026-07-01 09:31:39] INFO:     127.0.0.1:5 - \"GET /health HTTP/1.1\" 200 OK"}, false},
+		{"raw", []string{"plain text from another writer"}, false},
+		{"native", []string{"terminate called after throwing an instance of 'c10::Error'"}, false},
+		{"blank", []string{""}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			emitted := func(before []string) Entry {
+				a := NewAssembler(Options{Reuse: true})
+				off := int64(0)
+				push := func(s string) []Entry {
+					off++
+					return a.Push(Line{Text: s, Source: "s", Stream: "stderr", Offset: off})
+				}
+				for _, s := range before {
+					push(s)
+				}
+				a.Flush()
+				off = 100
+				var got []Entry
+				for _, s := range tc.lines {
+					got = push(s)
+				}
+				if tc.flush {
+					got = a.Flush()
+				} else {
+					got = push("[2026-07-01 09:31:40 TP0] Decode batch, #running-req: 1")
+				}
+				if len(got) != 1 {
+					t.Fatalf("got %d entries, want 1", len(got))
+				}
+				e := got[0]
+				e.Own()
+				return e
+			}
+			fresh, reused := emitted(nil), emitted(rich)
+			if !reflect.DeepEqual(reused, fresh) {
+				t.Errorf("entry in a reused slot:\n%+v\nwant, as a fresh assembler emits it:\n%+v", reused, fresh)
+			}
+		})
+	}
 }
