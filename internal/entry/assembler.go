@@ -196,6 +196,7 @@ type classified struct {
 	prefix string // what was removed from its front
 	h      header
 	header bool
+	sglang bool // header, and of one of sglang's own families
 	n      native
 	native bool
 	// prefixed: a learned prefix that is itself a log record's header
@@ -254,7 +255,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
-		if !c.header || !isSGLangFormat(c.h.format) {
+		if !c.sglang {
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
 				a.reopen(firstN, firstLen)
 				learned = a.learner.match(full)
@@ -280,7 +281,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if p.active && !(c.header && isSGLangFormat(c.h.format)) && a.continues(c) {
+	if p.active && !c.sglang && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			a.kept.add("")
 		}
@@ -410,6 +411,7 @@ func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool
 	// Field by field: the struct is large and this runs for every line.
 	c.s, c.prefix, c.prefixed = s, prefix, false
 	c.h, c.header = parseHeaderCached(s, ref, a.opt.Location, &a.seconds)
+	c.sglang = c.header && isSGLangFormat(c.h.format)
 	if c.header {
 		c.native = false
 	} else {
@@ -451,7 +453,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
-		p.greedy = c.header && isSGLangFormat(c.h.format)
+		p.greedy = c.sglang
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
@@ -620,7 +622,7 @@ func (a *Assembler) continues(c *classified) bool {
 		return true
 	}
 	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) &&
-		!(c.header && isSGLangFormat(c.h.format)) && messageFollows(p.msg) && !isTracebackLine(s) {
+		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
