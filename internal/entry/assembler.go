@@ -501,24 +501,30 @@ func inert(s string) bool {
 	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
 		return true
 	}
+	i := firstSpace(s)
+	return i > 0 && s[i-1] != ':'
+}
+
+// firstSpace returns the index of the first space among s's bytes 1 to
+// maxInertWord-1, or -1 when there is none.
+func firstSpace(s string) int {
 	i := 1
-	if n >= 9 {
-		// The first space among the next eight bytes, all at once: the
-		// lowest byte of x that was a space is the lowest with its top
-		// bit set in z (a byte above it may be a false one).
+	if len(s) >= 9 {
+		// Eight bytes at once: the lowest byte of x that was a space is
+		// the lowest with its top bit set in z (a byte above it may be a
+		// false one).
 		x := binary.LittleEndian.Uint64([]byte(s[1:9])) ^ spaces
 		if z := (x - lowBits) &^ x & highBits; z != 0 {
-			j := 1 + bits.TrailingZeros64(z)/8
-			return s[j-1] != ':'
+			return 1 + bits.TrailingZeros64(z)/8
 		}
 		i = 9
 	}
-	for ; i < n && i < maxInertWord; i++ {
+	for ; i < len(s) && i < maxInertWord; i++ {
 		if s[i] == ' ' {
-			return s[i-1] != ':'
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // Byte-wise constants for inert's search of eight bytes at once.
