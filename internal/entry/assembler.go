@@ -175,7 +175,12 @@ type pending struct {
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
 	// nccl follows the lines of an NCCL error message (ncclNone...).
-	nccl int8
+	// Read it through ncclState: the first line's search waits in
+	// ncclFirst until a line that is not an sglang header asks for it,
+	// which after most entries none does.
+	nccl      int8
+	ncclFirst string
+	ncclLazy  bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -290,7 +295,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		p.last = l.Offset
 		p.cutBytes += cut
 		p.colon = endsWithColon(c.s)
-		p.nccl = ncclNext(p.nccl, c.s)
+		p.nccl = ncclNext(a.ncclState(), c.s)
 		a.advance(c.s)
 		a.noteBare(c.s)
 		return a.out
@@ -302,9 +307,20 @@ func (a *Assembler) Push(l Line) []Entry {
 	a.open(&l, c, cut)
 	p.stripped = learned > 0
 	if p.kind != kindNative {
-		p.nccl = ncclNext(ncclNone, c.s)
+		p.ncclFirst, p.ncclLazy = c.s, true
 	}
 	return a.out
+}
+
+// ncclState returns the pending entry's NCCL state (pending.nccl), first
+// searching the entry's first line when that is still to do.
+func (a *Assembler) ncclState() int8 {
+	p := &a.cur
+	if p.ncclLazy {
+		p.nccl = ncclNext(ncclNone, p.ncclFirst)
+		p.ncclFirst, p.ncclLazy = "", false
+	}
+	return p.nccl
 }
 
 // The states of an NCCL error message, which torch and NCCL print over
@@ -622,7 +638,7 @@ func (a *Assembler) continues(c *classified) bool {
 		// line after it come one blank line apart.
 		afterBlank = false
 	}
-	if blanks <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+	if blanks <= 1 && p.kind != kindNative && !c.header && a.ncclState() != ncclNone && ncclContinues(p.nccl, s) {
 		// One blank line between the parts of an NCCL message is a
 		// double-spaced paste: NCCL prints them together.
 		return true
