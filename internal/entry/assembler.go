@@ -1,8 +1,11 @@
 package entry
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Assembler joins the lines of ONE stream (one source and stream) into
@@ -120,6 +123,7 @@ type Assembler struct {
 	spacing spacing     // whether a paste put a blank line after every line
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
+	cls     classified  // the line Push is reading
 	// kept holds the pending entry's lines: outside pending, so that
 	// starting an entry does not copy it.
 	kept lineBuf
@@ -171,7 +175,12 @@ type pending struct {
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
 	// nccl follows the lines of an NCCL error message (ncclNone...).
-	nccl int8
+	// Read it through ncclState: the first line's search waits in
+	// ncclFirst until a line that is not an sglang header asks for it,
+	// which after most entries none does.
+	nccl      int8
+	ncclFirst string
+	ncclLazy  bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -192,6 +201,7 @@ type classified struct {
 	prefix string // what was removed from its front
 	h      header
 	header bool
+	sglang bool // header, and of one of sglang's own families
 	n      native
 	native bool
 	// prefixed: a learned prefix that is itself a log record's header
@@ -227,7 +237,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	full := base[start:end]
 	p := &a.cur
 	if isBlank(full) {
-		a.pushBlank(l, base[:start], cut)
+		a.pushBlank(&l, base[:start], cut)
 		return a.out
 	}
 	a.lines++
@@ -243,12 +253,14 @@ func (a *Assembler) Push(l Line) []Entry {
 			learned = 0 // an sglang record's own header is never a prefix
 		}
 	}
-	var c classified
+	// Push's own, reused: clearing a classified for every line cost more
+	// than the fields classify sets.
+	c := &a.cls
 	if learned == 0 {
-		a.classify(&c, full, full, base[:start], false, ref)
+		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
-		if !c.header || !isSGLangFormat(c.h.format) {
+		if !c.sglang {
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
 				a.reopen(firstN, firstLen)
 				learned = a.learner.match(full)
@@ -267,12 +279,14 @@ func (a *Assembler) Push(l Line) []Entry {
 		start += learned
 		start += wrapperPrefixesLen(base[start:end])
 		if isBlank(base[start:end]) {
-			a.pushBlank(l, base[:start], cut)
+			a.pushBlank(&l, base[:start], cut)
 			return a.out
 		}
-		a.classify(&c, base[start:end], full, base[:start], true, ref)
+		a.classify(c, base[start:end], full, base[:start], true, ref)
 	}
-	if p.active && a.continues(&c) {
+	// An sglang header always starts an entry (continues says no to it
+	// whatever is open): most lines are one, and take this test alone.
+	if p.active && !c.sglang && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			a.kept.add("")
 		}
@@ -281,7 +295,7 @@ func (a *Assembler) Push(l Line) []Entry {
 		p.last = l.Offset
 		p.cutBytes += cut
 		p.colon = endsWithColon(c.s)
-		p.nccl = ncclNext(p.nccl, c.s)
+		p.nccl = ncclNext(a.ncclState(), c.s)
 		a.advance(c.s)
 		a.noteBare(c.s)
 		return a.out
@@ -290,12 +304,23 @@ func (a *Assembler) Push(l Line) []Entry {
 		a.emit()
 	}
 	a.arena.rotate()
-	a.open(l, &c, cut)
+	a.open(&l, c, cut)
 	p.stripped = learned > 0
 	if p.kind != kindNative {
-		p.nccl = ncclNext(ncclNone, c.s)
+		p.ncclFirst, p.ncclLazy = c.s, true
 	}
 	return a.out
+}
+
+// ncclState returns the pending entry's NCCL state (pending.nccl), first
+// searching the entry's first line when that is still to do.
+func (a *Assembler) ncclState() int8 {
+	p := &a.cur
+	if p.ncclLazy {
+		p.nccl = ncclNext(ncclNone, p.ncclFirst)
+		p.ncclFirst, p.ncclLazy = "", false
+	}
+	return p.nccl
 }
 
 // The states of an NCCL error message, which torch and NCCL print over
@@ -382,7 +407,7 @@ func isSGLangFormat(f Format) bool {
 }
 
 // pushBlank handles a line with nothing but wrappers and white space.
-func (a *Assembler) pushBlank(l Line, prefix string, cut int) {
+func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	a.spacing.blank()
 	p := &a.cur
 	if !p.active {
@@ -402,6 +427,7 @@ func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool
 	// Field by field: the struct is large and this runs for every line.
 	c.s, c.prefix, c.prefixed = s, prefix, false
 	c.h, c.header = parseHeaderCached(s, ref, a.opt.Location, &a.seconds)
+	c.sglang = c.header && isSGLangFormat(c.h.format)
 	if c.header {
 		c.native = false
 	} else {
@@ -437,13 +463,13 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 }
 
 // open starts a new pending entry with the classified line c.
-func (a *Assembler) open(l Line, c *classified, cut int) {
+func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p := &a.cur
 	switch {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
-		p.greedy = c.header && isSGLangFormat(c.h.format)
+		p.greedy = c.sglang
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
@@ -453,9 +479,76 @@ func (a *Assembler) open(l Line, c *classified, cut int) {
 	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
-	a.advance(p.msg)
-	a.noteBare(p.msg)
+	if !inert(p.msg) {
+		a.advance(p.msg)
+		a.noteBare(p.msg)
+	}
 }
+
+// maxInertWord bounds the bytes inert reads looking for the end of a
+// message's first word.
+const maxInertWord = 64
+
+// inert reports whether advance and noteBare leave an entry just opened
+// (no traceback, no bare exception, not inside a group) as it is for its
+// message s, decided on a few bytes: most messages ("Decode batch, ...")
+// end in a byte no traceback marker ends in, start with no frame, and have
+// a first word that is no exception type. False means "look closer", not
+// that they would change it.
+func inert(s string) bool {
+	n := len(s)
+	if n == 0 {
+		return false
+	}
+	// Traceback and group starts, chain separators: they end in ":"
+	// (isChainSeparator also reads a line ending in white space or
+	// non-ASCII bytes).
+	if last := s[n-1]; last == ':' || last >= utf8.RuneSelf || isASCIISpace(last) {
+		return false
+	}
+	// Frame lines: isFrameLine skips spaces and tabs, then wants "File \""
+	// or loguru's ">".
+	c := s[0]
+	if c == ' ' || c == '\t' || c == '>' || c == 'F' && strings.HasPrefix(s, `File "`) {
+		return false
+	}
+	// Bare exception lines start with a name, and their first space
+	// follows the type's colon (parseBareException).
+	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
+		return true
+	}
+	i := firstSpace(s)
+	return i > 0 && s[i-1] != ':'
+}
+
+// firstSpace returns the index of the first space among s's bytes 1 to
+// maxInertWord-1, or -1 when there is none.
+func firstSpace(s string) int {
+	i := 1
+	if len(s) >= 9 {
+		// Eight bytes at once: the lowest byte of x that was a space is
+		// the lowest with its top bit set in z (a byte above it may be a
+		// false one).
+		x := binary.LittleEndian.Uint64([]byte(s[1:9])) ^ spaces
+		if z := (x - lowBits) &^ x & highBits; z != 0 {
+			return 1 + bits.TrailingZeros64(z)/8
+		}
+		i = 9
+	}
+	for ; i < len(s) && i < maxInertWord; i++ {
+		if s[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}
+
+// Byte-wise constants for inert's search of eight bytes at once.
+const (
+	spaces   = 0x2020202020202020
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
 
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds
@@ -485,7 +578,7 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	var c classified
 	a.classify(&c, rest, full, prefix, true, ref)
 	a.lines = firstN // open records the entry's first line number
-	a.open(l, &c, cut)
+	a.open(&l, &c, cut)
 	a.lines = lines
 }
 
@@ -503,7 +596,7 @@ func (a *Assembler) Flush() []Entry {
 func (a *Assembler) Pending() bool { return a.cur.active }
 
 // begin opens a new pending entry with s as its first kept line.
-func (a *Assembler) begin(l Line, s, prefix string, k entryKind) {
+func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	a.kept.reset()
 	// Cleared and set in place: a composite literal is built on the
 	// stack from a template and then copied, twice the struct's bytes for
@@ -545,13 +638,13 @@ func (a *Assembler) continues(c *classified) bool {
 		// line after it come one blank line apart.
 		afterBlank = false
 	}
-	if blanks <= 1 && p.kind != kindNative && p.nccl != ncclNone && !c.header && ncclContinues(p.nccl, s) {
+	if blanks <= 1 && p.kind != kindNative && !c.header && a.ncclState() != ncclNone && ncclContinues(p.nccl, s) {
 		// One blank line between the parts of an NCCL message is a
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
 	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) &&
-		!(c.header && isSGLangFormat(c.h.format)) && messageFollows(p.msg) && !isTracebackLine(s) {
+		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
 		// "ImportError: " alone: Python printed an exception whose message
 		// begins with a newline, and the message is what follows, up to a
 		// blank line.
@@ -747,17 +840,25 @@ func isWarningLine(s string) bool {
 // emit appends the pending entry to a.out and closes it.
 func (a *Assembler) emit() {
 	p := &a.cur
-	// Built in place, field by field: an Entry is large, this runs for
+	// Built in place, every field set: an Entry is large, this runs for
 	// most lines, and a composite literal would be built on the stack from
-	// a template and then copied.
-	a.out = append(a.out, Entry{})
+	// a template and then copied. The slot reused from an earlier call
+	// holds that entry's fields, so none may be left out.
+	if len(a.out) < cap(a.out) {
+		a.out = a.out[:len(a.out)+1]
+	} else {
+		a.out = append(a.out, Entry{})
+	}
 	e := &a.out[len(a.out)-1]
 	e.Source, e.Stream = p.source, p.stream
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
 	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
 	e.Prefix, e.Native = p.prefix, p.native
 	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
-	if p.kind != kindBlank {
+	e.Traceback = nil
+	if p.kind == kindBlank {
+		e.Message, e.Text, e.Raw = "", "", ""
+	} else {
 		e.Message = p.msg
 		first := a.kept.first()
 		if a.kept.count() == 1 {

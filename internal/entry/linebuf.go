@@ -87,7 +87,11 @@ func (b *lineBuf) lines(dst []string) []string {
 
 // reset empties the buffer and drops its references to old lines.
 func (b *lineBuf) reset() {
-	clear(b.head)
+	if len(b.head) == 1 {
+		b.head[0] = "" // most entries are one line: no call to clear
+	} else {
+		clear(b.head)
+	}
 	b.head = b.head[:0]
 	b.headBytes = 0
 	b.headFull = false
