@@ -105,26 +105,33 @@ func closesAfterTime(s string, n int) bool { return n+2 < len(s) && s[1+n] == ']
 // uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
 // c, n bytes after the "[", has been read and closesAfterTime holds.
 func uvicornAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
-	rest := s[n+3:]
-	if _, _, ok := levelWord(rest); !ok {
+	lvl, after, ok := uvicornLevelWord(s[n+3:])
+	if !ok {
 		return header{}, false // before the time is converted
 	}
-	return uvicornLevel(rest, sc.in(c, loc))
+	return header{format: FormatUvicorn, ranks: NoRanks, time: sc.in(c, loc), level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
 }
 
 // uvicornLevel matches "LEVEL:     msg", the part after any time t.
 func uvicornLevel(rest string, t time.Time) (header, bool) {
-	h := header{format: FormatUvicorn, ranks: NoRanks, time: t}
+	lvl, after, ok := uvicornLevelWord(rest)
+	if !ok {
+		return header{}, false
+	}
+	return header{format: FormatUvicorn, ranks: NoRanks, time: t, level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
+}
+
+// uvicornLevelWord reads the level of "LEVEL:     msg" and what follows
+// it, from the ":".
+func uvicornLevelWord(rest string) (level, after string, ok bool) {
 	lvl, after, ok := levelWord(rest)
 	if !ok || lvl == "NOTICE" || lvl == "WARN" || lvl == "FATAL" || lvl == "SUCCESS" {
-		return header{}, false
+		return "", "", false
 	}
 	if len(after) < 2 || after[0] != ':' || after[1] != ' ' {
-		return header{}, false
+		return "", "", false
 	}
-	h.level = lvl
-	h.msg = strings.TrimLeft(after[1:], " ")
-	return h, true
+	return lvl, after, true
 }
 
 // parseSRT matches the current sglang header after its "[":
@@ -150,7 +157,13 @@ func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
 // srtAfterTime is parseSRT once the time c, the first n bytes of s, has
 // been read.
 func srtAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
-	ranks, m := parseRanks(s[n:], false)
+	var ranks Ranks
+	var m int
+	if sc != nil {
+		ranks, m = sc.fields.ranks(s[n:])
+	} else {
+		ranks, m = parseRanks(s[n:], false)
+	}
 	n += m
 	rest := s[n:]
 	switch {
@@ -354,14 +367,41 @@ var levelWords = [...]string{"CRITICAL", "WARNING", "SUCCESS", "NOTICE", "DEBUG"
 // levelWord reports whether s starts with a level name not followed by a
 // word character.
 func levelWord(s string) (level, rest string, ok bool) {
-	if s == "" || !isUpper(s[0]) {
+	if s == "" {
 		return "", "", false
 	}
-	for _, w := range levelWords {
-		// The first byte first: comparing the rest is a call.
-		if s[0] == w[0] && strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
-			return w, s[len(w):], true
+	// The first byte picks the words to try, in levelWords' order: only
+	// "WARNING" and "WARN" share one.
+	switch s[0] {
+	case 'I':
+		return levelWordIs(s, "INFO")
+	case 'E':
+		return levelWordIs(s, "ERROR")
+	case 'W':
+		if l, r, ok := levelWordIs(s, "WARNING"); ok {
+			return l, r, ok
 		}
+		return levelWordIs(s, "WARN")
+	case 'D':
+		return levelWordIs(s, "DEBUG")
+	case 'C':
+		return levelWordIs(s, "CRITICAL")
+	case 'S':
+		return levelWordIs(s, "SUCCESS")
+	case 'N':
+		return levelWordIs(s, "NOTICE")
+	case 'F':
+		return levelWordIs(s, "FATAL")
+	case 'T':
+		return levelWordIs(s, "TRACE")
+	}
+	return "", "", false
+}
+
+// levelWordIs is levelWord for the one word w.
+func levelWordIs(s, w string) (level, rest string, ok bool) {
+	if strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
+		return w, s[len(w):], true
 	}
 	return "", "", false
 }
@@ -493,6 +533,19 @@ func readFraction(s string, n int, sep byte, c *clock) int {
 	return n
 }
 
+// readMillis is readFraction(s, n, sep, c) deciding the common case, three
+// digits (milliseconds) or no fraction, without loops.
+func readMillis(s string, n int, sep byte, c *clock) int {
+	if n >= len(s) || s[n] != sep {
+		return n
+	}
+	if n+4 < len(s) && isDigit(s[n+1]) && isDigit(s[n+2]) && isDigit(s[n+3]) && !isDigit(s[n+4]) {
+		c.nsec = (int(s[n+1]-'0')*100 + int(s[n+2]-'0')*10 + int(s[n+3]-'0')) * 1e6
+		return n + 4
+	}
+	return readFraction(s, n, sep, c)
+}
+
 // secondCache remembers the last "YYYY-MM-DD HH:MM:SS" a bracketed header
 // began with and the time it denotes in loc; it is empty while loc is nil
 // (a header's location never is). The cached time is that
@@ -503,7 +556,11 @@ type secondCache struct {
 	text  dateTimeText // the date and time, as the header has them
 	clock clock        // text parsed, nsec 0
 	loc   *time.Location
-	t     time.Time // clock in loc
+	unix  int64 // clock in loc, as Unix seconds
+
+	// fields remembers the rank fields that follow the time (they do not
+	// depend on it).
+	fields rankCache
 }
 
 // scanDateTime is scanDateTime(s, '.') through the cache: a line that
@@ -517,12 +574,12 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 			sc.clock = c
 			sc.clock.nsec = 0
 			sc.loc = loc
-			sc.t = sc.clock.in(loc)
+			sc.unix = sc.clock.in(loc).Unix()
 		}
 		return c, n, ok
 	}
 	c := sc.clock
-	return c, readFraction(s, 19, '.', &c), true
+	return c, readMillis(s, 19, '.', &c), true
 }
 
 // dateTimeText is the 19 bytes of "YYYY-MM-DD HH:MM:SS" as three words,
@@ -552,7 +609,15 @@ func (sc *secondCache) in(c clock, loc *time.Location) time.Time {
 	if c.sec != k.sec || c.min != k.min || c.hour != k.hour || c.day != k.day || c.month != k.month || c.year != k.year {
 		return c.in(loc)
 	}
-	return sc.t.Add(time.Duration(c.nsec))
+	return sc.at(c.nsec)
+}
+
+// at is the cached second with nsec nanoseconds (0 <= nsec < 1e9) in it:
+// what time.Date returns for the reading, which is the Unix second its
+// fields denote in loc with the nanoseconds set, in loc. Building it so
+// skips time.Time.Add's carry and monotonic handling.
+func (sc *secondCache) at(nsec int) time.Time {
+	return time.Unix(sc.unix, int64(nsec)).In(sc.loc)
 }
 
 // fraction converts the digits after a decimal point to nanoseconds.

@@ -95,6 +95,11 @@ func wrapperPrefixLen(s string) int {
 	case c == '(':
 		return rayPrefixLen(s)
 	case c == '[':
+		if len(s) > 1 && isDigit(s[1]) {
+			// An sglang header (most lines) or a CI time: the torchrun
+			// and kubectl prefixes start with a letter.
+			return bracketedTimeLen(s)
+		}
 		if n := rankPrefixLen(s); n > 0 {
 			return n
 		}
