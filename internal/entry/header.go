@@ -35,6 +35,42 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 	if s == "" {
 		return header{}, false
 	}
+	if s[0] == '[' && sc != nil && sc.loc == loc && loc != nil && len(s) > 20 && sc.holds(s[1:20]) {
+		// Most lines: an srt or uvicorn header in the cached second,
+		// "[ts DP0 TP0] msg" or "[ts] LEVEL:     msg" with a fraction of
+		// three digits or none. They are read here in one pass, each
+		// header built where it is returned (it is large, and copying it
+		// out of a call costs as much as reading it). Any other line
+		// goes on to the general path below, which may still find a
+		// header (a longer fraction, " encode_server", a level uvicorn
+		// does not print).
+		n, nsec, ok := 20, 0, true // n: where the time ends
+		if s[20] == '.' {
+			ok = len(s) >= 26 && isDigit(s[21]) && isDigit(s[22]) && isDigit(s[23]) && !isDigit(s[24])
+			if ok {
+				nsec = (int(s[21]-'0')*100 + int(s[22]-'0')*10 + int(s[23]-'0')) * 1e6
+				n = 24
+			}
+		}
+		if ok && s[n] == ']' {
+			// uvicornAfterTime, then srtAfterTime without ranks.
+			if n+1 < len(s) && s[n+1] == ' ' {
+				if lvl, after, ok := uvicornLevelWord(s[n+2:]); ok {
+					return header{format: FormatUvicorn, ranks: NoRanks, time: sc.at(nsec), level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
+				}
+				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks, msg: s[n+2:]}, true
+			}
+			if n+1 == len(s) {
+				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}, true
+			}
+		} else if ok {
+			ranks, m := sc.fields.ranks(s[n:])
+			n += m
+			if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
+				return header{format: FormatSRT, time: sc.at(nsec), ranks: ranks, msg: s[n+2:]}, true
+			}
+		}
+	}
 	if s[0] == '[' {
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
@@ -580,6 +616,13 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 	}
 	c := sc.clock
 	return c, readMillis(s, 19, '.', &c), true
+}
+
+// holds reports whether the 19 bytes of t are the cached second's text.
+func (sc *secondCache) holds(t string) bool {
+	_ = t[18]
+	return le64(t[0:8]) == sc.text[0] && le64(t[8:16]) == sc.text[1] &&
+		uint64(t[16])|uint64(t[17])<<8|uint64(t[18])<<16 == sc.text[2]
 }
 
 // dateTimeText is the 19 bytes of "YYYY-MM-DD HH:MM:SS" as three words,
