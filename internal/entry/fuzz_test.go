@@ -186,6 +186,9 @@ func FuzzParseLine(f *testing.F) {
 		if got, want := wrapperPrefixLen(line), wrapperPrefixLenInOrder(line); got != want {
 			t.Fatalf("wrapperPrefixLen(%q) = %d; the prefixes in order say %d", line, got, want)
 		}
+		if got, want := wrapperPrefixesLen(line), wrapperPrefixesLenInOrder(line); got != want {
+			t.Fatalf("wrapperPrefixesLen(%q) = %d; the prefixes in order say %d", line, got, want)
+		}
 		if typ, msg, ok := parseExceptionLine(text); ok && !strings.HasPrefix(text, typ) || !strings.HasSuffix(text, msg) {
 			t.Fatalf("parseExceptionLine(%q) = %q, %q", text, typ, msg)
 		}

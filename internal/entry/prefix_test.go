@@ -398,6 +398,16 @@ func TestGlogAt(t *testing.T) {
 		{"3: E0521 16:22:21 no fraction", 0},
 		{strings.Repeat("a ", 50) + "E0521 16:22:21.694042 162 a.cpp:1] x", 0}, // beyond the bound
 		{"no colon at all", 0},
+		// Semicolons next to colons (the word-at-a-time search flags
+		// them too), a header at the last place the bound allows and
+		// one byte after it, and headers across word boundaries.
+		{"host-7 | 2026;;;;:;: E0521 16:22:21.694042 162 t.cpp:877] x", len("host-7 | 2026;;;;:;: ")},
+		{strings.Repeat("a", 95) + " E0521 16:22:21.694042 162 a.cpp:1] x", 96},
+		{strings.Repeat("a", 96) + " E0521 16:22:21.694042 162 a.cpp:1] x", 0},
+		{"1234567 E0521 16:22:21.694042 162 a.cpp:1] x", 8},
+		{"1 E0521 16:22:21.694042 162 a.cpp:1] x", 2},
+		{"1:", 0},
+		{"12345678 E0521 16", 0},
 	} {
 		if got := glogAt(tt.s); got != tt.want {
 			t.Errorf("glogAt(%q) = %d, want %d", tt.s, got, tt.want)

@@ -141,29 +141,3 @@ func TestParseHeaderCachedStream(t *testing.T) {
 		}
 	}
 }
-
-// levelWordByList is levelWord as a loop over levelWords in order: the
-// reference for its first-byte dispatch.
-func levelWordByList(s string) (level, rest string, ok bool) {
-	for _, w := range levelWords {
-		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
-			return w, s[len(w):], true
-		}
-	}
-	return "", "", false
-}
-
-// wrapperPrefixLenInOrder is wrapperPrefixLen trying every prefix form of
-// its first byte in order: the reference for its shortcuts.
-func wrapperPrefixLenInOrder(s string) int {
-	if s != "" && s[0] == '[' {
-		if n := rankPrefixLen(s); n > 0 {
-			return n
-		}
-		if n := bracketedTimeLen(s); n > 0 {
-			return n
-		}
-		return podPrefixLen(s)
-	}
-	return wrapperPrefixLen(s)
-}

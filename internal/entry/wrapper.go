@@ -36,13 +36,20 @@ func wrapperSpan(s string) (base string, start, end int) {
 	}
 	start = wrapperPrefixesLen(s)
 	t := strings.TrimSuffix(s[start:], "\r")
-	t = trimRaySuffix(t)
+	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
+		t = trimRaySuffix(t)
+	}
 	return s, start, start + len(t)
 }
 
 // wrapperPrefixesLen returns the length of the stacked wrapper prefixes at
 // the start of s.
 func wrapperPrefixesLen(s string) int {
+	if len(s) > 11 && s[0] == '[' && isDigit(s[1]) && s[11] != 'T' {
+		// An sglang header (most lines): of the prefixes in brackets,
+		// only a CI time starts with a digit, and it has a "T" there.
+		return 0
+	}
 	start := 0
 	for pass := 0; pass < maxWrapperPasses; pass++ {
 		n := wrapperPrefixLen(s[start:])
