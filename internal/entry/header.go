@@ -63,11 +63,14 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 			if n+1 == len(s) {
 				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}, true
 			}
-		} else if ok {
-			ranks, m := sc.fields.ranks(s[n:])
-			n += m
-			if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
-				return header{format: FormatSRT, time: sc.at(nsec), ranks: ranks, msg: s[n+2:]}, true
+		} else if ok && s[n] == ' ' {
+			// The ranks from the table, copied from their slot into
+			// the header.
+			if sl := sc.fields.lookup(s[n:]); sl != nil {
+				n += sl.n
+				if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
+					return header{format: FormatSRT, time: sc.at(nsec), ranks: sl.ranks, msg: s[n+2:]}, true
+				}
 			}
 		}
 	}

@@ -50,8 +50,19 @@ func (rc *rankCache) ranks(s string) (Ranks, int) {
 	if s == "" || s[0] != ' ' {
 		return NoRanks, 0 // no field: nothing to look up
 	}
+	if sl := rc.lookup(s); sl != nil {
+		return sl.ranks, sl.n
+	}
+	return parseRanks(s, false)
+}
+
+// lookup returns the slot that holds parseRanks(s, false), filling it on
+// a miss, or nil when s has no "]" in its first 16 bytes. s starts with a
+// space, so a key is never zero. The slot stays valid until the next
+// lookup.
+func (rc *rankCache) lookup(s string) *rankSlot {
 	if len(s) < 16 {
-		return parseRanks(s, false)
+		return nil
 	}
 	w0 := le64(s[0:8])
 	w1 := le64(s[8:16])
@@ -66,23 +77,24 @@ func (rc *rankCache) ranks(s string) (Ranks, int) {
 		end := bits.TrailingZeros64((x-onesBytes)&^x&highBits)/8 + 1
 		k0, k1 = w0, w1&(1<<(8*uint(end))-1)
 	} else {
-		return parseRanks(s, false) // a longer field
+		return nil // a longer field
 	}
 	h := uint((k0*0x9e3779b97f4a7c15 ^ k1*0xc2b2ae3d27d4eb4f) >> (64 - rankCacheBits))
 	free := h
 	for p := uint(0); p < rankProbes; p++ {
 		sl := &rc.slots[(h+p)%rankCacheSize]
 		if sl.k0 == k0 && sl.k1 == k1 {
-			return sl.ranks, sl.n
+			return sl
 		}
 		if sl.k0 == 0 {
 			free = (h + p) % rankCacheSize
 			break
 		}
 	}
-	r, n := parseRanks(s, false)
-	rc.slots[free] = rankSlot{k0: k0, k1: k1, ranks: r, n: n}
-	return r, n
+	sl := &rc.slots[free]
+	sl.ranks, sl.n = parseRanks(s, false)
+	sl.k0, sl.k1 = k0, k1
+	return sl
 }
 
 // le64 reads 8 bytes of s (it has 8) as a little-endian word: one load.
