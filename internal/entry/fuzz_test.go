@@ -186,6 +186,14 @@ func FuzzParseLine(f *testing.F) {
 		if got, want := wrapperPrefixLen(line), wrapperPrefixLenInOrder(line); got != want {
 			t.Fatalf("wrapperPrefixLen(%q) = %d; the prefixes in order say %d", line, got, want)
 		}
+		for _, sub := range []struct {
+			s string
+			k int
+		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
+			if got, want := indexByRare(line, sub.s, sub.k), strings.Index(line, sub.s); got != want {
+				t.Fatalf("indexByRare(%q, %q, %d) = %d, strings.Index %d", line, sub.s, sub.k, got, want)
+			}
+		}
 		if got, want := wrapperPrefixesLen(line), wrapperPrefixesLenInOrder(line); got != want {
 			t.Fatalf("wrapperPrefixesLen(%q) = %d; the prefixes in order say %d", line, got, want)
 		}

@@ -414,3 +414,22 @@ func TestGlogAt(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexByRare(t *testing.T) {
+	for _, s := range []string{
+		"", "x", "above exception", "The above exception was the direct cause of the following exception:",
+		"xx above exceptio above exception above exception", "abovexexception above exception",
+		`  File "a.py", line 1, in f`, `File File "`, `Fil File "x"`, "F", `x: File "`, `x: File`,
+		"During handling of the above exception, another exception occurred:",
+		`[2026-05-28 00:00:00.134] INFO:     10.2.228.99:41713 - "POST /generate HTTP/1.1" 200 OK`,
+	} {
+		for _, sub := range []struct {
+			s string
+			k int
+		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
+			if got, want := indexByRare(s, sub.s, sub.k), strings.Index(s, sub.s); got != want {
+				t.Errorf("indexByRare(%q, %q, %d) = %d, strings.Index %d", s, sub.s, sub.k, got, want)
+			}
+		}
+	}
+}
