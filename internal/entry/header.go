@@ -35,7 +35,10 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 	if s == "" {
 		return header{}, false
 	}
-	if s[0] == '[' && sc != nil && sc.loc == loc && loc != nil && len(s) > 20 && sc.holds(s[1:20]) {
+	if s[0] == '[' && sc != nil && sc.loc == loc && loc != nil && len(s) > 20 &&
+		// The cached second's text, compared here (as a call, the
+		// comparison is too large to be inlined).
+		le64(s[1:9]) == sc.text[0] && le64(s[9:17]) == sc.text[1] && uint64(s[17])|uint64(s[18])<<8|uint64(s[19])<<16 == sc.text[2] {
 		// Most lines: an srt or uvicorn header in the cached second,
 		// "[ts DP0 TP0] msg" or "[ts] LEVEL:     msg" with a fraction of
 		// three digits or none. They are read here in one pass, each
@@ -619,13 +622,6 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 	}
 	c := sc.clock
 	return c, readMillis(s, 19, '.', &c), true
-}
-
-// holds reports whether the 19 bytes of t are the cached second's text.
-func (sc *secondCache) holds(t string) bool {
-	_ = t[18]
-	return le64(t[0:8]) == sc.text[0] && le64(t[8:16]) == sc.text[1] &&
-		uint64(t[16])|uint64(t[17])<<8|uint64(t[18])<<16 == sc.text[2]
 }
 
 // dateTimeText is the 19 bytes of "YYYY-MM-DD HH:MM:SS" as three words,

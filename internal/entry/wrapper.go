@@ -34,7 +34,9 @@ func wrapperSpan(s string) (base string, start, end int) {
 			s = s[i+1:]
 		}
 	}
-	start = wrapperPrefixesLen(s)
+	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		start = wrapperPrefixesLen(s)
+	}
 	t := strings.TrimSuffix(s[start:], "\r")
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
@@ -45,9 +47,7 @@ func wrapperSpan(s string) (base string, start, end int) {
 // wrapperPrefixesLen returns the length of the stacked wrapper prefixes at
 // the start of s.
 func wrapperPrefixesLen(s string) int {
-	if len(s) > 11 && s[0] == '[' && isDigit(s[1]) && s[11] != 'T' {
-		// An sglang header (most lines): of the prefixes in brackets,
-		// only a CI time starts with a digit, and it has a "T" there.
+	if isSGLangStart(s) {
 		return 0
 	}
 	start := 0
@@ -59,6 +59,13 @@ func wrapperPrefixesLen(s string) int {
 		start += n
 	}
 	return start
+}
+
+// isSGLangStart reports whether s starts the way an sglang header does and
+// so holds no wrapper prefix: of the prefixes in brackets, only a CI time
+// starts with a digit, and it has a "T" where an sglang header has a space.
+func isSGLangStart(s string) bool {
+	return len(s) > 11 && s[0] == '[' && isDigit(s[1]) && s[11] != 'T'
 }
 
 // stripANSI removes CSI escape sequences (SGR colours, erase-line). A lone
