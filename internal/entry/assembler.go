@@ -530,7 +530,7 @@ func firstSpace(s string) int {
 		// the lowest with its top bit set in z (a byte above it may be a
 		// false one).
 		x := binary.LittleEndian.Uint64([]byte(s[1:9])) ^ spaces
-		if z := (x - lowBits) &^ x & highBits; z != 0 {
+		if z := (x - onesBytes) &^ x & highBits; z != 0 {
 			return 1 + bits.TrailingZeros64(z)/8
 		}
 		i = 9
@@ -543,12 +543,9 @@ func firstSpace(s string) int {
 	return -1
 }
 
-// Byte-wise constants for inert's search of eight bytes at once.
-const (
-	spaces   = 0x2020202020202020
-	lowBits  = 0x0101010101010101
-	highBits = 0x8080808080808080
-)
+// spaces is a word of eight spaces, for firstSpace (onesBytes and
+// highBits are with the rank table's).
+const spaces = ' ' * onesBytes
 
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds

@@ -156,11 +156,20 @@ func FuzzParseLine(f *testing.F) {
 		if ok && !strings.HasSuffix(text, h.msg) {
 			t.Fatalf("parseHeader(%q): message %q is not its tail", text, h.msg)
 		}
-		// Read through a cache that holds the line's own second, and the
-		// same second with another fraction: the same header either way.
+		// Read through a cache that holds the line's own second and rank
+		// field, the same again, the same second with another fraction,
+		// and the line's own start behind another field and tail: the
+		// same header either way.
 		var sc secondCache
 		parseHeaderCached(text, ref, time.UTC, &sc)
-		for _, l := range []string{text, "[2026-07-01 00:00:00.5 TP0] x"} {
+		again := []string{text, text, "[2026-07-01 00:00:00.5 TP0] x"}
+		if len(text) > 24 {
+			again = append(again, text[:24]+" DP1 TP1] y", text[:20]+"] INFO:     z", text[:20]+".123"+text[20:])
+		}
+		if k := strings.IndexByte(text, ']'); k >= 0 {
+			again = append(again, text[:k+1]+" tail", text[:k+1])
+		}
+		for _, l := range again {
 			want, wantOK := parseHeader(l, ref, time.UTC)
 			got, gotOK := parseHeaderCached(l, ref, time.UTC, &sc)
 			if gotOK != wantOK || got.time != want.time || got.msg != want.msg || got.ranks != want.ranks || got.level != want.level {
@@ -169,6 +178,24 @@ func FuzzParseLine(f *testing.F) {
 		}
 		if n, ok := parseNative(text, ref, time.UTC); ok && (n.kind == "" || !validLevel(normLevel(n.level)) || n.level != "" && normLevel(n.level) == "") {
 			t.Fatalf("parseNative(%q) = %+v", text, n)
+		}
+		lvl, rest, lok := levelWord(text)
+		if wl, wr, wok := levelWordByList(text); lvl != wl || rest != wr || lok != wok {
+			t.Fatalf("levelWord(%q) = %q, %q, %v; by the list %q, %q, %v", text, lvl, rest, lok, wl, wr, wok)
+		}
+		if got, want := wrapperPrefixLen(line), wrapperPrefixLenInOrder(line); got != want {
+			t.Fatalf("wrapperPrefixLen(%q) = %d; the prefixes in order say %d", line, got, want)
+		}
+		for _, sub := range []struct {
+			s string
+			k int
+		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
+			if got, want := indexByRare(line, sub.s, sub.k), strings.Index(line, sub.s); got != want {
+				t.Fatalf("indexByRare(%q, %q, %d) = %d, strings.Index %d", line, sub.s, sub.k, got, want)
+			}
+		}
+		if got, want := wrapperPrefixesLen(line), wrapperPrefixesLenInOrder(line); got != want {
+			t.Fatalf("wrapperPrefixesLen(%q) = %d; the prefixes in order say %d", line, got, want)
 		}
 		if typ, msg, ok := parseExceptionLine(text); ok && !strings.HasPrefix(text, typ) || !strings.HasSuffix(text, msg) {
 			t.Fatalf("parseExceptionLine(%q) = %q, %q", text, typ, msg)

@@ -35,6 +35,48 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 	if s == "" {
 		return header{}, false
 	}
+	if s[0] == '[' && sc != nil && sc.loc == loc && loc != nil && len(s) > 20 &&
+		// The cached second's text, compared here (as a call, the
+		// comparison is too large to be inlined).
+		le64(s[1:9]) == sc.text[0] && le64(s[9:17]) == sc.text[1] && uint64(s[17])|uint64(s[18])<<8|uint64(s[19])<<16 == sc.text[2] {
+		// Most lines: an srt or uvicorn header in the cached second,
+		// "[ts DP0 TP0] msg" or "[ts] LEVEL:     msg" with a fraction of
+		// three digits or none. They are read here in one pass, each
+		// header built where it is returned (it is large, and copying it
+		// out of a call costs as much as reading it). Any other line
+		// goes on to the general path below, which may still find a
+		// header (a longer fraction, " encode_server", a level uvicorn
+		// does not print).
+		n, nsec, ok := 20, 0, true // n: where the time ends
+		if s[20] == '.' {
+			ok = len(s) >= 26 && isDigit(s[21]) && isDigit(s[22]) && isDigit(s[23]) && !isDigit(s[24])
+			if ok {
+				nsec = (int(s[21]-'0')*100 + int(s[22]-'0')*10 + int(s[23]-'0')) * 1e6
+				n = 24
+			}
+		}
+		if ok && s[n] == ']' {
+			// uvicornAfterTime, then srtAfterTime without ranks.
+			if n+1 < len(s) && s[n+1] == ' ' {
+				if lvl, after, ok := uvicornLevelWord(s[n+2:]); ok {
+					return header{format: FormatUvicorn, ranks: NoRanks, time: sc.at(nsec), level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
+				}
+				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks, msg: s[n+2:]}, true
+			}
+			if n+1 == len(s) {
+				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}, true
+			}
+		} else if ok && s[n] == ' ' {
+			// The ranks from the table, copied from their slot into
+			// the header.
+			if sl := sc.fields.lookup(s[n:]); sl != nil {
+				n += sl.n
+				if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
+					return header{format: FormatSRT, time: sc.at(nsec), ranks: sl.ranks, msg: s[n+2:]}, true
+				}
+			}
+		}
+	}
 	if s[0] == '[' {
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
@@ -105,26 +147,33 @@ func closesAfterTime(s string, n int) bool { return n+2 < len(s) && s[1+n] == ']
 // uvicornAfterTime is parseUvicorn on "[ts] LEVEL:     msg" once the time
 // c, n bytes after the "[", has been read and closesAfterTime holds.
 func uvicornAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
-	rest := s[n+3:]
-	if _, _, ok := levelWord(rest); !ok {
+	lvl, after, ok := uvicornLevelWord(s[n+3:])
+	if !ok {
 		return header{}, false // before the time is converted
 	}
-	return uvicornLevel(rest, sc.in(c, loc))
+	return header{format: FormatUvicorn, ranks: NoRanks, time: sc.in(c, loc), level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
 }
 
 // uvicornLevel matches "LEVEL:     msg", the part after any time t.
 func uvicornLevel(rest string, t time.Time) (header, bool) {
-	h := header{format: FormatUvicorn, ranks: NoRanks, time: t}
+	lvl, after, ok := uvicornLevelWord(rest)
+	if !ok {
+		return header{}, false
+	}
+	return header{format: FormatUvicorn, ranks: NoRanks, time: t, level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
+}
+
+// uvicornLevelWord reads the level of "LEVEL:     msg" and what follows
+// it, from the ":".
+func uvicornLevelWord(rest string) (level, after string, ok bool) {
 	lvl, after, ok := levelWord(rest)
 	if !ok || lvl == "NOTICE" || lvl == "WARN" || lvl == "FATAL" || lvl == "SUCCESS" {
-		return header{}, false
+		return "", "", false
 	}
 	if len(after) < 2 || after[0] != ':' || after[1] != ' ' {
-		return header{}, false
+		return "", "", false
 	}
-	h.level = lvl
-	h.msg = strings.TrimLeft(after[1:], " ")
-	return h, true
+	return lvl, after, true
 }
 
 // parseSRT matches the current sglang header after its "[":
@@ -150,7 +199,13 @@ func parseSRT(s string, loc *time.Location, ref time.Time) (header, bool) {
 // srtAfterTime is parseSRT once the time c, the first n bytes of s, has
 // been read.
 func srtAfterTime(s string, c clock, n int, loc *time.Location, sc *secondCache) (header, bool) {
-	ranks, m := parseRanks(s[n:], false)
+	var ranks Ranks
+	var m int
+	if sc != nil {
+		ranks, m = sc.fields.ranks(s[n:])
+	} else {
+		ranks, m = parseRanks(s[n:], false)
+	}
 	n += m
 	rest := s[n:]
 	switch {
@@ -354,14 +409,41 @@ var levelWords = [...]string{"CRITICAL", "WARNING", "SUCCESS", "NOTICE", "DEBUG"
 // levelWord reports whether s starts with a level name not followed by a
 // word character.
 func levelWord(s string) (level, rest string, ok bool) {
-	if s == "" || !isUpper(s[0]) {
+	if s == "" {
 		return "", "", false
 	}
-	for _, w := range levelWords {
-		// The first byte first: comparing the rest is a call.
-		if s[0] == w[0] && strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
-			return w, s[len(w):], true
+	// The first byte picks the words to try, in levelWords' order: only
+	// "WARNING" and "WARN" share one.
+	switch s[0] {
+	case 'I':
+		return levelWordIs(s, "INFO")
+	case 'E':
+		return levelWordIs(s, "ERROR")
+	case 'W':
+		if l, r, ok := levelWordIs(s, "WARNING"); ok {
+			return l, r, ok
 		}
+		return levelWordIs(s, "WARN")
+	case 'D':
+		return levelWordIs(s, "DEBUG")
+	case 'C':
+		return levelWordIs(s, "CRITICAL")
+	case 'S':
+		return levelWordIs(s, "SUCCESS")
+	case 'N':
+		return levelWordIs(s, "NOTICE")
+	case 'F':
+		return levelWordIs(s, "FATAL")
+	case 'T':
+		return levelWordIs(s, "TRACE")
+	}
+	return "", "", false
+}
+
+// levelWordIs is levelWord for the one word w.
+func levelWordIs(s, w string) (level, rest string, ok bool) {
+	if strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
+		return w, s[len(w):], true
 	}
 	return "", "", false
 }
@@ -493,6 +575,19 @@ func readFraction(s string, n int, sep byte, c *clock) int {
 	return n
 }
 
+// readMillis is readFraction(s, n, sep, c) deciding the common case, three
+// digits (milliseconds) or no fraction, without loops.
+func readMillis(s string, n int, sep byte, c *clock) int {
+	if n >= len(s) || s[n] != sep {
+		return n
+	}
+	if n+4 < len(s) && isDigit(s[n+1]) && isDigit(s[n+2]) && isDigit(s[n+3]) && !isDigit(s[n+4]) {
+		c.nsec = (int(s[n+1]-'0')*100 + int(s[n+2]-'0')*10 + int(s[n+3]-'0')) * 1e6
+		return n + 4
+	}
+	return readFraction(s, n, sep, c)
+}
+
 // secondCache remembers the last "YYYY-MM-DD HH:MM:SS" a bracketed header
 // began with and the time it denotes in loc; it is empty while loc is nil
 // (a header's location never is). The cached time is that
@@ -503,7 +598,11 @@ type secondCache struct {
 	text  dateTimeText // the date and time, as the header has them
 	clock clock        // text parsed, nsec 0
 	loc   *time.Location
-	t     time.Time // clock in loc
+	unix  int64 // clock in loc, as Unix seconds
+
+	// fields remembers the rank fields that follow the time (they do not
+	// depend on it).
+	fields rankCache
 }
 
 // scanDateTime is scanDateTime(s, '.') through the cache: a line that
@@ -517,12 +616,12 @@ func (sc *secondCache) scanDateTime(s string, loc *time.Location) (clock, int, b
 			sc.clock = c
 			sc.clock.nsec = 0
 			sc.loc = loc
-			sc.t = sc.clock.in(loc)
+			sc.unix = sc.clock.in(loc).Unix()
 		}
 		return c, n, ok
 	}
 	c := sc.clock
-	return c, readFraction(s, 19, '.', &c), true
+	return c, readMillis(s, 19, '.', &c), true
 }
 
 // dateTimeText is the 19 bytes of "YYYY-MM-DD HH:MM:SS" as three words,
@@ -552,7 +651,15 @@ func (sc *secondCache) in(c clock, loc *time.Location) time.Time {
 	if c.sec != k.sec || c.min != k.min || c.hour != k.hour || c.day != k.day || c.month != k.month || c.year != k.year {
 		return c.in(loc)
 	}
-	return sc.t.Add(time.Duration(c.nsec))
+	return sc.at(c.nsec)
+}
+
+// at is the cached second with nsec nanoseconds (0 <= nsec < 1e9) in it:
+// what time.Date returns for the reading, which is the Unix second its
+// fields denote in loc with the nanoseconds set, in loc. Building it so
+// skips time.Time.Add's carry and monotonic handling.
+func (sc *secondCache) at(nsec int) time.Time {
+	return time.Unix(sc.unix, int64(nsec)).In(sc.loc)
 }
 
 // fraction converts the digits after a decimal point to nanoseconds.

@@ -279,6 +279,22 @@ func FuzzParseRanks(f *testing.F) {
 		if got != want || gn != wn {
 			t.Fatalf("parseRanks(%q, %v) = %+v, %d; by the list %+v, %d", s, lenient, got, gn, want, wn)
 		}
+		if lenient {
+			return
+		}
+		// Through the rank cache: filled by s, then hit by s and by s's
+		// field behind other tails.
+		var rc rankCache
+		lines := []string{s, s}
+		if k := strings.IndexByte(s, ']'); k >= 0 {
+			lines = append(lines, s[:k+1], s[:k+1]+" DP1 TP2]", s[:k+1]+"P]"+s)
+		}
+		for _, l := range lines {
+			want, wn := parseRanks(l, false)
+			if got, gn := rc.ranks(l); got != want || gn != wn {
+				t.Fatalf("cached ranks(%q) after %q = %+v, %d; parseRanks %+v, %d", l, s, got, gn, want, wn)
+			}
+		}
 	})
 }
 

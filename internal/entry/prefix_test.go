@@ -398,9 +398,38 @@ func TestGlogAt(t *testing.T) {
 		{"3: E0521 16:22:21 no fraction", 0},
 		{strings.Repeat("a ", 50) + "E0521 16:22:21.694042 162 a.cpp:1] x", 0}, // beyond the bound
 		{"no colon at all", 0},
+		// Semicolons next to colons (the word-at-a-time search flags
+		// them too), a header at the last place the bound allows and
+		// one byte after it, and headers across word boundaries.
+		{"host-7 | 2026;;;;:;: E0521 16:22:21.694042 162 t.cpp:877] x", len("host-7 | 2026;;;;:;: ")},
+		{strings.Repeat("a", 95) + " E0521 16:22:21.694042 162 a.cpp:1] x", 96},
+		{strings.Repeat("a", 96) + " E0521 16:22:21.694042 162 a.cpp:1] x", 0},
+		{"1234567 E0521 16:22:21.694042 162 a.cpp:1] x", 8},
+		{"1 E0521 16:22:21.694042 162 a.cpp:1] x", 2},
+		{"1:", 0},
+		{"12345678 E0521 16", 0},
 	} {
 		if got := glogAt(tt.s); got != tt.want {
 			t.Errorf("glogAt(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestIndexByRare(t *testing.T) {
+	for _, s := range []string{
+		"", "x", "above exception", "The above exception was the direct cause of the following exception:",
+		"xx above exceptio above exception above exception", "abovexexception above exception",
+		`  File "a.py", line 1, in f`, `File File "`, `Fil File "x"`, "F", `x: File "`, `x: File`,
+		"During handling of the above exception, another exception occurred:",
+		`[2026-05-28 00:00:00.134] INFO:     10.2.228.99:41713 - "POST /generate HTTP/1.1" 200 OK`,
+	} {
+		for _, sub := range []struct {
+			s string
+			k int
+		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
+			if got, want := indexByRare(s, sub.s, sub.k), strings.Index(s, sub.s); got != want {
+				t.Errorf("indexByRare(%q, %q, %d) = %d, strings.Index %d", s, sub.s, sub.k, got, want)
+			}
 		}
 	}
 }

@@ -34,15 +34,22 @@ func wrapperSpan(s string) (base string, start, end int) {
 			s = s[i+1:]
 		}
 	}
-	start = wrapperPrefixesLen(s)
+	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		start = wrapperPrefixesLen(s)
+	}
 	t := strings.TrimSuffix(s[start:], "\r")
-	t = trimRaySuffix(t)
+	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
+		t = trimRaySuffix(t)
+	}
 	return s, start, start + len(t)
 }
 
 // wrapperPrefixesLen returns the length of the stacked wrapper prefixes at
 // the start of s.
 func wrapperPrefixesLen(s string) int {
+	if isSGLangStart(s) {
+		return 0
+	}
 	start := 0
 	for pass := 0; pass < maxWrapperPasses; pass++ {
 		n := wrapperPrefixLen(s[start:])
@@ -52,6 +59,13 @@ func wrapperPrefixesLen(s string) int {
 		start += n
 	}
 	return start
+}
+
+// isSGLangStart reports whether s starts the way an sglang header does and
+// so holds no wrapper prefix: of the prefixes in brackets, only a CI time
+// starts with a digit, and it has a "T" where an sglang header has a space.
+func isSGLangStart(s string) bool {
+	return len(s) > 11 && s[0] == '[' && isDigit(s[1]) && s[11] != 'T'
 }
 
 // stripANSI removes CSI escape sequences (SGR colours, erase-line). A lone
@@ -95,6 +109,11 @@ func wrapperPrefixLen(s string) int {
 	case c == '(':
 		return rayPrefixLen(s)
 	case c == '[':
+		if len(s) > 1 && isDigit(s[1]) {
+			// An sglang header (most lines) or a CI time: the torchrun
+			// and kubectl prefixes start with a letter.
+			return bracketedTimeLen(s)
+		}
 		if n := rankPrefixLen(s); n > 0 {
 			return n
 		}
