@@ -69,6 +69,10 @@ type Stream struct {
 	dup *os.File // a pollable duplicate of an *os.File reader, closed by Run
 }
 
+// streamBufferSize is the read buffer of a Stream: one stream is read at a
+// time, so it can be larger than the tailer's per file, for fewer reads.
+const streamBufferSize = 256 << 10
+
 // NewStream validates cfg and builds a Stream over r.
 func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	cfg, err := cfg.withDefaults()
@@ -80,7 +84,9 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	}
 	s := &Stream{cfg: cfg, r: r}
 	if f, ok := r.(*os.File); ok {
-		if p := pollable(f); p != f { // so that Run can stop a read of stdin
+		if lf := openLocalFile(f); lf != nil { // a regular file needs no unblocking
+			s.r = lf
+		} else if p := pollable(f); p != f { // so that Run can stop a read of stdin
 			s.r, s.dup = p, p
 		}
 	}
@@ -95,12 +101,20 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 // descriptor for this) and otherwise closes it when it is an io.Closer; a
 // reader with neither is abandoned only at its next read. Run is called once.
 func (s *Stream) Run(ctx context.Context, emit Emit) error {
+	return s.RunLent(ctx, func(l *Line) error { return emit(ctx, *l) })
+}
+
+// RunLent is Run for a consumer that takes each line by pointer: the Line
+// is the stream's own, reused for every line, and fn must neither change
+// it nor keep the pointer past its return. It saves copying the Line for
+// every line. Run or RunLent is called once.
+func (s *Stream) RunLent(ctx context.Context, fn func(*Line) error) error {
 	if s.dup != nil {
 		defer s.dup.Close()
 	}
 	stop := context.AfterFunc(ctx, func() { unblock(s.r) })
 	defer stop()
-	err := pump(ctx, s.r, s.cfg, emit)
+	err := pumpLent(ctx, s.r, s.cfg, streamBufferSize, fn)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -109,6 +123,10 @@ func (s *Stream) Run(ctx context.Context, emit Emit) error {
 
 // unblock makes a pending Read on r return.
 func unblock(r io.Reader) {
+	if lf, ok := r.(*localFile); ok {
+		lf.stop()
+		return
+	}
 	type deadliner interface{ SetReadDeadline(time.Time) error }
 	if d, ok := r.(deadliner); ok && d.SetReadDeadline(time.Unix(1, 0)) == nil {
 		return
@@ -143,8 +161,15 @@ func (c *readClock) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// pump reads r to its end and delivers its lines.
-func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err error) {
+// pump reads r to its end and delivers its lines, each a Line of its own,
+// through a read buffer of the tailer's size.
+func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
+	return pumpLent(ctx, r, cfg, readBufferSize, func(l *Line) error { return emit(ctx, *l) })
+}
+
+// pumpLent reads r to its end, size bytes a read at most, and delivers its
+// lines in one Line that it reuses.
+func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit func(*Line) error) (err error) {
 	if cfg.Flush != nil {
 		// What the last lines left held is handed on at the end, whatever
 		// ended the input.
@@ -155,7 +180,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 		}()
 	}
 	clock := &readClock{r: r, now: cfg.Now, ctx: ctx, flush: cfg.Flush}
-	sp := newSplitter(clock, physicalBound(cfg.Format, cfg.MaxLineBytes))
+	sp := newSplitterSize(clock, physicalBound(cfg.Format, cfg.MaxLineBytes), size)
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64
 	var lines, cut int64
@@ -174,12 +199,12 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 			o.Add(cfg.Source, CountFramingErrors, fr.bad)
 		}
 	}()
+	l := &Line{}
 	deliver := func(f frame) error {
 		lines++
 		if f.truncated {
 			cut++
 		}
-		l := Line{End: f.end, Next: fr.resume(pos)}
 		l.Text = lineText(f.text, cfg.Borrow)
 		l.Source = cfg.Source
 		l.Stream = f.stream
@@ -192,7 +217,8 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 			l.Time = clock.t
 		}
 		l.Truncated = f.truncated
-		return emit(ctx, l)
+		l.End, l.Next = f.end, fr.resume(pos)
+		return emit(l)
 	}
 	for {
 		b, raw, c, err := sp.next()
@@ -211,7 +237,29 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 		}
 		off := pos
 		pos += raw
-		if err := fr.push(b, off, pos, c, deliver); err != nil {
+		if fr.format != FormatRaw {
+			if err := fr.push(b, off, pos, c, deliver); err != nil {
+				return err
+			}
+			continue
+		}
+		// A raw line is the physical line as it is (framer.raw), with no
+		// partial line held before it: it is delivered here directly.
+		if len(b) > fr.max {
+			b, c = b[:fr.max], true
+		}
+		lines++
+		if c {
+			cut++
+		}
+		l.Text = lineText(b, cfg.Borrow)
+		l.Source = cfg.Source
+		l.Stream = cfg.Stream
+		l.Offset = off
+		l.Time = clock.t
+		l.Truncated = c
+		l.End, l.Next = pos, pos
+		if err := emit(l); err != nil {
 			return err
 		}
 	}
