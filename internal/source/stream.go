@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -200,13 +201,13 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 		}
 	}()
 	l := &Line{}
+	l.Source = cfg.Source
 	deliver := func(f frame) error {
 		lines++
 		if f.truncated {
 			cut++
 		}
 		l.Text = lineText(f.text, cfg.Borrow)
-		l.Source = cfg.Source
 		l.Stream = f.stream
 		if l.Stream == "" {
 			l.Stream = cfg.Stream
@@ -221,6 +222,41 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 		return emit(l)
 	}
 	for {
+		// Raw lines that lie whole in the read buffer are cut here as
+		// splitter.next cuts them and delivered as framer.raw does, with no
+		// call a line: a raw line is its physical line, and no partial line
+		// is held before it. Lines across reads take the general way below.
+		for fr.format == FormatRaw && sp.n == 0 {
+			rest := sp.rb[sp.lo:sp.hi]
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				break
+			}
+			sp.lo += i + 1
+			b, c := rest[:i], i > sp.max
+			if c {
+				b = b[:sp.max]
+			} else if i > 0 && b[i-1] == '\r' {
+				b = b[:i-1]
+			}
+			if len(b) > fr.max {
+				b, c = b[:fr.max], true
+			}
+			lines++
+			if c {
+				cut++
+			}
+			l.Text = lineText(b, cfg.Borrow)
+			l.Stream = cfg.Stream
+			l.Offset = pos
+			pos += int64(i + 1)
+			l.Time = clock.t
+			l.Truncated = c
+			l.End, l.Next = pos, pos
+			if err := emit(l); err != nil {
+				return err
+			}
+		}
 		b, raw, c, err := sp.next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -237,29 +273,7 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 		}
 		off := pos
 		pos += raw
-		if fr.format != FormatRaw {
-			if err := fr.push(b, off, pos, c, deliver); err != nil {
-				return err
-			}
-			continue
-		}
-		// A raw line is the physical line as it is (framer.raw), with no
-		// partial line held before it: it is delivered here directly.
-		if len(b) > fr.max {
-			b, c = b[:fr.max], true
-		}
-		lines++
-		if c {
-			cut++
-		}
-		l.Text = lineText(b, cfg.Borrow)
-		l.Source = cfg.Source
-		l.Stream = cfg.Stream
-		l.Offset = off
-		l.Time = clock.t
-		l.Truncated = c
-		l.End, l.Next = pos, pos
-		if err := emit(l); err != nil {
+		if err := fr.push(b, off, pos, c, deliver); err != nil {
 			return err
 		}
 	}
