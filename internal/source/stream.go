@@ -226,6 +226,9 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 		// splitter.next cuts them and delivered as framer.raw does, with no
 		// call a line: a raw line is its physical line, and no partial line
 		// is held before it. Lines across reads take the general way below.
+		// No read is made in the loop: the read time and the stream are set
+		// once for it.
+		l.Stream, l.Time = cfg.Stream, clock.t
 		for fr.format == FormatRaw && sp.n == 0 {
 			rest := sp.rb[sp.lo:sp.hi]
 			i := bytes.IndexByte(rest, '\n')
@@ -247,10 +250,8 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 				cut++
 			}
 			l.Text = lineText(b, cfg.Borrow)
-			l.Stream = cfg.Stream
 			l.Offset = pos
 			pos += int64(i + 1)
-			l.Time = clock.t
 			l.Truncated = c
 			l.End, l.Next = pos, pos
 			if err := emit(l); err != nil {
