@@ -131,9 +131,6 @@ func (s *splitter) take() {
 // flush returns the unterminated line as a final line, for a stream that
 // ended or a file that is closed for good; ok is false when there is none.
 func (s *splitter) flush() (line []byte, raw int64, cut bool, ok bool) {
-	if s.lo < s.hi {
-		s.take()
-	}
 	if s.n == 0 {
 		return nil, 0, false, false
 	}
