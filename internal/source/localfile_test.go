@@ -84,8 +84,8 @@ func TestStreamLocalFileMatchesReader(t *testing.T) {
 	}
 }
 
-// Cancelling the context stops a file's reads: the lines of the buffer
-// read are delivered, no more.
+// Cancelling the context stops a file's raw reads: the lines of the
+// buffer read are delivered, no more.
 func TestStreamLocalFileStopsOnCancel(t *testing.T) {
 	line := strings.Repeat("z", 99) + "\n"
 	const total = 3 * streamBufferSize / 100
@@ -94,12 +94,18 @@ func TestStreamLocalFileStopsOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lf, ok := s.r.(*localFile)
+	if !ok {
+		t.Skip("no raw reads here")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
 	err = s.RunLent(ctx, func(*Line) error {
 		if n++; n == 1 {
 			cancel()
+			// The context stops the reads from a goroutine of its own.
+			waitFor(t, "the reads to stop", lf.stopped.Load)
 		}
 		return nil
 	})

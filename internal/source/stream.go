@@ -100,7 +100,9 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 // done, Run sets a past read deadline on the reader when it supports
 // deadlines (an *os.File is read through a non-blocking duplicate of its
 // descriptor for this) and otherwise closes it when it is an io.Closer; a
-// reader with neither is abandoned only at its next read. Run is called once.
+// reader with neither is abandoned only at its next read, as is a regular
+// file of a local file system, which is read with raw system calls
+// (localFile) and whose reads do not block. Run is called once.
 func (s *Stream) Run(ctx context.Context, emit Emit) error {
 	return s.RunLent(ctx, func(l *Line) error { return emit(ctx, *l) })
 }
