@@ -230,7 +230,8 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	// rather than looked up by name for every line.
 	var lastName string
 	var last *scanStream
-	err = stream.Run(ctx, func(_ context.Context, l source.Line) error {
+	// The stream lends each line by pointer: nothing of it is kept.
+	err = stream.RunLent(ctx, func(l *source.Line) error {
 		st.Lines++
 		st.Bytes = l.Next
 		if l.Truncated {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -124,41 +125,77 @@ func FuzzSplitter(f *testing.F) {
 			parts = append(parts, s[:n])
 			s = s[n:]
 		}
-		r := &chunks{parts: parts}
-		sp := newSplitter(r, m)
-		var total int64
-		check := func(line []byte, raw int64, cut bool) {
-			seg := data[total : total+raw]
-			total += raw
-			if len(line) > m {
-				t.Fatalf("line of %d bytes, bound %d", len(line), m)
-			}
-			want := seg
-			if body, ok := strings.CutSuffix(seg, "\n"); ok {
-				want = strings.TrimSuffix(body, "\r")
-			}
-			if !cut && want != string(line) {
-				t.Fatalf("line %q from segment %q", line, seg)
-			}
-			if cut && !strings.HasPrefix(seg, string(line)) {
-				t.Fatalf("cut line %q is not the start of %q", line, seg)
-			}
-		}
-		for r.more() {
-			for {
-				line, raw, cut, err := sp.next()
-				if err != nil {
-					break
-				}
-				check(line, raw, cut)
-			}
-			r.advance()
-		}
-		if line, raw, cut, ok := sp.flush(); ok {
-			check(line, raw, cut)
-		}
-		if total != int64(len(data)) {
-			t.Fatalf("lines cover %d of %d bytes", total, len(data))
+		// The default read buffer, and one smaller than the chunks and
+		// lines, which lines outgrow and straddle.
+		for _, bufSize := range []int{readBufferSize, int(max%16) + 1} {
+			splitAll(t, data, parts, m, bufSize)
 		}
 	})
 }
+
+// splitAll splits data, read in parts, with a splitter of bound m and a
+// read buffer of bufSize bytes, and checks that its lines cover data.
+func splitAll(t *testing.T, data string, parts []string, m, bufSize int) {
+	t.Helper()
+	r := &chunks{parts: parts}
+	sp := newSplitterSize(r, m, bufSize)
+	var total int64
+	check := func(line []byte, raw int64, cut bool) {
+		seg := data[total : total+raw]
+		total += raw
+		if len(line) > m {
+			t.Fatalf("line of %d bytes, bound %d", len(line), m)
+		}
+		want := seg
+		if body, ok := strings.CutSuffix(seg, "\n"); ok {
+			want = strings.TrimSuffix(body, "\r")
+		}
+		if !cut && want != string(line) {
+			t.Fatalf("line %q from segment %q", line, seg)
+		}
+		if cut && !strings.HasPrefix(seg, string(line)) {
+			t.Fatalf("cut line %q is not the start of %q", line, seg)
+		}
+	}
+	for r.more() {
+		for {
+			line, raw, cut, err := sp.next()
+			if err != nil {
+				break
+			}
+			check(line, raw, cut)
+		}
+		r.advance()
+	}
+	if line, raw, cut, ok := sp.flush(); ok {
+		check(line, raw, cut)
+	}
+	if total != int64(len(data)) {
+		t.Fatalf("buffer %d: lines cover %d of %d bytes", bufSize, total, len(data))
+	}
+}
+
+// A read that brings bytes and an error at once hands out the bytes first;
+// a reader that keeps bringing nothing is given up.
+func TestSplitterReadErrors(t *testing.T) {
+	sp := newSplitter(iotest.DataErrReader(strings.NewReader("a\nb")), 10)
+	line, raw, _, err := sp.next()
+	if string(line) != "a" || raw != 2 || err != nil {
+		t.Fatalf("first line = %q %d %v", line, raw, err)
+	}
+	if _, _, _, err := sp.next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("at the end: %v, want EOF", err)
+	}
+	if line, raw, _, ok := sp.flush(); string(line) != "b" || raw != 1 || !ok {
+		t.Fatalf("flush = %q %d %v", line, raw, ok)
+	}
+	sp = newSplitter(emptyReader{}, 10)
+	if _, _, _, err := sp.next(); !errors.Is(err, io.ErrNoProgress) {
+		t.Fatalf("reads bringing nothing: %v, want ErrNoProgress", err)
+	}
+}
+
+// emptyReader reads nothing, without an error, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }

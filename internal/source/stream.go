@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -69,6 +70,10 @@ type Stream struct {
 	dup *os.File // a pollable duplicate of an *os.File reader, closed by Run
 }
 
+// streamBufferSize is the read buffer of a Stream: one stream is read at a
+// time, so it can be larger than the tailer's per file, for fewer reads.
+const streamBufferSize = 256 << 10
+
 // NewStream validates cfg and builds a Stream over r.
 func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	cfg, err := cfg.withDefaults()
@@ -80,7 +85,9 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 	}
 	s := &Stream{cfg: cfg, r: r}
 	if f, ok := r.(*os.File); ok {
-		if p := pollable(f); p != f { // so that Run can stop a read of stdin
+		if lf := openLocalFile(f); lf != nil { // a regular file needs no unblocking
+			s.r = lf
+		} else if p := pollable(f); p != f { // so that Run can stop a read of stdin
 			s.r, s.dup = p, p
 		}
 	}
@@ -93,14 +100,24 @@ func NewStream(r io.Reader, cfg StreamConfig) (*Stream, error) {
 // done, Run sets a past read deadline on the reader when it supports
 // deadlines (an *os.File is read through a non-blocking duplicate of its
 // descriptor for this) and otherwise closes it when it is an io.Closer; a
-// reader with neither is abandoned only at its next read. Run is called once.
+// reader with neither is abandoned only at its next read, as is a regular
+// file of a local file system, which is read with raw system calls
+// (localFile) and whose reads do not block. Run is called once.
 func (s *Stream) Run(ctx context.Context, emit Emit) error {
+	return s.RunLent(ctx, func(l *Line) error { return emit(ctx, *l) })
+}
+
+// RunLent is Run for a consumer that takes each line by pointer: the Line
+// is the stream's own, reused for every line, and fn must neither change
+// it nor keep the pointer past its return. It saves copying the Line for
+// every line. Run or RunLent is called once.
+func (s *Stream) RunLent(ctx context.Context, fn func(*Line) error) error {
 	if s.dup != nil {
 		defer s.dup.Close()
 	}
 	stop := context.AfterFunc(ctx, func() { unblock(s.r) })
 	defer stop()
-	err := pump(ctx, s.r, s.cfg, emit)
+	err := pumpLent(ctx, s.r, s.cfg, streamBufferSize, fn)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -109,6 +126,10 @@ func (s *Stream) Run(ctx context.Context, emit Emit) error {
 
 // unblock makes a pending Read on r return.
 func unblock(r io.Reader) {
+	if lf, ok := r.(*localFile); ok {
+		lf.stop()
+		return
+	}
 	type deadliner interface{ SetReadDeadline(time.Time) error }
 	if d, ok := r.(deadliner); ok && d.SetReadDeadline(time.Unix(1, 0)) == nil {
 		return
@@ -143,8 +164,15 @@ func (c *readClock) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// pump reads r to its end and delivers its lines.
-func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err error) {
+// pump reads r to its end and delivers its lines, each a Line of its own,
+// through a read buffer of the tailer's size.
+func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) error {
+	return pumpLent(ctx, r, cfg, readBufferSize, func(l *Line) error { return emit(ctx, *l) })
+}
+
+// pumpLent reads r to its end, size bytes a read at most, and delivers its
+// lines in one Line that it reuses.
+func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit func(*Line) error) (err error) {
 	if cfg.Flush != nil {
 		// What the last lines left held is handed on at the end, whatever
 		// ended the input.
@@ -155,7 +183,7 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 		}()
 	}
 	clock := &readClock{r: r, now: cfg.Now, ctx: ctx, flush: cfg.Flush}
-	sp := newSplitter(clock, physicalBound(cfg.Format, cfg.MaxLineBytes))
+	sp := newSplitterSize(clock, physicalBound(cfg.Format, cfg.MaxLineBytes), size)
 	fr := newFramer(cfg.Format, cfg.MaxLineBytes)
 	var pos int64
 	var lines, cut int64
@@ -174,14 +202,14 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 			o.Add(cfg.Source, CountFramingErrors, fr.bad)
 		}
 	}()
+	l := &Line{}
+	l.Source = cfg.Source
 	deliver := func(f frame) error {
 		lines++
 		if f.truncated {
 			cut++
 		}
-		l := Line{End: f.end, Next: fr.resume(pos)}
 		l.Text = lineText(f.text, cfg.Borrow)
-		l.Source = cfg.Source
 		l.Stream = f.stream
 		if l.Stream == "" {
 			l.Stream = cfg.Stream
@@ -192,9 +220,46 @@ func pump(ctx context.Context, r io.Reader, cfg StreamConfig, emit Emit) (err er
 			l.Time = clock.t
 		}
 		l.Truncated = f.truncated
-		return emit(ctx, l)
+		l.End, l.Next = f.end, fr.resume(pos)
+		return emit(l)
 	}
 	for {
+		// Raw lines that lie whole in the read buffer are cut here as
+		// splitter.next cuts them and delivered as framer.raw does, with no
+		// call a line: a raw line is its physical line, and no partial line
+		// is held before it. Lines across reads take the general way below.
+		// No read is made in the loop: the read time and the stream are set
+		// once for it.
+		l.Stream, l.Time = cfg.Stream, clock.t
+		for fr.format == FormatRaw && sp.n == 0 {
+			rest := sp.rb[sp.lo:sp.hi]
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				break
+			}
+			sp.lo += i + 1
+			b, c := rest[:i], i > sp.max
+			if c {
+				b = b[:sp.max]
+			} else if i > 0 && b[i-1] == '\r' {
+				b = b[:i-1]
+			}
+			if len(b) > fr.max {
+				b, c = b[:fr.max], true
+			}
+			lines++
+			if c {
+				cut++
+			}
+			l.Text = lineText(b, cfg.Borrow)
+			l.Offset = pos
+			pos += int64(i + 1)
+			l.Truncated = c
+			l.End, l.Next = pos, pos
+			if err := emit(l); err != nil {
+				return err
+			}
+		}
 		b, raw, c, err := sp.next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {

@@ -215,3 +215,71 @@ func TestStreamBorrowedLinesMatchCopies(t *testing.T) {
 		}
 	}
 }
+
+// referenceLines frames data as the splitter and the framer do, one
+// physical line at a time: what a Stream must deliver.
+func referenceLines(data string, format Format, max int) []framed {
+	sp := newSplitter(strings.NewReader(data), physicalBound(format, max))
+	fr := newFramer(format, max)
+	var pos int64
+	var out []framed
+	keep := func(f frame) error {
+		out = append(out, framed{string(f.text), f.stream, f.offset, fr.resume(pos), f.truncated})
+		return nil
+	}
+	for {
+		b, raw, c, err := sp.next()
+		if err != nil {
+			break
+		}
+		off := pos
+		pos += raw
+		fr.push(b, off, pos, c, keep)
+	}
+	if b, raw, c, ok := sp.flush(); ok {
+		off := pos
+		pos += raw
+		fr.push(b, off, pos, c, keep)
+	}
+	fr.flush(keep)
+	return out
+}
+
+// FuzzStreamLines checks the lines a Stream delivers, raw ones cut in its
+// read buffer and lines across reads alike, against the splitter and the
+// framer line by line, with small bounds and reads of a few bytes.
+func FuzzStreamLines(f *testing.F) {
+	f.Add("a\nbb\r\nccc", uint8(2), uint8(3), false)
+	f.Add("abcde\r\nabcd\r\n\r\n\n", uint8(4), uint8(200), true)
+	f.Add("\n\nx\n"+strings.Repeat("y", 300)+"\r\nz", uint8(7), uint8(50), false)
+	f.Add("2026-11-29T10:00:00Z stdout P a\n2026-11-29T10:00:00Z stdout F b\nraw\r\n", uint8(60), uint8(9), false)
+	f.Fuzz(func(t *testing.T, data string, max, chunk uint8, raw bool) {
+		m := int(max%64) + 1
+		format := FormatAuto
+		if raw {
+			format = FormatRaw
+		}
+		want := referenceLines(data, format, m)
+		var parts []string
+		for s, size := data, int(chunk%32)+1; s != ""; {
+			n := min(size, len(s))
+			parts = append(parts, s[:n])
+			s = s[n:]
+		}
+		s, err := NewStream(&chunkReader{chunks: parts}, StreamConfig{Format: format, MaxLineBytes: m, Borrow: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []framed
+		err = s.RunLent(context.Background(), func(l *Line) error {
+			got = append(got, framed{strings.Clone(l.Text), l.Stream, l.Offset, l.Next, l.Truncated})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("stream lines differ from the splitter's and framer's (-want +got):\n%s", diff)
+		}
+	})
+}
