@@ -426,7 +426,7 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
 	// Field by field: the struct is large and this runs for every line.
 	c.s, c.prefix, c.prefixed = s, prefix, false
-	c.h, c.header = parseHeaderCached(s, ref, a.opt.Location, &a.seconds)
+	c.header = parseHeaderInto(&c.h, s, ref, a.opt.Location, &a.seconds)
 	c.sglang = c.header && isSGLangFormat(c.h.format)
 	if c.header {
 		c.native = false

@@ -32,8 +32,18 @@ func parseHeader(s string, ref time.Time, loc *time.Location) (header, bool) {
 // header kept in sc (nil keeps nothing): consecutive lines of a log mostly
 // share it, and then only the fraction after it is read.
 func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCache) (header, bool) {
+	var h header
+	ok := parseHeaderInto(&h, s, ref, loc, sc)
+	return h, ok
+}
+
+// parseHeaderInto is parseHeaderCached writing the header to h, which it
+// overwrites whole: the assembler keeps one for every line, where a
+// header returned by value was copied into it.
+func parseHeaderInto(h *header, s string, ref time.Time, loc *time.Location, sc *secondCache) bool {
 	if s == "" {
-		return header{}, false
+		*h = header{}
+		return false
 	}
 	if s[0] == '[' && sc != nil && sc.loc == loc && loc != nil && len(s) > 20 &&
 		// The cached second's text, compared here (as a call, the
@@ -42,8 +52,8 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 		// Most lines: an srt or uvicorn header in the cached second,
 		// "[ts DP0 TP0] msg" or "[ts] LEVEL:     msg" with a fraction of
 		// three digits or none. They are read here in one pass, each
-		// header built where it is returned (it is large, and copying it
-		// out of a call costs as much as reading it). Any other line
+		// header written to h (it is large, and copying it out of a call
+		// costs as much as reading it). Any other line
 		// goes on to the general path below, which may still find a
 		// header (a longer fraction, " encode_server", a level uvicorn
 		// does not print).
@@ -59,12 +69,15 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 			// uvicornAfterTime, then srtAfterTime without ranks.
 			if n+1 < len(s) && s[n+1] == ' ' {
 				if lvl, after, ok := uvicornLevelWord(s[n+2:]); ok {
-					return header{format: FormatUvicorn, ranks: NoRanks, time: sc.at(nsec), level: lvl, msg: strings.TrimLeft(after[1:], " ")}, true
+					*h = header{format: FormatUvicorn, ranks: NoRanks, time: sc.at(nsec), level: lvl, msg: strings.TrimLeft(after[1:], " ")}
+					return true
 				}
-				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks, msg: s[n+2:]}, true
+				*h = header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks, msg: s[n+2:]}
+				return true
 			}
 			if n+1 == len(s) {
-				return header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}, true
+				*h = header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}
+				return true
 			}
 		} else if ok && s[n] == ' ' {
 			// The ranks from the table, copied from their slot into
@@ -72,11 +85,20 @@ func parseHeaderCached(s string, ref time.Time, loc *time.Location, sc *secondCa
 			if sl := sc.fields.lookup(s[n:]); sl != nil {
 				n += sl.n
 				if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
-					return header{format: FormatSRT, time: sc.at(nsec), ranks: sl.ranks, msg: s[n+2:]}, true
+					*h = header{format: FormatSRT, time: sc.at(nsec), ranks: sl.ranks, msg: s[n+2:]}
+					return true
 				}
 			}
 		}
 	}
+	var ok bool
+	*h, ok = parseHeaderGeneral(s, ref, loc, sc)
+	return ok
+}
+
+// parseHeaderGeneral is parseHeaderCached for the lines its one pass does
+// not read.
+func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondCache) (header, bool) {
 	if s[0] == '[' {
 		// Most lines are srt records: the date and time after the "[" are
 		// read once for both uvicorn's and srt's bracketed forms.
