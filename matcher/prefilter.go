@@ -90,11 +90,15 @@ func newBloom(n int) bloom {
 // bounds check, about a fifth of the instructions of a block. The strided
 // bloom of a catalog of minFixedBloomKeys keys or more is made that size
 // (at least 32 bits a key up to 65,536 keys; 256 KB), so that catalogs of
-// a thousand records and more take those loops; a larger catalog gets a
-// larger bloom and the general loops.
+// about fifty records and more take those loops; a larger catalog gets a
+// larger bloom and the general loops. The embedded catalog (about 1,500
+// keys) is one: in a bloom of 256 KB rather than 8 KB its keys also wake
+// far fewer table probes, which pays for the bloom's size in cache (the
+// scan of a 3M-line log took 5% less CPU time, its instructions a line 7%
+// fewer).
 const (
 	fixedBloomLog     = 21
-	minFixedBloomKeys = 1 << 13
+	minFixedBloomKeys = 1 << 9
 )
 
 // fixedBloom is the bitset of a bloom of 2^fixedBloomLog bits.
