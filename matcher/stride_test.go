@@ -58,8 +58,8 @@ func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 
 // strideMatchers are strideMatcher with its own small bloom and with the
 // bloom of 2^fixedBloomLog bits of a large catalog, whose scan loops are
-// others, and the literals of highStrideLiterals with the fixed bloom,
-// which take the loop without lower halves.
+// others, and the literals of highStrideLiterals with either bloom, which
+// take the loops without lower halves: each of the four scan loops.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
 	fixedBloomOf := func(m *Matcher) *Matcher {
 		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
@@ -73,7 +73,11 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	if high.pf.hasLow || len(high.pf.short.slots) == 0 || len(high.pf.long.slots) == 0 {
 		tb.Fatalf("high-stride catalog: low %v, short %d slots, long %d slots", high.pf.hasLow, len(high.pf.short.slots), len(high.pf.long.slots))
 	}
-	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high}
+	smallHigh := strideMatcherOf(tb, highStrideLiterals(), `ECC uncorrected.*watchdog caught collective`)
+	if smallHigh.pf.hasLow || smallHigh.pf.strided.fixed() {
+		tb.Fatalf("small high-stride catalog: low %v, fixed bloom %v", smallHigh.pf.hasLow, smallHigh.pf.strided.fixed())
+	}
+	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -158,7 +162,7 @@ func FuzzStrideCandidates(f *testing.F) {
 		sc *scratch
 	}
 	var all []checked
-	for _, name := range []string{"small", "fixed", "fixed-high"} {
+	for _, name := range []string{"small", "fixed", "fixed-high", "small-high"} {
 		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
 	}
 	f.Fuzz(func(t *testing.T, s string) {

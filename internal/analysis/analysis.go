@@ -116,8 +116,19 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 // rather than copying one out of every call (most entries are no failure,
 // and a Diagnosis is large).
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
-	a.types = e.Traceback.AppendTypes(a.types[:0])
+	a.types = a.types[:0]
+	if e.Traceback != nil {
+		a.types = e.Traceback.AppendTypes(a.types)
+	}
 	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs[:0], matcher.Subject{Text: e.Text, ExceptionTypes: a.types})
+	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) &&
+		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
+		// Most entries: no record, no exception, no level or an INFO or
+		// DEBUG one, no backslash. signalOf would say no signal; this
+		// says it without the calls.
+		*d = Diagnosis{PatternErrors: a.perrs}
+		return false
+	}
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
 		a.matchUnescaped(e.Text)
 	}

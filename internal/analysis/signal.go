@@ -44,6 +44,31 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	return "", ""
 }
 
+// quiet reports, for an entry without a traceback, that signalOf gives it
+// no signal: it is not native, and it has no level and does not open with
+// an error word, or its level is INFO or DEBUG (the assembler's levels are
+// normalised). It may say false of a quiet entry (signalOf decides then),
+// never true of one with a signal; it is small enough to inline, for the
+// entries that are neither.
+func quiet(e *entry.Entry) bool {
+	if e.Format == entry.FormatNative {
+		return false
+	}
+	switch e.Level {
+	case "":
+		if m := e.Message; m != "" {
+			switch m[0] { // startsWithErrorWord's first bytes
+			case 'E', '[', 'F', 'C':
+				return false
+			}
+		}
+		return true
+	case "INFO", "DEBUG":
+		return true
+	}
+	return false
+}
+
 const tracebackHeader = "Traceback (most recent call last):"
 
 // fatalPythonError opens the line faulthandler prints when it catches a

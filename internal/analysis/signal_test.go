@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -52,4 +56,59 @@ func TestLevelSeverity(t *testing.T) {
 			t.Errorf("levelSeverity(%q) = %q, want %q", l, got, want)
 		}
 	}
+}
+
+// quiet must never call an entry without a traceback quiet when signalOf
+// gives it a signal: every format, level word and message opening below,
+// and every entry of the example and test logs.
+func TestQuietAgreesWithSignalOf(t *testing.T) {
+	formats := []entry.Format{entry.FormatNone, entry.FormatSRT, entry.FormatLegacy, entry.FormatDiffusion,
+		entry.FormatUvicorn, entry.FormatNative, entry.FormatDynamo, entry.FormatPython, entry.FormatRouter}
+	levels := []string{"", "TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", "FATAL", "info", "E", "W", "F", "panic"}
+	msgs := []string{"", "Decode batch, #running-req: 1", "Error: x", "ERROR: x", "[ERROR] x", "FATAL: x",
+		"Fatal error: x", "CRITICAL: x", "Errors: 0", "[INFO] x", "Failed to load", "C", "E", "F", "["}
+	check := func(e *entry.Entry) {
+		t.Helper()
+		if e.Traceback != nil || !quiet(e) {
+			return
+		}
+		if sig, sev := signalOf(e); sig != "" || sev != "" {
+			t.Errorf("quiet(format %q level %q native %q message %q), yet signalOf gives %q %q",
+				e.Format, e.Level, e.Native, e.Message, sig, sev)
+		}
+	}
+	for _, f := range formats {
+		for _, l := range levels {
+			for _, m := range msgs {
+				for _, n := range []string{"", entry.NativeShell, entry.NativeNCCL} {
+					check(&entry.Entry{Format: f, Level: l, Message: m, Text: m, Native: n})
+				}
+			}
+		}
+	}
+	var paths []string
+	for _, glob := range []string{"../../examples/*.log", "../../testdata/logs/*.log", "../../testdata/corpus/*.log"} {
+		p, _ := filepath.Glob(glob)
+		paths = append(paths, p...)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no logs found")
+	}
+	n := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := entry.NewAssembler(entry.Options{})
+		var es []entry.Entry
+		for i, l := range strings.Split(string(b), "\n") {
+			es = append(es, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+		}
+		for _, e := range append(es, a.Flush()...) {
+			check(&e)
+			n++
+		}
+	}
+	t.Logf("%d entries of %d logs", n, len(paths))
 }

@@ -204,6 +204,9 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 			st.Entries++
 			// The assembler lends its entries (entry.Options.Reuse).
 			ok := an.AnalyzeLentInto(&d, &ss.remembered, e)
+			if !ok && len(d.PatternErrors) == 0 {
+				continue // most entries
+			}
 			for _, pe := range d.PatternErrors {
 				st.PatternErrors++
 				if _, ok := patternErrs[pe.Record.ID]; !ok {
