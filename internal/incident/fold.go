@@ -152,6 +152,9 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	if gr.Generic {
 		addMember(g.genByScope, gr.Scope, id)
 	}
+	if namedCause(gr) {
+		addMember(g.causeBySource, causeKey(gr), id)
+	}
 }
 
 // unindexScope forgets the closed incident gr of fingerprint id. Closing
@@ -164,6 +167,12 @@ func (g *Grouper) unindexScope(id string, gr *group) {
 			if len(m) == 0 {
 				delete(index, gr.Scope)
 			}
+		}
+	}
+	if m := g.causeBySource[causeKey(gr)]; m != nil {
+		delete(m, id)
+		if len(m) == 0 {
+			delete(g.causeBySource, causeKey(gr))
 		}
 	}
 }
@@ -211,6 +220,11 @@ func (g *Grouper) pruneScopes() {
 			if len(g.members(index, scope)) == 0 {
 				delete(index, scope)
 			}
+		}
+	}
+	for key := range g.causeBySource {
+		if len(g.sourceCauses(key)) == 0 {
+			delete(g.causeBySource, key)
 		}
 	}
 }

@@ -55,8 +55,36 @@ func (g *Grouper) genericFolds() bool {
 // classifiedCause reports whether gr can outrank a generic line: the
 // incident of a record of role cause, of severity error or more.
 func classifiedCause(gr *group) bool {
-	return canBeRoot(gr) && !gr.Generic && gr.Alert.Record.ID != "" &&
+	return namedCause(gr) && canBeRoot(gr)
+}
+
+// namedCause reports whether gr is the incident of a record of role
+// cause, whatever its severity (which folding may raise).
+func namedCause(gr *group) bool {
+	return !gr.Consequence && !gr.Generic && gr.Alert.Record.ID != "" &&
 		gr.Alert.Record.Role == string(patterns.RoleCause)
+}
+
+// causeKey is the key of gr in Grouper.causeBySource.
+func causeKey(gr *group) string { return gr.Scope + "\x00" + gr.Source }
+
+// sourceCauses returns the open incidents indexed under key in
+// Grouper.causeBySource, forgetting those closed since.
+func (g *Grouper) sourceCauses(key string) []member {
+	m := g.causeBySource[key]
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]member, 0, len(m))
+	for id := range m {
+		gr, ok := g.groups[id]
+		if !ok || causeKey(gr) != key {
+			delete(m, id)
+			continue
+		}
+		out = append(out, member{id, gr})
+	}
+	return out
 }
 
 // last is the correlation time of gr's latest occurrence; At for an
@@ -71,15 +99,17 @@ func (gr *group) last() time.Time {
 // findClassified returns the open classified cause of scope and source
 // that occurrences of a generic line between from and to are of one burst
 // with, or nil: the earliest such cause, where the burst began. skip is a
-// fingerprint to leave out.
+// fingerprint to leave out. Only the causes of that scope and source are
+// looked at, from their own index: at most one incident per record, so a
+// new generic line costs the same among thousands of open incidents.
 func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip string) *group {
 	if source == "" {
 		return nil
 	}
 	var best *group
-	for _, m := range g.scopeGroups(scope) {
+	for _, m := range g.sourceCauses(scope + "\x00" + source) {
 		c := m.gr
-		if m.id == skip || c.Source != source || !classifiedCause(c) {
+		if m.id == skip || !classifiedCause(c) {
 			continue
 		}
 		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {

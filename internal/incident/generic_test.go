@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -275,5 +276,30 @@ func TestIsGeneric(t *testing.T) {
 		if got := isGeneric(&tc.e, &tc.d); got != tc.want {
 			t.Errorf("%s: isGeneric = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The indexes of generic incidents and of causes by source hold the open
+// incidents alone, in a storm that never lets Tick run (see
+// TestScopeIndexBoundedWithoutTicks).
+func TestGenericIndexesBoundedWithoutTicks(t *testing.T) {
+	const bound = 50
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute, MaxGroups: bound})
+	now := t0
+	for i := range 20 * bound {
+		now = now.Add(time.Minute) // no two of one burst
+		if i%2 == 0 {
+			g.Observe(classified(fmt.Sprintf("k%d", i), "router", now), now)
+		} else {
+			g.Observe(generic(fmt.Sprintf("line %d", i), "router", now), now)
+		}
+	}
+	gens := len(g.genByScope["pod:a"])
+	causes := len(g.causeBySource["pod:a\x00router"])
+	if gens == 0 || causes == 0 {
+		t.Fatalf("indexes hold %d generic incidents and %d causes: the storm did not use them", gens, causes)
+	}
+	if gens+causes > bound {
+		t.Errorf("indexes hold %d generic incidents and %d causes; at most %d are open", gens, causes, bound)
 	}
 }

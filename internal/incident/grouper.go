@@ -115,6 +115,10 @@ type Grouper struct {
 	// genByScope is byScope for the generic incidents only, which a new
 	// classified cause looks through for those of its burst.
 	genByScope map[string]map[string]struct{}
+	// causeBySource indexes the incidents of cause records by scope and
+	// source (causeKey), which a generic line looks through for the
+	// cause of its burst: at most one per record.
+	causeBySource map[string]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -272,7 +276,7 @@ func New(opts Options) *Grouper {
 	}
 	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
-		genByScope: make(map[string]map[string]struct{}),
+		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[string]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -642,6 +646,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	g.byScope = make(map[string]map[string]struct{})
 	g.consByScope = make(map[string]map[string]struct{})
 	g.genByScope = make(map[string]map[string]struct{})
+	g.causeBySource = make(map[string]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}
