@@ -153,7 +153,12 @@ func (g *Grouper) indexScope(id string, gr *group) {
 		addMember(g.genByScope, gr.Scope, id)
 	}
 	if namedCause(gr) {
-		addMember(g.causeBySource, causeKey(gr), id)
+		m := g.causeBySource[causeKey(gr)]
+		if m == nil {
+			m = make(map[string]struct{})
+			g.causeBySource[causeKey(gr)] = m
+		}
+		m[id] = struct{}{}
 	}
 }
 

@@ -65,12 +65,15 @@ func namedCause(gr *group) bool {
 		gr.Alert.Record.Role == string(patterns.RoleCause)
 }
 
+// sourceKey keys Grouper.causeBySource: a scope and a source in it.
+type sourceKey struct{ scope, source string }
+
 // causeKey is the key of gr in Grouper.causeBySource.
-func causeKey(gr *group) string { return gr.Scope + "\x00" + gr.Source }
+func causeKey(gr *group) sourceKey { return sourceKey{gr.Scope, gr.Source} }
 
 // sourceCauses returns the open incidents indexed under key in
 // Grouper.causeBySource, forgetting those closed since.
-func (g *Grouper) sourceCauses(key string) []member {
+func (g *Grouper) sourceCauses(key sourceKey) []member {
 	m := g.causeBySource[key]
 	if len(m) == 0 {
 		return nil
@@ -107,7 +110,7 @@ func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip 
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceCauses(scope + "\x00" + source) {
+	for _, m := range g.sourceCauses(sourceKey{scope, source}) {
 		c := m.gr
 		if m.id == skip || !classifiedCause(c) {
 			continue
@@ -137,6 +140,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 		}
 	}
 	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
 		if g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id) != cause {
@@ -144,8 +148,11 @@ func (g *Grouper) claimGenerics(cause *group) {
 		}
 		cause.absorbGeneric(gen, &g.stats)
 		g.remove(id)
+		folded = true
 	}
-	g.touch(cause)
+	if folded {
+		g.touch(cause)
+	}
 }
 
 // foldGenerics folds the settling generic incidents whose settle time is

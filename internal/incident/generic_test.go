@@ -295,7 +295,7 @@ func TestGenericIndexesBoundedWithoutTicks(t *testing.T) {
 		}
 	}
 	gens := len(g.genByScope["pod:a"])
-	causes := len(g.causeBySource["pod:a\x00router"])
+	causes := len(g.causeBySource[sourceKey{"pod:a", "router"}])
 	if gens == 0 || causes == 0 {
 		t.Fatalf("indexes hold %d generic incidents and %d causes: the storm did not use them", gens, causes)
 	}

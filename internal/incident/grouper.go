@@ -118,7 +118,7 @@ type Grouper struct {
 	// causeBySource indexes the incidents of cause records by scope and
 	// source (causeKey), which a generic line looks through for the
 	// cause of its burst: at most one per record.
-	causeBySource map[string]map[string]struct{}
+	causeBySource map[sourceKey]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -276,7 +276,7 @@ func New(opts Options) *Grouper {
 	}
 	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
-		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[string]map[string]struct{}),
+		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[sourceKey]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -646,7 +646,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	g.byScope = make(map[string]map[string]struct{})
 	g.consByScope = make(map[string]map[string]struct{})
 	g.genByScope = make(map[string]map[string]struct{})
-	g.causeBySource = make(map[string]map[string]struct{})
+	g.causeBySource = make(map[sourceKey]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}
