@@ -65,6 +65,28 @@ func BenchmarkObserve(b *testing.B) {
 			}
 		}
 	})
+	b.Run("new-generic-one-scope", func(b *testing.B) {
+		// Distinct generic lines among the incidents of one scan: each
+		// looks for the cause of its burst among its source's causes.
+		g := New(foldOpts)
+		for i := range open {
+			g.Observe(classified(fmt.Sprintf("k%d", i), fmt.Sprintf("file%d", i%50), t0), t0)
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			g.Observe(generic(fmt.Sprintf("line %d", i), "file7", t0.Add(time.Minute)), t0.Add(time.Minute))
+			if len(g.groups) > open+100 {
+				b.StopTimer()
+				g.Flush(t0.Add(time.Hour))
+				for j := range open {
+					g.Observe(classified(fmt.Sprintf("k%d", j), fmt.Sprintf("file%d", j%50), t0), t0)
+				}
+				b.StartTimer()
+			}
+		}
+	})
 	b.Run("consequence", func(b *testing.B) {
 		g := setup()
 		o := cons("nccl", "pod:7", "rank1", t0.Add(time.Second))

@@ -10,7 +10,11 @@
 // signal relayed to the parent, a peer's NCCL watchdog timeout, an exit
 // code) on the same pod or node within the correlation window after a root
 // cause is listed inside the root cause's incident instead of alerted on
-// its own; with no root cause in sight it is alerted alone. Ranks are read
+// its own; with no root cause in sight it is alerted alone. Likewise a
+// generic error line no record names (an ERROR line, an exception line
+// printed alone) yields the lead to the classified cause of its burst: it
+// is listed in the cause's incident, unless it was announced before the
+// cause arrived (see generic.go). Ranks are read
 // from what entries say about themselves (RankOf) and rendered compactly by
 // the sinks.
 //

@@ -115,9 +115,20 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
 	for burst < len(cands) && cands[burst-1].At.Sub(cands[burst].At) <= g.opts.Settle {
 		burst++
 	}
-	// The earliest of the burst, a named cause before a wrapper: a
+	// The earliest of the burst, a classified cause before a generic
+	// line (see generic.go) and a named cause before a wrapper: a
 	// wrapper alone ("Scheduler hit an exception" whose traceback lines
 	// were interleaved away) says which process died, not why.
+	for _, ok := range [...]func(*group) bool{classifiedCause, func(gr *group) bool { return !gr.Generic }} {
+		if !g.genericFolds() {
+			break
+		}
+		for i := burst - 1; i >= 0; i-- {
+			if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) && ok(cands[i]) {
+				return cands[i]
+			}
+		}
+	}
 	for i := burst - 1; i >= 0; i-- {
 		if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) {
 			return cands[i]
@@ -138,18 +149,35 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	if gr.Consequence {
 		addMember(g.consByScope, gr.Scope, id)
 	}
+	if gr.Generic {
+		addMember(g.genByScope, gr.Scope, id)
+	}
+	if namedCause(gr) {
+		m := g.causeBySource[causeKey(gr)]
+		if m == nil {
+			m = make(map[string]struct{})
+			g.causeBySource[causeKey(gr)] = m
+		}
+		m[id] = struct{}{}
+	}
 }
 
 // unindexScope forgets the closed incident gr of fingerprint id. Closing
 // must do it: an index pruned only by Tick grew without bound in a storm
 // whose incidents were all evicted before any deadline passed.
 func (g *Grouper) unindexScope(id string, gr *group) {
-	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope} {
+	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope, g.genByScope} {
 		if m := index[gr.Scope]; m != nil {
 			delete(m, id)
 			if len(m) == 0 {
 				delete(index, gr.Scope)
 			}
+		}
+	}
+	if m := g.causeBySource[causeKey(gr)]; m != nil {
+		delete(m, id)
+		if len(m) == 0 {
+			delete(g.causeBySource, causeKey(gr))
 		}
 	}
 }
@@ -192,11 +220,16 @@ func (g *Grouper) members(index map[string]map[string]struct{}, scope string) []
 // pruneScopes drops closed incidents and empty scopes from the index, so
 // it stays as small as the open incidents.
 func (g *Grouper) pruneScopes() {
-	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope} {
+	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope, g.genByScope} {
 		for scope := range index {
 			if len(g.members(index, scope)) == 0 {
 				delete(index, scope)
 			}
+		}
+	}
+	for key := range g.causeBySource {
+		if len(g.sourceCauses(key)) == 0 {
+			delete(g.causeBySource, key)
 		}
 	}
 }
@@ -411,11 +444,21 @@ func (g *Grouper) findCause(w *group, id string) *group {
 		if m.id == id || !canBeRoot(c) || loneWrapper(c) || c.At.Sub(w.At).Abs() > g.opts.Settle {
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || better(c, best) {
 			best = c
 		}
 	}
 	return best
+}
+
+// better reports whether c is a better cause for a lone wrapper than b: a
+// generic line only when nothing else is there (see generic.go), else the
+// earlier.
+func better(c, b *group) bool {
+	if c.Generic != b.Generic {
+		return !c.Generic
+	}
+	return c.At.Before(b.At) || c.At.Equal(b.At) && c.Seq < b.Seq
 }
 
 // absorbWrapper makes the lone wrapper incident w context of the cause gr.

@@ -82,7 +82,7 @@ type Stats struct {
 	Alerts      int64 // alerts emitted
 	Evicted     int64 // groups closed early by MaxGroups
 	Open        int   // groups open now
-	Folded      int64 // consequence occurrences folded into a root-cause incident
+	Folded      int64 // consequence and generic-line occurrences folded into a root-cause incident
 	// Unlisted counts folded consequences of kinds beyond the
 	// maxConsequences an incident lists.
 	Unlisted int64
@@ -112,6 +112,13 @@ type Grouper struct {
 	// consByScope is byScope for the consequence incidents only, which
 	// a new root cause looks through for those it explains.
 	consByScope map[string]map[string]struct{}
+	// genByScope is byScope for the generic incidents only, which a new
+	// classified cause looks through for those of its burst.
+	genByScope map[string]map[string]struct{}
+	// causeBySource indexes the incidents of cause records by scope and
+	// source (causeKey), which a generic line looks through for the
+	// cause of its burst: at most one per record.
+	causeBySource map[sourceKey]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -148,10 +155,17 @@ type group struct {
 	FirstSeen time.Time `json:"firstSeen,omitzero"`
 	// ConsSent is the number of consequence occurrences when the last
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
-	ConsSent int    `json:"consSent,omitempty"`
-	Unlisted int    `json:"unlisted,omitempty"`
-	id       string // key in Grouper.groups
-	slot     int    // index in Grouper.lru
+	ConsSent int `json:"consSent,omitempty"`
+	Unlisted int `json:"unlisted,omitempty"`
+	// Generic marks the incident of a generic error line, which a
+	// classified cause of its burst outranks; Source is the source
+	// identity (Occurrence.SourceKey) a burst shares, and Last the
+	// correlation time of the latest occurrence. See generic.go.
+	Generic bool      `json:"generic,omitempty"`
+	Source  string    `json:"source,omitempty"`
+	Last    time.Time `json:"last,omitzero"`
+	id      string    // key in Grouper.groups
+	slot    int       // index in Grouper.lru
 	// busy is pending() as it was when the group last took its place in
 	// Grouper.lru: a group with something to announce is evicted only
 	// when no other is left.
@@ -262,6 +276,7 @@ func New(opts Options) *Grouper {
 	}
 	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
+		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[sourceKey]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -301,8 +316,21 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			}
 		}
 	}
-	if gr, ok := g.groups[id]; ok {
+	gr, ok := g.groups[id]
+	if o.Generic && !ok && g.genericFolds() {
+		// A generic line read after the classified cause of its burst
+		// is listed in the cause's incident at once.
+		if cause := g.findClassified(o.Scope, o.SourceKey, at, at, ""); cause != nil {
+			cause.fold(o, now, &g.stats)
+			g.touch(cause)
+			return nil
+		}
+	}
+	if ok {
 		gr.add(o, now)
+		if at.After(gr.Last) {
+			gr.Last = at
+		}
 		g.touch(gr)
 		return nil
 	}
@@ -313,11 +341,15 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++
-	gr := &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now}
+	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
+		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at}
 	gr.Alert.FirstRank = o.Rank
 	g.add(id, gr)
 	g.indexScope(id, gr)
 	if !consequence && g.opts.Correlation > 0 {
+		// Generic lines first: a consequence of the burst then finds
+		// the cause, not the generic line, as its root.
+		g.claimGenerics(gr)
 		g.adopt(gr)
 	}
 	switch {
@@ -372,6 +404,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		return nil
 	}
 	var out []sinks.Alert
+	g.foldGenerics(now, false)
 	g.foldSettled(now, false)
 	for _, id := range g.sortedIDs() {
 		gr, ok := g.groups[id]
@@ -501,6 +534,7 @@ func (g *Grouper) NextDeadline() time.Time {
 // Forever mode that is every incident, with its total count.
 func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	var out []sinks.Alert
+	g.foldGenerics(now, true)
 	g.foldSettled(now, true)
 	for _, id := range g.sortedIDs() {
 		gr := g.groups[id]
@@ -611,6 +645,8 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	}
 	g.byScope = make(map[string]map[string]struct{})
 	g.consByScope = make(map[string]map[string]struct{})
+	g.genByScope = make(map[string]map[string]struct{})
+	g.causeBySource = make(map[sourceKey]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}

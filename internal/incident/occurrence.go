@@ -42,6 +42,12 @@ type Occurrence struct {
 	Rank string
 	// Alert is the alert this occurrence would produce on its own (count 1).
 	Alert sinks.Alert
+	// Generic marks a generic error line: no record names it and no
+	// wrapper frames it, and only its level or an exception line printed
+	// without a traceback made it a failure ("ERROR ... request failed",
+	// "Error: Server error '503 ...'"). A classified cause of the same
+	// burst outranks it (see the grouper's doc on generic lines).
+	Generic bool
 }
 
 // Source describes where an entry was read, for the alert's source block.
@@ -143,7 +149,25 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	a.HungThread = d.Stack
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
+	o.Generic = isGeneric(e, d)
 	return o
+}
+
+// isGeneric reports whether the diagnosis is a generic error line (see
+// Occurrence.Generic). A traceback with frames, a native error (a fatal
+// signal, an assertion) and a hung thread's stack are failures in their
+// own right, never generic.
+func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
+	if d.Cause != nil || len(d.Context) > 0 || len(d.Stack) > 0 {
+		return false
+	}
+	switch d.Signal {
+	case analysis.SignalLevel:
+		return e.Traceback == nil || e.Traceback.Bare
+	case analysis.SignalException:
+		return e.Traceback != nil && e.Traceback.Bare
+	}
+	return false
 }
 
 // ScopeOf is the correlation scope of a source: its pod when known, else

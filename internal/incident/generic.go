@@ -1,0 +1,212 @@
+package incident
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Generic lines. A failure is often announced first by a line that says
+// only that something failed: a router's "ERROR ... request failed with
+// server error", a client's "Error: Server error '503 Service
+// Unavailable' for url ...", any bare ERROR record no record names
+// (Occurrence.Generic). The line that says why (the router's "No
+// available workers") comes a line or two later. Paging the generic line
+// first, and the cause second, puts the operator on the wrong track.
+//
+// The rule: within one burst a classified cause outranks the generic
+// lines around it. A generic incident and a classified cause are of one
+// burst when they come from the same source (Occurrence.SourceKey: one
+// file, one container's stream) and the generic line's occurrences lie
+// within the settle time of the cause's, before or after them. A
+// classified cause is an incident of a record with role cause (no
+// wrapper, no consequence) of severity error or more. Then:
+//
+//   - the generic incident is folded into the cause's and listed among
+//     its consequences, with its count, ranks and times; it raises the
+//     cause's severity as any consequence does, and is never paged on
+//     its own;
+//   - a generic incident settling when its cause arrives is folded at
+//     once, so the first alert leads with the cause; one whose settle
+//     time ends with a cause in its burst is folded then; a generic line
+//     read after its cause is folded as it is read (into the cause's
+//     next alert when the cause was already announced);
+//   - a generic incident already announced stays announced and keeps
+//     its own repeats: nothing is paged twice and no alert is lost;
+//   - what the generic incident held (consequences, context) moves with
+//     it to the cause;
+//   - a consequence whose burst holds both a classified cause and a
+//     generic line folds into the cause, and so does a lone wrapper.
+//
+// A traceback with frames, a native error and a diagnosis framed by a
+// wrapper are never generic: an unclassified exception that is itself
+// the failure stays its own incident, whatever record follows it; a
+// warning or info record is no classified cause. Without a settle time
+// (nothing waits) or without correlation the rule is off.
+
+// genericFolds reports whether generic lines are folded into causes.
+func (g *Grouper) genericFolds() bool {
+	return g.opts.Correlation > 0 && g.opts.Settle > 0 && g.opts.Window != 0
+}
+
+// classifiedCause reports whether gr can outrank a generic line: the
+// incident of a record of role cause, of severity error or more.
+func classifiedCause(gr *group) bool {
+	return namedCause(gr) && canBeRoot(gr)
+}
+
+// namedCause reports whether gr is the incident of a record of role
+// cause, whatever its severity (which folding may raise).
+func namedCause(gr *group) bool {
+	return !gr.Consequence && !gr.Generic && gr.Alert.Record.ID != "" &&
+		gr.Alert.Record.Role == string(patterns.RoleCause)
+}
+
+// sourceKey keys Grouper.causeBySource: a scope and a source in it.
+type sourceKey struct{ scope, source string }
+
+// causeKey is the key of gr in Grouper.causeBySource.
+func causeKey(gr *group) sourceKey { return sourceKey{gr.Scope, gr.Source} }
+
+// sourceCauses returns the open incidents indexed under key in
+// Grouper.causeBySource, forgetting those closed since.
+func (g *Grouper) sourceCauses(key sourceKey) []member {
+	m := g.causeBySource[key]
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]member, 0, len(m))
+	for id := range m {
+		gr, ok := g.groups[id]
+		if !ok || causeKey(gr) != key {
+			delete(m, id)
+			continue
+		}
+		out = append(out, member{id, gr})
+	}
+	return out
+}
+
+// last is the correlation time of gr's latest occurrence; At for an
+// incident restored from a state that did not record it.
+func (gr *group) last() time.Time {
+	if gr.Last.After(gr.At) {
+		return gr.Last
+	}
+	return gr.At
+}
+
+// findClassified returns the open classified cause of scope and source
+// that occurrences of a generic line between from and to are of one burst
+// with, or nil: the earliest such cause, where the burst began. skip is a
+// fingerprint to leave out. Only the causes of that scope and source are
+// looked at, from their own index: at most one incident per record, so a
+// new generic line costs the same among thousands of open incidents.
+func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip string) *group {
+	if source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceCauses(sourceKey{scope, source}) {
+		c := m.gr
+		if m.id == skip || !classifiedCause(c) {
+			continue
+		}
+		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
+}
+
+// claimGenerics folds into the new classified cause gr the settling
+// generic incidents of its burst.
+func (g *Grouper) claimGenerics(cause *group) {
+	if !g.genericFolds() || !classifiedCause(cause) {
+		return
+	}
+	var ids []string
+	// Only the generic incidents of the scope are looked at, from their
+	// own index: a new incident among thousands must not walk them all.
+	for _, m := range g.members(g.genByScope, cause.Scope) {
+		if m.gr.Settling {
+			ids = append(ids, m.id)
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	folded := false
+	for _, id := range ids {
+		gen := g.groups[id]
+		if g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id) != cause {
+			continue
+		}
+		cause.absorbGeneric(gen, &g.stats)
+		g.remove(id)
+		folded = true
+	}
+	if folded {
+		g.touch(cause)
+	}
+}
+
+// foldGenerics folds the settling generic incidents whose settle time is
+// over (all of them at Flush) into the classified cause of their burst.
+func (g *Grouper) foldGenerics(now time.Time, all bool) {
+	if !g.genericFolds() {
+		return
+	}
+	// From their own index, like claimGenerics: a Tick does not sort
+	// every open incident for the few generic ones.
+	var ids []string
+	for scope := range g.genByScope {
+		for _, m := range g.members(g.genByScope, scope) {
+			if m.gr.Settling && (all || !now.Before(m.gr.NotifyAt)) {
+				ids = append(ids, m.id)
+			}
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	for _, id := range ids {
+		gen := g.groups[id]
+		if gen == nil {
+			continue
+		}
+		if cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id); cause != nil {
+			cause.absorbGeneric(gen, &g.stats)
+			g.remove(id)
+			g.touch(cause)
+		}
+	}
+}
+
+// absorbGeneric lists the generic incident gen among gr's consequences,
+// with what gen held.
+func (gr *group) absorbGeneric(gen *group, st *Stats) {
+	gr.foldAlert(&gen.Alert, st)
+	folded, unlisted := st.Folded, st.Unlisted
+	for i := range gen.Alert.Consequences {
+		x := &gen.Alert.Consequences[i]
+		gr.foldAlert(&sinks.Alert{
+			Record:   sinks.Record{ID: x.ID, Slug: x.Slug, Severity: x.Severity},
+			Headline: x.Headline, Count: x.Count, Time: x.Time, LastTime: x.LastTime,
+			Fingerprint: x.Fingerprint, Ranks: x.Ranks,
+		}, st)
+	}
+	// They were counted as folded when gen took them.
+	st.Folded, st.Unlisted = folded, unlisted
+	gr.Unlisted += gen.Unlisted
+	for _, h := range gen.Alert.Context {
+		if !slices.ContainsFunc(gr.Alert.Context, func(c sinks.ContextHit) bool { return c.ID == h.ID }) {
+			gr.Alert.Context = append(gr.Alert.Context, h)
+		}
+	}
+	if gen.LastSeen.After(gr.LastSeen) {
+		gr.LastSeen = gen.LastSeen
+	}
+}

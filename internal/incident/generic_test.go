@@ -1,0 +1,305 @@
+package incident
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// generic is a generic error line: unclassified, its signal from its level.
+func generic(sig, src string, at time.Time) Occurrence {
+	o := occ("unclassified:"+sig, src, "", at)
+	o.Scope = "pod:a"
+	o.Generic = true
+	o.Alert.Record = sinks.Record{Slug: UnclassifiedSlug, Severity: "error", Role: "cause"}
+	o.Alert.Headline = sig
+	return o
+}
+
+// traceback is an unclassified exception with frames: not generic.
+func traceback(sig, src string, at time.Time) Occurrence {
+	o := generic(sig, src, at)
+	o.Generic = false
+	return o
+}
+
+// classified is a cause record's occurrence from source src of pod:a.
+func classified(key, src string, at time.Time) Occurrence {
+	o := cause(key, "pod:a", "", at)
+	o.SourceKey = src
+	o.Alert.Fingerprint = Fingerprint(key, src)
+	return o
+}
+
+func TestGenericLinesFoldIntoTheirCause(t *testing.T) {
+	ptr := func(o Occurrence) *Occurrence { return &o }
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	ms := time.Millisecond
+	s := time.Second
+	gen := func(n int) folded { return folded{UnclassifiedSlug, n, nil} }
+	unclassified := func(kind string, n int) full { return full{Kind: kind, Count: n} }
+	warning := func(key, src string, t time.Time) *Occurrence {
+		o := classified(key, src, t)
+		o.Alert.Record.Severity = "warning"
+		return &o
+	}
+	tests := []struct {
+		name   string
+		opts   Options
+		events []event
+	}{
+		{
+			name: "generic lines read before their cause: the cause leads, one page, the lines listed in it",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 0, obs: ptr(generic("server error 503", "router", at(0)))},
+				{at: 1 * ms, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 2 * ms, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 2 * s, tick: true},
+				{at: 2*s + 2*ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", []folded{gen(2), gen(1)}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a generic line read after its cause is folded as it is read",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 500 * ms, obs: ptr(generic("request failed", "router", at(500*ms)))},
+				{at: 2 * s, tick: true, want: []full{{KindNew, "no-workers", 1, "", []folded{gen(1)}}}},
+				// After the announcement, another one of the burst goes
+				// into the cause's summary, not a page of its own.
+				{at: 2100 * ms, obs: ptr(generic("request failed", "router", at(1900*ms)))},
+				{at: 4100 * ms, tick: true},
+				{at: 5*time.Minute + 2*s, tick: true, want: []full{{KindSummary, "no-workers", 1, "", []folded{gen(2)}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a generic incident already announced stays announced: no second page, no lost alert",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				// The cause of its burst is read late (another stream).
+				{at: 2500 * ms, obs: ptr(classified("no-workers", "router", at(1*s)))},
+				{at: 2600 * ms, obs: ptr(generic("request failed", "router", at(1*s)))},
+				{at: 4500 * ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: 5*time.Minute + 2*s, tick: true, want: []full{unclassified(KindSummary, 2)}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a generic line outside the settle time of the cause is not of its burst",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 1 * s, obs: ptr(classified("no-workers", "router", at(2100*ms)))},
+				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: 3 * s, tick: true, want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a generic line of another source in the pod is not of the burst",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "client", at(0)))},
+				{at: 1 * ms, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "an unclassified traceback is the failure itself: it is not folded and leads",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(traceback("ValueError", "router", at(0)))},
+				{at: 1 * ms, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a warning record does not outrank a generic error line",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 1 * ms, obs: warning("slow-step", "router", at(0))},
+				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "slow-step", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a generic line settling when a repeat of the cause comes into its burst folds at its settle time",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 2 * s, tick: true, want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: 30 * s, obs: ptr(generic("request failed", "router", at(30*s)))},
+				{at: 30500 * ms, obs: ptr(classified("no-workers", "router", at(30500*ms)))},
+				{at: 32 * s, tick: true},
+				// Between repeats of the cause and far from them, a
+				// generic line is a failure of its own.
+				{at: 60 * s, obs: ptr(generic("request failed", "router", at(60*s)))},
+				{at: 62 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: 5*time.Minute + 2*s, tick: true, want: []full{{KindSummary, "no-workers", 2, "", []folded{gen(1)}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a consequence of a burst with a generic line and a cause folds into the cause",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 10 * ms, obs: ptr(cons("sigquit", "pod:a", "", at(10*ms)))},
+				{at: 20 * ms, obs: ptr(classified("no-workers", "router", at(20*ms)))},
+				{at: 2020 * ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", []folded{gen(1), {"sigquit", 1, nil}}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "what a generic incident took moves with it to the cause",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(cons("sigquit", "pod:a", "", at(-10*ms)))},
+				// The generic line adopts the consequence read before it.
+				{at: 10 * ms, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 20 * ms, obs: ptr(classified("no-workers", "router", at(500*ms)))},
+				{at: 2020 * ms, tick: true, want: []full{{KindNew, "no-workers", 1, "", []folded{gen(1), {"sigquit", 1, nil}}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "without a settle time the rule is off",
+			opts: Options{Window: time.Minute, Correlation: time.Minute},
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0))), want: []full{unclassified(KindNew, 1)}},
+				{at: 1 * ms, obs: ptr(classified("no-workers", "router", at(0))), want: []full{{KindNew, "no-workers", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "the one-shot scan mode folds at the end",
+			opts: Options{Window: Forever, Settle: DefaultSettle, Correlation: DefaultCorrelation},
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 0, obs: ptr(generic("server error 503", "router", at(0)))},
+				{at: 0, obs: ptr(classified("no-workers", "router", at(0)))},
+				{at: 0, obs: ptr(generic("request failed", "router", at(1*s)))},
+				{at: 0, obs: ptr(generic("request failed", "router", at(10*s)))},
+				{at: 0, flush: true, want: []full{
+					{KindNew, "no-workers", 1, "", []folded{gen(2), gen(1)}},
+					unclassified(KindNew, 1),
+				}},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			runEvents(t, New(tc.opts), tc.events)
+		})
+	}
+}
+
+// The incident of a folded generic line is found in its cause's first
+// alert, the way the pipeline's liveness gate looks for it.
+func TestGenericPendingInCause(t *testing.T) {
+	g := New(foldOpts)
+	gl := generic("request failed", "router", t0)
+	g.Observe(gl, t0)
+	g.Observe(classified("no-workers", "router", t0), t0)
+	if !g.Pending(gl.Alert.Fingerprint) {
+		t.Fatal("the folded generic line is not pending in its cause")
+	}
+	out := g.Tick(t0.Add(foldOpts.Settle))
+	if len(out) != 1 || !Holds(&out[0], gl.Alert.Fingerprint) {
+		t.Fatalf("the first alert does not hold the generic line: %+v", fulls(out))
+	}
+	if st := g.Stats(); st.Folded != 1 {
+		t.Errorf("Folded = %d, want 1", st.Folded)
+	}
+}
+
+// A generic incident restored from a checkpoint is still generic: the
+// cause read after the restart claims it.
+func TestGenericSurvivesRestore(t *testing.T) {
+	g := New(foldOpts)
+	g.Observe(generic("request failed", "router", t0), t0)
+	snap, err := g.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := New(foldOpts)
+	if err := h.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	h.Observe(classified("no-workers", "router", t0.Add(time.Millisecond)), t0.Add(time.Millisecond))
+	got := fulls(h.Flush(t0.Add(time.Minute)))
+	want := []full{{KindNew, "no-workers", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("alerts (-want +got):\n%s", diff)
+	}
+}
+
+func TestIsGeneric(t *testing.T) {
+	rec := &patterns.Record{ID: "x", Slug: "x"}
+	frames := &entry.Traceback{Links: []entry.Exception{{Type: "ValueError", Frames: []entry.Frame{{File: "a.py", Line: 1}}}}}
+	bare := &entry.Traceback{Bare: true, Links: []entry.Exception{{Type: "ValueError", Message: "bad"}}}
+	tests := []struct {
+		name string
+		e    entry.Entry
+		d    analysis.Diagnosis
+		want bool
+	}{
+		{"an ERROR line no record names", entry.Entry{}, analysis.Diagnosis{Signal: analysis.SignalLevel}, true},
+		{"an exception line printed alone", entry.Entry{Traceback: bare}, analysis.Diagnosis{Signal: analysis.SignalException}, true},
+		{"a traceback with frames", entry.Entry{Traceback: frames}, analysis.Diagnosis{Signal: analysis.SignalException}, false},
+		{"a native error", entry.Entry{}, analysis.Diagnosis{Signal: analysis.SignalNative}, false},
+		{"a record names it", entry.Entry{}, analysis.Diagnosis{Signal: analysis.SignalRecord, Cause: &matcher.Hit{Record: rec}}, false},
+		{"a wrapper frames it", entry.Entry{}, analysis.Diagnosis{Signal: analysis.SignalLevel, Context: []matcher.Hit{{Record: rec}}}, false},
+		{"a hung thread's stack", entry.Entry{}, analysis.Diagnosis{Signal: analysis.SignalLevel, Stack: []string{"f"}}, false},
+	}
+	for _, tc := range tests {
+		if got := isGeneric(&tc.e, &tc.d); got != tc.want {
+			t.Errorf("%s: isGeneric = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The indexes of generic incidents and of causes by source hold the open
+// incidents alone, in a storm that never lets Tick run (see
+// TestScopeIndexBoundedWithoutTicks).
+func TestGenericIndexesBoundedWithoutTicks(t *testing.T) {
+	const bound = 50
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute, MaxGroups: bound})
+	now := t0
+	for i := range 20 * bound {
+		now = now.Add(time.Minute) // no two of one burst
+		if i%2 == 0 {
+			g.Observe(classified(fmt.Sprintf("k%d", i), "router", now), now)
+		} else {
+			g.Observe(generic(fmt.Sprintf("line %d", i), "router", now), now)
+		}
+	}
+	gens := len(g.genByScope["pod:a"])
+	causes := len(g.causeBySource[sourceKey{"pod:a", "router"}])
+	if gens == 0 || causes == 0 {
+		t.Fatalf("indexes hold %d generic incidents and %d causes: the storm did not use them", gens, causes)
+	}
+	if gens+causes > bound {
+		t.Errorf("indexes hold %d generic incidents and %d causes; at most %d are open", gens, causes, bound)
+	}
+}
