@@ -38,6 +38,9 @@ type rule struct {
 	wordKey bool
 	keep    func(secret string) bool
 	secret  int // index of the "secret" group, or 0 for the whole match
+	// hintSet has bit i set when hints holds the Redactor's hint i
+	// (hintIndex.hints).
+	hintSet uint64
 }
 
 // builtin are the rules every Redactor applies. Each keeps the key name
@@ -193,6 +196,7 @@ func isFlag(s string) bool {
 // Redactor replaces secrets in text. It is safe for concurrent use.
 type Redactor struct {
 	rules []rule
+	hints *hintIndex
 }
 
 // New returns a Redactor with the built-in rules plus extra, Go regular
@@ -214,6 +218,7 @@ func build(rules []rule, extra []string) (*Redactor, error) {
 	for i := range r.rules {
 		r.rules[i].secret = r.rules[i].re.SubexpIndex("secret")
 	}
+	r.hints = newHintIndex(r.rules)
 	var errs []error
 	for i, expr := range extra {
 		re, err := regexp.Compile(expr)
@@ -235,22 +240,36 @@ func build(rules []rule, extra []string) (*Redactor, error) {
 
 // Redact returns s with every secret replaced by Mask. Rules with hints
 // match within one line.
+//
+// One pass over s finds where every hint of every rule occurs; a rule none
+// of whose hints occurs is skipped, so text without a hint (most log text)
+// costs that pass and the rules without hints. When a rule changes s the
+// pass is made again on the new text.
 func (r *Redactor) Redact(s string) string {
 	if s == "" {
 		return s
 	}
-	lower := asciiLower(s)
+	var buf [16]occurrence
+	occ, seen := r.hints.find(s, buf[:0])
+	lower := "" // asciiLower(s) once a hinted rule needs it
 	for i := range r.rules {
 		ru := &r.rules[i]
 		var out string
 		var changed bool
-		if len(ru.hints) == 0 {
+		switch {
+		case len(ru.hints) == 0:
 			out, changed = ru.apply(s)
-		} else {
-			out, changed = ru.applyHinted(s, lower)
+		case seen&ru.hintSet == 0:
+			continue
+		default:
+			if lower == "" {
+				lower = asciiLower(s)
+			}
+			out, changed = ru.applyHinted(s, lower, occ, r.hints.hints)
 		}
 		if changed {
-			s, lower = out, asciiLower(out)
+			s, lower = out, ""
+			occ, seen = r.hints.find(s, occ[:0])
 		}
 	}
 	return s
@@ -269,40 +288,25 @@ func asciiLower(s string) string {
 }
 
 // applyHinted applies ru to each line of s that contains one of its hints;
-// lower is asciiLower(s).
-func (ru *rule) applyHinted(s, lower string) (string, bool) {
-	// next[i] caches where hint i occurs next, so each hint is searched
-	// for once across the whole text: -2 unknown, -1 absent.
-	next := make([]int, len(ru.hints))
-	for i := range next {
-		next[i] = -2
-	}
+// lower is asciiLower(s) and occ is where the hints of every rule occur in
+// it (hintIndex.find, whose hints are hints).
+func (ru *rule) applyHinted(s, lower string, occ []occurrence, hints []string) (string, bool) {
 	var b strings.Builder
 	done, pos := 0, 0 // s[:done] is written to b; search resumes at pos
 	changed := false
-	for pos < len(s) {
-		at := -1
-		for i, h := range ru.hints {
-			if next[i] == -2 || (next[i] >= 0 && next[i] < pos) {
-				if j := strings.Index(lower[pos:], h); j >= 0 {
-					next[i] = pos + j
-				} else {
-					next[i] = -1
-				}
-			}
-			if next[i] >= 0 && (at < 0 || next[i] < at) {
-				at = next[i]
-			}
+	for i, o := range occ {
+		if o.at < pos || ru.hintSet&(1<<o.hint) == 0 {
+			continue
 		}
-		if at < 0 {
-			break
-		}
+		at := o.at
 		start := strings.LastIndexByte(s[:at], '\n') + 1
 		end := len(s)
 		if j := strings.IndexByte(s[at:], '\n'); j >= 0 {
 			end = at + j
 		}
-		if ru.keyed && !ru.keyIn(lower[start:end]) {
+		// No hint of ru occurs in the line before at: pos, where the
+		// search resumed, is at most start.
+		if ru.keyed && !ru.keyIn(lower[start:end], start, occ[i:], hints) {
 			pos = end + 1
 			continue
 		}
@@ -358,19 +362,21 @@ const reSpace = " \t\n\f\r"
 
 // keyIn reports whether one of ru's hints occurs in line, lower-cased as
 // the hints are, followed by a key's separator: what every match of a
-// keyed rule holds.
-func (ru *rule) keyIn(line string) bool {
-	for _, h := range ru.hints {
-		for i := 0; ; {
-			j := strings.Index(line[i:], h)
-			if j < 0 {
-				break
-			}
-			at := i + j
-			i = at + len(h)
-			if separated(line[i:], reSpace) && (!ru.wordKey || startsWord(line, at)) {
-				return true
-			}
+// keyed rule holds. line starts at offset start of the text whose hint
+// occurrences are occ (from the first of ru's in line on; hints are
+// theirs). Hints hold no new line, so each occurrence that starts in line
+// ends in it.
+func (ru *rule) keyIn(line string, start int, occ []occurrence, hints []string) bool {
+	for _, o := range occ {
+		at := o.at - start
+		if at >= len(line) {
+			break
+		}
+		if ru.hintSet&(1<<o.hint) == 0 {
+			continue
+		}
+		if separated(line[at+len(hints[o.hint]):], reSpace) && (!ru.wordKey || startsWord(line, at)) {
+			return true
 		}
 	}
 	return false

@@ -233,10 +233,12 @@ func BenchmarkRedact(b *testing.B) {
 	}
 	clean := strings.Repeat("[2026-03-01 12:00:00 TP0] Decode batch. #running-req: 12, #token: 3456, token usage: 0.42, gen throughput (token/s): 1234.5\n", 40)
 	secret := clean + "Authorization: Bearer " + jwt + " api_key='abc123' " + hfToken + "\n"
+	// plain holds no hint of any rule, as most alert text does.
+	plain := strings.Repeat("[2026-03-01 12:00:00 TP0] Scheduler hit an exception: RuntimeError: CUDA error: an illegal memory access was encountered\n", 40)
 	for _, bc := range []struct {
 		name string
 		text string
-	}{{"clean-5KB", clean}, {"secrets-5KB", secret}} {
+	}{{"clean-5KB", clean}, {"secrets-5KB", secret}, {"plain-5KB", plain}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.text)))
 			b.ReportAllocs()

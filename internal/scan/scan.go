@@ -189,40 +189,62 @@ type scanStream struct {
 	remembered analysis.Stream
 }
 
+// inputScan is what the scan of one input needs for each entry. Entries
+// are handled by methods on it rather than by a closure: the quiet path
+// (an entry that is no failure) then reads two fields through one pointer
+// instead of keeping every captured variable live across the analysis
+// call, and what a failure needs stays out of that path (failure).
+type inputScan struct {
+	an *analysis.Analyzer
+	// d is one Diagnosis for every entry, overwritten by each analysis
+	// rather than copied out of it: most entries are no failure.
+	d           analysis.Diagnosis
+	s           *Scanner
+	src         incident.Source
+	g           *incident.Grouper
+	evicted     *[]sinks.Alert
+	count       *incidentCount
+	st          *Stats
+	patternErrs map[string]string
+}
+
+// process analyses the entries an assembler completed for stream ss.
+func (p *inputScan) process(ss *scanStream, es []entry.Entry) {
+	p.st.Entries += int64(len(es))
+	for i := range es {
+		// The assembler lends its entries (entry.Options.Reuse).
+		if ok := p.an.AnalyzeLentInto(&p.d, &ss.remembered, &es[i]); ok || len(p.d.PatternErrors) > 0 {
+			p.failure(&es[i], ok)
+		}
+	}
+}
+
+// failure records what the analysis of e found: the pattern errors, and
+// when ok the occurrence, folded into the grouper.
+func (p *inputScan) failure(e *entry.Entry, ok bool) {
+	for _, pe := range p.d.PatternErrors {
+		p.st.PatternErrors++
+		if _, seen := p.patternErrs[pe.Record.ID]; !seen {
+			p.patternErrs[pe.Record.ID] = fmt.Sprintf("%s: %s: %v", pe.Record.Origin, pe.Record.ID, pe.Err)
+		}
+	}
+	if !ok {
+		return
+	}
+	if p.d.Cause != nil {
+		p.st.Hits++
+	}
+	now := p.s.opts.Now
+	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(e, &p.d, p.src, now()), now())...)
+	p.count.update(p.g, *p.evicted)
+}
+
 func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
 	// One assembler per stream: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
 	streams := map[string]*scanStream{}
 	src := incident.Source{Path: in.Name, Key: in.Name}
-	an := analysis.New(s.m)
-	// One Diagnosis for every entry, overwritten by each analysis rather
-	// than copied out of it: most entries are no failure.
-	var d analysis.Diagnosis
-	process := func(ss *scanStream, es []entry.Entry) {
-		for i := range es { // most lines complete no entry
-			e := &es[i]
-			st.Entries++
-			// The assembler lends its entries (entry.Options.Reuse).
-			ok := an.AnalyzeLentInto(&d, &ss.remembered, e)
-			if !ok && len(d.PatternErrors) == 0 {
-				continue // most entries
-			}
-			for _, pe := range d.PatternErrors {
-				st.PatternErrors++
-				if _, ok := patternErrs[pe.Record.ID]; !ok {
-					patternErrs[pe.Record.ID] = fmt.Sprintf("%s: %s: %v", pe.Record.Origin, pe.Record.ID, pe.Err)
-				}
-			}
-			if !ok {
-				continue
-			}
-			if d.Cause != nil {
-				st.Hits++
-			}
-			*evicted = append(*evicted, g.Observe(incident.FromDiagnosis(e, &d, src, s.opts.Now()), s.opts.Now())...)
-			count.update(g, *evicted)
-		}
-	}
+	p := &inputScan{s: s, an: analysis.New(s.m), src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
 	// Lines are lent by the reader and copied by the assembler into its
 	// own reused memory: a line allocates nothing.
 	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})
@@ -251,7 +273,9 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 			}
 			lastName, last = l.Stream, ss
 		}
-		process(ss, ss.asm.Push(l.Line))
+		if es := ss.asm.Push(l.Line); len(es) > 0 { // a continuation line completes none
+			p.process(ss, es)
+		}
 		return nil
 	})
 	names := make([]string, 0, len(streams))
@@ -260,7 +284,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		process(streams[k], streams[k].asm.Flush())
+		p.process(streams[k], streams[k].asm.Flush())
 	}
 	return err
 }
