@@ -493,8 +493,8 @@ const maxInertWord = 64
 // (no traceback, no bare exception, not inside a group) as it is for its
 // message s, decided on a few bytes: most messages ("Decode batch, ...")
 // end in a byte no traceback marker ends in, start with no frame, and have
-// a first word that is no exception type. False means "look closer", not
-// that they would change it.
+// a capitalised first word that is no exception type. False means "look
+// closer", not that they would change it.
 func inert(s string) bool {
 	n := len(s)
 	if n == 0 {
@@ -513,9 +513,11 @@ func inert(s string) bool {
 		return false
 	}
 	// Bare exception lines start with a name, and their first space
-	// follows the type's colon (parseBareException).
-	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
-		return true
+	// follows the type's colon (parseBareException). A line that opens
+	// in lower case may be a frame's source line with the exception line
+	// glued behind it (parseGluedException).
+	if !isUpper(c) {
+		return !(c >= 'a' && c <= 'z' || c == '_')
 	}
 	i := firstSpace(s)
 	return i > 0 && s[i-1] != ':'
@@ -791,7 +793,9 @@ func (a *Assembler) advance(s string) {
 
 // noteBare records s as the entry's bare exception line when the entry has
 // none yet and no traceback is open: the message itself, or a continuation
-// line at column 0 (CPython prints exception lines unindented).
+// line at column 0 (CPython prints exception lines unindented); in a
+// header-less entry also an exception line glued behind a frame's source
+// line.
 func (a *Assembler) noteBare(s string) {
 	p := &a.cur
 	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
@@ -799,6 +803,11 @@ func (a *Assembler) noteBare(s string) {
 	}
 	if typ, msg, ok := parseBareException(s); ok {
 		p.bareType, p.bareMsg = typ, msg
+	} else if p.kind == kindRaw {
+		// A header-less line only: a record's message is prose.
+		if typ, msg, ok := parseGluedException(s); ok {
+			p.bareType, p.bareMsg = typ, msg
+		}
 	}
 }
 
