@@ -41,7 +41,7 @@ import (
 //     generic Python logging) always starts a new entry, so interleaved
 //     ranks never merge.
 //   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
-//     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
+//     assert, glog, shell kill messages, ROCm, Ascend, UCX) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
 //     dumps and frames, "what():", "Exception raised from", "frame #N:",
 //     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
@@ -85,7 +85,10 @@ import (
 // whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
 // or Timeout, or is a known builtin such as StopIteration, then ": msg" or
 // the end of the line; never "...Warning:") gets a one-link Bare
-// Traceback from the first such line.
+// Traceback from the first such line. So does a header-less entry whose
+// line holds one glued behind its frame's source line, as a paste that
+// lost its newlines prints them ("raise RuntimeError( RuntimeError: ...";
+// see parseGluedException).
 //
 // Double spacing: a paste or a terminal that put a blank line after every
 // line (SGLANG-LOGS.md §10). A stream is double-spaced once three
