@@ -41,7 +41,7 @@ import (
 //     generic Python logging) always starts a new entry, so interleaved
 //     ranks never merge.
 //   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
-//     assert, glog, shell kill messages, ROCm, Ascend) starts an entry of its
+//     assert, glog, shell kill messages, ROCm, Ascend, UCX) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
 //     dumps and frames, "what():", "Exception raised from", "frame #N:",
 //     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
@@ -85,7 +85,10 @@ import (
 // whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
 // or Timeout, or is a known builtin such as StopIteration, then ": msg" or
 // the end of the line; never "...Warning:") gets a one-link Bare
-// Traceback from the first such line.
+// Traceback from the first such line. So does a header-less entry whose
+// line holds one glued behind its frame's source line, as a paste that
+// lost its newlines prints them ("raise RuntimeError( RuntimeError: ...";
+// see parseGluedException).
 //
 // Double spacing: a paste or a terminal that put a blank line after every
 // line (SGLANG-LOGS.md §10). A stream is double-spaced once three
@@ -493,8 +496,8 @@ const maxInertWord = 64
 // (no traceback, no bare exception, not inside a group) as it is for its
 // message s, decided on a few bytes: most messages ("Decode batch, ...")
 // end in a byte no traceback marker ends in, start with no frame, and have
-// a first word that is no exception type. False means "look closer", not
-// that they would change it.
+// a capitalised first word that is no exception type. False means "look
+// closer", not that they would change it.
 func inert(s string) bool {
 	n := len(s)
 	if n == 0 {
@@ -513,9 +516,11 @@ func inert(s string) bool {
 		return false
 	}
 	// Bare exception lines start with a name, and their first space
-	// follows the type's colon (parseBareException).
-	if !(isUpper(c) || c >= 'a' && c <= 'z' || c == '_') {
-		return true
+	// follows the type's colon (parseBareException). A line that opens
+	// in lower case may be a frame's source line with the exception line
+	// glued behind it (parseGluedException).
+	if !isUpper(c) {
+		return !(c >= 'a' && c <= 'z' || c == '_')
 	}
 	i := firstSpace(s)
 	return i > 0 && s[i-1] != ':'
@@ -791,7 +796,9 @@ func (a *Assembler) advance(s string) {
 
 // noteBare records s as the entry's bare exception line when the entry has
 // none yet and no traceback is open: the message itself, or a continuation
-// line at column 0 (CPython prints exception lines unindented).
+// line at column 0 (CPython prints exception lines unindented); in a
+// header-less entry also an exception line glued behind a frame's source
+// line.
 func (a *Assembler) noteBare(s string) {
 	p := &a.cur
 	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
@@ -799,6 +806,11 @@ func (a *Assembler) noteBare(s string) {
 	}
 	if typ, msg, ok := parseBareException(s); ok {
 		p.bareType, p.bareMsg = typ, msg
+	} else if p.kind == kindRaw {
+		// A header-less line only: a record's message is prose.
+		if typ, msg, ok := parseGluedException(s); ok {
+			p.bareType, p.bareMsg = typ, msg
+		}
 	}
 }
 

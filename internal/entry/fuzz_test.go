@@ -35,6 +35,10 @@ var fuzzSeeds = []string{
 	"    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File \"/tmp/x\", line 202, in init\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: x",
 	"torch.distributed.DistBackendError: NCCL error in: a.cpp:81, unhandled system error, NCCL version 2.21.5\nncclSystemError: System call failed.\nLast error:\nError while creating shared memory segment /dev/shm/nccl-v (size 9)\nLast error:\nnccl: x\nncclX:",
 	"Assertion failed: /x/internode.cu:483, condition: a >= b\npython3: ../nptl/m.c:81: f: Assertion `x == 0' failed.\nAssertion failed: i < n, file p.c, line 4\n        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n[LINE:]\nThread 0x1 (most recent call first):\n  File \"a.py\", line 1 in fFatal Python error: \"Aborted",
+	// Exception lines glued behind their frame's source line, UCX lines
+	// with and without their time and process.
+	"raise RuntimeError( RuntimeError: Cannot re-initialize CUDA in forked subprocess.  Initialization failed.\nreturn f(x) ^^^^ torch.OutOfMemoryError: y\nf(x) INFO (y) ValueError: z\nf(x) UserWarning: w",
+	"[1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed\nib_mlx5_dv.c:433  UCX  ERROR   Remote I/O error\n     gdaki.c:397  UCX  WARN  x\n[1.2] [h:1] a.c:1 UCX TRACE\nFatal Python error: Segmentation fault",
 	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
 }
 
@@ -202,6 +206,18 @@ func FuzzParseLine(f *testing.F) {
 		}
 		if typ, msg, ok := parseBareException(text); ok && (!strings.HasPrefix(text, typ) || !strings.HasSuffix(text, msg) || strings.HasSuffix(typ, "Warning")) {
 			t.Fatalf("parseBareException(%q) = %q, %q", text, typ, msg)
+		}
+		if typ, msg, ok := parseGluedException(text); ok {
+			tail := typ + ": " + msg
+			if i := len(text) - len(tail); i <= 0 || !strings.HasSuffix(text, tail) || msg == "" || strings.HasSuffix(typ, "Warning") || text[i-1] != ' ' {
+				t.Fatalf("parseGluedException(%q) = %q, %q: not the line's tail after a space", text, typ, msg)
+			}
+			if inert(text) {
+				t.Fatalf("parseGluedException(%q) finds an exception, but inert says the line needs no look", text)
+			}
+		}
+		if lvl, ok := parseUCXLine(text); ok && (lvl == "" || normLevel(lvl) != lvl) {
+			t.Fatalf("parseUCXLine(%q) = %q: not a normalised level", text, lvl)
 		}
 		if text != "" {
 			if lvl, ok := parseCompilerLine(text); ok && !validLevel(lvl) {

@@ -20,6 +20,7 @@ const (
 	NativeROCm         = "rocm"         // Memory access fault by GPU node-N ... (FATAL); HIP error: ..., hipErrorNoDevice, ROCclr ":0:rocdevice.cpp :2992: ..." lines (ROCclr's level; "aborting with error": FATAL)
 	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ... (its tag); EZ9999: Inner Error!, aclrtSetDevice ... failed, [Init][Compiler]... failed[FUNC:f][FILE:x.cpp][LINE:145] (ERROR)
 	NativeCUDA         = "cuda"         // CUDA error: ..., Cuda failure 'out of memory', Failed: Cuda error x.cuh:307 '...', cudaErrorIllegalAddress ... (ERROR)
+	NativeUCX          = "ucx"          // [1784273406.684686] [host:994396:0]  ib_mlx5_dv.c:452  UCX  ERROR   ..., or from "ib_mlx5_dv.c:452" on without its time and process (its level: FATAL, ERROR, WARN: WARNING, DIAG and PRINT: INFO, DEBUG, TRACE and its kinds: TRACE)
 	NativeCompiler     = "compiler"     // x.cu(12): error: ..., x.cpp:3:10: fatal error: ..., /usr/bin/ld: cannot find -lcuda, error: command 'gcc' failed ... (ERROR; "fatal error": FATAL; "warning": WARNING)
 )
 
@@ -85,6 +86,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 		if n, ok := parseAscend(s, loc); ok {
 			return n, true
 		}
+		if n, ok := parseUCX(s, loc); ok {
+			return n, true
+		}
 	}
 	if n, ok := parseGlog(s, ref, loc); ok {
 		return n, true
@@ -94,6 +98,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	}
 	if lvl, ok := parseNCCL(s); ok {
 		return native{kind: NativeNCCL, level: lvl}, true
+	}
+	if lvl, ok := parseUCXLine(s); ok {
+		return native{kind: NativeUCX, level: lvl}, true
 	}
 	if isCUDAAssert(s) {
 		return native{kind: NativeCUDAAssert, level: LevelError}, true
@@ -476,4 +483,80 @@ func isAscendCode(s string) bool {
 // isIndented reports whether s starts with a space or a tab.
 func isIndented(s string) bool {
 	return s != "" && (s[0] == ' ' || s[0] == '\t')
+}
+
+// parseUCX matches a UCX log line with its time and process in front,
+// "[1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   ...":
+// the time in seconds and microseconds since the epoch, then
+// parseUCXLine's part.
+func parseUCX(s string, loc *time.Location) (native, bool) {
+	k := strings.IndexByte(s, ']')
+	if k < 4 || k+2 >= len(s) || s[k+1] != ' ' || s[k+2] != '[' {
+		return native{}, false
+	}
+	sec, frac, ok := strings.Cut(s[1:k], ".")
+	if !ok || !isDigits(sec) || len(sec) > 12 || !isDigits(frac) {
+		return native{}, false
+	}
+	r := s[k+2:]
+	e := strings.IndexByte(r, ']')
+	if e < 2 || e > 256 || strings.IndexByte(r[:e], ':') < 0 {
+		return native{}, false
+	}
+	lvl, ok := parseUCXLine(r[e+1:])
+	if !ok {
+		return native{}, false
+	}
+	var secs int64
+	for i := 0; i < len(sec); i++ {
+		secs = secs*10 + int64(sec[i]-'0')
+	}
+	t := time.Unix(secs, int64(fraction(frac))).UTC()
+	if loc != nil {
+		t = t.In(loc)
+	}
+	return native{kind: NativeUCX, level: lvl, time: t}, true
+}
+
+// parseUCXLine matches the part of a UCX log line that survives when its
+// time and process are gone, "ib_mlx5_dv.c:433  UCX  ERROR   message" (the
+// file right-aligned, so maybe after spaces): a source reference, "UCX"
+// and UCX's level word, each after one or more spaces. It returns the
+// level, normalised.
+func parseUCXLine(s string) (string, bool) {
+	r := strings.TrimLeft(s, " ")
+	sp := strings.IndexByte(r, ' ')
+	// The cheap test first: a source reference ends in a digit.
+	if sp < 3 || sp > 256 || !isDigit(r[sp-1]) {
+		return "", false
+	}
+	c := strings.LastIndexByte(r[:sp], ':')
+	if c <= 0 || !isDigits(r[c+1:sp]) {
+		return "", false
+	}
+	r = strings.TrimLeft(r[sp:], " ")
+	r, ok := strings.CutPrefix(r, "UCX ")
+	if !ok {
+		return "", false
+	}
+	r = strings.TrimLeft(r, " ")
+	w := r
+	if i := strings.IndexByte(r, ' '); i >= 0 {
+		w = r[:i]
+	}
+	switch w {
+	case "FATAL":
+		return LevelFatal, true
+	case "ERROR":
+		return LevelError, true
+	case "WARN":
+		return LevelWarning, true
+	case "DIAG", "INFO", "PRINT":
+		return LevelInfo, true
+	case "DEBUG":
+		return LevelDebug, true
+	case "TRACE", "REQ", "DATA", "ASYNC", "FUNC", "POLL":
+		return LevelTrace, true
+	}
+	return "", false
 }

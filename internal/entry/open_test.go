@@ -20,6 +20,7 @@ func FuzzInert(f *testing.F) {
 		"Exception ignored in: <function f>", "msg ending in space ", "tab\t", "ünïcode", "x\u00a0",
 		"_private: thing", "a.b.c: d", "[42] Embedding recv timeout after 42s", "10.2.3.4:5 - \"POST /x\" 200 OK",
 		strings.Repeat("W", 70) + " x", "Error:x y", "Abcdefgh: x", "Abcdefg: x", "Abcdefghi x", "A\x80 \xa0 b y",
+		"raise RuntimeError( RuntimeError: x", "return f(x) torch.OutOfMemoryError: y", "_f(x) KeyError: 'k'",
 	} {
 		f.Add(s)
 	}
@@ -36,15 +37,19 @@ func FuzzInert(f *testing.F) {
 		if !inert(s) {
 			return
 		}
-		a := NewAssembler(Options{})
-		a.begin(&Line{Offset: 1}, s, "", kindHeader)
-		p := &a.cur
-		p.msg, p.greedy = s, true
-		before := *p
-		a.advance(s)
-		a.noteBare(s)
-		if *p != before {
-			t.Fatalf("inert(%q) but advance or noteBare changed the entry: %+v, want %+v", s, *p, before)
+		// A record's message and a header-less line: noteBare reads more
+		// of the latter (parseGluedException).
+		for _, k := range []entryKind{kindHeader, kindRaw} {
+			a := NewAssembler(Options{})
+			a.begin(&Line{Offset: 1}, s, "", k)
+			p := &a.cur
+			p.msg, p.greedy = s, k == kindHeader
+			before := *p
+			a.advance(s)
+			a.noteBare(s)
+			if *p != before {
+				t.Fatalf("inert(%q) but advance or noteBare changed the entry of kind %d: %+v, want %+v", s, k, *p, before)
+			}
 		}
 	})
 }
