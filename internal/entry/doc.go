@@ -10,8 +10,9 @@
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time
 // formats) and the native shapes of SGLANG-LOGS.md (faulthandler,
 // terminate, c10d, glog, NCCL, CUDA asserts, C and C++ assertion lines,
-// shell signal messages, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and
-// compiler or linker error lines printed outside Python), joins continuation
+// shell signal messages, UCX's log lines with or without their time and
+// process, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
+// linker error lines printed outside Python), joins continuation
 // lines, tracebacks and NCCL's multi-line error messages (up to the line
 // after "Last error:") into one bounded entry, and fills in the facts a consumer decides on: the header's level
 // normalised (Entry.Level), the native shape (Entry.Native), the parsed
