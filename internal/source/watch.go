@@ -155,7 +155,7 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 // it came and went at that name between two looks (a writer that
 // recreates its log at once, then logrotate moving that file aside to
 // create its own, on a loaded machine), and it is read to its end like
-// any file that left.
+// any file that left, before the file at that name now.
 func (t *Tailer) openCreated(ev fsnotify.Event) {
 	name := ev.Name
 	path, at := name, ""
@@ -174,10 +174,23 @@ func (t *Tailer) openCreated(ev fsnotify.Event) {
 	if !ok || t.files[k] != nil || t.refused[k] != "" || t.skipped[k] != "" {
 		return
 	}
-	if _, err := t.open(found{path: path, key: k, at: at}); errors.Is(err, errVanished) {
+	tr, err := t.open(found{path: path, key: k, at: at})
+	if errors.Is(err, errVanished) {
 		t.missed[k] = path // the scan decides whether it was lost
 	}
 	// Other failures are the scan's to count and log.
+	if err != nil || at == "" {
+		return
+	}
+	// It held the name before the file that holds it now, which may be
+	// followed already (its create event came first): its lines come
+	// first, and its successor waits while it drains.
+	for _, o := range t.order {
+		if o != tr && o.path == path && o.left.IsZero() && o.state != gone {
+			t.moveBefore(tr, o)
+			break
+		}
+	}
 }
 
 // renamedFrom returns the name a file created by a rename had before, from

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -303,5 +304,67 @@ func TestWatchFollowsAFileRenamedAwayBeforeItWasOpened(t *testing.T) {
 	slices.Sort(texts)
 	if diff := cmp.Diff(wantNumbered(1, 3), texts); diff != "" {
 		t.Errorf("lines, sorted (-want +got):\n%s", diff)
+	}
+}
+
+// TestTailerRenamedAwayBeforeOpenComesFirst covers a writer that
+// recreates its log after a rotation and logrotate that then moves that
+// file aside (app.log-<date>.backup) to create its own: the rename's
+// event, taken after the file now at the name is followed, opens the
+// moved file, whose lines come before those of the file that took its
+// name.
+func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	backup := p + "-2026120317.backup"
+	writeFile(t, p, numbered(1, 2))
+	tl, err := New(Config{Paths: []string{p}, Format: FormatRaw, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.closeAll()
+	got := &collector{}
+	now := time.Unix(1_000_000, 0)
+	pass := func(d time.Duration) {
+		t.Helper()
+		now = now.Add(d)
+		if _, err := tl.pass(context.Background(), now, true, got.emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass(0)
+
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Skipf("no file-system watch: %v", err)
+	}
+	defer w.Close()
+	if err := w.Add(dir); err != nil {
+		t.Skipf("watch %s: %v", dir, err)
+	}
+	mustRename(t, p, p+".1")        // logrotate
+	writeFile(t, p, numbered(3, 3)) // the writer recreates its log
+	mustRename(t, p, backup)        // logrotate moves it aside
+	writeFile(t, p, numbered(4, 5)) // and creates its own
+	pass(10 * time.Millisecond)     // app.log.1 drains, app.log (4, 5) is followed
+	var moved fsnotify.Event
+	for moved.Name != backup {
+		select {
+		case moved = <-w.Events:
+		case err := <-w.Errors:
+			t.Fatal(err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no create event for the moved file")
+		}
+	}
+	if renamedFrom(moved) != p {
+		t.Skipf("the watch does not say where %s came from: %v", backup, moved)
+	}
+	tl.noteEvent(moved)
+	pass(10 * time.Millisecond)
+	pass(2 * time.Second) // past RotateWait
+	pass(10 * time.Millisecond)
+	if diff := cmp.Diff(wantNumbered(1, 5), got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
