@@ -32,10 +32,18 @@ type watch struct {
 	names *nameWatch
 }
 
+// watchBuffer is how many events the watcher's goroutine may hand over
+// before takeEvents takes them.
+const watchBuffer = 1024
+
 // newWatch starts a watcher, or returns nil (logged) when the system has
 // none to give: the tailer then polls.
 func newWatch(log *slog.Logger) *watch {
-	w, err := fsnotify.NewWatcher()
+	// Buffered: the watcher's goroutine hands over every event of a read
+	// at once, so that takeEvents finds them all. Unbuffered, a loaded
+	// machine gave one event a pass, and a file renamed out of the globs
+	// before it was opened was opened only after its successor was read.
+	w, err := fsnotify.NewBufferedWatcher(watchBuffer)
 	if err != nil {
 		log.Warn("file-system watch unavailable, polling files instead", "err", err)
 		return nil
@@ -185,10 +193,9 @@ func (t *Tailer) openCreated(ev fsnotify.Event) {
 	// It held the name before the file that holds it now, which may be
 	// followed already (its create event came first): its lines come
 	// first, and its successor waits while it drains.
-	for _, o := range t.order {
-		if o != tr && o.path == path && o.left.IsZero() && o.state != gone {
-			t.moveBefore(tr, o)
-			break
+	if fi, err := os.Stat(path); err == nil {
+		if k, ok := fileKey(fi); ok && t.files[k] != nil && t.files[k] != tr {
+			t.moveBefore(tr, t.files[k])
 		}
 	}
 }

@@ -309,10 +309,10 @@ func TestWatchFollowsAFileRenamedAwayBeforeItWasOpened(t *testing.T) {
 
 // TestTailerRenamedAwayBeforeOpenComesFirst covers a writer that
 // recreates its log after a rotation and logrotate that then moves that
-// file aside (app.log-<date>.backup) to create its own: the rename's
-// event, taken after the file now at the name is followed, opens the
-// moved file, whose lines come before those of the file that took its
-// name.
+// file aside (app.log-<date>.backup) to create its own. The events are
+// taken before a scan saw the rotation: the moved file, opened from its
+// rename's event, is read after the rotated file and before the file
+// that holds the name now, although that one was opened first.
 func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "app.log")
@@ -334,7 +334,7 @@ func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
 	}
 	pass(0)
 
-	w, err := fsnotify.NewWatcher()
+	w, err := fsnotify.NewBufferedWatcher(64)
 	if err != nil {
 		t.Skipf("no file-system watch: %v", err)
 	}
@@ -342,29 +342,35 @@ func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
 	if err := w.Add(dir); err != nil {
 		t.Skipf("watch %s: %v", dir, err)
 	}
-	mustRename(t, p, p+".1")        // logrotate
-	writeFile(t, p, numbered(3, 3)) // the writer recreates its log
-	mustRename(t, p, backup)        // logrotate moves it aside
-	writeFile(t, p, numbered(4, 5)) // and creates its own
-	pass(10 * time.Millisecond)     // app.log.1 drains, app.log (4, 5) is followed
-	var moved fsnotify.Event
-	for moved.Name != backup {
+	mustRename(t, p, p+".1")              // logrotate
+	appendFile(t, p+".1", numbered(3, 3)) // the writer's last line there
+	writeFile(t, p, numbered(4, 4))       // the writer recreates its log
+	mustRename(t, p, backup)              // logrotate moves it aside
+	writeFile(t, p, numbered(5, 6))       // and creates its own
+	var events []fsnotify.Event
+	for len(events) == 0 || events[len(events)-1].Name != p || !events[len(events)-1].Has(fsnotify.Create) || len(events) < 4 {
 		select {
-		case moved = <-w.Events:
+		case ev := <-w.Events:
+			if ev.Has(fsnotify.Create) {
+				events = append(events, ev)
+			}
 		case err := <-w.Errors:
 			t.Fatal(err)
 		case <-time.After(10 * time.Second):
-			t.Fatal("no create event for the moved file")
+			t.Fatalf("create events: got %v", events)
 		}
 	}
-	if renamedFrom(moved) != p {
-		t.Skipf("the watch does not say where %s came from: %v", backup, moved)
+	if renamedFrom(events[2]) != p {
+		t.Skipf("the watch does not say where %s came from: %v", backup, events)
 	}
-	tl.noteEvent(moved)
+	for _, ev := range events {
+		tl.noteEvent(ev)
+	}
 	pass(10 * time.Millisecond)
 	pass(2 * time.Second) // past RotateWait
 	pass(10 * time.Millisecond)
-	if diff := cmp.Diff(wantNumbered(1, 5), got.texts()); diff != "" {
+	pass(2 * time.Second)
+	if diff := cmp.Diff(wantNumbered(1, 6), got.texts()); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
