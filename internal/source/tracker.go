@@ -391,6 +391,9 @@ func (t *Tailer) scan(s step) error {
 	if len(fresh) > 0 {
 		t.watch.sync(t.watchDirs()) // the real directories of the new files
 	}
+	if t.afterScan != nil {
+		t.afterScan()
+	}
 	return nil
 }
 

@@ -55,12 +55,21 @@ type live struct {
 
 func startLive(t *testing.T, cfg Config) *live {
 	t.Helper()
+	return startLiveWith(t, cfg, nil)
+}
+
+// startLiveWith is startLive with setup run on the Tailer before Run.
+func startLiveWith(t *testing.T, cfg Config, setup func(*Tailer)) *live {
+	t.Helper()
 	l := &live{got: &collector{}, obs: &tally{}, log: &logRecords{}, done: make(chan error, 1)}
 	cfg.Observer = l.obs
 	cfg.Logger = slog.New(l.log)
 	tl, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(tl)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
