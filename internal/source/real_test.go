@@ -248,9 +248,11 @@ func realRotation(t *testing.T, writer, glob string, noWatch, exact bool, rotate
 		checkExactlyOnce(t, got)
 		if t.Failed() {
 			disk := onDisk(t, filepath.Join(dir, "app.log*"))
+			// got need not be sorted here: a line delivered late is not
+			// lost.
 			var lost []int
 			for _, n := range seq(1, realLines) {
-				if _, ok := slices.BinarySearch(got, n); !ok {
+				if !slices.Contains(got, n) {
 					lost = append(lost, n)
 				}
 			}
@@ -261,6 +263,13 @@ func realRotation(t *testing.T, writer, glob string, noWatch, exact bool, rotate
 				}
 			}
 			t.Logf("not delivered: %v; of those still on disk: %v", lost, onDiskLost)
+			var late []string
+			for i := 1; i < len(got); i++ {
+				if got[i] <= got[i-1] {
+					late = append(late, itoa(got[i])+" after "+itoa(got[i-1]))
+				}
+			}
+			t.Logf("repeated or out of order: %v", late)
 			files, _ := filepath.Glob(filepath.Join(dir, "app.log*"))
 			for _, f := range files {
 				if b, err := os.ReadFile(f); err == nil {

@@ -73,6 +73,11 @@ type Tailer struct {
 
 	// afterPoll, when set, runs after each pass (tests wait on it).
 	afterPoll func()
+	// afterScan, when set, runs after each expansion of the globs.
+	afterScan func()
+	// beforeRead, when set, runs between a following file's look for
+	// truncation and its read (tests write there, as a writer may).
+	beforeRead func()
 }
 
 // maxRetired bounds Tailer.retired.

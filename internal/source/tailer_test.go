@@ -866,3 +866,61 @@ func TestRotatedName(t *testing.T) {
 		}
 	}
 }
+
+// TestTailerWriteAfterTruncationLook covers a writer that appends to a
+// file found empty after a copytruncate between that look and the read
+// of the same pass. Those lines are read once: when logrotate copies and
+// truncates the file again before the next pass, the new copy holds
+// lines already delivered and is not read as an unseen generation.
+func TestTailerWriteAfterTruncationLook(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// emptyPass: one pass sees the truncated file empty before the
+		// pass in whose read the write lands.
+		emptyPass bool
+	}{
+		{"the write in the pass that finds the truncation", false},
+		{"the write in a later pass that finds the file empty", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			writeFile(t, p, numbered(1, 3))
+			tl, err := New(Config{Paths: []string{p}, Format: FormatRaw, NoWatch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tl.closeAll()
+			got := &collector{}
+			now := time.Unix(1_000_000, 0)
+			pass := func() {
+				t.Helper()
+				now = now.Add(10 * time.Millisecond)
+				if _, err := tl.pass(context.Background(), now, true, got.emit); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pass()
+			copyFile(t, p, p+".1")
+			mustTruncate(t, p)
+			if tc.emptyPass {
+				pass()
+			}
+			tl.beforeRead = func() {
+				tl.beforeRead = nil
+				appendFile(t, p, numbered(4, 6))
+			}
+			pass()
+			tl.beforeRead = nil
+			mustRename(t, p+".1", p+".2")
+			copyFile(t, p, p+".1")
+			mustTruncate(t, p)
+			appendFile(t, p, numbered(7, 8))
+			pass()
+			pass()
+			if diff := cmp.Diff(wantNumbered(1, 8), got.texts()); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

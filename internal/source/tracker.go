@@ -262,6 +262,17 @@ func (t *Tailer) pass(ctx context.Context, now time.Time, full bool, emit Emit) 
 			if err := t.checkTruncation(s, tr, full); err != nil {
 				return false, err
 			}
+			if t.beforeRead != nil {
+				t.beforeRead()
+			}
+			if tr.copiesBefore != nil {
+				// Empty at the look after its truncation: what a writer
+				// added since waits for the next pass, whose look first
+				// reads the copies that appeared meanwhile (readUnseen).
+				// Read now, those lines would be read again from their
+				// copy if logrotate copied and truncated before then.
+				continue
+			}
 			var m bool
 			m, err = t.read(ctx, tr, readBudget, now, emit)
 			more = more || m
@@ -379,6 +390,9 @@ func (t *Tailer) scan(s step) error {
 	}
 	if len(fresh) > 0 {
 		t.watch.sync(t.watchDirs()) // the real directories of the new files
+	}
+	if t.afterScan != nil {
+		t.afterScan()
 	}
 	return nil
 }

@@ -32,10 +32,18 @@ type watch struct {
 	names *nameWatch
 }
 
+// watchBuffer is how many events the watcher's goroutine may hand over
+// before takeEvents takes them.
+const watchBuffer = 1024
+
 // newWatch starts a watcher, or returns nil (logged) when the system has
 // none to give: the tailer then polls.
 func newWatch(log *slog.Logger) *watch {
-	w, err := fsnotify.NewWatcher()
+	// Buffered: the watcher's goroutine hands over every event of a read
+	// at once, so that takeEvents finds them all. Unbuffered, a loaded
+	// machine gave one event a pass, and a file renamed out of the globs
+	// before it was opened was opened only after its successor was read.
+	w, err := fsnotify.NewBufferedWatcher(watchBuffer)
 	if err != nil {
 		log.Warn("file-system watch unavailable, polling files instead", "err", err)
 		return nil
@@ -155,7 +163,7 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 // it came and went at that name between two looks (a writer that
 // recreates its log at once, then logrotate moving that file aside to
 // create its own, on a loaded machine), and it is read to its end like
-// any file that left.
+// any file that left, before the file at that name now.
 func (t *Tailer) openCreated(ev fsnotify.Event) {
 	name := ev.Name
 	path, at := name, ""
@@ -174,10 +182,22 @@ func (t *Tailer) openCreated(ev fsnotify.Event) {
 	if !ok || t.files[k] != nil || t.refused[k] != "" || t.skipped[k] != "" {
 		return
 	}
-	if _, err := t.open(found{path: path, key: k, at: at}); errors.Is(err, errVanished) {
+	tr, err := t.open(found{path: path, key: k, at: at})
+	if errors.Is(err, errVanished) {
 		t.missed[k] = path // the scan decides whether it was lost
 	}
 	// Other failures are the scan's to count and log.
+	if err != nil || at == "" {
+		return
+	}
+	// It held the name before the file that holds it now, which may be
+	// followed already (its create event came first): its lines come
+	// first, and its successor waits while it drains.
+	if fi, err := os.Stat(path); err == nil {
+		if k, ok := fileKey(fi); ok && t.files[k] != nil && t.files[k] != tr {
+			t.moveBefore(tr, t.files[k])
+		}
+	}
 }
 
 // renamedFrom returns the name a file created by a rename had before, from

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,12 +55,21 @@ type live struct {
 
 func startLive(t *testing.T, cfg Config) *live {
 	t.Helper()
+	return startLiveWith(t, cfg, nil)
+}
+
+// startLiveWith is startLive with setup run on the Tailer before Run.
+func startLiveWith(t *testing.T, cfg Config, setup func(*Tailer)) *live {
+	t.Helper()
 	l := &live{got: &collector{}, obs: &tally{}, log: &logRecords{}, done: make(chan error, 1)}
 	cfg.Observer = l.obs
 	cfg.Logger = slog.New(l.log)
 	tl, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(tl)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
@@ -303,5 +313,73 @@ func TestWatchFollowsAFileRenamedAwayBeforeItWasOpened(t *testing.T) {
 	slices.Sort(texts)
 	if diff := cmp.Diff(wantNumbered(1, 3), texts); diff != "" {
 		t.Errorf("lines, sorted (-want +got):\n%s", diff)
+	}
+}
+
+// TestTailerRenamedAwayBeforeOpenComesFirst covers a writer that
+// recreates its log after a rotation and logrotate that then moves that
+// file aside (app.log-<date>.backup) to create its own. The events are
+// taken before a scan saw the rotation: the moved file, opened from its
+// rename's event, is read after the rotated file and before the file
+// that holds the name now, although that one was opened first.
+func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	backup := p + "-2026120317.backup"
+	writeFile(t, p, numbered(1, 2))
+	tl, err := New(Config{Paths: []string{p}, Format: FormatRaw, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.closeAll()
+	got := &collector{}
+	now := time.Unix(1_000_000, 0)
+	pass := func(d time.Duration) {
+		t.Helper()
+		now = now.Add(d)
+		if _, err := tl.pass(context.Background(), now, true, got.emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass(0)
+
+	w, err := fsnotify.NewBufferedWatcher(64)
+	if err != nil {
+		t.Skipf("no file-system watch: %v", err)
+	}
+	defer w.Close()
+	if err := w.Add(dir); err != nil {
+		t.Skipf("watch %s: %v", dir, err)
+	}
+	mustRename(t, p, p+".1")              // logrotate
+	appendFile(t, p+".1", numbered(3, 3)) // the writer's last line there
+	writeFile(t, p, numbered(4, 4))       // the writer recreates its log
+	mustRename(t, p, backup)              // logrotate moves it aside
+	writeFile(t, p, numbered(5, 6))       // and creates its own
+	var events []fsnotify.Event
+	for len(events) == 0 || events[len(events)-1].Name != p || !events[len(events)-1].Has(fsnotify.Create) || len(events) < 4 {
+		select {
+		case ev := <-w.Events:
+			if ev.Has(fsnotify.Create) {
+				events = append(events, ev)
+			}
+		case err := <-w.Errors:
+			t.Fatal(err)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("create events: got %v", events)
+		}
+	}
+	if renamedFrom(events[2]) != p {
+		t.Skipf("the watch does not say where %s came from: %v", backup, events)
+	}
+	for _, ev := range events {
+		tl.noteEvent(ev)
+	}
+	pass(10 * time.Millisecond)
+	pass(2 * time.Second) // past RotateWait
+	pass(10 * time.Millisecond)
+	pass(2 * time.Second)
+	if diff := cmp.Diff(wantNumbered(1, 6), got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
