@@ -1,8 +1,6 @@
 package entry
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -531,12 +529,8 @@ func inert(s string) bool {
 func firstSpace(s string) int {
 	i := 1
 	if len(s) >= 9 {
-		// Eight bytes at once: the lowest byte of x that was a space is
-		// the lowest with its top bit set in z (a byte above it may be a
-		// false one).
-		x := binary.LittleEndian.Uint64([]byte(s[1:9])) ^ spaces
-		if z := (x - onesBytes) &^ x & highBits; z != 0 {
-			return 1 + bits.TrailingZeros64(z)/8
+		if j := indexByte8(le64(s[1:9]), ' '); j < 8 { // eight bytes at once
+			return 1 + j
 		}
 		i = 9
 	}
@@ -547,10 +541,6 @@ func firstSpace(s string) int {
 	}
 	return -1
 }
-
-// spaces is a word of eight spaces, for firstSpace (onesBytes and
-// highBits are with the rank table's).
-const spaces = ' ' * onesBytes
 
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds

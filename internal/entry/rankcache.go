@@ -38,13 +38,20 @@ type rankSlot struct {
 	n      int // bytes of the text parseRanks consumed
 }
 
-// Bytes as words, for finding a byte among eight at once (the "]" here,
-// a space in firstSpace).
+// Bytes as words, for indexByte8.
 const (
-	onesBytes  = 0x0101010101010101
-	highBits   = 0x8080808080808080
-	closeBytes = ']' * onesBytes
+	onesBytes = 0x0101010101010101
+	highBits  = 0x8080808080808080
 )
+
+// indexByte8 returns the index of the lowest byte of w (a little-endian
+// word of eight bytes, le64) that equals c, or 8 when none does: the
+// classic zero-byte test on w^"cccccccc", whose lowest flagged byte is
+// exact (borrows only flag bytes above a zero one).
+func indexByte8(w uint64, c byte) int {
+	x := w ^ uint64(c)*onesBytes
+	return bits.TrailingZeros64((x-onesBytes)&^x&highBits) / 8
+}
 
 // ranks is parseRanks(s, false) through the cache.
 func (rc *rankCache) ranks(s string) (Ranks, int) {
@@ -67,15 +74,11 @@ func (rc *rankCache) lookup(s string) *rankSlot {
 	}
 	w0 := le64(s[0:8])
 	w1 := le64(s[8:16])
-	// The lowest byte equal to "]": the classic zero-byte test on w^"]]]...",
-	// whose lowest flagged byte is exact (borrows only flag bytes above a
-	// zero one).
+	// The key: the bytes up to the first "]".
 	var k0, k1 uint64
-	if x := w0 ^ closeBytes; (x-onesBytes)&^x&highBits != 0 {
-		end := bits.TrailingZeros64((x-onesBytes)&^x&highBits)/8 + 1 // bytes up to the "]"
-		k0 = w0 & (1<<(8*uint(end)) - 1)                             // end 8: the shift gives 0, the mask all ones
-	} else if x := w1 ^ closeBytes; (x-onesBytes)&^x&highBits != 0 {
-		end := bits.TrailingZeros64((x-onesBytes)&^x&highBits)/8 + 1
+	if end := indexByte8(w0, ']') + 1; end <= 8 {
+		k0 = w0 & (1<<(8*uint(end)) - 1) // end 8: the shift gives 0, the mask all ones
+	} else if end := indexByte8(w1, ']') + 1; end <= 8 {
 		k0, k1 = w0, w1&(1<<(8*uint(end))-1)
 	} else {
 		return nil // a longer field
