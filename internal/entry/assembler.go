@@ -176,12 +176,11 @@ type pending struct {
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
 	// nccl follows the lines of an NCCL error message (ncclNone...).
-	// Read it through ncclState: the first line's search waits in
-	// ncclFirst until a line that is not an sglang header asks for it,
-	// which after most entries none does.
-	nccl      int8
-	ncclFirst string
-	ncclLazy  bool
+	// Read it through ncclState: with ncclLazy, the search of the first
+	// kept line waits until a line that is not an sglang header asks for
+	// it, which after most entries none does.
+	nccl     int8
+	ncclLazy bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -308,7 +307,7 @@ func (a *Assembler) Push(l Line) []Entry {
 	a.open(&l, c, cut)
 	p.stripped = learned > 0
 	if p.kind != kindNative {
-		p.ncclFirst, p.ncclLazy = c.s, true
+		p.ncclLazy = true // c.s is the first kept line
 	}
 	return a.out
 }
@@ -318,8 +317,8 @@ func (a *Assembler) Push(l Line) []Entry {
 func (a *Assembler) ncclState() int8 {
 	p := &a.cur
 	if p.ncclLazy {
-		p.nccl = ncclNext(ncclNone, p.ncclFirst)
-		p.ncclFirst, p.ncclLazy = "", false
+		p.nccl = ncclNext(ncclNone, a.kept.first())
+		p.ncclLazy = false
 	}
 	return p.nccl
 }
