@@ -220,7 +220,7 @@ func (p *processor) line(l source.Line) {
 		return
 	}
 	wasPending := ss.asm.Pending()
-	es := ss.asm.Push(l.Line)
+	es := ss.asm.PushLine(&l.Line)
 	switch {
 	case !ss.asm.Pending():
 		ss.pendingFirst = -1

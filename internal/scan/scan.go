@@ -273,7 +273,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 			}
 			lastName, last = l.Stream, ss
 		}
-		if es := ss.asm.Push(l.Line); len(es) > 0 { // a continuation line completes none
+		if es := ss.asm.PushLine(&l.Line); len(es) > 0 { // a continuation line completes none
 			p.process(ss, es)
 		}
 		return nil
