@@ -315,7 +315,8 @@ type rankedHit struct {
 func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit, []PatternError) {
 	sc := m.pool.Get().(*scratch)
 	defer m.pool.Put(sc)
-	return m.appendMatch(sc, hits, errs, s)
+	m.subjects.Add(1)
+	return m.appendMatch(sc, hits, errs, &s)
 }
 
 // Searcher is one goroutine's use of a Matcher: AppendMatch with the search
@@ -325,7 +326,15 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 type Searcher struct {
 	m  *Matcher
 	sc *scratch
+	// counted is how many subjects the Searcher has searched and not yet
+	// added to the Matcher's shared count: an atomic add on every subject
+	// cost more than the prefilter's work on a short quiet line.
+	counted uint64
 }
+
+// searcherFlush is how many subjects a Searcher counts before it adds
+// them to the Matcher's Stats.
+const searcherFlush = 64
 
 // NewSearcher returns a Searcher over m.
 func (m *Matcher) NewSearcher() *Searcher { return &Searcher{m: m, sc: m.newScratch()} }
@@ -333,14 +342,22 @@ func (m *Matcher) NewSearcher() *Searcher { return &Searcher{m: m, sc: m.newScra
 // Matcher returns the Matcher s searches.
 func (s *Searcher) Matcher() *Matcher { return s.m }
 
-// AppendMatch is Matcher.AppendMatch.
-func (s *Searcher) AppendMatch(hits []Hit, errs []PatternError, subj Subject) ([]Hit, []PatternError) {
+// AppendMatch is Matcher.AppendMatch with the subject passed by pointer,
+// which it does not keep: a Subject passed by value is built on the
+// caller's stack with word stores and copied out with wider loads, which
+// stall on every subject. The Matcher's Stats count the Searcher's
+// subjects in batches: up to searcherFlush-1 of them may not show yet
+// (every other counter is exact).
+func (s *Searcher) AppendMatch(hits []Hit, errs []PatternError, subj *Subject) ([]Hit, []PatternError) {
+	if s.counted++; s.counted == searcherFlush {
+		s.m.subjects.Add(s.counted)
+		s.counted = 0
+	}
 	return s.m.appendMatch(s.sc, hits, errs, subj)
 }
 
-// appendMatch is AppendMatch with the search state sc.
-func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s Subject) ([]Hit, []PatternError) {
-	m.subjects.Add(1)
+// appendMatch is AppendMatch with the search state sc; the caller counts s.
+func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *Subject) ([]Hit, []PatternError) {
 	if m.pf != nil {
 		m.pf.candidates(s.Text, sc)
 	} else {
@@ -386,7 +403,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s Su
 		if len(s.ExceptionTypes) > 0 && onCodeLine(s.Text, match) {
 			match = preferExceptionLine(prog.re, match, s.Text)
 		}
-		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, s)})
+		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
 	}
 	if len(sc.hits) == 0 {
 		return hits, errs

@@ -326,7 +326,7 @@ func TestSearcherAgreesWithMatcher(t *testing.T) {
 	hits := 0
 	for _, subj := range subjects {
 		want, wantErrs = m.AppendMatch(want[:0], wantErrs[:0], Subject{Text: subj})
-		got, gotErrs = s.AppendMatch(got[:0], gotErrs[:0], Subject{Text: subj})
+		got, gotErrs = s.AppendMatch(got[:0], gotErrs[:0], &Subject{Text: subj})
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(patterns.Record{})); diff != "" {
 			t.Fatalf("%q: Searcher hits differ (-Matcher +Searcher):\n%s", subj, diff)
 		}
@@ -340,5 +340,23 @@ func TestSearcherAgreesWithMatcher(t *testing.T) {
 	}
 	if s.Matcher() != m {
 		t.Error("Searcher.Matcher is not the Matcher it was made from")
+	}
+}
+
+// TestSearcherCountsInBatches checks that a Searcher's subjects reach the
+// Matcher's Stats searcherFlush at a time, and the Matcher's own at once.
+func TestSearcherCountsInBatches(t *testing.T) {
+	m := compileOK(t, []patterns.Record{rec("r", "disk full")}, Options{})
+	s := m.NewSearcher()
+	subj := &Subject{Text: "nothing to see"}
+	for i := 1; i <= 2*searcherFlush+5; i++ {
+		s.AppendMatch(nil, nil, subj)
+		if got, want := m.Stats().Subjects, uint64(i/searcherFlush*searcherFlush); got != want {
+			t.Fatalf("after %d Searcher subjects Stats.Subjects = %d, want %d", i, got, want)
+		}
+	}
+	m.AppendMatch(nil, nil, *subj)
+	if got, want := m.Stats().Subjects, uint64(2*searcherFlush+1); got != want {
+		t.Fatalf("after a Matcher subject Stats.Subjects = %d, want %d", got, want)
 	}
 }
