@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/logmatch/logmatch/patterns"
@@ -86,6 +87,7 @@ type Matcher struct {
 	factsOptions string           // factsOptions of the Options compiled with
 	warnings     map[int32]string // the backtracking check's warnings, by record
 	factsUse     FactsUse
+	regexpOnly   bool // no litProgs: tests compare the two engines with it
 
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
@@ -96,12 +98,19 @@ type Matcher struct {
 	stackLimit []atomic.Uint64 // per record
 }
 
-// compiled is a record's regexp2 program. Programs are built on first use:
-// in a given log most patterns never become candidates, and the 5,695
-// programs of the generated catalog would hold about 20 MB.
+// compiled is a record's program. Programs are built on first use: in a
+// given log most patterns never become candidates, and the 5,695 regexp2
+// programs of the generated catalog would hold about 20 MB. A pattern that
+// is literal text joined by lazy gaps gets a litProg instead, which is
+// cheaper to build and to run; its regexp2 program is built only for the
+// texts a litProg leaves to it (not valid UTF-8) and for Regexp.
 type compiled struct {
-	re     *regexp2.Regexp
+	re     *regexp2.Regexp // nil when lit is set
+	lit    *litProg
 	groups []group // capture groups, group 0 left out
+	// full is the regexp2 program of a litProg's pattern, built on first
+	// use.
+	full atomic.Pointer[compiled]
 	// slow is the same pattern with retryFactor times the timeout, built
 	// the first time re times out.
 	slow atomic.Pointer[regexp2.Regexp]
@@ -223,12 +232,56 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	return m, append(refused, problems...)
 }
 
-// program returns record i's regexp2 program, building it on first use.
-// Two goroutines may both build it; one result is kept.
+// program returns record i's program, building it on first use: a litProg
+// when the pattern is one, a regexp2 program otherwise. Two goroutines may
+// both build it; one result is kept.
 func (m *Matcher) program(i int) (*compiled, error) {
 	if c := m.res[i].Load(); c != nil {
 		return c, nil
 	}
+	if lp, ok := parseLitProg(m.recs[i].MessagePattern); ok && !m.regexpOnly {
+		c := &compiled{lit: lp, groups: lp.groups}
+		if m.res[i].CompareAndSwap(nil, c) {
+			return c, nil
+		}
+		return m.res[i].Load(), nil
+	}
+	return m.regexpProgram(i)
+}
+
+// regexpOf returns the regexp2 program of c, record i's program.
+func (m *Matcher) regexpOf(i int, c *compiled) (*compiled, error) {
+	if c.lit == nil {
+		return c, nil
+	}
+	if f := c.full.Load(); f != nil {
+		return f, nil
+	}
+	f, err := m.buildRegexp(i)
+	if err != nil {
+		return nil, err
+	}
+	if c.full.CompareAndSwap(nil, f) {
+		return f, nil
+	}
+	return c.full.Load(), nil
+}
+
+// regexpProgram builds record i's regexp2 program and keeps it as the
+// record's program.
+func (m *Matcher) regexpProgram(i int) (*compiled, error) {
+	c, err := m.buildRegexp(i)
+	if err != nil {
+		return nil, err
+	}
+	if m.res[i].CompareAndSwap(nil, c) {
+		return c, nil
+	}
+	return m.res[i].Load(), nil
+}
+
+// buildRegexp compiles record i's pattern with regexp2.
+func (m *Matcher) buildRegexp(i int) (*compiled, error) {
 	re, err := patterns.Compile(m.recs[i].MessagePattern)
 	if err != nil {
 		// Compile checked this pattern with the same parser and writer.
@@ -237,11 +290,7 @@ func (m *Matcher) program(i int) (*compiled, error) {
 	if m.timeout > 0 {
 		re.MatchTimeout = m.timeout
 	}
-	c := &compiled{re: re, groups: patternGroups(re)}
-	if m.res[i].CompareAndSwap(nil, c) {
-		return c, nil
-	}
-	return m.res[i].Load(), nil
+	return &compiled{re: re, groups: patternGroups(re)}, nil
 }
 
 func patternGroups(re *regexp2.Regexp) []group {
@@ -282,6 +331,9 @@ func (m *Matcher) Required(i int) Required { return m.reqs[i] }
 // the Matcher: callers must not change its MatchTimeout.
 func (m *Matcher) Regexp(i int) (*regexp2.Regexp, error) {
 	c, err := m.program(i)
+	if err == nil {
+		c, err = m.regexpOf(i, c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -372,6 +424,8 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		return hits, errs // most lines: no clock reading, nothing to rank
 	}
 	start := m.clock()
+	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
+	var locBuf [2 + 2*maxLitGaps]int
 	for ci, r := range sc.cands {
 		if spent := m.clock().Sub(start); spent > m.budget {
 			m.overBudget.Add(1)
@@ -385,6 +439,29 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		if err != nil {
 			errs = append(errs, PatternError{Record: &m.recs[r], Err: err})
 			continue
+		}
+		if prog.lit != nil {
+			if valid < 0 {
+				valid = 0
+				if utf8.ValidString(s.Text) {
+					valid = 1
+				}
+			}
+			if valid == 1 {
+				loc, ok := prog.lit.find(s.Text, 0, locBuf[:0])
+				if !ok {
+					continue
+				}
+				if len(s.ExceptionTypes) > 0 && onCodeLine(s.Text, loc[0]) {
+					loc = litPreferExceptionLine(prog.lit, loc, s.Text)
+				}
+				sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.litHit(int(r), prog.lit, loc, *s)})
+				continue
+			}
+			if prog, err = m.regexpOf(int(r), prog); err != nil {
+				errs = append(errs, PatternError{Record: &m.recs[r], Err: err})
+				continue
+			}
 		}
 		match, err := prog.re.FindStringMatch(s.Text)
 		if err != nil && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) &&
@@ -400,8 +477,10 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		if match == nil {
 			continue
 		}
-		if len(s.ExceptionTypes) > 0 && onCodeLine(s.Text, match) {
-			match = preferExceptionLine(prog.re, match, s.Text)
+		if len(s.ExceptionTypes) > 0 {
+			if at, _ := match.ByteRange(); onCodeLine(s.Text, at) {
+				match = preferExceptionLine(prog.re, match, s.Text)
+			}
 		}
 		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
 	}
@@ -482,16 +561,8 @@ func (m *Matcher) patternError(r int, err error) PatternError {
 }
 
 func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hit {
-	rec := &m.recs[r]
 	start, length := match.ByteRange()
-	h := Hit{
-		Record:      rec,
-		Start:       start,
-		End:         start + length,
-		Line:        SurroundingLines(s.Text, start, start+length),
-		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
-		LiteralLen:  m.litLen[r],
-	}
+	h := m.hitAt(r, start, start+length, s)
 	for _, g := range groups {
 		grp := match.GroupByNumber(g.num)
 		if grp == nil || len(grp.Captures) == 0 {
@@ -509,14 +580,40 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 	return h
 }
 
+// hitAt is the Hit of record r matching s.Text[start:end], groups left
+// out.
+func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
+	return Hit{
+		Record:      &m.recs[r],
+		Start:       start,
+		End:         end,
+		Line:        SurroundingLines(s.Text, start, end),
+		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
+		LiteralLen:  m.litLen[r],
+	}
+}
+
+// litHit is hit for a litProg's match loc (see litProg.find). Every group of
+// a litProg takes part in every match.
+func (m *Matcher) litHit(r int, lp *litProg, loc []int, s Subject) Hit {
+	h := m.hitAt(r, loc[0], loc[1], s)
+	if len(lp.groups) > 0 {
+		h.Groups = make(map[string]string, 2*len(lp.groups))
+		for i, g := range lp.groups {
+			gap := lp.slot[i]
+			h.Groups[g.key] = s.Text[loc[2+2*gap]:loc[3+2*gap]]
+		}
+	}
+	return h
+}
+
 // SurroundingLines returns the whole lines of text that [start, end)
 // touches: a Hit's Line. A caller that moves a hit onto other text (a
 // match found in a rewritten copy) takes its Line from here too.
-// onCodeLine reports whether match starts on an indented line: in a
-// traceback, a frame's source line such as
+// onCodeLine reports whether a match at byte start is on an indented line:
+// in a traceback, a frame's source line such as
 // `    raise RuntimeError("...")`.
-func onCodeLine(text string, match *regexp2.Match) bool {
-	start, _ := match.ByteRange()
+func onCodeLine(text string, start int) bool {
 	from := strings.LastIndexByte(text[:start], '\n') + 1
 	return from < len(text) && (text[from] == ' ' || text[from] == '\t')
 }
@@ -527,11 +624,28 @@ func onCodeLine(text string, match *regexp2.Match) bool {
 // match when there is no such later match or the search fails.
 func preferExceptionLine(re *regexp2.Regexp, first *regexp2.Match, text string) *regexp2.Match {
 	for next, err := re.FindNextMatch(first); err == nil && next != nil; next, err = re.FindNextMatch(next) {
-		if !onCodeLine(text, next) {
+		if start, _ := next.ByteRange(); !onCodeLine(text, start) {
 			return next
 		}
 	}
 	return first
+}
+
+// litPreferExceptionLine is preferExceptionLine for a litProg's match loc.
+// A litProg's matches are never empty, so the next one is searched from
+// where the last ended, as FindNextMatch does.
+func litPreferExceptionLine(lp *litProg, first []int, text string) []int {
+	var buf [2 + 2*maxLitGaps]int
+	for from := first[1]; ; {
+		next, ok := lp.find(text, from, buf[:0])
+		if !ok {
+			return first
+		}
+		if !onCodeLine(text, next[0]) {
+			return append(first[:0], next...)
+		}
+		from = next[1]
+	}
 }
 
 func SurroundingLines(text string, start, end int) string {

@@ -1,0 +1,298 @@
+package matcher
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A litProg runs a pattern that is literal text joined by lazy gaps, such
+// as `Interrupted by signal (.+?)` or `CUDA error: (.+?) at (.+?)\.`, without
+// a regex engine. Most patterns of a generated catalog have that shape, and
+// building a regexp2 program for each one that becomes a candidate costs
+// more than matching it.
+//
+// The pattern is lits[0] gap[0] lits[1] ... gap[k-1] lits[k]. A gap is `.+?`
+// or `.*?`, alone or as a plain capturing group `(.+?)` / `(.*?)`; literals
+// may be empty (between adjacent gaps, or at either end) but at least one is
+// not, so a match is never empty. Under patterns.RegexOptions (ECMAScript)
+// "." is any character but a line terminator: "\n", "\r", U+2028 or U+2029.
+// A gap is thus a run of characters within a line, "line" meaning here the
+// text between terminators.
+//
+// Why the first occurrence of each literal is regexp2's answer. For a fixed
+// start, a backtracking engine tries lazy gaps shortest first, the first gap
+// varying slowest: its first success is the lexicographically least vector
+// of gap lengths that matches. Greedy takes, gap by gap, the first place
+// the next literal occurs after a terminator-free gap of at least the gap's
+// minimum length. Compare it with any match M from the same start. Write q
+// for where greedy stands before a gap and q' for where M stands. Claim: q <=
+// q' and text[q:q'] holds no terminator. It holds before the first gap (q =
+// q'). Step: M's gap text[q':b'] holds no terminator and is long enough, so
+// greedy's text[q:b'] is too, and b' is open to greedy: greedy's b <= b'. If
+// b < b', text[b:b'] lies in text[q:b'] and holds no terminator. When the
+// literal L has none, text[b:b'+len(L)] is that gap plus an occurrence of L,
+// so text[b+len(L):b'+len(L)] holds none, which is the claim one gap on.
+// When L has a terminator b < b' cannot happen: if the two occurrences do not
+// overlap, the terminator of the one at b lies in the gap text[b:b']; if
+// they do, L repeats with period b'-b, and L[:b'-b] (in that gap) holding no
+// terminator means L holds none. So greedy never fails where a match
+// exists, and since each of its choices is the least open one, it is the
+// least vector: no backtracking is needed. A trailing gap takes its
+// minimum: nothing or one character.
+//
+// Across starts the engine tries each start in order and returns the first
+// that matches; find does the same, skipping starts only where it can show
+// they fail (see find). regexp2 matches runes, find bytes: on valid UTF-8
+// they agree, since an occurrence of a valid UTF-8 literal starts and ends on
+// rune boundaries and "." is one rune, which find steps over whole. Text
+// that is not valid UTF-8 is left to regexp2 (its captures would hold
+// U+FFFD where the text has the invalid bytes).
+type litProg struct {
+	lits   []string // len(gaps)+1 literals, in pattern order
+	gaps   []litGap
+	groups []group // the capture groups, by number, as patternGroups lists them
+	slot   []int   // slot[i]: the gap groups[i] captures
+}
+
+// litGap is one lazy gap: `.+?` (min1) or `.*?`.
+type litGap struct {
+	min1 bool
+}
+
+// maxLitGaps bounds the gaps of a litProg, so find keeps its state on the
+// stack; a pattern with more is left to regexp2.
+const maxLitGaps = 16
+
+// parseLitProg returns the litProg of expr, or false when expr is not in the
+// subset a litProg runs exactly as regexp2 does with patterns.RegexOptions.
+// It reads only the pattern text: literal characters (anything but the
+// metacharacters \ . ( ) [ ] { } | * + ? ^ $), a backslash before ASCII
+// punctuation (other than _), \n \t \r, and the gaps `.+?` `.*?` `(.+?)`
+// `(.*?)`. Everything else (classes, anchors, alternation, quantifiers on
+// literals, other groups, other escapes) is regexp2's.
+func parseLitProg(expr string) (*litProg, bool) {
+	if !utf8.ValidString(expr) {
+		return nil, false
+	}
+	var (
+		p      litProg
+		lit    []byte
+		nLit   int // bytes of literal text, all literals
+		nGroup int
+	)
+	endLit := func() {
+		nLit += len(lit)
+		p.lits = append(p.lits, string(lit))
+		lit = lit[:0]
+	}
+	for i := 0; i < len(expr); {
+		c := expr[i]
+		switch c {
+		case '\\':
+			if i+1 >= len(expr) {
+				return nil, false
+			}
+			e := expr[i+1]
+			switch {
+			case e == 'n':
+				lit = append(lit, '\n')
+			case e == 't':
+				lit = append(lit, '\t')
+			case e == 'r':
+				lit = append(lit, '\r')
+			case e < utf8.RuneSelf && e != '_' && strings.IndexByte(asciiPunct, e) >= 0:
+				lit = append(lit, e)
+			default:
+				return nil, false
+			}
+			i += 2
+		case '.':
+			g, n := gapAt(expr[i:])
+			if n == 0 {
+				return nil, false
+			}
+			endLit()
+			p.gaps = append(p.gaps, g)
+			i += n
+		case '(':
+			g, n := gapAt(expr[i+1:])
+			if n == 0 || i+1+n >= len(expr) || expr[i+1+n] != ')' {
+				return nil, false
+			}
+			endLit()
+			nGroup++
+			p.groups = append(p.groups, group{num: nGroup, key: strconv.Itoa(nGroup)})
+			p.slot = append(p.slot, len(p.gaps))
+			p.gaps = append(p.gaps, g)
+			i += n + 2
+		case ')', '[', ']', '{', '}', '|', '*', '+', '?', '^', '$':
+			return nil, false
+		default:
+			lit = append(lit, c)
+			i++
+		}
+		if len(p.gaps) > maxLitGaps {
+			return nil, false
+		}
+	}
+	endLit()
+	if nLit == 0 {
+		return nil, false // could match empty text
+	}
+	return &p, true
+}
+
+// asciiPunct is the ASCII punctuation a backslash makes literal in every
+// regexp2 mode.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"
+
+// gapAt reads a lazy gap at the start of s: its kind and length in bytes,
+// or length 0 when s does not start with `.+?` or `.*?`.
+func gapAt(s string) (litGap, int) {
+	if len(s) >= 3 && s[0] == '.' && s[2] == '?' {
+		switch s[1] {
+		case '+':
+			return litGap{min1: true}, 3
+		case '*':
+			return litGap{}, 3
+		}
+	}
+	return litGap{}, 0
+}
+
+// gapMemo remembers, for one gap, the last search find made for it, so a
+// later search from a place the first covered is answered without reading
+// the text again; it keeps find linear in the text for each gap.
+type gapMemo struct {
+	from, b int // searched from `from`, found the literal at b (b < 0: none)
+	lineEnd int // the "\n" (or end of text) that ended the failed search
+}
+
+// find returns the leftmost match starting at or after from, as regexp2's
+// FindStringMatchStartingAt-then-FindNextMatch sequence finds it, in loc:
+// loc[0], loc[1] the match's range, then each gap's range (loc[2+2i],
+// loc[3+2i] for gap i). It reports false when there is none. text must be
+// valid UTF-8 and from a rune boundary.
+func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
+	var memo [maxLitGaps]gapMemo
+	for i := range p.gaps {
+		memo[i] = gapMemo{from: -1}
+	}
+	loc = loc[:0]
+	if lead := p.lits[0]; lead != "" {
+		// Starts are the occurrences of the first literal, in order.
+		for s := from; s <= len(text); {
+			i := strings.Index(text[s:], lead)
+			if i < 0 {
+				return loc, false
+			}
+			s += i
+			if loc, ok := p.rest(text, s, s+len(lead), memo[:len(p.gaps)], loc); ok {
+				return loc, true
+			}
+			s++ // the next occurrence starts on a later byte; lead is valid UTF-8, so on a rune
+		}
+		return loc, false
+	}
+	// The pattern starts with a gap: every character is a start.
+	for s := from; s <= len(text); {
+		b, lineEnd := p.gapEnd(text, 0, s, memo[:len(p.gaps)])
+		if b < 0 && lineEnd > s {
+			// No later start on this line finds the literal either (the
+			// places open to it are a subset of those open to s).
+			s = lineEnd
+			continue
+		}
+		if loc, ok := p.rest(text, s, s, memo[:len(p.gaps)], loc); ok {
+			return loc, true
+		}
+		if s == len(text) {
+			break
+		}
+		_, n := utf8.DecodeRuneInString(text[s:])
+		s += n
+	}
+	return loc, false
+}
+
+// rest matches the gaps and the literals after them from q, for a match
+// that starts at start.
+func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int) ([]int, bool) {
+	loc = append(loc[:0], start, 0)
+	for i := range p.gaps {
+		b, _ := p.gapEnd(text, i, q, memo)
+		if b < 0 {
+			return loc, false
+		}
+		loc = append(loc, q, b)
+		q = b + len(p.lits[i+1])
+	}
+	loc[1] = q
+	return loc, true
+}
+
+// gapEnd returns where gap i, starting at q, ends: the first place at which
+// literal i+1 occurs with nothing but a terminator-free gap of the gap's
+// minimum length or more before it. It returns -1 and the line end (see
+// lineEnd) that stopped the search when there is none.
+func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo) (int, int) {
+	g, m := p.gaps[i], &memo[i]
+	if m.from >= 0 && q >= m.from {
+		if m.b >= 0 && (q < m.b || (q == m.b && !g.min1)) {
+			// text[m.from:m.b] holds no terminator and no earlier
+			// occurrence, and the search from q starts in it.
+			return m.b, 0
+		}
+		if m.b < 0 && q <= m.lineEnd {
+			// What is open to q was open to m.from.
+			return -1, m.lineEnd
+		}
+	}
+	lineEnd := lineEnd(text, q)
+	first := q
+	if g.min1 {
+		if q >= lineEnd {
+			*m = gapMemo{from: q, b: -1, lineEnd: lineEnd}
+			return -1, lineEnd
+		}
+		_, n := utf8.DecodeRuneInString(text[q:])
+		first = q + n
+	}
+	lit := p.lits[i+1]
+	// The literal starts at or before lineEnd: the gap holds no terminator.
+	limit := min(lineEnd+len(lit), len(text))
+	if first <= limit {
+		if j := strings.Index(text[first:limit], lit); j >= 0 {
+			*m = gapMemo{from: q, b: first + j}
+			return first + j, 0
+		}
+	}
+	*m = gapMemo{from: q, b: -1, lineEnd: lineEnd}
+	return -1, lineEnd
+}
+
+// lineEnd returns the first line terminator of text at or after q (the
+// characters "." does not match: "\n", "\r", U+2028, U+2029), or len(text).
+func lineEnd(text string, q int) int {
+	end := len(text)
+	if j := strings.IndexByte(text[q:], '\n'); j >= 0 {
+		end = q + j
+	}
+	if j := strings.IndexByte(text[q:end], '\r'); j >= 0 {
+		end = q + j
+	}
+	// U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+	for i := q; i < end; {
+		j := strings.IndexByte(text[i:end], 0xE2)
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9) {
+			return i
+		}
+		i++
+	}
+	return end
+}
