@@ -607,9 +607,6 @@ func (m *Matcher) litHit(r int, lp *litProg, loc []int, s Subject) Hit {
 	return h
 }
 
-// SurroundingLines returns the whole lines of text that [start, end)
-// touches: a Hit's Line. A caller that moves a hit onto other text (a
-// match found in a rewritten copy) takes its Line from here too.
 // onCodeLine reports whether a match at byte start is on an indented line:
 // in a traceback, a frame's source line such as
 // `    raise RuntimeError("...")`.
@@ -648,6 +645,9 @@ func litPreferExceptionLine(lp *litProg, first []int, text string) []int {
 	}
 }
 
+// SurroundingLines returns the whole lines of text that [start, end)
+// touches: a Hit's Line. A caller that moves a hit onto other text (a
+// match found in a rewritten copy) takes its Line from here too.
 func SurroundingLines(text string, start, end int) string {
 	from := strings.LastIndexByte(text[:start], '\n') + 1
 	to := len(text)
