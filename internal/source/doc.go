@@ -19,8 +19,9 @@
 // The Tailer wakes on a file-system watch (fsnotify: inotify on Linux) of
 // the directories of the globs and of the files it follows, with a full look
 // every RescanInterval as a safety net; where the watch cannot be had (no
-// inotify, its limits reached, a directory not there yet, NoWatch) it polls
-// every PollInterval. Tests drive it with an injected Tick channel instead.
+// inotify, its limits reached, a directory not there yet, NoWatch) or may
+// not hear of every change (a directory on a network or FUSE file system)
+// it polls every PollInterval. Tests drive it with an injected Tick channel instead.
 // It reads with os.File and bufio, one goroutine for all files, each file
 // in one explicit state (design.md beside this file has the states, their
 // transitions and what each event does). Across these events no line is
@@ -121,10 +122,10 @@
 // goes from p50 4 ms, p99 7 ms to p50 12 ms, p99 23 ms (250 ms polling:
 // p50 130 ms, p99 210-250 ms). The figures above were taken with 5 ms. Polling stays for what the watch cannot cover: NoWatch, no inotify (the
 // watcher cannot be created), a directory that cannot be watched (inotify's
-// limits reached, not there yet) all make the Tailer poll every
-// PollInterval; and every RescanInterval, while the watch covers
-// everything, a full scan catches what a network file system never
-// reports.
+// limits reached, not there yet) and a directory on a network or FUSE file
+// system, which another machine changes without an event, all make the
+// Tailer poll every PollInterval; and every RescanInterval, while the
+// watch covers everything, a full scan catches an event the watch lost.
 //
 // # Framing and bounds
 //

@@ -73,6 +73,8 @@ type Tailer struct {
 
 	// afterPoll, when set, runs after each pass (tests wait on it).
 	afterPoll func()
+	// reach, when set, replaces eventsReach in the watch (tests).
+	reach func(dir string) bool
 	// afterScan, when set, runs after each expansion of the globs.
 	afterScan func()
 	// beforeRead, when set, runs between a following file's look for
@@ -130,6 +132,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	if !t.cfg.NoWatch {
 		t.watch = newWatch(t.log)
 		defer t.watch.close()
+		if t.watch != nil && t.reach != nil {
+			t.watch.reach = t.reach
+		}
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()

@@ -24,7 +24,14 @@ type watch struct {
 	// the inotify limits were reached): while it is not empty the tailer
 	// polls every PollInterval.
 	missing map[string]bool
-	failed  map[string]bool // logged once each
+	// remote holds watched directories whose file system is changed
+	// without the watch hearing of it (eventsReach: network and FUSE file
+	// systems). Their own writes still wake the tailer at once, but while
+	// remote is not empty the tailer also polls every PollInterval.
+	remote map[string]bool
+	failed map[string]bool // logged once each
+	// reach is eventsReach; tests replace it.
+	reach   func(dir string) bool
 	lastErr string
 	dead    bool // its channels were closed: polling only
 	// names watches the same directories for names that change alone,
@@ -48,7 +55,8 @@ func newWatch(log *slog.Logger) *watch {
 		log.Warn("file-system watch unavailable, polling files instead", "err", err)
 		return nil
 	}
-	return &watch{w: w, log: log, missing: map[string]bool{}, failed: map[string]bool{}, names: newNameWatch()}
+	return &watch{w: w, log: log, missing: map[string]bool{}, remote: map[string]bool{}, failed: map[string]bool{},
+		reach: eventsReach, names: newNameWatch()}
 }
 
 func (w *watch) close() {
@@ -91,8 +99,11 @@ func (w *watch) stopped() {
 	}
 }
 
-// complete reports whether every wanted directory is watched.
-func (w *watch) complete() bool { return w != nil && !w.dead && len(w.missing) == 0 }
+// complete reports whether every wanted directory is watched, and on a
+// file system whose every change the watch hears of.
+func (w *watch) complete() bool {
+	return w != nil && !w.dead && len(w.missing) == 0 && len(w.remote) == 0
+}
 
 // noteError logs a watch error once per distinct message. An overflow
 // (events were dropped) only needs the full scan the caller makes.
@@ -112,9 +123,18 @@ func (w *watch) sync(want []string) {
 	w.names.sync(want)
 	have := w.w.WatchList()
 	clear(w.missing)
+	for d := range w.remote {
+		if !slices.Contains(want, d) {
+			delete(w.remote, d)
+		}
+	}
 	for _, d := range want {
 		if slices.Contains(have, d) {
 			continue
+		}
+		if !w.remote[d] && !w.reach(d) {
+			w.remote[d] = true
+			w.log.Info("directory on a network or FUSE file system: the watch may not hear of its changes, so it is polled too", "dir", d)
 		}
 		if err := w.w.Add(d); err != nil {
 			w.missing[d] = true

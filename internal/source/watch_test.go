@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -381,5 +382,67 @@ func TestTailerRenamedAwayBeforeOpenComesFirst(t *testing.T) {
 	pass(2 * time.Second)
 	if diff := cmp.Diff(wantNumbered(1, 6), got.texts()); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchPollsRemoteDirectories checks that a directory the watch may not
+// hear of (a network or FUSE file system) is still watched, for the writes
+// this machine makes, but leaves the watch incomplete, so that the tailer
+// polls it every PollInterval rather than once per RescanInterval; and that
+// it is logged once.
+func TestWatchPollsRemoteDirectories(t *testing.T) {
+	local, remote := t.TempDir(), t.TempDir()
+	rec := &logRecords{}
+	w := newWatch(slog.New(rec))
+	if w == nil {
+		t.Skip("no file-system watch on this machine")
+	}
+	defer w.close()
+	w.reach = func(d string) bool { return d != remote }
+
+	w.sync([]string{local})
+	if !w.complete() {
+		t.Fatal("a local directory alone leaves the watch incomplete")
+	}
+	w.sync([]string{local, remote})
+	if w.complete() {
+		t.Error("a directory on a network file system counts as covered by the watch")
+	}
+	if !slices.Contains(w.w.WatchList(), remote) {
+		t.Error("the network directory is not watched at all; its local writes would wait for a poll")
+	}
+	w.sync([]string{local, remote})
+	if n := rec.count("network or FUSE"); n != 1 {
+		t.Errorf("the network directory was logged %d times, want once", n)
+	}
+	w.sync([]string{local})
+	if !w.complete() {
+		t.Error("the watch stays incomplete after the network directory is no longer wanted")
+	}
+}
+
+// TestRemoteDirectoryIsPolled runs a tailer whose file lies in a directory
+// the watch may not hear of, with the safety-net rescan an hour away: once
+// the file is read and nothing changes, passes must still come, every
+// PollInterval, which is how a change made by another machine is found.
+// Without the distinction the quiet tailer would make no pass for an hour.
+func TestRemoteDirectoryIsPolled(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 3))
+	var passes atomic.Int64
+	l := startLiveWith(t, Config{Paths: []string{p}, Format: FormatRaw, PollInterval: 20 * time.Millisecond, RescanInterval: never},
+		func(tl *Tailer) {
+			tl.reach = func(string) bool { return false }
+			tl.afterPoll = func() { passes.Add(1) }
+		})
+	waitFor(t, "the file in the network directory", func() bool { return len(l.got.all()) == 3 })
+	if l.log.count("file-system watch unavailable") > 0 {
+		t.Skip("no file-system watch on this machine")
+	}
+	quiet := passes.Load()
+	waitFor(t, "passes of the poll while nothing is written", func() bool { return passes.Load() >= quiet+5 })
+	if n := l.log.count("network or FUSE"); n != 1 {
+		t.Errorf("the network directory was logged %d times, want once", n)
 	}
 }
