@@ -61,7 +61,8 @@ type Config struct {
 	// every PollInterval instead.
 	Watch bool `yaml:"watch"`
 	// RescanInterval is the safety-net scan period while the watch covers
-	// every directory (network file systems deliver no events).
+	// every directory (a directory on a network or FUSE file system is
+	// polled every PollInterval instead).
 	RescanInterval Duration `yaml:"rescan_interval"`
 	// MaxOpenFiles bounds the files followed at once; matching files
 	// beyond it are logged, counted and opened when a slot frees.
@@ -154,7 +155,7 @@ const (
 	DefaultIdleFlush      = 500 * time.Millisecond
 	DefaultMaxLineBytes   = 256 << 10              // as internal/source
 	DefaultPollInterval   = 250 * time.Millisecond // as internal/source
-	DefaultRescanInterval = time.Second            // as internal/source
+	DefaultRescanInterval = 5 * time.Second        // as internal/source
 	DefaultMaxOpenFiles   = 256                    // as internal/source
 	DefaultQueueMaxItems  = 10000
 	DefaultQueueMaxAge    = 24 * time.Hour

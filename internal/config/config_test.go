@@ -169,10 +169,10 @@ func TestLoadKeys(t *testing.T) {
 		},
 		{
 			name: "tailer watch, bounds and symlink roots",
-			yaml: "watch: false\nrescan_interval: 5s\nmax_open_files: 1000\nsymlink_roots: [/var/log/pods, /data/logs]\n",
+			yaml: "watch: false\nrescan_interval: 7s\nmax_open_files: 1000\nsymlink_roots: [/var/log/pods, /data/logs]\n",
 			want: loaded(func(c *Config) {
 				c.Watch = false
-				c.RescanInterval = Duration(5 * time.Second)
+				c.RescanInterval = Duration(7 * time.Second)
 				c.MaxOpenFiles = 1000
 				c.SymlinkRoots = []string{"/var/log/pods", "/data/logs"}
 			}),

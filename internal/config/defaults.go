@@ -93,9 +93,10 @@ entry:
 # Longer physical lines are cut (and counted).
 max_line_bytes: {{.MaxLineBytes}}
 # Files are followed through a file-system watch (inotify), with a full
-# look every rescan_interval as a safety net (network file systems send no
-# events). Without the watch (watch: false, no inotify, its limits reached,
-# a directory not there yet) they are polled every poll_interval.
+# look every rescan_interval as a safety net for a lost event. Without the
+# watch (watch: false, no inotify, its limits reached, a directory not there
+# yet), and in a directory on a network or FUSE file system, which another
+# machine changes without an event, they are polled every poll_interval.
 watch: {{.Watch}}
 rescan_interval: {{.RescanInterval}}
 poll_interval: {{.PollInterval}}

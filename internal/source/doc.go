@@ -107,7 +107,7 @@
 //	20,000 lines/s, one write each, CPU per line with the writer (TestMeasureWriteLoad):
 //	  watch: 2.4-2.65 us (415-549 passes in 3 s); polling every 250 ms: 2.22-2.24 us
 //	idle, 4 quiet files, user+sys over 60 s:
-//	  watch (a scan every RescanInterval, 1 s): 0.031% of a core
+//	  watch (a scan every RescanInterval, then 1 s): 0.031% of a core
 //	  polling every 250 ms:                     0.13-0.14%
 //	rename rotation every 0.2 s, live name only (TestRealFastRotation, 1000 lines, 26-29 rotations):
 //	  watch:                0 lost, 0 duplicated (TestMeasureFastRotation too)
