@@ -79,8 +79,14 @@ var examples = map[string]example{
 		miss: []string{hdr("CUDA out of memory is not expected with --mem-fraction-static 0.7")},
 	},
 	"cuda-error-out-of-memory": {
-		match: []string{tb("RuntimeError: CUDA error: out of memory"), "RuntimeError: CUDA error: out of memory"},
-		miss:  []string{"RuntimeError: CUDA error: an illegal memory access was encountered"},
+		match: []string{
+			tb("RuntimeError: CUDA error: out of memory"), "RuntimeError: CUDA error: out of memory",
+			"ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: an illegal memory access was encountered",
+			"node1:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
+		},
 	},
 	"not-enough-memory-mem-fraction-static": {
 		match: []string{
