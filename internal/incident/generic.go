@@ -41,8 +41,10 @@ import (
 //   - a consequence whose burst holds both a classified cause and a
 //     generic line folds into the cause, and so does a lone wrapper.
 //
-// A traceback with frames, a native error and a diagnosis framed by a
-// wrapper are never generic: an unclassified exception that is itself
+// A native warning no record names (NCCL WARN, UCX WARN) is generic too:
+// around a named cause it is the same failure seen from another rank or
+// layer. A traceback with frames, a native error and a diagnosis framed
+// by a wrapper are never generic: an unclassified exception that is itself
 // the failure stays its own incident, whatever record follows it; a
 // warning or info record is no classified cause. Without a settle time
 // (nothing waits) or without correlation the rule is off.

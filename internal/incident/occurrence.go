@@ -156,7 +156,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 // isGeneric reports whether the diagnosis is a generic error line (see
 // Occurrence.Generic). A traceback with frames, a native error (a fatal
 // signal, an assertion) and a hung thread's stack are failures in their
-// own right, never generic.
+// own right, never generic; a native warning no record names is.
 func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 	if d.Cause != nil || len(d.Context) > 0 || len(d.Stack) > 0 {
 		return false
@@ -166,6 +166,12 @@ func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 		return e.Traceback == nil || e.Traceback.Bare
 	case analysis.SignalException:
 		return e.Traceback != nil && e.Traceback.Bare
+	case analysis.SignalNative:
+		// A native line no record names that its library logs as a
+		// warning (NCCL WARN, UCX WARN): around a named cause it is the
+		// noise of the same failure, often another rank's view of it. A
+		// native error (a crash, a CUDA assert, glog's E) is never generic.
+		return d.Severity == patterns.SeverityWarning
 	}
 	return false
 }
