@@ -196,5 +196,9 @@ func catalogStamp(paths []string) string {
 	return strings.Join(parts, "|")
 }
 
+// testHookCatalogRead, when set, runs in New right after the catalog
+// files are read (a test saves a catalog there).
+var testHookCatalogRead func()
+
 // defaultCatalogPoll is how often catalog files are checked for changes.
 const defaultCatalogPoll = 5 * time.Second

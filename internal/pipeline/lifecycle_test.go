@@ -117,3 +117,25 @@ func writeCatalog(t *testing.T, lines ...string) string {
 	}
 	return path
 }
+
+// TestCatalogSavedDuringStartIsLoaded saves a new catalog right after New
+// read the files: the next poll must load it. New used to take the
+// files' stamp after reading them, so such a save matched the stamp and
+// went unseen until the catalog changed again.
+func TestCatalogSavedDuringStartIsLoaded(t *testing.T) {
+	cat := writeCatalog(t, recordA)
+	testHookCatalogRead = func() {
+		if err := os.WriteFile(cat, []byte(recordA+"\n"+recordB+"\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	p := newTestPipeline(t, "--http-addr", "", "--no-default-catalog", "--catalog", cat)
+	testHookCatalogRead = nil
+	if n := p.matcher.Load().Len(); n != 1 {
+		t.Fatalf("New loaded %d records, want the 1 it read", n)
+	}
+	p.reloadCatalog(false)
+	if n := p.matcher.Load().Len(); n != 2 {
+		t.Errorf("after a poll %d records are loaded, want the 2 saved during the start", n)
+	}
+}

@@ -140,7 +140,15 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	var errs []error
 
 	p.facts = openFactCache(cfg.StateDir, p.log)
+	// The stamp is taken before the files are read: a catalog saved
+	// while they are being loaded then differs from it, and the next
+	// poll loads the new one. Taken after, such a save went unseen until
+	// the file changed again.
+	p.stamp = catalogStamp(cfg.Catalogs)
 	m, problems, err := LoadMatcher(p.catalog(cfg))
+	if testHookCatalogRead != nil {
+		testHookCatalogRead()
+	}
 	p.logCatalogProblems(problems)
 	if err != nil {
 		errs = append(errs, err)
@@ -150,7 +158,6 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		p.log.Info("catalog loaded", "records", m.Len(), "problems", len(problems),
 			"cached_patterns", u.Known, "parsed_patterns", u.Derived)
 	}
-	p.stamp = catalogStamp(cfg.Catalogs)
 
 	red, err := redactor(cfg.Redact)
 	if err != nil {

@@ -121,7 +121,9 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	}
 	catalogChanged := !slices.Equal(cur.Catalogs, next.Catalogs) || cur.NoDefaultCatalog != next.NoDefaultCatalog
 	m := p.matcher.Load()
+	var stamp string
 	if catalogChanged {
+		stamp = catalogStamp(next.Catalogs) // before the read, as in New
 		nm, problems, err := LoadMatcher(p.catalog(next))
 		for _, pr := range problems {
 			p.log.Warn("catalog problem", "problem", pr.Error())
@@ -157,7 +159,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	p.proc.redactor = red
 	if catalogChanged {
 		p.matcher.Store(m)
-		p.stamp = catalogStamp(next.Catalogs)
+		p.stamp = stamp
 		p.tel.Metrics().CatalogRecords(m.Len())
 		p.log.Info("catalog reloaded", "records", m.Len())
 	}
