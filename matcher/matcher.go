@@ -240,13 +240,13 @@ func (m *Matcher) program(i int) (*compiled, error) {
 		return c, nil
 	}
 	if lp, ok := parseLitProg(m.recs[i].MessagePattern); ok && !m.regexpOnly {
-		c := &compiled{lit: lp, groups: lp.groups}
-		if m.res[i].CompareAndSwap(nil, c) {
-			return c, nil
-		}
-		return m.res[i].Load(), nil
+		return keep(&m.res[i], &compiled{lit: lp, groups: lp.groups}), nil
 	}
-	return m.regexpProgram(i)
+	c, err := m.buildRegexp(i)
+	if err != nil {
+		return nil, err
+	}
+	return keep(&m.res[i], c), nil
 }
 
 // regexpOf returns the regexp2 program of c, record i's program.
@@ -261,23 +261,16 @@ func (m *Matcher) regexpOf(i int, c *compiled) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.full.CompareAndSwap(nil, f) {
-		return f, nil
-	}
-	return c.full.Load(), nil
+	return keep(&c.full, f), nil
 }
 
-// regexpProgram builds record i's regexp2 program and keeps it as the
-// record's program.
-func (m *Matcher) regexpProgram(i int) (*compiled, error) {
-	c, err := m.buildRegexp(i)
-	if err != nil {
-		return nil, err
+// keep stores v in p unless another goroutine stored one first, and
+// returns the one stored: of two programs built at once, one is kept.
+func keep[T any](p *atomic.Pointer[T], v *T) *T {
+	if p.CompareAndSwap(nil, v) {
+		return v
 	}
-	if m.res[i].CompareAndSwap(nil, c) {
-		return c, nil
-	}
-	return m.res[i].Load(), nil
+	return p.Load()
 }
 
 // buildRegexp compiles record i's pattern with regexp2.
@@ -535,10 +528,7 @@ func (m *Matcher) confirm(r int, prog *compiled, text string) (*regexp2.Match, e
 			return nil, err
 		}
 		re.MatchTimeout = retryFactor * prog.re.MatchTimeout
-		if !prog.slow.CompareAndSwap(nil, re) {
-			re = prog.slow.Load()
-		}
-		slow = re
+		slow = keep(&prog.slow, re)
 	}
 	return slow.FindStringMatch(text)
 }
