@@ -182,7 +182,7 @@ func TestParseProblems(t *testing.T) {
 			in:   `{"id":"r","messagePattern":"x","role":"root"}`,
 			want: got{
 				Records:  []string{"r@c.jsonl:1"},
-				Problems: []string{`warning c.jsonl:1: role: unknown role "root" (want cause, wrapper or consequence); loaded as "cause"`},
+				Problems: []string{`warning c.jsonl:1: role: unknown role "root" (want cause, wrapper, consequence or echo); loaded as "cause"`},
 			},
 		},
 		{

@@ -120,6 +120,17 @@ const (
 	// root-cause incident when one is visible, and alerted on their own
 	// only when none is.
 	RoleConsequence Role = "consequence"
+	// RoleEcho records mark where a server starts echoing text that is not
+	// its own: the request and response dumps of sglang's --log-requests,
+	// vLLM's "Received request ... prompt:" lines. From the start of an
+	// echo hit to the end of its line, nothing counts: no other record's
+	// hit there is kept, and the echo hit itself never alerts. A prompt
+	// that quotes "CUDA error: an illegal memory access" is a user's text,
+	// not the server's failure. Echo patterns should be anchored at the
+	// start of the message (^) so that no user text can open a zone inside
+	// a real error line; the servers escape newlines in what they echo, so
+	// a zone never needs to reach past its line.
+	RoleEcho Role = "echo"
 )
 
 // Is reports whether r is role; the empty role is RoleCause.
@@ -130,8 +141,7 @@ func (r Role) Is(role Role) bool {
 	return r == role
 }
 
-// ParseRole accepts the three role names, case-insensitively; "" is
-// RoleCause.
+// ParseRole accepts the role names, case-insensitively; "" is RoleCause.
 func ParseRole(s string) (Role, error) {
 	switch lower(s) {
 	case "", "cause":
@@ -140,8 +150,10 @@ func ParseRole(s string) (Role, error) {
 		return RoleWrapper, nil
 	case "consequence":
 		return RoleConsequence, nil
+	case "echo":
+		return RoleEcho, nil
 	}
-	return "", fmt.Errorf("unknown role %q (want cause, wrapper or consequence)", s)
+	return "", fmt.Errorf("unknown role %q (want cause, wrapper, consequence or echo)", s)
 }
 
 // Severity is a record's severity: critical, error, warning or info.

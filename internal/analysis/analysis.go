@@ -120,7 +120,8 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	if e.Traceback != nil {
 		a.types = e.Traceback.AppendTypes(a.types)
 	}
-	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs[:0], &matcher.Subject{Text: e.Text, ExceptionTypes: a.types})
+	a.perrs = a.perrs[:0]
+	a.hits = a.search(a.hits[:0], e.Text)
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
@@ -346,7 +347,7 @@ func hasEscapedQuote(s string) bool {
 // back onto text, so they name its own bytes and lines.
 func (a *Analyzer) matchUnescaped(text string) {
 	u, at := unescapeQuotes(text)
-	a.hits, a.perrs = a.m.AppendMatch(a.hits[:0], a.perrs, &matcher.Subject{Text: u, ExceptionTypes: a.types})
+	a.hits = a.search(a.hits[:0], u)
 	for i := range a.hits {
 		h := &a.hits[i]
 		h.Start, h.End = at[h.Start], at[h.End]
@@ -391,8 +392,7 @@ func (a *Analyzer) matchJoined(e *entry.Entry) {
 			continue
 		}
 		u := text[:cut] + text[cut+1:]
-		hits, perrs := a.m.AppendMatch(nil, a.perrs, &matcher.Subject{Text: u, ExceptionTypes: a.types})
-		a.perrs = perrs
+		hits := a.search(nil, u)
 		if onlyWrappers(hits) && len(hits) <= len(a.hits) {
 			return // the join named nothing new
 		}

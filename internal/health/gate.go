@@ -295,6 +295,8 @@ func (g *Gate) Fatal(t Target, r Reason, logTime, now time.Time) (Trip, bool) {
 	if tg.State != Healthy {
 		return Trip{}, false
 	}
+	logTime, r.Time = notAhead(logTime, now), notAhead(r.Time, now)
+	tg.Started = notAhead(tg.Started, now)
 	if !logTime.IsZero() && !tg.Started.IsZero() && logTime.Before(tg.Started) {
 		g.stats.Stale++
 		return Trip{}, false
@@ -327,6 +329,8 @@ func (g *Gate) Restart(t Target, cause string, logTime, now time.Time) (Reset, b
 }
 
 func (g *Gate) restart(tg *target, cause string, logTime, now time.Time) (Reset, bool) {
+	logTime = notAhead(logTime, now)
+	tg.Started, tg.Failed = notAhead(tg.Started, now), notAhead(tg.Failed, now)
 	if !logTime.IsZero() {
 		if tg.State != Healthy && !tg.Failed.IsZero() && logTime.Before(tg.Failed) {
 			return Reset{}, false
@@ -523,4 +527,17 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// notAhead returns t, or now when t is ahead of it. A log's time never runs
+// ahead of the clock in a decision: a node clock that booted ahead and was
+// stepped back by NTP, or a forged stamp, would otherwise keep a failure
+// "newer" than every real restart, or a start "newer" than every real
+// failure. Times restored from a checkpoint written under such a clock are
+// brought back the same way when next used.
+func notAhead(t, now time.Time) time.Time {
+	if t.After(now) {
+		return now
+	}
+	return t
 }

@@ -315,3 +315,49 @@ func TestStateString(t *testing.T) {
 		t.Errorf("target names %q %q", Target{Self: true}.String(), pod.String())
 	}
 }
+
+// Issue 33 finding 2: log times ahead of the processing time never decide.
+// A failure stamped an hour ahead is cleared by the next real start; a
+// start stamped a day ahead does not make a real failure stale; a gate
+// restored from a checkpoint written under such a clock is brought back.
+func TestLogTimesAheadOfTheClock(t *testing.T) {
+	now := t0
+	g := New(Options{})
+	if _, ok := g.Fatal(pod, cuda(now.Add(time.Hour)), now.Add(time.Hour), now); !ok {
+		t.Fatal("no trip")
+	}
+	if r := stateOf(t, g, pod, now).Reason; r == nil || r.Time.After(now) {
+		t.Fatalf("reason time = %v, want not after %s", r, now)
+	}
+	now = now.Add(time.Minute)
+	if _, ok := g.Restart(pod, "startup line", now, now); !ok || g.Failing() {
+		t.Fatal("a real start after a failure stamped an hour ahead did not clear it")
+	}
+
+	g = New(Options{})
+	g.Restart(pod, "startup line", now.Add(24*time.Hour), now)
+	now = now.Add(time.Minute)
+	if _, ok := g.Fatal(pod, cuda(now), now, now); !ok || !g.Failing() {
+		t.Fatal("a start stamped a day ahead made a real failure stale")
+	}
+
+	// A checkpoint written before the clamp existed, with both times ahead.
+	g = New(Options{})
+	future := now.Add(time.Hour)
+	g.Restart(pod, "startup line", future, future)
+	g.Fatal(pod, cuda(future), future.Add(time.Second), future.Add(time.Second))
+	blob, err := g.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = New(Options{})
+	if err := g.Restore(blob); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.Restart(pod, "startup line", now, now); !ok || g.Failing() {
+		t.Fatal("a restored failure stamped ahead was not cleared by a real start")
+	}
+	if _, ok := g.Fatal(pod, cuda(now), now, now.Add(time.Second)); !ok {
+		t.Fatal("a restored start stamped ahead made a real failure stale")
+	}
+}

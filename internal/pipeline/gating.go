@@ -192,13 +192,15 @@ func containerLog(fs *fileState) (string, bool) {
 }
 
 // startupLine reports whether e is one of the lines a starting server
-// writes. Only the first line counts: a traceback can quote anything.
+// writes. The line must open the entry's message: a traceback, a request
+// dump (sglang's --log-requests) or any other message can quote it, and a
+// quote is no restart.
 func startupLine(e *entry.Entry) (string, bool) {
 	if e.Traceback != nil {
 		return "", false
 	}
 	for _, s := range startupLines {
-		if strings.Contains(e.Message, s) {
+		if strings.HasPrefix(e.Message, s) {
 			return "startup line " + strconv.Quote(s), true
 		}
 	}

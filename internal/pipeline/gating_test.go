@@ -490,11 +490,13 @@ func TestContainerLogAndStartupLine(t *testing.T) {
 		t.Error("a file outside a kubelet pod directory is a container log")
 	}
 	for msg, want := range map[string]bool{
-		"Started server process [1234]":                      true,
-		"The server is fired up and ready to roll!":          true,
-		"Load weight end. type=Qwen3ForCausalLM":             false,
-		"Waiting for application startup.":                   false,
-		"Scheduler hit an exception: Started server process": true,
+		"Started server process [1234]":                                                     true,
+		"The server is fired up and ready to roll!":                                         true,
+		"Load weight end. type=Qwen3ForCausalLM":                                            false,
+		"Waiting for application startup.":                                                  false,
+		"Scheduler hit an exception: Started server process":                                false,
+		"Receive: obj=GenerateReqInput(text='The server is fired up and ready to roll!')":   false,
+		"Finish: obj=GenerateReqInput(rid='a'), out={'text': 'Started server process [1]'}": false,
 	} {
 		if _, got := startupLine(&entry.Entry{Message: msg}); got != want {
 			t.Errorf("startupLine(%q) = %v, want %v", msg, got, want)

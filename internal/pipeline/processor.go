@@ -422,6 +422,16 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		}
 		if !e.Time.IsZero() {
 			fs.headerTimes = true
+			if e.Time.After(now) {
+				// A log time ahead of the clock (a node clock stepped
+				// back, a forged stamp) would date incidents, gate
+				// decisions and Alertmanager's startsAt in the future.
+				// It is set back to the clock's second: most headers
+				// stamp whole seconds, and the server's next line, of
+				// the same second, must not look older than this one.
+				e.Time = now.Truncate(time.Second)
+				fs.series.Ahead()
+			}
 			fs.series.Lag(now.Sub(e.Time))
 		}
 		p.gate.entry(fs, e, now)

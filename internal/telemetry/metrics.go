@@ -34,6 +34,7 @@ type Metrics struct {
 	readLag                 metric.Float64ObservableGauge
 	entries                 metric.Int64ObservableCounter
 	cutLines, cutBytes      metric.Int64ObservableCounter
+	timeAhead               metric.Int64ObservableCounter
 	sources                 sourceSet
 	hits                    metric.Int64Counter
 	patternTimeouts         metric.Int64Counter
@@ -106,6 +107,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	observed(&m.entries, "logmatch.entries", "{entry}", "Log entries assembled from lines, per source.")
 	observed(&m.cutLines, "logmatch.entry.cut.lines", "{line}", "Lines dropped by the entry bounds, per source.")
 	observed(&m.cutBytes, "logmatch.entry.cut", "By", "Bytes dropped by the line and entry bounds, per source.")
+	observed(&m.timeAhead, "logmatch.entry.time.ahead", "{entry}", "Entries whose log time was ahead of the clock when they were read, and was set back to it, per source.")
 	counter(&m.hits, "logmatch.hits", "{hit}", "Entries matched to a catalog record.")
 	counter(&m.patternTimeouts, "logmatch.pattern.timeouts", "{timeout}", "Pattern evaluations that hit the match timeout or stack limit.")
 	counter(&m.incidents, "logmatch.incidents", "{incident}", "Alerts emitted for classified incidents, by kind.")
@@ -130,7 +132,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 		return nil, fmt.Errorf("instrument logmatch.source.lag: %w", err)
 	}
 	m.sources = sourceSet{m: map[string]*Source{}, now: time.Now}
-	if _, err = meter.RegisterCallback(m.observeSources, m.linesRead, m.bytesRead, m.readLag, m.entries, m.cutLines, m.cutBytes); err != nil {
+	if _, err = meter.RegisterCallback(m.observeSources, m.linesRead, m.bytesRead, m.readLag, m.entries, m.cutLines, m.cutBytes, m.timeAhead); err != nil {
 		return nil, fmt.Errorf("source metrics callback: %w", err)
 	}
 	if m.queueDepth, err = meter.Int64Gauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
@@ -315,6 +317,9 @@ func (m *Metrics) observeSources(_ context.Context, o metric.Observer) error {
 		o.ObserveInt64(m.entries, s.entries.Load(), s.attrs)
 		o.ObserveInt64(m.cutLines, s.cutLines.Load(), s.attrs)
 		o.ObserveInt64(m.cutBytes, s.cutBytes.Load(), s.attrs)
+		if n := s.ahead.Load(); n > 0 {
+			o.ObserveInt64(m.timeAhead, n, s.attrs)
+		}
 		if s.lagSet.Load() {
 			o.ObserveFloat64(m.readLag, math.Float64frombits(s.lag.Load()), s.attrs)
 		}
@@ -336,6 +341,7 @@ type Source struct {
 	attrs metric.ObserveOption
 
 	lines, bytes, entries, cutLines, cutBytes atomic.Int64
+	ahead                                     atomic.Int64
 	lag                                       atomic.Uint64 // math.Float64bits of seconds
 	lagSet                                    atomic.Bool
 
@@ -373,6 +379,14 @@ func (s *Source) Cut(lines, bytes int) {
 	}
 	if bytes > 0 {
 		s.cutBytes.Add(int64(bytes))
+	}
+}
+
+// Ahead counts an entry whose log time was ahead of the clock when it was
+// read, and was set back to it.
+func (s *Source) Ahead() {
+	if s != nil {
+		s.ahead.Add(1)
 	}
 }
 

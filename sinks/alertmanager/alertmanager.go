@@ -135,8 +135,9 @@ func (s *Sink) post(ctx context.Context, alerts []postableAlert) (bool, error) {
 // resolve timeout and would be posted already resolved, never shown as
 // active. StartsAt keeps the log's time.
 func (s *Sink) EndsAt(a *sinks.Alert) time.Time {
-	start, _ := span(a)
-	end := s.now()
+	now := s.now()
+	start := s.startsAt(a, now)
+	end := now
 	if a.Kind != "resolved" {
 		end = end.Add(s.resolveTimeout)
 	}
@@ -152,6 +153,17 @@ func (s *Sink) EndsAt(a *sinks.Alert) time.Time {
 // hits needs no re-post; its alert resolves at EndsAt, which is the point.
 func (s *Sink) RepostBy(a *sinks.Alert) time.Time {
 	return s.EndsAt(a).Add(-s.resolveTimeout / 5)
+}
+
+// startsAt is a's first hit time, never after now: a log time ahead of the
+// clock (a node clock stepped back, a forged stamp) would keep the alert
+// active in Alertmanager until that time, whatever endsAt says.
+func (s *Sink) startsAt(a *sinks.Alert, now time.Time) time.Time {
+	start, _ := span(a)
+	if start.After(now) {
+		return now
+	}
+	return start
 }
 
 // span returns the first and last hit times of a, each standing in for
@@ -201,7 +213,7 @@ func (s *Sink) postable(a *sinks.Alert) postableAlert {
 	note("consequences", consequences(a))
 	note("ranks", sinks.RanksText(a))
 
-	start, _ := span(a)
+	start := s.startsAt(a, s.now())
 	return postableAlert{
 		Labels:       labels,
 		Annotations:  ann,

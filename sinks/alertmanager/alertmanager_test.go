@@ -119,7 +119,9 @@ func TestPostableUnclassifiedOmitsEmptyLabels(t *testing.T) {
 
 // Issue 14 item 8: endsAt follows processing time, so an incident read
 // late (its lines older than the resolve timeout) is still posted active;
-// startsAt keeps the log's time.
+// startsAt keeps the log's time, unless that is ahead of the clock (issue
+// 33 finding 2): then it is now, and a resolved alert ends now, not in the
+// log's future.
 func TestEndsAtAndRepostBy(t *testing.T) {
 	var now time.Time
 	s, err := New(Config{URL: "http://127.0.0.1:9093", ResolveTimeout: 10 * time.Minute}, Options{Now: func() time.Time { return now }})
@@ -139,7 +141,8 @@ func TestEndsAtAndRepostBy(t *testing.T) {
 		{"read 15 minutes late", "new", t0, t0.Add(time.Minute), t0.Add(16 * time.Minute), t0.Add(26 * time.Minute), t0.Add(24 * time.Minute)},
 		{"summary posted later", "summary", t0, t0.Add(20 * time.Minute), t0.Add(21 * time.Minute), t0.Add(31 * time.Minute), t0.Add(29 * time.Minute)},
 		{"resolved ends now", "resolved", t0, t0.Add(20 * time.Minute), t0.Add(25 * time.Minute), t0.Add(25 * time.Minute), t0.Add(23 * time.Minute)},
-		{"log ahead of the clock", "resolved", t0.Add(5 * time.Minute), t0.Add(5 * time.Minute), t0, t0.Add(5 * time.Minute), t0.Add(3 * time.Minute)},
+		{"log ahead of the clock", "resolved", t0.Add(5 * time.Minute), t0.Add(5 * time.Minute), t0, t0, t0.Add(-2 * time.Minute)},
+		{"log a century ahead", "new", t0.Add(100 * 365 * 24 * time.Hour), t0.Add(100 * 365 * 24 * time.Hour), t0, t0.Add(10 * time.Minute), t0.Add(8 * time.Minute)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,8 +154,12 @@ func TestEndsAtAndRepostBy(t *testing.T) {
 			if got := s.RepostBy(a); !got.Equal(tc.wantRepost) {
 				t.Errorf("RepostBy = %s, want %s", got, tc.wantRepost)
 			}
-			if got := s.postable(a).StartsAt; !got.Equal(tc.first) {
-				t.Errorf("startsAt = %s, want the log's %s", got, tc.first)
+			wantStart := tc.first
+			if wantStart.After(tc.now) {
+				wantStart = tc.now
+			}
+			if got := s.postable(a).StartsAt; !got.Equal(wantStart) {
+				t.Errorf("startsAt = %s, want %s", got, wantStart)
 			}
 		})
 	}
