@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -47,6 +49,13 @@ type corpusEntry struct {
 	// wrong today. The test then expects it to stay wrong, so the list
 	// is dropped as soon as a fix lands.
 	Known string `json:"known,omitempty"`
+	// Fix is the fix the thread reports worked, empty when it reports
+	// none; the fix-in-solutions rate is judged against it.
+	Fix string `json:"fix,omitempty"`
+	// Batch names the held-out batch an excerpt was added in, measured
+	// before any change was made for it; empty for the development
+	// corpus.
+	Batch string `json:"batch,omitempty"`
 
 	line int // 1-based line in manifest.jsonl, for messages
 }
@@ -345,6 +354,21 @@ func TestCorpus(t *testing.T) {
 	}
 
 	var failures, detected, classified, correct, known, benign, falseAlarms int
+	batches := map[string]*batchTally{}
+	var batchOrder []string
+	tally := func(e corpusEntry) *batchTally {
+		name := e.Batch
+		if name == "" {
+			name = "development"
+		}
+		b, ok := batches[name]
+		if !ok {
+			b = &batchTally{name: name}
+			batches[name] = b
+			batchOrder = append(batchOrder, name)
+		}
+		return b
+	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-52s %-44s %-12s %s\n", "file", "expected", "verdict", "lead (alerts)")
 	var wrong []string
@@ -353,11 +377,14 @@ func TestCorpus(t *testing.T) {
 		res := scanCorpusFile(t, m, red, e.File)
 		l := lead(res.Alerts)
 		got := fmt.Sprintf("%s (%d)", headline(l), len(res.Alerts))
+		bt := tally(e)
 		if e.Kind == "benign" {
 			benign++
+			bt.benign++
 			verdict := "silent"
 			if len(res.Alerts) > 0 {
 				falseAlarms++
+				bt.falseAlarms++
 				verdict = "FALSE ALARM"
 				wrong = append(wrong, fmt.Sprintf("%s: benign excerpt alerted: %s", e.File, got))
 			}
@@ -365,13 +392,20 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		failures++
+		bt.failures++
 		if l != nil {
 			detected++
+			bt.detected++
+			bt.incidents += len(res.Alerts)
 			if l.Record.ID != "" {
 				classified++
+				bt.classified++
 			}
 		}
 		ok, verdict := judge(e, l)
+		if ok {
+			bt.correct++
+		}
 		switch {
 		case ok && e.Known != "":
 			correct++
@@ -390,6 +424,9 @@ func TestCorpus(t *testing.T) {
 	t.Logf("failures %d, detected %d (%s), classified %d (%s), correct %d (%s), known wrong %d; benign %d, false alarms %d (%s)",
 		failures, detected, percent(detected, failures), classified, percent(classified, failures),
 		correct, percent(correct, failures), known, benign, falseAlarms, percent(falseAlarms, benign))
+	for _, name := range batchOrder {
+		t.Log(batches[name].String())
+	}
 	for _, w := range wrong {
 		t.Error(w)
 	}
@@ -408,4 +445,71 @@ func expected(e corpusEntry) string {
 		s = string(r[:40]) + "…"
 	}
 	return s
+}
+
+// batchTally counts one batch of the corpus (the development corpus or a
+// held-out batch) apart, so each can be reported beside the others.
+type batchTally struct {
+	name                                            string
+	failures, detected, classified, correct, benign int
+	falseAlarms                                     int
+	// incidents is the number of alerts of the detected failure
+	// excerpts: one per crash is the goal, so incidents/detected is the
+	// incidents-per-crash figure.
+	incidents int
+}
+
+func (b *batchTally) String() string {
+	perCrash := "-"
+	if b.detected > 0 {
+		perCrash = fmt.Sprintf("%.2f", float64(b.incidents)/float64(b.detected))
+	}
+	return fmt.Sprintf("batch %s: failures %d, detected %d, lead right %d (%s), lead classified %d, incidents per detected crash %s (%d/%d); benign %d, false alarms %d",
+		b.name, b.failures, b.detected, b.correct, percent(b.correct, b.failures), b.classified,
+		perCrash, b.incidents, b.detected, b.benign, b.falseAlarms)
+}
+
+// reservedCheck finds shared/reserved/check, the script that names the
+// threads reserved for independent evaluation, in the nearest ancestor
+// of the repository that has it (../shared from the main checkout, one
+// level further up from a worktree beside it).
+func reservedCheck(t *testing.T) (string, bool) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+		p := filepath.Join(dir, "shared", "reserved", "check")
+		if _, err := os.Stat(p); err == nil {
+			return p, true
+		}
+	}
+}
+
+// TestCorpusReservedThreads fails when the manifest uses a thread that is
+// reserved for independent evaluation: such logs must never shape the
+// recognition they are meant to measure.
+func TestCorpusReservedThreads(t *testing.T) {
+	check, ok := reservedCheck(t)
+	if !ok {
+		t.Skip("shared/reserved/check is not in any parent directory of the repository")
+	}
+	manifest, err := filepath.Abs(filepath.Join(corpusDir, "manifest.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(check, manifest).CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		t.Errorf("manifest.jsonl uses reserved threads; drop those excerpts:\n%s", out)
+	case err != nil:
+		t.Fatalf("run %s: %v\n%s", check, err, out)
+	}
 }
