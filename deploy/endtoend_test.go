@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logmatch/logmatch/internal/pipeline"
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/scan"
 )
 
@@ -47,7 +47,7 @@ exit 1
 	if err := os.WriteFile(filepath.Join(catDir, "site.jsonl"), []byte(site), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: []string{catDir}})
+	m, probs, err := catalog.Load(catalog.Spec{Paths: []string{catDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

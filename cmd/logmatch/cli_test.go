@@ -333,7 +333,7 @@ func TestHelpMatchesReadme(t *testing.T) {
 	// And the other way: every flag the README names is logmatch's, or
 	// one of the other tools' it shows.
 	others := map[string]bool{
-		"model-path": true, "api-key": true, // sglang
+		"model-path": true, "api-key": true, "log-requests": true, "log-requests-target": true, // sglang
 		"restart": true, "build-arg": true, // docker
 		"always":    true, // git describe
 		"from-file": true, // kubectl create secret

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/catalogcheck"
 	"github.com/logmatch/logmatch/internal/gen"
-	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -123,7 +123,7 @@ func newLintCmd(e env) *cobra.Command {
 func lintCatalogs(paths []string, noProbe bool) catalogcheck.Lint {
 	recs, probs := patterns.LoadForLint(paths, patterns.LintOptions{NoProbe: noProbe})
 	l := catalogcheck.Lint{Summary: patterns.Summarize(recs, probs), Problems: probs}
-	m, _ := matcher.Compile(recs, matcher.Options{})
+	m, _ := catalog.Compile(recs, nil)
 	if m.Len() > 0 {
 		l.Report = catalogcheck.Check(m, catalogcheck.Options{})
 		l.Analysed = true

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
-	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/patterns"
@@ -58,7 +58,7 @@ func newScanCmd(e env) *cobra.Command {
 		Short: "scan log files (or stdin) once and print the incidents found",
 		Long:  scanLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cat := pipeline.Catalog{Paths: catalogs, NoDefault: noDefault}
+			cat := catalog.Spec{Paths: catalogs, NoDefault: noDefault}
 			cat.Cache, cat.OnCacheError = openCatalogCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
 			return runScan(cmd.Context(), e, args, cat, format, failOn)
 		},
@@ -115,7 +115,7 @@ func userCacheDir(getenv func(string) string) string {
 	return ""
 }
 
-func runScan(ctx context.Context, e env, args []string, cat pipeline.Catalog, format, failOn string) error {
+func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn string) error {
 	if format != "text" && format != "json" {
 		return usageError("--format: %q is not text or json", format)
 	}
@@ -131,7 +131,7 @@ func runScan(ctx context.Context, e env, args []string, cat pipeline.Catalog, fo
 		return usageError("no input: give one or more files, or - for standard input")
 	}
 
-	m, problems, err := pipeline.LoadMatcher(cat)
+	m, problems, err := catalog.Load(cat)
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
 	}

@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/catalogcheck"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
 	"github.com/logmatch/logmatch/internal/incident"
-	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
@@ -113,7 +113,7 @@ func runTest(ctx context.Context, e env, o testOptions) error {
 			return usageError("--pattern: %v", err)
 		}
 	}
-	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: o.catalogs, NoDefault: o.noDefault, Cache: o.cache, OnCacheError: o.onCacheError})
+	m, problems, err := catalog.Load(catalog.Spec{Paths: o.catalogs, NoDefault: o.noDefault, Cache: o.cache, OnCacheError: o.onCacheError})
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
-	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -88,7 +88,7 @@ func runValidate(e env, flags *config.Flags) error {
 			paths = append(paths, p)
 		}
 		if !noDefault || len(paths) > 0 {
-			m, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: paths, NoDefault: noDefault})
+			m, probs, err := catalog.Load(catalog.Spec{Paths: paths, NoDefault: noDefault})
 			for _, p := range probs {
 				if p.Level == patterns.LevelError {
 					report(p)

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
@@ -144,8 +145,8 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	// while they are being loaded then differs from it, and the next
 	// poll loads the new one. Taken after, such a save went unseen until
 	// the file changed again.
-	p.stamp = catalogStamp(cfg.Catalogs)
-	m, problems, err := LoadMatcher(p.catalog(cfg))
+	p.stamp = catalog.Stamp(cfg.Catalogs)
+	m, problems, err := catalog.Load(p.catalog(cfg))
 	if testHookCatalogRead != nil {
 		testHookCatalogRead()
 	}
@@ -778,7 +779,7 @@ func (p *Pipeline) process(l *loop, lines <-chan *batch, finite <-chan struct{},
 	l.open()
 	defer l.tick.Stop()
 	reload := p.opts.Reload
-	catalogPoll := time.NewTicker(defaultCatalogPoll)
+	catalogPoll := time.NewTicker(catalog.Poll)
 	defer catalogPoll.Stop()
 	done := l.done
 	for {
@@ -910,12 +911,12 @@ func tickInterval(idle time.Duration) time.Duration {
 // catalog file changed. A catalog that fails to load is reported and the
 // last good one stays in use.
 func (p *Pipeline) reloadCatalog(force bool) {
-	stamp := catalogStamp(p.cfg.Catalogs)
+	stamp := catalog.Stamp(p.cfg.Catalogs)
 	if !force && stamp == p.stamp {
 		return
 	}
 	p.stamp = stamp
-	m, problems, err := LoadMatcher(p.catalog(p.cfg))
+	m, problems, err := catalog.Load(p.catalog(p.cfg))
 	p.logCatalogProblems(problems)
 	if err == nil {
 		err = leftOut(problems)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/incident"
 )
@@ -123,8 +124,8 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	m := p.matcher.Load()
 	var stamp string
 	if catalogChanged {
-		stamp = catalogStamp(next.Catalogs) // before the read, as in New
-		nm, problems, err := LoadMatcher(p.catalog(next))
+		stamp = catalog.Stamp(next.Catalogs) // before the read, as in New
+		nm, problems, err := catalog.Load(p.catalog(next))
 		for _, pr := range problems {
 			p.log.Warn("catalog problem", "problem", pr.Error())
 		}

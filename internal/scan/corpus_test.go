@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/entry"
-	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/matcher"
@@ -279,7 +279,7 @@ func judge(e corpusEntry, a *sinks.Alert) (bool, string) {
 
 func corpusMatcher(t *testing.T) *matcher.Matcher {
 	t.Helper()
-	m, problems, err := pipeline.LoadMatcher(pipeline.Catalog{})
+	m, problems, err := catalog.Load(catalog.Spec{})
 	for _, p := range problems {
 		if p.Level == patterns.LevelError {
 			t.Errorf("default catalog: %v", p)

@@ -143,7 +143,17 @@ func TestStartFails(t *testing.T) {
 		{
 			name: "missing catalog file",
 			edit: func(c *Config) { c.Catalogs = []string{"testdata/absent.jsonl"} },
-			want: "logmatch processor: catalogs[0]: stat testdata/absent.jsonl: no such file or directory",
+			want: "logmatch processor: catalog testdata/absent.jsonl: stat testdata/absent.jsonl: no such file or directory",
+		},
+		{
+			// The one loader refuses a pattern that backtracks
+			// catastrophically, here as in run, scan and lint.
+			name: "catastrophic pattern refused as run refuses it",
+			edit: func(c *Config) {
+				c.Catalogs = []string{"testdata/catastrophic.jsonl"}
+				c.NoDefaultCatalog = true
+			},
+			want: "logmatch processor: catalog: no usable records",
 		},
 		{
 			name: "nothing left after min severity",
@@ -152,7 +162,7 @@ func TestStartFails(t *testing.T) {
 				c.NoDefaultCatalog = true
 				c.MinSeverity = "critical"
 			},
-			want: "logmatch processor: catalogs: no usable records",
+			want: "logmatch processor: catalog: no usable records",
 		},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package pipeline
+package catalog
 
 import (
 	"runtime/debug"
@@ -27,10 +27,10 @@ func TestLoadGCTargetIsRestored(t *testing.T) {
 	}
 }
 
-// LoadMatcher goes through withLoadGC: the target is back afterwards.
-func TestLoadMatcherRestoresTheGCTarget(t *testing.T) {
+// Load goes through withLoadGC: the target is back afterwards.
+func TestLoadRestoresTheGCTarget(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(70))
-	if _, _, err := LoadMatcher(Catalog{}); err != nil {
+	if _, _, err := Load(Spec{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := debug.SetGCPercent(70); got != 70 {
