@@ -21,6 +21,7 @@ import (
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/stream"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
@@ -130,7 +131,7 @@ func runTest(ctx context.Context, e env, o testOptions) error {
 	if err != nil {
 		return err
 	}
-	t := &tester{an: analysis.New(m), m: m, red: red, pattern: o.pattern, explain: explainIdx, now: time.Now}
+	t := &tester{m: m, red: red, pattern: o.pattern, explain: explainIdx, now: time.Now}
 
 	var inputs []testInput
 	for i, l := range o.lines {
@@ -201,9 +202,8 @@ func checkExpect(results []testEntry, want string) error {
 	return nil
 }
 
-// tester diagnoses entries as run and scan do, with the analysis core.
+// tester diagnoses entries as run and scan do, through the stream shell.
 type tester struct {
-	an      *analysis.Analyzer
 	m       *matcher.Matcher
 	red     *redact.Redactor
 	pattern string
@@ -214,45 +214,24 @@ type tester struct {
 // input assembles one input into entries, per stream (CRI and docker
 // framing decoded as run does), and diagnoses each.
 func (t *tester) input(ctx context.Context, in testInput) ([]testEntry, error) {
-	asm := map[string]*entry.Assembler{}
-	streams := map[string]*analysis.Stream{}
-	lines := map[string]int{} // lines read per stream, for the entry's place
+	// Entries are owned, not lent: what is printed keeps their text.
+	streams := stream.NewSet(entry.Options{})
+	sh := stream.NewShell(t.m, t.now)
 	var out []testEntry
-	take := func(stream string, es []entry.Entry, firstLine int) {
-		st := streams[stream]
-		if st == nil {
-			st = &analysis.Stream{}
-			streams[stream] = st
-		}
-		for i := range es {
-			out = append(out, t.diagnose(st, &es[i], in.name, firstLine))
-		}
+	take := func(de *stream.Entry) {
+		out = append(out, t.diagnose(de, in.name))
 	}
-	first := map[string]int{}
 	src, err := source.NewStream(in.r, source.StreamConfig{Source: in.name, Format: source.FormatAuto})
 	if err != nil {
 		return nil, err
 	}
 	err = src.Run(ctx, func(_ context.Context, l source.Line) error {
-		a := asm[l.Stream]
-		if a == nil {
-			a = entry.NewAssembler(entry.Options{})
-			asm[l.Stream] = a
-		}
-		lines[l.Stream]++
-		wasPending := a.Pending()
-		es := a.Push(l.Line)
-		at := first[l.Stream]
-		if len(es) > 0 || !wasPending {
-			first[l.Stream] = lines[l.Stream]
-		}
-		if len(es) > 0 {
-			take(l.Stream, es, at)
-		}
+		ss := streams.Get(l.Stream)
+		sh.Diagnose(ss, ss.Push(&l.Line), take)
 		return nil
 	})
-	for stream, a := range asm {
-		take(stream, a.Flush(), first[stream])
+	for _, ss := range streams.All() {
+		sh.Diagnose(ss, ss.Flush(), take)
 	}
 	return out, err
 }
@@ -316,10 +295,10 @@ type testExplain struct {
 
 // diagnose is the one function that makes what logmatch test prints for
 // an entry, from the analysis core's Diagnosis.
-func (t *tester) diagnose(st *analysis.Stream, e *entry.Entry, input string, line int) testEntry {
-	d, failure := t.an.AnalyzeStream(st, e)
+func (t *tester) diagnose(de *stream.Entry, input string) testEntry {
+	e, d, failure := de.Entry, de.Diagnosis, de.Failure
 	r := testEntry{
-		Place:     fmt.Sprintf("%s:%d", input, line),
+		Place:     fmt.Sprintf("%s:%d", input, de.Stream.Line()),
 		Lines:     strings.Count(e.Text, "\n") + 1,
 		FirstLine: firstOf(e.Text),
 		Failure:   failure,
@@ -333,7 +312,7 @@ func (t *tester) diagnose(st *analysis.Stream, e *entry.Entry, input string, lin
 		r.Signal, r.Severity, r.Key, r.Headline = string(d.Signal), string(d.Severity), d.Key, d.Headline
 		r.Exception = analysis.ExceptionLine(d.Exception)
 		r.RootCause = analysis.ExceptionLine(d.RootCause)
-		r.Stack = d.Stack
+		r.Stack = slices.Clone(d.Stack)
 		if d.Cause != nil {
 			h := hitOf(d.Cause, "cause", types)
 			r.Cause = &h
@@ -342,7 +321,7 @@ func (t *tester) diagnose(st *analysis.Stream, e *entry.Entry, input string, lin
 		for i := range d.Context {
 			r.Context = append(r.Context, hitOf(&d.Context[i], "context", types))
 		}
-		o := incident.FromDiagnosis(e, &d, incident.Source{Path: input, Key: input}, t.now())
+		o := incident.FromDiagnosis(e, d, incident.Source{Path: input, Key: input}, t.now())
 		a := o.Alert
 		a.Fingerprint = incident.Fingerprint(o.Key, o.SourceKey)
 		t.red.RedactAlert(&a)

@@ -13,11 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/stream"
 	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
@@ -95,9 +95,9 @@ type processor struct {
 	// the metrics.
 	evictions incident.Stats
 
-	// an diagnoses entries with the current catalog; replaced when a
-	// reload swaps the matcher.
-	an *analysis.Analyzer
+	// shell diagnoses entries with the current catalog (shellOf); its
+	// analyzer is replaced when a reload swaps the matcher.
+	shell *stream.Shell
 }
 
 // fileKey is how the processor finds what it keeps for a file: its device
@@ -145,25 +145,23 @@ type fileState struct {
 // stream returns the file's state for stream name, creating it.
 func (fs *fileState) stream(name string, opt entry.Options) *streamState {
 	for _, ss := range fs.streams {
-		if ss.stream == name {
+		if ss.Name() == name {
 			return ss
 		}
 	}
-	ss := &streamState{asm: entry.NewAssembler(opt), file: fs, stream: name, pendingFirst: -1, lastOffset: -1}
+	ss := &streamState{Stream: stream.New(name, opt), file: fs}
 	fs.streams = append(fs.streams, ss)
-	slices.SortFunc(fs.streams, func(a, b *streamState) int { return strings.Compare(a.stream, b.stream) })
+	slices.SortFunc(fs.streams, func(a, b *streamState) int { return strings.Compare(a.Name(), b.Name()) })
 	return ss
 }
 
-// streamState is one assembler and where its pending entry began.
+// streamState is one stream of a file: the shell's stream (assembler,
+// analysis memory, where its pending entry began) and when it last had a
+// line.
 type streamState struct {
-	asm          *entry.Assembler
-	remembered   analysis.Stream // what the analysis keeps between entries
-	file         *fileState
-	stream       string
-	lastLine     time.Time
-	lastOffset   int64 // Offset of the latest line; a smaller one means truncation
-	pendingFirst int64 // Offset of the pending entry's first line; -1 when none
+	*stream.Stream
+	file     *fileState
+	lastLine time.Time
 }
 
 // Identity is the Kubernetes identity of this logmatch (from the downward
@@ -208,27 +206,17 @@ func (p *processor) line(l source.Line) {
 		fs.series.Lag(p.clock().Sub(l.Time))
 	}
 	ss := fs.stream(l.Stream, p.entryOpt)
-	if l.Offset < ss.lastOffset {
+	if l.Offset < ss.LastOffset() {
 		// The file was truncated (copytruncate) and is read again from
 		// its start, though its first bytes are as they were.
 		p.newContent(fs)
 	}
-	ss.lastOffset = l.Offset
 	if fs.restored != nil && fs.restored.AlreadyEmitted(l.Stream, l.Offset) {
 		// Read again after a restart only because an entry of another
 		// stream was still pending: this line's entry was already matched.
 		return
 	}
-	wasPending := ss.asm.Pending()
-	es := ss.asm.PushLine(&l.Line)
-	switch {
-	case !ss.asm.Pending():
-		ss.pendingFirst = -1
-	case len(es) > 0 || !wasPending:
-		// This line completed the previous entry (or there was none) and
-		// began the one now pending.
-		ss.pendingFirst = l.Offset
-	}
+	es := ss.Push(&l.Line)
 	ss.lastLine = p.clock()
 	p.entries(es, ss)
 }
@@ -307,9 +295,7 @@ func (p *processor) evictOldest() {
 // checkpoint for the next commit and forgets fs.
 func (p *processor) drop(fs *fileState, gone bool) {
 	for _, ss := range fs.streams {
-		es := ss.asm.Flush()
-		ss.pendingFirst = -1
-		p.entries(es, ss)
+		p.entries(ss.Flush(), ss)
 	}
 	if fs.resumable {
 		cp := fs.checkpoint()
@@ -392,75 +378,67 @@ func (p *processor) fileIdentity(fs *fileState) string {
 // nothing now.
 func (p *processor) newContent(fs *fileState) {
 	for _, ss := range fs.streams {
-		es := ss.asm.Flush()
-		p.entries(es, ss)
-		ss.pendingFirst, ss.lastOffset = -1, -1
+		p.entries(ss.Flush(), ss)
+		ss.Restart()
 	}
 	fs.restored = nil
 	clear(fs.emitted)
 }
 
-// entries matches completed entries and groups the hits into incidents.
+// entries diagnoses completed entries of ss through the shell and groups
+// the failures into incidents.
 func (p *processor) entries(es []entry.Entry, ss *streamState) {
 	if len(es) == 0 {
 		return
 	}
-	an := p.analyzer()
-	now := p.clock()
-	fs := ss.file
-	fs.series.Entries(len(es))
-	// One Diagnosis for the batch, overwritten by each analysis rather
-	// than copied out of it: most entries are no failure.
-	var d analysis.Diagnosis
-	for i := range es {
-		e := &es[i]
-		if cur, ok := fs.emitted[ss.stream]; !ok || e.LastOffset > cur {
-			fs.emitted[ss.stream] = e.LastOffset
-		}
-		if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
-			fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
-		}
-		if !e.Time.IsZero() {
-			fs.headerTimes = true
-			if e.Time.After(now) {
-				// A log time ahead of the clock (a node clock stepped
-				// back, a forged stamp) would date incidents, gate
-				// decisions and Alertmanager's startsAt in the future.
-				// It is set back to the clock's second: most headers
-				// stamp whole seconds, and the server's next line, of
-				// the same second, must not look older than this one.
-				e.Time = now.Truncate(time.Second)
-				fs.series.Ahead()
-			}
-			fs.series.Lag(now.Sub(e.Time))
-		}
-		p.gate.entry(fs, e, now)
-		// The assemblers lend their entries (entry.Options.Reuse).
-		ok := an.AnalyzeLentInto(&d, &ss.remembered, e)
-		for _, pe := range d.PatternErrors {
-			p.metrics.PatternTimeout(pe.Record.ID)
-			p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)
-		}
-		if !ok {
-			continue
-		}
-		if d.Cause != nil {
-			p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
-		}
-		o := incident.FromDiagnosis(e, &d, p.sourceOf(fs), now)
-		o.Alert.Source.File = p.fileIdentity(fs)
-		p.grouped = true
-		p.queue(p.gate.occurrence(fs, e, &d, o, p.grouper.Observe(o, now), now))
-	}
+	ss.file.series.Entries(len(es))
+	p.shellOf().Diagnose(ss.Stream, es, func(de *stream.Entry) { p.entry(ss, de) })
 }
 
-// analyzer returns the Analyzer of the current catalog.
-func (p *processor) analyzer() *analysis.Analyzer {
-	m := p.matcher.Load()
-	if p.an == nil || p.an.Matcher() != m {
-		p.an = analysis.New(m)
+// entry takes one diagnosed entry of ss: its bookkeeping, the gate, and
+// for a failure its occurrence, grouped and queued.
+func (p *processor) entry(ss *streamState, de *stream.Entry) {
+	fs, e, now := ss.file, de.Entry, p.clock()
+	if cur, ok := fs.emitted[ss.Name()]; !ok || e.LastOffset > cur {
+		fs.emitted[ss.Name()] = e.LastOffset
 	}
-	return p.an
+	if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
+		fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
+	}
+	if !e.Time.IsZero() {
+		fs.headerTimes = true
+		if de.Ahead {
+			fs.series.Ahead()
+		}
+		fs.series.Lag(now.Sub(e.Time))
+	}
+	p.gate.entry(fs, e, now)
+	d := de.Diagnosis
+	for _, pe := range d.PatternErrors {
+		p.metrics.PatternTimeout(pe.Record.ID)
+		p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)
+	}
+	if !de.Failure {
+		return
+	}
+	if d.Cause != nil {
+		p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
+	}
+	o := incident.FromDiagnosis(e, d, p.sourceOf(fs), now)
+	o.Alert.Source.File = p.fileIdentity(fs)
+	p.grouped = true
+	p.queue(p.gate.occurrence(fs, e, d, o, p.grouper.Observe(o, now), now))
+}
+
+// shellOf returns the shell, diagnosing with the current catalog.
+func (p *processor) shellOf() *stream.Shell {
+	m := p.matcher.Load()
+	if p.shell == nil {
+		p.shell = stream.NewShell(m, p.clock)
+	} else {
+		p.shell.SetMatcher(m)
+	}
+	return p.shell
 }
 
 // sourceOf describes a file for alerts: the Kubernetes identity from its
@@ -672,12 +650,10 @@ func (p *processor) restore(version uint32, data []byte, incidents func(yield fu
 // and closes grouping windows that ended.
 func (p *processor) idleFlush(now time.Time) {
 	for _, ss := range p.sortedStreams(func(ss *streamState) bool {
-		return ss.asm.Pending() && now.Sub(ss.lastLine) >= p.idle
+		return ss.Pending() && now.Sub(ss.lastLine) >= p.idle
 	}) {
-		es := ss.asm.Flush()
-		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
-		p.entries(es, ss)
+		p.entries(ss.Flush(), ss)
 	}
 	if d := p.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
 		as := p.grouper.Tick(now)
@@ -689,10 +665,8 @@ func (p *processor) idleFlush(now time.Time) {
 // flushAll completes every pending entry: end of input or shutdown.
 func (p *processor) flushAll() {
 	for _, ss := range p.sortedStreams(nil) {
-		es := ss.asm.Flush()
-		ss.pendingFirst = -1
 		ss.file.dirty = ss.file.resumable
-		p.entries(es, ss)
+		p.entries(ss.Flush(), ss)
 	}
 }
 
@@ -720,7 +694,7 @@ func (p *processor) sortedStreams(keep func(*streamState) bool) []*streamState {
 		if c := compareKeys(a.file.key, b.file.key); c != 0 {
 			return c
 		}
-		return strings.Compare(a.stream, b.stream)
+		return strings.Compare(a.Name(), b.Name())
 	})
 	return out
 }
@@ -748,7 +722,7 @@ func (p *processor) quiet(now time.Time, horizon time.Duration) bool {
 	}
 	for _, fs := range p.files {
 		for _, ss := range fs.streams {
-			if ss.asm.Pending() {
+			if ss.Pending() {
 				return false
 			}
 		}
@@ -863,8 +837,8 @@ func (p *processor) countEvictions() {
 func (fs *fileState) checkpoint() state.Checkpoint {
 	off := fs.next
 	for _, ss := range fs.streams {
-		if ss.pendingFirst >= 0 && ss.pendingFirst < off {
-			off = ss.pendingFirst
+		if first := ss.PendingFirst(); first >= 0 && first < off {
+			off = first
 		}
 	}
 	return state.Checkpoint{

@@ -13,10 +13,10 @@ import (
 	"sort"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/stream"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -182,23 +182,11 @@ func (c *incidentCount) update(g *incident.Grouper, evicted []sinks.Alert) {
 	}
 }
 
-// scanStream is one stream of an input: its assembler and what the
-// analysis remembers of it.
-type scanStream struct {
-	asm        *entry.Assembler
-	remembered analysis.Stream
-}
-
 // inputScan is what the scan of one input needs for each entry. Entries
-// are handled by methods on it rather than by a closure: the quiet path
-// (an entry that is no failure) then reads two fields through one pointer
-// instead of keeping every captured variable live across the analysis
-// call, and what a failure needs stays out of that path (failure).
+// are handled by a method rather than by a closure: the quiet path (an
+// entry that is no failure) then reads two fields through one pointer, and
+// what a failure needs stays out of that path (failure).
 type inputScan struct {
-	an *analysis.Analyzer
-	// d is one Diagnosis for every entry, overwritten by each analysis
-	// rather than copied out of it: most entries are no failure.
-	d           analysis.Diagnosis
 	s           *Scanner
 	src         incident.Source
 	g           *incident.Grouper
@@ -208,83 +196,65 @@ type inputScan struct {
 	patternErrs map[string]string
 }
 
-// process analyses the entries an assembler completed for stream ss.
-func (p *inputScan) process(ss *scanStream, es []entry.Entry) {
-	p.st.Entries += int64(len(es))
-	for i := range es {
-		// The assembler lends its entries (entry.Options.Reuse).
-		if ok := p.an.AnalyzeLentInto(&p.d, &ss.remembered, &es[i]); ok || len(p.d.PatternErrors) > 0 {
-			p.failure(&es[i], ok)
-		}
+// entry takes one diagnosed entry from the shell.
+func (p *inputScan) entry(de *stream.Entry) {
+	p.st.Entries++
+	if de.Failure || len(de.Diagnosis.PatternErrors) > 0 {
+		p.failure(de)
 	}
 }
 
-// failure records what the analysis of e found: the pattern errors, and
-// when ok the occurrence, folded into the grouper.
-func (p *inputScan) failure(e *entry.Entry, ok bool) {
-	for _, pe := range p.d.PatternErrors {
+// failure records what the analysis of an entry found: the pattern
+// errors, and for a failure the occurrence, folded into the grouper.
+func (p *inputScan) failure(de *stream.Entry) {
+	d := de.Diagnosis
+	for _, pe := range d.PatternErrors {
 		p.st.PatternErrors++
 		if _, seen := p.patternErrs[pe.Record.ID]; !seen {
 			p.patternErrs[pe.Record.ID] = fmt.Sprintf("%s: %s: %v", pe.Record.Origin, pe.Record.ID, pe.Err)
 		}
 	}
-	if !ok {
+	if !de.Failure {
 		return
 	}
-	if p.d.Cause != nil {
+	if d.Cause != nil {
 		p.st.Hits++
 	}
 	now := p.s.opts.Now
-	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(e, &p.d, p.src, now()), now())...)
+	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(de.Entry, d, p.src, now()), now())...)
 	p.count.update(p.g, *p.evicted)
 }
 
 func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
-	// One assembler per stream: stdout and stderr of a container log are
+	// One stream per name: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
-	streams := map[string]*scanStream{}
+	o := s.opts.Entry
+	o.Reuse = true
+	streams := stream.NewSet(o)
+	sh := stream.NewShell(s.m, s.opts.Now)
 	src := incident.Source{Path: in.Name, Key: in.Name}
-	p := &inputScan{s: s, an: analysis.New(s.m), src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
+	p := &inputScan{s: s, src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
 	// Lines are lent by the reader and copied by the assembler into its
 	// own reused memory: a line allocates nothing.
-	stream, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})
+	lines, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})
 	if err != nil {
 		return err
 	}
-	// Consecutive lines are mostly of one stream: it is kept at hand
-	// rather than looked up by name for every line.
-	var lastName string
-	var last *scanStream
 	// The stream lends each line by pointer: nothing of it is kept.
-	err = stream.RunLent(ctx, func(l *source.Line) error {
+	err = lines.RunLent(ctx, func(l *source.Line) error {
 		st.Lines++
 		st.Bytes = l.Next
 		if l.Truncated {
 			st.LinesCut++
 		}
-		ss := last
-		if ss == nil || l.Stream != lastName {
-			ss = streams[l.Stream]
-			if ss == nil {
-				o := s.opts.Entry
-				o.Reuse = true
-				ss = &scanStream{asm: entry.NewAssembler(o)}
-				streams[l.Stream] = ss
-			}
-			lastName, last = l.Stream, ss
-		}
-		if es := ss.asm.PushLine(&l.Line); len(es) > 0 { // a continuation line completes none
-			p.process(ss, es)
+		ss := streams.Get(l.Stream)
+		if es := ss.Push(&l.Line); len(es) > 0 { // a continuation line completes none
+			sh.Diagnose(ss, es, p.entry)
 		}
 		return nil
 	})
-	names := make([]string, 0, len(streams))
-	for k := range streams {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		p.process(streams[k], streams[k].asm.Flush())
+	for _, ss := range streams.All() {
+		sh.Diagnose(ss, ss.Flush(), p.entry)
 	}
 	return err
 }

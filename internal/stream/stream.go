@@ -1,0 +1,178 @@
+package stream
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+)
+
+// Stream is one sequence of entries and what is kept of it between lines.
+type Stream struct {
+	name       string
+	asm        *entry.Assembler
+	remembered analysis.Stream
+
+	lines        int64 // lines pushed
+	lastOffset   int64 // Offset of the latest line; -1 before the first
+	pendingFirst int64 // Offset of the pending entry's first line; -1 when none
+	pendingLine  int64 // line number (1-based) of the pending entry's first line
+	doneLine     int64 // line number of the first line of the entries last completed
+}
+
+// New returns an empty stream named name, assembling with opts.
+func New(name string, opts entry.Options) *Stream {
+	return &Stream{name: name, asm: entry.NewAssembler(opts), lastOffset: -1, pendingFirst: -1}
+}
+
+// Name is the stream's name ("stdout", "stderr", or "" for a plain file).
+func (s *Stream) Name() string { return s.name }
+
+// Push assembles one line and returns the entries it completed; with
+// entry.Options.Reuse they are lent until the next Push or Flush.
+func (s *Stream) Push(l *entry.Line) []entry.Entry {
+	s.lines++
+	s.lastOffset = l.Offset
+	wasPending := s.asm.Pending()
+	es := s.asm.PushLine(l)
+	if len(es) > 0 {
+		s.doneLine = s.pendingLine
+	}
+	switch {
+	case !s.asm.Pending():
+		s.pendingFirst = -1
+	case len(es) > 0 || !wasPending:
+		// This line completed the previous entry (or there was none) and
+		// began the one now pending.
+		s.pendingFirst, s.pendingLine = l.Offset, s.lines
+	}
+	return es
+}
+
+// Flush completes the pending entry, if any.
+func (s *Stream) Flush() []entry.Entry {
+	es := s.asm.Flush()
+	if len(es) > 0 {
+		s.doneLine = s.pendingLine
+	}
+	s.pendingFirst = -1
+	return es
+}
+
+// Restart forgets where the stream stood: the source's content was
+// replaced (a truncation), so old offsets mean nothing. Flush first.
+func (s *Stream) Restart() { s.pendingFirst, s.lastOffset = -1, -1 }
+
+// Pending reports whether an entry is being assembled.
+func (s *Stream) Pending() bool { return s.asm.Pending() }
+
+// PendingFirst is the Offset of the pending entry's first line, -1 when
+// none: where a restart must resume reading for nothing to be lost.
+func (s *Stream) PendingFirst() int64 { return s.pendingFirst }
+
+// LastOffset is the Offset of the latest line pushed, -1 before any.
+func (s *Stream) LastOffset() int64 { return s.lastOffset }
+
+// Line is the line number (1-based, in the stream) of the first line of
+// the entries the last Push or Flush completed.
+func (s *Stream) Line() int64 { return s.doneLine }
+
+// Set is the streams of one source, kept in name order.
+type Set struct {
+	opts    entry.Options
+	streams []*Stream
+	last    *Stream // the stream of the latest Get: lines come in runs
+}
+
+// NewSet returns an empty set whose streams assemble with opts.
+func NewSet(opts entry.Options) *Set { return &Set{opts: opts} }
+
+// Get returns the stream named name, creating it.
+func (set *Set) Get(name string) *Stream {
+	if set.last != nil && set.last.name == name {
+		return set.last
+	}
+	for _, s := range set.streams {
+		if s.name == name {
+			set.last = s
+			return s
+		}
+	}
+	s := New(name, set.opts)
+	set.streams = append(set.streams, s)
+	slices.SortFunc(set.streams, func(a, b *Stream) int { return strings.Compare(a.name, b.name) })
+	set.last = s
+	return s
+}
+
+// All returns the streams in name order.
+func (set *Set) All() []*Stream { return set.streams }
+
+// Entry is one diagnosed entry, lent to the caller's function.
+type Entry struct {
+	Stream    *Stream
+	Entry     *entry.Entry
+	Diagnosis *analysis.Diagnosis // valid when Failure, or when it holds PatternErrors
+	Failure   bool                // the analysis says the entry is a failure
+	// Ahead is set when the entry's log time was ahead of the clock and
+	// was set back to the clock's second.
+	Ahead bool
+}
+
+// Shell diagnoses the entries of its streams with one Analyzer.
+type Shell struct {
+	an  *analysis.Analyzer
+	d   analysis.Diagnosis
+	now func() time.Time
+	e   Entry
+}
+
+// NewShell returns a Shell matching with m. now is the clock log times
+// are bounded by; time.Now when nil.
+func NewShell(m *matcher.Matcher, now func() time.Time) *Shell {
+	if now == nil {
+		now = time.Now
+	}
+	return &Shell{an: analysis.New(m), now: now}
+}
+
+// Matcher is the compiled catalog the Shell diagnoses with.
+func (sh *Shell) Matcher() *matcher.Matcher { return sh.an.Matcher() }
+
+// SetMatcher switches to another compiled catalog (a reload); the
+// streams keep their pending entries.
+func (sh *Shell) SetMatcher(m *matcher.Matcher) {
+	if sh.an.Matcher() != m {
+		sh.an = analysis.New(m)
+	}
+}
+
+// Diagnose diagnoses es, entries of s, and calls fn with each in order.
+// Entries and diagnoses are lent for the call. The entry's time is bounded
+// by the clock first, so what fn sees is never ahead of it.
+func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
+	if len(es) == 0 {
+		return
+	}
+	var now time.Time
+	for i := range es {
+		e := &es[i]
+		ahead := false
+		if !e.Time.IsZero() {
+			if now.IsZero() {
+				now = sh.now()
+			}
+			if e.Time.After(now) {
+				// Most headers stamp whole seconds: the server's next
+				// line, of the same second, must not look older.
+				e.Time, ahead = now.Truncate(time.Second), true
+			}
+		}
+		failure := sh.an.AnalyzeLentInto(&sh.d, &s.remembered, e)
+		sh.e = Entry{Stream: s, Entry: e, Diagnosis: &sh.d, Failure: failure, Ahead: ahead}
+		fn(&sh.e)
+	}
+}

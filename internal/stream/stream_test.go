@@ -1,0 +1,140 @@
+package stream
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+var (
+	once sync.Once
+	def  *matcher.Matcher
+)
+
+func defaultMatcher(t *testing.T) *matcher.Matcher {
+	t.Helper()
+	once.Do(func() {
+		recs, _ := patterns.Default()
+		def, _ = matcher.Compile(recs, matcher.Options{})
+	})
+	return def
+}
+
+// push feeds text to s line by line, offsets counting bytes as a file's
+// would, and returns the entries' first lines with the line number each
+// was reported at.
+func push(s *Stream, text string) (got []string, lines []int64) {
+	off := int64(0)
+	take := func(es []entry.Entry) {
+		for i := range es {
+			got = append(got, strings.SplitN(es[i].Text, "\n", 2)[0])
+			lines = append(lines, s.Line())
+		}
+	}
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		take(s.Push(&entry.Line{Text: strings.TrimSuffix(l, "\n"), Offset: off}))
+		off += int64(len(l))
+	}
+	take(s.Flush())
+	return got, lines
+}
+
+// The resume bookkeeping: PendingFirst is where the pending entry began,
+// Line the line number of the entries just completed, and a Restart
+// forgets the old content's offsets.
+func TestStreamBookkeeping(t *testing.T) {
+	s := New("stderr", entry.Options{})
+	if s.PendingFirst() != -1 || s.LastOffset() != -1 || s.Name() != "stderr" {
+		t.Fatalf("new stream: first %d last %d name %q", s.PendingFirst(), s.LastOffset(), s.Name())
+	}
+	lines := []string{
+		"[2026-05-28 00:00:00] one",
+		"Traceback (most recent call last):",
+		"  File \"/app/x.py\", line 1, in <module>",
+		"ValueError: bad",
+		"[2026-05-28 00:00:01] two",
+	}
+	off := int64(0)
+	var firsts []int64
+	for _, l := range lines {
+		s.Push(&entry.Line{Text: l, Offset: off})
+		firsts = append(firsts, s.PendingFirst())
+		off += int64(len(l)) + 1
+	}
+	if s.LastOffset() != off-int64(len(lines[4]))-1 {
+		t.Errorf("LastOffset = %d", s.LastOffset())
+	}
+	if !s.Pending() || s.PendingFirst() != off-int64(len(lines[4]))-1 {
+		t.Errorf("pending entry begins at %d, want the last line's offset; firsts %v", s.PendingFirst(), firsts)
+	}
+	es := s.Flush()
+	if len(es) != 1 || s.PendingFirst() != -1 || s.Pending() {
+		t.Fatalf("flush: %d entries, first %d", len(es), s.PendingFirst())
+	}
+	s.Restart()
+	if s.LastOffset() != -1 {
+		t.Errorf("LastOffset after Restart = %d", s.LastOffset())
+	}
+}
+
+func TestStreamLineNumbers(t *testing.T) {
+	s := New("", entry.Options{})
+	got, lines := push(s, "[2026-05-28 00:00:00] a\n[2026-05-28 00:00:01] b\nTraceback (most recent call last):\n  File \"/x.py\", line 1, in f\nKeyError: 'k'\n[2026-05-28 00:00:02] c\n")
+	want := []int64{1, 2, 6} // the traceback belongs to b's entry
+	if len(lines) != len(want) {
+		t.Fatalf("entries %q at %v, want lines %v", got, lines, want)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("entry %q at line %d, want %d", got[i], lines[i], want[i])
+		}
+	}
+}
+
+func TestSetKeepsNameOrder(t *testing.T) {
+	set := NewSet(entry.Options{})
+	for _, n := range []string{"stdout", "stderr", "", "stderr"} {
+		set.Get(n)
+	}
+	var names []string
+	for _, s := range set.All() {
+		names = append(names, s.Name())
+	}
+	if strings.Join(names, ",") != ",stderr,stdout" {
+		t.Errorf("streams %q, want \"\", stderr, stdout", names)
+	}
+}
+
+// An entry stamped ahead of the shell's clock reaches the caller set back
+// to the clock's second, marked Ahead; others are untouched.
+func TestShellBoundsLogTime(t *testing.T) {
+	now := time.Date(2026, 12, 4, 10, 0, 0, 500_000_000, time.UTC)
+	sh := NewShell(defaultMatcher(t), func() time.Time { return now })
+	s := New("", entry.Options{})
+	var got []Entry
+	take := func(de *Entry) { got = append(got, Entry{Ahead: de.Ahead, Failure: de.Failure, Entry: &entry.Entry{Time: de.Entry.Time}}) }
+	for _, l := range []string{
+		"[2026-12-04 09:59:59 TP0] Decode batch, #running-req: 1",
+		"[2026-12-04 11:00:00 TP0] RuntimeError: CUDA error: an illegal memory access was encountered",
+	} {
+		sh.Diagnose(s, s.Push(&entry.Line{Text: l}), take)
+	}
+	sh.Diagnose(s, s.Flush(), take)
+	if len(got) != 2 {
+		t.Fatalf("%d entries, want 2", len(got))
+	}
+	if got[0].Ahead || !got[0].Entry.Time.Equal(time.Date(2026, 12, 4, 9, 59, 59, 0, time.UTC)) {
+		t.Errorf("entry in the past: %+v", got[0])
+	}
+	if !got[1].Ahead || !got[1].Failure || !got[1].Entry.Time.Equal(now.Truncate(time.Second)) {
+		t.Errorf("entry an hour ahead: ahead %v failure %v time %s, want set back to %s", got[1].Ahead, got[1].Failure, got[1].Entry.Time, now.Truncate(time.Second))
+	}
+}
