@@ -120,7 +120,9 @@ func TestShellBoundsLogTime(t *testing.T) {
 	sh := NewShell(defaultMatcher(t), func() time.Time { return now })
 	s := New("", entry.Options{})
 	var got []Entry
-	take := func(de *Entry) { got = append(got, Entry{Ahead: de.Ahead, Failure: de.Failure, Entry: &entry.Entry{Time: de.Entry.Time}}) }
+	take := func(de *Entry) {
+		got = append(got, Entry{Ahead: de.Ahead, Failure: de.Failure, Entry: &entry.Entry{Time: de.Entry.Time}})
+	}
 	for _, l := range []string{
 		"[2026-12-04 09:59:59 TP0] Decode batch, #running-req: 1",
 		"[2026-12-04 11:00:00 TP0] RuntimeError: CUDA error: an illegal memory access was encountered",
