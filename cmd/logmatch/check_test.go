@@ -31,7 +31,7 @@ func TestPatternsCheckFixtureTree(t *testing.T) {
 		cat + ":3: moved-prefill-oom: moved: python/sglang/srt/mem_cache/common.py:342 is now at python/sglang/srt/mem_cache/allocation.py:4\n",
 		cat + ":3: moved-prefill-oom: flag: advice names --cuda-graph-max-bs, a deprecated alias: use --cuda-graph-max-bs-decode",
 		cat + ":4: gone-watchdog-legacy: gone: ",
-		"5 located records: 2 present, 2 moved, 1 gone; 1 for older versions only; 10 findings at " + sha + "\n",
+		"7 records looked for: 2 present, 3 moved or unplaced, 1 gone, 1 without a place not found; 1 for older versions only; 11 findings at " + sha + "\n",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
@@ -46,7 +46,7 @@ func TestPatternsCheckFixtureTree(t *testing.T) {
 		t.Errorf("--write: exit %d\n%s", code, out)
 	}
 	out, _, _ = runCLI(t, "", append(args, cat)...)
-	if !strings.Contains(out, "5 located records: 4 present, 0 moved, 1 gone; 1 for older versions only; 8 findings") {
+	if !strings.Contains(out, "7 records looked for: 5 present, 0 moved or unplaced, 1 gone, 1 without a place not found; 1 for older versions only; 8 findings") {
 		t.Errorf("after --write:\n%s", out)
 	}
 
@@ -55,7 +55,7 @@ func TestPatternsCheckFixtureTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code = runCLI(t, "", append(args, clean)...)
-	if code != 0 || !strings.Contains(out, "1 located records: 1 present, 0 moved, 0 gone; 0 for older versions only; 0 findings") {
+	if code != 0 || !strings.Contains(out, "1 records looked for: 1 present, 0 moved or unplaced, 0 gone, 0 without a place not found; 0 for older versions only; 0 findings") {
 		t.Errorf("clean catalog: exit %d\n%s%s", code, out, errOut)
 	}
 

@@ -20,8 +20,8 @@ const (
 	// has its text in the tree; --write fills the place in.
 	FindUnplaced = "unplaced"
 	// FindGone: no raise, log call or string literal of the tree has the
-	// record's text, and the record does not say it applies only to
-	// older versions (removedIn).
+	// text of a record that names a filePath, and the record does not
+	// say it applies only to older versions (removedIn).
 	FindGone = "gone"
 	// FindFlag: advice names a flag the tree's parsers do not define, or
 	// one they define only as a deprecated alias or a removed flag.
@@ -66,7 +66,8 @@ type CheckResult struct {
 	Located  int // records of Repo, looked for
 	Present  int // found at their filePath and lineNumber
 	Moved    int // found elsewhere, or found when they named no place
-	Gone     int // not found, and not marked removedIn
+	Gone     int // not found at all, though they name a filePath
+	Unfound  int // not found, naming no filePath: text that may not be the tree's own
 	Retired  int // records marked removedIn: not looked for, advice not checked
 	Findings []Finding
 	// Moves maps the index of a moved record in the checked slice to
@@ -81,8 +82,8 @@ func (r CheckResult) OK() bool { return len(r.Findings) == 0 }
 
 // String is the one-line summary.
 func (r CheckResult) String() string {
-	return fmt.Sprintf("%d located records: %d present, %d moved, %d gone; %d for older versions only; %d findings",
-		r.Located, r.Present, r.Moved, r.Gone, r.Retired, len(r.Findings))
+	return fmt.Sprintf("%d records looked for: %d present, %d moved or unplaced, %d gone, %d without a place not found; %d for older versions only; %d findings",
+		r.Located, r.Present, r.Moved, r.Gone, r.Unfound, r.Retired, len(r.Findings))
 }
 
 // Check compares a catalog with a source tree: for each record of
@@ -110,6 +111,11 @@ func Check(recs []patterns.Record, t *Tree, opts CheckOptions) CheckResult {
 				was = fmt.Sprintf(" (was %s:%d)", r.FilePath, r.LineNumber)
 			}
 			switch {
+			case !found && r.FilePath == "":
+				// A record that names no place may hold text the tree
+				// never had as a literal (Python's, the loader's): not
+				// finding it says nothing.
+				res.Unfound++
 			case !found:
 				res.Gone++
 				res.Findings = append(res.Findings, Finding{r.Origin, r.ID, FindGone,

@@ -60,11 +60,12 @@ func TestCheckFixtureTree(t *testing.T) {
 		"6: advice-only: flag: advice names --enable-deepep-moe, which the tree keeps only as a removed flag (python/sglang/srt/server_args.py:48)",
 		"6: advice-only: flag: advice names --tp, which the tree's argument parsers do not define",
 		"6: advice-only: env: advice names SGLANG_NSA_FUSE_TOPK, a deprecated alias: use SGLANG_DSA_FUSE_TOPK",
+		"8: unplaced-scheduler-exception: unplaced: names no filePath; its text is at python/sglang/srt/managers/scheduler.py:11",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
-	if got, want := res.String(), "5 located records: 2 present, 2 moved, 1 gone; 1 for older versions only; 10 findings"; got != want {
+	if got, want := res.String(), "7 records looked for: 2 present, 3 moved or unplaced, 1 gone, 1 without a place not found; 1 for older versions only; 11 findings"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
 }
@@ -136,7 +137,7 @@ func TestWritePins(t *testing.T) {
 	if len(oldLines) != len(newLines) {
 		t.Fatalf("%d lines became %d", len(oldLines), len(newLines))
 	}
-	for _, n := range []int{4, 5, 6} { // gone, retired, advice only: untouched
+	for _, n := range []int{4, 5, 6, 9} { // gone, retired, advice only, not found: untouched
 		if oldLines[n-1] != newLines[n-1] {
 			t.Errorf("line %d changed:\n%s\n%s", n, oldLines[n-1], newLines[n-1])
 		}
@@ -164,8 +165,11 @@ func TestWritePins(t *testing.T) {
 	if leak := byID["moved-memory-leak"]; leak.LineNumber != 20 || leak.AnalyzedSha != fixtureSHA {
 		t.Errorf("moved-memory-leak after --write: line %d, sha %q", leak.LineNumber, leak.AnalyzedSha)
 	}
+	if u := byID["unplaced-scheduler-exception"]; u.FilePath != "python/sglang/srt/managers/scheduler.py" || u.LineNumber != 11 {
+		t.Errorf("unplaced-scheduler-exception after --write: %s:%d", u.FilePath, u.LineNumber)
+	}
 	res = Check(again, tr, CheckOptions{Repo: "sgl-project/sglang"})
-	if res.Moved != 0 || res.Present != 4 {
+	if res.Moved != 0 || res.Present != 5 {
 		t.Errorf("after --write: %s", res)
 	}
 	// A second write changes nothing.
