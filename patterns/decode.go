@@ -120,6 +120,9 @@ func validate(rec *Record, parsed *patternTrees) []Problem {
 	} else {
 		rec.Severity = sev
 	}
+	if rec.IntroducedIn != "" || rec.RemovedIn != "" {
+		probs = append(probs, validateVersions(rec)...)
+	}
 	if rec.Role != "" {
 		// An empty role stays empty (a cause), so records round-trip
 		// as written.

@@ -7,7 +7,9 @@
 // return the records that are good and a Problem for everything that is not,
 // each naming its file, line and field ("catalog.jsonl:12: severity: want
 // string, got number"); a bad line is skipped and the lines after it load.
-// Lint adds the whole-catalog checks (duplicate ids, patterns that backtrack
+// An id repeated within one load is an error naming both places, and the
+// later record is left out. Lint adds the whole-catalog checks (duplicate
+// ids among records put together by hand, patterns that backtrack
 // catastrophically), and LoadForLint does both for a command line tool.
 // Merge lays a user's records over the defaults by id.
 //

@@ -58,6 +58,8 @@ const (
 	ffSchemaVersion
 	ffRole
 	ffFatal
+	ffIntroducedIn
+	ffRemovedIn
 	ffCount
 )
 
@@ -75,7 +77,7 @@ var fastFields = map[string]fastField{
 	"validationCode": ffValidationCode, "typeGuard": ffTypeGuard, "tryCatchPattern": ffTryCatchPattern,
 	"preventionTips": ffPreventionTips, "tags": ffTags, "backgroundTag": ffBackgroundTag,
 	"analyzedSha": ffAnalyzedSha, "analyzedAt": ffAnalyzedAt, "schemaVersion": ffSchemaVersion,
-	"role": ffRole, "fatal": ffFatal,
+	"role": ffRole, "fatal": ffFatal, "introducedIn": ffIntroducedIn, "removedIn": ffRemovedIn,
 }
 
 // foldedFields holds the JSON names of Record in lower case.
@@ -331,6 +333,10 @@ func stringField(rec *Record, f fastField) *string {
 		return &rec.AnalyzedSha
 	case ffAnalyzedAt:
 		return &rec.AnalyzedAt
+	case ffIntroducedIn:
+		return &rec.IntroducedIn
+	case ffRemovedIn:
+		return &rec.RemovedIn
 	}
 	panic("patterns: fast decoder: field " + strconv.Itoa(int(f)) + " is not a string")
 }

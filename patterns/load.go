@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -33,12 +34,19 @@ func LoadFile(name string) ([]Record, []Problem) { return LoadOptions{}.LoadFile
 
 // LoadFile is the package's LoadFile with these options.
 func (o LoadOptions) LoadFile(name string) ([]Record, []Problem) {
+	recs, probs := o.loadFile(name)
+	return refuseDuplicates(recs, probs)
+}
+
+// loadFile is LoadFile without the duplicate check, which Load makes
+// once over all its files.
+func (o LoadOptions) loadFile(name string) ([]Record, []Problem) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, []Problem{fileProblem(name, "cannot open", err)}
 	}
 	defer f.Close()
-	return o.Parse(f, name)
+	return o.parse(f, name)
 }
 
 // Load parses the given files and directories in order. A directory
@@ -46,8 +54,11 @@ func (o LoadOptions) LoadFile(name string) ([]Record, []Problem) {
 // path; names starting with "." (editor and VCS leftovers) are skipped. A file
 // named explicitly is loaded whatever its extension.
 //
-// Records from all files are returned in order, duplicates included: use
-// Merge to let later records replace earlier ones, and Lint to report them.
+// Records from all files are returned in order. An id seen before within
+// the same call is an error naming both places, and the later record is
+// left out: two records of one catalog with one id are a mistake, and
+// letting either win silently would hide the other. Use Merge to lay one
+// load (a user's catalog) over another (the defaults) on purpose.
 func Load(paths ...string) ([]Record, []Problem) { return LoadOptions{}.Load(paths...) }
 
 // Load is the package's Load with these options.
@@ -58,7 +69,7 @@ func (o LoadOptions) Load(paths ...string) ([]Record, []Problem) {
 		files, walkProbs := catalogFiles(p)
 		probs = append(probs, walkProbs...)
 		for _, f := range files {
-			r, pr := o.LoadFile(f)
+			r, pr := o.loadFile(f)
 			if recs == nil {
 				recs = r // the usual one file: its records, not a copy (560 bytes each)
 			} else {
@@ -67,7 +78,7 @@ func (o LoadOptions) Load(paths ...string) ([]Record, []Problem) {
 			probs = append(probs, pr...)
 		}
 	}
-	return recs, probs
+	return refuseDuplicates(recs, probs)
 }
 
 // catalogFiles expands one Load argument into the files to parse.
@@ -105,7 +116,8 @@ func catalogFiles(root string) ([]string, []Problem) {
 }
 
 // LoadFS parses every *.jsonl and *.json file of fsys, recursively, sorted by
-// path, naming each origin prefix+path. Default uses it on the embedded
+// path, naming each origin prefix+path. Duplicate ids are refused as in
+// Load. Default uses it on the embedded
 // catalog; tests can use it with fstest.MapFS.
 func LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
 	return LoadOptions{}.LoadFS(fsys, prefix)
@@ -136,12 +148,12 @@ func (o LoadOptions) LoadFS(fsys fs.FS, prefix string) ([]Record, []Problem) {
 			probs = append(probs, fileProblem(prefix+n, "cannot open", err))
 			continue
 		}
-		r, pr := o.Parse(f, prefix+n)
+		r, pr := o.parse(f, prefix+n)
 		_ = f.Close() // read-only: a close error loses nothing
 		recs = append(recs, r...)
 		probs = append(probs, pr...)
 	}
-	return recs, probs
+	return refuseDuplicates(recs, probs)
 }
 
 // Default returns the catalog embedded in the binary (package
@@ -210,4 +222,33 @@ func uniqueIDs(recs []Record, seen map[string]int) bool {
 		seen[recs[i].ID] = i
 	}
 	return true
+}
+
+// refuseDuplicates leaves out every record whose id an earlier record of
+// recs has, adding to probs an error at the later record that names both
+// places. recs is filtered in place only when it has a duplicate.
+func refuseDuplicates(recs []Record, probs []Problem) ([]Record, []Problem) {
+	first := make(map[string]int, len(recs))
+	out := recs[:0:0]
+	dup := false
+	for i := range recs {
+		j, seen := first[recs[i].ID]
+		if !seen {
+			first[recs[i].ID] = i
+			if dup {
+				out = append(out, recs[i])
+			}
+			continue
+		}
+		if !dup {
+			dup = true
+			out = append(make([]Record, 0, len(recs)-1), recs[:i]...)
+		}
+		probs = append(probs, Problem{File: recs[i].Origin.File, Line: recs[i].Origin.Line, Field: "id",
+			Message: fmt.Sprintf("duplicate id %q: defined at %s and again here; this record is not loaded", recs[i].ID, recs[j].Origin)})
+	}
+	if !dup {
+		return recs, probs
+	}
+	return out, probs
 }

@@ -40,6 +40,8 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 //
 // Unknown fields are ignored, null counts as absent. Records that have an
 // error-level problem are left out; records with only warnings are kept.
+// A record whose id an earlier line has is an error naming both lines,
+// and is left out (see Load).
 // Parse never fails as a whole: everything wrong is in the returned problems.
 func Parse(r io.Reader, name string) ([]Record, []Problem) {
 	return LoadOptions{}.Parse(r, name)
@@ -47,6 +49,11 @@ func Parse(r io.Reader, name string) ([]Record, []Problem) {
 
 // Parse is the package's Parse with these options.
 func (o LoadOptions) Parse(r io.Reader, name string) ([]Record, []Problem) {
+	return refuseDuplicates(o.parse(r, name))
+}
+
+// parse is Parse without the duplicate check.
+func (o LoadOptions) parse(r io.Reader, name string) ([]Record, []Problem) {
 	p := parser{name: name, maxLine: MaxLineBytes, maxArray: MaxArrayBytes,
 		trees: &patternTrees{trees: map[string]*parsedPattern{}, known: o.Parsed}, size: inputSize(r)}
 	return p.parse(r)

@@ -52,6 +52,16 @@ type Record struct {
 	// of failures the server survives leave it false.
 	Fatal bool `json:"fatal,omitempty"`
 
+	// IntroducedIn is the first release of the record's repo (an sglang
+	// version such as "0.5.4") that prints its message; empty means it
+	// is not known, and the record applies to every version before
+	// RemovedIn. See AppliesTo.
+	IntroducedIn string `json:"introducedIn,omitempty"`
+	// RemovedIn is the first release that no longer prints it; empty
+	// means the record's source still does. A record with RemovedIn
+	// stays in the catalog for the servers that run older versions.
+	RemovedIn string `json:"removedIn,omitempty"`
+
 	// DatasetVersion is the wrapper's datasetVersion, when the line had one.
 	DatasetVersion string `json:"-"`
 	// Origin is where the record was read from.

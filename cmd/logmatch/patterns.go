@@ -15,8 +15,10 @@ import (
 const patternsLong = `Usage:
   logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
   logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+  logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
 
-Work with catalogs: check them, and generate records from Python sources.`
+Work with catalogs: check them, check them against a source tree, and
+generate records from Python sources.`
 
 const lintLong = `Usage:
   logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
@@ -53,20 +55,45 @@ and logger.error/critical/exception/warning call with a message: the
 literal text regex-escaped, each placeholder a named lazy group (named
 after the f-string's variable), the last one reaching the end of the line.`
 
+const checkLong = `Usage:
+  logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
+
+Checks catalogs (the embedded default when no PATH is given) against a
+source tree of the server they describe, and prints one line per
+finding, then one summary line. For each record of --repo that names a
+filePath, its text is looked for in the tree's raise and log calls and
+string literals:
+  moved   it is there, at another file or line (the new place is shown)
+  gone    it is nowhere; a record for older versions only says so with
+          removedIn, and is then not looked for
+and in every record's solutions and preventionTips:
+  flag    a --flag the tree's argument parsers do not define, or define
+          only as a deprecated alias (the replacement is shown) or a
+          removed flag; flags that follow another program's name in the
+          same sentence (docker, pip, nvidia-smi...) are that program's
+  env     an SGLANG_* variable the tree neither defines nor reads
+  pip     a "pip install NAME" the tree's pyproject files do not name
+TREE may be the repository or a directory in it: paths are relative to
+the repository's top (--root, or the first parent with .git). The commit is read
+from .git, or given with --sha. --write rewrites filePath, lineNumber,
+githubUrl and analyzedSha of every record found, pinned to that commit,
+in the catalog files named (not the embedded one); the advice is left to
+a person.`
+
 func newPatternsCmd(e env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "patterns",
-		Short: `work with catalogs: "patterns lint", "patterns gen"`,
+		Short: `work with catalogs: "patterns lint", "patterns check", "patterns gen"`,
 		Long:  patternsLong,
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return usageError("missing subcommand: lint or gen")
+			return usageError("missing subcommand: lint, check or gen")
 		},
 	}
-	c.AddCommand(newLintCmd(e), newGenCmd(e))
+	c.AddCommand(newLintCmd(e), newCheckCmd(e), newGenCmd(e))
 	return own(c, exitHelp(
 		"  0    success",
-		"  1    lint: a problem is an error",
+		"  1    lint: a problem is an error; check: a finding",
 		exitLineUsage,
 		"  3    gen: runtime failure: an unreadable tree, an unwritable --out",
 	))
@@ -129,6 +156,70 @@ func lintCatalogs(paths []string, noProbe bool) catalogcheck.Lint {
 		l.Analysed = true
 	}
 	return l
+}
+
+func newCheckCmd(e env) *cobra.Command {
+	var src, root, sha, repo string
+	var write bool
+	c := &cobra.Command{
+		Use:   "check --src TREE [flags] [PATH...]",
+		Short: "check catalogs against the source tree they describe",
+		Long:  checkLong,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if src == "" {
+				return usageError("--src is required")
+			}
+			if write && len(args) == 0 {
+				return usageError("--write needs the catalog files to rewrite: the embedded catalog cannot be")
+			}
+			t, err := gen.OpenTree(src, root, sha)
+			if err != nil {
+				return err
+			}
+			var recs []patterns.Record
+			var probs []patterns.Problem
+			if len(args) == 0 {
+				recs, probs = patterns.Default()
+			} else {
+				recs, probs = patterns.Load(args...)
+			}
+			bad := false
+			for _, p := range probs {
+				fmt.Fprintf(e.stdout, "%s: %v\n", p.Level, p)
+				bad = bad || p.Level == patterns.LevelError
+			}
+			res := gen.Check(recs, t, gen.CheckOptions{Repo: repo})
+			for _, f := range res.Findings {
+				fmt.Fprintln(e.stdout, f)
+			}
+			if write {
+				changed, err := gen.WritePins(gen.Pins(recs, res, repo, t.SHA))
+				for _, f := range changed {
+					fmt.Fprintf(e.stdout, "rewrote %s\n", f)
+				}
+				if err != nil {
+					return fmt.Errorf("--write: %w", err)
+				}
+			}
+			fmt.Fprintf(e.stdout, "%s at %s\n", res, t.SHA)
+			if bad || !res.OK() {
+				return exitStatus{code: exitFound}
+			}
+			return nil
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&src, "src", "", "source tree to check against: the repository or a directory in it (required)")
+	fs.StringVar(&root, "root", "", "top of the repository --src is in, which filePath is relative to (default: the first parent with .git, else --src)")
+	fs.StringVar(&sha, "sha", "", "commit the tree is at, when it has no .git to read it from")
+	fs.StringVar(&repo, "repo", "sgl-project/sglang", "GitHub OWNER/NAME of the tree: only its records are looked for")
+	fs.BoolVar(&write, "write", false, "rewrite filePath, lineNumber, githubUrl and analyzedSha of the records found, pinned to the commit")
+	return own(c, exitHelp(
+		"  0    no finding",
+		"  1    a finding, or a catalog problem that is an error",
+		exitLineUsage,
+		"  3    runtime failure: an unreadable tree, an unknown commit, a catalog file that cannot be rewritten",
+	))
 }
 
 func newGenCmd(e env) *cobra.Command {

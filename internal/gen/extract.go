@@ -40,7 +40,12 @@ type Site struct {
 // the usual style of sglang) is resolved to the variable's last simple
 // assignment earlier in the same function; a variable assigned only in
 // some other way is skipped.
-func Extract(src string) []Site {
+func Extract(src string) []Site { return extract(src, false) }
+
+// extract is Extract; allLevels adds logger.info and logger.debug calls,
+// which Check looks for a record's text in but Generate makes no record
+// of.
+func extract(src string, allLevels bool) []Site {
 	toks := Tokenize(src)
 	x := extractor{src: src, toks: toks, vars: assignments(toks)}
 	var sites []Site
@@ -65,7 +70,7 @@ func Extract(src string) []Site {
 			}
 			continue
 		}
-		if _, ok := levelSeverity[t.Text]; ok && i >= 2 && isOp(toks[i-1], ".") &&
+		if _, ok := levelSeverity[t.Text]; (ok || allLevels && (t.Text == "info" || t.Text == "debug")) && i >= 2 && isOp(toks[i-1], ".") &&
 			toks[i-2].Kind == Name && isLoggerName(toks[i-2].Text) && i+1 < len(toks) && isOp(toks[i+1], "(") {
 			sites = append(sites, x.logSite(i))
 		}
