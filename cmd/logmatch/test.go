@@ -236,7 +236,7 @@ func (t *tester) input(ctx context.Context, in testInput) ([]testEntry, error) {
 	err = src.Run(ctx, func(_ context.Context, l source.Line) error {
 		a := asm[l.Stream]
 		if a == nil {
-			a = entry.NewAssembler(entry.Options{})
+			a = entry.NewAssembler(entry.Options{Redact: t.red.Redact})
 			asm[l.Stream] = a
 		}
 		lines[l.Stream]++
