@@ -459,6 +459,33 @@ func startsWord(line string, at int) bool {
 	return k == 0 || line[k-1] != '.' && line[k-1] != '#'
 }
 
+// afterCounter reports whether the credentialKey match at s[at:] (its
+// boundary byte first, unless it starts s) names the second word of a
+// counter: "#full token: 5120", "#swa token: 12" in sglang's batch lines.
+func afterCounter(s string, at int) bool {
+	if at > 0 || at < len(s) && !isKeyByte(lowerASCII[s[at]]) {
+		at++ // past the boundary byte
+	}
+	if at < 2 || s[at-1] != ' ' {
+		return false
+	}
+	k := at - 1
+	for k > 0 && isKeyByte(lowerASCII[s[k-1]]) {
+		k--
+	}
+	return k < at-1 && k > 0 && s[k-1] == '#'
+}
+
+// isNumber reports whether s is a decimal number, as a counter's value is.
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // isKeyByte reports whether c, of lower-cased text, may be in a key.
 func isKeyByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-'
@@ -519,6 +546,9 @@ func (ru *rule) apply(s string) (string, bool) {
 			}
 		}
 		secret := s[start:end]
+		if ru.wordKey && isNumber(secret) && afterCounter(s, m[0]) {
+			continue // "#full token: 5120": sglang's counter, not a key
+		}
 		if secret == Mask || (ru.keep != nil && ru.keep(secret)) || isKey(s[end:]) {
 			pos = max(start, m[0]+1)
 			continue

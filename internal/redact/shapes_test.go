@@ -79,6 +79,7 @@ func TestRedactShapes(t *testing.T) {
 		{"multi-word before key", "token: abc expired user: bob", "token: [REDACTED] user: bob"},
 		{"escaped quote json", `{"password": "pa\"ss w\"ord", "user": "x"}`, `{"password": "[REDACTED]", "user": "x"}`},
 		{"escaped quote python", `{'password': 'it\'s secret', 'u': 1}`, `{'password': '[REDACTED]', 'u': 1}`},
+		{"near miss: counter", "Decode batch, #running-req: 4, #full token: 51200, full token usage: 0.10, #swa token: 12, swa token usage: 0.01", "Decode batch, #running-req: 4, #full token: 51200, full token usage: 0.10, #swa token: 12, swa token usage: 0.01"},
 		{"near miss: max tokens", "max_new_tokens: 128, max_total_tokens: 8192", "max_new_tokens: 128, max_total_tokens: 8192"},
 	}
 	r, err := New(nil)
