@@ -169,7 +169,7 @@ func builtin() []rule {
 			// ("q=user%3Dx%26password%3Dy"): the value ends at an
 			// encoded '&' (%26) or a delimiter.
 			name:  "url-encoded credential",
-			hints: []string{"password%3d", "passwd%3d", "pwd%3d", "token%3d", "secret%3d", "key%3d"},
+			hints: []string{"%3d"},
 			re:    regexp.MustCompile(`(?i)(?:password|passwd|pwd|token|secret|key)%3D(?P<secret>(?:[^\s&"',;%]|%[013-9A-Fa-f][0-9A-Fa-f]|%2[0-57-9A-Fa-f])+)`),
 			keep:  isPlaceholder,
 		},
@@ -203,8 +203,53 @@ func builtin() []rule {
 		},
 		{
 			name:  "slack token",
-			hints: []string{"xox"},
-			re:    regexp.MustCompile(`\bxox[abposre]-(?P<secret>[0-9A-Za-z][0-9A-Za-z\-]{8,})`),
+			hints: []string{"xox", "xapp-"},
+			re:    regexp.MustCompile(`\b(?:xox[abposre]|xapp)-(?P<secret>[0-9A-Za-z][0-9A-Za-z\-]{8,})`),
+		},
+		// Provider tokens with a documented prefix. Comparing with
+		// gitleaks' rule set (GITLEAKS.md) found these in the providers
+		// LLM serving stacks call; each keeps its prefix.
+		{
+			name:  "stripe key",
+			hints: []string{"k_live_", "k_test_"},
+			re:    regexp.MustCompile(`\b[rs]k_(?:live|test)_(?P<secret>[0-9A-Za-z]{16,})`),
+		},
+		{
+			name:  "sendgrid key",
+			hints: []string{"sg."},
+			re:    regexp.MustCompile(`\bSG\.(?P<secret>[0-9A-Za-z_\-]{16,}\.[0-9A-Za-z_\-]{16,})`),
+		},
+		{
+			name:  "pypi token",
+			hints: []string{"pypi-"},
+			re:    regexp.MustCompile(`\bpypi-(?P<secret>AgE[0-9A-Za-z_\-]{40,})`),
+		},
+		{
+			name:  "digitalocean token",
+			hints: []string{"_v1_"},
+			re:    regexp.MustCompile(`\bdo[opr]_v1_(?P<secret>[0-9a-f]{64})\b`),
+		},
+		{
+			name:  "shopify token",
+			hints: []string{"shp"},
+			re:    regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_(?P<secret>[0-9a-fA-F]{32})\b`),
+		},
+		{
+			name:  "databricks token",
+			hints: []string{"dapi"},
+			re:    regexp.MustCompile(`\bdapi(?P<secret>[0-9a-f]{32})(?:-[0-9]+)?\b`),
+		},
+		{
+			name:  "grafana token",
+			hints: []string{"glsa_", "glc_"},
+			re:    regexp.MustCompile(`\bgl(?:sa|c)_(?P<secret>[0-9A-Za-z+/_=\-]{32,})`),
+		},
+		{
+			// Azure storage connection strings: AccountKey=...; and
+			// SharedAccessKey=... of Service Bus and Event Hubs.
+			name:  "azure account key",
+			hints: []string{"accountkey=", "sharedaccesskey="},
+			re:    regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)=(?P<secret>[^\s;"']+)`),
 		},
 		{
 			name:  "google api key",
@@ -213,7 +258,7 @@ func builtin() []rule {
 		},
 		{
 			name:  "gitlab token",
-			hints: []string{"glpat-", "gldt-", "glrt-", "glptt-"},
+			hints: []string{"glp", "gldt-", "glrt-"},
 			re:    regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt)-(?P<secret>[0-9A-Za-z_\-]{20,})`),
 		},
 		{
