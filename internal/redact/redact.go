@@ -275,13 +275,14 @@ func builtin() []rule {
 			re:    regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`),
 		},
 		{
-			// A PEM private key on one line (a JSON service-account file,
-			// an environment variable with literal "\n"): the base64 body
-			// up to the END marker, or to the end of the line when the
-			// marker is not on it.
-			name:  "pem private key",
-			hints: []string{"private key-----"},
-			re:    regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?P<secret>[A-Za-z0-9+/=\\ \t]+)`),
+			// A PEM private key, on one line (a JSON service-account
+			// file, an environment variable with literal "\n") or on its
+			// own lines: the base64 body up to the END marker, or to the
+			// end of the body when the marker is not there (a cut line).
+			// Without hints: the body spans lines, and the regexp's
+			// literal prefix makes a text without one cheap to search.
+			name: "pem private key",
+			re:   regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?P<secret>[A-Za-z0-9+/=\\ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)*)`),
 		},
 	}
 }

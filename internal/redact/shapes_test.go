@@ -71,6 +71,8 @@ func TestRedactShapes(t *testing.T) {
 
 		{"pem one line", `{"type": "service_account", "key": "` + pemOneLine + `"}`, `{"type": "service_account", "key": "-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\n"}`},
 		{"pem cut before end", "KEY=-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn", "KEY=-----BEGIN RSA PRIVATE KEY-----[REDACTED]"},
+		{"pem on its own lines", "ValueError: bad key\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oXMcPGCy5wfboAoGCCqGSM49\nAwEHoUQDQgAEpX7Gz4rKkkxnwQqPH2lXyFD1QnN5ezm0WEoTg3Lr4W5fMDvwDAcM\n-----END EC PRIVATE KEY-----\nnext line", "ValueError: bad key\n-----BEGIN EC PRIVATE KEY-----[REDACTED]\n-----END EC PRIVATE KEY-----\nnext line"},
+		{"pem body stops at prose", "-----BEGIN PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5\nTraceback (most recent call last):", "-----BEGIN PRIVATE KEY-----[REDACTED]\nTraceback (most recent call last):"},
 		{"near miss: public key", "-----BEGIN PUBLIC KEY----- MIIBIjANBgkq", "-----BEGIN PUBLIC KEY----- MIIBIjANBgkq"},
 		{"discord webhook", "POST " + discord + " 404", "POST https://discord.com/api/webhooks/[REDACTED] 404"},
 		{"teams webhook", "teams: " + teams + " failed", "teams: https://contoso.webhook.office.com/webhookb2/[REDACTED] failed"},
