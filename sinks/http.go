@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -209,5 +211,74 @@ func PostJSON(ctx context.Context, c *http.Client, target string, body []byte, h
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		_ = resp.Body.Close()
 	}()
-	return Classify(resp, nil)
+	retry, err = Classify(resp, nil)
+	var se *StatusError
+	if errors.As(err, &se) {
+		se.Body = scrubBody(se.Body, target, req.Header)
+	}
+	return retry, err
 }
+
+// MaxLoggedBody bounds the part of an error answer that reaches an error
+// message once scrubbed: enough for Slack's "invalid_payload" or
+// Alertmanager's reason, too little to carry a request echoed whole.
+const MaxLoggedBody = 200
+
+// scrubBody removes from an error answer what the request held that is
+// secret, as a receiver that echoes its request puts it there: the
+// target URL whole and in its parts (path, query, each query value, the
+// user info) and every header value that was sent; any other URL is cut
+// to SafeURL. The result is bounded by MaxLoggedBody.
+func scrubBody(body, target string, header http.Header) string {
+	if body == "" {
+		return body
+	}
+	var secrets []string
+	add := func(v string) {
+		if len(v) >= 4 {
+			secrets = append(secrets, v)
+		}
+	}
+	add(target)
+	if u, err := url.Parse(target); err == nil {
+		if u.Path != "/" {
+			add(u.RequestURI())
+			add(u.EscapedPath())
+			add(u.Path)
+		}
+		add(u.RawQuery)
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+				add(url.QueryEscape(v))
+			}
+		}
+		if u.User != nil {
+			add(u.User.String())
+			if p, ok := u.User.Password(); ok {
+				add(p)
+			}
+		}
+	}
+	for k, vs := range header {
+		if k == "Content-Type" || k == "User-Agent" {
+			continue
+		}
+		for _, v := range vs {
+			add(v)
+			if _, tok, ok := strings.Cut(v, " "); ok {
+				add(tok) // "Bearer <token>" echoed as the token alone
+			}
+		}
+	}
+	// Longest first, so a part never leaves the rest of a longer secret.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, s := range secrets {
+		body = strings.ReplaceAll(body, s, "[REDACTED]")
+	}
+	body = anyURL.ReplaceAllStringFunc(body, SafeURL)
+	return TruncateEnd(body, MaxLoggedBody)
+}
+
+// anyURL finds http(s) URLs in an error answer.
+var anyURL = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]+`)

@@ -165,7 +165,7 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 	if err != nil {
 		return err
 	}
-	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, OnIncidents: prog.onIncidents()})
+	s := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert, OnIncidents: prog.onIncidents()})
 	stop := prog.start(ctx)
 	res, err := s.Scan(ctx, inputs)
 	stop()

@@ -215,7 +215,7 @@ type tester struct {
 // framing decoded as run does), and diagnoses each.
 func (t *tester) input(ctx context.Context, in testInput) ([]testEntry, error) {
 	// Entries are owned, not lent: what is printed keeps their text.
-	streams := stream.NewSet(entry.Options{})
+	streams := stream.NewSet(entry.Options{Redact: t.red.Redact})
 	sh := stream.NewShell(t.m, t.now)
 	var out []testEntry
 	take := func(de *stream.Entry) {

@@ -233,6 +233,10 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
 	text, cut := l.Text, 0
+	if len(text) > a.opt.MaxLineBytes && a.opt.Redact != nil {
+		// A fresh string when it changed; it may fit the bound now.
+		text = a.opt.Redact(text)
+	}
 	if len(text) > a.opt.MaxLineBytes {
 		text, cut = cutLine(text, a.opt.MaxLineBytes) // a fresh string
 	} else if a.opt.Reuse {

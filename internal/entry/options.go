@@ -33,6 +33,12 @@ type Options struct {
 	// last quarter of the bound, around " [logmatch: N bytes cut] ". The cut
 	// happens before anything else reads the line.
 	MaxLineBytes int
+	// Redact, when set, hides secrets in a line longer than MaxLineBytes
+	// before it is cut. Cut after, the kept tail could start inside a
+	// value whose key fell in the cut middle, and nothing downstream
+	// could tell it was secret. Lines within the bound are redacted
+	// later, once per alert, so a quiet line never pays for it.
+	Redact func(string) string
 	// Location is the time zone of header timestamps that carry none
 	// (sglang writes local time); nil means UTC.
 	Location *time.Location

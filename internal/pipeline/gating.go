@@ -398,7 +398,7 @@ func (g *gating) livez(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "ok")
 	}
 	for _, l := range append(failing, held...) {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, sinks.Printable(l)) // log text: no terminal controls
 	}
 }
 

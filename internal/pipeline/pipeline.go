@@ -236,6 +236,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		now:      time.Now,
 		restored: restored,
 	})
+	p.proc.entryOpt.Redact = p.proc.redactLine
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	p.proc.gate.pending = g.Pending
 	if cfg.OnFatal == config.OnFatalTerminate {

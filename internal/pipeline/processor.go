@@ -426,8 +426,20 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 	}
 	o := incident.FromDiagnosis(e, d, p.sourceOf(fs), now)
 	o.Alert.Source.File = p.fileIdentity(fs)
+	if p.redactor != nil {
+		p.redactor.RedactAlert(&o.Alert) // before the grouper keeps it in the state file
+	}
 	p.grouped = true
 	p.queue(p.gate.occurrence(fs, e, d, o, p.grouper.Observe(o, now), now))
+}
+
+// redactLine is entry.Options.Redact: the current redactor's, so a reload
+// that changes it applies to lines cut from then on.
+func (p *processor) redactLine(s string) string {
+	if p.redactor == nil {
+		return s
+	}
+	return p.redactor.Redact(s)
 }
 
 // shellOf returns the shell, diagnosing with the current catalog.

@@ -48,24 +48,39 @@ type rule struct {
 func builtin() []rule {
 	return []rule{
 		{
-			// "password: x", "db_password = x", YAML and log prose with a
-			// colon or equals sign; quoted values are the two rules below.
-			// They come first: a key-value pair is the most specific
-			// reading, and a later rule must not take the key for a token.
+			// "password = x", "DB_PASSWORD=x", "--token=x": an equals sign
+			// ends the value at the end of the word, as a shell or a
+			// query string does. Quoted values are the rules below. The
+			// key-value rules come first: a key-value pair is the most
+			// specific reading, and a later rule must not take the key
+			// for a token.
 			name:    "credential value",
 			hints:   credentialHints,
 			keyed:   true,
 			wordKey: true,
-			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*(?P<secret>[^\s"',;&)}\]]+)`),
+			re:      regexp.MustCompile(credentialKey + `\s*=\s*(?P<secret>[^\s"',;&)}\]]+)`),
 			keep:    isPlaceholder,
 		},
 		{
-			// JSON and Python dicts: "password": "x y", 'token': 'x'.
+			// "password: x y", YAML, HTTP headers and log prose: after a
+			// colon the value runs over its words up to a delimiter or
+			// the next key ("user: admin"), so a multi-word value is
+			// hidden whole rather than its first word only.
+			name:    "credential colon value",
+			hints:   credentialHints,
+			keyed:   true,
+			wordKey: true,
+			re:      regexp.MustCompile(credentialKey + `\s*:[ \t]*(?P<secret>[^\s"',;&)}\]]+(?:[ \t]+[^\s"',;&)}\]:=]+)*)`),
+			keep:    isPlaceholder,
+		},
+		{
+			// JSON and Python dicts: "password": "x y", 'token': 'x', with
+			// escaped quotes inside the value ("pa\"ss").
 			name:    "quoted credential value",
 			hints:   credentialHints,
 			keyed:   true,
 			wordKey: true,
-			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*"(?P<secret>[^"\n]+)"`),
+			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*"(?P<secret>(?:[^"\\\n]|\\[^\n])+)"`),
 			keep:    isPlaceholder,
 		},
 		{
@@ -73,8 +88,17 @@ func builtin() []rule {
 			hints:   credentialHints,
 			keyed:   true,
 			wordKey: true,
-			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*'(?P<secret>[^'\n]+)'`),
+			re:      regexp.MustCompile(credentialKey + `\s*[:=]\s*'(?P<secret>(?:[^'\\\n]|\\[^\n])+)'`),
 			keep:    isPlaceholder,
+		},
+		{
+			// Cookie and Set-Cookie headers: every pair in them may be a
+			// session, so the rest of the line is hidden.
+			name:  "cookie header",
+			hints: []string{"cookie"},
+			keyed: true,
+			re:    regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.#\-])["']?(?:set-)?cookie["']?\s*[:=]\s*["']?(?P<secret>[^\s"'][^\n"']*)`),
+			keep:  isPlaceholder,
 		},
 		{
 			// Authorization headers: whatever follows the scheme is secret.
@@ -82,13 +106,15 @@ func builtin() []rule {
 			hints: []string{"authorization"},
 			keyed: true,
 			re:    regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+(?P<secret>[^\s"',;]+)`),
+			keep:  isPlaceholder,
 		},
 		{
-			// A bare "Bearer <token>": in prose ("bearer token expired")
-			// the next word is not secret, so require token-like text.
+			// A bare "Bearer <token>", in any case, after a space, a tab,
+			// ':' or '=': in prose ("bearer token expired") the next
+			// word is not secret, so a word of letters only is spared.
 			name:  "bearer token",
 			hints: []string{"bearer"},
-			re:    regexp.MustCompile(`(?i)\bbearer\s+(?P<secret>[A-Za-z0-9\-._~+/]+=*)`),
+			re:    regexp.MustCompile(`(?i)\bbearer(?:\s*[:=]\s*|\s+)["']?(?P<secret>[A-Za-z0-9\-._~+/]+=*)`),
 			keep:  notTokenLike,
 		},
 		{
@@ -139,14 +165,124 @@ func builtin() []rule {
 			keep:  isPlaceholder,
 		},
 		{
+			// URL-encoded pairs, as in a form body or a nested query
+			// ("q=user%3Dx%26password%3Dy"): the value ends at an
+			// encoded '&' (%26) or a delimiter.
+			name:  "url-encoded credential",
+			hints: []string{"%3d"},
+			re:    regexp.MustCompile(`(?i)(?:password|passwd|pwd|token|secret|key)%3D(?P<secret>(?:[^\s&"',;%]|%[013-9A-Fa-f][0-9A-Fa-f]|%2[0-57-9A-Fa-f])+)`),
+			keep:  isPlaceholder,
+		},
+		{
+			// "scheme://user:password@host" and "redis://:password@host"
+			// (no user). A password may hold '@': the authority ends at
+			// the last '@' before the path.
 			name:  "url password",
 			hints: []string{"://"},
-			re:    regexp.MustCompile(`://[^\s/:@]+:(?P<secret>[^\s/@]+)@`),
+			re:    regexp.MustCompile(`://[^\s/:@]*:(?P<secret>[^\s/]+)@[^\s/@]*`),
 		},
 		{
 			name:  "slack webhook",
 			hints: []string{"hooks.slack.com"},
 			re:    regexp.MustCompile(`(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_\-/]+)`),
+		},
+		{
+			name:  "discord webhook",
+			hints: []string{"discord"},
+			re:    regexp.MustCompile(`(?i)https?://(?:[a-z]+\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/(?P<secret>[0-9]+/[A-Za-z0-9_\-]+)`),
+		},
+		{
+			// Microsoft Teams incoming webhooks, old and new hosts
+			// ("x.webhook.office.com/webhookb2/...",
+			// "outlook.office.com/webhook/..."). Power Automate's
+			// workflow URLs carry their secret in sig=, which the
+			// "password or token value" rule hides.
+			name:  "teams webhook",
+			hints: []string{"office.com/webhook"},
+			re:    regexp.MustCompile(`(?i)office\.com/webhook(?:b2)?/(?P<secret>[^\s"'<>]+)`),
+		},
+		{
+			name:  "slack token",
+			hints: []string{"xox", "xapp-"},
+			re:    regexp.MustCompile(`\b(?:xox[abposre]|xapp)-(?P<secret>[0-9A-Za-z][0-9A-Za-z\-]{8,})`),
+		},
+		// Provider tokens with a documented prefix. Comparing with
+		// gitleaks' rule set (GITLEAKS.md) found these in the providers
+		// LLM serving stacks call; each keeps its prefix.
+		{
+			name:  "stripe key",
+			hints: []string{"k_live_", "k_test_"},
+			re:    regexp.MustCompile(`\b[rs]k_(?:live|test)_(?P<secret>[0-9A-Za-z]{16,})`),
+		},
+		{
+			name:  "sendgrid key",
+			hints: []string{"sg."},
+			re:    regexp.MustCompile(`\bSG\.(?P<secret>[0-9A-Za-z_\-]{16,}\.[0-9A-Za-z_\-]{16,})`),
+		},
+		{
+			name:  "pypi token",
+			hints: []string{"pypi-"},
+			re:    regexp.MustCompile(`\bpypi-(?P<secret>AgE[0-9A-Za-z_\-]{40,})`),
+		},
+		{
+			name:  "digitalocean token",
+			hints: []string{"_v1_"},
+			re:    regexp.MustCompile(`\bdo[opr]_v1_(?P<secret>[0-9a-f]{64})\b`),
+		},
+		{
+			name:  "shopify token",
+			hints: []string{"shp"},
+			re:    regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_(?P<secret>[0-9a-fA-F]{32})\b`),
+		},
+		{
+			name:  "databricks token",
+			hints: []string{"dapi"},
+			re:    regexp.MustCompile(`\bdapi(?P<secret>[0-9a-f]{32})(?:-[0-9]+)?\b`),
+		},
+		{
+			name:  "grafana token",
+			hints: []string{"glsa_", "glc_"},
+			re:    regexp.MustCompile(`\bgl(?:sa|c)_(?P<secret>[0-9A-Za-z+/_=\-]{32,})`),
+		},
+		{
+			// Azure storage connection strings: AccountKey=...; and
+			// SharedAccessKey=... of Service Bus and Event Hubs.
+			name:  "azure account key",
+			hints: []string{"accountkey=", "sharedaccesskey="},
+			re:    regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)=(?P<secret>[^\s;"']+)`),
+		},
+		{
+			name:  "google api key",
+			hints: []string{"aiza"},
+			re:    regexp.MustCompile(`\bAIza(?P<secret>[0-9A-Za-z_\-]{35})`),
+		},
+		{
+			name:  "gitlab token",
+			hints: []string{"glp", "gldt-", "glrt-"},
+			re:    regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt)-(?P<secret>[0-9A-Za-z_\-]{20,})`),
+		},
+		{
+			name:  "npm token",
+			hints: []string{"npm_"},
+			re:    regexp.MustCompile(`\bnpm_(?P<secret>[A-Za-z0-9]{36})\b`),
+		},
+		{
+			// A JSON Web Token: two base64url JSON objects ("eyJ" is
+			// `{"` encoded) and a signature. Hidden whole: its claims
+			// name the user.
+			name:  "json web token",
+			hints: []string{"eyj"},
+			re:    regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`),
+		},
+		{
+			// A PEM private key, on one line (a JSON service-account
+			// file, an environment variable with literal "\n") or on its
+			// own lines: the base64 body up to the END marker, or to the
+			// end of the body when the marker is not there (a cut line).
+			// Without hints: the body spans lines, and the regexp's
+			// literal prefix makes a text without one cheap to search.
+			name: "pem private key",
+			re:   regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?P<secret>[A-Za-z0-9+/=\\ \t]*(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)*)`),
 		},
 	}
 }
@@ -158,19 +294,32 @@ func builtin() []rule {
 // sglang's "#token: 1234" and "#new-token: 5" stay; it must end at the
 // separator, so "tokens", "tokenizer" and "token usage" stay too.
 const credentialKey = `(?i)(?:^|[^A-Za-z0-9_.#\-])["']?` +
-	`(?:(?:[a-z0-9]+[_-])*[a-z0-9]*(?:password|passwd|secret)|(?:[a-z0-9]+[_-])*(?:pwd|token|api[_-]?key))` +
+	`(?:(?:[a-z0-9]+[_-])*[a-z0-9]*(?:password|passwd|passphrase|secret(?:[_-]?key)?|private[_-]?key|credentials?)` +
+	`|(?:[a-z0-9]+[_-])*(?:pwd|token|api[_-]?key))` +
 	`["']?`
 
-// credentialHints are the literals every credentialKey match holds.
-var credentialHints = []string{"password", "passwd", "secret", "pwd", "token", "api_key", "api-key", "apikey"}
+// credentialHints are the literals every credentialKey match holds; for
+// a keyed search, one of them is followed by the separator, so the key
+// forms that go on after "secret" are hints of their own.
+var credentialHints = []string{
+	"password", "passwd", "passphrase", "secret", "secret_key", "secret-key", "secretkey",
+	"private_key", "private-key", "privatekey", "credential", "credentials",
+	"pwd", "token", "api_key", "api-key", "apikey",
+}
 
-// notTokenLike spares words that follow "Bearer" in prose: a token is long
-// and mixes in digits or punctuation.
+// notTokenLike spares words that follow "Bearer" in prose ("bearer token
+// expired", "Bearer realm"): a word of letters only, shorter than a token.
+// A token mixes in digits or punctuation, or is long.
 func notTokenLike(s string) bool {
-	if len(s) < 12 {
+	if isPlaceholder(s) {
 		return true
 	}
-	return !strings.ContainsAny(s, "0123456789-_.~+/=")
+	// "realm=" in a challenge is a parameter name, not base64 padding.
+	s = strings.TrimRight(s, "=")
+	if len(s) >= 24 {
+		return false
+	}
+	return !strings.ContainsAny(s, "0123456789-_.~+/")
 }
 
 // isPlaceholder spares values that are not secrets: Python's None, null,
@@ -182,6 +331,10 @@ func isPlaceholder(s string) bool {
 	}
 	switch strings.ToLower(s) {
 	case "none", "null", "nil", "''", `""`, "<none>", "***", "true", "false", strings.ToLower(Mask):
+		return true
+	case "bearer", "basic":
+		// "api_key= Bearer x": the scheme is not the secret; the bearer
+		// token rule hides what follows it.
 		return true
 	}
 	return strings.HasPrefix(s, "[REDACTED")
@@ -216,7 +369,7 @@ func NewExtra(extra []string) (*Redactor, error) {
 func build(rules []rule, extra []string) (*Redactor, error) {
 	r := &Redactor{rules: rules}
 	for i := range r.rules {
-		r.rules[i].secret = r.rules[i].re.SubexpIndex("secret")
+		r.rules[i].secret = max(r.rules[i].re.SubexpIndex("secret"), 0)
 	}
 	r.hints = newHintIndex(r.rules)
 	var errs []error
@@ -352,6 +505,33 @@ func startsWord(line string, at int) bool {
 	return k == 0 || line[k-1] != '.' && line[k-1] != '#'
 }
 
+// afterCounter reports whether the credentialKey match at s[at:] (its
+// boundary byte first, unless it starts s) names the second word of a
+// counter: "#full token: 5120", "#swa token: 12" in sglang's batch lines.
+func afterCounter(s string, at int) bool {
+	if at > 0 || at < len(s) && !isKeyByte(lowerASCII[s[at]]) {
+		at++ // past the boundary byte
+	}
+	if at < 2 || s[at-1] != ' ' {
+		return false
+	}
+	k := at - 1
+	for k > 0 && isKeyByte(lowerASCII[s[k-1]]) {
+		k--
+	}
+	return k < at-1 && k > 0 && s[k-1] == '#'
+}
+
+// isNumber reports whether s is a decimal number, as a counter's value is.
+func isNumber(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // isKeyByte reports whether c, of lower-cased text, may be in a key.
 func isKeyByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-'
@@ -403,7 +583,18 @@ func (ru *rule) apply(s string) (string, bool) {
 		if start < 0 || start == end || start < last {
 			continue
 		}
+		// A value of several words that runs into the next key ("token:
+		// abc expired user: bob") ends before the key's word.
+		if isKey(s[end:]) {
+			if k := strings.LastIndexAny(s[start:end], " \t"); k > 0 {
+				end = start + len(strings.TrimRight(s[start:start+k], " \t"))
+				pos = end // the key is searched again
+			}
+		}
 		secret := s[start:end]
+		if ru.wordKey && isNumber(secret) && afterCounter(s, m[0]) {
+			continue // "#full token: 5120": sglang's counter, not a key
+		}
 		if secret == Mask || (ru.keep != nil && ru.keep(secret)) || isKey(s[end:]) {
 			pos = max(start, m[0]+1)
 			continue

@@ -48,7 +48,8 @@ func TestRedact(t *testing.T) {
 		{"token flag", "--token=abc123", "--token=[REDACTED]"},
 		{"slack webhook", "posting to " + slackHook + " failed", "posting to https://hooks.slack.com/services/[REDACTED] failed"},
 		{"several in one line", "api_key=aaa111 and token=bbb222", "api_key=[REDACTED] and token=[REDACTED]"},
-		{"password colon", "login failed: password: hunter2 for user admin", "login failed: password: [REDACTED] for user admin"},
+		{"password colon", "login failed: password: hunter2, user admin", "login failed: password: [REDACTED], user admin"},
+		{"password colon multi-word", "login failed: password: correct horse battery user: admin", "login failed: password: [REDACTED] user: admin"},
 		{"password json", `{"user": "admin", "password": "hunter3"}`, `{"user": "admin", "password": "[REDACTED]"}`},
 		{"password json with spaces", `{"password":"correct horse battery"}`, `{"password":"[REDACTED]"}`},
 		{"password python dict", `{'password': 'x', 'host': 'db'}`, `{'password': '[REDACTED]', 'host': 'db'}`},
@@ -186,6 +187,9 @@ func FuzzRedact(f *testing.F) {
 	planted := []string{
 		"api_key=Zq7Zq7Zq7Zq7", "password: Zq7Zq7Zq7Zq7", `{"password": "Zq7Zq7Zq7Zq7"}`,
 		"'secret': 'Zq7Zq7Zq7Zq7'", "PGPASSWORD=Zq7Zq7Zq7Zq7", "GITHUB_TOKEN=Zq7Zq7Zq7Zq7",
+		"redis://:Zq7Zq7Zq7Zq7@redis:6379/0", "SECRET_KEY=Zq7Zq7Zq7Zq7", "Set-Cookie: sid=Zq7Zq7Zq7Zq7",
+		"password%3DZq7Zq7Zq7Zq7", "bearer Zq7Zq7Zq7Zq7", `{"password": "a\"Zq7Zq7Zq7Zq7"}`,
+		"passphrase: a Zq7Zq7Zq7Zq7", "https://u:p@Zq7Zq7Zq7Zq7@host/",
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := r.Redact(s)

@@ -11,6 +11,16 @@
 // that changed and deletes those closed, so its cost follows what changed,
 // not how many incidents are open.
 //
+// # Secrets at rest
+//
+// The store writes what it is given: every alert and incident reaches it
+// redacted (the pipeline redacts an occurrence's alert before the grouper
+// keeps it, and a line over the line bound before it is cut), and the
+// liveness gate's reason line is redacted too. bbolt does not clear the
+// pages a transaction frees, so text once written stays in the file until
+// those pages are reused; storing only redacted text is what keeps a
+// secret out of state.db, during an incident and after it closes.
+//
 // # The checkpoint model
 //
 // A file is identified by device, inode and a fingerprint of its first bytes,

@@ -55,7 +55,7 @@ type textObj struct {
 }
 
 func header(s string) block {
-	return block{Type: "header", Text: &textObj{Type: "plain_text", Text: sinks.TruncateEnd(sinks.OneLine(s), maxHeaderText), Emoji: true}}
+	return block{Type: "header", Text: &textObj{Type: "plain_text", Text: sinks.TruncateEnd(sinks.OneLine(sinks.Printable(s)), maxHeaderText), Emoji: true}}
 }
 
 func section(mrkdwn string) block {
@@ -66,8 +66,10 @@ func mrkdwn(s string) textObj { return textObj{Type: "mrkdwn", Text: s} }
 
 // escape makes text literal in mrkdwn: Slack requires &, < and > escaped,
 // and every run of three backticks is broken with zero-width spaces so
-// that log text can neither open nor close a code fence.
+// that log text can neither open nor close a code fence. Control and
+// bidirectional characters are made visible first (sinks.Printable).
 func escape(s string) string {
+	s = sinks.Printable(s)
 	if !strings.ContainsAny(s, "&<>`") {
 		return s
 	}
@@ -98,6 +100,39 @@ func escape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// plain is escape for mrkdwn text outside code: mrkdwn has no escape for
+// its emphasis markers, so a '*' or '~' of log text, which would close the
+// bold headline around it or open emphasis of its own, is written as its
+// look-alike (U+2217, U+223C), and so is a '_' at the edge of a word
+// (U+FF3F); one inside a word (max_new_tokens) never marks emphasis and
+// stays.
+func plain(s string) string {
+	s = escape(s)
+	if !strings.ContainsAny(s, "*~_") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '*':
+			b.WriteString("\u2217")
+		case c == '~':
+			b.WriteString("\u223c")
+		case c == '_' && (i == 0 || i == len(s)-1 || !isWordByte(s[i-1]) || !isWordByte(s[i+1])):
+			b.WriteString("\uff3f")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isWordByte reports whether c is an ASCII letter or digit.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // inlineCode renders s between single backticks, which it cannot contain.
@@ -223,7 +258,7 @@ func fallback(a *sinks.Alert) string {
 	case "resolved":
 		prefix = "[resolved] "
 	}
-	return fitEnd(prefix+sinks.Title(a), maxFallbackBytes, escape)
+	return fitEnd(prefix+sinks.Title(a), maxFallbackBytes, plain)
 }
 
 // render builds the message for one alert.
@@ -274,9 +309,9 @@ func timeline(a *sinks.Alert) string {
 func whatBlock(a *sinks.Alert) block {
 	what := sinks.What(a)
 	if a.Record.Documentation == "" || sinks.IsHTTPURL(a.Record.Documentation) {
-		return section(fit(what, maxSectionText, func(s string) string { return "*" + escape(s) + "*" }))
+		return section(fit(what, maxSectionText, func(s string) string { return "*" + plain(s) + "*" }))
 	}
-	head := "*" + escape(sinks.TruncateEnd(what, 500)) + "*\n"
+	head := "*" + plain(sinks.TruncateEnd(what, 500)) + "*\n"
 	return section(head + fit(a.Record.Documentation, maxSectionText-len(head), escape))
 }
 
@@ -375,7 +410,7 @@ func appendConsequences(blocks []block, a *sinks.Alert) []block {
 	b.WriteString(head)
 	for i := range a.Consequences {
 		c := &a.Consequences[i]
-		line := "\n• " + escape(sinks.TruncateEnd(sinks.ConsequenceLine(c), 300))
+		line := "\n• " + plain(sinks.TruncateEnd(sinks.ConsequenceLine(c), 300))
 		if c.Headline != "" {
 			line += ": " + inlineCode(sinks.TruncateEnd(c.Headline, 300))
 		}
