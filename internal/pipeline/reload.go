@@ -177,6 +177,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		}
 		p.startDelivery(dels)
 		p.dropRemovedQueues()
+		p.tel.Metrics().KeepSinks(sinkNames(built))
 	}
 	p.cfg = &eff
 	return nil

@@ -41,7 +41,8 @@ type Metrics struct {
 	alertsSent              metric.Int64Counter
 	sinkFailures            metric.Int64Counter
 	sinkRetries             metric.Int64Counter
-	queueDepth              metric.Int64Gauge
+	queueDepth              metric.Int64ObservableGauge
+	depths                  sinkDepths
 	dropped                 metric.Int64Counter
 	gateTrips               metric.Int64Counter
 	gateRestarts            metric.Int64Counter
@@ -133,9 +134,15 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	if _, err = meter.RegisterCallback(m.observeSources, m.linesRead, m.bytesRead, m.readLag, m.entries, m.cutLines, m.cutBytes); err != nil {
 		return nil, fmt.Errorf("source metrics callback: %w", err)
 	}
-	if m.queueDepth, err = meter.Int64Gauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
+	// Observed, not recorded: a sink a reload removes must lose its
+	// series, and a synchronous gauge keeps every set it was given.
+	if m.queueDepth, err = meter.Int64ObservableGauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
 		metric.WithDescription("Alerts waiting for a sink.")); err != nil {
 		return nil, fmt.Errorf("instrument logmatch.sink.queue.depth: %w", err)
+	}
+	m.depths.m = map[string]int64{}
+	if _, err = meter.RegisterCallback(m.observeDepths, m.queueDepth); err != nil {
+		return nil, fmt.Errorf("sink queue depth callback: %w", err)
 	}
 	if m.gateState, err = meter.Int64ObservableGauge("logmatch.gate.state", metric.WithUnit("{state}"),
 		metric.WithDescription("Liveness gate of each watched server: 0 healthy, 1 failing (/livez fails), 2 held by the flap guard.")); err != nil {
@@ -523,7 +530,43 @@ func (m *Metrics) QueueDepth(sink string, n int) {
 	if m == nil {
 		return
 	}
-	m.queueDepth.Record(context.Background(), int64(n), m.sink.get(labels{a: sink}).rec...)
+	m.depths.mu.Lock()
+	m.depths.m[sink] = int64(n)
+	m.depths.mu.Unlock()
+}
+
+// KeepSinks removes the queue depth series of every sink not named in
+// names: a sink a configuration reload removed no longer exports one.
+func (m *Metrics) KeepSinks(names []string) {
+	if m == nil {
+		return
+	}
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	m.depths.mu.Lock()
+	defer m.depths.mu.Unlock()
+	for n := range m.depths.m {
+		if !keep[n] {
+			delete(m.depths.m, n)
+		}
+	}
+}
+
+// sinkDepths are the last queue depth recorded per sink.
+type sinkDepths struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func (m *Metrics) observeDepths(_ context.Context, o metric.Observer) error {
+	m.depths.mu.Lock()
+	defer m.depths.mu.Unlock()
+	for sink, n := range m.depths.m {
+		o.ObserveInt64(m.queueDepth, n, metric.WithAttributeSet(attribute.NewSet(attribute.String("sink", sink))))
+	}
+	return nil
 }
 
 // AlertDropped counts n alerts for the sink that a bound dropped; reason

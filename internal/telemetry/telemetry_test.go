@@ -444,3 +444,33 @@ func TestUnheldSourceSeriesExpire(t *testing.T) {
 		t.Errorf("series after the idle time (-want +got):\n%s", diff)
 	}
 }
+
+// A sink a reload removed loses its queue depth series; the sinks kept
+// keep theirs, and a sink added back records a new one.
+func TestRemovedSinkLosesItsQueueDepth(t *testing.T) {
+	tel := newTelemetry(t, Config{})
+	m := tel.Metrics()
+	m.QueueDepth("slack", 3)
+	m.QueueDepth("webhook", 5)
+	depth := func() map[string]float64 {
+		got := map[string]float64{}
+		for k, v := range series(scrape(t, tel), "logmatch_sink_queue_depth") {
+			got[k] = v
+		}
+		return got
+	}
+	if diff := cmp.Diff(map[string]float64{
+		`logmatch_sink_queue_depth{sink="slack"}`:   3,
+		`logmatch_sink_queue_depth{sink="webhook"}`: 5,
+	}, depth()); diff != "" {
+		t.Fatalf("before the reload (-want +got):\n%s", diff)
+	}
+	m.KeepSinks([]string{"webhook"})
+	if diff := cmp.Diff(map[string]float64{`logmatch_sink_queue_depth{sink="webhook"}`: 5}, depth()); diff != "" {
+		t.Errorf("after removing slack (-want +got):\n%s", diff)
+	}
+	m.QueueDepth("slack", 1)
+	if got := depth()[`logmatch_sink_queue_depth{sink="slack"}`]; got != 1 {
+		t.Errorf("slack added back: depth %v, want 1", got)
+	}
+}
