@@ -60,6 +60,7 @@ type Metrics struct {
 	evicted                 metric.Int64Counter
 	incidentsEvicted        metric.Int64Counter
 	sourceEvents            metric.Int64Counter
+	httpEvicted             metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -121,6 +122,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
 	counter(&m.sourceEvents, "logmatch.source.events", "{event}", "Events of the file tailer, by event (rotations, truncations, copy_tails, framing_errors, files_skipped, open_errors, generations_lost, symlinks_refused).")
+	counter(&m.httpEvicted, "logmatch.http.connections.evicted", "{connection}", "HTTP connections closed at http_max_connections to take a new one: the idle ones, longest idle first.")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	counter(&m.incidentsEvicted, "logmatch.incidents.evicted", "{incident}", "Open incidents closed at the bound max_open_incidents, by reason: forgotten (nothing left to announce; a later repeat starts a new incident) or announced (their alert sent at once, before its time).")
 	if err != nil {
@@ -668,6 +670,15 @@ func (m *Metrics) IncidentsEvicted(reason string, n int64) {
 		return
 	}
 	m.incidentsEvicted.Add(context.Background(), n, m.reason.get(labels{a: reason}).add...)
+}
+
+// HTTPConnEvicted counts an idle HTTP connection closed at the bound on
+// connections to take a new one.
+func (m *Metrics) HTTPConnEvicted() {
+	if m == nil {
+		return
+	}
+	m.httpEvicted.Add(context.Background(), 1)
 }
 
 // FilesEvicted counts n files or streams whose state the processor dropped

@@ -54,6 +54,7 @@ func record(m *Metrics) {
 	m.SourceFiles("unreadable", 1)
 	m.GlobUnmatched("/var/log/none/*.log", true)
 	m.FilesEvicted(2)
+	m.HTTPConnEvicted()
 	m.IncidentsEvicted("forgotten", 5)
 	m.IncidentsEvicted("announced", 1)
 	m.SourceEvent("symlinks_refused", 1)
@@ -93,6 +94,7 @@ var wantSeries = map[string]float64{
 	`logmatch_source_files{state="unreadable"}`:                                        1,
 	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
 	`logmatch_source_evicted_total`:                                                    2,
+	`logmatch_http_connections_evicted_total`:                                          1,
 	`logmatch_incidents_evicted_total{reason="forgotten"}`:                             5,
 	`logmatch_incidents_evicted_total{reason="announced"}`:                             1,
 	`logmatch_source_events_total{event="symlinks_refused"}`:                           1,
