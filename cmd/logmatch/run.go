@@ -21,7 +21,7 @@ const runLong = `Usage:
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
                [--log-format text|json] [--log-level LEVEL] [--on-fatal none|terminate]
-               [--state-reset] [-- COMMAND ARGS...]
+               [--alert-output stdout|stderr|PATH] [--state-reset] [-- COMMAND ARGS...]
   SPEC: stdout | slack=URL | webhook=URL | alertmanager=URL | otel | otel=ENDPOINT
 
 Follows log files (globs; rotation, truncation and Kubernetes CRI/docker
@@ -34,7 +34,8 @@ state file is an error (exit 3) that says so; --state-reset moves it aside
 and starts with empty state instead.
 
 Without --path or a command, standard input is read. Without --sink, alerts
-are written to standard output as logmatch.alert/v1 JSON lines. A YAML
+are written to standard output as logmatch.alert/v1 JSON lines; with a
+command, to standard error (--alert-output), each on a line of its own. A YAML
 --config file can say everything (see "logmatch config --print-defaults");
 flags override it. It logs what it follows, its sinks, its address and the
 catalog size at start, and warns when a glob matches no file.

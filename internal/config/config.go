@@ -43,6 +43,16 @@ type Config struct {
 	MaxOpenIncidents int `yaml:"max_open_incidents"`
 	// HTTPAddr serves /metrics and health checks; "" turns it off.
 	HTTPAddr string `yaml:"http_addr"`
+	// HTTPMaxConnections bounds the connections the HTTP server holds
+	// open; at the bound the longest idle one is closed for a new one, so
+	// idle clients never starve the probes nor take the file descriptors
+	// the tailer needs.
+	HTTPMaxConnections int `yaml:"http_max_connections"`
+	// HTTPIdleTimeout closes a keep-alive connection idle for this long.
+	HTTPIdleTimeout Duration `yaml:"http_idle_timeout"`
+	// HTTPProbeDetail adds the matched log line (escaped) to /livez's
+	// body; off, the body names the record, never log text.
+	HTTPProbeDetail bool `yaml:"http_probe_detail"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
 	// LogFormat is text or json.
@@ -64,9 +74,15 @@ type Config struct {
 	// every directory (a directory on a network or FUSE file system is
 	// polled every PollInterval instead).
 	RescanInterval Duration `yaml:"rescan_interval"`
-	// MaxOpenFiles bounds the files followed at once; matching files
-	// beyond it are logged, counted and opened when a slot frees.
+	// MaxOpenFiles bounds the files followed at once; beyond it the
+	// matching files take turns: one idle longest is closed (its place
+	// kept) for one that waits.
 	MaxOpenFiles int `yaml:"max_open_files"`
+	// RotatedDirs are directories rotation moves files into (logrotate's
+	// olddir). A checkpointed file not found under the globs at start is
+	// looked for there by its identity, and its lines after the
+	// checkpoint are read.
+	RotatedDirs []string `yaml:"rotated_dirs"`
 	// SymlinkRoots are the directories a matched file may resolve into
 	// through symbolic links, besides the fixed leading directories of
 	// the globs; unset means /var/log/pods when a glob lies under
@@ -81,6 +97,11 @@ type Config struct {
 	// Command is the wrapped command's argv, usually given after "--";
 	// logmatch runs it and reads its stdout and stderr.
 	Command []string `yaml:"command"`
+	// AlertOutput is where the stdout sink writes: "stdout", "stderr" or
+	// the path of a file (appended to; /dev/fd/N names an inherited
+	// descriptor). "" is stdout, or stderr with a wrapped command, whose
+	// own output then has standard output to itself.
+	AlertOutput string `yaml:"alert_output"`
 	// OnFatal is what happens to the wrapped command when a gating
 	// failure trips the liveness gate: "none" (only /livez fails) or
 	// "terminate" (SIGTERM, SIGKILL after a grace period, and logmatch
@@ -147,6 +168,8 @@ const (
 	DefaultCorrelation    = 15 * time.Minute // as incident.DefaultCorrelation
 	DefaultMaxIncidents   = 2000
 	DefaultHTTPAddr       = ":9464"
+	DefaultHTTPMaxConns   = 64
+	DefaultHTTPIdle       = 30 * time.Second
 	DefaultLogLevel       = "info"
 	DefaultLogFormat      = "text"
 	DefaultShutdownGrace  = 10 * time.Second
@@ -176,18 +199,20 @@ const (
 // sinks are configured anywhere.
 func Default() *Config {
 	return &Config{
-		Format:            DefaultFormat,
-		StartAt:           DefaultStartAt,
-		StateDir:          DefaultStateDir,
-		GroupWindow:       Duration(DefaultGroupWindow),
-		RepeatInterval:    Duration(DefaultRepeatInterval),
-		SettleTime:        Duration(DefaultSettleTime),
-		CorrelationWindow: Duration(DefaultCorrelation),
-		MaxOpenIncidents:  DefaultMaxIncidents,
-		HTTPAddr:          DefaultHTTPAddr,
-		LogLevel:          DefaultLogLevel,
-		LogFormat:         DefaultLogFormat,
-		ShutdownGrace:     Duration(DefaultShutdownGrace),
+		Format:             DefaultFormat,
+		StartAt:            DefaultStartAt,
+		StateDir:           DefaultStateDir,
+		GroupWindow:        Duration(DefaultGroupWindow),
+		RepeatInterval:     Duration(DefaultRepeatInterval),
+		SettleTime:         Duration(DefaultSettleTime),
+		CorrelationWindow:  Duration(DefaultCorrelation),
+		MaxOpenIncidents:   DefaultMaxIncidents,
+		HTTPAddr:           DefaultHTTPAddr,
+		HTTPMaxConnections: DefaultHTTPMaxConns,
+		HTTPIdleTimeout:    Duration(DefaultHTTPIdle),
+		LogLevel:           DefaultLogLevel,
+		LogFormat:          DefaultLogFormat,
+		ShutdownGrace:      Duration(DefaultShutdownGrace),
 		Entry: Entry{
 			MaxLines:  DefaultEntryMaxLines,
 			MaxBytes:  DefaultEntryMaxBytes,

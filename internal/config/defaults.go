@@ -75,8 +75,19 @@ correlation_window: {{.CorrelationWindow}}
 # logmatch_incidents_evicted_total.
 max_open_incidents: {{.MaxOpenIncidents}}
 
-# Address of /metrics (Prometheus) and /healthz; "" = off.
+# Address of /metrics (Prometheus), /healthz, /livez and /readyz; "" = off.
+# ":9464" listens on every interface; "127.0.0.1:9464" keeps it to the node
+# or pod (kubelet probes reach a pod's own IP, so a sidecar needs ":9464" or
+# the pod IP).
 http_addr: "{{.HTTPAddr}}"
+# Connections held at once; at the bound the longest idle one is closed for
+# the new one, so idle clients never hold off the probes.
+http_max_connections: {{.HTTPMaxConnections}}
+# A keep-alive connection idle this long is closed.
+http_idle_timeout: {{.HTTPIdleTimeout}}
+# Show the matched log line (escaped) in /livez's body; off, the body names
+# the record and time only: log text is not trusted.
+http_probe_detail: {{.HTTPProbeDetail}}
 # logmatch's own log: level debug, info, warn or error; format text or json.
 log_level: {{.LogLevel}}
 log_format: {{.LogFormat}}
@@ -100,9 +111,15 @@ max_line_bytes: {{.MaxLineBytes}}
 watch: {{.Watch}}
 rescan_interval: {{.RescanInterval}}
 poll_interval: {{.PollInterval}}
-# Files followed at once; matching files beyond it are logged (once per
-# change) and opened when a slot frees.
+# Files followed at once. Beyond it the matching files take turns: the file
+# idle longest is closed (its position kept) and one that waits is opened;
+# logmatch_source_files{state="waiting"} counts the files waiting.
 max_open_files: {{.MaxOpenFiles}}
+# Directories rotation moves files into (logrotate's olddir). A file
+# checkpointed under the globs and moved there while logmatch was stopped
+# is found by its identity and read on from its checkpoint.
+rotated_dirs: []
+#  - /var/log/sglang/old
 # Directories a matching file may resolve into through symbolic links,
 # besides the fixed leading directories of the globs; unset means
 # /var/log/pods when a glob lies under /var/log/containers. A file that
@@ -133,6 +150,12 @@ redact:
 
 # The command logmatch runs and watches, usually given after "--".
 command: []
+# Where the stdout sink writes alerts: stdout, stderr, or a file path
+# (appended; /dev/fd/3 for an inherited descriptor). Unset: stdout, or
+# stderr with a command, whose stdout then passes through untouched. On a
+# stream the command also writes to, an alert waits for the command to end
+# its line (at most 2s), so it is always a line of its own.
+alert_output: "{{.AlertOutput}}"
 #  - python3
 #  - -m
 #  - sglang.launch_server

@@ -31,6 +31,7 @@ type Flags struct {
 	logFormat        string
 	logLevel         string
 	onFatal          string
+	alertOutput      string
 }
 
 // listFlag is a repeatable string flag.
@@ -67,6 +68,7 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
 	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")
+	fs.StringVar(&f.alertOutput, "alert-output", "", "where the stdout sink writes: stdout, stderr or a file `path` (default stdout; stderr with a wrapped command)")
 	return f
 }
 
@@ -224,6 +226,9 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "on-fatal":
 			cfg.OnFatal = f.onFatal
 			o.override("on_fatal", "--on-fatal")
+		case "alert-output":
+			cfg.AlertOutput = f.alertOutput
+			o.override("alert_output", "--alert-output")
 		case "sink":
 			o.override("sinks", "--sink")
 			cfg.Sinks = nil

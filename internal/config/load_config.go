@@ -148,6 +148,20 @@ func (v *validator) top(c *Config) {
 			v.add("http_addr", "bad port %q", port)
 		}
 	}
+	v.atLeast("http_max_connections", c.HTTPMaxConnections, 4)
+	v.positive("http_idle_timeout", c.HTTPIdleTimeout)
+	for i, d := range c.RotatedDirs {
+		if !filepath.IsAbs(d) {
+			v.add(fmt.Sprintf("rotated_dirs[%d]", i), "want an absolute directory, got %q", d)
+		}
+	}
+	switch c.AlertOutput {
+	case "", "stdout", "stderr":
+	default:
+		if !filepath.IsAbs(c.AlertOutput) {
+			v.add("alert_output", "want stdout, stderr or an absolute file path, got %q", c.AlertOutput)
+		}
+	}
 	v.oneOf("log_level", c.LogLevel, "debug", "info", "warn", "error")
 	v.oneOf("log_format", c.LogFormat, "text", "json")
 	v.positive("shutdown_grace", c.ShutdownGrace)

@@ -60,6 +60,9 @@ type gating struct {
 	metrics  *telemetry.Metrics
 	redactor *redact.Redactor
 	identity Identity
+	// showLine adds the matched line, escaped, to /livez's body
+	// (http_probe_detail); off, the body carries no log text.
+	showLine bool
 	// terminate is called on a trip to Failing when --on-fatal terminate
 	// is set; nil otherwise.
 	terminate func()
@@ -367,7 +370,9 @@ func (g *gating) samples() []telemetry.GateSample {
 }
 
 // livez is 200 while no watched server is failing and 503 once one is,
-// with the reason per server: record, rank, time and matched line. A
+// with the reason per server: record, rank and time, and the matched line
+// only with http_probe_detail (log text is not trusted; quoted, it cannot
+// carry a control sequence to a terminal). A
 // server held by the flap guard is listed but does not fail the probe.
 func (g *gating) livez(w http.ResponseWriter, _ *http.Request) {
 	st := g.gate.Status(time.Now())
@@ -382,8 +387,11 @@ func (g *gating) livez(w http.ResponseWriter, _ *http.Request) {
 		if r.Rank != "" {
 			line += " rank " + r.Rank
 		}
-		line += fmt.Sprintf(" at %s: %s; gated restarts in the last %s: %d of %d",
-			r.Time.UTC().Format(time.RFC3339), sinks.OneLine(r.Line), opts.Window, s.Recent, opts.MaxRestarts)
+		line += " at " + r.Time.UTC().Format(time.RFC3339)
+		if g.showLine {
+			line += ": " + strconv.QuoteToASCII(sinks.OneLine(r.Line))
+		}
+		line += fmt.Sprintf("; gated restarts in the last %s: %d of %d", opts.Window, s.Recent, opts.MaxRestarts)
 		if s.State == health.Failing {
 			failing = append(failing, line)
 		} else {

@@ -260,12 +260,14 @@ func TestLivezSidecar(t *testing.T) {
 		sinks.LivenessRestart,
 		"this server: failing: record ",
 		"(cuda-illegal-memory-access) rank TP0 at 20",
-		"CUDA error: an illegal memory access was encountered",
 		"gated restarts in the last 1h0m0s: 0 of 3",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/livez body lacks %q:\n%s", want, body)
 		}
+	}
+	if strings.Contains(body, "illegal memory access was encountered") {
+		t.Errorf("/livez body carries log text without http_probe_detail:\n%s", body)
 	}
 	eventually(t, "the gating alert", func() bool { return len(gated(t, r.out)) == 1 })
 	a := gated(t, r.out)[0]

@@ -20,6 +20,7 @@ import (
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
+	"github.com/logmatch/logmatch/internal/httpserve"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/source"
@@ -239,6 +240,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	p.proc.entryOpt.Redact = p.proc.redactLine
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	p.proc.gate.pending = g.Pending
+	p.proc.gate.showLine = cfg.HTTPProbeDetail
 	if cfg.OnFatal == config.OnFatalTerminate {
 		p.proc.gate.terminate = p.terminateOnFatal
 	}
@@ -456,7 +458,8 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	})
 	if p.httpLn != nil {
 		ln := p.httpLn
-		g.Go(func() error { return p.serveHTTP(svcCtx, ln) })
+		httpCfg := *p.cfg
+		g.Go(func() error { return p.serveHTTP(svcCtx, ln, &httpCfg) })
 	}
 	p.telRan = true
 	g.Go(func() error {
@@ -967,7 +970,7 @@ func (p *Pipeline) logCatalogProblems(problems []patterns.Problem) {
 }
 
 // serveHTTP serves health and metrics until ctx ends.
-func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener) error {
+func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener, cfg *config.Config) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "ok")
@@ -975,19 +978,21 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener) error {
 	mux.HandleFunc("GET /readyz", p.readyz)
 	mux.HandleFunc("GET /livez", p.proc.gate.livez)
 	mux.Handle("GET /metrics", p.tel.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("http: %w", err)
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-errc
-		return nil
-	}
+	var lastWarn atomic.Int64
+	return httpserve.Serve(ctx, ln, mux, httpserve.Options{
+		MaxConns:    cfg.HTTPMaxConnections,
+		IdleTimeout: time.Duration(cfg.HTTPIdleTimeout),
+		Evicted: func() {
+			p.tel.Metrics().HTTPConnEvicted()
+			// Logged at most once a minute: a flood of connections must
+			// not flood the log too.
+			now := time.Now().UnixNano()
+			if last := lastWarn.Load(); now-last > int64(time.Minute) && lastWarn.CompareAndSwap(last, now) {
+				p.log.Warn("http: connection bound reached; the connections idle longest are closed for new ones (counted in logmatch_http_connections_evicted_total)",
+					"http_max_connections", cfg.HTTPMaxConnections)
+			}
+		},
+	})
 }
 
 // readyz is 200 when the catalog is loaded, the sources are running and no

@@ -178,6 +178,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		}
 		p.startDelivery(dels)
 		p.dropRemovedQueues()
+		p.tel.Metrics().KeepSinks(sinkNames(built))
 	}
 	p.cfg = &eff
 	return nil
@@ -219,6 +220,11 @@ func restartOnly(cur, next *config.Config) []string {
 	diff("start_at", cur.StartAt, next.StartAt)
 	diff("state_dir", cur.StateDir, next.StateDir)
 	diff("http_addr", cur.HTTPAddr, next.HTTPAddr)
+	diff("http_max_connections", cur.HTTPMaxConnections, next.HTTPMaxConnections)
+	diff("http_idle_timeout", cur.HTTPIdleTimeout, next.HTTPIdleTimeout)
+	diff("http_probe_detail", cur.HTTPProbeDetail, next.HTTPProbeDetail)
+	diff("rotated_dirs", cur.RotatedDirs, next.RotatedDirs)
+	diff("alert_output", cur.AlertOutput, next.AlertOutput)
 	diff("log_level", cur.LogLevel, next.LogLevel)
 	diff("log_format", cur.LogFormat, next.LogFormat)
 	diff("shutdown_grace", cur.ShutdownGrace, next.ShutdownGrace)

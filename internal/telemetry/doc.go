@@ -32,6 +32,7 @@
 //	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
 //	logmatch.incidents.evicted      {incident}  logmatch_incidents_evicted_total           reason
 //	logmatch.source.events          {event}     logmatch_source_events_total               event
+//	logmatch.http.connections.evicted {connection} logmatch_http_connections_evicted_total (none)
 //
 // The gate gauges are observed at each collection from the liveness gate
 // (SetGateSource): logmatch_gate_state is 0 healthy, 1 failing (/livez

@@ -42,7 +42,8 @@ type Metrics struct {
 	alertsSent              metric.Int64Counter
 	sinkFailures            metric.Int64Counter
 	sinkRetries             metric.Int64Counter
-	queueDepth              metric.Int64Gauge
+	queueDepth              metric.Int64ObservableGauge
+	depths                  sinkDepths
 	dropped                 metric.Int64Counter
 	gateTrips               metric.Int64Counter
 	gateRestarts            metric.Int64Counter
@@ -60,6 +61,7 @@ type Metrics struct {
 	evicted                 metric.Int64Counter
 	incidentsEvicted        metric.Int64Counter
 	sourceEvents            metric.Int64Counter
+	httpEvicted             metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
@@ -122,6 +124,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.commitFailures, "logmatch.state.commit.failures", "{commit}", "State commits that failed (a full or read-only state disk); what they held stays pending.")
 	counter(&m.overflow, "logmatch.sink.overflow", "{incident}", "New incidents above a sink's rate bound, folded into a digest alert instead of sent one by one.")
 	counter(&m.sourceEvents, "logmatch.source.events", "{event}", "Events of the file tailer, by event (rotations, truncations, copy_tails, framing_errors, files_skipped, open_errors, generations_lost, symlinks_refused).")
+	counter(&m.httpEvicted, "logmatch.http.connections.evicted", "{connection}", "HTTP connections closed at http_max_connections to take a new one: the idle ones, longest idle first.")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	counter(&m.incidentsEvicted, "logmatch.incidents.evicted", "{incident}", "Open incidents closed at the bound max_open_incidents, by reason: forgotten (nothing left to announce; a later repeat starts a new incident) or announced (their alert sent at once, before its time).")
 	if err != nil {
@@ -135,9 +138,15 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	if _, err = meter.RegisterCallback(m.observeSources, m.linesRead, m.bytesRead, m.readLag, m.entries, m.cutLines, m.cutBytes, m.timeAhead); err != nil {
 		return nil, fmt.Errorf("source metrics callback: %w", err)
 	}
-	if m.queueDepth, err = meter.Int64Gauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
+	// Observed, not recorded: a sink a reload removes must lose its
+	// series, and a synchronous gauge keeps every set it was given.
+	if m.queueDepth, err = meter.Int64ObservableGauge("logmatch.sink.queue.depth", metric.WithUnit("{alert}"),
 		metric.WithDescription("Alerts waiting for a sink.")); err != nil {
 		return nil, fmt.Errorf("instrument logmatch.sink.queue.depth: %w", err)
+	}
+	m.depths.m = map[string]int64{}
+	if _, err = meter.RegisterCallback(m.observeDepths, m.queueDepth); err != nil {
+		return nil, fmt.Errorf("sink queue depth callback: %w", err)
 	}
 	if m.gateState, err = meter.Int64ObservableGauge("logmatch.gate.state", metric.WithUnit("{state}"),
 		metric.WithDescription("Liveness gate of each watched server: 0 healthy, 1 failing (/livez fails), 2 held by the flap guard.")); err != nil {
@@ -537,7 +546,43 @@ func (m *Metrics) QueueDepth(sink string, n int) {
 	if m == nil {
 		return
 	}
-	m.queueDepth.Record(context.Background(), int64(n), m.sink.get(labels{a: sink}).rec...)
+	m.depths.mu.Lock()
+	m.depths.m[sink] = int64(n)
+	m.depths.mu.Unlock()
+}
+
+// KeepSinks removes the queue depth series of every sink not named in
+// names: a sink a configuration reload removed no longer exports one.
+func (m *Metrics) KeepSinks(names []string) {
+	if m == nil {
+		return
+	}
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	m.depths.mu.Lock()
+	defer m.depths.mu.Unlock()
+	for n := range m.depths.m {
+		if !keep[n] {
+			delete(m.depths.m, n)
+		}
+	}
+}
+
+// sinkDepths are the last queue depth recorded per sink.
+type sinkDepths struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func (m *Metrics) observeDepths(_ context.Context, o metric.Observer) error {
+	m.depths.mu.Lock()
+	defer m.depths.mu.Unlock()
+	for sink, n := range m.depths.m {
+		o.ObserveInt64(m.queueDepth, n, metric.WithAttributeSet(attribute.NewSet(attribute.String("sink", sink))))
+	}
+	return nil
 }
 
 // AlertDropped counts n alerts for the sink that a bound dropped; reason
@@ -639,6 +684,15 @@ func (m *Metrics) IncidentsEvicted(reason string, n int64) {
 		return
 	}
 	m.incidentsEvicted.Add(context.Background(), n, m.reason.get(labels{a: reason}).add...)
+}
+
+// HTTPConnEvicted counts an idle HTTP connection closed at the bound on
+// connections to take a new one.
+func (m *Metrics) HTTPConnEvicted() {
+	if m == nil {
+		return
+	}
+	m.httpEvicted.Add(context.Background(), 1)
 }
 
 // FilesEvicted counts n files or streams whose state the processor dropped

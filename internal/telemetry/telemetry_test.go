@@ -54,6 +54,7 @@ func record(m *Metrics) {
 	m.SourceFiles("unreadable", 1)
 	m.GlobUnmatched("/var/log/none/*.log", true)
 	m.FilesEvicted(2)
+	m.HTTPConnEvicted()
 	m.IncidentsEvicted("forgotten", 5)
 	m.IncidentsEvicted("announced", 1)
 	m.SourceEvent("symlinks_refused", 1)
@@ -93,6 +94,7 @@ var wantSeries = map[string]float64{
 	`logmatch_source_files{state="unreadable"}`:                                        1,
 	`logmatch_source_glob_unmatched{glob="/var/log/none/*.log"}`:                       1,
 	`logmatch_source_evicted_total`:                                                    2,
+	`logmatch_http_connections_evicted_total`:                                          1,
 	`logmatch_incidents_evicted_total{reason="forgotten"}`:                             5,
 	`logmatch_incidents_evicted_total{reason="announced"}`:                             1,
 	`logmatch_source_events_total{event="symlinks_refused"}`:                           1,
@@ -442,5 +444,35 @@ func TestUnheldSourceSeriesExpire(t *testing.T) {
 	got := series(scrape(t, tel), "logmatch_source_lines_total")
 	if diff := cmp.Diff(map[string]float64{`logmatch_source_lines_total{source="/var/log/held.log"}`: 1}, got); diff != "" {
 		t.Errorf("series after the idle time (-want +got):\n%s", diff)
+	}
+}
+
+// A sink a reload removed loses its queue depth series; the sinks kept
+// keep theirs, and a sink added back records a new one.
+func TestRemovedSinkLosesItsQueueDepth(t *testing.T) {
+	tel := newTelemetry(t, Config{})
+	m := tel.Metrics()
+	m.QueueDepth("slack", 3)
+	m.QueueDepth("webhook", 5)
+	depth := func() map[string]float64 {
+		got := map[string]float64{}
+		for k, v := range series(scrape(t, tel), "logmatch_sink_queue_depth") {
+			got[k] = v
+		}
+		return got
+	}
+	if diff := cmp.Diff(map[string]float64{
+		`logmatch_sink_queue_depth{sink="slack"}`:   3,
+		`logmatch_sink_queue_depth{sink="webhook"}`: 5,
+	}, depth()); diff != "" {
+		t.Fatalf("before the reload (-want +got):\n%s", diff)
+	}
+	m.KeepSinks([]string{"webhook"})
+	if diff := cmp.Diff(map[string]float64{`logmatch_sink_queue_depth{sink="webhook"}`: 5}, depth()); diff != "" {
+		t.Errorf("after removing slack (-want +got):\n%s", diff)
+	}
+	m.QueueDepth("slack", 1)
+	if got := depth()[`logmatch_sink_queue_depth{sink="slack"}`]; got != 1 {
+		t.Errorf("slack added back: depth %v, want 1", got)
 	}
 }
