@@ -12,6 +12,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
+	"github.com/logmatch/logmatch/internal/logfile"
 	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
@@ -31,6 +32,9 @@ the files.
 --catalog adds records to the embedded default catalog (a record with the
 same id replaces the default one); --no-default-catalog uses only the given
 catalogs. --format json prints one logmatch.alert/v1 object per line.
+Files compressed with gzip or zstd (rotated logs: server.log.1.gz) are
+read as text, whatever their name; a file that is not text (binary data,
+another compression) is an error naming it: exit 3.
 --catalog-cache keeps what the catalog's load derived (which patterns parse,
 their literals, the prefilter's keys) for the next scan of this build, which
 then loads the same catalog in about a third of the CPU; default
@@ -144,7 +148,11 @@ func runScan(ctx context.Context, e env, args []string, cat pipeline.Catalog, fo
 	prog := newProgress(e, len(args))
 	for _, name := range args {
 		if name == "-" {
-			inputs = append(inputs, scan.Input{Name: "-", R: prog.reader(e.stdin)})
+			// Looked at when the scan reads it: its start may be slow
+			// to come, and the files before it are scanned meanwhile.
+			r := logfile.Lazy(prog.reader(e.stdin))
+			defer r.Close()
+			inputs = append(inputs, scan.Input{Name: "-", R: r})
 			continue
 		}
 		f, err := os.Open(name)
@@ -153,7 +161,15 @@ func runScan(ctx context.Context, e env, args []string, cat pipeline.Catalog, fo
 			continue
 		}
 		defer f.Close()
-		inputs = append(inputs, scan.Input{Name: name, R: prog.reader(f)})
+		// Compressed rotations are read as text; a file that is no text
+		// is an error, never a scan that finds nothing.
+		r, err := logfile.Open(prog.reader(f))
+		if err != nil {
+			inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		defer r.Close()
+		inputs = append(inputs, scan.Input{Name: name, R: r})
 	}
 
 	if len(inputs) == 0 {
