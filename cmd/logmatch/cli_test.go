@@ -48,7 +48,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"unknown flag", []string{"scan", "--nope", "x.log"}, 2, "", "logmatch scan: unknown flag: --nope\nRun 'logmatch scan --help' for usage."},
 		{"flags after the files", []string{"scan", "../../testdata/logs/seed-ascend.log", "--fail-on", "critical"}, 1, "CRITICAL", ""},
 		{"flags between the files", []string{"scan", "../../testdata/logs/clean.log", "--format", "json", "../../testdata/logs/seed-ascend.log"}, 0, `"schema":"logmatch.alert/v1"`, ""},
-		{"bad format", []string{"scan", "--format", "yaml", "x.log"}, 2, "", `--format: "yaml" is not text or json`},
+		{"bad format", []string{"scan", "--format", "yaml", "x.log"}, 2, "", `--format: "yaml" is not text, json or markdown`},
 		{"bad severity", []string{"scan", "--fail-on", "fatal", "x.log"}, 2, "", "--fail-on: unknown severity"},
 		{"no input", []string{"scan"}, 2, "", "no input"},
 		{"unreadable input is a runtime failure, the rest still scanned", []string{"scan", "/nonexistent/x.log", "../../testdata/logs/seed-ascend.log"}, 3, "ascend-transfer-engine", "/nonexistent/x.log"},
