@@ -335,9 +335,10 @@ func TestHelpMatchesReadme(t *testing.T) {
 	others := map[string]bool{
 		"model-path": true, "api-key": true, // sglang
 		"restart": true, "build-arg": true, // docker
-		"always":    true, // git describe
-		"from-file": true, // kubectl create secret
-		"set":       true, // helm install
+		"always":    true,                     // git describe
+		"from-file": true,                     // kubectl create secret
+		"set":       true,                     // helm install
+		"type":      true, "patch-file": true, // kubectl patch
 	}
 	for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(string(readme), -1) {
 		if !flags[m[1]] && !others[m[1]] {
