@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks of deploy/: the Helm chart lints and renders in both modes, and the
 # deploy module's tests decode every manifest strictly, build the
-# kustomizations, render the chart, load the embedded configs and catalogs
-# with logmatch's loaders and run the sglang wrapper script.
+# kustomizations, attach the components of deploy/kustomize to the example
+# Deployment (with kustomize, and as kubectl patch would), render the chart,
+# load the embedded configs and catalogs with logmatch's loaders and run the
+# sglang wrapper script.
 #
 # helm is built from its Go module when it is not on PATH (no prebuilt
 # binaries are fetched); the result stays in $(go env GOPATH)/bin, so a

@@ -171,9 +171,9 @@ func checkLogmatchContainer(p *problems, c *corev1.Container, allowRoot bool, re
 		p.add("%s: seccompProfile is not RuntimeDefault", c.Name)
 	}
 	want := map[string]string{
-		"POD_NAME":      "metadata.name",
-		"POD_NAMESPACE": "metadata.namespace",
-		"NODE_NAME":     "spec.nodeName",
+		"LOGMATCH_POD_NAME":      "metadata.name",
+		"LOGMATCH_POD_NAMESPACE": "metadata.namespace",
+		"LOGMATCH_NODE_NAME":     "spec.nodeName",
 	}
 	for _, e := range c.Env {
 		field, ok := want[e.Name]

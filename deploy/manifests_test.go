@@ -234,10 +234,10 @@ func TestChecksCatchBreakage(t *testing.T) {
 			check: func(t *testing.T) problems {
 				return sidecar(t, func(d *appsv1.Deployment, _ *bundle) {
 					c := lm(&d.Spec.Template.Spec)
-					c.Env = slices.DeleteFunc(c.Env, func(e corev1.EnvVar) bool { return e.Name == "NODE_NAME" })
+					c.Env = slices.DeleteFunc(c.Env, func(e corev1.EnvVar) bool { return e.Name == "LOGMATCH_NODE_NAME" })
 				})
 			},
-			want: []string{"logmatch: no env NODE_NAME"},
+			want: []string{"logmatch: no env LOGMATCH_NODE_NAME"},
 		},
 		{
 			name: "config reads outside the shared volume",

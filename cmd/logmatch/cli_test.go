@@ -48,7 +48,7 @@ func TestScanExitCodes(t *testing.T) {
 		{"unknown flag", []string{"scan", "--nope", "x.log"}, 2, "", "logmatch scan: unknown flag: --nope\nRun 'logmatch scan --help' for usage."},
 		{"flags after the files", []string{"scan", "../../testdata/logs/seed-ascend.log", "--fail-on", "critical"}, 1, "CRITICAL", ""},
 		{"flags between the files", []string{"scan", "../../testdata/logs/clean.log", "--format", "json", "../../testdata/logs/seed-ascend.log"}, 0, `"schema":"logmatch.alert/v1"`, ""},
-		{"bad format", []string{"scan", "--format", "yaml", "x.log"}, 2, "", `--format: "yaml" is not text or json`},
+		{"bad format", []string{"scan", "--format", "yaml", "x.log"}, 2, "", `--format: "yaml" is not text, json or markdown`},
 		{"bad severity", []string{"scan", "--fail-on", "fatal", "x.log"}, 2, "", "--fail-on: unknown severity"},
 		{"no input", []string{"scan"}, 2, "", "no input"},
 		{"unreadable input is a runtime failure, the rest still scanned", []string{"scan", "/nonexistent/x.log", "../../testdata/logs/seed-ascend.log"}, 3, "ascend-transfer-engine", "/nonexistent/x.log"},
@@ -335,9 +335,10 @@ func TestHelpMatchesReadme(t *testing.T) {
 	others := map[string]bool{
 		"model-path": true, "api-key": true, "log-requests": true, "log-requests-target": true, // sglang
 		"restart": true, "build-arg": true, // docker
-		"always":    true, // git describe
-		"from-file": true, // kubectl create secret
-		"set":       true, // helm install
+		"always":    true,                     // git describe
+		"from-file": true,                     // kubectl create secret
+		"set":       true,                     // helm install
+		"type":      true, "patch-file": true, // kubectl patch
 	}
 	for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(string(readme), -1) {
 		if !flags[m[1]] && !others[m[1]] {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -13,14 +14,17 @@ import (
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
+	"github.com/logmatch/logmatch/internal/logfile"
 	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/report"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/patterns"
 )
 
 const scanLong = `Usage:
-  logmatch scan [--catalog PATH]... [--no-default-catalog] [--format text|json]
-                [--fail-on SEVERITY] [--catalog-cache DIR|off] FILE... | -
+  logmatch scan [--catalog PATH]... [--no-default-catalog] [--format text|json|markdown]
+                [--report FILE.html] [--fail-on SEVERITY] [--catalog-cache DIR|off]
+                FILE... | -
 
 Reads whole log files (or standard input, "-") once, rebuilds entries and
 tracebacks, matches them against the catalog and prints one incident per
@@ -30,7 +34,15 @@ the files.
 
 --catalog adds records to the embedded default catalog (a record with the
 same id replaces the default one); --no-default-catalog uses only the given
-catalogs. --format json prints one logmatch.alert/v1 object per line.
+catalogs. --format json prints one logmatch.alert/v1 object per line;
+--format markdown prints the findings as Markdown to paste into an issue.
+--report writes them as one self-contained HTML page besides: a timeline
+of the failures on each rank and process, the first failure first, then
+every incident with its solutions (inline CSS and SVG, no script, fetches
+nothing; reads offline and prints).
+Files compressed with gzip or zstd (rotated logs: server.log.1.gz) are
+read as text, whatever their name; a file that is not text (binary data,
+another compression) is an error naming it: exit 3.
 --catalog-cache keeps what the catalog's load derived (which patterns parse,
 their literals, the prefilter's keys) for the next scan of this build, which
 then loads the same catalog in about a third of the CPU; default
@@ -52,6 +64,7 @@ func newScanCmd(e env) *cobra.Command {
 		format    string
 		failOn    string
 		cacheDir  string
+		reportTo  string
 	)
 	c := &cobra.Command{
 		Use:   "scan [flags] FILE... | -",
@@ -60,13 +73,14 @@ func newScanCmd(e env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := catalog.Spec{Paths: catalogs, NoDefault: noDefault}
 			cat.Cache, cat.OnCacheError = openCatalogCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
-			return runScan(cmd.Context(), e, args, cat, format, failOn)
+			return runScan(cmd.Context(), e, args, cat, format, failOn, reportTo)
 		},
 	}
 	fs := c.Flags()
 	fs.StringArrayVar(&catalogs, "catalog", nil, "catalog file or directory to add (repeatable)")
 	fs.BoolVar(&noDefault, "no-default-catalog", false, "do not load the embedded default catalog")
-	fs.StringVar(&format, "format", "text", "output format: text or json")
+	fs.StringVar(&format, "format", "text", "output format: text, json or markdown")
+	fs.StringVar(&reportTo, "report", "", "also write the findings to this `file` as a self-contained HTML page")
 	fs.StringVar(&failOn, "fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
 	catalogCacheFlag(fs, &cacheDir)
 	return own(c, scanExit)
@@ -115,9 +129,9 @@ func userCacheDir(getenv func(string) string) string {
 	return ""
 }
 
-func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn string) error {
-	if format != "text" && format != "json" {
-		return usageError("--format: %q is not text or json", format)
+func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn, reportTo string) error {
+	if format != "text" && format != "json" && format != "markdown" {
+		return usageError("--format: %q is not text, json or markdown", format)
 	}
 	var threshold patterns.Severity
 	if failOn != "" {
@@ -144,7 +158,11 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 	prog := newProgress(e, len(args))
 	for _, name := range args {
 		if name == "-" {
-			inputs = append(inputs, scan.Input{Name: "-", R: prog.reader(e.stdin)})
+			// Looked at when the scan reads it: its start may be slow
+			// to come, and the files before it are scanned meanwhile.
+			r := logfile.Lazy(prog.reader(e.stdin))
+			defer r.Close()
+			inputs = append(inputs, scan.Input{Name: "-", R: r})
 			continue
 		}
 		f, err := os.Open(name)
@@ -153,7 +171,15 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 			continue
 		}
 		defer f.Close()
-		inputs = append(inputs, scan.Input{Name: name, R: prog.reader(f)})
+		// Compressed rotations are read as text; a file that is no text
+		// is an error, never a scan that finds nothing.
+		r, err := logfile.Open(prog.reader(f))
+		if err != nil {
+			inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		defer r.Close()
+		inputs = append(inputs, scan.Input{Name: name, R: r})
 	}
 
 	if len(inputs) == 0 {
@@ -172,13 +198,22 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 	if err != nil {
 		inputErrs = append(inputErrs, err)
 	}
-	if format == "json" {
+	findings := report.Findings{Inputs: args, Lines: res.Stats.Lines, Entries: res.Stats.Entries, Alerts: res.Alerts, Generated: time.Now(), Version: version}
+	switch format {
+	case "json":
 		err = scan.WriteJSON(e.stdout, res.Alerts)
-	} else {
+	case "markdown":
+		err = report.WriteMarkdown(e.stdout, findings)
+	default:
 		err = scan.WriteText(e.stdout, res)
 	}
 	if err != nil {
 		return fmt.Errorf("writing results: %w", err)
+	}
+	if reportTo != "" {
+		if err := writeReport(reportTo, findings); err != nil {
+			return err
+		}
 	}
 	if len(inputErrs) > 0 {
 		// The input's fault, but not a usage mistake: a runtime failure.
@@ -190,6 +225,31 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 				return exitStatus{code: exitFound}
 			}
 		}
+	}
+	return nil
+}
+
+// writeReport writes the HTML report to path through a temporary file in
+// its directory, so a report that cannot be written whole leaves none.
+func writeReport(path string, f report.Findings) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--report: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
+	if err := report.WriteHTML(tmp, f); err != nil {
+		tmp.Close()
+		return fmt.Errorf("--report %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("--report %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("--report %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("--report: %w", err)
 	}
 	return nil
 }

@@ -118,10 +118,10 @@ type Config struct {
 // Kubernetes holds the downward-API variables that label every alert's
 // source; each is "" when unset (outside Kubernetes).
 type Kubernetes struct {
-	Pod       string // POD_NAME
-	Namespace string // POD_NAMESPACE
-	Node      string // NODE_NAME
-	Container string // CONTAINER_NAME
+	Pod       string // LOGMATCH_POD_NAME
+	Namespace string // LOGMATCH_POD_NAMESPACE
+	Node      string // LOGMATCH_NODE_NAME
+	Container string // LOGMATCH_CONTAINER_NAME
 }
 
 // Entry bounds one logical entry.
@@ -245,3 +245,14 @@ func (c *Config) String() string {
 	}
 	return string(b)
 }
+
+// The environment variables that say which pod, namespace, node and
+// container logmatch serves, set from the Kubernetes downward API. They are
+// prefixed so that a generic variable of the same meaning, set for
+// something else, never labels logmatch's alerts.
+const (
+	EnvPodName       = "LOGMATCH_POD_NAME"
+	EnvPodNamespace  = "LOGMATCH_POD_NAMESPACE"
+	EnvNodeName      = "LOGMATCH_NODE_NAME"
+	EnvContainerName = "LOGMATCH_CONTAINER_NAME"
+)

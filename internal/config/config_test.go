@@ -364,7 +364,7 @@ func TestLoadKeys(t *testing.T) {
 
 func TestKubernetesFromEnv(t *testing.T) {
 	env := fakeEnv{vars: map[string]string{
-		"POD_NAME": "sglang-0", "POD_NAMESPACE": "inference", "NODE_NAME": "gpu-7", "CONTAINER_NAME": "sglang",
+		"LOGMATCH_POD_NAME": "sglang-0", "LOGMATCH_POD_NAMESPACE": "inference", "LOGMATCH_NODE_NAME": "gpu-7", "LOGMATCH_CONTAINER_NAME": "sglang",
 	}}
 	cfg, err := Load("logmatch.yaml", nil, env.getenv, env.readFile)
 	if err != nil {
@@ -373,6 +373,21 @@ func TestKubernetesFromEnv(t *testing.T) {
 	want := Kubernetes{Pod: "sglang-0", Namespace: "inference", Node: "gpu-7", Container: "sglang"}
 	if diff := cmp.Diff(want, cfg.Kubernetes); diff != "" {
 		t.Errorf("Kubernetes (-want +got):\n%s", diff)
+	}
+}
+
+// TestKubernetesNotFromGenericEnv: the unprefixed names a shell or
+// another tool may set are not logmatch's.
+func TestKubernetesNotFromGenericEnv(t *testing.T) {
+	env := fakeEnv{vars: map[string]string{
+		"POD_NAME": "other-pod", "POD_NAMESPACE": "other", "NODE_NAME": "laptop", "CONTAINER_NAME": "shell",
+	}}
+	cfg, err := Load("logmatch.yaml", nil, env.getenv, env.readFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Kubernetes != (Kubernetes{}) {
+		t.Errorf("Kubernetes from generic variables: %+v", cfg.Kubernetes)
 	}
 }
 

@@ -23,9 +23,11 @@ const defaultsText = `# logmatch configuration ({{.Comment}})
 #   OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_INSECURE, OTEL_SERVICE_NAME,
 #   OTEL_RESOURCE_ATTRIBUTES (and their _LOGS_ / _METRICS_ variants)
 #       configure an otel sink wherever its own keys are unset.
-#   POD_NAME, POD_NAMESPACE, NODE_NAME, CONTAINER_NAME
+#   LOGMATCH_POD_NAME, LOGMATCH_POD_NAMESPACE, LOGMATCH_NODE_NAME,
+#   LOGMATCH_CONTAINER_NAME
 #       label every alert's source; set them from the Kubernetes downward
 #       API (fieldRef metadata.name, metadata.namespace, spec.nodeName).
+#       Unprefixed names (POD_NAME, NODE_NAME) are not read.
 #   Any variable named by a *_env key below.
 #
 # Any value may use ${VAR} (or ${env:VAR}): it is replaced by the variable's

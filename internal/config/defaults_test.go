@@ -94,7 +94,7 @@ func TestPrintDefaultsDocumentsEveryKey(t *testing.T) {
 			t.Errorf("key %q is not in the printed defaults", k)
 		}
 	}
-	for _, v := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "POD_NAME", "POD_NAMESPACE", "NODE_NAME", "CONTAINER_NAME"} {
+	for _, v := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "LOGMATCH_POD_NAME", "LOGMATCH_POD_NAMESPACE", "LOGMATCH_NODE_NAME", "LOGMATCH_CONTAINER_NAME"} {
 		if !strings.Contains(text, v) {
 			t.Errorf("environment variable %s is not documented", v)
 		}

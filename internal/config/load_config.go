@@ -49,11 +49,13 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 		// Nothing named to read: act as a filter on standard input.
 		cfg.Paths = []string{"-"}
 	}
+	// Prefixed names only: a generic NODE_NAME or CONTAINER_NAME in the
+	// environment of an unrelated shell would label every alert wrongly.
 	cfg.Kubernetes = Kubernetes{
-		Pod:       getenv("POD_NAME"),
-		Namespace: getenv("POD_NAMESPACE"),
-		Node:      getenv("NODE_NAME"),
-		Container: getenv("CONTAINER_NAME"),
+		Pod:       getenv(EnvPodName),
+		Namespace: getenv(EnvPodNamespace),
+		Node:      getenv(EnvNodeName),
+		Container: getenv(EnvContainerName),
 	}
 	v.top(cfg)
 	names := map[string]string{}

@@ -48,8 +48,12 @@ func newRoots(globs, symlinkRoots []string) (*roots, error) {
 	return r, nil
 }
 
-// matches reports whether an absolute path matches one of the globs.
+// matches reports whether an absolute path matches one of the globs. A
+// compressed rotation never does (compressedName).
 func (r *roots) matches(path string) bool {
+	if compressedName(path) {
+		return false
+	}
 	for _, g := range r.globs {
 		if ok, _ := filepath.Match(g, path); ok {
 			return true
@@ -111,4 +115,22 @@ func realPath(f *os.File) (string, error) {
 		return p, nil
 	}
 	return filepath.EvalSymlinks(f.Name())
+}
+
+// compressedExts are the names logrotate's compressors (compresscmd:
+// gzip, zstd, bzip2, xz, lz4, compress) and archivers give a rotated log.
+var compressedExts = []string{".gz", ".zst", ".bz2", ".xz", ".lz4", ".lzma", ".Z", ".zip", ".7z"}
+
+// compressedName reports whether path names a compressed file. A glob
+// such as /var/log/sglang/* also matches the rotations logrotate
+// compresses: they are complete and were read before they were
+// compressed, and their bytes read as lines would be noise, so the tailer
+// leaves them out (logmatch scan reads them).
+func compressedName(path string) bool {
+	for _, ext := range compressedExts {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
 }

@@ -62,6 +62,9 @@ type Tailer struct {
 	refused map[devino]string // matched but resolving outside the roots
 	missed  map[devino]string // seen by a scan, gone before it could be opened
 	rescan  bool              // a slot freed while files were skipped
+	// saidCompressed is set once a compressed file in the globs was left
+	// out and logged: one notice, not one per rotation.
+	saidCompressed bool
 
 	watch *watch // nil when polling only
 

@@ -309,7 +309,14 @@ func (t *Tailer) glob() []found {
 	var paths []string
 	for _, p := range t.roots.globs { // absolute, as the watch's event names are
 		m, _ := filepath.Glob(p) // patterns were validated in New
-		paths = append(paths, m...)
+		for _, f := range m {
+			if !compressedName(f) {
+				paths = append(paths, f)
+			} else if !t.saidCompressed {
+				t.saidCompressed = true
+				t.log.Info("compressed files in the paths are not followed (logmatch scan reads them)", "first", f)
+			}
+		}
 	}
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {

@@ -17,10 +17,11 @@
 //
 // service.name defaults to "logmatch". The Kubernetes resource attributes
 // come from the variables a Pod spec sets with the downward API:
-// k8s.pod.name from K8S_POD_NAME or POD_NAME, k8s.pod.uid from K8S_POD_UID
-// or POD_UID, k8s.namespace.name from K8S_NAMESPACE_NAME or POD_NAMESPACE,
-// k8s.node.name from K8S_NODE_NAME or NODE_NAME and k8s.container.name from
-// K8S_CONTAINER_NAME or CONTAINER_NAME (the K8S_ name wins). Anything in
+// k8s.pod.name from K8S_POD_NAME or LOGMATCH_POD_NAME, k8s.pod.uid from
+// K8S_POD_UID or LOGMATCH_POD_UID, k8s.namespace.name from
+// K8S_NAMESPACE_NAME or LOGMATCH_POD_NAMESPACE, k8s.node.name from
+// K8S_NODE_NAME or LOGMATCH_NODE_NAME and k8s.container.name from
+// K8S_CONTAINER_NAME or LOGMATCH_CONTAINER_NAME (the K8S_ name wins). Anything in
 // OTEL_RESOURCE_ATTRIBUTES or OTEL_SERVICE_NAME overrides them, because it
 // is the operator's explicit choice.
 //

@@ -20,15 +20,16 @@ type downwardVar struct {
 	names []string
 }
 
-// downwardVars lists the variables a Pod spec commonly fills from the
-// downward API.
+// downwardVars lists the variables a Pod spec fills from the downward
+// API. Only prefixed names count: a generic NODE_NAME or CONTAINER_NAME
+// in the environment of an unrelated shell says nothing about logmatch.
 func downwardVars() []downwardVar {
 	return []downwardVar{
-		{semconv.K8SPodNameKey, []string{"K8S_POD_NAME", "POD_NAME"}},
-		{semconv.K8SPodUIDKey, []string{"K8S_POD_UID", "POD_UID"}},
-		{semconv.K8SNamespaceNameKey, []string{"K8S_NAMESPACE_NAME", "POD_NAMESPACE"}},
-		{semconv.K8SNodeNameKey, []string{"K8S_NODE_NAME", "NODE_NAME"}},
-		{semconv.K8SContainerNameKey, []string{"K8S_CONTAINER_NAME", "CONTAINER_NAME"}},
+		{semconv.K8SPodNameKey, []string{"K8S_POD_NAME", "LOGMATCH_POD_NAME"}},
+		{semconv.K8SPodUIDKey, []string{"K8S_POD_UID", "LOGMATCH_POD_UID"}},
+		{semconv.K8SNamespaceNameKey, []string{"K8S_NAMESPACE_NAME", "LOGMATCH_POD_NAMESPACE"}},
+		{semconv.K8SNodeNameKey, []string{"K8S_NODE_NAME", "LOGMATCH_NODE_NAME"}},
+		{semconv.K8SContainerNameKey, []string{"K8S_CONTAINER_NAME", "LOGMATCH_CONTAINER_NAME"}},
 	}
 }
 

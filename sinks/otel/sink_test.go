@@ -109,10 +109,13 @@ func TestSendDeliversEvent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("K8S_POD_NAME", "sglang-0")
-			t.Setenv("POD_NAME", "ignored-pod")
-			t.Setenv("POD_NAMESPACE", "serving")
-			t.Setenv("NODE_NAME", "node-from-downward-api")
-			t.Setenv("CONTAINER_NAME", "logmatch")
+			t.Setenv("LOGMATCH_POD_NAME", "ignored-pod")
+			t.Setenv("LOGMATCH_POD_NAMESPACE", "serving")
+			t.Setenv("LOGMATCH_NODE_NAME", "node-from-downward-api")
+			t.Setenv("LOGMATCH_CONTAINER_NAME", "logmatch")
+			// Generic names from an unrelated shell are not logmatch's.
+			t.Setenv("POD_UID", "not-this-pod")
+			t.Setenv("CONTAINER_NAME", "not-this-container")
 			t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "k8s.node.name=node-a,deployment.environment.name=test")
 			t.Setenv("OTEL_SERVICE_NAME", "logmatch-test")
 			r := otlptest.Start(t)

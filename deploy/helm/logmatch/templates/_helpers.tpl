@@ -150,20 +150,20 @@ image: {{ include "logmatch.image" . }}
 imagePullPolicy: {{ .Values.image.pullPolicy }}
 args: ["run", "--config", "/etc/logmatch/config/config.yaml"]
 env:
-  - name: POD_NAME
+  - name: LOGMATCH_POD_NAME
     valueFrom:
       fieldRef:
         fieldPath: metadata.name
-  - name: POD_NAMESPACE
+  - name: LOGMATCH_POD_NAMESPACE
     valueFrom:
       fieldRef:
         fieldPath: metadata.namespace
-  - name: NODE_NAME
+  - name: LOGMATCH_NODE_NAME
     valueFrom:
       fieldRef:
         fieldPath: spec.nodeName
   {{- if eq .Values.mode "sidecar" }}
-  - name: CONTAINER_NAME
+  - name: LOGMATCH_CONTAINER_NAME
     value: sglang
   {{- end }}
   {{- with .Values.logmatch.extraEnv }}
