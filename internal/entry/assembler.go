@@ -522,7 +522,9 @@ func inert(s string) bool {
 	// in lower case may be a frame's source line with the exception line
 	// glued behind it (parseGluedException).
 	if !isUpper(c) {
-		return !(c >= 'a' && c <= 'z' || c == '_')
+		// An exception line quoted in backticks or as a list item
+		// (unquoteException) opens with its quote or bullet.
+		return !(c >= 'a' && c <= 'z' || c == '_' || c == '`' || c == '-' || c == '*' || c == '+' || c == 0xE2)
 	}
 	i := firstSpace(s)
 	return i > 0 && s[i-1] != ':'
@@ -708,7 +710,7 @@ func (a *Assembler) continues(c *classified) bool {
 		if isFrameLine(s) {
 			return false
 		}
-		_, _, exc := parseBareException(s)
+		_, _, exc := parseExceptionAnyQuote(s)
 		return !exc
 	}
 	if bare || isFrameLine(s) {
@@ -719,11 +721,17 @@ func (a *Assembler) continues(c *classified) bool {
 	}
 	if p.colon {
 		// "Failed to load the model:" announcing the exception line.
-		if _, _, ok := parseBareException(s); ok {
+		if _, _, ok := parseExceptionAnyQuote(s); ok {
 			return true
 		}
 	}
-	return isIndented(s)
+	if isIndented(s) {
+		// An indented list item holding an exception line is one as
+		// much as the line unquoted is.
+		_, _, quoted := unquoteException(s)
+		return !quoted
+	}
+	return false
 }
 
 // tracebackContinues applies the traceback rules to a non-blank line.
@@ -798,7 +806,7 @@ func (a *Assembler) noteBare(s string) {
 	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
 		return
 	}
-	if typ, msg, ok := parseBareException(s); ok {
+	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
 		p.bareType, p.bareMsg = typ, msg
 	} else if p.kind == kindRaw {
 		// A header-less line only: a record's message is prose.
