@@ -42,7 +42,9 @@ import (
 //     assert, glog, shell kill messages, ROCm, Ascend, UCX) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
 //     dumps and frames, "what():", "Exception raised from", "frame #N:",
-//     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
+//     torch's CUDA epilogue, a compiler's source excerpt and caret lines,
+//     a Rust panic's message line, its indented further lines, its
+//     "note:" and its backtrace).
 //     The soft native lines (CUDA, HIP/ROCclr, ACL and CANN codes,
 //     compiler and linker diagnostics) are also what an exception message
 //     quotes: inside the open traceback of an sglang record, not after a
@@ -82,7 +84,9 @@ import (
 // lines at column 0, is a strict exception line (a qualified class name
 // whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
 // or Timeout, or is a known builtin such as StopIteration, then ": msg" or
-// the end of the line; never "...Warning:") gets a one-link Bare
+// the end of the line; never "...Warning:"), as printed or quoted in
+// backticks or as a list item ("`ValueError: x`", "- ImportError: x"),
+// gets a one-link Bare
 // Traceback from the first such line. So does a header-less entry whose
 // line holds one glued behind its frame's source line, as a paste that
 // lost its newlines prints them ("raise RuntimeError( RuntimeError: ...";
@@ -181,6 +185,8 @@ type pending struct {
 	// it, which after most entries none does.
 	nccl     int8
 	ncclLazy bool
+	// panic follows the lines of a Rust panic (panicNone...).
+	panic int8
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -478,6 +484,9 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+		if p.native == NativeRustPanic {
+			p.panic, _ = panicState(c.s)
+		}
 	default:
 		a.begin(l, c.s, c.prefix, kindRaw)
 	}
@@ -661,6 +670,16 @@ func (a *Assembler) continues(c *classified) bool {
 		}
 		if p.native == NativeCompiler {
 			return compilerContinues(p.msg, s, afterBlank, p.lines)
+		}
+		if p.native == NativeRustPanic {
+			if c.native {
+				return false
+			}
+			st, ok := panicNext(p.panic, s, afterBlank)
+			if ok {
+				p.panic = st // the line is taken
+			}
+			return ok
 		}
 		return nativeContinues(p.native, s, afterBlank)
 	}

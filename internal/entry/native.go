@@ -75,6 +75,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 		if strings.HasPrefix(s, "terminate called ") {
 			return native{kind: NativeTerminate, level: LevelFatal}, true
 		}
+		if _, ok := panicState(s); ok {
+			return native{kind: NativeRustPanic, level: LevelFatal}, true
+		}
 	case 'M':
 		if strings.HasPrefix(s, "Memory access fault by GPU node-") {
 			return native{kind: NativeROCm, level: LevelFatal}, true
