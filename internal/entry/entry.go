@@ -140,6 +140,16 @@ func (t *Traceback) Outermost() *Exception {
 	return &t.Links[len(t.Links)-1]
 }
 
+// Unfinished reports whether the chain stops before its last section's
+// exception line: the process was killed while it wrote the traceback, or
+// the output or a paste was cut. Its frames still say where it was
+// (the last frame line may itself be cut: its file is kept). False for
+// a nil Traceback and for a bare one.
+func (t *Traceback) Unfinished() bool {
+	o := t.Outermost()
+	return o != nil && !t.Bare && o.Type == "" && len(o.Frames) > 0
+}
+
 // AppendTypes appends the type of every link, root cause first; nothing
 // for a nil Traceback. The matcher ranks hits by them.
 func (t *Traceback) AppendTypes(dst []string) []string {
