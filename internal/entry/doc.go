@@ -18,9 +18,11 @@
 // normalised (Entry.Level), the native shape (Entry.Native), the parsed
 // exception chain (Entry.Traceback, ParseTraceback), marked Bare for an
 // exception line printed without a traceback (also when quoted in
-// backticks or as a list item), and the wrapper text removed
-// (Entry.Prefix). It decides no policy: which entries are failures is the
-// consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
+// backticks or as a list item), the wrapper text removed
+// (Entry.Prefix), and the time: its own, or for an undated entry its
+// stream's last known one (Entry.TimeInherited), a year or date missing
+// from a timestamp taken from its neighbours. It decides no policy: which
+// entries are failures is the consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
 // supplies time and decides when an idle stream is flushed.
 //
 // With Options.Reuse an Assembler allocates nothing for a line: it copies

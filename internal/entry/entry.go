@@ -23,9 +23,19 @@ type Entry struct {
 	LastOffset  int64 // Offset of the last line
 	Lines       int   // number of physical lines that went into the entry
 
-	Format Format    // which header family started the entry
-	Time   time.Time // the header's timestamp; zero when the entry has none
-	Ranks  Ranks     // rank tokens of the header prefix
+	Format Format // which header family started the entry
+	// Time is the header's timestamp. An entry without one inherits its
+	// stream's last known time (the last timestamp read), with
+	// TimeInherited set; zero when no line of the stream had a timestamp
+	// yet. A timestamp without a year
+	// (glog, c10d, vLLM) or a date (legacy sglang) takes them from the
+	// stream's last known time, nearest to it (a December line next to a
+	// January one stays in December), else from Line.Time or
+	// Options.Reference.
+	Time time.Time
+	// TimeInherited says Time is the stream's, not the entry's own.
+	TimeInherited bool
+	Ranks         Ranks // rank tokens of the header prefix
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",
 	// "FATAL"): the level word of the header that started the entry (WARN,
