@@ -42,7 +42,9 @@ import (
 //     assert, glog, shell kill messages, ROCm, Ascend, UCX) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
 //     dumps and frames, "what():", "Exception raised from", "frame #N:",
-//     torch's CUDA epilogue, a compiler's source excerpt and caret lines).
+//     torch's CUDA epilogue, a compiler's source excerpt and caret lines,
+//     a Rust panic's message line, its indented further lines, its
+//     "note:" and its backtrace).
 //     The soft native lines (CUDA, HIP/ROCclr, ACL and CANN codes,
 //     compiler and linker diagnostics) are also what an exception message
 //     quotes: inside the open traceback of an sglang record, not after a
@@ -82,7 +84,9 @@ import (
 // lines at column 0, is a strict exception line (a qualified class name
 // whose last part ends in Error, Exception, Exit, Interrupt, Fault, Failure
 // or Timeout, or is a known builtin such as StopIteration, then ": msg" or
-// the end of the line; never "...Warning:") gets a one-link Bare
+// the end of the line; never "...Warning:"), as printed or quoted in
+// backticks or as a list item ("`ValueError: x`", "- ImportError: x"),
+// gets a one-link Bare
 // Traceback from the first such line. So does a header-less entry whose
 // line holds one glued behind its frame's source line, as a paste that
 // lost its newlines prints them ("raise RuntimeError( RuntimeError: ...";
@@ -110,6 +114,17 @@ import (
 // stream, after Flush) form a blank entry (empty Text) so that every line is
 // accounted for.
 //
+// Time: an entry whose lines carry no timestamp (a shell's "Killed", a
+// header-less line, most native lines) inherits the stream's last known
+// time, the time of the last entry that had one, and says so
+// (Entry.TimeInherited); before the stream's first timestamp it has none.
+// A timestamp without a year (glog, c10d, diffusion, vLLM) or without a
+// date (legacy sglang) takes them from that last known time, choosing the
+// year or day that puts it nearest (so December 31 then January 1 turns
+// the year, and a line in January after a December one was printed late);
+// before the first, from Line.Time, else Options.Reference, and then never
+// later than a day after it.
+//
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
 // none. Push allocates only to build a completed entry's multi-line Text and
 // Raw or its Traceback, and when it learns a prefix: with or without a
@@ -128,6 +143,10 @@ type Assembler struct {
 	// kept holds the pending entry's lines: outside pending, so that
 	// starting an entry does not copy it.
 	kept lineBuf
+	// known is the stream's last known log time: an entry without a time
+	// of its own inherits it, and a timestamp without a year or a date
+	// takes them from it.
+	known time.Time
 }
 
 // entryKind is what opened the pending entry.
@@ -152,11 +171,13 @@ type pending struct {
 
 	format Format
 	time   time.Time
-	ranks  Ranks
-	level  string
-	msg    string
-	prefix string
-	native string
+	// inherited: time is the stream's last known time, not the entry's own.
+	inherited bool
+	ranks     Ranks
+	level     string
+	msg       string
+	prefix    string
+	native    string
 
 	greedy    bool // an sglang header: every header-less line continues it
 	colon     bool // the last kept line ends in ":", announcing what follows
@@ -181,6 +202,8 @@ type pending struct {
 	// it, which after most entries none does.
 	nccl     int8
 	ncclLazy bool
+	// panic follows the lines of a Rust panic (panicNone...).
+	panic int8
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -209,6 +232,9 @@ type classified struct {
 	// header of its own. Such a line is a record of the wrapping logger:
 	// it starts an entry unless it continues an open traceback.
 	prefixed bool
+	// near is the stream's time at this line (Assembler.near), or zero
+	// when no line of the stream had one yet.
+	near time.Time
 }
 
 // NewAssembler returns an Assembler with o's bounds (zero fields take their
@@ -251,10 +277,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	a.lines++
 	a.spacing.line()
-	ref := l.Time
-	if ref.IsZero() {
-		ref = a.opt.Reference
-	}
+	ref, near := a.reference(l.Time)
 	learned := 0
 	if a.learner.learned() {
 		learned = a.learner.match(full)
@@ -265,6 +288,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	// Push's own, reused: clearing a classified for every line cost more
 	// than the fields classify sets.
 	c := &a.cls
+	c.near = near
 	if learned == 0 {
 		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
@@ -471,19 +495,55 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 	return header{}, false
 }
 
+// reference returns the time a line read at lt is read against: the
+// stream's last known time (near, also returned) when a line of the
+// stream had one, else lt, else Options.Reference. A timestamp that lacks
+// its year or date takes them from it.
+//
+// The last known time is not advanced by the read time elapsed since: a
+// log's own times have its resolution (whole seconds, mostly), and an
+// undated line dated a few milliseconds after the record before it would
+// be later than the next record of the same second.
+func (a *Assembler) reference(lt time.Time) (ref, near time.Time) {
+	if !a.known.IsZero() {
+		return a.known, a.known
+	}
+	if lt.IsZero() {
+		return a.opt.Reference, time.Time{}
+	}
+	return lt, time.Time{}
+}
+
 // open starts a new pending entry with the classified line c.
 func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p := &a.cur
+	partial := int8(0)
 	switch {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
 		p.greedy = c.sglang
+		partial = c.h.partial
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+		if p.native == NativeRustPanic {
+			p.panic, _ = panicState(c.s)
+		}
+		partial = c.n.partial
 	default:
 		a.begin(l, c.s, c.prefix, kindRaw)
+	}
+	switch {
+	case !p.time.IsZero():
+		if partial != 0 && !c.near.IsZero() {
+			// A glog line's year, a legacy record's date: its
+			// neighbours', not the reader's.
+			p.time = nearest(p.time, partial, c.near, a.opt.Location)
+		}
+		a.known = p.time
+	case !c.near.IsZero():
+		p.time, p.inherited = c.near, true
 	}
 	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
 	p.colon = endsWithColon(c.s)
@@ -526,7 +586,9 @@ func inert(s string) bool {
 	// in lower case may be a frame's source line with the exception line
 	// glued behind it (parseGluedException).
 	if !isUpper(c) {
-		return !(c >= 'a' && c <= 'z' || c == '_')
+		// An exception line quoted in backticks or as a list item
+		// (unquoteException) opens with its quote or bullet.
+		return !(c >= 'a' && c <= 'z' || c == '_' || c == '`' || c == '-' || c == '*' || c == '+' || c == 0xE2)
 	}
 	i := firstSpace(s)
 	return i > 0 && s[i-1] != ':'
@@ -570,12 +632,10 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	}
 	prefix := p.prefix + full[:len(full)-len(rest)]
 	l := Line{Source: p.source, Stream: p.stream, Offset: p.first, Time: p.firstTime}
-	ref := l.Time
-	if ref.IsZero() {
-		ref = a.opt.Reference
-	}
+	ref, near := a.reference(l.Time)
 	cut, lines := p.firstCut, a.lines
 	var c classified
+	c.near = near
 	a.classify(&c, rest, full, prefix, true, ref)
 	a.lines = firstN // open records the entry's first line number
 	a.open(&l, &c, cut)
@@ -664,6 +724,16 @@ func (a *Assembler) continues(c *classified) bool {
 		if p.native == NativeCompiler {
 			return compilerContinues(p.msg, s, afterBlank, p.lines)
 		}
+		if p.native == NativeRustPanic {
+			if c.native {
+				return false
+			}
+			st, ok := panicNext(p.panic, s, afterBlank)
+			if ok {
+				p.panic = st // the line is taken
+			}
+			return ok
+		}
 		return nativeContinues(p.native, s, afterBlank)
 	}
 	if c.header || isWarningLine(s) {
@@ -712,7 +782,7 @@ func (a *Assembler) continues(c *classified) bool {
 		if isFrameLine(s) {
 			return false
 		}
-		_, _, exc := parseBareException(s)
+		_, _, exc := parseExceptionAnyQuote(s)
 		return !exc
 	}
 	if bare || isFrameLine(s) {
@@ -723,11 +793,17 @@ func (a *Assembler) continues(c *classified) bool {
 	}
 	if p.colon {
 		// "Failed to load the model:" announcing the exception line.
-		if _, _, ok := parseBareException(s); ok {
+		if _, _, ok := parseExceptionAnyQuote(s); ok {
 			return true
 		}
 	}
-	return isIndented(s)
+	if isIndented(s) {
+		// An indented list item holding an exception line is one as
+		// much as the line unquoted is.
+		_, _, quoted := unquoteException(s)
+		return !quoted
+	}
+	return false
 }
 
 // tracebackContinues applies the traceback rules to a non-blank line.
@@ -802,7 +878,7 @@ func (a *Assembler) noteBare(s string) {
 	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
 		return
 	}
-	if typ, msg, ok := parseBareException(s); ok {
+	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
 		p.bareType, p.bareMsg = typ, msg
 	} else if p.kind == kindRaw {
 		// A header-less line only: a record's message is prose.
@@ -860,6 +936,7 @@ func (a *Assembler) emit() {
 	e.Source, e.Stream = p.source, p.stream
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
 	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
+	e.TimeInherited = p.inherited
 	e.Prefix, e.Native = p.prefix, p.native
 	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
 	e.Traceback = nil

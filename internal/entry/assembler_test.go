@@ -429,26 +429,24 @@ func TestAssemblerFlushAndPending(t *testing.T) {
 }
 
 func TestAssemblerReferenceTime(t *testing.T) {
+	// Each line the first of its stream: no neighbour's time, so the
+	// line's own time or the reference supplies what the header lacks.
 	loc := time.FixedZone("UTC+8", 8*3600)
 	lineTime := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC) // 11:00 in UTC+8
 	ref := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)      // 08:00 in UTC+8
-	a := NewAssembler(Options{Location: loc, Reference: ref})
-	var es []Entry
-	es = append(es, a.Push(Line{Text: "[10:59:00 TP0] line time wins", Time: lineTime, Offset: 1})...)
-	es = append(es, a.Push(Line{Text: "[09:30:00] later than the reference: the day before", Offset: 2})...)
-	es = append(es, a.Push(Line{Text: "[12-31 23:00:00] diffusion, December read in January", Offset: 3})...)
-	es = append(es, a.Flush()...)
-	want := []time.Time{
-		time.Date(2026, 1, 2, 10, 59, 0, 0, loc),
-		time.Date(2019, 12, 31, 9, 30, 0, 0, loc),
-		time.Date(2019, 12, 31, 23, 0, 0, 0, loc),
+	tests := []struct {
+		l    Line
+		want time.Time
+	}{
+		{Line{Text: "[10:59:00 TP0] line time wins", Time: lineTime, Offset: 1}, time.Date(2026, 1, 2, 10, 59, 0, 0, loc)},
+		{Line{Text: "[09:30:00] later than the reference: the day before", Offset: 1}, time.Date(2019, 12, 31, 9, 30, 0, 0, loc)},
+		{Line{Text: "[12-31 23:00:00] diffusion, December read in January", Offset: 1}, time.Date(2019, 12, 31, 23, 0, 0, 0, loc)},
 	}
-	if len(es) != len(want) {
-		t.Fatalf("got %d entries", len(es))
-	}
-	for i, e := range es {
-		if !e.Time.Equal(want[i]) {
-			t.Errorf("%s: %v, want %v", e.Message, e.Time, want[i])
+	for _, tt := range tests {
+		a := NewAssembler(Options{Location: loc, Reference: ref})
+		es := append(a.Push(tt.l), a.Flush()...)
+		if len(es) != 1 || !es[0].Time.Equal(tt.want) || es[0].TimeInherited {
+			t.Errorf("%s: %+v, want one entry at %v", tt.l.Text, es, tt.want)
 		}
 	}
 }

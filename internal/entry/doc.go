@@ -10,16 +10,19 @@
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time
 // formats) and the native shapes of SGLANG-LOGS.md (faulthandler,
 // terminate, c10d, glog, NCCL, CUDA asserts, C and C++ assertion lines,
-// shell signal messages, UCX's log lines with or without their time and
+// Rust panics with their message (ParsePanic), shell signal messages, UCX's log lines with or without their time and
 // process, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
 // linker error lines printed outside Python), joins continuation
 // lines, tracebacks and NCCL's multi-line error messages (up to the line
 // after "Last error:") into one bounded entry, and fills in the facts a consumer decides on: the header's level
 // normalised (Entry.Level), the native shape (Entry.Native), the parsed
 // exception chain (Entry.Traceback, ParseTraceback), marked Bare for an
-// exception line printed without a traceback, and the wrapper text removed
-// (Entry.Prefix). It decides no policy: which entries are failures is the
-// consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
+// exception line printed without a traceback (also when quoted in
+// backticks or as a list item), the wrapper text removed
+// (Entry.Prefix), and the time: its own, or for an undated entry its
+// stream's last known one (Entry.TimeInherited), a year or date missing
+// from a timestamp taken from its neighbours. It decides no policy: which
+// entries are failures is the consumer's call. It is pure: no I/O, no goroutines, no clock; the caller
 // supplies time and decides when an idle stream is flushed.
 //
 // With Options.Reuse an Assembler allocates nothing for a line: it copies

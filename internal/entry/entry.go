@@ -23,9 +23,19 @@ type Entry struct {
 	LastOffset  int64 // Offset of the last line
 	Lines       int   // number of physical lines that went into the entry
 
-	Format Format    // which header family started the entry
-	Time   time.Time // the header's timestamp; zero when the entry has none
-	Ranks  Ranks     // rank tokens of the header prefix
+	Format Format // which header family started the entry
+	// Time is the header's timestamp. An entry without one inherits its
+	// stream's last known time (the last timestamp read), with
+	// TimeInherited set; zero when no line of the stream had a timestamp
+	// yet. A timestamp without a year
+	// (glog, c10d, vLLM) or a date (legacy sglang) takes them from the
+	// stream's last known time, nearest to it (a December line next to a
+	// January one stays in December), else from Line.Time or
+	// Options.Reference.
+	Time time.Time
+	// TimeInherited says Time is the stream's, not the entry's own.
+	TimeInherited bool
+	Ranks         Ranks // rank tokens of the header prefix
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",
 	// "FATAL"): the level word of the header that started the entry (WARN,
@@ -138,6 +148,16 @@ func (t *Traceback) Outermost() *Exception {
 		return nil
 	}
 	return &t.Links[len(t.Links)-1]
+}
+
+// Unfinished reports whether the chain stops before its last section's
+// exception line: the process was killed while it wrote the traceback, or
+// the output or a paste was cut. Its frames still say where it was
+// (the last frame line may itself be cut: its file is kept). False for
+// a nil Traceback and for a bare one.
+func (t *Traceback) Unfinished() bool {
+	o := t.Outermost()
+	return o != nil && !t.Bare && o.Type == "" && len(o.Frames) > 0
 }
 
 // AppendTypes appends the type of every link, root cause first; nothing

@@ -110,3 +110,75 @@ func endsCodeFragment(c byte) bool {
 	}
 	return false
 }
+
+// maxQuoteIndent bounds the indentation in front of a list item's bullet.
+const maxQuoteIndent = 8
+
+// unquoteException returns the exception line inside a line that quotes
+// it the way chat tools, issue pastes and some wrappers re-log one: in
+// backticks ("`RuntimeError: x`", the closing backtick optional, since a
+// code span may run over several lines) or as a list item ("- ImportError:
+// x", "  * ValueError: x", "+ ...", "• ..."), after at most
+// maxQuoteIndent spaces or tabs. The exception line must be strict
+// (parseBareException); a message that quotes code in backticks keeps
+// them. ok is false for every other line, a plain exception line
+// included.
+func unquoteException(s string) (typ, msg string, ok bool) {
+	i := 0
+	for i < len(s) && i <= maxQuoteIndent && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) {
+		return "", "", false
+	}
+	r := s[i:]
+	switch r[0] {
+	case '`':
+		r = r[1:]
+		if strings.HasPrefix(r, "`") {
+			return "", "", false // a code fence or an empty span
+		}
+		if len(r) > 1 && r[len(r)-1] == '`' {
+			r = r[:len(r)-1]
+		}
+	case '-', '*', '+':
+		if len(r) < 2 || r[1] != ' ' {
+			return "", "", false
+		}
+		r = r[2:]
+	case 0xE2: // "•", U+2022
+		b, ok := strings.CutPrefix(r, "• ")
+		if !ok {
+			return "", "", false
+		}
+		r = b
+	default:
+		return "", "", false
+	}
+	return parseBareException(r)
+}
+
+// maybeQuoted reports, on its first bytes alone, whether s may be a line
+// unquoteException reads: cheap enough for every line.
+func maybeQuoted(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case '`', '-', '*', '+', 0xE2, ' ', '\t':
+		return true
+	}
+	return false
+}
+
+// parseExceptionAnyQuote is parseBareException, then unquoteException:
+// an exception line as printed or as quoted.
+func parseExceptionAnyQuote(s string) (typ, msg string, ok bool) {
+	if typ, msg, ok = parseBareException(s); ok {
+		return typ, msg, true
+	}
+	if maybeQuoted(s) {
+		return unquoteException(s)
+	}
+	return "", "", false
+}

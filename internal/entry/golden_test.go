@@ -27,6 +27,7 @@ type goldenEntry struct {
 	Native    string   `json:"native,omitempty"`
 	Level     string   `json:"level,omitempty"`
 	Time      string   `json:"time,omitempty"`
+	Inherited bool     `json:"timeInherited,omitempty"`
 	Ranks     string   `json:"ranks,omitempty"`
 	Prefix    string   `json:"prefix,omitempty"`
 	Message   string   `json:"message,omitempty"`
@@ -52,6 +53,7 @@ func toGolden(e Entry) goldenEntry {
 	}
 	if !e.Time.IsZero() {
 		g.Time = e.Time.Format(time.RFC3339Nano)
+		g.Inherited = e.TimeInherited
 	}
 	if e.Traceback != nil {
 		g.Traceback, g.Bare = true, e.Traceback.Bare

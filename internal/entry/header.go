@@ -13,7 +13,18 @@ type header struct {
 	ranks  Ranks
 	level  string
 	msg    string // the line after the header
+	// partial says what the header's timestamp lacks (timeNoYear,
+	// timeNoDate); 0 when it is whole or absent.
+	partial int8
 }
+
+// What a timestamp lacks, which its reader took from a reference time: the
+// assembler then takes it from the stream's neighbouring times instead
+// (see Assembler, time).
+const (
+	timeNoYear int8 = 1 + iota // glog, c10d, diffusion, vLLM: month and day, no year
+	timeNoDate                 // legacy sglang: the time of day alone
+)
 
 // clock is a parsed wall-clock reading before a date is attached.
 type clock struct {
@@ -265,7 +276,7 @@ func parseLegacy(s string, loc *time.Location, ref time.Time) (header, bool) {
 		return header{}, false
 	}
 	c := clock{hour: atoi(s[0:2]), min: atoi(s[3:5]), sec: atoi(s[6:8])}
-	return header{format: FormatLegacy, time: c.onDay(ref, loc), ranks: ranks, msg: msg}, true
+	return header{format: FormatLegacy, time: c.onDay(ref, loc), ranks: ranks, msg: msg, partial: timeNoDate}, true
 }
 
 // parseDiffusion matches "MM-DD HH:MM:SS<prefix>] msg" (multimodal_gen).
@@ -283,7 +294,7 @@ func parseDiffusion(s string, loc *time.Location, ref time.Time) (header, bool) 
 		return header{}, false
 	}
 	c := clock{month: atoi(s[0:2]), day: atoi(s[3:5]), hour: atoi(s[6:8]), min: atoi(s[9:11]), sec: atoi(s[12:14])}
-	return header{format: FormatDiffusion, time: c.inYear(ref, loc), ranks: ranks, msg: msg}, true
+	return header{format: FormatDiffusion, time: c.inYear(ref, loc), ranks: ranks, msg: msg, partial: timeNoYear}, true
 }
 
 // routerLoggers are the prefixes of the sglang router's loggers: its Python
@@ -422,7 +433,7 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 	if i < len(r) && r[i] != ' ' {
 		return header{}, false
 	}
-	return header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " ")}, true
+	return header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}, true
 }
 
 // levelWords are the level names the header families print.
@@ -714,6 +725,40 @@ func (c clock) onDay(ref time.Time, loc *time.Location) time.Time {
 	}
 	return t
 }
+
+// nearest returns the reading of t that lacks what partial says (its year,
+// or its date) with that part taken so that it lies nearest to near, a
+// neighbouring line's time: one year or one day before, at or after near's.
+// A December line next to a January one stays in December, and a line
+// just after midnight next to one just before it is on the next day.
+func nearest(t time.Time, partial int8, near time.Time, loc *time.Location) time.Time {
+	if t.IsZero() || near.IsZero() || partial == 0 {
+		return t
+	}
+	t, n := t.In(loc), near.In(loc)
+	best, bestD := t, time.Duration(-1)
+	for k := -1; k <= 1; k++ {
+		var c time.Time
+		if partial == timeNoYear {
+			if t.Month() == time.February && t.Day() == 29 && !isLeap(n.Year()+k) {
+				continue
+			}
+			c = time.Date(n.Year()+k, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+		} else {
+			c = time.Date(n.Year(), n.Month(), n.Day()+k, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+		}
+		d := c.Sub(n)
+		if d < 0 {
+			d = -d
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
 // inYear attaches ref's year to a month-day reading. A result more than a
 // day after ref belongs to the year before (December logs read in January).

@@ -34,6 +34,8 @@ type native struct {
 	// traceback of an sglang record it stays a continuation line; only
 	// elsewhere does it start an entry of its own.
 	soft bool
+	// partial says what its timestamp lacks (header.partial).
+	partial int8
 }
 
 // shellMessages are what a shell prints when its child dies by a signal.
@@ -74,6 +76,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	case 't':
 		if strings.HasPrefix(s, "terminate called ") {
 			return native{kind: NativeTerminate, level: LevelFatal}, true
+		}
+		if _, ok := panicState(s); ok {
+			return native{kind: NativeRustPanic, level: LevelFatal}, true
 		}
 	case 'M':
 		if strings.HasPrefix(s, "Memory access fault by GPU node-") {
@@ -248,7 +253,11 @@ func parseC10d(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if !isSourceRef(r, ']') {
 		return native{}, false
 	}
-	return native{kind: NativeC10d, level: lvl, time: t}, true
+	n := native{kind: NativeC10d, level: lvl, time: t}
+	if !t.IsZero() {
+		n.partial = timeNoYear
+	}
+	return n, true
 }
 
 // isSourceRef matches " file.cpp:123" followed by end.
@@ -290,7 +299,7 @@ func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if k == 0 || !isSourceRef(r[k:], ']') {
 		return native{}, false
 	}
-	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc)}, true
+	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear}, true
 }
 
 func glogLevel(c byte) string {

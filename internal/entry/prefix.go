@@ -199,7 +199,7 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 	if s == "" || s[0] == ' ' || s[0] == '\t' {
 		return 0 // an indented line continues something
 	}
-	if _, _, ok := parseBareException(s); ok {
+	if _, _, ok := parseExceptionAnyQuote(s); ok {
 		return 0 // an exception line whose message holds numbers
 	}
 	end := min(len(s)-1, maxLinePrefix)

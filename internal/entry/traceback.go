@@ -46,6 +46,11 @@ func ParseTraceback(lines []string) *Traceback {
 	for _, l := range lines {
 		p.line(l)
 	}
+	if p.partial != nil {
+		// The last line is a frame line cut while it was written: where
+		// the program was when its output stopped.
+		p.addFrame(*p.partial)
+	}
 	if len(p.links) == 0 {
 		return nil
 	}
@@ -70,6 +75,9 @@ type tbParser struct {
 	member       int
 	memberFrame  bool    // the previous member line was a frame line
 	memberFrames []Frame // frames of the member section being read, innermost last
+	// partial is the frame of a frame line cut in the middle, when it is
+	// the last line read inside a section; nil otherwise.
+	partial *Frame
 }
 
 // Member-box reading states of tbParser.member.
@@ -98,6 +106,7 @@ func (p *tbParser) line(s string) {
 	}
 	wasFrame := p.lastFrame
 	p.lastFrame = false
+	p.partial = nil
 	if p.group == groupLearn {
 		// The box margin is the indentation of the first "|" line: a group
 		// that starts mid-line ("hit an exception:   + Exception Group ...")
@@ -148,6 +157,12 @@ func (p *tbParser) line(s string) {
 		p.addFrame(f)
 		p.lastFrame = true
 		return
+	}
+	if p.state == tbFrames && t != s {
+		if f, ok := parsePartialFrame(t); ok {
+			p.partial = &f
+			return
+		}
 	}
 	if p.state == tbFrames && t == s && isExceptionLine(s, wasFrame) {
 		l := &p.links[p.cur]
@@ -375,6 +390,44 @@ func parseFrame(t string) (Frame, bool) {
 	default:
 		return Frame{}, false
 	}
+	return f, true
+}
+
+// parsePartialFrame reads a frame line cut while it was written (the
+// process killed, the output or the paste cut), `File "path", li`: the
+// path must be whole, and what follows it a start of `, line N, in
+// func`. The line number is kept only when the comma after it shows it
+// whole; the function never is.
+func parsePartialFrame(t string) (Frame, bool) {
+	r, ok := strings.CutPrefix(t, `File "`)
+	if !ok {
+		return Frame{}, false
+	}
+	q := strings.IndexByte(r, '"')
+	if q <= 0 {
+		return Frame{}, false
+	}
+	f := Frame{File: r[:q]}
+	r = r[q+1:]
+	const mid = ", line "
+	if len(r) <= len(mid) {
+		return f, strings.HasPrefix(mid, r)
+	}
+	if !strings.HasPrefix(r, mid) {
+		return Frame{}, false
+	}
+	r = r[len(mid):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == len(r) {
+		return f, true // the number may be cut too
+	}
+	if j == 0 || !strings.HasPrefix(", in ", r[j:]) && !strings.HasPrefix(r[j:], ", in ") {
+		return Frame{}, false
+	}
+	f.Line = atoi(r[:j])
 	return f, true
 }
 

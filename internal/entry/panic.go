@@ -1,0 +1,200 @@
+package entry
+
+import "strings"
+
+// NativeRustPanic is the Native shape of a Rust panic, as the sglang router
+// and model gateway (and any Rust extension) print it on stderr: "thread
+// 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:"
+// with the message on the lines after it (Rust 1.73 on; 1.90 puts the
+// thread id after the name), or the older one-line "thread 'main' panicked
+// at 'message', src/main.rs:10:5"; then "note: run with `RUST_BACKTRACE=1`
+// ..." or a "stack backtrace:" and its frames. Its level is FATAL: a panic
+// unwinds the thread, and the router's main thread or a worker it needs is
+// gone. ParsePanic reads the message back from the entry's text.
+const NativeRustPanic = "rust-panic"
+
+// Panic is what ParsePanic reads from a Rust panic's lines.
+type Panic struct {
+	Thread   string // the thread's name as printed ("main", "<unnamed>")
+	Location string // "src/main.rs:10:5"
+	Message  string // the panic message, its lines joined by "\n"
+}
+
+// The states of a Rust panic entry (pending.panic): what its next line may be.
+const (
+	panicNone    int8 = iota
+	panicMessage      // after "panicked at <location>:": the message's first line
+	panicMore         // after the message's first line: indented message lines, the note, the backtrace
+	panicQuote        // inside the older form's quoted message, left open by a newline in it
+	panicAfter        // after the message: only the note and the backtrace
+)
+
+// maxPanicName bounds a thread name and a location.
+const maxPanicName = 256
+
+// panicHead reads a panic's first line: the thread, and what follows
+// "panicked at ". ok is false for every other line.
+func panicHead(s string) (thread, rest string, ok bool) {
+	r, ok := strings.CutPrefix(s, "thread '")
+	if !ok {
+		return "", "", false
+	}
+	q := strings.IndexByte(r, '\'')
+	if q < 0 || q > maxPanicName {
+		return "", "", false
+	}
+	thread, r = r[:q], r[q+1:]
+	if strings.HasPrefix(r, " (") {
+		// Rust 1.90 on: the thread's id, "thread 'main' (12345) panicked".
+		k := 2
+		for k < len(r) && isDigit(r[k]) {
+			k++
+		}
+		if k == 2 || k >= len(r) || r[k] != ')' {
+			return "", "", false
+		}
+		r = r[k+1:]
+	}
+	rest, ok = strings.CutPrefix(r, " panicked at ")
+	return thread, rest, ok
+}
+
+// isRustLocation matches "path:line:col", the path without spaces.
+func isRustLocation(s string) bool {
+	if s == "" || len(s) > maxPanicName || strings.IndexByte(s, ' ') >= 0 {
+		return false
+	}
+	c2 := strings.LastIndexByte(s, ':')
+	if c2 <= 0 || !isDigits(s[c2+1:]) {
+		return false
+	}
+	c1 := strings.LastIndexByte(s[:c2], ':')
+	return c1 > 0 && isDigits(s[c1+1:c2])
+}
+
+// panicState returns the state after a panic's first line s, and whether s
+// is one: panicMessage for "... panicked at <location>:", panicAfter for
+// the older form closed on its line, panicQuote for the older form whose
+// quoted message goes on.
+func panicState(s string) (int8, bool) {
+	_, r, ok := panicHead(s)
+	if !ok {
+		return panicNone, false
+	}
+	if loc, ok := strings.CutSuffix(r, ":"); ok && isRustLocation(loc) {
+		return panicMessage, true
+	}
+	if !strings.HasPrefix(r, "'") {
+		return panicNone, false
+	}
+	if closesPanicQuote(r[1:]) {
+		return panicAfter, true
+	}
+	return panicQuote, true
+}
+
+// closesPanicQuote reports whether s ends the older form's quoted message:
+// "', <location>" at its end.
+func closesPanicQuote(s string) bool {
+	i := strings.LastIndex(s, "', ")
+	return i >= 0 && isRustLocation(s[i+3:])
+}
+
+// isPanicNote matches the lines Rust prints after a panic's message: the
+// backtrace hint ("note: run with `RUST_BACKTRACE=1` ...", "note: Some
+// details are omitted, ...") and the backtrace's title.
+func isPanicNote(s string) bool {
+	return strings.HasPrefix(s, "note: ") || s == "stack backtrace:"
+}
+
+// panicNext returns whether the non-blank line s continues a panic in
+// state st, and the state after it.
+func panicNext(st int8, s string, afterBlank bool) (int8, bool) {
+	if afterBlank {
+		return st, false
+	}
+	switch {
+	case st == panicQuote:
+		if closesPanicQuote(s) {
+			return panicAfter, true
+		}
+		return panicQuote, true
+	case isPanicNote(s):
+		return panicAfter, true
+	case st == panicMessage:
+		if isTracebackLine(s) || isFrameLine(s) {
+			return st, false
+		}
+		return panicMore, true
+	case st == panicMore || st == panicAfter:
+		// Indented: a message's further lines ("  left: 1"), or a
+		// backtrace's frames ("   0: rust_begin_unwind", "at
+		// /rustc/...").
+		return st, isIndented(s)
+	}
+	return st, false
+}
+
+// ParsePanic reads a Rust panic from an entry's text (Entry.Text of a
+// NativeRustPanic entry): its thread, location and message. The message is
+// the quoted one of the older form, or the lines between the first line and
+// the note or backtrace, joined by "\n". ok is false when text does not
+// open with a panic's first line.
+func ParsePanic(text string) (Panic, bool) {
+	first, rest, _ := strings.Cut(text, "\n")
+	thread, r, ok := panicHead(first)
+	if !ok {
+		return Panic{}, false
+	}
+	p := Panic{Thread: thread}
+	if loc, ok := strings.CutSuffix(r, ":"); ok && isRustLocation(loc) {
+		p.Location = loc
+		var msg []string
+		for rest != "" {
+			var l string
+			l, rest, _ = strings.Cut(rest, "\n")
+			if isPanicNote(l) || isBlank(l) {
+				break
+			}
+			msg = append(msg, l)
+		}
+		p.Message = strings.Join(msg, "\n")
+		return p, true
+	}
+	m, ok := strings.CutPrefix(r, "'")
+	if !ok {
+		return Panic{}, false
+	}
+	// The older form: the message runs to "', <location>", maybe over
+	// several lines.
+	if rest != "" {
+		m += "\n" + rest
+	}
+	end := -1
+	for i := 0; i < len(m); {
+		j := strings.Index(m[i:], "', ")
+		if j < 0 {
+			break
+		}
+		k := i + j
+		loc := m[k+3:]
+		if n := strings.IndexByte(loc, '\n'); n >= 0 {
+			loc = loc[:n]
+		}
+		if isRustLocation(loc) {
+			end, p.Location = k, loc
+			break
+		}
+		i = k + 3
+	}
+	if end < 0 {
+		// Cut before its location: the message as far as it goes.
+		if i := strings.Index(m, "\nnote: "); i >= 0 {
+			m = m[:i]
+		}
+		p.Message = m
+		return p, true
+	}
+	p.Message = m[:end]
+	return p, true
+}

@@ -1,0 +1,135 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParsePanic(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want *Panic // nil: no panic
+	}{
+		{"current form", "thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:\ncalled `Option::unwrap()` on a `None` value\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+			&Panic{"tokio-runtime-worker", "src/routers/http/router.rs:123:45", "called `Option::unwrap()` on a `None` value"}},
+		{"thread id, absolute path", "thread 'main' (2741) panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/tokio-1.38.0/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.",
+			&Panic{"main", "/root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/tokio-1.38.0/src/runtime/blocking/shutdown.rs:51:21", "Cannot drop a runtime in a context where blocking is not allowed."}},
+		{"assertion over lines, then a backtrace", "thread '<unnamed>' panicked at src/tree.rs:88:9:\nassertion `left == right` failed\n  left: 3\n right: 4\nstack backtrace:\n   0: rust_begin_unwind",
+			&Panic{"<unnamed>", "src/tree.rs:88:9", "assertion `left == right` failed\n  left: 3\n right: 4"}},
+		{"older form", "thread 'main' panicked at 'index out of bounds: the len is 3 but the index is 7', src/main.rs:10:5",
+			&Panic{"main", "src/main.rs:10:5", "index out of bounds: the len is 3 but the index is 7"}},
+		{"older form over two lines", "thread 'main' panicked at 'failed to bind:\naddress in use', src/server.rs:40:14\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+			&Panic{"main", "src/server.rs:40:14", "failed to bind:\naddress in use"}},
+		{"older form cut", "thread 'main' panicked at 'failed to",
+			&Panic{"main", "", "failed to"}},
+		{"current form cut before its message", "thread 'main' panicked at src/main.rs:1:1:", &Panic{"main", "src/main.rs:1:1", ""}},
+
+		{"prose", "the thread 'main' panicked at src/main.rs:1:1:", nil},
+		{"no location", "thread 'main' panicked at something:", nil},
+		{"bad thread id", "thread 'main' (x) panicked at src/main.rs:1:1:", nil},
+		{"unclosed name", "thread 'main panicked at src/main.rs:1:1:", nil},
+	}
+	for _, tt := range tests {
+		got, ok := ParsePanic(tt.in)
+		if tt.want == nil {
+			if ok {
+				t.Errorf("%s: ParsePanic = %+v, want none", tt.name, got)
+			}
+			continue
+		}
+		if !ok || got != *tt.want {
+			t.Errorf("%s: ParsePanic = %+v, %v; want %+v", tt.name, got, ok, *tt.want)
+		}
+	}
+}
+
+func TestAssemblerRustPanic(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []view
+	}{
+		{"current form and note, then a router record",
+			"thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:\ncalled `Option::unwrap()` on a `None` value\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n2025-11-05T01:56:54.243403Z  INFO sglang_router_rs::server: shutting down",
+			[]view{
+				{Lines: "1-3", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:"},
+				{Lines: "4-4", Format: FormatDynamo, Msg: "shutting down"},
+			}},
+		{"older one-line form, then the note",
+			"thread 'main' panicked at 'index out of bounds', src/main.rs:10:5\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\nKilled",
+			[]view{
+				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at 'index out of bounds', src/main.rs:10:5"},
+				{Lines: "3-3", Format: FormatNative, Native: NativeShell, Msg: "Killed"},
+			}},
+		{"backtrace frames",
+			"thread 'main' panicked at src/main.rs:2:5:\nboom\nstack backtrace:\n   0: rust_begin_unwind\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5\n   1: main\nnote: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\nnext line",
+			[]view{
+				{Lines: "1-7", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at src/main.rs:2:5:"},
+				{Lines: "8-8", Msg: "next line"},
+			}},
+		{"a second unindented line after the message is another writer's",
+			"thread 'main' panicked at src/main.rs:2:5:\nboom\nLoading safetensors checkpoint shards: 100%",
+			[]view{
+				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at src/main.rs:2:5:"},
+				{Lines: "3-3", Msg: "Loading safetensors checkpoint shards: 100%"},
+			}},
+		{"blank line ends it", "thread 'main' panicked at src/main.rs:2:5:\n\nboom",
+			[]view{
+				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at src/main.rs:2:5:"},
+				{Lines: "3-3", Msg: "boom"},
+			}},
+		{"a Python traceback after it is its own", "thread '<unnamed>' panicked at src/lib.rs:5:9:\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\npyo3_runtime.PanicException: boom",
+			[]view{
+				{Lines: "1-1", Format: FormatNative, Native: NativeRustPanic, Msg: "thread '<unnamed>' panicked at src/lib.rs:5:9:"},
+				{Lines: "2-4", Msg: "Traceback (most recent call last):", Exc: "pyo3_runtime.PanicException: boom"},
+			}},
+	}
+	for _, tt := range tests {
+		es := assemble(t, Options{}, tt.in)
+		got := views(es)
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tt.name, d)
+		}
+		if es[0].Native == NativeRustPanic && es[0].Level != LevelFatal {
+			t.Errorf("%s: level %q, want FATAL", tt.name, es[0].Level)
+		}
+	}
+	// The message is read back from the entry.
+	es := assemble(t, Options{}, tests[0].in)
+	if p, ok := ParsePanic(es[0].Text); !ok || p.Message != "called `Option::unwrap()` on a `None` value" {
+		t.Errorf("ParsePanic(entry text) = %+v, %v", p, ok)
+	}
+}
+
+// FuzzParsePanic checks that a panic is read from its text: thread,
+// location and message are parts of it, and the first line is one the
+// assembler opens a panic entry with.
+func FuzzParsePanic(f *testing.F) {
+	for _, s := range []string{
+		"thread 'main' panicked at src/main.rs:1:1:\nboom\nnote: x",
+		"thread 'main' (12) panicked at 'a\nb', src/m.rs:1:2",
+		"thread 'x' panicked at 'y",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, ok := ParsePanic(s)
+		first, _, _ := strings.Cut(s, "\n")
+		_, head := panicState(first)
+		if ok && !head {
+			t.Fatalf("ParsePanic(%q) = %+v, but the assembler opens no panic with its first line", s, p)
+		}
+		if !ok {
+			return
+		}
+		if !strings.Contains(s, p.Thread) || !strings.Contains(s, p.Location) || !strings.Contains(s, p.Message) {
+			t.Fatalf("ParsePanic(%q) = %+v: not parts of the text", s, p)
+		}
+		if p.Location != "" && !isRustLocation(p.Location) {
+			t.Fatalf("ParsePanic(%q) location %q", s, p.Location)
+		}
+	})
+}
