@@ -69,6 +69,13 @@ type Diagnosis struct {
 	// Stack is the hung thread's top frames from the py-spy dump logged
 	// before a hang (see AnalyzeStream); nil otherwise.
 	Stack []string
+	// Fragment marks a failure the entry shows only in part: a traceback
+	// cut before its exception line, or an exception header ("Exception
+	// in thread ...:", "During handling of the above exception ...")
+	// whose exception is in another entry. It says where the failure
+	// happened, not what it was: within its burst it is context of the
+	// cause (see internal/incident).
+	Fragment bool
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
@@ -178,10 +185,31 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
 		d.Severity = maxSeverity(d.Severity, sigSev)
 	}
+	if d.Severity.Rank() < patterns.SeverityError.Rank() && raised(e, d.Exception) {
+		// A warning record whose exception was raised, with its
+		// traceback ("memory leak detected" raised in a check rather
+		// than logged): the code that raised it failed.
+		d.Severity = patterns.SeverityError
+	}
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
 	return true
+}
+
+// raised reports whether exc is an exception e's traceback shows raised:
+// a traceback with its header and frames, not an exception line printed
+// alone.
+func raised(e *entry.Entry, exc *entry.Exception) bool {
+	if exc == nil || e.Traceback == nil || e.Traceback.Bare || exc.Type == "" {
+		return false
+	}
+	for i := range e.Traceback.Links {
+		if len(e.Traceback.Links[i].Frames) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unclassified fills d for a failure no record names. exc is the exception
@@ -205,6 +233,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Message)
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
+		d.Fragment = exc.Type == ""
 		if m := member(exc); m != nil {
 			// "ExceptionGroup: unhandled errors in a TaskGroup" only
 			// carries the failure its first member names.
@@ -220,6 +249,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+		if sig == SignalNative && e.Native == entry.NativeShell {
+			// "Killed", "Segmentation fault (core dumped)": the shell
+			// reports that a process died, not why; sglang's launcher
+			// kills itself this way after a child failed. Around a
+			// cause it is that cause's consequence; alone it is still
+			// alerted.
+			d.Role = patterns.RoleConsequence
+		}
 	}
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)

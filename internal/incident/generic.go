@@ -49,6 +49,47 @@ import (
 // warning or info record is no classified cause. Without a settle time
 // (nothing waits) or without correlation the rule is off.
 
+// One event, several native lines. A native library reports one failure
+// in several lines: a transfer engine's glog burst ("Error from http
+// client", "Failed to open segment", "Failed to submit transfer
+// operation"), UCX's errors before the segfault they lead to, a CANN error
+// block under the Python exception that surfaced it. Within one burst (the
+// same source, within the settle time) they are one incident:
+//
+//   - an unclassified native error line (a glog E line, a UCX or CANN
+//     ERROR no record names) is claimable like a generic line: it is
+//     folded into the classified cause of its burst;
+//   - two classified causes of one burst, one of them a native line, are
+//     one incident led by the earlier: the later is listed among its
+//     consequences, and its ranks and exception join the incident.
+//
+// Two causes of one burst that are both Python exceptions stay two
+// incidents, and so do two unclassified failures: what tells them apart is
+// their own text, not their timing.
+
+// claimable reports whether gr yields the lead to the classified cause of
+// its burst: a generic line, or an unclassified native error line.
+func claimable(gr *group) bool {
+	return gr.Generic || gr.Native && gr.Alert.Record.ID == "" && !gr.Consequence && !loneWrapper(gr)
+}
+
+// joinsBurst reports whether the occurrence o, which opens no incident of
+// its own yet, is folded into the classified cause of its burst: a
+// generic line, an unclassified native error line, or a classified cause
+// of the same event (one of the two a native line).
+func (g *Grouper) joinsBurst(o Occurrence, cause *group) bool {
+	switch {
+	case o.Generic:
+		return true
+	case o.Fragment || o.Alert.Record.Role == string(patterns.RoleWrapper):
+		return false
+	case o.Alert.Record.ID == "":
+		return o.Native
+	}
+	return (o.Native || cause.Native) && o.Alert.Record.Role == string(patterns.RoleCause) &&
+		sinks.SeverityRank(o.Alert.Record.Severity) >= sinks.SeverityRank("error")
+}
+
 // genericFolds reports whether generic lines are folded into causes.
 func (g *Grouper) genericFolds() bool {
 	return g.opts.Correlation > 0 && g.opts.Settle > 0 && g.opts.Window != 0
@@ -191,6 +232,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 // with what gen held.
 func (gr *group) absorbGeneric(gen *group, st *Stats) {
 	gr.foldAlert(&gen.Alert, st)
+	gr.takeFrom(&gen.Alert, gen.Native)
 	folded, unlisted := st.Folded, st.Unlisted
 	for i := range gen.Alert.Consequences {
 		x := &gen.Alert.Consequences[i]

@@ -48,6 +48,15 @@ type Occurrence struct {
 	// "Error: Server error '503 ...'"). A classified cause of the same
 	// burst outranks it (see the grouper's doc on generic lines).
 	Generic bool
+	// Fragment marks a failure shown only in part (analysis.Diagnosis's
+	// Fragment): a traceback cut before its exception line. Like a
+	// wrapper alone, it is context of the cause of its burst.
+	Fragment bool
+	// Native marks an entry of a native library's own lines (glog, UCX,
+	// CANN, c10d, faulthandler, NCCL): one event of such a library
+	// prints several, and they are one incident (see the grouper's doc
+	// on bursts).
+	Native bool
 }
 
 // Source describes where an entry was read, for the alert's source block.
@@ -116,7 +125,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		a.Record = sinks.Record{
 			Slug:     UnclassifiedSlug,
 			Severity: string(d.Severity),
-			Role:     string(patterns.RoleCause),
+			Role:     roleOf(d.Role),
 		}
 		if d.Exception != nil {
 			a.Record.ErrorClass = d.Exception.Type
@@ -150,6 +159,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	o.Generic = isGeneric(e, d)
+	o.Fragment = d.Fragment && d.Cause == nil && len(d.Context) == 0
+	o.Native = e.Format == entry.FormatNative
 	return o
 }
 
