@@ -76,6 +76,10 @@ type Diagnosis struct {
 	// happened, not what it was: within its burst it is context of the
 	// cause (see internal/incident).
 	Fragment bool
+	// Triage is what the failure says about itself when no record names
+	// it, or only a wrapper does: the process, the phase, the family of
+	// failure and the component (see TriageOf). Zero otherwise.
+	Triage Triage
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
@@ -194,6 +198,14 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
+	if d.Role.Is(patterns.RoleWrapper) {
+		// A wrapper alone says which process died; its frames may
+		// still say where.
+		d.Triage = TriageOf(e, d.Exception)
+		if d.Triage.Process == "" {
+			d.Triage.Process = processOfWrapper(cause.Record.Slug)
+		}
+	}
 	return true
 }
 
@@ -261,6 +273,28 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
+	d.Triage = TriageOf(e, d.Exception)
+	if d.Triage.Process == "" && len(d.Context) > 0 {
+		d.Triage.Process = processOfWrapper(d.Context[0].Record.Slug)
+	}
+}
+
+// processOfWrapper names the process a wrapper record speaks for.
+func processOfWrapper(slug string) string {
+	switch {
+	case strings.HasPrefix(slug, "scheduler-"):
+		return "scheduler"
+	case strings.HasPrefix(slug, "detokenizer-"):
+		return "detokenizer"
+	case strings.HasPrefix(slug, "tokenizer-manager-"), strings.HasPrefix(slug, "multi-tokenizer-"):
+		return "tokenizer manager"
+	case strings.HasPrefix(slug, "data-parallel-controller-"):
+		return "data parallel controller"
+	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception":
+		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
+		return "scheduler"
+	}
+	return ""
 }
 
 // exceptionFor picks the link of tb a record describes: the outermost one

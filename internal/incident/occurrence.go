@@ -121,6 +121,12 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		a.Record = recordOf(d.Cause.Record)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups
+		if d.Role.Is(patterns.RoleWrapper) {
+			// A wrapper alone says which process died; what its frames
+			// say of where comes first.
+			a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
+			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
+		}
 	} else {
 		a.Record = sinks.Record{
 			Slug:     UnclassifiedSlug,
@@ -144,7 +150,9 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if len(a.Record.Solutions) == 0 {
 			unclassifiedAdvice(&a.Record, e, d.Exception)
 		}
+		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
 		a.Match.Text = d.Headline
+		a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, d.Fragment)
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
 	// own level for an uninformed record, can raise the record's.
