@@ -24,6 +24,9 @@ const (
 	// SignalNative: a native error line (c10d, glog, NCCL, a signal death,
 	// a fatal CUDA or ROCm message) that no record names.
 	SignalNative Signal = "native"
+	// SignalHang: a thread dump with no error line (py-spy, faulthandler,
+	// the watchdog's batch dump): the process stopped making progress.
+	SignalHang Signal = "hang"
 )
 
 // Diagnosis is what one entry means. Its slices point into the Analyzer's
@@ -133,7 +136,7 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	}
 	a.perrs = a.perrs[:0]
 	a.hits = a.search(a.hits[:0], e.Text)
-	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) &&
+	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
 		// DEBUG one, no backslash. signalOf would say no signal; this
@@ -151,6 +154,10 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
+			if stack, ok := hangStack(e); ok {
+				a.hang(d, e, stack)
+				return true
+			}
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)

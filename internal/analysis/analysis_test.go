@@ -271,9 +271,13 @@ func TestAnalyze(t *testing.T) {
 			}},
 		},
 		{
-			name: "a thread dump alone (a soft watchdog's) is not a failure",
+			// A soft watchdog's dump (faulthandler.dump_traceback_later):
+			// the process stopped making progress.
+			name: "a thread dump alone is a hang, headed by its thread's top frames",
 			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
 				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalHang, severity: patterns.SeverityCritical,
+				headline: "no progress: stuck in get (/opt/conda/lib/python3.10/queue.py:171)"}},
 		},
 		{
 			name: "INFO, WARNING and native INFO lines are not failures",

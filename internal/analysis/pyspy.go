@@ -21,6 +21,9 @@ const HangTag = "hang"
 // assemblers); the zero value is ready. Its state is bounded.
 type Stream struct {
 	stack []string
+	// inDump is set while the entries are the threads of one py-spy dump
+	// printed without sglang's header: only its first thread is a hang.
+	inDump bool
 }
 
 // pyspyMarker opens sglang's py-spy dump records: "Pyspy dump for PID 123
@@ -41,6 +44,17 @@ func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool 
 	ok := a.AnalyzeInto(d, e)
 	if st == nil {
 		return ok
+	}
+	if ok && d.Signal == SignalHang && pySpyThread(e) {
+		// py-spy prints one block per thread: the dump is one hang,
+		// headed by its first thread (the process's main thread).
+		if st.inDump {
+			*d = Diagnosis{PatternErrors: d.PatternErrors}
+			return false
+		}
+		st.inDump = true
+	} else {
+		st.inDump = false
 	}
 	if remembers(e) {
 		if frames := PySpyStack(e.Text); frames != nil {
@@ -70,6 +84,9 @@ func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 // overwrites whole (see AnalyzeInto).
 func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	if !a.AnalyzeInto(d, e) && !remembers(e) {
+		if st != nil {
+			st.inDump = false
+		}
 		return false
 	}
 	e.Own()

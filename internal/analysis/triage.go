@@ -42,6 +42,7 @@ const (
 	FamilyBug        = "code bug"
 	FamilyHTTP       = "HTTP error"
 	FamilyCollective = "collective failure"
+	FamilyHang       = "hang"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -60,6 +61,7 @@ var processMarkers = []marker{
 	{file: "data_parallel_controller", value: "data parallel controller"},
 	{file: "managers/scheduler", value: "scheduler"},
 	{fn: "run_scheduler_process", value: "scheduler"},
+	{fn: "event_loop_", value: "scheduler"},
 	{file: "tp_worker", value: "scheduler"},
 	{file: "model_executor/", value: "scheduler"},
 	{file: "sglang_router", value: "router"},

@@ -152,7 +152,11 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		}
 		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
 		a.Match.Text = d.Headline
-		a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, d.Fragment)
+		if d.Signal == analysis.SignalHang {
+			a.Headline = hangHeadline(d.Triage, o.Rank, d.Headline)
+		} else {
+			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, d.Fragment)
+		}
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
 	// own level for an uninformed record, can raise the record's.
@@ -167,7 +171,10 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	o.Generic = isGeneric(e, d)
-	o.Fragment = d.Fragment && d.Cause == nil && len(d.Context) == 0
+	// A hang's thread dump next to a failure (a watchdog timeout record,
+	// a crash that dumped every thread) is that failure's context, as a
+	// fragment is; alone it is the incident.
+	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Native = e.Format == entry.FormatNative
 	return o
 }

@@ -2,6 +2,7 @@ package incident
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/logmatch/logmatch/internal/analysis"
 )
@@ -65,6 +66,30 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 	return h + ": " + line
 }
 
+// hangHeadline is the headline of a hang: the process and its rank, the
+// phase, then where its thread is stuck ("scheduler TP0 hangs while
+// serving requests: stuck in all_reduce (...) < ...").
+func hangHeadline(t analysis.Triage, rank, line string) string {
+	what, ok := strings.CutPrefix(line, "no progress: ")
+	if !ok {
+		return line
+	}
+	h := "hang"
+	if t.Process != "" {
+		h = t.Process
+		if rank != "" {
+			h += " " + rank
+		}
+		h += " hangs"
+	} else if rank != "" {
+		h = rank + " hangs"
+	}
+	if t.Phase != "" {
+		h += " while " + t.Phase
+	}
+	return h + ": " + what
+}
+
 // phaseSteps are the first steps for a failure in each phase.
 var phaseSteps = map[string]string{
 	"loading weights": "It failed while loading the checkpoint: check that --model-path holds a complete download of the model this sglang version supports " +
@@ -113,6 +138,9 @@ var familySteps = map[string]string{
 		"server's version), a 5xx the called server's own failure, whose log holds the cause",
 	analysis.FamilyCollective: "A collective did not complete: one rank stopped (crashed, hung or lost its network) and the others waited for it; " +
 		"find the rank whose own log shows a failure first, and check NCCL_DEBUG=INFO output and the network between the nodes",
+	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
+		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
+		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise --watchdog-timeout only for a step that is legitimately long",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 }
