@@ -144,6 +144,24 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "ucx-error", 1, "", nil}, {KindNew, "", 1, "", nil}},
 		},
 		{
+			name: "an HTTP error line never leads over the unclassified native error of its burst",
+			opts: foldOpts,
+			obs: []Occurrence{
+				nativeLine("", "f", at(0)),
+				generic("Decode server returned error status 500", "f", at(ms)),
+			},
+			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
+		},
+		{
+			name: "a generic line read before the traceback of its burst folds into it",
+			opts: foldOpts,
+			obs: []Occurrence{
+				generic("request failed", "f", at(0)),
+				traceback("KeyError", "f", at(ms)),
+			},
+			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
+		},
+		{
 			name: "two distinct unknown exceptions in one window are two incidents",
 			opts: foldOpts,
 			obs: []Occurrence{

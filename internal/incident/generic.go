@@ -168,6 +168,33 @@ func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip 
 	return best
 }
 
+// findFailure returns, for a generic line with no classified cause in its
+// burst, the unclassified failure of its burst that says more than it: the
+// earliest open incident of scope and source, within the settle time, of
+// a traceback or a native error line (no generic line, no consequence, no
+// fragment), error or worse. A router's "server returned error status
+// 500" next to the transfer engine's own error line is that error's
+// consequence, whether a record names the error or not.
+func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip string) *group {
+	if source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeGroups(scope) {
+		c := m.gr
+		if m.id == skip || c.Source != source || c.Generic || c.Alert.Record.ID != "" || loneWrapper(c) || !canBeRoot(c) {
+			continue
+		}
+		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
+}
+
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
@@ -220,7 +247,11 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		if gen == nil {
 			continue
 		}
-		if cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id); cause != nil {
+		cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		if cause == nil && gen.Generic {
+			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		}
+		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)
 			g.touch(cause)

@@ -328,7 +328,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	gr, ok := g.groups[id]
 	if !ok && !consequence && g.genericFolds() {
-		if cause := g.findClassified(o.Scope, o.SourceKey, at, at, ""); cause != nil && g.joinsBurst(o, cause) {
+		cause := g.findClassified(o.Scope, o.SourceKey, at, at, "")
+		if cause == nil && o.Generic {
+			cause = g.findFailure(o.Scope, o.SourceKey, at, at, "")
+		}
+		if cause != nil && g.joinsBurst(o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.
