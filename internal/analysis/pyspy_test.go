@@ -167,3 +167,32 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 		})
 	}
 }
+
+func TestFragmentIsNamedByTheMessageBeforeIt(t *testing.T) {
+	cut := "Traceback (most recent call last):\n" +
+		"  File \"/sgl/python/sglang/srt/disaggregation/nixl/conn.py\", line 1153, in transfer_worker\n" +
+		"    raise RuntimeError(\n"
+	tests := []struct {
+		name, before, headline string
+	}{
+		{"logger.exception's message names the failure", "Unexpected transfer worker error for room 17\n", "Unexpected transfer worker error for room 17"},
+		{"a line that reads as no error does not", "Loading safetensors checkpoint shards: 100% Completed\n", "Traceback (most recent call last):"},
+		// A record's header holds the traceback in its own entry.
+		{"a record with a header is its traceback's first line", "[2026-05-28 00:11:09 TP0] Unexpected error in batch\n", "Unexpected error in batch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			an := analysis.New(defaultMatcher(t))
+			var st analysis.Stream
+			var got []analysis.Diagnosis
+			for _, e := range entries(tt.before + cut) {
+				if d, ok := an.AnalyzeStream(&st, &e); ok && d.Fragment {
+					got = append(got, d)
+				}
+			}
+			if len(got) != 1 || got[0].Headline != tt.headline {
+				t.Fatalf("fragments %+v, want one headed %q", got, tt.headline)
+			}
+		})
+	}
+}
