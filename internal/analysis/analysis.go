@@ -196,12 +196,6 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
 		d.Severity = maxSeverity(d.Severity, sigSev)
 	}
-	if d.Severity.Rank() < patterns.SeverityError.Rank() && raised(e, d.Exception) {
-		// A warning record whose exception was raised, with its
-		// traceback ("memory leak detected" raised in a check rather
-		// than logged): the code that raised it failed.
-		d.Severity = patterns.SeverityError
-	}
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
@@ -214,21 +208,6 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 		}
 	}
 	return true
-}
-
-// raised reports whether exc is an exception e's traceback shows raised:
-// a traceback with its header and frames, not an exception line printed
-// alone.
-func raised(e *entry.Entry, exc *entry.Exception) bool {
-	if exc == nil || e.Traceback == nil || e.Traceback.Bare || exc.Type == "" {
-		return false
-	}
-	for i := range e.Traceback.Links {
-		if len(e.Traceback.Links[i].Frames) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // unclassified fills d for a failure no record names. exc is the exception

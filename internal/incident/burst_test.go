@@ -82,6 +82,16 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "", 1, "", nil}},
 		},
 		{
+			name: "a wrapper alone is context of a failure graded a warning read with it: the process died of it",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				leak := classified("memory-leak", "f", at(0))
+				leak.Alert.Record.Severity = "warning"
+				return []Occurrence{leak, wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP3", at(ms))}
+			}(),
+			want: []full{{KindNew, "memory-leak", 1, "", nil}},
+		},
+		{
 			name: "the shell's Killed is a consequence of the cause before it",
 			opts: foldOpts,
 			obs:  []Occurrence{classified("oom", "f", at(0)), killed(at(time.Second), true)},

@@ -506,14 +506,21 @@ func loneWrapper(gr *group) bool {
 
 // findCause returns the incident the lone wrapper w (fingerprint id) is
 // context of, or nil: the earliest failure of its scope within the settle
-// time of it that is neither a wrapper nor a consequence. Without one, a
+// time of it that is neither a wrapper nor a consequence (for a wrapper
+// record, a warning too: it says the process died of it). Without one, a
 // wrapper's cause is a fragment of its burst: the frames of a traceback
 // cut before its exception line still say where the process died.
 func (g *Grouper) findCause(w *group, id string) *group {
 	var best, fragment *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || !canBeRoot(c) || c.At.Sub(w.At).Abs() > g.opts.Settle {
+		if m.id == id || c.Consequence || c.At.Sub(w.At).Abs() > g.opts.Settle {
+			continue
+		}
+		if !canBeRoot(c) && (w.Fragment || sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("warning")) {
+			// A wrapper says the process died: a failure graded a
+			// warning ("memory leak detected", raised in a check) read
+			// with it is what killed it.
 			continue
 		}
 		if loneWrapper(c) {
