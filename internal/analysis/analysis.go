@@ -24,6 +24,9 @@ const (
 	// SignalNative: a native error line (c10d, glog, NCCL, a signal death,
 	// a fatal CUDA or ROCm message) that no record names.
 	SignalNative Signal = "native"
+	// SignalHang: a thread dump with no error line (py-spy, faulthandler,
+	// the watchdog's batch dump): the process stopped making progress.
+	SignalHang Signal = "hang"
 )
 
 // Diagnosis is what one entry means. Its slices point into the Analyzer's
@@ -69,6 +72,17 @@ type Diagnosis struct {
 	// Stack is the hung thread's top frames from the py-spy dump logged
 	// before a hang (see AnalyzeStream); nil otherwise.
 	Stack []string
+	// Fragment marks a failure the entry shows only in part: a traceback
+	// cut before its exception line, or an exception header ("Exception
+	// in thread ...:", "During handling of the above exception ...")
+	// whose exception is in another entry. It says where the failure
+	// happened, not what it was: within its burst it is context of the
+	// cause (see internal/incident).
+	Fragment bool
+	// Triage is what the failure says about itself when no record names
+	// it, or only a wrapper does: the process, the phase, the family of
+	// failure and the component (see TriageOf). Zero otherwise.
+	Triage Triage
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
@@ -122,7 +136,7 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	}
 	a.perrs = a.perrs[:0]
 	a.hits = a.search(a.hits[:0], e.Text)
-	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) &&
+	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
 		// DEBUG one, no backslash. signalOf would say no signal; this
@@ -140,6 +154,10 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
+			if stack, ok := hangStack(e); ok {
+				a.hang(d, e, stack)
+				return true
+			}
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
@@ -181,6 +199,14 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
+	if d.Role.Is(patterns.RoleWrapper) {
+		// A wrapper alone says which process died; its frames may
+		// still say where.
+		d.Triage = TriageOf(e, d.Exception)
+		if d.Triage.Process == "" {
+			d.Triage.Process = processOfWrapper(cause.Record.Slug)
+		}
+	}
 	return true
 }
 
@@ -205,6 +231,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Message)
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
+		d.Fragment = exc.Type == ""
 		if m := member(exc); m != nil {
 			// "ExceptionGroup: unhandled errors in a TaskGroup" only
 			// carries the failure its first member names.
@@ -220,10 +247,40 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+		if sig == SignalNative && e.Native == entry.NativeShell {
+			// "Killed", "Segmentation fault (core dumped)": the shell
+			// reports that a process died, not why; sglang's launcher
+			// kills itself this way after a child failed. Around a
+			// cause it is that cause's consequence; alone it is still
+			// alerted.
+			d.Role = patterns.RoleConsequence
+		}
 	}
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)
 	}
+	d.Triage = TriageOf(e, d.Exception)
+	if d.Triage.Process == "" && len(d.Context) > 0 {
+		d.Triage.Process = processOfWrapper(d.Context[0].Record.Slug)
+	}
+}
+
+// processOfWrapper names the process a wrapper record speaks for.
+func processOfWrapper(slug string) string {
+	switch {
+	case strings.HasPrefix(slug, "scheduler-"):
+		return "scheduler"
+	case strings.HasPrefix(slug, "detokenizer-"):
+		return "detokenizer"
+	case strings.HasPrefix(slug, "tokenizer-manager-"), strings.HasPrefix(slug, "multi-tokenizer-"):
+		return "tokenizer manager"
+	case strings.HasPrefix(slug, "data-parallel-controller-"):
+		return "data parallel controller"
+	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception":
+		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
+		return "scheduler"
+	}
+	return ""
 }
 
 // exceptionFor picks the link of tb a record describes: the outermost one

@@ -53,10 +53,11 @@ type diagnosis struct {
 	context  []string
 	severity patterns.Severity
 	headline string
+	fragment bool
 }
 
 func brief(d *analysis.Diagnosis) diagnosis {
-	b := diagnosis{role: d.Role, signal: d.Signal, severity: d.Severity, headline: d.Headline}
+	b := diagnosis{role: d.Role, signal: d.Signal, severity: d.Severity, headline: d.Headline, fragment: d.Fragment}
 	if d.Cause != nil {
 		b.slug = d.Cause.Record.Slug
 	}
@@ -173,7 +174,7 @@ func TestAnalyze(t *testing.T) {
 			in: "Exception in thread Thread-3 (forward_thread_func):\nTraceback (most recent call last):\n  File \"/usr/lib/python3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n" +
 				"\n\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py\", line 1627, in retract_decode\n",
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalException, severity: patterns.SeverityError,
-				headline: "Exception in thread Thread-3 (forward_thread_func):"}},
+				headline: "Exception in thread Thread-3 (forward_thread_func):", fragment: true}},
 		},
 		{
 			name: "a message that opens with Error: is a failure",
@@ -206,9 +207,11 @@ func TestAnalyze(t *testing.T) {
 			}},
 		},
 		{
-			name: "the shell reports a killed server",
+			// A consequence: around a cause it folds into the cause's
+			// incident, alone it is still alerted.
+			name: "the shell reports a killed server, a consequence",
 			in:   "Killed\n",
-			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
+			want: []diagnosis{{role: patterns.RoleConsequence, signal: analysis.SignalNative, severity: patterns.SeverityCritical, headline: "Killed"}},
 		},
 		{
 			name: "NCCL's last error names the cause; the unhandled system error around it is context",
@@ -268,9 +271,13 @@ func TestAnalyze(t *testing.T) {
 			}},
 		},
 		{
-			name: "a thread dump alone (a soft watchdog's) is not a failure",
+			// A soft watchdog's dump (faulthandler.dump_traceback_later):
+			// the process stopped making progress.
+			name: "a thread dump alone is a hang, headed by its thread's top frames",
 			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
 				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n",
+			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalHang, severity: patterns.SeverityCritical,
+				headline: "no progress: stuck in get (/opt/conda/lib/python3.10/queue.py:171)"}},
 		},
 		{
 			name: "INFO, WARNING and native INFO lines are not failures",

@@ -21,6 +21,43 @@ const HangTag = "hang"
 // assemblers); the zero value is ready. Its state is bounded.
 type Stream struct {
 	stack []string
+	// inDump is set while the entries are the threads of one py-spy dump
+	// printed without sglang's header: only its first thread is a hang.
+	inDump bool
+	// said is the previous entry's message when it was a bare line that
+	// reads as an error ("Unexpected transfer worker error for room
+	// 17"): what logger.exception printed before a traceback that lost
+	// its exception line. Reused memory, bounded by maxSaid.
+	said []byte
+}
+
+// maxSaid bounds the message a Stream keeps of the previous entry.
+const maxSaid = 300
+
+// note remembers what a fragment after e may need of e: its message, when
+// e is a bare line (no header, no level, one line) that reads as an error.
+// It copies into reused memory: e may be lent.
+func (st *Stream) note(e *entry.Entry) {
+	st.said = st.said[:0]
+	if e.Format != entry.FormatNone || e.Level != "" || e.Traceback != nil ||
+		len(e.Message) > maxSaid || e.Message == "" || e.Message[0] == ' ' ||
+		strings.IndexByte(strings.TrimSpace(e.Text), '\n') >= 0 || !errorWords(e.Message) {
+		// One line (a blank line after it, as a double-spaced paste
+		// prints, is still one line).
+		return
+	}
+	st.said = append(st.said, e.Message...)
+}
+
+// errorWords reports whether a line reads as an error report.
+func errorWords(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range [...]string{"error", "fail", "exception", "unexpected", "cannot", "could not", "invalid"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // pyspyMarker opens sglang's py-spy dump records: "Pyspy dump for PID 123
@@ -42,6 +79,23 @@ func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool 
 	if st == nil {
 		return ok
 	}
+	if ok && d.Signal == SignalHang && pySpyThread(e) {
+		// py-spy prints one block per thread: the dump is one hang,
+		// headed by its first thread (the process's main thread).
+		if st.inDump {
+			*d = Diagnosis{PatternErrors: d.PatternErrors}
+			return false
+		}
+		st.inDump = true
+	} else {
+		st.inDump = false
+	}
+	if ok && d.Fragment && d.Cause == nil && len(d.Context) == 0 && len(st.said) > 0 {
+		// logger.exception's message, then its traceback cut before
+		// the exception line: the message says what failed.
+		d.Headline = string(st.said)
+	}
+	st.note(e)
 	if remembers(e) {
 		if frames := PySpyStack(e.Text); frames != nil {
 			st.stack = append(st.stack[:0], frames...)
@@ -70,6 +124,10 @@ func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 // overwrites whole (see AnalyzeInto).
 func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	if !a.AnalyzeInto(d, e) && !remembers(e) {
+		if st != nil {
+			st.inDump = false
+			st.note(e)
+		}
 		return false
 	}
 	e.Own()

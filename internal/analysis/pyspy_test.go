@@ -37,9 +37,16 @@ func TestHangCarriesTheHungThread(t *testing.T) {
 			got = append(got, d)
 		}
 	}
-	if len(got) != 1 || got[0].Cause == nil || got[0].Cause.Record.Slug != "watchdog-timeout" {
+	// The dump is a hang of its own (alone it is the incident; with the
+	// timeout record, grouping makes it that record's context), and the
+	// timeout record carries its hung thread.
+	if len(got) != 2 || got[0].Signal != analysis.SignalHang || got[1].Cause == nil || got[1].Cause.Record.Slug != "watchdog-timeout" {
 		t.Fatalf("diagnoses %+v", got)
 	}
+	if diff := cmp.Diff(got[0].Stack, got[1].Stack); diff != "" {
+		t.Fatalf("the hang and the timeout name different threads (-hang +timeout):\n%s", diff)
+	}
+	got = got[1:]
 	want := []string{
 		"synchronize (torch/cuda/streams.py:224)",
 		"resolve_last_batch_result (sglang/srt/managers/tp_worker_overlap_thread.py:193)",
@@ -93,4 +100,99 @@ func FuzzPySpyStack(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestThreadDumpsAreHangs(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		headline string
+		process  string
+	}{
+		{
+			name: "py-spy's own output, one block per thread: one hang, headed by the first thread",
+			in: "Process 309: sglang::scheduler_TP6\nPython v3.12.12 (/usr/bin/python3.12)\n\n" +
+				"Thread 309 (active): \"MainThread\"\n" +
+				"    all_reduce (sglang/srt/distributed/parallel_state.py:500)\n" +
+				"    forward_batch_generation (sglang/srt/managers/tp_worker.py:268)\n" +
+				"    run_batch (sglang/srt/managers/scheduler.py:1700)\n" +
+				"    event_loop_normal (sglang/srt/managers/scheduler.py:1000)\n" +
+				"Thread 400 (idle): \"Thread-1\"\n" +
+				"    wait (threading.py:359)\n" +
+				"    _bootstrap (threading.py:1030)\n",
+			headline: "no progress: stuck in all_reduce (sglang/srt/distributed/parallel_state.py:500) < forward_batch_generation (sglang/srt/managers/tp_worker.py:268) < run_batch (sglang/srt/managers/scheduler.py:1700)",
+			process:  "scheduler",
+		},
+		{
+			name: "sglang's py-spy record with no timeout after it",
+			in: "[2026-05-28 00:20:01 TP0] Pyspy dump for PID 4242:\nProcess 4242: sglang::scheduler_TP0\n\n" +
+				"Thread 4242 (idle): \"MainThread\"\n" +
+				"    wait (torch/distributed/distributed_c10d.py:4000)\n" +
+				"    event_loop_overlap (sglang/srt/managers/scheduler.py:789)\n",
+			headline: "no progress: stuck in wait (torch/distributed/distributed_c10d.py:4000) < event_loop_overlap (sglang/srt/managers/scheduler.py:789)",
+			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's dump: the current thread",
+			in: "Thread 0x00007f5b0dffb640 (most recent call first):\n" +
+				"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n\n" +
+				"Current thread 0x00007f5c2a1f4740 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap\n",
+			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012)",
+			process:  "scheduler",
+		},
+		{
+			name:     "the legacy watchdog's batch dump without its timeout line",
+			in:       "[2025-08-02 19:24:30 TP3] self.cur_batch.batch_size()=109, self.cur_batch.reqs=[Req(rid=185e)]\n",
+			headline: "no progress: the watchdog dumped the running batch: self.cur_batch.batch_size()=109, self.cur_batch.reqs=[Req(rid=185e)]",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			an := analysis.New(defaultMatcher(t))
+			var st analysis.Stream
+			var got []analysis.Diagnosis
+			for _, e := range entries(tt.in) {
+				if d, ok := an.AnalyzeStream(&st, &e); ok {
+					got = append(got, d)
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("got %d diagnoses %+v, want one hang", len(got), got)
+			}
+			d := got[0]
+			if d.Signal != analysis.SignalHang || d.Severity != "critical" || d.Headline != tt.headline || d.Triage.Process != tt.process || d.Triage.Family != analysis.FamilyHang {
+				t.Fatalf("diagnosis %+v\nwant a critical hang headed %q, process %q", d, tt.headline, tt.process)
+			}
+		})
+	}
+}
+
+func TestFragmentIsNamedByTheMessageBeforeIt(t *testing.T) {
+	cut := "Traceback (most recent call last):\n" +
+		"  File \"/sgl/python/sglang/srt/disaggregation/nixl/conn.py\", line 1153, in transfer_worker\n" +
+		"    raise RuntimeError(\n"
+	tests := []struct {
+		name, before, headline string
+	}{
+		{"logger.exception's message names the failure", "Unexpected transfer worker error for room 17\n", "Unexpected transfer worker error for room 17"},
+		{"a line that reads as no error does not", "Loading safetensors checkpoint shards: 100% Completed\n", "Traceback (most recent call last):"},
+		// A record's header holds the traceback in its own entry.
+		{"a record with a header is its traceback's first line", "[2026-05-28 00:11:09 TP0] Unexpected error in batch\n", "Unexpected error in batch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			an := analysis.New(defaultMatcher(t))
+			var st analysis.Stream
+			var got []analysis.Diagnosis
+			for _, e := range entries(tt.before + cut) {
+				if d, ok := an.AnalyzeStream(&st, &e); ok && d.Fragment {
+					got = append(got, d)
+				}
+			}
+			if len(got) != 1 || got[0].Headline != tt.headline {
+				t.Fatalf("fragments %+v, want one headed %q", got, tt.headline)
+			}
+		})
+	}
 }

@@ -33,19 +33,42 @@ func isConsequence(o Occurrence) bool {
 // correlationTime is when o happened as correlation sees it: its log time
 // when the entry had a timestamp, else the latest log time of its scope
 // advanced by the processing time since (a c10d line printed between two
-// sglang lines happened between them), else its read time.
-func (g *Grouper) correlationTime(o Occurrence, now time.Time) time.Time {
+// sglang lines happened between them), else its read time. untimed says
+// it is the read time: no line of the scope had a log time yet.
+func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, untimed bool) {
 	c, ok := g.clocks[o.Scope]
 	if o.Timed {
+		if !ok {
+			g.redate(o.Scope, o.Time, now)
+		}
 		if !ok || o.Time.After(c.Log) {
 			g.setClock(o.Scope, scopeClock{Log: o.Time, Seen: now})
 		}
-		return o.Time
+		return o.Time, false
 	}
 	if ok {
-		return c.Log.Add(max(now.Sub(c.Seen), 0))
+		return c.Log.Add(max(now.Sub(c.Seen), 0)), false
 	}
-	return o.Time
+	return o.Time, true
+}
+
+// redate places the untimed incidents of scope, read within the settle
+// time before now, at t: the log time of the first line of the scope that
+// has one. A traceback printed without a header just before the first
+// timestamped line (its "Scheduler hit an exception" line, the parent's
+// "Received sigquit") happened then, not when the file was read: a
+// replayed or scanned log is read long after it was written.
+func (g *Grouper) redate(scope string, t, now time.Time) {
+	for _, m := range g.scopeGroups(scope) {
+		gr := m.gr
+		if !gr.Untimed || g.opts.Window >= 0 && now.Sub(gr.FirstSeen) > g.opts.Settle {
+			continue
+		}
+		gr.Untimed = false
+		gr.At, gr.Last = t, t
+		gr.Alert.Time, gr.Alert.LastTime = t, t
+		gr.changed()
+	}
 }
 
 // setClock records a scope's clock, keeping the clocks bounded by
@@ -124,13 +147,13 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
 			break
 		}
 		for i := burst - 1; i >= 0; i-- {
-			if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) && ok(cands[i]) {
+			if !loneWrapper(cands[i]) && ok(cands[i]) {
 				return cands[i]
 			}
 		}
 	}
 	for i := burst - 1; i >= 0; i-- {
-		if cands[i].Alert.Record.Role != string(patterns.RoleWrapper) {
+		if !loneWrapper(cands[i]) {
 			return cands[i]
 		}
 	}
@@ -149,7 +172,7 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	if gr.Consequence {
 		addMember(g.consByScope, gr.Scope, id)
 	}
-	if gr.Generic {
+	if claimable(gr) {
 		addMember(g.genByScope, gr.Scope, id)
 	}
 	if namedCause(gr) {
@@ -363,7 +386,14 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 		if !c.Consequence {
 			continue
 		}
-		if root := g.findRoot(c.Scope, c.At, id); root != nil {
+		root := g.findRoot(c.Scope, c.At, id)
+		if root == nil {
+			// No cause in sight: the consequences of one burst (a
+			// peer's watchdog timeout and its "failure detected by
+			// watchdog") are still one incident.
+			root = g.consequenceLead(c, id)
+		}
+		if root != nil {
 			root.foldAlert(&c.Alert, &g.stats)
 			if c.LastSeen.After(root.LastSeen) {
 				root.LastSeen = c.LastSeen
@@ -372,6 +402,45 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 			g.touch(root)
 		}
 	}
+}
+
+// consequenceLead returns the consequence incident that the settling
+// consequence c (fingerprint id), for which no root cause is in sight,
+// joins, or nil when c leads its burst: the consequences of c's scope
+// whose occurrences lie within the settle time of c's make one burst, led
+// by one announced already when there is one (nothing is paged twice),
+// else by the best informed (a record with solutions), the most severe,
+// then the earliest.
+func (g *Grouper) consequenceLead(c *group, id string) *group {
+	lead := c
+	for _, m := range g.scopeConsequences(c.Scope) {
+		x := m.gr
+		if m.id == id || c.At.Before(x.At.Add(-g.opts.Settle)) || c.At.After(x.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if leadsConsequences(x, lead) {
+			lead = x
+		}
+	}
+	if lead == c {
+		return nil
+	}
+	return lead
+}
+
+// leadsConsequences reports whether consequence incident a leads a burst
+// of consequences rather than b.
+func leadsConsequences(a, b *group) bool {
+	if a.Settling != b.Settling {
+		return !a.Settling
+	}
+	if ia, ib := len(a.Alert.Record.Solutions) > 0, len(b.Alert.Record.Solutions) > 0; ia != ib {
+		return ia
+	}
+	if ra, rb := sinks.SeverityRank(a.Alert.Record.Severity), sinks.SeverityRank(b.Alert.Record.Severity); ra != rb {
+		return ra > rb
+	}
+	return a.At.Before(b.At) || a.At.Equal(b.At) && a.Seq < b.Seq
 }
 
 func cmpOr(a, b string) string {
@@ -429,24 +498,43 @@ func (g *Grouper) Pending(fp string) bool {
 // cause first. A wrapper with no such cause is announced alone.
 
 // loneWrapper reports whether gr is the incident of a wrapper record with
-// no cause of its own.
+// no cause of its own, or of a fragment (a traceback cut before its
+// exception line), which says as little.
 func loneWrapper(gr *group) bool {
-	return !gr.Consequence && gr.Alert.Record.Role == string(patterns.RoleWrapper)
+	return !gr.Consequence && (gr.Alert.Record.Role == string(patterns.RoleWrapper) || gr.Fragment)
 }
 
 // findCause returns the incident the lone wrapper w (fingerprint id) is
 // context of, or nil: the earliest failure of its scope within the settle
-// time of it that is neither a wrapper nor a consequence.
+// time of it that is neither a wrapper nor a consequence (for a wrapper
+// record, a warning too: it says the process died of it). Without one, a
+// wrapper's cause is a fragment of its burst: the frames of a traceback
+// cut before its exception line still say where the process died.
 func (g *Grouper) findCause(w *group, id string) *group {
-	var best *group
+	var best, fragment *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || !canBeRoot(c) || loneWrapper(c) || c.At.Sub(w.At).Abs() > g.opts.Settle {
+		if m.id == id || c.Consequence || c.At.Sub(w.At).Abs() > g.opts.Settle {
+			continue
+		}
+		if !canBeRoot(c) && (w.Fragment || sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("warning")) {
+			// A wrapper says the process died: a failure graded a
+			// warning ("memory leak detected", raised in a check) read
+			// with it is what killed it.
+			continue
+		}
+		if loneWrapper(c) {
+			if !w.Fragment && c.Fragment && (fragment == nil || better(c, fragment)) {
+				fragment = c
+			}
 			continue
 		}
 		if best == nil || better(c, best) {
 			best = c
 		}
+	}
+	if best == nil {
+		return fragment
 	}
 	return best
 }
@@ -482,6 +570,40 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 	for _, r := range w.Alert.Ranks {
 		a.Ranks = addRank(a.Ranks, r)
 	}
+	takeException(a, &w.Alert)
+}
+
+// takeFrom takes into gr, the incident of a burst's cause, what an
+// occurrence or incident folded into it says of the failure: its
+// exception when gr's has none, and, for a line of the same event (a
+// native library's), its ranks.
+func (gr *group) takeFrom(a *sinks.Alert, sameEvent bool) {
+	takeException(&gr.Alert, a)
+	if sameEvent {
+		for _, r := range a.Ranks {
+			gr.Alert.Ranks = addRank(gr.Alert.Ranks, r)
+		}
+	}
+	gr.changed()
+}
+
+// takeException gives dst the exception of src when dst has none with a
+// type: a record matched on a logged error line, or a native line, whose
+// traceback was printed in another entry of the burst.
+func takeException(dst, src *sinks.Alert) {
+	x := src.Match.Exception
+	if x == nil || x.Type == "" {
+		return
+	}
+	if d := dst.Match.Exception; d != nil && d.Type != "" {
+		return
+	}
+	if ec := dst.Record.ErrorClass; ec != "" && lastDotted(ec) != lastDotted(x.Type) && lastDotted(ec) != "Exception" {
+		// Another exception than the one the record names.
+		return
+	}
+	c := *x
+	dst.Match.Exception = &c
 }
 
 // worsen raises gr's severity to r's, and marks it fatal when r is: what

@@ -49,6 +49,47 @@ import (
 // warning or info record is no classified cause. Without a settle time
 // (nothing waits) or without correlation the rule is off.
 
+// One event, several native lines. A native library reports one failure
+// in several lines: a transfer engine's glog burst ("Error from http
+// client", "Failed to open segment", "Failed to submit transfer
+// operation"), UCX's errors before the segfault they lead to, a CANN error
+// block under the Python exception that surfaced it. Within one burst (the
+// same source, within the settle time) they are one incident:
+//
+//   - an unclassified native error line (a glog E line, a UCX or CANN
+//     ERROR no record names) is claimable like a generic line: it is
+//     folded into the classified cause of its burst;
+//   - two classified causes of one burst, one of them a native line, are
+//     one incident led by the earlier: the later is listed among its
+//     consequences, and its ranks and exception join the incident.
+//
+// Two causes of one burst that are both Python exceptions stay two
+// incidents, and so do two unclassified failures: what tells them apart is
+// their own text, not their timing.
+
+// claimable reports whether gr yields the lead to the classified cause of
+// its burst: a generic line, or an unclassified native error line.
+func claimable(gr *group) bool {
+	return gr.Generic || gr.Native && gr.Alert.Record.ID == "" && !gr.Consequence && !loneWrapper(gr)
+}
+
+// joinsBurst reports whether the occurrence o, which opens no incident of
+// its own yet, is folded into the classified cause of its burst: a
+// generic line, an unclassified native error line, or a classified cause
+// of the same event (one of the two a native line).
+func (g *Grouper) joinsBurst(o Occurrence, cause *group) bool {
+	switch {
+	case o.Generic:
+		return true
+	case o.Fragment || o.Alert.Record.Role == string(patterns.RoleWrapper):
+		return false
+	case o.Alert.Record.ID == "":
+		return o.Native
+	}
+	return (o.Native || cause.Native) && o.Alert.Record.Role == string(patterns.RoleCause) &&
+		sinks.SeverityRank(o.Alert.Record.Severity) >= sinks.SeverityRank("error")
+}
+
 // genericFolds reports whether generic lines are folded into causes.
 func (g *Grouper) genericFolds() bool {
 	return g.opts.Correlation > 0 && g.opts.Settle > 0 && g.opts.Window != 0
@@ -127,6 +168,33 @@ func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip 
 	return best
 }
 
+// findFailure returns, for a generic line with no classified cause in its
+// burst, the unclassified failure of its burst that says more than it: the
+// earliest open incident of scope and source, within the settle time, of
+// a traceback or a native error line (no generic line, no consequence, no
+// fragment), error or worse. A router's "server returned error status
+// 500" next to the transfer engine's own error line is that error's
+// consequence, whether a record names the error or not.
+func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip string) *group {
+	if source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeGroups(scope) {
+		c := m.gr
+		if m.id == skip || c.Source != source || c.Generic || c.Alert.Record.ID != "" || loneWrapper(c) || !canBeRoot(c) {
+			continue
+		}
+		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
+}
+
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
@@ -179,7 +247,11 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		if gen == nil {
 			continue
 		}
-		if cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id); cause != nil {
+		cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		if cause == nil && gen.Generic {
+			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		}
+		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)
 			g.touch(cause)
@@ -191,6 +263,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 // with what gen held.
 func (gr *group) absorbGeneric(gen *group, st *Stats) {
 	gr.foldAlert(&gen.Alert, st)
+	gr.takeFrom(&gen.Alert, gen.Native)
 	folded, unlisted := st.Folded, st.Unlisted
 	for i := range gen.Alert.Consequences {
 		x := &gen.Alert.Consequences[i]

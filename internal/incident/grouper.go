@@ -164,8 +164,18 @@ type group struct {
 	Generic bool      `json:"generic,omitempty"`
 	Source  string    `json:"source,omitempty"`
 	Last    time.Time `json:"last,omitzero"`
-	id      string    // key in Grouper.groups
-	slot    int       // index in Grouper.lru
+	// Fragment marks the incident of a failure shown only in part (a
+	// traceback cut before its exception line): like a wrapper alone,
+	// it is context of the cause of its burst (see fold.go).
+	Fragment bool `json:"fragment,omitempty"`
+	// Native marks the incident of a native library's lines (glog, UCX,
+	// CANN, faulthandler): the lines of one event are one incident.
+	Native bool `json:"native,omitempty"`
+	// Untimed says At is a read time: no line of the scope had a log time
+	// yet. The first that has one, read within the settle time, dates it.
+	Untimed bool   `json:"untimed,omitempty"`
+	id      string // key in Grouper.groups
+	slot    int    // index in Grouper.lru
 	// busy is pending() as it was when the group last took its place in
 	// Grouper.lru: a group with something to announce is evicted only
 	// when no other is left.
@@ -298,7 +308,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		g.stats.Alerts++
 		return []sinks.Alert{o.Alert}
 	}
-	at := g.correlationTime(o, now)
+	at, untimed := g.correlationTime(o, now)
 	consequence := isConsequence(o)
 	id := o.Alert.Fingerprint
 	if consequence && g.opts.Correlation > 0 {
@@ -317,11 +327,17 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		}
 	}
 	gr, ok := g.groups[id]
-	if o.Generic && !ok && g.genericFolds() {
-		// A generic line read after the classified cause of its burst
-		// is listed in the cause's incident at once.
-		if cause := g.findClassified(o.Scope, o.SourceKey, at, at, ""); cause != nil {
+	if !ok && !consequence && g.genericFolds() {
+		cause := g.findClassified(o.Scope, o.SourceKey, at, at, "")
+		if cause == nil && o.Generic {
+			cause = g.findFailure(o.Scope, o.SourceKey, at, at, "")
+		}
+		if cause != nil && g.joinsBurst(o, cause) {
+			// A generic line, or a native line, read after the
+			// classified cause of its burst is listed in the cause's
+			// incident at once.
 			cause.fold(o, now, &g.stats)
+			cause.takeFrom(&o.Alert, o.Native)
 			g.touch(cause)
 			return nil
 		}
@@ -342,7 +358,8 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	g.seq++
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
-		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at}
+		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
+		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed}
 	gr.Alert.FirstRank = o.Rank
 	g.add(id, gr)
 	g.indexScope(id, gr)
@@ -382,6 +399,11 @@ func (gr *group) add(o Occurrence, now time.Time) {
 		}
 	}
 	a.Ranks = addRank(a.Ranks, o.Rank)
+	if a.Match.Exception == nil || a.Match.Exception.Type == "" {
+		// The record's first line came without its traceback (a logged
+		// error line, then the exception): the traceback names it.
+		takeException(a, &o.Alert)
+	}
 	gr.LastSeen = now
 	gr.changed()
 }

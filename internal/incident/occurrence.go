@@ -48,6 +48,15 @@ type Occurrence struct {
 	// "Error: Server error '503 ...'"). A classified cause of the same
 	// burst outranks it (see the grouper's doc on generic lines).
 	Generic bool
+	// Fragment marks a failure shown only in part (analysis.Diagnosis's
+	// Fragment): a traceback cut before its exception line. Like a
+	// wrapper alone, it is context of the cause of its burst.
+	Fragment bool
+	// Native marks an entry of a native library's own lines (glog, UCX,
+	// CANN, c10d, faulthandler, NCCL): one event of such a library
+	// prints several, and they are one incident (see the grouper's doc
+	// on bursts).
+	Native bool
 }
 
 // Source describes where an entry was read, for the alert's source block.
@@ -112,11 +121,17 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		a.Record = recordOf(d.Cause.Record)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups
+		if d.Role.Is(patterns.RoleWrapper) {
+			// A wrapper alone says which process died; what its frames
+			// say of where comes first.
+			a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
+			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
+		}
 	} else {
 		a.Record = sinks.Record{
 			Slug:     UnclassifiedSlug,
 			Severity: string(d.Severity),
-			Role:     string(patterns.RoleCause),
+			Role:     roleOf(d.Role),
 		}
 		if d.Exception != nil {
 			a.Record.ErrorClass = d.Exception.Type
@@ -135,7 +150,13 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if len(a.Record.Solutions) == 0 {
 			unclassifiedAdvice(&a.Record, e, d.Exception)
 		}
+		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
 		a.Match.Text = d.Headline
+		if d.Signal == analysis.SignalHang {
+			a.Headline = hangHeadline(d.Triage, o.Rank, d.Headline)
+		} else {
+			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, d.Fragment)
+		}
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
 	// own level for an uninformed record, can raise the record's.
@@ -150,6 +171,11 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	o.Generic = isGeneric(e, d)
+	// A hang's thread dump next to a failure (a watchdog timeout record,
+	// a crash that dumped every thread) is that failure's context, as a
+	// fragment is; alone it is the incident.
+	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
+	o.Native = e.Format == entry.FormatNative
 	return o
 }
 

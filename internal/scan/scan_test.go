@@ -130,6 +130,11 @@ func TestSeedScenario(t *testing.T) {
 	if !a.Time.Equal(want) {
 		t.Errorf("time = %v, want the first line's %v", a.Time, want)
 	}
+	// The logger.error line came first; the incident's exception is the
+	// traceback's, from the same burst.
+	if x := a.Match.Exception; x == nil || x.Type != "RuntimeError" {
+		t.Errorf("exception %+v, want the traceback's RuntimeError", x)
+	}
 }
 
 func TestUnknownChainedTraceback(t *testing.T) {

@@ -77,20 +77,7 @@ func wrap(w wrapper, text []byte) string {
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
-var knownShapeMisses = map[string]map[string]string{
-	"040-quoted-legacy-router-init-keyerror.log": firstLineBeforePrefix,
-}
-
-// firstLineBeforePrefix: a prefix no rule knows is learned from the
-// traceback lines behind it, and the excerpt's first line, a wrapper
-// record whose message begins the traceback, was read before it was
-// learned: the traceback is cut from its "Traceback" line.
-var firstLineBeforePrefix = map[string]string{
-	"srun-label": "the first line comes before the prefix is learned",
-	"mpirun-tag": "the first line comes before the prefix is learned",
-	"loki-pipe":  "the first line comes before the prefix is learned",
-	"grep-n":     "the first line comes before the prefix is learned",
-}
+var knownShapeMisses = map[string]map[string]string{}
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
 // wrapped the ways real logs are: a failure read correctly as posted must

@@ -1,0 +1,210 @@
+package analysis
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// Hangs. A process that stops making progress prints no error: what shows
+// it is a dump of its threads, taken by a watchdog or by hand. sglang's
+// watchdog logs a py-spy dump of each scheduler ("Pyspy dump for PID
+// ..."), an operator pastes py-spy's own output (a "Thread N (active):"
+// block per thread), faulthandler's dump_traceback_later prints "Thread
+// 0x... (most recent call first):" blocks, and the legacy watchdog prints
+// the running batch ("self.cur_batch.batch_size()=..."). Such an entry,
+// when no record names it and it holds no error line, is a hang: severity
+// critical, headed by the stuck thread's top frames, which it carries as
+// its Stack. Within a burst with a failure (a watchdog timeout record, a
+// crash whose faulthandler output dumps every thread) it is that
+// failure's context (see internal/incident).
+
+// batchDumpMarker opens the legacy watchdog's dump of the running batch.
+const batchDumpMarker = "self.cur_batch"
+
+// hangHeadlineFrames is how many of the stuck thread's frames a hang's
+// headline names.
+const hangHeadlineFrames = 3
+
+// maybeHang reports whether e may be a thread dump, cheaply: most entries
+// open otherwise.
+func maybeHang(e *entry.Entry) bool {
+	m := e.Message
+	if m == "" {
+		return false
+	}
+	switch m[0] {
+	case 'P':
+		return strings.HasPrefix(m, pyspyMarker)
+	case 'T':
+		return pySpyThread(e)
+	case 's':
+		return strings.HasPrefix(m, batchDumpMarker)
+	}
+	return false
+}
+
+// pySpyThread reports whether e is one thread of py-spy's output printed
+// without sglang's header: `Thread 309 (active): "MainThread"` and its
+// frames.
+func pySpyThread(e *entry.Entry) bool {
+	m := e.Message
+	if !strings.HasPrefix(m, "Thread ") || e.Lines < 2 {
+		return false
+	}
+	rest := m[len("Thread "):]
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(rest[i:], " (")
+}
+
+// hangStack returns the stuck thread's top frames of a thread dump entry,
+// innermost first, and whether e is a thread dump at all (a batch dump has
+// no frames).
+func hangStack(e *entry.Entry) ([]string, bool) {
+	switch {
+	case e.Native == entry.NativeFaulthandler:
+		if strings.Contains(e.Text, fatalPythonError) {
+			return nil, false
+		}
+		fs := faulthandlerStack(e.Text)
+		return fs, len(fs) > 0
+	case strings.HasPrefix(e.Message, pyspyMarker):
+		fs := PySpyStack(e.Text)
+		return fs, len(fs) > 0
+	case pySpyThread(e):
+		fs := PySpyStack(pyspyMarker + "\n" + e.Text)
+		return fs, len(fs) > 0
+	case strings.HasPrefix(e.Message, batchDumpMarker):
+		return nil, true
+	}
+	return nil, false
+}
+
+// faulthandlerStack returns the frames of a faulthandler dump's current
+// thread, else of its first thread, as "func (file:line)", innermost first
+// (the order faulthandler prints), at most MaxStackFrames.
+func faulthandlerStack(text string) []string {
+	var cur, firstThread []string
+	var in *[]string
+	seen := false
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Current thread "):
+			in = &cur
+		case strings.HasPrefix(t, "Thread 0x"):
+			if !seen {
+				in, seen = &firstThread, true
+			} else {
+				in = nil
+			}
+		case in != nil && strings.HasPrefix(t, `File "`) && len(*in) < MaxStackFrames:
+			rest := t[len(`File "`):]
+			q := strings.IndexByte(rest, '"')
+			if q < 0 {
+				continue
+			}
+			file, tail := rest[:q], rest[q+1:]
+			fn, ln := "", ""
+			if i := strings.LastIndex(tail, " in "); i >= 0 {
+				fn = strings.TrimSpace(tail[i+len(" in "):])
+				tail = tail[:i]
+			}
+			if i := strings.Index(tail, "line "); i >= 0 {
+				ln = strings.TrimSpace(tail[i+len("line "):])
+			}
+			*in = append(*in, fn+" ("+shortPath(file)+":"+ln+")")
+		}
+	}
+	if len(cur) > 0 {
+		return cur
+	}
+	return firstThread
+}
+
+// shortPath keeps a frame's file from its package on, as py-spy prints
+// it: ".../site-packages/sglang/srt/managers/scheduler.py" is
+// "sglang/srt/managers/scheduler.py".
+func shortPath(p string) string {
+	for _, m := range [...]string{"site-packages/", "dist-packages/", "/python/sglang/"} {
+		if i := strings.LastIndex(p, m); i >= 0 {
+			if m == "/python/sglang/" {
+				return "sglang/" + p[i+len(m):]
+			}
+			return p[i+len(m):]
+		}
+	}
+	return p
+}
+
+// stackFrames turns "func (file:line)" frames, innermost first, into
+// entry frames, innermost last, for TriageOf.
+func stackFrames(stack []string) []entry.Frame {
+	out := make([]entry.Frame, 0, len(stack))
+	for i := len(stack) - 1; i >= 0; i-- {
+		s := stack[i]
+		f := entry.Frame{Func: s}
+		if open := strings.LastIndexByte(s, '('); open > 0 && strings.HasSuffix(s, ")") {
+			f.Func = strings.TrimSpace(s[:open])
+			loc := s[open+1 : len(s)-1]
+			if c := strings.LastIndexByte(loc, ':'); c > 0 {
+				f.File = loc[:c]
+				f.Line, _ = strconv.Atoi(loc[c+1:])
+			} else {
+				f.File = loc
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hang fills d for a thread dump no record names and no error line marks.
+func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack []string) {
+	d.Role = patterns.RoleCause
+	d.Signal = SignalHang
+	d.Severity = patterns.SeverityCritical
+	d.Stack = stack
+	top := stack
+	if len(top) > hangHeadlineFrames {
+		top = top[:hangHeadlineFrames]
+	}
+	var sig strings.Builder
+	for _, f := range stack {
+		// Function and file, not the line: the same hang from two
+		// runs of a build is one incident.
+		sf := stackFrames([]string{f})
+		sig.WriteString(sf[0].Func + "|" + sf[0].File + ";")
+	}
+	if len(top) > 0 {
+		d.Headline = "no progress: stuck in " + strings.Join(top, " < ")
+	} else {
+		d.Headline = "no progress: the watchdog dumped the running batch: " + cutRunes(FirstLine(e.Message), 160)
+		sig.WriteString(batchDumpMarker)
+	}
+	d.Key = "unclassified:" + LineSignature(string(SignalHang), sig.String())
+	d.Triage = TriageOf(e, nil)
+	if len(stack) > 0 {
+		fs := stackFrames(stack)
+		d.Triage.Process = first(processMarkers, fs)
+		d.Triage.Phase = first(phaseMarkers, fs)
+		if c := first(componentMarkers, fs); c != "" {
+			d.Triage.Component = c
+		}
+	}
+	d.Triage.Family = FamilyHang
+}
+
+// cutRunes cuts s to at most n runes, marking the cut.
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

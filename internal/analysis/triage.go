@@ -1,0 +1,426 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// Triage is what a failure that no record names still says about itself,
+// read the way an operator of an sglang server reads a traceback: which
+// process died, in which phase of its life, what family of failure the
+// exception belongs to, and which optional component was running. Each
+// field is "" when the entry does not say.
+type Triage struct {
+	// Process is the process that failed: "scheduler", "detokenizer",
+	// "tokenizer manager", "HTTP server", "router", "launcher", "data
+	// parallel controller".
+	Process string
+	// Phase is what the process was doing, as a phrase that follows
+	// "while": "loading weights", "capturing CUDA graphs", "serving
+	// requests", ...
+	Phase string
+	// Family is the kind of failure: FamilyImport, FamilyConfig, ...
+	Family string
+	// Component is the optional component whose code failed:
+	// "transfer engine", "grammar backend", "attention backend",
+	// "quantization", "speculative decoding".
+	Component string
+}
+
+// The families of failure a Triage names.
+const (
+	FamilyImport     = "import or ABI mismatch"
+	FamilyConfig     = "configuration check"
+	FamilyFile       = "file or path"
+	FamilyNetwork    = "network or port"
+	FamilyMemory     = "memory"
+	FamilyGPU        = "GPU fault"
+	FamilyKilled     = "killed by a signal"
+	FamilyNative     = "native crash"
+	FamilyWeights    = "checkpoint mismatch"
+	FamilyBug        = "code bug"
+	FamilyHTTP       = "HTTP error"
+	FamilyCollective = "collective failure"
+	FamilyHang       = "hang"
+)
+
+// marker maps a piece of a frame's file path or function name to what it
+// says. Frames are read innermost first, so the most specific marker of a
+// field wins: a KeyError in a model's load_weights called from the
+// scheduler's start-up is "loading weights", not "starting".
+type marker struct {
+	file, fn string // either may be "" (any); both set: both must hold
+	value    string
+}
+
+// processMarkers name the process from any frame of the chain.
+var processMarkers = []marker{
+	{file: "detokenizer_manager", value: "detokenizer"},
+	{file: "tokenizer_manager", value: "tokenizer manager"},
+	{file: "data_parallel_controller", value: "data parallel controller"},
+	{file: "managers/scheduler", value: "scheduler"},
+	{fn: "run_scheduler_process", value: "scheduler"},
+	{fn: "event_loop_", value: "scheduler"},
+	{file: "tp_worker", value: "scheduler"},
+	{file: "model_executor/", value: "scheduler"},
+	{file: "sglang_router", value: "router"},
+	{file: "sgl_router", value: "router"},
+	{file: "entrypoints/http_server", value: "HTTP server"},
+	{file: "srt/server.py", value: "HTTP server"},
+	{file: "entrypoints/engine", value: "launcher"},
+	{file: "launch_server", value: "launcher"},
+}
+
+// phaseMarkers name the phase, innermost frame first.
+var phaseMarkers = []marker{
+	{fn: "capture", file: "cuda_graph", value: "capturing CUDA graphs"},
+	{fn: "init_cuda_graphs", value: "capturing CUDA graphs"},
+	{fn: "capture", file: "graph_runner", value: "capturing CUDA graphs"},
+	{fn: "load_weights", value: "loading weights"},
+	{file: "model_loader/", value: "loading weights"},
+	{fn: "load_model", value: "loading weights"},
+	{file: "weight_utils", value: "loading weights"},
+	{fn: "init_memory_pool", value: "initialising the memory pool"},
+	{fn: "profile_max_num_token", value: "initialising the memory pool"},
+	{fn: "init_torch_distributed", value: "initialising the distributed backend"},
+	{fn: "init_distributed_environment", value: "initialising the distributed backend"},
+	{fn: "initialize_model_parallel", value: "initialising the distributed backend"},
+	{fn: "init_process_group", value: "initialising the distributed backend"},
+	{fn: "rendezvous", value: "initialising the distributed backend"},
+	{fn: "warmup", value: "warming up"},
+	{fn: "get_tokenizer", value: "loading the tokenizer"},
+	{fn: "init_tokenizer", value: "loading the tokenizer"},
+	{file: "configs/model_config", value: "reading the model config"},
+	{file: "hf_transformers_utils", fn: "get_config", value: "reading the model config"},
+	{file: "server_args", value: "checking its arguments"},
+	{fn: "event_loop", value: "serving requests"},
+	{fn: "run_batch", value: "serving requests"},
+	{fn: "forward_batch_generation", value: "serving requests"},
+	{fn: "process_input_requests", value: "serving requests"},
+	{fn: "handle_loop", value: "serving requests"},
+	{fn: "generate_request", value: "serving requests"},
+	{fn: "__init__", file: "managers/scheduler", value: "starting"},
+	{fn: "launch_server", value: "starting"},
+	{fn: "_launch_subprocesses", value: "starting"},
+}
+
+// componentMarkers name the optional component, innermost frame first.
+var componentMarkers = []marker{
+	{file: "disaggregation/", value: "transfer engine"},
+	{file: "mooncake", value: "transfer engine"},
+	{file: "nixl", value: "transfer engine"},
+	{file: "transfer_engine", value: "transfer engine"},
+	{file: "constrained/", value: "grammar backend"},
+	{file: "xgrammar", value: "grammar backend"},
+	{file: "outlines", value: "grammar backend"},
+	{file: "llguidance", value: "grammar backend"},
+	{file: "speculative/", value: "speculative decoding"},
+	{file: "eagle", value: "speculative decoding"},
+	{file: "quantization/", value: "quantization"},
+	{file: "layers/attention/", value: "attention backend"},
+	{file: "flashinfer", value: "attention backend"},
+	{file: "flash_attn", value: "attention backend"},
+}
+
+func (m *marker) matches(f *entry.Frame) bool {
+	if m.file != "" && !strings.Contains(f.File, m.file) {
+		return false
+	}
+	return m.fn == "" || strings.Contains(f.Func, m.fn)
+}
+
+// first returns the value of the first marker that matches a frame, the
+// frames read from the innermost; "" when none does.
+func first(markers []marker, frames []entry.Frame) string {
+	for i := len(frames) - 1; i >= 0; i-- {
+		for k := range markers {
+			if markers[k].matches(&frames[i]) {
+				return markers[k].value
+			}
+		}
+	}
+	return ""
+}
+
+// TriageOf reads what a failure no record names says about itself: from
+// the frames of every link of its traceback (the root cause's too: the
+// process and phase are where the chain began), from the exception's type
+// and message, and, for a native entry, from its kind and the frames and
+// file names its lines print. exc is the link that is the cause (nil for
+// none).
+func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
+	var t Triage
+	frames := chainFrames(e, exc)
+	if len(frames) == 0 {
+		frames = textFrames(e.Text)
+	}
+	t.Process = first(processMarkers, frames)
+	t.Phase = first(phaseMarkers, frames)
+	t.Component = first(componentMarkers, frames)
+	if t.Phase == "" && e.Traceback != nil {
+		// A traceback cut short: the source line under its last frame
+		// ("scheduler.event_loop_pp()") says what it was calling.
+		code := textFrames(e.Text)
+		t.Phase = first(phaseMarkers, code)
+		if t.Component == "" {
+			t.Component = first(componentMarkers, code)
+		}
+	}
+	if t.Component == "" {
+		t.Component = componentOfText(e.Text)
+	}
+	if exc != nil {
+		t.Family = familyOf(exc.Type, exc.Message)
+	}
+	if t.Family == "" {
+		t.Family = nativeFamily(e)
+	}
+	if t.Family == "" {
+		t.Family = familyOf("", e.Message)
+	}
+	if t.Family == "" && t.Phase == "loading weights" && exc != nil {
+		// A KeyError, a shape mismatch: the checkpoint is not what the
+		// model code expects.
+		t.Family = FamilyWeights
+	}
+	if t.Family == "" && exc != nil {
+		t.Family = bugFamily(exc.Type)
+	}
+	if t.Family == "" && exc != nil && exc.Type == "" {
+		// A traceback that lost its exception line may still print an
+		// exception inside it: Ray's "RayTaskError(OutOfMemoryError): ..."
+		// heading the remote task's frames.
+		if typ, msg := innerException(e.Text); typ != "" {
+			t.Family = familyOf(typ, msg)
+		}
+	}
+	if t.Family == "" && collectiveText(e.Text) {
+		t.Family = FamilyCollective
+	}
+	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
+		t.Phase = "initialising the distributed backend"
+	}
+	return t
+}
+
+// chainFrames returns the frames of every link of e's traceback, root
+// cause first, innermost last, with exc's member frames for a group.
+func chainFrames(e *entry.Entry, exc *entry.Exception) []entry.Frame {
+	var out []entry.Frame
+	if e.Traceback != nil {
+		for i := range e.Traceback.Links {
+			out = append(out, e.Traceback.Links[i].Frames...)
+		}
+	}
+	if exc != nil && len(exc.MemberFrames) > 0 {
+		out = append(out, exc.MemberFrames...)
+	}
+	return out
+}
+
+// maxTextFrames bounds the frames textFrames reads from a native entry.
+const maxTextFrames = 64
+
+// textFrames reads the Python frames a native entry prints (faulthandler's
+// `  File "x.py", line 12 in f`, innermost first) and the C++ frames
+// c10d prints ("frame #3: f + 0x1 (0x... in lib.so)"), innermost last.
+func textFrames(text string) []entry.Frame {
+	var out []entry.Frame
+	faulthandler := false
+	file := "" // the file of the frame line just read, for its source line
+	for line := range strings.Lines(text) {
+		if len(out) >= maxTextFrames {
+			break
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case file != "" && t != "" && !strings.HasPrefix(t, `File "`) && strings.HasPrefix(line, "    "):
+			// The source line a traceback prints under a frame: as a
+			// frame of its own, its call names what the frame called.
+			out = append(out, entry.Frame{File: file, Func: t})
+			file = ""
+			continue
+		case strings.HasPrefix(t, `File "`):
+			rest := t[len(`File "`):]
+			q := strings.IndexByte(rest, '"')
+			if q < 0 {
+				continue
+			}
+			f := entry.Frame{File: rest[:q]}
+			if i := strings.LastIndex(rest, " in "); i > q {
+				f.Func = strings.TrimSpace(rest[i+len(" in "):])
+			}
+			out = append(out, f)
+			file = f.File
+			faulthandler = faulthandler || !strings.Contains(rest[q:], ", in ")
+			continue
+		case strings.HasPrefix(t, "frame #"):
+			if c := strings.Index(t, ": "); c > 0 {
+				fn := t[c+2:]
+				if p := strings.Index(fn, " + 0x"); p > 0 {
+					fn = fn[:p]
+				}
+				file := ""
+				if i := strings.LastIndex(t, " in "); i > 0 {
+					file = strings.TrimSuffix(t[i+len(" in "):], ")")
+				}
+				out = append(out, entry.Frame{File: file, Func: fn})
+			}
+		}
+		file = ""
+	}
+	if faulthandler {
+		// faulthandler prints the innermost frame first.
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+	}
+	return out
+}
+
+// componentOfText names the component of a native line from the source
+// file glog, UCX and the transfer engines print in it.
+func componentOfText(text string) string {
+	line := FirstLine(text)
+	for _, k := range [...]string{"transfer_engine", "transfer_metadata", "transfer_task", "_transport", "mooncake", "nixl", "ucx", "rdma_", "hccl", "ascend"} {
+		if strings.Contains(strings.ToLower(line), k) {
+			return "transfer engine"
+		}
+	}
+	for _, k := range [...]string{"xgrammar", "grammar_parser", "llguidance", "outlines"} {
+		if strings.Contains(line, k) {
+			return "grammar backend"
+		}
+	}
+	if strings.Contains(line, "flashinfer") {
+		return "attention backend"
+	}
+	return ""
+}
+
+// familyOf is the family of an exception, from its type, then its message.
+func familyOf(typ, msg string) string {
+	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") {
+		// A wrapper naming what it wraps: RayTaskError(OutOfMemoryError).
+		typ = typ[i+1 : len(typ)-1]
+	}
+	switch lastDotted(typ) {
+	case "ImportError", "ModuleNotFoundError":
+		return FamilyImport
+	case "AssertionError":
+		return FamilyConfig
+	case "NameError":
+		// A name an optional import should have defined.
+		return FamilyImport
+	case "FileNotFoundError", "IsADirectoryError", "NotADirectoryError", "PermissionError":
+		return FamilyFile
+	case "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
+		"BrokenPipeError", "TimeoutError", "DistNetworkError", "DistStoreError", "gaierror", "ClientConnectorError":
+		return FamilyNetwork
+	case "MemoryError", "OutOfMemoryError":
+		return FamilyMemory
+	}
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
+		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
+		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
+		strings.Contains(m, "compiled using numpy"):
+		return FamilyImport
+	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
+		return FamilyMemory
+	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"):
+		return FamilyFile
+	case strings.Contains(m, "address already in use"), strings.Contains(m, "connection refused"),
+		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
+		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"):
+		return FamilyNetwork
+	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
+		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
+		return FamilyGPU
+	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
+		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
+		return FamilyHTTP
+	}
+	switch lastDotted(typ) {
+	case "ValueError", "TypeError", "NotImplementedError":
+		if strings.Contains(m, "not supported") || strings.Contains(m, "must be") || strings.Contains(m, "should be") ||
+			strings.Contains(m, "invalid") || strings.Contains(m, "unsupported") {
+			return FamilyConfig
+		}
+	}
+	return ""
+}
+
+// nativeFamily is the family a native entry's kind says.
+func nativeFamily(e *entry.Entry) string {
+	switch e.Native {
+	case entry.NativeShell:
+		return FamilyKilled
+	case entry.NativeCUDA, entry.NativeCUDAAssert, entry.NativeROCm:
+		return FamilyGPU
+	case entry.NativeNCCL, entry.NativeUCX:
+		return FamilyNetwork
+	case entry.NativeFaulthandler, entry.NativeTerminate, entry.NativeAssert:
+		return FamilyNative
+	case entry.NativeCompiler:
+		return FamilyImport
+	}
+	return ""
+}
+
+// bugFamily is the family of an exception that says code met a state it
+// did not expect: a bug in the frame that raised it, or a version of it
+// that does not match its callers.
+func bugFamily(typ string) string {
+	switch lastDotted(typ) {
+	case "AttributeError", "TypeError", "IndexError", "KeyError", "ZeroDivisionError", "UnboundLocalError",
+		"RecursionError", "NotImplementedError":
+		return FamilyBug
+	}
+	return ""
+}
+
+// collectiveText reports whether a failure is a collective's: c10d, NCCL
+// or gloo report it.
+func collectiveText(text string) bool {
+	line := FirstLine(text)
+	for _, k := range [...]string{"ProcessGroupNCCL", "ProcessGroupGloo", "c10d", "NCCL", "gloo", "monitoredBarrier"} {
+		if strings.Contains(line, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxInnerLines bounds the lines innerException reads.
+const maxInnerLines = 256
+
+// innerException returns the type and message of the last line of text
+// that reads as an exception line ("pkg.SomeError: msg"), the wrapped type
+// for a wrapper that names it in parentheses ("RayTaskError(OutOfMemoryError)").
+func innerException(text string) (typ, msg string) {
+	n := 0
+	for line := range strings.Lines(text) {
+		if n++; n > maxInnerLines {
+			break
+		}
+		if line == "" || line[0] == ' ' || line[0] == '\t' {
+			continue
+		}
+		head, rest, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if !ok || strings.ContainsAny(head, " \"'") {
+			continue
+		}
+		name := head
+		if i := strings.IndexByte(head, '('); i > 0 && strings.HasSuffix(head, ")") {
+			name = head[i+1 : len(head)-1]
+			head = head[:i]
+		}
+		if b := lastDotted(head); strings.HasSuffix(b, "Error") || strings.HasSuffix(b, "Exception") {
+			typ, msg = name, rest
+		}
+	}
+	return typ, msg
+}

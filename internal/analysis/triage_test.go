@@ -1,0 +1,128 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+const tbHead = "Traceback (most recent call last):\n"
+
+func frame(file, fn, code string) string {
+	return "  File \"" + file + "\", line 10, in " + fn + "\n    " + code + "\n"
+}
+
+func TestTriage(t *testing.T) {
+	sched := frame("/sgl/python/sglang/srt/managers/scheduler.py", "run_scheduler_process", "scheduler = Scheduler(...)")
+	tests := []struct {
+		name string
+		in   string
+		want analysis.Triage
+	}{
+		{
+			name: "a KeyError in a model's load_weights under the scheduler's start-up: loading weights, the checkpoint does not match",
+			in: tbHead + sched +
+				frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +
+				frame("/sgl/python/sglang/srt/models/qwen2.py", "load_weights", "param = params_dict[name]") +
+				"KeyError: 'lm_head.weight'\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
+		},
+		{
+			name: "an import error while the scheduler serves, in the grammar backend",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
+				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
+				"ImportError: cannot import name 'GrammarCompiler' from 'xgrammar'\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend"},
+		},
+		{
+			name: "an assertion while capturing CUDA graphs with speculative decoding",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/model_executor/cuda_graph_runner.py", "capture", "self.capture_one_batch_size(bs)") +
+				frame("/sgl/python/sglang/srt/speculative/eagle_worker.py", "forward", "assert x") +
+				"AssertionError\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Family: analysis.FamilyConfig, Component: "speculative decoding"},
+		},
+		{
+			name: "a traceback cut after its first frame: the source line under it says what it was calling",
+			in:   "[2025-12-05 09:06:37 DP4 PP0 TP4] Scheduler hit an exception: " + tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "run_scheduler_process", "scheduler.event_loop_pp()"),
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests"},
+		},
+		{
+			name: "an address in use while the ranks meet",
+			in: tbHead + frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "init_torch_distributed", "init_distributed_environment(...)") +
+				"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 20000, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "initialising the distributed backend", Family: analysis.FamilyNetwork},
+		},
+		{
+			name: "a missing file in the tokenizer manager",
+			in: tbHead + frame("/sgl/python/sglang/srt/managers/tokenizer_manager.py", "__init__", "self.tokenizer = get_tokenizer(...)") +
+				frame("/sgl/python/sglang/srt/hf_transformers_utils.py", "get_tokenizer", "open(path)") +
+				"FileNotFoundError: [Errno 2] No such file or directory: '/models/x/tokenizer.json'\n",
+			want: analysis.Triage{Process: "tokenizer manager", Phase: "loading the tokenizer", Family: analysis.FamilyFile},
+		},
+		{
+			name: "a transfer engine's glog line",
+			in:   "E0904 21:29:13.608035 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516\n",
+			want: analysis.Triage{Component: "transfer engine"},
+		},
+		{
+			name: "the shell's Killed",
+			in:   "Killed\n",
+			want: analysis.Triage{Family: analysis.FamilyKilled},
+		},
+		{
+			name: "a faulthandler dump: frames innermost first",
+			in: "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f (most recent call first):\n" +
+				"  File \"/sgl/python/sglang/srt/layers/attention/flashinfer_backend.py\", line 12 in forward_decode\n" +
+				"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 900 in event_loop_overlap\n" +
+				"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 990 in run_scheduler_process\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyNative, Component: "attention backend"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			es := entries(tt.in)
+			if len(es) == 0 {
+				t.Fatal("no entry")
+			}
+			e := &es[0]
+			for i := range es {
+				if es[i].Traceback != nil || es[i].Native != "" {
+					e = &es[i]
+					break
+				}
+			}
+			var exc = e.Traceback.Outermost()
+			if diff := cmp.Diff(tt.want, analysis.TriageOf(e, exc)); diff != "" {
+				t.Errorf("triage (-want +got):\n%s\nentry %q", diff, e.Text)
+			}
+		})
+	}
+}
+
+// FuzzTriage reads arbitrary logs for a triage: nothing panics, and every
+// field is one of the phrases the triage knows or empty.
+func FuzzTriage(f *testing.F) {
+	for _, s := range []string{
+		tbHead + frame("/a/scheduler.py", "run_scheduler_process", "scheduler.event_loop_pp()"),
+		"Fatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n  File \"/a/b.py\", line 1 in f\n",
+		"frame #0: c10::Error::Error() + 0x96 (0x7f in /usr/lib/libc10.so)\n",
+		"x.RayTaskError(KeyError): y\n",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		for _, e := range entries(data) {
+			var exc = e.Traceback.Outermost()
+			tr := analysis.TriageOf(&e, exc)
+			for _, v := range []string{tr.Process, tr.Phase, tr.Family, tr.Component} {
+				if strings.ContainsAny(v, "\n\r") {
+					t.Fatalf("triage field %q holds a line break", v)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,211 @@
+package incident
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+// What an operator says of a failure no record names. The catalog's
+// records carry the fixes of known failures; a new one still deserves the
+// first steps a senior operator of sglang would take, and those follow
+// from where it happened (the phase), what kind of failure it is (the
+// family) and which optional component failed. They come before the
+// generic steps (the frame to start at, the search of known issues).
+
+// died are the processes whose failure ends them: their incident says so.
+var died = map[string]bool{
+	"scheduler": true, "detokenizer": true, "tokenizer manager": true,
+	"data parallel controller": true, "launcher": true,
+}
+
+// triageHeadline is the headline of a failure no record names: the
+// process, its rank, the phase and the component, then the line itself
+// ("scheduler TP1 died while loading weights: KeyError: 'lm_head.weight'").
+// line alone when the triage says nothing.
+func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string {
+	if t.Process == "" && t.Phase == "" && t.Component == "" {
+		return line
+	}
+	var h string
+	switch {
+	case t.Process != "":
+		h = t.Process
+		if rank != "" {
+			h += " " + rank
+		}
+		if died[t.Process] {
+			h += " died"
+		} else {
+			h += " failed"
+		}
+		if t.Phase != "" {
+			h += " while " + t.Phase
+		}
+		if t.Component != "" {
+			h += " in the " + t.Component
+		}
+	case t.Phase != "":
+		h = "failed while " + t.Phase
+		if rank != "" {
+			h = rank + " " + h
+		}
+		if t.Component != "" {
+			h += " in the " + t.Component
+		}
+	default:
+		h = "the " + t.Component + " failed"
+		if rank != "" {
+			h += " on " + rank
+		}
+	}
+	if fragment {
+		return h + " (its traceback lost its exception line): " + line
+	}
+	return h + ": " + line
+}
+
+// hangHeadline is the headline of a hang: the process and its rank, the
+// phase, then where its thread is stuck ("scheduler TP0 hangs while
+// serving requests: stuck in all_reduce (...) < ...").
+func hangHeadline(t analysis.Triage, rank, line string) string {
+	what, ok := strings.CutPrefix(line, "no progress: ")
+	if !ok {
+		return line
+	}
+	h := "hang"
+	if t.Process != "" {
+		h = t.Process
+		if rank != "" {
+			h += " " + rank
+		}
+		h += " hangs"
+	} else if rank != "" {
+		h = rank + " hangs"
+	}
+	if t.Phase != "" {
+		h += " while " + t.Phase
+	}
+	return h + ": " + what
+}
+
+// phaseSteps are the first steps for a failure in each phase.
+var phaseSteps = map[string]string{
+	"loading weights": "It failed while loading the checkpoint: check that --model-path holds a complete download of the model this sglang version supports " +
+		"(every safetensors shard, config.json of the same revision), and that --load-format, --quantization and --revision match the checkpoint",
+	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; lower --mem-fraction-static when " +
+		"other processes share the GPU, or --context-length / --max-total-tokens, or shard the model over more GPUs (--tp-size)",
+	"initialising the distributed backend": "It failed while the ranks met: check that --dist-init-addr (or MASTER_ADDR and the NCCL port) is reachable from every node " +
+		"and free, that --nnodes, --node-rank and --tp-size agree on every node, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
+	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with --disable-cuda-graph; if the server then runs, capture fewer sizes " +
+		"(--cuda-graph-max-bs) or raise the memory left for capture (lower --mem-fraction-static)",
+	"warming up": "The server started but its warmup request failed: the error above is what any first request would hit; " +
+		"--skip-server-warmup only confirms that, fix the cause before serving",
+	"serving requests": "It failed while running a batch: reproduce with the request that was running (--log-requests), and try turning off the " +
+		"optional features in use one at a time (--disable-overlap-schedule, --disable-radix-cache, another --attention-backend)",
+	"loading the tokenizer": "It failed while loading the tokenizer: check --tokenizer-path (or the model's tokenizer files), " +
+		"--trust-remote-code for custom tokenizers, and the transformers version the model asks for",
+	"reading the model config": "It failed while reading the model's config: check config.json of --model-path, --trust-remote-code for " +
+		"custom architectures, and that this sglang and transformers version support the architecture",
+	"checking its arguments": "The server arguments do not agree: the message names the ones that conflict; check them against " +
+		"python -m sglang.launch_server --help of this version",
+	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); " +
+		"start once with the smallest configuration (--tp-size 1, --disable-cuda-graph) to find the option involved",
+}
+
+// familySteps are the first steps for each family of failure.
+var familySteps = map[string]string{
+	analysis.FamilyImport: "A compiled package does not match the others: install sglang, sgl-kernel, flashinfer and torch of one release together " +
+		"(the versions sglang's pyproject pins, or the official docker image); 'undefined symbol' means a build against another torch",
+	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
+		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds",
+	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
+		"(volume mounts, HF_HOME, --model-path, --download-dir) and that the server's user may read it",
+	analysis.FamilyNetwork: "A connection failed: check that the address and port in the message are reachable from this host (firewall, " +
+		"security group, the right interface) and that no other process holds the port (ss -ltnp)",
+	analysis.FamilyMemory: "Memory ran out: lower --mem-fraction-static, --max-running-requests, --chunked-prefill-size or --cuda-graph-max-bs, " +
+		"or shard over more GPUs",
+	analysis.FamilyGPU: "A GPU kernel failed: rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then switch the backend it belongs to " +
+		"(--attention-backend, --sampling-backend) or the GPU-specific option in use",
+	analysis.FamilyKilled: "The process was killed by a signal: 'Killed' is usually the kernel's OOM killer or the container's memory limit " +
+		"(dmesg, kubectl describe pod: OOMKilled); otherwise the lines before it name the failure that made the launcher stop it",
+	analysis.FamilyNative: "The process crashed in native code: the frames of the current thread say which library; rerun with " +
+		"CUDA_LAUNCH_BLOCKING=1 and without optional kernels (--disable-cuda-graph, another --attention-backend) to isolate it",
+	analysis.FamilyBug: "The code met a state it did not expect: the innermost frame of its traceback is where; this is often a bug fixed in a later " +
+		"release of that package, or a mismatch between its version and its callers'; upgrade it, or report it with the traceback and the server arguments",
+	analysis.FamilyHTTP: "An HTTP call failed with the status in the message: a 4xx is the caller's request (path, body, parameters for this " +
+		"server's version), a 5xx the called server's own failure, whose log holds the cause",
+	analysis.FamilyCollective: "A collective did not complete: one rank stopped (crashed, hung or lost its network) and the others waited for it; " +
+		"find the rank whose own log shows a failure first, and check NCCL_DEBUG=INFO output and the network between the nodes",
+	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
+		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
+		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise --watchdog-timeout only for a step that is legitimately long",
+	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
+		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
+}
+
+// processSteps are the first steps for a failure of each process, for
+// when nothing says more.
+var processSteps = map[string]string{
+	"scheduler": "This rank's scheduler died, which stops the whole server: its own traceback is in this rank's output around this line " +
+		"(with several ranks the lines interleave: filter on the rank's prefix, such as 'TP4]'); the first rank to fail names the cause, " +
+		"so keep every rank's log before restarting",
+	"detokenizer": "The detokenizer died, so no request gets its output: check that --tokenizer-path matches the model and that " +
+		"the model's ids decode with it, and restart the server",
+	"tokenizer manager": "The tokenizer manager failed, which fails the requests it was handling: check the request that was running, " +
+		"--tokenizer-path and --chat-template",
+	"data parallel controller": "The data parallel controller died: check that --dp-size, --tp-size and the GPUs visible to the server agree",
+	"HTTP server": "The HTTP server failed a request: the request's body and parameters, or the server's state, are in the lines around it; " +
+		"reproduce with the same request",
+	"router": "The router failed: check that its worker URLs are up and healthy (curl each /health) and that its policy and timeouts fit them",
+	"launcher": "The launcher stopped the server: the process it waited for (a scheduler, the detokenizer) failed first; its lines " +
+		"just before say why",
+}
+
+// componentSteps are the first steps for a failure in each component.
+var componentSteps = map[string]string{
+	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same --disaggregation-transfer-backend and " +
+		"--disaggregation-ib-device, that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+	"grammar backend": "A structured-output grammar failed: retry the request with another --grammar-backend (xgrammar, outlines, llguidance) " +
+		"and check its JSON schema, regex or EBNF",
+	"attention backend": "An attention kernel failed: try another --attention-backend (triton, flashinfer, fa3) to isolate it, and check that " +
+		"the kernel library was built for this GPU and torch",
+	"quantization": "The quantized path failed: check that --quantization matches the checkpoint's quantization_config and that this GPU " +
+		"supports its kernel; try without --quantization or with another kernel",
+	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
+		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+}
+
+// triageSteps returns the first steps the triage of a failure calls for:
+// its component's, its phase's, then its family's.
+func triageSteps(t analysis.Triage) []string {
+	var out []string
+	steps := [...]string{componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], ""}
+	if t.Component == "" && t.Phase == "" && t.Family == "" {
+		steps[3] = processSteps[t.Process]
+	}
+	for _, s := range steps {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// withTriage returns sol with the triage's steps in front, in a new slice
+// (sol may be a catalog record's).
+func withTriage(t analysis.Triage, sol []string) []string {
+	steps := triageSteps(t)
+	if len(steps) == 0 {
+		return sol
+	}
+	out := make([]string, 0, len(steps)+len(sol))
+	out = append(out, steps...)
+	for _, s := range sol {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
