@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/logmatch/logmatch/internal/pipeline"
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/scan"
 )
 
@@ -14,7 +14,7 @@ import (
 // does, and returns what a report shows.
 func scanFiles(t *testing.T, paths ...string) Findings {
 	t.Helper()
-	m, _, err := pipeline.LoadMatcher(pipeline.Catalog{})
+	m, _, err := catalog.Load(catalog.Spec{})
 	if err != nil {
 		t.Fatal(err)
 	}
