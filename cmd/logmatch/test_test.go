@@ -114,3 +114,38 @@ func TestTestCatalogCache(t *testing.T) {
 		t.Errorf("second run from the cache: exit %d, same output %t, stderr %q", code, out2 == out1, err2)
 	}
 }
+
+// The declarative cases shipped for the default catalog pass, through the
+// command as an operator runs it; a failed case makes the exit status 1.
+func TestDefaultCatalogCases(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "test", "--cases", "../../testdata/cases/default.yaml")
+	if code != 0 || !strings.Contains(out, " passed, 0 failed") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("cases:\n  - name: wrong record\n    lines: \"RuntimeError: CUDA error: an illegal memory access was encountered\"\n    expect: {record: cuda-out-of-memory}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runCLI(t, "", "test", "--cases", bad)
+	if code != 1 || !strings.Contains(out, "FAIL  wrong record") || !strings.Contains(out, "want cuda-out-of-memory, got cuda-illegal-memory-access") {
+		t.Errorf("a failed case: exit %d\n%s", code, out)
+	}
+	_, errOut, code = runCLI(t, "", "test", "--cases", bad, "--line", "x")
+	if code != 2 || !strings.Contains(errOut, "--cases takes no --line") {
+		t.Errorf("--cases with --line: exit %d: %s", code, errOut)
+	}
+}
+
+// test ends its text output with a tally, and --failures-only leaves the
+// routine entries out.
+func TestTestTallyAndFailuresOnly(t *testing.T) {
+	in := "[2026-05-28 00:11:09 TP0] Decode batch. #running-req: 1\n[2026-05-28 00:11:10 TP0] RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	out, _, code := runCLI(t, in, "test", "-")
+	if code != 0 || !strings.Contains(out, "2 entries, 1 failure (1 classified, 0 unclassified)") || !strings.Contains(out, "Decode batch") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	out, _, _ = runCLI(t, in, "test", "--failures-only", "-")
+	if strings.Contains(out, "Decode batch") || !strings.Contains(out, "illegal memory access") || !strings.Contains(out, "2 entries, 1 failure") {
+		t.Errorf("--failures-only:\n%s", out)
+	}
+}
