@@ -120,6 +120,9 @@ type Pipeline struct {
 
 	commitFailingSince atomic.Int64 // unix nanos of the first failed commit of a streak; 0 when committing
 	commitErr          atomic.Pointer[string]
+	// catalogErr is why the last catalog reload failed (the previous
+	// catalog is still in use); nil once a load succeeds. /readyz says it.
+	catalogErr atomic.Pointer[string]
 }
 
 // commitFailingAfter is how long commits may keep failing (a full or
@@ -922,13 +925,21 @@ func (p *Pipeline) reloadCatalog(force bool) {
 	p.stamp = stamp
 	m, problems, err := catalog.Load(p.catalog(p.cfg))
 	p.logCatalogProblems(problems)
-	if err == nil {
-		err = leftOut(problems)
+	if lerr := leftOut(problems); lerr != nil {
+		// Says which record was left out and where, which "no usable
+		// records" alone does not.
+		err = lerr
 	}
+	// The metric and readiness first: whoever reads the log line finds
+	// them already set.
+	p.tel.Metrics().ConfigReload(err == nil, time.Now())
 	if err != nil {
+		msg := err.Error()
+		p.catalogErr.Store(&msg)
 		p.log.Error("catalog reload failed; keeping the previous catalog", "err", err)
 		return
 	}
+	p.catalogErr.Store(nil)
 	p.matcher.Store(m)
 	p.tel.Metrics().CatalogRecords(m.Len())
 	p.log.Info("catalog reloaded", "records", m.Len(), "problems", len(problems))
@@ -1015,6 +1026,9 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 	var problems []string
 	if m := p.matcher.Load(); !skip["catalog"] && (m == nil || m.Len() == 0) {
 		problems = append(problems, "catalog: not loaded")
+	}
+	if e := p.catalogErr.Load(); e != nil && !skip["catalog"] {
+		problems = append(problems, "catalog: the last reload failed, the previous catalog is still in use: "+*e)
 	}
 	if !skip["sources"] && !p.sourcesUp.Load() {
 		problems = append(problems, "sources: not started")

@@ -161,6 +161,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	if catalogChanged {
 		p.matcher.Store(m)
 		p.stamp = stamp
+		p.catalogErr.Store(nil)
 		p.tel.Metrics().CatalogRecords(m.Len())
 		p.log.Info("catalog reloaded", "records", m.Len())
 	}
