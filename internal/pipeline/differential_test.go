@@ -1,0 +1,121 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/catalog"
+	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// corpora are the recognition corpora, relative to this package.
+var corpora = []string{"../../testdata/corpus", "../../testdata/engines"}
+
+// diagnoses is what a way in found in one log: the record (or
+// "unclassified") and headline of each incident, in order.
+func diagnoses(as []sinks.Alert) []string {
+	var out []string
+	for i := range as {
+		out = append(out, as[i].Record.Slug+" | "+as[i].Headline)
+	}
+	return out
+}
+
+// Issue 31 item 9: run and scan give the same diagnoses over the whole of
+// both corpora. Both go through the one stream shell; this checks that
+// what is around it (run's file and stream bookkeeping, its grouping in
+// processing time, its commit and delivery) changes nothing a person reads:
+// every excerpt gives the same incidents, with the same records and
+// headlines, in the same order.
+func TestRunAndScanAgreeOnTheCorpora(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every corpus excerpt through run")
+	}
+	m, _, err := catalog.Load(catalog.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
+	state := t.TempDir() // one state directory: its catalog cache serves every run
+	n := 0
+	for _, dir := range corpora {
+		files, err := filepath.Glob(filepath.Join(dir, "*.log"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no excerpts (%v)", dir, err)
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := sc.Scan(context.Background(), []scan.Input{{Name: "-", R: bytes.NewReader(data)}})
+			if err != nil {
+				t.Fatalf("%s: scan: %v", file, err)
+			}
+			got := runStdin(t, state, data)
+			if want := diagnoses(res.Alerts); !slices.Equal(got, want) {
+				t.Errorf("%s: run and scan differ\nrun:\n  %s\nscan:\n  %s", filepath.Base(file), strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
+			n++
+		}
+	}
+	t.Logf("%d excerpts compared", n)
+}
+
+// runStdin runs logmatch run over data on standard input to its end and
+// returns the diagnoses of the incidents it announced: the first alert of
+// each incident, in order.
+func runStdin(t *testing.T, state string, data []byte) []string {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(state, "state.db")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.ParseArgs([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
+		func(string) string { return "" }, os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scan's grouping: one window for the whole input, so repeats are
+	// counted rather than announced again.
+	cfg.GroupWindow = config.Duration(scanWindow)
+	out := &lockedBuffer{}
+	p, err := New(context.Background(), Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Stdin: bytes.NewReader(data), Stdout: out, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := runWithin(t, p, context.Background(), runLimit); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	var as []sinks.Alert
+	seen := map[string]bool{}
+	for _, a := range out.alerts(t) {
+		if !seen[a.Fingerprint] {
+			seen[a.Fingerprint] = true
+			as = append(as, a)
+		}
+	}
+	return diagnoses(as)
+}
+
+// scanWindow is a grouping window longer than any excerpt, as scan's.
+const scanWindow = 24 * 365 * time.Hour
+
+// runLimit bounds one run over an excerpt: a hang fails the test.
+const runLimit = time.Minute
