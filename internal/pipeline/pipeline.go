@@ -63,6 +63,9 @@ type Options struct {
 	Logger *slog.Logger
 	Stdin  io.Reader
 	Stdout io.Writer // alert JSON of the stdout sink; a wrapped command's stdout
+	// Alerts, when set, receives the stdout sink's alert JSON instead of
+	// Stdout (alert_output; a wrapped command's stdout is its own).
+	Alerts io.Writer
 	Stderr io.Writer // a wrapped command's stderr
 	Getenv func(string) string
 	// Reload receives a value for each reload request (SIGHUP): the
@@ -167,7 +170,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	if _, err := source.ParseFormat(cfg.Format); err != nil {
 		errs = append(errs, fmt.Errorf("format: %w", err))
 	}
-	built, err := buildSinks(ctx, cfg.Sinks, opts.Getenv, opts.Stdout)
+	built, err := buildSinks(ctx, cfg.Sinks, opts.Getenv, opts.alerts())
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -290,6 +293,14 @@ func (p *Pipeline) dropRemovedQueues() {
 		p.tel.Metrics().AlertDropped(n, state.ReasonSinkRemoved, dropped)
 		p.log.Warn("sink removed from the configuration: its queued alerts were dropped", "sink", n, "alerts", dropped)
 	}
+}
+
+// alerts is where the stdout sink writes.
+func (o *Options) alerts() io.Writer {
+	if o.Alerts != nil {
+		return o.Alerts
+	}
+	return o.Stdout
 }
 
 // ExitCode is the wrapped command's exit status once Run has returned (0

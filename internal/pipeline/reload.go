@@ -139,7 +139,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	sinksChanged := !reflect.DeepEqual(cur.Sinks, next.Sinks)
 	var built []*builtSink
 	if sinksChanged && len(errs) == 0 {
-		built, err = buildSinks(ctx, next.Sinks, p.opts.Getenv, p.opts.Stdout)
+		built, err = buildSinks(ctx, next.Sinks, p.opts.Getenv, p.opts.alerts())
 		if err != nil {
 			errs = append(errs, err)
 		}
