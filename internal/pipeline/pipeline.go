@@ -112,8 +112,9 @@ type Pipeline struct {
 	exitCode  atomic.Int32
 	httpLn    net.Listener
 
-	cmd       *source.Command // the wrapped command, once started
-	fatalExit atomic.Bool     // --on-fatal terminate ended the command
+	cmd       *source.Command               // the wrapped command, once started
+	tailer    atomic.Pointer[source.Tailer] // the file tailer, for its coverage
+	fatalExit atomic.Bool                   // --on-fatal terminate ended the command
 	// listen opens the HTTP listener; net.Listen when nil (tests inject
 	// a listener that fails).
 	listen func(network, addr string) (net.Listener, error)
@@ -567,6 +568,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			RescanInterval: time.Duration(p.cfg.RescanInterval),
 			NoWatch:        !p.cfg.Watch,
 			MaxOpenFiles:   p.cfg.MaxOpenFiles,
+			RotatedDirs:    p.cfg.RotatedDirs,
 			SymlinkRoots:   p.cfg.SymlinkRoots,
 			MaxLineBytes:   p.cfg.MaxLineBytes,
 			Positions:      state.ByPath(cps),
@@ -578,6 +580,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		if err != nil {
 			return nil, err
 		}
+		p.tailer.Store(t)
 		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, tb.emit) })
 	}
 	if stdin {

@@ -300,6 +300,15 @@ func (p *Pipeline) checkGlobs() (matched []string) {
 	}
 	p.tel.Metrics().SourceFiles("matched", len(matched)-unreadable)
 	p.tel.Metrics().SourceFiles("unreadable", unreadable)
+	if t := p.tailer.Load(); t != nil {
+		// Beyond max_open_files the files take turns: how many hold a
+		// descriptor, how many were closed for a turn, how many were
+		// never opened yet.
+		c := t.Coverage()
+		p.tel.Metrics().SourceFiles("open", c.Open)
+		p.tel.Metrics().SourceFiles("parked", c.Parked)
+		p.tel.Metrics().SourceFiles("waiting", c.Waiting)
+	}
 	return matched
 }
 
