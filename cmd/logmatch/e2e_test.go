@@ -563,7 +563,9 @@ sys.exit(3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, "run", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--", py, script)
+	// Alerts asked on stdout, which the child shares: each is a line of
+	// its own there.
+	cmd := exec.Command(binary, "run", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--alert-output", "stdout", "--", py, script)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -706,7 +708,7 @@ time.sleep(60)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, "run", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--", py, script)
+	cmd := exec.Command(binary, "run", "--state-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--alert-output", "stdout", "--", py, script)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

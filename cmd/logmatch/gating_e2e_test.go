@@ -61,8 +61,13 @@ time.sleep(600)
 			t.Errorf("logmatch's log lacks %q:\n%s", want, stderr.String())
 		}
 	}
-	if !strings.Contains(stdout.String(), `"liveness":{"reason":"liveness failed: the server will be restarted"`) {
-		t.Errorf("no gating alert on stdout:\n%s", stdout.String())
+	// With a wrapped command, alerts go to stderr by default: the
+	// server's stdout is its own.
+	if !strings.Contains(stderr.String(), `"liveness":{"reason":"liveness failed: the server will be restarted"`) {
+		t.Errorf("no gating alert on stderr:\n%s", stderr.String())
+	}
+	if strings.Contains(stdout.String(), `"schema":"logmatch.alert/v1"`) {
+		t.Errorf("an alert went to the server's stdout:\n%s", stdout.String())
 	}
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/pipeline"
+	"github.com/logmatch/logmatch/internal/wrapout"
 )
 
 const runLong = `Usage:
@@ -91,6 +94,12 @@ func runRun(ctx context.Context, e env, flags *config.Flags, stateReset bool) er
 		}
 	}
 
+	out, err := alertStreams(cfg, &e)
+	if err != nil {
+		return err
+	}
+	defer out.close()
+
 	log := newLogger(cfg, e)
 	reload := make(chan struct{}, 1)
 	hup := make(chan os.Signal, 1)
@@ -120,8 +129,9 @@ func runRun(ctx context.Context, e env, flags *config.Flags, stateReset bool) er
 		Config:     cfg,
 		Logger:     log,
 		Stdin:      e.stdin,
-		Stdout:     e.stdout,
-		Stderr:     e.stderr,
+		Stdout:     out.stdout,
+		Stderr:     out.stderr,
+		Alerts:     out.alerts,
 		Getenv:     e.getenv,
 		Reload:     reload,
 		LoadConfig: load,
@@ -139,6 +149,46 @@ func runRun(ctx context.Context, e env, flags *config.Flags, stateReset bool) er
 		return exitStatus{code: code}
 	}
 	return nil
+}
+
+// outputs are where a run writes: the wrapped command's output, the
+// stdout sink's alerts, and (in e.stderr) logmatch's own log.
+type outputs struct {
+	stdout, stderr, alerts io.Writer
+	close                  func()
+}
+
+// alertStreams sets up the outputs for cfg. With a wrapped command, its
+// stdout and stderr are shared with logmatch's lines through line-aware
+// streams, so an alert or a log line never lands inside a line the
+// command has not finished; alerts go to stderr unless alert_output says
+// otherwise, leaving the command's stdout to the command. e.stderr becomes
+// the log's side of the shared stderr.
+func alertStreams(cfg *config.Config, e *env) (outputs, error) {
+	o := outputs{stdout: e.stdout, stderr: e.stderr, close: func() {}}
+	streams := map[string]io.Writer{"stdout": e.stdout, "stderr": e.stderr}
+	target := cfg.AlertOutput
+	if len(cfg.Command) > 0 {
+		outS, errS := wrapout.New(e.stdout, 0), wrapout.New(e.stderr, 0)
+		o.stdout, o.stderr = outS.Passthrough(), errS.Passthrough()
+		streams = map[string]io.Writer{"stdout": outS.Lines(true), "stderr": errS.Lines(true)}
+		e.stderr = errS.Lines(false)
+		if target == "" {
+			target = "stderr"
+		}
+	}
+	switch target {
+	case "":
+	case "stdout", "stderr":
+		o.alerts = streams[target]
+	default:
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return o, configError(fmt.Errorf("alert_output: %w", err))
+		}
+		o.alerts, o.close = f, func() { _ = f.Close() }
+	}
+	return o, nil
 }
 
 // lookCommand finds the wrapped command before anything starts, so a

@@ -64,6 +64,9 @@ type Options struct {
 	Logger *slog.Logger
 	Stdin  io.Reader
 	Stdout io.Writer // alert JSON of the stdout sink; a wrapped command's stdout
+	// Alerts, when set, receives the stdout sink's alert JSON instead of
+	// Stdout (alert_output; a wrapped command's stdout is its own).
+	Alerts io.Writer
 	Stderr io.Writer // a wrapped command's stderr
 	Getenv func(string) string
 	// Reload receives a value for each reload request (SIGHUP): the
@@ -110,8 +113,9 @@ type Pipeline struct {
 	exitCode  atomic.Int32
 	httpLn    net.Listener
 
-	cmd       *source.Command // the wrapped command, once started
-	fatalExit atomic.Bool     // --on-fatal terminate ended the command
+	cmd       *source.Command               // the wrapped command, once started
+	tailer    atomic.Pointer[source.Tailer] // the file tailer, for its coverage
+	fatalExit atomic.Bool                   // --on-fatal terminate ended the command
 	// listen opens the HTTP listener; net.Listen when nil (tests inject
 	// a listener that fails).
 	listen func(network, addr string) (net.Listener, error)
@@ -171,7 +175,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	if _, err := source.ParseFormat(cfg.Format); err != nil {
 		errs = append(errs, fmt.Errorf("format: %w", err))
 	}
-	built, err := buildSinks(ctx, cfg.Sinks, opts.Getenv, opts.Stdout)
+	built, err := buildSinks(ctx, cfg.Sinks, opts.Getenv, opts.alerts())
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -295,6 +299,14 @@ func (p *Pipeline) dropRemovedQueues() {
 		p.tel.Metrics().AlertDropped(n, state.ReasonSinkRemoved, dropped)
 		p.log.Warn("sink removed from the configuration: its queued alerts were dropped", "sink", n, "alerts", dropped)
 	}
+}
+
+// alerts is where the stdout sink writes.
+func (o *Options) alerts() io.Writer {
+	if o.Alerts != nil {
+		return o.Alerts
+	}
+	return o.Stdout
 }
 
 // ExitCode is the wrapped command's exit status once Run has returned (0
@@ -561,6 +573,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			RescanInterval: time.Duration(p.cfg.RescanInterval),
 			NoWatch:        !p.cfg.Watch,
 			MaxOpenFiles:   p.cfg.MaxOpenFiles,
+			RotatedDirs:    p.cfg.RotatedDirs,
 			SymlinkRoots:   p.cfg.SymlinkRoots,
 			MaxLineBytes:   p.cfg.MaxLineBytes,
 			Positions:      state.ByPath(cps),
@@ -572,6 +585,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 		if err != nil {
 			return nil, err
 		}
+		p.tailer.Store(t)
 		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, tb.emit) })
 	}
 	if stdin {

@@ -140,7 +140,7 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	sinksChanged := !reflect.DeepEqual(cur.Sinks, next.Sinks)
 	var built []*builtSink
 	if sinksChanged && len(errs) == 0 {
-		built, err = buildSinks(ctx, next.Sinks, p.opts.Getenv, p.opts.Stdout)
+		built, err = buildSinks(ctx, next.Sinks, p.opts.Getenv, p.opts.alerts())
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -302,6 +302,15 @@ func (p *Pipeline) checkGlobs() (matched []string) {
 	}
 	p.tel.Metrics().SourceFiles("matched", len(matched)-unreadable)
 	p.tel.Metrics().SourceFiles("unreadable", unreadable)
+	if t := p.tailer.Load(); t != nil {
+		// Beyond max_open_files the files take turns: how many hold a
+		// descriptor, how many were closed for a turn, how many were
+		// never opened yet.
+		c := t.Coverage()
+		p.tel.Metrics().SourceFiles("open", c.Open)
+		p.tel.Metrics().SourceFiles("parked", c.Parked)
+		p.tel.Metrics().SourceFiles("waiting", c.Waiting)
+	}
 	return matched
 }
 

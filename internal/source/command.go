@@ -26,7 +26,9 @@ type CommandConfig struct {
 	// Stdin is given to the child as is; nil means /dev/null.
 	Stdin io.Reader
 	// Stdout and Stderr receive the child's output byte for byte, as soon as
-	// it is read; nil discards it.
+	// it is read; nil discards it. One that has an EndStream method (a
+	// stream shared with logmatch's own lines) is told when the child's
+	// stream ends.
 	Stdout, Stderr io.Writer
 	// Signals are forwarded to the child (the run mode sends SIGTERM and
 	// SIGINT here).
@@ -295,5 +297,15 @@ func (p *passThrough) Read(b []byte) (int, error) {
 			p.failed = true
 		}
 	}
+	if err != nil {
+		if e, ok := p.w.(streamEnder); ok {
+			e.EndStream()
+		}
+	}
 	return n, err
 }
+
+// streamEnder is a pass-through destination that wants to know when the
+// child's stream ended, so that what it holds back for the end of the
+// child's line goes out.
+type streamEnder interface{ EndStream() }

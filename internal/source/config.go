@@ -73,8 +73,14 @@ type Config struct {
 	MaxLineBytes int
 	// MaxOpenFiles bounds the files read at once; matching files beyond it
 	// are counted (CountFilesSkipped), logged when their number changes,
-	// and opened when a slot frees.
+	// and take turns with the open ones: the file idle longest is parked
+	// (closed, its place kept) for one that waits (turns.go).
 	MaxOpenFiles int
+	// RotatedDirs are directories rotation moves files into (logrotate's
+	// olddir). A checkpointed file not found under the globs at the start,
+	// or a parked file that left them, is looked for there by its
+	// identity. They are allowed roots.
+	RotatedDirs []string
 	// SymlinkRoots are the directories, besides the fixed leading
 	// directories of the globs, that a matched file may resolve into
 	// through symbolic links. A file whose real path lies outside every
@@ -178,6 +184,11 @@ func (c Config) validate() error {
 	}
 	if c.MaxLineBytes < 1 {
 		errs = append(errs, fmt.Errorf("max line bytes %d: must be positive", c.MaxLineBytes))
+	}
+	for _, d := range c.RotatedDirs {
+		if !filepath.IsAbs(d) {
+			errs = append(errs, fmt.Errorf("rotated dir %q: must be absolute", d))
+		}
 	}
 	if c.MaxOpenFiles < 1 {
 		errs = append(errs, fmt.Errorf("max open files %d: must be positive", c.MaxOpenFiles))

@@ -64,8 +64,10 @@
 //
 // A file stops being followed when it was drained after leaving the globs:
 // its last line is followed by one Line with Gone set. Files beyond
-// MaxOpenFiles are counted, logged once per change and opened when a slot
-// frees; a file whose real path (links resolved) lies outside the fixed
+// MaxOpenFiles are counted, logged once per change and take turns with
+// the open ones (the file idle longest is parked: closed, its identity and
+// offset kept, reopened when it grows or its turn comes; Coverage counts
+// them); a file whose real path (links resolved) lies outside the fixed
 // leading directories of the globs and SymlinkRoots is refused, logged and
 // counted; a generation seen but never opened is counted as lost. Lines held back when Run stops (an unterminated last
 // line, an open CRI/docker partial line) lie after the last Line.Next, so a

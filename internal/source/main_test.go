@@ -112,6 +112,7 @@ type harness struct {
 	obs    *tally
 	log    *logRecords
 	idle   chan struct{} // receives after each poll
+	tl     *Tailer
 }
 
 func startTailer(t *testing.T, cfg Config) *harness {
@@ -132,6 +133,7 @@ func startTailer(t *testing.T, cfg Config) *harness {
 		t.Fatalf("New: %v", err)
 	}
 	tl.afterPoll = func() { h.idle <- struct{}{} }
+	h.tl = tl
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	go func() { h.done <- tl.Run(ctx, h.got.emit) }()

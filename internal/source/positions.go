@@ -85,7 +85,7 @@ func (t *Tailer) siblingWith(tr *tracked, cp Checkpoint) *tracked {
 	if cp.File.Size == 0 {
 		return nil // an empty file's checkpoint matches any file
 	}
-	names := siblings(tr.path)
+	names := append(siblings(tr.path), t.rotatedSiblings(tr.path)...)
 	for _, sameFile := range []bool{true, false} {
 		for _, p := range names {
 			if pred := t.openIf(p, cp.File, cp.Offset, sameFile); pred != nil {

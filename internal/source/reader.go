@@ -180,6 +180,7 @@ func (b *batch) deliver(fr frame) error {
 func (b *batch) done() {
 	if b.tr.lineStart > b.start {
 		b.t.grew = true
+		b.tr.active = b.now
 	}
 	b.t.count(b.tr.source, b.tr.lineStart-b.start, b.lines, b.cut, b.tr.fr.bad-b.bad0)
 }

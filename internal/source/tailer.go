@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 )
@@ -59,9 +60,14 @@ type Tailer struct {
 	retired []retiredFile
 
 	skipped map[devino]string // matched but not opened: the open-file bound
-	refused map[devino]string // matched but resolving outside the roots
-	missed  map[devino]string // seen by a scan, gone before it could be opened
-	rescan  bool              // a slot freed while files were skipped
+	initial map[devino]bool   // skipped at the first scan: starts as a file found then
+	parkedN int               // tracked files in state parked (no descriptor)
+	// coverage is what the last pass saw of the open-file bound, for
+	// Coverage (read by another goroutine).
+	coverage atomic.Pointer[Coverage]
+	refused  map[devino]string // matched but resolving outside the roots
+	missed   map[devino]string // seen by a scan, gone before it could be opened
+	rescan   bool              // a slot freed while files were skipped
 	// saidCompressed is set once a compressed file in the globs was left
 	// out and logged: one notice, not one per rotation.
 	saidCompressed bool
@@ -106,6 +112,9 @@ func New(cfg Config) (*Tailer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("source config: %w", err)
 	}
+	for _, d := range cfg.RotatedDirs {
+		r.dirs = append(r.dirs, filepath.Clean(d))
+	}
 	return &Tailer{
 		cfg:     cfg,
 		log:     cfg.Logger,
@@ -113,6 +122,7 @@ func New(cfg Config) (*Tailer, error) {
 		files:   make(map[devino]*tracked),
 		byName:  make(map[string]*tracked),
 		skipped: make(map[devino]string),
+		initial: make(map[devino]bool),
 		refused: make(map[devino]string),
 		missed:  make(map[devino]string),
 	}, nil
@@ -206,6 +216,9 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 			flow.stop()
 		}
 		wake, wakeFull := nextScan, true
+		if d := t.turnDeadline(); !d.IsZero() && d.After(now) && d.Before(wake) {
+			wake = d // a file idle long enough to give its turn away
+		}
 		if d := t.nextDeadline(now); !d.IsZero() && d.Before(wake) {
 			wake, wakeFull = d, false
 		}
@@ -331,7 +344,9 @@ func (t *Tailer) nextDeadline(now time.Time) time.Time {
 
 func (t *Tailer) closeAll() {
 	for _, tr := range t.order {
-		tr.f.Close()
+		if tr.f != nil {
+			tr.f.Close()
+		}
 	}
 	t.order = nil
 	clear(t.files)

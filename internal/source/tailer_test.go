@@ -445,6 +445,10 @@ func TestTailerLongLine(t *testing.T) {
 	}
 }
 
+// Beyond MaxOpenFiles the files take turns: a file idle for turnIdle is
+// parked for one that waits, every file is read, at most MaxOpenFiles are
+// open at once, and a parked file that grows gets its turn back and is
+// read on from where it stopped.
 func TestTailerOpenFileBound(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"a", "b", "c"} {
@@ -452,12 +456,63 @@ func TestTailerOpenFileBound(t *testing.T) {
 	}
 	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, MaxOpenFiles: 2})
 	h.poll()
-	h.stop()
 	if diff := cmp.Diff([]string{"a", "b"}, h.got.texts()); diff != "" {
-		t.Errorf("lines (-want +got):\n%s", diff)
+		t.Fatalf("first pass (-want +got):\n%s", diff)
 	}
 	if got := h.obs.get(CountFilesSkipped); got == 0 {
 		t.Error("skipped files were not counted")
+	}
+	if c := h.tl.Coverage(); c != (Coverage{Open: 2, Waiting: 1}) {
+		t.Errorf("coverage after the first pass = %+v", c)
+	}
+	h.advance(turnIdle) // a is parked for c
+	h.poll()            // c is opened
+	if diff := cmp.Diff([]string{"a", "b", "c"}, h.got.texts()); diff != "" {
+		t.Fatalf("after a turn (-want +got):\n%s", diff)
+	}
+	if c := h.tl.Coverage(); c.Open > 2 || c.Waiting != 0 || c.Parked != 1 {
+		t.Errorf("coverage after a turn = %+v", c)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "a.log"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("a2\n")
+	f.Close()
+	h.advance(turnIdle)
+	h.stop()
+	if diff := cmp.Diff([]string{"a", "b", "c", "a2"}, h.got.texts()); diff != "" {
+		t.Errorf("a parked file that grew (-want +got):\n%s", diff)
+	}
+	for _, l := range h.got.all() {
+		if l.Text == "a2" && (l.Offset != 2 || l.Next != 5) {
+			t.Errorf("a2 read at %d (next %d), want 2 (next 5): the parked file did not resume where it stopped", l.Offset, l.Next)
+		}
+	}
+}
+
+// A file present at the start but kept out by the bound starts at its
+// checkpoint when its turn comes, as if it had been opened at the start.
+func TestTailerLateOpenedFileStartsAtItsCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.log")
+	b := filepath.Join(dir, "b.log")
+	writeFile(t, a, "a1\n")
+	writeFile(t, b, "b1\nb2\n")
+	fi, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := fileKey(fi)
+	head := []byte("b1\nb2\n")
+	cp := Checkpoint{File: FileID{Dev: k.dev, Ino: k.ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
+	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, MaxOpenFiles: 1, Positions: mapPositions{b: cp}})
+	h.poll()
+	h.advance(turnIdle)
+	h.poll()
+	h.stop()
+	if diff := cmp.Diff([]string{"a1", "b2"}, h.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
 
@@ -922,5 +977,41 @@ func TestTailerWriteAfterTruncationLook(t *testing.T) {
 				t.Errorf("lines (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A checkpointed file moved into a rotated directory (logrotate's olddir)
+// while the tailer was stopped is found there by its identity and read
+// from its checkpoint, before the new file at its path.
+func TestTailerResumeFindsTheFileInARotatedDir(t *testing.T) {
+	dir := t.TempDir()
+	logs, old := filepath.Join(dir, "logs"), filepath.Join(dir, "old")
+	for _, d := range []string{logs, old} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(logs, "server.log")
+	writeFile(t, p, "x1\nx2\n")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := fileKey(fi)
+	head := []byte("x1\n")
+	cp := Checkpoint{File: FileID{Dev: k.dev, Ino: k.ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
+	mustRename(t, p, filepath.Join(old, "server.log.1"))
+	writeFile(t, p, "n1\n")
+	for _, dirs := range [][]string{nil, {old}} {
+		h := startTailer(t, Config{Paths: []string{filepath.Join(logs, "*.log")}, RotatedDirs: dirs, Positions: mapPositions{p: cp}})
+		h.poll()
+		h.stop()
+		want := []string{"x2", "n1"}
+		if dirs == nil {
+			want = []string{"n1"} // not looked for there
+		}
+		if diff := cmp.Diff(want, h.got.texts()); diff != "" {
+			t.Errorf("rotated dirs %v: lines (-want +got):\n%s", dirs, diff)
+		}
 	}
 }

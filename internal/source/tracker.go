@@ -30,11 +30,17 @@ const (
 	// its bytes come from the original, and from the copy only the tail
 	// the original loses when it is truncated.
 	copying
+	// parked: closed to give its descriptor to a file waiting beyond
+	// max_open_files, after it was idle for turnIdle; its identity, path
+	// and resume offset are kept, and it is opened again (the identity
+	// checked) when its turn comes: at once when it grew, else when it is
+	// the file closed longest and a slot frees.
+	parked
 	// gone: closed; nothing refers to it any more.
 	gone
 )
 
-var stateNames = [...]string{"classifying", "following", "draining", "copy", "gone"}
+var stateNames = [...]string{"classifying", "following", "draining", "copy", "parked", "gone"}
 
 func (s fileState) String() string { return stateNames[s] }
 
@@ -49,9 +55,11 @@ const (
 	evCopyRead                  // its original was truncated and the lost tail read from it
 	evOriginalDone              // its original was closed or truncated, its content read to its end
 	evWaitOver                  // RotateWait passed since it left the globs
+	evPark                      // idle while files wait for a slot: its descriptor goes to one of them
+	evUnpark                    // its turn came: reopened at its path, the same file
 )
 
-var eventNames = [...]string{"matched", "left", "new", "copy", "copy read", "original done", "wait over"}
+var eventNames = [...]string{"matched", "left", "new", "copy", "copy read", "original done", "wait over", "park", "unpark"}
 
 func (e event) String() string { return eventNames[e] }
 
@@ -80,6 +88,13 @@ type tracked struct {
 	// copiesBefore: the files next to it when it was truncated to empty,
 	// until content shows up (readUnseen); nil otherwise.
 	copiesBefore map[devino]bool
+	// active is when it was opened or last gave bytes: the file idle
+	// longest is parked first.
+	active time.Time
+	// parkedAt is where a parked file resumes; since is when it was
+	// parked (the file parked longest gets a free slot first).
+	parkedAt int64
+	since    time.Time
 }
 
 // step is what a transition needs to deliver lines.
@@ -112,7 +127,7 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 				t.cfg.Observer.Add(tr.source, CountRotations, 1)
 			}
 			tr.state = following // a draining file renamed back into the globs
-		case classifying, copying:
+		case classifying, copying, parked:
 			tr.path = path
 		default:
 			return bad()
@@ -121,6 +136,11 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 	case evLeft:
 		if from == gone {
 			return bad()
+		}
+		if from == parked {
+			// Moved away while closed: read on where it went, when it is
+			// found there by identity, else it is done.
+			return t.leftWhileParked(s, tr)
 		}
 		tr.left = s.now
 		if from == following {
@@ -152,6 +172,30 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 		if err := tr.seekEnd(); err != nil {
 			tr.lineStart = tr.cr.pos
 		}
+	case evPark:
+		if from != following {
+			return bad()
+		}
+		tr.parkedAt, tr.since = tr.resume(), s.now
+		tr.f.Close()
+		tr.f, tr.state = nil, parked
+		t.parkedN++
+	case evUnpark:
+		// The caller opened the file at its path and checked that it is
+		// the same (openParked); a rewrite while it was closed is found
+		// by the next look for truncation, which compares the first
+		// bytes read before with the file's.
+		if from != parked || tr.f == nil {
+			return bad()
+		}
+		head := tr.cr.head
+		t.newReader(tr)
+		tr.cr.head = head
+		if err := tr.seek(tr.parkedAt); err != nil {
+			return err
+		}
+		tr.state, tr.active, tr.size, tr.dirty = following, s.now, -1, true
+		t.parkedN--
 	case evWaitOver:
 		switch from {
 		case draining:
@@ -199,7 +243,12 @@ func (t *Tailer) moveBefore(a, b *tracked) {
 
 // close forgets tr for good.
 func (t *Tailer) close(tr *tracked) {
-	tr.f.Close()
+	if tr.f != nil {
+		tr.f.Close()
+	}
+	if tr.state == parked {
+		t.parkedN--
+	}
 	tr.state = gone
 	delete(t.files, tr.key)
 	if i := slices.Index(t.order, tr); i >= 0 {
@@ -210,8 +259,8 @@ func (t *Tailer) close(tr *tracked) {
 			delete(t.byName, name)
 		}
 	}
-	if len(t.skipped) > 0 {
-		t.rescan = true // a slot is free for a skipped file
+	if len(t.skipped) > 0 || t.parkedN > 0 {
+		t.rescan = true // a slot is free for a waiting file
 	}
 }
 
@@ -224,6 +273,9 @@ func (t *Tailer) pass(ctx context.Context, now time.Time, full bool, emit Emit) 
 	s := step{ctx: ctx, now: now, emit: emit}
 	if full {
 		if err := t.scan(s); err != nil {
+			return false, err
+		}
+		if err := t.takeTurns(s); err != nil {
 			return false, err
 		}
 	}
@@ -360,6 +412,9 @@ func (t *Tailer) scan(s step) error {
 		switch {
 		case errors.Is(err, errSkipped):
 			skipped[m.key] = m.path
+			if !t.started {
+				t.initial[m.key] = true
+			}
 			if _, ok := t.skipped[m.key]; !ok {
 				t.cfg.Observer.Add(m.path, CountFilesSkipped, 1)
 			}
@@ -373,10 +428,16 @@ func (t *Tailer) scan(s step) error {
 		case err != nil:
 			t.cfg.Observer.Add(m.path, CountOpenErrors, 1)
 		default:
+			tr.active = s.now
 			fresh = append(fresh, tr)
 		}
 	}
 	t.account(present, skipped)
+	for k := range t.initial {
+		if !present[k] {
+			delete(t.initial, k)
+		}
+	}
 	for _, tr := range append([]*tracked(nil), t.order...) {
 		if !present[tr.key] && tr.left.IsZero() && tr.state != gone {
 			if err := t.transition(s, tr, evLeft, ""); err != nil {
@@ -453,7 +514,7 @@ var (
 
 // open starts tracking a newly matched file.
 func (t *Tailer) open(m found) (*tracked, error) {
-	if len(t.files) >= t.cfg.MaxOpenFiles {
+	if t.openFiles() >= t.cfg.MaxOpenFiles {
 		return nil, errSkipped
 	}
 	f, err := openLog(cmp.Or(m.at, m.path))
@@ -496,6 +557,14 @@ func (t *Tailer) open(m found) (*tracked, error) {
 				return tr, nil
 			}
 		}
+	}
+	tr.active = time.Now()
+	if t.started && t.initial[k] {
+		// Present at the start but kept out by max_open_files until now:
+		// it begins where a file found at the start does.
+		delete(t.initial, k)
+		t.startLate(tr)
+		return tr, nil
 	}
 	if t.started {
 		tr.state, tr.size = classifying, -1 // classify decides whether it is a copy

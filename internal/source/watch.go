@@ -171,6 +171,9 @@ func (t *Tailer) noteEvent(ev fsnotify.Event) (full bool) {
 	case ev.Op.Has(fsnotify.Write):
 		if tr := t.byName[ev.Name]; tr != nil {
 			tr.dirty = true // its head is checked: a rewrite can keep the size
+			if tr.state == parked {
+				return true // a full pass gives it a turn (takeTurns)
+			}
 		}
 	}
 	return false
