@@ -14,7 +14,7 @@ import (
 
 const patternsLong = `Usage:
   logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
-  logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+  logmatch patterns gen --src DIR [--root DIR] [--repo OWNER/NAME] [--sha SHA] [--out FILE]
   logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
 
 Work with catalogs: check them, check them against a source tree, and
@@ -48,12 +48,17 @@ var lintExit = exitHelp(
 )
 
 const genLong = `Usage:
-  logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+  logmatch patterns gen --src DIR [--root DIR] [--repo OWNER/NAME] [--sha SHA] [--out FILE]
 
-Walks a Python source tree and writes a skeleton record for every raise
-and logger.error/critical/exception/warning call with a message: the
-literal text regex-escaped, each placeholder a named lazy group (named
-after the f-string's variable), the last one reaching the end of the line.`
+Walks a Python source tree and writes a skeleton record for every raise,
+returned exception and logger.error/critical/exception/warning call with
+a message (a message assigned to a variable first included): the literal
+text regex-escaped, each placeholder a named lazy group (named after the
+f-string's variable), the last one reaching the end of the line. filePath
+and githubUrl are relative to the repository's top (--root, or the first
+parent with .git), so walking sglang/python keeps the python/ prefix.
+Messages that are Python's, torch's or pydantic's own, re-raised with
+their wording, get no record.`
 
 const checkLong = `Usage:
   logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
@@ -223,7 +228,7 @@ func newCheckCmd(e env) *cobra.Command {
 }
 
 func newGenCmd(e env) *cobra.Command {
-	var src, repo, sha, out string
+	var src, root, repo, sha, out string
 	c := &cobra.Command{
 		Use:   "gen --src DIR [flags]",
 		Short: "write skeleton records for the error sites of a Python tree",
@@ -233,7 +238,7 @@ func newGenCmd(e env) *cobra.Command {
 			if src == "" {
 				return usageError("--src is required")
 			}
-			recs, skips, err := gen.GenerateDir(src, gen.Options{Repo: repo, SHA: sha})
+			recs, skips, err := gen.GenerateDir(src, gen.Options{Repo: repo, SHA: sha, Root: root})
 			if err != nil {
 				return err
 			}
@@ -253,6 +258,7 @@ func newGenCmd(e env) *cobra.Command {
 	}
 	fs := c.Flags()
 	fs.StringVar(&src, "src", "", "Python source tree to walk (required)")
+	fs.StringVar(&root, "root", "", "top of the repository --src is in, which filePath is relative to (default: the first parent with .git, else --src)")
 	fs.StringVar(&repo, "repo", "", "GitHub OWNER/NAME the tree is a checkout of, for repo and githubUrl")
 	fs.StringVar(&sha, "sha", "", "commit the tree was taken from, to pin githubUrl")
 	fs.StringVar(&out, "out", "", "write the records to FILE instead of standard output")
