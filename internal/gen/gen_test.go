@@ -22,9 +22,11 @@ var fixtureOpts = gen.Options{Repo: "sgl-project/sglang", SHA: "0132848349585cfe
 
 // treeOpts are fixtureOpts for the fixture tree at dir, which is its own
 // repository's top (logmatch's .git above it is not its repository).
+// "src", the tree of every message form, keeps its warnings too.
 func treeOpts(dir string) gen.Options {
 	o := fixtureOpts
 	o.Root = dir
+	o.Warnings = filepath.Base(dir) == "src"
 	return o
 }
 

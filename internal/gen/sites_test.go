@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/gen"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // Walking a directory inside a repository keeps the path from the
@@ -69,7 +70,12 @@ func TestRepositoryTopFoundByGit(t *testing.T) {
 // or a variable, short f-strings kept or refused by their literal text,
 // and other projects' wordings left out.
 func TestIndirectAndForeignSites(t *testing.T) {
-	recs, skips := generateFixtures(t)
+	opts := treeOpts(filepath.Join("testdata", "src"))
+	opts.Warnings = false
+	recs, skips, err := gen.GenerateDir(filepath.Join("testdata", "src"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, r := range recs {
 		if r.FilePath == "sites.py" {
@@ -101,12 +107,46 @@ func TestIndirectAndForeignSites(t *testing.T) {
 	for line, want := range map[int]string{
 		42: "too little literal text", 43: "too little literal text",
 		47: "Python's own message", 51: "torch's own message", 55: "pydantic's own message",
+		59: "a warning",
 	} {
 		if !strings.HasPrefix(reasons[line], want) {
 			t.Errorf("sites.py:%d skipped for %q, want %q", line, reasons[line], want)
 		}
 	}
-	if len(reasons) != 5 {
+	if len(reasons) != 6 {
 		t.Errorf("sites.py skips: %v", reasons)
+	}
+}
+
+// Refine drops what gen no longer writes from an older generated catalog
+// and keeps every record that is not generated.
+func TestRefine(t *testing.T) {
+	recs := []patterns.Record{
+		{ID: "curated-warning", ErrorType: "log", Severity: patterns.SeverityWarning, ErrorMessage: "Using default W8A8 Block FP8 kernel config.", Solutions: []string{"nothing to do"}},
+		{ID: "untagged-warning", ErrorType: "log", Severity: patterns.SeverityWarning, ErrorMessage: "Using MoE kernel config with down_moe={x}."},
+		{ID: "gen-warning", ErrorType: "log", Severity: patterns.SeverityWarning, Tags: []string{"generated", "x"}, ErrorMessage: "Using default W8A8 Block FP8 kernel config. Performance might be sub-optimal! Config file not found at {path}"},
+		{ID: "gen-python", ErrorType: "exception", Severity: patterns.SeverityError, Tags: []string{"generated"}, ErrorMessage: "'{type(obj).__name__}' object has no attribute '{name}'"},
+		{ID: "gen-error", ErrorType: "log", Severity: patterns.SeverityError, Tags: []string{"generated"}, ErrorMessage: "Scheduler terminated after {n} consecutive errors"},
+		{ID: "gen-raised-warning", ErrorType: "exception", Severity: patterns.SeverityWarning, Tags: []string{"generated"}, ErrorMessage: "A warning class raised on purpose"},
+		{ID: "gen-short", ErrorType: "exception", Severity: patterns.SeverityError, ErrorMessage: "CUDART error: {e}", MessagePattern: "CUDART error: (?<e>.+)"},
+	}
+	var ids []string
+	kept, dropped := gen.Refine(recs, false)
+	for _, r := range kept {
+		ids = append(ids, r.ID)
+	}
+	if want := []string{"curated-warning", "gen-error", "gen-raised-warning", "gen-short"}; !slices.Equal(ids, want) || len(dropped) != 3 {
+		t.Errorf("kept %v, want %v; dropped %v", ids, want, dropped)
+	}
+	if !strings.Contains(dropped[0], "untagged-warning (a warning)") || !strings.Contains(dropped[1], "gen-warning (a warning)") || !strings.Contains(dropped[2], "gen-python (Python's own message)") {
+		t.Errorf("dropped %v", dropped)
+	}
+	// A short message is anchored at a message's start, as gen writes it
+	// today: inside another message it is that message's quote.
+	if got, want := kept[3].MessagePattern, `(?<=^|: |\] )CUDART error: (?<e>.+)`; got != want {
+		t.Errorf("short pattern %q, want %q", got, want)
+	}
+	if kept, _ := gen.Refine(recs, true); len(kept) != 6 {
+		t.Errorf("with warnings kept: %d records, want 6", len(kept))
 	}
 }

@@ -29,9 +29,9 @@ def message_extended(rid, reason):
 
 def message_reused(n):
     msg = f"KV transfer queue overflow with {n} pending chunks"
-    logger.warning(msg)
+    logger.error(msg)
     msg = f"KV transfer queue recovered after {n} retries"
-    logger.warning(msg)
+    logger.error(msg)
 
 
 def short_fstrings(e, name):
@@ -53,3 +53,7 @@ def torch_own(size):
 
 def pydantic_own(n, model):
     raise ValueError(f"{n} validation errors for {model}")
+
+
+def a_warning(n):
+    logger.warning(f"Using the default kernel config for {n} experts; performance might be sub-optimal")
