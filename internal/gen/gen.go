@@ -162,7 +162,7 @@ func Generate(root fs.FS, opts Options) ([]patterns.Record, []Skip, error) {
 					continue
 				}
 			}
-			skips = append(skips, Skip{File: f, Line: s.Line, Reason: reason, Source: s.Source})
+			skips = append(skips, Skip{File: path.Join(opts.Prefix, f), Line: s.Line, Reason: reason, Source: s.Source})
 		}
 	}
 	sortRecords(recs)
