@@ -11,7 +11,9 @@
 // later record is left out. Lint adds the whole-catalog checks (duplicate
 // ids among records put together by hand, patterns that backtrack
 // catastrophically), and LoadForLint does both for a command line tool.
-// Merge lays a user's records over the defaults by id.
+// Merge lays a user's records over the defaults by id. A record may say
+// which server releases print its message (introducedIn, removedIn, see
+// Version); AppliesTo answers for a given version.
 //
 //	recs, probs := patterns.Load("/etc/logmatch/catalog.d")
 //	for _, p := range probs {

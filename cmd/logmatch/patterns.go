@@ -14,7 +14,8 @@ import (
 
 const patternsLong = `Usage:
   logmatch patterns lint [--no-probe] [--show KINDS] [--record ID]... [--summary] [--format text|json] [PATH...]
-  logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+  logmatch patterns gen --src DIR [--root DIR] [--repo OWNER/NAME] [--sha SHA] [--warnings] [--out FILE]
+  logmatch patterns gen --refine FILE [--warnings] [--out FILE]
   logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
 
 Work with catalogs: check them, check them against a source tree, and
@@ -48,12 +49,21 @@ var lintExit = exitHelp(
 )
 
 const genLong = `Usage:
-  logmatch patterns gen --src DIR [--repo OWNER/NAME] [--sha SHA] [--out FILE]
+  logmatch patterns gen --src DIR [--root DIR] [--repo OWNER/NAME] [--sha SHA] [--warnings] [--out FILE]
+  logmatch patterns gen --refine FILE [--warnings] [--out FILE]
 
-Walks a Python source tree and writes a skeleton record for every raise
-and logger.error/critical/exception/warning call with a message: the
-literal text regex-escaped, each placeholder a named lazy group (named
-after the f-string's variable), the last one reaching the end of the line.`
+Walks a Python source tree and writes a skeleton record for every raise,
+returned exception and logger.error/critical/exception/warning call with
+a message (a message assigned to a variable first included): the literal
+text regex-escaped, each placeholder a named lazy group (named after the
+f-string's variable), the last one reaching the end of the line. filePath
+and githubUrl are relative to the repository's top (--root, or the first
+parent with .git), so walking sglang/python keeps the python/ prefix.
+Messages that are Python's, torch's or pydantic's own, re-raised with
+their wording, get no record, and logger.warning sites get one only with
+--warnings: most are notices a healthy server prints, and a record of
+each would alert on them. --refine FILE applies the same rules to a
+catalog an older logmatch generated.`
 
 const checkLong = `Usage:
   logmatch patterns check --src TREE [--root DIR] [--sha SHA] [--repo OWNER/NAME] [--write] [PATH...]
@@ -223,19 +233,37 @@ func newCheckCmd(e env) *cobra.Command {
 }
 
 func newGenCmd(e env) *cobra.Command {
-	var src, repo, sha, out string
+	var src, root, repo, sha, out, refine string
+	var warnings bool
 	c := &cobra.Command{
 		Use:   "gen --src DIR [flags]",
 		Short: "write skeleton records for the error sites of a Python tree",
 		Long:  genLong,
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if src == "" {
-				return usageError("--src is required")
+			if (src == "") == (refine == "") {
+				return usageError("give --src, or --refine with a generated catalog")
 			}
-			recs, skips, err := gen.GenerateDir(src, gen.Options{Repo: repo, SHA: sha})
-			if err != nil {
-				return err
+			var recs []patterns.Record
+			var skips []string
+			if refine != "" {
+				old, probs := patterns.LoadFile(refine)
+				for _, p := range probs {
+					if p.Level == patterns.LevelError {
+						return fmt.Errorf("--refine: %w", p)
+					}
+				}
+				recs, skips = gen.Refine(old, warnings)
+			} else {
+				var sites []gen.Skip
+				var err error
+				recs, sites, err = gen.GenerateDir(src, gen.Options{Repo: repo, SHA: sha, Root: root, Warnings: warnings})
+				if err != nil {
+					return err
+				}
+				for _, s := range sites {
+					skips = append(skips, s.String())
+				}
 			}
 			for _, s := range skips {
 				fmt.Fprintf(e.stderr, "skipped: %s\n", s)
@@ -253,10 +281,13 @@ func newGenCmd(e env) *cobra.Command {
 	}
 	fs := c.Flags()
 	fs.StringVar(&src, "src", "", "Python source tree to walk (required)")
+	fs.StringVar(&root, "root", "", "top of the repository --src is in, which filePath is relative to (default: the first parent with .git, else --src)")
 	fs.StringVar(&repo, "repo", "", "GitHub OWNER/NAME the tree is a checkout of, for repo and githubUrl")
 	fs.StringVar(&sha, "sha", "", "commit the tree was taken from, to pin githubUrl")
 	fs.StringVar(&out, "out", "", "write the records to FILE instead of standard output")
-	return own(c, exitHelp("  0    the records were written", exitLineUsage, "  3    runtime failure: an unreadable tree, an unwritable --out"))
+	fs.BoolVar(&warnings, "warnings", false, "keep logger.warning sites too (most are notices a healthy server prints)")
+	fs.StringVar(&refine, "refine", "", "instead of walking a tree, drop from a catalog FILE an older gen wrote the records gen no longer writes")
+	return own(c, exitHelp("  0    the records were written", exitLineUsage, "  3    runtime failure: an unreadable tree or --refine file, an unwritable --out"))
 }
 
 // writeFile writes the records to path; a failed close is a failed write.

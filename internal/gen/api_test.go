@@ -27,7 +27,7 @@ def g(n):
 // line numbers and links follow the code.
 func TestIDsSurviveLineDrift(t *testing.T) {
 	gen1 := func(src string) []patterns.Record {
-		recs, skips, err := gen.Generate(fstest.MapFS{"pkg/m.py": {Data: []byte(src)}}, gen.Options{Repo: "o/r", SHA: "abc"})
+		recs, skips, err := gen.Generate(fstest.MapFS{"pkg/m.py": {Data: []byte(src)}}, gen.Options{Repo: "o/r", SHA: "abc", Warnings: true})
 		if err != nil || len(skips) != 0 || len(recs) != 2 {
 			t.Fatalf("Generate: %d records, skips %v, err %v", len(recs), skips, err)
 		}
@@ -46,7 +46,7 @@ func TestIDsSurviveLineDrift(t *testing.T) {
 	if want := "https://github.com/o/r/blob/abc/pkg/m.py#L8"; after[0].GithubURL != want {
 		t.Errorf("githubUrl %q, want %q", after[0].GithubURL, want)
 	}
-	other, _, _ := gen.Generate(fstest.MapFS{"pkg/other.py": {Data: []byte(driftSrc)}}, gen.Options{Repo: "o/r"})
+	other, _, _ := gen.Generate(fstest.MapFS{"pkg/other.py": {Data: []byte(driftSrc)}}, gen.Options{Repo: "o/r", Warnings: true})
 	if other[0].ID == before[0].ID {
 		t.Errorf("the same message in another file must get another id")
 	}

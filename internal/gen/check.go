@@ -3,6 +3,7 @@ package gen
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -164,7 +165,12 @@ type treeIndex struct {
 
 // minCandidateLiteral is the literal text a candidate needs for its own
 // text to stand for a record's: "Error: {e}" would stand for anything.
-const minCandidateLiteral = 10
+// A message that starts with its literal text is matched from its start,
+// so a little less will do ("Exit code: {code}").
+const (
+	minCandidateLiteral         = 12
+	minAnchoredCandidateLiteral = 8
+)
 
 func indexTree(t *Tree) *treeIndex {
 	x := &treeIndex{}
@@ -225,12 +231,13 @@ func (x *treeIndex) addRust(file, src string) {
 
 func (x *treeIndex) add(file string, line int, site bool, m Message) {
 	n := m.LiteralRunes()
-	if n < minCandidateLiteral {
+	anchored := len(m) > 0 && !m[0].Hole
+	if n < minCandidateLiteral && !(anchored && n >= minAnchoredCandidateLiteral) {
 		return
 	}
 	var sample, re strings.Builder
 	first := ""
-	if len(m) > 0 && !m[0].Hole {
+	if anchored {
 		re.WriteString("^")
 	}
 	re.WriteString("(?s)")
@@ -258,8 +265,9 @@ var wordRunRE = regexp.MustCompile(`[A-Za-z_][A-Za-z_ ]{5,}[A-Za-z_]`)
 
 // locate finds the record's text in the tree: a candidate whose message
 // can print the record's errorMessage, or whose text the record's
-// messagePattern matches. It prefers the record's own file, a raise or
-// log call over a bare literal, and the nearest line. same reports that
+// messagePattern matches. It prefers the record's own file and
+// directory, a raise or log call over a bare literal, the shortest path
+// and the nearest line. same reports that
 // the record's filePath and lineNumber already name a match.
 func (x *treeIndex) locate(r *patterns.Record) (loc Location, found, same bool) {
 	sample := holeRE.ReplaceAllString(r.ErrorMessage, "0")
@@ -276,13 +284,20 @@ func (x *treeIndex) locate(r *patterns.Record) (loc Location, found, same bool) 
 		}
 	}
 	var best *candidate
+	dir := path.Dir(r.FilePath)
 	better := func(c *candidate) bool {
 		if best == nil {
 			return true
 		}
+		// Its own file, its own directory, a raise or log call over a
+		// bare literal, then the shortest path (the main server's file
+		// over a variant's copy of it), then the nearest line.
 		return cmp.Or(
 			-cmpBool(c.file == r.FilePath, best.file == r.FilePath),
+			-cmpBool(path.Dir(c.file) == dir, path.Dir(best.file) == dir),
 			-cmpBool(c.site, best.site),
+			cmp.Compare(len(c.file), len(best.file)),
+			cmp.Compare(c.file, best.file),
 			cmp.Compare(abs(c.line-r.LineNumber), abs(best.line-r.LineNumber)),
 		) < 0
 	}

@@ -103,7 +103,8 @@ func TestReadTreeDefinitions(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]bool{"sglang": true, "sglang-kernel": true, "flashinfer-python": true,
-		"torch": true, "opentelemetry-sdk": true, "setuptools-scm": true, "sgl-kernel": false} {
+		"torch": true, "opentelemetry-sdk": true, "setuptools-scm": true, "sgl-kernel": false,
+		"nixl": true, "mooncake-transfer-engine": true, "no-cache-dir": false} {
 		if tr.Packages[name] != want {
 			t.Errorf("Packages[%s] = %v, want %v", name, tr.Packages[name], want)
 		}

@@ -32,6 +32,13 @@ type Site struct {
 	Message Message
 	Skip    string // why the site yields no record; empty when it does
 	Source  string // the call's source text, for reports
+
+	// arg is the message argument as written and at the token index of
+	// the statement, for alternatives; percent the %-operands a logger
+	// call formats it with.
+	arg     []Token
+	at      int
+	percent []string
 }
 
 // Extract finds the message sites of one Python source file.
@@ -60,19 +67,29 @@ func extract(src string, allLevels bool) []Site {
 		}
 		if t.Text == "raise" {
 			if s, ok := x.raiseSite(i); ok {
-				sites = append(sites, s)
+				sites = append(sites, x.alternatives(s)...)
+			}
+			continue
+		}
+		if t.Text == "return" {
+			// return XError("...") hands the exception to a caller
+			// that raises it: the message is printed all the same. A
+			// return without a message of its own (a factory's
+			// return XError(msg) of a parameter) is not a site.
+			if s, ok := x.raiseSite(i); ok && isExceptionClass(s.Class) && s.Skip == "" {
+				sites = append(sites, x.alternatives(s)...)
 			}
 			continue
 		}
 		if t.Text == "assert" {
 			if s, ok := x.assertSite(i); ok {
-				sites = append(sites, s)
+				sites = append(sites, x.alternatives(s)...)
 			}
 			continue
 		}
 		if _, ok := levelSeverity[t.Text]; (ok || allLevels && (t.Text == "info" || t.Text == "debug")) && i >= 2 && isOp(toks[i-1], ".") &&
 			toks[i-2].Kind == Name && isLoggerName(toks[i-2].Text) && i+1 < len(toks) && isOp(toks[i+1], "(") {
-			sites = append(sites, x.logSite(i))
+			sites = append(sites, x.alternatives(x.logSite(i))...)
 		}
 	}
 	return sites
@@ -86,13 +103,16 @@ type extractor struct {
 	def  int                     // index of the last "def" token seen; 0 before any
 }
 
-// assignment is a statement "name = value" at the start of a logical line.
+// assignment is a statement "name = value" or "name += value" at the
+// start of a logical line.
 type assignment struct {
 	at    int     // token index of the name
 	value []Token // the right-hand side
+	add   bool    // "+=": appends to the value before it
 }
 
-// assignments finds every simple "name = value" statement.
+// assignments finds every simple "name = value" and "name += value"
+// statement.
 func assignments(toks []Token) map[string][]assignment {
 	vars := map[string][]assignment{}
 	start := 0
@@ -102,27 +122,124 @@ func assignments(toks []Token) map[string][]assignment {
 		}
 		stmt := toks[start:i]
 		start = i + 1
-		if len(stmt) >= 3 && stmt[0].Kind == Name && isOp(stmt[1], "=") && !isOp(stmt[2], "=") {
+		switch {
+		case len(stmt) >= 3 && stmt[0].Kind == Name && isOp(stmt[1], "=") && !isOp(stmt[2], "="):
 			vars[stmt[0].Text] = append(vars[stmt[0].Text], assignment{at: start - 1 - len(stmt), value: stmt[2:]})
+		case len(stmt) >= 4 && stmt[0].Kind == Name && isOp(stmt[1], "+") && isOp(stmt[2], "="):
+			vars[stmt[0].Text] = append(vars[stmt[0].Text], assignment{at: start - 1 - len(stmt), value: stmt[3:], add: true})
 		}
 	}
 	return vars
 }
 
 // resolve replaces an argument that is a single variable by the value of
-// its last assignment between the enclosing def and the call at index at.
+// its last assignment between the enclosing def and the call at index at,
+// with the "+=" that follow it appended.
 func (x *extractor) resolve(arg []Token, at int) []Token {
+	if vals := x.resolveAll(arg, at); len(vals) > 0 {
+		return vals[len(vals)-1]
+	}
+	return unwrap(arg)
+}
+
+// resolveAll is resolve for each assignment of the variable in the
+// enclosing function before the call, in source order: a message set in
+// the branches of an if (msg = "A" ... else: msg = "B") prints either.
+// It returns nil when the argument is not a variable assigned so.
+func (x *extractor) resolveAll(arg []Token, at int) [][]Token {
 	arg = unwrap(arg)
 	if len(arg) != 1 || arg[0].Kind != Name {
-		return arg
+		return nil
 	}
-	as := x.vars[arg[0].Text]
-	for k := len(as) - 1; k >= 0; k-- {
-		if as[k].at < at && as[k].at > x.def {
-			return as[k].value
+	name := arg[0].Text
+	var vals [][]Token
+	prev := -1 // token index of the last assignment taken
+	for _, a := range x.vars[name] {
+		if a.at >= at || a.at <= x.def {
+			continue
+		}
+		if !a.add && prev >= 0 && x.usedBetween(name, prev, a.at) {
+			// The value before was used (raised, logged) before this
+			// assignment replaced it: it is not an alternative here.
+			vals = vals[:0]
+		}
+		prev = a.at
+		if a.add && len(vals) > 0 {
+			// msg += "..." appends to the value before it.
+			last := vals[len(vals)-1]
+			joined := make([]Token, 0, len(last)+len(a.value)+3)
+			joined = append(joined, Token{Kind: Op, Text: "("})
+			joined = append(joined, last...)
+			joined = append(joined, Token{Kind: Op, Text: ")"}, Token{Kind: Op, Text: "+"})
+			vals[len(vals)-1] = append(joined, a.value...)
+			continue
+		}
+		if !a.add {
+			vals = append(vals, a.value)
 		}
 	}
-	return arg
+	return vals
+}
+
+// usedBetween reports whether the variable name is read between the
+// assignments at token indexes from and to: a token of that name that
+// does not start an assignment of it.
+func (x *extractor) usedBetween(name string, from, to int) bool {
+	for j := from + 1; j < to && j < len(x.toks); j++ {
+		t := x.toks[j]
+		if t.Kind != Name || t.Text != name {
+			continue
+		}
+		if j+1 < len(x.toks) && (isOp(x.toks[j+1], "=") && (j+2 >= len(x.toks) || !isOp(x.toks[j+2], "=")) || isOp(x.toks[j+1], "+")) {
+			continue // name = ..., name += ...
+		}
+		return true
+	}
+	return false
+}
+
+// alternatives returns s, or, when its message is a variable assigned
+// more than once before it in the function (the branches of an if), one
+// site per assignment whose value is a message.
+func (x *extractor) alternatives(s Site) []Site {
+	if s.arg == nil {
+		return []Site{s}
+	}
+	vals := x.resolveAll(s.arg, s.at)
+	if len(vals) < 2 {
+		return []Site{s}
+	}
+	var out []Site
+	seen := map[string]bool{}
+	for _, v := range vals {
+		m, skip := messageOf(x.src, v)
+		if skip != "" {
+			continue
+		}
+		if s.percent != nil {
+			m = PercentFormat(m, s.percent)
+		}
+		if seen[m.Template()] {
+			continue
+		}
+		seen[m.Template()] = true
+		alt := s
+		alt.Message, alt.Skip = m, ""
+		out = append(out, alt)
+	}
+	if len(out) == 0 {
+		return []Site{s}
+	}
+	return out
+}
+
+// isExceptionClass reports a class name that names an exception by
+// Python's convention: a returned XError(...) is raised by the caller,
+// a returned Config(...) is not a message.
+func isExceptionClass(class string) bool {
+	name := class[strings.LastIndexByte(class, '.')+1:]
+	return strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception") ||
+		strings.HasSuffix(name, "Exit") || strings.HasSuffix(name, "Interrupt") || strings.HasSuffix(name, "Warning")
 }
 
 func isOp(t Token, s string) bool { return t.Kind == Op && t.Text == s }
@@ -174,6 +291,7 @@ func (x *extractor) raiseSite(i int) (Site, bool) {
 	case len(pos) > 1:
 		s.Skip = "several arguments: str() prints them as a tuple"
 	default:
+		s.arg, s.at = pos[0], i
 		s.Message, s.Skip = messageOf(src, x.resolve(pos[0], i))
 	}
 	return s, true
@@ -192,6 +310,7 @@ func (x *extractor) assertSite(i int) (Site, bool) {
 		return Site{}, false
 	}
 	s := Site{Line: x.toks[i].Line, Kind: kindRaise, Class: "AssertionError", Source: sourceOf(x.src, x.toks[i:end])}
+	s.arg, s.at = parts[1], i
 	s.Message, s.Skip = messageOf(x.src, x.resolve(parts[1], i))
 	return s, true
 }
@@ -217,14 +336,18 @@ func (x *extractor) logSite(i int) Site {
 		s.Skip = "no message argument"
 		return s
 	}
+	s.arg, s.at = pos[0], i
 	s.Message, s.Skip = messageOf(src, x.resolve(pos[0], i))
-	if s.Skip == "" && len(pos) > 1 {
+	if len(pos) > 1 {
 		// logging formats msg % args only when args are given.
 		names := make([]string, 0, len(pos)-1)
 		for _, a := range pos[1:] {
 			names = append(names, sourceOf(src, a))
 		}
-		s.Message = PercentFormat(s.Message, names)
+		s.percent = names
+		if s.Skip == "" {
+			s.Message = PercentFormat(s.Message, names)
+		}
 	}
 	return s
 }

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,18 +24,52 @@ import (
 // much to be worth an alert.
 const DefaultMinLiteral = 12
 
+// DefaultMinLeadingLiteral is the literal text a message that starts
+// with it must have to be kept below DefaultMinLiteral: "NCCL error: {e}"
+// opens every line it prints with ten characters of its own, while
+// "Invalid {x}" or "{name} failed: {e}" would match far too much.
+const DefaultMinLeadingLiteral = 8
+
+// DefaultAnchorBelow is the literal text under which a message that
+// starts with it must be found at the start of a message: "CUDART error:
+// {e}" is itself, raised or logged, but inside "Setup Custom allreduce
+// failed with CUDART error: ..." it is another message quoting it. Such
+// patterns start with messageStart.
+const DefaultAnchorBelow = 16
+
+// messageStart is where a message begins in an entry: the start of a
+// line (logmatch strips the log header), after an exception's "Type: ",
+// or after a header's closing bracket in raw text.
+const messageStart = `(?<=^|: |\] )`
+
 // Options configure Generate.
 type Options struct {
 	// Repo is the GitHub OWNER/NAME the source tree is a checkout of. It
 	// fills Record.Repo and, with SHA, Record.GithubURL; empty leaves both
-	// empty. filePath is relative to the walked root, so the root should be
-	// the repository's top for the links to resolve.
+	// empty.
 	Repo string
+	// Prefix is where the walked root is in the repository ("python"
+	// when only sglang's python/ is walked): filePath, and so githubUrl,
+	// is Prefix joined with the file's path under the root, which is the
+	// path from the repository's top that a link needs. GenerateDir
+	// fills it from Root.
+	Prefix string
+	// Root is, for GenerateDir, the top of the repository the walked
+	// directory is in; empty means the first parent of it (or itself)
+	// that holds .git, or the directory itself when none does.
+	Root string
 	// SHA is the commit the tree was taken from: it pins githubUrl and
 	// fills analyzedSha. Empty links to HEAD.
 	SHA string
 	// MinLiteral overrides DefaultMinLiteral when positive.
 	MinLiteral int
+	// Warnings keeps logger.warning sites. Without it they get no record:
+	// a warning is something the server goes on after, most are notices
+	// (a default kernel config, a JIT warm-up), and a record for each
+	// would alert on healthy servers and take an incident's lead from the
+	// failure that follows; a curated record names the warnings that
+	// matter.
+	Warnings bool
 }
 
 // Skip is a message site that yielded no record, and why.
@@ -53,7 +89,10 @@ func (s Skip) String() string {
 	return fmt.Sprintf("%s:%d: %s: %s", s.File, s.Line, s.Reason, src)
 }
 
-// GenerateDir runs Generate on the directory dir of the local file system.
+// GenerateDir runs Generate on the directory dir of the local file
+// system, with filePath relative to the repository's top (opts.Root, or
+// found by its .git), so "--src sglang/python" keeps the "python/" its
+// links need.
 func GenerateDir(dir string, opts Options) ([]patterns.Record, []Skip, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -61,6 +100,14 @@ func GenerateDir(dir string, opts Options) ([]patterns.Record, []Skip, error) {
 	}
 	if !info.IsDir() {
 		return nil, nil, fmt.Errorf("--src %s: not a directory", dir)
+	}
+	root, err := repoRoot(dir, opts.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	abs, _ := filepath.Abs(dir)
+	if rel, _ := filepath.Rel(root, abs); rel != "." {
+		opts.Prefix = path.Join(filepath.ToSlash(rel), opts.Prefix)
 	}
 	return Generate(os.DirFS(dir), opts)
 }
@@ -115,7 +162,7 @@ func Generate(root fs.FS, opts Options) ([]patterns.Record, []Skip, error) {
 					continue
 				}
 			}
-			skips = append(skips, Skip{File: f, Line: s.Line, Reason: reason, Source: s.Source})
+			skips = append(skips, Skip{File: path.Join(opts.Prefix, f), Line: s.Line, Reason: reason, Source: s.Source})
 		}
 	}
 	sortRecords(recs)
@@ -127,23 +174,32 @@ func build(file string, s Site, opts Options) (patterns.Record, string) {
 	if s.Skip != "" {
 		return patterns.Record{}, s.Skip
 	}
-	if n := s.Message.LiteralRunes(); n < opts.MinLiteral {
+	if !opts.Warnings && levelSeverity[s.Kind] == "warning" {
+		return patterns.Record{}, "a warning: no record without --warnings"
+	}
+	if n := s.Message.LiteralRunes(); n < opts.MinLiteral && leadingLiteral(s.Message) < DefaultMinLeadingLiteral {
 		if n == 0 {
 			return patterns.Record{}, "only placeholders"
 		}
 		return patterns.Record{}, fmt.Sprintf("too little literal text (%d < %d characters)", n, opts.MinLiteral)
 	}
 	tmpl := s.Message.Template()
+	if who := foreignMessage(s.Message); who != "" {
+		// Such a record would be chosen for every error of that kind
+		// in any program, pointing at this file, and displace the
+		// advice of the record that knows the failure.
+		return patterns.Record{}, who + "'s own message, not this tree's"
+	}
 	rec := patterns.Record{
-		ID:             recordID(opts.Repo, file, s.Class, tmpl),
+		ID:             recordID(opts.Repo, path.Join(opts.Prefix, file), s.Class, tmpl),
 		Repo:           opts.Repo,
 		Slug:           Slug(s.Message),
 		ErrorMessage:   tmpl,
-		MessagePattern: Pattern(s.Message),
+		MessagePattern: anchorShort(s.Message, Pattern(s.Message)),
 		ErrorType:      "log",
 		ErrorClass:     s.Class,
 		Severity:       patterns.Severity(severityOf(s.Kind)),
-		FilePath:       file,
+		FilePath:       path.Join(opts.Prefix, file),
 		LineNumber:     s.Line,
 		Solutions:      []string{},
 		PreventionTips: []string{},
@@ -156,9 +212,111 @@ func build(file string, s Site, opts Options) (patterns.Record, string) {
 	}
 	if opts.Repo != "" {
 		sha := cmp.Or(opts.SHA, "HEAD")
-		rec.GithubURL = fmt.Sprintf("https://github.com/%s/blob/%s/%s#L%d", opts.Repo, sha, file, s.Line)
+		rec.GithubURL = fmt.Sprintf("https://github.com/%s/blob/%s/%s#L%d", opts.Repo, sha, rec.FilePath, s.Line)
 	}
 	return rec, ""
+}
+
+// anchorShort prefixes the pattern of a message that starts with literal
+// text and has less than DefaultAnchorBelow of it with messageStart.
+func anchorShort(m Message, pattern string) string {
+	if len(m) > 0 && !m[0].Hole && m.LiteralRunes() < DefaultAnchorBelow && !strings.HasPrefix(pattern, messageStart) {
+		return messageStart + pattern
+	}
+	return pattern
+}
+
+// leadingLiteral counts the non-space characters of the literal text a
+// message starts with and a placeholder follows ("NCCL error: {e}"); 0
+// when it starts with a placeholder or is all literal ("Bad input" is
+// as generic as it is short).
+func leadingLiteral(m Message) int {
+	if len(m) < 2 || m[0].Hole {
+		return 0
+	}
+	return Message{m[0]}.LiteralRunes()
+}
+
+// foreignMessages are the wordings of Python's, torch's and pydantic's
+// own errors, which code re-raises or logs in its own words' place:
+// "'{type}' object has no attribute '{name}'" in an sglang file is still
+// Python's AttributeError. Each is matched against the message's literal
+// text with its placeholders removed.
+var foreignMessages = []struct {
+	who string
+	re  *regexp.Regexp
+}{
+	{"Python", regexp.MustCompile(`(?i)^'?\s*'? object has no attribute '?'?\s*$|object is not (?:subscriptable|callable|iterable)$|takes \d+ positional arguments? but|got an unexpected keyword argument|missing \d+ required positional argument|unsupported operand type\(s\) for|not supported between instances of|^No module named|^cannot import name|list index out of range|invalid literal for int\(\) with base|could not convert string to float|maximum recursion depth exceeded|^\[Errno \d+\]|Connection refused$`)},
+	{"torch", regexp.MustCompile(`CUDA out of memory\. Tried to allocate|Expected all tensors to be on the same device|Cannot re-initialize CUDA in forked subprocess|Error\(s\) in loading state_dict for|size mismatch for|CUDA error: (?:an illegal memory access|device-side assert|out of memory)|NCCL error in:`)},
+	{"pydantic", regexp.MustCompile(`validation errors? for|^Field required$|^Input should be (?:a valid|greater|less)|^Extra inputs are not permitted$`)},
+}
+
+// foreignMessage names the project whose own message m is, or "".
+func foreignMessage(m Message) string {
+	var lit strings.Builder
+	for _, p := range m {
+		if !p.Hole {
+			lit.WriteString(p.Text)
+		}
+	}
+	return foreignText(lit.String())
+}
+
+// foreignText is foreignMessage of a message's literal text.
+func foreignText(lit string) string {
+	text := strings.TrimSpace(lit)
+	for _, f := range foreignMessages {
+		if f.re.MatchString(text) {
+			return f.who
+		}
+	}
+	return ""
+}
+
+// Refine drops from a generated catalog the records Generate no longer
+// writes: warnings (unless keepWarnings) and other projects' wordings;
+// and it anchors the patterns of short messages as Generate does now. A
+// catalog generated by an older logmatch is so brought in line without
+// its source tree. Only skeletons are touched, records tagged "generated"
+// or without solutions (older generators wrote no tag); curated records
+// are kept as they are.
+// It returns the records kept and, for each dropped, its id and why.
+func Refine(recs []patterns.Record, keepWarnings bool) ([]patterns.Record, []string) {
+	var kept []patterns.Record
+	var dropped []string
+	for _, r := range recs {
+		if !slices.Contains(r.Tags, "generated") && len(r.Solutions) > 0 {
+			kept = append(kept, r)
+			continue
+		}
+		why := ""
+		if !keepWarnings && r.ErrorType == "log" && r.Severity == patterns.SeverityWarning {
+			why = "a warning"
+		} else if who := foreignText(holeRE.ReplaceAllString(r.ErrorMessage, "")); who != "" {
+			why = who + "'s own message"
+		}
+		if why != "" {
+			dropped = append(dropped, fmt.Sprintf("%s: %s (%s)", r.Origin, r.ID, why))
+			continue
+		}
+		r.MessagePattern = anchorShort(templateMessage(r.ErrorMessage), r.MessagePattern)
+		kept = append(kept, r)
+	}
+	return kept, dropped
+}
+
+// templateMessage reads an errorMessage template back into a Message,
+// each {name} a hole.
+func templateMessage(tmpl string) Message {
+	var m Message
+	last := 0
+	for _, loc := range holeRE.FindAllStringIndex(tmpl, -1) {
+		m.lit(tmpl[last:loc[0]])
+		m.hole(tmpl[loc[0]+1 : loc[1]-1])
+		last = loc[1]
+	}
+	m.lit(tmpl[last:])
+	return m
 }
 
 func severityOf(kind string) string {

@@ -20,9 +20,20 @@ var update = flag.Bool("update", false, "rewrite the golden files testdata/*want
 
 var fixtureOpts = gen.Options{Repo: "sgl-project/sglang", SHA: "0132848349585cfe6aae51c4941cbae872505f8a"}
 
+// treeOpts are fixtureOpts for the fixture tree at dir, which is its own
+// repository's top (logmatch's .git above it is not its repository).
+// "src", the tree of every message form, keeps its warnings too.
+func treeOpts(dir string) gen.Options {
+	o := fixtureOpts
+	o.Root = dir
+	o.Warnings = filepath.Base(dir) == "src"
+	return o
+}
+
 func generateFixtures(t *testing.T) ([]patterns.Record, []gen.Skip) {
 	t.Helper()
-	recs, skips, err := gen.GenerateDir(filepath.Join("testdata", "src"), fixtureOpts)
+	dir := filepath.Join("testdata", "src")
+	recs, skips, err := gen.GenerateDir(dir, treeOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +56,8 @@ func skipReport(t *testing.T, skips []gen.Skip) string {
 func TestGolden(t *testing.T) {
 	for _, tree := range []string{"src", "sglang"} {
 		t.Run(tree, func(t *testing.T) {
-			recs, skips, err := gen.GenerateDir(filepath.Join("testdata", tree), fixtureOpts)
+			dir := filepath.Join("testdata", tree)
+			recs, skips, err := gen.GenerateDir(dir, treeOpts(dir))
 			if err != nil {
 				t.Fatal(err)
 			}

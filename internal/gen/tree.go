@@ -39,7 +39,8 @@ type Tree struct {
 	// "".
 	Envs map[string]string
 	// Packages are the normalized names (PEP 503) of the tree's own
-	// projects and of everything their pyproject files depend on.
+	// projects, of everything their pyproject files depend on, and of
+	// what its Dockerfiles, shell scripts and docs "pip install".
 	Packages map[string]bool
 }
 
@@ -86,26 +87,9 @@ func OpenTree(dir, root, sha string) (*Tree, error) {
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("--src %s: not a directory", dir)
 	}
-	if root != "" {
-		r, err := filepath.Abs(root)
-		if err != nil {
-			return nil, fmt.Errorf("--root %s: %w", root, err)
-		}
-		if rel, err := filepath.Rel(r, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("--root %s: does not hold --src %s", root, dir)
-		}
-		root = r
-	} else {
-		root = abs
-		for d := abs; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-				root = d
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
+	root, err = repoRoot(dir, root)
+	if err != nil {
+		return nil, err
 	}
 	if sha == "" {
 		sha, err = headCommit(filepath.Join(root, ".git"))
@@ -120,6 +104,34 @@ func OpenTree(dir, root, sha string) (*Tree, error) {
 	}
 	t.Root, t.SHA = root, sha
 	return t, nil
+}
+
+// repoRoot returns the top of the repository dir is in: root when given
+// (it must hold dir), else the first parent of dir (or dir) holding .git,
+// else dir itself. The result is absolute.
+func repoRoot(dir, root string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("--src %s: %w", dir, err)
+	}
+	if root != "" {
+		r, err := filepath.Abs(root)
+		if err != nil {
+			return "", fmt.Errorf("--root %s: %w", root, err)
+		}
+		if rel, err := filepath.Rel(r, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("--root %s: does not hold --src %s", root, dir)
+		}
+		return r, nil
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+	}
 }
 
 // shaRE is a full commit id.
@@ -180,26 +192,32 @@ func headCommit(gitPath string) (string, error) {
 }
 
 // ReadTree reads a source tree from fsys for Check: every *.py and *.rs
-// file under dir ("." for all; hidden directories and __pycache__ left out),
-// the flags its argument parsers define, the environment variables it
-// defines or reads, and the packages its pyproject files name. Paths stay
-// relative to fsys's root. Root and SHA are left for the caller.
+// file under dir ("." for all; hidden directories and __pycache__ left
+// out), with the flags its argument parsers define and the environment
+// variables it defines or reads; and, from the whole of fsys, the
+// packages its pyproject files name or its Dockerfiles, shell scripts and
+// docs install. Paths stay relative to fsys's root. Root and SHA are left
+// for the caller.
 func ReadTree(fsys fs.FS, dir string) (*Tree, error) {
 	t := &Tree{Files: map[string]string{}, Flags: map[string]Flag{}, Envs: map[string]string{}, Packages: map[string]bool{}}
-	var pyprojects []string
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+	var pyprojects, installers []string
+	under := func(p string) bool { return dir == "." || p == dir || strings.HasPrefix(p, dir+"/") }
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != dir && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules") {
+			if p != "." && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules") {
 				return fs.SkipDir
 			}
 			return nil
 		}
 		switch {
 		case strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".rs"):
+			if !under(p) {
+				return nil
+			}
 			b, err := fs.ReadFile(fsys, p)
 			if err != nil {
 				return err
@@ -207,6 +225,9 @@ func ReadTree(fsys fs.FS, dir string) (*Tree, error) {
 			t.Files[p] = string(b)
 		case strings.HasPrefix(name, "pyproject") && strings.HasSuffix(name, ".toml"):
 			pyprojects = append(pyprojects, p)
+		case strings.HasPrefix(name, "Dockerfile") || strings.HasSuffix(name, ".sh") ||
+			strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".mdx"):
+			installers = append(installers, p)
 		}
 		return nil
 	})
@@ -232,6 +253,22 @@ func ReadTree(fsys fs.FS, dir string) (*Tree, error) {
 		}
 		for _, n := range pyprojectNames(string(b)) {
 			t.Packages[n] = true
+		}
+	}
+	for _, p := range installers {
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+		text := string(b)
+		for _, m := range pipRE.FindAllStringIndex(text, -1) {
+			end := len(text)
+			if k := strings.IndexByte(text[m[1]:], '\n'); k >= 0 {
+				end = m[1] + k
+			}
+			for _, n := range pipNames(text[m[1]:end]) {
+				t.Packages[NormalizePackage(n)] = true
+			}
 		}
 	}
 	if len(t.Files) == 0 {

@@ -498,9 +498,18 @@ var examples = map[string]example{
 	"error-in-request": {
 		match: []string{
 			mainLog("Error in request: 'NoneType' object has no attribute 'apply_chat_template'\nTraceback (most recent call last):"),
-			"[2025-08-02 19:24:20] Error in request: list index out of range",
+			"[2025-08-02 19:24:20] Error in request: list index out of range\nTraceback (most recent call last):",
+			"[2026-01-12 03:04:05] Error in request: 'Qwen2TokenizerFast' object has no attribute 'x'\nTraceback (most recent call last):",
 		},
-		miss: []string{mainLog("Receive: obj=GenerateReqInput(rid='error-in-request-1')")},
+		// The server's line is a logger.exception: a traceback always
+		// follows. A client's own report of a failed request has none.
+		miss: []string{
+			mainLog("Receive: obj=GenerateReqInput(rid='error-in-request-1')"),
+			"Error in request: timeout",
+			"ERROR:root:Error in request: timeout",
+			"2026-05-28 00:11:09,123 bench_client Error in request: timeout\nretrying in 5 s",
+			"[2025-08-02 19:24:20] Error in request: timeout",
+		},
 	},
 	"weights-not-ready": {
 		match: []string{mainLog("Weights are not ready after waiting 600 seconds"), "Weights are not ready after waiting 30 seconds"},
@@ -1117,8 +1126,15 @@ var examples = map[string]example{
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.\n[12-16 14:27:10] Exit code: -9",
 			"[12-11 17:52:54] Exit code: -9",
+			"[2025-04-26 20:55:32] Exit code: -9\r",
+			"Exit code: -9",
 		},
-		miss: []string{"[12-16 14:27:10] Exit code: -15", "[12-16 14:27:10] Exit code: -95"},
+		// The line is the launcher's logger.error and nothing else: a shell
+		// echoing the words, or more text after the code, is not it.
+		miss: []string{
+			"[12-16 14:27:10] Exit code: -15", "[12-16 14:27:10] Exit code: -95",
+			`echo "Exit code: -9"`, `+ echo 'Exit code: -9'`, "Exit code: -9 (expected: the test kills it)",
+		},
 	},
 	"scheduler-exit-code-native-crash": {
 		match: []string{
@@ -1130,6 +1146,7 @@ var examples = map[string]example{
 			"[12-16 14:27:10] Exit code: -9",
 			"[12-16 14:27:10] Exit code: -110",
 			mainLog("Child process unexpectedly failed with an exit code 1. pid=293198"),
+			`echo "Exit code: -11"`,
 		},
 	},
 	"hicache-jit-kernel-unsupported": {
@@ -1567,23 +1584,31 @@ func TestCompleteness(t *testing.T) {
 	}
 }
 
-// checkSource checks filePath, lineNumber and githubUrl agree.
+// checkSource checks filePath, lineNumber, githubUrl and analyzedSha
+// agree: a link is pinned to the commit its line number was read at
+// ("patterns check --write" keeps them so; a record for older versions
+// only is pinned to a commit that still printed it).
 func checkSource(t *testing.T, r patterns.Record) {
 	t.Helper()
 	if r.FilePath == "" {
-		if r.GithubURL != "" || r.LineNumber != 0 {
-			t.Errorf("githubUrl %q or lineNumber %d without filePath", r.GithubURL, r.LineNumber)
+		if r.GithubURL != "" || r.LineNumber != 0 || r.AnalyzedSha != "" {
+			t.Errorf("githubUrl %q, lineNumber %d or analyzedSha %q without filePath", r.GithubURL, r.LineNumber, r.AnalyzedSha)
 		}
 		return
 	}
-	if r.Repo != "sgl-project/sglang" || !strings.HasPrefix(r.FilePath, "python/sglang/") {
-		t.Errorf("filePath %q given for repo %s: only sglang sources are linked", r.FilePath, r.Repo)
+	if r.Repo != "sgl-project/sglang" || !strings.HasPrefix(r.FilePath, "python/") && !strings.HasPrefix(r.FilePath, "sgl-model-gateway/") {
+		t.Errorf("filePath %q given for repo %s: only sglang's python/ and sgl-model-gateway/ sources are linked", r.FilePath, r.Repo)
 	}
-	want := "https://github.com/sgl-project/sglang/blob/main/" + r.FilePath + "#L" + strconv.Itoa(r.LineNumber)
+	if !shaRE.MatchString(r.AnalyzedSha) {
+		t.Errorf("analyzedSha %q is not a commit", r.AnalyzedSha)
+	}
+	want := "https://github.com/sgl-project/sglang/blob/" + r.AnalyzedSha + "/" + r.FilePath + "#L" + strconv.Itoa(r.LineNumber)
 	if r.LineNumber <= 0 || r.GithubURL != want {
 		t.Errorf("githubUrl %q, want %q", r.GithubURL, want)
 	}
 }
+
+var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 func TestCleanLogHasNoHits(t *testing.T) {
 	recs := append(curated(t), seed(t)...)
