@@ -285,7 +285,7 @@ func TestAttachChecksCatchBreakage(t *testing.T) {
 	orig := exampleDeployment(t)
 	for _, tc := range []struct {
 		name   string
-		break_ func(d *appsv1.Deployment)
+		breakIt func(d *appsv1.Deployment)
 		want   string
 	}{
 		{"sglang's command changed", func(d *appsv1.Deployment) {
@@ -310,7 +310,7 @@ func TestAttachChecksCatchBreakage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := buildAttached(t, "sidecar-trial")
-			tc.break_(b.deployments[0])
+			tc.breakIt(b.deployments[0])
 			p := checkAttached(b, orig, "")
 			if !strings.Contains(strings.Join(p, "\n"), tc.want) {
 				t.Errorf("got problems %q, want one with %q", p, tc.want)

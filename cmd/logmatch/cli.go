@@ -47,6 +47,7 @@ var rootFooter = "Exit status:\n" + exitHelp(
 	exitLineUsage,
 	exitLineFailure,
 	"  N    run -- COMMAND: the wrapped command's own exit status",
+	"  75   run --on-fatal terminate -- COMMAND: a gating failure ended the wrapped command",
 	"  126  run -- COMMAND: the wrapped command cannot be run",
 	"  127  run -- COMMAND: the wrapped command was not found, as in a shell",
 ) + "\n\n" + `Run "logmatch <command> --help" for a command's flags and exit codes.`
