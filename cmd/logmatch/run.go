@@ -53,7 +53,8 @@ that does not load is logged and the running one stays
 reading, flush, deliver what is queued within the grace period and exit 0.
 
 Serves /healthz, /readyz, /livez and /metrics on --http-addr (default
-:9464). /livez fails (503) once a catalog record marked fatal has been seen
+:9464 when following files; none for standard input or a wrapped command
+unless --http-addr is given). /livez fails (503) once a catalog record marked fatal has been seen
 since the watched server last started. With --on-fatal terminate such a
 failure also ends the wrapped command (SIGTERM, SIGKILL after 10s), and
 logmatch exits with status 75.

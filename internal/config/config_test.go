@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,9 @@ func loaded(edit func(c *Config)) *Config {
 	c.Sinks = []Sink{defaultSink(SinkStdout)}
 	if edit != nil {
 		edit(c)
+	}
+	if c.HTTPAddr == DefaultHTTPAddr && (len(c.Command) > 0 || slices.Equal(c.Paths, []string{"-"})) {
+		c.HTTPAddr = "" // standard input or a wrapped command: no listener by default
 	}
 	return c
 }
@@ -965,6 +969,32 @@ func TestCheckSaysWhatLoaded(t *testing.T) {
 // TestFlagsFromEnv: each flag has a LOGMATCH_ variable; the flag wins
 // over it, it wins over the file, a list takes commas, and a problem
 // names the variable it came from.
+// TestHTTPListenerByMode: files get the default listener; standard input
+// and a wrapped command none unless one is asked for, so a second
+// pipeline plugin on a machine does not find the port taken.
+func TestHTTPListenerByMode(t *testing.T) {
+	env := fakeEnv{files: map[string]string{"/etc/a.yaml": "http_addr: \":9500\"\n"}}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--path", "/var/log/*.log"}, DefaultHTTPAddr},
+		{[]string{"--path", "-"}, ""},
+		{nil, ""},
+		{[]string{"--", "python3", "-m", "sglang.launch_server"}, ""},
+		{[]string{"--path", "-", "--http-addr", ":9600"}, ":9600"},
+		{[]string{"--config", "/etc/a.yaml", "--", "python3"}, ":9500"},
+	} {
+		c, err := ParseArgs(tc.args, env.getenv, env.readFile)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if c.HTTPAddr != tc.want {
+			t.Errorf("%q: http_addr %q, want %q", tc.args, c.HTTPAddr, tc.want)
+		}
+	}
+}
+
 func TestFlagsFromEnv(t *testing.T) {
 	files := map[string]string{"/etc/logmatch.yaml": "paths: [/file/*.log]\nstate_dir: /file/state\ngroup_window: 1m\n"}
 	tests := []struct {

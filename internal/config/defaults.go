@@ -77,8 +77,10 @@ correlation_window: {{.CorrelationWindow}}
 # logmatch_incidents_evicted_total.
 max_open_incidents: {{.MaxOpenIncidents}}
 
-# Address of /metrics (Prometheus) and /healthz; "" = off.
-http_addr: "{{.HTTPAddr}}"
+# Address of /metrics (Prometheus) and /healthz; "" = off. Unset, it is
+# this when following files, and off when reading standard input or
+# wrapping a command (a pipeline plugin or a wrapper that nothing probes).
+# http_addr: "{{.HTTPAddr}}"
 # logmatch's own log: level debug, info, warn or error; format text or json.
 log_level: {{.LogLevel}}
 log_format: {{.LogFormat}}
