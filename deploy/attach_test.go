@@ -284,9 +284,9 @@ func expandKubeVars(s string, env map[string]string) string {
 func TestAttachChecksCatchBreakage(t *testing.T) {
 	orig := exampleDeployment(t)
 	for _, tc := range []struct {
-		name   string
+		name    string
 		breakIt func(d *appsv1.Deployment)
-		want   string
+		want    string
 	}{
 		{"sglang's command changed", func(d *appsv1.Deployment) {
 			d.Spec.Template.Spec.Containers[0].Command = []string{"/bin/bash", "-c", "tee"}
