@@ -93,13 +93,13 @@ type incident struct {
 	A     *sinks.Alert
 	First bool // began first: the likely root cause
 	// Ranks is the compact rank list with the first rank named.
-	Ranks         string
-	When          string
-	Source        string
-	Matched       string
-	Exception     string
-	RootCause     string
-	Then          []then
+	Ranks     string
+	When      string
+	Source    string
+	Matched   string
+	Exception string
+	RootCause string
+	Then      []then
 	// Links are where to read more: the record's source, its
 	// documentation, known issues; each http(s) only, each once.
 	Links []link
