@@ -284,9 +284,9 @@ func expandKubeVars(s string, env map[string]string) string {
 func TestAttachChecksCatchBreakage(t *testing.T) {
 	orig := exampleDeployment(t)
 	for _, tc := range []struct {
-		name   string
-		break_ func(d *appsv1.Deployment)
-		want   string
+		name    string
+		breakIt func(d *appsv1.Deployment)
+		want    string
 	}{
 		{"sglang's command changed", func(d *appsv1.Deployment) {
 			d.Spec.Template.Spec.Containers[0].Command = []string{"/bin/bash", "-c", "tee"}
@@ -310,7 +310,7 @@ func TestAttachChecksCatchBreakage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := buildAttached(t, "sidecar-trial")
-			tc.break_(b.deployments[0])
+			tc.breakIt(b.deployments[0])
 			p := checkAttached(b, orig, "")
 			if !strings.Contains(strings.Join(p, "\n"), tc.want) {
 				t.Errorf("got problems %q, want one with %q", p, tc.want)
@@ -394,5 +394,87 @@ func TestKubectlPatchAttaches(t *testing.T) {
 	b.deployments = []*appsv1.Deployment{&d}
 	if p := checkAttached(b, orig, ""); len(p) > 0 {
 		t.Errorf("kubectl patch:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// TestReadmeAttachWalkthrough builds the kustomization the README's
+// walk-through writes, in the layout it describes (the repository beside
+// the directory of the Deployment's manifest), and wants the attached
+// Deployment, on the image it pushed, in fewer than ten commands.
+func TestReadmeAttachWalkthrough(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "**Add logmatch to an sglang Deployment you already run**")
+	if !ok {
+		t.Fatal("the README has no walk-through for an existing Deployment")
+	}
+	_, block, _ := strings.Cut(rest, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	_, k, ok := strings.Cut(block, "cat > kustomization.yaml <<'EOF'\n")
+	k, _, ok2 := strings.Cut(k, "\n  EOF\n")
+	if !ok || !ok2 {
+		t.Fatalf("no kustomization in the walk-through:\n%s", block)
+	}
+	commands := 0
+	inHeredoc := false
+	for _, l := range strings.Split(block, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case inHeredoc:
+			inHeredoc = l != "EOF"
+		case l != "":
+			commands++
+			inHeredoc = strings.Contains(l, "<<'EOF'")
+		}
+	}
+	if commands >= 10 {
+		t.Errorf("the walk-through takes %d commands, want fewer than ten", commands)
+	}
+
+	root := t.TempDir()
+	if err := os.CopyFS(filepath.Join(root, "logmatch", "deploy", "kustomize"), os.DirFS("kustomize")); err != nil {
+		t.Fatal(err)
+	}
+	serving := filepath.Join(root, "serving")
+	if err := os.Mkdir(serving, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dep, err := os.ReadFile("kustomize/examples/existing-sglang/deployment.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kust strings.Builder
+	for _, l := range strings.Split(k, "\n") {
+		kust.WriteString(strings.TrimPrefix(l, "  ") + "\n")
+	}
+	for name, data := range map[string]string{"sglang.yaml": string(dep), "kustomization.yaml": kust.String()} {
+		if err := os.WriteFile(filepath.Join(serving, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), serving)
+	if err != nil {
+		t.Fatalf("kustomize build of the README's kustomization:\n%s\n%v", kust.String(), err)
+	}
+	out, err := m.AsYaml()
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := DecodeStrict("the README's kustomization", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBundle(objs)
+	if p := checkAttached(b, exampleDeployment(t), ""); len(p) > 0 {
+		t.Errorf("the README's walk-through:\n%s", strings.Join(p, "\n"))
+	}
+	if len(b.deployments) == 1 {
+		for _, c := range b.deployments[0].Spec.Template.Spec.InitContainers {
+			if c.Name == "logmatch" && c.Image != "registry.example.com/logmatch:v1" {
+				t.Errorf("logmatch runs %s, not the image the walk-through pushed", c.Image)
+			}
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // helpTemplate prints a command's help once: its own text (which starts
@@ -47,6 +49,7 @@ var rootFooter = "Exit status:\n" + exitHelp(
 	exitLineUsage,
 	exitLineFailure,
 	"  N    run -- COMMAND: the wrapped command's own exit status",
+	"  75   run --on-fatal terminate -- COMMAND: a gating failure ended the wrapped command",
 	"  126  run -- COMMAND: the wrapped command cannot be run",
 	"  127  run -- COMMAND: the wrapped command was not found, as in a shell",
 ) + "\n\n" + `Run "logmatch <command> --help" for a command's flags and exit codes.`
@@ -82,7 +85,7 @@ func newRoot(e env) *cobra.Command {
 	root.SetHelpTemplate(helpTemplate)
 	root.SetVersionTemplate("logmatch {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError("%v", err)
+		return usageError("%v%s", err, didYouMean(cmd, err))
 	})
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
@@ -172,4 +175,59 @@ func newVersionCmd(e env) *cobra.Command {
 			return nil
 		},
 	}, exitHelp("  0    the version was printed", "  2    usage error (an argument)"))
+}
+
+// didYouMean suggests the command's flags near a mistyped one, as cobra
+// does for commands: " (did you mean --catalog?)", or "" for an error
+// that is not about an unknown flag, or when none is near.
+func didYouMean(cmd *cobra.Command, err error) string {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var near []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if d := editDistance(name, f.Name); d <= max(1, min(2, len(name)/3)) || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	if len(near) == 0 || len(near) > 3 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(near, " or ") + "?)"
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes (flag
+// names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// plural is n and the word for n of it: "1 sink", "2 sinks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

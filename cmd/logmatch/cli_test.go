@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/logmatch/logmatch/internal/cases"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -377,6 +378,13 @@ func TestReadmeYAMLExamplesLoad(t *testing.T) {
 	getenv := func(string) string { return "https://hooks.example.invalid/T000/B000/xyz" }
 	readFile := func(string) ([]byte, error) { return []byte("https://hooks.example.invalid/T000/B000/xyz\n"), nil }
 	for i, b := range blocks {
+		if strings.HasPrefix(b[1], "cases:") {
+			// A test file for logmatch test --cases, not a configuration.
+			if _, err := cases.Parse(fmt.Sprintf("README.md yaml example %d", i+1), []byte(b[1])); err != nil {
+				t.Errorf("README yaml example %d is not a cases file: %v\n%s", i+1, err, b[1])
+			}
+			continue
+		}
 		if _, err := config.Load(fmt.Sprintf("README.md yaml example %d", i+1), []byte(b[1]), getenv, readFile); err != nil {
 			t.Errorf("README yaml example %d does not load: %v\n%s", i+1, err, b[1])
 		}

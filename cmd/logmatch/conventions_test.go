@@ -241,7 +241,7 @@ func TestRunExitCodes(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"command not found", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s1"), "--", "logmatch-no-such-command"}, exitNotFound, "logmatch-no-such-command: command not found"},
+		{"command not found", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s1"), "--", "logmatch-no-such-command"}, exitNotFound, "logmatch run: logmatch-no-such-command: command not found\n"},
 		{"command not executable", []string{"run", "--http-addr", "", "--state-dir", filepath.Join(dir, "s2"), "--", noexec}, exitNoExec, "permission denied"},
 		{"locked state directory", append(base, "--state-dir", locked), exitFailure, "locked by another process"},
 		{"damaged state directory", append(base, "--state-dir", damaged), exitFailure, "state"},
@@ -335,14 +335,14 @@ func TestValidate(t *testing.T) {
 		wantCode int
 		wantOut  []string
 	}{
-		{"clean", []string{"validate", "--config", good}, 0, []string{"ok: 1 sinks (webhook)"}},
+		{"clean", []string{"validate", "--config", good}, 0, []string{"ok: 1 sink (webhook)"}},
 		{"problems with places", []string{"validate", "--config", bad}, 1, []string{
 			"bad.yaml:5: sinks[0].chanel: unknown key (did you mean channel?)",
 			"bad.yaml:7: sinks[1].url_file: open " + filepath.Join(dir, "missing"),
 			"2 problems",
 		}},
 		{"catalog problems", []string{"validate", "--config", good, "--catalog", filepath.Join(dir, "none.jsonl")}, 1, []string{"none.jsonl"}},
-		{"a glob that matches nothing is a warning", []string{"validate", "--config", good, "--path", filepath.Join(dir, "*.nolog")}, 0, []string{"warning: paths: ", "1 warnings"}},
+		{"a glob that matches nothing is a warning", []string{"validate", "--config", good, "--path", filepath.Join(dir, "*.nolog")}, 0, []string{"warning: paths: ", "1 warning"}},
 		{"flags before the config", []string{"validate", "--group-window", "0", "--config", good}, 0, []string{"ok:"}},
 		{"a configuration with problems still has its catalogs checked", []string{"validate", "--config", typo}, 1, []string{
 			"typo.yaml:2: group_windw: unknown key (did you mean group_window?)\n",
@@ -359,11 +359,11 @@ func TestValidate(t *testing.T) {
 		{"a configuration that does not parse names no catalog to check", []string{"validate", "--config", broken}, 1, []string{
 			"broken.yaml:",
 			"note: catalogs not checked: the configuration's catalogs did not load (give --catalog to check them)\n",
-			"1 problems",
+			"1 problem",
 		}},
 		{"a missing configuration, a clean catalog by flag", []string{"validate", "--config", filepath.Join(dir, "none.yaml"), "--catalog", goodCatalog}, 1, []string{
 			"--config: open " + filepath.Join(dir, "none.yaml"),
-			"1 problems",
+			"1 problem",
 		}},
 		{"a wrapped command that is not there, a state_dir that is a file", []string{"validate", "--config", good, "--state-dir", good, "--", "logmatch-no-such-command"}, 1, []string{
 			"state_dir: " + good + " is not a directory\n",
@@ -374,7 +374,7 @@ func TestValidate(t *testing.T) {
 			"group_windw: unknown key",
 			"command: logmatch-no-such-command: command not found\n",
 		}},
-		{"a clean configuration and catalog", []string{"validate", "--config", good, "--catalog", goodCatalog, "--no-default-catalog"}, 0, []string{"ok: 1 sinks (webhook), 1 catalog records, 0 warnings\n"}},
+		{"a clean configuration and catalog", []string{"validate", "--config", good, "--catalog", goodCatalog, "--no-default-catalog"}, 0, []string{"ok: 1 sink (webhook), 1 catalog record, 0 warnings\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

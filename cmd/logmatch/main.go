@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/logmatch/logmatch/internal/pipeline"
@@ -118,7 +119,9 @@ func exitCode(err error, cmdPath string, stderr io.Writer) int {
 	var st exitStatus
 	if errors.As(err, &st) {
 		if st.msg != "" {
-			fmt.Fprintln(stderr, "logmatch: "+st.msg)
+			// One prefix for every error: the command's path, as below.
+			sub := cmdPath[strings.LastIndexByte(cmdPath, ' ')+1:]
+			fmt.Fprintf(stderr, "%s: %s\n", cmdPath, strings.TrimPrefix(st.msg, sub+": "))
 		}
 		return st.code
 	}

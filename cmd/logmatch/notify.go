@@ -54,7 +54,7 @@ func newNotifyCmd(e env) *cobra.Command {
 				}
 			}
 			if failed > 0 {
-				return exitStatus{code: exitFound, msg: fmt.Sprintf("notify: %d of %d sinks failed", failed, len(cfg.Sinks))}
+				return exitStatus{code: exitFound, msg: fmt.Sprintf("notify: %d of %s failed", failed, plural(len(cfg.Sinks), "sink", "sinks"))}
 			}
 			return nil
 		},

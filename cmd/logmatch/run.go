@@ -22,10 +22,12 @@ import (
 const runLong = `Usage:
   logmatch run [--config FILE] [--path GLOB]... [--catalog PATH]... [--no-default-catalog]
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
-               [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--http-addr ADDR]
-               [--log-format text|json] [--log-level LEVEL] [--on-fatal none|terminate]
-               [--alert-output stdout|stderr|PATH] [--state-reset] [-- COMMAND ARGS...]
-  SPEC: stdout | slack=URL | webhook=URL | alertmanager=URL | otel | otel=ENDPOINT
+               [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
+               [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
+               [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
+               [--state-reset] [-- COMMAND ARGS...]
+  SPEC: [NAME:]TYPE[=VALUE], TYPE=VALUE one of stdout | slack=URL | webhook=URL |
+        alertmanager=URL | otel | otel=grpc://HOST:4317 | otel=http://HOST:4318
 
 Follows log files (globs; rotation, truncation and Kubernetes CRI/docker
 framing handled), standard input (--path -) or a wrapped command (after
@@ -40,7 +42,12 @@ Without --path or a command, standard input is read. Without --sink, alerts
 are written to standard output as logmatch.alert/v1 JSON lines; with a
 command, to standard error (--alert-output), each on a line of its own. A YAML
 --config file can say everything (see "logmatch config --print-defaults");
-flags override it. It logs what it follows, its sinks, its address and the
+flags override it. Every flag also has an environment variable, LOGMATCH_
+and its name in capitals (LOGMATCH_STATE_DIR, LOGMATCH_SINK; a repeatable
+flag's is a comma-separated list): a flag wins over its variable, and the
+variable over the file. NAME in a sink SPEC tells two sinks of one type
+apart (ops:webhook=URL); otel's scheme picks the protocol: grpc:// (grpcs://
+with TLS) for OTLP/gRPC, http:// or https:// for OTLP/HTTP. It logs what it follows, its sinks, its address and the
 catalog size at start, and warns when a glob matches no file.
 
 SIGHUP reloads the catalogs and the configuration: sinks, group_window,
@@ -50,7 +57,8 @@ that does not load is logged and the running one stays
 reading, flush, deliver what is queued within the grace period and exit 0.
 
 Serves /healthz, /readyz, /livez and /metrics on --http-addr (default
-:9464). /livez fails (503) once a catalog record marked fatal has been seen
+:9464 when following files; none for standard input or a wrapped command
+unless --http-addr is given). /livez fails (503) once a catalog record marked fatal has been seen
 since the watched server last started. With --on-fatal terminate such a
 failure also ends the wrapped command (SIGTERM, SIGKILL after 10s), and
 logmatch exits with status 75.
@@ -61,6 +69,7 @@ var runExit = exitHelp(
 	"  N    with a wrapped command: the command's own exit status",
 	exitLineUsage,
 	exitLineFailure,
+	"  75   --on-fatal terminate ended the wrapped command after a gating failure",
 	"  126  the wrapped command cannot be run",
 	"  127  the wrapped command was not found",
 )

@@ -129,13 +129,14 @@ func runValidate(e env, flags *config.Flags) error {
 	}
 
 	if problems > 0 {
-		fmt.Fprintf(e.stdout, "%d problems, %d warnings\n", problems, warnings)
+		fmt.Fprintf(e.stdout, "%s, %s\n", plural(problems, "problem", "problems"), plural(warnings, "warning", "warnings"))
 		return exitStatus{code: exitFound}
 	}
 	var names []string
 	for _, s := range cfg.Sinks {
 		names = append(names, s.Name)
 	}
-	fmt.Fprintf(e.stdout, "ok: %d sinks (%s), %d catalog records, %d warnings\n", len(cfg.Sinks), strings.Join(names, ", "), records, warnings)
+	fmt.Fprintf(e.stdout, "ok: %s (%s), %s, %s\n", plural(len(cfg.Sinks), "sink", "sinks"), strings.Join(names, ", "),
+		plural(records, "catalog record", "catalog records"), plural(warnings, "warning", "warnings"))
 	return nil
 }

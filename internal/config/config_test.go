@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +84,9 @@ func loaded(edit func(c *Config)) *Config {
 	c.Sinks = []Sink{defaultSink(SinkStdout)}
 	if edit != nil {
 		edit(c)
+	}
+	if c.HTTPAddr == DefaultHTTPAddr && (len(c.Command) > 0 || slices.Equal(c.Paths, []string{"-"})) {
+		c.HTTPAddr = "" // standard input or a wrapped command: no listener by default
 	}
 	return c
 }
@@ -549,7 +554,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "names",
 			yaml: "sinks:\n  - type: stdout\n  - type: stdout\n  - type: stdout\n    name: 'has space'\n",
-			want: `logmatch.yaml:3: sinks[1].name: duplicate sink name "stdout" (also sinks[0]); give each sink its own name` + "\n" +
+			want: `logmatch.yaml:3: sinks[1].name: duplicate sink name "stdout" (also sinks[0]); give each sink its own name (the name key, or --sink NAME:TYPE=URL)` + "\n" +
 				`logmatch.yaml:5: sinks[2].name: bad sink name "has space" (letters, digits, '_', '.', '-'; at most 64)`,
 		},
 		{
@@ -707,7 +712,29 @@ func TestParseArgs(t *testing.T) {
 				a.Alertmanager.URL = "http://127.0.0.1:9093"
 				o := defaultSink(SinkOTel)
 				o.OTel.Endpoint = "http://collector:4318"
+				o.OTel.Protocol = "http/protobuf"
 				c.Sinks = []Sink{defaultSink(SinkStdout), w, a, o}
+			}),
+		},
+		{
+			name: "named sinks: two webhooks, and the otel scheme picks the protocol",
+			args: []string{
+				"--sink", "ops:webhook=http://127.0.0.1:1/ops", "--sink", "ml-team:webhook=http://127.0.0.1:1/ml",
+				"--sink", "otel=grpc://collector:4317", "--sink", "tls:otel=grpcs://collector.example:443",
+				"--sink", "http:otel=https://collector.example/otlp",
+			},
+			want: loaded(func(c *Config) {
+				w1 := defaultSink(SinkWebhook)
+				w1.Name, w1.Webhook.URL = "ops", "http://127.0.0.1:1/ops"
+				w2 := defaultSink(SinkWebhook)
+				w2.Name, w2.Webhook.URL = "ml-team", "http://127.0.0.1:1/ml"
+				g := defaultSink(SinkOTel)
+				g.OTel.Endpoint, g.OTel.Protocol = "http://collector:4317", "grpc"
+				gs := defaultSink(SinkOTel)
+				gs.Name, gs.OTel.Endpoint, gs.OTel.Protocol = "tls", "https://collector.example:443", "grpc"
+				h := defaultSink(SinkOTel)
+				h.Name, h.OTel.Endpoint, h.OTel.Protocol = "http", "https://collector.example/otlp", "http/protobuf"
+				c.Sinks = []Sink{w1, w2, g, gs, h}
 			}),
 		},
 		{
@@ -803,7 +830,22 @@ func TestParseArgsErrors(t *testing.T) {
 				`--sink: unknown sink type "pagerduty" (want stdout, slack, webhook, alertmanager or otel)` + "\n" +
 				"--sink otel: empty endpoint after =\n" +
 				"--sink webhook: url: not an absolute http or https URL\n" +
-				`--sink webhook: name: duplicate sink name "webhook" (also sinks[0]); give each sink its own name`,
+				`--sink webhook: name: duplicate sink name "webhook" (also sinks[0]); give each sink its own name (the name key, or --sink NAME:TYPE=URL)`,
+		},
+		{
+			name: "named sink and otel endpoint specs",
+			args: []string{
+				"--sink", "otel=http://collector:4317", "--sink", "otel=grpc://collector:4318", "--sink", "otel=ftp://collector:21",
+				"--sink", "otel=collector:4317", "--sink", "bad name:webhook=http://h/x", "--sink", "ops:pagerduty=k",
+				"--sink", "https://hooks.slack.com/services/T/B/secret",
+			},
+			want: "--sink otel: http:// on port 4317, OTLP/gRPC's port: write grpc://collector:4317 for OTLP/gRPC, or the HTTP port (4318)\n" +
+				"--sink otel: grpc:// on port 4318, OTLP/HTTP's port: write http://collector:4318 for OTLP/HTTP, or the gRPC port (4317)\n" +
+				`--sink otel: scheme "ftp": want grpc, grpcs, http or https (the scheme picks OTLP/gRPC or OTLP/HTTP)` + "\n" +
+				"--sink otel: want grpc://HOST:PORT, grpcs://HOST:PORT, http://HOST:PORT or https://HOST:PORT (the scheme picks OTLP/gRPC or OTLP/HTTP)\n" +
+				`--sink webhook: bad sink name "bad name" before the type (letters, digits, '_', '.', '-'; at most 64)` + "\n" +
+				`--sink: unknown sink type "pagerduty" (want stdout, slack, webhook, alertmanager or otel)` + "\n" +
+				"--sink: want [NAME:]TYPE or [NAME:]TYPE=VALUE with TYPE stdout, slack, webhook, alertmanager or otel (a URL goes after the =, as in slack=URL)",
 		},
 		{
 			name: "unknown flag",
@@ -921,5 +963,117 @@ func TestCheckSaysWhatLoaded(t *testing.T) {
 				t.Errorf("Load error %v, want the problems of Check %v", err, c.Problems)
 			}
 		})
+	}
+}
+
+// TestFlagsFromEnv: each flag has a LOGMATCH_ variable; the flag wins
+// over it, it wins over the file, a list takes commas, and a problem
+// names the variable it came from.
+// TestHTTPListenerByMode: files get the default listener; standard input
+// and a wrapped command none unless one is asked for, so a second
+// pipeline plugin on a machine does not find the port taken.
+func TestHTTPListenerByMode(t *testing.T) {
+	env := fakeEnv{files: map[string]string{"/etc/a.yaml": "http_addr: \":9500\"\n"}}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--path", "/var/log/*.log"}, DefaultHTTPAddr},
+		{[]string{"--path", "-"}, ""},
+		{nil, ""},
+		{[]string{"--", "python3", "-m", "sglang.launch_server"}, ""},
+		{[]string{"--path", "-", "--http-addr", ":9600"}, ":9600"},
+		{[]string{"--config", "/etc/a.yaml", "--", "python3"}, ":9500"},
+	} {
+		c, err := ParseArgs(tc.args, env.getenv, env.readFile)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if c.HTTPAddr != tc.want {
+			t.Errorf("%q: http_addr %q, want %q", tc.args, c.HTTPAddr, tc.want)
+		}
+	}
+}
+
+func TestFlagsFromEnv(t *testing.T) {
+	files := map[string]string{"/etc/logmatch.yaml": "paths: [/file/*.log]\nstate_dir: /file/state\ngroup_window: 1m\n"}
+	tests := []struct {
+		name    string
+		args    []string
+		vars    map[string]string
+		check   func(t *testing.T, c *Config)
+		wantErr string
+	}{
+		{
+			name: "variables fill what the flags leave",
+			args: []string{"--config", "/etc/logmatch.yaml", "--state-dir", "/flag/state"},
+			vars: map[string]string{
+				"LOGMATCH_STATE_DIR": "/env/state", "LOGMATCH_PATH": "/a/*.log, /b/*.log", "LOGMATCH_GROUP_WINDOW": "30s",
+				"LOGMATCH_NO_DEFAULT_CATALOG": "true", "LOGMATCH_CATALOG": "/c1,/c2", "LOGMATCH_SINK": "ops:webhook=http://127.0.0.1:1/a,otel=grpc://c:4317",
+			},
+			check: func(t *testing.T, c *Config) {
+				if c.StateDir != "/flag/state" {
+					t.Errorf("state_dir %q: the flag must win over LOGMATCH_STATE_DIR", c.StateDir)
+				}
+				if diff := cmp.Diff([]string{"/a/*.log", "/b/*.log"}, c.Paths); diff != "" {
+					t.Errorf("paths (-want +got):\n%s", diff)
+				}
+				if c.GroupWindow != Duration(30*time.Second) || !c.NoDefaultCatalog {
+					t.Errorf("group_window %v, no_default_catalog %v: the variables must win over the file", c.GroupWindow, c.NoDefaultCatalog)
+				}
+				if len(c.Sinks) != 2 || c.Sinks[0].Name != "ops" || c.Sinks[1].OTel.Protocol != "grpc" {
+					t.Errorf("sinks %+v", c.Sinks)
+				}
+			},
+		},
+		{
+			name:    "a bad value names its variable",
+			args:    []string{"--config", "/etc/logmatch.yaml"},
+			vars:    map[string]string{"LOGMATCH_GROUP_WINDOW": "soon", "LOGMATCH_SINK": "pagerduty=https://secret.example/token"},
+			wantErr: "LOGMATCH_GROUP_WINDOW: ",
+		},
+		{
+			name:    "a sink's error names the variable, never the URL",
+			args:    []string{"--config", "/etc/logmatch.yaml"},
+			vars:    map[string]string{"LOGMATCH_SINK": "pagerduty=https://secret.example/token"},
+			wantErr: `LOGMATCH_SINK: unknown sink type "pagerduty"`,
+		},
+		{
+			name:    "a bad boolean",
+			vars:    map[string]string{"LOGMATCH_NO_DEFAULT_CATALOG": "maybe"},
+			wantErr: "LOGMATCH_NO_DEFAULT_CATALOG: not a valid --no-default-catalog",
+		},
+		{
+			name: "unprefixed and unrelated variables are not read",
+			args: []string{"--config", "/etc/logmatch.yaml"},
+			vars: map[string]string{"STATE_DIR": "/x", "PATH": "/usr/bin", "LOGMATCH_TEST_REQUIRE_TOOLS": "1"},
+			check: func(t *testing.T, c *Config) {
+				if c.StateDir != "/file/state" || len(c.Paths) != 1 {
+					t.Errorf("state_dir %q paths %q", c.StateDir, c.Paths)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := fakeEnv{vars: tc.vars, files: files}
+			c, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want an error with %q", err, tc.wantErr)
+				}
+				if strings.Contains(err.Error(), "secret.example") {
+					t.Errorf("the error shows the sink's URL: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+	if got := EnvName("correlation-window"); got != "LOGMATCH_CORRELATION_WINDOW" {
+		t.Errorf("EnvName = %q", got)
 	}
 }

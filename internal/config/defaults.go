@@ -77,11 +77,10 @@ correlation_window: {{.CorrelationWindow}}
 # logmatch_incidents_evicted_total.
 max_open_incidents: {{.MaxOpenIncidents}}
 
-# Address of /metrics (Prometheus), /healthz, /livez and /readyz; "" = off.
-# ":9464" listens on every interface; "127.0.0.1:9464" keeps it to the node
-# or pod (kubelet probes reach a pod's own IP, so a sidecar needs ":9464" or
-# the pod IP).
-http_addr: "{{.HTTPAddr}}"
+# Address of /metrics (Prometheus) and /healthz; "" = off. Unset, it is
+# this when following files, and off when reading standard input or
+# wrapping a command (a pipeline plugin or a wrapper that nothing probes).
+# http_addr: "{{.HTTPAddr}}"
 # Connections held at once; at the bound the longest idle one is closed for
 # the new one, so idle clients never hold off the probes.
 http_max_connections: {{.HTTPMaxConnections}}

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/logmatch/logmatch/sinks/otel"
 )
 
 // Flags are the command-line settings of `logmatch run`, bound to a
@@ -32,6 +35,10 @@ type Flags struct {
 	logLevel         string
 	onFatal          string
 	alertOutput      string
+	// envDone is set once fromEnv ran; fromEnvNames maps each flag it set
+	// ("--path") to its variable ("LOGMATCH_PATH").
+	envDone      bool
+	fromEnvNames map[string]string
 }
 
 // listFlag is a repeatable string flag.
@@ -59,12 +66,12 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.stateDir, "state-dir", "", "`dir`ectory for checkpoints and undelivered alerts (default "+DefaultStateDir+")")
 	fs.StringVar(&f.startAt, "start-at", "", "where to start a file without a checkpoint: beginning or end (default "+DefaultStartAt+")")
 	fs.StringVar(&f.format, "format", "", "line framing: auto, raw, cri or docker (default "+DefaultFormat+")")
-	fs.Var(&f.sinks, "sink", "alert sink `spec`: stdout, slack=URL, webhook=URL, alertmanager=URL, otel or otel=ENDPOINT\n(repeatable; replaces the file's sinks; prefer url_file in the file for secrets)")
+	fs.Var(&f.sinks, "sink", "alert sink `spec` [NAME:]TYPE[=VALUE]: stdout, slack=URL, webhook=URL, alertmanager=URL, otel,\notel=grpc://HOST:4317 or otel=http://HOST:4318; NAME tells two sinks of a type apart\n(repeatable; replaces the file's sinks; prefer url_file in the file for secrets)")
 	fs.StringVar(&f.groupWindow, "group-window", "", "`duration` repeats of an incident are grouped, 0 = off (default 5m)")
 	fs.StringVar(&f.repeatInterval, "repeat-interval", "", "`duration` between reminders of an ongoing incident, 0 = off (default 4h)")
 	fs.StringVar(&f.settleTime, "settle-time", "", "`duration` the first alert of an incident waits for the rest of the burst, 0 = at once (default 2s)")
 	fs.StringVar(&f.correlation, "correlation-window", "", "`duration` after a root cause in which consequences on the same pod or node fold into it, 0 = off (default 15m)")
-	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+")")
+	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+"; off when reading stdin or wrapping a command)")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
 	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")
@@ -146,6 +153,7 @@ func (f *Flags) Check(getenv func(string) string, readFile func(string) ([]byte,
 	if before > 0 {
 		errs = append(errs, fmt.Errorf("unexpected argument %q: a command to wrap goes after --", f.fs.Arg(0)))
 	}
+	errs = append(errs, f.fromEnv(getenv)...)
 	if f.config != "" {
 		data, err := readFile(f.config)
 		if err != nil {
@@ -159,6 +167,7 @@ func (f *Flags) Check(getenv func(string) string, readFile func(string) ([]byte,
 		}
 	}
 	errs = append(errs, f.apply(cfg, o)...)
+	f.nameEnvOrigins(o)
 	errs = append(errs, finish(cfg, o, getenv, readFile)...)
 	sortProblems(f.config, errs)
 	c := &Checked{Config: cfg, Problems: errs, origins: o, parsed: parsed}
@@ -177,7 +186,7 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 	duration := func(flagName, value string, dst *Duration) {
 		d, err := parseDuration(value)
 		if err != nil {
-			errs = append(errs, keyed(strings.ReplaceAll(flagName, "-", "_"), fmt.Errorf("--%s: %w", flagName, err)))
+			errs = append(errs, keyed(strings.ReplaceAll(flagName, "-", "_"), fmt.Errorf("%s: %w", f.said(flagName), err)))
 			return
 		}
 		*dst = Duration(d)
@@ -235,10 +244,18 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 			for _, spec := range f.sinks {
 				s, err := parseSinkSpec(spec)
 				if err != nil {
+					if env := f.said("sink"); env != "--sink" {
+						err = errors.New(env + strings.TrimPrefix(err.Error(), "--sink"))
+					}
 					errs = append(errs, keyed("sinks", err))
 					continue
 				}
-				o.flags[fmt.Sprintf("sinks[%d]", len(cfg.Sinks))] = "--sink " + s.Type
+				at := fmt.Sprintf("sinks[%d]", len(cfg.Sinks))
+				o.flags[at] = "--sink " + s.Type
+				if s.Name != "" {
+					o.flags[at] = "--sink " + s.Name + ":" + s.Type
+					o.flags[at+".name"] = o.flags[at]
+				}
 				cfg.Sinks = append(cfg.Sinks, s)
 			}
 		}
@@ -251,21 +268,33 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 	return errs
 }
 
-// parseSinkSpec reads one --sink value. Its errors quote only the type:
-// what follows "=" may be a URL with a token.
+// parseSinkSpec reads one --sink value: [NAME:]TYPE[=VALUE]. NAME tells
+// two sinks of one type apart (two webhooks); it defaults to the type.
+// Its errors quote only the name and the type: what follows "=" may be a
+// URL with a token.
 func parseSinkSpec(spec string) (Sink, error) {
-	typ, val, hasVal := strings.Cut(spec, "=")
+	head, val, hasVal := strings.Cut(spec, "=")
+	name, typ, named := strings.Cut(head, ":")
+	if !named {
+		name, typ = "", head
+	}
 	known := false
 	for _, t := range sinkTypes {
 		known = known || t == typ
 	}
 	if !known {
-		if strings.ContainsAny(typ, ":/") {
-			return Sink{}, errors.New("--sink: want TYPE or TYPE=VALUE with TYPE stdout, slack, webhook, alertmanager or otel (a URL goes after the =, as in slack=URL)")
+		if strings.ContainsAny(typ, ":/") || strings.HasPrefix(typ, "/") {
+			return Sink{}, errors.New("--sink: want [NAME:]TYPE or [NAME:]TYPE=VALUE with TYPE stdout, slack, webhook, alertmanager or otel (a URL goes after the =, as in slack=URL)")
 		}
 		return Sink{}, fmt.Errorf("--sink: unknown sink type %q (want stdout, slack, webhook, alertmanager or otel)", typ)
 	}
+	if named && !sinkNameRE.MatchString(name) {
+		return Sink{}, fmt.Errorf("--sink %s: bad sink name %q before the type (letters, digits, '_', '.', '-'; at most 64)", typ, name)
+	}
 	s := newSink(typ)
+	if named {
+		s.Name = name
+	}
 	switch typ {
 	case SinkStdout:
 		if hasVal {
@@ -275,7 +304,13 @@ func parseSinkSpec(spec string) (Sink, error) {
 		if hasVal && val == "" {
 			return Sink{}, errors.New("--sink otel: empty endpoint after =")
 		}
-		s.OTel.Endpoint = val
+		if hasVal {
+			endpoint, protocol, err := otelEndpoint(val)
+			if err != nil {
+				return Sink{}, fmt.Errorf("--sink otel: %w", err)
+			}
+			s.OTel.Endpoint, s.OTel.Protocol = endpoint, protocol
+		}
 	default:
 		if val == "" {
 			return Sink{}, fmt.Errorf("--sink %s: want %s=URL", typ, typ)
@@ -290,4 +325,109 @@ func parseSinkSpec(spec string) (Sink, error) {
 		}
 	}
 	return s, nil
+}
+
+// The ports IANA assigned to OTLP: gRPC on 4317, HTTP on 4318.
+const (
+	otlpGRPCPort = "4317"
+	otlpHTTPPort = "4318"
+)
+
+// otelEndpoint reads the endpoint of --sink otel=URL, whose scheme says
+// the protocol: grpc:// (plaintext) or grpcs:// (TLS) for OTLP/gRPC,
+// http:// or https:// for OTLP/HTTP. It returns the endpoint as the otel
+// sink takes it (an http or https URL) and the protocol. An HTTP URL on
+// OTLP/gRPC's port, or a gRPC one on OTLP/HTTP's, is refused: the
+// receiver would answer neither, and the mistake is easy to make.
+func otelEndpoint(v string) (endpoint, protocol string, err error) {
+	u, perr := url.Parse(v)
+	if perr != nil || u.Host == "" {
+		return "", "", errors.New("want grpc://HOST:PORT, grpcs://HOST:PORT, http://HOST:PORT or https://HOST:PORT (the scheme picks OTLP/gRPC or OTLP/HTTP)")
+	}
+	port := u.Port()
+	switch u.Scheme {
+	case "grpc", "grpcs":
+		if port == otlpHTTPPort {
+			return "", "", fmt.Errorf("%s:// on port %s, OTLP/HTTP's port: write http://%s for OTLP/HTTP, or the gRPC port (%s)", u.Scheme, port, u.Host, otlpGRPCPort)
+		}
+		c := *u
+		c.Scheme = map[string]string{"grpc": "http", "grpcs": "https"}[u.Scheme]
+		return c.String(), otel.ProtocolGRPC, nil
+	case "http", "https":
+		if port == otlpGRPCPort {
+			return "", "", fmt.Errorf("%s:// on port %s, OTLP/gRPC's port: write grpc://%s for OTLP/gRPC, or the HTTP port (%s)", u.Scheme, port, u.Host, otlpHTTPPort)
+		}
+		return v, otel.ProtocolHTTPProtobuf, nil
+	}
+	return "", "", fmt.Errorf("scheme %q: want grpc, grpcs, http or https (the scheme picks OTLP/gRPC or OTLP/HTTP)", u.Scheme)
+}
+
+// EnvPrefix starts the environment variable of each flag: LOGMATCH_ and
+// the flag's name in capitals with "_" for "-" (--state-dir is
+// LOGMATCH_STATE_DIR).
+const EnvPrefix = "LOGMATCH_"
+
+// EnvName is the environment variable that stands for a flag.
+func EnvName(flag string) string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+// fromEnv sets each flag not given on the command line from its
+// environment variable (EnvName), when that is set and not empty: a flag
+// wins over its variable, and both over the configuration file. A
+// repeatable flag (--path, --catalog, --sink) takes a comma-separated
+// list. It runs once: a flag it set counts as given on later loads (a
+// reload reads the same values).
+func (f *Flags) fromEnv(getenv func(string) string) []error {
+	if f.envDone {
+		return nil
+	}
+	f.envDone = true
+	var errs []error
+	f.fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed || fl.Name == "help" {
+			return
+		}
+		name := EnvName(fl.Name)
+		v := getenv(name)
+		if v == "" {
+			return
+		}
+		values := []string{v}
+		if _, list := fl.Value.(*listFlag); list {
+			values = strings.Split(v, ",")
+		}
+		for _, x := range values {
+			if err := f.fs.Set(fl.Name, strings.TrimSpace(x)); err != nil {
+				// The value may be a secret (a sink's URL): not quoted.
+				errs = append(errs, keyed(strings.ReplaceAll(fl.Name, "-", "_"), fmt.Errorf("%s: not a valid --%s: %w", name, fl.Name, err)))
+				return
+			}
+		}
+		if f.fromEnvNames == nil {
+			f.fromEnvNames = map[string]string{}
+		}
+		f.fromEnvNames["--"+fl.Name] = name
+	})
+	return errs
+}
+
+// said is how the operator gave a flag: "--name", or its variable.
+func (f *Flags) said(flag string) string {
+	if env, ok := f.fromEnvNames["--"+flag]; ok {
+		return env
+	}
+	return "--" + flag
+}
+
+// nameEnvOrigins makes problems with a setting that came from an
+// environment variable name the variable, not the flag it stands for.
+func (f *Flags) nameEnvOrigins(o *origins) {
+	for path, origin := range o.flags {
+		for flag, env := range f.fromEnvNames {
+			if origin == flag || strings.HasPrefix(origin, flag+" ") {
+				o.flags[path] = env + strings.TrimPrefix(origin, flag)
+			}
+		}
+	}
 }

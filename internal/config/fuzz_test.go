@@ -46,3 +46,34 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSinkSpec feeds --sink values: parsing never panics, and an
+// error never shows the secret parts of a URL (its user info, path or
+// query), which Slack and webhook URLs carry.
+func FuzzParseSinkSpec(f *testing.F) {
+	for _, s := range [][2]string{
+		{"slack", "T0/B0/xyzzy"}, {"ops:webhook", "token123"}, {"otel", "abcd"}, {"x:otel", "pw"},
+		{"pagerduty", "key0"}, {"bad name:slack", "s3cr"}, {"", "solo"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, head, secret string) {
+		for _, spec := range []string{
+			head,
+			head + "=https://user:" + secret + "@example.com/" + secret + "?k=" + secret,
+			head + "=grpc://example.com:4317/" + secret,
+		} {
+			_, err := parseSinkSpec(spec)
+			if err == nil || len(secret) < 4 || strings.Contains(head, secret) {
+				continue
+			}
+			msg := err.Error()
+			for _, fixed := range []string{"NAME", "TYPE", "VALUE", "stdout", "slack", "webhook", "alertmanager", "otel", "grpc", "http", "HOST", "PORT", "sink", "want", "scheme", "example.com"} {
+				msg = strings.ReplaceAll(msg, fixed, "")
+			}
+			if strings.Contains(msg, secret) {
+				t.Fatalf("%q: error shows the secret: %v", spec, err)
+			}
+		}
+	})
+}

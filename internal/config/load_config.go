@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,6 +49,11 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 {
 		// Nothing named to read: act as a filter on standard input.
 		cfg.Paths = []string{"-"}
+	}
+	if !o.set("http_addr") && (len(cfg.Command) > 0 || slices.Equal(cfg.Paths, []string{"-"})) {
+		// A pipeline plugin or a wrapped command: nothing probes it, and
+		// a second one on the machine would find the default port taken.
+		cfg.HTTPAddr = ""
 	}
 	// Prefixed names only: a generic NODE_NAME or CONTAINER_NAME in the
 	// environment of an unrelated shell would label every alert wrongly.

@@ -305,7 +305,7 @@ func (v *validator) sink(c *Config, i int, names map[string]string) {
 	if !sinkNameRE.MatchString(s.Name) {
 		v.add(p+".name", "bad sink name %q (letters, digits, '_', '.', '-'; at most 64)", s.Name)
 	} else if prev, dup := names[s.Name]; dup {
-		v.add(p+".name", "duplicate sink name %q (also %s); give each sink its own name", s.Name, prev)
+		v.add(p+".name", "duplicate sink name %q (also %s); give each sink its own name (the name key, or --sink NAME:TYPE=URL)", s.Name, prev)
 	} else {
 		names[s.Name] = p
 	}

@@ -203,7 +203,7 @@ footer { color: var(--muted); font-size: 0.85em; margin-top: 32px; border-top: 1
 {{with .A.Record.Documentation}}<h3>What it is</h3><p>{{.}}</p>{{end}}
 {{with .A.Record.Solutions}}<h3>Solutions</h3><ol class="solutions">{{range .}}<li>{{.}}</li>{{end}}</ol>{{end}}
 {{with .A.Record.PreventionTips}}<h3>Prevention</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Link}}<p class="links">{{.LinkFor}}: <a class="ext" href="{{.Link}}" rel="noreferrer">{{.Link}}</a></p>{{end}}
+{{with .Links}}<h3>Links</h3><ul class="links">{{range .}}<li>{{.Label}}: <a class="ext" href="{{.URL}}" rel="noreferrer">{{.URL}}</a></li>{{end}}</ul>{{end}}
 </article>
 {{end}}</section>
 {{else}}<p id="no-incidents">No failure was recognised in these logs.</p>

@@ -118,8 +118,11 @@ func WriteMarkdown(w io.Writer, f Findings) error {
 				p("- %s\n", mdText(s))
 			}
 		}
-		if in.Link != "" {
-			p("\n%s: <%s>\n", mdText(in.LinkFor), strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(in.Link))
+		if len(in.Links) > 0 {
+			p("\nLinks:\n\n")
+			for _, l := range in.Links {
+				p("- %s: <%s>\n", mdText(l.Label), strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(l.URL))
+			}
 		}
 	}
 	p("\n<sub>Written by logmatch%s.</sub>\n", versionSuffix(v.Version))

@@ -125,3 +125,31 @@ func TestOffsetAndLaneOrder(t *testing.T) {
 		t.Errorf("lane order (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzMarkdownFence puts arbitrary log text in an incident: the Markdown
+// holds it whole in one fenced block that no line of it closes.
+func FuzzMarkdownFence(f *testing.F) {
+	for _, s := range []string{"plain", "```\nx\n```", "````", "~~~\n<b>", "a\x1b[31mb\n\n`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		shown := block(text)
+		fenced := fence(shown)
+		open, _, _ := strings.Cut(fenced, "text\n")
+		body := strings.TrimSuffix(strings.TrimPrefix(fenced, open+"text\n"), "\n"+open+"\n")
+		if body != shown {
+			t.Fatalf("fence changed the text: %q to %q", shown, body)
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), open) {
+				t.Fatalf("line %q closes the fence %q", l, open)
+			}
+		}
+		when := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+		var b bytes.Buffer
+		err := WriteMarkdown(&b, Findings{Alerts: []sinks.Alert{{Time: when, Count: 1, Match: sinks.Match{Text: text}}}})
+		if err != nil || !strings.Contains(b.String(), fenced) {
+			t.Fatalf("the Markdown lacks the fenced text (%v)", err)
+		}
+	})
+}

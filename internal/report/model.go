@@ -93,14 +93,21 @@ type incident struct {
 	A     *sinks.Alert
 	First bool // began first: the likely root cause
 	// Ranks is the compact rank list with the first rank named.
-	Ranks         string
-	When          string
-	Source        string
-	Matched       string
-	Exception     string
-	RootCause     string
-	Then          []then
-	Link, LinkFor string
+	Ranks     string
+	When      string
+	Source    string
+	Matched   string
+	Exception string
+	RootCause string
+	Then      []then
+	// Links are where to read more: the record's source, its
+	// documentation, known issues; each http(s) only, each once.
+	Links []link
+}
+
+// link is one of an incident's links.
+type link struct {
+	URL, Label string
 }
 
 // then is one consequence in an incident's "what followed".
@@ -174,10 +181,7 @@ func build(f Findings) view {
 			}
 			in.RootCause = block(x.RootCause)
 		}
-		in.Link, in.LinkFor = sinks.Runbook(a)
-		if sinks.IsHTTPURL(a.Record.GithubURL) {
-			in.Link, in.LinkFor = a.Record.GithubURL, "Source on GitHub"
-		}
+		in.Links = links(a)
 		s := &step{Time: a.Time, Incident: in.N, Cause: true, Slug: slug(a.Record.Slug), Severity: a.Record.Severity,
 			Headline: headline(a), Count: a.Count, Ranks: sinks.CompactRanks(a.Ranks), First: a.FirstRank}
 		for _, r := range orNoRank(a.Ranks) {
@@ -268,6 +272,29 @@ func build(f Findings) view {
 	}
 	v.Geometry = layout(len(drawn), v.Lanes)
 	return v
+}
+
+// links lists a's links: the record's source, its documentation when
+// that is a URL, and a search of the known issues of its repository.
+func links(a *sinks.Alert) []link {
+	var out []link
+	add := func(u, label string) {
+		if !sinks.IsHTTPURL(u) {
+			return
+		}
+		for _, l := range out {
+			if l.URL == u {
+				return
+			}
+		}
+		out = append(out, link{URL: u, Label: label})
+	}
+	add(a.Record.GithubURL, "Source on GitHub")
+	add(a.Record.Documentation, "Documentation")
+	if u := sinks.IssueSearchURL(a); u != "" {
+		add(u, "Known issues in "+a.Record.Repo)
+	}
+	return out
 }
 
 func orNoRank(ranks []string) []string {

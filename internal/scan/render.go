@@ -137,7 +137,7 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 func summary(res Result) string {
 	st := res.Stats
 	if st.Incidents == 0 {
-		return fmt.Sprintf("no incidents (%d lines, %d entries, %d input(s))", st.Lines, st.Entries, st.Inputs)
+		return fmt.Sprintf("no incidents (%s)", readCounts(st))
 	}
 	bySev := map[string]int{}
 	for _, a := range res.Alerts {
@@ -153,8 +153,18 @@ func summary(res Result) string {
 	if st.Incidents == 1 {
 		noun = "incident"
 	}
-	return fmt.Sprintf("%d %s (%s) in %d lines, %d entries, %d input(s)",
-		st.Incidents, noun, strings.Join(parts, ", "), st.Lines, st.Entries, st.Inputs)
+	return fmt.Sprintf("%d %s (%s) in %s", st.Incidents, noun, strings.Join(parts, ", "), readCounts(st))
+}
+
+// readCounts says what a scan read: "1 line, 2 entries, 1 input".
+func readCounts(st Stats) string {
+	count := func(n int64, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	return count(st.Lines, "line", "lines") + ", " + count(st.Entries, "entry", "entries") + ", " + count(int64(st.Inputs), "input", "inputs")
 }
 
 func stamp(t time.Time) string {
