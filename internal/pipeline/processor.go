@@ -421,7 +421,13 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 			fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
 		}
 		if !e.Time.IsZero() {
-			fs.headerTimes = true
+			// An inherited time (an undated line's, its stream's last
+			// known one) is as old as that line was when it was read
+			// later: it measures no lag and counts no stamp ahead.
+			own := !e.TimeInherited
+			if own {
+				fs.headerTimes = true
+			}
 			if e.Time.After(now) {
 				// A log time ahead of the clock (a node clock stepped
 				// back, a forged stamp) would date incidents, gate
@@ -430,9 +436,13 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 				// stamp whole seconds, and the server's next line, of
 				// the same second, must not look older than this one.
 				e.Time = now.Truncate(time.Second)
-				fs.series.Ahead()
+				if own {
+					fs.series.Ahead()
+				}
 			}
-			fs.series.Lag(now.Sub(e.Time))
+			if own {
+				fs.series.Lag(now.Sub(e.Time))
+			}
 		}
 		p.gate.entry(fs, e, now)
 		// The assemblers lend their entries (entry.Options.Reuse).
