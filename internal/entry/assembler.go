@@ -79,6 +79,14 @@ import (
 //     exception line takes torch's CUDA epilogue.
 //   - A "Traceback (most recent call last):" or "File ..." line that no rule
 //     above took starts a header-less traceback entry.
+//   - Before all of these, a line that is the rest of the entry's last line,
+//     split off by a terminal's or a paste's hard wrap, is joined to it as
+//     one line, with nothing between ("NCCL error: unhandled syst" and "em
+//     error"): the matcher then reads the record's text or the exception's
+//     message whole. A header, a native line or a wrapper logger's record
+//     is never such a rest, so two log records are never joined; see
+//     isWrapBreak for the rest of the rule, which says no where a line of
+//     its own is as likely.
 //
 // An entry without a traceback whose message, or one of whose continuation
 // lines at column 0, is a strict exception line (a qualified class name
@@ -127,7 +135,7 @@ import (
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
 // none. Push allocates only to build a completed entry's multi-line Text and
-// Raw or its Traceback, and when it learns a prefix: with or without a
+// Raw or its Traceback, to join a wrapped line, and when it learns a prefix: with or without a
 // learned prefix, a line allocates nothing on its own.
 type Assembler struct {
 	opt     Options
@@ -204,6 +212,11 @@ type pending struct {
 	ncclLazy bool
 	// panic follows the lines of a Rust panic (panicNone...).
 	panic int8
+	// lastLen is the length of the last non-blank line taken, as pushed
+	// (a rejoined line is longer), and lastCut says the line bound cut
+	// it: a hard wrap's width, see rejoin.
+	lastLen int
+	lastCut bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -319,6 +332,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
+	if !c.header && learned == 0 && a.rejoin(l, c, cut) {
+		return a.out
+	}
 	if p.active && !c.sglang && a.continues(c) {
 		for ; p.blanks > 0; p.blanks-- {
 			a.kept.add("")
@@ -326,6 +342,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		a.kept.add(c.s)
 		p.lines++
 		p.last = l.Offset
+		p.lastLen, p.lastCut = len(c.s), cut > 0
 		p.cutBytes += cut
 		p.colon = endsWithColon(c.s)
 		p.nccl = ncclNext(a.ncclState(), c.s)
@@ -546,6 +563,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		p.time, p.inherited = c.near, true
 	}
 	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
+	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) {

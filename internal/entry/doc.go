@@ -5,7 +5,8 @@
 // quotes) and a per-stream prefix it learns (a collector's or wrapping
 // logger's text repeated in front of tracebacks, glog lines and sglang
 // records), reads a double-spaced paste (a blank line after every line) as
-// it was before, recognises sglang, uvicorn, Rust tracing
+// it was before, rejoins a line a terminal or a paste hard-wrapped,
+// recognises sglang, uvicorn, Rust tracing
 // (dynamo, the sglang router), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time
 // formats) and the native shapes of SGLANG-LOGS.md (faulthandler,

@@ -72,6 +72,41 @@ func (b *lineBuf) count() int { return len(b.head) + b.tailLen }
 // first returns the first kept line.
 func (b *lineBuf) first() string { return b.head[0] }
 
+// last returns the last kept line, "" when none is kept.
+func (b *lineBuf) last() string {
+	if b.tailLen > 0 {
+		return b.tail[(b.tailStart+b.tailLen-1)%b.maxTail]
+	}
+	if len(b.head) > 0 {
+		return b.head[len(b.head)-1]
+	}
+	return ""
+}
+
+// extendLast replaces the last kept line with s, a longer line that
+// begins with it, when the half it is in has room for the bytes s adds;
+// false, with nothing changed, when it has not or no line is kept.
+func (b *lineBuf) extendLast(s string) bool {
+	add := len(s) - len(b.last())
+	switch {
+	case b.tailLen > 0:
+		if b.tailBytes+add > b.maxTailBytes {
+			return false
+		}
+		b.tail[(b.tailStart+b.tailLen-1)%b.maxTail] = s
+		b.tailBytes += add
+	case len(b.head) > 0:
+		if b.headBytes+add > b.maxHeadBytes {
+			return false
+		}
+		b.head[len(b.head)-1] = s
+		b.headBytes += add
+	default:
+		return false
+	}
+	return true
+}
+
 // lines appends the kept lines to dst, with one marker line where lines were
 // cut.
 func (b *lineBuf) lines(dst []string) []string {

@@ -405,7 +405,10 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 	if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
 		fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
 	}
-	if !e.Time.IsZero() {
+	if !e.Time.IsZero() && !e.TimeInherited {
+		// An inherited time (an undated line's, its stream's last known
+		// one) is as old as that line was when it was read later: it
+		// measures no lag and counts no stamp ahead.
 		fs.headerTimes = true
 		if de.Ahead {
 			fs.series.Ahead()

@@ -169,3 +169,79 @@ func scanText(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name, text
 	}
 	return res
 }
+
+// TestShapesEndToEnd scans the entry layer's robust shapes as a whole
+// scan does: a hard-wrapped exception line alerts under the record the
+// unwrapped line names; an exception line quoted in backticks or as a
+// list item alerts as the same line unquoted; a Rust panic alerts; a
+// traceback cut before its exception line is one incident; and a shell's
+// "Killed" after dated records carries the log's time, not the scan's.
+func TestShapesEndToEnd(t *testing.T) {
+	m := corpusMatcher(t)
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		head = "[2025-01-16 10:11:13 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2345, in run_scheduler_process\n" +
+			"    scheduler.event_loop_overlap()\n" +
+			"  File \"/sgl/python/sglang/srt/distributed/device_communicators/pynccl_wrapper.py\", line 378, in NCCL_CHECK\n" +
+			"    raise RuntimeError(f\"NCCL error: {error_str}\")\n"
+		exc = "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
+	)
+	slugOf := func(res scan.Result) string {
+		if l := lead(res.Alerts); l != nil {
+			return l.Record.Slug
+		}
+		return ""
+	}
+	// The error with its source, long enough for a terminal to wrap it
+	// inside the words the record names.
+	const long = "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"
+	whole := scanText(t, m, red, "whole.log", head+long+"\n")
+	want := slugOf(whole)
+	if want != "nccl-unhandled-system-error" {
+		t.Fatalf("the unwrapped crash leads with %q, want nccl-unhandled-system-error", want)
+	}
+	sys := strings.Index(long, "system")
+	for _, at := range []int{sys + 1, sys + 4, sys + 6, sys + 9} {
+		res := scanText(t, m, red, "wrapped.log", head+long[:at]+"\n"+long[at:]+"\n")
+		if got := slugOf(res); got != want || len(res.Alerts) != len(whole.Alerts) {
+			t.Errorf("wrapped at %d: lead %q (%d alerts), want %q (%d)", at, got, len(res.Alerts), want, len(whole.Alerts))
+		}
+	}
+
+	plain := scanText(t, m, red, "plain.log", "Loading the model\n"+exc+"\n")
+	for _, q := range []string{"`" + exc + "`", "- " + exc, "  * " + exc} {
+		res := scanText(t, m, red, "quoted.log", "Loading the model\n"+q+"\n")
+		if slugOf(res) != slugOf(plain) || len(res.Alerts) != len(plain.Alerts) || len(res.Alerts) == 0 {
+			t.Errorf("%q: lead %q (%d alerts), want %q (%d) as unquoted", q, slugOf(res), len(res.Alerts), slugOf(plain), len(plain.Alerts))
+		}
+	}
+
+	panicLog := "2025-11-05T01:56:54.243403Z  INFO sglang_router_rs::server: starting\n" +
+		"thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:\n" +
+		"called `Option::unwrap()` on a `None` value\n" +
+		"note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+	res := scanText(t, m, red, "router.log", panicLog)
+	if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0].Headline, "panicked at src/routers/http/router.rs:123:45") {
+		t.Errorf("Rust panic: %d alerts, lead %q; want one naming the panic", len(res.Alerts), headline(lead(res.Alerts)))
+	}
+
+	cut := "[2025-01-16 10:11:13 TP1] Scheduler hit an exception: Traceback (most recent call last):\n" +
+		"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2345, in run_scheduler_process\n" +
+		"    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n" +
+		"  File \"/sgl/python/sglang/srt/model_executor/model_runner.py\", li\n"
+	res = scanText(t, m, red, "cut.log", cut)
+	if len(res.Alerts) != 1 {
+		t.Errorf("cut traceback: %d alerts, want 1: %s", len(res.Alerts), headline(lead(res.Alerts)))
+	}
+
+	killed := "[2025-01-16 10:11:13 TP0] Decode batch, #running-req: 3\nKilled\n"
+	res = scanText(t, m, red, "killed.log", killed)
+	logTime := time.Date(2025, 1, 16, 10, 11, 13, 0, time.UTC)
+	if len(res.Alerts) != 1 || !res.Alerts[0].Time.Equal(logTime) {
+		t.Errorf("Killed after a record: %d alerts, time %v; want one at %v (not the scan's %v)", len(res.Alerts), lead(res.Alerts), logTime, corpusNow)
+	}
+}

@@ -1,0 +1,222 @@
+package entry
+
+import "strings"
+
+// Bounds of a hard wrap, the break a terminal or a paste put into a long
+// line: the line before it is at least minWrapWidth bytes (no terminal or
+// editor wraps narrower), and the part after it at most wrapSlack bytes
+// longer than that line (a terminal's later parts are never longer; a
+// word-wrapping editor's may be by about a word).
+const (
+	minWrapWidth = 72
+	wrapSlack    = 16
+)
+
+// isWrapBreak reports whether next, a non-blank line that no rule reads as
+// a header, a native line or a wrapper logger's record, is the rest of
+// prev, the last line an entry took, split off by a hard wrap; prevLen is
+// prev's length as pushed (the wrap's width), which a rejoined prev
+// exceeds. It says yes only when the break falls inside a token or
+// after a space, and next opens as no line of its own would:
+//
+//   - prev is at least minWrapWidth long and is no frame line (a source
+//     line that lost its indentation follows a frame); it ends in a letter,
+//     a digit or one of "_/-=, ", not in sentence punctuation, a bracket
+//     or the ":" that announces what follows;
+//   - next is at most wrapSlack bytes longer than prev, not indented,
+//     opens with a letter, a digit or "_" (a capital only after one of
+//     "_/-=, " or a digit: after a lower-case letter it starts a sentence
+//     of its own), its first word does not end in ":" ("ninja:",
+//     "error:", "note:"), and after a letter it is more than one
+//     lower-case word (a short line of its own: "done");
+//   - next is no traceback line (header, frame, chain separator, caret
+//     line, group line), no exception line (as printed or quoted), no
+//     Python warning and no CUDA epilogue.
+func isWrapBreak(prev, next string, prevLen int) bool {
+	if prevLen < minWrapWidth || len(prev) < prevLen || len(next) > prevLen+wrapSlack || next == "" {
+		return false
+	}
+	p := prev[len(prev)-1]
+	// rest is next without the one space a break just before a word
+	// leaves at its start.
+	rest, lead := next, false
+	if next[0] == ' ' {
+		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 || !isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 {
+			return false
+		}
+		rest, lead = next[1:], true
+	}
+	n := rest[0]
+	// The first word of next, and the first of prev.
+	w := rest
+	if i := strings.IndexByte(w, ' '); i >= 0 {
+		w = w[:i]
+	}
+	first := prev
+	if i := strings.IndexByte(first, ' '); i >= 0 {
+		first = first[:i]
+	}
+	// A line that opens as prev did is a new line of the same shape (a
+	// progress bar redrawn, a command repeated, a list); one whose first
+	// word stands in a column (a numbered listing, a table, a backtrace's
+	// frame numbers) is a line of a layout.
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") {
+		return false
+	}
+	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token
+	switch {
+	case lead:
+		// The break fell just before a space.
+	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
+		isWordByte(p) && n == '=' && (len(rest) == 1 || rest[1] != '='):
+		// Punctuation that follows a token and opens no line of its own
+		// ("hpp" and ":317, ...", "details" and "), NCCL ...").
+	case isWordByte(p) && (n == '/' || n == '.') && strings.ContainsAny(tok, "./"):
+		// A path or a dotted name going on ("distributed" and "/c10d/").
+	case (n == '\'' || n == '"') && strings.Count(tok, rest[:1])%2 == 1:
+		// The quote that closes one opened in prev's last token.
+	case (p == '\'' || p == '"') && isWordByte(n) && strings.Count(tok, prev[len(prev)-1:]) == 1:
+		// Just inside a quote that prev's last token opens.
+	case p == ' ':
+		// The break fell just after a space. A writer that ends its
+		// lines in a space ends next in one too (NVSHMEM's errors).
+		if !isWordByte(n) && strings.IndexByte("('\"", n) < 0 || next[len(next)-1] == ' ' {
+			return false
+		}
+	case isDigit(p):
+		// Inside a number, or inside a hex string ("...cdcd8d8" and
+		// "b195040..."): a number glued to a word is no token.
+		if !isDigit(n) && n != '.' && !(isHex(trailingAlnum(prev)) && isHex(leadingAlnum(rest))) {
+			return false
+		}
+	case isUpper(p) && isUpper(n):
+		// Inside an acronym or a constant ("N" and "CCL version"): a
+		// capitalised word after one is a sentence of its own, and a
+		// mixed-case name ("..._32x256E") may end where a field of the
+		// next line ("VGPU=...") begins.
+		if len(rest) < 2 || !isUpper(rest[1]) && !isDigit(rest[1]) && strings.IndexByte("_=:,.)", rest[1]) < 0 ||
+			strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) || isDigit(trailingAlnum(prev)[0]) {
+			return false
+		}
+	case isLetter(p):
+		// Inside a word, or a word wrap: the rest opens in lower case
+		// and is more than one word (one word alone is as likely a short
+		// line of its own, "next", "done").
+		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) {
+			return false
+		}
+	case p == '.':
+		// A decimal point ("2." and "21.5") or a dotted or slashed name
+		// ("../torch/csrc/distributed/c10d/NCCLUtils." and "hpp:317"),
+		// never the end of a sentence.
+		t := tok[:len(tok)-1]
+		decimal := t != "" && isDigit(t[len(t)-1]) && isDigit(n)
+		dotted := strings.ContainsAny(t, "./") && (isLower(n) || isDigit(n) || n == '_')
+		if !decimal && !dotted {
+			return false
+		}
+	case p == ':' && isDigit(n) && strings.ContainsAny(tok, "./"):
+		// A source reference's line number ("NCCLUtils.hpp:" and "317").
+	case p == '_' || p == '/' || p == '-' || p == '=' || p == ',' || p == '(':
+		if !isWordByte(n) {
+			return false
+		}
+	default:
+		return false
+	}
+	// A word ending in ":" names a writer or a level ("ninja: build
+	// stopped", "error: ...").
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead {
+		return false
+	}
+	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) || hasTracebackStart(next) ||
+		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
+		return false
+	}
+	if _, _, ok := parseExceptionAnyQuote(rest); ok {
+		return false
+	}
+	return true
+}
+
+// trailingAlnum returns the letters and digits that end s.
+func trailingAlnum(s string) string {
+	i := len(s)
+	for i > 0 && (isLetter(s[i-1]) || isDigit(s[i-1])) {
+		i--
+	}
+	return s[i:]
+}
+
+// leadingAlnum returns the letters and digits that open s.
+func leadingAlnum(s string) string {
+	i := 0
+	for i < len(s) && (isLetter(s[i]) || isDigit(s[i])) {
+		i++
+	}
+	return s[:i]
+}
+
+// isHex reports whether s is a non-empty run of hexadecimal digits.
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isDigit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return isLower(c) || isUpper(c) }
+
+// isLower reports whether c is an ASCII lower-case letter.
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// rejoin joins the non-blank line c to the pending entry's last line when
+// it is the rest of that line split off by a hard wrap (isWrapBreak), as
+// one line: the matcher then reads the record's text or the exception's
+// message whole ("NCCL error: unhandled syst" and "em error"). The parts
+// are joined as they are, with nothing between: a terminal breaks at a
+// column and drops no byte. A header, a native line or a wrapper logger's
+// record is never a rest, so two log records are never joined. It
+// reports whether it joined.
+func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
+	p := &a.cur
+	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut ||
+		p.lastLen < minWrapWidth || a.spacing.real(p.blanks) > 0 {
+		return false
+	}
+	prev := a.kept.last()
+	if !isWrapBreak(prev, c.s, p.lastLen) {
+		return false
+	}
+	if len(prev)+len(c.s) > a.opt.MaxLineBytes {
+		return false
+	}
+	joined := prev + c.s
+	if !a.kept.extendLast(joined) {
+		return false
+	}
+	if a.kept.count() == 1 {
+		// The first line: the message is its tail.
+		p.msg = joined[len(prev)-len(p.msg):]
+	}
+	if p.bareType != "" {
+		// The exception line was the line split: its message goes on.
+		if typ, msg, ok := parseExceptionAnyQuote(prev); ok && typ == p.bareType && msg == p.bareMsg {
+			p.bareType, p.bareMsg, _ = parseExceptionAnyQuote(joined)
+		}
+	} else {
+		a.noteBare(joined)
+	}
+	p.blanks = 0 // a double-spaced paste's, counted in lines already
+	p.lines++
+	p.last = l.Offset
+	p.colon = endsWithColon(joined)
+	p.lastLen = len(c.s)
+	return true
+}

@@ -1,0 +1,186 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// split breaks line at byte i, as a terminal of that width does.
+func split(line string, i int) string { return line[:i] + "\n" + line[i:] }
+
+func TestIsWrapBreak(t *testing.T) {
+	long := "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details) on rank 3"
+	tests := []struct {
+		name       string
+		prev, next string
+		want       bool
+	}{
+		{"inside a word", long[:80], long[80:], true},
+		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
+		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
+		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
+		{"inside a hex string", "--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/", true},
+		{"decimal point", "[2026-07-01 09:31:38 TP0] KV Cache is allocated. #tokens: 1048576, K size: 12.", "5 GB, V size: 12.5 GB and more", true},
+		{"source reference", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:", "317, unhandled system error", true},
+		{"path going on", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed", "/c10d/NCCLUtils.hpp:317, unhandled system error", true},
+		{"punctuation after a token", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp", ":317, unhandled system error", true},
+		{"just before a space", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error", " (run with NCCL_DEBUG=INFO for details)", true},
+		{"inside a constant", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBU", "G=INFO for details)", true},
+		{"a sentence after a period", "[2026-07-01 09:31:38 TP0] KV Cache is allocated. #tokens: 1048576, K size: 12.5 GB.", "next sentence goes here", false},
+		{"digits on both sides", "[2026-07-01 09:31:38 TP0] Load weight end. type=Qwen3ForCausalLM, avail mem=61.23 GB, mem usage=15", "27 GB.", true},
+
+		// Lines of their own.
+		{"short previous line", "RuntimeError: NCCL error: unhandled syst", "em error", false},
+		{"one lower-case word", "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge", "next", false},
+		{"capital after a letter", long[:80], "Loading safetensors checkpoint shards: 100%", false},
+		{"number glued to a word", "available_size=2864304, evictable_size=138, self.max_total_num_tokens=3185200", "self.token_to_kv_pool_allocator.available_size()=2864304", false},
+		{"hex-looking number then a word", "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory. code: 0x29", "Kernel Name: _ZN5aiter50fmoe", false},
+		{"a writer's name", "[1/3] /usr/local/cuda/bin/nvcc --generate-dependencies-with-compile -c kernel.cu -o kernel.cuda.o", "ninja: build stopped: subcommand failed.", false},
+		{"the same opening", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_small xx", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_large", false},
+		{"a progress bar redrawn", "Capturing batches (bs=16 avail_mem=10.19 GB):  33%|███▎      | 2/6 [00:23<00:43, 10.95s/it] ", "Capturing batches (bs=8 avail_mem=10.19 GB):  50%", false},
+		{"lines that end in a space", "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "connect EPS failed ", false},
+		{"sentence end", long + ".", "and the next sentence begins here", false},
+		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
+		{"indented", long[:80], "  " + long[80:], false},
+		{"frame before", `  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 4128, in run_scheduler_process`, "scheduler.event_loop_overlap()", false},
+		{"a word ending in a colon", long[:80], "valueError: x", false},
+		{"exception line after, strict", long[:80] + "_", "ValueError: x", false},
+		{"warning after", long[:80] + "/", "sglang/srt/x.py:54: FutureWarning: deprecated", false},
+		{"traceback after", long[:80] + "/", "Traceback (most recent call last):", false},
+		{"much longer rest", long[:80], strings.Repeat("abc ", 30), false},
+	}
+	for _, tt := range tests {
+		if got := isWrapBreak(tt.prev, tt.next, len(tt.prev)); got != tt.want {
+			t.Errorf("%s: isWrapBreak(%q, %q) = %v, want %v", tt.name, tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+func TestAssemblerRejoinsHardWraps(t *testing.T) {
+	const (
+		srt  = "[2025-03-10 16:19:28 TP0] "
+		nccl = "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
+	)
+	tb := "Traceback (most recent call last):\n  File \"/sgl/pynccl_wrapper.py\", line 378, in NCCL_CHECK\n    raise RuntimeError(f\"NCCL error: {error_str}\")\n"
+	tests := []struct {
+		name string
+		in   string
+		want []view
+	}{
+		{"exception line of a raw traceback", tb + split(nccl, 77),
+			[]view{{Lines: "1-5", Msg: "Traceback (most recent call last):", Exc: nccl}}},
+		{"exception line of a record's traceback", srt + "Scheduler hit an exception: " + tb + split(nccl, 75) + "\n\n" + srt + "next record",
+			[]view{{Lines: "1-6", Format: FormatSRT, Msg: "Scheduler hit an exception: Traceback (most recent call last):", Exc: nccl}, {Lines: "7-7", Format: FormatSRT, Msg: "next record"}}},
+		{"bare exception line wrapped twice", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled syst\nem error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5, remote process exited or there was a network er\nror on rank 3",
+			[]view{{Lines: "1-3", Msg: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5, remote process exited or there was a network error on rank 3",
+				Exc: "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5, remote process exited or there was a network error on rank 3"}}},
+		{"glog line", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descrip\ntors for any of the specified backends for agent 'x'",
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for any of the specified backends for agent 'x'"}}},
+		{"record's message", srt + "Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /x/E=384,device_name=NVIDIA_\nRTX_PRO_6000.json",
+			[]view{{Lines: "1-2", Format: FormatSRT, Msg: "Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /x/E=384,device_name=NVIDIA_RTX_PRO_6000.json"}}},
+
+		// Never two records, never a native line or a wrapper's record.
+		{"two records", split(srt+"Decode batch, #running-req: 31, #token: 8001, token usage: 0.51, cuda graph: True, gen throughput (token/s): 1000.5", 88) + "\n" + srt + "Decode batch",
+			[]view{{Lines: "1-2", Format: FormatSRT, Msg: "Decode batch, #running-req: 31, #token: 8001, token usage: 0.51, cuda graph: True, gen throughput (token/s): 1000.5"}, {Lines: "3-3", Format: FormatSRT, Msg: "Decode batch"}}},
+		{"a native line after", nccl + " and more text here\nterminate called after throwing an instance of 'c10::DistBackendError'",
+			[]view{{Lines: "1-1", Msg: nccl + " and more text here", Exc: nccl + " and more text here"}, {Lines: "2-2", Format: FormatNative, Native: NativeTerminate, Msg: "terminate called after throwing an instance of 'c10::DistBackendError'"}}},
+		{"a short line of its own", "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge\nnext",
+			[]view{{Lines: "1-1", Msg: "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge", Exc: "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"}, {Lines: "2-2", Msg: "next"}}},
+	}
+	for _, tt := range tests {
+		got := views(assemble(t, Options{}, tt.in))
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tt.name, d)
+		}
+	}
+}
+
+// TestRejoinedEntriesMatchUnwrapped: a log whose long lines a terminal
+// wrapped at any width from 72 to 200 columns gives the entries of the
+// log as written, with the same text and exception, except where a break
+// falls in one of the places the rule knowingly leaves alone (see
+// leftAlone).
+func TestRejoinedEntriesMatchUnwrapped(t *testing.T) {
+	log := []string{
+		"[2025-03-10 16:19:28 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl/python/sglang/srt/managers/scheduler.py", line 2345, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+		"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+		"",
+		"[2025-03-10 16:19:29] Received sigquit from a child process. It usually means the child failed.",
+		"E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for any of the specified or potential backends for agent 'x'",
+	}
+	want := assemble(t, Options{}, strings.Join(log, "\n"))
+	rejoined := 0
+	for width := 72; width <= 200; width++ {
+		var wrapped []string
+		skip := false
+		for _, l := range log {
+			// A terminal wraps the exception line and the glog line;
+			// the other lines are shorter than most widths, and a
+			// header line's rest is read by the greedy record anyway.
+			if !strings.HasPrefix(l, "[") && !strings.HasPrefix(l, " ") {
+				for len(l) > width {
+					skip = skip || leftAlone(l[:width], l[width:])
+					wrapped = append(wrapped, l[:width])
+					l = l[width:]
+				}
+			}
+			wrapped = append(wrapped, l)
+		}
+		if skip {
+			continue
+		}
+		got := assemble(t, Options{}, strings.Join(wrapped, "\n"))
+		if len(got) != len(want) {
+			t.Errorf("width %d: %d entries, want %d", width, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			if got[i].Text != want[i].Text || got[i].Native != want[i].Native || !cmp.Equal(got[i].Traceback, want[i].Traceback) {
+				t.Errorf("width %d: entry %d:\n%q\nwant\n%q", width, i, got[i].Text, want[i].Text)
+			}
+		}
+		rejoined++
+	}
+	if rejoined < 100 {
+		t.Errorf("%d widths of 129 rejoined", rejoined)
+	}
+}
+
+// leftAlone reports whether a break between prev and rest falls where
+// isWrapBreak knowingly says no: inside a word of capitals followed by a
+// capitalised word or a one-letter word ("NCCL" and "Utils", "INF" and
+// "O for"), which a capitalised sentence after an acronym looks like; and
+// before one lower-case word that ends the line, which a short line of its
+// own looks like.
+func leftAlone(prev, rest string) bool {
+	p := prev[len(prev)-1]
+	if isUpper(p) && isUpper(rest[0]) && len(rest) > 1 && (isLower(rest[1]) || rest[1] == ' ') {
+		return true
+	}
+	return isLetter(p) && isLower(rest[0]) && !strings.Contains(rest, " ")
+}
+
+// FuzzIsWrapBreak checks the rule's promises on any pair of lines: a
+// traceback line, an indented line (more than the one space a break
+// just before a word leaves) or a strict exception line is never the
+// rest of a wrapped line, and the bounds hold.
+func FuzzIsWrapBreak(f *testing.F) {
+	f.Add("torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error")
+	f.Add("--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/")
+	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isWrapBreak(prev, next, len(prev)) {
+			return
+		}
+		if len(prev) < minWrapWidth || len(next) > len(prev)+wrapSlack || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
+			t.Fatalf("isWrapBreak(%q, %q): bounds or traceback line", prev, next)
+		}
+		if _, _, ok := parseExceptionAnyQuote(strings.TrimPrefix(next, " ")); ok {
+			t.Fatalf("isWrapBreak(%q, %q): an exception line", prev, next)
+		}
+	})
+}
