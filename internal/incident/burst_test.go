@@ -109,6 +109,20 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "watchdog-timeout", 1, "rank3", []folded{{"stack-trace-not-found", 1, []string{"rank3"}}}}},
 		},
 		{
+			name: "c10d's watchdog lines are one incident: its unclassified E line never leads over the watchdog's",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				timeout := cons("watchdog-timeout", "pod:a", "rank3", at(0))
+				timeout.Native = true
+				timeout.Alert.Record.Solutions = []string{"find the rank that did not reach the collective"}
+				detected := cons("failure-detected", "pod:a", "rank3", at(ms))
+				detected.Native = true
+				notFound := nativeLine("", "pod:a", at(2*ms))
+				return []Occurrence{timeout, detected, notFound}
+			}(),
+			want: []full{{KindNew, "watchdog-timeout", 1, "rank3", []folded{{UnclassifiedSlug, 1, nil}, {"failure-detected", 1, []string{"rank3"}}}}},
+		},
+		{
 			name: "a transfer engine's glog burst is one incident: an unclassified E line folds into the named one",
 			opts: foldOpts,
 			obs: []Occurrence{

@@ -116,10 +116,16 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // settle time of each other are one burst: the ranks of one crash, or two
 // causes of it), and in that burst the earliest failure, where the crash
 // began. skip is a fingerprint to leave out.
-func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
+//
+// A consequence that is a native library's line (c10d's "failure detected
+// by watchdog") never takes as its root an unclassified native line of
+// the same source within the settle time of it ("Stack trace of the
+// failed collective not found"): both are lines of one event, and that
+// line is folded into the consequence's incident (see detailOf).
+func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
 	var cands []*group
 	for _, m := range g.scopeGroups(scope) {
-		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) {
+		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) && !g.sameEvent(from, m.gr, at) {
 			cands = append(cands, m.gr)
 		}
 	}
@@ -347,7 +353,7 @@ func (g *Grouper) adopt(root *group) {
 	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
 	for _, id := range ids {
 		c := g.groups[id]
-		if g.findRoot(c.Scope, c.At, id) != root {
+		if g.findRoot(c.Scope, c.At, id, eventOfGroup(c)) != root {
 			continue
 		}
 		root.foldAlert(&c.Alert, &g.stats)
@@ -386,7 +392,7 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 		if !c.Consequence {
 			continue
 		}
-		root := g.findRoot(c.Scope, c.At, id)
+		root := g.findRoot(c.Scope, c.At, id, eventOfGroup(c))
 		if root == nil {
 			// No cause in sight: the consequences of one burst (a
 			// peer's watchdog timeout and its "failure detected by
@@ -613,4 +619,43 @@ func (gr *group) worsen(r sinks.Record) {
 		gr.Alert.Record.Severity = r.Severity
 	}
 	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || r.Fatal
+}
+
+// eventOf is what findRoot needs of a consequence to tell the native
+// lines of its own event: its source and whether it is a native line.
+type eventOf struct {
+	source string
+	native bool
+}
+
+func eventOfGroup(c *group) eventOf { return eventOf{c.Source, c.Native} }
+
+// sameEvent reports whether the open incident x is an unclassified native
+// line of the same event as a native consequence from at: the same
+// source, within the settle time.
+func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
+	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic &&
+		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
+}
+
+// detailOf returns the native consequence incident that the unclassified
+// native line gen (fingerprint id), with no classified cause in its burst,
+// is a detail of: the earliest consequence of its source that is a native
+// line within the settle time of it. Nil when there is none.
+func (g *Grouper) detailOf(gen *group, id string) *group {
+	if !gen.Native || gen.Generic {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Native || c.Source != gen.Source ||
+			gen.At.Before(c.At.Add(-g.opts.Settle)) || gen.At.After(c.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
 }

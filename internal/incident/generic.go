@@ -251,6 +251,12 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
 		}
+		if cause == nil {
+			// c10d's "Stack trace of the failed collective not found"
+			// beside its "failure detected by watchdog": a detail of
+			// the consequence's event.
+			cause = g.detailOf(gen, id)
+		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)

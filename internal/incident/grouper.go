@@ -319,7 +319,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.groups[id]
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			if root := g.findRoot(o.Scope, at, ""); root != nil {
+			if root := g.findRoot(o.Scope, at, "", eventOf{o.SourceKey, o.Native}); root != nil {
 				root.fold(o, now, &g.stats)
 				g.touch(root)
 				return nil
