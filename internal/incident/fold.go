@@ -182,13 +182,30 @@ func (g *Grouper) indexScope(id string, gr *group) {
 		addMember(g.genByScope, gr.Scope, id)
 	}
 	if namedCause(gr) {
-		m := g.causeBySource[causeKey(gr)]
-		if m == nil {
-			m = make(map[string]struct{})
-			g.causeBySource[causeKey(gr)] = m
+		addSourceMember(g.causeBySource, causeKey(gr), id)
+		if gr.Native {
+			addSourceMember(g.nativeBySource, causeKey(gr), id)
 		}
-		m[id] = struct{}{}
 	}
+	if unclassifiedFailure(gr) {
+		addSourceMember(g.failBySource, causeKey(gr), id)
+	}
+}
+
+func addSourceMember(index map[sourceKey]map[string]struct{}, key sourceKey, id string) {
+	m := index[key]
+	if m == nil {
+		m = make(map[string]struct{})
+		index[key] = m
+	}
+	m[id] = struct{}{}
+}
+
+// unclassifiedFailure reports whether gr is the incident of a failure no
+// record names that says more than a generic line: a traceback or a
+// native error line (see findFailure).
+func unclassifiedFailure(gr *group) bool {
+	return gr.Alert.Record.ID == "" && !gr.Generic && !gr.Consequence && !loneWrapper(gr)
 }
 
 // unindexScope forgets the closed incident gr of fingerprint id. Closing
@@ -203,10 +220,12 @@ func (g *Grouper) unindexScope(id string, gr *group) {
 			}
 		}
 	}
-	if m := g.causeBySource[causeKey(gr)]; m != nil {
-		delete(m, id)
-		if len(m) == 0 {
-			delete(g.causeBySource, causeKey(gr))
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+		if m := index[causeKey(gr)]; m != nil {
+			delete(m, id)
+			if len(m) == 0 {
+				delete(index, causeKey(gr))
+			}
 		}
 	}
 }
@@ -256,9 +275,11 @@ func (g *Grouper) pruneScopes() {
 			}
 		}
 	}
-	for key := range g.causeBySource {
-		if len(g.sourceCauses(key)) == 0 {
-			delete(g.causeBySource, key)
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+		for key := range index {
+			if len(g.sourceMembers(index, key)) == 0 {
+				delete(index, key)
+			}
 		}
 	}
 }
