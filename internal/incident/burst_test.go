@@ -236,3 +236,19 @@ func TestTheIncidentTakesItsExceptionFromTheBurst(t *testing.T) {
 		t.Fatalf("exception %+v, want the traceback's RuntimeError", x)
 	}
 }
+
+func TestAnUntimedIncidentTakesItsScopesLogTime(t *testing.T) {
+	g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	read := t0.Add(400 * 24 * time.Hour)
+	g.Observe(cause("config", "pod:a", "", t0), read)
+	tb := traceback("KeyError", "pod:a", read)
+	tb.Timed = false
+	g.Observe(tb, read)
+	got := g.Flush(read)
+	if len(got) != 2 {
+		t.Fatalf("got %d alerts %+v, want two", len(got), fulls(got))
+	}
+	if a := got[1]; !a.Time.Equal(t0) || !a.LastTime.Equal(t0) {
+		t.Fatalf("untimed incident at %v..%v, want its scope's log time %v, not the read time", a.Time, a.LastTime, t0)
+	}
+}

@@ -378,6 +378,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
 		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed}
 	gr.Alert.FirstRank = o.Rank
+	if !o.Timed && !untimed {
+		// A line without a timestamp happened when its scope's log
+		// says, not when it was read (a replayed or scanned log).
+		gr.Alert.Time, gr.Alert.LastTime = at, at
+	}
 	g.add(id, gr)
 	g.indexScope(id, gr)
 	if !consequence && g.opts.Correlation > 0 {
