@@ -369,7 +369,7 @@ func familyOf(typ, msg string) string {
 		return FamilyHTTP
 	}
 	switch lastDotted(typ) {
-	case "ValueError", "TypeError", "NotImplementedError":
+	case "ValueError", "NotImplementedError":
 		if strings.Contains(m, "not supported") || strings.Contains(m, "must be") || strings.Contains(m, "should be") ||
 			strings.Contains(m, "invalid") || strings.Contains(m, "unsupported") {
 			return FamilyConfig
