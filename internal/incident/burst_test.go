@@ -186,6 +186,26 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
 		},
 		{
+			name: "unclassified native lines of one event are one incident, led by the first",
+			opts: foldOpts,
+			obs: []Occurrence{
+				nativeLine("", "f", at(0)),
+				nativeLine("", "f", at(ms)),
+			},
+			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
+		},
+		{
+			name: "a raised exception graded a warning, then the parent's sigquit: one incident",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				leak := classified("memory-leak", "f", at(0))
+				leak.Alert.Record.Severity = "warning"
+				leak.Alert.Match.Exception = &sinks.Exception{Type: "ValueError", Message: "memory leak detected"}
+				return []Occurrence{leak, cons("sigquit", "pod:a", "", at(time.Second))}
+			}(),
+			want: []full{{KindNew, "memory-leak", 1, "", []folded{{"sigquit", 1, nil}}}},
+		},
+		{
 			name: "two distinct unknown exceptions in one window are two incidents",
 			opts: foldOpts,
 			obs: []Occurrence{

@@ -125,7 +125,10 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
 	var cands []*group
 	for _, m := range g.scopeGroups(scope) {
-		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) && !g.sameEvent(from, m.gr, at) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) {
+			continue
+		}
+		if canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) {
 			cands = append(cands, m.gr)
 		}
 	}
@@ -282,6 +285,21 @@ func (g *Grouper) pruneScopes() {
 			}
 		}
 	}
+}
+
+// raisedJustBefore reports whether gr, a failure graded a warning, is an
+// exception raised within the settle time before at: a "memory leak
+// detected" check raised in the scheduler, then the parent's "Received
+// sigquit". A warning is no root cause by itself (a retract, a slow step);
+// one raised just before a process died is what it died of.
+func (g *Grouper) raisedJustBefore(gr *group, at time.Time) bool {
+	if gr.Consequence || gr.Alert.Record.Severity != "warning" || loneWrapper(gr) {
+		return false
+	}
+	if x := gr.Alert.Match.Exception; x == nil || x.Type == "" {
+		return false
+	}
+	return !at.Before(gr.At.Add(-g.opts.Settle)) && !at.After(gr.last().Add(g.opts.Settle))
 }
 
 // canBeRoot reports whether gr can be the root cause of a consequence: a

@@ -209,6 +209,23 @@ func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip str
 	return best
 }
 
+// earlierFailure returns, for the unclassified native line gen
+// (fingerprint id) with no classified cause in its burst, the unclassified
+// failure of its burst that began before it: the native lines of one
+// event ("terminate called ..." then "Fatal Python error: Aborted"), or a
+// traceback and the native crash after it, are one incident led by the
+// first. Nil when gen began its burst.
+func (g *Grouper) earlierFailure(gen *group, id string) *group {
+	if !gen.Native || gen.Generic || gen.Alert.Record.ID != "" {
+		return nil
+	}
+	c := g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+	if c == nil || c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+		return nil
+	}
+	return c
+}
+
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
@@ -264,6 +281,9 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		}
+		if cause == nil {
+			cause = g.earlierFailure(gen, id)
 		}
 		if cause == nil {
 			// c10d's "Stack trace of the failed collective not found"

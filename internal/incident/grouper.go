@@ -346,7 +346,9 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// event: only those are looked at.
 			cause = g.findCauseIn(g.nativeBySource, o.Scope, o.SourceKey, at, at, "")
 		}
-		if cause == nil && o.Generic {
+		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
+			// A generic line, or a native line of an event whose first
+			// line no record names either.
 			cause = g.findFailure(o.Scope, o.SourceKey, at, at, "")
 		}
 		if cause != nil && g.joinsBurst(o, cause) {
