@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -49,11 +50,20 @@ func (st *Stream) note(e *entry.Entry) {
 	st.said = append(st.said, e.Message...)
 }
 
-// errorWords reports whether a line reads as an error report.
+// errorWords reports whether a line of at most maxSaid bytes reads as an
+// error report. It lowers the line into a buffer on the stack: it runs for
+// every bare line of a stream.
 func errorWords(s string) bool {
-	l := strings.ToLower(s)
+	var buf [maxSaid]byte
+	n := copy(buf[:], s)
+	for i := range n {
+		if c := buf[i]; 'A' <= c && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
+		}
+	}
+	l := buf[:n]
 	for _, w := range [...]string{"error", "fail", "exception", "unexpected", "cannot", "could not", "invalid"} {
-		if strings.Contains(l, w) {
+		if bytes.Contains(l, []byte(w)) {
 			return true
 		}
 	}

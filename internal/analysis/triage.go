@@ -151,13 +151,16 @@ func first(markers []marker, frames []entry.Frame) string {
 // none).
 func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	var t Triage
-	frames := chainFrames(e, exc)
-	if len(frames) == 0 {
-		frames = textFrames(e.Text)
+	if hasFrames(e, exc) {
+		t.Process = firstInChain(processMarkers, e, exc)
+		t.Phase = firstInChain(phaseMarkers, e, exc)
+		t.Component = firstInChain(componentMarkers, e, exc)
+	} else {
+		frames := textFrames(e.Text)
+		t.Process = first(processMarkers, frames)
+		t.Phase = first(phaseMarkers, frames)
+		t.Component = first(componentMarkers, frames)
 	}
-	t.Process = first(processMarkers, frames)
-	t.Phase = first(phaseMarkers, frames)
-	t.Component = first(componentMarkers, frames)
 	if t.Phase == "" && e.Traceback != nil {
 		// A traceback cut short: the source line under its last frame
 		// ("scheduler.event_loop_pp()") says what it was calling.
@@ -204,19 +207,41 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	return t
 }
 
-// chainFrames returns the frames of every link of e's traceback, root
-// cause first, innermost last, with exc's member frames for a group.
-func chainFrames(e *entry.Entry, exc *entry.Exception) []entry.Frame {
-	var out []entry.Frame
+// hasFrames reports whether e's traceback, or exc's group member, has a
+// frame.
+func hasFrames(e *entry.Entry, exc *entry.Exception) bool {
+	if exc != nil && len(exc.MemberFrames) > 0 {
+		return true
+	}
 	if e.Traceback != nil {
 		for i := range e.Traceback.Links {
-			out = append(out, e.Traceback.Links[i].Frames...)
+			if len(e.Traceback.Links[i].Frames) > 0 {
+				return true
+			}
 		}
 	}
-	if exc != nil && len(exc.MemberFrames) > 0 {
-		out = append(out, exc.MemberFrames...)
+	return false
+}
+
+// firstInChain is first over the frames of the whole chain, read from the
+// innermost: exc's group member's frames, then each link's from the
+// outermost link to the root cause. It copies no frame: it runs for every
+// failure no record names.
+func firstInChain(markers []marker, e *entry.Entry, exc *entry.Exception) string {
+	if exc != nil {
+		if v := first(markers, exc.MemberFrames); v != "" {
+			return v
+		}
 	}
-	return out
+	if e.Traceback == nil {
+		return ""
+	}
+	for i := len(e.Traceback.Links) - 1; i >= 0; i-- {
+		if v := first(markers, e.Traceback.Links[i].Frames); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // maxTextFrames bounds the frames textFrames reads from a native entry.
@@ -344,7 +369,7 @@ func familyOf(typ, msg string) string {
 		return FamilyHTTP
 	}
 	switch lastDotted(typ) {
-	case "ValueError", "TypeError", "NotImplementedError":
+	case "ValueError", "NotImplementedError":
 		if strings.Contains(m, "not supported") || strings.Contains(m, "must be") || strings.Contains(m, "should be") ||
 			strings.Contains(m, "invalid") || strings.Contains(m, "unsupported") {
 			return FamilyConfig

@@ -22,7 +22,11 @@ func unclassifiedAdvice(r *sinks.Record, e *entry.Entry, exc *entry.Exception) {
 		if f.Func != "" {
 			where += " in " + f.Func
 		}
-		sol = append(sol, "Start at the frame that raised "+exc.Type+": "+where+"; the frames above it say what the server was doing")
+		if exc.Type == "" {
+			sol = append(sol, "Start at the last frame the traceback printed before it was cut: "+where+"; the frames above it say what the server was doing")
+		} else {
+			sol = append(sol, "Start at the frame that raised "+exc.Type+": "+where+"; the frames above it say what the server was doing")
+		}
 	} else {
 		sol = append(sol, "Read the log lines just before this one for what the process was doing when it failed")
 	}

@@ -109,6 +109,20 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "watchdog-timeout", 1, "rank3", []folded{{"stack-trace-not-found", 1, []string{"rank3"}}}}},
 		},
 		{
+			name: "c10d's watchdog lines are one incident: its unclassified E line never leads over the watchdog's",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				timeout := cons("watchdog-timeout", "pod:a", "rank3", at(0))
+				timeout.Native = true
+				timeout.Alert.Record.Solutions = []string{"find the rank that did not reach the collective"}
+				detected := cons("failure-detected", "pod:a", "rank3", at(ms))
+				detected.Native = true
+				notFound := nativeLine("", "pod:a", at(2*ms))
+				return []Occurrence{timeout, detected, notFound}
+			}(),
+			want: []full{{KindNew, "watchdog-timeout", 1, "rank3", []folded{{UnclassifiedSlug, 1, nil}, {"failure-detected", 1, []string{"rank3"}}}}},
+		},
+		{
 			name: "a transfer engine's glog burst is one incident: an unclassified E line folds into the named one",
 			opts: foldOpts,
 			obs: []Occurrence{
@@ -172,6 +186,26 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
 		},
 		{
+			name: "unclassified native lines of one event are one incident, led by the first",
+			opts: foldOpts,
+			obs: []Occurrence{
+				nativeLine("", "f", at(0)),
+				nativeLine("", "f", at(ms)),
+			},
+			want: []full{{KindNew, "", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
+		},
+		{
+			name: "a raised exception graded a warning, then the parent's sigquit: one incident",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				leak := classified("memory-leak", "f", at(0))
+				leak.Alert.Record.Severity = "warning"
+				leak.Alert.Match.Exception = &sinks.Exception{Type: "ValueError", Message: "memory leak detected"}
+				return []Occurrence{leak, cons("sigquit", "pod:a", "", at(time.Second))}
+			}(),
+			want: []full{{KindNew, "memory-leak", 1, "", []folded{{"sigquit", 1, nil}}}},
+		},
+		{
 			name: "two distinct unknown exceptions in one window are two incidents",
 			opts: foldOpts,
 			obs: []Occurrence{
@@ -220,5 +254,21 @@ func TestTheIncidentTakesItsExceptionFromTheBurst(t *testing.T) {
 	}
 	if x := got[0].Match.Exception; x == nil || x.Type != "RuntimeError" {
 		t.Fatalf("exception %+v, want the traceback's RuntimeError", x)
+	}
+}
+
+func TestAnUntimedIncidentTakesItsScopesLogTime(t *testing.T) {
+	g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	read := t0.Add(400 * 24 * time.Hour)
+	g.Observe(cause("config", "pod:a", "", t0), read)
+	tb := traceback("KeyError", "pod:a", read)
+	tb.Timed = false
+	g.Observe(tb, read)
+	got := g.Flush(read)
+	if len(got) != 2 {
+		t.Fatalf("got %d alerts %+v, want two", len(got), fulls(got))
+	}
+	if a := got[1]; !a.Time.Equal(t0) || !a.LastTime.Equal(t0) {
+		t.Fatalf("untimed incident at %v..%v, want its scope's log time %v, not the read time", a.Time, a.LastTime, t0)
 	}
 }

@@ -116,10 +116,19 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // settle time of each other are one burst: the ranks of one crash, or two
 // causes of it), and in that burst the earliest failure, where the crash
 // began. skip is a fingerprint to leave out.
-func (g *Grouper) findRoot(scope string, at time.Time, skip string) *group {
+//
+// A consequence that is a native library's line (c10d's "failure detected
+// by watchdog") never takes as its root an unclassified native line of
+// the same source within the settle time of it ("Stack trace of the
+// failed collective not found"): both are lines of one event, and that
+// line is folded into the consequence's incident (see detailOf).
+func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
 	var cands []*group
 	for _, m := range g.scopeGroups(scope) {
-		if canBeRoot(m.gr) && m.id != skip && g.correlated(m.gr.At, at) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) {
+			continue
+		}
+		if canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) {
 			cands = append(cands, m.gr)
 		}
 	}
@@ -176,13 +185,30 @@ func (g *Grouper) indexScope(id string, gr *group) {
 		addMember(g.genByScope, gr.Scope, id)
 	}
 	if namedCause(gr) {
-		m := g.causeBySource[causeKey(gr)]
-		if m == nil {
-			m = make(map[string]struct{})
-			g.causeBySource[causeKey(gr)] = m
+		addSourceMember(g.causeBySource, causeKey(gr), id)
+		if gr.Native {
+			addSourceMember(g.nativeBySource, causeKey(gr), id)
 		}
-		m[id] = struct{}{}
 	}
+	if unclassifiedFailure(gr) {
+		addSourceMember(g.failBySource, causeKey(gr), id)
+	}
+}
+
+func addSourceMember(index map[sourceKey]map[string]struct{}, key sourceKey, id string) {
+	m := index[key]
+	if m == nil {
+		m = make(map[string]struct{})
+		index[key] = m
+	}
+	m[id] = struct{}{}
+}
+
+// unclassifiedFailure reports whether gr is the incident of a failure no
+// record names that says more than a generic line: a traceback or a
+// native error line (see findFailure).
+func unclassifiedFailure(gr *group) bool {
+	return gr.Alert.Record.ID == "" && !gr.Generic && !gr.Consequence && !loneWrapper(gr)
 }
 
 // unindexScope forgets the closed incident gr of fingerprint id. Closing
@@ -197,10 +223,12 @@ func (g *Grouper) unindexScope(id string, gr *group) {
 			}
 		}
 	}
-	if m := g.causeBySource[causeKey(gr)]; m != nil {
-		delete(m, id)
-		if len(m) == 0 {
-			delete(g.causeBySource, causeKey(gr))
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+		if m := index[causeKey(gr)]; m != nil {
+			delete(m, id)
+			if len(m) == 0 {
+				delete(index, causeKey(gr))
+			}
 		}
 	}
 }
@@ -250,11 +278,28 @@ func (g *Grouper) pruneScopes() {
 			}
 		}
 	}
-	for key := range g.causeBySource {
-		if len(g.sourceCauses(key)) == 0 {
-			delete(g.causeBySource, key)
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+		for key := range index {
+			if len(g.sourceMembers(index, key)) == 0 {
+				delete(index, key)
+			}
 		}
 	}
+}
+
+// raisedJustBefore reports whether gr, a failure graded a warning, is an
+// exception raised within the settle time before at: a "memory leak
+// detected" check raised in the scheduler, then the parent's "Received
+// sigquit". A warning is no root cause by itself (a retract, a slow step);
+// one raised just before a process died is what it died of.
+func (g *Grouper) raisedJustBefore(gr *group, at time.Time) bool {
+	if gr.Consequence || gr.Alert.Record.Severity != "warning" || loneWrapper(gr) {
+		return false
+	}
+	if x := gr.Alert.Match.Exception; x == nil || x.Type == "" {
+		return false
+	}
+	return !at.Before(gr.At.Add(-g.opts.Settle)) && !at.After(gr.last().Add(g.opts.Settle))
 }
 
 // canBeRoot reports whether gr can be the root cause of a consequence: a
@@ -347,7 +392,7 @@ func (g *Grouper) adopt(root *group) {
 	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
 	for _, id := range ids {
 		c := g.groups[id]
-		if g.findRoot(c.Scope, c.At, id) != root {
+		if g.findRoot(c.Scope, c.At, id, eventOfGroup(c)) != root {
 			continue
 		}
 		root.foldAlert(&c.Alert, &g.stats)
@@ -386,7 +431,7 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 		if !c.Consequence {
 			continue
 		}
-		root := g.findRoot(c.Scope, c.At, id)
+		root := g.findRoot(c.Scope, c.At, id, eventOfGroup(c))
 		if root == nil {
 			// No cause in sight: the consequences of one burst (a
 			// peer's watchdog timeout and its "failure detected by
@@ -613,4 +658,43 @@ func (gr *group) worsen(r sinks.Record) {
 		gr.Alert.Record.Severity = r.Severity
 	}
 	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || r.Fatal
+}
+
+// eventOf is what findRoot needs of a consequence to tell the native
+// lines of its own event: its source and whether it is a native line.
+type eventOf struct {
+	source string
+	native bool
+}
+
+func eventOfGroup(c *group) eventOf { return eventOf{c.Source, c.Native} }
+
+// sameEvent reports whether the open incident x is an unclassified native
+// line of the same event as a native consequence from at: the same
+// source, within the settle time.
+func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
+	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic &&
+		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
+}
+
+// detailOf returns the native consequence incident that the unclassified
+// native line gen (fingerprint id), with no classified cause in its burst,
+// is a detail of: the earliest consequence of its source that is a native
+// line within the settle time of it. Nil when there is none.
+func (g *Grouper) detailOf(gen *group, id string) *group {
+	if !gen.Native || gen.Generic {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Native || c.Source != gen.Source ||
+			gen.At.Before(c.At.Add(-g.opts.Settle)) || gen.At.After(c.last().Add(g.opts.Settle)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
 }

@@ -116,8 +116,12 @@ func causeKey(gr *group) sourceKey { return sourceKey{gr.Scope, gr.Source} }
 
 // sourceCauses returns the open incidents indexed under key in
 // Grouper.causeBySource, forgetting those closed since.
-func (g *Grouper) sourceCauses(key sourceKey) []member {
-	m := g.causeBySource[key]
+func (g *Grouper) sourceCauses(key sourceKey) []member { return g.sourceMembers(g.causeBySource, key) }
+
+// sourceMembers returns the open incidents indexed under key in index (one
+// of the Grouper's by-source indexes), forgetting those closed since.
+func (g *Grouper) sourceMembers(index map[sourceKey]map[string]struct{}, key sourceKey) []member {
+	m := index[key]
 	if len(m) == 0 {
 		return nil
 	}
@@ -149,11 +153,19 @@ func (gr *group) last() time.Time {
 // looked at, from their own index: at most one incident per record, so a
 // new generic line costs the same among thousands of open incidents.
 func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip string) *group {
+	return g.findCauseIn(g.causeBySource, scope, source, from, to, skip)
+}
+
+// findCauseIn is findClassified over the causes of one by-source index:
+// Grouper.causeBySource, or Grouper.nativeBySource for the native lines
+// among them, which a classified cause of another kind looks through for
+// the native line of its event (see joinsBurst).
+func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, scope, source string, from, to time.Time, skip string) *group {
 	if source == "" {
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceCauses(sourceKey{scope, source}) {
+	for _, m := range g.sourceMembers(index, sourceKey{scope, source}) {
 		c := m.gr
 		if m.id == skip || !classifiedCause(c) {
 			continue
@@ -180,9 +192,11 @@ func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip str
 		return nil
 	}
 	var best *group
-	for _, m := range g.scopeGroups(scope) {
+	// From their own index, as findClassified: a generic line among
+	// thousands of open incidents looks at its source's failures only.
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{scope, source}) {
 		c := m.gr
-		if m.id == skip || c.Source != source || c.Generic || c.Alert.Record.ID != "" || loneWrapper(c) || !canBeRoot(c) {
+		if m.id == skip || !unclassifiedFailure(c) || !canBeRoot(c) {
 			continue
 		}
 		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
@@ -193,6 +207,23 @@ func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip str
 		}
 	}
 	return best
+}
+
+// earlierFailure returns, for the unclassified native line gen
+// (fingerprint id) with no classified cause in its burst, the unclassified
+// failure of its burst that began before it: the native lines of one
+// event ("terminate called ..." then "Fatal Python error: Aborted"), or a
+// traceback and the native crash after it, are one incident led by the
+// first. Nil when gen began its burst.
+func (g *Grouper) earlierFailure(gen *group, id string) *group {
+	if !gen.Native || gen.Generic || gen.Alert.Record.ID != "" {
+		return nil
+	}
+	c := g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+	if c == nil || c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+		return nil
+	}
+	return c
 }
 
 // claimGenerics folds into the new classified cause gr the settling
@@ -250,6 +281,15 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		}
+		if cause == nil {
+			cause = g.earlierFailure(gen, id)
+		}
+		if cause == nil {
+			// c10d's "Stack trace of the failed collective not found"
+			// beside its "failure detected by watchdog": a detail of
+			// the consequence's event.
+			cause = g.detailOf(gen, id)
 		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)

@@ -119,6 +119,14 @@ type Grouper struct {
 	// source (causeKey), which a generic line looks through for the
 	// cause of its burst: at most one per record.
 	causeBySource map[sourceKey]map[string]struct{}
+	// nativeBySource indexes the incidents of cause records that are
+	// native lines, by scope and source: a new classified cause looks
+	// through them alone for the native line of its event.
+	nativeBySource map[sourceKey]map[string]struct{}
+	// failBySource indexes the incidents of unclassified tracebacks and
+	// native error lines by scope and source, which a generic line with
+	// no classified cause in its burst looks through (findFailure).
+	failBySource map[sourceKey]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -287,6 +295,7 @@ func New(opts Options) *Grouper {
 	return &Grouper{opts: opts, groups: make(map[string]*group), clocks: make(map[string]scopeClock),
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
 		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[sourceKey]map[string]struct{}),
+		nativeBySource: make(map[sourceKey]map[string]struct{}), failBySource: make(map[sourceKey]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -319,7 +328,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.groups[id]
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			if root := g.findRoot(o.Scope, at, ""); root != nil {
+			if root := g.findRoot(o.Scope, at, "", eventOf{o.SourceKey, o.Native}); root != nil {
 				root.fold(o, now, &g.stats)
 				g.touch(root)
 				return nil
@@ -328,8 +337,18 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	gr, ok := g.groups[id]
 	if !ok && !consequence && g.genericFolds() {
-		cause := g.findClassified(o.Scope, o.SourceKey, at, at, "")
-		if cause == nil && o.Generic {
+		var cause *group
+		switch {
+		case o.Generic || o.Native:
+			cause = g.findClassified(o.Scope, o.SourceKey, at, at, "")
+		case o.Alert.Record.ID != "":
+			// A classified cause joins only a native line of its
+			// event: only those are looked at.
+			cause = g.findCauseIn(g.nativeBySource, o.Scope, o.SourceKey, at, at, "")
+		}
+		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
+			// A generic line, or a native line of an event whose first
+			// line no record names either.
 			cause = g.findFailure(o.Scope, o.SourceKey, at, at, "")
 		}
 		if cause != nil && g.joinsBurst(o, cause) {
@@ -361,6 +380,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
 		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed}
 	gr.Alert.FirstRank = o.Rank
+	if !o.Timed && !untimed {
+		// A line without a timestamp happened when its scope's log
+		// says, not when it was read (a replayed or scanned log).
+		gr.Alert.Time, gr.Alert.LastTime = at, at
+	}
 	g.add(id, gr)
 	g.indexScope(id, gr)
 	if !consequence && g.opts.Correlation > 0 {
@@ -669,6 +693,8 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	g.consByScope = make(map[string]map[string]struct{})
 	g.genByScope = make(map[string]map[string]struct{})
 	g.causeBySource = make(map[sourceKey]map[string]struct{})
+	g.nativeBySource = make(map[sourceKey]map[string]struct{})
+	g.failBySource = make(map[sourceKey]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}

@@ -3,6 +3,7 @@ package incident
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,10 +153,13 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		}
 		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
 		a.Match.Text = d.Headline
-		if d.Signal == analysis.SignalHang {
+		switch {
+		case d.Signal == analysis.SignalHang:
 			a.Headline = hangHeadline(d.Triage, o.Rank, d.Headline)
-		} else {
-			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, d.Fragment)
+		case d.Fragment:
+			a.Headline = triageHeadline(d.Triage, o.Rank, fragmentLine(e, d), true)
+		default:
+			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
 		}
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
@@ -177,6 +181,18 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Native = e.Format == entry.FormatNative
 	return o
+}
+
+// fragmentLine is the headline of a traceback that lost its exception
+// line: its first line and the last frame it printed, where the process
+// was when it failed.
+func fragmentLine(e *entry.Entry, d *analysis.Diagnosis) string {
+	fs := framesOf(e, d.Exception)
+	if len(fs) == 0 {
+		return d.Headline
+	}
+	f := fs[len(fs)-1]
+	return d.Headline + " (last frame: " + f.Func + " in " + f.File + ":" + strconv.Itoa(f.Line) + ")"
 }
 
 // isGeneric reports whether the diagnosis is a generic error line (see

@@ -44,7 +44,7 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 			h += " while " + t.Phase
 		}
 		if t.Component != "" {
-			h += " in the " + t.Component
+			h += " in " + componentNoun(t.Component)
 		}
 	case t.Phase != "":
 		h = "failed while " + t.Phase
@@ -52,10 +52,10 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 			h = rank + " " + h
 		}
 		if t.Component != "" {
-			h += " in the " + t.Component
+			h += " in " + componentNoun(t.Component)
 		}
 	default:
-		h = "the " + t.Component + " failed"
+		h = componentNoun(t.Component) + " failed"
 		if rank != "" {
 			h += " on " + rank
 		}
@@ -64,6 +64,17 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 		return h + " (its traceback lost its exception line): " + line
 	}
 	return h + ": " + line
+}
+
+// componentNoun is how a headline names a component.
+func componentNoun(c string) string {
+	switch c {
+	case "speculative decoding":
+		return c
+	case "quantization":
+		return "the quantized kernels"
+	}
+	return "the " + c
 }
 
 // hangHeadline is the headline of a hang: the process and its rank, the
@@ -116,8 +127,9 @@ var phaseSteps = map[string]string{
 
 // familySteps are the first steps for each family of failure.
 var familySteps = map[string]string{
-	analysis.FamilyImport: "A compiled package does not match the others: install sglang, sgl-kernel, flashinfer and torch of one release together " +
-		"(the versions sglang's pyproject pins, or the official docker image); 'undefined symbol' means a build against another torch",
+	analysis.FamilyImport: "Installed packages do not match each other: install sglang, sgl-kernel, flashinfer and torch of one release together " +
+		"(the versions sglang's pyproject pins, or the official docker image); 'undefined symbol' means a compiled extension built against " +
+		"another torch, a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
 		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +

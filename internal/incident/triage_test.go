@@ -30,6 +30,12 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "A structured-output grammar failed",
 		},
 		{
+			name:      "a component alone",
+			tr:        analysis.Triage{Component: "speculative decoding"},
+			headline:  "speculative decoding failed: KeyError: 'x'",
+			firstStep: "Speculative decoding failed",
+		},
+		{
 			name:      "a fragment says its traceback lost its exception line",
 			tr:        analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs"},
 			rank:      "TP0",

@@ -31,6 +31,7 @@ func genericAdvice(t *testing.T) func(string) bool {
 	}
 	prefixes := []string{
 		"Start at the frame that raised ",
+		"Start at the last frame the traceback printed",
 		"Read the log lines just before this one",
 		"Search the server's known issues",
 		"Once the failure is understood, add a record",
