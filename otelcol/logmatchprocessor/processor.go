@@ -51,6 +51,10 @@ type logmatchProcessor struct {
 	cancel   context.CancelFunc
 	shutOnce sync.Once
 
+	// dropped counts the incident records the next consumer refused, as
+	// logmatch.sink.dropped does.
+	dropped atomic.Int64
+
 	// degraded is true while the last batch had pattern errors, so status
 	// events go out when the health changes, not once per batch.
 	degraded atomic.Bool
@@ -172,6 +176,7 @@ func (p *logmatchProcessor) emit(ctx context.Context, as []sinks.Alert) {
 		return
 	}
 	if err := p.next.ConsumeLogs(ctx, ld); err != nil {
+		p.dropped.Add(int64(n))
 		p.metrics.AlertDropped(sinkName, "consumer_error", n)
 		p.logger.Warn("incident records refused by the next consumer", zap.Int("records", n), zap.Error(err))
 	}

@@ -137,13 +137,10 @@ func (t *tracker) consume(ld plog.Logs, subject func(plog.LogRecord) string, now
 func (t *tracker) record(lr plog.LogRecord, res pcommon.Map, base identity, text string, now time.Time) {
 	attrs := lr.Attributes()
 	id := base
-	if base.uid == "" && base.pod == "" {
-		// Without a pod the file is the source; filelog puts its path on
-		// the record.
-		if id.path == "" {
-			id.path = str(attrs, attrFilePath)
-		}
-		if id.path != "" {
+	if id.path == "" {
+		// filelog puts the file's path on the record. Without a pod the
+		// file is the source.
+		if id.path = str(attrs, attrFilePath); id.path != "" {
 			id.resource = 0
 		}
 	}
@@ -372,9 +369,9 @@ func (id identity) incidentSource(key string, res pcommon.Map) incident.Source {
 	if id.pod != "" {
 		s.Key = "pod:" + id.namespace + "/" + id.pod + "/" + id.container
 	}
-	if s.Path == "" {
+	if s.Path == "" && id.uid == "" && id.pod == "" {
 		s.Path = key
-		if name := str(res, "service.name"); name != "" && id.uid == "" && id.pod == "" {
+		if name := str(res, "service.name"); name != "" {
 			s.Path = name
 		}
 	}
