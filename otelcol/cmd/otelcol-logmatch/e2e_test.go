@@ -35,6 +35,7 @@ const e2eTimeout = 60 * time.Second
 type otlpSink struct {
 	mu      sync.Mutex
 	records []plog.LogRecord
+	pods    map[string]int // records received per resource k8s.pod.name
 	errs    []error
 	arrived chan struct{} // signalled (never blocking) after each request
 }
@@ -55,12 +56,17 @@ func (s *otlpSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		rls := req.Logs().ResourceLogs()
 		for i := 0; i < rls.Len(); i++ {
+			pod, _ := rls.At(i).Resource().Attributes().Get("k8s.pod.name")
 			sls := rls.At(i).ScopeLogs()
 			for j := 0; j < sls.Len(); j++ {
 				lrs := sls.At(j).LogRecords()
 				for k := 0; k < lrs.Len(); k++ {
 					s.records = append(s.records, lrs.At(k))
 				}
+				if s.pods == nil {
+					s.pods = map[string]int{}
+				}
+				s.pods[pod.Str()] += lrs.Len()
 			}
 		}
 	}
@@ -89,6 +95,13 @@ func (s *otlpSink) read(r *http.Request) ([]byte, error) {
 		rd = io.LimitReader(zr, 64<<20)
 	}
 	return io.ReadAll(rd)
+}
+
+// received returns the number of records received from the pod.
+func (s *otlpSink) received(pod string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pods[pod]
 }
 
 // find returns the received records whose body contains substr.
