@@ -5,9 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/plog"
-	"go.uber.org/zap"
 
 	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/patterns"
@@ -31,8 +30,10 @@ func BenchmarkProcessLogs(b *testing.B) {
 		cfg  func(*Config)
 		msgs string // catalog whose errorMessages make the error lines
 	}{
-		{name: "catalog=default", cfg: func(*Config) {}, msgs: "testdata/ascend-transfer-engine.jsonl"},
-		{name: "catalog=generated", cfg: func(c *Config) {
+		{name: "catalog=default/incidents=on", cfg: func(*Config) {}, msgs: "testdata/ascend-transfer-engine.jsonl"},
+		{name: "catalog=default/incidents=off", cfg: func(c *Config) { c.EmitIncidents = false }, msgs: "testdata/ascend-transfer-engine.jsonl"},
+		{name: "catalog=default/forward=none", cfg: func(c *Config) { c.Forward = ForwardNone }, msgs: "testdata/ascend-transfer-engine.jsonl"},
+		{name: "catalog=generated/incidents=on", cfg: func(c *Config) {
 			c.Catalogs = []string{generatedCatalog}
 			c.NoDefaultCatalog = true
 		}, msgs: generatedCatalog},
@@ -57,10 +58,7 @@ func BenchmarkProcessLogs(b *testing.B) {
 				}
 				batches = append(batches, logsOf(b, ins...))
 			}
-			p := newProcessor(defaultConfig(bc.cfg), zap.NewNop())
-			if err := p.start(context.Background(), componenttest.NewNopHost()); err != nil {
-				b.Fatal(err)
-			}
+			p := startProcessor(b, defaultConfig(bc.cfg), consumertest.NewNop())
 			ctx := context.Background()
 			work := plog.NewLogs()
 			b.ResetTimer()

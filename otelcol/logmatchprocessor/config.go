@@ -3,7 +3,9 @@ package logmatchprocessor
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -11,13 +13,31 @@ import (
 const (
 	// ForwardAll passes every record on, enriched or not.
 	ForwardAll = "all"
-	// ForwardHits passes on only the records that matched a catalog record
-	// (and the incident events, when enabled).
+	// ForwardHits passes on only the records that matched on their own.
 	ForwardHits = "hits"
+	// ForwardNone passes no log record on: only the incidents leave the
+	// processor.
+	ForwardNone = "none"
 )
 
 // MatchBody is the Config.Match value that matches the record body.
 const MatchBody = "body"
+
+// Defaults of the incident options, the same as logmatch run's.
+const (
+	DefaultSettleTime        = incident.DefaultSettle
+	DefaultGroupWindow       = 5 * time.Minute
+	DefaultRepeatInterval    = 4 * time.Hour
+	DefaultCorrelationWindow = incident.DefaultCorrelation
+	DefaultMaxOpenIncidents  = 2000
+	// DefaultMaxStreams bounds the streams whose assembly state is kept: a
+	// gateway receiving many nodes' pods needs more.
+	DefaultMaxStreams = 10000
+	// DefaultIdleFlush completes an entry whose stream sent nothing for
+	// this long. Longer than run's: a receiver delivers lines in batches,
+	// a poll interval apart.
+	DefaultIdleFlush = time.Second
+)
 
 // Config is the processor's configuration, as written under
 // processors: logmatch: in a Collector config.
@@ -36,15 +56,39 @@ type Config struct {
 	// matcher: "info", "warning", "error" or "critical"; empty keeps all,
 	// including records without a severity.
 	MinSeverity string `mapstructure:"min_severity"`
-	// Forward is "all" (the default) or "hits".
+	// Forward is "all" (the default), "hits" or "none": which of the
+	// received log records go on. Forwarded records that match on their
+	// own are enriched in place.
 	Forward string `mapstructure:"forward"`
-	// SetSeverity replaces a matched record's severity number and text
-	// with the catalog record's severity (critical becomes FATAL).
+	// SetSeverity replaces a forwarded matched record's severity number
+	// and text with the catalog record's severity (critical becomes FATAL).
 	SetSeverity bool `mapstructure:"set_severity"`
-	// EmitIncidents adds, for every matched record, a separate event record
-	// named "logmatch.incident" carrying the same attributes, in its own
-	// scope, so a backend can route alerts without filtering all logs.
+	// EmitIncidents (the default) keeps per-stream state and adds one
+	// "logmatch.incident" record per incident, carrying the alert contract
+	// (logmatch.alert/v1): the same incidents logmatch scan and run report.
 	EmitIncidents bool `mapstructure:"emit_incidents"`
+
+	// SettleTime delays an incident's first record so it carries the
+	// whole burst (the traceback, every rank, the consequences).
+	SettleTime time.Duration `mapstructure:"settle_time"`
+	// GroupWindow is how long repeats are counted into one incident before
+	// a summary record; 0 emits one record per occurrence.
+	GroupWindow time.Duration `mapstructure:"group_window"`
+	// RepeatInterval is how often a still-happening incident is repeated;
+	// 0 sends no reminders.
+	RepeatInterval time.Duration `mapstructure:"repeat_interval"`
+	// CorrelationWindow is how long after a root cause a consequence on
+	// the same pod (or node) is folded into its incident; 0 turns folding
+	// off.
+	CorrelationWindow time.Duration `mapstructure:"correlation_window"`
+	// MaxOpenIncidents bounds the incidents held open.
+	MaxOpenIncidents int `mapstructure:"max_open_incidents"`
+	// MaxStreams bounds the streams whose state is kept; the least
+	// recently seen is completed and dropped to make room.
+	MaxStreams int `mapstructure:"max_streams"`
+	// IdleFlush completes a stream's pending entry when nothing arrived on
+	// it for this long, so a traceback's last line is not held.
+	IdleFlush time.Duration `mapstructure:"idle_flush"`
 
 	// prevent unkeyed literal initialization
 	_ struct{}
@@ -73,8 +117,47 @@ func (c *Config) Validate() error {
 	}
 	switch c.Forward {
 	case ForwardAll, ForwardHits:
+	case ForwardNone:
+		if !c.EmitIncidents {
+			errs = append(errs, errors.New("forward: none with emit_incidents: false lets nothing through; set one of them"))
+		}
+		if c.SetSeverity {
+			errs = append(errs, errors.New("set_severity: applies to forwarded records, and forward is none"))
+		}
 	default:
-		errs = append(errs, fmt.Errorf("forward: %q; want %q or %q", c.Forward, ForwardAll, ForwardHits))
+		errs = append(errs, fmt.Errorf("forward: %q; want %q, %q or %q", c.Forward, ForwardAll, ForwardHits, ForwardNone))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"settle_time", c.SettleTime}, {"group_window", c.GroupWindow}, {"repeat_interval", c.RepeatInterval},
+		{"correlation_window", c.CorrelationWindow}, {"idle_flush", c.IdleFlush},
+	} {
+		if d.v < 0 {
+			errs = append(errs, fmt.Errorf("%s: %v is negative", d.name, d.v))
+		}
+	}
+	if c.EmitIncidents && c.IdleFlush == 0 {
+		errs = append(errs, errors.New("idle_flush: 0 would hold a stream's last entry until its next line; want a duration such as 1s"))
+	}
+	if c.MaxOpenIncidents <= 0 {
+		errs = append(errs, fmt.Errorf("max_open_incidents: %d; want at least 1", c.MaxOpenIncidents))
+	}
+	if c.MaxStreams <= 0 {
+		errs = append(errs, fmt.Errorf("max_streams: %d; want at least 1", c.MaxStreams))
 	}
 	return errors.Join(errs...)
+}
+
+// groupOptions are the grouper's options, as run derives them from its
+// configuration.
+func (c *Config) groupOptions() incident.Options {
+	return incident.Options{
+		Window:         c.GroupWindow,
+		RepeatInterval: c.RepeatInterval,
+		Settle:         c.SettleTime,
+		Correlation:    c.CorrelationWindow,
+		MaxGroups:      c.MaxOpenIncidents,
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -25,16 +26,26 @@ func TestLoadConfig(t *testing.T) {
 		want    *Config
 		wantErr string
 	}{
-		{id: "logmatch", want: &Config{Match: MatchBody, Forward: ForwardAll}},
-		{id: "logmatch/hits", want: &Config{
-			Catalogs:         []string{"testdata/warning.jsonl"},
-			NoDefaultCatalog: true,
-			Match:            "log",
-			MinSeverity:      "warning",
-			Forward:          ForwardHits,
-			SetSeverity:      true,
-			EmitIncidents:    true,
-		}},
+		{id: "logmatch", want: defaultConfig(nil)},
+		{id: "logmatch/hits", want: defaultConfig(func(c *Config) {
+			c.Catalogs = []string{"testdata/warning.jsonl"}
+			c.NoDefaultCatalog = true
+			c.Match = "log"
+			c.MinSeverity = "warning"
+			c.Forward = ForwardHits
+			c.SetSeverity = true
+			c.EmitIncidents = false
+		})},
+		{id: "logmatch/incidents", want: defaultConfig(func(c *Config) {
+			c.Forward = ForwardNone
+			c.SettleTime = 500 * time.Millisecond
+			c.GroupWindow = time.Minute
+			c.RepeatInterval = 0
+			c.CorrelationWindow = 10 * time.Minute
+			c.MaxOpenIncidents = 50
+			c.MaxStreams = 100
+			c.IdleFlush = 250 * time.Millisecond
+		})},
 		{id: "logmatch/unknown_key", wantErr: "forwrd"},
 	}
 	for _, tt := range tests {
@@ -96,7 +107,41 @@ func TestValidate(t *testing.T) {
 		{
 			name: "unknown forward",
 			edit: func(c *Config) { c.Forward = "matches" },
-			want: []string{`forward: "matches"; want "all" or "hits"`},
+			want: []string{`forward: "matches"; want "all", "hits" or "none"`},
+		},
+		{name: "forward none with incidents is valid", edit: func(c *Config) { c.Forward = ForwardNone }},
+		{name: "incidents off is valid", edit: func(c *Config) { c.EmitIncidents = false }},
+		{
+			name: "forward none without incidents lets nothing through",
+			edit: func(c *Config) {
+				c.Forward = ForwardNone
+				c.EmitIncidents = false
+			},
+			want: []string{"forward: none with emit_incidents: false lets nothing through"},
+		},
+		{
+			name: "set severity needs forwarded records",
+			edit: func(c *Config) {
+				c.Forward = ForwardNone
+				c.SetSeverity = true
+			},
+			want: []string{"set_severity: applies to forwarded records, and forward is none"},
+		},
+		{
+			name: "negative durations and empty bounds",
+			edit: func(c *Config) {
+				c.SettleTime = -time.Second
+				c.CorrelationWindow = -time.Minute
+				c.MaxOpenIncidents = 0
+				c.MaxStreams = -1
+			},
+			want: []string{"settle_time: -1s is negative", "correlation_window: -1m0s is negative",
+				"max_open_incidents: 0; want at least 1", "max_streams: -1; want at least 1"},
+		},
+		{
+			name: "no idle flush with incidents",
+			edit: func(c *Config) { c.IdleFlush = 0 },
+			want: []string{"idle_flush: 0 would hold a stream's last entry"},
 		},
 		{
 			name: "every problem at once",

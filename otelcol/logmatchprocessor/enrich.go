@@ -30,7 +30,8 @@ const (
 // alerts use the same).
 const UnclassifiedSlug = "unclassified"
 
-// IncidentEventName is the event name of the records emit_incidents adds.
+// IncidentEventName is the event name of the incident records
+// (emit_incidents), as logmatch's OpenTelemetry sink names its events.
 const IncidentEventName = "logmatch.incident"
 
 // enrich writes the diagnosis (its record when it has one) and its
@@ -92,19 +93,4 @@ func setSeverity(lr plog.LogRecord, s patterns.Severity) {
 	}
 	lr.SetSeverityNumber(n)
 	lr.SetSeverityText(text)
-}
-
-// incident fills ev as the event for the matched record lr: the same
-// enrichment, times and trace context, the catalog severity, and as its
-// body the exception line ("RuntimeError: ...") when there is a traceback,
-// else the matched line, so an alerting backend needs nothing else.
-func incident(ev, lr plog.LogRecord, res *result) {
-	ev.SetEventName(IncidentEventName)
-	ev.SetTimestamp(lr.Timestamp())
-	ev.SetObservedTimestamp(lr.ObservedTimestamp())
-	ev.SetTraceID(lr.TraceID())
-	ev.SetSpanID(lr.SpanID())
-	ev.Body().SetStr(res.headline)
-	setSeverity(ev, res.severity)
-	enrich(ev.Attributes(), res)
 }

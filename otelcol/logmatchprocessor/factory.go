@@ -14,8 +14,8 @@ import (
 // logmatch:).
 const TypeName = "logmatch"
 
-// ScopeName is the instrumentation scope of the incident events the
-// processor adds (emit_incidents).
+// ScopeName is the instrumentation scope of the incident records the
+// processor adds, and of its metrics.
 const ScopeName = "github.com/logmatch/logmatch/otelcol/logmatchprocessor"
 
 // LogsStability is the stability level of the logs pipeline support.
@@ -30,12 +30,21 @@ func NewFactory() processor.Factory {
 	)
 }
 
-// createDefaultConfig matches the body with the embedded catalog and
-// forwards every record: enrichment only, nothing dropped or rewritten.
+// createDefaultConfig forwards every record, enriched when it matches on
+// its own, and adds one incident record per incident with run's grouping
+// defaults.
 func createDefaultConfig() component.Config {
 	return &Config{
-		Match:   MatchBody,
-		Forward: ForwardAll,
+		Match:             MatchBody,
+		Forward:           ForwardAll,
+		EmitIncidents:     true,
+		SettleTime:        DefaultSettleTime,
+		GroupWindow:       DefaultGroupWindow,
+		RepeatInterval:    DefaultRepeatInterval,
+		CorrelationWindow: DefaultCorrelationWindow,
+		MaxOpenIncidents:  DefaultMaxOpenIncidents,
+		MaxStreams:        DefaultMaxStreams,
+		IdleFlush:         DefaultIdleFlush,
 	}
 }
 
@@ -44,9 +53,13 @@ func createLogs(ctx context.Context, set processor.Settings, cfg component.Confi
 	if !ok {
 		return nil, fmt.Errorf("logmatch processor %s: config is %T, want *Config", set.ID, cfg)
 	}
-	p := newProcessor(c, set.Logger)
+	p, err := newProcessor(c, set, next)
+	if err != nil {
+		return nil, fmt.Errorf("logmatch processor %s: %w", set.ID, err)
+	}
 	return processorhelper.NewLogs(ctx, set, cfg, next, p.processLogs,
 		processorhelper.WithStart(p.start),
+		processorhelper.WithShutdown(p.shutdown),
 		processorhelper.WithCapabilities(consumer.Capabilities{MutatesData: true}),
 	)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -125,4 +127,23 @@ func defaultConfig(edit func(*Config)) *Config {
 		edit(cfg)
 	}
 	return cfg
+}
+
+// startProcessor builds and starts a processor sending to next, shut down
+// when the test ends; tests call its methods directly.
+func startProcessor(tb testing.TB, cfg *Config, next consumer.Logs) *logmatchProcessor {
+	tb.Helper()
+	p, err := newProcessor(cfg, processortest.NewNopSettings(component.MustNewType(TypeName)), next)
+	if err != nil {
+		tb.Fatalf("newProcessor: %v", err)
+	}
+	if err := p.start(context.Background(), componenttest.NewNopHost()); err != nil {
+		tb.Fatalf("start: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := p.shutdown(context.Background()); err != nil {
+			tb.Errorf("shutdown: %v", err)
+		}
+	})
+	return p
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/filelogreceiver"
 	"github.com/spf13/cobra"
 	"go.opentelemetry.io/collector/component"
@@ -15,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/exporter/otlphttpexporter"
 	"go.opentelemetry.io/collector/otelcol"
 	"go.opentelemetry.io/collector/processor/batchprocessor"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 	"go.opentelemetry.io/collector/service/telemetry/otelconftelemetry"
 
 	"github.com/logmatch/logmatch/otelcol/logmatchprocessor"
@@ -54,11 +56,14 @@ func settings(uris []string) otelcol.CollectorSettings {
 	}
 }
 
-// components lists every component the distribution is built with.
+// components lists every component the distribution is built with: what
+// an agent per node needs (filelog), and what a gateway behind agents
+// needs (the OTLP receiver, and file_storage for the exporters' persistent
+// queue).
 func components() (otelcol.Factories, error) {
 	var f otelcol.Factories
 	var err error
-	if f.Receivers, err = otelcol.MakeFactoryMap(filelogreceiver.NewFactory()); err != nil {
+	if f.Receivers, err = otelcol.MakeFactoryMap(filelogreceiver.NewFactory(), otlpreceiver.NewFactory()); err != nil {
 		return f, fmt.Errorf("receivers: %w", err)
 	}
 	if f.Processors, err = otelcol.MakeFactoryMap(logmatchprocessor.NewFactory(), batchprocessor.NewFactory()); err != nil {
@@ -66,6 +71,9 @@ func components() (otelcol.Factories, error) {
 	}
 	if f.Exporters, err = otelcol.MakeFactoryMap(otlpexporter.NewFactory(), otlphttpexporter.NewFactory(), debugexporter.NewFactory()); err != nil {
 		return f, fmt.Errorf("exporters: %w", err)
+	}
+	if f.Extensions, err = otelcol.MakeFactoryMap(filestorage.NewFactory()); err != nil {
+		return f, fmt.Errorf("extensions: %w", err)
 	}
 	f.Telemetry = otelconftelemetry.NewFactory()
 	return f, nil

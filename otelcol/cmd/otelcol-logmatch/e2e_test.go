@@ -3,6 +3,7 @@ package main
 import (
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +37,7 @@ const e2eTimeout = 60 * time.Second
 type otlpSink struct {
 	mu      sync.Mutex
 	records []plog.LogRecord
+	pods    map[string]int // records received per resource k8s.pod.name
 	errs    []error
 	arrived chan struct{} // signalled (never blocking) after each request
 }
@@ -55,12 +58,17 @@ func (s *otlpSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		rls := req.Logs().ResourceLogs()
 		for i := 0; i < rls.Len(); i++ {
+			pod, _ := rls.At(i).Resource().Attributes().Get("k8s.pod.name")
 			sls := rls.At(i).ScopeLogs()
 			for j := 0; j < sls.Len(); j++ {
 				lrs := sls.At(j).LogRecords()
 				for k := 0; k < lrs.Len(); k++ {
 					s.records = append(s.records, lrs.At(k))
 				}
+				if s.pods == nil {
+					s.pods = map[string]int{}
+				}
+				s.pods[pod.Str()] += lrs.Len()
 			}
 		}
 	}
@@ -91,6 +99,13 @@ func (s *otlpSink) read(r *http.Request) ([]byte, error) {
 	return io.ReadAll(rd)
 }
 
+// received returns the number of records received from the pod.
+func (s *otlpSink) received(pod string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pods[pod]
+}
+
 // find returns the received records whose body contains substr.
 func (s *otlpSink) find(substr string) ([]plog.LogRecord, []error) {
 	s.mu.Lock()
@@ -107,8 +122,8 @@ func (s *otlpSink) find(substr string) ([]plog.LogRecord, []error) {
 // TestCollectorEndToEnd runs the distribution in-process on the example
 // pipeline: filelog tails a container log that real Python writes the way
 // sglang logs a scheduler crash, recombine joins the traceback, the
-// logmatch processor enriches it, and otlp_http delivers it to a local
-// OTLP/HTTP endpoint.
+// logmatch processor enriches it and emits the crash's incident, and
+// otlp_http delivers both to a local OTLP/HTTP endpoint.
 func TestCollectorEndToEnd(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
@@ -205,6 +220,54 @@ service:
 	if len(tb) != 1 {
 		t.Fatalf("%d traceback records, want 1", len(tb))
 	}
+
+	// The crash is one incident, emitted by the processor's ticker once it
+	// settled: no batch follows it and the Collector is still running.
+	var incidents []plog.LogRecord
+	for {
+		incidents, _ = sink.find(`"schema":"logmatch.alert/v1"`)
+		if len(incidents) > 0 {
+			break
+		}
+		select {
+		case <-sink.arrived:
+		case <-ctx.Done():
+			t.Fatalf("no incident record within %v", e2eTimeout)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if len(incidents) != 1 {
+		t.Fatalf("%d incident records, want 1", len(incidents))
+	}
+	inc := incidents[0]
+	var alert struct {
+		Kind   string `json:"kind"`
+		Count  int    `json:"count"`
+		Record struct {
+			Slug string `json:"slug"`
+		} `json:"record"`
+		Source struct {
+			Pod       string `json:"pod"`
+			Namespace string `json:"namespace"`
+			Container string `json:"container"`
+			Stream    string `json:"stream"`
+		} `json:"source"`
+		Context []struct {
+			Slug string `json:"slug"`
+		} `json:"context"`
+	}
+	if err := json.Unmarshal([]byte(inc.Body().Str()), &alert); err != nil {
+		t.Fatalf("incident body: %v", err)
+	}
+	if inc.EventName() != "logmatch.incident" || alert.Kind != "new" || alert.Record.Slug != "ascend-transfer-engine-initialization-failed" ||
+		alert.Source.Pod != "sglang-0" || alert.Source.Namespace != "default" || alert.Source.Container != "sglang" || alert.Source.Stream != "stderr" {
+		t.Errorf("incident %s: %+v", inc.EventName(), alert)
+	}
+	// The single-line error before the traceback and the traceback are
+	// one failure of one stream: one incident of two occurrences.
+	if alert.Count != 2 {
+		t.Errorf("incident count %d, want 2 (the error line and the traceback)", alert.Count)
+	}
 	got := tb[0]
 	attrs := got.Attributes().AsRaw()
 	want := map[string]any{
@@ -243,6 +306,7 @@ service:
 	// The single-line error logged before the raise matches too, without
 	// exception attributes; healthy lines pass through unenriched.
 	line, _ := sink.find("TP0] Ascend Transfer Engine initialization failed.")
+	line = slices.DeleteFunc(line, func(lr plog.LogRecord) bool { return lr.EventName() == "logmatch.incident" })
 	if len(line) != 1 || line[0].Attributes().AsRaw()["logmatch.record.id"] != "a4a00f79b8728e30" {
 		t.Errorf("single-line error: %d records, attributes %v", len(line), recordAttrs(line))
 	} else if _, ok := line[0].Attributes().Get("exception.type"); ok {
@@ -292,11 +356,15 @@ func TestComponents(t *testing.T) {
 	for typ := range f.Exporters {
 		got = append(got, "exporter/"+typ.String())
 	}
+	for typ := range f.Extensions {
+		got = append(got, "extension/"+typ.String())
+	}
 	// The Collector lists deprecated aliases beside the current names.
 	want := []string{
 		"exporter/debug", "exporter/otlp", "exporter/otlp_grpc", "exporter/otlp_http", "exporter/otlphttp",
+		"extension/file_storage",
 		"processor/batch", "processor/logmatch",
-		"receiver/file_log", "receiver/filelog",
+		"receiver/file_log", "receiver/filelog", "receiver/otlp",
 	}
 	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("components (-want +got):\n%s", diff)
