@@ -31,7 +31,6 @@ const (
 	nEngines
 )
 
-
 // Detector tells which engine writes one stream. The zero value is ready
 // to use. It is not safe for concurrent use; one stream feeds one
 // Detector.
