@@ -123,6 +123,9 @@ func validate(rec *Record, parsed *patternTrees) []Problem {
 	if rec.IntroducedIn != "" || rec.RemovedIn != "" {
 		probs = append(probs, validateVersions(rec)...)
 	}
+	if len(rec.Remedies) > 0 || len(rec.Engines) > 0 {
+		probs = append(probs, validateEngines(rec)...)
+	}
 	if rec.Role != "" {
 		// An empty role stays empty (a cause), so records round-trip
 		// as written.

@@ -60,6 +60,8 @@ const (
 	ffFatal
 	ffIntroducedIn
 	ffRemovedIn
+	ffRemedies
+	ffEngines
 	ffCount
 )
 
@@ -78,6 +80,7 @@ var fastFields = map[string]fastField{
 	"preventionTips": ffPreventionTips, "tags": ffTags, "backgroundTag": ffBackgroundTag,
 	"analyzedSha": ffAnalyzedSha, "analyzedAt": ffAnalyzedAt, "schemaVersion": ffSchemaVersion,
 	"role": ffRole, "fatal": ffFatal, "introducedIn": ffIntroducedIn, "removedIn": ffRemovedIn,
+	"remedies": ffRemedies, "engines": ffEngines,
 }
 
 // foldedFields holds the JSON names of Record in lower case.
@@ -269,6 +272,10 @@ func (d *fastDecoder) field(rec *Record, f fastField) bool {
 		return d.strings(&rec.PreventionTips)
 	case ffTags:
 		return d.strings(&rec.Tags)
+	case ffEngines:
+		return d.strings(&rec.Engines)
+	case ffRemedies:
+		return d.remedies(&rec.Remedies)
 	case ffFatal:
 		switch {
 		case d.literal("true"):
@@ -627,6 +634,32 @@ func (d *fastDecoder) strings(p *[]string) bool {
 	}
 	*p = out
 	return true
+}
+
+// remedies reads an object of string arrays, or null into nil. A key
+// given twice goes to encoding/json, which keeps the later value.
+func (d *fastDecoder) remedies(p *map[string][]string) bool {
+	if d.literal("null") {
+		*p = nil
+		return true
+	}
+	m := map[string][]string{}
+	ok := d.object(func(key []byte) bool {
+		k := string(key)
+		if _, dup := m[k]; dup {
+			return false
+		}
+		var v []string
+		if !d.strings(&v) {
+			return false
+		}
+		m[k] = v
+		return true
+	})
+	if ok {
+		*p = m
+	}
+	return ok
 }
 
 // skipString steps over a string, checking its escapes.

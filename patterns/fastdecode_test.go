@@ -81,6 +81,16 @@ var fastCases = []string{
 	`{"id":"a","messagePattern":"x","x":1e}`,
 	`{"id":"a","messagePattern":"x","x":tru}`,
 	`{"id":null,"messagePattern":"x","severity":null,"role":null,"fatal":null,"lineNumber":null}`,
+	`{"id":"a","messagePattern":"x","remedies":{"vllm":["--gpu-memory-utilization 0.8"],"tgi":[],"ollama":null},"engines":["sglang","vllm"]}`,
+	`{"id":"a","messagePattern":"x","remedies":{},"engines":[]}`,
+	`{"id":"a","messagePattern":"x","remedies":null,"engines":null}`,
+	`{"id":"a","messagePattern":"x","remedies":{"vllm":["a"],"vllm":["b"]}}`,
+	`{"id":"a","messagePattern":"x","remedies":{"vllm":"a"}}`,
+	`{"id":"a","messagePattern":"x","remedies":{"vllm":[1]}}`,
+	`{"id":"a","messagePattern":"x","remedies":["vllm"]}`,
+	`{"id":"a","messagePattern":"x","remedies":{"v\u006clm":["a"]}}`,
+	`{"id":"a","messagePattern":"x","Remedies":{"vllm":["a"]},"ENGINES":["vllm"]}`,
+	`{"record":{"id":"a","messagePattern":"x","remedies":{"sglang":["--mem-fraction-static 0.8"]}},"datasetVersion":"v1"}`,
 }
 
 // checkFastDecode fails when the fast decoder accepts raw but decodes it
@@ -112,7 +122,7 @@ func TestFastDecodeAgreesWithJSON(t *testing.T) {
 	if accepted < 10 {
 		t.Errorf("fast decoder accepted only %d of the %d cases", accepted, len(fastCases))
 	}
-	for _, file := range []string{seedFile, "../../shared/seed/ascend-transfer-engine.jsonl", generatedCatalog} {
+	for _, file := range []string{seedFile, "../../shared/seed/ascend-transfer-engine.jsonl", generatedCatalog, "catalog/sglang.jsonl"} {
 		f, err := os.Open(file)
 		if os.IsNotExist(err) {
 			continue

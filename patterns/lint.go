@@ -39,6 +39,8 @@ func (o LintOptions) withDefaults() LintOptions {
 //     in several ways, like (a+)+ or (\w+\s?)+) is a LevelWarning; a pattern
 //     whose generated probe input times out or overflows the backtracking
 //     stack is a LevelError. One pattern gets at most one such problem.
+//   - remedies no alert can show (LevelWarning): remedies for an engine
+//     the record's engines list leaves out, and an empty remedy list.
 //
 // Problems come in record order. Lint does not modify recs.
 func Lint(recs []Record, opts LintOptions) []Problem {
@@ -53,6 +55,10 @@ func Lint(recs []Record, opts LintOptions) []Problem {
 			first[r.ID] = r.Origin
 		}
 		if p, bad := lintPattern(r.MessagePattern, opts); bad {
+			p.File, p.Line = r.Origin.File, r.Origin.Line
+			probs = append(probs, p)
+		}
+		for _, p := range lintEngines(&r) {
 			p.File, p.Line = r.Origin.File, r.Origin.Line
 			probs = append(probs, p)
 		}

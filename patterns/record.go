@@ -62,6 +62,18 @@ type Record struct {
 	// stays in the catalog for the servers that run older versions.
 	RemovedIn string `json:"removedIn,omitempty"`
 
+	// Remedies are the steps that fix the failure on one serving engine,
+	// keyed by engine name (sglang, vllm, tgi, trtllm, triton, lmdeploy,
+	// ollama, llamacpp). Solutions then hold only the steps that work
+	// whatever the engine: an alert lists Solutions followed by the
+	// remedies of the engine that wrote the log (see SolutionsFor).
+	Remedies map[string][]string `json:"remedies,omitempty"`
+	// Engines, when set, are the only engines whose logs print the
+	// record's message: a hit on a log of another known engine is not
+	// this failure and is dropped (see ForEngine). Empty means every
+	// engine (a shared layer: torch, CUDA, NCCL, Hugging Face).
+	Engines []string `json:"engines,omitempty"`
+
 	// DatasetVersion is the wrapper's datasetVersion, when the line had one.
 	DatasetVersion string `json:"-"`
 	// Origin is where the record was read from.
@@ -217,4 +229,36 @@ func lower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// SolutionsFor returns the steps an alert on a log of engine lists: the
+// engine-neutral Solutions followed by the engine's Remedies. For an
+// unknown engine ("") it is Solutions alone. The result may share
+// memory with the record; callers must not modify it.
+func (r *Record) SolutionsFor(engine string) []string {
+	rem := r.Remedies[engine]
+	if engine == "" || len(rem) == 0 {
+		return r.Solutions
+	}
+	if len(r.Solutions) == 0 {
+		return rem
+	}
+	out := make([]string, 0, len(r.Solutions)+len(rem))
+	out = append(out, r.Solutions...)
+	return append(out, rem...)
+}
+
+// ForEngine reports whether the record may describe a line of a log that
+// engine wrote: true when the engine is unknown (""), when the record
+// names no engines, or when engine is one of them.
+func (r *Record) ForEngine(engine string) bool {
+	if engine == "" || len(r.Engines) == 0 {
+		return true
+	}
+	for _, e := range r.Engines {
+		if e == engine {
+			return true
+		}
+	}
+	return false
 }

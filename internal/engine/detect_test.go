@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// detect feeds lines to a new Detector until it is done.
+func detect(lines ...string) string {
+	var d Detector
+	for _, l := range lines {
+		d.Line(l)
+		if d.Done() {
+			break
+		}
+	}
+	return d.Engine()
+}
+
+// Each engine's own shapes decide it; shared shapes alone do not.
+func TestDetectShapes(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"sglang scheduler header", []string{"[2026-05-28 00:11:08 TP0] Prefill batch, #new-seq: 1"}, SGLang},
+		{"sglang DP TP header with milliseconds", []string{"[2026-05-28 00:11:08.123 DP1 TP3] Decode batch"}, SGLang},
+		{"sglang main header alone is not enough", []string{"[2026-05-28 00:11:08] server_args=ServerArgs()"}, ""},
+		{"sglang main header and its package", []string{"[2026-05-28 00:11:08] INFO", `  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 1, in run`}, SGLang},
+		{"vLLM engine core prefix", []string{"(EngineCore_DP0 pid=17374) ERROR 09-28 15:47:24 [core.py:718] EngineCore failed to start."}, VLLM},
+		{"vLLM worker prefix", []string{"(VllmWorker rank=0 pid=2445155) ERROR 05-10 16:00:15 [multiproc_executor.py:470] x"}, VLLM},
+		{"vLLM headers", []string{
+			"INFO 07-07 20:12:44 metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
+			"INFO 07-07 20:12:54 [metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
+			"WARNING 07-07 20:12:55 [config.py:1] x",
+			"ERROR 07-07 20:12:56 [engine.py:389] y",
+		}, VLLM},
+		{"vLLM import-time lines in an sglang log", []string{
+			"INFO 12-18 07:58:50 [__init__.py:216] Automatically detected platform cuda.",
+			"WARNING 06-26 08:25:07 [env_override.py:17] NCCL_CUMEM_ENABLE is set to 0",
+			"INFO 12-18 07:58:50 [__init__.py:216] Automatically detected platform cuda.",
+			"INFO 12-18 07:58:50 [__init__.py:216] Automatically detected platform cuda.",
+			"INFO 12-18 07:58:50 [__init__.py:216] Automatically detected platform cuda.",
+		}, ""},
+		{"vLLM frames alone", []string{
+			`  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/linear.py", line 1, in f`,
+			`  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/linear.py", line 2, in g`,
+			`  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/linear.py", line 3, in h`,
+			`  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/linear.py", line 4, in i`,
+		}, ""},
+		{"sglang header wins over its vllm frames", []string{
+			`  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/linear.py", line 1, in f`,
+			"[2026-05-28 00:11:08 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		}, SGLang},
+		{"TGI launcher", []string{"2023-08-17T10:23:27.032737Z ERROR text_generation_launcher: Shard 0 failed to start"}, TGI},
+		{"TensorRT-LLM C++ and Python loggers", []string{"[TensorRT-LLM][INFO] Loaded engine size: 1 MiB", "[04/30/2025-14:03:32] [TRT-LLM] [E] Failed to initialize executor on rank 6"}, TRTLLM},
+		{"Triton with the TensorRT-LLM backend", []string{`E0625 12:00:00.123456 1 model_lifecycle.cc:626] failed to load 'tensorrt_llm' version 1: [TensorRT-LLM][ERROR] Assertion failed`}, Triton},
+		{"glog alone is any C++ library", []string{"E0625 12:00:00.123456 1 transfer_engine.cpp:1] x", "E0625 12:00:00.123456 1 transfer_engine.cpp:1] x", "E0625 12:00:00.123456 1 transfer_engine.cpp:1] x", "E0625 12:00:00.123456 1 transfer_engine.cpp:1] x"}, ""},
+		{"LMDeploy logger", []string{"2025-02-28 09:48:58,045 - lmdeploy - WARNING - transformers.py:22 - LMDeploy requires transformers"}, LMDeploy},
+		{"TurboMind", []string{"[TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:231"}, LMDeploy},
+		{"Ollama slog", []string{`time=2024-05-01T12:00:00.000Z level=ERROR source=server.go:123 msg="llama runner process has terminated" error="exit status 2"`}, Ollama},
+		{"llama.cpp loader", []string{
+			"llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'",
+			"llama_model_load_from_file_impl: failed to load model",
+			"ggml_cuda_init: found 1 CUDA devices:",
+			"llm_load_tensors: ggml ctx size =    0.14 MiB",
+		}, LlamaCPP},
+		{"nothing", []string{"hello", "", "Traceback (most recent call last):"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := detect(c.lines...); got != c.want {
+				t.Errorf("detected %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A decided Detector keeps its engine whatever follows; Set overrides
+// reading; a Detector gives up after MaxLines.
+func TestDetectorSticky(t *testing.T) {
+	var d Detector
+	d.Line("(EngineCore_DP0 pid=1) INFO 09-28 15:47:24 [core.py:1] x")
+	for range 10 {
+		d.Line("[2026-05-28 00:11:08 TP0] Decode batch")
+	}
+	if d.Engine() != VLLM || !d.Done() {
+		t.Errorf("engine %q done %v, want vllm kept", d.Engine(), d.Done())
+	}
+	var s Detector
+	s.Set(TGI)
+	s.Line("[2026-05-28 00:11:08 TP0] Decode batch")
+	if s.Engine() != TGI {
+		t.Errorf("set engine %q, want tgi", s.Engine())
+	}
+	var u Detector
+	for range MaxLines {
+		u.Line("nothing to see")
+	}
+	u.Line("[2026-05-28 00:11:08 TP0] Decode batch")
+	if !u.Done() || u.Engine() != "" {
+		t.Errorf("after MaxLines: done %v engine %q, want done and undecided", u.Done(), u.Engine())
+	}
+}
+
+// corpusLines reads the excerpts of a corpus manifest and calls fn with
+// each file's engine ("" for the sglang corpus, which has no field) and
+// lines.
+func corpusLines(t *testing.T, dir string, fn func(file, engine string, lines []string)) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct{ File, Engine string }
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<22)
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		fn(e.File, e.Engine, lines)
+	}
+}
+
+// sameFamily are detections that are not wrong: Ollama passes its
+// llama.cpp runner's lines through, and Triton runs TensorRT-LLM.
+var sameFamily = map[[2]string]bool{{Ollama, LlamaCPP}: true, {Triton, TRTLLM}: true}
+
+// On the engine corpus (real logs of every engine) detection is never
+// wrong, and decides most excerpts; on the sglang corpus it never names
+// another engine.
+func TestDetectCorpora(t *testing.T) {
+	decided, total := 0, 0
+	corpusLines(t, "../../testdata/engines", func(file, want string, lines []string) {
+		total++
+		got := detect(lines...)
+		switch {
+		case got == "":
+		case got == want || sameFamily[[2]string{want, got}]:
+			decided++
+		default:
+			t.Errorf("%s: detected %s, want %s", file, got, want)
+		}
+	})
+	t.Logf("engine corpus: %d of %d excerpts decided", decided, total)
+	if decided < total*3/4 {
+		t.Errorf("only %d of %d engine corpus excerpts decided, want three quarters", decided, total)
+	}
+	sg := 0
+	corpusLines(t, "../../testdata/corpus", func(file, _ string, lines []string) {
+		switch got := detect(lines...); got {
+		case SGLang:
+			sg++
+		case "":
+		default:
+			t.Errorf("sglang corpus %s: detected %s", file, got)
+		}
+	})
+	t.Logf("sglang corpus: %d excerpts decided sglang", sg)
+}
+
+// After a stream is decided a line costs one comparison.
+func BenchmarkDetectorDecided(b *testing.B) {
+	var d Detector
+	d.Line("[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3")
+	line := "[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3, #token: 1234, token usage: 0.02, gen throughput (token/s): 98.12"
+	for b.Loop() {
+		d.Line(line)
+	}
+}
+
+// An undecided stream's line: every shape is looked for.
+func BenchmarkDetectorUndecided(b *testing.B) {
+	line := "INFO:     127.0.0.1:55504 - \"GET /health HTTP/1.1\" 200 OK and some more text of a typical length"
+	for b.Loop() {
+		var d Detector
+		d.Line(line)
+	}
+}
+
+// FuzzDetector: any lines, no panic; a decided engine is a known one and
+// never changes.
+func FuzzDetector(f *testing.F) {
+	for _, s := range []string{
+		"[2026-05-28 00:11:08 TP0] x", "(EngineCore_DP0 pid=1) ERROR 09-28 15:47:24 [core.py:1] x",
+		"INFO 07-07 20:12:44 metrics.py:295] x", "[20", "[2026-05-28 00:11:08.", "ERROR 07-07 20:12:44 [", "E0625 12:00:00.123456 1 x",
+		`time=x level=ERROR source=s msg="m"`, "[TM][ERROR] x", "text_generation_launcher", "llama_model_load: x",
+	} {
+		f.Add(s + "\n" + s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var d Detector
+		decided := ""
+		for _, l := range strings.Split(text, "\n") {
+			d.Line(l)
+			if decided != "" && d.Engine() != decided {
+				t.Fatalf("engine changed from %s to %s", decided, d.Engine())
+			}
+			decided = d.Engine()
+		}
+		if decided != "" && !Known(decided) {
+			t.Fatalf("decided unknown engine %q", decided)
+		}
+	})
+}
