@@ -99,7 +99,7 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 // BenchmarkLoadCompile is the whole catalog load path of scan and run
-// (pipeline.LoadMatcher): read and parse the file, then compile it, refusing
+// (catalog.Load in internal/catalog): read and parse the file, then compile it, refusing
 // catastrophic patterns. It
 // reports CPU time per load, and the heap the Matcher keeps.
 func BenchmarkLoadCompile(b *testing.B) {

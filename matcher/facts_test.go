@@ -10,7 +10,7 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// loadOpts is the load path's compile (pipeline.LoadMatcher).
+// loadOpts is the load path's compile (catalog.Load in internal/catalog).
 var loadOpts = Options{Refuse: &patterns.LintOptions{}}
 
 // roundTrip encodes f and decodes the encoding.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/gen"
-	"github.com/logmatch/logmatch/internal/pipeline"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -59,7 +59,7 @@ func TestGeneratedCatalogNeverWorse(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare := func(path string) (worse []string, better, changed int) {
-		both, probs, err := pipeline.LoadMatcher(pipeline.Catalog{Paths: []string{path}})
+		both, probs, err := catalog.Load(catalog.Spec{Paths: []string{path}})
 		for _, p := range probs {
 			if p.Level == patterns.LevelError {
 				t.Errorf("default + %s: %v", path, p)
