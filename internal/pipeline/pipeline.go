@@ -201,13 +201,9 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	}
 	tel.Metrics().ConfigReload(true, time.Now())
 
-	bounds := map[string]state.QueueBounds{}
-	for _, s := range cfg.Sinks {
-		bounds[s.Name] = state.QueueBounds{MaxItems: s.Queue.MaxItems, MaxAge: time.Duration(s.Queue.MaxAge)}
-	}
 	store, err := state.Open(cfg.StateDir, state.Options{
 		Queue:        state.QueueBounds{MaxItems: cfg.Queue.MaxItems, MaxAge: time.Duration(cfg.Queue.MaxAge)},
-		SinkQueues:   bounds,
+		SinkQueues:   sinkQueues(built),
 		ResetDamaged: opts.StateReset,
 	})
 	if err != nil {

@@ -88,7 +88,6 @@ type processor struct {
 	retired []state.Checkpoint
 	pending []sinks.Alert         // found, not yet committed
 	routes  [][]*builtSink        // per pending alert, the sinks it is queued for
-	bounds  map[string]*rateBound // per sink name: the bound on new incidents
 	grouped bool                  // the grouper changed since the last commit
 	dropped int64                 // alerts dropped by maxPendingAlerts
 	// evictions are the grouper's eviction counters as last reported to
@@ -176,13 +175,8 @@ func newProcessor(p *processor) *processor {
 	if p.maxFiles <= 0 {
 		p.maxFiles = defaultMaxFiles
 	}
-	if p.bounds == nil {
-		p.bounds = map[string]*rateBound{}
-	}
 	for _, s := range p.sinks {
-		if p.bounds[s.name] == nil {
-			p.bounds[s.name] = &rateBound{perMinute: s.newPerMinute, burst: s.newBurst}
-		}
+		s.routeBound()
 	}
 	return p
 }
@@ -556,7 +550,7 @@ func (p *processor) queue(as []sinks.Alert) {
 			if rank < s.minRank || !s.wants(a.Kind) {
 				continue
 			}
-			if b := p.bounds[s.name]; a.Kind == incident.KindNew && b != nil && !b.admit(a.Fingerprint, now) {
+			if b := s.bound; a.Kind == incident.KindNew && b != nil && !b.admit(a.Fingerprint, now) {
 				if b.fold(&a, now) {
 					p.log.Warn("new incidents above the sink's rate bound: folding them into a digest", "sink", s.name,
 						"per_minute", b.perMinute, "digest_due", b.digest.Due)
@@ -591,7 +585,7 @@ func (p *processor) trimPending() {
 // digest when all is set (the end of a finite input).
 func (p *processor) flushDigests(now time.Time, all bool) {
 	for _, s := range p.sinks {
-		b := p.bounds[s.name]
+		b := s.bound
 		if b == nil || b.digest == nil || (!all && now.Before(b.digest.Due)) {
 			continue
 		}
@@ -617,12 +611,12 @@ func (p *processor) snapshot() ([]byte, *state.IncidentChanges, error) {
 		ic.Put[i] = state.KeyValue{Key: part.ID, Value: part.Data}
 	}
 	blob := groupingBlob{Grouper: c.Meta}
-	for name, b := range p.bounds {
-		if b.digest != nil {
+	for _, s := range p.sinks {
+		if b := s.bound; b != nil && b.digest != nil {
 			if blob.Digests == nil {
 				blob.Digests = map[string]*digest{}
 			}
-			blob.Digests[name] = b.digest
+			blob.Digests[s.name] = b.digest
 		}
 	}
 	data, err := json.Marshal(blob)
@@ -650,9 +644,9 @@ func (p *processor) restore(version uint32, data []byte, incidents func(yield fu
 		if err != nil {
 			return err
 		}
-		for name, d := range blob.Digests {
-			if b := p.bounds[name]; b != nil && d != nil {
-				b.digest = d
+		for _, s := range p.sinks {
+			if d := blob.Digests[s.name]; d != nil && s.bound != nil {
+				s.bound.digest = d
 			}
 		}
 		return nil
@@ -742,8 +736,8 @@ func (p *processor) quiet(now time.Time, horizon time.Duration) bool {
 			}
 		}
 	}
-	for _, b := range p.bounds {
-		if b != nil && b.digest != nil {
+	for _, s := range p.sinks {
+		if s.bound != nil && s.bound.digest != nil {
 			return false
 		}
 	}

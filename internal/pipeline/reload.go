@@ -170,6 +170,16 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	}
 	if sinksChanged {
 		p.stopDelivery()
+		// Each sink's route is rebuilt whole with it; a sink kept under
+		// its name takes over the digest its predecessor held back.
+		for _, b := range built {
+			for _, old := range p.sinks {
+				if old.name == b.name {
+					b.adopt(old)
+				}
+			}
+		}
+		p.store.SetSinkQueues(sinkQueues(built))
 		closeSinks(ctx, p.sinks)
 		p.sinks = built
 		p.proc.sinks = built

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/sinks"
 	"github.com/logmatch/logmatch/sinks/alertmanager"
 	"github.com/logmatch/logmatch/sinks/otel"
@@ -16,7 +17,10 @@ import (
 	"github.com/logmatch/logmatch/sinks/webhook"
 )
 
-// builtSink is one configured destination, ready for its delivery loop.
+// builtSink is one configured destination with its route, ready for its
+// delivery loop: everything that decides what reaches it (the severity and
+// kind filter, the storm bound with its digest, the queue's bounds) is here,
+// built with it and replaced with it on a reload.
 type builtSink struct {
 	name    string
 	kind    string
@@ -27,6 +31,37 @@ type builtSink struct {
 	// newPerMinute and newBurst bound the new incidents sent to it; see
 	// DefaultNewIncidentRate. 0 is no bound.
 	newPerMinute, newBurst int
+	// bound is the storm bound on new incidents and the digest of what it
+	// held back (routeBound makes it).
+	bound *rateBound
+	// queue bounds the sink's queue in the state store.
+	queue state.QueueBounds
+}
+
+// routeBound makes b's storm bound if it has none yet.
+func (b *builtSink) routeBound() {
+	if b.bound == nil {
+		b.bound = &rateBound{perMinute: b.newPerMinute, burst: b.newBurst}
+	}
+}
+
+// adopt takes over what old, the sink of the same name before a reload,
+// held back: its digest is sent by this sink, nothing is lost or repeated.
+func (b *builtSink) adopt(old *builtSink) {
+	b.routeBound()
+	if old.bound != nil && old.bound.digest != nil && b.bound.digest == nil {
+		b.bound.digest = old.bound.digest
+		old.bound.digest = nil
+	}
+}
+
+// sinkQueues is the queue bounds of each sink by name, for the store.
+func sinkQueues(bs []*builtSink) map[string]state.QueueBounds {
+	qs := make(map[string]state.QueueBounds, len(bs))
+	for _, b := range bs {
+		qs[b.name] = b.queue
+	}
+	return qs
 }
 
 // buildSinks builds every configured sink, reporting all configuration
@@ -62,7 +97,9 @@ func buildSink(ctx context.Context, c config.Sink, getenv func(string) string, o
 		return nil, err
 	}
 	b := &builtSink{name: c.Name, kind: c.Type, minRank: rank, retry: c.Retry,
-		newPerMinute: DefaultNewIncidentRate, newBurst: DefaultNewIncidentBurst}
+		newPerMinute: DefaultNewIncidentRate, newBurst: DefaultNewIncidentBurst,
+		queue: state.QueueBounds{MaxItems: c.Queue.MaxItems, MaxAge: time.Duration(c.Queue.MaxAge)}}
+	b.routeBound()
 	switch {
 	case c.Type == config.SinkStdout:
 		b.sink = stdout.New(out)

@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"testing"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -39,8 +42,10 @@ func TestRateBoundExemptsRepeats(t *testing.T) {
 // so a restart neither loses nor repeats the overflow.
 func TestDigestSurvivesRestart(t *testing.T) {
 	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
-	s := &builtSink{name: "slack", newPerMinute: 1, newBurst: 1}
 	mk := func() *processor {
+		// A new sink each time, as a restart builds it: the digest
+		// comes back from the snapshot, not from the sink value.
+		s := &builtSink{name: "slack", newPerMinute: 1, newBurst: 1}
 		return newProcessor(&processor{sinks: []*builtSink{s}, grouper: incident.New(incident.Options{Window: time.Minute}), now: func() time.Time { return t0 }, log: discardLogger()})
 	}
 	p := mk()
@@ -66,3 +71,31 @@ func TestDigestSurvivesRestart(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// Issue 31 item 5: a sink's route is one unit, built with the sink. A sink
+// that a reload adds has its storm bound and its own queue bounds at once,
+// not after a restart, and a sink kept under its name hands its digest to
+// its successor.
+func TestRouteIsBuiltWithTheSink(t *testing.T) {
+	cfgs := []config.Sink{
+		{Name: "stdout", Type: config.SinkStdout, Queue: config.Queue{MaxItems: 7, MaxAge: config.Duration(time.Hour)}},
+	}
+	built, err := buildSinks(context.Background(), cfgs, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := built[0]
+	if b.bound == nil || b.bound.perMinute != DefaultNewIncidentRate {
+		t.Fatalf("a built sink's storm bound = %+v, want the default rate", b.bound)
+	}
+	if q := sinkQueues(built)["stdout"]; q.MaxItems != 7 || q.MaxAge != time.Hour {
+		t.Errorf("queue bounds %+v, want the sink's own", q)
+	}
+	old := &builtSink{name: "stdout"}
+	old.routeBound()
+	old.bound.digest = &digest{Count: 3}
+	b.adopt(old)
+	if b.bound.digest == nil || b.bound.digest.Count != 3 || old.bound.digest != nil {
+		t.Errorf("after adopt: new digest %+v, old %+v; want the digest moved", b.bound.digest, old.bound.digest)
+	}
+}

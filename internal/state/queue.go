@@ -111,10 +111,22 @@ func (q *queue) setCount(n int) error { return q.b.Put(keyCount, u64(uint64(n)))
 
 // bounds returns the configured bounds of a sink.
 func (s *Store) bounds(sink string) QueueBounds {
-	if b, ok := s.opts.SinkQueues[sink]; ok {
+	qs := s.opts.SinkQueues
+	if p := s.sinkQueues.Load(); p != nil {
+		qs = *p
+	}
+	if b, ok := qs[sink]; ok {
 		return b.withDefaults()
 	}
 	return s.opts.Queue
+}
+
+// SetSinkQueues replaces Options.SinkQueues: the bounds of each sink's
+// queue by sink name, for a configuration reload that adds a sink or
+// changes one's queue. A queue already over its new bound is cut to it at
+// its next enqueue or peek, and what is dropped is counted.
+func (s *Store) SetSinkQueues(qs map[string]QueueBounds) {
+	s.sinkQueues.Store(&qs)
 }
 
 // enforce drops the oldest items past MaxItems and, from the head, the

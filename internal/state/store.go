@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -96,6 +97,10 @@ type Store struct {
 
 	mu    sync.Mutex
 	drops map[DropKey]uint64
+
+	// sinkQueues is Options.SinkQueues as last set (SetSinkQueues): a
+	// reload that adds or changes a sink changes its queue's bounds.
+	sinkQueues atomic.Pointer[map[string]QueueBounds]
 
 	movedAside string // the damaged file ResetDamaged moved aside
 	damage     error  // what the check found in it

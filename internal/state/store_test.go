@@ -887,3 +887,21 @@ func TestIncidents(t *testing.T) {
 		t.Errorf("an error from fn: got %v", err)
 	}
 }
+
+// A reload that adds a sink or changes its queue sets the new bounds at
+// once (SetSinkQueues): the next enqueue enforces them.
+func TestSetSinkQueues(t *testing.T) {
+	s := open(t, t.TempDir(), Options{Queue: QueueBounds{MaxItems: 100, MaxAge: time.Hour}})
+	s.SetSinkQueues(map[string]QueueBounds{"added": {MaxItems: 2}})
+	var b Batch
+	for _, n := range []string{"a", "b", "c", "d"} {
+		b.Enqueue = append(b.Enqueue, Enqueue{Sink: "added", Payload: []byte(n)}, Enqueue{Sink: "other", Payload: []byte(n)})
+	}
+	res, err := s.Commit(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Drop{{DropKey{"added", ReasonMaxItems}, 2}}, res.Dropped); diff != "" {
+		t.Errorf("drops (-want +got):\n%s", diff)
+	}
+}
