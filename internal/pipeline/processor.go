@@ -86,10 +86,10 @@ type processor struct {
 	// retired are the final checkpoints of files dropped since the last
 	// commit (gone, or evicted by maxFiles).
 	retired []state.Checkpoint
-	pending []sinks.Alert         // found, not yet committed
-	routes  [][]*builtSink        // per pending alert, the sinks it is queued for
-	grouped bool                  // the grouper changed since the last commit
-	dropped int64                 // alerts dropped by maxPendingAlerts
+	pending []sinks.Alert  // found, not yet committed
+	routes  [][]*builtSink // per pending alert, the sinks it is queued for
+	grouped bool           // the grouper changed since the last commit
+	dropped int64          // alerts dropped by maxPendingAlerts
 	// evictions are the grouper's eviction counters as last reported to
 	// the metrics.
 	evictions incident.Stats
