@@ -25,5 +25,12 @@
 // uninformed, then the matcher's own ranking (exception class, literal
 // length, catalog order).
 //
+// A failure no record names, or only a wrapper does, still gets a Triage:
+// the process, the phase it died in, the family of failure and the
+// component, read from its frames and exception (triage.go), so that its
+// alert can say what an operator would. A thread dump with no error line
+// (py-spy, faulthandler, the watchdog's batch dump) is a hang (hang.go);
+// a traceback that lost its exception line is a Fragment.
+//
 // The package is pure: no I/O, no goroutines, no clock.
 package analysis

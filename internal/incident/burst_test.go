@@ -206,6 +206,19 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "memory-leak", 1, "", []folded{{"sigquit", 1, nil}}}},
 		},
 		{
+			name: "lines far apart in their source are two failures, even at one time (a header-less log)",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				a := nativeLine("ucx-error", "f", at(0))
+				b := nativeLine("", "f", at(0))
+				b.Offset, b.EndOffset = 1<<20, 1<<20
+				c := generic("request failed", "f", at(0))
+				c.Offset, c.EndOffset = 2<<20, 2<<20
+				return []Occurrence{a, b, c}
+			}(),
+			want: []full{{KindNew, "ucx-error", 1, "", nil}, {KindNew, "", 1, "", nil}, {KindNew, "", 1, "", nil}},
+		},
+		{
 			name: "two distinct unknown exceptions in one window are two incidents",
 			opts: foldOpts,
 			obs: []Occurrence{

@@ -14,7 +14,11 @@
 // generic error line no record names (an ERROR line, an exception line
 // printed alone) yields the lead to the classified cause of its burst: it
 // is listed in the cause's incident, unless it was announced before the
-// cause arrived (see generic.go). Ranks are read
+// cause arrived (see generic.go). One crash is one incident: the native
+// lines of one event, a fragment or a hang's dump beside a failure, the
+// shell's report of a death and the consequences of a burst with no cause
+// in sight each join the burst's lead (generic.go, fold.go), and the
+// incident takes its exception and time from the whole burst. Ranks are read
 // from what entries say about themselves (RankOf) and rendered compactly by
 // the sinks.
 //

@@ -458,9 +458,10 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 // then the earliest.
 func (g *Grouper) consequenceLead(c *group, id string) *group {
 	lead := c
+	b := burstOf(c)
 	for _, m := range g.scopeConsequences(c.Scope) {
 		x := m.gr
-		if m.id == id || c.At.Before(x.At.Add(-g.opts.Settle)) || c.At.After(x.last().Add(g.opts.Settle)) {
+		if m.id == id || !g.inBurst(x, b) {
 			continue
 		}
 		if leadsConsequences(x, lead) {
@@ -559,7 +560,8 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	var best, fragment *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || c.Consequence || c.At.Sub(w.At).Abs() > g.opts.Settle {
+		if m.id == id || c.Consequence || c.At.Sub(w.At).Abs() > g.opts.Settle ||
+			c.Source == w.Source && gapBetween(c.Off, c.End, w.Off, w.End) > maxBurstGap {
 			continue
 		}
 		if !canBeRoot(c) && (w.Fragment || sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("warning")) {
@@ -612,6 +614,9 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 	}
 	// The wrapper says the process died: as bad as the death.
 	gr.worsen(w.Alert.Record)
+	if gr.Source == w.Source {
+		gr.spanTo(w.Off, w.End)
+	}
 	for _, r := range w.Alert.Ranks {
 		a.Ranks = addRank(a.Ranks, r)
 	}
@@ -686,10 +691,10 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 		return nil
 	}
 	var best *group
+	b := burstOf(gen)
 	for _, m := range g.scopeConsequences(gen.Scope) {
 		c := m.gr
-		if m.id == id || !c.Native || c.Source != gen.Source ||
-			gen.At.Before(c.At.Add(-g.opts.Settle)) || gen.At.After(c.last().Add(g.opts.Settle)) {
+		if m.id == id || !c.Native || c.Source != gen.Source || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {

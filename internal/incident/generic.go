@@ -152,25 +152,67 @@ func (gr *group) last() time.Time {
 // fingerprint to leave out. Only the causes of that scope and source are
 // looked at, from their own index: at most one incident per record, so a
 // new generic line costs the same among thousands of open incidents.
-func (g *Grouper) findClassified(scope, source string, from, to time.Time, skip string) *group {
-	return g.findCauseIn(g.causeBySource, scope, source, from, to, skip)
+func (g *Grouper) findClassified(b burst, skip string) *group {
+	return g.findCauseIn(g.causeBySource, b, skip)
+}
+
+// burst is what the burst rules compare a candidate with: the scope and
+// source of a line or an incident, when it happened (from, to) and where
+// in its source (off, end).
+type burst struct {
+	scope, source string
+	from, to      time.Time
+	off, end      int64
+}
+
+// burstOf is the burst of the incident gr.
+func burstOf(gr *group) burst {
+	return burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End}
+}
+
+// maxBurstGap is how many bytes of a source may separate two failures of
+// one burst: the other ranks' tracebacks and a few lines around them, not
+// a stretch of healthy serving.
+const maxBurstGap = 32 << 10
+
+// inBurst reports whether the incident c is of the burst b: within the
+// settle time of it and, from the same source, not separated from it by
+// more than maxBurstGap bytes of that source.
+func (g *Grouper) inBurst(c *group, b burst) bool {
+	if b.to.Before(c.At.Add(-g.opts.Settle)) || b.from.After(c.last().Add(g.opts.Settle)) {
+		return false
+	}
+	return c.Source != b.source || gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
+}
+
+// gapBetween is the number of bytes between two ranges of a source, 0
+// when they overlap.
+func gapBetween(aOff, aEnd, bOff, bEnd int64) int64 {
+	return max(bOff-aEnd, aOff-bEnd, 0)
+}
+
+// spanTo extends gr's range of its source to take in [off, end].
+func (gr *group) spanTo(off, end int64) {
+	if off < gr.Off {
+		gr.Off = off
+	}
+	if end > gr.End {
+		gr.End = end
+	}
 }
 
 // findCauseIn is findClassified over the causes of one by-source index:
 // Grouper.causeBySource, or Grouper.nativeBySource for the native lines
 // among them, which a classified cause of another kind looks through for
 // the native line of its event (see joinsBurst).
-func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, scope, source string, from, to time.Time, skip string) *group {
-	if source == "" {
+func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, b burst, skip string) *group {
+	if b.source == "" {
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceMembers(index, sourceKey{scope, source}) {
+	for _, m := range g.sourceMembers(index, sourceKey{b.scope, b.source}) {
 		c := m.gr
-		if m.id == skip || !classifiedCause(c) {
-			continue
-		}
-		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
+		if m.id == skip || !classifiedCause(c) || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
@@ -187,19 +229,16 @@ func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, scope, so
 // fragment), error or worse. A router's "server returned error status
 // 500" next to the transfer engine's own error line is that error's
 // consequence, whether a record names the error or not.
-func (g *Grouper) findFailure(scope, source string, from, to time.Time, skip string) *group {
-	if source == "" {
+func (g *Grouper) findFailure(b burst, skip string) *group {
+	if b.source == "" {
 		return nil
 	}
 	var best *group
 	// From their own index, as findClassified: a generic line among
 	// thousands of open incidents looks at its source's failures only.
-	for _, m := range g.sourceMembers(g.failBySource, sourceKey{scope, source}) {
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
 		c := m.gr
-		if m.id == skip || !unclassifiedFailure(c) || !canBeRoot(c) {
-			continue
-		}
-		if to.Before(c.At.Add(-g.opts.Settle)) || from.After(c.last().Add(g.opts.Settle)) {
+		if m.id == skip || !unclassifiedFailure(c) || !canBeRoot(c) || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
@@ -219,7 +258,7 @@ func (g *Grouper) earlierFailure(gen *group, id string) *group {
 	if !gen.Native || gen.Generic || gen.Alert.Record.ID != "" {
 		return nil
 	}
-	c := g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+	c := g.findFailure(burstOf(gen), id)
 	if c == nil || c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
 		return nil
 	}
@@ -244,7 +283,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id) != cause {
+		if g.findClassified(burstOf(gen), id) != cause {
 			continue
 		}
 		cause.absorbGeneric(gen, &g.stats)
@@ -278,9 +317,9 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 		if gen == nil {
 			continue
 		}
-		cause := g.findClassified(gen.Scope, gen.Source, gen.At, gen.last(), id)
+		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
-			cause = g.findFailure(gen.Scope, gen.Source, gen.At, gen.last(), id)
+			cause = g.findFailure(burstOf(gen), id)
 		}
 		if cause == nil {
 			cause = g.earlierFailure(gen, id)
@@ -303,6 +342,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 // with what gen held.
 func (gr *group) absorbGeneric(gen *group, st *Stats) {
 	gr.foldAlert(&gen.Alert, st)
+	gr.spanTo(gen.Off, gen.End)
 	gr.takeFrom(&gen.Alert, gen.Native)
 	folded, unlisted := st.Folded, st.Unlisted
 	for i := range gen.Alert.Consequences {

@@ -181,9 +181,13 @@ type group struct {
 	Native bool `json:"native,omitempty"`
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
-	Untimed bool   `json:"untimed,omitempty"`
-	id      string // key in Grouper.groups
-	slot    int    // index in Grouper.lru
+	Untimed bool `json:"untimed,omitempty"`
+	// Off and End are the byte range of its source its occurrences (and
+	// the lines folded into it) span: see burst.
+	Off  int64  `json:"off,omitempty"`
+	End  int64  `json:"end,omitempty"`
+	id   string // key in Grouper.groups
+	slot int    // index in Grouper.lru
 	// busy is pending() as it was when the group last took its place in
 	// Grouper.lru: a group with something to announce is evicted only
 	// when no other is left.
@@ -338,24 +342,26 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr, ok := g.groups[id]
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
+		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset}
 		switch {
 		case o.Generic || o.Native:
-			cause = g.findClassified(o.Scope, o.SourceKey, at, at, "")
+			cause = g.findClassified(b, "")
 		case o.Alert.Record.ID != "":
 			// A classified cause joins only a native line of its
 			// event: only those are looked at.
-			cause = g.findCauseIn(g.nativeBySource, o.Scope, o.SourceKey, at, at, "")
+			cause = g.findCauseIn(g.nativeBySource, b, "")
 		}
 		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
 			// A generic line, or a native line of an event whose first
 			// line no record names either.
-			cause = g.findFailure(o.Scope, o.SourceKey, at, at, "")
+			cause = g.findFailure(b, "")
 		}
 		if cause != nil && g.joinsBurst(o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.
 			cause.fold(o, now, &g.stats)
+			cause.spanTo(o.Offset, o.EndOffset)
 			cause.takeFrom(&o.Alert, o.Native)
 			g.touch(cause)
 			return nil
@@ -378,7 +384,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.seq++
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed}
+		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed {
 		// A line without a timestamp happened when its scope's log
@@ -423,6 +429,7 @@ func (gr *group) add(o Occurrence, now time.Time) {
 		}
 	}
 	a.Ranks = addRank(a.Ranks, o.Rank)
+	gr.spanTo(o.Offset, o.EndOffset)
 	if a.Match.Exception == nil || a.Match.Exception.Type == "" {
 		// The record's first line came without its traceback (a logged
 		// error line, then the exception): the traceback names it.

@@ -53,6 +53,11 @@ type Occurrence struct {
 	// Fragment): a traceback cut before its exception line. Like a
 	// wrapper alone, it is context of the cause of its burst.
 	Fragment bool
+	// Offset and EndOffset are where the entry's first and last lines
+	// begin in its source: two failures far apart in one source, with
+	// healthy lines between them, are not one burst, whatever their
+	// times say (a header-less log has none).
+	Offset, EndOffset int64
 	// Native marks an entry of a native library's own lines (glog, UCX,
 	// CANN, c10d, faulthandler, NCCL): one event of such a library
 	// prints several, and they are one incident (see the grouper's doc
@@ -180,6 +185,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Native = e.Format == entry.FormatNative
+	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
 	return o
 }
 
