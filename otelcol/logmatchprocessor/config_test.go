@@ -2,7 +2,10 @@ package logmatchprocessor
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -244,4 +247,42 @@ func TestFactory(t *testing.T) {
 		t.Error("CreateTraces succeeded, want an error: logs only")
 	}
 	processortest.VerifyShutdown(t, f, f.CreateDefaultConfig())
+}
+
+// The configuration the processor's README shows loads and is valid, and
+// names every option.
+func TestReadmeConfig(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```yaml\n(processors:\n.*?)```").FindSubmatch(b)
+	if m == nil {
+		t.Fatal("README.md has no processors: yaml block")
+	}
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, m[1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cm, err := confmaptest.LoadConf(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := cm.Sub("processors::logmatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := NewFactory().CreateDefaultConfig().(*Config)
+	if err := sub.Unmarshal(cfg); err != nil {
+		t.Fatalf("Unmarshal: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		if key := typ.Field(i).Tag.Get("mapstructure"); key != "" && !sub.IsSet(key) {
+			t.Errorf("README.md does not show %s", key)
+		}
+	}
 }

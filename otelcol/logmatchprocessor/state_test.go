@@ -322,38 +322,69 @@ func scanIncidents(t testing.TB, path string) []sinks.Alert {
 	return res.Alerts
 }
 
-// The tracker gives the incidents scan gives, file by file, when the
-// file's lines arrive one record each in batches of 7 (a batch boundary
-// inside most tracebacks).
+// trackerIncidents feeds the file's lines to a new tracker one record
+// each, in batches of 7 (a batch boundary inside most tracebacks), and
+// returns every alert it emitted up to its final flush.
+func trackerIncidents(t *testing.T, path string) []sinks.Alert {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTestTracker(t, nil)
+	var ls []line
+	for _, l := range linesOf(string(text), nil, "") {
+		l.attrs = map[string]any{attrFilePath: path}
+		ls = append(ls, l)
+	}
+	var got []sinks.Alert
+	for i := 0; i < len(ls); i += 7 {
+		as, _ := tr.consume(batchOf(t, ls[i:min(i+7, len(ls))]...), body, t0)
+		got = append(got, as...)
+	}
+	as, _ := tr.flush(t0)
+	return append(got, as...)
+}
+
+// The tracker gives the incidents scan gives, file by file, over the crash
+// logs of the repository.
 func TestTrackerParityWithScan(t *testing.T) {
 	for _, path := range parityFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			text, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr := newTestTracker(t, nil)
-			var ls []line
-			for _, l := range linesOf(string(text), nil, "") {
-				l.attrs = map[string]any{attrFilePath: path}
-				ls = append(ls, l)
-			}
-			var got []sinks.Alert
-			for i := 0; i < len(ls); i += 7 {
-				as, _ := tr.consume(batchOf(t, ls[i:min(i+7, len(ls))]...), body, t0)
-				got = append(got, as...)
-			}
-			as, _ := tr.flush(t0)
-			got = append(got, as...)
 			want := summarize(scanIncidents(t, path))
 			if (len(want) == 0) != (filepath.Base(path) == "clean.log") {
 				t.Fatalf("scan found %d incidents; the fixture is not what the test expects", len(want))
 			}
-			if diff := cmp.Diff(want, summarize(got)); diff != "" {
+			if diff := cmp.Diff(want, summarize(trackerIncidents(t, path))); diff != "" {
 				t.Errorf("incidents (-scan +processor):\n%s", diff)
 			}
 		})
 	}
+}
+
+// The same over the whole corpus of real log excerpts (testdata/corpus)
+// and the other engines' corpus (testdata/engines): the Collector's half of
+// the differential test between run, scan, test and the Collector.
+func TestTrackerParityCorpus(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../../testdata/corpus", "../../testdata/engines"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.log"))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("%s: %v %v", dir, fs, err)
+		}
+		files = append(files, fs...)
+	}
+	same, incidents := 0, 0
+	for _, path := range files {
+		want := summarize(scanIncidents(t, path))
+		incidents += len(want)
+		if diff := cmp.Diff(want, summarize(trackerIncidents(t, path))); diff != "" {
+			t.Errorf("%s: incidents (-scan +processor):\n%s", path, diff)
+			continue
+		}
+		same++
+	}
+	t.Logf("%d of %d corpus files give the same incidents (%d in all) through the processor as through scan", same, len(files), incidents)
 }
 
 // The processor's grouping defaults are run's.
