@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -33,6 +34,9 @@ type Options struct {
 	// Evicted, when set, is called once for every connection closed to
 	// make room for a new one (a metric, a log line).
 	Evicted func()
+	// ErrorLog receives the server's own errors (a failing Accept, a
+	// handler's panic); nil is the standard logger.
+	ErrorLog *log.Logger
 }
 
 func (o Options) withDefaults() Options {
@@ -68,6 +72,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) erro
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ConnState:         pool.connState,
+		ErrorLog:          o.ErrorLog,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(pool) }()
