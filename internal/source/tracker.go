@@ -91,10 +91,12 @@ type tracked struct {
 	// active is when it was opened or last gave bytes: the file idle
 	// longest is parked first.
 	active time.Time
-	// parkedAt is where a parked file resumes; since is when it was
-	// parked (the file parked longest gets a free slot first).
-	parkedAt int64
-	since    time.Time
+	// parkedAt is where a parked file resumes, readTo how far it had
+	// been read (a held partial line lies between): a parked file larger
+	// or smaller than readTo changed. since is when it was parked (the
+	// file parked longest gets a free slot first).
+	parkedAt, readTo int64
+	since            time.Time
 }
 
 // step is what a transition needs to deliver lines.
@@ -176,13 +178,13 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 		if from != following {
 			return bad()
 		}
-		tr.parkedAt, tr.since = tr.resume(), s.now
+		tr.parkedAt, tr.readTo, tr.since = tr.resume(), tr.cr.pos, s.now
 		tr.f.Close()
 		tr.f, tr.state = nil, parked
 		t.parkedN++
 	case evUnpark:
 		// The caller opened the file at its path and checked that it is
-		// the same (openParked); a rewrite while it was closed is found
+		// the same (unpark, leftWhileParked); a rewrite while it was closed is found
 		// by the next look for truncation, which compares the first
 		// bytes read before with the file's.
 		if from != parked || tr.f == nil {
