@@ -476,10 +476,11 @@ func (t *Tailer) account(present map[devino]bool, skipped map[devino]string) {
 	}
 	if len(skipped) != len(t.skipped) {
 		if len(skipped) > 0 {
-			t.log.Warn("matching files not opened: max_open_files reached; they are opened when others close",
-				"skipped", len(skipped), "max_open_files", t.cfg.MaxOpenFiles)
+			t.log.Warn("max_open_files reached: the matching files take turns, one idle for a second is closed for one that waits",
+				"waiting", len(skipped), "max_open_files", t.cfg.MaxOpenFiles)
 		} else {
-			t.log.Info("every matching file is open again", "max_open_files", t.cfg.MaxOpenFiles)
+			t.log.Info("every matching file was opened; files beyond max_open_files keep taking turns",
+				"parked", t.parkedN, "max_open_files", t.cfg.MaxOpenFiles)
 		}
 	}
 	t.skipped = skipped
