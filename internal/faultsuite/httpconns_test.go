@@ -122,3 +122,30 @@ func TestIdleConnectionsDoNotStarveProbesOrTheTailer(t *testing.T) {
 	p.signal(interrupt)
 	p.wait(time.Minute)
 }
+
+// Issue 33 finding 3, the probe body: the matched line reaches /livez
+// only with http_probe_detail, and then quoted, so a control sequence in
+// it (here one that sets a terminal's title) cannot reach a terminal
+// reading the probe.
+func TestProbeDetailIsOptInAndQuoted(t *testing.T) {
+	dir := t.TempDir()
+	crash := strings.Replace(illegalAccess(), "was encountered\n", "was encountered \x1b]0;pwned\x07\n", 1)
+	log := writeFile(t, dir, "server.log", sglangLine("The server is fired up and ready to roll!")+crash)
+	cfg := writeConfig(t, dir, "http_probe_detail: true\n")
+	addr := freeAddr(t)
+	p := start(t, "run", "--config", cfg, "--path", log, "--state-dir", filepath.Join(dir, "state"),
+		"--http-addr", addr, "--group-window", "0", "--settle-time", "0")
+	var code int
+	var body string
+	if !waitFor(time.Minute, func() bool { code, body, _ = probe("http://" + addr + "/livez"); return code == 503 }) {
+		t.Fatalf("/livez did not fail (last %d %q)\n%s", code, body, p.stderr.String())
+	}
+	if !strings.Contains(body, `CUDA error: an illegal memory access was encountered \x1b]0;pwned\a`) {
+		t.Errorf("/livez body lacks the quoted line:\n%s", body)
+	}
+	if strings.ContainsAny(body, "\x1b\x07") {
+		t.Errorf("/livez body carries a raw control character: %q", body)
+	}
+	p.signal(interrupt)
+	p.wait(time.Minute)
+}

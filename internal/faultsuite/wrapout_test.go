@@ -86,3 +86,42 @@ func TestWrapModeAlertNeverSplitsTheServersLine(t *testing.T) {
 	}
 	_ = os.Remove(goFile)
 }
+
+// alert_output names a file: alerts go there, each a whole line, and
+// neither of the server's streams carries one.
+func TestWrapModeAlertsToAFile(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	dir := t.TempDir()
+	alertsFile := filepath.Join(dir, "alerts.jsonl")
+	script := "import sys; sys.stdout.write('half a line'); sys.stdout.flush(); sys.stderr.write(sys.argv[1]); sys.stderr.flush()"
+	res := run(t, nil, "run", "--state-dir", filepath.Join(dir, "state"), "--http-addr", "",
+		"--group-window", "0", "--settle-time", "0", "--alert-output", alertsFile, "--", py, "-c", script, illegalAccess())
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if res.stdout != "half a line" {
+		t.Errorf("the server's stdout changed on its way through: %q", res.stdout)
+	}
+	if strings.Contains(res.stderr, `"schema":"logmatch.alert/v1"`) {
+		t.Errorf("an alert went to stderr:\n%s", res.stderr)
+	}
+	b, err := os.ReadFile(alertsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	found := false
+	for _, l := range lines {
+		var a struct{ Record struct{ Slug string } }
+		if err := json.Unmarshal([]byte(l), &a); err != nil {
+			t.Errorf("a line of the alert file does not parse (%v): %q", err, l)
+		}
+		found = found || a.Record.Slug == "cuda-illegal-memory-access"
+	}
+	if !found {
+		t.Errorf("no alert of the crash in the alert file:\n%s", b)
+	}
+}

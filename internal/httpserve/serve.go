@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -33,6 +33,9 @@ type Options struct {
 	// Evicted, when set, is called once for every connection closed to
 	// make room for a new one (a metric, a log line).
 	Evicted func()
+	// ErrorLog receives the server's own errors (a failing Accept, a
+	// handler's panic); nil is the standard logger.
+	ErrorLog *log.Logger
 }
 
 func (o Options) withDefaults() Options {
@@ -68,6 +71,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) erro
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ConnState:         pool.connState,
+		ErrorLog:          o.ErrorLog,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(pool) }()
@@ -99,7 +103,6 @@ type pool struct {
 	conns  map[*conn]struct{} // open, accepted
 	closed bool
 	seq    uint64 // orders state changes: the lowest is idle longest
-	nEvict atomic.Int64
 }
 
 func newPool(ln net.Listener, max int, evicted func()) *pool {
@@ -141,30 +144,41 @@ func (p *pool) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, evicted, err := p.admit(nc)
+	// Told outside the lock: a log line must not hold up the pool.
+	for range evicted {
+		if p.evicted != nil {
+			p.evicted()
+		}
+	}
+	return c, err
+}
+
+// admit makes room for nc and adds it; it reports how many connections it
+// closed for it.
+func (p *pool) admit(nc net.Conn) (net.Conn, int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	evicted := 0
 	for !p.closed && len(p.conns) >= p.max {
 		if c := p.idlest(); c != nil {
 			delete(p.conns, c)
 			// The server's goroutine for c sees the close as a read
 			// error and ends; its own Close then finds the slot gone.
 			_ = c.Conn.Close()
-			p.nEvict.Add(1)
-			if p.evicted != nil {
-				p.evicted()
-			}
+			evicted++
 			continue
 		}
 		p.cond.Wait()
 	}
 	if p.closed {
 		nc.Close()
-		return nil, net.ErrClosed
+		return nil, evicted, net.ErrClosed
 	}
 	p.seq++
 	c := &conn{Conn: nc, p: p, state: http.StateNew, since: p.seq}
 	p.conns[c] = struct{}{}
-	return c, nil
+	return c, evicted, nil
 }
 
 // idlest is the open connection idle the longest: between requests

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -54,9 +55,13 @@ func ok(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") }
 // A thousand idle keep-alive connections against a bound of 16: every
 // new connection still gets an answer, because the idle ones make room.
 func TestIdleConnectionsMakeRoomForNewOnes(t *testing.T) {
-	addr := server(t, http.HandlerFunc(ok), Options{MaxConns: 16})
+	var evicted atomic.Int64
+	addr := server(t, http.HandlerFunc(ok), Options{MaxConns: 16, Evicted: func() { evicted.Add(1) }})
 	for range 1000 {
 		keepAlive(t, addr)
+	}
+	if n := evicted.Load(); n != 1000-16 {
+		t.Errorf("%d connections closed for new ones, want %d", n, 1000-16)
 	}
 	for range 3 {
 		resp, err := http.Get("http://" + addr + "/livez")

@@ -1003,6 +1003,7 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener, cfg *config.C
 	return httpserve.Serve(ctx, ln, mux, httpserve.Options{
 		MaxConns:    cfg.HTTPMaxConnections,
 		IdleTimeout: time.Duration(cfg.HTTPIdleTimeout),
+		ErrorLog:    slog.NewLogLogger(p.log.With("component", "http").Handler(), slog.LevelWarn),
 		Evicted: func() {
 			p.tel.Metrics().HTTPConnEvicted()
 			// Logged at most once a minute: a flood of connections must

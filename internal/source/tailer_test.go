@@ -1015,3 +1015,36 @@ func TestTailerResumeFindsTheFileInARotatedDir(t *testing.T) {
 		}
 	}
 }
+
+// A parked file renamed out of the globs (rotated while closed for a
+// turn) is found next to its path by its identity and read on from where
+// it was parked, then closed with its Gone notice.
+func TestTailerParkedFileRotatedAwayIsDrained(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+	writeFile(t, a, "a1\n")
+	writeFile(t, b, "b1\n")
+	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, MaxOpenFiles: 1})
+	h.poll()
+	h.advance(turnIdle) // a is parked for b
+	h.poll()
+	if c := h.tl.Coverage(); c.Parked != 1 {
+		t.Fatalf("coverage = %+v, want a parked", c)
+	}
+	f, err := os.OpenFile(a, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("a2\n")
+	f.Close()
+	mustRename(t, a, a+".1")
+	h.advance(time.Second) // found where it went, read on
+	h.advance(time.Second) // RotateWait over: closed
+	h.stop()
+	if diff := cmp.Diff([]string{"a1", "b1", "a2"}, h.got.texts()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if g := h.got.gone(); len(g) != 1 || g[0].Path != a+".1" || g[0].Next != 6 {
+		t.Errorf("Gone notices = %+v, want one for the drained file at offset 6", g)
+	}
+}

@@ -91,10 +91,12 @@ type tracked struct {
 	// active is when it was opened or last gave bytes: the file idle
 	// longest is parked first.
 	active time.Time
-	// parkedAt is where a parked file resumes; since is when it was
-	// parked (the file parked longest gets a free slot first).
-	parkedAt int64
-	since    time.Time
+	// parkedAt is where a parked file resumes, readTo how far it had
+	// been read (a held partial line lies between): a parked file larger
+	// or smaller than readTo changed. since is when it was parked (the
+	// file parked longest gets a free slot first).
+	parkedAt, readTo int64
+	since            time.Time
 }
 
 // step is what a transition needs to deliver lines.
@@ -176,13 +178,13 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 		if from != following {
 			return bad()
 		}
-		tr.parkedAt, tr.since = tr.resume(), s.now
+		tr.parkedAt, tr.readTo, tr.since = tr.resume(), tr.cr.pos, s.now
 		tr.f.Close()
 		tr.f, tr.state = nil, parked
 		t.parkedN++
 	case evUnpark:
 		// The caller opened the file at its path and checked that it is
-		// the same (openParked); a rewrite while it was closed is found
+		// the same (unpark, leftWhileParked); a rewrite while it was closed is found
 		// by the next look for truncation, which compares the first
 		// bytes read before with the file's.
 		if from != parked || tr.f == nil {
@@ -481,10 +483,11 @@ func (t *Tailer) account(present map[devino]bool, skipped map[devino]string) {
 	}
 	if len(skipped) != len(t.skipped) {
 		if len(skipped) > 0 {
-			t.log.Warn("matching files not opened: max_open_files reached; they are opened when others close",
-				"skipped", len(skipped), "max_open_files", t.cfg.MaxOpenFiles)
+			t.log.Warn("max_open_files reached: the matching files take turns, one idle for a second is closed for one that waits",
+				"waiting", len(skipped), "max_open_files", t.cfg.MaxOpenFiles)
 		} else {
-			t.log.Info("every matching file is open again", "max_open_files", t.cfg.MaxOpenFiles)
+			t.log.Info("every matching file was opened; files beyond max_open_files keep taking turns",
+				"parked", t.parkedN, "max_open_files", t.cfg.MaxOpenFiles)
 		}
 	}
 	t.skipped = skipped

@@ -50,7 +50,7 @@ func (t *Tailer) takeTurns(s step) error {
 		if tr.state != parked {
 			continue
 		}
-		if fi, err := os.Stat(tr.path); err == nil && fi.Size() != tr.parkedAt {
+		if fi, err := os.Stat(tr.path); err == nil && fi.Size() != tr.readTo {
 			grown = append(grown, tr) // grew, or shrank: a truncation to look at
 		} else {
 			rest = append(rest, tr)

@@ -10,6 +10,10 @@ import (
 // DefaultHold is how long a line waits for the command to end its line.
 const DefaultHold = 2 * time.Second
 
+// maxHeld bounds the bytes of lines waiting for the command's line to end:
+// past it they go out at once, after a line break, as when the hold ends.
+const maxHeld = 1 << 20
+
 // Stream is one output stream shared by a command's bytes (Passthrough)
 // and logmatch's lines (Lines). It is safe for concurrent use.
 type Stream struct {
@@ -23,6 +27,7 @@ type Stream struct {
 	open    bool // the command's last byte written was not a line break
 	ended   bool // the command's stream ended
 	waiting []*waiter
+	held    int         // bytes in waiting
 	stop    func() bool // the hold timer, while lines wait
 	gen     int         // counts hold timers: a late one ends no later hold
 }
@@ -128,7 +133,10 @@ func (l lineWriter) Write(b []byte) (int, error) {
 		w.done = make(chan struct{})
 	}
 	s.waiting = append(s.waiting, w)
-	if s.stop == nil {
+	s.held += len(line)
+	if s.held > maxHeld {
+		s.breakLine()
+	} else if s.stop == nil {
 		s.gen++
 		gen := s.gen
 		s.stop = s.after(s.hold, func() { s.expire(gen) })
@@ -183,5 +191,5 @@ func (s *Stream) release() {
 		}
 	}
 	clear(s.waiting)
-	s.waiting = s.waiting[:0]
+	s.waiting, s.held = s.waiting[:0], 0
 }

@@ -193,3 +193,24 @@ func TestConcurrentLinesStayWhole(t *testing.T) {
 		t.Errorf("the command's output changed:\n got %q\nwant %q", rest.String(), want)
 	}
 }
+
+// Lines held past maxHeld bytes go out at once, after a line break: a
+// command that never ends its line cannot make logmatch hold its own
+// lines without bound.
+func TestHeldLinesAreBounded(t *testing.T) {
+	s, out, _ := newStream()
+	p := s.Passthrough()
+	p.Write([]byte("spinner"))
+	line := strings.Repeat("x", 1023) + "\n"
+	for range maxHeld / len(line) {
+		s.Lines(false).Write([]byte(line))
+	}
+	if got := out.String(); got != "spinner" {
+		t.Fatalf("lines went out before the bound: %d bytes", len(got))
+	}
+	s.Lines(false).Write([]byte(line))
+	want := "spinner\n" + strings.Repeat(line, maxHeld/len(line)+1)
+	if got := out.String(); got != want {
+		t.Errorf("past the bound: got %d bytes, want %d", len(got), len(want))
+	}
+}
