@@ -26,6 +26,11 @@ type Triage struct {
 	// "transfer engine", "grammar backend", "attention backend",
 	// "quantization", "speculative decoding".
 	Component string
+	// SGLang is set when the failing code is sglang's own (its frames or
+	// text name sglang): only then do steps that name sglang's flags and
+	// phases fit. Another engine's log, or one that does not say, gets
+	// the engine-neutral steps of its family.
+	SGLang bool
 }
 
 // The families of failure a Triage names.
@@ -173,6 +178,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Component == "" {
 		t.Component = componentOfText(e.Text)
 	}
+	t.SGLang = strings.Contains(e.Text, "sglang") || strings.Contains(e.Text, "sgl_kernel")
 	if exc != nil {
 		t.Family = familyOf(exc.Type, exc.Message)
 	}

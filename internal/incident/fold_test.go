@@ -24,6 +24,9 @@ func cause(key, scope, rank string, at time.Time) Occurrence {
 	o.Scope = scope
 	o.Alert.Record.Role = "cause"
 	o.Alert.Record.Severity = "critical"
+	// A curated record says what to do; one without solutions never
+	// takes over its burst (see namedCause).
+	o.Alert.Record.Solutions = []string{"fix " + key}
 	return o
 }
 

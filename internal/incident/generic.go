@@ -102,10 +102,14 @@ func classifiedCause(gr *group) bool {
 }
 
 // namedCause reports whether gr is the incident of a record of role
-// cause, whatever its severity (which folding may raise).
+// cause, whatever its severity (which folding may raise), that says what
+// to do: a record without solutions (one "logmatch patterns gen" drafted)
+// names the line but is no better a lead than the failure's own
+// diagnosis, so it never takes over the failures of its burst, as it never
+// displaces an informed record on the same line.
 func namedCause(gr *group) bool {
 	return !gr.Consequence && !gr.Generic && gr.Alert.Record.ID != "" &&
-		gr.Alert.Record.Role == string(patterns.RoleCause)
+		gr.Alert.Record.Role == string(patterns.RoleCause) && len(gr.Alert.Record.Solutions) > 0
 }
 
 // sourceKey keys Grouper.causeBySource: a scope and a source in it.

@@ -123,6 +123,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			RootCause:  analysis.ExceptionLine(d.RootCause),
 		}
 	}
+	tr := d.Triage // read, never written: the diagnosis is the caller's
+	tr.SGLang = sglangLog(e, d)
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
 		a.Match.Text = d.Cause.Line
@@ -130,8 +132,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if d.Role.Is(patterns.RoleWrapper) {
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
-			a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
-			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
+			a.Record.Solutions = withTriage(tr, a.Record.Solutions)
+			a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
 		}
 	} else {
 		a.Record = sinks.Record{
@@ -156,15 +158,15 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if len(a.Record.Solutions) == 0 {
 			unclassifiedAdvice(&a.Record, e, d.Exception)
 		}
-		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
+		a.Record.Solutions = withTriage(tr, a.Record.Solutions)
 		a.Match.Text = d.Headline
 		switch {
 		case d.Signal == analysis.SignalHang:
-			a.Headline = hangHeadline(d.Triage, o.Rank, d.Headline)
+			a.Headline = hangHeadline(tr, o.Rank, d.Headline)
 		case d.Fragment:
-			a.Headline = triageHeadline(d.Triage, o.Rank, fragmentLine(e, d), true)
+			a.Headline = triageHeadline(tr, o.Rank, fragmentLine(e, d), true)
 		default:
-			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
+			a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
 		}
 	}
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
@@ -282,3 +284,29 @@ func stacktrace(e *entry.Entry) string {
 	}
 	return e.Text
 }
+
+// sglangLog reports whether e is sglang's own output as far as its
+// diagnosis can tell: its frames or text name sglang (Triage.SGLang), its
+// header is one of sglang's, or a record of sglang's own matched it (the
+// wrapper "Scheduler hit an exception" says whose log this is).
+func sglangLog(e *entry.Entry, d *analysis.Diagnosis) bool {
+	if d.Triage.SGLang {
+		return true
+	}
+	switch e.Format {
+	case entry.FormatSRT, entry.FormatLegacy, entry.FormatDiffusion, entry.FormatRouter:
+		return true
+	}
+	if d.Cause != nil && d.Cause.Record.Repo == sglangRepo {
+		return true
+	}
+	for i := range d.Context {
+		if d.Context[i].Record.Repo == sglangRepo {
+			return true
+		}
+	}
+	return false
+}
+
+// sglangRepo is the repository of sglang's own records.
+const sglangRepo = "sgl-project/sglang"

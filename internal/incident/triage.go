@@ -127,8 +127,8 @@ var phaseSteps = map[string]string{
 
 // familySteps are the first steps for each family of failure.
 var familySteps = map[string]string{
-	analysis.FamilyImport: "Installed packages do not match each other: install sglang, sgl-kernel, flashinfer and torch of one release together " +
-		"(the versions sglang's pyproject pins, or the official docker image); 'undefined symbol' means a compiled extension built against " +
+	analysis.FamilyImport: "Installed packages do not match each other: install the server, its kernel packages and torch of one release together " +
+		"(the versions its packaging pins, or its official docker image); 'undefined symbol' means a compiled extension built against " +
 		"another torch, a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
 		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds",
@@ -136,14 +136,14 @@ var familySteps = map[string]string{
 		"(volume mounts, HF_HOME, --model-path, --download-dir) and that the server's user may read it",
 	analysis.FamilyNetwork: "A connection failed: check that the address and port in the message are reachable from this host (firewall, " +
 		"security group, the right interface) and that no other process holds the port (ss -ltnp)",
-	analysis.FamilyMemory: "Memory ran out: lower --mem-fraction-static, --max-running-requests, --chunked-prefill-size or --cuda-graph-max-bs, " +
-		"or shard over more GPUs",
+	analysis.FamilyMemory: "Memory ran out: give the server less to hold at once (a smaller share of GPU memory reserved for the KV cache, " +
+		"a lower maximum batch or sequence length, smaller CUDA graphs), or shard the model over more GPUs",
 	analysis.FamilyGPU: "A GPU kernel failed: rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then switch the backend it belongs to " +
-		"(--attention-backend, --sampling-backend) or the GPU-specific option in use",
+		"(the attention or sampling backend) or the GPU-specific option in use",
 	analysis.FamilyKilled: "The process was killed by a signal: 'Killed' is usually the kernel's OOM killer or the container's memory limit " +
 		"(dmesg, kubectl describe pod: OOMKilled); otherwise the lines before it name the failure that made the launcher stop it",
 	analysis.FamilyNative: "The process crashed in native code: the frames of the current thread say which library; rerun with " +
-		"CUDA_LAUNCH_BLOCKING=1 and without optional kernels (--disable-cuda-graph, another --attention-backend) to isolate it",
+		"CUDA_LAUNCH_BLOCKING=1 and without optional kernels (CUDA graphs off, another attention backend) to isolate it",
 	analysis.FamilyBug: "The code met a state it did not expect: the innermost frame of its traceback is where; this is often a bug fixed in a later " +
 		"release of that package, or a mismatch between its version and its callers'; upgrade it, or report it with the traceback and the server arguments",
 	analysis.FamilyHTTP: "An HTTP call failed with the status in the message: a 4xx is the caller's request (path, body, parameters for this " +
@@ -152,7 +152,7 @@ var familySteps = map[string]string{
 		"find the rank whose own log shows a failure first, and check NCCL_DEBUG=INFO output and the network between the nodes",
 	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
 		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
-		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise --watchdog-timeout only for a step that is legitimately long",
+		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise the server's watchdog timeout only for a step that is legitimately long",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 }
@@ -189,13 +189,41 @@ var componentSteps = map[string]string{
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
 }
 
+// neutralComponentSteps are componentSteps for a log that is not, or may
+// not be, sglang's: the same checks, without sglang's flags.
+var neutralComponentSteps = map[string]string{
+	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same transfer backend and RDMA devices, " +
+		"that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+	"grammar backend": "A structured-output grammar failed: retry the request with another grammar backend and check its JSON schema, regex or EBNF",
+	"attention backend": "An attention kernel failed: try another attention backend to isolate it, and check that the kernel library was " +
+		"built for this GPU and torch",
+	"quantization": "The quantized path failed: check that the quantization the server was given matches the checkpoint's " +
+		"quantization_config and that this GPU supports its kernel",
+	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model",
+}
+
+// sglangFamilySteps are sglang's own ways out of a family of failure, added
+// after the engine-neutral step when the failing code is sglang's.
+var sglangFamilySteps = map[string]string{
+	analysis.FamilyMemory: "On sglang: lower --mem-fraction-static, --max-running-requests or --chunked-prefill-size, " +
+		"or capture fewer CUDA graphs (--cuda-graph-max-bs-decode)",
+	analysis.FamilyImport: "On sglang: install sglang, sglang-kernel, flashinfer and torch of one release (the versions sglang's pyproject pins, or its docker image)",
+}
+
 // triageSteps returns the first steps the triage of a failure calls for:
-// its component's, its phase's, then its family's.
+// its component's, its phase's, then its family's. Phase and process steps,
+// and the component steps that name flags, are sglang's: they are given
+// only when the log is sglang's (Triage.SGLang); another engine's log, or
+// one that does not say, gets the engine-neutral steps.
 func triageSteps(t analysis.Triage) []string {
 	var out []string
-	steps := [...]string{componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], ""}
-	if t.Component == "" && t.Phase == "" && t.Family == "" {
-		steps[3] = processSteps[t.Process]
+	var steps [5]string
+	steps[0], steps[2] = neutralComponentSteps[t.Component], familySteps[t.Family]
+	if t.SGLang {
+		steps[0], steps[1], steps[3] = componentSteps[t.Component], phaseSteps[t.Phase], sglangFamilySteps[t.Family]
+		if t.Component == "" && t.Phase == "" && t.Family == "" {
+			steps[4] = processSteps[t.Process]
+		}
 	}
 	for _, s := range steps {
 		if s != "" && !slices.Contains(out, s) {

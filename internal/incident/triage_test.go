@@ -18,26 +18,26 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 	}{
 		{
 			name:      "the scheduler of a rank died while loading weights",
-			tr:        analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
+			tr:        analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights, SGLang: true},
 			rank:      "TP1",
 			headline:  "scheduler TP1 died while loading weights: KeyError: 'x'",
 			firstStep: "It failed while loading the checkpoint",
 		},
 		{
 			name:      "the component's step comes first",
-			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Component: "grammar backend", Family: analysis.FamilyImport},
+			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Component: "grammar backend", Family: analysis.FamilyImport, SGLang: true},
 			headline:  "scheduler died while serving requests in the grammar backend: KeyError: 'x'",
 			firstStep: "A structured-output grammar failed",
 		},
 		{
 			name:      "a component alone",
-			tr:        analysis.Triage{Component: "speculative decoding"},
+			tr:        analysis.Triage{Component: "speculative decoding", SGLang: true},
 			headline:  "speculative decoding failed: KeyError: 'x'",
 			firstStep: "Speculative decoding failed",
 		},
 		{
 			name:      "a fragment says its traceback lost its exception line",
-			tr:        analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs"},
+			tr:        analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", SGLang: true},
 			rank:      "TP0",
 			fragment:  true,
 			headline:  "scheduler TP0 died while capturing CUDA graphs (its traceback lost its exception line): KeyError: 'x'",
@@ -45,9 +45,17 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 		},
 		{
 			name:      "a process alone: its own step",
-			tr:        analysis.Triage{Process: "scheduler"},
+			tr:        analysis.Triage{Process: "scheduler", SGLang: true},
 			headline:  "scheduler died: KeyError: 'x'",
 			firstStep: "This rank's scheduler died",
+		},
+		{
+			// Another engine's log, or one that does not say: the
+			// engine-neutral step of its family, never sglang's.
+			name:      "memory on another engine: the neutral step only",
+			tr:        analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyMemory},
+			headline:  "scheduler died while loading weights: KeyError: 'x'",
+			firstStep: "Memory ran out: give the server less",
 		},
 		{
 			name:     "nothing known: the line as printed, no step",
@@ -66,6 +74,13 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 				t.Errorf("solutions %q, want the generic ones alone", sol)
 			case tt.firstStep != "" && (len(sol) < 2 || !strings.HasPrefix(sol[0], tt.firstStep) || sol[len(sol)-1] != generic[0]):
 				t.Errorf("solutions %q, want %q... first and the generic ones last", sol, tt.firstStep)
+			}
+			if !tt.tr.SGLang {
+				for _, s := range sol {
+					if strings.Contains(s, "--") || strings.Contains(strings.ToLower(s), "sglang") {
+						t.Errorf("a step for a log that is not sglang's names sglang or its flags: %q", s)
+					}
+				}
 			}
 		})
 	}
