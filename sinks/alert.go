@@ -60,11 +60,15 @@ type Alert struct {
 const (
 	LivenessRestart = "liveness failed: the server will be restarted"
 	LivenessHeld    = "liveness held by the flap guard: the server will not be restarted"
+	// LivenessUnwatched is a gating failure where nothing acts on the
+	// gate: no /livez listener for a probe and no --on-fatal terminate
+	// (standard input, a wrapped command left running).
+	LivenessUnwatched = "liveness failed: the server is unusable, and nothing here restarts it"
 )
 
 // Liveness says what a gating failure did to the liveness gate.
 type Liveness struct {
-	// Reason is LivenessRestart or LivenessHeld.
+	// Reason is LivenessRestart, LivenessHeld or LivenessUnwatched.
 	Reason string `json:"reason"`
 	// State is the gate's new state: "failing" or "held".
 	State string `json:"state"`

@@ -55,3 +55,27 @@ func TestFailedCatalogReloadShows(t *testing.T) {
 		t.Errorf("logmatch_config_last_reload_successful = %v after a good reload, want 1", v)
 	}
 }
+
+// Issue 36 item 6: the liveness wording is true to the mode. Reading
+// standard input with no /livez listener and no --on-fatal terminate,
+// nothing restarts the server: the alert and the log say so instead of
+// promising a restart.
+func TestLivenessWordingWhenNothingActs(t *testing.T) {
+	in := "[2026-05-28 00:11:09 TP0] RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	res := run(t, []byte(in), "run", "--path", "-", "--state-dir", t.TempDir(), "--group-window", "0")
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stdout, `"reason":"liveness failed: the server is unusable, and nothing here restarts it"`) ||
+		!strings.Contains(res.stdout, `"action":"none"`) {
+		t.Errorf("the alert does not say that nothing restarts the server:\n%s", res.stdout)
+	}
+	if strings.Contains(res.stderr, "the server will be restarted") || !strings.Contains(res.stderr, "nothing here restarts it") {
+		t.Errorf("the log promises a restart, or does not say none comes:\n%s", res.stderr)
+	}
+	// Issue 36 item 6: the last line says why the run stopped and what
+	// it did.
+	if !strings.Contains(res.stderr, `msg="logmatch stopped" reason="the inputs ended" lines=1 entries=1 incidents=1 alerts=1 delivered=1 dropped=0 queued=0`) {
+		t.Errorf("the stop line lacks its reason and totals:\n%s", res.stderr)
+	}
+}

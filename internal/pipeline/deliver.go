@@ -60,6 +60,8 @@ type deliverer struct {
 
 	failingSince atomic.Int64 // unix nanos of the first failure of the current streak; 0 when healthy
 	waiting      atomic.Int64 // queue depth seen last
+
+	tot *totals // the run's counts, for its last line; nil counts nothing
 }
 
 func newDeliverer(b *builtSink, store *state.Store, log *slog.Logger, m *telemetry.Metrics, now func() time.Time) *deliverer {
@@ -120,6 +122,7 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 		items, drops, err := d.store.Peek(d.name, peekBatch)
 		for _, dr := range drops {
 			d.metrics.AlertDropped(dr.Sink, dr.Reason, dr.Count)
+			d.tot.add(alertsDropped, int(dr.Count))
 			d.log.Warn("queue bound dropped alerts", "reason", dr.Reason, "count", dr.Count)
 		}
 		if err != nil {
@@ -230,6 +233,7 @@ func (d *deliverer) dropUndecodable(seq uint64, err error) {
 	d.log.Error("undecodable queued alert dropped", "seq", seq, "err", err)
 	d.ack(seq)
 	d.metrics.AlertDropped(d.name, "undecodable", 1)
+	d.tot.add(alertsDropped, 1)
 }
 
 func itemBySeq(items []state.Item, seq uint64) state.Item {
@@ -251,6 +255,7 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 		for range n {
 			d.metrics.AlertSent(d.name)
 		}
+		d.tot.add(alertsDelivered, n)
 		d.ack(seqs...)
 		d.failingSince.Store(0)
 		return 0
@@ -258,6 +263,7 @@ func (d *deliverer) settle(head state.Item, seqs []uint64, retry bool, err error
 		d.log.Error("alert rejected for good; dropped", "alerts", n, "err", err)
 		d.ack(seqs...)
 		d.metrics.AlertDropped(d.name, "permanent", n)
+		d.tot.add(alertsDropped, n)
 		return 0
 	}
 	// A round is one Send through the in-process retry (itself a few
@@ -410,4 +416,32 @@ func isClosed(c <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// totals counts what one run did, for the line that says it stopped. Its
+// methods are safe for concurrent use (the processor and every delivery
+// loop add); a nil *totals counts nothing.
+type totals struct {
+	lines, entries, incidents, alerts, delivered, dropped atomic.Int64
+}
+
+// add adds n to the counter that field picks; a nil t counts nothing.
+func (t *totals) add(field func(*totals) *atomic.Int64, n int) {
+	if t != nil && n != 0 {
+		field(t).Add(int64(n))
+	}
+}
+
+// The counters, for add.
+func linesRead(t *totals) *atomic.Int64       { return &t.lines }
+func entriesMade(t *totals) *atomic.Int64     { return &t.entries }
+func incidentsFound(t *totals) *atomic.Int64  { return &t.incidents }
+func alertsQueued(t *totals) *atomic.Int64    { return &t.alerts }
+func alertsDelivered(t *totals) *atomic.Int64 { return &t.delivered }
+func alertsDropped(t *totals) *atomic.Int64   { return &t.dropped }
+
+// attrs are the counts as log attributes, and the alerts still queued.
+func (t *totals) attrs(queued int64) []any {
+	return []any{"lines", t.lines.Load(), "entries", t.entries.Load(), "incidents", t.incidents.Load(),
+		"alerts", t.alerts.Load(), "delivered", t.delivered.Load(), "dropped", t.dropped.Load(), "queued", queued}
 }

@@ -66,6 +66,10 @@ type gating struct {
 	// terminate is called on a trip to Failing when --on-fatal terminate
 	// is set; nil otherwise.
 	terminate func()
+	// probed is set when /livez is served, so a probe can act on a trip;
+	// without it and without terminate, nothing restarts the server and
+	// the alert and log say so.
+	probed bool
 
 	logFile, logPath, logName string // containerLog's last answer, reused for the next entry of the file
 
@@ -260,6 +264,10 @@ func (g *gating) occurrence(fs *fileState, e *entry.Entry, d *analysis.Diagnosis
 	case g.terminate != nil:
 		live.Action = "terminate"
 		g.log.Error("liveness failed: terminating the wrapped command", "record", r.RecordID, "slug", r.Slug, "rank", r.Rank, "gated_restarts", trip.Recent)
+	case !g.probed:
+		live.Reason, live.Action = sinks.LivenessUnwatched, "none"
+		g.log.Error("liveness failed: the server is unusable, and nothing here restarts it (no /livez listener for a probe, no --on-fatal terminate)",
+			"target", trip.Target.String(), "record", r.RecordID, "slug", r.Slug, "rank", r.Rank)
 	default:
 		g.log.Error("liveness failed: the server will be restarted", "target", trip.Target.String(), "record", r.RecordID,
 			"slug", r.Slug, "rank", r.Rank, "gated_restarts", trip.Recent)

@@ -127,6 +127,8 @@ type Pipeline struct {
 	// catalogErr is why the last catalog reload failed (the previous
 	// catalog is still in use); nil once a load succeeds. /readyz says it.
 	catalogErr atomic.Pointer[string]
+
+	tot *totals // what the run did, for its last line
 }
 
 // commitFailingAfter is how long commits may keep failing (a full or
@@ -145,7 +147,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
-	p := &Pipeline{opts: opts, cfg: cfg, log: opts.Logger}
+	p := &Pipeline{opts: opts, cfg: cfg, log: opts.Logger, tot: &totals{}}
 	var errs []error
 
 	p.facts = openFactCache(cfg.StateDir, p.log)
@@ -243,7 +245,9 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	p.proc.entryOpt.Redact = p.proc.redactLine
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	p.proc.gate.pending = g.Pending
+	p.proc.tot = p.tot
 	p.proc.gate.showLine = cfg.HTTPProbeDetail
+	p.proc.gate.probed = cfg.HTTPAddr != ""
 	if cfg.OnFatal == config.OnFatalTerminate {
 		p.proc.gate.terminate = p.terminateOnFatal
 	}
@@ -255,7 +259,9 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		}
 	}
 	for _, b := range built {
-		p.dels = append(p.dels, newDeliverer(b, store, p.log, tel.Metrics(), time.Now))
+		d := newDeliverer(b, store, p.log, tel.Metrics(), time.Now)
+		d.tot = p.tot
+		p.dels = append(p.dels, d)
 	}
 	p.dropRemovedQueues()
 	return p, nil
@@ -486,7 +492,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	go func() { result <- g.Wait() }()
 	select {
 	case err := <-result:
-		p.logStop(err)
+		p.logStop(ctx, err)
 		return err
 	case <-afterShutdown(shutdown, runDone, grace):
 		p.log.Error("shutdown did not finish within the grace period; stopping now (lines read since the last commit are read again at the next start)", "grace", grace)
@@ -494,7 +500,7 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 		stopDelivery()
 		stopServices()
 		err := fmt.Errorf("%w (%s)", ErrGraceExceeded, grace)
-		p.logStop(err)
+		p.logStop(ctx, err)
 		return err
 	}
 }

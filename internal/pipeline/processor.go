@@ -94,6 +94,8 @@ type processor struct {
 	// the metrics.
 	evictions incident.Stats
 
+	tot *totals // the run's counts; nil counts nothing
+
 	// shell diagnoses entries with the current catalog (shellOf); its
 	// analyzer is replaced when a reload swaps the matcher.
 	shell *stream.Shell
@@ -187,6 +189,7 @@ func (p *processor) line(l source.Line) {
 		p.gone(&l)
 		return
 	}
+	p.tot.add(linesRead, 1)
 	fs := p.file(&l)
 	if fs.resumable && l.File != fs.id {
 		p.follow(fs, &l)
@@ -386,6 +389,7 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 		return
 	}
 	ss.file.series.Entries(len(es))
+	p.tot.add(entriesMade, len(es))
 	p.shellOf().Diagnose(ss.Stream, es, func(de *stream.Entry) { p.entry(ss, de) })
 }
 
@@ -560,6 +564,12 @@ func (p *processor) queue(as []sinks.Alert) {
 				continue
 			}
 			route = append(route, s)
+		}
+		if a.Kind == incident.KindNew {
+			p.tot.add(incidentsFound, 1)
+		}
+		if len(route) > 0 {
+			p.tot.add(alertsQueued, 1)
 		}
 		p.pending = append(p.pending, a)
 		p.routes = append(p.routes, route)

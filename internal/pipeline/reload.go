@@ -185,7 +185,9 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 		p.proc.sinks = built
 		var dels []*deliverer
 		for _, b := range built {
-			dels = append(dels, newDeliverer(b, p.store, p.log, p.tel.Metrics(), time.Now))
+			d := newDeliverer(b, p.store, p.log, p.tel.Metrics(), time.Now)
+			d.tot = p.tot
+			dels = append(dels, d)
 		}
 		p.startDelivery(dels)
 		p.dropRemovedQueues()
@@ -362,15 +364,37 @@ func (p *Pipeline) logStart() {
 	p.log.Info("logmatch started", attrs...)
 }
 
-// logStop says how the run ended.
-func (p *Pipeline) logStop(err error) {
-	if err != nil {
-		p.log.Error("logmatch stopped with an error", "err", err)
-		return
+// logStop says how the run ended: why, and what it did (lines, entries,
+// incidents, alerts queued, delivered and dropped, and still queued for the
+// next start).
+func (p *Pipeline) logStop(ctx context.Context, err error) {
+	var queued int64
+	for _, d := range p.deliverers() {
+		queued += d.waiting.Load()
 	}
-	attrs := []any{}
+	attrs := append([]any{"reason", p.stopReason(ctx, err)}, p.tot.attrs(queued)...)
 	if len(p.cfg.Command) > 0 {
 		attrs = append(attrs, "command_exit_code", p.ExitCode())
 	}
+	if err != nil {
+		p.log.Error("logmatch stopped with an error", append(attrs, "err", err)...)
+		return
+	}
 	p.log.Info("logmatch stopped", attrs...)
+}
+
+// stopReason says why the run ended.
+func (p *Pipeline) stopReason(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(err, ErrGraceExceeded):
+		return "the shutdown grace period ended"
+	case err != nil:
+		return "an error"
+	case ctx.Err() != nil:
+		return "asked to stop (a signal)"
+	case len(p.cfg.Command) > 0:
+		return "the wrapped command exited"
+	default:
+		return "the inputs ended"
+	}
 }
