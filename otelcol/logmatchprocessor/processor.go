@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
 	"time"
 
 	"go.opentelemetry.io/collector/component"
@@ -153,9 +152,16 @@ func (p *logmatchProcessor) shutdown(ctx context.Context) error {
 		if p.stop == nil {
 			return // never started
 		}
-		p.cancel()
+		// The ticker finishes what it is sending, unless the shutdown's
+		// own deadline comes first.
 		close(p.stop)
-		<-p.done
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			p.cancel()
+			<-p.done
+		}
+		p.cancel()
 		as, _ := p.state.flush(p.now())
 		p.emit(ctx, as)
 	})

@@ -34,10 +34,11 @@ const (
 )
 
 // quietSourceTTL is how long a source with nothing pending is kept after
-// its last line. Dropping it forgets only what the analysis remembers
-// between entries (a py-spy dump's frames); the bound on sources still
-// holds before then.
-const quietSourceTTL = time.Hour
+// its last line. Dropping it frees its assemblers' memory (each keeps what
+// its largest entry needed) and forgets only what the analysis remembers
+// between entries (a py-spy dump's frames, which its watchdog error
+// follows within seconds); the bound on sources holds before then.
+const quietSourceTTL = 5 * time.Minute
 
 // tracker is the processor's state across records and batches: per source
 // (a pod's container, a file, or a resource) a stream.Set whose streams
