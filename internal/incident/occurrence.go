@@ -67,6 +67,9 @@ type Source struct {
 	Namespace string
 	Container string
 	Node      string
+	// Engine is the serving engine that wrote the entry ("" when not
+	// known): the alert names it and lists its remedies.
+	Engine string
 }
 
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
@@ -103,7 +106,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			Container: src.Container,
 			Node:      src.Node,
 		},
-		Entry: sinks.TruncateMiddle(e.Raw, MaxAlertText),
+		Entry:  sinks.TruncateMiddle(e.Raw, MaxAlertText),
+		Engine: src.Engine,
 	}
 	if o.Rank != "" {
 		a.Ranks = []string{o.Rank}
@@ -119,12 +123,13 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	}
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
+		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups
 		if d.Role.Is(patterns.RoleWrapper) {
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
-			a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
+			a.Record.Solutions = withTriage(d.Triage, src.Engine, a.Record.Solutions)
 			a.Headline = triageHeadline(d.Triage, o.Rank, d.Headline, false)
 		}
 	} else {
@@ -142,7 +147,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			// there is, and every alert carries one.
 			w := d.Context[0].Record
 			a.Record.Documentation = w.Documentation
-			a.Record.Solutions = w.Solutions
+			a.Record.Solutions = w.SolutionsFor(src.Engine)
 			a.Record.PreventionTips = w.PreventionTips
 			a.Record.HandlingStrategy = w.HandlingStrategy
 			a.Record.GithubURL = w.GithubURL
@@ -150,7 +155,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		if len(a.Record.Solutions) == 0 {
 			unclassifiedAdvice(&a.Record, e, d.Exception)
 		}
-		a.Record.Solutions = withTriage(d.Triage, a.Record.Solutions)
+		a.Record.Solutions = withTriage(d.Triage, src.Engine, a.Record.Solutions)
 		a.Match.Text = d.Headline
 		if d.Signal == analysis.SignalHang {
 			a.Headline = hangHeadline(d.Triage, o.Rank, d.Headline)

@@ -178,8 +178,13 @@ var componentSteps = map[string]string{
 }
 
 // triageSteps returns the first steps the triage of a failure calls for:
-// its component's, its phase's, then its family's.
-func triageSteps(t analysis.Triage) []string {
+// its component's, its phase's, then its family's. The steps name
+// sglang's options; on a log of another engine, or of one not known,
+// only the family's engine-neutral step is given (see neutralSteps).
+func triageSteps(t analysis.Triage, engine string) []string {
+	if engine != sglangEngine {
+		return neutralSteps(t)
+	}
 	var out []string
 	steps := [...]string{componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], ""}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
@@ -193,10 +198,10 @@ func triageSteps(t analysis.Triage) []string {
 	return out
 }
 
-// withTriage returns sol with the triage's steps in front, in a new slice
-// (sol may be a catalog record's).
-func withTriage(t analysis.Triage, sol []string) []string {
-	steps := triageSteps(t)
+// withTriage returns sol with the triage's steps for engine in front, in
+// a new slice (sol may be a catalog record's).
+func withTriage(t analysis.Triage, engine string, sol []string) []string {
+	steps := triageSteps(t, engine)
 	if len(steps) == 0 {
 		return sol
 	}

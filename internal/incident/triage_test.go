@@ -54,7 +54,7 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 				t.Errorf("headline %q, want %q", got, tt.headline)
 			}
 			generic := []string{"Search the server's known issues"}
-			sol := withTriage(tt.tr, generic)
+			sol := withTriage(tt.tr, "sglang", generic)
 			switch {
 			case tt.firstStep == "" && len(sol) != 1:
 				t.Errorf("solutions %q, want the generic ones alone", sol)
