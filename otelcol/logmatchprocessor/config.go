@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/logmatch/logmatch/internal/engine"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -41,6 +42,12 @@ type Config struct {
 	// SetSeverity replaces a matched record's severity number and text
 	// with the catalog record's severity (critical becomes FATAL).
 	SetSeverity bool `mapstructure:"set_severity"`
+	// Engine is the serving engine whose logs this pipeline carries
+	// (sglang, vllm, tgi, trtllm, triton, lmdeploy, ollama, llamacpp):
+	// records of other engines only do not match, and a record's
+	// solutions are followed by that engine's remedies. Empty: the
+	// engine is not known, and only engine-neutral solutions are given.
+	Engine string `mapstructure:"engine"`
 	// EmitIncidents adds, for every matched record, a separate event record
 	// named "logmatch.incident" carrying the same attributes, in its own
 	// scope, so a backend can route alerts without filtering all logs.
@@ -70,6 +77,9 @@ func (c *Config) Validate() error {
 		if _, err := patterns.ParseSeverity(c.MinSeverity); err != nil {
 			errs = append(errs, fmt.Errorf("min_severity: %w", err))
 		}
+	}
+	if c.Engine != "" && !engine.Known(c.Engine) {
+		errs = append(errs, fmt.Errorf("engine: unknown engine %q; want one of %v", c.Engine, engine.Names))
 	}
 	switch c.Forward {
 	case ForwardAll, ForwardHits:

@@ -52,6 +52,7 @@ type result struct {
 	exc      entry.Exception // zero when the cause is not a Python exception
 	root     string          // "Type: message" of the chain's root cause
 	context  []string        // slugs of the wrapper records around the cause
+	engine   string          // the configured engine, "" when not known
 }
 
 func newProcessor(cfg *Config, logger *zap.Logger) *logmatchProcessor {
@@ -164,6 +165,7 @@ func (p *logmatchProcessor) match(sc *scratch, text string) (result, int) {
 	}
 	if sc.an == nil || sc.an.Matcher() != p.m {
 		sc.an = analysis.New(p.m)
+		sc.an.SetEngine(p.cfg.Engine)
 	}
 	nerr := 0
 	consider := func(es []entry.Entry) {
@@ -185,6 +187,7 @@ func (p *logmatchProcessor) match(sc *scratch, text string) (result, int) {
 		consider(sc.asm.Push(entry.Line{Text: strings.TrimSuffix(line, "\r"), Offset: offset}))
 	}
 	consider(sc.asm.Flush())
+	res.engine = p.cfg.Engine
 	return res, nerr
 }
 
