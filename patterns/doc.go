@@ -15,6 +15,16 @@
 // which server releases print its message (introducedIn, removedIn, see
 // Version); AppliesTo answers for a given version.
 //
+// A record may split its cause from its fixes per serving engine: its
+// solutions are the steps that hold on every engine, its remedies the
+// steps of one engine, keyed by engine name (sglang, vllm, tgi, trtllm,
+// triton, lmdeploy, ollama, llamacpp), and SolutionsFor puts the two
+// together for the engine that wrote a log. Its engines list, when set,
+// names the only engines whose logs print its message (ForEngine). An
+// unknown engine name is a warning at file:line and is ignored; Lint
+// warns about remedies no alert can show. A record with neither field
+// reads as it always did.
+//
 //	recs, probs := patterns.Load("/etc/logmatch/catalog.d")
 //	for _, p := range probs {
 //		log.Printf("%s: %v", p.Level, p)

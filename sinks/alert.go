@@ -43,7 +43,12 @@ type Alert struct {
 	Consequences []Consequence `json:"consequences,omitempty"`
 	Match        Match         `json:"match"`
 	Source       Source        `json:"source"`
-	Entry        string        `json:"entry"` // the whole entry, bounded and redacted
+	// Engine is the serving engine that wrote the log (sglang, vllm,
+	// tgi, trtllm, triton, lmdeploy, ollama, llamacpp), detected from its
+	// lines or configured; absent when not known. The record's solutions
+	// are that engine's (see patterns.Record.SolutionsFor).
+	Engine string `json:"engine,omitempty"`
+	Entry  string `json:"entry"` // the whole entry, bounded and redacted
 	// HungThread holds the top frames of the hung thread of a hang
 	// (innermost first, "func (file.py:line)"), from the py-spy dump
 	// sglang logs before its watchdog timeout.

@@ -377,7 +377,12 @@ func TestReadmeYAMLExamplesLoad(t *testing.T) {
 	}
 	// Secret references resolve to stand-ins: the example files and
 	// variables do not exist here.
-	getenv := func(string) string { return "https://hooks.example.invalid/T000/B000/xyz" }
+	getenv := func(name string) string {
+		if name == config.EnvEngine {
+			return "" // an engine name, not a secret: detected instead
+		}
+		return "https://hooks.example.invalid/T000/B000/xyz"
+	}
 	readFile := func(string) ([]byte, error) { return []byte("https://hooks.example.invalid/T000/B000/xyz\n"), nil }
 	for i, b := range blocks {
 		if regexp.MustCompile(`(?m)^receivers:`).MatchString(b[1]) {

@@ -367,7 +367,7 @@ func (t *tester) diagnose(de *stream.Entry, input string) testEntry {
 		for i := range d.Context {
 			r.Context = append(r.Context, hitOf(&d.Context[i], "context", types))
 		}
-		o := incident.FromDiagnosis(e, d, incident.Source{Path: input, Key: input}, t.now())
+		o := incident.FromDiagnosis(e, d, incident.Source{Path: input, Key: input, Engine: de.Engine}, t.now())
 		a := o.Alert
 		a.Fingerprint = incident.Fingerprint(o.Key, o.SourceKey)
 		t.red.RedactAlert(&a)

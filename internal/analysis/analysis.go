@@ -107,6 +107,9 @@ type Analyzer struct {
 	hits  []matcher.Hit
 	perrs []matcher.PatternError
 	sel   selection
+	// engine is the engine that wrote the entries analysed now; "" when
+	// not known (see SetEngine).
+	engine string
 }
 
 // New returns an Analyzer that matches with m.

@@ -7,7 +7,7 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// search matches text, appending the hits to dst, with the echo zones of
+// searchAll matches text, appending the hits to dst, with the echo zones of
 // text masked: an echo record's hit (patterns.RoleEcho) marks where the
 // server starts repeating text it was sent, and from there to the end of
 // that line no record may match. The echo hits themselves are dropped.
@@ -16,7 +16,7 @@ import (
 // again with its zones blanked, rather than having the hits inside them
 // dropped: a record whose first match was in the zone may still match
 // the server's own text after it.
-func (a *Analyzer) search(dst []matcher.Hit, text string) []matcher.Hit {
+func (a *Analyzer) searchAll(dst []matcher.Hit, text string) []matcher.Hit {
 	n := len(dst)
 	dst, a.perrs = a.m.AppendMatch(dst, a.perrs, &matcher.Subject{Text: text, ExceptionTypes: a.types})
 	if !hasEcho(dst[n:]) {

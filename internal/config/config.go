@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -11,6 +12,10 @@ import (
 type Config struct {
 	// Paths are the files to follow, as globs; "-" is standard input.
 	Paths []string `yaml:"paths"`
+	// Engines say which serving engine writes the files under some globs,
+	// instead of detecting it from their lines; the first rule whose glob
+	// matches a path decides (see EngineOf).
+	Engines []EngineRule `yaml:"engines"`
 	// Format is the line framing: auto, raw, cri or docker.
 	Format string `yaml:"format"`
 	// StartAt is where a file without a checkpoint is read from:
@@ -122,6 +127,32 @@ type Kubernetes struct {
 	Namespace string // LOGMATCH_POD_NAMESPACE
 	Node      string // LOGMATCH_NODE_NAME
 	Container string // LOGMATCH_CONTAINER_NAME
+	// Engine is the serving engine of the pod logmatch serves, from a pod
+	// label through the downward API (LOGMATCH_ENGINE); it applies to
+	// every path no engines rule names.
+	Engine string // LOGMATCH_ENGINE
+}
+
+// EngineRule names the serving engine (sglang, vllm, tgi, trtllm,
+// triton, lmdeploy, ollama or llamacpp) of the files its globs match.
+type EngineRule struct {
+	Paths  []string `yaml:"paths"`
+	Engine string   `yaml:"engine"`
+}
+
+// EngineOf returns the configured engine of a followed path ("-" for
+// standard input): the engine of the first rule with a glob matching it,
+// else the pod's (Kubernetes.Engine), else "" for detection from the
+// path's lines.
+func (c *Config) EngineOf(path string) string {
+	for _, r := range c.Engines {
+		for _, g := range r.Paths {
+			if ok, _ := filepath.Match(g, path); ok {
+				return r.Engine
+			}
+		}
+	}
+	return c.Kubernetes.Engine
 }
 
 // Entry bounds one logical entry.
@@ -255,4 +286,7 @@ const (
 	EnvPodNamespace  = "LOGMATCH_POD_NAMESPACE"
 	EnvNodeName      = "LOGMATCH_NODE_NAME"
 	EnvContainerName = "LOGMATCH_CONTAINER_NAME"
+	// EnvEngine names the serving engine of the pod, set from one of its
+	// labels (fieldRef metadata.labels['logmatch.io/engine']).
+	EnvEngine = "LOGMATCH_ENGINE"
 )

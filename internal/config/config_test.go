@@ -1077,3 +1077,51 @@ func TestFlagsFromEnv(t *testing.T) {
 		t.Errorf("EnvName = %q", got)
 	}
 }
+
+// engines rules and LOGMATCH_ENGINE say a path's engine: the first rule
+// whose glob matches, else the pod's, else "" for detection. An unknown
+// engine is an error naming where it was given.
+func TestEngineOf(t *testing.T) {
+	env := fakeEnv{vars: map[string]string{EnvEngine: "sglang"}}
+	cfg, err := Load("c.yaml", []byte(`
+engines:
+  - engine: vllm
+    paths: [/var/log/pods/*_vllm-*/*/*.log, "-"]
+  - engine: tgi
+    paths: [/var/log/tgi/*.log]
+`), env.getenv, env.readFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/var/log/pods/llm_vllm-0_123/vllm/0.log": "vllm",
+		"-":                    "vllm",
+		"/var/log/tgi/a.log":   "tgi",
+		"/var/log/other/a.log": "sglang",
+	} {
+		if got := cfg.EngineOf(path); got != want {
+			t.Errorf("EngineOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+	noPod, err := Load("c.yaml", []byte("engines: [{engine: ollama, paths: [/var/log/ollama.log]}]\n"), fakeEnv{}.getenv, fakeEnv{}.readFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := noPod.EngineOf("/var/log/x.log"); got != "" {
+		t.Errorf("EngineOf of an unnamed path = %q, want \"\" (detect)", got)
+	}
+
+	_, err = Load("c.yaml", []byte("engines:\n  - engine: vLLM\n    paths: [/a]\n  - engine: tgi\n"), fakeEnv{vars: map[string]string{EnvEngine: "tensorrt"}}.getenv, fakeEnv{}.readFile)
+	if err == nil {
+		t.Fatal("unknown engines loaded")
+	}
+	for _, want := range []string{
+		`c.yaml:2: engines[0].engine: unknown value "vLLM"`,
+		`c.yaml:4: engines[1].paths: no paths`,
+		`LOGMATCH_ENGINE: unknown engine "tensorrt"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}

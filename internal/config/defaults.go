@@ -28,6 +28,10 @@ const defaultsText = `# logmatch configuration ({{.Comment}})
 #       label every alert's source; set them from the Kubernetes downward
 #       API (fieldRef metadata.name, metadata.namespace, spec.nodeName).
 #       Unprefixed names (POD_NAME, NODE_NAME) are not read.
+#   LOGMATCH_ENGINE
+#       the serving engine of the pod (sglang, vllm, tgi, trtllm, triton,
+#       lmdeploy, ollama, llamacpp) for every path no engines rule names;
+#       set it from a pod label (fieldRef metadata.labels['logmatch.io/engine']).
 #   Any variable named by a *_env key below.
 #
 # Any value may use ${VAR} (or ${env:VAR}): it is replaced by the variable's
@@ -41,6 +45,14 @@ const defaultsText = `# logmatch configuration ({{.Comment}})
 paths: []
 #  - /var/log/sglang/*.log
 #  - /var/log/pods/*/sglang/*.log
+
+# The serving engine that writes the files under some globs: sglang, vllm,
+# tgi, trtllm, triton, lmdeploy, ollama or llamacpp. Alerts name it and give
+# its remedies. Without a rule (or LOGMATCH_ENGINE) the engine is detected
+# from the lines of each stream; the first rule whose glob matches decides.
+engines: []
+#  - engine: vllm
+#    paths: [/var/log/pods/*/vllm/*.log]
 
 # Line framing: auto (detect), raw, cri (containerd/CRI-O) or docker (json-file).
 format: {{.Format}}

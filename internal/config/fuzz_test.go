@@ -31,6 +31,7 @@ func FuzzLoad(f *testing.F) {
 		"sinks:\n  - type: webhook\n    url: 'http://h/x'\n    headers: {'': v}\n",
 		"state_dir: ${STATE}/x\nmax_line_bytes: ${LINE_BYTES}\nredact:\n  patterns: ['a$$b', '${', '${env:X}', '$${STATE}']\n",
 		"sinks:\n  - type: alertmanager\n    url: http://h\n    resolve_timeout: 1m\n    labelz: {a: b}\n  - type: otel\n    endpoint: x\n",
+		"engines:\n  - engine: vllm\n    paths: ['[', /a/*.log, '']\n  - {engine: vLLM}\n  - engine: [tgi]\n    paths: x\n",
 	} {
 		f.Add(s)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/logmatch/logmatch/internal/engine"
 )
 
 // Load reads a configuration file's contents (name is used in messages)
@@ -62,6 +64,10 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 		Namespace: getenv(EnvPodNamespace),
 		Node:      getenv(EnvNodeName),
 		Container: getenv(EnvContainerName),
+		Engine:    getenv(EnvEngine),
+	}
+	if e := cfg.Kubernetes.Engine; e != "" && !engine.Known(e) {
+		v.errs = append(v.errs, fmt.Errorf("%s: unknown engine %q (want %s)", EnvEngine, e, orList(engine.Names)))
 	}
 	v.top(cfg)
 	names := map[string]string{}
@@ -126,6 +132,18 @@ func (v *validator) top(c *Config) {
 		default:
 			if _, err := filepath.Match(p, ""); err != nil {
 				v.add(path, "bad glob %q: %v", p, err)
+			}
+		}
+	}
+	for i, r := range c.Engines {
+		path := fmt.Sprintf("engines[%d]", i)
+		v.oneOf(path+".engine", r.Engine, engine.Names...)
+		if len(r.Paths) == 0 {
+			v.add(path+".paths", "no paths: list the globs this engine writes")
+		}
+		for j, g := range r.Paths {
+			if _, err := filepath.Match(g, ""); err != nil || g == "" {
+				v.add(fmt.Sprintf("%s.paths[%d]", path, j), "bad glob %q", g)
 			}
 		}
 	}

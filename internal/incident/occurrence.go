@@ -73,6 +73,9 @@ type Source struct {
 	Namespace string
 	Container string
 	Node      string
+	// Engine is the serving engine that wrote the entry ("" when not
+	// known): the alert names it and lists its remedies.
+	Engine string
 }
 
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
@@ -109,7 +112,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			Container: src.Container,
 			Node:      src.Node,
 		},
-		Entry: sinks.TruncateMiddle(e.Raw, MaxAlertText),
+		Entry:  sinks.TruncateMiddle(e.Raw, MaxAlertText),
+		Engine: src.Engine,
 	}
 	if o.Rank != "" {
 		a.Ranks = []string{o.Rank}
@@ -124,9 +128,13 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		}
 	}
 	tr := d.Triage // read, never written: the diagnosis is the caller's
-	tr.SGLang = sglangLog(e, d)
+	// sglang's steps fit a source detected as sglang's, or one whose
+	// engine is not known when the entry itself says it is sglang's;
+	// never another engine's.
+	tr.SGLang = src.Engine == sglangEngine || src.Engine == "" && sglangLog(e, d)
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
+		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups
 		if d.Role.Is(patterns.RoleWrapper) {
@@ -150,7 +158,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 			// there is, and every alert carries one.
 			w := d.Context[0].Record
 			a.Record.Documentation = w.Documentation
-			a.Record.Solutions = w.Solutions
+			a.Record.Solutions = w.SolutionsFor(src.Engine)
 			a.Record.PreventionTips = w.PreventionTips
 			a.Record.HandlingStrategy = w.HandlingStrategy
 			a.Record.GithubURL = w.GithubURL

@@ -189,19 +189,6 @@ var componentSteps = map[string]string{
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
 }
 
-// neutralComponentSteps are componentSteps for a log that is not, or may
-// not be, sglang's: the same checks, without sglang's flags.
-var neutralComponentSteps = map[string]string{
-	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same transfer backend and RDMA devices, " +
-		"that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
-	"grammar backend": "A structured-output grammar failed: retry the request with another grammar backend and check its JSON schema, regex or EBNF",
-	"attention backend": "An attention kernel failed: try another attention backend to isolate it, and check that the kernel library was " +
-		"built for this GPU and torch",
-	"quantization": "The quantized path failed: check that the quantization the server was given matches the checkpoint's " +
-		"quantization_config and that this GPU supports its kernel",
-	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model",
-}
-
 // sglangFamilySteps are sglang's own ways out of a family of failure, added
 // after the engine-neutral step when the failing code is sglang's.
 var sglangFamilySteps = map[string]string{
@@ -211,19 +198,18 @@ var sglangFamilySteps = map[string]string{
 }
 
 // triageSteps returns the first steps the triage of a failure calls for:
-// its component's, its phase's, then its family's. Phase and process steps,
-// and the component steps that name flags, are sglang's: they are given
-// only when the log is sglang's (Triage.SGLang); another engine's log, or
-// one that does not say, gets the engine-neutral steps.
+// its component's, its phase's, then its family's. These name sglang's
+// options and life cycle: they are given only when the log is sglang's
+// (Triage.SGLang, see FromDiagnosis); another engine's log, or one that
+// does not say, gets the engine-neutral steps (neutralSteps).
 func triageSteps(t analysis.Triage) []string {
+	if !t.SGLang {
+		return neutralSteps(t)
+	}
 	var out []string
-	var steps [5]string
-	steps[0], steps[2] = neutralComponentSteps[t.Component], familySteps[t.Family]
-	if t.SGLang {
-		steps[0], steps[1], steps[3] = componentSteps[t.Component], phaseSteps[t.Phase], sglangFamilySteps[t.Family]
-		if t.Component == "" && t.Phase == "" && t.Family == "" {
-			steps[4] = processSteps[t.Process]
-		}
+	steps := [...]string{componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
+	if t.Component == "" && t.Phase == "" && t.Family == "" {
+		steps[4] = processSteps[t.Process]
 	}
 	for _, s := range steps {
 		if s != "" && !slices.Contains(out, s) {

@@ -55,7 +55,7 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			name:      "memory on another engine: the neutral step only",
 			tr:        analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyMemory},
 			headline:  "scheduler died while loading weights: KeyError: 'x'",
-			firstStep: "Memory ran out: give the server less",
+			firstStep: "It failed while loading the checkpoint: check that the model directory",
 		},
 		{
 			name:     "nothing known: the line as printed, no step",

@@ -239,6 +239,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		entryOpt: entry.Options{MaxLines: cfg.Entry.MaxLines, MaxBytes: cfg.Entry.MaxBytes, MaxLineBytes: cfg.MaxLineBytes, Reuse: true},
 		idle:     time.Duration(cfg.Entry.IdleFlush),
 		identity: Identity{Pod: cfg.Kubernetes.Pod, Namespace: cfg.Kubernetes.Namespace, Container: cfg.Kubernetes.Container, Node: cfg.Kubernetes.Node},
+		engineOf: cfg.EngineOf,
 		now:      time.Now,
 		restored: restored,
 	})

@@ -66,6 +66,9 @@ type processor struct {
 	entryOpt entry.Options
 	idle     time.Duration
 	identity Identity
+	// engineOf is the configured engine of a path ("" to detect it from
+	// the lines), asked once per stream when it is created.
+	engineOf func(path string) string
 	now      func() time.Time
 	gate     *gating // the liveness gate; nil gates nothing
 
@@ -143,14 +146,26 @@ type fileState struct {
 	used        uint64 // when the file was last looked up, for the bound on files
 }
 
-// stream returns the file's state for stream name, creating it.
-func (fs *fileState) stream(name string, opt entry.Options) *streamState {
+// stream returns the file's state for stream name, creating it with the
+// engine engineOf configures for the file (nil configures none).
+func (fs *fileState) stream(name string, opt entry.Options, engineOf func(string) string) *streamState {
 	for _, ss := range fs.streams {
 		if ss.Name() == name {
 			return ss
 		}
 	}
 	ss := &streamState{Stream: stream.New(name, opt), file: fs}
+	if engineOf != nil {
+		path := fs.path
+		switch {
+		case path != "":
+		case fs.source == "stdin":
+			path = "-" // as the configuration names standard input
+		default:
+			path = fs.source
+		}
+		ss.SetEngine(engineOf(path))
+	}
 	fs.streams = append(fs.streams, ss)
 	slices.SortFunc(fs.streams, func(a, b *streamState) int { return strings.Compare(a.Name(), b.Name()) })
 	return ss
@@ -202,7 +217,7 @@ func (p *processor) line(l source.Line) {
 	if !fs.headerTimes && !l.Time.IsZero() {
 		fs.series.Lag(p.clock().Sub(l.Time))
 	}
-	ss := fs.stream(l.Stream, p.entryOpt)
+	ss := fs.stream(l.Stream, p.entryOpt, p.engineOf)
 	if l.Offset < ss.LastOffset() {
 		// The file was truncated (copytruncate) and is read again from
 		// its start, though its first bytes are as they were.
@@ -425,7 +440,9 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 	if d.Cause != nil {
 		p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
 	}
-	o := incident.FromDiagnosis(e, d, p.sourceOf(fs), now)
+	src := p.sourceOf(fs)
+	src.Engine = de.Engine
+	o := incident.FromDiagnosis(e, d, src, now)
 	o.Alert.Source.File = p.fileIdentity(fs)
 	if p.redactor != nil {
 		p.redactor.RedactAlert(&o.Alert) // before the grouper keeps it in the state file

@@ -229,6 +229,9 @@ func restartOnly(cur, next *config.Config) []string {
 		}
 	}
 	diff("paths", cur.Paths, next.Paths)
+	// A stream's engine is set when it is created: a rule changed now
+	// would apply to some streams and not to others.
+	diff("engines", cur.Engines, next.Engines)
 	diff("format", cur.Format, next.Format)
 	diff("start_at", cur.StartAt, next.StartAt)
 	diff("state_dir", cur.StateDir, next.StateDir)

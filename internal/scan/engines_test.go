@@ -294,13 +294,19 @@ var sglangOnlyFlags = []string{
 	"--grpc-mode", "--text-encoder-cpu-offload", "--dit-layerwise-offload",
 }
 
+// alsoTakenBy names the engines other than sglang whose servers take a
+// flag of sglangOnlyFlags under the same name: on their logs it is their
+// own advice (TGI's launcher has --max-total-tokens too).
+var alsoTakenBy = map[string]string{"--max-total-tokens": "tgi"}
+
 // sglangOnlyWords are names that only make sense for sglang: the project,
 // its kernel package, its environment variables, its repository.
 var sglangOnlyWords = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b|\bsgl-project\b)|\bSGLANG_[A-Z0-9_]+`)
 
-// sglangAdvice lists the sglang-only names in the lead alert's advice
-// (its record's solutions and prevention tips), sorted and unique.
-func sglangAdvice(a *sinks.Alert) []string {
+// sglangAdvice lists the sglang-only names in an alert's advice (its
+// record's solutions and prevention tips) on a log of engine, sorted and
+// unique.
+func sglangAdvice(a *sinks.Alert, engine string) []string {
 	if a == nil {
 		return nil
 	}
@@ -314,7 +320,7 @@ func sglangAdvice(a *sinks.Alert) []string {
 	}
 	for _, s := range append(append([]string(nil), a.Record.Solutions...), a.Record.PreventionTips...) {
 		for _, f := range sglangOnlyFlags {
-			if i := strings.Index(s, f); i >= 0 {
+			if i := strings.Index(s, f); i >= 0 && alsoTakenBy[f] != engine {
 				end := i + len(f)
 				for end < len(s) && (s[end] == '-' || s[end] >= 'a' && s[end] <= 'z') {
 					end++
@@ -423,7 +429,7 @@ func TestEngineCorpus(t *testing.T) {
 	for _, e := range entries {
 		res := scanEngineFile(t, m, red, e.File)
 		l := lead(res.Alerts)
-		advice := sglangAdvice(l)
+		advice := sglangAdvice(l, e.Engine)
 		got := fmt.Sprintf("%s (%d)", headline(l), len(res.Alerts))
 		if len(advice) > 0 && e.Engine != "sglang" {
 			got += " [" + strings.Join(advice, " ") + "]"
@@ -503,5 +509,48 @@ func TestEngineCorpus(t *testing.T) {
 	t.Logf("summary (detected, lead right and classified of failures; inc/fail = alerts per detected failure; sglangAdvice of detected failures; false alarms of benign):\n%s", summary.String())
 	for _, w := range wrong {
 		t.Error(w)
+	}
+}
+
+// TestEngineCorpusNoSGLangAdvice: no alert on another engine's log, lead
+// or not, gives advice only sglang can follow. Shared-layer records give
+// their engine-neutral steps and the remedies of the engine detected
+// from the log (none when it is not known), sglang-only records never
+// match a log detected as another engine's, and the first steps of a
+// failure no record names are engine-neutral off sglang. Unlike the
+// lead's knownAdvice note, nothing here excuses an excerpt.
+func TestEngineCorpusNoSGLangAdvice(t *testing.T) {
+	entries, problems := loadEngineManifest(t)
+	if len(problems) > 0 {
+		t.Fatalf("manifest: %v", problems)
+	}
+	m := corpusMatcher(t)
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alerts, engines := 0, map[string]int{}
+	for _, e := range entries {
+		if e.Engine == "sglang" {
+			continue
+		}
+		res := scanEngineFile(t, m, red, e.File)
+		for i := range res.Alerts {
+			a := &res.Alerts[i]
+			alerts++
+			if a.Engine != "" {
+				engines[a.Engine]++
+				if a.Engine != e.Engine && !(e.Engine == "ollama" && a.Engine == "llamacpp") {
+					t.Errorf("%s: alert names engine %s, the log is %s's", e.File, a.Engine, e.Engine)
+				}
+			}
+			if adv := sglangAdvice(a, e.Engine); len(adv) > 0 {
+				t.Errorf("%s: %s alert on a %s log gives sglang-only advice: %s", e.File, a.Record.Slug, e.Engine, strings.Join(adv, " "))
+			}
+		}
+	}
+	t.Logf("%d alerts on other engines' logs; engines named: %v", alerts, engines)
+	if alerts == 0 {
+		t.Fatal("no alert at all: the check proves nothing")
 	}
 }

@@ -91,6 +91,9 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 		src += fmt.Sprintf(" (offset %d)", a.Source.Offset)
 	}
 	tw.field("source", src)
+	if a.Engine != "" {
+		tw.field("engine", a.Engine)
+	}
 	tw.block("matched", a.Match.Text)
 	if x := a.Match.Exception; x != nil {
 		exc := x.Type

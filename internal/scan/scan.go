@@ -221,7 +221,9 @@ func (p *inputScan) failure(de *stream.Entry) {
 		p.st.Hits++
 	}
 	now := p.s.opts.Now
-	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(de.Entry, d, p.src, now()), now())...)
+	src := p.src
+	src.Engine = de.Engine
+	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(de.Entry, d, src, now()), now())...)
 	p.count.update(p.g, *p.evicted)
 }
 

@@ -7,14 +7,18 @@
 //
 // A Stream is one sequence of entries (a file's stdout or stderr, an input,
 // a Collector stream): its assembler, what the analysis remembers between
-// its entries (a py-spy dump's frames) and the resume bookkeeping (the
+// its entries (a py-spy dump's frames), the serving engine that writes it
+// (detected from its lines by internal/engine until decided, or set by
+// configuration) and the resume bookkeeping (the
 // offset and line number where its pending entry began, the last offset
 // read). A Set holds the streams of one source, in name order, so a flush
 // is the same in every caller. New is the only place in logmatch that
 // builds an entry assembler.
 //
 // The Shell diagnoses: one Analyzer and one Diagnosis for all its streams,
-// so a quiet entry costs no allocation. It also holds the one rule on log
+// so a quiet entry costs no allocation. It tells the Analyzer the
+// stream's engine, so records of other engines never match it, and hands
+// the engine on with each entry for the alert to name. It also holds the one rule on log
 // time: an entry stamped ahead of the clock is set back to it (a node clock
 // stepped back, a forged stamp), and the caller is told so it can count it.
 //

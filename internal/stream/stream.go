@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/engine"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 )
@@ -15,6 +16,9 @@ type Stream struct {
 	name       string
 	asm        *entry.Assembler
 	remembered analysis.Stream
+	// engine tells which serving engine writes the stream, from its
+	// lines until it is decided, or as configured (SetEngine).
+	engine engine.Detector
 
 	lines        int64 // lines pushed
 	lastOffset   int64 // Offset of the latest line; -1 before the first
@@ -36,6 +40,9 @@ func (s *Stream) Name() string { return s.name }
 func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	s.lines++
 	s.lastOffset = l.Offset
+	if !s.engine.Done() {
+		s.engine.Line(l.Text)
+	}
 	wasPending := s.asm.Pending()
 	es := s.asm.PushLine(l)
 	if len(es) > 0 {
@@ -50,6 +57,18 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		s.pendingFirst, s.pendingLine = l.Offset, s.lines
 	}
 	return es
+}
+
+// Engine is the serving engine that writes the stream (engine.VLLM,
+// ...), "" while not known.
+func (s *Stream) Engine() string { return s.engine.Engine() }
+
+// SetEngine fixes the stream's engine (a configured override), so its
+// lines are no longer read for it; "" leaves the stream to detection.
+func (s *Stream) SetEngine(name string) {
+	if name != "" {
+		s.engine.Set(name)
+	}
 }
 
 // Flush completes the pending entry, if any.
@@ -83,6 +102,7 @@ func (s *Stream) Line() int64 { return s.doneLine }
 // Set is the streams of one source, kept in name order.
 type Set struct {
 	opts    entry.Options
+	engine  string // configured engine of every stream; "" to detect
 	streams []*Stream
 	last    *Stream // the stream of the latest Get: lines come in runs
 }
@@ -102,10 +122,21 @@ func (set *Set) Get(name string) *Stream {
 		}
 	}
 	s := New(name, set.opts)
+	s.SetEngine(set.engine)
 	set.streams = append(set.streams, s)
 	slices.SortFunc(set.streams, func(a, b *Stream) int { return strings.Compare(a.name, b.name) })
 	set.last = s
 	return s
+}
+
+// SetEngine fixes the engine of the set's streams, those made so far
+// and those to come (a configured override for the source); "" leaves
+// them to detection.
+func (set *Set) SetEngine(name string) {
+	set.engine = name
+	for _, s := range set.streams {
+		s.SetEngine(name)
+	}
 }
 
 // All returns the streams in name order.
@@ -120,6 +151,10 @@ type Entry struct {
 	// Ahead is set when the entry's log time was ahead of the clock and
 	// was set back to the clock's second.
 	Ahead bool
+	// Engine is the serving engine that wrote the stream, as far as it
+	// is known when the entry completed ("" when not known): alerts name
+	// it and give its remedies.
+	Engine string
 }
 
 // Shell diagnoses the entries of its streams with one Analyzer.
@@ -158,6 +193,8 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 		return
 	}
 	var now time.Time
+	eng := s.Engine()
+	sh.an.SetEngine(eng)
 	for i := range es {
 		e := &es[i]
 		ahead := false
@@ -172,7 +209,7 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 			}
 		}
 		failure := sh.an.AnalyzeLentInto(&sh.d, &s.remembered, e)
-		sh.e = Entry{Stream: s, Entry: e, Diagnosis: &sh.d, Failure: failure, Ahead: ahead}
+		sh.e = Entry{Stream: s, Entry: e, Diagnosis: &sh.d, Failure: failure, Ahead: ahead, Engine: eng}
 		fn(&sh.e)
 	}
 }

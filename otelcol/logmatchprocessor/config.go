@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/engine"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -67,6 +68,12 @@ type Config struct {
 	// "logmatch.incident" record per incident, carrying the alert contract
 	// (logmatch.alert/v1): the same incidents logmatch scan and run report.
 	EmitIncidents bool `mapstructure:"emit_incidents"`
+	// Engine is the serving engine whose logs this pipeline carries
+	// (sglang, vllm, tgi, trtllm, triton, lmdeploy, ollama, llamacpp): a
+	// record's solutions are followed by that engine's remedies, and
+	// records of other engines only do not lead. Empty: the engine is not
+	// known, and only engine-neutral advice is given.
+	Engine string `mapstructure:"engine"`
 
 	// SettleTime delays an incident's first record so it carries the
 	// whole burst (the traceback, every rank, the consequences).
@@ -109,6 +116,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Match == "" {
 		errs = append(errs, errors.New(`match: empty; want "body" or an attribute name`))
+	}
+	if c.Engine != "" && !engine.Known(c.Engine) {
+		errs = append(errs, fmt.Errorf("engine: unknown engine %q; want one of %v", c.Engine, engine.Names))
 	}
 	if c.MinSeverity != "" {
 		if _, err := patterns.ParseSeverity(c.MinSeverity); err != nil {

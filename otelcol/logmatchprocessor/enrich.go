@@ -14,6 +14,7 @@ const (
 	AttrSlug             = "logmatch.slug"
 	AttrSeverity         = "logmatch.severity"
 	AttrSolutions        = "logmatch.solutions"
+	AttrEngine           = "logmatch.engine"
 	AttrPreventionTips   = "logmatch.prevention_tips"
 	AttrDocumentation    = "logmatch.documentation"
 	AttrGithubURL        = "logmatch.github_url"
@@ -40,7 +41,7 @@ func enrich(attrs pcommon.Map, res *result) {
 	if rec := res.rec; rec != nil {
 		putStr(attrs, AttrRecordID, rec.ID)
 		putStr(attrs, AttrSlug, rec.Slug)
-		putSlice(attrs, AttrSolutions, rec.Solutions)
+		putSlice(attrs, AttrSolutions, rec.SolutionsFor(res.engine))
 		putSlice(attrs, AttrPreventionTips, rec.PreventionTips)
 		putStr(attrs, AttrDocumentation, rec.Documentation)
 		putStr(attrs, AttrGithubURL, rec.GithubURL)
@@ -48,6 +49,7 @@ func enrich(attrs pcommon.Map, res *result) {
 	} else {
 		putStr(attrs, AttrSlug, UnclassifiedSlug)
 	}
+	putStr(attrs, AttrEngine, res.engine)
 	putStr(attrs, AttrSeverity, string(res.severity))
 	putStr(attrs, AttrRole, string(res.role))
 	putStr(attrs, AttrHeadline, res.headline)

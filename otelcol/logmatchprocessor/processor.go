@@ -78,6 +78,7 @@ type result struct {
 	exc      entry.Exception // zero when the cause is not a Python exception
 	root     string          // "Type: message" of the chain's root cause
 	context  []string        // slugs of the wrapper records around the cause
+	engine   string          // the configured engine: its remedies follow the solutions
 }
 
 func newProcessor(cfg *Config, set processor.Settings, next consumer.Logs) (*logmatchProcessor, error) {
@@ -86,7 +87,13 @@ func newProcessor(cfg *Config, set processor.Settings, next consumer.Logs) (*log
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	p := &logmatchProcessor{cfg: cfg, logger: set.Logger, next: next, metrics: metrics, now: time.Now}
-	p.pool.New = func() any { return &scratch{s: stream.New("", entry.Options{})} }
+	p.pool.New = func() any {
+		s := stream.New("", entry.Options{})
+		if cfg.Engine != "" {
+			s.SetEngine(cfg.Engine)
+		}
+		return &scratch{s: s}
+	}
 	return p, nil
 }
 
@@ -251,6 +258,7 @@ func (p *logmatchProcessor) enrichAll(ld plog.Logs) int {
 				if !res.matched {
 					return hitsOnly
 				}
+				res.engine = p.cfg.Engine
 				enrich(lr.Attributes(), &res)
 				if p.cfg.SetSeverity {
 					setSeverity(lr, res.severity)

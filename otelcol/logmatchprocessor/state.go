@@ -194,6 +194,12 @@ func (t *tracker) source(id identity, res pcommon.Map, now time.Time) *source {
 		t.evict(t.lru.Back().Value.(*source), now)
 	}
 	s := &source{key: key, ident: id, src: id.incidentSource(key, res), set: stream.NewSet(t.opts)}
+	if t.cfg.Engine != "" {
+		// The configured engine: its remedies, and no record of
+		// another engine only; else each stream's own detection.
+		s.set.SetEngine(t.cfg.Engine)
+		s.src.Engine = t.cfg.Engine
+	}
 	s.elem = t.lru.PushFront(s)
 	t.sources[key] = s
 	t.last = s

@@ -82,9 +82,19 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: CUDA error: out of memory"), "RuntimeError: CUDA error: out of memory",
 			"ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
+			// The engines' own C++ runtimes: TensorRT-LLM's driver check,
+			// TurboMind's runtime check inside a C++ exception, ggml's
+			// allocator.
+			"RuntimeError: [TensorRT-LLM][ERROR] CUDA driver error: out of memory (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/bufferManager.cpp:42)",
+			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  [TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:231",
+			"[TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:231",
+			"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory",
 		},
 		miss: []string{
 			"RuntimeError: CUDA error: an illegal memory access was encountered",
+			"[TM][ERROR] CUDA runtime error: invalid argument /lmdeploy/src/turbomind/kernels/gemm/gemm.cu:97",
+			"[TensorRT-LLM][ERROR] CUDA driver error in cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid",
+			"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: invalid argument",
 			"node1:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
 		},
 	},
@@ -272,8 +282,14 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"),
 			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+			// The error code spelled out, as NCCL bindings other than
+			// torch's print it.
+			"RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
 		},
-		miss: []string{"RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"},
+		miss: []string{
+			"RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
+			"RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL developers",
+		},
 	},
 	"nccl-shared-memory-segment-failed": {
 		match: []string{
@@ -296,6 +312,7 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"),
 			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
+			"RuntimeError: NCCL Error 1: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
 		},
 		miss: []string{"RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"},
 	},
@@ -331,8 +348,13 @@ var examples = map[string]example{
 		match: []string{
 			tb("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"),
 			"[W1101 10:00:00.000000000 socket.cpp:697] [c10d] The server socket has failed to listen on any local network address. port: 5000, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
+			// Older torch (2.0, 2.1) words the same failure with errno.
+			"RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:12355 (errno: 98 - Address already in use). The server socket has failed to bind to ?UNKNOWN? (errno: 98 - Address already in use).",
 		},
-		miss: []string{"The server socket has failed to listen on any local network address. port: 5000, useIpv6: 0, code: -13, name: EACCES, message: permission denied"},
+		miss: []string{
+			"The server socket has failed to listen on any local network address. port: 5000, useIpv6: 0, code: -13, name: EACCES, message: permission denied",
+			"RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to 0.0.0.0:12355 (errno: 13 - Permission denied).",
+		},
 	},
 	"address-already-in-use": {
 		match: []string{
@@ -1721,5 +1743,44 @@ func TestRealPythonTracebacks(t *testing.T) {
 	}
 	if n != len(items) {
 		t.Errorf("raise.py printed %d logs for %d records", n, len(items))
+	}
+}
+
+// sglangOnly names what only an sglang server understands: the project,
+// its kernel package, its variables and the options only its server takes.
+var sglangOnly = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b)|\bSGLANG_[A-Z0-9_]+|--(?:mem-fraction-static|cuda-graph-max-bs|chunked-prefill-size|disable-cuda-graph|max-running-requests|tp-size|dist-init-addr|nccl-port|attention-backend|sampling-backend|model-path|model-impl)\b`)
+
+// A record split into cause and remedies keeps its engine-neutral parts
+// free of sglang's options: they are shown on every engine's log. Only a
+// record that belongs to sglang alone may name them outside
+// remedies.sglang.
+func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
+	split := 0
+	for _, r := range curated(t) {
+		if slices.Equal(r.Engines, []string{"sglang"}) {
+			continue
+		}
+		if len(r.Remedies) == 0 {
+			continue
+		}
+		split++
+		for _, s := range append(append([]string{r.Documentation, r.CommonSituations}, r.Solutions...), r.PreventionTips...) {
+			if w := sglangOnly.FindString(s); w != "" {
+				t.Errorf("%s: engine-neutral text names %q: %s", r.Slug, w, s)
+			}
+		}
+		for eng, rem := range r.Remedies {
+			if eng == "sglang" {
+				continue
+			}
+			for _, s := range rem {
+				if w := sglangOnly.FindString(s); w != "" {
+					t.Errorf("%s: remedies.%s names %q: %s", r.Slug, eng, w, s)
+				}
+			}
+		}
+	}
+	if split < 8 {
+		t.Errorf("%d shared records give remedies per engine, want at least 8", split)
 	}
 }

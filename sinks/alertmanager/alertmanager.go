@@ -198,6 +198,12 @@ func (s *Sink) postable(a *sinks.Alert) postableAlert {
 	set("pod", a.Source.Pod)
 	set("container", a.Source.Container)
 	set("fingerprint", a.Fingerprint)
+	if _, configured := labels["engine"]; !configured {
+		// The serving engine that wrote the log, so routes and silences
+		// can tell a vLLM pod's alerts from an sglang one's; a label of
+		// that name in the configuration says it instead.
+		set("engine", a.Engine)
+	}
 
 	ann := map[string]string{}
 	note := func(k, v string) {

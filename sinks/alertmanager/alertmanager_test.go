@@ -42,6 +42,7 @@ func testAlert(first time.Time) *sinks.Alert {
 			Exception: &sinks.Exception{Type: "RuntimeError", Message: "Ascend Transfer Engine initialization failed."},
 		},
 		Source: sinks.Source{Path: "/var/log/pods/llm_sglang-0/sglang/0.log", Offset: 18234, Pod: "sglang-0", Namespace: "llm", Container: "sglang"},
+		Engine: "sglang",
 	}
 }
 
@@ -65,7 +66,7 @@ func TestPostable(t *testing.T) {
 		Labels: map[string]string{
 			"alertname": "LogmatchIncident", "record_id": "a4a00f79b8728e30", "slug": "ascend-transfer-engine-initialization-failed",
 			"severity": "critical", "namespace": "llm", "pod": "sglang-0", "container": "sglang", "fingerprint": "9f2c1e0a77b3d401",
-			"cluster": "eu-1",
+			"cluster": "eu-1", "engine": "sglang",
 		},
 		Annotations: map[string]string{
 			"summary": "critical ascend-transfer-engine-initialization-failed: Ascend Transfer Engine initialization failed. (llm/sglang-0)",
@@ -332,5 +333,18 @@ func TestDefaultResolveTimeoutAboveGroupWindow(t *testing.T) {
 	}
 	if !s.Wants(sinks.KindUpdate) || !s.Wants(sinks.KindNew) {
 		t.Errorf("alertmanager must take every kind, updates included")
+	}
+}
+
+// A label named engine in the configuration says the engine instead of
+// the detected one.
+func TestPostableConfiguredEngineLabelWins(t *testing.T) {
+	s, err := New(Config{URL: "http://127.0.0.1:9093", Labels: map[string]string{"engine": "vllm-fleet"}}, Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.postable(testAlert(t0)).Labels["engine"]; got != "vllm-fleet" {
+		t.Errorf("engine label %q, want the configured vllm-fleet", got)
 	}
 }

@@ -244,6 +244,7 @@ func record(a *sinks.Alert, observed time.Time) log.Record {
 	kvs = appendString(kvs, "logmatch.source.namespace", a.Source.Namespace)
 	kvs = appendString(kvs, "logmatch.source.container", a.Source.Container)
 	kvs = appendString(kvs, "logmatch.source.node", a.Source.Node)
+	kvs = appendString(kvs, "logmatch.engine", a.Engine)
 	kvs = appendString(kvs, "logmatch.headline", a.Headline)
 	kvs = appendString(kvs, "logmatch.role", rec.Role)
 	kvs = appendString(kvs, "logmatch.first_rank", a.FirstRank)

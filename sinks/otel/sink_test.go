@@ -61,6 +61,7 @@ func testAlert() *sinks.Alert {
 			},
 		},
 		Source: sinks.Source{Path: "/var/log/sglang.log", Offset: 99, Stream: "stderr", Pod: "other-pod"},
+		Engine: "sglang",
 		Entry:  "[2026-11-29 10:00:00 TP0] RuntimeError: transfer engine failed",
 	}
 }
@@ -157,6 +158,7 @@ func TestSendDeliversEvent(t *testing.T) {
 					"logmatch.repo":              "sgl-project/sglang",
 					"logmatch.source.path":       "/var/log/sglang.log",
 					"logmatch.source.pod":        "other-pod",
+					"logmatch.engine":            "sglang",
 					"logmatch.headline":          "RuntimeError: transfer engine failed",
 					"logmatch.role":              "cause",
 					"logmatch.first_rank":        "DP1 TP3",

@@ -1,0 +1,96 @@
+package incident
+
+import (
+	"slices"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/engine"
+)
+
+// sglangEngine is the engine whose options the triage steps name.
+const sglangEngine = engine.SGLang
+
+// familyNeutral are the first steps for each family of failure in words
+// that hold on every serving engine: what to check, not which option of
+// one server to change.
+var familyNeutral = map[string]string{
+	analysis.FamilyImport: "A compiled package does not match the others: install the serving engine, its kernel packages and torch of one " +
+		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch",
+	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
+		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds",
+	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
+		"(volume mounts, HF_HOME, the model directory) and that the server's user may read it",
+	analysis.FamilyNetwork: familySteps[analysis.FamilyNetwork],
+	analysis.FamilyMemory: "Memory ran out: give the server more of the GPU (no other process on it, nvidia-smi), reserve less of it for the KV cache, " +
+		"shorten the longest context or the batch it accepts, or shard the model over more GPUs; the engine's own options for each follow when it is known",
+	analysis.FamilyGPU: "A GPU kernel failed: rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then switch off or replace the optional " +
+		"kernel it belongs to (attention backend, quantized kernel, CUDA graphs) to confirm",
+	analysis.FamilyKilled: familySteps[analysis.FamilyKilled],
+	analysis.FamilyNative: "The process crashed in native code: the frames of the current thread say which library; rerun with " +
+		"CUDA_LAUNCH_BLOCKING=1 and without optional kernels (CUDA graphs, custom attention or all-reduce kernels) to isolate it",
+	analysis.FamilyBug:        familySteps[analysis.FamilyBug],
+	analysis.FamilyHTTP:       familySteps[analysis.FamilyHTTP],
+	analysis.FamilyCollective: familySteps[analysis.FamilyCollective],
+	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
+		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
+		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid)",
+	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
+		"and revision against this engine version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
+}
+
+// phaseNeutral are the first steps for a failure in each phase, in
+// words that hold on every engine.
+var phaseNeutral = map[string]string{
+	"loading weights": "It failed while loading the checkpoint: check that the model directory holds a complete download of a model this engine version supports " +
+		"(every safetensors shard, config.json of the same revision), and that the load format, quantization and revision the server is given match the checkpoint",
+	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; reserve a smaller share of the GPU when " +
+		"other processes share it, shorten the longest context the server accepts, or shard the model over more GPUs",
+	"initialising the distributed backend": "It failed while the ranks met: check that the rendezvous address and port are reachable from every node and free, " +
+		"that every node agrees on the number of nodes and its rank, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
+	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with CUDA graphs turned off; if the server then runs, capture fewer batch sizes " +
+		"or leave more memory for the capture",
+	"warming up": "The server started but its warmup request failed: the error above is what any first request would hit; fix the cause before serving",
+	"serving requests": "It failed while running a batch: reproduce with the request that was running, and try turning off the optional features in use " +
+		"(prefix caching, speculative decoding, another attention backend) one at a time",
+	"loading the tokenizer": "It failed while loading the tokenizer: check the tokenizer files of the model, trust-remote-code for custom tokenizers, " +
+		"and the transformers version the model asks for",
+	"reading the model config": "It failed while reading the model's config: check config.json of the model, trust-remote-code for custom architectures, " +
+		"and that this engine and transformers version support the architecture",
+	"checking its arguments": "The server arguments do not agree: the message names the ones that conflict; check them against the --help of this engine version",
+	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); start once with the smallest " +
+		"configuration (one GPU, no CUDA graphs) to find the option involved",
+}
+
+// componentNeutral are the first steps for a failure in each component,
+// in words that hold on every engine.
+var componentNeutral = map[string]string{
+	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same transfer backend and network devices, that the " +
+		"bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+	"grammar backend": "A structured-output grammar failed: retry the request with another grammar backend and check its JSON schema, regex or EBNF",
+	"attention backend": "An attention kernel failed: try another attention backend to isolate it, and check that the kernel library was built " +
+		"for this GPU and torch",
+	"quantization": "The quantized path failed: check that the server's quantization setting matches the checkpoint's quantization_config and that " +
+		"this GPU supports its kernel; try another kernel",
+	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
+		"and this engine version",
+}
+
+// processNeutral are the process steps that name no sglang option.
+var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true}
+
+// neutralSteps returns the triage's steps in words that hold on every
+// engine: the component's, the phase's, then the family's, or the
+// process's when nothing else is known.
+func neutralSteps(t analysis.Triage) []string {
+	var out []string
+	steps := [...]string{componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
+	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
+		steps[3] = processSteps[t.Process]
+	}
+	for _, s := range steps {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
