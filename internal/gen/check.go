@@ -381,7 +381,13 @@ func checkAdvice(r *patterns.Record, t *Tree) []Finding {
 		seen[kind+what] = true
 		out = append(out, Finding{r.Origin, r.ID, kind, msg})
 	}
-	for _, text := range slices.Concat(r.Solutions, r.PreventionTips) {
+	// The tree is sglang's: its remedies are checked with the
+	// engine-neutral advice; other engines' are not the tree's to judge,
+	// nor is a record of other engines only.
+	if len(r.Engines) > 0 && !slices.Contains(r.Engines, "sglang") {
+		return out
+	}
+	for _, text := range slices.Concat(r.Solutions, r.PreventionTips, r.Remedies["sglang"]) {
 		for _, m := range adviceFlagRE.FindAllStringSubmatchIndex(text, -1) {
 			flag := text[m[2]:m[3]]
 			if foreignFlag(text, m[2]) {
