@@ -121,6 +121,10 @@ func (d *Detector) read(s string) {
 	// logger's "LEVEL MM-DD HH:MM:SS [file.py:N]" header, its package.
 	if i := strings.IndexByte(s, '('); i >= 0 && vllmPrefix(s[i:]) {
 		d.add(iVLLM, Confident)
+	} else if strings.Contains(s, "VllmWorker") || strings.Contains(s, "vllm.entrypoints") || strings.Contains(s, "vllm serve ") {
+		// A worker process's name in its own messages, the server's
+		// entry point on the command line that started it.
+		d.add(iVLLM, Confident)
 	}
 	if vllmHeader(s) {
 		d.add(iVLLM, 1)

@@ -34,6 +34,8 @@ func TestDetectShapes(t *testing.T) {
 		{"sglang main header and its package", []string{"[2026-05-28 00:11:08] INFO", `  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 1, in run`}, SGLang},
 		{"vLLM engine core prefix", []string{"(EngineCore_DP0 pid=17374) ERROR 09-28 15:47:24 [core.py:718] EngineCore failed to start."}, VLLM},
 		{"vLLM worker prefix", []string{"(VllmWorker rank=0 pid=2445155) ERROR 05-10 16:00:15 [multiproc_executor.py:470] x"}, VLLM},
+		{"vLLM worker named in its message", []string{" Exception in worker VllmWorkerProcess while processing method start_worker_execution_loop: x"}, VLLM},
+		{"vLLM entry point", []string{"python -m vllm.entrypoints.openai.api_server --model m --tensor-parallel-size 4"}, VLLM},
 		{"vLLM headers", []string{
 			"INFO 07-07 20:12:44 metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
 			"INFO 07-07 20:12:54 [metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
