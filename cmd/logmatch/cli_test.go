@@ -112,7 +112,7 @@ func TestScanCatalogCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	out3, errOut, code := runCLI(t, "", "scan", "--catalog-cache", notDir, "--format", "json", log)
-	if code != 0 || out3 != out1 || !strings.Contains(errOut, "logmatch: catalog cache: ") || !strings.Contains(errOut, notDir) {
+	if code != 0 || out3 != out1 || !strings.Contains(errOut, ": catalog cache: ") || !strings.Contains(errOut, notDir) {
 		t.Errorf("a cache that is a file: exit %d, same output %t, stderr %q", code, out3 == out1, errOut)
 	}
 	if userCacheDir(func(string) string { return "" }) != "" {

@@ -72,7 +72,7 @@ func newScanCmd(e env) *cobra.Command {
 		Long:  scanLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := catalog.Spec{Paths: catalogs, NoDefault: noDefault}
-			cat.Cache, cat.OnCacheError = openCatalogCache(e, cacheDir, cmd.Flags().Changed("catalog-cache"))
+			cat.Cache, cat.OnCacheError = openCatalogCache(e, "scan", cacheDir, cmd.Flags().Changed("catalog-cache"))
 			return runScan(cmd.Context(), e, args, cat, format, failOn, reportTo)
 		},
 	}
@@ -96,8 +96,8 @@ func catalogCacheFlag(fs *pflag.FlagSet, dir *string) {
 // user's cache directory when dir is empty. A cache that cannot be used is
 // reported only when the operator named it (explicit); the command goes
 // on without it.
-func openCatalogCache(e env, dir string, explicit bool) (*factcache.Dir, func(error)) {
-	warn := func(err error) { fmt.Fprintf(e.stderr, "logmatch: catalog cache: %v\n", err) }
+func openCatalogCache(e env, cmd, dir string, explicit bool) (*factcache.Dir, func(error)) {
+	warn := func(err error) { fmt.Fprintf(e.stderr, "logmatch %s: catalog cache: %v\n", cmd, err) }
 	if dir == "off" {
 		return nil, nil
 	}
@@ -147,7 +147,7 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 
 	m, problems, err := catalog.Load(cat)
 	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
+		fmt.Fprintf(e.stderr, "logmatch scan: catalog: %s: %v\n", p.Level, p)
 	}
 	if err != nil {
 		return configError(err)

@@ -87,7 +87,7 @@ func newTestCmd(e env) *cobra.Command {
 		Long:  testLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
-			o.cache, o.onCacheError = openCatalogCache(e, o.cacheDir, cmd.Flags().Changed("catalog-cache"))
+			o.cache, o.onCacheError = openCatalogCache(e, "test", o.cacheDir, cmd.Flags().Changed("catalog-cache"))
 			if o.cases != "" {
 				return runCases(cmd.Context(), e, o)
 			}
@@ -148,7 +148,7 @@ func runTest(ctx context.Context, e env, o testOptions) error {
 	}
 	m, problems, err := catalog.Load(catalog.Spec{Paths: o.catalogs, NoDefault: o.noDefault, Cache: o.cache, OnCacheError: o.onCacheError})
 	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
+		fmt.Fprintf(e.stderr, "logmatch test: catalog: %s: %v\n", p.Level, p)
 	}
 	if err != nil {
 		return configError(err)
@@ -629,7 +629,7 @@ func runCases(ctx context.Context, e env, o testOptions) error {
 	}
 	m, problems, err := catalog.Load(catalog.Spec{Paths: o.catalogs, NoDefault: o.noDefault, Cache: o.cache, OnCacheError: o.onCacheError})
 	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "logmatch: catalog: %s: %v\n", p.Level, p)
+		fmt.Fprintf(e.stderr, "logmatch test: catalog: %s: %v\n", p.Level, p)
 	}
 	if err != nil {
 		return configError(err)
