@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/cases"
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/redact"
@@ -66,20 +67,10 @@ type corpusCause struct {
 	Text string `json:"text"`           // exact substring of the excerpt
 }
 
-// lead picks the alert that stands for the whole excerpt: the first
-// incident to begin whose record is not a consequence (a consequence
-// folds into the failure it follows), else the first incident.
-func lead(alerts []sinks.Alert) *sinks.Alert {
-	for i := range alerts {
-		if alerts[i].Record.Role != string(patterns.RoleConsequence) {
-			return &alerts[i]
-		}
-	}
-	if len(alerts) == 0 {
-		return nil
-	}
-	return &alerts[0]
-}
+// lead picks the alert that stands for the whole excerpt, as a test case
+// of logmatch test --cases does (cases.Lead): the first incident to begin
+// whose record is not a consequence, else the first incident.
+func lead(alerts []sinks.Alert) *sinks.Alert { return cases.Lead(alerts) }
 
 var corpusFileName = regexp.MustCompile(`^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*\.log$`)
 
