@@ -80,6 +80,11 @@ func TestRepeatedKill9WhileDelivering(t *testing.T) {
 		d, _ := rc.counts()
 		t.Fatalf("after %d kills %d of %d failures delivered\nstderr:\n%s", kills, d, failures, p.stderr.String())
 	}
+	// Every alert may have been delivered before this run started: the
+	// stop must not come before it can handle one.
+	if !waitFor(time.Minute, func() bool { return strings.Contains(p.stderr.String(), "logmatch started") }) {
+		t.Fatalf("the last run did not start:\n%s", p.stderr.String())
+	}
 	p.signal(interrupt)
 	if code, ok := p.wait(time.Minute); !ok || code != 0 {
 		t.Fatalf("exit %d (exited %v)\n%s", code, ok, p.stderr.String())

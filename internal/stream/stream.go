@@ -162,7 +162,10 @@ type Shell struct {
 	an  *analysis.Analyzer
 	d   analysis.Diagnosis
 	now func() time.Time
-	e   Entry
+	// seen is the clock's latest reading: an entry dated no later needs
+	// no new one.
+	seen time.Time
+	e    Entry
 }
 
 // NewShell returns a Shell matching with m. now is the clock log times
@@ -192,20 +195,20 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 	if len(es) == 0 {
 		return
 	}
-	var now time.Time
 	eng := s.Engine()
 	sh.an.SetEngine(eng)
 	for i := range es {
 		e := &es[i]
 		ahead := false
-		if !e.Time.IsZero() {
-			if now.IsZero() {
-				now = sh.now()
-			}
-			if e.Time.After(now) {
+		// The clock is read only for an entry dated after its last
+		// reading: a log read later than it was written (every scan,
+		// most of run) never needs it again, and the clock only moves on.
+		if e.Time.After(sh.seen) {
+			sh.seen = sh.now()
+			if e.Time.After(sh.seen) {
 				// Most headers stamp whole seconds: the server's next
 				// line, of the same second, must not look older.
-				e.Time, ahead = now.Truncate(time.Second), true
+				e.Time, ahead = sh.seen.Truncate(time.Second), true
 			}
 		}
 		failure := sh.an.AnalyzeLentInto(&sh.d, &s.remembered, e)
