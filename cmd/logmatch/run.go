@@ -25,7 +25,7 @@ const runLong = `Usage:
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
                [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
                [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
-               [--state-reset] [-- COMMAND ARGS...]
+               [--server-version VERSION] [--state-reset] [-- COMMAND ARGS...]
   SPEC: [NAME:]TYPE[=VALUE], TYPE=VALUE one of stdout | slack=URL | webhook=URL |
         alertmanager=URL | otel | otel=grpc://HOST:4317 | otel=http://HOST:4318
 

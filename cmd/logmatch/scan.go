@@ -24,7 +24,7 @@ import (
 const scanLong = `Usage:
   logmatch scan [--catalog PATH]... [--no-default-catalog] [--format text|json|markdown]
                 [--report FILE.html] [--fail-on SEVERITY] [--catalog-cache DIR|off]
-                FILE... | -
+                [--server-version VERSION] FILE... | -
 
 Reads whole log files (or standard input, "-") once, rebuilds entries and
 tracebacks, matches them against the catalog and prints one incident per
@@ -43,6 +43,8 @@ nothing; reads offline and prints).
 Files compressed with gzip or zstd (rotated logs: server.log.1.gz) are
 read as text, whatever their name; a file that is not text (binary data,
 another compression) is an error naming it: exit 3.
+--server-version names the sglang release that wrote the logs (0.5.3): a
+record whose introducedIn/removedIn leave that release out is not matched.
 --catalog-cache keeps what the catalog's load derived (which patterns parse,
 their literals, the prefilter's keys) for the next scan of this build, which
 then loads the same catalog in about a third of the CPU; default
@@ -65,6 +67,7 @@ func newScanCmd(e env) *cobra.Command {
 		failOn    string
 		cacheDir  string
 		reportTo  string
+		version   string
 	)
 	c := &cobra.Command{
 		Use:   "scan [flags] FILE... | -",
@@ -73,7 +76,12 @@ func newScanCmd(e env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := catalog.Spec{Paths: catalogs, NoDefault: noDefault}
 			cat.Cache, cat.OnCacheError = openCatalogCache(e, "scan", cacheDir, cmd.Flags().Changed("catalog-cache"))
-			return runScan(cmd.Context(), e, args, cat, format, failOn, reportTo)
+			if version != "" {
+				if _, err := patterns.ParseVersion(version); err != nil {
+					return usageError("--server-version: %v", err)
+				}
+			}
+			return runScan(cmd.Context(), e, args, cat, format, failOn, reportTo, version)
 		},
 	}
 	fs := c.Flags()
@@ -81,6 +89,7 @@ func newScanCmd(e env) *cobra.Command {
 	fs.BoolVar(&noDefault, "no-default-catalog", false, "do not load the embedded default catalog")
 	fs.StringVar(&format, "format", "text", "output format: text, json or markdown")
 	fs.StringVar(&reportTo, "report", "", "also write the findings to this `file` as a self-contained HTML page")
+	fs.StringVar(&version, "server-version", "", "the sglang release that wrote the logs (0.5.3): records of other releases only are not matched")
 	fs.StringVar(&failOn, "fail-on", "", "exit 1 when an incident at or above this severity is found (info, warning, error, critical)")
 	catalogCacheFlag(fs, &cacheDir)
 	return own(c, scanExit)
@@ -129,7 +138,7 @@ func userCacheDir(getenv func(string) string) string {
 	return ""
 }
 
-func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn, reportTo string) error {
+func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn, reportTo, version string) error {
 	if format != "text" && format != "json" && format != "markdown" {
 		return usageError("--format: %q is not text, json or markdown", format)
 	}
@@ -191,7 +200,7 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 	if err != nil {
 		return err
 	}
-	s := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert, OnIncidents: prog.onIncidents()})
+	s := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert, OnIncidents: prog.onIncidents(), ServerVersion: version})
 	stop := prog.start(ctx)
 	res, err := s.Scan(ctx, inputs)
 	stop()

@@ -149,3 +149,21 @@ func TestTestTallyAndFailuresOnly(t *testing.T) {
 		t.Errorf("--failures-only:\n%s", out)
 	}
 }
+
+// scan --server-version leaves out the records of other releases; a
+// version that does not parse is a usage error naming the flag.
+func TestScanServerVersion(t *testing.T) {
+	in := "[2026-05-28 00:11:09] Watchdog timeout (self.watchdog_timeout=300)\n"
+	out, _, code := runCLI(t, in, "scan", "--format", "json", "--server-version", "0.5.0", "-")
+	if code != 0 || !strings.Contains(out, `"slug":"watchdog-timeout-legacy"`) {
+		t.Fatalf("0.5.0: exit %d\n%s", code, out)
+	}
+	out, _, _ = runCLI(t, in, "scan", "--format", "json", "--server-version", "0.6.0", "-")
+	if strings.Contains(out, `"slug":"watchdog-timeout-legacy"`) {
+		t.Errorf("0.6.0 matched a record removed in 0.5.7:\n%s", out)
+	}
+	_, errOut, code := runCLI(t, in, "scan", "--server-version", "x.y", "-")
+	if code != 2 || !strings.Contains(errOut, "--server-version") {
+		t.Errorf("a bad version: exit %d: %s", code, errOut)
+	}
+}

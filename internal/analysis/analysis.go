@@ -110,6 +110,9 @@ type Analyzer struct {
 	// engine is the engine that wrote the entries analysed now; "" when
 	// not known (see SetEngine).
 	engine string
+	// version is the sglang release that wrote the entries; "" when not
+	// known (see SetVersion).
+	version string
 }
 
 // New returns an Analyzer that matches with m.

@@ -107,3 +107,30 @@ func TestEchoMarkerInsideAnErrorHidesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Issue 35: with the server's release known, a record whose
+// introducedIn/removedIn leave that release out is not matched; without
+// it every record is.
+func TestServerVersionDropsRecordsOfOtherReleases(t *testing.T) {
+	m := defaultMatcher(t)
+	an := analysis.New(m)
+	es := entries("[2026-05-28 00:11:09] Watchdog timeout (self.watchdog_timeout=300)")
+	slug := func() string {
+		d, ok := an.Analyze(&es[0])
+		if !ok || d.Cause == nil {
+			return ""
+		}
+		return d.Cause.Record.Slug
+	}
+	if got := slug(); got != "watchdog-timeout-legacy" {
+		t.Fatalf("no release: %q, want watchdog-timeout-legacy", got)
+	}
+	an.SetVersion("0.5.0")
+	if got := slug(); got != "watchdog-timeout-legacy" {
+		t.Errorf("0.5.0, before the record's removedIn: %q", got)
+	}
+	an.SetVersion("0.6.0")
+	if got := slug(); got == "watchdog-timeout-legacy" {
+		t.Errorf("0.6.0, after the record's removedIn: still matched")
+	}
+}

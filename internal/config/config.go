@@ -112,6 +112,11 @@ type Config struct {
 	// "terminate" (SIGTERM, SIGKILL after a grace period, and logmatch
 	// exits with its own status so the supervisor restarts both).
 	OnFatal string `yaml:"on_fatal"`
+	// ServerVersion is the sglang release the watched server runs
+	// ("0.5.3"): a record whose introducedIn/removedIn leave it out
+	// describes a message that release never prints, and is not matched.
+	// "" matches every record.
+	ServerVersion string `yaml:"server_version"`
 	// Sinks are where alerts go.
 	Sinks SinkList `yaml:"sinks"`
 

@@ -1125,3 +1125,19 @@ engines:
 		}
 	}
 }
+
+// server_version must be a release number; the flag and the variable set
+// it as every other key.
+func TestServerVersion(t *testing.T) {
+	if _, err := Load("c.yaml", []byte("server_version: \"0.5.x\"\n"), fakeEnv{}.getenv, fakeEnv{}.readFile); err == nil || !strings.Contains(err.Error(), "server_version") {
+		t.Errorf("a bad server_version: %v", err)
+	}
+	cfg, err := ParseArgs([]string{"--server-version", "0.5.3"}, fakeEnv{}.getenv, fakeEnv{}.readFile)
+	if err != nil || cfg.ServerVersion != "0.5.3" {
+		t.Errorf("--server-version: %q, %v", cfg.ServerVersion, err)
+	}
+	cfg, err = ParseArgs(nil, fakeEnv{vars: map[string]string{"LOGMATCH_SERVER_VERSION": "0.4.6"}}.getenv, fakeEnv{}.readFile)
+	if err != nil || cfg.ServerVersion != "0.4.6" {
+		t.Errorf("LOGMATCH_SERVER_VERSION: %q, %v", cfg.ServerVersion, err)
+	}
+}

@@ -176,6 +176,9 @@ alert_output: "{{.AlertOutput}}"
 # none (only /livez fails) or terminate (SIGTERM, SIGKILL after 10s; logmatch
 # then exits with status 75 so its supervisor restarts it).
 on_fatal: {{.OnFatal}}
+# The sglang release the watched server runs ("0.5.3"): records whose
+# introducedIn/removedIn leave it out are not matched. "" matches all.
+server_version: "{{.ServerVersion}}"
 
 # Where alerts go. Every sink has type, name (default: the type; unique),
 # min_severity (info, warning, error or critical; default error for slack,

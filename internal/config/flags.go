@@ -34,6 +34,7 @@ type Flags struct {
 	logFormat        string
 	logLevel         string
 	onFatal          string
+	serverVersion    string
 	alertOutput      string
 	// envDone is set once fromEnv ran; fromEnvNames maps each flag it set
 	// ("--path") to its variable ("LOGMATCH_PATH").
@@ -74,6 +75,7 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+"; off when reading stdin or wrapping a command)")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
+	fs.StringVar(&f.serverVersion, "server-version", "", "the sglang release the server runs (0.5.3): records of other releases only are not matched")
 	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")
 	fs.StringVar(&f.alertOutput, "alert-output", "", "where the stdout sink writes: stdout, stderr or a file `path` (default stdout; stderr with a wrapped command)")
 	return f
@@ -235,6 +237,9 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "on-fatal":
 			cfg.OnFatal = f.onFatal
 			o.override("on_fatal", "--on-fatal")
+		case "server-version":
+			cfg.ServerVersion = f.serverVersion
+			o.override("server_version", "--server-version")
 		case "alert-output":
 			cfg.AlertOutput = f.alertOutput
 			o.override("alert_output", "--alert-output")

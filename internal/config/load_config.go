@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/engine"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // Load reads a configuration file's contents (name is used in messages)
@@ -219,6 +220,11 @@ func (v *validator) top(c *Config) {
 	}
 	if len(c.Command) > 0 && c.Command[0] == "" {
 		v.add("command", "empty program name")
+	}
+	if c.ServerVersion != "" {
+		if _, err := patterns.ParseVersion(c.ServerVersion); err != nil {
+			v.add("server_version", "%v", err)
+		}
 	}
 	v.oneOf("on_fatal", c.OnFatal, OnFatalNone, OnFatalTerminate)
 	if c.OnFatal == OnFatalTerminate && len(c.Command) == 0 {

@@ -247,6 +247,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	p.proc.gate.pending = g.Pending
 	p.proc.tot = p.tot
+	p.proc.serverVersion = cfg.ServerVersion
 	p.proc.gate.showLine = cfg.HTTPProbeDetail
 	p.proc.gate.probed = cfg.HTTPAddr != ""
 	if cfg.OnFatal == config.OnFatalTerminate {

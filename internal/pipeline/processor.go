@@ -102,6 +102,8 @@ type processor struct {
 	// shell diagnoses entries with the current catalog (shellOf); its
 	// analyzer is replaced when a reload swaps the matcher.
 	shell *stream.Shell
+	// serverVersion is the configuration's server_version, for the shell.
+	serverVersion string
 }
 
 // fileKey is how the processor finds what it keeps for a file: its device
@@ -465,6 +467,7 @@ func (p *processor) shellOf() *stream.Shell {
 	m := p.matcher.Load()
 	if p.shell == nil {
 		p.shell = stream.NewShell(m, p.clock)
+		p.shell.SetServerVersion(p.serverVersion)
 	} else {
 		p.shell.SetMatcher(m)
 	}

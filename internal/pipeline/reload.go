@@ -154,10 +154,16 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 	for _, key := range restartOnly(cur, next) {
 		p.log.Warn("configuration key changed; it takes effect at the next start", "key", key)
 	}
-	eff.Sinks, eff.Redact = next.Sinks, next.Redact
+	eff.Sinks, eff.Redact, eff.ServerVersion = next.Sinks, next.Redact, next.ServerVersion
 	eff.GroupWindow, eff.RepeatInterval = next.GroupWindow, next.RepeatInterval
 	eff.Catalogs, eff.NoDefaultCatalog = next.Catalogs, next.NoDefaultCatalog
 	p.proc.redactor = red
+	if next.ServerVersion != cur.ServerVersion {
+		p.proc.serverVersion = next.ServerVersion
+		if p.proc.shell != nil {
+			p.proc.shell.SetServerVersion(next.ServerVersion)
+		}
+	}
 	if catalogChanged {
 		p.matcher.Store(m)
 		p.stamp = stamp

@@ -38,6 +38,9 @@ type Options struct {
 	// Now stands in for the wall clock (read time of lines without a
 	// header time); time.Now when nil.
 	Now func() time.Time
+	// ServerVersion is the sglang release that wrote the inputs ("" when
+	// not known): records of other releases only are not matched.
+	ServerVersion string
 	// OnIncidents, when set, is called with the number of incidents
 	// found so far each time it changes, for a progress display. It runs
 	// on the scanning goroutine, once per failure entry at most (never per
@@ -234,6 +237,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	o.Reuse = true
 	streams := stream.NewSet(o)
 	sh := stream.NewShell(s.m, s.opts.Now)
+	sh.SetServerVersion(s.opts.ServerVersion)
 	src := incident.Source{Path: in.Name, Key: in.Name}
 	p := &inputScan{s: s, src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
 	// Lines are lent by the reader and copied by the assembler into its

@@ -177,6 +177,10 @@ func NewShell(m *matcher.Matcher, now func() time.Time) *Shell {
 	return &Shell{an: analysis.New(m), now: now}
 }
 
+// SetServerVersion says which sglang release the streams' server runs
+// (the configuration's server_version); "" matches every record.
+func (sh *Shell) SetServerVersion(v string) { sh.an.SetVersion(v) }
+
 // Matcher is the compiled catalog the Shell diagnoses with.
 func (sh *Shell) Matcher() *matcher.Matcher { return sh.an.Matcher() }
 
@@ -184,7 +188,9 @@ func (sh *Shell) Matcher() *matcher.Matcher { return sh.an.Matcher() }
 // streams keep their pending entries.
 func (sh *Shell) SetMatcher(m *matcher.Matcher) {
 	if sh.an.Matcher() != m {
+		v := sh.an.Version()
 		sh.an = analysis.New(m)
+		sh.an.SetVersion(v)
 	}
 }
 
