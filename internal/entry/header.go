@@ -16,6 +16,14 @@ type header struct {
 	// partial says what the header's timestamp lacks (timeNoYear,
 	// timeNoDate); 0 when it is whole or absent.
 	partial int8
+	// record is, for a vLLM header, the header itself up to its logger
+	// location ("ERROR 05-01 12:00:00 [core.py:123]"): vLLM repeats it
+	// on every line of one multi-line record, so a line with the same
+	// record text continues that record. "" for other headers.
+	record string
+	// proc is the process or rank the header names ("pid=4242",
+	// "rank0"); "" when it names none.
+	proc string
 }
 
 // What a timestamp lacks, which its reader took from a reference time: the
@@ -135,6 +143,15 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if h, ok := parseRouter(s, loc); ok {
 			return h, true
 		}
+		if len(s) > 1 && s[1] == 'T' {
+			return parseTagged(s)
+		}
+		if h, ok := parseTRTLLMTime(s, loc); ok {
+			return h, true
+		}
+		if h, ok := parseRayCore(s[1:], loc); ok {
+			return h, true
+		}
 		if len(s) > 1 && isDigit(s[1]) {
 			// "[2024-04-11 10:31:54,306] [INFO] [file.py:161:f] msg":
 			// a Python logging format with the time in brackets.
@@ -153,10 +170,21 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if h, ok := parseDynamo(s); ok {
 			return h, true
 		}
+		if len(s) > 2 && s[2] == '/' {
+			return parseLMDeploy(s, loc, ref)
+		}
 		return parsePythonTimeFirst(s, loc)
 	}
 	if isUpper(s[0]) {
 		return parsePythonLevelFirst(s, loc, ref)
+	}
+	switch s[0] {
+	case '{':
+		return parseJSONLine(s)
+	case 't', 'l':
+		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
+			return parseSlog(s)
+		}
 	}
 	return header{}, false
 }
@@ -377,7 +405,7 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 			if after != "" && !isSeparator(after[0]) {
 				return header{}, false
 			}
-			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimAfterLevel(after)}, true
+			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}, true
 		}
 		sp := strings.IndexAny(rest, " \t")
 		if sp <= 0 || sp > 64 {
@@ -433,7 +461,15 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 	if i < len(r) && r[i] != ' ' {
 		return header{}, false
 	}
-	return header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}, true
+	h := header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}
+	if n := parseLocation(h.msg); n > 0 {
+		// vLLM's "[file.py:N] ": where the logger was called, not what
+		// it said; the header up to it names the record.
+		end := len(s) - len(h.msg) + n
+		h.record = strings.TrimRight(s[:end], " ")
+		h.msg = h.msg[n:]
+	}
+	return h, true
 }
 
 // levelWords are the level names the header families print.

@@ -36,6 +36,10 @@ type native struct {
 	soft bool
 	// partial says what its timestamp lacks (header.partial).
 	partial int8
+	// msg is where the line's message starts: after a glog header,
+	// which names where the line was logged, not what failed. 0 keeps
+	// the whole line.
+	msg int
 }
 
 // shellMessages are what a shell prints when its child dies by a signal.
@@ -299,7 +303,15 @@ func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if k == 0 || !isSourceRef(r[k:], ']') {
 		return native{}, false
 	}
-	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear}, true
+	msg := len(s) - len(r) + k
+	msg += strings.IndexByte(s[msg:], ']') + 1
+	if msg < len(s) && s[msg] == ' ' {
+		msg++
+	}
+	if msg == len(s) {
+		msg = 0 // a header alone: the line is its own message
+	}
+	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear, msg: msg}, true
 }
 
 func glogLevel(c byte) string {
