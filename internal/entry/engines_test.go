@@ -60,6 +60,11 @@ func TestParseEngineHeaders(t *testing.T) {
 			&header{format: FormatJSON, time: at(2024, 11, 27, 20, 59, 27, 57718000), ranks: NoRanks, level: "INFO", msg: "Waiting for shard"}},
 		{"json lower-case level", `{"severity":"warning","message":"slow\n"}`, &header{format: FormatJSON, ranks: NoRanks, level: "WARNING", msg: "slow"}},
 
+		{"tracing without time", "ERROR batch{batch_size=1}:prefill{id=0 size=1}: text_generation_client: router/client/src/lib.rs:33: Server error: boom",
+			&header{format: FormatDynamo, ranks: NoRanks, level: "ERROR", msg: "Server error: boom"}},
+		{"tracing module path without time", "WARN  tokio_runtime::worker: slow poll", &header{format: FormatDynamo, ranks: NoRanks, level: "WARN", msg: "slow poll"}},
+		{"not: level word then prose", "ERROR occurred: something", nil},
+		{"not: level word then a word with a colon", "INFO: x", &header{format: FormatUvicorn, ranks: NoRanks, level: "INFO", msg: "x"}},
 		{"not: json without level", `{"msg":"x"}`, nil},
 		{"not: json without message", `{"level":"ERROR","n":1}`, nil},
 		{"not: json cut", `{"level":"ERROR","msg":"x`, nil},

@@ -360,18 +360,64 @@ func parseDynamo(s string) (header, bool) {
 	if !ok || rest != "" && rest[0] != ' ' {
 		return header{}, false
 	}
-	msg := strings.TrimLeft(rest, " ")
-	// Drop the tracing target ("scheduler.__init__: ") so the message reads
-	// as sglang wrote it, and the span names and Rust module path before
-	// it ("request{id=7}: sgl_model_gateway::routers::http: ").
+	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: trimTracingTarget(strings.TrimLeft(rest, " "))}, true
+}
+
+// trimTracingTarget drops the tracing target ("scheduler.__init__: ") so
+// the message reads as the program wrote it, and the span names and Rust
+// module path before it ("request{id=7}: sgl_model_gateway::routers::http: ").
+func trimTracingTarget(msg string) string {
 	for i := 0; i < 4; i++ {
 		sp := strings.IndexByte(msg, ' ')
-		if sp <= 1 || msg[sp-1] != ':' || i > 0 && !strings.Contains(msg[:sp], "::") && !strings.Contains(msg[:sp], "}") && !strings.Contains(msg[:sp], ".rs:") {
+		if sp <= 1 || msg[sp-1] != ':' || i > 0 && !isTracingField(msg[:sp]) {
 			break
 		}
 		msg = msg[sp+1:]
 	}
-	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: msg}, true
+	return msg
+}
+
+// spanWordEnd returns the index of the first space of s outside braces (a
+// span's fields, "prefill{id=0 size=1}", hold spaces), or -1.
+func spanWordEnd(s string) int {
+	depth := 0
+	for i := 0; i < len(s) && i < 1024; i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ' ':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// isTracingField reports whether a word ending in ":" is a tracing span
+// ("batch{size=1}:prefill:"), a Rust module path or a Rust source location.
+func isTracingField(w string) bool {
+	return strings.Contains(w, "::") || strings.Contains(w, "}") || strings.Contains(w, ".rs:")
+}
+
+// parseTracingNoTime matches Rust tracing output written without its
+// time, "ERROR batch{size=1}:prefill: text_generation_client: msg" (rest
+// is what follows the level): its first word must be a span or a module
+// path, so that prose after a level word is not taken for a record.
+func parseTracingNoTime(lvl, rest string) (header, bool) {
+	r := strings.TrimLeft(rest, " ")
+	sp := spanWordEnd(r)
+	if len(rest) == len(r) || sp <= 1 || r[sp-1] != ':' || !strings.Contains(r[:sp], "::") && !strings.Contains(r[:sp], "}") {
+		return header{}, false
+	}
+	if strings.Contains(r[:sp], "}") {
+		r = r[sp+1:] // the spans, then the target
+	}
+	return header{format: FormatDynamo, ranks: NoRanks, level: lvl, msg: trimTracingTarget(r)}, true
 }
 
 // parsePythonTimeFirst matches Python logging formats that start with the
@@ -446,7 +492,7 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 		}
 	}
 	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
-		return header{}, false
+		return parseTracingNoTime(lvl, after)
 	}
 	c := clock{month: atoi(r[0:2]), day: atoi(r[3:5]), hour: atoi(r[6:8]), min: atoi(r[9:11]), sec: atoi(r[12:14])}
 	i := 14
