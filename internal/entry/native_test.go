@@ -86,6 +86,8 @@ func TestParseNative(t *testing.T) {
 		// over NVSHMEM, glibc's assert, the C runtime's).
 		{"deepep assert", "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:483, condition: ibgda_get_state()->num_rc_per_pe >= num_channels", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 		{"nvshmem assert relative", "Assertion failed: src/host/transport/transport.cpp:157, condition: status == 0", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"ggml assert", "GGML_ASSERT: ggml/src/ggml-cuda/argsort.cu:48: (ncols & (ncols - 1)) == 0", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
+		{"ggml assert newer", "/app/ggml/src/ggml.c:5123: GGML_ASSERT(ggml_nelements(a) == ne0) failed", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 		{"glibc assert", "python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 		{"glibc assert c++ function", "python: /project/cpp/grammar_compiler.cc:209: void xgrammar::Compile(): Assertion `rule_id < num_rules' failed.", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
 		{"crt assert", "Assertion failed: idx < size, file pool.c, line 42", &native{kind: NativeAssert, level: LevelFatal, soft: true}},
@@ -112,6 +114,8 @@ func TestParseNative(t *testing.T) {
 		{"setuptools", "error: command 'gcc' failed with exit code 1", &native{kind: NativeCompiler, level: LevelError, soft: true}},
 		{"ld warning", "/usr/bin/ld: warning: libcudart.so.11.0, needed by x.so, not found", &native{kind: NativeCompiler, level: LevelWarning, soft: true}},
 
+		{"not: ggml assert macro in prose", "see GGML_ASSERT(x) in ggml.c for why", nil},
+		{"not: ggml assert without place", "GGML_ASSERT: something went wrong", nil},
 		{"not: killed in a sentence", "The process was Killed by the OOM killer", nil},
 		{"not: exception line with cuda error", "RuntimeError: CUDA error: an illegal memory access was encountered", nil},
 		{"not: pytest exception line", "E   torch.AcceleratorError: CUDA error: an illegal memory access was encountered", nil},
