@@ -178,6 +178,39 @@ type Assembler struct {
 	// traceback a log record carried, kept to tell its re-raise
 	// (Entry.Reraised); "" when there is none.
 	logged string
+	// procs remembers the process the last entry's prefix named: a
+	// stream's entries mostly carry the same prefix.
+	procs procCache
+}
+
+// procCache remembers prefixProcess of one prefix, by its bytes (with
+// Options.Reuse the prefix's own memory is reused).
+type procCache struct {
+	prefix   [maxCachedPrefix]byte
+	n        int // bytes of prefix held; 0 when empty
+	from, to int // the process within it
+}
+
+// maxCachedPrefix bounds the prefixes procCache holds.
+const maxCachedPrefix = 128
+
+// process returns prefixProcess(prefix), from the cache when prefix is
+// the one it holds.
+func (pc *procCache) process(prefix string) string {
+	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
+		return prefix[pc.from:pc.to]
+	}
+	proc := prefixProcess(prefix)
+	if len(prefix) <= maxCachedPrefix {
+		pc.n = copy(pc.prefix[:], prefix)
+		pc.from, pc.to = 0, 0
+		if proc != "" {
+			// proc is a part of prefix.
+			pc.from = strings.Index(prefix, proc)
+			pc.to = pc.from + len(proc)
+		}
+	}
+	return proc
 }
 
 // entryKind is what opened the pending entry.
@@ -290,6 +323,9 @@ type classified struct {
 	// near is the stream's time at this line (Assembler.near), or zero
 	// when no line of the stream had one yet.
 	near time.Time
+	// record and proc are what engineFields reads of h: the text that
+	// names a vLLM or Ray core record, and the process or rank.
+	record, proc string
 }
 
 // NewAssembler returns an Assembler with o's bounds (zero fields take their
@@ -372,7 +408,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
 	}
-	if (c.header || c.prefixed) && c.h.record != "" && a.sameRecord(l, c, base[:start], cut) {
+	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
 	}
 	if c.header && p.relay != relayNone && p.active && a.relayed(c) {
@@ -436,7 +472,7 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 	if c.header {
 		content = c.h.msg
 	}
-	same := p.active && p.kind == kindHeader && p.record == c.h.record && !otherRayActor(p.prefix, c.prefix)
+	same := p.active && p.kind == kindHeader && p.record == c.record && !otherRayActor(p.prefix, c.prefix)
 	if isBlank(content) {
 		if !p.active {
 			a.arena.rotate()
@@ -676,8 +712,16 @@ func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool
 	} else {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
 	}
+	c.record, c.proc = "", ""
+	if c.header && hasEngineFields(&c.h) {
+		c.record, c.proc = engineFields(&c.h, s)
+	}
 	if learned && !c.header && !c.native {
-		c.h, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+		var line string
+		c.h, line, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+		if c.prefixed && hasEngineFields(&c.h) {
+			c.record, c.proc = engineFields(&c.h, line)
+		}
 	}
 }
 
@@ -688,8 +732,9 @@ const maxPrefixHeaderTries = 8
 // prefixHeader finds a log record's header in the learned prefix of full
 // (the line before the prefix came off; s is what remains): at the start or
 // at a later word ("(VllmWorker rank=0 pid=1) ERROR 07-01 08:38:50
-// [executor.py:492] "), and ending where s starts.
-func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bool) {
+// [executor.py:492] "), and ending where s starts. It also returns the
+// line from the header on.
+func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, string, bool) {
 	n := len(full) - len(s)
 	tries := 0
 	for i := 0; i < n && tries < maxPrefixHeaderTries; i++ {
@@ -699,10 +744,10 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 		tries++
 		if h, ok := parseHeader(full[i:], ref, loc); ok && strings.HasSuffix(h.msg, s) {
 			h.msg = s
-			return h, true
+			return h, full[i:], true
 		}
 	}
-	return header{}, false
+	return header{}, "", false
 }
 
 // reference returns the time a line read at lt is read against: the
@@ -734,7 +779,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
 		p.greedy = c.sglang
 		partial = c.h.partial
-		p.record, p.proc = c.h.record, c.h.proc
+		p.record, p.proc = c.record, c.proc
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
 		if p.format == FormatDynamo && strings.HasSuffix(p.msg, "standard error output:") {
 			p.relay = relayStderr // TGI's launcher relaying a shard's stderr
@@ -1163,10 +1208,7 @@ func (a *Assembler) emit() {
 	e.TimeInherited = p.inherited
 	e.Process = p.proc
 	if e.Process == "" && p.prefix != "" {
-		// vLLM's "(EngineCore_DP0 pid=1) " and Ray's actor prefixes.
-		if actor, _ := nextRayActor(p.prefix); actor != "" {
-			e.Process = actor[1:]
-		}
+		e.Process = a.procs.process(p.prefix)
 	}
 	e.Reraised = false
 	e.Prefix, e.Native = p.prefix, p.native
@@ -1285,6 +1327,36 @@ func otherRayActor(a, b string) bool {
 		}
 		a, b = restA, restB
 	}
+}
+
+// prefixProcess returns the process a line's wrapper prefixes name: the
+// inside of the first Ray-style prefix, vLLM's "(EngineCore_DP0 pid=1) "
+// or Ray's "(Actor pid=2, ip=10.0.0.1) " without the address; "" when
+// there is none.
+func prefixProcess(prefix string) string {
+	for i := 0; i < len(prefix); i++ {
+		j := strings.IndexByte(prefix[i:], '(')
+		if j < 0 {
+			return ""
+		}
+		i += j
+		if i > 0 && !endsPrefixField(prefix[i-1]) {
+			continue
+		}
+		n := rayPrefixLen(prefix[i:])
+		if n == 0 {
+			continue
+		}
+		in := prefix[i+1 : i+n]
+		for in != "" && (in[len(in)-1] == ' ' || in[len(in)-1] == ')') {
+			in = in[:len(in)-1]
+		}
+		if k := strings.Index(in, ", ip="); k >= 0 {
+			in = in[:k]
+		}
+		return in
+	}
+	return ""
 }
 
 // nextRayActor returns the "(Actor pid=N" part of the first Ray actor

@@ -106,7 +106,6 @@ func parseRayCore(s string, loc *time.Location) (header, bool) {
 	if i == 0 || i >= len(r) || r[i] != ' ' {
 		return header{}, false
 	}
-	pid := r[:i]
 	j := i + 1
 	for j < len(r) && isDigit(r[j]) {
 		j++
@@ -115,18 +114,73 @@ func parseRayCore(s string, loc *time.Location) (header, bool) {
 		return header{}, false
 	}
 	msg := strings.TrimPrefix(r[j+1:], " ")
-	// The level, pid, thread and location name the record: Ray writes a
-	// multi-line message (the failure signal handler's stack) as lines
-	// that each repeat them, a few milliseconds apart.
-	record := ""
 	// "core_worker.cc:97: " before the message.
 	if k := strings.Index(msg, ": "); k > 0 && k < 128 && strings.IndexByte(msg[:k], ' ') < 0 {
 		if c := strings.LastIndexByte(msg[:k], ':'); c > 0 && isDigits(msg[c+1:k]) {
-			record = s[n+1 : len(s)-len(msg)+k]
 			msg = msg[k+2:]
 		}
 	}
-	return header{format: FormatRayCore, time: c.in(loc), ranks: NoRanks, level: lvl, msg: msg, proc: "pid=" + pid, record: record}, true
+	return header{format: FormatRayCore, time: c.in(loc), ranks: NoRanks, level: lvl, msg: msg}, true
+}
+
+// engineFields reads what a header of vLLM, Ray core or TensorRT-LLM says
+// beyond header, as the line writes it (no copy): the text that names its
+// record, and the process or rank it names. line is the line the header
+// h was read from; the message is its tail.
+//
+// A record's text is vLLM's header through its logger location ("ERROR
+// 05-01 12:00:00 [core.py:123]"), or Ray core's level, pid, thread and
+// location ("E 4242 4243] core_worker.cc:97"): both write a multi-line
+// message as lines that each repeat it (Ray a few milliseconds apart),
+// so a line with the same text continues the record. "" when the header
+// has no location. The process is Ray core's pid ("4242") or
+// TensorRT-LLM's rank ("RANK 0").
+func engineFields(h *header, line string) (record, proc string) {
+	if len(h.msg) > len(line) {
+		return "", ""
+	}
+	head := line[:len(line)-len(h.msg)]
+	switch h.format {
+	case FormatPython:
+		if h.partial != timeNoYear {
+			return "", ""
+		}
+		if head = strings.TrimRight(head, " "); strings.HasSuffix(head, "]") {
+			return head, ""
+		}
+	case FormatRayCore:
+		// "[2024-05-01 12:00:00,123 E 4242 4243] core_worker.cc:97: "
+		if len(head) < 21 {
+			return "", ""
+		}
+		k := strings.IndexByte(head[20:], ' ')
+		if k < 0 {
+			return "", ""
+		}
+		head = head[20+k+1:] // "E 4242 4243] core_worker.cc:97: "
+		if len(head) > 2 {
+			if e := strings.IndexByte(head[2:], ' '); e > 0 {
+				proc = head[2 : 2+e]
+			}
+		}
+		if !strings.HasSuffix(head, "] ") {
+			record = strings.TrimSuffix(head, ": ")
+		}
+		return record, proc
+	case FormatTRTLLM:
+		if i := strings.Index(head, "[RANK "); i >= 0 {
+			if k := strings.IndexByte(head[i:], ']'); k > 0 {
+				return "", head[i+1 : i+k]
+			}
+		}
+	}
+	return "", ""
+}
+
+// hasEngineFields reports whether engineFields may find something in a
+// header of format f: most headers (sglang's) are not asked.
+func hasEngineFields(h *header) bool {
+	return h.format == FormatPython && h.partial == timeNoYear || h.format == FormatRayCore || h.format == FormatTRTLLM
 }
 
 // trtllmTags are the tags TensorRT-LLM's and TurboMind's C++ loggers put
@@ -171,7 +225,6 @@ func parseTagged(s string) (header, bool) {
 		if i == 0 || !strings.HasPrefix(rest[i:], "] ") {
 			return header{}, false
 		}
-		h.proc = "rank" + rest[:i]
 		r = rest[i+2:]
 	}
 	if len(r) < 3 || r[0] != '[' || r[2] != ']' {

@@ -22,17 +22,16 @@ func TestParseEngineHeaders(t *testing.T) {
 		want *header // nil: not a header
 	}{
 		{"ray core error", "[2024-05-01 12:00:00,123 E 4242 4243] core_worker.cc:97: Unhandled exception in worker",
-			&header{format: FormatRayCore, time: at(2024, 5, 1, 12, 0, 0, 123e6), ranks: NoRanks, level: "ERROR", msg: "Unhandled exception in worker",
-				record: "E 4242 4243] core_worker.cc:97", proc: "pid=4242"}},
+			&header{format: FormatRayCore, time: at(2024, 5, 1, 12, 0, 0, 123e6), ranks: NoRanks, level: "ERROR", msg: "Unhandled exception in worker"}},
 		{"ray core info without location", "[2024-05-01 12:00:00,123 I 7 8] starting",
-			&header{format: FormatRayCore, time: at(2024, 5, 1, 12, 0, 0, 123e6), ranks: NoRanks, level: "INFO", msg: "starting", proc: "pid=7"}},
+			&header{format: FormatRayCore, time: at(2024, 5, 1, 12, 0, 0, 123e6), ranks: NoRanks, level: "INFO", msg: "starting"}},
 		{"trtllm cpp", "[TensorRT-LLM][ERROR] Assertion failed: blocks left (/src/kvCacheManager.cpp:12)",
 			&header{format: FormatTRTLLM, ranks: NoRanks, level: "ERROR", msg: "Assertion failed: blocks left (/src/kvCacheManager.cpp:12)"}},
 		{"trtllm cpp warning", "[TensorRT-LLM][WARNING] fallback", &header{format: FormatTRTLLM, ranks: NoRanks, level: "WARNING", msg: "fallback"}},
-		{"trtllm python rank", "[TRT-LLM] [RANK 3] [E] Executor failed", &header{format: FormatTRTLLM, ranks: NoRanks, level: "ERROR", msg: "Executor failed", proc: "rank3"}},
+		{"trtllm python rank", "[TRT-LLM] [RANK 3] [E] Executor failed", &header{format: FormatTRTLLM, ranks: NoRanks, level: "ERROR", msg: "Executor failed"}},
 		{"trtllm python no rank", "[TRT-LLM] [W] slow", &header{format: FormatTRTLLM, ranks: NoRanks, level: "WARNING", msg: "slow"}},
 		{"trtllm python time", "[05/02/2025-10:11:12] [TRT-LLM] [RANK 0] [I] Load engine takes: 3 sec",
-			&header{format: FormatTRTLLM, time: at(2025, 5, 2, 10, 11, 12, 0), ranks: NoRanks, level: "INFO", msg: "Load engine takes: 3 sec", proc: "rank0"}},
+			&header{format: FormatTRTLLM, time: at(2025, 5, 2, 10, 11, 12, 0), ranks: NoRanks, level: "INFO", msg: "Load engine takes: 3 sec"}},
 		{"turbomind", "[TM][ERROR] CUDA runtime error: out of memory /src/allocator.cc:49",
 			&header{format: FormatTurboMind, ranks: NoRanks, level: "ERROR", msg: "CUDA runtime error: out of memory /src/allocator.cc:49"}},
 		{"lmdeploy old", "05/01 12:00:00 - lmdeploy - ERROR - engine.py - _start - 123 - engine failed",
@@ -40,13 +39,13 @@ func TestParseEngineHeaders(t *testing.T) {
 		{"lmdeploy new location", "2024-05-01 12:00:00,123 - lmdeploy - ERROR - async_engine.py:791 - session 1 failed",
 			&header{format: FormatPython, time: at(2024, 5, 1, 12, 0, 0, 123e6), ranks: NoRanks, level: "ERROR", msg: "session 1 failed"}},
 		{"vllm location", "ERROR 05-01 12:00:00 [core.py:123] EngineCore failed",
-			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "EngineCore failed", partial: timeNoYear, record: "ERROR 05-01 12:00:00 [core.py:123]"}},
+			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "EngineCore failed", partial: timeNoYear}},
 		{"vllm path location", "INFO 05-01 12:00:00.5 [v1/engine/core.py:1] x",
-			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 5e8), ranks: NoRanks, level: "INFO", msg: "x", partial: timeNoYear, record: "INFO 05-01 12:00:00.5 [v1/engine/core.py:1]"}},
+			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 5e8), ranks: NoRanks, level: "INFO", msg: "x", partial: timeNoYear}},
 		{"vllm garbled location", "ERROR 05-01 12:00:00 [async_llm.py:9[] x",
-			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "x", partial: timeNoYear, record: "ERROR 05-01 12:00:00 [async_llm.py:9[]"}},
+			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "x", partial: timeNoYear}},
 		{"vllm header alone", "ERROR 05-01 12:00:00 [core.py:123] ",
-			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "", partial: timeNoYear, record: "ERROR 05-01 12:00:00 [core.py:123]"}},
+			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "ERROR", msg: "", partial: timeNoYear}},
 		{"vllm message without location", "INFO 05-01 12:00:00 [a list] x",
 			&header{format: FormatPython, time: at(2026, 5, 1, 12, 0, 0, 0), ranks: NoRanks, level: "INFO", msg: "[a list] x", partial: timeNoYear}},
 		{"slog", `time=2024-05-01T12:00:00.000Z level=ERROR source=sched.go:1 msg="error loading server" error="runner exited: status 2"`,
@@ -97,6 +96,39 @@ func TestParseEngineHeaders(t *testing.T) {
 				t.Errorf("parseHeader(%q) (-want +got):\n%s", tt.in, diff)
 			}
 		})
+	}
+}
+
+func TestEngineFields(t *testing.T) {
+	ref := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ in, record, proc string }{
+		{"ERROR 05-01 12:00:00 [core.py:123] EngineCore failed", "ERROR 05-01 12:00:00 [core.py:123]", ""},
+		{"INFO 05-01 12:00:00.5 [v1/engine/core.py:1] x", "INFO 05-01 12:00:00.5 [v1/engine/core.py:1]", ""},
+		{"ERROR 05-01 12:00:00 [async_llm.py:9[] x", "ERROR 05-01 12:00:00 [async_llm.py:9[]", ""},
+		{"ERROR 05-01 12:00:00 core.py:9] x", "ERROR 05-01 12:00:00 core.py:9]", ""},
+		{"ERROR 05-01 12:00:00 [core.py:123] ", "ERROR 05-01 12:00:00 [core.py:123]", ""},
+		{"INFO 05-01 12:00:00 [a list] x", "", ""},
+		{"INFO 05-01 12:00:00 x", "", ""},
+		{"[2024-05-01 12:00:00,123 E 4242 4243] core_worker.cc:97: x", "E 4242 4243] core_worker.cc:97", "4242"},
+		{"[2024-05-01 12:00:00,123456 E 4242 4243] core_worker.cc:97: ", "E 4242 4243] core_worker.cc:97", "4242"},
+		{"[2024-05-01 12:00:00,123 I 7 8] starting", "", "7"},
+		{"[05/02/2025-10:11:12] [TRT-LLM] [RANK 3] [E] x", "", "RANK 3"},
+		{"[TRT-LLM] [E] x", "", ""},
+		{"[2026-07-01 09:31:38 TP0] x", "", ""},
+		{"2024-05-01 12:00:00,123 - lmdeploy - ERROR - engine.py:1 - x", "", ""},
+	} {
+		h, ok := parseHeader(tt.in, ref, time.UTC)
+		if !ok {
+			t.Errorf("parseHeader(%q): no header", tt.in)
+			continue
+		}
+		record, proc := "", ""
+		if hasEngineFields(&h) {
+			record, proc = engineFields(&h, tt.in)
+		}
+		if record != tt.record || proc != tt.proc {
+			t.Errorf("engineFields(%q) = %q, %q; want %q, %q", tt.in, record, proc, tt.record, tt.proc)
+		}
 	}
 }
 
@@ -223,8 +255,8 @@ func TestAssemblerEngineRecords(t *testing.T) {
 				"[2025-05-19 13:48:05,851 E 12 35] logging.cc:361: other thread\n" +
 				"Fatal Python error: Aborted",
 			want: []entryView{
-				{Lines: "1-3", Format: FormatRayCore, Level: "ERROR", Msg: "*** SIGABRT received at time=1 on cpu 7 ***", Process: "pid=12"},
-				{Lines: "4-4", Format: FormatRayCore, Level: "ERROR", Msg: "other thread", Process: "pid=12"},
+				{Lines: "1-3", Format: FormatRayCore, Level: "ERROR", Msg: "*** SIGABRT received at time=1 on cpu 7 ***", Process: "12"},
+				{Lines: "4-4", Format: FormatRayCore, Level: "ERROR", Msg: "other thread", Process: "12"},
 				{Lines: "5-5", Format: FormatNative, Level: "FATAL", Msg: "Fatal Python error: Aborted"},
 			},
 		},
@@ -251,7 +283,7 @@ func TestAssemblerEngineRecords(t *testing.T) {
 			want: []entryView{
 				{Lines: "1-1", Format: FormatTRTLLM, Level: "INFO", Msg: "ready"},
 				{Lines: "2-4", Format: FormatTRTLLM, Level: "ERROR", Msg: "Assertion failed: no free block (/src/kv.cpp:12)"},
-				{Lines: "5-5", Format: FormatTRTLLM, Level: "ERROR", Msg: "step failed", Process: "rank1"},
+				{Lines: "5-5", Format: FormatTRTLLM, Level: "ERROR", Msg: "step failed", Process: "RANK 1"},
 			},
 		},
 		{
@@ -364,8 +396,10 @@ func FuzzParseEngineLine(f *testing.F) {
 		if h.format != FormatSlog && h.format != FormatJSON && !strings.HasSuffix(line, h.msg) {
 			t.Fatalf("parseHeader(%q): message %q is not its tail", line, h.msg)
 		}
-		if h.record != "" && !strings.Contains(line, h.record) {
-			t.Fatalf("parseHeader(%q): record %q is not in the line", line, h.record)
+		if hasEngineFields(&h) {
+			if record, proc := engineFields(&h, line); !strings.Contains(line, record) || !strings.Contains(line, proc) {
+				t.Fatalf("engineFields(%q) = %q, %q: not in the line", line, record, proc)
+			}
 		}
 		if n := parseLocation(line); n < 0 || n > len(line) {
 			t.Fatalf("parseLocation(%q) = %d", line, n)

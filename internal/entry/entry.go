@@ -36,11 +36,11 @@ type Entry struct {
 	// TimeInherited says Time is the stream's, not the entry's own.
 	TimeInherited bool
 	Ranks         Ranks // rank tokens of the header prefix
-	// Process is the process or rank a header of another engine names:
-	// Ray core's pid ("pid=4242"), TensorRT-LLM's rank ("rank0"), or
-	// the process prefix vLLM's multiprocessing puts before a line
-	// ("EngineCore_DP0 pid=17374", "VllmWorker rank=0 pid=9"). "" when
-	// none does.
+	// Process is the process or rank a header of another engine names,
+	// as the line writes it: Ray core's pid ("4242"), TensorRT-LLM's
+	// rank ("RANK 0"), or the process prefix vLLM's multiprocessing and
+	// Ray put before a line ("EngineCore_DP0 pid=17374", "VllmWorker
+	// rank=0 pid=9"). "" when none does.
 	Process string
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",

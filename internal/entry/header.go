@@ -16,14 +16,6 @@ type header struct {
 	// partial says what the header's timestamp lacks (timeNoYear,
 	// timeNoDate); 0 when it is whole or absent.
 	partial int8
-	// record is, for a vLLM header, the header itself up to its logger
-	// location ("ERROR 05-01 12:00:00 [core.py:123]"): vLLM repeats it
-	// on every line of one multi-line record, so a line with the same
-	// record text continues that record. "" for other headers.
-	record string
-	// proc is the process or rank the header names ("pid=4242",
-	// "rank0"); "" when it names none.
-	proc string
 }
 
 // What a timestamp lacks, which its reader took from a reference time: the
@@ -510,9 +502,7 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 	h := header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}
 	if n := parseLocation(h.msg); n > 0 {
 		// vLLM's "[file.py:N] ": where the logger was called, not what
-		// it said; the header up to it names the record.
-		end := len(s) - len(h.msg) + n
-		h.record = strings.TrimRight(s[:end], " ")
+		// it said (engineFields reads the record it names).
 		h.msg = h.msg[n:]
 	}
 	return h, true
