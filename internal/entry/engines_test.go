@@ -62,6 +62,9 @@ func TestParseEngineHeaders(t *testing.T) {
 		{"tracing without time", "ERROR batch{batch_size=1}:prefill{id=0 size=1}: text_generation_client: router/client/src/lib.rs:33: Server error: boom",
 			&header{format: FormatDynamo, ranks: NoRanks, level: "ERROR", msg: "Server error: boom"}},
 		{"tracing module path without time", "WARN  tokio_runtime::worker: slow poll", &header{format: FormatDynamo, ranks: NoRanks, level: "WARN", msg: "slow poll"}},
+		{"tgi shard span", "2023-10-16T06:54:28.106837Z  INFO shard-manager: text_generation_launcher: Shard terminated rank=1",
+			&header{format: FormatDynamo, time: time.Date(2023, 10, 16, 6, 54, 28, 106837000, time.UTC), ranks: NoRanks, level: "INFO", msg: "Shard terminated rank=1"}},
+		{"tracing span keeps a message word", "2023-10-16T06:54:28Z ERROR shard-manager: Error: x", &header{format: FormatDynamo, time: time.Date(2023, 10, 16, 6, 54, 28, 0, time.UTC), ranks: NoRanks, level: "ERROR", msg: "Error: x"}},
 		{"not: level word then prose", "ERROR occurred: something", nil},
 		{"not: level word then a word with a colon", "INFO: x", &header{format: FormatUvicorn, ranks: NoRanks, level: "INFO", msg: "x"}},
 		{"not: json without level", `{"msg":"x"}`, nil},
@@ -300,7 +303,7 @@ func TestAssemblerEngineRecords(t *testing.T) {
 				"Error: ShardCannotStart\n" +
 				"2023-10-16T06:54:29.000000Z  INFO text_generation_launcher: Args { x }",
 			want: []entryView{
-				{Lines: "1-10", Format: FormatDynamo, Level: "ERROR", Msg: "text_generation_launcher: Shard complete standard error output:", Exc: "RuntimeError: cannot bind"},
+				{Lines: "1-10", Format: FormatDynamo, Level: "ERROR", Msg: "Shard complete standard error output:", Exc: "RuntimeError: cannot bind"},
 				{Lines: "11-11", Format: FormatDynamo, Level: "INFO", Msg: "Args { x }"},
 			},
 		},

@@ -391,9 +391,25 @@ func spanWordEnd(s string) int {
 }
 
 // isTracingField reports whether a word ending in ":" is a tracing span
-// ("batch{size=1}:prefill:"), a Rust module path or a Rust source location.
+// ("batch{size=1}:prefill:"), a Rust module path, a Rust source location,
+// or a crate's target after a span ("shard-manager: text_generation_launcher:",
+// as TGI's launcher writes a shard's events).
 func isTracingField(w string) bool {
-	return strings.Contains(w, "::") || strings.Contains(w, "}") || strings.Contains(w, ".rs:")
+	return strings.Contains(w, "::") || strings.Contains(w, "}") || strings.Contains(w, ".rs:") || isCrateTarget(w)
+}
+
+// isCrateTarget matches a Rust crate name used as a tracing target, with
+// its colon: lower-case words joined by "_" ("text_generation_launcher:").
+func isCrateTarget(w string) bool {
+	if len(w) < 4 || w[len(w)-1] != ':' || strings.IndexByte(w, '_') < 0 {
+		return false
+	}
+	for i := 0; i < len(w)-1; i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // parseTracingNoTime matches Rust tracing output written without its
