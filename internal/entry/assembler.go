@@ -178,6 +178,9 @@ type Assembler struct {
 	// traceback a log record carried, kept to tell its re-raise
 	// (Entry.Reraised); "" when there is none.
 	logged string
+	// loggedAt is the number of non-blank lines pushed when logged was
+	// read: a re-raise follows within reraiseWindow lines of it.
+	loggedAt int64
 	// procs remembers the process the last entry's prefix named: a
 	// stream's entries mostly carry the same prefix.
 	procs procCache
@@ -1285,13 +1288,20 @@ func (a *Assembler) noteLogged(e *Entry, k entryKind) {
 	switch k {
 	case kindHeader:
 		a.logged = strings.Clone(o.Type + ": " + o.Message)
+		a.loggedAt = a.lines
 	case kindRaw:
-		if a.logged != "" && len(a.logged) == len(o.Type)+2+len(o.Message) &&
+		if a.logged != "" && a.lines-a.loggedAt <= reraiseWindow && len(a.logged) == len(o.Type)+2+len(o.Message) &&
 			strings.HasPrefix(a.logged, o.Type) && strings.HasSuffix(a.logged, o.Message) {
 			e.Reraised = true
+			a.logged = "" // printed once more, not again
 		}
 	}
 }
+
+// reraiseWindow bounds the non-blank lines between a logged traceback and
+// its re-raise: multiprocessing prints it as the process dies, right
+// after; the same exception printed much later is another failure.
+const reraiseWindow = 256
 
 // messageFollows reports whether a line is an exception line whose message
 // is empty but for the colon: "ImportError:" or "ImportError: ".

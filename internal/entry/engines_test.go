@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -346,6 +347,40 @@ func TestAssemblerEngineRecords(t *testing.T) {
 				t.Errorf("with Reuse: entries (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestReraisedOnlyRightAfter checks that a traceback printed raw long
+// after the logged one, or a second time, is not marked as its re-raise.
+func TestReraisedOnlyRightAfter(t *testing.T) {
+	logged := "ERROR 05-01 12:00:00 [core.py:7] EngineCore failed to start.\n" +
+		"ERROR 05-01 12:00:00 [core.py:7] Traceback (most recent call last):\n" +
+		"ERROR 05-01 12:00:00 [core.py:7]   File \"core.py\", line 3, in run\n" +
+		"ERROR 05-01 12:00:00 [core.py:7] ValueError: bad\n"
+	raw := "Traceback (most recent call last):\n  File \"core.py\", line 3, in run\nValueError: bad\n"
+	var filler strings.Builder
+	for i := 0; i < reraiseWindow; i++ {
+		filler.WriteString("INFO 05-01 12:00:01 [metrics.py:1] throughput\n")
+	}
+	for _, tt := range []struct {
+		name string
+		in   string
+		want []bool // Reraised of the raw tracebacks, in order
+	}{
+		{"right after", logged + raw, []bool{true}},
+		{"twice", logged + raw + raw, []bool{true, false}},
+		{"long after", logged + filler.String() + "\n" + raw, []bool{false}},
+		{"another exception", logged + strings.Replace(raw, "bad", "worse", 1), []bool{false}},
+	} {
+		var got []bool
+		for _, e := range assemble(t, Options{}, strings.TrimSuffix(tt.in, "\n")) {
+			if e.Format == FormatNone && e.Traceback != nil {
+				got = append(got, e.Reraised)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Reraised %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
