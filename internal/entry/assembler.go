@@ -200,6 +200,9 @@ const maxCachedPrefix = 128
 // process returns prefixProcess(prefix), from the cache when prefix is
 // the one it holds.
 func (pc *procCache) process(prefix string) string {
+	if strings.IndexByte(prefix, '(') < 0 {
+		return "" // most prefixes: timestamps, services, ranks
+	}
 	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
 		return prefix[pc.from:pc.to]
 	}
