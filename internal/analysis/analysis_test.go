@@ -203,7 +203,7 @@ func TestAnalyze(t *testing.T) {
 			in:   "E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Failed to retrieve segment descriptor\n",
 			want: []diagnosis{{
 				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityError,
-				headline: "E0414 03:56:41.856248 77969 transfer_metadata_plugin.cpp:173] Failed to retrieve segment descriptor",
+				headline: "Failed to retrieve segment descriptor", // the glog header is where, not what
 			}},
 		},
 		{

@@ -66,6 +66,7 @@ func (e *Entry) Own() {
 	e.Level = strings.Clone(e.Level)
 	e.Prefix = strings.Clone(e.Prefix)
 	e.Native = strings.Clone(e.Native)
+	e.Process = strings.Clone(e.Process)
 	e.Traceback = e.Traceback.clone()
 }
 

@@ -144,7 +144,7 @@ func TestOwnCoversEveryString(t *testing.T) {
 	walk(reflect.TypeFor[Entry](), "Entry")
 	want := []string{
 		// Format holds its constants only, so Own leaves it.
-		"Entry.Source", "Entry.Stream", "Entry.Format", "Entry.Level", "Entry.Message", "Entry.Prefix", "Entry.Native",
+		"Entry.Source", "Entry.Stream", "Entry.Format", "Entry.Level", "Entry.Message", "Entry.Prefix", "Entry.Process", "Entry.Native",
 		"Entry.Text", "Entry.Raw",
 		"Entry.Traceback[].Links[].Type", "Entry.Traceback[].Links[].Message",
 		"Entry.Traceback[].Links[].MemberType", "Entry.Traceback[].Links[].MemberMessage",

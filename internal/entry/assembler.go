@@ -36,8 +36,23 @@ import (
 //     entry unless it continues an open traceback or is the traceback a
 //     logger.exception record announces.
 //   - A header line (srt, legacy, diffusion, uvicorn, Rust tracing, router,
-//     generic Python logging) always starts a new entry, so interleaved
-//     ranks never merge.
+//     generic Python logging, and the other engines' families) always
+//     starts a new entry, so interleaved ranks never merge, with three
+//     exceptions. vLLM writes a multi-line record as lines that each
+//     repeat its header ("ERROR 05-01 12:00:00 [core.py:7] "): a line
+//     with the same header text (level, time and location) and the same
+//     process prefix continues the record when its content would continue
+//     it without a header (its traceback, the rest of its exception's
+//     message, an indented line, what a line ending in ":" announced), and
+//     a header with nothing after it is a blank line of the record, which
+//     makes no entry; the repeated header is left out of the entry's text.
+//     Ray core repeats its level, pid, thread and location the same way,
+//     and those lines always continue. TGI's launcher relays a shard's
+//     stderr as plain lines ending in " rank=N": its "Shard N failed to
+//     start", the shutdown lines after it and "Error: ShardCannotStart"
+//     continue that block.
+//   - A Go slog, JSON or Ray core record is one line: no header-less
+//     line continues it.
 //   - A native line (faulthandler, terminate called, c10d, NCCL, CUDA device
 //     assert, glog, shell kill messages, ROCm, Ascend, UCX) starts an entry of its
 //     own; it takes only the continuation lines of its own shape (thread
@@ -108,6 +123,10 @@ import (
 // entry (one is none, two or three are one); an entry's text keeps them
 // all.
 //
+// Re-raise: a header-less traceback whose exception line is that of the
+// last traceback a log record carried is marked Entry.Reraised (a child
+// process logged its exception, then multiprocessing printed it again).
+//
 // Blank lines: they never start an entry while one is open. They are held
 // until the next non-blank line decides: if that line continues the entry,
 // the blanks become part of its text (chained tracebacks, py-spy dumps);
@@ -155,6 +174,49 @@ type Assembler struct {
 	// of its own inherits it, and a timestamp without a year or a date
 	// takes them from it.
 	known time.Time
+	// logged is the exception line (type and message) of the last
+	// traceback a log record carried, kept to tell its re-raise
+	// (Entry.Reraised); "" when there is none.
+	logged string
+	// loggedAt is the number of non-blank lines pushed when logged was
+	// read: a re-raise follows within reraiseWindow lines of it.
+	loggedAt int64
+	// procs remembers the process the last entry's prefix named: a
+	// stream's entries mostly carry the same prefix.
+	procs procCache
+}
+
+// procCache remembers prefixProcess of one prefix, by its bytes (with
+// Options.Reuse the prefix's own memory is reused).
+type procCache struct {
+	prefix   [maxCachedPrefix]byte
+	n        int // bytes of prefix held; 0 when empty
+	from, to int // the process within it
+}
+
+// maxCachedPrefix bounds the prefixes procCache holds.
+const maxCachedPrefix = 128
+
+// process returns prefixProcess(prefix), from the cache when prefix is
+// the one it holds.
+func (pc *procCache) process(prefix string) string {
+	if strings.IndexByte(prefix, '(') < 0 {
+		return "" // most prefixes: timestamps, services, ranks
+	}
+	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
+		return prefix[pc.from:pc.to]
+	}
+	proc := prefixProcess(prefix)
+	if len(prefix) <= maxCachedPrefix {
+		pc.n = copy(pc.prefix[:], prefix)
+		pc.from, pc.to = 0, 0
+		if proc != "" {
+			// proc is a part of prefix.
+			pc.from = strings.Index(prefix, proc)
+			pc.to = pc.from + len(proc)
+		}
+	}
+	return proc
 }
 
 // entryKind is what opened the pending entry.
@@ -229,6 +291,25 @@ type pending struct {
 	// stripped: a learned prefix came off the first line, so there is
 	// nothing for reopen to take off again.
 	stripped bool
+
+	// record is the vLLM header text of the entry's record (see
+	// header.record): a line with the same one is another line of it.
+	record string
+	// recBlanks counts the held blank lines that were that record's
+	// own (its header with nothing after it): they do not end it.
+	recBlanks int
+	// proc is the process or rank the header named (Entry.Process).
+	proc string
+	// ownMsg: the message is not the tail of the first kept line (a
+	// key=value or JSON line's, unquoted), so Text is built from it.
+	ownMsg bool
+	// wholeText: Text starts with the whole first line, header
+	// included, though the message leaves the header out (glog: its
+	// source file tells the component).
+	wholeText bool
+	// relay follows a shard's stderr that TGI's launcher relays
+	// (relayNone...).
+	relay int8
 }
 
 // classified is one non-blank line, parsed.
@@ -248,6 +329,9 @@ type classified struct {
 	// near is the stream's time at this line (Assembler.near), or zero
 	// when no line of the stream had one yet.
 	near time.Time
+	// record and proc are what engineFields reads of h: the text that
+	// names a vLLM or Ray core record, and the process or rank.
+	record, proc string
 }
 
 // NewAssembler returns an Assembler with o's bounds (zero fields take their
@@ -330,24 +414,20 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
 	}
+	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
+		return a.out
+	}
+	if c.header && p.relay != relayNone && p.active && a.relayed(c) {
+		a.take(l, c.h.msg, cut)
+		return a.out
+	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
 	if !c.header && learned == 0 && a.rejoin(l, c, cut) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
-		for ; p.blanks > 0; p.blanks-- {
-			a.kept.add("")
-		}
-		a.kept.add(c.s)
-		p.lines++
-		p.last = l.Offset
-		p.lastLen, p.lastCut = len(c.s), cut > 0
-		p.cutBytes += cut
-		p.colon = endsWithColon(c.s)
-		p.nccl = ncclNext(a.ncclState(), c.s)
-		a.advance(c.s)
-		a.noteBare(c.s)
+		a.take(l, c.s, cut)
 		return a.out
 	}
 	if p.active {
@@ -360,6 +440,161 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		p.ncclLazy = true // c.s is the first kept line
 	}
 	return a.out
+}
+
+// take adds the non-blank line s to the pending entry, after the blank
+// lines held before it.
+func (a *Assembler) take(l *Line, s string, cut int) {
+	p := &a.cur
+	for ; p.blanks > 0; p.blanks-- {
+		a.kept.add("")
+	}
+	p.recBlanks = 0
+	a.kept.add(s)
+	p.lines++
+	p.last = l.Offset
+	p.lastLen, p.lastCut = len(s), cut > 0
+	p.cutBytes += cut
+	p.colon = endsWithColon(s)
+	p.nccl = ncclNext(a.ncclState(), s)
+	a.advance(s)
+	a.noteBare(s)
+	if p.relay != relayNone {
+		p.relay = relayNext(p.relay, s)
+	} else if p.kind != kindNative && isRankTrailer(s) {
+		p.relay = relayStderr
+	}
+}
+
+// sameRecord handles a line with a vLLM header (or one learned as a
+// prefix): vLLM writes a multi-line record as lines that each repeat
+// its header. A header with nothing after it is a blank line of the
+// message, and makes no entry; a line of the pending entry's record
+// continues it when its content does (recordContinues), with the
+// repeated header left out. It reports whether it took the line.
+func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) bool {
+	p := &a.cur
+	content := c.s
+	if c.header {
+		content = c.h.msg
+	}
+	same := p.active && p.kind == kindHeader && p.record == c.record && !otherRayActor(p.prefix, c.prefix)
+	if isBlank(content) {
+		if !p.active {
+			a.arena.rotate()
+			a.begin(l, "", prefix, kindBlank)
+			p.cutBytes += cut
+			return true
+		}
+		p.blanks++
+		if same {
+			p.recBlanks++
+		}
+		p.lines++
+		p.last = l.Offset
+		p.cutBytes += cut
+		return true
+	}
+	if !same || !a.recordContinues(content) {
+		return false
+	}
+	a.take(l, content, cut)
+	return true
+}
+
+// recordContinues decides whether s, the content of a line that repeats
+// the pending entry's vLLM header, continues it: the traceback the record
+// carries and its lines, the rest of its exception's message, indented
+// lines, and what a line ending in ":" announced. Any other line is a
+// new record logged at the same place in the same second.
+func (a *Assembler) recordContinues(s string) bool {
+	p := &a.cur
+	afterBlank := a.spacing.real(p.blanks-p.recBlanks) > 0
+	if p.format == FormatRayCore {
+		// Ray core's key holds its pid and thread: the lines are one
+		// message, whatever they say.
+		return true
+	}
+	if p.tb != tbNone {
+		if a.tracebackContinues(s, afterBlank) {
+			return true
+		}
+		// The exception's message, printed over several lines.
+		return p.tb == tbAfterExc && !afterBlank && !isTracebackLine(s) && !isGroupStartLine(s) && !isFrameLine(s)
+	}
+	if afterBlank {
+		return false
+	}
+	return isTracebackLine(s) || isGroupStartLine(s) || p.colon || isIndented(s)
+}
+
+// oneLine reports whether records of format f are one line each: Go's
+// slog, JSON lines and Ray core print no continuation lines (Ray repeats
+// its header instead), so a line without a header after one is another
+// writer's.
+func oneLine(f Format) bool {
+	return f == FormatSlog || f == FormatJSON || f == FormatRayCore
+}
+
+// The states of a shard's stderr relayed by TGI's launcher: the block
+// ends with the span's " rank=N" line, then the launcher logs
+// "Shard N failed to start", shuts the other shards down and exits with
+// "Error: ShardCannotStart". Those lines say only that the relayed
+// failure stopped the launcher.
+const (
+	relayNone   int8 = iota
+	relayStderr      // the relayed block ended: "Shard N failed to start" may follow
+	relayFailed      // the launcher said so: its shutdown and exit lines may follow
+)
+
+// relayNext is the relay state after the entry took line s.
+func relayNext(state int8, s string) int8 {
+	if state == relayStderr && isShardFailed(s) {
+		return relayFailed
+	}
+	if strings.HasPrefix(s, "Error: ShardCannotStart") {
+		return relayNone
+	}
+	return state
+}
+
+// isRankTrailer matches the " rank=N" line that ends a relayed block.
+func isRankTrailer(s string) bool {
+	r, ok := strings.CutPrefix(s, " rank=")
+	return ok && r != "" && isDigits(strings.TrimRight(r, " \r"))
+}
+
+// isShardFailed matches the launcher's "Shard N failed to start".
+func isShardFailed(s string) bool {
+	r, ok := strings.CutPrefix(s, "Shard ")
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(r) && isDigit(r[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(r[i:], " failed to start")
+}
+
+// relayed reports whether the header line c is one of the launcher's
+// lines that follow a relayed shard failure (see relayNone).
+func (a *Assembler) relayed(c *classified) bool {
+	p := &a.cur
+	if c.h.format != FormatDynamo {
+		return false
+	}
+	m := c.h.msg
+	if i := strings.LastIndex(m, "text_generation_launcher: "); i >= 0 {
+		m = m[i+len("text_generation_launcher: "):] // a shard manager's span
+	}
+	switch p.relay {
+	case relayStderr:
+		return isShardFailed(m)
+	case relayFailed:
+		return m == "Shutting down shards" || strings.HasPrefix(m, "Shard terminated")
+	}
+	return false
 }
 
 // ncclState returns the pending entry's NCCL state (pending.nccl), first
@@ -483,8 +718,16 @@ func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool
 	} else {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
 	}
+	c.record, c.proc = "", ""
+	if c.header && hasEngineFields(&c.h) {
+		c.record, c.proc = engineFields(&c.h, s)
+	}
 	if learned && !c.header && !c.native {
-		c.h, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+		var line string
+		c.h, line, c.prefixed = prefixHeader(full, s, ref, a.opt.Location)
+		if c.prefixed && hasEngineFields(&c.h) {
+			c.record, c.proc = engineFields(&c.h, line)
+		}
 	}
 }
 
@@ -495,8 +738,9 @@ const maxPrefixHeaderTries = 8
 // prefixHeader finds a log record's header in the learned prefix of full
 // (the line before the prefix came off; s is what remains): at the start or
 // at a later word ("(VllmWorker rank=0 pid=1) ERROR 07-01 08:38:50
-// [executor.py:492] "), and ending where s starts.
-func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bool) {
+// [executor.py:492] "), and ending where s starts. It also returns the
+// line from the header on.
+func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, string, bool) {
 	n := len(full) - len(s)
 	tries := 0
 	for i := 0; i < n && tries < maxPrefixHeaderTries; i++ {
@@ -506,10 +750,10 @@ func prefixHeader(full, s string, ref time.Time, loc *time.Location) (header, bo
 		tries++
 		if h, ok := parseHeader(full[i:], ref, loc); ok && strings.HasSuffix(h.msg, s) {
 			h.msg = s
-			return h, true
+			return h, full[i:], true
 		}
 	}
-	return header{}, false
+	return header{}, "", false
 }
 
 // reference returns the time a line read at lt is read against: the
@@ -541,9 +785,16 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
 		p.greedy = c.sglang
 		partial = c.h.partial
+		p.record, p.proc = c.record, c.proc
+		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
+		if p.format == FormatDynamo && strings.HasSuffix(p.msg, "standard error output:") {
+			p.relay = relayStderr // TGI's launcher relaying a shard's stderr
+		}
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+		p.msg = c.s[c.n.msg:]
+		p.wholeText = c.n.msg > 0
 		if p.native == NativeRustPanic {
 			p.panic, _ = panicState(c.s)
 		}
@@ -731,6 +982,12 @@ func (a *Assembler) continues(c *classified) bool {
 		}
 		p.msgLines = true
 		return true
+	}
+	if p.relay == relayFailed && strings.HasPrefix(s, "Error: ShardCannotStart") {
+		return true
+	}
+	if p.kind == kindHeader && oneLine(p.format) {
+		return false
 	}
 	switch p.kind {
 	case kindBlank:
@@ -955,6 +1212,11 @@ func (a *Assembler) emit() {
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
 	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
 	e.TimeInherited = p.inherited
+	e.Process = p.proc
+	if e.Process == "" && p.prefix != "" {
+		e.Process = a.procs.process(p.prefix)
+	}
+	e.Reraised = false
 	e.Prefix, e.Native = p.prefix, p.native
 	e.Cut = Cut{Lines: a.kept.cutLines, Bytes: a.kept.cutBytes + p.cutBytes}
 	e.Traceback = nil
@@ -966,6 +1228,9 @@ func (a *Assembler) emit() {
 		if a.kept.count() == 1 {
 			e.Raw = first
 			e.Text = p.msg
+			if p.wholeText {
+				e.Text = first
+			}
 		} else {
 			a.scratch = a.kept.lines(a.scratch[:0])
 			n := len(a.scratch) - 1
@@ -981,7 +1246,14 @@ func (a *Assembler) emit() {
 				sb.WriteString(l)
 			}
 			e.Raw = sb.String()
-			e.Text = e.Raw[len(first)-len(p.msg):]
+			switch {
+			case p.wholeText:
+				e.Text = e.Raw
+			case p.ownMsg:
+				e.Text = p.msg + e.Raw[len(first):]
+			default:
+				e.Text = e.Raw[len(first)-len(p.msg):]
+			}
 			if p.hasTB {
 				e.Traceback = ParseTraceback(a.scratch)
 			}
@@ -998,10 +1270,41 @@ func (a *Assembler) emit() {
 			}
 			e.Traceback = bareTraceback(p.bareType, msg)
 		}
+		a.noteLogged(e, p.kind)
 	}
 	a.kept.reset()
 	p.active = false
 }
+
+// noteLogged remembers the exception line of a traceback a log record
+// carried, and marks a header-less traceback that repeats it
+// (Entry.Reraised).
+func (a *Assembler) noteLogged(e *Entry, k entryKind) {
+	tb := e.Traceback
+	if tb == nil || tb.Bare {
+		return
+	}
+	o := tb.Outermost()
+	if o == nil || o.Type == "" {
+		return
+	}
+	switch k {
+	case kindHeader:
+		a.logged = strings.Clone(o.Type + ": " + o.Message)
+		a.loggedAt = a.lines
+	case kindRaw:
+		if a.logged != "" && a.lines-a.loggedAt <= reraiseWindow && len(a.logged) == len(o.Type)+2+len(o.Message) &&
+			strings.HasPrefix(a.logged, o.Type) && strings.HasSuffix(a.logged, o.Message) {
+			e.Reraised = true
+			a.logged = "" // printed once more, not again
+		}
+	}
+}
+
+// reraiseWindow bounds the non-blank lines between a logged traceback and
+// its re-raise: multiprocessing prints it as the process dies, right
+// after; the same exception printed much later is another failure.
+const reraiseWindow = 256
 
 // messageFollows reports whether a line is an exception line whose message
 // is empty but for the colon: "ImportError:" or "ImportError: ".
@@ -1037,6 +1340,36 @@ func otherRayActor(a, b string) bool {
 		}
 		a, b = restA, restB
 	}
+}
+
+// prefixProcess returns the process a line's wrapper prefixes name: the
+// inside of the first Ray-style prefix, vLLM's "(EngineCore_DP0 pid=1) "
+// or Ray's "(Actor pid=2, ip=10.0.0.1) " without the address; "" when
+// there is none.
+func prefixProcess(prefix string) string {
+	for i := 0; i < len(prefix); i++ {
+		j := strings.IndexByte(prefix[i:], '(')
+		if j < 0 {
+			return ""
+		}
+		i += j
+		if i > 0 && !endsPrefixField(prefix[i-1]) {
+			continue
+		}
+		n := rayPrefixLen(prefix[i:])
+		if n == 0 {
+			continue
+		}
+		in := prefix[i+1 : i+n]
+		for in != "" && (in[len(in)-1] == ' ' || in[len(in)-1] == ')') {
+			in = in[:len(in)-1]
+		}
+		if k := strings.Index(in, ", ip="); k >= 0 {
+			in = in[:k]
+		}
+		return in
+	}
+	return ""
 }
 
 // nextRayActor returns the "(Actor pid=N" part of the first Ray actor

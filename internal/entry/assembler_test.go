@@ -204,7 +204,7 @@ func TestAssemblerRules(t *testing.T) {
 		{
 			name: "native lines end a traceback and each other",
 			in:   "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nn:1:2 [0] NCCL WARN x\nn:1:2 [0] NCCL INFO y\nI0820 02:41:20.446154 710 t.cpp:422] z",
-			want: []view{{"1-2", FormatNone, "", "Traceback (most recent call last):", ""}, {"3-3", FormatNative, NativeNCCL, "n:1:2 [0] NCCL WARN x", ""}, {"4-4", FormatNative, NativeNCCL, "n:1:2 [0] NCCL INFO y", ""}, {"5-5", FormatNative, NativeGlog, "I0820 02:41:20.446154 710 t.cpp:422] z", ""}},
+			want: []view{{"1-2", FormatNone, "", "Traceback (most recent call last):", ""}, {"3-3", FormatNative, NativeNCCL, "n:1:2 [0] NCCL WARN x", ""}, {"4-4", FormatNative, NativeNCCL, "n:1:2 [0] NCCL INFO y", ""}, {"5-5", FormatNative, NativeGlog, "z", ""}},
 		},
 		{
 			name: "CUDA device asserts group, then the Python error",

@@ -38,6 +38,20 @@ RuntimeError: NCCL error: unhandled system error
 		lines = append(lines[:1000:1000], crash...)
 		benchPush(b, lines)
 	})
+	b.Run("vllm-records", func(b *testing.B) {
+		// vLLM's INFO lines, and a logged traceback that repeats the
+		// record's header on every line.
+		var lines []string
+		for i := 0; i < 1000; i++ {
+			lines = append(lines, fmt.Sprintf("(APIServer pid=1) INFO 07-01 09:31:%02d [loggers.py:123] Engine 000: Avg prompt throughput: %d.0 tokens/s, Avg generation throughput: %d.%d tokens/s, Running: %d reqs, Waiting: 0 reqs, GPU KV cache usage: 0.%d%%", i%60, i%700, 1000+i, i%10, i%31, i%100))
+		}
+		for _, l := range []string{"EngineCore hit an exception.", "Traceback (most recent call last):",
+			`  File "/vllm/v1/engine/core.py", line 705, in run_engine_core`, "    engine_core.run_busy_loop()",
+			"RuntimeError: CUDA error: an illegal memory access was encountered"} {
+			lines = append(lines, "(EngineCore_DP0 pid=9) ERROR 07-01 09:31:38 [core.py:718] "+l)
+		}
+		benchPush(b, lines)
+	})
 	b.Run("learned-prefix", func(b *testing.B) {
 		// A CI runner's timestamp on every line: learned from the crash's
 		// frames, then stripped from every batch line.

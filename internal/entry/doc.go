@@ -7,20 +7,27 @@
 // records), reads a double-spaced paste (a blank line after every line) as
 // it was before, rejoins a line a terminal or a paste hard-wrapped,
 // recognises sglang, uvicorn, Rust tracing
-// (dynamo, the sglang router), the router's launcher and generic Python
+// (dynamo, the sglang router, TGI's launcher), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time
-// formats) and the native shapes of SGLANG-LOGS.md (faulthandler,
+// formats), the other engines' headers of ENGINE-LOGS.md (Ray core's C++
+// lines, Go slog key=value lines, JSON lines, TensorRT-LLM's and
+// TurboMind's tagged lines, LMDeploy's older format; engines.go), with
+// a logger's location kept out of the message, and the native shapes of SGLANG-LOGS.md (faulthandler,
 // terminate, c10d, glog, NCCL, CUDA asserts, C and C++ assertion lines,
 // Rust panics with their message (ParsePanic), shell signal messages, UCX's log lines with or without their time and
 // process, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
 // linker error lines printed outside Python), joins continuation
 // lines, tracebacks and NCCL's multi-line error messages (up to the line
-// after "Last error:") into one bounded entry, and fills in the facts a consumer decides on: the header's level
+// after "Last error:") into one bounded entry, as well as the lines of one
+// vLLM or Ray core record that each repeat its header and a shard's
+// stderr that TGI's launcher relays with the lines that follow it, and fills in the facts a consumer decides on: the header's level
 // normalised (Entry.Level), the native shape (Entry.Native), the parsed
 // exception chain (Entry.Traceback, ParseTraceback), marked Bare for an
 // exception line printed without a traceback (also when quoted in
 // backticks or as a list item), the wrapper text removed
-// (Entry.Prefix), and the time: its own, or for an undated entry its
+// (Entry.Prefix), the process or rank another engine's header names
+// (Entry.Process), a re-raised copy of a logged traceback
+// (Entry.Reraised), and the time: its own, or for an undated entry its
 // stream's last known one (Entry.TimeInherited), a year or date missing
 // from a timestamp taken from its neighbours. It decides no policy: which
 // entries are failures is the consumer's call. It is pure: no I/O, no goroutines, no clock; the caller

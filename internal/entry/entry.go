@@ -36,6 +36,12 @@ type Entry struct {
 	// TimeInherited says Time is the stream's, not the entry's own.
 	TimeInherited bool
 	Ranks         Ranks // rank tokens of the header prefix
+	// Process is the process or rank a header of another engine names,
+	// as the line writes it: Ray core's pid ("4242"), TensorRT-LLM's
+	// rank ("RANK 0"), or the process prefix vLLM's multiprocessing and
+	// Ray put before a line ("EngineCore_DP0 pid=17374", "VllmWorker
+	// rank=0 pid=9"). "" when none does.
+	Process string
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",
 	// "FATAL"): the level word of the header that started the entry (WARN,
@@ -45,8 +51,11 @@ type Entry struct {
 	// came off the first line and what remained is neither a header nor a
 	// native line, that prefix's level. "" when none applies: sglang's own
 	// records carry no level, nor do header-less lines.
-	Level   string
-	Message string // first line's message, header and wrappers removed
+	Level string
+	// Message is the first line's message, header, wrappers and a
+	// logger's location ("[core.py:7] ", "core_worker.cc:97: ", glog's
+	// "file.cc:N] ") removed.
+	Message string
 
 	// Prefix is the wrapper text stripped from the front of the first line
 	// (Ray actor, docker-compose service, collector timestamp, torchrun
@@ -59,11 +68,25 @@ type Entry struct {
 
 	// Text is what the matcher searches: Message, then each continuation line
 	// with wrappers removed, joined by "\n". Raw is the same lines as written
-	// (header included, wrappers removed). Both are bounded; see Cut.
+	// (header included, wrappers removed). Both are bounded; see Cut. Two
+	// formats differ: a glog line's Text keeps its header in front of the
+	// message (its source file names the component), and a slog or JSON
+	// line's Message is rebuilt from its fields (msg, then ": " and
+	// error), which Text starts with while Raw keeps the line. A vLLM or
+	// Ray core record's header repeated on its continuation lines is in
+	// neither.
 	Text string
 	Raw  string
 
 	Cut Cut // what the bounds cut from this entry
+
+	// Reraised marks a header-less traceback that repeats, exception
+	// line for exception line, the traceback the stream's last logged
+	// record carried: a child process logged its exception, then
+	// multiprocessing printed it again as the process died
+	// ("Process EngineCore_DP0:" and the same traceback). It says
+	// nothing the logged one did not: a consequence of it.
+	Reraised bool
 
 	// Traceback is the parsed exception chain when the entry holds a Python
 	// traceback (or a header-less SyntaxError block), or a one-link Bare

@@ -85,9 +85,7 @@ func FuzzAssemble(f *testing.F) {
 			}
 			next = e.LastOffset + 1
 			sum += e.Lines
-			if !strings.HasSuffix(e.Raw, e.Text) || !strings.HasPrefix(e.Text, e.Message) {
-				t.Fatalf("text %q is not the tail of raw %q or does not start with message %q", e.Text, e.Raw, e.Message)
-			}
+			checkTextAndMessage(t, &e)
 			if len(e.Raw) > o.MaxBytes {
 				t.Fatalf("entry of %d bytes, bound %d", len(e.Raw), o.MaxBytes)
 			}
@@ -114,6 +112,30 @@ func FuzzAssemble(f *testing.F) {
 			t.Fatalf("entries hold %d lines, pushed %d", sum, len(lines))
 		}
 	})
+}
+
+// checkTextAndMessage checks how an entry's Text, Raw and Message relate:
+// Text is the tail of Raw and starts with Message, except that a glog
+// line's Text keeps its header in front of the message, and a key=value
+// or JSON line's message is rebuilt from its fields (its Text starts
+// with it, and its Raw holds the line as written).
+func checkTextAndMessage(t *testing.T, e *Entry) {
+	t.Helper()
+	first, _, _ := strings.Cut(e.Text, "\n")
+	switch {
+	case e.Format == FormatSlog || e.Format == FormatJSON:
+		if !strings.HasPrefix(e.Text, e.Message) {
+			t.Fatalf("text %q does not start with message %q", e.Text, e.Message)
+		}
+	case e.Native == NativeGlog:
+		if !strings.HasSuffix(e.Raw, e.Text) || !strings.HasSuffix(first, e.Message) {
+			t.Fatalf("text %q is not the tail of raw %q or its first line does not end with message %q", e.Text, e.Raw, e.Message)
+		}
+	default:
+		if !strings.HasSuffix(e.Raw, e.Text) || !strings.HasPrefix(e.Text, e.Message) {
+			t.Fatalf("text %q is not the tail of raw %q or does not start with message %q", e.Text, e.Raw, e.Message)
+		}
+	}
 }
 
 // FuzzParseTraceback checks that no input panics and the result is bounded.
@@ -157,7 +179,7 @@ func FuzzParseLine(f *testing.F) {
 			t.Fatalf("failureBehindPrefix(%q) = %d: not a prefix that ends a field", text, k)
 		}
 		h, ok := parseHeader(text, ref, time.UTC)
-		if ok && !strings.HasSuffix(text, h.msg) {
+		if ok && h.format != FormatSlog && h.format != FormatJSON && !strings.HasSuffix(text, h.msg) {
 			t.Fatalf("parseHeader(%q): message %q is not its tail", text, h.msg)
 		}
 		// Read through a cache that holds the line's own second and rank

@@ -135,6 +135,15 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if h, ok := parseRouter(s, loc); ok {
 			return h, true
 		}
+		if len(s) > 1 && s[1] == 'T' {
+			return parseTagged(s)
+		}
+		if h, ok := parseTRTLLMTime(s, loc); ok {
+			return h, true
+		}
+		if h, ok := parseRayCore(s[1:], loc); ok {
+			return h, true
+		}
 		if len(s) > 1 && isDigit(s[1]) {
 			// "[2024-04-11 10:31:54,306] [INFO] [file.py:161:f] msg":
 			// a Python logging format with the time in brackets.
@@ -153,10 +162,21 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if h, ok := parseDynamo(s); ok {
 			return h, true
 		}
+		if len(s) > 2 && s[2] == '/' {
+			return parseLMDeploy(s, loc, ref)
+		}
 		return parsePythonTimeFirst(s, loc)
 	}
 	if isUpper(s[0]) {
 		return parsePythonLevelFirst(s, loc, ref)
+	}
+	switch s[0] {
+	case '{':
+		return parseJSONLine(s)
+	case 't', 'l':
+		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
+			return parseSlog(s)
+		}
 	}
 	return header{}, false
 }
@@ -332,18 +352,80 @@ func parseDynamo(s string) (header, bool) {
 	if !ok || rest != "" && rest[0] != ' ' {
 		return header{}, false
 	}
-	msg := strings.TrimLeft(rest, " ")
-	// Drop the tracing target ("scheduler.__init__: ") so the message reads
-	// as sglang wrote it, and the span names and Rust module path before
-	// it ("request{id=7}: sgl_model_gateway::routers::http: ").
+	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: trimTracingTarget(strings.TrimLeft(rest, " "))}, true
+}
+
+// trimTracingTarget drops the tracing target ("scheduler.__init__: ") so
+// the message reads as the program wrote it, and the span names and Rust
+// module path before it ("request{id=7}: sgl_model_gateway::routers::http: ").
+func trimTracingTarget(msg string) string {
 	for i := 0; i < 4; i++ {
 		sp := strings.IndexByte(msg, ' ')
-		if sp <= 1 || msg[sp-1] != ':' || i > 0 && !strings.Contains(msg[:sp], "::") && !strings.Contains(msg[:sp], "}") && !strings.Contains(msg[:sp], ".rs:") {
+		if sp <= 1 || msg[sp-1] != ':' || i > 0 && !isTracingField(msg[:sp]) {
 			break
 		}
 		msg = msg[sp+1:]
 	}
-	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: msg}, true
+	return msg
+}
+
+// spanWordEnd returns the index of the first space of s outside braces (a
+// span's fields, "prefill{id=0 size=1}", hold spaces), or -1.
+func spanWordEnd(s string) int {
+	depth := 0
+	for i := 0; i < len(s) && i < 1024; i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ' ':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// isTracingField reports whether a word ending in ":" is a tracing span
+// ("batch{size=1}:prefill:"), a Rust module path, a Rust source location,
+// or a crate's target after a span ("shard-manager: text_generation_launcher:",
+// as TGI's launcher writes a shard's events).
+func isTracingField(w string) bool {
+	return strings.Contains(w, "::") || strings.Contains(w, "}") || strings.Contains(w, ".rs:") || isCrateTarget(w)
+}
+
+// isCrateTarget matches a Rust crate name used as a tracing target, with
+// its colon: lower-case words joined by "_" ("text_generation_launcher:").
+func isCrateTarget(w string) bool {
+	if len(w) < 4 || w[len(w)-1] != ':' || strings.IndexByte(w, '_') < 0 {
+		return false
+	}
+	for i := 0; i < len(w)-1; i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseTracingNoTime matches Rust tracing output written without its
+// time, "ERROR batch{size=1}:prefill: text_generation_client: msg" (rest
+// is what follows the level): its first word must be a span or a module
+// path, so that prose after a level word is not taken for a record.
+func parseTracingNoTime(lvl, rest string) (header, bool) {
+	r := strings.TrimLeft(rest, " ")
+	sp := spanWordEnd(r)
+	if len(rest) == len(r) || sp <= 1 || r[sp-1] != ':' || !strings.Contains(r[:sp], "::") && !strings.Contains(r[:sp], "}") {
+		return header{}, false
+	}
+	if strings.Contains(r[:sp], "}") {
+		r = r[sp+1:] // the spans, then the target
+	}
+	return header{format: FormatDynamo, ranks: NoRanks, level: lvl, msg: trimTracingTarget(r)}, true
 }
 
 // parsePythonTimeFirst matches Python logging formats that start with the
@@ -377,7 +459,7 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 			if after != "" && !isSeparator(after[0]) {
 				return header{}, false
 			}
-			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimAfterLevel(after)}, true
+			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}, true
 		}
 		sp := strings.IndexAny(rest, " \t")
 		if sp <= 0 || sp > 64 {
@@ -418,7 +500,7 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 		}
 	}
 	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
-		return header{}, false
+		return parseTracingNoTime(lvl, after)
 	}
 	c := clock{month: atoi(r[0:2]), day: atoi(r[3:5]), hour: atoi(r[6:8]), min: atoi(r[9:11]), sec: atoi(r[12:14])}
 	i := 14
@@ -433,7 +515,13 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 	if i < len(r) && r[i] != ' ' {
 		return header{}, false
 	}
-	return header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}, true
+	h := header{format: FormatPython, time: c.inYear(ref, loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[i:], " "), partial: timeNoYear}
+	if n := parseLocation(h.msg); n > 0 {
+		// vLLM's "[file.py:N] ": where the logger was called, not what
+		// it said (engineFields reads the record it names).
+		h.msg = h.msg[n:]
+	}
+	return h, true
 }
 
 // levelWords are the level names the header families print.

@@ -36,6 +36,10 @@ type native struct {
 	soft bool
 	// partial says what its timestamp lacks (header.partial).
 	partial int8
+	// msg is where the line's message starts: after a glog header,
+	// which names where the line was logged, not what failed. 0 keeps
+	// the whole line.
+	msg int
 }
 
 // shellMessages are what a shell prints when its child dies by a signal.
@@ -299,7 +303,15 @@ func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if k == 0 || !isSourceRef(r[k:], ']') {
 		return native{}, false
 	}
-	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear}, true
+	msg := len(s) - len(r) + k
+	msg += strings.IndexByte(s[msg:], ']') + 1
+	if msg < len(s) && s[msg] == ' ' {
+		msg++
+	}
+	if msg == len(s) {
+		msg = 0 // a header alone: the line is its own message
+	}
+	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear, msg: msg}, true
 }
 
 func glogLevel(c byte) string {
@@ -372,11 +384,19 @@ func isCUDAAssert(s string) bool {
 // condition: ibgda_get_state()->num_rc_per_pe >= num_channels"), the C
 // runtime's ("Assertion failed: x >= 0, file pool.c, line 12") and glibc's
 // ("python3: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock:
-// Assertion `mutex->__data.__owner == 0' failed."). A CUDA device assert,
-// which names its block and thread, is isCUDAAssert's.
+// Assertion `mutex->__data.__owner == 0' failed."), and ggml's (llama.cpp,
+// Ollama's runner), older "GGML_ASSERT: ggml-cuda/argsort.cu:48: cond" and
+// newer "ggml/src/ggml.c:1234: GGML_ASSERT(cond) failed". A CUDA device
+// assert, which names its block and thread, is isCUDAAssert's.
 func isNativeAssert(s string) bool {
 	if r, ok := strings.CutPrefix(s, "Assertion failed: "); ok {
 		return strings.Contains(r, ", condition: ") || strings.Contains(r, ", file ") || startsWithSourceRef(r)
+	}
+	if r, ok := strings.CutPrefix(s, "GGML_ASSERT: "); ok {
+		return startsWithSourceRef(r)
+	}
+	if i := strings.Index(s, ": GGML_ASSERT("); i > 0 {
+		return strings.HasSuffix(strings.TrimRight(s, " "), ") failed") && startsWithSourceRef(s[:i+1])
 	}
 	i := strings.Index(s, ": Assertion `")
 	if i <= 0 || !strings.HasSuffix(s, "' failed.") {

@@ -108,7 +108,7 @@ func TestParseUCX(t *testing.T) {
 
 		// Near misses.
 		{"glog line naming UCX", "E0717 07:30:06.719633  994396 ucx_utils.cpp:537] UCX endpoint create failed: failed to create ep",
-			&native{kind: NativeGlog, level: "ERROR", time: time.Date(2025, 7, 17, 7, 30, 6, 719633000, time.UTC), partial: timeNoYear}},
+			&native{kind: NativeGlog, level: "ERROR", time: time.Date(2025, 7, 17, 7, 30, 6, 719633000, time.UTC), partial: timeNoYear, msg: 49}},
 		{"NIXL record naming UCX", "2025-12-10 05:50:30 NIXL INFO    _api.py:361 Backend UCX was instantiated", nil},
 		{"UCX without a source reference", "UCX  ERROR   failed", nil},
 		{"source reference without line", "ib_mlx5_dv.c  UCX  ERROR   failed", nil},

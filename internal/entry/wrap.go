@@ -186,7 +186,7 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // reports whether it joined.
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut ||
+	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg ||
 		p.lastLen < minWrapWidth || a.spacing.real(p.blanks) > 0 {
 		return false
 	}

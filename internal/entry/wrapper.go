@@ -343,7 +343,9 @@ func closeOfPrefix(s string, k int) int {
 	return k + 2
 }
 
-// rayPrefixLen matches Ray's "(Actor pid=123, ip=10.0.0.1) " and "(pid=123) ".
+// rayPrefixLen matches Ray's "(Actor pid=123, ip=10.0.0.1) " and "(pid=123) ",
+// and the same shape vLLM's processes print, "(EngineCore_DP0 pid=123) "
+// and "(VllmWorker rank=0 pid=123) ".
 func rayPrefixLen(s string) int {
 	k := strings.IndexByte(s, ')')
 	if k < 0 || k > 256 {
@@ -357,6 +359,16 @@ func rayPrefixLen(s string) int {
 			}
 		}
 		inner = inner[sp+1:]
+		// vLLM's workers: "(VllmWorker rank=0 pid=123) ".
+		if r, ok := strings.CutPrefix(inner, "rank="); ok {
+			d := 0
+			for d < len(r) && isDigit(r[d]) {
+				d++
+			}
+			if d > 0 && d < len(r) && r[d] == ' ' {
+				inner = r[d+1:]
+			}
+		}
 	}
 	if !strings.HasPrefix(inner, "pid=") {
 		return 0
