@@ -341,6 +341,13 @@ func TestFromDiagnosis(t *testing.T) {
 		o.Alert.Record.Severity != "error" || o.Key != "unclassified:abc" || o.Alert.Match.Text != "RuntimeError: x" {
 		t.Fatalf("unclassified = %+v", o.Alert)
 	}
+	// A traceback the parent re-raised (the entry is marked so) is the
+	// child's failure seen again: a consequence, which folds into it.
+	re := *e
+	re.Reraised = true
+	if o := FromDiagnosis(&re, u, Source{Path: "p"}, t0); !isConsequence(o) {
+		t.Errorf("a re-raised traceback's occurrence has role %q, want a consequence", o.Alert.Record.Role)
+	}
 	// It still tells a person where to start and links the reference.
 	if r := o.Alert.Record; len(r.Solutions) == 0 || !strings.Contains(r.Solutions[0], "RuntimeError: /a/b.py:1 in f") ||
 		r.Documentation != "https://docs.python.org/3/library/exceptions.html#RuntimeError" {

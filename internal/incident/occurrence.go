@@ -187,6 +187,12 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
 	}
 	a.HungThread = d.Stack
+	if e.Reraised {
+		// The parent printing the traceback its child logged a moment
+		// ago (vLLM's EngineCore, a Ray worker): the same failure seen
+		// again, which folds into the child's incident.
+		a.Record.Role = string(patterns.RoleConsequence)
+	}
 	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.Alert = a
 	o.Generic = isGeneric(e, d)
