@@ -53,6 +53,17 @@ type Config struct {
 	// HTTPProbeDetail adds the matched log line (escaped) to /livez's
 	// body; off, the body names the record, never log text.
 	HTTPProbeDetail bool `yaml:"http_probe_detail"`
+	// Accept lists the network inputs served on HTTPAddr: diagnose (POST
+	// /v1/diagnose) and loki (POST /loki/api/v1/push).
+	Accept []string `yaml:"accept"`
+	// AcceptTokenFile and AcceptTokenEnv name where the bearer token the
+	// inputs require is (a file, an environment variable); neither set
+	// lets every request in.
+	AcceptTokenFile string `yaml:"accept_token_file"`
+	AcceptTokenEnv  string `yaml:"accept_token_env"`
+	// AcceptMaxBytes bounds one request's body and the text it
+	// decompresses to.
+	AcceptMaxBytes int `yaml:"accept_max_bytes"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
 	// LogFormat is text or json.
@@ -186,6 +197,13 @@ const (
 	DefaultInitialBackoff = time.Second
 	DefaultMaxBackoff     = 5 * time.Minute
 	DefaultOnFatal        = OnFatalNone
+	DefaultAcceptMaxBytes = 8 << 20
+)
+
+// The accept values: the network inputs.
+const (
+	AcceptDiagnose = "diagnose"
+	AcceptLoki     = "loki"
 )
 
 // The on_fatal values.
@@ -210,6 +228,7 @@ func Default() *Config {
 		HTTPAddr:           DefaultHTTPAddr,
 		HTTPMaxConnections: DefaultHTTPMaxConns,
 		HTTPIdleTimeout:    Duration(DefaultHTTPIdle),
+		AcceptMaxBytes:     DefaultAcceptMaxBytes,
 		LogLevel:           DefaultLogLevel,
 		LogFormat:          DefaultLogFormat,
 		ShutdownGrace:      Duration(DefaultShutdownGrace),

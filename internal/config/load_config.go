@@ -46,7 +46,7 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 			cfg.Sinks = []Sink{{Type: SinkStdout}}
 		}
 	}
-	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 {
+	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 && len(cfg.Accept) == 0 {
 		// Nothing named to read: act as a filter on standard input.
 		cfg.Paths = []string{"-"}
 	}
@@ -157,6 +157,23 @@ func (v *validator) top(c *Config) {
 		}
 	}
 	v.atLeast("http_max_connections", c.HTTPMaxConnections, 4)
+	seen := map[string]bool{}
+	for i, a := range c.Accept {
+		switch {
+		case a != AcceptDiagnose && a != AcceptLoki:
+			v.add(fmt.Sprintf("accept[%d]", i), "unknown input %q (want %s or %s)", a, AcceptDiagnose, AcceptLoki)
+		case seen[a]:
+			v.add(fmt.Sprintf("accept[%d]", i), "%s given twice", a)
+		}
+		seen[a] = true
+	}
+	if len(c.Accept) > 0 && c.HTTPAddr == "" {
+		v.add("accept", "the inputs are served on http_addr, which is off: set http_addr (--http-addr)")
+	}
+	if c.AcceptTokenFile != "" && c.AcceptTokenEnv != "" {
+		v.add("accept_token_file", "give only one of accept_token_file or accept_token_env")
+	}
+	v.atLeast("accept_max_bytes", c.AcceptMaxBytes, 1024)
 	v.positive("http_idle_timeout", c.HTTPIdleTimeout)
 	for i, d := range c.RotatedDirs {
 		if !filepath.IsAbs(d) {

@@ -1,0 +1,321 @@
+package ingest
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/source"
+)
+
+// Defaults of PushOptions.
+const (
+	DefaultPushQueue     = 16
+	DefaultStreamRate    = 10000 // lines a second, per stream
+	DefaultStreamBurst   = 50000 // lines at once, per stream
+	DefaultPushWait      = 30 * time.Second
+	maxRateStreams       = 10000
+	defaultMaxLineBytes  = 256 << 10
+	rateRetryAfterSecond = 1
+)
+
+// ErrClosed is returned to a push that arrives after the receiver closed
+// (run is stopping).
+var ErrClosed = errors.New("the input is stopping")
+
+// Push is one accepted push request, handed to run: its lines in order,
+// each stream's after its predecessors, and Done to call once they are
+// committed with the alerts they produced.
+type Push struct {
+	Lines []source.Line
+	done  chan error
+}
+
+// Done answers the push: nil acknowledges it (2xx), an error makes the
+// shipper retry it (503). It may be called once; later calls do nothing.
+func (p *Push) Done(err error) {
+	select {
+	case p.done <- err:
+	default:
+	}
+}
+
+// PushOptions configure a Receiver. Zero values take defaults.
+type PushOptions struct {
+	// MaxBytes bounds a request body and what it decompresses to
+	// (default DefaultMaxBytes).
+	MaxBytes int64
+	// Queue bounds the pushes waiting for the processor; past it a push
+	// is answered 429 with Retry-After (default DefaultPushQueue).
+	Queue int
+	// Rate and Burst bound each stream's lines: Rate a second on
+	// average, Burst at once (defaults DefaultStreamRate,
+	// DefaultStreamBurst). A push that would exceed them is answered 429.
+	Rate, Burst float64
+	// Wait bounds how long a push waits for its commit before it is
+	// answered 503, so the shipper retries (default DefaultPushWait).
+	Wait time.Duration
+	// MaxLineBytes cuts longer physical lines, as the tailer does.
+	MaxLineBytes int
+	// Observer counts requests, lines and refusals.
+	Observer Observer
+	// Now stands in for the clock of the rate bound (tests).
+	Now func() time.Time
+}
+
+// Receiver serves the Loki push API: POST /loki/api/v1/push. Each
+// request's streams become lines of sources named by their labels, handed
+// to run through Pushes; the request is answered once run has committed
+// them (204), or refused.
+type Receiver struct {
+	o      PushOptions
+	queue  chan *Push
+	closed chan struct{}
+	once   sync.Once
+	offset atomic.Int64 // the next line's offset: one sequence for all streams keeps each stream's increasing
+	mu     sync.Mutex
+	rates  map[string]*bucket
+}
+
+// NewReceiver returns a Receiver; run reads Pushes and calls Close when
+// it stops.
+func NewReceiver(o PushOptions) *Receiver {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.Queue <= 0 {
+		o.Queue = DefaultPushQueue
+	}
+	if o.Rate <= 0 {
+		o.Rate = DefaultStreamRate
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultStreamBurst
+	}
+	if o.Wait <= 0 {
+		o.Wait = DefaultPushWait
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = defaultMaxLineBytes
+	}
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Receiver{o: o, queue: make(chan *Push, o.Queue), closed: make(chan struct{}), rates: map[string]*bucket{}}
+}
+
+// Pushes are the accepted pushes, in the order accepted.
+func (r *Receiver) Pushes() <-chan *Push { return r.queue }
+
+// Close makes the receiver refuse new pushes (503) and answers those
+// still queued with ErrClosed; pushes already handed on are answered by
+// whoever took them.
+func (r *Receiver) Close() {
+	r.once.Do(func() {
+		close(r.closed)
+		for {
+			select {
+			case p := <-r.queue:
+				p.Done(ErrClosed)
+			default:
+				return
+			}
+		}
+	})
+}
+
+// Ready reports why the receiver cannot accept now ("" when it can): it
+// is closed, or its queue is full.
+func (r *Receiver) Ready() string {
+	select {
+	case <-r.closed:
+		return "stopping"
+	default:
+	}
+	if len(r.queue) == cap(r.queue) {
+		return "queue full"
+	}
+	return ""
+}
+
+func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	obs := r.o.Observer
+	obs.Request(InputLoki)
+	select {
+	case <-r.closed:
+		refuse(w, InputLoki, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "%v", ErrClosed))
+		return
+	default:
+	}
+	// Refused before the body is read when no push could be queued.
+	if len(r.queue) == cap(r.queue) {
+		refuse(w, InputLoki, obs, busy())
+		return
+	}
+	if req.ContentLength > r.o.MaxBytes {
+		refuse(w, InputLoki, obs, errorf(http.StatusRequestEntityTooLarge, ReasonTooLarge, "body of %d bytes over %d", req.ContentLength, r.o.MaxBytes))
+		return
+	}
+	body, err := ReadBody(req.Header, http.MaxBytesReader(w, req.Body, r.o.MaxBytes), r.o.MaxBytes)
+	if err != nil {
+		refuse(w, InputLoki, obs, err)
+		return
+	}
+	streams, err := DecodeLoki(req.Header, body, r.o.MaxBytes)
+	if err != nil {
+		refuse(w, InputLoki, obs, err)
+		return
+	}
+	lines := r.lines(streams)
+	if len(lines) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if err := r.admit(streams); err != nil {
+		refuse(w, InputLoki, obs, err)
+		return
+	}
+	p := &Push{Lines: lines, done: make(chan error, 1)}
+	select {
+	case r.queue <- p:
+	default:
+		refuse(w, InputLoki, obs, busy())
+		return
+	}
+	t := time.NewTimer(r.o.Wait)
+	defer t.Stop()
+	select {
+	case err = <-p.done:
+	case <-r.closed:
+		// Stopping: the push may still be committed by the final commit,
+		// but it cannot be known here; the shipper's retry repeats it.
+		select {
+		case err = <-p.done:
+		default:
+			err = ErrClosed
+		}
+	case <-t.C:
+		err = errors.New("not committed in time")
+	case <-req.Context().Done():
+		err = req.Context().Err()
+	}
+	if err != nil {
+		// 503: the shipper retries; the lines may have been processed,
+		// so a retry can count an incident's occurrence twice (never
+		// lose one).
+		refuse(w, InputLoki, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err))
+		return
+	}
+	obs.Lines(InputLoki, len(lines))
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func busy() *Error {
+	return &Error{Status: http.StatusTooManyRequests, Reason: ReasonBusy, RetryAfter: 1,
+		Msg: "busy: the pushes waiting for the processor are at their bound; retry later"}
+}
+
+// lines turns the streams into source lines: each entry's text split into
+// its physical lines, each cut at MaxLineBytes, named by the stream's
+// labels and labelled with its Kubernetes identity.
+func (r *Receiver) lines(streams []PushStream) []source.Line {
+	var out []source.Line
+	for _, s := range streams {
+		name := LabelString(s.Labels)
+		pod := source.Pod{
+			Namespace: Get(s.Labels, "namespace", "k8s_namespace_name", "namespace_name"),
+			Name:      Get(s.Labels, "pod", "k8s_pod_name", "pod_name"),
+			Container: Get(s.Labels, "container", "k8s_container_name", "container_name"),
+		}
+		stream := Get(s.Labels, "stream")
+		if stream != "stdout" && stream != "stderr" {
+			stream = ""
+		}
+		for _, e := range s.Entries {
+			text := strings.TrimSuffix(e.Line, "\n")
+			for {
+				phys, rest, more := strings.Cut(text, "\n")
+				phys = strings.TrimSuffix(phys, "\r")
+				cut := false
+				if len(phys) > r.o.MaxLineBytes {
+					phys, cut = strings.ToValidUTF8(phys[:r.o.MaxLineBytes], ""), true
+				}
+				off := r.offset.Add(int64(len(phys)) + 1)
+				out = append(out, source.Line{
+					Line: entry.Line{Text: phys, Source: name, Stream: stream, Offset: off - int64(len(phys)) - 1, Time: e.Time, Truncated: cut},
+					End:  off, Next: off, Pod: pod,
+				})
+				if !more {
+					break
+				}
+				text = rest
+			}
+		}
+	}
+	return out
+}
+
+// admit charges each stream's lines to its rate bound; a push that would
+// exceed one is refused whole, and charges nothing.
+func (r *Receiver) admit(streams []PushStream) error {
+	now := r.o.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	need := map[string]float64{}
+	for _, s := range streams {
+		need[LabelString(s.Labels)] += float64(len(s.Entries))
+	}
+	for name, n := range need {
+		b := r.rates[name]
+		if b == nil {
+			if len(r.rates) >= maxRateStreams {
+				// Buckets full again are forgotten first: a new one
+				// starts full, so forgetting them changes nothing.
+				r.forgetFull(now)
+			}
+			b = &bucket{tokens: r.o.Burst, at: now}
+			r.rates[name] = b
+		}
+		b.refill(now, r.o.Rate, r.o.Burst)
+		if b.tokens < n {
+			return &Error{Status: http.StatusTooManyRequests, Reason: ReasonRate, RetryAfter: rateRetryAfterSecond,
+				Msg: "stream " + truncate(name, 200) + ": over its rate bound of lines a second; retry later"}
+		}
+	}
+	for name, n := range need {
+		r.rates[name].tokens -= n
+	}
+	return nil
+}
+
+func (r *Receiver) forgetFull(now time.Time) {
+	for name, b := range r.rates {
+		b.refill(now, r.o.Rate, r.o.Burst)
+		if b.tokens >= r.o.Burst {
+			delete(r.rates, name)
+		}
+	}
+	if len(r.rates) >= maxRateStreams {
+		clear(r.rates) // a flood of streams: start every bound afresh
+	}
+}
+
+// bucket is one stream's token bucket.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func (b *bucket) refill(now time.Time, rate, burst float64) {
+	if d := now.Sub(b.at).Seconds(); d > 0 {
+		b.tokens = min(burst, b.tokens+d*rate)
+	}
+	b.at = now
+}
