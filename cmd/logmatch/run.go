@@ -25,7 +25,7 @@ const runLong = `Usage:
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
                [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
                [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
-               [--accept diagnose,loki] [--state-reset] [-- COMMAND ARGS...]
+               [--accept diagnose,loki,otlp] [--state-reset] [-- COMMAND ARGS...]
   SPEC: [NAME:]TYPE[=VALUE], TYPE=VALUE one of stdout | slack=URL | webhook=URL |
         alertmanager=URL | otel | otel=grpc://HOST:4317 | otel=http://HOST:4318
 
@@ -65,8 +65,9 @@ logmatch exits with status 75.
 
 --accept serves network inputs on --http-addr: diagnose (POST /v1/diagnose
 answers with the incidents of the log text or file sent, as scan --format
-json prints them) and loki (POST /loki/api/v1/push, Loki's push API in
-protobuf or JSON, each stream read like a followed file). Bodies are
+json prints them), loki (POST /loki/api/v1/push, Loki's push API in
+protobuf or JSON) and otlp (POST /v1/logs, OTLP logs over HTTP in protobuf
+or JSON); each pushed stream is read like a followed file. Bodies are
 bounded by accept_max_bytes; accept_token_file or accept_token_env makes
 them require a bearer token.
 `

@@ -54,7 +54,8 @@ type Config struct {
 	// body; off, the body names the record, never log text.
 	HTTPProbeDetail bool `yaml:"http_probe_detail"`
 	// Accept lists the network inputs served on HTTPAddr: diagnose (POST
-	// /v1/diagnose) and loki (POST /loki/api/v1/push).
+	// /v1/diagnose), loki (POST /loki/api/v1/push) and otlp (POST
+	// /v1/logs, OTLP logs over HTTP).
 	Accept []string `yaml:"accept"`
 	// AcceptTokenFile and AcceptTokenEnv name where the bearer token the
 	// inputs require is (a file, an environment variable); neither set
@@ -204,6 +205,7 @@ const (
 const (
 	AcceptDiagnose = "diagnose"
 	AcceptLoki     = "loki"
+	AcceptOTLP     = "otlp"
 )
 
 // The on_fatal values.

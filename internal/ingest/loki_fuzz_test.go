@@ -8,15 +8,15 @@ import (
 	"github.com/klauspost/compress/snappy"
 
 	"github.com/logmatch/logmatch/internal/ingest"
-	"github.com/logmatch/logmatch/internal/ingest/lokitest"
+	"github.com/logmatch/logmatch/internal/ingest/pushtest"
 )
 
 // FuzzDecodeLoki feeds the push decoders arbitrary bodies, as protobuf
 // (the fuzzed bytes snappy-compressed, and as sent) and as JSON: they never
 // panic, refuse with a 4xx *Error, and what they accept has valid labels.
 func FuzzDecodeLoki(f *testing.F) {
-	f.Add(lokitest.Message(sample()))
-	f.Add(lokitest.JSON(sample()))
+	f.Add(pushtest.Message(sample()))
+	f.Add(pushtest.JSON(sample()))
 	f.Add([]byte(`{"streams":[{"stream":{"pod":"p"},"values":[["1","a\nb"],["2","c",{"k":"v"}]]}]}`))
 	f.Add([]byte{0x0a, 0x05, 0x0a, 0x03, '{', 'a', '}'})
 	const max = 64 << 10

@@ -13,7 +13,7 @@ import (
 	"github.com/klauspost/compress/snappy"
 
 	"github.com/logmatch/logmatch/internal/ingest"
-	"github.com/logmatch/logmatch/internal/ingest/lokitest"
+	"github.com/logmatch/logmatch/internal/ingest/pushtest"
 )
 
 var t0 = time.Date(2026, 5, 28, 0, 11, 9, 123456789, time.UTC)
@@ -21,8 +21,8 @@ var t0 = time.Date(2026, 5, 28, 0, 11, 9, 123456789, time.UTC)
 func sample() []ingest.PushStream {
 	return []ingest.PushStream{
 		{Labels: []ingest.Label{{"container", "server"}, {"namespace", "ml"}, {"pod", "sglang-0"}},
-			Entries: lokitest.Entries(t0, []string{"[2026-05-28 00:11:09 TP0] alpha", "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: \"quoted\" \u00e9"})},
-		{Labels: []ingest.Label{{"job", `we"ird\name`}}, Entries: lokitest.Entries(t0, []string{"one"})},
+			Entries: pushtest.Entries(t0, []string{"[2026-05-28 00:11:09 TP0] alpha", "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: \"quoted\" \u00e9"})},
+		{Labels: []ingest.Label{{"job", `we"ird\name`}}, Entries: pushtest.Entries(t0, []string{"one"})},
 	}
 }
 
@@ -34,9 +34,9 @@ func TestDecodeLokiFormats(t *testing.T) {
 		ct   string
 		body []byte
 	}{
-		"protobuf":         {"application/x-protobuf", lokitest.Protobuf(want)},
-		"protobuf default": {"", lokitest.Protobuf(want)},
-		"json":             {"application/json; charset=utf-8", lokitest.JSON(want)},
+		"protobuf":         {"application/x-protobuf", pushtest.Protobuf(want)},
+		"protobuf default": {"", pushtest.Protobuf(want)},
+		"json":             {"application/json; charset=utf-8", pushtest.JSON(want)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := http.Header{}
@@ -84,7 +84,7 @@ func TestParseLabels(t *testing.T) {
 // Malformed, oversized and hostile push bodies: each a 4xx that says why.
 func TestDecodeLokiRefuses(t *testing.T) {
 	const max = 4 << 10
-	msg := lokitest.Message(sample())
+	msg := pushtest.Message(sample())
 	bomb := snappy.Encode(nil, bytes.Repeat([]byte{0}, 64*max))
 	cases := []struct {
 		name, ct string
@@ -97,7 +97,7 @@ func TestDecodeLokiRefuses(t *testing.T) {
 		{"snappy bomb", "application/x-protobuf", bomb, 413, "decompressed body of 262144 bytes over 4096"},
 		{"truncated protobuf", "application/x-protobuf", snappy.Encode(nil, msg[:len(msg)-3]), 400, "protobuf body"},
 		{"wrong wire type", "application/x-protobuf", snappy.Encode(nil, []byte{0x08, 0x01}), 400, "wire type"},
-		{"bad labels", "application/x-protobuf", snappy.Encode(nil, lokitest.Message([]ingest.PushStream{{Labels: []ingest.Label{{"a b", "x"}}}})), 400, "bad label name"},
+		{"bad labels", "application/x-protobuf", snappy.Encode(nil, pushtest.Message([]ingest.PushStream{{Labels: []ingest.Label{{"a b", "x"}}}})), 400, "bad label name"},
 		{"bad json", "application/json", []byte(`{"streams":[`), 400, "JSON body"},
 		{"json no labels", "application/json", []byte(`{"streams":[{"stream":{},"values":[["1","x"]]}]}`), 400, "no labels"},
 		{"json bad time", "application/json", []byte(`{"streams":[{"stream":{"a":"b"},"values":[["yesterday","x"]]}]}`), 400, "Unix nanoseconds"},
@@ -140,7 +140,7 @@ func TestReceiverAnswersAfterCommit(t *testing.T) {
 		got <- p
 		p.Done(nil)
 	}()
-	w := push(r, "application/x-protobuf", lokitest.Protobuf(sample()))
+	w := push(r, "application/x-protobuf", pushtest.Protobuf(sample()))
 	if w.Code != http.StatusNoContent {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
@@ -167,7 +167,7 @@ func TestReceiverAnswersAfterCommit(t *testing.T) {
 	}
 
 	go func() { (<-r.Pushes()).Done(ingest.ErrClosed) }()
-	if w := push(r, "application/json", lokitest.JSON(sample())); w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "not acknowledged") {
+	if w := push(r, "application/json", pushtest.JSON(sample())); w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "not acknowledged") {
 		t.Fatalf("a push run did not commit: status %d: %s", w.Code, w.Body)
 	}
 }
@@ -178,18 +178,18 @@ func TestReceiverBackpressure(t *testing.T) {
 	rec := &counts{m: map[string]int{}}
 	r := ingest.NewReceiver(ingest.PushOptions{Queue: 1, Observer: rec})
 	done := make(chan int, 1)
-	go func() { done <- push(r, "application/json", lokitest.JSON(sample())).Code }()
+	go func() { done <- push(r, "application/json", pushtest.JSON(sample())).Code }()
 	p := <-r.Pushes() // the first push is with run
 	// The second fills the queue; it is answered when closed below.
 	second := make(chan int, 1)
-	go func() { second <- push(r, "application/json", lokitest.JSON(sample())).Code }()
+	go func() { second <- push(r, "application/json", pushtest.JSON(sample())).Code }()
 	for r.Ready() == "" {
 		time.Sleep(time.Millisecond) // until the second push is queued
 	}
 	if why := r.Ready(); why != "queue full" {
 		t.Fatalf("Ready = %q", why)
 	}
-	w := push(r, "application/json", lokitest.JSON(sample()))
+	w := push(r, "application/json", pushtest.JSON(sample()))
 	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("third push: status %d Retry-After %q: %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
@@ -204,7 +204,7 @@ func TestReceiverBackpressure(t *testing.T) {
 	if code := <-second; code != http.StatusServiceUnavailable {
 		t.Errorf("queued push at close: %d, want 503", code)
 	}
-	if w := push(r, "application/json", lokitest.JSON(sample())); w.Code != http.StatusServiceUnavailable {
+	if w := push(r, "application/json", pushtest.JSON(sample())); w.Code != http.StatusServiceUnavailable {
 		t.Errorf("push after close: %d", w.Code)
 	}
 	if r.Ready() != "stopping" {
@@ -225,7 +225,7 @@ func TestReceiverRateBound(t *testing.T) {
 	}()
 	defer r.Close()
 	s := func(job string, n int) []byte {
-		return lokitest.JSON([]ingest.PushStream{{Labels: []ingest.Label{{"job", job}}, Entries: lokitest.Entries(t0, strings.Split(strings.Repeat("x,", n-1)+"x", ","))}})
+		return pushtest.JSON([]ingest.PushStream{{Labels: []ingest.Label{{"job", job}}, Entries: pushtest.Entries(t0, strings.Split(strings.Repeat("x,", n-1)+"x", ","))}})
 	}
 	if w := push(r, "application/json", s("a", 3)); w.Code != http.StatusNoContent {
 		t.Fatalf("within the burst: %d %s", w.Code, w.Body)

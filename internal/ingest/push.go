@@ -67,7 +67,8 @@ type PushOptions struct {
 	Now func() time.Time
 }
 
-// Receiver serves the Loki push API: POST /loki/api/v1/push. Each
+// Receiver serves the push inputs: the Loki push API (POST
+// /loki/api/v1/push) and OTLP logs over HTTP (POST /v1/logs). Each
 // request's streams become lines of sources named by their labels, handed
 // to run through Pushes; the request is answered once run has committed
 // them (204), or refused.
@@ -145,48 +146,59 @@ func (r *Receiver) Ready() string {
 	return ""
 }
 
+// Decoder turns a push request's body (after its Content-Encoding) into
+// streams; its errors are *Error, 4xx.
+type Decoder func(h http.Header, body []byte, max int64) ([]PushStream, error)
+
+// ServeHTTP serves Loki's push API: 204 once committed.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.serve(w, req, InputLoki, DecodeLoki, func(w http.ResponseWriter, _ http.Header) { w.WriteHeader(http.StatusNoContent) })
+}
+
+// serve answers one push request of input: decode, bound, queue for run,
+// and answer with ok once run has committed its lines.
+func (r *Receiver) serve(w http.ResponseWriter, req *http.Request, input string, decode Decoder, ok func(http.ResponseWriter, http.Header)) {
 	obs := r.o.Observer
-	obs.Request(InputLoki)
+	obs.Request(input)
 	select {
 	case <-r.closed:
-		refuse(w, InputLoki, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "%v", ErrClosed))
+		refuse(w, input, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "%v", ErrClosed))
 		return
 	default:
 	}
 	// Refused before the body is read when no push could be queued.
 	if len(r.queue) == cap(r.queue) {
-		refuse(w, InputLoki, obs, busy())
+		refuse(w, input, obs, busy())
 		return
 	}
 	if req.ContentLength > r.o.MaxBytes {
-		refuse(w, InputLoki, obs, errorf(http.StatusRequestEntityTooLarge, ReasonTooLarge, "body of %d bytes over %d", req.ContentLength, r.o.MaxBytes))
+		refuse(w, input, obs, errorf(http.StatusRequestEntityTooLarge, ReasonTooLarge, "body of %d bytes over %d", req.ContentLength, r.o.MaxBytes))
 		return
 	}
 	body, err := ReadBody(req.Header, http.MaxBytesReader(w, req.Body, r.o.MaxBytes), r.o.MaxBytes)
 	if err != nil {
-		refuse(w, InputLoki, obs, err)
+		refuse(w, input, obs, err)
 		return
 	}
-	streams, err := DecodeLoki(req.Header, body, r.o.MaxBytes)
+	streams, err := decode(req.Header, body, r.o.MaxBytes)
 	if err != nil {
-		refuse(w, InputLoki, obs, err)
+		refuse(w, input, obs, err)
 		return
 	}
 	lines := r.lines(streams)
 	if len(lines) == 0 {
-		w.WriteHeader(http.StatusNoContent)
+		ok(w, req.Header)
 		return
 	}
 	if err := r.admit(streams); err != nil {
-		refuse(w, InputLoki, obs, err)
+		refuse(w, input, obs, err)
 		return
 	}
 	p := &Push{Lines: lines, done: make(chan error, 1)}
 	select {
 	case r.queue <- p:
 	default:
-		refuse(w, InputLoki, obs, busy())
+		refuse(w, input, obs, busy())
 		return
 	}
 	t := time.NewTimer(r.o.Wait)
@@ -210,11 +222,11 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		// 503: the shipper retries; the lines may have been processed,
 		// so a retry can count an incident's occurrence twice (never
 		// lose one).
-		refuse(w, InputLoki, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err))
+		refuse(w, input, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err))
 		return
 	}
-	obs.Lines(InputLoki, len(lines))
-	w.WriteHeader(http.StatusNoContent)
+	obs.Lines(input, len(lines))
+	ok(w, req.Header)
 }
 
 func busy() *Error {

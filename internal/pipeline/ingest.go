@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -19,7 +20,10 @@ import (
 // feed the processor like a source.
 type netInputs struct {
 	handlers map[string]http.Handler
-	loki     *ingest.Receiver
+	// push receives the pushes of loki and otlp (pushNames), which share
+	// its queue.
+	push      *ingest.Receiver
+	pushNames string
 }
 
 // register serves the inputs on mux; a nil n serves none.
@@ -34,11 +38,11 @@ func (n *netInputs) register(mux *http.ServeMux) {
 
 // problems say, for /readyz, which input cannot accept now.
 func (n *netInputs) problems() []string {
-	if n == nil || n.loki == nil {
+	if n == nil || n.push == nil {
 		return nil
 	}
-	if why := n.loki.Ready(); why != "" {
-		return []string{"input loki: cannot accept: " + why}
+	if why := n.push.Ready(); why != "" {
+		return []string{"inputs " + n.pushNames + ": cannot accept: " + why}
 	}
 	return nil
 }
@@ -89,14 +93,24 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 		}
 		n.handlers["POST /v1/diagnose"] = ingest.Authenticate(token, ingest.InputDiagnose, obs, d)
 	}
-	if slices.Contains(cfg.Accept, config.AcceptLoki) {
-		n.loki = ingest.NewReceiver(ingest.PushOptions{
+	loki, otlp := slices.Contains(cfg.Accept, config.AcceptLoki), slices.Contains(cfg.Accept, config.AcceptOTLP)
+	if loki || otlp {
+		n.push = ingest.NewReceiver(ingest.PushOptions{
 			MaxBytes:     int64(cfg.AcceptMaxBytes),
 			MaxLineBytes: cfg.MaxLineBytes,
 			Observer:     obs,
 		})
-		n.handlers["POST /loki/api/v1/push"] = ingest.Authenticate(token, ingest.InputLoki, obs, n.loki)
 	}
+	var names []string
+	if loki {
+		names = append(names, ingest.InputLoki)
+		n.handlers["POST /loki/api/v1/push"] = ingest.Authenticate(token, ingest.InputLoki, obs, n.push)
+	}
+	if otlp {
+		names = append(names, ingest.InputOTLP)
+		n.handlers["POST /v1/logs"] = ingest.Authenticate(token, ingest.InputOTLP, obs, n.push.OTLP())
+	}
+	n.pushNames = strings.Join(names, ", ")
 	return n, nil
 }
 
@@ -107,11 +121,11 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 // pushes. A run that only accepts lasts until it is stopped.
 func (p *Pipeline) runInputs(lines chan<- *batch) func(context.Context) error {
 	return func(ctx context.Context) error {
-		if p.inputs.loki == nil {
+		if p.inputs.push == nil {
 			<-ctx.Done()
 			return nil
 		}
-		r := p.inputs.loki
+		r := p.inputs.push
 		defer r.Close()
 		for {
 			select {

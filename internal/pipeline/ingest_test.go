@@ -17,7 +17,7 @@ import (
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/ingest"
-	"github.com/logmatch/logmatch/internal/ingest/lokitest"
+	"github.com/logmatch/logmatch/internal/ingest/pushtest"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 )
@@ -142,8 +142,8 @@ func crashExamples(t *testing.T) []string {
 	return append([]string{"../../examples/sglang-crash.log"}, files...)
 }
 
-// Issue 38: the crash examples pushed through the Loki push API, in
-// protobuf and in JSON, a few lines a push as a shipper batches them, give
+// Issue 38: the crash examples pushed through the Loki push API and OTLP
+// over HTTP, each in protobuf and in JSON, a few lines a push as a shipper batches them, give
 // the same incidents as scan: each stream is assembled, diagnosed and
 // folded like a followed file. Every push is answered only after its
 // lines are committed, so when the last answer comes the alerts are
@@ -158,10 +158,10 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
-	for _, format := range []string{"protobuf", "json"} {
+	for _, format := range []string{"protobuf", "json", "otlp-protobuf", "otlp-json"} {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg, err := config.ParseArgs([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki"},
+			cfg, err := config.ParseArgs([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki,otlp"},
 				func(string) string { return "" }, os.ReadFile)
 			if err != nil {
 				t.Fatal(err)
@@ -177,7 +177,7 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- p.Run(ctx) }()
-			url := "http://" + <-addr + "/loki/api/v1/push"
+			base := "http://" + <-addr
 
 			want := map[string][]string{}
 			total := 0
@@ -191,6 +191,10 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 					t.Fatal(err)
 				}
 				labels := []ingest.Label{{Name: "filename", Value: filepath.Base(file)}, {Name: "namespace", Value: "ml"}, {Name: "pod", Value: "sglang-" + strings.TrimSuffix(filepath.Base(file), ".log")}}
+				if strings.HasPrefix(format, "otlp") {
+					// The resource attributes that name an OTLP stream.
+					labels = []ingest.Label{{Name: "k8s_namespace_name", Value: "ml"}, {Name: "k8s_pod_name", Value: "sglang-" + strings.TrimSuffix(filepath.Base(file), ".log")}, {Name: "service_name", Value: filepath.Base(file)}}
+				}
 				name := ingest.LabelString(labels)
 				want[name] = diagnoses(res.Alerts)
 				total += len(res.Alerts)
@@ -200,14 +204,19 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 					for j := range chunk {
 						chunk[j] = strings.TrimSuffix(chunk[j], "\n")
 					}
-					s := []ingest.PushStream{{Labels: labels, Entries: lokitest.Entries(time.Now(), chunk)}}
+					s := []ingest.PushStream{{Labels: labels, Entries: pushtest.Entries(time.Now(), chunk)}}
 					var body, code = "", 0
-					if format == "json" {
-						body, code = post(t, url, "", "application/json", string(lokitest.JSON(s)))
-					} else {
-						body, code = post(t, url, "", "application/x-protobuf", string(lokitest.Protobuf(s)))
+					switch format {
+					case "json":
+						body, code = post(t, base+"/loki/api/v1/push", "", "application/json", string(pushtest.JSON(s)))
+					case "protobuf":
+						body, code = post(t, base+"/loki/api/v1/push", "", "application/x-protobuf", string(pushtest.Protobuf(s)))
+					case "otlp-json":
+						body, code = post(t, base+"/v1/logs", "", "application/json", string(pushtest.OTLP(s, true)))
+					case "otlp-protobuf":
+						body, code = post(t, base+"/v1/logs", "", "application/x-protobuf", string(pushtest.OTLP(s, false)))
 					}
-					if code != http.StatusNoContent {
+					if want := map[bool]int{true: http.StatusOK, false: http.StatusNoContent}[strings.HasPrefix(format, "otlp")]; code != want {
 						t.Fatalf("%s: push: %d %s", file, code, body)
 					}
 				}

@@ -1,7 +1,7 @@
-// Package lokitest encodes Loki push requests as shippers send them, for
-// tests: protobuf (logproto.PushRequest) compressed with snappy's block
-// format, and JSON.
-package lokitest
+// Package pushtest encodes push requests as shippers send them, for
+// tests: Loki's protobuf (logproto.PushRequest) compressed with snappy's
+// block format and its JSON, and OTLP logs in protobuf and JSON.
+package pushtest
 
 import (
 	"encoding/json"
@@ -9,7 +9,13 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/snappy"
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	common "go.opentelemetry.io/proto/otlp/common/v1"
+	logs "go.opentelemetry.io/proto/otlp/logs/v1"
+	resource "go.opentelemetry.io/proto/otlp/resource/v1"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/logmatch/logmatch/internal/ingest"
 )
@@ -85,4 +91,48 @@ func Entries(t time.Time, lines []string) []ingest.PushEntry {
 		es[i] = ingest.PushEntry{Time: t.Add(time.Duration(i) * time.Millisecond), Line: l}
 	}
 	return es
+}
+
+// OTLP returns the ExportLogsServiceRequest of streams, one resource per
+// stream whose attributes are the stream's labels with the OTel names
+// (k8s_pod_name becomes k8s.pod.name), protobuf or (json) JSON.
+func OTLP(streams []ingest.PushStream, json bool) []byte {
+	req := &collogs.ExportLogsServiceRequest{}
+	for _, s := range streams {
+		res := &resource.Resource{}
+		for _, l := range s.Labels {
+			res.Attributes = append(res.Attributes, &common.KeyValue{Key: otelName(l.Name),
+				Value: &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: l.Value}}})
+		}
+		sl := &logs.ScopeLogs{}
+		for _, e := range s.Entries {
+			sl.LogRecords = append(sl.LogRecords, &logs.LogRecord{
+				TimeUnixNano: uint64(e.Time.UnixNano()),
+				Body:         &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: e.Line}},
+			})
+		}
+		req.ResourceLogs = append(req.ResourceLogs, &logs.ResourceLogs{Resource: res, ScopeLogs: []*logs.ScopeLogs{sl}})
+	}
+	var b []byte
+	var err error
+	if json {
+		b, err = protojson.Marshal(req)
+	} else {
+		b, err = proto.Marshal(req)
+	}
+	if err != nil {
+		panic(err) // a well-formed message always marshals
+	}
+	return b
+}
+
+// otelName turns a label name back into its attribute name.
+func otelName(label string) string {
+	switch label {
+	case "k8s_namespace_name", "k8s_pod_name", "k8s_container_name", "k8s_node_name":
+		return "k8s." + label[4:len(label)-5] + ".name"
+	case "service_name":
+		return "service.name"
+	}
+	return label
 }
