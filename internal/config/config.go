@@ -62,6 +62,9 @@ type Config struct {
 	// lets every request in.
 	AcceptTokenFile string `yaml:"accept_token_file"`
 	AcceptTokenEnv  string `yaml:"accept_token_env"`
+	// OTLPGRPCAddr serves OTLP logs over gRPC (with otlp in Accept) on an
+	// address of its own; "" serves none.
+	OTLPGRPCAddr string `yaml:"otlp_grpc_addr"`
 	// AcceptMaxBytes bounds one request's body and the text it
 	// decompresses to.
 	AcceptMaxBytes int `yaml:"accept_max_bytes"`

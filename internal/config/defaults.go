@@ -97,6 +97,8 @@ http_probe_detail: {{.HTTPProbeDetail}}
 # A bearer token the inputs require, by reference: a file or a variable.
 # accept_token_file: /var/run/secrets/logmatch/token
 # accept_token_env: LOGMATCH_ACCEPT_TOKEN_VALUE
+# OTLP logs over gRPC (with otlp in accept) on an address of its own.
+# otlp_grpc_addr: ":4317"
 # One request's body, and the text it decompresses to, at most.
 accept_max_bytes: {{.AcceptMaxBytes}}
 # logmatch's own log: level debug, info, warn or error; format text or json.

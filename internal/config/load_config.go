@@ -174,6 +174,15 @@ func (v *validator) top(c *Config) {
 		v.add("accept_token_file", "give only one of accept_token_file or accept_token_env")
 	}
 	v.atLeast("accept_max_bytes", c.AcceptMaxBytes, 1024)
+	if c.OTLPGRPCAddr != "" {
+		if !seen[AcceptOTLP] {
+			v.add("otlp_grpc_addr", "OTLP over gRPC is an otlp input: add otlp to accept")
+		} else if _, port, err := net.SplitHostPort(c.OTLPGRPCAddr); err != nil {
+			v.add("otlp_grpc_addr", "want host:port or :port, got %q", c.OTLPGRPCAddr)
+		} else if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
+			v.add("otlp_grpc_addr", "bad port %q", port)
+		}
+	}
 	v.positive("http_idle_timeout", c.HTTPIdleTimeout)
 	for i, d := range c.RotatedDirs {
 		if !filepath.IsAbs(d) {

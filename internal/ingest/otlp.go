@@ -74,6 +74,11 @@ func DecodeOTLP(h http.Header, body []byte, _ int64) ([]PushStream, error) {
 	default:
 		return nil, errorf(http.StatusUnsupportedMediaType, ReasonContentType, "Content-Type %q: want application/x-protobuf or application/json", truncate(mt, 64))
 	}
+	return otlpStreams(&req)
+}
+
+// otlpStreams groups the records of req into streams.
+func otlpStreams(req *collogs.ExportLogsServiceRequest) ([]PushStream, error) {
 	var out []PushStream
 	at := map[string]int{}
 	for _, rl := range req.GetResourceLogs() {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -185,24 +186,33 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request, input string,
 		refuse(w, input, obs, err)
 		return
 	}
-	lines := r.lines(streams)
-	if len(lines) == 0 {
-		ok(w, req.Header)
-		return
-	}
-	if err := r.admit(streams); err != nil {
+	if err := r.accept(req.Context(), input, streams); err != nil {
 		refuse(w, input, obs, err)
 		return
+	}
+	ok(w, req.Header)
+}
+
+// accept hands the lines of streams to run and waits until they are
+// committed. Its errors are *Error: 429 (busy, rate) or 503 (not
+// acknowledged: the client retries).
+func (r *Receiver) accept(ctx context.Context, input string, streams []PushStream) error {
+	lines := r.lines(streams)
+	if len(lines) == 0 {
+		return nil
+	}
+	if err := r.admit(streams); err != nil {
+		return err
 	}
 	p := &Push{Lines: lines, done: make(chan error, 1)}
 	select {
 	case r.queue <- p:
 	default:
-		refuse(w, input, obs, busy())
-		return
+		return busy()
 	}
 	t := time.NewTimer(r.o.Wait)
 	defer t.Stop()
+	var err error
 	select {
 	case err = <-p.done:
 	case <-r.closed:
@@ -215,18 +225,17 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request, input string,
 		}
 	case <-t.C:
 		err = errors.New("not committed in time")
-	case <-req.Context().Done():
-		err = req.Context().Err()
+	case <-ctx.Done():
+		err = ctx.Err()
 	}
 	if err != nil {
 		// 503: the shipper retries; the lines may have been processed,
 		// so a retry can count an incident's occurrence twice (never
 		// lose one).
-		refuse(w, input, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err))
-		return
+		return errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err)
 	}
-	obs.Lines(input, len(lines))
-	ok(w, req.Header)
+	r.o.Observer.Lines(input, len(lines))
+	return nil
 }
 
 func busy() *Error {

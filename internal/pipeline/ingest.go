@@ -3,9 +3,13 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
+
+	"google.golang.org/grpc"
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -24,6 +28,9 @@ type netInputs struct {
 	// its queue.
 	push      *ingest.Receiver
 	pushNames string
+	// grpc serves OTLP over gRPC on grpcAddr; nil when not configured.
+	grpc     *grpc.Server
+	grpcAddr string
 }
 
 // register serves the inputs on mux; a nil n serves none.
@@ -109,6 +116,9 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 	if otlp {
 		names = append(names, ingest.InputOTLP)
 		n.handlers["POST /v1/logs"] = ingest.Authenticate(token, ingest.InputOTLP, obs, n.push.OTLP())
+		if cfg.OTLPGRPCAddr != "" {
+			n.grpc, n.grpcAddr = n.push.NewOTLPGRPC(token), cfg.OTLPGRPCAddr
+		}
 	}
 	n.pushNames = strings.Join(names, ", ")
 	return n, nil
@@ -127,6 +137,33 @@ func (p *Pipeline) runInputs(lines chan<- *batch) func(context.Context) error {
 		}
 		r := p.inputs.push
 		defer r.Close()
+		if s := p.inputs.grpc; s != nil {
+			ln, err := net.Listen("tcp", p.inputs.grpcAddr)
+			if err != nil {
+				return fmt.Errorf("otlp_grpc_addr %s: %w", p.inputs.grpcAddr, err)
+			}
+			p.log.Info("serving OTLP logs over gRPC", "otlp_grpc_addr", ln.Addr().String())
+			served := make(chan struct{})
+			go func() {
+				defer close(served)
+				if err := s.Serve(ln); err != nil {
+					p.log.Error("otlp gRPC server", "err", err)
+				}
+			}()
+			defer func() {
+				// Calls in flight are answered (Unavailable once the
+				// receiver is closed): Stop after the grace, not before.
+				r.Close()
+				stopped := make(chan struct{})
+				go func() { s.GracefulStop(); close(stopped) }()
+				select {
+				case <-stopped:
+				case <-time.After(2 * time.Second):
+					s.Stop()
+				}
+				<-served
+			}()
+		}
 		for {
 			select {
 			case <-ctx.Done():

@@ -3,8 +3,10 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +14,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/encoding/gzip"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
@@ -132,6 +140,17 @@ func writeConfig(t *testing.T, s string) string {
 	return p
 }
 
+// freeAddr returns a loopback address nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
 // crashExamples are the crash logs of the repository.
 func crashExamples(t *testing.T) []string {
 	t.Helper()
@@ -158,10 +177,12 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
-	for _, format := range []string{"protobuf", "json", "otlp-protobuf", "otlp-json"} {
+	for _, format := range []string{"protobuf", "json", "otlp-protobuf", "otlp-json", "otlp-grpc"} {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg, err := config.ParseArgs([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki,otlp"},
+			grpcAddr := freeAddr(t)
+			cfg, err := config.ParseArgs([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki,otlp",
+				"--config", writeConfig(t, "otlp_grpc_addr: "+grpcAddr+"\n")},
 				func(string) string { return "" }, os.ReadFile)
 			if err != nil {
 				t.Fatal(err)
@@ -178,6 +199,15 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- p.Run(ctx) }()
 			base := "http://" + <-addr
+			var logsClient collogs.LogsServiceClient
+			if format == "otlp-grpc" {
+				conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				logsClient = collogs.NewLogsServiceClient(conn)
+			}
 
 			want := map[string][]string{}
 			total := 0
@@ -215,6 +245,17 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 						body, code = post(t, base+"/v1/logs", "", "application/json", string(pushtest.OTLP(s, true)))
 					case "otlp-protobuf":
 						body, code = post(t, base+"/v1/logs", "", "application/x-protobuf", string(pushtest.OTLP(s, false)))
+					case "otlp-grpc":
+						var req collogs.ExportLogsServiceRequest
+						if err := proto.Unmarshal(pushtest.OTLP(s, false), &req); err != nil {
+							t.Fatal(err)
+						}
+						// The Collector's otlp exporter compresses with gzip.
+						_, err := logsClient.Export(context.Background(), &req, grpc.UseCompressor(gzip.Name), grpc.WaitForReady(true))
+						body, code = fmt.Sprint(err), http.StatusOK
+						if err != nil {
+							code = 0
+						}
 					}
 					if want := map[bool]int{true: http.StatusOK, false: http.StatusNoContent}[strings.HasPrefix(format, "otlp")]; code != want {
 						t.Fatalf("%s: push: %d %s", file, code, body)
