@@ -25,7 +25,8 @@ const runLong = `Usage:
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
                [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
                [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
-               [--accept diagnose,loki,otlp] [--state-reset] [-- COMMAND ARGS...]
+               [--accept diagnose,loki,otlp,alertmanager]
+               [--state-reset] [-- COMMAND ARGS...]
   SPEC: [NAME:]TYPE[=VALUE], TYPE=VALUE one of stdout | slack=URL | webhook=URL |
         alertmanager=URL | otel | otel=grpc://HOST:4317 | otel=http://HOST:4318
 
@@ -66,8 +67,10 @@ logmatch exits with status 75.
 --accept serves network inputs on --http-addr: diagnose (POST /v1/diagnose
 answers with the incidents of the log text or file sent, as scan --format
 json prints them), loki (POST /loki/api/v1/push, Loki's push API in
-protobuf or JSON) and otlp (POST /v1/logs, OTLP logs over HTTP in protobuf
-or JSON); each pushed stream is read like a followed file. Bodies are
+protobuf or JSON), otlp (POST /v1/logs, OTLP logs over HTTP in protobuf
+or JSON; gRPC on otlp_grpc_addr) and alertmanager (POST /v1/alertmanager:
+the log text in an alert's annotations diagnosed and sent to the sinks);
+each pushed stream is read like a followed file. Bodies are
 bounded by accept_max_bytes; accept_token_file or accept_token_env makes
 them require a bearer token.
 `

@@ -55,7 +55,8 @@ type Config struct {
 	HTTPProbeDetail bool `yaml:"http_probe_detail"`
 	// Accept lists the network inputs served on HTTPAddr: diagnose (POST
 	// /v1/diagnose), loki (POST /loki/api/v1/push) and otlp (POST
-	// /v1/logs, OTLP logs over HTTP).
+	// /v1/logs, OTLP logs over HTTP) and alertmanager (POST
+	// /v1/alertmanager, Alertmanager's webhook enriched with a diagnosis).
 	Accept []string `yaml:"accept"`
 	// AcceptTokenFile and AcceptTokenEnv name where the bearer token the
 	// inputs require is (a file, an environment variable); neither set
@@ -209,6 +210,8 @@ const (
 	AcceptDiagnose = "diagnose"
 	AcceptLoki     = "loki"
 	AcceptOTLP     = "otlp"
+	// AcceptAlertmanager enriches Alertmanager's webhook alerts.
+	AcceptAlertmanager = "alertmanager"
 )
 
 // The on_fatal values.

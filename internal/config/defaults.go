@@ -91,9 +91,11 @@ http_idle_timeout: {{.HTTPIdleTimeout}}
 http_probe_detail: {{.HTTPProbeDetail}}
 # Network inputs served on http_addr: diagnose (POST /v1/diagnose answers
 # with the incidents of the log text sent), loki (POST /loki/api/v1/push,
-# Loki's push API) and otlp (POST /v1/logs, OTLP logs over HTTP); pushed
-# streams are read like followed files.
-# accept: [diagnose, loki, otlp]
+# Loki's push API), otlp (POST /v1/logs, OTLP logs over HTTP) and
+# alertmanager (POST /v1/alertmanager: the log text in an alert's
+# annotations diagnosed and sent to the sinks); pushed streams are read
+# like followed files.
+# accept: [diagnose, loki, otlp, alertmanager]
 # A bearer token the inputs require, by reference: a file or a variable.
 # accept_token_file: /var/run/secrets/logmatch/token
 # accept_token_env: LOGMATCH_ACCEPT_TOKEN_VALUE

@@ -73,7 +73,7 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.settleTime, "settle-time", "", "`duration` the first alert of an incident waits for the rest of the burst, 0 = at once (default 2s)")
 	fs.StringVar(&f.correlation, "correlation-window", "", "`duration` after a root cause in which consequences on the same pod or node fold into it, 0 = off (default 15m)")
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+"; off when reading stdin or wrapping a command)")
-	fs.Var(&f.accept, "accept", "network `input`s to serve on --http-addr: diagnose, loki, otlp (comma-separated or repeatable; replaces the file's accept)")
+	fs.Var(&f.accept, "accept", "network `input`s to serve on --http-addr: diagnose, loki, otlp, alertmanager (comma-separated or repeatable; replaces the file's accept)")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
 	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")

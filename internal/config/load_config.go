@@ -160,8 +160,8 @@ func (v *validator) top(c *Config) {
 	seen := map[string]bool{}
 	for i, a := range c.Accept {
 		switch {
-		case a != AcceptDiagnose && a != AcceptLoki && a != AcceptOTLP:
-			v.add(fmt.Sprintf("accept[%d]", i), "unknown input %q (want %s, %s or %s)", a, AcceptDiagnose, AcceptLoki, AcceptOTLP)
+		case a != AcceptDiagnose && a != AcceptLoki && a != AcceptOTLP && a != AcceptAlertmanager:
+			v.add(fmt.Sprintf("accept[%d]", i), "unknown input %q (want %s, %s, %s or %s)", a, AcceptDiagnose, AcceptLoki, AcceptOTLP, AcceptAlertmanager)
 		case seen[a]:
 			v.add(fmt.Sprintf("accept[%d]", i), "%s given twice", a)
 		}

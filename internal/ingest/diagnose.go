@@ -20,6 +20,7 @@ import (
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // Defaults of DiagnoseOptions.
@@ -253,15 +254,28 @@ func (d *Diagnoser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, InputDiagnose, obs, err)
 		return
 	}
+	alerts, err := d.Diagnose(r.Context(), format, ups)
+	if err != nil {
+		refuse(w, InputDiagnose, obs, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_ = scan.WriteJSON(w, alerts)
+}
+
+// Diagnose returns the incidents of the uploads (framed as format, ""
+// detects it), redacted, as the API answers them, within the time bound.
+// Its errors are *Error: 503 without a catalog or past the deadline.
+func (d *Diagnoser) Diagnose(ctx context.Context, format source.Format, ups []Upload) ([]sinks.Alert, error) {
 	var m *matcher.Matcher
 	if d.o.Matcher != nil {
 		m = d.o.Matcher()
 	}
 	if m == nil {
-		refuse(w, InputDiagnose, obs, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "no catalog loaded"))
-		return
+		return nil, errorf(http.StatusServiceUnavailable, ReasonUnavailable, "no catalog loaded")
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), d.o.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, d.o.Timeout)
 	defer cancel()
 	eo := d.o.Entry
 	eo.Redact = d.o.Redactor.Redact
@@ -271,22 +285,18 @@ func (d *Diagnoser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		inputs[i] = scan.Input{Name: u.Name, R: ctxReader{ctx: ctx, r: bytes.NewReader(u.Text)}}
 	}
 	res, err := s.Scan(ctx, inputs)
-	obs.Lines(InputDiagnose, int(res.Stats.Lines))
+	d.o.Observer.Lines(InputDiagnose, int(res.Stats.Lines))
 	// A scan whose context ended stops early without an error: what it
 	// found is not the whole answer.
-	if err != nil || ctx.Err() != nil {
-		if ctx.Err() != nil {
-			// 503 and no Retry-After: the same text would take as long
-			// again; a smaller piece of it may not.
-			refuse(w, InputDiagnose, obs, errorf(http.StatusServiceUnavailable, ReasonTimeout, "the diagnosis did not finish within %s; send less text", d.o.Timeout))
-			return
-		}
-		refuse(w, InputDiagnose, obs, errorf(http.StatusBadRequest, ReasonMalformed, "%v", err))
-		return
+	if ctx.Err() != nil {
+		// 503 and no Retry-After: the same text would take as long
+		// again; a smaller piece of it may not.
+		return nil, errorf(http.StatusServiceUnavailable, ReasonTimeout, "the diagnosis did not finish within %s; send less text", d.o.Timeout)
 	}
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_ = scan.WriteJSON(w, res.Alerts)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, ReasonMalformed, "%v", err)
+	}
+	return res.Alerts, nil
 }
 
 // ctxReader ends its reads once ctx has: the scan of text in memory never

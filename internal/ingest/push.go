@@ -11,6 +11,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // Defaults of PushOptions.
@@ -33,7 +34,10 @@ var ErrClosed = errors.New("the input is stopping")
 // committed with the alerts they produced.
 type Push struct {
 	Lines []source.Line
-	done  chan error
+	// Alerts, when set, are enriched alerts to hand to the sinks as they
+	// are (the Alertmanager enricher), committed like the alerts of lines.
+	Alerts []sinks.Alert
+	done   chan error
 }
 
 // Done answers the push: nil acknowledges it (2xx), an error makes the
@@ -204,7 +208,30 @@ func (r *Receiver) accept(ctx context.Context, input string, streams []PushStrea
 	if err := r.admit(streams); err != nil {
 		return err
 	}
-	p := &Push{Lines: lines, done: make(chan error, 1)}
+	if err := r.hand(ctx, &Push{Lines: lines, done: make(chan error, 1)}); err != nil {
+		return err
+	}
+	r.o.Observer.Lines(input, len(lines))
+	return nil
+}
+
+// Forward hands enriched alerts to run's sinks and waits until they are
+// committed to the sinks' durable queues. Its errors are *Error, 429 or
+// 503.
+func (r *Receiver) Forward(ctx context.Context, alerts []sinks.Alert) error {
+	if len(alerts) == 0 {
+		return nil
+	}
+	return r.hand(ctx, &Push{Alerts: alerts, done: make(chan error, 1)})
+}
+
+// hand queues p for run and waits for its answer.
+func (r *Receiver) hand(ctx context.Context, p *Push) error {
+	select {
+	case <-r.closed:
+		return errorf(http.StatusServiceUnavailable, ReasonUnavailable, "%v", ErrClosed)
+	default:
+	}
 	select {
 	case r.queue <- p:
 	default:
@@ -229,12 +256,10 @@ func (r *Receiver) accept(ctx context.Context, input string, streams []PushStrea
 		err = ctx.Err()
 	}
 	if err != nil {
-		// 503: the shipper retries; the lines may have been processed,
-		// so a retry can count an incident's occurrence twice (never
-		// lose one).
+		// 503: the sender retries; the push may have been processed, so
+		// a retry can count an occurrence twice (never lose one).
 		return errorf(http.StatusServiceUnavailable, ReasonUnavailable, "push not acknowledged: %v", err)
 	}
-	r.o.Observer.Lines(input, len(lines))
 	return nil
 }
 

@@ -83,12 +83,14 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 	}
 	obs := inputObserver{m: p.tel.Metrics()}
 	n := &netInputs{handlers: map[string]http.Handler{}}
-	if slices.Contains(cfg.Accept, config.AcceptDiagnose) {
+	diagnose, am := slices.Contains(cfg.Accept, config.AcceptDiagnose), slices.Contains(cfg.Accept, config.AcceptAlertmanager)
+	var d *ingest.Diagnoser
+	if diagnose || am {
 		red, err := redactor(config.Redact{Builtin: true, Patterns: cfg.Redact.Patterns})
 		if err != nil {
 			return nil, fmt.Errorf("redact: %w", err)
 		}
-		d, err := ingest.NewDiagnoser(ingest.DiagnoseOptions{
+		d, err = ingest.NewDiagnoser(ingest.DiagnoseOptions{
 			Matcher:  func() *matcher.Matcher { return p.matcher.Load() },
 			Redactor: red,
 			Entry:    entry.Options{MaxLines: cfg.Entry.MaxLines, MaxBytes: cfg.Entry.MaxBytes, MaxLineBytes: cfg.MaxLineBytes},
@@ -98,10 +100,12 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if diagnose {
 		n.handlers["POST /v1/diagnose"] = ingest.Authenticate(token, ingest.InputDiagnose, obs, d)
 	}
 	loki, otlp := slices.Contains(cfg.Accept, config.AcceptLoki), slices.Contains(cfg.Accept, config.AcceptOTLP)
-	if loki || otlp {
+	if loki || otlp || am {
 		n.push = ingest.NewReceiver(ingest.PushOptions{
 			MaxBytes:     int64(cfg.AcceptMaxBytes),
 			MaxLineBytes: cfg.MaxLineBytes,
@@ -119,6 +123,11 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 		if cfg.OTLPGRPCAddr != "" {
 			n.grpc, n.grpcAddr = n.push.NewOTLPGRPC(token), cfg.OTLPGRPCAddr
 		}
+	}
+	if am {
+		names = append(names, ingest.InputAlertmanager)
+		e := ingest.NewEnricher(ingest.EnricherOptions{Diagnoser: d, Forward: n.push.Forward, MaxBytes: int64(cfg.AcceptMaxBytes), Observer: obs})
+		n.handlers["POST /v1/alertmanager"] = ingest.Authenticate(token, ingest.InputAlertmanager, obs, e)
 	}
 	n.pushNames = strings.Join(names, ", ")
 	return n, nil
@@ -191,8 +200,8 @@ func (p *Pipeline) runInputs(lines chan<- *batch) func(context.Context) error {
 // commit that holds them and the alerts they produced.
 type pushWaiter struct{ push *ingest.Push }
 
-// waitCommit makes the push of b (if any) wait for the next commit. mu is
-// held.
+// waitCommit makes the push of b (if any) wait for the next commit, and
+// queues the enriched alerts it carries for the sinks. mu is held.
 //
 // The commit holds the alerts of every entry the push completed. An entry
 // its last lines began (a traceback whose end is in the next push) is not
@@ -203,6 +212,9 @@ type pushWaiter struct{ push *ingest.Push }
 // entry (the README says so).
 func (l *loop) waitCommit(b *batch) {
 	if b.push != nil {
+		if len(b.push.Alerts) > 0 {
+			l.p.proc.queue(b.push.Alerts)
+		}
 		l.pushes = append(l.pushes, pushWaiter{push: b.push})
 	}
 }

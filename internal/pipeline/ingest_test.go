@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -297,5 +298,56 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Issue 38 item 2: a real Alertmanager sends its webhook to run --accept
+// alertmanager; the log line the alert carries in its annotations is
+// diagnosed, and the incident goes to the sinks with the alert's identity.
+func TestAlertmanagerWebhookEnriched(t *testing.T) {
+	bin := "/usr/bin/prometheus-alertmanager"
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("LOGMATCH_TEST_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s is required (apt-get install prometheus-alertmanager)", bin)
+		}
+		t.Skipf("%s not installed", bin)
+	}
+	base, out, stop := startAccepting(t, nil, "--accept", "alertmanager")
+	defer stop()
+
+	dir := t.TempDir()
+	amCfg := filepath.Join(dir, "alertmanager.yml")
+	if err := os.WriteFile(amCfg, []byte("route:\n  receiver: logmatch\n  group_wait: 0s\n  group_interval: 1s\n  repeat_interval: 1h\n"+
+		"receivers:\n  - name: logmatch\n    webhook_configs:\n      - url: "+base+"/v1/alertmanager\n        send_resolved: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	amAddr := freeAddr(t)
+	var amOut lockedBuffer
+	cmd := exec.Command(bin, "--config.file="+amCfg, "--storage.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+amAddr, "--cluster.listen-address=")
+	cmd.Stdout, cmd.Stderr = &amOut, &amOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	eventually(t, "alertmanager ready", func() bool {
+		resp, err := http.Get("http://" + amAddr + "/-/ready")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+
+	// A Loki ruler alert carrying the line it matched.
+	alert := `[{"labels":{"alertname":"SglangErrors","namespace":"ml","pod":"sglang-0"},` +
+		`"annotations":{"log":"[2026-05-28 00:11:09 TP0] alpha failure in step 1"}}]`
+	if body, code := post(t, "http://"+amAddr+"/api/v2/alerts", "", "application/json", alert); code != http.StatusOK {
+		t.Fatalf("posting the alert to Alertmanager: %d %s", code, body)
+	}
+	eventually(t, "the enriched alert at the sink", func() bool { return out.hasSlug(t, "record-a") })
+	a := out.alerts(t)[0]
+	if a.Source.Path != "alertmanager/SglangErrors" || a.Source.Pod != "sglang-0" || a.Source.Namespace != "ml" || len(a.Record.Solutions) == 0 {
+		t.Errorf("enriched alert: source %+v, solutions %v", a.Source, a.Record.Solutions)
 	}
 }
