@@ -22,7 +22,16 @@ const (
 	maxPushStreams = 1000
 	// maxLabels bounds the labels of one stream.
 	maxLabels = 64
+	// MaxPushLines bounds the entries, and the lines they split into, of
+	// one push request: a body of empty entries would otherwise cost far
+	// more memory as lines than it took on the wire.
+	MaxPushLines = 100_000
 )
+
+// tooManyLines is the refusal of a push over MaxPushLines.
+func tooManyLines() *Error {
+	return errorf(http.StatusRequestEntityTooLarge, ReasonTooLarge, "more than %d lines in one push; send smaller batches", MaxPushLines)
+}
 
 // Label is one name and value of a stream's labels.
 type Label struct{ Name, Value string }
@@ -100,6 +109,9 @@ func DecodeLoki(h http.Header, body []byte, max int64) ([]PushStream, error) {
 			return nil, errorf(http.StatusBadRequest, ReasonEncoding, "protobuf body: snappy: %v", err)
 		}
 		ss, err := decodePushRequest(raw)
+		if errors.Is(err, errTooManyLines) {
+			return nil, tooManyLines()
+		}
 		if err != nil {
 			return nil, errorf(http.StatusBadRequest, ReasonMalformed, "protobuf body: %v", err)
 		}
@@ -124,6 +136,7 @@ const (
 // protobuf's rules say; a known field of the wrong wire type is an error.
 func decodePushRequest(b []byte) ([]PushStream, error) {
 	var out []PushStream
+	entries := 0
 	err := fields(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num != pushStreams {
 			return nil
@@ -137,6 +150,9 @@ func decodePushRequest(b []byte) ([]PushStream, error) {
 		s, err := decodeStream(v)
 		if err != nil {
 			return fmt.Errorf("stream %d: %w", len(out)+1, err)
+		}
+		if entries += len(s.Entries); entries > MaxPushLines {
+			return errTooManyLines
 		}
 		out = append(out, s)
 		return nil
@@ -158,6 +174,9 @@ func decodeStream(b []byte) (PushStream, error) {
 		case streamEntries:
 			if typ != protowire.BytesType {
 				return fmt.Errorf("entries: wire type %d, want bytes", typ)
+			}
+			if len(s.Entries) == MaxPushLines {
+				return errTooManyLines
 			}
 			e, err := decodeEntry(v)
 			if err != nil {
@@ -250,6 +269,9 @@ func fields(b []byte, fn func(protowire.Number, protowire.Type, []byte, uint64) 
 	return nil
 }
 
+// errTooManyLines stops a decoder at MaxPushLines.
+var errTooManyLines = errors.New("too many lines")
+
 // lokiJSON is the JSON form of a push request.
 type lokiJSON struct {
 	Streams []struct {
@@ -267,7 +289,11 @@ func decodeLokiJSON(body []byte) ([]PushStream, error) {
 		return nil, errorf(http.StatusBadRequest, ReasonMalformed, "JSON body: more than %d streams", maxPushStreams)
 	}
 	out := make([]PushStream, 0, len(req.Streams))
+	entries := 0
 	for i, s := range req.Streams {
+		if entries += len(s.Values); entries > MaxPushLines {
+			return nil, tooManyLines()
+		}
 		if len(s.Stream) == 0 {
 			return nil, errorf(http.StatusBadRequest, ReasonMalformed, "streams[%d].stream: no labels", i)
 		}

@@ -277,3 +277,29 @@ func (c *counts) get(k string) int {
 	defer c.mu.Unlock()
 	return c.m[k]
 }
+
+// A push of more lines than MaxPushLines is refused with 413, however
+// they come: many entries, or one entry of many lines.
+func TestReceiverLineBound(t *testing.T) {
+	r := ingest.NewReceiver(ingest.PushOptions{})
+	labels := []ingest.Label{{Name: "job", Value: "x"}}
+	many := make([]string, ingest.MaxPushLines+1)
+	for name, body := range map[string][]byte{
+		"entries":   pushtest.JSON([]ingest.PushStream{{Labels: labels, Entries: pushtest.Entries(t0, many)}}),
+		"one entry": pushtest.JSON([]ingest.PushStream{{Labels: labels, Entries: pushtest.Entries(t0, []string{strings.Repeat("\n", ingest.MaxPushLines+1)})}}),
+		"protobuf":  pushtest.Protobuf([]ingest.PushStream{{Labels: labels, Entries: pushtest.Entries(t0, many)}}),
+		"otlp":      pushtest.OTLP([]ingest.PushStream{{Labels: labels, Entries: pushtest.Entries(t0, many)}}, false),
+	} {
+		h := http.Handler(r)
+		ct := "application/json"
+		switch name {
+		case "protobuf":
+			ct = "application/x-protobuf"
+		case "otlp":
+			h, ct = r.OTLP(), "application/x-protobuf"
+		}
+		if w := push(h, ct, body); w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "more than 100000 lines") {
+			t.Errorf("%s: status %d: %.200s", name, w.Code, w.Body)
+		}
+	}
+}

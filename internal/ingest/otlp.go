@@ -81,6 +81,7 @@ func DecodeOTLP(h http.Header, body []byte, _ int64) ([]PushStream, error) {
 func otlpStreams(req *collogs.ExportLogsServiceRequest) ([]PushStream, error) {
 	var out []PushStream
 	at := map[string]int{}
+	records := 0
 	for _, rl := range req.GetResourceLogs() {
 		base := map[string]string{}
 		for _, kv := range rl.GetResource().GetAttributes() {
@@ -95,6 +96,9 @@ func otlpStreams(req *collogs.ExportLogsServiceRequest) ([]PushStream, error) {
 				line, ok := bodyText(lr.GetBody())
 				if !ok {
 					continue
+				}
+				if records++; records > MaxPushLines {
+					return nil, tooManyLines()
 				}
 				labels := make([]Label, 0, len(base)+2)
 				for k, v := range base {

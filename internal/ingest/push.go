@@ -202,6 +202,9 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request, input string,
 // acknowledged: the client retries).
 func (r *Receiver) accept(ctx context.Context, input string, streams []PushStream) error {
 	lines := r.lines(streams)
+	if len(lines) > MaxPushLines {
+		return tooManyLines()
+	}
 	if len(lines) == 0 {
 		return nil
 	}
@@ -287,6 +290,9 @@ func (r *Receiver) lines(streams []PushStream) []source.Line {
 		for _, e := range s.Entries {
 			text := strings.TrimSuffix(e.Line, "\n")
 			for {
+				if len(out) > MaxPushLines {
+					return out // refused by the caller; no more memory for it
+				}
 				phys, rest, more := strings.Cut(text, "\n")
 				phys = strings.TrimSuffix(phys, "\r")
 				cut := false
