@@ -139,7 +139,7 @@ func (e *Enricher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if name == "" {
 			name = "alert"
 		}
-		found, err := e.o.Diagnoser.Diagnose(r.Context(), "", []Upload{{Name: cleanName(name), Text: []byte(text + "\n")}})
+		found, err := e.o.Diagnoser.Diagnose(r.Context(), InputAlertmanager, "", []Upload{{Name: cleanName(name), Text: []byte(text + "\n")}})
 		if err != nil {
 			refuse(w, InputAlertmanager, obs, err)
 			return

@@ -254,7 +254,7 @@ func (d *Diagnoser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, InputDiagnose, obs, err)
 		return
 	}
-	alerts, err := d.Diagnose(r.Context(), format, ups)
+	alerts, err := d.Diagnose(r.Context(), InputDiagnose, format, ups)
 	if err != nil {
 		refuse(w, InputDiagnose, obs, err)
 		return
@@ -265,9 +265,10 @@ func (d *Diagnoser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Diagnose returns the incidents of the uploads (framed as format, ""
-// detects it), redacted, as the API answers them, within the time bound.
-// Its errors are *Error: 503 without a catalog or past the deadline.
-func (d *Diagnoser) Diagnose(ctx context.Context, format source.Format, ups []Upload) ([]sinks.Alert, error) {
+// detects it), redacted, as the API answers them, within the time bound;
+// the lines read are counted for input. Its errors are *Error: 503
+// without a catalog or past the deadline.
+func (d *Diagnoser) Diagnose(ctx context.Context, input string, format source.Format, ups []Upload) ([]sinks.Alert, error) {
 	var m *matcher.Matcher
 	if d.o.Matcher != nil {
 		m = d.o.Matcher()
@@ -285,7 +286,7 @@ func (d *Diagnoser) Diagnose(ctx context.Context, format source.Format, ups []Up
 		inputs[i] = scan.Input{Name: u.Name, R: ctxReader{ctx: ctx, r: bytes.NewReader(u.Text)}}
 	}
 	res, err := s.Scan(ctx, inputs)
-	d.o.Observer.Lines(InputDiagnose, int(res.Stats.Lines))
+	d.o.Observer.Lines(input, int(res.Stats.Lines))
 	// A scan whose context ended stops early without an error: what it
 	// found is not the whole answer.
 	if ctx.Err() != nil {

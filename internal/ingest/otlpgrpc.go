@@ -4,7 +4,10 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"net"
 	"net/http"
+	"sync"
+	"time"
 
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	"google.golang.org/grpc"
@@ -16,10 +19,12 @@ import (
 
 // NewOTLPGRPC returns a gRPC server of OTLP's LogsService on the
 // receiver's queue: messages bounded by MaxBytes after decompression,
-// every call requiring token when it is set (authorization metadata
-// "Bearer TOKEN"). Serve it on a listener of its own; GracefulStop it.
+// calls per connection bounded, every call requiring token when it is
+// set (authorization metadata "Bearer TOKEN"). Serve it on a listener
+// from LimitListener; GracefulStop it.
 func (r *Receiver) NewOTLPGRPC(token string) *grpc.Server {
-	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.o.MaxBytes)), grpc.MaxConcurrentStreams(uint32(r.o.Queue)*4))
+	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.o.MaxBytes)), grpc.MaxConcurrentStreams(uint32(r.o.Queue)*4),
+		grpc.ConnectionTimeout(10*time.Second))
 	collogs.RegisterLogsServiceServer(s, &logsService{r: r, token: token})
 	return s
 }
@@ -71,4 +76,38 @@ func (s *logsService) Export(ctx context.Context, req *collogs.ExportLogsService
 		return nil, status.Error(code, "otlp: "+e.Msg)
 	}
 	return &collogs.ExportLogsServiceResponse{}, nil
+}
+
+// LimitListener bounds the connections accepted from ln to n at once: an
+// Accept past the bound waits until one closes, so clients queue in the
+// kernel's backlog rather than take file descriptors the tailer needs.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n)}
+}
+
+type limitListener struct {
+	net.Listener
+	sem chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	l.sem <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

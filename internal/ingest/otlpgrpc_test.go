@@ -87,3 +87,38 @@ func TestOTLPGRPC(t *testing.T) {
 		t.Errorf("refusals counted: %v", rec.m)
 	}
 }
+
+// LimitListener holds the second connection until the first closes.
+func TestLimitListener(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := ingest.LimitListener(raw, 1)
+	defer ln.Close()
+	accepted := make(chan net.Conn, 2)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	for range 2 {
+		c, err := net.Dial("tcp", raw.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	first := <-accepted
+	select {
+	case <-accepted:
+		t.Fatal("a second connection was accepted while the first is open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	first.Close()
+	(<-accepted).Close()
+}

@@ -152,6 +152,7 @@ func (p *Pipeline) runInputs(lines chan<- *batch) func(context.Context) error {
 				return fmt.Errorf("otlp_grpc_addr %s: %w", p.inputs.grpcAddr, err)
 			}
 			p.log.Info("serving OTLP logs over gRPC", "otlp_grpc_addr", ln.Addr().String())
+			ln = ingest.LimitListener(ln, p.cfg.HTTPMaxConnections)
 			served := make(chan struct{})
 			go func() {
 				defer close(served)
