@@ -115,6 +115,8 @@ func NewEnricher(o EnricherOptions) *Enricher {
 	return &Enricher{o: o}
 }
 
+// ServeHTTP answers one webhook notification: 200 with the enriched
+// alerts once they are queued for the sinks, or a refusal.
 func (e *Enricher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	obs := e.o.Observer
 	obs.Request(InputAlertmanager)

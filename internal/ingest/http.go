@@ -59,6 +59,7 @@ type Error struct {
 	RetryAfter int
 }
 
+// Error returns the message for the client.
 func (e *Error) Error() string { return e.Msg }
 
 func errorf(status int, reason, format string, args ...any) *Error {

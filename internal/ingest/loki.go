@@ -67,8 +67,8 @@ func LabelString(ls []Label) string {
 	return b.String()
 }
 
-// Get returns the value of the first of names the labels have.
-func Get(ls []Label, names ...string) string {
+// labelValue returns the value of the first of names the labels have.
+func labelValue(ls []Label, names ...string) string {
 	for _, n := range names {
 		for _, l := range ls {
 			if l.Name == n {

@@ -16,10 +16,12 @@ import (
 
 // Defaults of PushOptions.
 const (
-	DefaultPushQueue     = 16
-	DefaultStreamRate    = 10000 // lines a second, per stream
-	DefaultStreamBurst   = 50000 // lines at once, per stream
-	DefaultPushWait      = 30 * time.Second
+	DefaultPushQueue   = 16
+	DefaultStreamRate  = 10000 // lines a second, per stream
+	DefaultStreamBurst = 50000 // lines at once, per stream
+	// DefaultPushWait stays under the HTTP server's write timeout (30s),
+	// so the 503 of a push not committed in time reaches the shipper.
+	DefaultPushWait      = 20 * time.Second
 	maxRateStreams       = 10000
 	defaultMaxLineBytes  = 256 << 10
 	rateRetryAfterSecond = 1
@@ -279,11 +281,11 @@ func (r *Receiver) lines(streams []PushStream) []source.Line {
 	for _, s := range streams {
 		name := LabelString(s.Labels)
 		pod := source.Pod{
-			Namespace: Get(s.Labels, "namespace", "k8s_namespace_name", "namespace_name"),
-			Name:      Get(s.Labels, "pod", "k8s_pod_name", "pod_name"),
-			Container: Get(s.Labels, "container", "k8s_container_name", "container_name"),
+			Namespace: labelValue(s.Labels, "namespace", "k8s_namespace_name", "namespace_name"),
+			Name:      labelValue(s.Labels, "pod", "k8s_pod_name", "pod_name"),
+			Container: labelValue(s.Labels, "container", "k8s_container_name", "container_name"),
 		}
-		stream := Get(s.Labels, "stream")
+		stream := labelValue(s.Labels, "stream")
 		if stream != "stdout" && stream != "stderr" {
 			stream = ""
 		}
