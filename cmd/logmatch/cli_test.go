@@ -342,6 +342,7 @@ func TestHelpMatchesReadme(t *testing.T) {
 		"from-file": true,                     // kubectl create secret
 		"set":       true,                     // helm install
 		"type":      true, "patch-file": true, // kubectl patch
+		"data-binary": true, // curl
 	}
 	for _, m := range regexp.MustCompile(`--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(string(readme), -1) {
 		if !flags[m[1]] && !others[m[1]] {

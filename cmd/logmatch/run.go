@@ -25,7 +25,8 @@ const runLong = `Usage:
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
                [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
                [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
-               [--server-version VERSION] [--state-reset] [-- COMMAND ARGS...]
+               [--server-version VERSION] [--accept diagnose,loki,otlp,alertmanager]
+               [--state-reset] [-- COMMAND ARGS...]
   SPEC: [NAME:]TYPE[=VALUE], TYPE=VALUE one of stdout | slack=URL | webhook=URL |
         alertmanager=URL | otel | otel=grpc://HOST:4317 | otel=http://HOST:4318
 
@@ -62,6 +63,16 @@ unless --http-addr is given). /livez fails (503) once a catalog record marked fa
 since the watched server last started. With --on-fatal terminate such a
 failure also ends the wrapped command (SIGTERM, SIGKILL after 10s), and
 logmatch exits with status 75.
+
+--accept serves network inputs on --http-addr: diagnose (POST /v1/diagnose
+answers with the incidents of the log text or file sent, as scan --format
+json prints them), loki (POST /loki/api/v1/push, Loki's push API in
+protobuf or JSON), otlp (POST /v1/logs, OTLP logs over HTTP in protobuf
+or JSON; gRPC on otlp_grpc_addr) and alertmanager (POST /v1/alertmanager:
+the log text in an alert's annotations diagnosed and sent to the sinks);
+each pushed stream is read like a followed file. Bodies are
+bounded by accept_max_bytes; accept_token_file or accept_token_env makes
+them require a bearer token.
 `
 
 var runExit = exitHelp(

@@ -58,6 +58,22 @@ type Config struct {
 	// HTTPProbeDetail adds the matched log line (escaped) to /livez's
 	// body; off, the body names the record, never log text.
 	HTTPProbeDetail bool `yaml:"http_probe_detail"`
+	// Accept lists the network inputs served on HTTPAddr: diagnose (POST
+	// /v1/diagnose), loki (POST /loki/api/v1/push) and otlp (POST
+	// /v1/logs, OTLP logs over HTTP) and alertmanager (POST
+	// /v1/alertmanager, Alertmanager's webhook enriched with a diagnosis).
+	Accept []string `yaml:"accept"`
+	// AcceptTokenFile and AcceptTokenEnv name where the bearer token the
+	// inputs require is (a file, an environment variable); neither set
+	// lets every request in.
+	AcceptTokenFile string `yaml:"accept_token_file"`
+	AcceptTokenEnv  string `yaml:"accept_token_env"`
+	// OTLPGRPCAddr serves OTLP logs over gRPC (with otlp in Accept) on an
+	// address of its own; "" serves none.
+	OTLPGRPCAddr string `yaml:"otlp_grpc_addr"`
+	// AcceptMaxBytes bounds one request's body and the text it
+	// decompresses to.
+	AcceptMaxBytes int `yaml:"accept_max_bytes"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
 	// LogFormat is text or json.
@@ -222,6 +238,16 @@ const (
 	DefaultInitialBackoff = time.Second
 	DefaultMaxBackoff     = 5 * time.Minute
 	DefaultOnFatal        = OnFatalNone
+	DefaultAcceptMaxBytes = 8 << 20
+)
+
+// The accept values: the network inputs.
+const (
+	AcceptDiagnose = "diagnose"
+	AcceptLoki     = "loki"
+	AcceptOTLP     = "otlp"
+	// AcceptAlertmanager enriches Alertmanager's webhook alerts.
+	AcceptAlertmanager = "alertmanager"
 )
 
 // The on_fatal values.
@@ -246,6 +272,7 @@ func Default() *Config {
 		HTTPAddr:           DefaultHTTPAddr,
 		HTTPMaxConnections: DefaultHTTPMaxConns,
 		HTTPIdleTimeout:    Duration(DefaultHTTPIdle),
+		AcceptMaxBytes:     DefaultAcceptMaxBytes,
 		LogLevel:           DefaultLogLevel,
 		LogFormat:          DefaultLogFormat,
 		ShutdownGrace:      Duration(DefaultShutdownGrace),

@@ -101,6 +101,20 @@ http_idle_timeout: {{.HTTPIdleTimeout}}
 # Show the matched log line (escaped) in /livez's body; off, the body names
 # the record and time only: log text is not trusted.
 http_probe_detail: {{.HTTPProbeDetail}}
+# Network inputs served on http_addr: diagnose (POST /v1/diagnose answers
+# with the incidents of the log text sent), loki (POST /loki/api/v1/push,
+# Loki's push API), otlp (POST /v1/logs, OTLP logs over HTTP) and
+# alertmanager (POST /v1/alertmanager: the log text in an alert's
+# annotations diagnosed and sent to the sinks); pushed streams are read
+# like followed files.
+# accept: [diagnose, loki, otlp, alertmanager]
+# A bearer token the inputs require, by reference: a file or a variable.
+# accept_token_file: /var/run/secrets/logmatch/token
+# accept_token_env: LOGMATCH_ACCEPT_TOKEN_VALUE
+# OTLP logs over gRPC (with otlp in accept) on an address of its own.
+# otlp_grpc_addr: ":4317"
+# One request's body, and the text it decompresses to, at most.
+accept_max_bytes: {{.AcceptMaxBytes}}
 # logmatch's own log: level debug, info, warn or error; format text or json.
 log_level: {{.LogLevel}}
 log_format: {{.LogFormat}}

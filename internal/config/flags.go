@@ -36,6 +36,7 @@ type Flags struct {
 	onFatal          string
 	serverVersion    string
 	alertOutput      string
+	accept           listFlag
 	// envDone is set once fromEnv ran; fromEnvNames maps each flag it set
 	// ("--path") to its variable ("LOGMATCH_PATH").
 	envDone      bool
@@ -73,6 +74,7 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.settleTime, "settle-time", "", "`duration` the first alert of an incident waits for the rest of the burst, 0 = at once (default 2s)")
 	fs.StringVar(&f.correlation, "correlation-window", "", "`duration` after a root cause in which consequences on the same pod or node fold into it, 0 = off (default 15m)")
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+"; off when reading stdin or wrapping a command)")
+	fs.Var(&f.accept, "accept", "network `input`s to serve on --http-addr: diagnose, loki, otlp, alertmanager (comma-separated or repeatable; replaces the file's accept)")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug, info, warn or error (default "+DefaultLogLevel+")")
 	fs.StringVar(&f.serverVersion, "server-version", "", "the sglang release the server runs (0.5.3): records of other releases only are not matched")
@@ -228,6 +230,16 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "http-addr":
 			cfg.HTTPAddr = f.httpAddr
 			o.override("http_addr", "--http-addr")
+		case "accept":
+			cfg.Accept = nil
+			for _, a := range f.accept {
+				for _, x := range strings.Split(a, ",") {
+					if x = strings.TrimSpace(x); x != "" {
+						cfg.Accept = append(cfg.Accept, x)
+					}
+				}
+			}
+			o.override("accept", "--accept")
 		case "log-format":
 			cfg.LogFormat = f.logFormat
 			o.override("log_format", "--log-format")

@@ -49,7 +49,7 @@ func finish(cfg *Config, o *origins, getenv func(string) string, readFile func(s
 			cfg.Sinks = []Sink{{Type: SinkStdout}}
 		}
 	}
-	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 {
+	if len(cfg.Paths) == 0 && len(cfg.Command) == 0 && len(cfg.Accept) == 0 {
 		// Nothing named to read: act as a filter on standard input.
 		cfg.Paths = []string{"-"}
 	}
@@ -176,6 +176,32 @@ func (v *validator) top(c *Config) {
 		}
 	}
 	v.atLeast("http_max_connections", c.HTTPMaxConnections, 4)
+	seen := map[string]bool{}
+	for i, a := range c.Accept {
+		switch {
+		case a != AcceptDiagnose && a != AcceptLoki && a != AcceptOTLP && a != AcceptAlertmanager:
+			v.add(fmt.Sprintf("accept[%d]", i), "unknown input %q (want %s, %s, %s or %s)", a, AcceptDiagnose, AcceptLoki, AcceptOTLP, AcceptAlertmanager)
+		case seen[a]:
+			v.add(fmt.Sprintf("accept[%d]", i), "%s given twice", a)
+		}
+		seen[a] = true
+	}
+	if len(c.Accept) > 0 && c.HTTPAddr == "" {
+		v.add("accept", "the inputs are served on http_addr, which is off: set http_addr (--http-addr)")
+	}
+	if c.AcceptTokenFile != "" && c.AcceptTokenEnv != "" {
+		v.add("accept_token_file", "give only one of accept_token_file or accept_token_env")
+	}
+	v.atLeast("accept_max_bytes", c.AcceptMaxBytes, 1024)
+	if c.OTLPGRPCAddr != "" {
+		if !seen[AcceptOTLP] {
+			v.add("otlp_grpc_addr", "OTLP over gRPC is an otlp input: add otlp to accept")
+		} else if _, port, err := net.SplitHostPort(c.OTLPGRPCAddr); err != nil {
+			v.add("otlp_grpc_addr", "want host:port or :port, got %q", c.OTLPGRPCAddr)
+		} else if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
+			v.add("otlp_grpc_addr", "bad port %q", port)
+		}
+	}
 	v.positive("http_idle_timeout", c.HTTPIdleTimeout)
 	for i, d := range c.RotatedDirs {
 		if !filepath.IsAbs(d) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/logmatch/logmatch/internal/ingest"
 	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/internal/textbuf"
 )
@@ -23,6 +24,9 @@ const batchLines = 128
 type batch struct {
 	lines []source.Line
 	text  textbuf.Buffer
+	// push, when set, is the network push the lines came from: it is
+	// answered once they are committed.
+	push *ingest.Push
 }
 
 // maxPooledText is the most text bytes a recycled batch keeps for the next
@@ -116,6 +120,7 @@ func recycle(b *batch) {
 
 // reset empties b, keeping its buffers unless its text buffer is large.
 func (b *batch) reset() {
+	b.push = nil
 	clear(b.lines) // drop the lines' paths and pods
 	b.lines = b.lines[:0]
 	b.text.Reset(maxPooledText)

@@ -124,6 +124,8 @@ type Pipeline struct {
 
 	commitFailingSince atomic.Int64 // unix nanos of the first failed commit of a streak; 0 when committing
 	commitErr          atomic.Pointer[string]
+	// inputs are the network inputs (accept); nil when none.
+	inputs *netInputs
 	// catalogErr is why the last catalog reload failed (the previous
 	// catalog is still in use); nil once a load succeeds. /readyz says it.
 	catalogErr atomic.Pointer[string]
@@ -197,6 +199,11 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		return nil, configErr{err}
 	}
 	p.sinks, p.tel = built, tel
+	if p.inputs, err = p.newInputs(cfg); err != nil {
+		closeSinks(ctx, built)
+		_ = tel.Shutdown(ctx)
+		return nil, configErr{fmt.Errorf("accept: %w", err)}
+	}
 	tel.Metrics().BuildInfo(opts.Version, runtime.Version())
 	if m := p.matcher.Load(); m != nil {
 		tel.Metrics().CatalogRecords(m.Len())
@@ -623,6 +630,9 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			return err
 		})
 	}
+	if p.inputs != nil {
+		run("accept", false, p.runInputs(lines))
+	}
 	if !hasFinite {
 		return nil, nil
 	}
@@ -701,6 +711,8 @@ type loop struct {
 	quiet      bool
 	lastCommit time.Time
 	lastPrune  time.Time
+	// pushes wait for the commit of their lines (ingest.go).
+	pushes []pushWaiter
 }
 
 // newLoop returns a loop that is closed: direct waits until open, which
@@ -731,6 +743,7 @@ func (l *loop) commit() error {
 		p.log.Info("commit state: succeeding again; pending alerts queued")
 	}
 	l.lastCommit = time.Now()
+	l.ackPushes(false, nil)
 	for _, d := range p.dels {
 		for _, n := range woke {
 			if d.name == n {
@@ -754,6 +767,7 @@ func (l *loop) take(batch *batch) int {
 		}
 		l.p.proc.line(ln)
 	}
+	l.waitCommit(batch)
 	n := len(batch.lines)
 	recycle(batch)
 	return n
@@ -859,6 +873,7 @@ func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bo
 			p.proc.flushDigests(time.Now(), true)
 		}
 		if err := l.commit(); err != nil {
+			l.ackPushes(true, err)
 			return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
 		}
 		return nil
@@ -879,7 +894,7 @@ func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bo
 		n += l.take(batch)
 	}
 	p.proc.at = time.Time{}
-	if p.proc.hasAlerts() {
+	if p.proc.hasAlerts() || l.pushesReady() {
 		_ = l.commit()
 	}
 	return nil
@@ -896,7 +911,7 @@ func (l *loop) ticked(now time.Time) {
 		l.lastPrune = now
 		p.proc.prune()
 	}
-	if p.proc.hasAlerts() || now.Sub(l.lastCommit) >= commitInterval {
+	if p.proc.hasAlerts() || now.Sub(l.lastCommit) >= commitInterval || l.pushesReady() {
 		_ = l.commit()
 	}
 	if !l.quiet && p.proc.quiet(now, quietTick) {
@@ -1007,6 +1022,7 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener, cfg *config.C
 	mux.HandleFunc("GET /readyz", p.readyz)
 	mux.HandleFunc("GET /livez", p.proc.gate.livez)
 	mux.Handle("GET /metrics", p.tel.Handler())
+	p.inputs.register(mux)
 	var lastWarn atomic.Int64
 	return httpserve.Serve(ctx, ln, mux, httpserve.Options{
 		MaxConns:    cfg.HTTPMaxConnections,
@@ -1035,10 +1051,10 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 	skip := map[string]bool{}
 	for _, x := range r.URL.Query()["exclude"] {
 		switch x {
-		case "catalog", "sources", "sinks":
+		case "catalog", "sources", "sinks", "inputs":
 			skip[x] = true
 		default:
-			http.Error(w, fmt.Sprintf("exclude: unknown check %q (catalog, sources, sinks)", x), http.StatusBadRequest)
+			http.Error(w, fmt.Sprintf("exclude: unknown check %q (catalog, sources, sinks, inputs)", x), http.StatusBadRequest)
 			return
 		}
 	}
@@ -1051,6 +1067,9 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 	}
 	if !skip["sources"] && !p.sourcesUp.Load() {
 		problems = append(problems, "sources: not started")
+	}
+	if !skip["inputs"] {
+		problems = append(problems, p.inputs.problems()...)
 	}
 	now := time.Now()
 	if since := p.commitFailingSince.Load(); since != 0 && now.Sub(time.Unix(0, since)) > commitFailingAfter {

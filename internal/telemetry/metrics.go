@@ -62,11 +62,15 @@ type Metrics struct {
 	incidentsEvicted        metric.Int64Counter
 	sourceEvents            metric.Int64Counter
 	httpEvicted             metric.Int64Counter
+	inputRequests           metric.Int64Counter
+	inputLines              metric.Int64Counter
+	inputRejects            metric.Int64Counter
 
 	source, sink, record, kind *setCache
 	hit, failure, drop         *setCache
 	incident                   *setCache
 	trip, reason, event        *setCache
+	input, inputReason         *setCache
 }
 
 // GateSample is one watched server's liveness gate, as the per-pod gate
@@ -127,6 +131,9 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.httpEvicted, "logmatch.http.connections.evicted", "{connection}", "HTTP connections closed at http_max_connections to take a new one: the idle ones, longest idle first.")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	counter(&m.incidentsEvicted, "logmatch.incidents.evicted", "{incident}", "Open incidents closed at the bound max_open_incidents, by reason: forgotten (nothing left to announce; a later repeat starts a new incident) or announced (their alert sent at once, before its time).")
+	counter(&m.inputRequests, "logmatch.input.requests", "{request}", "Requests a network input (accept) received, by input.")
+	counter(&m.inputLines, "logmatch.input.lines", "{line}", "Log lines a network input accepted, by input.")
+	counter(&m.inputRejects, "logmatch.input.rejects", "{request}", "Requests a network input refused, by input and reason (too_large, encoding, content_type, malformed, not_text, busy, timeout, unauthorized, rate, unavailable).")
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +198,8 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	m.trip = newSetCache("record_id", "state")
 	m.reason = newSetCache("reason")
 	m.event = newSetCache("event")
+	m.input = newSetCache("input")
+	m.inputReason = newSetCache("input", "reason")
 	return m, nil
 }
 
@@ -787,4 +796,28 @@ func (c *setCache) get(l labels) opts {
 		c.added = map[labels]opts{}
 	}
 	return o
+}
+
+// InputRequest counts a request to a network input.
+func (m *Metrics) InputRequest(input string) {
+	if m == nil {
+		return
+	}
+	m.inputRequests.Add(context.Background(), 1, m.input.get(labels{a: input}).add...)
+}
+
+// InputLines counts n log lines a network input accepted.
+func (m *Metrics) InputLines(input string, n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.inputLines.Add(context.Background(), int64(n), m.input.get(labels{a: input}).add...)
+}
+
+// InputRejected counts a request a network input refused, by reason.
+func (m *Metrics) InputRejected(input, reason string) {
+	if m == nil {
+		return
+	}
+	m.inputRejects.Add(context.Background(), 1, m.inputReason.get(labels{a: input, b: reason}).add...)
 }

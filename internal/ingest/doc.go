@@ -1,0 +1,12 @@
+// Package ingest receives logs over the network for logmatch run: the
+// diagnose API (POST /v1/diagnose), which answers with the incidents of
+// the log text it is given as scan would, and the push inputs that feed
+// run's processor like a tailed file (the Loki push API).
+//
+// Every byte received is untrusted. Each request is bounded in size (the
+// body and what it decompresses to), in time and in the requests served at
+// once; what does not fit is answered with a 4xx status that says what was
+// wrong, counted by reason, and never reaches the processor. The decoders
+// are pure functions of the request's headers and bytes, so they are
+// fuzzed on their own.
+package ingest
