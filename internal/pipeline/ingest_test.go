@@ -289,6 +289,16 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 					n += len(d)
 				}
 			}
+			input := "loki"
+			if strings.HasPrefix(format, "otlp") {
+				input = "otlp"
+			}
+			metrics, _ := get(t, base+"/metrics")
+			for _, series := range []string{`logmatch_input_requests_total{input="` + input + `"`, `logmatch_input_lines_total{input="` + input + `"`} {
+				if !strings.Contains(metrics, series) {
+					t.Errorf("/metrics lacks %s", series)
+				}
+			}
 			cancel()
 			waitRun(t, done, "after cancel")
 			got := firsts()
