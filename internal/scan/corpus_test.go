@@ -77,28 +77,35 @@ var corpusFileName = regexp.MustCompile(`^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*\.log$`
 // loadCorpusManifest reads the manifest strictly and returns its entries
 // with every problem found in it, each naming manifest.jsonl:line.
 func loadCorpusManifest(t *testing.T) ([]corpusEntry, []string) {
+	return loadManifest(t, filepath.Join(corpusDir, "manifest.jsonl"), "manifest.jsonl", func(e *corpusEntry, n int) { e.line = n })
+}
+
+// loadManifest reads the JSONL manifest at path strictly (unknown fields are
+// problems) and returns its entries, each given its line by setLine, with
+// every problem found, each naming name:line.
+func loadManifest[T any](t *testing.T, path, name string, setLine func(*T, int)) ([]T, []string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, "manifest.jsonl"))
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var entries []corpusEntry
+	var entries []T
 	var problems []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		if strings.TrimSpace(sc.Text()) == "" {
-			problems = append(problems, fmt.Sprintf("manifest.jsonl:%d: empty line", n))
+			problems = append(problems, fmt.Sprintf("%s:%d: empty line", name, n))
 			continue
 		}
 		dec := json.NewDecoder(strings.NewReader(sc.Text()))
 		dec.DisallowUnknownFields()
-		var e corpusEntry
+		var e T
 		if err := dec.Decode(&e); err != nil {
-			problems = append(problems, fmt.Sprintf("manifest.jsonl:%d: %v", n, err))
+			problems = append(problems, fmt.Sprintf("%s:%d: %v", name, n, err))
 			continue
 		}
-		e.line = n
+		setLine(&e, n)
 		entries = append(entries, e)
 	}
 	if err := sc.Err(); err != nil {

@@ -1,10 +1,8 @@
 package scan_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -83,34 +81,7 @@ func (e engineEntry) asCorpusEntry() corpusEntry {
 // loadEngineManifest reads the manifest strictly and returns its entries
 // with every problem found in it, each naming manifest.jsonl:line.
 func loadEngineManifest(t *testing.T) ([]engineEntry, []string) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(enginesDir, "manifest.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []engineEntry
-	var problems []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			problems = append(problems, fmt.Sprintf("engines/manifest.jsonl:%d: empty line", n))
-			continue
-		}
-		dec := json.NewDecoder(strings.NewReader(sc.Text()))
-		dec.DisallowUnknownFields()
-		var e engineEntry
-		if err := dec.Decode(&e); err != nil {
-			problems = append(problems, fmt.Sprintf("engines/manifest.jsonl:%d: %v", n, err))
-			continue
-		}
-		e.line = n
-		entries = append(entries, e)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return entries, problems
+	return loadManifest(t, filepath.Join(enginesDir, "manifest.jsonl"), "engines/manifest.jsonl", func(e *engineEntry, n int) { e.line = n })
 }
 
 // sglangCorpusURLs lists the threads the sglang corpus took its excerpts
@@ -220,29 +191,6 @@ func validateEngines(t *testing.T, entries []engineEntry, slugs, sglangURLs map[
 	return problems
 }
 
-// findReservedCheck looks for shared/reserved/check, the script naming the
-// threads reserved for independent evaluation, in the ancestors of the
-// repository: ../shared from the main checkout, further up from a
-// worktree beside it.
-func findReservedCheck(t *testing.T) (string, bool) {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-		p := filepath.Join(dir, "shared", "reserved", "check")
-		if _, err := os.Stat(p); err == nil {
-			return p, true
-		}
-	}
-}
-
 // TestEngineCorpusManifest validates the engine corpus's manifest against
 // its files and, where the reserved-thread check is present, makes sure
 // no excerpt comes from a thread reserved for independent evaluation.
@@ -255,7 +203,7 @@ func TestEngineCorpusManifest(t *testing.T) {
 	if len(entries) == 0 {
 		t.Error("engines/manifest.jsonl lists no excerpt")
 	}
-	check, ok := findReservedCheck(t)
+	check, ok := reservedCheck(t)
 	if !ok {
 		t.Log("shared/reserved/check is not in any parent directory of the repository; reserved threads not checked")
 		return
