@@ -122,7 +122,7 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 func Suggest(key string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(key, k); d < bestD || (d == bestD && best != "" && k < best) {
+		if d := EditDistance(key, k); d < bestD || (d == bestD && best != "" && k < best) {
 			best, bestD = k, d
 		}
 	}
@@ -132,8 +132,9 @@ func Suggest(key string, known []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b, in bytes: what the
+// "did you mean" of a mistyped configuration key or flag is chosen by.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // helpTemplate prints a command's help once: its own text (which starts
@@ -192,7 +194,7 @@ func didYouMean(cmd *cobra.Command, err error) string {
 		if f.Hidden {
 			return
 		}
-		if d := editDistance(name, f.Name); d <= max(1, min(2, len(name)/3)) || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
+		if d := sinks.EditDistance(name, f.Name); d <= max(1, min(2, len(name)/3)) || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
 			near = append(near, "--"+f.Name)
 		}
 	})
@@ -200,28 +202,6 @@ func didYouMean(cmd *cobra.Command, err error) string {
 		return ""
 	}
 	return " (did you mean " + strings.Join(near, " or ") + "?)"
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes (flag
-// names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // plural is n and the word for n of it: "1 sink", "2 sinks".
