@@ -458,6 +458,9 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	p.delCtx, p.drain = delCtx, drain
 	p.startDelivery(p.dels)
 	p.logStart()
+	// The HTTP server's settings are copied before the processor starts:
+	// a reload (on the processor's goroutine) replaces p.cfg.
+	httpCfg := *p.cfg
 	g.Go(func() error {
 		defer close(drain)
 		defer beginShutdown()
@@ -484,7 +487,6 @@ func (p *Pipeline) Run(ctx context.Context) (err error) {
 	})
 	if p.httpLn != nil {
 		ln := p.httpLn
-		httpCfg := *p.cfg
 		g.Go(func() error { return p.serveHTTP(svcCtx, ln, &httpCfg) })
 	}
 	p.telRan = true
