@@ -292,7 +292,14 @@ func corpusMatcher(t *testing.T) *matcher.Matcher {
 // scanCorpusFile scans one excerpt the way `logmatch scan FILE` does.
 func scanCorpusFile(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name string) scan.Result {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, name))
+	return scanExcerpt(t, m, red, corpusDir, name)
+}
+
+// scanExcerpt scans the excerpt dir/name the way `logmatch scan FILE` does,
+// at the corpus's fixed time.
+func scanExcerpt(t *testing.T, m *matcher.Matcher, red *redact.Redactor, dir, name string) scan.Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,9 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/matcher"
@@ -288,17 +285,7 @@ func sglangAdvice(a *sinks.Alert, engine string) []string {
 // the sglang corpus.
 func scanEngineFile(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name string) scan.Result {
 	t.Helper()
-	f, err := os.Open(filepath.Join(enginesDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, Now: func() time.Time { return corpusNow }})
-	res, err := s.Scan(context.Background(), []scan.Input{{Name: name, R: f}})
-	if err != nil {
-		t.Fatalf("scan %s: %v", name, err)
-	}
-	return res
+	return scanExcerpt(t, m, red, enginesDir, name)
 }
 
 // engineTally counts one group of excerpts (an engine, a batch, all).
