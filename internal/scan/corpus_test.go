@@ -114,6 +114,22 @@ func loadManifest[T any](t *testing.T, path, name string, setLine func(*T, int))
 	return entries, problems
 }
 
+// checkListing checks what every manifest entry of a corpus must hold:
+// its file listed once, named NNN-short-name.log, and its thread on
+// GitHub. listed collects the files seen.
+func checkListing(file, url string, listed map[string]bool, bad func(format string, args ...any)) {
+	if listed[file] {
+		bad("listed twice")
+	}
+	listed[file] = true
+	if !corpusFileName.MatchString(file) {
+		bad("file name is not NNN-short-name.log")
+	}
+	if !strings.HasPrefix(url, "https://github.com/") {
+		bad("url %q is not a GitHub address", url)
+	}
+}
+
 // validateCorpus checks the manifest against the files and the default
 // catalog: every listed file exists and every .log file is listed once,
 // fields are filled and valid, and each cause text is in its excerpt
@@ -126,16 +142,7 @@ func validateCorpus(t *testing.T, entries []corpusEntry, slugs map[string]bool) 
 	}
 	listed := map[string]bool{}
 	for _, e := range entries {
-		if listed[e.File] {
-			bad(e, "listed twice")
-		}
-		listed[e.File] = true
-		if !corpusFileName.MatchString(e.File) {
-			bad(e, "file name is not NNN-short-name.log")
-		}
-		if !strings.HasPrefix(e.URL, "https://github.com/") {
-			bad(e, "url %q is not a GitHub address", e.URL)
-		}
+		checkListing(e.File, e.URL, listed, func(format string, args ...any) { bad(e, format, args...) })
 		if e.Family == "" || e.Shape == "" {
 			bad(e, "family and shape are required")
 		}

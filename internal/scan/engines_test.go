@@ -106,16 +106,7 @@ func validateEngines(t *testing.T, entries []engineEntry, slugs, sglangURLs map[
 	}
 	listed := map[string]bool{}
 	for _, e := range entries {
-		if listed[e.File] {
-			bad(e, "listed twice")
-		}
-		listed[e.File] = true
-		if !corpusFileName.MatchString(e.File) {
-			bad(e, "file name is not NNN-short-name.log")
-		}
-		if !strings.HasPrefix(e.URL, "https://github.com/") {
-			bad(e, "url %q is not a GitHub address", e.URL)
-		}
+		checkListing(e.File, e.URL, listed, func(format string, args ...any) { bad(e, format, args...) })
 		if sglangURLs[e.URL] {
 			bad(e, "url %q is already a thread of the sglang corpus", e.URL)
 		}
