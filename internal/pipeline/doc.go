@@ -30,11 +30,14 @@
 // repeats at most the alert in flight, a crash of the machine at most the
 // round.
 //
-// File identity is the tailer's (source.FileID), reported with every line:
-// the processor keeps per file (by device and inode) the identity of the
-// latest line, which is what its checkpoint stores, so after a truncation or
-// a rewrite in place the checkpoint names the new content, and each alert's
-// source.file names the content its entry came from. When the tailer stops
+// File identity is the tailer's (source.FileID), reported with every line,
+// and so is the decision that new content begins (source.Line.NewContent,
+// after a truncation or a rewrite in place): the processor infers neither.
+// It keeps per file, under the file's one key (source.Key: device and
+// inode, or a stream's name), the identity of the latest line, which is
+// what its checkpoint stores, so after a truncation the checkpoint names
+// the new content, and each alert's source.file names the content its
+// entry came from. When the tailer stops
 // following a file it sends a Gone notice: the file's pending entries are
 // completed, its final checkpoint committed (marked gone, pruned by the
 // store an hour later) and its assemblers and metric series dropped. The

@@ -654,11 +654,11 @@ func (p *Pipeline) hasFiles() bool {
 }
 
 // restoredByKey indexes checkpoints as the processor looks them up.
-func restoredByKey(cps []state.Checkpoint) map[fileKey]state.Checkpoint {
-	m := make(map[fileKey]state.Checkpoint, len(cps))
+func restoredByKey(cps []state.Checkpoint) map[source.Key]state.Checkpoint {
+	m := make(map[source.Key]state.Checkpoint, len(cps))
 	for _, cp := range cps {
 		if !cp.Gone && !cp.File.IsZero() {
-			m[fileKey{dev: cp.File.Dev, ino: cp.File.Ino}] = cp
+			m[cp.File.Key()] = cp
 		}
 	}
 	return m

@@ -74,8 +74,8 @@ type processor struct {
 
 	// restored holds the checkpoints loaded at start, by device and inode;
 	// the first line of a file takes its checkpoint out.
-	restored map[fileKey]state.Checkpoint
-	files    map[fileKey]*fileState
+	restored map[source.Key]state.Checkpoint
+	files    map[source.Key]*fileState
 	last     *fileState // the file of the latest line: lines come in runs per file
 	started  time.Time  // when the processor was built: a stream's generation
 	// at is the time of the batch being processed; zero between batches
@@ -106,24 +106,9 @@ type processor struct {
 	serverVersion string
 }
 
-// fileKey is how the processor finds what it keeps for a file: its device
-// and inode, which stay while its identity grows or its content is
-// replaced, or for a stream (no identity) its source name.
-type fileKey struct {
-	dev, ino uint64
-	stream   string
-}
-
-func keyOf(l *source.Line) fileKey {
-	if l.File.IsZero() {
-		return fileKey{stream: l.Source}
-	}
-	return fileKey{dev: l.File.Dev, ino: l.File.Ino}
-}
-
 // fileState is what the processor knows of one source file or stream.
 type fileState struct {
-	key fileKey
+	key source.Key
 	// id is the identity the tailer reported with the latest line: what
 	// the checkpoint stores, so a restart resumes this content.
 	id        source.FileID
@@ -189,7 +174,7 @@ type Identity struct {
 }
 
 func newProcessor(p *processor) *processor {
-	p.files = map[fileKey]*fileState{}
+	p.files = map[source.Key]*fileState{}
 	p.started = p.now()
 	if p.maxFiles <= 0 {
 		p.maxFiles = defaultMaxFiles
@@ -208,8 +193,15 @@ func (p *processor) line(l source.Line) {
 	}
 	p.tot.add(linesRead, 1)
 	fs := p.file(&l)
-	if fs.resumable && l.File != fs.id {
-		p.follow(fs, &l)
+	if l.NewContent {
+		// The tailer reads the file again from its start (a truncation,
+		// a rewrite in place): what was kept of the old content goes.
+		p.newContent(fs)
+	}
+	if l.File != fs.id {
+		// The identity the checkpoint stores: a young file's grows, new
+		// content brings its own.
+		fs.id, fs.ident = l.File, ""
 	}
 	fs.next = l.Next
 	if l.Path != "" {
@@ -220,11 +212,6 @@ func (p *processor) line(l source.Line) {
 		fs.series.Lag(p.clock().Sub(l.Time))
 	}
 	ss := fs.stream(l.Stream, p.entryOpt, p.engineOf)
-	if l.Offset < ss.LastOffset() {
-		// The file was truncated (copytruncate) and is read again from
-		// its start, though its first bytes are as they were.
-		p.newContent(fs)
-	}
 	if fs.restored != nil && fs.restored.AlreadyEmitted(l.Stream, l.Offset) {
 		// Read again after a restart only because an entry of another
 		// stream was still pending: this line's entry was already matched.
@@ -239,7 +226,7 @@ func (p *processor) line(l source.Line) {
 // checkpoint loaded at start, when it is of the same content) for its first
 // line.
 func (p *processor) file(l *source.Line) *fileState {
-	k := keyOf(l)
+	k := l.Key()
 	if fs := p.last; fs != nil && fs.key == k {
 		return fs
 	}
@@ -273,7 +260,7 @@ func (p *processor) file(l *source.Line) *fileState {
 // prunes it later), and everything kept for it is dropped, its metric
 // series included.
 func (p *processor) gone(l *source.Line) {
-	if fs := p.files[keyOf(l)]; fs != nil && fs.id == l.File {
+	if fs := p.files[l.Key()]; fs != nil && fs.id == l.File {
 		p.drop(fs, true)
 	} else if fs != nil {
 		// The inode now holds other content than the notice is about:
@@ -359,18 +346,6 @@ func (p *processor) clock() time.Time {
 	return p.now()
 }
 
-// follow takes the identity the tailer reports with l when it differs from
-// the file's last one. A young file's identity grows with it (the
-// fingerprint covers more bytes) and its lines go on; any other change is
-// new content at the same inode (a truncation, a rewrite in place), which
-// the tailer reads from its start.
-func (p *processor) follow(fs *fileState, l *source.Line) {
-	if l.File.Size <= fs.id.Size || l.Offset == 0 {
-		p.newContent(fs)
-	}
-	fs.id, fs.ident = l.File, ""
-}
-
 // fileIdentity is the alerts' Source.File for fs: the identity the tailer
 // reported for the content, or for a stream its name and when this
 // processor started, since a stream's offsets start again with each run.
@@ -385,11 +360,11 @@ func (p *processor) fileIdentity(fs *fileState) string {
 	return fs.ident
 }
 
-// newContent forgets what the processor knows of a file's old content once
-// the tailer reads new content at the same inode: the entries still being
-// assembled are completed (the tailer delivered the old content's last line
-// before the new content's first), and the offsets of the old content mean
-// nothing now.
+// newContent forgets what the processor knows of a file's old content when
+// the tailer says new content begins (source.Line.NewContent): the entries
+// still being assembled are completed (the tailer delivered the old
+// content's last line before the new content's first), and the offsets of
+// the old content mean nothing now.
 func (p *processor) newContent(fs *fileState) {
 	for _, ss := range fs.streams {
 		p.entries(ss.Flush(), ss)
@@ -738,14 +713,14 @@ func (p *processor) sortedStreams(keep func(*streamState) bool) []*streamState {
 	return out
 }
 
-func compareKeys(a, b fileKey) int {
-	if c := cmp.Compare(a.dev, b.dev); c != 0 {
+func compareKeys(a, b source.Key) int {
+	if c := cmp.Compare(a.Dev, b.Dev); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.ino, b.ino); c != 0 {
+	if c := cmp.Compare(a.Ino, b.Ino); c != 0 {
 		return c
 	}
-	return strings.Compare(a.stream, b.stream)
+	return strings.Compare(a.Stream, b.Stream)
 }
 
 // hasAlerts reports whether alerts wait for a commit: they are committed
@@ -804,7 +779,7 @@ func (p *processor) commit() (woke []string, err error) {
 		}
 	}
 	slices.SortStableFunc(b.Files, func(x, y state.Checkpoint) int {
-		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
+		return compareKeys(x.File.Key(), y.File.Key())
 	})
 	if p.grouped {
 		snap, incidents, err := p.snapshot()
