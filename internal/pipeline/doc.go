@@ -44,11 +44,13 @@
 // files kept are bounded besides (defaultMaxFiles, least recently read
 // first, counted).
 //
-// The liveness gate (internal/health) rides on the processor: gating.go
-// tells it of restarts (startup lines, new container logs, a new wrapped
-// child) and of hits of records marked fatal, announces each trip on an
-// alert, commits the gate with the offsets, serves /livez and, with
-// --on-fatal terminate, ends the wrapped command.
+// The liveness gate rides on the processor through its monitor
+// (health.Monitor): the processor hands it each entry, with the file as the
+// gate knows it (health.Log), and each diagnosis; the monitor tells the gate
+// of restarts (startup lines, new container logs, a new wrapped child) and
+// of hits of records marked fatal and announces each trip on an alert. The
+// processor commits the gate with the offsets; the HTTP server serves its
+// /livez, and with --on-fatal terminate it ends the wrapped command.
 //
 // Shutdown is ordered: sources stop, pending entries are flushed and
 // matched, a final commit is made, the delivery loops drain their queues

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/source"
@@ -70,7 +71,7 @@ type processor struct {
 	// the lines), asked once per stream when it is created.
 	engineOf func(path string) string
 	now      func() time.Time
-	gate     *gating // the liveness gate; nil gates nothing
+	gate     *health.Monitor // the liveness gate; nil gates nothing
 
 	// restored holds the checkpoints loaded at start, by device and inode;
 	// the first line of a file takes its checkpoint out.
@@ -130,7 +131,8 @@ type fileState struct {
 	// header times, not against the lines' times (for a plain file, the
 	// time logmatch read them, which would make the lag read 0).
 	headerTimes bool
-	used        uint64 // when the file was last looked up, for the bound on files
+	used        uint64     // when the file was last looked up, for the bound on files
+	glog        health.Log // the file as the liveness gate knows it (gateLog)
 }
 
 // stream returns the file's state for stream name, creating it with the
@@ -405,7 +407,7 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		}
 		fs.series.Lag(now.Sub(e.Time))
 	}
-	p.gate.entry(fs, e, now)
+	p.gate.Entry(fs.gateLog(), e, now)
 	d := de.Diagnosis
 	for _, pe := range d.PatternErrors {
 		p.metrics.PatternTimeout(pe.Record.ID)
@@ -425,7 +427,7 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		p.redactor.RedactAlert(&o.Alert) // before the grouper keeps it in the state file
 	}
 	p.grouped = true
-	p.queue(p.gate.occurrence(fs, e, d, o, p.grouper.Observe(o, now), now))
+	p.queue(p.gate.Occurrence(fs.gateLog(), e, d, &o, p.grouper.Observe(o, now), now))
 }
 
 // redactLine is entry.Options.Redact: the current redactor's, so a reload
@@ -518,6 +520,10 @@ func lastDash(s string) int {
 	return -1
 }
 
+// pendingIncident reports whether an incident's first alert is still to
+// come (it is settling), asking the current grouper (a reload replaces it).
+func (p *processor) pendingIncident(fingerprint string) bool { return p.grouper.Pending(fingerprint) }
+
 func allDigits(s string) bool {
 	if s == "" {
 		return false
@@ -535,7 +541,7 @@ func allDigits(s string) bool {
 // less those whose bound on new incidents it is over (it is folded into
 // their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
-	p.gate.attach(as)
+	p.gate.Attach(as)
 	now := p.clock()
 	for i := range as {
 		a := as[i]
@@ -751,7 +757,7 @@ func (p *processor) quiet(now time.Time, horizon time.Duration) bool {
 }
 
 func (p *processor) dirty() bool {
-	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.changed() {
+	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.Changed() {
 		return true
 	}
 	for _, fs := range p.files {
@@ -789,11 +795,13 @@ func (p *processor) commit() (woke []string, err error) {
 		b.Grouping = &state.Grouping{Version: groupingVersion, Data: snap}
 		b.Incidents = incidents
 	}
-	gateBlob, gateGen, err := p.gate.snapshot()
+	gateData, gateGen, gateChanged, err := p.gate.Snapshot()
 	if err != nil {
 		return nil, err
 	}
-	b.Gate = gateBlob
+	if gateChanged {
+		b.Gate = &state.Gate{Version: gateVersion, Data: gateData}
+	}
 	queued := map[string]bool{}
 	for i := range p.pending {
 		a := &p.pending[i]
@@ -824,7 +832,7 @@ func (p *processor) commit() (woke []string, err error) {
 		p.grouper.Committed()
 	}
 	p.grouped = false
-	p.gate.commit(gateGen)
+	p.gate.Committed(gateGen)
 	p.pending = p.pending[:0]
 	p.routes = p.routes[:0]
 	for name := range queued {
