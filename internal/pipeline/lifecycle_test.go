@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -137,5 +140,36 @@ func TestCatalogSavedDuringStartIsLoaded(t *testing.T) {
 	p.reloadCatalog(false)
 	if n := p.matcher.Load().Len(); n != 2 {
 		t.Errorf("after a poll %d records are loaded, want the 2 saved during the start", n)
+	}
+}
+
+// A sink that fails to close (an exporter that cannot flush) is named in
+// Run's error, and the sinks after it are closed all the same, and so is
+// the state store.
+func TestSinkCloseErrorsAreJoined(t *testing.T) {
+	p := newTestPipeline(t, "--http-addr", "", "--sink", "first:stdout", "--sink", "second:stdout", "--sink", "third:stdout")
+	var closed []string
+	for _, b := range p.sinks {
+		b.closer = func(context.Context) error {
+			closed = append(closed, b.name)
+			if b.name == "second" {
+				return nil
+			}
+			return errors.New("flush failed")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := runWithin(t, p, ctx, time.Minute)
+	for _, want := range []string{"sink first: close: flush failed", "sink third: close: flush failed"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Run = %v, want it to say %q", err, want)
+		}
+	}
+	if diff := cmp.Diff([]string{"first", "second", "third"}, closed); diff != "" {
+		t.Errorf("sinks closed (-want +got):\n%s", diff)
+	}
+	if _, err := state.Open(p.cfg.StateDir, state.Options{}); err != nil {
+		t.Errorf("the state store was left open: %v", err)
 	}
 }
