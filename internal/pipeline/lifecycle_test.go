@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/state"
@@ -35,7 +36,7 @@ func newTestPipeline(t *testing.T, args ...string) *Pipeline {
 	if err := os.WriteFile(logPath, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ParseArgs(append([]string{"--path", logPath, "--state-dir", filepath.Join(dir, "state")}, args...),
+	cfg, err := runConfig(append([]string{"--path", logPath, "--state-dir", filepath.Join(dir, "state")}, args...),
 		func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +46,19 @@ func newTestPipeline(t *testing.T, args ...string) *Pipeline {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// runConfig builds the configuration from the arguments of `logmatch run`
+// the way the binary does: the run flags registered on a flag set, the
+// arguments parsed, then config.Flags.Load.
+func runConfig(args []string, getenv func(string) string, readFile func(string) ([]byte, error)) (*config.Config, error) {
+	set := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	flags := config.RegisterFlags(set)
+	if err := set.Parse(args); err != nil {
+		return nil, err
+	}
+	return flags.Load(getenv, readFile)
 }
 
 // runWithin runs p until it returns or limit passes (a hang): the limit is
