@@ -513,6 +513,7 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener, cfg *config.C
 	return httpserve.Serve(ctx, ln, mux, httpserve.Options{
 		MaxConns:    cfg.HTTPMaxConnections,
 		IdleTimeout: time.Duration(cfg.HTTPIdleTimeout),
+		TLS:         p.inputs.httpTLS(),
 		ErrorLog:    slog.NewLogLogger(p.log.With("component", "http").Handler(), slog.LevelWarn),
 		Evicted: func() {
 			p.tel.Metrics().HTTPConnEvicted()

@@ -497,6 +497,10 @@ func (p *processor) describe(fs *fileState) incident.Source {
 	// The grouping identity survives rotation: a pod's container, or the
 	// file's directory and base name with rotation suffixes left out.
 	switch {
+	case fs.path == "" && strings.HasPrefix(fs.source, "{"):
+		// A pushed stream: its name is its identity, the pod's labels
+		// with the configured extra ones (accept_labels).
+		s.Key = "stream:" + fs.source
 	case fs.pod.Name != "":
 		s.Key = "pod:" + s.Namespace + "/" + s.Pod + "/" + s.Container
 	case fs.path != "":
