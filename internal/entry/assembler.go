@@ -12,6 +12,10 @@ import (
 // enough; the Assembler never looks at the clock. It is not safe for
 // concurrent use.
 //
+// The rules below are a state machine (machine.go): the pending entry's
+// state, the class of each line and one transition table decide whether
+// a line continues the entry; design.md lists every transition.
+//
 // The rules, in order:
 //
 //   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
