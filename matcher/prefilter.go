@@ -509,15 +509,56 @@ func scanLowFixed(p *prefilter, s string, i int) int {
 
 // scanLowSplit is scanLowFixed for split keys: the lower half is tested in
 // the low keys' bloom, the upper half in the short keys', the 8-byte
-// window in the fixed bloom of the long keys. It reads two blocks a turn,
-// then one.
+// window in the fixed bloom of the long keys. It reads four blocks a turn,
+// then two, then one, as scanLowFixed does.
 //
 //go:noinline
 func scanLowSplit(p *prefilter, s string, i int) int {
 	bl := (*fixedBloom)(p.strided.bits)
 	sb := (*shortBloom)(p.shortB.bits)
 	lb := (*lowBloom)(p.lowB.bits)
-	for ; i+2*longStride <= len(s); i += 2 * longStride {
+	for ; i+4*longStride <= len(s); i += 4 * longStride {
+		t := s[i : i+4*longStride]
+		w, x := blockKey(t, 0), blockKey(t, longStride)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLong
+		}
+		if h := lowHash(x) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passLow
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passHigh
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passLong
+		}
+		w, x = blockKey(t, 2*longStride), blockKey(t, 3*longStride)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passHigh
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passLong
+		}
+		if h := lowHash(x) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passLow
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passHigh
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passLong
+		}
+	}
+	if i+2*longStride <= len(s) {
 		t := s[i : i+2*longStride]
 		w, x := blockKey(t, 0), blockKey(t, longStride)
 		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
@@ -538,6 +579,7 @@ func scanLowSplit(p *prefilter, s string, i int) int {
 		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
 			return i + longStride + passLong
 		}
+		i += 2 * longStride
 	}
 	if i+longStride <= len(s) {
 		w := blockKey(s, i)
