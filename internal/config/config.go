@@ -74,6 +74,17 @@ type Config struct {
 	// AcceptMaxBytes bounds one request's body and the text it
 	// decompresses to.
 	AcceptMaxBytes int `yaml:"accept_max_bytes"`
+	// AcceptTLSCertFile and AcceptTLSKeyFile serve http_addr and
+	// otlp_grpc_addr over TLS with this certificate chain and key (PEM
+	// files, taken again when they change); AcceptTLSClientCAFile then
+	// makes the inputs require a client certificate signed by one of its
+	// CAs (mTLS). Probes and /metrics need no client certificate.
+	AcceptTLSCertFile     string `yaml:"accept_tls_cert_file"`
+	AcceptTLSKeyFile      string `yaml:"accept_tls_key_file"`
+	AcceptTLSClientCAFile string `yaml:"accept_tls_client_ca_file"`
+	// AcceptLabels say which labels of a pushed stream (Loki labels, OTLP
+	// resource attributes) are its source identity.
+	AcceptLabels AcceptLabels `yaml:"accept_labels"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
 	// LogFormat is text or json.
@@ -256,6 +267,31 @@ const (
 	OnFatalTerminate = "terminate"
 )
 
+// AcceptLabels map a pushed stream's labels to its source identity. Each
+// list is tried in order, the first label present wins; OTLP attribute
+// names match with their dots as underscores (k8s.pod.name is
+// k8s_pod_name). A stream's name (its incidents' source) is made of the
+// labels found and the Extra ones it has; a stream with none of them is
+// named by all its labels.
+type AcceptLabels struct {
+	Pod       []string `yaml:"pod"`
+	Namespace []string `yaml:"namespace"`
+	Container []string `yaml:"container"`
+	// Extra labels are kept in a stream's identity beside its pod (a
+	// cluster, a replica set): streams that differ in them are told apart.
+	Extra []string `yaml:"extra"`
+}
+
+// defaultAcceptLabels read the names Promtail, Alloy, Fluent Bit, Vector
+// and the Collector's k8sattributes processor give a pod's identity.
+func defaultAcceptLabels() AcceptLabels {
+	return AcceptLabels{
+		Pod:       []string{"pod", "k8s_pod_name", "pod_name"},
+		Namespace: []string{"namespace", "k8s_namespace_name", "namespace_name"},
+		Container: []string{"container", "k8s_container_name", "container_name"},
+	}
+}
+
 // Default returns the configuration used when neither file nor flags say
 // otherwise. Its Sinks list is empty: loading adds a stdout sink when no
 // sinks are configured anywhere.
@@ -273,9 +309,11 @@ func Default() *Config {
 		HTTPMaxConnections: DefaultHTTPMaxConns,
 		HTTPIdleTimeout:    Duration(DefaultHTTPIdle),
 		AcceptMaxBytes:     DefaultAcceptMaxBytes,
-		LogLevel:           DefaultLogLevel,
-		LogFormat:          DefaultLogFormat,
-		ShutdownGrace:      Duration(DefaultShutdownGrace),
+		AcceptLabels:       defaultAcceptLabels(),
+
+		LogLevel:      DefaultLogLevel,
+		LogFormat:     DefaultLogFormat,
+		ShutdownGrace: Duration(DefaultShutdownGrace),
 		Entry: Entry{
 			MaxLines:  DefaultEntryMaxLines,
 			MaxBytes:  DefaultEntryMaxBytes,

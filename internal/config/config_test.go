@@ -617,6 +617,14 @@ func TestLoadErrors(t *testing.T) {
 			want: "logmatch.yaml:1: want a mapping of settings at the top level",
 		},
 		{
+			name: "accept_tls and accept_labels",
+			yaml: "paths: [/a]\naccept: [loki]\naccept_tls_key_file: /k\naccept_tls_client_ca_file: /ca\naccept_labels:\n  pod: [pod, k8s.pod.name]\n  extra: [k8s_pod_name, 'a b']\n",
+			want: "logmatch.yaml:3: accept_tls_key_file: the key needs its certificate: set accept_tls_cert_file too\n" +
+				"logmatch.yaml:4: accept_tls_client_ca_file: client certificates are verified over TLS: set accept_tls_cert_file and accept_tls_key_file too\n" +
+				`logmatch.yaml:7: accept_labels.extra[0]: "k8s_pod_name" is already accept_labels.pod[1]` + "\n" +
+				`logmatch.yaml:7: accept_labels.extra[1]: "a b" is not a label name (letters, digits, _ and ., not starting with a digit, at most 128)`,
+		},
+		{
 			name: "two documents",
 			yaml: "format: raw\n---\nformat: cri\n",
 			want: "logmatch.yaml:2: a second YAML document; the config is one document",

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/template"
 
 	"github.com/logmatch/logmatch/sinks/alertmanager"
@@ -115,6 +116,21 @@ http_probe_detail: {{.HTTPProbeDetail}}
 # otlp_grpc_addr: ":4317"
 # One request's body, and the text it decompresses to, at most.
 accept_max_bytes: {{.AcceptMaxBytes}}
+# TLS for http_addr and otlp_grpc_addr (PEM files, taken again when they
+# change); with a client CA bundle the inputs require a client certificate
+# it signed (mTLS). Probes and /metrics need none.
+# accept_tls_cert_file: /var/run/secrets/logmatch-tls/tls.crt
+# accept_tls_key_file: /var/run/secrets/logmatch-tls/tls.key
+# accept_tls_client_ca_file: /var/run/secrets/logmatch-tls/ca.crt
+# Which labels of a pushed stream (Loki labels, OTLP resource attributes,
+# dots read as underscores) are its source identity: the first present of
+# each list, and the extra labels; a stream with none of them is named by
+# all its labels.
+accept_labels:
+  pod: [{{join .AcceptLabels.Pod ", "}}]
+  namespace: [{{join .AcceptLabels.Namespace ", "}}]
+  container: [{{join .AcceptLabels.Container ", "}}]
+  # extra: [cluster]
 # logmatch's own log: level debug, info, warn or error; format text or json.
 log_level: {{.LogLevel}}
 log_format: {{.LogFormat}}
@@ -249,7 +265,7 @@ sinks:
 #      max_backoff: {{.Retry.MaxBackoff}}
 `
 
-var defaultsTemplate = template.Must(template.New("defaults").Parse(defaultsText))
+var defaultsTemplate = template.Must(template.New("defaults").Funcs(template.FuncMap{"join": strings.Join}).Parse(defaultsText))
 
 // PrintDefaults writes the complete default configuration as commented
 // YAML: every key with its default, the sink types as commented examples,

@@ -193,6 +193,8 @@ func (v *validator) top(c *Config) {
 		v.add("accept_token_file", "give only one of accept_token_file or accept_token_env")
 	}
 	v.atLeast("accept_max_bytes", c.AcceptMaxBytes, 1024)
+	v.acceptTLS(c)
+	v.acceptLabels(c.AcceptLabels)
 	if c.OTLPGRPCAddr != "" {
 		if !seen[AcceptOTLP] {
 			v.add("otlp_grpc_addr", "OTLP over gRPC is an otlp input: add otlp to accept")
@@ -257,6 +259,51 @@ func (v *validator) top(c *Config) {
 		v.add("on_fatal", "terminate needs a wrapped command (after --)")
 	}
 }
+
+// acceptTLS checks the TLS files of the inputs: a certificate and its
+// key together, a client CA only with them; the files are read when run
+// starts, and a bad one stops it there, named.
+func (v *validator) acceptTLS(c *Config) {
+	switch {
+	case c.AcceptTLSCertFile != "" && c.AcceptTLSKeyFile == "":
+		v.add("accept_tls_cert_file", "the certificate needs its key: set accept_tls_key_file too")
+	case c.AcceptTLSCertFile == "" && c.AcceptTLSKeyFile != "":
+		v.add("accept_tls_key_file", "the key needs its certificate: set accept_tls_cert_file too")
+	}
+	if c.AcceptTLSClientCAFile != "" && c.AcceptTLSCertFile == "" {
+		v.add("accept_tls_client_ca_file", "client certificates are verified over TLS: set accept_tls_cert_file and accept_tls_key_file too")
+	}
+	if c.AcceptTLSCertFile != "" && len(c.Accept) == 0 {
+		v.add("accept_tls_cert_file", "TLS serves the network inputs, and none is accepted: set accept (--accept)")
+	}
+}
+
+// acceptLabels checks the label names of accept_labels: plain names, each
+// in one list only.
+func (v *validator) acceptLabels(l AcceptLabels) {
+	seen := map[string]string{}
+	for _, f := range []struct {
+		key   string
+		names []string
+	}{{"pod", l.Pod}, {"namespace", l.Namespace}, {"container", l.Container}, {"extra", l.Extra}} {
+		for i, n := range f.names {
+			path := fmt.Sprintf("accept_labels.%s[%d]", f.key, i)
+			norm := strings.ReplaceAll(n, ".", "_")
+			switch {
+			case !labelName.MatchString(norm):
+				v.add(path, "%q is not a label name (letters, digits, _ and ., not starting with a digit, at most 128)", n)
+			case seen[norm] != "":
+				v.add(path, "%q is already %s", n, seen[norm])
+			default:
+				seen[norm] = path
+			}
+		}
+	}
+}
+
+// labelName is a Loki label name, or an OTLP attribute name once its dots
+// are underscores.
+var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,127}$`)
 
 func (v *validator) queue(path string, q Queue) {
 	v.atLeast(path+".max_items", q.MaxItems, 1)

@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -36,6 +37,8 @@ type Options struct {
 	// ErrorLog receives the server's own errors (a failing Accept, a
 	// handler's panic); nil is the standard logger.
 	ErrorLog *log.Logger
+	// TLS, when set, serves HTTPS (HTTP/1.1) with it (see TLSFiles).
+	TLS *tls.Config
 }
 
 func (o Options) withDefaults() Options {
@@ -73,8 +76,15 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) erro
 		ConnState:         pool.connState,
 		ErrorLog:          o.ErrorLog,
 	}
+	var served net.Listener = pool
+	if o.TLS != nil {
+		// The handshake runs on the connection's own goroutine, inside
+		// ReadTimeout: a client that never finishes it holds a slot of
+		// the pool only as long as one that never sends a request.
+		served = tls.NewListener(pool, o.TLS)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(pool) }()
+	go func() { errc <- srv.Serve(served) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("http: %w", err)
@@ -206,6 +216,9 @@ func (p *pool) idlest() *conn {
 // connState follows each connection's state (http.Server.ConnState): a
 // connection turning idle may be closed by an Accept waiting for a slot.
 func (p *pool) connState(nc net.Conn, st http.ConnState) {
+	if tc, ok := nc.(*tls.Conn); ok {
+		nc = tc.NetConn()
+	}
 	c, ok := nc.(*conn)
 	if !ok {
 		return

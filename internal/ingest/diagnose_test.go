@@ -335,7 +335,7 @@ func TestDiagnoseNoCatalog(t *testing.T) {
 // TestAuthenticate lets in only the configured bearer token.
 func TestAuthenticate(t *testing.T) {
 	d, rec := newTestDiagnoser(t, DiagnoseOptions{})
-	h := Authenticate("s3cret", InputDiagnose, rec, d)
+	h := Authenticate(Auth{Token: "s3cret"}, InputDiagnose, rec, d)
 	for _, c := range []struct {
 		auth   string
 		status int

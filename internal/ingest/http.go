@@ -76,9 +76,6 @@ func refuse(w http.ResponseWriter, input string, obs Observer, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	if e.Status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="logmatch"`)
-	}
 	// http.Error sets text/plain and nosniff: the message may quote
 	// client bytes, and must never be taken for HTML.
 	http.Error(w, input+": "+e.Msg, e.Status)
@@ -137,21 +134,39 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// Authenticate wraps next so that it serves only requests bearing token
-// (Authorization: Bearer TOKEN); an empty token lets every request in.
-// The comparison takes the same time whatever the token sent.
-func Authenticate(token, input string, obs Observer, next http.Handler) http.Handler {
-	if token == "" {
+// Auth is what the inputs require of a client: a bearer token, a client
+// certificate, both or neither.
+type Auth struct {
+	// Token, when set, must come as Authorization: Bearer TOKEN.
+	Token string
+	// ClientCert requires a client certificate that the TLS listener
+	// verified against its CA bundle. The listener verifies any
+	// certificate sent and refuses the handshake of one it does not
+	// trust; it lets a client without one in, so health probes and
+	// metric scrapes work without one, and the inputs refuse it here.
+	ClientCert bool
+}
+
+// Authenticate wraps next so that it serves only requests that meet auth;
+// a zero auth lets every request in. The token comparison takes the same
+// time whatever the token sent.
+func Authenticate(auth Auth, input string, obs Observer, next http.Handler) http.Handler {
+	if auth == (Auth{}) {
 		return next
 	}
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	want := []byte("Bearer " + token)
+	want := []byte("Bearer " + auth.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		if auth.ClientCert && (r.TLS == nil || len(r.TLS.VerifiedChains) == 0) {
 			obs.Request(input)
+			refuse(w, input, obs, errorf(http.StatusUnauthorized, ReasonUnauthorized, "a client certificate signed by the configured CA (accept_tls_client_ca_file) is required, and none was sent"))
+			return
+		}
+		if auth.Token != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			obs.Request(input)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="logmatch"`)
 			refuse(w, input, obs, errorf(http.StatusUnauthorized, ReasonUnauthorized, "a bearer token is required (Authorization: Bearer TOKEN), and the one sent is missing or wrong"))
 			return
 		}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
@@ -12,27 +13,36 @@ import (
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	_ "google.golang.org/grpc/encoding/gzip" // the Collector's otlp exporter compresses with gzip by default
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 )
 
 // NewOTLPGRPC returns a gRPC server of OTLP's LogsService on the
 // receiver's queue: messages bounded by MaxBytes after decompression,
-// calls per connection bounded, every call requiring token when it is
-// set (authorization metadata "Bearer TOKEN"). Serve it on a listener
-// from LimitListener; GracefulStop it.
-func (r *Receiver) NewOTLPGRPC(token string) *grpc.Server {
-	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.o.MaxBytes)), grpc.MaxConcurrentStreams(uint32(r.o.Queue)*4),
-		grpc.ConnectionTimeout(10*time.Second))
-	collogs.RegisterLogsServiceServer(s, &logsService{r: r, token: token})
+// calls per connection bounded, every call requiring auth's token when
+// it is set (authorization metadata "Bearer TOKEN"). With tlsCfg it
+// serves TLS; auth.ClientCert then requires a verified client
+// certificate, which tlsCfg should require in the handshake already
+// (tls.RequireAndVerifyClientCert: nothing but OTLP is served there).
+// Serve it on a listener from LimitListener; GracefulStop it.
+func (r *Receiver) NewOTLPGRPC(auth Auth, tlsCfg *tls.Config) *grpc.Server {
+	opts := []grpc.ServerOption{grpc.MaxRecvMsgSize(int(r.o.MaxBytes)), grpc.MaxConcurrentStreams(uint32(r.o.Queue) * 4),
+		grpc.ConnectionTimeout(10 * time.Second)}
+	if tlsCfg != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tlsCfg)))
+	}
+	s := grpc.NewServer(opts...)
+	collogs.RegisterLogsServiceServer(s, &logsService{r: r, auth: auth})
 	return s
 }
 
 type logsService struct {
 	collogs.UnimplementedLogsServiceServer
-	r     *Receiver
-	token string
+	r    *Receiver
+	auth Auth
 }
 
 // Export takes one ExportLogsServiceRequest. Refusals follow OTLP's
@@ -42,13 +52,17 @@ type logsService struct {
 func (s *logsService) Export(ctx context.Context, req *collogs.ExportLogsServiceRequest) (*collogs.ExportLogsServiceResponse, error) {
 	obs := s.r.o.Observer
 	obs.Request(InputOTLP)
-	if s.token != "" {
+	if s.auth.ClientCert && !verifiedPeer(ctx) {
+		obs.Rejected(InputOTLP, ReasonUnauthorized)
+		return nil, status.Error(codes.Unauthenticated, "otlp: a client certificate signed by the configured CA (accept_tls_client_ca_file) is required, and none was sent")
+	}
+	if s.auth.Token != "" {
 		md, _ := metadata.FromIncomingContext(ctx)
 		got := ""
 		if v := md.Get("authorization"); len(v) == 1 {
 			got = v[0]
 		}
-		if subtle.ConstantTimeCompare([]byte(got), []byte("Bearer "+s.token)) != 1 {
+		if subtle.ConstantTimeCompare([]byte(got), []byte("Bearer "+s.auth.Token)) != 1 {
 			obs.Rejected(InputOTLP, ReasonUnauthorized)
 			return nil, status.Error(codes.Unauthenticated, "otlp: a bearer token is required (authorization: Bearer TOKEN), and the one sent is missing or wrong")
 		}
@@ -76,6 +90,17 @@ func (s *logsService) Export(ctx context.Context, req *collogs.ExportLogsService
 		return nil, status.Error(code, "otlp: "+e.Msg)
 	}
 	return &collogs.ExportLogsServiceResponse{}, nil
+}
+
+// verifiedPeer reports whether the call came over TLS with a client
+// certificate the listener verified.
+func verifiedPeer(ctx context.Context) bool {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return false
+	}
+	ti, ok := p.AuthInfo.(credentials.TLSInfo)
+	return ok && len(ti.State.VerifiedChains) > 0
 }
 
 // LimitListener bounds the connections accepted from ln to n at once: an

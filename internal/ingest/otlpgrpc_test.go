@@ -25,7 +25,7 @@ import (
 func TestOTLPGRPC(t *testing.T) {
 	rec := &counts{m: map[string]int{}}
 	r := ingest.NewReceiver(ingest.PushOptions{MaxBytes: 64 << 10, Queue: 1, Observer: rec})
-	s := r.NewOTLPGRPC("s3cret")
+	s := r.NewOTLPGRPC(ingest.Auth{Token: "s3cret"}, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

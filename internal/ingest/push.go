@@ -68,6 +68,9 @@ type PushOptions struct {
 	Wait time.Duration
 	// MaxLineBytes cuts longer physical lines, as the tailer does.
 	MaxLineBytes int
+	// Labels map a stream's labels to its identity (default
+	// DefaultLabels).
+	Labels LabelMap
 	// Observer counts requests, lines and refusals.
 	Observer Observer
 	// Now stands in for the clock of the rate bound (tests).
@@ -112,6 +115,9 @@ func NewReceiver(o PushOptions) *Receiver {
 	}
 	if o.Observer == nil {
 		o.Observer = nopObserver{}
+	}
+	if o.Labels.Pod == nil && o.Labels.Namespace == nil && o.Labels.Container == nil && o.Labels.Extra == nil {
+		o.Labels = DefaultLabels()
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -274,17 +280,12 @@ func busy() *Error {
 }
 
 // lines turns the streams into source lines: each entry's text split into
-// its physical lines, each cut at MaxLineBytes, named by the stream's
-// labels and labelled with its Kubernetes identity.
+// its physical lines, each cut at MaxLineBytes, named and labelled with
+// the identity the label map reads from the stream's labels.
 func (r *Receiver) lines(streams []PushStream) []source.Line {
 	var out []source.Line
 	for _, s := range streams {
-		name := LabelString(s.Labels)
-		pod := source.Pod{
-			Namespace: labelValue(s.Labels, "namespace", "k8s_namespace_name", "namespace_name"),
-			Name:      labelValue(s.Labels, "pod", "k8s_pod_name", "pod_name"),
-			Container: labelValue(s.Labels, "container", "k8s_container_name", "container_name"),
-		}
+		name, pod := r.o.Labels.Identity(s.Labels)
 		stream := labelValue(s.Labels, "stream")
 		if stream != "stdout" && stream != "stderr" {
 			stream = ""

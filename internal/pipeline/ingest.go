@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/httpserve"
 	"github.com/logmatch/logmatch/internal/ingest"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
@@ -31,6 +33,17 @@ type netInputs struct {
 	// grpc serves OTLP over gRPC on grpcAddr; nil when not configured.
 	grpc     *grpc.Server
 	grpcAddr string
+	// tls, when set, serves http_addr over TLS (accept_tls_*).
+	tls *tls.Config
+}
+
+// httpTLS is the TLS configuration of the http_addr listener; nil serves
+// plain HTTP.
+func (n *netInputs) httpTLS() *tls.Config {
+	if n == nil {
+		return nil
+	}
+	return n.tls
 }
 
 // register serves the inputs on mux; a nil n serves none.
@@ -70,6 +83,28 @@ func acceptToken(cfg *config.Config, getenv func(string) string) (string, error)
 	return sinks.SecretRef{File: cfg.AcceptTokenFile, Env: cfg.AcceptTokenEnv}.Resolve("accept_token", getenv)
 }
 
+// inputTLS loads the TLS files of the inputs (nil, nil when none is
+// configured): for http_addr, client certificates are verified when sent,
+// and the inputs' handlers refuse a request without one, so probes and
+// scrapes work without; otlp_grpc_addr serves nothing else, and requires
+// one in the handshake.
+func (p *Pipeline) inputTLS(cfg *config.Config) (httpCfg, grpcCfg *tls.Config, err error) {
+	if cfg.AcceptTLSCertFile == "" {
+		return nil, nil, nil
+	}
+	files := httpserve.TLSFiles{CertFile: cfg.AcceptTLSCertFile, KeyFile: cfg.AcceptTLSKeyFile, ClientCAFile: cfg.AcceptTLSClientCAFile}
+	onErr := func(err error) {
+		p.log.Error("accept_tls: the changed files do not load; serving the previous certificate", "err", err)
+	}
+	if httpCfg, err = files.Config(tls.VerifyClientCertIfGiven, onErr); err != nil {
+		return nil, nil, fmt.Errorf("accept_tls_cert_file: %w", err)
+	}
+	if grpcCfg, err = files.Config(tls.RequireAndVerifyClientCert, onErr); err != nil {
+		return nil, nil, fmt.Errorf("accept_tls_cert_file: %w", err)
+	}
+	return httpCfg, grpcCfg, nil
+}
+
 // newInputs builds the accepted network inputs; nil when none. The
 // redactor of the diagnose API always has the built-in rules, as scan's:
 // its answers leave logmatch directly.
@@ -81,8 +116,13 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 	if err != nil {
 		return nil, err
 	}
+	httpTLS, grpcTLS, err := p.inputTLS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	auth := ingest.Auth{Token: token, ClientCert: cfg.AcceptTLSClientCAFile != ""}
 	obs := inputObserver{m: p.tel.Metrics()}
-	n := &netInputs{handlers: map[string]http.Handler{}}
+	n := &netInputs{handlers: map[string]http.Handler{}, tls: httpTLS}
 	diagnose, am := slices.Contains(cfg.Accept, config.AcceptDiagnose), slices.Contains(cfg.Accept, config.AcceptAlertmanager)
 	var d *ingest.Diagnoser
 	if diagnose || am {
@@ -102,32 +142,33 @@ func (p *Pipeline) newInputs(cfg *config.Config) (*netInputs, error) {
 		}
 	}
 	if diagnose {
-		n.handlers["POST /v1/diagnose"] = ingest.Authenticate(token, ingest.InputDiagnose, obs, d)
+		n.handlers["POST /v1/diagnose"] = ingest.Authenticate(auth, ingest.InputDiagnose, obs, d)
 	}
 	loki, otlp := slices.Contains(cfg.Accept, config.AcceptLoki), slices.Contains(cfg.Accept, config.AcceptOTLP)
 	if loki || otlp || am {
 		n.push = ingest.NewReceiver(ingest.PushOptions{
 			MaxBytes:     int64(cfg.AcceptMaxBytes),
 			MaxLineBytes: cfg.MaxLineBytes,
+			Labels:       ingest.LabelMap(cfg.AcceptLabels),
 			Observer:     obs,
 		})
 	}
 	var names []string
 	if loki {
 		names = append(names, ingest.InputLoki)
-		n.handlers["POST /loki/api/v1/push"] = ingest.Authenticate(token, ingest.InputLoki, obs, n.push)
+		n.handlers["POST /loki/api/v1/push"] = ingest.Authenticate(auth, ingest.InputLoki, obs, n.push)
 	}
 	if otlp {
 		names = append(names, ingest.InputOTLP)
-		n.handlers["POST /v1/logs"] = ingest.Authenticate(token, ingest.InputOTLP, obs, n.push.OTLP())
+		n.handlers["POST /v1/logs"] = ingest.Authenticate(auth, ingest.InputOTLP, obs, n.push.OTLP())
 		if cfg.OTLPGRPCAddr != "" {
-			n.grpc, n.grpcAddr = n.push.NewOTLPGRPC(token), cfg.OTLPGRPCAddr
+			n.grpc, n.grpcAddr = n.push.NewOTLPGRPC(auth, grpcTLS), cfg.OTLPGRPCAddr
 		}
 	}
 	if am {
 		names = append(names, ingest.InputAlertmanager)
 		e := ingest.NewEnricher(ingest.EnricherOptions{Diagnoser: d, Forward: n.push.Forward, MaxBytes: int64(cfg.AcceptMaxBytes), Observer: obs})
-		n.handlers["POST /v1/alertmanager"] = ingest.Authenticate(token, ingest.InputAlertmanager, obs, e)
+		n.handlers["POST /v1/alertmanager"] = ingest.Authenticate(auth, ingest.InputAlertmanager, obs, e)
 	}
 	n.pushNames = strings.Join(names, ", ")
 	return n, nil

@@ -226,7 +226,7 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 					// The resource attributes that name an OTLP stream.
 					labels = []ingest.Label{{Name: "k8s_namespace_name", Value: "ml"}, {Name: "k8s_pod_name", Value: "sglang-" + strings.TrimSuffix(filepath.Base(file), ".log")}, {Name: "service_name", Value: filepath.Base(file)}}
 				}
-				name := ingest.LabelString(labels)
+				name, _ := ingest.DefaultLabels().Identity(labels)
 				want[name] = diagnoses(res.Alerts)
 				total += len(res.Alerts)
 				lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")

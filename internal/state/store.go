@@ -329,6 +329,8 @@ type Batch struct {
 	Incidents *IncidentChanges
 	// Gate, when not nil, replaces the stored liveness gate blob.
 	Gate *Gate
+	// Pushed, when not nil, replaces the network inputs' blob.
+	Pushed *Pushed
 	// Enqueue are the alerts to add, in order, to their sinks' queues.
 	Enqueue []Enqueue
 }
@@ -406,6 +408,11 @@ func (s *Store) Commit(b Batch) (CommitResult, error) {
 		}
 		if err := s.step("gate"); err != nil {
 			return err
+		}
+		if b.Pushed != nil {
+			if err := putPushed(tx, b.Pushed); err != nil {
+				return err
+			}
 		}
 		if len(b.Enqueue) == 0 {
 			return nil
