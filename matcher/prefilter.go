@@ -596,6 +596,29 @@ func scanLowSplit(p *prefilter, s string, i int) int {
 	return len(s)
 }
 
+// scanLowSplitLarge is scanLowSplit for a bloom of long keys larger than
+// the fixed one: its shift is a variable, as in scanLow.
+//
+//go:noinline
+func scanLowSplitLarge(p *prefilter, s string, i int) int {
+	bl, bs := p.strided.bits, p.strided.shift&63
+	sb := (*shortBloom)(p.shortB.bits)
+	lb := (*lowBloom)(p.lowB.bits)
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if h := (w * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLong
+		}
+	}
+	return len(s)
+}
+
 // scanHigh is scan without the lower halves. It calls nothing, so its loop
 // keeps everything in registers; each test is a bit test (BT) that leaves
 // the loop, not a shift by a variable count, which would need the register
@@ -868,8 +891,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	p.scan = scanNone
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
-	case nLong >= minFixedBloomKeys && nLong <= maxFixedBloomKeys && nLow > 0 &&
-		nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
+	case nLong >= minFixedBloomKeys && nLow > 0 && nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
 		p.setSplit(newStridedBloom(nLong))
 	case nShort+nLong+nLow > 0:
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
@@ -890,18 +912,22 @@ func (t *windowTable) keys() int {
 
 // Split keys. Of the three tests of a block, the lower and upper 4-byte
 // halves test few keys in most catalogs (the generated one of 5,695
-// records: 36 low and 154 short keys against about 11,000 long ones), and
-// in a bloom of their own those keys fit the first-level cache: a block
-// then reads one word of the large bloom instead of three, and the halves'
+// records: 107 low and 365 short keys against 34,182 long ones), and in a
+// bloom of their own those keys fit the first-level cache: a block then
+// reads one word of the large bloom instead of three, and the halves'
 // tests pass less often (fewer keys a bit). A catalog whose low and short
 // keys fit these sizes at 32 bits a key, and whose long keys take the
-// fixed bloom, is scanned so (scanLowSplit).
+// fixed bloom, is scanned so (scanLowSplit). A larger catalog, whose long
+// keys need a larger bloom than the fixed one, is scanned so too, with
+// the general loop's variable shift (scanLowSplitLarge): a catalog of
+// 20,000 records (scripts/scale-catalog.py) has 121,264 long keys in a
+// bloom of 512 KB, which a block read three times, and 377 low and 1,472
+// short keys.
 const (
 	lowBloomLog       = 15 // 4 KB
 	shortBloomLog     = 16 // 8 KB
 	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
 	maxShortBloomKeys = 1 << (shortBloomLog - 5)
-	maxFixedBloomKeys = 1 << (fixedBloomLog - 5)
 )
 
 type (
@@ -909,14 +935,18 @@ type (
 	shortBloom = [1 << (shortBloomLog - 6)]uint64
 )
 
-// setSplit makes long, empty and of the fixed size, the bloom of the long
-// keys, gives the short and low keys small blooms of their own, and scans
-// with scanLowSplit. The prefilter must have low keys.
+// setSplit makes long, empty and of the fixed size or larger, the bloom of
+// the long keys, gives the short and low keys small blooms of their own,
+// and scans with scanLowSplit (scanLowSplitLarge for a larger bloom). The
+// prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
 	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
 	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
 	p.scan = scanLowSplit
+	if !long.fixed() {
+		p.scan = scanLowSplitLarge
+	}
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.strided.add(sl.key * hashMul)
