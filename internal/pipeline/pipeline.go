@@ -251,6 +251,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		restored: restored,
 	})
 	p.proc.entryOpt.Redact = p.proc.redactLine
+	p.proc.pushed = p.newPushState(store, cfg)
 	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
 	p.proc.gate.pending = g.Pending
 	p.proc.tot = p.tot
