@@ -4,11 +4,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// catalogPath is the 5,695-record generated catalog, beside the repository.
-const catalogPath = "../../shared/catalogs/sglang-generated.jsonl"
+// catalogPath is the 5,695-record generated catalog, beside the repository
+// (or where benchdata.CatalogEnv says).
+var catalogPath = benchdata.CatalogPath("../../shared/catalogs/sglang-generated.jsonl")
 
 // loadCatalog loads the generated catalog, skipping the test when it is not
 // there (a checkout without the shared data).

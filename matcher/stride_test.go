@@ -56,10 +56,12 @@ func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 	return compileOK(tb, recs, Options{})
 }
 
-// strideMatchers are strideMatcher with its own small bloom and with the
-// bloom of 2^fixedBloomLog bits of a large catalog, whose scan loops are
-// others, and the literals of highStrideLiterals with either bloom, which
-// take the loops without lower halves: each of the four scan loops.
+// strideMatchers are strideMatcher with its own small bloom, with the
+// bloom of 2^fixedBloomLog bits of a large catalog, and with split keys
+// (the halves in small blooms of their own), whose scan loops are others,
+// and the literals of highStrideLiterals with the small or the fixed
+// bloom, which take the loops without lower halves: each of the five scan
+// loops.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
 	fixedBloomOf := func(m *Matcher) *Matcher {
 		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
@@ -77,7 +79,12 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	if smallHigh.pf.hasLow || smallHigh.pf.strided.fixed() {
 		tb.Fatalf("small high-stride catalog: low %v, fixed bloom %v", smallHigh.pf.hasLow, smallHigh.pf.strided.fixed())
 	}
-	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh}
+	split := strideMatcher(tb)
+	split.pf.setSplit(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
+	if len(split.pf.lowB.bits) != len(lowBloom{}) || len(split.pf.shortB.bits) != len(shortBloom{}) {
+		tb.Fatalf("split blooms: low %d words, short %d words", len(split.pf.lowB.bits), len(split.pf.shortB.bits))
+	}
+	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh, "fixed-split": split}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -162,7 +169,7 @@ func FuzzStrideCandidates(f *testing.F) {
 		sc *scratch
 	}
 	var all []checked
-	for _, name := range []string{"small", "fixed", "fixed-high", "small-high"} {
+	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split"} {
 		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -170,4 +177,14 @@ func FuzzStrideCandidates(f *testing.F) {
 			checkCandidates(t, c.m, c.sc, s)
 		}
 	})
+}
+
+// The generated catalog's halves take blooms of their own: few keys, a
+// large catalog (see setSplit).
+func TestGeneratedCatalogSplitsItsKeys(t *testing.T) {
+	m := compileOK(t, loadCatalog(t), Options{})
+	if len(m.pf.lowB.bits) != len(lowBloom{}) || len(m.pf.shortB.bits) != len(shortBloom{}) || !m.pf.strided.fixed() {
+		t.Fatalf("blooms: low %d, short %d, long %d words; keys: low %d, short %d, long %d",
+			len(m.pf.lowB.bits), len(m.pf.shortB.bits), len(m.pf.strided.bits), m.pf.low.keys(), m.pf.short.keys(), m.pf.long.keys())
+	}
 }

@@ -236,6 +236,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// A traceback cut before its exception line.
 			d.Headline = FirstLine(e.Message)
 		}
+		if st := assertStatement(e.Text, exc); st != "" {
+			// A bare AssertionError: the failed statement says what
+			// was checked.
+			d.Headline += " (" + st + ")"
+		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
 		if m := member(exc); m != nil {

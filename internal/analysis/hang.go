@@ -86,20 +86,23 @@ func hangStack(e *entry.Entry) ([]string, bool) {
 }
 
 // faulthandlerStack returns the frames of a faulthandler dump's current
-// thread, else of its first thread, as "func (file:line)", innermost first
-// (the order faulthandler prints), at most MaxStackFrames.
+// thread, else of its first thread that runs code of its own (not only the
+// standard library's waits and tqdm's monitor), else of its first thread,
+// as "func (file:line)", innermost first (the order faulthandler prints),
+// at most MaxStackFrames.
 func faulthandlerStack(text string) []string {
-	var cur, firstThread []string
+	var cur []string
+	var threads [][]string
 	var in *[]string
-	seen := false
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, "Current thread "):
 			in = &cur
 		case strings.HasPrefix(t, "Thread 0x"):
-			if !seen {
-				in, seen = &firstThread, true
+			if len(threads) < maxDumpThreads {
+				threads = append(threads, nil)
+				in = &threads[len(threads)-1]
 			} else {
 				in = nil
 			}
@@ -124,7 +127,72 @@ func faulthandlerStack(text string) []string {
 	if len(cur) > 0 {
 		return cur
 	}
-	return firstThread
+	for _, th := range threads {
+		if runsOwnCode(th) {
+			return th
+		}
+	}
+	for _, th := range threads {
+		if len(th) > 0 {
+			return th
+		}
+	}
+	return nil
+}
+
+// maxDumpThreads bounds the threads of one dump that are read.
+const maxDumpThreads = 64
+
+// waitFiles are the standard library's modules (and tqdm's monitor) whose
+// frames a thread shows while it waits: a lock, a queue, a socket, a
+// selector, a child process, a pool's work queue. A stack whose top frames
+// are these is waiting for something further down; a thread made of them
+// only is a helper that idles by design.
+var waitFiles = [...]string{
+	"threading.py", "queue.py", "selectors.py", "socket.py", "ssl.py", "subprocess.py",
+	"multiprocessing/connection.py", "multiprocessing/synchronize.py", "multiprocessing/queues.py",
+	"multiprocessing/popen_fork.py", "multiprocessing/pool.py",
+	"concurrent/futures/_base.py", "concurrent/futures/thread.py",
+	"asyncio/base_events.py", "asyncio/runners.py", "asyncio/events.py",
+	"tqdm/_monitor.py",
+}
+
+// isWaitFrame reports whether a "func (file:line)" frame is in one of
+// waitFiles, printed bare (py-spy: "threading.py") or under an
+// interpreter's library directory (faulthandler: "/usr/lib/python3.10/
+// threading.py"). A package's own file of the same name is not.
+func isWaitFrame(f string) bool {
+	open := strings.LastIndexByte(f, '(')
+	if open < 0 {
+		return false
+	}
+	file := f[open+1:]
+	if c := strings.LastIndexByte(file, ':'); c >= 0 {
+		file = file[:c]
+	}
+	for _, w := range waitFiles {
+		if file == w {
+			return true
+		}
+		if strings.HasSuffix(file, "/"+w) {
+			dir := file[:len(file)-len(w)]
+			if w == "tqdm/_monitor.py" || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsOwnCode reports whether a thread's stack has a frame that is not a
+// wait of the standard library's: the thread is doing the process's work.
+func runsOwnCode(stack []string) bool {
+	for _, f := range stack {
+		if !isWaitFrame(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // shortPath keeps a frame's file from its package on, as py-spy prints
@@ -171,9 +239,6 @@ func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack []string) {
 	d.Severity = patterns.SeverityCritical
 	d.Stack = stack
 	top := stack
-	if len(top) > hangHeadlineFrames {
-		top = top[:hangHeadlineFrames]
-	}
 	var sig strings.Builder
 	for _, f := range stack {
 		// Function and file, not the line: the same hang from two
@@ -182,7 +247,7 @@ func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack []string) {
 		sig.WriteString(sf[0].Func + "|" + sf[0].File + ";")
 	}
 	if len(top) > 0 {
-		d.Headline = "no progress: stuck in " + strings.Join(top, " < ")
+		d.Headline = "no progress: stuck in " + hangFrames(stack)
 	} else {
 		d.Headline = "no progress: the watchdog dumped the running batch: " + cutRunes(FirstLine(e.Message), 160)
 		sig.WriteString(batchDumpMarker)
@@ -207,4 +272,28 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// hangFrames is the headline's part of a stuck thread's stack, innermost
+// first: hangHeadlineFrames frames from the innermost one that is not a
+// standard library wait, which is where the thread's own work stopped,
+// followed by the wait it sits in ("resolve_batch_result (...) < ... waiting
+// in wait (threading.py:355)"). A stack of waits only is named as it is.
+func hangFrames(stack []string) string {
+	k := 0
+	for k < len(stack) && isWaitFrame(stack[k]) {
+		k++
+	}
+	if k == len(stack) {
+		k = 0
+	}
+	top := stack[k:]
+	if len(top) > hangHeadlineFrames {
+		top = top[:hangHeadlineFrames]
+	}
+	h := strings.Join(top, " < ")
+	if k > 0 {
+		h += ", waiting in " + stack[0]
+	}
+	return h
 }

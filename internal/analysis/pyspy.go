@@ -152,7 +152,8 @@ func remembers(e *entry.Entry) bool { return strings.HasPrefix(e.Message, pyspyM
 
 // PySpyStack returns the top frames of the hung thread of a py-spy dump in
 // text ("func (file.py:line)", innermost first, at most MaxStackFrames):
-// the main thread, else the first active thread, else the first thread.
+// the main thread, else the first active thread, else the first thread,
+// among the threads that run code of their own when any does.
 // Nil when text holds no py-spy dump.
 func PySpyStack(text string) []string {
 	i := strings.Index(text, pyspyMarker)
@@ -179,15 +180,25 @@ func PySpyStack(text string) []string {
 			}
 		}
 	}
+	// The main thread, else the first active thread, else the first one;
+	// a thread that runs code of its own before one that only waits in
+	// the standard library (a tqdm monitor, a pool's idle worker).
 	pick := -1
-	for k := range threads {
-		if len(threads[k].frames) == 0 {
-			continue
+	better := func(k int) bool {
+		if pick < 0 {
+			return true
 		}
-		switch {
-		case threads[k].main:
-			return threads[k].frames
-		case pick < 0 || threads[k].active && !threads[pick].active:
+		ok, pk := runsOwnCode(threads[k].frames), runsOwnCode(threads[pick].frames)
+		if ok != pk {
+			return ok
+		}
+		if threads[k].main != threads[pick].main {
+			return threads[k].main
+		}
+		return threads[k].active && !threads[pick].active
+	}
+	for k := range threads {
+		if len(threads[k].frames) > 0 && better(k) {
 			pick = k
 		}
 	}

@@ -142,6 +142,43 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 			process:  "scheduler",
 		},
 		{
+			name: "a main thread waiting in the standard library: headed where its own work stopped",
+			in: "Pyspy dump for PID 77:\nProcess 77: sglang::scheduler_TP0\n\n" +
+				"Thread 77 (idle): \"MainThread\"\n" +
+				"    wait (threading.py:355)\n" +
+				"    get (queue.py:171)\n" +
+				"    resolve_last_batch_result (sglang/srt/managers/tp_worker_overlap_thread.py:180)\n" +
+				"    process_batch_result (sglang/srt/managers/scheduler.py:1500)\n" +
+				"    event_loop_overlap (sglang/srt/managers/scheduler.py:700)\n" +
+				"    run_scheduler_process (sglang/srt/managers/scheduler.py:2100)\n",
+			headline: "no progress: stuck in resolve_last_batch_result (sglang/srt/managers/tp_worker_overlap_thread.py:180) < process_batch_result (sglang/srt/managers/scheduler.py:1500) < event_loop_overlap (sglang/srt/managers/scheduler.py:700), waiting in wait (threading.py:355)",
+			process:  "scheduler",
+		},
+		{
+			name: "a py-spy record printed whole: a main thread that only idles loses to a thread doing the work",
+			in: "[2026-05-28 00:20:01 TP0] Pyspy dump for PID 78:\nProcess 78: sglang::scheduler_TP0\n" +
+				"Thread 78 (idle): \"MainThread\"\n" +
+				"    wait (threading.py:359)\n" +
+				"    join (threading.py:1119)\n" +
+				"Thread 90 (active): \"Thread-4 (forward_thread_func)\"\n" +
+				"    all_gather (sglang/srt/distributed/parallel_state.py:610)\n" +
+				"    forward_thread_func_ (sglang/srt/managers/tp_worker_overlap_thread.py:150)\n",
+			headline: "no progress: stuck in all_gather (sglang/srt/distributed/parallel_state.py:610) < forward_thread_func_ (sglang/srt/managers/tp_worker_overlap_thread.py:150)",
+			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's dump without a current thread: the first thread that runs its own code",
+			in: "Thread 0x00007f5b0dffb640 (most recent call first):\n" +
+				"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/tqdm/_monitor.py\", line 60 in run\n" +
+				"  File \"/usr/lib/python3.10/threading.py\", line 1016 in _bootstrap_inner\n\n" +
+				"Thread 0x00007f5c2a1f4740 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/utils.py\", line 1093 in broadcast_pyobj\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in recv_requests\n",
+			headline: "no progress: stuck in broadcast_pyobj (sglang/srt/utils.py:1093) < recv_requests (sglang/srt/managers/scheduler.py:1012)",
+			process:  "scheduler",
+		},
+		{
 			name:     "the legacy watchdog's batch dump without its timeout line",
 			in:       "[2025-08-02 19:24:30 TP3] self.cur_batch.batch_size()=109, self.cur_batch.reqs=[Req(rid=185e)]\n",
 			headline: "no progress: the watchdog dumped the running batch: self.cur_batch.batch_size()=109, self.cur_batch.reqs=[Req(rid=185e)]",

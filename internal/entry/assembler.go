@@ -249,20 +249,17 @@ type pending struct {
 	prefix    string
 	native    string
 
-	greedy    bool // an sglang header: every header-less line continues it
-	colon     bool // the last kept line ends in ":", announcing what follows
-	tb        int  // traceback state (tbNone...)
-	hasTB     bool
-	group     bool
-	lastFrame bool
+	// st is where the entry stands in the continuation rules
+	// (machine.go): what opened it and the phase of its traceback.
+	st    state
+	colon bool // the last kept line ends in ":", announcing what follows
+	hasTB bool // the entry holds a traceback (its phase is not none)
+	group bool // the traceback is an exception group's: box lines continue it
 
-	// msgLines: the entry is an exception line with an empty message
-	// ("ImportError: ") taking the message lines that follow it.
-	msgLines bool
-	// spacedMsg: the first of those message lines came one blank line
-	// after the exception line (a double-spaced paste not recognised
-	// yet), so the next ones may too.
-	spacedMsg bool
+	// lineMsg follows an exception line with an empty message
+	// ("ImportError: ") taking the message lines that follow it
+	// (msgNone...).
+	lineMsg int8
 	// bareType and bareMsg hold the entry's first exception line when it
 	// has no traceback of its own (see Traceback.Bare).
 	bareType, bareMsg string
@@ -515,17 +512,19 @@ func (a *Assembler) recordContinues(s string) bool {
 		// message, whatever they say.
 		return true
 	}
-	if p.tb != tbNone {
-		if a.tracebackContinues(s, afterBlank) {
+	cls := textClass(s)
+	if p.hasTB {
+		// The traceback's rules (the entry is in one of its phases).
+		if a.apply(rules[p.st][cls], s, false, afterBlank) {
 			return true
 		}
 		// The exception's message, printed over several lines.
-		return p.tb == tbAfterExc && !afterBlank && !isTracebackLine(s) && !isGroupStartLine(s) && !isFrameLine(s)
+		return p.st == stException && !afterBlank && cls == lcOther
 	}
 	if afterBlank {
 		return false
 	}
-	return isTracebackLine(s) || isGroupStartLine(s) || p.colon || isIndented(s)
+	return cls == lcTraceback || p.colon || isIndented(s)
 }
 
 // oneLine reports whether records of format f are one line each: Go's
@@ -783,7 +782,14 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
 		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
-		p.greedy = c.sglang
+		switch {
+		case c.sglang:
+			p.st = stSGLang
+		case oneLine(p.format):
+			p.st = stOneLine
+		default:
+			p.st = stRecord
+		}
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
@@ -795,12 +801,19 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
 		p.msg = c.s[c.n.msg:]
 		p.wholeText = c.n.msg > 0
-		if p.native == NativeRustPanic {
+		switch p.native {
+		case NativeRustPanic:
+			p.st = stPanic
 			p.panic, _ = panicState(c.s)
+		case NativeCompiler:
+			p.st = stCompiler
+		default:
+			p.st = stNative
 		}
 		partial = c.n.partial
 	default:
 		a.begin(l, c.s, c.prefix, kindRaw)
+		p.st = stRaw
 	}
 	switch {
 	case !p.time.IsZero():
@@ -941,8 +954,22 @@ func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	}
 }
 
+// The states of the message lines of an exception line whose message is
+// empty ("ImportError: "): Python printed an exception whose message
+// begins with a newline, and the message is what follows, up to a blank
+// line. They are read before the table (continues).
+const (
+	msgNone   int8 = iota
+	msgLines       // taking the message lines
+	msgSpaced      // taking them one blank line apart: the first came so
+)
+
 // continues decides whether the non-blank line c belongs to the pending
-// entry (see the rules on Assembler).
+// entry (see the rules on Assembler). A few rules hold in every state and
+// come first: another Ray actor's line never continues, and the lines of
+// an NCCL message, of an empty exception message and of TGI's relayed
+// shard failure follow their own small machines. Then the transition
+// table decides (machine.go).
 func (a *Assembler) continues(c *classified) bool {
 	p := &a.cur
 	s := c.s
@@ -957,12 +984,12 @@ func (a *Assembler) continues(c *classified) bool {
 	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
 	// a paste whose doubled spacing is not recognised yet, not the end
 	// of the record.
-	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && p.tb == tbNone &&
+	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
 		(p.colon || messageFollows(p.msg))
-	if announced && !p.greedy && isTracebackLine(s) {
+	if announced && !p.st.sglang() && isTracebackLine(s) {
 		return true
 	}
-	if p.spacedMsg && p.blanks == 1 {
+	if p.lineMsg == msgSpaced && p.blanks == 1 {
 		// The message lines of an announcing line that came one blank
 		// line after it come one blank line apart.
 		afterBlank = false
@@ -972,175 +999,20 @@ func (a *Assembler) continues(c *classified) bool {
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
-	if (!afterBlank || announced) && p.kind != kindNative && p.tb == tbNone && (p.lines == 1 || announced || p.msgLines) &&
+	if (!afterBlank || announced) && p.kind != kindNative && !p.hasTB && (p.lines == 1 || announced || p.lineMsg != msgNone) &&
 		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
-		// "ImportError: " alone: Python printed an exception whose message
-		// begins with a newline, and the message is what follows, up to a
-		// blank line.
+		// "ImportError: " alone: the message lines follow.
 		if announced {
-			p.spacedMsg = true
+			p.lineMsg = msgSpaced
+		} else if p.lineMsg == msgNone {
+			p.lineMsg = msgLines
 		}
-		p.msgLines = true
 		return true
 	}
 	if p.relay == relayFailed && strings.HasPrefix(s, "Error: ShardCannotStart") {
 		return true
 	}
-	if p.kind == kindHeader && oneLine(p.format) {
-		return false
-	}
-	switch p.kind {
-	case kindBlank:
-		return false
-	case kindNative:
-		if c.header {
-			return false
-		}
-		if p.native == NativeCompiler {
-			return compilerContinues(p.msg, s, afterBlank, p.lines)
-		}
-		if p.native == NativeRustPanic {
-			if c.native {
-				return false
-			}
-			st, ok := panicNext(p.panic, s, afterBlank)
-			if ok {
-				p.panic = st // the line is taken
-			}
-			return ok
-		}
-		return nativeContinues(p.native, s, afterBlank)
-	}
-	if c.header || isWarningLine(s) {
-		return false
-	}
-	if c.native && (!c.n.soft || afterBlank || !p.greedy || p.tb == tbNone) {
-		// A soft native line is message text only inside the traceback of
-		// an sglang record, which prints its exception's multi-line
-		// message unprefixed; elsewhere it is another writer's line.
-		return false
-	}
-	bare := isTracebackLine(s) || isGroupStartLine(s)
-	if c.prefixed {
-		// A record of the wrapping logger: only a traceback's own lines
-		// continue, or the traceback a logger.exception record announces.
-		if p.tb == tbNone {
-			return !afterBlank && bare && (p.kind == kindHeader || p.colon)
-		}
-		if !p.greedy {
-			return a.tracebackContinues(s, afterBlank)
-		}
-	}
-	if p.greedy {
-		switch {
-		case bare && p.tb != tbNone && p.tb != tbChain:
-			return false // a second traceback is a new print, not a chain link
-		case bare && afterBlank && p.tb != tbChain:
-			return false // a traceback printed after the record ended
-		case p.tb == tbNone && !p.colon && isFrameLine(s):
-			return false // a header-less SyntaxError or truncated traceback
-		}
-		return true
-	}
-	if p.tb != tbNone {
-		return a.tracebackContinues(s, afterBlank)
-	}
-	if afterBlank {
-		return false
-	}
-	if p.kind == kindHeader {
-		// logging.exception: the traceback follows the message line. An
-		// exception line nothing announced is another writer's.
-		if bare || p.colon {
-			return true
-		}
-		if isFrameLine(s) {
-			return false
-		}
-		_, _, exc := parseExceptionAnyQuote(s)
-		return !exc
-	}
-	if bare || isFrameLine(s) {
-		return p.colon
-	}
-	if p.bareType != "" && isEpilogue(s) {
-		return true // torch's CUDA epilogue after a bare exception line
-	}
-	if p.colon {
-		// "Failed to load the model:" announcing the exception line.
-		if _, _, ok := parseExceptionAnyQuote(s); ok {
-			return true
-		}
-	}
-	if isIndented(s) {
-		// An indented list item holding an exception line is one as
-		// much as the line unquoted is.
-		_, _, quoted := unquoteException(s)
-		return !quoted
-	}
-	return false
-}
-
-// tracebackContinues applies the traceback rules to a non-blank line.
-func (a *Assembler) tracebackContinues(s string, afterBlank bool) bool {
-	p := &a.cur
-	t := strings.TrimLeft(s, " ")
-	if p.group && (strings.HasPrefix(t, "|") || strings.HasPrefix(t, "+-")) {
-		return true
-	}
-	switch {
-	case isChainSeparator(s):
-		return p.tb == tbAfterExc
-	case isTracebackLine(s), isGroupStartLine(s):
-		return p.tb == tbChain
-	case isFrameLine(s):
-		return p.tb == tbFrames || p.tb == tbChain
-	}
-	switch p.tb {
-	case tbFrames:
-		if isIndented(s) || isCaretLine(s) || isRepeatedLine(s) || p.lastFrame {
-			return true
-		}
-		_, _, ok := parseExceptionLine(s)
-		return ok
-	case tbAfterExc:
-		return !afterBlank && (isIndented(s) || isEpilogue(s))
-	}
-	return false
-}
-
-// advance updates the traceback state with a line the entry took.
-func (a *Assembler) advance(s string) {
-	p := &a.cur
-	if p.kind == kindNative || p.kind == kindBlank {
-		return
-	}
-	wasFrame := p.lastFrame
-	p.lastFrame = false
-	if p.group {
-		if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "|") {
-			// A line of an exception-group box: its content follows the bar.
-			s = strings.TrimPrefix(t[1:], " ")
-		}
-	}
-	// unindented: s has no leading space (TrimLeft would leave it whole).
-	unindented := s == "" || s[0] != ' '
-	switch {
-	case hasGroupStart(s):
-		p.tb, p.hasTB, p.group = tbFrames, true, true
-	case hasTracebackStart(s):
-		p.tb, p.hasTB = tbFrames, true
-	case isChainSeparator(s):
-		if p.tb == tbAfterExc {
-			p.tb = tbChain
-		}
-	case isFrameLine(s):
-		p.tb, p.hasTB, p.lastFrame = tbFrames, true, true
-	case p.tb == tbFrames && unindented:
-		if isExceptionLine(s, wasFrame) {
-			p.tb = tbAfterExc
-		}
-	}
+	return a.apply(ruleFor(p.st, c), s, c.native, afterBlank)
 }
 
 // noteBare records s as the entry's bare exception line when the entry has
@@ -1150,7 +1022,7 @@ func (a *Assembler) advance(s string) {
 // line.
 func (a *Assembler) noteBare(s string) {
 	p := &a.cur
-	if p.bareType != "" || p.tb != tbNone || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
+	if p.bareType != "" || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
 		return
 	}
 	if typ, msg, ok := parseExceptionAnyQuote(s); ok {

@@ -43,7 +43,10 @@ func FuzzInert(f *testing.F) {
 			a := NewAssembler(Options{})
 			a.begin(&Line{Offset: 1}, s, "", k)
 			p := &a.cur
-			p.msg, p.greedy = s, k == kindHeader
+			p.msg, p.st = s, stRaw
+			if k == kindHeader {
+				p.st = stSGLang
+			}
 			before := *p
 			a.advance(s)
 			a.noteBare(s)

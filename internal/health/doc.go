@@ -19,9 +19,17 @@
 // seen, so the alert says exactly what will happen; the next restart clears
 // it.
 //
-// The gate is pure: times are passed in (the log's own time, for ordering
+// Monitor is the gate's glue to a log pipeline (logmatch run): given each
+// entry with the Log it came from (a path, and the pod a kubelet log path
+// names) it finds the target and tells the gate of restarts; given each
+// diagnosis it trips the gate on a fatal record and puts the trip on the
+// incident's alert (sinks.Liveness); it keeps the checkpoint generation,
+// counts through a Metrics interface of its own and serves /livez. The
+// pipeline only builds it and hands it entries and diagnoses.
+//
+// The Gate itself is pure: times are passed in (the log's own time, for ordering
 // events of one server, and the processing time, for the flap window), it
 // does no I/O and starts no goroutines, and its state serialises for the
 // checkpoint. Its methods lock, because the HTTP handler and the metrics
-// read it while the pipeline's processor writes.
+// read it while the pipeline's processor writes through the Monitor.
 package health

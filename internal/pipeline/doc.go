@@ -30,22 +30,27 @@
 // repeats at most the alert in flight, a crash of the machine at most the
 // round.
 //
-// File identity is the tailer's (source.FileID), reported with every line:
-// the processor keeps per file (by device and inode) the identity of the
-// latest line, which is what its checkpoint stores, so after a truncation or
-// a rewrite in place the checkpoint names the new content, and each alert's
-// source.file names the content its entry came from. When the tailer stops
+// File identity is the tailer's (source.FileID), reported with every line,
+// and so is the decision that new content begins (source.Line.NewContent,
+// after a truncation or a rewrite in place): the processor infers neither.
+// It keeps per file, under the file's one key (source.Key: device and
+// inode, or a stream's name), the identity of the latest line, which is
+// what its checkpoint stores, so after a truncation the checkpoint names
+// the new content, and each alert's source.file names the content its
+// entry came from. When the tailer stops
 // following a file it sends a Gone notice: the file's pending entries are
 // completed, its final checkpoint committed (marked gone, pruned by the
 // store an hour later) and its assemblers and metric series dropped. The
 // files kept are bounded besides (defaultMaxFiles, least recently read
 // first, counted).
 //
-// The liveness gate (internal/health) rides on the processor: gating.go
-// tells it of restarts (startup lines, new container logs, a new wrapped
-// child) and of hits of records marked fatal, announces each trip on an
-// alert, commits the gate with the offsets, serves /livez and, with
-// --on-fatal terminate, ends the wrapped command.
+// The liveness gate rides on the processor through its monitor
+// (health.Monitor): the processor hands it each entry, with the file as the
+// gate knows it (health.Log), and each diagnosis; the monitor tells the gate
+// of restarts (startup lines, new container logs, a new wrapped child) and
+// of hits of records marked fatal and announces each trip on an alert. The
+// processor commits the gate with the offsets; the HTTP server serves its
+// /livez, and with --on-fatal terminate it ends the wrapped command.
 //
 // Shutdown is ordered: sources stop, pending entries are flushed and
 // matched, a final commit is made, the delivery loops drain their queues

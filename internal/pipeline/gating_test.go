@@ -15,9 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/config"
-	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
@@ -304,7 +302,7 @@ func TestLivezSidecar(t *testing.T) {
 	r.waitLivez(t, 503)
 	eventually(t, "the second gating alert", func() bool { return len(gated(t, r.out)) == 1 })
 	a = gated(t, r.out)[0]
-	if a.Kind != KindLiveness || a.Liveness.GatedRestarts != 1 || a.Record.Slug != "cuda-illegal-memory-access" {
+	if a.Kind != health.KindLiveness || a.Liveness.GatedRestarts != 1 || a.Record.Slug != "cuda-illegal-memory-access" {
 		t.Fatalf("second gating alert = %s %s %+v", a.Record.Slug, a.Kind, *a.Liveness)
 	}
 
@@ -412,10 +410,11 @@ func TestFlapGuardAlerts(t *testing.T) {
 	var mp atomic.Pointer[matcher.Matcher]
 	mp.Store(m)
 	now := time.Date(2026, 5, 28, 10, 0, 0, 0, time.UTC)
-	gate := newGating(store, slog.New(slog.DiscardHandler), nil, nil, Identity{Pod: "sglang-0"})
-	gate.gate = health.New(health.Options{MaxRestarts: 2, Window: time.Hour})
 	terminated := 0
-	gate.terminate = func() { terminated++ }
+	gate := newGate(store, slog.New(slog.DiscardHandler), nil, health.MonitorOptions{
+		Gate: health.Options{MaxRestarts: 2, Window: time.Hour},
+		Self: selfTarget(Identity{Pod: "sglang-0"}), Terminate: func() { terminated++ },
+	})
 	p := newProcessor(&processor{
 		log: slog.New(slog.DiscardHandler), store: store, matcher: &mp,
 		grouper: incident.New(incident.Options{Window: 0}),
@@ -474,41 +473,6 @@ func TestFlapGuardAlerts(t *testing.T) {
 	}
 }
 
-func TestContainerLogAndStartupLine(t *testing.T) {
-	pod := source.Pod{Namespace: "llm", Name: "sglang-0", UID: "u1", Container: "sglang"}
-	for path, want := range map[string]string{
-		"/var/log/pods/llm_sglang-0_u1/sglang/0.log":                 "u1/0",
-		"/var/log/pods/llm_sglang-0_u1/sglang/12.log":                "u1/12",
-		"/var/log/pods/llm_sglang-0_u1/sglang/0.log.20260528-001100": "",
-		"/var/log/pods/llm_sglang-0_u1/sglang/0.log.1.gz":            "",
-		"/var/log/pods/llm_sglang-0_u1/sglang/x.log":                 "",
-	} {
-		got, ok := containerLog(&fileState{path: path, pod: pod})
-		if got != want || ok != (want != "") {
-			t.Errorf("containerLog(%s) = %q %v, want %q", path, got, ok, want)
-		}
-	}
-	if _, ok := containerLog(&fileState{path: "/var/log/sglang/0.log"}); ok {
-		t.Error("a file outside a kubelet pod directory is a container log")
-	}
-	for msg, want := range map[string]bool{
-		"Started server process [1234]":                                                     true,
-		"The server is fired up and ready to roll!":                                         true,
-		"Load weight end. type=Qwen3ForCausalLM":                                            false,
-		"Waiting for application startup.":                                                  false,
-		"Scheduler hit an exception: Started server process":                                false,
-		"Receive: obj=GenerateReqInput(text='The server is fired up and ready to roll!')":   false,
-		"Finish: obj=GenerateReqInput(rid='a'), out={'text': 'Started server process [1]'}": false,
-	} {
-		if _, got := startupLine(&entry.Entry{Message: msg}); got != want {
-			t.Errorf("startupLine(%q) = %v, want %v", msg, got, want)
-		}
-	}
-	if _, ok := startupLine(&entry.Entry{Message: "Started server process", Traceback: &entry.Traceback{}}); ok {
-		t.Error("a traceback quoting a startup line is a startup line")
-	}
-}
-
 // TestNodeAgentGates reads two pods' kubelet logs as the node agent does:
 // each pod has its own gate in the per-pod samples, and a pod's new
 // container log (the kubelet restarted the container) resets only its own,
@@ -535,7 +499,7 @@ func testNodeAgentGates(t *testing.T, step time.Duration) {
 	var mp atomic.Pointer[matcher.Matcher]
 	mp.Store(m)
 	now := time.Date(2026, 5, 28, 10, 0, 0, 0, time.UTC)
-	gate := newGating(store, slog.New(slog.DiscardHandler), nil, nil, Identity{Pod: "logmatch-node-x"})
+	gate := newGate(store, slog.New(slog.DiscardHandler), nil, health.MonitorOptions{Self: selfTarget(Identity{Pod: "logmatch-node-x"})})
 	p := newProcessor(&processor{
 		log: slog.New(slog.DiscardHandler), store: store, matcher: &mp,
 		grouper: incident.New(incident.Options{Window: 0}),
@@ -555,7 +519,7 @@ func testNodeAgentGates(t *testing.T, step time.Duration) {
 	}
 	states := func() map[string]int {
 		out := map[string]int{}
-		for _, s := range gate.samples() {
+		for _, s := range gateSamples(gate.Status(now)) {
 			out[s.Pod] = s.State
 		}
 		return out
@@ -575,32 +539,6 @@ func testNodeAgentGates(t *testing.T, step time.Duration) {
 	for _, a := range p.pending {
 		if a.Liveness == nil || a.Source.Pod == "" {
 			t.Errorf("alert %s of pod %q without a liveness block", a.Record.Slug, a.Source.Pod)
-		}
-	}
-}
-
-func TestFatalHitReadsCauseThenContext(t *testing.T) {
-	fatal := &patterns.Record{ID: "f", Fatal: true}
-	plain := &patterns.Record{ID: "p"}
-	wrapper := &patterns.Record{ID: "w", Role: patterns.RoleWrapper, Fatal: true}
-	tests := []struct {
-		name string
-		d    analysis.Diagnosis
-		want string
-	}{
-		{"fatal cause", analysis.Diagnosis{Cause: &matcher.Hit{Record: fatal}}, "f"},
-		{"plain cause in a fatal wrapper", analysis.Diagnosis{Cause: &matcher.Hit{Record: plain}, Context: []matcher.Hit{{Record: wrapper}}}, "w"},
-		{"unclassified in a fatal wrapper", analysis.Diagnosis{Context: []matcher.Hit{{Record: wrapper}}}, "w"},
-		{"plain cause", analysis.Diagnosis{Cause: &matcher.Hit{Record: plain}}, ""},
-		{"unclassified", analysis.Diagnosis{}, ""},
-	}
-	for _, tt := range tests {
-		got := ""
-		if h := fatalHit(&tt.d); h != nil {
-			got = h.Record.ID
-		}
-		if got != tt.want {
-			t.Errorf("%s: fatal hit %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

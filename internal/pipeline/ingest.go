@@ -406,7 +406,7 @@ func (ps *pushState) load(data []byte) error {
 // pendingFirst is the offset of the first line of k's open entry; -1 when
 // none is open.
 func (ps *pushState) pendingFirst(k tailKey) int64 {
-	fs := ps.proc.files[fileKey{stream: k.source}]
+	fs := ps.proc.files[source.Key{Stream: k.source}]
 	if fs == nil {
 		return -1
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/factcache"
+	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/httpserve"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
@@ -252,15 +253,19 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	})
 	p.proc.entryOpt.Redact = p.proc.redactLine
 	p.proc.pushed = p.newPushState(store, cfg)
-	p.proc.gate = newGating(store, p.log, tel.Metrics(), red, p.proc.identity)
-	p.proc.gate.pending = g.Pending
+	gate := health.MonitorOptions{
+		Self:     selfTarget(p.proc.identity),
+		Redact:   p.proc.redactLine,
+		ShowLine: cfg.HTTPProbeDetail,
+		Probed:   cfg.HTTPAddr != "",
+		Pending:  p.proc.pendingIncident,
+	}
+	if cfg.OnFatal == config.OnFatalTerminate {
+		gate.Terminate = p.terminateOnFatal
+	}
+	p.proc.gate = newGate(store, p.log, tel.Metrics(), gate)
 	p.proc.tot = p.tot
 	p.proc.serverVersion = cfg.ServerVersion
-	p.proc.gate.showLine = cfg.HTTPProbeDetail
-	p.proc.gate.probed = cfg.HTTPAddr != ""
-	if cfg.OnFatal == config.OnFatalTerminate {
-		p.proc.gate.terminate = p.terminateOnFatal
-	}
 	if blob, ok, err := store.Grouping(); err != nil {
 		p.log.Warn("grouping state unreadable; grouping starts afresh", "err", err)
 	} else if ok {
@@ -626,7 +631,7 @@ func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines c
 			return nil, err
 		}
 		p.cmd = c
-		p.proc.gate.commandStarted(time.Now())
+		p.proc.gate.CommandStarted(time.Now())
 		run("command", true, func(ctx context.Context) error {
 			err := c.Run(ctx, cb.emit)
 			p.exitCode.Store(int32(c.ExitCode()))
@@ -655,11 +660,11 @@ func (p *Pipeline) hasFiles() bool {
 }
 
 // restoredByKey indexes checkpoints as the processor looks them up.
-func restoredByKey(cps []state.Checkpoint) map[fileKey]state.Checkpoint {
-	m := make(map[fileKey]state.Checkpoint, len(cps))
+func restoredByKey(cps []state.Checkpoint) map[source.Key]state.Checkpoint {
+	m := make(map[source.Key]state.Checkpoint, len(cps))
 	for _, cp := range cps {
 		if !cp.Gone && !cp.File.IsZero() {
-			m[fileKey{dev: cp.File.Dev, ino: cp.File.Ino}] = cp
+			m[cp.File.Key()] = cp
 		}
 	}
 	return m
@@ -1023,7 +1028,7 @@ func (p *Pipeline) serveHTTP(ctx context.Context, ln net.Listener, cfg *config.C
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", p.readyz)
-	mux.HandleFunc("GET /livez", p.proc.gate.livez)
+	mux.HandleFunc("GET /livez", p.proc.gate.Livez)
 	mux.Handle("GET /metrics", p.tel.Handler())
 	p.inputs.register(mux)
 	var lastWarn atomic.Int64

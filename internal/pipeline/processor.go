@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/source"
@@ -70,12 +71,12 @@ type processor struct {
 	// the lines), asked once per stream when it is created.
 	engineOf func(path string) string
 	now      func() time.Time
-	gate     *gating // the liveness gate; nil gates nothing
+	gate     *health.Monitor // the liveness gate; nil gates nothing
 
 	// restored holds the checkpoints loaded at start, by device and inode;
 	// the first line of a file takes its checkpoint out.
-	restored map[fileKey]state.Checkpoint
-	files    map[fileKey]*fileState
+	restored map[source.Key]state.Checkpoint
+	files    map[source.Key]*fileState
 	last     *fileState // the file of the latest line: lines come in runs per file
 	started  time.Time  // when the processor was built: a stream's generation
 	// at is the time of the batch being processed; zero between batches
@@ -109,24 +110,9 @@ type processor struct {
 	pushed pushedState
 }
 
-// fileKey is how the processor finds what it keeps for a file: its device
-// and inode, which stay while its identity grows or its content is
-// replaced, or for a stream (no identity) its source name.
-type fileKey struct {
-	dev, ino uint64
-	stream   string
-}
-
-func keyOf(l *source.Line) fileKey {
-	if l.File.IsZero() {
-		return fileKey{stream: l.Source}
-	}
-	return fileKey{dev: l.File.Dev, ino: l.File.Ino}
-}
-
 // fileState is what the processor knows of one source file or stream.
 type fileState struct {
-	key fileKey
+	key source.Key
 	// id is the identity the tailer reported with the latest line: what
 	// the checkpoint stores, so a restart resumes this content.
 	id        source.FileID
@@ -148,7 +134,8 @@ type fileState struct {
 	// header times, not against the lines' times (for a plain file, the
 	// time logmatch read them, which would make the lag read 0).
 	headerTimes bool
-	used        uint64 // when the file was last looked up, for the bound on files
+	used        uint64     // when the file was last looked up, for the bound on files
+	glog        health.Log // the file as the liveness gate knows it (gateLog)
 }
 
 // stream returns the file's state for stream name, creating it with the
@@ -192,7 +179,7 @@ type Identity struct {
 }
 
 func newProcessor(p *processor) *processor {
-	p.files = map[fileKey]*fileState{}
+	p.files = map[source.Key]*fileState{}
 	p.started = p.now()
 	if p.maxFiles <= 0 {
 		p.maxFiles = defaultMaxFiles
@@ -211,8 +198,15 @@ func (p *processor) line(l source.Line) {
 	}
 	p.tot.add(linesRead, 1)
 	fs := p.file(&l)
-	if fs.resumable && l.File != fs.id {
-		p.follow(fs, &l)
+	if l.NewContent {
+		// The tailer reads the file again from its start (a truncation,
+		// a rewrite in place): what was kept of the old content goes.
+		p.newContent(fs)
+	}
+	if l.File != fs.id {
+		// The identity the checkpoint stores: a young file's grows, new
+		// content brings its own.
+		fs.id, fs.ident = l.File, ""
 	}
 	fs.next = l.Next
 	if l.Path != "" {
@@ -223,11 +217,6 @@ func (p *processor) line(l source.Line) {
 		fs.series.Lag(p.clock().Sub(l.Time))
 	}
 	ss := fs.stream(l.Stream, p.entryOpt, p.engineOf)
-	if l.Offset < ss.LastOffset() {
-		// The file was truncated (copytruncate) and is read again from
-		// its start, though its first bytes are as they were.
-		p.newContent(fs)
-	}
 	if fs.restored != nil && fs.restored.AlreadyEmitted(l.Stream, l.Offset) {
 		// Read again after a restart only because an entry of another
 		// stream was still pending: this line's entry was already matched.
@@ -242,7 +231,7 @@ func (p *processor) line(l source.Line) {
 // checkpoint loaded at start, when it is of the same content) for its first
 // line.
 func (p *processor) file(l *source.Line) *fileState {
-	k := keyOf(l)
+	k := l.Key()
 	if fs := p.last; fs != nil && fs.key == k {
 		return fs
 	}
@@ -276,7 +265,7 @@ func (p *processor) file(l *source.Line) *fileState {
 // prunes it later), and everything kept for it is dropped, its metric
 // series included.
 func (p *processor) gone(l *source.Line) {
-	if fs := p.files[keyOf(l)]; fs != nil && fs.id == l.File {
+	if fs := p.files[l.Key()]; fs != nil && fs.id == l.File {
 		p.drop(fs, true)
 	} else if fs != nil {
 		// The inode now holds other content than the notice is about:
@@ -362,18 +351,6 @@ func (p *processor) clock() time.Time {
 	return p.now()
 }
 
-// follow takes the identity the tailer reports with l when it differs from
-// the file's last one. A young file's identity grows with it (the
-// fingerprint covers more bytes) and its lines go on; any other change is
-// new content at the same inode (a truncation, a rewrite in place), which
-// the tailer reads from its start.
-func (p *processor) follow(fs *fileState, l *source.Line) {
-	if l.File.Size <= fs.id.Size || l.Offset == 0 {
-		p.newContent(fs)
-	}
-	fs.id, fs.ident = l.File, ""
-}
-
 // fileIdentity is the alerts' Source.File for fs: the identity the tailer
 // reported for the content, or for a stream its name and when this
 // processor started, since a stream's offsets start again with each run.
@@ -388,11 +365,11 @@ func (p *processor) fileIdentity(fs *fileState) string {
 	return fs.ident
 }
 
-// newContent forgets what the processor knows of a file's old content once
-// the tailer reads new content at the same inode: the entries still being
-// assembled are completed (the tailer delivered the old content's last line
-// before the new content's first), and the offsets of the old content mean
-// nothing now.
+// newContent forgets what the processor knows of a file's old content when
+// the tailer says new content begins (source.Line.NewContent): the entries
+// still being assembled are completed (the tailer delivered the old
+// content's last line before the new content's first), and the offsets of
+// the old content mean nothing now.
 func (p *processor) newContent(fs *fileState) {
 	for _, ss := range fs.streams {
 		p.entries(ss.Flush(), ss)
@@ -433,7 +410,7 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		}
 		fs.series.Lag(now.Sub(e.Time))
 	}
-	p.gate.entry(fs, e, now)
+	p.gate.Entry(fs.gateLog(), e, now)
 	d := de.Diagnosis
 	for _, pe := range d.PatternErrors {
 		p.metrics.PatternTimeout(pe.Record.ID)
@@ -453,7 +430,7 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		p.redactor.RedactAlert(&o.Alert) // before the grouper keeps it in the state file
 	}
 	p.grouped = true
-	p.queue(p.gate.occurrence(fs, e, d, o, p.grouper.Observe(o, now), now))
+	p.queue(p.gate.Occurrence(fs.gateLog(), e, d, &o, p.grouper.Observe(o, now), now))
 }
 
 // redactLine is entry.Options.Redact: the current redactor's, so a reload
@@ -550,6 +527,10 @@ func lastDash(s string) int {
 	return -1
 }
 
+// pendingIncident reports whether an incident's first alert is still to
+// come (it is settling), asking the current grouper (a reload replaces it).
+func (p *processor) pendingIncident(fingerprint string) bool { return p.grouper.Pending(fingerprint) }
+
 func allDigits(s string) bool {
 	if s == "" {
 		return false
@@ -567,7 +548,7 @@ func allDigits(s string) bool {
 // less those whose bound on new incidents it is over (it is folded into
 // their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
-	p.gate.attach(as)
+	p.gate.Attach(as)
 	now := p.clock()
 	for i := range as {
 		a := as[i]
@@ -745,14 +726,14 @@ func (p *processor) sortedStreams(keep func(*streamState) bool) []*streamState {
 	return out
 }
 
-func compareKeys(a, b fileKey) int {
-	if c := cmp.Compare(a.dev, b.dev); c != 0 {
+func compareKeys(a, b source.Key) int {
+	if c := cmp.Compare(a.Dev, b.Dev); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.ino, b.ino); c != 0 {
+	if c := cmp.Compare(a.Ino, b.Ino); c != 0 {
 		return c
 	}
-	return strings.Compare(a.stream, b.stream)
+	return strings.Compare(a.Stream, b.Stream)
 }
 
 // hasAlerts reports whether alerts wait for a commit: they are committed
@@ -783,7 +764,7 @@ func (p *processor) quiet(now time.Time, horizon time.Duration) bool {
 }
 
 func (p *processor) dirty() bool {
-	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.changed() {
+	if len(p.pending) > 0 || len(p.retired) > 0 || p.grouped || p.gate.Changed() {
 		return true
 	}
 	for _, fs := range p.files {
@@ -816,7 +797,7 @@ func (p *processor) commit() (woke []string, err error) {
 		}
 	}
 	slices.SortStableFunc(b.Files, func(x, y state.Checkpoint) int {
-		return compareKeys(fileKey{dev: x.File.Dev, ino: x.File.Ino}, fileKey{dev: y.File.Dev, ino: y.File.Ino})
+		return compareKeys(x.File.Key(), y.File.Key())
 	})
 	if p.grouped {
 		snap, incidents, err := p.snapshot()
@@ -826,11 +807,13 @@ func (p *processor) commit() (woke []string, err error) {
 		b.Grouping = &state.Grouping{Version: groupingVersion, Data: snap}
 		b.Incidents = incidents
 	}
-	gateBlob, gateGen, err := p.gate.snapshot()
+	gateData, gateGen, gateChanged, err := p.gate.Snapshot()
 	if err != nil {
 		return nil, err
 	}
-	b.Gate = gateBlob
+	if gateChanged {
+		b.Gate = &state.Gate{Version: gateVersion, Data: gateData}
+	}
 	queued := map[string]bool{}
 	for i := range p.pending {
 		a := &p.pending[i]
@@ -861,7 +844,7 @@ func (p *processor) commit() (woke []string, err error) {
 		p.grouper.Committed()
 	}
 	p.grouped = false
-	p.gate.commit(gateGen)
+	p.gate.Committed(gateGen)
 	if b.Pushed != nil {
 		p.pushed.committed()
 	}

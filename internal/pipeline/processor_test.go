@@ -171,8 +171,9 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
-// Offsets going backwards mean the file was truncated: the old content's
-// emitted marks must not hide the new content.
+// The tailer marks the first line after a truncation (copytruncate: the
+// first bytes, and so the identity, stay): the old content's emitted marks
+// must not hide the new content.
 func TestTruncationForgetsEmittedMarks(t *testing.T) {
 	store, err := state.Open(t.TempDir(), state.Options{})
 	if err != nil {
@@ -183,8 +184,8 @@ func TestTruncationForgetsEmittedMarks(t *testing.T) {
 	id := source.FileID{Dev: 1, Ino: 7, Size: 10, Sum: [16]byte{9}}
 	first := []criLine{{"", "stdout failure #1"}, {"", "stdout failure #2"}, {"", "stdout failure #3"}}
 	feed(p, id, first, 0)
-	p.files[keyOf(&source.Line{File: id})].restored = &state.Checkpoint{Emitted: map[string]int64{"": 1000}}
-	feed(p, id, []criLine{{"", "stdout failure #4"}, {"", "stdout failure #5"}}, 0)
+	p.files[id.Key()].restored = &state.Checkpoint{Emitted: map[string]int64{"": 1000}}
+	feedLines(p, "/var/log/pods/ns_pod_uid/c/0.log", id, []string{"stdout failure #4", "stdout failure #5"}, 0, true)
 	p.flushAll()
 	if _, err := p.commit(); err != nil {
 		t.Fatal(err)
@@ -213,13 +214,25 @@ func fakeTailerStart(t *testing.T, store *state.Store, path string, id source.Fi
 // feedFrom delivers the lines of one content of a plain file from offset
 // from, as the tailer reports them: with the content's identity.
 func feedFrom(p *processor, path string, id source.FileID, texts []string, from int64) {
+	feedLines(p, path, id, texts, from, false)
+}
+
+// feedNewContent delivers the lines of new content at a followed file (a
+// truncation, a rewrite in place) as the tailer reports them: its first
+// line marked NewContent.
+func feedNewContent(p *processor, path string, id source.FileID, texts []string) {
+	feedLines(p, path, id, texts, 0, true)
+}
+
+func feedLines(p *processor, path string, id source.FileID, texts []string, from int64, newContent bool) {
 	off := int64(0)
 	for _, text := range texts {
 		n := int64(len(text) + 1)
 		if off >= from {
-			sl := source.Line{Path: path, File: id, Next: off + n, End: off + n}
+			sl := source.Line{Path: path, File: id, Next: off + n, End: off + n, NewContent: newContent}
 			sl.Text, sl.Offset, sl.Source = text, off, path
 			p.line(sl)
+			newContent = false
 		}
 		off += n
 	}
@@ -242,7 +255,7 @@ func TestTruncationThenRestartRepeatsNothing(t *testing.T) {
 	}
 	p := newTestProcessor(t, store)
 	feedFrom(p, path, old, before, 0)
-	feedFrom(p, path, rewritten, after, 0)
+	feedNewContent(p, path, rewritten, after)
 	if _, err := p.commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -297,8 +310,8 @@ func TestIdempotencyKeysDifferAcrossFileContents(t *testing.T) {
 		{Dev: 1, Ino: 9, Size: 18, Sum: [16]byte{0xb}},  // truncated and rewritten
 		{Dev: 1, Ino: 10, Size: 18, Sum: [16]byte{0xb}}, // deleted and recreated
 	}
-	for _, id := range contents {
-		feedFrom(p, path, id, []string{"stdout failure #1"}, 0)
+	for i, id := range contents {
+		feedLines(p, path, id, []string{"stdout failure #1"}, 0, i == 1) // the truncation
 	}
 	p.flushAll()
 	if _, err := p.commit(); err != nil {

@@ -204,8 +204,8 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 }
 
 // regroup moves the open incidents to a grouper with next's options, so a
-// reload neither forgets nor repeats an incident, and points the liveness
-// gate at it.
+// reload neither forgets nor repeats an incident (the liveness gate asks
+// the processor's current grouper whether an incident settles).
 func (p *Pipeline) regroup(next *config.Config) {
 	g := incident.New(groupOptions(next))
 	snap, err := p.proc.grouper.Snapshot()
@@ -220,9 +220,6 @@ func (p *Pipeline) regroup(next *config.Config) {
 	p.proc.grouper = g
 	p.proc.evictions = incident.Stats{}
 	p.proc.grouped = true
-	if p.proc.gate != nil {
-		p.proc.gate.pending = g.Pending
-	}
 }
 
 // restartOnly lists the keys that differ between cur and next and are

@@ -201,7 +201,7 @@ func TestRegroupKeepsSettleAndCorrelation(t *testing.T) {
 		CorrelationWindow: config.Duration(15 * time.Minute), MaxOpenIncidents: 3,
 	}
 	g := incident.New(groupOptions(cfg))
-	p := &Pipeline{cfg: cfg, proc: &processor{grouper: g, gate: &gating{pending: g.Pending}}, log: slog.New(slog.DiscardHandler)}
+	p := &Pipeline{cfg: cfg, proc: &processor{grouper: g}, log: slog.New(slog.DiscardHandler)}
 	next := *cfg
 	next.GroupWindow = config.Duration(10 * time.Minute)
 	p.regroup(&next)
@@ -213,7 +213,7 @@ func TestRegroupKeepsSettleAndCorrelation(t *testing.T) {
 	if got := p.proc.grouper.Observe(occ("a"), t0); len(got) != 0 {
 		t.Errorf("after the reload a new incident is announced at once (%d alerts): no settle time", len(got))
 	}
-	if !p.proc.gate.pending("a") {
+	if !p.proc.pendingIncident("a") {
 		t.Errorf("the liveness gate does not see the settling incident: it asks the replaced grouper")
 	}
 	for _, fp := range []string{"b", "c", "d"} {

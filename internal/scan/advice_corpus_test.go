@@ -69,6 +69,10 @@ var knownGenericAdvice = map[string]string{
 	"268-ray-driver-traceback-raytaskerror-oom-cut.log": "the Ray task's exception line is not read as one",
 	// Held out: measured, not tuned to.
 	"295-old-rpyc-router-init-state-traceback-cut.log": "held out: a traceback cut after a weight loader's INFO line, no frames of a known phase",
+	// Held out (heldout-4): measured, not tuned to.
+	"310-jsondecodeerror-then-sigquit-scheduler-cut.log":            "held out: a JSONDecodeError whose frames are the json module's only",
+	"318-backtick-valueerror-trtllm-mha-sm100-wrapped-backtick.log": "held out: a lone ValueError line with no frames",
+	"322-hfvalidationerror-model-path-with-branch-suffix.log":       "held out: huggingface_hub's HFValidationError, frames of the Hub client only",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -13,8 +13,9 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// generatedCatalog is the 5,695-record catalog beside the repository.
-const generatedCatalog = "../../../shared/catalogs/sglang-generated.jsonl"
+// generatedCatalog is the 5,695-record catalog beside the repository (or
+// where benchdata.CatalogEnv says).
+var generatedCatalog = benchdata.CatalogPath("../../../shared/catalogs/sglang-generated.jsonl")
 
 // BenchmarkScanLines is scan's per-line cost net of the catalog load: the
 // generated catalog compiled once, then 300k generated sglang lines (0.1%

@@ -35,12 +35,29 @@ type Line struct {
 	// Pod is the Kubernetes identity parsed from the path; zero when the
 	// path is not a kubelet log path.
 	Pod Pod
+	// NewContent marks the first line of new content at a followed file:
+	// the tailer found the file truncated or rewritten in place (while
+	// following it, or while logmatch was stopped) and reads it again from
+	// its start, with the new content's identity in File. What a consumer
+	// keeps of the file's earlier content (entries being assembled, offsets
+	// already used) is about bytes that are no longer there: it completes
+	// and forgets them. The tailer decides this once; nothing downstream
+	// infers it from sizes or offsets. Streams never set it.
+	NewContent bool
 	// Gone makes this Line a notice with no text: the tailer has stopped
 	// following the file File, last seen at Path, and every line of it was
 	// delivered before this notice. A consumer drops what it keeps for that
 	// file (assembly buffers, metric series); its checkpoint stays until the
 	// store prunes it. Streams never send it.
 	Gone bool
+}
+
+// Key returns the key a consumer keeps the line's file or stream under.
+func (l *Line) Key() Key {
+	if l.File.IsZero() {
+		return Key{Stream: l.Source}
+	}
+	return l.File.Key()
 }
 
 // Emit receives each line in order. It may block (that is the backpressure
@@ -64,6 +81,19 @@ type FileID struct {
 	Size     int      // bytes the fingerprint covers
 	Sum      [16]byte // truncated SHA-256 of those bytes
 }
+
+// Key is the one key of a file: its device and inode, which stay while
+// its identity grows (a young file's fingerprint covers more bytes) or its
+// content is replaced in place (a truncation). The tailer keeps its files
+// under it and a consumer keeps what it knows of a file under it; for a
+// stream (no identity) Stream holds the source's name instead.
+type Key struct {
+	Dev, Ino uint64
+	Stream   string // a stream's source name; empty for a file
+}
+
+// Key returns the file's key.
+func (id FileID) Key() Key { return Key{Dev: id.Dev, Ino: id.Ino} }
 
 // IsZero reports whether id is the zero FileID: the Line came from a stream
 // (standard input, a wrapped command), which has no identity to resume.

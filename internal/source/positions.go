@@ -22,7 +22,7 @@ func (t *Tailer) resolvePositions(fresh []*tracked, now time.Time) {
 				continue
 			}
 			saved[tr] = cp
-			if tr.key == (devino{cp.File.Dev, cp.File.Ino}) && t.hasContent(tr.f, cp.File) {
+			if tr.key == cp.File.Key() && t.hasContent(tr.f, cp.File) {
 				t.startAt(tr, cp.Offset)
 				decided[tr] = true
 			}
@@ -69,7 +69,7 @@ func (t *Tailer) predecessor(tr *tracked, cp Checkpoint, fresh []*tracked, decid
 		if o == tr || decided[o] || cp.File.Size == 0 || !t.hasContent(o.f, cp.File) {
 			continue
 		}
-		if o.key == (devino{cp.File.Dev, cp.File.Ino}) {
+		if o.key == cp.File.Key() {
 			return o
 		}
 		if copied == nil {
@@ -107,6 +107,7 @@ func (t *Tailer) startAt(tr *tracked, off int64) {
 	if fi, err := tr.f.Stat(); err == nil && fi.Size() < off {
 		t.cfg.Observer.Add(tr.source, CountTruncations, 1)
 		off = 0
+		tr.newContent = true
 	}
 	if err := tr.seek(off); err != nil {
 		_ = tr.seek(0) // a file that cannot seek is read from where it is

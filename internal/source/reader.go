@@ -85,14 +85,14 @@ func (tr *tracked) setPos(off int64) {
 func (t *Tailer) identify(tr *tracked) {
 	b := t.head(tr.f, t.cfg.FingerprintSize)
 	tr.cr.head = append(tr.cr.head[:0], b...)
-	tr.id = FileID{Dev: tr.key.dev, Ino: tr.key.ino, Size: len(b), Sum: fingerprint(b)}
+	tr.id = FileID{Dev: tr.key.Dev, Ino: tr.key.Ino, Size: len(b), Sum: fingerprint(b)}
 }
 
 // grow extends tr's identity to the first bytes read since: lines carry
 // the fingerprint of what was read before them.
 func (tr *tracked) grow() {
 	if h := tr.cr.head; len(h) > tr.id.Size {
-		tr.id = FileID{Dev: tr.key.dev, Ino: tr.key.ino, Size: len(h), Sum: fingerprint(h)}
+		tr.id = FileID{Dev: tr.key.Dev, Ino: tr.key.Ino, Size: len(h), Sum: fingerprint(h)}
 	}
 }
 
@@ -246,6 +246,7 @@ func (t *Tailer) line(tr *tracked, fr frame, now time.Time) Line {
 		l.Time = now
 	}
 	l.Truncated = fr.truncated
+	l.NewContent, tr.newContent = tr.newContent, false
 	return l
 }
 

@@ -128,6 +128,7 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 	if err := tr.seek(0); err != nil {
 		return err
 	}
+	tr.newContent = true
 	// The new content's first bytes: what is there now, extended by what
 	// is read next (an empty file gets its identity from its first read).
 	t.identify(tr)
@@ -163,8 +164,8 @@ func siblings(path string) []string {
 }
 
 // siblingKeys is the set of files next to path, by device and inode.
-func (t *Tailer) siblingKeys(path string) map[devino]bool {
-	keys := make(map[devino]bool)
+func (t *Tailer) siblingKeys(path string) map[Key]bool {
+	keys := make(map[Key]bool)
 	for _, p := range siblings(path) {
 		if fi, err := os.Stat(p); err == nil {
 			if k, ok := fileKey(fi); ok {
@@ -182,13 +183,13 @@ func (t *Tailer) siblingKeys(path string) map[devino]bool {
 // see; only its copy holds those lines. Files followed on their own,
 // copies already read, compressed files, and copies of what tr holds now
 // are left alone.
-func (t *Tailer) readUnseen(s step, tr *tracked, before map[devino]bool) error {
+func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
 	var found []*tracked
 	for _, p := range siblings(tr.path) {
 		if compressed(p) || !rotatedName(filepath.Base(tr.path), filepath.Base(p)) {
 			continue
 		}
-		cp := t.openWhen(p, func(f *os.File, k devino, size int64) bool {
+		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
 			if before[k] || t.files[k] != nil || t.retiredIndex(k) >= 0 || size == 0 {
 				return false
 			}
@@ -276,7 +277,7 @@ func (t *Tailer) findCopy(tr *tracked) *tracked {
 		return best
 	}
 	for _, p := range siblings(tr.path) {
-		cp := t.openWhen(p, func(f *os.File, k devino, size int64) bool {
+		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
 			if t.files[k] != nil { // followed on its own: not a copy of tr
 				return false
 			}
@@ -311,21 +312,21 @@ func (t *Tailer) findCopy(tr *tracked) *tracked {
 // same inode), is at least min bytes long and lies inside the roots. The
 // result is not tracked.
 func (t *Tailer) openIf(path string, id FileID, min int64, sameFile bool) *tracked {
-	return t.openWhen(path, func(f *os.File, k devino, size int64) bool {
-		return size >= min && (!sameFile || k == (devino{id.Dev, id.Ino})) && t.hasContent(f, id)
+	return t.openWhen(path, func(f *os.File, k Key, size int64) bool {
+		return size >= min && (!sameFile || k == id.Key()) && t.hasContent(f, id)
 	})
 }
 
 // openWhen opens path when ok accepts the file (given its device and
 // inode and its size) and it lies inside the roots. The result is not
 // tracked.
-func (t *Tailer) openWhen(path string, ok func(f *os.File, k devino, size int64) bool) *tracked {
+func (t *Tailer) openWhen(path string, ok func(f *os.File, k Key, size int64) bool) *tracked {
 	f, err := openLog(path)
 	if err != nil {
 		return nil
 	}
 	fi, err := f.Stat()
-	k, known := devino{}, false
+	k, known := Key{}, false
 	if err == nil {
 		k, known = fileKey(fi)
 	}
@@ -371,7 +372,7 @@ func (t *Tailer) readCopy(s step, orig, cp *tracked, from int64) error {
 	return t.gone(s.ctx, cp, s.emit)
 }
 
-func (t *Tailer) retiredIndex(k devino) int {
+func (t *Tailer) retiredIndex(k Key) int {
 	return slices.IndexFunc(t.retired, func(r retiredFile) bool { return r.key == k })
 }
 

@@ -11,12 +11,12 @@ import (
 )
 
 // fileKey returns the device and inode of a stat result.
-func fileKey(fi os.FileInfo) (devino, bool) {
+func fileKey(fi os.FileInfo) (Key, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return devino{}, false
+		return Key{}, false
 	}
-	return devino{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true //nolint:unconvert // field types differ between unix systems
+	return Key{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true //nolint:unconvert // field types differ between unix systems
 }
 
 // pollable returns a duplicate of f's descriptor as an *os.File that the

@@ -45,7 +45,7 @@ type Tailer struct {
 	log   *slog.Logger
 	roots *roots
 
-	files  map[devino]*tracked
+	files  map[Key]*tracked
 	order  []*tracked          // every tracked file, oldest first: the read order of a pass
 	byName map[string]*tracked // current and real paths of tracked files, for watch events
 
@@ -59,15 +59,15 @@ type Tailer struct {
 	// not read again.
 	retired []retiredFile
 
-	skipped map[devino]string // matched but not opened: the open-file bound
-	initial map[devino]bool   // skipped at the first scan: starts as a file found then
-	parkedN int               // tracked files in state parked (no descriptor)
+	skipped map[Key]string // matched but not opened: the open-file bound
+	initial map[Key]bool   // skipped at the first scan: starts as a file found then
+	parkedN int            // tracked files in state parked (no descriptor)
 	// coverage is what the last pass saw of the open-file bound, for
 	// Coverage (read by another goroutine).
 	coverage atomic.Pointer[Coverage]
-	refused  map[devino]string // matched but resolving outside the roots
-	missed   map[devino]string // seen by a scan, gone before it could be opened
-	rescan   bool              // a slot freed while files were skipped
+	refused  map[Key]string // matched but resolving outside the roots
+	missed   map[Key]string // seen by a scan, gone before it could be opened
+	rescan   bool           // a slot freed while files were skipped
 	// saidCompressed is set once a compressed file in the globs was left
 	// out and logged: one notice, not one per rotation.
 	saidCompressed bool
@@ -95,12 +95,10 @@ type Tailer struct {
 const maxRetired = 64
 
 type retiredFile struct {
-	key devino
+	key Key
 	id  FileID
 	end int64
 }
-
-type devino struct{ dev, ino uint64 }
 
 // New validates cfg and builds a Tailer.
 func New(cfg Config) (*Tailer, error) {
@@ -119,12 +117,12 @@ func New(cfg Config) (*Tailer, error) {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		roots:   r,
-		files:   make(map[devino]*tracked),
+		files:   make(map[Key]*tracked),
 		byName:  make(map[string]*tracked),
-		skipped: make(map[devino]string),
-		initial: make(map[devino]bool),
-		refused: make(map[devino]string),
-		missed:  make(map[devino]string),
+		skipped: make(map[Key]string),
+		initial: make(map[Key]bool),
+		refused: make(map[Key]string),
+		missed:  make(map[Key]string),
 	}, nil
 }
 

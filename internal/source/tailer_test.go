@@ -505,7 +505,7 @@ func TestTailerLateOpenedFileStartsAtItsCheckpoint(t *testing.T) {
 	}
 	k, _ := fileKey(fi)
 	head := []byte("b1\nb2\n")
-	cp := Checkpoint{File: FileID{Dev: k.dev, Ino: k.ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
+	cp := Checkpoint{File: FileID{Dev: k.Dev, Ino: k.Ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
 	h := startTailer(t, Config{Paths: []string{filepath.Join(dir, "*.log")}, MaxOpenFiles: 1, Positions: mapPositions{b: cp}})
 	h.poll()
 	h.advance(turnIdle)
@@ -999,7 +999,7 @@ func TestTailerResumeFindsTheFileInARotatedDir(t *testing.T) {
 	}
 	k, _ := fileKey(fi)
 	head := []byte("x1\n")
-	cp := Checkpoint{File: FileID{Dev: k.dev, Ino: k.ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
+	cp := Checkpoint{File: FileID{Dev: k.Dev, Ino: k.Ino, Size: len(head), Sum: fingerprint(head)}, Offset: 3}
 	mustRename(t, p, filepath.Join(old, "server.log.1"))
 	writeFile(t, p, "n1\n")
 	for _, dirs := range [][]string{nil, {old}} {

@@ -65,7 +65,7 @@ func (e event) String() string { return eventNames[e] }
 
 // tracked is one open file.
 type tracked struct {
-	key    devino
+	key    Key
 	state  fileState
 	path   string // current path, as far as the globs show it
 	real   string // where it really lives (links resolved), at open
@@ -87,7 +87,7 @@ type tracked struct {
 	copyOf    *tracked  // copying: the original
 	// copiesBefore: the files next to it when it was truncated to empty,
 	// until content shows up (readUnseen); nil otherwise.
-	copiesBefore map[devino]bool
+	copiesBefore map[Key]bool
 	// active is when it was opened or last gave bytes: the file idle
 	// longest is parked first.
 	active time.Time
@@ -97,6 +97,10 @@ type tracked struct {
 	// file parked longest gets a free slot first).
 	parkedAt, readTo int64
 	since            time.Time
+	// newContent is set where the file is found truncated or rewritten
+	// in place and read again from its start; its next line carries it
+	// (Line.NewContent).
+	newContent bool
 }
 
 // step is what a transition needs to deliver lines.
@@ -351,7 +355,7 @@ func (t *Tailer) pass(ctx context.Context, now time.Time, full bool, emit Emit) 
 // found is one glob match.
 type found struct {
 	path string
-	key  devino
+	key  Key
 	// at is where the file is now, when that is not path: a file renamed
 	// out of the globs before it could be opened (see openCreated).
 	at string
@@ -359,7 +363,7 @@ type found struct {
 
 func (t *Tailer) glob() []found {
 	var out []found
-	seen := make(map[devino]bool)
+	seen := make(map[Key]bool)
 	var paths []string
 	for _, p := range t.roots.globs { // absolute, as the watch's event names are
 		m, _ := filepath.Glob(p) // patterns were validated in New
@@ -396,8 +400,8 @@ func (t *Tailer) scan(s step) error {
 	t.rescan = false
 	t.watch.sync(t.watchDirs()) // before the glob: a file created meanwhile makes an event
 	matches := t.glob()
-	present := make(map[devino]bool, len(matches))
-	skipped := make(map[devino]string)
+	present := make(map[Key]bool, len(matches))
+	skipped := make(map[Key]string)
 	var fresh []*tracked
 	for _, m := range matches {
 		present[m.key] = true
@@ -470,7 +474,7 @@ func (t *Tailer) scan(s step) error {
 // account keeps the sets of refused, skipped and missed files to what the
 // scan saw, and counts the generations that vanished without ever being
 // opened.
-func (t *Tailer) account(present map[devino]bool, skipped map[devino]string) {
+func (t *Tailer) account(present map[Key]bool, skipped map[Key]string) {
 	for k := range t.refused {
 		if !present[k] {
 			delete(t.refused, k)

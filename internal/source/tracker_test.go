@@ -303,10 +303,10 @@ func TestTailerMissedGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, gone := devino{1, 2}, devino{1, 3}
+	back, gone := Key{Dev: 1, Ino: 2}, Key{Dev: 1, Ino: 3}
 	tl.missed[back] = filepath.Join(dir, "back.log")
 	tl.missed[gone] = filepath.Join(dir, "gone.log")
-	tl.account(map[devino]bool{back: true}, nil) // back.log matches again: still to be opened
+	tl.account(map[Key]bool{back: true}, nil) // back.log matches again: still to be opened
 	if got := obs.get(CountGenerationsLost); got != 1 {
 		t.Errorf("generations lost = %d, want 1", got)
 	}
@@ -315,5 +315,47 @@ func TestTailerMissedGeneration(t *testing.T) {
 	}
 	if log.count("never read") != 1 {
 		t.Error("the lost generation was not logged")
+	}
+}
+
+// TestNewContentMarksTheFirstLineOfNewContent checks that the tailer says
+// where new content begins at a followed file, on that line alone: after
+// a truncation to a shorter file that starts like the old one (the first
+// bytes alone cannot tell), after a rewrite to the same size, and never on
+// lines that only continue the file.
+func TestNewContentMarksTheFirstLineOfNewContent(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, p string)
+		want   []string // the lines marked NewContent
+	}{
+		{"appended", func(t *testing.T, p string) { appendFile(t, p, numbered(4, 5)) }, nil},
+		{"truncated, same start", func(t *testing.T, p string) { writeFile(t, p, numbered(1, 1)) }, wantNumbered(1, 1)},
+		{"rewritten, same size", func(t *testing.T, p string) { writeFile(t, p, numbered(4, 6)) }, wantNumbered(4, 4)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "app.log")
+			writeFile(t, p, numbered(1, 3))
+			h := startTailer(t, Config{Paths: []string{p}, Format: FormatRaw})
+			h.poll()
+			tc.change(t, p)
+			h.poll()
+			appendFile(t, p, numbered(7, 7))
+			h.poll()
+			h.stop()
+			var got []string
+			for i, l := range h.got.all() {
+				if l.NewContent {
+					if i < 3 {
+						t.Errorf("line %d (%q) of the first content is marked new", i, l.Text)
+					}
+					got = append(got, l.Text)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("lines marked NewContent (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

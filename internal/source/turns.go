@@ -173,7 +173,7 @@ func (t *Tailer) rotatedSiblings(path string) []string {
 // checkpoint when it is the checkpointed file, else where StartAt says.
 func (t *Tailer) startLate(tr *tracked) {
 	if t.cfg.Positions != nil {
-		if cp, ok := t.cfg.Positions.Lookup(tr.path); ok && tr.key == (devino{cp.File.Dev, cp.File.Ino}) && t.hasContent(tr.f, cp.File) {
+		if cp, ok := t.cfg.Positions.Lookup(tr.path); ok && tr.key == cp.File.Key() && t.hasContent(tr.f, cp.File) {
 			t.startAt(tr, cp.Offset)
 			return
 		}
