@@ -250,6 +250,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		restored: restored,
 	})
 	p.proc.entryOpt.Redact = p.proc.redactLine
+	p.proc.pushed = p.newPushState(store, cfg)
 	gate := health.MonitorOptions{
 		Self:     selfTarget(p.proc.identity),
 		Redact:   p.proc.redactLine,

@@ -108,6 +108,9 @@ type processor struct {
 	shell *stream.Shell
 	// serverVersion is the configuration's server_version, for the shell.
 	serverVersion string
+	// pushed, when set, is the push inputs' state, committed with the
+	// rest (ingest.go).
+	pushed pushedState
 }
 
 // fileState is what the processor knows of one source file or stream.
@@ -793,10 +796,15 @@ func (p *processor) dirty() bool {
 // one transaction. On failure nothing is lost: everything stays pending
 // for the next commit.
 func (p *processor) commit() (woke []string, err error) {
-	if !p.dirty() {
+	var b state.Batch
+	if p.pushed != nil {
+		if b.Pushed, err = p.pushed.blob(); err != nil {
+			return nil, err
+		}
+	}
+	if !p.dirty() && b.Pushed == nil {
 		return nil, nil
 	}
-	var b state.Batch
 	// The final checkpoints of dropped files come first: a file followed
 	// now at a reused inode replaces its predecessor's.
 	b.Files = append(b.Files, p.retired...)
@@ -854,6 +862,9 @@ func (p *processor) commit() (woke []string, err error) {
 	}
 	p.grouped = false
 	p.gate.Committed(gateGen)
+	if b.Pushed != nil {
+		p.pushed.committed()
+	}
 	p.pending = p.pending[:0]
 	p.routes = p.routes[:0]
 	for name := range queued {
