@@ -9,8 +9,9 @@ import (
 
 // The configured engine names every enriched record, its remedies follow
 // the record's engine-neutral solutions, and a record of another engine
-// only does not match (vLLM's own record names the architecture error, not
-// sglang's); without an engine only the neutral ones are given.
+// only does not match (on vLLM, vLLM's own record names the unsupported
+// architecture, not sglang's); without an engine only the neutral ones are
+// given.
 func TestEngine(t *testing.T) {
 	const oom = "RuntimeError: CUDA error: out of memory"
 	const arch = "ValueError: Model architectures ['FooForCausalLM'] are not supported for now."
