@@ -15,7 +15,10 @@ import "strings"
 //   - mpirun --tag-output, "[1,3]<stderr>:" or "<stdout>:";
 //   - grep -n, "123:" or "file.log:123:" (never a time: no digit follows);
 //   - a log viewer's time column, "2025-11-06 02:10:00.702 | " (Loki and
-//     Grafana exports).
+//     Grafana exports);
+//   - docker compose's service column when the container is named and
+//     carries no replica number, "ollama  | " (composePrefixLen knows the
+//     numbered "service-1  | " on any line).
 //
 // The rank a task label or an MPI tag names becomes the entry's process
 // (familyRank).
@@ -35,6 +38,9 @@ func familyPrefixLen(s string) int {
 	}
 	if n == 0 {
 		n = viewerTimeLen(s)
+	}
+	if n == 0 {
+		n = serviceColumnLen(s)
 	}
 	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
 		return 0
@@ -148,6 +154,27 @@ func viewerTimeLen(s string) int {
 		return n + 3
 	}
 	return 0
+}
+
+// serviceColumnLen matches a service name, at most 64 bytes of letters,
+// digits, "_", "." and "-" that starts with a letter, padded by spaces and
+// followed by "| ".
+func serviceColumnLen(s string) int {
+	if s == "" || !isUpper(s[0]) && (s[0] < 'a' || s[0] > 'z') {
+		return 0
+	}
+	j := 1
+	for j < len(s) && j <= 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == j || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
 }
 
 // dateTimeLen returns the length of "YYYY-MM-DD HH:MM:SS[.frac]" or an

@@ -21,7 +21,11 @@ func TestFamilyPrefixLen(t *testing.T) {
 		{"logs/run-3/out:7:Traceback (most recent call last):", "logs/run-3/out:7:", ""},
 		{"2025-11-06 02:10:00.702 | ERROR x", "2025-11-06 02:10:00.702 | ", ""},
 		{"2025-11-06T02:10:00.702Z | ERROR x", "2025-11-06T02:10:00.702Z | ", ""},
+		{"vllm-sm120  | (APIServer pid=1) ERROR x", "vllm-sm120  | ", ""},
+		{"ollama | time=2025 level=INFO", "ollama | ", ""},
 		// Not a prefix family.
+		{"| a | b |", "", ""},
+		{"model|size", "", ""},
 		{"12:34:56 INFO started", "", ""},
 		{"ERROR: out of memory", "", ""},
 		{"RuntimeError: CUDA error", "", ""},
@@ -70,6 +74,7 @@ func TestAssemblerLearnsPrefixFamilies(t *testing.T) {
 		{"mpirun tag", func(int) string { return "[1,5]<stderr>:" }, "rank 5"},
 		{"grep -n", func(n int) string { return itoa(1812+n) + ":" }, ""},
 		{"grep -Hn", func(n int) string { return "worker.log:" + itoa(40+n) + ":" }, ""},
+		{"named compose service", func(int) string { return "vllm-server  | " }, ""},
 		{"viewer pipe", func(n int) string { return "2025-11-06 02:10:0" + itoa(n) + ".702 | " }, ""},
 	}
 	for _, tt := range tests {
