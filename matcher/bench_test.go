@@ -71,6 +71,46 @@ func BenchmarkNaive(b *testing.B) {
 	benchmarkMatch(b, Options{NoPrefilter: true, MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour}, 1_000)
 }
 
+// BenchmarkMatchErrorLines is BenchmarkMatch at other shares of error
+// lines: none, 0.1%, 1% and 5%, over the same 100k lines Vectorscan's
+// reference driver scans in scripts/bench-vectorscan.sh (genlines' output).
+// cpu-ns/line is user+system time a line; what an error line costs is the
+// difference of two shares over the difference of the shares.
+func BenchmarkMatchErrorLines(b *testing.B) {
+	recs := loadCatalog(b)
+	m := compileOK(b, recs, Options{})
+	msgs := make([]string, 0, len(recs))
+	for _, r := range recs {
+		if r.ErrorMessage != "" {
+			msgs = append(msgs, r.ErrorMessage)
+		}
+	}
+	for _, rate := range []float64{0, 0.001, 0.01, 0.05} {
+		b.Run(fmt.Sprintf("rate=%g", rate), func(b *testing.B) {
+			lines := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: rate, ErrorMessages: msgs}).Lines(100_000)
+			var hits []Hit
+			var errs []PatternError
+			// Build every program the lines need outside the timing.
+			for _, l := range lines {
+				hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: l})
+			}
+			b.ReportAllocs()
+			cpu0 := cpuTime(b)
+			n := 0
+			for b.Loop() {
+				for _, l := range lines {
+					hits, errs = m.AppendMatch(hits[:0], errs[:0], Subject{Text: l})
+				}
+				n += len(lines)
+			}
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(n), "cpu-ns/line")
+			if len(errs) > 0 {
+				b.Fatalf("pattern errors: %v", errs)
+			}
+		})
+	}
+}
+
 // BenchmarkMatchQuiet is one ordinary line that wakes no candidate: the
 // allocation goal there is zero.
 func BenchmarkMatchQuiet(b *testing.B) {

@@ -509,15 +509,56 @@ func scanLowFixed(p *prefilter, s string, i int) int {
 
 // scanLowSplit is scanLowFixed for split keys: the lower half is tested in
 // the low keys' bloom, the upper half in the short keys', the 8-byte
-// window in the fixed bloom of the long keys. It reads two blocks a turn,
-// then one.
+// window in the fixed bloom of the long keys. It reads four blocks a turn,
+// then two, then one, as scanLowFixed does.
 //
 //go:noinline
 func scanLowSplit(p *prefilter, s string, i int) int {
 	bl := (*fixedBloom)(p.strided.bits)
 	sb := (*shortBloom)(p.shortB.bits)
 	lb := (*lowBloom)(p.lowB.bits)
-	for ; i+2*longStride <= len(s); i += 2 * longStride {
+	for ; i+4*longStride <= len(s); i += 4 * longStride {
+		t := s[i : i+4*longStride]
+		w, x := blockKey(t, 0), blockKey(t, longStride)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLong
+		}
+		if h := lowHash(x) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passLow
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passHigh
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + longStride + passLong
+		}
+		w, x = blockKey(t, 2*longStride), blockKey(t, 3*longStride)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passHigh
+		}
+		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + 2*longStride + passLong
+		}
+		if h := lowHash(x) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passLow
+		}
+		if h := ((x >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passHigh
+		}
+		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + 3*longStride + passLong
+		}
+	}
+	if i+2*longStride <= len(s) {
 		t := s[i : i+2*longStride]
 		w, x := blockKey(t, 0), blockKey(t, longStride)
 		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
@@ -538,6 +579,7 @@ func scanLowSplit(p *prefilter, s string, i int) int {
 		if h := (x * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
 			return i + longStride + passLong
 		}
+		i += 2 * longStride
 	}
 	if i+longStride <= len(s) {
 		w := blockKey(s, i)
@@ -548,6 +590,29 @@ func scanLowSplit(p *prefilter, s string, i int) int {
 			return i + passHigh
 		}
 		if h := (w * hashMul) >> (64 - fixedBloomLog); bl[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLong
+		}
+	}
+	return len(s)
+}
+
+// scanLowSplitLarge is scanLowSplit for a bloom of long keys larger than
+// the fixed one: its shift is a variable, as in scanLow.
+//
+//go:noinline
+func scanLowSplitLarge(p *prefilter, s string, i int) int {
+	bl, bs := p.strided.bits, p.strided.shift&63
+	sb := (*shortBloom)(p.shortB.bits)
+	lb := (*lowBloom)(p.lowB.bits)
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if h := (w * hashMul) >> bs; bl[h>>6]&(1<<(h&63)) != 0 {
 			return i + passLong
 		}
 	}
@@ -826,8 +891,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	p.scan = scanNone
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
-	case nLong >= minFixedBloomKeys && nLong <= maxFixedBloomKeys && nLow > 0 &&
-		nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
+	case nLong >= minFixedBloomKeys && nLow > 0 && nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
 		p.setSplit(newStridedBloom(nLong))
 	case nShort+nLong+nLow > 0:
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
@@ -848,18 +912,22 @@ func (t *windowTable) keys() int {
 
 // Split keys. Of the three tests of a block, the lower and upper 4-byte
 // halves test few keys in most catalogs (the generated one of 5,695
-// records: 36 low and 154 short keys against about 11,000 long ones), and
-// in a bloom of their own those keys fit the first-level cache: a block
-// then reads one word of the large bloom instead of three, and the halves'
+// records: 107 low and 365 short keys against 34,182 long ones), and in a
+// bloom of their own those keys fit the first-level cache: a block then
+// reads one word of the large bloom instead of three, and the halves'
 // tests pass less often (fewer keys a bit). A catalog whose low and short
 // keys fit these sizes at 32 bits a key, and whose long keys take the
-// fixed bloom, is scanned so (scanLowSplit).
+// fixed bloom, is scanned so (scanLowSplit). A larger catalog, whose long
+// keys need a larger bloom than the fixed one, is scanned so too, with
+// the general loop's variable shift (scanLowSplitLarge): a catalog of
+// 20,000 records (scripts/scale-catalog.py) has 121,264 long keys in a
+// bloom of 512 KB, which a block read three times, and 377 low and 1,472
+// short keys.
 const (
 	lowBloomLog       = 15 // 4 KB
 	shortBloomLog     = 16 // 8 KB
 	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
 	maxShortBloomKeys = 1 << (shortBloomLog - 5)
-	maxFixedBloomKeys = 1 << (fixedBloomLog - 5)
 )
 
 type (
@@ -867,14 +935,18 @@ type (
 	shortBloom = [1 << (shortBloomLog - 6)]uint64
 )
 
-// setSplit makes long, empty and of the fixed size, the bloom of the long
-// keys, gives the short and low keys small blooms of their own, and scans
-// with scanLowSplit. The prefilter must have low keys.
+// setSplit makes long, empty and of the fixed size or larger, the bloom of
+// the long keys, gives the short and low keys small blooms of their own,
+// and scans with scanLowSplit (scanLowSplitLarge for a larger bloom). The
+// prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
 	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
 	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
 	p.scan = scanLowSplit
+	if !long.fixed() {
+		p.scan = scanLowSplitLarge
+	}
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.strided.add(sl.key * hashMul)

@@ -58,10 +58,10 @@ func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 
 // strideMatchers are strideMatcher with its own small bloom, with the
 // bloom of 2^fixedBloomLog bits of a large catalog, and with split keys
-// (the halves in small blooms of their own), whose scan loops are others,
-// and the literals of highStrideLiterals with the small or the fixed
-// bloom, which take the loops without lower halves: each of the five scan
-// loops.
+// (the halves in small blooms of their own) beside a fixed or a larger
+// bloom, whose scan loops are others, and the literals of
+// highStrideLiterals with the small or the fixed bloom, which take the
+// loops without lower halves: each of the six scan loops.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
 	fixedBloomOf := func(m *Matcher) *Matcher {
 		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
@@ -84,7 +84,13 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	if len(split.pf.lowB.bits) != len(lowBloom{}) || len(split.pf.shortB.bits) != len(shortBloom{}) {
 		tb.Fatalf("split blooms: low %d words, short %d words", len(split.pf.lowB.bits), len(split.pf.shortB.bits))
 	}
-	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh, "fixed-split": split}
+	large := strideMatcher(tb)
+	large.pf.setSplit(bloom{bits: make([]uint64, 2*len(fixedBloom{})), shift: 64 - fixedBloomLog - 1})
+	if large.pf.strided.fixed() || len(large.pf.lowB.bits) != len(lowBloom{}) {
+		tb.Fatalf("large split blooms: long %d words, low %d words", len(large.pf.strided.bits), len(large.pf.lowB.bits))
+	}
+	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh,
+		"fixed-split": split, "large-split": large}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -169,7 +175,7 @@ func FuzzStrideCandidates(f *testing.F) {
 		sc *scratch
 	}
 	var all []checked
-	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split"} {
+	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split", "large-split"} {
 		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -2,7 +2,7 @@
 # Compare one Go benchmark between two revisions of logmatch, alternating
 # their test binaries so that a change in machine load hits both alike.
 #
-#   scripts/bench-ab.sh [-r ROUNDS] [-t BENCHTIME] [-m METRIC] [-c CATALOG] REV_A REV_B PKG BENCH
+#   scripts/bench-ab.sh [-r ROUNDS] [-t BENCHTIME] [-m METRIC] [-c CATALOG] [-o FILES] REV_A REV_B PKG BENCH
 #
 # REV_A and REV_B are git revisions, or "." for the working tree as it is.
 # PKG is a package directory (internal/scan, matcher) and BENCH the
@@ -12,6 +12,11 @@
 # benchmark reports, e.g. cpu-ns/op or B/op), min and median over the
 # rounds, per benchmark line.
 #
+# -o FILES (space-separated paths from the repository root) copies those
+# files from the working tree over both revisions before building: a
+# benchmark newer than a revision (and what it needs) measures that
+# revision's code.
+#
 # The benchmarks read the generated catalog beside the repository
 # (../shared/catalogs/sglang-generated.jsonl) by a relative path; the
 # binaries run from a directory laid out so that the path reaches CATALOG
@@ -19,15 +24,16 @@
 # revisions included.
 set -euo pipefail
 
-rounds=5 benchtime=5x metric=cpu-ns/line
+rounds=5 benchtime=5x metric=cpu-ns/line overlay=
 root=$(cd "$(dirname "$0")/.." && pwd)
 catalog=${LOGMATCH_GENERATED_CATALOG:-$root/../shared/catalogs/sglang-generated.jsonl}
-while getopts r:t:m:c: o; do
+while getopts r:t:m:c:o: o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	t) benchtime=$OPTARG ;;
 	m) metric=$OPTARG ;;
 	c) catalog=$OPTARG ;;
+	o) overlay=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -46,6 +52,10 @@ build() {
 		src=$work/src-$2
 		mkdir -p "$src"
 		git -C "$root" archive "$1" | tar -x -C "$src"
+		for f in $overlay; do
+			mkdir -p "$src/$(dirname "$f")"
+			cp "$root/$f" "$src/$f"
+		done
 	fi
 	(cd "$src" && go test -c -o "$work/$2.test" "./$pkg")
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/ingest"
 	"github.com/logmatch/logmatch/internal/ingest/pushtest"
 )
@@ -22,7 +21,7 @@ import (
 // rotate over 64 streams, each within its rate bound (10000 lines a
 // second), so what is measured is the path, not the bound.
 func BenchmarkLokiPush(b *testing.B) {
-	cfg, err := config.ParseArgs([]string{"--state-dir", b.TempDir(), "--http-addr", "127.0.0.1:0", "--accept", "loki"},
+	cfg, err := runConfig([]string{"--state-dir", b.TempDir(), "--http-addr", "127.0.0.1:0", "--accept", "loki"},
 		func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		b.Fatal(err)

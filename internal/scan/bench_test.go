@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"syscall"
 	"testing"
@@ -21,7 +22,19 @@ var generatedCatalog = benchdata.CatalogPath("../../../shared/catalogs/sglang-ge
 // generated catalog compiled once, then 300k generated sglang lines (0.1%
 // error lines) scanned per op, as `logmatch scan` reads a file. cpu-ns/line
 // is user+system time per line.
-func BenchmarkScanLines(b *testing.B) {
+func BenchmarkScanLines(b *testing.B) { benchmarkScan(b, 0.001) }
+
+// BenchmarkScanErrorLines is BenchmarkScanLines at other shares of error
+// lines: none, 0.1%, 1% and 5%. What an error line costs is the
+// difference of two shares' cpu-ns/line over the difference of the shares
+// (scripts/bench-error-lines.sh).
+func BenchmarkScanErrorLines(b *testing.B) {
+	for _, rate := range []float64{0, 0.001, 0.01, 0.05} {
+		b.Run(fmt.Sprintf("rate=%g", rate), func(b *testing.B) { benchmarkScan(b, rate) })
+	}
+}
+
+func benchmarkScan(b *testing.B, errorRate float64) {
 	f, err := os.Open(generatedCatalog)
 	if os.IsNotExist(err) {
 		b.Skipf("%s not present", generatedCatalog)
@@ -39,7 +52,7 @@ func BenchmarkScanLines(b *testing.B) {
 		}
 	}
 	const lines = 300_000
-	g := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.001, ErrorMessages: msgs})
+	g := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: errorRate, ErrorMessages: msgs})
 	var buf bytes.Buffer
 	for range lines {
 		buf.WriteString(g.Line())
