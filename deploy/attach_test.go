@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -190,7 +192,16 @@ func checkAttached(b *bundle, orig *appsv1.Deployment, slackSecret string) probl
 		}
 		return secretReader(secretMounts(spec, lm)...)(name)
 	}
-	cfg, err := config.ParseArgs(args[1:], func(k string) string { return env[k] }, readFile)
+	// As the binary's run command does: its flags registered, the
+	// arguments parsed, then the configuration loaded.
+	set := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	flags := config.RegisterFlags(set)
+	err := set.Parse(args[1:])
+	var cfg *config.Config
+	if err == nil {
+		cfg, err = flags.Load(func(k string) string { return env[k] }, readFile)
+	}
 	if err != nil {
 		p.add("logmatch run %q: %v", args[1:], err)
 		return p

@@ -5,7 +5,8 @@
 //
 // The shared behaviour: a sink only classifies its failures (Classify does
 // it for HTTP, with Retry-After and URL redaction) and the Retry decorator
-// retries; MinSeverity filters; BatchSink lets a delivery loop fold many
+// retries; CheckMinSeverity validates a severity filter (run mode applies
+// it where it routes alerts); BatchSink lets a delivery loop fold many
 // waiting alerts into one request, and EncodedSink lets one take the
 // queued alert JSON as it is; Observer carries delivery counts to
 // metrics; AlertJSON, Title and the truncation helpers keep every sink's

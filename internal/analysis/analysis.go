@@ -196,7 +196,7 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	}
 	d.Signal = SignalRecord
 	d.Key = cause.Record.ID
-	d.Headline = FirstLine(cause.Line)
+	d.Headline = matchedHeadline(e, cause)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	d.Severity = cause.Record.Severity
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
@@ -214,6 +214,22 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 		}
 	}
 	return true
+}
+
+// matchedHeadline is the first line a record matched, without the header
+// a glog or native line keeps in front of its message in Text (time, pid,
+// file:line): when the match lies in the message of the entry's first
+// line, that message is the headline.
+func matchedHeadline(e *entry.Entry, h *matcher.Hit) string {
+	line := FirstLine(h.Line)
+	msg := FirstLine(e.Message)
+	if msg == "" || len(msg) >= len(line) || line != FirstLine(e.Text) || !strings.HasSuffix(line, msg) {
+		return line
+	}
+	if h.Start < len(line)-len(msg) {
+		return line // the record matched the header itself
+	}
+	return msg
 }
 
 // unclassified fills d for a failure no record names. exc is the exception

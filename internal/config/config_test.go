@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"strings"
@@ -648,7 +650,20 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestParseArgs(t *testing.T) {
+// parseRunArgs builds the configuration from the arguments of `logmatch
+// run` the way the binary does: the run flags registered on a flag set,
+// the arguments parsed, then Flags.Load.
+func parseRunArgs(args []string, getenv func(string) string, readFile func(string) ([]byte, error)) (*Config, error) {
+	set := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	f := RegisterFlags(set)
+	if err := set.Parse(args); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return f.Load(getenv, readFile)
+}
+
+func TestRunArgs(t *testing.T) {
 	file := "paths: [/var/log/a.log]\n" +
 		"group_window: 1m\n" +
 		"log_level: debug\n" +
@@ -772,18 +787,18 @@ func TestParseArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			got, err := parseRunArgs(tc.args, env.getenv, env.readFile)
 			if err != nil {
-				t.Fatalf("ParseArgs() error:\n%v", err)
+				t.Fatalf("run flags: error:\n%v", err)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("ParseArgs() (-want +got):\n%s", diff)
+				t.Errorf("run flags: (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
-func TestParseArgsErrors(t *testing.T) {
+func TestRunArgsErrors(t *testing.T) {
 	env := fakeEnv{vars: testEnv.vars, files: map[string]string{
 		"bad.yaml": "format: raw\nstart_at: never\nsinks:\n  - type: slack\n    url: https://h/x\n",
 	}}
@@ -868,20 +883,14 @@ func TestParseArgsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			got, err := parseRunArgs(tc.args, env.getenv, env.readFile)
 			if err == nil {
-				t.Fatalf("ParseArgs() = %v, want an error", got)
+				t.Fatalf("run flags: = %v, want an error", got)
 			}
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
-				t.Errorf("ParseArgs() error (-want +got):\n%s", diff)
+				t.Errorf("run flags: error (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestHelp(t *testing.T) {
-	if _, err := ParseArgs([]string{"-h"}, testEnv.getenv, testEnv.readFile); !errors.Is(err, pflag.ErrHelp) {
-		t.Errorf("ParseArgs(-h) error %v, want pflag.ErrHelp", err)
 	}
 }
 
@@ -993,7 +1002,7 @@ func TestHTTPListenerByMode(t *testing.T) {
 		{[]string{"--path", "-", "--http-addr", ":9600"}, ":9600"},
 		{[]string{"--config", "/etc/a.yaml", "--", "python3"}, ":9500"},
 	} {
-		c, err := ParseArgs(tc.args, env.getenv, env.readFile)
+		c, err := parseRunArgs(tc.args, env.getenv, env.readFile)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
@@ -1065,7 +1074,7 @@ func TestFlagsFromEnv(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env := fakeEnv{vars: tc.vars, files: files}
-			c, err := ParseArgs(tc.args, env.getenv, env.readFile)
+			c, err := parseRunArgs(tc.args, env.getenv, env.readFile)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tc.wantErr)
@@ -1140,11 +1149,11 @@ func TestServerVersion(t *testing.T) {
 	if _, err := Load("c.yaml", []byte("server_version: \"0.5.x\"\n"), fakeEnv{}.getenv, fakeEnv{}.readFile); err == nil || !strings.Contains(err.Error(), "server_version") {
 		t.Errorf("a bad server_version: %v", err)
 	}
-	cfg, err := ParseArgs([]string{"--server-version", "0.5.3"}, fakeEnv{}.getenv, fakeEnv{}.readFile)
+	cfg, err := parseRunArgs([]string{"--server-version", "0.5.3"}, fakeEnv{}.getenv, fakeEnv{}.readFile)
 	if err != nil || cfg.ServerVersion != "0.5.3" {
 		t.Errorf("--server-version: %q, %v", cfg.ServerVersion, err)
 	}
-	cfg, err = ParseArgs(nil, fakeEnv{vars: map[string]string{"LOGMATCH_SERVER_VERSION": "0.4.6"}}.getenv, fakeEnv{}.readFile)
+	cfg, err = parseRunArgs(nil, fakeEnv{vars: map[string]string{"LOGMATCH_SERVER_VERSION": "0.4.6"}}.getenv, fakeEnv{}.readFile)
 	if err != nil || cfg.ServerVersion != "0.4.6" {
 		t.Errorf("LOGMATCH_SERVER_VERSION: %q, %v", cfg.ServerVersion, err)
 	}

@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/spf13/pflag"
+
 	"github.com/logmatch/logmatch/internal/config"
 )
 
-// ExampleParseArgs is how `logmatch run` builds its configuration: flags
-// override the file, and everything after "--" is the wrapped command.
-func ExampleParseArgs() {
+// ExampleFlags_Load is how `logmatch run` builds its configuration: its
+// flags are registered on the command's flag set, the command line is
+// parsed, and Load reads the --config file and applies the flags over it;
+// everything after "--" is the wrapped command.
+func ExampleFlags_Load() {
 	files := map[string]string{
 		"/etc/logmatch/logmatch.yaml": "group_window: 1m\nsinks:\n  - type: slack\n    url_env: SLACK_URL\n",
 	}
@@ -25,10 +29,16 @@ func ExampleParseArgs() {
 		}
 		return ""
 	}
-	cfg, err := config.ParseArgs([]string{
+	fs := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	flags := config.RegisterFlags(fs)
+	if err := fs.Parse([]string{
 		"--config", "/etc/logmatch/logmatch.yaml", "--group-window", "2m",
 		"--", "python3", "-m", "sglang.launch_server",
-	}, getenv, readFile)
+	}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg, err := flags.Load(getenv, readFile)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,10 +51,16 @@ func ExampleParseArgs() {
 	// slack error SLACK_URL
 }
 
-// ExampleParseArgs_errors shows that every problem is reported at once,
+// ExampleFlags_Load_errors shows that every problem is reported at once,
 // each with its place.
-func ExampleParseArgs_errors() {
-	_, err := config.ParseArgs([]string{"--group-window", "5", "--sink", "slack", "--log-level", "loud"}, os.Getenv, os.ReadFile)
+func ExampleFlags_Load_errors() {
+	fs := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	flags := config.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--group-window", "5", "--sink", "slack", "--log-level", "loud"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err := flags.Load(os.Getenv, os.ReadFile)
 	fmt.Println(err)
 	// Output:
 	// --group-window: invalid duration "5" (want a duration such as 30s, 5m or 4h)

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
 
@@ -81,25 +80,6 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.onFatal, "on-fatal", "", "on a gating failure: none, or terminate the wrapped command (default "+DefaultOnFatal+")")
 	fs.StringVar(&f.alertOutput, "alert-output", "", "where the stdout sink writes: stdout, stderr or a file `path` (default stdout; stderr with a wrapped command)")
 	return f
-}
-
-// ParseArgs parses the arguments of `logmatch run` (after the subcommand
-// name), loads the --config file if given, applies the flags over it and
-// returns the validated configuration, or every problem found, joined.
-// Everything after "--" is the command to wrap; flags may come in any
-// order before it. getenv and readFile are os.Getenv and os.ReadFile
-// outside tests. -h returns pflag.ErrHelp.
-func ParseArgs(args []string, getenv func(string) string, readFile func(string) ([]byte, error)) (*Config, error) {
-	fs := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f := RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	return f.Load(getenv, readFile)
 }
 
 // Load builds the configuration from the --config file (if any) and the

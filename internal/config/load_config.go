@@ -16,7 +16,7 @@ import (
 
 // Load reads a configuration file's contents (name is used in messages)
 // without flags, then fills defaults, resolves secrets and validates, like
-// ParseArgs. getenv and readFile resolve *_env and *_file references; pass
+// Flags.Load. getenv and readFile resolve *_env and *_file references; pass
 // os.Getenv and os.ReadFile outside tests.
 func Load(name string, data []byte, getenv func(string) string, readFile func(string) ([]byte, error)) (*Config, error) {
 	cfg := Default()

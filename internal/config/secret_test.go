@@ -26,7 +26,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flagCfg, err := ParseArgs([]string{"--sink", "webhook=https://h/flag-token-4"}, testEnv.getenv, testEnv.readFile)
+	flagCfg, err := parseRunArgs([]string{"--sink", "webhook=https://h/flag-token-4"}, testEnv.getenv, testEnv.readFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		{"--sink", "slack=https://h/flag-token-4", "--sink", "slack=https://h/flag-token-4"},
 	}
 	for i, args := range badArgs {
-		_, err := ParseArgs(args, testEnv.getenv, testEnv.readFile)
+		_, err := parseRunArgs(args, testEnv.getenv, testEnv.readFile)
 		if err == nil {
 			t.Fatalf("bad args %d loaded", i)
 		}

@@ -12,6 +12,10 @@ import (
 // enough; the Assembler never looks at the clock. It is not safe for
 // concurrent use.
 //
+// The rules below are a state machine (machine.go): the pending entry's
+// state, the class of each line and one transition table decide whether
+// a line continues the entry; design.md lists every transition.
+//
 // The rules, in order:
 //
 //   - Wrappers (SGLANG-LOGS.md §10) are stripped from every line first.
@@ -1012,7 +1016,19 @@ func (a *Assembler) continues(c *classified) bool {
 	if p.relay == relayFailed && strings.HasPrefix(s, "Error: ShardCannotStart") {
 		return true
 	}
-	return a.apply(ruleFor(p.st, c), s, c.native, afterBlank)
+	var r rule
+	if c.header {
+		r = rules[p.st][lcHeader] // most lines that come here: no other class to read
+	} else {
+		r = ruleFor(p.st, c)
+	}
+	switch r {
+	case ruleEnd:
+		return false
+	case ruleTake:
+		return true
+	}
+	return a.apply(r, s, c.native, afterBlank)
 }
 
 // noteBare records s as the entry's bare exception line when the entry has
@@ -1194,7 +1210,9 @@ func messageFollows(line string) bool {
 // wrappers (a collector's timestamp or a compose service may stand in
 // front of it, and Ray inside Ray repeats it), and the actors differ.
 func otherRayActor(a, b string) bool {
-	if a == "" || b == "" {
+	if a == "" || b == "" || a == b {
+		// Most lines of a stream that has prefixes repeat the pending
+		// entry's: the same actors.
 		return false
 	}
 	for {

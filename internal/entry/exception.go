@@ -117,9 +117,11 @@ const maxQuoteIndent = 8
 // unquoteException returns the exception line inside a line that quotes
 // it the way chat tools, issue pastes and some wrappers re-log one: in
 // backticks ("`RuntimeError: x`", the closing backtick optional, since a
-// code span may run over several lines) or as a list item ("- ImportError:
-// x", "  * ValueError: x", "+ ...", "• ..."), after at most
-// maxQuoteIndent spaces or tabs. The exception line must be strict
+// code span may run over several lines), in Markdown emphasis ("**KeyError:
+// 'x'**", "__ValueError: y__", "*OSError: z*"), or as a list item ("- ImportError:
+// x", "  * ValueError: x", "+ ...", "• ...", "1. ...", "2) ..."), after at most
+// maxQuoteIndent spaces or tabs; up to maxQuoteLayers of these nest ("-
+// **`RuntimeError: x`**"). The exception line must be strict
 // (parseBareException); a message that quotes code in backticks keeps
 // them. ok is false for every other line, a plain exception line
 // included.
@@ -132,30 +134,84 @@ func unquoteException(s string) (typ, msg string, ok bool) {
 		return "", "", false
 	}
 	r := s[i:]
-	switch r[0] {
-	case '`':
-		r = r[1:]
-		if strings.HasPrefix(r, "`") {
-			return "", "", false // a code fence or an empty span
-		}
-		if len(r) > 1 && r[len(r)-1] == '`' {
-			r = r[:len(r)-1]
-		}
-	case '-', '*', '+':
-		if len(r) < 2 || r[1] != ' ' {
-			return "", "", false
-		}
-		r = r[2:]
-	case 0xE2: // "•", U+2022
-		b, ok := strings.CutPrefix(r, "• ")
+	quoted := false
+	for range maxQuoteLayers {
+		inner, closer, ok := unquoteOnce(r)
 		if !ok {
-			return "", "", false
+			break
 		}
-		r = b
-	default:
+		quoted = true
+		r = inner
+		if closer != "" {
+			t := strings.TrimRight(r, " \t")
+			c, ok := strings.CutSuffix(t, closer)
+			switch {
+			case ok && c != "":
+				r = c
+			case closer != "`":
+				// Emphasis opens and closes on its line; an
+				// opening marker alone is prose or a list.
+				return "", "", false
+			}
+		}
+	}
+	if !quoted {
 		return "", "", false
 	}
 	return parseBareException(r)
+}
+
+// maxQuoteLayers bounds the quoting layers unquoteException peels.
+const maxQuoteLayers = 3
+
+// unquoteOnce peels one quoting layer off the front of r: a backtick, a
+// Markdown emphasis marker, a list bullet or a list number. closer is what
+// closes the layer at the end of the line ("" for a list item).
+func unquoteOnce(r string) (inner, closer string, ok bool) {
+	if r == "" {
+		return "", "", false
+	}
+	switch r[0] {
+	case '`':
+		if strings.HasPrefix(r, "``") {
+			return "", "", false // a code fence or an empty span
+		}
+		return r[1:], "`", true
+	case '*', '_':
+		if len(r) < 2 {
+			return "", "", false
+		}
+		if r[0] == '*' && r[1] == ' ' {
+			return r[2:], "", true // a list item
+		}
+		if r[1] == r[0] {
+			if len(r) < 3 || r[2] == ' ' || r[2] == r[0] {
+				return "", "", false // a rule, or emphasis of nothing
+			}
+			return r[2:], r[:2], true
+		}
+		if r[1] == ' ' {
+			return "", "", false
+		}
+		return r[1:], r[:1], true
+	case '-', '+':
+		if len(r) < 2 || r[1] != ' ' {
+			return "", "", false
+		}
+		return r[2:], "", true
+	case 0xE2: // "•", U+2022
+		b, ok := strings.CutPrefix(r, "• ")
+		return b, "", ok
+	}
+	// "1. x", "12) x": a numbered list item.
+	n := 0
+	for n < len(r) && n < 3 && r[n] >= '0' && r[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(r) && (r[n] == '.' || r[n] == ')') && r[n+1] == ' ' {
+		return r[n+2:], "", true
+	}
+	return "", "", false
 }
 
 // maybeQuoted reports, on its first bytes alone, whether s may be a line
@@ -164,8 +220,11 @@ func maybeQuoted(s string) bool {
 	if s == "" {
 		return false
 	}
-	switch s[0] {
-	case '`', '-', '*', '+', 0xE2, ' ', '\t':
+	switch c := s[0]; {
+	case c == '`', c == '-', c == '*', c == '+', c == '_', c == 0xE2, c == ' ', c == '\t':
+		return true
+	case c >= '0' && c <= '9':
+		// A numbered list item; rare enough to check in full.
 		return true
 	}
 	return false

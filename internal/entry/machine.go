@@ -299,7 +299,7 @@ func ruleFor(s state, c *classified) rule {
 	if c.header {
 		return rules[s][lcHeader]
 	}
-	if hd := headerDecides[s]; hd.ok {
+	if hd := &headerDecides[s]; hd.ok {
 		return hd.r
 	}
 	return rules[s][classOf(c)]

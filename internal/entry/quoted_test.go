@@ -21,6 +21,14 @@ func TestUnquoteException(t *testing.T) {
 		{"\t+ torch.OutOfMemoryError: CUDA out of memory.", "torch.OutOfMemoryError", "CUDA out of memory."},
 		{"• KeyError: 'model.layers.0.mlp.gate.weight'", "KeyError", "'model.layers.0.mlp.gate.weight'"},
 		{"`asyncio.CancelledError`", "asyncio.CancelledError", ""},
+		// Markdown emphasis, numbered list items, and layers of them.
+		{"**RuntimeError: CUDA error: out of memory**", "RuntimeError", "CUDA error: out of memory"},
+		{"__KeyError: 'lm_head.weight'__  ", "KeyError", "'lm_head.weight'"},
+		{"*OSError: model.safetensors not found*", "OSError", "model.safetensors not found"},
+		{"1. ImportError: libcudart.so.12: cannot open shared object file", "ImportError", "libcudart.so.12: cannot open shared object file"},
+		{"  12) ValueError: tp_size must divide the number of heads", "ValueError", "tp_size must divide the number of heads"},
+		{"- **`torch.OutOfMemoryError: CUDA out of memory.`**", "torch.OutOfMemoryError", "CUDA out of memory."},
+		{"**`AssertionError`**", "AssertionError", ""},
 
 		// Near misses: prose in a list, warnings, fences, plain lines,
 		// bullets without a space, too deep an indentation.
@@ -37,6 +45,14 @@ func TestUnquoteException(t *testing.T) {
 		{"`", "", ""},
 		{"", "", ""},
 		{"•ValueError: x", "", ""},
+		{"**ValueError: x", "", ""},
+		{"**Error:** the server crashed", "", ""},
+		{"***", "", ""},
+		{"** ValueError: x**", "", ""},
+		{"_private_helper: x_", "", ""},
+		{"2024. ValueError: x", "", ""},
+		{"1.ValueError: x", "", ""},
+		{"1. Fixed a ValueError: in the loader", "", ""},
 	}
 	for _, tt := range tests {
 		typ, msg, ok := unquoteException(tt.in)

@@ -159,8 +159,24 @@ func (m *Monitor) target(l *Log) Target {
 	return m.opts.Self
 }
 
-// Entry is called for every entry before it is matched: it tells the gate
-// that the entry's target is alive and whether the entry shows a restart.
+// Observe takes every entry once, after grouping: it tells the gate that
+// the entry's target is alive and whether the entry shows a restart, and
+// when the entry is a failure (o is its occurrence, as the alerts the
+// grouper made of it; o is nil otherwise) it hands the diagnosis to
+// Occurrence. It returns the alerts to route.
+func (m *Monitor) Observe(l *Log, e *entry.Entry, d *analysis.Diagnosis, o *incident.Occurrence, as []sinks.Alert, now time.Time) []sinks.Alert {
+	if m == nil {
+		return as
+	}
+	m.Entry(l, e, now)
+	if o == nil {
+		return as
+	}
+	return m.Occurrence(l, e, d, o, as, now)
+}
+
+// Entry tells the gate that the target of an entry read from l is alive
+// and whether the entry shows a restart.
 func (m *Monitor) Entry(l *Log, e *entry.Entry, now time.Time) {
 	if m == nil {
 		return
@@ -345,10 +361,10 @@ func (m *Monitor) Occurrence(l *Log, e *entry.Entry, d *analysis.Diagnosis, o *i
 }
 
 // Attach puts the trips that waited for a settling incident on its first
-// alert, among as.
-func (m *Monitor) Attach(as []sinks.Alert) {
+// alert, among as (the alerts of settled incidents), and returns as.
+func (m *Monitor) Attach(as []sinks.Alert) []sinks.Alert {
 	if m == nil || len(m.waiting) == 0 {
-		return
+		return as
 	}
 	for i := range as {
 		if as[i].Kind != incident.KindNew {
@@ -363,6 +379,7 @@ func (m *Monitor) Attach(as []sinks.Alert) {
 			}
 		}
 	}
+	return as
 }
 
 // account turns the gate's bound counters into metrics and logs.

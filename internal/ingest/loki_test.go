@@ -18,7 +18,12 @@ import (
 
 var t0 = time.Date(2026, 5, 28, 0, 11, 9, 123456789, time.UTC)
 
-func sample() []ingest.PushStream {
+func sample() []ingest.PushStream { return sampleN(0) }
+
+// sampleN is sample with its times n nanoseconds later: another push of
+// the same lines, not a retry of the first.
+func sampleN(n int) []ingest.PushStream {
+	t0 := t0.Add(time.Duration(n))
 	return []ingest.PushStream{
 		{Labels: []ingest.Label{{"container", "server"}, {"namespace", "ml"}, {"pod", "sglang-0"}},
 			Entries: pushtest.Entries(t0, []string{"[2026-05-28 00:11:09 TP0] alpha", "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: \"quoted\" \u00e9"})},
@@ -167,7 +172,7 @@ func TestReceiverAnswersAfterCommit(t *testing.T) {
 	}
 
 	go func() { (<-r.Pushes()).Done(ingest.ErrClosed) }()
-	if w := push(r, "application/json", pushtest.JSON(sample())); w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "not acknowledged") {
+	if w := push(r, "application/json", pushtest.JSON(sampleN(1))); w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "not acknowledged") {
 		t.Fatalf("a push run did not commit: status %d: %s", w.Code, w.Body)
 	}
 }
@@ -178,18 +183,18 @@ func TestReceiverBackpressure(t *testing.T) {
 	rec := &counts{m: map[string]int{}}
 	r := ingest.NewReceiver(ingest.PushOptions{Queue: 1, Observer: rec})
 	done := make(chan int, 1)
-	go func() { done <- push(r, "application/json", pushtest.JSON(sample())).Code }()
+	go func() { done <- push(r, "application/json", pushtest.JSON(sampleN(1))).Code }()
 	p := <-r.Pushes() // the first push is with run
 	// The second fills the queue; it is answered when closed below.
 	second := make(chan int, 1)
-	go func() { second <- push(r, "application/json", pushtest.JSON(sample())).Code }()
+	go func() { second <- push(r, "application/json", pushtest.JSON(sampleN(2))).Code }()
 	for r.Ready() == "" {
 		time.Sleep(time.Millisecond) // until the second push is queued
 	}
 	if why := r.Ready(); why != "queue full" {
 		t.Fatalf("Ready = %q", why)
 	}
-	w := push(r, "application/json", pushtest.JSON(sample()))
+	w := push(r, "application/json", pushtest.JSON(sampleN(3)))
 	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("third push: status %d Retry-After %q: %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
@@ -204,7 +209,7 @@ func TestReceiverBackpressure(t *testing.T) {
 	if code := <-second; code != http.StatusServiceUnavailable {
 		t.Errorf("queued push at close: %d, want 503", code)
 	}
-	if w := push(r, "application/json", pushtest.JSON(sample())); w.Code != http.StatusServiceUnavailable {
+	if w := push(r, "application/json", pushtest.JSON(sampleN(4))); w.Code != http.StatusServiceUnavailable {
 		t.Errorf("push after close: %d", w.Code)
 	}
 	if r.Ready() != "stopping" {
@@ -301,5 +306,57 @@ func TestReceiverLineBound(t *testing.T) {
 		if w := push(h, ct, body); w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "more than 100000 lines") {
 			t.Errorf("%s: status %d: %.200s", name, w.Code, w.Body)
 		}
+	}
+}
+
+// A push is known by its content: once committed, the same push again (a
+// shipper's retry after a lost answer) is answered 204 without reaching
+// run; while it is being committed, the same push is answered 429.
+func TestPushRetryRecognised(t *testing.T) {
+	r := ingest.NewReceiver(ingest.PushOptions{})
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	body := pushtest.Protobuf(sample())
+	post := func() int {
+		resp, err := http.Post(srv.URL, "application/x-protobuf", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	first := make(chan int, 1)
+	go func() { first <- post() }()
+	p := <-r.Pushes()
+	if code := post(); code != http.StatusTooManyRequests {
+		t.Fatalf("the same push while the first is in flight: %d, want 429", code)
+	}
+	p.Done(nil)
+	if code := <-first; code != http.StatusNoContent {
+		t.Fatalf("first: %d", code)
+	}
+	if code := post(); code != http.StatusNoContent {
+		t.Fatalf("retry: %d", code)
+	}
+	select {
+	case p := <-r.Pushes():
+		t.Fatalf("a committed push was handed on again: %d lines", len(p.Lines))
+	default:
+	}
+	if keys := r.Keys(); len(keys) != 1 || keys[0] != p.Key {
+		t.Fatalf("keys %x, want the push's", keys)
+	}
+	// Restored keys are recognised as committed.
+	r2 := ingest.NewReceiver(ingest.PushOptions{})
+	r2.RestoreKeys(r.Keys())
+	srv2 := httptest.NewServer(r2)
+	defer srv2.Close()
+	resp, err := http.Post(srv2.URL, "application/x-protobuf", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || len(r2.Pushes()) != 0 {
+		t.Fatalf("retry after a restart: %d, %d pushes queued", resp.StatusCode, len(r2.Pushes()))
 	}
 }

@@ -1,8 +1,10 @@
 package ingest_test
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,4 +133,42 @@ func FuzzDecodeOTLP(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An OTLP record may come without a time: two identical pushes of such
+// records are two events, never taken for a retry.
+func TestOTLPUntimedPushesAreNotRetries(t *testing.T) {
+	r := ingest.NewReceiver(ingest.PushOptions{})
+	srv := httptest.NewServer(r.OTLP())
+	defer srv.Close()
+	req := &collogs.ExportLogsServiceRequest{ResourceLogs: []*logs.ResourceLogs{{
+		Resource: &resource.Resource{Attributes: []*common.KeyValue{str("k8s.pod.name", "p")}},
+		ScopeLogs: []*logs.ScopeLogs{{LogRecords: []*logs.LogRecord{
+			{Body: &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: "same line"}}},
+		}}},
+	}}}
+	b, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		done := make(chan int, 1)
+		go func() {
+			resp, err := http.Post(srv.URL, "application/x-protobuf", bytes.NewReader(b))
+			if err != nil {
+				done <- 0
+				return
+			}
+			resp.Body.Close()
+			done <- resp.StatusCode
+		}()
+		p := <-r.Pushes()
+		if p.Key != (ingest.PushKey{}) {
+			t.Fatalf("push %d keyed %x", i, p.Key)
+		}
+		p.Done(nil)
+		if code := <-done; code != http.StatusOK {
+			t.Fatalf("push %d: %d", i, code)
+		}
+	}
 }

@@ -39,12 +39,27 @@ type Push struct {
 	// Alerts, when set, are enriched alerts to hand to the sinks as they
 	// are (the Alertmanager enricher), committed like the alerts of lines.
 	Alerts []sinks.Alert
-	done   chan error
+	// Key identifies the push's content (zero when it has none: a line
+	// without a time). Run commits it with the push's lines (Keys).
+	Key  PushKey
+	r    *Receiver
+	done chan error
 }
+
+// PushKey identifies the content of a push: its input, and each stream's
+// labels with the time and text of every entry. A shipper's retry sends
+// the same content, so it has the same key; two pushes that are not one
+// retried have different ones, for entries carry nanosecond times.
+type PushKey [16]byte
 
 // Done answers the push: nil acknowledges it (2xx), an error makes the
 // shipper retry it (503). It may be called once; later calls do nothing.
+// Call it with nil only once the push's key is committed with its lines
+// (Keys): a retry is then answered as done without being read again.
 func (p *Push) Done(err error) {
+	if err == nil && p.r != nil && p.Key != (PushKey{}) {
+		p.r.keys.committed(p.Key)
+	}
 	select {
 	case p.done <- err:
 	default:
@@ -90,6 +105,7 @@ type Receiver struct {
 	offset atomic.Int64 // the next line's offset: one sequence for all streams keeps each stream's increasing
 	mu     sync.Mutex
 	rates  map[string]*bucket
+	keys   pushKeys
 }
 
 // NewReceiver returns a Receiver; run reads Pushes and calls Close when
@@ -122,7 +138,8 @@ func NewReceiver(o PushOptions) *Receiver {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Receiver{o: o, queue: make(chan *Push, o.Queue), closed: make(chan struct{}), rates: map[string]*bucket{}}
+	return &Receiver{o: o, queue: make(chan *Push, o.Queue), closed: make(chan struct{}), rates: map[string]*bucket{},
+		keys: pushKeys{set: map[PushKey]bool{}}}
 }
 
 // Pushes are the accepted pushes, in the order accepted.
@@ -216,14 +233,56 @@ func (r *Receiver) accept(ctx context.Context, input string, streams []PushStrea
 	if len(lines) == 0 {
 		return nil
 	}
+	key, keyed := pushKeyOf(input, streams)
+	if keyed {
+		switch r.keys.begin(key) {
+		case keyCommitted:
+			// A retry of a push committed whose answer was lost (a
+			// crash, a timeout): done already, nothing is read twice.
+			return nil
+		case keyInFlight:
+			return &Error{Status: http.StatusTooManyRequests, Reason: ReasonBusy, RetryAfter: 1,
+				Msg: "the same push is being committed; retry later"}
+		}
+		defer r.keys.end(key)
+	} else {
+		key = PushKey{}
+	}
 	if err := r.admit(streams); err != nil {
 		return err
 	}
-	if err := r.hand(ctx, &Push{Lines: lines, done: make(chan error, 1)}); err != nil {
+	if err := r.hand(ctx, &Push{Lines: lines, Key: key, r: r, done: make(chan error, 1)}); err != nil {
 		return err
 	}
 	r.o.Observer.Lines(input, len(lines))
 	return nil
+}
+
+// Restored returns a push of lines run held for entries still open when it
+// last stopped (its state): numbered afresh after the lines of this run,
+// answered to no one.
+func (r *Receiver) Restored(lines []source.Line) *Push {
+	out := make([]source.Line, len(lines))
+	for i, l := range lines {
+		off := r.offset.Add(int64(len(l.Text)) + 1)
+		l.Offset = off - int64(len(l.Text)) - 1
+		l.End, l.Next = off, off
+		out[i] = l
+	}
+	return &Push{Lines: out}
+}
+
+// Keys are the keys of the pushes committed lately, oldest first: what
+// run commits (with the keys of the pushes it is committing) so that a
+// push retried after a restart is recognised.
+func (r *Receiver) Keys() []PushKey { return r.keys.list() }
+
+// RestoreKeys makes the receiver know keys as committed (from the state
+// of the last run).
+func (r *Receiver) RestoreKeys(keys []PushKey) {
+	for _, k := range keys {
+		r.keys.committed(k)
+	}
 }
 
 // Forward hands enriched alerts to run's sinks and waits until they are

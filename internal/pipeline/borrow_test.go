@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/config"
 )
 
 // Lines are lent from the tailer's read buffer to the batcher, and entries
@@ -41,7 +39,7 @@ func TestAlertsKeepTheirTextAcrossReusedBuffers(t *testing.T) {
 	if err := os.WriteFile(logPath, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ParseArgs([]string{
+	cfg, err := runConfig([]string{
 		"--path", logPath, "--start-at", "beginning", "--catalog", catalog, "--no-default-catalog",
 		"--state-dir", filepath.Join(dir, "state"), "--group-window", "0", "--http-addr", "",
 	}, func(string) string { return "" }, os.ReadFile)

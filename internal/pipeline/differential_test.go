@@ -86,7 +86,7 @@ func runStdin(t *testing.T, state string, data []byte) (diags []string, log stri
 	if err := os.RemoveAll(filepath.Join(state, "state.db")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ParseArgs([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
+	cfg, err := runConfig([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
 		func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)

@@ -5,21 +5,23 @@
 //	  -> durable per-sink queues (internal/state)
 //	  -> one delivery loop per sink
 //
-// Every stage (sources, processor, delivery, HTTP server, telemetry) runs
-// under one errgroup.WithContext: the first stage to fail (a source, a dead
-// HTTP server, a final commit that fails) stops the others in order and
-// its error is Run's. Lines flow in batches of what one read brought
-// (a tailer pass, a stream read; see batch.go). A stream's batches go
-// through one bounded channel to the processor goroutine; the file
-// tailer matches its own batches in its goroutine, under the lock the
-// processor goroutine takes for everything else it does (loop.direct),
-// since handing each pass over woke a second thread. A single-line entry
-// allocates nothing on the way: the sources lend their read buffers, the
-// batcher copies each text into its batch's reused buffer, and the
-// assemblers copy what they keep into theirs (entry.Options.Reuse); the
-// processor Owns the few entries that become occurrences before it keeps
-// them. The processor owns
-// the entry assemblers, the incident grouper and the read positions; it
+// The stages (sources, processor, delivery, HTTP server, telemetry) are
+// supervised by Run with one shutdown context: the first stage to fail (a
+// source, a dead HTTP server, a final commit that fails), the end of Run's
+// context or the end of the finite inputs begins the shutdown, the stages
+// stop upstream first, and the first failure is Run's error (design.md
+// gives the stages, their order and a line's path). Lines flow in batches
+// of what one read brought (a tailer pass, a stream read; see batch.go). A
+// stream's batches go through one bounded channel to the processor
+// goroutine; the file tailer matches its own batches in its goroutine,
+// holding the loop's lock, which is the one hand-off of the processor
+// between goroutines (loop.go), since handing each pass over woke a second
+// thread. A single-line entry allocates nothing on the way: the sources
+// lend their read buffers, the batcher copies each text into its batch's
+// reused buffer, and the assemblers copy what they keep into theirs
+// (entry.Options.Reuse); the processor Owns the few entries that become
+// occurrences before it keeps them. The processor owns the entry
+// assemblers, the incident grouper and the read positions; it
 // commits read offsets, the grouper's state and the alerts found before
 // those offsets in one state transaction, so a crash neither loses nor
 // repeats an alert. Delivery loops read their sink's queue, acknowledge
@@ -55,10 +57,11 @@
 // Shutdown is ordered: sources stop, pending entries are flushed and
 // matched, a final commit is made, the delivery loops drain their queues
 // until they are empty or 4/5 of the grace period has passed, the HTTP
-// server and telemetry stop, the sinks are closed and the state store is
-// closed last. The whole shutdown is bounded by the grace period: past it
-// Run returns ErrGraceExceeded even if matching still runs, which loses
-// nothing committed (lines read since the last commit are read again).
+// server and telemetry stop, the sinks are closed (every one; their errors
+// are joined to Run's) and the state store is closed last. The whole
+// shutdown is bounded by the grace period: past it Run returns
+// ErrGraceExceeded even if matching still runs, which loses nothing
+// committed (lines read since the last commit are read again).
 //
 // A storm of distinct incidents is braked per sink (storm.go): past the
 // bound, new incidents fold into a digest alert, counted.

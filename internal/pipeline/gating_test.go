@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
@@ -159,7 +158,7 @@ type gateRun struct {
 
 func startRun(t *testing.T, args ...string) *gateRun {
 	t.Helper()
-	cfg, err := config.ParseArgs(args, func(string) string { return "" }, os.ReadFile)
+	cfg, err := runConfig(args, func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -16,6 +19,8 @@ import (
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/httpserve"
 	"github.com/logmatch/logmatch/internal/ingest"
+	"github.com/logmatch/logmatch/internal/source"
+	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/internal/telemetry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/sinks"
@@ -187,6 +192,23 @@ func (p *Pipeline) runInputs(lines chan<- *batch) func(context.Context) error {
 		}
 		r := p.inputs.push
 		defer r.Close()
+		if ps, ok := p.proc.pushed.(*pushState); ok && len(ps.restore) > 0 {
+			// The open entries of the last run first, before any push
+			// that continues them.
+			b := batchPool.Get().(*batch)
+			b.push = r.Restored(ps.restore)
+			ps.restore = nil
+			for _, l := range b.push.Lines {
+				l.Text = b.keep(l.Text)
+				b.lines = append(b.lines, l)
+			}
+			select {
+			case lines <- b:
+			case <-ctx.Done():
+				recycle(b)
+				return nil
+			}
+		}
 		if s := p.inputs.grpc; s != nil {
 			ln, err := net.Listen("tcp", p.inputs.grpcAddr)
 			if err != nil {
@@ -245,17 +267,19 @@ type pushWaiter struct{ push *ingest.Push }
 // waitCommit makes the push of b (if any) wait for the next commit, and
 // queues the enriched alerts it carries for the sinks. mu is held.
 //
-// The commit holds the alerts of every entry the push completed. An entry
-// its last lines began (a traceback whose end is in the next push) is not
-// waited for: the shipper sends the next push only once this one is
-// answered, so waiting would complete the entry early (the idle flush) and
-// cut a traceback in two at every push boundary. Those lines are held in
-// memory until the entry completes; a crash before then loses that one
-// entry (the README says so).
+// The commit holds the alerts of every entry the push completed, and the
+// lines of an entry its last lines began (a traceback whose end is in the
+// next push), kept by pushState: the shipper sends the next push only
+// once this one is answered, so waiting for that entry would complete it
+// early (the idle flush) and cut a traceback in two at every push
+// boundary. A crash then loses nothing: the next start replays those lines.
 func (l *loop) waitCommit(b *batch) {
 	if b.push != nil {
 		if len(b.push.Alerts) > 0 {
 			l.p.proc.queue(b.push.Alerts)
+		}
+		if ps, ok := l.p.proc.pushed.(*pushState); ok {
+			ps.track(b)
 		}
 		l.pushes = append(l.pushes, pushWaiter{push: b.push})
 	}
@@ -272,4 +296,234 @@ func (l *loop) ackPushes(_ bool, err error) {
 	}
 	clear(l.pushes)
 	l.pushes = l.pushes[:0]
+}
+
+// pushedVersion is the format of the inputs' blob in state.db.
+const pushedVersion = 1
+
+// pushState is what the push inputs commit with the alerts so that a
+// crash loses and repeats nothing of a push once it is acknowledged:
+//
+//   - the lines of each pushed stream's open entry (its tail). A push is
+//     answered once its lines are committed, and the shipper sends the
+//     rest of a traceback in its next push; the lines of the entry still
+//     open are in state.db then, and a restart replays them before any
+//     new push, so the entry completes as if nothing had happened;
+//   - the keys of the pushes committed lately, so a push retried because
+//     its answer was lost is answered 204 without being read again.
+//
+// It is used under the loop's mutex, by the processor's commit.
+type pushState struct {
+	r    *ingest.Receiver
+	proc *processor
+	// tails are the open entries' lines of each pushed stream.
+	tails map[tailKey]*tail
+	// waiting are the keys of the pushes processed since the last commit.
+	waiting []ingest.PushKey
+	changed bool
+	// maxLines and maxBytes bound a tail: an entry is cut there anyway.
+	maxLines, maxBytes int
+	// restore are the tails of the last run, replayed first (runInputs).
+	restore []source.Line
+}
+
+// tailKey names a pushed stream: its source and its stream (stdout,
+// stderr).
+type tailKey struct{ source, stream string }
+
+type tail struct {
+	lines []source.Line
+	bytes int
+}
+
+// newPushState returns the push inputs' state with what the last run
+// committed; nil when no push input is accepted.
+func (p *Pipeline) newPushState(store *state.Store, cfg *config.Config) pushedState {
+	if p.inputs == nil || p.inputs.push == nil {
+		return nil
+	}
+	ps := &pushState{r: p.inputs.push, proc: p.proc, tails: map[tailKey]*tail{},
+		maxLines: cfg.Entry.MaxLines + 1, maxBytes: cfg.Entry.MaxBytes + cfg.MaxLineBytes}
+	blob, ok, err := store.Pushed()
+	switch {
+	case err != nil:
+		p.log.Warn("state of the push inputs unreadable: open entries of pushed streams are lost, and a retried push may alert again", "err", err)
+	case ok && blob.Version != pushedVersion:
+		p.log.Warn("state of the push inputs of another version: ignored", "version", blob.Version)
+	case ok:
+		if err := ps.load(blob.Data); err != nil {
+			p.log.Warn("state of the push inputs unreadable: open entries of pushed streams are lost, and a retried push may alert again", "err", err)
+		} else if len(ps.restore) > 0 {
+			p.log.Info("replaying the open entries of pushed streams", "lines", len(ps.restore))
+		}
+	}
+	return ps
+}
+
+// storedPushes is the JSON of the blob.
+type storedPushes struct {
+	// Keys are the committed pushes' keys, concatenated, oldest first.
+	Keys  []byte       `json:"keys,omitempty"`
+	Tails []storedTail `json:"tails,omitempty"`
+}
+
+type storedTail struct {
+	Source string       `json:"source"`
+	Stream string       `json:"stream,omitempty"`
+	Pod    source.Pod   `json:"pod"`
+	Lines  []storedLine `json:"lines"`
+}
+
+type storedLine struct {
+	Text string    `json:"text"`
+	Time time.Time `json:"time"`
+	Cut  bool      `json:"cut,omitempty"`
+}
+
+func (ps *pushState) load(data []byte) error {
+	var st storedPushes
+	if err := json.Unmarshal(data, &st); err != nil {
+		return err
+	}
+	if len(st.Keys)%len(ingest.PushKey{}) != 0 {
+		return fmt.Errorf("keys: %d bytes, not whole keys", len(st.Keys))
+	}
+	keys := make([]ingest.PushKey, 0, len(st.Keys)/len(ingest.PushKey{}))
+	for b := st.Keys; len(b) > 0; b = b[len(ingest.PushKey{}):] {
+		keys = append(keys, ingest.PushKey(b))
+	}
+	ps.r.RestoreKeys(keys)
+	for _, t := range st.Tails {
+		for _, l := range t.Lines {
+			ps.restore = append(ps.restore, source.Line{
+				Line: entry.Line{Text: l.Text, Source: t.Source, Stream: t.Stream, Time: l.Time, Truncated: l.Cut}, Pod: t.Pod,
+			})
+		}
+	}
+	return nil
+}
+
+// pendingFirst is the offset of the first line of k's open entry; -1 when
+// none is open.
+func (ps *pushState) pendingFirst(k tailKey) int64 {
+	fs := ps.proc.files[source.Key{Stream: k.source}]
+	if fs == nil {
+		return -1
+	}
+	for _, ss := range fs.streams {
+		if ss.Name() == k.stream {
+			if !ss.Pending() {
+				return -1
+			}
+			return ss.PendingFirst()
+		}
+	}
+	return -1
+}
+
+// trim drops the lines of k's tail before first (all when first < 0): the
+// entries they were in are complete, and their alerts committed with the
+// tail that no longer holds them.
+func (ps *pushState) trim(k tailKey, first int64) {
+	t := ps.tails[k]
+	if t == nil {
+		return
+	}
+	n := len(t.lines)
+	if first >= 0 {
+		n, _ = slices.BinarySearchFunc(t.lines, first, func(l source.Line, off int64) int { return cmp.Compare(l.Offset, off) })
+	}
+	if n == 0 {
+		return
+	}
+	for _, l := range t.lines[:n] {
+		t.bytes -= len(l.Text)
+	}
+	t.lines = append(t.lines[:0], t.lines[n:]...)
+	if len(t.lines) == 0 {
+		delete(ps.tails, k)
+	}
+	ps.changed = true
+}
+
+// track keeps the lines of a processed push that belong to entries still
+// open, and its key, for the next commit. The batch's text is recycled:
+// what is kept is copied.
+func (ps *pushState) track(b *batch) {
+	if len(b.lines) == 0 {
+		return
+	}
+	ps.changed = true
+	if b.push.Key != (ingest.PushKey{}) {
+		ps.waiting = append(ps.waiting, b.push.Key)
+	}
+	firsts := map[tailKey]int64{}
+	for i := range b.lines {
+		k := tailKey{b.lines[i].Source, b.lines[i].Stream}
+		if _, ok := firsts[k]; !ok {
+			firsts[k] = ps.pendingFirst(k)
+			ps.trim(k, firsts[k])
+		}
+	}
+	for i := range b.lines {
+		l := &b.lines[i]
+		k := tailKey{l.Source, l.Stream}
+		if first := firsts[k]; first < 0 || l.Offset < first {
+			continue
+		}
+		t := ps.tails[k]
+		if t == nil {
+			t = &tail{}
+			ps.tails[k] = t
+		}
+		if len(t.lines) >= ps.maxLines || t.bytes+len(l.Text) > ps.maxBytes {
+			continue // past the entry's bounds: its head is what counts
+		}
+		c := *l
+		c.Text = strings.Clone(l.Text)
+		t.lines = append(t.lines, c)
+		t.bytes += len(c.Text)
+	}
+}
+
+// pushedState is the push inputs' part of a commit (the processor's
+// hook): blob returns what to store with the commit being made, nil when
+// nothing changed; committed says that commit succeeded.
+type pushedState interface {
+	blob() (*state.Pushed, error)
+	committed()
+}
+
+func (ps *pushState) blob() (*state.Pushed, error) {
+	for k := range ps.tails {
+		ps.trim(k, ps.pendingFirst(k))
+	}
+	if !ps.changed {
+		return nil, nil
+	}
+	var st storedPushes
+	for _, k := range append(ps.r.Keys(), ps.waiting...) {
+		st.Keys = append(st.Keys, k[:]...)
+	}
+	keys := slices.SortedFunc(maps.Keys(ps.tails), func(a, b tailKey) int {
+		return cmp.Or(strings.Compare(a.source, b.source), strings.Compare(a.stream, b.stream))
+	})
+	for _, k := range keys {
+		t := ps.tails[k]
+		s := storedTail{Source: k.source, Stream: k.stream, Pod: t.lines[0].Pod}
+		for _, l := range t.lines {
+			s.Lines = append(s.Lines, storedLine{Text: l.Text, Time: l.Time, Cut: l.Truncated})
+		}
+		st.Tails = append(st.Tails, s)
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return nil, fmt.Errorf("push inputs' state: %w", err)
+	}
+	return &state.Pushed{Version: pushedVersion, Data: data}, nil
+}
+
+func (ps *pushState) committed() {
+	ps.changed = false
+	ps.waiting = ps.waiting[:0]
 }

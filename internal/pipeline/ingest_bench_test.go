@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/ingest"
 	"github.com/logmatch/logmatch/internal/ingest/pushtest"
 )
@@ -22,7 +21,7 @@ import (
 // rotate over 64 streams, each within its rate bound (10000 lines a
 // second), so what is measured is the path, not the bound.
 func BenchmarkLokiPush(b *testing.B) {
-	cfg, err := config.ParseArgs([]string{"--state-dir", b.TempDir(), "--http-addr", "127.0.0.1:0", "--accept", "loki"},
+	cfg, err := runConfig([]string{"--state-dir", b.TempDir(), "--http-addr", "127.0.0.1:0", "--accept", "loki"},
 		func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		b.Fatal(err)
@@ -41,14 +40,17 @@ func BenchmarkLokiPush(b *testing.B) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf("[2026-05-28 00:11:09 TP0] Decode batch, #running-req: %d, #token: 4096, token usage: 0.31, cuda graph: True, gen throughput (token/s): 1234.5, #queue-req: 0", i)
 	}
-	var bodies [][]byte
-	for i := range 64 {
-		bodies = append(bodies, pushtest.Protobuf([]ingest.PushStream{{Labels: []ingest.Label{{Name: "pod", Value: fmt.Sprintf("sglang-%d", i)}}, Entries: pushtest.Entries(time.Now(), lines)}}))
-	}
+	// Each push has times of its own: the same body again would be a
+	// retry, answered without being read.
+	start := time.Now()
 	n := 0
 	for b.Loop() {
 		n++
-		resp, err := http.Post(url, "application/x-protobuf", bytes.NewReader(bodies[n%len(bodies)]))
+		b.StopTimer()
+		s := []ingest.PushStream{{Labels: []ingest.Label{{Name: "pod", Value: fmt.Sprintf("sglang-%d", n%64)}}, Entries: pushtest.Entries(start.Add(time.Duration(n)*time.Millisecond), lines)}}
+		body := pushtest.Protobuf(s)
+		b.StartTimer()
+		resp, err := http.Post(url, "application/x-protobuf", bytes.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
 		}

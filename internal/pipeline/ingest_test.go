@@ -41,7 +41,7 @@ func startAccepting(t *testing.T, env map[string]string, args ...string) (string
 		t.Fatal(err)
 	}
 	getenv := func(k string) string { return env[k] }
-	cfg, err := config.ParseArgs(append([]string{
+	cfg, err := runConfig(append([]string{
 		"--catalog", catalog, "--no-default-catalog",
 		"--state-dir", filepath.Join(dir, "state"), "--group-window", "0", "--http-addr", "127.0.0.1:0",
 	}, args...), getenv, os.ReadFile)
@@ -182,7 +182,7 @@ func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()
 			grpcAddr := freeAddr(t)
-			cfg, err := config.ParseArgs([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki,otlp",
+			cfg, err := runConfig([]string{"--state-dir", dir, "--http-addr", "127.0.0.1:0", "--accept", "loki,otlp",
 				"--config", writeConfig(t, "otlp_grpc_addr: "+grpcAddr+"\n")},
 				func(string) string { return "" }, os.ReadFile)
 			if err != nil {

@@ -12,7 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
+
 	"github.com/logmatch/logmatch/internal/config"
+	"github.com/logmatch/logmatch/internal/state"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -32,7 +36,7 @@ func newTestPipeline(t *testing.T, args ...string) *Pipeline {
 	if err := os.WriteFile(logPath, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ParseArgs(append([]string{"--path", logPath, "--state-dir", filepath.Join(dir, "state")}, args...),
+	cfg, err := runConfig(append([]string{"--path", logPath, "--state-dir", filepath.Join(dir, "state")}, args...),
 		func(string) string { return "" }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +46,19 @@ func newTestPipeline(t *testing.T, args ...string) *Pipeline {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// runConfig builds the configuration from the arguments of `logmatch run`
+// the way the binary does: the run flags registered on a flag set, the
+// arguments parsed, then config.Flags.Load.
+func runConfig(args []string, getenv func(string) string, readFile func(string) ([]byte, error)) (*config.Config, error) {
+	set := pflag.NewFlagSet("logmatch run", pflag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	flags := config.RegisterFlags(set)
+	if err := set.Parse(args); err != nil {
+		return nil, err
+	}
+	return flags.Load(getenv, readFile)
 }
 
 // runWithin runs p until it returns or limit passes (a hang): the limit is
@@ -137,5 +154,36 @@ func TestCatalogSavedDuringStartIsLoaded(t *testing.T) {
 	p.reloadCatalog(false)
 	if n := p.matcher.Load().Len(); n != 2 {
 		t.Errorf("after a poll %d records are loaded, want the 2 saved during the start", n)
+	}
+}
+
+// A sink that fails to close (an exporter that cannot flush) is named in
+// Run's error, and the sinks after it are closed all the same, and so is
+// the state store.
+func TestSinkCloseErrorsAreJoined(t *testing.T) {
+	p := newTestPipeline(t, "--http-addr", "", "--sink", "first:stdout", "--sink", "second:stdout", "--sink", "third:stdout")
+	var closed []string
+	for _, b := range p.sinks {
+		b.closer = func(context.Context) error {
+			closed = append(closed, b.name)
+			if b.name == "second" {
+				return nil
+			}
+			return errors.New("flush failed")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := runWithin(t, p, ctx, time.Minute)
+	for _, want := range []string{"sink first: close: flush failed", "sink third: close: flush failed"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Run = %v, want it to say %q", err, want)
+		}
+	}
+	if diff := cmp.Diff([]string{"first", "second", "third"}, closed); diff != "" {
+		t.Errorf("sinks closed (-want +got):\n%s", diff)
+	}
+	if _, err := state.Open(p.cfg.StateDir, state.Options{}); err != nil {
+		t.Errorf("the state store was left open: %v", err)
 	}
 }

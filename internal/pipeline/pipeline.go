@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -193,7 +191,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		closeSinks(ctx, built)
+		_ = closeSinks(ctx, built) // New fails with its own error
 		if tel != nil {
 			_ = tel.Shutdown(ctx)
 		}
@@ -201,7 +199,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 	}
 	p.sinks, p.tel = built, tel
 	if p.inputs, err = p.newInputs(cfg); err != nil {
-		closeSinks(ctx, built)
+		_ = closeSinks(ctx, built) // New fails with its own error
 		_ = tel.Shutdown(ctx)
 		return nil, configErr{fmt.Errorf("accept: %w", err)}
 	}
@@ -217,7 +215,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		ResetDamaged: opts.StateReset,
 	})
 	if err != nil {
-		closeSinks(ctx, built)
+		_ = closeSinks(ctx, built) // New fails with its own error
 		_ = tel.Shutdown(ctx)
 		return nil, err
 	}
@@ -252,6 +250,7 @@ func New(ctx context.Context, opts Options) (*Pipeline, error) {
 		restored: restored,
 	})
 	p.proc.entryOpt.Redact = p.proc.redactLine
+	p.proc.pushed = p.newPushState(store, cfg)
 	gate := health.MonitorOptions{
 		Self:     selfTarget(p.proc.identity),
 		Redact:   p.proc.redactLine,
@@ -343,12 +342,13 @@ func (p *Pipeline) terminateOnFatal() {
 	}
 }
 
-// Close releases what New acquired; Run calls it on return.
+// Close releases what New acquired, in order: the sinks, telemetry (unless
+// Run ran it) and last the state store. Every error is returned, joined;
+// Run calls it on return.
 func (p *Pipeline) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	closeSinks(ctx, p.sinks)
-	var errs []error
+	errs := []error{closeSinks(ctx, p.sinks)}
 	if p.tel != nil && !p.telRan {
 		errs = append(errs, p.tel.Shutdown(ctx))
 	}
@@ -358,294 +358,18 @@ func (p *Pipeline) Close() error {
 	return errors.Join(errs...)
 }
 
-func closeSinks(ctx context.Context, bs []*builtSink) {
+// closeSinks closes every sink, all of them even when one fails, and
+// returns their errors joined, each naming its sink.
+func closeSinks(ctx context.Context, bs []*builtSink) error {
+	var errs []error
 	for _, b := range bs {
 		if b.closer != nil {
-			_ = b.closer(ctx)
-		}
-	}
-}
-
-// ErrGraceExceeded is wrapped by Run's error when shutdown did not finish
-// within shutdown_grace (matching an entry, or a final commit, was still
-// running). Run returns anyway: nothing committed is lost, and lines read
-// after the last commit are read again at the next start.
-var ErrGraceExceeded = errors.New("shutdown grace period exceeded")
-
-// Run runs until ctx ends, or until the inputs end (standard input at EOF,
-// the wrapped command exited), or until a stage fails; then it shuts down
-// in order: sources, the processor's final flush and commit, the sinks'
-// drain, the HTTP server and telemetry. Each stage is supervised by one
-// errgroup: the first failure (a source, a dead HTTP server, a failed
-// final commit) stops the others and is returned. It returns nil on a
-// clean stop. Shutdown, from the moment it begins, takes at most
-// shutdown_grace; past it Run returns ErrGraceExceeded.
-func (p *Pipeline) Run(ctx context.Context) (err error) {
-	defer func() { err = errors.Join(err, p.Close()) }()
-	grace := time.Duration(p.cfg.ShutdownGrace)
-	if grace <= 0 {
-		grace = config.DefaultShutdownGrace
-	}
-	if p.cfg.HTTPAddr != "" {
-		listen := p.listen
-		if listen == nil {
-			listen = net.Listen
-		}
-		ln, err := listen("tcp", p.cfg.HTTPAddr)
-		if err != nil {
-			return fmt.Errorf("http_addr %s: %w", p.cfg.HTTPAddr, err)
-		}
-		p.httpLn = ln
-		if p.opts.Listening != nil {
-			p.opts.Listening(ln.Addr().String())
-		}
-	}
-
-	runDone := make(chan struct{})
-	defer close(runDone)
-	g, gctx := errgroup.WithContext(ctx)
-	lines := make(chan *batch, lineBuffer/batchLines)
-	// Sources stop first, when the group's context ends or the
-	// processor asks (a finite input ended).
-	srcCtx, stopSources := context.WithCancel(gctx)
-	defer stopSources()
-	var srcWG sync.WaitGroup
-	srcErrs := make(chan error, 3)
-	lp := p.newLoop(gctx, stopSources)
-	finite, err := p.startSources(srcCtx, &srcWG, lines, lp, srcErrs)
-	if err != nil {
-		stopSources()
-		lp.open() // a started tailer may wait in direct
-		srcWG.Wait()
-		if p.httpLn != nil {
-			_ = p.httpLn.Close()
-		}
-		return err
-	}
-	p.sourcesUp.Store(true)
-	g.Go(func() error {
-		// The sources stage: a source that fails (not one stopped by
-		// its context) fails the pipeline.
-		srcWG.Wait()
-		close(lines)
-		close(srcErrs)
-		var errs []error
-		for e := range srcErrs {
-			errs = append(errs, e)
-		}
-		return errors.Join(errs...)
-	})
-
-	// shutdown is closed when the shutdown begins: the group's context
-	// ended, or the processor finished (the inputs ended).
-	shutdown := make(chan struct{})
-	var shutdownOnce sync.Once
-	beginShutdown := func() { shutdownOnce.Do(func() { close(shutdown) }) }
-	go func() {
-		select {
-		case <-gctx.Done():
-		case <-shutdown:
-		}
-		beginShutdown()
-	}()
-
-	drain := make(chan struct{}) // closed after the final commit
-	p.processed = drain
-
-	// Delivery, the HTTP server and telemetry outlive the processor:
-	// the sinks drain after its final commit, within the grace period.
-	delCtx, stopDelivery := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopDelivery()
-	svcCtx, stopServices := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopServices()
-	// The delivery loops run under delCtx; a reload (in the processor)
-	// replaces them, so they are waited for only after the final commit.
-	p.delCtx, p.drain = delCtx, drain
-	p.startDelivery(p.dels)
-	p.logStart()
-	// The HTTP server's settings are copied before the processor starts:
-	// a reload (on the processor's goroutine) replaces p.cfg.
-	httpCfg := *p.cfg
-	g.Go(func() error {
-		defer close(drain)
-		defer beginShutdown()
-		return p.process(lp, lines, finite, finite != nil && !p.hasFiles())
-	})
-	g.Go(func() error {
-		<-drain
-		waitCtx, cancelWait := context.WithCancel(context.Background())
-		defer cancelWait()
-		go func() {
-			select {
-			case <-afterShutdown(shutdown, runDone, grace*4/5):
-				cancelWait()
-			case <-waitCtx.Done():
+			if err := b.closer(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("sink %s: close: %w", b.name, err))
 			}
-		}()
-		if !p.waitDelivery(waitCtx) {
-			p.log.Warn("shutdown grace period ended with alerts still queued; they are kept for the next start", "grace", grace)
-			stopDelivery()
-			p.waitDelivery(context.Background())
 		}
-		stopServices()
-		return p.deliveryErr()
-	})
-	if p.httpLn != nil {
-		ln := p.httpLn
-		g.Go(func() error { return p.serveHTTP(svcCtx, ln, &httpCfg) })
 	}
-	p.telRan = true
-	g.Go(func() error {
-		// A metrics export that fails at the end loses no alert: it is
-		// logged, not made the exit status.
-		if err := p.tel.Run(svcCtx); err != nil {
-			p.log.Warn("telemetry shutdown", "err", err)
-		}
-		return nil
-	})
-
-	result := make(chan error, 1)
-	go func() { result <- g.Wait() }()
-	select {
-	case err := <-result:
-		p.logStop(ctx, err)
-		return err
-	case <-afterShutdown(shutdown, runDone, grace):
-		p.log.Error("shutdown did not finish within the grace period; stopping now (lines read since the last commit are read again at the next start)", "grace", grace)
-		stopSources()
-		stopDelivery()
-		stopServices()
-		err := fmt.Errorf("%w (%s)", ErrGraceExceeded, grace)
-		p.logStop(ctx, err)
-		return err
-	}
-}
-
-// afterShutdown returns a channel that is closed d after shutdown closes,
-// unless stop closes first.
-func afterShutdown(shutdown, stop <-chan struct{}, d time.Duration) <-chan struct{} {
-	c := make(chan struct{})
-	go func() {
-		select {
-		case <-shutdown:
-		case <-stop:
-			return
-		}
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			close(c)
-		case <-stop:
-		}
-	}()
-	return c
-}
-
-// startSources starts the configured sources, each in its own goroutine
-// writing to lines. finite is closed when every finite source (standard
-// input, a wrapped command) has ended; it is nil when the sources only end
-// with ctx.
-func (p *Pipeline) startSources(ctx context.Context, wg *sync.WaitGroup, lines chan<- *batch, lp *loop, errs chan<- error) (finite <-chan struct{}, err error) {
-	var files []string
-	stdin := false
-	for _, path := range p.cfg.Paths {
-		if path == "-" {
-			stdin = true
-			continue
-		}
-		files = append(files, path)
-	}
-	format, _ := source.ParseFormat(p.cfg.Format)
-	obs := observer{m: p.tel.Metrics()}
-	var finiteWG sync.WaitGroup
-	hasFinite := false
-	run := func(name string, isFinite bool, f func(context.Context) error) {
-		wg.Add(1)
-		if isFinite {
-			finiteWG.Add(1)
-			hasFinite = true
-		}
-		go func() {
-			defer wg.Done()
-			if isFinite {
-				defer finiteWG.Done()
-			}
-			if err := f(ctx); err != nil && ctx.Err() == nil {
-				errs <- fmt.Errorf("%s: %w", name, err)
-			}
-		}()
-	}
-	if len(files) > 0 {
-		cps, err := p.store.Files()
-		if err != nil {
-			return nil, err
-		}
-		// The tailer matches its lines in its own goroutine (loop.direct).
-		tb := &batcher{direct: lp.direct}
-		t, err := source.New(source.Config{
-			Paths:          files,
-			Format:         format,
-			StartAt:        source.StartAt(p.cfg.StartAt),
-			PollInterval:   time.Duration(p.cfg.PollInterval),
-			RescanInterval: time.Duration(p.cfg.RescanInterval),
-			NoWatch:        !p.cfg.Watch,
-			MaxOpenFiles:   p.cfg.MaxOpenFiles,
-			RotatedDirs:    p.cfg.RotatedDirs,
-			SymlinkRoots:   p.cfg.SymlinkRoots,
-			MaxLineBytes:   p.cfg.MaxLineBytes,
-			Positions:      state.ByPath(cps),
-			Observer:       obs,
-			Logger:         p.log.With("component", "tail"),
-			Flush:          tb.flush,
-			Borrow:         true, // the batcher copies the text
-		})
-		if err != nil {
-			return nil, err
-		}
-		p.tailer.Store(t)
-		run("tail", false, func(ctx context.Context) error { return t.Run(ctx, tb.emit) })
-	}
-	if stdin {
-		sb := newBatcher(lines)
-		s, err := source.NewStream(p.opts.Stdin, source.StreamConfig{Source: "stdin", Format: format, MaxLineBytes: p.cfg.MaxLineBytes, Observer: obs, Flush: sb.flush, Borrow: true})
-		if err != nil {
-			return nil, err
-		}
-		run("stdin", true, func(ctx context.Context) error { return s.Run(ctx, sb.emit) })
-	}
-	if len(p.cfg.Command) > 0 {
-		cb := newBatcher(lines)
-		c, err := source.NewCommand(source.CommandConfig{
-			Args:         p.cfg.Command,
-			Stdout:       p.opts.Stdout,
-			Stderr:       p.opts.Stderr,
-			Signals:      p.opts.Signals,
-			MaxLineBytes: p.cfg.MaxLineBytes,
-			Observer:     obs,
-			Flush:        cb.flush,
-			Borrow:       true,
-		})
-		if err != nil {
-			return nil, err
-		}
-		p.cmd = c
-		p.proc.gate.CommandStarted(time.Now())
-		run("command", true, func(ctx context.Context) error {
-			err := c.Run(ctx, cb.emit)
-			p.exitCode.Store(int32(c.ExitCode()))
-			return err
-		})
-	}
-	if p.inputs != nil {
-		run("accept", false, p.runInputs(lines))
-	}
-	if !hasFinite {
-		return nil, nil
-	}
-	ch := make(chan struct{})
-	go func() { finiteWG.Wait(); close(ch) }()
-	return ch, nil
+	return errors.Join(errs...)
 }
 
 // hasFiles reports whether file globs are configured.
@@ -683,250 +407,6 @@ func (o observer) Add(src string, c source.Counter, n int64) {
 		o.m.SourceEvent(c.String(), int(n))
 	default:
 		o.m.SourceEvent(c.String(), int(n))
-	}
-}
-
-// loop is the processor's state between its inputs. Two goroutines
-// drive it: the processor's, which takes the batches of streams from the
-// lines channel, the ticks, reloads and the shutdown; and the file
-// tailer's, which matches its own batches (direct) rather than handing
-// them over. A hand-off woke a second thread for every pass of a flow,
-// which cost more than the pass's lines (scripts/perf-load-and-scan.md,
-// eighth round). mu serializes the two.
-type loop struct {
-	p  *Pipeline
-	mu sync.Mutex
-	// ctx is the pipeline's context until the shutdown begins; then
-	// stopping is set and ctx is context.Background, so that the final
-	// flush and commit run to their end. From then on, lines of files
-	// (which have a checkpoint) that are still buffered are not matched:
-	// they are read again from the checkpoint at the next start, so a
-	// slow match cannot hold up the shutdown. Lines of streams, which
-	// cannot be read again, are still matched.
-	ctx         context.Context
-	done        <-chan struct{} // the pipeline context's, kept
-	stopping    bool
-	stopSources func()
-	// The tick completes idle entries, announces settled incidents and
-	// commits. It runs at the fast period while any of that may be due
-	// and slows to quietTick when nothing is (no pending entry, alert,
-	// digest or uncommitted position, no incident deadline within
-	// quietTick), so an idle sidecar does not wake eight times a second;
-	// the next line brings the fast period back.
-	tick       *time.Ticker
-	fastTick   time.Duration
-	quiet      bool
-	lastCommit time.Time
-	lastPrune  time.Time
-	// pushes wait for the commit of their lines (ingest.go).
-	pushes []pushWaiter
-}
-
-// newLoop returns a loop that is closed: direct waits until open, which
-// Run calls once the processor goroutine starts (delivery is up then) or
-// when the sources fail to start.
-func (p *Pipeline) newLoop(ctx context.Context, stopSources func()) *loop {
-	fast := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
-	now := time.Now()
-	l := &loop{p: p, ctx: ctx, done: ctx.Done(), stopSources: stopSources, tick: time.NewTicker(fast), fastTick: fast,
-		lastCommit: now, lastPrune: now}
-	l.mu.Lock()
-	return l
-}
-
-// open lets direct in; call it once.
-func (l *loop) open() { l.mu.Unlock() }
-
-// commit commits the processor's state and wakes the sinks with new
-// alerts. mu is held.
-func (l *loop) commit() error {
-	p := l.p
-	woke, err := p.proc.commit()
-	if err != nil {
-		p.commitFailed(err)
-		return err
-	}
-	if p.commitFailingSince.Swap(0) != 0 {
-		p.log.Info("commit state: succeeding again; pending alerts queued")
-	}
-	l.lastCommit = time.Now()
-	l.ackPushes(false, nil)
-	for _, d := range p.dels {
-		for _, n := range woke {
-			if d.name == n {
-				d.notify()
-			}
-		}
-	}
-	return nil
-}
-
-// take processes a batch, recycles it and returns its length. mu is held.
-func (l *loop) take(batch *batch) int {
-	for _, ln := range batch.lines {
-		if !l.stopping && l.ctx.Err() != nil {
-			// Checked at every line: the end of ctx must not wait behind
-			// buffered lines, nor behind the rest of a batch.
-			l.stop()
-		}
-		if l.stopping && !ln.File.IsZero() {
-			continue
-		}
-		l.p.proc.line(ln)
-	}
-	l.waitCommit(batch)
-	n := len(batch.lines)
-	recycle(batch)
-	return n
-}
-
-// stop begins the shutdown of the processing. mu is held.
-func (l *loop) stop() {
-	l.stopSources()
-	l.stopping = true
-	l.ctx = context.Background()
-}
-
-// lively brings the fast tick back when lines come. mu is held.
-func (l *loop) lively() {
-	if l.quiet {
-		l.tick.Reset(l.fastTick)
-		l.quiet = false
-	}
-}
-
-// direct processes a batch of the file tailer in its goroutine (b may be
-// nil), and with end (the tailer's pass is over) commits when an alert is
-// pending: one commit (one disk sync) a pass, as one a burst of the
-// lines channel.
-func (l *loop) direct(b *batch, end bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	p := l.p
-	if b != nil {
-		l.lively()
-		p.proc.at = time.Now() // one clock read for the batch
-		l.take(b)
-		p.proc.at = time.Time{}
-	}
-	if end && p.proc.hasAlerts() {
-		_ = l.commit()
-	}
-}
-
-// process is the processor goroutine's loop. It returns after the lines
-// channel is closed (sources stopped) with a final flush and commit.
-//
-// When onlyFinite is set (standard input or a wrapped command, no files),
-// the end of the input is the end of the story: the grouper is flushed so
-// the repeats counted since the last alert go out as summaries. With files,
-// the grouping state is kept for the next start instead.
-func (p *Pipeline) process(l *loop, lines <-chan *batch, finite <-chan struct{}, onlyFinite bool) error {
-	l.open()
-	defer l.tick.Stop()
-	reload := p.opts.Reload
-	catalogPoll := time.NewTicker(catalog.Poll)
-	defer catalogPoll.Stop()
-	done := l.done
-	for {
-		select {
-		case batch, ok := <-lines:
-			l.mu.Lock()
-			err := l.batches(batch, ok, lines, onlyFinite)
-			l.mu.Unlock()
-			if !ok {
-				return err
-			}
-		case now := <-l.tick.C:
-			l.mu.Lock()
-			l.ticked(now)
-			l.mu.Unlock()
-		case <-finite:
-			// Standard input ended or the command exited: stop the other
-			// sources too and finish.
-			finite = nil
-			l.stopSources()
-		case <-reload:
-			l.mu.Lock()
-			p.reloadCatalog(true)
-			p.reloadConfig(l.ctx)
-			l.mu.Unlock()
-		case <-catalogPoll.C:
-			l.mu.Lock()
-			p.reloadCatalog(false)
-			p.checkGlobs()
-			l.mu.Unlock()
-		case <-done:
-			// Stop reading; the lines channel closes once the sources
-			// have returned, and the loop ends there.
-			done = nil
-			l.mu.Lock()
-			l.stop()
-			l.mu.Unlock()
-		}
-	}
-}
-
-// batches processes a batch from the lines channel and whatever else is
-// waiting there, then commits when an alert is pending: one commit (one
-// disk sync) per burst, not per batch. When the channel is closed (!ok)
-// it makes the final flush and commit. mu is held.
-func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bool) error {
-	p := l.p
-	if !ok {
-		p.proc.flushAll()
-		if onlyFinite {
-			p.proc.flushGroups()
-			p.proc.flushDigests(time.Now(), true)
-		}
-		if err := l.commit(); err != nil {
-			l.ackPushes(true, err)
-			return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
-		}
-		return nil
-	}
-	l.lively()
-	// One clock read for the burst, not one per line.
-	p.proc.at = time.Now()
-	n := l.take(batch)
-	for n < lineBuffer && !l.stopping && l.ctx.Err() == nil {
-		select {
-		case batch, ok = <-lines:
-		default:
-			ok = false
-		}
-		if !ok {
-			break
-		}
-		n += l.take(batch)
-	}
-	p.proc.at = time.Time{}
-	if p.proc.hasAlerts() || l.pushesReady() {
-		_ = l.commit()
-	}
-	return nil
-}
-
-// ticked is the work of a tick. mu is held.
-func (l *loop) ticked(now time.Time) {
-	p := l.p
-	p.proc.at = now
-	p.proc.idleFlush(now)
-	p.proc.flushDigests(now, false)
-	p.proc.at = time.Time{}
-	if now.Sub(l.lastPrune) >= pruneInterval {
-		l.lastPrune = now
-		p.proc.prune()
-	}
-	if p.proc.hasAlerts() || now.Sub(l.lastCommit) >= commitInterval || l.pushesReady() {
-		_ = l.commit()
-	}
-	if !l.quiet && p.proc.quiet(now, quietTick) {
-		l.tick.Reset(quietTick)
-		l.quiet = true
-	} else if l.quiet && !p.proc.quiet(now, quietTick) {
-		l.tick.Reset(l.fastTick)
-		l.quiet = false
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -129,7 +128,7 @@ func TestPipelineReloadHealthMetrics(t *testing.T) {
 	write(catalog, recordA+"\n")
 	write(logPath, "[2026-05-28 00:11:09 TP0] alpha failure in step 1\n")
 
-	cfg, err := config.ParseArgs([]string{
+	cfg, err := runConfig([]string{
 		"--path", filepath.Join(logs, "*.log"), "--catalog", catalog, "--no-default-catalog",
 		"--state-dir", filepath.Join(dir, "state"), "--group-window", "0", "--http-addr", "127.0.0.1:0",
 	}, func(string) string { return "" }, os.ReadFile)

@@ -54,8 +54,11 @@ const defaultMaxFiles = 4096
 // commit (commits are failing); past it the oldest are forgotten, logged.
 const maxRetired = defaultMaxFiles
 
-// processor turns lines into queued alerts. It is owned by one goroutine:
-// no field is shared, except through the store and the atomic matcher.
+// processor turns lines into queued alerts. It has one owner at a time,
+// whoever holds its loop's lock (loop.mu): the processor goroutine, or the
+// file tailer's goroutine while it matches its own batch (loop.direct).
+// No field is shared otherwise, except through the store and the atomic
+// matcher.
 type processor struct {
 	log      *slog.Logger
 	metrics  *telemetry.Metrics
@@ -105,6 +108,9 @@ type processor struct {
 	shell *stream.Shell
 	// serverVersion is the configuration's server_version, for the shell.
 	serverVersion string
+	// pushed, when set, is the push inputs' state, committed with the
+	// rest (ingest.go).
+	pushed pushedState
 }
 
 // fileState is what the processor knows of one source file or stream.
@@ -387,13 +393,42 @@ func (p *processor) entries(es []entry.Entry, ss *streamState) {
 	p.shellOf().Diagnose(ss.Stream, es, func(de *stream.Entry) { p.entry(ss, de) })
 }
 
-// entry takes one diagnosed entry of ss: its bookkeeping, the gate, and
-// for a failure its occurrence, grouped and queued.
+// entry takes one diagnosed entry of ss down the rest of the path, each
+// stage once: its bookkeeping and metrics, then for a failure its
+// occurrence grouped into an incident (internal/incident), then the
+// liveness gate (internal/health), then the routes of the alerts that
+// came out (queue), which wait for the next commit.
 func (p *processor) entry(ss *streamState, de *stream.Entry) {
 	fs, e, now := ss.file, de.Entry, p.clock()
 	if cur, ok := fs.emitted[ss.Name()]; !ok || e.LastOffset > cur {
 		fs.emitted[ss.Name()] = e.LastOffset
 	}
+	p.count(fs, de, now)
+	d := de.Diagnosis
+	var o *incident.Occurrence
+	var as []sinks.Alert
+	if de.Failure {
+		src := p.sourceOf(fs)
+		src.Engine = de.Engine
+		occ := incident.FromDiagnosis(e, d, src, now)
+		occ.Alert.Source.File = p.fileIdentity(fs)
+		if p.redactor != nil {
+			p.redactor.RedactAlert(&occ.Alert) // before the grouper keeps it in the state file
+		}
+		p.grouped = true
+		as, o = p.grouper.Observe(occ, now), &occ
+	}
+	as = p.gate.Observe(fs.gateLog(), e, d, o, as, now)
+	if len(as) > 0 {
+		p.queue(as)
+	}
+}
+
+// count is what an entry adds to the metrics: its source's cut, lag and
+// stamps ahead of the clock, the patterns that failed on it, and for a
+// failure its cause record's hit.
+func (p *processor) count(fs *fileState, de *stream.Entry, now time.Time) {
+	e, d := de.Entry, de.Diagnosis
 	if e.Cut.Lines > 0 || e.Cut.Bytes > 0 {
 		fs.series.Cut(e.Cut.Lines, e.Cut.Bytes)
 	}
@@ -407,27 +442,13 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		}
 		fs.series.Lag(now.Sub(e.Time))
 	}
-	p.gate.Entry(fs.gateLog(), e, now)
-	d := de.Diagnosis
 	for _, pe := range d.PatternErrors {
 		p.metrics.PatternTimeout(pe.Record.ID)
 		p.log.Warn("pattern failed while matching", "record", pe.Record.ID, "origin", pe.Record.Origin.String(), "err", pe.Err)
 	}
-	if !de.Failure {
-		return
-	}
-	if d.Cause != nil {
+	if de.Failure && d.Cause != nil {
 		p.metrics.Hit(d.Cause.Record.ID, string(d.Severity))
 	}
-	src := p.sourceOf(fs)
-	src.Engine = de.Engine
-	o := incident.FromDiagnosis(e, d, src, now)
-	o.Alert.Source.File = p.fileIdentity(fs)
-	if p.redactor != nil {
-		p.redactor.RedactAlert(&o.Alert) // before the grouper keeps it in the state file
-	}
-	p.grouped = true
-	p.queue(p.gate.Occurrence(fs.gateLog(), e, d, &o, p.grouper.Observe(o, now), now))
 }
 
 // redactLine is entry.Options.Redact: the current redactor's, so a reload
@@ -545,7 +566,6 @@ func allDigits(s string) bool {
 // less those whose bound on new incidents it is over (it is folded into
 // their digest instead, and counted).
 func (p *processor) queue(as []sinks.Alert) {
-	p.gate.Attach(as)
 	now := p.clock()
 	for i := range as {
 		a := as[i]
@@ -682,7 +702,7 @@ func (p *processor) idleFlush(now time.Time) {
 	if d := p.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
 		as := p.grouper.Tick(now)
 		p.grouped = true
-		p.queue(as)
+		p.queue(p.gate.Attach(as))
 	}
 }
 
@@ -698,7 +718,7 @@ func (p *processor) flushAll() {
 // yet announced.
 func (p *processor) flushGroups() {
 	p.grouped = true
-	p.queue(p.grouper.Flush(p.now()))
+	p.queue(p.gate.Attach(p.grouper.Flush(p.now())))
 }
 
 // sortedStreams lists the streams of every file for which keep reports
@@ -776,10 +796,15 @@ func (p *processor) dirty() bool {
 // one transaction. On failure nothing is lost: everything stays pending
 // for the next commit.
 func (p *processor) commit() (woke []string, err error) {
-	if !p.dirty() {
+	var b state.Batch
+	if p.pushed != nil {
+		if b.Pushed, err = p.pushed.blob(); err != nil {
+			return nil, err
+		}
+	}
+	if !p.dirty() && b.Pushed == nil {
 		return nil, nil
 	}
-	var b state.Batch
 	// The final checkpoints of dropped files come first: a file followed
 	// now at a reused inode replaces its predecessor's.
 	b.Files = append(b.Files, p.retired...)
@@ -837,6 +862,9 @@ func (p *processor) commit() (woke []string, err error) {
 	}
 	p.grouped = false
 	p.gate.Committed(gateGen)
+	if b.Pushed != nil {
+		p.pushed.committed()
+	}
 	p.pending = p.pending[:0]
 	p.routes = p.routes[:0]
 	for name := range queued {

@@ -76,12 +76,12 @@ func (p *Pipeline) deliveryErr() error {
 }
 
 // waitDelivery waits for every delivery loop to end (after drain closed)
-// or for ctx to end.
-func (p *Pipeline) waitDelivery(ctx context.Context) bool {
+// or for by to close (nil: no deadline), and reports whether they ended.
+func (p *Pipeline) waitDelivery(by <-chan struct{}) bool {
 	for _, r := range p.running {
 		select {
 		case <-r.done:
-		case <-ctx.Done():
+		case <-by:
 			return false
 		}
 	}
@@ -186,7 +186,11 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 			}
 		}
 		p.store.SetSinkQueues(sinkQueues(built))
-		closeSinks(ctx, p.sinks)
+		if err := closeSinks(ctx, p.sinks); err != nil {
+			// The replaced sinks are gone either way; what they failed to
+			// flush is said.
+			p.log.Warn("configuration reload: closing the replaced sinks", "err", err)
+		}
 		p.sinks = built
 		p.proc.sinks = built
 		var dels []*deliverer

@@ -97,7 +97,7 @@ func TestConfigReload(t *testing.T) {
 	load := func() (*config.Config, error) {
 		cfgMu.Lock()
 		defer cfgMu.Unlock()
-		return config.ParseArgs(nextArgs, func(string) string { return "" }, os.ReadFile)
+		return runConfig(nextArgs, func(string) string { return "" }, os.ReadFile)
 	}
 	cfg, err := load()
 	if err != nil {
@@ -240,7 +240,7 @@ func TestKindsAgree(t *testing.T) {
 func TestNewMarksConfigurationErrors(t *testing.T) {
 	dir := t.TempDir()
 	parse := func(args ...string) *config.Config {
-		cfg, err := config.ParseArgs(append(args, "--http-addr", "", "--path", "-"), func(string) string { return "" }, os.ReadFile)
+		cfg, err := runConfig(append(args, "--http-addr", "", "--path", "-"), func(string) string { return "" }, os.ReadFile)
 		if err != nil {
 			t.Fatal(err)
 		}

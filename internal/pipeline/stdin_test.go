@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/config"
 )
 
 // A line read from standard input reaches the processor while the input
@@ -20,7 +18,7 @@ func TestStdinLineAlertsWhileTheInputStaysOpen(t *testing.T) {
 	if err := os.WriteFile(catalog, []byte(recordA+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ParseArgs([]string{
+	cfg, err := runConfig([]string{
 		"--path", "-", "--catalog", catalog, "--no-default-catalog",
 		"--state-dir", filepath.Join(dir, "state"), "--group-window", "0", "--http-addr", "",
 	}, func(string) string { return "" }, os.ReadFile)

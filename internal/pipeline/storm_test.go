@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/sinks"
@@ -97,5 +99,33 @@ func TestRouteIsBuiltWithTheSink(t *testing.T) {
 	b.adopt(old)
 	if b.bound.digest == nil || b.bound.digest.Count != 3 || old.bound.digest != nil {
 		t.Errorf("after adopt: new digest %+v, old %+v; want the digest moved", b.bound.digest, old.bound.digest)
+	}
+}
+
+// A sink's min_severity is applied where alerts are routed: an alert goes
+// to the sinks whose bound it meets, and only to them.
+func TestRouteFiltersBySeverity(t *testing.T) {
+	cfgs := []config.Sink{
+		{Name: "all", Type: config.SinkStdout, MinSeverity: "info"},
+		{Name: "loud", Type: config.SinkStdout, MinSeverity: "error"},
+	}
+	built, err := buildSinks(context.Background(), cfgs, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProcessor(&processor{log: slog.New(slog.DiscardHandler), sinks: built, now: time.Now})
+	severities := []string{"info", "warning", "error", "critical"}
+	for i, sev := range severities {
+		p.queue([]sinks.Alert{{Kind: incident.KindSummary, Fingerprint: sev, Count: i + 1, Record: sinks.Record{Severity: sev}}})
+	}
+	got := map[string][]string{}
+	for i, route := range p.routes {
+		for _, s := range route {
+			got[s.name] = append(got[s.name], p.pending[i].Record.Severity)
+		}
+	}
+	want := map[string][]string{"all": severities, "loud": {"error", "critical"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("alerts routed per sink (-want +got):\n%s", diff)
 	}
 }

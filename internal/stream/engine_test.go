@@ -31,9 +31,9 @@ func diagnoseAll(sh *Shell, s *Stream, lines ...string) (slugs, engines []string
 
 // vLLM prints sglang's words for an unsupported architecture: on a stream
 // detected as vLLM's, sglang's record (engines: [sglang]) does not match
-// and the ValueError is diagnosed as a failure no record names; on an
-// sglang stream, and on one whose engine is not known, the record
-// matches. Every entry carries the stream's engine.
+// and vLLM's own record (engines: [vllm]) names the failure; on an sglang
+// stream, and on one whose engine is not known, sglang's record matches;
+// on a TGI stream neither does. Every entry carries the stream's engine.
 func TestShellDropsRecordsOfOtherEngines(t *testing.T) {
 	const exc = "ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['LlamaForCausalLM']"
 	for _, c := range []struct {
@@ -42,7 +42,7 @@ func TestShellDropsRecordsOfOtherEngines(t *testing.T) {
 		set       string
 		slug, eng string
 	}{
-		{"vLLM detected", []string{"(EngineCore_DP0 pid=1) INFO 09-28 15:47:20 [core.py:70] Initializing a V1 LLM engine", exc}, "", "", engine.VLLM},
+		{"vLLM detected", []string{"(EngineCore_DP0 pid=1) INFO 09-28 15:47:20 [core.py:70] Initializing a V1 LLM engine", exc}, "", "vllm-model-architecture-not-supported", engine.VLLM},
 		{"sglang detected", []string{"[2026-05-28 00:11:08 TP0] Load weight begin.", exc}, "", "model-architecture-not-supported", engine.SGLang},
 		{"not known", []string{"starting", exc}, "", "model-architecture-not-supported", ""},
 		{"configured as TGI", []string{"[2026-05-28 00:11:08 TP0] Load weight begin.", exc}, engine.TGI, "", engine.TGI},

@@ -2,4 +2,12 @@
 // binary: every *.jsonl file in this directory is embedded at build time.
 // It only exposes the files; patterns.Default parses and validates them, so
 // a record here obeys exactly the rules of a user's catalog.
+//
+// sglang.jsonl holds sglang's records and the shared layers' (torch, CUDA,
+// NCCL, Hugging Face) with per-engine remedies; engines.jsonl the other
+// engines' wrappers and consequences; vllm.jsonl, tgi.jsonl, trtllm.jsonl
+// (TensorRT-LLM and Triton), lmdeploy.jsonl, ollama.jsonl and
+// llamacpp.jsonl each engine's own error messages, with advice that names
+// that engine's options; ray.jsonl Ray's, engine-neutral. The examples of
+// the engine files are in testdata/engine-records.json.
 package catalog

@@ -22,7 +22,7 @@ type Config struct {
 	URLEnv  string `yaml:"url_env"`
 
 	// MinSeverity drops alerts below this severity; run mode applies it
-	// with sinks.MinSeverity.
+	// where it routes alerts to the sink.
 	MinSeverity string `yaml:"min_severity"`
 
 	// Channel, Username, IconEmoji and IconURL override the webhook's

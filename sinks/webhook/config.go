@@ -34,7 +34,7 @@ type Config struct {
 	// Timeout bounds one request; default 10s.
 	Timeout time.Duration `yaml:"timeout"`
 	// MinSeverity drops alerts below this severity; run mode applies it
-	// with sinks.MinSeverity.
+	// where it routes alerts to the sink.
 	MinSeverity string `yaml:"min_severity"`
 }
 
