@@ -21,30 +21,50 @@ func assertStatement(text string, exc *entry.Exception) string {
 		return ""
 	}
 	// The exception line closes the link: the statement is the source
-	// line after the last frame line before it.
+	// line of the last frame before it.
 	end := strings.LastIndex(text, exc.Type)
 	if end < 0 {
 		return ""
 	}
-	head := text[:end]
-	i := strings.LastIndex(head, `File "`)
+	t := LastFrameSource(text[:end])
+	if t != "assert" && !strings.HasPrefix(t, "assert ") && !strings.HasPrefix(t, "assert(") {
+		return ""
+	}
+	return cutRunes(t, maxAssertStatement)
+}
+
+// maxFrameSource bounds the source line LastFrameSource returns.
+const maxFrameSource = 200
+
+// LastFrameSource returns the source line Python printed under the last
+// frame line ("File ..., line N, in f") of text: the statement that was
+// running in the innermost frame, "self.init_cuda_graphs()". A 3.11
+// location line (carets, tildes) under it is skipped. Empty when text has
+// no frame line or nothing follows it but another frame, an exception or
+// the end (a traceback with its source lines stripped, or cut right after
+// a frame line).
+func LastFrameSource(text string) string {
+	i := strings.LastIndex(text, `File "`)
 	if i < 0 {
 		return ""
 	}
-	rest := head[i:]
+	rest := text[i:]
 	nl := strings.IndexByte(rest, '\n')
 	if nl < 0 {
 		return ""
 	}
 	for line := range strings.Lines(rest[nl+1:]) {
+		if r := strings.IndexByte(line, '\r'); r >= 0 {
+			line = line[:r] // a carriage return ends a line too
+		}
 		t := strings.TrimSpace(line)
 		if t == "" || strings.Trim(t, "^~ ") == "" {
 			continue // a blank or a 3.11 location line
 		}
-		if t != "assert" && !strings.HasPrefix(t, "assert ") && !strings.HasPrefix(t, "assert(") {
+		if strings.HasPrefix(t, `File "`) || strings.HasPrefix(t, "Traceback ") {
 			return ""
 		}
-		return cutRunes(t, maxAssertStatement)
+		return cutRunes(t, maxFrameSource)
 	}
 	return ""
 }

@@ -53,3 +53,23 @@ func FuzzHangFrames(f *testing.F) {
 		_ = runsOwnCode(stack)
 	})
 }
+
+// FuzzLastFrameSource: the source line of the last frame of any text is
+// empty or one bounded line that is neither a frame nor a header.
+func FuzzLastFrameSource(f *testing.F) {
+	f.Add("Traceback (most recent call last):\n  File \"a.py\", line 2, in f\n    self.init_cuda_graphs()\n    ^^^^^^^^^^^^^^^^^^^^^^^\n")
+	f.Add("  File \"a.py\", line 2, in f\n  File \"b.py\", line 3, in g\n")
+	f.Add("File \"")
+	f.Fuzz(func(t *testing.T, s string) {
+		src := LastFrameSource(s)
+		if src == "" {
+			return
+		}
+		if strings.ContainsAny(src, "\n\r") || strings.HasPrefix(src, `File "`) || src != strings.TrimSpace(src) && !strings.HasSuffix(src, "…") {
+			t.Fatalf("source %q", src)
+		}
+		if utf8.RuneCountInString(src) > maxFrameSource+1 {
+			t.Fatalf("source of %d runes", utf8.RuneCountInString(src))
+		}
+	})
+}

@@ -5,10 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 func TestContainerLogAndStartupLine(t *testing.T) {
@@ -81,5 +85,52 @@ func BenchmarkMonitorEntry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Entry(l, e, now)
+	}
+}
+
+// TestMonitorAnnouncesEveryTrip follows one server through a real grouper:
+// a trip is announced on its incident's first alert, on the first alert of
+// an incident still settling (once it settles), and, when the incident is
+// a repeat that sends nothing, on an alert of its own; a restart clears
+// the gate in between.
+func TestMonitorAnnouncesEveryTrip(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 10, 0, 0, 0, time.UTC)
+	for _, settle := range []time.Duration{0, 2 * time.Second} {
+		t.Run("settle "+settle.String(), func(t *testing.T) {
+			g := incident.New(incident.Options{Window: time.Hour, Settle: settle})
+			m := NewMonitor(MonitorOptions{Pending: g.Pending, Probed: true, Self: Target{Self: true, Pod: "sglang-0"}})
+			l := &Log{Path: "/var/log/sglang/server.log"}
+			fatal := &analysis.Diagnosis{Cause: &matcher.Hit{Record: &patterns.Record{ID: "cuda", Slug: "cuda-illegal-memory-access", Fatal: true}, Line: "CUDA error: an illegal memory access was encountered"}}
+			now := t0
+			crash := func() []sinks.Alert {
+				o := incident.Occurrence{Key: "cuda", SourceKey: "file:server.log", Time: now, Timed: true, Scope: "node:", Alert: sinks.Alert{
+					Fingerprint: "fp-cuda", Count: 1, Time: now, LastTime: now, Record: sinks.Record{ID: "cuda", Severity: "critical", Role: "cause"},
+				}}
+				e := &entry.Entry{Message: "CUDA error: an illegal memory access was encountered", Time: now}
+				as := m.Observe(l, e, fatal, &o, g.Observe(o, now), now)
+				now = now.Add(time.Minute)
+				return append(as, m.Attach(g.Tick(now))...)
+			}
+			restart := func() {
+				m.Observe(l, &entry.Entry{Message: "The server is fired up and ready to roll!", Time: now}, &analysis.Diagnosis{}, nil, nil, now)
+				now = now.Add(time.Minute)
+			}
+			type announced struct{ Kind, State string }
+			var got []announced
+			for _, step := range []func() []sinks.Alert{crash, func() []sinks.Alert { restart(); return crash() }} {
+				for _, a := range step() {
+					if a.Liveness != nil {
+						got = append(got, announced{a.Kind, a.Liveness.State})
+					}
+				}
+			}
+			want := []announced{{incident.KindNew, "failing"}, {KindLiveness, "failing"}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("trips announced (-want +got):\n%s", diff)
+			}
+			if st := m.Status(now); len(st) != 1 || st[0].State != Failing || st[0].Recent != 1 {
+				t.Errorf("gate = %+v, want the server failing after one gated restart", st)
+			}
+		})
 	}
 }

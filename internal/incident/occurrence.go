@@ -214,7 +214,12 @@ func fragmentLine(e *entry.Entry, d *analysis.Diagnosis) string {
 		return d.Headline
 	}
 	f := fs[len(fs)-1]
-	return d.Headline + " (last frame: " + f.Func + " in " + f.File + ":" + strconv.Itoa(f.Line) + ")"
+	where := f.Func + " in " + f.File + ":" + strconv.Itoa(f.Line)
+	if src := analysis.LastFrameSource(e.Text); src != "" {
+		// The statement the frame was running is what failed.
+		where += ", running " + src
+	}
+	return d.Headline + " (last frame: " + where + ")"
 }
 
 // isGeneric reports whether the diagnosis is a generic error line (see

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
 )
 
 func TestTriageHeadlineAndSteps(t *testing.T) {
@@ -83,5 +85,39 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCutTracebackNamesTheStatementOfItsLastFrame: a traceback cut before
+// its exception line is headed by its last frame and the statement that
+// frame was running, which is what failed.
+func TestCutTracebackNamesTheStatementOfItsLastFrame(t *testing.T) {
+	text := "Traceback (most recent call last):\n" +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 2001, in run_scheduler_process\n" +
+		"    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n" +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py\", line 215, in initialize\n" +
+		"    self.init_cuda_graphs()\n" +
+		"    ^^^^^^^^^^^^^^^^^^^^^^^\n"
+	a := entry.NewAssembler(entry.Options{})
+	var es []entry.Entry
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		es = append(es, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 1 {
+		t.Fatalf("%d entries, want 1", len(es))
+	}
+	m, err := matcher.Compile(nil, matcher.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := analysis.New(m).Analyze(&es[0])
+	if !ok || !d.Fragment {
+		t.Fatalf("diagnosis %+v, want a fragment", d)
+	}
+	got := fragmentLine(&es[0], &d)
+	want := "Traceback (most recent call last): (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
+	if got != want {
+		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
 	}
 }

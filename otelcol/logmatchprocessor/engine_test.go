@@ -9,7 +9,9 @@ import (
 
 // The configured engine names every enriched record, its remedies follow
 // the record's engine-neutral solutions, and a record of another engine
-// only does not match; without an engine only the neutral ones are given.
+// only does not match (on vLLM, vLLM's own record names the unsupported
+// architecture, not sglang's); without an engine only the neutral ones are
+// given.
 func TestEngine(t *testing.T) {
 	const oom = "RuntimeError: CUDA error: out of memory"
 	const arch = "ValueError: Model architectures ['FooForCausalLM'] are not supported for now."
@@ -18,7 +20,7 @@ func TestEngine(t *testing.T) {
 		wantSlugs  []string
 		wantRemedy string // a solution only that engine's remedies give; "" for none
 	}{
-		{"vllm", []string{"cuda-error-out-of-memory", "unclassified"}, "--gpu-memory-utilization"},
+		{"vllm", []string{"cuda-error-out-of-memory", "vllm-model-architecture-not-supported"}, "--gpu-memory-utilization"},
 		{"sglang", []string{"cuda-error-out-of-memory", "model-architecture-not-supported"}, "--mem-fraction-static"},
 		{"", []string{"cuda-error-out-of-memory", "model-architecture-not-supported"}, ""},
 	} {
