@@ -73,6 +73,8 @@ var knownGenericAdvice = map[string]string{
 	"310-jsondecodeerror-then-sigquit-scheduler-cut.log":            "held out: a JSONDecodeError whose frames are the json module's only",
 	"318-backtick-valueerror-trtllm-mha-sm100-wrapped-backtick.log": "held out: a lone ValueError line with no frames",
 	"322-hfvalidationerror-model-path-with-branch-suffix.log":       "held out: huggingface_hub's HFValidationError, frames of the Hub client only",
+	// Held out (heldout-5): measured, not tuned to.
+	"343-valueerror-think-end-token-bare-line.log": "held out: a lone ValueError line with no frames",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
