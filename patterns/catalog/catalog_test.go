@@ -1021,6 +1021,13 @@ var examples = map[string]example{
 		},
 		miss: []string{"[I1119 17:59:26.271588084 TCPStore.cpp:300] [c10d] TCP client connected to host localhost:30005"},
 	},
+	"mooncake-handshake-modify-qp-failed": {
+		match: []string{
+			"[Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS, check local context port num: Invalid argument",
+		},
+		miss: []string{"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR"},
+	},
 	"c10d-store-socket-wait-timeout": {
 		match: []string{
 			"[rank1]:[W623 15:37:01.824135523 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) timed out after 1800000ms",
