@@ -1028,6 +1028,13 @@ var examples = map[string]example{
 		},
 		miss: []string{"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR"},
 	},
+	"mooncake-rnic-marked-inactive": {
+		match: []string{
+			"W0724 03:14:20.702893 104002 worker_pool.cpp:303] Too many errors found in local RNIC 10.0.2.69:15858@mlx5_bond_2, mark it inactive",
+			"Too many errors found in local RNIC node-1:16001@mlx5_3, mark it inactive",
+		},
+		miss: []string{"I0724 03:14:20.702893 104002 worker_pool.cpp:120] Local RNIC 10.0.2.69:15858@mlx5_bond_2 is active"},
+	},
 	"c10d-store-socket-wait-timeout": {
 		match: []string{
 			"[rank1]:[W623 15:37:01.824135523 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) timed out after 1800000ms",
