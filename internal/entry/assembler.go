@@ -1000,9 +1000,10 @@ func (a *Assembler) continues(c *classified) bool {
 	s := c.s
 	blanks := a.spacing.real(p.blanks) // as many as were in the log
 	afterBlank := blanks > 0
-	if otherRayActor(p.prefix, c.prefix) {
-		// Ray relays every actor's output into one stream: a line of
-		// another actor is another process's record.
+	if otherRayActor(p.prefix, c.prefix) || otherRank(p.prefix, c.prefix) {
+		// Ray relays every actor's output into one stream, and a
+		// launcher every rank's: a line of another actor or rank is
+		// another process's record.
 		return false
 	}
 	// A first line that announces what follows ("Exception in

@@ -204,13 +204,33 @@ func dateTimeLen(s string) int {
 // names, as "rank N" (a task label's number, an MPI tag's second number),
 // or "" when it names none.
 func familyRank(prefix string) string {
+	if n := rankDigits(prefix); n != "" {
+		return "rank " + n
+	}
+	return ""
+}
+
+// rankDigits returns the digits of the rank a task label or an MPI tag at
+// the start of prefix names, "" when there is none.
+func rankDigits(prefix string) string {
 	if n := rankLabelLen(prefix); n > 0 {
-		return "rank " + strings.TrimLeft(prefix[:n-2], " ")
+		return strings.TrimLeft(prefix[:n-2], " ")
 	}
 	if n := mpiTagLen(prefix); n > 0 {
 		c := strings.IndexByte(prefix, ',')
 		e := strings.IndexByte(prefix, ']')
-		return "rank " + prefix[c+1:e]
+		return prefix[c+1 : e]
 	}
 	return ""
+}
+
+// otherRank reports whether two lines' prefixes name different ranks:
+// launchers interleave every rank's lines in one stream, and a line of
+// another rank is another process's record.
+func otherRank(a, b string) bool {
+	if a == b {
+		return false // most lines: the pending entry's prefix
+	}
+	x, y := rankDigits(a), rankDigits(b)
+	return x != "" && y != "" && x != y
 }

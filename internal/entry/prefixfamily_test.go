@@ -123,6 +123,33 @@ func TestAssemblerLearnsNoFamilyFromOneLine(t *testing.T) {
 	}
 }
 
+// TestAssemblerKeepsRanksApart: two ranks' tracebacks interleaved behind
+// their task labels are two entries, each of its own rank.
+func TestAssemblerKeepsRanksApart(t *testing.T) {
+	in := strings.Join([]string{
+		"0: Traceback (most recent call last):",
+		"1: Traceback (most recent call last):",
+		`0:   File "/srv/worker.py", line 7, in run`,
+		`1:   File "/srv/worker.py", line 7, in run`,
+		"0:     step()",
+		"1:     step()",
+		"0: RuntimeError: NCCL error on rank 0",
+		"1: RuntimeError: NCCL error on rank 1",
+	}, "\n")
+	procs := map[string]string{}
+	for _, e := range assemble(t, Options{}, in) {
+		if strings.Contains(e.Raw, "NCCL error on rank") {
+			procs[e.Process] = e.Raw
+			if strings.Contains(e.Raw, "rank 0") == strings.Contains(e.Raw, "rank 1") {
+				t.Errorf("an entry mixes the ranks: %q", e.Raw)
+			}
+		}
+	}
+	if !strings.Contains(procs["rank 0"], "rank 0") || !strings.Contains(procs["rank 1"], "rank 1") {
+		t.Errorf("entries by process: %q", procs)
+	}
+}
+
 func itoa(n int) string {
 	if n < 10 {
 		return string(rune('0' + n))
