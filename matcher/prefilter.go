@@ -925,7 +925,7 @@ func (t *windowTable) keys() int {
 // short keys.
 const (
 	lowBloomLog       = 15 // 4 KB
-	shortBloomLog     = 16 // 8 KB
+	shortBloomLog     = 17 // 16 KB
 	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
 	maxShortBloomKeys = 1 << (shortBloomLog - 5)
 )

@@ -4,5 +4,6 @@
 // the bound the connection idle the longest (between requests, or opened
 // and silent) is closed to take the new one, so a thousand idle
 // keep-alive connections leave the probes answering and the file
-// descriptors the tailer needs free.
+// descriptors the tailer needs free. It serves TLS from certificate files
+// (TLSFiles) that it takes again when they change.
 package httpserve

@@ -9,4 +9,11 @@
 // wrong, counted by reason, and never reaches the processor. The decoders
 // are pure functions of the request's headers and bytes, so they are
 // fuzzed on their own.
+//
+// A push is answered once run has committed its lines with their alerts.
+// Each push is known by its content (PushKey); run commits the keys with
+// the lines, so a shipper's retry of a push whose answer was lost is
+// answered without being read again. Who may push is a bearer token, a
+// client certificate verified by the TLS listener, or both (Auth); a
+// pushed stream's labels say whose log it is (LabelMap).
 package ingest

@@ -27,7 +27,7 @@ func BenchmarkScanLines(b *testing.B) { benchmarkScan(b, 0.001) }
 // BenchmarkScanErrorLines is BenchmarkScanLines at other shares of error
 // lines: none, 0.1%, 1% and 5%. What an error line costs is the
 // difference of two shares' cpu-ns/line over the difference of the shares
-// (scripts/bench-error-lines.sh).
+// (scripts/bench-ab.sh sets two revisions side by side).
 func BenchmarkScanErrorLines(b *testing.B) {
 	for _, rate := range []float64{0, 0.001, 0.01, 0.05} {
 		b.Run(fmt.Sprintf("rate=%g", rate), func(b *testing.B) { benchmarkScan(b, rate) })
