@@ -169,7 +169,11 @@ func (r *run) start() error {
 		close(r.lines)
 		return r.fail(err)
 	})
+	// Under the loop's mutex: the processor's catalog poll checks the
+	// globs too (a data race under -race once the poll has come).
+	r.loop.mu.Lock()
 	p.logStart()
+	r.loop.mu.Unlock()
 	return nil
 }
 
