@@ -834,7 +834,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
-	if !inert(p.msg) {
+	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {
 		a.advance(p.msg)
 		a.noteBare(p.msg)
 	}
@@ -1035,7 +1035,8 @@ func (a *Assembler) continues(c *classified) bool {
 // none yet and no traceback is open: the message itself, or a continuation
 // line at column 0 (CPython prints exception lines unindented); in a
 // header-less entry also an exception line glued behind a frame's source
-// line.
+// line, or one that prose or a quoting mark runs into
+// (parseEmbeddedException).
 func (a *Assembler) noteBare(s string) {
 	p := &a.cur
 	if p.bareType != "" || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
@@ -1047,6 +1048,10 @@ func (a *Assembler) noteBare(s string) {
 		// A header-less line only: a record's message is prose.
 		if typ, msg, ok := parseGluedException(s); ok {
 			p.bareType, p.bareMsg = typ, msg
+		} else if mayEmbedException(s) {
+			if typ, msg, ok := parseEmbeddedException(s); ok {
+				p.bareType, p.bareMsg = typ, msg
+			}
 		}
 	}
 }

@@ -79,12 +79,9 @@ func wrap(w wrapper, text []byte) string {
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-4): measured, not tuned to. A prefix that ends in
-	// ": " or "| " in front of a py-spy dump, a lone exception line or a
-	// prose line hides them; a doubled line break splits the sigquit line
-	// from the traceback after it.
-	"312-pyspy-dump-overlap-resolve-batch-result-hang.log":          heldOutPrefixes("a py-spy dump behind the prefix is not read as a hang"),
-	"318-backtick-valueerror-trtllm-mha-sm100-wrapped-backtick.log": heldOutPrefixes("a backticked exception line behind the prefix is not read"),
-	"321-prose-wrapped-inline-code-keyerror-pixel-values.log":       heldOutPrefixes("an inline-code exception behind the prefix is not read"),
+	// ": " or "| " in front of a py-spy dump hides it; a doubled line break
+	// splits the sigquit line from the traceback after it.
+	"312-pyspy-dump-overlap-resolve-batch-result-hang.log": heldOutPrefixes("a py-spy dump behind the prefix is not read as a hang"),
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": func() map[string]string {
 		m := heldOutPrefixes("the worker's traceback leads over the sigquit line")
 		m["double-spaced"] = "the worker's traceback leads over the sigquit line"
