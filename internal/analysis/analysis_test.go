@@ -163,7 +163,7 @@ func TestAnalyze(t *testing.T) {
 				{
 					slug: "cuda-illegal-memory-access", role: patterns.RoleCause, signal: analysis.SignalRecord,
 					context: []string{"c10d-watchdog-thread-terminated"}, severity: patterns.SeverityCritical,
-					headline: "[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+					headline: "[PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
 				},
 				{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
 					headline: "terminate called after throwing an instance of 'c10::DistBackendError'"},

@@ -191,34 +191,47 @@ type Assembler struct {
 }
 
 // procCache remembers prefixProcess of one prefix, by its bytes (with
-// Options.Reuse the prefix's own memory is reused).
+// Options.Reuse the prefix's own memory is reused), or the rank a prefix
+// family in it names.
 type procCache struct {
 	prefix   [maxCachedPrefix]byte
-	n        int // bytes of prefix held; 0 when empty
-	from, to int // the process within it
+	n        int    // bytes of prefix held; 0 when empty
+	from, to int    // the process within it
+	rank     string // the rank a prefix family names, when from == to
 }
 
 // maxCachedPrefix bounds the prefixes procCache holds.
 const maxCachedPrefix = 128
 
-// process returns prefixProcess(prefix), from the cache when prefix is
-// the one it holds.
+// process returns prefixProcess(prefix), or else the rank a prefix family
+// at its start names (familyRank), from the cache when prefix is the one
+// it holds.
 func (pc *procCache) process(prefix string) string {
-	if strings.IndexByte(prefix, '(') < 0 {
-		return "" // most prefixes: timestamps, services, ranks
+	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 {
+		return "" // most prefixes: timestamps, services
 	}
 	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
+		if pc.from == pc.to {
+			return pc.rank
+		}
 		return prefix[pc.from:pc.to]
 	}
 	proc := prefixProcess(prefix)
+	rank := ""
+	if proc == "" {
+		rank = familyRank(prefix)
+	}
 	if len(prefix) <= maxCachedPrefix {
 		pc.n = copy(pc.prefix[:], prefix)
-		pc.from, pc.to = 0, 0
+		pc.from, pc.to, pc.rank = 0, 0, rank
 		if proc != "" {
 			// proc is a part of prefix.
 			pc.from = strings.Index(prefix, proc)
 			pc.to = pc.from + len(proc)
 		}
+	}
+	if proc == "" {
+		return rank
 	}
 	return proc
 }
@@ -414,6 +427,14 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			return a.out
 		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
+		if !c.header && !c.native && !c.prefixed {
+			// Behind a learned prefix, a failure line behind a prefix
+			// of its own, as on a line without one.
+			if k := failureBehindPrefix(base[start:end], ref, a.opt.Location); k > 0 {
+				start += k
+				a.classify(c, base[start:end], full, base[:start], true, ref)
+			}
+		}
 	}
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out

@@ -41,9 +41,16 @@ type loop struct {
 	// digest or uncommitted position, no incident deadline within
 	// quietTick), so an idle sidecar does not wake eight times a second;
 	// the next line brings the fast period back.
-	tick       *time.Ticker
-	fastTick   time.Duration
-	quiet      bool
+	tick     *time.Ticker
+	fastTick time.Duration
+	quiet    bool
+	// While the tailer's passes come on its flow's clock (flow), its
+	// goroutine does the tick's work after a pass once a period has gone
+	// by (direct), and the ticker is stopped: the ticker's firing woke the
+	// processor goroutine's thread and the runtime's system monitor eight
+	// times a second, between passes that come fifty times a second.
+	flowing    bool
+	lastTick   time.Time
 	lastCommit time.Time
 	lastPrune  time.Time
 	// pushes wait for the commit of their lines (ingest.go).
@@ -56,7 +63,7 @@ func (p *Pipeline) newLoop(ctx context.Context, endInputs func()) *loop {
 	fast := tickInterval(time.Duration(p.cfg.Entry.IdleFlush))
 	now := time.Now()
 	return &loop{p: p, ctx: ctx, done: ctx.Done(), endInputs: endInputs, tick: time.NewTicker(fast), fastTick: fast,
-		lastCommit: now, lastPrune: now}
+		lastTick: now, lastCommit: now, lastPrune: now}
 }
 
 // commit commits the processor's state and wakes the sinks with new
@@ -112,26 +119,74 @@ func (l *loop) stop() {
 // lively brings the fast tick back when lines come. mu is held.
 func (l *loop) lively() {
 	if l.quiet {
-		l.tick.Reset(l.fastTick)
 		l.quiet = false
+		l.retick()
 	}
+}
+
+// period is the tick's period: fast, or quietTick while nothing is due.
+// mu is held.
+func (l *loop) period() time.Duration {
+	if l.quiet {
+		return quietTick
+	}
+	return l.fastTick
+}
+
+// retick sets the ticker to the period, unless the tailer's flow does
+// the ticks. mu is held.
+func (l *loop) retick() {
+	if !l.flowing {
+		l.tick.Reset(l.period())
+	}
+}
+
+// flow is the tailer's Config.Flow: while its passes come on the flow's
+// clock, they do the ticks (direct) and the ticker stops; when they stop,
+// the ticker takes over again.
+func (l *loop) flow(on bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flowing = on
+	if on {
+		l.tick.Stop()
+		return
+	}
+	l.retick()
 }
 
 // direct processes a batch of the file tailer in its goroutine (b may be
 // nil), and with end (the tailer's pass is over) commits when an alert is
 // pending: one commit (one disk sync) a pass, as one a burst of the
 // lines channel.
+//
+// While the tailer flows, the end of a pass also does the tick's work
+// once a period has gone by since the last tick (flow).
 func (l *loop) direct(b *batch, end bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	p := l.p
+	var now time.Time
 	if b != nil {
 		l.lively()
-		p.proc.at = time.Now() // one clock read for the batch
+		now = time.Now() // one clock read for the batch
+		p.proc.at = now
 		l.take(b)
 		p.proc.at = time.Time{}
 	}
-	if end && p.proc.hasAlerts() {
+	if !end {
+		return
+	}
+	if l.flowing && !l.stopping {
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if now.Sub(l.lastTick) >= l.period() {
+			l.ticked(now) // commits when an alert is pending
+			return
+		}
+	}
+	if p.proc.hasAlerts() {
 		_ = l.commit()
 	}
 }
@@ -231,6 +286,7 @@ func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bo
 // ticked is the work of a tick. mu is held.
 func (l *loop) ticked(now time.Time) {
 	p := l.p
+	l.lastTick = now
 	p.proc.at = now
 	p.proc.idleFlush(now)
 	p.proc.flushDigests(now, false)
@@ -242,11 +298,8 @@ func (l *loop) ticked(now time.Time) {
 	if p.proc.hasAlerts() || now.Sub(l.lastCommit) >= commitInterval || l.pushesReady() {
 		_ = l.commit()
 	}
-	if !l.quiet && p.proc.quiet(now, quietTick) {
-		l.tick.Reset(quietTick)
-		l.quiet = true
-	} else if l.quiet && !p.proc.quiet(now, quietTick) {
-		l.tick.Reset(l.fastTick)
-		l.quiet = false
+	if q := p.proc.quiet(now, quietTick); q != l.quiet {
+		l.quiet = q
+		l.retick()
 	}
 }

@@ -333,6 +333,7 @@ func (p *Pipeline) newSources(lines chan<- *batch, lp *loop) (*sources, error) {
 			Observer:       obs,
 			Logger:         p.log.With("component", "tail"),
 			Flush:          tb.flush,
+			Flow:           lp.flow,
 			Borrow:         true, // the batcher copies the text
 		})
 		if err != nil {

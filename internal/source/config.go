@@ -106,6 +106,14 @@ type Config struct {
 	// gives it (to hand them on a batch at a time) hands on the rest
 	// there. An error stops the tailer, as one from Emit does.
 	Flush func(context.Context) error
+	// Flow, when set, is called with true when the passes start coming on
+	// the flow's clock (one every minPassGap while writes keep coming,
+	// design.md) and with false when they stop: the tailer then waits for
+	// events again, or returns. A consumer with periodic work of its own
+	// can do it after the passes of a flow instead of on its own timer,
+	// which would wake a second thread. It is called in the tailer's
+	// goroutine, never twice in a row with the same value.
+	Flow func(on bool)
 	// Borrow is StreamConfig.Borrow for the files' lines.
 	Borrow bool
 }

@@ -23,9 +23,11 @@ const minPassGap = 20 * time.Millisecond
 
 // flowWatchTicks bounds the ticks of a flow without taking the watch's
 // events while every pass finds new bytes and no name changes (Run): the
-// watcher's goroutine wakes once per flowWatchTicks passes, not every
-// pass.
-const flowWatchTicks = 5
+// watcher's goroutine wakes once per flowWatchTicks passes (half a
+// second), not every pass. Each time it wakes, its read of the inotify
+// descriptor wakes the runtime's system monitor, and taking its event
+// wakes a second thread for it.
+const flowWatchTicks = 25
 
 // recheckAfter is how soon a file still being classified (it grew as a
 // prefix of a followed file at the last look) is looked at again when no
@@ -163,6 +165,15 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 	// poller's sleep (an eventfd write and a thread woken) once a pass.
 	flow := newFlowClock(ctx)
 	defer flow.close()
+	// inFlow is what Config.Flow was last told.
+	inFlow := false
+	setFlow := func(on bool) {
+		if t.cfg.Flow != nil && on != inFlow {
+			t.cfg.Flow(on)
+		}
+		inFlow = on
+	}
+	defer setFlow(false)
 	// quietTicks counts the ticks of a flow since the watch's events
 	// were last taken.
 	quietTicks := 0
@@ -212,6 +223,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 				continue
 			}
 			flow.stop()
+			setFlow(false)
 		}
 		wake, wakeFull := nextScan, true
 		if d := t.turnDeadline(); !d.IsZero() && d.After(now) && d.Before(wake) {
@@ -240,6 +252,7 @@ func (t *Tailer) Run(ctx context.Context, emit Emit) error {
 				flowing = true
 				quietTicks = 0
 				flow.start(minPassGap)
+				setFlow(true)
 			}
 			_, more := t.takeEvents()
 			full = more || full
