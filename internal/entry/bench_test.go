@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/benchdata"
 )
 
 // benchLines are typical sglang scheduler INFO lines (SGLANG-LOGS.md §5).
@@ -51,6 +53,17 @@ RuntimeError: NCCL error: unhandled system error
 			`  File "/vllm/v1/engine/core.py", line 705, in run_engine_core`, "    engine_core.run_busy_loop()",
 			"RuntimeError: CUDA error: an illegal memory access was encountered"} {
 			lines = append(lines, "(EngineCore_DP0 pid=9) ERROR 07-01 09:31:38 [core.py:718] "+l)
+		}
+		benchPush(b, lines)
+	})
+	b.Run("generated", func(b *testing.B) {
+		// The lines BenchmarkScanLines scans (internal/benchdata): srt
+		// batch lines with and without ranks, uvicorn access lines,
+		// request dumps, a rare error line.
+		g := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.001, ErrorMessages: []string{"RuntimeError: CUDA error: an illegal memory access was encountered"}})
+		lines := make([]string, 4096)
+		for i := range lines {
+			lines[i] = g.Line()
 		}
 		benchPush(b, lines)
 	})
