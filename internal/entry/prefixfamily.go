@@ -29,18 +29,25 @@ const maxFamilyPrefix = 80
 // familyPrefixLen returns the length of a family prefix at the start of s,
 // or 0. The text after it must not be blank.
 func familyPrefixLen(s string) int {
-	n := rankLabelLen(s)
-	if n == 0 {
+	var n int
+	if s != "" && s[0] == '[' {
+		// Most lines that get here are bracketed records; of the
+		// families only the MPI tag starts with "[" (a task label and a
+		// grep line number start with a digit or a space, a grep file
+		// name holds no "[", a time with a digit, a service name with a
+		// letter).
 		n = mpiTagLen(s)
-	}
-	if n == 0 {
-		n = grepLineLen(s)
-	}
-	if n == 0 {
-		n = viewerTimeLen(s)
-	}
-	if n == 0 {
-		n = serviceColumnLen(s)
+	} else {
+		n = rankLabelLen(s)
+		if n == 0 {
+			n = grepLineLen(s)
+		}
+		if n == 0 {
+			n = viewerTimeLen(s)
+		}
+		if n == 0 {
+			n = serviceColumnLen(s)
+		}
 	}
 	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
 		return 0
