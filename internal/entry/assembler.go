@@ -405,7 +405,8 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
 		if !c.sglang {
-			if ok, firstN, firstLen := a.learner.observe(full, a.lines); ok {
+			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(full)
+			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
 				a.reopen(firstN, firstLen)
 				learned = a.learner.match(full)
 			}

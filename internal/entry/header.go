@@ -107,6 +107,22 @@ func parseHeaderInto(h *header, s string, ref time.Time, loc *time.Location, sc 
 	return ok
 }
 
+// startsRecord reports whether s starts as the lines parseHeaderInto's one
+// pass reads without ranks do: "[" and the cached second, an optional
+// fraction of three digits, "] ". Such a line is an srt record
+// (isSGLangRecord) whatever follows: the cached second was read by
+// scanDateTime, which parseSRT reads it with too.
+func (sc *secondCache) startsRecord(s string) bool {
+	if len(s) < 22 || s[0] != '[' || sc.loc == nil ||
+		le64(s[1:9]) != sc.text[0] || le64(s[9:17]) != sc.text[1] || uint64(s[17])|uint64(s[18])<<8|uint64(s[19])<<16 != sc.text[2] {
+		return false
+	}
+	if s[20] == ']' {
+		return s[21] == ' '
+	}
+	return len(s) >= 26 && s[20] == '.' && isDigit(s[21]) && isDigit(s[22]) && isDigit(s[23]) && s[24] == ']' && s[25] == ' '
+}
+
 // parseHeaderGeneral is parseHeaderCached for the lines its one pass does
 // not read.
 func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondCache) (header, bool) {

@@ -84,9 +84,15 @@ func (pl *prefixLearner) match(s string) int {
 // line of the stream that no learned prefix matched, and learns the
 // prefix's shape when it is the second piece of evidence for it, at least
 // one of the two strong. It returns whether it learned one and, if so, the
-// line number and prefix length of the first piece.
-func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine int64, firstLen int) {
-	plen, strength := findPrefix(s)
+// line number and prefix length of the first piece. record says s is
+// known to be an sglang record (isSGLangRecord), which findPrefix finds no
+// prefix on: most lines that get here, uvicorn's access lines, are one,
+// and it is told by a few bytes where findPrefix searches the line.
+func (pl *prefixLearner) observe(s string, line int64, record bool) (learned bool, firstLine int64, firstLen int) {
+	plen, strength := 0, evidenceNone
+	if !record {
+		plen, strength = findPrefix(s)
+	}
 	if strength == evidenceNone {
 		// A strict exception line is weak evidence too, but only behind
 		// a candidate's shape: it is too common to look for anywhere.

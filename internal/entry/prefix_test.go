@@ -433,3 +433,40 @@ func TestIndexByRare(t *testing.T) {
 		}
 	}
 }
+
+// TestStartsRecordIsSGLangRecord: a line startsRecord says is an srt
+// record is one for isSGLangRecord, which is what lets observe skip
+// findPrefix on it; the lines it says no to are left to findPrefix.
+func TestStartsRecordIsSGLangRecord(t *testing.T) {
+	var sc secondCache
+	if _, _, ok := sc.scanDateTime("2026-05-28 00:00:00.163] x", time.UTC); !ok {
+		t.Fatal("the cache was not primed")
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`[2026-05-28 00:00:00.163] INFO:     10.1.2.3:39321 - "GET /metrics HTTP/1.1" 200 OK`, true},
+		{`[2026-05-28 00:00:00] INFO:     10.1.2.3:39321 - "GET /health HTTP/1.1" 200 OK`, true},
+		{`[2026-05-28 00:00:00] E0521 16:22:21.694042 162 transfer_metadata.cpp:877] x`, true},
+		{`[2026-05-28 00:00:00.163456] INFO:     started`, false},
+		{`[2026-05-28 00:00:00,163] INFO:     started`, false},
+		{`[2026-05-28 00:00:00.16] INFO:     started`, false},
+		{`[2026-05-28 00:00:00]INFO: started`, false},
+		{`[2026-05-28 00:00:01] INFO:     another second`, false},
+		{`2026-05-28 00:00:00] INFO:     no bracket`, false},
+		{`[2026-05-28 00:00:00]`, false},
+	} {
+		got := sc.startsRecord(tc.line)
+		if got != tc.want {
+			t.Errorf("startsRecord(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+		if got && !isSGLangRecord(tc.line) {
+			t.Errorf("startsRecord(%q) but not isSGLangRecord", tc.line)
+		}
+	}
+	var empty secondCache
+	if empty.startsRecord("[\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00] x") {
+		t.Error("an empty cache starts a record")
+	}
+}
