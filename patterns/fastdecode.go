@@ -83,6 +83,44 @@ var fastFields = map[string]fastField{
 	"remedies": ffRemedies, "engines": ffEngines,
 }
 
+// fieldTable is fastFields as a small open-addressing table with a hash
+// of a few bytes of the name: a record's every member looks its name up,
+// and a map's string hash was most of that. An empty slot has name "".
+var fieldTable = func() (t [fieldTableSize]struct {
+	name string
+	f    fastField
+}) {
+	for name, f := range fastFields {
+		i := fieldHash([]byte(name))
+		for t[i].name != "" {
+			i = (i + 1) % fieldTableSize
+		}
+		t[i].name, t[i].f = name, f
+	}
+	return t
+}()
+
+const fieldTableSize = 128 // a power of two, over three times the fields
+
+// fieldHash mixes a name's length and its first, middle and last bytes.
+func fieldHash(key []byte) uint {
+	n := uint(len(key))
+	if n == 0 {
+		return 0
+	}
+	return (n*131 + uint(key[0])*31 + uint(key[n/2])*7 + uint(key[n-1])) % fieldTableSize
+}
+
+// lookupField is fastFields[string(key)].
+func lookupField(key []byte) (fastField, bool) {
+	for i := fieldHash(key); fieldTable[i].name != ""; i = (i + 1) % fieldTableSize {
+		if fieldTable[i].name == string(key) {
+			return fieldTable[i].f, true
+		}
+	}
+	return 0, false
+}
+
 // foldedFields holds the JSON names of Record in lower case.
 var foldedFields = func() map[string]bool {
 	m := make(map[string]bool, len(fastFields))
@@ -232,7 +270,7 @@ func (d *fastDecoder) record(rec *Record) bool {
 // member decodes the value of the member key into rec's field of that name,
 // or skips it when rec has none.
 func (d *fastDecoder) member(rec *Record, seen *[ffCount]bool, key []byte) bool {
-	f, known := fastFields[string(key)]
+	f, known := lookupField(key)
 	if !known {
 		if foldsToField(key) {
 			return false // encoding/json would fill that field

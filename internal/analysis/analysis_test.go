@@ -163,7 +163,7 @@ func TestAnalyze(t *testing.T) {
 				{
 					slug: "cuda-illegal-memory-access", role: patterns.RoleCause, signal: analysis.SignalRecord,
 					context: []string{"c10d-watchdog-thread-terminated"}, severity: patterns.SeverityCritical,
-					headline: "[E416 13:29:57.332110411 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+					headline: "[PG ID 2 PG GUID 3 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
 				},
 				{role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
 					headline: "terminate called after throwing an instance of 'c10::DistBackendError'"},
@@ -524,5 +524,30 @@ func TestInfoNotesNeverHideAFailure(t *testing.T) {
 	ds, _ = analyzeAll(t, m, "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.x.\nCommand '['/usr/bin/gcc', 'main.c']' returned non-zero exit status 1.\n")
 	if len(ds) != 1 || ds[0].slug != "gcc" {
 		t.Fatalf("another line: %+v", ds)
+	}
+}
+
+// TestRecordNamingTheExceptionLeads: when two records of the same role
+// and advice read one entry, the one whose errorClass names the entry's
+// exception leads, even when the generic one matches earlier in the line
+// (huggingface_hub's GatedRepoError starts with the 401 response's text).
+// The matcher ranks a record whose class agrees first, and choose keeps
+// that rank between groups of the same role.
+func TestRecordNamingTheExceptionLeads(t *testing.T) {
+	tb := "Traceback (most recent call last):\n" +
+		"  File \"/usr/local/lib/python3.10/dist-packages/huggingface_hub/utils/_errors.py\", line 304, in hf_raise_for_status\n" +
+		"    response.raise_for_status()\n"
+	gated := tb + "huggingface_hub.utils._errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-6604c5e0-374ff039) " +
+		"Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-2-7b-chat-hf/resolve/main/config.json.\n"
+	ds, _ := analyzeAll(t, defaultMatcher(t), gated)
+	if len(ds) != 1 || ds[0].slug != "hf-gated-repo" {
+		t.Fatalf("the record naming GatedRepoError did not lead: %+v", ds)
+	}
+	// Near miss: the same 401 text raised as requests' HTTPError is the
+	// generic record's.
+	plain := tb + "requests.exceptions.HTTPError: 401 Client Error. (Request ID: Root=1-6604c5e0-374ff039)\n"
+	ds, _ = analyzeAll(t, defaultMatcher(t), plain)
+	if len(ds) != 1 || ds[0].slug != "hf-unauthorized-401" {
+		t.Fatalf("the generic 401 record did not read a plain HTTPError: %+v", ds)
 	}
 }

@@ -191,34 +191,47 @@ type Assembler struct {
 }
 
 // procCache remembers prefixProcess of one prefix, by its bytes (with
-// Options.Reuse the prefix's own memory is reused).
+// Options.Reuse the prefix's own memory is reused), or the rank a prefix
+// family in it names.
 type procCache struct {
 	prefix   [maxCachedPrefix]byte
-	n        int // bytes of prefix held; 0 when empty
-	from, to int // the process within it
+	n        int    // bytes of prefix held; 0 when empty
+	from, to int    // the process within it
+	rank     string // the rank a prefix family names, when from == to
 }
 
 // maxCachedPrefix bounds the prefixes procCache holds.
 const maxCachedPrefix = 128
 
-// process returns prefixProcess(prefix), from the cache when prefix is
-// the one it holds.
+// process returns prefixProcess(prefix), or else the rank a prefix family
+// at its start names (familyRank), from the cache when prefix is the one
+// it holds.
 func (pc *procCache) process(prefix string) string {
-	if strings.IndexByte(prefix, '(') < 0 {
-		return "" // most prefixes: timestamps, services, ranks
+	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 {
+		return "" // most prefixes: timestamps, services
 	}
 	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
+		if pc.from == pc.to {
+			return pc.rank
+		}
 		return prefix[pc.from:pc.to]
 	}
 	proc := prefixProcess(prefix)
+	rank := ""
+	if proc == "" {
+		rank = familyRank(prefix)
+	}
 	if len(prefix) <= maxCachedPrefix {
 		pc.n = copy(pc.prefix[:], prefix)
-		pc.from, pc.to = 0, 0
+		pc.from, pc.to, pc.rank = 0, 0, rank
 		if proc != "" {
 			// proc is a part of prefix.
 			pc.from = strings.Index(prefix, proc)
 			pc.to = pc.from + len(proc)
 		}
+	}
+	if proc == "" {
+		return rank
 	}
 	return proc
 }
@@ -414,6 +427,14 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			return a.out
 		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
+		if !c.header && !c.native && !c.prefixed {
+			// Behind a learned prefix, a failure line behind a prefix
+			// of its own, as on a line without one.
+			if k := failureBehindPrefix(base[start:end], ref, a.opt.Location); k > 0 {
+				start += k
+				a.classify(c, base[start:end], full, base[:start], true, ref)
+			}
+		}
 	}
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
@@ -834,7 +855,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
-	if !inert(p.msg) {
+	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {
 		a.advance(p.msg)
 		a.noteBare(p.msg)
 	}
@@ -979,9 +1000,10 @@ func (a *Assembler) continues(c *classified) bool {
 	s := c.s
 	blanks := a.spacing.real(p.blanks) // as many as were in the log
 	afterBlank := blanks > 0
-	if otherRayActor(p.prefix, c.prefix) {
-		// Ray relays every actor's output into one stream: a line of
-		// another actor is another process's record.
+	if otherRayActor(p.prefix, c.prefix) || otherRank(p.prefix, c.prefix) {
+		// Ray relays every actor's output into one stream, and a
+		// launcher every rank's: a line of another actor or rank is
+		// another process's record.
 		return false
 	}
 	// A first line that announces what follows ("Exception in
@@ -1035,7 +1057,8 @@ func (a *Assembler) continues(c *classified) bool {
 // none yet and no traceback is open: the message itself, or a continuation
 // line at column 0 (CPython prints exception lines unindented); in a
 // header-less entry also an exception line glued behind a frame's source
-// line.
+// line, or one that prose or a quoting mark runs into
+// (parseEmbeddedException).
 func (a *Assembler) noteBare(s string) {
 	p := &a.cur
 	if p.bareType != "" || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
@@ -1047,6 +1070,10 @@ func (a *Assembler) noteBare(s string) {
 		// A header-less line only: a record's message is prose.
 		if typ, msg, ok := parseGluedException(s); ok {
 			p.bareType, p.bareMsg = typ, msg
+		} else if mayEmbedException(s) {
+			if typ, msg, ok := parseEmbeddedException(s); ok {
+				p.bareType, p.bareMsg = typ, msg
+			}
 		}
 	}
 }

@@ -115,7 +115,7 @@ func FuzzAssemble(f *testing.F) {
 }
 
 // checkTextAndMessage checks how an entry's Text, Raw and Message relate:
-// Text is the tail of Raw and starts with Message, except that a glog
+// Text is the tail of Raw and starts with Message, except that a glog or c10d
 // line's Text keeps its header in front of the message, and a key=value
 // or JSON line's message is rebuilt from its fields (its Text starts
 // with it, and its Raw holds the line as written).
@@ -127,7 +127,7 @@ func checkTextAndMessage(t *testing.T, e *Entry) {
 		if !strings.HasPrefix(e.Text, e.Message) {
 			t.Fatalf("text %q does not start with message %q", e.Text, e.Message)
 		}
-	case e.Native == NativeGlog:
+	case e.Native == NativeGlog || e.Native == NativeC10d:
 		if !strings.HasSuffix(e.Raw, e.Text) || !strings.HasSuffix(first, e.Message) {
 			t.Fatalf("text %q is not the tail of raw %q or its first line does not end with message %q", e.Text, e.Raw, e.Message)
 		}

@@ -257,7 +257,16 @@ func parseC10d(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if !isSourceRef(r, ']') {
 		return native{}, false
 	}
-	n := native{kind: NativeC10d, level: lvl, time: t}
+	// The header names where the line was logged, not what failed: the
+	// message starts after it, as after a glog header.
+	msg := len(s) - len(r) + strings.IndexByte(r, ']') + 1
+	if msg < len(s) && s[msg] == ' ' {
+		msg++
+	}
+	if msg == len(s) {
+		msg = 0 // a header alone: the line is its own message
+	}
+	n := native{kind: NativeC10d, level: lvl, time: t, msg: msg}
 	if !t.IsZero() {
 		n.partial = timeNoYear
 	}

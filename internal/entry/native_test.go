@@ -22,10 +22,11 @@ func TestParseNative(t *testing.T) {
 		{"terminate gloo", "terminate called after throwing an instance of 'gloo::EnforceNotMet'", &native{kind: NativeTerminate, level: LevelFatal}},
 		{"terminate no exception", "terminate called without an active exception", &native{kind: NativeTerminate, level: LevelFatal}},
 		{"c10d error", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] [PG ID 0 PG GUID 0 Rank 1] Watchdog caught collective operation timeout",
-			&native{kind: NativeC10d, level: "ERROR", time: time.Date(2025, 8, 25, 10, 26, 44, 56376840, time.UTC), partial: timeNoYear}},
+			&native{kind: NativeC10d, level: "ERROR", time: time.Date(2025, 8, 25, 10, 26, 44, 56376840, time.UTC), partial: timeNoYear, msg: len("[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] ")}},
 		{"c10d warning mmdd", "[W1231 23:59:59.000000001 ProcessGroupNCCL.cpp:1000] x",
-			&native{kind: NativeC10d, level: "WARNING", time: time.Date(2025, 12, 31, 23, 59, 59, 1, time.UTC), partial: timeNoYear}},
-		{"c10d old", "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout", &native{kind: NativeC10d, level: "ERROR"}},
+			&native{kind: NativeC10d, level: "WARNING", time: time.Date(2025, 12, 31, 23, 59, 59, 1, time.UTC), partial: timeNoYear, msg: len("[W1231 23:59:59.000000001 ProcessGroupNCCL.cpp:1000] ")}},
+		{"c10d old", "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout", &native{kind: NativeC10d, level: "ERROR", msg: len("[E ProcessGroupNCCL.cpp:475] ")}},
+		{"c10d header alone", "[E ProcessGroupNCCL.cpp:475]", &native{kind: NativeC10d, level: "ERROR"}},
 		{"nccl info", "node-7:1234:5678 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.7<0>", &native{kind: NativeNCCL, level: "INFO"}},
 		{"nccl warn with file", "gpu-a:1234:5679 [3] transport/net_ib.cc:123 NCCL WARN NET/IB : Got completion with error 12", &native{kind: NativeNCCL, level: "WARN"}},
 		{"cuda assert", "../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
@@ -356,7 +357,7 @@ collect2: error: ld returned 1 exit status
 				"Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:43 (most recent call first):\n" +
 				"frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7fec74098897 in /usr/local/lib/python3.11/dist-packages/torch/lib/libc10.so)",
 			want: []view{
-				{"1-7", FormatNative, NativeC10d, "[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered", ""},
+				{"1-7", FormatNative, NativeC10d, "[PG 2 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered", ""},
 			},
 		},
 	}

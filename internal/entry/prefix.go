@@ -53,13 +53,17 @@ type candidate struct {
 	n      int
 	line   int64
 	strong bool
-	plen   int // length of the prefix on that line
+	family bool // the evidence was a prefix family's
+	plen   int  // length of the prefix on that line
 }
 
 // Evidence strength of what follows a candidate prefix.
 const (
 	evidenceNone = iota
 	evidenceWeak
+	// evidenceFamily: a prefix family (prefixfamily.go) starts the line.
+	// Two consecutive lines of one shape teach it.
+	evidenceFamily
 	evidenceStrong
 )
 
@@ -97,6 +101,18 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 			return false, 0, 0
 		}
 	}
+	if strength == evidenceFamily {
+		// A candidate's shape that the line starts with is the same
+		// prefix: "1813:" in front of an indented line is grep's, not a
+		// task label "1813: ".
+		for i := 0; i < pl.nCands; i++ {
+			c := &pl.cands[i]
+			if n := matchShape(s, c.shape[:c.n]); n > 0 && n != plen && isLearnablePrefix(s[:n]) && !isBlank(s[n:]) {
+				plen = n
+				break
+			}
+		}
+	}
 	plen = unknownPrefixLen(s, plen)
 	n := shapeOf(pl.scratch[:0], s[:plen])
 	if n == 0 {
@@ -108,13 +124,14 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 		if c.n != n || string(c.shape[:n]) != string(shape) {
 			continue
 		}
-		if line-c.line <= evidenceWindow && (c.strong || strength == evidenceStrong) {
+		if line-c.line <= evidenceWindow && (c.strong || strength == evidenceStrong) ||
+			c.family && strength == evidenceFamily && c.line == line-1 {
 			pl.learn(shape)
 			first, flen := c.line, c.plen
 			pl.removeCandidate(i)
 			return true, first, flen
 		}
-		c.line, c.strong, c.plen = line, strength == evidenceStrong, plen
+		c.line, c.strong, c.family, c.plen = line, strength == evidenceStrong, strength == evidenceFamily, plen
 		return false, 0, 0
 	}
 	c := &pl.cands[pl.next]
@@ -125,7 +142,7 @@ func (pl *prefixLearner) observe(s string, line int64) (learned bool, firstLine 
 		pl.next = (pl.next + 1) % maxCandidates
 	}
 	copy(c.shape[:], shape)
-	c.n, c.line, c.strong, c.plen = n, line, strength == evidenceStrong, plen
+	c.n, c.line, c.strong, c.family, c.plen = n, line, strength == evidenceStrong, strength == evidenceFamily, plen
 	return false, 0, 0
 }
 
@@ -306,6 +323,11 @@ func findPrefix(s string) (int, int) {
 	if strength == evidenceNone {
 		if i := glogAt(s); i > 0 {
 			best, strength = i, evidenceStrong
+		}
+	}
+	if strength == evidenceNone {
+		if i := familyPrefixLen(s); i > 0 {
+			best, strength = i, evidenceFamily
 		}
 	}
 	if strength == evidenceNone && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {

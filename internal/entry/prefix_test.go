@@ -284,11 +284,11 @@ func TestLearnedPrefixStopsAtKnownWrappers(t *testing.T) {
 	for _, v := range prefixViews(assemble(t, Options{}, in)) {
 		got = append(got, v.Lines+" "+v.Msg)
 	}
-	// Learned from the headers of lines 1 and 3: the lines before that
-	// keep their prefix.
+	// Learned from the task labels of lines 1 and 2, consecutive: line 1
+	// is read again without it.
 	want := []string{
-		"1-1 3: (Rollout pid=5) [2025-07-15 17:11:34] Decode batch. #running-req: 1",
-		"2-2 3: (Buffer pid=4) Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
+		"1-1 Decode batch. #running-req: 1",
+		"2-2 Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
 		"3-3 Decode batch. #running-req: 1",
 		"4-4 Error: Client error '422 Unprocessable Entity' for url 'http://h:1/abort_request'",
 		"5-5 Decode batch. #running-req: 1",

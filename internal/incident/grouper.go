@@ -586,10 +586,22 @@ func (g *Grouper) NextDeadline() time.Time {
 // occurrences not yet announced, in the order the incidents began. In
 // Forever mode that is every incident, with its total count.
 func (g *Grouper) Flush(now time.Time) []sinks.Alert {
-	var out []sinks.Alert
 	g.foldGenerics(now, true)
 	g.foldSettled(now, true)
-	for _, id := range g.sortedIDs() {
+	ids := g.sortedIDs()
+	// The alerts are counted first: an Alert is large, and a slice grown
+	// by append allocates about twice what it keeps.
+	n := 0
+	for _, id := range ids {
+		if g.opts.Window < 0 || g.groups[id].pending() {
+			n++
+		}
+	}
+	var out []sinks.Alert
+	if n > 0 {
+		out = make([]sinks.Alert, 0, n)
+	}
+	for _, id := range ids {
 		gr := g.groups[id]
 		if g.opts.Window < 0 || gr.pending() {
 			out = append(out, g.emit(gr, KindSummary, now))

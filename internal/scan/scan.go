@@ -110,7 +110,13 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 			}
 		}
 	}
-	res.Alerts = mergeIncidents(append(evicted, g.Flush(s.opts.Now())...))
+	// Most scans close nothing early: the flushed alerts are then kept
+	// as they are rather than copied onto an empty slice.
+	all := g.Flush(s.opts.Now())
+	if len(evicted) > 0 {
+		all = append(evicted, all...)
+	}
+	res.Alerts = mergeIncidents(all)
 	for i := range res.Alerts {
 		if res.Alerts[i].Record.ID == "" {
 			res.Stats.Unclassified++

@@ -976,6 +976,65 @@ var examples = map[string]example{
 		},
 		miss: []string{hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB")},
 	},
+	"argparse-usage-error": {
+		match: []string{
+			"launch_server.py: error: unrecognized arguments: --enable-reasoning",
+			"sglang serve: error: argument --tp-size: invalid int value: 'auto'",
+			"launch_router.py: error: the following arguments are required: --worker-urls",
+			"按照说明运行，会显示launch_server.py: error: unrecognized arguments: --foo 1",
+		},
+		miss: []string{
+			"usage: launch_server.py [-h] --model-path MODEL_PATH [--tokenizer-path TOKENIZER_PATH]",
+			hdr("Parsed arguments: error: none, unrecognized arguments: none"),
+		},
+	},
+	"nvidia-xid-error": {
+		match: []string{
+			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+			"Jun 02 13:13:04 gpu-7 kernel: NVRM: Xid (PCI:0000:b3:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.",
+		},
+		miss: []string{"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build"},
+	},
+	"mlx5-qp-error": {
+		match: []string{
+			"[Wed Jul 29 14:40:27 2026] mlx5_bond_0/1: QP 51291 error: local length error (0x8e 0x0 0x0)",
+			"[ 4411.100234] mlx5_0/1: QP 4711 error: remote access error (0x88 0x0 0x0)",
+			"mlx5: node-3: got completion with error:",
+		},
+		miss: []string{
+			"Feb 14 05:03:41 gpu-1 kernel: mlx5_core 0000:ab:00.0 mlx5_5: Port: 1 Link ACTIVE",
+			"node17-2:36754:36754 [6] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE",
+		},
+	},
+	"native-segfault-handler": {
+		match: []string{
+			"!!!!!!! Segfault encountered !!!!!!!",
+			"*** SIGSEGV (@0x0) received by PID 4242 (TID 0x7f1c2bfff640) from PID 0; stack trace: ***",
+			"*** Aborted at 1716871869 (unix time) try \"date -d @1716871869\" if you are using GNU date ***",
+		},
+		miss: []string{hdr("Segfault handler installed; native crashes will print a stack trace")},
+	},
+	"c10d-tcpstore-recv-failed": {
+		match: []string{
+			"[rank1]:[W1119 17:59:26.271588084 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=61, addr=[localhost]:33850, remote=[localhost]:30005): Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?",
+			"[W402 10:11:12.000000001 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=12, addr=[node-1]:51234, remote=[node-0]:29500): Broken pipe",
+		},
+		miss: []string{"[I1119 17:59:26.271588084 TCPStore.cpp:300] [c10d] TCP client connected to host localhost:30005"},
+	},
+	"mooncake-handshake-modify-qp-failed": {
+		match: []string{
+			"[Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS, check local context port num: Invalid argument",
+		},
+		miss: []string{"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR"},
+	},
+	"mooncake-rnic-marked-inactive": {
+		match: []string{
+			"W0724 03:14:20.702893 104002 worker_pool.cpp:303] Too many errors found in local RNIC 10.0.2.69:15858@mlx5_bond_2, mark it inactive",
+			"Too many errors found in local RNIC node-1:16001@mlx5_3, mark it inactive",
+		},
+		miss: []string{"I0724 03:14:20.702893 104002 worker_pool.cpp:120] Local RNIC 10.0.2.69:15858@mlx5_bond_2 is active"},
+	},
 	"c10d-store-socket-wait-timeout": {
 		match: []string{
 			"[rank1]:[W623 15:37:01.824135523 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=100, addr=[node-0]:43590, remote=[node-0]:20000) timed out after 1800000ms",

@@ -1,0 +1,151 @@
+package entry
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// fullwidthColon is U+FF1A, the colon of CJK punctuation, which some
+// writers put between an exception type and its message.
+const fullwidthColon = "："
+
+// mayEmbedException reports, cheaply, whether s may hold an exception line
+// that prose or a quoting mark runs into (parseEmbeddedException): it
+// names an "...Error" or "...Exception" type somewhere after its start.
+func mayEmbedException(s string) bool {
+	return strings.Contains(s, "Error") || strings.Contains(s, "Exception")
+}
+
+// parseEmbeddedException finds an exception line that does not open its
+// line: prose runs into it ("... failed with the error message: ValueError:
+// x"), a quote, bracket or Markdown emphasis opens in front of it ("decode
+// error: \"RuntimeError：E19999 ...\"", "failed（RuntimeError: x）", "**_OSError:
+// x_**"), or CJK text runs into it without a space. It is strict so that
+// prose never becomes an exception:
+//   - the type does not open the line (parseBareException reads those),
+//     and it stands where an exception is quoted or announced
+//     (embedBoundary): after an opening quote, bracket or emphasis mark,
+//     or after a colon, an arrow or CJK text, never after a word of prose;
+//   - its last component is capitalised and ends in "Error" or "Exception"
+//     with more in front (ValueError, torch.OutOfMemoryError; not "Error"
+//     or "Timeout" alone);
+//   - a colon and a space, or a full-width colon, follow it directly, and a
+//     message follows them;
+//   - no level word below ERROR stands in front of it (a record that names
+//     an exception it handled).
+//
+// The leftmost such exception wins. When a quote, bracket or emphasis
+// marker opened right before the type, the closing marks at the end of
+// the line are not part of the message.
+func parseEmbeddedException(s string) (typ, msg string, ok bool) {
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(isUpper(c) || c >= 'a' && c <= 'z') || !embedBoundary(s, i) {
+			continue
+		}
+		typ, rest, ok := embeddedType(s[i:])
+		if !ok {
+			continue
+		}
+		var m string
+		switch {
+		case strings.HasPrefix(rest, ": "):
+			m = rest[2:]
+		case strings.HasPrefix(rest, fullwidthColon):
+			m = rest[len(fullwidthColon):]
+		default:
+			continue
+		}
+		if opensQuote(s, i) {
+			m = strings.TrimRight(m, closingMarks)
+			for strings.HasSuffix(m, "）") || strings.HasSuffix(m, "】") || strings.HasSuffix(m, "」") || strings.HasSuffix(m, "”") {
+				_, n := utf8.DecodeLastRuneInString(m)
+				m = strings.TrimRight(m[:len(m)-n], closingMarks)
+			}
+		}
+		m = strings.TrimSpace(m)
+		if m == "" {
+			continue
+		}
+		if quietLevelIn(s[:i]) {
+			return "", "", false
+		}
+		return typ, m, true
+	}
+	return "", "", false
+}
+
+// closingMarks are the ASCII marks that close a quote, bracket or emphasis
+// opened in front of an embedded exception, and trailing space.
+const closingMarks = "\"'`*_)]} \t"
+
+// embedBoundary reports whether the type starting at s[i] stands where an
+// exception line is quoted or announced, not in the middle of prose: right
+// after an opening quote, bracket or emphasis mark (an underscore only
+// when no word runs into it), or, past any spaces, right after a colon, an
+// "=", a ">" (an arrow) or a non-ASCII character (CJK text or punctuation,
+// a full-width colon, an arrow). A word before it ("the ValueError: ...",
+// "(attempt two) ConnectionError: ...") is prose.
+func embedBoundary(s string, i int) bool {
+	switch c := s[i-1]; c {
+	case '"', '\'', '`', '(', '[', '{', '*':
+		return true
+	case '_':
+		return i == 1 || !isWordByte(s[i-2])
+	}
+	j := i
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	if j == 0 {
+		return false
+	}
+	switch c := s[j-1]; {
+	case c == ':', c == '=', c == '>':
+		return true
+	case c >= utf8.RuneSelf:
+		return true
+	}
+	return false
+}
+
+// opensQuote reports whether a quote, bracket or emphasis mark stands right
+// before s[i]: ASCII ones, or a full-width bracket or a curly quote.
+func opensQuote(s string, i int) bool {
+	switch s[i-1] {
+	case '"', '\'', '`', '(', '[', '{', '*', '_':
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	switch r {
+	case '（', '【', '「', '“', '『', '‘':
+		return true
+	}
+	return false
+}
+
+// embeddedType reads a possibly dotted type name at the start of s whose
+// last component is capitalised and ends in "Error" or "Exception" with
+// more in front, and returns it and what follows it.
+func embeddedType(s string) (typ, rest string, ok bool) {
+	n := 0
+	for n < len(s) && (isWordByte(s[n]) || s[n] == '.') {
+		n++
+	}
+	typ = s[:n]
+	if n == 0 || typ[n-1] == '.' || strings.Contains(typ, "..") {
+		return "", "", false
+	}
+	last := typ
+	if j := strings.LastIndexByte(typ, '.'); j >= 0 {
+		last = typ[j+1:]
+	}
+	if last == "" || !isUpper(last[0]) {
+		return "", "", false
+	}
+	for _, suf := range [...]string{"Error", "Exception"} {
+		if len(last) > len(suf) && strings.HasSuffix(last, suf) {
+			return typ, s[n:], true
+		}
+	}
+	return "", "", false
+}

@@ -1,0 +1,99 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseEmbeddedException(t *testing.T) {
+	tests := []struct {
+		name, in, typ, msg string
+	}{
+		{"after a colon in prose", "The service fails to start with the error message: ValueError: Unrecognized model in /models/x. Should have a `model_type` key.", "ValueError", "Unrecognized model in /models/x. Should have a `model_type` key."},
+		{"bold italic", "come with the error: **_OSError: org/model does not appear to have a file named preprocessor_config.json._**", "OSError", "org/model does not appear to have a file named preprocessor_config.json."},
+		{"full-width colon in quotes", `decode error: "RuntimeError：E19999: Inner Error! "`, "RuntimeError", "E19999: Inner Error!"},
+		{"full-width parentheses", "The model service failed to start（RuntimeError: The bias should be 1D）", "RuntimeError", "The bias should be 1D"},
+		{"CJK text runs into it", "启动时报错RuntimeError: CUDA error: out of memory", "RuntimeError", "CUDA error: out of memory"},
+		{"arrow", "2. Run with --mem-fraction-static 0.84 → RuntimeError: Not enough memory.", "RuntimeError", "Not enough memory."},
+		{"ascii arrow", "step 3 -> torch.OutOfMemoryError: CUDA out of memory.", "torch.OutOfMemoryError", "CUDA out of memory."},
+		{"backticks", "it fails with `KeyError: 'pixel_values'` when the image is missing", "KeyError", "'pixel_values'` when the image is missing"},
+		{"dotted type", "error=requests.exceptions.ConnectionError: Max retries exceeded", "requests.exceptions.ConnectionError", "Max retries exceeded"},
+		{"leftmost wins", "got: ValueError: bad shape, then (TypeError: x)", "ValueError", "bad shape, then (TypeError: x)"},
+		{"error level in front", "worker ERROR: ImportError: libcudart.so.12: cannot open shared object file", "ImportError", "libcudart.so.12: cannot open shared object file"},
+
+		// Near misses.
+		{"opens the line", "ValueError: x", "", ""},
+		{"word of prose before", "Retrying (attempt two) ConnectionError: refused", "", ""},
+		{"lower-case prose", "the request failed because ValueError: x", "", ""},
+		{"part of an identifier", "raise MyValueError: x", "", ""},
+		{"path component", "see /docs/errors/ValueError: x", "", ""},
+		{"module path", "in sglang.srt.ValueError: x", "", ""},
+		{"no message", "the error: ValueError: ", "", ""},
+		{"no colon", "error: ValueError raised earlier", "", ""},
+		{"bare suffix", "status: Error: none", "", ""},
+		{"not an exception name", "status: Timeout: 30s", "", ""},
+		{"warning", "note: UserWarning: deprecated", "", ""},
+		{"lower-case type", "got: valueError: x", "", ""},
+		{"quiet level in front", "worker INFO: handled ValueError: retrying", "", ""},
+		{"warning level in front", "WARNING retry: (TimeoutError: read timed out)", "", ""},
+		{"identifier underscore", "my_ValueError: x", "", ""},
+	}
+	for _, tt := range tests {
+		typ, msg, ok := parseEmbeddedException(tt.in)
+		if ok != (tt.typ != "") || typ != tt.typ || msg != tt.msg {
+			t.Errorf("%s: parseEmbeddedException(%q) = %q, %q, %v; want %q, %q", tt.name, tt.in, typ, msg, ok, tt.typ, tt.msg)
+		}
+		if ok && !mayEmbedException(tt.in) {
+			t.Errorf("%s: mayEmbedException(%q) = false for a line parseEmbeddedException reads", tt.name, tt.in)
+		}
+	}
+}
+
+// TestAssemblerEmbeddedException checks that a header-less line with an
+// embedded exception becomes a bare exception entry and that a record's
+// message never does.
+func TestAssemblerEmbeddedException(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []bareView
+	}{
+		{"prose with a colon", "Service fails to start with the error message: ValueError: Unrecognized model", []bareView{{Lines: "1-1", Exc: "ValueError: Unrecognized model", Bare: true}}},
+		{"full-width parentheses", "The service failed to start（RuntimeError: The bias should be 1D）", []bareView{{Lines: "1-1", Exc: "RuntimeError: The bias should be 1D", Bare: true}}},
+		{"python logging INFO", "2025-03-07 23:50:27,531 - app - INFO - the error: ValueError: handled",
+			[]bareView{{Lines: "1-1", Format: FormatPython}}},
+		{"prose", "Retrying (attempt two) ConnectionError: refused", []bareView{{Lines: "1-1"}}},
+	}
+	for _, tt := range tests {
+		got := bareViews(t, assemble(t, Options{}, tt.in))
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tt.name, d)
+		}
+	}
+}
+
+func FuzzParseEmbeddedException(f *testing.F) {
+	for _, s := range []string{
+		"error: ValueError: x", `decode error: "RuntimeError：E19999 "`, "failed（RuntimeError: x）",
+		"come with the error: **_OSError: y_**", "Retrying (attempt two) ConnectionError: refused",
+		"INFO: handled ValueError: x", "→ KeyError: 'k'", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		typ, msg, ok := parseEmbeddedException(s)
+		if !ok {
+			return
+		}
+		if !mayEmbedException(s) || !strings.Contains(s, typ) || !strings.Contains(s, msg) || msg == "" {
+			t.Fatalf("parseEmbeddedException(%q) = %q, %q", s, typ, msg)
+		}
+		if strings.HasPrefix(s, typ) {
+			t.Fatalf("parseEmbeddedException(%q) = %q: the type opens the line", s, typ)
+		}
+		if _, _, plain := parseBareException(typ + ": " + msg); !plain {
+			t.Fatalf("parseEmbeddedException(%q) = %q, %q: not a strict exception line", s, typ, msg)
+		}
+	})
+}

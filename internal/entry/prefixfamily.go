@@ -1,0 +1,236 @@
+package entry
+
+import "strings"
+
+// Prefix families: what the tools between an engine and its reader put in
+// front of every line whatever the line holds, so that no single line can
+// tell the prefix from content but a stream can. A line that starts with
+// one is evidence of a prefix on its own (evidenceFamily), and two
+// consecutive lines with the same shape of it teach the learner that shape
+// (prefixLearner.observe): a one-off "3: " in a message never becomes a
+// prefix.
+//
+//   - a launcher's task label, "3: " (srun --label, pdsh -N style ranks,
+//     torchrun's and deepspeed's numbered output);
+//   - mpirun --tag-output, "[1,3]<stderr>:" or "<stdout>:";
+//   - grep -n, "123:" or "file.log:123:" (never a time: no digit follows);
+//   - a log viewer's time column, "2025-11-06 02:10:00.702 | " (Loki and
+//     Grafana exports);
+//   - docker compose's service column when the container is named and
+//     carries no replica number, "ollama  | " (composePrefixLen knows the
+//     numbered "service-1  | " on any line).
+//
+// The rank a task label or an MPI tag names becomes the entry's process
+// (familyRank).
+
+// maxFamilyPrefix bounds a family prefix; a grep file name may make it long.
+const maxFamilyPrefix = 80
+
+// familyPrefixLen returns the length of a family prefix at the start of s,
+// or 0. The text after it must not be blank.
+func familyPrefixLen(s string) int {
+	n := rankLabelLen(s)
+	if n == 0 {
+		n = mpiTagLen(s)
+	}
+	if n == 0 {
+		n = grepLineLen(s)
+	}
+	if n == 0 {
+		n = viewerTimeLen(s)
+	}
+	if n == 0 {
+		n = serviceColumnLen(s)
+	}
+	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
+		return 0
+	}
+	return n
+}
+
+// rankLabelLen matches "3: " and " 3: ": at most 5 digits (padded by
+// spaces to a common width), a colon and one space.
+func rankLabelLen(s string) int {
+	i := 0
+	for i < len(s) && i < 4 && s[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j-i > 5 || j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' {
+		return 0
+	}
+	return j + 2
+}
+
+// mpiTagLen matches Open MPI's "[1,3]<stderr>:" and "[1,3]<stdout>:",
+// with one optional space after it.
+func mpiTagLen(s string) int {
+	if len(s) < len("[0,0]<stdout>:") || s[0] != '[' {
+		return 0
+	}
+	i := 1
+	for i < len(s) && i < 12 && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s) || s[i] != ',' {
+		return 0
+	}
+	j := i + 1
+	for j < len(s) && j-i < 8 && isDigit(s[j]) {
+		j++
+	}
+	if j == i+1 || j >= len(s) || s[j] != ']' {
+		return 0
+	}
+	rest := s[j+1:]
+	var tag string
+	switch {
+	case strings.HasPrefix(rest, "<stderr>:"):
+		tag = "<stderr>:"
+	case strings.HasPrefix(rest, "<stdout>:"):
+		tag = "<stdout>:"
+	default:
+		return 0
+	}
+	n := j + 1 + len(tag)
+	if n < len(s) && s[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// grepLineLen matches grep -n's "123:" and grep -Hn's "path:123:". No
+// digit follows (a time's "12:34:56" is not a line number), nor a space
+// (the task label's shape).
+func grepLineLen(s string) int {
+	i := 0
+	if len(s) > 0 && !isDigit(s[0]) {
+		// A file name: no space, ends with ":digits:".
+		k := strings.IndexByte(s, ':')
+		if k <= 0 || k > maxFamilyPrefix-8 || !isPathName(s[:k]) {
+			return 0
+		}
+		i = k + 1
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j-i > 9 || j >= len(s) || s[j] != ':' {
+		return 0
+	}
+	if j+1 < len(s) && (isDigit(s[j+1]) || s[j+1] == ' ') {
+		return 0
+	}
+	return j + 1
+}
+
+// isPathName reports whether p looks like a file name grep prints: only
+// printable bytes, none of the ones that bracket or quote log fields, and
+// a dot or a slash.
+func isPathName(p string) bool {
+	dot := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("[]()<>|\"'", c) >= 0 {
+			return false
+		}
+		dot = dot || c == '.' || c == '/'
+	}
+	return dot
+}
+
+// viewerTimeLen matches a log viewer's time column and pipe:
+// "2025-11-06 02:10:00.702 | " or with an RFC 3339 time, "... | ".
+func viewerTimeLen(s string) int {
+	n := dateTimeLen(s)
+	if n == 0 {
+		return 0
+	}
+	if strings.HasPrefix(s[n:], " | ") {
+		return n + 3
+	}
+	return 0
+}
+
+// serviceColumnLen matches a service name, at most 64 bytes of letters,
+// digits, "_", "." and "-" that starts with a letter, padded by spaces and
+// followed by "| ".
+func serviceColumnLen(s string) int {
+	if s == "" || !isUpper(s[0]) && (s[0] < 'a' || s[0] > 'z') {
+		return 0
+	}
+	j := 1
+	for j < len(s) && j <= 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == j || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
+}
+
+// dateTimeLen returns the length of "YYYY-MM-DD HH:MM:SS[.frac]" or an
+// RFC 3339 time at the start of s, or 0.
+func dateTimeLen(s string) int {
+	if n, ok := rfc3339Len(s); ok {
+		return n
+	}
+	const layout = "2006-01-02 15:04:05"
+	if len(s) < len(layout) {
+		return 0
+	}
+	for i := 0; i < len(layout); i++ {
+		c := s[i]
+		if isDigit(layout[i]) {
+			if !isDigit(c) {
+				return 0
+			}
+		} else if c != layout[i] {
+			return 0
+		}
+	}
+	return fracEnd(s, len(layout))
+}
+
+// familyRank returns the rank a family prefix at the start of prefix
+// names, as "rank N" (a task label's number, an MPI tag's second number),
+// or "" when it names none.
+func familyRank(prefix string) string {
+	if n := rankDigits(prefix); n != "" {
+		return "rank " + n
+	}
+	return ""
+}
+
+// rankDigits returns the digits of the rank a task label or an MPI tag at
+// the start of prefix names, "" when there is none.
+func rankDigits(prefix string) string {
+	if n := rankLabelLen(prefix); n > 0 {
+		return strings.TrimLeft(prefix[:n-2], " ")
+	}
+	if n := mpiTagLen(prefix); n > 0 {
+		c := strings.IndexByte(prefix, ',')
+		e := strings.IndexByte(prefix, ']')
+		return prefix[c+1 : e]
+	}
+	return ""
+}
+
+// otherRank reports whether two lines' prefixes name different ranks:
+// launchers interleave every rank's lines in one stream, and a line of
+// another rank is another process's record.
+func otherRank(a, b string) bool {
+	if a == b {
+		return false // most lines: the pending entry's prefix
+	}
+	x, y := rankDigits(a), rankDigits(b)
+	return x != "" && y != "" && x != y
+}

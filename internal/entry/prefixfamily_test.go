@@ -1,0 +1,185 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFamilyPrefixLen(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the prefix; "" when none
+		rank string
+	}{
+		{"3: Traceback (most recent call last):", "3: ", "rank 3"},
+		{" 3: [2025-11-06 02:10:00] Load weight end.", " 3: ", "rank 3"},
+		{"12:   File \"x.py\", line 1, in f", "12: ", "rank 12"},
+		{"[1,3]<stderr>:RuntimeError: boom", "[1,3]<stderr>:", "rank 3"},
+		{"[0,12]<stdout>: INFO started", "[0,12]<stdout>: ", "rank 12"},
+		{"1812:ValueError: bad", "1812:", ""},
+		{"server.log:1812:ValueError: bad", "server.log:1812:", ""},
+		{"logs/run-3/out:7:Traceback (most recent call last):", "logs/run-3/out:7:", ""},
+		{"2025-11-06 02:10:00.702 | ERROR x", "2025-11-06 02:10:00.702 | ", ""},
+		{"2025-11-06T02:10:00.702Z | ERROR x", "2025-11-06T02:10:00.702Z | ", ""},
+		{"vllm-sm120  | (APIServer pid=1) ERROR x", "vllm-sm120  | ", ""},
+		{"ollama | time=2025 level=INFO", "ollama | ", ""},
+		// Not a prefix family.
+		{"| a | b |", "", ""},
+		{"model|size", "", ""},
+		{"12:34:56 INFO started", "", ""},
+		{"ERROR: out of memory", "", ""},
+		{"RuntimeError: CUDA error", "", ""},
+		{"cuda:0: device", "", ""},
+		{"http://host:8000/v1", "", ""},
+		{"3: ", "", ""},
+		{"3:", "", ""},
+		{"123456: six digits", "", ""},
+		{"[1,3]<stdin>:x", "", ""},
+		{"[1]<stderr>:x", "", ""},
+		{"2025-11-06 02:10:00 INFO x", "", ""},
+		{"a b.log:12:x", "", ""},
+	}
+	for _, tt := range tests {
+		n := familyPrefixLen(tt.in)
+		if got := tt.in[:n]; got != tt.want {
+			t.Errorf("familyPrefixLen(%q): prefix %q, want %q", tt.in, got, tt.want)
+		}
+		if n > 0 {
+			if got := familyRank(tt.in[:n]); got != tt.rank {
+				t.Errorf("familyRank(%q) = %q, want %q", tt.in[:n], got, tt.rank)
+			}
+		}
+	}
+}
+
+// TestAssemblerLearnsPrefixFamilies: a stream whose every line carries a
+// launcher's, an MPI tag's, grep's or a log viewer's prefix is read as the
+// stream without it, and a rank the prefix names is the entries' process.
+func TestAssemblerLearnsPrefixFamilies(t *testing.T) {
+	body := []string{
+		"Loading model weights",
+		"Traceback (most recent call last):",
+		`  File "/srv/model_runner.py", line 12, in load`,
+		"    raise ValueError(\"bad config\")",
+		"ValueError: bad config",
+		"Shutting down",
+	}
+	tests := []struct {
+		name string
+		wrap func(n int) string
+		proc string
+	}{
+		{"task label", func(int) string { return "3: " }, "rank 3"},
+		{"padded task label", func(int) string { return " 7: " }, "rank 7"},
+		{"mpirun tag", func(int) string { return "[1,5]<stderr>:" }, "rank 5"},
+		{"grep -n", func(n int) string { return itoa(1812+n) + ":" }, ""},
+		{"grep -Hn", func(n int) string { return "worker.log:" + itoa(40+n) + ":" }, ""},
+		{"named compose service", func(int) string { return "vllm-server  | " }, ""},
+		{"viewer pipe", func(n int) string { return "2025-11-06 02:10:0" + itoa(n) + ".702 | " }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			for n, l := range body {
+				b.WriteString(tt.wrap(n) + l + "\n")
+			}
+			es := assemble(t, Options{}, strings.TrimSuffix(b.String(), "\n"))
+			var exc *Entry
+			for i := range es {
+				if strings.Contains(es[i].Raw, "ValueError: bad config") {
+					exc = &es[i]
+				}
+				if strings.Contains(es[i].Raw, tt.wrap(0)) && tt.wrap(0) != "" {
+					t.Errorf("entry %d keeps the prefix in its text: %q", i, es[i].Raw)
+				}
+			}
+			if exc == nil {
+				t.Fatalf("no entry holds the exception: %+v", prefixViews(es))
+			}
+			if exc.Traceback == nil || exc.Traceback.Links[len(exc.Traceback.Links)-1].Type != "ValueError" {
+				t.Errorf("traceback not read behind the prefix: %q", exc.Raw)
+			}
+			if exc.Process != tt.proc {
+				t.Errorf("process %q, want %q", exc.Process, tt.proc)
+			}
+		})
+	}
+}
+
+// TestAssemblerLearnsNoFamilyFromOneLine: a line that only looks like a
+// prefix family, among lines that do not, is content.
+func TestAssemblerLearnsNoFamilyFromOneLine(t *testing.T) {
+	in := strings.Join([]string{
+		"INFO 11-06 02:10:00 [api_server.py:1] Top reasons:",
+		"1: cache hit",
+		"INFO 11-06 02:10:01 [api_server.py:1] done",
+		"2: cache miss",
+		"INFO 11-06 02:10:02 [api_server.py:1] done",
+	}, "\n")
+	for _, e := range assemble(t, Options{}, in) {
+		if e.Prefix != "" || e.Process != "" {
+			t.Errorf("learned a prefix from lone lines: prefix %q process %q in %q", e.Prefix, e.Process, e.Raw)
+		}
+	}
+}
+
+// TestAssemblerKeepsRanksApart: two ranks' tracebacks interleaved behind
+// their task labels are two entries, each of its own rank.
+func TestAssemblerKeepsRanksApart(t *testing.T) {
+	in := strings.Join([]string{
+		"0: Traceback (most recent call last):",
+		"1: Traceback (most recent call last):",
+		`0:   File "/srv/worker.py", line 7, in run`,
+		`1:   File "/srv/worker.py", line 7, in run`,
+		"0:     step()",
+		"1:     step()",
+		"0: RuntimeError: NCCL error on rank 0",
+		"1: RuntimeError: NCCL error on rank 1",
+	}, "\n")
+	procs := map[string]string{}
+	for _, e := range assemble(t, Options{}, in) {
+		if strings.Contains(e.Raw, "NCCL error on rank") {
+			procs[e.Process] = e.Raw
+			if strings.Contains(e.Raw, "rank 0") == strings.Contains(e.Raw, "rank 1") {
+				t.Errorf("an entry mixes the ranks: %q", e.Raw)
+			}
+		}
+	}
+	if !strings.Contains(procs["rank 0"], "rank 0") || !strings.Contains(procs["rank 1"], "rank 1") {
+		t.Errorf("entries by process: %q", procs)
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func FuzzFamilyPrefix(f *testing.F) {
+	for _, s := range []string{
+		"3: x", " 3: x", "[1,3]<stderr>:x", "[0,0]<stdout>: x", "1812:x",
+		"a.log:1:x", "2025-11-06 02:10:00.702 | x", "12:34:56 x", "[1,", "9:",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := familyPrefixLen(s)
+		if n < 0 || n > len(s) || n > maxFamilyPrefix {
+			t.Fatalf("familyPrefixLen(%q) = %d", s, n)
+		}
+		if n == 0 {
+			return
+		}
+		if !isLearnablePrefix(s[:n]) {
+			t.Fatalf("family prefix %q is not learnable", s[:n])
+		}
+		if isBlank(s[n:]) {
+			t.Fatalf("family prefix %q of a line with nothing after it", s[:n])
+		}
+		if r := familyRank(s[:n]); r != "" && !strings.HasPrefix(r, "rank ") {
+			t.Fatalf("familyRank(%q) = %q", s[:n], r)
+		}
+	})
+}
