@@ -108,20 +108,7 @@ EOF
 		cat "$run/err" >&2
 		exit 1
 	fi
-	python3 - "$run/logs/a.log" "$rate" "$((secs + 3))" <<'PY' &
-import sys, time
-path, rate, secs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-line = ("[2026-05-28 00:00:00 TP0] Decode batch, #running-req: 41, #token: 30211, "
-        "token usage: 0.37, cuda graph: True, gen throughput (token/s): 2210.53, #queue-req: 0\n")
-with open(path, "a", buffering=1) as f:
-    start, i = time.time(), 0
-    while time.time() - start < secs:
-        f.write(line)
-        i += 1
-        delay = start + i / rate - time.time()
-        if delay > 0:
-            time.sleep(delay)
-PY
+	python3 "$root/scripts/write-at-rate.py" "$run/logs/a.log" "$rate" "$((secs + 3))" &
 	wp=$!
 	sleep 2
 	perf stat -x, -e task-clock,context-switches -p "$pid" -- sleep "$secs" 2>&1 >/dev/null |

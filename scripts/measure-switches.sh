@@ -19,20 +19,7 @@ env "$@" "$bin" run --path "$w/logs/*.log" --state-dir "$w/state" --group-window
 	--http-addr 127.0.0.1:0 >/dev/null 2>"$w/err" &
 pid=$!
 sleep 1.5
-python3 - "$w/logs/a.log" "$rate" "$((secs + 3))" <<'PY' &
-import sys, time
-path, rate, secs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-line = ("[2026-05-28 00:00:00 TP0] Decode batch, #running-req: 41, #token: 30211, "
-        "token usage: 0.37, cuda graph: True, gen throughput (token/s): 2210.53, #queue-req: 0\n")
-with open(path, "a", buffering=1) as f:
-    start, i = time.time(), 0
-    while time.time() - start < secs:
-        f.write(line)
-        i += 1
-        delay = start + i / rate - time.time()
-        if delay > 0:
-            time.sleep(delay)
-PY
+python3 "$(dirname "$0")/write-at-rate.py" "$w/logs/a.log" "$rate" "$((secs + 3))" &
 wp=$!
 sleep 2
 perf stat -x, -e task-clock,context-switches -p "$pid" -- sleep "$secs" 2>&1 >/dev/null |

@@ -14,9 +14,11 @@ import (
 // (and the loop). Two goroutines take it: the processor goroutine
 // (process), which takes the batches of streams from the lines channel,
 // the ticks, reloads and the shutdown; and the file tailer's (direct),
-// which matches its own batches rather than handing them over. A hand-off
+// which matches its own batches rather than handing them over, and does
+// the ticks while its passes come on its flow's clock (flow). A hand-off
 // per batch woke a second thread for every pass of a flow, which cost more
-// than the pass's lines (scripts/perf-load-and-scan.md, eighth round).
+// than the pass's lines, and so did the ticker's firing between the passes
+// (scripts/perf-load-and-scan.md, eighth and eleventh rounds).
 // Every method that takes mu releases it before it returns; the methods
 // documented "mu is held" are called only under it.
 type loop struct {

@@ -341,15 +341,7 @@ func (p *Pipeline) checkGlobs() (matched []string) {
 // command, the sinks, the HTTP address and the catalog size.
 func (p *Pipeline) logStart() {
 	files := p.checkGlobs()
-	var globs []string
-	stdin := false
-	for _, g := range p.cfg.Paths {
-		if g == "-" {
-			stdin = true
-			continue
-		}
-		globs = append(globs, g)
-	}
+	globs, stdin := splitPaths(p.cfg.Paths)
 	for _, f := range files {
 		p.log.Debug("following file", "path", f)
 	}

@@ -297,15 +297,7 @@ func (s *sources) run(ctx context.Context) error {
 // its own batches in its goroutine (loop.direct); the others send theirs
 // on lines.
 func (p *Pipeline) newSources(lines chan<- *batch, lp *loop) (*sources, error) {
-	var files []string
-	stdin := false
-	for _, path := range p.cfg.Paths {
-		if path == "-" {
-			stdin = true
-			continue
-		}
-		files = append(files, path)
-	}
+	files, stdin := splitPaths(p.cfg.Paths)
 	format, _ := source.ParseFormat(p.cfg.Format)
 	obs := observer{m: p.tel.Metrics()}
 	s := &sources{}
@@ -384,4 +376,17 @@ func (p *Pipeline) newSources(lines chan<- *batch, lp *loop) (*sources, error) {
 		}
 	}
 	return s, nil
+}
+
+// splitPaths separates the configured paths into the file globs and
+// whether standard input ("-") is among them.
+func splitPaths(paths []string) (globs []string, stdin bool) {
+	for _, path := range paths {
+		if path == "-" {
+			stdin = true
+			continue
+		}
+		globs = append(globs, path)
+	}
+	return globs, stdin
 }
