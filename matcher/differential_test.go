@@ -26,8 +26,9 @@ type hitView struct {
 
 func view(hits []Hit) []hitView {
 	out := make([]hitView, len(hits))
-	for i, h := range hits {
-		out[i] = hitView{h.Record.ID, h.Start, h.End, h.Line, h.Groups, h.ClassAgrees, h.LiteralLen}
+	for i := range hits {
+		h := &hits[i]
+		out[i] = hitView{h.Record.ID, h.Start, h.End, h.Line, h.Groups(), h.ClassAgrees, h.LiteralLen}
 	}
 	return out
 }

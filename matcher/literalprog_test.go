@@ -381,14 +381,14 @@ func TestLitProgNoRegexp(t *testing.T) {
 		t.Fatalf("Match: %v, %v", hits, errs)
 	}
 	want := map[string]string{"1": "out of memory", "2": "alloc"}
-	if diff := cmp.Diff(want, hits[0].Groups); diff != "" || hits[0].Start != 2 || hits[0].End != 37 {
-		t.Errorf("hit %d-%d %v, want 2-37 %v", hits[0].Start, hits[0].End, hits[0].Groups, want)
+	if diff := cmp.Diff(want, hits[0].Groups()); diff != "" || hits[0].Start != 2 || hits[0].End != 37 {
+		t.Errorf("hit %d-%d %v, want 2-37 %v", hits[0].Start, hits[0].End, hits[0].Groups(), want)
 	}
 	c := m.res[0].Load()
 	if c == nil || c.lit == nil || c.re != nil || c.full.Load() != nil {
 		t.Fatalf("program after a valid UTF-8 text: %+v, want a litProg and no regexp2 program", c)
 	}
-	if hits, _ := m.Match(Subject{Text: "\xff CUDA error: \xfe at x."}); len(hits) != 1 || hits[0].Groups["1"] != "\xfe" {
+	if hits, _ := m.Match(Subject{Text: "\xff CUDA error: \xfe at x."}); len(hits) != 1 || hits[0].Groups()["1"] != "\xfe" {
 		t.Errorf("invalid UTF-8 text: hits %v", hits)
 	}
 	if c.full.Load() == nil {

@@ -558,13 +558,13 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 		if grp == nil || len(grp.Captures) == 0 {
 			continue // did not take part in the match
 		}
-		if h.Groups == nil {
-			h.Groups = make(map[string]string, 2*len(groups))
+		if h.groups == nil {
+			h.groups = make(map[string]string, 2*len(groups))
 		}
 		v := grp.String()
-		h.Groups[g.key] = v
+		h.groups[g.key] = v
 		if g.name != "" {
-			h.Groups[g.name] = v
+			h.groups[g.name] = v
 		}
 	}
 	return h
@@ -584,14 +584,23 @@ func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
 }
 
 // litHit is hit for a litProg's match loc (see litProg.find). Every group of
-// a litProg takes part in every match.
+// a litProg takes part in every match. Up to inlineGroups groups are kept
+// as spans of s.Text, which Hit.Groups reads, so no allocation is made.
 func (m *Matcher) litHit(r int, lp *litProg, loc []int, s Subject) Hit {
 	h := m.hitAt(r, loc[0], loc[1], s)
-	if len(lp.groups) > 0 {
-		h.Groups = make(map[string]string, 2*len(lp.groups))
+	switch {
+	case len(lp.groups) == 0:
+	case len(lp.groups) <= inlineGroups:
+		h.text, h.lit = s.Text, lp.groups
+		for i := range lp.groups {
+			gap := lp.slot[i]
+			h.spans[2*i], h.spans[2*i+1] = loc[2+2*gap], loc[3+2*gap]
+		}
+	default:
+		h.groups = make(map[string]string, 2*len(lp.groups))
 		for i, g := range lp.groups {
 			gap := lp.slot[i]
-			h.Groups[g.key] = s.Text[loc[2+2*gap]:loc[3+2*gap]]
+			h.groups[g.key] = s.Text[loc[2+2*gap]:loc[3+2*gap]]
 		}
 	}
 	return h

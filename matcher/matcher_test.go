@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -260,7 +259,7 @@ func TestConcurrentMatch(t *testing.T) {
 			var got []string
 			for j := range 50 {
 				hits, _ := m.Match(Subject{Text: "hay needle " + strings.Repeat("1", i+j%3+1)})
-				got = append(got, hits[0].Groups["1"])
+				got = append(got, hits[0].Groups()["1"])
 			}
 			done <- got
 		}()
@@ -327,8 +326,13 @@ func TestSearcherAgreesWithMatcher(t *testing.T) {
 	for _, subj := range subjects {
 		want, wantErrs = m.AppendMatch(want[:0], wantErrs[:0], Subject{Text: subj})
 		got, gotErrs = s.AppendMatch(got[:0], gotErrs[:0], &Subject{Text: subj})
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(patterns.Record{})); diff != "" {
+		if diff := cmp.Diff(view(want), view(got)); diff != "" {
 			t.Fatalf("%q: Searcher hits differ (-Matcher +Searcher):\n%s", subj, diff)
+		}
+		for i := range want {
+			if want[i].Record != got[i].Record {
+				t.Fatalf("%q: hit %d: Searcher's record %p, Matcher's %p", subj, i, got[i].Record, want[i].Record)
+			}
 		}
 		if len(wantErrs) != len(gotErrs) {
 			t.Fatalf("%q: %d pattern errors from the Matcher, %d from the Searcher", subj, len(wantErrs), len(gotErrs))

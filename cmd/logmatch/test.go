@@ -436,13 +436,14 @@ func hitOf(h *matcher.Hit, as string, types []string) testHit {
 		ID: rec.ID, Slug: rec.Slug, As: as, Role: string(rec.Role), Severity: string(rec.Severity),
 		Line: firstOf(h.Line), Origin: rec.Origin.String(),
 	}
+	groups := h.Groups()
 	named := false
-	for k := range h.Groups {
+	for k := range groups {
 		if !isNumber(k) {
 			named = true
 		}
 	}
-	for k, v := range h.Groups {
+	for k, v := range groups {
 		if named && isNumber(k) {
 			continue // a named group is listed by name only
 		}

@@ -136,7 +136,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		a.Record = recordOf(d.Cause.Record)
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
-		a.Match.Groups = d.Cause.Groups
+		a.Match.Groups = d.Cause.Groups()
 		if d.Role.Is(patterns.RoleWrapper) {
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
