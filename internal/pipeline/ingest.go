@@ -290,7 +290,7 @@ func (l *loop) pushesReady() bool { return len(l.pushes) > 0 }
 
 // ackPushes answers the pushes a commit just made durable, with err (nil,
 // or the final commit's failure). mu is held.
-func (l *loop) ackPushes(_ bool, err error) {
+func (l *loop) ackPushes(err error) {
 	for _, w := range l.pushes {
 		w.push.Done(err)
 	}

@@ -81,7 +81,7 @@ func (l *loop) commit() error {
 		p.log.Info("commit state: succeeding again; pending alerts queued")
 	}
 	l.lastCommit = time.Now()
-	l.ackPushes(false, nil)
+	l.ackPushes(nil)
 	for _, d := range p.dels {
 		for _, n := range woke {
 			if d.name == n {
@@ -258,7 +258,7 @@ func (l *loop) batches(batch *batch, ok bool, lines <-chan *batch, onlyFinite bo
 			p.proc.flushDigests(time.Now(), true)
 		}
 		if err := l.commit(); err != nil {
-			l.ackPushes(true, err)
+			l.ackPushes(err)
 			return fmt.Errorf("final commit: alerts found since the last commit are not queued: %w", err)
 		}
 		return nil
