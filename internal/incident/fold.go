@@ -115,7 +115,9 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // correlated with it, the burst nearest before it (failures within the
 // settle time of each other are one burst: the ranks of one crash, or two
 // causes of it), and in that burst the earliest failure, where the crash
-// began. skip is a fingerprint to leave out.
+// began. Without one, for a consequence whose time was borrowed from a
+// line before it, the nearest burst of causes printed after it in its
+// source (see printedBefore). skip is a fingerprint to leave out.
 //
 // A consequence that is a native library's line (c10d's "failure detected
 // by watchdog") never takes as its root an unclassified native line of
@@ -123,14 +125,32 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // failed collective not found"): both are lines of one event, and that
 // line is folded into the consequence's incident (see detailOf).
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
-	var cands []*group
+	var cands, after []*group
 	for _, m := range g.scopeGroups(scope) {
 		if m.id == skip || g.sameEvent(from, m.gr, at) {
 			continue
 		}
-		if canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) {
+		switch {
+		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at):
 			cands = append(cands, m.gr)
+		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
+			after = append(after, m.gr)
 		}
+	}
+	if len(cands) == 0 && len(after) > 0 {
+		// Only a cause printed after it: the nearest, where its own
+		// burst began.
+		slices.SortFunc(after, func(a, b *group) int {
+			if c := a.At.Compare(b.At); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Seq, b.Seq)
+		})
+		burst := 1
+		for burst < len(after) && after[burst].At.Sub(after[burst-1].At) <= g.opts.Settle {
+			burst++
+		}
+		cands = after[:burst]
 	}
 	if len(cands) == 0 {
 		return nil
@@ -665,14 +685,36 @@ func (gr *group) worsen(r sinks.Record) {
 	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || r.Fatal
 }
 
-// eventOf is what findRoot needs of a consequence to tell the native
-// lines of its own event: its source and whether it is a native line.
+// eventOf is what findRoot needs of a consequence: its source and
+// whether it is a native line, to tell the native lines of its own event;
+// where in its source it lies and whether its time was borrowed from a
+// line before it, to find a cause printed after it.
 type eventOf struct {
-	source string
-	native bool
+	source   string
+	native   bool
+	off, end int64
+	borrowed bool
 }
 
-func eventOfGroup(c *group) eventOf { return eventOf{c.Source, c.Native} }
+func eventOfGroup(c *group) eventOf {
+	return eventOf{c.Source, c.Native, c.Off, c.End, c.Borrowed}
+}
+
+// printedBefore reports whether the root cause candidate c, which began
+// after the consequence from at at, is nevertheless its cause: the
+// consequence's time was borrowed from a line before it (a bare
+// "Killed" dated by the stream's last timestamp, a launcher's traceback
+// read under another writer's header), so it only says the line was
+// printed after that line, and c comes from the same source, within the
+// correlation window, with no more than a burst's bytes between them. A
+// consequence line is no evidence of when the cause happened: writers'
+// buffers (stdout before stderr, a parent's line before a child's
+// traceback) put it anywhere around the cause.
+func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
+	return from.borrowed && from.source != "" && c.Source == from.source &&
+		c.At.After(at) && !c.At.After(at.Add(g.opts.Correlation)) &&
+		gapBetween(c.Off, c.End, from.off, from.end) <= maxBurstGap
+}
 
 // sameEvent reports whether the open incident x is an unclassified native
 // line of the same event as a native consequence from at: the same
