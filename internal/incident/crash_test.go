@@ -92,6 +92,12 @@ var crashConsequences = []struct {
 	}},
 	{"dead rank", []string{"[2025-06-01 12:00:02] Rank 0 scheduler is dead. Please check if there are relevant logs."}},
 	{"subprocess exit", []string{"[2025-06-01 12:00:02] Subprocess scheduler_0 (pid=4242) crashed with exit code -9"}},
+	{"router 500", []string{"2025-06-01T12:00:02.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500"}},
+	{"secondary NCCL lines", []string{
+		"[rank1]:[E601 12:00:02.000000001 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 1] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.",
+		"[rank1]:[E601 12:00:02.000000002 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: [PG ID 2 PG GUID 3 Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.",
+	}},
+	{"fatal python error", []string{"Fatal Python error: Aborted", "", "Thread 0x00007f3a1bfff640 (most recent call first):", `  File "/usr/lib/python3.10/threading.py", line 320 in wait`}},
 }
 
 // layouts rewrite each line of a burst the way a launcher or a collector
@@ -103,6 +109,7 @@ var layouts = []struct {
 	{"plain", func(s string) string { return s }},
 	{"srun task label", func(s string) string { return "0: " + s }},
 	{"compose column", func(s string) string { return "sglang-1  | " + s }},
+	{"mpirun tag", func(s string) string { return "[1,0]<stderr>:" + s }},
 }
 
 var healthy = []string{
