@@ -167,26 +167,28 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	for burst < len(cands) && cands[burst-1].At.Sub(cands[burst].At) <= g.opts.Settle {
 		burst++
 	}
-	// The earliest of the burst, a classified cause before a generic
-	// line (see generic.go) and a named cause before a wrapper: a
+	// The best of the burst by the order of rank.go, the earliest within
+	// a class: a classified cause before a failure no record names,
+	// before a generic line (see generic.go), before a fragment or a
 	// wrapper alone ("Scheduler hit an exception" whose traceback lines
-	// were interleaved away) says which process died, not why.
-	for _, ok := range [...]func(*group) bool{classifiedCause, func(gr *group) bool { return !gr.Generic }} {
-		if !g.genericFolds() {
-			break
-		}
-		for i := burst - 1; i >= 0; i-- {
-			if !loneWrapper(cands[i]) && ok(cands[i]) {
-				return cands[i]
-			}
+	// were interleaved away), which says which process died, not why.
+	best := cands[burst-1]
+	for i := burst - 2; i >= 0; i-- {
+		if g.rootOrder(cands[i]) < g.rootOrder(best) {
+			best = cands[i]
 		}
 	}
-	for i := burst - 1; i >= 0; i-- {
-		if !loneWrapper(cands[i]) {
-			return cands[i]
-		}
+	return best
+}
+
+// rootOrder is the rank of a root cause candidate (rootClass): without
+// generic folding, causes, failures and generic lines rank alike.
+func (g *Grouper) rootOrder(gr *group) leadClass {
+	c := rootClass(gr)
+	if !g.genericFolds() && c <= classGeneric {
+		return classCause
 	}
-	return cands[burst-1]
+	return c
 }
 
 type member struct {
@@ -606,14 +608,11 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	return best
 }
 
-// better reports whether c is a better cause for a lone wrapper than b: a
-// generic line only when nothing else is there (see generic.go), else the
-// earlier.
+// better reports whether c is a better cause for a lone wrapper than b,
+// by the order of rank.go: a generic line only when nothing else is
+// there (see generic.go), else the earlier.
 func better(c, b *group) bool {
-	if c.Generic != b.Generic {
-		return !c.Generic
-	}
-	return c.At.Before(b.At) || c.At.Equal(b.At) && c.Seq < b.Seq
+	return leads(c, b)
 }
 
 // absorbWrapper makes the lone wrapper incident w context of the cause gr.
