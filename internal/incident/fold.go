@@ -380,6 +380,14 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	}
 }
 
+// foldIncident folds the consequence incident c into gr, with what c
+// lists already: a burst of consequences read before its cause was one
+// incident (see consequenceLead) until the cause came.
+func (gr *group) foldIncident(c *group, st *Stats) {
+	gr.foldAlert(&c.Alert, st)
+	gr.takeListed(c, st)
+}
+
 // consequences is the number of consequence occurrences folded into gr.
 func (gr *group) consequences() int {
 	n := gr.Unlisted
@@ -417,7 +425,7 @@ func (g *Grouper) adopt(root *group) {
 		if g.findRoot(c.Scope, c.At, id, eventOfGroup(c)) != root {
 			continue
 		}
-		root.foldAlert(&c.Alert, &g.stats)
+		root.foldIncident(c, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen
 		}
@@ -461,7 +469,7 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 			root = g.consequenceLead(c, id)
 		}
 		if root != nil {
-			root.foldAlert(&c.Alert, &g.stats)
+			root.foldIncident(c, &g.stats)
 			if c.LastSeen.After(root.LastSeen) {
 				root.LastSeen = c.LastSeen
 			}
@@ -640,6 +648,7 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 		a.Ranks = addRank(a.Ranks, r)
 	}
 	takeException(a, &w.Alert)
+	gr.takeListed(w, st)
 }
 
 // takeFrom takes into gr, the incident of a burst's cause, what an
