@@ -154,9 +154,9 @@ import (
 // year or day that puts it nearest (so December 31 then January 1 turns
 // the year, and a line in January after a December one was printed late);
 // before the first, from Line.Time, else Options.Reference, and then never
-// later than a day after it. A year taken from Options.Reference (a
-// scanned log whose first timestamps lack it) is a guess, and the entries
-// dated from it say so (Entry.TimeGuessed) until a full timestamp comes.
+// later than a day after it. A year taken from them (a scanned log whose
+// first timestamps lack it) is a guess, and the entries dated from it say
+// so (Entry.TimeGuessed) until a full timestamp comes.
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
 // none. Push allocates only to build a completed entry's multi-line Text and
@@ -855,8 +855,8 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 			// neighbours', not the reader's.
 			p.time = nearest(p.time, partial, c.near, a.opt.Location)
 			p.guessed = a.knownGuessed
-		case partial == timeNoYear && l.Time.IsZero():
-			// No neighbour before it and no read time: the year is
+		case partial == timeNoYear:
+			// No neighbour before it: the year is the read time's or
 			// Options.Reference's, which a scan of an old log gets
 			// wrong. The lines after it may still tell.
 			p.guessed = true

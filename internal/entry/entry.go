@@ -36,10 +36,11 @@ type Entry struct {
 	// TimeInherited says Time is the stream's, not the entry's own.
 	TimeInherited bool
 	// TimeGuessed says Time's year was not read from the stream: the
-	// timestamp lacks it (glog, c10d), no line before it had one and it
-	// was not read live, so the year is Options.Reference's (or that of
-	// an entry guessed so). A reader that learns the stream's year later
-	// puts the entry in it (the incident grouper does).
+	// timestamp lacks it (glog, c10d) and no line before it had one, so
+	// the year is Line.Time's or Options.Reference's (or that of an entry
+	// guessed so), wrong for an old log scanned today. A reader that
+	// learns the stream's year later puts the entry in it (the incident
+	// grouper does).
 	TimeGuessed bool
 	Ranks       Ranks // rank tokens of the header prefix
 	// Process is the process or rank a header of another engine names,
