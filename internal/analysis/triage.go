@@ -26,6 +26,11 @@ type Triage struct {
 	// "transfer engine", "grammar backend", "attention backend",
 	// "quantization", "speculative decoding".
 	Component string
+	// Subject is the one concrete thing the message names that the first
+	// step can point at: the missing path, the model id the Hub rejected,
+	// the module that does not import, the flag a check rejected (see
+	// Subject). A short token of a narrow alphabet, or "".
+	Subject string
 	// SGLang is set when the failing code is sglang's own (its frames or
 	// text name sglang): only then do steps that name sglang's flags and
 	// phases fit. Another engine's log, or one that does not say, gets
@@ -41,6 +46,13 @@ const (
 	FamilyNetwork    = "network or port"
 	FamilyMemory     = "memory"
 	FamilyGPU        = "GPU fault"
+	FamilyDriver     = "CUDA driver or device"
+	FamilyNPU        = "NPU fault"
+	FamilyParse      = "JSON or config parse"
+	FamilyHub        = "Hugging Face Hub"
+	FamilyTokenizer  = "tokenizer"
+	FamilyValue      = "value check"
+	FamilySupport    = "unsupported combination"
 	FamilyKilled     = "killed by a signal"
 	FamilyNative     = "native crash"
 	FamilyWeights    = "checkpoint mismatch"
@@ -69,12 +81,16 @@ var processMarkers = []marker{
 	{fn: "event_loop_", value: "scheduler"},
 	{file: "tp_worker", value: "scheduler"},
 	{file: "model_executor/", value: "scheduler"},
+	{file: "ray/_private/worker.py", fn: "get", value: "Ray driver"},
 	{file: "sglang_router", value: "router"},
 	{file: "sgl_router", value: "router"},
 	{file: "entrypoints/http_server", value: "HTTP server"},
 	{file: "srt/server.py", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
+	// sglang's first releases called the process that runs the model
+	// workers the router (managers/router/manager.py, ModelRpcClient).
+	{file: "managers/router/", value: "scheduler"},
 }
 
 // phaseMarkers name the phase, innermost frame first.
@@ -107,6 +123,8 @@ var phaseMarkers = []marker{
 	{fn: "generate_request", value: "serving requests"},
 	{fn: "__init__", file: "managers/scheduler", value: "starting"},
 	{fn: "launch_server", value: "starting"},
+	{fn: "start_router_process", value: "starting"},
+	{fn: "ModelRpcClient(", value: "starting"},
 	{fn: "_launch_subprocesses", value: "starting"},
 }
 
@@ -209,6 +227,18 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
 		t.Phase = "initialising the distributed backend"
+	}
+	if exc != nil && exc.Type != "" {
+		// The exception's own message, never the lines around it (a
+		// wrapper's header, a dumped request), names the phase,
+		// component and subject.
+		if t.Phase == "" {
+			t.Phase = phaseOfMessage(exc.Message)
+		}
+		if t.Component == "" {
+			t.Component = componentOfMessage(exc.Message)
+		}
+		t.Subject = Subject(t.Family, exc.Message)
 	}
 	return t
 }
@@ -326,60 +356,6 @@ func componentOfText(text string) string {
 	}
 	if strings.Contains(line, "flashinfer") {
 		return "attention backend"
-	}
-	return ""
-}
-
-// familyOf is the family of an exception, from its type, then its message.
-func familyOf(typ, msg string) string {
-	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") {
-		// A wrapper naming what it wraps: RayTaskError(OutOfMemoryError).
-		typ = typ[i+1 : len(typ)-1]
-	}
-	switch lastDotted(typ) {
-	case "ImportError", "ModuleNotFoundError":
-		return FamilyImport
-	case "AssertionError":
-		return FamilyConfig
-	case "NameError":
-		// A name an optional import should have defined.
-		return FamilyImport
-	case "FileNotFoundError", "IsADirectoryError", "NotADirectoryError", "PermissionError":
-		return FamilyFile
-	case "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
-		"BrokenPipeError", "TimeoutError", "DistNetworkError", "DistStoreError", "gaierror", "ClientConnectorError":
-		return FamilyNetwork
-	case "MemoryError", "OutOfMemoryError":
-		return FamilyMemory
-	}
-	m := strings.ToLower(msg)
-	switch {
-	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
-		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
-		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
-		strings.Contains(m, "compiled using numpy"):
-		return FamilyImport
-	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
-		return FamilyMemory
-	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"):
-		return FamilyFile
-	case strings.Contains(m, "address already in use"), strings.Contains(m, "connection refused"),
-		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
-		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"):
-		return FamilyNetwork
-	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
-		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
-		return FamilyGPU
-	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
-		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
-		return FamilyHTTP
-	}
-	switch lastDotted(typ) {
-	case "ValueError", "NotImplementedError":
-		if strings.Contains(m, "not supported") || strings.Contains(m, "must be") || strings.Contains(m, "should be") ||
-			strings.Contains(m, "invalid") || strings.Contains(m, "unsupported") {
-			return FamilyConfig
-		}
 	}
 	return ""
 }

@@ -35,7 +35,7 @@ func TestTriage(t *testing.T) {
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
 				"ImportError: cannot import name 'GrammarCompiler' from 'xgrammar'\n",
-			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend"},
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend", Subject: "xgrammar"},
 		},
 		{
 			name: "an assertion while capturing CUDA graphs with speculative decoding",
@@ -60,7 +60,31 @@ func TestTriage(t *testing.T) {
 			in: tbHead + frame("/sgl/python/sglang/srt/managers/tokenizer_manager.py", "__init__", "self.tokenizer = get_tokenizer(...)") +
 				frame("/sgl/python/sglang/srt/hf_transformers_utils.py", "get_tokenizer", "open(path)") +
 				"FileNotFoundError: [Errno 2] No such file or directory: '/models/x/tokenizer.json'\n",
-			want: analysis.Triage{Process: "tokenizer manager", Phase: "loading the tokenizer", Family: analysis.FamilyFile},
+			want: analysis.Triage{Process: "tokenizer manager", Phase: "loading the tokenizer", Family: analysis.FamilyFile, Subject: "/models/x/tokenizer.json"},
+		},
+		{
+			name: "a driver's traceback cut at Ray's re-raise: the Ray driver, which re-raised a remote task's failure",
+			in: tbHead + frame("/w/verl/trainer/main_ppo.py", "run_ppo", "ray.get(main_task.remote(config))") +
+				frame("/env/site-packages/ray/_private/worker.py", "get", "values, debugger_breakpoint = worker.get_objects(object_refs, timeout=timeout)") +
+				frame("/env/site-packages/ray/_private/worker.py", "get_objects", "raise value.as_instanceof_cause()"),
+			want: analysis.Triage{Process: "Ray driver"},
+		},
+		{
+			name: "a Ray helper that is not ray.get: no Ray driver",
+			in: tbHead + frame("/env/site-packages/ray/_private/worker.py", "init", "connect(...)") +
+				"ConnectionError: ray client connection timeout\n",
+			want: analysis.Triage{Family: analysis.FamilyNetwork},
+		},
+		{
+			name: "sglang's first releases: the router process starting its model workers is the scheduler",
+			in:   "router init state: " + tbHead + frame("/s/sglang/python/sglang/srt/managers/router/manager.py", "start_router_process", "model_client = ModelRpcClient(server_args, port_args)"),
+			want: analysis.Triage{Process: "scheduler", Phase: "starting"},
+		},
+		{
+			name: "today's router package is the router, not the scheduler",
+			in: tbHead + frame("/env/site-packages/sglang_router/launch_router.py", "launch_router", "router.start()") +
+				"RuntimeError: failed to bind\n",
+			want: analysis.Triage{Process: "router"},
 		},
 		{
 			name: "a transfer engine's glog line",
