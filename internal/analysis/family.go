@@ -213,6 +213,11 @@ func phaseOfMessage(msg string) string {
 			return "reading the model config"
 		}
 	}
+	if configAttribute(msg) {
+		// "'Qwen3MoeConfig' object has no attribute 'rope_parameters'":
+		// the model code reads a field the config class does not have.
+		return "reading the model config"
+	}
 	// config.json as a name of its own, not preprocessor_config.json.
 	for i := 0; ; {
 		j := strings.Index(m[i:], "config.json")
@@ -247,6 +252,32 @@ func componentOfMessage(msg string) string {
 	}
 	return ""
 }
+
+// configAttribute reports whether msg is an AttributeError's on a config
+// object: "'<Name>Config' object has no attribute '<field>'".
+func configAttribute(msg string) bool {
+	const tail = "Config' object has no attribute '"
+	i := strings.Index(msg, tail)
+	if i <= 0 {
+		return false
+	}
+	j := strings.LastIndexByte(msg[:i], '\'')
+	if j < 0 {
+		return false
+	}
+	name := msg[j+1 : i]
+	if name == "" || !isUpperByte(name[0]) {
+		return false
+	}
+	for k := 0; k < len(name); k++ {
+		if !isAlnum(name[k]) && name[k] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

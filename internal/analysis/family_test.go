@@ -112,6 +112,19 @@ func TestTriageFromAloneLine(t *testing.T) {
 			want: analysis.Triage{Phase: "reading the model config", Family: analysis.FamilyValue, Subject: "/m/Qwen3-8B_eagle3"},
 		},
 		{
+			in:   "AttributeError: 'Qwen3MoeConfig' object has no attribute 'rope_parameters'\n",
+			want: analysis.Triage{Phase: "reading the model config", Family: analysis.FamilyBug},
+		},
+		{
+			// Not a config class: no phase.
+			in:   "AttributeError: 'NoneType' object has no attribute 'config'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			in:   "AttributeError: 'config' object has no attribute 'x'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
 			in:   "RuntimeError: E19999: Inner Error!\n",
 			want: analysis.Triage{Family: analysis.FamilyNPU},
 		},

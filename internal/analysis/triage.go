@@ -85,6 +85,7 @@ var processMarkers = []marker{
 	{file: "sglang_router", value: "router"},
 	{file: "sgl_router", value: "router"},
 	{file: "entrypoints/http_server", value: "HTTP server"},
+	{file: "entrypoints/openai/", value: "HTTP server"},
 	{file: "srt/server.py", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
@@ -95,10 +96,22 @@ var processMarkers = []marker{
 
 // phaseMarkers name the phase, innermost frame first.
 var phaseMarkers = []marker{
+	// A kernel compiled just in time: Triton, torch.compile's workers,
+	// a C++/CUDA extension built with ninja, flashinfer's and DeepGEMM's
+	// builders.
+	{file: "triton/compiler/", value: "compiling kernels"},
+	{file: "torch/_inductor/compile_worker", value: "compiling kernels"},
+	{file: "torch/_inductor/codecache", value: "compiling kernels"},
+	{fn: "_run_ninja_build", value: "compiling kernels"},
+	{file: "flashinfer/jit/", value: "compiling kernels"},
+	{file: "deep_gemm/jit/compiler", value: "compiling kernels"},
 	{fn: "capture", file: "cuda_graph", value: "capturing CUDA graphs"},
 	{fn: "init_cuda_graphs", value: "capturing CUDA graphs"},
 	{fn: "capture", file: "graph_runner", value: "capturing CUDA graphs"},
 	{fn: "load_weights", value: "loading weights"},
+	// A model class built: the model loader constructs it before it
+	// reads the checkpoint into it.
+	{file: "srt/models/", fn: "__init__", value: "loading weights"},
 	{file: "model_loader/", value: "loading weights"},
 	{fn: "load_model", value: "loading weights"},
 	{file: "weight_utils", value: "loading weights"},
@@ -118,6 +131,10 @@ var phaseMarkers = []marker{
 	{fn: "event_loop", value: "serving requests"},
 	{fn: "run_batch", value: "serving requests"},
 	{fn: "forward_batch_generation", value: "serving requests"},
+	// sglang's first releases ran batches in forward_step.
+	{fn: "forward_step", value: "serving requests"},
+	{fn: "forward_fill_batch", value: "serving requests"},
+	{fn: "forward_decode_batch", value: "serving requests"},
 	{fn: "process_input_requests", value: "serving requests"},
 	{fn: "handle_loop", value: "serving requests"},
 	{fn: "generate_request", value: "serving requests"},
@@ -135,6 +152,7 @@ var componentMarkers = []marker{
 	{file: "nixl", value: "transfer engine"},
 	{file: "transfer_engine", value: "transfer engine"},
 	{file: "constrained/", value: "grammar backend"},
+	{fn: "grammar", value: "grammar backend"},
 	{file: "xgrammar", value: "grammar backend"},
 	{file: "outlines", value: "grammar backend"},
 	{file: "llguidance", value: "grammar backend"},
@@ -142,7 +160,11 @@ var componentMarkers = []marker{
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
 	{file: "layers/attention/", value: "attention backend"},
+	{file: "attention_backend", value: "attention backend"},
+	{file: "mha_backend", value: "attention backend"},
+	{file: "mla_backend", value: "attention backend"},
 	{file: "flashinfer", value: "attention backend"},
+	{fn: "flashinfer", value: "attention backend"},
 	{file: "flash_attn", value: "attention backend"},
 }
 
@@ -206,7 +228,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
-	if t.Family == "" && t.Phase == "loading weights" && exc != nil {
+	if t.Family == "" && t.Phase == "loading weights" && exc != nil && exc.Type != "" {
 		// A KeyError, a shape mismatch: the checkpoint is not what the
 		// model code expects.
 		t.Family = FamilyWeights
@@ -354,7 +376,7 @@ func componentOfText(text string) string {
 			return "grammar backend"
 		}
 	}
-	if strings.Contains(line, "flashinfer") {
+	if strings.Contains(line, "flashinfer") || strings.Contains(line, "fmha") {
 		return "attention backend"
 	}
 	return ""

@@ -87,6 +87,64 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "router"},
 		},
 		{
+			name: "a Triton kernel compiled just in time under the scheduler's start-up",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/layers/moe/fused_moe.py", "invoke_fused_moe_kernel", "kernel[grid](...)") +
+				frame("/env/site-packages/triton/compiler/compiler.py", "compile", "next_module = compile_ir(module, metadata)") +
+				"RuntimeError: PassManager::run failed\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "compiling kernels"},
+		},
+		{
+			name: "a C++ extension built with ninja",
+			in: tbHead + frame("/env/site-packages/torch/utils/cpp_extension.py", "_run_ninja_build", "raise RuntimeError(message) from e") +
+				"RuntimeError: Error building extension 'x'\n",
+			want: analysis.Triage{Phase: "compiling kernels"},
+		},
+		{
+			name: "a Triton kernel launched, not compiled: no compile phase",
+			in: tbHead + frame("/env/site-packages/triton/runtime/jit.py", "run", "kernel.run(...)") +
+				"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU},
+		},
+		{
+			name: "a model class built before its weights are read: loading weights",
+			in: tbHead + frame("/sgl/python/sglang/srt/models/minimax_m2.py", "__init__", "self.experts = FusedMoE(...)") +
+				frame("/sgl/python/sglang/srt/layers/moe/fused_moe_triton/layer.py", "__init__", "assert self.num_experts % tp == 0") +
+				"AssertionError\n",
+			want: analysis.Triage{Phase: "loading weights", Family: analysis.FamilyConfig},
+		},
+		{
+			name: "a model's forward is no weight loading",
+			in: tbHead + frame("/sgl/python/sglang/srt/models/llama.py", "forward", "hidden = self.model(x)") +
+				"IndexError: index out of range\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "sglang's first releases: a batch run in forward_fill_batch, flashinfer's arguments set up",
+			in: tbHead + frame("/s/sglang/srt/managers/controller/tp_worker.py", "forward_fill_batch", "output = self.model_runner.forward(batch)") +
+				frame("/s/sglang/srt/managers/controller/model_runner.py", "init_flashinfer_args", "wrapper.begin_forward(...)") +
+				"TypeError: begin_forward() missing 1 required positional argument: 'page_size'\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyBug, Component: "attention backend"},
+		},
+		{
+			name: "an attention backend's file named for its kernel",
+			in: tbHead + frame(".../flashattention_backend.py", "forward_extend", "assert not args.disable_chunked_prefix_cache") +
+				"AssertionError\n",
+			want: analysis.Triage{Family: analysis.FamilyConfig, Component: "attention backend"},
+		},
+		{
+			name: "the scheduler moving grammar requests: the grammar backend",
+			in: tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "move_ready_grammar_requests", "self.grammar_queue[i].grammar = x") +
+				"IndexError: list index out of range\n",
+			want: analysis.Triage{Process: "scheduler", Family: analysis.FamilyBug, Component: "grammar backend"},
+		},
+		{
+			name: "an OpenAI-compatible endpoint's handler runs in the HTTP server",
+			in: tbHead + frame("/env/site-packages/fastapi/routing.py", "run_endpoint_function", "return await dependant.call(**values)") +
+				frame("/env/site-packages/sglang/multimodal_gen/runtime/entrypoints/openai/image_api.py", "generations", "x = y[0]") +
+				"TypeError: 'NoneType' object is not subscriptable\n",
+			want: analysis.Triage{Process: "HTTP server", Family: analysis.FamilyBug},
+		},
+		{
 			name: "a transfer engine's glog line",
 			in:   "E0904 21:29:13.608035 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516\n",
 			want: analysis.Triage{Component: "transfer engine"},

@@ -62,7 +62,8 @@ var familyNeutral = map[string]string{
 	analysis.FamilyParse:  parseStep,
 	analysis.FamilyHub: "The model could not be found or fetched from the Hugging Face Hub: the model argument takes a local directory that " +
 		"exists or a repo id (owner/name: letters, digits, '-', '_', '.'); a branch or tag goes in the revision option, not after ':' or '@'; " +
-		"a gated or private repo needs HF_TOKEN of an account with access; a host without internet needs the model in HF_HOME's cache (HF_HUB_OFFLINE=1)",
+		"a gated or private repo needs HF_TOKEN of an account with access; a host without internet needs the model in HF_HOME's cache (HF_HUB_OFFLINE=1); " +
+		"a repo that lacks a file the model needs (its config, processor or tokenizer files) needs that file added, by its maintainer or from the base model it was fine-tuned from",
 	analysis.FamilyTokenizer: "The tokenizer rejected a value: check that the tokenizer in use is the one the model and its parsers expect: " +
 		"the tokens a reasoning or tool-call parser, a chat template or a stop string relies on must exist in its vocabulary, and the " +
 		"transformers version the model asks for must be installed",
@@ -88,6 +89,10 @@ var phaseNeutral = map[string]string{
 		"and the transformers version the model asks for",
 	"reading the model config": "It failed while reading the model's config: check config.json of the model, trust-remote-code for custom architectures, " +
 		"and that this engine and transformers version support the architecture",
+	"compiling kernels": "It failed while compiling a kernel just in time (Triton, torch.compile, a JIT-built extension): clear the kernel " +
+		"caches (~/.triton/cache, the torchinductor cache under /tmp, the extension's build directory) and retry, check that the toolchain " +
+		"they call (nvcc of the CUDA torch was built with, ninja, the Triton release this torch pins) is installed, and to confirm start " +
+		"without the feature that compiles (torch.compile, CUDA graphs)",
 	"checking its arguments": "The server arguments do not agree: the message names the ones that conflict; check them against the --help of this engine version",
 	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); start once with the smallest " +
 		"configuration (one GPU, no CUDA graphs) to find the option involved",

@@ -123,6 +123,10 @@ var phaseSteps = map[string]string{
 		"python -m sglang.launch_server --help of this version",
 	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); " +
 		"start once with the smallest configuration (--tp-size 1, --disable-cuda-graph) to find the option involved",
+	"compiling kernels": "It failed while compiling a kernel just in time (Triton, torch.compile, flashinfer or DeepGEMM): clear their caches " +
+		"(~/.triton/cache, ~/.cache/flashinfer, the torchinductor cache under /tmp) and retry, check that the toolchain they call (nvcc of the " +
+		"CUDA torch was built with, ninja, the Triton release this torch pins) is installed, and to confirm start without the feature that " +
+		"compiles (without --enable-torch-compile, with --disable-cuda-graph, another --attention-backend)",
 }
 
 // familySteps are the first steps for each family of failure.
@@ -161,7 +165,8 @@ var familySteps = map[string]string{
 	analysis.FamilyHub: "The model could not be found or fetched from the Hugging Face Hub: --model-path (and --tokenizer-path) take a local " +
 		"directory that exists or a repo id (owner/name: letters, digits, '-', '_', '.'); a branch or tag goes in --revision, not after ':' or '@'; " +
 		"a gated or private repo needs HF_TOKEN of an account with access; a host without internet needs the model in HF_HOME's cache " +
-		"(HF_HUB_OFFLINE=1) or a local --model-path",
+		"(HF_HUB_OFFLINE=1) or a local --model-path; a repo that lacks a file the model needs (its config, processor or tokenizer files) " +
+		"needs that file added, by its maintainer or from the base model it was fine-tuned from",
 	analysis.FamilyTokenizer: "The tokenizer rejected a value: check that the tokenizer in use (--tokenizer-path, or the model's own) is the one " +
 		"the model and its parsers expect: the tokens a reasoning or tool-call parser (--reasoning-parser, --tool-call-parser), a chat template " +
 		"or a stop string relies on must exist in its vocabulary, and the transformers version the model asks for must be installed",
