@@ -309,9 +309,10 @@ type prefilter struct {
 	hasLow    bool
 	lits      []Literal // the keyed literals, which keyRef.lit indexes
 	reqs      []Required
-	keyClause []int   // per record: the clause its keys come from, -1 for none
-	always    []int32 // records without a key, checked on every text
-	plan      keyPlan // what the tables were built from (Facts keep it)
+	keyClause []int    // per record: the clause its keys come from, -1 for none
+	always    []int32  // records without a key, checked on every text
+	anchors   []anchor // per always record: the literal searched first (anchorAlways)
+	plan      keyPlan  // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -382,15 +383,21 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	if keyed == 0 && len(p.always) == 0 {
 		return // most texts: nothing to check or sort
 	}
-	sc.cands = append(sc.cands, p.always...)
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
-	for i, r := range sc.cands {
-		skip := -1
-		if i < keyed {
-			skip = p.keyClause[r]
+	for _, r := range sc.cands[:keyed] {
+		if holdsClauses(s, p.reqs[r], p.keyClause[r]) {
+			kept = append(kept, r)
 		}
-		if holdsClauses(s, p.reqs[r], skip) {
+	}
+	// An unkeyed record is searched for its anchor first, which most
+	// texts lack, then for its other clauses.
+	for i, r := range p.always {
+		a := &p.anchors[i]
+		if a.clause >= 0 && !a.holds(s) {
+			continue
+		}
+		if holdsClauses(s, p.reqs[r], a.clause) {
 			kept = append(kept, r)
 		}
 	}
@@ -932,6 +939,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	p.low = newWindowTable(low, false)
 	p.tiny = newWindowTable(refs[2], true)
 	p.hasLow = len(low) > 0
+	p.anchorAlways()
 	p.scan = scanNone
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
