@@ -1090,8 +1090,13 @@ var examples = map[string]example{
 		match: []string{
 			"E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds for batch 2586731328",
 			"(SGLangEngine pid=3111) E0612 02:00:00.000001 411 transfer_task.cpp:305] Failed to complete transfers after 120 seconds for batch 77",
+			// Retyped from a screenshot: the spaces around the batch word lost.
+			"E1012 09:10:11.485378 1401 transfer_task.cpp:236] Failed to complete transfers after 60 seconds for batch1401785",
 		},
-		miss: []string{"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms"},
+		miss: []string{
+			"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms",
+			"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Failed to complete transfers after retry for batch 12",
+		},
 	},
 	"extension-incompatible-function-arguments": {
 		match: []string{
