@@ -59,6 +59,13 @@ var crashCauses = []crashCause{
 		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17",
 		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 5, tokens remained: 9",
 	}},
+	{"vLLM's engine core dying of CUDA OOM", []string{
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] EngineCore encountered a fatal error.",
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] Traceback (most recent call last):",
+		`(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 699, in run_engine_core`,
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708]     engine_core.run_busy_loop()",
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.07 GiB is free.",
+	}},
 	{"an exception no record names", []string{
 		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
 		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
@@ -92,6 +99,9 @@ var crashConsequences = []struct {
 	}},
 	{"dead rank", []string{"[2025-06-01 12:00:02] Rank 0 scheduler is dead. Please check if there are relevant logs."}},
 	{"subprocess exit", []string{"[2025-06-01 12:00:02] Subprocess scheduler_0 (pid=4242) crashed with exit code -9"}},
+	{"vLLM's API server seeing a dead engine", []string{
+		"(APIServer pid=1) ERROR 06-01 12:00:02 [async_llm.py:485] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+	}},
 	{"router 500", []string{"2025-06-01T12:00:02.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500"}},
 	{"secondary NCCL lines", []string{
 		"[rank1]:[E601 12:00:02.000000001 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 1] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.",
