@@ -1015,6 +1015,17 @@ var examples = map[string]example{
 			"deepep_config=None, moe_a2a_backend='deepep', dist_timeout=None",
 		},
 	},
+	"torch-elastic-child-failed": {
+		match: []string{
+			"E0801 13:23:20.000000 32974 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) local_rank: 3 (pid: 33054) of binary: /usr/bin/python3",
+			"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 1622) of binary: /opt/conda/bin/python",
+			"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\nserve.py FAILED",
+		},
+		miss: []string{
+			"W0801 13:23:17.366000 32974 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 33051 closing signal SIGTERM",
+			"I0801 13:23:20.000000 32974 torch/distributed/elastic/agent/server/api.py:874] worker group successfully finished (exitcode: 0) local_rank: 0",
+		},
+	},
 	"nvidia-gpu-fallen-off-bus": {
 		match: []string{
 			"[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n               NVRM: (PCI ID: 10de:26b5) installed in this system has\n               NVRM: fallen off the bus and is not responding to commands.",
