@@ -81,6 +81,11 @@ var knownGenericAdvice = map[string]string{
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log":      "a RuntimeError in parentheses, no frames",
 	// Held out (heldout-5): measured, not tuned to.
 	"343-valueerror-think-end-token-bare-line.log": "held out: a lone ValueError line with no frames",
+	// Held out (heldout-6): measured, not tuned to.
+	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
+	"368-hf-local-entry-not-found-offline-hard-wrapped.log":     "held out: huggingface_hub's LocalEntryNotFoundError, hard-wrapped, frames of the Hub client only",
+	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
+	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
