@@ -62,9 +62,13 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
-// stay so, so an entry goes as soon as a fix lands. It is empty: every
-// failure gets the steps its type, message, module or frames call for.
-var knownGenericAdvice = map[string]string{}
+// stay so, so an entry goes as soon as a fix lands.
+var knownGenericAdvice = map[string]string{
+	// Held out (heldout-6): measured, not tuned to.
+	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
+	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
+	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
+}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a
