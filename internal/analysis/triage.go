@@ -24,7 +24,7 @@ type Triage struct {
 	Family string
 	// Component is the optional component whose code failed:
 	// "transfer engine", "grammar backend", "attention backend",
-	// "quantization", "speculative decoding".
+	// "quantization", "speculative decoding", "custom all-reduce".
 	Component string
 	// Subject is the one concrete thing the message names that the first
 	// step can point at: the missing path, the model id the Hub rejected,
@@ -80,7 +80,7 @@ var processMarkers = []marker{
 	{fn: "run_scheduler_process", value: "scheduler"},
 	{fn: "event_loop_", value: "scheduler"},
 	{file: "tp_worker", value: "scheduler"},
-	{file: "model_executor/", value: "scheduler"},
+	{file: "srt/model_executor/", value: "scheduler"},
 	{file: "ray/_private/worker.py", fn: "get", value: "Ray driver"},
 	{file: "sglang_router", value: "router"},
 	{file: "sgl_router", value: "router"},
@@ -159,6 +159,9 @@ var componentMarkers = []marker{
 	{file: "speculative/", value: "speculative decoding"},
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
+	{file: "marlin", value: "quantization"},
+	{file: "custom_all_reduce", value: "custom all-reduce"},
+	{fn: "custom_all_reduce", value: "custom all-reduce"},
 	{file: "layers/attention/", value: "attention backend"},
 	{file: "attention_backend", value: "attention backend"},
 	{file: "mha_backend", value: "attention backend"},
@@ -249,6 +252,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
 		t.Phase = "initialising the distributed backend"
+	}
+	if t.Phase == "" && exc != nil && exc.Type == "" {
+		// A traceback cut before its exception line: the line that
+		// introduced it may say what was going on.
+		t.Phase = phaseOfMessage(e.Message)
 	}
 	if exc != nil && exc.Type != "" {
 		// The exception's own message, never the lines around it (a

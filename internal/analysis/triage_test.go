@@ -145,6 +145,27 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "HTTP server", Family: analysis.FamilyBug},
 		},
 		{
+			name: "a Marlin kernel is a quantized one",
+			in: tbHead + frame("/sgl/python/sglang/srt/layers/moe/fused_moe_triton/fused_marlin_moe.py", "fused_marlin_moe", "moe_sum_reduce(x, y)") +
+				frame("/env/site-packages/sgl_kernel/moe.py", "moe_sum_reduce", "torch.ops.sgl_kernel.moe_sum_reduce(x)") +
+				"RuntimeError: moe_sum_reduce CUDA kernel (small-token) launch failed\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU, Component: "quantization"},
+		},
+		{
+			name: "the custom all-reduce, named by its frames",
+			in: tbHead + frame("/sgl/python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "__init__", "self._ptr = ops.init_custom_ar(...)") +
+				"RuntimeError: CUDA error: peer access is not supported between these two devices\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU, Component: "custom all-reduce"},
+		},
+		{
+			name: "vLLM's model_executor is no sglang scheduler; a cut traceback's opening line names the phase",
+			in: "ERROR 10-23 23:20:26 registry.py:272] Error in inspecting model architecture 'LlamaForCausalLM'\n" +
+				"ERROR 10-23 23:20:26 registry.py:272] " + tbHead +
+				"ERROR 10-23 23:20:26 registry.py:272]   File \"/env/site-packages/vllm/model_executor/models/registry.py\", line 270, in _try_inspect_model_cls\n" +
+				"ERROR 10-23 23:20:26 registry.py:272]     return model.inspect_model_cls()\n",
+			want: analysis.Triage{Phase: "reading the model config"},
+		},
+		{
 			name: "a transfer engine's glog line",
 			in:   "E0904 21:29:13.608035 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516\n",
 			want: analysis.Triage{Component: "transfer engine"},

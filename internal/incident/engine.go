@@ -36,7 +36,8 @@ const (
 // one server to change.
 var familyNeutral = map[string]string{
 	analysis.FamilyImport: "A compiled package does not match the others: install the serving engine, its kernel packages and torch of one " +
-		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch",
+		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch, " +
+		"a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
 		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
@@ -110,6 +111,8 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
+		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // processNeutral are the process steps that name no sglang option.

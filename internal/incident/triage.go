@@ -207,6 +207,8 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
+		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // sglangFamilySteps are sglang's own ways out of a family of failure, added

@@ -140,6 +140,18 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			also:      "--reasoning-parser",
 		},
 		{
+			name:      "the custom all-reduce in sglang's log: its flag",
+			tr:        analysis.Triage{Component: "custom all-reduce", Family: analysis.FamilyGPU, SGLang: true},
+			headline:  "the custom all-reduce failed: KeyError: 'x'",
+			firstStep: "The custom all-reduce kernel failed: start with --disable-custom-all-reduce",
+		},
+		{
+			name:      "the custom all-reduce on another engine",
+			tr:        analysis.Triage{Component: "custom all-reduce"},
+			headline:  "the custom all-reduce failed: KeyError: 'x'",
+			firstStep: "The custom all-reduce kernel failed: turn it off to confirm",
+		},
+		{
 			name:     "nothing known: the line as printed, no step",
 			headline: "KeyError: 'x'",
 		},
