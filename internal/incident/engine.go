@@ -55,7 +55,7 @@ var familyNeutral = map[string]string{
 	analysis.FamilyCollective: familySteps[analysis.FamilyCollective],
 	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
 		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
-		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid)",
+		"lock or a queue is a deadlock: report it with a py-spy dump of every rank's process",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this engine version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 	analysis.FamilyDriver: driverStep,
@@ -124,6 +124,9 @@ var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "ro
 func neutralSteps(t analysis.Triage) []string {
 	var out []string
 	steps := [...]string{subjectStep(t), componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
+	if t.Family == analysis.FamilyHang {
+		steps[0], steps[3] = steps[3], steps[0] // see triageSteps
+	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]
 	}

@@ -234,6 +234,11 @@ func triageSteps(t analysis.Triage) []string {
 	}
 	var out []string
 	steps := [...]string{subjectStep(t), componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
+	if t.Family == analysis.FamilyHang {
+		// A hang did not fail in its phase: it stopped there. How to
+		// read a stuck thread comes first.
+		steps[0], steps[3] = steps[3], steps[0]
+	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
 		steps[5] = processSteps[t.Process]
 	}

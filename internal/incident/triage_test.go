@@ -152,6 +152,20 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "The custom all-reduce kernel failed: turn it off to confirm",
 		},
 		{
+			name:      "a hang while serving: how to read a stuck thread before the phase's step",
+			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyHang, SGLang: true},
+			headline:  "scheduler died while serving requests: KeyError: 'x'",
+			firstStep: "The process stopped making progress",
+			also:      "It failed while running a batch",
+		},
+		{
+			name:      "a hang on another engine",
+			tr:        analysis.Triage{Phase: "compiling kernels", Family: analysis.FamilyHang},
+			headline:  "failed while compiling kernels: KeyError: 'x'",
+			firstStep: "The process stopped making progress",
+			also:      "It failed while compiling a kernel just in time",
+		},
+		{
 			name:     "nothing known: the line as printed, no step",
 			headline: "KeyError: 'x'",
 		},
