@@ -31,6 +31,11 @@ type Triage struct {
 	// the module that does not import, the flag a check rejected (see
 	// Subject). A short token of a narrow alphabet, or "".
 	Subject string
+	// Importer is, for an import that failed, where the code that
+	// imported the subject lives: the last parts of its innermost
+	// frame's file ("fastchat/serve/sglang_worker.py"), when that is not
+	// the subject's own package. "" otherwise.
+	Importer string
 	// SGLang is set when the failing code is sglang's own (its frames or
 	// text name sglang): only then do steps that name sglang's flags and
 	// phases fit. Another engine's log, or one that does not say, gets
@@ -269,6 +274,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Component = componentOfMessage(exc.Message)
 		}
 		t.Subject = Subject(t.Family, exc.Message)
+		if t.Family == FamilyImport && t.Subject != "" {
+			t.Importer = importer(e, exc, t.Subject)
+		}
 	}
 	return t
 }

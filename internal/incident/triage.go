@@ -272,6 +272,10 @@ func subjectStep(t analysis.Triage) string {
 			return "Find which package ships '" + s + "' (ldconfig -p, pip show -f on the CUDA and torch packages) and install the version the others were built against"
 		}
 		top, _, _ := strings.Cut(s, ".")
+		if t.Importer != "" {
+			return "The code at '" + t.Importer + "' imports from '" + s + "': install the " + top + " release that code was written for " +
+				"(pip show " + top + " for the one installed), or a version of that code written for the installed " + top
+		}
 		return "Check the installed " + top + " (pip show " + top + "): '" + s + "' must come from the version the other packages were built or written for"
 	case analysis.FamilyValue, analysis.FamilySupport, analysis.FamilyConfig, analysis.FamilyTokenizer:
 		if strings.HasPrefix(s, "--") {

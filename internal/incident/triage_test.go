@@ -94,6 +94,12 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "Check the installed sglang (pip show sglang): 'sglang.srt.utils'",
 		},
 		{
+			name:      "a module another package imports: pair the two",
+			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "sglang.srt.utils", Importer: "fastchat/serve/sglang_worker.py", SGLang: true},
+			headline:  "KeyError: 'x'",
+			firstStep: "The code at 'fastchat/serve/sglang_worker.py' imports from 'sglang.srt.utils': install the sglang release that code was written for",
+		},
+		{
 			name:      "a shared library that does not load",
 			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "libnvrtc.so.12"},
 			headline:  "KeyError: 'x'",
