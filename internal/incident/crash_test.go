@@ -3,6 +3,7 @@ package incident_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,7 @@ var crashConsequences = []struct {
 		"============================================================",
 	}},
 	{"router 500", []string{"2025-06-01T12:00:02.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500"}},
+	{"PD router's generic error", []string{"2025-06-01T12:00:02.223456Z ERROR sglang_router_rs::routers::http::pd_router: Decode server returned error status 500 Internal Server Error for request 8f2c"}},
 	{"secondary NCCL lines", []string{
 		"[rank1]:[E601 12:00:02.000000001 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 1] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.",
 		"[rank1]:[E601 12:00:02.000000002 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: [PG ID 2 PG GUID 3 Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.",
@@ -264,5 +266,26 @@ func TestIndependentFailuresStaySeparate(t *testing.T) {
 					a.name, b.name, wa, wb, len(got), describe(got))
 			}
 		}
+	}
+}
+
+// TestABorrowedTimeIsALowerBound: lines without a timestamp of their own
+// (a native library's) happened at or after the last time before them, so
+// a router's error printed right after them, a little later than that
+// time, is of their burst; the same error after a stretch of healthy
+// serving is an incident of its own.
+func TestABorrowedTimeIsALowerBound(t *testing.T) {
+	m := crashMatcher(t)
+	deepep := crashCauses[slices.IndexFunc(crashCauses, func(c crashCause) bool { return strings.HasPrefix(c.name, "a native library's") })]
+	router := "2025-06-01T12:00:05.223456Z ERROR sglang_router_rs::routers::http::pd_router: Decode server returned error status 500 Internal Server Error for request 8f2c"
+	lines := append([]string{healthy[0]}, deepep.lines...)
+	if got := scanLines(t, m, append(lines, router)); len(got) != 1 || got[0].Record.Slug != "deepep-timeout" {
+		t.Errorf("right after the lines: want one incident led by deepep-timeout, got %d:%s", len(got), describe(got))
+	}
+	for k := 0; k < 40; k++ {
+		lines = append(lines, strings.Replace(healthy[0], "12:00:00", fmt.Sprintf("12:00:%02d", 1+k%4), 1))
+	}
+	if got := scanLines(t, m, append(lines, router)); len(got) != 2 {
+		t.Errorf("after healthy serving: want two incidents, got %d:%s", len(got), describe(got))
 	}
 }
