@@ -337,6 +337,10 @@ type prefilter struct {
 	// shortB and lowB are the blooms candidates tests the short and low
 	// keys with: strided's bits, or the small ones of split keys.
 	shortB, lowB bloom
+	// blocked, when not nil, is the bloom of the long keys instead of
+	// strided: a catalog with more long keys than the fixed bloom holds
+	// (setSplit).
+	blocked *blockedBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -386,7 +390,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		if first == passHigh || first == passLow && p.shortB.has((w>>32)*hashMul) {
 			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
 		}
-		if first == passLong || p.strided.has(w*hashMul) {
+		if first == passLong || p.longMay(w) {
 			p.probeAt(&p.long, w, s, i, sc)
 		}
 	}
@@ -702,6 +706,44 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 	return len(s)
 }
 
+// scanLowSplitBlocked is scanLowSplit with the long keys in a blocked bloom
+// (blockedBloom), four blocks a turn.
+//
+//go:noinline
+func scanLowSplitBlocked(p *prefilter, s string, i int) int {
+	bl := p.blocked
+	sb := (*shortBloom)(p.shortB.bits)
+	lb := (*lowBloom)(p.lowB.bits)
+	for ; i+4*longStride <= len(s); i += 4 * longStride {
+		t := s[i : i+4*longStride]
+		for j := 0; j < 4*longStride; j += longStride {
+			w := blockKey(t, j)
+			if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+				return i + j + passLow
+			}
+			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+				return i + j + passHigh
+			}
+			if bl.has(w * hashMul) {
+				return i + j + passLong
+			}
+		}
+	}
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if bl.has(w * hashMul) {
+			return i + passLong
+		}
+	}
+	return len(s)
+}
+
 // scanHigh is scan without the lower halves. It calls nothing, so its loop
 // keeps everything in registers; each test is a bit test (BT) that leaves
 // the loop, not a shift by a variable count, which would need the register
@@ -742,6 +784,14 @@ func scanLow(p *prefilter, s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// longMay reports whether the block w may be a long key.
+func (p *prefilter) longMay(w uint64) bool {
+	if p.blocked != nil {
+		return p.blocked.has(w * hashMul)
+	}
+	return p.strided.has(w * hashMul)
 }
 
 // has reports whether the key whose hash is h may be in b.
@@ -1012,7 +1062,11 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
 	case nLong >= minFixedBloomKeys && nLow > 0 && nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
-		p.setSplit(newStridedBloom(nLong))
+		if b := newStridedBloom(nLong); b.fixed() || nLong > maxBlockedBloomKeys {
+			p.setSplit(b)
+		} else {
+			p.setSplitBlocked()
+		}
 	case nShort+nLong+nLow > 0:
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
 	}
@@ -1066,23 +1120,71 @@ type (
 	shortBloom = [1 << (shortBloomLog - 6)]uint64
 )
 
+// Blocked bloom. The long keys of a catalog of about 12,000 records and
+// more outgrow the fixed bloom; at 32 bits a key, one bit each, their
+// bloom would be megabytes (2 MB at 50,000 records), read at random out
+// of the second-level cache three times a block. A blocked bloom sets
+// three bits of one word per key: a test reads one word, and at the 12
+// bits a key or more of 512 KB for up to maxBlockedBloomKeys keys it
+// passes as seldom as the larger one (about 1%).
+const (
+	blockedBloomLog     = 22 // 512 KB
+	maxBlockedBloomKeys = 1 << blockedBloomLog / 12
+)
+
+// blockedBloom is a bloom of 2^blockedBloomLog bits, three bits of one
+// word per key: the word is chosen by the hash's top bits, the three bits
+// by the next three groups of six.
+type blockedBloom [1 << (blockedBloomLog - 6)]uint64
+
+// blockedMask is the three bits of the key whose hash is h.
+func blockedMask(h uint64) uint64 {
+	return 1<<(h>>(64-blockedBloomLog)&63) | 1<<(h>>(58-blockedBloomLog)&63) | 1<<(h>>(52-blockedBloomLog)&63)
+}
+
+func (b *blockedBloom) add(h uint64) { b[h>>(64-blockedBloomLog+6)] |= blockedMask(h) }
+
+// has reports whether the key whose hash is h may be in b.
+func (b *blockedBloom) has(h uint64) bool {
+	m := blockedMask(h)
+	return b[h>>(64-blockedBloomLog+6)]&m == m
+}
+
 // setSplit makes long, empty and of the fixed size or larger, the bloom of
 // the long keys, gives the short and low keys small blooms of their own,
 // and scans with scanLowSplit (scanLowSplitLarge for a larger bloom). The
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
-	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
+	p.blocked = nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
 	}
+	p.splitHalves()
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.strided.add(sl.key * hashMul)
 		}
 	}
+}
+
+// setSplitBlocked is setSplit with the long keys in a blocked bloom,
+// scanned by scanLowSplitBlocked.
+func (p *prefilter) setSplitBlocked() {
+	p.strided, p.blocked, p.scan = bloom{}, new(blockedBloom), scanLowSplitBlocked
+	p.splitHalves()
+	for _, sl := range p.long.slots {
+		if sl.end != 0 {
+			p.blocked.add(sl.key * hashMul)
+		}
+	}
+}
+
+// splitHalves gives the short and low keys small blooms of their own.
+func (p *prefilter) splitHalves() {
+	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
+	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
 	for _, sl := range p.short.slots {
 		if sl.end != 0 {
 			p.shortB.add(sl.key * hashMul)
@@ -1098,7 +1200,7 @@ func (p *prefilter) setSplit(long bloom) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB = b, b, b
+	p.strided, p.shortB, p.lowB, p.blocked = b, b, b, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed

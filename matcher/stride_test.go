@@ -58,10 +58,10 @@ func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 
 // strideMatchers are strideMatcher with its own small bloom, with the
 // bloom of 2^fixedBloomLog bits of a large catalog, and with split keys
-// (the halves in small blooms of their own) beside a fixed or a larger
-// bloom, whose scan loops are others, and the literals of
+// (the halves in small blooms of their own) beside a fixed, a larger or a
+// blocked bloom, whose scan loops are others, and the literals of
 // highStrideLiterals with the small or the fixed bloom, which take the
-// loops without lower halves: each of the six scan loops.
+// loops without lower halves: each of the seven scan loops.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
 	fixedBloomOf := func(m *Matcher) *Matcher {
 		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
@@ -89,8 +89,13 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	if large.pf.strided.fixed() || len(large.pf.lowB.bits) != len(lowBloom{}) {
 		tb.Fatalf("large split blooms: long %d words, low %d words", len(large.pf.strided.bits), len(large.pf.lowB.bits))
 	}
+	blocked := strideMatcher(tb)
+	blocked.pf.setSplitBlocked()
+	if blocked.pf.blocked == nil || len(blocked.pf.strided.bits) != 0 || len(blocked.pf.lowB.bits) != len(lowBloom{}) {
+		tb.Fatalf("blocked split blooms: long %d words, low %d words", len(blocked.pf.strided.bits), len(blocked.pf.lowB.bits))
+	}
 	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh,
-		"fixed-split": split, "large-split": large}
+		"fixed-split": split, "large-split": large, "blocked-split": blocked}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -175,7 +180,7 @@ func FuzzStrideCandidates(f *testing.F) {
 		sc *scratch
 	}
 	var all []checked
-	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split", "large-split"} {
+	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split", "large-split", "blocked-split"} {
 		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
 	}
 	f.Fuzz(func(t *testing.T, s string) {
