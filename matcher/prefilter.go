@@ -927,7 +927,20 @@ type keyPlan struct {
 type keyChoice struct {
 	clause int32
 	tiny   bool
-	at     int32
+	// low: the clause's literals keyed on short windows are probed every
+	// fourth byte (four windows each) even when long enough for every
+	// eighth, because a run of eight of their windows holds a word of
+	// ordinary lines (lowerStrides).
+	low bool
+	at  int32
+}
+
+// stride is the stride at which c keys literal l of its clause.
+func (c keyChoice) stride(l Literal) int {
+	if c.low && keyWindow(l) == shortWindow {
+		return shortStride
+	}
+	return keyStride(l)
 }
 
 // chooseKeys keys each record on its cheapest keyable clause, each literal
@@ -955,7 +968,7 @@ func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 					offs, cost = offs[:at[len(at)-1]], -1
 					break
 				}
-				off, lc := r.bestRun(l, first+li)
+				off, lc := r.bestRun(l, first+li, keyStride(l))
 				offs = append(offs, off)
 				cost += lc
 			}
@@ -973,8 +986,73 @@ func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 			plan.offs = append(plan.offs, int32(offs[at[best]+li]))
 		}
 	}
+	plan.lowerStrides(r, reqs)
 	plan.keyTiny(r, reqs, unkeyed)
 	return plan
+}
+
+// maxLowLiterals bounds the literals probed every fourth byte: at four
+// keys each, their keys fit the low keys' bloom (setSplit).
+const maxLowLiterals = maxLowBloomKeys / shortStride
+
+// lowerStrides moves literals of 11 to 14 bytes, keyed on eight short
+// windows probed every eighth byte, to four windows probed every fourth
+// byte (keyChoice.low) where that is cheaper: a literal made of the words
+// of ordinary lines ("ragged tokens") has no run of eight windows without
+// one ("toke", "oken"), and wakes a probe on most lines, while four of its
+// windows can avoid them. A record moves when that saves at least one
+// window seen in the corpus; those that save most move first, while the
+// literals probed every fourth byte stay within maxLowLiterals.
+func (plan *keyPlan) lowerStrides(r *rarity, reqs []Required) {
+	type move struct {
+		rec, lits, saved int
+		offs             []int32
+	}
+	var moves []move
+	low := 0 // literals probed every fourth byte
+	lit := 0 // literal occurrences before this record's
+	for rec, c := range plan.choice {
+		first := lit
+		for _, cl := range reqs[rec] {
+			lit += len(cl)
+		}
+		if c.clause < 0 {
+			continue
+		}
+		for _, cl := range reqs[rec][:c.clause] {
+			first += len(cl)
+		}
+		// Every literal of short windows in the clause moves, or none.
+		m := move{rec: rec}
+		for li, l := range reqs[rec][c.clause] {
+			off := int(plan.offs[int(c.at)+li])
+			if keyWindow(l) == shortWindow {
+				if keyStride(l) == shortStride {
+					low++
+				} else {
+					_, cost := r.bestRun(l, first+li, longStride)
+					off4, cost4 := r.bestRun(l, first+li, shortStride)
+					m.saved += cost - cost4
+					m.lits++
+					off = off4
+				}
+			}
+			m.offs = append(m.offs, int32(off))
+		}
+		if m.lits > 0 && m.saved >= corpusCost {
+			moves = append(moves, m)
+		}
+	}
+	slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.saved, a.saved) })
+	for _, m := range moves {
+		if low+m.lits > maxLowLiterals {
+			continue
+		}
+		low += m.lits
+		c := &plan.choice[m.rec]
+		c.low = true
+		copy(plan.offs[c.at:], m.offs)
+	}
 }
 
 // keyTiny keys the unkeyed records on tiny windows, when at least
@@ -1040,7 +1118,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 				p.lits = append(p.lits, l)
 				continue
 			}
-			wlen, st := keyWindow(l), keyStride(l)
+			wlen, st := keyWindow(l), c.stride(l)
 			m := &refs[lenIndex(wlen)]
 			for j := range st {
 				kr := keyedRef{windowKey(l.Text[off+j : off+j+wlen]), keyRef{rec: int32(rec), off: int32(off + j), lit: int32(len(p.lits))}}
@@ -1109,7 +1187,7 @@ func (t *windowTable) keys() int {
 // bloom of 512 KB, which a block read three times, and 377 low and 1,472
 // short keys.
 const (
-	lowBloomLog       = 15 // 4 KB
+	lowBloomLog       = 16 // 8 KB
 	shortBloomLog     = 17 // 16 KB
 	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
 	maxShortBloomKeys = 1 << (shortBloomLog - 5)
@@ -1234,8 +1312,11 @@ func (plan keyPlan) check(reqs []Required) error {
 		return fmt.Errorf("key plan: %d records, catalog has %d", len(plan.choice), len(reqs))
 	}
 	for rec, c := range plan.choice {
+		if c.tiny && c.low {
+			return fmt.Errorf("key plan: record %d: tiny and low", rec)
+		}
 		if c.clause < 0 {
-			if c.clause != -1 || c.tiny {
+			if c.clause != -1 || c.tiny || c.low {
 				return fmt.Errorf("key plan: record %d: bad unkeyed choice", rec)
 			}
 			continue
@@ -1255,7 +1336,7 @@ func (plan keyPlan) check(reqs []Required) error {
 				if wlen == 0 {
 					return fmt.Errorf("key plan: record %d: literal %d too short for a strided key", rec, li)
 				}
-				span = wlen + keyStride(l) - 1
+				span = wlen + c.stride(l) - 1
 			}
 			if off < 0 || off+span > len(l.Text) {
 				return fmt.Errorf("key plan: record %d: literal %d: window at %d of %d bytes", rec, li, off, len(l.Text))
