@@ -1175,17 +1175,18 @@ func (t *windowTable) keys() int {
 
 // Split keys. Of the three tests of a block, the lower and upper 4-byte
 // halves test few keys in most catalogs (the generated one of 5,695
-// records: 107 low and 365 short keys against 34,182 long ones), and in a
+// records: 162 low and 325 short keys against 34,182 long ones), and in a
 // bloom of their own those keys fit the first-level cache: a block then
 // reads one word of the large bloom instead of three, and the halves'
 // tests pass less often (fewer keys a bit). A catalog whose low and short
 // keys fit these sizes at 32 bits a key, and whose long keys take the
 // fixed bloom, is scanned so (scanLowSplit). A larger catalog, whose long
-// keys need a larger bloom than the fixed one, is scanned so too, with
-// the general loop's variable shift (scanLowSplitLarge): a catalog of
-// 20,000 records (scripts/scale-catalog.py) has 121,264 long keys in a
-// bloom of 512 KB, which a block read three times, and 377 low and 1,472
-// short keys.
+// keys need a larger bloom than the fixed one, is scanned so too, its
+// long keys in a blocked bloom (scanLowSplitBlocked; a catalog of 20,000
+// records from scripts/scale-catalog.py has 121,264 long keys, 697 low
+// and 1,282 short ones, one of 50,000 283,392, 1,085 and 3,084), and
+// beyond maxBlockedBloomKeys in a larger one-bit bloom with the general
+// loop's variable shift (scanLowSplitLarge).
 const (
 	lowBloomLog       = 16 // 8 KB
 	shortBloomLog     = 17 // 16 KB
