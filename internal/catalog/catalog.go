@@ -26,9 +26,11 @@ type Spec struct {
 	// severity. Filtering before compiling means a record below it never
 	// outranks one above, and costs nothing per entry.
 	MinSeverity patterns.Severity
-	// Cache, when set, keeps the matcher's facts of this catalog: a load
-	// takes those of the last load by this build and stores new ones when
-	// it derived any. It changes the CPU a load takes, never its result.
+	// Cache, when set, keeps the matcher's facts of this catalog and an
+	// image of the whole load (image.go): a load of a catalog whose content
+	// and build have an image maps it; any other takes the facts of the
+	// last load by this build, stores new ones when it derived any, and
+	// writes the image. It changes the CPU a load takes, never its result.
 	Cache *factcache.Dir
 	// OnCacheError, when set, is told of a cache file that was damaged or
 	// not to be trusted (it is replaced) and of one that could not be
@@ -76,7 +78,7 @@ func Load(s Spec) (m *matcher.Matcher, problems []patterns.Problem, err error) {
 // entry it is tried on), reported as a problem. facts, when not nil, are a
 // previous load's facts to reuse.
 func Compile(recs []patterns.Record, facts *matcher.Facts) (*matcher.Matcher, []patterns.Problem) {
-	return matcher.Compile(recs, matcher.Options{Refuse: &patterns.LintOptions{}, Facts: facts})
+	return matcher.Compile(recs, compileOptions(facts))
 }
 
 // loadGCPercent is the garbage collector's target while a catalog loads.
@@ -117,6 +119,14 @@ func gcPercent() int {
 }
 
 func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
+	var slot imageSlot
+	if s.Cache != nil {
+		m, probs, at, ok := s.fromImage()
+		if ok {
+			return m, probs, nil
+		}
+		slot = at
+	}
 	var recs []patterns.Record
 	var problems []patterns.Problem
 	var facts *matcher.Facts
@@ -158,6 +168,9 @@ func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
 	}
 	if s.Cache != nil && !m.FactsUse().Complete() {
 		s.cacheError(s.Cache.Store(key, m.Facts()))
+	}
+	if slot.name != "" {
+		s.keepImage(slot, m, problems)
 	}
 	return m, problems, nil
 }
