@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
 	"reflect"
 	"strconv"
 	"sync/atomic"
@@ -67,12 +69,19 @@ type imgWarn struct {
 // maxImageBlob bounds the blob: offsets are 32 bits.
 const maxImageBlob = 1<<32 - 1
 
-// imageWriter lays out an image: the arrays in b, the strings in blob.
+// imageWriter lays out an image: parts, in order, the strings in blob
+// (the last part). The parts are the Matcher's own arrays where they are
+// laid out as they are in memory, so writing an image copies little more
+// than the strings.
 type imageWriter struct {
-	b     []byte
+	parts [][]byte
+	n     int // the length of parts
 	blob  []byte
-	strs  map[string]imgStr // strings already in blob, by content
-	words []uint32          // the records' words, reused
+	// strs finds a string already in blob by its hash (a colliding one is
+	// only stored again): a map of the strings themselves would hold a
+	// large catalog's text twice more while the image is written.
+	strs  map[uint64]imgStr
+	words []uint32 // the records' words
 	err   error
 }
 
@@ -80,7 +89,8 @@ func (w *imageWriter) str(s string) imgStr {
 	if s == "" {
 		return imgStr{}
 	}
-	if r, ok := w.strs[s]; ok {
+	h := maphash.String(imageSeed, s)
+	if r, ok := w.strs[h]; ok && string(w.blob[r.off:r.off+r.len]) == s {
 		return r
 	}
 	if len(w.blob)+len(s) > maxImageBlob {
@@ -89,24 +99,27 @@ func (w *imageWriter) str(s string) imgStr {
 	}
 	r := imgStr{uint32(len(w.blob)), uint32(len(s))}
 	w.blob = append(w.blob, s...)
-	w.strs[s] = r
+	w.strs[h] = r
 	return r
 }
 
-func (w *imageWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+var imageSeed = maphash.MakeSeed()
+
+func (w *imageWriter) put(b []byte) {
+	w.parts = append(w.parts, b)
+	w.n += len(b)
+}
+
+func (w *imageWriter) u32(v uint32) { w.put(binary.LittleEndian.AppendUint32(nil, v)) }
 
 // array appends an array: its length in bytes as a u64, padding to a
 // multiple of 8, then its bytes.
 func (w *imageWriter) array(data []byte) {
-	w.b = binary.LittleEndian.AppendUint64(w.b, uint64(len(data)))
-	w.align()
-	w.b = append(w.b, data...)
-}
-
-func (w *imageWriter) align() {
-	for len(w.b)%8 != 0 {
-		w.b = append(w.b, 0)
+	w.put(binary.LittleEndian.AppendUint64(nil, uint64(len(data))))
+	if pad := -w.n & 7; pad > 0 {
+		w.put(make([]byte, pad))
 	}
+	w.put(data)
 }
 
 // raw is the memory of s as bytes.
@@ -148,12 +161,48 @@ func (m *Matcher) AppendImage(b []byte) ([]byte, error) {
 	if len(b)%8 != 0 {
 		return nil, errors.New("matcher image: not at a multiple of 8 bytes")
 	}
+	parts, err := m.imageParts()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	return b, nil
+}
+
+// WriteImage writes m's image to w, which must be at a multiple of 8
+// bytes from the start of what will be loaded (see AppendImage). It
+// writes the image in parts, copying little of it.
+func (m *Matcher) WriteImage(w io.Writer) error {
+	parts, err := m.imageParts()
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Matcher) imageParts() ([][]byte, error) {
 	if m.regexpOnly || strconv.IntSize != 64 {
 		return nil, errors.New("matcher image: this Matcher cannot be laid out")
 	}
 	n := m.Len()
-	w := &imageWriter{strs: make(map[string]imgStr, 4*n)}
-	w.b = append(w.b, imageMagic...)
+	w := &imageWriter{strs: make(map[uint64]imgStr, 4*n)}
+	// The records' words and strings in arrays of their final size: a
+	// large catalog's would otherwise be copied as they grow. (Capacity
+	// past what deduplication leaves is never written, so never resident.)
+	var size recordSizer
+	for i := range n {
+		visitRecord(&size, m.rec(i))
+	}
+	w.words = make([]uint32, 0, size.words)
+	w.blob = make([]byte, 0, size.bytes+m.literalBytes())
+	w.put([]byte(imageMagic))
 	w.u32(imageVersion)
 	w.u32(uint32(n))
 	w.array([]byte(m.factsOptions))
@@ -207,7 +256,26 @@ func (m *Matcher) AppendImage(b []byte) ([]byte, error) {
 		return nil, w.err
 	}
 	w.array(w.blob)
-	return append(b, w.b...), nil
+	return w.parts, nil
+}
+
+// literalBytes is the length of m's literals and class keys.
+func (m *Matcher) literalBytes() int {
+	n := 0
+	for _, req := range m.reqs {
+		for _, c := range req {
+			for _, l := range c {
+				n += len(l.Text)
+			}
+		}
+	}
+	for _, k := range m.classKey {
+		n += len(k)
+	}
+	for _, w := range m.warnings {
+		n += len(w)
+	}
+	return n
 }
 
 func (w *imageWriter) lit(l Literal) imgLit {

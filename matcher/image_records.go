@@ -320,3 +320,32 @@ func (d *recordReader) remedies(m *map[string][]string) {
 	}
 	*m = out
 }
+
+// recordSizer counts the words and string bytes of records.
+type recordSizer struct{ words, bytes int }
+
+func (z *recordSizer) str(s *string) { z.words += 2; z.bytes += len(*s) }
+
+func (z *recordSizer) strs(s *[]string) {
+	z.words++
+	for i := range *s {
+		z.str(&(*s)[i])
+	}
+}
+
+func (z *recordSizer) num(*int) { z.words += 2 }
+
+func (z *recordSizer) numPtr(n **int) { z.words += 3 }
+
+func (z *recordSizer) flag(*bool) { z.words++ }
+
+func (z *recordSizer) raw(m *json.RawMessage) { z.words += 3; z.bytes += len(*m) }
+
+func (z *recordSizer) remedies(m *map[string][]string) {
+	z.words++
+	for k, steps := range *m {
+		z.words += 2
+		z.bytes += len(k)
+		z.strs(&steps)
+	}
+}

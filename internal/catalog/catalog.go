@@ -67,9 +67,21 @@ func (s Spec) cacheError(err error) {
 // and the others load. An error means nothing usable loaded: no records,
 // or a catalog path that cannot be read at all.
 //
-// The load runs with the collector's target raised (see withLoadGC).
+// The load runs with the collector's target raised (see withLoadGC); the
+// image is read and written outside it, at the operator's target, so that
+// the load's garbage is collected while the image is written.
 func Load(s Spec) (m *matcher.Matcher, problems []patterns.Problem, err error) {
+	var slot imageSlot
+	if s.Cache != nil {
+		var ok bool
+		if m, problems, slot, ok = s.fromImage(); ok {
+			return m, problems, nil
+		}
+	}
 	withLoadGC(func() { m, problems, err = load(s) })
+	if err == nil && slot.name != "" {
+		s.keepImage(slot, m, problems)
+	}
 	return m, problems, err
 }
 
@@ -119,14 +131,6 @@ func gcPercent() int {
 }
 
 func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
-	var slot imageSlot
-	if s.Cache != nil {
-		m, probs, at, ok := s.fromImage()
-		if ok {
-			return m, probs, nil
-		}
-		slot = at
-	}
 	var recs []patterns.Record
 	var problems []patterns.Problem
 	var facts *matcher.Facts
@@ -168,9 +172,6 @@ func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
 	}
 	if s.Cache != nil && !m.FactsUse().Complete() {
 		s.cacheError(s.Cache.Store(key, m.Facts()))
-	}
-	if slot.name != "" {
-		s.keepImage(slot, m, problems)
 	}
 	return m, problems, nil
 }

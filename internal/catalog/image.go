@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -275,8 +276,8 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// encodeImage lays out the image file of m and problems.
-func encodeImage(m *matcher.Matcher, problems []patterns.Problem, build, key string) ([]byte, error) {
+// writeImage writes the image file of m and problems to w.
+func writeImage(w io.Writer, m *matcher.Matcher, problems []patterns.Problem, build, key string) error {
 	b := []byte(imageFileMagic)
 	b = binary.AppendUvarint(b, imageFileVersion)
 	b = appendStr(b, build)
@@ -298,11 +299,19 @@ func encodeImage(m *matcher.Matcher, problems []patterns.Problem, build, key str
 	for len(b)%8 != 0 {
 		b = append(b, 0)
 	}
-	b, err := m.AppendImage(b)
-	if err != nil {
-		return nil, err
+	sum := xxhash.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 1<<20)
+	if _, err := bw.Write(b); err != nil {
+		return err
 	}
-	return binary.LittleEndian.AppendUint64(b, xxhash.Sum64(b)), nil
+	if err := m.WriteImage(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64()))
+	return err
 }
 
 // beforeImageRename, when set (by tests), is called with a written image's
@@ -313,15 +322,11 @@ var beforeImageRename func(tmp, name string)
 // another name and then renamed, and removes the oldest images past
 // MaxImages.
 func storeImage(dir, name string, m *matcher.Matcher, problems []patterns.Problem, build, key string) error {
-	b, err := encodeImage(m, problems, build, key)
-	if err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(dir, "*"+imagePartSuffix)
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(b)
+	werr := writeImage(tmp, m, problems, build, key)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		_ = os.Remove(tmp.Name())
