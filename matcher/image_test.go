@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -239,4 +240,61 @@ func TestImageDamage(t *testing.T) {
 			img.Records()
 		}
 	}
+}
+
+// seedImage is the image of a few records of the embedded catalog: the
+// fuzz target's seed.
+func seedImage(tb testing.TB) []byte {
+	tb.Helper()
+	def, _ := patterns.Default()
+	m, _ := Compile(def[:min(len(def), 8)], loadOpts)
+	b, err := m.AppendImage(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// TestWriteImageSeeds writes the fuzz target's committed seed when
+// LOGMATCH_WRITE_IMAGE_SEEDS is set (after a change of the layout).
+func TestWriteImageSeeds(t *testing.T) {
+	if os.Getenv("LOGMATCH_WRITE_IMAGE_SEEDS") == "" {
+		t.Skip("set LOGMATCH_WRITE_IMAGE_SEEDS to rewrite testdata/fuzz/FuzzLoadImage")
+	}
+	dir := filepath.Join("testdata", "fuzz", "FuzzLoadImage")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := seedImage(t)
+	for name, data := range map[string][]byte{"image": b, "cut": b[:len(b)/2], "magic": []byte(imageMagic)} {
+		seed := "go test fuzz v1\n[]byte(" + strconv.Quote(string(data)) + ")\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(seed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FuzzLoadImage: LoadImage never panics, and a Matcher it loads searches,
+// gives its records and its facts without panicking or looping.
+func FuzzLoadImage(f *testing.F) {
+	f.Add(seedImage(f))
+	subs := []Subject{
+		{Text: "RuntimeError: CUDA error: an illegal memory access was encountered"},
+		{Text: "[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12, #token: 4096"},
+		{Text: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", ExceptionTypes: []string{"torch.OutOfMemoryError"}},
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := make([]byte, len(data)) // an allocation of its own is aligned
+		copy(b, data)
+		m, err := LoadImage(b, loadOpts)
+		if err != nil {
+			return
+		}
+		for _, s := range subs {
+			m.Match(s)
+		}
+		m.Records()
+		m.Stats()
+		m.Facts()
+	})
 }
