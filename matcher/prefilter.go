@@ -68,6 +68,40 @@ type windowTable struct {
 	slots     []slot
 	slotShift uint
 	refs      []keyRef
+	// checks[i] is four bytes of refs[i]'s literal beside its window
+	// (setChecks), compared before the literal is read: nil for the tiny
+	// table.
+	checks []refCheck
+}
+
+// refCheck is four bytes of a keyed literal, folded with keyFold, and
+// where they lie from the key window's start. Most windows a probe finds
+// in ordinary text belong to literals that are not there: comparing four
+// bytes of the text, which is in cache, rejects them without reading the
+// literal or the candidate marks, which at tens of thousands of records
+// are cache misses.
+type refCheck struct {
+	word uint32
+	rel  int32
+}
+
+// setChecks fills t.checks for a strided table of windows of wlen bytes:
+// the four bytes before the window when the literal has them, else the
+// four after it, else its last four.
+func (t *windowTable) setChecks(lits []Literal, wlen int) {
+	t.checks = make([]refCheck, len(t.refs))
+	for i, ref := range t.refs {
+		text := lits[ref.lit].Text
+		off := int(ref.off)
+		at := len(text) - 4
+		switch {
+		case off >= 4:
+			at = off - 4
+		case off+wlen+4 <= len(text):
+			at = off + wlen
+		}
+		t.checks[i] = refCheck{word: uint32(windowKey(text[at : at+4])), rel: int32(at - off)}
+	}
 }
 
 // bloom is a bitset of one bit per key, chosen by the top bits of the key's
@@ -309,9 +343,10 @@ type prefilter struct {
 	hasLow    bool
 	lits      []Literal // the keyed literals, which keyRef.lit indexes
 	reqs      []Required
-	keyClause []int   // per record: the clause its keys come from, -1 for none
-	always    []int32 // records without a key, checked on every text
-	plan      keyPlan // what the tables were built from (Facts keep it)
+	keyClause []int    // per record: the clause its keys come from, -1 for none
+	always    []int32  // records without a key, checked on every text
+	anchors   []anchor // per always record: the literal searched first (anchorAlways)
+	plan      keyPlan  // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -359,9 +394,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		// The lower half of a last block that is not whole: a stride-4
 		// key window can end there.
 		if k := windowKey(s[n : n+shortWindow]); p.lowB.has(lowHash(k)) {
-			if refs := p.low.probe(k); refs != nil {
-				p.verify(refs, s, n, sc)
-			}
+			p.probeAt(&p.low, k, s, n, sc)
 		}
 	}
 
@@ -382,15 +415,21 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	if keyed == 0 && len(p.always) == 0 {
 		return // most texts: nothing to check or sort
 	}
-	sc.cands = append(sc.cands, p.always...)
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
-	for i, r := range sc.cands {
-		skip := -1
-		if i < keyed {
-			skip = p.keyClause[r]
+	for _, r := range sc.cands[:keyed] {
+		if holdsClauses(s, p.reqs[r], p.keyClause[r]) {
+			kept = append(kept, r)
 		}
-		if holdsClauses(s, p.reqs[r], skip) {
+	}
+	// An unkeyed record is searched for its anchor first, which most
+	// texts lack, then for its other clauses.
+	for i, r := range p.always {
+		a := &p.anchors[i]
+		if a.clause >= 0 && !a.holds(s) {
+			continue
+		}
+		if holdsClauses(s, p.reqs[r], a.clause) {
 			kept = append(kept, r)
 		}
 	}
@@ -716,8 +755,44 @@ func (b *bloom) has(h uint64) bool {
 //
 //go:noinline
 func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scratch) {
-	if refs := t.probe(k); refs != nil {
-		p.verify(refs, s, pos, sc)
+	if len(t.slots) == 0 {
+		return // the bit was another table's
+	}
+	h := k * hashMul
+	mask := uint64(len(t.slots) - 1)
+	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
+		if sl := &t.slots[i]; sl.key == k {
+			p.verifyChecked(t.refs[sl.start:sl.end], t.checks[sl.start:sl.end], s, pos, sc)
+			return
+		}
+	}
+}
+
+// verifyChecked is verify for the refs of a strided table, with their
+// checks.
+func (p *prefilter) verifyChecked(refs []keyRef, checks []refCheck, s string, pos int, sc *scratch) {
+	checks = checks[:len(refs)]
+	for i := range refs {
+		c := pos + int(checks[i].rel)
+		if c < 0 || c+4 > len(s) {
+			continue // the literal does not fit in s there
+		}
+		t := s[c : c+4]
+		if (uint32(t[0])|uint32(t[1])<<8|uint32(t[2])<<16|uint32(t[3])<<24)|keyFold&0xffffffff != checks[i].word {
+			continue
+		}
+		ref := &refs[i]
+		if sc.mark[ref.rec] == sc.gen {
+			continue
+		}
+		lit := &p.lits[ref.lit]
+		start := pos - int(ref.off)
+		end := start + len(lit.Text)
+		if start < 0 || end > len(s) || !literalAt(s[start:end], *lit) {
+			continue
+		}
+		sc.mark[ref.rec] = sc.gen
+		sc.cands = append(sc.cands, ref.rec)
 	}
 }
 
@@ -932,6 +1007,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	p.low = newWindowTable(low, false)
 	p.tiny = newWindowTable(refs[2], true)
 	p.hasLow = len(low) > 0
+	p.derive()
 	p.scan = scanNone
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
@@ -941,6 +1017,17 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
 	}
 	return p
+}
+
+// derive builds what the prefilter's search uses beside its tables and
+// plan, from them alone: the checks of the strided tables' refs and the
+// anchors of the unkeyed records. A prefilter put together from its
+// tables (a catalog image) calls it too.
+func (p *prefilter) derive() {
+	p.long.setChecks(p.lits, longWindow)
+	p.short.setChecks(p.lits, shortWindow)
+	p.low.setChecks(p.lits, shortWindow)
+	p.anchorAlways()
 }
 
 // keys is the number of keys t holds.

@@ -27,8 +27,10 @@
 //
 // A failure no record names, or only a wrapper does, still gets a Triage:
 // the process, the phase it died in, the family of failure and the
-// component, read from its frames and exception (triage.go), so that its
-// alert can say what an operator would. A thread dump with no error line
+// component, read from its frames and exception (triage.go, family.go),
+// and the one concrete thing its message names, a path, a model id, a
+// module or a flag, taken only as a short token of a safe alphabet
+// (subject.go), so that its alert can say what an operator would. A thread dump with no error line
 // (py-spy, faulthandler, the watchdog's batch dump) is a hang (hang.go);
 // a traceback that lost its exception line is a Fragment.
 //

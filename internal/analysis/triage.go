@@ -26,6 +26,11 @@ type Triage struct {
 	// "transfer engine", "grammar backend", "attention backend",
 	// "quantization", "speculative decoding".
 	Component string
+	// Subject is the one concrete thing the message names that the first
+	// step can point at: the missing path, the model id the Hub rejected,
+	// the module that does not import, the flag a check rejected (see
+	// Subject). A short token of a narrow alphabet, or "".
+	Subject string
 	// SGLang is set when the failing code is sglang's own (its frames or
 	// text name sglang): only then do steps that name sglang's flags and
 	// phases fit. Another engine's log, or one that does not say, gets
@@ -41,6 +46,13 @@ const (
 	FamilyNetwork    = "network or port"
 	FamilyMemory     = "memory"
 	FamilyGPU        = "GPU fault"
+	FamilyDriver     = "CUDA driver or device"
+	FamilyNPU        = "NPU fault"
+	FamilyParse      = "JSON or config parse"
+	FamilyHub        = "Hugging Face Hub"
+	FamilyTokenizer  = "tokenizer"
+	FamilyValue      = "value check"
+	FamilySupport    = "unsupported combination"
 	FamilyKilled     = "killed by a signal"
 	FamilyNative     = "native crash"
 	FamilyWeights    = "checkpoint mismatch"
@@ -69,20 +81,37 @@ var processMarkers = []marker{
 	{fn: "event_loop_", value: "scheduler"},
 	{file: "tp_worker", value: "scheduler"},
 	{file: "model_executor/", value: "scheduler"},
+	{file: "ray/_private/worker.py", fn: "get", value: "Ray driver"},
 	{file: "sglang_router", value: "router"},
 	{file: "sgl_router", value: "router"},
 	{file: "entrypoints/http_server", value: "HTTP server"},
+	{file: "entrypoints/openai/", value: "HTTP server"},
 	{file: "srt/server.py", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
+	// sglang's first releases called the process that runs the model
+	// workers the router (managers/router/manager.py, ModelRpcClient).
+	{file: "managers/router/", value: "scheduler"},
 }
 
 // phaseMarkers name the phase, innermost frame first.
 var phaseMarkers = []marker{
+	// A kernel compiled just in time: Triton, torch.compile's workers,
+	// a C++/CUDA extension built with ninja, flashinfer's and DeepGEMM's
+	// builders.
+	{file: "triton/compiler/", value: "compiling kernels"},
+	{file: "torch/_inductor/compile_worker", value: "compiling kernels"},
+	{file: "torch/_inductor/codecache", value: "compiling kernels"},
+	{fn: "_run_ninja_build", value: "compiling kernels"},
+	{file: "flashinfer/jit/", value: "compiling kernels"},
+	{file: "deep_gemm/jit/compiler", value: "compiling kernels"},
 	{fn: "capture", file: "cuda_graph", value: "capturing CUDA graphs"},
 	{fn: "init_cuda_graphs", value: "capturing CUDA graphs"},
 	{fn: "capture", file: "graph_runner", value: "capturing CUDA graphs"},
 	{fn: "load_weights", value: "loading weights"},
+	// A model class built: the model loader constructs it before it
+	// reads the checkpoint into it.
+	{file: "srt/models/", fn: "__init__", value: "loading weights"},
 	{file: "model_loader/", value: "loading weights"},
 	{fn: "load_model", value: "loading weights"},
 	{file: "weight_utils", value: "loading weights"},
@@ -102,11 +131,17 @@ var phaseMarkers = []marker{
 	{fn: "event_loop", value: "serving requests"},
 	{fn: "run_batch", value: "serving requests"},
 	{fn: "forward_batch_generation", value: "serving requests"},
+	// sglang's first releases ran batches in forward_step.
+	{fn: "forward_step", value: "serving requests"},
+	{fn: "forward_fill_batch", value: "serving requests"},
+	{fn: "forward_decode_batch", value: "serving requests"},
 	{fn: "process_input_requests", value: "serving requests"},
 	{fn: "handle_loop", value: "serving requests"},
 	{fn: "generate_request", value: "serving requests"},
 	{fn: "__init__", file: "managers/scheduler", value: "starting"},
 	{fn: "launch_server", value: "starting"},
+	{fn: "start_router_process", value: "starting"},
+	{fn: "ModelRpcClient(", value: "starting"},
 	{fn: "_launch_subprocesses", value: "starting"},
 }
 
@@ -117,6 +152,7 @@ var componentMarkers = []marker{
 	{file: "nixl", value: "transfer engine"},
 	{file: "transfer_engine", value: "transfer engine"},
 	{file: "constrained/", value: "grammar backend"},
+	{fn: "grammar", value: "grammar backend"},
 	{file: "xgrammar", value: "grammar backend"},
 	{file: "outlines", value: "grammar backend"},
 	{file: "llguidance", value: "grammar backend"},
@@ -124,7 +160,11 @@ var componentMarkers = []marker{
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
 	{file: "layers/attention/", value: "attention backend"},
+	{file: "attention_backend", value: "attention backend"},
+	{file: "mha_backend", value: "attention backend"},
+	{file: "mla_backend", value: "attention backend"},
 	{file: "flashinfer", value: "attention backend"},
+	{fn: "flashinfer", value: "attention backend"},
 	{file: "flash_attn", value: "attention backend"},
 }
 
@@ -188,7 +228,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
-	if t.Family == "" && t.Phase == "loading weights" && exc != nil {
+	if t.Family == "" && t.Phase == "loading weights" && exc != nil && exc.Type != "" {
 		// A KeyError, a shape mismatch: the checkpoint is not what the
 		// model code expects.
 		t.Family = FamilyWeights
@@ -209,6 +249,18 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
 		t.Phase = "initialising the distributed backend"
+	}
+	if exc != nil && exc.Type != "" {
+		// The exception's own message, never the lines around it (a
+		// wrapper's header, a dumped request), names the phase,
+		// component and subject.
+		if t.Phase == "" {
+			t.Phase = phaseOfMessage(exc.Message)
+		}
+		if t.Component == "" {
+			t.Component = componentOfMessage(exc.Message)
+		}
+		t.Subject = Subject(t.Family, exc.Message)
 	}
 	return t
 }
@@ -324,62 +376,8 @@ func componentOfText(text string) string {
 			return "grammar backend"
 		}
 	}
-	if strings.Contains(line, "flashinfer") {
+	if strings.Contains(line, "flashinfer") || strings.Contains(line, "fmha") {
 		return "attention backend"
-	}
-	return ""
-}
-
-// familyOf is the family of an exception, from its type, then its message.
-func familyOf(typ, msg string) string {
-	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") {
-		// A wrapper naming what it wraps: RayTaskError(OutOfMemoryError).
-		typ = typ[i+1 : len(typ)-1]
-	}
-	switch lastDotted(typ) {
-	case "ImportError", "ModuleNotFoundError":
-		return FamilyImport
-	case "AssertionError":
-		return FamilyConfig
-	case "NameError":
-		// A name an optional import should have defined.
-		return FamilyImport
-	case "FileNotFoundError", "IsADirectoryError", "NotADirectoryError", "PermissionError":
-		return FamilyFile
-	case "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
-		"BrokenPipeError", "TimeoutError", "DistNetworkError", "DistStoreError", "gaierror", "ClientConnectorError":
-		return FamilyNetwork
-	case "MemoryError", "OutOfMemoryError":
-		return FamilyMemory
-	}
-	m := strings.ToLower(msg)
-	switch {
-	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
-		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
-		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
-		strings.Contains(m, "compiled using numpy"):
-		return FamilyImport
-	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
-		return FamilyMemory
-	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"):
-		return FamilyFile
-	case strings.Contains(m, "address already in use"), strings.Contains(m, "connection refused"),
-		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
-		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"):
-		return FamilyNetwork
-	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
-		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
-		return FamilyGPU
-	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
-		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
-		return FamilyHTTP
-	}
-	switch lastDotted(typ) {
-	case "ValueError", "NotImplementedError":
-		if strings.Contains(m, "not supported") || strings.Contains(m, "must be") || strings.Contains(m, "should be") ||
-			strings.Contains(m, "invalid") || strings.Contains(m, "unsupported") {
-			return FamilyConfig
-		}
 	}
 	return ""
 }

@@ -35,7 +35,7 @@ func TestTriage(t *testing.T) {
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
 				"ImportError: cannot import name 'GrammarCompiler' from 'xgrammar'\n",
-			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend"},
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend", Subject: "xgrammar"},
 		},
 		{
 			name: "an assertion while capturing CUDA graphs with speculative decoding",
@@ -60,7 +60,89 @@ func TestTriage(t *testing.T) {
 			in: tbHead + frame("/sgl/python/sglang/srt/managers/tokenizer_manager.py", "__init__", "self.tokenizer = get_tokenizer(...)") +
 				frame("/sgl/python/sglang/srt/hf_transformers_utils.py", "get_tokenizer", "open(path)") +
 				"FileNotFoundError: [Errno 2] No such file or directory: '/models/x/tokenizer.json'\n",
-			want: analysis.Triage{Process: "tokenizer manager", Phase: "loading the tokenizer", Family: analysis.FamilyFile},
+			want: analysis.Triage{Process: "tokenizer manager", Phase: "loading the tokenizer", Family: analysis.FamilyFile, Subject: "/models/x/tokenizer.json"},
+		},
+		{
+			name: "a driver's traceback cut at Ray's re-raise: the Ray driver, which re-raised a remote task's failure",
+			in: tbHead + frame("/w/verl/trainer/main_ppo.py", "run_ppo", "ray.get(main_task.remote(config))") +
+				frame("/env/site-packages/ray/_private/worker.py", "get", "values, debugger_breakpoint = worker.get_objects(object_refs, timeout=timeout)") +
+				frame("/env/site-packages/ray/_private/worker.py", "get_objects", "raise value.as_instanceof_cause()"),
+			want: analysis.Triage{Process: "Ray driver"},
+		},
+		{
+			name: "a Ray helper that is not ray.get: no Ray driver",
+			in: tbHead + frame("/env/site-packages/ray/_private/worker.py", "init", "connect(...)") +
+				"ConnectionError: ray client connection timeout\n",
+			want: analysis.Triage{Family: analysis.FamilyNetwork},
+		},
+		{
+			name: "sglang's first releases: the router process starting its model workers is the scheduler",
+			in:   "router init state: " + tbHead + frame("/s/sglang/python/sglang/srt/managers/router/manager.py", "start_router_process", "model_client = ModelRpcClient(server_args, port_args)"),
+			want: analysis.Triage{Process: "scheduler", Phase: "starting"},
+		},
+		{
+			name: "today's router package is the router, not the scheduler",
+			in: tbHead + frame("/env/site-packages/sglang_router/launch_router.py", "launch_router", "router.start()") +
+				"RuntimeError: failed to bind\n",
+			want: analysis.Triage{Process: "router"},
+		},
+		{
+			name: "a Triton kernel compiled just in time under the scheduler's start-up",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/layers/moe/fused_moe.py", "invoke_fused_moe_kernel", "kernel[grid](...)") +
+				frame("/env/site-packages/triton/compiler/compiler.py", "compile", "next_module = compile_ir(module, metadata)") +
+				"RuntimeError: PassManager::run failed\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "compiling kernels"},
+		},
+		{
+			name: "a C++ extension built with ninja",
+			in: tbHead + frame("/env/site-packages/torch/utils/cpp_extension.py", "_run_ninja_build", "raise RuntimeError(message) from e") +
+				"RuntimeError: Error building extension 'x'\n",
+			want: analysis.Triage{Phase: "compiling kernels"},
+		},
+		{
+			name: "a Triton kernel launched, not compiled: no compile phase",
+			in: tbHead + frame("/env/site-packages/triton/runtime/jit.py", "run", "kernel.run(...)") +
+				"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU},
+		},
+		{
+			name: "a model class built before its weights are read: loading weights",
+			in: tbHead + frame("/sgl/python/sglang/srt/models/minimax_m2.py", "__init__", "self.experts = FusedMoE(...)") +
+				frame("/sgl/python/sglang/srt/layers/moe/fused_moe_triton/layer.py", "__init__", "assert self.num_experts % tp == 0") +
+				"AssertionError\n",
+			want: analysis.Triage{Phase: "loading weights", Family: analysis.FamilyConfig},
+		},
+		{
+			name: "a model's forward is no weight loading",
+			in: tbHead + frame("/sgl/python/sglang/srt/models/llama.py", "forward", "hidden = self.model(x)") +
+				"IndexError: index out of range\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "sglang's first releases: a batch run in forward_fill_batch, flashinfer's arguments set up",
+			in: tbHead + frame("/s/sglang/srt/managers/controller/tp_worker.py", "forward_fill_batch", "output = self.model_runner.forward(batch)") +
+				frame("/s/sglang/srt/managers/controller/model_runner.py", "init_flashinfer_args", "wrapper.begin_forward(...)") +
+				"TypeError: begin_forward() missing 1 required positional argument: 'page_size'\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyBug, Component: "attention backend"},
+		},
+		{
+			name: "an attention backend's file named for its kernel",
+			in: tbHead + frame(".../flashattention_backend.py", "forward_extend", "assert not args.disable_chunked_prefix_cache") +
+				"AssertionError\n",
+			want: analysis.Triage{Family: analysis.FamilyConfig, Component: "attention backend"},
+		},
+		{
+			name: "the scheduler moving grammar requests: the grammar backend",
+			in: tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "move_ready_grammar_requests", "self.grammar_queue[i].grammar = x") +
+				"IndexError: list index out of range\n",
+			want: analysis.Triage{Process: "scheduler", Family: analysis.FamilyBug, Component: "grammar backend"},
+		},
+		{
+			name: "an OpenAI-compatible endpoint's handler runs in the HTTP server",
+			in: tbHead + frame("/env/site-packages/fastapi/routing.py", "run_endpoint_function", "return await dependant.call(**values)") +
+				frame("/env/site-packages/sglang/multimodal_gen/runtime/entrypoints/openai/image_api.py", "generations", "x = y[0]") +
+				"TypeError: 'NoneType' object is not subscriptable\n",
+			want: analysis.Triage{Process: "HTTP server", Family: analysis.FamilyBug},
 		},
 		{
 			name: "a transfer engine's glog line",

@@ -10,6 +10,27 @@ import (
 // sglangEngine is the engine whose options the triage steps name.
 const sglangEngine = engine.SGLang
 
+// The steps of the families whose words hold on sglang and every other
+// engine alike.
+const (
+	driverStep = "The CUDA driver or the GPU the process asked for is not usable: run nvidia-smi where the server runs (in a container: " +
+		"the runtime's GPU option or the device plugin), check that the driver supports the CUDA version torch was built with " +
+		"(python -c 'import torch; print(torch.version.cuda)'), that CUDA_VISIBLE_DEVICES names as many GPUs as the server uses, " +
+		"and, for 'no kernel image', that the build supports this GPU's architecture"
+	npuStep = "An Ascend NPU operator or the CANN runtime failed: the error code (E19999, EZ9999, ...) is CANN's; set ASCEND_LAUNCH_BLOCKING=1 " +
+		"to find the operator, read the plog under ~/ascend/log for the inner error, and check that CANN, torch_npu and the NPU driver are " +
+		"versions released together and support the model's operators on this NPU"
+	parseStep = "A JSON, YAML or TOML text could not be parsed: 'Expecting value: line 1 column 1 (char 0)' means it was empty or not " +
+		"JSON at all (an HTML error page, a Git LFS pointer, a cut download); the frame above the parser's names what was read: check that " +
+		"file (the model's config.json, tokenizer_config.json or generation_config.json, a chat template, a JSON argument) or the HTTP response it fetched"
+	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
+		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
+		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
+	supportStep = "The server rejected a combination it does not support: the message names the feature and what it needs " +
+		"(a GPU generation, a backend, a model type, a package); choose another backend or option, as the message suggests, or the " +
+		"hardware or version it names"
+)
+
 // familyNeutral are the first steps for each family of failure in words
 // that hold on every serving engine: what to check, not which option of
 // one server to change.
@@ -36,6 +57,18 @@ var familyNeutral = map[string]string{
 		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid)",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this engine version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
+	analysis.FamilyDriver: driverStep,
+	analysis.FamilyNPU:    npuStep,
+	analysis.FamilyParse:  parseStep,
+	analysis.FamilyHub: "The model could not be found or fetched from the Hugging Face Hub: the model argument takes a local directory that " +
+		"exists or a repo id (owner/name: letters, digits, '-', '_', '.'); a branch or tag goes in the revision option, not after ':' or '@'; " +
+		"a gated or private repo needs HF_TOKEN of an account with access; a host without internet needs the model in HF_HOME's cache (HF_HUB_OFFLINE=1); " +
+		"a repo that lacks a file the model needs (its config, processor or tokenizer files) needs that file added, by its maintainer or from the base model it was fine-tuned from",
+	analysis.FamilyTokenizer: "The tokenizer rejected a value: check that the tokenizer in use is the one the model and its parsers expect: " +
+		"the tokens a reasoning or tool-call parser, a chat template or a stop string relies on must exist in its vocabulary, and the " +
+		"transformers version the model asks for must be installed",
+	analysis.FamilyValue:   valueStep,
+	analysis.FamilySupport: supportStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in
@@ -56,6 +89,10 @@ var phaseNeutral = map[string]string{
 		"and the transformers version the model asks for",
 	"reading the model config": "It failed while reading the model's config: check config.json of the model, trust-remote-code for custom architectures, " +
 		"and that this engine and transformers version support the architecture",
+	"compiling kernels": "It failed while compiling a kernel just in time (Triton, torch.compile, a JIT-built extension): clear the kernel " +
+		"caches (~/.triton/cache, the torchinductor cache under /tmp, the extension's build directory) and retry, check that the toolchain " +
+		"they call (nvcc of the CUDA torch was built with, ninja, the Triton release this torch pins) is installed, and to confirm start " +
+		"without the feature that compiles (torch.compile, CUDA graphs)",
 	"checking its arguments": "The server arguments do not agree: the message names the ones that conflict; check them against the --help of this engine version",
 	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); start once with the smallest " +
 		"configuration (one GPU, no CUDA graphs) to find the option involved",
@@ -76,16 +113,16 @@ var componentNeutral = map[string]string{
 }
 
 // processNeutral are the process steps that name no sglang option.
-var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true}
+var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true}
 
 // neutralSteps returns the triage's steps in words that hold on every
 // engine: the component's, the phase's, then the family's, or the
 // process's when nothing else is known.
 func neutralSteps(t analysis.Triage) []string {
 	var out []string
-	steps := [...]string{componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
+	steps := [...]string{subjectStep(t), componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
 	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
-		steps[3] = processSteps[t.Process]
+		steps[4] = processSteps[t.Process]
 	}
 	for _, s := range steps {
 		if s != "" && !slices.Contains(out, s) {

@@ -115,7 +115,9 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // correlated with it, the burst nearest before it (failures within the
 // settle time of each other are one burst: the ranks of one crash, or two
 // causes of it), and in that burst the earliest failure, where the crash
-// began. skip is a fingerprint to leave out.
+// began. Without one, for a consequence whose time was borrowed from a
+// line before it, the nearest burst of causes printed after it in its
+// source (see printedBefore). skip is a fingerprint to leave out.
 //
 // A consequence that is a native library's line (c10d's "failure detected
 // by watchdog") never takes as its root an unclassified native line of
@@ -123,14 +125,32 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // failed collective not found"): both are lines of one event, and that
 // line is folded into the consequence's incident (see detailOf).
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
-	var cands []*group
+	var cands, after []*group
 	for _, m := range g.scopeGroups(scope) {
 		if m.id == skip || g.sameEvent(from, m.gr, at) {
 			continue
 		}
-		if canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) {
+		switch {
+		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at):
 			cands = append(cands, m.gr)
+		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
+			after = append(after, m.gr)
 		}
+	}
+	if len(cands) == 0 && len(after) > 0 {
+		// Only a cause printed after it: the nearest, where its own
+		// burst began.
+		slices.SortFunc(after, func(a, b *group) int {
+			if c := a.At.Compare(b.At); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Seq, b.Seq)
+		})
+		burst := 1
+		for burst < len(after) && after[burst].At.Sub(after[burst-1].At) <= g.opts.Settle {
+			burst++
+		}
+		cands = after[:burst]
 	}
 	if len(cands) == 0 {
 		return nil
@@ -147,26 +167,28 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	for burst < len(cands) && cands[burst-1].At.Sub(cands[burst].At) <= g.opts.Settle {
 		burst++
 	}
-	// The earliest of the burst, a classified cause before a generic
-	// line (see generic.go) and a named cause before a wrapper: a
+	// The best of the burst by the order of rank.go, the earliest within
+	// a class: a classified cause before a failure no record names,
+	// before a generic line (see generic.go), before a fragment or a
 	// wrapper alone ("Scheduler hit an exception" whose traceback lines
-	// were interleaved away) says which process died, not why.
-	for _, ok := range [...]func(*group) bool{classifiedCause, func(gr *group) bool { return !gr.Generic }} {
-		if !g.genericFolds() {
-			break
-		}
-		for i := burst - 1; i >= 0; i-- {
-			if !loneWrapper(cands[i]) && ok(cands[i]) {
-				return cands[i]
-			}
+	// were interleaved away), which says which process died, not why.
+	best := cands[burst-1]
+	for i := burst - 2; i >= 0; i-- {
+		if g.rootOrder(cands[i]) < g.rootOrder(best) {
+			best = cands[i]
 		}
 	}
-	for i := burst - 1; i >= 0; i-- {
-		if !loneWrapper(cands[i]) {
-			return cands[i]
-		}
+	return best
+}
+
+// rootOrder is the rank of a root cause candidate (rootClass): without
+// generic folding, causes, failures and generic lines rank alike.
+func (g *Grouper) rootOrder(gr *group) leadClass {
+	c := rootClass(gr)
+	if !g.genericFolds() && c <= classGeneric {
+		return classCause
 	}
-	return cands[burst-1]
+	return c
 }
 
 type member struct {
@@ -358,6 +380,14 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	}
 }
 
+// foldIncident folds the consequence incident c into gr, with what c
+// lists already: a burst of consequences read before its cause was one
+// incident (see consequenceLead) until the cause came.
+func (gr *group) foldIncident(c *group, st *Stats) {
+	gr.foldAlert(&c.Alert, st)
+	gr.takeListed(c, st)
+}
+
 // consequences is the number of consequence occurrences folded into gr.
 func (gr *group) consequences() int {
 	n := gr.Unlisted
@@ -395,7 +425,7 @@ func (g *Grouper) adopt(root *group) {
 		if g.findRoot(c.Scope, c.At, id, eventOfGroup(c)) != root {
 			continue
 		}
-		root.foldAlert(&c.Alert, &g.stats)
+		root.foldIncident(c, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen
 		}
@@ -439,7 +469,7 @@ func (g *Grouper) foldSettled(now time.Time, all bool) {
 			root = g.consequenceLead(c, id)
 		}
 		if root != nil {
-			root.foldAlert(&c.Alert, &g.stats)
+			root.foldIncident(c, &g.stats)
 			if c.LastSeen.After(root.LastSeen) {
 				root.LastSeen = c.LastSeen
 			}
@@ -586,14 +616,11 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	return best
 }
 
-// better reports whether c is a better cause for a lone wrapper than b: a
-// generic line only when nothing else is there (see generic.go), else the
-// earlier.
+// better reports whether c is a better cause for a lone wrapper than b,
+// by the order of rank.go: a generic line only when nothing else is
+// there (see generic.go), else the earlier.
 func better(c, b *group) bool {
-	if c.Generic != b.Generic {
-		return !c.Generic
-	}
-	return c.At.Before(b.At) || c.At.Equal(b.At) && c.Seq < b.Seq
+	return leads(c, b)
 }
 
 // absorbWrapper makes the lone wrapper incident w context of the cause gr.
@@ -621,6 +648,7 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 		a.Ranks = addRank(a.Ranks, r)
 	}
 	takeException(a, &w.Alert)
+	gr.takeListed(w, st)
 }
 
 // takeFrom takes into gr, the incident of a burst's cause, what an
@@ -665,14 +693,36 @@ func (gr *group) worsen(r sinks.Record) {
 	gr.Alert.Record.Fatal = gr.Alert.Record.Fatal || r.Fatal
 }
 
-// eventOf is what findRoot needs of a consequence to tell the native
-// lines of its own event: its source and whether it is a native line.
+// eventOf is what findRoot needs of a consequence: its source and
+// whether it is a native line, to tell the native lines of its own event;
+// where in its source it lies and whether its time was borrowed from a
+// line before it, to find a cause printed after it.
 type eventOf struct {
-	source string
-	native bool
+	source   string
+	native   bool
+	off, end int64
+	borrowed bool
 }
 
-func eventOfGroup(c *group) eventOf { return eventOf{c.Source, c.Native} }
+func eventOfGroup(c *group) eventOf {
+	return eventOf{c.Source, c.Native, c.Off, c.End, c.Borrowed}
+}
+
+// printedBefore reports whether the root cause candidate c, which began
+// after the consequence from at at, is nevertheless its cause: the
+// consequence's time was borrowed from a line before it (a bare
+// "Killed" dated by the stream's last timestamp, a launcher's traceback
+// read under another writer's header), so it only says the line was
+// printed after that line, and c comes from the same source, within the
+// correlation window, with no more than a burst's bytes between them. A
+// consequence line is no evidence of when the cause happened: writers'
+// buffers (stdout before stderr, a parent's line before a child's
+// traceback) put it anywhere around the cause.
+func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
+	return from.borrowed && from.source != "" && c.Source == from.source &&
+		c.At.After(at) && !c.At.After(at.Add(g.opts.Correlation)) &&
+		gapBetween(c.Off, c.End, from.off, from.end) <= maxBurstGap
+}
 
 // sameEvent reports whether the open incident x is an unclassified native
 // line of the same event as a native consequence from at: the same

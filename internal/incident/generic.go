@@ -348,24 +348,32 @@ func (gr *group) absorbGeneric(gen *group, st *Stats) {
 	gr.foldAlert(&gen.Alert, st)
 	gr.spanTo(gen.Off, gen.End)
 	gr.takeFrom(&gen.Alert, gen.Native)
+	gr.takeListed(gen, st)
+	if gen.LastSeen.After(gr.LastSeen) {
+		gr.LastSeen = gen.LastSeen
+	}
+}
+
+// takeListed moves into gr what the incident from, folded into gr, lists:
+// its consequences (counted as folded when from took them) and its
+// context. A burst's signals may gather under one of them before its
+// cause is read (consequences under a wrapper alone, a fragment or the
+// first consequence); none is lost when that one yields to the cause.
+func (gr *group) takeListed(from *group, st *Stats) {
 	folded, unlisted := st.Folded, st.Unlisted
-	for i := range gen.Alert.Consequences {
-		x := &gen.Alert.Consequences[i]
+	for i := range from.Alert.Consequences {
+		x := &from.Alert.Consequences[i]
 		gr.foldAlert(&sinks.Alert{
 			Record:   sinks.Record{ID: x.ID, Slug: x.Slug, Severity: x.Severity},
 			Headline: x.Headline, Count: x.Count, Time: x.Time, LastTime: x.LastTime,
 			Fingerprint: x.Fingerprint, Ranks: x.Ranks,
 		}, st)
 	}
-	// They were counted as folded when gen took them.
 	st.Folded, st.Unlisted = folded, unlisted
-	gr.Unlisted += gen.Unlisted
-	for _, h := range gen.Alert.Context {
+	gr.Unlisted += from.Unlisted
+	for _, h := range from.Alert.Context {
 		if !slices.ContainsFunc(gr.Alert.Context, func(c sinks.ContextHit) bool { return c.ID == h.ID }) {
 			gr.Alert.Context = append(gr.Alert.Context, h)
 		}
-	}
-	if gen.LastSeen.After(gr.LastSeen) {
-		gr.LastSeen = gen.LastSeen
 	}
 }

@@ -182,6 +182,9 @@ type group struct {
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
+	// Borrowed says At is not the time of the line matched but of a line
+	// before it (Occurrence.Borrowed): it was printed at or after At.
+	Borrowed bool `json:"borrowed,omitempty"`
 	// Off and End are the byte range of its source its occurrences (and
 	// the lines folded into it) span: see burst.
 	Off  int64  `json:"off,omitempty"`
@@ -332,7 +335,8 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.groups[id]
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			if root := g.findRoot(o.Scope, at, "", eventOf{o.SourceKey, o.Native}); root != nil {
+			from := eventOf{o.SourceKey, o.Native, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
+			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				root.fold(o, now, &g.stats)
 				g.touch(root)
 				return nil
@@ -384,7 +388,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.seq++
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed {
 		// A line without a timestamp happened when its scope's log

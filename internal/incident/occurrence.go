@@ -34,6 +34,12 @@ type Occurrence struct {
 	Time time.Time
 	// Timed says Time came from the log itself, not from when it was read.
 	Timed bool
+	// Borrowed says Time is not the matched line's own, so the line was
+	// printed at or after it, not necessarily at it: the entry had no
+	// timestamp and took its stream's latest (entry.Entry.TimeInherited),
+	// or the line matched is not the entry's first, whose header dated it
+	// (a launcher's bare traceback read under another writer's record).
+	Borrowed bool
 	// Scope is the correlation scope, where one crash's cause and its
 	// consequences are reported: the pod ("pod:<namespace>/<name>") when
 	// known, else the node ("node:<name>", "node:" for this host).
@@ -90,6 +96,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		SourceKey: src.Key,
 		Time:      when,
 		Timed:     timed,
+		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
 		Scope:     ScopeOf(src),
 		Rank:      RankOf(e),
 	}
@@ -329,3 +336,9 @@ func sglangLog(e *entry.Entry, d *analysis.Diagnosis) bool {
 
 // sglangRepo is the repository of sglang's own records.
 const sglangRepo = "sgl-project/sglang"
+
+// onFirstLine reports whether line, a line of the entry raw, is its first.
+func onFirstLine(raw, line string) bool {
+	first, _, _ := strings.Cut(raw, "\n")
+	return line == "" || strings.Contains(first, line)
+}

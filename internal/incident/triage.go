@@ -123,6 +123,10 @@ var phaseSteps = map[string]string{
 		"python -m sglang.launch_server --help of this version",
 	"starting": "It failed while starting: the lines before it name the step (model, tokenizer, distributed init, memory); " +
 		"start once with the smallest configuration (--tp-size 1, --disable-cuda-graph) to find the option involved",
+	"compiling kernels": "It failed while compiling a kernel just in time (Triton, torch.compile, flashinfer or DeepGEMM): clear their caches " +
+		"(~/.triton/cache, ~/.cache/flashinfer, the torchinductor cache under /tmp) and retry, check that the toolchain they call (nvcc of the " +
+		"CUDA torch was built with, ninja, the Triton release this torch pins) is installed, and to confirm start without the feature that " +
+		"compiles (without --enable-torch-compile, with --disable-cuda-graph, another --attention-backend)",
 }
 
 // familySteps are the first steps for each family of failure.
@@ -155,6 +159,19 @@ var familySteps = map[string]string{
 		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise the server's watchdog timeout only for a step that is legitimately long",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
+	analysis.FamilyDriver: driverStep,
+	analysis.FamilyNPU:    npuStep,
+	analysis.FamilyParse:  parseStep,
+	analysis.FamilyHub: "The model could not be found or fetched from the Hugging Face Hub: --model-path (and --tokenizer-path) take a local " +
+		"directory that exists or a repo id (owner/name: letters, digits, '-', '_', '.'); a branch or tag goes in --revision, not after ':' or '@'; " +
+		"a gated or private repo needs HF_TOKEN of an account with access; a host without internet needs the model in HF_HOME's cache " +
+		"(HF_HUB_OFFLINE=1) or a local --model-path; a repo that lacks a file the model needs (its config, processor or tokenizer files) " +
+		"needs that file added, by its maintainer or from the base model it was fine-tuned from",
+	analysis.FamilyTokenizer: "The tokenizer rejected a value: check that the tokenizer in use (--tokenizer-path, or the model's own) is the one " +
+		"the model and its parsers expect: the tokens a reasoning or tool-call parser (--reasoning-parser, --tool-call-parser), a chat template " +
+		"or a stop string relies on must exist in its vocabulary, and the transformers version the model asks for must be installed",
+	analysis.FamilyValue:   valueStep,
+	analysis.FamilySupport: supportStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
@@ -173,6 +190,9 @@ var processSteps = map[string]string{
 	"router": "The router failed: check that its worker URLs are up and healthy (curl each /health) and that its policy and timeouts fit them",
 	"launcher": "The launcher stopped the server: the process it waited for (a scheduler, the detokenizer) failed first; its lines " +
 		"just before say why",
+	"Ray driver": "A Ray task or actor failed and ray.get re-raised its exception in the driver: the remote task's own traceback, after the " +
+		"'RayTaskError(...)' line, and its last exception line name the cause; when this log does not show them, the worker's log on its node " +
+		"does (ray logs, or /tmp/ray/session_latest/logs/worker-*.err)",
 }
 
 // componentSteps are the first steps for a failure in each component.
@@ -195,6 +215,10 @@ var sglangFamilySteps = map[string]string{
 	analysis.FamilyMemory: "On sglang: lower --mem-fraction-static, --max-running-requests or --chunked-prefill-size, " +
 		"or capture fewer CUDA graphs (--cuda-graph-max-bs-decode)",
 	analysis.FamilyImport: "On sglang: install sglang, sglang-kernel, flashinfer and torch of one release (the versions sglang's pyproject pins, or its docker image)",
+	analysis.FamilySupport: "On sglang: the backends are chosen with --attention-backend, --sampling-backend, --grammar-backend and " +
+		"--moe-runner-backend; python -m sglang.launch_server --help lists what this version accepts",
+	analysis.FamilyValue: "On sglang: python -m sglang.launch_server --help lists each argument's accepted values for this version; " +
+		"a value the model's config.json sets is checked against the model's support in sglang/srt/models",
 }
 
 // triageSteps returns the first steps the triage of a failure calls for:
@@ -207,9 +231,9 @@ func triageSteps(t analysis.Triage) []string {
 		return neutralSteps(t)
 	}
 	var out []string
-	steps := [...]string{componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
+	steps := [...]string{subjectStep(t), componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
-		steps[4] = processSteps[t.Process]
+		steps[5] = processSteps[t.Process]
 	}
 	for _, s := range steps {
 		if s != "" && !slices.Contains(out, s) {
@@ -217,6 +241,40 @@ func triageSteps(t analysis.Triage) []string {
 		}
 	}
 	return out
+}
+
+// subjectStep is the step that points at the triage's subject, the one
+// concrete thing the message names (analysis.Subject): "" when there is
+// none. The subject is log text, bounded and of a narrow alphabet; it is
+// quoted where a shell would read it.
+func subjectStep(t analysis.Triage) string {
+	s := t.Subject
+	if s == "" {
+		return ""
+	}
+	switch t.Family {
+	case analysis.FamilyHub:
+		return "Check the model id or path '" + s + "' the server was given: it must be a local directory that exists, or a Hugging Face " +
+			"repo id (owner/name) that exists and this host may read; anything after the name (':branch', '@tag') is not part of an id"
+	case analysis.FamilyFile:
+		return "Check that '" + s + "' exists where the server runs and that the server's user may read it (ls -l '" + s + "' inside the container)"
+	case analysis.FamilyParse:
+		return "Check '" + s + "': it must hold complete, valid JSON, YAML or TOML (not an empty file, an HTML error page or a Git LFS pointer)"
+	case analysis.FamilyImport:
+		if strings.Contains(s, ".so") {
+			return "Find which package ships '" + s + "' (ldconfig -p, pip show -f on the CUDA and torch packages) and install the version the others were built against"
+		}
+		top, _, _ := strings.Cut(s, ".")
+		return "Check the installed " + top + " (pip show " + top + "): '" + s + "' must come from the version the other packages were built or written for"
+	case analysis.FamilyValue, analysis.FamilySupport, analysis.FamilyConfig, analysis.FamilyTokenizer:
+		if strings.HasPrefix(s, "--") {
+			return "The message names " + s + ": set it to a value the message and this version's help accept, or leave it out to take the default"
+		}
+		return "Check '" + s + "': it is what the check rejected; compare what it holds with what the message says it must hold"
+	case analysis.FamilyNetwork:
+		return "Check that " + s + " is reachable from this host (nc -vz with its host and port) and that no other process holds the port (ss -ltnp)"
+	}
+	return ""
 }
 
 // withTriage returns sol with the triage's steps in front, in a new slice

@@ -17,6 +17,7 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 		fragment  bool
 		headline  string
 		firstStep string // a prefix of the first solution; "" for none
+		also      string // a piece of a later solution; "" for none
 	}{
 		{
 			name:      "the scheduler of a rank died while loading weights",
@@ -60,6 +61,85 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "It failed while loading the checkpoint: check that the model directory",
 		},
 		{
+			name:      "a Ray driver that re-raised a remote failure: its own step, on any engine",
+			tr:        analysis.Triage{Process: "Ray driver"},
+			fragment:  true,
+			headline:  "Ray driver failed (its traceback lost its exception line): KeyError: 'x'",
+			firstStep: "A Ray task or actor failed and ray.get re-raised",
+		},
+		{
+			name:      "the Hub with a repo id: the id first, then the Hub's steps in sglang's words",
+			tr:        analysis.Triage{Family: analysis.FamilyHub, Subject: "org/m:branch", SGLang: true},
+			headline:  "KeyError: 'x'",
+			firstStep: "Check the model id or path 'org/m:branch' the server was given",
+			also:      "--revision",
+		},
+		{
+			name:      "the Hub on another engine: no sglang flag",
+			tr:        analysis.Triage{Family: analysis.FamilyHub, Subject: "org/m"},
+			headline:  "KeyError: 'x'",
+			firstStep: "Check the model id or path 'org/m'",
+			also:      "the revision option",
+		},
+		{
+			name:      "a missing path",
+			tr:        analysis.Triage{Family: analysis.FamilyFile, Subject: "/models/x/config.json"},
+			headline:  "KeyError: 'x'",
+			firstStep: "Check that '/models/x/config.json' exists where the server runs",
+		},
+		{
+			name:      "a module that does not import: its top-level package",
+			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "sglang.srt.utils", SGLang: true},
+			headline:  "KeyError: 'x'",
+			firstStep: "Check the installed sglang (pip show sglang): 'sglang.srt.utils'",
+		},
+		{
+			name:      "a shared library that does not load",
+			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "libnvrtc.so.12"},
+			headline:  "KeyError: 'x'",
+			firstStep: "Find which package ships 'libnvrtc.so.12'",
+		},
+		{
+			name:      "a flag a value check rejected, on another engine",
+			tr:        analysis.Triage{Family: analysis.FamilyValue, Subject: "--max-model-len"},
+			headline:  "KeyError: 'x'",
+			firstStep: "The message names --max-model-len: set it to a value",
+			also:      "A value check failed",
+		},
+		{
+			name:      "an unsupported combination in the attention backend: the component first",
+			tr:        analysis.Triage{Family: analysis.FamilySupport, Component: "attention backend", SGLang: true},
+			headline:  "the attention backend failed: KeyError: 'x'",
+			firstStep: "An attention kernel failed",
+			also:      "--attention-backend, --sampling-backend",
+		},
+		{
+			name:      "a parse failure",
+			tr:        analysis.Triage{Family: analysis.FamilyParse},
+			headline:  "KeyError: 'x'",
+			firstStep: "A JSON, YAML or TOML text could not be parsed",
+		},
+		{
+			name:      "a CANN error",
+			tr:        analysis.Triage{Family: analysis.FamilyNPU},
+			headline:  "KeyError: 'x'",
+			firstStep: "An Ascend NPU operator or the CANN runtime failed",
+		},
+		{
+			name:      "a driver or device the process cannot use",
+			tr:        analysis.Triage{Family: analysis.FamilyDriver, Process: "scheduler", Phase: "starting"},
+			headline:  "scheduler died while starting: KeyError: 'x'",
+			firstStep: "It failed while starting",
+			also:      "The CUDA driver or the GPU the process asked for is not usable",
+		},
+		{
+			name:      "a tokenizer check in sglang's log names its parsers' flags",
+			tr:        analysis.Triage{Family: analysis.FamilyTokenizer, SGLang: true},
+			headline:  "KeyError: 'x'",
+			firstStep: "The tokenizer rejected a value",
+			also:      "--reasoning-parser",
+		},
+		{
 			name:     "nothing known: the line as printed, no step",
 			headline: "KeyError: 'x'",
 		},
@@ -77,8 +157,14 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			case tt.firstStep != "" && (len(sol) < 2 || !strings.HasPrefix(sol[0], tt.firstStep) || sol[len(sol)-1] != generic[0]):
 				t.Errorf("solutions %q, want %q... first and the generic ones last", sol, tt.firstStep)
 			}
+			if tt.also != "" && !strings.Contains(strings.Join(sol, "\n"), tt.also) {
+				t.Errorf("solutions %q, want one that holds %q", sol, tt.also)
+			}
 			if !tt.tr.SGLang {
 				for _, s := range sol {
+					// The subject is the log's own text: a flag it names
+					// is that engine's.
+					s = strings.ReplaceAll(s, tt.tr.Subject, "")
 					if strings.Contains(s, "--") || strings.Contains(strings.ToLower(s), "sglang") {
 						t.Errorf("a step for a log that is not sglang's names sglang or its flags: %q", s)
 					}

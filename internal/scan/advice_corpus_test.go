@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -59,37 +60,20 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 	return true
 }
 
-// knownGenericAdvice lists the excerpts whose incidents knowingly carry
-// only generic advice, with why. The test expects each to stay so, so an
-// entry goes as soon as a fix lands.
+// knownGenericAdvice lists the excerpts, of either corpus, whose incidents
+// knowingly carry only generic advice, with why. The test expects each to
+// stay so, so an entry goes as soon as a fix lands. Outside the held-out
+// batches it is empty: every failure gets the steps its type, message,
+// module or frames call for.
 var knownGenericAdvice = map[string]string{
-	// The remote task's exception line, "ray.exceptions.RayTaskError(
-	// OutOfMemoryError): ...", is not read as an exception: the incident
-	// is the driver's traceback, cut before it, whose frames are Ray's.
-	"268-ray-driver-traceback-raytaskerror-oom-cut.log": "the Ray task's exception line is not read as one",
-	// Held out: measured, not tuned to.
-	"295-old-rpyc-router-init-state-traceback-cut.log": "held out: a traceback cut after a weight loader's INFO line, no frames of a known phase",
-	// Held out (heldout-4): measured, not tuned to.
-	"310-jsondecodeerror-then-sigquit-scheduler-cut.log":            "held out: a JSONDecodeError whose frames are the json module's only",
-	"318-backtick-valueerror-trtllm-mha-sm100-wrapped-backtick.log": "held out: a lone ValueError line with no frames",
-	"322-hfvalidationerror-model-path-with-branch-suffix.log":       "held out: huggingface_hub's HFValidationError, frames of the Hub client only",
-	// Exception lines that prose, a quote or a bracket runs into, with no
-	// frames: the type and message are all there is to go on.
-	"315-prose-bold-italic-oserror-preprocessor-config.log":     "an OSError in prose, no frames",
-	"326-ascend-prose-valueerror-unrecognized-model-eagle3.log": "a ValueError in prose, no frames",
-	"327-ascend-quoted-fullwidth-colon-runtimeerror-e19999.log": "a RuntimeError in quotes, no frames",
-	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log":      "a RuntimeError in parentheses, no frames",
-	// Held out (heldout-5): measured, not tuned to.
-	"343-valueerror-think-end-token-bare-line.log": "held out: a lone ValueError line with no frames",
 	// Held out (heldout-6): measured, not tuned to.
 	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
-	"368-hf-local-entry-not-found-offline-hard-wrapped.log":     "held out: huggingface_hub's LocalEntryNotFoundError, hard-wrapped, frames of the Hub client only",
 	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
 	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
-// corpus and fails for each incident whose solutions are all generic: a
+// sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a
 // failure no record names still gets the steps its phase, family or
 // component call for, and a wrapper alone the steps its frames call for.
 func TestCorpusNoIncidentCarriesOnlyGenericAdvice(t *testing.T) {
@@ -97,25 +81,42 @@ func TestCorpusNoIncidentCarriesOnlyGenericAdvice(t *testing.T) {
 	if len(problems) > 0 {
 		t.Fatalf("manifest: %v", problems)
 	}
+	engines, problems := loadEngineManifest(t)
+	if len(problems) > 0 {
+		t.Fatalf("engine manifest: %v", problems)
+	}
 	generic := genericAdvice(t)
 	m := corpusMatcher(t)
 	red, err := redact.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	type excerpt struct {
+		file string
+		scan func() scan.Result
+	}
+	var all []excerpt
+	for _, e := range entries {
+		all = append(all, excerpt{e.File, func() scan.Result { return scanCorpusFile(t, m, red, e.File) }})
+	}
+	for _, e := range engines {
+		// The engine corpus's files are named "engines/NNN-...": its
+		// numbers overlap the sglang corpus's.
+		all = append(all, excerpt{"engines/" + e.File, func() scan.Result { return scanEngineFile(t, m, red, e.File) }})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].file < all[j].file })
 	var bad []string
 	generics := map[string]bool{}
 	incidents := 0
-	for _, e := range entries {
-		res := scanCorpusFile(t, m, red, e.File)
+	for _, e := range all {
+		res := e.scan()
 		for i := range res.Alerts {
 			a := &res.Alerts[i]
 			incidents++
 			if onlyGeneric(a, generic) {
-				generics[e.File] = true
-				if knownGenericAdvice[e.File] == "" {
-					bad = append(bad, fmt.Sprintf("%s: %s [%s]: only generic advice", e.File, a.Record.Slug, strings.Join(strings.Fields(a.Headline), " ")))
+				generics[e.file] = true
+				if knownGenericAdvice[e.file] == "" {
+					bad = append(bad, fmt.Sprintf("%s: %s [%s]: only generic advice", e.file, a.Record.Slug, strings.Join(strings.Fields(a.Headline), " ")))
 				}
 			}
 		}

@@ -727,8 +727,13 @@ var examples = map[string]example{
 		match: []string{
 			mainLog("[http_server] Error: The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
 			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
+			"Bad Request: Requested token count exceeds the model's maximum context length of 32768 tokens. You requested a total of 40000 tokens: 8000 tokens from the input messages and 32000 tokens for the completion.",
+			mainLog("Error: Requested token count exceeds the model's maximum context length of 131072 tokens. You requested a total of 131100 tokens: 100 tokens from the input messages and 131000 tokens for the completion."),
 		},
-		miss: []string{mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens).")},
+		miss: []string{
+			mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens)."),
+			mainLog("Requested token count is within the model's maximum context length of 32768 tokens."),
+		},
 	},
 	// compiled kernels: import and ABI
 	"sgl-kernel-undefined-symbol": {
@@ -994,6 +999,45 @@ var examples = map[string]example{
 			"Jun 02 13:13:04 gpu-7 kernel: NVRM: Xid (PCI:0000:b3:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.",
 		},
 		miss: []string{"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build"},
+	},
+	"deepep-timeout": {
+		match: []string{
+			"DeepEP dispatch forwarder timeout (RDMA meta), channel: 3, RDMA: 1, nvl: 2, src RDMA lane: 0, dst NVL: 4, meta: 0, 0, 0, 0",
+			"DeepEP timeout for dispatch receivers, rank 5, responsible_channel = 11, tokens remained: 17",
+			"[rank3]: DeepEP combine NVL receiver timeout, channel: 1, RDMA: 0, nvl: 3, src nvl: 2",
+			"DeepEP timeout check failed: rank = 2, thread = 7, value = 1)",
+			"RuntimeError: DeepEP error: timeout (dispatch CPU)",
+			"RuntimeError: DeepEP error: CPU recv timeout",
+		},
+		miss: []string{
+			hdr("DeepEP buffer created: num_nvl_bytes=1073741824, num_rdma_bytes=0, timeout handling enabled"),
+			hdr("Using DeepEP dispatch with low_latency mode"),
+			"deepep_config=None, moe_a2a_backend='deepep', dist_timeout=None",
+		},
+	},
+	"nvidia-gpu-fallen-off-bus": {
+		match: []string{
+			"[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n               NVRM: (PCI ID: 10de:26b5) installed in this system has\n               NVRM: fallen off the bus and is not responding to commands.",
+			"Jun 02 13:13:04 gpu-7 kernel: NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus and is not responding to commands.",
+			"Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error",
+			"Unable to determine the device handle for GPU 0000:65:00.0: GPU is lost.  Reboot the system to recover this GPU",
+		},
+		miss: []string{
+			"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build",
+			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+			"NVRM: The NVIDIA probe routine failed for 1 device(s).",
+		},
+	},
+	"disagg-bootstrap-unreachable": {
+		match: []string{
+			"Error querying dp_ranks from bootstrap: HTTPConnectionPool(host='10.0.4.40', port=38711): Max retries exceeded with url: /query_dp_ranks (Caused by NewConnectionError(\"HTTPConnection(host='10.0.4.40', port=38711): Failed to establish a new connection: [Errno 99] Cannot assign requested address\"))",
+			mainLog("Error fetching prefill parallel info from bootstrap: HTTPConnectionPool(host='127.0.0.1', port=8998): Max retries exceeded with url: /route?engine_rank=-1&target_dp_group=-1 (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))"),
+			hdr("Error fetching prefill info from bootstrap: HTTPConnectionPool(host='10.1.1.2', port=8998): Read timed out. (read timeout=5)"),
+		},
+		miss: []string{
+			hdr("Failed to get 'kv_layout' from bootstrap: key not found"),
+			mainLog("Querying dp_ranks from bootstrap at 10.0.4.40:38711"),
+		},
 	},
 	"mlx5-qp-error": {
 		match: []string{

@@ -1,0 +1,293 @@
+package analysis
+
+import "strings"
+
+// familyOf is the family of an exception, from its type, then its message.
+// A wrapper that names what it wraps (Ray's "RayTaskError(OutOfMemoryError)")
+// is read as the wrapped type.
+func familyOf(typ, msg string) string {
+	typ = wrappedType(typ)
+	if f := typeFamily(typ); f != "" {
+		return f
+	}
+	m := strings.ToLower(msg)
+	if f := messageFamily(m); f != "" {
+		return f
+	}
+	base := lastDotted(typ)
+	if base != "" && tokenizerMessage(m) {
+		return FamilyTokenizer
+	}
+	return checkFamily(base, m)
+}
+
+// wrappedType is the type a wrapper type names in parentheses
+// ("ray.exceptions.RayTaskError(OutOfMemoryError)" wraps
+// "OutOfMemoryError"), or typ itself.
+func wrappedType(typ string) string {
+	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") {
+		return typ[i+1 : len(typ)-1]
+	}
+	return typ
+}
+
+// typeFamily is the family an exception's type alone says, "" when it
+// does not.
+func typeFamily(typ string) string {
+	switch base := lastDotted(typ); base {
+	case "ImportError", "ModuleNotFoundError":
+		return FamilyImport
+	case "AssertionError":
+		return FamilyConfig
+	case "NameError":
+		// A name an optional import should have defined.
+		return FamilyImport
+	case "FileNotFoundError", "IsADirectoryError", "NotADirectoryError", "PermissionError":
+		return FamilyFile
+	case "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError",
+		"BrokenPipeError", "TimeoutError", "DistNetworkError", "DistStoreError", "gaierror", "ClientConnectorError":
+		return FamilyNetwork
+	case "MemoryError", "OutOfMemoryError":
+		return FamilyMemory
+	case "JSONDecodeError", "TOMLDecodeError", "YAMLError", "ScannerError":
+		return FamilyParse
+	case "HFValidationError", "RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError",
+		"EntryNotFoundError", "LocalEntryNotFoundError", "OfflineModeIsEnabled", "HfHubHTTPError":
+		return FamilyHub
+	case "ParserError", "ComposerError", "ConstructorError":
+		// yaml's own errors; pandas and others have a ParserError too.
+		if strings.HasPrefix(typ, "yaml.") {
+			return FamilyParse
+		}
+	}
+	return ""
+}
+
+// messageFamily is the family an exception's message says whatever its
+// type, from the lower-cased message m; "" when it does not.
+func messageFamily(m string) string {
+	switch {
+	case hubMessage(m):
+		return FamilyHub
+	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
+		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
+		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
+		strings.Contains(m, "compiled using numpy"):
+		return FamilyImport
+	case npuMessage(m):
+		return FamilyNPU
+	case strings.Contains(m, "no cuda gpus are available"), strings.Contains(m, "driver version is insufficient"),
+		strings.Contains(m, "found no nvidia driver"), strings.Contains(m, "cuda driver initialization failed"),
+		strings.Contains(m, "invalid device ordinal"), strings.Contains(m, "no kernel image is available"),
+		strings.Contains(m, "nvml_success"), strings.Contains(m, "failed to initialize nvml"):
+		return FamilyDriver
+	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
+		return FamilyMemory
+	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"),
+		strings.Contains(m, "is a directory"):
+		return FamilyFile
+	case strings.Contains(m, "address already in use"), strings.Contains(m, "connection refused"),
+		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
+		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"),
+		strings.Contains(m, "network is unreachable"), strings.Contains(m, "temporary failure in name resolution"):
+		return FamilyNetwork
+	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
+		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
+		return FamilyGPU
+	case strings.HasPrefix(m, "expecting value: line"), strings.HasPrefix(m, "expecting property name"),
+		strings.HasPrefix(m, "unterminated string starting at"), strings.HasPrefix(m, "extra data: line"),
+		strings.HasPrefix(m, "invalid control character at"), strings.Contains(m, "not valid json"), strings.Contains(m, "invalid json"):
+		// json's own messages, whatever wraps them.
+		return FamilyParse
+	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
+		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
+		return FamilyHTTP
+	case strings.Contains(m, "assertion failed: "):
+		// A native assert's message carried by an exception.
+		return FamilyConfig
+	}
+	return ""
+}
+
+// tokenizerMessage reports whether m, an exception's lower-cased message,
+// says the tokenizer rejected a value.
+func tokenizerMessage(m string) bool {
+	for _, k := range [...]string{"tokenizer", "chat template", "chat_template", "must encode to", "special token"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// hubMessage reports whether m, lower-cased, is the Hugging Face Hub's
+// or transformers' way of saying a model could not be found or fetched.
+func hubMessage(m string) bool {
+	for _, k := range [...]string{
+		"repo id must", "is not a valid model identifier", "does not appear to have a file named",
+		"gated repo", "repository not found for url", "couldn't connect to 'https://huggingface.co",
+		"cannot reach https://huggingface.co", "offline mode is enabled", "hf_hub_offline",
+		"revision not found for url", "invalid username or password",
+	} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// npuMessage reports whether m, lower-cased, is an Ascend NPU's error:
+// a CANN error code ("E19999: Inner Error!", "EZ9999:") or one of the
+// runtime's own words.
+func npuMessage(m string) bool {
+	for _, k := range [...]string{"aclnn", "acl stream synchronize", "npu function error", "npu error", "cann error"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return cannCode(m)
+}
+
+// cannCode reports whether m, lower-cased, holds a CANN error code: "e",
+// a digit or a letter, four digits, then ':', as a word of its own
+// ("e19999:", "ez9999:", "ee1001:"). glog's "E0116 ..." header has one
+// digit fewer and no colon.
+func cannCode(m string) bool {
+	for i := 0; i+6 < len(m); i++ {
+		if m[i] != 'e' || (i > 0 && isAlnum(m[i-1])) {
+			continue
+		}
+		if !isAlnum(m[i+1]) || !isDigits(m[i+2:i+6]) || m[i+6] != ':' {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// checkFamily is the family of a check in the code that rejected a value:
+// a ValueError, NotImplementedError or RuntimeError whose message says the
+// combination is not supported, or what a value must be. base is the
+// exception's type without its module, m its lower-cased message.
+func checkFamily(base, m string) string {
+	switch base {
+	case "ValueError", "NotImplementedError", "RuntimeError", "Exception":
+	default:
+		return ""
+	}
+	for _, k := range [...]string{"not supported", "only supported", "unsupported", "is not implemented", "not yet implemented",
+		"is only available", "not available on", "please use a different", "requires "} {
+		if strings.Contains(m, k) {
+			return FamilySupport
+		}
+	}
+	values := valueWords[:]
+	if base == "RuntimeError" || base == "Exception" {
+		// Any failure is raised as these: only a message that says
+		// what a value must be reads as a check.
+		values = valueWords[:4]
+	}
+	for _, k := range values {
+		if strings.Contains(m, k) {
+			return FamilyValue
+		}
+	}
+	if base == "NotImplementedError" {
+		return FamilySupport
+	}
+	return ""
+}
+
+// valueWords say what a value must be; the first four are the only ones
+// a RuntimeError's message is read for.
+var valueWords = [...]string{"must be", "should be", "must have", "should have", "must not", "cannot be", "can not be",
+	"invalid", "out of range", "exceeds", "larger than", "greater than", "less than", "at least", "at most",
+	"unrecognized", "expected "}
+
+// phaseOfMessage is the phase an exception's message names when no frame
+// does: a model config that could not be read.
+func phaseOfMessage(msg string) string {
+	m := strings.ToLower(msg)
+	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architectures", "unrecognized configuration class"} {
+		if strings.Contains(m, k) {
+			return "reading the model config"
+		}
+	}
+	if configAttribute(msg) {
+		// "'Qwen3MoeConfig' object has no attribute 'rope_parameters'":
+		// the model code reads a field the config class does not have.
+		return "reading the model config"
+	}
+	// config.json as a name of its own, not preprocessor_config.json.
+	for i := 0; ; {
+		j := strings.Index(m[i:], "config.json")
+		if j < 0 {
+			return ""
+		}
+		if at := i + j; at == 0 || !isAlnum(m[at-1]) && m[at-1] != '_' && m[at-1] != '-' {
+			return "reading the model config"
+		}
+		i += j + len("config.json")
+	}
+}
+
+// componentOfMessage names the optional component an exception's message
+// names, "" when it names none.
+func componentOfMessage(msg string) string {
+	m := strings.ToLower(msg)
+	for _, c := range [...]struct{ key, value string }{
+		{"attention backend", "attention backend"}, {"attention_backend", "attention backend"},
+		{"mha backend", "attention backend"}, {"mla backend", "attention backend"},
+		{"flashinfer", "attention backend"}, {"flash_attn", "attention backend"}, {"flash attention", "attention backend"},
+		{"grammar backend", "grammar backend"}, {"grammar_backend", "grammar backend"}, {"xgrammar", "grammar backend"},
+		{"llguidance", "grammar backend"},
+		{"speculative", "speculative decoding"}, {"draft model", "speculative decoding"},
+		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
+		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
+		{"disaggregation", "transfer engine"},
+	} {
+		if strings.Contains(m, c.key) {
+			return c.value
+		}
+	}
+	return ""
+}
+
+// configAttribute reports whether msg is an AttributeError's on a config
+// object: "'<Name>Config' object has no attribute '<field>'".
+func configAttribute(msg string) bool {
+	const tail = "Config' object has no attribute '"
+	i := strings.Index(msg, tail)
+	if i <= 0 {
+		return false
+	}
+	j := strings.LastIndexByte(msg[:i], '\'')
+	if j < 0 {
+		return false
+	}
+	name := msg[j+1 : i]
+	if name == "" || !isUpperByte(name[0]) {
+		return false
+	}
+	for k := 0; k < len(name); k++ {
+		if !isAlnum(name[k]) && name[k] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,141 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+// TestFamilyOf reads the family of exceptions that no record names from
+// their type and message, in several shapes per family, with the near
+// misses that must not be taken for it.
+func TestFamilyOf(t *testing.T) {
+	tests := []struct {
+		typ, msg string
+		want     string
+	}{
+		// JSON and config parse: the parser's type, or json's own
+		// message under another type.
+		{"json.decoder.JSONDecodeError", "Expecting value: line 1 column 1 (char 0)", analysis.FamilyParse},
+		{"requests.exceptions.JSONDecodeError", "Expecting value: line 1 column 1 (char 0)", analysis.FamilyParse},
+		{"JSONDecodeError", "Expecting property name enclosed in double quotes: line 3 column 1 (char 20)", analysis.FamilyParse},
+		{"tomllib.TOMLDecodeError", "Invalid value (at line 2, column 5)", analysis.FamilyParse},
+		{"yaml.scanner.ScannerError", "mapping values are not allowed here", analysis.FamilyParse},
+		{"yaml.parser.ParserError", "while parsing a block mapping", analysis.FamilyParse},
+		{"ValueError", "Expecting value: line 1 column 1 (char 0)", analysis.FamilyParse},
+		{"RuntimeError", "tokenizer_config.json is not valid JSON", analysis.FamilyParse},
+		{"ValueError", "Invalid JSON in --json-model-override-args", analysis.FamilyParse},
+		{"pandas.errors.ParserError", "Error tokenizing data", ""}, // not yaml's
+		{"ValueError", "the response was expecting values", ""},    // not json's wording at the start
+		// The Hugging Face Hub: its types, and transformers' OSError wording.
+		{"huggingface_hub.utils._validators.HFValidationError", "Repo id must use alphanumeric chars: 'a/b:c'.", analysis.FamilyHub},
+		{"huggingface_hub.errors.GatedRepoError", "401 Client Error. Cannot access gated repo for url https://huggingface.co/x", analysis.FamilyHub},
+		{"RepositoryNotFoundError", "404 Client Error.", analysis.FamilyHub},
+		{"OSError", "org/model does not appear to have a file named preprocessor_config.json.", analysis.FamilyHub},
+		{"OSError", "We couldn't connect to 'https://huggingface.co' to load this file", analysis.FamilyHub},
+		{"OSError", "bad-name is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'", analysis.FamilyHub},
+		{"OSError", "[Errno 28] No space left on device", ""},
+		// Import and ABI: the types, and the messages under any type.
+		{"ModuleNotFoundError", "No module named 'vllm'", analysis.FamilyImport},
+		{"OSError", "libcudart.so.12: cannot open shared object file: No such file or directory", analysis.FamilyImport},
+		{"AttributeError", "module 'torch' has no attribute 'float8_e4m3fn'", analysis.FamilyImport},
+		// Ascend NPU: CANN error codes and the runtime's words.
+		{"RuntimeError", "E19999: Inner Error!", analysis.FamilyNPU},
+		{"RuntimeError", "EZ9999: Inner Error! The error from device(chipId:0, dieId:0)", analysis.FamilyNPU},
+		{"RuntimeError", "call aclnnInplaceCopy failed, detail:EZ1001", analysis.FamilyNPU},
+		{"RuntimeError", "E0116 04:05:06 something", ""},       // a glog header: one digit fewer, no colon
+		{"RuntimeError", "code E123456: retry later", ""},      // one digit too many
+		{"RuntimeError", "WE19999: not a word of its own", ""}, // inside a word
+		// The CUDA driver or device, apart from kernel faults.
+		{"RuntimeError", "Found no NVIDIA driver on your system.", analysis.FamilyDriver},
+		{"RuntimeError", "No CUDA GPUs are available", analysis.FamilyDriver},
+		{"RuntimeError", "CUDA error: invalid device ordinal", analysis.FamilyDriver},
+		{"RuntimeError", "CUDA error: an illegal memory access was encountered", analysis.FamilyGPU},
+		// Tokenizer: only a typed exception's message.
+		{"ValueError", "think_end_token '</think>' must encode to exactly one token for constrained reasoning.", analysis.FamilyTokenizer},
+		{"ValueError", "Cannot use chat template functions because tokenizer.chat_template is not set", analysis.FamilyTokenizer},
+		{"", "TokenizerManager hit an exception", ""},
+		// A check that rejected a combination, or a value.
+		{"ValueError", "TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.", analysis.FamilySupport},
+		{"NotImplementedError", "FP8 KV cache is not supported on this device", analysis.FamilySupport},
+		{"NotImplementedError", "", analysis.FamilySupport},
+		{"ValueError", "--tp-size must be divisible by the number of attention heads", analysis.FamilyValue},
+		{"ValueError", "Unrecognized model in /m/x. Should have a `model_type` key in its config.json.", analysis.FamilyValue},
+		{"RuntimeError", "The bias should be 1D", analysis.FamilyValue},
+		{"RuntimeError", "Operation cannot be accomplished in current state", ""}, // a RuntimeError is read for "must/should" only
+		{"RuntimeError", "invalid state", ""},
+		{"TypeError", "TextEncodeInput must be Union[TextInputSequence, Tuple[InputSequence, InputSequence]]", ""},
+		{"KeyError", "'must be'", ""},
+		// A native assertion carried by an exception.
+		{"tensorrt_llm::common::TllmException", "[TensorRT-LLM][ERROR] Assertion failed: d == a + length (x.cpp:320)", analysis.FamilyConfig},
+		{"RuntimeError", "Check failed: (!IsStopTokenAccepted()) is false", ""},
+		// A wrapper naming what it wraps is read as the wrapped type.
+		{"ray.exceptions.RayTaskError(OutOfMemoryError)", "ray::main_task() (pid=1, ip=10.0.0.1)", analysis.FamilyMemory},
+		{"ray.exceptions.RayTaskError(HFValidationError)", "ray::f()", analysis.FamilyHub},
+		{"ray.exceptions.RayTaskError(KeyError)", "ray::f()", ""},
+	}
+	for _, tt := range tests {
+		if got := analysis.FamilyOf(tt.typ, tt.msg); got != tt.want {
+			t.Errorf("family of %s: %q = %q, want %q", tt.typ, tt.msg, got, tt.want)
+		}
+	}
+}
+
+// TestTriageFromAloneLine reads the phase, component and subject of a lone
+// exception line, with no frame: from its message only, never from the
+// lines around it.
+func TestTriageFromAloneLine(t *testing.T) {
+	tests := []struct {
+		in   string
+		want analysis.Triage
+	}{
+		{
+			in:   "ValueError: Unrecognized model in /models/qwen-draft. Should have a `model_type` key in its config.json.\n",
+			want: analysis.Triage{Phase: "reading the model config", Family: analysis.FamilyValue, Subject: "/models/qwen-draft"},
+		},
+		{
+			// preprocessor_config.json is not the model's config.json.
+			in:   "OSError: org/m-1 does not appear to have a file named preprocessor_config.json. Checkout 'https://huggingface.co/org/m-1/tree/main' for available files.\n",
+			want: analysis.Triage{Family: analysis.FamilyHub, Subject: "org/m-1"},
+		},
+		{
+			in:   "ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.\n",
+			want: analysis.Triage{Family: analysis.FamilySupport, Component: "attention backend"},
+		},
+		{
+			in:   "ValueError: --speculative-num-steps must be at least 1\n",
+			want: analysis.Triage{Family: analysis.FamilyValue, Component: "speculative decoding", Subject: "--speculative-num-steps"},
+		},
+		{
+			// A model name that contains "eagle" names no component.
+			in:   "ValueError: Unrecognized model in /m/Qwen3-8B_eagle3. Should have a `model_type` key in its config.json.\n",
+			want: analysis.Triage{Phase: "reading the model config", Family: analysis.FamilyValue, Subject: "/m/Qwen3-8B_eagle3"},
+		},
+		{
+			in:   "AttributeError: 'Qwen3MoeConfig' object has no attribute 'rope_parameters'\n",
+			want: analysis.Triage{Phase: "reading the model config", Family: analysis.FamilyBug},
+		},
+		{
+			// Not a config class: no phase.
+			in:   "AttributeError: 'NoneType' object has no attribute 'config'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			in:   "AttributeError: 'config' object has no attribute 'x'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			in:   "RuntimeError: E19999: Inner Error!\n",
+			want: analysis.Triage{Family: analysis.FamilyNPU},
+		},
+	}
+	for _, tt := range tests {
+		es := entries(tt.in)
+		if len(es) != 1 || es[0].Traceback == nil {
+			t.Fatalf("%q: %d entries, want one exception", tt.in, len(es))
+		}
+		if got := analysis.TriageOf(&es[0], es[0].Traceback.Outermost()); got != tt.want {
+			t.Errorf("%q:\n got %+v\nwant %+v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package incident_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/catalog"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// One crash is one incident, led by its cause, whatever else the burst
+// holds and in whatever order the writers' buffers put it. These tests
+// build bursts from several families of real log lines (a cause, and the
+// consequences other processes print around it), scan them through the
+// real assembler, matcher, analysis and grouper with the embedded
+// catalog, and check the lead against the cause scanned alone.
+
+// crashCause is a failure's own lines: what the lead must name.
+type crashCause struct {
+	name  string
+	lines []string
+}
+
+// crashCauses are causes of several families: a Python exception under
+// sglang's wrapper, another rank's traceback printed before the wrapper
+// whose own body was cut, a native transfer engine's glog line, a
+// native library's unheaded lines, and an exception no record names.
+var crashCauses = []crashCause{
+	{"wrapped CUDA OOM", []string{
+		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 1200, in forward_decode`,
+		"    return self.model.forward(",
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.05 GiB is free.",
+	}},
+	{"another rank's traceback before a cut wrapper", []string{
+		"[2025-06-01 12:00:01 TP1] Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/flashinfer_backend.py", line 410, in forward_decode`,
+		"    o = decode_wrapper.forward(q, kv_buffer)",
+		"RuntimeError: CUDA error: an illegal memory access was encountered",
+		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+	}},
+	{"a transfer engine's glog line", []string{
+		"E0601 12:00:01.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds for batch 140178538656352",
+	}},
+	{"a native library's unheaded timeout lines", []string{
+		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17",
+		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 5, tokens remained: 9",
+	}},
+	{"an exception no record names", []string{
+		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap()",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py", line 877, in prepare_for_extend`,
+		"    req.fill_ids = req.origin_input_ids + req.output_ids",
+		"KeyError: 'frobnicated_input_ids'",
+	}},
+}
+
+// crashConsequences are what other processes print when a server dies:
+// none may lead over a cause, nor page on its own beside one.
+var crashConsequences = []struct {
+	name  string
+	lines []string
+}{
+	{"sigquit", []string{"[2025-06-01 12:00:02] Received sigquit from a child process. It usually means the child failed."}},
+	{"killed", []string{"Killed"}},
+	{"launcher EOFError", []string{
+		"Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/entrypoints/engine.py", line 720, in _launch_subprocesses`,
+		"    data = scheduler_pipe_readers[i].recv()",
+		`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 250, in recv`,
+		"    buf = self._recv_bytes()",
+		`  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv`,
+		"    raise EOFError",
+		"EOFError",
+	}},
+	{"c10d watchdog", []string{
+		"[rank0]:[E601 12:00:02.123659968 ProcessGroupNCCL.cpp:1785] [PG ID 2 PG GUID 3 Rank 0] Exception (either an error or timeout) detected by watchdog at work: 151721, last enqueued NCCL work: 151721, last completed NCCL work: 151720.",
+	}},
+	{"dead rank", []string{"[2025-06-01 12:00:02] Rank 0 scheduler is dead. Please check if there are relevant logs."}},
+	{"subprocess exit", []string{"[2025-06-01 12:00:02] Subprocess scheduler_0 (pid=4242) crashed with exit code -9"}},
+	{"router 500", []string{"2025-06-01T12:00:02.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500"}},
+	{"secondary NCCL lines", []string{
+		"[rank1]:[E601 12:00:02.000000001 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 1] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.",
+		"[rank1]:[E601 12:00:02.000000002 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: [PG ID 2 PG GUID 3 Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.",
+	}},
+	{"fatal python error", []string{"Fatal Python error: Aborted", "", "Thread 0x00007f3a1bfff640 (most recent call first):", `  File "/usr/lib/python3.10/threading.py", line 320 in wait`}},
+}
+
+// layouts rewrite each line of a burst the way a launcher or a collector
+// prefixes it.
+var layouts = []struct {
+	name string
+	line func(string) string
+}{
+	{"plain", func(s string) string { return s }},
+	{"srun task label", func(s string) string { return "0: " + s }},
+	{"compose column", func(s string) string { return "sglang-1  | " + s }},
+	{"mpirun tag", func(s string) string { return "[1,0]<stderr>:" + s }},
+}
+
+var healthy = []string{
+	"[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,",
+	`[2025-06-01 12:00:00] INFO:     127.0.0.1:43236 - "POST /v1/chat/completions HTTP/1.1" 200 OK`,
+}
+
+func crashMatcher(t *testing.T) *matcher.Matcher {
+	t.Helper()
+	m, problems, err := catalog.Load(catalog.Spec{})
+	for _, p := range problems {
+		if p.Level == patterns.LevelError {
+			t.Errorf("default catalog: %v", p)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func scanLines(t *testing.T, m *matcher.Matcher, lines []string) []sinks.Alert {
+	t.Helper()
+	s := scan.New(m, scan.Options{Entry: entry.Options{}, Now: func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }})
+	res, err := s.Scan(context.Background(), []scan.Input{{Name: "burst.log", R: strings.NewReader(strings.Join(lines, "\n") + "\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Alerts
+}
+
+// leadOf names what an alert leads with: its record, or for an
+// unclassified lead its exception.
+func leadOf(a sinks.Alert) string {
+	if a.Record.ID != "" {
+		return a.Record.Slug
+	}
+	if x := a.Match.Exception; x != nil && x.Type != "" {
+		return "unclassified " + x.Type + ": " + x.Message
+	}
+	return "unclassified " + a.Headline
+}
+
+func describe(as []sinks.Alert) string {
+	var b strings.Builder
+	for _, a := range as {
+		fmt.Fprintf(&b, "\n  %s (%s)", leadOf(a), a.Record.Role)
+	}
+	return b.String()
+}
+
+// TestACrashIsLedByItsCause puts each cause among up to two consequences,
+// at every position, under every layout: one incident, led as the cause
+// alone is led, whose lead is never a consequence or a wrapper.
+func TestACrashIsLedByItsCause(t *testing.T) {
+	m := crashMatcher(t)
+	for _, c := range crashCauses {
+		alone := scanLines(t, m, c.lines)
+		if len(alone) != 1 {
+			t.Fatalf("%s alone: %d incidents, want 1:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		if r := alone[0].Record.Role; r == string(patterns.RoleConsequence) || r == string(patterns.RoleWrapper) {
+			t.Fatalf("%s alone is led by a %s: %s", c.name, r, want)
+		}
+		for i := range crashConsequences {
+			for j := i; j < len(crashConsequences); j++ {
+				cons := [][]string{crashConsequences[i].lines}
+				name := crashConsequences[i].name
+				if j != i {
+					cons = append(cons, crashConsequences[j].lines)
+					name += "+" + crashConsequences[j].name
+				}
+				for pos := 0; pos <= len(cons); pos++ {
+					var blocks [][]string
+					blocks = append(blocks, cons[:pos]...)
+					blocks = append(blocks, c.lines)
+					blocks = append(blocks, cons[pos:]...)
+					for _, l := range layouts {
+						lines := []string{l.line(healthy[0]), l.line(healthy[1])}
+						for _, b := range blocks {
+							for _, s := range b {
+								lines = append(lines, l.line(s))
+							}
+						}
+						got := scanLines(t, m, lines)
+						if len(got) != 1 || leadOf(got[0]) != want {
+							t.Errorf("%s with %s, cause at %d, %s: want one incident led by %s, got %d:%s\n%s",
+								c.name, name, pos, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestIndependentFailuresStaySeparate: two different failures separated
+// by healthy activity are two incidents, each led by its own cause.
+func TestIndependentFailuresStaySeparate(t *testing.T) {
+	m := crashMatcher(t)
+	later := func(lines []string) []string {
+		out := make([]string, len(lines))
+		for i, s := range lines {
+			out[i] = strings.Replace(s, "2025-06-01 12:00:0", "2025-06-01 12:40:0", 1)
+		}
+		return out
+	}
+	for i, a := range crashCauses {
+		for j, b := range crashCauses {
+			if i == j || !strings.HasPrefix(a.lines[0], "[") || !strings.HasPrefix(b.lines[0], "[") {
+				continue
+			}
+			var lines []string
+			lines = append(lines, a.lines...)
+			for k := 0; k < 20; k++ {
+				lines = append(lines, strings.Replace(healthy[0], "12:00:00", fmt.Sprintf("12:%02d:00", 10+k), 1))
+			}
+			lines = append(lines, later(b.lines)...)
+			got := scanLines(t, m, lines)
+			wa, wb := leadOf(scanLines(t, m, a.lines)[0]), leadOf(scanLines(t, m, b.lines)[0])
+			if len(got) != 2 || leadOf(got[0]) != wa || leadOf(got[1]) != wb {
+				t.Errorf("%s, healthy lines, then %s: want two incidents led by %s and %s, got %d:%s",
+					a.name, b.name, wa, wb, len(got), describe(got))
+			}
+		}
+	}
+}
