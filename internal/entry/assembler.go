@@ -182,10 +182,6 @@ type Assembler struct {
 	known time.Time
 	// knownGuessed says known's year is a guess (Entry.TimeGuessed).
 	knownGuessed bool
-	// widest is the length of the longest line read so far: a terminal
-	// that hard-wraps at some width leaves no line longer than it, so a
-	// line shorter than an earlier one was not cut by it (see rejoin).
-	widest int
 	// logged is the exception line (type and message) of the last
 	// traceback a log record carried, kept to tell its re-raise
 	// (Entry.Reraised); "" when there is none.
@@ -456,9 +452,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	widest := a.widest
-	a.widest = max(a.widest, len(c.s))
-	if !c.header && learned == 0 && a.rejoin(l, c, cut, widest) {
+	if !c.header && learned == 0 && a.rejoin(l, c, cut) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {

@@ -278,7 +278,7 @@ func TestABorrowedTimeIsALowerBound(t *testing.T) {
 	m := crashMatcher(t)
 	deepep := crashCauses[slices.IndexFunc(crashCauses, func(c crashCause) bool { return strings.HasPrefix(c.name, "a native library's") })]
 	router := "2025-06-01T12:00:05.223456Z ERROR sglang_router_rs::routers::http::pd_router: Decode server returned error status 500 Internal Server Error for request 8f2c"
-	lines := append([]string{healthy[0]}, deepep.lines...)
+	lines := append([]string{healthy[0], healthy[1]}, deepep.lines...)
 	if got := scanLines(t, m, append(lines, router)); len(got) != 1 || got[0].Record.Slug != "deepep-timeout" {
 		t.Errorf("right after the lines: want one incident led by deepep-timeout, got %d:%s", len(got), describe(got))
 	}

@@ -467,6 +467,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 	}
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
+	g.foldRestatements(now, false)
 	g.foldSettled(now, false)
 	for _, id := range g.sortedIDs() {
 		gr, ok := g.groups[id]
@@ -596,6 +597,7 @@ func (g *Grouper) NextDeadline() time.Time {
 // Forever mode that is every incident, with its total count.
 func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	g.foldGenerics(now, true)
+	g.foldRestatements(now, true)
 	g.foldSettled(now, true)
 	ids := g.sortedIDs()
 	// The alerts are counted first: an Alert is large, and a slice grown

@@ -2,8 +2,11 @@ package incident
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/logmatch/logmatch/sinks"
 )
 
 func TestLeadClasses(t *testing.T) {
@@ -160,6 +163,59 @@ func TestInYearOf(t *testing.T) {
 	} {
 		if got := inYearOf(tt.t, tt.ref); !got.Equal(tt.want) {
 			t.Errorf("inYearOf(%v, %v) = %v, want %v", tt.t, tt.ref, got, tt.want)
+		}
+	}
+}
+
+// TestOneExceptionTwoRecords: an exception logged twice in a burst,
+// matched once by a record of its message's generic part and once by the
+// record named after its class, is one incident led by the latter; two
+// built-in exceptions are never made one this way.
+func TestOneExceptionTwoRecords(t *testing.T) {
+	ms := time.Millisecond
+	withExc := func(o Occurrence, class, typ string) Occurrence {
+		o.Alert.Record.ErrorClass = class
+		if typ != "" {
+			o.Alert.Match.Exception = &sinks.Exception{Type: typ, Message: "m"}
+		}
+		return o
+	}
+	for _, tt := range []struct {
+		name string
+		obs  []Occurrence
+		want []string
+	}{
+		{"the class's record read second", []Occurrence{
+			withExc(classified("hf-unauthorized-401", "f", t0), "requests.exceptions.HTTPError", "huggingface_hub.utils._errors.GatedRepoError"),
+			withExc(classified("hf-gated-repo", "f", t0.Add(5*ms)), "huggingface_hub.errors.GatedRepoError", ""),
+		}, []string{"hf-gated-repo"}},
+		{"the class's record read first", []Occurrence{
+			withExc(classified("hf-gated-repo", "f", t0), "huggingface_hub.errors.GatedRepoError", ""),
+			withExc(classified("hf-unauthorized-401", "f", t0.Add(5*ms)), "requests.exceptions.HTTPError", "huggingface_hub.utils._errors.GatedRepoError"),
+		}, []string{"hf-gated-repo"}},
+		{"another source", []Occurrence{
+			withExc(classified("hf-unauthorized-401", "f", t0), "requests.exceptions.HTTPError", "huggingface_hub.utils._errors.GatedRepoError"),
+			withExc(classified("hf-gated-repo", "g", t0.Add(5*ms)), "huggingface_hub.errors.GatedRepoError", ""),
+		}, []string{"hf-unauthorized-401", "hf-gated-repo"}},
+		{"built-in exceptions", []Occurrence{
+			withExc(classified("nccl-error", "f", t0), "torch.distributed.DistBackendError", "RuntimeError"),
+			withExc(classified("cuda-error", "f", t0.Add(5*ms)), "RuntimeError", ""),
+		}, []string{"nccl-error", "cuda-error"}},
+		{"its own record's class", []Occurrence{
+			withExc(classified("oom-a", "f", t0), "torch.OutOfMemoryError", "torch.OutOfMemoryError"),
+			withExc(classified("oom-b", "f", t0.Add(5*ms)), "torch.OutOfMemoryError", ""),
+		}, []string{"oom-a", "oom-b"}},
+	} {
+		g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+		for _, o := range tt.obs {
+			g.Observe(o, t0)
+		}
+		var got []string
+		for _, a := range g.Flush(t0.Add(time.Minute)) {
+			got = append(got, a.Record.ID)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: incidents %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
