@@ -129,14 +129,15 @@ func factsOptions(o Options) string {
 // Facts returns what Compile derived for m's records, to give a later
 // Compile of the same build (Options.Facts). They share m's memory.
 func (m *Matcher) Facts() *Facts {
-	f := &Facts{options: m.factsOptions, index: make(map[string]int32, len(m.recs))}
-	f.pats = make([]patternFacts, 0, len(m.recs))
+	n := m.Len()
+	f := &Facts{options: m.factsOptions, index: make(map[string]int32, n)}
+	f.pats = make([]patternFacts, 0, n)
 	if m.pf != nil {
-		f.order = make([]int32, len(m.recs))
+		f.order = make([]int32, n)
 		f.plan = m.pf.plan
 	}
-	for i := range m.recs {
-		expr := m.recs[i].MessagePattern
+	for i := range n {
+		expr := m.rec(i).MessagePattern
 		p, ok := f.index[expr]
 		if !ok {
 			p = int32(len(f.pats))

@@ -73,7 +73,8 @@ type Options struct {
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
 // safe for concurrent use.
 type Matcher struct {
-	recs     []patterns.Record
+	recs     []patterns.Record          // nil when img holds them
+	img      *recordImage               // the records of an image (LoadImage)
 	res      []atomic.Pointer[compiled] // nil until the pattern is first tried
 	timeout  time.Duration              // Options.MatchTimeout
 	budget   time.Duration              // Options.EntryBudget or DefaultEntryBudget
@@ -239,7 +240,7 @@ func (m *Matcher) program(i int) (*compiled, error) {
 	if c := m.res[i].Load(); c != nil {
 		return c, nil
 	}
-	if lp, ok := parseLitProg(m.recs[i].MessagePattern); ok && !m.regexpOnly {
+	if lp, ok := parseLitProg(m.rec(i).MessagePattern); ok && !m.regexpOnly {
 		return keep(&m.res[i], &compiled{lit: lp, groups: lp.groups}), nil
 	}
 	c, err := m.buildRegexp(i)
@@ -275,10 +276,11 @@ func keep[T any](p *atomic.Pointer[T], v *T) *T {
 
 // buildRegexp compiles record i's pattern with regexp2.
 func (m *Matcher) buildRegexp(i int) (*compiled, error) {
-	re, err := patterns.Compile(m.recs[i].MessagePattern)
+	rec := m.rec(i)
+	re, err := patterns.Compile(rec.MessagePattern)
 	if err != nil {
 		// Compile checked this pattern with the same parser and writer.
-		return nil, fmt.Errorf("%s: record %s: messagePattern: %w", m.recs[i].Origin, m.recs[i].ID, err)
+		return nil, fmt.Errorf("%s: record %s: messagePattern: %w", rec.Origin, rec.ID, err)
 	}
 	if m.timeout > 0 {
 		re.MatchTimeout = m.timeout
@@ -309,11 +311,26 @@ func (m *Matcher) newScratch() *scratch {
 }
 
 // Len returns the number of records compiled (skipped records not counted).
-func (m *Matcher) Len() int { return len(m.recs) }
+func (m *Matcher) Len() int { return len(m.res) }
 
 // Records returns the compiled records in catalog order. The slice is the
-// Matcher's own: callers must not modify it.
-func (m *Matcher) Records() []patterns.Record { return m.recs }
+// Matcher's own: callers must not modify it. A Matcher loaded from an
+// image builds it at the first call.
+func (m *Matcher) Records() []patterns.Record {
+	if m.img != nil {
+		return m.img.records()
+	}
+	return m.recs
+}
+
+// rec returns record i; a Matcher loaded from an image builds it on first
+// use.
+func (m *Matcher) rec(i int) *patterns.Record {
+	if m.img != nil {
+		return m.img.get(i)
+	}
+	return &m.recs[i]
+}
 
 // Required returns the literals the prefilter demands of record i (an index
 // into Records): empty when the pattern has no literal anchor.
@@ -407,7 +424,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		m.pf.candidates(s.Text, sc)
 	} else {
 		sc.cands = sc.cands[:0]
-		for i := range m.recs {
+		for i := range m.res {
 			sc.cands = append(sc.cands, int32(i))
 		}
 	}
@@ -422,7 +439,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 	for ci, r := range sc.cands {
 		if spent := m.clock().Sub(start); spent > m.budget {
 			m.overBudget.Add(1)
-			rec := &m.recs[r]
+			rec := m.rec(int(r))
 			errs = append(errs, PatternError{Record: rec, Err: fmt.Errorf("%s: record %s: messagePattern: not tried, %d of %d candidate patterns left: %w (%s)",
 				rec.Origin, rec.ID, len(sc.cands)-ci, len(sc.cands), ErrEntryBudget, m.budget)})
 			break
@@ -430,7 +447,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		m.tried.Add(1)
 		prog, err := m.program(int(r))
 		if err != nil {
-			errs = append(errs, PatternError{Record: &m.recs[r], Err: err})
+			errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 			continue
 		}
 		if prog.lit != nil {
@@ -452,7 +469,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 				continue
 			}
 			if prog, err = m.regexpOf(int(r), prog); err != nil {
-				errs = append(errs, PatternError{Record: &m.recs[r], Err: err})
+				errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 				continue
 			}
 		}
@@ -500,7 +517,7 @@ func (m *Matcher) compareHits(a, b rankedHit) int {
 	if c := cmp.Compare(b.hit.LiteralLen, a.hit.LiteralLen); c != 0 {
 		return c
 	}
-	as, bs := len(m.recs[a.rec].Solutions) > 0, len(m.recs[b.rec].Solutions) > 0
+	as, bs := len(m.rec(int(a.rec)).Solutions) > 0, len(m.rec(int(b.rec)).Solutions) > 0
 	if as != bs {
 		if as {
 			return -1
@@ -523,7 +540,7 @@ func (m *Matcher) confirm(r int, prog *compiled, text string) (*regexp2.Match, e
 	m.retries.Add(1)
 	slow := prog.slow.Load()
 	if slow == nil {
-		re, err := patterns.Compile(m.recs[r].MessagePattern)
+		re, err := patterns.Compile(m.rec(r).MessagePattern)
 		if err != nil {
 			return nil, err
 		}
@@ -534,7 +551,7 @@ func (m *Matcher) confirm(r int, prog *compiled, text string) (*regexp2.Match, e
 }
 
 func (m *Matcher) patternError(r int, err error) PatternError {
-	rec := &m.recs[r]
+	rec := m.rec(r)
 	// regexp2's timeout error quotes the whole input, which may hold
 	// secrets, so it is replaced by a sentinel rather than wrapped.
 	kind := ErrMatchTimeout
@@ -574,7 +591,7 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 // out.
 func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
 	return Hit{
-		Record:      &m.recs[r],
+		Record:      m.rec(r),
 		Start:       start,
 		End:         end,
 		Line:        SurroundingLines(s.Text, start, end),
@@ -692,7 +709,7 @@ type Stats struct {
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
 	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load(), OverBudget: m.overBudget.Load()}
-	for i := range m.recs {
+	for i := range m.res {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
 		st.Timeouts += t
 		st.StackLimits += s
@@ -700,7 +717,7 @@ func (m *Matcher) Stats() Stats {
 			if st.ByRecord == nil {
 				st.ByRecord = map[string]uint64{}
 			}
-			st.ByRecord[m.recs[i].ID] += t + s
+			st.ByRecord[m.rec(i).ID] += t + s
 		}
 	}
 	return st

@@ -103,6 +103,13 @@ func TestLoadKeepsFacts(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("cache holds %v, want one file", files)
 	}
+	// Without the images, the loads below read the catalog and its facts.
+	images, _ := filepath.Glob(filepath.Join(cache.Path(), "*"+imageSuffix))
+	for _, f := range images {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := os.WriteFile(files[0], []byte("damaged"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +119,9 @@ func TestLoadKeepsFacts(t *testing.T) {
 	}
 	if diff := cmp.Diff(ids(third.m), ids(damaged.m)); diff != "" {
 		t.Errorf("a damaged cache changed the records:\n%s", diff)
+	}
+	for _, f := range images {
+		_ = os.Remove(f)
 	}
 	if u := loadCached(t, c).m.FactsUse(); !u.Complete() {
 		t.Errorf("after the damaged file was replaced: %+v", u)

@@ -26,9 +26,11 @@ type Spec struct {
 	// severity. Filtering before compiling means a record below it never
 	// outranks one above, and costs nothing per entry.
 	MinSeverity patterns.Severity
-	// Cache, when set, keeps the matcher's facts of this catalog: a load
-	// takes those of the last load by this build and stores new ones when
-	// it derived any. It changes the CPU a load takes, never its result.
+	// Cache, when set, keeps the matcher's facts of this catalog and an
+	// image of the whole load (image.go): a load of a catalog whose content
+	// and build have an image maps it; any other takes the facts of the
+	// last load by this build, stores new ones when it derived any, and
+	// writes the image. It changes the CPU a load takes, never its result.
 	Cache *factcache.Dir
 	// OnCacheError, when set, is told of a cache file that was damaged or
 	// not to be trusted (it is replaced) and of one that could not be
@@ -65,9 +67,21 @@ func (s Spec) cacheError(err error) {
 // and the others load. An error means nothing usable loaded: no records,
 // or a catalog path that cannot be read at all.
 //
-// The load runs with the collector's target raised (see withLoadGC).
+// The load runs with the collector's target raised (see withLoadGC); the
+// image is read and written outside it, at the operator's target, so that
+// the load's garbage is collected while the image is written.
 func Load(s Spec) (m *matcher.Matcher, problems []patterns.Problem, err error) {
+	var slot imageSlot
+	if s.Cache != nil {
+		var ok bool
+		if m, problems, slot, ok = s.fromImage(); ok {
+			return m, problems, nil
+		}
+	}
 	withLoadGC(func() { m, problems, err = load(s) })
+	if err == nil && slot.name != "" {
+		s.keepImage(slot, m, problems)
+	}
 	return m, problems, err
 }
 
@@ -76,7 +90,7 @@ func Load(s Spec) (m *matcher.Matcher, problems []patterns.Problem, err error) {
 // entry it is tried on), reported as a problem. facts, when not nil, are a
 // previous load's facts to reuse.
 func Compile(recs []patterns.Record, facts *matcher.Facts) (*matcher.Matcher, []patterns.Problem) {
-	return matcher.Compile(recs, matcher.Options{Refuse: &patterns.LintOptions{}, Facts: facts})
+	return matcher.Compile(recs, compileOptions(facts))
 }
 
 // loadGCPercent is the garbage collector's target while a catalog loads.

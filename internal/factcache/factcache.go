@@ -90,6 +90,15 @@ func Open(path string) (*Dir, error) {
 // Path is the directory's path.
 func (d *Dir) Path() string { return d.path }
 
+// Build is the Go build ID of the executable the directory's files are
+// kept for: other files kept there (internal/catalog's images) tie
+// themselves to it too.
+func (d *Dir) Build() string { return d.build }
+
+// Private refuses a file that another user could have written, as Load
+// refuses a fact file: for other files kept in the directory.
+func Private(path string, info fs.FileInfo) error { return private(path, info) }
+
 // private refuses what another user could have written.
 func private(path string, info fs.FileInfo) error {
 	if info.Mode().Perm()&0o022 != 0 {
