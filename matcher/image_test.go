@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -297,4 +298,27 @@ func FuzzLoadImage(f *testing.F) {
 		m.Stats()
 		m.Facts()
 	})
+}
+
+// TestImageKeepsEveryScanLoop: the prefilters of every scan loop (the
+// blocked bloom's included) and of literals keyed every fourth byte by
+// choice come back from their image with the same loop, blooms and key
+// choices, and find the same candidates.
+func TestImageKeepsEveryScanLoop(t *testing.T) {
+	check := func(t *testing.T, m *Matcher, lits []string) {
+		img := imageOf(t, m, Options{})
+		if scanIndex(img.pf.scan) != scanIndex(m.pf.scan) || (img.pf.blocked == nil) != (m.pf.blocked == nil) ||
+			m.pf.blocked != nil && *img.pf.blocked != *m.pf.blocked {
+			t.Fatalf("scan loop %d, blocked %v; image: %d, %v", scanIndex(m.pf.scan), m.pf.blocked != nil, scanIndex(img.pf.scan), img.pf.blocked != nil)
+		}
+		if !reflect.DeepEqual(img.pf.plan, m.pf.plan) {
+			t.Fatal("the image's key plan differs")
+		}
+		candidatesAtEveryOffset(t, img, lits)
+	}
+	for name, m := range strideMatchers(t) {
+		t.Run(name, func(t *testing.T) { check(t, m, strideLiterals) })
+	}
+	lits := append(slices.Clone(strideLiterals), routineLiterals...)
+	t.Run("routine", func(t *testing.T) { check(t, strideMatcherOf(t, lits, `NCCL error.*watchdog caught collective`), lits) })
 }
