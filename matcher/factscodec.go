@@ -53,11 +53,14 @@ func (f *Facts) AppendBinary(b []byte) ([]byte, error) {
 		if c.clause < 0 {
 			continue
 		}
-		tiny := byte(0)
-		if c.tiny {
-			tiny = 1
+		kind := byte(0) // strided; 1: tiny; 2: strided, short windows every fourth byte
+		switch {
+		case c.tiny:
+			kind = 1
+		case c.low:
+			kind = 2
 		}
-		b = append(b, tiny)
+		b = append(b, kind)
 		for i := range f.pats[p].req[c.clause] {
 			b = binary.AppendUvarint(b, uint64(f.plan.offs[int(c.at)+i]))
 		}
@@ -214,14 +217,14 @@ func (d *factsDecoder) plan(f *Facts) error {
 		}
 		c := keyChoice{clause: int32(clause), at: int32(len(f.plan.offs))}
 		if clause >= 0 {
-			tiny, err := d.byte()
+			kind, err := d.byte()
 			if err != nil {
 				return err
 			}
-			if tiny > 1 {
-				return fmt.Errorf("record %d: tiny %d", rec, tiny)
+			if kind > 2 {
+				return fmt.Errorf("record %d: key kind %d", rec, kind)
 			}
-			c.tiny = tiny == 1
+			c.tiny, c.low = kind == 1, kind == 2
 			for range reqs[rec][clause] {
 				off, err := d.uvarint()
 				if err != nil {

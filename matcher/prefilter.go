@@ -337,6 +337,10 @@ type prefilter struct {
 	// shortB and lowB are the blooms candidates tests the short and low
 	// keys with: strided's bits, or the small ones of split keys.
 	shortB, lowB bloom
+	// blocked, when not nil, is the bloom of the long keys instead of
+	// strided: a catalog with more long keys than the fixed bloom holds
+	// (setSplit).
+	blocked *blockedBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -386,7 +390,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		if first == passHigh || first == passLow && p.shortB.has((w>>32)*hashMul) {
 			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
 		}
-		if first == passLong || p.strided.has(w*hashMul) {
+		if first == passLong || p.longMay(w) {
 			p.probeAt(&p.long, w, s, i, sc)
 		}
 	}
@@ -702,6 +706,44 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 	return len(s)
 }
 
+// scanLowSplitBlocked is scanLowSplit with the long keys in a blocked bloom
+// (blockedBloom), four blocks a turn.
+//
+//go:noinline
+func scanLowSplitBlocked(p *prefilter, s string, i int) int {
+	bl := p.blocked
+	sb := (*shortBloom)(p.shortB.bits)
+	lb := (*lowBloom)(p.lowB.bits)
+	for ; i+4*longStride <= len(s); i += 4 * longStride {
+		t := s[i : i+4*longStride]
+		for j := 0; j < 4*longStride; j += longStride {
+			w := blockKey(t, j)
+			if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+				return i + j + passLow
+			}
+			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+				return i + j + passHigh
+			}
+			if bl.has(w * hashMul) {
+				return i + j + passLong
+			}
+		}
+	}
+	for ; i+longStride <= len(s); i += longStride {
+		w := blockKey(s, i)
+		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passLow
+		}
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			return i + passHigh
+		}
+		if bl.has(w * hashMul) {
+			return i + passLong
+		}
+	}
+	return len(s)
+}
+
 // scanHigh is scan without the lower halves. It calls nothing, so its loop
 // keeps everything in registers; each test is a bit test (BT) that leaves
 // the loop, not a shift by a variable count, which would need the register
@@ -742,6 +784,14 @@ func scanLow(p *prefilter, s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// longMay reports whether the block w may be a long key.
+func (p *prefilter) longMay(w uint64) bool {
+	if p.blocked != nil {
+		return p.blocked.has(w * hashMul)
+	}
+	return p.strided.has(w * hashMul)
 }
 
 // has reports whether the key whose hash is h may be in b.
@@ -877,7 +927,20 @@ type keyPlan struct {
 type keyChoice struct {
 	clause int32
 	tiny   bool
-	at     int32
+	// low: the clause's literals keyed on short windows are probed every
+	// fourth byte (four windows each) even when long enough for every
+	// eighth, because a run of eight of their windows holds a word of
+	// ordinary lines (lowerStrides).
+	low bool
+	at  int32
+}
+
+// stride is the stride at which c keys literal l of its clause.
+func (c keyChoice) stride(l Literal) int {
+	if c.low && keyWindow(l) == shortWindow {
+		return shortStride
+	}
+	return keyStride(l)
 }
 
 // chooseKeys keys each record on its cheapest keyable clause, each literal
@@ -905,7 +968,7 @@ func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 					offs, cost = offs[:at[len(at)-1]], -1
 					break
 				}
-				off, lc := r.bestRun(l, first+li)
+				off, lc := r.bestRun(l, first+li, keyStride(l))
 				offs = append(offs, off)
 				cost += lc
 			}
@@ -923,8 +986,73 @@ func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 			plan.offs = append(plan.offs, int32(offs[at[best]+li]))
 		}
 	}
+	plan.lowerStrides(r, reqs)
 	plan.keyTiny(r, reqs, unkeyed)
 	return plan
+}
+
+// maxLowLiterals bounds the literals probed every fourth byte: at four
+// keys each, their keys fit the low keys' bloom (setSplit).
+const maxLowLiterals = maxLowBloomKeys / shortStride
+
+// lowerStrides moves literals of 11 to 14 bytes, keyed on eight short
+// windows probed every eighth byte, to four windows probed every fourth
+// byte (keyChoice.low) where that is cheaper: a literal made of the words
+// of ordinary lines ("ragged tokens") has no run of eight windows without
+// one ("toke", "oken"), and wakes a probe on most lines, while four of its
+// windows can avoid them. A record moves when that saves at least one
+// window seen in the corpus; those that save most move first, while the
+// literals probed every fourth byte stay within maxLowLiterals.
+func (plan *keyPlan) lowerStrides(r *rarity, reqs []Required) {
+	type move struct {
+		rec, lits, saved int
+		offs             []int32
+	}
+	var moves []move
+	low := 0 // literals probed every fourth byte
+	lit := 0 // literal occurrences before this record's
+	for rec, c := range plan.choice {
+		first := lit
+		for _, cl := range reqs[rec] {
+			lit += len(cl)
+		}
+		if c.clause < 0 {
+			continue
+		}
+		for _, cl := range reqs[rec][:c.clause] {
+			first += len(cl)
+		}
+		// Every literal of short windows in the clause moves, or none.
+		m := move{rec: rec}
+		for li, l := range reqs[rec][c.clause] {
+			off := int(plan.offs[int(c.at)+li])
+			if keyWindow(l) == shortWindow {
+				if keyStride(l) == shortStride {
+					low++
+				} else {
+					_, cost := r.bestRun(l, first+li, longStride)
+					off4, cost4 := r.bestRun(l, first+li, shortStride)
+					m.saved += cost - cost4
+					m.lits++
+					off = off4
+				}
+			}
+			m.offs = append(m.offs, int32(off))
+		}
+		if m.lits > 0 && m.saved >= corpusCost {
+			moves = append(moves, m)
+		}
+	}
+	slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.saved, a.saved) })
+	for _, m := range moves {
+		if low+m.lits > maxLowLiterals {
+			continue
+		}
+		low += m.lits
+		c := &plan.choice[m.rec]
+		c.low = true
+		copy(plan.offs[c.at:], m.offs)
+	}
 }
 
 // keyTiny keys the unkeyed records on tiny windows, when at least
@@ -990,7 +1118,7 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 				p.lits = append(p.lits, l)
 				continue
 			}
-			wlen, st := keyWindow(l), keyStride(l)
+			wlen, st := keyWindow(l), c.stride(l)
 			m := &refs[lenIndex(wlen)]
 			for j := range st {
 				kr := keyedRef{windowKey(l.Text[off+j : off+j+wlen]), keyRef{rec: int32(rec), off: int32(off + j), lit: int32(len(p.lits))}}
@@ -1012,7 +1140,11 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
 	case nLong >= minFixedBloomKeys && nLow > 0 && nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
-		p.setSplit(newStridedBloom(nLong))
+		if b := newStridedBloom(nLong); b.fixed() || nLong > maxBlockedBloomKeys {
+			p.setSplit(b)
+		} else {
+			p.setSplitBlocked()
+		}
 	case nShort+nLong+nLow > 0:
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
 	}
@@ -1043,19 +1175,20 @@ func (t *windowTable) keys() int {
 
 // Split keys. Of the three tests of a block, the lower and upper 4-byte
 // halves test few keys in most catalogs (the generated one of 5,695
-// records: 107 low and 365 short keys against 34,182 long ones), and in a
+// records: 162 low and 325 short keys against 34,182 long ones), and in a
 // bloom of their own those keys fit the first-level cache: a block then
 // reads one word of the large bloom instead of three, and the halves'
 // tests pass less often (fewer keys a bit). A catalog whose low and short
 // keys fit these sizes at 32 bits a key, and whose long keys take the
 // fixed bloom, is scanned so (scanLowSplit). A larger catalog, whose long
-// keys need a larger bloom than the fixed one, is scanned so too, with
-// the general loop's variable shift (scanLowSplitLarge): a catalog of
-// 20,000 records (scripts/scale-catalog.py) has 121,264 long keys in a
-// bloom of 512 KB, which a block read three times, and 377 low and 1,472
-// short keys.
+// keys need a larger bloom than the fixed one, is scanned so too, its
+// long keys in a blocked bloom (scanLowSplitBlocked; a catalog of 20,000
+// records from scripts/scale-catalog.py has 121,264 long keys, 697 low
+// and 1,282 short ones, one of 50,000 283,392, 1,085 and 3,084), and
+// beyond maxBlockedBloomKeys in a larger one-bit bloom with the general
+// loop's variable shift (scanLowSplitLarge).
 const (
-	lowBloomLog       = 15 // 4 KB
+	lowBloomLog       = 16 // 8 KB
 	shortBloomLog     = 17 // 16 KB
 	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
 	maxShortBloomKeys = 1 << (shortBloomLog - 5)
@@ -1066,23 +1199,71 @@ type (
 	shortBloom = [1 << (shortBloomLog - 6)]uint64
 )
 
+// Blocked bloom. The long keys of a catalog of about 12,000 records and
+// more outgrow the fixed bloom; at 32 bits a key, one bit each, their
+// bloom would be megabytes (2 MB at 50,000 records), read at random out
+// of the second-level cache three times a block. A blocked bloom sets
+// three bits of one word per key: a test reads one word, and at the 12
+// bits a key or more of 512 KB for up to maxBlockedBloomKeys keys it
+// passes as seldom as the larger one (about 1%).
+const (
+	blockedBloomLog     = 22 // 512 KB
+	maxBlockedBloomKeys = 1 << blockedBloomLog / 12
+)
+
+// blockedBloom is a bloom of 2^blockedBloomLog bits, three bits of one
+// word per key: the word is chosen by the hash's top bits, the three bits
+// by the next three groups of six.
+type blockedBloom [1 << (blockedBloomLog - 6)]uint64
+
+// blockedMask is the three bits of the key whose hash is h.
+func blockedMask(h uint64) uint64 {
+	return 1<<(h>>(64-blockedBloomLog)&63) | 1<<(h>>(58-blockedBloomLog)&63) | 1<<(h>>(52-blockedBloomLog)&63)
+}
+
+func (b *blockedBloom) add(h uint64) { b[h>>(64-blockedBloomLog+6)] |= blockedMask(h) }
+
+// has reports whether the key whose hash is h may be in b.
+func (b *blockedBloom) has(h uint64) bool {
+	m := blockedMask(h)
+	return b[h>>(64-blockedBloomLog+6)]&m == m
+}
+
 // setSplit makes long, empty and of the fixed size or larger, the bloom of
 // the long keys, gives the short and low keys small blooms of their own,
 // and scans with scanLowSplit (scanLowSplitLarge for a larger bloom). The
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
-	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
+	p.blocked = nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
 	}
+	p.splitHalves()
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.strided.add(sl.key * hashMul)
 		}
 	}
+}
+
+// setSplitBlocked is setSplit with the long keys in a blocked bloom,
+// scanned by scanLowSplitBlocked.
+func (p *prefilter) setSplitBlocked() {
+	p.strided, p.blocked, p.scan = bloom{}, new(blockedBloom), scanLowSplitBlocked
+	p.splitHalves()
+	for _, sl := range p.long.slots {
+		if sl.end != 0 {
+			p.blocked.add(sl.key * hashMul)
+		}
+	}
+}
+
+// splitHalves gives the short and low keys small blooms of their own.
+func (p *prefilter) splitHalves() {
+	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
+	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
 	for _, sl := range p.short.slots {
 		if sl.end != 0 {
 			p.shortB.add(sl.key * hashMul)
@@ -1098,7 +1279,7 @@ func (p *prefilter) setSplit(long bloom) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB = b, b, b
+	p.strided, p.shortB, p.lowB, p.blocked = b, b, b, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed
@@ -1132,8 +1313,11 @@ func (plan keyPlan) check(reqs []Required) error {
 		return fmt.Errorf("key plan: %d records, catalog has %d", len(plan.choice), len(reqs))
 	}
 	for rec, c := range plan.choice {
+		if c.tiny && c.low {
+			return fmt.Errorf("key plan: record %d: tiny and low", rec)
+		}
 		if c.clause < 0 {
-			if c.clause != -1 || c.tiny {
+			if c.clause != -1 || c.tiny || c.low {
 				return fmt.Errorf("key plan: record %d: bad unkeyed choice", rec)
 			}
 			continue
@@ -1153,7 +1337,7 @@ func (plan keyPlan) check(reqs []Required) error {
 				if wlen == 0 {
 					return fmt.Errorf("key plan: record %d: literal %d too short for a strided key", rec, li)
 				}
-				span = wlen + keyStride(l) - 1
+				span = wlen + c.stride(l) - 1
 			}
 			if off < 0 || off+span > len(l.Text) {
 				return fmt.Errorf("key plan: record %d: literal %d: window at %d of %d bytes", rec, li, off, len(l.Text))

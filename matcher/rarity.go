@@ -350,12 +350,13 @@ func (r *rarity) bestTiny(l Literal) (off, cost int) {
 	return off, cost
 }
 
-// bestRun returns the offset of the cheapest run of keyStride consecutive
-// windows of l, literal occurrence lit of the catalog, and its cost. The
+// bestRun returns the offset of the cheapest run of st (keyStride, or
+// shortStride for a literal of short windows) consecutive windows of l,
+// literal occurrence lit of the catalog, and its cost. The
 // cost is per eight bytes of text: a run probed every fourth byte costs
 // twice its windows' sum, so literals of either stride compare.
-func (r *rarity) bestRun(l Literal, lit int) (off, cost int) {
-	wlen, st := keyWindow(l), keyStride(l)
+func (r *rarity) bestRun(l Literal, lit, st int) (off, cost int) {
+	wlen := keyWindow(l)
 	extra := 0
 	if wlen == shortWindow {
 		extra = shortWindowCost

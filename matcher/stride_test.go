@@ -58,10 +58,10 @@ func strideMatcherOf(tb testing.TB, lits []string, two string) *Matcher {
 
 // strideMatchers are strideMatcher with its own small bloom, with the
 // bloom of 2^fixedBloomLog bits of a large catalog, and with split keys
-// (the halves in small blooms of their own) beside a fixed or a larger
-// bloom, whose scan loops are others, and the literals of
+// (the halves in small blooms of their own) beside a fixed, a larger or a
+// blocked bloom, whose scan loops are others, and the literals of
 // highStrideLiterals with the small or the fixed bloom, which take the
-// loops without lower halves: each of the six scan loops.
+// loops without lower halves: each of the seven scan loops.
 func strideMatchers(tb testing.TB) map[string]*Matcher {
 	fixedBloomOf := func(m *Matcher) *Matcher {
 		m.pf.setStrided(bloom{bits: make([]uint64, len(fixedBloom{})), shift: 64 - fixedBloomLog})
@@ -89,8 +89,13 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	if large.pf.strided.fixed() || len(large.pf.lowB.bits) != len(lowBloom{}) {
 		tb.Fatalf("large split blooms: long %d words, low %d words", len(large.pf.strided.bits), len(large.pf.lowB.bits))
 	}
+	blocked := strideMatcher(tb)
+	blocked.pf.setSplitBlocked()
+	if blocked.pf.blocked == nil || len(blocked.pf.strided.bits) != 0 || len(blocked.pf.lowB.bits) != len(lowBloom{}) {
+		tb.Fatalf("blocked split blooms: long %d words, low %d words", len(blocked.pf.strided.bits), len(blocked.pf.lowB.bits))
+	}
 	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh,
-		"fixed-split": split, "large-split": large}
+		"fixed-split": split, "large-split": large, "blocked-split": blocked}
 }
 
 // exactCandidates is what candidates must return: every record all of
@@ -132,13 +137,13 @@ func TestStrideLiteralsUseEveryKeying(t *testing.T) {
 // and lower case, and so is every pair of literals.
 func TestCandidatesAtEveryOffset(t *testing.T) {
 	for name, m := range strideMatchers(t) {
-		t.Run(name, func(t *testing.T) { candidatesAtEveryOffset(t, m) })
+		t.Run(name, func(t *testing.T) { candidatesAtEveryOffset(t, m, strideLiterals) })
 	}
 }
 
-func candidatesAtEveryOffset(t *testing.T, m *Matcher) {
+func candidatesAtEveryOffset(t *testing.T, m *Matcher, lits []string) {
 	sc := m.pf.newScratch()
-	for _, l := range strideLiterals {
+	for _, l := range lits {
 		l = strings.TrimPrefix(l, "(?i)")
 		for _, form := range []string{l, strings.ToUpper(l), strings.ToLower(l)} {
 			for pre := 0; pre < 2*longStride; pre++ {
@@ -148,8 +153,8 @@ func candidatesAtEveryOffset(t *testing.T, m *Matcher) {
 			}
 		}
 	}
-	for _, a := range strideLiterals {
-		for _, b := range strideLiterals {
+	for _, a := range lits {
+		for _, b := range lits {
 			a, b = strings.TrimPrefix(a, "(?i)"), strings.TrimPrefix(b, "(?i)")
 			for gap := range longStride {
 				checkCandidates(t, m, sc, a+strings.Repeat(" ", gap)+b)
@@ -175,7 +180,7 @@ func FuzzStrideCandidates(f *testing.F) {
 		sc *scratch
 	}
 	var all []checked
-	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split", "large-split"} {
+	for _, name := range []string{"small", "fixed", "fixed-high", "small-high", "fixed-split", "large-split", "blocked-split"} {
 		all = append(all, checked{ms[name], ms[name].pf.newScratch()})
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -193,4 +198,40 @@ func TestGeneratedCatalogSplitsItsKeys(t *testing.T) {
 		t.Fatalf("blooms: low %d, short %d, long %d words; keys: low %d, short %d, long %d",
 			len(m.pf.lowB.bits), len(m.pf.shortB.bits), len(m.pf.strided.bits), m.pf.low.keys(), m.pf.short.keys(), m.pf.long.keys())
 	}
+}
+
+// routineLiterals are 11 to 14 bytes, each with a word of ordinary lines
+// in every run of eight of its 4-byte windows ("batch", "token") and
+// four rare windows before it: they are keyed every fourth byte
+// (keyChoice.low). The last has no such word and stays every eighth.
+var routineLiterals = []string{"qzxwj batch, ", "(?i)QZXWJ Token: ", "qzxwj vbnmkl"}
+
+func TestRoutineWordsMoveToTheLowerStride(t *testing.T) {
+	lits := append(slices.Clone(strideLiterals), routineLiterals...)
+	m := strideMatcherOf(t, lits, `NCCL error.*watchdog caught collective`)
+	var low []string
+	for rec, c := range m.pf.plan.choice {
+		if c.low {
+			low = append(low, lits[rec])
+		}
+	}
+	if want := routineLiterals[:2]; !slices.Equal(low, want) {
+		t.Fatalf("literals keyed every fourth byte by choice: %q, want %q", low, want)
+	}
+	if err := m.pf.plan.check(m.pf.reqs); err != nil {
+		t.Fatal(err)
+	}
+	inLow := map[string]bool{}
+	for _, ref := range m.pf.low.refs {
+		inLow[lits[ref.rec]] = true
+	}
+	for _, l := range low {
+		if !inLow[l] {
+			t.Errorf("%q has no key in the low table", l)
+		}
+	}
+	candidatesAtEveryOffset(t, m, lits)
+	// A routine line holding the words wakes no probe of these literals.
+	sc := m.pf.newScratch()
+	checkCandidates(t, m, sc, "[2026-05-28 00:11:09 TP0] Prefill batch, #new-seq: 1, #new-token: 512, token usage: 0.01")
 }

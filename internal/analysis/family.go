@@ -208,7 +208,7 @@ var valueWords = [...]string{"must be", "should be", "must have", "should have",
 // does: a model config that could not be read.
 func phaseOfMessage(msg string) string {
 	m := strings.ToLower(msg)
-	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architectures", "unrecognized configuration class"} {
+	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architecture", "unrecognized configuration class"} {
 		if strings.Contains(m, k) {
 			return "reading the model config"
 		}
@@ -245,6 +245,7 @@ func componentOfMessage(msg string) string {
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
 		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
 		{"disaggregation", "transfer engine"},
+		{"custom_all_reduce", "custom all-reduce"}, {"custom allreduce", "custom all-reduce"}, {"custom all-reduce", "custom all-reduce"},
 	} {
 		if strings.Contains(m, c.key) {
 			return c.value

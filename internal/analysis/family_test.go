@@ -125,6 +125,10 @@ func TestTriageFromAloneLine(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyBug},
 		},
 		{
+			in:   "RuntimeError: Runtime check failed at /s/kernels/distributed/custom_all_reduce.cuh:37: CUDA error: invalid argument\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU, Component: "custom all-reduce"},
+		},
+		{
 			in:   "RuntimeError: E19999: Inner Error!\n",
 			want: analysis.Triage{Family: analysis.FamilyNPU},
 		},

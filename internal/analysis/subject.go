@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
 
 // The subject of a failure is the one concrete thing its message names
 // that the first step can point at: the path that is missing, the model
@@ -193,4 +197,37 @@ func isModule(s string) bool {
 		}
 	}
 	return !(s[0] >= '0' && s[0] <= '9')
+}
+
+// importer is where the code that imported module lives: the file of the
+// innermost frame of exc's chain, from its package on when it is
+// installed (site-packages), else its last three parts; "" when there is
+// no frame, when it is module's own package (an import inside it), or
+// when it is not of the subject alphabet.
+func importer(e *entry.Entry, exc *entry.Exception, module string) string {
+	frames := exc.Frames
+	if len(frames) == 0 && e.Traceback != nil {
+		for i := len(e.Traceback.Links) - 1; i >= 0 && len(frames) == 0; i-- {
+			frames = e.Traceback.Links[i].Frames
+		}
+	}
+	if len(frames) == 0 {
+		return ""
+	}
+	file := frames[len(frames)-1].File
+	top, _, _ := strings.Cut(module, ".")
+	if strings.Contains(file, "/"+top+"/") || !strings.HasSuffix(file, ".py") {
+		return ""
+	}
+	var w string
+	if i := max(strings.LastIndex(file, "site-packages/"), strings.LastIndex(file, "dist-packages/")); i >= 0 {
+		w = file[i+len("site-packages/"):] // the package's own path
+	} else {
+		parts := strings.Split(file, "/")
+		w = strings.Join(parts[max(len(parts)-3, 0):], "/")
+	}
+	if w == "" || len(w) > maxSubject || !allSafe(w) || strings.HasPrefix(w, "<") {
+		return ""
+	}
+	return w
 }

@@ -24,13 +24,18 @@ type Triage struct {
 	Family string
 	// Component is the optional component whose code failed:
 	// "transfer engine", "grammar backend", "attention backend",
-	// "quantization", "speculative decoding".
+	// "quantization", "speculative decoding", "custom all-reduce".
 	Component string
 	// Subject is the one concrete thing the message names that the first
 	// step can point at: the missing path, the model id the Hub rejected,
 	// the module that does not import, the flag a check rejected (see
 	// Subject). A short token of a narrow alphabet, or "".
 	Subject string
+	// Importer is, for an import that failed, where the code that
+	// imported the subject lives: the last parts of its innermost
+	// frame's file ("fastchat/serve/sglang_worker.py"), when that is not
+	// the subject's own package. "" otherwise.
+	Importer string
 	// SGLang is set when the failing code is sglang's own (its frames or
 	// text name sglang): only then do steps that name sglang's flags and
 	// phases fit. Another engine's log, or one that does not say, gets
@@ -80,7 +85,7 @@ var processMarkers = []marker{
 	{fn: "run_scheduler_process", value: "scheduler"},
 	{fn: "event_loop_", value: "scheduler"},
 	{file: "tp_worker", value: "scheduler"},
-	{file: "model_executor/", value: "scheduler"},
+	{file: "srt/model_executor/", value: "scheduler"},
 	{file: "ray/_private/worker.py", fn: "get", value: "Ray driver"},
 	{file: "sglang_router", value: "router"},
 	{file: "sgl_router", value: "router"},
@@ -159,6 +164,9 @@ var componentMarkers = []marker{
 	{file: "speculative/", value: "speculative decoding"},
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
+	{file: "marlin", value: "quantization"},
+	{file: "custom_all_reduce", value: "custom all-reduce"},
+	{fn: "custom_all_reduce", value: "custom all-reduce"},
 	{file: "layers/attention/", value: "attention backend"},
 	{file: "attention_backend", value: "attention backend"},
 	{file: "mha_backend", value: "attention backend"},
@@ -250,6 +258,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
 		t.Phase = "initialising the distributed backend"
 	}
+	if t.Phase == "" && exc != nil && exc.Type == "" {
+		// A traceback cut before its exception line: the line that
+		// introduced it may say what was going on.
+		t.Phase = phaseOfMessage(e.Message)
+	}
 	if exc != nil && exc.Type != "" {
 		// The exception's own message, never the lines around it (a
 		// wrapper's header, a dumped request), names the phase,
@@ -261,6 +274,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Component = componentOfMessage(exc.Message)
 		}
 		t.Subject = Subject(t.Family, exc.Message)
+		if t.Family == FamilyImport && t.Subject != "" {
+			t.Importer = importer(e, exc, t.Subject)
+		}
 	}
 	return t
 }

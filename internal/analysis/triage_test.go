@@ -35,7 +35,8 @@ func TestTriage(t *testing.T) {
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
 				"ImportError: cannot import name 'GrammarCompiler' from 'xgrammar'\n",
-			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend", Subject: "xgrammar"},
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyImport, Component: "grammar backend", Subject: "xgrammar",
+				Importer: "srt/constrained/xgrammar_backend.py"},
 		},
 		{
 			name: "an assertion while capturing CUDA graphs with speculative decoding",
@@ -85,6 +86,24 @@ func TestTriage(t *testing.T) {
 			in: tbHead + frame("/env/site-packages/sglang_router/launch_router.py", "launch_router", "router.start()") +
 				"RuntimeError: failed to bind\n",
 			want: analysis.Triage{Process: "router"},
+		},
+		{
+			name: "an import of sglang by another installed package: that package's file is the importer",
+			in: tbHead + frame("/venv/lib/python3.11/site-packages/fastchat/serve/sglang_worker.py", "<module>", "from sglang.srt.utils import x") +
+				"ImportError: cannot import name 'x' from 'sglang.srt.utils' (/venv/lib/python3.11/site-packages/sglang/srt/utils.py)\n",
+			want: analysis.Triage{Family: analysis.FamilyImport, Subject: "sglang.srt.utils", Importer: "fastchat/serve/sglang_worker.py"},
+		},
+		{
+			name: "an import inside the package it names: no importer",
+			in: tbHead + frame("/venv/lib/python3.11/site-packages/vllm/model_executor/layers/utils.py", "<module>", "from vllm import _custom_ops") +
+				"ImportError: cannot import name '_custom_ops' from 'vllm' (/venv/lib/python3.11/site-packages/vllm/__init__.py)\n",
+			want: analysis.Triage{Family: analysis.FamilyImport, Subject: "vllm"},
+		},
+		{
+			name: "an import from the interpreter's prompt: no importer",
+			in: tbHead + "  File \"<stdin>\", line 1, in <module>\n" +
+				"ModuleNotFoundError: No module named 'ninja_build'\n",
+			want: analysis.Triage{Family: analysis.FamilyImport, Subject: "ninja_build"},
 		},
 		{
 			name: "a Triton kernel compiled just in time under the scheduler's start-up",
@@ -145,6 +164,27 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "HTTP server", Family: analysis.FamilyBug},
 		},
 		{
+			name: "a Marlin kernel is a quantized one",
+			in: tbHead + frame("/sgl/python/sglang/srt/layers/moe/fused_moe_triton/fused_marlin_moe.py", "fused_marlin_moe", "moe_sum_reduce(x, y)") +
+				frame("/env/site-packages/sgl_kernel/moe.py", "moe_sum_reduce", "torch.ops.sgl_kernel.moe_sum_reduce(x)") +
+				"RuntimeError: moe_sum_reduce CUDA kernel (small-token) launch failed\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU, Component: "quantization"},
+		},
+		{
+			name: "the custom all-reduce, named by its frames",
+			in: tbHead + frame("/sgl/python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "__init__", "self._ptr = ops.init_custom_ar(...)") +
+				"RuntimeError: CUDA error: peer access is not supported between these two devices\n",
+			want: analysis.Triage{Family: analysis.FamilyGPU, Component: "custom all-reduce"},
+		},
+		{
+			name: "vLLM's model_executor is no sglang scheduler; a cut traceback's opening line names the phase",
+			in: "ERROR 10-23 23:20:26 registry.py:272] Error in inspecting model architecture 'LlamaForCausalLM'\n" +
+				"ERROR 10-23 23:20:26 registry.py:272] " + tbHead +
+				"ERROR 10-23 23:20:26 registry.py:272]   File \"/env/site-packages/vllm/model_executor/models/registry.py\", line 270, in _try_inspect_model_cls\n" +
+				"ERROR 10-23 23:20:26 registry.py:272]     return model.inspect_model_cls()\n",
+			want: analysis.Triage{Phase: "reading the model config"},
+		},
+		{
 			name: "a transfer engine's glog line",
 			in:   "E0904 21:29:13.608035 31963 transfer_task.cpp:469] Failed to open segment 192.168.10.12:12516\n",
 			want: analysis.Triage{Component: "transfer engine"},
@@ -195,6 +235,8 @@ func FuzzTriage(f *testing.F) {
 		"Fatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n  File \"/a/b.py\", line 1 in f\n",
 		"frame #0: c10::Error::Error() + 0x96 (0x7f in /usr/lib/libc10.so)\n",
 		"x.RayTaskError(KeyError): y\n",
+		tbHead + frame("/v/site-packages/fastchat/serve/w.py", "<module>", "from a.b import c") + "ImportError: cannot import name 'c' from 'a.b' (/v/a/b.py)\n",
+		"OSError: org/m does not appear to have a file named config.json\n",
 		"",
 	} {
 		f.Add(s)
@@ -206,6 +248,13 @@ func FuzzTriage(f *testing.F) {
 			for _, v := range []string{tr.Process, tr.Phase, tr.Family, tr.Component} {
 				if strings.ContainsAny(v, "\n\r") {
 					t.Fatalf("triage field %q holds a line break", v)
+				}
+			}
+			// The subject and the importer are log text quoted in
+			// advice: bounded, of the safe alphabet.
+			for _, v := range []string{tr.Subject, tr.Importer} {
+				if len(v) > 120 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~+@=:") != "" {
+					t.Fatalf("triage subject or importer %q is not a bounded token of the safe alphabet", v)
 				}
 			}
 		}

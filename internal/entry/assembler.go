@@ -154,7 +154,9 @@ import (
 // year or day that puts it nearest (so December 31 then January 1 turns
 // the year, and a line in January after a December one was printed late);
 // before the first, from Line.Time, else Options.Reference, and then never
-// later than a day after it.
+// later than a day after it. A year taken from them (a scanned log whose
+// first timestamps lack it) is a guess, and the entries dated from it say
+// so (Entry.TimeGuessed) until a full timestamp comes.
 //
 // Invalid UTF-8 is kept byte for byte; cuts happen on rune boundaries and add
 // none. Push allocates only to build a completed entry's multi-line Text and
@@ -178,6 +180,12 @@ type Assembler struct {
 	// of its own inherits it, and a timestamp without a year or a date
 	// takes them from it.
 	known time.Time
+	// knownGuessed says known's year is a guess (Entry.TimeGuessed).
+	knownGuessed bool
+	// widest is the length of the longest line read so far: a terminal
+	// that hard-wraps at some width leaves no line longer than it, so a
+	// line shorter than an earlier one was not cut by it (see rejoin).
+	widest int
 	// logged is the exception line (type and message) of the last
 	// traceback a log record carried, kept to tell its re-raise
 	// (Entry.Reraised); "" when there is none.
@@ -260,11 +268,13 @@ type pending struct {
 	time   time.Time
 	// inherited: time is the stream's last known time, not the entry's own.
 	inherited bool
-	ranks     Ranks
-	level     string
-	msg       string
-	prefix    string
-	native    string
+	// guessed: time's year is not the stream's (Entry.TimeGuessed).
+	guessed bool
+	ranks   Ranks
+	level   string
+	msg     string
+	prefix  string
+	native  string
 
 	// st is where the entry stands in the continuation rules
 	// (machine.go): what opened it and the phase of its traceback.
@@ -446,7 +456,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if !c.header && learned == 0 && a.rejoin(l, c, cut) {
+	widest := a.widest
+	a.widest = max(a.widest, len(c.s))
+	if !c.header && learned == 0 && a.rejoin(l, c, cut, widest) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
@@ -843,14 +855,21 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	}
 	switch {
 	case !p.time.IsZero():
-		if partial != 0 && !c.near.IsZero() {
+		switch {
+		case partial != 0 && !c.near.IsZero():
 			// A glog line's year, a legacy record's date: its
 			// neighbours', not the reader's.
 			p.time = nearest(p.time, partial, c.near, a.opt.Location)
+			p.guessed = a.knownGuessed
+		case partial == timeNoYear:
+			// No neighbour before it: the year is the read time's or
+			// Options.Reference's, which a scan of an old log gets
+			// wrong. The lines after it may still tell.
+			p.guessed = true
 		}
-		a.known = p.time
+		a.known, a.knownGuessed = p.time, p.guessed
 	case !c.near.IsZero():
-		p.time, p.inherited = c.near, true
+		p.time, p.inherited, p.guessed = c.near, true, a.knownGuessed
 	}
 	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
@@ -1128,6 +1147,7 @@ func (a *Assembler) emit() {
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
 	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
 	e.TimeInherited = p.inherited
+	e.TimeGuessed = p.guessed
 	e.Process = p.proc
 	if e.Process == "" && p.prefix != "" {
 		e.Process = a.procs.process(p.prefix)

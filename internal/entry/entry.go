@@ -35,7 +35,14 @@ type Entry struct {
 	Time time.Time
 	// TimeInherited says Time is the stream's, not the entry's own.
 	TimeInherited bool
-	Ranks         Ranks // rank tokens of the header prefix
+	// TimeGuessed says Time's year was not read from the stream: the
+	// timestamp lacks it (glog, c10d) and no line before it had one, so
+	// the year is Line.Time's or Options.Reference's (or that of an entry
+	// guessed so), wrong for an old log scanned today. A reader that
+	// learns the stream's year later puts the entry in it (the incident
+	// grouper does).
+	TimeGuessed bool
+	Ranks       Ranks // rank tokens of the header prefix
 	// Process is the process or rank a header of another engine names,
 	// as the line writes it: Ray core's pid ("4242"), TensorRT-LLM's
 	// rank ("RANK 0"), or the process prefix vLLM's multiprocessing and

@@ -101,6 +101,9 @@ func FuzzAssemble(f *testing.F) {
 			if !validLevel(e.Level) {
 				t.Fatalf("level %q is not normalised", e.Level)
 			}
+			if e.TimeGuessed && e.Time.IsZero() || e.TimeInherited && e.Time.IsZero() {
+				t.Fatalf("a zero time is said to be guessed (%v) or inherited (%v)", e.TimeGuessed, e.TimeInherited)
+			}
 			if first := lines[e.FirstOffset-1]; !strings.ContainsAny(first, "\x1b\r") && len(first) <= o.MaxLineBytes && !strings.HasPrefix(first, e.Prefix) {
 				t.Fatalf("prefix %q is not the start of line %q", e.Prefix, first)
 			}

@@ -92,6 +92,29 @@ func TestAssemblerTimeInheritance(t *testing.T) {
 			{utc(2026, 1, 16, 10, 11, 14, 123456000), true},
 		}},
 	}
+	// Which of those years are guesses: the glog lines read before the
+	// stream said its year, and what inherited from them, until a full
+	// timestamp comes.
+	guessed := map[string][]bool{
+		"glog first takes the reader's year": {true, true},
+	}
+	tests = append(tests, struct {
+		name  string
+		lines []string
+		times []time.Time
+		want  []want
+	}{"a c10d line before the first full timestamp, then one after it", []string{
+		"[rank4]:[E421 02:05:38.764490322 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed",
+		"E0421 02:05:38.800000 77969 transfer_engine.cpp:173] Failed",
+		"[2025-04-21 02:05:39 TP4] Scheduler hit an exception: Traceback (most recent call last):",
+		"[rank4]:[E421 02:05:40.000000001 ProcessGroupNCCL.cpp:1828] [PG ID 0 PG GUID 0 Rank 4] Watchdog caught collective operation timeout",
+	}, nil, []want{
+		{utc(2026, 4, 21, 2, 5, 38, 764490322), false},
+		{utc(2026, 4, 21, 2, 5, 38, 800000000), false},
+		{utc(2025, 4, 21, 2, 5, 39, 0), false},
+		{utc(2025, 4, 21, 2, 5, 40, 1), false},
+	}})
+	guessed["a c10d line before the first full timestamp, then one after it"] = []bool{true, true, false, false}
 	for _, tt := range tests {
 		a := NewAssembler(Options{})
 		var es []Entry
@@ -109,6 +132,9 @@ func TestAssemblerTimeInheritance(t *testing.T) {
 		for i, e := range es {
 			if !e.Time.Equal(tt.want[i].time) || e.TimeInherited != tt.want[i].inherited {
 				t.Errorf("%s: entry %d (%q): time %v inherited %v; want %v %v", tt.name, i+1, e.Message, e.Time, e.TimeInherited, tt.want[i].time, tt.want[i].inherited)
+			}
+			if g := guessed[tt.name]; e.TimeGuessed != (g != nil && g[i]) {
+				t.Errorf("%s: entry %d (%q): year guessed %v", tt.name, i+1, e.Message, e.TimeGuessed)
 			}
 		}
 	}

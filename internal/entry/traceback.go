@@ -449,7 +449,9 @@ func isFrameLine(s string) bool {
 // parseExceptionLine reads CPython's exception line "Type: message" or a bare
 // "Type" (SGLANG-LOGS.md §8, widened to lower-case qualified names such as
 // socket.gaierror). A bare name must start with an upper-case letter in its
-// last part; so must an unqualified name before ": ".
+// last part; so must an unqualified name before ": ". An error type may name
+// the type it wraps in parentheses, as Ray's RayTaskError(OutOfMemoryError)
+// does: the type is read with it.
 func parseExceptionLine(s string) (typ, msg string, ok bool) {
 	i, last, dotted := 0, 0, false
 	for {
@@ -466,6 +468,17 @@ func parseExceptionLine(s string) (typ, msg string, ok bool) {
 			continue
 		}
 		break
+	}
+	if i < len(s) && s[i] == '(' && isUpper(s[last]) && (strings.HasSuffix(s[last:i], "Error") || strings.HasSuffix(s[last:i], "Exception")) {
+		// A wrapper naming the type it wraps, as Ray prints a remote
+		// task's failure: "ray.exceptions.RayTaskError(OutOfMemoryError)".
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == ')' && isUpper(s[i+1]) {
+			i = j + 1
+		}
 	}
 	typ = s[:i]
 	upper := isUpper(s[last])

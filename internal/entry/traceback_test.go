@@ -346,6 +346,15 @@ func TestParseExceptionLine(t *testing.T) {
 		{"StopIteration", "StopIteration", "", true, true},
 		{"Foo", "Foo", "", true, false},
 		{"KeyError: ", "KeyError", "", true, true},
+		{"ray.exceptions.RayTaskError(OutOfMemoryError): ray::main_task() (pid=5, ip=10.1.2.6)", "ray.exceptions.RayTaskError(OutOfMemoryError)", "ray::main_task() (pid=5, ip=10.1.2.6)", true, true},
+		{"RayTaskError(KeyError): ray::f()", "RayTaskError(KeyError)", "ray::f()", true, true},
+		{"ray.exceptions.RayTaskError(RayActorError)", "ray.exceptions.RayTaskError(RayActorError)", "", true, true},
+		{"Model(Llama): loaded", "", "", false, false},   // not an error type around it
+		{"RayTaskError(lower): x", "", "", false, false}, // the wrapped name is a class
+		{"RayTaskError(torch.OutOfMemoryError): x", "", "", false, false},
+		{"RayTaskError(): x", "", "", false, false},
+		{"RayTaskError(KeyError: x", "", "", false, false},
+		{"print(ValueError): x", "", "", false, false},
 		{"gaierror: x", "", "", false, false},
 		{"raise Exception('spam')", "", "", false, false},
 		{"ERROR:root:x", "", "", false, false},

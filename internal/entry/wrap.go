@@ -182,12 +182,14 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // message whole ("NCCL error: unhandled syst" and "em error"). The parts
 // are joined as they are, with nothing between: a terminal breaks at a
 // column and drops no byte. A header, a native line or a wrapper logger's
-// record is never a rest, so two log records are never joined. It
-// reports whether it joined.
-func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
+// record is never a rest, so two log records are never joined. Nor is a
+// line more than wrapSlack bytes shorter than widest, the longest line
+// read before: the terminal that would have cut it leaves no line longer
+// than its width. It reports whether it joined.
+func (a *Assembler) rejoin(l *Line, c *classified, cut int, widest int) bool {
 	p := &a.cur
 	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg ||
-		p.lastLen < minWrapWidth || a.spacing.real(p.blanks) > 0 {
+		p.lastLen < minWrapWidth || p.lastLen+wrapSlack < widest || a.spacing.real(p.blanks) > 0 {
 		return false
 	}
 	prev := a.kept.last()

@@ -3,6 +3,7 @@ package incident_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,13 @@ var crashCauses = []crashCause{
 		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17",
 		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 5, tokens remained: 9",
 	}},
+	{"vLLM's engine core dying of CUDA OOM", []string{
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] EngineCore encountered a fatal error.",
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] Traceback (most recent call last):",
+		`(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 699, in run_engine_core`,
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708]     engine_core.run_busy_loop()",
+		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.07 GiB is free.",
+	}},
 	{"an exception no record names", []string{
 		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
 		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
@@ -92,7 +100,29 @@ var crashConsequences = []struct {
 	}},
 	{"dead rank", []string{"[2025-06-01 12:00:02] Rank 0 scheduler is dead. Please check if there are relevant logs."}},
 	{"subprocess exit", []string{"[2025-06-01 12:00:02] Subprocess scheduler_0 (pid=4242) crashed with exit code -9"}},
+	{"vLLM's API server seeing a dead engine", []string{
+		"(APIServer pid=1) ERROR 06-01 12:00:02 [async_llm.py:485] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+	}},
+	{"torchrun's rank-exit summary", []string{
+		"E0601 12:00:03.000000 32974 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) local_rank: 0 (pid: 33054) of binary: /usr/bin/python3",
+		"Traceback (most recent call last):",
+		`  File "/usr/local/bin/torchrun", line 8, in <module>`,
+		"    sys.exit(main())",
+		`  File "/usr/local/lib/python3.10/dist-packages/torch/distributed/launcher/api.py", line 270, in launch_agent`,
+		"    raise ChildFailedError(",
+		"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+		"============================================================",
+		"serve.py FAILED",
+		"------------------------------------------------------------",
+		"Root Cause (first observed failure):",
+		"[0]:",
+		"  time      : 2025-06-01_12:00:03",
+		"  rank      : 0 (local_rank: 0)",
+		"  exitcode  : 1 (pid: 33054)",
+		"============================================================",
+	}},
 	{"router 500", []string{"2025-06-01T12:00:02.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500"}},
+	{"PD router's generic error", []string{"2025-06-01T12:00:02.223456Z ERROR sglang_router_rs::routers::http::pd_router: Decode server returned error status 500 Internal Server Error for request 8f2c"}},
 	{"secondary NCCL lines", []string{
 		"[rank1]:[E601 12:00:02.000000001 ProcessGroupNCCL.cpp:2057] [PG ID 2 PG GUID 3 Rank 1] Stack trace of the failed collective not found, potentially because FlightRecorder is disabled. You can enable it by setting TORCH_NCCL_TRACE_BUFFER_SIZE to a non-zero value.",
 		"[rank1]:[E601 12:00:02.000000002 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: [PG ID 2 PG GUID 3 Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.",
@@ -236,5 +266,26 @@ func TestIndependentFailuresStaySeparate(t *testing.T) {
 					a.name, b.name, wa, wb, len(got), describe(got))
 			}
 		}
+	}
+}
+
+// TestABorrowedTimeIsALowerBound: lines without a timestamp of their own
+// (a native library's) happened at or after the last time before them, so
+// a router's error printed right after them, a little later than that
+// time, is of their burst; the same error after a stretch of healthy
+// serving is an incident of its own.
+func TestABorrowedTimeIsALowerBound(t *testing.T) {
+	m := crashMatcher(t)
+	deepep := crashCauses[slices.IndexFunc(crashCauses, func(c crashCause) bool { return strings.HasPrefix(c.name, "a native library's") })]
+	router := "2025-06-01T12:00:05.223456Z ERROR sglang_router_rs::routers::http::pd_router: Decode server returned error status 500 Internal Server Error for request 8f2c"
+	lines := append([]string{healthy[0]}, deepep.lines...)
+	if got := scanLines(t, m, append(lines, router)); len(got) != 1 || got[0].Record.Slug != "deepep-timeout" {
+		t.Errorf("right after the lines: want one incident led by deepep-timeout, got %d:%s", len(got), describe(got))
+	}
+	for k := 0; k < 40; k++ {
+		lines = append(lines, strings.Replace(healthy[0], "12:00:00", fmt.Sprintf("12:00:%02d", 1+k%4), 1))
+	}
+	if got := scanLines(t, m, append(lines, router)); len(got) != 2 {
+		t.Errorf("after healthy serving: want two incidents, got %d:%s", len(got), describe(got))
 	}
 }

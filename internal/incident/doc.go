@@ -18,7 +18,14 @@
 // lines of one event, a fragment or a hang's dump beside a failure, the
 // shell's report of a death and the consequences of a burst with no cause
 // in sight each join the burst's lead (generic.go, fold.go), and the
-// incident takes its exception and time from the whole burst. Ranks are read
+// incident takes its exception and time from the whole burst. Which signal
+// of a burst leads follows one documented order of classes (cause,
+// failure, generic line, fragment, consequence, wrapper; rank.go), read
+// from the record's role and the diagnosis, never from which record it is.
+// A consequence whose time was borrowed from a line before it (an undated
+// "Killed", a launcher's traceback under another writer's header) may have
+// been printed before its cause and still folds into it, and a glog line's
+// guessed year is corrected by its scope's first full timestamp. Ranks are read
 // from what entries say about themselves (RankOf) and rendered compactly by
 // the sinks.
 //

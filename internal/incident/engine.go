@@ -36,7 +36,8 @@ const (
 // one server to change.
 var familyNeutral = map[string]string{
 	analysis.FamilyImport: "A compiled package does not match the others: install the serving engine, its kernel packages and torch of one " +
-		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch",
+		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch, " +
+		"a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
 		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
@@ -54,7 +55,7 @@ var familyNeutral = map[string]string{
 	analysis.FamilyCollective: familySteps[analysis.FamilyCollective],
 	analysis.FamilyHang: "The process stopped making progress: the stuck thread's frames show where it waits. A wait in a collective " +
 		"(all_reduce, barrier, broadcast, recv) means another rank stopped first: find the rank that failed or fell behind; a wait on a " +
-		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid)",
+		"lock or a queue is a deadlock: report it with a py-spy dump of every rank's process",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this engine version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 	analysis.FamilyDriver: driverStep,
@@ -110,6 +111,8 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
+		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // processNeutral are the process steps that name no sglang option.
@@ -121,6 +124,9 @@ var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "ro
 func neutralSteps(t analysis.Triage) []string {
 	var out []string
 	steps := [...]string{subjectStep(t), componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
+	if t.Family == analysis.FamilyHang {
+		steps[0], steps[3] = steps[3], steps[0] // see triageSteps
+	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]
 	}

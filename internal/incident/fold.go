@@ -24,6 +24,9 @@ import (
 type scopeClock struct {
 	Log  time.Time `json:"log"`
 	Seen time.Time `json:"seen"`
+	// Guessed says Log's year is a guess (Occurrence.Guessed): no line
+	// of the scope said its year yet.
+	Guessed bool `json:"guessed,omitempty"`
 }
 
 func isConsequence(o Occurrence) bool {
@@ -38,13 +41,21 @@ func isConsequence(o Occurrence) bool {
 func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, untimed bool) {
 	c, ok := g.clocks[o.Scope]
 	if o.Timed {
+		t, guessed := o.Time, o.Guessed
+		switch {
+		case guessed && ok && !c.Guessed:
+			// A year the scope's own lines tell.
+			t, guessed = inYearOf(t, c.Log), false
+		case !guessed && (!ok || c.Guessed):
+			g.reyear(o.Scope, t)
+		}
 		if !ok {
-			g.redate(o.Scope, o.Time, now)
+			g.redate(o.Scope, t, now)
 		}
-		if !ok || o.Time.After(c.Log) {
-			g.setClock(o.Scope, scopeClock{Log: o.Time, Seen: now})
+		if !ok || t.After(c.Log) || c.Guessed && !guessed {
+			g.setClock(o.Scope, scopeClock{Log: t, Seen: now, Guessed: guessed})
 		}
-		return o.Time, false
+		return t, false
 	}
 	if ok {
 		return c.Log.Add(max(now.Sub(c.Seen), 0)), false
@@ -69,6 +80,40 @@ func (g *Grouper) redate(scope string, t, now time.Time) {
 		gr.Alert.Time, gr.Alert.LastTime = t, t
 		gr.changed()
 	}
+}
+
+// reyear puts the incidents of scope whose year was guessed (a glog line
+// read before the first line that says its year) in the year nearest t,
+// the first time of the scope that has one.
+func (g *Grouper) reyear(scope string, t time.Time) {
+	for _, m := range g.scopeGroups(scope) {
+		gr := m.gr
+		if !gr.Guessed {
+			continue
+		}
+		d := inYearOf(gr.At, t).Sub(gr.At)
+		gr.Guessed = false
+		gr.At, gr.Last = gr.At.Add(d), gr.last().Add(d)
+		gr.Alert.Time, gr.Alert.LastTime = gr.Alert.Time.Add(d), gr.Alert.LastTime.Add(d)
+		gr.changed()
+	}
+}
+
+// inYearOf is t in the year (ref's, the one before or the one after) that
+// puts it nearest ref: December 31 next to January 1 stays in December.
+func inYearOf(t, ref time.Time) time.Time {
+	best, bestD := t, time.Duration(-1)
+	for k := -1; k <= 1; k++ {
+		c := t.AddDate(ref.Year()+k-t.Year(), 0, 0)
+		d := c.Sub(ref)
+		if d < 0 {
+			d = -d
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
 }
 
 // setClock records a scope's clock, keeping the clocks bounded by

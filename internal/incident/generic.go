@@ -183,10 +183,27 @@ const maxBurstGap = 32 << 10
 // settle time of it and, from the same source, not separated from it by
 // more than maxBurstGap bytes of that source.
 func (g *Grouper) inBurst(c *group, b burst) bool {
-	if b.to.Before(c.At.Add(-g.opts.Settle)) || b.from.After(c.last().Add(g.opts.Settle)) {
+	if b.to.Before(c.At.Add(-g.opts.Settle)) || b.from.After(c.last().Add(g.opts.Settle)) && !g.borrowedJustBefore(c, b) {
 		return false
 	}
 	return c.Source != b.source || gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
+}
+
+// borrowedGap is how many bytes of a source may separate an incident
+// whose time was borrowed from the line printed after it, for that line
+// to be of its burst whatever their times say (see borrowedJustBefore):
+// a few dozen lines, not a stretch of serving.
+const borrowedGap = 4 << 10
+
+// borrowedJustBefore reports whether c, whose time was borrowed from a
+// line before it (Occurrence.Borrowed: native lines without a timestamp,
+// a traceback under another writer's header), was printed just before b
+// in the same source. Its time is only a lower bound: it happened at
+// most when b did, so b is of its burst as long as it comes within the
+// correlation window and borrowedGap bytes.
+func (g *Grouper) borrowedJustBefore(c *group, b burst) bool {
+	return c.Borrowed && c.Source == b.source && c.End <= b.off && b.off-c.End <= borrowedGap &&
+		!b.from.After(c.last().Add(g.opts.Correlation))
 }
 
 // gapBetween is the number of bytes between two ranges of a source, 0

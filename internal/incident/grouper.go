@@ -185,6 +185,9 @@ type group struct {
 	// Borrowed says At is not the time of the line matched but of a line
 	// before it (Occurrence.Borrowed): it was printed at or after At.
 	Borrowed bool `json:"borrowed,omitempty"`
+	// Guessed says At's year is a guess (Occurrence.Guessed) that the
+	// scope's first line with a year corrects (see reyear).
+	Guessed bool `json:"guessed,omitempty"`
 	// Off and End are the byte range of its source its occurrences (and
 	// the lines folded into it) span: see burst.
 	Off  int64  `json:"off,omitempty"`
@@ -325,6 +328,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		return []sinks.Alert{o.Alert}
 	}
 	at, untimed := g.correlationTime(o, now)
+	guessed := o.Guessed && at.Equal(o.Time)
 	consequence := isConsequence(o)
 	id := o.Alert.Fingerprint
 	if consequence && g.opts.Correlation > 0 {
@@ -388,11 +392,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.seq++
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
-	if !o.Timed && !untimed {
+	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
-		// says, not when it was read (a replayed or scanned log).
+		// says, not when it was read (a replayed or scanned log); one
+		// without a year, in the year its scope's lines say.
 		gr.Alert.Time, gr.Alert.LastTime = at, at
 	}
 	g.add(id, gr)

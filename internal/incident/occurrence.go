@@ -40,6 +40,9 @@ type Occurrence struct {
 	// or the line matched is not the entry's first, whose header dated it
 	// (a launcher's bare traceback read under another writer's record).
 	Borrowed bool
+	// Guessed says Time's year is a guess (entry.Entry.TimeGuessed): the
+	// grouper puts it in the year its scope's other lines say.
+	Guessed bool
 	// Scope is the correlation scope, where one crash's cause and its
 	// consequences are reported: the pod ("pod:<namespace>/<name>") when
 	// known, else the node ("node:<name>", "node:" for this host).
@@ -97,6 +100,7 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		Time:      when,
 		Timed:     timed,
 		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
+		Guessed:   timed && e.TimeGuessed,
 		Scope:     ScopeOf(src),
 		Rank:      RankOf(e),
 	}

@@ -113,3 +113,53 @@ func permute(n int, f func([]int)) {
 	}
 	rec(0)
 }
+
+// TestAGuessedYearTakesTheScopesYear: a glog line read before any line of
+// its scope said the year was dated in the reader's year; the first full
+// timestamp of the scope puts it in the log's own, before it and after it,
+// so that it is still one burst with the lines around it.
+func TestAGuessedYearTakesTheScopesYear(t *testing.T) {
+	real := time.Date(2025, 4, 21, 2, 5, 39, 0, time.UTC)
+	guess := func(o Occurrence) Occurrence {
+		o.Guessed = true
+		o.Native = true
+		return o
+	}
+	for _, tt := range []struct {
+		name  string
+		first bool // the guessed line comes first
+	}{{"guessed line first", true}, {"guessed line after the dated one", false}} {
+		g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+		gloo := guess(classified("gloo-connect-full-mesh-failed", "f", time.Date(2026, 4, 21, 2, 5, 38, 0, time.UTC)))
+		w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP4", real)
+		w.SourceKey = "f"
+		if tt.first {
+			g.Observe(gloo, t0)
+			g.Observe(w, t0)
+		} else {
+			g.Observe(w, t0)
+			g.Observe(gloo, t0)
+		}
+		got := g.Flush(t0.Add(time.Minute))
+		if len(got) != 1 || got[0].Record.ID != "gloo-connect-full-mesh-failed" {
+			t.Fatalf("%s: %d incidents, want one led by the gloo line: %+v", tt.name, len(got), fulls(got))
+		}
+		if want := time.Date(2025, 4, 21, 2, 5, 38, 0, time.UTC); !got[0].Time.Equal(want) {
+			t.Errorf("%s: incident time %v, want %v", tt.name, got[0].Time, want)
+		}
+	}
+}
+
+func TestInYearOf(t *testing.T) {
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 1, 2, 3, 4, time.UTC) }
+	for _, tt := range []struct{ t, ref, want time.Time }{
+		{d(2026, 4, 21), d(2025, 4, 21), d(2025, 4, 21)},
+		{d(2026, 12, 31), d(2025, 1, 1), d(2024, 12, 31)},
+		{d(2026, 1, 1), d(2025, 12, 31), d(2026, 1, 1)},
+		{d(2020, 6, 1), d(2025, 6, 2), d(2025, 6, 1)},
+	} {
+		if got := inYearOf(tt.t, tt.ref); !got.Equal(tt.want) {
+			t.Errorf("inYearOf(%v, %v) = %v, want %v", tt.t, tt.ref, got, tt.want)
+		}
+	}
+}

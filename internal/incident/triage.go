@@ -207,6 +207,8 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
+		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // sglangFamilySteps are sglang's own ways out of a family of failure, added
@@ -232,6 +234,11 @@ func triageSteps(t analysis.Triage) []string {
 	}
 	var out []string
 	steps := [...]string{subjectStep(t), componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
+	if t.Family == analysis.FamilyHang {
+		// A hang did not fail in its phase: it stopped there. How to
+		// read a stuck thread comes first.
+		steps[0], steps[3] = steps[3], steps[0]
+	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
 		steps[5] = processSteps[t.Process]
 	}
@@ -265,6 +272,10 @@ func subjectStep(t analysis.Triage) string {
 			return "Find which package ships '" + s + "' (ldconfig -p, pip show -f on the CUDA and torch packages) and install the version the others were built against"
 		}
 		top, _, _ := strings.Cut(s, ".")
+		if t.Importer != "" {
+			return "The code at '" + t.Importer + "' imports from '" + s + "': install the " + top + " release that code was written for " +
+				"(pip show " + top + " for the one installed), or a version of that code written for the installed " + top
+		}
 		return "Check the installed " + top + " (pip show " + top + "): '" + s + "' must come from the version the other packages were built or written for"
 	case analysis.FamilyValue, analysis.FamilySupport, analysis.FamilyConfig, analysis.FamilyTokenizer:
 		if strings.HasPrefix(s, "--") {

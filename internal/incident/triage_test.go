@@ -94,6 +94,12 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "Check the installed sglang (pip show sglang): 'sglang.srt.utils'",
 		},
 		{
+			name:      "a module another package imports: pair the two",
+			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "sglang.srt.utils", Importer: "fastchat/serve/sglang_worker.py", SGLang: true},
+			headline:  "KeyError: 'x'",
+			firstStep: "The code at 'fastchat/serve/sglang_worker.py' imports from 'sglang.srt.utils': install the sglang release that code was written for",
+		},
+		{
 			name:      "a shared library that does not load",
 			tr:        analysis.Triage{Family: analysis.FamilyImport, Subject: "libnvrtc.so.12"},
 			headline:  "KeyError: 'x'",
@@ -138,6 +144,32 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			headline:  "KeyError: 'x'",
 			firstStep: "The tokenizer rejected a value",
 			also:      "--reasoning-parser",
+		},
+		{
+			name:      "the custom all-reduce in sglang's log: its flag",
+			tr:        analysis.Triage{Component: "custom all-reduce", Family: analysis.FamilyGPU, SGLang: true},
+			headline:  "the custom all-reduce failed: KeyError: 'x'",
+			firstStep: "The custom all-reduce kernel failed: start with --disable-custom-all-reduce",
+		},
+		{
+			name:      "the custom all-reduce on another engine",
+			tr:        analysis.Triage{Component: "custom all-reduce"},
+			headline:  "the custom all-reduce failed: KeyError: 'x'",
+			firstStep: "The custom all-reduce kernel failed: turn it off to confirm",
+		},
+		{
+			name:      "a hang while serving: how to read a stuck thread before the phase's step",
+			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyHang, SGLang: true},
+			headline:  "scheduler died while serving requests: KeyError: 'x'",
+			firstStep: "The process stopped making progress",
+			also:      "It failed while running a batch",
+		},
+		{
+			name:      "a hang on another engine",
+			tr:        analysis.Triage{Phase: "compiling kernels", Family: analysis.FamilyHang},
+			headline:  "failed while compiling kernels: KeyError: 'x'",
+			firstStep: "The process stopped making progress",
+			also:      "It failed while compiling a kernel just in time",
 		},
 		{
 			name:     "nothing known: the line as printed, no step",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/logmatch/logmatch/sinks"
@@ -614,10 +615,13 @@ func (ru *rule) apply(s string) (string, bool) {
 }
 
 // RedactAlert redacts, in place, every field of a that carries log text:
-// the matched text, capture groups, the exception and the entry. Catalog
-// fields (the record) and the source identity are left alone. The pipeline
-// calls it once, before an alert fans out to the sinks.
+// the matched text, capture groups, the exception, the entry, and the
+// solutions (a failure no record names gets steps that quote its frame,
+// path, model id or flag). Other catalog fields of the record and the
+// source identity are left alone. The pipeline calls it once, before an
+// alert fans out to the sinks.
 func (r *Redactor) RedactAlert(a *sinks.Alert) {
+	a.Record.Solutions = r.redactAll(a.Record.Solutions)
 	a.Match.Text = r.Redact(a.Match.Text)
 	for k, v := range a.Match.Groups {
 		a.Match.Groups[k] = r.Redact(v)
@@ -635,4 +639,25 @@ func (r *Redactor) RedactAlert(a *sinks.Alert) {
 	for i := range a.Consequences {
 		a.Consequences[i].Headline = r.Redact(a.Consequences[i].Headline)
 	}
+}
+
+// redactAll returns ss with each string redacted. It copies ss only when a
+// string changed: the slice may be a catalog record's, shared by every
+// alert of that record.
+func (r *Redactor) redactAll(ss []string) []string {
+	var out []string
+	for i, s := range ss {
+		red := r.Redact(s)
+		if red == s {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ss)
+		}
+		out[i] = red
+	}
+	if out == nil {
+		return ss
+	}
+	return out
 }

@@ -130,8 +130,9 @@ func TestRedactAlert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	catalog := []string{"Rotate the key", "Check token=... in the config"}
 	a := &sinks.Alert{
-		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config"},
+		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config", Solutions: catalog},
 		Match: sinks.Match{
 			Text:   "auth failed for token=abc123",
 			Groups: map[string]string{"1": "abc123", "key": openAIKey},
@@ -147,7 +148,7 @@ func TestRedactAlert(t *testing.T) {
 	}
 	r.RedactAlert(a)
 	want := &sinks.Alert{
-		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config"},
+		Record: sinks.Record{ID: "r1", Documentation: "set token=... in the config", Solutions: []string{"Rotate the key", "Check token=[REDACTED] in the config"}},
 		Match: sinks.Match{
 			Text:   "auth failed for token=[REDACTED]",
 			Groups: map[string]string{"1": "abc123", "key": "sk-proj-[REDACTED]"},
@@ -163,6 +164,16 @@ func TestRedactAlert(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, a); diff != "" {
 		t.Errorf("RedactAlert (-want +got):\n%s", diff)
+	}
+	if catalog[1] != "Check token=... in the config" {
+		t.Errorf("RedactAlert wrote into the record's shared solutions: %q", catalog)
+	}
+	// A solution that quotes the log (a path or id an unclassified
+	// failure's step names) is redacted like the log.
+	b := &sinks.Alert{Record: sinks.Record{Solutions: []string{"Check that '/models/x/" + hfToken + "' exists"}}}
+	r.RedactAlert(b)
+	if got := b.Record.Solutions[0]; strings.Contains(got, hfToken) {
+		t.Errorf("solution %q keeps the token", got)
 	}
 }
 

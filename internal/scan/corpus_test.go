@@ -53,6 +53,10 @@ type corpusEntry struct {
 	// Fix is the fix the thread reports worked, empty when it reports
 	// none; the fix-in-solutions rate is judged against it.
 	Fix string `json:"fix,omitempty"`
+	// FixIn is the piece of the lead's solutions that carries Fix, as a
+	// reviewer read them; empty when they do not carry it. The
+	// fix-in-solutions rate counts it (TestCorpusFixInSolutions).
+	FixIn string `json:"fixIn,omitempty"`
 	// Batch names the held-out batch an excerpt was added in, measured
 	// before any change was made for it; empty for the development
 	// corpus.

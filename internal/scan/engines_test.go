@@ -53,8 +53,11 @@ type engineEntry struct {
 	ProposedRecord string       `json:"proposedRecord,omitempty"`
 	Severity       string       `json:"severity"`
 	// Fix is the fix the thread reports, empty when it reports none.
-	Fix  string `json:"fix"`
-	Note string `json:"note"`
+	Fix string `json:"fix"`
+	// FixIn is the piece of the lead's solutions that carries Fix, as for
+	// the sglang corpus.
+	FixIn string `json:"fixIn,omitempty"`
+	Note  string `json:"note"`
 	// Known, when set, says why logmatch knowingly gets this excerpt
 	// wrong today: a failure missed or led by the wrong incident, or a
 	// benign excerpt that alerts. The test expects it to stay wrong, so

@@ -1015,6 +1015,17 @@ var examples = map[string]example{
 			"deepep_config=None, moe_a2a_backend='deepep', dist_timeout=None",
 		},
 	},
+	"torch-elastic-child-failed": {
+		match: []string{
+			"E0801 13:23:20.000000 32974 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) local_rank: 3 (pid: 33054) of binary: /usr/bin/python3",
+			"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 1622) of binary: /opt/conda/bin/python",
+			"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\nserve.py FAILED",
+		},
+		miss: []string{
+			"W0801 13:23:17.366000 32974 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 33051 closing signal SIGTERM",
+			"I0801 13:23:20.000000 32974 torch/distributed/elastic/agent/server/api.py:874] worker group successfully finished (exitcode: 0) local_rank: 0",
+		},
+	},
 	"nvidia-gpu-fallen-off-bus": {
 		match: []string{
 			"[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n               NVRM: (PCI ID: 10de:26b5) installed in this system has\n               NVRM: fallen off the bus and is not responding to commands.",
@@ -1090,8 +1101,13 @@ var examples = map[string]example{
 		match: []string{
 			"E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds for batch 2586731328",
 			"(SGLangEngine pid=3111) E0612 02:00:00.000001 411 transfer_task.cpp:305] Failed to complete transfers after 120 seconds for batch 77",
+			// Retyped from a screenshot: the spaces around the batch word lost.
+			"E1012 09:10:11.485378 1401 transfer_task.cpp:236] Failed to complete transfers after 60 seconds for batch1401785",
 		},
-		miss: []string{"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms"},
+		miss: []string{
+			"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Completed transfers for batch 2586731328 in 3 ms",
+			"I1120 11:09:23.594488 203018 transfer_task.cpp:290] Failed to complete transfers after retry for batch 12",
+		},
 	},
 	"extension-incompatible-function-arguments": {
 		match: []string{
