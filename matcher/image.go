@@ -42,7 +42,8 @@ import (
 //	classKey  n imgStr; warnings: imgWarn
 //	prefilter one u32 word of flags and the scan loop, then per table
 //	          (long, short, low, tiny) its slots, shift, refs and their
-//	          checks, its bloom; the strided, short and low blooms; lits (imgLit);
+//	          checks, its bloom; the strided, short and low blooms, the
+//	          blocked bloom; lits (imgLit);
 //	          keyClause (int), always (int32), plan choice and offsets
 //	blob      every string's bytes
 const (
@@ -141,7 +142,7 @@ func viewAs[T any](data []byte) []T {
 }
 
 // scanLoops are the prefilter's scan loops, by their number in an image.
-var scanLoops = []scanFunc{scanNone, scanHighFixed, scanLowFixed, scanLowSplit, scanLowSplitLarge, scanHigh, scanLow}
+var scanLoops = []scanFunc{scanNone, scanHighFixed, scanLowFixed, scanLowSplit, scanLowSplitLarge, scanHigh, scanLow, scanLowSplitBlocked}
 
 func scanIndex(f scanFunc) int {
 	p := reflect.ValueOf(f).Pointer()
@@ -292,6 +293,7 @@ const (
 	imgHasLow
 	imgShortOwn // shortB has bits of its own, not strided's
 	imgLowOwn
+	imgBlocked // the long keys are in a blockedBloom
 	imgScanShift = 8 // the scan loop's number, above the flags
 )
 
@@ -314,6 +316,9 @@ func (w *imageWriter) prefilter(p *prefilter) error {
 	if !sameBits(p.lowB, p.strided) {
 		flags |= imgLowOwn
 	}
+	if p.blocked != nil {
+		flags |= imgBlocked
+	}
 	w.u32(flags)
 	for _, t := range []*windowTable{&p.long, &p.short, &p.low, &p.tiny} {
 		w.array(raw(t.slots))
@@ -328,6 +333,9 @@ func (w *imageWriter) prefilter(p *prefilter) error {
 	}
 	if flags&imgLowOwn != 0 {
 		w.bloom(p.lowB)
+	}
+	if p.blocked != nil {
+		w.array(raw(p.blocked[:]))
 	}
 	lits := make([]imgLit, len(p.lits))
 	for i, l := range p.lits {
@@ -450,6 +458,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		bloom  imgBloom
 	}
 	var strided, shortB, lowB imgBloom
+	var blocked []uint64
 	var pfLits []imgLit
 	var keyClause []int
 	var always []int32
@@ -471,6 +480,12 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		}
 		if flags&imgLowOwn != 0 {
 			lowB = r.bloom()
+		}
+		if flags&imgBlocked != 0 {
+			blocked = arrayOf[uint64](r)
+			if r.err == nil && len(blocked) != len(blockedBloom{}) {
+				r.fail("a blocked bloom of %d words", len(blocked))
+			}
 		}
 		pfLits = arrayOf[imgLit](r)
 		keyClause = arrayOf[int](r)
@@ -559,6 +574,9 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 			if *b.dst, err = b.src.get(); err != nil {
 				return nil, err
 			}
+		}
+		if blocked != nil {
+			p.blocked = (*blockedBloom)(blocked)
 		}
 		if p.lits, err = d.lits(pfLits); err != nil {
 			return nil, err
@@ -651,6 +669,7 @@ func (p *prefilter) checkImage(n int) error {
 		}
 	}
 	fixed := func(b bloom, words int) bool { return len(b.bits) == words }
+	idx := func(p *prefilter) int { return scanIndex(p.scan) }
 	ok := true
 	switch idx := scanIndex(p.scan); idx {
 	case 0: // scanNone
@@ -659,8 +678,13 @@ func (p *prefilter) checkImage(n int) error {
 	case 3, 4: // scanLowSplit, scanLowSplitLarge
 		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) &&
 			(idx == 4 && len(p.strided.bits) > 0 || fixed(p.strided, len(fixedBloom{})))
+	case 7: // scanLowSplitBlocked
+		ok = p.blocked != nil && fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{}))
 	default: // scanHigh, scanLow
 		ok = len(p.strided.bits) > 0
+	}
+	if p.blocked == nil && idx(p) != 0 && len(p.strided.bits) == 0 {
+		ok = false // longMay reads strided
 	}
 	if idx := scanIndex(p.scan); idx != 0 && (len(p.shortB.bits) == 0 || len(p.lowB.bits) == 0) {
 		ok = false
