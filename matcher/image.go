@@ -293,7 +293,7 @@ const (
 	imgHasLow
 	imgShortOwn // shortB has bits of its own, not strided's
 	imgLowOwn
-	imgBlocked // the long keys are in a blockedBloom
+	imgBlocked       // the long keys are in a blockedBloom
 	imgScanShift = 8 // the scan loop's number, above the flags
 )
 
