@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -356,4 +357,43 @@ func FuzzLoadImage(f *testing.F) {
 		m.Stats()
 		m.Facts()
 	})
+}
+
+// TestCheckWordsIsTheVisitorsCheck: the fast check of a record's words
+// says what a recordReader that reads them in visitRecord's order says,
+// on every record of an image and on words changed one at a time.
+func TestCheckWordsIsTheVisitorsCheck(t *testing.T) {
+	def, _ := patterns.Default()
+	m, _ := Compile(def, loadOpts)
+	img := imageOf(t, m, loadOpts)
+	ri := img.img
+	slow := func(w []uint32) bool {
+		var scratch patterns.Record
+		d := recordReader{words: w, blob: ri.blob}
+		visitRecord(&d, &scratch)
+		return !d.bad && len(d.words) == 0
+	}
+	values := []uint32{0, 1, 2, 3, uint32(len(ri.blob)), 1 << 30, ^uint32(0)}
+	for i := range len(ri.start) - 1 {
+		w := slices.Clone(ri.words[ri.start[i]:ri.start[i+1]])
+		if !checkWords(w, uint64(len(ri.blob))) || !slow(w) {
+			t.Fatalf("record %d: refused", i)
+		}
+		if i%20 != 0 {
+			continue
+		}
+		for j := range w {
+			old := w[j]
+			for _, v := range values {
+				w[j] = v
+				if fast, want := checkWords(w, uint64(len(ri.blob))), slow(w); fast != want {
+					t.Fatalf("record %d, word %d set to %d: checkWords %t, the visitor %t", i, j, v, fast, want)
+				}
+			}
+			w[j] = old
+		}
+		if checkWords(w[:len(w)-1], uint64(len(ri.blob))) || checkWords(append(w, 0), uint64(len(ri.blob))) {
+			t.Fatalf("record %d: a word short or past the end passes", i)
+		}
+	}
 }
