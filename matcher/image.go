@@ -669,6 +669,7 @@ func (p *prefilter) checkImage(n int) error {
 		}
 	}
 	fixed := func(b bloom, words int) bool { return len(b.bits) == words }
+	idx := func(p *prefilter) int { return scanIndex(p.scan) }
 	ok := true
 	switch idx := scanIndex(p.scan); idx {
 	case 0: // scanNone
@@ -681,6 +682,9 @@ func (p *prefilter) checkImage(n int) error {
 		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) && p.blocked != nil && len(p.strided.bits) == 0
 	default: // scanHigh, scanLow
 		ok = len(p.strided.bits) > 0
+	}
+	if p.blocked == nil && idx(p) != 0 && len(p.strided.bits) == 0 {
+		ok = false // longMay reads strided
 	}
 	if idx := scanIndex(p.scan); idx != 0 && (len(p.shortB.bits) == 0 || len(p.lowB.bits) == 0) {
 		ok = false
