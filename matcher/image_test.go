@@ -89,10 +89,11 @@ func TestImageMatchesLikeCompile(t *testing.T) {
 		t.Fatal(probs)
 	}
 	// Whole corpus files are subjects too: under the default entry
-	// budget the one matched first (and building its programs) could run
-	// out of time on a busy machine where the other does not.
+	// budget and pattern timeout the one matched first (and building its
+	// programs) could run out of time on a busy machine where the other
+	// does not.
 	loadOpts := loadOpts
-	loadOpts.EntryBudget = time.Hour
+	loadOpts.EntryBudget, loadOpts.MatchTimeout = time.Hour, slowMachineTimeout
 	fresh, _ := Compile(def, loadOpts)
 	img := imageOf(t, fresh, loadOpts)
 	subs := corpusSubjects(t)
