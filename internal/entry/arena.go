@@ -109,11 +109,24 @@ func (t *Traceback) clone(src, dst string) *Traceback {
 	if t == nil {
 		return nil
 	}
-	c := *t
 	if t.Links == nil {
+		c := *t
 		return &c
 	}
-	c.Links = make([]Exception, len(t.Links))
+	var c *Traceback
+	if len(t.Links) == 1 {
+		// Most tracebacks have one link: it is allocated with them.
+		one := &struct {
+			t    Traceback
+			link [1]Exception
+		}{t: *t}
+		c = &one.t
+		c.Links = one.link[:]
+	} else {
+		c = new(Traceback)
+		*c = *t
+		c.Links = make([]Exception, len(t.Links))
+	}
 	for i, l := range t.Links {
 		l.Type = rebase(l.Type, src, dst)
 		l.Message = rebase(l.Message, src, dst)
@@ -124,5 +137,5 @@ func (t *Traceback) clone(src, dst string) *Traceback {
 		l.MemberFrames = cloneFrames(l.MemberFrames, src, dst)
 		c.Links[i] = l
 	}
-	return &c
+	return c
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -191,11 +192,21 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 	// The diagnosis's severity: a wrapper around the cause, or the entry's
 	// own level for an uninformed record, can raise the record's.
 	a.Record.Severity = string(d.Severity)
+	if len(d.Context) > 0 {
+		a.Context = make([]sinks.ContextHit, 0, len(d.Context))
+	}
 	for _, h := range d.Context {
 		a.Context = append(a.Context, sinks.ContextHit{ID: h.Record.ID, Slug: h.Record.Slug, Text: analysis.FirstLine(h.Line)})
 	}
-	for _, h := range d.Hits() {
-		a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: h.Record.ID, Slug: h.Record.Slug})
+	// The hits after the cause, in d.Hits's order, into one slice sized
+	// once (an occurrence is built for every failure entry).
+	if n := len(d.Alternatives) + len(d.Context) + len(d.Others); n > 0 {
+		a.Secondary = make([]sinks.SecondaryHit, 0, n)
+		for _, hs := range [...][]matcher.Hit{d.Alternatives, d.Context, d.Others} {
+			for i := range hs {
+				a.Secondary = append(a.Secondary, sinks.SecondaryHit{ID: hs[i].Record.ID, Slug: hs[i].Record.Slug})
+			}
+		}
 	}
 	a.HungThread = d.Stack
 	if e.Reraised {
