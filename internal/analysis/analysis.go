@@ -160,8 +160,8 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
-			if stack, ok := hangStack(e); ok {
-				a.hang(d, e, stack)
+			if stack, printed, ok := hangStack(e); ok {
+				a.hang(d, e, stack, printed)
 				return true
 			}
 			return false

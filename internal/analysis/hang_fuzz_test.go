@@ -51,6 +51,9 @@ func FuzzHangFrames(f *testing.F) {
 			t.Fatalf("%d frames in %q", n+1, h)
 		}
 		_ = runsOwnCode(stack)
+		if k := workFrame(stack); k < 0 || len(stack) > 0 && k >= len(stack) {
+			t.Fatalf("work frame %d of %d", k, len(stack))
+		}
 	})
 }
 

@@ -138,7 +138,7 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n\n" +
 				"Current thread 0x00007f5c2a1f4740 (most recent call first):\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap\n",
-			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012)",
+			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap",
 			process:  "scheduler",
 		},
 		{
@@ -175,8 +175,32 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				"Thread 0x00007f5c2a1f4740 (most recent call first):\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/utils.py\", line 1093 in broadcast_pyobj\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in recv_requests\n",
-			headline: "no progress: stuck in broadcast_pyobj (sglang/srt/utils.py:1093) < recv_requests (sglang/srt/managers/scheduler.py:1012)",
+			headline: "no progress: stuck in broadcast_pyobj (sglang/srt/utils.py:1093) < recv_requests (sglang/srt/managers/scheduler.py:1012): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/utils.py\", line 1093 in broadcast_pyobj",
 			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's dump stopped in torch under the engine's frame: the printed line quoted is the engine's",
+			in: "Thread 0x00007fe403b964c0 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/c10d_logger.py\", line 83 in wrapper\n" +
+				"  File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj\n" +
+				"  File \"/opt/sglang/python/sglang/srt/managers/scheduler.py\", line 575 in recv_requests\n",
+			headline: "no progress: stuck in broadcast (torch/distributed/distributed_c10d.py:2425) < wrapper (torch/distributed/c10d_logger.py:83) < broadcast_pyobj (sglang/srt/utils.py:693): File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj",
+			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's current thread stopped in a kernel library's wrapper: that frame is the work's, quoted as printed",
+			in: "Current thread 0x00007f3f83e9f740 (most recent call first):\n" +
+				"  File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper\n" +
+				"  File \"/usr/local/sglang/python/sglang/srt/layers/layernorm.py\", line 73 in forward_cuda\n",
+			headline: "no progress: stuck in wrapper (/usr/local/aiter/aiter/jit/core.py:368) < forward_cuda (sglang/srt/layers/layernorm.py:73): File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper",
+		},
+		{
+			name: "faulthandler's thread in torch only: the innermost frame is quoted",
+			in: "Thread 0x00007fe403b964c0 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/utils/_contextlib.py\", line 116 in decorate_context\n",
+			headline: "no progress: stuck in broadcast (torch/distributed/distributed_c10d.py:2425) < decorate_context (torch/utils/_contextlib.py:116): File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast",
 		},
 		{
 			name:     "the legacy watchdog's batch dump without its timeout line",
