@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -151,15 +152,21 @@ const maxDumpThreads = 64
 // frames a thread shows while it waits: a lock, a queue, a socket, a
 // selector, a child process, a pool's work queue. A stack whose top frames
 // are these is waiting for something further down; a thread made of them
-// only is a helper that idles by design.
+// only is a helper that idles by design. helperFiles are among them.
 var waitFiles = [...]string{
 	"threading.py", "queue.py", "selectors.py", "socket.py", "ssl.py", "subprocess.py",
 	"multiprocessing/connection.py", "multiprocessing/synchronize.py", "multiprocessing/queues.py",
 	"multiprocessing/popen_fork.py", "multiprocessing/pool.py",
 	"concurrent/futures/_base.py", "concurrent/futures/thread.py",
 	"asyncio/base_events.py", "asyncio/runners.py", "asyncio/events.py",
-	"tqdm/_monitor.py",
+	"tqdm/_monitor.py", "torch/_inductor/compile_worker/subproc_pool.py",
 }
+
+// helperFiles are the waitFiles of installed packages rather than of the
+// standard library: a background thread every process of theirs starts
+// and that idles by design (tqdm's monitor, the reader of torch's kernel
+// compile workers).
+var helperFiles = [...]string{"tqdm/_monitor.py", "torch/_inductor/compile_worker/subproc_pool.py"}
 
 // isWaitFrame reports whether a "func (file:line)" frame is in one of
 // waitFiles, printed bare (py-spy: "threading.py") or under an
@@ -180,7 +187,7 @@ func isWaitFrame(f string) bool {
 		}
 		if strings.HasSuffix(file, "/"+w) {
 			dir := file[:len(file)-len(w)]
-			if w == "tqdm/_monitor.py" || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
+			if slices.Contains(helperFiles[:], w) || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
 				return true
 			}
 		}

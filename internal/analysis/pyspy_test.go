@@ -124,6 +124,29 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 			process:  "scheduler",
 		},
 		{
+			name: "py-spy's threads pasted without the main thread's header: a helper thread that idles does not head, the thread doing the work does",
+			in: "    run_scheduler_process (scheduler.py:2612)\n" +
+				"    <module> (<string>:1)\n" +
+				"Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+				"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+				"    _read_thread (torch/_inductor/compile_worker/subproc_pool.py:195)\n" +
+				"    run (threading.py:1012)\n" +
+				"    _bootstrap (threading.py:1032)\n" +
+				"Thread 4110500 (idle): \"ThreadPoolExecutor-0_0\"\n" +
+				"    _worker (concurrent/futures/thread.py:89)\n" +
+				"    run (threading.py:1012)\n" +
+				"Thread 4113894 (idle): \"Thread-2 (forward_thread_func)\"\n" +
+				"    ncclCommWindowRegister (pynccl_wrapper.py:540)\n" +
+				"    register_comm_window_raw (pynccl.py:308)\n" +
+				"    __exit__ (pynccl_allocator.py:122)\n" +
+				"    forward (vocab_parallel_embedding.py:476)\n" +
+				"    forward_batch_generation (tp_worker.py:251)\n" +
+				"Thread 4113900 (active): \"Thread-3\"\n" +
+				"    all_reduce (parallel_state.py:500)\n",
+			headline: "no progress: stuck in ncclCommWindowRegister (pynccl_wrapper.py:540) < register_comm_window_raw (pynccl.py:308) < __exit__ (pynccl_allocator.py:122)",
+			process:  "scheduler",
+		},
+		{
 			name: "sglang's py-spy record with no timeout after it",
 			in: "[2026-05-28 00:20:01 TP0] Pyspy dump for PID 4242:\nProcess 4242: sglang::scheduler_TP0\n\n" +
 				"Thread 4242 (idle): \"MainThread\"\n" +
@@ -226,6 +249,22 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				t.Fatalf("diagnosis %+v\nwant a critical hang headed %q, process %q", d, tt.headline, tt.process)
 			}
 		})
+	}
+}
+
+func TestIdleHelperThreadsAloneAreNoHang(t *testing.T) {
+	in := "Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+		"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+		"    run (threading.py:1012)\n" +
+		"Thread 4110500 (idle): \"ThreadPoolExecutor-0_0\"\n" +
+		"    _worker (concurrent/futures/thread.py:89)\n" +
+		"    run (threading.py:1012)\n"
+	an := analysis.New(defaultMatcher(t))
+	var st analysis.Stream
+	for _, e := range entries(in) {
+		if d, ok := an.AnalyzeStream(&st, &e); ok {
+			t.Fatalf("diagnosis %q, want none: the dump's threads only idle", d.Headline)
+		}
 	}
 }
 
