@@ -42,12 +42,13 @@ import (
 //	classKey  n imgStr; warnings: imgWarn
 //	prefilter one u32 word of flags and the scan loop, then per table
 //	          (long, short, low, tiny) its slots, shift, refs and their
-//	          checks, its bloom; the strided, short and low blooms; lits (imgLit);
+//	          checks, its bloom; the strided, short and low blooms; the
+//	          long keys' blocked bloom (when it has one); lits (imgLit);
 //	          keyClause (int), always (int32), plan choice and offsets
 //	blob      every string's bytes
 const (
 	imageMagic   = "LMMATCH\x00"
-	imageVersion = 1
+	imageVersion = 2
 )
 
 // imgStr is a string of the image: where it starts in the blob, and its
@@ -141,7 +142,7 @@ func viewAs[T any](data []byte) []T {
 }
 
 // scanLoops are the prefilter's scan loops, by their number in an image.
-var scanLoops = []scanFunc{scanNone, scanHighFixed, scanLowFixed, scanLowSplit, scanLowSplitLarge, scanHigh, scanLow}
+var scanLoops = []scanFunc{scanNone, scanHighFixed, scanLowFixed, scanLowSplit, scanLowSplitLarge, scanHigh, scanLow, scanLowSplitBlocked}
 
 func scanIndex(f scanFunc) int {
 	p := reflect.ValueOf(f).Pointer()
@@ -292,6 +293,7 @@ const (
 	imgHasLow
 	imgShortOwn // shortB has bits of its own, not strided's
 	imgLowOwn
+	imgBlocked       // the long keys' blocked bloom follows the low bloom
 	imgScanShift = 8 // the scan loop's number, above the flags
 )
 
@@ -314,6 +316,9 @@ func (w *imageWriter) prefilter(p *prefilter) error {
 	if !sameBits(p.lowB, p.strided) {
 		flags |= imgLowOwn
 	}
+	if p.blocked != nil {
+		flags |= imgBlocked
+	}
 	w.u32(flags)
 	for _, t := range []*windowTable{&p.long, &p.short, &p.low, &p.tiny} {
 		w.array(raw(t.slots))
@@ -328,6 +333,9 @@ func (w *imageWriter) prefilter(p *prefilter) error {
 	}
 	if flags&imgLowOwn != 0 {
 		w.bloom(p.lowB)
+	}
+	if p.blocked != nil {
+		w.array(raw(p.blocked[:]))
 	}
 	lits := make([]imgLit, len(p.lits))
 	for i, l := range p.lits {
@@ -450,6 +458,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		bloom  imgBloom
 	}
 	var strided, shortB, lowB imgBloom
+	var blocked []uint64
 	var pfLits []imgLit
 	var keyClause []int
 	var always []int32
@@ -471,6 +480,9 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		}
 		if flags&imgLowOwn != 0 {
 			lowB = r.bloom()
+		}
+		if flags&imgBlocked != 0 {
+			blocked = arrayOf[uint64](r)
 		}
 		pfLits = arrayOf[imgLit](r)
 		keyClause = arrayOf[int](r)
@@ -559,6 +571,12 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 			if *b.dst, err = b.src.get(); err != nil {
 				return nil, err
 			}
+		}
+		if flags&imgBlocked != 0 {
+			if len(blocked) != len(blockedBloom{}) {
+				return nil, fmt.Errorf("matcher image: a blocked bloom of %d words", len(blocked))
+			}
+			p.blocked = (*blockedBloom)(blocked)
 		}
 		if p.lits, err = d.lits(pfLits); err != nil {
 			return nil, err
@@ -651,6 +669,7 @@ func (p *prefilter) checkImage(n int) error {
 		}
 	}
 	fixed := func(b bloom, words int) bool { return len(b.bits) == words }
+	idx := func(p *prefilter) int { return scanIndex(p.scan) }
 	ok := true
 	switch idx := scanIndex(p.scan); idx {
 	case 0: // scanNone
@@ -659,8 +678,13 @@ func (p *prefilter) checkImage(n int) error {
 	case 3, 4: // scanLowSplit, scanLowSplitLarge
 		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) &&
 			(idx == 4 && len(p.strided.bits) > 0 || fixed(p.strided, len(fixedBloom{})))
+	case 7: // scanLowSplitBlocked
+		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) && p.blocked != nil && len(p.strided.bits) == 0
 	default: // scanHigh, scanLow
 		ok = len(p.strided.bits) > 0
+	}
+	if p.blocked == nil && idx(p) != 0 && len(p.strided.bits) == 0 {
+		ok = false // longMay reads strided
 	}
 	if idx := scanIndex(p.scan); idx != 0 && (len(p.shortB.bits) == 0 || len(p.lowB.bits) == 0) {
 		ok = false
@@ -668,12 +692,16 @@ func (p *prefilter) checkImage(n int) error {
 	if p.hasLow && len(p.lowB.bits) == 0 {
 		ok = false
 	}
+	if (p.blocked != nil) != (scanIndex(p.scan) == 7) {
+		ok = false // candidates tests the long keys in the bloom the loop scans
+	}
 	if !ok {
 		return errors.New("matcher image: the scan loop does not fit its blooms")
 	}
 	for i := range p.plan.choice {
 		// A bool of the image is one byte, 0 or 1, as Go's are.
-		if b := *(*uint8)(unsafe.Pointer(&p.plan.choice[i].tiny)); b > 1 {
+		c := &p.plan.choice[i]
+		if *(*uint8)(unsafe.Pointer(&c.tiny)) > 1 || *(*uint8)(unsafe.Pointer(&c.low)) > 1 {
 			return errors.New("matcher image: a damaged key choice")
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -101,6 +104,7 @@ func TestImageMatchesLikeCompile(t *testing.T) {
 	recs := loadCatalog(t)
 	fresh, _ = Compile(recs, loadOpts)
 	img = imageOf(t, fresh, loadOpts)
+	samePrefilter(t, fresh.pf, img.pf)
 	gen := differentialSubjects(recs, 2000, 2000)
 	if n := sameHits(t, fresh, img, append(gen, subs...)); n < len(recs)/2 {
 		t.Fatalf("%d hits on the generated catalog's messages", n)
@@ -111,6 +115,62 @@ func TestImageMatchesLikeCompile(t *testing.T) {
 	for i := range img.Len() {
 		if fresh.Keyed(i) != img.Keyed(i) || !reflect.DeepEqual(fresh.Required(i), img.Required(i)) {
 			t.Fatalf("record %d: keys or literals differ", i)
+		}
+	}
+}
+
+// TestImageOfALargeCatalog: a catalog of about 23,000 records (the
+// generated one, and three copies whose patterns are their messages with
+// the letters shifted, so that their keys are their own), whose
+// prefilter takes the large catalogs' blooms and loops, loads from its
+// image with the same prefilter and hits.
+func TestImageOfALargeCatalog(t *testing.T) {
+	base := loadCatalog(t)
+	var recs []patterns.Record
+	for k := range 4 {
+		for _, r := range base {
+			if k > 0 {
+				msg := strings.Map(func(c rune) rune {
+					if 'a' <= c && c <= 'z' {
+						return 'a' + (c-'a'+rune(k))%26
+					}
+					return c
+				}, benchdata.Fill(r.ErrorMessage, "42"))
+				r.ID += "-" + strconv.Itoa(k)
+				r.MessagePattern, r.ErrorMessage = regexp.QuoteMeta(msg), msg
+			}
+			recs = append(recs, r)
+		}
+	}
+	fresh, _ := Compile(recs, loadOpts)
+	if fresh.pf.blocked == nil {
+		t.Errorf("%d records: the prefilter is not the large catalogs' (scan loop %d)", len(recs), scanIndex(fresh.pf.scan))
+	}
+	img := imageOf(t, fresh, loadOpts)
+	samePrefilter(t, fresh.pf, img.pf)
+	if n := sameHits(t, fresh, img, differentialSubjects(recs, 1000, 1000)); n < len(recs)/2 {
+		t.Fatalf("%d hits on the catalog's messages", n)
+	}
+}
+
+// samePrefilter fails unless every field of b is a's: a field the
+// prefilter gains and the image does not carry fails it, when the catalog
+// sets it.
+func samePrefilter(tb testing.TB, a, b *prefilter) {
+	tb.Helper()
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := range va.NumField() {
+		name := va.Type().Field(i).Name
+		fa, fb := va.Field(i), vb.Field(i)
+		if fa.Kind() == reflect.Func {
+			if fa.Pointer() != fb.Pointer() {
+				tb.Errorf("prefilter.%s: another function", name)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(reflect.NewAt(fa.Type(), fa.Addr().UnsafePointer()).Elem().Interface(),
+			reflect.NewAt(fb.Type(), fb.Addr().UnsafePointer()).Elem().Interface()) {
+			tb.Errorf("prefilter.%s differs between the compiled Matcher and its image", name)
 		}
 	}
 }
@@ -297,4 +357,66 @@ func FuzzLoadImage(f *testing.F) {
 		m.Stats()
 		m.Facts()
 	})
+}
+
+// TestImageKeepsEveryScanLoop: the prefilters of every scan loop (the
+// blocked bloom's included) and of literals keyed every fourth byte by
+// choice come back from their image with the same loop, blooms and key
+// choices, and find the same candidates.
+func TestImageKeepsEveryScanLoop(t *testing.T) {
+	check := func(t *testing.T, m *Matcher, lits []string) {
+		img := imageOf(t, m, Options{})
+		if scanIndex(img.pf.scan) != scanIndex(m.pf.scan) || (img.pf.blocked == nil) != (m.pf.blocked == nil) ||
+			m.pf.blocked != nil && *img.pf.blocked != *m.pf.blocked {
+			t.Fatalf("scan loop %d, blocked %v; image: %d, %v", scanIndex(m.pf.scan), m.pf.blocked != nil, scanIndex(img.pf.scan), img.pf.blocked != nil)
+		}
+		if !reflect.DeepEqual(img.pf.plan, m.pf.plan) {
+			t.Fatal("the image's key plan differs")
+		}
+		candidatesAtEveryOffset(t, img, lits)
+	}
+	for name, m := range strideMatchers(t) {
+		t.Run(name, func(t *testing.T) { check(t, m, strideLiterals) })
+	}
+	lits := append(slices.Clone(strideLiterals), routineLiterals...)
+	t.Run("routine", func(t *testing.T) { check(t, strideMatcherOf(t, lits, `NCCL error.*watchdog caught collective`), lits) })
+}
+
+// TestCheckWordsIsTheVisitorsCheck: the fast check of a record's words
+// says what a recordReader that reads them in visitRecord's order says,
+// on every record of an image and on words changed one at a time.
+func TestCheckWordsIsTheVisitorsCheck(t *testing.T) {
+	def, _ := patterns.Default()
+	m, _ := Compile(def, loadOpts)
+	img := imageOf(t, m, loadOpts)
+	ri := img.img
+	slow := func(w []uint32) bool {
+		var scratch patterns.Record
+		d := recordReader{words: w, blob: ri.blob}
+		visitRecord(&d, &scratch)
+		return !d.bad && len(d.words) == 0
+	}
+	values := []uint32{0, 1, 2, 3, uint32(len(ri.blob)), 1 << 30, ^uint32(0)}
+	for i := range len(ri.start) - 1 {
+		w := slices.Clone(ri.words[ri.start[i]:ri.start[i+1]])
+		if !checkWords(w, uint64(len(ri.blob))) || !slow(w) {
+			t.Fatalf("record %d: refused", i)
+		}
+		if i%20 != 0 {
+			continue
+		}
+		for j := range w {
+			old := w[j]
+			for _, v := range values {
+				w[j] = v
+				if fast, want := checkWords(w, uint64(len(ri.blob))), slow(w); fast != want {
+					t.Fatalf("record %d, word %d set to %d: checkWords %t, the visitor %t", i, j, v, fast, want)
+				}
+			}
+			w[j] = old
+		}
+		if checkWords(w[:len(w)-1], uint64(len(ri.blob))) || checkWords(append(w, 0), uint64(len(ri.blob))) {
+			t.Fatalf("record %d: a word short or past the end passes", i)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/logmatch/logmatch/patterns"
@@ -362,5 +363,42 @@ func TestSearcherCountsInBatches(t *testing.T) {
 	m.AppendMatch(nil, nil, *subj)
 	if got, want := m.Stats().Subjects, uint64(2*searcherFlush+1); got != want {
 		t.Fatalf("after a Matcher subject Stats.Subjects = %d, want %d", got, want)
+	}
+}
+
+// TestHitRebase moves hits found in one buffer to a copy of it, then
+// scribbles over the buffer: the rebased hits read the copy, whether their
+// groups are spans or a map. A hit found in another string is refused.
+func TestHitRebase(t *testing.T) {
+	m := compileOK(t, []patterns.Record{
+		rec("spans", `rank (\d+) failed: (\w+)`),
+		rec("plain", `NCCL error`),
+		rec("many", `(a)(b)(c)(d)(e) five`),
+	}, Options{})
+	const text = "head\n[TP3] rank 3 failed: reset NCCL error\nabcde five\ntail"
+	buf := []byte(text)
+	old := unsafe.String(&buf[0], len(buf))
+	hits, errs := m.Match(Subject{Text: old})
+	if len(errs) > 0 || len(hits) != 3 {
+		t.Fatalf("Match = %v, %v; want three hits", ids(hits), errs)
+	}
+	clean, _ := m.Match(Subject{Text: text})
+	want := view(clean)
+	cp := strings.Clone(old)
+	var kept []Hit
+	for _, h := range hits {
+		if !h.Rebase(old, cp) {
+			t.Errorf("%s: Rebase = false, want true", h.Record.ID)
+		}
+		kept = append(kept, h)
+		if other, c := "x"+strings.Clone(old[1:]), h; c.Rebase(other, strings.Clone(other)) {
+			t.Errorf("%s: Rebase from a string it was not found in = true", h.Record.ID)
+		}
+	}
+	for i := range buf {
+		buf[i] = '#'
+	}
+	if diff := cmp.Diff(want, view(kept)); diff != "" {
+		t.Errorf("hits after Rebase (-want +got):\n%s", diff)
 	}
 }

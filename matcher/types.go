@@ -1,6 +1,10 @@
 package matcher
 
-import "github.com/logmatch/logmatch/patterns"
+import (
+	"unsafe"
+
+	"github.com/logmatch/logmatch/patterns"
+)
 
 // Subject is what one entry offers to the matcher.
 type Subject struct {
@@ -62,4 +66,51 @@ func (h *Hit) Groups() map[string]string {
 type PatternError struct {
 	Record *patterns.Record
 	Err    error
+}
+
+// Rebase moves h from the subject text old to text, a copy of old with the
+// same bytes: Line and the capture groups then read text, and nothing of h
+// points into old. It reports false and leaves h as it was when h does not
+// read old alone: it was found in another string (a masked copy).
+func (h *Hit) Rebase(old, text string) bool {
+	if len(text) != len(old) || h.text != "" && !sameString(h.text, old) {
+		return false
+	}
+	at, ok := offsetIn(h.Line, old)
+	if !ok {
+		return false
+	}
+	h.Line = text[at : at+len(h.Line)]
+	if h.text != "" {
+		h.text = text
+	}
+	// Built groups that point into old are moved in place (the map is
+	// the hit's own); the others were copied when they were built.
+	for k, v := range h.groups {
+		if at, ok := offsetIn(v, old); ok && v != "" {
+			h.groups[k] = text[at : at+len(v)]
+		}
+	}
+	return true
+}
+
+// sameString reports whether a and b are one string: the same bytes in
+// the same memory.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// offsetIn is the offset of s inside the memory of in, when s lies there.
+func offsetIn(s, in string) (int, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if in == "" {
+		return 0, false
+	}
+	p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(in)))
+	if p < base || p+uintptr(len(s)) > base+uintptr(len(in)) {
+		return 0, false
+	}
+	return int(p - base), true
 }

@@ -13,8 +13,9 @@
 # Per size and round, alternating the order of the sizes from round to
 # round: the scan of the log and of an empty log with the catalog cache
 # warm (the net of the two is the scan per line), and the empty log with
-# --catalog-cache off (a first load). CPU is user+system and RSS the peak,
-# from /usr/bin/time; the script prints min / median over the rounds.
+# --catalog-cache off (a first load). CPU is user+system, RSS the peak and
+# faults the minor page faults, from /usr/bin/time; the script prints
+# min / median over the rounds.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,9 +36,9 @@ echo "building logmatch and genlines"
 phys=$(wc -l <"$work/lines.log")
 : >"$work/empty.log"
 
-# timed SIZE CACHE LOG: one scan; prints "cpu-seconds peak-kB".
+# timed SIZE CACHE LOG: one scan; prints "cpu-seconds peak-kB faults".
 timed() {
-	/usr/bin/time -f '%U %S %M' -o "$work/t" "$work/logmatch" scan --no-default-catalog --catalog "$work/cat.$1" \
+	/usr/bin/time -f '%U %S %M %R' -o "$work/t" "$work/logmatch" scan --no-default-catalog --catalog "$work/cat.$1" \
 		--catalog-cache "$2" --format json "$3" >/dev/null 2>"$work/err" || {
 		local rc=$?
 		if [[ $rc -ne 1 ]]; then # 1: incidents found
@@ -46,7 +47,7 @@ timed() {
 			exit 1
 		fi
 	}
-	awk '{ printf "%.4f %d\n", $1 + $2, $3 }' "$work/t"
+	awk '{ printf "%.4f %d %d\n", $1 + $2, $3, $4 }' "$work/t"
 }
 
 for n in $sizes; do
@@ -59,16 +60,16 @@ for ((r = 1; r <= rounds; r++)); do
 	((r % 2)) || order=$(printf '%s\n' $sizes | tac | paste -sd' ')
 	for n in $order; do
 		read -r full _ < <(timed "$n" "$work/cache.$n" "$work/lines.log")
-		read -r empty rss < <(timed "$n" "$work/cache.$n" "$work/empty.log")
-		read -r cold crss < <(timed "$n" off "$work/empty.log")
-		echo "$n $full $empty $rss $cold $crss" >>"$work/res"
+		read -r empty rss faults < <(timed "$n" "$work/cache.$n" "$work/empty.log")
+		read -r cold crss cfaults < <(timed "$n" off "$work/empty.log")
+		echo "$n $full $empty $rss $cold $crss $faults $cfaults" >>"$work/res"
 	done
 done
 
 echo "$phys lines (0.1% error lines), $rounds rounds; min / median"
-printf '%-8s %-24s %-22s %-20s %-22s %s\n' records "scan a line, net (ns)" "load, cached (ms CPU)" "peak RSS, cached" "load, cold (ms CPU)" "peak RSS, cold"
+printf '%-8s %-24s %-22s %-20s %-22s %-20s %-18s %s\n' records "scan a line, net (ns)" "load, cached (ms CPU)" "peak RSS, cached" "load, cold (ms CPU)" "peak RSS, cold" "faults, cached" "faults, cold"
 for n in $sizes; do
 	col() { awk -v n="$n" -v c="$1" -v k="$2" -v p="$phys" '$1 == n { v = (k == "net") ? ($2 - $3) * 1e9 / p : (k == "ms") ? $c * 1000 : (k == "mb") ? $c / 1024 : $c; print v }' "$work/res" |
 		sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2; printf "%.0f / %.0f", v[1], m }'; }
-	printf '%-8s %-24s %-22s %-20s %-22s %s\n' "$n" "$(col 0 net)" "$(col 3 ms)" "$(col 4 mb) MB" "$(col 5 ms)" "$(col 6 mb) MB"
+	printf '%-8s %-24s %-22s %-20s %-22s %-20s %-18s %s\n' "$n" "$(col 0 net)" "$(col 3 ms)" "$(col 4 mb) MB" "$(col 5 ms)" "$(col 6 mb) MB" "$(col 7 n)" "$(col 8 n)"
 done

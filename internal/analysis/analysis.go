@@ -106,6 +106,10 @@ type Analyzer struct {
 	types []string
 	hits  []matcher.Hit
 	perrs []matcher.PatternError
+	// found is the search's hits of a lent entry, kept while it is
+	// analysed, so that the entry once owned is not searched again
+	// (AnalyzeLentInto).
+	found []matcher.Hit
 	sel   selection
 	// engine is the engine that wrote the entries analysed now; "" when
 	// not known (see SetEngine).
@@ -136,12 +140,28 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 // rather than copying one out of every call (most entries are no failure,
 // and a Diagnosis is large).
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
+	a.searchEntry(e)
+	return a.decide(d, e)
+}
+
+// searchEntry matches e's text: the hits and pattern errors of
+// AnalyzeInto's search.
+func (a *Analyzer) searchEntry(e *entry.Entry) {
+	a.exceptionTypes(e)
+	a.perrs = a.perrs[:0]
+	a.hits = a.search(a.hits[:0], e.Text)
+}
+
+// exceptionTypes sets the types of e's traceback the matcher ranks by.
+func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	a.types = a.types[:0]
 	if e.Traceback != nil {
 		a.types = e.Traceback.AppendTypes(a.types)
 	}
-	a.perrs = a.perrs[:0]
-	a.hits = a.search(a.hits[:0], e.Text)
+}
+
+// decide is AnalyzeInto once the entry's text was searched (searchEntry).
+func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or

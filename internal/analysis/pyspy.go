@@ -85,7 +85,11 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 
 // analyzeStream is AnalyzeStream writing the Diagnosis to d.
 func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool {
-	ok := a.AnalyzeInto(d, e)
+	return a.streamDecided(d, st, e, a.AnalyzeInto(d, e))
+}
+
+// streamDecided is analyzeStream once AnalyzeInto said ok of e.
+func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bool) bool {
 	if st == nil {
 		return ok
 	}
@@ -143,15 +147,32 @@ func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 // AnalyzeLentInto is AnalyzeLent writing the Diagnosis to d, which it
 // overwrites whole (see AnalyzeInto).
 func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) bool {
-	if !a.AnalyzeInto(d, e) && !remembers(e) {
+	a.searchEntry(e)
+	// The search's hits are kept (most entries have none) for the entry
+	// once owned: the decision may change a.hits.
+	a.found = append(a.found[:0], a.hits...)
+	perrs := len(a.perrs)
+	if !a.decide(d, e) && !remembers(e) {
 		if st != nil {
 			st.inDump = false
 			st.note(e)
 		}
 		return false
 	}
+	lent := e.Text
 	e.Own()
-	return a.analyzeStream(d, st, e)
+	// The owned text has the same bytes: the same search would find the
+	// same hits, so they are moved to it instead. A hit found in another
+	// string (an echo zone masked) has the entry searched again.
+	for i := range a.found {
+		if !a.found[i].Rebase(lent, e.Text) {
+			return a.analyzeStream(d, st, e)
+		}
+	}
+	a.exceptionTypes(e)
+	a.perrs = a.perrs[:perrs]
+	a.hits = append(a.hits[:0], a.found...)
+	return a.streamDecided(d, st, e, a.decide(d, e))
 }
 
 // remembers reports whether AnalyzeStream keeps something of e in its

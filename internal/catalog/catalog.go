@@ -78,9 +78,10 @@ func Load(s Spec) (m *matcher.Matcher, problems []patterns.Problem, err error) {
 			return m, problems, nil
 		}
 	}
-	withLoadGC(func() { m, problems, err = load(s) })
+	var left []patterns.Record
+	withLoadGC(func() { m, problems, left, err = load(s) })
 	if err == nil && slot.name != "" {
-		s.keepImage(slot, m, problems)
+		s.keepImage(slot, image{m: m, problems: problems, left: left})
 	}
 	return m, problems, err
 }
@@ -130,7 +131,9 @@ func gcPercent() int {
 	return int(s[0].Value.Uint64())
 }
 
-func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
+// load loads s; left are the records the compile left out (refused by the
+// backtracking check, or not compiling).
+func load(s Spec) (_ *matcher.Matcher, _ []patterns.Problem, left []patterns.Record, _ error) {
 	var recs []patterns.Record
 	var problems []patterns.Problem
 	var facts *matcher.Facts
@@ -154,7 +157,7 @@ func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
 		// patterns.Load would report a missing path as one more problem;
 		// a path the operator named must exist, so it fails the load.
 		if _, err := os.Stat(p); err != nil {
-			return nil, problems, fmt.Errorf("catalog %s: %w", p, err)
+			return nil, problems, nil, fmt.Errorf("catalog %s: %w", p, err)
 		}
 	}
 	if len(s.Paths) > 0 {
@@ -168,12 +171,23 @@ func load(s Spec) (*matcher.Matcher, []patterns.Problem, error) {
 	m, probs := Compile(recs, facts)
 	problems = append(problems, probs...)
 	if m.Len() == 0 {
-		return nil, problems, errors.New("catalog: no usable records")
+		return nil, problems, nil, errors.New("catalog: no usable records")
 	}
 	if s.Cache != nil && !m.FactsUse().Complete() {
 		s.cacheError(s.Cache.Store(key, m.Facts()))
 	}
-	return m, problems, nil
+	if m.Len() < len(recs) {
+		kept := make(map[string]bool, m.Len())
+		for _, r := range m.Records() {
+			kept[r.ID] = true
+		}
+		for _, r := range recs {
+			if !kept[r.ID] {
+				left = append(left, r)
+			}
+		}
+	}
+	return m, problems, left, nil
 }
 
 // atLeast keeps the records whose severity ranks at or above min.

@@ -128,40 +128,45 @@ var mapped struct {
 	n int
 }
 
-// openImage loads name, the image of key by build: nil and no error when
-// there is none. An error names a file to rebuild.
-func openImage(name, build, key string) (*matcher.Matcher, []patterns.Problem, error) {
+// openImage loads name, the image of key by build: no Matcher and no
+// error when there is none, or when a record it left out would not be
+// refused now. An error names a file to rebuild.
+func openImage(name, build, key string) (image, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return image{}, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return image{}, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return image{}, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, errors.New("not a regular file")
+		return image{}, errors.New("not a regular file")
 	}
 	if err := factcache.Private(name, info); err != nil {
-		return nil, nil, err
+		return image{}, err
 	}
 	if info.Size() < int64(len(imageFileMagic))+16 || info.Size() > maxImageBytes {
-		return nil, nil, fmt.Errorf("%d bytes: not an image", info.Size())
+		return image{}, fmt.Errorf("%d bytes: not an image", info.Size())
 	}
 	data, unmap, err := mapFile(f, int(info.Size()))
 	if err != nil {
-		return nil, nil, err
+		return image{}, err
 	}
-	m, probs, err := decodeImage(data, build, key)
+	img, err := decodeImage(data, build, key)
 	if err != nil {
 		unmap()
-		return nil, nil, err
+		return image{}, err
 	}
-	return m, probs, nil
+	if !img.refusedStill() {
+		unmap()
+		return image{}, nil
+	}
+	return img, nil
 }
 
 // mapFile maps f's size bytes read-only; past maxMapped mappings it reads
@@ -191,28 +196,29 @@ func mapFile(f *os.File, size int) (data []byte, unmap func(), err error) {
 }
 
 // decodeImage checks data's checksum and header and loads its Matcher.
-// The problems are copied out of data; the Matcher uses it in place.
-func decodeImage(data []byte, build, key string) (*matcher.Matcher, []patterns.Problem, error) {
+// The problems and the records left out are copied out of data; the
+// Matcher uses it in place.
+func decodeImage(data []byte, build, key string) (image, error) {
 	if len(data) < len(imageFileMagic)+16 || string(data[:len(imageFileMagic)]) != imageFileMagic {
-		return nil, nil, errors.New("not a catalog image")
+		return image{}, errors.New("not a catalog image")
 	}
 	body := data[:len(data)-8]
 	if xxhash.Sum64(body) != binary.LittleEndian.Uint64(data[len(body):]) {
-		return nil, nil, errors.New("checksum mismatch")
+		return image{}, errors.New("checksum mismatch")
 	}
 	r := headerReader{b: body[len(imageFileMagic):]}
 	if v := r.uint(); v != imageFileVersion {
-		return nil, nil, fmt.Errorf("file layout %d, this build reads %d", v, imageFileVersion)
+		return image{}, fmt.Errorf("file layout %d, this build reads %d", v, imageFileVersion)
 	}
 	if b := r.str(); b != build {
-		return nil, nil, errors.New("written by another build")
+		return image{}, errors.New("written by another build")
 	}
 	if k := r.str(); k != key {
-		return nil, nil, errors.New("the image of another catalog")
+		return image{}, errors.New("the image of another catalog")
 	}
 	n := r.uint()
 	if n > uint64(len(body)) {
-		return nil, nil, errors.New("damaged header")
+		return image{}, errors.New("damaged header")
 	}
 	probs := make([]patterns.Problem, 0, n)
 	for range n {
@@ -222,19 +228,49 @@ func decodeImage(data []byte, build, key string) (*matcher.Matcher, []patterns.P
 		}
 		probs = append(probs, p)
 	}
+	n = r.uint()
+	if n > uint64(len(body)) {
+		return image{}, errors.New("damaged header")
+	}
+	var left []patterns.Record
+	for range n {
+		rec := patterns.Record{ID: r.str(), Origin: patterns.Origin{File: r.str(), Line: int(r.uint())}}
+		rec.MessagePattern = r.str()
+		left = append(left, rec)
+	}
 	if r.err != nil {
-		return nil, nil, r.err
+		return image{}, r.err
 	}
 	off := len(body) - len(r.b)
 	off = (off + 7) &^ 7
 	if off > len(body) {
-		return nil, nil, errors.New("damaged header")
+		return image{}, errors.New("damaged header")
 	}
 	m, err := matcher.LoadImage(body[off:], compileOptions(nil))
 	if err != nil {
-		return nil, nil, err
+		return image{}, err
 	}
-	return m, probs, nil
+	return image{m: m, problems: probs, left: left}, nil
+}
+
+// refusedStill reports whether every record img left out is left out
+// still: one whose pattern does not parse is, and one the backtracking
+// check refused is when the check, run again, refuses it again. The check
+// probes the pattern against a clock, so like a load from the catalog, a
+// load from an image checks each refusal again rather than trust the
+// one recorded.
+func (img image) refusedStill() bool {
+	for i := range img.left {
+		r := &img.left[i]
+		tree, err := patterns.ParseTree(r.MessagePattern)
+		if err != nil {
+			continue
+		}
+		if p, bad := patterns.RefuseTree(r, tree, *compileOptions(nil).Refuse); !bad || p.Level != patterns.LevelError {
+			return false
+		}
+	}
+	return true
 }
 
 // headerReader reads the image file's header: uvarints and strings of a
@@ -276,8 +312,18 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// writeImage writes the image file of m and problems to w.
-func writeImage(w io.Writer, m *matcher.Matcher, problems []patterns.Problem, build, key string) error {
+// image is what an image file holds: a load's Matcher and problems, and
+// the records it left out, whose refusal a load from the image checks
+// again.
+type image struct {
+	m        *matcher.Matcher
+	problems []patterns.Problem
+	left     []patterns.Record
+}
+
+// writeImage writes the image file of img to w.
+func writeImage(w io.Writer, img image, build, key string) error {
+	m, problems := img.m, img.problems
 	b := []byte(imageFileMagic)
 	b = binary.AppendUvarint(b, imageFileVersion)
 	b = appendStr(b, build)
@@ -295,6 +341,13 @@ func writeImage(w io.Writer, m *matcher.Matcher, problems []patterns.Problem, bu
 		} else {
 			b = binary.AppendUvarint(b, 0)
 		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(img.left)))
+	for _, r := range img.left {
+		b = appendStr(b, r.ID)
+		b = appendStr(b, r.Origin.File)
+		b = binary.AppendUvarint(b, uint64(r.Origin.Line))
+		b = appendStr(b, r.MessagePattern)
 	}
 	for len(b)%8 != 0 {
 		b = append(b, 0)
@@ -321,12 +374,12 @@ var beforeImageRename func(tmp, name string)
 // storeImage writes the image file of m and problems as name, whole under
 // another name and then renamed, and removes the oldest images past
 // MaxImages.
-func storeImage(dir, name string, m *matcher.Matcher, problems []patterns.Problem, build, key string) error {
+func storeImage(dir, name string, img image, build, key string) error {
 	tmp, err := os.CreateTemp(dir, "*"+imagePartSuffix)
 	if err != nil {
 		return err
 	}
-	werr := writeImage(tmp, m, problems, build, key)
+	werr := writeImage(tmp, img, build, key)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		_ = os.Remove(tmp.Name())
@@ -407,22 +460,22 @@ func (s Spec) fromImage() (*matcher.Matcher, []patterns.Problem, imageSlot, bool
 		return nil, nil, imageSlot{}, false
 	}
 	slot := imageSlot{name: imageName(s.Cache.Path(), s.Cache.Build(), key), build: s.Cache.Build(), key: key}
-	m, probs, err := openImage(slot.name, slot.build, slot.key)
+	img, err := openImage(slot.name, slot.build, slot.key)
 	if err != nil {
 		s.cacheError(fmt.Errorf("%s: %v; rebuilding it", slot.name, err))
 		return nil, nil, slot, false
 	}
-	return m, probs, slot, m != nil
+	return img.m, img.problems, slot, img.m != nil
 }
 
 // keepImage writes the image of a load to slot, unless the catalog
 // changed while it loaded (the image would be of other content than its
 // key's).
-func (s Spec) keepImage(slot imageSlot, m *matcher.Matcher, problems []patterns.Problem) {
+func (s Spec) keepImage(slot imageSlot, img image) {
 	if key, err := s.contentKey(); err != nil || key != slot.key {
 		return
 	}
-	if err := storeImage(s.Cache.Path(), slot.name, m, problems, slot.build, slot.key); err != nil {
+	if err := storeImage(s.Cache.Path(), slot.name, img, slot.build, slot.key); err != nil {
 		s.cacheError(fmt.Errorf("%s: %w", slot.name, err))
 	}
 }

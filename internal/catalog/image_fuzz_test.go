@@ -18,7 +18,8 @@ func seedImageFile(tb testing.TB) []byte {
 	recs, probs := patterns.LoadOptions{}.Parse(bytes.NewReader([]byte(cacheCatalog)), "seed.jsonl")
 	m, more := Compile(recs, nil)
 	var b bytes.Buffer
-	if err := writeImage(&b, m, append(probs, more...), "b", "k"); err != nil {
+	left := []patterns.Record{{ID: "c3", MessagePattern: "^(a+)+$", Origin: patterns.Origin{File: "seed.jsonl", Line: 3}}}
+	if err := writeImage(&b, image{m: m, problems: append(probs, more...), left: left}, "b", "k"); err != nil {
 		tb.Fatal(err)
 	}
 	return b.Bytes()
@@ -47,11 +48,12 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := make([]byte, len(data))
 		copy(b, data)
-		m, probs, err := decodeImage(b, "b", "k")
+		img, err := decodeImage(b, "b", "k")
 		if err != nil {
 			return
 		}
-		for _, p := range probs {
+		m := img.m
+		for _, p := range img.problems {
 			_ = p.Error()
 		}
 		for _, text := range imageTexts {

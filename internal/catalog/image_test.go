@@ -159,7 +159,7 @@ func TestImageOfAnotherBuild(t *testing.T) {
 			}
 			name := imageName(s.Cache.Path(), s.Cache.Build(), key)
 			build, k := tt.build(s, key)
-			if err := storeImage(s.Cache.Path(), name, other, nil, build, k); err != nil {
+			if err := storeImage(s.Cache.Path(), name, image{m: other}, build, k); err != nil {
 				t.Fatal(err)
 			}
 			got := loadCached(t, s)
@@ -287,7 +287,7 @@ func TestConcurrentImageWriters(t *testing.T) {
 		}
 		b, err := os.ReadFile(tmp)
 		if err == nil {
-			_, _, err = decodeImage(b, s.Cache.Build(), mustKey(t, s))
+			_, err = decodeImage(b, s.Cache.Build(), mustKey(t, s))
 		}
 		if err != nil {
 			t.Errorf("the image before its rename: %v", err)
@@ -353,5 +353,37 @@ func TestImagesArePruned(t *testing.T) {
 	}
 	if got := loadCached(t, s); !got.m.FromImage() {
 		t.Error("the newest image was pruned")
+	}
+}
+
+// TestImageRechecksRefusals: a load from an image checks each record the
+// image left out again, as a load from the catalog does. An image that
+// left out a record the check does not refuse (as a refusal made on a
+// starved machine could) is not used: the record loads.
+func TestImageRechecksRefusals(t *testing.T) {
+	s, _ := imageSetup(t, cacheCatalog)
+	want := viewOf(t, loadCached(t, s), imageTexts...)
+	recs, _ := patterns.LoadOptions{}.Parse(strings.NewReader(cacheCatalog), s.Paths[0])
+	var kept, left []patterns.Record
+	for _, r := range recs {
+		if r.ID == "c2" {
+			kept = append(kept, r)
+		} else {
+			left = append(left, r) // c1 is harmless, c3 catastrophic
+		}
+	}
+	m, _ := Compile(kept, nil)
+	key := mustKey(t, s)
+	name := imageName(s.Cache.Path(), s.Cache.Build(), key)
+	if err := storeImage(s.Cache.Path(), name, image{m: m, left: left}, s.Cache.Build(), key); err != nil {
+		t.Fatal(err)
+	}
+	got := loadCached(t, s)
+	if got.m.FromImage() || len(got.errors) > 0 {
+		t.Fatalf("an image that left out a harmless record was used (errors %v)", got.errors)
+	}
+	sameLoad(t, "the load beside the image", want, viewOf(t, got, imageTexts...))
+	if again := loadCached(t, s); !again.m.FromImage() {
+		t.Error("the rebuilt image, which left out c3 alone, was not used")
 	}
 }

@@ -53,21 +53,25 @@ func (a *arenas) rotate() {
 
 // Own gives e strings of its own, so that it outlives the next call to the
 // Assembler that returned it when Options.Reuse is set. The strings are
-// copied; Text and Message keep sharing Raw's copy where they shared Raw.
-// The Traceback is copied too. An entry from an Assembler without Reuse
+// copied; the fields that lay inside Raw (Text, Message, the level, the
+// exception's type and message, ...) share Raw's copy. The Traceback is
+// copied too. An entry from an Assembler without Reuse
 // owns its strings already; Own copies them all the same.
 func (e *Entry) Own() {
 	raw := e.Raw
 	e.Raw = strings.Clone(raw)
+	// What lies inside the line (its level, prefix, the exception's type
+	// and message, the frames) shares the copy too: one allocation for
+	// the text instead of one per field.
 	e.Text = rebase(e.Text, raw, e.Raw)
 	e.Message = rebase(e.Message, raw, e.Raw)
 	e.Source = strings.Clone(e.Source)
 	e.Stream = strings.Clone(e.Stream)
-	e.Level = strings.Clone(e.Level)
-	e.Prefix = strings.Clone(e.Prefix)
-	e.Native = strings.Clone(e.Native)
-	e.Process = strings.Clone(e.Process)
-	e.Traceback = e.Traceback.clone()
+	e.Level = rebase(e.Level, raw, e.Raw)
+	e.Prefix = rebase(e.Prefix, raw, e.Raw)
+	e.Native = rebase(e.Native, raw, e.Raw)
+	e.Process = rebase(e.Process, raw, e.Raw)
+	e.Traceback = e.Traceback.clone(raw, e.Raw)
 }
 
 // rebase returns s inside dst when it lies inside src (dst being a copy of
@@ -86,20 +90,22 @@ func rebase(s, src, dst string) string {
 	return strings.Clone(s)
 }
 
-// cloneFrames is a deep copy of fs; nil stays nil.
-func cloneFrames(fs []Frame) []Frame {
+// cloneFrames is a deep copy of fs, its strings rebased from src to dst
+// where they lie in src; nil stays nil.
+func cloneFrames(fs []Frame, src, dst string) []Frame {
 	if fs == nil {
 		return nil
 	}
 	c := make([]Frame, len(fs))
 	for j, f := range fs {
-		c[j] = Frame{File: strings.Clone(f.File), Line: f.Line, Func: strings.Clone(f.Func)}
+		c[j] = Frame{File: rebase(f.File, src, dst), Line: f.Line, Func: rebase(f.Func, src, dst)}
 	}
 	return c
 }
 
-// clone is a deep copy of t; nil stays nil.
-func (t *Traceback) clone() *Traceback {
+// clone is a deep copy of t, its strings rebased from src to dst (a copy
+// of src) where they lie in src and copied otherwise; nil stays nil.
+func (t *Traceback) clone(src, dst string) *Traceback {
 	if t == nil {
 		return nil
 	}
@@ -109,13 +115,13 @@ func (t *Traceback) clone() *Traceback {
 	}
 	c.Links = make([]Exception, len(t.Links))
 	for i, l := range t.Links {
-		l.Type = strings.Clone(l.Type)
-		l.Message = strings.Clone(l.Message)
-		l.Separator = strings.Clone(l.Separator)
-		l.MemberType = strings.Clone(l.MemberType)
-		l.MemberMessage = strings.Clone(l.MemberMessage)
-		l.Frames = cloneFrames(l.Frames)
-		l.MemberFrames = cloneFrames(l.MemberFrames)
+		l.Type = rebase(l.Type, src, dst)
+		l.Message = rebase(l.Message, src, dst)
+		l.Separator = rebase(l.Separator, src, dst)
+		l.MemberType = rebase(l.MemberType, src, dst)
+		l.MemberMessage = rebase(l.MemberMessage, src, dst)
+		l.Frames = cloneFrames(l.Frames, src, dst)
+		l.MemberFrames = cloneFrames(l.MemberFrames, src, dst)
 		c.Links[i] = l
 	}
 	return &c

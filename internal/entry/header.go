@@ -890,7 +890,9 @@ func millennium(ref time.Time) int {
 // String renders the ranks as sglang prints them, in the current order
 // ("DP0 PP0 ATTN_CP0 MOE_DP0 TP1 EP1"); "" when none is set.
 func (r Ranks) String() string {
-	var b []byte
+	// Built on the stack: the string is the one allocation.
+	var buf [64]byte
+	b := buf[:0]
 	add := func(name string, v int) {
 		if v < 0 {
 			return

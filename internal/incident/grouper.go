@@ -835,18 +835,32 @@ func (g *Grouper) RestoreParts(metaData []byte, parts func(yield func(id string,
 // compareRanks orders rank strings by their numbers where the tokens agree
 // ("TP2" before "TP10"), falling back to plain string order.
 func compareRanks(a, b string) int {
-	na, nb := rankKey(a), rankKey(b)
-	for i := 0; i < len(na) && i < len(nb); i++ {
-		if na[i] != nb[i] {
-			if na[i] < nb[i] {
-				return -1
+	// The numbers are read in step, without building lists of them: the
+	// grouper sorts ranks on every occurrence.
+	i, j := 0, 0
+	for {
+		na, ni, oka := nextNumber(a, i)
+		nb, nj, okb := nextNumber(b, j)
+		switch {
+		case oka && okb:
+			if na != nb {
+				if na < nb {
+					return -1
+				}
+				return 1
 			}
-			return 1
+			i, j = ni, nj
+			continue
+		case oka != okb:
+			// One has more numbers: the longer list sorts after.
+			if oka {
+				return 1
+			}
+			return -1
 		}
+		break
 	}
 	switch {
-	case len(na) != len(nb):
-		return len(na) - len(nb)
 	case a < b:
 		return -1
 	case a > b:
@@ -855,24 +869,22 @@ func compareRanks(a, b string) int {
 	return 0
 }
 
-// rankKey extracts the numbers of a rank string: "DP1 TP10" -> [1 10].
-func rankKey(s string) []int {
-	var out []int
-	n, in := 0, false
-	for i := 0; i < len(s); i++ {
+// nextNumber reads the first run of digits in s at or after i: its value,
+// the index after it, and whether there was one. "DP1 TP10" from 0 gives
+// 1, from 3 gives 10.
+func nextNumber(s string, i int) (n, next int, ok bool) {
+	for ; i < len(s); i++ {
+		if c := s[i]; '0' <= c && c <= '9' {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
-		if '0' <= c && c <= '9' {
-			n = n*10 + int(c-'0')
-			in = true
-			continue
+		if c < '0' || c > '9' {
+			break
 		}
-		if in {
-			out = append(out, n)
-			n, in = 0, false
-		}
+		n = n*10 + int(c-'0')
+		ok = true
 	}
-	if in {
-		out = append(out, n)
-	}
-	return out
+	return n, i, ok
 }

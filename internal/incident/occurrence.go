@@ -269,11 +269,14 @@ func ScopeOf(src Source) string {
 // its source identity, so the same failure from the same server always maps
 // to the same fingerprint, across restarts too.
 func Fingerprint(key, sourceKey string) string {
-	h := sha256.New()
-	h.Write([]byte(key))
-	h.Write([]byte{0})
-	h.Write([]byte(sourceKey))
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	// One buffer on the stack for the hash's input and one for its hex:
+	// the string is the only allocation for common keys.
+	var in [256]byte
+	b := append(append(append(in[:0], key...), 0), sourceKey...)
+	sum := sha256.Sum256(b)
+	var out [16]byte
+	hex.Encode(out[:], sum[:8])
+	return string(out[:])
 }
 
 func recordOf(r *patterns.Record) sinks.Record {

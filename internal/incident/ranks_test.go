@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,4 +48,46 @@ func FuzzRankOf(f *testing.F) {
 			t.Fatalf("RankOf(%q, %q) = %q", prefix, text, r)
 		}
 	})
+}
+
+// TestCompareRanksOrdersByNumbers checks compareRanks against the order it
+// documents: the numbers of the two strings compared in turn, then the
+// one with more numbers after, then plain string order.
+func TestCompareRanksOrdersByNumbers(t *testing.T) {
+	numbers := func(s string) []int {
+		var out []int
+		n, in := 0, false
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; '0' <= c && c <= '9' {
+				n, in = n*10+int(c-'0'), true
+				continue
+			}
+			if in {
+				out, n, in = append(out, n), 0, false
+			}
+		}
+		if in {
+			out = append(out, n)
+		}
+		return out
+	}
+	want := func(a, b string) int {
+		if c := slices.Compare(numbers(a), numbers(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	}
+	ranks := []string{"", "TP0", "TP1", "TP2", "TP10", "DP1 TP10", "DP1 TP2", "DP10 TP0", "DP1", "rank3", "rank12",
+		"DP0 PP0 ATTN_CP0 MOE_DP0 TP1 EP1", "DP0 PP0 ATTN_CP0 MOE_DP0 TP1 EP0", "EP7", "7", "x", "TP2 x9", "TP02"}
+	sign := func(n int) int { return min(max(n, -1), 1) }
+	for _, a := range ranks {
+		for _, b := range ranks {
+			if got, w := sign(compareRanks(a, b)), sign(want(a, b)); got != w {
+				t.Errorf("compareRanks(%q, %q) = %d, want %d", a, b, got, w)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { compareRanks("DP1 TP10", "DP1 TP2") }); n != 0 {
+		t.Errorf("compareRanks allocates %v times, want none", n)
+	}
 }
