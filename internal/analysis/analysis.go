@@ -269,8 +269,15 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
 		if d.Headline == "" {
-			// A traceback cut before its exception line.
+			// A traceback cut before its exception line. When its
+			// frames name a phase, the call that entered it says more
+			// than the traceback's first line.
 			d.Headline = FirstLine(e.Message)
+			if d.Headline == tracebackHeader {
+				if c := phaseCall(e.Text); c != "" {
+					d.Headline = c
+				}
+			}
 		}
 		if st := assertStatement(e.Text, exc); st != "" {
 			// A bare AssertionError: the failed statement says what
