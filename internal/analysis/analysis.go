@@ -173,6 +173,9 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
 		a.matchUnescaped(e.Text)
 	}
+	if len(a.hits) == 0 && hasInlineMarkup(e.Text) {
+		a.matchUnmarked(e.Text)
+	}
 	if e.Traceback != nil && onlyWrappers(a.hits) {
 		a.matchJoined(e)
 	}
@@ -464,6 +467,48 @@ func (a *Analyzer) matchUnescaped(text string) {
 		h.Start, h.End = at[h.Start], at[h.End]
 		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
 	}
+}
+
+// hasInlineMarkup reports whether s holds Markdown's inline markup a
+// paste keeps: a bold's "**" or a code span's backtick.
+func hasInlineMarkup(s string) bool {
+	return strings.IndexByte(s, '`') >= 0 || strings.Contains(s, "**")
+}
+
+// matchUnmarked matches text again without its inline Markdown markup
+// ("**Watchdog caught collective operation timeout:** WorkNCCL(...)", a
+// line pasted in a code span): an issue's author bolds the phrase that
+// matters, and a record's pattern reads on across it. The hits are moved
+// back onto text.
+func (a *Analyzer) matchUnmarked(text string) {
+	u, at := unmark(text)
+	a.hits = a.search(a.hits[:0], u)
+	for i := range a.hits {
+		h := &a.hits[i]
+		h.Start, h.End = at[h.Start], at[h.End]
+		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
+	}
+}
+
+// unmark drops every backtick and every "**" of s. at[i] is the position
+// in s of the i-th byte of the result (at[len] is len(s)).
+func unmark(s string) (string, []int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	at := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '`':
+			continue
+		case s[i] == '*' && i+1 < len(s) && s[i+1] == '*':
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+		at = append(at, i)
+	}
+	at = append(at, len(s))
+	return b.String(), at
 }
 
 // onlyWrappers reports whether no hit names a cause: none matched, or only
