@@ -173,6 +173,9 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
 		a.matchUnescaped(e.Text)
 	}
+	if len(a.hits) == 0 && hasInlineMarkup(e.Text) {
+		a.matchUnmarked(e.Text)
+	}
 	if e.Traceback != nil && onlyWrappers(a.hits) {
 		a.matchJoined(e)
 	}
@@ -180,8 +183,8 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	sig, sigSev := signalOf(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
-			if stack, ok := hangStack(e); ok {
-				a.hang(d, e, stack)
+			if stack, printed, ok := hangStack(e); ok {
+				a.hang(d, e, stack, printed)
 				return true
 			}
 			return false
@@ -269,8 +272,15 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
 		if d.Headline == "" {
-			// A traceback cut before its exception line.
+			// A traceback cut before its exception line. When its
+			// frames name a phase, the call that entered it says more
+			// than the traceback's first line.
 			d.Headline = FirstLine(e.Message)
+			if d.Headline == tracebackHeader {
+				if c := phaseCall(e.Text); c != "" {
+					d.Headline = c
+				}
+			}
 		}
 		if st := assertStatement(e.Text, exc); st != "" {
 			// A bare AssertionError: the failed statement says what
@@ -457,6 +467,48 @@ func (a *Analyzer) matchUnescaped(text string) {
 		h.Start, h.End = at[h.Start], at[h.End]
 		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
 	}
+}
+
+// hasInlineMarkup reports whether s holds Markdown's inline markup a
+// paste keeps: a bold's "**" or a code span's backtick.
+func hasInlineMarkup(s string) bool {
+	return strings.IndexByte(s, '`') >= 0 || strings.Contains(s, "**")
+}
+
+// matchUnmarked matches text again without its inline Markdown markup
+// ("**Watchdog caught collective operation timeout:** WorkNCCL(...)", a
+// line pasted in a code span): an issue's author bolds the phrase that
+// matters, and a record's pattern reads on across it. The hits are moved
+// back onto text.
+func (a *Analyzer) matchUnmarked(text string) {
+	u, at := unmark(text)
+	a.hits = a.search(a.hits[:0], u)
+	for i := range a.hits {
+		h := &a.hits[i]
+		h.Start, h.End = at[h.Start], at[h.End]
+		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
+	}
+}
+
+// unmark drops every backtick and every "**" of s. at[i] is the position
+// in s of the i-th byte of the result (at[len] is len(s)).
+func unmark(s string) (string, []int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	at := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '`':
+			continue
+		case s[i] == '*' && i+1 < len(s) && s[i+1] == '*':
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+		at = append(at, i)
+	}
+	at = append(at, len(s))
+	return b.String(), at
 }
 
 // onlyWrappers reports whether no hit names a cause: none matched, or only

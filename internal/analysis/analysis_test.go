@@ -277,7 +277,7 @@ func TestAnalyze(t *testing.T) {
 			in: "Thread 0x00007f0159038740 (most recent call first):\n" +
 				"  File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get\n",
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalHang, severity: patterns.SeverityCritical,
-				headline: "no progress: stuck in get (/opt/conda/lib/python3.10/queue.py:171)"}},
+				headline: "no progress: stuck in get (/opt/conda/lib/python3.10/queue.py:171): File \"/opt/conda/lib/python3.10/queue.py\", line 171 in get"}},
 		},
 		{
 			name: "INFO, WARNING and native INFO lines are not failures",

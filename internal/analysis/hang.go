@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,47 +65,50 @@ func pySpyThread(e *entry.Entry) bool {
 
 // hangStack returns the stuck thread's top frames of a thread dump entry,
 // innermost first, and whether e is a thread dump at all (a batch dump has
-// no frames).
-func hangStack(e *entry.Entry) ([]string, bool) {
+// no frames). For a faulthandler dump, printed holds the same frames as
+// the dump printed them (py-spy prints them as stack does).
+func hangStack(e *entry.Entry) (stack, printed []string, ok bool) {
 	switch {
 	case e.Native == entry.NativeFaulthandler:
 		if strings.Contains(e.Text, fatalPythonError) {
-			return nil, false
+			return nil, nil, false
 		}
-		fs := faulthandlerStack(e.Text)
-		return fs, len(fs) > 0
+		fs, ps := faulthandlerStack(e.Text)
+		return fs, ps, len(fs) > 0
 	case strings.HasPrefix(e.Message, pyspyMarker):
 		fs := PySpyStack(e.Text)
-		return fs, len(fs) > 0
+		return fs, nil, len(fs) > 0
 	case pySpyThread(e):
 		fs := PySpyStack(pyspyMarker + "\n" + e.Text)
-		return fs, len(fs) > 0
+		return fs, nil, len(fs) > 0
 	case strings.HasPrefix(e.Message, batchDumpMarker):
-		return nil, true
+		return nil, nil, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // faulthandlerStack returns the frames of a faulthandler dump's current
 // thread, else of its first thread that runs code of its own (not only the
 // standard library's waits and tqdm's monitor), else of its first thread,
 // as "func (file:line)", innermost first (the order faulthandler prints),
-// at most MaxStackFrames.
-func faulthandlerStack(text string) []string {
-	var cur []string
-	var threads [][]string
-	var in *[]string
+// at most MaxStackFrames; and the same frames as the dump printed them
+// (`File "/x/sglang/srt/utils.py", line 693 in broadcast_pyobj`).
+func faulthandlerStack(text string) (frames, printed []string) {
+	var cur, curPrinted []string
+	var threads, threadsPrinted [][]string
+	var in, inPrinted *[]string
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, "Current thread "):
-			in = &cur
+			in, inPrinted = &cur, &curPrinted
 		case strings.HasPrefix(t, "Thread 0x"):
 			if len(threads) < maxDumpThreads {
 				threads = append(threads, nil)
-				in = &threads[len(threads)-1]
+				threadsPrinted = append(threadsPrinted, nil)
+				in, inPrinted = &threads[len(threads)-1], &threadsPrinted[len(threads)-1]
 			} else {
-				in = nil
+				in, inPrinted = nil, nil
 			}
 		case in != nil && strings.HasPrefix(t, `File "`) && len(*in) < MaxStackFrames:
 			rest := t[len(`File "`):]
@@ -122,22 +126,23 @@ func faulthandlerStack(text string) []string {
 				ln = strings.TrimSpace(tail[i+len("line "):])
 			}
 			*in = append(*in, fn+" ("+shortPath(file)+":"+ln+")")
+			*inPrinted = append(*inPrinted, t)
 		}
 	}
 	if len(cur) > 0 {
-		return cur
+		return cur, curPrinted
 	}
-	for _, th := range threads {
+	for i, th := range threads {
 		if runsOwnCode(th) {
-			return th
+			return th, threadsPrinted[i]
 		}
 	}
-	for _, th := range threads {
+	for i, th := range threads {
 		if len(th) > 0 {
-			return th
+			return th, threadsPrinted[i]
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // maxDumpThreads bounds the threads of one dump that are read.
@@ -147,15 +152,21 @@ const maxDumpThreads = 64
 // frames a thread shows while it waits: a lock, a queue, a socket, a
 // selector, a child process, a pool's work queue. A stack whose top frames
 // are these is waiting for something further down; a thread made of them
-// only is a helper that idles by design.
+// only is a helper that idles by design. helperFiles are among them.
 var waitFiles = [...]string{
 	"threading.py", "queue.py", "selectors.py", "socket.py", "ssl.py", "subprocess.py",
 	"multiprocessing/connection.py", "multiprocessing/synchronize.py", "multiprocessing/queues.py",
 	"multiprocessing/popen_fork.py", "multiprocessing/pool.py",
 	"concurrent/futures/_base.py", "concurrent/futures/thread.py",
 	"asyncio/base_events.py", "asyncio/runners.py", "asyncio/events.py",
-	"tqdm/_monitor.py",
+	"tqdm/_monitor.py", "torch/_inductor/compile_worker/subproc_pool.py",
 }
+
+// helperFiles are the waitFiles of installed packages rather than of the
+// standard library: a background thread every process of theirs starts
+// and that idles by design (tqdm's monitor, the reader of torch's kernel
+// compile workers).
+var helperFiles = [...]string{"tqdm/_monitor.py", "torch/_inductor/compile_worker/subproc_pool.py"}
 
 // isWaitFrame reports whether a "func (file:line)" frame is in one of
 // waitFiles, printed bare (py-spy: "threading.py") or under an
@@ -176,7 +187,7 @@ func isWaitFrame(f string) bool {
 		}
 		if strings.HasSuffix(file, "/"+w) {
 			dir := file[:len(file)-len(w)]
-			if w == "tqdm/_monitor.py" || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
+			if slices.Contains(helperFiles[:], w) || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
 				return true
 			}
 		}
@@ -233,7 +244,10 @@ func stackFrames(stack []string) []entry.Frame {
 }
 
 // hang fills d for a thread dump no record names and no error line marks.
-func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack []string) {
+// printed, when not nil, is stack as the dump printed it: the headline
+// ends with the line of the frame where the thread's work stopped, as
+// printed, so that it is found in the log as it reads.
+func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack, printed []string) {
 	d.Role = patterns.RoleCause
 	d.Signal = SignalHang
 	d.Severity = patterns.SeverityCritical
@@ -248,6 +262,9 @@ func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack []string) {
 	}
 	if len(top) > 0 {
 		d.Headline = "no progress: stuck in " + hangFrames(stack)
+		if k := workFrame(stack); k < len(printed) {
+			d.Headline += ": " + cutRunes(printed[k], maxPrintedFrame)
+		}
 	} else {
 		d.Headline = "no progress: the watchdog dumped the running batch: " + cutRunes(FirstLine(e.Message), 160)
 		sig.WriteString(batchDumpMarker)
@@ -272,6 +289,50 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// maxPrintedFrame bounds the printed frame line a hang's headline quotes.
+const maxPrintedFrame = 300
+
+// libraryFiles are the path prefixes (as shortPath leaves them) of the
+// libraries a serving engine's work calls into: a frame there is how the
+// engine's own frame below it waits (torch's broadcast under sglang's
+// broadcast_pyobj), not where its work stopped.
+var libraryFiles = [...]string{"torch/", "triton/", "numpy/", "zmq/", "<frozen "}
+
+// isLibraryFrame reports whether a "func (file:line)" frame is in one of
+// libraryFiles or in the standard library under an interpreter's
+// directory.
+func isLibraryFrame(f string) bool {
+	open := strings.LastIndexByte(f, '(')
+	if open < 0 {
+		return false
+	}
+	file := f[open+1:]
+	for _, l := range libraryFiles {
+		if strings.HasPrefix(file, l) {
+			return true
+		}
+	}
+	return strings.Contains(file, "/lib/python3") && !strings.Contains(file, "-packages/")
+}
+
+// workFrame is the index of the frame of stack (innermost first) where
+// the thread's own work stopped: the innermost frame that is neither a
+// standard library wait nor in a library the work calls into, else the
+// innermost that is no wait, else the innermost.
+func workFrame(stack []string) int {
+	for i, f := range stack {
+		if !isWaitFrame(f) && !isLibraryFrame(f) {
+			return i
+		}
+	}
+	for i, f := range stack {
+		if !isWaitFrame(f) {
+			return i
+		}
+	}
+	return 0
 }
 
 // hangFrames is the headline's part of a stuck thread's stack, innermost

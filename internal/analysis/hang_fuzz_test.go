@@ -51,6 +51,9 @@ func FuzzHangFrames(f *testing.F) {
 			t.Fatalf("%d frames in %q", n+1, h)
 		}
 		_ = runsOwnCode(stack)
+		if k := workFrame(stack); k < 0 || len(stack) > 0 && k >= len(stack) {
+			t.Fatalf("work frame %d of %d", k, len(stack))
+		}
 	})
 }
 
@@ -70,6 +73,24 @@ func FuzzLastFrameSource(f *testing.F) {
 		}
 		if utf8.RuneCountInString(src) > maxFrameSource+1 {
 			t.Fatalf("source of %d runes", utf8.RuneCountInString(src))
+		}
+	})
+}
+
+// FuzzPhaseCall: the call a cut traceback's phase was entered by is empty
+// or one bounded line that is no frame line.
+func FuzzPhaseCall(f *testing.F) {
+	f.Add("Traceback (most recent call last):\n  File \"m.py\", line 216, in initialize\n    self.init_cuda_graphs()\n  File \"m.py\", line 934, in init_cuda_graphs\n    raise Exception(\n")
+	f.Add("  File \"m.py\", line 2, in load_weights\n")
+	f.Add("  File \"s.py\", line 3, in event_loop_overlap\n    self.run_batch()\n  File \"\n")
+	f.Add("File \"")
+	f.Fuzz(func(t *testing.T, s string) {
+		c := phaseCall(s)
+		if c == "" {
+			return
+		}
+		if strings.ContainsAny(c, "\n\r") || strings.HasPrefix(c, `File "`) || utf8.RuneCountInString(c) > maxFrameSource+1 {
+			t.Fatalf("call %q", c)
 		}
 	})
 }

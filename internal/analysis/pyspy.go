@@ -95,9 +95,19 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 	}
 	if ok && d.Signal == SignalHang && pySpyThread(e) {
 		// py-spy prints one block per thread: the dump is one hang,
-		// headed by its first thread (the process's main thread).
+		// headed by its first thread that runs code of its own (the
+		// process's main thread, when the paste holds its header).
 		if st.inDump {
 			*d = Diagnosis{PatternErrors: d.PatternErrors}
+			return false
+		}
+		if !runsOwnCode(d.Stack) {
+			// A helper thread that only idles (a pool's worker, a
+			// pipe's reader) is not where the process stopped: a
+			// later thread of the dump that runs code of its own
+			// heads it. A dump of such threads only is no hang.
+			*d = Diagnosis{PatternErrors: d.PatternErrors}
+			st.note(e)
 			return false
 		}
 		st.inDump = true

@@ -124,6 +124,29 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 			process:  "scheduler",
 		},
 		{
+			name: "py-spy's threads pasted without the main thread's header: a helper thread that idles does not head, the thread doing the work does",
+			in: "    run_scheduler_process (scheduler.py:2612)\n" +
+				"    <module> (<string>:1)\n" +
+				"Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+				"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+				"    _read_thread (torch/_inductor/compile_worker/subproc_pool.py:195)\n" +
+				"    run (threading.py:1012)\n" +
+				"    _bootstrap (threading.py:1032)\n" +
+				"Thread 4110500 (idle): \"ThreadPoolExecutor-0_0\"\n" +
+				"    _worker (concurrent/futures/thread.py:89)\n" +
+				"    run (threading.py:1012)\n" +
+				"Thread 4113894 (idle): \"Thread-2 (forward_thread_func)\"\n" +
+				"    ncclCommWindowRegister (pynccl_wrapper.py:540)\n" +
+				"    register_comm_window_raw (pynccl.py:308)\n" +
+				"    __exit__ (pynccl_allocator.py:122)\n" +
+				"    forward (vocab_parallel_embedding.py:476)\n" +
+				"    forward_batch_generation (tp_worker.py:251)\n" +
+				"Thread 4113900 (active): \"Thread-3\"\n" +
+				"    all_reduce (parallel_state.py:500)\n",
+			headline: "no progress: stuck in ncclCommWindowRegister (pynccl_wrapper.py:540) < register_comm_window_raw (pynccl.py:308) < __exit__ (pynccl_allocator.py:122)",
+			process:  "scheduler",
+		},
+		{
 			name: "sglang's py-spy record with no timeout after it",
 			in: "[2026-05-28 00:20:01 TP0] Pyspy dump for PID 4242:\nProcess 4242: sglang::scheduler_TP0\n\n" +
 				"Thread 4242 (idle): \"MainThread\"\n" +
@@ -138,7 +161,7 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n\n" +
 				"Current thread 0x00007f5c2a1f4740 (most recent call first):\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap\n",
-			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012)",
+			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap",
 			process:  "scheduler",
 		},
 		{
@@ -175,8 +198,32 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				"Thread 0x00007f5c2a1f4740 (most recent call first):\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/utils.py\", line 1093 in broadcast_pyobj\n" +
 				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in recv_requests\n",
-			headline: "no progress: stuck in broadcast_pyobj (sglang/srt/utils.py:1093) < recv_requests (sglang/srt/managers/scheduler.py:1012)",
+			headline: "no progress: stuck in broadcast_pyobj (sglang/srt/utils.py:1093) < recv_requests (sglang/srt/managers/scheduler.py:1012): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/utils.py\", line 1093 in broadcast_pyobj",
 			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's dump stopped in torch under the engine's frame: the printed line quoted is the engine's",
+			in: "Thread 0x00007fe403b964c0 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/c10d_logger.py\", line 83 in wrapper\n" +
+				"  File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj\n" +
+				"  File \"/opt/sglang/python/sglang/srt/managers/scheduler.py\", line 575 in recv_requests\n",
+			headline: "no progress: stuck in broadcast (torch/distributed/distributed_c10d.py:2425) < wrapper (torch/distributed/c10d_logger.py:83) < broadcast_pyobj (sglang/srt/utils.py:693): File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj",
+			process:  "scheduler",
+		},
+		{
+			name: "faulthandler's current thread stopped in a kernel library's wrapper: that frame is the work's, quoted as printed",
+			in: "Current thread 0x00007f3f83e9f740 (most recent call first):\n" +
+				"  File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper\n" +
+				"  File \"/usr/local/sglang/python/sglang/srt/layers/layernorm.py\", line 73 in forward_cuda\n",
+			headline: "no progress: stuck in wrapper (/usr/local/aiter/aiter/jit/core.py:368) < forward_cuda (sglang/srt/layers/layernorm.py:73): File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper",
+		},
+		{
+			name: "faulthandler's thread in torch only: the innermost frame is quoted",
+			in: "Thread 0x00007fe403b964c0 (most recent call first):\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast\n" +
+				"  File \"/usr/local/lib/python3.10/dist-packages/torch/utils/_contextlib.py\", line 116 in decorate_context\n",
+			headline: "no progress: stuck in broadcast (torch/distributed/distributed_c10d.py:2425) < decorate_context (torch/utils/_contextlib.py:116): File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast",
 		},
 		{
 			name:     "the legacy watchdog's batch dump without its timeout line",
@@ -202,6 +249,22 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				t.Fatalf("diagnosis %+v\nwant a critical hang headed %q, process %q", d, tt.headline, tt.process)
 			}
 		})
+	}
+}
+
+func TestIdleHelperThreadsAloneAreNoHang(t *testing.T) {
+	in := "Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+		"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+		"    run (threading.py:1012)\n" +
+		"Thread 4110500 (idle): \"ThreadPoolExecutor-0_0\"\n" +
+		"    _worker (concurrent/futures/thread.py:89)\n" +
+		"    run (threading.py:1012)\n"
+	an := analysis.New(defaultMatcher(t))
+	var st analysis.Stream
+	for _, e := range entries(in) {
+		if d, ok := an.AnalyzeStream(&st, &e); ok {
+			t.Fatalf("diagnosis %q, want none: the dump's threads only idle", d.Headline)
+		}
 	}
 }
 

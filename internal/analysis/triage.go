@@ -183,6 +183,61 @@ func (m *marker) matches(f *entry.Frame) bool {
 	return m.fn == "" || strings.Contains(f.Func, m.fn)
 }
 
+// phaseCall returns the call that entered the phase a traceback's frames
+// name, as the traceback printed it: the source line under the caller of
+// the innermost frame a phase marker matches ("self.init_cuda_graphs()"),
+// else that frame's own source line. "" when no frame names a phase other
+// than serving requests (whose entry, the event loop, says nothing), or
+// the line is not printed. It reads at most maxTextFrames frames.
+func phaseCall(text string) string {
+	type frame struct {
+		f   entry.Frame
+		src string
+	}
+	var frs []frame
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, `File "`) {
+			if len(frs) == maxTextFrames {
+				break
+			}
+			rest := t[len(`File "`):]
+			q := strings.IndexByte(rest, '"')
+			if q < 0 {
+				continue
+			}
+			f := entry.Frame{File: rest[:q]}
+			if i := strings.LastIndex(rest, " in "); i > q {
+				f.Func = strings.TrimSpace(rest[i+len(" in "):])
+			}
+			frs = append(frs, frame{f: f})
+			continue
+		}
+		if n := len(frs); n > 0 && frs[n-1].src == "" && t != "" && strings.HasPrefix(line, "    ") {
+			frs[n-1].src = t
+		}
+	}
+	for i := len(frs) - 1; i >= 0; i-- {
+		for k := range phaseMarkers {
+			if !phaseMarkers[k].matches(&frs[i].f) {
+				continue
+			}
+			if phaseMarkers[k].value == phaseServing {
+				return ""
+			}
+			src := frs[i].src
+			if i > 0 && frs[i-1].src != "" {
+				src = frs[i-1].src
+			}
+			return cutRunes(src, maxFrameSource)
+		}
+	}
+	return ""
+}
+
+// phaseServing is the phase of a process that serves requests.
+const phaseServing = "serving requests"
+
 // first returns the value of the first marker that matches a frame, the
 // frames read from the innermost; "" when none does.
 func first(markers []marker, frames []entry.Frame) string {

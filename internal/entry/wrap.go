@@ -26,7 +26,7 @@ const (
 //   - next is at most wrapSlack bytes longer than prev, not indented,
 //     opens with a letter, a digit or "_" (a capital only after one of
 //     "_/-=, " or a digit: after a lower-case letter it starts a sentence
-//     of its own), its first word does not end in ":" ("ninja:",
+//     of its own, and so does a capitalised word after ","), its first word does not end in ":" ("ninja:",
 //     "error:", "note:"), and after a letter it is more than one
 //     lower-case word (a short line of its own: "done");
 //   - next is no traceback line (header, frame, chain separator, caret
@@ -117,7 +117,16 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 		}
 	case p == ':' && isDigit(n) && strings.ContainsAny(tok, "./"):
 		// A source reference's line number ("NCCLUtils.hpp:" and "317").
-	case p == '_' || p == '/' || p == '-' || p == '=' || p == ',' || p == '(':
+	case p == ',':
+		// A list going on ("TP0," and "TP1"); a capitalised word after
+		// a line that ends in a comma opens a sentence of its own: a
+		// record's last field ends in one (sglang's batch lines), and a
+		// break inside a list after ", " leaves the space at next's
+		// start.
+		if !isWordByte(n) || isUpper(n) && len(rest) > 1 && isLower(rest[1]) {
+			return false
+		}
+	case p == '_' || p == '/' || p == '-' || p == '=' || p == '(':
 		if !isWordByte(n) {
 			return false
 		}

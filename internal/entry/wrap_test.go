@@ -18,6 +18,11 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		{"after a batch line's last comma, a bare record", "[2025-08-17 19:34:27 TP0] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0,", "Exception in thread Thread-13 (backup_thread_func):", false},
+		{"after a batch line's last comma, a launcher's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "Received sigquit from a child process. It usually means the child failed.", false},
+		{"after a batch line's last comma, a native library's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17", false},
+		{"a list without spaces going on in capitals", "torch.distributed.DistBackendError: NCCL communicator for ranks TP0,TP1,TP2,TP3,TP4,TP5,TP6,", "TP7 was aborted after a timeout", true},
+		{"a list without spaces going on in lower case", "ValueError: unknown attention backends in --attention-backend list: flashinfer,triton,fa3,", "torch_native,flex_attention", true},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},

@@ -289,3 +289,44 @@ func TestABorrowedTimeIsALowerBound(t *testing.T) {
 		t.Errorf("after healthy serving: want two incidents, got %d:%s", len(got), describe(got))
 	}
 }
+
+// TestAHangIsLedByTheDumpThatNamesWhere: a watchdog's dump of the running
+// batch says a process hung but not where; a py-spy dump of the same burst
+// names the hung thread's frames. One hang, one incident, led by the
+// frames, in either order; the same dumps far apart are two hangs.
+func TestAHangIsLedByTheDumpThatNamesWhere(t *testing.T) {
+	m := crashMatcher(t)
+	batch := []string{"[2025-06-01 12:00:01 DP3 TP7] self.cur_batch.batch_size()=1, self.cur_batch.reqs=[Req(rid=7138, input_ids=[0, 671], output_ids=[11111])]"}
+	pyspy := func(at string) []string {
+		return []string{
+			"[2025-06-01 " + at + " DP1 TP3] Pyspy dump for PID 231810:",
+			"Process 231810: sglang::scheduler_DP1_TP3",
+			"Python v3.10.12 (/usr/bin/python3.10)",
+			"",
+			`Thread 231810 (active): "MainThread"`,
+			"    draft (eagle_worker.py:397)",
+			"    forward_batch_speculative_generation (eagle_worker.py:267)",
+			"    run_batch (scheduler.py:1573)",
+			"    event_loop_normal (scheduler.py:646)",
+		}
+	}
+	const where = "draft (eagle_worker.py:397)"
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		{"batch dump, then the py-spy dump", append(slices.Clone(batch), pyspy("12:00:01")...), 1},
+		{"py-spy dump, then the batch dump", append(pyspy("12:00:01"), batch...), 1},
+		{"the two dumps forty minutes apart", append(slices.Clone(batch), pyspy("12:40:01")...), 2},
+	} {
+		got := scanLines(t, m, tt.lines)
+		if len(got) != tt.want {
+			t.Errorf("%s: %d incidents, want %d:%s", tt.name, len(got), tt.want, describe(got))
+			continue
+		}
+		if tt.want == 1 && (!strings.Contains(got[0].Match.Text, where) || len(got[0].Context) != 1) {
+			t.Errorf("%s: lead %q with context %+v, want the hung thread's frames with the batch dump as context", tt.name, got[0].Match.Text, got[0].Context)
+		}
+	}
+}

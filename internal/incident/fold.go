@@ -630,7 +630,9 @@ func loneWrapper(gr *group) bool {
 // time of it that is neither a wrapper nor a consequence (for a wrapper
 // record, a warning too: it says the process died of it). Without one, a
 // wrapper's cause is a fragment of its burst: the frames of a traceback
-// cut before its exception line still say where the process died.
+// cut before its exception line still say where the process died; and a
+// fragment that names no place (a hang's batch dump) takes one that does
+// (the hung thread's frames).
 func (g *Grouper) findCause(w *group, id string) *group {
 	var best, fragment *group
 	for _, m := range g.scopeGroups(w.Scope) {
@@ -646,7 +648,7 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			continue
 		}
 		if loneWrapper(c) {
-			if !w.Fragment && c.Fragment && (fragment == nil || better(c, fragment)) {
+			if (!w.Fragment || namesWhere(c) && !namesWhere(w)) && c.Fragment && (fragment == nil || better(c, fragment)) {
 				fragment = c
 			}
 			continue
@@ -660,6 +662,12 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	}
 	return best
 }
+
+// namesWhere reports whether the fragment gr names where the process
+// stopped: a hung thread's frames. A hang shown without them (a watchdog's
+// dump of the running batch) says as little as a wrapper, and a hang of
+// its burst that has them is its cause.
+func namesWhere(gr *group) bool { return len(gr.Alert.HungThread) > 0 }
 
 // better reports whether c is a better cause for a lone wrapper than b,
 // by the order of rank.go: a generic line only when nothing else is

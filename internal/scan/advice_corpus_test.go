@@ -69,6 +69,9 @@ var knownGenericAdvice = map[string]string{
 	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
 	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
 	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
+	// Held out (heldout-7): measured, not tuned to.
+	"392-runtimeerror-split-with-sizes-fp8-per-tensor.log":           "held out: a lone RuntimeError line from the weight loader with no frames",
+	"410-diffusion-zmqerror-current-state-inline-code-traceback.log": "held out: a ZMQError from the diffusion scheduler, traceback cut before its exception line",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
