@@ -132,3 +132,34 @@ func TestAnalyzeIntoOverwritesWhole(t *testing.T) {
 		}
 	}
 }
+
+// A lent failure entry is searched once: analysing it lent costs no more
+// allocations than owning it and analysing it once, where searching the
+// owned copy again would add the search's.
+func TestLentFailureIsSearchedOnce(t *testing.T) {
+	m := defaultMatcher(t)
+	a := entry.NewAssembler(entry.Options{})
+	var entries []entry.Entry
+	for i, l := range strings.Split(strings.TrimSuffix(schedTB+"RuntimeError: CUDA error: an illegal memory access was encountered\n", "\n"), "\n") {
+		entries = append(entries, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+	}
+	entries = append(entries, a.Flush()...)
+	if len(entries) != 1 {
+		t.Fatalf("%d entries, want 1", len(entries))
+	}
+	an := analysis.New(m)
+	var d analysis.Diagnosis
+	if !an.AnalyzeInto(&d, &entries[0]) {
+		t.Fatal("the entry is no failure")
+	}
+	search := testing.AllocsPerRun(20, func() { an.AnalyzeInto(&d, &entries[0]) })
+	own := testing.AllocsPerRun(20, func() { e := entries[0]; e.Own() })
+	lent := testing.AllocsPerRun(20, func() { e := entries[0]; an.AnalyzeLentInto(&d, nil, &e) })
+	t.Logf("allocations: analysis %v, Own %v, lent analysis %v", search, own, lent)
+	if search == 0 {
+		t.Fatal("the analysis allocates nothing: the test tells nothing")
+	}
+	if lent > own+search {
+		t.Errorf("a lent failure entry costs %v allocations, more than owning it (%v) and analysing it once (%v)", lent, own, search)
+	}
+}
