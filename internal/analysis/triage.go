@@ -201,14 +201,9 @@ func phaseCall(text string) string {
 			if len(frs) == maxTextFrames {
 				break
 			}
-			rest := t[len(`File "`):]
-			q := strings.IndexByte(rest, '"')
-			if q < 0 {
+			f, _, ok := frameOfLine(t)
+			if !ok {
 				continue
-			}
-			f := entry.Frame{File: rest[:q]}
-			if i := strings.LastIndex(rest, " in "); i > q {
-				f.Func = strings.TrimSpace(rest[i+len(" in "):])
 			}
 			frs = append(frs, frame{f: f})
 			continue
@@ -396,18 +391,13 @@ func textFrames(text string) []entry.Frame {
 			file = ""
 			continue
 		case strings.HasPrefix(t, `File "`):
-			rest := t[len(`File "`):]
-			q := strings.IndexByte(rest, '"')
-			if q < 0 {
+			f, after, ok := frameOfLine(t)
+			if !ok {
 				continue
-			}
-			f := entry.Frame{File: rest[:q]}
-			if i := strings.LastIndex(rest, " in "); i > q {
-				f.Func = strings.TrimSpace(rest[i+len(" in "):])
 			}
 			out = append(out, f)
 			file = f.File
-			faulthandler = faulthandler || !strings.Contains(rest[q:], ", in ")
+			faulthandler = faulthandler || !strings.Contains(after, ", in ")
 			continue
 		case strings.HasPrefix(t, "frame #"):
 			if c := strings.Index(t, ": "); c > 0 {
@@ -523,4 +513,21 @@ func innerException(text string) (typ, msg string) {
 		}
 	}
 	return typ, msg
+}
+
+// frameOfLine reads a traceback's frame line t (trimmed, starting with
+// `File "`): the file and, after the last " in ", the function. after is
+// the line from the file name's closing quote on. ok is false when the
+// quote is not closed.
+func frameOfLine(t string) (f entry.Frame, after string, ok bool) {
+	rest := t[len(`File "`):]
+	q := strings.IndexByte(rest, '"')
+	if q < 0 {
+		return entry.Frame{}, "", false
+	}
+	f.File = rest[:q]
+	if i := strings.LastIndex(rest, " in "); i > q {
+		f.Func = strings.TrimSpace(rest[i+len(" in "):])
+	}
+	return f, rest[q:], true
 }

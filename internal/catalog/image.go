@@ -10,11 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/logmatch/logmatch/internal/factcache"
@@ -392,56 +389,7 @@ func storeImage(dir, name string, img image, build, key string) error {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	return pruneImages(dir)
-}
-
-// staleImageParts is the age past which a partial image is a crashed
-// writer's.
-const staleImageParts = time.Hour
-
-// pruneImages removes the oldest images past MaxImages and partial
-// images left by writers that died.
-func pruneImages(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	type file struct {
-		name string
-		mod  time.Time
-	}
-	var files []file
-	var errs []error
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		switch {
-		case strings.HasSuffix(e.Name(), imagePartSuffix):
-			if time.Since(info.ModTime()) > staleImageParts {
-				errs = append(errs, ignoreGone(os.Remove(filepath.Join(dir, e.Name()))))
-			}
-		case strings.HasSuffix(e.Name(), imageSuffix):
-			files = append(files, file{e.Name(), info.ModTime()})
-		}
-	}
-	if len(files) <= MaxImages {
-		return errors.Join(errs...)
-	}
-	slices.SortFunc(files, func(a, b file) int { return b.mod.Compare(a.mod) })
-	for _, f := range files[MaxImages:] {
-		errs = append(errs, ignoreGone(os.Remove(filepath.Join(dir, f.name))))
-	}
-	return errors.Join(errs...)
-}
-
-// ignoreGone drops the error of removing what another process removed.
-func ignoreGone(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
+	return factcache.Prune(dir, imageSuffix, imagePartSuffix, MaxImages)
 }
 
 // imageSlot is where a load's image is: its file, and the key and build

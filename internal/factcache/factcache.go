@@ -232,8 +232,14 @@ const staleParts = time.Hour
 
 // prune removes the oldest fact files past MaxFiles and partial files left
 // by writers that died.
-func (d *Dir) prune() error {
-	entries, err := os.ReadDir(d.path)
+func (d *Dir) prune() error { return Prune(d.path, suffix, partSuffix, MaxFiles) }
+
+// Prune keeps the newest keep files of dir whose names end in suffix,
+// removing the older ones, and removes the files ending in partSuffix
+// that writers left more than an hour ago (they died mid-write). A file
+// another process removed first is not an error.
+func Prune(dir, suffix, partSuffix string, keep int) error {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -251,18 +257,18 @@ func (d *Dir) prune() error {
 		switch {
 		case strings.HasSuffix(e.Name(), partSuffix):
 			if time.Since(info.ModTime()) > staleParts {
-				errs = append(errs, ignoreGone(os.Remove(filepath.Join(d.path, e.Name()))))
+				errs = append(errs, ignoreGone(os.Remove(filepath.Join(dir, e.Name()))))
 			}
 		case strings.HasSuffix(e.Name(), suffix):
 			files = append(files, file{e.Name(), info.ModTime()})
 		}
 	}
-	if len(files) <= MaxFiles {
+	if len(files) <= keep {
 		return errors.Join(errs...)
 	}
 	slices.SortFunc(files, func(a, b file) int { return b.mod.Compare(a.mod) })
-	for _, f := range files[MaxFiles:] {
-		errs = append(errs, ignoreGone(os.Remove(filepath.Join(d.path, f.name))))
+	for _, f := range files[keep:] {
+		errs = append(errs, ignoreGone(os.Remove(filepath.Join(dir, f.name))))
 	}
 	return errors.Join(errs...)
 }
