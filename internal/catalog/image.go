@@ -372,21 +372,14 @@ var beforeImageRename func(tmp, name string)
 // another name and then renamed, and removes the oldest images past
 // MaxImages.
 func storeImage(dir, name string, img image, build, key string) error {
-	tmp, err := os.CreateTemp(dir, "*"+imagePartSuffix)
-	if err != nil {
-		return err
-	}
-	werr := writeImage(tmp, img, build, key)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
+	var before func(string)
 	if beforeImageRename != nil {
-		beforeImageRename(tmp.Name(), name)
+		before = func(tmp string) { beforeImageRename(tmp, name) }
 	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		_ = os.Remove(tmp.Name())
+	err := factcache.Replace(dir, name, imagePartSuffix, func(w io.Writer) error {
+		return writeImage(w, img, build, key)
+	}, before)
+	if err != nil {
 		return err
 	}
 	return factcache.Prune(dir, imageSuffix, imagePartSuffix, MaxImages)

@@ -201,21 +201,40 @@ func (d *Dir) Store(key string, facts *matcher.Facts) error {
 	}
 	sum := sha256.Sum256(b)
 	b = append(b, sum[:]...)
-	tmp, err := os.CreateTemp(d.path, "*"+partSuffix)
+	err = Replace(d.path, d.file(key), partSuffix, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}, nil)
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(b)
+	return d.prune()
+}
+
+// Replace writes the file name in dir whole: write fills a new file whose
+// name ends in partSuffix, which is renamed to name once written and
+// closed, so a reader sees the old file or the new one. On an error the
+// new file is removed and name is left as it was. beforeRename, when not
+// nil (tests), is called with the new file's name just before the rename.
+func Replace(dir, name, partSuffix string, write func(io.Writer) error, beforeRename func(tmp string)) error {
+	tmp, err := os.CreateTemp(dir, "*"+partSuffix)
+	if err != nil {
+		return err
+	}
+	werr := write(tmp)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Rename(tmp.Name(), d.file(key)); err != nil {
+	if beforeRename != nil {
+		beforeRename(tmp.Name())
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	return d.prune()
+	return nil
 }
 
 func header(build, key string) []byte {
