@@ -486,11 +486,11 @@ func (g *Grouper) adopt(root *group) {
 //
 // It also gives each settling wrapper alone (see loneWrapper) to the cause
 // read with it.
-func (g *Grouper) foldSettled(now time.Time, all bool) {
+func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 	if g.opts.Correlation <= 0 {
 		return
 	}
-	for _, id := range g.sortedIDs() {
+	for _, id := range ids {
 		c := g.groups[id]
 		if c == nil || !c.Settling || (!all && now.Before(c.NotifyAt)) {
 			continue

@@ -467,9 +467,12 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 	}
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
-	g.foldRestatements(now, false)
-	g.foldSettled(now, false)
-	for _, id := range g.sortedIDs() {
+	// One order for the passes below: a fold removes incidents (skipped
+	// where they were) and changes no incident's place in it.
+	ids := g.sortedIDs()
+	g.foldRestatements(ids, now, false)
+	g.foldSettled(ids, now, false)
+	for _, id := range ids {
 		gr, ok := g.groups[id]
 		if !ok {
 			continue // folded into a root cause announced before it
@@ -597,9 +600,10 @@ func (g *Grouper) NextDeadline() time.Time {
 // Forever mode that is every incident, with its total count.
 func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	g.foldGenerics(now, true)
-	g.foldRestatements(now, true)
-	g.foldSettled(now, true)
 	ids := g.sortedIDs()
+	g.foldRestatements(ids, now, true)
+	g.foldSettled(ids, now, true)
+	ids = slices.DeleteFunc(ids, func(id string) bool { return g.groups[id] == nil })
 	// The alerts are counted first: an Alert is large, and a slice grown
 	// by append allocates about twice what it keeps.
 	n := 0

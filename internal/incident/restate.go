@@ -34,13 +34,14 @@ func restates(a, b *group) bool {
 
 // foldRestatements makes each settling classified cause whose exception
 // another settling classified cause of its burst names (restates) context
-// of that one: those whose settle time is over, or all at Flush. An
-// incident announced already stays as it is: nothing is paged twice.
-func (g *Grouper) foldRestatements(now time.Time, all bool) {
+// of that one: those whose settle time is over, or all at Flush, taken in
+// the order of ids (sortedIDs). An incident announced already stays as it
+// is: nothing is paged twice.
+func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 	if !g.genericFolds() {
 		return
 	}
-	for _, id := range g.sortedIDs() {
+	for _, id := range ids {
 		a := g.groups[id]
 		if a == nil || !a.Settling || (!all && now.Before(a.NotifyAt)) || a.Source == "" {
 			continue
