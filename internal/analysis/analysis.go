@@ -459,8 +459,13 @@ func hasEscapedQuote(s string) bool {
 // error body pasted from a JSON or Python string ("the model\'s context
 // length") says what a record names with plain quotes. The hits are moved
 // back onto text, so they name its own bytes and lines.
-func (a *Analyzer) matchUnescaped(text string) {
-	u, at := unescapeQuotes(text)
+func (a *Analyzer) matchUnescaped(text string) { a.matchRewritten(text, unescapeQuotes) }
+
+// matchRewritten matches rewrite(text) in place of text, and moves the
+// hits back onto text: rewrite drops bytes of text and gives, for each
+// byte it keeps, its position in text (and len(text) after the last).
+func (a *Analyzer) matchRewritten(text string, rewrite func(string) (string, []int)) {
+	u, at := rewrite(text)
 	a.hits = a.search(a.hits[:0], u)
 	for i := range a.hits {
 		h := &a.hits[i]
@@ -480,15 +485,7 @@ func hasInlineMarkup(s string) bool {
 // line pasted in a code span): an issue's author bolds the phrase that
 // matters, and a record's pattern reads on across it. The hits are moved
 // back onto text.
-func (a *Analyzer) matchUnmarked(text string) {
-	u, at := unmark(text)
-	a.hits = a.search(a.hits[:0], u)
-	for i := range a.hits {
-		h := &a.hits[i]
-		h.Start, h.End = at[h.Start], at[h.End]
-		h.Line = matcher.SurroundingLines(text, h.Start, h.End)
-	}
-}
+func (a *Analyzer) matchUnmarked(text string) { a.matchRewritten(text, unmark) }
 
 // unmark drops every backtick and every "**" of s. at[i] is the position
 // in s of the i-th byte of the result (at[len] is len(s)).
