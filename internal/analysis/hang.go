@@ -94,23 +94,23 @@ func hangStack(e *entry.Entry) (stack, printed []string, ok bool) {
 // at most MaxStackFrames; and the same frames as the dump printed them
 // (`File "/x/sglang/srt/utils.py", line 693 in broadcast_pyobj`).
 func faulthandlerStack(text string) (frames, printed []string) {
-	var cur, curPrinted []string
-	var threads, threadsPrinted [][]string
-	var in, inPrinted *[]string
+	type thread struct{ frames, printed []string }
+	var cur thread
+	var threads []thread
+	var in *thread
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, "Current thread "):
-			in, inPrinted = &cur, &curPrinted
+			in = &cur
 		case strings.HasPrefix(t, "Thread 0x"):
 			if len(threads) < maxDumpThreads {
-				threads = append(threads, nil)
-				threadsPrinted = append(threadsPrinted, nil)
-				in, inPrinted = &threads[len(threads)-1], &threadsPrinted[len(threads)-1]
+				threads = append(threads, thread{})
+				in = &threads[len(threads)-1]
 			} else {
-				in, inPrinted = nil, nil
+				in = nil
 			}
-		case in != nil && strings.HasPrefix(t, `File "`) && len(*in) < MaxStackFrames:
+		case in != nil && strings.HasPrefix(t, `File "`) && len(in.frames) < MaxStackFrames:
 			rest := t[len(`File "`):]
 			q := strings.IndexByte(rest, '"')
 			if q < 0 {
@@ -125,21 +125,21 @@ func faulthandlerStack(text string) (frames, printed []string) {
 			if i := strings.Index(tail, "line "); i >= 0 {
 				ln = strings.TrimSpace(tail[i+len("line "):])
 			}
-			*in = append(*in, fn+" ("+shortPath(file)+":"+ln+")")
-			*inPrinted = append(*inPrinted, t)
+			in.frames = append(in.frames, fn+" ("+shortPath(file)+":"+ln+")")
+			in.printed = append(in.printed, t)
 		}
 	}
-	if len(cur) > 0 {
-		return cur, curPrinted
+	if len(cur.frames) > 0 {
+		return cur.frames, cur.printed
 	}
-	for i, th := range threads {
-		if runsOwnCode(th) {
-			return th, threadsPrinted[i]
+	for _, th := range threads {
+		if runsOwnCode(th.frames) {
+			return th.frames, th.printed
 		}
 	}
-	for i, th := range threads {
-		if len(th) > 0 {
-			return th, threadsPrinted[i]
+	for _, th := range threads {
+		if len(th.frames) > 0 {
+			return th.frames, th.printed
 		}
 	}
 	return nil, nil
