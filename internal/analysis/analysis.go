@@ -300,6 +300,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}
+		if isRustPanic(e) {
+			if h := panicHeadline(e.Text); h != "" {
+				d.Headline = h
+			}
+		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}

@@ -66,7 +66,6 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-6): measured, not tuned to.
-	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
 	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
 	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
 	// Held out (heldout-7): measured, not tuned to.
