@@ -117,6 +117,9 @@ type Analyzer struct {
 	// version is the sglang release that wrote the entries; "" when not
 	// known (see SetVersion).
 	version string
+	// phaseRecs are the wrapper records of phaseTags by tag, looked up
+	// at the first cut traceback that needs one (see phaseWrapper).
+	phaseRecs map[string]*patterns.Record
 }
 
 // New returns an Analyzer that matches with m.
@@ -235,6 +238,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		if d.Triage.Process == "" {
 			d.Triage.Process = processOfWrapper(cause.Record.Slug)
 		}
+		a.leadWithPhaseWrapper(d, e)
 	}
 	return true
 }
