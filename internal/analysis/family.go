@@ -109,8 +109,54 @@ func messageFamily(m string) string {
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
 		return FamilyConfig
+	case cppCheck(m):
+		// A C++ library's CHECK macro (glog, DMLC, TVM, xgrammar): an
+		// invariant of its own state broke, which is a bug of the
+		// library or of how its caller drives it.
+		return FamilyBug
+	case shapeMessage(m):
+		return FamilyShape
+	case strings.Contains(m, "operation cannot be accomplished in current state"):
+		// ZeroMQ's EFSM: a request/reply socket used out of its
+		// send/receive order, after an earlier failure broke an
+		// exchange.
+		return FamilyBug
 	}
 	return ""
+}
+
+// cppCheck reports whether m, lower-cased, holds a C++ CHECK macro's
+// failure: "check failed: " opening the message or following a source
+// location's or a log header's ":" or "]" ("x.cc:653: Check failed: y"),
+// never prose ("the health check failed: ...").
+func cppCheck(m string) bool {
+	const k = "check failed: "
+	for i := 0; ; {
+		j := strings.Index(m[i:], k)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		before := strings.TrimRight(m[:at], " ")
+		if before == "" || before[len(before)-1] == ':' || before[len(before)-1] == ']' {
+			return true
+		}
+		i = at + len(k)
+	}
+}
+
+// shapeMessage reports whether m, an exception's lower-cased message, is
+// torch's complaint that a tensor's shape or size is not what an
+// operation takes.
+func shapeMessage(m string) bool {
+	for _, k := range [...]string{"split_with_sizes expects split_sizes", "must match the size of tensor", "is invalid for input of size",
+		"shapes cannot be multiplied", "size mismatch for ", "copying a param with shape", "doesn't match the broadcast shape",
+		"size of tensor a (", "expected size "} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenizerMessage reports whether m, an exception's lower-cased message,
@@ -244,6 +290,7 @@ func componentOfMessage(msg string) string {
 		{"mha backend", "attention backend"}, {"mla backend", "attention backend"},
 		{"flashinfer", "attention backend"}, {"flash_attn", "attention backend"}, {"flash attention", "attention backend"},
 		{"grammar backend", "grammar backend"}, {"grammar_backend", "grammar backend"}, {"xgrammar", "grammar backend"},
+		{"grammar_matcher", "grammar backend"}, {"grammar matcher", "grammar backend"},
 		{"llguidance", "grammar backend"},
 		{"speculative", "speculative decoding"}, {"draft model", "speculative decoding"},
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},

@@ -66,6 +66,7 @@ const (
 	FamilyCollective = "collective failure"
 	FamilyHang       = "hang"
 	FamilyPanic      = "Rust panic"
+	FamilyShape      = "tensor shape mismatch"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -289,6 +290,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
+	}
+	if t.Family == FamilyShape && t.Phase == "loading weights" {
+		// A shape that does not fit while the checkpoint is read: the
+		// checkpoint is not what the model code expects.
+		t.Family = FamilyWeights
 	}
 	if t.Family == "" && t.Phase == "loading weights" && exc != nil && exc.Type != "" {
 		// A KeyError, a shape mismatch: the checkpoint is not what the

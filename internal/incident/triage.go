@@ -160,6 +160,7 @@ var familySteps = map[string]string{
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 	analysis.FamilyPanic:  panicStep + " (for sglang's: pip install -U sglang-router, or the sgl-model-gateway image)",
+	analysis.FamilyShape:  shapeStep,
 	analysis.FamilyDriver: driverStep,
 	analysis.FamilyNPU:    npuStep,
 	analysis.FamilyParse:  parseStep,
@@ -211,6 +212,14 @@ var componentSteps = map[string]string{
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
+
+// shapeStep is the step for a tensor whose shape an operation does not
+// take, engine-neutral.
+const shapeStep = "A tensor's shape is not what the operation takes: while the weights load, the checkpoint (its quantization scheme, " +
+	"packed or fused weights, a fine-tune's changed sizes) does not match what this version's model code and weight loader expect: check " +
+	"the checkpoint's quantization config against the server's quantization option, and try the release before this one, which may still " +
+	"load it; while serving, a kernel got a shape it does not handle: note the model, the parallel sizes and the request, and turn off the " +
+	"optional kernels in use (CUDA graphs, another attention backend) one at a time"
 
 // panicStep is the engine-neutral step for a Rust panic.
 const panicStep = "A Rust program hit a bug, not a setting: the message after 'panicked at' says what broke and the location where " +
