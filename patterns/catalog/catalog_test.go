@@ -1072,6 +1072,30 @@ var examples = map[string]example{
 			"NVRM: The NVIDIA probe routine failed for 1 device(s).",
 		},
 	},
+	"mooncake-no-rdma-device": {
+		match: []string{
+			"W20250516 09:00:52.240088 45697 topology.cpp:55] No RDMA devices found, check your device installation",
+			"W0903 11:02:17.118452  8812 topology.cpp:61] No RDMA device found, check your device installation",
+			"(SGLangEngine pid=311) W20251104 02:11:09.552017   311 topology.cpp:55] **No RDMA devices found, check your device installation**",
+		},
+		miss: []string{
+			"I20250516 09:00:52.240196 45697 transfer_engine.cpp:127] Topology discovery complete. Found 2 HCAs.",
+			mainLog("No RDMA device given, using --disaggregation-ib-device mlx5_0"),
+			"No RDMA devices were needed for this test",
+		},
+	},
+	"disagg-warmup-failed": {
+		match: []string{
+			mainLog("Prefill disaggregation mode warm Up Failed, status code: 400"),
+			hdr("Prefill disaggregation mode warm Up Failed, status code: 500"),
+			"[2026-05-27 18:22:25] Decode disaggregation mode warm Up Failed, status code: 503",
+		},
+		miss: []string{
+			mainLog("End of prefill disaggregation mode warmup with status 200, resp: [{'text': ''}]"),
+			mainLog("The server is fired up and ready to roll!"),
+			mainLog("warm up failed once, retrying"),
+		},
+	},
 	"disagg-bootstrap-unreachable": {
 		match: []string{
 			"Error querying dp_ranks from bootstrap: HTTPConnectionPool(host='10.0.4.40', port=38711): Max retries exceeded with url: /query_dp_ranks (Caused by NewConnectionError(\"HTTPConnection(host='10.0.4.40', port=38711): Failed to establish a new connection: [Errno 99] Cannot assign requested address\"))",
