@@ -313,6 +313,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+		if sig == SignalException && entry.ThreadExceptionHeader(e.Message) {
+			// The header of a thread's exception whose traceback is
+			// cut or in another entry: where, not what.
+			d.Fragment = true
+		}
 		if sig == SignalNative && e.Native == entry.NativeShell {
 			// "Killed", "Segmentation fault (core dumped)": the shell
 			// reports that a process died, not why; sglang's launcher

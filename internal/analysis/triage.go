@@ -43,6 +43,10 @@ type Triage struct {
 	SGLang bool
 }
 
+// ProcessThread is the process a Triage names for a thread's exception
+// header cut from its traceback: a background thread of the server.
+const ProcessThread = "background thread"
+
 // The families of failure a Triage names.
 const (
 	FamilyImport     = "import or ABI mismatch"
@@ -265,6 +269,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Process = first(processMarkers, frames)
 		t.Phase = first(phaseMarkers, frames)
 		t.Component = first(componentMarkers, frames)
+	}
+	if t.Process == "" && e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
+		t.Process = ProcessThread
 	}
 	if t.Phase == "" && e.Traceback != nil {
 		// A traceback cut short: the source line under its last frame

@@ -118,7 +118,8 @@ var componentNeutral = map[string]string{
 }
 
 // processNeutral are the process steps that name no sglang option.
-var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true}
+var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true,
+	analysis.ProcessThread: true}
 
 // neutralSteps returns the triage's steps in words that hold on every
 // engine: the component's, the phase's, then the family's, or the

@@ -192,6 +192,10 @@ var processSteps = map[string]string{
 	"router": "The router failed: check that its worker URLs are up and healthy (curl each /health) and that its policy and timeouts fit them",
 	"launcher": "The launcher stopped the server: the process it waited for (a scheduler, the detokenizer) failed first; its lines " +
 		"just before say why",
+	analysis.ProcessThread: "A background thread of the process died with an uncaught exception; Python prints its traceback right after " +
+		"the 'Exception in thread' line, so the full log (not a cut excerpt) names the exception. The name in parentheses is the function the " +
+		"thread ran: it says which feature lost its worker (a cache's backup or prefetch thread, a watchdog, a metrics exporter); the server " +
+		"may keep serving without it and fail later, so restart it once the exception is understood",
 	"Ray driver": "A Ray task or actor failed and ray.get re-raised its exception in the driver: the remote task's own traceback, after the " +
 		"'RayTaskError(...)' line, and its last exception line name the cause; when this log does not show them, the worker's log on its node " +
 		"does (ray logs, or /tmp/ray/session_latest/logs/worker-*.err)",
