@@ -105,7 +105,8 @@ var phaseNeutral = map[string]string{
 // in words that hold on every engine.
 var componentNeutral = map[string]string{
 	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same transfer backend and network devices, that the " +
-		"bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+		"bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before; install the transfer engine package " +
+		"(mooncake-transfer-engine, nixl) of the version the serving engine pins, since another may not open the same NIC or speak the same protocol",
 	"grammar backend": "A structured-output grammar failed: retry the request with another grammar backend and check its JSON schema, regex or EBNF",
 	"attention backend": "An attention kernel failed: try another attention backend to isolate it, and check that the kernel library was built " +
 		"for this GPU and torch",

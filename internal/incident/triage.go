@@ -204,7 +204,9 @@ var processSteps = map[string]string{
 // componentSteps are the first steps for a failure in each component.
 var componentSteps = map[string]string{
 	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same --disaggregation-transfer-backend and " +
-		"--disaggregation-ib-device, that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+		"--disaggregation-ib-device, that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before; " +
+		"install the transfer engine package (mooncake-transfer-engine, nixl) of the version this sglang release pins, since another may not " +
+		"open the same NIC or speak the same protocol",
 	"grammar backend": "A structured-output grammar failed: retry the request with another --grammar-backend (xgrammar, outlines, llguidance) " +
 		"and check its JSON schema, regex or EBNF",
 	"attention backend": "An attention kernel failed: try another --attention-backend (triton, flashinfer, fa3) to isolate it, and check that " +
