@@ -120,6 +120,9 @@ type Analyzer struct {
 	// phaseRecs are the wrapper records of phaseTags by tag, looked up
 	// at the first cut traceback that needs one (see phaseWrapper).
 	phaseRecs map[string]*patterns.Record
+	// classRecs are the records named by an exception class alone (see
+	// classRecord), built at the first exception no record matched.
+	classRecs map[string]*patterns.Record
 }
 
 // New returns an Analyzer that matches with m.
@@ -193,6 +196,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
+		a.leadWithClassRecord(d, e)
 		return true
 	}
 	s := &a.sel
