@@ -104,6 +104,7 @@ func messageFamily(m string) string {
 		// json's own messages, whatever wraps them.
 		return FamilyParse
 	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
+		strings.Contains(m, " client error: "), strings.Contains(m, " server error: "),
 		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
 		return FamilyHTTP
 	case strings.Contains(m, "assertion failed: "):
@@ -178,12 +179,18 @@ func hubMessage(m string) bool {
 		"gated repo", "repository not found for url", "couldn't connect to 'https://huggingface.co",
 		"cannot reach https://huggingface.co", "offline mode is enabled", "hf_hub_offline",
 		"revision not found for url", "invalid username or password",
+		// huggingface_hub's offline and cache misses.
+		"cached snapshot folder", "requested files in the disk cache", "requested files in the local cache",
 	} {
 		if strings.Contains(m, k) {
 			return true
 		}
 	}
-	return false
+	// An HTTP status error of a request to the Hub ("401 Client Error:
+	// Unauthorized for url: https://huggingface.co/api/models/...").
+	return (strings.Contains(m, "huggingface.co/") || strings.Contains(m, "hf.co/")) &&
+		(strings.Contains(m, "client error") || strings.Contains(m, "server error") || strings.Contains(m, "unauthorized") ||
+			strings.Contains(m, "forbidden"))
 }
 
 // npuMessage reports whether m, lower-cased, is an Ascend NPU's error:

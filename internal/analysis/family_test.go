@@ -35,6 +35,14 @@ func TestFamilyOf(t *testing.T) {
 		{"OSError", "We couldn't connect to 'https://huggingface.co' to load this file", analysis.FamilyHub},
 		{"OSError", "bad-name is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'", analysis.FamilyHub},
 		{"OSError", "[Errno 28] No space left on device", ""},
+		// A request to the Hub that failed with a status, and the Hub's
+		// offline misses; the same status from another host is HTTP.
+		{"requests.exceptions.HTTPError", "401 Client Error: Unauthorized for url: https://huggingface.co/api/models/meta-llama/Llama-3-8B", analysis.FamilyHub},
+		{"huggingface_hub.utils._errors.HfHubHTTPError", "500 Server Error: Internal Server Error for url: https://huggingface.co/api/models/x", analysis.FamilyHub},
+		{"requests.exceptions.HTTPError", "403 Client Error: Forbidden for url: https://hf.co/api/models/org/m/revision/main", analysis.FamilyHub},
+		{"huggingface_hub.errors.LocalEntryNotFoundError", "Cannot find an appropriate cached snapshot folder for the specified revision", analysis.FamilyHub},
+		{"requests.exceptions.HTTPError", "503 Server Error: Service Unavailable for url: http://10.0.0.2:30000/generate", analysis.FamilyHTTP},
+		{"RuntimeError", "see https://huggingface.co/docs for the list of models", ""},
 		// Import and ABI: the types, and the messages under any type.
 		{"ModuleNotFoundError", "No module named 'vllm'", analysis.FamilyImport},
 		{"OSError", "libcudart.so.12: cannot open shared object file: No such file or directory", analysis.FamilyImport},
