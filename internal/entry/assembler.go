@@ -813,7 +813,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	switch {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
-		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
+		// One field a statement: a tuple assignment goes through
+		// temporaries, and copying them back stalls (see header.set).
+		p.format = c.h.format
+		p.time = c.h.time
+		p.ranks = c.h.ranks
+		p.level = normLevel(c.h.level)
+		p.msg = c.h.msg
 		switch {
 		case c.sglang:
 			p.st = stSGLang
@@ -830,7 +836,10 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		}
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
-		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+		p.format = FormatNative
+		p.time = c.n.time
+		p.level = normLevel(c.n.level)
+		p.native = c.n.kind
 		p.msg = c.s[c.n.msg:]
 		p.wholeText = c.n.msg > 0
 		switch p.native {
@@ -987,7 +996,8 @@ func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	p.active, p.kind = true, k
 	p.source, p.stream = l.Source, l.Stream
 	p.first, p.last, p.lines = l.Offset, l.Offset, 1
-	p.ranks, p.msg, p.prefix = NoRanks, s, prefix
+	p.ranks = NoRanks // alone: a tuple assignment copies it through a temporary
+	p.msg, p.prefix = s, prefix
 	if k != kindBlank {
 		a.kept.add(s)
 	}
@@ -1139,7 +1149,12 @@ func (a *Assembler) emit() {
 	e := &a.out[len(a.out)-1]
 	e.Source, e.Stream = p.source, p.stream
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
-	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
+	// One field a statement: a tuple assignment goes through
+	// temporaries, and copying them back stalls (see header.set).
+	e.Format = p.format
+	e.Time = p.time
+	e.Ranks = p.ranks
+	e.Level = p.level
 	e.TimeInherited = p.inherited
 	e.TimeGuessed = p.guessed
 	e.Process = p.proc
