@@ -380,12 +380,20 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		// A fresh string when it changed; it may fit the bound now.
 		text = a.opt.Redact(text)
 	}
+	keep := false
 	if len(text) > a.opt.MaxLineBytes {
 		text, cut = cutLine(text, a.opt.MaxLineBytes) // a fresh string
-	} else if a.opt.Reuse {
-		text = a.arena.keep(text)
+	} else {
+		keep = a.opt.Reuse
 	}
 	base, start, end := wrapperSpan(text)
+	if keep {
+		// Read first, then copied (what is read of the line lies in
+		// base): a scan of the copy right after the copy was written
+		// loads in other widths than its stores, which the processor
+		// cannot forward, and stalls on every line.
+		base = a.arena.keep(base)
+	}
 	full := base[start:end]
 	p := &a.cur
 	if isBlank(full) {
@@ -870,11 +878,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 			// wrong. The lines after it may still tell.
 			p.guessed = true
 		}
-		a.known, a.knownGuessed = p.time, p.guessed
+		a.known = p.time // alone: a tuple assignment copies it through a temporary
+		a.knownGuessed = p.guessed
 	case !c.near.IsZero():
 		p.time, p.inherited, p.guessed = c.near, true, a.knownGuessed
 	}
-	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
+	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
+	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
