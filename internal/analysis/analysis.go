@@ -86,6 +86,12 @@ type Diagnosis struct {
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
+
+	// clear says every field but PatternErrors is zero since the
+	// Analyzer last wrote d: the next entry that is no failure need not
+	// clear the whole Diagnosis again (most entries, and a Diagnosis is
+	// large).
+	clear bool
 }
 
 // Hits returns every hit in the order an alert lists them after the cause:
@@ -144,7 +150,9 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 // AnalyzeInto is Analyze writing the Diagnosis to d, which it overwrites
 // whole: a caller that analyses entry after entry keeps one Diagnosis
 // rather than copying one out of every call (most entries are no failure,
-// and a Diagnosis is large).
+// and a Diagnosis is large). A Diagnosis the Analyzer found no failure in
+// must not be changed before it is passed again: its fields are then
+// known to be zero and are not cleared once more.
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.searchEntry(e)
 	return a.decide(d, e)
@@ -172,8 +180,12 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
 		// DEBUG one, no backslash. signalOf would say no signal; this
-		// says it without the calls.
-		*d = Diagnosis{PatternErrors: a.perrs}
+		// says it without the calls. Only a Diagnosis with something
+		// else set is cleared.
+		if !d.clear {
+			*d = Diagnosis{clear: true}
+		}
+		d.PatternErrors = a.perrs
 		return false
 	}
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
