@@ -48,7 +48,7 @@ import (
 //	blob      every string's bytes
 const (
 	imageMagic   = "LMMATCH\x00"
-	imageVersion = 2
+	imageVersion = 3
 )
 
 // imgStr is a string of the image: where it starts in the blob, and its
@@ -679,7 +679,7 @@ func (p *prefilter) checkImage(n int) error {
 		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) &&
 			(idx == 4 && len(p.strided.bits) > 0 || fixed(p.strided, len(fixedBloom{})))
 	case 7: // scanLowSplitBlocked
-		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(lowBloom{})) && p.blocked != nil && len(p.strided.bits) == 0
+		ok = fixed(p.shortB, len(shortBloom{})) && fixed(p.lowB, len(blockedLowBloom{})) && p.blocked != nil && len(p.strided.bits) == 0
 	default: // scanHigh, scanLow
 		ok = len(p.strided.bits) > 0
 	}

@@ -707,18 +707,19 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 }
 
 // scanLowSplitBlocked is scanLowSplit with the long keys in a blocked bloom
-// (blockedBloom), four blocks a turn.
+// (blockedBloom) and the low keys in a blockedLowBloom, four blocks a
+// turn.
 //
 //go:noinline
 func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	bl := p.blocked
 	sb := (*shortBloom)(p.shortB.bits)
-	lb := (*lowBloom)(p.lowB.bits)
+	lb := (*blockedLowBloom)(p.lowB.bits)
 	for ; i+4*longStride <= len(s); i += 4 * longStride {
 		t := s[i : i+4*longStride]
 		for j := 0; j < 4*longStride; j += longStride {
 			w := blockKey(t, j)
-			if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
 				return i + j + passLow
 			}
 			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
@@ -731,7 +732,7 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := lowHash(w) >> (64 - lowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
 			return i + passLow
 		}
 		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
@@ -992,65 +993,136 @@ func chooseKeys(reqs []Required, corpus windowCosts) keyPlan {
 }
 
 // maxLowLiterals bounds the literals probed every fourth byte: at four
-// keys each, their keys fit the low keys' bloom (setSplit).
-const maxLowLiterals = maxLowBloomKeys / shortStride
+// keys each, their keys fit the low keys' bloom (setSplit). A catalog
+// whose long keys take the blocked bloom has a larger low bloom
+// (blockedLowBloom), and maxBlockedLowLiterals of them: at 50,000 records
+// the smaller bound left 318 records on windows of ordinary lines.
+const (
+	maxLowLiterals        = maxLowBloomKeys / shortStride
+	maxBlockedLowLiterals = maxBlockedLowBloomKeys / shortStride
+)
+
+// blockedRefs is how many refs of long keys a plan must have for
+// lowerStrides to expect the blocked bloom: twice the keys the fixed bloom
+// takes, as literals share some of their windows. A plan near the bound
+// that gets the fixed bloom with more low keys than its low bloom holds is
+// scanned by the general loop (setStrided): slower, and as exact.
+const blockedRefs = 2 << (fixedBloomLog - 5)
 
 // lowerStrides moves literals of 11 to 14 bytes, keyed on eight short
 // windows probed every eighth byte, to four windows probed every fourth
 // byte (keyChoice.low) where that is cheaper: a literal made of the words
 // of ordinary lines ("ragged tokens") has no run of eight windows without
 // one ("toke", "oken"), and wakes a probe on most lines, while four of its
-// windows can avoid them. A record moves when that saves at least one
-// window seen in the corpus; those that save most move first, while the
-// literals probed every fourth byte stay within maxLowLiterals.
+// windows can avoid them. A record may move to another of its clauses so:
+// "Encoder " (every run of its windows holds "code", as "Decode batch"
+// does) keyed on eight windows was cheaper than " token error ", but
+// " token error " on four is cheaper still. A record moves when that saves
+// at least one window seen in the corpus; those that save most move first,
+// while the literals probed every fourth byte stay within maxLowLiterals
+// (maxBlockedLowLiterals for a catalog of the blocked bloom).
 func (plan *keyPlan) lowerStrides(r *rarity, reqs []Required) {
 	type move struct {
-		rec, lits, saved int
-		offs             []int32
+		rec, clause, lits, saved int
+		offs                     []int32
 	}
 	var moves []move
 	low := 0 // literals probed every fourth byte
 	lit := 0 // literal occurrences before this record's
+	var offs []int32
+	longRefs := 0
+	for rec, c := range plan.choice {
+		if c.clause >= 0 && !c.tiny {
+			for _, l := range reqs[rec][c.clause] {
+				if keyWindow(l) == longWindow {
+					longRefs += longStride
+				}
+			}
+		}
+	}
+	budget := maxLowLiterals
+	if longRefs >= blockedRefs {
+		budget = maxBlockedLowLiterals
+	}
 	for rec, c := range plan.choice {
 		first := lit
 		for _, cl := range reqs[rec] {
 			lit += len(cl)
 		}
-		if c.clause < 0 {
+		if c.clause < 0 || c.tiny {
 			continue
 		}
-		for _, cl := range reqs[rec][:c.clause] {
+		// What the chosen clause costs as it is keyed, and its literals
+		// already probed every fourth byte.
+		cur, curLow := 0, 0
+		for ci, cl := range reqs[rec] {
+			if ci == int(c.clause) {
+				for li, l := range cl {
+					_, cost := r.bestRun(l, first+li, keyStride(l))
+					cur += cost
+					if keyStride(l) == shortStride {
+						curLow++
+					}
+				}
+				break
+			}
 			first += len(cl)
 		}
-		// Every literal of short windows in the clause moves, or none.
-		m := move{rec: rec}
-		for li, l := range reqs[rec][c.clause] {
-			off := int(plan.offs[int(c.at)+li])
-			if keyWindow(l) == shortWindow {
-				if keyStride(l) == shortStride {
-					low++
-				} else {
-					_, cost := r.bestRun(l, first+li, longStride)
-					off4, cost4 := r.bestRun(l, first+li, shortStride)
-					m.saved += cost - cost4
-					m.lits++
-					off = off4
-				}
-			}
-			m.offs = append(m.offs, int32(off))
+		low += curLow
+		// The cheapest clause with every literal of short windows probed
+		// every fourth byte: every one of them moves, or none.
+		best := move{rec: rec, clause: -1}
+		bestCost := 0
+		first = lit
+		for _, cl := range reqs[rec] {
+			first -= len(cl)
 		}
-		if m.lits > 0 && m.saved >= corpusCost {
-			moves = append(moves, m)
+		for ci, cl := range reqs[rec] {
+			cost, lits := 0, 0
+			offs = offs[:0]
+			for li, l := range cl {
+				if keyWindow(l) == 0 {
+					cost = -1
+					break
+				}
+				st := keyStride(l)
+				if keyWindow(l) == shortWindow {
+					st = shortStride
+					lits++
+				}
+				off, lc := r.bestRun(l, first+li, st)
+				offs = append(offs, int32(off))
+				cost += lc
+			}
+			first += len(cl)
+			if cost < 0 || lits == 0 {
+				continue
+			}
+			if best.clause < 0 || cost < bestCost || cost == bestCost && ci == int(c.clause) {
+				best.clause, best.lits, best.offs, bestCost = ci, lits-curLow, append(best.offs[:0], offs...), cost
+			}
+		}
+		if best.clause < 0 {
+			continue
+		}
+		best.saved = cur - bestCost
+		if best.saved >= corpusCost {
+			moves = append(moves, best)
 		}
 	}
 	slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.saved, a.saved) })
 	for _, m := range moves {
-		if low+m.lits > maxLowLiterals {
+		if low+m.lits > budget {
 			continue
 		}
 		low += m.lits
 		c := &plan.choice[m.rec]
 		c.low = true
+		if int(c.clause) != m.clause {
+			c.clause, c.at = int32(m.clause), int32(len(plan.offs))
+			plan.offs = append(plan.offs, m.offs...)
+			continue
+		}
 		copy(plan.offs[c.at:], m.offs)
 	}
 }
@@ -1139,16 +1211,24 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 	p.scan = scanNone
 	nShort, nLong, nLow := p.short.keys(), p.long.keys(), p.low.keys()
 	switch {
-	case nLong >= minFixedBloomKeys && nLow > 0 && nLow <= maxLowBloomKeys && nShort <= maxShortBloomKeys:
-		if b := newStridedBloom(nLong); b.fixed() || nLong > maxBlockedBloomKeys {
-			p.setSplit(b)
-		} else {
+	case nLong >= minFixedBloomKeys && nLow > 0 && nShort <= maxShortBloomKeys && (nLow <= maxLowBloomKeys || blocked(nLong) && nLow <= maxBlockedLowBloomKeys):
+		if blocked(nLong) {
 			p.setSplitBlocked()
+		} else {
+			p.setSplit(newStridedBloom(nLong))
 		}
 	case nShort+nLong+nLow > 0:
 		p.setStrided(newStridedBloom(nShort + nLong + nLow))
 	}
 	return p
+}
+
+// blocked reports whether a prefilter of n long keys (and low keys) keeps
+// them in a blocked bloom: more than the fixed bloom holds, and few enough
+// for the blocked one.
+func blocked(n int) bool {
+	b := newStridedBloom(n)
+	return !b.fixed() && n <= maxBlockedBloomKeys
 }
 
 // derive builds what the prefilter's search uses beside its tables and
@@ -1188,15 +1268,18 @@ func (t *windowTable) keys() int {
 // beyond maxBlockedBloomKeys in a larger one-bit bloom with the general
 // loop's variable shift (scanLowSplitLarge).
 const (
-	lowBloomLog       = 16 // 8 KB
-	shortBloomLog     = 17 // 16 KB
-	maxLowBloomKeys   = 1 << (lowBloomLog - 5)
-	maxShortBloomKeys = 1 << (shortBloomLog - 5)
+	lowBloomLog            = 16 // 8 KB
+	shortBloomLog          = 17 // 16 KB
+	blockedLowBloomLog     = 17 // 16 KB, with the blocked bloom
+	maxLowBloomKeys        = 1 << (lowBloomLog - 5)
+	maxShortBloomKeys      = 1 << (shortBloomLog - 5)
+	maxBlockedLowBloomKeys = 1 << (blockedLowBloomLog - 5)
 )
 
 type (
-	lowBloom   = [1 << (lowBloomLog - 6)]uint64
-	shortBloom = [1 << (shortBloomLog - 6)]uint64
+	lowBloom        = [1 << (lowBloomLog - 6)]uint64
+	shortBloom      = [1 << (shortBloomLog - 6)]uint64
+	blockedLowBloom = [1 << (blockedLowBloomLog - 6)]uint64
 )
 
 // Blocked bloom. The long keys of a catalog of about 12,000 records and
@@ -1240,7 +1323,7 @@ func (p *prefilter) setSplit(long bloom) {
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
 	}
-	p.splitHalves()
+	p.splitHalves(lowBloomLog)
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.strided.add(sl.key * hashMul)
@@ -1252,7 +1335,7 @@ func (p *prefilter) setSplit(long bloom) {
 // scanned by scanLowSplitBlocked.
 func (p *prefilter) setSplitBlocked() {
 	p.strided, p.blocked, p.scan = bloom{}, new(blockedBloom), scanLowSplitBlocked
-	p.splitHalves()
+	p.splitHalves(blockedLowBloomLog)
 	for _, sl := range p.long.slots {
 		if sl.end != 0 {
 			p.blocked.add(sl.key * hashMul)
@@ -1260,10 +1343,12 @@ func (p *prefilter) setSplitBlocked() {
 	}
 }
 
-// splitHalves gives the short and low keys small blooms of their own.
-func (p *prefilter) splitHalves() {
+// splitHalves gives the short and low keys small blooms of their own: the
+// low bloom of lowLog bits (lowBloomLog, or blockedLowBloomLog with the
+// blocked bloom).
+func (p *prefilter) splitHalves(lowLog uint) {
 	p.shortB = bloom{bits: make([]uint64, len(shortBloom{})), shift: 64 - shortBloomLog}
-	p.lowB = bloom{bits: make([]uint64, len(lowBloom{})), shift: 64 - lowBloomLog}
+	p.lowB = bloom{bits: make([]uint64, 1<<(lowLog-6)), shift: 64 - lowLog}
 	for _, sl := range p.short.slots {
 		if sl.end != 0 {
 			p.shortB.add(sl.key * hashMul)

@@ -91,7 +91,7 @@ func strideMatchers(tb testing.TB) map[string]*Matcher {
 	}
 	blocked := strideMatcher(tb)
 	blocked.pf.setSplitBlocked()
-	if blocked.pf.blocked == nil || len(blocked.pf.strided.bits) != 0 || len(blocked.pf.lowB.bits) != len(lowBloom{}) {
+	if blocked.pf.blocked == nil || len(blocked.pf.strided.bits) != 0 || len(blocked.pf.lowB.bits) != len(blockedLowBloom{}) {
 		tb.Fatalf("blocked split blooms: long %d words, low %d words", len(blocked.pf.strided.bits), len(blocked.pf.lowB.bits))
 	}
 	return map[string]*Matcher{"small": strideMatcher(tb), "fixed": fixed, "fixed-high": high, "small-high": smallHigh,
@@ -234,4 +234,88 @@ func TestRoutineWordsMoveToTheLowerStride(t *testing.T) {
 	// A routine line holding the words wakes no probe of these literals.
 	sc := m.pf.newScratch()
 	checkCandidates(t, m, sc, "[2026-05-28 00:11:09 TP0] Prefill batch, #new-seq: 1, #new-token: 512, token usage: 0.01")
+}
+
+// A record keyed every eighth byte on its cheapest clause can be cheaper
+// still on another clause keyed every fourth byte: "qzcode!!" holds
+// "code" (of "Decode batch") in every run of its windows, and
+// "qzxw token: " holds "toke" and "oken" in every run of eight, but has
+// four rare windows in a row. The record moves to that clause.
+func TestRoutineWordsMoveToAnotherClause(t *testing.T) {
+	const two = `qzcode!!.*qzxw token: `
+	m := strideMatcherOf(t, strideLiterals, two)
+	p := m.pf
+	rec := len(strideLiterals)
+	if c := p.plan.choice[rec]; c.clause != 1 || !c.low {
+		t.Fatalf("choice %+v for %q, want clause 1 every fourth byte", c, two)
+	}
+	if err := p.plan.check(p.reqs); err != nil {
+		t.Fatal(err)
+	}
+	corpus := defaultCorpusCosts()
+	for _, ref := range p.low.refs {
+		if int(ref.rec) != rec {
+			continue
+		}
+		l := p.lits[ref.lit].Text
+		if w := l[ref.off : ref.off+shortWindow]; corpus[lenIndex(shortWindow)].get(windowKey(w)) != 0 {
+			t.Errorf("keyed on %q, a window of the corpus", w)
+		}
+	}
+	candidatesAtEveryOffset(t, m, append(slices.Clone(strideLiterals), "qzcode!!", "qzxw token: "))
+	sc := p.newScratch()
+	for _, s := range []string{"qzcode!! and qzxw token: ", "qzxw token: qzcode!!", "qzcode!! qzxw token:", "[2026-05-28 00:11:10 TP0] Decode batch, #running-req: 12, #token: 4096, token usage: 0.05"} {
+		checkCandidates(t, m, sc, s)
+	}
+}
+
+// A catalog whose long keys take the blocked bloom has a larger low bloom,
+// and keys more literals every fourth byte than a smaller catalog may:
+// 700 ragged literals all move beside 17,000 records of long literals,
+// 512 (maxLowLiterals) without them.
+func TestLargeCatalogsMoveMoreToTheLowerStride(t *testing.T) {
+	var ragged, long []patterns.Record
+	for i := range 700 {
+		ragged = append(ragged, patterns.Record{ID: fmt.Sprintf("r%d", i), MessagePattern: fmt.Sprintf(`q%03dj batch, `, i)})
+	}
+	rnd := uint64(1)
+	for i := range 17_000 {
+		var b [20]byte
+		for j := range b {
+			rnd = rnd*6364136223846793005 + 1442695040888963407
+			b[j] = 'a' + byte(rnd>>33)%26
+		}
+		long = append(long, patterns.Record{ID: fmt.Sprintf("l%d", i), MessagePattern: string(b[:])})
+	}
+	lows := func(m *Matcher) int {
+		n := 0
+		for _, c := range m.pf.plan.choice {
+			if c.low {
+				n++
+			}
+		}
+		return n
+	}
+	small := compileOK(t, ragged, Options{})
+	if n := lows(small); n != maxLowLiterals {
+		t.Errorf("small catalog: %d literals every fourth byte, want %d", n, maxLowLiterals)
+	}
+	large := compileOK(t, append(slices.Clone(ragged), long...), Options{})
+	p := large.pf
+	if p.blocked == nil || len(p.lowB.bits) != len(blockedLowBloom{}) {
+		t.Fatalf("large catalog: blocked bloom %v, low bloom of %d words", p.blocked != nil, len(p.lowB.bits))
+	}
+	if n := lows(large); n != len(ragged) {
+		t.Errorf("large catalog: %d literals every fourth byte, want all %d", n, len(ragged))
+	}
+	if err := p.plan.check(p.reqs); err != nil {
+		t.Fatal(err)
+	}
+	sc := p.newScratch()
+	for i := 0; i < len(ragged); i += 37 {
+		lit := fmt.Sprintf("q%03dj batch, ", i)
+		for pre := range shortStride {
+			checkCandidates(t, large, sc, strings.Repeat(".", pre)+"Decode batch, "+lit+long[i].MessagePattern)
+		}
+	}
 }

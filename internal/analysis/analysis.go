@@ -123,6 +123,12 @@ type Analyzer struct {
 	// version is the sglang release that wrote the entries; "" when not
 	// known (see SetVersion).
 	version string
+	// phaseRecs are the wrapper records of phaseTags by tag, looked up
+	// at the first cut traceback that needs one (see phaseWrapper).
+	phaseRecs map[string]*patterns.Record
+	// classRecs are the records named by an exception class alone (see
+	// classRecord), built at the first exception no record matched.
+	classRecs map[string]*patterns.Record
 }
 
 // New returns an Analyzer that matches with m.
@@ -202,6 +208,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
+		a.leadWithClassRecord(d, e)
 		return true
 	}
 	s := &a.sel
@@ -247,6 +254,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		if d.Triage.Process == "" {
 			d.Triage.Process = processOfWrapper(cause.Record.Slug)
 		}
+		a.leadWithPhaseWrapper(d, e)
 	}
 	return true
 }
@@ -312,10 +320,20 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}
+		if isRustPanic(e) {
+			if h := panicHeadline(e.Text); h != "" {
+				d.Headline = h
+			}
+		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+		if sig == SignalException && entry.ThreadExceptionHeader(e.Message) {
+			// The header of a thread's exception whose traceback is
+			// cut or in another entry: where, not what.
+			d.Fragment = true
+		}
 		if sig == SignalNative && e.Native == entry.NativeShell {
 			// "Killed", "Segmentation fault (core dumped)": the shell
 			// reports that a process died, not why; sglang's launcher

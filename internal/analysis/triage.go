@@ -43,6 +43,10 @@ type Triage struct {
 	SGLang bool
 }
 
+// ProcessThread is the process a Triage names for a thread's exception
+// header cut from its traceback: a background thread of the server.
+const ProcessThread = "background thread"
+
 // The families of failure a Triage names.
 const (
 	FamilyImport     = "import or ABI mismatch"
@@ -65,6 +69,8 @@ const (
 	FamilyHTTP       = "HTTP error"
 	FamilyCollective = "collective failure"
 	FamilyHang       = "hang"
+	FamilyPanic      = "Rust panic"
+	FamilyShape      = "tensor shape mismatch"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -264,6 +270,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Phase = first(phaseMarkers, frames)
 		t.Component = first(componentMarkers, frames)
 	}
+	if t.Process == "" && e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
+		t.Process = ProcessThread
+	}
 	if t.Phase == "" && e.Traceback != nil {
 		// A traceback cut short: the source line under its last frame
 		// ("scheduler.event_loop_pp()") says what it was calling.
@@ -283,8 +292,16 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = nativeFamily(e)
 	}
+	if t.Family == FamilyPanic && t.Process == "" {
+		t.Process = panicProcess(e.Text)
+	}
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
+	}
+	if t.Family == FamilyShape && t.Phase == "loading weights" {
+		// A shape that does not fit while the checkpoint is read: the
+		// checkpoint is not what the model code expects.
+		t.Family = FamilyWeights
 	}
 	if t.Family == "" && t.Phase == "loading weights" && exc != nil && exc.Type != "" {
 		// A KeyError, a shape mismatch: the checkpoint is not what the
@@ -456,6 +473,8 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNative
 	case entry.NativeCompiler:
 		return FamilyImport
+	case entry.NativeRustPanic:
+		return FamilyPanic
 	}
 	return ""
 }

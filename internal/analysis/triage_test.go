@@ -32,6 +32,14 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
 		},
 		{
+			name: "a shape mismatch in the weight loader: the checkpoint does not match",
+			in: tbHead + sched +
+				frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +
+				frame("/sgl/python/sglang/srt/layers/linear.py", "weight_loader", "loaded_weight.split(sizes)") +
+				"RuntimeError: split_with_sizes expects split_sizes to sum exactly to 1, but got 3\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
+		},
+		{
 			name: "an import error while the scheduler serves, in the grammar backend",
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
