@@ -325,6 +325,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.stats.Occurrences++
 	if g.opts.Window == 0 {
 		g.stats.Alerts++
+		o.Complete()
 		return []sinks.Alert{o.Alert}
 	}
 	at, untimed := g.correlationTime(o, now)
@@ -341,6 +342,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		if !ok && !waits || ok && !gr.Settling {
 			from := eventOf{o.SourceKey, o.Native, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
+				o.Complete()
 				root.fold(o, now, &g.stats)
 				g.touch(root)
 				return nil
@@ -368,6 +370,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.
+			o.Complete()
 			cause.fold(o, now, &g.stats)
 			cause.spanTo(o.Offset, o.EndOffset)
 			cause.takeFrom(&o.Alert, o.Native)
@@ -376,7 +379,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		}
 	}
 	if ok {
-		gr.add(o, now)
+		gr.add(&o, now)
 		if at.After(gr.Last) {
 			gr.Last = at
 		}
@@ -390,6 +393,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++
+	o.Complete()
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
 		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
@@ -423,7 +427,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	return out
 }
 
-func (gr *group) add(o Occurrence, now time.Time) {
+func (gr *group) add(o *Occurrence, now time.Time) {
 	a := &gr.Alert
 	a.Count++
 	if o.Time.After(a.LastTime) {
@@ -439,9 +443,10 @@ func (gr *group) add(o Occurrence, now time.Time) {
 	}
 	a.Ranks = addRank(a.Ranks, o.Rank)
 	gr.spanTo(o.Offset, o.EndOffset)
-	if a.Match.Exception == nil || a.Match.Exception.Type == "" {
+	if (a.Match.Exception == nil || a.Match.Exception.Type == "") && (o.lazy == nil || o.exception) {
 		// The record's first line came without its traceback (a logged
 		// error line, then the exception): the traceback names it.
+		o.Complete()
 		takeException(a, &o.Alert)
 	}
 	gr.LastSeen = now
