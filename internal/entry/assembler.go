@@ -167,6 +167,7 @@ type Assembler struct {
 	out     []Entry
 	cur     pending
 	scratch []string // reused to hand the kept lines to ParseTraceback
+	bares   bareSlab // the bare tracebacks of entries
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	spacing spacing     // whether a paste put a blank line after every line
@@ -1179,6 +1180,7 @@ func (a *Assembler) emit() {
 		e.Message, e.Text, e.Raw = "", "", ""
 	} else {
 		e.Message = p.msg
+		bareType, bareMsg := p.bareType, p.bareMsg
 		first := a.kept.first()
 		if a.kept.count() == 1 {
 			e.Raw = first
@@ -1209,6 +1211,16 @@ func (a *Assembler) emit() {
 			default:
 				e.Text = e.Raw[len(first)-len(p.msg):]
 			}
+			// What is read of the kept lines is read from Raw, where
+			// they are too: Own then copies the entry in one piece.
+			e.Message = inLines(e.Message, a.scratch, e.Raw)
+			e.Process = inLines(e.Process, a.scratch, e.Raw)
+			bareType, bareMsg = inLines(bareType, a.scratch, e.Raw), inLines(bareMsg, a.scratch, e.Raw)
+			at := 0
+			for i, l := range a.scratch {
+				a.scratch[i] = e.Raw[at : at+len(l)]
+				at += len(l) + 1
+			}
 			if p.hasTB {
 				e.Traceback = ParseTraceback(a.scratch)
 			}
@@ -1217,13 +1229,13 @@ func (a *Assembler) emit() {
 		if e.Traceback == nil && p.hasTB {
 			e.Traceback = ParseTraceback([]string{first})
 		}
-		if e.Traceback == nil && p.bareType != "" {
-			msg := p.bareMsg
+		if e.Traceback == nil && bareType != "" {
+			msg := bareMsg
 			if _, rest, ok := strings.Cut(e.Text, "\n"); ok && msg == "" && messageFollows(p.msg) {
 				// The message printed on the lines after "Type: ".
 				msg = strings.TrimSpace(rest)
 			}
-			e.Traceback = bareTraceback(p.bareType, msg)
+			e.Traceback = a.bares.traceback(bareType, msg)
 		}
 		a.noteLogged(e, p.kind)
 	}
