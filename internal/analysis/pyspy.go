@@ -275,7 +275,16 @@ func (a *Analyzer) AnalyzeLentLater(d *Diagnosis, st *Stream, e *entry.Entry) bo
 	if remembers(e) {
 		return a.AnalyzeLentInto(d, st, e)
 	}
-	return a.analyzeStream(d, st, e)
+	a.searchEntry(e)
+	if !a.decide(d, e) {
+		// AnalyzeLentInto's path for most entries.
+		if st != nil {
+			st.inDump = false
+			st.note(e)
+		}
+		return false
+	}
+	return a.streamDecided(d, st, e, true)
 }
 
 // OwnLater owns e, an entry AnalyzeLentLater left lent, and moves what d
