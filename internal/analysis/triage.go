@@ -98,6 +98,12 @@ var processMarkers = []marker{
 	{file: "entrypoints/http_server", value: "HTTP server"},
 	{file: "entrypoints/openai/", value: "HTTP server"},
 	{file: "srt/server.py", value: "HTTP server"},
+	// The web framework under the HTTP server: a traceback of its frames
+	// alone (a streamed response cut, an exception group it collapsed)
+	// is still the HTTP server's.
+	{file: "/starlette/", value: "HTTP server"},
+	{file: "/fastapi/", value: "HTTP server"},
+	{file: "/uvicorn/", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
 	// sglang's first releases called the process that runs the model

@@ -60,6 +60,20 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "serving requests"},
 		},
 		{
+			name: "frames of the web framework alone: the HTTP server",
+			in: tbHead + frame("/usr/local/lib/python3.12/dist-packages/starlette/routing.py", "app", "await response(scope, receive, send)") +
+				frame("/usr/local/lib/python3.12/dist-packages/starlette/responses.py", "stream_response", "async for chunk in self.body_iterator:") +
+				"RuntimeError: stream ended\n",
+			want: analysis.Triage{Process: "HTTP server"},
+		},
+		{
+			name: "sglang's own frame under the framework's names its process",
+			in: tbHead + frame("/usr/local/lib/python3.12/dist-packages/starlette/routing.py", "app", "await response(scope, receive, send)") +
+				frame("/sgl/python/sglang/srt/managers/tokenizer_manager.py", "_wait_one_response", "raise ValueError(msg)") +
+				"ValueError: the request was aborted\n",
+			want: analysis.Triage{Process: "tokenizer manager", SGLang: true},
+		},
+		{
 			name: "an address in use while the ranks meet",
 			in: tbHead + frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "init_torch_distributed", "init_distributed_environment(...)") +
 				"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 20000, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use\n",

@@ -75,8 +75,14 @@ var examples = map[string]example{
 		match: []string{
 			tb("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free."),
 			"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.65 GiB total capacity; 22.61 GiB already allocated)",
+			// ROCm's and Intel's builds of torch name their device.
+			tb("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 1.95 GiB. GPU 3 has a total capacity of 191.98 GiB of which 1.20 GiB is free."),
+			"torch.OutOfMemoryError: XPU out of memory. Tried to allocate 512.00 MiB (GPU 0; 64.00 GiB total capacity)",
 		},
-		miss: []string{hdr("CUDA out of memory is not expected with --mem-fraction-static 0.7")},
+		miss: []string{
+			hdr("CUDA out of memory is not expected with --mem-fraction-static 0.7"),
+			hdr("HIP out of memory handling: retrying the allocation with a smaller chunk"),
+		},
 	},
 	"cuda-error-out-of-memory": {
 		match: []string{
