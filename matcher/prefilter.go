@@ -1224,11 +1224,10 @@ func assemblePrefilter(reqs []Required, plan keyPlan) *prefilter {
 }
 
 // blocked reports whether a prefilter of n long keys (and low keys) keeps
-// them in a blocked bloom: more than the fixed bloom holds, and few enough
-// for the blocked one.
+// them in a blocked bloom: more than the fixed bloom holds at 32 bits a
+// key (newStridedBloom), and few enough for the blocked one.
 func blocked(n int) bool {
-	b := newStridedBloom(n)
-	return !b.fixed() && n <= maxBlockedBloomKeys
+	return n > 1<<(fixedBloomLog-5) && n <= maxBlockedBloomKeys
 }
 
 // derive builds what the prefilter's search uses beside its tables and

@@ -319,3 +319,14 @@ func TestLargeCatalogsMoveMoreToTheLowerStride(t *testing.T) {
 		}
 	}
 }
+
+// blocked agrees with the blooms newStridedBloom makes: a catalog of long
+// keys takes the blocked bloom exactly when the fixed one is too small.
+func TestBlockedAgreesWithTheStridedBloom(t *testing.T) {
+	for _, n := range []int{minFixedBloomKeys, 1 << 15, 1<<(fixedBloomLog-5) - 1, 1 << (fixedBloomLog - 5), 1<<(fixedBloomLog-5) + 1, 200_000, maxBlockedBloomKeys, maxBlockedBloomKeys + 1} {
+		b := newStridedBloom(n)
+		if want := !b.fixed() && n <= maxBlockedBloomKeys; blocked(n) != want {
+			t.Errorf("blocked(%d) = %v, want %v (a bloom of %d words)", n, blocked(n), want, len(b.bits))
+		}
+	}
+}
