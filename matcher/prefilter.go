@@ -44,12 +44,18 @@ const (
 	minTinyRecords = 8
 )
 
-// keyRef ties a key window to the literal it was cut from: 12 bytes, for
+// keyRef ties a key window to the literal it was cut from: 20 bytes, for
 // the tens of thousands of windows of a large catalog.
 type keyRef struct {
 	rec int32 // record index
 	off int32 // byte offset of the window inside the literal's text
 	lit int32 // the literal, an index into prefilter.lits
+	// check is four bytes of the literal beside its window (setChecks),
+	// compared before the literal is read; zero in the tiny table. It
+	// lies beside the ref rather than in an array of its own, so that a
+	// probe whose check passes reads one cache line for both: an error
+	// line has about three such probes, each a cache miss.
+	check refCheck
 }
 
 // slot is one entry of a windowTable's open-addressing array; refs[start:end]
@@ -68,10 +74,6 @@ type windowTable struct {
 	slots     []slot
 	slotShift uint
 	refs      []keyRef
-	// checks[i] is four bytes of refs[i]'s literal beside its window
-	// (setChecks), compared before the literal is read: nil for the tiny
-	// table.
-	checks []refCheck
 }
 
 // refCheck is four bytes of a keyed literal, folded with keyFold, and
@@ -85,11 +87,10 @@ type refCheck struct {
 	rel  int32
 }
 
-// setChecks fills t.checks for a strided table of windows of wlen bytes:
-// the four bytes before the window when the literal has them, else the
-// four after it, else its last four.
+// setChecks fills the checks of the refs of a strided table of windows of
+// wlen bytes: the four bytes before the window when the literal has them,
+// else the four after it, else its last four.
 func (t *windowTable) setChecks(lits []Literal, wlen int) {
-	t.checks = make([]refCheck, len(t.refs))
 	for i, ref := range t.refs {
 		text := lits[ref.lit].Text
 		off := int(ref.off)
@@ -100,7 +101,7 @@ func (t *windowTable) setChecks(lits []Literal, wlen int) {
 		case off+wlen+4 <= len(text):
 			at = off + wlen
 		}
-		t.checks[i] = refCheck{word: uint32(windowKey(text[at : at+4])), rel: int32(at - off)}
+		t.refs[i].check = refCheck{word: uint32(windowKey(text[at : at+4])), rel: int32(at - off)}
 	}
 }
 
@@ -813,7 +814,7 @@ func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scr
 	mask := uint64(len(t.slots) - 1)
 	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
 		if sl := &t.slots[i]; sl.key == k {
-			p.verifyChecked(t.refs[sl.start:sl.end], t.checks[sl.start:sl.end], s, pos, sc)
+			p.verifyChecked(t.refs[sl.start:sl.end], s, pos, sc)
 			return
 		}
 	}
@@ -821,18 +822,17 @@ func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scr
 
 // verifyChecked is verify for the refs of a strided table, with their
 // checks.
-func (p *prefilter) verifyChecked(refs []keyRef, checks []refCheck, s string, pos int, sc *scratch) {
-	checks = checks[:len(refs)]
+func (p *prefilter) verifyChecked(refs []keyRef, s string, pos int, sc *scratch) {
 	for i := range refs {
-		c := pos + int(checks[i].rel)
+		ref := &refs[i]
+		c := pos + int(ref.check.rel)
 		if c < 0 || c+4 > len(s) {
 			continue // the literal does not fit in s there
 		}
 		t := s[c : c+4]
-		if (uint32(t[0])|uint32(t[1])<<8|uint32(t[2])<<16|uint32(t[3])<<24)|keyFold&0xffffffff != checks[i].word {
+		if (uint32(t[0])|uint32(t[1])<<8|uint32(t[2])<<16|uint32(t[3])<<24)|keyFold&0xffffffff != ref.check.word {
 			continue
 		}
-		ref := &refs[i]
 		if sc.mark[ref.rec] == sc.gen {
 			continue
 		}
