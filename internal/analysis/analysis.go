@@ -86,6 +86,12 @@ type Diagnosis struct {
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
+
+	// clear says every field but PatternErrors is zero since the
+	// Analyzer last wrote d: the next entry that is no failure need not
+	// clear the whole Diagnosis again (most entries, and a Diagnosis is
+	// large).
+	clear bool
 }
 
 // Hits returns every hit in the order an alert lists them after the cause:
@@ -120,6 +126,9 @@ type Analyzer struct {
 	// phaseRecs are the wrapper records of phaseTags by tag, looked up
 	// at the first cut traceback that needs one (see phaseWrapper).
 	phaseRecs map[string]*patterns.Record
+	// classRecs are the records named by an exception class alone (see
+	// classRecord), built at the first exception no record matched.
+	classRecs map[string]*patterns.Record
 }
 
 // New returns an Analyzer that matches with m.
@@ -141,7 +150,9 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 // AnalyzeInto is Analyze writing the Diagnosis to d, which it overwrites
 // whole: a caller that analyses entry after entry keeps one Diagnosis
 // rather than copying one out of every call (most entries are no failure,
-// and a Diagnosis is large).
+// and a Diagnosis is large). A Diagnosis the Analyzer found no failure in
+// must not be changed before it is passed again: its fields are then
+// known to be zero and are not cleared once more.
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.searchEntry(e)
 	return a.decide(d, e)
@@ -169,8 +180,12 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
 		// DEBUG one, no backslash. signalOf would say no signal; this
-		// says it without the calls.
-		*d = Diagnosis{PatternErrors: a.perrs}
+		// says it without the calls. Only a Diagnosis with something
+		// else set is cleared.
+		if !d.clear {
+			*d = Diagnosis{clear: true}
+		}
+		d.PatternErrors = a.perrs
 		return false
 	}
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
@@ -193,6 +208,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
+		a.leadWithClassRecord(d, e)
 		return true
 	}
 	s := &a.sel
@@ -313,6 +329,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline = FirstLine(e.Text)
 		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
+		if sig == SignalException && entry.ThreadExceptionHeader(e.Message) {
+			// The header of a thread's exception whose traceback is
+			// cut or in another entry: where, not what.
+			d.Fragment = true
+		}
 		if sig == SignalNative && e.Native == entry.NativeShell {
 			// "Killed", "Segmentation fault (core dumped)": the shell
 			// reports that a process died, not why; sglang's launcher

@@ -429,9 +429,9 @@ func TestHardWrappedExceptionLineIsJoined(t *testing.T) {
 		},
 		{
 			name:     "an indented continuation is no wrap",
-			in:       "Traceback (most recent call last):\n  File \"/x.py\", line 1, in <module>\n    run()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to al\n    locate 20.00 MiB\n",
+			in:       "Traceback (most recent call last):\n  File \"/x.py\", line 1, in <module>\n    run()\nRuntimeError: CUDA error: unspecified launch fai\n    lure\n",
 			slug:     "",
-			headline: "torch.OutOfMemoryError: CUDA out of memory. Tried to al",
+			headline: "RuntimeError: CUDA error: unspecified launch fai",
 		},
 		{
 			name:     "an unrelated line after the exception",

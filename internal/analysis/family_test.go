@@ -35,6 +35,14 @@ func TestFamilyOf(t *testing.T) {
 		{"OSError", "We couldn't connect to 'https://huggingface.co' to load this file", analysis.FamilyHub},
 		{"OSError", "bad-name is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'", analysis.FamilyHub},
 		{"OSError", "[Errno 28] No space left on device", ""},
+		// A request to the Hub that failed with a status, and the Hub's
+		// offline misses; the same status from another host is HTTP.
+		{"requests.exceptions.HTTPError", "401 Client Error: Unauthorized for url: https://huggingface.co/api/models/meta-llama/Llama-3-8B", analysis.FamilyHub},
+		{"huggingface_hub.utils._errors.HfHubHTTPError", "500 Server Error: Internal Server Error for url: https://huggingface.co/api/models/x", analysis.FamilyHub},
+		{"requests.exceptions.HTTPError", "403 Client Error: Forbidden for url: https://hf.co/api/models/org/m/revision/main", analysis.FamilyHub},
+		{"huggingface_hub.errors.LocalEntryNotFoundError", "Cannot find an appropriate cached snapshot folder for the specified revision", analysis.FamilyHub},
+		{"requests.exceptions.HTTPError", "503 Server Error: Service Unavailable for url: http://10.0.0.2:30000/generate", analysis.FamilyHTTP},
+		{"RuntimeError", "see https://huggingface.co/docs for the list of models", ""},
 		// Import and ABI: the types, and the messages under any type.
 		{"ModuleNotFoundError", "No module named 'vllm'", analysis.FamilyImport},
 		{"OSError", "libcudart.so.12: cannot open shared object file: No such file or directory", analysis.FamilyImport},
@@ -62,13 +70,28 @@ func TestFamilyOf(t *testing.T) {
 		{"ValueError", "--tp-size must be divisible by the number of attention heads", analysis.FamilyValue},
 		{"ValueError", "Unrecognized model in /m/x. Should have a `model_type` key in its config.json.", analysis.FamilyValue},
 		{"RuntimeError", "The bias should be 1D", analysis.FamilyValue},
-		{"RuntimeError", "Operation cannot be accomplished in current state", ""}, // a RuntimeError is read for "must/should" only
+		{"RuntimeError", "Operation cannot be accomplished in current state", analysis.FamilyBug}, // ZeroMQ's EFSM, not a value check
+		{"zmq.error.ZMQError", "Operation cannot be accomplished in current state", analysis.FamilyBug},
+		{"zmq.error.ZMQError", "Address already in use (addr='tcp://127.0.0.1:5557')", analysis.FamilyNetwork},
+		{"zmq.error.ZMQError", "Resource temporarily unavailable", ""},
 		{"RuntimeError", "invalid state", ""},
 		{"TypeError", "TextEncodeInput must be Union[TextInputSequence, Tuple[InputSequence, InputSequence]]", ""},
 		{"KeyError", "'must be'", ""},
 		// A native assertion carried by an exception.
 		{"tensorrt_llm::common::TllmException", "[TensorRT-LLM][ERROR] Assertion failed: d == a + length (x.cpp:320)", analysis.FamilyConfig},
-		{"RuntimeError", "Check failed: (!IsStopTokenAccepted()) is false", ""},
+		// A C++ library's CHECK: its own state broke, a bug.
+		{"RuntimeError", "Check failed: (!IsStopTokenAccepted()) is false", analysis.FamilyBug},
+		{"RuntimeError", "[09:59:19] /project/cpp/grammar_matcher.cc:653: Check failed: !terminated_", analysis.FamilyBug},
+		{"tvm.error.InternalError", "Check failed: (n > 0) is false: empty shape", analysis.FamilyBug},
+		{"RuntimeError", "Check failed: e == cudaSuccess: CUDA error: out of memory", analysis.FamilyMemory}, // the failure it checked wins
+		{"RuntimeError", "health check failed: the worker did not answer", ""},
+		// torch's shape complaints.
+		{"RuntimeError", "split_with_sizes expects split_sizes to sum exactly to 1, but got 3", analysis.FamilyShape},
+		{"RuntimeError", "The size of tensor a (4096) must match the size of tensor b (2048) at non-singleton dimension 1", analysis.FamilyShape},
+		{"RuntimeError", "shape '[-1, 32, 128]' is invalid for input of size 12288", analysis.FamilyShape},
+		{"RuntimeError", "mat1 and mat2 shapes cannot be multiplied (16x4096 and 2048x4096)", analysis.FamilyShape},
+		{"RuntimeError", "Error(s) in loading state_dict: size mismatch for lm_head.weight: copying a param with shape torch.Size([151936, 4096])", analysis.FamilyShape},
+		{"RuntimeError", "the shape of the request queue is unexpected", ""},
 		// A wrapper naming what it wraps is read as the wrapped type.
 		{"ray.exceptions.RayTaskError(OutOfMemoryError)", "ray::main_task() (pid=1, ip=10.0.0.1)", analysis.FamilyMemory},
 		{"ray.exceptions.RayTaskError(HFValidationError)", "ray::f()", analysis.FamilyHub},
@@ -151,6 +174,16 @@ func TestTriageFromAloneLine(t *testing.T) {
 			// A boot that failed is no bootstrap of PD.
 			in:   "RuntimeError: bootstrapping the plugin registry failed\n",
 			want: analysis.Triage{},
+		},
+		{
+			// A shape mismatch read alone; under load_weights frames it is
+			// the checkpoint's (TestTriage).
+			in:   "RuntimeError: split_with_sizes expects split_sizes to sum exactly to 1, but got 3\n",
+			want: analysis.Triage{Family: analysis.FamilyShape},
+		},
+		{
+			in:   "RuntimeError: [09:59:19] /project/cpp/grammar_matcher.cc:653: Check failed: !terminated_\n",
+			want: analysis.Triage{Family: analysis.FamilyBug, Component: "grammar backend"},
 		},
 		{
 			// A status error that names no component.

@@ -29,6 +29,10 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		}
 		return SignalException, sev
 	}
+	if e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
+		// A thread's exception header cut from its traceback.
+		return SignalException, patterns.SeverityError
+	}
 	if e.Format == entry.FormatNative {
 		if sev, ok := nativeSeverity(e); ok {
 			return SignalNative, sev

@@ -168,11 +168,21 @@ func atoiSmall(s string) int {
 // 'x.y'" names x.y, "cannot import name 'n' from 'x.y' (...)" names x.y,
 // "libx.so.1: cannot open shared object file" names libx.so.1.
 func importedModule(msg string) string {
-	for _, k := range [...]string{"No module named '", "from '"} {
-		if i := strings.Index(msg, k); i >= 0 {
-			rest := msg[i+len(k):]
-			if j := strings.IndexByte(rest, '\''); j > 0 && isModule(rest[:j]) {
-				return rest[:j]
+	for _, k := range [...]string{"No module named ", "from "} {
+		i := strings.Index(msg, k)
+		if i < 0 {
+			continue
+		}
+		// The quotes as Python prints them, or as a chat tool or an
+		// editor retyped them (typographic quotes, backticks).
+		rest := msg[i+len(k):]
+		for _, q := range moduleQuotes {
+			r, ok := strings.CutPrefix(rest, q.open)
+			if !ok {
+				continue
+			}
+			if j := strings.Index(r, q.close); j > 0 && isModule(r[:j]) {
+				return r[:j]
 			}
 		}
 	}
@@ -185,6 +195,10 @@ func importedModule(msg string) string {
 	}
 	return ""
 }
+
+// moduleQuotes are the quotes around a module's name in an import error:
+// Python's own, and those a paste retyped them as.
+var moduleQuotes = [...]struct{ open, close string }{{"'", "'"}, {"‘", "’"}, {"“", "”"}, {"`", "`"}}
 
 // isModule reports whether s is a dotted Python module name.
 func isModule(s string) bool {

@@ -31,6 +31,11 @@ func TestSubject(t *testing.T) {
 		{analysis.FamilyImport, "No module named 'vllm._C'", "vllm._C"},
 		{analysis.FamilyImport, "cannot import name 'fused_marlin_moe' from 'sgl_kernel' (/opt/x/sgl_kernel/__init__.py)", "sgl_kernel"},
 		{analysis.FamilyImport, "libnvrtc.so.12: cannot open shared object file: No such file or directory", "libnvrtc.so.12"},
+		// Quotes a paste retyped: typographic, backticks; never mixed.
+		{analysis.FamilyImport, "cannot import name ‘build_regex_from_object’ from ‘outlines.fsm.json_schema’ (/opt/x/outlines/fsm/json_schema.py)", "outlines.fsm.json_schema"},
+		{analysis.FamilyImport, "No module named “flash_attn”", "flash_attn"},
+		{analysis.FamilyImport, "No module named `sgl_kernel.ops`", "sgl_kernel.ops"},
+		{analysis.FamilyImport, "No module named ‘vllm'", ""},
 		{analysis.FamilyImport, "cannot import name 'x' from '1bad'", ""},
 		{analysis.FamilyImport, "cannot import name 'x' from partially initialized module 'a' (most likely due to a circular import)", ""},
 		// A check: the flag, else a path.

@@ -43,6 +43,10 @@ type Triage struct {
 	SGLang bool
 }
 
+// ProcessThread is the process a Triage names for a thread's exception
+// header cut from its traceback: a background thread of the server.
+const ProcessThread = "background thread"
+
 // The families of failure a Triage names.
 const (
 	FamilyImport     = "import or ABI mismatch"
@@ -66,6 +70,7 @@ const (
 	FamilyCollective = "collective failure"
 	FamilyHang       = "hang"
 	FamilyPanic      = "Rust panic"
+	FamilyShape      = "tensor shape mismatch"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -93,6 +98,12 @@ var processMarkers = []marker{
 	{file: "entrypoints/http_server", value: "HTTP server"},
 	{file: "entrypoints/openai/", value: "HTTP server"},
 	{file: "srt/server.py", value: "HTTP server"},
+	// The web framework under the HTTP server: a traceback of its frames
+	// alone (a streamed response cut, an exception group it collapsed)
+	// is still the HTTP server's.
+	{file: "/starlette/", value: "HTTP server"},
+	{file: "/fastapi/", value: "HTTP server"},
+	{file: "/uvicorn/", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
 	// sglang's first releases called the process that runs the model
@@ -265,6 +276,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Phase = first(phaseMarkers, frames)
 		t.Component = first(componentMarkers, frames)
 	}
+	if t.Process == "" && e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
+		t.Process = ProcessThread
+	}
 	if t.Phase == "" && e.Traceback != nil {
 		// A traceback cut short: the source line under its last frame
 		// ("scheduler.event_loop_pp()") says what it was calling.
@@ -289,6 +303,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
+	}
+	if t.Family == FamilyShape && t.Phase == "loading weights" {
+		// A shape that does not fit while the checkpoint is read: the
+		// checkpoint is not what the model code expects.
+		t.Family = FamilyWeights
 	}
 	if t.Family == "" && t.Phase == "loading weights" && exc != nil && exc.Type != "" {
 		// A KeyError, a shape mismatch: the checkpoint is not what the

@@ -32,6 +32,14 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
 		},
 		{
+			name: "a shape mismatch in the weight loader: the checkpoint does not match",
+			in: tbHead + sched +
+				frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +
+				frame("/sgl/python/sglang/srt/layers/linear.py", "weight_loader", "loaded_weight.split(sizes)") +
+				"RuntimeError: split_with_sizes expects split_sizes to sum exactly to 1, but got 3\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
+		},
+		{
 			name: "an import error while the scheduler serves, in the grammar backend",
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/constrained/xgrammar_backend.py", "dispatch_json", "import xgrammar") +
@@ -50,6 +58,20 @@ func TestTriage(t *testing.T) {
 			name: "a traceback cut after its first frame: the source line under it says what it was calling",
 			in:   "[2025-12-05 09:06:37 DP4 PP0 TP4] Scheduler hit an exception: " + tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "run_scheduler_process", "scheduler.event_loop_pp()"),
 			want: analysis.Triage{Process: "scheduler", Phase: "serving requests"},
+		},
+		{
+			name: "frames of the web framework alone: the HTTP server",
+			in: tbHead + frame("/usr/local/lib/python3.12/dist-packages/starlette/routing.py", "app", "await response(scope, receive, send)") +
+				frame("/usr/local/lib/python3.12/dist-packages/starlette/responses.py", "stream_response", "async for chunk in self.body_iterator:") +
+				"RuntimeError: stream ended\n",
+			want: analysis.Triage{Process: "HTTP server"},
+		},
+		{
+			name: "sglang's own frame under the framework's names its process",
+			in: tbHead + frame("/usr/local/lib/python3.12/dist-packages/starlette/routing.py", "app", "await response(scope, receive, send)") +
+				frame("/sgl/python/sglang/srt/managers/tokenizer_manager.py", "_wait_one_response", "raise ValueError(msg)") +
+				"ValueError: the request was aborted\n",
+			want: analysis.Triage{Process: "tokenizer manager", SGLang: true},
 		},
 		{
 			name: "an address in use while the ranks meet",

@@ -52,26 +52,35 @@ func (a *arenas) rotate() {
 }
 
 // Own gives e strings of its own, so that it outlives the next call to the
-// Assembler that returned it when Options.Reuse is set. The strings are
-// copied; the fields that lay inside Raw (Text, Message, the level, the
-// exception's type and message, ...) share Raw's copy. The Traceback is
-// copied too. An entry from an Assembler without Reuse
-// owns its strings already; Own copies them all the same.
+// Assembler that returned it when Options.Reuse is set. Raw is copied, and
+// what lay inside it (Text, Message, the prefix, the exception's type and
+// message, the frames, ...) shares the copy: one allocation for the entry.
+// A string that lay elsewhere is copied on its own. Source and Stream are
+// the Line's, which the Assembler keeps across calls as they are (only a
+// Line's Text is lent), and Level and Native hold constants: Own leaves
+// them. The Traceback is the entry's own (an Assembler builds one for each
+// entry): its strings are moved to the copy in place. An entry from an
+// Assembler without Reuse owns its strings already; Own copies Raw all the
+// same.
 func (e *Entry) Own() {
 	raw := e.Raw
 	e.Raw = strings.Clone(raw)
-	// What lies inside the line (its level, prefix, the exception's type
-	// and message, the frames) shares the copy too: one allocation for
-	// the text instead of one per field.
 	e.Text = rebase(e.Text, raw, e.Raw)
 	e.Message = rebase(e.Message, raw, e.Raw)
-	e.Source = strings.Clone(e.Source)
-	e.Stream = strings.Clone(e.Stream)
-	e.Level = rebase(e.Level, raw, e.Raw)
+	e.Level = ownConstant(e.Level, raw, e.Raw, normLevel(e.Level))
 	e.Prefix = rebase(e.Prefix, raw, e.Raw)
-	e.Native = rebase(e.Native, raw, e.Raw)
+	e.Native = ownConstant(e.Native, raw, e.Raw, nativeKind(e.Native))
 	e.Process = rebase(e.Process, raw, e.Raw)
-	e.Traceback = e.Traceback.clone(raw, e.Raw)
+	e.Traceback.rebase(raw, e.Raw)
+}
+
+// ownConstant is rebase for a field that holds one of a few constants: c,
+// when s is it, needs no copy.
+func ownConstant(s, src, dst, c string) string {
+	if s == c {
+		return c
+	}
+	return rebase(s, src, dst)
 }
 
 // rebase returns s inside dst when it lies inside src (dst being a copy of
@@ -90,52 +99,113 @@ func rebase(s, src, dst string) string {
 	return strings.Clone(s)
 }
 
-// cloneFrames is a deep copy of fs, its strings rebased from src to dst
-// where they lie in src; nil stays nil.
-func cloneFrames(fs []Frame, src, dst string) []Frame {
-	if fs == nil {
-		return nil
+// rebaseFrames moves the strings of fs that lie in src to dst (a copy
+// of src), in place.
+func rebaseFrames(fs []Frame, src, dst string) {
+	for j := range fs {
+		f := &fs[j]
+		f.File = rebase(f.File, src, dst)
+		f.Func = rebase(f.Func, src, dst)
 	}
-	c := make([]Frame, len(fs))
-	for j, f := range fs {
-		c[j] = Frame{File: rebase(f.File, src, dst), Line: f.Line, Func: rebase(f.Func, src, dst)}
-	}
-	return c
 }
 
-// clone is a deep copy of t, its strings rebased from src to dst (a copy
-// of src) where they lie in src and copied otherwise; nil stays nil.
-func (t *Traceback) clone(src, dst string) *Traceback {
+// rebase moves t's strings that lie in src to dst (a copy of src), in
+// place, and copies the others; nil does nothing.
+func (t *Traceback) rebase(src, dst string) {
 	if t == nil {
-		return nil
+		return
 	}
-	if t.Links == nil {
-		c := *t
-		return &c
-	}
-	var c *Traceback
-	if len(t.Links) == 1 {
-		// Most tracebacks have one link: it is allocated with them.
-		one := &struct {
-			t    Traceback
-			link [1]Exception
-		}{t: *t}
-		c = &one.t
-		c.Links = one.link[:]
-	} else {
-		c = new(Traceback)
-		*c = *t
-		c.Links = make([]Exception, len(t.Links))
-	}
-	for i, l := range t.Links {
+	for i := range t.Links {
+		l := &t.Links[i]
 		l.Type = rebase(l.Type, src, dst)
 		l.Message = rebase(l.Message, src, dst)
 		l.Separator = rebase(l.Separator, src, dst)
 		l.MemberType = rebase(l.MemberType, src, dst)
 		l.MemberMessage = rebase(l.MemberMessage, src, dst)
-		l.Frames = cloneFrames(l.Frames, src, dst)
-		l.MemberFrames = cloneFrames(l.MemberFrames, src, dst)
-		c.Links[i] = l
+		rebaseFrames(l.Frames, src, dst)
+		rebaseFrames(l.MemberFrames, src, dst)
 	}
-	return c
+}
+
+// nativeKind is the Native constant equal to s, "" when none is: what
+// Own needs no copy of. A kind missing here is copied, as any string.
+func nativeKind(s string) string {
+	switch s {
+	case NativeFaulthandler:
+		return NativeFaulthandler
+	case NativeTerminate:
+		return NativeTerminate
+	case NativeC10d:
+		return NativeC10d
+	case NativeNCCL:
+		return NativeNCCL
+	case NativeCUDAAssert:
+		return NativeCUDAAssert
+	case NativeAssert:
+		return NativeAssert
+	case NativeGlog:
+		return NativeGlog
+	case NativeShell:
+		return NativeShell
+	case NativeROCm:
+		return NativeROCm
+	case NativeAscend:
+		return NativeAscend
+	case NativeCUDA:
+		return NativeCUDA
+	case NativeUCX:
+		return NativeUCX
+	case NativeCompiler:
+		return NativeCompiler
+	case NativeRustPanic:
+		return NativeRustPanic
+	}
+	return ""
+}
+
+// inLines returns s inside raw, the lines joined by "\n", when it lies in
+// one of the lines, else s.
+func inLines(s string, lines []string, raw string) string {
+	if s == "" {
+		return s
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	at := 0
+	for _, l := range lines {
+		if b := uintptr(unsafe.Pointer(unsafe.StringData(l))); l != "" && p >= b && p+uintptr(len(s)) <= b+uintptr(len(l)) {
+			off := at + int(p-b)
+			return raw[off : off+len(s)]
+		}
+		at += len(l) + 1
+	}
+	return s
+}
+
+// bareSlab hands out the one-link chains of exception lines printed
+// without a traceback (Traceback.Bare) from arrays of bareSlabSize, so
+// that an error line of that kind, the most common, allocates once in
+// bareSlabSize. Each chain is its entry's own, never handed out again: an
+// array lives while one of its chains is kept.
+type bareSlab struct {
+	free []bareChain
+}
+
+// bareChain is a bare Traceback and the storage of its one link.
+type bareChain struct {
+	t    Traceback
+	link [1]Exception
+}
+
+const bareSlabSize = 16
+
+// traceback is bareTraceback(typ, msg) from the slab.
+func (s *bareSlab) traceback(typ, msg string) *Traceback {
+	if len(s.free) == 0 {
+		s.free = make([]bareChain, bareSlabSize)
+	}
+	c := &s.free[0]
+	s.free = s.free[1:]
+	c.link[0] = Exception{Type: typ, Message: msg}
+	c.t = Traceback{Links: c.link[:], Bare: true}
+	return &c.t
 }

@@ -167,6 +167,7 @@ type Assembler struct {
 	out     []Entry
 	cur     pending
 	scratch []string // reused to hand the kept lines to ParseTraceback
+	bares   bareSlab // the bare tracebacks of entries
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	spacing spacing     // whether a paste put a blank line after every line
@@ -380,12 +381,20 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		// A fresh string when it changed; it may fit the bound now.
 		text = a.opt.Redact(text)
 	}
+	keep := false
 	if len(text) > a.opt.MaxLineBytes {
 		text, cut = cutLine(text, a.opt.MaxLineBytes) // a fresh string
-	} else if a.opt.Reuse {
-		text = a.arena.keep(text)
+	} else {
+		keep = a.opt.Reuse
 	}
 	base, start, end := wrapperSpan(text)
+	if keep {
+		// Read first, then copied (what is read of the line lies in
+		// base): a scan of the copy right after the copy was written
+		// loads in other widths than its stores, which the processor
+		// cannot forward, and stalls on every line.
+		base = a.arena.keep(base)
+	}
 	full := base[start:end]
 	p := &a.cur
 	if isBlank(full) {
@@ -813,7 +822,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	switch {
 	case c.header || c.prefixed:
 		a.begin(l, c.s, c.prefix, kindHeader)
-		p.format, p.time, p.ranks, p.level, p.msg = c.h.format, c.h.time, c.h.ranks, normLevel(c.h.level), c.h.msg
+		// One field a statement: a tuple assignment goes through
+		// temporaries, and copying them back stalls (see header.set).
+		p.format = c.h.format
+		p.time = c.h.time
+		p.ranks = c.h.ranks
+		p.level = normLevel(c.h.level)
+		p.msg = c.h.msg
 		switch {
 		case c.sglang:
 			p.st = stSGLang
@@ -830,7 +845,10 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		}
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
-		p.format, p.time, p.level, p.native = FormatNative, c.n.time, normLevel(c.n.level), c.n.kind
+		p.format = FormatNative
+		p.time = c.n.time
+		p.level = normLevel(c.n.level)
+		p.native = c.n.kind
 		p.msg = c.s[c.n.msg:]
 		p.wholeText = c.n.msg > 0
 		switch p.native {
@@ -861,11 +879,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 			// wrong. The lines after it may still tell.
 			p.guessed = true
 		}
-		a.known, a.knownGuessed = p.time, p.guessed
+		a.known = p.time // alone: a tuple assignment copies it through a temporary
+		a.knownGuessed = p.guessed
 	case !c.near.IsZero():
 		p.time, p.inherited, p.guessed = c.near, true, a.knownGuessed
 	}
-	p.firstN, p.firstTime, p.firstCut = a.lines, l.Time, cut
+	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
+	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
@@ -987,7 +1007,8 @@ func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	p.active, p.kind = true, k
 	p.source, p.stream = l.Source, l.Stream
 	p.first, p.last, p.lines = l.Offset, l.Offset, 1
-	p.ranks, p.msg, p.prefix = NoRanks, s, prefix
+	p.ranks = NoRanks // alone: a tuple assignment copies it through a temporary
+	p.msg, p.prefix = s, prefix
 	if k != kindBlank {
 		a.kept.add(s)
 	}
@@ -1139,7 +1160,12 @@ func (a *Assembler) emit() {
 	e := &a.out[len(a.out)-1]
 	e.Source, e.Stream = p.source, p.stream
 	e.FirstOffset, e.LastOffset, e.Lines = p.first, p.last, p.lines
-	e.Format, e.Time, e.Ranks, e.Level = p.format, p.time, p.ranks, p.level
+	// One field a statement: a tuple assignment goes through
+	// temporaries, and copying them back stalls (see header.set).
+	e.Format = p.format
+	e.Time = p.time
+	e.Ranks = p.ranks
+	e.Level = p.level
 	e.TimeInherited = p.inherited
 	e.TimeGuessed = p.guessed
 	e.Process = p.proc
@@ -1154,6 +1180,7 @@ func (a *Assembler) emit() {
 		e.Message, e.Text, e.Raw = "", "", ""
 	} else {
 		e.Message = p.msg
+		bareType, bareMsg := p.bareType, p.bareMsg
 		first := a.kept.first()
 		if a.kept.count() == 1 {
 			e.Raw = first
@@ -1184,6 +1211,16 @@ func (a *Assembler) emit() {
 			default:
 				e.Text = e.Raw[len(first)-len(p.msg):]
 			}
+			// What is read of the kept lines is read from Raw, where
+			// they are too: Own then copies the entry in one piece.
+			e.Message = inLines(e.Message, a.scratch, e.Raw)
+			e.Process = inLines(e.Process, a.scratch, e.Raw)
+			bareType, bareMsg = inLines(bareType, a.scratch, e.Raw), inLines(bareMsg, a.scratch, e.Raw)
+			at := 0
+			for i, l := range a.scratch {
+				a.scratch[i] = e.Raw[at : at+len(l)]
+				at += len(l) + 1
+			}
 			if p.hasTB {
 				e.Traceback = ParseTraceback(a.scratch)
 			}
@@ -1192,13 +1229,13 @@ func (a *Assembler) emit() {
 		if e.Traceback == nil && p.hasTB {
 			e.Traceback = ParseTraceback([]string{first})
 		}
-		if e.Traceback == nil && p.bareType != "" {
-			msg := p.bareMsg
+		if e.Traceback == nil && bareType != "" {
+			msg := bareMsg
 			if _, rest, ok := strings.Cut(e.Text, "\n"); ok && msg == "" && messageFollows(p.msg) {
 				// The message printed on the lines after "Type: ".
 				msg = strings.TrimSpace(rest)
 			}
-			e.Traceback = bareTraceback(p.bareType, msg)
+			e.Traceback = a.bares.traceback(bareType, msg)
 		}
 		a.noteLogged(e, p.kind)
 	}

@@ -26,6 +26,19 @@ const (
 	timeNoDate                 // legacy sglang: the time of day alone
 )
 
+// set writes every field of h, one by one: a composite literal written
+// through a pointer is built in a temporary and then copied, and the copy
+// reads back in 16-byte words what was just stored in 8-byte ones, which
+// the processor cannot forward from its stores (a stall on every line).
+func (h *header) set(f Format, t time.Time, r *Ranks, level, msg string) {
+	h.format = f
+	h.time = t
+	h.ranks = *r
+	h.level = level
+	h.msg = msg
+	h.partial = 0
+}
+
 // clock is a parsed wall-clock reading before a date is attached.
 type clock struct {
 	year, month, day, hour, min, sec, nsec int
@@ -80,14 +93,14 @@ func parseHeaderInto(h *header, s string, ref time.Time, loc *time.Location, sc 
 			// uvicornAfterTime, then srtAfterTime without ranks.
 			if n+1 < len(s) && s[n+1] == ' ' {
 				if lvl, after, ok := uvicornLevelWord(s[n+2:]); ok {
-					*h = header{format: FormatUvicorn, ranks: NoRanks, time: sc.at(nsec), level: lvl, msg: strings.TrimLeft(after[1:], " ")}
+					h.set(FormatUvicorn, sc.at(nsec), &NoRanks, lvl, strings.TrimLeft(after[1:], " "))
 					return true
 				}
-				*h = header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks, msg: s[n+2:]}
+				h.set(FormatSRT, sc.at(nsec), &NoRanks, "", s[n+2:])
 				return true
 			}
 			if n+1 == len(s) {
-				*h = header{format: FormatSRT, time: sc.at(nsec), ranks: NoRanks}
+				h.set(FormatSRT, sc.at(nsec), &NoRanks, "", "")
 				return true
 			}
 		} else if ok && s[n] == ' ' {
@@ -96,7 +109,7 @@ func parseHeaderInto(h *header, s string, ref time.Time, loc *time.Location, sc 
 			if sl := sc.fields.lookup(s[n:]); sl != nil {
 				n += sl.n
 				if n+1 < len(s) && s[n] == ']' && s[n+1] == ' ' {
-					*h = header{format: FormatSRT, time: sc.at(nsec), ranks: sl.ranks, msg: s[n+2:]}
+					h.set(FormatSRT, sc.at(nsec), &sl.ranks, "", s[n+2:])
 					return true
 				}
 			}

@@ -299,6 +299,12 @@ func ruleFor(s state, c *classified) rule {
 	if c.header {
 		return rules[s][lcHeader]
 	}
+	if len(c.s) > len(threadHeaderPrefix) && c.s[0] == 'E' && ThreadExceptionHeader(c.s) {
+		// Python's threading prints a thread's uncaught exception to
+		// stderr itself, never through a logger: another writer's
+		// line, whatever is open.
+		return ruleEnd
+	}
 	if hd := &headerDecides[s]; hd.ok {
 		return hd.r
 	}

@@ -73,8 +73,18 @@ func (pl *prefixLearner) learned() bool { return pl.nShapes > 0 }
 // match returns the length of the learned prefix that s starts with, or 0.
 func (pl *prefixLearner) match(s string) int {
 	for i := pl.nShapes - 1; i >= 0; i-- {
-		if n := matchShape(s, pl.shapes[i]); n > 0 {
+		sh := pl.shapes[i]
+		if n := matchShape(s, sh); n > 0 {
 			return n
+		}
+		if k := len(sh); k > 1 && sh[k-1] == ' ' && sh[k-2] == ':' {
+			// A shape learnt with the space after a tag's colon
+			// ("[1,3]<stderr>: " from indented frame lines, whose
+			// indentation gave it) also fits a line that has none: the
+			// tag alone on a blank line, or "[1,3]<stderr>:Thread ...".
+			if n := matchShape(s, sh[:k-1]); n > 0 && (n == len(s) || s[n] != ' ') {
+				return n
+			}
 		}
 	}
 	return 0

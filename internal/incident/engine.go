@@ -44,6 +44,7 @@ var familyNeutral = map[string]string{
 		"(volume mounts, HF_HOME, the model directory) and that the server's user may read it",
 	analysis.FamilyNetwork: familySteps[analysis.FamilyNetwork],
 	analysis.FamilyPanic:   panicStep,
+	analysis.FamilyShape:   shapeStep,
 	analysis.FamilyMemory: "Memory ran out: give the server more of the GPU (no other process on it, nvidia-smi), reserve less of it for the KV cache, " +
 		"shorten the longest context or the batch it accepts, or shard the model over more GPUs; the engine's own options for each follow when it is known",
 	analysis.FamilyGPU: "A GPU kernel failed: rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then switch off or replace the optional " +
@@ -104,7 +105,8 @@ var phaseNeutral = map[string]string{
 // in words that hold on every engine.
 var componentNeutral = map[string]string{
 	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same transfer backend and network devices, that the " +
-		"bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+		"bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before; install the transfer engine package " +
+		"(mooncake-transfer-engine, nixl) of the version the serving engine pins, since another may not open the same NIC or speak the same protocol",
 	"grammar backend": "A structured-output grammar failed: retry the request with another grammar backend and check its JSON schema, regex or EBNF",
 	"attention backend": "An attention kernel failed: try another attention backend to isolate it, and check that the kernel library was built " +
 		"for this GPU and torch",
@@ -117,7 +119,8 @@ var componentNeutral = map[string]string{
 }
 
 // processNeutral are the process steps that name no sglang option.
-var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true}
+var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true,
+	analysis.ProcessThread: true}
 
 // neutralSteps returns the triage's steps in words that hold on every
 // engine: the component's, the phase's, then the family's, or the

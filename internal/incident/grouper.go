@@ -196,8 +196,11 @@ type group struct {
 	slot int    // index in Grouper.lru
 	// busy is pending() as it was when the group last took its place in
 	// Grouper.lru: a group with something to announce is evicted only
-	// when no other is left.
+	// when no other is left. seen is LastSeen as it was then: it only
+	// grows, and the heap is put right for it when the group comes to
+	// its root (evictOldest), not on every occurrence.
 	busy bool
+	seen time.Time
 	// owner is the grouper the group is open in, nil once closed: every
 	// change to a group's fields ends with changed, which marks it for
 	// the next Changes.
@@ -227,20 +230,27 @@ func (g *Grouper) markDirty(id string) {
 
 // lruHeap is a min-heap of groups by (busy, LastSeen, Seq): the root is the
 // one MaxGroups evicts, the least recently seen of those with nothing left
-// to announce when there are any.
+// to announce when there are any. It orders the groups by the keys they
+// had when they last took their place (busy, seen): a key that grew since
+// is put right when its group comes to the root.
 type lruHeap []*group
 
 func (h lruHeap) Len() int { return len(h) }
 
 func (h lruHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
-	if a.busy != b.busy {
-		return !a.busy
+	return keyLess(a.busy, a.seen, a.Seq, b.busy, b.seen, b.Seq)
+}
+
+// keyLess orders two places in the eviction order.
+func keyLess(abusy bool, aseen time.Time, aseq int64, bbusy bool, bseen time.Time, bseq int64) bool {
+	if abusy != bbusy {
+		return !abusy
 	}
-	if !a.LastSeen.Equal(b.LastSeen) {
-		return a.LastSeen.Before(b.LastSeen)
+	if !aseen.Equal(bseen) {
+		return aseen.Before(bseen)
 	}
-	return a.Seq < b.Seq
+	return aseq < bseq
 }
 
 func (h lruHeap) Swap(i, j int) {
@@ -267,17 +277,24 @@ func (h *lruHeap) Pop() any {
 func (g *Grouper) add(id string, gr *group) {
 	gr.id = id
 	gr.owner = g
-	gr.busy = gr.pending()
+	gr.busy, gr.seen = gr.pending(), gr.LastSeen
 	g.groups[id] = gr
 	heap.Push(&g.lru, gr)
 	g.markDirty(id)
 }
 
 // touch restores the eviction order after gr's LastSeen changed or it
-// announced what it had or got more to announce.
+// announced what it had or got more to announce. A place that only moved
+// later (a repeat, the common case) is left for evictOldest to put right:
+// the heap stays ordered by places no later than the groups' own, which
+// is all the root needs.
 func (g *Grouper) touch(gr *group) {
 	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
-		gr.busy = gr.pending()
+		busy := gr.pending()
+		if busy == gr.busy && !gr.LastSeen.Before(gr.seen) {
+			return
+		}
+		gr.busy, gr.seen = busy, gr.LastSeen
 		heap.Fix(&g.lru, gr.slot)
 	}
 }
@@ -325,6 +342,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	g.stats.Occurrences++
 	if g.opts.Window == 0 {
 		g.stats.Alerts++
+		o.Complete()
 		return []sinks.Alert{o.Alert}
 	}
 	at, untimed := g.correlationTime(o, now)
@@ -341,6 +359,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		if !ok && !waits || ok && !gr.Settling {
 			from := eventOf{o.SourceKey, o.Native, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
+				o.Complete()
 				root.fold(o, now, &g.stats)
 				g.touch(root)
 				return nil
@@ -368,6 +387,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.
+			o.Complete()
 			cause.fold(o, now, &g.stats)
 			cause.spanTo(o.Offset, o.EndOffset)
 			cause.takeFrom(&o.Alert, o.Native)
@@ -376,7 +396,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		}
 	}
 	if ok {
-		gr.add(o, now)
+		gr.add(&o, now)
 		if at.After(gr.Last) {
 			gr.Last = at
 		}
@@ -390,6 +410,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		out = append(out, g.evictOldest()...)
 	}
 	g.seq++
+	o.Complete()
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
 		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
@@ -423,7 +444,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	return out
 }
 
-func (gr *group) add(o Occurrence, now time.Time) {
+func (gr *group) add(o *Occurrence, now time.Time) {
 	a := &gr.Alert
 	a.Count++
 	if o.Time.After(a.LastTime) {
@@ -439,9 +460,10 @@ func (gr *group) add(o Occurrence, now time.Time) {
 	}
 	a.Ranks = addRank(a.Ranks, o.Rank)
 	gr.spanTo(o.Offset, o.EndOffset)
-	if a.Match.Exception == nil || a.Match.Exception.Type == "" {
+	if (a.Match.Exception == nil || a.Match.Exception.Type == "") && (o.lazy == nil || o.exception) {
 		// The record's first line came without its traceback (a logged
 		// error line, then the exception): the traceback names it.
+		o.Complete()
 		takeException(a, &o.Alert)
 	}
 	gr.LastSeen = now
@@ -633,6 +655,16 @@ func (g *Grouper) evictOldest() []sinks.Alert {
 		return nil
 	}
 	oldest := g.lru[0]
+	for {
+		// The root's place may have moved later since it took it.
+		busy := oldest.pending()
+		if busy == oldest.busy && oldest.LastSeen.Equal(oldest.seen) {
+			break
+		}
+		oldest.busy, oldest.seen = busy, oldest.LastSeen
+		heap.Fix(&g.lru, 0)
+		oldest = g.lru[0]
+	}
 	g.remove(oldest.id)
 	g.stats.Evicted++
 	if g.opts.Window < 0 || oldest.pending() {
@@ -714,7 +746,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 		if gr == nil {
 			continue
 		}
-		gr.id, gr.owner, gr.busy = id, g, gr.pending()
+		gr.id, gr.owner, gr.busy, gr.seen = id, g, gr.pending(), gr.LastSeen
 		g.groups[id] = gr
 		gr.slot = len(g.lru)
 		g.lru = append(g.lru, gr)

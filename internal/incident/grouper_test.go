@@ -236,6 +236,23 @@ func TestGrouperEviction(t *testing.T) {
 			t.Fatalf("stats = %+v, want 2 open, 4 evicted", st)
 		}
 	})
+	t.Run("repeat-moves-later", func(t *testing.T) {
+		// In the one-shot mode every incident waits for Flush; a repeat
+		// moves its incident after those seen since, though the eviction
+		// order is put right only when the repeat's incident comes first.
+		g := New(Options{Window: Forever, MaxGroups: 2})
+		g.Observe(occ("a", "s", "", t0), t0)
+		g.Observe(occ("b", "s", "", t0), t0.Add(time.Second))
+		g.Observe(occ("a", "s", "", t0), t0.Add(2*time.Second))
+		got := g.Observe(occ("c", "s", "", t0), t0.Add(3*time.Second))
+		want := []brief{{KindNew, "b", 1, nil}}
+		if diff := cmp.Diff(want, briefs(got)); diff != "" {
+			t.Fatalf("alerts (-want +got):\n%s", diff)
+		}
+		if _, ok := g.groups[Fingerprint("a", "s")]; !ok {
+			t.Errorf("a, seen last, was closed")
+		}
+	})
 	t.Run("oldest-with-summary", func(t *testing.T) {
 		g := New(Options{Window: time.Hour, MaxGroups: 2})
 		g.Observe(occ("a", "s", "", t0), t0)

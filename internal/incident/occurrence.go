@@ -73,6 +73,14 @@ type Occurrence struct {
 	// prints several, and they are one incident (see the grouper's doc
 	// on bursts).
 	Native bool
+
+	// exception says the alert carries an exception with a type, for
+	// an occurrence whose alert is not built yet (lazy).
+	exception bool
+	// lazy, when set, builds the rest of Alert (see Builder); seq is the
+	// Builder's count when it made the occurrence.
+	lazy *Builder
+	seq  uint64
 }
 
 // Source describes where an entry was read, for the alert's source block.
@@ -91,6 +99,17 @@ type Source struct {
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
+	o := occurrenceOf(e, d, src, readTime, RankOf(e))
+	o.Alert.Fingerprint = Fingerprint(o.Key, o.SourceKey)
+	o.buildAlert(e, d, src)
+	return o
+}
+
+// occurrenceOf is the occurrence of a diagnosed entry but its alert, of
+// which it fills what the grouper reads before it needs the whole one
+// (see Occurrence.Complete): the record's id, role and severity. The
+// caller sets the fingerprint.
+func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank string) Occurrence {
 	when, timed := e.Time, !e.Time.IsZero()
 	if !timed {
 		when = readTime
@@ -103,11 +122,36 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
 		Guessed:   timed && e.TimeGuessed,
 		Scope:     ScopeOf(src),
-		Rank:      RankOf(e),
+		Rank:      rank,
 	}
 	if o.SourceKey == "" {
 		o.SourceKey = src.Path
 	}
+	r := &o.Alert.Record
+	if d.Cause != nil {
+		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)
+	} else {
+		r.Role = roleOf(d.Role)
+	}
+	if e.Reraised {
+		r.Role = string(patterns.RoleConsequence)
+	}
+	r.Severity = string(d.Severity)
+	o.exception = d.Exception != nil && d.Exception.Type != ""
+	o.Generic = isGeneric(e, d)
+	// A hang's thread dump next to a failure (a watchdog timeout record,
+	// a crash that dumped every thread) is that failure's context, as a
+	// fragment is; alone it is the incident.
+	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
+	o.Native = e.Format == entry.FormatNative
+	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
+	return o
+}
+
+// buildAlert builds o's whole alert (occurrenceOf made the rest of o, and
+// the alert's fingerprint).
+func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source) {
+	when := o.Time
 	a := sinks.Alert{
 		Schema:   sinks.Schema,
 		Time:     when,
@@ -215,16 +259,8 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 		// again, which folds into the child's incident.
 		a.Record.Role = string(patterns.RoleConsequence)
 	}
-	a.Fingerprint = Fingerprint(o.Key, o.SourceKey)
+	a.Fingerprint = o.Alert.Fingerprint
 	o.Alert = a
-	o.Generic = isGeneric(e, d)
-	// A hang's thread dump next to a failure (a watchdog timeout record,
-	// a crash that dumped every thread) is that failure's context, as a
-	// fragment is; alone it is the incident.
-	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
-	o.Native = e.Format == entry.FormatNative
-	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
-	return o
 }
 
 // fragmentLine is the headline of a traceback that lost its exception

@@ -160,6 +160,7 @@ var familySteps = map[string]string{
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
 	analysis.FamilyPanic:  panicStep + " (for sglang's: pip install -U sglang-router, or the sgl-model-gateway image)",
+	analysis.FamilyShape:  shapeStep,
 	analysis.FamilyDriver: driverStep,
 	analysis.FamilyNPU:    npuStep,
 	analysis.FamilyParse:  parseStep,
@@ -191,6 +192,10 @@ var processSteps = map[string]string{
 	"router": "The router failed: check that its worker URLs are up and healthy (curl each /health) and that its policy and timeouts fit them",
 	"launcher": "The launcher stopped the server: the process it waited for (a scheduler, the detokenizer) failed first; its lines " +
 		"just before say why",
+	analysis.ProcessThread: "A background thread of the process died with an uncaught exception; Python prints its traceback right after " +
+		"the 'Exception in thread' line, so the full log (not a cut excerpt) names the exception. The name in parentheses is the function the " +
+		"thread ran: it says which feature lost its worker (a cache's backup or prefetch thread, a watchdog, a metrics exporter); the server " +
+		"may keep serving without it and fail later, so restart it once the exception is understood",
 	"Ray driver": "A Ray task or actor failed and ray.get re-raised its exception in the driver: the remote task's own traceback, after the " +
 		"'RayTaskError(...)' line, and its last exception line name the cause; when this log does not show them, the worker's log on its node " +
 		"does (ray logs, or /tmp/ray/session_latest/logs/worker-*.err)",
@@ -199,7 +204,9 @@ var processSteps = map[string]string{
 // componentSteps are the first steps for a failure in each component.
 var componentSteps = map[string]string{
 	"transfer engine": "The KV transfer engine failed: check that prefill and decode use the same --disaggregation-transfer-backend and " +
-		"--disaggregation-ib-device, that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before",
+		"--disaggregation-ib-device, that the bootstrap and metadata addresses are reachable, and the transfer engine's own lines just before; " +
+		"install the transfer engine package (mooncake-transfer-engine, nixl) of the version this sglang release pins, since another may not " +
+		"open the same NIC or speak the same protocol",
 	"grammar backend": "A structured-output grammar failed: retry the request with another --grammar-backend (xgrammar, outlines, llguidance) " +
 		"and check its JSON schema, regex or EBNF",
 	"attention backend": "An attention kernel failed: try another --attention-backend (triton, flashinfer, fa3) to isolate it, and check that " +
@@ -211,6 +218,14 @@ var componentSteps = map[string]string{
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
+
+// shapeStep is the step for a tensor whose shape an operation does not
+// take, engine-neutral.
+const shapeStep = "A tensor's shape is not what the operation takes: while the weights load, the checkpoint (its quantization scheme, " +
+	"packed or fused weights, a fine-tune's changed sizes) does not match what this version's model code and weight loader expect: check " +
+	"the checkpoint's quantization config against the server's quantization option, and try the release before this one, which may still " +
+	"load it; while serving, a kernel got a shape it does not handle: note the model, the parallel sizes and the request, and turn off the " +
+	"optional kernels in use (CUDA graphs, another attention backend) one at a time"
 
 // panicStep is the engine-neutral step for a Rust panic.
 const panicStep = "A Rust program hit a bug, not a setting: the message after 'panicked at' says what broke and the location where " +

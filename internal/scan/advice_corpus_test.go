@@ -64,13 +64,8 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-var knownGenericAdvice = map[string]string{
-	// Held out (heldout-6): measured, not tuned to.
-	"374-xgrammar-check-failed-terminated-bare-line.log": "held out: a lone RuntimeError line from xgrammar with no frames",
-	// Held out (heldout-7): measured, not tuned to.
-	"392-runtimeerror-split-with-sizes-fp8-per-tensor.log":           "held out: a lone RuntimeError line from the weight loader with no frames",
-	"410-diffusion-zmqerror-current-state-inline-code-traceback.log": "held out: a ZMQError from the diffusion scheduler, traceback cut before its exception line",
-}
+// It is empty: every incident of both corpora carries steps of its own.
+var knownGenericAdvice = map[string]string{}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a

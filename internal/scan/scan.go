@@ -203,6 +203,7 @@ type inputScan struct {
 	count       *incidentCount
 	st          *Stats
 	patternErrs map[string]string
+	occ         incident.Builder
 }
 
 // entry takes one diagnosed entry from the shell.
@@ -229,10 +230,12 @@ func (p *inputScan) failure(de *stream.Entry) {
 	if d.Cause != nil {
 		p.st.Hits++
 	}
-	now := p.s.opts.Now
+	now := p.s.opts.Now()
 	src := p.src
 	src.Engine = de.Engine
-	*p.evicted = append(*p.evicted, p.g.Observe(incident.FromDiagnosis(de.Entry, d, src, now()), now())...)
+	// The occurrence's alert is built only if the grouper needs it: a
+	// repeat of an open incident does not.
+	*p.evicted = append(*p.evicted, p.g.Observe(p.occ.Occurrence(de.Entry, d, src, now), now)...)
 	p.count.update(p.g, *p.evicted)
 }
 

@@ -86,18 +86,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "held out: the worker's traceback leads over the sigquit line",
 		"double-spaced": "the worker's traceback leads over the sigquit line",
 	},
-	// A dump that opens with indented frame lines and a blank line: the
-	// prefix learner takes the indentation after "[1,3]<stderr>:" and
-	// after "N:" for part of the prefix (or no prefix), so the thread
-	// header behind the blank line is read with its prefix on.
-	"288-faulthandler-threads-scheduler-in-broadcast.log": {
-		"mpirun-tag": "the prefix learnt from indented frame lines does not fit the thread header",
-		"grep-n":     "the prefix learnt from indented frame lines does not fit the thread header",
-	},
-	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
-		"mpirun-tag": "the prefix learnt from indented frame lines does not fit the thread header",
-		"grep-n":     "the prefix learnt from indented frame lines does not fit the thread header",
-	},
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt

@@ -75,8 +75,14 @@ var examples = map[string]example{
 		match: []string{
 			tb("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free."),
 			"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.65 GiB total capacity; 22.61 GiB already allocated)",
+			// ROCm's and Intel's builds of torch name their device.
+			tb("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 1.95 GiB. GPU 3 has a total capacity of 191.98 GiB of which 1.20 GiB is free."),
+			"torch.OutOfMemoryError: XPU out of memory. Tried to allocate 512.00 MiB (GPU 0; 64.00 GiB total capacity)",
 		},
-		miss: []string{hdr("CUDA out of memory is not expected with --mem-fraction-static 0.7")},
+		miss: []string{
+			hdr("CUDA out of memory is not expected with --mem-fraction-static 0.7"),
+			hdr("HIP out of memory handling: retrying the allocation with a smaller chunk"),
+		},
 	},
 	"cuda-error-out-of-memory": {
 		match: []string{
@@ -1070,6 +1076,30 @@ var examples = map[string]example{
 			"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build",
 			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
 			"NVRM: The NVIDIA probe routine failed for 1 device(s).",
+		},
+	},
+	"mooncake-no-rdma-device": {
+		match: []string{
+			"W20250516 09:00:52.240088 45697 topology.cpp:55] No RDMA devices found, check your device installation",
+			"W0903 11:02:17.118452  8812 topology.cpp:61] No RDMA device found, check your device installation",
+			"(SGLangEngine pid=311) W20251104 02:11:09.552017   311 topology.cpp:55] **No RDMA devices found, check your device installation**",
+		},
+		miss: []string{
+			"I20250516 09:00:52.240196 45697 transfer_engine.cpp:127] Topology discovery complete. Found 2 HCAs.",
+			mainLog("No RDMA device given, using --disaggregation-ib-device mlx5_0"),
+			"No RDMA devices were needed for this test",
+		},
+	},
+	"disagg-warmup-failed": {
+		match: []string{
+			mainLog("Prefill disaggregation mode warm Up Failed, status code: 400"),
+			hdr("Prefill disaggregation mode warm Up Failed, status code: 500"),
+			"[2026-05-27 18:22:25] Decode disaggregation mode warm Up Failed, status code: 503",
+		},
+		miss: []string{
+			mainLog("End of prefill disaggregation mode warmup with status 200, resp: [{'text': ''}]"),
+			mainLog("The server is fired up and ready to roll!"),
+			mainLog("warm up failed once, retrying"),
 		},
 	},
 	"disagg-bootstrap-unreachable": {

@@ -1,0 +1,93 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// An exception whose class is a library's own and is the errorClass of
+// exactly one record names that record's failure, whatever its message
+// says or wherever the message was cut: torch's OutOfMemoryError is CUDA
+// out of memory, huggingface_hub's GatedRepoError a gated repo. A wrapper
+// that names the class it wraps ("ray.exceptions.RayTaskError(
+// OutOfMemoryError)") names it too. Python's built-in classes name no
+// failure of their own, and a class several records share names none of
+// them.
+
+// classRecord returns the one record whose errorClass is typ's class (the
+// class a wrapper names), nil when there is none, several, or typ is a
+// built-in class. The records are looked up once per Analyzer.
+func (a *Analyzer) classRecord(typ string) *patterns.Record {
+	cls := lastDotted(wrappedType(typ))
+	if cls == "" || builtinException[cls] {
+		return nil
+	}
+	if a.classRecs == nil {
+		a.classRecs = map[string]*patterns.Record{}
+		recs := a.m.Matcher().Records()
+		for i := range recs {
+			r := &recs[i]
+			c := lastDotted(r.ErrorClass)
+			if c == "" || builtinException[c] || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
+				r.Severity == patterns.SeverityInfo {
+				continue
+			}
+			if _, seen := a.classRecs[c]; seen {
+				a.classRecs[c] = nil // shared: names none of them
+				continue
+			}
+			a.classRecs[c] = r
+		}
+	}
+	r := a.classRecs[cls]
+	if r == nil || !r.ForEngine(a.engine) {
+		return nil
+	}
+	return r
+}
+
+// leadWithClassRecord makes the record of d's exception class the cause
+// of d, an unclassified exception.
+func (a *Analyzer) leadWithClassRecord(d *Diagnosis, e *entry.Entry) {
+	x := d.Exception
+	if d.Cause != nil || x == nil || x.Type == "" {
+		return
+	}
+	rec := a.classRecord(x.Type)
+	if rec == nil {
+		return
+	}
+	line := FirstLine(ExceptionLine(x))
+	start := strings.Index(e.Text, line)
+	if start < 0 {
+		start = 0
+	}
+	d.Cause = &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
+	d.Role = patterns.RoleCause
+	d.Signal = SignalRecord
+	d.Key = rec.ID
+	d.Headline = line
+	d.Severity = maxSeverity(d.Severity, rec.Severity)
+	d.Fragment = false
+	d.Triage = Triage{}
+}
+
+// builtinException holds Python's built-in exception classes.
+var builtinException = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`BaseException BaseExceptionGroup GeneratorExit KeyboardInterrupt SystemExit
+		Exception ArithmeticError FloatingPointError OverflowError ZeroDivisionError AssertionError AttributeError
+		BufferError EOFError ExceptionGroup ImportError ModuleNotFoundError LookupError IndexError KeyError
+		MemoryError NameError UnboundLocalError OSError BlockingIOError ChildProcessError ConnectionError
+		BrokenPipeError ConnectionAbortedError ConnectionRefusedError ConnectionResetError FileExistsError
+		FileNotFoundError InterruptedError IsADirectoryError NotADirectoryError PermissionError ProcessLookupError
+		TimeoutError ReferenceError RuntimeError NotImplementedError RecursionError StopAsyncIteration
+		StopIteration SyntaxError IndentationError TabError SystemError TypeError ValueError UnicodeError
+		UnicodeDecodeError UnicodeEncodeError UnicodeTranslateError`) {
+		m[n] = true
+	}
+	return m
+}()

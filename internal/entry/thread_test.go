@@ -1,0 +1,68 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestThreadExceptionHeader(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"Exception in thread Thread-13 (backup_thread_func):", true},
+		{"Exception in thread Thread-1:", true},
+		{"Exception in thread watchdog:  ", true},
+		{"Exception in thread MainThread (_run_loop):", true},
+		// Near misses: prose, a message after the colon, a target that is
+		// no identifier, nothing named.
+		{"Exception in thread Thread-13 (backup_thread_func): boom", false},
+		{"Exception in thread pool worker, retrying:", false},
+		{"Exception in thread Thread-2 (lambda x):", false},
+		{"Exception in thread :", false},
+		{"Exception in thread (f):", false},
+		{"exception in thread Thread-1:", false},
+		{"Exception ignored in: <function _after_fork at 0x7f>", false},
+		{"Exception in thread " + strings.Repeat("x", 300) + ":", false},
+	} {
+		if got := ThreadExceptionHeader(tt.in); got != tt.want {
+			t.Errorf("ThreadExceptionHeader(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A thread's exception header is Python's own stderr line: it never
+// continues the record open before it, however that record ends, and it
+// still takes the traceback after it.
+func TestThreadHeaderStartsAnEntry(t *testing.T) {
+	head := "Exception in thread Thread-13 (backup_thread_func):"
+	tb := "Traceback (most recent call last):\n  File \"/usr/lib/python3.12/threading.py\", line 1075, in _bootstrap_inner\n    self.run()\nRuntimeError: boom"
+	for _, before := range []string{
+		"[2025-08-17 19:34:27 TP0] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0,",
+		"[2025-08-17 19:34:27 TP0] Loading the cache controller:",
+		"2025-08-17 19:34:27,001 - worker - INFO - started",
+		"plain line without a header",
+	} {
+		for _, after := range []string{"", "\n" + tb} {
+			es := assemble(t, Options{}, before+"\n"+head+after)
+			if len(es) != 2 {
+				t.Errorf("%q then the header%s: %d entries, want 2", before, map[bool]string{true: " and its traceback"}[after != ""], len(es))
+				continue
+			}
+			if !strings.HasPrefix(es[1].Text, head) || after != "" && es[1].Traceback == nil {
+				t.Errorf("%q: second entry %q, want the header with its traceback", before, es[1].Text)
+			}
+		}
+	}
+}
+
+func FuzzThreadExceptionHeader(f *testing.F) {
+	for _, s := range []string{"Exception in thread Thread-13 (backup_thread_func):", "Exception in thread a:", "Exception in thread (", "Exception in thread x (y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ThreadExceptionHeader(s) && (!strings.HasPrefix(s, threadHeaderPrefix) || !strings.HasSuffix(strings.TrimRight(s, " \t"), ":")) {
+			t.Fatalf("%q read as a thread's exception header", s)
+		}
+	})
+}

@@ -1,0 +1,109 @@
+package incident
+
+import (
+	"time"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// Builder makes the occurrences of diagnosed entries, as FromDiagnosis
+// does, but builds an occurrence's alert only when a Grouper needs it: to
+// open an incident, to fold a consequence or a line of a burst into
+// another one, to give an incident the exception it lacks, or to send it
+// at once (no grouping). Most failure lines repeat an open incident, and
+// such a repeat needs only what identifies it, its time and its rank. The
+// Builder also remembers the fingerprints and rank texts it made, so that
+// a repeat allocates nothing. It is not safe for concurrent use.
+type Builder struct {
+	// Finish, when set, is applied to every alert the Builder builds,
+	// before a Grouper keeps or returns it: what a caller did to the
+	// alert of FromDiagnosis before Observe (its source file, its
+	// redaction) goes here.
+	Finish func(*sinks.Alert)
+
+	// The entry of the latest occurrence, lent by the caller until its
+	// next call.
+	e   *entry.Entry
+	d   *analysis.Diagnosis
+	src Source
+	seq uint64
+
+	alert        sinks.Alert // the one Finish is applied to
+	fingerprints map[fingerprintKey]string
+	ranks        map[entry.Ranks]string
+}
+
+type fingerprintKey struct{ key, source string }
+
+// maxRemembered bounds the fingerprints and the rank texts a Builder
+// remembers; past it, they are forgotten all at once.
+const maxRemembered = 4096
+
+// Occurrence is FromDiagnosis(e, d, src, readTime) with its alert built
+// only when a Grouper needs it (Occurrence.Complete). e and d are read
+// then: the occurrence must be observed (or completed) before the
+// Builder's next call, while they are valid, and it panics if not.
+func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
+	b.seq++
+	b.e, b.d, b.src = e, d, src
+	o := occurrenceOf(e, d, src, readTime, b.rank(e))
+	o.Alert.Fingerprint = b.fingerprint(o.Key, o.SourceKey)
+	o.lazy, o.seq = b, b.seq
+	return o
+}
+
+// rank is RankOf(e), the text of header ranks seen before remembered.
+func (b *Builder) rank(e *entry.Entry) string {
+	if e.Ranks == entry.NoRanks {
+		return RankOf(e)
+	}
+	if r, ok := b.ranks[e.Ranks]; ok {
+		return r
+	}
+	if b.ranks == nil || len(b.ranks) >= maxRemembered {
+		b.ranks = make(map[entry.Ranks]string)
+	}
+	r := RankOf(e)
+	b.ranks[e.Ranks] = r
+	return r
+}
+
+// fingerprint is Fingerprint(key, source), remembered.
+func (b *Builder) fingerprint(key, source string) string {
+	k := fingerprintKey{key, source}
+	if fp, ok := b.fingerprints[k]; ok {
+		return fp
+	}
+	if b.fingerprints == nil || len(b.fingerprints) >= maxRemembered {
+		b.fingerprints = make(map[fingerprintKey]string)
+	}
+	fp := Fingerprint(key, source)
+	b.fingerprints[k] = fp
+	return fp
+}
+
+// Complete builds the rest of o's alert, when a Builder left it to build,
+// and applies the Builder's Finish to it. The Grouper calls it where it
+// needs the alert; a caller that reads o's Alert beyond its fingerprint
+// and its record's id, role and severity calls it first.
+func (o *Occurrence) Complete() {
+	b := o.lazy
+	if b == nil {
+		return
+	}
+	if b.seq != o.seq {
+		panic("incident: an occurrence completed after its Builder's next call")
+	}
+	o.lazy = nil
+	o.buildAlert(b.e, b.d, b.src)
+	if b.Finish != nil {
+		// Finished in the Builder's own alert: handing Finish a pointer
+		// into o would move every occurrence a Grouper observes to the
+		// heap.
+		b.alert = o.Alert
+		b.Finish(&b.alert)
+		o.Alert, b.alert = b.alert, sinks.Alert{}
+	}
+}

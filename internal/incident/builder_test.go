@@ -1,0 +1,102 @@
+package incident
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// builderCase is a diagnosed entry: a record matched on an sglang line of
+// rank TP3, with a bare exception, and one no record names.
+func builderCases() []struct {
+	e *entry.Entry
+	d *analysis.Diagnosis
+} {
+	rec := &patterns.Record{ID: "82948e87499ab48f", Slug: "cuda-out-of-memory", Severity: patterns.SeverityCritical,
+		ErrorClass: "torch.OutOfMemoryError", Solutions: []string{"Check with nvidia-smi"}}
+	text := "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+	ranks := entry.NoRanks
+	ranks.TP = 3
+	e1 := &entry.Entry{Source: "p", Format: entry.FormatSRT, Ranks: ranks, Time: t0, Text: text, Raw: "[ts TP3] " + text, Message: text,
+		Traceback: &entry.Traceback{Bare: true, Links: []entry.Exception{{Type: "torch.OutOfMemoryError", Message: "CUDA out of memory. Tried to allocate 2.00 GiB"}}}}
+	hits := []matcher.Hit{{Record: rec, Line: text}}
+	d1 := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord, Severity: patterns.SeverityCritical,
+		Headline: text, Key: rec.ID, Exception: &e1.Traceback.Links[0]}
+	e2 := &entry.Entry{Source: "p", Level: entry.LevelError, Time: t0.Add(time.Second), Text: "request failed: token=abc", Raw: "ERROR request failed: token=abc", Message: "request failed: token=abc"}
+	d2 := &analysis.Diagnosis{Role: patterns.RoleCause, Signal: analysis.SignalLevel, Severity: patterns.SeverityError,
+		Headline: e2.Text, Key: "unclassified:request failed"}
+	return []struct {
+		e *entry.Entry
+		d *analysis.Diagnosis
+	}{{e1, d1}, {e2, d2}}
+}
+
+// A Builder's occurrence gives a Grouper the same incidents as
+// FromDiagnosis's, with Finish applied once per alert built, before the
+// grouper keeps it: a repeat builds none.
+func TestBuilderGivesTheIncidentsOfFromDiagnosis(t *testing.T) {
+	for _, opts := range []Options{
+		{Window: Forever, Settle: time.Second, Correlation: time.Minute},
+		{Window: time.Minute},
+		{},
+	} {
+		redact := func(a *sinks.Alert) { a.Headline = strings.ReplaceAll(a.Headline, "abc", "***") }
+		eager, lazy := New(opts), New(opts)
+		var finished int
+		b := Builder{Finish: func(a *sinks.Alert) { finished++; redact(a) }}
+		var got, want []sinks.Alert
+		const repeats = 3
+		for i := range repeats {
+			for _, c := range builderCases() {
+				now := t0.Add(time.Duration(i) * time.Second)
+				o := FromDiagnosis(c.e, c.d, Source{Path: "p"}, now)
+				redact(&o.Alert)
+				want = append(want, eager.Observe(o, now)...)
+				got = append(got, lazy.Observe(b.Occurrence(c.e, c.d, Source{Path: "p"}, now), now)...)
+			}
+		}
+		end := t0.Add(time.Hour)
+		want = append(want, eager.Flush(end)...)
+		got = append(got, lazy.Flush(end)...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%+v: alerts differ (-FromDiagnosis +Builder):\n%s", opts, diff)
+		}
+		for _, a := range got {
+			if strings.Contains(a.Headline, "abc") {
+				t.Errorf("%+v: alert not finished: %q", opts, a.Headline)
+			}
+		}
+		// Without folding, each incident's alert is built once; a
+		// generic line folded into its burst's cause is built each time
+		// (the cause lists it).
+		if n := len(builderCases()); opts.Window != 0 && opts.Correlation == 0 && finished != n {
+			t.Errorf("%+v: %d alerts built, want %d (one an incident)", opts, finished, n)
+		}
+		if opts.Window == 0 && finished != repeats*len(builderCases()) {
+			t.Errorf("%+v: %d alerts built, want one an occurrence", opts, finished)
+		}
+	}
+}
+
+// An occurrence completed after its Builder made the next one would read
+// an entry no longer valid: it panics.
+func TestBuilderOccurrenceCompletedLatePanics(t *testing.T) {
+	var b Builder
+	cs := builderCases()
+	o := b.Occurrence(cs[0].e, cs[0].d, Source{Path: "p"}, t0)
+	b.Occurrence(cs[1].e, cs[1].d, Source{Path: "p"}, t0)
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	o.Complete()
+}
