@@ -117,6 +117,9 @@ type Analyzer struct {
 	// version is the sglang release that wrote the entries; "" when not
 	// known (see SetVersion).
 	version string
+	// phaseRecs are the wrapper records of phaseTags by tag, looked up
+	// at the first cut traceback that needs one (see phaseWrapper).
+	phaseRecs map[string]*patterns.Record
 }
 
 // New returns an Analyzer that matches with m.
@@ -235,6 +238,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		if d.Triage.Process == "" {
 			d.Triage.Process = processOfWrapper(cause.Record.Slug)
 		}
+		a.leadWithPhaseWrapper(d, e)
 	}
 	return true
 }
@@ -299,6 +303,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		d.Headline = FirstLine(e.Message)
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
+		}
+		if isRustPanic(e) {
+			if h := panicHeadline(e.Text); h != "" {
+				d.Headline = h
+			}
 		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)

@@ -235,11 +235,11 @@ func TestAnalyze(t *testing.T) {
 			}},
 		},
 		{
-			name: "a native assertion before an abort is a critical failure named by its line",
+			name: "a kernel library's device assertion before an abort is a critical failure named by its line",
 			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
 				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens\n",
 			want: []diagnosis{{
-				role: patterns.RoleCause, signal: analysis.SignalNative, severity: patterns.SeverityCritical,
+				slug: "cuda-kernel-assertion-failed", role: patterns.RoleCause, signal: analysis.SignalRecord, severity: patterns.SeverityCritical,
 				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens",
 			}},
 		},

@@ -49,6 +49,10 @@ func typeFamily(typ string) string {
 		return FamilyNetwork
 	case "MemoryError", "OutOfMemoryError":
 		return FamilyMemory
+	case "HTTPException":
+		// A web framework's status error
+		// (starlette and fastapi print "500: detail").
+		return FamilyHTTP
 	case "JSONDecodeError", "TOMLDecodeError", "YAMLError", "ScannerError":
 		return FamilyParse
 	case "HFValidationError", "RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError",
@@ -245,6 +249,10 @@ func componentOfMessage(msg string) string {
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
 		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
 		{"disaggregation", "transfer engine"},
+		// PD disaggregation's KV hand-over: its bootstrap (the prefill
+		// side's rendezvous with decode) and its transfer errors.
+		{"kvtransfer", "transfer engine"}, {"kv transfer", "transfer engine"}, {"kv_transfer", "transfer engine"},
+		{"bootstrap failed", "transfer engine"}, {"bootstrap_room", "transfer engine"}, {"bootstrap server", "transfer engine"},
 		{"custom_all_reduce", "custom all-reduce"}, {"custom allreduce", "custom all-reduce"}, {"custom all-reduce", "custom all-reduce"},
 	} {
 		if strings.Contains(m, c.key) {

@@ -132,6 +132,31 @@ func TestTriageFromAloneLine(t *testing.T) {
 			in:   "RuntimeError: E19999: Inner Error!\n",
 			want: analysis.Triage{Family: analysis.FamilyNPU},
 		},
+		// PD disaggregation's KV hand-over, however the error reaches the
+		// HTTP layer: a web framework's status error, an exception
+		// group's leaf, a transfer error of its own.
+		{
+			in:   "fastapi.exceptions.HTTPException: 500: Prefill bootstrap failed for request rank=0 req.rid='x' with exception KVTransferError(bootstrap_room=1): Failed due to an unknown reason from another rank\n",
+			want: analysis.Triage{Family: analysis.FamilyHTTP, Component: "transfer engine"},
+		},
+		{
+			in:   "    | starlette.exceptions.HTTPException: 503: Decode bootstrap server at 10.0.0.2:8998 did not answer\n",
+			want: analysis.Triage{Family: analysis.FamilyHTTP, Component: "transfer engine"},
+		},
+		{
+			in:   "sglang.srt.disaggregation.base.conn.KVTransferError: KVTransferError(bootstrap_room=42): Aborted by AbortReq.\n",
+			want: analysis.Triage{Component: "transfer engine", SGLang: true},
+		},
+		{
+			// A boot that failed is no bootstrap of PD.
+			in:   "RuntimeError: bootstrapping the plugin registry failed\n",
+			want: analysis.Triage{},
+		},
+		{
+			// A status error that names no component.
+			in:   "starlette.exceptions.HTTPException: 404: Not Found\n",
+			want: analysis.Triage{Family: analysis.FamilyHTTP},
+		},
 	}
 	for _, tt := range tests {
 		es := entries(tt.in)

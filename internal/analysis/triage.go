@@ -65,6 +65,7 @@ const (
 	FamilyHTTP       = "HTTP error"
 	FamilyCollective = "collective failure"
 	FamilyHang       = "hang"
+	FamilyPanic      = "Rust panic"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -283,6 +284,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = nativeFamily(e)
 	}
+	if t.Family == FamilyPanic && t.Process == "" {
+		t.Process = panicProcess(e.Text)
+	}
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
@@ -456,6 +460,8 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNative
 	case entry.NativeCompiler:
 		return FamilyImport
+	case entry.NativeRustPanic:
+		return FamilyPanic
 	}
 	return ""
 }

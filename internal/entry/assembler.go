@@ -909,7 +909,7 @@ func inert(s string) bool {
 	if !isUpper(c) {
 		// An exception line quoted in backticks or as a list item
 		// (unquoteException) opens with its quote or bullet.
-		return !(c >= 'a' && c <= 'z' || c == '_' || c == '`' || c == '-' || c == '*' || c == '+' || c == 0xE2)
+		return !(c >= 'a' && c <= 'z' || c == '_' || c == '`' || c == '-' || c == '*' || c == '+' || c == '|' || c == 0xE2)
 	}
 	i := firstSpace(s)
 	return i > 0 && s[i-1] != ':'

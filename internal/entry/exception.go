@@ -119,7 +119,8 @@ const maxQuoteIndent = 8
 // backticks ("`RuntimeError: x`", the closing backtick optional, since a
 // code span may run over several lines), in Markdown emphasis ("**KeyError:
 // 'x'**", "__ValueError: y__", "*OSError: z*"), or as a list item ("- ImportError:
-// x", "  * ValueError: x", "+ ...", "• ...", "1. ...", "2) ..."), after at most
+// x", "  * ValueError: x", "+ ...", "• ...", "1. ...", "2) ..."), or in an
+// exception group's box ("    | KeyError: 'x'"), after at most
 // maxQuoteIndent spaces or tabs; up to maxQuoteLayers of these nest ("-
 // **`RuntimeError: x`**"). The exception line must be strict
 // (parseBareException); a message that quotes code in backticks keeps
@@ -202,6 +203,16 @@ func unquoteOnce(r string) (inner, closer string, ok bool) {
 	case 0xE2: // "•", U+2022
 		b, ok := strings.CutPrefix(r, "• ")
 		return b, "", ok
+	case '|':
+		// An exception group's box ("  | ValueError: x"): a leaf's
+		// exception line, printed apart from the group's own lines when
+		// the paste or the log kept only the group's tail. A table row
+		// ("| x | y |") closes its cells on the line.
+		b, ok := strings.CutPrefix(r, "| ")
+		if !ok || strings.HasSuffix(strings.TrimRight(b, " \t"), "|") {
+			return "", "", false
+		}
+		return b, "", true
 	}
 	// "1. x", "12) x": a numbered list item.
 	n := 0
@@ -221,7 +232,7 @@ func maybeQuoted(s string) bool {
 		return false
 	}
 	switch c := s[0]; {
-	case c == '`', c == '-', c == '*', c == '+', c == '_', c == 0xE2, c == ' ', c == '\t':
+	case c == '`', c == '-', c == '*', c == '+', c == '_', c == 0xE2, c == '|', c == ' ', c == '\t':
 		return true
 	case c >= '0' && c <= '9':
 		// A numbered list item; rare enough to check in full.

@@ -138,7 +138,8 @@ func panicNext(st int8, s string, afterBlank bool) (int8, bool) {
 // ParsePanic reads a Rust panic from an entry's text (Entry.Text of a
 // NativeRustPanic entry): its thread, location and message. The message is
 // the quoted one of the older form, or the lines between the first line and
-// the note or backtrace, joined by "\n". ok is false when text does not
+// the note or backtrace, joined by "\n" (blank lines, which an entry keeps
+// only from a double-spaced paste, left out). ok is false when text does not
 // open with a panic's first line.
 func ParsePanic(text string) (Panic, bool) {
 	first, rest, _ := strings.Cut(text, "\n")
@@ -153,7 +154,12 @@ func ParsePanic(text string) (Panic, bool) {
 		for rest != "" {
 			var l string
 			l, rest, _ = strings.Cut(rest, "\n")
-			if isPanicNote(l) || isBlank(l) {
+			if isBlank(l) {
+				// The entry holds a blank line only where a paste
+				// doubled the spacing: the message goes on after it.
+				continue
+			}
+			if isPanicNote(l) {
 				break
 			}
 			msg = append(msg, l)

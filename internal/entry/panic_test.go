@@ -25,6 +25,8 @@ func TestParsePanic(t *testing.T) {
 			&Panic{"main", "src/server.rs:40:14", "failed to bind:\naddress in use"}},
 		{"older form cut", "thread 'main' panicked at 'failed to",
 			&Panic{"main", "", "failed to"}},
+		{"double-spaced paste: the blank lines the entry kept are no part of the message", "thread 'main' panicked at src/main.rs:1:1:\n\nassertion failed\n\n  left: 1\n\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+			&Panic{"main", "src/main.rs:1:1", "assertion failed\n  left: 1"}},
 		{"current form cut before its message", "thread 'main' panicked at src/main.rs:1:1:", &Panic{"main", "src/main.rs:1:1", ""}},
 
 		{"prose", "the thread 'main' panicked at src/main.rs:1:1:", nil},

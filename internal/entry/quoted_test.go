@@ -29,6 +29,10 @@ func TestUnquoteException(t *testing.T) {
 		{"  12) ValueError: tp_size must divide the number of heads", "ValueError", "tp_size must divide the number of heads"},
 		{"- **`torch.OutOfMemoryError: CUDA out of memory.`**", "torch.OutOfMemoryError", "CUDA out of memory."},
 		{"**`AssertionError`**", "AssertionError", ""},
+		// An exception group's leaf line, kept without the group's head.
+		{"    | fastapi.exceptions.HTTPException: 500: Prefill bootstrap failed for request rank=0", "fastapi.exceptions.HTTPException", "500: Prefill bootstrap failed for request rank=0"},
+		{"  | ValueError: bad value", "ValueError", "bad value"},
+		{"| KeyError: 'x'", "KeyError", "'x'"},
 
 		// Near misses: prose in a list, warnings, fences, plain lines,
 		// bullets without a space, too deep an indentation.
@@ -53,6 +57,13 @@ func TestUnquoteException(t *testing.T) {
 		{"2024. ValueError: x", "", ""},
 		{"1.ValueError: x", "", ""},
 		{"1. Fixed a ValueError: in the loader", "", ""},
+		// A Markdown table row, a group's border, a box line that is no
+		// exception line.
+		{"| ValueError: bad value | 3 |", "", ""},
+		{"| ValueError | raised by the loader |", "", ""},
+		{"    +---------------- 1 ----------------", "", ""},
+		{"    | Traceback (most recent call last):", "", ""},
+		{"|ValueError: x", "", ""},
 	}
 	for _, tt := range tests {
 		typ, msg, ok := unquoteException(tt.in)

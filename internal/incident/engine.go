@@ -43,6 +43,7 @@ var familyNeutral = map[string]string{
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
 		"(volume mounts, HF_HOME, the model directory) and that the server's user may read it",
 	analysis.FamilyNetwork: familySteps[analysis.FamilyNetwork],
+	analysis.FamilyPanic:   panicStep,
 	analysis.FamilyMemory: "Memory ran out: give the server more of the GPU (no other process on it, nvidia-smi), reserve less of it for the KV cache, " +
 		"shorten the longest context or the batch it accepts, or shard the model over more GPUs; the engine's own options for each follow when it is known",
 	analysis.FamilyGPU: "A GPU kernel failed: rerun with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then switch off or replace the optional " +

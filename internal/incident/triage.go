@@ -159,6 +159,7 @@ var familySteps = map[string]string{
 		"lock or a queue is a deadlock: report it with a dump of every rank (py-spy dump --pid); raise the server's watchdog timeout only for a step that is legitimately long",
 	analysis.FamilyWeights: "The checkpoint's weight names or shapes are not what the model code expects: check the model's architecture " +
 		"and revision against this sglang version, and that a fine-tuned or quantized checkpoint was saved with the names of its base model",
+	analysis.FamilyPanic:  panicStep + " (for sglang's: pip install -U sglang-router, or the sgl-model-gateway image)",
 	analysis.FamilyDriver: driverStep,
 	analysis.FamilyNPU:    npuStep,
 	analysis.FamilyParse:  parseStep,
@@ -210,6 +211,12 @@ var componentSteps = map[string]string{
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
+
+// panicStep is the engine-neutral step for a Rust panic.
+const panicStep = "A Rust program hit a bug, not a setting: the message after 'panicked at' says what broke and the location where " +
+	"(a crate under the cargo registry, such as tokio or hyper, is a dependency the program misused); until it is fixed, the engine " +
+	"servers behind it can be reached directly. If it is the router, gateway or launcher in front of the engine, install its newest release, " +
+	"whose changelog may name the panic, and if that still panics, report it with the output of a run with RUST_BACKTRACE=1 and the command line"
 
 // sglangFamilySteps are sglang's own ways out of a family of failure, added
 // after the engine-neutral step when the failing code is sglang's.

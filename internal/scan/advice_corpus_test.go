@@ -66,9 +66,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-6): measured, not tuned to.
-	"361-router-panic-drop-runtime-after-startup-lines.log":     "held out: a Rust panic line of the router, no record",
-	"374-xgrammar-check-failed-terminated-bare-line.log":        "held out: a lone RuntimeError line from xgrammar with no frames",
-	"379-disagg-bootstrap-failed-exception-group-starlette.log": "held out: a starlette traceback after an exception group, frames of the web framework only",
+	"374-xgrammar-check-failed-terminated-bare-line.log": "held out: a lone RuntimeError line from xgrammar with no frames",
 	// Held out (heldout-7): measured, not tuned to.
 	"392-runtimeerror-split-with-sizes-fp8-per-tensor.log":           "held out: a lone RuntimeError line from the weight loader with no frames",
 	"410-diffusion-zmqerror-current-state-inline-code-traceback.log": "held out: a ZMQError from the diffusion scheduler, traceback cut before its exception line",

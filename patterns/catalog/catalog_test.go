@@ -196,8 +196,19 @@ var examples = map[string]example{
 		match: []string{
 			"../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
 			"/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectLargeIndex: block: [311,0,0], thread: [64,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+			// A kernel library's own device assertion (DeepGEMM's
+			// DG_DEVICE_ASSERT and its kind): file, line and condition.
+			"Assertion failed: deep_gemm/include/deep_gemm/impls/sm90_fp8_gemm_1d2d.cuh:88, condition: num_former_iters >= 0",
+			"(SGLangEngine pid=31) Assertion failed: /usr/local/include/flashinfer/attention/prefill.cuh:412, condition: kv_len > 0",
+			"[rank3]: Assertion failed: csrc/moe/topk.cu:57, condition: k <= 8",
 		},
-		miss: []string{"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."},
+		miss: []string{
+			"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+			// Host checks and other tools' assertions are other failures.
+			"Assertion failed: d == a + length (/src/tensorrt_llm/plugins/common/plugin.h:95)",
+			"RuntimeError: Assertion failed: deep_gemm/jit_kernels/impls/sm90_fp8_gemm_1d2d.hpp:40, condition: n % 64 == 0",
+			"Assertion failed: kernel.cuh:12 (condition not printed)",
+		},
 	},
 	"cuda-driver-version-insufficient": {
 		match: []string{
@@ -274,8 +285,16 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU function error: call aclnnMatmul failed, error code is 561103"),
 			"RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:218 NPU function error: call aclnnIndexPutImpl failed, error code is 507035",
+			// torch_npu's shorter form, the CANN error code after "detail:".
+			tb("RuntimeError: call aclnnMoeDistributeCombineV2 failed, detail:EZ9999: Inner Error!"),
+			"RuntimeError: call aclnnGroupedMatmulV4 failed, detail:E89999: Inner Error!",
+			"[rank2]: RuntimeError: call aclnnAddRmsNorm failed, detail: EZ1001: The input shapes do not match.",
 		},
-		miss: []string{"[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed."},
+		miss: []string{
+			"[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
+			"call aclnnMatmul failed, retrying with the fallback kernel",
+			"call aclnnMatmul failed, detail: see the plog",
+		},
 	},
 	// distributed
 	"nccl-unhandled-system-error": {
@@ -713,8 +732,17 @@ var examples = map[string]example{
 		match: []string{
 			rawTB("OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the cached files."),
 			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, and couldn't find it in the cached files and it looks like Qwen/Qwen2.5-7B is not the path to a directory containing a file named config.json.",
+			// huggingface_hub's own wordings of the same miss, offline
+			// (HF_HUB_OFFLINE, local_files_only) or without a connection.
+			rawTB("huggingface_hub.utils._errors.LocalEntryNotFoundError: Cannot find an appropriate cached snapshot folder for the specified revision on the local disk and outgoing traffic has been disabled. To enable repo look-ups and downloads online, set 'HF_HUB_OFFLINE=0' as environment variable."),
+			"huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' to False.",
+			"LocalEntryNotFoundError: An error happened while trying to locate the files on the Hub and we cannot find the appropriate snapshot folder for the specified revision on the local disk. Please check your internet connection and try again.",
 		},
-		miss: []string{"We couldn't connect to the metrics endpoint"},
+		miss: []string{
+			"We couldn't connect to the metrics endpoint",
+			"Cannot find the requested model in the registry",
+			hdr("Found the cached snapshot folder for the specified revision on the local disk"),
+		},
 	},
 	"trust-remote-code-required": {
 		match: []string{
@@ -807,10 +835,15 @@ var examples = map[string]example{
 		match: []string{
 			"[torch_memory_saver.cpp] cudaError error: 2 (out of memory)  file=csrc/core.cpp func=resume line=172",
 			"[torch_memory_saver.cpp] CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create line=103 (5)",
+			// The form with the error's name, behind a Ray actor's prefix.
+			"(SGLangHttpServer pid=250977) [torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/utils.h func=cu_mem_create line=194",
+			"[torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/core.cpp func=resume line=210 [repeated 7x across cluster]",
 		},
 		miss: []string{
 			"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
 			"[torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=214",
+			"[torch_memory_saver.cpp] CUresult error: 1 (invalid argument)  file=csrc/utils.h func=cu_mem_create line=194",
+			"[torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/utils.h func=cu_mem_unmap line=201",
 		},
 	},
 	"native-cuda-error-at-function": {

@@ -1,0 +1,109 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// A traceback cut before its exception line under a process's wrapper
+// ("Scheduler hit an exception:") says where the process died but not
+// what it was. When its frames name a phase that sglang wraps in an
+// exception of its own (capturing CUDA graphs raises "Capture cuda graph
+// failed: ...", the warmup request "Initialization failed. warmup error:
+// ..."), the catalog's record of that phase's wrapper is what the lost
+// exception line would have matched: it leads, the process's wrapper is
+// its context.
+
+// phaseTags maps a phase to the tag of the wrapper record sglang's own
+// exception for that phase matches.
+var phaseTags = map[string]string{
+	"capturing CUDA graphs": "cuda-graph",
+	"warming up":            "warmup",
+}
+
+// phaseWrapper returns the wrapper record of the catalog tagged for phase,
+// nil when there is none or the log is another engine's. The records are
+// looked up once per Analyzer.
+func (a *Analyzer) phaseWrapper(phase string) *patterns.Record {
+	tag := phaseTags[phase]
+	if tag == "" || a.engine != "" && a.engine != "sglang" {
+		return nil
+	}
+	if a.phaseRecs == nil {
+		a.phaseRecs = map[string]*patterns.Record{}
+		recs := a.m.Matcher().Records()
+		for i := range recs {
+			r := &recs[i]
+			if !r.Role.Is(patterns.RoleWrapper) || len(r.Engines) > 0 && !slices.Contains(r.Engines, "sglang") {
+				continue
+			}
+			for _, t := range r.Tags {
+				if _, ok := a.phaseRecs[t]; !ok && slices.Contains(phaseTagList(), t) {
+					a.phaseRecs[t] = r
+				}
+			}
+		}
+	}
+	return a.phaseRecs[tag]
+}
+
+// phaseTagList is the tags of phaseTags.
+func phaseTagList() []string {
+	out := make([]string, 0, len(phaseTags))
+	for _, t := range phaseTags {
+		out = append(out, t)
+	}
+	return out
+}
+
+// cutTraceback reports whether e's traceback lost its exception line: it
+// has frames and no link names an exception.
+func cutTraceback(e *entry.Entry) bool {
+	tb := e.Traceback
+	if tb == nil || len(tb.Links) == 0 || tb.Outermost().Type != "" {
+		return false
+	}
+	for i := range tb.Links {
+		if len(tb.Links[i].Frames) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// leadWithPhaseWrapper makes the phase's wrapper record the cause of d, a
+// diagnosis led by a process's wrapper over a cut traceback, when the
+// frames name a phase that has one; the process's wrapper becomes context.
+// The phase's record matched no text: its hit is the line of the call
+// that entered the phase.
+func (a *Analyzer) leadWithPhaseWrapper(d *Diagnosis, e *entry.Entry) {
+	if !cutTraceback(e) {
+		return
+	}
+	rec := a.phaseWrapper(d.Triage.Phase)
+	if rec == nil || rec.ID == d.Cause.Record.ID {
+		return
+	}
+	call := phaseCall(e.Text)
+	if call == "" {
+		return
+	}
+	line := FirstLine(d.Cause.Line)
+	start := strings.Index(e.Text, call)
+	if start >= 0 {
+		line = call
+	} else {
+		start = d.Cause.Start
+	}
+	h := &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
+	d.Context = append([]matcher.Hit{*d.Cause}, d.Context...)
+	d.Cause = h
+	d.Key = rec.ID
+	d.Headline = line
+	d.Severity = maxSeverity(d.Severity, rec.Severity)
+	d.Fragment = false
+}
