@@ -141,6 +141,26 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			want: []full{{KindNew, "npu-function-error", 1, "", []folded{{UnclassifiedSlug, 1, nil}}}},
 		},
 		{
+			name: "a native line a record without solutions names yields the lead to the informed cause after it",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				drafted := nativeLine("transfer-failed", "f", at(0))
+				drafted.Alert.Record.Solutions = nil
+				return []Occurrence{drafted, nativeLine("tcp-connect-refused", "f", at(ms))}
+			}(),
+			want: []full{{KindNew, "tcp-connect-refused", 1, "", []folded{{"transfer-failed", 1, nil}}}},
+		},
+		{
+			name: "a native line a record without solutions names stays its own incident with no informed cause in its burst",
+			opts: foldOpts,
+			obs: func() []Occurrence {
+				drafted := nativeLine("transfer-failed", "f", at(0))
+				drafted.Alert.Record.Solutions = nil
+				return []Occurrence{drafted, nativeLine("tcp-connect-refused", "g", at(ms))}
+			}(),
+			want: []full{{KindNew, "transfer-failed", 1, "", nil}, {KindNew, "tcp-connect-refused", 1, "", nil}},
+		},
+		{
 			name: "two named causes of one burst, one a native line, are one incident led by the earlier",
 			opts: foldOpts,
 			obs: []Occurrence{

@@ -68,9 +68,13 @@ import (
 // their own text, not their timing.
 
 // claimable reports whether gr yields the lead to the classified cause of
-// its burst: a generic line, or an unclassified native error line.
+// its burst: a generic line, or a native error line no informed record
+// names (unclassified, or named by a record without solutions, such as
+// one "logmatch patterns gen" drafted from a bare "Transfer failed": it
+// names the line, not the cause, as namedCause says).
 func claimable(gr *group) bool {
-	return gr.Generic || gr.Native && gr.Alert.Record.ID == "" && !gr.Consequence && !loneWrapper(gr)
+	uninformed := gr.Alert.Record.ID == "" || len(gr.Alert.Record.Solutions) == 0 && gr.Alert.Record.Role == string(patterns.RoleCause)
+	return gr.Generic || gr.Native && uninformed && !gr.Consequence && !loneWrapper(gr)
 }
 
 // joinsBurst reports whether the occurrence o, which opens no incident of

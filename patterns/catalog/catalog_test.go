@@ -698,6 +698,9 @@ var examples = map[string]example{
 		match: []string{
 			tb("ValueError: token_to_kv_pool_allocator memory leak detected! available_size=1000, evictable_size=20, self.max_total_num_tokens=1100"),
 			hdr("req_to_token_pool memory leak detected!available_size=10, total_size=12"),
+			// sglang 0.1's wording, bare after its UserWarning line.
+			"KV cache pool leak detected!",
+			hdr("token pool leak detected! available_size=7, max_total_num_tokens=9"),
 		},
 		miss: []string{hdr("No memory leak detected after 100 iterations")},
 	},
@@ -1076,6 +1079,77 @@ var examples = map[string]example{
 			"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build",
 			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
 			"NVRM: The NVIDIA probe routine failed for 1 device(s).",
+		},
+	},
+	"triton-fp8-unsupported-arch": {
+		match: []string{
+			"f8e4m3nv is only supported on compute capability >= 90",
+			tb("AssertionError: fp8e4nv data type is not supported on CUDA arch < 89"),
+			"  File \"/usr/lib/python3/dist-packages/triton/language/semantic.py\", line 88\nValueError: type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')",
+			hdr("fp8e4b8 is only supported on compute capability >= 94"),
+		},
+		miss: []string{
+			hdr("Using fp8e4m3 KV cache; compute capability 9.0 supports it natively"),
+			"fp8 is only supported on some devices; falling back to bf16",
+			mainLog("Detected fp8 checkpoint. Please note that the format is experimental and subject to change."),
+		},
+	},
+	"hip-no-binary-for-gpu": {
+		match: []string{
+			":3:hip_platform.cpp         :715 : 8802962852 us: [pid:19349 tid:0x14dec9d33080] init: Returned hipErrorNoBinaryForGpu : continue parsing remaining modules",
+			"\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"",
+			":1:hip_fatbin.cpp :276 : 12 us: [pid:7 tid:0x7f] Cannot find CO in the bundle /opt/rocm/lib/librocblas.so for ISA: amdgcn-amd-amdhsa--gfx1101",
+			"[rank3]: :1:hip_fatbin.cpp           :117 : 44 us: [pid:9 tid:0x1] Missing CO for these ISAs - ",
+		},
+		miss: []string{
+			":3:hip_fatbin.cpp :229 : 12 us: [pid:7 tid:0x7f] Found CO for ISA: amdgcn-amd-amdhsa--gfx942",
+			":3:hip_platform.cpp :715 : 8 us: [pid:7 tid:0x7f] init: Returned hipSuccess : ",
+			"hipErrorNoDevice handling is tested in test_init.py",
+		},
+	},
+	"mooncake-tcp-connect-refused": {
+		match: []string{
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:393] TcpTransport: ASIO exception: connect: Connection refused",
+			"E20250911 02:01:33.100200  4411 tcp_transport.cpp:402] TcpTransport: ASIO exception: connect: No route to host",
+			"[2025-09-11 02:01:33 TP0] E0911 02:01:33.1 4411 tcp_transport.cpp:380] TcpTransport: connect: Connection timed out",
+		},
+		miss: []string{
+			"I0423 16:34:40.000001 217200 tcp_transport.cpp:120] TcpTransport: listen on port 15123",
+			"E0423 16:34:48.911491 217200 client.cpp:347] Transfer failed for task1",
+			"TcpTransport: connection to 10.0.0.2:15123 established",
+		},
+	},
+	"ascend-sdma-copy-failed": {
+		match: []string{
+			"[rank0]: EI9999: [PID: 1162] 2025-02-20-02:16:03.427.598 Memory async copy failed, device_id=0, stream_id=2, task_id=17983, flip_num=0, copy_type=2, memcpy_type=0, copy_data_type=0, length=466747392[FUNC:GetError][FILE:stream.cc][LINE:1084]",
+			"        The error from device(chipId:3, dieId:0), serial number is 12. there is a sdma error, sdma channel is 0, irqStatus=0x20000 [FUNC:ProcessStarsSdmaErrorInfo][FILE:device_error_proc.cc][LINE:1521]",
+			"EZ9999: Inner Error! SDMA copy failed, device_id=1",
+		},
+		miss: []string{
+			"[rank0]:[W220 02:16:08.680800943 NPUStream.cpp:487] Warning: NPU warning, error code is 507001[Error]: ",
+			"Memory async copy succeeded after retry",
+			mainLog("Using SDMA for host to device copies"),
+		},
+	},
+	"triton-no-active-driver": {
+		match: []string{
+			"(TaskRunner pid=2911) RuntimeError: 0 active drivers ([]). There should only be one.",
+			tb("RuntimeError: 2 active drivers ([<triton.backends.nvidia.driver.CudaDriver object at 0x7f>, <triton.backends.amd.driver.HIPDriver object at 0x7e>]). There should only be one."),
+		},
+		miss: []string{
+			mainLog("Found 1 active drivers for triton: cuda"),
+			"There should only be one server per port",
+		},
+	},
+	"cuda-allocator-capture-assert": {
+		match: []string{
+			"`RuntimeError: captures_underway.empty() INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":2967; please report a bug to PyTorch. `",
+			tb("RuntimeError: !captures_underway.empty() INTERNAL ASSERT FAILED at \"/pytorch/c10/cuda/CUDACachingAllocator.cpp\":3102, please report a bug to PyTorch."),
+			rawTB("RuntimeError: block->stream_uses.empty() INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":1710, please report a bug to PyTorch."),
+		},
+		miss: []string{
+			tb("RuntimeError: t.is_cuda() INTERNAL ASSERT FAILED at \"../aten/src/ATen/native/cuda/Loss.cu\":240, please report a bug to PyTorch."),
+			mainLog("Capture cuda graph begin. This can take up to several minutes. avail mem=20.1 GB"),
 		},
 	},
 	"mooncake-no-rdma-device": {
