@@ -209,6 +209,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
 		a.leadWithClassRecord(d, e)
+		a.leadWithRaisedClass(d, e)
 		return true
 	}
 	s := &a.sel

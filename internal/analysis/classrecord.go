@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/entry"
@@ -91,3 +92,58 @@ var builtinException = func() map[string]bool {
 	}
 	return m
 }()
+
+// A traceback cut right after its last frame's source line, when that
+// line is a raise statement ("raise OutOfResources(self.metadata.shared,
+// ...)"), still says what was raised: the class in the statement. The
+// process was killed or the paste cut while the exception line was being
+// written. When that class names one record (classRecord), the record
+// leads; the raise statement is the line it stands on.
+
+// raiseRE finds a raise statement of a named class in a frame's source
+// line: "raise Name(" or "raise pkg.mod.Name(".
+var raiseRE = regexp.MustCompile(`(?:^|[\s:>|\]])raise\s+((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\(`)
+
+// cutAtRaise returns the class a cut traceback's last line raises and
+// that line, or "" when e's traceback is not cut or its last line is not
+// a raise statement of a named class.
+func cutAtRaise(e *entry.Entry) (class, line string) {
+	if !cutTraceback(e) {
+		return "", ""
+	}
+	text := strings.TrimRight(e.Text, " \t\r\n")
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	m := raiseRE.FindStringSubmatch(last)
+	if m == nil {
+		return "", ""
+	}
+	return m[1], strings.TrimSpace(last)
+}
+
+// leadWithRaisedClass makes the record of the class a cut traceback was
+// raising the cause of d, a fragment no record matched.
+func (a *Analyzer) leadWithRaisedClass(d *Diagnosis, e *entry.Entry) {
+	if d.Cause != nil || !d.Fragment {
+		return
+	}
+	class, line := cutAtRaise(e)
+	if class == "" {
+		return
+	}
+	rec := a.classRecord(class)
+	if rec == nil {
+		return
+	}
+	start := strings.LastIndex(e.Text, line)
+	if start < 0 {
+		start = 0
+	}
+	d.Cause = &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
+	d.Role = patterns.RoleCause
+	d.Signal = SignalRecord
+	d.Key = rec.ID
+	d.Headline = line
+	d.Severity = maxSeverity(d.Severity, rec.Severity)
+	d.Fragment = false
+	d.Triage = Triage{}
+}

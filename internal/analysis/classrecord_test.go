@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,46 @@ func TestExceptionClassNamesItsOneRecord(t *testing.T) {
 		}
 		if ds[0].slug != tt.slug {
 			t.Errorf("%q: led by %q, want %q", tt.in, ds[0].slug, tt.slug)
+		}
+	}
+}
+
+// A traceback cut right after a raise statement says what was raised:
+// the class in the statement leads with its one record, with or without
+// the traceback's header; a cut at another line, a re-raise, or a class
+// no single record names stays what it was.
+func TestACutAtARaiseNamesTheRaisedClass(t *testing.T) {
+	m := defaultMatcher(t)
+	triton := frame("/usr/lib/python3/dist-packages/triton/runtime/jit.py", "run", "kernel.run(grid_0, grid_1, grid_2, stream)") +
+		frame("/usr/lib/python3/dist-packages/triton/compiler/compiler.py", "__getattribute__", "self._init_handles()")
+	tests := []struct {
+		name string
+		in   string
+		n    int
+		slug string
+	}{
+		{"headless, in triton's compiler", frame("/w/sglang/srt/layers/moe/fused_moe.py", "invoke_kernel", "kernel[grid](a, b)") + triton +
+			frame("/usr/lib/python3/dist-packages/triton/compiler/compiler.py", "_init_handles", `raise OutOfResources(self.metadata.shared, max_shared, "shared memory")`), 1, "triton-out-of-resources"},
+		{"with its header, a dotted class", tbHead + triton +
+			frame("/usr/lib/python3/dist-packages/triton/compiler/compiler.py", "_init_handles", `raise triton.runtime.errors.OutOfResources(n, limit, "shared memory")`), 1, "triton-out-of-resources"},
+		{"behind a Ray prefix", "(SGLangEngine pid=17) " + strings.ReplaceAll(strings.TrimSuffix(tbHead+
+			frame("/w/huggingface_hub/utils/_http.py", "hf_raise_for_status", "raise _format(GatedRepoError, message, response) from e")+
+			frame("/w/huggingface_hub/utils/_http.py", "_format", "raise GatedRepoError(message, response=response)"), "\n"), "\n", "\n(SGLangEngine pid=17) ") + "\n", 1, "hf-gated-repo"},
+		// Near misses.
+		{"headless, a built-in class", triton + frame("/w/x.py", "f", `raise RuntimeError("stop")`), 1, ""},
+		{"headless, cut at a call", triton + frame("/w/x.py", "f", "compile_kernel(src)"), 0, ""},
+		{"headless, a bare re-raise", triton + frame("/w/x.py", "f", "raise"), 0, ""},
+		{"with its header, cut at a call", tbHead + triton, 1, ""},
+		{"a raise in a message, not a frame", "INFO the handler will raise OutOfResources(...) when the pool is full\n", 0, ""},
+	}
+	for _, tt := range tests {
+		ds, _ := analyzeAll(t, m, tt.in)
+		if len(ds) != tt.n {
+			t.Errorf("%s: %d failures, want %d", tt.name, len(ds), tt.n)
+			continue
+		}
+		if tt.n > 0 && ds[0].slug != tt.slug {
+			t.Errorf("%s: led by %q, want %q", tt.name, ds[0].slug, tt.slug)
 		}
 	}
 }

@@ -20,9 +20,10 @@ import (
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
-	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader)) {
+	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader) || raisedAtCut(e)) {
 		// Frames with no exception line and no "Traceback" header are
-		// stray lines of a dump, not an exception.
+		// stray lines of a dump, not an exception, unless the last
+		// one was raising when the text was cut.
 		sev := patterns.SeverityError
 		if lv := levelSeverity(e.Level); lv.Rank() > sev.Rank() {
 			sev = lv
@@ -180,4 +181,11 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 		return sev, true
 	}
 	return "", false
+}
+
+// raisedAtCut reports whether e's traceback was cut right after a raise
+// statement of a named class (cutAtRaise).
+func raisedAtCut(e *entry.Entry) bool {
+	class, _ := cutAtRaise(e)
+	return class != ""
 }
