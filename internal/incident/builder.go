@@ -35,8 +35,8 @@ type Builder struct {
 	src Source
 	seq uint64
 
-	alert        sinks.Alert // the one Finish is applied to
-	ranks        map[entry.Ranks]string
+	alert sinks.Alert // the one Finish is applied to
+	ranks map[entry.Ranks]string
 }
 
 // maxRemembered bounds the rank texts a Builder remembers; past it, they
