@@ -41,14 +41,14 @@ import (
 //	required  reqStart (n+1 u32), clauseStart (u32), lits (imgLit)
 //	classKey  n imgStr; warnings: imgWarn
 //	prefilter one u32 word of flags and the scan loop, then per table
-//	          (long, short, low, tiny) its slots, shift, refs and their
-//	          checks, its bloom; the strided, short and low blooms; the
+//	          (long, short, low, tiny) its slots, shift, refs (each with its
+//	          check), its bloom; the strided, short and low blooms; the
 //	          long keys' blocked bloom (when it has one); lits (imgLit);
 //	          keyClause (int), always (int32), plan choice and offsets
 //	blob      every string's bytes
 const (
 	imageMagic   = "LMMATCH\x00"
-	imageVersion = 3
+	imageVersion = 4
 )
 
 // imgStr is a string of the image: where it starts in the blob, and its
@@ -324,7 +324,6 @@ func (w *imageWriter) prefilter(p *prefilter) error {
 		w.array(raw(t.slots))
 		w.array(binary.LittleEndian.AppendUint64(nil, uint64(t.slotShift)))
 		w.array(raw(t.refs))
-		w.array(raw(t.checks))
 		w.bloom(t.bloom)
 	}
 	w.bloom(p.strided)
@@ -451,11 +450,10 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 	warns := arrayOf[imgWarn](r)
 	flags := r.u32()
 	var tables [4]struct {
-		slots  []slot
-		shift  uint64
-		refs   []keyRef
-		checks []refCheck
-		bloom  imgBloom
+		slots []slot
+		shift uint64
+		refs  []keyRef
+		bloom imgBloom
 	}
 	var strided, shortB, lowB imgBloom
 	var blocked []uint64
@@ -470,7 +468,6 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 			t.slots = arrayOf[slot](r)
 			t.shift = r.word()
 			t.refs = arrayOf[keyRef](r)
-			t.checks = arrayOf[refCheck](r)
 			t.bloom = r.bloom()
 		}
 		strided = r.bloom()
@@ -562,7 +559,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 			if ts[i].bloom, err = t.bloom.get(); err != nil {
 				return nil, err
 			}
-			ts[i].slots, ts[i].slotShift, ts[i].refs, ts[i].checks = t.slots, uint(t.shift), t.refs, t.checks
+			ts[i].slots, ts[i].slotShift, ts[i].refs = t.slots, uint(t.shift), t.refs
 		}
 		for _, b := range []struct {
 			dst *bloom
@@ -625,10 +622,7 @@ func (b imgBloom) get() (bloom, error) {
 // search panic or loop; it can only find other candidates, which every
 // candidate's full check then refutes.
 func (p *prefilter) checkImage(n int) error {
-	for i, t := range []*windowTable{&p.long, &p.short, &p.low, &p.tiny} {
-		if strided := i < 3; strided && len(t.checks) != len(t.refs) || !strided && len(t.checks) != 0 {
-			return errors.New("matcher image: a table's checks do not match its refs")
-		}
+	for _, t := range []*windowTable{&p.long, &p.short, &p.low, &p.tiny} {
 		if len(t.slots) == 0 {
 			if len(t.refs) != 0 {
 				return errors.New("matcher image: refs without slots")

@@ -319,3 +319,42 @@ func TestLargeCatalogsMoveMoreToTheLowerStride(t *testing.T) {
 		}
 	}
 }
+
+// blocked agrees with the blooms newStridedBloom makes: a catalog of long
+// keys takes the blocked bloom exactly when the fixed one is too small.
+func TestBlockedAgreesWithTheStridedBloom(t *testing.T) {
+	for _, n := range []int{minFixedBloomKeys, 1 << 15, 1<<(fixedBloomLog-5) - 1, 1 << (fixedBloomLog - 5), 1<<(fixedBloomLog-5) + 1, 200_000, maxBlockedBloomKeys, maxBlockedBloomKeys + 1} {
+		b := newStridedBloom(n)
+		if want := !b.fixed() && n <= maxBlockedBloomKeys; blocked(n) != want {
+			t.Errorf("blocked(%d) = %v, want %v (a bloom of %d words)", n, blocked(n), want, len(b.bits))
+		}
+	}
+}
+
+// Refs of one key whose literals share the four bytes before the window
+// take checks that tell them apart, and every check is four bytes of its
+// own literal.
+func TestChecksTellRefsOfAKeyApart(t *testing.T) {
+	lits := []Literal{
+		{Text: "xxxxABCDwindow12zzz1"}, {Text: "xxxxABCDwindow12zzz2"}, {Text: "qqABCDwindow12"},
+		{Text: "abcdwindow12 tail", Fold: true},
+	}
+	group := []keyRef{{rec: 0, off: 8, lit: 0}, {rec: 1, off: 8, lit: 1}, {rec: 2, off: 6, lit: 2}, {rec: 3, off: 4, lit: 3}}
+	seen := map[refCheck]int{}
+	for i, ref := range group {
+		c := chooseCheck(lits, group, i, longWindow)
+		text := lits[ref.lit].Text
+		at := int(ref.off) + int(c.rel)
+		if at < 0 || at+4 > len(text) || c.word != uint32(windowKey(text[at:at+4])) {
+			t.Fatalf("ref %d: check %+v is not four bytes of %q", i, c, text)
+		}
+		if j, ok := seen[c]; ok {
+			t.Errorf("refs %d and %d have one check %+v", j, i, c)
+		}
+		seen[c] = i
+	}
+	// Alone, a ref keeps the four bytes before its window.
+	if c := chooseCheck(lits, group[:1], 0, longWindow); c.rel != -4 {
+		t.Errorf("a lone ref's check at %d from its window, want -4", c.rel)
+	}
+}
