@@ -16,7 +16,35 @@ import (
 // consumers always see the documented shape; HTML characters are not
 // escaped, so log text stays readable. a itself is not modified.
 func AlertJSON(a *Alert) ([]byte, error) {
-	c := *a
+	var e AlertEncoder
+	return e.Encode(a)
+}
+
+// AlertEncoder renders alerts as AlertJSON does, reusing its buffer, its
+// JSON encoder and the copy of the alert it renders from one alert to the
+// next: a caller that renders alert after alert keeps one. It is not safe
+// for concurrent use.
+type AlertEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	c   Alert
+}
+
+// emptyGroups stands for an alert's nil groups: the encoder only reads it.
+var emptyGroups = map[string]string{}
+
+// Encode renders a as AlertJSON does. The bytes are the encoder's, valid
+// until its next call: copy them to keep them.
+func (e *AlertEncoder) Encode(a *Alert) ([]byte, error) {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+		e.enc.SetEscapeHTML(false)
+	}
+	e.buf.Reset()
+	c := &e.c
+	*c = *a
+	// What the copy holds is a's: it is let go once rendered.
+	defer func() { *c = Alert{} }()
 	if c.Schema == "" {
 		c.Schema = Schema
 	}
@@ -24,15 +52,12 @@ func AlertJSON(a *Alert) ([]byte, error) {
 	c.Record.PreventionTips = nonNil(c.Record.PreventionTips)
 	c.Record.Tags = nonNil(c.Record.Tags)
 	if c.Match.Groups == nil {
-		c.Match.Groups = map[string]string{}
+		c.Match.Groups = emptyGroups
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&c); err != nil {
+	if err := e.enc.Encode(c); err != nil {
 		return nil, fmt.Errorf("alert %s: encode json: %w", a.Fingerprint, err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
 }
 
 func nonNil(s []string) []string {

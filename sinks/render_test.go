@@ -64,6 +64,37 @@ func TestAlertJSONShape(t *testing.T) {
 	}
 }
 
+// One AlertEncoder renders alert after alert as AlertJSON renders each,
+// nothing of one left in the next, and the shared empty groups are never
+// written to.
+func TestAlertEncoderReused(t *testing.T) {
+	full := Alert{
+		Fingerprint: "fp1", Time: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), Count: 3, Kind: "new",
+		Ranks: []string{"TP0", "TP1"}, Headline: "RuntimeError: x",
+		Record: Record{ID: "r1", Slug: "s1", Severity: "error", Solutions: []string{"do y"}, Tags: []string{"cuda"}},
+		Match:  Match{Text: "x", Groups: map[string]string{"1": "x"}, Exception: &Exception{Type: "RuntimeError", Message: "x"}},
+		Source: Source{Path: "/var/log/x.log", Offset: 42}, Entry: "RuntimeError: x",
+	}
+	bare := Alert{Fingerprint: "fp2", Kind: "summary", Record: Record{ID: "r2"}}
+	var enc AlertEncoder
+	for i, a := range []Alert{full, bare, full, bare} {
+		want, err := AlertJSON(&a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enc.Encode(&a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("alert %d: encoder wrote\n%s\nwant\n%s", i, got, want)
+		}
+	}
+	if len(emptyGroups) != 0 {
+		t.Errorf("the empty groups were written to: %v", emptyGroups)
+	}
+}
+
 func TestTruncateMiddle(t *testing.T) {
 	tests := []struct {
 		name string

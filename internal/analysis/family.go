@@ -117,6 +117,10 @@ func messageFamily(m string) string {
 		return FamilyBug
 	case shapeMessage(m):
 		return FamilyShape
+	case strings.Contains(m, "expected all tensors to be on the same device"):
+		// A tensor left on another device: the code's bug, or a device
+		// map or offload option it does not handle.
+		return FamilyBug
 	case strings.Contains(m, "operation cannot be accomplished in current state"):
 		// ZeroMQ's EFSM: a request/reply socket used out of its
 		// send/receive order, after an earlier failure broke an
@@ -233,7 +237,8 @@ func checkFamily(base, m string) string {
 		return ""
 	}
 	for _, k := range [...]string{"not supported", "only supported", "unsupported", "is not implemented", "not yet implemented",
-		"is only available", "not available on", "please use a different", "requires "} {
+		"is only available", "not available on", "please use a different", "requires ", "only supports", "does not support",
+		"not compatible with", "is incompatible with"} {
 		if strings.Contains(m, k) {
 			return FamilySupport
 		}

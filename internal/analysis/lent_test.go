@@ -19,6 +19,11 @@ type kept struct {
 	raw  string
 	exc  string
 	line string
+	// What an alert reads besides.
+	key    string
+	groups map[string]string
+	triage analysis.Triage
+	stack  []string
 }
 
 // AnalyzeLent on entries lent by an assembler with Reuse, whose lines come
@@ -32,19 +37,23 @@ func TestAnalyzeLentKeepsNothingLent(t *testing.T) {
 	noise := strings.Repeat("[2026-05-28 00:11:08 TP0] Decode batch, #running-req: 3, #token: 4096, token usage: 0.05\n", 10) +
 		strings.Repeat("[2026-05-28 00:11:08 TP0] Load weight end.\n"+strings.Repeat("    weight 0123456789 abcdefghij 0123456789 abcdefghij 0123456789\n", 60), 4)
 	text := noise + schedTB + "RuntimeError: CUDA error: an illegal memory access was encountered\n" + noise +
-		"[2026-05-28 00:11:10 TP1] Pyspy dump for PID 7 (py-spy dump --pid 7):\nThread 7 (active): \"MainThread\"\n    event_loop (scheduler.py:100)\n" + noise
+		"[2026-05-28 00:11:10 TP1] Pyspy dump for PID 7 (py-spy dump --pid 7):\nThread 7 (active): \"MainThread\"\n    event_loop (scheduler.py:100)\n" + noise +
+		// One-line failures: their text is the arena's.
+		"[2026-05-28 00:11:11 TP2] RuntimeError: CUDA error: an illegal memory access was encountered\n" + noise +
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n" + noise
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	keep := func(d *analysis.Diagnosis, e *entry.Entry) kept {
-		k := kept{d: brief(d), text: e.Text, raw: e.Raw}
+		k := kept{d: brief(d), text: e.Text, raw: e.Raw, key: d.Key, triage: d.Triage, stack: d.Stack}
 		if d.Exception != nil {
 			k.exc = d.Exception.Type + ": " + d.Exception.Message
 		}
 		if d.Cause != nil {
 			k.line = d.Cause.Line
+			k.groups = d.Cause.Groups()
 		}
 		return k
 	}
-	run := func(reuse bool) []kept {
+	run := func(reuse, later bool) []kept {
 		an := analysis.New(m)
 		a := entry.NewAssembler(entry.Options{Reuse: reuse})
 		var st analysis.Stream
@@ -55,9 +64,15 @@ func TestAnalyzeLentKeepsNothingLent(t *testing.T) {
 				e := &es[i]
 				var d analysis.Diagnosis
 				var ok bool
-				if reuse {
+				switch {
+				case later:
+					// Owned only once it is known to be kept.
+					if ok = an.AnalyzeLentLater(&d, &st, e); ok {
+						an.OwnLater(&d, e)
+					}
+				case reuse:
 					d, ok = an.AnalyzeLent(&st, e)
-				} else {
+				default:
 					d, ok = an.AnalyzeStream(&st, e)
 				}
 				if ok {
@@ -79,12 +94,15 @@ func TestAnalyzeLentKeepsNothingLent(t *testing.T) {
 		take(a.Flush())
 		return out
 	}
-	want, got := run(false), run(true)
+	want, got, later := run(false, false), run(true, false), run(true, true)
 	if len(want) == 0 {
 		t.Fatal("no failure found")
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(kept{}, diagnosis{})); diff != "" {
 		t.Errorf("lent entries kept other text (-owned +lent):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, later, cmp.AllowUnexported(kept{}, diagnosis{})); diff != "" {
+		t.Errorf("entries owned later kept other text (-owned +later):\n%s", diff)
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
 )
 
 // MaxStackFrames bounds the hung thread's frames a diagnosis carries.
@@ -260,4 +262,103 @@ func isPySpyFrame(line string) bool {
 		}
 	}
 	return true
+}
+
+// AnalyzeLentLater is AnalyzeLentInto without owning a failure entry: the
+// entry and its Diagnosis read the assembler's memory until OwnLater moves
+// them onto a copy of their own. A caller that keeps something of a
+// failure calls OwnLater first, before the assembler's next call; one that
+// keeps nothing of it (a repeat of an open incident) never copies it. An
+// entry st remembers (a py-spy dump) is owned at once, as by
+// AnalyzeLentInto, and OwnLater then copies it again, to no effect.
+func (a *Analyzer) AnalyzeLentLater(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	if remembers(e) {
+		return a.AnalyzeLentInto(d, st, e)
+	}
+	a.searchEntry(e)
+	if !a.decide(d, e) {
+		// AnalyzeLentInto's path for most entries.
+		if st != nil {
+			st.inDump = false
+			st.note(e)
+		}
+		return false
+	}
+	return a.streamDecided(d, st, e, true)
+}
+
+// OwnLater owns e, an entry AnalyzeLentLater left lent, and moves what d
+// read of it onto e's copy: the hits' lines and groups, the headline, the
+// exception, the hung thread's frames and the triage. d and e then
+// outlive the assembler's next call, as after AnalyzeLentInto.
+func (a *Analyzer) OwnLater(d *Diagnosis, e *entry.Entry) {
+	m := mover{raw: e.Raw, text: e.Text}
+	e.Own()
+	m.ownRaw, m.ownText = e.Raw, e.Text
+	if d.Cause != nil {
+		m.hit(d.Cause)
+	}
+	for _, hs := range [...][]matcher.Hit{d.Context, d.Alternatives, d.Others} {
+		for i := range hs {
+			m.hit(&hs[i])
+		}
+	}
+	d.Headline = m.move(d.Headline)
+	d.Key = m.move(d.Key)
+	m.exception(d.Exception)
+	m.exception(d.RootCause)
+	for i := range d.Stack {
+		d.Stack[i] = m.move(d.Stack[i])
+	}
+	tr := &d.Triage
+	tr.Process, tr.Phase, tr.Family = m.move(tr.Process), m.move(tr.Phase), m.move(tr.Family)
+	tr.Component, tr.Subject, tr.Importer = m.move(tr.Component), m.move(tr.Subject), m.move(tr.Importer)
+}
+
+// mover moves strings from a lent entry's Raw and Text to its own copies.
+type mover struct {
+	raw, text, ownRaw, ownText string
+}
+
+// move returns s in the owned copy when it lies in the lent Raw or Text,
+// else s (a string of its own, or the catalog's).
+func (m *mover) move(s string) string {
+	if s == "" {
+		return s
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	for _, r := range [...][2]string{{m.raw, m.ownRaw}, {m.text, m.ownText}} {
+		if r[0] == "" {
+			continue
+		}
+		b := uintptr(unsafe.Pointer(unsafe.StringData(r[0])))
+		if p >= b && p+uintptr(len(s)) <= b+uintptr(len(r[0])) {
+			off := int(p - b)
+			return r[1][off : off+len(s)]
+		}
+	}
+	return s
+}
+
+// hit moves h: its line and groups with it when it read the entry's text,
+// else its line alone (a hit of a rewritten text reads its groups there).
+func (m *mover) hit(h *matcher.Hit) {
+	if !h.Rebase(m.text, m.ownText) {
+		h.Line = m.move(h.Line)
+	}
+}
+
+// exception moves x's strings; a link of the entry's own chain was moved
+// by Own already, a group's member read from it was not.
+func (m *mover) exception(x *entry.Exception) {
+	if x == nil {
+		return
+	}
+	x.Type, x.Message, x.Separator = m.move(x.Type), m.move(x.Message), m.move(x.Separator)
+	x.MemberType, x.MemberMessage = m.move(x.MemberType), m.move(x.MemberMessage)
+	for _, fs := range [...][]entry.Frame{x.Frames, x.MemberFrames} {
+		for i := range fs {
+			fs[i].File, fs[i].Func = m.move(fs[i].File), m.move(fs[i].Func)
+		}
+	}
 }

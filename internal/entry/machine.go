@@ -305,6 +305,13 @@ func ruleFor(s state, c *classified) rule {
 		// line, whatever is open.
 		return ruleEnd
 	}
+	if len(c.s) > len(tbStart) && c.s[len(c.s)-1] == ':' && hasTracebackStart(c.s) && !isTracebackLine(c.s) && !isBoxLine(c.s) {
+		// "router init state: Traceback (most recent call last):": a
+		// print of a traceback with words of its own in front opens
+		// that traceback, whatever record is open (an exception
+		// group's member, "  | Traceback ...", stays in its box).
+		return ruleEnd
+	}
 	if hd := &headerDecides[s]; hd.ok {
 		return hd.r
 	}

@@ -66,3 +66,26 @@ func FuzzThreadExceptionHeader(f *testing.F) {
 		}
 	})
 }
+
+// A line that prints a traceback with words of its own in front ("router
+// init state: Traceback (most recent call last):") opens that traceback:
+// it never continues the record before it. The bare "Traceback" line keeps
+// its rules.
+func TestAnnouncedTracebackStartsAnEntry(t *testing.T) {
+	frames := "\n  File \"/sgl/python/sglang/srt/managers/router/manager.py\", line 68, in start_router_process\n    model_client = ModelRpcClient(server_args, port_args)"
+	for _, before := range []string{
+		"INFO 02-19 15:51:07 weight_utils.py:164] Using model weights format ['*.safetensors']",
+		"2025-08-17 19:34:27,001 - worker - INFO - started",
+		"Rank 1: load weight end.",
+	} {
+		es := assemble(t, Options{}, before+"\nrouter init state: Traceback (most recent call last):"+frames)
+		if len(es) != 2 || es[1].Traceback == nil || !strings.HasPrefix(es[1].Text, "router init state: ") {
+			t.Errorf("%q then an announced traceback: %d entries, want it in an entry of its own with its frames", before, len(es))
+		}
+	}
+	// logging.exception's record takes its bare traceback as before.
+	es := assemble(t, Options{}, "2025-08-17 19:34:27,001 - worker - ERROR - failed:\nTraceback (most recent call last):"+frames+"\nRuntimeError: x")
+	if len(es) != 1 {
+		t.Errorf("a record and its bare traceback: %d entries, want 1", len(es))
+	}
+}

@@ -568,6 +568,17 @@ var epilogues = [...]string{
 	"For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
 	"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions",
 	"Search for `cuda",
+	// huggingface_hub's messages, which transformers chains into an
+	// OSError and Python prints over several unindented lines.
+	"Make sure to have access to it at https://huggingface.co/",
+	"Cannot access gated repo for url ",
+	"Access to model ",
+	"Repository Not Found for url: ",
+	"Revision Not Found for url: ",
+	"Entry Not Found for url: ",
+	"Please make sure you specified the correct `repo_id`",
+	"If you are trying to access a private or gated repo",
+	"Invalid username or password.",
 }
 
 func isEpilogue(s string) bool {
@@ -576,7 +587,18 @@ func isEpilogue(s string) bool {
 			return true
 		}
 	}
-	return false
+	return isHubStatusLine(s)
+}
+
+// isHubStatusLine matches the status line of huggingface_hub's HTTP
+// errors inside an exception's message: "401 Client Error. (Request ID:
+// Root=...)", "500 Server Error: Internal Server Error for url: ...".
+func isHubStatusLine(s string) bool {
+	if len(s) < len("401 Client Error") || !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) || s[3] != ' ' {
+		return false
+	}
+	r := s[4:]
+	return (strings.HasPrefix(r, "Client Error") || strings.HasPrefix(r, "Server Error")) && strings.Contains(r, "(Request ID: ")
 }
 
 func leadingSpaces(s string) int {

@@ -22,6 +22,10 @@ type Builder struct {
 	// alert of FromDiagnosis before Observe (its source file, its
 	// redaction) goes here.
 	Finish func(*sinks.Alert)
+	// Own, when set, is called before an alert is built: it gives the
+	// entry and the diagnosis of the latest occurrence memory of their
+	// own, when they were lent (stream.Entry.Own).
+	Own func()
 
 	// The entry of the latest occurrence, lent by the caller until its
 	// next call.
@@ -97,6 +101,9 @@ func (o *Occurrence) Complete() {
 		panic("incident: an occurrence completed after its Builder's next call")
 	}
 	o.lazy = nil
+	if b.Own != nil {
+		b.Own()
+	}
 	o.buildAlert(b.e, b.d, b.src)
 	if b.Finish != nil {
 		// Finished in the Builder's own alert: handing Finish a pointer

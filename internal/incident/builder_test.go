@@ -100,3 +100,20 @@ func TestBuilderOccurrenceCompletedLatePanics(t *testing.T) {
 	}()
 	o.Complete()
 }
+
+// A repeat of an open incident, made by a Builder, allocates nothing: its
+// alert is not built, its fingerprint and rank text are remembered.
+func TestBuilderRepeatAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes what allocates")
+	}
+	g := New(Options{Window: Forever})
+	var b Builder
+	c := builderCases()[0]
+	g.Observe(b.Occurrence(c.e, c.d, Source{Path: "p"}, t0), t0)
+	if n := testing.AllocsPerRun(100, func() {
+		g.Observe(b.Occurrence(c.e, c.d, Source{Path: "p"}, t0), t0)
+	}); n != 0 {
+		t.Errorf("a repeat allocates %v times, want none", n)
+	}
+}

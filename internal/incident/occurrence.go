@@ -172,7 +172,9 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		Engine: src.Engine,
 	}
 	if o.Rank != "" {
-		a.Ranks = []string{o.Rank}
+		// Room for a few more: an incident's repeats come from its
+		// other ranks.
+		a.Ranks = append(make([]string, 0, 4), o.Rank)
 		a.FirstRank = o.Rank
 	}
 	if d.Exception != nil {

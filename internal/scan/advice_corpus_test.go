@@ -64,8 +64,14 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-// It is empty: every incident of both corpora carries steps of its own.
-var knownGenericAdvice = map[string]string{}
+var knownGenericAdvice = map[string]string{
+	// Held out (heldout-8): measured, not tuned to.
+	"417-ascend-sdma-error-memory-async-copy-failed-rank-prefix.log":     "held out: a CANN SDMA error block led by its first native line, no record",
+	"425-ray-taskrunner-triton-0-active-drivers-hydra.log":               "held out: a lone RuntimeError line from triton in a Ray actor with no frames",
+	"430-nccl-unhandled-system-error-blank-line-before-exception.log":    "held out: nccl-unhandled-system-error, a wrapper record whose solutions count as generic, on a user script's all_gather",
+	"439-captures-underway-internal-assert-inline-code-memory-saver.log": "held out: a lone PyTorch internal assert line in an inline code span with no frames",
+	"448-mooncake-tcptransport-asio-connection-refused-retrying.log":     "held out: Mooncake transfer failure lines led by a per-task line, no record",
+}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a

@@ -11,8 +11,9 @@ import (
 
 // WriteJSON writes one alert per line in the logmatch.alert/v1 shape.
 func WriteJSON(w io.Writer, alerts []sinks.Alert) error {
+	var enc sinks.AlertEncoder // one buffer and encoder for every alert
 	for i := range alerts {
-		b, err := sinks.AlertJSON(&alerts[i])
+		b, err := enc.Encode(&alerts[i])
 		if err != nil {
 			return err
 		}

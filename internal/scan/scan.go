@@ -204,7 +204,13 @@ type inputScan struct {
 	st          *Stats
 	patternErrs map[string]string
 	occ         incident.Builder
+	de          *stream.Entry // the failure being recorded
 }
+
+// own gives the failure being recorded memory of its own, when its
+// occurrence's alert is built: a repeat of an open incident keeps nothing
+// of the entry, and its memory stays lent.
+func (p *inputScan) own() { p.de.Own() }
 
 // entry takes one diagnosed entry from the shell.
 func (p *inputScan) entry(de *stream.Entry) {
@@ -235,6 +241,7 @@ func (p *inputScan) failure(de *stream.Entry) {
 	src.Engine = de.Engine
 	// The occurrence's alert is built only if the grouper needs it: a
 	// repeat of an open incident does not.
+	p.de = de
 	*p.evicted = append(*p.evicted, p.g.Observe(p.occ.Occurrence(de.Entry, d, src, now), now)...)
 	p.count.update(p.g, *p.evicted)
 }
@@ -247,8 +254,10 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	streams := stream.NewSet(o)
 	sh := stream.NewShell(s.m, s.opts.Now)
 	sh.SetServerVersion(s.opts.ServerVersion)
+	sh.OwnLater()
 	src := incident.Source{Path: in.Name, Key: in.Name}
 	p := &inputScan{s: s, src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
+	p.occ.Own = p.own
 	// Lines are lent by the reader and copied by the assembler into its
 	// own reused memory: a line allocates nothing.
 	lines, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})

@@ -155,6 +155,21 @@ type Entry struct {
 	// is known when the entry completed ("" when not known): alerts name
 	// it and give its remedies.
 	Engine string
+
+	// lent says the failure entry and its Diagnosis still read the
+	// assembler's memory (Shell.OwnLater): Own copies them.
+	lent bool
+	an   *analysis.Analyzer
+}
+
+// Own gives a failure entry that its Shell left lent (Shell.OwnLater), and
+// its Diagnosis, memory of their own, so that what is kept of them
+// outlives the call; it does nothing for an entry already owned.
+func (de *Entry) Own() {
+	if de.lent {
+		de.lent = false
+		de.an.OwnLater(de.Diagnosis, de.Entry)
+	}
 }
 
 // Shell diagnoses the entries of its streams with one Analyzer.
@@ -166,7 +181,15 @@ type Shell struct {
 	// no new one.
 	seen time.Time
 	e    Entry
+	// later leaves failure entries lent until Entry.Own (OwnLater).
+	later bool
 }
+
+// OwnLater makes Diagnose leave a failure entry and its Diagnosis lent, as
+// every other entry is: the caller calls Entry.Own before it keeps
+// anything of them. A caller that keeps nothing of most failures (a
+// repeat of an open incident) then copies none of them.
+func (sh *Shell) OwnLater() { sh.later = true }
 
 // NewShell returns a Shell matching with m. now is the clock log times
 // are bounded by; time.Now when nil.
@@ -217,11 +240,17 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 				e.Time, ahead = sh.seen.Truncate(time.Second), true
 			}
 		}
-		failure := sh.an.AnalyzeLentInto(&sh.d, &s.remembered, e)
+		var failure bool
+		if sh.later {
+			failure = sh.an.AnalyzeLentLater(&sh.d, &s.remembered, e)
+		} else {
+			failure = sh.an.AnalyzeLentInto(&sh.d, &s.remembered, e)
+		}
 		// Field by field: most entries are quiet, and a whole struct
 		// copy per entry showed in the scan's profile.
 		de := &sh.e
 		de.Stream, de.Entry, de.Diagnosis, de.Failure, de.Ahead, de.Engine = s, e, &sh.d, failure, ahead, eng
+		de.lent, de.an = failure && sh.later, sh.an
 		fn(de)
 	}
 }
