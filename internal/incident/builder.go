@@ -13,9 +13,10 @@ import (
 // open an incident, to fold a consequence or a line of a burst into
 // another one, to give an incident the exception it lacks, or to send it
 // at once (no grouping). Most failure lines repeat an open incident, and
-// such a repeat needs only what identifies it, its time and its rank. The
-// Builder also remembers the fingerprints and rank texts it made, so that
-// a repeat allocates nothing. It is not safe for concurrent use.
+// such a repeat needs only what identifies it, its time and its rank: it
+// finds its incident by a fingerprint it holds as bytes, and the Builder
+// remembers the rank texts it made, so that a repeat allocates nothing.
+// It is not safe for concurrent use.
 type Builder struct {
 	// Finish, when set, is applied to every alert the Builder builds,
 	// before a Grouper keeps or returns it: what a caller did to the
@@ -34,15 +35,12 @@ type Builder struct {
 	src Source
 	seq uint64
 
-	alert        sinks.Alert // the one Finish is applied to
-	fingerprints map[fingerprintKey]string
-	ranks        map[entry.Ranks]string
+	alert sinks.Alert // the one Finish is applied to
+	ranks map[entry.Ranks]string
 }
 
-type fingerprintKey struct{ key, source string }
-
-// maxRemembered bounds the fingerprints and the rank texts a Builder
-// remembers; past it, they are forgotten all at once.
+// maxRemembered bounds the rank texts a Builder remembers; past it, they
+// are forgotten all at once.
 const maxRemembered = 4096
 
 // Occurrence is FromDiagnosis(e, d, src, readTime) with its alert built
@@ -53,7 +51,7 @@ func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, 
 	b.seq++
 	b.e, b.d, b.src = e, d, src
 	o := occurrenceOf(e, d, src, readTime, b.rank(e))
-	o.Alert.Fingerprint = b.fingerprint(o.Key, o.SourceKey)
+	fingerprintInto(&o.fp, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
 	return o
 }
@@ -74,24 +72,11 @@ func (b *Builder) rank(e *entry.Entry) string {
 	return r
 }
 
-// fingerprint is Fingerprint(key, source), remembered.
-func (b *Builder) fingerprint(key, source string) string {
-	k := fingerprintKey{key, source}
-	if fp, ok := b.fingerprints[k]; ok {
-		return fp
-	}
-	if b.fingerprints == nil || len(b.fingerprints) >= maxRemembered {
-		b.fingerprints = make(map[fingerprintKey]string)
-	}
-	fp := Fingerprint(key, source)
-	b.fingerprints[k] = fp
-	return fp
-}
-
 // Complete builds the rest of o's alert, when a Builder left it to build,
 // and applies the Builder's Finish to it. The Grouper calls it where it
 // needs the alert; a caller that reads o's Alert beyond its fingerprint
-// and its record's id, role and severity calls it first.
+// and its record's id, role and severity calls it first; the
+// fingerprint too is set then.
 func (o *Occurrence) Complete() {
 	b := o.lazy
 	if b == nil {
@@ -101,6 +86,7 @@ func (o *Occurrence) Complete() {
 		panic("incident: an occurrence completed after its Builder's next call")
 	}
 	o.lazy = nil
+	o.Alert.Fingerprint = string(o.fp[:])
 	if b.Own != nil {
 		b.Own()
 	}

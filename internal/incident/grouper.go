@@ -348,13 +348,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	at, untimed := g.correlationTime(o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
 	consequence := isConsequence(o)
-	id := o.Alert.Fingerprint
 	if consequence && g.opts.Correlation > 0 {
 		// A consequence waits out its settle time in an incident of its
 		// own, so that a root cause read just after it (another stream, an
 		// entry still being assembled) can claim it; only without a settle
 		// time, or once it was announced alone, is it folded at once.
-		gr, ok := g.groups[id]
+		gr, ok := g.incidentOf(&o)
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
 			from := eventOf{o.SourceKey, o.Native, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
@@ -366,7 +365,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			}
 		}
 	}
-	gr, ok := g.groups[id]
+	gr, ok := g.incidentOf(&o)
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
 		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset}
@@ -411,6 +410,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	g.seq++
 	o.Complete()
+	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
 		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
@@ -442,6 +442,16 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	}
 	g.touch(gr)
 	return out
+}
+
+// incidentOf returns the open incident of o's fingerprint.
+func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
+	if o.lazy != nil {
+		gr, ok := g.groups[string(o.fp[:])] // no string is made
+		return gr, ok
+	}
+	gr, ok := g.groups[o.Alert.Fingerprint]
+	return gr, ok
 }
 
 func (gr *group) add(o *Occurrence, now time.Time) {

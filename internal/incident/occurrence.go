@@ -78,9 +78,12 @@ type Occurrence struct {
 	// an occurrence whose alert is not built yet (lazy).
 	exception bool
 	// lazy, when set, builds the rest of Alert (see Builder); seq is the
-	// Builder's count when it made the occurrence.
+	// Builder's count when it made the occurrence. fp is the fingerprint
+	// until then (Alert.Fingerprint is set with the rest): a repeat finds
+	// its incident by it without making a string of it.
 	lazy *Builder
 	seq  uint64
+	fp   [16]byte
 }
 
 // Source describes where an entry was read, for the alert's source block.
@@ -318,14 +321,18 @@ func ScopeOf(src Source) string {
 // its source identity, so the same failure from the same server always maps
 // to the same fingerprint, across restarts too.
 func Fingerprint(key, sourceKey string) string {
-	// One buffer on the stack for the hash's input and one for its hex:
-	// the string is the only allocation for common keys.
+	var out [16]byte
+	fingerprintInto(&out, key, sourceKey)
+	return string(out[:])
+}
+
+// fingerprintInto writes Fingerprint(key, sourceKey) to out. One buffer on
+// the stack for the hash's input: nothing is allocated for common keys.
+func fingerprintInto(out *[16]byte, key, sourceKey string) {
 	var in [256]byte
 	b := append(append(append(in[:0], key...), 0), sourceKey...)
 	sum := sha256.Sum256(b)
-	var out [16]byte
 	hex.Encode(out[:], sum[:8])
-	return string(out[:])
 }
 
 func recordOf(r *patterns.Record) sinks.Record {
