@@ -854,7 +854,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		switch p.native {
 		case NativeRustPanic:
 			p.st = stPanic
-			p.panic, _ = panicState(c.s)
+			p.panic = panicOpen(c.s)
 		case NativeCompiler:
 			p.st = stCompiler
 		default:

@@ -339,7 +339,9 @@ func (a *Assembler) apply(r rule, s string, native, afterBlank bool) bool {
 	case ruleCompiler:
 		return compilerContinues(p.msg, s, afterBlank, p.lines)
 	case rulePanic:
-		if native {
+		if native && !isRustBacktraceFrame(s) {
+			// A backtrace's frame opens a panic entry of its own only
+			// without one before it (isRustBacktraceFrame).
 			return false
 		}
 		st, ok := panicNext(p.panic, s, afterBlank)

@@ -102,6 +102,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if n, ok := parseGlog(s, ref, loc); ok {
 		return n, true
 	}
+	if isRustBacktraceFrame(s) {
+		return native{kind: NativeRustPanic, level: LevelFatal}, true
+	}
 	if lvl, ok := shellMessageLevel(s); ok {
 		return native{kind: NativeShell, level: lvl}, true
 	}

@@ -204,3 +204,63 @@ func ParsePanic(text string) (Panic, bool) {
 	p.Message = m[:end]
 	return p, true
 }
+
+// A Rust backtrace without its panic line. A paste, a cut log or a
+// collector that dropped the panic's first lines leaves only the numbered
+// frames of the backtrace: "  25:     0x7fb7396a2659 -
+// sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31"
+// with "at src/router.rs:319:27" after each. Rust prints such frames only
+// when a thread panics (or an error with its backtrace is reported), so
+// the first frame opens a Rust panic entry whose message is unknown; the
+// frames after it are its lines, as after a panic's note.
+
+// rustFrameStarters are the symbols a Rust backtrace's first frames name
+// when the frame carries neither an address nor a symbol hash.
+var rustFrameStarters = []string{"rust_begin_unwind", "rust_panic", "core::panicking::", "std::panicking::", "std::rt::", "__rust"}
+
+// isRustBacktraceFrame matches a numbered frame of a Rust backtrace:
+// "N: 0x<address> - <symbol>", "N: <symbol>::h<16 hex digits>", or a
+// frame of the panic machinery ("N: rust_begin_unwind"), indented or not.
+func isRustBacktraceFrame(s string) bool {
+	t := strings.TrimLeft(s, " \t")
+	k := 0
+	for k < len(t) && k < 5 && isDigit(t[k]) {
+		k++
+	}
+	if k == 0 || k >= len(t) || t[k] != ':' {
+		return false
+	}
+	t = t[k+1:]
+	sym := strings.TrimLeft(t, " \t")
+	if len(sym) == len(t) {
+		return false // "N:" then a space at least
+	}
+	if strings.HasPrefix(sym, "0x") {
+		h := 2
+		for h < len(sym) && h < 18 && isHexDigit(sym[h]) {
+			h++
+		}
+		rest, ok := strings.CutPrefix(sym[h:], " - ")
+		return h > 2 && ok && rest != "" && (strings.Contains(rest, "::") || strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "_"))
+	}
+	if strings.IndexByte(sym, ' ') >= 0 && !strings.HasPrefix(sym, "<") {
+		return false
+	}
+	for _, p := range rustFrameStarters {
+		if strings.HasPrefix(sym, p) {
+			return true
+		}
+	}
+	i := strings.LastIndex(sym, "::h")
+	return i > 0 && len(sym)-i-3 == 16 && isHex(sym[i+3:])
+}
+
+// panicOpen returns the state after the first line s of a Rust panic
+// entry: panicState's for a panic line, panicAfter for a backtrace frame
+// that opens one without its panic line.
+func panicOpen(s string) int8 {
+	if st, ok := panicState(s); ok {
+		return st
+	}
+	return panicAfter
+}

@@ -88,6 +88,24 @@ func TestAssemblerRustPanic(t *testing.T) {
 				{Lines: "1-1", Format: FormatNative, Native: NativeRustPanic, Msg: "thread '<unnamed>' panicked at src/lib.rs:5:9:"},
 				{Lines: "2-4", Msg: "Traceback (most recent call last):", Exc: "pyo3_runtime.PanicException: boom"},
 			}},
+		{"a backtrace without its panic line: the frames with their locations are one entry",
+			"  25:     0x7f00aa01 - gateway_rs::server::AppState::new::h0123456789abcdef\n                               at /src/gateway/src/server.rs:37:31\n  26:     0x7f00aa02 - <core::pin::Pin<P> as core::future::future::Future>::poll::hfedcba9876543210\n                               at /rustc/library/core/src/future/future.rs:123:9\n[2026-01-02 03:04:05] next record",
+			[]view{
+				{Lines: "1-4", Format: FormatNative, Native: NativeRustPanic, Msg: "  25:     0x7f00aa01 - gateway_rs::server::AppState::new::h0123456789abcdef"},
+				{Lines: "5-5", Format: FormatSRT, Msg: "next record"},
+			}},
+		{"a backtrace without addresses, from the panic machinery",
+			"   0: rust_begin_unwind\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5\n   1: core::panicking::panic_fmt\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14\n   2: tokio::runtime::blocking::shutdown::Receiver::wait::h1a2b3c4d5e6f7a8b",
+			[]view{
+				{Lines: "1-5", Format: FormatNative, Native: NativeRustPanic, Msg: "   0: rust_begin_unwind"},
+			}},
+		{"numbered lists and counters are no frames",
+			"  0: 10\n  1: route /generate\n  2: 0x1f - retries left",
+			[]view{
+				{Lines: "1-1", Msg: "10"},
+				{Lines: "2-2", Msg: "route /generate"},
+				{Lines: "3-3", Msg: "0x1f - retries left"},
+			}},
 	}
 	for _, tt := range tests {
 		es := assemble(t, Options{}, tt.in)
