@@ -10,6 +10,10 @@ func familyOf(typ, msg string) string {
 	if f := typeFamily(typ); f != "" {
 		return f
 	}
+	if httpErrorStatus(msg) {
+		// A client's transcript of the failed response.
+		return FamilyHTTP
+	}
 	m := strings.ToLower(msg)
 	if f := messageFamily(m); f != "" {
 		return f

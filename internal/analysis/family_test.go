@@ -27,6 +27,10 @@ func TestFamilyOf(t *testing.T) {
 		{"ValueError", "Invalid JSON in --json-model-override-args", analysis.FamilyParse},
 		{"pandas.errors.ParserError", "Error tokenizing data", ""}, // not yaml's
 		{"ValueError", "the response was expecting values", ""},    // not json's wording at the start
+		// A client's transcript of a failed response (curl -v, curl -i).
+		{"", "< HTTP/1.1 400 Bad Request", analysis.FamilyHTTP},
+		{"", "HTTP/2 503", analysis.FamilyHTTP},
+		{"", "< HTTP/1.1 200 OK", ""},
 		// The Hugging Face Hub: its types, and transformers' OSError wording.
 		{"huggingface_hub.utils._validators.HFValidationError", "Repo id must use alphanumeric chars: 'a/b:c'.", analysis.FamilyHub},
 		{"huggingface_hub.errors.GatedRepoError", "401 Client Error. Cannot access gated repo for url https://huggingface.co/x", analysis.FamilyHub},

@@ -43,11 +43,38 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
-	if e.Level == "" && startsWithErrorWord(e.Message) {
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message)) {
 		return SignalLevel, patterns.SeverityError
 	}
 	return "", ""
 }
+
+// httpErrorStatus reports whether msg is the status line of an HTTP
+// response with a client or server error status, as a client's verbose
+// transcript prints it: curl -v's "< HTTP/1.1 400 Bad Request", curl -i's
+// or httpie's "HTTP/2 503". A request that failed is often shown only
+// this way in a report; a success (1xx-3xx) or a request line is none.
+func httpErrorStatus(msg string) bool {
+	if msg == "" || msg[0] != '<' && msg[0] != 'H' {
+		return false
+	}
+	r, ok := strings.CutPrefix(strings.TrimPrefix(msg, "< "), "HTTP/")
+	if !ok {
+		return false
+	}
+	sp := strings.IndexByte(r, ' ')
+	if sp < 1 || sp > 3 || strings.Trim(r[:sp], "0123456789.") != "" || !isDigitByte(r[0]) {
+		return false
+	}
+	r = r[sp+1:]
+	if len(r) < 3 || r[0] != '4' && r[0] != '5' || !isDigitByte(r[1]) || !isDigitByte(r[2]) {
+		return false
+	}
+	return len(r) == 3 || r[3] == ' ' || r[3] == '\r'
+}
+
+// isDigitByte reports whether c is an ASCII digit.
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // quiet reports, for an entry without a traceback, that signalOf gives it
 // no signal: it is not native, and it has no level and does not open with
@@ -62,8 +89,8 @@ func quiet(e *entry.Entry) bool {
 	switch e.Level {
 	case "":
 		if m := e.Message; m != "" {
-			switch m[0] { // startsWithErrorWord's first bytes
-			case 'E', '[', 'F', 'C':
+			switch m[0] { // startsWithErrorWord's and httpErrorStatus's first bytes
+			case 'E', '[', 'F', 'C', '<', 'H':
 				return false
 			}
 		}

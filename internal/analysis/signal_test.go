@@ -31,6 +31,30 @@ func TestStartsWithErrorWord(t *testing.T) {
 	}
 }
 
+func TestHTTPErrorStatus(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"< HTTP/1.1 400 Bad Request":              true,
+		"< HTTP/1.1 500 Internal Server Error":    true,
+		"< HTTP/2 503 ":                           true,
+		"HTTP/1.0 422 Unprocessable Entity":       true,
+		"HTTP/2 502":                              true,
+		"< HTTP/1.1 200 OK":                       false,
+		"< HTTP/2 307 Temporary Redirect":         false,
+		"> POST /v1/chat/completions HTTP/1.1":    false,
+		"HTTP/1.1 4000 lines":                     false,
+		"HTTP/x 400 Bad Request":                  false,
+		"HTTP/1.1400 Bad Request":                 false,
+		"< http/1.1 400 bad request":              false,
+		"HTTP error 400 is retried by the client": false,
+		"<": false,
+		"":  false,
+	} {
+		if got := httpErrorStatus(msg); got != want {
+			t.Errorf("httpErrorStatus(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
 // levelSeverity answers the assembler's common levels without mapping
 // them; every word must still get what its normalised form states.
 func TestLevelSeverity(t *testing.T) {
@@ -66,7 +90,8 @@ func TestQuietAgreesWithSignalOf(t *testing.T) {
 		entry.FormatUvicorn, entry.FormatNative, entry.FormatDynamo, entry.FormatPython, entry.FormatRouter}
 	levels := []string{"", "TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", "FATAL", "info", "E", "W", "F", "panic"}
 	msgs := []string{"", "Decode batch, #running-req: 1", "Error: x", "ERROR: x", "[ERROR] x", "FATAL: x",
-		"Fatal error: x", "CRITICAL: x", "Errors: 0", "[INFO] x", "Failed to load", "C", "E", "F", "["}
+		"Fatal error: x", "CRITICAL: x", "Errors: 0", "[INFO] x", "Failed to load", "C", "E", "F", "[",
+		"< HTTP/1.1 400 Bad Request", "HTTP/2 503", "< HTTP/1.1 200 OK", "H", "<"}
 	check := func(e *entry.Entry) {
 		t.Helper()
 		if e.Traceback != nil || !quiet(e) {
