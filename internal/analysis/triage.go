@@ -325,7 +325,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Family = familyOf(typ, msg)
 		}
 	}
-	if t.Family == "" && collectiveText(e.Text) {
+	if t.Family == "" && (collectiveText(e.Text) || exc != nil && collectiveText(exc.Message)) {
+		// The entry opens with the collective's line, or its exception
+		// says a collective library failed ("NCCL error in: ...").
 		t.Family = FamilyCollective
 	}
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {

@@ -32,6 +32,19 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "loading weights", Family: analysis.FamilyWeights},
 		},
 		{
+			name: "a user script's collective whose exception says NCCL failed: a collective failure",
+			in: tbHead + frame("/home/u/train.py", "step", "dist.all_gather(out, x, group=g)") +
+				frame("/venv/torch/distributed/distributed_c10d.py", "all_gather", "work = group.allgather([tensor_list], [tensor])") +
+				"RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.10.3\n",
+			want: analysis.Triage{Family: analysis.FamilyCollective},
+		},
+		{
+			name: "a user script's RuntimeError that names no collective library: no family",
+			in: tbHead + frame("/home/u/train.py", "step", "loss = model(x)") +
+				"RuntimeError: the batch was empty after filtering\n",
+			want: analysis.Triage{},
+		},
+		{
 			name: "a shape mismatch in the weight loader: the checkpoint does not match",
 			in: tbHead + sched +
 				frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +
