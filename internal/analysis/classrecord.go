@@ -23,7 +23,7 @@ import (
 // built-in class. The records are looked up once per Analyzer.
 func (a *Analyzer) classRecord(typ string) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
-	if cls == "" || builtinException[cls] {
+	if cls == "" || entry.BuiltinException(cls) {
 		return nil
 	}
 	if a.classRecs == nil {
@@ -32,7 +32,7 @@ func (a *Analyzer) classRecord(typ string) *patterns.Record {
 		for i := range recs {
 			r := &recs[i]
 			c := lastDotted(r.ErrorClass)
-			if c == "" || builtinException[c] || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
+			if c == "" || entry.BuiltinException(c) || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
 				r.Severity == patterns.SeverityInfo {
 				continue
 			}
@@ -75,23 +75,6 @@ func (a *Analyzer) leadWithClassRecord(d *Diagnosis, e *entry.Entry) {
 	d.Fragment = false
 	d.Triage = Triage{}
 }
-
-// builtinException holds Python's built-in exception classes.
-var builtinException = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`BaseException BaseExceptionGroup GeneratorExit KeyboardInterrupt SystemExit
-		Exception ArithmeticError FloatingPointError OverflowError ZeroDivisionError AssertionError AttributeError
-		BufferError EOFError ExceptionGroup ImportError ModuleNotFoundError LookupError IndexError KeyError
-		MemoryError NameError UnboundLocalError OSError BlockingIOError ChildProcessError ConnectionError
-		BrokenPipeError ConnectionAbortedError ConnectionRefusedError ConnectionResetError FileExistsError
-		FileNotFoundError InterruptedError IsADirectoryError NotADirectoryError PermissionError ProcessLookupError
-		TimeoutError ReferenceError RuntimeError NotImplementedError RecursionError StopAsyncIteration
-		StopIteration SyntaxError IndentationError TabError SystemError TypeError ValueError UnicodeError
-		UnicodeDecodeError UnicodeEncodeError UnicodeTranslateError`) {
-		m[n] = true
-	}
-	return m
-}()
 
 // A traceback cut right after its last frame's source line, when that
 // line is a raise statement ("raise OutOfResources(self.metadata.shared,

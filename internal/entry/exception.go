@@ -252,3 +252,24 @@ func parseExceptionAnyQuote(s string) (typ, msg string, ok bool) {
 	}
 	return "", "", false
 }
+
+// BuiltinException reports whether name is one of Python's built-in
+// exception classes (undotted): a class no library owns, so it names no
+// component and the language reference documents it.
+func BuiltinException(name string) bool { return builtinExceptions[name] }
+
+var builtinExceptions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`BaseException BaseExceptionGroup GeneratorExit KeyboardInterrupt SystemExit
+		Exception ArithmeticError FloatingPointError OverflowError ZeroDivisionError AssertionError AttributeError
+		BufferError EOFError ExceptionGroup ImportError ModuleNotFoundError LookupError IndexError KeyError
+		MemoryError NameError UnboundLocalError OSError BlockingIOError ChildProcessError ConnectionError
+		BrokenPipeError ConnectionAbortedError ConnectionRefusedError ConnectionResetError FileExistsError
+		FileNotFoundError InterruptedError IsADirectoryError NotADirectoryError PermissionError ProcessLookupError
+		TimeoutError ReferenceError RuntimeError NotImplementedError RecursionError StopAsyncIteration
+		StopIteration SyntaxError IndentationError TabError SystemError TypeError ValueError UnicodeError
+		UnicodeDecodeError UnicodeEncodeError UnicodeTranslateError`) {
+		m[n] = true
+	}
+	return m
+}()

@@ -36,7 +36,7 @@ func unclassifiedAdvice(r *sinks.Record, e *entry.Entry, exc *entry.Exception) {
 	)
 	r.Solutions = sol
 	if exc != nil {
-		if name := lastDotted(exc.Type); builtinExceptions[name] && exc.Type == name {
+		if name := lastDotted(exc.Type); entry.BuiltinException(name) && exc.Type == name {
 			r.Documentation = "https://docs.python.org/3/library/exceptions.html#" + name
 		}
 		r.Repo = repoOfFrames(frames)
@@ -81,24 +81,4 @@ func repoOfFrames(fs []entry.Frame) string {
 
 func lastDotted(s string) string {
 	return s[strings.LastIndexByte(s, '.')+1:]
-}
-
-// builtinExceptions are Python's built-in exception types, each with an
-// anchor in the language reference.
-var builtinExceptions = setOf(strings.Fields(`BaseException BaseExceptionGroup GeneratorExit KeyboardInterrupt SystemExit
-		Exception ArithmeticError FloatingPointError OverflowError ZeroDivisionError AssertionError AttributeError
-		BufferError EOFError ExceptionGroup ImportError ModuleNotFoundError LookupError IndexError KeyError
-		MemoryError NameError UnboundLocalError OSError BlockingIOError ChildProcessError ConnectionError
-		BrokenPipeError ConnectionAbortedError ConnectionRefusedError ConnectionResetError FileExistsError
-		FileNotFoundError InterruptedError IsADirectoryError NotADirectoryError PermissionError ProcessLookupError
-		TimeoutError ReferenceError RuntimeError NotImplementedError RecursionError StopAsyncIteration
-		StopIteration SyntaxError IndentationError TabError SystemError TypeError ValueError UnicodeError
-		UnicodeDecodeError UnicodeEncodeError UnicodeTranslateError`))
-
-func setOf(names []string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
 }

@@ -1,6 +1,10 @@
 package incident
 
-import "time"
+import (
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
 
 // One exception, two records. A library's exception is often logged in
 // two places of one burst, and each place matches another record: the
@@ -26,7 +30,7 @@ func restates(a, b *group) bool {
 		return false
 	}
 	typ := lastDotted(x.Type)
-	if builtinExceptions[typ] || lastDotted(b.Alert.Record.ErrorClass) != typ {
+	if entry.BuiltinException(typ) || lastDotted(b.Alert.Record.ErrorClass) != typ {
 		return false
 	}
 	return lastDotted(a.Alert.Record.ErrorClass) != typ
