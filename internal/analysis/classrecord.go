@@ -66,14 +66,7 @@ func (a *Analyzer) leadWithClassRecord(d *Diagnosis, e *entry.Entry) {
 	if start < 0 {
 		start = 0
 	}
-	d.Cause = &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
-	d.Role = patterns.RoleCause
-	d.Signal = SignalRecord
-	d.Key = rec.ID
-	d.Headline = line
-	d.Severity = maxSeverity(d.Severity, rec.Severity)
-	d.Fragment = false
-	d.Triage = Triage{}
+	leadWithRecord(d, rec, start, line)
 }
 
 // A traceback cut right after its last frame's source line, when that
@@ -121,6 +114,12 @@ func (a *Analyzer) leadWithRaisedClass(d *Diagnosis, e *entry.Entry) {
 	if start < 0 {
 		start = 0
 	}
+	leadWithRecord(d, rec, start, line)
+}
+
+// leadWithRecord makes rec the cause of d, standing on line, which
+// starts at start in the entry's text.
+func leadWithRecord(d *Diagnosis, rec *patterns.Record, start int, line string) {
 	d.Cause = &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
 	d.Role = patterns.RoleCause
 	d.Signal = SignalRecord
