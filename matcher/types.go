@@ -3,6 +3,7 @@ package matcher
 import (
 	"unsafe"
 
+	"github.com/logmatch/logmatch/internal/textbuf"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -76,7 +77,7 @@ func (h *Hit) Rebase(old, text string) bool {
 	if len(text) != len(old) || h.text != "" && !sameString(h.text, old) {
 		return false
 	}
-	at, ok := offsetIn(h.Line, old)
+	at, ok := textbuf.OffsetIn(h.Line, old)
 	if !ok {
 		return false
 	}
@@ -87,7 +88,7 @@ func (h *Hit) Rebase(old, text string) bool {
 	// Built groups that point into old are moved in place (the map is
 	// the hit's own); the others were copied when they were built.
 	for k, v := range h.groups {
-		if at, ok := offsetIn(v, old); ok && v != "" {
+		if at, ok := textbuf.OffsetIn(v, old); ok && v != "" {
 			h.groups[k] = text[at : at+len(v)]
 		}
 	}
@@ -98,19 +99,4 @@ func (h *Hit) Rebase(old, text string) bool {
 // the same memory.
 func sameString(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
-}
-
-// offsetIn is the offset of s inside the memory of in, when s lies there.
-func offsetIn(s, in string) (int, bool) {
-	if s == "" {
-		return 0, true
-	}
-	if in == "" {
-		return 0, false
-	}
-	p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(in)))
-	if p < base || p+uintptr(len(s)) > base+uintptr(len(in)) {
-		return 0, false
-	}
-	return int(p - base), true
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/textbuf"
 	"github.com/logmatch/logmatch/matcher"
 )
 
@@ -326,14 +326,8 @@ func (m *mover) move(s string) string {
 	if s == "" {
 		return s
 	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 	for _, r := range [...][2]string{{m.raw, m.ownRaw}, {m.text, m.ownText}} {
-		if r[0] == "" {
-			continue
-		}
-		b := uintptr(unsafe.Pointer(unsafe.StringData(r[0])))
-		if p >= b && p+uintptr(len(s)) <= b+uintptr(len(r[0])) {
-			off := int(p - b)
+		if off, ok := textbuf.OffsetIn(s, r[0]); ok {
 			return r[1][off : off+len(s)]
 		}
 	}

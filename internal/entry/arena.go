@@ -2,7 +2,6 @@ package entry
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/textbuf"
 )
@@ -89,12 +88,8 @@ func rebase(s, src, dst string) string {
 	if s == "" {
 		return ""
 	}
-	if len(src) > 0 {
-		p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(src)))
-		if p >= base && p+uintptr(len(s)) <= base+uintptr(len(src)) {
-			off := int(p - base)
-			return dst[off : off+len(s)]
-		}
+	if off, ok := textbuf.OffsetIn(s, src); ok {
+		return dst[off : off+len(s)]
 	}
 	return strings.Clone(s)
 }
@@ -169,12 +164,10 @@ func inLines(s string, lines []string, raw string) string {
 	if s == "" {
 		return s
 	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 	at := 0
 	for _, l := range lines {
-		if b := uintptr(unsafe.Pointer(unsafe.StringData(l))); l != "" && p >= b && p+uintptr(len(s)) <= b+uintptr(len(l)) {
-			off := at + int(p-b)
-			return raw[off : off+len(s)]
+		if off, ok := textbuf.OffsetIn(s, l); ok {
+			return raw[at+off : at+off+len(s)]
 		}
 		at += len(l) + 1
 	}

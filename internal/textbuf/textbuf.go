@@ -53,3 +53,21 @@ func (t *Buffer) Cap() int { return cap(t.b) }
 
 // Len is the bytes held in the current array.
 func (t *Buffer) Len() int { return len(t.b) }
+
+// OffsetIn is the offset of s inside the memory of in, when s lies there:
+// s is a piece of in itself, not merely the same bytes elsewhere (a string
+// read from lent text, to be moved onto a copy of that text). The empty s
+// lies anywhere, at 0; nothing else lies in the empty in.
+func OffsetIn(s, in string) (int, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if in == "" {
+		return 0, false
+	}
+	p, base := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(in)))
+	if p < base || p+uintptr(len(s)) > base+uintptr(len(in)) {
+		return 0, false
+	}
+	return int(p - base), true
+}

@@ -72,3 +72,27 @@ func TestResetLetsLargeArraysGo(t *testing.T) {
 		t.Errorf("a small array was not kept empty: len %d cap %d", b.Len(), b.Cap())
 	}
 }
+
+// OffsetIn finds a piece of a string's own memory, never equal bytes
+// elsewhere.
+func TestOffsetIn(t *testing.T) {
+	in := strings.Repeat("ab", 8)
+	if off, ok := OffsetIn(in[3:7], in); !ok || off != 3 {
+		t.Errorf("OffsetIn(in[3:7], in) = %d, %v; want 3, true", off, ok)
+	}
+	if off, ok := OffsetIn(in, in); !ok || off != 0 {
+		t.Errorf("OffsetIn(in, in) = %d, %v; want 0, true", off, ok)
+	}
+	if _, ok := OffsetIn(strings.Clone(in[3:7]), in); ok {
+		t.Error("a copy of a piece of in lies in in")
+	}
+	if _, ok := OffsetIn(in[10:], in[:12]); ok {
+		t.Error("a piece that runs past the end of in lies in in")
+	}
+	if off, ok := OffsetIn("", "x"); !ok || off != 0 {
+		t.Errorf(`OffsetIn("", "x") = %d, %v; want 0, true`, off, ok)
+	}
+	if _, ok := OffsetIn("x", ""); ok {
+		t.Error(`"x" lies in ""`)
+	}
+}
