@@ -41,23 +41,14 @@ func (a *Analyzer) phaseWrapper(phase string) *patterns.Record {
 			if !r.Role.Is(patterns.RoleWrapper) || len(r.Engines) > 0 && !slices.Contains(r.Engines, "sglang") {
 				continue
 			}
-			for _, t := range r.Tags {
-				if _, ok := a.phaseRecs[t]; !ok && slices.Contains(phaseTagList(), t) {
+			for _, t := range phaseTags {
+				if _, ok := a.phaseRecs[t]; !ok && slices.Contains(r.Tags, t) {
 					a.phaseRecs[t] = r
 				}
 			}
 		}
 	}
 	return a.phaseRecs[tag]
-}
-
-// phaseTagList is the tags of phaseTags.
-func phaseTagList() []string {
-	out := make([]string, 0, len(phaseTags))
-	for _, t := range phaseTags {
-		out = append(out, t)
-	}
-	return out
 }
 
 // cutTraceback reports whether e's traceback lost its exception line: it
