@@ -91,7 +91,7 @@ type Matcher struct {
 	// The candidates of texts by their shape, and the hits of texts
 	// (shapes.go); built at the first text that needs them.
 	cachesOnce sync.Once
-	caches     atomic.Pointer[shapeCaches]
+	caches     atomic.Pointer[shapeCache]
 
 	factsOptions string           // factsOptions of the Options compiled with
 	warnings     map[int32]string // the backtracking check's warnings, by record
@@ -401,11 +401,11 @@ type Searcher struct {
 	// added to the Matcher's shared count: an atomic add on every subject
 	// cost more than the prefilter's work on a short quiet line.
 	counted uint64
-	// shapeSearch's state (shapes.go): the shape key's buffer, the
-	// text's hash, the kept hits read or written.
-	key      []byte
-	textHash uint64
-	kept     []keptHit
+	// shapeSearch's state (shapes.go): the shape key and its hash, the
+	// kept hits read or written.
+	key     []byte
+	keyHash uint64
+	kept    []keptHit
 }
 
 // searcherFlush is how many subjects a Searcher counts before it adds
@@ -454,12 +454,15 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 
 	sc.hits = sc.hits[:0]
 	if len(sc.cands) == 0 {
+		if keep {
+			m.keepShape(se, sc, s, true)
+		}
 		return hits, errs // most lines: no clock reading, nothing to rank
 	}
 	n := len(errs)
 	errs = m.verify(sc, errs, s)
-	if keep && len(errs) == n {
-		m.keepHits(se, sc, s)
+	if keep {
+		m.keepShape(se, sc, s, len(errs) == n)
 	}
 	if len(sc.hits) == 0 {
 		return hits, errs
@@ -747,17 +750,17 @@ type Stats struct {
 	// Searcher looked up by their shape (shapes.go): found, and searched
 	// then kept.
 	ShapeHits, ShapeMisses uint64
-	// TextHits and TextMisses count the texts looked up whole first:
-	// found with their hits, which were not searched again, or not.
-	TextHits, TextMisses uint64
+	// TextHits counts the shape hits that were the very text last
+	// searched of that shape: its hits were kept and it was not searched
+	// again.
+	TextHits uint64
 }
 
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
 	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load(), OverBudget: m.overBudget.Load()}
 	if cs := m.caches.Load(); cs != nil {
-		st.ShapeHits, st.ShapeMisses = cs.shapes.hits.Load(), cs.shapes.misses.Load()
-		st.TextHits, st.TextMisses = cs.exact.hits.Load(), cs.exact.misses.Load()
+		st.ShapeHits, st.ShapeMisses, st.TextHits = cs.shapeHits.Load(), cs.shapeMisses.Load(), cs.textHits.Load()
 	}
 	for i := range m.res {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
