@@ -8,6 +8,14 @@ import "strings"
 func familyOf(typ, msg string) string {
 	typ = wrappedType(typ)
 	if f := typeFamily(typ); f != "" {
+		if f == FamilyHTTP {
+			// A request's error type (an API's "BadRequestError", a
+			// web framework's HTTPException) says only that the
+			// request failed; its message may say why.
+			if mf := messageFamily(strings.ToLower(msg)); mf != "" {
+				return mf
+			}
+		}
 		return f
 	}
 	if httpErrorStatus(msg) {
@@ -56,6 +64,11 @@ func typeFamily(typ string) string {
 	case "HTTPException":
 		// A web framework's status error
 		// (starlette and fastapi print "500: detail").
+		return FamilyHTTP
+	case "BadRequestError", "UnprocessableEntityError", "InternalServerError", "RateLimitError", "APIStatusError",
+		"AuthenticationError", "PermissionDeniedError", "ServiceUnavailableError":
+		// The error types of an OpenAI-compatible API, as its error
+		// body or its Python client names them.
 		return FamilyHTTP
 	case "JSONDecodeError", "TOMLDecodeError", "YAMLError", "ScannerError":
 		return FamilyParse

@@ -31,6 +31,13 @@ func TestFamilyOf(t *testing.T) {
 		{"", "< HTTP/1.1 400 Bad Request", analysis.FamilyHTTP},
 		{"", "HTTP/2 503", analysis.FamilyHTTP},
 		{"", "< HTTP/1.1 200 OK", ""},
+		// An API's error type (an error body, the Python client): the
+		// request failed, unless the message says more.
+		{"BadRequestError", "Invalid request: max_tokens is too large", analysis.FamilyHTTP},
+		{"openai.InternalServerError", "Error code: 500", analysis.FamilyHTTP},
+		{"RateLimitError", "slow down", analysis.FamilyHTTP},
+		{"InternalServerError", "CUDA out of memory. Tried to allocate 2.00 GiB", analysis.FamilyMemory},
+		{"BadRequestError", "[Errno 2] No such file or directory: '/data/x.png'", analysis.FamilyFile},
 		// The Hugging Face Hub: its types, and transformers' OSError wording.
 		{"huggingface_hub.utils._validators.HFValidationError", "Repo id must use alphanumeric chars: 'a/b:c'.", analysis.FamilyHub},
 		{"huggingface_hub.errors.GatedRepoError", "401 Client Error. Cannot access gated repo for url https://huggingface.co/x", analysis.FamilyHub},
