@@ -239,6 +239,20 @@ func phaseCall(text string) string {
 			return cutRunes(src, maxFrameSource)
 		}
 	}
+	if n := len(frs); n > 0 && frs[n-1].src != "" {
+		// No frame names a phase, but the innermost frame's source line
+		// is the call the traceback was cut in ("self.capture()"): read
+		// as a frame of its own, as TriageOf reads it.
+		code := entry.Frame{File: frs[n-1].f.File, Func: frs[n-1].src}
+		for k := range phaseMarkers {
+			if phaseMarkers[k].matches(&code) {
+				if phaseMarkers[k].value == phaseServing {
+					return ""
+				}
+				return cutRunes(frs[n-1].src, maxFrameSource)
+			}
+		}
+	}
 	return ""
 }
 
@@ -408,8 +422,13 @@ func textFrames(text string) []entry.Frame {
 			break
 		}
 		t := strings.TrimSpace(line)
+		if t == "" {
+			// A blank line of a double-spaced paste parts nothing:
+			// a frame's source line may follow it.
+			continue
+		}
 		switch {
-		case file != "" && t != "" && !strings.HasPrefix(t, `File "`) && strings.HasPrefix(line, "    "):
+		case file != "" && !strings.HasPrefix(t, `File "`) && strings.HasPrefix(line, "    "):
 			// The source line a traceback prints under a frame: as a
 			// frame of its own, its call names what the frame called.
 			out = append(out, entry.Frame{File: file, Func: t})
