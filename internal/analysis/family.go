@@ -329,6 +329,7 @@ func componentOfMessage(msg string) string {
 		// side's rendezvous with decode) and its transfer errors.
 		{"kvtransfer", "transfer engine"}, {"kv transfer", "transfer engine"}, {"kv_transfer", "transfer engine"},
 		{"bootstrap failed", "transfer engine"}, {"bootstrap_room", "transfer engine"}, {"bootstrap server", "transfer engine"},
+		{"nvshmem", ComponentEP}, {"deepep", ComponentEP}, {"deep_ep", ComponentEP},
 		{"custom_all_reduce", "custom all-reduce"}, {"custom allreduce", "custom all-reduce"}, {"custom all-reduce", "custom all-reduce"},
 	} {
 		if strings.Contains(m, c.key) {

@@ -79,7 +79,7 @@ func (a *Analyzer) leadWithPhaseWrapper(d *Diagnosis, e *entry.Entry) {
 	if rec == nil || d.Cause != nil && rec.ID == d.Cause.Record.ID {
 		return
 	}
-	call := phaseCall(e.Text)
+	call := phaseCallAt(e.Text)
 	if call == "" {
 		return
 	}

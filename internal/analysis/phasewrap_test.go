@@ -130,3 +130,27 @@ func TestOldProcessHeadersAreWrappers(t *testing.T) {
 		}
 	}
 }
+
+// A native library's located error line is a failure no record names, and
+// NVSHMEM's or DeepEP's names expert-parallel communication as its
+// component, from the file it prints or a frame.
+func TestLocatedNativeLineComponent(t *testing.T) {
+	m := defaultMatcher(t)
+	for _, tt := range []struct{ in, component string }{
+		{"/sglang/3rdparty/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1", analysis.ComponentEP},
+		{"/opt/DeepEP/csrc/kernels/internode.cu:120: failed to allocate the RDMA buffer", analysis.ComponentEP},
+		{"/src/transfer_engine/rdma_context.cpp:88: ibv_reg_mr failed: Cannot allocate memory", "transfer engine"},
+		{"/src/other/thing.cpp:12: open failed", ""},
+	} {
+		an := analysis.New(m)
+		var got []analysis.Diagnosis
+		for _, e := range entries(tt.in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 || got[0].Signal != analysis.SignalNative || got[0].Triage.Component != tt.component {
+			t.Errorf("%q: %d failures, %+v; want one native failure of component %q", tt.in, len(got), got, tt.component)
+		}
+	}
+}

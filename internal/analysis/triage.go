@@ -177,6 +177,9 @@ var componentMarkers = []marker{
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
 	{file: "marlin", value: "quantization"},
+	{file: "deep_ep", value: ComponentEP},
+	{file: "deepep", value: ComponentEP},
+	{file: "nvshmem", value: ComponentEP},
 	{file: "custom_all_reduce", value: "custom all-reduce"},
 	{fn: "custom_all_reduce", value: "custom all-reduce"},
 	{file: "layers/attention/", value: "attention backend"},
@@ -239,18 +242,47 @@ func phaseCall(text string) string {
 			return cutRunes(src, maxFrameSource)
 		}
 	}
-	if n := len(frs); n > 0 && frs[n-1].src != "" {
-		// No frame names a phase, but the innermost frame's source line
-		// is the call the traceback was cut in ("self.capture()"): read
-		// as a frame of its own, as TriageOf reads it.
-		code := entry.Frame{File: frs[n-1].f.File, Func: frs[n-1].src}
-		for k := range phaseMarkers {
-			if phaseMarkers[k].matches(&code) {
-				if phaseMarkers[k].value == phaseServing {
-					return ""
-				}
-				return cutRunes(frs[n-1].src, maxFrameSource)
+	return ""
+}
+
+// phaseCallAt is phaseCall, or when no frame names a phase, the source
+// line of the innermost frame when that line is itself the call into a
+// phase ("self.capture()" under a constructor): read as a frame of its
+// own, as TriageOf reads it. The wrapper record of a phase points at it
+// (leadWithPhaseWrapper).
+func phaseCallAt(text string) string {
+	if c := phaseCall(text); c != "" {
+		return c
+	}
+	var file, src string
+	n := 0
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, `File "`) {
+			if n++; n > maxTextFrames {
+				break
 			}
+			f, _, ok := frameOfLine(t)
+			if !ok {
+				continue
+			}
+			file, src = f.File, ""
+			continue
+		}
+		if file != "" && src == "" && t != "" && strings.HasPrefix(line, "    ") {
+			src = t
+		}
+	}
+	if src == "" {
+		return ""
+	}
+	code := entry.Frame{File: file, Func: src}
+	for k := range phaseMarkers {
+		if phaseMarkers[k].matches(&code) {
+			if phaseMarkers[k].value == phaseServing {
+				return ""
+			}
+			return cutRunes(src, maxFrameSource)
 		}
 	}
 	return ""
@@ -467,6 +499,11 @@ func textFrames(text string) []entry.Frame {
 	return out
 }
 
+// ComponentEP is the component of expert-parallel communication: DeepEP's
+// all-to-all kernels and the NVSHMEM runtime under them, whose bootstrap
+// joins the ranks of every node.
+const ComponentEP = "DeepEP and NVSHMEM"
+
 // componentOfText names the component of a native line from the source
 // file glog, UCX and the transfer engines print in it.
 func componentOfText(text string) string {
@@ -474,6 +511,11 @@ func componentOfText(text string) string {
 	for _, k := range [...]string{"transfer_engine", "transfer_metadata", "transfer_task", "_transport", "mooncake", "nixl", "ucx", "rdma_", "hccl", "ascend"} {
 		if strings.Contains(strings.ToLower(line), k) {
 			return "transfer engine"
+		}
+	}
+	for _, k := range [...]string{"nvshmem", "deep_ep", "deepep", "ibgda", "internode.cu", "intranode.cu"} {
+		if strings.Contains(strings.ToLower(line), k) {
+			return ComponentEP
 		}
 	}
 	for _, k := range [...]string{"xgrammar", "grammar_parser", "llguidance", "outlines"} {

@@ -114,6 +114,10 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
+		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
+		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +
+		"DeepEP and NVSHMEM are the builds the engine pins",
 	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
 		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }

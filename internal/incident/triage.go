@@ -73,6 +73,8 @@ func componentNoun(c string) string {
 		return c
 	case "quantization":
 		return "the quantized kernels"
+	case analysis.ComponentEP:
+		return "DeepEP/NVSHMEM"
 	}
 	return "the " + c
 }
@@ -215,6 +217,11 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
+		"--node-rank and the same --nnodes and --dist-init-addr (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach each " +
+		"other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME, NCCL_SOCKET_IFNAME), that the RDMA NICs and GPUDirect RDMA " +
+		"(nvidia-peermem, or the IBGDA driver options DeepEP documents) work, and that DeepEP and NVSHMEM are the builds this sglang pins; " +
+		"start once without the DeepEP all-to-all (--moe-a2a-backend) to confirm",
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
