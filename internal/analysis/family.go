@@ -7,6 +7,9 @@ import "strings"
 // is read as the wrapped type.
 func familyOf(typ, msg string) string {
 	typ = wrappedType(typ)
+	if envMessage(lastDotted(typ), msg) {
+		return FamilyEnv
+	}
 	if f := typeFamily(typ); f != "" {
 		if f == FamilyHTTP {
 			// A request's error type (an API's "BadRequestError", a
@@ -377,3 +380,61 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// launcherVars are the environment variables a distributed launcher
+// (torchrun, torch.distributed.launch, mpirun's wrappers, a Ray or Slurm
+// job's script) sets for each process it starts.
+var launcherVars = [...]string{"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "NODE_RANK", "GROUP_RANK"}
+
+// envMessage reports whether an exception of type base (no module) with
+// message msg says an environment variable the process needs is not set:
+// a message that says so ("environment variable RANK expected, but not
+// set", "... must be set", "... is not set"), or a KeyError of
+// os.environ on a variable a launcher sets ("KeyError: 'LOCAL_RANK'").
+func envMessage(base, msg string) bool {
+	if base == "KeyError" {
+		return EnvVar(msg) != ""
+	}
+	m := strings.ToLower(msg)
+	if !strings.Contains(m, "environment variable") && !strings.Contains(m, "env var") {
+		return false
+	}
+	for _, k := range [...]string{"not set", "must be set", "expected", "is required", "is missing", "not found", "not defined"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// EnvVar returns the environment variable msg names: one a launcher
+// sets, or an upper-case name of letters, digits and '_' right after
+// "environment variable"; "" when it names none.
+func EnvVar(msg string) string {
+	if len(msg) > 4096 {
+		msg = msg[:4096]
+	}
+	t := strings.Trim(strings.TrimSpace(msg), "'\"")
+	for _, v := range launcherVars {
+		if t == v {
+			return v
+		}
+	}
+	// "environment variable" in either case of its first letter; the
+	// index is msg's own (a lowered copy may be of another length).
+	i := strings.Index(msg, "nvironment variable") - 1
+	if i < 0 || msg[i] != 'e' && msg[i] != 'E' {
+		return ""
+	}
+	rest := strings.TrimLeft(msg[i+len("environment variable"):], " s:'\"`")
+	n := 0
+	for n < len(rest) && n <= 64 && (isUpperByte(rest[n]) || isDigitByte(rest[n]) || rest[n] == '_') {
+		n++
+	}
+	if n < 2 || n > 64 || !isUpperByte(rest[0]) || n < len(rest) && isLowerByte(rest[n]) {
+		return ""
+	}
+	return rest[:n]
+}
+
+func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }

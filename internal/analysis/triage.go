@@ -71,6 +71,7 @@ const (
 	FamilyHang       = "hang"
 	FamilyPanic      = "Rust panic"
 	FamilyShape      = "tensor shape mismatch"
+	FamilyEnv        = "environment variable"
 )
 
 // marker maps a piece of a frame's file path or function name to what it

@@ -23,6 +23,10 @@ const (
 	parseStep = "A JSON, YAML or TOML text could not be parsed: 'Expecting value: line 1 column 1 (char 0)' means it was empty or not " +
 		"JSON at all (an HTML error page, a Git LFS pointer, a cut download); the frame above the parser's names what was read: check that " +
 		"file (the model's config.json, tokenizer_config.json or generation_config.json, a chat template, a JSON argument) or the HTTP response it fetched"
+	envStep = "A process reads its place in the job from environment variables that are not set: torch.distributed's env:// rendezvous needs RANK, " +
+		"WORLD_SIZE, MASTER_ADDR and MASTER_PORT (and LOCAL_RANK), which torchrun sets for every process it starts; start the program with torchrun " +
+		"(or the launcher its documentation names) instead of python, or set them yourself for a single process (RANK=0 WORLD_SIZE=1 " +
+		"MASTER_ADDR=127.0.0.1 MASTER_PORT=29500)"
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
@@ -72,6 +76,7 @@ var familyNeutral = map[string]string{
 		"transformers version the model asks for must be installed",
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
+	analysis.FamilyEnv:     envStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in
@@ -132,8 +137,11 @@ var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "ro
 func neutralSteps(t analysis.Triage) []string {
 	var out []string
 	steps := [...]string{subjectStep(t), componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
-	if t.Family == analysis.FamilyHang {
+	switch t.Family {
+	case analysis.FamilyHang:
 		steps[0], steps[3] = steps[3], steps[0] // see triageSteps
+	case analysis.FamilyEnv:
+		steps[1], steps[3] = steps[3], steps[1] // see triageSteps
 	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]

@@ -176,6 +176,7 @@ var familySteps = map[string]string{
 		"or a stop string relies on must exist in its vocabulary, and the transformers version the model asks for must be installed",
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
+	analysis.FamilyEnv:     envStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
@@ -263,10 +264,15 @@ func triageSteps(t analysis.Triage) []string {
 	}
 	var out []string
 	steps := [...]string{subjectStep(t), componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
-	if t.Family == analysis.FamilyHang {
+	switch t.Family {
+	case analysis.FamilyHang:
 		// A hang did not fail in its phase: it stopped there. How to
 		// read a stuck thread comes first.
 		steps[0], steps[3] = steps[3], steps[0]
+	case analysis.FamilyEnv:
+		// A variable the launcher sets is missing: how the process was
+		// started, not what it runs, is the fix.
+		steps[1], steps[3] = steps[3], steps[1]
 	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
 		steps[5] = processSteps[t.Process]
@@ -311,6 +317,8 @@ func subjectStep(t analysis.Triage) string {
 			return "The message names " + s + ": set it to a value the message and this version's help accept, or leave it out to take the default"
 		}
 		return "Check '" + s + "': it is what the check rejected; compare what it holds with what the message says it must hold"
+	case analysis.FamilyEnv:
+		return "Set " + s + " in the environment the process starts with (env | grep " + s + " inside the container shows what it got), or start it under the launcher that sets it"
 	case analysis.FamilyNetwork:
 		return "Check that " + s + " is reachable from this host (nc -vz with its host and port) and that no other process holds the port (ss -ltnp)"
 	}
