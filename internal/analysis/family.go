@@ -105,7 +105,9 @@ func messageFamily(m string) string {
 		strings.Contains(m, "invalid device ordinal"), strings.Contains(m, "no kernel image is available"),
 		strings.Contains(m, "nvml_success"), strings.Contains(m, "failed to initialize nvml"):
 		return FamilyDriver
-	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
+	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"), strings.Contains(m, "no gpu memory"),
+		strings.Contains(m, "not enough memory"), strings.Contains(m, "not enough gpu memory"), strings.Contains(m, "insufficient memory"),
+		strings.Contains(m, "no memory left"), strings.Contains(m, "no room for the kv cache"):
 		return FamilyMemory
 	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"),
 		strings.Contains(m, "is a directory"):
@@ -287,9 +289,15 @@ var valueWords = [...]string{"must be", "should be", "must have", "should have",
 	"unrecognized", "expected "}
 
 // phaseOfMessage is the phase an exception's message names when no frame
-// does: a model config that could not be read.
+// does: a model config that could not be read, a KV cache that could not
+// be sized.
 func phaseOfMessage(msg string) string {
 	m := strings.ToLower(msg)
+	for _, k := range [...]string{"kv cache", "kv-cache", "mem-fraction-static", "mem_fraction_static", "max_total_num_tokens", "memory pool"} {
+		if strings.Contains(m, k) && (strings.Contains(m, "memory") || strings.Contains(m, "mem-fraction") || strings.Contains(m, "mem_fraction")) {
+			return "initialising the memory pool"
+		}
+	}
 	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architecture", "unrecognized configuration class"} {
 		if strings.Contains(m, k) {
 			return "reading the model config"

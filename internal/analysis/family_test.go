@@ -32,6 +32,9 @@ func TestFamilyOf(t *testing.T) {
 		{"", "< HTTP/1.1 400 Bad Request", analysis.FamilyHTTP},
 		{"", "HTTP/2 503", analysis.FamilyHTTP},
 		{"", "< HTTP/1.1 200 OK", ""},
+		// Memory, in the words of a start-up budget check.
+		{"ValueError", "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.", analysis.FamilyMemory},
+		{"RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.", analysis.FamilyMemory},
 		// An environment variable a launcher sets, missing.
 		{"ValueError", "Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set", analysis.FamilyEnv},
 		{"KeyError", "'LOCAL_RANK'", analysis.FamilyEnv},

@@ -84,8 +84,9 @@ var familyNeutral = map[string]string{
 var phaseNeutral = map[string]string{
 	"loading weights": "It failed while loading the checkpoint: check that the model directory holds a complete download of a model this engine version supports " +
 		"(every safetensors shard, config.json of the same revision), and that the load format, quantization and revision the server is given match the checkpoint",
-	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; reserve a smaller share of the GPU when " +
-		"other processes share it, shorten the longest context the server accepts, or shard the model over more GPUs",
+	"initialising the memory pool": "It failed while sizing the KV cache: the share of GPU memory the server may use for weights and KV cache leaves too little " +
+		"after the weights; when the GPU is the server's alone, raise that share (to at least the fraction the message names), lower it only when other " +
+		"processes hold part of the GPU; or shorten the longest context the server accepts, or shard the model over more GPUs",
 	"initialising the distributed backend": "It failed while the ranks met: check that the rendezvous address and port are reachable from every node and free, " +
 		"that every node agrees on the number of nodes and its rank, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
 	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with CUDA graphs turned off; if the server then runs, capture fewer batch sizes " +

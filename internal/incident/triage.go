@@ -107,8 +107,9 @@ func hangHeadline(t analysis.Triage, rank, line string) string {
 var phaseSteps = map[string]string{
 	"loading weights": "It failed while loading the checkpoint: check that --model-path holds a complete download of the model this sglang version supports " +
 		"(every safetensors shard, config.json of the same revision), and that --load-format, --quantization and --revision match the checkpoint",
-	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; lower --mem-fraction-static when " +
-		"other processes share the GPU, or --context-length / --max-total-tokens, or shard the model over more GPUs (--tp-size)",
+	"initialising the memory pool": "It failed while sizing the KV cache: the share of GPU memory for weights and KV cache (--mem-fraction-static) leaves too " +
+		"little after the weights; when the GPU is the server's alone, raise --mem-fraction-static (to at least the fraction the message names), " +
+		"lower it only when other processes hold part of the GPU; or lower --context-length / --max-total-tokens, or shard the model over more GPUs (--tp-size)",
 	"initialising the distributed backend": "It failed while the ranks met: check that --dist-init-addr (or MASTER_ADDR and the NCCL port) is reachable from every node " +
 		"and free, that --nnodes, --node-rank and --tp-size agree on every node, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
 	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with --disable-cuda-graph; if the server then runs, capture fewer sizes " +
