@@ -108,8 +108,22 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: self.server_args.mem_fraction_static=0.5"),
 			rawTB("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static."),
+			// sglang 0.1 spelt it "enought".
+			"RuntimeError: Not enought memory. Please try to increase --mem-fraction-static.",
+			// Newer releases name the minimum fraction the weights need.
+			tb("ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.7. Raise --mem-fraction-static above 0.812 (minimum viable = 1 - available/pre = 0.8113). If using speculative decoding, draft weights are now counted."),
+			// The scheduler's own assertions on a pool too small to serve.
+			tb("AssertionError: max_running_request is zero"),
+			tb("AssertionError: Memory pool size is too small"),
+			rawTB("ValueError: max_running_requests (4) is less than dp_size (8). Please increase memory allocation or reduce dp_size."),
 		},
-		miss: []string{mainLog("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)")},
+		miss: []string{
+			mainLog("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)"),
+			hdr("Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=12.25 GB, mem usage=125.65 GB."),
+			hdr("Memory pool end. avail mem=8.02 GB"),
+			hdr("max_total_num_tokens=455680, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=2048, context_len=163840"),
+			hdr("max_running_requests was reduced from the requested 512 to 256 (per dp worker) due to the available KV cache capacity."),
+		},
 	},
 	"prefill-out-of-memory": {
 		match: []string{
@@ -458,8 +472,19 @@ var examples = map[string]example{
 			"[2024-08-01 12:00:00 TP0] Exception in ModelTpServer:\nTraceback (most recent call last):",
 			"[2025-02-01 12:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
 			"Exception in ModelRpcClient:",
+			// sglang 0.3's tensor-parallel rank process, with its time-only header.
+			"[23:17:08 TP4] Exception in run_tp_server:\nTraceback (most recent call last):",
+			// The launcher's start-up report of a subprocess's traceback (0.1 and 0.2).
+			"Initialization failed. controller_init_state: Traceback (most recent call last):",
+			"Initialization failed. router_init_state: Traceback (most recent call last):",
+			"router init state: Traceback (most recent call last):",
 		},
-		miss: []string{"[2024-08-01 12:00:00 TP0] ModelTpServer started"},
+		miss: []string{
+			"[2024-08-01 12:00:00 TP0] ModelTpServer started",
+			// The healthy half of the launcher's pair.
+			"Initialization failed. detoken_init_state: init ok",
+			"detoken init state: init ok",
+		},
 	},
 	"scheduler-or-dp-controller-terminated": {
 		match: []string{mainLog("Scheduler or DataParallelController 4211 terminated with -9"), "Scheduler or DataParallelController 77 terminated with 1"},
@@ -563,12 +588,115 @@ var examples = map[string]example{
 		miss:  []string{mainLog("Weights are ready.")},
 	},
 	// model and build
+	// start-up refusals of sglang's own configuration checks
+	"gpu-memory-capacity-unbalanced": {
+		match: []string{
+			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
+			// Releases before the check could be turned off raised ValueError.
+			rawTB("ValueError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes."),
+		},
+		miss: []string{
+			// With the check off the same words are a warning and the server goes on.
+			hdr("The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=70.12, local_gpu_memory=79.30, local_gpu_memory * 0.9=71.37"),
+			hdr("Init torch distributed ends. elapsed=1.02 s, mem usage=0.62 GB"),
+		},
+	},
+	"context-length-exceeds-derived": {
+		match: []string{
+			rawTB("ValueError: User-specified context_length (262144) is greater than the derived context_length (131072). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"),
+			tb("ValueError: Warning: Target model's context_length (163840) is greater than the derived context_length (4096). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"),
+			// Older releases raised without the hint.
+			"ValueError: User-specified context_length (65536) is greater than the derived context_length (32768). This may lead to incorrect model outputs or CUDA errors.",
+		},
+		miss: []string{
+			// Allowed by the variable: a warning, and the server starts.
+			mainLog("Warning: User-specified context_length (262144) is greater than the derived context_length (131072). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config."),
+			mainLog("Overriding the draft model's max_position_embeddings to 163840."),
+		},
+	},
+	"quantization-method-mismatch": {
+		match: []string{
+			rawTB("ValueError: Quantization method specified in the model config (compressed-tensors) does not match the quantization method specified in the `quantization` argument (fp8)."),
+			tb("ValueError: Quantization method specified in the model config (awq) does not match the quantization method specified in the `quantization` argument (gptq)."),
+		},
+		miss: []string{
+			mainLog("Using CLI-specified quantization (modelopt_fp4) which is compatible with HF config quant_method (modelopt)."),
+		},
+	},
+	"quantization-method-unknown": {
+		match: []string{
+			tb("ValueError: Unknown quantization method: nvfp4. Must be one of ['aqlm', 'awq', 'fp8', 'gptq', 'marlin']."),
+			rawTB("ValueError: Unknown quantization method: fp6. Must be one of ['awq', 'fp8', 'gptq']."),
+		},
+		miss: []string{hdr("awq quantization is not fully optimized yet. The speed can be slower than non-quantized models.")},
+	},
+	"quantization-method-not-available": {
+		match: []string{
+			rawTB("ValueError: bitsandbytes quantization is currently not supported in ROCm."),
+			// sglang 0.1 knew only AWQ and GPTQ.
+			"ValueError: Unsupported quantization method: squeezellm",
+		},
+		miss: []string{
+			hdr("awq quantization is not fully optimized yet. The speed can be slower than non-quantized models."),
+			mainLog("fp8 quantization is supported in ROCm."),
+		},
+	},
+	"quantization-unsupported-gpu": {
+		match: []string{
+			rawTB("ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75."),
+			tb("ValueError: The quantization method awq_marlin is not supported for the current GPU. Minimum capability: 80. Current capability: 70."),
+		},
+		miss: []string{
+			hdr("Load weight begin. avail mem=14.51 GB"),
+			mainLog("The quantization method fp8 is supported on this GPU (capability 90)."),
+		},
+	},
+	"quantization-dtype-unsupported": {
+		match: []string{
+			tb("ValueError: torch.bfloat16 is not supported for quantization method awq. Supported dtypes: [torch.float16]"),
+			rawTB("ValueError: torch.float32 is not supported for quantization method gptq. Supported dtypes: [torch.float16, torch.bfloat16]"),
+		},
+		miss: []string{mainLog("server_args=ServerArgs(dtype='bfloat16', quantization='awq')")},
+	},
+	"hybrid-state-cache-too-small": {
+		match: []string{
+			tb("RuntimeError: Not enough GPU memory for hybrid (mamba/linear-attention) state cache. Computed max_mamba_cache_size=0 (total_rest_memory=0.41 GB, mamba_cache_per_req=48.00 MB). Try: (1) reduce --max-running-requests, (2) increase --mem-fraction-static, (3) reduce --speculative-num-draft-tokens, or (4) use GPUs with more memory."),
+			tb("RuntimeError: Hybrid (mamba/linear-attention) state cache is too small to serve any requests. max_mamba_cache_size=2, mamba_ratio=3, resulting max_num_reqs=0."),
+		},
+		miss: []string{
+			hdr("Mamba Cache is allocated. max_mamba_cache_size: 656, conv_state size: 0.62GB, ssm_state size: 29.95GB"),
+		},
+	},
+	"model-weights-not-found": {
+		match: []string{
+			tb("RuntimeError: Cannot find any model weights with `/models/Qwen2.5-7B-Instruct`"),
+			rawTB("RuntimeError: Cannot find any model weights with `meta-llama/Llama-3.1-8B-Instruct`"),
+		},
+		miss: []string{
+			hdr("Using model weights format ['*.safetensors']"),
+			hdr("Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=62.20 GB, mem usage=15.06 GB."),
+		},
+	},
 	"model-architecture-not-supported": {
 		match: []string{
 			rawTB("ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: dict_keys(['LlamaForCausalLM'])"),
 			tb("ValueError: Model architectures ['Qwen9ForCausalLM', 'Qwen9Model'] are not supported for now."),
 		},
 		miss: []string{mainLog("Model architectures ['LlamaForCausalLM'] are supported.")},
+	},
+	"model-architecture-no-implementation": {
+		match: []string{
+			// The Transformers fallback exists but cannot run the model.
+			tb("ValueError: BertForTokenClassification has no SGlang implementation and the Transformers implementation is not compatible with SGLang."),
+			rawTB("ValueError: Cannot find model module. 'AcmeForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom)."),
+			// sglang 0.1 and 0.2.
+			rawTB("ValueError: Unsupported architectures: MambaForCausalLM. Supported list: ['LlamaForCausalLM', 'MistralForCausalLM']"),
+		},
+		miss: []string{
+			// The fallback that works is a notice.
+			hdr("XLMRobertaModel has no SGLang implementation, falling back to Transformers implementation. Some features may not be supported and performance may not be optimal."),
+			tb("ValueError: Model architectures ['Qwen9ForCausalLM'] are not supported for now."),
+		},
 	},
 	"weight-not-found-in-params-dict": {
 		match: []string{
@@ -766,10 +894,14 @@ var examples = map[string]example{
 			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
 			"Bad Request: Requested token count exceeds the model's maximum context length of 32768 tokens. You requested a total of 40000 tokens: 8000 tokens from the input messages and 32000 tokens for the completion.",
 			mainLog("Error: Requested token count exceeds the model's maximum context length of 131072 tokens. You requested a total of 131100 tokens: 100 tokens from the input messages and 131000 tokens for the completion."),
+			// The KV cache pool can bound the input below the context length.
+			hdr("Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or enable --allow-auto-truncate."),
+			`{"object":"error","message":"Input length (40960 tokens) exceeds the maximum allowed length (32763 tokens). Use a shorter input or enable --allow-auto-truncate.","type":"BadRequestError","param":null,"code":400}`,
 		},
 		miss: []string{
 			mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens)."),
 			mainLog("Requested token count is within the model's maximum context length of 32768 tokens."),
+			hdr("Request length is longer than the KV cache pool size or the max context length. Truncated. len(req.origin_input_ids)=70000, max_req_input_len=59862."),
 		},
 	},
 	// compiled kernels: import and ABI
@@ -1342,8 +1474,16 @@ var examples = map[string]example{
 			">     param = params_dict[name]\n> KeyError: 'lm_head.weight'",
 			tb("KeyError: 'model.layers.13.mlp.experts.w2_weight_scale'"),
 			"KeyError: 'model.layers.19.mlp.shared_experts.gate_up_proj.input_scale'",
+			// Other loaders' wordings of a tensor the checkpoint files lack.
+			"KeyError: 'Key output.weight not found in Safetensor files'",
+			tb("safetensors_rust.SafetensorError: File does not contain tensor model.layers.0.self_attn.q_proj.weight"),
+			"RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:\n\tMissing key(s) in state_dict: \"model.norm.weight\", \"lm_head.weight\".",
 		},
-		miss: []string{"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'")},
+		miss: []string{
+			"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'"),
+			"KeyError: 'rid not found in the request table'",
+			hdr("Load weight begin. avail mem=78.51 GB"),
+		},
 	},
 	"load-weights-shape-mismatch": {
 		match: []string{
