@@ -589,6 +589,32 @@ var examples = map[string]example{
 	},
 	// model and build
 	// start-up refusals of sglang's own configuration checks
+	"attention-backend-unsupported": {
+		match: []string{
+			tb("AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`."),
+			tb("AssertionError: Window attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
+			rawTB("AssertionError: Cross attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
+			tb("ValueError: trtllm_mla backend can only be used with MLA models."),
+			tb("AssertionError: hybrid_linear_attn backend can only be used with hybrid GDN models."),
+			tb("AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now"),
+			tb("ValueError: Invalid attention backend: flash_attn"),
+		},
+		miss: []string{
+			hdr("Using hybrid linear attention backend for hybrid GDN models."),
+			mainLog("Attention backend not explicitly specified. Use fa3 backend by default."),
+		},
+	},
+	"tokenizer-load-failed": {
+		match: []string{
+			rawTB("RuntimeError: Failed to load the tokenizer. If you are using a LLaMA V1 model consider using 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer."),
+			tb("RuntimeError: Failed to load the tokenizer. If the tokenizer is a custom tokenizer not yet available in the HuggingFace transformers library, consider setting `trust_remote_code=True` in LLM or using the `--trust-remote-code` flag in the CLI."),
+			// The oldest wording.
+			"RuntimeError: Failed to load the tokenizer. If you are using a LLaMA-based model, use 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer.",
+		},
+		miss: []string{
+			mainLog("For some LLaMA-based models, initializing the fast tokenizer may take a long time. To eliminate the initialization time, consider using 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer."),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
@@ -780,8 +806,14 @@ var examples = map[string]example{
 		match: []string{
 			tb("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 1.00 GiB.\nPossible solutions:\n1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)"),
 			"Exception: Capture cuda graph failed: CUDA error: operation not permitted when stream is capturing",
+			// The piecewise runner logs before it re-raises.
+			mainLog("Piecewise CUDA Graph failed with error: 'typing.Union' object has no attribute '__module__'\nTo work around this error, add --disable-piecewise-cuda-graph to your launch command."),
+			hdr("Piecewise CUDA Graph failed with error: CUDA out of memory. Tried to allocate 512.00 MiB."),
 		},
-		miss: []string{hdr("Capture cuda graph end. Time elapsed: 12.31 s. mem usage=2.10 GB. avail mem=10.22 GB.")},
+		miss: []string{
+			hdr("Capture cuda graph end. Time elapsed: 12.31 s. mem usage=2.10 GB. avail mem=10.22 GB."),
+			hdr("Capture piecewise CUDA graph end. Time elapsed: 31.02 s. mem usage=1.12 GB. avail mem=9.80 GB."),
+		},
 	},
 	"torch-dynamo-backend-compiler-failed": {
 		match: []string{
