@@ -615,6 +615,31 @@ var examples = map[string]example{
 			mainLog("For some LLaMA-based models, initializing the fast tokenizer may take a long time. To eliminate the initialization time, consider using 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer."),
 		},
 	},
+	"checkpoint-file-corrupt": {
+		match: []string{
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"),
+			rawTB("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
+			// Newer safetensors releases spell the same errors out.
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: header too large"),
+			"SafetensorError: Error while deserializing header: invalid JSON in header: EOF while parsing a value at line 1 column 0",
+			tb("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory"),
+			// A Git LFS pointer read as a pickle.
+			"_pickle.UnpicklingError: invalid load key, 'v'.",
+		},
+		miss: []string{
+			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
+			"_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to `False` will likely succeed",
+		},
+	},
+	"model-config-unrecognized": {
+		match: []string{
+			rawTB("ValueError: Unrecognized model in /models/Qwen3-8B_eagle3. Should have a `model_type` key in its config.json, or contain one of the following strings in its name: albert, align, altclip"),
+			"ValueError: Unrecognized model in /root/.cache/modelscope/hub/models/YZY/Qwen3-8B_eagle3. Should have a `model_type` key in its config.json.",
+		},
+		miss: []string{
+			"ValueError: The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not recognize this architecture.",
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
