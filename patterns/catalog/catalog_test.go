@@ -640,6 +640,18 @@ var examples = map[string]example{
 			"ValueError: The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not recognize this architecture.",
 		},
 	},
+	"disagg-handshake-failed": {
+		match: []string{
+			hdr("Prefill bootstrap failed for request rank=0 req.rid='f15164aa0a47471fa392d314eaf6603f' req.bootstrap_room=7951872978533487225 with exception KVTransferError(bootstrap_room=7951872978533487225): Failed due to an unknown reason from another rank"),
+			hdr("Decode handshake failed for request rank=3 decode_req.req.rid='9a1c' decode_req.req.bootstrap_room=12 with exception KVTransferError(bootstrap_room=12): Failed to get kvcache from prefill instance, it might be dead"),
+			"fastapi.exceptions.HTTPException: 500: Prefill bootstrap failed for request rank=0 req.rid='f1' req.bootstrap_room=7 with exception KVTransferError(bootstrap_room=7): Request 7 timed out after 300.0s in KVPoll.Bootstrapping",
+			hdr("MultimodalEmbedding bootstrap failed for request rank=0 req.rid='e1' req.bootstrap_room=5 with exception ConnectionError()"),
+		},
+		miss: []string{
+			hdr("Decode transfer failed for request rank=6 decode_req.req.rid='cd00' decode_req.req.bootstrap_room=83 with exception KVTransferError(bootstrap_room=83): Request 83 timed out after 600.0s"),
+			hdr("Prefill batch, #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.01, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 0, input throughput (token/s): 0.00"),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
