@@ -1547,10 +1547,14 @@ var examples = map[string]example{
 			"KeyError: 'Key output.weight not found in Safetensor files'",
 			tb("safetensors_rust.SafetensorError: File does not contain tensor model.layers.0.self_attn.q_proj.weight"),
 			"RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:\n\tMissing key(s) in state_dict: \"model.norm.weight\", \"lm_head.weight\".",
+			// The loader's final check of parameters no tensor filled.
+			tb("ValueError: Following weights were not initialized from checkpoint: {'model.layers.19.self_attn.indexer.k_norm.weight'}"),
 		},
 		miss: []string{
 			"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'"),
 			"KeyError: 'rid not found in the request table'",
+			// transformers' notice about a freshly initialised head is not a failure.
+			"Some weights of BertForSequenceClassification were not initialized from the model checkpoint at bert-base-uncased and are newly initialized: ['classifier.bias', 'classifier.weight']",
 			hdr("Load weight begin. avail mem=78.51 GB"),
 		},
 	},
