@@ -652,6 +652,17 @@ var examples = map[string]example{
 			hdr("Prefill batch, #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.01, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 0, input throughput (token/s): 0.00"),
 		},
 	},
+	"request-feature-not-enabled": {
+		match: []string{
+			mainLog("Error in request: This model does not appear to be an embedding model by default. Please add `--is-embedding` when launching the server or try another model."),
+			`{"object":"error","message":"This model does not appear to be an embedding model by default. Please add ` + "`--is-embedding`" + ` when launching the server or try another model.","type":"BadRequestError","param":null,"code":400}`,
+			rawTB("ValueError: The server is not configured to return hidden states. Please set `--enable-return-hidden-states` to enable this feature."),
+			rawTB("ValueError: The server is not configured to enable custom logit processor. Please set `--enable-custom-logit-processor` to enable this feature."),
+		},
+		miss: []string{
+			mainLog("server_args=ServerArgs(is_embedding=True, enable_custom_logit_processor=False)"),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
