@@ -129,8 +129,15 @@ var examples = map[string]example{
 		match: []string{
 			hdr("Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens.\nAvailable tokens: 120, evictable: 0"),
 			tb("RuntimeError: Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens."),
+			// Newer releases' shared allocation helper names no phase.
+			hdr("Out of memory. Try to lower your batch size.\nTry to allocate 16384 tokens.\nAvailable tokens: 2048, evictable: 0"),
+			tb("RuntimeError: Out of memory. Try to lower your batch size.\nTry to allocate 16384 tokens.\nfull_available_size=120, full_evictable_size=0"),
 		},
-		miss: []string{hdr("Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.98, #running-req: 30, #queue-req: 2")},
+		miss: []string{
+			hdr("Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.98, #running-req: 30, #queue-req: 2"),
+			// The paged decode path's own wording is decode-out-of-memory.
+			hdr("Decode out of memory. Try to lower your batch size.\nTry to allocate 64 tokens."),
+		},
 	},
 	"decode-out-of-memory": {
 		match: []string{
@@ -157,6 +164,8 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. self.req_to_token_pool.available_size()=0, num_reqs=4"),
 			hdr("alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`."),
+			// Releases up to 0.4.
+			tb("RuntimeError: Out of memory. Please set a smaller number for `--max-running-requests`."),
 		},
 		miss: []string{hdr("max_total_num_tokens=455680, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=2048")},
 	},
