@@ -1600,8 +1600,15 @@ var examples = map[string]example{
 			`skip invalid json schema: json_schema={"type":"object","properties":{"id":{"type":"string","format":"uuid"},"email":{"type":"string","format":"email"}},"required":["id","email"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}, e=NotImplementedError('Format email is not supported by Outlines')`,
 			"(EngineCore_DP0 pid=55) RuntimeError: [06:33:23] /project/cpp/json_schema_converter.cc:2181: items must be a boolean or an object",
 			hdr(`Hit invalid json_schema: key_string='{"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<=x)a"}}}', e=RuntimeError('regex lookbehind is not supported')`),
+			// The other constraint kinds every backend logs the same way.
+			hdr(`Hit invalid regex: key_string='(?<=a)b', e=RuntimeError('lookbehind is not supported')`),
+			hdr(`Hit invalid structural_tag: key_string='{"structures": [], "triggers": []}', e=JSONDecodeError('Expecting value: line 1 column 1 (char 0)')`),
+			hdr("Hit invalid structural_tag: key_string=<redacted>, e=<redacted>"),
 		},
-		miss: []string{mainLog(`Receive: obj=GenerateReqInput(sampling_params={'json_schema': '{"type": "object"}'})`)},
+		miss: []string{
+			mainLog(`Receive: obj=GenerateReqInput(sampling_params={'json_schema': '{"type": "object"}'})`),
+			hdr(`Hit invalid ebnf: key_string='root ::= ', e=RuntimeError('EBNF parse error at line 1, column 10')`),
+		},
 	},
 	// scheduler
 	"retract-decode-no-space-for-one-request": {
