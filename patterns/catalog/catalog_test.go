@@ -672,6 +672,17 @@ var examples = map[string]example{
 			mainLog("server_args=ServerArgs(is_embedding=True, enable_custom_logit_processor=False)"),
 		},
 	},
+	"chat-template-not-found": {
+		match: []string{
+			rawTB("RuntimeError: Chat template /templates/qwen.jinja is not a built-in template name or a valid chat template file path."),
+			"RuntimeError: Completion template deepseek_coder_fim is not a built-in template name or a valid completion template file path.",
+			rawTB("ValueError: Unknown separator style: TWO_SPACES"),
+		},
+		miss: []string{
+			mainLog("Use chat template for the OpenAI-compatible API server: /templates/qwen.jinja"),
+			mainLog("Loading chat template from argument: chatml"),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
