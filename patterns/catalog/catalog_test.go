@@ -683,6 +683,21 @@ var examples = map[string]example{
 			mainLog("Loading chat template from argument: chatml"),
 		},
 	},
+	"quantized-weight-tp-split-misaligned": {
+		match: []string{
+			tb("ValueError: Weight input_size_per_partition = 192 is not divisible by weight quantization block_k = 128."),
+			tb("ValueError: Weight output_partition_size = 32 is not divisible by weight quantization block_n = 128."),
+			rawTB("ValueError: The output_size of gate's and up's weight = 320 is not divisible by weight quantization block_n = 128."),
+			"ValueError: Weight input_size_per_partition = 10944 is not divisible by min_thread_k = 128. Consider reducing tensor_parallel_size or running with --quantization gptq.",
+			tb("ValueError: Weight input_size_per_partition = 1728 is not divisible by group_size = 128."),
+			rawTB("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size."),
+		},
+		miss: []string{
+			// Unquantized splits are tp-size-not-divisible.
+			tb("AssertionError: 28 is not divisible by 8"),
+			hdr("Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /sgl/configs/E=256,N=256,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json"),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
