@@ -892,6 +892,8 @@ var examples = map[string]example{
 			// The piecewise runner logs before it re-raises.
 			mainLog("Piecewise CUDA Graph failed with error: 'typing.Union' object has no attribute '__module__'\nTo work around this error, add --disable-piecewise-cuda-graph to your launch command."),
 			hdr("Piecewise CUDA Graph failed with error: CUDA out of memory. Tried to allocate 512.00 MiB."),
+			// The CPU graph runner names its device.
+			tb("Exception: Capture CPU graph failed: Cannot capture graph with dynamic shapes\nPossible solutions:"),
 		},
 		miss: []string{
 			hdr("Capture cuda graph end. Time elapsed: 12.31 s. mem usage=2.10 GB. avail mem=10.22 GB."),
