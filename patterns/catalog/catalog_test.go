@@ -698,6 +698,17 @@ var examples = map[string]example{
 			hdr("Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /sgl/configs/E=256,N=256,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json"),
 		},
 	},
+	"gpu-compute-capability-unsupported": {
+		match: []string{
+			tb("RuntimeError: SGLang only supports sm75 and above."),
+			rawTB("RuntimeError: SGLang only supports sm75 and above."),
+		},
+		miss: []string{
+			// Turing only switches dtype.
+			hdr("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			mainLog("FlashInfer is the default attention kernel backend. It only supports sm75 and above."),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
