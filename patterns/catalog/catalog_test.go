@@ -1531,8 +1531,19 @@ var examples = map[string]example{
 		match: []string{
 			"TypeError: Object of type Undefined is not JSON serializable",
 			rawTB("jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant/user/assistant/..."),
+			// A template's own errors, returned in a response body without the class.
+			`{"object":"error","message":"Internal server error: Message has tool role, but there was no previous assistant message with a tool call!","type":"InternalServerError","param":null,"code":500}`,
+			mainLog("Error in request: After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."),
+			`{"object":"error","message":"System role not supported","type":"BadRequestError","param":null,"code":400}`,
+			rawTB("jinja2.exceptions.TemplateError: No user query found in messages."),
+			`{"object":"error","message":"Tool call IDs should be alphanumeric strings with length 9!","type":"BadRequestError","param":null,"code":400}`,
+			mainLog("Error in request: This model only supports single tool-calls at once!"),
+			"Only user and assistant roles are supported!",
 		},
-		miss: []string{"TypeError: Object of type datetime is not JSON serializable"},
+		miss: []string{
+			"TypeError: Object of type datetime is not JSON serializable",
+			mainLog("Use chat template for the OpenAI-compatible API server: /templates/tool_chat_template_mistral.jinja"),
+		},
 	},
 	// router
 	"router-worker-connect-failed": {
