@@ -472,3 +472,82 @@ func init() {
 		examples[slug] = ex
 	}
 }
+
+// moreNativeExamples holds the second round of records and widenings: torch's
+// NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
+// regex converter, Mooncake's transfer workers and TCP transport.
+var moreNativeExamples = map[string]example{
+	"c10d-nccl-unique-id-exchange-failed": {
+		match: []string{
+			"[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+			"RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer",
+			"torch.distributed.DistStoreError: wait timeout after 600000ms, keys: /default_pg/0//cuda//0",
+		},
+		miss: []string{
+			"[rank0]:[W528 00:11:09.123 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown.",
+		},
+	},
+	"c10d-nccl-work-failed-process-down": {
+		match: []string{
+			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+			"[E ProcessGroupNCCL.cpp:916] [Rank 3] To avoid data inconsistency, we are taking the entire process down.",
+			"RuntimeError: NCCL communicator was aborted on rank 2. Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout",
+		},
+		miss: []string{
+			"[rank1]:[W528 01:12:44.056 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
+		},
+	},
+	"flashinfer-unsupported-kernel-config": {
+		match: []string{
+			"RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheDispatched' at /workspace/flashinfer/include/flashinfer/attention/prefill.cuh:3215: FlashInfer Internal Error: Invalid configuration : NUM_MMA_Q=1 NUM_MMA_D_QK=32 NUM_MMA_D_VO=16 NUM_MMA_KV=1 NUM_WARPS_Q=4 NUM_WARPS_KV=1 please create an issue",
+			"RuntimeError: Error in function 'BatchDecodeWithPagedKVCacheDispatched' at /usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/utils.cuh:243: Unsupported head_dim: 80",
+			"tvm.error.InternalError: Error in function 'SinglePrefillWithKVCacheDispatched' at include/flashinfer/utils.cuh:210: Unsupported group_size: 7",
+		},
+		miss: []string{
+			hdr("Using FlashInfer attention backend with head_dim=128, page_size=1"),
+		},
+	},
+}
+
+// moreWidenedExamples adds wordings of the second round to records the
+// main examples cover.
+var moreWidenedExamples = map[string]example{
+	"c10d-failure-detected-by-watchdog": {
+		match: []string{"[E ProcessGroupNCCL.cpp:1537] [Rank 0] Timeout at NCCL work: 5822, last enqueued NCCL work: 5822, last completed NCCL work: 5821."},
+	},
+	"c10d-watchdog-thread-terminated": {
+		match: []string{"  what():  NCCL watchdog thread terminated with exception: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5822, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800438 milliseconds before timing out."},
+	},
+	"xgrammar-grammar-parse-error": {
+		match: []string{
+			"RuntimeError: [11:16:07] /workspace/cpp/grammar_parser.cc:120: EBNF lexer error at line 1, column 9: Expect ::= or = after the rule name",
+			"RuntimeError: [11:16:07] /workspace/cpp/regex_converter.cc:88: Regex parsing error at position 4: Unknown regex symbol: (?<",
+		},
+	},
+	"mooncake-tcp-connect-refused": {
+		match: []string{
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:618] TcpTransport::getConnection failed to create connection to 10.0.0.7:15021. Error: connect: Connection refused",
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:682] TcpTransport::startTransfer failed to get connection to 10.0.0.7:15021",
+		},
+		miss: []string{"I0423 16:34:48.929325 217299 tcp_transport.cpp:301] TcpTransport: listen on port 15021"},
+	},
+	"mooncake-transfer-slice-failed": {
+		match: []string{
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:785] Worker: Cannot redispatch slice for target 3, peer segment unavailable or no target RNIC, dest_addr=0x7f12",
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:601] Worker: Failed to poll completion queues",
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:510] Worker: Timed out waiting for RDMA ready ACK for endpoint: mlx5_1@10.0.0.8:15021, deleting endpoint",
+		},
+	},
+}
+
+func init() {
+	for slug, ex := range moreNativeExamples {
+		examples[slug] = ex
+	}
+	for slug, more := range moreWidenedExamples {
+		ex := examples[slug]
+		ex.match = append(ex.match, more.match...)
+		ex.miss = append(ex.miss, more.miss...)
+		examples[slug] = ex
+	}
+}
