@@ -477,6 +477,24 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"mooncake-store-key-not-found": {
+		match: []string{
+			"E0312 10:22:01.771233 5512 pybind_client.cpp:797] Query failed for key: 8f1c2a_0_k with error: OBJECT_NOT_FOUND",
+			"E0312 10:22:01.771233 5512 real_client.cpp:3191] Query failed for key '8f1c2a_0_k': REPLICA_IS_NOT_READY",
+		},
+		miss: []string{
+			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
+		},
+	},
+	"triton-ptxas-failed": {
+		match: []string{
+			tb("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error"),
+			"ptxas fatal   : Unresolved extern function '__nv_fast_expf'",
+		},
+		miss: []string{
+			hdr("Using ptxas from /usr/local/cuda/bin/ptxas for Triton kernels"),
+		},
+	},
 	"c10d-nccl-unique-id-exchange-failed": {
 		match: []string{
 			"[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
@@ -512,6 +530,15 @@ var moreNativeExamples = map[string]example{
 // moreWidenedExamples adds wordings of the second round to records the
 // main examples cover.
 var moreWidenedExamples = map[string]example{
+	"hf-offline-cache-miss": {
+		match: []string{
+			"OSError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
+			"huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.",
+		},
+	},
+	"nvcc-unsupported-gpu-architecture": {
+		match: []string{"ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'"},
+	},
 	"c10d-failure-detected-by-watchdog": {
 		match: []string{"[E ProcessGroupNCCL.cpp:1537] [Rank 0] Timeout at NCCL work: 5822, last enqueued NCCL work: 5822, last completed NCCL work: 5821."},
 	},
