@@ -477,6 +477,18 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"nvshmem-error-status": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ",
+			"/opt/nvshmem/src/host/mem/mem.cpp:384: non-zero status: 2 nvshmem heap allocation failed",
+			"/opt/nvshmem/src/host/init/init.cu:510: non-zero status: 1: Operation not permitted, exiting... mps setup failed",
+			"/opt/nvshmem/src/host/team/team.cu:322: error status: -1 team split failed",
+		},
+		miss: []string{
+			"bootstrap_uid.cpp:bootstrap_uid_allgather:480: rank 0 nranks 16 size 8",
+			hdr("Process exited with non-zero status: 1"),
+		},
+	},
 	"mooncake-store-key-not-found": {
 		match: []string{
 			"E0312 10:22:01.771233 5512 pybind_client.cpp:797] Query failed for key: 8f1c2a_0_k with error: OBJECT_NOT_FOUND",
