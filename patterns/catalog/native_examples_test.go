@@ -477,6 +477,34 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"ucx-ib-completion-error": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Remote access error on mlx5_2:1/RoCE (synd 0x13 vend 0x88 hw_synd 0/0)",
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR WR flushed because QP in error state on mlx5_0:1/IB (synd 0x5 vend 0xf9 hw_synd 0/0)",
+		},
+		miss: []string{
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 1): transport retry counter exceeded",
+		},
+	},
+	"ucx-memory-registration-failed": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=4294967296, access=0xf) failed: Cannot allocate memory : Please set max locked memory (ulimit -l) to 'unlimited' (current: 8192 kbytes)",
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:293  UCX  ERROR ibv_reg_dmabuf_mr(address=0x7f2a40000000, length=2097152, access=0x10000f) failed: Bad address",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:1024 UCX  DEBUG ibv_reg_mr(address=0x7f2a40000000, length=4096, access=0xf) registered",
+		},
+	},
+	"ucx-no-transport-to-peer": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:630  UCX  ERROR   no active messages transport to <no debug data>: self/memory - Destination is unreachable, tcp/eth0 - Destination is unreachable",
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:722  UCX  ERROR   no remote cuda memory access transport to decode-0:31225: cuda_ipc/cuda - no put short, rc_mlx5/mlx5_0:1 - Destination is unreachable",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:700  UCX  INFO  selected transport to decode-0: rc_mlx5/mlx5_0:1",
+		},
+	},
 	"nvshmem-error-status": {
 		match: []string{
 			"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ",
