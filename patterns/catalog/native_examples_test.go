@@ -409,7 +409,7 @@ var widenedExamples = map[string]example{
 		match: []string{tb("RuntimeError: HIP error: invalid device function")},
 	},
 	"cuda-illegal-memory-access": {
-		match: []string{"CUresult error CUDA_ERROR_ILLEGAL_ADDRESS at cuStreamSynchronize"},
+		match: []string{"CUresult error CUDA_ERROR_ILLEGAL_ADDRESS at cuStreamSynchronize", "hipErrorIllegalAddress"},
 	},
 	"cuda-device-side-assert": {
 		match: []string{"CUresult error CUDA_ERROR_ASSERT at cuStreamSynchronize"},
@@ -427,7 +427,7 @@ var widenedExamples = map[string]example{
 		},
 	},
 	"cuda-error-out-of-memory": {
-		match: []string{"cudaErrorMemoryAllocation", "CUresult error CUDA_ERROR_OUT_OF_MEMORY at cuMemCreate"},
+		match: []string{"cudaErrorMemoryAllocation", "CUresult error CUDA_ERROR_OUT_OF_MEMORY at cuMemCreate", tb("RuntimeError: HIP error: out of memory"), "hipErrorOutOfMemory"},
 		// torch_memory_saver's allocation retry says itself it may be harmless.
 		miss: []string{"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)"},
 	},
@@ -477,6 +477,15 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"rocm-gpu-hw-exception": {
+		match: []string{
+			"HW Exception by GPU node-1 (Agent handle: 0x55cf74a379c0) reason :GPU Hang",
+			" 41%|██████▌        | 366/903 [5:15:39<6:53:09, 46.16s/it]HW Exception by GPU node-9 (Agent handle: 0x631351bb5a20) reason :GPU Hang",
+		},
+		miss: []string{
+			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
+		},
+	},
 	"ucx-ib-completion-error": {
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
