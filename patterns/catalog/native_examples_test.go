@@ -255,6 +255,7 @@ var nativeExamples = map[string]example{
 		match: []string{
 			"requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 101] Network is unreachable'))",
 			"requests.exceptions.ReadTimeout: (ReadTimeoutError(\"HTTPSConnectionPool(host='cdn-lfs-us-1.hf.co', port=443): Read timed out. (read timeout=10)\"), '(Request ID: 2b1c)')",
+			"huggingface_hub.errors.HfHubHTTPError: 504 Server Error: Gateway Time-out for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main",
 		},
 		miss: []string{
 			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
@@ -477,6 +478,17 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"safetensors-corrupt-file": {
+		match: []string{
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
+			"safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
+			"safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderDeserialization",
+			"safetensors_rust.SafetensorError: incomplete metadata, file not fully covered",
+		},
+		miss: []string{
+			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
+		},
+	},
 	"rocm-gpu-hw-exception": {
 		match: []string{
 			"HW Exception by GPU node-1 (Agent handle: 0x55cf74a379c0) reason :GPU Hang",
