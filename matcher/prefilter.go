@@ -391,7 +391,10 @@ type prefilter struct {
 	keyClause []int    // per record: the clause its keys come from, -1 for none
 	always    []int32  // records without a key, checked on every text
 	anchors   []anchor // per always record: the literal searched first (anchorAlways)
-	plan      keyPlan  // what the tables were built from (Facts keep it)
+	// anchorSets are the anchors searched several at a time when
+	// haveIndexPairs (anchorAlways).
+	anchorSets []anchorSet
+	plan       keyPlan // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -468,13 +471,28 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		}
 	}
 	// An unkeyed record is searched for its anchor first, which most
-	// texts lack, then for its other clauses.
+	// texts lack, then for its other clauses. Records searched by their
+	// pairs (anchorSets) are marked where they hold them: an unkeyed
+	// record is never marked as a keyed candidate.
+	pairs := haveIndexPairs && len(s) >= minPairsLen
+	if pairs {
+		for i := range p.anchorSets {
+			p.markAnchored(&p.anchorSets[i], s, sc)
+		}
+	}
 	for i, r := range p.always {
 		a := &p.anchors[i]
-		if a.clause >= 0 && !a.holds(s) {
+		skip := a.clause
+		switch {
+		case pairs && a.pclause >= 0:
+			if sc.mark[r] != sc.gen {
+				continue
+			}
+			skip = a.pclause
+		case a.clause >= 0 && !a.holds(s):
 			continue
 		}
-		if holdsClauses(s, p.reqs[r], a.clause) {
+		if holdsClauses(s, p.reqs[r], skip) {
 			kept = append(kept, r)
 		}
 	}
