@@ -382,6 +382,9 @@ type prefilter struct {
 	// strided: a catalog with more long keys than the fixed bloom holds
 	// (setSplit).
 	blocked *blockedBloom
+	// ext confirms the halves' passes in the blocked loop (confirm.go);
+	// nil: every pass is probed.
+	ext *extBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -778,10 +781,10 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 		t := s[i : i+4*longStride]
 		for j := 0; j < 4*longStride; j += longStride {
 			w := blockKey(t, j)
-			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 && p.lowConfirmed(s, i+j, w) {
 				return i + j + passLow
 			}
-			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 && p.highConfirmed(s, i+j, w) {
 				return i + j + passHigh
 			}
 			if bl.has(w * hashMul) {
@@ -791,10 +794,10 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 && p.lowConfirmed(s, i, w) {
 			return i + passLow
 		}
-		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 && p.highConfirmed(s, i, w) {
 			return i + passHigh
 		}
 		if bl.has(w * hashMul) {
@@ -1375,7 +1378,7 @@ func (b *blockedBloom) has(h uint64) bool {
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.blocked = nil
+	p.blocked, p.ext = nil, nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
@@ -1398,6 +1401,7 @@ func (p *prefilter) setSplitBlocked() {
 			p.blocked.add(sl.key * hashMul)
 		}
 	}
+	p.setExt()
 }
 
 // splitHalves gives the short and low keys small blooms of their own: the
@@ -1421,7 +1425,7 @@ func (p *prefilter) splitHalves(lowLog uint) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB, p.blocked = b, b, b, nil
+	p.strided, p.shortB, p.lowB, p.blocked, p.ext = b, b, b, nil, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed
