@@ -55,8 +55,8 @@ func (b *extBloom) has(x uint64) bool {
 }
 
 // setExt builds the bloom of six-byte windows of the low and short
-// tables' refs; it leaves p.ext nil (every pass leaves the loop) if a ref
-// has neither window.
+// tables' refs; if a ref has neither window, a bloom of every bit (every
+// pass leaves the loop).
 func (p *prefilter) setExt() {
 	b := new(extBloom)
 	corpus := corpusWindows6()
@@ -77,7 +77,10 @@ func (p *prefilter) setExt() {
 			case bwd:
 				b.add(windowKey(text[o-2:o+4]) | t.bwd)
 			default:
-				p.ext = nil
+				for i := range b {
+					b[i] = ^uint64(0)
+				}
+				p.ext = b
 				return
 			}
 		}
@@ -98,37 +101,13 @@ var corpusWindows6 = sync.OnceValue(func() map[uint64]bool {
 	return m
 })
 
-// key6 is windowKey(s[at:at+6]), or 0 where s has not six bytes there:
-// no literal's window lies there then, and any value will do.
-func key6(s string, at int) uint64 {
-	switch {
-	case at < 0:
-		return 0
-	case at+longWindow <= len(s):
-		return blockKey(s, at) & mask48
-	case at+6 <= len(s):
-		return windowKey(s[at : at+6])
-	}
-	return 0
-}
-
-// lowConfirmed reports whether a keyed literal's window may lie at the
-// lower half of the block w at i, whose bloom test passed.
+// lowBwd is the six bytes that end where the lower half at i ends: the
+// loop's block at i is in s, so eight bytes at i-2 are, but for i = 0,
+// where no window of a literal begins two bytes or more into it.
+// lowBwd and highFwd are written out in the loop, which then calls
+// nothing and keeps its registers.
 //
-//go:noinline
-func (p *prefilter) lowConfirmed(s string, i int, w uint64) bool {
-	if p.ext == nil {
-		return true
-	}
-	return p.ext.has(w&mask48|extLowFwd) || p.ext.has(key6(s, i-2)|extLowBwd)
-}
-
-// highConfirmed is lowConfirmed for the upper half.
+//	lowBwd  = blockKey(s, i-2) & mask48                 (i >= 2)
+//	highFwd = blockKey(s, k) >> (8*(at-k)) & mask48      (at = i+4; k = min(at, len(s)-8))
 //
-//go:noinline
-func (p *prefilter) highConfirmed(s string, i int, w uint64) bool {
-	if p.ext == nil {
-		return true
-	}
-	return p.ext.has(key6(s, i+shortWindow)|extHighFwd) || p.ext.has(w>>16&mask48|extHighBwd)
-}
+// highFwd is the six bytes from the upper half's start, when s has them.

@@ -382,8 +382,8 @@ type prefilter struct {
 	// strided: a catalog with more long keys than the fixed bloom holds
 	// (setSplit).
 	blocked *blockedBloom
-	// ext confirms the halves' passes in the blocked loop (confirm.go);
-	// nil: every pass is probed.
+	// ext confirms the halves' passes in the blocked loop (confirm.go),
+	// which must have it.
 	ext *extBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
@@ -774,18 +774,24 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 //
 //go:noinline
 func scanLowSplitBlocked(p *prefilter, s string, i int) int {
-	bl := p.blocked
+	bl, ext := p.blocked, p.ext
 	sb := (*shortBloom)(p.shortB.bits)
 	lb := (*blockedLowBloom)(p.lowB.bits)
 	for ; i+4*longStride <= len(s); i += 4 * longStride {
 		t := s[i : i+4*longStride]
 		for j := 0; j < 4*longStride; j += longStride {
 			w := blockKey(t, j)
-			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 && p.lowConfirmed(s, i+j, w) {
-				return i + j + passLow
+			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+				if ext.has(w&mask48|extLowFwd) || i+j >= 2 && ext.has(blockKey(s, i+j-2)&mask48|extLowBwd) {
+					return i + j + passLow
+				}
 			}
-			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 && p.highConfirmed(s, i+j, w) {
-				return i + j + passHigh
+			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+				at := i + j + shortWindow
+				k := min(at, len(s)-longWindow)
+				if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
+					return i + j + passHigh
+				}
 			}
 			if bl.has(w * hashMul) {
 				return i + j + passLong
@@ -794,11 +800,17 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 && p.lowConfirmed(s, i, w) {
-			return i + passLow
+		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
+			if ext.has(w&mask48|extLowFwd) || i >= 2 && ext.has(blockKey(s, i-2)&mask48|extLowBwd) {
+				return i + passLow
+			}
 		}
-		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 && p.highConfirmed(s, i, w) {
-			return i + passHigh
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
+			at := i + shortWindow
+			k := min(at, len(s)-longWindow)
+			if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
+				return i + passHigh
+			}
 		}
 		if bl.has(w * hashMul) {
 			return i + passLong
