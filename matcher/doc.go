@@ -42,6 +42,13 @@
 // is read into a litProg, which finds regexp2's matches and groups by
 // searching for its literals (literalprog.go).
 //
+// A Searcher's error texts go through the Matcher's cache of shapes
+// (shapes.go): a text whose windows include a key with its check bytes
+// present is looked up by its shape, the text with the digit runs no
+// literal can overlap masked, which has the same candidates as every
+// text of that shape; the last text of each shape keeps its hits, so the
+// same text again is not searched. Options.NoShapeCache turns it off.
+//
 // What Compile derives from the patterns (that each parses, its literals,
 // the backtracking check's warning, and the prefilter's key plan) are its
 // Facts. A Matcher gives them out; a later Compile of the same build given
