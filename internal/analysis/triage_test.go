@@ -50,6 +50,21 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Phase: "initialising the distributed backend", Family: analysis.FamilyEnv, Subject: "RANK"},
 		},
 		{
+			name: "a glog E line that says no more: a native library's error, its source file the subject",
+			in:   "E0925 00:24:39.141773  4418 peer_client.cpp:353] Failed to get the peer's descriptor\n",
+			want: analysis.Triage{Family: analysis.FamilyLibrary, Subject: "peer_client.cpp"},
+		},
+		{
+			name: "a located line whose library says no component: the file, without its directory",
+			in:   "/opt/lib/src/core/session_pool.cc:88: request queue failed: too many entries\n",
+			want: analysis.Triage{Family: analysis.FamilyLibrary, Subject: "session_pool.cc"},
+		},
+		{
+			name: "a transfer engine's glog line: its component, no library family",
+			in:   "E0925 00:24:39.141773  4418 transfer_metadata_plugin.cpp:353] Failed to get the peer's descriptor\n",
+			want: analysis.Triage{Component: "transfer engine"},
+		},
+		{
 			name: "a user script's RuntimeError that names no collective library: no family",
 			in: tbHead + frame("/home/u/train.py", "step", "loss = model(x)") +
 				"RuntimeError: the batch was empty after filtering\n",
