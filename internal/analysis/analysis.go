@@ -83,6 +83,13 @@ type Diagnosis struct {
 	// it, or only a wrapper does: the process, the phase, the family of
 	// failure and the component (see TriageOf). Zero otherwise.
 	Triage Triage
+	// Routine marks a native library's single error line, no record
+	// naming it, printed by a thread right after an INFO line of its own
+	// (a store client that finds no storage directory and starts
+	// anyway): alone in its burst it is no crash, and the incident
+	// grouper drops it unless another failure joins it (see
+	// internal/incident). Set by AnalyzeStream.
+	Routine bool
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError

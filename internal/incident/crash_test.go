@@ -401,3 +401,43 @@ func TestANativeBurstLeadsTheDeathItCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestARoutineNativeErrorLineAloneIsNoCrash: a native library's single
+// error line, no record naming it, printed by a thread right after an INFO
+// line of its own, while the start-up goes on, is no incident; the same
+// line repeated, after another thread's line, with a death after it or
+// with other errors of its burst, is announced as before.
+func TestARoutineNativeErrorLineAloneIsNoCrash(t *testing.T) {
+	m := crashMatcher(t)
+	info := "I0925 00:24:39.140945  4418 store_client.cpp:214] Connecting to the master at 10.0.0.1:50051"
+	errLine := "E0925 00:24:39.141773  4418 store_client.cpp:353] Failed to get the storage directory from the master"
+	after := []string{
+		"I0925 00:24:39.141781  4418 store_client.cpp:103] auto discovery set by env",
+		"I0925 00:24:39.144016  4418 store_plugin.cpp:1100] Found active interface eth0 with IP 10.0.0.2",
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		{"alone amid its thread's INFO lines", append([]string{info, errLine}, after...), 0},
+		{"at the end of the paste", []string{info, errLine}, 0},
+		// Near misses: announced.
+		{"repeated", append([]string{info, errLine, errLine}, after...), 1},
+		{"after another thread's INFO line", append([]string{strings.Replace(info, "4418", "4420", 1), errLine}, after...), 1},
+		{"with no INFO line before it", append([]string{errLine}, after...), 1},
+		{"then the process dies", []string{info, errLine, "Killed"}, 1},
+		{"then another error of the library", []string{info, errLine, "E0925 00:24:39.150000  4418 store_client.cpp:400] Failed to mount the segment: connection refused"}, 1},
+	}
+	for _, tt := range tests {
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range tt.lines {
+				lines = append(lines, l.line(s))
+			}
+			if got := scanLines(t, m, lines); len(got) != tt.want {
+				t.Errorf("%s, %s: %d incidents, want %d:%s", tt.name, l.name, len(got), tt.want, describe(got))
+			}
+		}
+	}
+}

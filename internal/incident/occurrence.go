@@ -78,6 +78,10 @@ type Occurrence struct {
 	// line is a detail of the classified consequence its own library
 	// prints, never of another library's (see detailOf).
 	NativeKind string
+	// Routine marks a native library's single error line amid its own
+	// INFO lines (analysis.Diagnosis.Routine): its incident is dropped,
+	// not announced, unless something else joins it before it settles.
+	Routine bool
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -151,6 +155,7 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// a crash that dumped every thread) is that failure's context, as a
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
+	o.Routine = d.Routine
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
 		o.NativeKind = e.Native
