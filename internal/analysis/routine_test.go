@@ -1,0 +1,39 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+// A glog ERROR line no record names is routine only right after an INFO
+// line of its own thread, and only as a single line.
+func TestRoutineNativeErrorLine(t *testing.T) {
+	m := defaultMatcher(t)
+	info := "I0925 00:24:39.140945  4418 store_client.cpp:214] Connecting to the master\n"
+	errLine := "E0925 00:24:39.141773  4418 store_client.cpp:353] Failed to get the storage directory from the master\n"
+	for _, tt := range []struct {
+		name, in string
+		want     bool
+	}{
+		{"after its thread's INFO line", info + errLine, true},
+		{"after another thread's INFO line", "I0925 00:24:39.140945  4419 store_client.cpp:214] Connecting\n" + errLine, false},
+		{"after a WARNING line of its thread", "W0925 00:24:39.140945  4418 store_client.cpp:214] Slow\n" + errLine, false},
+		{"first of the stream", errLine, false},
+		{"after another failure", "E0925 00:24:39.140945  4418 store_client.cpp:214] Failed to connect\n" + errLine, false},
+		{"a FATAL line", info + "F0925 00:24:39.141773  4418 store_client.cpp:353] Check failed: x\n", false},
+	} {
+		an := analysis.New(m)
+		var st analysis.Stream
+		var last analysis.Diagnosis
+		n := 0
+		for _, e := range entries(tt.in) {
+			if d, ok := an.AnalyzeStream(&st, &e); ok {
+				last, n = d, n+1
+			}
+		}
+		if n == 0 || last.Routine != tt.want {
+			t.Errorf("%s: %d failures, last routine %v, want %v", tt.name, n, last.Routine, tt.want)
+		}
+	}
+}
