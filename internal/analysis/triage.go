@@ -550,6 +550,10 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNative
 	case entry.NativeCompiler:
 		return FamilyImport
+	case entry.NativeAscend:
+		// CANN's and ACL's own lines: an Ascend operator or the
+		// runtime under it failed.
+		return FamilyNPU
 	case entry.NativeRustPanic:
 		return FamilyPanic
 	}

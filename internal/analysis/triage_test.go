@@ -60,6 +60,11 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyLibrary, Subject: "session_pool.cc"},
 		},
 		{
+			name: "a CANN error block no record names: an NPU fault",
+			in:   "[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:0) ERR01005 OPS internal error\nEE9999: Inner Error!\n",
+			want: analysis.Triage{Family: analysis.FamilyNPU},
+		},
+		{
 			name: "a transfer engine's glog line: its component, no library family",
 			in:   "E0925 00:24:39.141773  4418 transfer_metadata_plugin.cpp:353] Failed to get the peer's descriptor\n",
 			want: analysis.Triage{Component: "transfer engine"},
