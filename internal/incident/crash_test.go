@@ -348,14 +348,13 @@ var nativeBursts = []crashCause{
 // TestANativeBurstLeadsTheDeathItCauses: a burst of native error lines no
 // record names, then what the process's death prints (the shell's
 // "Killed", the launcher's sigquit, faulthandler's abort, another
-// library's watchdog, a router's consequence), is one incident led by the
-// burst's first line, in every layout and order. Left out: torchrun's own
-// glog summary line (a glog line like the burst's, which the burst's
-// lines then detail) and an unclassified exception of another process
-// (vLLM's EngineDeadError), which each still lead.
+// library's watchdog, torchrun's glog-format summary, a router's
+// consequence), is one incident led by the burst's first line, in every
+// layout and order. Left out: an unclassified exception of another
+// process (vLLM's EngineDeadError), which still leads.
 func TestANativeBurstLeadsTheDeathItCauses(t *testing.T) {
 	m := crashMatcher(t)
-	names := []string{"killed", "sigquit", "dead rank", "subprocess exit", "c10d watchdog", "fatal python error", "router 500", "PD router's generic error"}
+	names := []string{"killed", "sigquit", "dead rank", "subprocess exit", "c10d watchdog", "fatal python error", "router 500", "PD router's generic error", "torchrun's rank-exit summary"}
 	var cons []crashCause
 	for _, c := range crashConsequences {
 		if slices.Contains(names, c.name) {

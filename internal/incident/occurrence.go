@@ -158,7 +158,7 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	o.Routine = d.Routine
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
-		o.NativeKind = e.Native
+		o.NativeKind = nativeKind(e)
 	}
 	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
 	return o
@@ -417,4 +417,22 @@ const sglangRepo = "sgl-project/sglang"
 func onFirstLine(raw, line string) bool {
 	first, _, _ := strings.Cut(raw, "\n")
 	return line == "" || strings.Contains(first, line)
+}
+
+// nativeKind is the native shape of e as Occurrence.NativeKind keeps it:
+// entry.Native, and for a glog line that a Python program wrote in glog's
+// format (torch.distributed.elastic's "E0601 ... api.py:874] failed
+// (exitcode: 1)") a kind of its own, since it is no C++ library's line.
+func nativeKind(e *entry.Entry) string {
+	if e.Native != entry.NativeGlog {
+		return e.Native
+	}
+	line := e.Text
+	if i := strings.IndexByte(line, ']'); i > 0 && i < 256 {
+		line = line[:i]
+	}
+	if strings.Contains(line, ".py:") {
+		return entry.NativeGlog + "-python"
+	}
+	return entry.NativeGlog
 }
