@@ -255,7 +255,7 @@ var examples = map[string]example{
 			tb("RuntimeError: CUDA error: no kernel image is available for execution on the device"),
 			"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device",
 		},
-		miss: []string{"RuntimeError: CUDA error: invalid device function"},
+		miss: []string{"RuntimeError: CUDA error: invalid argument"},
 	},
 	"cublas-status-error": {
 		match: []string{
@@ -1279,7 +1279,6 @@ var examples = map[string]example{
 			"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 			"/sgl-workspace/nvshmem/src/host/init/init.cu:1007: non-zero status: 7 nvshmem setup connections failed",
 			"transport create connect failed ",
-			"/sgl-workspace/nvshmem/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed",
 		},
 		miss: []string{hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB")},
 	},
