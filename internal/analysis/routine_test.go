@@ -37,3 +37,27 @@ func TestRoutineNativeErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// An exception whose message says its root cause is elsewhere is a
+// consequence; one that merely mentions a cause is not.
+func TestExceptionPointingToItsRootCauseIsAConsequence(t *testing.T) {
+	m := defaultMatcher(t)
+	for in, want := range map[string]bool{
+		"mypkg.EngineGoneError: The engine stopped. See stack trace (above) for the root cause.\n": true,
+		"RuntimeError: worker failed; the root cause is logged above\n":                            true,
+		"RuntimeError: could not determine the root cause of the mismatch\n":                       false,
+		"ValueError: bad value\n": false,
+	} {
+		an := analysis.New(m)
+		for _, e := range entries(in) {
+			d, ok := an.Analyze(&e)
+			if !ok {
+				t.Errorf("%q: no failure", in)
+				continue
+			}
+			if got := d.Role == "consequence"; got != want {
+				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
+			}
+		}
+	}
+}

@@ -349,12 +349,12 @@ var nativeBursts = []crashCause{
 // record names, then what the process's death prints (the shell's
 // "Killed", the launcher's sigquit, faulthandler's abort, another
 // library's watchdog, torchrun's glog-format summary, a router's
-// consequence), is one incident led by the burst's first line, in every
-// layout and order. Left out: an unclassified exception of another
-// process (vLLM's EngineDeadError), which still leads.
+// consequence, another process's exception that points at the root cause
+// above it), is one incident led by the burst's first line, in every
+// layout and order.
 func TestANativeBurstLeadsTheDeathItCauses(t *testing.T) {
 	m := crashMatcher(t)
-	names := []string{"killed", "sigquit", "dead rank", "subprocess exit", "c10d watchdog", "fatal python error", "router 500", "PD router's generic error", "torchrun's rank-exit summary"}
+	names := []string{"killed", "sigquit", "dead rank", "subprocess exit", "c10d watchdog", "fatal python error", "router 500", "PD router's generic error", "torchrun's rank-exit summary", "vLLM's API server seeing a dead engine"}
 	var cons []crashCause
 	for _, c := range crashConsequences {
 		if slices.Contains(names, c.name) {
