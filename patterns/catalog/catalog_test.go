@@ -709,6 +709,17 @@ var examples = map[string]example{
 			mainLog("FlashInfer is the default attention kernel backend. It only supports sm75 and above."),
 		},
 	},
+	"weight-update-failed": {
+		match: []string{
+			hdr("Failed to update parameter online: 'model.visual.blocks.0.mlp.gate_up_proj.weight'. The full weights of the ModelRunner are partially updated. Please discard the whole weights."),
+			mainLog("Failed to update weights: Attempted to load weight (torch.Size([4096])) into parameter (torch.Size([2048])).\nRolling back to original weights."),
+			hdr("Failed to get weights iterator: [Errno 2] No such file or directory: '/ckpt/step_200/model.safetensors.index.json'."),
+		},
+		miss: []string{
+			hdr("Succeeded to update parameter online."),
+			mainLog("Update weights end."),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
