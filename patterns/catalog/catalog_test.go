@@ -720,6 +720,15 @@ var examples = map[string]example{
 			mainLog("Update weights end."),
 		},
 	},
+	"sampling-nan-detected": {
+		match: []string{
+			hdr("Detected errors during sampling! NaN in the probability."),
+			tb("ValueError: Detected errors during sampling! NaN in the logits."),
+		},
+		miss: []string{
+			mainLog("server_args=ServerArgs(enable_nan_detection=True, sampling_backend='flashinfer')"),
+		},
+	},
 	"gpu-memory-capacity-unbalanced": {
 		match: []string{
 			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
