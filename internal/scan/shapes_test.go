@@ -95,24 +95,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-prefix": "held out: the Ray task error line without a Traceback header gives no alert",
 		"journald":       "held out: the Ray task error line without a Traceback header gives no alert",
 	},
-	// Held out (heldout-9): the benign Mooncake store client E line
-	// alerts behind every prefix, as it does bare.
-	"486-benign-mooncake-store-client-glog-startup-fsdir.log": {
-		"actions":            "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"blockquote":         "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"bracketed-stamp":    "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"compose":            "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"cri":                "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"double-spaced":      "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"grep-n":             "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"journald":           "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"kubectl-prefix":     "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"kubectl-timestamps": "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"loki-pipe":          "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"mpirun-tag":         "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"ray":                "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"srun-label":         "held out: false alarm on the Mooncake store client's storage-directory E line",
-	},
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
