@@ -408,8 +408,14 @@ var examples = map[string]example{
 		match: []string{
 			"[2026-05-28 00:11:09] ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use",
 			rawTB("OSError: [Errno 98] Address already in use"),
+			// pyzmq's bind of an sglang inter-process port, without the errno.
+			tb("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30001')"),
+			"ERROR:    [Errno 48] error while attempting to bind on address ('127.0.0.1', 30000): address already in use",
 		},
-		miss: []string{"OSError: [Errno 99] Cannot assign requested address"},
+		miss: []string{
+			"OSError: [Errno 99] Cannot assign requested address",
+			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
+		},
 	},
 	"c10d-heartbeat-monitor-timeout": {
 		match: []string{
