@@ -304,6 +304,9 @@ func FuzzTriage(f *testing.F) {
 		"x.RayTaskError(KeyError): y\n",
 		tbHead + frame("/v/site-packages/fastchat/serve/w.py", "<module>", "from a.b import c") + "ImportError: cannot import name 'c' from 'a.b' (/v/a/b.py)\n",
 		"OSError: org/m does not appear to have a file named config.json\n",
+		"E0925 00:24:39.141773  4418 peer_client.cpp:353] Failed to get the peer's descriptor\n",
+		"/opt/src/x/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed\n",
+		"ValueError: environment variable RANK expected, but not set\n",
 		"",
 	} {
 		f.Add(s)
