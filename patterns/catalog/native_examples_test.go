@@ -478,6 +478,25 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"ray-memory-monitor-killed-worker": {
+		match: []string{
+			"(raylet) [2025-08-31 16:27:59,635 E 6656 6656] (raylet) node_manager.cc:3041: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 943d78b2, IP: 172.31.29.69) over the last time period.",
+			"ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
+		},
+		miss: []string{
+			"ray.exceptions.RayTaskError(OutOfMemoryError): ray::WorkerDict.actor_rollout_generate_sequences() (pid=1234, ip=10.0.0.1)",
+			"(raylet) node_manager.cc:3041: 0 Workers (tasks / actors) crashed due to other reasons at node (ID: 943d78b2, IP: 172.31.29.69) over the last time period.",
+		},
+	},
+	"ray-worker-register-failed": {
+		match: []string{
+			"[2025-09-20 11:50:22,050 E 31652 31652] core_worker.cc:179: Failed to register worker 01000000ffffffffffffffffffffffffffffffffffffffffffffffff to Raylet. IOError: [RayletClient] Unable to register worker with raylet. No such file or directory",
+			"core_worker.cc:514: Failed to register worker to Raylet: IOError: [RayletClient] Unable to register worker with raylet. Failed to read data from the socket: End of file worker_id=01000000ffffffffffffffffffffffffffffffffffffffffffffffff",
+		},
+		miss: []string{
+			"(raylet) worker_pool.cc:489: Started worker process with pid 123541, the token id: 0",
+		},
+	},
 	"safetensors-corrupt-file": {
 		match: []string{
 			tb("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
