@@ -66,7 +66,6 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-9): measured, not tuned to.
-	"458-kv-cache-no-room-after-weights-annotated.log": "held out: the newer wording of the start-up KV cache budget failure, no record reads it",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -86,16 +86,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "held out: the worker's traceback leads over the sigquit line",
 		"double-spaced": "the worker's traceback leads over the sigquit line",
 	},
-	// Held out (heldout-8): measured, not tuned to. Behind these
-	// prefixes the c10d watchdog line hard-wrapped mid-word is not
-	// rejoined, so its first half leads unclassified.
-	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"double-spaced": "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"srun-label":    "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"mpirun-tag":    "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"loki-pipe":     "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"grep-n":        "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-	},
 	// Held out (heldout-9): measured, not tuned to. Behind these
 	// prefixes a Ray task error line followed by frames but no
 	// "Traceback" header gives no alert.

@@ -497,17 +497,6 @@ var moreNativeExamples = map[string]example{
 			"(raylet) worker_pool.cc:489: Started worker process with pid 123541, the token id: 0",
 		},
 	},
-	"safetensors-corrupt-file": {
-		match: []string{
-			tb("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
-			"safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
-			"safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderDeserialization",
-			"safetensors_rust.SafetensorError: incomplete metadata, file not fully covered",
-		},
-		miss: []string{
-			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
-		},
-	},
 	"rocm-gpu-hw-exception": {
 		match: []string{
 			"HW Exception by GPU node-1 (Agent handle: 0x55cf74a379c0) reason :GPU Hang",
@@ -583,16 +572,6 @@ var moreNativeExamples = map[string]example{
 		},
 		miss: []string{
 			"[rank0]:[W528 00:11:09.123 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown.",
-		},
-	},
-	"c10d-nccl-work-failed-process-down": {
-		match: []string{
-			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
-			"[E ProcessGroupNCCL.cpp:916] [Rank 3] To avoid data inconsistency, we are taking the entire process down.",
-			"RuntimeError: NCCL communicator was aborted on rank 2. Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout",
-		},
-		miss: []string{
-			"[rank1]:[W528 01:12:44.056 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
 		},
 	},
 	"flashinfer-unsupported-kernel-config": {
