@@ -478,6 +478,62 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"tokenizers-json-unsupported": {
+		match: []string{
+			tb("Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3"),
+			"Exception: data did not match any variant of untagged enum PyPreTokenizerTypeWrapper at line 69 column 3",
+		},
+		miss: []string{
+			"serde_json::Error: data did not match any variant of untagged enum JsonRpcMessage",
+		},
+	},
+	"sentencepiece-model-parse-failed": {
+		match: []string{
+			tb("RuntimeError: Internal: could not parse ModelProto from /models/llama-2-7b/tokenizer.model"),
+			"RuntimeError: Internal: src/sentencepiece_processor.cc(1101) [model_proto->ParseFromArray(serialized.data(), serialized.size())]",
+		},
+		miss: []string{
+			hdr("Loaded sentencepiece model from /models/llama-2-7b/tokenizer.model"),
+		},
+	},
+	"numpy-abi-mismatch": {
+		match: []string{
+			"A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support both 1.x and 2.x",
+			"A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.2 as it may crash.",
+			rawTB("ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 from PyObject"),
+		},
+		miss: []string{
+			mainLog("numpy version 2.1.3, torch version 2.8.0"),
+		},
+	},
+	"cudnn-status-error": {
+		match: []string{
+			tb("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED"),
+			"RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+			"RuntimeError: CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED",
+		},
+		miss: []string{
+			mainLog("cuDNN version 91002 enabled, benchmark mode off"),
+		},
+	},
+	"nvml-driver-library-mismatch": {
+		match: []string{
+			"Failed to initialize NVML: Driver/library version mismatch",
+			"pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch. NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+		},
+		miss: []string{
+			"NVML library version: 570.124",
+		},
+	},
+	"image-decode-failed": {
+		match: []string{
+			tb("PIL.UnidentifiedImageError: cannot identify image file <_io.BytesIO object at 0x7f3a2c1d5e40>"),
+			"UnidentifiedImageError: cannot identify image file '/tmp/tmpa1b2c3.png'",
+		},
+		miss: []string{
+			mainLog("Image processor loaded: Qwen2VLImageProcessorFast"),
+		},
+	},
 	"ray-memory-monitor-killed-worker": {
 		match: []string{
 			"(raylet) [2025-08-31 16:27:59,635 E 6656 6656] (raylet) node_manager.cc:3041: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 943d78b2, IP: 172.31.29.69) over the last time period.",
