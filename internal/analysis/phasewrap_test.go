@@ -131,16 +131,15 @@ func TestOldProcessHeadersAreWrappers(t *testing.T) {
 	}
 }
 
-// A native library's located error line is a failure no record names (the
-// lines below are worded so that none does), and
+// A native library's located error line is a failure no record names, and
 // NVSHMEM's or DeepEP's names expert-parallel communication as its
 // component, from the file it prints or a frame.
 func TestLocatedNativeLineComponent(t *testing.T) {
 	m := defaultMatcher(t)
 	for _, tt := range []struct{ in, component string }{
-		{"/sglang/3rdparty/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: receiving from the root rank failed", analysis.ComponentEP},
+		{"/sglang/3rdparty/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_accept:120: handshake with the peer failed", analysis.ComponentEP},
 		{"/opt/DeepEP/csrc/kernels/internode.cu:120: failed to allocate the RDMA buffer", analysis.ComponentEP},
-		{"/src/transfer_engine/rdma_context.cpp:88: memory region registration failed: Cannot allocate memory", "transfer engine"},
+		{"/src/transfer_engine/rdma_context.cpp:88: failed to query the device context", "transfer engine"},
 		{"/src/other/thing.cpp:12: open failed", ""},
 	} {
 		an := analysis.New(m)
