@@ -73,7 +73,6 @@ var nativeExamples = map[string]example{
 			"E0925 00:24:39.141773  4418 client_service.cpp:666] Failed to connect to master",
 			"E0925 00:25:01.004411  4418 client_service.cpp:4886] Failed to connect to master 10.0.0.5:50051: RPC_FAIL",
 			"E0925 00:24:39.141773  4418 client_service.cpp:659] No master is available in HA backend",
-			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
 			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:4902] Reconnect failed to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:3544] mount_segment_to_master_failed base=0x7f3a00000000 size=4294967296",
@@ -81,6 +80,17 @@ var nativeExamples = map[string]example{
 		miss: []string{
 			"I0925 00:24:39.140945  4418 master_client.cpp:214] Connecting to master at 10.32.5.183:50051 from mooncake::ErrorCode mooncake::MasterClient::Connect(const string&)",
 			"I0925 00:30:20.000100  4502 client_service.cpp:4890] Reconnected to master 10.0.0.5:50051",
+			// A single missed ping is routine; the client counts them.
+			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+		},
+	},
+	"mooncake-master-ping-missed": {
+		match: []string{
+			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+			"E0925 00:30:12.441803  4502 client.cpp:1612] Failed to ping master ",
+		},
+		miss: []string{
+			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
 		},
 	},
 	"mooncake-store-client-setup-failed": {
@@ -259,6 +269,8 @@ var nativeExamples = map[string]example{
 		},
 		miss: []string{
 			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
+			// huggingface_hub's own fallback to a complete local cache.
+			"Couldn't connect to the Hub: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main\")).",
 		},
 	},
 	"hf-rate-limited": {
