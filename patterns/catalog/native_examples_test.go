@@ -1,5 +1,7 @@
 package catalog_test
 
+import "testing"
+
 // Examples of the records for native and third-party libraries that print
 // under a serving engine (NVSHMEM, Mooncake, NCCL, CUDA, the Hugging Face
 // Hub, JIT compilers, NIXL): each record's whole message set as the
@@ -490,6 +492,17 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"deepep-host-check-failed": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'"),
+			"RuntimeError: Assertion exception (/workspace/DeepEP/csrc/legacy/buffer.hpp:212): hidden % 128 == 0",
+			"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:152 'nvcc_version >= 12.3'",
+		},
+		miss: []string{
+			"Test failed: assertion error",
+			"[2026-05-28 00:11:09] DeepEP assertion checks enabled: num_max_dispatch_tokens_per_rank=128",
+		},
+	},
 	"tokenizers-json-unsupported": {
 		match: []string{
 			tb("Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3"),
@@ -703,5 +716,37 @@ func init() {
 		ex.match = append(ex.match, more.match...)
 		ex.miss = append(ex.miss, more.miss...)
 		examples[slug] = ex
+	}
+}
+
+// TestNativeRanking checks that where a library's generic record and a
+// specific one both match a line, the specific one ranks first: the
+// generic records (a chain's status lines, a library's host checks) only
+// lead when nothing more specific names the failure.
+func TestNativeRanking(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tt := range []struct{ text, want string }{
+		{"/opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed ", "nvshmem-bootstrap-failed"},
+		{"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed", "nvshmem-connect-failed"},
+		{"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "nvshmem-error-status"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'x.size(0) <= num_max_dispatch_tokens_per_rank'"), "deepep-dispatch-tokens-exceed-max"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:88 'ibgda_get_state()->num_rc_per_pe >= num_channels'"), "deepep-ibgda-rc-per-pe-too-small"},
+		{"ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'", "nvcc-unsupported-gpu-architecture"},
+		{"[1752044541.372091] [gpu-3:4012 :0] ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=4294967296, access=0xf) failed: Cannot allocate memory", "ucx-memory-registration-failed"},
+	} {
+		subs := subjects(tt.text)
+		var got []string
+		for _, s := range subs {
+			hits, errs := m.Match(s)
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			if len(hits) > 0 {
+				got = append(got, hits[0].Record.Slug)
+			}
+		}
+		if len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
 	}
 }
