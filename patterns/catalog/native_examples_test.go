@@ -670,6 +670,19 @@ var moreNativeExamples = map[string]example{
 // moreWidenedExamples adds wordings of the second round to records the
 // main examples cover.
 var moreWidenedExamples = map[string]example{
+	"c10d-dump-signal-from-other-rank": {
+		match: []string{"[rank5]:[E703 17:54:18.884325830 ProcessGroupNCCL.cpp:1922] [PG ID 0 PG GUID 0(default_pg) Rank 5] Observed flight recorder dump signal from another rank via TCPStore."},
+	},
+	"c10d-dump-debug-info": {
+		match: []string{
+			"[rank0]:[E703 17:54:18.884 ProcessGroupNCCL.cpp:1890] [PG ID 0 PG GUID 0(default_pg) Rank 0] Broadcasting signal exception_dump to other ranks via TCPStore.",
+			"[rank0]:[I703 17:54:19.101 ProcessGroupNCCL.cpp:1430] [PG ID 0 PG GUID 0(default_pg) Rank 0] Flight Recorder trace successfully dumped.",
+			"[rank0]:[E703 17:54:18.884 ProcessGroupNCCL.cpp:1885] [PG ID 0 PG GUID 0(default_pg) Rank 0] First PG on this rank to signal dumping.",
+		},
+	},
+	"c10d-tcpstore-should-dump-failed": {
+		match: []string{"[rank0]:[W703 17:54:18.884 ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 0] Failed to broadcast signal exception_dump through TCPStore. Error: Broken pipe"},
+	},
 	"hf-offline-cache-miss": {
 		match: []string{
 			"OSError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
