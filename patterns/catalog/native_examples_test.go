@@ -492,6 +492,17 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"cuda-toolkit-not-found": {
+		match: []string{
+			tb("RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist"),
+			"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+			"/bin/sh: 1: nvcc: not found",
+			"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'",
+		},
+		miss: []string{
+			mainLog("CUDA_HOME is set to /usr/local/cuda, nvcc version 12.8"),
+		},
+	},
 	"deepep-host-check-failed": {
 		match: []string{
 			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'"),
