@@ -239,11 +239,22 @@ func TestUnkeyedRecordsAreAnchored(t *testing.T) {
 			got = append(got, anchoredPatterns[p.always[i]]+": none")
 			continue
 		}
-		got = append(got, fmt.Sprintf("%s: %q at %d", anchoredPatterns[p.always[i]], a.lit.Text, a.at))
+		pair := "no pair"
+		if a.pclause >= 0 {
+			pair = fmt.Sprintf("pair %q", a.plit.Text[a.pair:a.pair+2])
+		}
+		got = append(got, fmt.Sprintf("%s: %q at %d, %s", anchoredPatterns[p.always[i]], a.lit.Text, a.at, pair))
 	}
 	want := []string{
-		`size \d+\.: "size " at 2`, `(?i)batch \w+: "batch " at 5`, `video .*done: "video " at 0`,
-		`(?i)x-ray=\d: "x-ray=" at 5`, `zz(z|q)!: "!" at 0`, `(ab|cd)yy: "yy" at 0`, `a.b.c: "b" at 0`, `[0-9]{4}: none`,
+		`size \d+\.: "size " at 2, pair "ze"`, `(?i)batch \w+: "batch " at 5, no pair`, `video .*done: "video " at 0, pair "eo"`,
+		`(?i)x-ray=\d: "x-ray=" at 5, no pair`, `zz(z|q)!: "!" at 0, pair "zz"`, `(ab|cd)yy: "yy" at 0, pair "yy"`, `a.b.c: "b" at 0, no pair`, `[0-9]{4}: none`,
+	}
+	var sets []string
+	for _, set := range p.anchorSets {
+		sets = append(sets, fmt.Sprintf("%q %q", set.tab[:maxPairs], set.tab[maxPairs:]))
+	}
+	if diff := cmp.Diff([]string{`"zezyz" "eozye"`}, sets); diff != "" {
+		t.Errorf("anchor sets (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("anchors (-want +got):\n%s", diff)
@@ -257,17 +268,29 @@ func FuzzMatchDifferentialAnchored(f *testing.F) {
 		"batch\tx", "video is done", "videovideo done", "X-RAY=1", "x-ray=", "x-Ray=9 x-ray=",
 		"zzz!", "zzq!", "zz!", "zzzz!", "abyy", "cdyy", "ayy", "a1b2c", "!!!zzq!", "12345", "abc 2026",
 		"[2026-05-28 00:11:09 TP0] Prefill batch, #new-seq: 1, size 3.",
+		// Long enough for the anchors' search by pairs: the pairs at both
+		// ends, in the last chunk read, found and not.
+		"[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12, size 3.",
+		"size 4. [2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12",
+		"[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12,xxyy",
+		"[2026-05-28 00:11:09 TP0] video is done, X-RAY=7, sizesiz size",
+		"ze ze ze ze ze ze ze ze ze ze ze ze eo eo eo yy -r size 9.",
+		"0123456789012345678901234567890abyy", "0123456789012345678901234567890a.b.c",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		got, gotErrs := pre.Match(Subject{Text: text})
 		want, wantErrs := naive.Match(Subject{Text: text})
-		if len(gotErrs)+len(wantErrs) > 0 {
-			return // a timeout says nothing about the prefilter
-		}
-		if diff := cmp.Diff(view(want), view(got)); diff != "" {
-			t.Errorf("%q: prefiltered hits differ from naive (-naive +prefiltered):\n%s", text, diff)
+		for _, pairs := range []bool{false, true} {
+			var got []Hit
+			var gotErrs []PatternError
+			withPairs(pairs && haveIndexPairs, func() { got, gotErrs = pre.Match(Subject{Text: text}) })
+			if len(gotErrs)+len(wantErrs) > 0 {
+				return // a timeout says nothing about the prefilter
+			}
+			if diff := cmp.Diff(view(want), view(got)); diff != "" {
+				t.Errorf("%q (pairs %v): prefiltered hits differ from naive (-naive +prefiltered):\n%s", text, pairs, diff)
+			}
 		}
 	})
 }

@@ -582,6 +582,9 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 			return nil, err
 		}
 		p.anchorAlways() // a few records', from the records alone
+		if p.blocked != nil {
+			p.setExt() // the short and low refs', one pass
+		}
 		m.pf = p
 		m.factsUse.prefilter, m.factsUse.Plan = true, true
 	} else if !opts.NoPrefilter {

@@ -382,6 +382,9 @@ type prefilter struct {
 	// strided: a catalog with more long keys than the fixed bloom holds
 	// (setSplit).
 	blocked *blockedBloom
+	// ext confirms the halves' passes in the blocked loop (confirm.go),
+	// which must have it.
+	ext *extBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -391,7 +394,10 @@ type prefilter struct {
 	keyClause []int    // per record: the clause its keys come from, -1 for none
 	always    []int32  // records without a key, checked on every text
 	anchors   []anchor // per always record: the literal searched first (anchorAlways)
-	plan      keyPlan  // what the tables were built from (Facts keep it)
+	// anchorSets are the anchors searched several at a time when
+	// haveIndexPairs (anchorAlways).
+	anchorSets []anchorSet
+	plan       keyPlan // what the tables were built from (Facts keep it)
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -409,7 +415,12 @@ func (p *prefilter) newScratch() *scratch {
 
 // candidates appends to sc.cands, in record order, every record whose
 // required literals all occur in s.
-func (p *prefilter) candidates(s string, sc *scratch) {
+func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, p.scan(p, s, 0)) }
+
+// candidatesFrom is candidates given what p.scan returns for s at 0, or
+// a later block before which no block holds a key of a strided table
+// (shapes.go's keyedFrom).
+func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	sc.gen++
 	if sc.gen == 0 { // wrapped: old marks could alias the new generation
 		clear(sc.mark)
@@ -422,7 +433,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	// first (passLow, passHigh, passLong added to the block's offset):
 	// the tests before it failed, and it needs no second look.
 	n := len(s) &^ (longStride - 1)
-	for r := p.scan(p, s, 0); r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
+	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
 		i, first := r&^(longStride-1), r&(longStride-1)
 		w := blockKey(s, i)
 		if first == passLow {
@@ -468,13 +479,28 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		}
 	}
 	// An unkeyed record is searched for its anchor first, which most
-	// texts lack, then for its other clauses.
+	// texts lack, then for its other clauses. Records searched by their
+	// pairs (anchorSets) are marked where they hold them: an unkeyed
+	// record is never marked as a keyed candidate.
+	pairs := haveIndexPairs && len(s) >= minPairsLen
+	if pairs {
+		for i := range p.anchorSets {
+			p.markAnchored(&p.anchorSets[i], s, sc)
+		}
+	}
 	for i, r := range p.always {
 		a := &p.anchors[i]
-		if a.clause >= 0 && !a.holds(s) {
+		skip := a.clause
+		switch {
+		case pairs && a.pclause >= 0:
+			if sc.mark[r] != sc.gen {
+				continue
+			}
+			skip = a.pclause
+		case a.clause >= 0 && !a.holds(s):
 			continue
 		}
-		if holdsClauses(s, p.reqs[r], a.clause) {
+		if holdsClauses(s, p.reqs[r], skip) {
 			kept = append(kept, r)
 		}
 	}
@@ -753,7 +779,7 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 //
 //go:noinline
 func scanLowSplitBlocked(p *prefilter, s string, i int) int {
-	bl := p.blocked
+	bl, ext := p.blocked, p.ext
 	sb := (*shortBloom)(p.shortB.bits)
 	lb := (*blockedLowBloom)(p.lowB.bits)
 	for ; i+4*longStride <= len(s); i += 4 * longStride {
@@ -761,10 +787,16 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 		for j := 0; j < 4*longStride; j += longStride {
 			w := blockKey(t, j)
 			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
-				return i + j + passLow
+				if ext.has(w&mask48|extLowFwd) || i+j >= 2 && ext.has(blockKey(s, i+j-2)&mask48|extLowBwd) {
+					return i + j + passLow
+				}
 			}
 			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
-				return i + j + passHigh
+				at := i + j + shortWindow
+				k := min(at, len(s)-longWindow)
+				if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
+					return i + j + passHigh
+				}
 			}
 			if bl.has(w * hashMul) {
 				return i + j + passLong
@@ -774,10 +806,16 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
 		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
-			return i + passLow
+			if ext.has(w&mask48|extLowFwd) || i >= 2 && ext.has(blockKey(s, i-2)&mask48|extLowBwd) {
+				return i + passLow
+			}
 		}
 		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
-			return i + passHigh
+			at := i + shortWindow
+			k := min(at, len(s)-longWindow)
+			if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
+				return i + passHigh
+			}
 		}
 		if bl.has(w * hashMul) {
 			return i + passLong
@@ -1357,7 +1395,7 @@ func (b *blockedBloom) has(h uint64) bool {
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.blocked = nil
+	p.blocked, p.ext = nil, nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
@@ -1380,6 +1418,7 @@ func (p *prefilter) setSplitBlocked() {
 			p.blocked.add(sl.key * hashMul)
 		}
 	}
+	p.setExt()
 }
 
 // splitHalves gives the short and low keys small blooms of their own: the
@@ -1403,7 +1442,7 @@ func (p *prefilter) splitHalves(lowLog uint) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB, p.blocked = b, b, b, nil
+	p.strided, p.shortB, p.lowB, p.blocked, p.ext = b, b, b, nil, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed

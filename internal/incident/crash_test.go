@@ -401,3 +401,27 @@ func TestANativeBurstLeadsTheDeathItCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestALibraryFailureLeadsTheDeathItEndsIn: a library's classified native
+// failure (c10d's watchdog timing out a collective) and the process's
+// death after it ("terminate called ...", faulthandler's abort, the
+// shell's "Aborted"), which names no library, are one incident led by the
+// library's line in every layout: the death is a detail of whichever
+// library's event it ends.
+func TestALibraryFailureLeadsTheDeathItEndsIn(t *testing.T) {
+	m := crashMatcher(t)
+	cause := "[E601 12:00:01.000000000 ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=60000) ran for 69662 milliseconds before timing out."
+	for _, death := range []string{
+		"terminate called after throwing an instance of 'std::runtime_error'",
+		"Fatal Python error: Aborted",
+		"Aborted (core dumped)",
+	} {
+		for _, l := range layouts {
+			lines := []string{l.line(healthy[0]), l.line(cause), l.line(death)}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != "nccl-watchdog-collective-timeout" {
+				t.Errorf("%q after the watchdog, %s: want one incident led by nccl-watchdog-collective-timeout, got %d:%s", death, l.name, len(got), describe(got))
+			}
+		}
+	}
+}

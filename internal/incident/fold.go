@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -773,6 +774,19 @@ func eventOfGroup(c *group) eventOf {
 // kept).
 func sameLibrary(a, b string) bool { return a == "" || b == "" || a == b }
 
+// endsEventOf reports whether the unclassified native line of shape kind
+// may be a detail of a native consequence of shape of: one library's
+// line of the same event, or the process's death ("terminate called
+// ...", faulthandler's abort, the shell's "Aborted") that any library's
+// failure ends in, which names no library of its own.
+func endsEventOf(kind, of string) bool {
+	switch kind {
+	case entry.NativeTerminate, entry.NativeFaulthandler, entry.NativeShell:
+		return true
+	}
+	return sameLibrary(kind, of)
+}
+
 // printedBefore reports whether the root cause candidate c, which began
 // after the consequence from at at, is nevertheless its cause: the
 // consequence's time was borrowed from a line before it (a bare
@@ -793,7 +807,7 @@ func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
 // line of the same event as a native consequence from at: the same
 // source and library (its native shape), within the settle time.
 func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
-	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic && sameLibrary(from.kind, x.NativeKind) &&
+	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic && endsEventOf(x.NativeKind, from.kind) &&
 		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
 }
 
@@ -811,7 +825,7 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 	b := burstOf(gen)
 	for _, m := range g.scopeConsequences(gen.Scope) {
 		c := m.gr
-		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !sameLibrary(c.NativeKind, gen.NativeKind) || c.Source != gen.Source || !g.inBurst(c, b) {
+		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {

@@ -1,0 +1,113 @@
+package matcher
+
+import (
+	"strings"
+	"sync"
+)
+
+// Confirmed halves. At 20,000 records and more, the 4-byte keys (the low
+// keys, probed at both halves of a block, and the short ones, at the upper
+// half) are cut from literals made of the words of ordinary lines
+// (" encoder ", "token graph: ", " not falling"): every run of their
+// windows holds a window ordinary lines have ("code", "ken "), so a
+// routine line passes a half's bloom test once or twice at 50,000 records.
+// Each pass left the scan loop for a table probe and a check, about 30 ns,
+// to find a literal that was not there.
+//
+// The loop of the large catalogs (scanLowSplitBlocked) confirms a half's
+// pass before it leaves: six bytes of the text around the window, in a
+// bloom of six-byte windows of the keyed literals (extBloom). Each ref of a
+// 4-byte key at offset o of its literal puts in the six bytes from its
+// window's start (o+6 <= len) or else the six ending at its window's end
+// (o >= 2; a keyed literal has at least 7 bytes, so one of the two
+// exists), tagged with its half and direction. The loop tests both of the
+// text's: where the literal is, one of them is the ref's. The confirmation
+// only ever turns a pass into a miss where no ref's six bytes are there,
+// so the candidates are the same; it costs a few nanoseconds only where
+// the half's bloom passed.
+
+// extBloomLog is the size of the bloom of six-byte windows: 64 KB, read
+// only where a half's test passed.
+const extBloomLog = 19
+
+type extBloom [1 << (extBloomLog - 6)]uint64
+
+const (
+	mask48 = 1<<48 - 1
+	// The tags of the four kinds of six-byte windows: a half's (low,
+	// high) from its window's start (fwd) or ending at its end (bwd).
+	extLowFwd  = 1 << 48
+	extLowBwd  = 2 << 48
+	extHighFwd = 3 << 48
+	extHighBwd = 4 << 48
+)
+
+func extHash(x uint64) uint64 { return x * hashMul >> (64 - extBloomLog) }
+
+func (b *extBloom) add(x uint64) {
+	h := extHash(x)
+	b[h>>6] |= 1 << (h & 63)
+}
+
+func (b *extBloom) has(x uint64) bool {
+	h := extHash(x)
+	return b[h>>6]&(1<<(h&63)) != 0
+}
+
+// setExt builds the bloom of six-byte windows of the low and short
+// tables' refs; if a ref has neither window, a bloom of every bit (every
+// pass leaves the loop).
+func (p *prefilter) setExt() {
+	b := new(extBloom)
+	corpus := corpusWindows6()
+	for _, t := range []struct {
+		table    *windowTable
+		fwd, bwd uint64
+	}{{&p.low, extLowFwd, extLowBwd}, {&p.short, extHighFwd, extHighBwd}} {
+		for _, ref := range t.table.refs {
+			text := p.lits[ref.lit].Text
+			o := int(ref.off)
+			fwd, bwd := o+6 <= len(text), o >= 2 && o+4 <= len(text)
+			if fwd && bwd && corpus[windowKey(text[o:o+6])] && !corpus[windowKey(text[o-2:o+4])] {
+				fwd = false // " graph" of "token graph: " is on ordinary lines, "en gra" is not
+			}
+			switch {
+			case fwd:
+				b.add(windowKey(text[o:o+6]) | t.fwd)
+			case bwd:
+				b.add(windowKey(text[o-2:o+4]) | t.bwd)
+			default:
+				for i := range b {
+					b[i] = ^uint64(0)
+				}
+				p.ext = b
+				return
+			}
+		}
+	}
+	p.ext = b
+}
+
+// corpusWindows6 is the set of six-byte windows of the built-in corpus
+// (windowKey): where a ref has both windows, it takes one the corpus does
+// not hold.
+var corpusWindows6 = sync.OnceValue(func() map[uint64]bool {
+	m := make(map[uint64]bool)
+	for line := range strings.SplitSeq(defaultCorpus, "\n") {
+		for i := 0; i+6 <= len(line); i++ {
+			m[windowKey(line[i:i+6])] = true
+		}
+	}
+	return m
+})
+
+// lowBwd is the six bytes that end where the lower half at i ends: the
+// loop's block at i is in s, so eight bytes at i-2 are, but for i = 0,
+// where no window of a literal begins two bytes or more into it.
+// lowBwd and highFwd are written out in the loop, which then calls
+// nothing and keeps its registers.
+//
+//	lowBwd  = blockKey(s, i-2) & mask48                 (i >= 2)
+//	highFwd = blockKey(s, k) >> (8*(at-k)) & mask48      (at = i+4; k = min(at, len(s)-8))
+//
+// highFwd is the six bytes from the upper half's start, when s has them.
