@@ -492,6 +492,24 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"ucx-endpoint-error-unhandled": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Connection reset by remote peer' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed",
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1452 UCX  ERROR ep 0x7f3a2c0b8000: error 'Endpoint timeout' will not be handled since no error callback is installed",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1200 UCX  DEBUG ep 0x7f3a2c0b8000: error callback installed",
+		},
+	},
+	"nixl-invalid-request": {
+		match: []string{
+			tb("nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM"),
+			"E0312 10:22:01.771233 5512 nixl_agent.cpp:802] createXferReq: NIXL_ERR_MISMATCH between local and remote descriptor lists",
+		},
+		miss: []string{
+			"I0312 10:22:01.771233 5512 nixl_agent.cpp:802] createXferReq: descriptor lists validated",
+		},
+	},
 	"cuda-toolkit-not-found": {
 		match: []string{
 			tb("RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist"),
