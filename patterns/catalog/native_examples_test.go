@@ -492,6 +492,15 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"c10d-client-socket-connect-retry": {
+		match: []string{
+			"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+			"[W1205 10:02:11.118452383 socket.cpp:755] [c10d] The client socket has failed to connect to [10.0.0.1]:5000 (errno: 113 - No route to host).",
+		},
+		miss: []string{
+			"torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.0.0.1, 5000). The client socket has failed to connect to 10.0.0.1:5000 (errno: 113 - No route to host).",
+		},
+	},
 	"ucx-endpoint-error-unhandled": {
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Connection reset by remote peer' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed",
