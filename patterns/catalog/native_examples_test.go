@@ -375,6 +375,7 @@ var widenedExamples = map[string]example{
 		},
 		miss: []string{
 			hdr("DeepEP timeout: 100s, low_latency_mode=True"),
+			hdr("Using DeepEP low_latency mode with timeout 100s"),
 		},
 	},
 	"mooncake-metadata-server-unreachable": {
