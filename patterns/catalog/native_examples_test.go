@@ -1,6 +1,12 @@
 package catalog_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+)
 
 // Examples of the records for native and third-party libraries that print
 // under a serving engine (NVSHMEM, Mooncake, NCCL, CUDA, the Hugging Face
@@ -809,6 +815,37 @@ func TestNativeRanking(t *testing.T) {
 		}
 		if len(got) == 0 || got[len(got)-1] != tt.want {
 			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRoutineNativeLinesDoNotAlert feeds the libraries' routine lines, some
+// printed at error level, through the entry assembler and the analysis
+// with the whole catalog: none is a failure. Each has an info record (or
+// sits outside a failure record's wording) because the library carries
+// on after it.
+func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
+	m := compileCatalog(t)
+	for _, line := range []string{
+		"E0925 00:24:39.141773  4418 client.cpp:353] Failed to get fsdir from master",
+		"E1203 10:02:11.003412 77102 client_service.cpp:1042] Failed to get storage config from master",
+		"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+		"E0312 10:22:01.771233 5512 pybind_client.cpp:797] Query failed for key: 8f1c2a_0_k with error: OBJECT_NOT_FOUND",
+		"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+		"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
+		"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+	} {
+		a := entry.NewAssembler(entry.Options{})
+		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
+		an := analysis.New(m)
+		for i := range ents {
+			if d, ok := an.Analyze(&ents[i]); ok {
+				slug := "unclassified"
+				if d.Cause != nil {
+					slug = d.Cause.Record.Slug
+				}
+				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
+			}
 		}
 	}
 }
