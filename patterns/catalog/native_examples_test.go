@@ -499,6 +499,34 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"cuda-operation-not-supported": {
+		match: []string{
+			tb("RuntimeError: CUDA error: operation not supported"),
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'operation not supported'",
+			"CUresult error CUDA_ERROR_NOT_SUPPORTED at cuMemCreate",
+		},
+		miss: []string{
+			hdr("Custom allreduce is not supported on this platform, falling back to NCCL"),
+		},
+	},
+	"cuda-unknown-error": {
+		match: []string{
+			tb("RuntimeError: CUDA error: unknown error"),
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: cudaErrorUnknown",
+		},
+		miss: []string{
+			hdr("Unknown error reported by the client: connection closed"),
+		},
+	},
+	"torch-inductor-cpp-compile-error": {
+		match: []string{
+			tb("torch._inductor.exc.CppCompileError: C++ compile error"),
+			"torch._inductor.exc.InductorError: CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpx/main.c', '-O3', '-shared']' returned non-zero exit status 1.",
+		},
+		miss: []string{
+			hdr("Compiling with torch.compile (inductor), max_bs=32"),
+		},
+	},
 	"c10d-nccl-work-failed-process-down": {
 		match: []string{
 			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
