@@ -403,9 +403,11 @@ type Searcher struct {
 	counted uint64
 	// shapeSearch's state (shapes.go): the shape key and its hash, the
 	// kept hits read or written.
-	key     []byte
-	keyHash uint64
-	kept    []keptHit
+	key      []byte
+	keyHash  uint64
+	kept     []keptHit
+	runs     []int32 // the masked runs of the text searched
+	keptRuns []int32 // those of the text the kept hits were kept for
 }
 
 // searcherFlush is how many subjects a Searcher counts before it adds
@@ -455,14 +457,15 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	sc.hits = sc.hits[:0]
 	if len(sc.cands) == 0 {
 		if keep {
-			m.keepShape(se, sc, s, true)
+			m.keepShape(se, sc, s, true, true)
 		}
 		return hits, errs // most lines: no clock reading, nothing to rank
 	}
 	n := len(errs)
-	errs = m.verify(sc, errs, s)
+	var lit bool
+	errs, lit = m.verify(sc, errs, s)
 	if keep {
-		m.keepShape(se, sc, s, len(errs) == n)
+		m.keepShape(se, sc, s, len(errs) == n, lit)
 	}
 	if len(sc.hits) == 0 {
 		return hits, errs
@@ -482,8 +485,10 @@ func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
 }
 
 // verify tries every candidate of sc on s, within the entry's budget: the
-// hits to sc.hits, the patterns that failed to errs.
-func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []PatternError {
+// hits to sc.hits, the patterns that failed to errs. It reports whether
+// every candidate was tried by a movable litProg.
+func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]PatternError, bool) {
+	lit := true
 	start := m.clock()
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
@@ -501,6 +506,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 			errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 			continue
 		}
+		lit = lit && prog.lit != nil && prog.lit.movable
 		if prog.lit != nil {
 			if valid < 0 {
 				valid = 0
@@ -519,6 +525,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 				sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.litHit(int(r), prog.lit, loc, *s)})
 				continue
 			}
+			lit = false
 			if prog, err = m.regexpOf(int(r), prog); err != nil {
 				errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 				continue
@@ -545,7 +552,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 		}
 		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
 	}
-	return errs
+	return errs, lit
 }
 
 // compareHits orders hits best first; see AppendMatch.

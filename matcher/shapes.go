@@ -76,7 +76,12 @@ type shapeEntry struct {
 	hits    []keptHit
 	hasHits bool
 	types   bool
-	used    bool // the clock's reference bit
+	// moves: every candidate is a movable litProg (litProg.movable), so
+	// the hits of another text of the shape are text's moved by the
+	// masked runs (runs: start and length of each in text).
+	moves bool
+	runs  []int32
+	used  bool // the clock's reference bit
 }
 
 // keptHit is a hit kept for its text: where it matched and, for a
@@ -179,7 +184,7 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, kee
 		m.caches.Store(&shapeCache{seed: maphash.MakeSeed(), sigs: buildDigitSigs(m.reqs), index: make([]int32, 2*shapeEntries)})
 	})
 	c := m.caches.Load()
-	se.key = c.sigs.shapeKey(se.key[:0], text)
+	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], text)
 	se.keyHash = maphash.Bytes(c.seed, se.key)
 	types := len(s.ExceptionTypes) > 0
 	c.mu.Lock()
@@ -190,13 +195,20 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, kee
 		c.shapeMisses.Add(1)
 		p.candidatesFrom(text, sc, first)
 		return false, true
-	case e.hasHits && e.types == types && string(e.text) == text:
+	case e.hasHits && e.types == types && (e.moves || string(e.text) == text):
+		same := string(e.text) == text
 		se.kept = append(se.kept[:0], e.hits...)
-		tried := len(e.cands)
+		se.keptRuns = append(se.keptRuns[:0], e.runs...)
+		sc.cands = append(sc.cands[:0], e.cands...)
 		c.mu.Unlock()
 		c.shapeHits.Add(1)
+		if !same && !se.move() {
+			// A place inside a masked run, which no litProg's match
+			// has: searched as any other text of the shape.
+			return false, true
+		}
 		c.textHits.Add(1)
-		m.tried.Add(uint64(tried))
+		m.tried.Add(uint64(len(sc.cands)))
 		sc.hits = sc.hits[:0]
 		for i := range se.kept {
 			k := &se.kept[i]
@@ -218,12 +230,52 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, kee
 	}
 }
 
+// move moves the places of the kept hits from the text they were kept for
+// to the text searched, which has the same shape: the two differ only in
+// their masked runs (keptRuns and runs, start and length each). It
+// reports false when a place lies inside a masked run.
+func (se *Searcher) move() bool {
+	for i := range se.kept {
+		k := &se.kept[i]
+		ok1, ok2 := true, true
+		k.start, ok1 = moved(k.start, se.keptRuns, se.runs)
+		k.end, ok2 = moved(k.end, se.keptRuns, se.runs)
+		if !ok1 || !ok2 {
+			return false
+		}
+		for j := range 2 * len(k.lit) {
+			var ok bool
+			if k.spans[j], ok = moved(k.spans[j], se.keptRuns, se.runs); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// moved is the place p of one text in another of its shape, whose masked
+// runs are to where the first's are from.
+func moved(p int32, from, to []int32) (int32, bool) {
+	d := int32(0)
+	for r := 0; r < len(from) && r < len(to); r += 2 {
+		start, n := from[r], from[r+1]
+		if p <= start {
+			break
+		}
+		if p < start+n {
+			return 0, false
+		}
+		d += to[r+1] - n
+	}
+	return p + d, true
+}
+
 // keepShape keeps what shapeSearch looked up and the caller searched: the
 // candidates of the shape, and s with the hits sc holds of it when clean
 // (no pattern failed) and every hit is a litProg's with its groups as
 // spans or has no groups (a hit with built groups is not kept: its map is
 // the caller's to change).
-func (m *Matcher) keepShape(se *Searcher, sc *scratch, s *Subject, clean bool) {
+func (m *Matcher) keepShape(se *Searcher, sc *scratch, s *Subject, clean, lit bool) {
 	se.kept = se.kept[:0]
 	for i := range sc.hits {
 		h := &sc.hits[i].hit
@@ -246,9 +298,11 @@ func (m *Matcher) keepShape(se *Searcher, sc *scratch, s *Subject, clean bool) {
 		e.cands = append(grown(e.cands, len(sc.cands)), sc.cands...)
 	}
 	e.hasHits = clean
+	e.moves = clean && lit
 	if clean {
 		e.text = append(grown(e.text, len(s.Text)), s.Text...)
 		e.hits = append(grown(e.hits, len(se.kept)), se.kept...)
+		e.runs = append(grown(e.runs, len(se.runs)), se.runs...)
 		e.types = len(s.ExceptionTypes) > 0
 	}
 }
@@ -506,6 +560,13 @@ func (d *digitSigs) touchesBefore(s string, i, j, kb int) bool {
 // doubled. Two texts have one key exactly when they differ only in the
 // digits of masked runs.
 func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
+	dst, _ = d.shapeKeyRuns(dst, nil, s)
+	return dst
+}
+
+// shapeKeyRuns is shapeKey also appending to runs the start and the length
+// of each masked run of s, in order.
+func (d *digitSigs) shapeKeyRuns(dst []byte, runs []int32, s string) ([]byte, []int32) {
 	from := 0 // s[from:i] is yet to be copied
 	for i := 0; i < len(s); i++ {
 		b := s[i]
@@ -521,6 +582,7 @@ func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
 			}
 			dst = append(dst, s[from:i]...)
 			dst = append(dst, shapeMarker, 0)
+			runs = append(runs, int32(i), int32(j-i))
 			from = j
 			i = j - 1
 		case b == shapeMarker:
@@ -529,5 +591,5 @@ func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
 			from = i + 1
 		}
 	}
-	return append(dst, s[from:]...)
+	return append(dst, s[from:]...), runs
 }

@@ -149,6 +149,9 @@ var shapePatterns = append(slices.Clone(fuzzPatterns),
 	`got (\d+) GPUs, expected 8`,
 	`error 7`,
 	`CUDA error 700 at (.+?):(\d+)`,
+	`worker (.+?) died after (.+?) restarts`,
+	`rank (.+?) of (.+?) failed:`,
+	`(.+?) tokens exceed the limit`,
 )
 
 // FuzzShapeKey: a text and the text with its numbers changed have the same
@@ -176,6 +179,9 @@ func FuzzShapeKey(f *testing.F) {
 		"error 7 error 77 error 7x",
 		"CUDA error 700 at x.cu:12",
 		"\xff12\xff",
+		"worker 3 died after 12 restarts",
+		"rank 7 of 16 failed: rank 1 of 2 failed:\n  rank 3 of 4 failed:",
+		"4096 tokens exceed the limit\n 12 tokens exceed the limit",
 	} {
 		f.Add(s, uint64(1))
 	}
