@@ -172,8 +172,8 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, kee
 	p := m.pf
 	text := s.Text
 	first := p.scan(p, text, 0)
-	if len(text) > shapeKeyMax {
-		p.candidatesFrom(text, sc, first)
+	if first >= len(text)&^(longStride-1) || len(text) > shapeKeyMax {
+		p.candidatesFrom(text, sc, first) // most lines: no block passes the bloom
 		return false, false
 	}
 	if first = p.keyedFrom(text, first); first >= len(text) {
