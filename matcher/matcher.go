@@ -441,9 +441,14 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	keep := false // whether to keep what s matched (shapes.go)
 	switch {
 	case m.pf != nil && se != nil && !m.noShapes:
-		var found bool
-		if found, keep = m.shapeSearch(sc, se, s); found {
-			return m.ranked(sc, hits), errs
+		p := m.pf
+		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
+			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
+		} else {
+			var found bool
+			if found, keep = m.shapeSearch(sc, se, s, first); found {
+				return m.ranked(sc, hits), errs
+			}
 		}
 	case m.pf != nil:
 		m.pf.candidates(s.Text, sc)

@@ -163,19 +163,17 @@ func (c *shapeCache) remove(h uint64) {
 	}
 }
 
-// shapeSearch finds the candidates of s through the Matcher's shapes. It
+// shapeSearch finds the candidates of s through the Matcher's shapes,
+// given the first block of s that passes the bloom (s is not longer than
+// shapeKeyMax; appendMatch sends a text no block of which passes, most
+// lines, to candidatesFrom at once). It
 // reports found when s is the text last searched of its shape and its hits
 // were kept: sc.hits then holds them, and nothing is left to verify.
 // Otherwise sc.cands holds the candidates, and keep says that the caller
 // is to give what s matched to keepShape.
-func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, keep bool) {
+func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) (found, keep bool) {
 	p := m.pf
 	text := s.Text
-	first := p.scan(p, text, 0)
-	if first >= len(text)&^(longStride-1) || len(text) > shapeKeyMax {
-		p.candidatesFrom(text, sc, first) // most lines: no block passes the bloom
-		return false, false
-	}
 	if first = p.keyedFrom(text, first); first >= len(text) {
 		p.candidatesFrom(text, sc, first) // no block of s has a ref to verify
 		return false, false
