@@ -395,7 +395,7 @@ type prefilter struct {
 	always    []int32  // records without a key, checked on every text
 	anchors   []anchor // per always record: the literal searched first (anchorAlways)
 	// anchorSets are the anchors searched several at a time when
-	// haveIndexPairs (anchorAlways).
+	// haveIndexTriples (anchorAlways).
 	anchorSets []anchorSet
 	plan       keyPlan // what the tables were built from (Facts keep it)
 }
@@ -474,11 +474,11 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		}
 	}
 	// An unkeyed record is searched for its anchor first, which most
-	// texts lack, then for its other clauses. Records searched by their
-	// pairs (anchorSets) are marked where they hold them: an unkeyed
+	// texts lack, then for its other clauses. Records searched by three
+	// bytes (anchorSets) are marked where they hold them: an unkeyed
 	// record is never marked as a keyed candidate.
-	pairs := haveIndexPairs && len(s) >= minPairsLen
-	if pairs {
+	triples := haveIndexTriples && len(s) >= minTriplesLen
+	if triples {
 		for i := range p.anchorSets {
 			p.markAnchored(&p.anchorSets[i], s, sc)
 		}
@@ -487,11 +487,11 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 		a := &p.anchors[i]
 		skip := a.clause
 		switch {
-		case pairs && a.pclause >= 0:
+		case triples && a.tclause >= 0:
 			if sc.mark[r] != sc.gen {
 				continue
 			}
-			skip = a.pclause
+			skip = a.tclause
 		case a.clause >= 0 && !a.holds(s):
 			continue
 		}
