@@ -68,6 +68,10 @@ type Options struct {
 	// Options (Refuse, Corpus, NoPrefilter) are not used. The Matcher is
 	// the same with or without them.
 	Facts *Facts
+	// NoShapeCache turns off the Searchers' cache of candidates by the
+	// shape of the text (shapes.go): the reference tests compare it
+	// with. It changes speed, never results.
+	NoShapeCache bool
 }
 
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
@@ -84,11 +88,16 @@ type Matcher struct {
 	classKey []string   // last dotted component of each record's errorClass
 	pf       *prefilter // nil with Options.NoPrefilter
 	pool     sync.Pool  // *scratch
+	// The candidates of texts by their shape, and the hits of texts
+	// (shapes.go); built at the first text that needs them.
+	cachesOnce sync.Once
+	caches     atomic.Pointer[shapeCaches]
 
 	factsOptions string           // factsOptions of the Options compiled with
 	warnings     map[int32]string // the backtracking check's warnings, by record
 	factsUse     FactsUse
 	regexpOnly   bool // no litProgs: tests compare the two engines with it
+	noShapes     bool // Options.NoShapeCache
 
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
@@ -135,7 +144,7 @@ type group struct {
 // tree a record from patterns.Parse keeps is taken from it
 // (Record.PatternTree), so the pattern is parsed once from file to Matcher.
 func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem) {
-	m := &Matcher{timeout: opts.MatchTimeout, budget: opts.EntryBudget}
+	m := &Matcher{timeout: opts.MatchTimeout, budget: opts.EntryBudget, noShapes: opts.NoShapeCache}
 	if m.budget <= 0 {
 		m.budget = DefaultEntryBudget
 	}
@@ -378,7 +387,7 @@ func (m *Matcher) AppendMatch(hits []Hit, errs []PatternError, s Subject) ([]Hit
 	sc := m.pool.Get().(*scratch)
 	defer m.pool.Put(sc)
 	m.subjects.Add(1)
-	return m.appendMatch(sc, hits, errs, &s)
+	return m.appendMatch(sc, nil, hits, errs, &s)
 }
 
 // Searcher is one goroutine's use of a Matcher: AppendMatch with the search
@@ -392,6 +401,11 @@ type Searcher struct {
 	// added to the Matcher's shared count: an atomic add on every subject
 	// cost more than the prefilter's work on a short quiet line.
 	counted uint64
+	// shapeSearch's state (shapes.go): the shape key's buffer, the
+	// text's hash, the kept hits read or written.
+	key      []byte
+	textHash uint64
+	kept     []keptHit
 }
 
 // searcherFlush is how many subjects a Searcher counts before it adds
@@ -415,14 +429,23 @@ func (s *Searcher) AppendMatch(hits []Hit, errs []PatternError, subj *Subject) (
 		s.m.subjects.Add(s.counted)
 		s.counted = 0
 	}
-	return s.m.appendMatch(s.sc, hits, errs, subj)
+	return s.m.appendMatch(s.sc, s, hits, errs, subj)
 }
 
 // appendMatch is AppendMatch with the search state sc; the caller counts s.
-func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *Subject) ([]Hit, []PatternError) {
-	if m.pf != nil {
+// A Searcher (nil for Matcher.AppendMatch) looks the text up by its shape
+// and, when it was searched before, by itself (shapes.go).
+func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []PatternError, s *Subject) ([]Hit, []PatternError) {
+	keep := false // whether to keep what s matched (shapes.go)
+	switch {
+	case m.pf != nil && se != nil && !m.noShapes:
+		var found bool
+		if found, keep = m.shapeSearch(sc, se, s); found {
+			return m.ranked(sc, hits), errs
+		}
+	case m.pf != nil:
 		m.pf.candidates(s.Text, sc)
-	} else {
+	default:
 		sc.cands = sc.cands[:0]
 		for i := range m.res {
 			sc.cands = append(sc.cands, int32(i))
@@ -433,6 +456,31 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 	if len(sc.cands) == 0 {
 		return hits, errs // most lines: no clock reading, nothing to rank
 	}
+	n := len(errs)
+	errs = m.verify(sc, errs, s)
+	if keep && len(errs) == n {
+		m.keepHits(se, sc, s)
+	}
+	if len(sc.hits) == 0 {
+		return hits, errs
+	}
+	return m.ranked(sc, hits), errs
+}
+
+// ranked appends sc.hits to hits, best first, and clears them.
+func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
+	m.hits.Add(uint64(len(sc.hits)))
+	slices.SortFunc(sc.hits, m.compareHits)
+	for i := range sc.hits {
+		hits = append(hits, sc.hits[i].hit)
+		sc.hits[i] = rankedHit{} // drop references before pooling
+	}
+	return hits
+}
+
+// verify tries every candidate of sc on s, within the entry's budget: the
+// hits to sc.hits, the patterns that failed to errs.
+func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []PatternError {
 	start := m.clock()
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
@@ -494,16 +542,7 @@ func (m *Matcher) appendMatch(sc *scratch, hits []Hit, errs []PatternError, s *S
 		}
 		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
 	}
-	if len(sc.hits) == 0 {
-		return hits, errs
-	}
-	m.hits.Add(uint64(len(sc.hits)))
-	slices.SortFunc(sc.hits, m.compareHits)
-	for i := range sc.hits {
-		hits = append(hits, sc.hits[i].hit)
-		sc.hits[i] = rankedHit{} // drop references before pooling
-	}
-	return hits, errs
+	return errs
 }
 
 // compareHits orders hits best first; see AppendMatch.
@@ -704,11 +743,22 @@ type Stats struct {
 	Timeouts    uint64            // pattern timeouts that the retry confirmed, all records
 	StackLimits uint64            // backtracking-stack errors, all records
 	ByRecord    map[string]uint64 // timeouts plus stack errors by record id; nil when none
+	// ShapeHits and ShapeMisses count the texts whose candidates a
+	// Searcher looked up by their shape (shapes.go): found, and searched
+	// then kept.
+	ShapeHits, ShapeMisses uint64
+	// TextHits and TextMisses count the texts looked up whole first:
+	// found with their hits, which were not searched again, or not.
+	TextHits, TextMisses uint64
 }
 
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
 	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load(), OverBudget: m.overBudget.Load()}
+	if cs := m.caches.Load(); cs != nil {
+		st.ShapeHits, st.ShapeMisses = cs.shapes.hits.Load(), cs.shapes.misses.Load()
+		st.TextHits, st.TextMisses = cs.exact.hits.Load(), cs.exact.misses.Load()
+	}
 	for i := range m.res {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
 		st.Timeouts += t

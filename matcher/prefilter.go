@@ -415,7 +415,12 @@ func (p *prefilter) newScratch() *scratch {
 
 // candidates appends to sc.cands, in record order, every record whose
 // required literals all occur in s.
-func (p *prefilter) candidates(s string, sc *scratch) {
+func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, p.scan(p, s, 0)) }
+
+// candidatesFrom is candidates given what p.scan returns for s at 0, or
+// a later block before which no block holds a key of a strided table
+// (shapes.go's keyedFrom).
+func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	sc.gen++
 	if sc.gen == 0 { // wrapped: old marks could alias the new generation
 		clear(sc.mark)
@@ -428,7 +433,7 @@ func (p *prefilter) candidates(s string, sc *scratch) {
 	// first (passLow, passHigh, passLong added to the block's offset):
 	// the tests before it failed, and it needs no second look.
 	n := len(s) &^ (longStride - 1)
-	for r := p.scan(p, s, 0); r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
+	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
 		i, first := r&^(longStride-1), r&(longStride-1)
 		w := blockKey(s, i)
 		if first == passLow {

@@ -208,6 +208,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, nil)
+		a.underProcessHeader(d, e)
 		a.leadWithClassRecord(d, e)
 		a.leadWithRaisedClass(d, e)
 		return true

@@ -7,7 +7,18 @@ import "strings"
 // is read as the wrapped type.
 func familyOf(typ, msg string) string {
 	typ = wrappedType(typ)
+	if envMessage(lastDotted(typ), msg) {
+		return FamilyEnv
+	}
 	if f := typeFamily(typ); f != "" {
+		if f == FamilyHTTP {
+			// A request's error type (an API's "BadRequestError", a
+			// web framework's HTTPException) says only that the
+			// request failed; its message may say why.
+			if mf := messageFamily(strings.ToLower(msg)); mf != "" {
+				return mf
+			}
+		}
 		return f
 	}
 	if httpErrorStatus(msg) {
@@ -57,6 +68,11 @@ func typeFamily(typ string) string {
 		// A web framework's status error
 		// (starlette and fastapi print "500: detail").
 		return FamilyHTTP
+	case "BadRequestError", "UnprocessableEntityError", "InternalServerError", "RateLimitError", "APIStatusError",
+		"AuthenticationError", "PermissionDeniedError", "ServiceUnavailableError":
+		// The error types of an OpenAI-compatible API, as its error
+		// body or its Python client names them.
+		return FamilyHTTP
 	case "JSONDecodeError", "TOMLDecodeError", "YAMLError", "ScannerError":
 		return FamilyParse
 	case "HFValidationError", "RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError",
@@ -89,7 +105,9 @@ func messageFamily(m string) string {
 		strings.Contains(m, "invalid device ordinal"), strings.Contains(m, "no kernel image is available"),
 		strings.Contains(m, "nvml_success"), strings.Contains(m, "failed to initialize nvml"):
 		return FamilyDriver
-	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"):
+	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"), strings.Contains(m, "no gpu memory"),
+		strings.Contains(m, "not enough memory"), strings.Contains(m, "not enough gpu memory"), strings.Contains(m, "insufficient memory"),
+		strings.Contains(m, "no memory left"), strings.Contains(m, "no room for the kv cache"):
 		return FamilyMemory
 	case strings.Contains(m, "no such file"), strings.Contains(m, "permission denied"), strings.Contains(m, "not a directory"),
 		strings.Contains(m, "is a directory"):
@@ -271,9 +289,15 @@ var valueWords = [...]string{"must be", "should be", "must have", "should have",
 	"unrecognized", "expected "}
 
 // phaseOfMessage is the phase an exception's message names when no frame
-// does: a model config that could not be read.
+// does: a model config that could not be read, a KV cache that could not
+// be sized.
 func phaseOfMessage(msg string) string {
 	m := strings.ToLower(msg)
+	for _, k := range [...]string{"kv cache", "kv-cache", "mem-fraction-static", "mem_fraction_static", "max_total_num_tokens", "memory pool"} {
+		if strings.Contains(m, k) && (strings.Contains(m, "memory") || strings.Contains(m, "mem-fraction") || strings.Contains(m, "mem_fraction")) {
+			return "initialising the memory pool"
+		}
+	}
 	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architecture", "unrecognized configuration class"} {
 		if strings.Contains(m, k) {
 			return "reading the model config"
@@ -316,6 +340,7 @@ func componentOfMessage(msg string) string {
 		// side's rendezvous with decode) and its transfer errors.
 		{"kvtransfer", "transfer engine"}, {"kv transfer", "transfer engine"}, {"kv_transfer", "transfer engine"},
 		{"bootstrap failed", "transfer engine"}, {"bootstrap_room", "transfer engine"}, {"bootstrap server", "transfer engine"},
+		{"nvshmem", ComponentEP}, {"deepep", ComponentEP}, {"deep_ep", ComponentEP},
 		{"custom_all_reduce", "custom all-reduce"}, {"custom allreduce", "custom all-reduce"}, {"custom all-reduce", "custom all-reduce"},
 	} {
 		if strings.Contains(m, c.key) {
@@ -363,3 +388,61 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// launcherVars are the environment variables a distributed launcher
+// (torchrun, torch.distributed.launch, mpirun's wrappers, a Ray or Slurm
+// job's script) sets for each process it starts.
+var launcherVars = [...]string{"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "NODE_RANK", "GROUP_RANK"}
+
+// envMessage reports whether an exception of type base (no module) with
+// message msg says an environment variable the process needs is not set:
+// a message that says so ("environment variable RANK expected, but not
+// set", "... must be set", "... is not set"), or a KeyError of
+// os.environ on a variable a launcher sets ("KeyError: 'LOCAL_RANK'").
+func envMessage(base, msg string) bool {
+	if base == "KeyError" {
+		return EnvVar(msg) != ""
+	}
+	m := strings.ToLower(msg)
+	if !strings.Contains(m, "environment variable") && !strings.Contains(m, "env var") {
+		return false
+	}
+	for _, k := range [...]string{"not set", "must be set", "expected", "is required", "is missing", "not found", "not defined"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// EnvVar returns the environment variable msg names: one a launcher
+// sets, or an upper-case name of letters, digits and '_' right after
+// "environment variable"; "" when it names none.
+func EnvVar(msg string) string {
+	if len(msg) > 4096 {
+		msg = msg[:4096]
+	}
+	t := strings.Trim(strings.TrimSpace(msg), "'\"")
+	for _, v := range launcherVars {
+		if t == v {
+			return v
+		}
+	}
+	// "environment variable" in either case of its first letter; the
+	// index is msg's own (a lowered copy may be of another length).
+	i := strings.Index(msg, "nvironment variable") - 1
+	if i < 0 || msg[i] != 'e' && msg[i] != 'E' {
+		return ""
+	}
+	rest := strings.TrimLeft(msg[i+len("environment variable"):], " s:'\"`")
+	n := 0
+	for n < len(rest) && n <= 64 && (isUpperByte(rest[n]) || isDigitByte(rest[n]) || rest[n] == '_') {
+		n++
+	}
+	if n < 2 || n > 64 || !isUpperByte(rest[0]) || n < len(rest) && isLowerByte(rest[n]) {
+		return ""
+	}
+	return rest[:n]
+}
+
+func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/analysis"
@@ -31,6 +32,22 @@ func TestFamilyOf(t *testing.T) {
 		{"", "< HTTP/1.1 400 Bad Request", analysis.FamilyHTTP},
 		{"", "HTTP/2 503", analysis.FamilyHTTP},
 		{"", "< HTTP/1.1 200 OK", ""},
+		// Memory, in the words of a start-up budget check.
+		{"ValueError", "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.", analysis.FamilyMemory},
+		{"RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.", analysis.FamilyMemory},
+		// An environment variable a launcher sets, missing.
+		{"ValueError", "Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set", analysis.FamilyEnv},
+		{"KeyError", "'LOCAL_RANK'", analysis.FamilyEnv},
+		{"RuntimeError", "The environment variable HF_TOKEN must be set to download this model", analysis.FamilyEnv},
+		{"KeyError", "'lm_head.weight'", ""},
+		{"ValueError", "environment variables are read at start-up", ""},
+		// An API's error type (an error body, the Python client): the
+		// request failed, unless the message says more.
+		{"BadRequestError", "Invalid request: max_tokens is too large", analysis.FamilyHTTP},
+		{"openai.InternalServerError", "Error code: 500", analysis.FamilyHTTP},
+		{"RateLimitError", "slow down", analysis.FamilyHTTP},
+		{"InternalServerError", "CUDA out of memory. Tried to allocate 2.00 GiB", analysis.FamilyMemory},
+		{"BadRequestError", "[Errno 2] No such file or directory: '/data/x.png'", analysis.FamilyFile},
 		// The Hugging Face Hub: its types, and transformers' OSError wording.
 		{"huggingface_hub.utils._validators.HFValidationError", "Repo id must use alphanumeric chars: 'a/b:c'.", analysis.FamilyHub},
 		{"huggingface_hub.errors.GatedRepoError", "401 Client Error. Cannot access gated repo for url https://huggingface.co/x", analysis.FamilyHub},
@@ -209,4 +226,39 @@ func TestTriageFromAloneLine(t *testing.T) {
 			t.Errorf("%q:\n got %+v\nwant %+v", tt.in, got, tt.want)
 		}
 	}
+}
+
+// TestEnvVar takes the variable a message says is missing, and nothing
+// that is not a variable's name.
+func TestEnvVar(t *testing.T) {
+	for msg, want := range map[string]string{
+		"environment variable RANK expected, but not set": "RANK",
+		"'WORLD_SIZE'": "WORLD_SIZE",
+		"The environment variable `HF_TOKEN` must be set":         "HF_TOKEN",
+		"Environment variable: MASTER_ADDR is not set":            "MASTER_ADDR",
+		"environment variable rank expected":                      "",
+		"'lm_head'":                                               "",
+		"environment variable " + strings.Repeat("A", 100) + " x": "",
+	} {
+		if got := analysis.EnvVar(msg); got != want {
+			t.Errorf("EnvVar(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// FuzzEnvVar: a variable's name is a short token of capitals, digits and
+// '_' found in the message.
+func FuzzEnvVar(f *testing.F) {
+	for _, s := range []string{"environment variable RANK expected, but not set", "'LOCAL_RANK'", "environment variable", "environment variable `X"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		v := analysis.EnvVar(msg)
+		if v == "" {
+			return
+		}
+		if len(v) > 64 || !strings.Contains(msg, v) || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+			t.Fatalf("EnvVar(%q) = %q", msg, v)
+		}
+	})
 }

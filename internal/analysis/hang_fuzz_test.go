@@ -84,13 +84,15 @@ func FuzzPhaseCall(f *testing.F) {
 	f.Add("  File \"m.py\", line 2, in load_weights\n")
 	f.Add("  File \"s.py\", line 3, in event_loop_overlap\n    self.run_batch()\n  File \"\n")
 	f.Add("File \"")
+	f.Add("Traceback (most recent call last):\n  File \"/s/cuda_graph_runner.py\", line 147, in __init__\n\n    self.capture()\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		c := phaseCall(s)
-		if c == "" {
-			return
-		}
-		if strings.ContainsAny(c, "\n\r") || strings.HasPrefix(c, `File "`) || utf8.RuneCountInString(c) > maxFrameSource+1 {
-			t.Fatalf("call %q", c)
+		for _, c := range []string{phaseCall(s), phaseCallAt(s)} {
+			if c == "" {
+				continue
+			}
+			if strings.ContainsAny(c, "\n\r") || strings.HasPrefix(c, `File "`) || utf8.RuneCountInString(c) > maxFrameSource+1 {
+				t.Fatalf("call %q", c)
+			}
 		}
 	})
 }

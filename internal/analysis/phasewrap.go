@@ -76,25 +76,72 @@ func (a *Analyzer) leadWithPhaseWrapper(d *Diagnosis, e *entry.Entry) {
 		return
 	}
 	rec := a.phaseWrapper(d.Triage.Phase)
-	if rec == nil || rec.ID == d.Cause.Record.ID {
+	if rec == nil || d.Cause != nil && rec.ID == d.Cause.Record.ID {
 		return
 	}
-	call := phaseCall(e.Text)
+	call := phaseCallAt(e.Text)
 	if call == "" {
 		return
 	}
-	line := FirstLine(d.Cause.Line)
 	start := strings.Index(e.Text, call)
-	if start >= 0 {
-		line = call
-	} else {
-		start = d.Cause.Start
+	line := call
+	if start < 0 {
+		if d.Cause == nil {
+			return
+		}
+		line, start = FirstLine(d.Cause.Line), d.Cause.Start
 	}
 	h := &matcher.Hit{Record: rec, Start: start, End: start + len(line), Line: line}
-	d.Context = append([]matcher.Hit{*d.Cause}, d.Context...)
+	if d.Cause != nil {
+		d.Context = append([]matcher.Hit{*d.Cause}, d.Context...)
+	}
 	d.Cause = h
+	d.Role = rec.Role
+	d.Signal = SignalRecord
 	d.Key = rec.ID
 	d.Headline = line
 	d.Severity = maxSeverity(d.Severity, rec.Severity)
 	d.Fragment = false
+}
+
+// underProcessHeader reads the header of a server process's exception
+// ("Exception in run_tp_server:", "Scheduler hit an exception:", every
+// wording entry.ProcessExceptionHeader knows) in front of a traceback no
+// record matched, as a wrapper record would be read: it names the process
+// that died, and over a traceback cut inside a phase sglang wraps, that
+// phase's wrapper record leads (leadWithPhaseWrapper).
+func (a *Analyzer) underProcessHeader(d *Diagnosis, e *entry.Entry) {
+	if e.Traceback == nil || d.Cause != nil {
+		return
+	}
+	name, ok := entry.ProcessExceptionHeader(e.Message)
+	if !ok {
+		return
+	}
+	if d.Triage.Process == "" {
+		d.Triage.Process = processOfHeader(name)
+	}
+	if d.Exception != nil && d.Exception.Type == "" {
+		a.leadWithPhaseWrapper(d, e)
+	}
+}
+
+// processOfHeader names the process a process exception header names by
+// its class or function: sglang's schedulers and the model workers and
+// controllers of its first releases, which ran the model as the scheduler
+// does now; its detokenizer, tokenizer manager and data parallel
+// controller.
+func processOfHeader(name string) string {
+	switch {
+	case strings.Contains(name, "Detokenizer"):
+		return "detokenizer"
+	case strings.Contains(name, "Tokenizer"):
+		return "tokenizer manager"
+	case strings.Contains(name, "DataParallelController"):
+		return "data parallel controller"
+	case strings.Contains(name, "Scheduler"), strings.Contains(name, "TpServer"), strings.Contains(name, "tp_server"),
+		strings.Contains(name, "ModelRpc"), strings.Contains(name, "ModelWorker"), strings.Contains(name, "Controller"):
+		return "scheduler"
+	}
+	return ""
 }

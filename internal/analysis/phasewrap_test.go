@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/analysis"
@@ -74,4 +75,82 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// The exception headers of sglang's processes in every release's wording
+// are read as wrappers: they name the process that died, and over a
+// traceback cut inside a phase sglang wraps, that phase's record leads;
+// prose that opens the same way is no header.
+func TestOldProcessHeadersAreWrappers(t *testing.T) {
+	m := defaultMatcher(t)
+	capture := frame("/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", "__init__", "self.capture()")
+	forward := frame("/sgl/python/sglang/srt/managers/controller/tp_worker.py", "exposed_step", "self.forward_step()")
+	tests := []struct {
+		name, in, slug, process string
+	}{
+		{"0.3 tp server, time-only header, cut at capture", "[23:17:08 TP4] Exception in run_tp_server:\nTraceback (most recent call last):\n" + capture,
+			"capture-cuda-graph-failed", "scheduler"},
+		{"double-spaced, cut at capture", strings.Repeat("[23:17:01 TP4] Memory pool end. avail mem=18.61 GB\n\n", 6) + "[23:17:01 TP4] Capture cuda graph begin.\n\n[23:17:08 TP4] Exception in run_tp_server:\n\nTraceback (most recent call last):\n\n" +
+			strings.ReplaceAll(capture, "\n", "\n\n"), "capture-cuda-graph-failed", "scheduler"},
+		{"0.2 model tp server, cut at capture", "Exception in ModelTpServer:\nTraceback (most recent call last):\n" + capture,
+			"capture-cuda-graph-failed", "scheduler"},
+		{"0.2 controller, cut at capture", "[gpu=0] Exception in ControllerSingle:\nTraceback (most recent call last):\n" + capture,
+			"capture-cuda-graph-failed", "scheduler"},
+		{"a newer process's wording, cut at capture", "[2025-01-01 00:00:00] FooRunner hit an exception: Traceback (most recent call last):\n" + capture,
+			"capture-cuda-graph-failed", ""},
+		{"the exception kept: it is the cause, the process named", "Exception in run_tp_server:\nTraceback (most recent call last):\n" + forward +
+			"IndexError: list index out of range\n", "", "scheduler"},
+		{"cut elsewhere: the process named", "Exception in ControllerMulti:\nTraceback (most recent call last):\n" + forward, "", "scheduler"},
+	}
+	for _, tt := range tests {
+		an := analysis.New(m)
+		var got []analysis.Diagnosis
+		for _, e := range entries(tt.in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 {
+			t.Errorf("%s: %d failures, want 1", tt.name, len(got))
+			continue
+		}
+		d := &got[0]
+		if b := brief(d); b.slug != tt.slug && !(tt.slug == "" && b.slug == "legacy-subprocess-exception") {
+			t.Errorf("%s: lead %q, want %q", tt.name, b.slug, tt.slug)
+		}
+		if tt.process != "" && d.Triage.Process != tt.process {
+			t.Errorf("%s: process %q, want %q", tt.name, d.Triage.Process, tt.process)
+		}
+	}
+	// Prose opening the same way: not a header, no phase record.
+	an := analysis.New(m)
+	for _, e := range entries("Exception in the main loop: see below\nTraceback (most recent call last):\n" + capture) {
+		if d, ok := an.Analyze(&e); ok && d.Cause != nil {
+			t.Errorf("prose: led by %s", d.Cause.Record.Slug)
+		}
+	}
+}
+
+// A native library's located error line is a failure no record names, and
+// NVSHMEM's or DeepEP's names expert-parallel communication as its
+// component, from the file it prints or a frame.
+func TestLocatedNativeLineComponent(t *testing.T) {
+	m := defaultMatcher(t)
+	for _, tt := range []struct{ in, component string }{
+		{"/sglang/3rdparty/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_accept:120: handshake with the peer failed", analysis.ComponentEP},
+		{"/opt/DeepEP/csrc/kernels/internode.cu:120: failed to allocate the RDMA buffer", analysis.ComponentEP},
+		{"/src/transfer_engine/rdma_context.cpp:88: failed to query the device context", "transfer engine"},
+		{"/src/other/thing.cpp:12: open failed", ""},
+	} {
+		an := analysis.New(m)
+		var got []analysis.Diagnosis
+		for _, e := range entries(tt.in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 || got[0].Signal != analysis.SignalNative || got[0].Triage.Component != tt.component {
+			t.Errorf("%q: %d failures, %+v; want one native failure of component %q", tt.in, len(got), got, tt.component)
+		}
+	}
 }

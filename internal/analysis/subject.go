@@ -47,6 +47,8 @@ func Subject(family, msg string) string {
 		return firstToken(msg, isFlag)
 	case FamilyNetwork:
 		return firstToken(msg, isHostPort)
+	case FamilyEnv:
+		return EnvVar(msg)
 	}
 	return ""
 }

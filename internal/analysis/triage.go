@@ -71,6 +71,7 @@ const (
 	FamilyHang       = "hang"
 	FamilyPanic      = "Rust panic"
 	FamilyShape      = "tensor shape mismatch"
+	FamilyEnv        = "environment variable"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -177,6 +178,9 @@ var componentMarkers = []marker{
 	{file: "eagle", value: "speculative decoding"},
 	{file: "quantization/", value: "quantization"},
 	{file: "marlin", value: "quantization"},
+	{file: "deep_ep", value: ComponentEP},
+	{file: "deepep", value: ComponentEP},
+	{file: "nvshmem", value: ComponentEP},
 	{file: "custom_all_reduce", value: "custom all-reduce"},
 	{fn: "custom_all_reduce", value: "custom all-reduce"},
 	{file: "layers/attention/", value: "attention backend"},
@@ -235,6 +239,49 @@ func phaseCall(text string) string {
 			src := frs[i].src
 			if i > 0 && frs[i-1].src != "" {
 				src = frs[i-1].src
+			}
+			return cutRunes(src, maxFrameSource)
+		}
+	}
+	return ""
+}
+
+// phaseCallAt is phaseCall, or when no frame names a phase, the source
+// line of the innermost frame when that line is itself the call into a
+// phase ("self.capture()" under a constructor): read as a frame of its
+// own, as TriageOf reads it. The wrapper record of a phase points at it
+// (leadWithPhaseWrapper).
+func phaseCallAt(text string) string {
+	if c := phaseCall(text); c != "" {
+		return c
+	}
+	var file, src string
+	n := 0
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, `File "`) {
+			if n++; n > maxTextFrames {
+				break
+			}
+			f, _, ok := frameOfLine(t)
+			if !ok {
+				continue
+			}
+			file, src = f.File, ""
+			continue
+		}
+		if file != "" && src == "" && t != "" && strings.HasPrefix(line, "    ") {
+			src = t
+		}
+	}
+	if src == "" {
+		return ""
+	}
+	code := entry.Frame{File: file, Func: src}
+	for k := range phaseMarkers {
+		if phaseMarkers[k].matches(&code) {
+			if phaseMarkers[k].value == phaseServing {
+				return ""
 			}
 			return cutRunes(src, maxFrameSource)
 		}
@@ -408,8 +455,13 @@ func textFrames(text string) []entry.Frame {
 			break
 		}
 		t := strings.TrimSpace(line)
+		if t == "" {
+			// A blank line of a double-spaced paste parts nothing:
+			// a frame's source line may follow it.
+			continue
+		}
 		switch {
-		case file != "" && t != "" && !strings.HasPrefix(t, `File "`) && strings.HasPrefix(line, "    "):
+		case file != "" && !strings.HasPrefix(t, `File "`) && strings.HasPrefix(line, "    "):
 			// The source line a traceback prints under a frame: as a
 			// frame of its own, its call names what the frame called.
 			out = append(out, entry.Frame{File: file, Func: t})
@@ -448,6 +500,11 @@ func textFrames(text string) []entry.Frame {
 	return out
 }
 
+// ComponentEP is the component of expert-parallel communication: DeepEP's
+// all-to-all kernels and the NVSHMEM runtime under them, whose bootstrap
+// joins the ranks of every node.
+const ComponentEP = "DeepEP and NVSHMEM"
+
 // componentOfText names the component of a native line from the source
 // file glog, UCX and the transfer engines print in it.
 func componentOfText(text string) string {
@@ -455,6 +512,11 @@ func componentOfText(text string) string {
 	for _, k := range [...]string{"transfer_engine", "transfer_metadata", "transfer_task", "_transport", "mooncake", "nixl", "ucx", "rdma_", "hccl", "ascend"} {
 		if strings.Contains(strings.ToLower(line), k) {
 			return "transfer engine"
+		}
+	}
+	for _, k := range [...]string{"nvshmem", "deep_ep", "deepep", "ibgda", "internode.cu", "intranode.cu"} {
+		if strings.Contains(strings.ToLower(line), k) {
+			return ComponentEP
 		}
 	}
 	for _, k := range [...]string{"xgrammar", "grammar_parser", "llguidance", "outlines"} {

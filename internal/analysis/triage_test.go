@@ -39,6 +39,17 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyCollective},
 		},
 		{
+			name: "a bare exception line that says the weights leave no memory for the KV cache: sizing the memory pool, memory",
+			in:   "ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.\n",
+			want: analysis.Triage{Phase: "initialising the memory pool", Family: analysis.FamilyMemory},
+		},
+		{
+			name: "a launcher's variable missing at rendezvous: the environment family, its variable the subject",
+			in: tbHead + frame("/spec/torch/distributed/rendezvous.py", "_env_rendezvous_handler", "rank = int(_get_env_or_raise(\"RANK\"))") +
+				"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set\n",
+			want: analysis.Triage{Phase: "initialising the distributed backend", Family: analysis.FamilyEnv, Subject: "RANK"},
+		},
+		{
 			name: "a user script's RuntimeError that names no collective library: no family",
 			in: tbHead + frame("/home/u/train.py", "step", "loss = model(x)") +
 				"RuntimeError: the batch was empty after filtering\n",

@@ -300,6 +300,10 @@ type pending struct {
 	// it: a hard wrap's width, see rejoin.
 	lastLen int
 	lastCut bool
+	// lastRaw is the length of the last non-blank line taken as the
+	// source delivered it, every prefix included: two pieces of one
+	// terminal wrap are as long as each other (see wrapInSpacedPaste).
+	lastRaw int
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -461,7 +465,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if !c.header && learned == 0 && a.rejoin(l, c, cut) {
+	if !c.header && (learned == 0 || p.stripped) && a.rejoin(l, c, cut) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
@@ -492,6 +496,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.lines++
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
+	p.lastRaw = len(l.Text)
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)
@@ -887,6 +892,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
 	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
+	p.lastRaw = len(l.Text)
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {

@@ -201,7 +201,10 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 	}
 	switch s[0] {
 	case '{':
-		return parseJSONLine(s)
+		if h, ok := parseJSONLine(s); ok {
+			return h, true
+		}
+		return parseErrorBody(s)
 	case 't', 'l':
 		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
 			return parseSlog(s)

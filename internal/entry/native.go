@@ -21,6 +21,7 @@ const (
 	NativeAscend       = "ascend"       // [ERROR] 2025-09-19-14:34:08 (PID:..., Device:0, RankID:-1) ERR00100 ... (its tag); EZ9999: Inner Error!, aclrtSetDevice ... failed, [Init][Compiler]... failed[FUNC:f][FILE:x.cpp][LINE:145] (ERROR)
 	NativeCUDA         = "cuda"         // CUDA error: ..., Cuda failure 'out of memory', Failed: Cuda error x.cuh:307 '...', cudaErrorIllegalAddress ... (ERROR)
 	NativeUCX          = "ucx"          // [1784273406.684686] [host:994396:0]  ib_mlx5_dv.c:452  UCX  ERROR   ..., or from "ib_mlx5_dv.c:452" on without its time and process (its level: FATAL, ERROR, WARN: WARNING, DIAG and PRINT: INFO, DEBUG, TRACE and its kinds: TRACE)
+	NativeLocated      = "located"      // /src/host/topo/topo.cpp:526: non-zero status: -3 ..., x.cpp:fn:99: Message truncated ... (ERROR; a message that says it is a warning: WARNING; only a message that states a failure)
 	NativeCompiler     = "compiler"     // x.cu(12): error: ..., x.cpp:3:10: fatal error: ..., /usr/bin/ld: cannot find -lcuda, error: command 'gcc' failed ... (ERROR; "fatal error": FATAL; "warning": WARNING)
 )
 
@@ -131,6 +132,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	}
 	if lvl, ok := parseCompilerLine(s); ok {
 		return native{kind: NativeCompiler, level: lvl, soft: true}, true
+	}
+	if lvl, msg, ok := parseLocatedLine(s); ok {
+		return native{kind: NativeLocated, level: lvl, soft: true, msg: msg}, true
 	}
 	return native{}, false
 }

@@ -255,6 +255,41 @@ func isRustBacktraceFrame(s string) bool {
 	return i > 0 && len(sym)-i-3 == 16 && isHex(sym[i+3:])
 }
 
+// maxRustSymbol bounds the symbol isRustSymbol reads.
+const maxRustSymbol = 1024
+
+// isRustSymbol reports whether s is a Rust symbol path alone, as a
+// backtrace's frame without an address or a hash prints it after its
+// number: "tokio::runtime::task::core::Core<T,S>::poll",
+// "<F as core::future::future::Future>::poll",
+// "sglang_router_rs::routers::http::router::Router::route::{{closure}}". A
+// "::" is in it, and a space only inside angle brackets.
+func isRustSymbol(s string) bool {
+	if s == "" || len(s) > maxRustSymbol || !strings.Contains(s, "::") {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<':
+			depth++
+		case c == '>':
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case c == ' ':
+			if depth == 0 {
+				return false
+			}
+		case isDigit(c) || isLetter(c) || strings.IndexByte("_:{}[],&*;'()-.!", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return depth == 0
+}
+
 // panicOpen returns the state after the first line s of a Rust panic
 // entry: panicState's for a panic line, panicAfter for a backtrace frame
 // that opens one without its panic line.

@@ -153,3 +153,64 @@ func FuzzParsePanic(f *testing.F) {
 		}
 	})
 }
+
+// A Rust backtrace whose frames carry neither an address nor a symbol
+// hash ("   2: tokio::runtime::...", RUST_BACKTRACE=1's short form) stays
+// one panic entry: its right-aligned frame numbers are no launcher's task
+// labels, with or without the panic line, while a task label in front of
+// a log line is still learned.
+func TestRustFramesWithoutAddressAreNoTaskLabels(t *testing.T) {
+	frames := "   0: rust_begin_unwind\n   1: core::panicking::panic_fmt\n   2: core::option::unwrap_failed\n" +
+		"   3: sglang_router_rs::routers::http::router::Router::route_typed_request::{{closure}}\n" +
+		"   4: <F as core::future::future::Future>::poll\n   5: tokio::runtime::task::core::Core<T,S>::poll\n" +
+		"note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace."
+	for name, in := range map[string]string{
+		"with its panic line": "thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:512:18:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n" + frames,
+		"cut before it":       frames,
+	} {
+		es := assemble(t, Options{}, in)
+		var panics []Entry
+		for _, e := range es {
+			if e.Native == NativeRustPanic {
+				panics = append(panics, e)
+			}
+		}
+		if len(panics) != 1 || !strings.Contains(panics[0].Text, "5: tokio::runtime") || !strings.HasSuffix(panics[0].Text, "verbose backtrace.") {
+			t.Errorf("%s: %d panic entries %v, want one with every frame", name, len(panics), views(es))
+		}
+	}
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"tokio::runtime::task::core::Core<T,S>::poll", true},
+		{"<F as core::future::future::Future>::poll", true},
+		{"a::b::{{closure}}", true},
+		{"std::vector", true},
+		{"ready to serve", false},
+		{"core::panicking", true},
+		{"x: y::z", false},
+		{"<unbalanced::x", false},
+		{"nocolons", false},
+	} {
+		if got := isRustSymbol(tt.s); got != tt.want {
+			t.Errorf("isRustSymbol(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+	// "3: " at the start of lines is still a task label.
+	if n := rankLabelLen("3: INFO starting"); n != 3 {
+		t.Errorf("rankLabelLen of a task label: %d", n)
+	}
+}
+
+// FuzzIsRustSymbol: a symbol is bounded, holds "::" and no newline.
+func FuzzIsRustSymbol(f *testing.F) {
+	for _, s := range []string{"tokio::runtime::task::core::Core<T,S>::poll", "<F as a::B>::poll", "a::b::{{closure}}", "<<::>>", "a b::c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if isRustSymbol(s) && (len(s) > maxRustSymbol || !strings.Contains(s, "::") || strings.ContainsAny(s, "\n\t")) {
+			t.Fatalf("isRustSymbol(%q) = true", s)
+		}
+	})
+}

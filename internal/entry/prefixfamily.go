@@ -69,6 +69,11 @@ func rankLabelLen(s string) int {
 	if j == i || j-i > 5 || j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' {
 		return 0
 	}
+	if i > 0 && isRustSymbol(strings.TrimRight(s[j+2:], " ")) {
+		// "   2: tokio::runtime::...": a Rust backtrace's frame, right
+		// aligned, without its address or hash.
+		return 0
+	}
 	return j + 2
 }
 

@@ -47,3 +47,36 @@ func isIdentifier(s string) bool {
 	}
 	return true
 }
+
+// ProcessExceptionHeader reads the header a server process logs before
+// the traceback of the exception that ends it, in every wording sglang
+// has used: "Exception in <Name>:" (its first releases: ModelRpcClient,
+// ModelTpServer, run_tp_server, ControllerSingle, ControllerMulti) and
+// "<Name> hit an exception:" (later ones: Scheduler, TpModelWorkerClient,
+// DetokenizerManager; also with words between, "ModelWorker sync thread
+// hit an exception:"). The traceback may follow on the same line. name is
+// the process, class or function it names; ok is false for every other
+// line, Python's own thread header included (ThreadExceptionHeader).
+func ProcessExceptionHeader(s string) (name string, ok bool) {
+	if r, ok := strings.CutPrefix(s, "Exception in "); ok {
+		head, _, found := strings.Cut(r, ":")
+		if !found || head == "thread" || len(head) > maxThreadHeader || !isIdentifier(head) {
+			return "", false
+		}
+		return head, true
+	}
+	i := strings.Index(s, " hit an exception:")
+	if i <= 0 || i > maxThreadHeader {
+		return "", false
+	}
+	words := strings.Split(s[:i], " ")
+	if len(words) > 4 || !isIdentifier(words[0]) || !isUpper(words[0][0]) {
+		return "", false
+	}
+	for _, w := range words[1:] {
+		if !isIdentifier(w) || isUpper(w[0]) {
+			return "", false
+		}
+	}
+	return words[0], true
+}

@@ -89,3 +89,49 @@ func TestAnnouncedTracebackStartsAnEntry(t *testing.T) {
 		t.Errorf("a record and its bare traceback: %d entries, want 1", len(es))
 	}
 }
+
+// TestProcessExceptionHeader reads sglang's process exception headers of
+// every release, and not prose, Python's thread header or another
+// program's words.
+func TestProcessExceptionHeader(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Exception in ModelRpcClient:", "ModelRpcClient"},
+		{"Exception in ModelTpServer:", "ModelTpServer"},
+		{"Exception in run_tp_server:", "run_tp_server"},
+		{"Exception in ControllerSingle:", "ControllerSingle"},
+		{"Exception in ControllerMulti: Traceback (most recent call last):", "ControllerMulti"},
+		{"Scheduler hit an exception: Traceback (most recent call last):", "Scheduler"},
+		{"TpModelWorkerClient hit an exception:", "TpModelWorkerClient"},
+		{"DetokenizerManager hit an exception:", "DetokenizerManager"},
+		{"ModelWorker sync thread hit an exception: Traceback", "ModelWorker"},
+		{"Exception in thread Thread-1:", ""},
+		{"Exception in the doStart method:", ""},
+		{"Exception in ASGI application", ""},
+		{"the scheduler hit an exception: x", ""},
+		{"Scheduler Of Doom Really Big hit an exception:", ""},
+		{"hit an exception:", ""},
+		{"Exception in run_tp_server", ""},
+	} {
+		got, ok := ProcessExceptionHeader(tt.in)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ProcessExceptionHeader(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+// FuzzProcessExceptionHeader checks that a header's name is an
+// identifier found in the line.
+func FuzzProcessExceptionHeader(f *testing.F) {
+	for _, s := range []string{"Exception in run_tp_server:", "Scheduler hit an exception: Traceback", "ModelWorker sync thread hit an exception:", "Exception in thread x:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name, ok := ProcessExceptionHeader(s)
+		if !ok {
+			return
+		}
+		if !isIdentifier(name) || !strings.Contains(s, name) || ThreadExceptionHeader(s) {
+			t.Fatalf("ProcessExceptionHeader(%q) = %q", s, name)
+		}
+	})
+}

@@ -196,10 +196,13 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
 	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg ||
-		p.lastLen < minWrapWidth || a.spacing.real(p.blanks) > 0 {
+		p.lastLen < minWrapWidth {
 		return false
 	}
 	prev := a.kept.last()
+	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, len(l.Text)) {
+		return false
+	}
 	if !isWrapBreak(prev, c.s, p.lastLen) {
 		return false
 	}
@@ -227,5 +230,25 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p.last = l.Offset
 	p.colon = endsWithColon(joined)
 	p.lastLen = len(c.s)
+	p.lastRaw = len(l.Text)
 	return true
+}
+
+// wrapInSpacedPaste reports whether one blank line between prev, the
+// first line of a native entry, and next may be a paste's doubled spacing around
+// a hard wrap, before the stream's spacing is known (spacedAfter lines):
+// a double-spaced paste of a wrapped line puts a blank line inside the
+// wrap. Only a line wrapped again at the same width counts (a terminal's
+// pieces of one line are as wide as each other), broken inside a word,
+// lower-case on both sides ("...thread terminat" and "ed with exception:
+// ..."), or inside a number: a blank line after a native line, and a
+// line after it of another width, are the log's own.
+func (a *Assembler) wrapInSpacedPaste(prev, next string, nextRaw int) bool {
+	p := &a.cur
+	if p.kind != kindNative || p.blanks != 1 || a.kept.count() != 1 || a.spacing.single >= spacedAfter || prev == "" ||
+		nextRaw != p.lastRaw || next == "" {
+		return false
+	}
+	l, n := prev[len(prev)-1], next[0]
+	return isLower(l) && isLower(n) || isDigit(l) && isDigit(n)
 }

@@ -86,6 +86,17 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 		{"record's message", srt + "Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /x/E=384,device_name=NVIDIA_\nRTX_PRO_6000.json",
 			[]view{{Lines: "1-2", Format: FormatSRT, Msg: "Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /x/E=384,device_name=NVIDIA_RTX_PRO_6000.json"}}},
 
+		{"c10d line behind a learned prefix on every line", "3: [E424 01:17:25.031978332 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminat\n" +
+			"3: ed with exception: [Rank 2] Watchdog caught collective operation timeout\n3: Exception raised from x\n3: [I424 01:17:26.000000000 ProcessGroupNCCL.cpp:1] x",
+			[]view{{Lines: "1-3", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout"},
+				{Lines: "4-4", Format: FormatNative, Native: NativeC10d, Msg: "x"}}},
+		{"c10d line wrapped inside a word, then a paste's doubled spacing", "[E424 01:17:25.031978332 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminat\n\n" +
+			"ed with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO\n\nut=112)",
+			[]view{{Lines: "1-4", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO"},
+				{Lines: "5-5", Msg: "ut=112)"}}},
+		// A blank line after a native line that ends a word is the log's own.
+		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},
 		// Never two records, never a native line or a wrapper's record.
 		{"two records", split(srt+"Decode batch, #running-req: 31, #token: 8001, token usage: 0.51, cuda graph: True, gen throughput (token/s): 1000.5", 88) + "\n" + srt + "Decode batch",
 			[]view{{Lines: "1-2", Format: FormatSRT, Msg: "Decode batch, #running-req: 31, #token: 8001, token usage: 0.51, cuda graph: True, gen throughput (token/s): 1000.5"}, {Lines: "3-3", Format: FormatSRT, Msg: "Decode batch"}}},

@@ -330,3 +330,98 @@ func TestAHangIsLedByTheDumpThatNamesWhere(t *testing.T) {
 		}
 	}
 }
+
+// nativeBursts are native libraries' own error lines that no record names,
+// several for one event: the first states the cause.
+var nativeBursts = []crashCause{
+	{"a glog burst no record names", []string{
+		"E0601 12:00:01.000001 123 peer_plugin.cpp:300] Failed to parse peer descriptor from metadata: unexpected end of input",
+		"E0601 12:00:01.000010 123 session.cpp:500] Session::readBody failed. Error: Connection reset by peer",
+		"E0601 12:00:01.000020 124 pool.cpp:100] Worker could not post the request (opcode: 0)",
+	}},
+	{"NVSHMEM's located bootstrap lines", []string{
+		"/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1",
+		"/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:499: non-zero status: -3 /opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed",
+	}},
+}
+
+// TestANativeBurstLeadsTheDeathItCauses: a burst of native error lines no
+// record names, then what the process's death prints (the shell's
+// "Killed", the launcher's sigquit, faulthandler's abort, another
+// library's watchdog, a router's consequence), is one incident led by the
+// burst's first line, in every layout and order. Left out: torchrun's own
+// glog summary line (a glog line like the burst's, which the burst's
+// lines then detail) and an unclassified exception of another process
+// (vLLM's EngineDeadError), which each still lead.
+func TestANativeBurstLeadsTheDeathItCauses(t *testing.T) {
+	m := crashMatcher(t)
+	names := []string{"killed", "sigquit", "dead rank", "subprocess exit", "c10d watchdog", "fatal python error", "router 500", "PD router's generic error"}
+	var cons []crashCause
+	for _, c := range crashConsequences {
+		if slices.Contains(names, c.name) {
+			cons = append(cons, crashCause{c.name, c.lines})
+		}
+	}
+	if len(cons) != len(names) {
+		t.Fatalf("%d of the consequences %q found", len(cons), names)
+	}
+	for _, c := range nativeBursts {
+		alone := scanLines(t, m, c.lines)
+		if len(alone) != 1 {
+			t.Fatalf("%s alone: %d incidents, want 1:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for i := range cons {
+			for j := i; j < len(cons); j++ {
+				blocks := [][]string{cons[i].lines}
+				name := cons[i].name
+				if j != i {
+					blocks = append(blocks, cons[j].lines)
+					name += "+" + cons[j].name
+				}
+				for pos := 0; pos <= len(blocks); pos++ {
+					var all [][]string
+					all = append(all, blocks[:pos]...)
+					all = append(all, c.lines)
+					all = append(all, blocks[pos:]...)
+					for _, l := range layouts {
+						lines := []string{l.line(healthy[0]), l.line(healthy[1])}
+						for _, b := range all {
+							for _, s := range b {
+								lines = append(lines, l.line(s))
+							}
+						}
+						got := scanLines(t, m, lines)
+						if len(got) != 1 || leadOf(got[0]) != want {
+							t.Errorf("%s with %s, burst at %d, %s: want one incident led by %s, got %d:%s", c.name, name, pos, l.name, want, len(got), describe(got))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestALibraryFailureLeadsTheDeathItEndsIn: a library's classified native
+// failure (c10d's watchdog timing out a collective) and the process's
+// death after it ("terminate called ...", faulthandler's abort, the
+// shell's "Aborted"), which names no library, are one incident led by the
+// library's line in every layout: the death is a detail of whichever
+// library's event it ends.
+func TestALibraryFailureLeadsTheDeathItEndsIn(t *testing.T) {
+	m := crashMatcher(t)
+	cause := "[E601 12:00:01.000000000 ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=60000) ran for 69662 milliseconds before timing out."
+	for _, death := range []string{
+		"terminate called after throwing an instance of 'std::runtime_error'",
+		"Fatal Python error: Aborted",
+		"Aborted (core dumped)",
+	} {
+		for _, l := range layouts {
+			lines := []string{l.line(healthy[0]), l.line(cause), l.line(death)}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != "nccl-watchdog-collective-timeout" {
+				t.Errorf("%q after the watchdog, %s: want one incident led by nccl-watchdog-collective-timeout, got %d:%s", death, l.name, len(got), describe(got))
+			}
+		}
+	}
+}

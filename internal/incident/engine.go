@@ -23,6 +23,10 @@ const (
 	parseStep = "A JSON, YAML or TOML text could not be parsed: 'Expecting value: line 1 column 1 (char 0)' means it was empty or not " +
 		"JSON at all (an HTML error page, a Git LFS pointer, a cut download); the frame above the parser's names what was read: check that " +
 		"file (the model's config.json, tokenizer_config.json or generation_config.json, a chat template, a JSON argument) or the HTTP response it fetched"
+	envStep = "A process reads its place in the job from environment variables that are not set: torch.distributed's env:// rendezvous needs RANK, " +
+		"WORLD_SIZE, MASTER_ADDR and MASTER_PORT (and LOCAL_RANK), which torchrun sets for every process it starts; start the program with torchrun " +
+		"(or the launcher its documentation names) instead of python, or set them yourself for a single process (RANK=0 WORLD_SIZE=1 " +
+		"MASTER_ADDR=127.0.0.1 MASTER_PORT=29500)"
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
@@ -72,6 +76,7 @@ var familyNeutral = map[string]string{
 		"transformers version the model asks for must be installed",
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
+	analysis.FamilyEnv:     envStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in
@@ -79,8 +84,9 @@ var familyNeutral = map[string]string{
 var phaseNeutral = map[string]string{
 	"loading weights": "It failed while loading the checkpoint: check that the model directory holds a complete download of a model this engine version supports " +
 		"(every safetensors shard, config.json of the same revision), and that the load format, quantization and revision the server is given match the checkpoint",
-	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; reserve a smaller share of the GPU when " +
-		"other processes share it, shorten the longest context the server accepts, or shard the model over more GPUs",
+	"initialising the memory pool": "It failed while sizing the KV cache: the share of GPU memory the server may use for weights and KV cache leaves too little " +
+		"after the weights; when the GPU is the server's alone, raise that share (to at least the fraction the message names), lower it only when other " +
+		"processes hold part of the GPU; or shorten the longest context the server accepts, or shard the model over more GPUs",
 	"initialising the distributed backend": "It failed while the ranks met: check that the rendezvous address and port are reachable from every node and free, " +
 		"that every node agrees on the number of nodes and its rank, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
 	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with CUDA graphs turned off; if the server then runs, capture fewer batch sizes " +
@@ -114,6 +120,10 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
+		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
+		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +
+		"DeepEP and NVSHMEM are the builds the engine pins",
 	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
 		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
@@ -128,8 +138,11 @@ var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "ro
 func neutralSteps(t analysis.Triage) []string {
 	var out []string
 	steps := [...]string{subjectStep(t), componentNeutral[t.Component], phaseNeutral[t.Phase], familyNeutral[t.Family], ""}
-	if t.Family == analysis.FamilyHang {
+	switch t.Family {
+	case analysis.FamilyHang:
 		steps[0], steps[3] = steps[3], steps[0] // see triageSteps
+	case analysis.FamilyEnv:
+		steps[1], steps[3] = steps[3], steps[1] // see triageSteps
 	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]

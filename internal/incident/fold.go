@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -751,14 +752,39 @@ func (gr *group) worsen(r sinks.Record) {
 // where in its source it lies and whether its time was borrowed from a
 // line before it, to find a cause printed after it.
 type eventOf struct {
-	source   string
-	native   bool
+	source string
+	// native says the consequence is a native line a record names (a
+	// c10d watchdog's failure): the unclassified native lines of its
+	// event are its details (sameEvent). A native consequence no record
+	// names (the shell's "Killed") says only that the process died: the
+	// native lines before it that state a failure are its cause.
+	native bool
+	// kind is the consequence's native shape (Occurrence.NativeKind).
+	kind     string
 	off, end int64
 	borrowed bool
 }
 
 func eventOfGroup(c *group) eventOf {
-	return eventOf{c.Source, c.Native, c.Off, c.End, c.Borrowed}
+	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed}
+}
+
+// sameLibrary reports whether two native shapes may be one library's
+// lines: equal, or one unknown (a snapshot written before shapes were
+// kept).
+func sameLibrary(a, b string) bool { return a == "" || b == "" || a == b }
+
+// endsEventOf reports whether the unclassified native line of shape kind
+// may be a detail of a native consequence of shape of: one library's
+// line of the same event, or the process's death ("terminate called
+// ...", faulthandler's abort, the shell's "Aborted") that any library's
+// failure ends in, which names no library of its own.
+func endsEventOf(kind, of string) bool {
+	switch kind {
+	case entry.NativeTerminate, entry.NativeFaulthandler, entry.NativeShell:
+		return true
+	}
+	return sameLibrary(kind, of)
 }
 
 // printedBefore reports whether the root cause candidate c, which began
@@ -779,16 +805,18 @@ func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
 
 // sameEvent reports whether the open incident x is an unclassified native
 // line of the same event as a native consequence from at: the same
-// source, within the settle time.
+// source and library (its native shape), within the settle time.
 func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
-	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic &&
+	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic && endsEventOf(x.NativeKind, from.kind) &&
 		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
 }
 
 // detailOf returns the native consequence incident that the unclassified
 // native line gen (fingerprint id), with no classified cause in its burst,
 // is a detail of: the earliest consequence of its source that is a native
-// line within the settle time of it. Nil when there is none.
+// line of the same library (its native shape) a record names, within the
+// settle time of it. Nil when there is
+// none: a consequence no record names ("Killed") is gen's, not gen its.
 func (g *Grouper) detailOf(gen *group, id string) *group {
 	if !gen.Native || gen.Generic {
 		return nil
@@ -797,7 +825,7 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 	b := burstOf(gen)
 	for _, m := range g.scopeConsequences(gen.Scope) {
 		c := m.gr
-		if m.id == id || !c.Native || c.Source != gen.Source || !g.inBurst(c, b) {
+		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {

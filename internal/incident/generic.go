@@ -171,11 +171,14 @@ type burst struct {
 	scope, source string
 	from, to      time.Time
 	off, end      int64
+	// kind is the native shape of the line the burst is looked up for
+	// (Occurrence.NativeKind), "" for another.
+	kind string
 }
 
 // burstOf is the burst of the incident gr.
 func burstOf(gr *group) burst {
-	return burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End}
+	return burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind}
 }
 
 // maxBurstGap is how many bytes of a source may separate two failures of
@@ -264,6 +267,12 @@ func (g *Grouper) findFailure(b burst, skip string) *group {
 	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
 		c := m.gr
 		if m.id == skip || !unclassifiedFailure(c) || !canBeRoot(c) || !g.inBurst(c, b) {
+			continue
+		}
+		if b.kind != "" && c.Native && !sameLibrary(b.kind, c.NativeKind) && c.At.After(b.from) {
+			// Another library's line that happened after this one (its
+			// writer's buffer printed it first): this one is where the
+			// event began, and leads its own incident.
 			continue
 		}
 		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {

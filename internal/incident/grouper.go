@@ -179,6 +179,10 @@ type group struct {
 	// Native marks the incident of a native library's lines (glog, UCX,
 	// CANN, faulthandler): the lines of one event are one incident.
 	Native bool `json:"native,omitempty"`
+	// NativeKind is the native shape of its first line
+	// (Occurrence.NativeKind); "" for another entry, or in a snapshot
+	// written before it was kept.
+	NativeKind string `json:"nativeKind,omitempty"`
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
@@ -356,7 +360,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.incidentOf(&o)
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			from := eventOf{o.SourceKey, o.Native, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
+			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				o.Complete()
 				root.fold(o, now, &g.stats)
@@ -368,7 +372,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr, ok := g.incidentOf(&o)
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
-		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset}
+		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind}
 		switch {
 		case o.Generic || o.Native:
 			cause = g.findClassified(b, "")
@@ -413,7 +417,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log

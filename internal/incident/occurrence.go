@@ -73,6 +73,11 @@ type Occurrence struct {
 	// prints several, and they are one incident (see the grouper's doc
 	// on bursts).
 	Native bool
+	// NativeKind is the native shape of such an entry (entry.Native:
+	// "glog", "c10d", "faulthandler", ...): a library's unclassified
+	// line is a detail of the classified consequence its own library
+	// prints, never of another library's (see detailOf).
+	NativeKind string
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -147,6 +152,9 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Native = e.Format == entry.FormatNative
+	if o.Native {
+		o.NativeKind = e.Native
+	}
 	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
 	return o
 }

@@ -73,6 +73,8 @@ func componentNoun(c string) string {
 		return c
 	case "quantization":
 		return "the quantized kernels"
+	case analysis.ComponentEP:
+		return "DeepEP/NVSHMEM"
 	}
 	return "the " + c
 }
@@ -105,8 +107,9 @@ func hangHeadline(t analysis.Triage, rank, line string) string {
 var phaseSteps = map[string]string{
 	"loading weights": "It failed while loading the checkpoint: check that --model-path holds a complete download of the model this sglang version supports " +
 		"(every safetensors shard, config.json of the same revision), and that --load-format, --quantization and --revision match the checkpoint",
-	"initialising the memory pool": "It failed while sizing the KV cache: the memory left after the weights is too small; lower --mem-fraction-static when " +
-		"other processes share the GPU, or --context-length / --max-total-tokens, or shard the model over more GPUs (--tp-size)",
+	"initialising the memory pool": "It failed while sizing the KV cache: the share of GPU memory for weights and KV cache (--mem-fraction-static) leaves too " +
+		"little after the weights; when the GPU is the server's alone, raise --mem-fraction-static (to at least the fraction the message names), " +
+		"lower it only when other processes hold part of the GPU; or lower --context-length / --max-total-tokens, or shard the model over more GPUs (--tp-size)",
 	"initialising the distributed backend": "It failed while the ranks met: check that --dist-init-addr (or MASTER_ADDR and the NCCL port) is reachable from every node " +
 		"and free, that --nnodes, --node-rank and --tp-size agree on every node, and pin the interface with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME",
 	"capturing CUDA graphs": "It failed while capturing CUDA graphs: start once with --disable-cuda-graph; if the server then runs, capture fewer sizes " +
@@ -174,6 +177,7 @@ var familySteps = map[string]string{
 		"or a stop string relies on must exist in its vocabulary, and the transformers version the model asks for must be installed",
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
+	analysis.FamilyEnv:     envStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
@@ -215,6 +219,11 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
+		"--node-rank and the same --nnodes and --dist-init-addr (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach each " +
+		"other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME, NCCL_SOCKET_IFNAME), that the RDMA NICs and GPUDirect RDMA " +
+		"(nvidia-peermem, or the IBGDA driver options DeepEP documents) work, and that DeepEP and NVSHMEM are the builds this sglang pins; " +
+		"start once without the DeepEP all-to-all (--moe-a2a-backend) to confirm",
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
@@ -256,10 +265,15 @@ func triageSteps(t analysis.Triage) []string {
 	}
 	var out []string
 	steps := [...]string{subjectStep(t), componentSteps[t.Component], phaseSteps[t.Phase], familySteps[t.Family], sglangFamilySteps[t.Family], ""}
-	if t.Family == analysis.FamilyHang {
+	switch t.Family {
+	case analysis.FamilyHang:
 		// A hang did not fail in its phase: it stopped there. How to
 		// read a stuck thread comes first.
 		steps[0], steps[3] = steps[3], steps[0]
+	case analysis.FamilyEnv:
+		// A variable the launcher sets is missing: how the process was
+		// started, not what it runs, is the fix.
+		steps[1], steps[3] = steps[3], steps[1]
 	}
 	if t.Component == "" && t.Phase == "" && t.Family == "" {
 		steps[5] = processSteps[t.Process]
@@ -304,6 +318,8 @@ func subjectStep(t analysis.Triage) string {
 			return "The message names " + s + ": set it to a value the message and this version's help accept, or leave it out to take the default"
 		}
 		return "Check '" + s + "': it is what the check rejected; compare what it holds with what the message says it must hold"
+	case analysis.FamilyEnv:
+		return "Set " + s + " in the environment the process starts with (env | grep " + s + " inside the container shows what it got), or start it under the launcher that sets it"
 	case analysis.FamilyNetwork:
 		return "Check that " + s + " is reachable from this host (nc -vz with its host and port) and that no other process holds the port (ss -ltnp)"
 	}

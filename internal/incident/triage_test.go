@@ -27,6 +27,20 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "It failed while loading the checkpoint",
 		},
 		{
+			name:      "a missing launcher variable: its variable, then how to start the job, before the component's and the phase's steps",
+			tr:        analysis.Triage{Phase: "initialising the distributed backend", Family: analysis.FamilyEnv, Component: "speculative decoding", Subject: "RANK"},
+			headline:  "failed while initialising the distributed backend in speculative decoding: KeyError: 'x'",
+			firstStep: "Set RANK in the environment",
+			also:      "start the program with torchrun",
+		},
+		{
+			name:      "DeepEP and NVSHMEM, named in the headline",
+			tr:        analysis.Triage{Component: analysis.ComponentEP, SGLang: true},
+			headline:  "DeepEP/NVSHMEM failed: KeyError: 'x'",
+			firstStep: "DeepEP's NVSHMEM transport failed",
+			also:      "--node-rank",
+		},
+		{
 			name:      "the component's step comes first",
 			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Component: "grammar backend", Family: analysis.FamilyImport, SGLang: true},
 			headline:  "scheduler died while serving requests in the grammar backend: KeyError: 'x'",

@@ -64,11 +64,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-var knownGenericAdvice = map[string]string{
-	// Held out (heldout-9): measured, not tuned to.
-	"458-kv-cache-no-room-after-weights-annotated.log":        "held out: the newer wording of the start-up KV cache budget failure, no record reads it",
-	"486-benign-mooncake-store-client-glog-startup-fsdir.log": "held out: a benign Mooncake store client E line alerts unclassified",
-}
+var knownGenericAdvice = map[string]string{}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a

@@ -86,16 +86,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "held out: the worker's traceback leads over the sigquit line",
 		"double-spaced": "the worker's traceback leads over the sigquit line",
 	},
-	// Held out (heldout-8): measured, not tuned to. Behind these
-	// prefixes the c10d watchdog line hard-wrapped mid-word is not
-	// rejoined, so its first half leads unclassified.
-	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"double-spaced": "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"srun-label":    "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"mpirun-tag":    "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"loki-pipe":     "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-		"grep-n":        "held out: the hard-wrapped watchdog line is not rejoined; its first half leads unclassified",
-	},
 	// Held out (heldout-9): measured, not tuned to. Behind these
 	// prefixes a Ray task error line followed by frames but no
 	// "Traceback" header gives no alert.
@@ -104,24 +94,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"ray":            "held out: the Ray task error line without a Traceback header gives no alert",
 		"kubectl-prefix": "held out: the Ray task error line without a Traceback header gives no alert",
 		"journald":       "held out: the Ray task error line without a Traceback header gives no alert",
-	},
-	// Held out (heldout-9): the benign Mooncake store client E line
-	// alerts behind every prefix, as it does bare.
-	"486-benign-mooncake-store-client-glog-startup-fsdir.log": {
-		"actions":            "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"blockquote":         "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"bracketed-stamp":    "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"compose":            "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"cri":                "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"double-spaced":      "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"grep-n":             "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"journald":           "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"kubectl-prefix":     "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"kubectl-timestamps": "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"loki-pipe":          "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"mpirun-tag":         "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"ray":                "held out: false alarm on the Mooncake store client's storage-directory E line",
-		"srun-label":         "held out: false alarm on the Mooncake store client's storage-directory E line",
 	},
 }
 

@@ -108,15 +108,36 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: self.server_args.mem_fraction_static=0.5"),
 			rawTB("RuntimeError: Not enough memory. Please try to increase --mem-fraction-static."),
+			// sglang 0.1 spelt it "enought".
+			"RuntimeError: Not enought memory. Please try to increase --mem-fraction-static.",
+			// Newer releases name the minimum fraction the weights need.
+			tb("ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.7. Raise --mem-fraction-static above 0.812 (minimum viable = 1 - available/pre = 0.8113). If using speculative decoding, draft weights are now counted."),
+			// The scheduler's own assertions on a pool too small to serve.
+			tb("AssertionError: max_running_request is zero"),
+			tb("AssertionError: Memory pool size is too small"),
+			rawTB("ValueError: max_running_requests (4) is less than dp_size (8). Please increase memory allocation or reduce dp_size."),
 		},
-		miss: []string{mainLog("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)")},
+		miss: []string{
+			mainLog("server_args=ServerArgs(mem_fraction_static=0.88, chunked_prefill_size=8192)"),
+			hdr("Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=12.25 GB, mem usage=125.65 GB."),
+			hdr("Memory pool end. avail mem=8.02 GB"),
+			hdr("max_total_num_tokens=455680, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=2048, context_len=163840"),
+			hdr("max_running_requests was reduced from the requested 512 to 256 (per dp worker) due to the available KV cache capacity."),
+		},
 	},
 	"prefill-out-of-memory": {
 		match: []string{
 			hdr("Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens.\nAvailable tokens: 120, evictable: 0"),
 			tb("RuntimeError: Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens."),
+			// Newer releases' shared allocation helper names no phase.
+			hdr("Out of memory. Try to lower your batch size.\nTry to allocate 16384 tokens.\nAvailable tokens: 2048, evictable: 0"),
+			tb("RuntimeError: Out of memory. Try to lower your batch size.\nTry to allocate 16384 tokens.\nfull_available_size=120, full_evictable_size=0"),
 		},
-		miss: []string{hdr("Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.98, #running-req: 30, #queue-req: 2")},
+		miss: []string{
+			hdr("Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.98, #running-req: 30, #queue-req: 2"),
+			// The paged decode path's own wording is decode-out-of-memory.
+			hdr("Decode out of memory. Try to lower your batch size.\nTry to allocate 64 tokens."),
+		},
 	},
 	"decode-out-of-memory": {
 		match: []string{
@@ -143,6 +164,8 @@ var examples = map[string]example{
 		match: []string{
 			tb("RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. self.req_to_token_pool.available_size()=0, num_reqs=4"),
 			hdr("alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`."),
+			// Releases up to 0.4.
+			tb("RuntimeError: Out of memory. Please set a smaller number for `--max-running-requests`."),
 		},
 		miss: []string{hdr("max_total_num_tokens=455680, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=2048")},
 	},
@@ -232,7 +255,7 @@ var examples = map[string]example{
 			tb("RuntimeError: CUDA error: no kernel image is available for execution on the device"),
 			"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device",
 		},
-		miss: []string{"RuntimeError: CUDA error: invalid device function"},
+		miss: []string{"RuntimeError: CUDA error: invalid argument"},
 	},
 	"cublas-status-error": {
 		match: []string{
@@ -458,8 +481,19 @@ var examples = map[string]example{
 			"[2024-08-01 12:00:00 TP0] Exception in ModelTpServer:\nTraceback (most recent call last):",
 			"[2025-02-01 12:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
 			"Exception in ModelRpcClient:",
+			// sglang 0.3's tensor-parallel rank process, with its time-only header.
+			"[23:17:08 TP4] Exception in run_tp_server:\nTraceback (most recent call last):",
+			// The launcher's start-up report of a subprocess's traceback (0.1 and 0.2).
+			"Initialization failed. controller_init_state: Traceback (most recent call last):",
+			"Initialization failed. router_init_state: Traceback (most recent call last):",
+			"router init state: Traceback (most recent call last):",
 		},
-		miss: []string{"[2024-08-01 12:00:00 TP0] ModelTpServer started"},
+		miss: []string{
+			"[2024-08-01 12:00:00 TP0] ModelTpServer started",
+			// The healthy half of the launcher's pair.
+			"Initialization failed. detoken_init_state: init ok",
+			"detoken init state: init ok",
+		},
 	},
 	"scheduler-or-dp-controller-terminated": {
 		match: []string{mainLog("Scheduler or DataParallelController 4211 terminated with -9"), "Scheduler or DataParallelController 77 terminated with 1"},
@@ -563,12 +597,226 @@ var examples = map[string]example{
 		miss:  []string{mainLog("Weights are ready.")},
 	},
 	// model and build
+	// start-up refusals of sglang's own configuration checks
+	"attention-backend-unsupported": {
+		match: []string{
+			tb("AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`."),
+			tb("AssertionError: Window attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
+			rawTB("AssertionError: Cross attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
+			tb("ValueError: trtllm_mla backend can only be used with MLA models."),
+			tb("AssertionError: hybrid_linear_attn backend can only be used with hybrid GDN models."),
+			tb("AssertionError: FlashAttention v4 Support is at an early stage, only MLA model supported now"),
+			tb("ValueError: Invalid attention backend: flash_attn"),
+		},
+		miss: []string{
+			hdr("Using hybrid linear attention backend for hybrid GDN models."),
+			mainLog("Attention backend not explicitly specified. Use fa3 backend by default."),
+		},
+	},
+	"tokenizer-load-failed": {
+		match: []string{
+			rawTB("RuntimeError: Failed to load the tokenizer. If you are using a LLaMA V1 model consider using 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer."),
+			tb("RuntimeError: Failed to load the tokenizer. If the tokenizer is a custom tokenizer not yet available in the HuggingFace transformers library, consider setting `trust_remote_code=True` in LLM or using the `--trust-remote-code` flag in the CLI."),
+			// The oldest wording.
+			"RuntimeError: Failed to load the tokenizer. If you are using a LLaMA-based model, use 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer.",
+		},
+		miss: []string{
+			mainLog("For some LLaMA-based models, initializing the fast tokenizer may take a long time. To eliminate the initialization time, consider using 'hf-internal-testing/llama-tokenizer' instead of the original tokenizer."),
+		},
+	},
+	"checkpoint-file-corrupt": {
+		match: []string{
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"),
+			rawTB("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
+			// Newer safetensors releases spell the same errors out.
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: header too large"),
+			"SafetensorError: Error while deserializing header: invalid JSON in header: EOF while parsing a value at line 1 column 0",
+			tb("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory"),
+			// A Git LFS pointer read as a pickle.
+			"_pickle.UnpicklingError: invalid load key, 'v'.",
+		},
+		miss: []string{
+			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
+			"_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to `False` will likely succeed",
+		},
+	},
+	"model-config-unrecognized": {
+		match: []string{
+			rawTB("ValueError: Unrecognized model in /models/Qwen3-8B_eagle3. Should have a `model_type` key in its config.json, or contain one of the following strings in its name: albert, align, altclip"),
+			"ValueError: Unrecognized model in /root/.cache/modelscope/hub/models/YZY/Qwen3-8B_eagle3. Should have a `model_type` key in its config.json.",
+		},
+		miss: []string{
+			"ValueError: The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not recognize this architecture.",
+		},
+	},
+	"disagg-handshake-failed": {
+		match: []string{
+			hdr("Prefill bootstrap failed for request rank=0 req.rid='f15164aa0a47471fa392d314eaf6603f' req.bootstrap_room=7951872978533487225 with exception KVTransferError(bootstrap_room=7951872978533487225): Failed due to an unknown reason from another rank"),
+			hdr("Decode handshake failed for request rank=3 decode_req.req.rid='9a1c' decode_req.req.bootstrap_room=12 with exception KVTransferError(bootstrap_room=12): Failed to get kvcache from prefill instance, it might be dead"),
+			"fastapi.exceptions.HTTPException: 500: Prefill bootstrap failed for request rank=0 req.rid='f1' req.bootstrap_room=7 with exception KVTransferError(bootstrap_room=7): Request 7 timed out after 300.0s in KVPoll.Bootstrapping",
+			hdr("MultimodalEmbedding bootstrap failed for request rank=0 req.rid='e1' req.bootstrap_room=5 with exception ConnectionError()"),
+		},
+		miss: []string{
+			hdr("Decode transfer failed for request rank=6 decode_req.req.rid='cd00' decode_req.req.bootstrap_room=83 with exception KVTransferError(bootstrap_room=83): Request 83 timed out after 600.0s"),
+			hdr("Prefill batch, #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.01, #running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 0, input throughput (token/s): 0.00"),
+		},
+	},
+	"request-feature-not-enabled": {
+		match: []string{
+			mainLog("Error in request: This model does not appear to be an embedding model by default. Please add `--is-embedding` when launching the server or try another model."),
+			`{"object":"error","message":"This model does not appear to be an embedding model by default. Please add ` + "`--is-embedding`" + ` when launching the server or try another model.","type":"BadRequestError","param":null,"code":400}`,
+			rawTB("ValueError: The server is not configured to return hidden states. Please set `--enable-return-hidden-states` to enable this feature."),
+			rawTB("ValueError: The server is not configured to enable custom logit processor. Please set `--enable-custom-logit-processor` to enable this feature."),
+		},
+		miss: []string{
+			mainLog("server_args=ServerArgs(is_embedding=True, enable_custom_logit_processor=False)"),
+		},
+	},
+	"chat-template-not-found": {
+		match: []string{
+			rawTB("RuntimeError: Chat template /templates/qwen.jinja is not a built-in template name or a valid chat template file path."),
+			"RuntimeError: Completion template deepseek_coder_fim is not a built-in template name or a valid completion template file path.",
+			rawTB("ValueError: Unknown separator style: TWO_SPACES"),
+		},
+		miss: []string{
+			mainLog("Use chat template for the OpenAI-compatible API server: /templates/qwen.jinja"),
+			mainLog("Loading chat template from argument: chatml"),
+		},
+	},
+	"quantized-weight-tp-split-misaligned": {
+		match: []string{
+			tb("ValueError: Weight input_size_per_partition = 192 is not divisible by weight quantization block_k = 128."),
+			tb("ValueError: Weight output_partition_size = 32 is not divisible by weight quantization block_n = 128."),
+			rawTB("ValueError: The output_size of gate's and up's weight = 320 is not divisible by weight quantization block_n = 128."),
+			"ValueError: Weight input_size_per_partition = 10944 is not divisible by min_thread_k = 128. Consider reducing tensor_parallel_size or running with --quantization gptq.",
+			tb("ValueError: Weight input_size_per_partition = 1728 is not divisible by group_size = 128."),
+			rawTB("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size."),
+		},
+		miss: []string{
+			// Unquantized splits are tp-size-not-divisible.
+			tb("AssertionError: 28 is not divisible by 8"),
+			hdr("Using default MoE kernel config. Performance might be sub-optimal! Config file not found at /sgl/configs/E=256,N=256,device_name=NVIDIA_H20,dtype=fp8_w8a8,block_shape=[128, 128].json"),
+		},
+	},
+	"gpu-compute-capability-unsupported": {
+		match: []string{
+			tb("RuntimeError: SGLang only supports sm75 and above."),
+			rawTB("RuntimeError: SGLang only supports sm75 and above."),
+		},
+		miss: []string{
+			// Turing only switches dtype.
+			hdr("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			mainLog("FlashInfer is the default attention kernel backend. It only supports sm75 and above."),
+		},
+	},
+	"gpu-memory-capacity-unbalanced": {
+		match: []string{
+			tb("RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=16.28, local_gpu_memory=46.81, local_gpu_memory * 0.9=42.13"),
+			// Releases before the check could be turned off raised ValueError.
+			rawTB("ValueError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes."),
+		},
+		miss: []string{
+			// With the check off the same words are a warning and the server goes on.
+			hdr("The memory capacity is unbalanced. Some GPUs may be occupied by other processes. pre_model_load_memory=70.12, local_gpu_memory=79.30, local_gpu_memory * 0.9=71.37"),
+			hdr("Init torch distributed ends. elapsed=1.02 s, mem usage=0.62 GB"),
+		},
+	},
+	"context-length-exceeds-derived": {
+		match: []string{
+			rawTB("ValueError: User-specified context_length (262144) is greater than the derived context_length (131072). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"),
+			tb("ValueError: Warning: Target model's context_length (163840) is greater than the derived context_length (4096). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"),
+			// Older releases raised without the hint.
+			"ValueError: User-specified context_length (65536) is greater than the derived context_length (32768). This may lead to incorrect model outputs or CUDA errors.",
+		},
+		miss: []string{
+			// Allowed by the variable: a warning, and the server starts.
+			mainLog("Warning: User-specified context_length (262144) is greater than the derived context_length (131072). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config."),
+			mainLog("Overriding the draft model's max_position_embeddings to 163840."),
+		},
+	},
+	"quantization-method-mismatch": {
+		match: []string{
+			rawTB("ValueError: Quantization method specified in the model config (compressed-tensors) does not match the quantization method specified in the `quantization` argument (fp8)."),
+			tb("ValueError: Quantization method specified in the model config (awq) does not match the quantization method specified in the `quantization` argument (gptq)."),
+		},
+		miss: []string{
+			mainLog("Using CLI-specified quantization (modelopt_fp4) which is compatible with HF config quant_method (modelopt)."),
+		},
+	},
+	"quantization-method-unknown": {
+		match: []string{
+			tb("ValueError: Unknown quantization method: nvfp4. Must be one of ['aqlm', 'awq', 'fp8', 'gptq', 'marlin']."),
+			rawTB("ValueError: Unknown quantization method: fp6. Must be one of ['awq', 'fp8', 'gptq']."),
+		},
+		miss: []string{hdr("awq quantization is not fully optimized yet. The speed can be slower than non-quantized models.")},
+	},
+	"quantization-method-not-available": {
+		match: []string{
+			rawTB("ValueError: bitsandbytes quantization is currently not supported in ROCm."),
+			// sglang 0.1 knew only AWQ and GPTQ.
+			"ValueError: Unsupported quantization method: squeezellm",
+		},
+		miss: []string{
+			hdr("awq quantization is not fully optimized yet. The speed can be slower than non-quantized models."),
+			mainLog("fp8 quantization is supported in ROCm."),
+		},
+	},
+	"quantization-unsupported-gpu": {
+		match: []string{
+			rawTB("ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75."),
+			tb("ValueError: The quantization method awq_marlin is not supported for the current GPU. Minimum capability: 80. Current capability: 70."),
+		},
+		miss: []string{
+			hdr("Load weight begin. avail mem=14.51 GB"),
+			mainLog("The quantization method fp8 is supported on this GPU (capability 90)."),
+		},
+	},
+	"quantization-dtype-unsupported": {
+		match: []string{
+			tb("ValueError: torch.bfloat16 is not supported for quantization method awq. Supported dtypes: [torch.float16]"),
+			rawTB("ValueError: torch.float32 is not supported for quantization method gptq. Supported dtypes: [torch.float16, torch.bfloat16]"),
+		},
+		miss: []string{mainLog("server_args=ServerArgs(dtype='bfloat16', quantization='awq')")},
+	},
+	"hybrid-state-cache-too-small": {
+		match: []string{
+			tb("RuntimeError: Not enough GPU memory for hybrid (mamba/linear-attention) state cache. Computed max_mamba_cache_size=0 (total_rest_memory=0.41 GB, mamba_cache_per_req=48.00 MB). Try: (1) reduce --max-running-requests, (2) increase --mem-fraction-static, (3) reduce --speculative-num-draft-tokens, or (4) use GPUs with more memory."),
+			tb("RuntimeError: Hybrid (mamba/linear-attention) state cache is too small to serve any requests. max_mamba_cache_size=2, mamba_ratio=3, resulting max_num_reqs=0."),
+		},
+		miss: []string{
+			hdr("Mamba Cache is allocated. max_mamba_cache_size: 656, conv_state size: 0.62GB, ssm_state size: 29.95GB"),
+		},
+	},
+	"model-weights-not-found": {
+		match: []string{
+			tb("RuntimeError: Cannot find any model weights with `/models/Qwen2.5-7B-Instruct`"),
+			rawTB("RuntimeError: Cannot find any model weights with `meta-llama/Llama-3.1-8B-Instruct`"),
+		},
+		miss: []string{
+			hdr("Using model weights format ['*.safetensors']"),
+			hdr("Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=62.20 GB, mem usage=15.06 GB."),
+		},
+	},
 	"model-architecture-not-supported": {
 		match: []string{
 			rawTB("ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: dict_keys(['LlamaForCausalLM'])"),
 			tb("ValueError: Model architectures ['Qwen9ForCausalLM', 'Qwen9Model'] are not supported for now."),
 		},
 		miss: []string{mainLog("Model architectures ['LlamaForCausalLM'] are supported.")},
+	},
+	"model-architecture-no-implementation": {
+		match: []string{
+			// The Transformers fallback exists but cannot run the model.
+			tb("ValueError: BertForTokenClassification has no SGlang implementation and the Transformers implementation is not compatible with SGLang."),
+			rawTB("ValueError: Cannot find model module. 'AcmeForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom)."),
+			// sglang 0.1 and 0.2.
+			rawTB("ValueError: Unsupported architectures: MambaForCausalLM. Supported list: ['LlamaForCausalLM', 'MistralForCausalLM']"),
+		},
+		miss: []string{
+			// The fallback that works is a notice.
+			hdr("XLMRobertaModel has no SGLang implementation, falling back to Transformers implementation. Some features may not be supported and performance may not be optimal."),
+			tb("ValueError: Model architectures ['Qwen9ForCausalLM'] are not supported for now."),
+		},
 	},
 	"weight-not-found-in-params-dict": {
 		match: []string{
@@ -652,8 +900,16 @@ var examples = map[string]example{
 		match: []string{
 			tb("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 1.00 GiB.\nPossible solutions:\n1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)"),
 			"Exception: Capture cuda graph failed: CUDA error: operation not permitted when stream is capturing",
+			// The piecewise runner logs before it re-raises.
+			mainLog("Piecewise CUDA Graph failed with error: 'typing.Union' object has no attribute '__module__'\nTo work around this error, add --disable-piecewise-cuda-graph to your launch command."),
+			hdr("Piecewise CUDA Graph failed with error: CUDA out of memory. Tried to allocate 512.00 MiB."),
+			// The CPU graph runner names its device.
+			tb("Exception: Capture CPU graph failed: Cannot capture graph with dynamic shapes\nPossible solutions:"),
 		},
-		miss: []string{hdr("Capture cuda graph end. Time elapsed: 12.31 s. mem usage=2.10 GB. avail mem=10.22 GB.")},
+		miss: []string{
+			hdr("Capture cuda graph end. Time elapsed: 12.31 s. mem usage=2.10 GB. avail mem=10.22 GB."),
+			hdr("Capture piecewise CUDA graph end. Time elapsed: 31.02 s. mem usage=1.12 GB. avail mem=9.80 GB."),
+		},
 	},
 	"torch-dynamo-backend-compiler-failed": {
 		match: []string{
@@ -766,10 +1022,14 @@ var examples = map[string]example{
 			"ValueError: The input (131073 tokens) is longer than the model's context length (131072 tokens).",
 			"Bad Request: Requested token count exceeds the model's maximum context length of 32768 tokens. You requested a total of 40000 tokens: 8000 tokens from the input messages and 32000 tokens for the completion.",
 			mainLog("Error: Requested token count exceeds the model's maximum context length of 131072 tokens. You requested a total of 131100 tokens: 100 tokens from the input messages and 131000 tokens for the completion."),
+			// The KV cache pool can bound the input below the context length.
+			hdr("Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or enable --allow-auto-truncate."),
+			`{"object":"error","message":"Input length (40960 tokens) exceeds the maximum allowed length (32763 tokens). Use a shorter input or enable --allow-auto-truncate.","type":"BadRequestError","param":null,"code":400}`,
 		},
 		miss: []string{
 			mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens)."),
 			mainLog("Requested token count is within the model's maximum context length of 32768 tokens."),
+			hdr("Request length is longer than the KV cache pool size or the max context length. Truncated. len(req.origin_input_ids)=70000, max_req_input_len=59862."),
 		},
 	},
 	// compiled kernels: import and ABI
@@ -1019,7 +1279,6 @@ var examples = map[string]example{
 			"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 			"/sgl-workspace/nvshmem/src/host/init/init.cu:1007: non-zero status: 7 nvshmem setup connections failed",
 			"transport create connect failed ",
-			"/sgl-workspace/nvshmem/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed",
 		},
 		miss: []string{hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB")},
 	},
@@ -1271,8 +1530,19 @@ var examples = map[string]example{
 		match: []string{
 			"TypeError: Object of type Undefined is not JSON serializable",
 			rawTB("jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant/user/assistant/..."),
+			// A template's own errors, returned in a response body without the class.
+			`{"object":"error","message":"Internal server error: Message has tool role, but there was no previous assistant message with a tool call!","type":"InternalServerError","param":null,"code":500}`,
+			mainLog("Error in request: After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."),
+			`{"object":"error","message":"System role not supported","type":"BadRequestError","param":null,"code":400}`,
+			rawTB("jinja2.exceptions.TemplateError: No user query found in messages."),
+			`{"object":"error","message":"Tool call IDs should be alphanumeric strings with length 9!","type":"BadRequestError","param":null,"code":400}`,
+			mainLog("Error in request: This model only supports single tool-calls at once!"),
+			"Only user and assistant roles are supported!",
 		},
-		miss: []string{"TypeError: Object of type datetime is not JSON serializable"},
+		miss: []string{
+			"TypeError: Object of type datetime is not JSON serializable",
+			mainLog("Use chat template for the OpenAI-compatible API server: /templates/tool_chat_template_mistral.jinja"),
+		},
 	},
 	// router
 	"router-worker-connect-failed": {
@@ -1342,8 +1612,20 @@ var examples = map[string]example{
 			">     param = params_dict[name]\n> KeyError: 'lm_head.weight'",
 			tb("KeyError: 'model.layers.13.mlp.experts.w2_weight_scale'"),
 			"KeyError: 'model.layers.19.mlp.shared_experts.gate_up_proj.input_scale'",
+			// Other loaders' wordings of a tensor the checkpoint files lack.
+			"KeyError: 'Key output.weight not found in Safetensor files'",
+			tb("safetensors_rust.SafetensorError: File does not contain tensor model.layers.0.self_attn.q_proj.weight"),
+			"RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:\n\tMissing key(s) in state_dict: \"model.norm.weight\", \"lm_head.weight\".",
+			// The loader's final check of parameters no tensor filled.
+			tb("ValueError: Following weights were not initialized from checkpoint: {'model.layers.19.self_attn.indexer.k_norm.weight'}"),
 		},
-		miss: []string{"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'")},
+		miss: []string{
+			"KeyError: 'model_type'", tb("KeyError: 'dc49ad867dc144249f59f4e85c7229cd'"),
+			"KeyError: 'rid not found in the request table'",
+			// transformers' notice about a freshly initialised head is not a failure.
+			"Some weights of BertForSequenceClassification were not initialized from the model checkpoint at bert-base-uncased and are newly initialized: ['classifier.bias', 'classifier.weight']",
+			hdr("Load weight begin. avail mem=78.51 GB"),
+		},
 	},
 	"load-weights-shape-mismatch": {
 		match: []string{
@@ -1367,8 +1649,15 @@ var examples = map[string]example{
 			`skip invalid json schema: json_schema={"type":"object","properties":{"id":{"type":"string","format":"uuid"},"email":{"type":"string","format":"email"}},"required":["id","email"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}, e=NotImplementedError('Format email is not supported by Outlines')`,
 			"(EngineCore_DP0 pid=55) RuntimeError: [06:33:23] /project/cpp/json_schema_converter.cc:2181: items must be a boolean or an object",
 			hdr(`Hit invalid json_schema: key_string='{"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<=x)a"}}}', e=RuntimeError('regex lookbehind is not supported')`),
+			// The other constraint kinds every backend logs the same way.
+			hdr(`Hit invalid regex: key_string='(?<=a)b', e=RuntimeError('lookbehind is not supported')`),
+			hdr(`Hit invalid structural_tag: key_string='{"structures": [], "triggers": []}', e=JSONDecodeError('Expecting value: line 1 column 1 (char 0)')`),
+			hdr("Hit invalid structural_tag: key_string=<redacted>, e=<redacted>"),
 		},
-		miss: []string{mainLog(`Receive: obj=GenerateReqInput(sampling_params={'json_schema': '{"type": "object"}'})`)},
+		miss: []string{
+			mainLog(`Receive: obj=GenerateReqInput(sampling_params={'json_schema': '{"type": "object"}'})`),
+			hdr(`Hit invalid ebnf: key_string='root ::= ', e=RuntimeError('EBNF parse error at line 1, column 10')`),
+		},
 	},
 	// scheduler
 	"retract-decode-no-space-for-one-request": {

@@ -1,0 +1,641 @@
+package catalog_test
+
+// Examples of the records for native and third-party libraries that print
+// under a serving engine (NVSHMEM, Mooncake, NCCL, CUDA, the Hugging Face
+// Hub, JIT compilers, NIXL): each record's whole message set as the
+// libraries print it, one line per wording, and the routine lines around
+// them that must not match. TestExamples reads them through examples.
+
+// nativeExamples holds the records this file introduces.
+var nativeExamples = map[string]example{
+	"nvshmem-bootstrap-failed": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1",
+			"/opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed ",
+			"/opt/nvshmem/src/host/init/init.cu:412: non-zero status: 7 allgather of host hashes failed",
+			"bootstrap_uid.cpp:bootstrap_uid_init:731: UID Bootstrap versions not compatible between PEs",
+			"bootstrap_uid.cpp:nvshmemi_bootstrap_plugin_init:670: UID Bootstrap Init Failed due to prior pre init failures",
+			"bootstrap_uid.cpp:nvshmemi_bootstrap_plugin_pre_init:626: UID bootstrap version (30000) is not compatible with NVSHMEM version (30100)",
+			"/opt/nvshmem/src/host/init/init.cu:nvshmemi_bootstrap_preinit:203: bootstrap_preinit failed ",
+			"/opt/nvshmem/src/host/bootstrap/bootstrap.cpp:118: non-zero status: 7 bootstrap_loader_init returned error for mode UID",
+			"/opt/nvshmem/src/host/init/init.cu:930: non-zero status: 7 nvshmem_bootstrap failed ",
+			"/opt/nvshmem/src/host/init/init.cu:nvshmemx_get_uniqueid:1105: bootstrap get unique ID failed ",
+			"bootstrap_uid.cpp:bootstrap_root:234: mismatch in rank count from procs 16 : 8",
+			"bootstrap_uid.cpp:bootstrap_root:240: rank 3 of 16 ranks has already checked in",
+			"bootstrap_uid.cpp:bootstrap_uid_preinit:139: Invalid NVSHMEM_BOOTSTRAP_UID_SESSION_ID, please use format: <ipv4>:<port> or [<ipv6>]:<port>",
+			"bootstrap_uid.cpp:bootstrap_net_init:148: No usable listening interface found",
+			"/opt/nvshmem/src/host/bootstrap/bootstrap_loader.cpp:84: Bootstrap unable to load 'nvshmem_bootstrap_uid.so.3'",
+		},
+		miss: []string{
+			"bootstrap_uid.cpp:bootstrap_uid_allgather:480: rank 0 nranks 16 size 8",
+			"UID bootstrap network is being initialized using: eth0:10.0.0.2<0>",
+			hdr("NVSHMEM bootstrap finished, DeepEP buffer allocated: 2115.11 MB"),
+			"NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>",
+		},
+	},
+	"nvshmem-init-failed": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1080: nvshmem initialization failed, exiting",
+			"/sgl-workspace/nvshmem/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed",
+			"/opt/nvshmem/src/host/init/init.cu:1024: non-zero status: 7 nvshmem transport init failed ",
+			"init.cu:nvshmemx_init_status:44: nvshmem API called before nvshmem_init ",
+		},
+		miss: []string{
+			hdr("NVSHMEM initialization has completed, DeepEP buffer allocated: 2115.11 MB"),
+			"NVSHMEM_DEBUG=INFO nvshmem init done",
+		},
+	},
+	"nvshmem-transport-runtime-error": {
+		match: []string{
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12",
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1125: non-zero status: 7 check_poll failed ",
+			"/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:2210: non-zero status: 7 progress_send failed, outstanding_count: 12",
+			"/opt/nvshmem/src/modules/transport/ucx/ucx.cpp:615: non-zero status: 7 UCX send request completed with error.",
+			"/opt/nvshmem/src/host/proxy/proxy.cpp:870: non-zero status: 7 error in progress_transport ",
+		},
+		miss: []string{
+			"ibv_poll_cq returned 0 completions",
+			"NVSHMEM_IB_ENABLE_IBGDA=1 transport progress thread started",
+		},
+	},
+	"mooncake-store-no-storage-dir": {
+		match: []string{
+			"E0925 00:24:39.141773  4418 client.cpp:353] Failed to get fsdir from master",
+			"E1203 10:02:11.003412 77102 client_service.cpp:1042] Failed to get storage config from master",
+		},
+		miss: []string{
+			"I0925 00:24:39.141781  4418 client.cpp:1050] Storage root directory is not set. persisting data is disabled.",
+			"E0925 00:24:39.141773  4418 client.cpp:666] Failed to connect to master",
+		},
+	},
+	"mooncake-master-unreachable": {
+		match: []string{
+			"E0925 00:24:39.141773  4418 client_service.cpp:666] Failed to connect to master",
+			"E0925 00:25:01.004411  4418 client_service.cpp:4886] Failed to connect to master 10.0.0.5:50051: RPC_FAIL",
+			"E0925 00:24:39.141773  4418 client_service.cpp:659] No master is available in HA backend",
+			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
+			"E0925 00:30:17.442113  4502 client_service.cpp:4902] Reconnect failed to 10.0.0.5:50051",
+			"E0925 00:30:17.442113  4502 client_service.cpp:3544] mount_segment_to_master_failed base=0x7f3a00000000 size=4294967296",
+		},
+		miss: []string{
+			"I0925 00:24:39.140945  4418 master_client.cpp:214] Connecting to master at 10.32.5.183:50051 from mooncake::ErrorCode mooncake::MasterClient::Connect(const string&)",
+			"I0925 00:30:20.000100  4502 client_service.cpp:4890] Reconnected to master 10.0.0.5:50051",
+		},
+	},
+	"mooncake-store-client-setup-failed": {
+		match: []string{
+			"E1203 10:02:13.551901 77102 real_client.cpp:865] Failed to create client after 20 retries",
+			"E1203 10:02:13.551901 77102 real_client.cpp:811] Failed to create client",
+			"E1203 10:02:14.100233 77102 real_client.cpp:927] Failed to mount segment: NO_AVAILABLE_HANDLE",
+			"E1203 10:02:14.100233 77102 real_client.cpp:1060] Failed to allocate segment memory",
+		},
+		miss: []string{
+			"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+			"W1203 10:02:12.001901 77102 real_client.cpp:834] Failed to bind available port, retry 1/20",
+		},
+	},
+	"mooncake-rdma-device-open-failed": {
+		match: []string{
+			"E0115 05:20:19.945159   309 rdma_context.cpp:81] Failed to open device mlx5_8 on port  with GID 0",
+			"E0115 05:20:19.945191   309 rdma_transport.cpp:662] RdmaTransport: No available RNIC",
+			"E0115 05:20:19.945191   309 rdma_context.cpp:96] Failed to allocate new protection domain on device mlx5_2",
+			"E0115 05:20:19.945191   309 rdma_context.cpp:104] Failed to create completion channel on device mlx5_2: Cannot allocate memory [12]",
+		},
+		miss: []string{
+			"W0115 05:20:19.944772   309 rdma_context.cpp:588] User-specified GID index 0 on mlx5_8/ has no associated network device, may not be optimal for RDMA operations",
+			"I0115 05:20:19.917309   309 transfer_engine_impl.cpp:232] Topology discovery complete. Found 1 HCAs.",
+		},
+	},
+	"nccl-internal-error": {
+		match: []string{
+			tb("RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL developers"),
+			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5",
+			"Failed: NCCL error /workspace/csrc/deep_ep.cpp:212 'ncclInternalError'",
+		},
+		miss: []string{
+			"RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+			"NCCL INFO Using internal network plugin.",
+		},
+	},
+	"nccl-ib-completion-error": {
+		match: []string{
+			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion from peer 10.10.1.4<48392> with error 12, opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.10.1.3 remoteGids::ffff:10.10.1.4 hca mlx5_1",
+			"node-3:2288:2597 [1] NCCL WARN NET/IB: Got completion from peer 10.10.1.4<48392> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 localGid fe80::1 remoteGids fe80::2 hca mlx5_1",
+		},
+		miss: []string{
+			"node-3:2288:2288 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.10.1.3<0>",
+		},
+	},
+	"nccl-ib-verbs-call-failed": {
+		match: []string{
+			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_poll_cq() returned -1",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_create_cq failed",
+		},
+		miss: []string{
+			"node-1:312:312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+		},
+	},
+	"nccl-socket-connect-failed": {
+		match: []string{
+			"worker-0:81:1043 [0] NCCL WARN socketStartConnect: Connect to 10.233.64.12<45771> failed : Software caused connection abort",
+			"worker-0:81:1043 [0] NCCL WARN socketPollConnect: connect to 10.233.64.12<45771> returned Connection refused, exceeded error retry count (35)",
+			"worker-0:81:1043 [0] NCCL WARN socketPollConnect: exceeded timeouts (20)",
+			"worker-0:81:1043 [0] NCCL WARN ncclOsSocketPollConnect to 10.233.64.12<45771> failed with error Connection timed out",
+		},
+		miss: []string{
+			"worker-0:81:81 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+			"worker-0:81:81 [0] NCCL INFO Bootstrap : Using eth0:10.233.64.11<0>",
+		},
+	},
+	"nccl-no-network-interface": {
+		match: []string{
+			"worker-0:81:81 [0] NCCL WARN Bootstrap : no socket interface found",
+			"worker-0:81:81 [0] NCCL WARN NET/Socket : No usable listening interface found",
+			"worker-0:81:81 [0] NCCL WARN no device found matching eth9, verify NCCL_OOB_NET_IFNAME",
+			"worker-0:81:81 [0] NCCL WARN Net : No interface found in the same subnet as remote address 10.1.0.7<29500>",
+		},
+		miss: []string{
+			"worker-0:81:81 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
+		},
+	},
+	"nccl-duplicate-gpu": {
+		match: []string{
+			"h100-7:3321:3321 [0] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1d000",
+			"[rank1]: h100-7:3321:3321 [0] init.cc:871 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 18000",
+		},
+		miss: []string{
+			"h100-7:3321:3321 [0] NCCL INFO comm 0x5612 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 1d000 commId 0x2f - Init COMPLETE",
+		},
+	},
+	"cuda-invalid-device-ordinal": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid device ordinal"),
+			"torch.AcceleratorError: CUDA error: invalid device ordinal\nGPU device may be out of range, do you have enough GPUs?",
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid device ordinal'",
+			"cudaErrorInvalidDevice: invalid device ordinal",
+			"CUresult error CUDA_ERROR_INVALID_DEVICE at cuCtxGetDevice",
+		},
+		miss: []string{
+			hdr("Init torch distributed begin. device ordinal 3"),
+		},
+	},
+	"cuda-devices-busy-or-unavailable": {
+		match: []string{
+			tb("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable"),
+			"node-2:55:55 [0] NCCL WARN Cuda failure 'CUDA-capable device(s) is/are busy or unavailable'",
+			"cudaErrorDevicesUnavailable",
+		},
+		miss: []string{
+			hdr("Waiting for the CUDA device to become available"),
+		},
+	},
+	"cuda-driver-mismatch": {
+		match: []string{
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 803: system has unsupported display driver / cuda driver combination",
+			tb("RuntimeError: CUDA error: forward compatibility was attempted on non supported HW"),
+			"RuntimeError: CUDA driver error: CUDA driver is a stub library",
+			"cudaErrorSystemDriverMismatch",
+			"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+		},
+		miss: []string{
+			hdr("CUDA driver 570.86.15, runtime 12.8"),
+		},
+	},
+	"cuda-system-not-ready": {
+		match: []string{
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized",
+			tb("RuntimeError: CUDA error: system not yet initialized"),
+			"cudaErrorSystemNotReady",
+		},
+		miss: []string{
+			"Fabric Manager: system not yet initialized by an administrator, see the setup guide",
+			hdr("Memory pool not yet initialized, deferring"),
+		},
+	},
+	"cuda-launch-out-of-resources": {
+		match: []string{
+			tb("RuntimeError: CUDA error: too many resources requested for launch"),
+			"RuntimeError: Triton Error [CUDA]: too many resources requested for launch",
+			"cudaErrorLaunchOutOfResources",
+		},
+		miss: []string{
+			hdr("Requested launch resources: 128 threads per block"),
+		},
+	},
+	"cuda-kernel-fault": {
+		match: []string{
+			tb("RuntimeError: CUDA error: an illegal instruction was encountered"),
+			"RuntimeError: CUDA error: hardware stack error",
+			"torch.AcceleratorError: CUDA error: invalid program counter",
+			"RuntimeError: CUDA error: the launch timed out and was terminated",
+			"Failed: CUDA error /workspace/DeepEP/csrc/kernels/internode.cu:1873 'cudaErrorIllegalInstruction'",
+			"CUresult error CUDA_ERROR_LAUNCH_TIMEOUT",
+		},
+		miss: []string{
+			hdr("Capture cuda graph end. Time elapsed: 12.4 s. Illegal instructions check disabled."),
+			"[2026-05-28 00:11:09] Request timed out and was terminated by the client",
+		},
+	},
+	"cuda-ptx-unsupported-toolchain": {
+		match: []string{
+			tb("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
+			"RuntimeError: Triton Error [CUDA]: the provided PTX was compiled with an unsupported toolchain.",
+			"RuntimeError: CUDA error: a PTX JIT compilation failed",
+			"CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+			"cudaErrorJitCompilerNotFound",
+		},
+		miss: []string{
+			hdr("Compiling PTX for sm_90a with toolchain 12.8"),
+		},
+	},
+	"hf-hub-unreachable": {
+		match: []string{
+			"requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 101] Network is unreachable'))",
+			"requests.exceptions.ReadTimeout: (ReadTimeoutError(\"HTTPSConnectionPool(host='cdn-lfs-us-1.hf.co', port=443): Read timed out. (read timeout=10)\"), '(Request ID: 2b1c)')",
+			"huggingface_hub.errors.HfHubHTTPError: 504 Server Error: Gateway Time-out for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main",
+		},
+		miss: []string{
+			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
+		},
+	},
+	"hf-rate-limited": {
+		match: []string{
+			"huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/deepseek-ai/DeepSeek-V3/tree/main?recursive=True&expand=False",
+			"requests.exceptions.HTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json",
+		},
+		miss: []string{
+			`[2026-05-28 00:11:09] INFO:     10.0.0.7:51234 - "POST /v1/chat/completions HTTP/1.1" 429 Too Many Requests`,
+		},
+	},
+	"nvcc-unsupported-gpu-architecture": {
+		match: []string{
+			"nvcc fatal   : Unsupported gpu architecture 'compute_120a'",
+			"nvcc fatal   : Unsupported gpu architecture 'sm_100a'",
+			"nvcc fatal   : Value 'sm_120' is not defined for option 'gpu-architecture'",
+		},
+		miss: []string{
+			"nvcc warning : The 'compute_35', 'compute_37' architectures are deprecated",
+		},
+	},
+	"jit-compile-missing-header": {
+		match: []string{
+			"/root/.cache/flashinfer/0.6.4/90/generated/batch_prefill.cu:17:10: fatal error: cuda_fp8.h: No such file or directory",
+			"/tmp/tmpa8x1/main.c:5:10: fatal error: Python.h: No such file or directory",
+			"/usr/local/lib/python3.12/dist-packages/deep_gemm/include/deep_gemm/fp8_gemm.cuh:3:10: fatal error: cute/tensor.hpp: No such file or directory",
+		},
+		miss: []string{
+			"FileNotFoundError: [Errno 2] No such file or directory: '/models/config.json'",
+		},
+	},
+	"triton-compilation-error": {
+		match: []string{
+			tb("triton.compiler.errors.CompilationError: at 34:8:"),
+			"CompilationError: at 12:4:\n    acc = tl.dot(a, b, acc)\n    ^",
+			"python3: /source/triton/lib/Dialect/TritonGPU/Transforms/Pipeliner.cpp:412: PassManager::run failed",
+			"error: failures have been detected while processing an MLIR pass pipeline",
+		},
+		miss: []string{
+			hdr("Compilation of Triton kernels finished in 12.3 s"),
+		},
+	},
+	"nixl-remote-disconnect": {
+		match: []string{
+			tb("nixl._bindings.nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT"),
+			"E0312 10:22:01.771233 5512 nixl_listener.cpp:311] Failed to send message to peer, disconnecting: Connection reset by peer",
+			"E0312 10:22:01.771233 5512 nixl_listener.cpp:298] Failed to receive message from peer, disconnecting: EOF",
+		},
+		miss: []string{
+			"I0312 10:22:01.771233 5512 nixl_agent.cpp:210] Disconnected from peer decode-0 after shutdown",
+		},
+	},
+	"nixl-remote-metadata-failed": {
+		match: []string{
+			"E0312 10:22:01.771233 5512 nixl_agent.cpp:1402] Failed to load remote metadata for agent: prefill-0",
+			"E0312 10:22:01.771233 5512 nixl_listener.cpp:530] Failed to fetch metadata from etcd for agent: decode-3",
+			"E0312 10:22:01.771233 5512 nixl_agent.cpp:1288] Metadata for remote agent 'prefill-0' not found",
+			"E0312 10:22:01.771233 5512 nixl_listener.cpp:602] Watch timed out for key: /nixl/agents/prefill-0",
+		},
+		miss: []string{
+			"I0312 10:22:01.771233 5512 nixl_agent.cpp:1410] Loaded remote metadata for agent: prefill-0",
+		},
+	},
+	"nixl-plugin-load-failed": {
+		match: []string{
+			"E0312 10:20:00.100233 5512 plugin_manager.cpp:212] Plugin initialization failed for UCX",
+			"E0312 10:20:00.100233 5512 plugin_manager.cpp:220] Plugin API version mismatch for GDS: expected 5, got 4",
+			"E0312 10:20:00.100233 5512 plugin_manager.cpp:190] Failed to find nixl_plugin_init in /opt/nixl/lib/plugins/libplugin_UCX.so",
+			"E0312 10:20:00.100233 5512 plugin_manager.cpp:150] Plugin directory does not exist or is not readable: /opt/nixl/lib/plugins",
+		},
+		miss: []string{
+			"I0312 10:20:00.100233 5512 plugin_manager.cpp:240] Loaded plugin UCX from /opt/nixl/lib/plugins",
+		},
+	},
+}
+
+// widenedExamples adds wordings to records the main examples already
+// cover, for the messages of their library those examples leave out.
+var widenedExamples = map[string]example{
+	"nvshmem-connect-failed": {
+		match: []string{
+			"/opt/nvshmem/src/host/transport/transport.cpp:212: non-zero status: 7 transport devices (setup_connections) failed ",
+			"/opt/nvshmem/src/host/transport/transport.cpp:160: init failed for transport: IBGDA",
+			"/opt/nvshmem/src/host/transport/transport.cpp:175: Unable to initialize any transports. returning error.",
+			"/opt/nvshmem/src/host/init/init.cu:1002: non-zero status: 7 building transport map failed ",
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1588: non-zero status: 12 ibv_reg_mr failed ",
+		},
+		miss: []string{
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1846: neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.",
+		},
+	},
+	"deepep-timeout": {
+		match: []string{
+			"Warning: DeepEP timeout for barrier, rank 3, dst_rank 11",
+			"DeepEP RDMA sender coordinator timeout, channel: 2, IB: 1, nvl 4, dst IB: 0, tail: 17, remaining: 3",
+			"DeepEP hybrid notify (scale-up reduction) timeout, scale-out: 1, scale-up: 7",
+			"DeepEP combine (scale-out wait all) timeout, scale-out: 3/4, scale-up: 8/8, ",
+			"DeepEP PP recv timeout, recv buffer is empty",
+			"DeepEP NVLink barrier timeout, tag: 2, nvl: 5, thread: 0, ",
+		},
+		miss: []string{
+			hdr("DeepEP timeout: 100s, low_latency_mode=True"),
+		},
+	},
+	"mooncake-metadata-server-unreachable": {
+		match: []string{
+			"E0904 21:29:13.607991 31963 transfer_metadata_plugin.cpp:408] EtcdStoragePlugin: unable to get mooncake/ram/10.0.0.2:12516 from 10.0.0.9:2379: failed to connect to all addresses",
+			"E0904 21:29:13.607991 31963 transfer_metadata_plugin.cpp:120] RedisStoragePlugin: unable to connect redis://10.0.0.9:6379: Connection refused",
+			"E0904 21:29:13.607991 31963 transfer_metadata.cpp:182] Unable to create metadata storage plugin with conn string etcd://10.0.0.9:2379",
+		},
+	},
+	"mooncake-connect-to-segment-failed": {
+		match: []string{
+			"E0904 21:29:13.608029 31963 transfer_metadata_plugin.cpp:984] SocketHandShakePlugin: connect()10.0.0.3:16921: Connection refused [111]",
+			"E0904 21:29:13.608029 31963 transfer_metadata_plugin.cpp:1120] SocketHandShakePlugin: failed to receive metadata message, malformed json format: ",
+		},
+	},
+	"mooncake-transfer-engine-init-failed": {
+		match: []string{
+			"E0904 21:29:13.608029 31963 rdma_transport.cpp:208] RdmaTransport: cannot initialize RDMA resources",
+			"E0904 21:29:13.608029 31963 rdma_transport.cpp:214] Transfer engine cannot be initialized: cannot allocate local segment",
+			"E0904 21:29:13.608029 31963 rdma_transport.cpp:221] RdmaTransport: cannot start handshake daemon",
+			"E0904 21:29:13.608029 31963 multi_transport.cpp:201] Failed to install RDMA transport",
+		},
+	},
+	"nccl-invalid-usage": {
+		match: []string{
+			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, invalid usage, NCCL version 2.10.3",
+			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
+			"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid argument (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5",
+		},
+	},
+	"nccl-remote-process-exited": {
+		match: []string{
+			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
+			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+		},
+	},
+	"cuda-no-kernel-image": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid device function"),
+			"cudaErrorNoKernelImageForDevice",
+			"CUresult error CUDA_ERROR_NO_BINARY_FOR_GPU at cuModuleLoadData",
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid device function'",
+		},
+		miss: []string{tb("RuntimeError: HIP error: invalid device function")},
+	},
+	"hip-no-binary-for-gpu": {
+		match: []string{tb("RuntimeError: HIP error: invalid device function")},
+	},
+	"cuda-illegal-memory-access": {
+		match: []string{"CUresult error CUDA_ERROR_ILLEGAL_ADDRESS at cuStreamSynchronize", "hipErrorIllegalAddress"},
+	},
+	"cuda-device-side-assert": {
+		match: []string{"CUresult error CUDA_ERROR_ASSERT at cuStreamSynchronize"},
+	},
+	"cuda-unspecified-launch-failure": {
+		match: []string{"CUresult error CUDA_ERROR_LAUNCH_FAILED at cuCtxSynchronize"},
+	},
+	"cuda-misaligned-address": {
+		match: []string{"CUresult error CUDA_ERROR_MISALIGNED_ADDRESS at cuStreamSynchronize"},
+	},
+	"cuda-uncorrectable-ecc-error": {
+		match: []string{
+			tb("RuntimeError: CUDA error: uncorrectable NVLink error was detected during the execution"),
+			"CUresult error CUDA_ERROR_ECC_UNCORRECTABLE",
+		},
+	},
+	"cuda-error-out-of-memory": {
+		match: []string{"cudaErrorMemoryAllocation", "CUresult error CUDA_ERROR_OUT_OF_MEMORY at cuMemCreate", tb("RuntimeError: HIP error: out of memory"), "hipErrorOutOfMemory"},
+		// torch_memory_saver's allocation retry says itself it may be harmless.
+		miss: []string{"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)"},
+	},
+	"no-cuda-gpus-available": {
+		match: []string{
+			tb("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"),
+			"RuntimeError: CUDA error: no CUDA-capable device is detected",
+		},
+		miss: []string{"cudaErrorNoDevice"},
+	},
+	"cuda-driver-version-insufficient": {
+		match: []string{
+			tb("RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx"),
+		},
+	},
+	"hf-gated-repo": {
+		match: []string{
+			"huggingface_hub.errors.HfHubHTTPError: 403 Forbidden: Please enable access to public gated repositories in your fine-grained token settings to view this repository.",
+			"requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json",
+		},
+	},
+	"hf-repository-not-found": {
+		match: []string{
+			"huggingface_hub.errors.RevisionNotFoundError: 404 Client Error. (Request ID: Root=1-6a)\n\nRevision Not Found for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/v2.",
+			"OSError: /models/qwen3 is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'",
+			"huggingface_hub.errors.EntryNotFoundError: 404 Client Error. (Request ID: Root=1-6b)\n\nEntry Not Found for url: https://huggingface.co/Qwen/Qwen3-8B/resolve/main/tokenizer.model.",
+		},
+	},
+	"flashinfer-ninja-build-failed": {
+		match: []string{tb("RuntimeError: Error building extension 'batch_prefill_with_kv_cache_dtype_q_bf16'")},
+	},
+}
+
+func init() {
+	for slug, ex := range nativeExamples {
+		examples[slug] = ex
+	}
+	for slug, more := range widenedExamples {
+		ex := examples[slug]
+		ex.match = append(ex.match, more.match...)
+		ex.miss = append(ex.miss, more.miss...)
+		examples[slug] = ex
+	}
+}
+
+// moreNativeExamples holds the second round of records and widenings: torch's
+// NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
+// regex converter, Mooncake's transfer workers and TCP transport.
+var moreNativeExamples = map[string]example{
+	"safetensors-corrupt-file": {
+		match: []string{
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
+			"safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
+			"safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderDeserialization",
+			"safetensors_rust.SafetensorError: incomplete metadata, file not fully covered",
+		},
+		miss: []string{
+			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
+		},
+	},
+	"rocm-gpu-hw-exception": {
+		match: []string{
+			"HW Exception by GPU node-1 (Agent handle: 0x55cf74a379c0) reason :GPU Hang",
+			" 41%|██████▌        | 366/903 [5:15:39<6:53:09, 46.16s/it]HW Exception by GPU node-9 (Agent handle: 0x631351bb5a20) reason :GPU Hang",
+		},
+		miss: []string{
+			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
+		},
+	},
+	"ucx-ib-completion-error": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Remote access error on mlx5_2:1/RoCE (synd 0x13 vend 0x88 hw_synd 0/0)",
+			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR WR flushed because QP in error state on mlx5_0:1/IB (synd 0x5 vend 0xf9 hw_synd 0/0)",
+		},
+		miss: []string{
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 1): transport retry counter exceeded",
+		},
+	},
+	"ucx-memory-registration-failed": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=4294967296, access=0xf) failed: Cannot allocate memory : Please set max locked memory (ulimit -l) to 'unlimited' (current: 8192 kbytes)",
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:293  UCX  ERROR ibv_reg_dmabuf_mr(address=0x7f2a40000000, length=2097152, access=0x10000f) failed: Bad address",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]          ib_md.c:1024 UCX  DEBUG ibv_reg_mr(address=0x7f2a40000000, length=4096, access=0xf) registered",
+		},
+	},
+	"ucx-no-transport-to-peer": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:630  UCX  ERROR   no active messages transport to <no debug data>: self/memory - Destination is unreachable, tcp/eth0 - Destination is unreachable",
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:722  UCX  ERROR   no remote cuda memory access transport to decode-0:31225: cuda_ipc/cuda - no put short, rc_mlx5/mlx5_0:1 - Destination is unreachable",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     select.c:700  UCX  INFO  selected transport to decode-0: rc_mlx5/mlx5_0:1",
+		},
+	},
+	"nvshmem-error-status": {
+		match: []string{
+			"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ",
+			"/opt/nvshmem/src/host/mem/mem.cpp:384: non-zero status: 2 nvshmem heap allocation failed",
+			"/opt/nvshmem/src/host/init/init.cu:510: non-zero status: 1: Operation not permitted, exiting... mps setup failed",
+			"/opt/nvshmem/src/host/team/team.cu:322: error status: -1 team split failed",
+		},
+		miss: []string{
+			"bootstrap_uid.cpp:bootstrap_uid_allgather:480: rank 0 nranks 16 size 8",
+			hdr("Process exited with non-zero status: 1"),
+		},
+	},
+	"mooncake-store-key-not-found": {
+		match: []string{
+			"E0312 10:22:01.771233 5512 pybind_client.cpp:797] Query failed for key: 8f1c2a_0_k with error: OBJECT_NOT_FOUND",
+			"E0312 10:22:01.771233 5512 real_client.cpp:3191] Query failed for key '8f1c2a_0_k': REPLICA_IS_NOT_READY",
+		},
+		miss: []string{
+			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
+		},
+	},
+	"triton-ptxas-failed": {
+		match: []string{
+			tb("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error"),
+			"ptxas fatal   : Unresolved extern function '__nv_fast_expf'",
+		},
+		miss: []string{
+			hdr("Using ptxas from /usr/local/cuda/bin/ptxas for Triton kernels"),
+		},
+	},
+	"c10d-nccl-unique-id-exchange-failed": {
+		match: []string{
+			"[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+			"RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer",
+			"torch.distributed.DistStoreError: wait timeout after 600000ms, keys: /default_pg/0//cuda//0",
+		},
+		miss: []string{
+			"[rank0]:[W528 00:11:09.123 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown.",
+		},
+	},
+	"c10d-nccl-work-failed-process-down": {
+		match: []string{
+			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+			"[E ProcessGroupNCCL.cpp:916] [Rank 3] To avoid data inconsistency, we are taking the entire process down.",
+			"RuntimeError: NCCL communicator was aborted on rank 2. Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout",
+		},
+		miss: []string{
+			"[rank1]:[W528 01:12:44.056 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
+		},
+	},
+	"flashinfer-unsupported-kernel-config": {
+		match: []string{
+			"RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheDispatched' at /workspace/flashinfer/include/flashinfer/attention/prefill.cuh:3215: FlashInfer Internal Error: Invalid configuration : NUM_MMA_Q=1 NUM_MMA_D_QK=32 NUM_MMA_D_VO=16 NUM_MMA_KV=1 NUM_WARPS_Q=4 NUM_WARPS_KV=1 please create an issue",
+			"RuntimeError: Error in function 'BatchDecodeWithPagedKVCacheDispatched' at /usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/utils.cuh:243: Unsupported head_dim: 80",
+			"tvm.error.InternalError: Error in function 'SinglePrefillWithKVCacheDispatched' at include/flashinfer/utils.cuh:210: Unsupported group_size: 7",
+		},
+		miss: []string{
+			hdr("Using FlashInfer attention backend with head_dim=128, page_size=1"),
+		},
+	},
+}
+
+// moreWidenedExamples adds wordings of the second round to records the
+// main examples cover.
+var moreWidenedExamples = map[string]example{
+	"hf-offline-cache-miss": {
+		match: []string{
+			"OSError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
+			"huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.",
+		},
+	},
+	"nvcc-unsupported-gpu-architecture": {
+		match: []string{"ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'"},
+	},
+	"c10d-failure-detected-by-watchdog": {
+		match: []string{"[E ProcessGroupNCCL.cpp:1537] [Rank 0] Timeout at NCCL work: 5822, last enqueued NCCL work: 5822, last completed NCCL work: 5821."},
+	},
+	"c10d-watchdog-thread-terminated": {
+		match: []string{"  what():  NCCL watchdog thread terminated with exception: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5822, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800438 milliseconds before timing out."},
+	},
+	"xgrammar-grammar-parse-error": {
+		match: []string{
+			"RuntimeError: [11:16:07] /workspace/cpp/grammar_parser.cc:120: EBNF lexer error at line 1, column 9: Expect ::= or = after the rule name",
+			"RuntimeError: [11:16:07] /workspace/cpp/regex_converter.cc:88: Regex parsing error at position 4: Unknown regex symbol: (?<",
+		},
+	},
+	"mooncake-tcp-connect-refused": {
+		match: []string{
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:618] TcpTransport::getConnection failed to create connection to 10.0.0.7:15021. Error: connect: Connection refused",
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:682] TcpTransport::startTransfer failed to get connection to 10.0.0.7:15021",
+		},
+		miss: []string{"I0423 16:34:48.929325 217299 tcp_transport.cpp:301] TcpTransport: listen on port 15021"},
+	},
+	"mooncake-transfer-slice-failed": {
+		match: []string{
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:785] Worker: Cannot redispatch slice for target 3, peer segment unavailable or no target RNIC, dest_addr=0x7f12",
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:601] Worker: Failed to poll completion queues",
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:510] Worker: Timed out waiting for RDMA ready ACK for endpoint: mlx5_1@10.0.0.8:15021, deleting endpoint",
+		},
+	},
+}
+
+func init() {
+	for slug, ex := range moreNativeExamples {
+		examples[slug] = ex
+	}
+	for slug, more := range moreWidenedExamples {
+		ex := examples[slug]
+		ex.match = append(ex.match, more.match...)
+		ex.miss = append(ex.miss, more.miss...)
+		examples[slug] = ex
+	}
+}
