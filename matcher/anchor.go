@@ -76,7 +76,7 @@ func (t *tripleTab) set(k int, tri string) {
 // gets the same anchors.
 func (p *prefilter) anchorAlways() {
 	p.anchors = make([]anchor, len(p.always))
-	p.anchorSets = nil
+	p.anchorSets, p.allTriples = nil, true
 	freq := byteFrequency()
 	for i, r := range p.always {
 		a := anchor{clause: -1, tclause: -1}
@@ -105,6 +105,7 @@ func (p *prefilter) anchorAlways() {
 		}
 		p.anchors[i] = a
 		if a.tclause < 0 {
+			p.allTriples = false
 			continue
 		}
 		if len(p.anchorSets) == 0 || p.anchorSets[len(p.anchorSets)-1].n == maxTriples {
@@ -142,13 +143,14 @@ func (a *anchor) holds(s string) bool {
 }
 
 // markAnchored marks (sc.mark) the unkeyed records of set whose literal
-// of three bytes s holds. s has at least minTriplesLen bytes.
-func (p *prefilter) markAnchored(set *anchorSet, s string, sc *scratch) {
+// of three bytes s holds, and returns how many it marked. s has at least
+// minTriplesLen bytes.
+func (p *prefilter) markAnchored(set *anchorSet, s string, sc *scratch) int {
 	left := set.n
 	for from := 0; ; {
 		j := indexTriples(s, from, &set.tab)
 		if j < 0 {
-			return
+			return set.n - left
 		}
 		for k := 0; k < set.n; k++ {
 			if s[j] != set.tab.byteOf(k, 0) || s[j+1] != set.tab.byteOf(k, 1) || s[j+2] != set.tab.byteOf(k, 2) {
@@ -163,7 +165,7 @@ func (p *prefilter) markAnchored(set *anchorSet, s string, sc *scratch) {
 			}
 			sc.mark[r] = sc.gen
 			if left--; left == 0 {
-				return
+				return set.n
 			}
 		}
 		from = j + 1

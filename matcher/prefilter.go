@@ -395,8 +395,10 @@ type prefilter struct {
 	always    []int32  // records without a key, checked on every text
 	anchors   []anchor // per always record: the literal searched first (anchorAlways)
 	// anchorSets are the anchors searched several at a time when
-	// haveIndexTriples (anchorAlways).
+	// haveIndexTriples (anchorAlways); allTriples: every unkeyed record
+	// is in one.
 	anchorSets []anchorSet
+	allTriples bool
 	plan       keyPlan // what the tables were built from (Facts keep it)
 }
 
@@ -483,12 +485,17 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	// bytes (anchorSets) are marked where they hold them: an unkeyed
 	// record is never marked as a keyed candidate.
 	triples := haveIndexTriples && len(s) >= minTriplesLen
+	always := p.always
 	if triples {
+		found := 0
 		for i := range p.anchorSets {
-			p.markAnchored(&p.anchorSets[i], s, sc)
+			found += p.markAnchored(&p.anchorSets[i], s, sc)
+		}
+		if found == 0 && p.allTriples {
+			always = nil // most texts: no unkeyed record holds its three bytes
 		}
 	}
-	for i, r := range p.always {
+	for i, r := range always {
 		a := &p.anchors[i]
 		skip := a.clause
 		switch {
@@ -505,7 +512,9 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 		}
 	}
 	sc.cands = kept
-	slices.Sort(sc.cands)
+	if len(kept) > 1 {
+		slices.Sort(sc.cands)
+	}
 }
 
 // blockKey is windowKey(s[i:i+8]): the eight bytes at i loaded as one
