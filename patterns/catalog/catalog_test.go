@@ -408,8 +408,14 @@ var examples = map[string]example{
 		match: []string{
 			"[2026-05-28 00:11:09] ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use",
 			rawTB("OSError: [Errno 98] Address already in use"),
+			// pyzmq's bind of an sglang inter-process port, without the errno.
+			tb("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30001')"),
+			"ERROR:    [Errno 48] error while attempting to bind on address ('127.0.0.1', 30000): address already in use",
 		},
-		miss: []string{"OSError: [Errno 99] Cannot assign requested address"},
+		miss: []string{
+			"OSError: [Errno 99] Cannot assign requested address",
+			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
+		},
 	},
 	"c10d-heartbeat-monitor-timeout": {
 		match: []string{
@@ -626,18 +632,16 @@ var examples = map[string]example{
 	},
 	"checkpoint-file-corrupt": {
 		match: []string{
-			tb("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"),
-			rawTB("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
-			// Newer safetensors releases spell the same errors out.
-			tb("safetensors_rust.SafetensorError: Error while deserializing header: header too large"),
-			"SafetensorError: Error while deserializing header: invalid JSON in header: EOF while parsing a value at line 1 column 0",
 			tb("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory"),
+			rawTB("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory"),
 			// A Git LFS pointer read as a pickle.
 			"_pickle.UnpicklingError: invalid load key, 'v'.",
 		},
 		miss: []string{
 			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
 			"_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to `False` will likely succeed",
+			// A safetensors file's broken header is safetensors-corrupt-file.
+			tb("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"),
 		},
 	},
 	"model-config-unrecognized": {
@@ -707,6 +711,26 @@ var examples = map[string]example{
 			// Turing only switches dtype.
 			hdr("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
 			mainLog("FlashInfer is the default attention kernel backend. It only supports sm75 and above."),
+		},
+	},
+	"weight-update-failed": {
+		match: []string{
+			hdr("Failed to update parameter online: 'model.visual.blocks.0.mlp.gate_up_proj.weight'. The full weights of the ModelRunner are partially updated. Please discard the whole weights."),
+			mainLog("Failed to update weights: Attempted to load weight (torch.Size([4096])) into parameter (torch.Size([2048])).\nRolling back to original weights."),
+			hdr("Failed to get weights iterator: [Errno 2] No such file or directory: '/ckpt/step_200/model.safetensors.index.json'."),
+		},
+		miss: []string{
+			hdr("Succeeded to update parameter online."),
+			mainLog("Update weights end."),
+		},
+	},
+	"sampling-nan-detected": {
+		match: []string{
+			hdr("Detected errors during sampling! NaN in the probability."),
+			tb("ValueError: Detected errors during sampling! NaN in the logits."),
+		},
+		miss: []string{
+			mainLog("server_args=ServerArgs(enable_nan_detection=True, sampling_backend='flashinfer')"),
 		},
 	},
 	"gpu-memory-capacity-unbalanced": {
