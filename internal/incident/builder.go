@@ -37,7 +37,15 @@ type Builder struct {
 
 	alert sinks.Alert // the one Finish is applied to
 	ranks map[entry.Ranks]string
+	// fps remembers the fingerprints of records' incidents by record id
+	// and source key: a hash costs more than the look-up. Only a record's
+	// own id is kept (the catalog's string), never a key that may lie in
+	// a lent entry.
+	fps map[fpKey][16]byte
 }
+
+// fpKey is what a fingerprint is made of.
+type fpKey struct{ key, source string }
 
 // maxRemembered bounds the rank texts a Builder remembers; past it, they
 // are forgotten all at once.
@@ -51,9 +59,28 @@ func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, 
 	b.seq++
 	b.e, b.d, b.src = e, d, src
 	o := occurrenceOf(e, d, src, readTime, b.rank(e))
-	fingerprintInto(&o.fp, o.Key, o.SourceKey)
+	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
 	return o
+}
+
+// fingerprint is fingerprintInto(out, key, sourceKey), remembered when
+// key is the id of d's record.
+func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceKey string) {
+	if d.Cause == nil || d.Cause.Record == nil || key != d.Cause.Record.ID {
+		fingerprintInto(out, key, sourceKey)
+		return
+	}
+	k := fpKey{d.Cause.Record.ID, sourceKey}
+	if fp, ok := b.fps[k]; ok {
+		*out = fp
+		return
+	}
+	if b.fps == nil || len(b.fps) >= maxRemembered {
+		b.fps = make(map[fpKey][16]byte)
+	}
+	fingerprintInto(out, key, sourceKey)
+	b.fps[k] = *out
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.

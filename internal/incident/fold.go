@@ -730,12 +730,18 @@ func takeException(dst, src *sinks.Alert) {
 	if d := dst.Match.Exception; d != nil && d.Type != "" {
 		return
 	}
-	if ec := dst.Record.ErrorClass; ec != "" && lastDotted(ec) != lastDotted(x.Type) && lastDotted(ec) != "Exception" {
+	if refusedClass(dst.Record.ErrorClass, x.Type) {
 		// Another exception than the one the record names.
 		return
 	}
 	c := *x
 	dst.Match.Exception = &c
+}
+
+// refusedClass reports whether a record of error class ec names another
+// exception than one of type typ.
+func refusedClass(ec, typ string) bool {
+	return ec != "" && lastDotted(ec) != lastDotted(typ) && lastDotted(ec) != "Exception"
 }
 
 // worsen raises gr's severity to r's, and marks it fatal when r is: what

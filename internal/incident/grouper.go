@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"cmp"
 	"container/heap"
 	"encoding/json"
 	"fmt"
@@ -481,7 +482,7 @@ func (gr *group) add(o *Occurrence, now time.Time) {
 	}
 	a.Ranks = addRank(a.Ranks, o.Rank)
 	gr.spanTo(o.Offset, o.EndOffset)
-	if (a.Match.Exception == nil || a.Match.Exception.Type == "") && (o.lazy == nil || o.exception) {
+	if (a.Match.Exception == nil || a.Match.Exception.Type == "") && (o.lazy == nil || o.exception) && !refusesLazy(a, o) {
 		// The record's first line came without its traceback (a logged
 		// error line, then the exception): the traceback names it.
 		o.Complete()
@@ -489,6 +490,18 @@ func (gr *group) add(o *Occurrence, now time.Time) {
 	}
 	gr.LastSeen = now
 	gr.changed()
+}
+
+// refusesLazy reports whether takeException would refuse the exception
+// of o, whose alert is not built yet, for a: the record a names another
+// exception. A repeat that brings such an exception then builds no alert
+// (the type is the diagnosis's, which no Finish rewrites).
+func refusesLazy(a *sinks.Alert, o *Occurrence) bool {
+	b := o.lazy
+	if b == nil || b.seq != o.seq || b.d == nil || b.d.Exception == nil {
+		return false
+	}
+	return refusedClass(a.Record.ErrorClass, b.d.Exception.Type)
 }
 
 func addRank(ranks []string, r string) []string {
@@ -609,6 +622,23 @@ func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {
 	return a
 }
 
+// emitLast is emit for an incident closed at once, whose state nothing
+// reads again: its alert takes the incident's slices as they are.
+func (g *Grouper) emitLast(gr *group, kind string, now time.Time) sinks.Alert {
+	if gr.Sent == 0 {
+		kind = KindNew
+	}
+	gr.Settling, gr.NotifyAt = false, time.Time{}
+	gr.Sent = gr.Alert.Count
+	gr.ConsSent = gr.consequences()
+	gr.LastEmit = now
+	gr.changed()
+	a := gr.Alert
+	a.Kind = kind
+	g.stats.Alerts++
+	return a
+}
+
 // alert is a copy of the incident's alert that shares no slice with the
 // grouper's state: the pipeline redacts alerts in place.
 func (gr *group) alert() sinks.Alert {
@@ -672,15 +702,41 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	if n > 0 {
 		out = make([]sinks.Alert, 0, n)
 	}
+	if len(ids) < len(g.groups) {
+		for _, id := range ids {
+			gr := g.groups[id]
+			if g.opts.Window < 0 || gr.pending() {
+				out = append(out, g.emit(gr, KindSummary, now))
+			}
+			g.remove(id)
+		}
+		g.pruneClocks()
+		g.pruneScopes()
+		return out
+	}
+	// Every incident closes (ids are the open ones, each once): each is
+	// announced and marked as remove marks it, and the heap and indexes
+	// are emptied at once rather than one incident at a time. The alerts
+	// take the incidents' slices: nothing reads those incidents again.
 	for _, id := range ids {
 		gr := g.groups[id]
 		if g.opts.Window < 0 || gr.pending() {
-			out = append(out, g.emit(gr, KindSummary, now))
+			out = append(out, g.emitLast(gr, KindSummary, now))
 		}
-		g.remove(id)
+		gr.owner = nil
+		gr.slot = -1
+		g.markDirty(id)
+	}
+	clear(g.groups)
+	clear(g.lru)
+	g.lru = g.lru[:0]
+	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope, g.genByScope} {
+		clear(index)
+	}
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+		clear(index)
 	}
 	g.pruneClocks()
-	g.pruneScopes()
 	return out
 }
 
@@ -709,20 +765,21 @@ func (g *Grouper) evictOldest() []sinks.Alert {
 }
 
 func (g *Grouper) sortedIDs() []string {
-	ids := make([]string, 0, len(g.groups))
-	for id := range g.groups {
-		ids = append(ids, id)
+	// Sorted as (Seq, id) pairs: a comparison that looked both groups up
+	// by id cost two map reads, n log n times. Seq is unique.
+	type seqID struct {
+		seq int64
+		id  string
 	}
-	slices.SortFunc(ids, func(a, b string) int {
-		sa, sb := g.groups[a].Seq, g.groups[b].Seq
-		switch {
-		case sa < sb:
-			return -1
-		case sa > sb:
-			return 1
-		}
-		return 0
-	})
+	byseq := make([]seqID, 0, len(g.groups))
+	for id, gr := range g.groups {
+		byseq = append(byseq, seqID{gr.Seq, id})
+	}
+	slices.SortFunc(byseq, func(a, b seqID) int { return cmp.Compare(a.seq, b.seq) })
+	ids := make([]string, len(byseq))
+	for i := range byseq {
+		ids[i] = byseq[i].id
+	}
 	return ids
 }
 
