@@ -5,6 +5,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -37,15 +38,18 @@ type Builder struct {
 
 	alert sinks.Alert // the one Finish is applied to
 	ranks map[entry.Ranks]string
-	// fps remembers the fingerprints of records' incidents by record id
-	// and source key: a hash costs more than the look-up. Only a record's
-	// own id is kept (the catalog's string), never a key that may lie in
-	// a lent entry.
-	fps map[fpKey][16]byte
+	// fps remembers the fingerprint of each record's incident, with the
+	// source key it was made for: a hash costs more than the look-up of a
+	// pointer. Only a record's own id is ever hashed by it, never a key
+	// that may lie in a lent entry.
+	fps map[*patterns.Record]recordFP
 }
 
-// fpKey is what a fingerprint is made of.
-type fpKey struct{ key, source string }
+// recordFP is a record's fingerprint for one source key.
+type recordFP struct {
+	source string
+	fp     [16]byte
+}
 
 // maxRemembered bounds the rank texts a Builder remembers; past it, they
 // are forgotten all at once.
@@ -71,16 +75,16 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		fingerprintInto(out, key, sourceKey)
 		return
 	}
-	k := fpKey{d.Cause.Record.ID, sourceKey}
-	if fp, ok := b.fps[k]; ok {
-		*out = fp
+	r := d.Cause.Record
+	if x, ok := b.fps[r]; ok && x.source == sourceKey {
+		*out = x.fp
 		return
 	}
 	if b.fps == nil || len(b.fps) >= maxRemembered {
-		b.fps = make(map[fpKey][16]byte)
+		b.fps = make(map[*patterns.Record]recordFP)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[k] = *out
+	b.fps[r] = recordFP{sourceKey, *out}
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.
