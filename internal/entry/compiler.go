@@ -118,11 +118,27 @@ func isGCCLocation(loc string) bool {
 	return dot > 0 && dot < len(f)-1 && strings.IndexByte(f[dot:], '/') < 0
 }
 
+// compilerToolEnds holds the last byte of every name in compilerTools.
+var compilerToolEnds = func() string {
+	var b []byte
+	for _, t := range compilerTools {
+		if strings.IndexByte(string(b), t[len(t)-1]) < 0 {
+			b = append(b, t[len(t)-1])
+		}
+	}
+	return string(b)
+}()
+
 // isCompilerTool reports whether prog names one of compilerTools.
 func isCompilerTool(prog string) bool {
 	base := prog[strings.LastIndexByte(prog, '/')+1:]
+	if base == "" || strings.IndexByte(compilerToolEnds, base[len(base)-1]) < 0 {
+		// No tool ends so ("RuntimeError" of a bare exception line).
+		return false
+	}
 	for _, t := range compilerTools {
-		if base == t || strings.HasSuffix(base, "-"+t) {
+		// base is t, or ends with "-" and t (no string is built).
+		if n := len(base) - len(t); n >= 0 && base[n:] == t && (n == 0 || base[n-1] == '-') {
 			return true
 		}
 	}

@@ -411,8 +411,14 @@ func isNativeAssert(s string) bool {
 	if r, ok := strings.CutPrefix(s, "GGML_ASSERT: "); ok {
 		return startsWithSourceRef(r)
 	}
+	// Both shapes below end in "failed": a line that does not is read
+	// no further (a search of the whole line each, otherwise).
+	ggml := strings.HasSuffix(strings.TrimRight(s, " "), ") failed")
+	if !ggml && !strings.HasSuffix(s, "' failed.") {
+		return false
+	}
 	if i := strings.Index(s, ": GGML_ASSERT("); i > 0 {
-		return strings.HasSuffix(strings.TrimRight(s, " "), ") failed") && startsWithSourceRef(s[:i+1])
+		return ggml && startsWithSourceRef(s[:i+1])
 	}
 	i := strings.Index(s, ": Assertion `")
 	if i <= 0 || !strings.HasSuffix(s, "' failed.") {
