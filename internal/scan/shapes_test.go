@@ -3,6 +3,7 @@ package scan_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,6 +62,36 @@ var wrappers = []wrapper{
 	}},
 	{"grep-n", func(n int, s string) string { return fmt.Sprintf("%d:%s", 1812+n, s) }},
 	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
+	{"crlf", func(_ int, s string) string { return s + "\r" }},
+	{"ansi-level", func(_ int, s string) string { return colourLevel(s) }},
+	{"ansi-line", func(_ int, s string) string {
+		if s == "" {
+			return s
+		}
+		return "\x1b[33m" + colourLevel(s) + "\x1b[0m"
+	}},
+	{"docker-json", func(n int, s string) string {
+		b, err := json.Marshal(struct {
+			Log    string `json:"log"`
+			Stream string `json:"stream"`
+			Time   string `json:"time"`
+		}{s + "\n", "stderr", stamp(n).Format(time.RFC3339Nano)})
+		if err != nil {
+			panic(err)
+		}
+		return string(b)
+	}},
+}
+
+// colourLevel colours the first level word in s as a TTY logger
+// (uvicorn, colorlog, a docker TTY) does: "\x1b[31mERROR\x1b[0m".
+func colourLevel(s string) string {
+	for _, w := range []string{"CRITICAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG"} {
+		if i := strings.Index(s, w); i >= 0 {
+			return s[:i] + "\x1b[1;31m" + w + "\x1b[0m" + s[i+len(w):]
+		}
+	}
+	return s
 }
 
 // wrap applies w to every line of text.
