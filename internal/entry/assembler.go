@@ -1413,7 +1413,7 @@ func (s *spacing) real(n int) int {
 // space, or one of ":|]>".
 func endsPrefixField(c byte) bool {
 	switch c {
-	case ' ', ':', '|', ']', '>':
+	case ' ', '\t', ':', '|', ']', '>':
 		return true
 	}
 	return false

@@ -40,6 +40,8 @@ var fuzzSeeds = []string{
 	"raise RuntimeError( RuntimeError: Cannot re-initialize CUDA in forked subprocess.  Initialization failed.\nreturn f(x) ^^^^ torch.OutOfMemoryError: y\nf(x) INFO (y) ValueError: z\nf(x) UserWarning: w",
 	"[1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed\nib_mlx5_dv.c:433  UCX  ERROR   Remote I/O error\n     gdaki.c:397  UCX  WARN  x\n[1.2] [h:1] a.c:1 UCX TRACE\nFatal Python error: Segmentation fault",
 	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
+	// A log viewer's export: a time and a tab before Ray actors' lines.
+	"2025-11-06T02:10:00.702Z\t(A pid=1) [2025-07-15 17:11:34] x\n2025-11-06T02:10:00.709Z\t(B pid=2) Error: y\n2025-11-06T02:10:00.716Z\t\t",
 }
 
 // addCorpusSeeds adds the golden inputs and, when shared/ is present, the

@@ -81,6 +81,10 @@ var wrappers = []wrapper{
 		}
 		return string(b)
 	}},
+	{"loki-tab", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + "\t" + s }},
+	{"kubectl-prefix-timestamps", func(n int, s string) string {
+		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
+	}},
 }
 
 // colourLevel colours the first level word in s as a TTY logger
@@ -121,10 +125,11 @@ var knownShapeMisses = map[string]map[string]string{
 	// prefixes a Ray task error line followed by frames but no
 	// "Traceback" header gives no alert.
 	"464-ray-task-error-engine-dead-agent-loop.log": {
-		"compose":        "held out: the Ray task error line without a Traceback header gives no alert",
-		"ray":            "held out: the Ray task error line without a Traceback header gives no alert",
-		"kubectl-prefix": "held out: the Ray task error line without a Traceback header gives no alert",
-		"journald":       "held out: the Ray task error line without a Traceback header gives no alert",
+		"compose":                   "held out: the Ray task error line without a Traceback header gives no alert",
+		"ray":                       "held out: the Ray task error line without a Traceback header gives no alert",
+		"kubectl-prefix":            "held out: the Ray task error line without a Traceback header gives no alert",
+		"journald":                  "held out: the Ray task error line without a Traceback header gives no alert",
+		"kubectl-prefix-timestamps": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
 }
 
