@@ -82,6 +82,15 @@ var wrappers = []wrapper{
 		return string(b)
 	}},
 	{"loki-tab", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + "\t" + s }},
+	{"cr-redraw", func(n int, s string) string {
+		// A progress bar (tqdm) redrawn with CR before the line the
+		// terminal keeps on every third line, a lone CR on the others.
+		// A blank line keeps the bar: the terminal shows it.
+		if n%3 == 0 && s != "" {
+			return fmt.Sprintf("\rLoading safetensors checkpoint shards:  %d%% Completed | %d/4 [00:0%d<00:03]\r", n%100, n%4, n%10) + s
+		}
+		return "\r" + s
+	}},
 	{"kubectl-prefix-timestamps", func(n int, s string) string {
 		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
 	}},
