@@ -171,6 +171,7 @@ type Assembler struct {
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	spacing spacing     // whether a paste put a blank line after every line
+	lead    indentLead  // whether a paste indented every line
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
 	cls     classified  // the line Push is reading
@@ -392,6 +393,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		keep = a.opt.Reuse
 	}
 	base, start, end := wrapperSpan(text)
+	if n := a.lead.strip(base[start:end]); n > 0 {
+		start += n
+		start += wrapperPrefixesLen(base[start:end])
+	}
 	if keep {
 		// Read first, then copied (what is read of the line lies in
 		// base): a scan of the copy right after the copy was written

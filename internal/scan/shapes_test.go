@@ -91,6 +91,10 @@ var wrappers = []wrapper{
 		}
 		return "\r" + s
 	}},
+	{"tab-indent", func(_ int, s string) string { return "\t" + s }},
+	{"md-dash", func(_ int, s string) string { return "- " + s }},
+	{"md-star", func(_ int, s string) string { return "* " + s }},
+	{"code-block", func(_ int, s string) string { return "    " + s }},
 	{"kubectl-prefix-timestamps", func(n int, s string) string {
 		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
 	}},
