@@ -83,6 +83,13 @@ type Diagnosis struct {
 	// it, or only a wrapper does: the process, the phase, the family of
 	// failure and the component (see TriageOf). Zero otherwise.
 	Triage Triage
+	// Routine marks a native library's single error line, no record
+	// naming it, printed by a thread right after an INFO line of its own
+	// (a store client that finds no storage directory and starts
+	// anyway): alone in its burst it is no crash, and the incident
+	// grouper drops it unless another failure joins it (see
+	// internal/incident). Set by AnalyzeStream.
+	Routine bool
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
@@ -311,6 +318,13 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
+		if pointsToRootCause(exc.Message) {
+			// "EngineCore encountered an issue. See stack trace
+			// (above) for the root cause.": the exception says it is
+			// another failure's consequence. Around that failure it
+			// folds into it; alone it is still alerted.
+			d.Role = patterns.RoleConsequence
+		}
 		if m := member(exc); m != nil {
 			// "ExceptionGroup: unhandled errors in a TaskGroup" only
 			// carries the failure its first member names.
@@ -612,4 +626,19 @@ func unescapeQuotes(s string) (string, []int) {
 	}
 	at = append(at, len(s))
 	return b.String(), at
+}
+
+// pointsToRootCause reports whether an exception's message says the root
+// cause is elsewhere: "See stack trace (above) for the root cause", "the
+// root cause is logged above".
+func pointsToRootCause(msg string) bool {
+	if len(msg) > 4096 {
+		msg = msg[:4096]
+	}
+	m := strings.ToLower(msg)
+	i := strings.Index(m, "root cause")
+	if i < 0 {
+		return false
+	}
+	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
 }

@@ -96,3 +96,16 @@ func FuzzPhaseCall(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGlogThread: a glog line's thread id is a run of digits of the line.
+func FuzzGlogThread(f *testing.F) {
+	for _, s := range []string{"E0925 00:24:39.141773  4418 client.cpp:353] Failed", "I0101 00:00:00.0 1 a.cc:1] x", "E 1 2 3", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id := glogThread(s)
+		if id != "" && (!isDigits(id) || !strings.Contains(s, id)) {
+			t.Fatalf("glogThread(%q) = %q", s, id)
+		}
+	})
+}

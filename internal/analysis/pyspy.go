@@ -32,7 +32,14 @@ type Stream struct {
 	// 17"): what logger.exception printed before a traceback that lost
 	// its exception line. Reused memory, bounded by maxSaid.
 	said []byte
+	// infoThread is the thread id of the previous entry when it was a
+	// glog INFO line: a library going about its start-up. Reused memory,
+	// bounded by maxThreadID.
+	infoThread []byte
 }
+
+// maxThreadID bounds the glog thread id a Stream keeps.
+const maxThreadID = 24
 
 // maxSaid bounds the message a Stream keeps of the previous entry.
 const maxSaid = 300
@@ -41,6 +48,12 @@ const maxSaid = 300
 // e is a bare line (no header, no level, one line) that reads as an error.
 // It copies into reused memory: e may be lent.
 func (st *Stream) note(e *entry.Entry) {
+	st.infoThread = st.infoThread[:0]
+	if e.Native == entry.NativeGlog && e.Level == "INFO" {
+		if id := glogThread(e.Text); len(id) <= maxThreadID {
+			st.infoThread = append(st.infoThread, id...)
+		}
+	}
 	st.said = st.said[:0]
 	if e.Format != entry.FormatNone || e.Level != "" || e.Traceback != nil ||
 		len(e.Message) > maxSaid || e.Message == "" || e.Message[0] == ' ' ||
@@ -115,6 +128,9 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 		st.inDump = true
 	} else {
 		st.inDump = false
+	}
+	if ok && len(st.infoThread) > 0 && routineCandidate(d, e) && glogThread(e.Text) == string(st.infoThread) {
+		d.Routine = true
 	}
 	if ok && d.Fragment && d.Cause == nil && len(d.Context) == 0 && len(st.said) > 0 {
 		// logger.exception's message, then its traceback cut before
@@ -355,4 +371,28 @@ func (m *mover) exception(x *entry.Exception) {
 			fs[i].File, fs[i].Func = m.move(fs[i].File), m.move(fs[i].Func)
 		}
 	}
+}
+
+// routineCandidate reports whether d, the diagnosis of e, is a native
+// library's single glog ERROR line that no record names: when the line
+// before it is an INFO line of the same thread, it may be a routine
+// complaint of a start-up that goes on (Diagnosis.Routine).
+func routineCandidate(d *Diagnosis, e *entry.Entry) bool {
+	return d.Cause == nil && d.Signal == SignalNative && e.Native == entry.NativeGlog && e.Level == "ERROR" &&
+		strings.IndexByte(strings.TrimRight(e.Text, "\n "), '\n') < 0
+}
+
+// glogThread is the thread id of a glog line's header ("4418" of
+// "E0925 00:24:39.141773  4418 client.cpp:353] ..."), "" when text does
+// not open with one.
+func glogThread(text string) string {
+	line := FirstLine(text)
+	if len(line) > 64 {
+		line = line[:64]
+	}
+	f := strings.Fields(line)
+	if len(f) < 4 || !isDigits(f[2]) || len(f[0]) < 5 || !strings.Contains(f[1], ":") {
+		return ""
+	}
+	return f[2]
 }

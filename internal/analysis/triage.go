@@ -72,6 +72,7 @@ const (
 	FamilyPanic      = "Rust panic"
 	FamilyShape      = "tensor shape mismatch"
 	FamilyEnv        = "environment variable"
+	FamilyLibrary    = "native library error"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -351,6 +352,12 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
+	if t.Family == "" && t.Component == "" && exc == nil && libraryLine(e) {
+		// A native library's own error line that says no more: the
+		// library, named by its source file, is where to look.
+		t.Family = FamilyLibrary
+		t.Subject = nativeSource(e)
+	}
 	if t.Family == FamilyShape && t.Phase == "loading weights" {
 		// A shape that does not fit while the checkpoint is read: the
 		// checkpoint is not what the model code expects.
@@ -543,6 +550,10 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNative
 	case entry.NativeCompiler:
 		return FamilyImport
+	case entry.NativeAscend:
+		// CANN's and ACL's own lines: an Ascend operator or the
+		// runtime under it failed.
+		return FamilyNPU
 	case entry.NativeRustPanic:
 		return FamilyPanic
 	}
@@ -619,4 +630,57 @@ func frameOfLine(t string) (f entry.Frame, after string, ok bool) {
 		f.Func = strings.TrimSpace(rest[i+len(" in "):])
 	}
 	return f, rest[q:], true
+}
+
+// libraryLine reports whether e is a native library's own log line that
+// names its source file: glog's, UCX's, a located line.
+func libraryLine(e *entry.Entry) bool {
+	switch e.Native {
+	case entry.NativeGlog, entry.NativeUCX, entry.NativeLocated:
+		return true
+	}
+	return false
+}
+
+// maxSourceName bounds the source file name nativeSource takes.
+const maxSourceName = 64
+
+// nativeSource is the source file a native line names in front of its
+// message ("client.cpp" of glog's "... client.cpp:353] ", of UCX's
+// "ib_mlx5_dv.c:452", of a located "/src/x/topo.cpp:526: "), its
+// directory left out; "" when it names none of a narrow alphabet.
+func nativeSource(e *entry.Entry) string {
+	line := FirstLine(e.Text)
+	head := line
+	if msg := FirstLine(e.Message); msg != "" && strings.HasSuffix(line, msg) && len(msg) < len(line) {
+		head = line[:len(line)-len(msg)]
+	}
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	for _, w := range strings.Fields(head) {
+		w = strings.TrimRight(w, "]")
+		c := strings.IndexByte(w, ':')
+		if c <= 0 {
+			continue
+		}
+		name := w[strings.LastIndexByte(w[:c], '/')+1 : c]
+		dot := strings.LastIndexByte(name, '.')
+		if dot <= 0 || dot == len(name)-1 || len(name) > maxSourceName || !isSourceName(name) {
+			continue
+		}
+		return name
+	}
+	return ""
+}
+
+// isSourceName reports whether s is a file name of letters, digits and
+// "._-".
+func isSourceName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return s != ""
 }

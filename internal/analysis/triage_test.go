@@ -50,6 +50,26 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Phase: "initialising the distributed backend", Family: analysis.FamilyEnv, Subject: "RANK"},
 		},
 		{
+			name: "a glog E line that says no more: a native library's error, its source file the subject",
+			in:   "E0925 00:24:39.141773  4418 peer_client.cpp:353] Failed to get the peer's descriptor\n",
+			want: analysis.Triage{Family: analysis.FamilyLibrary, Subject: "peer_client.cpp"},
+		},
+		{
+			name: "a located line whose library says no component: the file, without its directory",
+			in:   "/opt/lib/src/core/session_pool.cc:88: request queue failed: too many entries\n",
+			want: analysis.Triage{Family: analysis.FamilyLibrary, Subject: "session_pool.cc"},
+		},
+		{
+			name: "a CANN error block no record names: an NPU fault",
+			in:   "[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:0) ERR01005 OPS internal error\nEE9999: Inner Error!\n",
+			want: analysis.Triage{Family: analysis.FamilyNPU},
+		},
+		{
+			name: "a transfer engine's glog line: its component, no library family",
+			in:   "E0925 00:24:39.141773  4418 transfer_metadata_plugin.cpp:353] Failed to get the peer's descriptor\n",
+			want: analysis.Triage{Component: "transfer engine"},
+		},
+		{
 			name: "a user script's RuntimeError that names no collective library: no family",
 			in: tbHead + frame("/home/u/train.py", "step", "loss = model(x)") +
 				"RuntimeError: the batch was empty after filtering\n",
@@ -284,6 +304,9 @@ func FuzzTriage(f *testing.F) {
 		"x.RayTaskError(KeyError): y\n",
 		tbHead + frame("/v/site-packages/fastchat/serve/w.py", "<module>", "from a.b import c") + "ImportError: cannot import name 'c' from 'a.b' (/v/a/b.py)\n",
 		"OSError: org/m does not appear to have a file named config.json\n",
+		"E0925 00:24:39.141773  4418 peer_client.cpp:353] Failed to get the peer's descriptor\n",
+		"/opt/src/x/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed\n",
+		"ValueError: environment variable RANK expected, but not set\n",
 		"",
 	} {
 		f.Add(s)

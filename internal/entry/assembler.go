@@ -1071,7 +1071,13 @@ func (a *Assembler) continues(c *classified) bool {
 		// double-spaced paste: NCCL prints them together.
 		return true
 	}
-	if (!afterBlank || announced) && p.kind != kindNative && !p.hasTB && (p.lines == 1 || announced || p.lineMsg != msgNone) &&
+	// A report's next section, one blank line after the message lines
+	// of its exception ("ImportError:", its summary line, a blank line,
+	// "Attempted locations:", the list): the message goes on, as Python
+	// printed it in one piece. In a paste that doubled its spacing
+	// (msgSpaced) that blank line is three.
+	section := (blanks == 1 && p.lineMsg == msgLines || p.blanks == 3 && p.lineMsg == msgSpaced) && !c.header && !c.native && endsWithColon(s)
+	if (!afterBlank || announced || section) && p.kind != kindNative && !p.hasTB && (p.lines == 1 || announced || p.lineMsg != msgNone) &&
 		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
 		// "ImportError: " alone: the message lines follow.
 		if announced {

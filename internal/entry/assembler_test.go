@@ -2,6 +2,7 @@ package entry
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -535,6 +536,7 @@ func TestDoubleSpacedStream(t *testing.T) {
 	for _, in := range []string{
 		"Exception in ModelRpcClient:\nTraceback (most recent call last):\n  File \"/x/model_rpc.py\", line 184, in exposed_step\n    self.forward_step()\nAttributeError: 'NoneType' object has no attribute 'cpu'\n[2024-03-01 10:00:01] INFO:     127.0.0.1:5 - \"GET /health HTTP/1.1\" 200 OK",
 		"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\nAttempted locations:\n1. /x/common_ops.abi3.so - undefined symbol: _ZN3c10\n[2025-01-01 00:00:00] Done.",
+		"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\n\nError details from previous import attempts:\n- ImportError: libnvrtc.so.12: cannot open shared object file\n[2025-01-01 00:00:00] Done.",
 		// Recognised after three lines, each one blank line after the last.
 		"[2025-01-01 00:00:00] Load weight end.\nframe #4: <unknown function> + 0xd6df4 (0x7f in /lib/libstdc++.so.6)\nframe #5: <unknown function> + 0x8609 (0x7f in /lib/libpthread.so.0)\nframe #6: clone + 0x43 (0x7f in /lib/libc.so.6)\n\nterminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG 3 Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141) ran for 600020 milliseconds before timing out.\nException raised from checkTimeout at ProcessGroupNCCL.cpp:609 (most recent call first):\nframe #0: c10::Error::Error() + 0x96\n[2025-01-01 00:00:01] Next.",
 		"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\nValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    g()\nKeyError: 'second'\nafter",
@@ -576,5 +578,35 @@ func TestSingleBlankLinesStillEndEntries(t *testing.T) {
 	want := []string{"first record", "its second line", "ValueError: separate", "second record:", "next", "second record:", "  indented text after a blank"}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+// TestExceptionMessageSections: the message of an exception printed with
+// an empty first line ("ImportError:") goes on over one blank line when
+// the next line heads a section of the same report ("Attempted
+// locations:"), so its sections and their lists stay one entry; a blank
+// line before anything else, two blank lines, or a log record end it.
+func TestExceptionMessageSections(t *testing.T) {
+	head := "ImportError:\n[sgl_kernel] CRITICAL: Could not load any common_ops library!\n\n"
+	tests := []struct {
+		name string
+		in   string
+		want []string // first-last lines of each entry
+	}{
+		{"sections one blank line apart", head + "Attempted locations:\n1. /x/a.so - found files: []\n\nError details from previous import attempts:\n- ImportError: libnvrtc.so.12: cannot open shared object file",
+			[]string{"1-8"}},
+		{"a line that heads nothing", head + "next thing", []string{"1-3", "4-4"}},
+		{"two blank lines", "ImportError:\n[sgl_kernel] CRITICAL: x\n\n\nAttempted locations:\n1. y", []string{"1-4", "5-5", "6-6"}},
+		{"a log record", head + "[2025-01-01 00:00:00] Scheduler hit an exception:", []string{"1-3", "4-4"}},
+		{"a message that is no exception's", "Loading the model:\nweights\n\nAttempted locations:\n1. y", []string{"1-1", "2-3", "4-4", "5-5"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, v := range views(assemble(t, Options{}, tt.in)) {
+			got = append(got, v.Lines)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: entries %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -77,7 +77,8 @@ type Entry struct {
 	// with wrappers removed, joined by "\n". Raw is the same lines as written
 	// (header included, wrappers removed). Both are bounded; see Cut. Two
 	// formats differ: a glog line's Text keeps its header in front of the
-	// message (its source file names the component), and a slog or JSON
+	// message (its source file names the component), as a located native
+	// line keeps its place in the source (NativeLocated), and a slog or JSON
 	// line's Message is rebuilt from its fields (msg, then ": " and
 	// error), which Text starts with while Raw keeps the line. A vLLM or
 	// Ray core record's header repeated on its continuation lines is in

@@ -14,6 +14,7 @@ import (
 //	{"object":"error","message":"...","type":"BadRequestError","param":null,"code":400}
 //	{"error":{"message":"...","type":"invalid_request_error","param":null,"code":null}}
 //
+// A streamed response carries it as a server-sent event, "data: {...}".
 // The body has no level and no time: it is the request's failure itself.
 // parseErrorBody reads it as an ERROR record whose message is the error's
 // exception line, "Type: message" when its type is an exception class

@@ -138,7 +138,7 @@ func checkTextAndMessage(t *testing.T, e *Entry) {
 		if !strings.HasPrefix(e.Text, e.Message) {
 			t.Fatalf("text %q does not start with message %q", e.Text, e.Message)
 		}
-	case e.Native == NativeGlog || e.Native == NativeC10d:
+	case e.Native == NativeGlog || e.Native == NativeC10d || e.Native == NativeLocated:
 		if !strings.HasSuffix(e.Raw, e.Text) || !strings.HasSuffix(first, e.Message) {
 			t.Fatalf("text %q is not the tail of raw %q or its first line does not end with message %q", e.Text, e.Raw, e.Message)
 		}

@@ -209,6 +209,11 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
 			return parseSlog(s)
 		}
+	case 'd':
+		// A streamed response's server-sent event: "data: {...}".
+		if b, ok := strings.CutPrefix(s, "data: {"); ok {
+			return parseErrorBody(s[len(s)-len(b)-1:])
+		}
 	}
 	return header{}, false
 }

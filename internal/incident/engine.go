@@ -27,6 +27,9 @@ const (
 		"WORLD_SIZE, MASTER_ADDR and MASTER_PORT (and LOCAL_RANK), which torchrun sets for every process it starts; start the program with torchrun " +
 		"(or the launcher its documentation names) instead of python, or set them yourself for a single process (RANK=0 WORLD_SIZE=1 " +
 		"MASTER_ADDR=127.0.0.1 MASTER_PORT=29500)"
+	libraryStep = "A native library reported the error itself, in a line that says no more: the source file it names is the library's; read its " +
+		"lines just before this one at every level (INFO and WARNING too) for what it was doing, check that the library is the version this " +
+		"server release pins (pip show, or the image's), and search that library's own issues for the message"
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
@@ -77,6 +80,7 @@ var familyNeutral = map[string]string{
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
+	analysis.FamilyLibrary: libraryStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

@@ -89,6 +89,9 @@ type Stats struct {
 	// EvictedEarly counts the evicted groups that still had something to
 	// announce, and were announced as they were closed.
 	EvictedEarly int64
+	// Routine counts the incidents dropped unannounced: a native
+	// library's routine-looking error line alone in its burst.
+	Routine int64
 }
 
 // Grouper folds occurrences into incidents. It is not safe for concurrent
@@ -183,6 +186,10 @@ type group struct {
 	// (Occurrence.NativeKind); "" for another entry, or in a snapshot
 	// written before it was kept.
 	NativeKind string `json:"nativeKind,omitempty"`
+	// Routine says the incident began with a routine-looking native
+	// error line (Occurrence.Routine): alone when it settles, it is
+	// dropped (see routineAlone).
+	Routine bool `json:"routine,omitempty"`
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
@@ -417,7 +424,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -515,6 +522,11 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 		}
 		if gr.Settling {
 			if now.Before(gr.NotifyAt) {
+				continue
+			}
+			if gr.routineAlone() {
+				g.remove(id)
+				g.stats.Routine++
 				continue
 			}
 			g.claim(gr)
@@ -639,7 +651,15 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	ids := g.sortedIDs()
 	g.foldRestatements(ids, now, true)
 	g.foldSettled(ids, now, true)
-	ids = slices.DeleteFunc(ids, func(id string) bool { return g.groups[id] == nil })
+	ids = slices.DeleteFunc(ids, func(id string) bool {
+		gr := g.groups[id]
+		if gr != nil && gr.Settling && gr.routineAlone() {
+			g.remove(id)
+			g.stats.Routine++
+			return true
+		}
+		return gr == nil
+	})
 	// The alerts are counted first: an Alert is large, and a slice grown
 	// by append allocates about twice what it keeps.
 	n := 0
@@ -937,4 +957,14 @@ func nextNumber(s string, i int) (n, next int, ok bool) {
 		ok = true
 	}
 	return n, i, ok
+}
+
+// routineAlone reports whether gr is a routine-looking native error line
+// (Occurrence.Routine) that nothing joined: seen once, with no
+// consequence, context or other line of its burst folded in. A start-up
+// that logs one error and goes on is no crash; the same line repeated, or
+// with anything after it that failed, is announced as any other.
+func (gr *group) routineAlone() bool {
+	a := &gr.Alert
+	return gr.Routine && a.Count <= 1 && len(a.Consequences) == 0 && len(a.Context) == 0 && gr.Unlisted == 0
 }

@@ -473,3 +473,39 @@ func BenchmarkGrouperEviction(b *testing.B) {
 		g.Observe(Occurrence{Alert: sinks.Alert{Fingerprint: fmt.Sprint(i), Count: 1, Time: at}}, at)
 	}
 }
+
+// A routine-looking native error line alone when its settle time ends is
+// dropped and counted, in run mode as at a scan's flush; repeated before
+// then, it is announced.
+func TestRoutineIncidentAloneIsDropped(t *testing.T) {
+	routine := func(at time.Time) Occurrence {
+		o := occ("", "s", "", at)
+		o.Key, o.Alert.Record = "unclassified:x", sinks.Record{Slug: "unclassified", Severity: "error", Role: "cause"}
+		o.Alert.Fingerprint = Fingerprint(o.Key, "s")
+		o.Native, o.NativeKind, o.Routine = true, "glog", true
+		return o
+	}
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	if out := g.Observe(routine(t0), t0); len(out) != 0 {
+		t.Fatalf("observe: %d alerts", len(out))
+	}
+	if out := g.Tick(t0.Add(3 * time.Second)); len(out) != 0 {
+		t.Errorf("alone at settle: %d alerts, want none", len(out))
+	}
+	if st := g.Stats(); st.Routine != 1 || st.Open != 0 {
+		t.Errorf("stats %+v, want one routine incident dropped and none open", st)
+	}
+
+	g = New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	g.Observe(routine(t0), t0)
+	g.Observe(routine(t0.Add(time.Second)), t0.Add(time.Second))
+	if out := g.Tick(t0.Add(3 * time.Second)); len(out) != 1 || out[0].Count != 2 {
+		t.Errorf("repeated: %d alerts, want one of count 2", len(out))
+	}
+
+	g = New(Options{Window: Forever, Settle: DefaultSettle, Correlation: DefaultCorrelation})
+	g.Observe(routine(t0), t0)
+	if out := g.Flush(t0.Add(time.Second)); len(out) != 0 {
+		t.Errorf("flushed alone: %d alerts, want none", len(out))
+	}
+}

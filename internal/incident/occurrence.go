@@ -78,6 +78,10 @@ type Occurrence struct {
 	// line is a detail of the classified consequence its own library
 	// prints, never of another library's (see detailOf).
 	NativeKind string
+	// Routine marks a native library's single error line amid its own
+	// INFO lines (analysis.Diagnosis.Routine): its incident is dropped,
+	// not announced, unless something else joins it before it settles.
+	Routine bool
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -151,9 +155,10 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// a crash that dumped every thread) is that failure's context, as a
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
+	o.Routine = d.Routine
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
-		o.NativeKind = e.Native
+		o.NativeKind = nativeKind(e)
 	}
 	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
 	return o
@@ -412,4 +417,22 @@ const sglangRepo = "sgl-project/sglang"
 func onFirstLine(raw, line string) bool {
 	first, _, _ := strings.Cut(raw, "\n")
 	return line == "" || strings.Contains(first, line)
+}
+
+// nativeKind is the native shape of e as Occurrence.NativeKind keeps it:
+// entry.Native, and for a glog line that a Python program wrote in glog's
+// format (torch.distributed.elastic's "E0601 ... api.py:874] failed
+// (exitcode: 1)") a kind of its own, since it is no C++ library's line.
+func nativeKind(e *entry.Entry) string {
+	if e.Native != entry.NativeGlog {
+		return e.Native
+	}
+	line := e.Text
+	if i := strings.IndexByte(line, ']'); i > 0 && i < 256 {
+		line = line[:i]
+	}
+	if strings.Contains(line, ".py:") {
+		return entry.NativeGlog + "-python"
+	}
+	return entry.NativeGlog
 }

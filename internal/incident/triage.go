@@ -178,6 +178,7 @@ var familySteps = map[string]string{
 	analysis.FamilyValue:   valueStep,
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
+	analysis.FamilyLibrary: libraryStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
@@ -318,6 +319,8 @@ func subjectStep(t analysis.Triage) string {
 			return "The message names " + s + ": set it to a value the message and this version's help accept, or leave it out to take the default"
 		}
 		return "Check '" + s + "': it is what the check rejected; compare what it holds with what the message says it must hold"
+	case analysis.FamilyLibrary:
+		return "The line comes from " + s + ": the library that holds that file failed; its other lines around this one say what it was doing"
 	case analysis.FamilyEnv:
 		return "Set " + s + " in the environment the process starts with (env | grep " + s + " inside the container shows what it got), or start it under the launcher that sets it"
 	case analysis.FamilyNetwork:

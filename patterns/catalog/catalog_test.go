@@ -1775,9 +1775,13 @@ var examples = map[string]example{
 	"c10d-client-socket-connect-failed": {
 		match: []string{
 			"trainer-2: torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (192.168.121.122, 1040). The client socket has failed to connect to 192.168.121.122:1040 (errno: 113 - No route to host).",
+			"torch.distributed.DistNetworkError: The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+		},
+		miss: []string{
+			"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229).",
+			// One attempt's warning: the client retries.
 			"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
 		},
-		miss: []string{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (172.17.0.9, 46229)."},
 	},
 	"ray-actor-died": {
 		match: []string{

@@ -3,8 +3,9 @@
 // It only exposes the files; patterns.Default parses and validates them, so
 // a record here obeys exactly the rules of a user's catalog.
 //
-// sglang.jsonl holds sglang's records and the shared layers' (torch, CUDA,
-// NCCL, Hugging Face) with per-engine remedies; engines.jsonl the other
+// sglang.jsonl holds sglang's records and the shared layers' (torch and
+// c10d, CUDA and ROCm, NCCL, NVSHMEM and DeepEP, Mooncake, NIXL and UCX,
+// Triton and FlashInfer JIT, Hugging Face, Ray) with per-engine remedies; engines.jsonl the other
 // engines' wrappers and consequences; vllm.jsonl, tgi.jsonl, trtllm.jsonl
 // (TensorRT-LLM and Triton), lmdeploy.jsonl, ollama.jsonl and
 // llamacpp.jsonl each engine's own error messages, with advice that names

@@ -1,5 +1,13 @@
 package catalog_test
 
+import (
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
 // Examples of the records for native and third-party libraries that print
 // under a serving engine (NVSHMEM, Mooncake, NCCL, CUDA, the Hugging Face
 // Hub, JIT compilers, NIXL): each record's whole message set as the
@@ -73,7 +81,6 @@ var nativeExamples = map[string]example{
 			"E0925 00:24:39.141773  4418 client_service.cpp:666] Failed to connect to master",
 			"E0925 00:25:01.004411  4418 client_service.cpp:4886] Failed to connect to master 10.0.0.5:50051: RPC_FAIL",
 			"E0925 00:24:39.141773  4418 client_service.cpp:659] No master is available in HA backend",
-			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
 			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:4902] Reconnect failed to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:3544] mount_segment_to_master_failed base=0x7f3a00000000 size=4294967296",
@@ -81,6 +88,17 @@ var nativeExamples = map[string]example{
 		miss: []string{
 			"I0925 00:24:39.140945  4418 master_client.cpp:214] Connecting to master at 10.32.5.183:50051 from mooncake::ErrorCode mooncake::MasterClient::Connect(const string&)",
 			"I0925 00:30:20.000100  4502 client_service.cpp:4890] Reconnected to master 10.0.0.5:50051",
+			// A single missed ping is routine; the client counts them.
+			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+		},
+	},
+	"mooncake-master-ping-missed": {
+		match: []string{
+			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+			"E0925 00:30:12.441803  4502 client.cpp:1612] Failed to ping master ",
+		},
+		miss: []string{
+			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
 		},
 	},
 	"mooncake-store-client-setup-failed": {
@@ -259,6 +277,8 @@ var nativeExamples = map[string]example{
 		},
 		miss: []string{
 			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
+			// huggingface_hub's own fallback to a complete local cache.
+			"Couldn't connect to the Hub: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main\")).",
 		},
 	},
 	"hf-rate-limited": {
@@ -361,6 +381,7 @@ var widenedExamples = map[string]example{
 		},
 		miss: []string{
 			hdr("DeepEP timeout: 100s, low_latency_mode=True"),
+			hdr("Using DeepEP low_latency mode with timeout 100s"),
 		},
 	},
 	"mooncake-metadata-server-unreachable": {
@@ -478,15 +499,166 @@ func init() {
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
-	"safetensors-corrupt-file": {
+	"cuda-operation-not-supported": {
 		match: []string{
-			tb("safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"),
-			"safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
-			"safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderDeserialization",
-			"safetensors_rust.SafetensorError: incomplete metadata, file not fully covered",
+			tb("RuntimeError: CUDA error: operation not supported"),
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'operation not supported'",
+			"CUresult error CUDA_ERROR_NOT_SUPPORTED at cuMemCreate",
 		},
 		miss: []string{
-			hdr("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:03<00:03,  1.52s/it]"),
+			hdr("Custom allreduce is not supported on this platform, falling back to NCCL"),
+		},
+	},
+	"cuda-unknown-error": {
+		match: []string{
+			tb("RuntimeError: CUDA error: unknown error"),
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: cudaErrorUnknown",
+		},
+		miss: []string{
+			hdr("Unknown error reported by the client: connection closed"),
+		},
+	},
+	"torch-inductor-cpp-compile-error": {
+		match: []string{
+			tb("torch._inductor.exc.CppCompileError: C++ compile error"),
+			"torch._inductor.exc.InductorError: CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpx/main.c', '-O3', '-shared']' returned non-zero exit status 1.",
+		},
+		miss: []string{
+			hdr("Compiling with torch.compile (inductor), max_bs=32"),
+		},
+	},
+	"c10d-nccl-work-failed-process-down": {
+		match: []string{
+			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
+			"[E ProcessGroupNCCL.cpp:916] [Rank 3] To avoid data inconsistency, we are taking the entire process down.",
+			"RuntimeError: NCCL communicator was aborted on rank 2. Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout",
+		},
+		miss: []string{
+			"[rank1]:[W528 01:12:44.056 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
+		},
+	},
+	"c10d-client-socket-connect-retry": {
+		match: []string{
+			"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+			"[W1205 10:02:11.118452383 socket.cpp:755] [c10d] The client socket has failed to connect to [10.0.0.1]:5000 (errno: 113 - No route to host).",
+		},
+		miss: []string{
+			"torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.0.0.1, 5000). The client socket has failed to connect to 10.0.0.1:5000 (errno: 113 - No route to host).",
+		},
+	},
+	"ucx-endpoint-error-unhandled": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Connection reset by remote peer' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed",
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1452 UCX  ERROR ep 0x7f3a2c0b8000: error 'Endpoint timeout' will not be handled since no error callback is installed",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1200 UCX  DEBUG ep 0x7f3a2c0b8000: error callback installed",
+		},
+	},
+	"nixl-invalid-request": {
+		match: []string{
+			tb("nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM"),
+			"E0312 10:22:01.771233 5512 nixl_agent.cpp:802] createXferReq: NIXL_ERR_MISMATCH between local and remote descriptor lists",
+		},
+		miss: []string{
+			"I0312 10:22:01.771233 5512 nixl_agent.cpp:802] createXferReq: descriptor lists validated",
+		},
+	},
+	"cuda-toolkit-not-found": {
+		match: []string{
+			tb("RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist"),
+			"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+			"/bin/sh: 1: nvcc: not found",
+			"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'",
+		},
+		miss: []string{
+			mainLog("CUDA_HOME is set to /usr/local/cuda, nvcc version 12.8"),
+		},
+	},
+	"deepep-host-check-failed": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'"),
+			"RuntimeError: Assertion exception (/workspace/DeepEP/csrc/legacy/buffer.hpp:212): hidden % 128 == 0",
+			"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:152 'nvcc_version >= 12.3'",
+		},
+		miss: []string{
+			"Test failed: assertion error",
+			"[2026-05-28 00:11:09] DeepEP assertion checks enabled: num_max_dispatch_tokens_per_rank=128",
+		},
+	},
+	"tokenizers-json-unsupported": {
+		match: []string{
+			tb("Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3"),
+			"Exception: data did not match any variant of untagged enum PyPreTokenizerTypeWrapper at line 69 column 3",
+		},
+		miss: []string{
+			"serde_json::Error: data did not match any variant of untagged enum JsonRpcMessage",
+		},
+	},
+	"sentencepiece-model-parse-failed": {
+		match: []string{
+			tb("RuntimeError: Internal: could not parse ModelProto from /models/llama-2-7b/tokenizer.model"),
+			"RuntimeError: Internal: src/sentencepiece_processor.cc(1101) [model_proto->ParseFromArray(serialized.data(), serialized.size())]",
+		},
+		miss: []string{
+			hdr("Loaded sentencepiece model from /models/llama-2-7b/tokenizer.model"),
+		},
+	},
+	"numpy-abi-mismatch": {
+		match: []string{
+			"A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support both 1.x and 2.x",
+			"A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.2 as it may crash.",
+			rawTB("ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 from PyObject"),
+		},
+		miss: []string{
+			mainLog("numpy version 2.1.3, torch version 2.8.0"),
+		},
+	},
+	"cudnn-status-error": {
+		match: []string{
+			tb("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED"),
+			"RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+			"RuntimeError: CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED",
+		},
+		miss: []string{
+			mainLog("cuDNN version 91002 enabled, benchmark mode off"),
+		},
+	},
+	"nvml-driver-library-mismatch": {
+		match: []string{
+			"Failed to initialize NVML: Driver/library version mismatch",
+			"pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch. NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+		},
+		miss: []string{
+			"NVML library version: 570.124",
+		},
+	},
+	"image-decode-failed": {
+		match: []string{
+			tb("PIL.UnidentifiedImageError: cannot identify image file <_io.BytesIO object at 0x7f3a2c1d5e40>"),
+			"UnidentifiedImageError: cannot identify image file '/tmp/tmpa1b2c3.png'",
+		},
+		miss: []string{
+			mainLog("Image processor loaded: Qwen2VLImageProcessorFast"),
+		},
+	},
+	"ray-memory-monitor-killed-worker": {
+		match: []string{
+			"(raylet) [2025-08-31 16:27:59,635 E 6656 6656] (raylet) node_manager.cc:3041: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 943d78b2, IP: 172.31.29.69) over the last time period.",
+			"ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
+		},
+		miss: []string{
+			"ray.exceptions.RayTaskError(OutOfMemoryError): ray::WorkerDict.actor_rollout_generate_sequences() (pid=1234, ip=10.0.0.1)",
+			"(raylet) node_manager.cc:3041: 0 Workers (tasks / actors) crashed due to other reasons at node (ID: 943d78b2, IP: 172.31.29.69) over the last time period.",
+		},
+	},
+	"ray-worker-register-failed": {
+		match: []string{
+			"[2025-09-20 11:50:22,050 E 31652 31652] core_worker.cc:179: Failed to register worker 01000000ffffffffffffffffffffffffffffffffffffffffffffffff to Raylet. IOError: [RayletClient] Unable to register worker with raylet. No such file or directory",
+			"core_worker.cc:514: Failed to register worker to Raylet: IOError: [RayletClient] Unable to register worker with raylet. Failed to read data from the socket: End of file worker_id=01000000ffffffffffffffffffffffffffffffffffffffffffffffff",
+		},
+		miss: []string{
+			"(raylet) worker_pool.cc:489: Started worker process with pid 123541, the token id: 0",
 		},
 	},
 	"rocm-gpu-hw-exception": {
@@ -566,16 +738,6 @@ var moreNativeExamples = map[string]example{
 			"[rank0]:[W528 00:11:09.123 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown.",
 		},
 	},
-	"c10d-nccl-work-failed-process-down": {
-		match: []string{
-			"[rank1]:[E528 01:12:44.056502112 ProcessGroupNCCL.cpp:630] [Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
-			"[E ProcessGroupNCCL.cpp:916] [Rank 3] To avoid data inconsistency, we are taking the entire process down.",
-			"RuntimeError: NCCL communicator was aborted on rank 2. Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout",
-		},
-		miss: []string{
-			"[rank1]:[W528 01:12:44.056 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
-		},
-	},
 	"flashinfer-unsupported-kernel-config": {
 		match: []string{
 			"RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheDispatched' at /workspace/flashinfer/include/flashinfer/attention/prefill.cuh:3215: FlashInfer Internal Error: Invalid configuration : NUM_MMA_Q=1 NUM_MMA_D_QK=32 NUM_MMA_D_VO=16 NUM_MMA_KV=1 NUM_WARPS_Q=4 NUM_WARPS_KV=1 please create an issue",
@@ -591,6 +753,19 @@ var moreNativeExamples = map[string]example{
 // moreWidenedExamples adds wordings of the second round to records the
 // main examples cover.
 var moreWidenedExamples = map[string]example{
+	"c10d-dump-signal-from-other-rank": {
+		match: []string{"[rank5]:[E703 17:54:18.884325830 ProcessGroupNCCL.cpp:1922] [PG ID 0 PG GUID 0(default_pg) Rank 5] Observed flight recorder dump signal from another rank via TCPStore."},
+	},
+	"c10d-dump-debug-info": {
+		match: []string{
+			"[rank0]:[E703 17:54:18.884 ProcessGroupNCCL.cpp:1890] [PG ID 0 PG GUID 0(default_pg) Rank 0] Broadcasting signal exception_dump to other ranks via TCPStore.",
+			"[rank0]:[I703 17:54:19.101 ProcessGroupNCCL.cpp:1430] [PG ID 0 PG GUID 0(default_pg) Rank 0] Flight Recorder trace successfully dumped.",
+			"[rank0]:[E703 17:54:18.884 ProcessGroupNCCL.cpp:1885] [PG ID 0 PG GUID 0(default_pg) Rank 0] First PG on this rank to signal dumping.",
+		},
+	},
+	"c10d-tcpstore-should-dump-failed": {
+		match: []string{"[rank0]:[W703 17:54:18.884 ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 0] Failed to broadcast signal exception_dump through TCPStore. Error: Broken pipe"},
+	},
 	"hf-offline-cache-miss": {
 		match: []string{
 			"OSError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
@@ -637,5 +812,68 @@ func init() {
 		ex.match = append(ex.match, more.match...)
 		ex.miss = append(ex.miss, more.miss...)
 		examples[slug] = ex
+	}
+}
+
+// TestNativeRanking checks that where a library's generic record and a
+// specific one both match a line, the specific one ranks first: the
+// generic records (a chain's status lines, a library's host checks) only
+// lead when nothing more specific names the failure.
+func TestNativeRanking(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tt := range []struct{ text, want string }{
+		{"/opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed ", "nvshmem-bootstrap-failed"},
+		{"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed", "nvshmem-connect-failed"},
+		{"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "nvshmem-error-status"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'x.size(0) <= num_max_dispatch_tokens_per_rank'"), "deepep-dispatch-tokens-exceed-max"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:88 'ibgda_get_state()->num_rc_per_pe >= num_channels'"), "deepep-ibgda-rc-per-pe-too-small"},
+		{"ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'", "nvcc-unsupported-gpu-architecture"},
+		{"[1752044541.372091] [gpu-3:4012 :0] ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=4294967296, access=0xf) failed: Cannot allocate memory", "ucx-memory-registration-failed"},
+	} {
+		subs := subjects(tt.text)
+		var got []string
+		for _, s := range subs {
+			hits, errs := m.Match(s)
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			if len(hits) > 0 {
+				got = append(got, hits[0].Record.Slug)
+			}
+		}
+		if len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRoutineNativeLinesDoNotAlert feeds the libraries' routine lines, some
+// printed at error level, through the entry assembler and the analysis
+// with the whole catalog: none is a failure. Each has an info record (or
+// sits outside a failure record's wording) because the library carries
+// on after it.
+func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
+	m := compileCatalog(t)
+	for _, line := range []string{
+		"E0925 00:24:39.141773  4418 client.cpp:353] Failed to get fsdir from master",
+		"E1203 10:02:11.003412 77102 client_service.cpp:1042] Failed to get storage config from master",
+		"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+		"E0312 10:22:01.771233 5512 pybind_client.cpp:797] Query failed for key: 8f1c2a_0_k with error: OBJECT_NOT_FOUND",
+		"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
+		"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
+		"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+	} {
+		a := entry.NewAssembler(entry.Options{})
+		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
+		an := analysis.New(m)
+		for i := range ents {
+			if d, ok := an.Analyze(&ents[i]); ok {
+				slug := "unclassified"
+				if d.Cause != nil {
+					slug = d.Cause.Record.Slug
+				}
+				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
+			}
+		}
 	}
 }

@@ -1,0 +1,63 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+// A glog ERROR line no record names is routine only right after an INFO
+// line of its own thread, and only as a single line.
+func TestRoutineNativeErrorLine(t *testing.T) {
+	m := defaultMatcher(t)
+	info := "I0925 00:24:39.140945  4418 store_client.cpp:214] Connecting to the master\n"
+	errLine := "E0925 00:24:39.141773  4418 store_client.cpp:353] Failed to get the storage directory from the master\n"
+	for _, tt := range []struct {
+		name, in string
+		want     bool
+	}{
+		{"after its thread's INFO line", info + errLine, true},
+		{"after another thread's INFO line", "I0925 00:24:39.140945  4419 store_client.cpp:214] Connecting\n" + errLine, false},
+		{"after a WARNING line of its thread", "W0925 00:24:39.140945  4418 store_client.cpp:214] Slow\n" + errLine, false},
+		{"first of the stream", errLine, false},
+		{"after another failure", "E0925 00:24:39.140945  4418 store_client.cpp:214] Failed to connect\n" + errLine, false},
+		{"a FATAL line", info + "F0925 00:24:39.141773  4418 store_client.cpp:353] Check failed: x\n", false},
+	} {
+		an := analysis.New(m)
+		var st analysis.Stream
+		var last analysis.Diagnosis
+		n := 0
+		for _, e := range entries(tt.in) {
+			if d, ok := an.AnalyzeStream(&st, &e); ok {
+				last, n = d, n+1
+			}
+		}
+		if n == 0 || last.Routine != tt.want {
+			t.Errorf("%s: %d failures, last routine %v, want %v", tt.name, n, last.Routine, tt.want)
+		}
+	}
+}
+
+// An exception whose message says its root cause is elsewhere is a
+// consequence; one that merely mentions a cause is not.
+func TestExceptionPointingToItsRootCauseIsAConsequence(t *testing.T) {
+	m := defaultMatcher(t)
+	for in, want := range map[string]bool{
+		"mypkg.EngineGoneError: The engine stopped. See stack trace (above) for the root cause.\n": true,
+		"RuntimeError: worker failed; the root cause is logged above\n":                            true,
+		"RuntimeError: could not determine the root cause of the mismatch\n":                       false,
+		"ValueError: bad value\n": false,
+	} {
+		an := analysis.New(m)
+		for _, e := range entries(in) {
+			d, ok := an.Analyze(&e)
+			if !ok {
+				t.Errorf("%q: no failure", in)
+				continue
+			}
+			if got := d.Role == "consequence"; got != want {
+				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
+			}
+		}
+	}
+}
