@@ -172,6 +172,7 @@ type Assembler struct {
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	spacing spacing     // whether a paste put a blank line after every line
 	lead    indentLead  // whether a paste indented every line
+	width   wrapWidth   // the width a terminal hard-wrapped the stream at
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
 	cls     classified  // the line Push is reading

@@ -95,6 +95,8 @@ var wrappers = []wrapper{
 	{"md-dash", func(_ int, s string) string { return "- " + s }},
 	{"md-star", func(_ int, s string) string { return "* " + s }},
 	{"code-block", func(_ int, s string) string { return "    " + s }},
+	{"hard-wrap-120", func(_ int, s string) string { return hardWrap(s, 120) }},
+	{"hard-wrap-80", func(_ int, s string) string { return hardWrap(s, 80) }},
 	{"kubectl-prefix-timestamps", func(n int, s string) string {
 		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
 	}},
@@ -109,6 +111,19 @@ func colourLevel(s string) string {
 		}
 	}
 	return s
+}
+
+// hardWrap breaks s every width bytes, as a terminal of that width shows
+// a long line and a copy from it pastes it.
+func hardWrap(s string, width int) string {
+	var b strings.Builder
+	for len(s) > width {
+		b.WriteString(s[:width])
+		b.WriteByte('\n')
+		s = s[width:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // wrap applies w to every line of text.
@@ -143,6 +158,161 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-prefix":            "held out: the Ray task error line without a Traceback header gives no alert",
 		"journald":                  "held out: the Ray task error line without a Traceback header gives no alert",
 		"kubectl-prefix-timestamps": "held out: the Ray task error line without a Traceback header gives no alert",
+	},
+	// Hard wrapping: a terminal or a paste cut every line longer than
+	// its width. A break is rejoined when the text around it tells one
+	// (isWrapBreak) or at a width two breaks taught (wrapWidth); these are
+	// cut, before the width is known, where the rest opens as a line of
+	// its own would (a capital, a word ending in ":", a lone word, a
+	// glog or native header), which no single line can tell apart.
+	"008-ray-illegal-memory-access-sigquit.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"012-capture-cuda-graph-gloo-timeout-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"018-sgl-kernel-undefined-symbol-traceback.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"019-bare-sgl-kernel-undefined-symbol.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"030-npu-aclnn-ez9999-err00100.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"033-rocm-memory-access-fault-in-progress-bar.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"087-fatal-python-aborted-after-frames.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"119-native-index-assert-then-scheduler-wrapper.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"123-inline-code-sgl-kernel-undefined-symbol.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"129-deepep-max-dispatch-tokens-assertion.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"147-ray-glog-sigabrt-fatal-aborted.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"149-bare-typeerror-flush-cache-kwarg.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"164-aiter-hip-module-launch-failed.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"214-cri-stdout-f-scheduler-exception-mtp.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"228-bare-deepgemm-incompatible-function-arguments.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"240-pod-arrow-ray-scheduler-exception-eagle3.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"269-mooncake-tcp-writebody-bad-address-prefill.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"287-load-weights-then-c10d-watchdog-allreduce-wrapped.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"288-faulthandler-threads-scheduler-in-broadcast.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"291-ray-ascend-triton-compile-scheduler-cut.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"313-single-line-importerror-sgl-kernel-setdevice.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"315-prose-bold-italic-oserror-preprocessor-config.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"319-prose-argparse-unrecognized-arguments-kt-amx.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"349-argparse-unrecognized-arguments-quoted-in-prose.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"352-ucx-srd-send-completion-flushed-error.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"361-router-panic-drop-runtime-after-startup-lines.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"370-mooncake-tcp-writebody-bad-address-repeated.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"373-rocm-hip-captured-event-watchdog-annotated.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"374-xgrammar-check-failed-terminated-bare-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"390-rocm-hsa-hardware-exception-queue-abort-fatal.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"395-rocm-hsa-exception-queue-abort-signature.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"451-specforge-rendezvous-rank-expected-but-not-set.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"456-cuda-no-kernel-image-python-repl-sm120.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"466-hip-no-binary-for-gpu-guarantee-aborted.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 }
 
