@@ -46,6 +46,9 @@ var fuzzSeeds = []string{
 	"\tValueError: v\n\t\n\t  File \"a.py\", line 1 in f\nx\n\ty",
 	"- Fatal Python error: Aborted\n-\n- Thread 0x1 (most recent call first):\n-   File \"a.py\", line 1 in f\n* x\n- ",
 	"Here:\n* [2025-01-16 10:11:13] a\n* [2025-01-16 10:11:14] b\n*   File \"a.py\", line 1, in f\n* KeyError: 'k'",
+	// A terminal's hard wrap at 80 columns, prefix and all, twice at one
+	// width and then inside a record before its traceback.
+	"sglang-1  | [Gloo] Rank 1 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [Gloo] Rank 0 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [2025-01-16 10:11:13 TP0] Scheduler hit an exception while reading t\nhe batch: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: x",
 	// A log viewer's export: a time and a tab before Ray actors' lines.
 	"2025-11-06T02:10:00.702Z\t(A pid=1) [2025-07-15 17:11:34] x\n2025-11-06T02:10:00.709Z\t(B pid=2) Error: y\n2025-11-06T02:10:00.716Z\t\t",
 }
