@@ -228,9 +228,6 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:
-		if column {
-			a.width.confirm(p.lastRaw)
-		}
 		return false
 	}
 	if len(prev)+len(c.s) > a.opt.MaxLineBytes {

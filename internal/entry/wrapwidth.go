@@ -1,5 +1,7 @@
 package entry
 
+import "strings"
+
 // wrapWidth learns the width a terminal or a paste hard-wrapped a stream
 // at: two breaks that isWrapBreak confirms after lines of one raw length
 // teach it. Once known, a line of exactly that length is broken there
@@ -29,6 +31,19 @@ func isColumnBreak(prev, next string) bool {
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) {
 		return false
 	}
+	// A line that opens as prev did is a new line of the same shape: a
+	// record repeated, a progress bar redrawn.
+	if firstWord(prev) == firstWord(next) {
+		return false
+	}
 	_, _, ok := parseExceptionAnyQuote(next)
 	return !ok
+}
+
+// firstWord returns s up to its first space.
+func firstWord(s string) string {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

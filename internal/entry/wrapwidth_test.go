@@ -65,3 +65,15 @@ func TestWrapWidthCountsThePrefix(t *testing.T) {
 		t.Errorf("want one entry rejoined, got %q", texts)
 	}
 }
+
+// Records of one length repeated without a header teach no width: a
+// line that opens as the one before it is never its rest.
+func TestWrapWidthKeepsRepeatedLines(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 5; i++ {
+		lines = append(lines, "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=38.1"+string(rune('0'+i))+" GB")
+	}
+	if es := assemble(t, Options{}, strings.Join(lines, "\n")); len(es) != len(lines) {
+		t.Errorf("%d entries of %d repeated lines, want one each", len(es), len(lines))
+	}
+}

@@ -168,6 +168,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"008-ray-illegal-memory-access-sigquit.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
+	"010-kernel-index-out-of-bounds-assert.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
 	"012-capture-cuda-graph-gloo-timeout-line.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -279,6 +282,9 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"374-xgrammar-check-failed-terminated-bare-line.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
 	"390-rocm-hsa-hardware-exception-queue-abort-fatal.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
