@@ -254,20 +254,17 @@ func collectorTimeLen(s string) int {
 
 // rfc3339PrefixLen matches an RFC 3339 timestamp and one space, as kubectl
 // --timestamps and CI runners write them, or one tab, as a Loki or Grafana
-// export writes them. A timestamp followed by a level word is the dynamo
-// header, not a wrapper.
+// export writes them. A timestamp followed by a level word is a record's
+// header (dynamo's, a Go logger's tab-separated one), not a wrapper.
 func rfc3339PrefixLen(s string) int {
 	n, ok := rfc3339Len(s)
 	if !ok || n >= len(s) {
 		return 0
 	}
-	switch s[n] {
-	case ' ':
-		if _, _, ok := levelWord(strings.TrimLeft(s[n:], " ")); ok {
-			return 0
-		}
-	case '\t':
-	default:
+	if s[n] != ' ' && s[n] != '\t' {
+		return 0
+	}
+	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok {
 		return 0
 	}
 	return n + 1
