@@ -54,10 +54,15 @@ func (l *indentLead) strip(s string) int {
 		return 0
 	}
 	if l.state == leadUndecided {
+		// A first line indented deeper by spaces is the log's own
+		// indentation (CANN's inner error lines) as much as a code
+		// block's around a traceback's tail: only a code block whose
+		// first line starts right after its four spaces is told. A tab
+		// before spaces is no log's own.
 		switch {
-		case s[0] == '\t':
+		case len(s) > 1 && s[0] == '\t' && s[1] != '\t':
 			l.lead = "\t"
-		case len(s) > 4 && s[:4] == "    ":
+		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])

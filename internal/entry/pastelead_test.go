@@ -72,6 +72,14 @@ func TestIndentLeadEndsAtALineWithout(t *testing.T) {
 		t.Error("a lead taken after the stream's first line")
 	}
 	l = indentLead{}
+	if l.strip("        [Build][Op]Build op failed") != 0 || l.strip("        [Set][Options]init failed!") != 0 {
+		t.Error("a first line indented deeper than a code block's lead is the log's own")
+	}
+	l = indentLead{}
+	if l.strip("\t    raise X") != 1 || l.strip("\tValueError: v") != 1 {
+		t.Error("a tab before a line's own indentation: want the tab alone")
+	}
+	l = indentLead{}
 	if l.strip("- a") != 2 || l.strip("-") != 1 || l.strip("- b") != 2 || l.strip("* c") != 0 {
 		t.Error("a list item's marker: want it on every line, alone on an empty item")
 	}

@@ -214,6 +214,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
+	"175-headless-nameerror-torch-npu-not-defined.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+	},
 	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -227,6 +230,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"228-bare-deepgemm-incompatible-function-arguments.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
+	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+	},
 	"240-pod-arrow-ray-scheduler-exception-eagle3.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -237,7 +243,11 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"288-faulthandler-threads-scheduler-in-broadcast.log": {
+		"code-block":   "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
 	"291-ray-ascend-triton-compile-scheduler-cut.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
