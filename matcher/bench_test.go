@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -257,4 +258,35 @@ func BenchmarkMatchShortLiterals(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+}
+
+// BenchmarkSearchErrorTexts is a Searcher on error texts alone, the
+// catalog's messages (every 3rd) filled with numbers as
+// BenchmarkScanRepeatedErrors fills them, 1,900 texts in turn: with the
+// Matcher's shape cache (shapes.go) and without. One op is one text.
+func BenchmarkSearchErrorTexts(b *testing.B) {
+	recs := loadCatalog(b)
+	var texts []string
+	for i := 0; i < len(recs); i += 3 {
+		texts = append(texts, benchdata.Fill(recs[i].ErrorMessage, strconv.Itoa(3+i%16*37)))
+	}
+	for _, cache := range []bool{true, false} {
+		b.Run(fmt.Sprintf("cache=%t", cache), func(b *testing.B) {
+			m := compileOK(b, recs, Options{NoShapeCache: !cache})
+			se := m.NewSearcher()
+			var hits []Hit
+			var errs []PatternError
+			for _, t := range texts { // the programs, and the cache, warm
+				hits, errs = se.AppendMatch(hits[:0], errs[:0], &Subject{Text: t})
+			}
+			b.ReportAllocs()
+			cpu0 := cpuTime(b)
+			n := 0
+			for b.Loop() {
+				hits, errs = se.AppendMatch(hits[:0], errs[:0], &Subject{Text: texts[n%len(texts)]})
+				n++
+			}
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+		})
+	}
 }

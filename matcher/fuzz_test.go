@@ -239,21 +239,21 @@ func TestUnkeyedRecordsAreAnchored(t *testing.T) {
 			got = append(got, anchoredPatterns[p.always[i]]+": none")
 			continue
 		}
-		pair := "no pair"
-		if a.pclause >= 0 {
-			pair = fmt.Sprintf("pair %q", a.plit.Text[a.pair:a.pair+2])
+		tri := "no triple"
+		if a.tclause >= 0 {
+			tri = fmt.Sprintf("triple %q", a.tlit.Text[a.tri:a.tri+3])
 		}
-		got = append(got, fmt.Sprintf("%s: %q at %d, %s", anchoredPatterns[p.always[i]], a.lit.Text, a.at, pair))
+		got = append(got, fmt.Sprintf("%s: %q at %d, %s", anchoredPatterns[p.always[i]], a.lit.Text, a.at, tri))
 	}
 	want := []string{
-		`size \d+\.: "size " at 2, pair "ze"`, `(?i)batch \w+: "batch " at 5, no pair`, `video .*done: "video " at 0, pair "eo"`,
-		`(?i)x-ray=\d: "x-ray=" at 5, no pair`, `zz(z|q)!: "!" at 0, pair "zz"`, `(ab|cd)yy: "yy" at 0, pair "yy"`, `a.b.c: "b" at 0, no pair`, `[0-9]{4}: none`,
+		`size \d+\.: "size " at 2, triple "ze "`, `(?i)batch \w+: "batch " at 5, no triple`, `video .*done: "video " at 0, triple "vid"`,
+		`(?i)x-ray=\d: "x-ray=" at 5, no triple`, `zz(z|q)!: "!" at 0, no triple`, `(ab|cd)yy: "yy" at 0, no triple`, `a.b.c: "b" at 0, no triple`, `[0-9]{4}: none`,
 	}
 	var sets []string
 	for _, set := range p.anchorSets {
-		sets = append(sets, fmt.Sprintf("%q %q", set.tab[:maxPairs], set.tab[maxPairs:]))
+		sets = append(sets, fmt.Sprintf("%d %s", set.n, set.tab.String()))
 	}
-	if diff := cmp.Diff([]string{`"zezyz" "eozye"`}, sets); diff != "" {
+	if diff := cmp.Diff([]string{`2 "ze  vid ze  ze  ze  "`}, sets); diff != "" {
 		t.Errorf("anchor sets (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -284,7 +284,7 @@ func FuzzMatchDifferentialAnchored(f *testing.F) {
 		for _, pairs := range []bool{false, true} {
 			var got []Hit
 			var gotErrs []PatternError
-			withPairs(pairs && haveIndexPairs, func() { got, gotErrs = pre.Match(Subject{Text: text}) })
+			withTriples(pairs && haveIndexTriples, func() { got, gotErrs = pre.Match(Subject{Text: text}) })
 			if len(gotErrs)+len(wantErrs) > 0 {
 				return // a timeout says nothing about the prefilter
 			}

@@ -48,7 +48,7 @@ import (
 //	blob      every string's bytes
 const (
 	imageMagic   = "LMMATCH\x00"
-	imageVersion = 4
+	imageVersion = 5 // 5: the blocked bloom's bits by blockedPatterns
 )
 
 // imgStr is a string of the image: where it starts in the blob, and its

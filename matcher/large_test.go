@@ -83,7 +83,7 @@ func TestCandidatesOfALargeCatalog(t *testing.T) {
 		want := exactCandidates(p, s.Text)
 		found += len(want)
 		for _, pairs := range []bool{false, true} {
-			withPairs(pairs && haveIndexPairs, func() { p.candidates(s.Text, sc) })
+			withTriples(pairs && haveIndexTriples, func() { p.candidates(s.Text, sc) })
 			if !slices.Equal(sc.cands, want) {
 				t.Fatalf("pairs %v: candidates(%q) = %v, want %v", pairs, s.Text, sc.cands, want)
 			}

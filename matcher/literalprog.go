@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,6 +54,13 @@ type litProg struct {
 	gaps   []litGap
 	groups []group // the capture groups, by number, as patternGroups lists them
 	slot   []int   // slot[i]: the gap groups[i] captures
+	// movable: no literal holds an ASCII digit and the pattern ends with
+	// one. Every place of a match (its ends, its groups') is then the edge
+	// of a literal's occurrence or a line's start, and its matches in two
+	// texts that differ only in the digits of some digit runs are the
+	// same, moved by the runs' lengths (shapes.go). A trailing gap ends a
+	// character past the last literal, which may lie inside a run.
+	movable bool
 }
 
 // litGap is one lazy gap: `.+?` (min1) or `.*?`.
@@ -140,6 +148,8 @@ func parseLitProg(expr string) (*litProg, bool) {
 	if nLit == 0 {
 		return nil, false // could match empty text
 	}
+	p.movable = p.lits[len(p.lits)-1] != "" &&
+		!slices.ContainsFunc(p.lits, func(l string) bool { return strings.ContainsAny(l, "0123456789") })
 	return &p, true
 }
 

@@ -91,7 +91,7 @@ type Matcher struct {
 	// The candidates of texts by their shape, and the hits of texts
 	// (shapes.go); built at the first text that needs them.
 	cachesOnce sync.Once
-	caches     atomic.Pointer[shapeCaches]
+	caches     atomic.Pointer[shapeCache]
 
 	factsOptions string           // factsOptions of the Options compiled with
 	warnings     map[int32]string // the backtracking check's warnings, by record
@@ -401,11 +401,13 @@ type Searcher struct {
 	// added to the Matcher's shared count: an atomic add on every subject
 	// cost more than the prefilter's work on a short quiet line.
 	counted uint64
-	// shapeSearch's state (shapes.go): the shape key's buffer, the
-	// text's hash, the kept hits read or written.
+	// shapeSearch's state (shapes.go): the shape key and its hash, the
+	// kept hits read or written.
 	key      []byte
-	textHash uint64
+	keyHash  uint64
 	kept     []keptHit
+	runs     []int32 // the masked runs of the text searched
+	keptRuns []int32 // those of the text the kept hits were kept for
 }
 
 // searcherFlush is how many subjects a Searcher counts before it adds
@@ -439,9 +441,14 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	keep := false // whether to keep what s matched (shapes.go)
 	switch {
 	case m.pf != nil && se != nil && !m.noShapes:
-		var found bool
-		if found, keep = m.shapeSearch(sc, se, s); found {
-			return m.ranked(sc, hits), errs
+		p := m.pf
+		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
+			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
+		} else {
+			var found bool
+			if found, keep = m.shapeSearch(sc, se, s, first); found {
+				return m.ranked(sc, hits), errs
+			}
 		}
 	case m.pf != nil:
 		m.pf.candidates(s.Text, sc)
@@ -454,12 +461,16 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 
 	sc.hits = sc.hits[:0]
 	if len(sc.cands) == 0 {
+		if keep {
+			m.keepShape(se, sc, s, true, true)
+		}
 		return hits, errs // most lines: no clock reading, nothing to rank
 	}
 	n := len(errs)
-	errs = m.verify(sc, errs, s)
-	if keep && len(errs) == n {
-		m.keepHits(se, sc, s)
+	var lit bool
+	errs, lit = m.verify(sc, errs, s)
+	if keep {
+		m.keepShape(se, sc, s, len(errs) == n, lit)
 	}
 	if len(sc.hits) == 0 {
 		return hits, errs
@@ -479,8 +490,10 @@ func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
 }
 
 // verify tries every candidate of sc on s, within the entry's budget: the
-// hits to sc.hits, the patterns that failed to errs.
-func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []PatternError {
+// hits to sc.hits, the patterns that failed to errs. It reports whether
+// every candidate was tried by a movable litProg.
+func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]PatternError, bool) {
+	lit := true
 	start := m.clock()
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
@@ -498,6 +511,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 			errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 			continue
 		}
+		lit = lit && prog.lit != nil && prog.lit.movable
 		if prog.lit != nil {
 			if valid < 0 {
 				valid = 0
@@ -516,6 +530,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 				sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.litHit(int(r), prog.lit, loc, *s)})
 				continue
 			}
+			lit = false
 			if prog, err = m.regexpOf(int(r), prog); err != nil {
 				errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 				continue
@@ -542,7 +557,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) []Pattern
 		}
 		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
 	}
-	return errs
+	return errs, lit
 }
 
 // compareHits orders hits best first; see AppendMatch.
@@ -747,17 +762,17 @@ type Stats struct {
 	// Searcher looked up by their shape (shapes.go): found, and searched
 	// then kept.
 	ShapeHits, ShapeMisses uint64
-	// TextHits and TextMisses count the texts looked up whole first:
-	// found with their hits, which were not searched again, or not.
-	TextHits, TextMisses uint64
+	// TextHits counts the shape hits that were the very text last
+	// searched of that shape: its hits were kept and it was not searched
+	// again.
+	TextHits uint64
 }
 
 // Stats returns the counters since Compile.
 func (m *Matcher) Stats() Stats {
 	st := Stats{Subjects: m.subjects.Load(), Tried: m.tried.Load(), Hits: m.hits.Load(), Retries: m.retries.Load(), OverBudget: m.overBudget.Load()}
 	if cs := m.caches.Load(); cs != nil {
-		st.ShapeHits, st.ShapeMisses = cs.shapes.hits.Load(), cs.shapes.misses.Load()
-		st.TextHits, st.TextMisses = cs.exact.hits.Load(), cs.exact.misses.Load()
+		st.ShapeHits, st.ShapeMisses, st.TextHits = cs.shapeHits.Load(), cs.shapeMisses.Load(), cs.textHits.Load()
 	}
 	for i := range m.res {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()

@@ -395,8 +395,10 @@ type prefilter struct {
 	always    []int32  // records without a key, checked on every text
 	anchors   []anchor // per always record: the literal searched first (anchorAlways)
 	// anchorSets are the anchors searched several at a time when
-	// haveIndexPairs (anchorAlways).
+	// haveIndexTriples (anchorAlways); allTriples: every unkeyed record
+	// is in one.
 	anchorSets []anchorSet
+	allTriples bool
 	plan       keyPlan // what the tables were built from (Facts keep it)
 }
 
@@ -479,24 +481,29 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 		}
 	}
 	// An unkeyed record is searched for its anchor first, which most
-	// texts lack, then for its other clauses. Records searched by their
-	// pairs (anchorSets) are marked where they hold them: an unkeyed
+	// texts lack, then for its other clauses. Records searched by three
+	// bytes (anchorSets) are marked where they hold them: an unkeyed
 	// record is never marked as a keyed candidate.
-	pairs := haveIndexPairs && len(s) >= minPairsLen
-	if pairs {
+	triples := haveIndexTriples && len(s) >= minTriplesLen
+	always := p.always
+	if triples {
+		found := 0
 		for i := range p.anchorSets {
-			p.markAnchored(&p.anchorSets[i], s, sc)
+			found += p.markAnchored(&p.anchorSets[i], s, sc)
+		}
+		if found == 0 && p.allTriples {
+			always = nil // most texts: no unkeyed record holds its three bytes
 		}
 	}
-	for i, r := range p.always {
+	for i, r := range always {
 		a := &p.anchors[i]
 		skip := a.clause
 		switch {
-		case pairs && a.pclause >= 0:
+		case triples && a.tclause >= 0:
 			if sc.mark[r] != sc.gen {
 				continue
 			}
-			skip = a.pclause
+			skip = a.tclause
 		case a.clause >= 0 && !a.holds(s):
 			continue
 		}
@@ -505,7 +512,9 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 		}
 	}
 	sc.cands = kept
-	slices.Sort(sc.cands)
+	if len(kept) > 1 {
+		slices.Sort(sc.cands)
+	}
 }
 
 // blockKey is windowKey(s[i:i+8]): the eight bytes at i loaded as one
@@ -1373,12 +1382,27 @@ const (
 
 // blockedBloom is a bloom of 2^blockedBloomLog bits, three bits of one
 // word per key: the word is chosen by the hash's top bits, the three bits
-// by the next three groups of six.
+// by the next ten (blockedMask).
 type blockedBloom [1 << (blockedBloomLog - 6)]uint64
 
-// blockedMask is the three bits of the key whose hash is h.
+// blockedMask is the three bits of the key whose hash is h: one of
+// blockedPatterns, chosen by four bits of the hash, rotated by six more.
+// One rotation, where three bits each at a place of their own took three
+// shifts by a variable count (each through the one register x86 shifts
+// by): the test of every block of a large catalog's lines. 1,024 masks
+// rather than 41,664: at 50,000 records 0.6% of the blocks of routine
+// lines pass where no key is, against 0.4%; candidates took 5% less.
 func blockedMask(h uint64) uint64 {
-	return 1<<(h>>(64-blockedBloomLog)&63) | 1<<(h>>(58-blockedBloomLog)&63) | 1<<(h>>(52-blockedBloomLog)&63)
+	return bits.RotateLeft64(blockedPatterns[h>>(48-blockedBloomLog)&15], int(h>>(58-blockedBloomLog)&63))
+}
+
+// blockedPatterns are three bits each, spread over the word: bit 0, one
+// of bits 5 to 26, one of bits 29 to 59.
+var blockedPatterns = [16]uint64{
+	1 | 1<<5 | 1<<33, 1 | 1<<7 | 1<<41, 1 | 1<<9 | 1<<29, 1 | 1<<11 | 1<<47,
+	1 | 1<<13 | 1<<37, 1 | 1<<15 | 1<<53, 1 | 1<<17 | 1<<31, 1 | 1<<19 | 1<<43,
+	1 | 1<<21 | 1<<59, 1 | 1<<23 | 1<<35, 1 | 1<<25 | 1<<49, 1 | 1<<6 | 1<<39,
+	1 | 1<<10 | 1<<55, 1 | 1<<14 | 1<<45, 1 | 1<<18 | 1<<51, 1 | 1<<26 | 1<<57,
 }
 
 func (b *blockedBloom) add(h uint64) { b[h>>(64-blockedBloomLog+6)] |= blockedMask(h) }

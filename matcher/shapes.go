@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // A Matcher keeps the candidates of the texts its Searchers searched by
@@ -35,11 +34,12 @@ import (
 // anyway.
 
 // shapeEntries bounds the shapes a Matcher keeps; shapeKeyMax bounds the
-// length of a text whose shape is kept. An entry holds its key (about the
-// text's length) and its candidates (two or three): a few hundred
-// kilobytes when full, made as shapes are met.
+// length of a text whose shape is kept. An entry holds its key and its
+// last text (each about the text's length), its candidates and hits (two
+// or three): about 0.6 MB when full of 100-byte texts, 2.3 MB at most,
+// made as shapes are met.
 const (
-	shapeEntries = 4096
+	shapeEntries = 2048
 	shapeKeyMax  = 512
 )
 
@@ -48,32 +48,45 @@ const (
 // never part of UTF-8 text, so the escape is rare.
 const shapeMarker = 0xff
 
-// shapeCache is a Matcher's shapes (or its texts, for exact): a map from
-// the key's hash to an entry, entries replaced by a clock hand once
-// shapeEntries are used.
+// shapeCache is a Matcher's shapes: a map from the key's hash to an
+// entry, entries replaced by a clock hand once shapeEntries are used.
 type shapeCache struct {
-	mu           sync.Mutex
-	index        map[uint64]int32
-	ents         []shapeEntry
-	hand         int
-	hits, misses atomic.Uint64
+	seed maphash.Seed
+	sigs *digitSigs
+	mu   sync.Mutex
+	// index is an open-addressing table of 2*shapeEntries slots, by the
+	// key's hash: an entry's index plus one, 0 for an empty slot. A
+	// replaced entry's slot is refilled from the slots after it.
+	index []int32
+	ents  []shapeEntry
+	hand  int
+
+	shapeHits, shapeMisses, textHits atomic.Uint64
 }
 
-// shapeEntry is one key's: the candidates of a shape, or the hits of a
-// text (with whether it was searched with exception types, which move a
-// hit off a traceback's source line).
+// shapeEntry is one shape's: its candidates, and the last text of the
+// shape searched with what it matched, when that could be kept (with
+// whether it was searched with exception types, which move a hit off a
+// traceback's source line).
 type shapeEntry struct {
-	hash  uint64
-	key   []byte
-	cands []int32
-	hits  []keptHit
-	types bool
-	tried int32 // the candidates hits was verified from
-	used  bool  // the clock's reference bit
+	hash    uint64
+	key     []byte
+	cands   []int32
+	text    []byte
+	hits    []keptHit
+	hasHits bool
+	types   bool
+	// moves: every candidate is a movable litProg (litProg.movable), so
+	// the hits of another text of the shape are text's moved by the
+	// masked runs (runs: start and length of each in text).
+	moves bool
+	runs  []int32
+	used  bool // the clock's reference bit
 }
 
-// keptHit is a litProg's hit kept for its text: where it matched and its
-// groups' spans (the litProg's groups, which do not change once built).
+// keptHit is a hit kept for its text: where it matched and, for a
+// litProg's, its groups' spans (the litProg's groups, which do not change
+// once built).
 type keptHit struct {
 	rec        int32
 	start, end int32
@@ -81,115 +94,119 @@ type keptHit struct {
 	spans      [2 * inlineGroups]int32
 }
 
-func newShapeCache() *shapeCache {
-	return &shapeCache{index: make(map[uint64]int32, 64)}
+// slot returns the slot of the index that holds the entry of hash h, or
+// the empty slot where it would go.
+func (c *shapeCache) slot(h uint64) int {
+	mask := len(c.index) - 1
+	i := int(h>>32) & mask
+	for c.index[i] != 0 && c.ents[c.index[i]-1].hash != h {
+		i = (i + 1) & mask
+	}
+	return i
 }
 
 // entry returns the entry of key (hash h), or nil; the caller holds c.mu.
-func (c *shapeCache) entry(h uint64, key string) *shapeEntry {
-	i, ok := c.index[h]
-	if !ok || string(c.ents[i].key) != key {
+func (c *shapeCache) entry(h uint64, key []byte) *shapeEntry {
+	i := c.index[c.slot(h)]
+	if i == 0 || string(c.ents[i-1].key) != string(key) {
 		return nil
 	}
-	e := &c.ents[i]
+	e := &c.ents[i-1]
 	e.used = true
 	return e
 }
 
-// lookup appends the candidates cached for key (hash h) to dst, or
-// reports false.
-func (c *shapeCache) lookup(dst []int32, h uint64, key []byte) ([]int32, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.entry(h, unsafe.String(unsafe.SliceData(key), len(key)))
-	if e == nil {
-		return dst, false
-	}
-	return append(dst, e.cands...), true
-}
-
-// lookupHits appends the hits kept for text (hash h), searched with or
-// without exception types, to dst, or reports false.
-func (c *shapeCache) lookupHits(dst []keptHit, h uint64, text string, types bool) ([]keptHit, int, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.entry(h, text)
-	if e == nil || e.types != types {
-		return dst, 0, false
-	}
-	return append(dst, e.hits...), int(e.tried), true
-}
-
-// store returns the entry to fill for key (hash h), replacing an entry
-// the clock hand finds unused since it last passed once the cache is
-// full; its memory is reused. The caller holds c.mu.
-func (c *shapeCache) store(h uint64, key string) *shapeEntry {
-	i, ok := c.index[h]
-	switch {
-	case ok:
-		// This key, stored by another Searcher meanwhile, or another key
-		// of the same hash: the newer takes its place.
-	case len(c.ents) < shapeEntries:
-		i = int32(len(c.ents))
+// add returns a new entry for key (hash h), replacing one the clock hand
+// finds unused since it last passed once the cache is full; its memory is
+// reused. The caller holds c.mu and found no entry of key.
+func (c *shapeCache) add(h uint64, key []byte) *shapeEntry {
+	var i int
+	if at := c.slot(h); c.index[at] != 0 {
+		i = int(c.index[at]) - 1 // another key of the same hash: the newer takes its place
+	} else if len(c.ents) < shapeEntries {
+		i = len(c.ents)
 		c.ents = append(c.ents, shapeEntry{})
-	default:
+		c.index[at] = int32(i + 1)
+	} else {
 		for c.ents[c.hand].used {
 			c.ents[c.hand].used = false
 			c.hand = (c.hand + 1) % len(c.ents)
 		}
-		i = int32(c.hand)
+		i = c.hand
 		c.hand = (c.hand + 1) % len(c.ents)
-		delete(c.index, c.ents[i].hash)
+		c.remove(c.ents[i].hash)
+		c.index[c.slot(h)] = int32(i + 1)
 	}
 	e := &c.ents[i]
 	e.hash = h
-	if cap(e.key) < len(key) {
-		// Room for a somewhat longer key the next time the entry is
-		// taken: most keys of a log are of a few lengths.
-		e.key = make([]byte, 0, (len(key)+63)&^63)
-	}
-	e.key = append(e.key[:0], key...)
+	e.key = append(grown(e.key, len(key)), key...)
+	e.cands = e.cands[:0]
+	e.hasHits = false
 	e.used = false
-	c.index[h] = i
 	return e
 }
 
-// shapeCaches are a Matcher's two caches and what their keys need, built
-// at the first text that uses them.
-type shapeCaches struct {
-	seed   maphash.Seed
-	shapes *shapeCache // candidates by shape
-	exact  *shapeCache // hits by text
-	sigs   *digitSigs
+// remove empties the slot of hash h and moves up the slots after it that
+// would no longer be found past the gap (linear probing's deletion).
+func (c *shapeCache) remove(h uint64) {
+	mask := len(c.index) - 1
+	gap := c.slot(h)
+	c.index[gap] = 0
+	for i := (gap + 1) & mask; c.index[i] != 0; i = (i + 1) & mask {
+		home := int(c.ents[c.index[i]-1].hash>>32) & mask
+		// The entry at i stays when its home lies cyclically in (gap, i].
+		if (i > gap && home > gap && home <= i) || (i < gap && (home > gap || home <= i)) {
+			continue
+		}
+		c.index[gap], c.index[i] = c.index[i], 0
+		gap = i
+	}
 }
 
-// shapeSearch finds the candidates of s through the Matcher's caches. It
-// reports found when s itself was searched before and kept: sc.hits then
-// holds its hits, and nothing is left to verify. keep says whether what
-// s matches may be kept for it (keepHits).
-func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, keep bool) {
+// shapeSearch finds the candidates of s through the Matcher's shapes,
+// given the first block of s that passes the bloom (s is not longer than
+// shapeKeyMax; appendMatch sends a text no block of which passes, most
+// lines, to candidatesFrom at once). It
+// reports found when s is the text last searched of its shape and its hits
+// were kept: sc.hits then holds them, and nothing is left to verify.
+// Otherwise sc.cands holds the candidates, and keep says that the caller
+// is to give what s matched to keepShape.
+func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) (found, keep bool) {
 	p := m.pf
 	text := s.Text
-	first := p.scan(p, text, 0)
-	if len(text) > shapeKeyMax {
-		p.candidatesFrom(text, sc, first)
-		return false, false
-	}
 	if first = p.keyedFrom(text, first); first >= len(text) {
 		p.candidatesFrom(text, sc, first) // no block of s has a ref to verify
 		return false, false
 	}
 	m.cachesOnce.Do(func() {
-		m.caches.Store(&shapeCaches{seed: maphash.MakeSeed(), shapes: newShapeCache(), exact: newShapeCache(),
-			sigs: buildDigitSigs(m.reqs)})
+		m.caches.Store(&shapeCache{seed: maphash.MakeSeed(), sigs: buildDigitSigs(m.reqs), index: make([]int32, 2*shapeEntries)})
 	})
-	cs := m.caches.Load()
+	c := m.caches.Load()
+	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], text)
+	se.keyHash = maphash.Bytes(c.seed, se.key)
 	types := len(s.ExceptionTypes) > 0
-	se.textHash = maphash.String(cs.seed, text)
-	var tried int
-	if se.kept, tried, found = cs.exact.lookupHits(se.kept[:0], se.textHash, text, types); found {
-		cs.exact.hits.Add(1)
-		m.tried.Add(uint64(tried))
+	c.mu.Lock()
+	e := c.entry(se.keyHash, se.key)
+	switch {
+	case e == nil:
+		c.mu.Unlock()
+		c.shapeMisses.Add(1)
+		p.candidatesFrom(text, sc, first)
+		return false, true
+	case e.hasHits && e.types == types && (e.moves || string(e.text) == text):
+		same := string(e.text) == text
+		se.kept = append(se.kept[:0], e.hits...)
+		se.keptRuns = append(se.keptRuns[:0], e.runs...)
+		sc.cands = append(sc.cands[:0], e.cands...)
+		c.mu.Unlock()
+		c.shapeHits.Add(1)
+		if !same && !se.move() {
+			// A place inside a masked run, which no litProg's match
+			// has: searched as any other text of the shape.
+			return false, true
+		}
+		c.textHits.Add(1)
+		m.tried.Add(uint64(len(sc.cands)))
 		sc.hits = sc.hits[:0]
 		for i := range se.kept {
 			k := &se.kept[i]
@@ -203,36 +220,66 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject) (found, kee
 			sc.hits = append(sc.hits, rankedHit{rec: k.rec, hit: h})
 		}
 		return true, false
-	}
-	cs.exact.misses.Add(1)
-
-	c := cs.shapes
-	se.key = cs.sigs.shapeKey(se.key[:0], text)
-	h := maphash.Bytes(cs.seed, se.key)
-	var ok bool
-	if sc.cands, ok = c.lookup(sc.cands[:0], h, se.key); ok {
-		c.hits.Add(1)
+	default:
+		sc.cands = append(sc.cands[:0], e.cands...)
+		c.mu.Unlock()
+		c.shapeHits.Add(1)
 		return false, true
 	}
-	c.misses.Add(1)
-	p.candidatesFrom(text, sc, first)
-	c.mu.Lock()
-	e := c.store(h, unsafe.String(unsafe.SliceData(se.key), len(se.key)))
-	e.cands = append(grown(e.cands, len(sc.cands)), sc.cands...)
-	c.mu.Unlock()
-	return false, true
 }
 
-// keepHits keeps the hits sc holds of s, the text shapeSearch hashed, when
-// every one is a litProg's with its groups as spans or has no groups (a hit
-// with built groups is not kept: its map is the caller's to change). A
-// text that matched nothing is kept too.
-func (m *Matcher) keepHits(se *Searcher, sc *scratch, s *Subject) {
+// move moves the places of the kept hits from the text they were kept for
+// to the text searched, which has the same shape: the two differ only in
+// their masked runs (keptRuns and runs, start and length each). It
+// reports false when a place lies inside a masked run.
+func (se *Searcher) move() bool {
+	for i := range se.kept {
+		k := &se.kept[i]
+		ok1, ok2 := true, true
+		k.start, ok1 = moved(k.start, se.keptRuns, se.runs)
+		k.end, ok2 = moved(k.end, se.keptRuns, se.runs)
+		if !ok1 || !ok2 {
+			return false
+		}
+		for j := range 2 * len(k.lit) {
+			var ok bool
+			if k.spans[j], ok = moved(k.spans[j], se.keptRuns, se.runs); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// moved is the place p of one text in another of its shape, whose masked
+// runs are to where the first's are from.
+func moved(p int32, from, to []int32) (int32, bool) {
+	d := int32(0)
+	for r := 0; r < len(from) && r < len(to); r += 2 {
+		start, n := from[r], from[r+1]
+		if p <= start {
+			break
+		}
+		if p < start+n {
+			return 0, false
+		}
+		d += to[r+1] - n
+	}
+	return p + d, true
+}
+
+// keepShape keeps what shapeSearch looked up and the caller searched: the
+// candidates of the shape, and s with the hits sc holds of it when clean
+// (no pattern failed) and every hit is a litProg's with its groups as
+// spans or has no groups (a hit with built groups is not kept: its map is
+// the caller's to change).
+func (m *Matcher) keepShape(se *Searcher, sc *scratch, s *Subject, clean, lit bool) {
 	se.kept = se.kept[:0]
 	for i := range sc.hits {
 		h := &sc.hits[i].hit
 		if h.groups != nil {
-			return
+			clean = false
+			break
 		}
 		k := keptHit{rec: sc.hits[i].rec, start: int32(h.Start), end: int32(h.End), lit: h.lit}
 		for j := range h.spans {
@@ -240,20 +287,29 @@ func (m *Matcher) keepHits(se *Searcher, sc *scratch, s *Subject) {
 		}
 		se.kept = append(se.kept, k)
 	}
-	c := m.caches.Load().exact
+	c := m.caches.Load()
 	c.mu.Lock()
-	e := c.store(se.textHash, s.Text)
-	e.hits = append(grown(e.hits, len(se.kept)), se.kept...)
-	e.types = len(s.ExceptionTypes) > 0
-	e.tried = int32(len(sc.cands))
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	e := c.entry(se.keyHash, se.key)
+	if e == nil {
+		e = c.add(se.keyHash, se.key)
+		e.cands = append(grown(e.cands, len(sc.cands)), sc.cands...)
+	}
+	e.hasHits = clean
+	e.moves = clean && lit
+	if clean {
+		e.text = append(grown(e.text, len(s.Text)), s.Text...)
+		e.hits = append(grown(e.hits, len(se.kept)), se.kept...)
+		e.runs = append(grown(e.runs, len(se.runs)), se.runs...)
+		e.types = len(s.ExceptionTypes) > 0
+	}
 }
 
 // grown returns s emptied, with room for n: a cache entry's slice, which
-// takes room for four so that later texts of the entry seldom need more.
+// takes room to spare so that later texts of the entry seldom need more.
 func grown[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, 0, max(n, 4))
+		return make([]T, 0, max(n+n/4, 4))
 	}
 	return s[:0]
 }
@@ -273,18 +329,22 @@ func (p *prefilter) keyedFrom(s string, first int) int {
 	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
 		i, pass := r&^(longStride-1), r&(longStride-1)
 		w := blockKey(s, i)
-		if pass == passLow && checkPasses(p.low.probe(w&0xffffffff), s, i) ||
-			(pass == passHigh || pass == passLow && p.shortB.has((w>>32)*hashMul)) && checkPasses(p.short.probe(w>>32), s, i+shortWindow) ||
-			(pass == passLong || p.longMay(w)) && checkPasses(p.long.probe(w), s, i) {
+		if pass == passLow && checkedAt(&p.low, w&0xffffffff, s, i) ||
+			(pass == passHigh || pass == passLow && p.shortB.has((w>>32)*hashMul)) && checkedAt(&p.short, w>>32, s, i+shortWindow) ||
+			(pass == passLong || p.longMay(w)) && checkedAt(&p.long, w, s, i) {
 			return r
 		}
 	}
 	return len(s)
 }
 
-// checkPasses reports whether the check of one of refs, keyed on the window
-// at pos, is there in s (verifyChecked's first test).
-func checkPasses(refs []keyRef, s string, pos int) bool {
+// checkedAt reports whether t keys a literal on k, the window at pos,
+// whose check is there in s (verifyChecked's first test). It is kept out
+// of keyedFrom's loop, as probeAt is out of candidatesFrom's.
+//
+//go:noinline
+func checkedAt(t *windowTable, k uint64, s string, pos int) bool {
+	refs := t.probe(k)
 	for i := range refs {
 		ref := &refs[i]
 		c := pos + int(ref.check.rel)
@@ -498,6 +558,13 @@ func (d *digitSigs) touchesBefore(s string, i, j, kb int) bool {
 // doubled. Two texts have one key exactly when they differ only in the
 // digits of masked runs.
 func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
+	dst, _ = d.shapeKeyRuns(dst, nil, s)
+	return dst
+}
+
+// shapeKeyRuns is shapeKey also appending to runs the start and the length
+// of each masked run of s, in order.
+func (d *digitSigs) shapeKeyRuns(dst []byte, runs []int32, s string) ([]byte, []int32) {
 	from := 0 // s[from:i] is yet to be copied
 	for i := 0; i < len(s); i++ {
 		b := s[i]
@@ -513,6 +580,7 @@ func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
 			}
 			dst = append(dst, s[from:i]...)
 			dst = append(dst, shapeMarker, 0)
+			runs = append(runs, int32(i), int32(j-i))
 			from = j
 			i = j - 1
 		case b == shapeMarker:
@@ -521,5 +589,5 @@ func (d *digitSigs) shapeKey(dst []byte, s string) []byte {
 			from = i + 1
 		}
 	}
-	return append(dst, s[from:]...)
+	return append(dst, s[from:]...), runs
 }

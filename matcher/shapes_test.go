@@ -3,6 +3,7 @@ package matcher
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -91,8 +92,8 @@ func TestShapeCacheChangesNoHit(t *testing.T) {
 		}
 	}
 	st := cached.Stats()
-	t.Logf("%d subjects twice: texts found %d, missed %d; shapes found %d, missed %d",
-		len(subs), st.TextHits, st.TextMisses, st.ShapeHits, st.ShapeMisses)
+	t.Logf("%d subjects twice: texts found %d; shapes found %d, missed %d",
+		len(subs), st.TextHits, st.ShapeHits, st.ShapeMisses)
 	if st.TextHits == 0 || st.ShapeHits == 0 {
 		t.Errorf("the caches were not used: %+v", st)
 	}
@@ -148,6 +149,9 @@ var shapePatterns = append(slices.Clone(fuzzPatterns),
 	`got (\d+) GPUs, expected 8`,
 	`error 7`,
 	`CUDA error 700 at (.+?):(\d+)`,
+	`worker (.+?) died after (.+?) restarts`,
+	`rank (.+?) of (.+?) failed:`,
+	`(.+?) tokens exceed the limit`,
 )
 
 // FuzzShapeKey: a text and the text with its numbers changed have the same
@@ -175,6 +179,9 @@ func FuzzShapeKey(f *testing.F) {
 		"error 7 error 77 error 7x",
 		"CUDA error 700 at x.cu:12",
 		"\xff12\xff",
+		"worker 3 died after 12 restarts",
+		"rank 7 of 16 failed: rank 1 of 2 failed:\n  rank 3 of 4 failed:",
+		"4096 tokens exceed the limit\n 12 tokens exceed the limit",
 	} {
 		f.Add(s, uint64(1))
 	}
@@ -256,4 +263,38 @@ func TestShapeCacheShared(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestShapeCacheIndex: past its bound the cache replaces entries, and the
+// index finds every entry it holds, with hashes made to collide in their
+// slots.
+func TestShapeCacheIndex(t *testing.T) {
+	c := &shapeCache{index: make([]int32, 2*shapeEntries)}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for n := range 3 * shapeEntries {
+		key := []byte(strconv.Itoa(n))
+		// Few distinct home slots, so that probing runs long and wraps.
+		h := uint64(rng.IntN(64))<<32 | uint64(n)
+		if c.entry(h, key) != nil {
+			t.Fatalf("key %s found before it was added", key)
+		}
+		c.add(h, key)
+		if n%97 == 0 {
+			used := 0
+			for _, i := range c.index {
+				if i != 0 {
+					used++
+				}
+			}
+			if used != len(c.ents) {
+				t.Fatalf("after %d keys: %d slots used for %d entries", n+1, used, len(c.ents))
+			}
+			for i := range c.ents {
+				e := &c.ents[i]
+				if c.entry(e.hash, e.key) != e {
+					t.Fatalf("after %d keys: entry %s not found", n+1, e.key)
+				}
+			}
+		}
+	}
 }

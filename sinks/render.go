@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -15,10 +16,29 @@ import (
 // trailing newline. Nil lists and maps are written as [] and {} so that
 // consumers always see the documented shape; HTML characters are not
 // escaped, so log text stays readable. a itself is not modified.
-func AlertJSON(a *Alert) ([]byte, error) {
-	var e AlertEncoder
-	return e.Encode(a)
+func AlertJSON(a *Alert) ([]byte, error) { return AppendAlertJSON(nil, a) }
+
+// AppendAlertJSON appends a's JSON, as AlertJSON renders it, to dst. It
+// renders with an AlertEncoder from a pool: a caller that keeps no encoder
+// of its own (a sink's Send, a commit's payloads) still reuses one.
+func AppendAlertJSON(dst []byte, a *Alert) ([]byte, error) {
+	e := encoders.Get().(*AlertEncoder)
+	b, err := e.Encode(a)
+	if err == nil {
+		dst = append(dst, b...)
+	}
+	if e.buf.Cap() <= maxPooledBuffer {
+		encoders.Put(e)
+	}
+	return dst, err
 }
+
+// encoders are the AlertEncoders of AppendAlertJSON.
+var encoders = sync.Pool{New: func() any { return new(AlertEncoder) }}
+
+// maxPooledBuffer bounds the buffer of an encoder put back in the pool:
+// one very large alert does not keep its memory.
+const maxPooledBuffer = 256 << 10
 
 // AlertEncoder renders alerts as AlertJSON does, reusing its buffer, its
 // JSON encoder and the copy of the alert it renders from one alert to the

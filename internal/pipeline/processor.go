@@ -76,6 +76,13 @@ type processor struct {
 	now      func() time.Time
 	gate     *health.Monitor // the liveness gate; nil gates nothing
 
+	// occ makes the occurrences of failure entries, their alerts built
+	// only when the grouper (or the gate) needs them: a repeat of an open
+	// incident builds none. finishing is the file of the occurrence
+	// being made, which its alert's Finish reads.
+	occ       incident.Builder
+	finishing *fileState
+
 	// restored holds the checkpoints loaded at start, by device and inode;
 	// the first line of a file takes its checkpoint out.
 	restored map[source.Key]state.Checkpoint
@@ -190,7 +197,18 @@ func newProcessor(p *processor) *processor {
 	for _, s := range p.sinks {
 		s.routeBound()
 	}
+	p.occ.Finish = p.finishAlert
 	return p
+}
+
+// finishAlert is what an occurrence's alert takes from the processor
+// once built, before the grouper keeps it (in the state file too) or
+// returns it: its file's identity, and the redaction.
+func (p *processor) finishAlert(a *sinks.Alert) {
+	a.Source.File = p.fileIdentity(p.finishing)
+	if p.redactor != nil {
+		p.redactor.RedactAlert(a)
+	}
 }
 
 // line handles one line from any source.
@@ -410,10 +428,11 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 	if de.Failure {
 		src := p.sourceOf(fs)
 		src.Engine = de.Engine
-		occ := incident.FromDiagnosis(e, d, src, now)
-		occ.Alert.Source.File = p.fileIdentity(fs)
-		if p.redactor != nil {
-			p.redactor.RedactAlert(&occ.Alert) // before the grouper keeps it in the state file
+		p.finishing = fs
+		occ := p.occ.Occurrence(e, d, src, now)
+		if p.gate != nil {
+			// The liveness gate reads the alert after the grouper.
+			occ.Complete()
 		}
 		p.grouped = true
 		as, o = p.grouper.Observe(occ, now), &occ

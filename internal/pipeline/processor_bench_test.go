@@ -16,7 +16,14 @@ import (
 // files' serving lines (no errors, so no alert and no commit) through the
 // file and stream lookup, the metrics, the assembler and the matcher of a
 // small catalog. It reports the cost per line.
-func BenchmarkProcessor(b *testing.B) {
+func BenchmarkProcessor(b *testing.B) { benchmarkProcessor(b, 0) }
+
+// BenchmarkProcessorErrorLines is BenchmarkProcessor with 5% of the lines
+// the catalog's error messages: their occurrences go to the grouper (the
+// alerts it sends wait for a commit, which the benchmark does not make).
+func BenchmarkProcessorErrorLines(b *testing.B) { benchmarkProcessor(b, 0.05) }
+
+func benchmarkProcessor(b *testing.B, errorRate float64) {
 	store, err := state.Open(b.TempDir(), state.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -31,7 +38,13 @@ func BenchmarkProcessor(b *testing.B) {
 	p.metrics = tel.Metrics()
 	p.now = time.Now // as in run mode
 
-	texts := benchdata.New(benchdata.Config{Seed: 1}).Lines(4096)
+	var msgs []string // none at rate 0: the lines stay BenchmarkProcessor's
+	for _, r := range p.matcher.Load().Records() {
+		if errorRate > 0 {
+			msgs = append(msgs, r.ErrorMessage)
+		}
+	}
+	texts := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: errorRate, ErrorMessages: msgs}).Lines(4096)
 	lines := make([]source.Line, len(texts))
 	offs := make([]int64, 4)
 	for i, text := range texts {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -34,7 +36,33 @@ func BenchmarkScanErrorLines(b *testing.B) {
 	}
 }
 
-func benchmarkScan(b *testing.B, errorRate float64) {
+// BenchmarkScanRepeatedErrors is BenchmarkScanErrorLines with the error
+// lines of a log that repeats its errors: 64 of the catalog's messages
+// (every 89th), each filled with 16 numbers, so that an error line's text
+// recurs a few hundred times in a scan and its shape more often. The
+// matcher keeps candidates by shape and hits by text (matcher/shapes.go);
+// BenchmarkScanErrorLines, whose error lines are drawn from all 5,695
+// messages, holds more shapes than it keeps.
+func BenchmarkScanRepeatedErrors(b *testing.B) {
+	repeated := func(msgs []string) []string {
+		var out []string
+		for i := 0; i < len(msgs) && len(out) < 64*16; i += 89 {
+			for v := range 16 {
+				out = append(out, benchdata.Fill(msgs[i], strconv.Itoa(3+v*v*37)))
+			}
+		}
+		return out
+	}
+	for _, rate := range []float64{0, 0.05} {
+		b.Run(fmt.Sprintf("rate=%g", rate), func(b *testing.B) { benchmarkScanWith(b, rate, repeated) })
+	}
+}
+
+func benchmarkScan(b *testing.B, errorRate float64) { benchmarkScanWith(b, errorRate, nil) }
+
+// benchmarkScanWith is benchmarkScan with the catalog's messages chosen
+// from by choose (all of them when nil).
+func benchmarkScanWith(b *testing.B, errorRate float64, choose func([]string) []string) {
 	f, err := os.Open(generatedCatalog)
 	if os.IsNotExist(err) {
 		b.Skipf("%s not present", generatedCatalog)
@@ -50,6 +78,9 @@ func benchmarkScan(b *testing.B, errorRate float64) {
 		if r.ErrorMessage != "" {
 			msgs = append(msgs, r.ErrorMessage)
 		}
+	}
+	if choose != nil {
+		msgs = choose(msgs)
 	}
 	const lines = 300_000
 	g := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: errorRate, ErrorMessages: msgs})
@@ -80,6 +111,23 @@ func benchmarkScan(b *testing.B, errorRate float64) {
 		n++
 	}
 	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(int64(n)*physical), "cpu-ns/line")
+	reportShapes(b, m.Stats())
+}
+
+// reportShapes reports what share of the texts the matcher looked up by
+// shape were of a shape met before, and were the very text last searched
+// of it (matcher.Stats), the warm-up scan included. The fields are read by
+// name so that scripts/bench-ab.sh -o can build this file against
+// revisions before them.
+func reportShapes(b *testing.B, st matcher.Stats) {
+	v := reflect.ValueOf(st)
+	hits, misses, texts := v.FieldByName("ShapeHits"), v.FieldByName("ShapeMisses"), v.FieldByName("TextHits")
+	if !hits.IsValid() || !misses.IsValid() || !texts.IsValid() || hits.Uint()+misses.Uint() == 0 {
+		return
+	}
+	looked := float64(hits.Uint() + misses.Uint())
+	b.ReportMetric(float64(hits.Uint())/looked, "shape-hits")
+	b.ReportMetric(float64(texts.Uint())/looked, "text-hits")
 }
 
 // cpuTime is the user plus system time the process has used so far.

@@ -15,8 +15,9 @@ import (
 // Sink writes alerts as JSON lines. It is safe for concurrent use; each
 // alert is written with one Write call, so lines never interleave.
 type Sink struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	line []byte // the line Send renders, reused from alert to alert
 }
 
 // New returns a Sink writing to w.
@@ -31,12 +32,22 @@ func (s *Sink) Wants(kind string) bool { return kind != sinks.KindUpdate }
 // standard output does not come back, and retrying would only hold up the
 // queue.
 func (s *Sink) Send(_ context.Context, a *sinks.Alert) (retry bool, err error) {
-	b, err := sinks.AlertJSON(a)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	line, err := sinks.AppendAlertJSON(s.line[:0], a)
 	if err != nil {
 		return false, fmt.Errorf("stdout: encode alert: %w", err)
 	}
-	return s.write(append(b, '\n'))
+	line = append(line, '\n')
+	s.line = line
+	if cap(line) > maxKeptLine {
+		s.line = nil // one very large alert does not keep its memory
+	}
+	return s.writeLocked(line)
 }
+
+// maxKeptLine bounds the line buffer a Sink keeps between alerts.
+const maxKeptLine = 256 << 10
 
 // SendEncoded writes payload, an alert's JSON as sinks.AlertJSON renders
 // it, as one line: what Send writes for that alert.
@@ -49,6 +60,11 @@ func (s *Sink) SendEncoded(_ context.Context, payload []byte) (retry bool, err e
 func (s *Sink) write(line []byte) (retry bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.writeLocked(line)
+}
+
+// writeLocked is write with s.mu held.
+func (s *Sink) writeLocked(line []byte) (retry bool, err error) {
 	if _, err := s.w.Write(line); err != nil {
 		return false, fmt.Errorf("stdout: %w", err)
 	}

@@ -1,0 +1,106 @@
+package matcher
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// withTriples runs f with indexTriples on or off for the anchors
+// (haveIndexTriples), and restores it.
+func withTriples(on bool, f func()) {
+	was := haveIndexTriples
+	haveIndexTriples = on
+	defer func() { haveIndexTriples = was }()
+	f()
+}
+
+// indexTriples agrees with the plain search at every start, on texts of
+// every length it takes, with triples at both ends and across the chunks
+// it reads.
+func TestIndexTriples(t *testing.T) {
+	if !haveIndexTriples {
+		t.Skip("no vector search on this processor")
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for n := minTriplesLen; n <= 200; n++ {
+		for range 20 {
+			var tab tripleTab
+			for k := range maxTriples {
+				tab.set(k, string([]byte{"ab"[rng.IntN(2)], "abc"[rng.IntN(3)], "abc"[rng.IntN(3)]}))
+			}
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "abcdefgh"[rng.IntN(8)]
+			}
+			s := string(b)
+			for from := 0; from <= n+1; from++ {
+				if got, want := indexTriples(s, from, &tab), indexTriplesGo(s, from, &tab); got != want {
+					t.Fatalf("indexTriples(%q, %d, %s) = %d, want %d", s, from, tab.String(), got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzIndexTriples(f *testing.F) {
+	f.Add("[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12, write size 3", 0, "ze wriatctc.,ab")
+	f.Add("01234567890123456789012345678901234", 1, "345345345345345")
+	f.Fuzz(func(t *testing.T, s string, from int, triples string) {
+		if !haveIndexTriples || len(s) < minTriplesLen || from < 0 || len(triples) < 3*maxTriples {
+			return
+		}
+		var tab tripleTab
+		for k := range maxTriples {
+			tab.set(k, triples[3*k:3*k+3])
+		}
+		if got, want := indexTriples(s, from, &tab), indexTriplesGo(s, from, &tab); got != want {
+			t.Fatalf("indexTriples(%q, %d, %s) = %d, want %d", s, from, tab.String(), got, want)
+		}
+	})
+}
+
+func (t *tripleTab) String() string {
+	var b []byte
+	for k := range maxTriples {
+		b = append(b, t.byteOf(k, 0), t.byteOf(k, 1), t.byteOf(k, 2), ' ')
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// Seven unkeyed records, the most that stay unkeyed beside the tiny-window
+// pass, take two anchor sets; their candidates are exact wherever their
+// literals lie in texts long enough for the search by triples and in
+// shorter ones, with the search on and off.
+func TestAnchorSetsOfSevenRecords(t *testing.T) {
+	words := []string{"size", "file", "video", "batch", "write", "disk", "mmap"}
+	var recs []patterns.Record
+	for _, w := range words {
+		recs = append(recs, patterns.Record{ID: w, MessagePattern: w + ` (.+?)\.`})
+	}
+	m := compileOK(t, recs, Options{})
+	p := m.pf
+	if len(p.always) != len(words) || len(p.anchorSets) != 2 || p.anchorSets[0].n+p.anchorSets[1].n != len(words) {
+		t.Fatalf("%d unkeyed records, %d anchor sets", len(p.always), len(p.anchorSets))
+	}
+	sc := p.newScratch()
+	filler := "[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12, sized files"
+	for _, w := range words {
+		for _, other := range []string{"", "disk x.", "vide", "mmap"} {
+			for pre := 0; pre < 40; pre++ {
+				for _, post := range []string{".", " 3.", " 3", " 3. " + filler} {
+					text := filler[:pre] + w + post + other
+					for _, on := range []bool{false, true} {
+						withTriples(on && haveIndexTriples, func() { p.candidates(text, sc) })
+						if want := exactCandidates(p, text); !slices.Equal(sc.cands, want) {
+							t.Fatalf("triples %v: candidates(%q) = %v, want %v", on, text, sc.cands, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
