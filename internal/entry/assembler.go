@@ -171,6 +171,8 @@ type Assembler struct {
 	learner prefixLearner
 	lines   int64       // non-blank lines pushed, for the learner's evidence window
 	spacing spacing     // whether a paste put a blank line after every line
+	lead    indentLead  // whether a paste indented every line
+	width   wrapWidth   // the width a terminal hard-wrapped the stream at
 	seconds secondCache // the second the last header began with
 	arena   arenas      // the kept lines' text, with Options.Reuse
 	cls     classified  // the line Push is reading
@@ -392,6 +394,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		keep = a.opt.Reuse
 	}
 	base, start, end := wrapperSpan(text)
+	if n := a.lead.strip(base[start:end]); n > 0 {
+		start += n
+		start += wrapperPrefixesLen(base[start:end])
+	}
 	if keep {
 		// Read first, then copied (what is read of the line lies in
 		// base): a scan of the copy right after the copy was written
@@ -1419,7 +1425,7 @@ func (s *spacing) real(n int) int {
 // space, or one of ":|]>".
 func endsPrefixField(c byte) bool {
 	switch c {
-	case ' ', ':', '|', ']', '>':
+	case ' ', '\t', ':', '|', ']', '>':
 		return true
 	}
 	return false

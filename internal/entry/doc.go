@@ -4,8 +4,10 @@
 // timestamps, syslog and journald prefixes, torchrun ranks, Markdown
 // quotes) and a per-stream prefix it learns (a collector's or wrapping
 // logger's text repeated in front of tracebacks, glog lines and sglang
-// records), reads a double-spaced paste (a blank line after every line) as
-// it was before, rejoins a line a terminal or a paste hard-wrapped,
+// records), reads a double-spaced paste (a blank line after every line)
+// and one that leads every line with a code block's indent, a tab or a
+// list item's marker as it was before, rejoins a line a terminal or a
+// paste hard-wrapped (at the width two breaks teach, once known),
 // recognises sglang, uvicorn, Rust tracing
 // (dynamo, the sglang router, TGI's launcher), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time

@@ -40,6 +40,17 @@ var fuzzSeeds = []string{
 	"raise RuntimeError( RuntimeError: Cannot re-initialize CUDA in forked subprocess.  Initialization failed.\nreturn f(x) ^^^^ torch.OutOfMemoryError: y\nf(x) INFO (y) ValueError: z\nf(x) UserWarning: w",
 	"[1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed\nib_mlx5_dv.c:433  UCX  ERROR   Remote I/O error\n     gdaki.c:397  UCX  WARN  x\n[1.2] [h:1] a.c:1 UCX TRACE\nFatal Python error: Segmentation fault",
 	"2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] a\n2025-03-07 23:50:27,531 - __main__ - INFO - [2025-03-07 23:50:27 TP0] b\n2025-03-07 23:50:27,532 - __main__ - WARNING - c",
+	// Pastes that lead every line: a code block, a tab, a list item's
+	// marker (an empty item's alone), and a lead learned after prose.
+	"    [2025-01-16 10:11:13 TP0] x: Traceback (most recent call last):\n      File \"a.py\", line 1, in f\n        f()\n    \n    RuntimeError: y\n  z",
+	"\tValueError: v\n\t\n\t  File \"a.py\", line 1 in f\nx\n\ty",
+	"- Fatal Python error: Aborted\n-\n- Thread 0x1 (most recent call first):\n-   File \"a.py\", line 1 in f\n* x\n- ",
+	"Here:\n* [2025-01-16 10:11:13] a\n* [2025-01-16 10:11:14] b\n*   File \"a.py\", line 1, in f\n* KeyError: 'k'",
+	// A terminal's hard wrap at 80 columns, prefix and all, twice at one
+	// width and then inside a record before its traceback.
+	"sglang-1  | [Gloo] Rank 1 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [Gloo] Rank 0 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [2025-01-16 10:11:13 TP0] Scheduler hit an exception while reading t\nhe batch: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: x",
+	// A log viewer's export: a time and a tab before Ray actors' lines.
+	"2025-11-06T02:10:00.702Z\t(A pid=1) [2025-07-15 17:11:34] x\n2025-11-06T02:10:00.709Z\t(B pid=2) Error: y\n2025-11-06T02:10:00.716Z\t\t",
 }
 
 // addCorpusSeeds adds the golden inputs and, when shared/ is present, the

@@ -346,10 +346,18 @@ func findPrefix(s string) (int, int) {
 			best, strength = i, evidenceFamily
 		}
 	}
+	if strength == evidenceNone {
+		if i := listMarkerLen(s); i > 0 {
+			best, strength = i, evidenceFamily
+		}
+	}
 	if strength == evidenceNone && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
 		best, strength = len(s)-len(tbStart), evidenceWeak
 	}
-	if strength == evidenceNone || best > maxLearnedPrefix || !isLearnablePrefix(s[:best]) {
+	if strength == evidenceNone || best > maxLearnedPrefix {
+		return 0, evidenceNone
+	}
+	if !isLearnablePrefix(s[:best]) && (strength == evidenceWeak || !isPasteLead(s[:best])) {
 		return 0, evidenceNone
 	}
 	if isSGLangRecord(s) {

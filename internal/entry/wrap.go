@@ -29,11 +29,21 @@ const (
 //     of its own, and so does a capitalised word after ","), its first word does not end in ":" ("ninja:",
 //     "error:", "note:"), and after a letter it is more than one
 //     lower-case word (a short line of its own: "done");
-//   - next is no traceback line (header, frame, chain separator, caret
-//     line, group line), no exception line (as printed or quoted), no
-//     Python warning and no CUDA epilogue.
+//   - next is no traceback line (header on a line of its own, frame,
+//     chain separator, caret line, group line), no exception line (as
+//     printed or quoted), no Python warning and no CUDA epilogue; a rest
+//     that ends in a traceback's header is the end of the record that
+//     announced it ("...reading the next batch of t" and "he requests:
+//     Traceback (most recent call last):").
 func isWrapBreak(prev, next string, prevLen int) bool {
-	if prevLen < minWrapWidth || len(prev) < prevLen || len(next) > prevLen+wrapSlack || next == "" {
+	return isWrapBreakAt(prev, next, prevLen, prevLen)
+}
+
+// isWrapBreakAt is isWrapBreak with the wrap's width apart from prev's
+// length: a terminal wraps a line with its collector's prefix, which the
+// Assembler strips from prev but that its rest never carries.
+func isWrapBreakAt(prev, next string, prevLen, width int) bool {
+	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" {
 		return false
 	}
 	p := prev[len(prev)-1]
@@ -138,7 +148,7 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead {
 		return false
 	}
-	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) || hasTracebackStart(next) ||
+	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
@@ -195,15 +205,29 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // reports whether it joined.
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg ||
-		p.lastLen < minWrapWidth {
+	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
+		return false
+	}
+	width := p.lastLen
+	if len(l.Text) == len(c.s) && p.lastRaw > width {
+		// A rest with no prefix of its own: the terminal cut prev as it
+		// was pushed, prefix and all.
+		width = p.lastRaw
+	}
+	if width < minWrapWidth {
 		return false
 	}
 	prev := a.kept.last()
 	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, len(l.Text)) {
 		return false
 	}
-	if !isWrapBreak(prev, c.s, p.lastLen) {
+	// A terminal's rest is never longer than the line it was cut from.
+	column := len(l.Text) <= p.lastRaw && isColumnBreak(prev, c.s)
+	switch {
+	case column && a.width.at(p.lastRaw):
+	case isWrapBreakAt(prev, c.s, p.lastLen, width):
+		a.width.confirm(p.lastRaw)
+	default:
 		return false
 	}
 	if len(prev)+len(c.s) > a.opt.MaxLineBytes {

@@ -18,6 +18,8 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		{"inside a record's words, the rest ending in a traceback's start", "[2025-01-16 10:11:13 DP0 TP0 EP0] Scheduler hit an exception while reading the next batch of t", "he requests: Traceback (most recent call last):", true},
+		{"a traceback's start on its own", long[:80], "Traceback (most recent call last):", false},
 		{"after a batch line's last comma, a bare record", "[2025-08-17 19:34:27 TP0] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0,", "Exception in thread Thread-13 (backup_thread_func):", false},
 		{"after a batch line's last comma, a launcher's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "Received sigquit from a child process. It usually means the child failed.", false},
 		{"after a batch line's last comma, a native library's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17", false},

@@ -253,14 +253,18 @@ func collectorTimeLen(s string) int {
 }
 
 // rfc3339PrefixLen matches an RFC 3339 timestamp and one space, as kubectl
-// --timestamps and CI runners write them. A timestamp followed by a level
-// word is the dynamo header, not a wrapper.
+// --timestamps and CI runners write them, or one tab, as a Loki or Grafana
+// export writes them. A timestamp followed by a level word is a record's
+// header (dynamo's, a Go logger's tab-separated one), not a wrapper.
 func rfc3339PrefixLen(s string) int {
 	n, ok := rfc3339Len(s)
-	if !ok || n >= len(s) || s[n] != ' ' {
+	if !ok || n >= len(s) {
 		return 0
 	}
-	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " ")); ok {
+	if s[n] != ' ' && s[n] != '\t' {
+		return 0
+	}
+	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok {
 		return 0
 	}
 	return n + 1

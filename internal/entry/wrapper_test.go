@@ -31,6 +31,8 @@ func TestStripWrappers(t *testing.T) {
 		{"github actions", "2025-10-01T12:00:00.1234567Z [rank0]: Traceback (most recent call last):", "Traceback (most recent call last):", "2025-10-01T12:00:00.1234567Z [rank0]: "},
 		{"kubectl timestamps offset", "2025-10-01T12:00:00.123456789+02:00 INFO:     Started server process", "2025-10-01T12:00:00.123456789+02:00 INFO:     Started server process", ""},
 		{"kubectl timestamps", "2025-10-01T12:00:00.123456789Z [2025-10-01 12:00:00] x", "[2025-10-01 12:00:00] x", "2025-10-01T12:00:00.123456789Z "},
+		{"log viewer export", "2025-10-01T12:00:00.123Z\t[2025-10-01 12:00:00] x", "[2025-10-01 12:00:00] x", "2025-10-01T12:00:00.123Z\t"},
+		{"tab-separated header kept", "2025-11-05T01:56:54.243403Z\tERROR\tscheduler: x", "2025-11-05T01:56:54.243403Z\tERROR\tscheduler: x", ""},
 		{"dynamo header kept", "2025-11-05T01:56:54.243403Z  INFO scheduler.__init__: x", "2025-11-05T01:56:54.243403Z  INFO scheduler.__init__: x", ""},
 		{"torchrun rank", "[rank3]:[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[rank3]:"},
 		{"torchrun default", "[default0]:  File \"a.py\", line 1, in f", " File \"a.py\", line 1, in f", "[default0]: "},

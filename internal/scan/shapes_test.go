@@ -3,6 +3,7 @@ package scan_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,6 +62,68 @@ var wrappers = []wrapper{
 	}},
 	{"grep-n", func(n int, s string) string { return fmt.Sprintf("%d:%s", 1812+n, s) }},
 	{"cri", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + " stderr F " + s }},
+	{"crlf", func(_ int, s string) string { return s + "\r" }},
+	{"ansi-level", func(_ int, s string) string { return colourLevel(s) }},
+	{"ansi-line", func(_ int, s string) string {
+		if s == "" {
+			return s
+		}
+		return "\x1b[33m" + colourLevel(s) + "\x1b[0m"
+	}},
+	{"docker-json", func(n int, s string) string {
+		b, err := json.Marshal(struct {
+			Log    string `json:"log"`
+			Stream string `json:"stream"`
+			Time   string `json:"time"`
+		}{s + "\n", "stderr", stamp(n).Format(time.RFC3339Nano)})
+		if err != nil {
+			panic(err)
+		}
+		return string(b)
+	}},
+	{"loki-tab", func(n int, s string) string { return stamp(n).Format(time.RFC3339Nano) + "\t" + s }},
+	{"cr-redraw", func(n int, s string) string {
+		// A progress bar (tqdm) redrawn with CR before the line the
+		// terminal keeps on every third line, a lone CR on the others.
+		// A blank line keeps the bar: the terminal shows it.
+		if n%3 == 0 && s != "" {
+			return fmt.Sprintf("\rLoading safetensors checkpoint shards:  %d%% Completed | %d/4 [00:0%d<00:03]\r", n%100, n%4, n%10) + s
+		}
+		return "\r" + s
+	}},
+	{"tab-indent", func(_ int, s string) string { return "\t" + s }},
+	{"md-dash", func(_ int, s string) string { return "- " + s }},
+	{"md-star", func(_ int, s string) string { return "* " + s }},
+	{"code-block", func(_ int, s string) string { return "    " + s }},
+	{"hard-wrap-120", func(_ int, s string) string { return hardWrap(s, 120) }},
+	{"hard-wrap-80", func(_ int, s string) string { return hardWrap(s, 80) }},
+	{"kubectl-prefix-timestamps", func(n int, s string) string {
+		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
+	}},
+}
+
+// colourLevel colours the first level word in s as a TTY logger
+// (uvicorn, colorlog, a docker TTY) does: "\x1b[31mERROR\x1b[0m".
+func colourLevel(s string) string {
+	for _, w := range []string{"CRITICAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG"} {
+		if i := strings.Index(s, w); i >= 0 {
+			return s[:i] + "\x1b[1;31m" + w + "\x1b[0m" + s[i+len(w):]
+		}
+	}
+	return s
+}
+
+// hardWrap breaks s every width bytes, as a terminal of that width shows
+// a long line and a copy from it pastes it.
+func hardWrap(s string, width int) string {
+	var b strings.Builder
+	for len(s) > width {
+		b.WriteString(s[:width])
+		b.WriteByte('\n')
+		s = s[width:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // wrap applies w to every line of text.
@@ -78,6 +141,14 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// Held out (heldout-10): measured after the round that followed the
+	// batch's blind measurement, not tuned to.
+	"506-nccl-watchdog-timeout-amid-nccl-info-channels.log": {
+		"hard-wrap-120": "held out: split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"515-c10d-watchdog-reduce-scatter-three-ranks.log": {
+		"hard-wrap-120": "held out: split where the rest opens as a line of its own, the watchdog's consequence line leads",
+	},
 	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
 	// "N:" the worker's traceback leads over the sigquit line; a
 	// doubled line break splits the sigquit line from the traceback
@@ -90,10 +161,182 @@ var knownShapeMisses = map[string]map[string]string{
 	// prefixes a Ray task error line followed by frames but no
 	// "Traceback" header gives no alert.
 	"464-ray-task-error-engine-dead-agent-loop.log": {
-		"compose":        "held out: the Ray task error line without a Traceback header gives no alert",
-		"ray":            "held out: the Ray task error line without a Traceback header gives no alert",
-		"kubectl-prefix": "held out: the Ray task error line without a Traceback header gives no alert",
-		"journald":       "held out: the Ray task error line without a Traceback header gives no alert",
+		"compose":                   "held out: the Ray task error line without a Traceback header gives no alert",
+		"ray":                       "held out: the Ray task error line without a Traceback header gives no alert",
+		"kubectl-prefix":            "held out: the Ray task error line without a Traceback header gives no alert",
+		"journald":                  "held out: the Ray task error line without a Traceback header gives no alert",
+		"kubectl-prefix-timestamps": "held out: the Ray task error line without a Traceback header gives no alert",
+	},
+	// Hard wrapping: a terminal or a paste cut every line longer than
+	// its width. A break is rejoined when the text around it tells one
+	// (isWrapBreak) or at a width two breaks taught (wrapWidth); these are
+	// cut, before the width is known, where the rest opens as a line of
+	// its own would (a capital, a word ending in ":", a lone word, a
+	// glog or native header), which no single line can tell apart.
+	"008-ray-illegal-memory-access-sigquit.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"010-kernel-index-out-of-bounds-assert.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"012-capture-cuda-graph-gloo-timeout-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"018-sgl-kernel-undefined-symbol-traceback.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"019-bare-sgl-kernel-undefined-symbol.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"030-npu-aclnn-ez9999-err00100.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"033-rocm-memory-access-fault-in-progress-bar.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"087-fatal-python-aborted-after-frames.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"119-native-index-assert-then-scheduler-wrapper.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"123-inline-code-sgl-kernel-undefined-symbol.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"129-deepep-max-dispatch-tokens-assertion.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"147-ray-glog-sigabrt-fatal-aborted.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"149-bare-typeerror-flush-cache-kwarg.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"164-aiter-hip-module-launch-failed.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"175-headless-nameerror-torch-npu-not-defined.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+	},
+	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"214-cri-stdout-f-scheduler-exception-mtp.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"228-bare-deepgemm-incompatible-function-arguments.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+	},
+	"240-pod-arrow-ray-scheduler-exception-eagle3.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"269-mooncake-tcp-writebody-bad-address-prefill.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"287-load-weights-then-c10d-watchdog-allreduce-wrapped.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"288-faulthandler-threads-scheduler-in-broadcast.log": {
+		"code-block":   "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+	},
+	"291-ray-ascend-triton-compile-scheduler-cut.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"313-single-line-importerror-sgl-kernel-setdevice.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"315-prose-bold-italic-oserror-preprocessor-config.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"319-prose-argparse-unrecognized-arguments-kt-amx.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"349-argparse-unrecognized-arguments-quoted-in-prose.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"352-ucx-srd-send-completion-flushed-error.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"361-router-panic-drop-runtime-after-startup-lines.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"370-mooncake-tcp-writebody-bad-address-repeated.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"373-rocm-hip-captured-event-watchdog-annotated.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"374-xgrammar-check-failed-terminated-bare-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"390-rocm-hsa-hardware-exception-queue-abort-fatal.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"395-rocm-hsa-exception-queue-abort-signature.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"451-specforge-rendezvous-rank-expected-but-not-set.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"456-cuda-no-kernel-image-python-repl-sm120.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"466-hip-no-binary-for-gpu-guarantee-aborted.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
+		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+	},
+	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 }
 

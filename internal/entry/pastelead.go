@@ -1,0 +1,95 @@
+package entry
+
+// Paste leads: what a paste puts in front of every line of a log quoted
+// in a Markdown document, an issue or a chat: a list item's marker ("- ",
+// "* ", "+ "), a code block's four spaces, a tab. None holds a letter or a
+// digit, so isLearnablePrefix refuses them; they are learned only from
+// strong evidence (findPrefix), a frame line or a record's header behind
+// them, never from an exception line alone, which a log's own indented
+// text may hold.
+
+// isPasteLead reports whether p is a paste lead.
+func isPasteLead(p string) bool {
+	switch p {
+	case "- ", "* ", "+ ", "    ", "\t":
+		return true
+	}
+	return false
+}
+
+// listMarkerLen returns the length of a Markdown list item's marker, "- ",
+// "* " or "+ ", at the start of s with text after it, or 0. Like a prefix
+// family's, it is evidence of a prefix on its own: two consecutive lines
+// that start with one teach it (a log quoted as a list holds no line
+// that tells it apart from content).
+func listMarkerLen(s string) int {
+	if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' && !isBlank(s[2:]) {
+		return 2
+	}
+	return 0
+}
+
+// indentLead tells a stream that a paste indented as a whole, a Markdown
+// code block's four spaces, a tab or a list item's marker in front of
+// every line, from one whose own lines are indented: the lead is taken from the stream's first
+// non-blank line and kept while every non-blank line starts with it; the
+// first line without it ends it for good. Bounded state: the lead and
+// whether it holds.
+type indentLead struct {
+	lead  string
+	state uint8
+}
+
+// States of an indentLead.
+const (
+	leadUndecided = iota
+	leadOn
+	leadOff
+)
+
+// strip returns the length of the lead at the start of s, the text of a
+// line after its wrappers, or 0.
+func (l *indentLead) strip(s string) int {
+	if l.state == leadOff || isBlank(s) {
+		return 0
+	}
+	if l.state == leadUndecided {
+		// A first line indented deeper by spaces is the log's own
+		// indentation (CANN's inner error lines) as much as a code
+		// block's around a traceback's tail: only a code block whose
+		// first line starts right after its four spaces is told. A tab
+		// before spaces is no log's own.
+		switch {
+		case len(s) > 1 && s[0] == '\t' && s[1] != '\t':
+			l.lead = "\t"
+		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
+			l.lead = "    "
+		case listMarkerLen(s) > 0:
+			l.lead = listLead(s[0])
+		default:
+			l.state = leadOff
+			return 0
+		}
+		l.state = leadOn
+	}
+	if len(s) >= len(l.lead) && s[:len(l.lead)] == l.lead {
+		return len(l.lead)
+	}
+	if len(l.lead) == 2 && len(s) == 1 && s[0] == l.lead[0] {
+		return 1 // an empty list item whose trailing space an editor cut
+	}
+	l.state = leadOff
+	return 0
+}
+
+// listLead returns the lead of a list item marked with c, without
+// holding on to the line's memory.
+func listLead(c byte) string {
+	switch c {
+	case '-':
+		return "- "
+	case '*':
+		return "* "
+	}
+	return "+ "
+}

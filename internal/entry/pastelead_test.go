@@ -1,0 +1,106 @@
+package entry
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// summary is what a paste must not change of a stream's entries: their
+// lines, headers and text.
+func summary(es []Entry) string {
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%d %s %s %q %q\n", e.Lines, e.Format, e.Level, e.Message, e.Text)
+	}
+	return b.String()
+}
+
+// A log pasted as a whole behind a code block's indentation, a tab or a
+// list item's marker reads as the log: a bare exception line with no
+// header, a traceback, records and blank lines between them.
+func TestPasteLeadReadsAsPlain(t *testing.T) {
+	logs := map[string]string{
+		"bare": "Loading the model\n" +
+			"ValueError: must encode to exactly one token\n",
+		"traceback": "[2025-01-16 10:11:13 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2345, in run_scheduler_process\n" +
+			"    scheduler.event_loop_overlap()\n" +
+			"RuntimeError: NCCL error: unhandled system error\n" +
+			"\n" +
+			"[2025-01-16 10:11:14] Received sigquit from a child process. It usually means the child failed.\n",
+		"dump": "Fatal Python error: Aborted\n" +
+			"\n" +
+			"Thread 0x00007ee43dfff640 (most recent call first):\n" +
+			"  File \"/usr/lib/python3.10/threading.py\", line 953 in run\n",
+	}
+	for name, log := range logs {
+		plain := summary(assemble(t, Options{}, strings.TrimSuffix(log, "\n")))
+		for _, lead := range []string{"    ", "\t", "- ", "* ", "+ "} {
+			var b strings.Builder
+			for _, l := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+				b.WriteString(lead + l + "\n")
+			}
+			got := summary(assemble(t, Options{}, strings.TrimSuffix(b.String(), "\n")))
+			if got != plain {
+				t.Errorf("%s behind %q:\n%s\nwant as plain:\n%s", name, lead, got, plain)
+			}
+		}
+	}
+}
+
+// A stream whose own lines are indented keeps them: the lead holds only
+// while every line has it.
+func TestIndentLeadEndsAtALineWithout(t *testing.T) {
+	var l indentLead
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{"    self.init()", 4},
+		{"", 0},
+		{"      x", 4},
+		{"  File \"a.py\", line 1, in f", 0},
+		{"    raise X", 0},
+	} {
+		if got := l.strip(tt.in); got != tt.want {
+			t.Errorf("strip(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+	l = indentLead{}
+	if l.strip("[2025-01-16 10:11:13] x") != 0 || l.strip("\ty") != 0 {
+		t.Error("a lead taken after the stream's first line")
+	}
+	l = indentLead{}
+	if l.strip("        [Build][Op]Build op failed") != 0 || l.strip("        [Set][Options]init failed!") != 0 {
+		t.Error("a first line indented deeper than a code block's lead is the log's own")
+	}
+	l = indentLead{}
+	if l.strip("\t    raise X") != 1 || l.strip("\tValueError: v") != 1 {
+		t.Error("a tab before a line's own indentation: want the tab alone")
+	}
+	l = indentLead{}
+	if l.strip("- a") != 2 || l.strip("-") != 1 || l.strip("- b") != 2 || l.strip("* c") != 0 {
+		t.Error("a list item's marker: want it on every line, alone on an empty item")
+	}
+}
+
+// Behind a leading line of prose, a paste lead is learned from the
+// records and frames behind it.
+func TestPasteLeadLearnedAfterProse(t *testing.T) {
+	log := "[2025-01-16 10:11:13 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+		"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2345, in run_scheduler_process\n" +
+		"    scheduler.event_loop_overlap()\n" +
+		"RuntimeError: NCCL error: unhandled system error"
+	plain := assemble(t, Options{}, log)
+	for _, lead := range []string{"    ", "\t", "- ", "* "} {
+		var lines []string
+		for _, l := range strings.Split(log, "\n") {
+			lines = append(lines, lead+l)
+		}
+		es := assemble(t, Options{}, "Here is the log:\n\n"+strings.Join(lines, "\n"))
+		if len(es) < 2 || summary(es[len(es)-1:]) != summary(plain) {
+			t.Errorf("behind %q after prose:\n%s\nwant last as:\n%s", lead, summary(es), summary(plain))
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+)
+
+// Lines a terminal cut at one column teach the stream that width; a
+// later line cut there is rejoined even where the rest alone reads as a
+// short line of its own ("...in a current s" and "tate"), and a frame or
+// an exception line after a line of that width is not.
+func TestWrapWidthLearned(t *testing.T) {
+	const w = 90
+	long := []string{
+		"RuntimeError: first failure of the run while the scheduler was reading its requests and answer",
+		"ValueError: second failure of the run while the scheduler was reading its requests and then answering",
+		"KeyError: a key that the scheduler looked up and did not find in the table of requests it keeps Xrequest",
+		"OSError: the scheduler waited for the next batch of requests and found none in a current state",
+	}
+	var lines []string
+	for _, l := range long {
+		for len(l) > w {
+			lines = append(lines, l[:w])
+			l = l[w:]
+		}
+		lines = append(lines, l)
+	}
+	es := assemble(t, Options{}, strings.Join(lines, "\n"))
+	var texts []string
+	for _, e := range es {
+		texts = append(texts, e.Text)
+	}
+	got := strings.Join(texts, "\n")
+	for _, l := range long[3:] {
+		if !strings.Contains(got, l) {
+			t.Errorf("%q not rejoined after the width was learned; entries:\n%s", l, got)
+		}
+	}
+
+	var ww wrapWidth
+	ww.confirm(90)
+	if ww.at(90) {
+		t.Error("a width learned from one break")
+	}
+	ww.confirm(90)
+	if !ww.at(90) || ww.at(91) {
+		t.Error("two breaks at 90 must teach 90 alone")
+	}
+	if isColumnBreak("x", `  File "a.py", line 1, in f`) || isColumnBreak("x", "KeyError: 'k'") {
+		t.Error("a frame or an exception line is a line of its own")
+	}
+}
+
+// A terminal wraps a line with its collector's prefix: the rest, which
+// carries none, is joined to the line the prefix came off even when that
+// line is narrower than minWrapWidth without it.
+func TestWrapWidthCountsThePrefix(t *testing.T) {
+	line := "sglang-1  | [Gloo] Rank 1 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1"
+	es := assemble(t, Options{}, line[:80]+"\n"+line[80:])
+	if len(es) != 1 || !strings.Contains(es[0].Text, "Expected number of connected peer ranks") {
+		var texts []string
+		for _, e := range es {
+			texts = append(texts, e.Text)
+		}
+		t.Errorf("want one entry rejoined, got %q", texts)
+	}
+}
+
+// Records of one length repeated without a header teach no width: a
+// line that opens as the one before it is never its rest.
+func TestWrapWidthKeepsRepeatedLines(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 5; i++ {
+		lines = append(lines, "Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=38.1"+string(rune('0'+i))+" GB")
+	}
+	if es := assemble(t, Options{}, strings.Join(lines, "\n")); len(es) != len(lines) {
+		t.Errorf("%d entries of %d repeated lines, want one each", len(es), len(lines))
+	}
+}
