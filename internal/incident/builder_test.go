@@ -117,3 +117,64 @@ func TestBuilderRepeatAllocatesNothing(t *testing.T) {
 		t.Errorf("a repeat allocates %v times, want none", n)
 	}
 }
+
+// A record's repeats from two sources, first without an exception, then
+// with one the record's error class refuses, then with its own: a
+// Builder's occurrences give the alerts FromDiagnosis's do (fingerprints
+// remembered per source, the refused exception never taken, the right
+// one taken), and a refused repeat builds no alert.
+func TestBuilderRefusedExceptionAndSources(t *testing.T) {
+	rec := &patterns.Record{ID: "5d1c0b7e2a9f4c31", Slug: "bad-value", Severity: patterns.SeverityError, ErrorClass: "ValueError"}
+	msg := "the batch size must be positive"
+	hits := []matcher.Hit{{Record: rec, Line: msg}}
+	plain := &entry.Entry{Source: "p", Level: entry.LevelError, Time: t0, Text: msg, Raw: "ERROR " + msg, Message: msg}
+	dPlain := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord, Severity: patterns.SeverityError,
+		Headline: msg, Key: rec.ID}
+	exc := func(typ string) (*entry.Entry, *analysis.Diagnosis) {
+		text := typ + ": " + msg
+		e := &entry.Entry{Source: "p", Time: t0, Text: text, Raw: text, Message: text,
+			Traceback: &entry.Traceback{Bare: true, Links: []entry.Exception{{Type: typ, Message: msg}}}}
+		d := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord, Severity: patterns.SeverityError,
+			Headline: text, Key: rec.ID, Exception: &e.Traceback.Links[0]}
+		return e, d
+	}
+	eRun, dRun := exc("RuntimeError")
+	eVal, dVal := exc("ValueError")
+	steps := []struct {
+		e *entry.Entry
+		d *analysis.Diagnosis
+	}{{plain, dPlain}, {eRun, dRun}, {eRun, dRun}, {eVal, dVal}, {eRun, dRun}}
+	eager, lazy := New(Options{Window: Forever}), New(Options{Window: Forever})
+	var b Builder
+	for i, s := range steps {
+		for _, path := range []string{"a.log", "b.log"} {
+			now := t0.Add(time.Duration(i) * time.Second)
+			eager.Observe(FromDiagnosis(s.e, s.d, Source{Path: path}, now), now)
+			lazy.Observe(b.Occurrence(s.e, s.d, Source{Path: path}, now), now)
+		}
+	}
+	end := t0.Add(time.Hour)
+	want, got := eager.Flush(end), lazy.Flush(end)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("alerts differ (-FromDiagnosis +Builder):\n%s", diff)
+	}
+	if len(got) != 2 || got[0].Match.Exception == nil || got[0].Match.Exception.Type != "ValueError" {
+		t.Errorf("want two incidents with the record's own exception, got %d: %+v", len(got), got)
+	}
+
+	if raceEnabled {
+		return
+	}
+	g := New(Options{Window: Forever})
+	var built int
+	b = Builder{Finish: func(*sinks.Alert) { built++ }}
+	g.Observe(b.Occurrence(plain, dPlain, Source{Path: "p"}, t0), t0)
+	if n := testing.AllocsPerRun(100, func() {
+		g.Observe(b.Occurrence(eRun, dRun, Source{Path: "p"}, t0), t0)
+	}); n != 0 {
+		t.Errorf("a repeat with a refused exception allocates %v times, want none", n)
+	}
+	if built != 1 {
+		t.Errorf("%d alerts built, want 1 (the incident's)", built)
+	}
+}

@@ -509,3 +509,42 @@ func TestRoutineIncidentAloneIsDropped(t *testing.T) {
 		t.Errorf("flushed alone: %d alerts, want none", len(out))
 	}
 }
+
+// Flush closes every incident at once: afterwards none is open, none is
+// indexed, Changes deletes each, and the Grouper opens them again anew;
+// the alerts Flush returned share no slice with what it opens next.
+func TestFlushClosesAllAndReopens(t *testing.T) {
+	g := New(Options{Window: Forever, Settle: time.Second, Correlation: time.Minute})
+	for i := range 6 {
+		g.Observe(cause(fmt.Sprintf("k%d", i), fmt.Sprintf("pod:%d", i%2), "TP0", t0), t0)
+		g.Observe(cause(fmt.Sprintf("k%d", i), fmt.Sprintf("pod:%d", i%2), "TP1", t0), t0)
+	}
+	if _, err := g.Changes(); err != nil {
+		t.Fatal(err)
+	}
+	g.Committed()
+	first := g.Flush(t0.Add(time.Hour))
+	if len(first) != 6 {
+		t.Fatalf("%d alerts, want 6", len(first))
+	}
+	if s := g.Stats(); s.Open != 0 || len(g.lru) != 0 || len(g.byScope) != 0 || len(g.causeBySource) != 0 {
+		t.Errorf("open %d, heap %d, scopes %d, sources %d after Flush; want none", s.Open, len(g.lru), len(g.byScope), len(g.causeBySource))
+	}
+	c, err := g.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Delete) != 6 || len(c.Put) != 0 {
+		t.Errorf("Changes after Flush: %d deleted, %d put; want 6 and 0", len(c.Delete), len(c.Put))
+	}
+	g.Committed()
+	first[0].Ranks[0] = "changed"
+	g.Observe(cause("k0", "pod:0", "TP2", t0), t0.Add(2*time.Hour))
+	again := g.Flush(t0.Add(3 * time.Hour))
+	if len(again) != 1 || again[0].Count != 1 || len(again[0].Ranks) != 1 || again[0].Ranks[0] != "TP2" {
+		t.Errorf("reopened incident: %+v", again)
+	}
+	if first[0].Count != 2 || len(first[0].Ranks) != 2 {
+		t.Errorf("first alert: count %d, ranks %v; want 2 and two ranks", first[0].Count, first[0].Ranks)
+	}
+}
