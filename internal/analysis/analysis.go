@@ -395,8 +395,9 @@ func exceptionFor(tb *entry.Traceback, errorClass string) (exc, root *entry.Exce
 	}
 	exc = tb.Outermost()
 	if errorClass != "" {
+		base := lastDotted(errorClass)
 		for i := len(tb.Links) - 1; i >= 0; i-- {
-			if lastDotted(tb.Links[i].Type) == lastDotted(errorClass) {
+			if lastDotted(tb.Links[i].Type) == base {
 				exc = &tb.Links[i]
 				break
 			}

@@ -6,8 +6,14 @@ import "strings"
 // A wrapper that names what it wraps (Ray's "RayTaskError(OutOfMemoryError)")
 // is read as the wrapped type.
 func familyOf(typ, msg string) string {
+	return familyOfLower(typ, msg, strings.ToLower(msg))
+}
+
+// familyOfLower is familyOf given m, msg lowercased (strings.ToLower), so
+// that a caller reading the message more than once lowercases it once.
+func familyOfLower(typ, msg, m string) string {
 	typ = wrappedType(typ)
-	if envMessage(lastDotted(typ), msg) {
+	if envMessage(lastDotted(typ), msg, m) {
 		return FamilyEnv
 	}
 	if f := typeFamily(typ); f != "" {
@@ -15,7 +21,7 @@ func familyOf(typ, msg string) string {
 			// A request's error type (an API's "BadRequestError", a
 			// web framework's HTTPException) says only that the
 			// request failed; its message may say why.
-			if mf := messageFamily(strings.ToLower(msg)); mf != "" {
+			if mf := messageFamily(m); mf != "" {
 				return mf
 			}
 		}
@@ -25,7 +31,6 @@ func familyOf(typ, msg string) string {
 		// A client's transcript of the failed response.
 		return FamilyHTTP
 	}
-	m := strings.ToLower(msg)
 	if f := messageFamily(m); f != "" {
 		return f
 	}
@@ -291,8 +296,10 @@ var valueWords = [...]string{"must be", "should be", "must have", "should have",
 // phaseOfMessage is the phase an exception's message names when no frame
 // does: a model config that could not be read, a KV cache that could not
 // be sized.
-func phaseOfMessage(msg string) string {
-	m := strings.ToLower(msg)
+func phaseOfMessage(msg string) string { return phaseOfLower(msg, strings.ToLower(msg)) }
+
+// phaseOfLower is phaseOfMessage given m, msg lowercased.
+func phaseOfLower(msg, m string) string {
 	for _, k := range [...]string{"kv cache", "kv-cache", "mem-fraction-static", "mem_fraction_static", "max_total_num_tokens", "memory pool"} {
 		if strings.Contains(m, k) && (strings.Contains(m, "memory") || strings.Contains(m, "mem-fraction") || strings.Contains(m, "mem_fraction")) {
 			return "initialising the memory pool"
@@ -323,8 +330,10 @@ func phaseOfMessage(msg string) string {
 
 // componentOfMessage names the optional component an exception's message
 // names, "" when it names none.
-func componentOfMessage(msg string) string {
-	m := strings.ToLower(msg)
+func componentOfMessage(msg string) string { return componentOfLower(strings.ToLower(msg)) }
+
+// componentOfLower is componentOfMessage given the message lowercased.
+func componentOfLower(m string) string {
 	for _, c := range [...]struct{ key, value string }{
 		{"attention backend", "attention backend"}, {"attention_backend", "attention backend"},
 		{"mha backend", "attention backend"}, {"mla backend", "attention backend"},
@@ -399,11 +408,10 @@ var launcherVars = [...]string{"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_
 // a message that says so ("environment variable RANK expected, but not
 // set", "... must be set", "... is not set"), or a KeyError of
 // os.environ on a variable a launcher sets ("KeyError: 'LOCAL_RANK'").
-func envMessage(base, msg string) bool {
+func envMessage(base, msg, m string) bool {
 	if base == "KeyError" {
 		return EnvVar(msg) != ""
 	}
-	m := strings.ToLower(msg)
 	if !strings.Contains(m, "environment variable") && !strings.Contains(m, "env var") {
 		return false
 	}

@@ -340,8 +340,12 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Component = componentOfText(e.Text)
 	}
 	t.SGLang = strings.Contains(e.Text, "sglang") || strings.Contains(e.Text, "sgl_kernel")
+	// excLower is the exception's message lowercased once for the
+	// family, phase and component read from it.
+	excLower := ""
 	if exc != nil {
-		t.Family = familyOf(exc.Type, exc.Message)
+		excLower = strings.ToLower(exc.Message)
+		t.Family = familyOfLower(exc.Type, exc.Message, excLower)
 	}
 	if t.Family == "" {
 		t.Family = nativeFamily(e)
@@ -397,10 +401,10 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		// wrapper's header, a dumped request), names the phase,
 		// component and subject.
 		if t.Phase == "" {
-			t.Phase = phaseOfMessage(exc.Message)
+			t.Phase = phaseOfLower(exc.Message, excLower)
 		}
 		if t.Component == "" {
-			t.Component = componentOfMessage(exc.Message)
+			t.Component = componentOfLower(excLower)
 		}
 		t.Subject = Subject(t.Family, exc.Message)
 		if t.Family == FamilyImport && t.Subject != "" {
@@ -516,13 +520,14 @@ const ComponentEP = "DeepEP and NVSHMEM"
 // file glog, UCX and the transfer engines print in it.
 func componentOfText(text string) string {
 	line := FirstLine(text)
+	lower := strings.ToLower(line) // once, not once a key
 	for _, k := range [...]string{"transfer_engine", "transfer_metadata", "transfer_task", "_transport", "mooncake", "nixl", "ucx", "rdma_", "hccl", "ascend"} {
-		if strings.Contains(strings.ToLower(line), k) {
+		if strings.Contains(lower, k) {
 			return "transfer engine"
 		}
 	}
 	for _, k := range [...]string{"nvshmem", "deep_ep", "deepep", "ibgda", "internode.cu", "intranode.cu"} {
-		if strings.Contains(strings.ToLower(line), k) {
+		if strings.Contains(lower, k) {
 			return ComponentEP
 		}
 	}
