@@ -1249,9 +1249,13 @@ func (a *Assembler) emit() {
 		}
 		if e.Traceback == nil && bareType != "" {
 			msg := bareMsg
-			if _, rest, ok := strings.Cut(e.Text, "\n"); ok && msg == "" && messageFollows(p.msg) {
+			if msg == "" && messageFollows(p.msg) {
 				// The message printed on the lines after "Type: ".
-				msg = strings.TrimSpace(rest)
+				// Tested first: the search of the text is for these
+				// few entries only.
+				if _, rest, ok := strings.Cut(e.Text, "\n"); ok {
+					msg = strings.TrimSpace(rest)
+				}
 			}
 			e.Traceback = a.bares.traceback(bareType, msg)
 		}

@@ -67,6 +67,25 @@ RuntimeError: NCCL error: unhandled system error
 		}
 		benchPush(b, lines)
 	})
+	b.Run("error-lines", func(b *testing.B) {
+		// BenchmarkScanErrorLines's error lines, one in two: half bare
+		// ("RuntimeError: ..."), half behind an sglang header.
+		g := benchdata.New(benchdata.Config{Seed: 1, ErrorRate: 0.5, ErrorMessages: []string{
+			"CUDA error: an illegal memory access was encountered",
+			"Not enough memory. Please try to increase --mem-fraction-static.",
+			"Failed to load the model config from {path}: {e}",
+			"The server is not ready after {n} seconds",
+			"Prefill out of memory. Try to lower your batch size.",
+			"KV cache pool is full. Retract requests.",
+			"expected all tensors to be on the same device, but found at least two devices",
+			"Detokenizer manager hit an exception: {e}",
+		}})
+		lines := make([]string, 4096)
+		for i := range lines {
+			lines[i] = g.Line()
+		}
+		benchPush(b, lines)
+	})
 	b.Run("learned-prefix", func(b *testing.B) {
 		// A CI runner's timestamp on every line: learned from the crash's
 		// frames, then stripped from every batch line.

@@ -122,7 +122,9 @@ func grepLineLen(s string) int {
 	if len(s) > 0 && !isDigit(s[0]) {
 		// A file name: no space, ends with ":digits:".
 		k := strings.IndexByte(s, ':')
-		if k <= 0 || k > maxFamilyPrefix-8 || !isPathName(s[:k]) {
+		// The digit after the colon first: "RuntimeError: ..." has
+		// none, and is not read a byte at a time for a path.
+		if k <= 0 || k > maxFamilyPrefix-8 || k+1 >= len(s) || !isDigit(s[k+1]) || !isPathName(s[:k]) {
 			return 0
 		}
 		i = k + 1
@@ -147,7 +149,10 @@ func isPathName(p string) bool {
 	dot := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("[]()<>|\"'", c) >= 0 {
+		switch {
+		case c <= ' ' || c >= 0x7f:
+			return false
+		case c == '[', c == ']', c == '(', c == ')', c == '<', c == '>', c == '|', c == '"', c == '\'':
 			return false
 		}
 		dot = dot || c == '.' || c == '/'
