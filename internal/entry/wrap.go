@@ -222,9 +222,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return false
 	}
 	// A terminal's rest is never longer than the line it was cut from.
-	column := len(l.Text) <= p.lastRaw && isColumnBreak(prev, c.s)
+	// The learned width first: until a stream has one (most never do),
+	// the shapes of the two lines are not read for it.
+	column := len(l.Text) <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
 	switch {
-	case column && a.width.at(p.lastRaw):
+	case column:
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:
