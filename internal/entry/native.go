@@ -100,20 +100,31 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 			return n, true
 		}
 	}
-	if n, ok := parseGlog(s, ref, loc); ok {
-		return n, true
-	}
-	if isRustBacktraceFrame(s) {
-		return native{kind: NativeRustPanic, level: LevelFatal}, true
+	// A bare exception line ("RuntimeError: ...", not a dotted one that
+	// starts in lower case, which "cudaError..." and "acl..." may look
+	// like) is none of the shapes anchored on the line's first field
+	// (glog's, a Rust frame's, NCCL's, UCX's, the CUDA, HIP, ACL and
+	// compiler prefixes, a located line's file): it is tried only for the
+	// shapes that read on into the message.
+	anchored := !exceptionLead(s)
+	if anchored {
+		if n, ok := parseGlog(s, ref, loc); ok {
+			return n, true
+		}
+		if isRustBacktraceFrame(s) {
+			return native{kind: NativeRustPanic, level: LevelFatal}, true
+		}
 	}
 	if lvl, ok := shellMessageLevel(s); ok {
 		return native{kind: NativeShell, level: lvl}, true
 	}
-	if lvl, ok := parseNCCL(s); ok {
-		return native{kind: NativeNCCL, level: lvl}, true
-	}
-	if lvl, ok := parseUCXLine(s); ok {
-		return native{kind: NativeUCX, level: lvl}, true
+	if anchored {
+		if lvl, ok := parseNCCL(s); ok {
+			return native{kind: NativeNCCL, level: lvl}, true
+		}
+		if lvl, ok := parseUCXLine(s); ok {
+			return native{kind: NativeUCX, level: lvl}, true
+		}
 	}
 	if isCUDAAssert(s) {
 		return native{kind: NativeCUDAAssert, level: LevelError}, true
@@ -121,14 +132,19 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if isNativeAssert(s) {
 		return native{kind: NativeAssert, level: LevelFatal, soft: true}, true
 	}
-	if parseCUDALine(s) {
-		return native{kind: NativeCUDA, level: LevelError, soft: true}, true
+	if anchored {
+		if parseCUDALine(s) {
+			return native{kind: NativeCUDA, level: LevelError, soft: true}, true
+		}
+		if lvl, ok := parseHIPLine(s); ok {
+			return native{kind: NativeROCm, level: lvl, soft: true}, true
+		}
 	}
-	if lvl, ok := parseHIPLine(s); ok {
-		return native{kind: NativeROCm, level: lvl, soft: true}, true
-	}
-	if parseACLLine(s) || isCANNReport(s) {
+	if anchored && parseACLLine(s) || isCANNReport(s) {
 		return native{kind: NativeAscend, level: LevelError, soft: true}, true
+	}
+	if !anchored {
+		return native{}, false
 	}
 	if lvl, ok := parseCompilerLine(s); ok {
 		return native{kind: NativeCompiler, level: lvl, soft: true}, true
@@ -137,6 +153,23 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 		return native{kind: NativeLocated, level: lvl, soft: true, msg: msg}, true
 	}
 	return native{}, false
+}
+
+// exceptionLead reports whether s opens as a bare exception line: an
+// upper-case letter, then word bytes and dots ending in "Error" or
+// "Exception", then ": ".
+func exceptionLead(s string) bool {
+	if s == "" || !isUpper(s[0]) {
+		return false
+	}
+	i := 1
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.') {
+		i++
+	}
+	if i+1 >= len(s) || s[i] != ':' || s[i+1] != ' ' {
+		return false
+	}
+	return strings.HasSuffix(s[:i], "Error") || strings.HasSuffix(s[:i], "Exception")
 }
 
 // nativeContinues reports whether s (not blank) continues a native block of

@@ -370,3 +370,39 @@ collect2: error: ld returned 1 exit status
 		})
 	}
 }
+
+// TestExceptionLeadSkipsOnlyRejecting pins parseNative's gate: on a line
+// exceptionLead accepts, every parser the gate skips would have said no,
+// so the gate changes no verdict.
+func TestExceptionLeadSkipsOnlyRejecting(t *testing.T) {
+	types := []string{"RuntimeError", "Error", "EError", "E1234Error", "FailedError", "CUDAError",
+		"GPUassertError", "HIPError", "Torch.cuda.OutOfMemoryError", "Ld.Exception", "Exception", "NCCLError"}
+	msgs := []string{"", "x", "12345 Killed", "line 1: 99 Killed python3 x.py", "Terminated",
+		"/src/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [0,0,0] Assertion `idx` failed.",
+		"Failed: x.cu:12 'bad'", "error: x", "fatal error: x.h: No such file", "a.cpp:12:3: error: x",
+		"UCX  ERROR x", "host:1:2 [3] NCCL WARN x", "E0101 09:31:38.123 1 x.cc:12] x",
+		"aclrtSetDevice failed", "x [FUNC:f][FILE:a.cc][LINE:12]", "0: 0x1 - std::x", "cudaErrorIllegalAddress"}
+	ref := time.Date(2026, 7, 1, 9, 31, 0, 0, time.UTC)
+	for _, typ := range types {
+		for _, m := range msgs {
+			s := typ + ": " + m
+			if !exceptionLead(s) {
+				t.Fatalf("exceptionLead(%q) = false", s)
+			}
+			_, glog := parseGlog(s, ref, time.UTC)
+			_, nccl := parseNCCL(s)
+			_, ucx := parseUCXLine(s)
+			_, hip := parseHIPLine(s)
+			_, comp := parseCompilerLine(s)
+			_, _, located := parseLocatedLine(s)
+			if glog || isRustBacktraceFrame(s) || nccl || ucx || parseCUDALine(s) || hip || parseACLLine(s) || comp || located {
+				t.Errorf("%q: a parser the gate skips accepts it", s)
+			}
+		}
+	}
+	for _, s := range []string{"RuntimeError:x", "Error limit reached.", "CUDA error: x", "runtimeError: x", "Foo: x", "FAILED: x", "torch.cuda.OutOfMemoryError: x", "cudaErrorFooError: x"} {
+		if exceptionLead(s) {
+			t.Errorf("exceptionLead(%q) = true", s)
+		}
+	}
+}
