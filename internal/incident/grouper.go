@@ -608,6 +608,15 @@ func (g *Grouper) update(gr *group) sinks.Alert {
 // caller's reason (an eviction or Flush of a settling incident is still
 // its first notification).
 func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {
+	kind = g.announce(gr, kind, now)
+	a := gr.alert()
+	a.Kind = kind
+	return a
+}
+
+// announce marks gr announced at now as emit does and returns the kind its
+// alert goes out as.
+func (g *Grouper) announce(gr *group, kind string, now time.Time) string {
 	if gr.Sent == 0 {
 		kind = KindNew
 	}
@@ -616,26 +625,16 @@ func (g *Grouper) emit(gr *group, kind string, now time.Time) sinks.Alert {
 	gr.ConsSent = gr.consequences()
 	gr.LastEmit = now
 	gr.changed()
-	a := gr.alert()
-	a.Kind = kind
 	g.stats.Alerts++
-	return a
+	return kind
 }
 
 // emitLast is emit for an incident closed at once, whose state nothing
 // reads again: its alert takes the incident's slices as they are.
 func (g *Grouper) emitLast(gr *group, kind string, now time.Time) sinks.Alert {
-	if gr.Sent == 0 {
-		kind = KindNew
-	}
-	gr.Settling, gr.NotifyAt = false, time.Time{}
-	gr.Sent = gr.Alert.Count
-	gr.ConsSent = gr.consequences()
-	gr.LastEmit = now
-	gr.changed()
+	kind = g.announce(gr, kind, now)
 	a := gr.Alert
 	a.Kind = kind
-	g.stats.Alerts++
 	return a
 }
 
