@@ -206,12 +206,18 @@ func (m *marker) matches(f *entry.Frame) bool {
 // else that frame's own source line. "" when no frame names a phase other
 // than serving requests (whose entry, the event loop, says nothing), or
 // the line is not printed. It reads at most maxTextFrames frames.
-func phaseCall(text string) string {
-	type frame struct {
-		f   entry.Frame
-		src string
-	}
-	var frs []frame
+func phaseCall(text string) string { return phaseCallOf(sourcedFrames(text)) }
+
+// sourcedFrame is a traceback frame and the source line printed under it.
+type sourcedFrame struct {
+	f   entry.Frame
+	src string
+}
+
+// sourcedFrames reads at most maxTextFrames frames of a traceback's text,
+// each with its source line.
+func sourcedFrames(text string) []sourcedFrame {
+	var frs []sourcedFrame
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, `File "`) {
@@ -222,13 +228,18 @@ func phaseCall(text string) string {
 			if !ok {
 				continue
 			}
-			frs = append(frs, frame{f: f})
+			frs = append(frs, sourcedFrame{f: f})
 			continue
 		}
 		if n := len(frs); n > 0 && frs[n-1].src == "" && t != "" && strings.HasPrefix(line, "    ") {
 			frs[n-1].src = t
 		}
 	}
+	return frs
+}
+
+// phaseCallOf is phaseCall of frames read by sourcedFrames.
+func phaseCallOf(frs []sourcedFrame) string {
 	for i := len(frs) - 1; i >= 0; i-- {
 		for k := range phaseMarkers {
 			if !phaseMarkers[k].matches(&frs[i].f) {
@@ -253,38 +264,21 @@ func phaseCall(text string) string {
 // own, as TriageOf reads it. The wrapper record of a phase points at it
 // (leadWithPhaseWrapper).
 func phaseCallAt(text string) string {
-	if c := phaseCall(text); c != "" {
+	frs := sourcedFrames(text)
+	if c := phaseCallOf(frs); c != "" || len(frs) == 0 {
 		return c
 	}
-	var file, src string
-	n := 0
-	for line := range strings.Lines(text) {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, `File "`) {
-			if n++; n > maxTextFrames {
-				break
-			}
-			f, _, ok := frameOfLine(t)
-			if !ok {
-				continue
-			}
-			file, src = f.File, ""
-			continue
-		}
-		if file != "" && src == "" && t != "" && strings.HasPrefix(line, "    ") {
-			src = t
-		}
-	}
-	if src == "" {
+	last := frs[len(frs)-1]
+	if last.src == "" {
 		return ""
 	}
-	code := entry.Frame{File: file, Func: src}
+	code := entry.Frame{File: last.f.File, Func: last.src}
 	for k := range phaseMarkers {
 		if phaseMarkers[k].matches(&code) {
 			if phaseMarkers[k].value == phaseServing {
 				return ""
 			}
-			return cutRunes(src, maxFrameSource)
+			return cutRunes(last.src, maxFrameSource)
 		}
 	}
 	return ""
