@@ -328,11 +328,8 @@ func phaseOfLower(msg, m string) string {
 	}
 }
 
-// componentOfMessage names the optional component an exception's message
-// names, "" when it names none.
-func componentOfMessage(msg string) string { return componentOfLower(strings.ToLower(msg)) }
-
-// componentOfLower is componentOfMessage given the message lowercased.
+// componentOfLower names the optional component an exception's message
+// names, given the message lowercased; "" when it names none.
 func componentOfLower(m string) string {
 	for _, c := range [...]struct{ key, value string }{
 		{"attention backend", "attention backend"}, {"attention_backend", "attention backend"},
