@@ -701,19 +701,8 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	if n > 0 {
 		out = make([]sinks.Alert, 0, n)
 	}
-	if len(ids) < len(g.groups) {
-		for _, id := range ids {
-			gr := g.groups[id]
-			if g.opts.Window < 0 || gr.pending() {
-				out = append(out, g.emit(gr, KindSummary, now))
-			}
-			g.remove(id)
-		}
-		g.pruneClocks()
-		g.pruneScopes()
-		return out
-	}
-	// Every incident closes (ids are the open ones, each once): each is
+	// Every incident closes (ids are the open ones, each once: the folds
+	// above only remove incidents, and those removed were dropped): each is
 	// announced and marked as remove marks it, and the heap and indexes
 	// are emptied at once rather than one incident at a time. The alerts
 	// take the incidents' slices: nothing reads those incidents again.
