@@ -450,13 +450,6 @@ func buildDigitSigs(reqs []Required) *digitSigs {
 
 func isDigit(b byte) bool { return b-'0' < 10 }
 
-func lower(b byte) byte {
-	if b-'A' < 26 {
-		return b + 'a' - 'A'
-	}
-	return b
-}
-
 // sigHash hashes a signature: its kind, the bytes before, the digits, the
 // bytes after (FNV-1a, letters folded, the parts' lengths mixed in).
 func sigHash(kind int, before, digits, after string) uint64 {
@@ -465,14 +458,14 @@ func sigHash(kind int, before, digits, after string) uint64 {
 	mix(byte(kind))
 	mix(byte(len(before)))
 	for i := 0; i < len(before); i++ {
-		mix(lower(before[i]))
+		mix(foldTable[before[i]])
 	}
 	mix(byte(len(digits)))
 	for i := 0; i < len(digits); i++ {
 		mix(digits[i])
 	}
 	for i := 0; i < len(after); i++ {
-		mix(lower(after[i]))
+		mix(foldTable[after[i]])
 	}
 	return h
 }
