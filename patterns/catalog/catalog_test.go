@@ -1256,8 +1256,14 @@ var examples = map[string]example{
 			"    raise RuntimeError(\"Mooncake memory registration failed.\")\nRuntimeError: Mooncake memory registration failed.",
 			"E0605 10:48:27.885119 10136 rdma_context.cpp:203] Failed to register memory 0x7b375b400000: Invalid argument [22]\n[2025-06-05 10:48:27 TP7] Mooncake memory registration failed.",
 			"E0429 07:15:48.497743  1710 rdma_context.cpp:201] Failed to register memory 0x7f4680000000: Bad address [14]",
+			// The transports' own warning-level wording, one line a buffer.
+			"W1212 12:06:27.218729   205 rdma_transport.cpp:166] RdmaTransport: Failed to register memory: addr 0x7fd3e6368000 length 294912",
+			"W0301 08:00:01.000100    77 efa_transport.cpp:780] EfaTransport: Failed to register memory: addr 0x7f0000000000 length 1073741824",
 		},
-		miss: []string{"I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698, GID: (GID_Index 0) fe:80:00:00:00:00:00:00:00:15:5d:ff:fd:34:02:2b"},
+		miss: []string{
+			"I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698, GID: (GID_Index 0) fe:80:00:00:00:00:00:00:00:15:5d:ff:fd:34:02:2b",
+			"I1212 12:06:27.218729   205 rdma_transport.cpp:150] RdmaTransport: register memory: addr 0x7fd3e6368000 length 294912",
+		},
 	},
 	"nixl-prep-xfer-dlist-failed": {
 		match: []string{
@@ -1614,11 +1620,24 @@ var examples = map[string]example{
 		match: []string{
 			"(RolloutManager pid=519445) 2025-11-08 10:07:09 ERROR sglang_router_rs::response: src/middleware.rs:256: request failed with server error",
 			"2025-11-08T10:07:09.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500",
-			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",
+			"httpx.HTTPStatusError: Server error '500 Internal Server Error' for url 'http://10.0.0.12:30000/generate'",
 		},
 		miss: []string{
 			"2025-11-08 10:07:09 DEBUG sglang_router_rs::response: src/middleware.rs:250: request finished status=200",
 			"Error: Client error '404 Not Found' for url 'http://10.78.210.151:4674/v1/models'",
+			// A 503 is the router's own record.
+			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",
+		},
+	},
+	"router-service-unavailable": {
+		match: []string{
+			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",
+			"httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'http://10.0.0.34:3938/generate'",
+			`(RolloutManager pid=1191) For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503, retrying... (attempt 19/60, url=http://10.0.0.9:3592/generate, response={"error":{"type":"Service Unavailable","code":"no_available_workers","message":"No available workers"}})`,
+		},
+		miss: []string{
+			"httpx.HTTPStatusError: Server error '502 Bad Gateway' for url 'http://10.0.0.34:3938/generate'",
+			`[2026-05-28 00:11:09] INFO:     10.0.0.7:51234 - "POST /generate HTTP/1.1" 503 Service Unavailable`,
 		},
 	},
 	"router-start-failed": {
