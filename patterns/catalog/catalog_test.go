@@ -1640,6 +1640,95 @@ var examples = map[string]example{
 			`[2026-05-28 00:11:09] INFO:     10.0.0.7:51234 - "POST /generate HTTP/1.1" 503 Service Unavailable`,
 		},
 	},
+	// LoRA serving
+	"lora-adapter-incompatible": {
+		match: []string{
+			tb("ValueError: LoRA adapter sql-lora with rank 64 is incompatible with the current LoRA memory pool configuration. Please ensure that the LoRA adapter's rank is within the configured `--max-lora-rank` and that the target modules are included in `--lora-target-modules`."),
+			tb("ValueError: LoRA adapter 'tool-lora' contains target modules {'down_proj', 'gate_proj'} that are not included in the specified --lora-target-modules {'q_proj', 'v_proj'}. Please update --lora-target-modules to include all required modules: {'q_proj', 'v_proj'}, or use 'all' to enable all supported modules."),
+			tb("ValueError: SGLang does not recognize target_modules='all-linear'. Please use a list of module name suffixes in the adapter's PEFT config, or explicitly specify --lora-target-modules during server startup."),
+			// Releases whose LoRA layers did not cover the model or module.
+			tb("NotImplementedError: get_hidden_dim not implemented for gate_up_proj"),
+		},
+		miss: []string{
+			mainLog("Using triton as backend of LoRA kernels. max_lora_rank=64, lora_target_modules={'q_proj', 'v_proj'}"),
+			tb("ValueError: LoRA rank 64 is greater than max_lora_rank 16."),
+		},
+	},
+	"lora-adapter-format-unsupported": {
+		match: []string{
+			tb("ValueError: Failed to load dora-adapter because LoRA serving currently doesn't support DoRA adapters"),
+			tb("ValueError: Failed to load chat-lora because LoRA serving currently doesn't support adapters that add tokens to the vocabulary"),
+		},
+		miss: []string{hdr("LoRA adapter chat-lora loaded: 224 weights, rank 16")},
+	},
+	"lora-adapter-limit-exceeded": {
+		match: []string{
+			"ValueError: Received request with 12 unique loras requested but max loaded loras is 8",
+			tb("ValueError: No available buffer slots found. Please ensure the number of active (pinned) loras is less than max_loras_per_batch."),
+			"ValueError: Failed to load LoRA adapter tenant-7 as a pinned adapter. It is not allowed to pin all slots in the LoRA memory pool to avoid starvation for unpinned adapters and base models. Please increase your `--max-loras-per-batch` or load it as unpinned LoRA adapters.",
+		},
+		miss: []string{mainLog("max_loras_per_batch=8, max_loaded_loras=16, lora_eviction_policy=lru")},
+	},
+	"lora-adapter-not-loaded": {
+		match: []string{
+			"ValueError: LoRA adapter 'sql-lora' was requested, but LoRA is not enabled. Please launch the server with --enable-lora flag and preload adapters using --lora-paths or /load_lora_adapter endpoint.",
+			"ValueError: Got LoRA adapter that has never been loaded: sql-lora\nAll loaded adapters: {}.",
+			"ValueError: LoRA is not enabled. Please set `--enable-lora` to enable LoRA.",
+			"ValueError: LoRA with name sql-lora does not exist. Loaded LoRAs: ['tool-lora']",
+		},
+		miss: []string{
+			mainLog("--enable-lora is set to True because --lora-paths is provided."),
+			mainLog("LoRA adapter sql-lora is loaded. Loaded LoRAs: ['sql-lora', 'tool-lora']"),
+		},
+	},
+	"lora-adapter-load-failed": {
+		match: []string{
+			tb("RuntimeError: Failed to load LoRA adapter sql-lora: [Errno 2] No such file or directory: '/adapters/sql-lora/adapter_config.json'"),
+			"ValueError: Failed to implicitly load LoRA adapter /adapters/tenant-3: Can't find 'adapter_config.json' at '/adapters/tenant-3'",
+		},
+		miss: []string{
+			// A duplicate load is the client's mistake, not a failure.
+			"ValueError: Failed to load LoRA adapter sql-lora because it is already loaded",
+			mainLog("Loading LoRA adapter sql-lora from /adapters/sql-lora"),
+		},
+	},
+	// Speculative decoding
+	"speculative-decoding-config-refused": {
+		match: []string{
+			rawTB("ValueError: Currently standalone speculative decoding does not support dp attention."),
+			// Older releases assert the same.
+			rawTB("AssertionError: Currently standalone speculative decoding does not support dp attention."),
+			rawTB("ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding."),
+			rawTB("ValueError: speculative_eagle_topk > 1 with page_size > 1 is unstable and produces incorrect results for paged attention backends. This combination is only supported for the 'flashinfer' backend."),
+			rawTB("ValueError: Currently FlashMLA only supports topk=1 for speculative decoding"),
+			rawTB("ValueError: Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE; EAGLE3 is not supported for this draft architecture."),
+			rawTB("ValueError: Currently LoRA is only compatible with NGRAM speculative decoding."),
+			rawTB("ValueError: DFLASH speculative decoding requires setting --speculative-draft-model-path."),
+		},
+		miss: []string{
+			mainLog("Max running requests is reset to 48 for speculative decoding. You can override this by explicitly setting --max-running-requests."),
+			mainLog("Overlap spec v2 is enabled by default for eagle/eagle3/standalone speculative decoding."),
+			mainLog("speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 when speculative_eagle_topk == 1"),
+		},
+	},
+	// Grammar backends
+	"xgrammar-tokenizer-unsupported": {
+		match: []string{
+			tb("sglang.srt.constrained.xgrammar_backend.TokenizerNotSupportedError: Tokenizer type ChatGLM4Tokenizer is not supported by XGrammar"),
+			tb("TokenizerNotSupportedError: Failed to create XGrammar TokenizerInfo from tokenizer: vocab_size must be positive"),
+		},
+		miss: []string{
+			// Newer releases fall back and keep serving; a warning.
+			mainLog("Grammar backend disabled because tokenizer is not supported by XGrammar: unsupported type. Falling back to grammar_backend='none'."),
+		},
+	},
+	"grammar-token-not-accepted": {
+		match: []string{
+			hdr("Grammar accept_token failed for req 8e1c2a with token 151643: Tokens not accepted: [151643]"),
+			tb("ValueError: Token not accepted during retokenization: [151644, 872] at position 1"),
+		},
+		miss: []string{hdr("Grammar backend: xgrammar, accepted 128 tokens for req 8e1c2a")},
+	},
 	"router-start-failed": {
 		match: []string{
 			"[Router (Python)] 2025-01-09 00:28:10 - ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'",
@@ -1689,6 +1778,9 @@ var examples = map[string]example{
 	},
 	"grammar-invalid-json-schema": {
 		match: []string{
+			// llguidance's and the grammar manager's wordings.
+			hdr("Hit invalid grammar: serialized_grammar={\"grammars\": [{\"lark_grammar\": \"start: ( \"}]}, e=lark parse error at 1:10"),
+			hdr("Grammar compilation raised an exception: EBNF parser error at line 1, column 5, grammar_key=('ebnf', 'root ::= (')"),
 			`skip invalid json schema: json_schema={"type":"object","properties":{"id":{"type":"string","format":"uuid"},"email":{"type":"string","format":"email"}},"required":["id","email"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}, e=NotImplementedError('Format email is not supported by Outlines')`,
 			"(EngineCore_DP0 pid=55) RuntimeError: [06:33:23] /project/cpp/json_schema_converter.cc:2181: items must be a boolean or an object",
 			hdr(`Hit invalid json_schema: key_string='{"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<=x)a"}}}', e=RuntimeError('regex lookbehind is not supported')`),
