@@ -1121,6 +1121,9 @@ var examples = map[string]example{
 			"[05/25/2023-20:44:13] [E] Error[1]: [executionContext.cpp::handleTrainStationRunnerPhase1::146] Error Code 1: Cuda Runtime (operation not permitted when stream is capturing)",
 			tb("Exception: Capture cuda graph failed: CUDA error: operation not permitted when stream is capturing"),
 			"Exception: Capture cuda graph failed: CUDA error: capturing stream has unjoined work",
+			// The rest of the runtimes' stream-capture family, HIP's wording included.
+			"HIP error: operation not permitted on an event last recorded in a capturing stream",
+			"RuntimeError: CUDA error: operation would make the legacy stream depend on a capturing blocking stream",
 		},
 		miss: []string{hdr("Capture cuda graph begin. This can take up to several minutes. avail mem=10.51 GB")},
 	},
