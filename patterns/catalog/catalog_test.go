@@ -218,8 +218,14 @@ var examples = map[string]example{
 		match: []string{
 			hdr("Ignore import error when loading sglang.srt.models.deepseek_v2. Command '['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c', '-O3', '-shared', '-fPIC', '-o', '/tmp/tmp6x1f85tg/cuda_utils.cpython-311-x86_64-linux-gnu.so', '-lcuda', '-L/usr/lib/x86_64-linux-gnu']' returned non-zero exit status 1."),
 			tb("subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpa1/main.c', '-O3', '-shared', '-fPIC', '-Wno-psabi', '-o', '/tmp/tmpa1/cuda_utils.cpython-310-x86_64-linux-gnu.so', '-lcuda', '-L/usr/local/lib/python3.10/dist-packages/triton/backends/nvidia/lib', '-I/usr/include/python3.10']' returned non-zero exit status 1."),
+			// Newer Triton's file names, and its Windows compilers.
+			"subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpq1/cuda_utils.c', '-O3', '-shared', '-fPIC', '-Wno-psabi', '-o', '/tmp/tmpq1/cuda_utils.cpython-312-x86_64-linux-gnu.so', '-lcuda']' returned non-zero exit status 1.",
+			`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Users\\me\\AppData\\Local\\Temp\\tmpgc\\cuda_utils.c', '-O3', '-shared']' returned non-zero exit status 1.`,
 		},
-		miss: []string{"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1."},
+		miss: []string{
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+			"subprocess.CalledProcessError: Command '['/usr/bin/gcc', '-c', '/tmp/build/csrc/ops.c', '-o', '/tmp/build/ops.o']' returned non-zero exit status 1.",
+		},
 	},
 	"cuda-kernel-assertion-failed": {
 		match: []string{
