@@ -1740,6 +1740,19 @@ var examples = map[string]example{
 		},
 		miss: []string{hdr("Grammar backend: xgrammar, accepted 128 tokens for req 8e1c2a")},
 	},
+	"outlines-version-mismatch": {
+		match: []string{
+			rawTB("ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema' (/opt/conda/lib/python3.10/site-packages/outlines/fsm/json_schema.py)"),
+			"ImportError: [address=0.0.0.0:40067, pid=32176] cannot import name 'build_regex_from_schema' from 'outlines.fsm.json_schema' (/root/envs/xinf/lib/python3.10/site-packages/outlines/fsm/json_schema.py)",
+			// Retyped with curly quotes in an issue's prose.
+			"ImportError: cannot import name ‘build_regex_from_object’ from ‘outlines.fsm.json_schema’",
+			rawTB("ModuleNotFoundError: No module named 'outlines.fsm'"),
+		},
+		miss: []string{
+			rawTB("ImportError: cannot import name 'Tokenizer' from 'tokenizers'"),
+			mainLog("Outlines grammar backend: compiled json_schema in 0.2 s"),
+		},
+	},
 	"router-start-failed": {
 		match: []string{
 			"[Router (Python)] 2025-01-09 00:28:10 - ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'",
