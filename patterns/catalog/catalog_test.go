@@ -488,10 +488,20 @@ var examples = map[string]example{
 		},
 		miss: []string{mainLog("MultiTokenizerRouter started with 4 workers")},
 	},
+	"tp-model-worker-client-hit-an-exception": {
+		match: []string{
+			"[2025-02-01 12:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
+			"`[2025-04-11 15:03:19 DP0 TP0] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
+		},
+		miss: []string{
+			"[2025-02-01 12:00:00 TP1] Init TpModelWorkerClient with overlap schedule",
+			// The other wrappers keep their own records.
+			hdr("Scheduler hit an exception: Traceback (most recent call last):"),
+		},
+	},
 	"legacy-subprocess-exception": {
 		match: []string{
 			"[2024-08-01 12:00:00 TP0] Exception in ModelTpServer:\nTraceback (most recent call last):",
-			"[2025-02-01 12:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
 			"Exception in ModelRpcClient:",
 			// sglang 0.3's tensor-parallel rank process, with its time-only header.
 			"[23:17:08 TP4] Exception in run_tp_server:\nTraceback (most recent call last):",
@@ -502,6 +512,7 @@ var examples = map[string]example{
 		},
 		miss: []string{
 			"[2024-08-01 12:00:00 TP0] ModelTpServer started",
+			"[2025-02-01 12:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
 			// The healthy half of the launcher's pair.
 			"Initialization failed. detoken_init_state: init ok",
 			"detoken init state: init ok",
