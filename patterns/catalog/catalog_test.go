@@ -1764,6 +1764,20 @@ var examples = map[string]example{
 			mainLog("Outlines grammar backend: compiled json_schema in 0.2 s"),
 		},
 	},
+	"npu-stream-sync-timeout": {
+		match: []string{
+			"EE1002: 2024-09-03-16:50:00.041.231 Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]",
+			"worker-1: EH9999: 2024-07-03-11:28:40.450.757  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+			"        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]",
+			"        rtStreamSynchronizeWithTimeout execute failed, reason=[fftsplus timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]",
+			"EI9999: 2024-10-21-10:42:00.358.410  The error from device(chipId:3, dieId:0), serial number is 9, hccl fftsplus task timeout occurred during task execution, stream_id:5, sq_id:5, task_id:38827, stuck notify num:1, timeout:30min(default).",
+		},
+		miss: []string{
+			// Another runtime failure of the same call is not a timeout.
+			"EH9999: 2024-07-03-11:28:40.450.757  wait for compute device to finish failed, runtime result = 507015.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+			"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .",
+		},
+	},
 	"router-start-failed": {
 		match: []string{
 			"[Router (Python)] 2025-01-09 00:28:10 - ERROR - Error starting router: argument 'worker_urls': 'NoneType' object cannot be converted to 'Sequence'",
