@@ -24,7 +24,8 @@ type Triage struct {
 	Family string
 	// Component is the optional component whose code failed:
 	// "transfer engine", "grammar backend", "attention backend",
-	// "quantization", "speculative decoding", "custom all-reduce".
+	// "quantization", "speculative decoding", "custom all-reduce",
+	// "LoRA adapters".
 	Component string
 	// Subject is the one concrete thing the message names that the first
 	// step can point at: the missing path, the model id the Hub rejected,
@@ -177,6 +178,7 @@ var componentMarkers = []marker{
 	{file: "llguidance", value: "grammar backend"},
 	{file: "speculative/", value: "speculative decoding"},
 	{file: "eagle", value: "speculative decoding"},
+	{file: "/lora/", value: ComponentLoRA},
 	{file: "quantization/", value: "quantization"},
 	{file: "marlin", value: "quantization"},
 	{file: "deep_ep", value: ComponentEP},
@@ -504,6 +506,10 @@ func textFrames(text string) []entry.Frame {
 	}
 	return out
 }
+
+// ComponentLoRA is the component that serves LoRA adapters over the base
+// model: their loading, memory pool and kernels.
+const ComponentLoRA = "LoRA adapters"
 
 // ComponentEP is the component of expert-parallel communication: DeepEP's
 // all-to-all kernels and the NVSHMEM runtime under them, whose bootstrap
