@@ -146,6 +146,21 @@ var knownShapeMisses = map[string]map[string]string{
 	"506-nccl-watchdog-timeout-amid-nccl-info-channels.log": {
 		"hard-wrap-120": "held out: split where the rest opens as a line of its own, the record reads only the first piece",
 	},
+	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
+		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
+	},
+	"499-compose-traceback-init-cuda-graphs-cut.log": {
+		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
+	},
+	"507-user-format-scheduler-caret-m-pp-cut.log": {
+		"srun-label":   "a launcher's label in front of a user's per-line record header: the label and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
+		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	"514-cann-task-timeout-worker-prefix-repeated.log": {
+		"double-spaced": "held out: a CANN block's lines continue it only with no blank line between, so the doubled breaks split the burst and its first block, without the reason line, leads",
+		"hard-wrap-120": "held out: the reason line, longer than the width, is split where the rest opens as a line of its own: the burst ends before it",
+	},
 	"515-c10d-watchdog-reduce-scatter-three-ranks.log": {
 		"hard-wrap-120": "held out: split where the rest opens as a line of its own, the watchdog's consequence line leads",
 	},
