@@ -227,6 +227,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	column := len(l.Text) <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
 	switch {
 	case column:
+	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
+		a.width.teach(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:

@@ -120,10 +120,10 @@ var layouts = []layout{
 		lines[last] += "`"
 		return joinLines(lines), true
 	}},
-	// (f) Word wrapping: an editor, a chat tool or an issue form breaks
-	// a long line at the last space before its width, so the rest opens
+	// (f) Word wrapping: "fold -s", an editor or a mail tool breaks a
+	// long line after the last space before its width, so the rest opens
 	// with a word, often a capital, as a line of its own would.
-	{name: "word-wrap-100", apply: func(_ corpusEntry, text string) (string, bool) {
+	{name: "fold-s-100", apply: func(_ corpusEntry, text string) (string, bool) {
 		return wordWrap(text, 100)
 	}},
 }
@@ -132,38 +132,23 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	"010-kernel-index-out-of-bounds-assert.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"012-capture-cuda-graph-gloo-timeout-line.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"016-c10d-terminate-watchdog-timeout.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"018-sgl-kernel-undefined-symbol-traceback.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"019-bare-sgl-kernel-undefined-symbol.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"024-router-rust-grpc-connect-error.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"025-router-warn-health-check-bad-scheme.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"026-mooncake-ascend-direct-connect-failed.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"030-npu-aclnn-ez9999-err00100.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"033-rocm-memory-access-fault-in-progress-bar.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"035-scheduler-watchdog-pyspy-dump-gloo.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
@@ -172,159 +157,105 @@ var knownLayoutMisses = map[string]map[string]string{
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"055-capture-cuda-graph-illegal-memory-access.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"057-c10d-nccl-remote-exited-in-backticks.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"059-c10d-dump-signal-collective-timeout.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"060-c10d-heartbeat-monitor-old-format.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"061-c10d-tcpstore-should-dump-connection-reset.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"069-hf-offline-oserror-couldnt-connect.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"071-ray-client-422-abort-request-retries.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"075-bare-xgrammar-ebnf-parse-error.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"090-trust-remote-code-multiline-message.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"091-prompt-glued-traceback-trust-remote-code.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"099-mooncake-glog-metadata-http-failed.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"100-cuda-driver-insufficient-interleaved-stdout.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"110-backtick-alloc-req-slots-oom.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"112-bare-hf-gated-repo-lines.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"115-torch-npu-memory-error-then-scheduler.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"123-inline-code-sgl-kernel-undefined-symbol.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"124-ray-workerdict-nccl-watchdog-timeout.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"135-pdsh-dist-network-error-no-route.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"154-bare-valueerror-model-type-unrecognized.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"159-json-error-input-longer-than-context.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"163-json-event-lines-hip-launch-failure.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"164-aiter-hip-module-launch-failed.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"191-native-frame-then-fatal-aborted-thread-dump.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"216-ray-lost-escape-tpmodelworkerclient-exception.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"220-ray-sglangengine-ip-scheduler-exception-eagle.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"231-custom-allreduce-peer-access-unsupported-tp.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"232-custom-allreduce-peer-access-t4-elided.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"233-ray-router-rs-no-available-workers-503.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"242-tcpstore-client-retrying-timeout-slurm.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"255-mooncake-glog-garbled-transfer-batch-timeout.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"262-unindented-traceback-xgrammar-matcher-terminated.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"268-ray-driver-traceback-raytaskerror-oom-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"277-traceback-tail-bare-assertionerror-chunked-prefix.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-span":      "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
 	},
 	"281-quoted-mooncake-metadata-404-segment-descriptor.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"282-mooncake-glog-rnic-marked-inactive.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"283-ray-taskrunner-actordied-sglang-http-server.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"286-backtick-bold-c10d-watchdog-hard-wrapped.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"287-load-weights-then-c10d-watchdog-allreduce-wrapped.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"288-faulthandler-threads-scheduler-in-broadcast.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"289-watchdog-batch-dump-pyspy-eagle-draft.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"297-traceback-init-cuda-graphs-cut-before-oom.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"300-faulthandler-current-thread-aiter-jit-no-header.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
@@ -333,184 +264,133 @@ var knownLayoutMisses = map[string]map[string]string{
 		"backtick-span": "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
 	},
 	"307-xinference-importerror-outlines-then-worker-error.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"309-sigquit-gloo-monitored-barrier-then-scheduler-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"313-single-line-importerror-sgl-kernel-setdevice.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"314-backtick-vllm-core-c-undefined-symbol-then-traceback-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"315-prose-bold-italic-oserror-preprocessor-config.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"319-prose-argparse-unrecognized-arguments-kt-amx.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"326-ascend-prose-valueerror-unrecognized-model-eagle3.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
 		"level-first": "the sigquit line rewritten at INFO (the level the test gives a line it cannot tell) no longer leads; the xinference worker's ERROR line does",
 	},
-	"352-ucx-srd-send-completion-flushed-error.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"361-router-panic-drop-runtime-after-startup-lines.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"363-ucx-ibv-create-ah-no-such-device-warn-burst.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
-		"drop-header":   "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"366-rmsnorm-no-kernel-image-controller-single.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"367-quoted-rmsnorm-no-kernel-image-chained-scheduler.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
+		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"377-keyerror-weight-scale-inv-ep-moe-frames.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
-	"378-ascend-aclnncat-failed-npu-diffusion-request.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"390-rocm-hsa-hardware-exception-queue-abort-fatal.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"395-rocm-hsa-exception-queue-abort-signature.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"408-router-grpc-health-h2-goaway-inline-code.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"415-importerror-transformers-llama4-did-you-mean.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"421-mooncake-memory-region-not-registered-glog-burst.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+	},
+	"422-hf-gatedrepoerror-bare-lines-after-prose.log": {
+		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
+	},
+	"423-hf-gatedrepoerror-traceback-without-head.log": {
+		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
 	},
 	"427-flashinfer-jit-nvcc-errors-detected-wrapped-trailing-spaces.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"428-xgrammar-ebnf-parse-error-from-regex.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"429-nccl-warn-socketstartconnect-ipv6-after-info-trail.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"438-hip-no-kernel-image-pytest-failed-summary.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"440-c10d-illegal-memory-access-doubled-line-breaks-marlin.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
 		"backtick-open":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
 		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
-		"word-wrap-100":       "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"448-mooncake-tcptransport-asio-connection-refused-retrying.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"451-specforge-rendezvous-rank-expected-but-not-set.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":          "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"459-model-arch-no-sglang-impl-inline-code.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"460-npu-warmup-assertion-aclnn-then-killed.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"461-ray-tab-separated-lmcache-undefined-symbol.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
 	"468-c10d-watchdog-timeout-line-number-prefix.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"470-chat-template-tool-role-json-error-body.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"474-legacy-run-tp-server-capture-cut-time-only.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"475-legacy-controller-single-sampling-cut.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
-		"level-first":   "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
+		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"499-compose-traceback-init-cuda-graphs-cut.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"506-nccl-watchdog-timeout-amid-nccl-info-channels.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
 		"prefix-pm2":         "pm2's column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
-	"508-mooncake-register-memory-erange-quoted-caret-a.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"509-faulthandler-sigquit-spliced-eagle3-scheduler-cut.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"511-npu-stream-sync-timeout-cann-ee1002.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"word-wrap-100":      "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"515-c10d-watchdog-reduce-scatter-three-ranks.log": {
-		"word-wrap-100": "split at a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 }
 
@@ -902,8 +782,9 @@ func backtickCauseLine(e corpusEntry, text string) (string, bool) {
 	return "", false
 }
 
-// wordWrap breaks every line longer than width at the last space before
-// it, as an editor or a chat tool wraps prose, and the rest again.
+// wordWrap breaks every line longer than width after the last space
+// before it, the space kept at the end of the piece, as "fold -s" and
+// editors that hard-wrap prose do, and the rest again.
 func wordWrap(text string, width int) (string, bool) {
 	lines := splitLines(text)
 	var out []string
@@ -914,7 +795,7 @@ func wordWrap(text string, width int) (string, bool) {
 			if cut <= 0 || strings.TrimSpace(l[:cut]) == "" {
 				break
 			}
-			out = append(out, l[:cut])
+			out = append(out, l[:cut+1])
 			l = l[cut+1:]
 			changed = true
 		}
