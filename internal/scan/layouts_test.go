@@ -230,9 +230,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"304-hicache-backup-thread-exception-header-cut.log": {
 		"backtick-span": "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
 	},
-	"307-xinference-importerror-outlines-then-worker-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -330,13 +327,18 @@ var knownLayoutMisses = map[string]map[string]string{
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
+	"493-httpx-503-router-generate-bare-lines.log": {
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+	},
+	"502-scheduler-backtick-ptxas-calledprocesserror-chained.log": {
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+	},
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
 		"prefix-pm2":         "pm2's column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 }
 
