@@ -493,7 +493,7 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 	}
 	for _, id := range ids {
 		c := g.groups[id]
-		if c == nil || !c.Settling || (!all && now.Before(c.NotifyAt)) {
+		if c == nil || !c.Settling || (!all && !g.due(c, now)) {
 			continue
 		}
 		if loneWrapper(c) {

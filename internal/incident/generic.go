@@ -340,7 +340,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 	var ids []string
 	for scope := range g.genByScope {
 		for _, m := range g.members(g.genByScope, scope) {
-			if m.gr.Settling && (all || !now.Before(m.gr.NotifyAt)) {
+			if m.gr.Settling && (all || g.due(m.gr, now)) {
 				ids = append(ids, m.id)
 			}
 		}

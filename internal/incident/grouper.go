@@ -137,6 +137,9 @@ type Grouper struct {
 	// for long) or after Restore, makes Changes write every open incident.
 	dirty map[string]struct{}
 	reset bool
+	// pendingSince, set for the length of a TickHolding, tells when the
+	// entry a source is still assembling began (see due).
+	pendingSince func(source string) time.Time
 }
 
 type group struct {
@@ -518,9 +521,25 @@ func addRank(ranks []string, r string) []string {
 // it keeps happening past the repeat interval, and forgets incidents that
 // were quiet for a whole window.
 func (g *Grouper) Tick(now time.Time) []sinks.Alert {
+	return g.TickHolding(now, nil)
+}
+
+// TickHolding is Tick for a caller that assembles entries itself (run
+// mode): pendingSince(source) is when the entry that source is still
+// assembling began (its first line was processed), zero when it has none.
+// An incident whose settle time is over is still held while its source has
+// such an entry that began by its deadline: that entry is the rest of its
+// burst, read in time but not yet complete (it waits for the next line, or
+// the end of the input). The settle time waits for what was read, not for
+// how fast the machine got to it: a loaded machine that ticks between the
+// lines of a burst and its last entry decides what an unloaded one does,
+// and what scan decides (see due). nil holds nothing.
+func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) time.Time) []sinks.Alert {
 	if g.opts.Window <= 0 {
 		return nil
 	}
+	g.pendingSince = pendingSince
+	defer func() { g.pendingSince = nil }()
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
 	// One order for the passes below: a fold removes incidents (skipped
@@ -534,7 +553,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			continue // folded into a root cause announced before it
 		}
 		if gr.Settling {
-			if now.Before(gr.NotifyAt) {
+			if !g.due(gr, now) {
 				continue
 			}
 			if gr.routineAlone() {
@@ -579,6 +598,20 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 	g.pruneClocks()
 	g.pruneScopes()
 	return out
+}
+
+// due reports whether the settle time of the settling incident gr is over
+// at now: its deadline has passed, and its source is assembling no entry
+// that began by then (TickHolding).
+func (g *Grouper) due(gr *group, now time.Time) bool {
+	if now.Before(gr.NotifyAt) {
+		return false
+	}
+	if g.pendingSince == nil {
+		return true
+	}
+	since := g.pendingSince(gr.Source)
+	return since.IsZero() || since.After(gr.NotifyAt)
 }
 
 // pending reports whether the incident has occurrences or consequences

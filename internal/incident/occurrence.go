@@ -108,6 +108,15 @@ type Source struct {
 	Engine string
 }
 
+// Identity is the identity of the source an occurrence from s carries
+// (Occurrence.SourceKey): its Key, or its Path when it has none.
+func (s Source) Identity() string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return s.Path
+}
+
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
@@ -128,16 +137,13 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	}
 	o := Occurrence{
 		Key:       d.Key,
-		SourceKey: src.Key,
+		SourceKey: src.Identity(),
 		Time:      when,
 		Timed:     timed,
 		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
 		Guessed:   timed && e.TimeGuessed,
 		Scope:     ScopeOf(src),
 		Rank:      rank,
-	}
-	if o.SourceKey == "" {
-		o.SourceKey = src.Path
 	}
 	r := &o.Alert.Record
 	if d.Cause != nil {
