@@ -194,6 +194,12 @@ type group struct {
 	// error line (Occurrence.Routine): alone when it settles, it is
 	// dropped (see routineAlone).
 	Routine bool `json:"routine,omitempty"`
+	// Bare says the incident began with an exception line printed alone
+	// (Occurrence.Bare).
+	Bare bool `json:"bare,omitempty"`
+	// Traced says it began with a traceback with its frames
+	// (Occurrence.Traced).
+	Traced bool `json:"traced,omitempty"`
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
@@ -391,6 +397,15 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A classified cause joins only a native line of its
 			// event: only those are looked at.
 			cause = g.findCauseIn(g.nativeBySource, b, "")
+		case !o.Fragment:
+			// An exception no record names, read after the classified
+			// cause of its burst (see chain.go).
+			cause = g.causeBefore(b)
+		}
+		if cause == nil && o.Native && o.Alert.Record.ID != "" {
+			// A line of the same library's event, whatever its
+			// severity (see nativeEvent).
+			cause = g.nativeEvent(b, "")
 		}
 		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
 			// A generic line, or a native line of an event whose first
@@ -428,7 +443,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -442,6 +457,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// Generic lines first: a consequence of the burst then finds
 		// the cause, not the generic line, as its root.
 		g.claimGenerics(gr)
+		g.claimChained(gr)
 		g.adopt(gr)
 	}
 	switch {
