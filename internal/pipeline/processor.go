@@ -893,14 +893,15 @@ func (p *processor) commit() (woke []string, err error) {
 	return woke, nil
 }
 
-// countEvictions reports the incidents the grouper's bound closed since
-// the last report.
+// countEvictions reports the incidents the grouper's bound closed, and
+// those it dropped as routine, since the last report.
 func (p *processor) countEvictions() {
 	st := p.grouper.Stats()
 	early := st.EvictedEarly - p.evictions.EvictedEarly
 	forgotten := st.Evicted - p.evictions.Evicted - early
 	p.metrics.IncidentsEvicted("forgotten", forgotten)
 	p.metrics.IncidentsEvicted("announced", early)
+	p.metrics.IncidentsDropped("routine", st.Routine-p.evictions.Routine)
 	p.evictions = st
 }
 
