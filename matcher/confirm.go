@@ -42,16 +42,27 @@ const (
 	extHighBwd = 4 << 48
 )
 
-func extHash(x uint64) uint64 { return x * hashMul >> (64 - extBloomLog) }
+// extHash is the hash of a six-byte window with its tag: its top bits
+// choose a word of the bloom, and two runs of six bits below them the
+// window's two bits in it (bits that every byte of the window and the
+// tag reach).
+func extHash(x uint64) uint64 { return x * hashMul }
+
+func extBits(h uint64) uint64 { return 1<<(h>>39&63) | 1<<(h>>45&63) }
 
 func (b *extBloom) add(x uint64) {
 	h := extHash(x)
-	b[h>>6] |= 1 << (h & 63)
+	b[h>>(64-extBloomLog+6)] |= extBits(h)
 }
 
+// has reports whether x may be in b. Two bits of one word: routine lines
+// repeat their windows, so a window that passes by chance passes on
+// line after line; with one bit a few such windows of the generated
+// routine lines made 0.12 returns a line at 50,000 records.
 func (b *extBloom) has(x uint64) bool {
 	h := extHash(x)
-	return b[h>>6]&(1<<(h&63)) != 0
+	w := b[h>>(64-extBloomLog+6)]
+	return w&(1<<(h>>39&63)) != 0 && w&(1<<(h>>45&63)) != 0
 }
 
 // Confirmed long passes. A block whose 8-byte window passes the long
