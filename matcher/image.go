@@ -582,7 +582,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		}
 		p.anchorAlways() // a few records', from the records alone
 		if p.blocked != nil {
-			p.setExt() // the short and low refs', one pass
+			p.setExt() // the short, low and long refs', one pass
 		}
 		m.pf = p
 		m.factsUse.prefilter, m.factsUse.Plan = true, true
