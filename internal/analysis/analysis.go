@@ -336,6 +336,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}
+		if l := cannReason(e); l != "" {
+			d.Headline = l
+		}
 		if isRustPanic(e) {
 			if h := panicHeadline(e.Text); h != "" {
 				d.Headline = h
