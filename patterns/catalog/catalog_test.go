@@ -440,6 +440,8 @@ var examples = map[string]example{
 	},
 	"gloo-enforce-not-met": {
 		match: []string{
+			// gloo's what() line alone, when the terminate line is cut or overwritten.
+			"[enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
 			"terminate called after throwing an instance of 'gloo::EnforceNotMet'\n  what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length <= op.nbytes. 4 vs 3",
 			"(RolloutWorker pid=991) terminate called after throwing an instance of 'gloo::EnforceNotMet'",
 		},
