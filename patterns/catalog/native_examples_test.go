@@ -701,9 +701,12 @@ var moreNativeExamples = map[string]example{
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Remote access error on mlx5_2:1/RoCE (synd 0x13 vend 0x88 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR WR flushed because QP in error state on mlx5_0:1/IB (synd 0x5 vend 0xf9 hw_synd 0/0)",
+			// EFA's SRD transport words its completions this way.
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:221  UCX  ERROR send completion[0] with error on rdmap132s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id 0x7f8b20022480",
 		},
 		miss: []string{
 			"E1213 02:57:10.528410 5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 1): transport retry counter exceeded",
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:180  UCX  DEBUG send completion[0] on rdmap132s0/0x55cf4425cfb0: success, wr_id 0x7f8b20022480",
 		},
 	},
 	"ucx-memory-registration-failed": {
@@ -719,9 +722,12 @@ var moreNativeExamples = map[string]example{
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:630  UCX  ERROR   no active messages transport to <no debug data>: self/memory - Destination is unreachable, tcp/eth0 - Destination is unreachable",
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:722  UCX  ERROR   no remote cuda memory access transport to decode-0:31225: cuda_ipc/cuda - no put short, rc_mlx5/mlx5_0:1 - Destination is unreachable",
+			// UD's address handle to the peer's GID.
+			"[1745499308.854013] [9fd0c21b0f7c:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::5aa2:e1ff:fefe:c130 flow_label=0xffffffff sgid_index=0 traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such device",
 		},
 		miss: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:700  UCX  INFO  selected transport to decode-0: rc_mlx5/mlx5_0:1",
+			"[1745499308.855116] [9fd0c21b0f7c:760  :0]      ucp_worker.c:2903 UCX  WARN  worker 0x754a6ee0: 10 pending operations were not flushed",
 		},
 	},
 	"nvshmem-error-status": {
