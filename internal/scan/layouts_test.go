@@ -201,9 +201,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"262-unindented-traceback-xgrammar-matcher-terminated.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"268-ray-driver-traceback-raytaskerror-oom-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},

@@ -625,6 +625,9 @@ var examples = map[string]example{
 	// start-up refusals of sglang's own configuration checks
 	"attention-backend-unsupported": {
 		match: []string{
+			// Backends tied to one GPU generation.
+			rawTB("ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."),
+			rawTB("ValueError: The 'fa3' backend is not supported on Blackwell GPUs"),
 			tb("AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`."),
 			tb("AssertionError: Window attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
 			rawTB("AssertionError: Cross attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
@@ -634,6 +637,7 @@ var examples = map[string]example{
 			tb("ValueError: Invalid attention backend: flash_attn"),
 		},
 		miss: []string{
+			mainLog("TRTLLM MHA backend is selected on Blackwell GPUs by default."),
 			hdr("Using hybrid linear attention backend for hybrid GDN models."),
 			mainLog("Attention backend not explicitly specified. Use fa3 backend by default."),
 		},
