@@ -913,3 +913,37 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 		}
 	}
 }
+
+// TestNCCLVerbsLinesAreNCCLs composes NCCL's warning for every ibverbs
+// call it wraps, in both of NCCL's wordings: each must lead under one of
+// NCCL's records, never under NVSHMEM's, whose own lines name the same
+// verbs without NCCL's "Call to" in front.
+func TestNCCLVerbsLinesAreNCCLs(t *testing.T) {
+	m := compileCatalog(t)
+	verbs := []string{"modify_qp", "create_qp", "reg_mr", "reg_dmabuf_mr", "alloc_pd", "query_device", "query_port", "get_device_name", "create_cq", "open_device"}
+	forms := []string{
+		"node-7:4021:4188 [3] NCCL WARN Call to ibv_%s failed with error Invalid argument",
+		"[2026-03-13 22:26:02] node-7:4021:4188 [3] ibvwrap.c:262 NCCL WARN Call to ibv_%s failed with 110 Connection timed out, on dev mlx5_2:1",
+	}
+	for _, v := range verbs {
+		for _, f := range forms {
+			line := strings.Replace(f, "%s", v, 1)
+			var best string
+			for _, s := range subjects(line) {
+				hits, errs := m.Match(s)
+				if len(errs) > 0 {
+					t.Fatalf("pattern errors: %v", errs)
+				}
+				if len(hits) > 0 {
+					best = hits[0].Record.Slug
+					if hits[0].Record.Repo != "NVIDIA/nccl" {
+						t.Errorf("%q leads under %s (%s), want one of NCCL's records", line, best, hits[0].Record.Repo)
+					}
+				}
+			}
+			if best == "" {
+				t.Errorf("%q: no record", line)
+			}
+		}
+	}
+}
