@@ -751,6 +751,23 @@ var moreNativeExamples = map[string]example{
 			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
 		},
 	},
+	"triton-launch-invalid-argument": {
+		match: []string{
+			"(RayWorkerWrapper pid=3014724) RuntimeError: Triton Error [CUDA]: invalid argument",
+			tb("RuntimeError: Triton Error [HIP]: invalid argument"),
+		},
+		miss: []string{
+			// Other driver errors through Triton are the CUDA records'.
+			"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered",
+		},
+	},
+	"triton-cpu-tensor-argument": {
+		match: []string{
+			tb("ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)"),
+			"ValueError: Pointer argument (at 3) cannot be accessed from Triton (cpu tensor?)",
+		},
+		miss: []string{hdr("Moving the weights of layer 12 from CPU to GPU before the Triton kernel runs")},
+	},
 	"triton-ptxas-failed": {
 		match: []string{
 			tb("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error"),
