@@ -112,6 +112,10 @@ var processMarkers = []marker{
 	// sglang's first releases called the process that runs the model
 	// workers the router (managers/router/manager.py, ModelRpcClient).
 	{file: "managers/router/", value: "scheduler"},
+	// The 0.2 and 0.3 releases ran them in a controller process
+	// (controller_single.py; controller_multi.py in front of several).
+	{file: "managers/controller_single", value: "scheduler"},
+	{file: "managers/controller_multi", value: "data parallel controller"},
 }
 
 // phaseMarkers name the phase, innermost frame first.
@@ -162,6 +166,7 @@ var phaseMarkers = []marker{
 	{fn: "launch_server", value: "starting"},
 	{fn: "start_router_process", value: "starting"},
 	{fn: "ModelRpcClient(", value: "starting"},
+	{fn: "start_controller_process", value: "starting"},
 	{fn: "_launch_subprocesses", value: "starting"},
 }
 

@@ -99,6 +99,13 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Family: analysis.FamilyConfig, Component: "speculative decoding"},
 		},
 		{
+			name: "sglang 0.2's controller process starting its model worker",
+			in: tbHead + frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "start_controller_process", "controller = ControllerSingle(") +
+				frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "__init__", "self.tp_server = ModelTpServer(") +
+				"NotImplementedError\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "starting", Family: analysis.FamilySupport},
+		},
+		{
 			name: "a LoRA adapter's weights do not fit the pool while the scheduler serves",
 			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
 				frame("/sgl/python/sglang/srt/lora/mem_pool.py", "load_lora_weight_to_buffer", "buffer[i].copy_(weights)") +
