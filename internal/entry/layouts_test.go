@@ -34,6 +34,19 @@ func TestLayoutShapes(t *testing.T) {
 				"3|qwen  |   File \"/sgl/managers/tp_worker_overlap_thread.py\", line 112, in forward_thread_func\n" +
 				"3|qwen  |     self.forward_thread_func_()\n",
 			[]string{"TpModelWorkerClient hit an exception: Traceback (most recent call last):"}},
+		{"pm2's column on every line, a record's first line among them",
+			"0|sglang  | [2025-04-11 15:03:19 TP0] Load weight begin. avail mem=78.50 GB\n" +
+				"0|sglang  | Traceback (most recent call last):\n" +
+				"0|sglang  |   File \"/sgl/x.py\", line 1, in f\n" +
+				"0|sglang  | RuntimeError: boom\n",
+			// An sglang record takes the bare traceback right after it.
+			[]string{"Load weight begin. avail mem=78.50 GB"}},
+		{"a code span closing alone at the end of a later line",
+			"`Traceback (most recent call last):\n" +
+				"  File \"/sgl/x.py\", line 1, in f\n" +
+				"    g()\n" +
+				"RuntimeError: boom`\n",
+			[]string{"Traceback (most recent call last):"}},
 		{"inline code in prose keeps its backtick",
 			"`foo` failed to start\n",
 			[]string{"`foo` failed to start"}},

@@ -207,28 +207,14 @@ var knownLayoutMisses = map[string]map[string]string{
 	"268-ray-driver-traceback-raytaskerror-oom-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"277-traceback-tail-bare-assertionerror-chunked-prefix.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"backtick-span":      "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
-	},
 	"281-quoted-mooncake-metadata-404-segment-descriptor.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"289-watchdog-batch-dump-pyspy-eagle-draft.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"297-traceback-init-cuda-graphs-cut-before-oom.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"300-faulthandler-current-thread-aiter-jit-no-header.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-	},
-	"304-hicache-backup-thread-exception-header-cut.log": {
-		"backtick-span": "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"307-xinference-importerror-outlines-then-worker-error.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -274,8 +260,7 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"421-mooncake-memory-region-not-registered-glog-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -293,12 +278,10 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
@@ -319,24 +302,15 @@ var knownLayoutMisses = map[string]map[string]string{
 	"474-legacy-run-tp-server-capture-cut-time-only.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"475-legacy-controller-single-sampling-cut.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
 		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"499-compose-traceback-init-cuda-graphs-cut.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"507-user-format-scheduler-caret-m-pp-cut.log": {
-		"prefix-pm2":         "pm2's column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 }
 
