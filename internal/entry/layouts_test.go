@@ -120,3 +120,17 @@ func FuzzIsTwinBreak(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIsFuncNameRest checks the rule's promises: only the rest of a frame
+// line at least minWrapWidth long, a lone unindented name.
+func FuzzIsFuncNameRest(f *testing.F) {
+	f.Add(`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`, "cess")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isFuncNameRest(prev, next) {
+			return
+		}
+		if len(prev) < minWrapWidth || !isFrameLine(prev) || next == "" || strings.ContainsAny(next, " \t(=.") || isTracebackLine(next) {
+			t.Fatalf("isFuncNameRest(%q, %q): not the rest of a frame line", prev, next)
+		}
+	})
+}

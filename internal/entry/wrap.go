@@ -235,6 +235,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
+	case isFuncNameRest(prev, c.s):
+		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:
@@ -265,6 +267,27 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p.colon = endsWithColon(joined)
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text)
+	return true
+}
+
+// isFuncNameRest reports whether next is the rest of a frame line, prev,
+// that a hard wrap cut inside its function's name ("...line 1748, in
+// run_scheduler_pro" and "cess"): a lone name, not indented, that is no
+// statement of its own. A source line under a frame that lost its
+// indentation is a statement: a call, an assignment, a keyword, seldom a
+// bare name.
+func isFuncNameRest(prev, next string) bool {
+	if len(prev) < minWrapWidth || next == "" || len(next) > 64 || !isWordByte(prev[len(prev)-1]) || !isFrameLine(prev) {
+		return false
+	}
+	name := strings.TrimSuffix(next, ">") // "<mod" and "ule>"
+	if !isIdentifier(name) && !(name != "" && isDigit(name[0]) && isIdentifier("_"+name)) {
+		return false
+	}
+	switch name {
+	case "pass", "break", "continue", "return", "raise", "yield", "else", "try", "finally", "None", "True", "False":
+		return false
+	}
 	return true
 }
 

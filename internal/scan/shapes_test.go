@@ -143,12 +143,6 @@ func wrap(w wrapper, text []byte) string {
 var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
-		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
-	},
-	"499-compose-traceback-init-cuda-graphs-cut.log": {
-		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
-	},
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
 		"srun-label":   "a launcher's label in front of a user's per-line record header: the label and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
