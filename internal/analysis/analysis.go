@@ -382,7 +382,8 @@ func processOfWrapper(slug string) string {
 		return "tokenizer manager"
 	case strings.HasPrefix(slug, "data-parallel-controller-"):
 		return "data parallel controller"
-	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception":
+	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception",
+		slug == "tp-model-worker-client-hit-an-exception":
 		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
 		return "scheduler"
 	}

@@ -216,9 +216,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"297-traceback-init-cuda-graphs-cut-before-oom.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"307-xinference-importerror-outlines-then-worker-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -306,7 +303,13 @@ var knownLayoutMisses = map[string]map[string]string{
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
 		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
+	"493-httpx-503-router-generate-bare-lines.log": {
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+	},
 	"499-compose-traceback-init-cuda-graphs-cut.log": {
+		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+	},
+	"502-scheduler-backtick-ptxas-calledprocesserror-chained.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {

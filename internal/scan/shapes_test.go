@@ -148,10 +148,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"514-cann-task-timeout-worker-prefix-repeated.log": {
-		"double-spaced": "held out: a CANN block's lines continue it only with no blank line between, so the doubled breaks split the burst and its first block, without the reason line, leads",
-		"hard-wrap-120": "held out: the reason line, longer than the width, is split where the rest opens as a line of its own: the burst ends before it",
-	},
 	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
 	// "N:" the worker's traceback leads over the sigquit line; a
 	// doubled line break splits the sigquit line from the traceback
