@@ -272,12 +272,19 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 
 // isFuncNameRest reports whether next is the rest of a frame line, prev,
 // that a hard wrap cut inside its function's name ("...line 1748, in
-// run_scheduler_pro" and "cess"): a lone name, not indented, that is no
-// statement of its own. A source line under a frame that lost its
+// run_scheduler_pro" and "cess") or a word wrap just before it ("...line
+// 1748, in " and "run_scheduler_process"): a lone name, not indented,
+// that is no statement of its own. A source line under a frame that lost its
 // indentation is a statement: a call, an assignment, a keyword, seldom a
 // bare name.
 func isFuncNameRest(prev, next string) bool {
-	if len(prev) < minWrapWidth || next == "" || len(next) > 64 || !isWordByte(prev[len(prev)-1]) || !isFrameLine(prev) {
+	if len(prev) < minWrapWidth || next == "" || len(next) > 64 {
+		return false
+	}
+	if !strings.HasSuffix(prev, ", in ") && (!isWordByte(prev[len(prev)-1]) || !isFrameLine(prev)) {
+		return false
+	}
+	if strings.HasSuffix(prev, ", in ") && !isFrameLine(prev+next) {
 		return false
 	}
 	name := strings.TrimSuffix(next, ">") // "<mod" and "ule>"

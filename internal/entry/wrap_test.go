@@ -215,6 +215,8 @@ func TestIsFuncNameRest(t *testing.T) {
 	}{
 		{prev, "cess", true},
 		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/tp_worker_overlap_thread.py", line 63, in <mod`, "ule>", true},
+		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in `, "run_scheduler_process", true},
+		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in`, "run_scheduler_process", false},
 		{prev, "pass", false},
 		{prev, "scheduler.event_loop()", false},
 		{prev, "    cess", false},

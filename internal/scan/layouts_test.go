@@ -213,9 +213,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"297-traceback-init-cuda-graphs-cut-before-oom.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -239,7 +236,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
 		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
-		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -292,12 +288,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
-	},
-	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"474-legacy-run-tp-server-capture-cut-time-only.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
