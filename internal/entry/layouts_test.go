@@ -134,3 +134,51 @@ func FuzzIsFuncNameRest(f *testing.F) {
 		}
 	})
 }
+
+func TestFrameAndSourceRests(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		prev, next string
+		frame, src bool
+	}{
+		{"fold -s after File", "  File ", `"/home/u/miniconda3/envs/azr/lib/python3.10/site-packages/x.py", line 1, in f`, true, false},
+		{"cut inside the path", `  File "/gf3/home/lei/zhenghao/Autoplanner/test/manual_pp/manual_transformer_2_8`, `_4.py", line 240, in pure_forward`, true, false},
+		{"word-wrapped before the line", `  File "/root/miniconda3/envs/exo/lib/python3.12/site-packages/huggingface_hub/_snapshot_download.py", `, "line 226, in ", true, false},
+		{"a frame line whole", `  File "/x.py", line 1, in f`, "g()", false, false},
+		{"a line that opens as a frame but is none", "  File a report", `"/x.py"`, false, false},
+		{"a source line cut", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.proces", "s_group)", false, true},
+		{"the exception line after a source line", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.process)", "RuntimeError: boom", false, false},
+		{"the next frame", "    return f(x)", `  File "/x.py", line 2, in g`, false, false},
+	} {
+		if got := isFrameRest(tt.prev, tt.next); got != tt.frame {
+			t.Errorf("%s: isFrameRest = %v, want %v", tt.name, got, tt.frame)
+		}
+		if got := isSourceRest(tt.prev, tt.next); got != tt.src {
+			t.Errorf("%s: isSourceRest = %v, want %v", tt.name, got, tt.src)
+		}
+	}
+}
+
+// FuzzFrameRest checks the rules' promises: a frame rest makes prev and
+// next (the start of) one frame line, and a source rest follows an
+// indented line and is no exception or traceback line.
+func FuzzFrameRest(f *testing.F) {
+	f.Add("  File ", `"/x.py", line 1, in f`)
+	f.Add("    return f(self.proces", "s_group)")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if isFrameRest(prev, next) {
+			j := strings.TrimLeft(prev, " \t") + next
+			if _, ok := parsePartialFrame(j); !ok && !isFrameLine(j) {
+				t.Fatalf("isFrameRest(%q, %q): %q is no frame line", prev, next, j)
+			}
+		}
+		if isSourceRest(prev, next) {
+			if !strings.HasPrefix(prev, "    ") || isIndented(next) || isTracebackLine(next) || isFrameLine(next) {
+				t.Fatalf("isSourceRest(%q, %q): not a source line's rest", prev, next)
+			}
+			if _, _, ok := parseExceptionAnyQuote(next); ok {
+				t.Fatalf("isSourceRest(%q, %q): an exception line", prev, next)
+			}
+		}
+	})
+}

@@ -50,6 +50,10 @@ func TestIsWrapBreak(t *testing.T) {
 		{"lines that end in a space", "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "connect EPS failed ", false},
 		{"a frame line cut inside its function's name", `  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`,
 			"cess", false}, // isWrapBreak says no after a frame line; isFuncNameRest reads it
+		{"fold -s before a path", "[2025-01-16 10:11:13 TP0] Failed to initialize custom process group: NCCL error in: ",
+			"/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error", true},
+		{"fold -s before a word ending in a colon", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: undefined ",
+			"symbol: cuGreenCtxStreamCreate", true},
 		{"fold -s's middle piece, ending in a space as prev does", "[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective ",
 			"operation timeout: WorkNCCL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, ", true},
 		{"sentence end", long + ".", "and the next sentence begins here", false},

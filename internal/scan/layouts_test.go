@@ -132,16 +132,7 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	"018-sgl-kernel-undefined-symbol-traceback.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"019-bare-sgl-kernel-undefined-symbol.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"025-router-warn-health-check-bad-scheme.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"030-npu-aclnn-ez9999-err00100.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
@@ -162,13 +153,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"090-trust-remote-code-multiline-message.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"110-backtick-alloc-req-slots-oom.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"112-bare-hf-gated-repo-lines.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"119-native-index-assert-then-scheduler-wrapper.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"123-inline-code-sgl-kernel-undefined-symbol.log": {
@@ -183,16 +168,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"191-native-frame-then-fatal-aborted-thread-dump.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"216-ray-lost-escape-tpmodelworkerclient-exception.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"220-ray-sglangengine-ip-scheduler-exception-eagle.log": {
@@ -204,19 +180,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"262-unindented-traceback-xgrammar-matcher-terminated.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"268-ray-driver-traceback-raytaskerror-oom-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"281-quoted-mooncake-metadata-404-segment-descriptor.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"326-ascend-prose-valueerror-unrecognized-model-eagle3.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
@@ -231,9 +198,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"363-ucx-ibv-create-ah-no-such-device-warn-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
 		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
 	},
@@ -246,16 +210,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"395-rocm-hsa-exception-queue-abort-signature.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"408-router-grpc-health-h2-goaway-inline-code.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"415-importerror-transformers-llama4-did-you-mean.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"421-mooncake-memory-region-not-registered-glog-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"422-hf-gatedrepoerror-bare-lines-after-prose.log": {
@@ -283,20 +241,13 @@ var knownLayoutMisses = map[string]map[string]string{
 		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
 		"fold-s-100":          "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
-		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"493-httpx-503-router-generate-bare-lines.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"499-compose-traceback-init-cuda-graphs-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"502-scheduler-backtick-ptxas-calledprocesserror-chained.log": {

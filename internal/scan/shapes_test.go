@@ -197,8 +197,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"129-deepep-max-dispatch-tokens-assertion.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -224,8 +223,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -259,9 +257,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"319-prose-argparse-unrecognized-arguments-kt-amx.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -274,9 +269,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"361-router-panic-drop-runtime-after-startup-lines.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
-	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
