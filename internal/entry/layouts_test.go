@@ -182,3 +182,40 @@ func FuzzFrameRest(f *testing.F) {
 		}
 	})
 }
+
+func TestIsLongTokenRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[2025-04-14 03:56:41] Unexpected code in http response, GET ", "http://10.6.131.5:8998/metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e", true},
+		{"ImportError: ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: x", true},
+		{"subprocess.CalledProcessError: Command ", "'['/usr/local/lib/python3.12/dist-packages/triton/backends/nvidia/bin/ptxas']' returned 255", true},
+		{"ImportError:", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so", false},
+		{"GET ", "/short", false},
+		{"a line that ends in two spaces  ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", false},
+		{"Traceback follows: ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", true},
+		{"x ", `  File "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", line 1, in f`, false},
+	} {
+		if got := isLongTokenRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isLongTokenRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzLongTokenRest checks the rule's promises: prev ends in one space,
+// next opens with a long token and is no traceback or exception line.
+func FuzzLongTokenRest(f *testing.F) {
+	f.Add("GET ", "http://10.6.131.5:8998/metadata?key=mooncake%2Fram")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isLongTokenRest(prev, next) {
+			return
+		}
+		if !strings.HasSuffix(prev, " ") || strings.HasSuffix(prev, "  ") || len(firstWord(next)) < minLongToken || isIndented(next) || isTracebackLine(next) || isFrameLine(next) {
+			t.Fatalf("isLongTokenRest(%q, %q): not a long token after a wrap's space", prev, next)
+		}
+		if _, _, ok := parseExceptionAnyQuote(next); ok {
+			t.Fatalf("isLongTokenRest(%q, %q): an exception line", prev, next)
+		}
+	})
+}

@@ -154,8 +154,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// A word ending in ":" names a writer or a level ("ninja: build
 	// stopped", "error: ..."), unless prev ends in the space a word wrap
 	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
-	// hit an " and "exception: ..."): a writer's own line seldom does.
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && isLower(w[0])) {
+	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
+	// line seldom does.
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -218,8 +219,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
-	if isFrameRest(a.kept.last(), c.s) {
-		// Rejoined whatever the width: fold -s leaves "  File " alone.
+	if isFrameRest(a.kept.last(), c.s) || isLongTokenRest(a.kept.last(), c.s) {
+		// Rejoined whatever the width: fold -s leaves "  File " or
+		// "GET " alone when what follows is longer than the rest of
+		// the line.
 		// A terminal's cut teaches its width as any break does.
 		if p.lastRaw >= minWrapWidth {
 			a.width.confirm(p.lastRaw)
@@ -321,6 +324,34 @@ func isFrameRest(prev, next string) bool {
 	return ok && len(joined) > len(t)
 }
 
+// minLongToken is the length from which a path, a URL or a quoted name
+// that opens a line after one that ends in a space is read as what a word
+// wrap moved down (isLongTokenRest).
+const minLongToken = 24
+
+// isLongTokenRest reports whether next is the rest of prev, a line a
+// word-wrapping tool (fold -s) broke before a token too long for what was
+// left of the width ("GET " and "http://10.6.131.5:8998/metadata?...",
+// "ImportError: " and "/home/u/.../common_ops.abi3.so: undefined symbol:
+// ..."): prev ends in the space the break leaves, next opens with a path,
+// a URL or a quoted or bracketed name of at least minLongToken bytes, and
+// the two are longer than any width a wrap keeps (minWrapWidth). A
+// writer's own line seldom ends in a space.
+func isLongTokenRest(prev, next string) bool {
+	if len(prev) < 2 || prev[len(prev)-1] != ' ' || prev[len(prev)-2] == ' ' || next == "" || isIndented(next) {
+		return false
+	}
+	w := firstWord(next)
+	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") {
+		return false
+	}
+	if isTracebackLine(next) || isFrameLine(next) || isFrameLine(prev) {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(next)
+	return !ok
+}
+
 // isSourceRest reports whether next is the rest of prev, a traceback's
 // source line (indented under its frame) that a hard wrap cut: in a
 // traceback the line after a source line is indented (the next frame, a
@@ -355,7 +386,7 @@ func isFuncNameRest(prev, next string) bool {
 	if strings.HasSuffix(prev, ", in ") && !isFrameLine(prev+next) {
 		return false
 	}
-	name := strings.TrimSuffix(next, ">") // "<mod" and "ule>"
+	name := strings.TrimPrefix(strings.TrimSuffix(next, ">"), "<") // "<mod" and "ule>", "<module>"
 	if !isIdentifier(name) && !(name != "" && isDigit(name[0]) && isIdentifier("_"+name)) {
 		return false
 	}

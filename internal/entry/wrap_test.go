@@ -221,6 +221,7 @@ func TestIsFuncNameRest(t *testing.T) {
 		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/tp_worker_overlap_thread.py", line 63, in <mod`, "ule>", true},
 		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in `, "run_scheduler_process", true},
 		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in`, "run_scheduler_process", false},
+		{`  File "/gf3/home/lei/zhenghao/Autoplanner/test/manual_pp/pipeline2x4_ptip.py", line 178, in `, "<module>", true},
 		{prev, "pass", false},
 		{prev, "scheduler.event_loop()", false},
 		{prev, "    cess", false},

@@ -132,9 +132,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	"025-router-warn-health-check-bad-scheme.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
@@ -147,13 +144,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"057-c10d-nccl-remote-exited-in-backticks.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"075-bare-xgrammar-ebnf-parse-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"090-trust-remote-code-multiline-message.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"112-bare-hf-gated-repo-lines.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"123-inline-code-sgl-kernel-undefined-symbol.log": {
@@ -175,12 +166,6 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"262-unindented-traceback-xgrammar-matcher-terminated.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"281-quoted-mooncake-metadata-404-segment-descriptor.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
@@ -210,28 +195,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"395-rocm-hsa-exception-queue-abort-signature.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"415-importerror-transformers-llama4-did-you-mean.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"422-hf-gatedrepoerror-bare-lines-after-prose.log": {
-		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
-	},
-	"423-hf-gatedrepoerror-traceback-without-head.log": {
-		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
-	},
-	"427-flashinfer-jit-nvcc-errors-detected-wrapped-trailing-spaces.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"428-xgrammar-ebnf-parse-error-from-regex.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
@@ -246,12 +210,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
-	},
-	"493-httpx-503-router-generate-bare-lines.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"502-scheduler-backtick-ptxas-calledprocesserror-chained.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
