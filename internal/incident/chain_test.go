@@ -140,3 +140,31 @@ func TestConsequencePrintedAwayFromItsCausesTime(t *testing.T) {
 		})
 	}
 }
+
+// An undated traceback is dated by the first dated line of its scope only
+// when that line comes just after it: with a stretch of serving between,
+// it happened before that stretch, and the failure after it is another.
+func TestAnUntimedIncidentIsDatedOnlyByTheLineJustAfter(t *testing.T) {
+	read := t0.Add(400 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name string
+		off  int64
+		want int
+	}{
+		{"just after", 300, 1},
+		{"after a stretch of serving", 7 << 10, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+			tb := placed(classified("oom", "f", read), 0)
+			tb.Timed = false
+			g.Observe(tb, read)
+			native := placed(classified("nccl", "f", t0), tc.off)
+			native.Native, native.NativeKind = true, "c10d" // joins the cause of its burst
+			g.Observe(native, read)
+			if got := g.Flush(read); len(got) != tc.want {
+				t.Errorf("got %d incidents %v, want %d", len(got), slugsOf(got), tc.want)
+			}
+		})
+	}
+}
