@@ -89,8 +89,14 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// Just inside a quote that prev's last token opens.
 	case p == ' ':
 		// The break fell just after a space. A writer that ends its
-		// lines in a space ends next in one too (NVSHMEM's errors).
-		if !isWordByte(n) && strings.IndexByte("('\"", n) < 0 || next[len(next)-1] == ' ' {
+		// lines in a space ends next in one too (NVSHMEM's errors),
+		// and so does the middle piece of a line a word-wrapping tool
+		// (fold -s) broke twice: that piece is about as long as prev,
+		// the writer's next line is of its own length.
+		if !isWordByte(n) && strings.IndexByte("('\"", n) < 0 {
+			return false
+		}
+		if next[len(next)-1] == ' ' && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
 			return false
 		}
 	case isDigit(p):
@@ -227,6 +233,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	column := len(l.Text) <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
 	switch {
 	case column:
+	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
+		a.width.teach(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:

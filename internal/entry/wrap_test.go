@@ -48,6 +48,8 @@ func TestIsWrapBreak(t *testing.T) {
 		{"the same opening", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_small xx", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_large", false},
 		{"a progress bar redrawn", "Capturing batches (bs=16 avail_mem=10.19 GB):  33%|███▎      | 2/6 [00:23<00:43, 10.95s/it] ", "Capturing batches (bs=8 avail_mem=10.19 GB):  50%", false},
 		{"lines that end in a space", "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "connect EPS failed ", false},
+		{"fold -s's middle piece, ending in a space as prev does", "[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective ",
+			"operation timeout: WorkNCCL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, ", true},
 		{"sentence end", long + ".", "and the next sentence begins here", false},
 		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
 		{"indented", long[:80], "  " + long[80:], false},

@@ -46,7 +46,9 @@ var familyNeutral = map[string]string{
 		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch, " +
 		"a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
-		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds",
+		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds. When no " +
+		"argument given sets what it checks (the server changed its own settings, for a draft model or a backend), it is a bug of this " +
+		"release: upgrade the serving engine to its newest release, or report it with the launch command",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
 		"(volume mounts, HF_HOME, the model directory) and that the server's user may read it",
 	analysis.FamilyNetwork: familySteps[analysis.FamilyNetwork],

@@ -138,7 +138,9 @@ var familySteps = map[string]string{
 		"(the versions its packaging pins, or its official docker image); 'undefined symbol' means a compiled extension built against " +
 		"another torch, a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
-		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds",
+		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds. When no argument given sets " +
+		"what it checks (the server changed its own settings, for a draft model or a backend), it is a bug of this release: upgrade sglang " +
+		"to the newest release, or report it with the launch command",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
 		"(volume mounts, HF_HOME, --model-path, --download-dir) and that the server's user may read it",
 	analysis.FamilyNetwork: "A connection failed: check that the address and port in the message are reachable from this host (firewall, " +

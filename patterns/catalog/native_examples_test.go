@@ -148,12 +148,28 @@ var nativeExamples = map[string]example{
 	"nccl-ib-verbs-call-failed": {
 		match: []string{
 			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
-			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_poll_cq() returned -1",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_create_cq failed",
 		},
 		miss: []string{
 			"node-1:312:312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+			// A queue pair that cannot be brought up is its own record.
+			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
+		},
+	},
+	"nccl-ib-modify-qp-failed": {
+		match: []string{
+			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
+			"[2026-03-13 22:26:02] host-01:4242 [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR, local GID index 3",
+			// NCCL releases before the state-naming message.
+			"gpu-7:1880:2011 [2] NCCL WARN Call to ibv_modify_qp failed with error Invalid argument",
+		},
+		miss: []string{
+			// NCCL's own retries are INFO lines; only the last failure counts.
+			"node-1:312:401 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2, retrying 1/3 after 1000 msec of sleep",
+			"node-1:312:401 [0] NCCL INFO NET/IB: HINT: To confirm, you can set NCCL_CROSS_NIC=0 to disable cross-rail communication.",
+			// NVSHMEM's own step name, which is NVSHMEM's record.
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:401: non-zero status: 110 ibv_modify_qp failed ",
 		},
 	},
 	"nccl-socket-connect-failed": {
@@ -367,6 +383,9 @@ var widenedExamples = map[string]example{
 			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1588: non-zero status: 12 ibv_reg_mr failed ",
 		},
 		miss: []string{
+			// NCCL's lines for the same verbs are NCCL's records.
+			"[2026-03-13 22:26:02] host-01:4242 [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
 			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1846: neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.",
 		},
 	},
@@ -428,7 +447,14 @@ var widenedExamples = map[string]example{
 		miss: []string{tb("RuntimeError: HIP error: invalid device function")},
 	},
 	"hip-no-binary-for-gpu": {
-		match: []string{tb("RuntimeError: HIP error: invalid device function")},
+		match: []string{
+			tb("RuntimeError: HIP error: invalid device function"),
+			// The HIP runtime's AMD_LOG_LEVEL line.
+			":1:hip_fatbin.cpp           :694 : 2500313198684 us:  No compatible code objects found for: gfx942:sramecc+:xnack-, value of HIP_FORCE_SPIRV_CODEOBJECT: 0",
+		},
+		miss: []string{
+			":3:hip_fatbin.cpp           :537 : 2500313198678 us:  Device name: amdgcn-amd-amdhsa--gfx942:sramecc+:xnack- Generic name: amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-",
+		},
 	},
 	"cuda-illegal-memory-access": {
 		match: []string{"CUresult error CUDA_ERROR_ILLEGAL_ADDRESS at cuStreamSynchronize", "hipErrorIllegalAddress"},
@@ -723,9 +749,12 @@ var moreNativeExamples = map[string]example{
 		match: []string{
 			tb("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error"),
 			"ptxas fatal   : Unresolved extern function '__nv_fast_expf'",
+			// Triton running ptxas with subprocess.run(check=True).
+			tb("subprocess.CalledProcessError: Command '['/usr/local/lib/python3.12/dist-packages/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_103a', '/tmp/tmp3c.ptx', '-o', '/tmp/tmp3c.ptx.o']' returned non-zero exit status 255."),
 		},
 		miss: []string{
 			hdr("Using ptxas from /usr/local/cuda/bin/ptxas for Triton kernels"),
+			"subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpab/main.c', '-O3', '-shared', '-fPIC', '-o', '/tmp/tmpab/cuda_utils.so']' returned non-zero exit status 1.",
 		},
 	},
 	"c10d-nccl-unique-id-exchange-failed": {
@@ -862,6 +891,7 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 		"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
 		"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
 		"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+		"node-1:312:401 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2, retrying 1/3 after 1000 msec of sleep",
 	} {
 		a := entry.NewAssembler(entry.Options{})
 		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
