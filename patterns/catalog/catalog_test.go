@@ -1856,6 +1856,8 @@ var examples = map[string]example{
 			"AssertionError: Attempted to load weight (torch.Size([3600])) into parameter (torch.Size([3584]))",
 			"[rank5]: AssertionError: Attempted to load weight (torch.Size([4096, 2560])) into parameter (torch.Size([6144, 2560]))",
 			"(EngineCore pid=3510698) ERROR 05-16 04:02:07 [core.py:1159] AssertionError: Tried to load weights of size torch.Size([3096576, 1])to a parameter of size torch.Size([5376, 1152])",
+			// torch's load_state_dict.
+			"RuntimeError: Error(s) in loading state_dict for Eagle3Model:\n\tsize mismatch for fc.weight: copying a param with shape torch.Size([4096, 12288]) from checkpoint, the shape in current model is torch.Size([4096, 8192]).",
 		},
 		miss: []string{hdr("Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=63.51 GB, mem usage=15.28 GB.")},
 	},
