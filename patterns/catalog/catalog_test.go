@@ -2568,3 +2568,88 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 		t.Errorf("%d shared records give remedies per engine, want at least 8", split)
 	}
 }
+
+// knownSharedSglangAdvice are the shared-layer records (no engines, no
+// remedies) whose solutions still name sglang's options or package, so an
+// alert on another engine's log shows them: each is to be split into
+// engine-neutral solutions and remedies per engine. The list only
+// shrinks: a record leaves it once split, and no new record joins it.
+var knownSharedSglangAdvice = []string{
+	"npu-out-of-memory",
+	"cuda-kernel-assertion-failed",
+	"cuda-driver-version-insufficient",
+	"no-cuda-gpus-available",
+	"rocm-memory-access-fault",
+	"fatal-python-error-segfault",
+	"npu-function-error",
+	"c10d-client-socket-timeout",
+	"c10d-tcpstore-should-dump-failed",
+	"c10d-store-wait-for-clients-timeout",
+	"exception-in-asgi-application",
+	"no-module-flashinfer",
+	"flashinfer-ninja-build-failed",
+	"triton-out-of-resources",
+	"torch-dynamo-internal-error",
+	"cuda-misaligned-address",
+	"cuda-probability-tensor-inf-nan",
+	"cuda-shared-library-missing",
+	"ninja-not-installed",
+	"torch-memory-saver-resume-oom",
+	"native-cuda-error-at-function",
+	"gloo-transport-timeout",
+	"nixl-prep-xfer-dlist-failed",
+	"load-weights-key-error",
+	"process-segfault-core-dumped",
+	"scheduler-exit-code-native-crash",
+	"rocm-hsa-queue-aborted",
+	"npu-aicore-exception",
+	"gloo-connect-full-mesh-failed",
+	"deepep-dispatch-tokens-exceed-max",
+	"tp-size-not-divisible",
+	"c10d-client-socket-connect-failed",
+	"deepep-ibgda-rc-per-pe-too-small",
+	"mooncake-segment-descriptor-not-found",
+	"ascend-op-compiler-init-failed",
+	"cuda-nvlink-peer-memory-error",
+	"cuda-reinit-forked-subprocess",
+	"c10d-store-socket-wait-timeout",
+	"extension-incompatible-function-arguments",
+	"tensors-on-different-devices",
+	"openai-request-validation-error",
+	"chat-template-render-error",
+	"c10d-tcpstore-recv-failed",
+	"deepep-timeout",
+	"cuda-allocator-capture-assert",
+}
+
+// TestSharedRecordsSplitSglangAdvice fails for a record that may match any
+// engine's log (no engines) and gives no remedies, yet whose solutions or
+// prevention tips name what only an sglang server understands; and for a
+// record of knownSharedSglangAdvice that no longer does.
+func TestSharedRecordsSplitSglangAdvice(t *testing.T) {
+	known := map[string]bool{}
+	for _, s := range knownSharedSglangAdvice {
+		known[s] = true
+	}
+	for _, r := range curated(t) {
+		if len(r.Engines) > 0 || len(r.Remedies) > 0 {
+			if known[r.Slug] {
+				t.Errorf("%s: split into remedies now: remove it from knownSharedSglangAdvice", r.Slug)
+			}
+			continue
+		}
+		var named string
+		for _, s := range append(append([]string(nil), r.Solutions...), r.PreventionTips...) {
+			if w := sglangOnly.FindString(s); w != "" {
+				named = w
+				break
+			}
+		}
+		switch {
+		case named != "" && !known[r.Slug]:
+			t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, named)
+		case named == "" && known[r.Slug]:
+			t.Errorf("%s: its advice is engine-neutral now: remove it from knownSharedSglangAdvice", r.Slug)
+		}
+	}
+}
