@@ -34,6 +34,19 @@ func TestLayoutShapes(t *testing.T) {
 				"3|qwen  |   File \"/sgl/managers/tp_worker_overlap_thread.py\", line 112, in forward_thread_func\n" +
 				"3|qwen  |     self.forward_thread_func_()\n",
 			[]string{"TpModelWorkerClient hit an exception: Traceback (most recent call last):"}},
+		{"pm2's column on every line, a record's first line among them",
+			"0|sglang  | [2025-04-11 15:03:19 TP0] Load weight begin. avail mem=78.50 GB\n" +
+				"0|sglang  | Traceback (most recent call last):\n" +
+				"0|sglang  |   File \"/sgl/x.py\", line 1, in f\n" +
+				"0|sglang  | RuntimeError: boom\n",
+			// An sglang record takes the bare traceback right after it.
+			[]string{"Load weight begin. avail mem=78.50 GB"}},
+		{"a code span closing alone at the end of a later line",
+			"`Traceback (most recent call last):\n" +
+				"  File \"/sgl/x.py\", line 1, in f\n" +
+				"    g()\n" +
+				"RuntimeError: boom`\n",
+			[]string{"Traceback (most recent call last):"}},
 		{"inline code in prose keeps its backtick",
 			"`foo` failed to start\n",
 			[]string{"`foo` failed to start"}},
@@ -104,6 +117,105 @@ func FuzzIsTwinBreak(f *testing.F) {
 		}
 		if _, _, ok := parseExceptionAnyQuote(next); ok {
 			t.Fatalf("isTwinBreak(%q, %q): an exception line", prev, next)
+		}
+	})
+}
+
+// FuzzIsFuncNameRest checks the rule's promises: only the rest of a frame
+// line at least minWrapWidth long, a lone unindented name.
+func FuzzIsFuncNameRest(f *testing.F) {
+	f.Add(`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`, "cess")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isFuncNameRest(prev, next) {
+			return
+		}
+		if len(prev) < minWrapWidth || !isFrameLine(prev) || next == "" || strings.ContainsAny(next, " \t(=.") || isTracebackLine(next) {
+			t.Fatalf("isFuncNameRest(%q, %q): not the rest of a frame line", prev, next)
+		}
+	})
+}
+
+func TestFrameAndSourceRests(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		prev, next string
+		frame, src bool
+	}{
+		{"fold -s after File", "  File ", `"/home/u/miniconda3/envs/azr/lib/python3.10/site-packages/x.py", line 1, in f`, true, false},
+		{"cut inside the path", `  File "/gf3/home/lei/zhenghao/Autoplanner/test/manual_pp/manual_transformer_2_8`, `_4.py", line 240, in pure_forward`, true, false},
+		{"word-wrapped before the line", `  File "/root/miniconda3/envs/exo/lib/python3.12/site-packages/huggingface_hub/_snapshot_download.py", `, "line 226, in ", true, false},
+		{"a frame line whole", `  File "/x.py", line 1, in f`, "g()", false, false},
+		{"a line that opens as a frame but is none", "  File a report", `"/x.py"`, false, false},
+		{"a source line cut", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.proces", "s_group)", false, true},
+		{"the exception line after a source line", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.process)", "RuntimeError: boom", false, false},
+		{"the next frame", "    return f(x)", `  File "/x.py", line 2, in g`, false, false},
+	} {
+		if got := isFrameRest(tt.prev, tt.next); got != tt.frame {
+			t.Errorf("%s: isFrameRest = %v, want %v", tt.name, got, tt.frame)
+		}
+		if got := isSourceRest(tt.prev, tt.next); got != tt.src {
+			t.Errorf("%s: isSourceRest = %v, want %v", tt.name, got, tt.src)
+		}
+	}
+}
+
+// FuzzFrameRest checks the rules' promises: a frame rest makes prev and
+// next (the start of) one frame line, and a source rest follows an
+// indented line and is no exception or traceback line.
+func FuzzFrameRest(f *testing.F) {
+	f.Add("  File ", `"/x.py", line 1, in f`)
+	f.Add("    return f(self.proces", "s_group)")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if isFrameRest(prev, next) {
+			j := strings.TrimLeft(prev, " \t") + next
+			if _, ok := parsePartialFrame(j); !ok && !isFrameLine(j) {
+				t.Fatalf("isFrameRest(%q, %q): %q is no frame line", prev, next, j)
+			}
+		}
+		if isSourceRest(prev, next) {
+			if !strings.HasPrefix(prev, "    ") || isIndented(next) || isTracebackLine(next) || isFrameLine(next) {
+				t.Fatalf("isSourceRest(%q, %q): not a source line's rest", prev, next)
+			}
+			if _, _, ok := parseExceptionAnyQuote(next); ok {
+				t.Fatalf("isSourceRest(%q, %q): an exception line", prev, next)
+			}
+		}
+	})
+}
+
+func TestIsLongTokenRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[2025-04-14 03:56:41] Unexpected code in http response, GET ", "http://10.6.131.5:8998/metadata?key=mooncake%2Fram%2F10.6.131.6_58f33e4e", true},
+		{"ImportError: ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: x", true},
+		{"subprocess.CalledProcessError: Command ", "'['/usr/local/lib/python3.12/dist-packages/triton/backends/nvidia/bin/ptxas']' returned 255", true},
+		{"ImportError:", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so", false},
+		{"GET ", "/short", false},
+		{"a line that ends in two spaces  ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", false},
+		{"Traceback follows: ", "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", true},
+		{"x ", `  File "/home/miniconda3/envs/webdancer/lib/python3.12/site-packages/x.py", line 1, in f`, false},
+	} {
+		if got := isLongTokenRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isLongTokenRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzLongTokenRest checks the rule's promises: prev ends in one space,
+// next opens with a long token and is no traceback or exception line.
+func FuzzLongTokenRest(f *testing.F) {
+	f.Add("GET ", "http://10.6.131.5:8998/metadata?key=mooncake%2Fram")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isLongTokenRest(prev, next) {
+			return
+		}
+		if !strings.HasSuffix(prev, " ") || strings.HasSuffix(prev, "  ") || len(firstWord(next)) < minLongToken || isIndented(next) || isTracebackLine(next) || isFrameLine(next) {
+			t.Fatalf("isLongTokenRest(%q, %q): not a long token after a wrap's space", prev, next)
+		}
+		if _, _, ok := parseExceptionAnyQuote(next); ok {
+			t.Fatalf("isLongTokenRest(%q, %q): an exception line", prev, next)
 		}
 	})
 }

@@ -18,9 +18,8 @@ import "strings"
 //     Grafana exports);
 //   - docker compose's service column when the container is named and
 //     carries no replica number, "ollama  | " (composePrefixLen knows the
-//     numbered "service-1  | " on any line);
-//   - pm2's process column, "0|sglang  | " (a parallel shell's host
-//     label, "worker-1: ", is a wrapper of any line: hostLabelLen).
+//     numbered "service-1  | " on any line, pm2's process column
+//     "0|sglang  | " and a parallel shell's host label "worker-1: " too).
 //
 // The rank a task label or an MPI tag names becomes the entry's process
 // (familyRank).
@@ -49,9 +48,6 @@ func familyPrefixLen(s string) int {
 		}
 		if n == 0 {
 			n = serviceColumnLen(s)
-		}
-		if n == 0 {
-			n = pm2PrefixLen(s)
 		}
 	}
 	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
@@ -194,31 +190,6 @@ func serviceColumnLen(s string) int {
 		k++
 	}
 	if k == j || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
-		return 0
-	}
-	return k + 2
-}
-
-// pm2PrefixLen matches the process column pm2 puts in front of each
-// line of "pm2 logs": the process id, "|", the name padded by spaces, "| "
-// ("0|sglang  | ", "3|qwen  | ").
-func pm2PrefixLen(s string) int {
-	i := 0
-	for i < len(s) && i < 6 && isDigit(s[i]) {
-		i++
-	}
-	if i == 0 || i+1 >= len(s) || s[i] != '|' || s[i+1] == ' ' {
-		return 0
-	}
-	j := i + 1
-	for j < len(s) && j-i <= 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
-		j++
-	}
-	k := j
-	for k < len(s) && s[k] == ' ' {
-		k++
-	}
-	if j == i+1 || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
 		return 0
 	}
 	return k + 2

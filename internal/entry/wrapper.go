@@ -10,7 +10,8 @@ const maxWrapperPasses = 8
 // §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
-// parallel shell's host label, a code span opened before a record), then
+// parallel shell's host label, pm2's process column, a code span opened
+// before a line), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
 // it). A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
@@ -45,8 +46,11 @@ func wrapperSpan(s string) (base string, start, end int) {
 		// as the two characters "^M".
 		t = t[:n-2]
 	}
-	if start > 0 && s[start-1] == '`' && t != "" && t[len(t)-1] == '`' {
-		t = t[:len(t)-1] // the code span closed on the header's line
+	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
+		// The code span a paste opened closes at the line's end: on
+		// the line it opened on, or alone on a later line (inline code
+		// in a message closes what it opened on the same line).
+		t = t[:len(t)-1]
 	}
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
@@ -154,6 +158,9 @@ func wrapperPrefixLen(s string) int {
 		if n := rfc3339PrefixLen(s); n > 0 {
 			return n
 		}
+		if n := pm2PrefixLen(s); n > 0 {
+			return n
+		}
 		return composePrefixLen(s)
 	case isWordByte(c):
 		if isUpper(c) {
@@ -167,6 +174,31 @@ func wrapperPrefixLen(s string) int {
 		return hostLabelLen(s)
 	}
 	return 0
+}
+
+// pm2PrefixLen matches the process column pm2 puts in front of each
+// line of "pm2 logs": the process id, "|", the name padded by spaces, "| "
+// ("0|sglang  | ", "3|qwen  | ").
+func pm2PrefixLen(s string) int {
+	i := 0
+	for i < len(s) && i < 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+1 >= len(s) || s[i] != '|' || s[i+1] == ' ' {
+		return 0
+	}
+	j := i + 1
+	for j < len(s) && j-i <= 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if j == i+1 || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
 }
 
 // hostLabelLen matches the label a parallel shell or a multi-node

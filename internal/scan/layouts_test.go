@@ -132,18 +132,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	"018-sgl-kernel-undefined-symbol-traceback.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"019-bare-sgl-kernel-undefined-symbol.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"025-router-warn-health-check-bad-scheme.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"030-npu-aclnn-ez9999-err00100.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
@@ -156,19 +144,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"057-c10d-nccl-remote-exited-in-backticks.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"075-bare-xgrammar-ebnf-parse-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"090-trust-remote-code-multiline-message.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"110-backtick-alloc-req-slots-oom.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"112-bare-hf-gated-repo-lines.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"119-native-index-assert-then-scheduler-wrapper.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"123-inline-code-sgl-kernel-undefined-symbol.log": {
@@ -183,16 +159,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"191-native-frame-then-fatal-aborted-thread-dump.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"216-ray-lost-escape-tpmodelworkerclient-exception.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"220-ray-sglangengine-ip-scheduler-exception-eagle.log": {
@@ -201,39 +168,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"262-unindented-traceback-xgrammar-matcher-terminated.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"268-ray-driver-traceback-raytaskerror-oom-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"277-traceback-tail-bare-assertionerror-chunked-prefix.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"backtick-span":      "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
-	},
-	"281-quoted-mooncake-metadata-404-segment-descriptor.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"289-watchdog-batch-dump-pyspy-eagle-draft.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-	},
 	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"297-traceback-init-cuda-graphs-cut-before-oom.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"300-faulthandler-current-thread-aiter-jit-no-header.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-	},
-	"304-hicache-backup-thread-exception-header-cut.log": {
-		"backtick-span": "the closing backtick glued to the excerpt's last line, its exception or header line: that line is no longer read as one",
-	},
-	"311-typeerror-begin-forward-page-size-then-modeltpserver.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"326-ascend-prose-valueerror-unrecognized-model-eagle3.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
@@ -248,12 +183,8 @@ var knownLayoutMisses = map[string]map[string]string{
 	"363-ucx-ibv-create-ah-no-such-device-warn-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
 		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
-		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -264,38 +195,8 @@ var knownLayoutMisses = map[string]map[string]string{
 	"395-rocm-hsa-exception-queue-abort-signature.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"408-router-grpc-health-h2-goaway-inline-code.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"415-importerror-transformers-llama4-did-you-mean.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"421-mooncake-memory-region-not-registered-glog-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"422-hf-gatedrepoerror-bare-lines-after-prose.log": {
-		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
-	},
-	"423-hf-gatedrepoerror-traceback-without-head.log": {
-		"fold-s-100": "the gated repository's exception line, split after \"(Request ID:\", reads as the Hub's 401 without the gating words the record names",
-	},
-	"427-flashinfer-jit-nvcc-errors-detected-wrapped-trailing-spaces.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"428-xgrammar-ebnf-parse-error-from-regex.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
@@ -304,38 +205,11 @@ var knownLayoutMisses = map[string]map[string]string{
 		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
 		"fold-s-100":          "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
-	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"474-legacy-run-tp-server-capture-cut-time-only.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"475-legacy-controller-single-sampling-cut.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-	},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
 		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
-		"fold-s-100":  "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"499-compose-traceback-init-cuda-graphs-cut.log": {
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
-		"fold-s-100":         "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"493-httpx-503-router-generate-bare-lines.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"502-scheduler-backtick-ptxas-calledprocesserror-chained.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"507-user-format-scheduler-caret-m-pp-cut.log": {
-		"prefix-pm2":         "pm2's column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
-		"pm2-after-backtick": "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",

@@ -143,12 +143,6 @@ func wrap(w wrapper, text []byte) string {
 var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
-		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
-	},
-	"499-compose-traceback-init-cuda-graphs-cut.log": {
-		"hard-wrap-120": "held out: the frame lines, longer than the width, are split where the rest opens as a line of its own: the frames no longer name the capture phase",
-	},
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
 		"srun-label":   "a launcher's label in front of a user's per-line record header: the label and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
@@ -203,8 +197,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"129-deepep-max-dispatch-tokens-assertion.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -230,8 +223,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -265,24 +257,15 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"319-prose-argparse-unrecognized-arguments-kt-amx.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"352-ucx-srd-send-completion-flushed-error.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"361-router-panic-drop-runtime-after-startup-lines.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
-	"364-nccl-unhandled-cuda-error-custom-process-group.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
