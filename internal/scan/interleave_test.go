@@ -368,8 +368,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
 	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {"ranks": ranksSplit},
-	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksSplit},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
