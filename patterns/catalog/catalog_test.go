@@ -2575,12 +2575,7 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 // engine-neutral solutions and remedies per engine. The list only
 // shrinks: a record leaves it once split, and no new record joins it.
 var knownSharedSglangAdvice = []string{
-	"npu-out-of-memory",
 	"npu-function-error",
-	"exception-in-asgi-application",
-	"cuda-shared-library-missing",
-	"torch-memory-saver-resume-oom",
-	"native-cuda-error-at-function",
 	"nixl-prep-xfer-dlist-failed",
 	"load-weights-key-error",
 	"scheduler-exit-code-native-crash",
