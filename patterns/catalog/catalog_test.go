@@ -2576,20 +2576,15 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 // shrinks: a record leaves it once split, and no new record joins it.
 var knownSharedSglangAdvice = []string{
 	"npu-function-error",
-	"nixl-prep-xfer-dlist-failed",
 	"load-weights-key-error",
 	"scheduler-exit-code-native-crash",
 	"npu-aicore-exception",
 	"deepep-dispatch-tokens-exceed-max",
 	"tp-size-not-divisible",
-	"deepep-ibgda-rc-per-pe-too-small",
-	"mooncake-segment-descriptor-not-found",
 	"ascend-op-compiler-init-failed",
-	"cuda-reinit-forked-subprocess",
 	"extension-incompatible-function-arguments",
 	"openai-request-validation-error",
 	"chat-template-render-error",
-	"deepep-timeout",
 }
 
 // TestSharedRecordsSplitSglangAdvice fails for a record that may match any
