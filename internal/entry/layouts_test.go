@@ -219,3 +219,38 @@ func FuzzLongTokenRest(f *testing.F) {
 		}
 	})
 }
+
+func TestIsMarkerRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception: Traceback (most recent call la", "st):", true},
+		{"Traceback (most rec", "ent call last):", true},
+		{"During handling of the above exception, another exc", "eption occurred:", true},
+		{"Traceback (most recent call la", "st): x", false},
+		{"Traceb", "ack (most recent call last):", false},
+		{"something else entirely, ending la", "st):", false},
+	} {
+		if got := isMarkerRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isMarkerRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzMarkerRest checks the rule's promise: prev ends with the start of a
+// traceback marker and next is the rest of it.
+func FuzzMarkerRest(f *testing.F) {
+	f.Add("x Traceback (most recent call la", "st):")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isMarkerRest(prev, next) {
+			return
+		}
+		for _, m := range []string{tbStart, sepCause, sepContext} {
+			if strings.HasSuffix(m, next) && strings.HasSuffix(prev, m[:len(m)-len(next)]) {
+				return
+			}
+		}
+		t.Fatalf("isMarkerRest(%q, %q): no marker", prev, next)
+	})
+}

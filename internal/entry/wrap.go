@@ -104,7 +104,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case isDigit(p):
 		// Inside a number, or inside a hex string ("...cdcd8d8" and
 		// "b195040..."): a number glued to a word is no token.
-		if !isDigit(n) && n != '.' && !(isHex(trailingAlnum(prev)) && isHex(leadingAlnum(rest))) {
+		if !isDigit(n) && n != '.' && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) {
 			return false
 		}
 	case isUpper(p) && isUpper(n):
@@ -119,8 +119,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case isLetter(p):
 		// Inside a word, or a word wrap: the rest opens in lower case
 		// and is more than one word (one word alone is as likely a short
-		// line of its own, "next", "done").
-		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) {
+		// line of its own, "next", "done"), or a token no word is ("ges/
+		// torch/lib/x.so)", "e_generation", "st):").
+		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
 			return false
 		}
 	case p == '.':
@@ -155,8 +156,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// stopped", "error: ..."), unless prev ends in the space a word wrap
 	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
-	// line seldom does.
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) {
+	// line seldom does; nor when the break is inside a path or a dotted
+	// name ("common_ops.abi3." and "so: undefined symbol: ...").
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) &&
+		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -250,7 +253,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
-	case isFuncNameRest(prev, c.s):
+	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
@@ -322,6 +325,22 @@ func isFrameRest(prev, next string) bool {
 	}
 	_, ok := parsePartialFrame(joined)
 	return ok && len(joined) > len(t)
+}
+
+// isMarkerRest reports whether next completes a line of CPython's
+// traceback print that prev ends with the start of ("...Scheduler hit an
+// exception: Traceback (most recent call la" and "st):"): its header or a
+// chain separator, cut inside it. The rest is fixed text.
+func isMarkerRest(prev, next string) bool {
+	if len(next) >= len(sepCause) {
+		return false
+	}
+	for _, m := range [...]string{tbStart, sepCause, sepContext} {
+		if k := len(m) - len(next); k >= 10 && strings.HasSuffix(m, next) && strings.HasSuffix(prev, m[:k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // minLongToken is the length from which a path, a URL or a quoted name
