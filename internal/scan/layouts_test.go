@@ -183,9 +183,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"363-ucx-ibv-create-ah-no-such-device-warn-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
-		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
-	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -207,9 +204,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
-	},
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
-		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
 	},
 	"514-cann-task-timeout-worker-prefix-repeated.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
