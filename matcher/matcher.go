@@ -452,16 +452,6 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 		p := m.pf
 		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
 			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
-		} else if se.sparse {
-			// The shapes do not pay: searched as without them, one text
-			// in shapeSample looked up to tell when they pay again.
-			p.candidatesFrom(s.Text, sc, first)
-			if len(sc.cands) > 0 {
-				if se.sampled++; se.sampled == shapeSample {
-					se.sampled = 0
-					keep = m.shapeSampled(se, s)
-				}
-			}
 		} else {
 			var found bool
 			if found, keep = m.shapeSearch(sc, se, s, first); found {
@@ -523,6 +513,8 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 	}
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
+	tried := 0 // added to m.tried once, at the end
+	defer func() { m.tried.Add(uint64(tried)) }()
 	for ci, r := range sc.cands {
 		if ci > 0 && m.clock()-start > m.budget {
 			m.overBudget.Add(1)
@@ -531,7 +523,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				rec.Origin, rec.ID, len(sc.cands)-ci, len(sc.cands), ErrEntryBudget, m.budget)})
 			break
 		}
-		m.tried.Add(1)
+		tried++
 		prog, err := m.program(int(r))
 		if err != nil {
 			errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})

@@ -99,6 +99,20 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Family: analysis.FamilyConfig, Component: "speculative decoding"},
 		},
 		{
+			name: "sglang 0.2's controller process starting its model worker",
+			in: tbHead + frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "start_controller_process", "controller = ControllerSingle(") +
+				frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "__init__", "self.tp_server = ModelTpServer(") +
+				"NotImplementedError\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "starting", Family: analysis.FamilySupport},
+		},
+		{
+			name: "a LoRA adapter's weights do not fit the pool while the scheduler serves",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
+				frame("/sgl/python/sglang/srt/lora/mem_pool.py", "load_lora_weight_to_buffer", "buffer[i].copy_(weights)") +
+				"RuntimeError: The size of tensor a (64) must match the size of tensor b (128) at non-singleton dimension 0\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyShape, Component: analysis.ComponentLoRA},
+		},
+		{
 			name: "a traceback cut after its first frame: the source line under it says what it was calling",
 			in:   "[2025-12-05 09:06:37 DP4 PP0 TP4] Scheduler hit an exception: " + tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "run_scheduler_process", "scheduler.event_loop_pp()"),
 			want: analysis.Triage{Process: "scheduler", Phase: "serving requests"},

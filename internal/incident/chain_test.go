@@ -140,3 +140,59 @@ func TestConsequencePrintedAwayFromItsCausesTime(t *testing.T) {
 		})
 	}
 }
+
+// An undated traceback is dated by the first dated line of its scope only
+// when that line comes just after it: with a stretch of serving between,
+// it happened before that stretch, and the failure after it is another.
+func TestAnUntimedIncidentIsDatedOnlyByTheLineJustAfter(t *testing.T) {
+	read := t0.Add(400 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name string
+		off  int64
+		want int
+	}{
+		{"just after", 300, 1},
+		{"after a stretch of serving", 7 << 10, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+			tb := placed(classified("oom", "f", read), 0)
+			tb.Timed = false
+			g.Observe(tb, read)
+			native := placed(classified("nccl", "f", t0), tc.off)
+			native.Native, native.NativeKind = true, "c10d" // joins the cause of its burst
+			g.Observe(native, read)
+			if got := g.Flush(read); len(got) != tc.want {
+				t.Errorf("got %d incidents %v, want %d", len(got), slugsOf(got), tc.want)
+			}
+		})
+	}
+}
+
+// A restart of its source closes an incident: announced if it had not
+// been, and the same failure after the restart is an incident of its own,
+// in a scan as in a run. Other sources' incidents stay open.
+func TestRestartClosesTheSourcesIncidents(t *testing.T) {
+	for _, opts := range []Options{
+		{Window: Forever, Settle: DefaultSettle, Correlation: DefaultCorrelation},
+		{Window: time.Hour, Settle: DefaultSettle, Correlation: DefaultCorrelation},
+	} {
+		g := New(opts)
+		g.Observe(placed(classified("oom", "f", t0), 0), t0)
+		g.Observe(placed(classified("oom", "other", t0), 0), t0)
+		closed := g.Restarted("f", t0.Add(time.Second))
+		if len(closed) != 1 || closed[0].Record.ID != "oom" || closed[0].Kind != KindNew {
+			t.Fatalf("window %v: restart closed %v, want the oom incident announced", opts.Window, slugsOf(closed))
+		}
+		if out := g.Observe(placed(classified("oom", "f", t0.Add(time.Minute)), 5000), t0.Add(time.Minute)); len(out) != 0 {
+			t.Fatalf("window %v: observe after the restart: %d alerts", opts.Window, len(out))
+		}
+		if st := g.Stats(); st.Open != 2 {
+			t.Errorf("window %v: %d open incidents, want the new one and the other source's", opts.Window, st.Open)
+		}
+		got := g.Flush(t0.Add(time.Hour))
+		if len(got) != 2 || got[0].Kind != KindNew || got[1].Kind != KindNew {
+			t.Errorf("window %v: flushed %v, want two new incidents", opts.Window, fulls(got))
+		}
+	}
+}

@@ -126,6 +126,9 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	analysis.ComponentLoRA: "A LoRA adapter failed: check each adapter's adapter_config.json (r, target_modules) against the LoRA limits the " +
+		"engine was started with (the largest rank, the target modules, the adapters per batch), that its files are readable and were trained for " +
+		"this base model, and start once without LoRA to confirm the base model serves",
 	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
 		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
 		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +

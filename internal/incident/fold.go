@@ -51,7 +51,7 @@ func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, un
 			g.reyear(o.Scope, t)
 		}
 		if !ok {
-			g.redate(o.Scope, t, now)
+			g.redate(o.Scope, t, now, o.SourceKey, o.Offset)
 		}
 		if !ok || t.After(c.Log) || c.Guessed && !guessed {
 			g.setClock(o.Scope, scopeClock{Log: t, Seen: now, Guessed: guessed})
@@ -69,11 +69,15 @@ func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, un
 // has one. A traceback printed without a header just before the first
 // timestamped line (its "Scheduler hit an exception" line, the parent's
 // "Received sigquit") happened then, not when the file was read: a
-// replayed or scanned log is read long after it was written.
-func (g *Grouper) redate(scope string, t, now time.Time) {
+// replayed or scanned log is read long after it was written. Only the
+// incidents printed just before it (within borrowedGap bytes of its source
+// off, when they come from it) are dated so: a traceback with a stretch of
+// healthy serving after it happened before that stretch, not at its end.
+func (g *Grouper) redate(scope string, t, now time.Time, source string, off int64) {
 	for _, m := range g.scopeGroups(scope) {
 		gr := m.gr
-		if !gr.Untimed || g.opts.Window >= 0 && now.Sub(gr.FirstSeen) > g.opts.Settle {
+		if !gr.Untimed || g.opts.Window >= 0 && now.Sub(gr.FirstSeen) > g.opts.Settle ||
+			source != "" && gr.Source == source && off-gr.End > borrowedGap {
 			continue
 		}
 		gr.Untimed = false

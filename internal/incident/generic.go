@@ -340,7 +340,11 @@ func (g *Grouper) claimGenerics(cause *group) {
 
 // foldGenerics folds the settling generic incidents whose settle time is
 // over (all of them at Flush) into the classified cause of their burst.
-func (g *Grouper) foldGenerics(now time.Time, all bool) {
+func (g *Grouper) foldGenerics(now time.Time, all bool) { g.foldGenericsOf(now, all, "") }
+
+// foldGenericsOf is foldGenerics for the generic incidents of source only,
+// or of every source when it is "".
+func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 	if !g.genericFolds() {
 		return
 	}
@@ -349,7 +353,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 	var ids []string
 	for scope := range g.genByScope {
 		for _, m := range g.members(g.genByScope, scope) {
-			if m.gr.Settling && (all || g.due(m.gr, now)) {
+			if m.gr.Settling && (all || g.due(m.gr, now)) && (source == "" || m.gr.Source == source) {
 				ids = append(ids, m.id)
 			}
 		}

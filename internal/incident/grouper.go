@@ -777,6 +777,49 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	return out
 }
 
+// Restarted closes the open incidents of source (an Occurrence.SourceKey):
+// the server that writes it started again (analysis.Startup), so what it
+// reports from now on is a new incident, even of the same record, and what
+// it reported before is over. Each is folded as at Flush, then announced
+// when it has something to announce (its first alert, or the repeats since
+// its last) and forgotten; the alerts are returned in the order the
+// incidents began. A scan's crash after a restart is thus an incident of
+// its own, as a run's is once its window closed.
+func (g *Grouper) Restarted(source string, now time.Time) []sinks.Alert {
+	if g.opts.Window == 0 || source == "" {
+		return nil
+	}
+	var ids []string
+	for id, gr := range g.groups {
+		if gr.Source == source {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	g.foldGenericsOf(now, true, source)
+	g.foldRestatements(ids, now, true)
+	g.foldSettled(ids, now, true)
+	var out []sinks.Alert
+	for _, id := range ids {
+		gr := g.groups[id]
+		if gr == nil || gr.Source != source {
+			continue // folded into another
+		}
+		g.remove(id)
+		if gr.Settling && gr.routineAlone() {
+			g.stats.Routine++
+			continue
+		}
+		if g.opts.Window < 0 || gr.pending() {
+			out = append(out, g.emitLast(gr, KindSummary, now))
+		}
+	}
+	return out
+}
+
 func (g *Grouper) evictOldest() []sinks.Alert {
 	if len(g.lru) == 0 {
 		return nil

@@ -222,6 +222,9 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	analysis.ComponentLoRA: "A LoRA adapter failed: check each adapter's adapter_config.json (r, target_modules) against the pool the server " +
+		"sized at start-up (--max-lora-rank, --lora-target-modules, --max-loras-per-batch), that its files are readable and were trained for this " +
+		"base model, and start once without --enable-lora to confirm the base model serves",
 	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
 		"--node-rank and the same --nnodes and --dist-init-addr (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach each " +
 		"other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME, NCCL_SOCKET_IFNAME), that the RDMA NICs and GPUDirect RDMA " +

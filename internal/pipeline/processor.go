@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
@@ -485,6 +486,13 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		}
 		p.grouped = true
 		as, o = p.grouper.Observe(occ, now), &occ
+	} else if analysis.Startup(e) {
+		// The server started again: what it failed of before is over,
+		// and a failure after this is a new incident (as in a scan).
+		if rs := p.grouper.Restarted(p.sourceOf(fs).Identity(), now); len(rs) > 0 {
+			p.grouped = true
+			p.queue(p.gate.Attach(rs))
+		}
 	}
 	as = p.gate.Observe(fs.gateLog(), e, d, o, as, now)
 	if len(as) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
@@ -116,10 +117,8 @@ func stalledRun(t *testing.T, state string, data []byte) []string {
 	p.proc.flushGroups()
 
 	var as []sinks.Alert
-	seen := map[string]bool{}
 	for _, a := range p.proc.pending {
-		if !seen[a.Fingerprint] {
-			seen[a.Fingerprint] = true
+		if a.Kind == incident.KindNew {
 			as = append(as, a)
 		}
 	}

@@ -64,10 +64,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-var knownGenericAdvice = map[string]string{
-	// Held out (heldout-10): measured, not tuned to.
-	"500-torch-compile-notimplementederror-chained-controller-cut.log": "held out: a bare NotImplementedError without a message, chained before an old controller traceback, leads unclassified",
-}
+var knownGenericAdvice = map[string]string{}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a

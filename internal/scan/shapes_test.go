@@ -248,9 +248,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"352-ucx-srd-send-completion-flushed-error.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"361-router-panic-drop-runtime-after-startup-lines.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",

@@ -440,6 +440,8 @@ var examples = map[string]example{
 	},
 	"gloo-enforce-not-met": {
 		match: []string{
+			// gloo's what() line alone, when the terminate line is cut or overwritten.
+			"[enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
 			"terminate called after throwing an instance of 'gloo::EnforceNotMet'\n  what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length <= op.nbytes. 4 vs 3",
 			"(RolloutWorker pid=991) terminate called after throwing an instance of 'gloo::EnforceNotMet'",
 		},
@@ -623,6 +625,9 @@ var examples = map[string]example{
 	// start-up refusals of sglang's own configuration checks
 	"attention-backend-unsupported": {
 		match: []string{
+			// Backends tied to one GPU generation.
+			rawTB("ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."),
+			rawTB("ValueError: The 'fa3' backend is not supported on Blackwell GPUs"),
 			tb("AssertionError: FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`."),
 			tb("AssertionError: Window attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
 			rawTB("AssertionError: Cross attention is not supported in the triton attention backend. Please use `--attention-backend flashinfer`."),
@@ -632,6 +637,7 @@ var examples = map[string]example{
 			tb("ValueError: Invalid attention backend: flash_attn"),
 		},
 		miss: []string{
+			mainLog("TRTLLM MHA backend is selected on Blackwell GPUs by default."),
 			hdr("Using hybrid linear attention backend for hybrid GDN models."),
 			mainLog("Attention backend not explicitly specified. Use fa3 backend by default."),
 		},
@@ -1776,6 +1782,43 @@ var examples = map[string]example{
 			// Another runtime failure of the same call is not a timeout.
 			"EH9999: 2024-07-03-11:28:40.450.757  wait for compute device to finish failed, runtime result = 507015.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
 			"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .",
+		},
+	},
+	"grammar-matcher-terminated": {
+		match: []string{
+			"RuntimeError: [23:42:39] /project/cpp/grammar_matcher.cc:556: Check failed: (!IsStopTokenAccepted()) is false: GrammarMatcher has terminated after accepting the stop token, but is trying to find the next token mask",
+			tb("RuntimeError: [09:59:19] /project/cpp/grammar_matcher.cc:653: Check failed: !terminated_"),
+		},
+		miss: []string{
+			"RuntimeError: [09:59:19] /project/cpp/grammar_matcher.cc:210: Check failed: (token_id < vocab_size) is false: token id out of range",
+			hdr("Grammar matcher terminated for req 8e1c2a; finishing the request"),
+		},
+	},
+	"mooncake-tcp-gpu-buffer-failed": {
+		match: []string{
+			"E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::writeBody failed. Error: Bad address (value: 14), total_transferred_bytes_: 0, current transferred_bytes: 0",
+			"E0612 14:05:26.176716 1192408 tcp_transport_session_impl.h:726] ClientSession::writeBody failed to copy from CUDA memory: invalid argument",
+			"E0612 14:05:26.176716 1192408 tcp_transport_session_impl.h:747] ClientSession::writeBody failed. Attempt to write data 0x7f12 using buffer 0x5561. Error: Bad address",
+		},
+		miss: []string{
+			"E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::writeBody failed. Error: Connection reset by peer (value: 104), total_transferred_bytes_: 0, current transferred_bytes: 0",
+		},
+	},
+	"mooncake-buffer-not-registered": {
+		match: []string{
+			"E1125 01:42:29.248446 13170 rdma_transport.cpp:336] Memory region not registered by any active device(s): 0x12c180000000",
+			"E1125 01:42:29.248446 13170 efa_transport.cpp:1116] Memory region not registered by any active EFA device: 0x12c180000000",
+		},
+		miss: []string{"I1125 01:42:29.248446 13170 rdma_transport.cpp:201] Memory region registered on 4 active device(s): 0x12c180000000"},
+	},
+	"warmup-request-rejected": {
+		match: []string{
+			mainLog("Initialization failed. warmup error: Traceback (most recent call last):\n  File \"/sgl/python/sglang/srt/entrypoints/http_server.py\", line 1407, in _execute_server_warmup\n    assert res.status_code == 200, f\"{res=}, {res.text=}\"\nAssertionError: res=<Response [502]>, res.text=''"),
+			"AssertionError: res=<Response [403]>, res.text='<html>\\n<head><title>403 Forbidden</title></head>'",
+		},
+		miss: []string{
+			"AssertionError: res=<Response [200]>, res.text='{\"text\": \"\"}'",
+			`[2026-05-28 00:11:09] INFO:     127.0.0.1:51234 - "POST /generate HTTP/1.1" 502 Bad Gateway`,
 		},
 	},
 	"router-start-failed": {

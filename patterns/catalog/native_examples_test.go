@@ -701,9 +701,12 @@ var moreNativeExamples = map[string]example{
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Remote access error on mlx5_2:1/RoCE (synd 0x13 vend 0x88 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR WR flushed because QP in error state on mlx5_0:1/IB (synd 0x5 vend 0xf9 hw_synd 0/0)",
+			// EFA's SRD transport words its completions this way.
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:221  UCX  ERROR send completion[0] with error on rdmap132s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id 0x7f8b20022480",
 		},
 		miss: []string{
 			"E1213 02:57:10.528410 5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 1): transport retry counter exceeded",
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:180  UCX  DEBUG send completion[0] on rdmap132s0/0x55cf4425cfb0: success, wr_id 0x7f8b20022480",
 		},
 	},
 	"ucx-memory-registration-failed": {
@@ -719,9 +722,12 @@ var moreNativeExamples = map[string]example{
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:630  UCX  ERROR   no active messages transport to <no debug data>: self/memory - Destination is unreachable, tcp/eth0 - Destination is unreachable",
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:722  UCX  ERROR   no remote cuda memory access transport to decode-0:31225: cuda_ipc/cuda - no put short, rc_mlx5/mlx5_0:1 - Destination is unreachable",
+			// UD's address handle to the peer's GID.
+			"[1745499308.854013] [9fd0c21b0f7c:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::5aa2:e1ff:fefe:c130 flow_label=0xffffffff sgid_index=0 traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such device",
 		},
 		miss: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:700  UCX  INFO  selected transport to decode-0: rc_mlx5/mlx5_0:1",
+			"[1745499308.855116] [9fd0c21b0f7c:760  :0]      ucp_worker.c:2903 UCX  WARN  worker 0x754a6ee0: 10 pending operations were not flushed",
 		},
 	},
 	"nvshmem-error-status": {
@@ -744,6 +750,23 @@ var moreNativeExamples = map[string]example{
 		miss: []string{
 			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
 		},
+	},
+	"triton-launch-invalid-argument": {
+		match: []string{
+			"(RayWorkerWrapper pid=3014724) RuntimeError: Triton Error [CUDA]: invalid argument",
+			tb("RuntimeError: Triton Error [HIP]: invalid argument"),
+		},
+		miss: []string{
+			// Other driver errors through Triton are the CUDA records'.
+			"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered",
+		},
+	},
+	"triton-cpu-tensor-argument": {
+		match: []string{
+			tb("ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)"),
+			"ValueError: Pointer argument (at 3) cannot be accessed from Triton (cpu tensor?)",
+		},
+		miss: []string{hdr("Moving the weights of layer 12 from CPU to GPU before the Triton kernel runs")},
 	},
 	"triton-ptxas-failed": {
 		match: []string{
@@ -903,6 +926,40 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 					slug = d.Cause.Record.Slug
 				}
 				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
+// TestNCCLVerbsLinesAreNCCLs composes NCCL's warning for every ibverbs
+// call it wraps, in both of NCCL's wordings: each must lead under one of
+// NCCL's records, never under NVSHMEM's, whose own lines name the same
+// verbs without NCCL's "Call to" in front.
+func TestNCCLVerbsLinesAreNCCLs(t *testing.T) {
+	m := compileCatalog(t)
+	verbs := []string{"modify_qp", "create_qp", "reg_mr", "reg_dmabuf_mr", "alloc_pd", "query_device", "query_port", "get_device_name", "create_cq", "open_device"}
+	forms := []string{
+		"node-7:4021:4188 [3] NCCL WARN Call to ibv_%s failed with error Invalid argument",
+		"[2026-03-13 22:26:02] node-7:4021:4188 [3] ibvwrap.c:262 NCCL WARN Call to ibv_%s failed with 110 Connection timed out, on dev mlx5_2:1",
+	}
+	for _, v := range verbs {
+		for _, f := range forms {
+			line := strings.Replace(f, "%s", v, 1)
+			var best string
+			for _, s := range subjects(line) {
+				hits, errs := m.Match(s)
+				if len(errs) > 0 {
+					t.Fatalf("pattern errors: %v", errs)
+				}
+				if len(hits) > 0 {
+					best = hits[0].Record.Slug
+					if hits[0].Record.Repo != "NVIDIA/nccl" {
+						t.Errorf("%q leads under %s (%s), want one of NCCL's records", line, best, hits[0].Record.Repo)
+					}
+				}
+			}
+			if best == "" {
+				t.Errorf("%q: no record", line)
 			}
 		}
 	}
