@@ -353,7 +353,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"015-nccl-unhandled-system-error-unindented.log":                  {"ranks": ranksMisread},
 	"224-transfer-worker-error-headless-prefill-pod.log":              {"ranks": ranksSplit},
 	"261-vllm-format-lines-then-warmup-error-cut.log":                 {"ranks": ranksSplit},
-	"262-unindented-traceback-xgrammar-matcher-terminated.log":        {"ranks": ranksMissed},
 	"278-sgl-kernel-common-ops-list-item-libnvrtc.log":                {"ranks": ranksSplit},
 	"295-old-rpyc-router-init-state-traceback-cut.log":                {"ranks": ranksSplit},
 	"297-traceback-init-cuda-graphs-cut-before-oom.log":               {"ranks": ranksSplit},
@@ -361,11 +360,12 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log":       {"ranks": ranksSplit},
 	"361-router-panic-drop-runtime-after-startup-lines.log":           {"ranks": ranksMisread},
 	"365-capture-cuda-graph-traceback-cut-after-startup.log":          {"ranks": ranksSplit},
-	"374-xgrammar-check-failed-terminated-bare-line.log":              {"ranks": ranksMissed, "restart": restartGlued},
 	"381-compose-capture-cuda-graph-failed-solutions.log":             {"ranks": ranksMisread},
 	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {"ranks": ranksMisread},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log":     {"ranks": ranksMissed},
 	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":               {"ranks": ranksMisread},
+	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {"ranks": ranksHeadless},
+	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
 	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
 }
@@ -383,6 +383,10 @@ const (
 	ranksSplit   = "the ranks' lines alternated, one rank's traceback (unindented, cut, or after a blank line or prose) is read in two pieces, and the piece without the exception pages as an unclassified traceback of its own"
 	ranksMisread = "the ranks' lines alternated, the exception line is no longer read with the traceback it closes (unindented, after a blank line, a wrapped or Rust frame), and the lead reads another line"
 	ranksMissed  = "the ranks' lines alternated, the failure line (unindented traceback, bare exception line, Rust frames without their panic line) alerts in no rank's copy"
+	// ranksHeadless: a cut traceback with neither header nor exception
+	// line is named by its frames' phase only when its frames are read
+	// as one traceback.
+	ranksHeadless = "the ranks' lines alternated, a cut traceback with neither header nor exception line is read as two pieces whose frames no longer name the phase, and each pages unclassified"
 )
 
 // interleaveNow stands in for the clock: after every time of the corpus
