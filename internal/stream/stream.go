@@ -81,6 +81,16 @@ func rankOf(text string) string {
 	return r[:j]
 }
 
+// mayHaveRank reports, cheaply, whether text may carry a rank prefix: an
+// sglang record's line (most lines) starts with its bracketed time, and a
+// launcher's prefix stands in front of that, never behind it.
+func mayHaveRank(text string) bool {
+	if len(text) > 1 && text[0] == '[' && text[1] >= '0' && text[1] <= '9' {
+		return false
+	}
+	return strings.Contains(text[:min(len(text), maxRankPrefixAt+16)], "[rank")
+}
+
 // partOf returns the part that reads a line of rank (see parts).
 func (s *Stream) partOf(rank string) *part {
 	if rank == "" {
@@ -114,7 +124,7 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		s.engine.Line(l.Text)
 	}
 	p, rankless := &s.parts[0], true
-	if len(s.parts) > 1 || strings.Contains(l.Text[:min(len(l.Text), maxRankPrefixAt+16)], "[rank") {
+	if len(s.parts) > 1 || mayHaveRank(l.Text) {
 		rank := rankOf(l.Text)
 		if rank == "" {
 			// A line of no rank goes on with the line before it (the
@@ -131,9 +141,11 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		// no rank's line goes on with them.
 		ended = s.endRankless(p)
 	}
-	if i := s.indexOf(p); i != s.last {
-		p.asm.ShareTime(s.parts[s.last].asm)
-		s.last = i
+	if len(s.parts) > 1 {
+		if i := s.indexOf(p); i != s.last {
+			p.asm.ShareTime(s.parts[s.last].asm)
+			s.last = i
+		}
 	}
 	wasPending := p.asm.Pending()
 	es := p.asm.PushLine(l)
