@@ -31,9 +31,10 @@ type Stream struct {
 	endedBuf  []entry.Entry
 	endedLine int64 // line number of the first line of the entries endRankless ended
 
-	lines      int64 // lines pushed
-	lastOffset int64 // Offset of the latest line; -1 before the first
-	doneLine   int64 // line number of the first line of the entries last completed
+	lines      int64     // lines pushed
+	lastOffset int64     // Offset of the latest line; -1 before the first
+	doneLine   int64     // line number of the first line of the entries last completed
+	now        time.Time // the time PushAt was given for the line being pushed
 }
 
 // part is one assembler of a stream and the bookkeeping of its pending
@@ -41,9 +42,10 @@ type Stream struct {
 type part struct {
 	rank         string // the rank prefix's digits; "" for parts[0] until a rank is seen
 	asm          *entry.Assembler
-	rankless     bool  // a line of no rank opened the pending entry
-	pendingFirst int64 // Offset of the pending entry's first line; -1 when none
-	pendingLine  int64 // line number (1-based) of the pending entry's first line
+	rankless     bool      // a line of no rank opened the pending entry
+	pendingFirst int64     // Offset of the pending entry's first line; -1 when none
+	pendingLine  int64     // line number (1-based) of the pending entry's first line
+	pendingSince time.Time // when the pending entry's first line was pushed (PushAt)
 }
 
 // maxRankParts bounds the assemblers of one stream: a launcher that
@@ -159,7 +161,7 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	case len(es) > 0 || !wasPending:
 		// This line completed the previous entry (or there was none) and
 		// began the one now pending.
-		p.pendingFirst, p.pendingLine = l.Offset, s.lines
+		p.pendingFirst, p.pendingLine, p.pendingSince = l.Offset, s.lines, s.now
 		p.rankless = rankless
 		opened = true
 	}
@@ -257,6 +259,33 @@ func (s *Stream) SetEngine(name string) {
 	}
 }
 
+// PushAt is Push for a caller that reads lines as they are written (run,
+// the Collector): now is when the line was processed, kept while the
+// entry it begins is pending (PendingSince).
+func (s *Stream) PushAt(l *entry.Line, now time.Time) []entry.Entry {
+	s.now = now
+	es := s.Push(l)
+	s.now = time.Time{}
+	return es
+}
+
+// PendingSince is when the earliest pending entry's first line was pushed
+// with PushAt; zero when no entry is pending or its first line came by
+// Push. A caller holds the incidents of the source while it assembles an
+// entry that began by their deadline (incident.Grouper.TickHolding).
+func (s *Stream) PendingSince() time.Time {
+	k := -1
+	for i := range s.parts {
+		if f := s.parts[i].pendingFirst; f >= 0 && (k < 0 || f < s.parts[k].pendingFirst) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return time.Time{}
+	}
+	return s.parts[k].pendingSince
+}
+
 // Flush completes the pending entries, if any: of every rank, in the
 // order their first lines came.
 func (s *Stream) Flush() []entry.Entry {
@@ -337,6 +366,18 @@ type Set struct {
 
 // NewSet returns an empty set whose streams assemble with opts.
 func NewSet(opts entry.Options) *Set { return &Set{opts: opts} }
+
+// PendingSince is the earliest PendingSince of the set's streams: when
+// the oldest entry still being assembled began; zero when none.
+func (set *Set) PendingSince() time.Time {
+	var since time.Time
+	for _, s := range set.streams {
+		if t := s.PendingSince(); !t.IsZero() && (since.IsZero() || t.Before(since)) {
+			since = t
+		}
+	}
+	return since
+}
 
 // Get returns the stream named name, creating it.
 func (set *Set) Get(name string) *Stream {
