@@ -249,3 +249,19 @@ func TestStreamPendingSince(t *testing.T) {
 		t.Errorf("after Flush: PendingSince %v, set %v, want zero", s.PendingSince(), set.PendingSince())
 	}
 }
+
+// With ranks read apart, PendingSince is the earliest pending entry's.
+func TestStreamPendingSinceRanks(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	s := New("stderr", entry.Options{})
+	s.PushAt(&entry.Line{Text: "[rank0]:Traceback (most recent call last):", Offset: 0}, t0)
+	s.PushAt(&entry.Line{Text: "[rank1]:Traceback (most recent call last):", Offset: 44}, t0.Add(time.Second))
+	s.PushAt(&entry.Line{Text: "[rank1]:  File \"/x.py\", line 1, in f", Offset: 88}, t0.Add(2*time.Second))
+	if got := s.PendingSince(); !got.Equal(t0) {
+		t.Errorf("PendingSince %v, want rank 0's %v", got, t0)
+	}
+	s.Flush()
+	if !s.PendingSince().IsZero() {
+		t.Errorf("after Flush: PendingSince %v, want zero", s.PendingSince())
+	}
+}
