@@ -147,6 +147,7 @@ func TestFrameAndSourceRests(t *testing.T) {
 		{"a frame line whole", `  File "/x.py", line 1, in f`, "g()", false, false},
 		{"a line that opens as a frame but is none", "  File a report", `"/x.py"`, false, false},
 		{"a source line cut", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.proces", "s_group)", false, true},
+		{"fold -s's short piece of a source line", "    batch_result = ", "self.model_worker.forward_batch_generation(", false, true},
 		{"the exception line after a source line", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.process)", "RuntimeError: boom", false, false},
 		{"the next frame", "    return f(x)", `  File "/x.py", line 2, in g`, false, false},
 	} {
@@ -230,6 +231,8 @@ func TestIsMarkerRest(t *testing.T) {
 		{"During handling of the above exception, another exc", "eption occurred:", true},
 		{"Traceback (most recent call la", "st): x", false},
 		{"Traceb", "ack (most recent call last):", false},
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception: ", "Traceback (most recent call last):", true},
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception:", "Traceback (most recent call last):", false},
 		{"something else entirely, ending la", "st):", false},
 	} {
 		if got := isMarkerRest(tt.prev, tt.next); got != tt.want {

@@ -222,10 +222,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
-	if isFrameRest(a.kept.last(), c.s) || isLongTokenRest(a.kept.last(), c.s) {
+	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
-		// the line.
+		// the line, and a traceback's source line, which CPython
+		// prints stripped, ends in a space only where a wrap broke it.
 		// A terminal's cut teaches its width as any break does.
 		if p.lastRaw >= minWrapWidth {
 			a.width.confirm(p.lastRaw)
@@ -330,10 +332,16 @@ func isFrameRest(prev, next string) bool {
 // isMarkerRest reports whether next completes a line of CPython's
 // traceback print that prev ends with the start of ("...Scheduler hit an
 // exception: Traceback (most recent call la" and "st):"): its header or a
-// chain separator, cut inside it. The rest is fixed text.
+// chain separator, cut inside it, or the header whole after a word wrap
+// left the line that announces it ending in ": ". The rest is fixed text.
 func isMarkerRest(prev, next string) bool {
 	if len(next) >= len(sepCause) {
 		return false
+	}
+	if next == tbStart && strings.HasSuffix(prev, ": ") && !isBlank(prev) {
+		// A word wrap just before it, after the header that announces
+		// it ("Scheduler hit an exception: " and the marker whole).
+		return true
 	}
 	for _, m := range [...]string{tbStart, sepCause, sepContext} {
 		if k := len(m) - len(next); k >= 10 && strings.HasSuffix(m, next) && strings.HasSuffix(prev, m[:k]) {

@@ -162,13 +162,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"220-ray-sglangengine-ip-scheduler-exception-eagle.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
