@@ -257,3 +257,22 @@ func FuzzMarkerRest(f *testing.F) {
 		t.Fatalf("isMarkerRest(%q, %q): no marker", prev, next)
 	})
 }
+
+func TestBracketRests(t *testing.T) {
+	for _, tt := range []struct {
+		s             string
+		opens, closes bool
+	}{
+		{"        rtDeviceSynchronize execute failed, reason=[task ", true, false},
+		{"timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]", false, true},
+		{"[2025-01-16 10:11:13 TP0] Decode batch", false, false},
+		{"  [x] indented", false, false},
+	} {
+		if got := opensBracket(tt.s); got != tt.opens {
+			t.Errorf("opensBracket(%q) = %v, want %v", tt.s, got, tt.opens)
+		}
+		if got := closesBracket(tt.s); got != tt.closes {
+			t.Errorf("closesBracket(%q) = %v, want %v", tt.s, got, tt.closes)
+		}
+	}
+}

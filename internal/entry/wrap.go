@@ -219,11 +219,15 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // reports whether it joined.
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
+	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
+		return false
+	}
+	if c.native && !(c.n.soft && !isIndented(c.s) && opensBracket(a.kept.last())) {
 		return false
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
-		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) {
+		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
+		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
@@ -327,6 +331,21 @@ func isFrameRest(prev, next string) bool {
 	}
 	_, ok := parsePartialFrame(joined)
 	return ok && len(joined) > len(t)
+}
+
+// opensBracket reports whether s ends inside a bracket it opened: more
+// "[" than "]" after its last space-free run began ("reason=[task "). The
+// rest of such a line may read as a native line by its tail (CANN's
+// "timeout][FUNC:...][FILE:...][LINE:53]"), yet it closes the bracket.
+func opensBracket(s string) bool {
+	i := strings.LastIndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i:], ']') < 0
+}
+
+// closesBracket reports whether s closes a bracket before it opens one.
+func closesBracket(s string) bool {
+	c := strings.IndexByte(s, ']')
+	return c >= 0 && !isIndented(s) && strings.IndexByte(s[:c], '[') < 0
 }
 
 // isMarkerRest reports whether next completes a line of CPython's

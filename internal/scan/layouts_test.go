@@ -199,9 +199,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
-	"514-cann-task-timeout-worker-prefix-repeated.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read
