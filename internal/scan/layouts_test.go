@@ -224,6 +224,11 @@ func TestCorpusLayouts(t *testing.T) {
 	tallies := map[string]*tally{}
 	var wrong []string
 	for _, e := range entries {
+		if e.Batch == reservedBatch {
+			// The batch kept for independent measurement: the corpus
+			// test reports it; no layout's known misses may name it.
+			continue
+		}
 		raw, err := os.ReadFile(filepath.Join(corpusDir, e.File))
 		if err != nil {
 			t.Fatal(err)
@@ -292,6 +297,10 @@ func TestCorpusLayouts(t *testing.T) {
 		t.Error(w)
 	}
 }
+
+// reservedBatch is the held-out batch no helper reads while it is
+// measured (COMMON.md): the layout test leaves it out.
+const reservedBatch = "heldout-11"
 
 func splitLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
