@@ -56,6 +56,13 @@ func TestLayoutShapes(t *testing.T) {
 				"2025-06-18 13:43:34 ERROR 31423 [ TP6 PP0 scheduler.py:2547]     scheduler.event_loop_pp()^M\n" +
 				"2025-06-18 13:43:35 INFO 31423 [ TP0 PP0 scheduler.py:900] Decode batch. #running-req: 1^M\n",
 			[]string{"Scheduler hit an exception: Traceback (most recent call last):", "Decode batch. #running-req: 1"}},
+		{"a frame line rejoined from its pieces opens the traceback it is read in",
+			"[2025-12-05 17:08:49 DP2 TP2 EP2] Scheduler hit an exception: Traceback (most re\n" +
+				"cent call last):\n" +
+				"  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner\n" +
+				".py\", line 344, in __init__\n" +
+				"    self.capture()\n",
+			[]string{"Scheduler hit an exception: Traceback (most recent call last):"}},
 		{"a line cut twice at one width, between two capitals",
 			"[rank7]:[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective operation timeout: WorkNC\n" +
 				"CL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, NumelOut=58720256, Timeout(ms)=600000) ran for 600077 milliseconds b\n" +
@@ -274,5 +281,25 @@ func TestBracketRests(t *testing.T) {
 		if got := closesBracket(tt.s); got != tt.closes {
 			t.Errorf("closesBracket(%q) = %v, want %v", tt.s, got, tt.closes)
 		}
+	}
+}
+
+// A traceback whose lines a wrap cut is parsed from the lines rejoined.
+func TestRejoinedTracebackParsed(t *testing.T) {
+	a := NewAssembler(Options{})
+	var es []Entry
+	for i, l := range []string{
+		"[2025-12-05 17:08:49 DP2 TP2 EP2] Scheduler hit an exception: Traceback (most re",
+		"cent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner`,
+		`.py", line 344, in __init__`,
+		"    self.capture()",
+	} {
+		es = append(es, a.Push(Line{Text: l, Offset: int64(i + 1)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 1 || es[0].Traceback == nil || len(es[0].Traceback.Links) != 1 || len(es[0].Traceback.Links[0].Frames) != 1 ||
+		es[0].Traceback.Links[0].Frames[0].Func != "__init__" {
+		t.Fatalf("entries %+v, want one whose traceback has the frame __init__", es)
 	}
 }

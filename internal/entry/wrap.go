@@ -222,7 +222,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
-	if c.native && !(c.n.soft && !isIndented(c.s) && opensBracket(a.kept.last())) {
+	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
+		// A native line is a writer's own, unless it is one only by a
+		// shape an exception's message may quote (a soft one) and the
+		// line before ends where a wrap broke it: inside a bracket, or
+		// in the space a word wrap leaves.
 		return false
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
@@ -293,6 +297,11 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 		}
 	} else {
 		a.noteBare(joined)
+	}
+	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
+		// The pieces were no traceback line; the line whole is: the
+		// traceback opens or goes on here, as if it had come whole.
+		a.advance(joined)
 	}
 	p.blanks = 0 // a double-spaced paste's, counted in lines already
 	p.lines++

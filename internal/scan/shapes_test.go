@@ -252,9 +252,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"373-rocm-hip-captured-event-watchdog-annotated.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -285,9 +282,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
-	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 }
 
