@@ -141,13 +141,6 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	// dev-2: measured blind before any change made for the batch.
-	"702-sgl-kernel-green-ctx-undefined-symbol-stripped-indent.log": {
-		"hard-wrap-80": "the ImportError's library path is hard-wrapped before the undefined symbol, and the rejoined line no longer matches the record's path",
-	},
-	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
-		"hard-wrap-120": "a single client line hard-wrapped at 120 columns has no exception or record head on its first piece, so nothing alerts",
-	},
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
