@@ -117,56 +117,11 @@ func (p *prefilter) setLongCtx() {
 	p.longCtx = b
 }
 
-// Two bits a key in the halves' blooms. A half's pass the six bytes then
-// turn down still costs the loop a branch it mispredicts and the
-// confirmation's loads: at 50,000 records 1.6 a routine line, of which
-// 0.35 passed the one-bit blooms by chance (2,853 short keys in 16 KB), on
-// windows routine lines repeat ("00:3", "q: 2"). The blocked loop tests
-// its halves in blooms of their own (pairBloom) with two bits of one word
-// a key, built with the six-byte bloom; the one-bit blooms (lowB, shortB),
-// which the image keeps, serve the rest of the search.
-
-// pairBloom is a bloom of 2^pairBloomLog bits (16 KB, as blockedLowBloom
-// and shortBloom), two bits of one word a key: the word by the hash's top
-// 11 bits, the bits by the 6 below them and the 6 below those.
-const pairBloomLog = 17
-
-type pairBloom [1 << (pairBloomLog - 6)]uint64
-
-func (b *pairBloom) add(h uint64) {
-	b[h>>(64-pairBloomLog+6)] |= 1<<(h>>(64-pairBloomLog)&63) | 1<<(h>>(64-pairBloomLog-6)&63)
-}
-
-// has reports whether the key whose hash is h may be in b (the blocked
-// loop tests it written out).
-func (b *pairBloom) has(h uint64) bool {
-	x := b[h>>(64-pairBloomLog+6)]
-	return x&(1<<(h>>(64-pairBloomLog)&63)) != 0 && x&(1<<(h>>(64-pairBloomLog-6)&63)) != 0
-}
-
-// setPairs builds the halves' two-bit blooms from the low and short
-// tables.
-func (p *prefilter) setPairs() {
-	p.lowPair, p.shortPair = new(pairBloom), new(pairBloom)
-	for _, sl := range p.low.slots {
-		if sl.end != 0 {
-			p.lowPair.add(lowHash(sl.key))
-		}
-	}
-	for _, sl := range p.short.slots {
-		if sl.end != 0 {
-			p.shortPair.add(sl.key * hashMul)
-		}
-	}
-}
-
 // setExt builds the bloom of six-byte windows of the low and short
-// tables' refs, the long refs' (setLongCtx) and the halves' two-bit
-// blooms (setPairs); if a ref has neither window, a bloom of every bit
-// (every pass leaves the loop).
+// tables' refs, and the long refs' (setLongCtx); if a ref has neither
+// window, a bloom of every bit (every pass leaves the loop).
 func (p *prefilter) setExt() {
 	p.setLongCtx()
-	p.setPairs()
 	b := new(extBloom)
 	corpus := corpusWindows6()
 	for _, t := range []struct {

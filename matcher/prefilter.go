@@ -388,9 +388,6 @@ type prefilter struct {
 	// longCtx confirms the long keys' passes in the blocked loop
 	// (confirm.go), which must have it.
 	longCtx *blockedBloom
-	// lowPair and shortPair are the blocked loop's blooms of the low and
-	// short keys, two bits a key (confirm.go).
-	lowPair, shortPair *pairBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -795,17 +792,18 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 //go:noinline
 func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	bl, ext, lx := p.blocked, p.ext, p.longCtx
-	sb, lb := p.shortPair, p.lowPair
+	sb := (*shortBloom)(p.shortB.bits)
+	lb := (*blockedLowBloom)(p.lowB.bits)
 	for ; i+4*longStride <= len(s); i += 4 * longStride {
 		t := s[i : i+4*longStride]
 		for j := 0; j < 4*longStride; j += longStride {
 			w := blockKey(t, j)
-			if h := lowHash(w); lb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog)&63)) != 0 && lb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog-6)&63)) != 0 {
+			if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
 				if ext.has(w&mask48|extLowFwd) || i+j >= 2 && ext.has(blockKey(s, i+j-2)&mask48|extLowBwd) {
 					return i + j + passLow
 				}
 			}
-			if h := (w >> 32) * hashMul; sb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog)&63)) != 0 && sb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog-6)&63)) != 0 {
+			if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
 				at := i + j + shortWindow
 				k := min(at, len(s)-longWindow)
 				if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
@@ -824,12 +822,12 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 	}
 	for ; i+longStride <= len(s); i += longStride {
 		w := blockKey(s, i)
-		if h := lowHash(w); lb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog)&63)) != 0 && lb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog-6)&63)) != 0 {
+		if h := lowHash(w) >> (64 - blockedLowBloomLog); lb[h>>6]&(1<<(h&63)) != 0 {
 			if ext.has(w&mask48|extLowFwd) || i >= 2 && ext.has(blockKey(s, i-2)&mask48|extLowBwd) {
 				return i + passLow
 			}
 		}
-		if h := (w >> 32) * hashMul; sb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog)&63)) != 0 && sb[h>>(64-pairBloomLog+6)]&(1<<(h>>(64-pairBloomLog-6)&63)) != 0 {
+		if h := ((w >> 32) * hashMul) >> (64 - shortBloomLog); sb[h>>6]&(1<<(h&63)) != 0 {
 			at := i + shortWindow
 			k := min(at, len(s)-longWindow)
 			if ext.has(w>>16&mask48|extHighBwd) || at+6 <= len(s) && ext.has(blockKey(s, k)>>(8*(at-k)&63)&mask48|extHighFwd) {
@@ -1433,7 +1431,7 @@ func (b *blockedBloom) has(h uint64) bool {
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.blocked, p.ext, p.longCtx, p.lowPair, p.shortPair = nil, nil, nil, nil, nil
+	p.blocked, p.ext, p.longCtx = nil, nil, nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
@@ -1480,7 +1478,7 @@ func (p *prefilter) splitHalves(lowLog uint) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB, p.blocked, p.ext, p.longCtx, p.lowPair, p.shortPair = b, b, b, nil, nil, nil, nil, nil
+	p.strided, p.shortB, p.lowB, p.blocked, p.ext, p.longCtx = b, b, b, nil, nil, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed
