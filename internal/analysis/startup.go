@@ -22,18 +22,26 @@ var startupLines = []string{
 // message: a traceback, a request dump or any other message may quote it,
 // and a quote is no restart.
 func Startup(e *entry.Entry) bool {
+	_, ok := StartupLine(e)
+	return ok
+}
+
+// StartupLine is Startup that also says which of the start-up lines e
+// opens with, for a caller that logs why it took e for a restart (the
+// liveness gate's reset).
+func StartupLine(e *entry.Entry) (string, bool) {
 	if e.Traceback != nil || e.Message == "" {
-		return false
+		return "", false
 	}
 	switch e.Message[0] {
 	case 's', 'T', 'S':
 	default:
-		return false
+		return "", false
 	}
 	for _, s := range startupLines {
 		if strings.HasPrefix(e.Message, s) {
-			return true
+			return s, true
 		}
 	}
-	return false
+	return "", false
 }

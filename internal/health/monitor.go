@@ -35,12 +35,6 @@ const seenEvery = time.Second
 // alert; past it a trip is announced on an alert of its own.
 const maxWaitingLiveness = 1024
 
-// Startup lines: written once when an sglang server (re)starts.
-var startupLines = []string{
-	"The server is fired up and ready to roll!", // sglang, after warmup
-	"Started server process",                    // uvicorn, as the HTTP server starts
-}
-
 // Log is where an entry was read, as far as the gate cares: the file's
 // path (empty for a stream) and, for a kubelet container log, the pod its
 // path names. It decides the entry's target and whether a new container
@@ -261,19 +255,14 @@ func allDigits(s string) bool {
 }
 
 // startupLine reports whether e is one of the lines a starting server
-// writes. The line must open the entry's message: a traceback, a request
-// dump (sglang's --log-requests) or any other message can quote it, and a
-// quote is no restart.
+// writes (analysis.Startup: the same lines close a source's incidents),
+// with the cause the gate's reset logs.
 func startupLine(e *entry.Entry) (string, bool) {
-	if e.Traceback != nil {
+	line, ok := analysis.StartupLine(e)
+	if !ok {
 		return "", false
 	}
-	for _, s := range startupLines {
-		if strings.HasPrefix(e.Message, s) {
-			return "startup line " + strconv.Quote(s), true
-		}
-	}
-	return "", false
+	return "startup line " + strconv.Quote(line), true
 }
 
 func (m *Monitor) reset(rs Reset) {

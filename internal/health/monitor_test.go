@@ -34,6 +34,7 @@ func TestContainerLogAndStartupLine(t *testing.T) {
 	for msg, want := range map[string]bool{
 		"Started server process [1234]":                                                     true,
 		"The server is fired up and ready to roll!":                                         true,
+		"server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2)":                     true,
 		"Load weight end. type=Qwen3ForCausalLM":                                            false,
 		"Waiting for application startup.":                                                  false,
 		"Scheduler hit an exception: Started server process":                                false,

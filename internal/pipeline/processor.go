@@ -181,10 +181,6 @@ type streamState struct {
 	*stream.Stream
 	file     *fileState
 	lastLine time.Time
-	// pendingSince is when the line that began the pending entry was
-	// processed (meaningful while Pending): the grouper holds the
-	// incidents of the file that settle after it (pendingSince).
-	pendingSince time.Time
 }
 
 // Identity is the Kubernetes identity of this logmatch (from the downward
@@ -248,14 +244,9 @@ func (p *processor) line(l source.Line) {
 		// stream was still pending: this line's entry was already matched.
 		return
 	}
-	first := ss.PendingFirst()
-	es := ss.Push(&l.Line)
 	now := p.clock()
+	es := ss.PushAt(&l.Line, now)
 	ss.lastLine = now
-	if len(es) > 0 || ss.PendingFirst() != first {
-		// This line began the entry now pending, if any.
-		ss.pendingSince = now
-	}
 	p.entries(es, ss)
 }
 
@@ -280,15 +271,16 @@ func (p *processor) pendingSince() func(source string) time.Time {
 	var since map[string]time.Time
 	for _, fs := range p.files {
 		for _, ss := range fs.streams {
-			if !ss.Pending() || ss.pendingSince.IsZero() {
+			began := ss.PendingSince()
+			if began.IsZero() {
 				continue
 			}
 			if since == nil {
 				since = make(map[string]time.Time)
 			}
 			key := p.sourceOf(fs).Identity()
-			if t, ok := since[key]; !ok || ss.pendingSince.Before(t) {
-				since[key] = ss.pendingSince
+			if t, ok := since[key]; !ok || began.Before(t) {
+				since[key] = began
 			}
 		}
 	}

@@ -33,6 +33,7 @@ import (
 //     second before every record of the crash after its first, as a
 //     server that still answers prints them between a cause and its
 //     consequences: still led right, no more incidents than as posted;
+//     traffic-1s the same with those records a second later;
 //   - two failures: an excerpt, a stretch of healthy serving, another
 //     excerpt of another record: each part led right by an incident of
 //     its own;
@@ -122,13 +123,18 @@ func TestCorpusInterleaved(t *testing.T) {
 		check("ranks", p.e.File, ok && len(res.Alerts) <= p.incidents,
 			fmt.Sprintf("%s: want %s in at most %d incidents, got %s (%d)", v, expected(p.e), p.incidents, headline(lead(res.Alerts)), len(res.Alerts)))
 
-		// Traffic.
-		if text, ok := withTraffic(p.text); ok {
-			res := scanLater(t, m, red, p.e.File, text)
-			ok, v := judge(p.e, lead(res.Alerts))
-			tally("traffic").count(ok, len(res.Alerts))
-			check("traffic", p.e.File, ok && len(res.Alerts) <= p.incidents,
-				fmt.Sprintf("%s: want %s in at most %d incidents, got %s (%d)", v, expected(p.e), p.incidents, headline(lead(res.Alerts)), len(res.Alerts)))
+		// Traffic, in the same second and a second later.
+		for _, tr := range []struct {
+			variant string
+			gap     time.Duration
+		}{{"traffic", 0}, {"traffic-1s", time.Second}} {
+			if text, ok := withTraffic(p.text, tr.gap); ok {
+				res := scanLater(t, m, red, p.e.File, text)
+				ok, v := judge(p.e, lead(res.Alerts))
+				tally(tr.variant).count(ok, len(res.Alerts))
+				check(tr.variant, p.e.File, ok && len(res.Alerts) <= p.incidents,
+					fmt.Sprintf("%s: want %s in at most %d incidents, got %s (%d)", v, expected(p.e), p.incidents, headline(lead(res.Alerts)), len(res.Alerts)))
+			}
 		}
 
 		// Restart.
@@ -271,18 +277,24 @@ func interleaveRanks(text string, n int) string {
 	return b.String()
 }
 
-// withTraffic is text with a server's healthy lines of the same second
-// before every sglang record after the first: two access lines and a
-// decode batch. False when text has fewer than two records.
-func withTraffic(text string) (string, bool) {
+// withTraffic is text with a server's healthy lines before every sglang
+// record after the first: two access lines and a decode batch, of that
+// record's second; with gap, every record after the first (and the lines
+// before it) comes gap later, as a parent reports a child's death a moment
+// after it. False when text has fewer than two records.
+func withTraffic(text string, gap time.Duration) (string, bool) {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	var b strings.Builder
 	records := 0
 	for _, l := range lines {
-		if m := srtStamp.FindStringSubmatch(l); m != nil {
+		if m := srtStamp.FindStringSubmatchIndex(l); m != nil {
 			records++
 			if records > 1 {
-				ts := m[1]
+				ts := l[m[2]:m[3]]
+				if gap > 0 {
+					ts = later(ts, gap)
+					l = l[:m[2]] + ts + l[m[3]:]
+				}
 				fmt.Fprintf(&b, "[%s] INFO:     10.0.3.17:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", ts)
 				fmt.Fprintf(&b, "[%s TP0] Decode batch, #running-req: 12, #token: 5321, token usage: 0.08, cuda graph: True, gen throughput (token/s): 512.33, #queue-req: 0\n", ts)
 				fmt.Fprintf(&b, "[%s] INFO:     10.0.3.17:51240 - \"GET /health HTTP/1.1\" 200 OK\n", ts)
@@ -294,8 +306,21 @@ func withTraffic(text string) (string, bool) {
 	return b.String(), records > 1
 }
 
-// servingLines is n lines of a server serving well, an hour after the
-// corpus's times and in order: what lies between two unrelated failures of
+// later is the sglang header time ts moved by d, in its own layout.
+func later(ts string, d time.Duration) string {
+	layout := "2006-01-02 15:04:05"
+	if len(ts) > len(layout) {
+		layout += "." + strings.Repeat("0", len(ts)-len(layout)-1)
+	}
+	t, err := time.Parse(layout, ts)
+	if err != nil {
+		return ts
+	}
+	return t.Add(d).Format(layout)
+}
+
+// servingLines is n lines of a server serving well, a second apart, on a
+// day of none of the excerpts: what lies between two unrelated failures of
 // one log.
 func servingLines(n int) string {
 	var b strings.Builder

@@ -20,11 +20,12 @@ type Stream struct {
 	// lines until it is decided, or as configured (SetEngine).
 	engine engine.Detector
 
-	lines        int64 // lines pushed
-	lastOffset   int64 // Offset of the latest line; -1 before the first
-	pendingFirst int64 // Offset of the pending entry's first line; -1 when none
-	pendingLine  int64 // line number (1-based) of the pending entry's first line
-	doneLine     int64 // line number of the first line of the entries last completed
+	lines        int64     // lines pushed
+	lastOffset   int64     // Offset of the latest line; -1 before the first
+	pendingFirst int64     // Offset of the pending entry's first line; -1 when none
+	pendingLine  int64     // line number (1-based) of the pending entry's first line
+	pendingSince time.Time // when the pending entry's first line was pushed (PushAt)
+	doneLine     int64     // line number of the first line of the entries last completed
 }
 
 // New returns an empty stream named name, assembling with opts.
@@ -71,6 +72,29 @@ func (s *Stream) SetEngine(name string) {
 	}
 }
 
+// PushAt is Push for a caller that reads lines as they are written (run,
+// the Collector): now is when the line was processed, kept while the
+// entry it begins is pending (PendingSince).
+func (s *Stream) PushAt(l *entry.Line, now time.Time) []entry.Entry {
+	first := s.pendingFirst
+	es := s.Push(l)
+	if s.pendingFirst >= 0 && (len(es) > 0 || s.pendingFirst != first) {
+		s.pendingSince = now
+	}
+	return es
+}
+
+// PendingSince is when the pending entry's first line was pushed with
+// PushAt; zero when no entry is pending or its first line came by Push. A
+// caller holds the incidents of the source while it assembles an entry
+// that began by their deadline (incident.Grouper.TickHolding).
+func (s *Stream) PendingSince() time.Time {
+	if s.pendingFirst < 0 {
+		return time.Time{}
+	}
+	return s.pendingSince
+}
+
 // Flush completes the pending entry, if any.
 func (s *Stream) Flush() []entry.Entry {
 	es := s.asm.Flush()
@@ -109,6 +133,18 @@ type Set struct {
 
 // NewSet returns an empty set whose streams assemble with opts.
 func NewSet(opts entry.Options) *Set { return &Set{opts: opts} }
+
+// PendingSince is the earliest PendingSince of the set's streams: when
+// the oldest entry still being assembled began; zero when none.
+func (set *Set) PendingSince() time.Time {
+	var since time.Time
+	for _, s := range set.streams {
+		if t := s.PendingSince(); !t.IsZero() && (since.IsZero() || t.Before(since)) {
+			since = t
+		}
+	}
+	return since
+}
 
 // Get returns the stream named name, creating it.
 func (set *Set) Get(name string) *Stream {

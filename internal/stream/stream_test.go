@@ -140,3 +140,37 @@ func TestShellBoundsLogTime(t *testing.T) {
 		t.Errorf("entry an hour ahead: ahead %v failure %v time %s, want set back to %s", got[1].Ahead, got[1].Failure, got[1].Entry.Time, now.Truncate(time.Second))
 	}
 }
+
+// PendingSince is when the line that began the pending entry was pushed:
+// kept through the entry's continuation lines, moved by the line that
+// begins the next entry, zero once nothing is pending; a Set reports its
+// oldest.
+func TestStreamPendingSince(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	set := NewSet(entry.Options{})
+	s, other := set.Get("stderr"), set.Get("stdout")
+	lines := []string{
+		"Traceback (most recent call last):",
+		"  File \"/app/x.py\", line 1, in <module>",
+		"ValueError: bad",
+		"[2026-05-28 00:00:01] two",
+	}
+	want := []time.Time{t0, t0, t0, t0.Add(3 * time.Second)}
+	off := int64(0)
+	for i, l := range lines {
+		s.PushAt(&entry.Line{Text: l, Offset: off}, t0.Add(time.Duration(i)*time.Second))
+		off += int64(len(l)) + 1
+		if got := s.PendingSince(); !got.Equal(want[i]) {
+			t.Errorf("after line %d: PendingSince %v, want %v", i, got, want[i])
+		}
+	}
+	other.PushAt(&entry.Line{Text: "[2026-05-28 00:00:00] one"}, t0.Add(time.Second))
+	if got := set.PendingSince(); !got.Equal(t0.Add(time.Second)) {
+		t.Errorf("set: PendingSince %v, want the oldest pending entry's %v", got, t0.Add(time.Second))
+	}
+	s.Flush()
+	other.Flush()
+	if !s.PendingSince().IsZero() || !set.PendingSince().IsZero() {
+		t.Errorf("after Flush: PendingSince %v, set %v, want zero", s.PendingSince(), set.PendingSince())
+	}
+}

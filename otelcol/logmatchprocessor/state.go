@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.uber.org/zap"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/stream"
@@ -166,7 +167,7 @@ func (t *tracker) record(lr plog.LogRecord, res pcommon.Map, base identity, text
 		line, rest, more := strings.Cut(text, "\n")
 		l := entry.Line{Text: strings.TrimSuffix(line, "\r"), Source: s.src.Path, Stream: name, Offset: s.next, Time: when}
 		s.next++
-		if es := ss.Push(&l); len(es) > 0 {
+		if es := ss.PushAt(&l, now); len(es) > 0 {
 			t.shell.Diagnose(ss, es, t.onEntry)
 		}
 		if !more {
@@ -237,9 +238,15 @@ func (t *tracker) drop(s *source) {
 	}
 }
 
-// flushSource completes the pending entries of s's streams.
+// flushSource completes the pending entries of s's streams. They are
+// dated as of the source's last record, as run dates what a flush
+// completes: when the flush comes (an idle ticker, the end of the
+// pipeline, a loaded machine) is no time of the log's.
 func (t *tracker) flushSource(s *source, now time.Time) {
 	t.cur, t.at = s, now
+	if !s.lastLine.IsZero() {
+		t.at = s.lastLine
+	}
 	for _, ss := range s.set.All() {
 		t.shell.Diagnose(ss, ss.Flush(), t.onEntry)
 	}
@@ -255,6 +262,12 @@ func (t *tracker) entry(de *stream.Entry) {
 		t.log.Debug("pattern failed while matching", zap.String("record", pe.Record.ID), zap.Error(pe.Err))
 	}
 	if !de.Failure {
+		if analysis.Startup(de.Entry) {
+			// The server started again: what it failed of before is
+			// over, and a failure after this is a new incident (as in
+			// run and scan).
+			t.alerts = append(t.alerts, t.grouper.Restarted(t.cur.src.Identity(), t.at)...)
+		}
 		return
 	}
 	if d.Cause != nil {
@@ -294,11 +307,37 @@ func (t *tracker) tick(now time.Time) ([]sinks.Alert, int) {
 	return t.take()
 }
 
-// settle runs the grouper's clock when something is due.
+// settle runs the grouper's clock when something is due. An incident
+// whose source is still assembling an entry that began by its deadline is
+// held (incident.Grouper.TickHolding): the settle time waits for what was
+// read, not for how soon the ticker came.
 func (t *tracker) settle(now time.Time) {
 	if d := t.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
-		t.alerts = append(t.alerts, t.grouper.Tick(now)...)
+		t.alerts = append(t.alerts, t.grouper.TickHolding(now, t.pendingSince())...)
 	}
+}
+
+// pendingSince tells the grouper, for each source, when the entry it is
+// still assembling began; nil when no source has one.
+func (t *tracker) pendingSince() func(source string) time.Time {
+	var since map[string]time.Time
+	for _, s := range t.sources {
+		began := s.set.PendingSince()
+		if began.IsZero() {
+			continue
+		}
+		if since == nil {
+			since = make(map[string]time.Time)
+		}
+		key := s.src.Identity()
+		if t, ok := since[key]; !ok || began.Before(t) {
+			since[key] = began
+		}
+	}
+	if since == nil {
+		return nil
+	}
+	return func(source string) time.Time { return since[source] }
 }
 
 // flush completes every stream and closes every incident: the end of the
