@@ -147,7 +147,7 @@ func (p *prefilter) setExt() {
 		for _, ref := range t.table.refs {
 			text := p.lits[ref.lit].Text
 			o := int(ref.off)
-			fwd, bwd := o+6 <= len(text), o >= 2 && o+4 <= len(text)
+			fwd, bwd := o >= 0 && o+6 <= len(text), o >= 2 && o+4 <= len(text)
 			if fwd && bwd && corpus[windowKey(text[o:o+6])] && !corpus[windowKey(text[o-2:o+4])] {
 				fwd = false // " graph" of "token graph: " is on ordinary lines, "en gra" is not
 			}
