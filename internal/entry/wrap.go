@@ -43,7 +43,7 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 // length: a terminal wraps a line with its collector's prefix, which the
 // Assembler strips from prev but that its rest never carries.
 func isWrapBreakAt(prev, next string, prevLen, width int) bool {
-	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" {
+	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" || isValidationHead(prev) {
 		return false
 	}
 	p := prev[len(prev)-1]
@@ -170,6 +170,20 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// isValidationHead reports whether s ends as the first line of a pydantic
+// ValidationError's message does ("2 validation errors for
+// ChatCompletionRequest"): the lines after it are each failing field's
+// location ("messages.1.content") and detail, never the rest of a line a
+// wrap cut.
+func isValidationHead(s string) bool {
+	i := strings.LastIndex(s, " for ")
+	if i < 0 || !isIdentifier(s[i+5:]) {
+		return false
+	}
+	head := s[:i]
+	return strings.HasSuffix(head, " validation error") || strings.HasSuffix(head, " validation errors")
 }
 
 // trailingAlnum returns the letters and digits that end s.

@@ -71,6 +71,11 @@ func TestIsWrapBreak(t *testing.T) {
 		{"warning after", long[:80] + "/", "sglang/srt/x.py:54: FutureWarning: deprecated", false},
 		{"traceback after", long[:80] + "/", "Traceback (most recent call last):", false},
 		{"much longer rest", long[:80], strings.Repeat("abc ", 30), false},
+		// pydantic prints each failing field's location after its head.
+		{"a validation error's field location", "pydantic_core._pydantic_core.ValidationError: 5 validation errors for ChatCompletionRequest",
+			"messages.1.ChatCompletionMessageGenericParam.content.str", false},
+		{"a validation error's field location, one error", "pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerArgs_Model2",
+			"tool_calls.0.function", false},
 	}
 	for _, tt := range tests {
 		if got := isWrapBreak(tt.prev, tt.next, len(tt.prev)); got != tt.want {
