@@ -157,9 +157,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"164-aiter-hip-module-launch-failed.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},

@@ -197,10 +197,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"164-aiter-hip-module-launch-failed.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},

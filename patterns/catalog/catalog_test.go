@@ -342,6 +342,28 @@ var examples = map[string]example{
 			"NCCL version 2.21.5+cuda12.4",
 		},
 	},
+	"diffusion-generation-no-output": {
+		match: []string{
+			"RuntimeError: Model generation returned no output. Error from scheduler: Error executing request 0b1f: cat() received an invalid combination of arguments",
+			"[07-07 07:22:06] Failed to generate output for prompt: Model generation returned no output. Error from scheduler: Unknown error",
+			"RuntimeError: Model generation returned no output.",
+		},
+		miss: []string{
+			"[07-07 07:22:06] Model generation returned 1 output in 12.5 s",
+			"RuntimeError: Model generation failed",
+		},
+	},
+	"aiter-hip-call-failed": {
+		match: []string{
+			"[AITER] /opt/aiter/module_fmha_v3_fwd/blob/asm_fmha_fwd_v3_gfx942.cpp:141 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)",
+			"[TOPK] /sgl-workspace/aiter/csrc/kernels/topk.cu:77 fail to call hipMemcpyAsync(dst, src, n, hipMemcpyDeviceToDevice, stream) ---> [HIP error](invalid argument)",
+		},
+		miss: []string{
+			"[AITER] /opt/aiter/csrc/include/aiter_hip_common.h:85 fail to call hipModuleLoad(&module, hsa_path.c_str()) ---> [HIP error](file not found)",
+			"[aiter] import [module_fmha_v3_fwd] under /home/aiter/aiter/jit/module_fmha_v3_fwd.so",
+			"RuntimeError: HIP error: invalid argument",
+		},
+	},
 	"weights-update-group-init-failed": {
 		match: []string{
 			"[2026-03-02 10:00:01] Failed to initialize custom process group: [Errno 98] Address already in use.",
