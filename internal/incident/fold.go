@@ -513,7 +513,11 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 			continue
 		}
 		if loneWrapper(c) {
-			if cause := g.findCause(c, id); cause != nil {
+			cause := g.findCause(c, id)
+			if cause == nil {
+				cause = g.diedOf(c, id)
+			}
+			if cause != nil {
 				cause.absorbWrapper(c, &g.stats)
 				g.remove(id)
 				g.touch(cause)
@@ -633,7 +637,10 @@ func (g *Grouper) Pending(fp string) bool {
 // same scope within the settle time of it that is no wrapper and no
 // consequence. That cause's incident takes it as context and its
 // severity, and only the cause is announced: one crash, one page, the
-// cause first. A wrapper with no such cause is announced alone.
+// cause first. A wrapper read later than that, with no cause read with
+// it, is context of the crash its source printed last before it within the
+// correlation window (diedOf); only a wrapper with no failure before it is
+// announced alone.
 
 // loneWrapper reports whether gr is the incident of a wrapper record with
 // no cause of its own, or of a fragment (a traceback cut before its
@@ -676,6 +683,53 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	}
 	if best == nil {
 		return fragment
+	}
+	return best
+}
+
+// diedOf returns the failure the lone wrapper w (fingerprint id), with no
+// cause read with it, reports the death of: the failure its source printed
+// last before it, within the correlation window, open still (no restart of
+// the source between them: Restarted closes what the source reported
+// before), when that failure is the source's own diagnosis of a crash (a
+// classified cause, or an exception or native error with its type, error
+// or worse; not a generic line, a consequence or another wrapper). A
+// parent that reports a child's death seconds after the child's traceback,
+// behind the healthy lines the other processes kept printing, or another
+// rank's cut traceback of the same crash, is one crash with it, not a new
+// page; a wrapper with no failure before it in its source is announced
+// alone. Among the failures of that last burst (within the settle time of
+// the last), the best by the order of rank.go leads.
+func (g *Grouper) diedOf(w *group, id string) *group {
+	if w.Source == "" || g.opts.Correlation <= 0 {
+		return nil
+	}
+	var cands []*group
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure ||
+			c.At.After(w.At) || w.At.After(c.At.Add(g.opts.Correlation)) || c.Off >= w.Off {
+			continue
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	var lastAt time.Time
+	for _, c := range cands {
+		if c.last().After(lastAt) {
+			lastAt = c.last()
+		}
+	}
+	var best *group
+	for _, c := range cands {
+		if lastAt.Sub(c.last()) > g.opts.Settle {
+			continue
+		}
+		if best == nil || leads(c, best) {
+			best = c
+		}
 	}
 	return best
 }

@@ -511,3 +511,114 @@ func TestHolds(t *testing.T) {
 		t.Fatalf("alerts %+v: want one that holds the root cause and its consequence only", fulls(got))
 	}
 }
+
+// A crash whose wrapper or cut traceback arrives seconds after its cause,
+// behind healthy lines (a parent that reports the child's death late,
+// another rank's traceback cut by the paste), is one page, in run mode
+// too: the cause is announced after its settle time, and the wrapper read
+// later joins it as context instead of paging alone. A restart between
+// them, a wrapper with no failure before it in its source, or a cause
+// only a generic line, leaves the wrapper its own incident.
+func TestLateWrapperJoinsTheCrashBeforeIt(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	late := func(d time.Duration) Occurrence {
+		w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", at(d))
+		w.Offset, w.EndOffset = 4000, 4100
+		return w
+	}
+	for _, d := range []time.Duration{5 * time.Second, 30 * time.Second, 10 * time.Minute} {
+		g := New(foldOpts)
+		c := cause("oom", "pod:a", "TP0", t0)
+		c.Offset, c.EndOffset = 0, 900
+		g.Observe(c, t0)
+		if got := g.Tick(at(3 * time.Second)); len(got) != 1 || got[0].Record.ID != "oom" {
+			t.Fatalf("%v: first tick %+v, want the cause announced", d, fulls(got))
+		}
+		w := late(d)
+		g.Observe(w, at(d))
+		if got := g.Tick(at(d + 3*time.Second)); len(got) != 0 {
+			t.Errorf("%v: the late wrapper paged: %+v", d, fulls(got))
+		}
+		if g.Pending(w.Alert.Fingerprint) {
+			t.Errorf("%v: the wrapper is still an incident of its own", d)
+		}
+		out := g.Flush(at(d + time.Hour))
+		for _, a := range out {
+			if a.Record.ID != "oom" {
+				t.Errorf("%v: flushed %s, want nothing but the cause's summary", d, a.Record.ID)
+			}
+		}
+	}
+
+	for _, tt := range []struct {
+		name   string
+		before func(g *Grouper)
+	}{
+		{"restart between", func(g *Grouper) {
+			c := cause("oom", "pod:a", "TP0", t0)
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+			g.Restarted("pod:a", at(4*time.Second))
+		}},
+		{"beyond the correlation window", func(g *Grouper) {
+			c := cause("oom", "pod:a", "TP0", at(-20*time.Minute))
+			g.Observe(c, at(-20*time.Minute))
+			g.Tick(at(-20*time.Minute + 3*time.Second))
+		}},
+		{"another source", func(g *Grouper) {
+			c := cause("oom", "pod:b", "TP0", t0)
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+		}},
+		{"only a generic line", func(g *Grouper) {
+			c := cause("error-line", "pod:a", "", t0)
+			c.Generic = true
+			c.Alert.Record = sinks.Record{Severity: "error"}
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(foldOpts)
+			tt.before(g)
+			g.Observe(late(5*time.Second), at(5*time.Second))
+			got := g.Tick(at(8 * time.Second))
+			if len(got) != 1 || got[0].Record.ID != "scheduler-hit-an-exception" {
+				t.Fatalf("alerts %+v: want the wrapper announced alone", fulls(got))
+			}
+		})
+	}
+}
+
+// Independent failures stay apart however late the second comes: another
+// classified cause, or another exception no record names, after the first
+// crash's page is an incident of its own.
+func TestLateFailureIsNoWrapper(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	unknown := func(key string, d time.Duration, off int64) Occurrence {
+		o := occ(key, "pod:a", "TP0", at(d))
+		o.Scope = "pod:a"
+		o.Alert.Record = sinks.Record{Severity: "error"}
+		o.Traced = true
+		o.Offset, o.EndOffset = off, off+500
+		return o
+	}
+	for _, tt := range []struct {
+		name        string
+		first, next Occurrence
+	}{
+		{"two classified causes", cause("oom", "pod:a", "TP0", t0), cause("nccl-timeout", "pod:a", "TP0", at(10*time.Second))},
+		{"two unknown exceptions", unknown("KeyError: 'x'", 0, 0), unknown("ValueError: bad", 10*time.Second, 4000)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(foldOpts)
+			g.Observe(tt.first, tt.first.Time)
+			g.Tick(tt.first.Time.Add(3 * time.Second))
+			g.Observe(tt.next, tt.next.Time)
+			got := g.Tick(tt.next.Time.Add(3 * time.Second))
+			if len(got) != 1 || got[0].Fingerprint != tt.next.Alert.Fingerprint {
+				t.Fatalf("alerts %+v: want the second failure announced on its own", fulls(got))
+			}
+		})
+	}
+}

@@ -394,16 +394,7 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
 	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
-	"042-ignore-import-error-gcc-then-scheduler.log":                  {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"115-torch-npu-memory-error-then-scheduler.log":                   {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"132-tp-not-divisible-assert-then-sigquit.log":                    {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"170-headless-nameerror-eagle-tree-kernel-then-sigquit.log":       {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"174-watchdog-timeout-pyspy-not-found-spaced.log":                 {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"183-scheduler-bare-assertionerror-mamba-radix-two-ranks.log":     {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
 	"289-watchdog-batch-dump-pyspy-eagle-draft.log":                   {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"309-sigquit-gloo-monitored-barrier-then-scheduler-cut.log":       {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"310-jsondecodeerror-then-sigquit-scheduler-cut.log":              {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
-	"354-disagg-bootstrap-connection-refused-scheduler.log":           {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
@@ -414,7 +405,7 @@ const (
 
 // trafficLate: the records after a crash's first arrive seconds later,
 // behind healthy lines.
-const trafficLate = "the wrapper alone, the parent's report of the death or another rank's cut traceback arrives more than the settle time after the classified cause, and pages on its own"
+const trafficLate = "a hang shown twice: the watchdog's dump of the running batch, then seconds later another rank's py-spy dump that names where it hangs; neither is a failure the other's fragment can be context of, and the first is announced before the second is read"
 
 // Why a crash interleaved line by line with two other ranks' copies is
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
