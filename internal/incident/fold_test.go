@@ -622,3 +622,68 @@ func TestLateFailureIsNoWrapper(t *testing.T) {
 		})
 	}
 }
+
+// A consequence printed before its cause (a health check that fails while
+// the request that stalled the server waits for its timeout) waits up to
+// ConsequenceWait for a cause printed just after it in its source; the
+// cause then leads and lists it. Without one it is announced when the wait
+// is over; a consequence whose cause came first is folded at its settle
+// time, as before, and a cause is never held.
+func TestConsequenceWaitsForItsCause(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	opts := foldOpts
+	opts.ConsequenceWait = 30 * time.Second
+	health := func() Occurrence {
+		c := cons("health-check-failed", "pod:a", "", t0)
+		c.Offset, c.EndOffset = 100, 250
+		return c
+	}
+	timeout := func(d time.Duration) Occurrence {
+		c := cause("bootstrap-timeout", "pod:a", "TP0", at(d))
+		c.Offset, c.EndOffset = 600, 900
+		return c
+	}
+
+	g := New(opts)
+	g.Observe(health(), t0)
+	if got := g.Tick(at(3 * time.Second)); len(got) != 0 {
+		t.Fatalf("the consequence was announced after its settle time: %+v", fulls(got))
+	}
+	if d := g.NextDeadline(); !d.Equal(at(30 * time.Second)) {
+		t.Errorf("NextDeadline %v, want the end of the wait %v", d, at(30*time.Second))
+	}
+	g.Observe(timeout(23*time.Second), at(23*time.Second))
+	got := g.Tick(at(25 * time.Second))
+	want := []full{{Kind: KindNew, ID: "bootstrap-timeout", Count: 1, FirstRank: "TP0", Cons: []folded{{"health-check-failed", 1, nil}}}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
+		t.Errorf("alerts (-want +got):\n%s", diff)
+	}
+	if got := g.Tick(at(40 * time.Second)); len(got) != 0 {
+		t.Errorf("paged again: %+v", fulls(got))
+	}
+
+	// No cause: announced alone once the wait is over.
+	g = New(opts)
+	g.Observe(health(), t0)
+	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+		t.Fatalf("announced before the wait was over: %+v", fulls(got))
+	}
+	if got := g.Tick(at(30 * time.Second)); len(got) != 1 || got[0].Record.ID != "health-check-failed" {
+		t.Fatalf("alerts %+v, want the consequence alone", fulls(got))
+	}
+
+	// A cause before it: folded at the settle time, the cause announced
+	// at its own.
+	g = New(opts)
+	c := timeout(0)
+	c.Offset, c.EndOffset = 0, 90
+	g.Observe(c, t0)
+	h := health()
+	h.Time, h.Alert.Time = at(time.Second), at(time.Second)
+	g.Observe(h, at(time.Second))
+	got = g.Tick(at(2 * time.Second))
+	want = []full{{Kind: KindNew, ID: "bootstrap-timeout", Count: 1, FirstRank: "TP0", Cons: []folded{{"health-check-failed", 1, nil}}}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
+		t.Errorf("cause first: alerts (-want +got):\n%s", diff)
+	}
+}

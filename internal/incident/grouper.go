@@ -43,6 +43,13 @@ const (
 	// above torch's default NCCL collective timeout (10 minutes), after
 	// which peers' watchdogs report the rank that died.
 	DefaultCorrelation = 15 * time.Minute
+	// DefaultConsequenceWait is the configured default of
+	// Options.ConsequenceWait: longer than a stalled server takes to
+	// print why (a health check that fails 20 seconds into a stall, the
+	// connect timeout that caused it a few seconds later), short enough
+	// that a consequence whose cause is never printed still pages within
+	// the minute.
+	DefaultConsequenceWait = 30 * time.Second
 	maxRanks           = 64
 	// maxConsequences bounds the consequence kinds listed in one incident;
 	// more are still folded (never paged) and counted in Stats.
@@ -75,6 +82,16 @@ type Options struct {
 	// "consequence") is folded into the root cause's incident instead of
 	// being alerted on its own. 0 turns folding off.
 	Correlation time.Duration
+	// ConsequenceWait is how long, from its first occurrence, an incident
+	// made only of consequences (a failed health check, a peer's watchdog
+	// timeout, a relayed signal) with no root cause in sight when its
+	// settle time is over waits for one before it is announced alone: a
+	// stalled server reports the stall before the timeout that caused it.
+	// A cause read meanwhile that the consequence folds into (see
+	// findRoot: printed within a few lines after it) leads, and the
+	// consequence is listed in it. Causes are never held by it. Values up
+	// to Settle wait no longer than Settle.
+	ConsequenceWait time.Duration
 }
 
 // Stats counts what the grouper did.
@@ -572,6 +589,11 @@ func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) ti
 			if !g.due(gr, now) {
 				continue
 			}
+			if g.awaitsCause(gr, now) {
+				gr.NotifyAt = gr.FirstSeen.Add(g.opts.ConsequenceWait)
+				gr.changed()
+				continue
+			}
 			if gr.routineAlone() {
 				g.remove(id)
 				g.stats.Routine++
@@ -628,6 +650,15 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 	}
 	since := g.pendingSince(gr.Source)
 	return since.IsZero() || since.After(gr.NotifyAt)
+}
+
+// awaitsCause reports whether the settling incident gr, due at now, is
+// still held for its cause: an incident of consequences that no cause
+// claimed by its settle time waits until ConsequenceWait after its first
+// occurrence (see Options.ConsequenceWait).
+func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
+	return gr.Consequence && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+		now.Before(gr.FirstSeen.Add(g.opts.ConsequenceWait))
 }
 
 // pending reports whether the incident has occurrences or consequences
