@@ -50,7 +50,7 @@ const (
 	// that a consequence whose cause is never printed still pages within
 	// the minute.
 	DefaultConsequenceWait = 30 * time.Second
-	maxRanks           = 64
+	maxRanks               = 64
 	// maxConsequences bounds the consequence kinds listed in one incident;
 	// more are still folded (never paged) and counted in Stats.
 	maxConsequences = 16
