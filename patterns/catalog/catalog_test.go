@@ -1856,6 +1856,8 @@ var examples = map[string]example{
 			"AssertionError: Attempted to load weight (torch.Size([3600])) into parameter (torch.Size([3584]))",
 			"[rank5]: AssertionError: Attempted to load weight (torch.Size([4096, 2560])) into parameter (torch.Size([6144, 2560]))",
 			"(EngineCore pid=3510698) ERROR 05-16 04:02:07 [core.py:1159] AssertionError: Tried to load weights of size torch.Size([3096576, 1])to a parameter of size torch.Size([5376, 1152])",
+			// torch's load_state_dict.
+			"RuntimeError: Error(s) in loading state_dict for Eagle3Model:\n\tsize mismatch for fc.weight: copying a param with shape torch.Size([4096, 12288]) from checkpoint, the shape in current model is torch.Size([4096, 8192]).",
 		},
 		miss: []string{hdr("Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=63.51 GB, mem usage=15.28 GB.")},
 	},
@@ -2564,5 +2566,55 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 	}
 	if split < 8 {
 		t.Errorf("%d shared records give remedies per engine, want at least 8", split)
+	}
+}
+
+// knownSharedSglangAdvice are the shared-layer records (no engines, no
+// remedies) whose solutions still name sglang's options or package, so an
+// alert on another engine's log shows them: each is to be split into
+// engine-neutral solutions and remedies per engine. The list only
+// shrinks: a record leaves it once split, and no new record joins it.
+var knownSharedSglangAdvice = []string{
+	"npu-function-error",
+	"load-weights-key-error",
+	"scheduler-exit-code-native-crash",
+	"npu-aicore-exception",
+	"deepep-dispatch-tokens-exceed-max",
+	"tp-size-not-divisible",
+	"ascend-op-compiler-init-failed",
+	"extension-incompatible-function-arguments",
+	"openai-request-validation-error",
+	"chat-template-render-error",
+}
+
+// TestSharedRecordsSplitSglangAdvice fails for a record that may match any
+// engine's log (no engines) and gives no remedies, yet whose solutions or
+// prevention tips name what only an sglang server understands; and for a
+// record of knownSharedSglangAdvice that no longer does.
+func TestSharedRecordsSplitSglangAdvice(t *testing.T) {
+	known := map[string]bool{}
+	for _, s := range knownSharedSglangAdvice {
+		known[s] = true
+	}
+	for _, r := range curated(t) {
+		if len(r.Engines) > 0 || len(r.Remedies) > 0 {
+			if known[r.Slug] {
+				t.Errorf("%s: split into remedies now: remove it from knownSharedSglangAdvice", r.Slug)
+			}
+			continue
+		}
+		var named string
+		for _, s := range append(append([]string(nil), r.Solutions...), r.PreventionTips...) {
+			if w := sglangOnly.FindString(s); w != "" {
+				named = w
+				break
+			}
+		}
+		switch {
+		case named != "" && !known[r.Slug]:
+			t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, named)
+		case named == "" && known[r.Slug]:
+			t.Errorf("%s: its advice is engine-neutral now: remove it from knownSharedSglangAdvice", r.Slug)
+		}
 	}
 }

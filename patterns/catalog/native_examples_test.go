@@ -751,6 +751,17 @@ var moreNativeExamples = map[string]example{
 			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
 		},
 	},
+	"flash-attn-unsupported-gpu": {
+		match: []string{
+			"ERROR 08-16 18:47:21 [engine.py:456] RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+			tb("RuntimeError: FlashAttention only support Ampere GPUs or newer"),
+			tb("RuntimeError: FlashAttention only support fp16 and bf16 data type"),
+		},
+		miss: []string{
+			// A library that warns and falls back is not the failure.
+			"/usr/local/lib/python3.10/site-packages/xformers/ops/fmha/flash.py:211: UserWarning: FlashAttention only supports Ampere GPUs or newer.",
+		},
+	},
 	"triton-launch-invalid-argument": {
 		match: []string{
 			"(RayWorkerWrapper pid=3014724) RuntimeError: Triton Error [CUDA]: invalid argument",
