@@ -750,6 +750,10 @@ func better(c, b *group) bool {
 // absorbWrapper makes the lone wrapper incident w context of the cause gr.
 func (gr *group) absorbWrapper(w *group, st *Stats) {
 	st.Folded += int64(max(w.Alert.Count, 1))
+	if !gr.Settling && gr.Sent > 0 {
+		// Announced already: its next summary says the process died.
+		gr.LateContext = true
+	}
 	gr.changed()
 	a := &gr.Alert
 	if i := slices.IndexFunc(a.Context, func(c sinks.ContextHit) bool { return c.ID == w.Alert.Record.ID }); i >= 0 {

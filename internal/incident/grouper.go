@@ -189,6 +189,11 @@ type group struct {
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
 	ConsSent int `json:"consSent,omitempty"`
 	Unlisted int `json:"unlisted,omitempty"`
+	// LateContext says a wrapper or fragment joined the incident as
+	// context after it was announced (a parent's report of the death
+	// read late, see diedOf): its next summary carries it, as it does a
+	// consequence folded late.
+	LateContext bool `json:"lateContext,omitempty"`
 	// Generic marks the incident of a generic error line, which a
 	// classified cause of its burst outranks; Source is the source
 	// identity (Occurrence.SourceKey) a burst shares, and Last the
@@ -664,7 +669,7 @@ func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
 // pending reports whether the incident has occurrences or consequences
 // not yet announced.
 func (gr *group) pending() bool {
-	return gr.Settling || gr.Alert.Count > gr.Sent || gr.consequences() > gr.ConsSent
+	return gr.Settling || gr.Alert.Count > gr.Sent || gr.consequences() > gr.ConsSent || gr.LateContext
 }
 
 // expired reports whether a quiet incident may be forgotten: a root cause
@@ -703,6 +708,7 @@ func (g *Grouper) announce(gr *group, kind string, now time.Time) string {
 	gr.Settling, gr.NotifyAt = false, time.Time{}
 	gr.Sent = gr.Alert.Count
 	gr.ConsSent = gr.consequences()
+	gr.LateContext = false
 	gr.LastEmit = now
 	gr.changed()
 	g.stats.Alerts++
