@@ -681,8 +681,47 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			best = c
 		}
 	}
+	if best == nil && fragment == nil && placeless(w) {
+		fragment = g.placeOf(w, id)
+	}
 	if best == nil {
 		return fragment
+	}
+	return best
+}
+
+// placeless reports whether gr is a hang's dump alone that names no place
+// (a watchdog's dump of the running batch): the dump of the hung thread's
+// frames (py-spy), printed just before or after it, says where it hangs.
+func placeless(gr *group) bool {
+	return gr.Hang && gr.Fragment && !gr.Consequence && !namesWhere(gr)
+}
+
+// placeOf returns the hang dump that names where the process hangs for
+// the placeless dump w (fingerprint id) when none was read within the
+// settle time of it: the nearest in its source, printed within a few
+// lines (borrowedGap) before or after it and within the correlation
+// window. A watchdog dumps the running batch and then the stuck
+// threads, and a burst of healthy lines or seconds may come between.
+func (g *Grouper) placeOf(w *group, id string) *group {
+	if w.Source == "" {
+		return nil
+	}
+	var best *group
+	var bestGap int64
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || c.Source != w.Source || !c.Hang || !namesWhere(c) || c.Consequence ||
+			c.At.Sub(w.At).Abs() > g.opts.Correlation {
+			continue
+		}
+		gap := gapBetween(c.Off, c.End, w.Off, w.End)
+		if gap > borrowedGap {
+			continue
+		}
+		if best == nil || gap < bestGap {
+			best, bestGap = c, gap
+		}
 	}
 	return best
 }

@@ -685,3 +685,49 @@ func TestConsequenceWaitsForItsCause(t *testing.T) {
 		t.Errorf("cause first: alerts (-want +got):\n%s", diff)
 	}
 }
+
+// A watchdog's dump of the running batch names no place; the py-spy dump
+// of the stuck thread, printed a few lines after it seconds later, does.
+// The first waits for the second (ConsequenceWait), which leads: one
+// hang, one page. Alone, it is announced once the wait is over.
+func TestPlacelessHangWaitsForTheDumpThatNamesWhere(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	opts := foldOpts
+	opts.ConsequenceWait = 30 * time.Second
+	hang := func(key string, d time.Duration, off int64, where []string) Occurrence {
+		o := occ(key, "pod:a", "TP0", at(d))
+		o.Scope = "pod:a"
+		o.Alert.Record = sinks.Record{Severity: "critical"}
+		o.Hang, o.Fragment = true, true
+		o.Alert.HungThread = where
+		o.Offset, o.EndOffset = off, off+400
+		return o
+	}
+	g := New(opts)
+	g.Observe(hang("batch-dump", 0, 0, nil), t0)
+	if got := g.Tick(at(3 * time.Second)); len(got) != 0 {
+		t.Fatalf("the batch dump was announced before the wait was over: %+v", fulls(got))
+	}
+	g.Observe(hang("pyspy", 5*time.Second, 700, []string{"draft (eagle_worker.py:397)"}), at(5*time.Second))
+	got := g.Tick(at(8 * time.Second))
+	got = append(got, g.Tick(at(31*time.Second))...)
+	got = append(got, g.Flush(at(time.Hour))...)
+	var news []string
+	for _, a := range got {
+		if a.Kind == KindNew {
+			news = append(news, a.Fingerprint)
+		}
+	}
+	if len(news) != 1 || news[0] != Fingerprint("pyspy", "pod:a") {
+		t.Fatalf("alerts %+v: want one page, the dump that names where", fulls(got))
+	}
+
+	g = New(opts)
+	g.Observe(hang("batch-dump", 0, 0, nil), t0)
+	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+		t.Fatalf("announced before the wait was over: %+v", fulls(got))
+	}
+	if got := g.Tick(at(30 * time.Second)); len(got) != 1 {
+		t.Fatalf("alerts %+v: want the batch dump alone once the wait is over", fulls(got))
+	}
+}

@@ -89,8 +89,9 @@ type Options struct {
 	// stalled server reports the stall before the timeout that caused it.
 	// A cause read meanwhile that the consequence folds into (see
 	// findRoot: printed within a few lines after it) leads, and the
-	// consequence is listed in it. Causes are never held by it. Values up
-	// to Settle wait no longer than Settle.
+	// consequence is listed in it. A hang's dump that names no place
+	// waits the same way for the dump that does (placeless). Causes are
+	// never held by it. Values up to Settle wait no longer than Settle.
 	ConsequenceWait time.Duration
 }
 
@@ -205,6 +206,8 @@ type group struct {
 	// traceback cut before its exception line): like a wrapper alone,
 	// it is context of the cause of its burst (see fold.go).
 	Fragment bool `json:"fragment,omitempty"`
+	// Hang marks the incident of a hang's dump (Occurrence.Hang).
+	Hang bool `json:"hang,omitempty"`
 	// Native marks the incident of a native library's lines (glog, UCX,
 	// CANN, faulthandler): the lines of one event are one incident.
 	Native bool `json:"native,omitempty"`
@@ -465,7 +468,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -660,9 +663,10 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 // awaitsCause reports whether the settling incident gr, due at now, is
 // still held for its cause: an incident of consequences that no cause
 // claimed by its settle time waits until ConsequenceWait after its first
-// occurrence (see Options.ConsequenceWait).
+// occurrence (see Options.ConsequenceWait), and so does a hang's dump
+// that names no place (placeless), for the dump that does.
 func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
-	return gr.Consequence && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+	return (gr.Consequence || placeless(gr)) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
 		now.Before(gr.FirstSeen.Add(g.opts.ConsequenceWait))
 }
 

@@ -394,7 +394,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
 	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
-	"289-watchdog-batch-dump-pyspy-eagle-draft.log":                   {"traffic-5s": trafficLate, "traffic-10s": trafficLate, "traffic-30s": trafficLate},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
@@ -402,10 +401,6 @@ const (
 	restartHang  = "the second watchdog timeout comes with its py-spy dump, and the dump leads as a hang of its own: the analysis's memory of the stream (the dump before the watchdog line) differs from the first copy's (not investigated further)"
 	restartGlued = "the second copy opens with a line without a header (a bare exception line, a Ray task error): after the restart's lines it is not read as a failure of its own (as behind the prefixes of knownShapeMisses)"
 )
-
-// trafficLate: the records after a crash's first arrive seconds later,
-// behind healthy lines.
-const trafficLate = "a hang shown twice: the watchdog's dump of the running batch, then seconds later another rank's py-spy dump that names where it hangs; neither is a failure the other's fragment can be context of, and the first is announced before the second is read"
 
 // Why a crash interleaved line by line with two other ranks' copies is
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
