@@ -132,6 +132,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-2: measured blind before any change made for the batch.
+	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
+		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
+	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
