@@ -118,6 +118,8 @@ type Stats struct {
 type Grouper struct {
 	opts   Options
 	groups map[string]*group
+	// restartIDs is Restarted's scratch slice of ids.
+	restartIDs []string
 	// lru orders the open groups by LastSeen (then Seq), oldest first, so
 	// making room for a new incident costs O(log n), not a scan of all.
 	lru   lruHeap
@@ -830,7 +832,7 @@ func (g *Grouper) Restarted(source string, now time.Time) []sinks.Alert {
 	if g.opts.Window == 0 || source == "" {
 		return nil
 	}
-	var ids []string
+	ids := g.restartIDs[:0] // the Grouper's, kept for the next start-up line
 	for id, gr := range g.groups {
 		if gr.Source == source {
 			ids = append(ids, id)
@@ -839,11 +841,12 @@ func (g *Grouper) Restarted(source string, now time.Time) []sinks.Alert {
 	if len(ids) == 0 {
 		return nil
 	}
+	defer func() { clear(ids); g.restartIDs = ids[:0] }()
 	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
 	g.foldGenericsOf(now, true, source)
 	g.foldRestatements(ids, now, true)
 	g.foldSettled(ids, now, true)
-	var out []sinks.Alert
+	out := make([]sinks.Alert, 0, len(ids))
 	for _, id := range ids {
 		gr := g.groups[id]
 		if gr == nil || gr.Source != source {
