@@ -438,24 +438,13 @@ var knownInterleaveMisses = map[string]map[string]string{
 	},
 	"269-mooncake-tcp-writebody-bad-address-prefill.log + 274-sigquit-then-scheduler-unindented-init-distributed.log": {"two-near": nearWrapper},
 	"364-nccl-unhandled-cuda-error-custom-process-group.log + 365-capture-cuda-graph-traceback-cut-after-startup.log": {"two-near": nearWrapper},
-	"015-nccl-unhandled-system-error-unindented.log":                                                                  {"ranks": ranksMisread},
-	"224-transfer-worker-error-headless-prefill-pod.log":                                                              {"ranks": ranksSplit},
 	"261-vllm-format-lines-then-warmup-error-cut.log":                                                                 {"ranks": ranksSplit},
-	"278-sgl-kernel-common-ops-list-item-libnvrtc.log":                                                                {"ranks": ranksSplit},
 	"295-old-rpyc-router-init-state-traceback-cut.log":                                                                {"ranks": ranksSplit},
 	"297-traceback-init-cuda-graphs-cut-before-oom.log":                                                               {"ranks": ranksSplit},
-	"321-prose-wrapped-inline-code-keyerror-pixel-values.log":                                                         {"ranks": ranksSplit},
-	"330-xinference-sigquit-then-worker-failed-to-load-cut.log":                                                       {"ranks": ranksSplit},
-	"361-router-panic-drop-runtime-after-startup-lines.log":                                                           {"ranks": ranksMisread},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log":                                                          {"ranks": ranksSplit},
-	"381-compose-capture-cuda-graph-failed-solutions.log":                                                             {"ranks": ranksMisread},
-	"430-nccl-unhandled-system-error-blank-line-before-exception.log":                                                 {"ranks": ranksMisread},
-	"446-sgl-router-rust-backtrace-frames-without-panic-line.log":                                                     {"ranks": ranksMissed},
 	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":                                                               {"ranks": ranksMisread},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log":                                                 {"ranks": ranksHeadless},
-	"499-compose-traceback-init-cuda-graphs-cut.log":                                                                  {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":                                                              {"ranks": ranksSplit},
-	"475-legacy-controller-single-sampling-cut.log":                                                                   {"ranks": ranksSplit},
+	"501-cublas-alloc-failed-diffusion-stripped-indent-asgi.log":                                                      {"ranks": ranksUnfolded},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
@@ -483,6 +472,9 @@ const (
 	// line is named by its frames' phase only when its frames are read
 	// as one traceback.
 	ranksHeadless = "the ranks' lines alternated, a cut traceback with neither header nor exception line is read as two pieces whose frames no longer name the phase, and each pages unclassified"
+	// ranksUnfolded: each rank's lines are read by an assembler of
+	// their own (stream), so every rank's traceback is whole.
+	ranksUnfolded = "each rank's traceback is read whole, and the consequence the other ranks print after the cause ('Model generation returned no output') folds into none of their incidents: it pages once more for those ranks"
 )
 
 // interleaveNow stands in for the clock: after every time of the corpus
