@@ -732,7 +732,8 @@ func (g *Grouper) placeOf(w *group, id string) *group {
 // the source between them: Restarted closes what the source reported
 // before), when that failure is the source's own diagnosis of a crash (a
 // classified cause, or an exception or native error with its type, error
-// or worse; not a generic line, a consequence or another wrapper). A
+// or worse; not a generic line, a consequence, another wrapper, or a
+// native library's routine-looking error line, which alone is no crash). A
 // parent that reports a child's death seconds after the child's traceback,
 // behind the healthy lines the other processes kept printing, or another
 // rank's cut traceback of the same crash, is one crash with it, not a new
@@ -746,7 +747,7 @@ func (g *Grouper) diedOf(w *group, id string) *group {
 	var cands []*group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure ||
+		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
 			c.At.After(w.At) || w.At.After(c.At.Add(g.opts.Correlation)) || c.Off >= w.Off {
 			continue
 		}

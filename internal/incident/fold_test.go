@@ -731,3 +731,21 @@ func TestPlacelessHangWaitsForTheDumpThatNamesWhere(t *testing.T) {
 		t.Fatalf("alerts %+v: want the batch dump alone once the wait is over", fulls(got))
 	}
 }
+
+// In a scan (every incident settles until Flush), a wrapper read seconds
+// after a native library's routine-looking error line does not make that
+// line its cause: alone, the line is no crash, and the wrapper leads.
+func TestLateWrapperSkipsARoutineLine(t *testing.T) {
+	g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	c := cause("glog-error", "pod:a", "", t0)
+	c.Native, c.Routine = true, true
+	c.Alert.Record = sinks.Record{ID: "glog-error", Severity: "error"}
+	g.Observe(c, t0)
+	w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", t0.Add(5*time.Second))
+	w.Offset, w.EndOffset = 4000, 4100
+	g.Observe(w, t0.Add(5*time.Second))
+	got := g.Flush(t0.Add(time.Minute))
+	if len(got) != 1 || got[0].Record.ID != "scheduler-hit-an-exception" {
+		t.Fatalf("alerts %+v: want the wrapper alone", fulls(got))
+	}
+}
