@@ -38,7 +38,8 @@
 // A catalog of tens of thousands of records keys its long windows in a
 // blocked bloom, and its 4-byte keys are cut from literals made of the
 // words of ordinary lines; its scan loop confirms a 4-byte half's pass
-// with six bytes of the text around it before it probes (confirm.go).
+// with six bytes of the text around it, and an 8-byte window's with the
+// four bytes before or after it, before it probes (confirm.go).
 //
 // Compile parses each pattern once, for its literals and to check that
 // regexp2 can compile it; the regexp2 program is built the first time the

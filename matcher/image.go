@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strconv"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/logmatch/logmatch/patterns"
@@ -511,7 +510,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 	if m.budget <= 0 {
 		m.budget = DefaultEntryBudget
 	}
-	m.clock = time.Now
+	m.clock = monotonic
 	var err error
 	if m.reqs, err = d.required(reqStart, clauseStart, reqLits); err != nil {
 		return nil, err
@@ -583,7 +582,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		}
 		p.anchorAlways() // a few records', from the records alone
 		if p.blocked != nil {
-			p.setExt() // the short and low refs', one pass
+			p.setExt() // the short, low and long refs', one pass
 		}
 		m.pf = p
 		m.factsUse.prefilter, m.factsUse.Plan = true, true

@@ -385,6 +385,9 @@ type prefilter struct {
 	// ext confirms the halves' passes in the blocked loop (confirm.go),
 	// which must have it.
 	ext *extBloom
+	// longCtx confirms the long keys' passes in the blocked loop
+	// (confirm.go), which must have it.
+	longCtx *blockedBloom
 	// scan is the loop that tests strided's blocks: one of the four
 	// below, chosen with the bloom (scanNone without one).
 	scan      scanFunc
@@ -788,7 +791,7 @@ func scanLowSplitLarge(p *prefilter, s string, i int) int {
 //
 //go:noinline
 func scanLowSplitBlocked(p *prefilter, s string, i int) int {
-	bl, ext := p.blocked, p.ext
+	bl, ext, lx := p.blocked, p.ext, p.longCtx
 	sb := (*shortBloom)(p.shortB.bits)
 	lb := (*blockedLowBloom)(p.lowB.bits)
 	for ; i+4*longStride <= len(s); i += 4 * longStride {
@@ -808,7 +811,12 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 				}
 			}
 			if bl.has(w * hashMul) {
-				return i + j + passLong
+				q := i + j
+				k := min(q+longStride, len(s)-longWindow)
+				if q >= longStride && lx.has(longCtxHash(w, blockKey(s, q-longStride)>>32|longCtxBwd)) ||
+					q+longWindow+4 <= len(s) && lx.has(longCtxHash(w, blockKey(s, k)>>(8*(q+longStride-k)&63)&0xffffffff|longCtxFwd)) {
+					return q + passLong
+				}
 			}
 		}
 	}
@@ -827,7 +835,11 @@ func scanLowSplitBlocked(p *prefilter, s string, i int) int {
 			}
 		}
 		if bl.has(w * hashMul) {
-			return i + passLong
+			k := min(i+longStride, len(s)-longWindow)
+			if i >= longStride && lx.has(longCtxHash(w, blockKey(s, i-longStride)>>32|longCtxBwd)) ||
+				i+longWindow+4 <= len(s) && lx.has(longCtxHash(w, blockKey(s, k)>>(8*(i+longStride-k)&63)&0xffffffff|longCtxFwd)) {
+				return i + passLong
+			}
 		}
 	}
 	return len(s)
@@ -1419,7 +1431,7 @@ func (b *blockedBloom) has(h uint64) bool {
 // prefilter must have low keys.
 func (p *prefilter) setSplit(long bloom) {
 	p.strided = long
-	p.blocked, p.ext = nil, nil
+	p.blocked, p.ext, p.longCtx = nil, nil, nil
 	p.scan = scanLowSplit
 	if !long.fixed() {
 		p.scan = scanLowSplitLarge
@@ -1466,7 +1478,7 @@ func (p *prefilter) splitHalves(lowLog uint) {
 // setStrided makes b, empty, the strided bloom, adds every key of the
 // long, short and low tables to it and chooses the loop that scans it.
 func (p *prefilter) setStrided(b bloom) {
-	p.strided, p.shortB, p.lowB, p.blocked, p.ext = b, b, b, nil, nil
+	p.strided, p.shortB, p.lowB, p.blocked, p.ext, p.longCtx = b, b, b, nil, nil, nil
 	switch {
 	case b.fixed() && p.hasLow:
 		p.scan = scanLowFixed

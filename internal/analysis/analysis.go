@@ -336,6 +336,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}
+		if l := cannReason(e); l != "" {
+			d.Headline = l
+		}
 		if isRustPanic(e) {
 			if h := panicHeadline(e.Text); h != "" {
 				d.Headline = h
@@ -379,7 +382,8 @@ func processOfWrapper(slug string) string {
 		return "tokenizer manager"
 	case strings.HasPrefix(slug, "data-parallel-controller-"):
 		return "data parallel controller"
-	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception":
+	case strings.HasPrefix(slug, "capture-cuda-graph"), slug == "legacy-subprocess-exception",
+		slug == "tp-model-worker-client-hit-an-exception":
 		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
 		return "scheduler"
 	}

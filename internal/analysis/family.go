@@ -339,6 +339,7 @@ func componentOfLower(m string) string {
 		{"grammar_matcher", "grammar backend"}, {"grammar matcher", "grammar backend"},
 		{"llguidance", "grammar backend"},
 		{"speculative", "speculative decoding"}, {"draft model", "speculative decoding"},
+		{"lora adapter", ComponentLoRA}, {"--max-lora-rank", ComponentLoRA}, {"lora-target-modules", ComponentLoRA},
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
 		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
 		{"disaggregation", "transfer engine"},

@@ -122,6 +122,24 @@ func fatalLine(e *entry.Entry) string {
 	return FirstLine(e.Text[i:])
 }
 
+// cannReason returns the line of a CANN error block that states the
+// runtime's reason for the failure ("rtDeviceSynchronize execute failed,
+// reason=[task timeout]..."), trimmed; "" for any other entry or a block
+// without one. The block's first line is the call that saw the failure
+// ("wait for compute device to finish failed"), or only "Inner Error!":
+// the reason is the cause.
+func cannReason(e *entry.Entry) string {
+	if e.Native != entry.NativeAscend {
+		return ""
+	}
+	i := strings.Index(e.Text, ", reason=[")
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndexByte(e.Text[:i], '\n') + 1
+	return strings.TrimSpace(FirstLine(e.Text[start:]))
+}
+
 // startsWithErrorWord reports whether a message with no level of its own
 // opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
 // "FATAL: ...".

@@ -24,7 +24,8 @@ type Triage struct {
 	Family string
 	// Component is the optional component whose code failed:
 	// "transfer engine", "grammar backend", "attention backend",
-	// "quantization", "speculative decoding", "custom all-reduce".
+	// "quantization", "speculative decoding", "custom all-reduce",
+	// "LoRA adapters".
 	Component string
 	// Subject is the one concrete thing the message names that the first
 	// step can point at: the missing path, the model id the Hub rejected,
@@ -111,6 +112,10 @@ var processMarkers = []marker{
 	// sglang's first releases called the process that runs the model
 	// workers the router (managers/router/manager.py, ModelRpcClient).
 	{file: "managers/router/", value: "scheduler"},
+	// The 0.2 and 0.3 releases ran them in a controller process
+	// (controller_single.py; controller_multi.py in front of several).
+	{file: "managers/controller_single", value: "scheduler"},
+	{file: "managers/controller_multi", value: "data parallel controller"},
 }
 
 // phaseMarkers name the phase, innermost frame first.
@@ -161,6 +166,7 @@ var phaseMarkers = []marker{
 	{fn: "launch_server", value: "starting"},
 	{fn: "start_router_process", value: "starting"},
 	{fn: "ModelRpcClient(", value: "starting"},
+	{fn: "start_controller_process", value: "starting"},
 	{fn: "_launch_subprocesses", value: "starting"},
 }
 
@@ -177,6 +183,7 @@ var componentMarkers = []marker{
 	{file: "llguidance", value: "grammar backend"},
 	{file: "speculative/", value: "speculative decoding"},
 	{file: "eagle", value: "speculative decoding"},
+	{file: "/lora/", value: ComponentLoRA},
 	{file: "quantization/", value: "quantization"},
 	{file: "marlin", value: "quantization"},
 	{file: "deep_ep", value: ComponentEP},
@@ -504,6 +511,10 @@ func textFrames(text string) []entry.Frame {
 	}
 	return out
 }
+
+// ComponentLoRA is the component that serves LoRA adapters over the base
+// model: their loading, memory pool and kernels.
+const ComponentLoRA = "LoRA adapters"
 
 // ComponentEP is the component of expert-parallel communication: DeepEP's
 // all-to-all kernels and the NVSHMEM runtime under them, whose bootstrap

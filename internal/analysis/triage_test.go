@@ -99,6 +99,20 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Family: analysis.FamilyConfig, Component: "speculative decoding"},
 		},
 		{
+			name: "sglang 0.2's controller process starting its model worker",
+			in: tbHead + frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "start_controller_process", "controller = ControllerSingle(") +
+				frame("/home/sglang/python/sglang/srt/managers/controller_single.py", "__init__", "self.tp_server = ModelTpServer(") +
+				"NotImplementedError\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "starting", Family: analysis.FamilySupport},
+		},
+		{
+			name: "a LoRA adapter's weights do not fit the pool while the scheduler serves",
+			in: tbHead + sched + frame("/sgl/python/sglang/srt/managers/scheduler.py", "event_loop_normal", "self.process_input_requests(reqs)") +
+				frame("/sgl/python/sglang/srt/lora/mem_pool.py", "load_lora_weight_to_buffer", "buffer[i].copy_(weights)") +
+				"RuntimeError: The size of tensor a (64) must match the size of tensor b (128) at non-singleton dimension 0\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyShape, Component: analysis.ComponentLoRA},
+		},
+		{
 			name: "a traceback cut after its first frame: the source line under it says what it was calling",
 			in:   "[2025-12-05 09:06:37 DP4 PP0 TP4] Scheduler hit an exception: " + tbHead + frame("/sgl/python/sglang/srt/managers/scheduler.py", "run_scheduler_process", "scheduler.event_loop_pp()"),
 			want: analysis.Triage{Process: "scheduler", Phase: "serving requests"},
@@ -343,26 +357,29 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 		frame("model_executor/model_runner.py", 178, "__init__", "self.initialize(min_per_gpu_memory)")
 	tests := []struct {
 		name, in, headline string
+		slug               string // the phase's wrapper record leads; "" for a fragment
 	}{
+		// sglang wraps CUDA graph capture in an exception of its own:
+		// its record leads, headed by the same call.
 		{"CUDA graph capture, cut at the raise",
 			start + frame("model_executor/model_runner.py", 216, "initialize", "self.init_cuda_graphs()") +
 				frame("model_executor/model_runner.py", 934, "init_cuda_graphs", "self.cuda_graph_runner = CudaGraphRunner(self)") +
 				frame("model_executor/cuda_graph_runner.py", 269, "__init__", "raise Exception("),
-			"self.init_cuda_graphs()"},
+			"self.init_cuda_graphs()", "capture-cuda-graph-failed"},
 		{"the memory pool, with Python 3.11 carets",
 			start + frame("model_executor/model_runner.py", 210, "initialize", "self.init_memory_pool(min_per_gpu_memory)") +
 				"    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
 				frame("model_executor/model_runner.py", 700, "init_memory_pool", "self.max_total_num_tokens = self.profile_max_num_token(total_gpu_memory)"),
-			"self.init_memory_pool(min_per_gpu_memory)"},
+			"self.init_memory_pool(min_per_gpu_memory)", ""},
 		{"the distributed backend: the innermost frame that names it, entered by its caller",
 			"Traceback (most recent call last):\n" +
 				frame("model_executor/model_runner.py", 300, "init_torch_distributed", "initialize_model_parallel(tensor_model_parallel_size=self.tp_size)") +
 				frame("distributed/parallel_state.py", 1200, "initialize_model_parallel", "_TP = init_model_parallel_group("),
-			"initialize_model_parallel(tensor_model_parallel_size=self.tp_size)"},
+			"initialize_model_parallel(tensor_model_parallel_size=self.tp_size)", ""},
 		{"the phase's frame the outermost printed: its own line",
 			"Traceback (most recent call last):\n" +
 				frame("model_executor/model_runner.py", 640, "load_model", "self.model = get_model(model_config=self.model_config)"),
-			"self.model = get_model(model_config=self.model_config)"},
+			"self.model = get_model(model_config=self.model_config)", ""},
 		// Near misses: serving requests is entered by the event loop,
 		// which says nothing; frames that name no phase keep the
 		// traceback's first line.
@@ -370,11 +387,11 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 			"Traceback (most recent call last):\n" +
 				frame("managers/scheduler.py", 700, "event_loop_overlap", "result = self.run_batch(batch)") +
 				frame("managers/scheduler.py", 1500, "run_batch", "raise RuntimeError("),
-			"Traceback (most recent call last):"},
+			"Traceback (most recent call last):", ""},
 		{"no phase named",
 			"Traceback (most recent call last):\n" +
 				frame("disaggregation/nixl/conn.py", 1153, "transfer_worker", "raise RuntimeError("),
-			"Traceback (most recent call last):"},
+			"Traceback (most recent call last):", ""},
 	}
 	an := analysis.New(defaultMatcher(t))
 	for _, tt := range tests {
@@ -384,6 +401,12 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 				if d, ok := an.Analyze(&e); ok {
 					got = append(got, d)
 				}
+			}
+			if tt.slug != "" {
+				if len(got) != 1 || got[0].Cause == nil || got[0].Cause.Record.Slug != tt.slug || got[0].Headline != tt.headline {
+					t.Fatalf("diagnoses %+v, want one led by %s headed %q", got, tt.slug, tt.headline)
+				}
+				return
 			}
 			if len(got) != 1 || !got[0].Fragment || got[0].Headline != tt.headline {
 				t.Fatalf("diagnoses %+v, want one fragment headed %q", got, tt.headline)

@@ -2,12 +2,14 @@
 // matcher searches. An Assembler, one per stream, strips wrappers (ANSI
 // colour, Ray, docker-compose and kubectl prefixes, collector and CI
 // timestamps, syslog and journald prefixes, torchrun ranks, Markdown
-// quotes) and a per-stream prefix it learns (a collector's or wrapping
+// quotes, a parallel shell's host label, a code span opened before a line,
+// a pager's "^M") and a per-stream prefix it learns (a collector's or wrapping
 // logger's text repeated in front of tracebacks, glog lines and sglang
 // records), reads a double-spaced paste (a blank line after every line)
 // and one that leads every line with a code block's indent, a tab or a
 // list item's marker as it was before, rejoins a line a terminal or a
-// paste hard-wrapped (at the width two breaks teach, once known),
+// paste hard-wrapped (at the width two breaks teach, once known, or two
+// pieces of one length cut inside a token),
 // recognises sglang, uvicorn, Rust tracing
 // (dynamo, the sglang router, TGI's launcher), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time

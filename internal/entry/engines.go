@@ -74,6 +74,59 @@ func parseLocation(s string) int {
 	return k + 1
 }
 
+// maxLocatedBracket bounds the process and location fields
+// locatedBracket reads.
+const maxLocatedBracket = 160
+
+// locatedBracket reads the fields a user's Python logging format may put
+// between the level and the message, "31423 [ TP6 PP0 scheduler.py:2547] ":
+// an optional process id, then a bracket whose last word is where the
+// logger was called (file.py:N), the words before it sglang's rank tokens
+// or anything else. It returns the bytes it takes, the space after the
+// bracket included, and the ranks the bracket names; 0 when s does not
+// start with such fields.
+func locatedBracket(s string) (int, Ranks) {
+	i := 0
+	for i < len(s) && i < 10 && isDigit(s[i]) {
+		i++
+	}
+	if i > 0 {
+		if i >= len(s) || s[i] != ' ' {
+			return 0, NoRanks
+		}
+		i++
+	}
+	if i >= len(s) || s[i] != '[' {
+		return 0, NoRanks
+	}
+	k := strings.IndexByte(s[i:], ']')
+	if k < 0 || k > maxLocatedBracket {
+		return 0, NoRanks
+	}
+	inner := strings.TrimRight(s[i+1:i+k], " ")
+	w := strings.LastIndexByte(inner, ' ')
+	loc := inner[w+1:]
+	c := strings.LastIndexByte(loc, ':')
+	if c <= 0 || !isDigits(loc[c+1:]) || !strings.HasSuffix(loc[:c], ".py") || strings.IndexByte(inner, '[') >= 0 {
+		return 0, NoRanks
+	}
+	end := i + k + 1
+	if end < len(s) {
+		if s[end] != ' ' {
+			return 0, NoRanks
+		}
+		end++
+	}
+	ranks := NoRanks
+	if w > 0 {
+		before := " " + strings.TrimLeft(inner[:w], " ")
+		if r, n := parseRanks(before, false); n == len(before) {
+			ranks = r
+		}
+	}
+	return end, ranks
+}
+
 // glogLetterLevel maps a one-letter level (glog, Ray core, TensorRT-LLM's
 // Python logger) to its word; "" for any other byte.
 func glogLetterLevel(c byte) string {
@@ -143,7 +196,14 @@ func engineFields(h *header, line string) (record, proc string) {
 	switch h.format {
 	case FormatPython:
 		if h.partial != timeNoYear {
-			return "", ""
+			// A format with the year names a record when it ends in
+			// the logger's location, as vLLM's does: a handler that
+			// writes every line of a record with its header repeats
+			// it.
+			b := strings.LastIndexByte(head, '[')
+			if n, _ := locatedBracket(head[max(b, 0):]); b < 0 || n == 0 || b+n != len(head) {
+				return "", ""
+			}
 		}
 		if head = strings.TrimRight(head, " "); strings.HasSuffix(head, "]") {
 			return head, ""
@@ -180,7 +240,7 @@ func engineFields(h *header, line string) (record, proc string) {
 // hasEngineFields reports whether engineFields may find something in a
 // header of format f: most headers (sglang's) are not asked.
 func hasEngineFields(h *header) bool {
-	return h.format == FormatPython && h.partial == timeNoYear || h.format == FormatRayCore || h.format == FormatTRTLLM
+	return h.format == FormatPython || h.format == FormatRayCore || h.format == FormatTRTLLM
 }
 
 // trtllmTags are the tags TensorRT-LLM's and TurboMind's C++ loggers put

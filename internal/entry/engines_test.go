@@ -447,3 +447,38 @@ func FuzzParseEngineLine(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLocatedBracket checks the reader of a user format's process and
+// location fields: what it takes is a part of its input that ends in the
+// bracket (and its space), names a Python file's line, and gives ranks
+// only of the tokens sglang prints.
+func FuzzLocatedBracket(f *testing.F) {
+	for _, s := range []string{
+		"31423 [ TP6 PP0 scheduler.py:2547] Scheduler hit an exception:",
+		"[scheduler.py:12] x", "[ TP0 a.py:1]", "12 [x.py:3]y", "[a.py:]", "[ DP1 TP2 EP3 model_runner.py:400] Load weight begin.",
+		"123456789012 [a.py:1] x", "[ [a.py:1] x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, r := locatedBracket(s)
+		if n == 0 {
+			if r != NoRanks {
+				t.Fatalf("locatedBracket(%q) = 0 with ranks %+v", s, r)
+			}
+			return
+		}
+		if n < 0 || n > len(s) {
+			t.Fatalf("locatedBracket(%q) = %d", s, n)
+		}
+		head := strings.TrimSuffix(s[:n], " ")
+		if !strings.HasSuffix(head, "]") || !strings.Contains(head, ".py:") {
+			t.Fatalf("locatedBracket(%q) took %q: no located bracket", s, s[:n])
+		}
+		for _, v := range []int{r.DP, r.PP, r.AttnCP, r.MoeDP, r.TP, r.EP} {
+			if v < -1 {
+				t.Fatalf("locatedBracket(%q): ranks %+v", s, r)
+			}
+		}
+	})
+}

@@ -496,7 +496,13 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 			if after != "" && !isSeparator(after[0]) {
 				return header{}, false
 			}
-			return header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}, true
+			h := header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}
+			if n, r := locatedBracket(h.msg); n > 0 {
+				// A user's format that prints the process and where
+				// the logger was called: not what it said.
+				h.msg, h.ranks = h.msg[n:], r
+			}
+			return h, true
 		}
 		sp := strings.IndexAny(rest, " \t")
 		if sp <= 0 || sp > 64 {

@@ -192,7 +192,7 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 	case NativeGlog:
 		return !afterBlank && (isIndented(s) || strings.HasPrefix(s, "*** "))
 	case NativeAscend:
-		return !afterBlank && (isIndented(s) || isAscendCode(s) || isCANNReport(s))
+		return !afterBlank && (isIndented(s) || isAscendCode(s) || isCANNReport(s) || isNPUErrorNotice(s))
 	case NativeCUDA:
 		return !afterBlank && isEpilogue(s)
 	case NativeCompiler:
@@ -480,6 +480,20 @@ func startsWithSourceRef(s string) bool {
 		}
 	}
 	return false
+}
+
+// isNPUErrorNotice matches the line torch_npu prints (a c10 warning or
+// error line) when a CANN call failed, "[W NPUStream.cpp:365] Warning: NPU
+// warning, error code is 107020[Error]: .": CANN's own error text follows
+// it, so inside a CANN block it is the same failure told again, not an
+// event of its own.
+func isNPUErrorNotice(s string) bool {
+	i := strings.Index(s, "NPU ")
+	if i < 0 || i > 96 {
+		return false
+	}
+	r := s[i+len("NPU "):]
+	return strings.HasPrefix(r, "warning, error code is ") || strings.HasPrefix(r, "error, error code is ")
 }
 
 // isCANNReport matches the lines CANN's error reporter writes under an

@@ -18,7 +18,8 @@ import "strings"
 //     Grafana exports);
 //   - docker compose's service column when the container is named and
 //     carries no replica number, "ollama  | " (composePrefixLen knows the
-//     numbered "service-1  | " on any line).
+//     numbered "service-1  | " on any line, pm2's process column
+//     "0|sglang  | " and a parallel shell's host label "worker-1: " too).
 //
 // The rank a task label or an MPI tag names becomes the entry's process
 // (familyRank).

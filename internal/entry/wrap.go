@@ -89,8 +89,16 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// Just inside a quote that prev's last token opens.
 	case p == ' ':
 		// The break fell just after a space. A writer that ends its
-		// lines in a space ends next in one too (NVSHMEM's errors).
-		if !isWordByte(n) && strings.IndexByte("('\"", n) < 0 || next[len(next)-1] == ' ' {
+		// lines in a space ends next in one too (NVSHMEM's errors),
+		// and so does the middle piece of a line a word-wrapping tool
+		// (fold -s) broke twice: that piece is about as long as prev,
+		// the writer's next line is of its own length. The rest may
+		// open with a quote, inline code or a path ("NCCL error in: "
+		// and "/pytorch/torch/csrc/...").
+		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
+			return false
+		}
+		if next[len(next)-1] == ' ' && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
 			return false
 		}
 	case isDigit(p):
@@ -144,8 +152,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	// A word ending in ":" names a writer or a level ("ninja: build
-	// stopped", "error: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead {
+	// stopped", "error: ..."), unless prev ends in the space a word wrap
+	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
+	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
+	// line seldom does.
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -208,6 +219,16 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if isFrameRest(a.kept.last(), c.s) || isLongTokenRest(a.kept.last(), c.s) {
+		// Rejoined whatever the width: fold -s leaves "  File " or
+		// "GET " alone when what follows is longer than the rest of
+		// the line.
+		// A terminal's cut teaches its width as any break does.
+		if p.lastRaw >= minWrapWidth {
+			a.width.confirm(p.lastRaw)
+		}
+		return a.join(l, c)
+	}
 	width := p.lastLen
 	if len(l.Text) == len(c.s) && p.lastRaw > width {
 		// A rest with no prefix of its own: the terminal cut prev as it
@@ -227,11 +248,24 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	column := len(l.Text) <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
 	switch {
 	case column:
+	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
+		a.width.teach(p.lastRaw)
+	case isFuncNameRest(prev, c.s):
+		a.width.confirm(p.lastRaw)
+	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
+		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		a.width.confirm(p.lastRaw)
 	default:
 		return false
 	}
+	return a.join(l, c)
+}
+
+// join appends the line c to the pending entry's last line, as its rest.
+func (a *Assembler) join(l *Line, c *classified) bool {
+	p := &a.cur
+	prev := a.kept.last()
 	if len(prev)+len(c.s) > a.opt.MaxLineBytes {
 		return false
 	}
@@ -257,6 +291,109 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p.colon = endsWithColon(joined)
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text)
+	return true
+}
+
+// isFrameRest reports whether next is the rest of a frame line, prev,
+// that a wrap cut before its function's name could be read ("  File " and
+// "\"/long/path.py\", line 1, in f", "...py\", line " and "114, in ",
+// "  File \"/long/pa" and "th.py\", line 1, in f"): prev
+// is the start of a frame line and no frame line, next is not indented,
+// and the two read as (the start of) one frame line. prev alone is never
+// a line of its own.
+func isFrameRest(prev, next string) bool {
+	t := strings.TrimLeft(prev, " \t")
+	if !strings.HasPrefix(t, "File") || next == "" || isIndented(next) || strings.HasSuffix(prev, ", in ") {
+		return false
+	}
+	if t != "File " && !(strings.HasPrefix(t, `File "`) && strings.IndexByte(t[len(`File "`):], '"') < 0) {
+		// Not cut inside the file's name either: the start of a frame
+		// line up to its number.
+		if _, ok := parsePartialFrame(t); !ok || isFrameLine(prev) {
+			return false
+		}
+	}
+	if isFrameLine(next) {
+		return false
+	}
+	joined := t + next
+	if isFrameLine(joined) {
+		return true
+	}
+	_, ok := parsePartialFrame(joined)
+	return ok && len(joined) > len(t)
+}
+
+// minLongToken is the length from which a path, a URL or a quoted name
+// that opens a line after one that ends in a space is read as what a word
+// wrap moved down (isLongTokenRest).
+const minLongToken = 24
+
+// isLongTokenRest reports whether next is the rest of prev, a line a
+// word-wrapping tool (fold -s) broke before a token too long for what was
+// left of the width ("GET " and "http://10.6.131.5:8998/metadata?...",
+// "ImportError: " and "/home/u/.../common_ops.abi3.so: undefined symbol:
+// ..."): prev ends in the space the break leaves, next opens with a path,
+// a URL or a quoted or bracketed name of at least minLongToken bytes, and
+// the two are longer than any width a wrap keeps (minWrapWidth). A
+// writer's own line seldom ends in a space.
+func isLongTokenRest(prev, next string) bool {
+	if len(prev) < 2 || prev[len(prev)-1] != ' ' || prev[len(prev)-2] == ' ' || next == "" || isIndented(next) {
+		return false
+	}
+	w := firstWord(next)
+	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") {
+		return false
+	}
+	if isTracebackLine(next) || isFrameLine(next) || isFrameLine(prev) {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(next)
+	return !ok
+}
+
+// isSourceRest reports whether next is the rest of prev, a traceback's
+// source line (indented under its frame) that a hard wrap cut: in a
+// traceback the line after a source line is indented (the next frame, a
+// caret line) or is the exception line, never an unindented line of
+// anything else. The caller checks prev was at least the wrap's width.
+func isSourceRest(prev, next string) bool {
+	if !strings.HasPrefix(prev, "    ") || next == "" || isIndented(next) || isFrameLine(prev) ||
+		isTracebackLine(next) || isChainSeparator(next) || isFrameLine(next) {
+		return false
+	}
+	if strings.HasPrefix(next, "[Previous line repeated") {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(next)
+	return !ok
+}
+
+// isFuncNameRest reports whether next is the rest of a frame line, prev,
+// that a hard wrap cut inside its function's name ("...line 1748, in
+// run_scheduler_pro" and "cess") or a word wrap just before it ("...line
+// 1748, in " and "run_scheduler_process"): a lone name, not indented,
+// that is no statement of its own. A source line under a frame that lost its
+// indentation is a statement: a call, an assignment, a keyword, seldom a
+// bare name.
+func isFuncNameRest(prev, next string) bool {
+	if len(prev) < minWrapWidth || next == "" || len(next) > 64 {
+		return false
+	}
+	if !strings.HasSuffix(prev, ", in ") && (!isWordByte(prev[len(prev)-1]) || !isFrameLine(prev)) {
+		return false
+	}
+	if strings.HasSuffix(prev, ", in ") && !isFrameLine(prev+next) {
+		return false
+	}
+	name := strings.TrimPrefix(strings.TrimSuffix(next, ">"), "<") // "<mod" and "ule>", "<module>"
+	if !isIdentifier(name) && !(name != "" && isDigit(name[0]) && isIdentifier("_"+name)) {
+		return false
+	}
+	switch name {
+	case "pass", "break", "continue", "return", "raise", "yield", "else", "try", "finally", "None", "True", "False":
+		return false
+	}
 	return true
 }
 

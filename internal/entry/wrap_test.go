@@ -48,6 +48,14 @@ func TestIsWrapBreak(t *testing.T) {
 		{"the same opening", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_small xx", "python3 -m unittest test_bench_one_batch.TestBenchOneBatch.test_bs1_large", false},
 		{"a progress bar redrawn", "Capturing batches (bs=16 avail_mem=10.19 GB):  33%|███▎      | 2/6 [00:23<00:43, 10.95s/it] ", "Capturing batches (bs=8 avail_mem=10.19 GB):  50%", false},
 		{"lines that end in a space", "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "connect EPS failed ", false},
+		{"a frame line cut inside its function's name", `  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`,
+			"cess", false}, // isWrapBreak says no after a frame line; isFuncNameRest reads it
+		{"fold -s before a path", "[2025-01-16 10:11:13 TP0] Failed to initialize custom process group: NCCL error in: ",
+			"/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error", true},
+		{"fold -s before a word ending in a colon", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: undefined ",
+			"symbol: cuGreenCtxStreamCreate", true},
+		{"fold -s's middle piece, ending in a space as prev does", "[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective ",
+			"operation timeout: WorkNCCL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, ", true},
 		{"sentence end", long + ".", "and the next sentence begins here", false},
 		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
 		{"indented", long[:80], "  " + long[80:], false},
@@ -201,4 +209,27 @@ func FuzzIsWrapBreak(f *testing.F) {
 			t.Fatalf("isWrapBreak(%q, %q): an exception line", prev, next)
 		}
 	})
+}
+
+func TestIsFuncNameRest(t *testing.T) {
+	prev := `  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{prev, "cess", true},
+		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/tp_worker_overlap_thread.py", line 63, in <mod`, "ule>", true},
+		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in `, "run_scheduler_process", true},
+		{`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2009, in`, "run_scheduler_process", false},
+		{`  File "/gf3/home/lei/zhenghao/Autoplanner/test/manual_pp/pipeline2x4_ptip.py", line 178, in `, "<module>", true},
+		{prev, "pass", false},
+		{prev, "scheduler.event_loop()", false},
+		{prev, "    cess", false},
+		{"  File \"x.py\", line 1, in f", "cess", false},
+		{strings.Repeat("x", 100), "cess", false},
+	} {
+		if got := isFuncNameRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isFuncNameRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
 }

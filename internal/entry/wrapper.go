@@ -9,8 +9,11 @@ const maxWrapperPasses = 8
 // stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
 // §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
-// --prefix, syslog and journald, bracketed CI times, Markdown quotes), then the Ray dedup suffix and a trailing CR.
-// A line redrawn with carriage returns keeps only its last drawing. It
+// --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
+// parallel shell's host label, pm2's process column, a code span opened
+// before a line), then
+// the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
+// it). A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
 // codes are never copied.
 func stripWrappers(s string) (text, prefix string) {
@@ -38,6 +41,17 @@ func wrapperSpan(s string) (base string, start, end int) {
 		start = wrapperPrefixesLen(s)
 	}
 	t := strings.TrimSuffix(s[start:], "\r")
+	if n := len(t); n >= 2 && t[n-1] == 'M' && t[n-2] == '^' {
+		// The CR as a pager or an editor shows it ("cat -v", vim), pasted
+		// as the two characters "^M".
+		t = t[:n-2]
+	}
+	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
+		// The code span a paste opened closes at the line's end: on
+		// the line it opened on, or alone on a later line (inline code
+		// in a message closes what it opened on the same line).
+		t = t[:len(t)-1]
+	}
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
 	}
@@ -97,6 +111,19 @@ func wrapperPrefixLen(s string) int {
 		return 0
 	}
 	switch c := s[0]; {
+	case c == '`':
+		// A code span opened in front of a line and not closed before
+		// its end, the paste inside it ("`[2025-04-11 15:03:19 TP0]
+		// ...", "`Traceback (most recent call last):"): the quote is the
+		// paste's, not the log's. Inline code in prose ("`x` failed")
+		// closes inside the line.
+		if len(s) < 2 || s[1] == '`' || s[1] == ' ' {
+			return 0
+		}
+		if k := strings.IndexByte(s[1:], '`'); k >= 0 && k != len(s)-2 {
+			return 0
+		}
+		return 1
 	case c == '>':
 		// Markdown quote; ">>>" is a Python prompt, not a quote.
 		if len(s) == 1 {
@@ -131,6 +158,9 @@ func wrapperPrefixLen(s string) int {
 		if n := rfc3339PrefixLen(s); n > 0 {
 			return n
 		}
+		if n := pm2PrefixLen(s); n > 0 {
+			return n
+		}
 		return composePrefixLen(s)
 	case isWordByte(c):
 		if isUpper(c) {
@@ -138,9 +168,67 @@ func wrapperPrefixLen(s string) int {
 				return n
 			}
 		}
-		return composePrefixLen(s)
+		if n := composePrefixLen(s); n > 0 {
+			return n
+		}
+		return hostLabelLen(s)
 	}
 	return 0
+}
+
+// pm2PrefixLen matches the process column pm2 puts in front of each
+// line of "pm2 logs": the process id, "|", the name padded by spaces, "| "
+// ("0|sglang  | ", "3|qwen  | ").
+func pm2PrefixLen(s string) int {
+	i := 0
+	for i < len(s) && i < 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+1 >= len(s) || s[i] != '|' || s[i+1] == ' ' {
+		return 0
+	}
+	j := i + 1
+	for j < len(s) && j-i <= 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if j == i+1 || k+1 >= len(s) || s[k] != '|' || s[k+1] != ' ' {
+		return 0
+	}
+	return k + 2
+}
+
+// hostLabelLen matches the label a parallel shell or a multi-node
+// launcher (pdsh, clush, DeepSpeed's runner) puts in front of each line a
+// host or worker wrote: a lower-case host name whose last part, after a
+// "-", is a number, then ": " ("worker-1: ", "host-01: ",
+// "gpu-node-3: "). An error code ("EH9999: ") is upper case; a program's
+// own name in front of its message ("python3: ...") has no "-"; a
+// versioned compiler driver's diagnostic ("gcc-12: error: ...") is the
+// compiler's line, not a label.
+func hostLabelLen(s string) int {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return 0
+	}
+	j, dash := 1, -1
+	for j < len(s) && j <= 64 && (s[j] >= 'a' && s[j] <= 'z' || isDigit(s[j]) || s[j] == '-' || s[j] == '.') {
+		if s[j] == '-' {
+			dash = j
+		}
+		j++
+	}
+	if j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' || dash < 0 || !isDigits(s[dash+1:j]) {
+		return 0
+	}
+	for _, w := range [...]string{"error", "fatal error", "warning", "note"} {
+		if strings.HasPrefix(s[j+2:], w+":") {
+			return 0
+		}
+	}
+	return j + 2
 }
 
 // syslogPrefixLen matches the syslog and journald prefix "TIME HOST

@@ -21,6 +21,12 @@ func (w *wrapWidth) confirm(n int) {
 	w.seen = n
 }
 
+// teach learns n as the width at once: two pieces of one line, each cut
+// at it, say it (isTwinBreak).
+func (w *wrapWidth) teach(n int) {
+	w.width, w.seen = n, n
+}
+
 // at reports whether a line of raw length n ends at the learned width.
 func (w *wrapWidth) at(n int) bool { return w.width > 0 && n == w.width }
 
@@ -38,6 +44,28 @@ func isColumnBreak(prev, next string) bool {
 	}
 	_, _, ok := parseExceptionAnyQuote(next)
 	return !ok
+}
+
+// isTwinBreak reports whether next, of raw length nextRaw, is the middle
+// piece of a line a terminal cut twice at one width, prev (of raw length
+// prevRaw) its first: both are as long as each other and at least
+// minWrapWidth, the break falls inside a token (a letter or a digit on
+// each side, "...operation timeout: WorkN" and "CCL(SeqNum=..."), and next
+// is no line of its own by shape and not indented. Two lines of a log of
+// one length that long, the first ending inside a word the second goes on
+// with, are a terminal's pieces: the width is taught by them before a
+// second break could confirm it (isWrapBreak refuses a break between two
+// capitals after a mixed-case word, which a field of the next line may
+// begin with).
+func isTwinBreak(prev, next string, prevRaw, nextRaw int) bool {
+	if prevRaw != nextRaw || prevRaw < minWrapWidth || prev == "" || next == "" || isIndented(next) {
+		return false
+	}
+	p, n := prev[len(prev)-1], next[0]
+	if !(isWordByte(p) && isWordByte(n)) {
+		return false
+	}
+	return isColumnBreak(prev, next)
 }
 
 // firstWord returns s up to its first space.

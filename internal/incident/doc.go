@@ -17,7 +17,8 @@
 // cause arrived (see generic.go). One crash is one incident: the native
 // lines of one event, a fragment or a hang's dump beside a failure, the
 // shell's report of a death and the consequences of a burst with no cause
-// in sight each join the burst's lead (generic.go, fold.go), and the
+// in sight each join the burst's lead (generic.go, fold.go), and so do
+// the exceptions a crash raises on its way down (chain.go); the
 // incident takes its exception and time from the whole burst. Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read

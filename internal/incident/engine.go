@@ -46,7 +46,9 @@ var familyNeutral = map[string]string{
 		"release together (the versions the engine pins, or its official docker image); 'undefined symbol' means a build against another torch, " +
 		"a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
-		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds",
+		"(for example the tensor parallel size against the model's heads or experts); change the server's arguments so the check holds. When no " +
+		"argument given sets what it checks (the server changed its own settings, for a draft model or a backend), it is a bug of this " +
+		"release: upgrade the serving engine to its newest release, or report it with the launch command",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
 		"(volume mounts, HF_HOME, the model directory) and that the server's user may read it",
 	analysis.FamilyNetwork: familySteps[analysis.FamilyNetwork],
@@ -124,6 +126,9 @@ var componentNeutral = map[string]string{
 		"this GPU supports its kernel; try another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without it to confirm, and check that the draft model matches the target model " +
 		"and this engine version",
+	analysis.ComponentLoRA: "A LoRA adapter failed: check each adapter's adapter_config.json (r, target_modules) against the LoRA limits the " +
+		"engine was started with (the largest rank, the target modules, the adapters per batch), that its files are readable and were trained for " +
+		"this base model, and start once without LoRA to confirm the base model serves",
 	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
 		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
 		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +

@@ -51,7 +51,7 @@ func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, un
 			g.reyear(o.Scope, t)
 		}
 		if !ok {
-			g.redate(o.Scope, t, now)
+			g.redate(o.Scope, t, now, o.SourceKey, o.Offset)
 		}
 		if !ok || t.After(c.Log) || c.Guessed && !guessed {
 			g.setClock(o.Scope, scopeClock{Log: t, Seen: now, Guessed: guessed})
@@ -69,11 +69,15 @@ func (g *Grouper) correlationTime(o Occurrence, now time.Time) (at time.Time, un
 // has one. A traceback printed without a header just before the first
 // timestamped line (its "Scheduler hit an exception" line, the parent's
 // "Received sigquit") happened then, not when the file was read: a
-// replayed or scanned log is read long after it was written.
-func (g *Grouper) redate(scope string, t, now time.Time) {
+// replayed or scanned log is read long after it was written. Only the
+// incidents printed just before it (within borrowedGap bytes of its source
+// off, when they come from it) are dated so: a traceback with a stretch of
+// healthy serving after it happened before that stretch, not at its end.
+func (g *Grouper) redate(scope string, t, now time.Time, source string, off int64) {
 	for _, m := range g.scopeGroups(scope) {
 		gr := m.gr
-		if !gr.Untimed || g.opts.Window >= 0 && now.Sub(gr.FirstSeen) > g.opts.Settle {
+		if !gr.Untimed || g.opts.Window >= 0 && now.Sub(gr.FirstSeen) > g.opts.Settle ||
+			source != "" && gr.Source == source && off-gr.End > borrowedGap {
 			continue
 		}
 		gr.Untimed = false
@@ -163,7 +167,9 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // causes of it), and in that burst the earliest failure, where the crash
 // began. Without one, for a consequence whose time was borrowed from a
 // line before it, the nearest burst of causes printed after it in its
-// source (see printedBefore). skip is a fingerprint to leave out.
+// source (see printedBefore); without either, the cause printed just
+// before it though dated after it (see printedJustAfter). skip is a
+// fingerprint to leave out.
 //
 // A consequence that is a native library's line (c10d's "failure detected
 // by watchdog") never takes as its root an unclassified native line of
@@ -172,6 +178,7 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // line is folded into the consequence's incident (see detailOf).
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
 	var cands, after []*group
+	var printed *group
 	for _, m := range g.scopeGroups(scope) {
 		if m.id == skip || g.sameEvent(from, m.gr, at) {
 			continue
@@ -181,7 +188,16 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 			cands = append(cands, m.gr)
 		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
 			after = append(after, m.gr)
+		case canBeRoot(m.gr) && g.printedJustAfter(m.gr, from, at):
+			if printed == nil || m.gr.End > printed.End {
+				printed = m.gr
+			}
 		}
+	}
+	if len(cands) == 0 && len(after) == 0 && printed != nil {
+		// No cause in its time: the one printed just before it (see
+		// printedJustAfter).
+		return printed
 	}
 	if len(cands) == 0 && len(after) > 0 {
 		// Only a cause printed after it: the nearest, where its own
@@ -493,7 +509,7 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 	}
 	for _, id := range ids {
 		c := g.groups[id]
-		if c == nil || !c.Settling || (!all && now.Before(c.NotifyAt)) {
+		if c == nil || !c.Settling || (!all && !g.due(c, now)) {
 			continue
 		}
 		if loneWrapper(c) {
@@ -803,10 +819,32 @@ func endsEventOf(kind, of string) bool {
 // consequence line is no evidence of when the cause happened: writers'
 // buffers (stdout before stderr, a parent's line before a child's
 // traceback) put it anywhere around the cause.
+//
+// A consequence with its own time is printed before its cause too: a
+// failure that stalls the server (a health check that gets no answer, a
+// rank that waits) is reported as the stall goes on, and what caused it
+// when the wait that hung gives up, a timeout later. So a cause printed
+// within a few lines after it (borrowedGap: the access lines a stalled
+// server still answers, not a restart's start-up) and within the
+// correlation window is its cause too, when none came before it.
 func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
-	return from.borrowed && from.source != "" && c.Source == from.source &&
-		c.At.After(at) && !c.At.After(at.Add(g.opts.Correlation)) &&
-		gapBetween(c.Off, c.End, from.off, from.end) <= maxBurstGap
+	if from.source == "" || c.Source != from.source || !c.At.After(at) || c.At.After(at.Add(g.opts.Correlation)) {
+		return false
+	}
+	gap := gapBetween(c.Off, c.End, from.off, from.end)
+	return from.borrowed && gap <= maxBurstGap || c.Off > from.end && gap <= borrowedGap
+}
+
+// printedJustAfter reports whether the root cause candidate c, which
+// began after the consequence from at at beyond the settle time, was
+// printed just before it in their source (within borrowedGap bytes): the
+// consequence's time runs backwards from its cause's, which no one writer
+// does (a paste of two runs' lines, writers with clocks apart), so the
+// order of the lines is the better evidence, and the consequence printed
+// right after its cause is its.
+func (g *Grouper) printedJustAfter(c *group, from eventOf, at time.Time) bool {
+	return from.source != "" && c.Source == from.source && at.Before(c.At.Add(-g.opts.Settle)) &&
+		c.End < from.off && from.off-c.End <= borrowedGap
 }
 
 // sameEvent reports whether the open incident x is an unclassified native

@@ -63,9 +63,12 @@ import (
 //     one incident led by the earlier: the later is listed among its
 //     consequences, and its ranks and exception join the incident.
 //
-// Two causes of one burst that are both Python exceptions stay two
+// Two causes of one burst that are both Python tracebacks stay two
 // incidents, and so do two unclassified failures: what tells them apart is
-// their own text, not their timing.
+// their own text, not their timing. chain.go says when the exceptions of
+// one burst are one crash: an unclassified one after a classified cause, an
+// exception line alone before the traceback of its chain, one library's
+// lines of one event at any level.
 
 // claimable reports whether gr yields the lead to the classified cause of
 // its burst: a generic line, or a native error line no informed record
@@ -88,10 +91,16 @@ func (g *Grouper) joinsBurst(o Occurrence, cause *group) bool {
 	case o.Fragment || o.Alert.Record.Role == string(patterns.RoleWrapper):
 		return false
 	case o.Alert.Record.ID == "":
-		return o.Native
+		// A native line of the event, or an exception read after its
+		// burst's classified cause (causeBefore found only those).
+		return true
+	case o.Alert.Record.Role != string(patterns.RoleCause):
+		return false
+	case o.Native && cause.Native && o.NativeKind == cause.NativeKind:
+		// One library's lines of one event (nativeEvent).
+		return true
 	}
-	return (o.Native || cause.Native) && o.Alert.Record.Role == string(patterns.RoleCause) &&
-		sinks.SeverityRank(o.Alert.Record.Severity) >= sinks.SeverityRank("error")
+	return (o.Native || cause.Native) && sinks.SeverityRank(o.Alert.Record.Severity) >= sinks.SeverityRank("error")
 }
 
 // genericFolds reports whether generic lines are folded into causes.
@@ -331,7 +340,11 @@ func (g *Grouper) claimGenerics(cause *group) {
 
 // foldGenerics folds the settling generic incidents whose settle time is
 // over (all of them at Flush) into the classified cause of their burst.
-func (g *Grouper) foldGenerics(now time.Time, all bool) {
+func (g *Grouper) foldGenerics(now time.Time, all bool) { g.foldGenericsOf(now, all, "") }
+
+// foldGenericsOf is foldGenerics for the generic incidents of source only,
+// or of every source when it is "".
+func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 	if !g.genericFolds() {
 		return
 	}
@@ -340,7 +353,7 @@ func (g *Grouper) foldGenerics(now time.Time, all bool) {
 	var ids []string
 	for scope := range g.genByScope {
 		for _, m := range g.members(g.genByScope, scope) {
-			if m.gr.Settling && (all || !now.Before(m.gr.NotifyAt)) {
+			if m.gr.Settling && (all || g.due(m.gr, now)) && (source == "" || m.gr.Source == source) {
 				ids = append(ids, m.id)
 			}
 		}

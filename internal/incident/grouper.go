@@ -137,6 +137,9 @@ type Grouper struct {
 	// for long) or after Restore, makes Changes write every open incident.
 	dirty map[string]struct{}
 	reset bool
+	// pendingSince, set for the length of a TickHolding, tells when the
+	// entry a source is still assembling began (see due).
+	pendingSince func(source string) time.Time
 }
 
 type group struct {
@@ -191,6 +194,12 @@ type group struct {
 	// error line (Occurrence.Routine): alone when it settles, it is
 	// dropped (see routineAlone).
 	Routine bool `json:"routine,omitempty"`
+	// Bare says the incident began with an exception line printed alone
+	// (Occurrence.Bare).
+	Bare bool `json:"bare,omitempty"`
+	// Traced says it began with a traceback with its frames
+	// (Occurrence.Traced).
+	Traced bool `json:"traced,omitempty"`
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
@@ -388,6 +397,15 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A classified cause joins only a native line of its
 			// event: only those are looked at.
 			cause = g.findCauseIn(g.nativeBySource, b, "")
+		case !o.Fragment:
+			// An exception no record names, read after the classified
+			// cause of its burst (see chain.go).
+			cause = g.causeBefore(b)
+		}
+		if cause == nil && o.Native && o.Alert.Record.ID != "" {
+			// A line of the same library's event, whatever its
+			// severity (see nativeEvent).
+			cause = g.nativeEvent(b, "")
 		}
 		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
 			// A generic line, or a native line of an event whose first
@@ -425,7 +443,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -439,6 +457,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// Generic lines first: a consequence of the burst then finds
 		// the cause, not the generic line, as its root.
 		g.claimGenerics(gr)
+		g.claimChained(gr)
 		g.adopt(gr)
 	}
 	switch {
@@ -518,9 +537,25 @@ func addRank(ranks []string, r string) []string {
 // it keeps happening past the repeat interval, and forgets incidents that
 // were quiet for a whole window.
 func (g *Grouper) Tick(now time.Time) []sinks.Alert {
+	return g.TickHolding(now, nil)
+}
+
+// TickHolding is Tick for a caller that assembles entries itself (run
+// mode): pendingSince(source) is when the entry that source is still
+// assembling began (its first line was processed), zero when it has none.
+// An incident whose settle time is over is still held while its source has
+// such an entry that began by its deadline: that entry is the rest of its
+// burst, read in time but not yet complete (it waits for the next line, or
+// the end of the input). The settle time waits for what was read, not for
+// how fast the machine got to it: a loaded machine that ticks between the
+// lines of a burst and its last entry decides what an unloaded one does,
+// and what scan decides (see due). nil holds nothing.
+func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) time.Time) []sinks.Alert {
 	if g.opts.Window <= 0 {
 		return nil
 	}
+	g.pendingSince = pendingSince
+	defer func() { g.pendingSince = nil }()
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
 	// One order for the passes below: a fold removes incidents (skipped
@@ -534,7 +569,7 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 			continue // folded into a root cause announced before it
 		}
 		if gr.Settling {
-			if now.Before(gr.NotifyAt) {
+			if !g.due(gr, now) {
 				continue
 			}
 			if gr.routineAlone() {
@@ -579,6 +614,20 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 	g.pruneClocks()
 	g.pruneScopes()
 	return out
+}
+
+// due reports whether the settle time of the settling incident gr is over
+// at now: its deadline has passed, and its source is assembling no entry
+// that began by then (TickHolding).
+func (g *Grouper) due(gr *group, now time.Time) bool {
+	if now.Before(gr.NotifyAt) {
+		return false
+	}
+	if g.pendingSince == nil {
+		return true
+	}
+	since := g.pendingSince(gr.Source)
+	return since.IsZero() || since.After(gr.NotifyAt)
 }
 
 // pending reports whether the incident has occurrences or consequences
@@ -725,6 +774,49 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 		clear(index)
 	}
 	g.pruneClocks()
+	return out
+}
+
+// Restarted closes the open incidents of source (an Occurrence.SourceKey):
+// the server that writes it started again (analysis.Startup), so what it
+// reports from now on is a new incident, even of the same record, and what
+// it reported before is over. Each is folded as at Flush, then announced
+// when it has something to announce (its first alert, or the repeats since
+// its last) and forgotten; the alerts are returned in the order the
+// incidents began. A scan's crash after a restart is thus an incident of
+// its own, as a run's is once its window closed.
+func (g *Grouper) Restarted(source string, now time.Time) []sinks.Alert {
+	if g.opts.Window == 0 || source == "" {
+		return nil
+	}
+	var ids []string
+	for id, gr := range g.groups {
+		if gr.Source == source {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	g.foldGenericsOf(now, true, source)
+	g.foldRestatements(ids, now, true)
+	g.foldSettled(ids, now, true)
+	var out []sinks.Alert
+	for _, id := range ids {
+		gr := g.groups[id]
+		if gr == nil || gr.Source != source {
+			continue // folded into another
+		}
+		g.remove(id)
+		if gr.Settling && gr.routineAlone() {
+			g.stats.Routine++
+			continue
+		}
+		if g.opts.Window < 0 || gr.pending() {
+			out = append(out, g.emitLast(gr, KindSummary, now))
+		}
+	}
 	return out
 }
 

@@ -548,3 +548,42 @@ func TestFlushClosesAllAndReopens(t *testing.T) {
 		t.Errorf("first alert: count %d, ranks %v; want 2 and two ranks", first[0].Count, first[0].Ranks)
 	}
 }
+
+// TickHolding holds an incident whose settle time is over while its source
+// assembles an entry that began by its deadline (the rest of its burst,
+// read but not yet complete), and only then: a routine line joined by that
+// entry is not dropped before the entry comes, and an entry begun after
+// the deadline holds nothing.
+func TestTickHoldsWhileTheBurstIsAssembled(t *testing.T) {
+	routine := func(at time.Time) Occurrence {
+		o := occ("", "s", "", at)
+		o.Key, o.Alert.Record = "unclassified:x", sinks.Record{Slug: "unclassified", Severity: "error", Role: "cause"}
+		o.Alert.Fingerprint = Fingerprint(o.Key, "s")
+		o.Native, o.NativeKind, o.Routine, o.SourceKey = true, "glog", true, "s"
+		return o
+	}
+	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	g.Observe(routine(t0), t0)
+	began := t0 // the next entry began with the routine line's batch
+	pending := func(source string) time.Time {
+		if source == "s" {
+			return began
+		}
+		return time.Time{}
+	}
+	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 1 || g.Stats().Routine != 0 {
+		t.Fatalf("held: %d alerts, stats %+v; want none, the incident open", len(out), g.Stats())
+	}
+	// The pending entry completes: a repeat of the line, read in time.
+	g.Observe(routine(t0), t0.Add(time.Hour))
+	if out := g.TickHolding(t0.Add(time.Hour), nil); len(out) != 1 || out[0].Count != 2 {
+		t.Errorf("after the entry: %d alerts, want one of count 2", len(out))
+	}
+
+	g = New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	g.Observe(routine(t0), t0)
+	began = t0.Add(3 * time.Second) // after the deadline: another burst
+	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 0 || g.Stats().Routine != 1 {
+		t.Errorf("not held: %d alerts, stats %+v; want the routine line dropped", len(out), g.Stats())
+	}
+}

@@ -82,6 +82,13 @@ type Occurrence struct {
 	// INFO lines (analysis.Diagnosis.Routine): its incident is dropped,
 	// not announced, unless something else joins it before it settles.
 	Routine bool
+	// Bare marks an exception line printed alone, without a traceback
+	// of its own (entry.Traceback.Bare): a traceback that follows it
+	// within a few lines may be the next link of its chain, whose
+	// separator was lost (see chain.go).
+	Bare bool
+	// Traced marks an entry that holds a traceback with its frames.
+	Traced bool
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -108,6 +115,15 @@ type Source struct {
 	Engine string
 }
 
+// Identity is the identity of the source an occurrence from s carries
+// (Occurrence.SourceKey): its Key, or its Path when it has none.
+func (s Source) Identity() string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return s.Path
+}
+
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
@@ -128,16 +144,13 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	}
 	o := Occurrence{
 		Key:       d.Key,
-		SourceKey: src.Key,
+		SourceKey: src.Identity(),
 		Time:      when,
 		Timed:     timed,
 		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
 		Guessed:   timed && e.TimeGuessed,
 		Scope:     ScopeOf(src),
 		Rank:      rank,
-	}
-	if o.SourceKey == "" {
-		o.SourceKey = src.Path
 	}
 	r := &o.Alert.Record
 	if d.Cause != nil {
@@ -156,6 +169,8 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Routine = d.Routine
+	o.Bare = e.Traceback != nil && e.Traceback.Bare
+	o.Traced = e.Traceback != nil && !e.Traceback.Bare
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
 		o.NativeKind = nativeKind(e)

@@ -47,7 +47,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 	}
 	for _, id := range ids {
 		a := g.groups[id]
-		if a == nil || !a.Settling || (!all && now.Before(a.NotifyAt)) || a.Source == "" {
+		if a == nil || !a.Settling || (!all && !g.due(a, now)) || a.Source == "" {
 			continue
 		}
 		var by *group

@@ -138,7 +138,9 @@ var familySteps = map[string]string{
 		"(the versions its packaging pins, or its official docker image); 'undefined symbol' means a compiled extension built against " +
 		"another torch, a missing name or an unexpected argument Python packages of different versions",
 	analysis.FamilyConfig: "A check on the configuration failed: the asserted expression or the message names the values that disagree " +
-		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds",
+		"(for example --tp-size against the model's heads or experts); change the arguments so the check holds. When no argument given sets " +
+		"what it checks (the server changed its own settings, for a draft model or a backend), it is a bug of this release: upgrade sglang " +
+		"to the newest release, or report it with the launch command",
 	analysis.FamilyFile: "A file or directory is missing or unreadable: check that the path in the message exists inside the container " +
 		"(volume mounts, HF_HOME, --model-path, --download-dir) and that the server's user may read it",
 	analysis.FamilyNetwork: "A connection failed: check that the address and port in the message are reachable from this host (firewall, " +
@@ -220,6 +222,9 @@ var componentSteps = map[string]string{
 		"supports its kernel; try without --quantization or with another kernel",
 	"speculative decoding": "Speculative decoding failed: start once without --speculative-algorithm to confirm, and check that the draft " +
 		"model matches the target model (--speculative-draft-model-path) and this sglang version",
+	analysis.ComponentLoRA: "A LoRA adapter failed: check each adapter's adapter_config.json (r, target_modules) against the pool the server " +
+		"sized at start-up (--max-lora-rank, --lora-target-modules, --max-loras-per-batch), that its files are readable and were trained for this " +
+		"base model, and start once without --enable-lora to confirm the base model serves",
 	analysis.ComponentEP: "DeepEP's NVSHMEM transport failed, often while its ranks met: check that every node was started with its own " +
 		"--node-rank and the same --nnodes and --dist-init-addr (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach each " +
 		"other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME, NCCL_SOCKET_IFNAME), that the RDMA NICs and GPUDirect RDMA " +

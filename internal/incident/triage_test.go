@@ -53,6 +53,20 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "Speculative decoding failed",
 		},
 		{
+			name:      "LoRA adapters on sglang: the pool's options",
+			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Component: analysis.ComponentLoRA, SGLang: true},
+			headline:  "scheduler died while serving requests in the LoRA adapters: KeyError: 'x'",
+			firstStep: "A LoRA adapter failed",
+			also:      "--max-lora-rank",
+		},
+		{
+			name:      "LoRA adapters on another engine: no sglang flag",
+			tr:        analysis.Triage{Component: analysis.ComponentLoRA},
+			headline:  "the LoRA adapters failed: KeyError: 'x'",
+			firstStep: "A LoRA adapter failed",
+			also:      "start once without LoRA",
+		},
+		{
 			name:      "a fragment says its traceback lost its exception line",
 			tr:        analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", SGLang: true},
 			rank:      "TP0",

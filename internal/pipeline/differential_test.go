@@ -15,6 +15,7 @@ import (
 	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/sinks"
@@ -113,10 +114,10 @@ func runStdin(t *testing.T, state string, data []byte) (diags []string, log stri
 		t.Fatalf("run: %v", err)
 	}
 	var as []sinks.Alert
-	seen := map[string]bool{}
 	for _, a := range out.alerts(t) {
-		if !seen[a.Fingerprint] {
-			seen[a.Fingerprint] = true
+		// Each incident's first alert: an incident after a restart has
+		// the fingerprint of the one before it.
+		if a.Kind == incident.KindNew {
 			as = append(as, a)
 		}
 	}
@@ -130,3 +131,30 @@ const scanWindow = 24 * 365 * time.Hour
 
 // runLimit bounds one run over an excerpt: a hang fails the test.
 const runLimit = time.Minute
+
+// A crash, the server's start again, the same crash: run announces two
+// incidents, as scan finds two, though both have one fingerprint.
+func TestRunAndScanAgreeOnACrashAfterARestart(t *testing.T) {
+	m, _, err := catalog.Load(catalog.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash, err := os.ReadFile(filepath.Join(corpora[0], "001-cuda-error-oom-raw-traceback.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	restart := "[2026-01-01 01:00:00] server_args=ServerArgs(model_path='/models/Qwen3-8B', tp_size=1, port=30000)\n" +
+		"[2026-01-01 01:00:09] The server is fired up and ready to roll!\n"
+	data := append(append(slices.Clone(crash), restart...), crash...)
+	res, err := scan.New(m, scan.Options{}).Scan(context.Background(), []scan.Input{{Name: "-", R: bytes.NewReader(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := diagnoses(res.Alerts)
+	if len(want) != 2 || want[0] != want[1] {
+		t.Fatalf("scan: %q, want the crash twice", want)
+	}
+	if got, log := runStdin(t, t.TempDir(), data); !slices.Equal(got, want) {
+		t.Errorf("run: %q, want %q\nrun's log:\n%s", got, want, log)
+	}
+}

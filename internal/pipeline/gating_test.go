@@ -294,14 +294,16 @@ func TestLivezSidecar(t *testing.T) {
 			metric(t, r.base, `logmatch_gate_restarts_recent{container="",namespace="",pod=""} 1`)
 	})
 
-	// It breaks again within the group window: the incident sends no new
-	// alert, the gate still announces the restart, with the counter.
+	// It breaks again within the group window: the restart closed the
+	// first incident (incident.Grouper.Restarted), so the crash is a new
+	// incident of the same fingerprint, and its alert carries the gate's
+	// restart, with the counter.
 	srv.kill()
 	srv = startServer(t, py, script, logPath, "crash")
 	r.waitLivez(t, 503)
 	eventually(t, "the second gating alert", func() bool { return len(gated(t, r.out)) == 1 })
 	a = gated(t, r.out)[0]
-	if a.Kind != health.KindLiveness || a.Liveness.GatedRestarts != 1 || a.Record.Slug != "cuda-illegal-memory-access" {
+	if a.Kind != "new" || a.Liveness.GatedRestarts != 1 || a.Record.Slug != "cuda-illegal-memory-access" {
 		t.Fatalf("second gating alert = %s %s %+v", a.Record.Slug, a.Kind, *a.Liveness)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
@@ -180,6 +181,10 @@ type streamState struct {
 	*stream.Stream
 	file     *fileState
 	lastLine time.Time
+	// pendingSince is when the line that began the pending entry was
+	// processed (meaningful while Pending): the grouper holds the
+	// incidents of the file that settle after it (pendingSince).
+	pendingSince time.Time
 }
 
 // Identity is the Kubernetes identity of this logmatch (from the downward
@@ -243,9 +248,54 @@ func (p *processor) line(l source.Line) {
 		// stream was still pending: this line's entry was already matched.
 		return
 	}
+	first := ss.PendingFirst()
 	es := ss.Push(&l.Line)
-	ss.lastLine = p.clock()
+	now := p.clock()
+	ss.lastLine = now
+	if len(es) > 0 || ss.PendingFirst() != first {
+		// This line began the entry now pending, if any.
+		ss.pendingSince = now
+	}
 	p.entries(es, ss)
+}
+
+// flush completes the pending entry of ss. The entry is dated as of its
+// stream's last line, not now: what delayed its completion (the idle time,
+// the end of the input, a loaded machine) is no time of the log's, and an
+// entry's time decides what it folds with (an undated line's place after
+// its scope's last timestamp, a settle time).
+func (p *processor) flush(ss *streamState) {
+	at := p.at
+	if !ss.lastLine.IsZero() {
+		p.at = ss.lastLine
+	}
+	p.entries(ss.Flush(), ss)
+	p.at = at
+}
+
+// pendingSince tells the grouper, for each source, when the entry it is
+// still assembling began (see incident.Grouper.TickHolding); nil when no
+// stream has one.
+func (p *processor) pendingSince() func(source string) time.Time {
+	var since map[string]time.Time
+	for _, fs := range p.files {
+		for _, ss := range fs.streams {
+			if !ss.Pending() || ss.pendingSince.IsZero() {
+				continue
+			}
+			if since == nil {
+				since = make(map[string]time.Time)
+			}
+			key := p.sourceOf(fs).Identity()
+			if t, ok := since[key]; !ok || ss.pendingSince.Before(t) {
+				since[key] = ss.pendingSince
+			}
+		}
+	}
+	if since == nil {
+		return nil
+	}
+	return func(source string) time.Time { return since[source] }
 }
 
 // file returns the state of l's file or stream, creating it (with the
@@ -322,7 +372,7 @@ func (p *processor) evictOldest() {
 // checkpoint for the next commit and forgets fs.
 func (p *processor) drop(fs *fileState, gone bool) {
 	for _, ss := range fs.streams {
-		p.entries(ss.Flush(), ss)
+		p.flush(ss)
 	}
 	if fs.resumable {
 		cp := fs.checkpoint()
@@ -393,7 +443,7 @@ func (p *processor) fileIdentity(fs *fileState) string {
 // the old content mean nothing now.
 func (p *processor) newContent(fs *fileState) {
 	for _, ss := range fs.streams {
-		p.entries(ss.Flush(), ss)
+		p.flush(ss)
 		ss.Restart()
 	}
 	fs.restored = nil
@@ -436,6 +486,13 @@ func (p *processor) entry(ss *streamState, de *stream.Entry) {
 		}
 		p.grouped = true
 		as, o = p.grouper.Observe(occ, now), &occ
+	} else if analysis.Startup(e) {
+		// The server started again: what it failed of before is over,
+		// and a failure after this is a new incident (as in a scan).
+		if rs := p.grouper.Restarted(p.sourceOf(fs).Identity(), now); len(rs) > 0 {
+			p.grouped = true
+			p.queue(p.gate.Attach(rs))
+		}
 	}
 	as = p.gate.Observe(fs.gateLog(), e, d, o, as, now)
 	if len(as) > 0 {
@@ -716,10 +773,10 @@ func (p *processor) idleFlush(now time.Time) {
 		return ss.Pending() && now.Sub(ss.lastLine) >= p.idle
 	}) {
 		ss.file.dirty = ss.file.resumable
-		p.entries(ss.Flush(), ss)
+		p.flush(ss)
 	}
 	if d := p.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
-		as := p.grouper.Tick(now)
+		as := p.grouper.TickHolding(now, p.pendingSince())
 		p.grouped = true
 		p.queue(p.gate.Attach(as))
 	}
@@ -729,7 +786,7 @@ func (p *processor) idleFlush(now time.Time) {
 func (p *processor) flushAll() {
 	for _, ss := range p.sortedStreams(nil) {
 		ss.file.dirty = ss.file.resumable
-		p.entries(ss.Flush(), ss)
+		p.flush(ss)
 	}
 }
 
@@ -893,14 +950,15 @@ func (p *processor) commit() (woke []string, err error) {
 	return woke, nil
 }
 
-// countEvictions reports the incidents the grouper's bound closed since
-// the last report.
+// countEvictions reports the incidents the grouper's bound closed, and
+// those it dropped as routine, since the last report.
 func (p *processor) countEvictions() {
 	st := p.grouper.Stats()
 	early := st.EvictedEarly - p.evictions.EvictedEarly
 	forgotten := st.Evicted - p.evictions.Evicted - early
 	p.metrics.IncidentsEvicted("forgotten", forgotten)
 	p.metrics.IncidentsEvicted("announced", early)
+	p.metrics.IncidentsDropped("routine", st.Routine-p.evictions.Routine)
 	p.evictions = st
 }
 

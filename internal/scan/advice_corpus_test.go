@@ -65,8 +65,6 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
-	// Held out (heldout-10): measured, not tuned to.
-	"500-torch-compile-notimplementederror-chained-controller-cut.log": "held out: a bare NotImplementedError without a message, chained before an old controller traceback, leads unclassified",
 	// Held out (heldout-11): measured, not tuned to.
 	"557-fastchat-wrapper-asgi-exception-quote-marker-cut.log": "held out: an ASGI exception behind FastChat's stderr wrapper, cut before the exception line, leads unclassified with the ASGI line as context only",
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/internal/source"
@@ -94,7 +95,7 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	g := incident.New(incident.Options{Window: incident.Forever, Settle: incident.DefaultSettle, Correlation: incident.DefaultCorrelation})
 	// The grouper closes its least recently seen incident when too many
 	// are open; a one-shot scan keeps what it closes and reports it too.
-	var evicted []sinks.Alert
+	var evicted, restarted []sinks.Alert
 	patternErrs := map[string]string{}
 	var count *incidentCount
 	if s.opts.OnIncidents != nil {
@@ -103,7 +104,7 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	var errs []error
 	for _, in := range inputs {
 		res.Stats.Inputs++
-		if err := s.scanOne(ctx, in, g, &evicted, count, &res.Stats, patternErrs); err != nil {
+		if err := s.scanOne(ctx, in, g, &evicted, &restarted, count, &res.Stats, patternErrs); err != nil {
 			errs = append(errs, err)
 			if ctx.Err() != nil {
 				break
@@ -117,6 +118,9 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 		all = append(evicted, all...)
 	}
 	res.Alerts = mergeIncidents(all)
+	if len(restarted) > 0 {
+		res.Alerts = append(restarted, res.Alerts...)
+	}
 	for i := range res.Alerts {
 		if res.Alerts[i].Record.ID == "" {
 			res.Stats.Unclassified++
@@ -205,6 +209,10 @@ type inputScan struct {
 	patternErrs map[string]string
 	occ         incident.Builder
 	de          *stream.Entry // the failure being recorded
+	// restarted are the incidents closed by a restart of the server
+	// (Grouper.Restarted): kept apart, since one of the same fingerprint
+	// after it is another incident.
+	restarted *[]sinks.Alert
 }
 
 // own gives the failure being recorded memory of its own, when its
@@ -217,6 +225,9 @@ func (p *inputScan) entry(de *stream.Entry) {
 	p.st.Entries++
 	if de.Failure || len(de.Diagnosis.PatternErrors) > 0 {
 		p.failure(de)
+	} else if analysis.Startup(de.Entry) {
+		// The server started again: what it failed of before is over.
+		*p.restarted = append(*p.restarted, p.g.Restarted(p.src.Identity(), p.s.opts.Now())...)
 	}
 }
 
@@ -246,7 +257,7 @@ func (p *inputScan) failure(de *stream.Entry) {
 	p.count.update(p.g, *p.evicted)
 }
 
-func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
+func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, evicted, restarted *[]sinks.Alert, count *incidentCount, st *Stats, patternErrs map[string]string) error {
 	// One stream per name: stdout and stderr of a container log are
 	// interleaved in one file but are separate streams of entries.
 	o := s.opts.Entry
@@ -256,7 +267,7 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	sh.SetServerVersion(s.opts.ServerVersion)
 	sh.OwnLater()
 	src := incident.Source{Path: in.Name, Key: in.Name}
-	p := &inputScan{s: s, src: src, g: g, evicted: evicted, count: count, st: st, patternErrs: patternErrs}
+	p := &inputScan{s: s, src: src, g: g, evicted: evicted, restarted: restarted, count: count, st: st, patternErrs: patternErrs}
 	p.occ.Own = p.own
 	// Lines are lent by the reader and copied by the assembler into its
 	// own reused memory: a line allocates nothing.

@@ -31,6 +31,7 @@
 //	logmatch.state.commit.failures  {commit}    logmatch_state_commit_failures_total       (none)
 //	logmatch.source.evicted         {file}      logmatch_source_evicted_total              (none)
 //	logmatch.incidents.evicted      {incident}  logmatch_incidents_evicted_total           reason
+//	logmatch.incidents.dropped      {incident}  logmatch_incidents_dropped_total           reason
 //	logmatch.source.events          {event}     logmatch_source_events_total               event
 //	logmatch.http.connections.evicted {connection} logmatch_http_connections_evicted_total (none)
 //

@@ -60,6 +60,7 @@ type Metrics struct {
 	overflow                metric.Int64Counter
 	evicted                 metric.Int64Counter
 	incidentsEvicted        metric.Int64Counter
+	incidentsDropped        metric.Int64Counter
 	sourceEvents            metric.Int64Counter
 	httpEvicted             metric.Int64Counter
 	inputRequests           metric.Int64Counter
@@ -131,6 +132,7 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 	counter(&m.httpEvicted, "logmatch.http.connections.evicted", "{connection}", "HTTP connections closed at http_max_connections to take a new one: the idle ones, longest idle first.")
 	counter(&m.evicted, "logmatch.source.evicted", "{file}", "Files and streams whose state the processor dropped at its bound on files kept, after completing their pending entries.")
 	counter(&m.incidentsEvicted, "logmatch.incidents.evicted", "{incident}", "Open incidents closed at the bound max_open_incidents, by reason: forgotten (nothing left to announce; a later repeat starts a new incident) or announced (their alert sent at once, before its time).")
+	counter(&m.incidentsDropped, "logmatch.incidents.dropped", "{incident}", "Incidents dropped unannounced, by reason: routine (a native library's lone error-level line amid its own INFO lines that nothing joined before it settled).")
 	counter(&m.inputRequests, "logmatch.input.requests", "{request}", "Requests a network input (accept) received, by input.")
 	counter(&m.inputLines, "logmatch.input.lines", "{line}", "Log lines a network input accepted, by input.")
 	counter(&m.inputRejects, "logmatch.input.rejects", "{request}", "Requests a network input refused, by input and reason (too_large, encoding, content_type, malformed, not_text, busy, timeout, unauthorized, rate, unavailable).")
@@ -693,6 +695,15 @@ func (m *Metrics) IncidentsEvicted(reason string, n int64) {
 		return
 	}
 	m.incidentsEvicted.Add(context.Background(), n, m.reason.get(labels{a: reason}).add...)
+}
+
+// IncidentsDropped counts n incidents dropped without an alert; reason is
+// "routine" (a lone routine-looking native error line nothing joined).
+func (m *Metrics) IncidentsDropped(reason string, n int64) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.incidentsDropped.Add(context.Background(), n, m.reason.get(labels{a: reason}).add...)
 }
 
 // HTTPConnEvicted counts an idle HTTP connection closed at the bound on

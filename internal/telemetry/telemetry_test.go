@@ -57,6 +57,7 @@ func record(m *Metrics) {
 	m.HTTPConnEvicted()
 	m.IncidentsEvicted("forgotten", 5)
 	m.IncidentsEvicted("announced", 1)
+	m.IncidentsDropped("routine", 4)
 	m.SourceEvent("symlinks_refused", 1)
 	m.SourceEvent("generations_lost", 3)
 }
@@ -97,6 +98,7 @@ var wantSeries = map[string]float64{
 	`logmatch_http_connections_evicted_total`:                                          1,
 	`logmatch_incidents_evicted_total{reason="forgotten"}`:                             5,
 	`logmatch_incidents_evicted_total{reason="announced"}`:                             1,
+	`logmatch_incidents_dropped_total{reason="routine"}`:                               4,
 	`logmatch_source_events_total{event="symlinks_refused"}`:                           1,
 	`logmatch_source_events_total{event="generations_lost"}`:                           3,
 }

@@ -75,6 +75,7 @@ type tracker struct {
 	evictedSources int64
 	groupEvicted   int64 // grouper.Stats().Evicted already counted
 	groupEarly     int64 // grouper.Stats().EvictedEarly already counted
+	groupRoutine   int64 // grouper.Stats().Routine already counted
 }
 
 // source is one origin of log records and its streams.
@@ -325,6 +326,10 @@ func (t *tracker) take() ([]sinks.Alert, int) {
 		t.metrics.IncidentsEvicted("forgotten", ev-early)
 		t.metrics.IncidentsEvicted("announced", early)
 		t.groupEvicted, t.groupEarly = st.Evicted, st.EvictedEarly
+	}
+	if n := st.Routine - t.groupRoutine; n > 0 {
+		t.metrics.IncidentsDropped("routine", n)
+		t.groupRoutine = st.Routine
 	}
 	as, n := t.alerts, t.perrs
 	t.alerts, t.perrs, t.cur = nil, 0, nil

@@ -148,12 +148,28 @@ var nativeExamples = map[string]example{
 	"nccl-ib-verbs-call-failed": {
 		match: []string{
 			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
-			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_poll_cq() returned -1",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_create_cq failed",
 		},
 		miss: []string{
 			"node-1:312:312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+			// A queue pair that cannot be brought up is its own record.
+			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
+		},
+	},
+	"nccl-ib-modify-qp-failed": {
+		match: []string{
+			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
+			"[2026-03-13 22:26:02] host-01:4242 [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR, local GID index 3",
+			// NCCL releases before the state-naming message.
+			"gpu-7:1880:2011 [2] NCCL WARN Call to ibv_modify_qp failed with error Invalid argument",
+		},
+		miss: []string{
+			// NCCL's own retries are INFO lines; only the last failure counts.
+			"node-1:312:401 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2, retrying 1/3 after 1000 msec of sleep",
+			"node-1:312:401 [0] NCCL INFO NET/IB: HINT: To confirm, you can set NCCL_CROSS_NIC=0 to disable cross-rail communication.",
+			// NVSHMEM's own step name, which is NVSHMEM's record.
+			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:401: non-zero status: 110 ibv_modify_qp failed ",
 		},
 	},
 	"nccl-socket-connect-failed": {
@@ -367,6 +383,9 @@ var widenedExamples = map[string]example{
 			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1588: non-zero status: 12 ibv_reg_mr failed ",
 		},
 		miss: []string{
+			// NCCL's lines for the same verbs are NCCL's records.
+			"[2026-03-13 22:26:02] host-01:4242 [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_4:1, curr state INIT, next state RTR",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
 			"/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1846: neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.",
 		},
 	},
@@ -428,7 +447,14 @@ var widenedExamples = map[string]example{
 		miss: []string{tb("RuntimeError: HIP error: invalid device function")},
 	},
 	"hip-no-binary-for-gpu": {
-		match: []string{tb("RuntimeError: HIP error: invalid device function")},
+		match: []string{
+			tb("RuntimeError: HIP error: invalid device function"),
+			// The HIP runtime's AMD_LOG_LEVEL line.
+			":1:hip_fatbin.cpp           :694 : 2500313198684 us:  No compatible code objects found for: gfx942:sramecc+:xnack-, value of HIP_FORCE_SPIRV_CODEOBJECT: 0",
+		},
+		miss: []string{
+			":3:hip_fatbin.cpp           :537 : 2500313198678 us:  Device name: amdgcn-amd-amdhsa--gfx942:sramecc+:xnack- Generic name: amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-",
+		},
 	},
 	"cuda-illegal-memory-access": {
 		match: []string{"CUresult error CUDA_ERROR_ILLEGAL_ADDRESS at cuStreamSynchronize", "hipErrorIllegalAddress"},
@@ -675,9 +701,12 @@ var moreNativeExamples = map[string]example{
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR Remote access error on mlx5_2:1/RoCE (synd 0x13 vend 0x88 hw_synd 0/0)",
 			"[1752044541.372091] [gpu-3:4012 :1]       ib_mlx5_log.c:177  UCX  ERROR WR flushed because QP in error state on mlx5_0:1/IB (synd 0x5 vend 0xf9 hw_synd 0/0)",
+			// EFA's SRD transport words its completions this way.
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:221  UCX  ERROR send completion[0] with error on rdmap132s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id 0x7f8b20022480",
 		},
 		miss: []string{
 			"E1213 02:57:10.528410 5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 1): transport retry counter exceeded",
+			"[1784621081.896649] [prefill-0:537  :1]       srd_iface.c:180  UCX  DEBUG send completion[0] on rdmap132s0/0x55cf4425cfb0: success, wr_id 0x7f8b20022480",
 		},
 	},
 	"ucx-memory-registration-failed": {
@@ -693,9 +722,12 @@ var moreNativeExamples = map[string]example{
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:630  UCX  ERROR   no active messages transport to <no debug data>: self/memory - Destination is unreachable, tcp/eth0 - Destination is unreachable",
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:722  UCX  ERROR   no remote cuda memory access transport to decode-0:31225: cuda_ipc/cuda - no put short, rc_mlx5/mlx5_0:1 - Destination is unreachable",
+			// UD's address handle to the peer's GID.
+			"[1745499308.854013] [9fd0c21b0f7c:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::5aa2:e1ff:fefe:c130 flow_label=0xffffffff sgid_index=0 traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such device",
 		},
 		miss: []string{
 			"[1752044541.372091] [gpu-3:4012 :0]     select.c:700  UCX  INFO  selected transport to decode-0: rc_mlx5/mlx5_0:1",
+			"[1745499308.855116] [9fd0c21b0f7c:760  :0]      ucp_worker.c:2903 UCX  WARN  worker 0x754a6ee0: 10 pending operations were not flushed",
 		},
 	},
 	"nvshmem-error-status": {
@@ -719,13 +751,33 @@ var moreNativeExamples = map[string]example{
 			"E0312 10:22:01.771233 5512 real_client.cpp:2834] Query failed for key: 8f1c2a_0_k with error: RPC_FAIL",
 		},
 	},
+	"triton-launch-invalid-argument": {
+		match: []string{
+			"(RayWorkerWrapper pid=3014724) RuntimeError: Triton Error [CUDA]: invalid argument",
+			tb("RuntimeError: Triton Error [HIP]: invalid argument"),
+		},
+		miss: []string{
+			// Other driver errors through Triton are the CUDA records'.
+			"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered",
+		},
+	},
+	"triton-cpu-tensor-argument": {
+		match: []string{
+			tb("ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)"),
+			"ValueError: Pointer argument (at 3) cannot be accessed from Triton (cpu tensor?)",
+		},
+		miss: []string{hdr("Moving the weights of layer 12 from CPU to GPU before the Triton kernel runs")},
+	},
 	"triton-ptxas-failed": {
 		match: []string{
 			tb("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error"),
 			"ptxas fatal   : Unresolved extern function '__nv_fast_expf'",
+			// Triton running ptxas with subprocess.run(check=True).
+			tb("subprocess.CalledProcessError: Command '['/usr/local/lib/python3.12/dist-packages/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_103a', '/tmp/tmp3c.ptx', '-o', '/tmp/tmp3c.ptx.o']' returned non-zero exit status 255."),
 		},
 		miss: []string{
 			hdr("Using ptxas from /usr/local/cuda/bin/ptxas for Triton kernels"),
+			"subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpab/main.c', '-O3', '-shared', '-fPIC', '-o', '/tmp/tmpab/cuda_utils.so']' returned non-zero exit status 1.",
 		},
 	},
 	"c10d-nccl-unique-id-exchange-failed": {
@@ -862,6 +914,7 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 		"[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-1]:29500 (errno: 111 - Connection refused).",
 		"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
 		"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+		"node-1:312:401 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2, retrying 1/3 after 1000 msec of sleep",
 	} {
 		a := entry.NewAssembler(entry.Options{})
 		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
@@ -873,6 +926,40 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 					slug = d.Cause.Record.Slug
 				}
 				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
+// TestNCCLVerbsLinesAreNCCLs composes NCCL's warning for every ibverbs
+// call it wraps, in both of NCCL's wordings: each must lead under one of
+// NCCL's records, never under NVSHMEM's, whose own lines name the same
+// verbs without NCCL's "Call to" in front.
+func TestNCCLVerbsLinesAreNCCLs(t *testing.T) {
+	m := compileCatalog(t)
+	verbs := []string{"modify_qp", "create_qp", "reg_mr", "reg_dmabuf_mr", "alloc_pd", "query_device", "query_port", "get_device_name", "create_cq", "open_device"}
+	forms := []string{
+		"node-7:4021:4188 [3] NCCL WARN Call to ibv_%s failed with error Invalid argument",
+		"[2026-03-13 22:26:02] node-7:4021:4188 [3] ibvwrap.c:262 NCCL WARN Call to ibv_%s failed with 110 Connection timed out, on dev mlx5_2:1",
+	}
+	for _, v := range verbs {
+		for _, f := range forms {
+			line := strings.Replace(f, "%s", v, 1)
+			var best string
+			for _, s := range subjects(line) {
+				hits, errs := m.Match(s)
+				if len(errs) > 0 {
+					t.Fatalf("pattern errors: %v", errs)
+				}
+				if len(hits) > 0 {
+					best = hits[0].Record.Slug
+					if hits[0].Record.Repo != "NVIDIA/nccl" {
+						t.Errorf("%q leads under %s (%s), want one of NCCL's records", line, best, hits[0].Record.Repo)
+					}
+				}
+			}
+			if best == "" {
+				t.Errorf("%q: no record", line)
 			}
 		}
 	}

@@ -1,0 +1,88 @@
+package incident
+
+import (
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// One crash, several exceptions. A process that fails on a classified
+// cause often raises more on its way down: the request that ran into a
+// cuBLAS allocation failure ends with "RuntimeError: Model generation
+// returned no output", the HTTP server's wrapper re-raises, a launcher's
+// pipe breaks. A traceback cut by a paste, or a chain whose "During
+// handling of the above exception" line was lost, prints its links as
+// separate entries: the first link's exception line alone, then the
+// traceback of the last. Within one burst of one source:
+//
+//   - an exception no record names, read after a classified cause of its
+//     burst (which began at or before it, and printed before it), is that
+//     cause's consequence: listed in its incident, never paged alone
+//     (causeBefore). One read before the cause stays its own incident:
+//     what failed first may be what the classified line reports on;
+//   - an exception line printed alone that a record names, followed within
+//     a few lines (borrowedGap) and the settle time by a traceback another
+//     record names, is the earlier link of that traceback's chain: the
+//     traceback's record leads, as it does for a chain printed whole, and
+//     the line is listed as its context (claimChained);
+//   - two lines of one native library a record names are one event
+//     whatever their levels: c10d's warning that the store is gone and its
+//     error that a read of it failed, from two ranks (nativeEvent).
+//
+// Two exceptions no record names stay two incidents, whatever their
+// timing; so do two classified tracebacks.
+
+// causeBefore returns the classified cause of the burst b that began at or
+// before it, and, from the same source, was printed before it; nil when
+// there is none.
+func (g *Grouper) causeBefore(b burst) *group {
+	c := g.findClassified(b, "")
+	if c == nil || c.At.After(b.from) || c.Source == b.source && c.End >= b.off {
+		return nil
+	}
+	return c
+}
+
+// claimChained makes the settling classified causes that are an exception
+// line printed alone just before the classified traceback gr context of
+// gr: the earlier links of its chain.
+func (g *Grouper) claimChained(gr *group) {
+	if !g.genericFolds() || !gr.Traced || !classifiedCause(gr) || gr.Source == "" {
+		return
+	}
+	folded := false
+	for _, m := range g.sourceCauses(causeKey(gr)) {
+		a := m.gr
+		if a == gr || !a.Settling || !a.Bare || !classifiedCause(a) || a.At.After(gr.At) || gr.At.Sub(a.last()) > g.opts.Settle ||
+			a.End >= gr.Off || gr.Off-a.End > borrowedGap {
+			continue
+		}
+		gr.absorbWrapper(a, &g.stats)
+		g.remove(m.id)
+		folded = true
+	}
+	if folded {
+		g.touch(gr)
+	}
+}
+
+// nativeEvent returns the earliest incident of the burst b that is a line
+// of the same native library (b.kind) a record of role cause names,
+// whatever its severity: the first line of the event that the line b is
+// looked up for belongs to. skip is a fingerprint to leave out.
+func (g *Grouper) nativeEvent(b burst, skip string) *group {
+	if b.source == "" || b.kind == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.nativeBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if m.id == skip || !namedCause(c) || c.NativeKind != b.kind || !g.inBurst(c, b) ||
+			c.Alert.Record.Role != string(patterns.RoleCause) || sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("warning") {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
+}

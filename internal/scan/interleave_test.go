@@ -1,0 +1,407 @@
+package scan_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// One crash, one page, however its lines reach the operator. The corpus
+// test reads each failure as it was posted; a live server prints it amid
+// other processes' lines and its own healthy traffic, and after a restart
+// prints it again. TestCorpusInterleaved builds those logs mechanically
+// from the excerpts that are right as posted, and asks of each:
+//
+//   - ranks: the same crash from three ranks, each line behind its rank's
+//     prefix ("[rank1]:", as torchrun's --tee writes) with its own TP
+//     number, the lines alternated as the processes' writes interleave:
+//     still led right, and no more incidents than as posted; a benign
+//     excerpt stays silent;
+//   - traffic: healthy lines (access lines, a decode batch) of the same
+//     second before every record of the crash after its first, as a
+//     server that still answers prints them between a cause and its
+//     consequences: still led right, no more incidents than as posted;
+//   - two failures: an excerpt, a stretch of healthy serving, another
+//     excerpt of another record: each part led right by an incident of
+//     its own;
+//   - restart: an excerpt, a restart's start-up lines, the same excerpt:
+//     the second crash is an incident of its own, led right.
+//
+// A variant that does not apply to an excerpt (no record header to put
+// traffic before) is not counted. What logmatch knowingly gets wrong is
+// listed in knownInterleaveMisses with why; the test fails when one of
+// those comes right, so the list only shrinks.
+func TestCorpusInterleaved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scans the corpus once per variant")
+	}
+	entries, problems := loadCorpusManifest(t)
+	if len(problems) > 0 {
+		t.Fatalf("manifest: %v", problems)
+	}
+	m := corpusMatcher(t)
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+
+	type posted struct {
+		e         corpusEntry
+		text      string
+		incidents int
+	}
+	var right, benign []posted
+	for _, e := range entries {
+		if e.Batch == heldOutBatch {
+			// Measured by the corpus test alone, never looked at.
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(corpusDir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := scanLater(t, m, red, e.File, string(text))
+		if e.Kind == "benign" {
+			if len(res.Alerts) == 0 {
+				benign = append(benign, posted{e, string(text), 0})
+			}
+			continue
+		}
+		// Only what is right as posted can be kept right.
+		if ok, _ := judge(e, lead(res.Alerts)); ok {
+			right = append(right, posted{e, string(text), len(res.Alerts)})
+		}
+	}
+
+	tallies := map[string]*interleaveTally{}
+	tally := func(name string) *interleaveTally {
+		if tallies[name] == nil {
+			tallies[name] = &interleaveTally{}
+		}
+		return tallies[name]
+	}
+	var wrong []string
+	check := func(variant, file string, ok bool, why string) {
+		tl := tally(variant)
+		tl.tried++
+		known := knownInterleaveMisses[file][variant]
+		if known == "" {
+			known = knownInterleaveMisses["*"][variant]
+		}
+		switch {
+		case ok && known != "":
+			tl.kept++
+			wrong = append(wrong, fmt.Sprintf("%s under %s: now right: remove it from knownInterleaveMisses (%s)", file, variant, known))
+		case ok:
+			tl.kept++
+		case known != "":
+			tl.known++
+		default:
+			wrong = append(wrong, fmt.Sprintf("%s under %s: %s", file, variant, why))
+		}
+	}
+
+	for _, p := range right {
+		// Ranks.
+		res := scanLater(t, m, red, p.e.File, interleaveRanks(p.text, 3))
+		ok, v := judge(p.e, lead(res.Alerts))
+		tally("ranks").count(ok, len(res.Alerts))
+		check("ranks", p.e.File, ok && len(res.Alerts) <= p.incidents,
+			fmt.Sprintf("%s: want %s in at most %d incidents, got %s (%d)", v, expected(p.e), p.incidents, headline(lead(res.Alerts)), len(res.Alerts)))
+
+		// Traffic.
+		if text, ok := withTraffic(p.text); ok {
+			res := scanLater(t, m, red, p.e.File, text)
+			ok, v := judge(p.e, lead(res.Alerts))
+			tally("traffic").count(ok, len(res.Alerts))
+			check("traffic", p.e.File, ok && len(res.Alerts) <= p.incidents,
+				fmt.Sprintf("%s: want %s in at most %d incidents, got %s (%d)", v, expected(p.e), p.incidents, headline(lead(res.Alerts)), len(res.Alerts)))
+		}
+
+		// Restart.
+		first := p.text + restartLines()
+		res = scanLater(t, m, red, p.e.File, first+p.text)
+		before, after := splitAt(res.Alerts, int64(len(p.text)))
+		okA, vA := judge(p.e, lead(before))
+		okB, vB := judge(p.e, lead(after))
+		tally("restart").count(okA && okB, len(res.Alerts))
+		check("restart", p.e.File, okA && okB,
+			fmt.Sprintf("before the restart %s, after it %s: want %s in each, got %s and %s (%d incidents)", vA, vB, expected(p.e),
+				headline(lead(before)), headline(lead(after)), len(res.Alerts)))
+	}
+	for _, p := range benign {
+		res := scanLater(t, m, red, p.e.File, interleaveRanks(p.text, 3))
+		check("ranks-benign", p.e.File, len(res.Alerts) == 0, "false alarm: "+headline(lead(res.Alerts)))
+	}
+
+	// Two failures: each excerpt with the next one of another record and
+	// family.
+	for i, a := range right {
+		b, ok := nextOther(right, i, func(x posted) corpusEntry { return x.e })
+		if !ok {
+			continue
+		}
+		first := a.text + servingLines(60) + "\n"
+		res := scanLater(t, m, red, a.e.File, first+b.text)
+		before, after := splitAt(res.Alerts, int64(len(a.text)))
+		okA, vA := judge(a.e, lead(before))
+		okB, vB := judge(b.e, lead(after))
+		tally("two-failures").count(okA && okB, len(res.Alerts))
+		check("two-failures", a.e.File+" + "+b.e.File, okA && okB,
+			fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
+				vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
+	}
+
+	names := make([]string, 0, len(tallies))
+	for n := range tallies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Logf("%-13s %s", n, tallies[n])
+	}
+	for _, w := range wrong {
+		t.Error(w)
+	}
+}
+
+// heldOutBatch is the batch kept for measuring the next round blind: no
+// test but the corpus test reads it.
+const heldOutBatch = "heldout-11"
+
+// interleaveTally counts one variant: tried and kept (right, within the
+// incidents allowed), the known misses, and over every log built the lead
+// right and the incidents, for the incidents-per-crash figure.
+type interleaveTally struct {
+	tried, kept, known  int
+	logs, led, alerts   int
+	leadRight, detected int
+}
+
+func (tl *interleaveTally) count(led bool, alerts int) {
+	tl.logs++
+	if led {
+		tl.leadRight++
+	}
+	if alerts > 0 {
+		tl.detected++
+		tl.alerts += alerts
+	}
+}
+
+func (tl *interleaveTally) String() string {
+	s := fmt.Sprintf("kept %d of %d (known misses %d)", tl.kept, tl.tried, tl.known)
+	if tl.logs > 0 {
+		s += fmt.Sprintf("; lead right %d of %d (%s), %d incidents in %d logs that alerted (%.2f per log)", tl.leadRight, tl.logs,
+			percent(tl.leadRight, tl.logs), tl.alerts, tl.detected, float64(tl.alerts)/float64(max(tl.detected, 1)))
+	}
+	return s
+}
+
+// splitAt splits alerts into those whose incident began before offset off
+// of the log (the end of the first excerpt) and those that began at or
+// after it: in the lines between, which produce none of their own (an
+// access line may open the entry of a traceback printed after it), or in
+// the second excerpt.
+func splitAt(as []sinks.Alert, off int64) (before, after []sinks.Alert) {
+	for _, a := range as {
+		if a.Source.Offset < off {
+			before = append(before, a)
+		} else {
+			after = append(after, a)
+		}
+	}
+	return before, after
+}
+
+// nextOther is the first excerpt after the i-th (wrapping around) whose
+// expected record and family differ from its.
+func nextOther[T any](xs []T, i int, entryOf func(T) corpusEntry) (T, bool) {
+	a := entryOf(xs[i])
+	for k := 1; k < len(xs); k++ {
+		x := xs[(i+k)%len(xs)]
+		b := entryOf(x)
+		if expected(b) != expected(a) && b.Family != a.Family {
+			return x, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+var (
+	// srtStamp is an sglang record header's opening: its time and the
+	// ranks after it ("[2025-08-02 19:24:30 DP0 TP3]").
+	srtStamp = regexp.MustCompile(`^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)([^\]]*)\]`)
+	tpRank   = regexp.MustCompile(`\bTP\d+`)
+	// rankPrefix is torchrun's per-line prefix, which some excerpts carry.
+	rankPrefix = regexp.MustCompile(`^\[rank\d+\]:`)
+)
+
+// interleaveRanks is text as n ranks print it at once: rank k's copy of
+// every line behind "[rankk]:", its record headers' TP number k, the
+// copies' lines alternated one by one.
+func interleaveRanks(text string, n int) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		for k := range n {
+			r := rankPrefix.ReplaceAllString(l, "")
+			if loc := srtStamp.FindStringSubmatchIndex(r); loc != nil {
+				ranks := tpRank.ReplaceAllString(r[loc[4]:loc[5]], fmt.Sprintf("TP%d", k))
+				r = r[:loc[4]] + ranks + r[loc[5]:]
+			}
+			fmt.Fprintf(&b, "[rank%d]:%s\n", k, r)
+		}
+	}
+	return b.String()
+}
+
+// withTraffic is text with a server's healthy lines of the same second
+// before every sglang record after the first: two access lines and a
+// decode batch. False when text has fewer than two records.
+func withTraffic(text string) (string, bool) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	var b strings.Builder
+	records := 0
+	for _, l := range lines {
+		if m := srtStamp.FindStringSubmatch(l); m != nil {
+			records++
+			if records > 1 {
+				ts := m[1]
+				fmt.Fprintf(&b, "[%s] INFO:     10.0.3.17:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", ts)
+				fmt.Fprintf(&b, "[%s TP0] Decode batch, #running-req: 12, #token: 5321, token usage: 0.08, cuda graph: True, gen throughput (token/s): 512.33, #queue-req: 0\n", ts)
+				fmt.Fprintf(&b, "[%s] INFO:     10.0.3.17:51240 - \"GET /health HTTP/1.1\" 200 OK\n", ts)
+			}
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String(), records > 1
+}
+
+// servingLines is n lines of a server serving well, an hour after the
+// corpus's times and in order: what lies between two unrelated failures of
+// one log.
+func servingLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		ts := fmt.Sprintf("2020-01-01 00:%02d:%02d", i/60, i%60)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "[%s TP0] Decode batch, #running-req: %d, #token: 5321, token usage: 0.08, cuda graph: True, gen throughput (token/s): 512.33, #queue-req: 0\n", ts, 10+i%7)
+			continue
+		}
+		fmt.Fprintf(&b, "[%s] INFO:     10.0.3.17:%d - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", ts, 50000+i)
+	}
+	return b.String()
+}
+
+// restartLines is what a server prints as it starts again after a crash:
+// its start-up, then a little serving. Like the serving lines between two
+// failures, it ends with a blank line, so that an excerpt's first line
+// that has no header of its own (a paste's prose, a bare exception line)
+// is not read as the continuation of the access line before it, which no
+// live log would show.
+func restartLines() string {
+	const ts = "2020-01-01 01:00:0"
+	return "[" + ts + "0] server_args=ServerArgs(model_path='/models/Qwen3-8B', tp_size=1, port=30000)\n" +
+		"[" + ts + "1 TP0] Init torch distributed begin.\n" +
+		"[" + ts + "2 TP0] Load weight begin. avail mem=78.50 GB\n" +
+		"[" + ts + "5 TP0] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=62.91 GB, mem usage=15.59 GB.\n" +
+		"[" + ts + "6 TP0] KV Cache is allocated. #tokens: 412345, K size: 28.31 GB, V size: 28.31 GB\n" +
+		"[" + ts + "7 TP0] Capture cuda graph end. Time elapsed: 12.41 s. mem usage=1.02 GB. avail mem=4.11 GB.\n" +
+		"[" + ts + "8] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)\n" +
+		"[" + ts + "9] The server is fired up and ready to roll!\n" +
+		servingLines(6) + "\n"
+}
+
+// knownInterleaveMisses lists what logmatch knowingly gets wrong under a
+// variant (file, or "first + second" for two failures, then the variant),
+// with why; "*" stands for every excerpt.
+var knownInterleaveMisses = map[string]map[string]string{
+	// Restart: the second copy reads otherwise than the first after the
+	// restart's lines.
+	"035-scheduler-watchdog-pyspy-dump-gloo.log": {"restart": restartHang},
+	"036-compose-watchdog-timeout-pyspy.log":     {"restart": restartHang},
+	"214-cri-stdout-f-scheduler-exception-mtp.log": {
+		"restart": "a CRI-framed excerpt: the restart's raw lines between its two copies are not CRI, and one input has one framing, so the second copy is not read as CRI",
+	},
+	"464-ray-task-error-engine-dead-agent-loop.log": {"restart": restartGlued},
+	"412-nvrm-xid13-sm-cga-exception-kernel-log.log": {
+		"restart": "after the restart's lines the kernel log's ESR line of the second Xid is read as an exception of its own, which leads (not investigated further)",
+	},
+	"211-gloo-connectfullmesh-rank-prefix-then-scheduler.log + 213-loki-reversed-scheduler-exception-disagg-decode.log": {
+		"two-failures": "both hold a 'Scheduler hit an exception' wrapper alone: one record from one source is one incident for a whole scan, and the second wrapper joins the first, the cause of the first crash",
+	},
+	"463-request-token-count-exceeds-context-bad-request.log + 464-ray-task-error-engine-dead-agent-loop.log": {
+		"two-failures": "the Ray task error line without a Traceback header gives no alert after another record's lines (as behind the prefixes of knownShapeMisses)",
+	},
+	"015-nccl-unhandled-system-error-unindented.log":                  {"ranks": ranksMisread},
+	"224-transfer-worker-error-headless-prefill-pod.log":              {"ranks": ranksSplit},
+	"261-vllm-format-lines-then-warmup-error-cut.log":                 {"ranks": ranksSplit},
+	"278-sgl-kernel-common-ops-list-item-libnvrtc.log":                {"ranks": ranksSplit},
+	"295-old-rpyc-router-init-state-traceback-cut.log":                {"ranks": ranksSplit},
+	"297-traceback-init-cuda-graphs-cut-before-oom.log":               {"ranks": ranksSplit},
+	"321-prose-wrapped-inline-code-keyerror-pixel-values.log":         {"ranks": ranksSplit},
+	"330-xinference-sigquit-then-worker-failed-to-load-cut.log":       {"ranks": ranksSplit},
+	"361-router-panic-drop-runtime-after-startup-lines.log":           {"ranks": ranksMisread},
+	"365-capture-cuda-graph-traceback-cut-after-startup.log":          {"ranks": ranksSplit},
+	"381-compose-capture-cuda-graph-failed-solutions.log":             {"ranks": ranksMisread},
+	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {"ranks": ranksMisread},
+	"446-sgl-router-rust-backtrace-frames-without-panic-line.log":     {"ranks": ranksMissed},
+	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":               {"ranks": ranksMisread},
+	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {"ranks": ranksHeadless},
+	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
+	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
+	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
+}
+
+// Why a crash repeated after a restart is read wrong the second time.
+const (
+	restartHang  = "the second watchdog timeout comes with its py-spy dump, and the dump leads as a hang of its own: the analysis's memory of the stream (the dump before the watchdog line) differs from the first copy's (not investigated further)"
+	restartGlued = "the second copy opens with a line without a header (a bare exception line, a Ray task error): after the restart's lines it is not read as a failure of its own (as behind the prefixes of knownShapeMisses)"
+)
+
+// Why a crash interleaved line by line with two other ranks' copies is
+// read wrong: the entry layer reassembles each rank's lines by its prefix,
+// and these shapes do not survive it.
+const (
+	ranksSplit   = "the ranks' lines alternated, one rank's traceback (unindented, cut, or after a blank line or prose) is read in two pieces, and the piece without the exception pages as an unclassified traceback of its own"
+	ranksMisread = "the ranks' lines alternated, the exception line is no longer read with the traceback it closes (unindented, after a blank line, a wrapped or Rust frame), and the lead reads another line"
+	ranksMissed  = "the ranks' lines alternated, the failure line (unindented traceback, bare exception line, Rust frames without their panic line) alerts in no rank's copy"
+	// ranksHeadless: a cut traceback with neither header nor exception
+	// line is named by its frames' phase only when its frames are read
+	// as one traceback.
+	ranksHeadless = "the ranks' lines alternated, a cut traceback with neither header nor exception line is read as two pieces whose frames no longer name the phase, and each pages unclassified"
+)
+
+// interleaveNow stands in for the clock: after every time of the corpus
+// and of the lines the variants add, so that no log time is ahead of it
+// (such a time is taken as now, which would put the parts of one log in one
+// second).
+var interleaveNow = time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// scanLater scans text as scanText does, at interleaveNow.
+func scanLater(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name, text string) scan.Result {
+	t.Helper()
+	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, Now: func() time.Time { return interleaveNow }})
+	res, err := s.Scan(context.Background(), []scan.Input{{Name: name, R: strings.NewReader(text)}})
+	if err != nil {
+		t.Fatalf("scan %s: %v", name, err)
+	}
+	return res
+}
