@@ -57,9 +57,10 @@
 // literal can overlap masked, which has the same candidates as every
 // text of that shape; the last text of each shape keeps its hits, so the
 // same text again is not searched. A Searcher whose look-ups find fewer
-// than seven in eight turns sparse: it searches as without the cache and
-// looks up one text in sixteen, until those find enough again (a miss
-// costs more than a find saves). Options.NoShapeCache turns it off.
+// than half turns sparse: it searches as without the cache and looks up
+// one text in sixteen, until those find half again (most misses then,
+// and a miss costs more than a find saves). Options.NoShapeCache turns it
+// off.
 //
 // What Compile derives from the patterns (that each parses, its literals,
 // the backtracking check's warning, and the prefilter's key plan) are its
