@@ -124,7 +124,10 @@ func (g *Generator) access() string {
 func (g *Generator) misc() string {
 	miscLines := [...]string{
 		"Cache flushed successfully!",
-		"The server is fired up and ready to roll!",
+		// No start-up line: a server writes one as it starts, and each
+		// closes its log's incidents (a restart), which no routine line
+		// may stand in for.
+		"Overlap scheduler is disabled for multimodal models.",
 		"Receive: obj=GenerateReqInput(rid='%x', text='Summarise the report', sampling_params={'max_new_tokens': 256, 'temperature': 0.7})",
 		"Finish: obj=GenerateReqInput(rid='%x'), out={'meta_info': {'finish_reason': {'type': 'stop'}, 'prompt_tokens': 41, 'completion_tokens': 187}}",
 		"KV Cache is allocated. #tokens: %d, K size: 26.00 GB, V size: 26.00 GB",

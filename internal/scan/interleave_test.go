@@ -51,16 +51,7 @@ func TestCorpusInterleaved(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans the corpus once per variant")
 	}
-	entries, problems := loadCorpusManifest(t)
-	if len(problems) > 0 {
-		t.Fatalf("manifest: %v", problems)
-	}
-	m := corpusMatcher(t)
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	entries, m, red := corpusVariants(t)
 
 	type posted struct {
 		e         corpusEntry
@@ -97,25 +88,15 @@ func TestCorpusInterleaved(t *testing.T) {
 		}
 		return tallies[name]
 	}
-	var wrong []string
+	misses := newMissList("knownInterleaveMisses", func(file, variant string) string {
+		if known := knownInterleaveMisses[file][variant]; known != "" {
+			return known
+		}
+		return knownInterleaveMisses["*"][variant]
+	})
 	check := func(variant, file string, ok bool, why string) {
-		tl := tally(variant)
-		tl.tried++
-		known := knownInterleaveMisses[file][variant]
-		if known == "" {
-			known = knownInterleaveMisses["*"][variant]
-		}
-		switch {
-		case ok && known != "":
-			tl.kept++
-			wrong = append(wrong, fmt.Sprintf("%s under %s: now right: remove it from knownInterleaveMisses (%s)", file, variant, known))
-		case ok:
-			tl.kept++
-		case known != "":
-			tl.known++
-		default:
-			wrong = append(wrong, fmt.Sprintf("%s under %s: %s", file, variant, why))
-		}
+		tally(variant) // listed even when every excerpt is kept
+		misses.check(file, variant, ok, why)
 	}
 
 	for _, p := range right {
@@ -194,22 +175,15 @@ func TestCorpusInterleaved(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		t.Logf("%-13s %s", n, tallies[n])
+		t.Logf("%-13s %s", n, tallies[n].String(misses.count(n)))
 	}
-	for _, w := range wrong {
-		t.Error(w)
-	}
+	misses.fail(t)
 }
 
-// heldOutBatch is the batch kept for measuring the next round blind: no
-// test but the corpus test reads it.
-const heldOutBatch = "heldout-11"
-
-// interleaveTally counts one variant: tried and kept (right, within the
-// incidents allowed), the known misses, and over every log built the lead
-// right and the incidents, for the incidents-per-crash figure.
+// interleaveTally counts, over every log one variant built, the lead
+// right and the incidents, for the incidents-per-crash figure (the kept
+// and known misses are the missList's).
 type interleaveTally struct {
-	tried, kept, known  int
 	logs, led, alerts   int
 	leadRight, detected int
 }
@@ -225,8 +199,8 @@ func (tl *interleaveTally) count(led bool, alerts int) {
 	}
 }
 
-func (tl *interleaveTally) String() string {
-	s := fmt.Sprintf("kept %d of %d (known misses %d)", tl.kept, tl.tried, tl.known)
+func (tl *interleaveTally) String(c *variantCount) string {
+	s := fmt.Sprintf("kept %d of %d (known misses %d)", c.kept, c.tried, c.known)
 	if tl.logs > 0 {
 		s += fmt.Sprintf("; lead right %d of %d (%s), %d incidents in %d logs that alerted (%.2f per log)", tl.leadRight, tl.logs,
 			percent(tl.leadRight, tl.logs), tl.alerts, tl.detected, float64(tl.alerts)/float64(max(tl.detected, 1)))

@@ -5,11 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -210,22 +208,10 @@ func TestCorpusLayouts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans the corpus once per layout")
 	}
-	entries, problems := loadCorpusManifest(t)
-	if len(problems) > 0 {
-		t.Fatalf("manifest: %v", problems)
-	}
-	m := corpusMatcher(t)
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
-
-	type tally struct{ tried, kept, known int }
-	tallies := map[string]*tally{}
-	var wrong []string
+	entries, m, red := corpusVariants(t)
+	misses := newMissList("knownLayoutMisses", func(file, variant string) string { return knownLayoutMisses[file][variant] })
 	for _, e := range entries {
-		if e.Batch == reservedBatch {
+		if e.Batch == heldOutBatch {
 			// The batch kept for independent measurement: the corpus
 			// test reports it; no layout's known misses may name it.
 			continue
@@ -245,12 +231,6 @@ func TestCorpusLayouts(t *testing.T) {
 			if !ok || changed == text {
 				continue
 			}
-			tl := tallies[l.name]
-			if tl == nil {
-				tl = &tally{}
-				tallies[l.name] = tl
-			}
-			tl.tried++
 			res := scanText(t, m, red, e.File, changed)
 			a := lead(res.Alerts)
 			var verdict string
@@ -266,24 +246,14 @@ func TestCorpusLayouts(t *testing.T) {
 				ok, v = judge(e, a)
 				verdict = fmt.Sprintf("%s: want %s, got %s", v, expected(e), headline(a))
 			}
-			known := knownLayoutMisses[e.File][l.name]
-			switch {
-			case ok && known != "":
-				tl.kept++
-				wrong = append(wrong, fmt.Sprintf("%s in layout %s: now right: remove it from knownLayoutMisses (%s)", e.File, l.name, known))
-			case ok:
-				tl.kept++
-			case known != "":
-				tl.known++
+			if misses.check(e.File, l.name, ok, verdict) != "" {
 				t.Logf("known: %s in layout %s: %s", e.File, l.name, verdict)
-			default:
-				wrong = append(wrong, fmt.Sprintf("%s in layout %s: %s", e.File, l.name, verdict))
 			}
 		}
 	}
-	var all tally
+	var all variantCount
 	for _, l := range layouts {
-		tl := tallies[l.name]
+		tl := misses.counts[l.name]
 		if tl == nil {
 			t.Logf("%-22s applies to no excerpt", l.name)
 			continue
@@ -294,14 +264,8 @@ func TestCorpusLayouts(t *testing.T) {
 		t.Logf("%-22s kept %d of %d (%s; known misses %d)", l.name, tl.kept, tl.tried, percent(tl.kept, tl.tried), tl.known)
 	}
 	t.Logf("%-22s kept %d of %d (%s; known misses %d)", "all layouts", all.kept, all.tried, percent(all.kept, all.tried), all.known)
-	for _, w := range wrong {
-		t.Error(w)
-	}
+	misses.fail(t)
 }
-
-// reservedBatch is the held-out batch no helper reads while it is
-// measured (COMMON.md): the layout test leaves it out.
-const reservedBatch = "heldout-11"
 
 func splitLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")

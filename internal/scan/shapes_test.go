@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -295,20 +294,8 @@ func TestCorpusUnderWrappers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans the corpus once per wrapper")
 	}
-	entries, problems := loadCorpusManifest(t)
-	if len(problems) > 0 {
-		t.Fatalf("manifest: %v", problems)
-	}
-	m := corpusMatcher(t)
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
-
-	type tally struct{ tried, kept, known int }
-	tallies := map[string]*tally{}
-	var wrong []string
+	entries, m, red := corpusVariants(t)
+	misses := newMissList("knownShapeMisses", func(file, variant string) string { return knownShapeMisses[file][variant] })
 	for _, e := range entries {
 		text, err := os.ReadFile(filepath.Join(corpusDir, e.File))
 		if err != nil {
@@ -321,12 +308,6 @@ func TestCorpusUnderWrappers(t *testing.T) {
 			}
 		}
 		for _, w := range wrappers {
-			tl := tallies[w.name]
-			if tl == nil {
-				tl = &tally{}
-				tallies[w.name] = tl
-			}
-			tl.tried++
 			res := scanText(t, m, red, e.File, wrap(w, text))
 			var ok bool
 			var verdict string
@@ -337,32 +318,15 @@ func TestCorpusUnderWrappers(t *testing.T) {
 				ok, v = judge(e, lead(res.Alerts))
 				verdict = fmt.Sprintf("%s: want %s, got %s", v, expected(e), headline(lead(res.Alerts)))
 			}
-			known := knownShapeMisses[e.File][w.name]
-			switch {
-			case ok && known != "":
-				tl.kept++
-				wrong = append(wrong, fmt.Sprintf("%s under %s: now right: remove it from knownShapeMisses (%s)", e.File, w.name, known))
-			case ok:
-				tl.kept++
-			case known != "":
-				tl.known++
-			default:
-				wrong = append(wrong, fmt.Sprintf("%s under %s: %s", e.File, w.name, verdict))
-			}
+			misses.check(e.File, w.name, ok, verdict)
 		}
 	}
-	names := make([]string, 0, len(tallies))
-	for n := range tallies {
-		names = append(names, n)
+	for _, w := range wrappers {
+		if c := misses.counts[w.name]; c != nil {
+			t.Logf("%-20s kept %d of %d (known misses %d)", w.name, c.kept, c.tried, c.known)
+		}
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		tl := tallies[n]
-		t.Logf("%-20s kept %d of %d (known misses %d)", n, tl.kept, tl.tried, tl.known)
-	}
-	for _, w := range wrong {
-		t.Error(w)
-	}
+	misses.fail(t)
 }
 
 // scanText scans text as `logmatch scan` scans a file named name.

@@ -1,0 +1,92 @@
+package scan_test
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/redact"
+	"github.com/logmatch/logmatch/matcher"
+)
+
+// heldOutBatch is the batch kept for measuring the next round blind: the
+// corpus test reports it, and no variant test reads it or may name it in
+// a list of known misses.
+const heldOutBatch = "heldout-11"
+
+// corpusVariants is what every corpus variant test (wrappers, layouts,
+// interleavings) starts from: the manifest's excerpts in file order, the
+// embedded catalog and the default redactor.
+func corpusVariants(t *testing.T) ([]corpusEntry, *matcher.Matcher, *redact.Redactor) {
+	t.Helper()
+	entries, problems := loadCorpusManifest(t)
+	if len(problems) > 0 {
+		t.Fatalf("manifest: %v", problems)
+	}
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	return entries, corpusMatcher(t), red
+}
+
+// variantCount is one variant's tally: excerpts tried, kept right, and
+// knowingly wrong.
+type variantCount struct{ tried, kept, known int }
+
+// missList holds a variant test's verdicts against its list of what
+// logmatch knowingly gets wrong (name, for the messages, and known, the
+// list's reason for a file under a variant): a miss the list does not
+// name fails the test, and so does an entry of the list that came right,
+// so the list only shrinks.
+type missList struct {
+	name   string
+	known  func(file, variant string) string
+	counts map[string]*variantCount
+	wrong  []string
+}
+
+func newMissList(name string, known func(file, variant string) string) *missList {
+	return &missList{name: name, known: known, counts: map[string]*variantCount{}}
+}
+
+// count returns variant's tally, creating it.
+func (ml *missList) count(variant string) *variantCount {
+	c := ml.counts[variant]
+	if c == nil {
+		c = &variantCount{}
+		ml.counts[variant] = c
+	}
+	return c
+}
+
+// check records file's verdict under variant (ok, or why not) and returns
+// the list's reason when it names the miss, "" otherwise.
+func (ml *missList) check(file, variant string, ok bool, why string) string {
+	c := ml.count(variant)
+	c.tried++
+	known := ml.known(file, variant)
+	switch {
+	case ok && known != "":
+		c.kept++
+		ml.wrong = append(ml.wrong, fmt.Sprintf("%s under %s: now right: remove it from %s (%s)", file, variant, ml.name, known))
+		return ""
+	case ok:
+		c.kept++
+	case known != "":
+		c.known++
+		return known
+	default:
+		ml.wrong = append(ml.wrong, fmt.Sprintf("%s under %s: %s", file, variant, why))
+	}
+	return ""
+}
+
+// fail reports every unexpected verdict.
+func (ml *missList) fail(t *testing.T) {
+	t.Helper()
+	for _, w := range ml.wrong {
+		t.Error(w)
+	}
+}
