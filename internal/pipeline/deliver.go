@@ -62,6 +62,9 @@ type deliverer struct {
 	waiting      atomic.Int64 // queue depth seen last
 
 	tot *totals // the run's counts, for its last line; nil counts nothing
+
+	// peeked, when a test sets it, runs after each Peek of the loop.
+	peeked func()
 }
 
 func newDeliverer(b *builtSink, store *state.Store, log *slog.Logger, m *telemetry.Metrics, now func() time.Time) *deliverer {
@@ -105,12 +108,19 @@ func (d *deliverer) stuck(now time.Time) bool {
 
 // run delivers until ctx ends. With drain closed, it returns as soon as the
 // queue has nothing ready: the shutdown drain.
+//
+// Whether the drain has begun is read before the queue, never after: drain
+// closes once the final commit is made, so a Peek that follows a closed
+// drain sees every alert that commit queued. Read after the Peek, a final
+// commit made between the two looked like an empty queue at the drain, and
+// its alerts were left queued although they were ready.
 func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 	defer d.abandon()
 	for {
 		if ctx.Err() != nil {
 			return nil
 		}
+		draining := isClosed(drain)
 		if d.due() && !d.flush() {
 			// The state disk refuses writes: retry before delivering
 			// more, so the outcome held in memory stays bounded.
@@ -120,6 +130,9 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 			continue
 		}
 		items, drops, err := d.store.Peek(d.name, peekBatch)
+		if d.peeked != nil {
+			d.peeked()
+		}
 		for _, dr := range drops {
 			d.metrics.AlertDropped(dr.Sink, dr.Reason, dr.Count)
 			d.tot.add(alertsDropped, int(dr.Count))
@@ -137,7 +150,7 @@ func (d *deliverer) run(ctx context.Context, drain <-chan struct{}) error {
 			d.metrics.QueueDepth(d.name, depth)
 		}
 		if len(items) == 0 {
-			if isClosed(drain) {
+			if draining {
 				return nil
 			}
 			wait := time.Hour

@@ -274,3 +274,55 @@ func TestDeliverEncodedSink(t *testing.T) {
 		t.Errorf("queued after the round: %d, %v; want 0 (the bad payload dropped)", n, err)
 	}
 }
+
+// TestDrainDeliversWhatTheFinalCommitQueued checks the shutdown drain
+// against the final commit: a delivery loop that finds the queue empty
+// just before that commit, and sees the drain begin just after it (the
+// commit queues an alert, wakes the loop, and the processor's return
+// closes drain, all between the loop's Peek and what it does with the
+// answer), still delivers the alert, once, before it returns; a second
+// drain delivers nothing again.
+func TestDrainDeliversWhatTheFinalCommitQueued(t *testing.T) {
+	store, err := state.Open(t.TempDir(), state.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	payload, err := sinks.AlertJSON(&sinks.Alert{Schema: sinks.Schema, Fingerprint: "f1", Count: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &encodedSink{t: t}
+	d := newDeliverer(&builtSink{name: "out", sink: sink}, store, discardLogger(), nil, time.Now)
+	drain := make(chan struct{})
+	peeks := 0
+	d.peeked = func() {
+		peeks++
+		if peeks > 1 {
+			return
+		}
+		if _, err := store.Commit(state.Batch{Enqueue: []state.Enqueue{{Sink: "out", Payload: payload}}}); err != nil {
+			t.Error(err)
+		}
+		d.notify()
+		close(drain)
+	}
+	// The loop runs on this goroutine: it returns once the drain finds
+	// nothing ready.
+	if err := d.run(context.Background(), drain); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{string(payload)}, sink.payloads); diff != "" {
+		t.Errorf("delivered by the drain (-want +got):\n%s", diff)
+	}
+	if n, err := store.Depth("out"); n != 0 || err != nil {
+		t.Errorf("queued after the drain: %d, %v; want 0", n, err)
+	}
+	again := newDeliverer(&builtSink{name: "out", sink: sink}, store, discardLogger(), nil, time.Now)
+	if err := again.run(context.Background(), drain); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.payloads) != 1 {
+		t.Errorf("a second drain sent %d alerts in all, want the one", len(sink.payloads))
+	}
+}

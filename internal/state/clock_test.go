@@ -62,3 +62,31 @@ func TestShortMaxAgeKeepsTheBackoff(t *testing.T) {
 		t.Errorf("an item deferred 5 minutes on a queue of max_age 1m: %d ready, %v; want none yet", len(items), err)
 	}
 }
+
+// The wall clock steps back a little between the Commit that queues an
+// alert and the delivery loop's Peek (a shutdown's drain comes
+// milliseconds after the final commit): the alert, never deferred, is
+// ready at once rather than held until the clock is back where it was.
+func TestClockStepBackDoesNotHoldAFreshAlert(t *testing.T) {
+	clk := newClock()
+	s := open(t, t.TempDir(), Options{Now: clk.Now})
+	res, err := s.Commit(Batch{Enqueue: []Enqueue{{Sink: "stdout", Payload: []byte("a")}, {Sink: "stdout", Payload: []byte("b")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Settle("stdout", Settlement{Defers: []Deferral{{Seq: res.Seqs[1], Next: clk.Now().Add(time.Minute), Attempts: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(-50 * time.Millisecond)
+	items, _, err := s.Peek("stdout", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].Seq != res.Seqs[0] {
+		t.Errorf("after a 50ms step back: %+v; want the fresh alert ready, the deferred one not", items)
+	}
+	next, ok, err := s.NextAttempt("stdout")
+	if err != nil || !ok || next.After(clk.Now()) {
+		t.Errorf("NextAttempt = %s, %v, %v; want due now (%s)", next, ok, err, clk.Now())
+	}
+}

@@ -309,7 +309,13 @@ func (s *Store) NextAttempt(sink string) (t time.Time, ok bool, err error) {
 // deferral is that long: the item would be dropped first, and backoffs
 // are minutes), so it is ready now rather than stranded until the clock
 // catches up. The day keeps a backoff longer than a short MaxAge intact.
+// An item never deferred past the time Commit queued it is ready whatever
+// the clock says: a step back of the wall clock between that Commit and a
+// Peek (of milliseconds, at a shutdown's drain) must not hold it back.
 func (s *Store) waiting(sink string, it Item, now time.Time) bool {
+	if !it.NextAttempt.After(it.Enqueued) {
+		return false
+	}
 	horizon := max(s.bounds(sink).MaxAge, DefaultQueueMaxAge)
 	return it.NextAttempt.After(now) && !it.NextAttempt.After(now.Add(horizon))
 }
