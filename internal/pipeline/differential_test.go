@@ -44,15 +44,7 @@ func TestRunAndScanAgreeOnTheCorpora(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads every corpus excerpt through run")
 	}
-	m, _, err := catalog.Load(catalog.Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
+	sc := corpusScanner(t)
 	state := t.TempDir() // one state directory: its catalog cache serves every run
 	n := 0
 	for _, dir := range corpora {
@@ -77,6 +69,21 @@ func TestRunAndScanAgreeOnTheCorpora(t *testing.T) {
 		}
 	}
 	t.Logf("%d excerpts compared", n)
+}
+
+// corpusScanner is what run is compared with: scan over the embedded
+// catalog, redacting as run does.
+func corpusScanner(t *testing.T) *scan.Scanner {
+	t.Helper()
+	m, _, err := catalog.Load(catalog.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := redact.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
 }
 
 // runStdin runs logmatch run over data on standard input to its end and

@@ -22,12 +22,9 @@ import (
 	"google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
-	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/ingest"
 	"github.com/logmatch/logmatch/internal/ingest/pushtest"
-	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 )
 
@@ -169,15 +166,7 @@ func crashExamples(t *testing.T) []string {
 // lines are committed, so when the last answer comes the alerts are
 // queued.
 func TestRunAcceptsLokiPushesAsScan(t *testing.T) {
-	m, _, err := catalog.Load(catalog.Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
+	sc := corpusScanner(t)
 	for _, format := range []string{"protobuf", "json", "otlp-protobuf", "otlp-json", "otlp-grpc"} {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()

@@ -13,9 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/catalog"
-	"github.com/logmatch/logmatch/internal/entry"
-	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -63,15 +60,7 @@ func TestRunAndScanAgreeOnLateCrashes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads corpus excerpts through run")
 	}
-	m, _, err := catalog.Load(catalog.Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
+	sc := corpusScanner(t)
 	files, err := filepath.Glob(filepath.Join("../../testdata/corpus", "*.log"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no excerpts (%v)", err)

@@ -12,11 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/catalog"
 	"github.com/logmatch/logmatch/internal/config"
-	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
-	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/sinks"
@@ -35,15 +32,7 @@ import (
 // completed by the end of the input by their own lines, so run still finds
 // what scan finds.
 func TestRunSettlesByWhatItRead(t *testing.T) {
-	m, _, err := catalog.Load(catalog.Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, err := redact.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := scan.New(m, scan.Options{Entry: entry.Options{Redact: red.Redact}, Redact: red.RedactAlert})
+	sc := corpusScanner(t)
 	state := t.TempDir()
 	n := 0
 	for _, dir := range corpora {
