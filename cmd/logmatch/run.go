@@ -23,7 +23,7 @@ const runLong = `Usage:
   logmatch run [--config FILE] [--path GLOB]... [--catalog PATH]... [--no-default-catalog]
                [--state-dir DIR] [--start-at beginning|end] [--format auto|raw|cri|docker]
                [--sink SPEC]... [--group-window DUR] [--repeat-interval DUR] [--settle-time DUR]
-               [--correlation-window DUR] [--http-addr ADDR] [--log-format text|json]
+               [--correlation-window DUR] [--consequence-wait DUR] [--http-addr ADDR] [--log-format text|json]
                [--log-level LEVEL] [--on-fatal none|terminate] [--alert-output stdout|stderr|PATH]
                [--server-version VERSION] [--accept diagnose,loki,otlp,alertmanager]
                [--state-reset] [-- COMMAND ARGS...]

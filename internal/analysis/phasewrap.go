@@ -116,10 +116,12 @@ func (a *Analyzer) underProcessHeader(d *Diagnosis, e *entry.Entry) {
 	}
 	name, ok := entry.ProcessExceptionHeader(e.Message)
 	if !ok {
-		if e.Message == tracebackHeader && d.Exception != nil && d.Exception.Type == "" {
+		if d.Exception != nil && d.Exception.Type == "" {
 			// The traceback printed with no process header (a paste
-			// that starts at it, a log whose header went elsewhere):
-			// its frames still say the phase, as under a header.
+			// that starts at it, a log whose header went elsewhere, a
+			// record of the phase's own that took the bare traceback
+			// after it): its frames still say the phase, as under a
+			// header.
 			a.leadWithPhaseWrapper(d, e)
 		}
 		return

@@ -27,6 +27,12 @@ func TestCutTracebackInAWrappedPhaseLeadsWithThePhaseRecord(t *testing.T) {
 		{"cut in the newer runner's capture, caret lines kept", head +
 			frame("/sgl/python/sglang/srt/model_executor/runner/decode_cuda_graph_runner.py", "capture", "self.capture_one_batch_size(bs, forward)") +
 			"        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n", "capture-cuda-graph-failed", []string{"scheduler-hit-an-exception"}},
+		// No process header: a paste that starts at the traceback, the
+		// traceback behind a time and rank header of its own, or taken
+		// by the record before it.
+		{"no header", "Traceback (most recent call last):\n" + sched + runner + capture, "capture-cuda-graph-failed", nil},
+		{"behind a time and rank header", "[2024-10-22 06:31:49 TP0] Traceback (most recent call last):\n" + capture, "capture-cuda-graph-failed", nil},
+		{"after a record that takes it", "[2025-06-16 16:07:35] Capture cuda graph bs [1, 2, 4, 8]\nTraceback (most recent call last):\n" + capture, "capture-cuda-graph-failed", nil},
 		// Near misses: the same frames with their exception line, a cut
 		// in another phase, a cut with no phase.
 		{"the exception line kept: it leads", head + capture + "RuntimeError: CUDA error: no kernel image is available for execution on the device\n", "cuda-no-kernel-image", []string{"scheduler-hit-an-exception"}},

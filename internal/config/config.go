@@ -40,6 +40,10 @@ type Config struct {
 	// CorrelationWindow is how long after a root cause a consequence on
 	// the same pod or node is folded into its incident; 0 = no folding.
 	CorrelationWindow Duration `yaml:"correlation_window"`
+	// ConsequenceWait is how long an incident made only of consequences
+	// (a failed health check) waits for its cause before it is announced
+	// alone; up to SettleTime, no longer than the settle time.
+	ConsequenceWait Duration `yaml:"consequence_wait"`
 	// MaxOpenIncidents bounds the incidents kept open for grouping, in
 	// memory and in state.db. Past it, the least recently seen incident
 	// with nothing left to announce is forgotten, or, when all have
@@ -222,34 +226,35 @@ type Redact struct {
 
 // Defaults of the settings; PrintDefaults shows them all.
 const (
-	DefaultFormat         = "auto"
-	DefaultStartAt        = "beginning"
-	DefaultStateDir       = "/var/lib/logmatch"
-	DefaultGroupWindow    = 5 * time.Minute
-	DefaultRepeatInterval = 4 * time.Hour
-	DefaultSettleTime     = 2 * time.Second  // as incident.DefaultSettle
-	DefaultCorrelation    = 15 * time.Minute // as incident.DefaultCorrelation
-	DefaultMaxIncidents   = 2000
-	DefaultHTTPAddr       = ":9464"
-	DefaultHTTPMaxConns   = 64
-	DefaultHTTPIdle       = 30 * time.Second
-	DefaultLogLevel       = "info"
-	DefaultLogFormat      = "text"
-	DefaultShutdownGrace  = 10 * time.Second
-	DefaultEntryMaxLines  = 1000
-	DefaultEntryMaxBytes  = 64 << 10 // as internal/entry
-	DefaultIdleFlush      = 500 * time.Millisecond
-	DefaultMaxLineBytes   = 256 << 10              // as internal/source
-	DefaultPollInterval   = 250 * time.Millisecond // as internal/source
-	DefaultRescanInterval = 5 * time.Second        // as internal/source
-	DefaultMaxOpenFiles   = 256                    // as internal/source
-	DefaultQueueMaxItems  = 10000
-	DefaultQueueMaxAge    = 24 * time.Hour
-	DefaultMaxAttempts    = 0
-	DefaultInitialBackoff = time.Second
-	DefaultMaxBackoff     = 5 * time.Minute
-	DefaultOnFatal        = OnFatalNone
-	DefaultAcceptMaxBytes = 8 << 20
+	DefaultFormat          = "auto"
+	DefaultStartAt         = "beginning"
+	DefaultStateDir        = "/var/lib/logmatch"
+	DefaultGroupWindow     = 5 * time.Minute
+	DefaultRepeatInterval  = 4 * time.Hour
+	DefaultSettleTime      = 2 * time.Second  // as incident.DefaultSettle
+	DefaultCorrelation     = 15 * time.Minute // as incident.DefaultCorrelation
+	DefaultConsequenceWait = 30 * time.Second // as incident.DefaultConsequenceWait
+	DefaultMaxIncidents    = 2000
+	DefaultHTTPAddr        = ":9464"
+	DefaultHTTPMaxConns    = 64
+	DefaultHTTPIdle        = 30 * time.Second
+	DefaultLogLevel        = "info"
+	DefaultLogFormat       = "text"
+	DefaultShutdownGrace   = 10 * time.Second
+	DefaultEntryMaxLines   = 1000
+	DefaultEntryMaxBytes   = 64 << 10 // as internal/entry
+	DefaultIdleFlush       = 500 * time.Millisecond
+	DefaultMaxLineBytes    = 256 << 10              // as internal/source
+	DefaultPollInterval    = 250 * time.Millisecond // as internal/source
+	DefaultRescanInterval  = 5 * time.Second        // as internal/source
+	DefaultMaxOpenFiles    = 256                    // as internal/source
+	DefaultQueueMaxItems   = 10000
+	DefaultQueueMaxAge     = 24 * time.Hour
+	DefaultMaxAttempts     = 0
+	DefaultInitialBackoff  = time.Second
+	DefaultMaxBackoff      = 5 * time.Minute
+	DefaultOnFatal         = OnFatalNone
+	DefaultAcceptMaxBytes  = 8 << 20
 )
 
 // The accept values: the network inputs.
@@ -304,6 +309,7 @@ func Default() *Config {
 		RepeatInterval:     Duration(DefaultRepeatInterval),
 		SettleTime:         Duration(DefaultSettleTime),
 		CorrelationWindow:  Duration(DefaultCorrelation),
+		ConsequenceWait:    Duration(DefaultConsequenceWait),
 		MaxOpenIncidents:   DefaultMaxIncidents,
 		HTTPAddr:           DefaultHTTPAddr,
 		HTTPMaxConnections: DefaultHTTPMaxConns,

@@ -82,6 +82,11 @@ settle_time: {{.SettleTime}}
 # the same pod or node within this window after a root cause is shown inside
 # the root cause's incident, not alerted on its own; 0 = off.
 correlation_window: {{.CorrelationWindow}}
+# An incident made only of consequences (a failed health check, a peer's
+# timeout) with no cause in sight waits this long for its cause before it is
+# alerted alone: a stalled server reports the stall before the timeout that
+# caused it. Causes are never held by it; 0 = the settle time.
+consequence_wait: {{.ConsequenceWait}}
 # Incidents kept open for grouping (in memory and in state.db); each holds
 # its alert (up to about 35 KB with a long traceback). Past the bound the
 # least recently seen incident with nothing left to announce is forgotten

@@ -29,6 +29,7 @@ type Flags struct {
 	repeatInterval   string
 	settleTime       string
 	correlation      string
+	consequenceWait  string
 	httpAddr         string
 	logFormat        string
 	logLevel         string
@@ -72,6 +73,7 @@ func RegisterFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&f.repeatInterval, "repeat-interval", "", "`duration` between reminders of an ongoing incident, 0 = off (default 4h)")
 	fs.StringVar(&f.settleTime, "settle-time", "", "`duration` the first alert of an incident waits for the rest of the burst, 0 = at once (default 2s)")
 	fs.StringVar(&f.correlation, "correlation-window", "", "`duration` after a root cause in which consequences on the same pod or node fold into it, 0 = off (default 15m)")
+	fs.StringVar(&f.consequenceWait, "consequence-wait", "", "`duration` an incident made only of consequences (a failed health check) waits for its cause before it is alerted alone, 0 = the settle time (default 30s)")
 	fs.StringVar(&f.httpAddr, "http-addr", "", "metrics and health `address`, empty = off (default "+DefaultHTTPAddr+"; off when reading stdin or wrapping a command)")
 	fs.Var(&f.accept, "accept", "network `input`s to serve on --http-addr: diagnose, loki, otlp, alertmanager (comma-separated or repeatable; replaces the file's accept)")
 	fs.StringVar(&f.logFormat, "log-format", "", "logmatch's own log format: text or json (default "+DefaultLogFormat+")")
@@ -207,6 +209,9 @@ func (f *Flags) apply(cfg *Config, o *origins) []error {
 		case "correlation-window":
 			duration(fl.Name, f.correlation, &cfg.CorrelationWindow)
 			o.override("correlation_window", "--correlation-window")
+		case "consequence-wait":
+			duration(fl.Name, f.consequenceWait, &cfg.ConsequenceWait)
+			o.override("consequence_wait", "--consequence-wait")
 		case "http-addr":
 			cfg.HTTPAddr = f.httpAddr
 			o.override("http_addr", "--http-addr")

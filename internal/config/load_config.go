@@ -165,6 +165,7 @@ func (v *validator) top(c *Config) {
 	v.notNegative("repeat_interval", c.RepeatInterval)
 	v.notNegative("settle_time", c.SettleTime)
 	v.notNegative("correlation_window", c.CorrelationWindow)
+	v.notNegative("consequence_wait", c.ConsequenceWait)
 	if c.GroupWindow > 0 && c.RepeatInterval > 0 && c.RepeatInterval < c.GroupWindow {
 		v.add("repeat_interval", "%s is shorter than group_window %s", c.RepeatInterval, c.GroupWindow)
 	}

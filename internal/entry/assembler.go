@@ -995,6 +995,16 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	a.lines = lines
 }
 
+// ShareTime makes b's last known log time a's: two assemblers that read
+// the lines of one stream between them (a caller that gives each of a
+// launcher's ranks its own) date an undated line, and a timestamp without
+// a year, from the latest time either read. A zero time leaves a's.
+func (a *Assembler) ShareTime(b *Assembler) {
+	if !b.known.IsZero() {
+		a.known, a.knownGuessed = b.known, b.knownGuessed
+	}
+}
+
 // Flush ends the pending entry, if any, and returns it. The returned slice
 // follows the same reuse rule as Push's.
 func (a *Assembler) Flush() []Entry {

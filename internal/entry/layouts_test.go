@@ -56,6 +56,13 @@ func TestLayoutShapes(t *testing.T) {
 				"2025-06-18 13:43:34 ERROR 31423 [ TP6 PP0 scheduler.py:2547]     scheduler.event_loop_pp()^M\n" +
 				"2025-06-18 13:43:35 INFO 31423 [ TP0 PP0 scheduler.py:900] Decode batch. #running-req: 1^M\n",
 			[]string{"Scheduler hit an exception: Traceback (most recent call last):", "Decode batch. #running-req: 1"}},
+		{"a frame line rejoined from its pieces opens the traceback it is read in",
+			"[2025-12-05 17:08:49 DP2 TP2 EP2] Scheduler hit an exception: Traceback (most re\n" +
+				"cent call last):\n" +
+				"  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner\n" +
+				".py\", line 344, in __init__\n" +
+				"    self.capture()\n",
+			[]string{"Scheduler hit an exception: Traceback (most recent call last):"}},
 		{"a line cut twice at one width, between two capitals",
 			"[rank7]:[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective operation timeout: WorkNC\n" +
 				"CL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, NumelOut=58720256, Timeout(ms)=600000) ran for 600077 milliseconds b\n" +
@@ -147,6 +154,7 @@ func TestFrameAndSourceRests(t *testing.T) {
 		{"a frame line whole", `  File "/x.py", line 1, in f`, "g()", false, false},
 		{"a line that opens as a frame but is none", "  File a report", `"/x.py"`, false, false},
 		{"a source line cut", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.proces", "s_group)", false, true},
+		{"fold -s's short piece of a source line", "    batch_result = ", "self.model_worker.forward_batch_generation(", false, true},
 		{"the exception line after a source line", "    return AllGatherFunc.forward(None, tensor, self.tensor_comm_dim, self.process)", "RuntimeError: boom", false, false},
 		{"the next frame", "    return f(x)", `  File "/x.py", line 2, in g`, false, false},
 	} {
@@ -218,4 +226,80 @@ func FuzzLongTokenRest(f *testing.F) {
 			t.Fatalf("isLongTokenRest(%q, %q): an exception line", prev, next)
 		}
 	})
+}
+
+func TestIsMarkerRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception: Traceback (most recent call la", "st):", true},
+		{"Traceback (most rec", "ent call last):", true},
+		{"During handling of the above exception, another exc", "eption occurred:", true},
+		{"Traceback (most recent call la", "st): x", false},
+		{"Traceb", "ack (most recent call last):", false},
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception: ", "Traceback (most recent call last):", true},
+		{"[2025-01-16 10:11:13 TP0] Scheduler hit an exception:", "Traceback (most recent call last):", false},
+		{"something else entirely, ending la", "st):", false},
+	} {
+		if got := isMarkerRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isMarkerRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzMarkerRest checks the rule's promise: prev ends with the start of a
+// traceback marker and next is the rest of it.
+func FuzzMarkerRest(f *testing.F) {
+	f.Add("x Traceback (most recent call la", "st):")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isMarkerRest(prev, next) {
+			return
+		}
+		for _, m := range []string{tbStart, sepCause, sepContext} {
+			if strings.HasSuffix(m, next) && strings.HasSuffix(prev, m[:len(m)-len(next)]) {
+				return
+			}
+		}
+		t.Fatalf("isMarkerRest(%q, %q): no marker", prev, next)
+	})
+}
+
+func TestBracketRests(t *testing.T) {
+	for _, tt := range []struct {
+		s             string
+		opens, closes bool
+	}{
+		{"        rtDeviceSynchronize execute failed, reason=[task ", true, false},
+		{"timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]", false, true},
+		{"[2025-01-16 10:11:13 TP0] Decode batch", false, false},
+		{"  [x] indented", false, false},
+	} {
+		if got := opensBracket(tt.s); got != tt.opens {
+			t.Errorf("opensBracket(%q) = %v, want %v", tt.s, got, tt.opens)
+		}
+		if got := closesBracket(tt.s); got != tt.closes {
+			t.Errorf("closesBracket(%q) = %v, want %v", tt.s, got, tt.closes)
+		}
+	}
+}
+
+// A traceback whose lines a wrap cut is parsed from the lines rejoined.
+func TestRejoinedTracebackParsed(t *testing.T) {
+	a := NewAssembler(Options{})
+	var es []Entry
+	for i, l := range []string{
+		"[2025-12-05 17:08:49 DP2 TP2 EP2] Scheduler hit an exception: Traceback (most re",
+		"cent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner`,
+		`.py", line 344, in __init__`,
+		"    self.capture()",
+	} {
+		es = append(es, a.Push(Line{Text: l, Offset: int64(i + 1)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 1 || es[0].Traceback == nil || len(es[0].Traceback.Links) != 1 || len(es[0].Traceback.Links[0].Frames) != 1 ||
+		es[0].Traceback.Links[0].Frames[0].Func != "__init__" {
+		t.Fatalf("entries %+v, want one whose traceback has the frame __init__", es)
+	}
 }

@@ -43,7 +43,7 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 // length: a terminal wraps a line with its collector's prefix, which the
 // Assembler strips from prev but that its rest never carries.
 func isWrapBreakAt(prev, next string, prevLen, width int) bool {
-	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" {
+	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" || isValidationHead(prev) {
 		return false
 	}
 	p := prev[len(prev)-1]
@@ -104,7 +104,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case isDigit(p):
 		// Inside a number, or inside a hex string ("...cdcd8d8" and
 		// "b195040..."): a number glued to a word is no token.
-		if !isDigit(n) && n != '.' && !(isHex(trailingAlnum(prev)) && isHex(leadingAlnum(rest))) {
+		if !isDigit(n) && n != '.' && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) {
 			return false
 		}
 	case isUpper(p) && isUpper(n):
@@ -119,8 +119,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case isLetter(p):
 		// Inside a word, or a word wrap: the rest opens in lower case
 		// and is more than one word (one word alone is as likely a short
-		// line of its own, "next", "done").
-		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) {
+		// line of its own, "next", "done"), or a token no word is ("ges/
+		// torch/lib/x.so)", "e_generation", "st):").
+		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
 			return false
 		}
 	case p == '.':
@@ -155,8 +156,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// stopped", "error: ..."), unless prev ends in the space a word wrap
 	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
-	// line seldom does.
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) {
+	// line seldom does; nor when the break is inside a path or a dotted
+	// name ("common_ops.abi3." and "so: undefined symbol: ...").
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) &&
+		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -167,6 +170,20 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// isValidationHead reports whether s ends as the first line of a pydantic
+// ValidationError's message does ("2 validation errors for
+// ChatCompletionRequest"): the lines after it are each failing field's
+// location ("messages.1.content") and detail, never the rest of a line a
+// wrap cut.
+func isValidationHead(s string) bool {
+	i := strings.LastIndex(s, " for ")
+	if i < 0 || !isIdentifier(s[i+5:]) {
+		return false
+	}
+	head := s[:i]
+	return strings.HasSuffix(head, " validation error") || strings.HasSuffix(head, " validation errors")
 }
 
 // trailingAlnum returns the letters and digits that end s.
@@ -216,13 +233,23 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // reports whether it joined.
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || c.header || c.native || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
+	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
-	if isFrameRest(a.kept.last(), c.s) || isLongTokenRest(a.kept.last(), c.s) {
+	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
+		// A native line is a writer's own, unless it is one only by a
+		// shape an exception's message may quote (a soft one) and the
+		// line before ends where a wrap broke it: inside a bracket, or
+		// in the space a word wrap leaves.
+		return false
+	}
+	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
+		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
-		// the line.
+		// the line, and a traceback's source line, which CPython
+		// prints stripped, ends in a space only where a wrap broke it.
 		// A terminal's cut teaches its width as any break does.
 		if p.lastRaw >= minWrapWidth {
 			a.width.confirm(p.lastRaw)
@@ -250,7 +277,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
-	case isFuncNameRest(prev, c.s):
+	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
@@ -284,6 +311,11 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 		}
 	} else {
 		a.noteBare(joined)
+	}
+	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
+		// The pieces were no traceback line; the line whole is: the
+		// traceback opens or goes on here, as if it had come whole.
+		a.advance(joined)
 	}
 	p.blanks = 0 // a double-spaced paste's, counted in lines already
 	p.lines++
@@ -322,6 +354,43 @@ func isFrameRest(prev, next string) bool {
 	}
 	_, ok := parsePartialFrame(joined)
 	return ok && len(joined) > len(t)
+}
+
+// opensBracket reports whether s ends inside a bracket it opened: more
+// "[" than "]" after its last space-free run began ("reason=[task "). The
+// rest of such a line may read as a native line by its tail (CANN's
+// "timeout][FUNC:...][FILE:...][LINE:53]"), yet it closes the bracket.
+func opensBracket(s string) bool {
+	i := strings.LastIndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i:], ']') < 0
+}
+
+// closesBracket reports whether s closes a bracket before it opens one.
+func closesBracket(s string) bool {
+	c := strings.IndexByte(s, ']')
+	return c >= 0 && !isIndented(s) && strings.IndexByte(s[:c], '[') < 0
+}
+
+// isMarkerRest reports whether next completes a line of CPython's
+// traceback print that prev ends with the start of ("...Scheduler hit an
+// exception: Traceback (most recent call la" and "st):"): its header or a
+// chain separator, cut inside it, or the header whole after a word wrap
+// left the line that announces it ending in ": ". The rest is fixed text.
+func isMarkerRest(prev, next string) bool {
+	if len(next) >= len(sepCause) {
+		return false
+	}
+	if next == tbStart && strings.HasSuffix(prev, ": ") && !isBlank(prev) {
+		// A word wrap just before it, after the header that announces
+		// it ("Scheduler hit an exception: " and the marker whole).
+		return true
+	}
+	for _, m := range [...]string{tbStart, sepCause, sepContext} {
+		if k := len(m) - len(next); k >= 10 && strings.HasSuffix(m, next) && strings.HasSuffix(prev, m[:k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // minLongToken is the length from which a path, a URL or a quoted name

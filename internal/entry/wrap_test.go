@@ -50,6 +50,12 @@ func TestIsWrapBreak(t *testing.T) {
 		{"lines that end in a space", "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "connect EPS failed ", false},
 		{"a frame line cut inside its function's name", `  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_pro`,
 			"cess", false}, // isWrapBreak says no after a frame line; isFuncNameRest reads it
+		{"inside a hexadecimal address", "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::string) + 0x96 (0x7f298896",
+			"c1b6 in /home/u/miniconda3/envs/openr1/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so)", true},
+		{"inside a path, the rest one token", "frame #4: + 0x1d7d0 (0x7f2936c1d7d0 in /home/u/miniconda3/envs/openr1/lib/python3.11/site-packa",
+			"ges/torch/lib/libtorch_cuda.so)", true},
+		{"inside a dotted name, the rest a word ending in a colon", "ImportError: /usr/local/lib/python3.11/dist-packages/sgl_kernel/common_ops.abi3.",
+			"so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb", true},
 		{"fold -s before a path", "[2025-01-16 10:11:13 TP0] Failed to initialize custom process group: NCCL error in: ",
 			"/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error", true},
 		{"fold -s before a word ending in a colon", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: undefined ",
@@ -65,6 +71,11 @@ func TestIsWrapBreak(t *testing.T) {
 		{"warning after", long[:80] + "/", "sglang/srt/x.py:54: FutureWarning: deprecated", false},
 		{"traceback after", long[:80] + "/", "Traceback (most recent call last):", false},
 		{"much longer rest", long[:80], strings.Repeat("abc ", 30), false},
+		// pydantic prints each failing field's location after its head.
+		{"a validation error's field location", "pydantic_core._pydantic_core.ValidationError: 5 validation errors for ChatCompletionRequest",
+			"messages.1.ChatCompletionMessageGenericParam.content.str", false},
+		{"a validation error's field location, one error", "pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerArgs_Model2",
+			"tool_calls.0.function", false},
 	}
 	for _, tt := range tests {
 		if got := isWrapBreak(tt.prev, tt.next, len(tt.prev)); got != tt.want {

@@ -10,7 +10,12 @@
 // signal relayed to the parent, a peer's NCCL watchdog timeout, an exit
 // code) on the same pod or node within the correlation window after a root
 // cause is listed inside the root cause's incident instead of alerted on
-// its own; with no root cause in sight it is alerted alone. Likewise a
+// its own; with no root cause in sight it is alerted alone, after
+// Options.ConsequenceWait rather than the settle time (a stalled server
+// reports the stall before the timeout that caused it, and that cause,
+// read meanwhile, leads). A wrapper alone or a cut traceback read seconds
+// or minutes after its crash's cause, with no restart between, joins it
+// too (diedOf). Likewise a
 // generic error line no record names (an ERROR line, an exception line
 // printed alone) yields the lead to the classified cause of its burst: it
 // is listed in the cause's incident, unless it was announced before the

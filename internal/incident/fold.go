@@ -513,7 +513,11 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 			continue
 		}
 		if loneWrapper(c) {
-			if cause := g.findCause(c, id); cause != nil {
+			cause := g.findCause(c, id)
+			if cause == nil {
+				cause = g.diedOf(c, id)
+			}
+			if cause != nil {
 				cause.absorbWrapper(c, &g.stats)
 				g.remove(id)
 				g.touch(cause)
@@ -633,7 +637,10 @@ func (g *Grouper) Pending(fp string) bool {
 // same scope within the settle time of it that is no wrapper and no
 // consequence. That cause's incident takes it as context and its
 // severity, and only the cause is announced: one crash, one page, the
-// cause first. A wrapper with no such cause is announced alone.
+// cause first. A wrapper read later than that, with no cause read with
+// it, is context of the crash its source printed last before it within the
+// correlation window (diedOf); only a wrapper with no failure before it is
+// announced alone.
 
 // loneWrapper reports whether gr is the incident of a wrapper record with
 // no cause of its own, or of a fragment (a traceback cut before its
@@ -674,8 +681,95 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			best = c
 		}
 	}
+	if best == nil && fragment == nil && placeless(w) {
+		fragment = g.placeOf(w, id)
+	}
 	if best == nil {
 		return fragment
+	}
+	return best
+}
+
+// placeless reports whether gr is a hang's dump alone that names no place
+// (a watchdog's dump of the running batch): the dump of the hung thread's
+// frames (py-spy), printed just before or after it, says where it hangs.
+func placeless(gr *group) bool {
+	return gr.Hang && gr.Fragment && !gr.Consequence && !namesWhere(gr)
+}
+
+// placeOf returns the hang dump that names where the process hangs for
+// the placeless dump w (fingerprint id) when none was read within the
+// settle time of it: the nearest in its source, printed within a few
+// lines (borrowedGap) before or after it and within the correlation
+// window. A watchdog dumps the running batch and then the stuck
+// threads, and a burst of healthy lines or seconds may come between.
+func (g *Grouper) placeOf(w *group, id string) *group {
+	if w.Source == "" {
+		return nil
+	}
+	var best *group
+	var bestGap int64
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || c.Source != w.Source || !c.Hang || !namesWhere(c) || c.Consequence ||
+			c.At.Sub(w.At).Abs() > g.opts.Correlation {
+			continue
+		}
+		gap := gapBetween(c.Off, c.End, w.Off, w.End)
+		if gap > borrowedGap {
+			continue
+		}
+		if best == nil || gap < bestGap {
+			best, bestGap = c, gap
+		}
+	}
+	return best
+}
+
+// diedOf returns the failure the lone wrapper w (fingerprint id), with no
+// cause read with it, reports the death of: the failure its source printed
+// last before it, within the correlation window, open still (no restart of
+// the source between them: Restarted closes what the source reported
+// before), when that failure is the source's own diagnosis of a crash (a
+// classified cause, or an exception or native error with its type, error
+// or worse; not a generic line, a consequence, another wrapper, or a
+// native library's routine-looking error line, which alone is no crash). A
+// parent that reports a child's death seconds after the child's traceback,
+// behind the healthy lines the other processes kept printing, or another
+// rank's cut traceback of the same crash, is one crash with it, not a new
+// page; a wrapper with no failure before it in its source is announced
+// alone. Among the failures of that last burst (within the settle time of
+// the last), the best by the order of rank.go leads.
+func (g *Grouper) diedOf(w *group, id string) *group {
+	if w.Source == "" || g.opts.Correlation <= 0 {
+		return nil
+	}
+	var cands []*group
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
+			c.At.After(w.At) || w.At.After(c.At.Add(g.opts.Correlation)) || c.Off >= w.Off {
+			continue
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	var lastAt time.Time
+	for _, c := range cands {
+		if c.last().After(lastAt) {
+			lastAt = c.last()
+		}
+	}
+	var best *group
+	for _, c := range cands {
+		if lastAt.Sub(c.last()) > g.opts.Settle {
+			continue
+		}
+		if best == nil || leads(c, best) {
+			best = c
+		}
 	}
 	return best
 }
@@ -696,6 +790,10 @@ func better(c, b *group) bool {
 // absorbWrapper makes the lone wrapper incident w context of the cause gr.
 func (gr *group) absorbWrapper(w *group, st *Stats) {
 	st.Folded += int64(max(w.Alert.Count, 1))
+	if !gr.Settling && gr.Sent > 0 {
+		// Announced already: its next summary says the process died.
+		gr.LateContext = true
+	}
 	gr.changed()
 	a := &gr.Alert
 	if i := slices.IndexFunc(a.Context, func(c sinks.ContextHit) bool { return c.ID == w.Alert.Record.ID }); i >= 0 {

@@ -511,3 +511,241 @@ func TestHolds(t *testing.T) {
 		t.Fatalf("alerts %+v: want one that holds the root cause and its consequence only", fulls(got))
 	}
 }
+
+// A crash whose wrapper or cut traceback arrives seconds after its cause,
+// behind healthy lines (a parent that reports the child's death late,
+// another rank's traceback cut by the paste), is one page, in run mode
+// too: the cause is announced after its settle time, and the wrapper read
+// later joins it as context instead of paging alone. A restart between
+// them, a wrapper with no failure before it in its source, or a cause
+// only a generic line, leaves the wrapper its own incident.
+func TestLateWrapperJoinsTheCrashBeforeIt(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	late := func(d time.Duration) Occurrence {
+		w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", at(d))
+		w.Offset, w.EndOffset = 4000, 4100
+		return w
+	}
+	for _, d := range []time.Duration{5 * time.Second, 30 * time.Second, 10 * time.Minute} {
+		g := New(foldOpts)
+		c := cause("oom", "pod:a", "TP0", t0)
+		c.Offset, c.EndOffset = 0, 900
+		g.Observe(c, t0)
+		if got := g.Tick(at(3 * time.Second)); len(got) != 1 || got[0].Record.ID != "oom" {
+			t.Fatalf("%v: first tick %+v, want the cause announced", d, fulls(got))
+		}
+		w := late(d)
+		g.Observe(w, at(d))
+		out := g.Tick(at(d + 3*time.Second))
+		if g.Pending(w.Alert.Fingerprint) {
+			t.Errorf("%v: the wrapper is still an incident of its own", d)
+		}
+		// No new page: the cause's next summary (when its window
+		// closes) says the process died.
+		out = append(out, g.Flush(at(d+time.Hour))...)
+		if len(out) != 1 || out[0].Record.ID != "oom" || out[0].Kind != KindSummary || len(out[0].Context) != 1 || !out[0].Record.Fatal {
+			t.Errorf("%v: alerts %+v, want only the cause's summary, with the wrapper as context, fatal", d, fulls(out))
+		}
+	}
+
+	for _, tt := range []struct {
+		name   string
+		before func(g *Grouper)
+	}{
+		{"restart between", func(g *Grouper) {
+			c := cause("oom", "pod:a", "TP0", t0)
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+			g.Restarted("pod:a", at(4*time.Second))
+		}},
+		{"beyond the correlation window", func(g *Grouper) {
+			c := cause("oom", "pod:a", "TP0", at(-20*time.Minute))
+			g.Observe(c, at(-20*time.Minute))
+			g.Tick(at(-20*time.Minute + 3*time.Second))
+		}},
+		{"another source", func(g *Grouper) {
+			c := cause("oom", "pod:b", "TP0", t0)
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+		}},
+		{"only a generic line", func(g *Grouper) {
+			c := cause("error-line", "pod:a", "", t0)
+			c.Generic = true
+			c.Alert.Record = sinks.Record{Severity: "error"}
+			g.Observe(c, t0)
+			g.Tick(at(3 * time.Second))
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(foldOpts)
+			tt.before(g)
+			g.Observe(late(5*time.Second), at(5*time.Second))
+			got := g.Tick(at(8 * time.Second))
+			if len(got) != 1 || got[0].Record.ID != "scheduler-hit-an-exception" {
+				t.Fatalf("alerts %+v: want the wrapper announced alone", fulls(got))
+			}
+		})
+	}
+}
+
+// Independent failures stay apart however late the second comes: another
+// classified cause, or another exception no record names, after the first
+// crash's page is an incident of its own.
+func TestLateFailureIsNoWrapper(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	unknown := func(key string, d time.Duration, off int64) Occurrence {
+		o := occ(key, "pod:a", "TP0", at(d))
+		o.Scope = "pod:a"
+		o.Alert.Record = sinks.Record{Severity: "error"}
+		o.Traced = true
+		o.Offset, o.EndOffset = off, off+500
+		return o
+	}
+	for _, tt := range []struct {
+		name        string
+		first, next Occurrence
+	}{
+		{"two classified causes", cause("oom", "pod:a", "TP0", t0), cause("nccl-timeout", "pod:a", "TP0", at(10*time.Second))},
+		{"two unknown exceptions", unknown("KeyError: 'x'", 0, 0), unknown("ValueError: bad", 10*time.Second, 4000)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(foldOpts)
+			g.Observe(tt.first, tt.first.Time)
+			g.Tick(tt.first.Time.Add(3 * time.Second))
+			g.Observe(tt.next, tt.next.Time)
+			got := g.Tick(tt.next.Time.Add(3 * time.Second))
+			if len(got) != 1 || got[0].Fingerprint != tt.next.Alert.Fingerprint {
+				t.Fatalf("alerts %+v: want the second failure announced on its own", fulls(got))
+			}
+		})
+	}
+}
+
+// A consequence printed before its cause (a health check that fails while
+// the request that stalled the server waits for its timeout) waits up to
+// ConsequenceWait for a cause printed just after it in its source; the
+// cause then leads and lists it. Without one it is announced when the wait
+// is over; a consequence whose cause came first is folded at its settle
+// time, as before, and a cause is never held.
+func TestConsequenceWaitsForItsCause(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	opts := foldOpts
+	opts.ConsequenceWait = 30 * time.Second
+	health := func() Occurrence {
+		c := cons("health-check-failed", "pod:a", "", t0)
+		c.Offset, c.EndOffset = 100, 250
+		return c
+	}
+	timeout := func(d time.Duration) Occurrence {
+		c := cause("bootstrap-timeout", "pod:a", "TP0", at(d))
+		c.Offset, c.EndOffset = 600, 900
+		return c
+	}
+
+	g := New(opts)
+	g.Observe(health(), t0)
+	if got := g.Tick(at(3 * time.Second)); len(got) != 0 {
+		t.Fatalf("the consequence was announced after its settle time: %+v", fulls(got))
+	}
+	if d := g.NextDeadline(); !d.Equal(at(30 * time.Second)) {
+		t.Errorf("NextDeadline %v, want the end of the wait %v", d, at(30*time.Second))
+	}
+	g.Observe(timeout(23*time.Second), at(23*time.Second))
+	got := g.Tick(at(25 * time.Second))
+	want := []full{{Kind: KindNew, ID: "bootstrap-timeout", Count: 1, FirstRank: "TP0", Cons: []folded{{"health-check-failed", 1, nil}}}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
+		t.Errorf("alerts (-want +got):\n%s", diff)
+	}
+	if got := g.Tick(at(40 * time.Second)); len(got) != 0 {
+		t.Errorf("paged again: %+v", fulls(got))
+	}
+
+	// No cause: announced alone once the wait is over.
+	g = New(opts)
+	g.Observe(health(), t0)
+	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+		t.Fatalf("announced before the wait was over: %+v", fulls(got))
+	}
+	if got := g.Tick(at(30 * time.Second)); len(got) != 1 || got[0].Record.ID != "health-check-failed" {
+		t.Fatalf("alerts %+v, want the consequence alone", fulls(got))
+	}
+
+	// A cause before it: folded at the settle time, the cause announced
+	// at its own.
+	g = New(opts)
+	c := timeout(0)
+	c.Offset, c.EndOffset = 0, 90
+	g.Observe(c, t0)
+	h := health()
+	h.Time, h.Alert.Time = at(time.Second), at(time.Second)
+	g.Observe(h, at(time.Second))
+	got = g.Tick(at(2 * time.Second))
+	want = []full{{Kind: KindNew, ID: "bootstrap-timeout", Count: 1, FirstRank: "TP0", Cons: []folded{{"health-check-failed", 1, nil}}}}
+	if diff := cmp.Diff(want, fulls(got)); diff != "" {
+		t.Errorf("cause first: alerts (-want +got):\n%s", diff)
+	}
+}
+
+// A watchdog's dump of the running batch names no place; the py-spy dump
+// of the stuck thread, printed a few lines after it seconds later, does.
+// The first waits for the second (ConsequenceWait), which leads: one
+// hang, one page. Alone, it is announced once the wait is over.
+func TestPlacelessHangWaitsForTheDumpThatNamesWhere(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	opts := foldOpts
+	opts.ConsequenceWait = 30 * time.Second
+	hang := func(key string, d time.Duration, off int64, where []string) Occurrence {
+		o := occ(key, "pod:a", "TP0", at(d))
+		o.Scope = "pod:a"
+		o.Alert.Record = sinks.Record{Severity: "critical"}
+		o.Hang, o.Fragment = true, true
+		o.Alert.HungThread = where
+		o.Offset, o.EndOffset = off, off+400
+		return o
+	}
+	g := New(opts)
+	g.Observe(hang("batch-dump", 0, 0, nil), t0)
+	if got := g.Tick(at(3 * time.Second)); len(got) != 0 {
+		t.Fatalf("the batch dump was announced before the wait was over: %+v", fulls(got))
+	}
+	g.Observe(hang("pyspy", 5*time.Second, 700, []string{"draft (eagle_worker.py:397)"}), at(5*time.Second))
+	got := g.Tick(at(8 * time.Second))
+	got = append(got, g.Tick(at(31*time.Second))...)
+	got = append(got, g.Flush(at(time.Hour))...)
+	var news []string
+	for _, a := range got {
+		if a.Kind == KindNew {
+			news = append(news, a.Fingerprint)
+		}
+	}
+	if len(news) != 1 || news[0] != Fingerprint("pyspy", "pod:a") {
+		t.Fatalf("alerts %+v: want one page, the dump that names where", fulls(got))
+	}
+
+	g = New(opts)
+	g.Observe(hang("batch-dump", 0, 0, nil), t0)
+	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+		t.Fatalf("announced before the wait was over: %+v", fulls(got))
+	}
+	if got := g.Tick(at(30 * time.Second)); len(got) != 1 {
+		t.Fatalf("alerts %+v: want the batch dump alone once the wait is over", fulls(got))
+	}
+}
+
+// In a scan (every incident settles until Flush), a wrapper read seconds
+// after a native library's routine-looking error line does not make that
+// line its cause: alone, the line is no crash, and the wrapper leads.
+func TestLateWrapperSkipsARoutineLine(t *testing.T) {
+	g := New(Options{Window: Forever, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
+	c := cause("glog-error", "pod:a", "", t0)
+	c.Native, c.Routine = true, true
+	c.Alert.Record = sinks.Record{ID: "glog-error", Severity: "error"}
+	g.Observe(c, t0)
+	w := wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", t0.Add(5*time.Second))
+	w.Offset, w.EndOffset = 4000, 4100
+	g.Observe(w, t0.Add(5*time.Second))
+	got := g.Flush(t0.Add(time.Minute))
+	if len(got) != 1 || got[0].Record.ID != "scheduler-hit-an-exception" {
+		t.Fatalf("alerts %+v: want the wrapper alone", fulls(got))
+	}
+}

@@ -43,7 +43,14 @@ const (
 	// above torch's default NCCL collective timeout (10 minutes), after
 	// which peers' watchdogs report the rank that died.
 	DefaultCorrelation = 15 * time.Minute
-	maxRanks           = 64
+	// DefaultConsequenceWait is the configured default of
+	// Options.ConsequenceWait: longer than a stalled server takes to
+	// print why (a health check that fails 20 seconds into a stall, the
+	// connect timeout that caused it a few seconds later), short enough
+	// that a consequence whose cause is never printed still pages within
+	// the minute.
+	DefaultConsequenceWait = 30 * time.Second
+	maxRanks               = 64
 	// maxConsequences bounds the consequence kinds listed in one incident;
 	// more are still folded (never paged) and counted in Stats.
 	maxConsequences = 16
@@ -75,6 +82,17 @@ type Options struct {
 	// "consequence") is folded into the root cause's incident instead of
 	// being alerted on its own. 0 turns folding off.
 	Correlation time.Duration
+	// ConsequenceWait is how long, from its first occurrence, an incident
+	// made only of consequences (a failed health check, a peer's watchdog
+	// timeout, a relayed signal) with no root cause in sight when its
+	// settle time is over waits for one before it is announced alone: a
+	// stalled server reports the stall before the timeout that caused it.
+	// A cause read meanwhile that the consequence folds into (see
+	// findRoot: printed within a few lines after it) leads, and the
+	// consequence is listed in it. A hang's dump that names no place
+	// waits the same way for the dump that does (placeless). Causes are
+	// never held by it. Values up to Settle wait no longer than Settle.
+	ConsequenceWait time.Duration
 }
 
 // Stats counts what the grouper did.
@@ -174,6 +192,11 @@ type group struct {
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
 	ConsSent int `json:"consSent,omitempty"`
 	Unlisted int `json:"unlisted,omitempty"`
+	// LateContext says a wrapper or fragment joined the incident as
+	// context after it was announced (a parent's report of the death
+	// read late, see diedOf): its next summary carries it, as it does a
+	// consequence folded late.
+	LateContext bool `json:"lateContext,omitempty"`
 	// Generic marks the incident of a generic error line, which a
 	// classified cause of its burst outranks; Source is the source
 	// identity (Occurrence.SourceKey) a burst shares, and Last the
@@ -185,6 +208,8 @@ type group struct {
 	// traceback cut before its exception line): like a wrapper alone,
 	// it is context of the cause of its burst (see fold.go).
 	Fragment bool `json:"fragment,omitempty"`
+	// Hang marks the incident of a hang's dump (Occurrence.Hang).
+	Hang bool `json:"hang,omitempty"`
 	// Native marks the incident of a native library's lines (glog, UCX,
 	// CANN, faulthandler): the lines of one event are one incident.
 	Native bool `json:"native,omitempty"`
@@ -445,7 +470,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -574,6 +599,11 @@ func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) ti
 			if !g.due(gr, now) {
 				continue
 			}
+			if g.awaitsCause(gr, now) {
+				gr.NotifyAt = gr.FirstSeen.Add(g.opts.ConsequenceWait)
+				gr.changed()
+				continue
+			}
 			if gr.routineAlone() {
 				g.remove(id)
 				g.stats.Routine++
@@ -632,10 +662,20 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 	return since.IsZero() || since.After(gr.NotifyAt)
 }
 
+// awaitsCause reports whether the settling incident gr, due at now, is
+// still held for its cause: an incident of consequences that no cause
+// claimed by its settle time waits until ConsequenceWait after its first
+// occurrence (see Options.ConsequenceWait), and so does a hang's dump
+// that names no place (placeless), for the dump that does.
+func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
+	return (gr.Consequence || placeless(gr)) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+		now.Before(gr.FirstSeen.Add(g.opts.ConsequenceWait))
+}
+
 // pending reports whether the incident has occurrences or consequences
 // not yet announced.
 func (gr *group) pending() bool {
-	return gr.Settling || gr.Alert.Count > gr.Sent || gr.consequences() > gr.ConsSent
+	return gr.Settling || gr.Alert.Count > gr.Sent || gr.consequences() > gr.ConsSent || gr.LateContext
 }
 
 // expired reports whether a quiet incident may be forgotten: a root cause
@@ -674,6 +714,7 @@ func (g *Grouper) announce(gr *group, kind string, now time.Time) string {
 	gr.Settling, gr.NotifyAt = false, time.Time{}
 	gr.Sent = gr.Alert.Count
 	gr.ConsSent = gr.consequences()
+	gr.LateContext = false
 	gr.LastEmit = now
 	gr.changed()
 	g.stats.Alerts++

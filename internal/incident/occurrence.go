@@ -63,6 +63,9 @@ type Occurrence struct {
 	// Fragment): a traceback cut before its exception line. Like a
 	// wrapper alone, it is context of the cause of its burst.
 	Fragment bool
+	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
+	// faulthandler dump, a watchdog's dump of the running batch.
+	Hang bool
 	// Offset and EndOffset are where the entry's first and last lines
 	// begin in its source: two failures far apart in one source, with
 	// healthy lines between them, are not one burst, whatever their
@@ -168,6 +171,7 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// a crash that dumped every thread) is that failure's context, as a
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
+	o.Hang = d.Signal == analysis.SignalHang
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare

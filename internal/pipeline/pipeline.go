@@ -585,10 +585,11 @@ func (p *Pipeline) readyz(w http.ResponseWriter, r *http.Request) {
 // groupOptions are the grouper's options in cfg.
 func groupOptions(cfg *config.Config) incident.Options {
 	return incident.Options{
-		Window:         time.Duration(cfg.GroupWindow),
-		RepeatInterval: time.Duration(cfg.RepeatInterval),
-		Settle:         time.Duration(cfg.SettleTime),
-		Correlation:    time.Duration(cfg.CorrelationWindow),
-		MaxGroups:      cfg.MaxOpenIncidents,
+		Window:          time.Duration(cfg.GroupWindow),
+		RepeatInterval:  time.Duration(cfg.RepeatInterval),
+		Settle:          time.Duration(cfg.SettleTime),
+		Correlation:     time.Duration(cfg.CorrelationWindow),
+		ConsequenceWait: time.Duration(cfg.ConsequenceWait),
+		MaxGroups:       cfg.MaxOpenIncidents,
 	}
 }

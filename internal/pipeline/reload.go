@@ -259,6 +259,7 @@ func restartOnly(cur, next *config.Config) []string {
 	diff("max_open_files", cur.MaxOpenFiles, next.MaxOpenFiles)
 	diff("settle_time", cur.SettleTime, next.SettleTime)
 	diff("correlation_window", cur.CorrelationWindow, next.CorrelationWindow)
+	diff("consequence_wait", cur.ConsequenceWait, next.ConsequenceWait)
 	diff("max_open_incidents", cur.MaxOpenIncidents, next.MaxOpenIncidents)
 	diff("symlink_roots", cur.SymlinkRoots, next.SymlinkRoots)
 	diff("queue", cur.Queue, next.Queue)

@@ -33,10 +33,13 @@ import (
 //     second before every record of the crash after its first, as a
 //     server that still answers prints them between a cause and its
 //     consequences: still led right, no more incidents than as posted;
-//     traffic-1s the same with those records a second later;
+//     traffic-1s, -5s, -10s and -30s the same with those records that
+//     much later (beyond the settle time, within the correlation window);
 //   - two failures: an excerpt, a stretch of healthy serving, another
 //     excerpt of another record: each part led right by an incident of
 //     its own;
+//     two-near the same with the second excerpt a minute and a half
+//     after the first in log time (a minute of serving between);
 //   - restart: an excerpt, a restart's start-up lines, the same excerpt:
 //     the second crash is an incident of its own, led right.
 //
@@ -127,7 +130,7 @@ func TestCorpusInterleaved(t *testing.T) {
 		for _, tr := range []struct {
 			variant string
 			gap     time.Duration
-		}{{"traffic", 0}, {"traffic-1s", time.Second}} {
+		}{{"traffic", 0}, {"traffic-1s", time.Second}, {"traffic-5s", 5 * time.Second}, {"traffic-10s", 10 * time.Second}, {"traffic-30s", 30 * time.Second}} {
 			if text, ok := withTraffic(p.text, tr.gap); ok {
 				res := scanLater(t, m, red, p.e.File, text)
 				ok, v := judge(p.e, lead(res.Alerts))
@@ -169,6 +172,20 @@ func TestCorpusInterleaved(t *testing.T) {
 		check("two-failures", a.e.File+" + "+b.e.File, okA && okB,
 			fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
 				vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
+
+		// The same two a minute and a half apart in log time, a minute
+		// of serving between: within the correlation window, with no
+		// restart between, yet two failures.
+		if text, ok := twoNear(a.text, b.text, 90*time.Second); ok {
+			res := scanLater(t, m, red, a.e.File, text)
+			before, after := splitAt(res.Alerts, int64(len(a.text)))
+			okA, vA := judge(a.e, lead(before))
+			okB, vB := judge(b.e, lead(after))
+			tally("two-near").count(okA && okB, len(res.Alerts))
+			check("two-near", a.e.File+" + "+b.e.File, okA && okB,
+				fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
+					vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
+		}
 	}
 
 	names := make([]string, 0, len(tallies))
@@ -335,6 +352,50 @@ func servingLines(n int) string {
 	return b.String()
 }
 
+// twoNear is a's text, a minute of serving dated after a's last sglang
+// record, then b's text with its sglang record headers moved so that its
+// first comes gap after a's last. False when either has no such header.
+func twoNear(a, b string, gap time.Duration) (string, bool) {
+	const layout = "2006-01-02 15:04:05"
+	var last, first time.Time
+	for _, l := range strings.Split(a, "\n") {
+		if m := srtStamp.FindStringSubmatch(l); m != nil {
+			if t, err := time.Parse(layout, m[1][:min(len(m[1]), len(layout))]); err == nil {
+				last = t
+			}
+		}
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if m := srtStamp.FindStringSubmatch(l); m != nil {
+			if t, err := time.Parse(layout, m[1][:min(len(m[1]), len(layout))]); err == nil {
+				first = t
+				break
+			}
+		}
+	}
+	if last.IsZero() || first.IsZero() {
+		return "", false
+	}
+	var out strings.Builder
+	out.WriteString(a)
+	if !strings.HasSuffix(a, "\n") {
+		out.WriteByte('\n')
+	}
+	for i := range 60 {
+		ts := last.Add(time.Duration(i+1) * time.Second).Format(layout)
+		fmt.Fprintf(&out, "[%s] INFO:     10.0.3.17:%d - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", ts, 50000+i)
+	}
+	out.WriteByte('\n')
+	shift := last.Add(gap).Sub(first)
+	for _, l := range strings.SplitAfter(b, "\n") {
+		if m := srtStamp.FindStringSubmatchIndex(l); m != nil {
+			l = l[:m[2]] + later(l[m[2]:m[3]], shift) + l[m[3]:]
+		}
+		out.WriteString(l)
+	}
+	return out.String(), true
+}
+
 // restartLines is what a server prints as it starts again after a crash:
 // its start-up, then a little serving. Like the serving lines between two
 // failures, it ends with a blank line, so that an excerpt's first line
@@ -375,24 +436,15 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"463-request-token-count-exceeds-context-bad-request.log + 464-ray-task-error-engine-dead-agent-loop.log": {
 		"two-failures": "the Ray task error line without a Traceback header gives no alert after another record's lines (as behind the prefixes of knownShapeMisses)",
 	},
-	"015-nccl-unhandled-system-error-unindented.log":                  {"ranks": ranksMisread},
-	"224-transfer-worker-error-headless-prefill-pod.log":              {"ranks": ranksSplit},
-	"261-vllm-format-lines-then-warmup-error-cut.log":                 {"ranks": ranksSplit},
-	"278-sgl-kernel-common-ops-list-item-libnvrtc.log":                {"ranks": ranksSplit},
-	"295-old-rpyc-router-init-state-traceback-cut.log":                {"ranks": ranksSplit},
-	"297-traceback-init-cuda-graphs-cut-before-oom.log":               {"ranks": ranksSplit},
-	"321-prose-wrapped-inline-code-keyerror-pixel-values.log":         {"ranks": ranksSplit},
-	"330-xinference-sigquit-then-worker-failed-to-load-cut.log":       {"ranks": ranksSplit},
-	"361-router-panic-drop-runtime-after-startup-lines.log":           {"ranks": ranksMisread},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log":          {"ranks": ranksSplit},
-	"381-compose-capture-cuda-graph-failed-solutions.log":             {"ranks": ranksMisread},
-	"430-nccl-unhandled-system-error-blank-line-before-exception.log": {"ranks": ranksMisread},
-	"446-sgl-router-rust-backtrace-frames-without-panic-line.log":     {"ranks": ranksMissed},
-	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":               {"ranks": ranksMisread},
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {"ranks": ranksHeadless},
-	"499-compose-traceback-init-cuda-graphs-cut.log":                  {"ranks": ranksHeadless},
-	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
-	"475-legacy-controller-single-sampling-cut.log":                   {"ranks": ranksSplit},
+	"269-mooncake-tcp-writebody-bad-address-prefill.log + 274-sigquit-then-scheduler-unindented-init-distributed.log": {"two-near": nearWrapper},
+	"364-nccl-unhandled-cuda-error-custom-process-group.log + 365-capture-cuda-graph-traceback-cut-after-startup.log": {"two-near": nearWrapper},
+	"261-vllm-format-lines-then-warmup-error-cut.log":                                                                 {"ranks": ranksSplit},
+	"295-old-rpyc-router-init-state-traceback-cut.log":                                                                {"ranks": ranksSplit},
+	"297-traceback-init-cuda-graphs-cut-before-oom.log":                                                               {"ranks": ranksSplit},
+	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":                                                               {"ranks": ranksMisread},
+	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log":                                                 {"ranks": ranksHeadless},
+	"474-legacy-run-tp-server-capture-cut-time-only.log":                                                              {"ranks": ranksSplit},
+	"501-cublas-alloc-failed-diffusion-stripped-indent-asgi.log":                                                      {"ranks": ranksUnfolded},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
@@ -400,6 +452,14 @@ const (
 	restartHang  = "the second watchdog timeout comes with its py-spy dump, and the dump leads as a hang of its own: the analysis's memory of the stream (the dump before the watchdog line) differs from the first copy's (not investigated further)"
 	restartGlued = "the second copy opens with a line without a header (a bare exception line, a Ray task error): after the restart's lines it is not read as a failure of its own (as behind the prefixes of knownShapeMisses)"
 )
+
+// nearWrapper: the second excerpt's lead is a wrapper alone or a cut
+// traceback, which names no cause of its own; a minute and a half after
+// the first crash, with no restart's lines between, it is taken as that
+// crash's report of the death (see the incident package's diedOf) and
+// listed in its incident. A live log shows the restart between a crash
+// and a second one during start-up, which separates them.
+const nearWrapper = "the second crash shows only a wrapper or a cut traceback, read within the correlation window after the first with no restart between: it joins the first crash as its report of the death"
 
 // Why a crash interleaved line by line with two other ranks' copies is
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
@@ -412,6 +472,9 @@ const (
 	// line is named by its frames' phase only when its frames are read
 	// as one traceback.
 	ranksHeadless = "the ranks' lines alternated, a cut traceback with neither header nor exception line is read as two pieces whose frames no longer name the phase, and each pages unclassified"
+	// ranksUnfolded: each rank's lines are read by an assembler of
+	// their own (stream), so every rank's traceback is whole.
+	ranksUnfolded = "each rank's traceback is read whole, and the consequence the other ranks print after the cause ('Model generation returned no output') folds into none of their incidents: it pages once more for those ranks"
 )
 
 // interleaveNow stands in for the clock: after every time of the corpus

@@ -132,6 +132,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-2: measured blind before any change made for the batch.
+	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
+		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
+	},
 	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
 		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
@@ -153,22 +157,13 @@ var knownLayoutMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"164-aiter-hip-module-launch-failed.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"220-ray-sglangengine-ip-scheduler-exception-eagle.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"292-tqdm-glued-scheduler-deepgemm-warmup-cut.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
@@ -182,9 +177,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"363-ucx-ibv-create-ah-no-such-device-warn-burst.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
-		"drop-header": "without its header the bare traceback follows the \"Capture cuda graph bs\" record, which takes header-less lines, and that record leads",
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -207,12 +199,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
-	},
-	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {
-		"level-first": "\"[LEVEL] date time \" is no header format logmatch reads: the line keeps it in its message",
-	},
-	"514-cann-task-timeout-worker-prefix-repeated.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 }
 
@@ -239,6 +225,11 @@ func TestCorpusLayouts(t *testing.T) {
 	tallies := map[string]*tally{}
 	var wrong []string
 	for _, e := range entries {
+		if e.Batch == reservedBatch {
+			// The batch kept for independent measurement: the corpus
+			// test reports it; no layout's known misses may name it.
+			continue
+		}
 		raw, err := os.ReadFile(filepath.Join(corpusDir, e.File))
 		if err != nil {
 			t.Fatal(err)
@@ -307,6 +298,10 @@ func TestCorpusLayouts(t *testing.T) {
 		t.Error(w)
 	}
 }
+
+// reservedBatch is the held-out batch no helper reads while it is
+// measured (COMMON.md): the layout test leaves it out.
+const reservedBatch = "heldout-11"
 
 func splitLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")

@@ -148,6 +148,10 @@ var knownShapeMisses = map[string]map[string]string{
 		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
+	// Held out (heldout-11): measured, not tuned to.
+	"553-hf3fs-zerodivision-tail-tilde-markers.log": {
+		"code-block": "held out: inside a code fence the traceback tail without its header gives no alert",
+	},
 	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
 	// "N:" the worker's traceback leads over the sigquit line; a
 	// doubled line break splits the sigquit line from the traceback
@@ -181,17 +185,8 @@ var knownShapeMisses = map[string]map[string]string{
 	"012-capture-cuda-graph-gloo-timeout-line.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"018-sgl-kernel-undefined-symbol-traceback.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"019-bare-sgl-kernel-undefined-symbol.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"033-rocm-memory-access-fault-in-progress-bar.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
 	"087-fatal-python-aborted-after-frames.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -206,13 +201,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"149-bare-typeerror-flush-cache-kwarg.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"164-aiter-hip-module-launch-failed.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
 	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -226,9 +214,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"228-bare-deepgemm-incompatible-function-arguments.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
@@ -267,13 +252,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
-	"365-capture-cuda-graph-traceback-cut-after-startup.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"373-rocm-hip-captured-event-watchdog-annotated.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"374-xgrammar-check-failed-terminated-bare-line.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
@@ -292,9 +271,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"451-specforge-rendezvous-rank-expected-but-not-set.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -306,9 +282,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
-	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 }
 

@@ -6,7 +6,9 @@
 // enrich.
 //
 // A Stream is one sequence of entries (a file's stdout or stderr, an input,
-// a Collector stream): its assembler, what the analysis remembers between
+// a Collector stream): its assembler (one per rank when a launcher
+// interleaves several ranks' lines behind torchrun's "[rankN]:" prefix, so
+// each rank's traceback is read whole; at most a few), what the analysis remembers between
 // its entries (a py-spy dump's frames), the serving engine that writes it
 // (detected from its lines by internal/engine until decided, or set by
 // configuration) and the resume bookkeeping (the

@@ -14,23 +14,104 @@ import (
 // Stream is one sequence of entries and what is kept of it between lines.
 type Stream struct {
 	name       string
-	asm        *entry.Assembler
+	opts       entry.Options
 	remembered analysis.Stream
 	// engine tells which serving engine writes the stream, from its
 	// lines until it is decided, or as configured (SetEngine).
 	engine engine.Detector
 
-	lines        int64     // lines pushed
-	lastOffset   int64     // Offset of the latest line; -1 before the first
+	// parts are the stream's assemblers: parts[0] reads the lines of no
+	// rank and those of the first rank a launcher's prefix names
+	// ("[rank0]:"); each other rank gets one of its own (at most
+	// maxRankParts in all; further ranks share parts[0]), so the ranks'
+	// tracebacks, interleaved line by line, are each read whole.
+	parts     []part
+	last      int // index of the part that read the latest line
+	flushBuf  []entry.Entry
+	endedBuf  []entry.Entry
+	endedLine int64 // line number of the first line of the entries endRankless ended
+
+	lines      int64     // lines pushed
+	lastOffset int64     // Offset of the latest line; -1 before the first
+	doneLine   int64     // line number of the first line of the entries last completed
+	now        time.Time // the time PushAt was given for the line being pushed
+}
+
+// part is one assembler of a stream and the bookkeeping of its pending
+// entry.
+type part struct {
+	rank         string // the rank prefix's digits; "" for parts[0] until a rank is seen
+	asm          *entry.Assembler
+	rankless     bool      // a line of no rank opened the pending entry
 	pendingFirst int64     // Offset of the pending entry's first line; -1 when none
 	pendingLine  int64     // line number (1-based) of the pending entry's first line
 	pendingSince time.Time // when the pending entry's first line was pushed (PushAt)
-	doneLine     int64     // line number of the first line of the entries last completed
 }
+
+// maxRankParts bounds the assemblers of one stream: a launcher that
+// interleaves more ranks than that shares one among the rest.
+const maxRankParts = 8
 
 // New returns an empty stream named name, assembling with opts.
 func New(name string, opts entry.Options) *Stream {
-	return &Stream{name: name, asm: entry.NewAssembler(opts), lastOffset: -1, pendingFirst: -1}
+	return &Stream{name: name, opts: opts, parts: []part{{asm: entry.NewAssembler(opts), pendingFirst: -1}}, lastOffset: -1}
+}
+
+// maxRankPrefixAt bounds where a rank prefix may stand in a line: behind
+// a collector's time or a container's column at most.
+const maxRankPrefixAt = 96
+
+// rankOf returns the digits of the torchrun rank prefix ("[rank3]:") a
+// line carries near its start (after other wrappers), "" for none.
+func rankOf(text string) string {
+	head := text
+	if len(head) > maxRankPrefixAt+16 {
+		head = head[:maxRankPrefixAt+16]
+	}
+	i := strings.Index(head, "[rank")
+	if i < 0 || i > maxRankPrefixAt || i > 0 && !strings.ContainsRune(" \t|]>", rune(head[i-1])) {
+		return ""
+	}
+	r := head[i+len("[rank"):]
+	j := 0
+	for j < len(r) && j < 6 && r[j] >= '0' && r[j] <= '9' {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(r[j:], "]:") {
+		return ""
+	}
+	return r[:j]
+}
+
+// mayHaveRank reports, cheaply, whether text may carry a rank prefix: an
+// sglang record's line (most lines) starts with its bracketed time, and a
+// launcher's prefix stands in front of that, never behind it.
+func mayHaveRank(text string) bool {
+	if len(text) > 1 && text[0] == '[' && text[1] >= '0' && text[1] <= '9' {
+		return false
+	}
+	return strings.Contains(text[:min(len(text), maxRankPrefixAt+16)], "[rank")
+}
+
+// partOf returns the part that reads a line of rank (see parts).
+func (s *Stream) partOf(rank string) *part {
+	if rank == "" {
+		return &s.parts[0]
+	}
+	for i := range s.parts {
+		if s.parts[i].rank == rank {
+			return &s.parts[i]
+		}
+	}
+	if s.parts[0].rank == "" {
+		s.parts[0].rank = rank
+		return &s.parts[0]
+	}
+	if len(s.parts) == maxRankParts {
+		return &s.parts[0]
+	}
+	s.parts = append(s.parts, part{rank: rank, asm: entry.NewAssembler(s.opts), pendingFirst: -1})
+	return &s.parts[len(s.parts)-1]
 }
 
 // Name is the stream's name ("stdout", "stderr", or "" for a plain file).
@@ -44,20 +125,126 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	if !s.engine.Done() {
 		s.engine.Line(l.Text)
 	}
-	wasPending := s.asm.Pending()
-	es := s.asm.PushLine(l)
-	if len(es) > 0 {
-		s.doneLine = s.pendingLine
+	p, rankless := &s.parts[0], true
+	if len(s.parts) > 1 || mayHaveRank(l.Text) {
+		rank := rankOf(l.Text)
+		if rank == "" {
+			// A line of no rank goes on with the line before it (the
+			// rest of a wrapped line, a message's next line).
+			p = &s.parts[s.last]
+		} else {
+			p, rankless = s.partOf(rank), false
+		}
 	}
+	var ended []entry.Entry
+	if !rankless {
+		// A rank's line ends the entries a line of no rank opened in
+		// the other parts (the launcher's or the server's own record):
+		// no rank's line goes on with them.
+		ended = s.endRankless(p)
+	}
+	if len(s.parts) > 1 {
+		if i := s.indexOf(p); i != s.last {
+			p.asm.ShareTime(s.parts[s.last].asm)
+			s.last = i
+		}
+	}
+	wasPending := p.asm.Pending()
+	es := p.asm.PushLine(l)
+	if len(es) > 0 {
+		s.doneLine = p.pendingLine
+	}
+	opened := false
 	switch {
-	case !s.asm.Pending():
-		s.pendingFirst = -1
+	case !p.asm.Pending():
+		p.pendingFirst = -1
 	case len(es) > 0 || !wasPending:
 		// This line completed the previous entry (or there was none) and
 		// began the one now pending.
-		s.pendingFirst, s.pendingLine = l.Offset, s.lines
+		p.pendingFirst, p.pendingLine, p.pendingSince = l.Offset, s.lines, s.now
+		p.rankless = rankless
+		opened = true
+	}
+	if len(ended) > 0 {
+		s.doneLine = s.endedLine
+		s.flushBuf = append(append(s.flushBuf[:0], ended...), es...)
+		return s.flushBuf
+	}
+	if rankless && opened && len(s.parts) > 1 {
+		// A line of no rank that opens a record of its own (the
+		// launcher's, a restarted server's) ends every rank's pending
+		// entry, as it ends the one pending entry of a stream that
+		// interleaves nothing.
+		return s.endOthers(p, es)
 	}
 	return es
+}
+
+// endRankless completes the pending entries of the parts but p that a
+// line of no rank opened, and returns them in the order they began.
+func (s *Stream) endRankless(p *part) []entry.Entry {
+	var out []entry.Entry
+	for i := range s.parts {
+		q := &s.parts[i]
+		if q == p || !q.rankless || !q.asm.Pending() {
+			continue
+		}
+		if out == nil {
+			out = s.endedBuf[:0]
+			s.endedLine = q.pendingLine
+		}
+		s.endedLine = min(s.endedLine, q.pendingLine)
+		out = append(out, q.asm.Flush()...)
+		q.pendingFirst, q.rankless = -1, false
+	}
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b entry.Entry) int { return cmpOffset(a.FirstOffset, b.FirstOffset) })
+	}
+	s.endedBuf = out
+	return out
+}
+
+// indexOf returns p's index in s.parts.
+func (s *Stream) indexOf(p *part) int {
+	for i := range s.parts {
+		if &s.parts[i] == p {
+			return i
+		}
+	}
+	return 0
+}
+
+// endOthers completes the pending entries of every part but p and returns
+// them with es, which p completed, in the order their first lines came.
+func (s *Stream) endOthers(p *part, es []entry.Entry) []entry.Entry {
+	s.flushBuf = append(s.flushBuf[:0], es...)
+	n := len(s.flushBuf)
+	for i := range s.parts {
+		q := &s.parts[i]
+		if q == p || !q.asm.Pending() {
+			continue
+		}
+		if len(s.flushBuf) == n && len(es) == 0 {
+			s.doneLine = q.pendingLine
+		}
+		s.flushBuf = append(s.flushBuf, q.asm.Flush()...)
+		q.pendingFirst = -1
+	}
+	if len(s.flushBuf) == n {
+		return es
+	}
+	slices.SortStableFunc(s.flushBuf, func(a, b entry.Entry) int { return cmpOffset(a.FirstOffset, b.FirstOffset) })
+	return s.flushBuf
+}
+
+func cmpOffset(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // Engine is the serving engine that writes the stream (engine.VLLM,
@@ -76,45 +263,91 @@ func (s *Stream) SetEngine(name string) {
 // the Collector): now is when the line was processed, kept while the
 // entry it begins is pending (PendingSince).
 func (s *Stream) PushAt(l *entry.Line, now time.Time) []entry.Entry {
-	first := s.pendingFirst
+	s.now = now
 	es := s.Push(l)
-	if s.pendingFirst >= 0 && (len(es) > 0 || s.pendingFirst != first) {
-		s.pendingSince = now
-	}
+	s.now = time.Time{}
 	return es
 }
 
-// PendingSince is when the pending entry's first line was pushed with
-// PushAt; zero when no entry is pending or its first line came by Push. A
-// caller holds the incidents of the source while it assembles an entry
-// that began by their deadline (incident.Grouper.TickHolding).
+// PendingSince is when the earliest pending entry's first line was pushed
+// with PushAt; zero when no entry is pending or its first line came by
+// Push. A caller holds the incidents of the source while it assembles an
+// entry that began by their deadline (incident.Grouper.TickHolding).
 func (s *Stream) PendingSince() time.Time {
-	if s.pendingFirst < 0 {
+	k := -1
+	for i := range s.parts {
+		if f := s.parts[i].pendingFirst; f >= 0 && (k < 0 || f < s.parts[k].pendingFirst) {
+			k = i
+		}
+	}
+	if k < 0 {
 		return time.Time{}
 	}
-	return s.pendingSince
+	return s.parts[k].pendingSince
 }
 
-// Flush completes the pending entry, if any.
+// Flush completes the pending entries, if any: of every rank, in the
+// order their first lines came.
 func (s *Stream) Flush() []entry.Entry {
-	es := s.asm.Flush()
-	if len(es) > 0 {
-		s.doneLine = s.pendingLine
+	if len(s.parts) == 1 {
+		p := &s.parts[0]
+		es := p.asm.Flush()
+		if len(es) > 0 {
+			s.doneLine = p.pendingLine
+		}
+		p.pendingFirst = -1
+		return es
 	}
-	s.pendingFirst = -1
-	return es
+	order := make([]int, 0, len(s.parts))
+	for i := range s.parts {
+		if s.parts[i].asm.Pending() {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(s.parts[a].pendingLine - s.parts[b].pendingLine) })
+	s.flushBuf = s.flushBuf[:0]
+	for k, i := range order {
+		p := &s.parts[i]
+		if k == 0 {
+			s.doneLine = p.pendingLine
+		}
+		s.flushBuf = append(s.flushBuf, p.asm.Flush()...)
+		p.pendingFirst = -1
+	}
+	return s.flushBuf
 }
 
 // Restart forgets where the stream stood: the source's content was
 // replaced (a truncation), so old offsets mean nothing. Flush first.
-func (s *Stream) Restart() { s.pendingFirst, s.lastOffset = -1, -1 }
+func (s *Stream) Restart() {
+	for i := range s.parts {
+		s.parts[i].pendingFirst = -1
+	}
+	s.lastOffset = -1
+}
 
 // Pending reports whether an entry is being assembled.
-func (s *Stream) Pending() bool { return s.asm.Pending() }
+func (s *Stream) Pending() bool {
+	for i := range s.parts {
+		if s.parts[i].asm.Pending() {
+			return true
+		}
+	}
+	return false
+}
 
-// PendingFirst is the Offset of the pending entry's first line, -1 when
-// none: where a restart must resume reading for nothing to be lost.
-func (s *Stream) PendingFirst() int64 { return s.pendingFirst }
+// PendingFirst is the Offset of the first line of the earliest pending
+// entry, -1 when none: where a restart must resume reading for nothing to
+// be lost.
+func (s *Stream) PendingFirst() int64 {
+	first := s.parts[0].pendingFirst
+	for i := 1; i < len(s.parts); i++ {
+		if f := s.parts[i].pendingFirst; f >= 0 && (first < 0 || f < first) {
+			first = f
+		}
+	}
+	return first
+}
 
 // LastOffset is the Offset of the latest line pushed, -1 before any.
 func (s *Stream) LastOffset() int64 { return s.lastOffset }

@@ -141,6 +141,81 @@ func TestShellBoundsLogTime(t *testing.T) {
 	}
 }
 
+// Ranks interleaved line by line behind torchrun's prefix are read apart:
+// each rank's traceback is one entry; a line of no rank that opens a
+// record of its own ends every rank's pending entry; the rest of a
+// wrapped line of no prefix goes on with the line before it; the earliest
+// pending entry is where a restart resumes.
+func TestStreamRanksInterleaved(t *testing.T) {
+	var b strings.Builder
+	for _, l := range []string{
+		"Traceback (most recent call last):",
+		`  File "/sgl/scheduler.py", line 1, in run`,
+		"    run()",
+		"RuntimeError: boom",
+	} {
+		for _, r := range []string{"0", "1"} {
+			b.WriteString("[rank" + r + "]:" + l + "\n")
+		}
+	}
+	b.WriteString("[2026-05-28 00:00:01] The server is fired up and ready to roll!\n")
+	s := New("stderr", entry.Options{})
+	got, _ := push(s, b.String())
+	want := []string{"Traceback (most recent call last):", "Traceback (most recent call last):", "The server is fired up and ready to roll!"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+
+	s = New("stderr", entry.Options{})
+	var lines []string
+	off := int64(0)
+	for _, l := range []string{"[rank0]:Traceback (most recent call last):", "[rank1]:Traceback (most recent call last):", "[rank0]:  File \"/sgl/x.py\", line 1, in f"} {
+		for _, e := range s.Push(&entry.Line{Text: l, Offset: off}) {
+			lines = append(lines, e.Text)
+		}
+		off += int64(len(l) + 1)
+	}
+	if len(lines) != 0 || s.PendingFirst() != 0 || !s.Pending() {
+		t.Errorf("two ranks pending: emitted %q, pending first %d, want none and 0", lines, s.PendingFirst())
+	}
+	es := s.Flush()
+	if len(es) != 2 || es[0].FirstOffset != 0 || !strings.Contains(es[0].Text, "x.py") || s.PendingFirst() != -1 {
+		t.Errorf("flush: %d entries, want rank 0's traceback with its frame first", len(es))
+	}
+}
+
+func TestRankOf(t *testing.T) {
+	for in, want := range map[string]string{
+		"[rank3]:x":                           "3",
+		"2025-11-06T02:10:00Z [rank12]: x":    "12",
+		"[rank]: x":                           "",
+		"see [rank3]:x":                       "3",
+		"the word[rank3]:x":                   "",
+		"[2025-01-01 00:00:00] x [rank3]:y":   "3",
+		strings.Repeat("x ", 60) + "[rank3]:": "",
+	} {
+		if got := rankOf(in); got != want {
+			t.Errorf("rankOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzRankOf checks that a rank read is digits that follow "[rank" in the
+// line's head.
+func FuzzRankOf(f *testing.F) {
+	f.Add("[rank3]:x")
+	f.Add("2025-11-06T02:10:00Z [rank12]: x")
+	f.Fuzz(func(t *testing.T, s string) {
+		r := rankOf(s)
+		if r == "" {
+			return
+		}
+		if strings.Trim(r, "0123456789") != "" || !strings.Contains(s, "[rank"+r+"]:") {
+			t.Fatalf("rankOf(%q) = %q", s, r)
+		}
+	})
+}
+
 // PendingSince is when the line that began the pending entry was pushed:
 // kept through the entry's continuation lines, moved by the line that
 // begins the next entry, zero once nothing is pending; a Set reports its
@@ -172,5 +247,21 @@ func TestStreamPendingSince(t *testing.T) {
 	other.Flush()
 	if !s.PendingSince().IsZero() || !set.PendingSince().IsZero() {
 		t.Errorf("after Flush: PendingSince %v, set %v, want zero", s.PendingSince(), set.PendingSince())
+	}
+}
+
+// With ranks read apart, PendingSince is the earliest pending entry's.
+func TestStreamPendingSinceRanks(t *testing.T) {
+	t0 := time.Date(2026, 5, 28, 0, 0, 0, 0, time.UTC)
+	s := New("stderr", entry.Options{})
+	s.PushAt(&entry.Line{Text: "[rank0]:Traceback (most recent call last):", Offset: 0}, t0)
+	s.PushAt(&entry.Line{Text: "[rank1]:Traceback (most recent call last):", Offset: 44}, t0.Add(time.Second))
+	s.PushAt(&entry.Line{Text: "[rank1]:  File \"/x.py\", line 1, in f", Offset: 88}, t0.Add(2*time.Second))
+	if got := s.PendingSince(); !got.Equal(t0) {
+		t.Errorf("PendingSince %v, want rank 0's %v", got, t0)
+	}
+	s.Flush()
+	if !s.PendingSince().IsZero() {
+		t.Errorf("after Flush: PendingSince %v, want zero", s.PendingSince())
 	}
 }

@@ -30,6 +30,7 @@ const (
 	DefaultGroupWindow       = 5 * time.Minute
 	DefaultRepeatInterval    = 4 * time.Hour
 	DefaultCorrelationWindow = incident.DefaultCorrelation
+	DefaultConsequenceWait   = incident.DefaultConsequenceWait
 	DefaultMaxOpenIncidents  = 2000
 	// DefaultMaxStreams bounds the streams whose assembly state is kept: a
 	// gateway receiving many nodes' pods needs more.
@@ -88,6 +89,10 @@ type Config struct {
 	// the same pod (or node) is folded into its incident; 0 turns folding
 	// off.
 	CorrelationWindow time.Duration `mapstructure:"correlation_window"`
+	// ConsequenceWait is how long an incident made only of consequences
+	// (a failed health check) waits for its cause before it is emitted
+	// alone; up to SettleTime, no longer than the settle time.
+	ConsequenceWait time.Duration `mapstructure:"consequence_wait"`
 	// MaxOpenIncidents bounds the incidents held open.
 	MaxOpenIncidents int `mapstructure:"max_open_incidents"`
 	// MaxStreams bounds the streams whose state is kept; the least
@@ -142,7 +147,7 @@ func (c *Config) Validate() error {
 		v    time.Duration
 	}{
 		{"settle_time", c.SettleTime}, {"group_window", c.GroupWindow}, {"repeat_interval", c.RepeatInterval},
-		{"correlation_window", c.CorrelationWindow}, {"idle_flush", c.IdleFlush},
+		{"correlation_window", c.CorrelationWindow}, {"consequence_wait", c.ConsequenceWait}, {"idle_flush", c.IdleFlush},
 	} {
 		if d.v < 0 {
 			errs = append(errs, fmt.Errorf("%s: %v is negative", d.name, d.v))
@@ -164,10 +169,11 @@ func (c *Config) Validate() error {
 // configuration.
 func (c *Config) groupOptions() incident.Options {
 	return incident.Options{
-		Window:         c.GroupWindow,
-		RepeatInterval: c.RepeatInterval,
-		Settle:         c.SettleTime,
-		Correlation:    c.CorrelationWindow,
-		MaxGroups:      c.MaxOpenIncidents,
+		Window:          c.GroupWindow,
+		RepeatInterval:  c.RepeatInterval,
+		Settle:          c.SettleTime,
+		Correlation:     c.CorrelationWindow,
+		ConsequenceWait: c.ConsequenceWait,
+		MaxGroups:       c.MaxOpenIncidents,
 	}
 }

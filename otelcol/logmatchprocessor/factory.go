@@ -42,6 +42,7 @@ func createDefaultConfig() component.Config {
 		GroupWindow:       DefaultGroupWindow,
 		RepeatInterval:    DefaultRepeatInterval,
 		CorrelationWindow: DefaultCorrelationWindow,
+		ConsequenceWait:   DefaultConsequenceWait,
 		MaxOpenIncidents:  DefaultMaxOpenIncidents,
 		MaxStreams:        DefaultMaxStreams,
 		IdleFlush:         DefaultIdleFlush,

@@ -581,3 +581,56 @@ func FuzzIncidents(f *testing.F) {
 		}
 	})
 }
+
+// Issue 32: a consequence printed before its cause is one incident in the
+// Collector as in run and scan. A decode server's health check fails 23
+// seconds before the timeout error that stalled it (corpus excerpt 504):
+// the tracker, fed each line at its log time and ticked every second,
+// holds the health check for its cause (consequence_wait), which leads.
+func TestTrackerWaitsForTheCauseOfAConsequence(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("../../testdata/corpus", "504-pd-bootstrap-connect-timeout-after-health-check.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		wait time.Duration
+		want []string
+	}{
+		{DefaultConsequenceWait, []string{"new disagg-bootstrap-unreachable"}},
+		{0, []string{"new health-check-failed-detokenizer", "new disagg-bootstrap-unreachable"}},
+	} {
+		tr := newTestTracker(t, func(c *Config) { c.ConsequenceWait = tt.wait })
+		var got []sinks.Alert
+		clock := t0
+		var first time.Time
+		tickTo := func(to time.Time) {
+			for !clock.Add(time.Second).After(to) {
+				clock = clock.Add(time.Second)
+				as, _ := tr.tick(clock)
+				got = append(got, as...)
+			}
+		}
+		for _, l := range linesOf(string(data), pod("decode-0"), "stdout") {
+			if lt, err := time.Parse("2006-01-02 15:04:05", l.text[1:20]); err == nil {
+				if first.IsZero() {
+					first = lt
+				}
+				tickTo(t0.Add(lt.Sub(first)))
+			}
+			as, _ := tr.consume(batchOf(t, l), body, clock)
+			got = append(got, as...)
+		}
+		tickTo(clock.Add(time.Minute))
+		as, _ := tr.flush(clock)
+		got = append(got, as...)
+		var news []sinks.Alert
+		for _, a := range got {
+			if a.Kind == "new" {
+				news = append(news, a)
+			}
+		}
+		if diff := cmp.Diff(tt.want, slugs(news)); diff != "" {
+			t.Errorf("consequence_wait %v: incidents (-want +got):\n%s", tt.wait, diff)
+		}
+	}
+}

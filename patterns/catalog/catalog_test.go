@@ -299,8 +299,80 @@ var examples = map[string]example{
 			"EZ9999: [PID: 696742] 2025-10-31-21:35:03.992.057 The error from device(chipId:7, dieId:0), serial number is 2, there is an exception of aivec error, core id is 9, error code = 0",
 			"EZ9999: [PID: 10355] 2026-01-21-18:33:07.914.556 The error from device(chipId:1, dieId:0), serial number is 179, there is an aivec error exception, core id is 12",
 			"[ERROR] RUNTIME(1234,python3):2025-03-01-10:00:00.000.000 [device_error_proc.cc:1288]The error from device(chipId:0, dieId:0), serial number is 5, there is an aicore error, core id is 3",
+			"[Error]: The vector core execution is abnormal.",
+			"[Error]: The aicpu execution is abnormal.",
+			"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
 		},
-		miss: []string{"EZ9999: Inner Error!", "[INFO] there is an aicore kernel cache hit"},
+		miss: []string{
+			"EZ9999: Inner Error!", "[INFO] there is an aicore kernel cache hit",
+			"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
+			"The vector core execution took 12 ms",
+		},
+	},
+	"kv-committed-cache-already-freed": {
+		match: []string{
+			"AssertionError: Committed KV cache already freed (self.kv_committed_len=2048)",
+			hdr("Scheduler hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py\", line 931, in pop_committed_kv_cache\n    assert (\nAssertionError: Committed KV cache already freed (self.kv_committed_len=17)"),
+			"AssertionError: Overallocated KV cache already freed, self.kv_committed_len=10, self.kv_allocated_len=14",
+		},
+		miss: []string{
+			"Committed KV cache length: 1024",
+			hdr("KV cache freed for 3 finished requests"),
+		},
+	},
+	"cuda-memcpy-batch-async-failed": {
+		match: []string{
+			"RuntimeError: cudaMemcpyBatchAsync failed. failIdx=3 error=invalid argument",
+			"RuntimeError: cudaMemcpyBatchAsync failed. error=operation not supported",
+			"[rank2]: RuntimeError: cudaMemcpyBatchAsync failed: invalid argument",
+		},
+		miss: []string{
+			"cudaMemcpyBatchAsync unavailable (err=801); using per-run memcpy fallback",
+			hdr("HiCache backup done with cudaMemcpyBatchAsync: 512 pages"),
+		},
+	},
+	"torch-distributed-backend-not-built": {
+		match: []string{
+			"RuntimeError: Distributed package doesn't have NCCL built in",
+			"[rank0]: RuntimeError: Distributed package doesn't have MPI built in",
+			"[2026-04-10 13:17:25] Failed to initialize custom process group: Distributed package doesn't have NCCL built in.",
+		},
+		miss: []string{
+			"torch.distributed.is_nccl_available(): False",
+			"NCCL version 2.21.5+cuda12.4",
+		},
+	},
+	"diffusion-generation-no-output": {
+		match: []string{
+			"RuntimeError: Model generation returned no output. Error from scheduler: Error executing request 0b1f: cat() received an invalid combination of arguments",
+			"[07-07 07:22:06] Failed to generate output for prompt: Model generation returned no output. Error from scheduler: Unknown error",
+			"RuntimeError: Model generation returned no output.",
+		},
+		miss: []string{
+			"[07-07 07:22:06] Model generation returned 1 output in 12.5 s",
+			"RuntimeError: Model generation failed",
+		},
+	},
+	"aiter-hip-call-failed": {
+		match: []string{
+			"[AITER] /opt/aiter/module_fmha_v3_fwd/blob/asm_fmha_fwd_v3_gfx942.cpp:141 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)",
+			"[TOPK] /sgl-workspace/aiter/csrc/kernels/topk.cu:77 fail to call hipMemcpyAsync(dst, src, n, hipMemcpyDeviceToDevice, stream) ---> [HIP error](invalid argument)",
+		},
+		miss: []string{
+			"[AITER] /opt/aiter/csrc/include/aiter_hip_common.h:85 fail to call hipModuleLoad(&module, hsa_path.c_str()) ---> [HIP error](file not found)",
+			"[aiter] import [module_fmha_v3_fwd] under /home/aiter/aiter/jit/module_fmha_v3_fwd.so",
+			"RuntimeError: HIP error: invalid argument",
+		},
+	},
+	"weights-update-group-init-failed": {
+		match: []string{
+			"[2026-03-02 10:00:01] Failed to initialize custom process group: [Errno 98] Address already in use.",
+			hdr("Failed to initialize custom process group: receiver_init_payload requires receiver."),
+		},
+		miss: []string{
+			"[2026-03-02 10:00:01] Succeeded to initialize custom process group.",
+			"Initialized custom process group: <torch.distributed.distributed_c10d.ProcessGroup object at 0x7f>",
+		},
 	},
 	"fatal-python-error-segfault": {
 		match: []string{
@@ -1415,8 +1487,11 @@ var examples = map[string]example{
 			"\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"",
 			":1:hip_fatbin.cpp :276 : 12 us: [pid:7 tid:0x7f] Cannot find CO in the bundle /opt/rocm/lib/librocblas.so for ISA: amdgcn-amd-amdhsa--gfx1101",
 			"[rank3]: :1:hip_fatbin.cpp           :117 : 44 us: [pid:9 tid:0x1] Missing CO for these ISAs - ",
+			"[AITER] /sgl-workspace/aiter/csrc/include/aiter_hip_common.h:85 fail to call hipModuleLoad(&module, hsa_path.c_str()) ---> [HIP error](file not found)",
+			"[AITER] /opt/aiter/csrc/include/aiter_hip_common.h:90 fail to call hipModuleLoadData(&module, co.data()) ---> [HIP error](device kernel image is invalid)",
 		},
 		miss: []string{
+			"[AITER] /opt/aiter/module_fmha_v3_fwd/blob/asm_fmha_fwd_v3_gfx942.cpp:141 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)",
 			":3:hip_fatbin.cpp :229 : 12 us: [pid:7 tid:0x7f] Found CO for ISA: amdgcn-amd-amdhsa--gfx942",
 			":3:hip_platform.cpp :715 : 8 us: [pid:7 tid:0x7f] init: Returned hipSuccess : ",
 			"hipErrorNoDevice handling is tested in test_init.py",
