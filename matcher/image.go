@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strconv"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/logmatch/logmatch/patterns"
@@ -511,7 +510,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 	if m.budget <= 0 {
 		m.budget = DefaultEntryBudget
 	}
-	m.clock = time.Now
+	m.clock = monotonic
 	var err error
 	if m.reqs, err = d.required(reqStart, clauseStart, reqLits); err != nil {
 		return nil, err

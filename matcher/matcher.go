@@ -82,7 +82,7 @@ type Matcher struct {
 	res      []atomic.Pointer[compiled] // nil until the pattern is first tried
 	timeout  time.Duration              // Options.MatchTimeout
 	budget   time.Duration              // Options.EntryBudget or DefaultEntryBudget
-	clock    func() time.Time           // time.Now; tests step it
+	clock    func() time.Duration       // monotonic time (monotonic); tests step it
 	reqs     []Required
 	litLen   []int
 	classKey []string   // last dotted component of each record's errorClass
@@ -98,6 +98,7 @@ type Matcher struct {
 	factsUse     FactsUse
 	regexpOnly   bool // no litProgs: tests compare the two engines with it
 	noShapes     bool // Options.NoShapeCache
+	shapesDense  bool // tests: a Searcher never turns sparse (shapes.go)
 
 	subjects   atomic.Uint64
 	tried      atomic.Uint64
@@ -148,7 +149,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 	if m.budget <= 0 {
 		m.budget = DefaultEntryBudget
 	}
-	m.clock = time.Now
+	m.clock = monotonic
 	var problems, refused []patterns.Problem
 	kept := make([]int32, 0, len(recs)) // indexes into recs
 	m.reqs = make([]Required, 0, len(recs))
@@ -408,6 +409,13 @@ type Searcher struct {
 	kept     []keptHit
 	runs     []int32 // the masked runs of the text searched
 	keptRuns []int32 // those of the text the kept hits were kept for
+	// Whether the shapes pay (shapePays): shapes looked up and found in
+	// the current window; sparse when the last window found too few, and
+	// then sampled counts the texts with candidates since the last one
+	// looked up.
+	looked, found uint16
+	sparse        bool
+	sampled       uint16
 }
 
 // searcherFlush is how many subjects a Searcher counts before it adds
@@ -444,6 +452,16 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 		p := m.pf
 		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
 			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
+		} else if se.sparse {
+			// The shapes do not pay: searched as without them, one text
+			// in shapeSample looked up to tell when they pay again.
+			p.candidatesFrom(s.Text, sc, first)
+			if len(sc.cands) > 0 {
+				if se.sampled++; se.sampled == shapeSample {
+					se.sampled = 0
+					keep = m.shapeSampled(se, s)
+				}
+			}
 		} else {
 			var found bool
 			if found, keep = m.shapeSearch(sc, se, s, first); found {
@@ -492,13 +510,21 @@ func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
 // verify tries every candidate of sc on s, within the entry's budget: the
 // hits to sc.hits, the patterns that failed to errs. It reports whether
 // every candidate was tried by a movable litProg.
+//
+// The clock is read before every candidate but the first, before which
+// nothing is spent yet; a single candidate reads it only for a pattern
+// that runs as a regexp (its timeout's retry asks what is left).
 func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]PatternError, bool) {
 	lit := true
-	start := m.clock()
+	var start time.Duration
+	timed := len(sc.cands) > 1 // whether start was read
+	if timed {
+		start = m.clock()
+	}
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
 	for ci, r := range sc.cands {
-		if spent := m.clock().Sub(start); spent > m.budget {
+		if ci > 0 && m.clock()-start > m.budget {
 			m.overBudget.Add(1)
 			rec := m.rec(int(r))
 			errs = append(errs, PatternError{Record: rec, Err: fmt.Errorf("%s: record %s: messagePattern: not tried, %d of %d candidate patterns left: %w (%s)",
@@ -536,9 +562,13 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				continue
 			}
 		}
+		if !timed {
+			// The one candidate, here: the regexp runs from now.
+			start, timed = m.clock(), true
+		}
 		match, err := prog.re.FindStringMatch(s.Text)
 		if err != nil && !errors.Is(err, regexp2.ErrBacktrackingStackLimit) &&
-			m.clock().Sub(start)+retryFactor*prog.re.MatchTimeout <= m.budget {
+			m.clock()-start+retryFactor*prog.re.MatchTimeout <= m.budget {
 			// Confirm a timeout with a larger budget before reporting it,
 			// when the entry's budget has room for that.
 			match, err = m.confirm(int(r), prog, s.Text)
@@ -580,6 +610,13 @@ func (m *Matcher) compareHits(a, b rankedHit) int {
 	}
 	return cmp.Compare(a.rec, b.rec)
 }
+
+// clockEpoch is the instant monotonic counts from.
+var clockEpoch = time.Now()
+
+// monotonic is the time since clockEpoch by the monotonic clock: one
+// reading of it, where time.Now reads the wall clock as well.
+func monotonic() time.Duration { return time.Since(clockEpoch) }
 
 // retryFactor multiplies the match timeout for the one retry of a pattern
 // that timed out. regexp2's timeout is wall-clock time, so a starved

@@ -72,6 +72,7 @@ func TestShapeCacheChangesNoHit(t *testing.T) {
 	}
 	opts := Options{MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour}
 	cached := compileOK(t, recs, opts)
+	cached.shapesDense = true // every text looked up, however few are found
 	opts.NoShapeCache = true
 	plain := compileOK(t, recs, opts)
 	subs := shapeSubjects(recs)
@@ -164,6 +165,7 @@ func FuzzShapeKey(f *testing.F) {
 	}
 	opts := Options{MatchTimeout: time.Second, EntryBudget: time.Hour}
 	cached := compileOK(f, recs, opts)
+	cached.shapesDense = true
 	opts.NoShapeCache = true
 	plain := compileOK(f, recs, opts)
 	sigs := buildDigitSigs(cached.reqs)
@@ -241,6 +243,7 @@ func TestShapeCacheShared(t *testing.T) {
 	}
 	opts := Options{MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour}
 	cached := compileOK(t, recs, opts)
+	cached.shapesDense = true
 	opts.NoShapeCache = true
 	plain := compileOK(t, recs, opts)
 	subs := shapeSubjects(recs)
@@ -296,5 +299,62 @@ func TestShapeCacheIndex(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShapeCacheSparse: a Searcher whose texts are new shapes, one after
+// another, stops looking every text up (sparse), and one whose texts
+// repeat a shape looks them all up again; what it finds is a plain
+// Matcher's throughout.
+func TestShapeCacheSparse(t *testing.T) {
+	all := loadCatalog(t)
+	var recs []patterns.Record
+	for i := 0; i < len(all); i += 4 {
+		recs = append(recs, all[i])
+	}
+	opts := Options{MatchTimeout: slowMachineTimeout, EntryBudget: time.Hour}
+	cached := compileOK(t, recs, opts)
+	opts.NoShapeCache = true
+	plain := compileOK(t, recs, opts)
+	se, ref := cached.NewSearcher(), plain.NewSearcher()
+	search := func(s *Subject) {
+		t.Helper()
+		got, gotErrs := se.AppendMatch(nil, nil, s)
+		want, wantErrs := ref.AppendMatch(nil, nil, s)
+		if len(gotErrs)+len(wantErrs) == 0 {
+			if diff := cmp.Diff(view(want), view(got)); diff != "" {
+				t.Fatalf("%q: hits differ (-uncached +cached):\n%s", s.Text, diff)
+			}
+		}
+	}
+	// New shapes: every record's message once.
+	for _, r := range recs {
+		search(&Subject{Text: benchdata.Fill(r.ErrorMessage, "42")})
+	}
+	st := cached.Stats()
+	if !se.sparse {
+		t.Fatalf("after %d new shapes (found %d, missed %d) the Searcher still looks every text up", len(recs), st.ShapeHits, st.ShapeMisses)
+	}
+	if looked := st.ShapeHits + st.ShapeMisses; looked > shapeWindow+uint64(len(recs))/shapeSample+1 {
+		t.Errorf("%d texts looked up of %d, want at most one window and one in %d after it", looked, len(recs), shapeSample)
+	}
+	// One shape over and over, its numbers changed: found again.
+	var msg string
+	for _, r := range recs {
+		if s := benchdata.Fill(r.ErrorMessage, "42"); len(s) > 40 && strings.Contains(s, "42") {
+			if hits, _ := plain.Match(Subject{Text: s}); len(hits) > 0 {
+				msg = r.ErrorMessage
+				break
+			}
+		}
+	}
+	if msg == "" {
+		t.Fatal("no message with a number found")
+	}
+	for n := range 2 * shapeWindow * shapeSample {
+		search(&Subject{Text: benchdata.Fill(msg, strconv.Itoa(100+n%50))})
+	}
+	if se.sparse {
+		t.Errorf("after one shape repeated %d times the Searcher is still sparse: %+v", 2*shapeWindow*shapeSample, cached.Stats())
 	}
 }
