@@ -51,8 +51,10 @@ type recordFP struct {
 	fp     [16]byte
 }
 
-// maxRemembered bounds the rank texts a Builder remembers; past it, they
-// are forgotten all at once.
+// maxRemembered bounds the rank texts and fingerprints a Builder
+// remembers; past it, they are forgotten all at once, the map emptied
+// rather than made again (a new one grows to the bound again, rehashing
+// on the way).
 const maxRemembered = 4096
 
 // Occurrence is FromDiagnosis(e, d, src, readTime) with its alert built
@@ -80,8 +82,11 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		*out = x.fp
 		return
 	}
-	if b.fps == nil || len(b.fps) >= maxRemembered {
+	switch {
+	case b.fps == nil:
 		b.fps = make(map[*patterns.Record]recordFP)
+	case len(b.fps) >= maxRemembered:
+		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
 	b.fps[r] = recordFP{sourceKey, *out}
@@ -95,8 +100,11 @@ func (b *Builder) rank(e *entry.Entry) string {
 	if r, ok := b.ranks[e.Ranks]; ok {
 		return r
 	}
-	if b.ranks == nil || len(b.ranks) >= maxRemembered {
+	switch {
+	case b.ranks == nil:
 		b.ranks = make(map[entry.Ranks]string)
+	case len(b.ranks) >= maxRemembered:
+		clear(b.ranks)
 	}
 	r := RankOf(e)
 	b.ranks[e.Ranks] = r
