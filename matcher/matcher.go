@@ -452,16 +452,6 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 		p := m.pf
 		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
 			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
-		} else if se.sparse {
-			// The shapes do not pay: searched as without them, one text
-			// in shapeSample looked up to tell when they pay again.
-			p.candidatesFrom(s.Text, sc, first)
-			if len(sc.cands) > 0 {
-				if se.sampled++; se.sampled == shapeSample {
-					se.sampled = 0
-					keep = m.shapeSampled(se, s)
-				}
-			}
 		} else {
 			var found bool
 			if found, keep = m.shapeSearch(sc, se, s, first); found {

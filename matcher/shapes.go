@@ -237,6 +237,18 @@ func (c *shapeCache) remove(h uint64) {
 func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) (found, keep bool) {
 	p := m.pf
 	text := s.Text
+	if se.sparse {
+		// The shapes do not pay: searched as without them, one text with
+		// candidates in shapeSample looked up to tell when they pay again.
+		p.candidatesFrom(text, sc, first)
+		if len(sc.cands) > 0 {
+			if se.sampled++; se.sampled == shapeSample {
+				se.sampled = 0
+				return false, m.shapeSampled(se, s)
+			}
+		}
+		return false, false
+	}
 	if first = p.keyedFrom(text, first); first >= len(text) {
 		p.candidatesFrom(text, sc, first) // no block of s has a ref to verify
 		return false, false
