@@ -513,6 +513,8 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 	}
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
 	var locBuf [2 + 2*maxLitGaps]int
+	tried := 0 // added to m.tried once, at the end
+	defer func() { m.tried.Add(uint64(tried)) }()
 	for ci, r := range sc.cands {
 		if ci > 0 && m.clock()-start > m.budget {
 			m.overBudget.Add(1)
@@ -521,7 +523,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				rec.Origin, rec.ID, len(sc.cands)-ci, len(sc.cands), ErrEntryBudget, m.budget)})
 			break
 		}
-		m.tried.Add(1)
+		tried++
 		prog, err := m.program(int(r))
 		if err != nil {
 			errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
