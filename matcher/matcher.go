@@ -452,6 +452,10 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 		p := m.pf
 		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
 			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
+		} else if se.sparse {
+			keep = m.sparseSearch(sc, se, s, first)
+		} else if first = p.keyedFrom(s.Text, first); first >= len(s.Text) {
+			p.candidatesFrom(s.Text, sc, first) // no block has a ref to verify: most lines left
 		} else {
 			var found bool
 			if found, keep = m.shapeSearch(sc, se, s, first); found {

@@ -43,69 +43,6 @@ const (
 	shapeKeyMax  = 512
 )
 
-// A Searcher looks texts up by their shape only while that pays. A text
-// found saves the prefilter's search (and, when it is the last text of its
-// shape or its hits move, the patterns'); a text looked up costs keyedFrom's
-// probes, its key and the look-up, and one not found what is kept of it.
-// Measured in a whole scan of the generated catalog's error lines (the
-// fifteenth round's notes), a look-up costs about 1.1 µs, a shape found
-// saves about 0.7 µs and a text found 0.5 µs more: the shapes pay only when
-// nearly every text is found, as in a log that repeats a few errors over
-// and over. So each Searcher counts its look-ups and finds in windows of
-// shapeWindow: a window that found fewer than seven in eight makes it
-// sparse, and a sparse Searcher searches every text as without the cache,
-// looking up only one text with candidates in shapeSample (kept as
-// before), until a window of those finds seven in eight again. The cache
-// never changes what is found, only how.
-const (
-	shapeWindow = 64
-	shapeSample = 16
-)
-
-// tally counts a look-up of the Searcher's, found or not, and decides
-// at the end of a window whether the shapes pay.
-func (se *Searcher) tally(found bool) {
-	if se.m.shapesDense {
-		return
-	}
-	se.looked++
-	if found {
-		se.found++
-	}
-	if se.looked == shapeWindow {
-		se.sparse = 8*int(se.found) < 7*int(se.looked)
-		se.looked, se.found, se.sampled = 0, 0, 0
-	}
-}
-
-// shapeSampled is a sparse Searcher's look-up of s, whose candidates
-// sc holds (the prefilter's): it counts whether s's shape was found and
-// reports that what s matches is to be kept (keepShape), refreshing or
-// adding its entry.
-func (m *Matcher) shapeSampled(se *Searcher, s *Subject) bool {
-	c := m.shapes()
-	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], s.Text)
-	se.keyHash = maphash.Bytes(c.seed, se.key)
-	c.mu.Lock()
-	found := c.entry(se.keyHash, se.key) != nil
-	c.mu.Unlock()
-	if found {
-		c.shapeHits.Add(1)
-	} else {
-		c.shapeMisses.Add(1)
-	}
-	se.tally(found)
-	return true
-}
-
-// shapes returns the Matcher's shape cache, built on first use.
-func (m *Matcher) shapes() *shapeCache {
-	m.cachesOnce.Do(func() {
-		m.caches.Store(&shapeCache{seed: maphash.MakeSeed(), sigs: buildDigitSigs(m.reqs), index: make([]int32, 2*shapeEntries)})
-	})
-	return m.caches.Load()
-}
-
 // shapeMarker starts an escape in a shape key: shapeMarker, 0 stands for a
 // masked digit run, shapeMarker, shapeMarker for the byte itself. 0xff is
 // never part of UTF-8 text, so the escape is rare.
@@ -227,9 +164,9 @@ func (c *shapeCache) remove(h uint64) {
 }
 
 // shapeSearch finds the candidates of s through the Matcher's shapes,
-// given the first block of s that passes the bloom (s is not longer than
-// shapeKeyMax; appendMatch sends a text no block of which passes, most
-// lines, to candidatesFrom at once). It
+// given the first block of s with a key whose check bytes are there
+// (keyedFrom; s is not longer than shapeKeyMax: appendMatch sends a text
+// without such a block, most lines, to candidatesFrom at once). It
 // reports found when s is the text last searched of its shape and its hits
 // were kept: sc.hits then holds them, and nothing is left to verify.
 // Otherwise sc.cands holds the candidates, and keep says that the caller
@@ -237,22 +174,6 @@ func (c *shapeCache) remove(h uint64) {
 func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) (found, keep bool) {
 	p := m.pf
 	text := s.Text
-	if se.sparse {
-		// The shapes do not pay: searched as without them, one text with
-		// candidates in shapeSample looked up to tell when they pay again.
-		p.candidatesFrom(text, sc, first)
-		if len(sc.cands) > 0 {
-			if se.sampled++; se.sampled == shapeSample {
-				se.sampled = 0
-				return false, m.shapeSampled(se, s)
-			}
-		}
-		return false, false
-	}
-	if first = p.keyedFrom(text, first); first >= len(text) {
-		p.candidatesFrom(text, sc, first) // no block of s has a ref to verify
-		return false, false
-	}
 	c := m.shapes()
 	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], text)
 	se.keyHash = maphash.Bytes(c.seed, se.key)
@@ -658,4 +579,83 @@ func (d *digitSigs) shapeKeyRuns(dst []byte, runs []int32, s string) ([]byte, []
 		}
 	}
 	return append(dst, s[from:]...), runs
+}
+
+// A Searcher looks texts up by their shape only while that pays. A text
+// found saves the prefilter's search (and, when it is the last text of its
+// shape or its hits move, the patterns'); a text looked up costs keyedFrom's
+// probes, its key and the look-up, and one not found what is kept of it.
+// Measured in a whole scan of the generated catalog's error lines (the
+// fifteenth round's notes), a look-up costs about 1.1 µs, a shape found
+// saves about 0.7 µs and a text found 0.5 µs more: the shapes pay only when
+// nearly every text is found, as in a log that repeats a few errors over
+// and over. So each Searcher counts its look-ups and finds in windows of
+// shapeWindow: a window that found fewer than seven in eight makes it
+// sparse, and a sparse Searcher searches every text as without the cache,
+// looking up only one text with candidates in shapeSample (kept as
+// before), until a window of those finds seven in eight again. The cache
+// never changes what is found, only how.
+const (
+	shapeWindow = 64
+	shapeSample = 16
+)
+
+// tally counts a look-up of the Searcher's, found or not, and decides
+// at the end of a window whether the shapes pay.
+func (se *Searcher) tally(found bool) {
+	if se.m.shapesDense {
+		return
+	}
+	se.looked++
+	if found {
+		se.found++
+	}
+	if se.looked == shapeWindow {
+		se.sparse = 8*int(se.found) < 7*int(se.looked)
+		se.looked, se.found, se.sampled = 0, 0, 0
+	}
+}
+
+// sparseSearch is shapeSearch for a sparse Searcher: the candidates of s
+// from the prefilter, as without the cache, and one text with candidates
+// in shapeSample looked up to tell when the shapes pay again. It reports
+// whether what s matches is to be kept (keepShape).
+func (m *Matcher) sparseSearch(sc *scratch, se *Searcher, s *Subject, first int) bool {
+	m.pf.candidatesFrom(s.Text, sc, first)
+	if len(sc.cands) == 0 {
+		return false
+	}
+	if se.sampled++; se.sampled < shapeSample {
+		return false
+	}
+	se.sampled = 0
+	return m.shapeSampled(se, s)
+}
+
+// shapeSampled is a sparse Searcher's look-up of s, whose candidates
+// sc holds (the prefilter's): it counts whether s's shape was found and
+// reports that what s matches is to be kept (keepShape), refreshing or
+// adding its entry.
+func (m *Matcher) shapeSampled(se *Searcher, s *Subject) bool {
+	c := m.shapes()
+	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], s.Text)
+	se.keyHash = maphash.Bytes(c.seed, se.key)
+	c.mu.Lock()
+	found := c.entry(se.keyHash, se.key) != nil
+	c.mu.Unlock()
+	if found {
+		c.shapeHits.Add(1)
+	} else {
+		c.shapeMisses.Add(1)
+	}
+	se.tally(found)
+	return true
+}
+
+// shapes returns the Matcher's shape cache, built on first use.
+func (m *Matcher) shapes() *shapeCache {
+	m.cachesOnce.Do(func() {
+		m.caches.Store(&shapeCache{seed: maphash.MakeSeed(), sigs: buildDigitSigs(m.reqs), index: make([]int32, 2*shapeEntries)})
+	})
+	return m.caches.Load()
 }
