@@ -157,9 +157,28 @@ type Grouper struct {
 	// for long) or after Restore, makes Changes write every open incident.
 	dirty map[string]struct{}
 	reset bool
-	// pendingSince, set for the length of a TickHolding, tells when the
+	// assembling, set for the length of a TickHolding, tells when the
 	// entry a source is still assembling began (see due).
-	pendingSince func(source string) time.Time
+	assembling Assembling
+}
+
+// Assembling is, per source (an Occurrence.SourceKey), when the entry it is
+// still assembling began: its first line was processed then. A caller that
+// assembles entries itself gives it to TickHolding.
+type Assembling map[string]time.Time
+
+// Began notes that source has an entry pending since since (zero: none);
+// of several, the earliest counts.
+func (a *Assembling) Began(source string, since time.Time) {
+	if since.IsZero() {
+		return
+	}
+	if *a == nil {
+		*a = make(Assembling)
+	}
+	if t, ok := (*a)[source]; !ok || since.Before(t) {
+		(*a)[source] = since
+	}
 }
 
 type group struct {
@@ -568,8 +587,8 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 }
 
 // TickHolding is Tick for a caller that assembles entries itself (run
-// mode): pendingSince(source) is when the entry that source is still
-// assembling began (its first line was processed), zero when it has none.
+// mode): assembling says when the entry each source is still assembling
+// began.
 // An incident whose settle time is over is still held while its source has
 // such an entry that began by its deadline: that entry is the rest of its
 // burst, read in time but not yet complete (it waits for the next line, or
@@ -577,12 +596,12 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 // how fast the machine got to it: a loaded machine that ticks between the
 // lines of a burst and its last entry decides what an unloaded one does,
 // and what scan decides (see due). nil holds nothing.
-func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) time.Time) []sinks.Alert {
+func (g *Grouper) TickHolding(now time.Time, assembling Assembling) []sinks.Alert {
 	if g.opts.Window <= 0 {
 		return nil
 	}
-	g.pendingSince = pendingSince
-	defer func() { g.pendingSince = nil }()
+	g.assembling = assembling
+	defer func() { g.assembling = nil }()
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
 	// One order for the passes below: a fold removes incidents (skipped
@@ -604,9 +623,7 @@ func (g *Grouper) TickHolding(now time.Time, pendingSince func(source string) ti
 				gr.changed()
 				continue
 			}
-			if gr.routineAlone() {
-				g.remove(id)
-				g.stats.Routine++
+			if g.dropRoutine(id, gr) {
 				continue
 			}
 			g.claim(gr)
@@ -655,11 +672,8 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 	if now.Before(gr.NotifyAt) {
 		return false
 	}
-	if g.pendingSince == nil {
-		return true
-	}
-	since := g.pendingSince(gr.Source)
-	return since.IsZero() || since.After(gr.NotifyAt)
+	since, ok := g.assembling[gr.Source]
+	return !ok || since.After(gr.NotifyAt)
 }
 
 // awaitsCause reports whether the settling incident gr, due at now, is
@@ -774,9 +788,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	g.foldSettled(ids, now, true)
 	ids = slices.DeleteFunc(ids, func(id string) bool {
 		gr := g.groups[id]
-		if gr != nil && gr.Settling && gr.routineAlone() {
-			g.remove(id)
-			g.stats.Routine++
+		if gr != nil && g.dropRoutine(id, gr) {
 			return true
 		}
 		return gr == nil
@@ -852,11 +864,10 @@ func (g *Grouper) Restarted(source string, now time.Time) []sinks.Alert {
 		if gr == nil || gr.Source != source {
 			continue // folded into another
 		}
-		g.remove(id)
-		if gr.Settling && gr.routineAlone() {
-			g.stats.Routine++
+		if g.dropRoutine(id, gr) {
 			continue
 		}
+		g.remove(id)
 		if g.opts.Window < 0 || gr.pending() {
 			out = append(out, g.emitLast(gr, KindSummary, now))
 		}
@@ -1148,4 +1159,16 @@ func nextNumber(s string, i int) (n, next int, ok bool) {
 func (gr *group) routineAlone() bool {
 	a := &gr.Alert
 	return gr.Routine && a.Count <= 1 && len(a.Consequences) == 0 && len(a.Context) == 0 && gr.Unlisted == 0
+}
+
+// dropRoutine drops the settling incident gr (id) when it is a routine
+// line alone (routineAlone) and counts it in Stats.Routine; it reports
+// whether it did.
+func (g *Grouper) dropRoutine(id string, gr *group) bool {
+	if !gr.Settling || !gr.routineAlone() {
+		return false
+	}
+	g.remove(id)
+	g.stats.Routine++
+	return true
 }

@@ -565,12 +565,7 @@ func TestTickHoldsWhileTheBurstIsAssembled(t *testing.T) {
 	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
 	g.Observe(routine(t0), t0)
 	began := t0 // the next entry began with the routine line's batch
-	pending := func(source string) time.Time {
-		if source == "s" {
-			return began
-		}
-		return time.Time{}
-	}
+	pending := Assembling{"s": began}
 	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 1 || g.Stats().Routine != 0 {
 		t.Fatalf("held: %d alerts, stats %+v; want none, the incident open", len(out), g.Stats())
 	}
@@ -583,6 +578,7 @@ func TestTickHoldsWhileTheBurstIsAssembled(t *testing.T) {
 	g = New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
 	g.Observe(routine(t0), t0)
 	began = t0.Add(3 * time.Second) // after the deadline: another burst
+	pending = Assembling{"s": began}
 	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 0 || g.Stats().Routine != 1 {
 		t.Errorf("not held: %d alerts, stats %+v; want the routine line dropped", len(out), g.Stats())
 	}

@@ -264,30 +264,18 @@ func (p *processor) flush(ss *streamState) {
 	p.at = at
 }
 
-// pendingSince tells the grouper, for each source, when the entry it is
-// still assembling began (see incident.Grouper.TickHolding); nil when no
-// stream has one.
-func (p *processor) pendingSince() func(source string) time.Time {
-	var since map[string]time.Time
+// assembling tells the grouper, for each source, when the entry it is
+// still assembling began (see incident.Grouper.TickHolding).
+func (p *processor) assembling() incident.Assembling {
+	var a incident.Assembling
 	for _, fs := range p.files {
 		for _, ss := range fs.streams {
-			began := ss.PendingSince()
-			if began.IsZero() {
-				continue
-			}
-			if since == nil {
-				since = make(map[string]time.Time)
-			}
-			key := p.sourceOf(fs).Identity()
-			if t, ok := since[key]; !ok || began.Before(t) {
-				since[key] = began
+			if began := ss.PendingSince(); !began.IsZero() {
+				a.Began(p.sourceOf(fs).Identity(), began)
 			}
 		}
 	}
-	if since == nil {
-		return nil
-	}
-	return func(source string) time.Time { return since[source] }
+	return a
 }
 
 // file returns the state of l's file or stream, creating it (with the
@@ -768,7 +756,7 @@ func (p *processor) idleFlush(now time.Time) {
 		p.flush(ss)
 	}
 	if d := p.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
-		as := p.grouper.TickHolding(now, p.pendingSince())
+		as := p.grouper.TickHolding(now, p.assembling())
 		p.grouped = true
 		p.queue(p.gate.Attach(as))
 	}

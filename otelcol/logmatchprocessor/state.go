@@ -313,31 +313,18 @@ func (t *tracker) tick(now time.Time) ([]sinks.Alert, int) {
 // read, not for how soon the ticker came.
 func (t *tracker) settle(now time.Time) {
 	if d := t.grouper.NextDeadline(); !d.IsZero() && !now.Before(d) {
-		t.alerts = append(t.alerts, t.grouper.TickHolding(now, t.pendingSince())...)
+		t.alerts = append(t.alerts, t.grouper.TickHolding(now, t.assembling())...)
 	}
 }
 
-// pendingSince tells the grouper, for each source, when the entry it is
-// still assembling began; nil when no source has one.
-func (t *tracker) pendingSince() func(source string) time.Time {
-	var since map[string]time.Time
+// assembling tells the grouper, for each source, when the entry it is
+// still assembling began.
+func (t *tracker) assembling() incident.Assembling {
+	var a incident.Assembling
 	for _, s := range t.sources {
-		began := s.set.PendingSince()
-		if began.IsZero() {
-			continue
-		}
-		if since == nil {
-			since = make(map[string]time.Time)
-		}
-		key := s.src.Identity()
-		if t, ok := since[key]; !ok || began.Before(t) {
-			since[key] = began
-		}
+		a.Began(s.src.Identity(), s.set.PendingSince())
 	}
-	if since == nil {
-		return nil
-	}
-	return func(source string) time.Time { return since[source] }
+	return a
 }
 
 // flush completes every stream and closes every incident: the end of the
