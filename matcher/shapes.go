@@ -175,8 +175,7 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) 
 	p := m.pf
 	text := s.Text
 	c := m.shapes()
-	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], text)
-	se.keyHash = maphash.Bytes(c.seed, se.key)
+	se.keyOf(c, text)
 	types := len(s.ExceptionTypes) > 0
 	c.mu.Lock()
 	e := c.entry(se.keyHash, se.key)
@@ -641,8 +640,7 @@ func (m *Matcher) sparseSearch(sc *scratch, se *Searcher, s *Subject, first int)
 // adding its entry.
 func (m *Matcher) shapeSampled(se *Searcher, s *Subject) bool {
 	c := m.shapes()
-	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], s.Text)
-	se.keyHash = maphash.Bytes(c.seed, se.key)
+	se.keyOf(c, s.Text)
 	c.mu.Lock()
 	found := c.entry(se.keyHash, se.key) != nil
 	c.mu.Unlock()
@@ -653,6 +651,12 @@ func (m *Matcher) shapeSampled(se *Searcher, s *Subject) bool {
 	}
 	se.tally(found)
 	return true
+}
+
+// keyOf makes se's key, runs and hash those of text's shape in c.
+func (se *Searcher) keyOf(c *shapeCache, text string) {
+	se.key, se.runs = c.sigs.shapeKeyRuns(se.key[:0], se.runs[:0], text)
+	se.keyHash = maphash.Bytes(c.seed, se.key)
 }
 
 // shapes returns the Matcher's shape cache, built on first use.

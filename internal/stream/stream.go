@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -198,7 +199,7 @@ func (s *Stream) endRankless(p *part) []entry.Entry {
 		q.pendingFirst, q.rankless = -1, false
 	}
 	if len(out) > 1 {
-		slices.SortStableFunc(out, func(a, b entry.Entry) int { return cmpOffset(a.FirstOffset, b.FirstOffset) })
+		slices.SortStableFunc(out, func(a, b entry.Entry) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
 	}
 	s.endedBuf = out
 	return out
@@ -233,18 +234,8 @@ func (s *Stream) endOthers(p *part, es []entry.Entry) []entry.Entry {
 	if len(s.flushBuf) == n {
 		return es
 	}
-	slices.SortStableFunc(s.flushBuf, func(a, b entry.Entry) int { return cmpOffset(a.FirstOffset, b.FirstOffset) })
+	slices.SortStableFunc(s.flushBuf, func(a, b entry.Entry) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
 	return s.flushBuf
-}
-
-func cmpOffset(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Engine is the serving engine that writes the stream (engine.VLLM,
@@ -304,7 +295,7 @@ func (s *Stream) Flush() []entry.Entry {
 			order = append(order, i)
 		}
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(s.parts[a].pendingLine - s.parts[b].pendingLine) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(s.parts[a].pendingLine, s.parts[b].pendingLine) })
 	s.flushBuf = s.flushBuf[:0]
 	for k, i := range order {
 		p := &s.parts[i]
