@@ -44,8 +44,21 @@ func TestRunAndScanAgreeOnTheCorpora(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads every corpus excerpt through run")
 	}
-	sc := corpusScanner(t)
 	state := t.TempDir() // one state directory: its catalog cache serves every run
+	n := eachCorpusScan(t, func(file string, data []byte, want []string) {
+		got, log := runStdin(t, state, data)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: run and scan differ\nrun:\n  %s\nscan:\n  %s\nrun's log:\n%s", filepath.Base(file), strings.Join(got, "\n  "), strings.Join(want, "\n  "), log)
+		}
+	})
+	t.Logf("%d excerpts compared", n)
+}
+
+// eachCorpusScan calls fn with every excerpt of both corpora and the
+// diagnoses scan gives it, and returns how many there were.
+func eachCorpusScan(t *testing.T, fn func(file string, data []byte, want []string)) int {
+	t.Helper()
+	sc := corpusScanner(t)
 	n := 0
 	for _, dir := range corpora {
 		files, err := filepath.Glob(filepath.Join(dir, "*.log"))
@@ -61,14 +74,11 @@ func TestRunAndScanAgreeOnTheCorpora(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: scan: %v", file, err)
 			}
-			got, log := runStdin(t, state, data)
-			if want := diagnoses(res.Alerts); !slices.Equal(got, want) {
-				t.Errorf("%s: run and scan differ\nrun:\n  %s\nscan:\n  %s\nrun's log:\n%s", filepath.Base(file), strings.Join(got, "\n  "), strings.Join(want, "\n  "), log)
-			}
+			fn(file, data, diagnoses(res.Alerts))
 			n++
 		}
 	}
-	t.Logf("%d excerpts compared", n)
+	return n
 }
 
 // corpusScanner is what run is compared with: scan over the embedded
@@ -91,22 +101,7 @@ func corpusScanner(t *testing.T) *scan.Scanner {
 // each incident, in order.
 func runStdin(t *testing.T, state string, data []byte) (diags []string, log string) {
 	t.Helper()
-	if err := os.RemoveAll(filepath.Join(state, "state.db")); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := runConfig([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
-		func(string) string { return "" }, os.ReadFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Scan's grouping: one window for the whole input, so repeats are
-	// counted rather than announced again.
-	cfg.GroupWindow = config.Duration(scanWindow)
-	// An entry is never completed by a pause in reading: run completes
-	// a quiet stream's entry after entry.idle_flush, and a loaded machine
-	// can pause between two lines of one entry, which scan never does.
-	// The test compares diagnoses, not the machine's timing.
-	cfg.Entry.IdleFlush = config.Duration(scanWindow)
+	cfg := scanLikeConfig(t, state)
 	// Nor is an alert kept for the next start because delivering it took
 	// longer than the shutdown grace on a loaded machine (CI runs every
 	// package under -race at once): the test compares what run finds.
@@ -131,6 +126,29 @@ func runStdin(t *testing.T, state string, data []byte) (diags []string, log stri
 	logs.mu.Lock()
 	defer logs.mu.Unlock()
 	return diagnoses(as), logs.b.String()
+}
+
+// scanLikeConfig is run's configuration for reading standard input as
+// scan reads a file, with a fresh state file in state.
+func scanLikeConfig(t *testing.T, state string) *config.Config {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(state, "state.db")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runConfig([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
+		func(string) string { return "" }, os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scan's grouping: one window for the whole input, so repeats are
+	// counted rather than announced again.
+	cfg.GroupWindow = config.Duration(scanWindow)
+	// An entry is never completed by a pause in reading: run completes
+	// a quiet stream's entry after entry.idle_flush, and a loaded machine
+	// can pause between two lines of one entry, which scan never does.
+	// The test compares diagnoses, not the machine's timing.
+	cfg.Entry.IdleFlush = config.Duration(scanWindow)
+	return cfg
 }
 
 // scanWindow is a grouping window longer than any excerpt, as scan's.

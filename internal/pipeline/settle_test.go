@@ -5,16 +5,13 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/logmatch/logmatch/internal/config"
 	"github.com/logmatch/logmatch/internal/incident"
-	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/internal/source"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -32,30 +29,13 @@ import (
 // completed by the end of the input by their own lines, so run still finds
 // what scan finds.
 func TestRunSettlesByWhatItRead(t *testing.T) {
-	sc := corpusScanner(t)
 	state := t.TempDir()
-	n := 0
-	for _, dir := range corpora {
-		files, err := filepath.Glob(filepath.Join(dir, "*.log"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no excerpts (%v)", dir, err)
+	n := eachCorpusScan(t, func(file string, data []byte, want []string) {
+		got := stalledRun(t, state, data)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: a stalled run and scan differ\nrun:\n  %s\nscan:\n  %s", filepath.Base(file), strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 		}
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := sc.Scan(context.Background(), []scan.Input{{Name: "-", R: bytes.NewReader(data)}})
-			if err != nil {
-				t.Fatalf("%s: scan: %v", file, err)
-			}
-			got := stalledRun(t, state, data)
-			if want := diagnoses(res.Alerts); !slices.Equal(got, want) {
-				t.Errorf("%s: a stalled run and scan differ\nrun:\n  %s\nscan:\n  %s", filepath.Base(file), strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-			}
-			n++
-		}
-	}
+	})
 	t.Logf("%d excerpts compared", n)
 }
 
@@ -64,16 +44,7 @@ func TestRunSettlesByWhatItRead(t *testing.T) {
 // diagnoses of the incidents announced, as runStdin does.
 func stalledRun(t *testing.T, state string, data []byte) []string {
 	t.Helper()
-	if err := os.RemoveAll(filepath.Join(state, "state.db")); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := runConfig([]string{"--path", "-", "--state-dir", state, "--http-addr", "", "--group-window", "0"},
-		func(string) string { return "" }, os.ReadFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.GroupWindow = config.Duration(scanWindow)
-	cfg.Entry.IdleFlush = config.Duration(scanWindow)
+	cfg := scanLikeConfig(t, state)
 	p, err := New(context.Background(), Options{Config: cfg, Logger: slog.New(slog.DiscardHandler),
 		Stdin: bytes.NewReader(data), Stdout: io.Discard, Stderr: io.Discard})
 	if err != nil {
