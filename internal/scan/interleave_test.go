@@ -138,34 +138,28 @@ func TestCorpusInterleaved(t *testing.T) {
 	}
 
 	// Two failures: each excerpt with the next one of another record and
-	// family.
+	// family. a's text opens text; each must lead its own incidents.
+	two := func(variant string, a, b posted, text string) {
+		res := scanLater(t, m, red, a.e.File, text)
+		before, after := splitAt(res.Alerts, int64(len(a.text)))
+		okA, vA := judge(a.e, lead(before))
+		okB, vB := judge(b.e, lead(after))
+		tally(variant).count(okA && okB, len(res.Alerts))
+		check(variant, a.e.File+" + "+b.e.File, okA && okB,
+			fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
+				vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
+	}
 	for i, a := range right {
 		b, ok := nextOther(right, i, func(x posted) corpusEntry { return x.e })
 		if !ok {
 			continue
 		}
-		first := a.text + servingLines(60) + "\n"
-		res := scanLater(t, m, red, a.e.File, first+b.text)
-		before, after := splitAt(res.Alerts, int64(len(a.text)))
-		okA, vA := judge(a.e, lead(before))
-		okB, vB := judge(b.e, lead(after))
-		tally("two-failures").count(okA && okB, len(res.Alerts))
-		check("two-failures", a.e.File+" + "+b.e.File, okA && okB,
-			fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
-				vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
-
+		two("two-failures", a, b, a.text+servingLines(60)+"\n"+b.text)
 		// The same two a minute and a half apart in log time, a minute
 		// of serving between: within the correlation window, with no
 		// restart between, yet two failures.
 		if text, ok := twoNear(a.text, b.text, 90*time.Second); ok {
-			res := scanLater(t, m, red, a.e.File, text)
-			before, after := splitAt(res.Alerts, int64(len(a.text)))
-			okA, vA := judge(a.e, lead(before))
-			okB, vB := judge(b.e, lead(after))
-			tally("two-near").count(okA && okB, len(res.Alerts))
-			check("two-near", a.e.File+" + "+b.e.File, okA && okB,
-				fmt.Sprintf("first %s (want %s, got %s), second %s (want %s, got %s), %d incidents", vA, expected(a.e), headline(lead(before)),
-					vB, expected(b.e), headline(lead(after)), len(res.Alerts)))
+			two("two-near", a, b, text)
 		}
 	}
 
