@@ -110,6 +110,150 @@ var libraryExamples = map[string]example{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
 		},
 	},
+	"nccl-ib-async-fatal-event": {
+		match: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error",
+			"gpu-3:4012:4190 [0] common.cc:127 NCCL WARN NET/IB : mlx5_0:1 async fatal event on QP (0x55d1) qpn=1201 handle=3 send_cq=2 recv_cq=2 state=6 sq_psn=0 rq_psn=0: local work queue catastrophic error",
+			"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : CQ error",
+		},
+		miss: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port error(10)",
+			"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : port active",
+		},
+	},
+	"nccl-ib-port-event": {
+		match: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port error(10)",
+			"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : GID table change",
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_2:1 GID table changed",
+		},
+		miss: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error",
+		},
+	},
+	"nccl-ib-routine-async-event": {
+		match: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
+			"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : communication established",
+		},
+		miss: []string{
+			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port error(10)",
+		},
+	},
+	"nccl-net-plugin-init-failed": {
+		match: []string{
+			"node-1:2288:2288 [1] net.cc:349 NCCL WARN Failed to initialize any NET plugin",
+			"node-1:2288:2288 [1] NCCL WARN Failed to initialize any NET plugin",
+		},
+		miss: []string{
+			"node-1:2288:2288 [1] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal net plugin.",
+			"node-1:2288:2288 [1] NCCL INFO GIN/Plugin: Failed to initialize any GIN plugin",
+		},
+	},
+	"nccl-ib-incompatible-devices": {
+		match: []string{
+			"node-1:2288:2597 [1] connect.cc:987 NCCL WARN NET/IB : Attempted to connect incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_4:1/RoCE. Try selecting NICs of the same link type (using NCCL_IB_HCA)",
+			"node-1:2288:2597 [1] NCCL WARN NET/IB: Attempted to connect incompatible devices: [0]mlx5_2:1/RoCE and [0]mlx5_0:1/IB.",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.1<0>",
+		},
+	},
+	"nccl-topology-xml-invalid": {
+		match: []string{
+			"ip-10-1-2-3:4711:4711 [0] NCCL WARN Attribute arch of node cpu not found",
+			"node-1:2288:2288 [1] xml.cc:149 NCCL WARN XML Parse error : expecting '<', got 'x'",
+			"node-1:2288:2288 [1] NCCL WARN XML Topology has wrong version 2, 1 needed",
+		},
+		miss: []string{
+			"node-1:2288:2288 [1] NCCL INFO Could not open XML topology file /var/run/nvidia-topologyd/virtualTopology.xml : No such file or directory",
+			"node-1:2288:2288 [1] NCCL INFO NCCL_TOPO_FILE set by environment to /opt/topo.xml",
+		},
+	},
+	"mooncake-store-lease-expired": {
+		match: []string{
+			"W1203 10:02:11.003412 77102 client_service.cpp:1410] lease_expired_before_data_transfer_completed key=7f3a_0_k",
+			"E1203 10:02:11.003520 77102 real_client.cpp:2918] Get failed for key: 7f3a_0_k with error: LEASE_EXPIRED",
+		},
+		miss: []string{
+			"I1203 10:02:11.003412 77102 master_service.cpp:612] lease renewed for key=7f3a_0_k",
+		},
+	},
+	"mooncake-store-transfer-failed": {
+		match: []string{
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: TRANSFER_FAIL",
+			"E0606 09:39:00.285573   382 real_client.cpp:2918] Get failed for key: 0a1b_3_v with error: TRANSFER_FAIL",
+		},
+		miss: []string{
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_FAIL",
+		},
+	},
+	"mooncake-store-checksum-mismatch": {
+		match: []string{
+			"E1203 10:02:11.003412 77102 client_service.cpp:1336] object_checksum_mismatch key=7f3a_0_k expected=1839201 actual=99120",
+			"E1203 10:02:11.003520 77102 real_client.cpp:2918] Get failed for key: 7f3a_0_k with error: CHECKSUM_MISMATCH",
+		},
+		miss: []string{
+			"I1203 10:02:11.003412 77102 client_service.cpp:1328] object_checksum_absent key=7f3a_0_k",
+		},
+	},
+	"mooncake-store-object-exists": {
+		match: []string{
+			"E0312 10:22:01.771233 5512 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+			"Put operation failed with error: OBJECT_ALREADY_EXISTS",
+		},
+		miss: []string{
+			"E0312 10:22:01.771233 5512 real_client.cpp:2176] Put operation failed with error: NO_AVAILABLE_HANDLE",
+		},
+	},
+	"mooncake-store-client-not-initialized": {
+		match: []string{
+			"E0925 00:24:39.141773  4418 real_client.cpp:230] Client is not initialized",
+			"E0925 00:24:39.141773  4418 dummy_client.cpp:200] Dummy Client not available",
+		},
+		miss: []string{
+			"E0925 00:24:39.141773  4418 store_py.cpp:201] Tokenizer is not initialized",
+			"Client is not initialized yet, waiting",
+		},
+	},
+	"mooncake-target-segment-unknown": {
+		match: []string{
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:165] Cannot get target segment description #7",
+			"E1213 02:57:10.528410 5811 worker_pool.cpp:204] Cannot reload target segment #12",
+			"E1213 02:57:10.528410 5811 efa_context.cpp:937] Cannot get segment descriptor for target 3",
+		},
+		miss: []string{
+			"E1213 02:57:10.528410 5811 transfer_engine.cpp:310] Local segment descriptor not found",
+		},
+	},
+	"mooncake-rdma-async-event-error": {
+		match: []string{
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event port error for context mlx5_2",
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event local work queue catastrophic error for context mlx5_0",
+		},
+		miss: []string{
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event communication established for context mlx5_2",
+		},
+	},
+	"mooncake-rdma-async-event-routine": {
+		match: []string{
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event communication established for context mlx5_2",
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event port active for context mlx5_2",
+		},
+		miss: []string{
+			"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event port error for context mlx5_2",
+		},
+	},
+	"mooncake-handshake-port-unavailable": {
+		match: []string{
+			"E1213 02:57:10.528410 5811 transfer_metadata_plugin.cpp:715] SocketHandShakePlugin: bind (port 15021): Address already in use [98]",
+			"E1213 02:57:10.528410 5811 transfer_metadata_plugin.cpp:701] SocketHandShakePlugin: bind (port 80): Permission denied [13]",
+		},
+		miss: []string{
+			"E1213 02:57:10.528410 5811 transfer_metadata_plugin.cpp:640] SocketHandShakePlugin: connect()10.0.0.2:15021: Connection refused [111]",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
