@@ -1,5 +1,12 @@
 package catalog_test
 
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
 // libraryExamples holds the records read from the sources of the libraries
 // around the serving engines (Mooncake's store and transfer engine, NIXL,
 // torch_memory_saver, NCCL's proxy, DeepEP, FlashInfer, xgrammar, the
@@ -254,6 +261,189 @@ var libraryExamples = map[string]example{
 			"E1213 02:57:10.528410 5811 transfer_metadata_plugin.cpp:640] SocketHandShakePlugin: connect()10.0.0.2:15021: Connection refused [111]",
 		},
 	},
+	"nixl-no-plugins-available": {
+		match: []string{
+			tb("RuntimeError: No plugins available for NIXL, cannot start transfers!"),
+			"2026-05-28 00:11:09 NIXL ERROR _api.py:240 No plugins available, cannot start transfers!",
+		},
+		miss: []string{
+			"Loaded plugin UCX",
+			"No plugins available for telemetry export",
+		},
+	},
+	"nixl-memory-registration-failed": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:506] registerMem: registration failed for the specified or all potential backends",
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:458] registerMem: no available backends for mem type 'VRAM_SEG'",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:540] deregisterMem: deregistration failed on at least one backend with status -1",
+		},
+	},
+	"nixl-no-common-backend": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:613] makeConnection: no common backend to connect with 'decode_0'",
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:948] createXferReq: no potential backend found to be able to do the transfer",
+		},
+		miss: []string{
+			"I0612 09:14:02.118312 44012 nixl_agent.cpp:600] makeConnection: connected to 'decode_0' over backend 'UCX'",
+		},
+	},
+	"torch-memory-saver-expandable-segments": {
+		match: []string{
+			tb("RuntimeError: TorchMemorySaver is disabled for the current process because expandable_segments is not supported yet."),
+			"RuntimeError: TorchMemorySaver is disabled for the current process because expandable_segments is not supported yet.",
+		},
+		miss: []string{
+			hdr("Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True for the trainer"),
+		},
+	},
+	"torch-memory-saver-hook-load-failed": {
+		match: []string{
+			"[torch_memory_saver.cpp] dlsym failed dlerror=/usr/lib/x86_64-linux-gnu/libcudart.so.12: undefined symbol: cudaMallocAsync",
+			"ERROR:torch_memory_saver.binary_wrapper:Failed to load CDLL from /usr/local/lib/python3.12/dist-packages/torch_memory_saver_hook_mode_torch_cu12.abi3.so: libcudart.so.12: cannot open shared object file: No such file or directory",
+		},
+		miss: []string{
+			"DEBUG:torch_memory_saver.hooks.mode_torch:HookUtilModeTorch self.get_path_binary()='/opt/conda/lib/python3.11/site-packages/torch_memory_saver_hook_mode_torch_cu12.abi3.so'",
+			"Failed to load CDLL from /opt/lib/libfoo.so: not found",
+		},
+	},
+	"deepep-experts-not-divisible": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1483 'num_experts % num_ranks == 0'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/kernels/intranode.cu:167 'num_tokens_per_expert->size(0) % num_ranks == 0'",
+		},
+		miss: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'x.size(0) <= num_max_dispatch_tokens_per_rank'"),
+		},
+	},
+	"deepep-internode-rank-layout": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/config.hpp:58 'num_ranks < NUM_MAX_NVL_PEERS or num_ranks % NUM_MAX_NVL_PEERS == 0'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/legacy/buffer.hpp:114 'num_ranks < LEGACY_NUM_MAX_NVL_PEERS or num_ranks % LEGACY_NUM_MAX_NVL_PEERS == 0'",
+		},
+		miss: []string{
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/deep_ep.cpp:88 'num_ranks > 0'",
+		},
+	},
+	"deepep-buffer-size-invalid": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1503 'layout.total_bytes <= num_rdma_bytes'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/kernels/internode.cu:432 'num_rdma_bytes < std::numeric_limits<int>::max()'",
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/deep_ep.cpp:127 '(nvl_clean_meta.first + nvl_clean_meta.second) * sizeof(int) <= num_nvl_bytes'",
+		},
+		miss: []string{
+			hdr("DeepEP buffer: num_nvl_bytes=1073741824 num_rdma_bytes=2147483648"),
+		},
+	},
+	"flashinfer-package-version-mismatch": {
+		match: []string{
+			tb("RuntimeError: flashinfer-cubin version (0.4.1) does not match flashinfer version (0.5.2). Please install the same version of both packages. Set FLASHINFER_DISABLE_VERSION_CHECK=1 to bypass this check."),
+			"RuntimeError: flashinfer-jit-cache version (0.5.0+cu128) does not match flashinfer version (0.5.2). Please install the same version of both packages.",
+		},
+		miss: []string{
+			"flashinfer-cubin version: 0.5.2",
+		},
+	},
+	"flashinfer-cubin-download-failed": {
+		match: []string{
+			tb("RuntimeError: Failed to download cubins"),
+			"2026-05-28 00:11:09,118 - ERROR - cubin_loader.py:135 - Max retries reached. Download failed.",
+			"RuntimeError: Artifact not found locally: 7b3c/fmha/trtllm-gen/kernel.cubin (looked at /root/.cache/flashinfer/cubins/7b3c/fmha/trtllm-gen/kernel.cubin). FLASHINFER_NO_DOWNLOAD is set — refusing to download.",
+		},
+		miss: []string{
+			"2026-05-28 00:11:09,118 - INFO - cubin_loader.py:116 - File downloaded successfully: https://edge.urm.nvidia.com/x.cubin -> /root/.cache/flashinfer/cubins/x.cubin",
+		},
+	},
+	"flashinfer-cubin-cache-stale": {
+		match: []string{
+			tb("RuntimeError: Header flashinferMetaInfo.h at /root/.cache/flashinfer/cubins/7b3c/include/flashinferMetaInfo.h has wrong checksum (expected 1a2b, got 3c4d). This can happen after switching branches. Try clearing the cache: rm -rf /root/.cache/flashinfer/cubins"),
+			"RuntimeError: Header kernelMetaInfo.h not found at /root/.cache/flashinfer/cubins/7b3c/include/kernelMetaInfo.h. Try clearing the cache: rm -rf /root/.cache/flashinfer/cubins",
+		},
+		miss: []string{
+			"WARNING: sha256 mismatch (expected 1a2b actual 3c4d) for /root/.cache/flashinfer/cubins/x.cubin",
+		},
+	},
+	"flashinfer-kernel-call-failed": {
+		match: []string{
+			tb("RuntimeError: BatchPrefillWithPagedKVCache failed with error invalid configuration argument"),
+			"RuntimeError: BatchDecodeWithPagedKVCache failed with error an illegal memory access was encountered",
+			"RuntimeError: BatchDecodeWithPagedKVCachePlanMLA failed with error too many resources requested for launch",
+		},
+		miss: []string{
+			hdr("Using FlashInfer BatchPrefillWithPagedKVCache wrapper with workspace 512 MB"),
+		},
+	},
+	"xgrammar-warning-routine": {
+		match: []string{
+			"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+			"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
+			"[09:59:19] /project/cpp/fsm_builder.cc:1311: Warning: Lookahead assertion is not supported and is ignored in regex: (?=a)b",
+		},
+		miss: []string{
+			"RuntimeError: [11:16:07] /workspace/cpp/json_schema_converter.cc:612: Unsupported type: tuple",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1205: Warning: The matcher has terminated after accepting the stop token, but is trying to accept new token with id 3",
+		},
+	},
+	"xgrammar-token-rejected": {
+		match: []string{
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1205: Warning: The matcher has terminated after accepting the stop token, but is trying to accept new token with id 151645.",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1211: Warning: The token id 152063 is out of range [0, 151936). Rejecting the token.",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1221: Warning: GrammarMatcher cannot accept special token id 151643: <|endoftext|>. Rejecting the token.",
+		},
+		miss: []string{
+			"RuntimeError: [23:42:39] /project/cpp/grammar_matcher.cc:556: Check failed: (!IsTerminated()) is false: GrammarMatcher has terminated after accepting the stop token",
+		},
+	},
+	"router-rate-limited": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::middleware::concurrency: Request queue is full, returning 429",
+			"2026-05-28 00:11:09  WARN sgl_model_gateway::middleware: src/middleware.rs:512: No tokens available and queuing is disabled, returning 429",
+			"2026-05-28T00:11:09.123456Z  WARN smg::middleware::concurrency: Queue: request timed out waiting for token",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::middleware::concurrency: Request queue size 128, max concurrent requests 256",
+		},
+	},
+	"router-pd-role-unavailable": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc::common::stages::worker_selection: No available prefill workers",
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc: No available decode workers",
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc: No available PD pair for runtime Some(Sglang)",
+		},
+		miss: []string{
+			"No available workers (all circuits open or unhealthy)",
+			"2026-05-28T00:11:09.123456Z  INFO smg::routers: Available prefill workers: 2, decode workers: 2",
+		},
+	},
+	"router-tokenizer-load-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::workflow::tokenizer_registration: Failed to load tokenizer 'Qwen/Qwen3-8B': Failed to load tokenizer locally (no tokenizer.json) and remotely from worker (404)",
+			"2026-05-28T00:11:09.123456Z ERROR smg::workflow: Failed to load tokenizer 'default': HTTP status client error (401 Unauthorized)",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::workflow::tokenizer_registration: Loaded tokenizer 'Qwen/Qwen3-8B' from /models/qwen3",
+		},
+	},
+	"router-service-discovery-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::service_discovery: K8s worker watcher error (auto-retrying with backoff): ApiError: pods is forbidden: User \"system:serviceaccount:llm:default\" cannot watch resource \"pods\"",
+			"2026-05-28T00:11:09.123456Z ERROR smg::service_discovery: K8s worker watcher stream ended; discovery no longer receives updates",
+			"2026-05-28T00:11:09.123456Z ERROR smg::server: Failed to start service discovery: no namespace",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::service_discovery: Starting K8s service discovery in namespace llm",
+		},
+	},
+	"router-pd-transport-error": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::routers::http::pd_router: PD request transport error, both sides aborted: error sending request for url (http://10.0.0.7:30000/generate)",
+			"2026-05-28T00:11:09.123456Z ERROR smg::routers::http::pd_router: Stream error from decode server http://10.0.0.8:30000: error decoding response body",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::routers::http::pd_router: PD request completed prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -282,6 +472,21 @@ var widenedLibraryExamples = map[string]example{
 			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
 		},
 	},
+	"nixl-remote-metadata-failed": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:640] makeConnection: metadata for remote agent 'prefill_3' not found",
+		},
+	},
+	"nixl-remote-disconnect": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:1050] postXferReq: invalid request handle, remote agent was invalidated after the request was created",
+		},
+	},
+	"grammar-invalid-json-schema": {
+		miss: []string{
+			"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+		},
+	},
 }
 
 func init() {
@@ -293,5 +498,66 @@ func init() {
 		ex.match = append(ex.match, more.match...)
 		ex.miss = append(ex.miss, more.miss...)
 		examples[slug] = ex
+	}
+}
+
+// TestRoutineLibraryLinesDoNotAlert feeds routine lines the libraries print
+// at warning or error level (an InfiniBand connection established, a
+// duplicate put, an ignored schema keyword) through the assembler and the
+// analysis with the whole catalog: none is a failure, because an info
+// record names each.
+func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
+	m := compileCatalog(t)
+	for _, line := range []string{
+		"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
+		"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : communication established",
+		"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event communication established for context mlx5_2",
+		"E0312 10:22:01.771233 5512 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+		"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+		"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
+	} {
+		a := entry.NewAssembler(entry.Options{})
+		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
+		an := analysis.New(m)
+		for i := range ents {
+			if d, ok := an.Analyze(&ents[i]); ok {
+				slug := "unclassified"
+				if d.Cause != nil {
+					slug = d.Cause.Record.Slug
+				}
+				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, line)
+			}
+		}
+	}
+}
+
+// TestLibraryRanking checks that a library's specific record leads over the
+// generic one that also matches its line: DeepEP's named assertions over
+// its host-check record, the NCCL proxy's own record over the peer-exit
+// consequence, each torch_memory_saver result class over the catch-all.
+func TestLibraryRanking(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tt := range []struct{ text, want string }{
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1483 'num_experts % num_ranks == 0'"), "deepep-experts-not-divisible"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1503 'layout.total_bytes <= num_rdma_bytes'"), "deepep-buffer-size-invalid"},
+		{"<cluster_name>:922:1158 [3] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=2, closing connection", "nccl-proxy-operation-failed"},
+		{"(WorkerDict pid=1143757) [torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=206", "torch-memory-saver-invalid-request"},
+		{"[torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/core.cpp func=resume line=210", "torch-memory-saver-resume-oom"},
+		{"Batch RPC call failed: Expected DiskDescriptor", "mooncake-store-replica-descriptor-mismatch"},
+		{"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported", "xgrammar-warning-routine"},
+	} {
+		var got []string
+		for _, s := range subjects(tt.text) {
+			hits, errs := m.Match(s)
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			if len(hits) > 0 {
+				got = append(got, hits[0].Record.Slug)
+			}
+		}
+		if len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
 	}
 }
