@@ -959,8 +959,12 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // line of the same library (its native shape) a record names, within the
 // settle time of it. Nil when there is
 // none: a consequence no record names ("Killed") is gen's, not gen its.
+// A native warning no record names is such a detail too: NCCL's proxy
+// prints "Error encountered progressing operation" (a consequence
+// record's line) and then "Failed to execute operation" for the same
+// connection, both as WARN lines.
 func (g *Grouper) detailOf(gen *group, id string) *group {
-	if !gen.Native || gen.Generic {
+	if !gen.Native {
 		return nil
 	}
 	var best *group

@@ -504,6 +504,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// the cause, not the generic line, as its root.
 		g.claimGenerics(gr)
 		g.claimChained(gr)
+		g.claimContinued(gr)
 		g.adopt(gr)
 	}
 	switch {
