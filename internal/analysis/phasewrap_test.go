@@ -38,6 +38,17 @@ func TestCutTracebackInAWrappedPhaseLeadsWithThePhaseRecord(t *testing.T) {
 		{"the exception line kept: it leads", head + capture + "RuntimeError: CUDA error: no kernel image is available for execution on the device\n", "cuda-no-kernel-image", []string{"scheduler-hit-an-exception"}},
 		{"cut while loading weights", head + sched + frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)"), "scheduler-hit-an-exception", nil},
 		{"cut with no phase", head + frame("/sgl/python/sglang/srt/utils.py", "helper", "x = y()"), "scheduler-hit-an-exception", nil},
+		// The call the last frame printed was making is inside every
+		// phase its frames name: a draft worker's constructor, under the
+		// scheduler's start-up, calling into its CUDA graphs.
+		{"cut at a draft worker's call into its CUDA graphs", head + sched +
+			frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+			frame("/sgl/python/sglang/srt/speculative/eagle_worker_v2.py", "__init__", "self.init_cuda_graphs()"),
+			"capture-cuda-graph-failed", []string{"scheduler-hit-an-exception"}},
+		{"cut at a draft worker's call that names no phase", head + sched +
+			frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+			frame("/sgl/python/sglang/srt/speculative/eagle_worker_v2.py", "__init__", "self.init_token_map()"),
+			"scheduler-hit-an-exception", nil},
 	}
 	for _, tt := range tests {
 		an := analysis.New(m)
