@@ -183,3 +183,24 @@ func TestLocatedNativeLineComponent(t *testing.T) {
 		}
 	}
 }
+
+// A wrapper of the web framework alone ("Exception in ASGI application",
+// its traceback cut or logged line by line behind another writer's prefix)
+// names the process that failed a request: the HTTP server.
+func TestHTTPWrapperNamesTheHTTPServer(t *testing.T) {
+	an := analysis.New(defaultMatcher(t))
+	for _, in := range []string{
+		"ERROR:    Exception in ASGI application\n",
+		"2024-05-26 16:08:33 | ERROR | stderr | ERROR:    Exception in ASGI application\n",
+	} {
+		var got []analysis.Diagnosis
+		for _, e := range entries(in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 || got[0].Cause == nil || got[0].Cause.Record.Slug != "exception-in-asgi-application" || got[0].Triage.Process != "HTTP server" {
+			t.Errorf("%q: diagnoses %+v, want the ASGI wrapper naming the HTTP server", in, got)
+		}
+	}
+}

@@ -672,7 +672,7 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			continue
 		}
 		if loneWrapper(c) {
-			if (!w.Fragment || namesWhere(c) && !namesWhere(w)) && c.Fragment && (fragment == nil || better(c, fragment)) {
+			if saysMoreThan(c, w) && (fragment == nil || better(c, fragment)) {
 				fragment = c
 			}
 			continue
@@ -688,6 +688,22 @@ func (g *Grouper) findCause(w *group, id string) *group {
 		return fragment
 	}
 	return best
+}
+
+// saysMoreThan reports whether c, a wrapper alone or a fragment, is the
+// cause of the wrapper alone or fragment w of its burst: a fragment that
+// shows where the process was says more than a wrapper, a hang's dump
+// that names where it hangs more than one that does not, and a wrapper,
+// which names the process that died, more than a fragment that prints no
+// frame (Frameless: the traceback's first line alone, its frames cut).
+func saysMoreThan(c, w *group) bool {
+	switch {
+	case c.Frameless:
+		return false
+	case w.Frameless:
+		return true
+	}
+	return c.Fragment && (!w.Fragment || namesWhere(c) && !namesWhere(w))
 }
 
 // placeless reports whether gr is a hang's dump alone that names no place
