@@ -64,10 +64,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-var knownGenericAdvice = map[string]string{
-	// Held out (heldout-11): measured, not tuned to.
-	"557-fastchat-wrapper-asgi-exception-quote-marker-cut.log": "held out: an ASGI exception behind FastChat's stderr wrapper, cut before the exception line, leads unclassified with the ASGI line as context only",
-}
+var knownGenericAdvice = map[string]string{}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a
