@@ -2662,52 +2662,20 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 	}
 }
 
-// knownSharedSglangAdvice are the shared-layer records (no engines, no
-// remedies) whose solutions still name sglang's options or package, so an
-// alert on another engine's log shows them: each is to be split into
-// engine-neutral solutions and remedies per engine. The list only
-// shrinks: a record leaves it once split, and no new record joins it.
-var knownSharedSglangAdvice = []string{
-	"npu-function-error",
-	"load-weights-key-error",
-	"scheduler-exit-code-native-crash",
-	"npu-aicore-exception",
-	"deepep-dispatch-tokens-exceed-max",
-	"tp-size-not-divisible",
-	"ascend-op-compiler-init-failed",
-	"extension-incompatible-function-arguments",
-	"openai-request-validation-error",
-	"chat-template-render-error",
-}
-
 // TestSharedRecordsSplitSglangAdvice fails for a record that may match any
 // engine's log (no engines) and gives no remedies, yet whose solutions or
-// prevention tips name what only an sglang server understands; and for a
-// record of knownSharedSglangAdvice that no longer does.
+// prevention tips name what only an sglang server understands: an alert
+// on another engine's log would show them.
 func TestSharedRecordsSplitSglangAdvice(t *testing.T) {
-	known := map[string]bool{}
-	for _, s := range knownSharedSglangAdvice {
-		known[s] = true
-	}
 	for _, r := range curated(t) {
 		if len(r.Engines) > 0 || len(r.Remedies) > 0 {
-			if known[r.Slug] {
-				t.Errorf("%s: split into remedies now: remove it from knownSharedSglangAdvice", r.Slug)
-			}
 			continue
 		}
-		var named string
 		for _, s := range append(append([]string(nil), r.Solutions...), r.PreventionTips...) {
 			if w := sglangOnly.FindString(s); w != "" {
-				named = w
+				t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, w)
 				break
 			}
-		}
-		switch {
-		case named != "" && !known[r.Slug]:
-			t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, named)
-		case named == "" && known[r.Slug]:
-			t.Errorf("%s: its advice is engine-neutral now: remove it from knownSharedSglangAdvice", r.Slug)
 		}
 	}
 }
