@@ -2121,6 +2121,24 @@ var examples = map[string]example{
 		},
 		miss: []string{"Fatal Python error: Segmentation fault", mainLog("enable faulthandler for segmentation faults: True")},
 	},
+	"cpu-illegal-instruction": {
+		match: []string{
+			// kvcache-ai/ktransformers#507: the shell's zh_CN wording.
+			"Injecting model.layers.0.self_attn as ktransformers.operators.attention . KDeepseekV2Attention\n非法指令 (核心已转储)",
+			"Illegal instruction (core dumped)",
+			"非法指令（核心已转储）",
+			"Ungültiger Maschinenbefehl (Speicherabzug geschrieben)",
+			"bash: line 1: 48213 Illegal instruction     (core dumped) python3 -m sglang.launch_server --device cpu",
+			"bash: 第 1 行：48213 非法指令 (核心已转储) python3 -m sglang.launch_server --device cpu",
+			"zsh: illegal hardware instruction  python3 -m sglang.launch_server",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: an illegal instruction was encountered",
+			"[1745499308.854013] [host:760:0] Caught signal 4 (Illegal instruction: illegal operand)",
+			"Illegal instruction set requested: avx512",
+			"Segmentation fault (core dumped)",
+		},
+	},
 	"host-cannot-allocate-memory": {
 		match: []string{
 			"Process Process-6:\nTraceback (most recent call last):\n" +
