@@ -26,21 +26,6 @@ var libraryExamples = map[string]example{
 			"I0429 10:21:07.118420 77121 client_service.cpp:1916] read store: 0us, with memory key count: 8, offload key count: 0",
 		},
 	},
-	"mooncake-store-rpc-failed": {
-		match: []string{
-			"E0606 09:39:00.285498   382 master_client.cpp:416] Batch RPC call failed: End of file",
-			"E0606 09:39:00.285498   382 master_client.cpp:370] RPC call failed: Connection refused",
-			"E0606 09:39:00.285498   382 master_client.cpp:367] RPC call timed out: Timed out",
-			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
-			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
-			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
-		},
-		miss: []string{
-			"Batch RPC call failed: Expected DiskDescriptor",
-			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
-			"Client not available, retrying",
-		},
-	},
 	"mooncake-store-version-mismatch": {
 		match: []string{
 			"E1203 10:02:11.003412 77102 master_client.cpp:459] Version mismatch: server=2.0.0 client=2.1.0",
@@ -444,6 +429,24 @@ var libraryExamples = map[string]example{
 			"2026-05-28T00:11:09.123456Z  INFO smg::routers::http::pd_router: PD request completed prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000",
 		},
 	},
+	"ucx-cuda-transports-unavailable": {
+		match: []string{
+			"ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: mm, posix, self, shm, sm, sysv, tcp",
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  transport 'cuda_copy' is not available, please use one or more of: rc_mlx5, self, tcp",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  network device 'mlx5_3:1' is not available, please use one or more of: 'mlx5_0:1'(rc_mlx5), 'eth0'(tcp)",
+		},
+	},
+	"ucx-requested-resource-unavailable": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  network device 'mlx5_3:1' is not available, please use one or more of: 'mlx5_0:1'(rc_mlx5), 'eth0'(tcp)",
+			"ucp_context.c:1321 UCX  WARN  transports 'rc_x','dc_x' are not available, please use one or more of: mm, self, tcp",
+		},
+		miss: []string{
+			"ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: mm, posix, self, shm, sm, sysv, tcp",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -460,11 +463,6 @@ var widenedLibraryExamples = map[string]example{
 		miss: []string{
 			"Os { code: 111, kind: ConnectionRefused, message: \"Connection refused\" }",
 			"Raise the open files limit to avoid too many open files later",
-		},
-	},
-	"nixl-ucx-backend-create-failed": {
-		match: []string{
-			"E0612 09:14:02.118312 44012 nixl_agent.cpp:342] UCX library does not support multi-threading",
 		},
 	},
 	"nccl-remote-process-exited": {
@@ -485,6 +483,30 @@ var widenedLibraryExamples = map[string]example{
 	"grammar-invalid-json-schema": {
 		miss: []string{
 			"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+		},
+	},
+	"mooncake-master-unreachable": {
+		match: []string{
+			"E0606 09:39:00.285498   382 master_client.cpp:416] Batch RPC call failed: End of file",
+			"E0606 09:39:00.285498   382 master_client.cpp:370] RPC call failed: Connection refused",
+			"E0606 09:39:00.285498   382 master_client.cpp:367] RPC call timed out: Timed out",
+			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
+			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
+		},
+		miss: []string{
+			"Batch RPC call failed: Expected DiskDescriptor",
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+			"Client not available, retrying",
+		},
+	},
+	"nixl-ucx-backend-create-failed": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:342] UCX library does not support multi-threading",
+			"2025-05-16T04:56:18.119Z ERROR engine.run_mp_engine: NIXL_ERR_BACKEND",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 conn.py:412] transfer status NIXL_ERR_BACKEND for request 12, retrying",
 		},
 	},
 }
