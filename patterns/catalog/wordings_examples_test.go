@@ -447,6 +447,52 @@ var libraryExamples = map[string]example{
 			"ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: mm, posix, self, shm, sm, sysv, tcp",
 		},
 	},
+	"nccl-version-mismatch": {
+		match: []string{
+			"node-2:811:811 [0] init.cc:1043 NCCL WARN Mismatched NCCL version detected : rank 8 version 22703 rank 0 version 22105",
+			"node-2:811:811 [0] NCCL WARN Mismatched NCCL version detected : rank 3 version 21903 rank 0 version 21805",
+		},
+		miss: []string{
+			"node-2:811:811 [0] NCCL INFO NCCL version 2.27.3+cuda12.9",
+		},
+	},
+	"nccl-net-device-count-mismatch": {
+		match: []string{
+			"node-2:811:811 [0] init.cc:1339 NCCL WARN Detected mixed local Net device counts across ranks (min 7, max 8). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
+			"node-2:811:811 [0] NCCL WARN Detected mixed local CollNet device counts across ranks (min 0, max 1). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
+		},
+		miss: []string{
+			"node-2:811:811 [0] NCCL INFO Detected mixed local Net device counts across ranks (min 7, max 8). Ignoring due to NCCL_IGNORE_NET_MISMATCH.",
+		},
+	},
+	"mooncake-rdma-context-inactive": {
+		match: []string{
+			"E0325 09:33:41.563210  8274 rdma_context.cpp:319] Context is not active: mlx5_9",
+			"E0325 09:33:41.584282  8497 rdma_transport.cpp:389] Device 0 is not active",
+		},
+		miss: []string{
+			"W0325 09:33:41.554718  8274 worker_pool.cpp:308] Too many errors found in local RNIC 10.121.129.5:16077@mlx5_9, mark it inactive",
+			"Context is not active yet, waiting",
+		},
+	},
+	"mooncake-overlapped-memory-registration": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 transfer_engine_impl.cpp:656] Transfer Engine does not support overlapped memory region",
+			"E0612 09:14:02.118312 44012 transfer_engine.cpp:312] Transfer Engine does not support overlapped memory region",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 rdma_context.cpp:212] Failed to register memory 0x7f3a00000000: Bad address [14]",
+		},
+	},
+	"nixl-ucx-version-limited": {
+		match: []string{
+			"W0612 09:14:02.118312 44012 ucx_utils.cpp:424] UCX version is 1.17.0 which is less than 1.19, CUDA support is limited, including the lack of support for multi-GPU within a single process.",
+			"UCX version is 1.18.1 which is less than 1.19, CUDA support is limited",
+		},
+		miss: []string{
+			"I0612 09:14:02.118312 44012 ucx_utils.cpp:420] UCX version is 1.19.0",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -509,6 +555,11 @@ var widenedLibraryExamples = map[string]example{
 			"E0612 09:14:02.118312 44012 conn.py:412] transfer status NIXL_ERR_BACKEND for request 12, retrying",
 		},
 	},
+	"nccl-duplicate-gpu": {
+		match: []string{
+			"node-1:2288:2288 [1] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.",
+		},
+	},
 }
 
 func init() {
@@ -537,6 +588,7 @@ func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
 		"E0312 10:22:01.771233 5512 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
 		"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
 		"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
+		"W0612 09:14:02.118312 44012 ucx_utils.cpp:424] UCX version is 1.17.0 which is less than 1.19, CUDA support is limited, including the lack of support for multi-GPU within a single process.",
 	} {
 		a := entry.NewAssembler(entry.Options{})
 		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
