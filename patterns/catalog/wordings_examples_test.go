@@ -493,6 +493,26 @@ var libraryExamples = map[string]example{
 			"I0612 09:14:02.118312 44012 ucx_utils.cpp:420] UCX version is 1.19.0",
 		},
 	},
+	"flashinfer-kernel-error": {
+		match: []string{
+			tb("RuntimeError: Error in function 'TopKSamplingFromProb' at /workspace/include/flashinfer/sampling.cuh:1288: Check failed: d <= 262144"),
+			"RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheRun' at /opt/flashinfer/csrc/batch_prefill.cu:212: float_workspace_buffer is too small",
+		},
+		miss: []string{
+			"Warning in function 'setup' at /workspace/include/flashinfer/trtllm/fused_moe/RoutingCustomPolicy.cuh:768: Unsupported numExperts",
+			"Error in function boost::math::tgamma<double>(double): Evaluation of tgamma at a negative integer 0.",
+			"RuntimeError: Error in function 'PrefillPlan' at /workspace/include/flashinfer/attention/scheduler.cuh:510: Unsupported head_dim: 192",
+		},
+	},
+	"mooncake-transfer-engine-too-old": {
+		match: []string{
+			tb("RuntimeError: Mooncake's batch transfer requires mooncake-transfer-engine >= 0.3.4.post2. Please upgrade Mooncake by 'pip install mooncake-transfer-engine --upgrade'"),
+			"RuntimeError: Mooncake's batch transfer requires mooncake-transfer-engine >= 0.3.4.post2.",
+		},
+		miss: []string{
+			hdr("Using mooncake-transfer-engine 0.3.4.post2 for batch transfer"),
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -512,6 +532,9 @@ var widenedLibraryExamples = map[string]example{
 		},
 	},
 	"nccl-remote-process-exited": {
+		match: []string{
+			"node-1:2288:2597 [1] proxy.cc:1874 NCCL WARN [Service thread] Could not receive type from localRank 3, res=3, closed=0",
+		},
 		miss: []string{
 			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
 		},
