@@ -513,6 +513,25 @@ var libraryExamples = map[string]example{
 			hdr("Using mooncake-transfer-engine 0.3.4.post2 for batch transfer"),
 		},
 	},
+	"nccl-collective-mismatch": {
+		match: []string{
+			"10.10.23.10: so-ucloud-10-10-23-10:1307367:1307586 [0] transport/net_ib.cc:1038 NCCL WARN NET/IB : req 0/1 tag 0 peer 10.10.23.6<58683> collective mismatch error, local size 496640 remote size 65536",
+			"node-1:2288:2597 [1] NCCL WARN NET/IB : req 1/2 tag 7 peer 10.0.0.2<41237> collective mismatch error, local size 32768 remote size 1048576",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL INFO NET/IB : req 0/1 tag 0 peer 10.0.0.2<41237> posted",
+		},
+	},
+	"nvshmem-version-mismatch": {
+		match: []string{
+			"NVSHMEM device library version does not match with NVSHMEM host library version",
+			"NVSHMEM device library version (3.3.24) does not match with NVSHMEM host library version (3.2.5)",
+			"NVSHMEM version in CUmodule or CUlibrary does not match with NVSHMEM host library version",
+		},
+		miss: []string{
+			"NVSHMEM v3.3.24 (host library and device library versions match)",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
