@@ -581,11 +581,15 @@ var widenedLibraryExamples = map[string]example{
 			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
 			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
 			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
+			"2025-04-17 19:46:42.566927 ERROR    [975] [coro_rpc_client.hpp:978] read rpc body failed, error msg:End of file. close the socket.",
+			"2025-06-06 09:39:00.285457 ERROR    [382] [coro_rpc_client.hpp:923] client has been closed, please re-connect",
+			"E0417 19:46:42.567027   481 master_client.cpp:192] Failed to mount segment due to rpc error",
 		},
 		miss: []string{
 			"Batch RPC call failed: Expected DiskDescriptor",
 			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
 			"Client not available, retrying",
+			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
 		},
 	},
 	"nixl-ucx-backend-create-failed": {
@@ -600,6 +604,35 @@ var widenedLibraryExamples = map[string]example{
 	"nccl-duplicate-gpu": {
 		match: []string{
 			"node-1:2288:2288 [1] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.",
+		},
+	},
+	"mooncake-store-allocation-failed": {
+		match: []string{
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: NO_AVAILABLE_HANDLE",
+		},
+		miss: []string{
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+		},
+	},
+	"mooncake-store-version-mismatch": {
+		match: []string{
+			"E0905 14:46:37.882738 15817 master_client.cpp:297] Failed to end put operation: invalid rpc arg",
+			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
+		},
+	},
+	"mooncake-store-client-setup-failed": {
+		match: []string{
+			"E0417 19:46:42.567034   481 store_py.cpp:191] Failed to mount segment: UNKNOWN_ERROR",
+		},
+	},
+	"mooncake-memory-registration-failed": {
+		match: []string{
+			tb("RuntimeError: Failed to register buffer to Mooncake Store, error code: -1"),
+		},
+	},
+	"mooncake-store-client-not-initialized": {
+		match: []string{
+			tb("RuntimeError: Mooncake store is not initialized."),
 		},
 	},
 }
