@@ -635,6 +635,15 @@ var widenedLibraryExamples = map[string]example{
 			tb("RuntimeError: Mooncake store is not initialized."),
 		},
 	},
+	"router-worker-health-check-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::worker: HTTP health check returned non-success status for http://10.0.0.7:30000: 503 Service Unavailable",
+			"2026-05-28T00:11:09.123456Z  WARN smg::worker: gRPC health timed out for grpc://10.0.0.7:31001",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::worker: HTTP health check succeeded for http://10.0.0.7:30000",
+		},
+	},
 }
 
 func init() {
