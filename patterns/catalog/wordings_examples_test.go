@@ -584,6 +584,7 @@ var widenedLibraryExamples = map[string]example{
 			"2025-04-17 19:46:42.566927 ERROR    [975] [coro_rpc_client.hpp:978] read rpc body failed, error msg:End of file. close the socket.",
 			"2025-06-06 09:39:00.285457 ERROR    [382] [coro_rpc_client.hpp:923] client has been closed, please re-connect",
 			"E0417 19:46:42.567027   481 master_client.cpp:192] Failed to mount segment due to rpc error",
+			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start batch put operation: RPC_FAIL",
 		},
 		miss: []string{
 			"Batch RPC call failed: Expected DiskDescriptor",
@@ -609,6 +610,7 @@ var widenedLibraryExamples = map[string]example{
 	"mooncake-store-allocation-failed": {
 		match: []string{
 			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: NO_AVAILABLE_HANDLE",
+			"E0414 11:10:42.514200 18822 client.cpp:170] Failed to start batch put operation: NO_AVAILABLE_HANDLE",
 		},
 		miss: []string{
 			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
