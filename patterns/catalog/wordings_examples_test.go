@@ -532,6 +532,25 @@ var libraryExamples = map[string]example{
 			"NVSHMEM v3.3.24 (host library and device library versions match)",
 		},
 	},
+	"hccl-connect-failed": {
+		match: []string{
+			tb("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 11"),
+			"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 9",
+		},
+		miss: []string{
+			"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 15",
+			"HCCL function error: HcclAllReduce(...), error code is 110",
+		},
+	},
+	"hccl-call-failed": {
+		match: []string{
+			"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 15",
+			"[rank1]: [ERROR] 2025-04-27-03:11:08 (PID:540989, Device:0, RankID:1) ERR02200 DIST call hccl api failed.",
+		},
+		miss: []string{
+			tb("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 11"),
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
