@@ -551,6 +551,17 @@ var libraryExamples = map[string]example{
 			tb("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 11"),
 		},
 	},
+	"cuda-invalid-argument": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid argument"),
+			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid argument'",
+		},
+		miss: []string{
+			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
+			"RuntimeError: Triton Error [CUDA]: invalid argument",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
