@@ -562,6 +562,33 @@ var libraryExamples = map[string]example{
 			"RuntimeError: Triton Error [CUDA]: invalid argument",
 		},
 	},
+	"dynamo-etcd-unreachable": {
+		match: []string{
+			"ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to etcd server with config ClientOptions { etcd_url: [\"http://localhost:2379\"], etcd_connect_options: None, attach_lease: true }",
+			rawTB("Exception: Failed to connect to etcd server with config ClientOptions { etcd_url: [\"http://etcd:2379\"], etcd_connect_options: None, attach_lease: true }"),
+		},
+		miss: []string{
+			"INFO dynamo_runtime::transports::etcd: Connected to etcd server at http://localhost:2379",
+		},
+	},
+	"dynamo-nats-jetstream-unavailable": {
+		match: []string{
+			rawTB("nats.js.errors.ServiceUnavailableError: nats: ServiceUnavailableError: code=None err_code=None description='None'"),
+			"ERROR dynamo_llm::kv_router: nats: ServiceUnavailableError",
+		},
+		miss: []string{
+			"ERROR dynamo_runtime: nats: connection closed",
+		},
+	},
+	"dynamo-no-instances-for-endpoint": {
+		match: []string{
+			"ERROR chat_completions: dynamo_llm::http::service::openai: Internal server error: Failed to generate completions: no instances found for endpoint \"instances/dynamo/Frontend/chat/completions\"",
+			"Error: no instances found for endpoint dynamo/backend/generate",
+		},
+		miss: []string{
+			"INFO dynamo_runtime::component::client: 2 instances found for endpoint dynamo/backend/generate",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
