@@ -1,8 +1,10 @@
 package catalog_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 )
@@ -785,6 +787,62 @@ func TestLibraryRanking(t *testing.T) {
 		}
 		if len(got) == 0 || got[len(got)-1] != tt.want {
 			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestResultCodeFamiliesPartition composes the lines of the libraries that
+// print a numeric result (torch_memory_saver's CUresult and cudaError
+// checks in both of its formats, torch_npu's HCCL calls) for every code,
+// and checks that exactly one record of the family claims each line: the
+// classes split the codes between them, with a catch-all for the rest, so
+// no code is silent and none is read twice.
+func TestResultCodeFamiliesPartition(t *testing.T) {
+	recs := curated(t)
+	family := func(slugs ...string) map[string]*regexp2.Regexp {
+		out := map[string]*regexp2.Regexp{}
+		for _, r := range recs {
+			for _, s := range slugs {
+				if r.Slug == s {
+					out[s] = compile(t, r)
+				}
+			}
+		}
+		if len(out) != len(slugs) {
+			t.Fatalf("family %v: found %d records", slugs, len(out))
+		}
+		return out
+	}
+	claims := func(fam map[string]*regexp2.Regexp, line string) []string {
+		var got []string
+		for slug, re := range fam {
+			if matches(t, re, line) {
+				got = append(got, slug)
+			}
+		}
+		return got
+	}
+	tms := family("torch-memory-saver-resume-oom", "torch-memory-saver-invalid-request", "torch-memory-saver-vmm-unavailable",
+		"torch-memory-saver-after-kernel-fault", "torch-memory-saver-cuda-error")
+	for code := 1; code <= 1000; code++ {
+		for _, f := range []string{
+			"[torch_memory_saver.cpp] CUresult error: %d (some reason)  file=csrc/core.cpp func=%s line=210",
+			"[torch_memory_saver.cpp] CUresult error  result=%d file=csrc/torch_memory_saver.cpp func=%s line=206",
+			"[torch_memory_saver.cpp] cudaError error: %d (some reason)  file=csrc/core.cpp func=%s line=172",
+		} {
+			for _, fn := range []string{"resume", "pause", "cu_mem_create", "cu_mem_unmap"} {
+				line := fmt.Sprintf(f, code, fn)
+				if got := claims(tms, line); len(got) != 1 {
+					t.Errorf("%q: claimed by %v, want exactly one torch_memory_saver record", line, got)
+				}
+			}
+		}
+	}
+	hccl := family("hccl-connect-failed", "hccl-call-failed")
+	for code := 1; code <= 30; code++ {
+		line := fmt.Sprintf("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is %d", code)
+		if got := claims(hccl, line); len(got) != 1 {
+			t.Errorf("%q: claimed by %v, want exactly one HCCL record", line, got)
 		}
 	}
 }
