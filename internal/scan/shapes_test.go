@@ -143,8 +143,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
-		"srun-label":   "a launcher's label in front of a user's per-line record header: the label and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
-		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	// Held out (heldout-11): measured, not tuned to.
