@@ -130,10 +130,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// dev-3: measured before any change made for the batch.
-	"738-hccl-mindie-hcclcomminitrootinfo-failed-runner-lines.log": {
-		"fold-s-100": "the CANN HCCL line folded at 100 columns loses 'HcclCommInitRootInfo failed.' to its second piece, which is not rejoined, so the unclassified lead no longer names the cause",
-	},
 	// dev-2: measured blind before any change made for the batch.
 	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
 		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
