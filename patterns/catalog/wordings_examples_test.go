@@ -745,6 +745,17 @@ var widenedLibraryExamples = map[string]example{
 			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1109 UCX  INFO  transports 'cuda_copy','rc_mlx5' selected",
 		},
 	},
+	"mooncake-target-segment-unknown": {
+		match: []string{
+			"W0114 02:43:32.390785 47811 transfer_metadata.cpp:500] Failed to retrieve segment descriptor, name 10.63.64.227:12811",
+		},
+	},
+	"mooncake-store-transfer-failed": {
+		match: []string{
+			"E0114 02:43:32.390794 47811 client_service.cpp:1729] Failed to submit transfer operation",
+			"E0114 02:43:32.390794 47811 client_service.cpp:1541] Failed to submit transfer operation for key: 7f3a_0_k",
+		},
+	},
 }
 
 func init() {
