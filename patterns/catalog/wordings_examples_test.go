@@ -584,6 +584,18 @@ var libraryExamples = map[string]example{
 			"INFO dynamo_runtime::component::client: 2 instances found for endpoint dynamo/backend/generate",
 		},
 	},
+	"cuda-invalid-argument": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid argument"),
+			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
+		},
+		miss: []string{
+			// NCCL's own report of the same CUDA error is nccl-cuda-failure's.
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid argument'",
+			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
+			"RuntimeError: Triton Error [CUDA]: invalid argument",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -706,18 +718,6 @@ var widenedLibraryExamples = map[string]example{
 		miss: []string{
 			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
 			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
-		},
-	},
-	"cuda-error-invalid-argument": {
-		match: []string{
-			tb("RuntimeError: CUDA error: invalid argument"),
-			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
-		},
-		miss: []string{
-			// NCCL's own report of the same CUDA error is nccl-cuda-failure's.
-			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid argument'",
-			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
-			"RuntimeError: Triton Error [CUDA]: invalid argument",
 		},
 	},
 	"torch-memory-saver-invalid-request": {
