@@ -569,7 +569,7 @@ func componentOfText(text string) string {
 func nativeFamily(e *entry.Entry) string {
 	switch e.Native {
 	case entry.NativeShell:
-		return FamilyKilled
+		return shellFamily(e)
 	case entry.NativeCUDA, entry.NativeCUDAAssert, entry.NativeROCm:
 		return FamilyGPU
 	case entry.NativeNCCL, entry.NativeUCX:
