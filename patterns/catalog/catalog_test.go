@@ -329,52 +329,7 @@ var examples = map[string]example{
 			"[rank0]: RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 4",
 		},
 	},
-	"torch-memory-saver-cuda-call-failed": {
-		match: []string{
-			"[torch_memory_saver.cpp] CUresult error  result=201 file=csrc/torch_memory_saver.cpp func=pause line=170",
-			"[torch_memory_saver.cpp] CUresult error: 1 (invalid argument)  file=csrc/core.cpp func=resume line=188",
-			"[torch_memory_saver.cpp] cudaError error: 700 (an illegal memory access was encountered)  file=csrc/core.cpp func=malloc line=52",
-			"[torch_memory_saver.cpp] hipError_t error  result=1 file=csrc/hardware_amd_support.cpp func=resume line=301",
-		},
-		miss: []string{
-			"[torch_memory_saver.cpp] CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create line=103 (5)",
-			"[torch_memory_saver.cpp] cudaError error: 2 (out of memory)  file=csrc/core.cpp func=resume line=172",
-			"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
-		},
-	},
-	"ucx-transports-unavailable": {
-		match: []string{
-			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1109 UCX  WARN  transports 'cuda_copy','gdr_copy' are not available, please use one or more of: mm, posix, self, sm, sysv, tcp",
-			"ucp_context.c:969  UCX  WARN  transports 'rc_mlx5' are not available, please use one or more of: ib, posix, rc_verbs, self, tcp",
-			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1122 UCX  WARN  network devices 'mlx5_9:1' are not available, please use one or more of: 'eth0'(tcp), 'lo'(tcp), 'mlx5_0:1'(ib)",
-		},
-		miss: []string{
-			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1109 UCX  INFO  transports 'cuda_copy','rc_mlx5' selected",
-			"UCX_TLS=cuda_copy,cuda_ipc,rc is set; transports are not available until the context is created",
-		},
-	},
-	"dynamo-no-instances-for-endpoint": {
-		match: []string{
-			"2026-03-04T10:11:12.131415Z ERROR dynamo_llm::http::service::openai: Internal server error: Failed to generate completions: no instances found for endpoint \"dynamo/backend/generate\"",
-			"Error: no instances found for endpoint dynamo.prefill.generate-694d9a1b",
-		},
-		miss: []string{
-			"2026-03-04T10:11:12.131415Z  INFO dynamo_runtime::component: 2 instances found for endpoint dynamo/backend/generate",
-			"2026-03-04T10:11:12.131415Z DEBUG dynamo_llm::discovery::watcher: waiting for instances of endpoint dynamo/backend/generate",
-		},
-	},
-	"cuda-error-invalid-argument": {
-		match: []string{
-			rawTB("torch.AcceleratorError: CUDA error: invalid argument\nSearch for `cudaErrorInvalidValue' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information."),
-			"  what():  CUDA error: invalid argument",
-			"RuntimeError: Runtime check failed at /opt/kernels/include/comm.cuh:91: CUDA error: invalid argument",
-		},
-		miss: []string{
-			"RuntimeError: Triton Error [CUDA]: invalid argument",
-			"ValueError: invalid argument 'dtype' for CUDA graph runner",
-			"RuntimeError: cudaMemcpyBatchAsync failed. failIdx=3 error=invalid argument",
-		},
-	},
+
 	"nccl-cuda-failure": {
 		match: []string{
 			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
