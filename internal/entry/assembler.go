@@ -1127,18 +1127,29 @@ func (a *Assembler) noteBare(s string) {
 	if p.bareType != "" || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
 		return
 	}
-	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
+	if typ, msg, ok := a.bareOf(s); ok {
 		p.bareType, p.bareMsg = typ, msg
-	} else if p.kind == kindRaw {
-		// A header-less line only: a record's message is prose.
-		if typ, msg, ok := parseGluedException(s); ok {
-			p.bareType, p.bareMsg = typ, msg
-		} else if mayEmbedException(s) {
-			if typ, msg, ok := parseEmbeddedException(s); ok {
-				p.bareType, p.bareMsg = typ, msg
-			}
-		}
 	}
+}
+
+// bareOf reads the exception line s holds for the pending entry: the line
+// itself (as printed or quoted), or, on a header-less line only (a
+// record's message is prose), one glued behind its raise frame or
+// embedded in a sentence.
+func (a *Assembler) bareOf(s string) (typ, msg string, ok bool) {
+	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
+		return typ, msg, true
+	}
+	if a.cur.kind != kindRaw {
+		return "", "", false
+	}
+	if typ, msg, ok := parseGluedException(s); ok {
+		return typ, msg, true
+	}
+	if mayEmbedException(s) {
+		return parseEmbeddedException(s)
+	}
+	return "", "", false
 }
 
 // endsWithColon reports whether s announces what follows: it ends in ":"

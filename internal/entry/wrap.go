@@ -43,10 +43,16 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 // length: a terminal wraps a line with its collector's prefix, which the
 // Assembler strips from prev but that its rest never carries.
 func isWrapBreakAt(prev, next string, prevLen, width int) bool {
-	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" || isValidationHead(prev) {
+	if width < minWrapWidth || len(prev) < prevLen || next == "" || isValidationHead(prev) {
 		return false
 	}
 	p := prev[len(prev)-1]
+	if len(next) > width+wrapSlack && !(p == ' ' && len(next) <= width+firstWordLen(next)) {
+		// A word-wrapping tool (fold -s) breaks before the word that
+		// would cross its width: the rest, broken again at that width,
+		// is at most as long as prev and that word.
+		return false
+	}
 	// rest is next without the one space a break just before a word
 	// leaves at its start.
 	rest, lead := next, false
@@ -98,7 +104,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
+			// (Two spaces end a Markdown paste's every line: the line's
+			// last piece, not a writer's habit.)
 			return false
 		}
 	case isDigit(p):
@@ -158,7 +166,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
 	// name ("common_ops.abi3." and "so: undefined symbol: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) &&
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
 		return false
 	}
@@ -306,8 +314,10 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	}
 	if p.bareType != "" {
 		// The exception line was the line split: its message goes on.
-		if typ, msg, ok := parseExceptionAnyQuote(prev); ok && typ == p.bareType && msg == p.bareMsg {
-			p.bareType, p.bareMsg, _ = parseExceptionAnyQuote(joined)
+		if typ, msg, ok := a.bareOf(prev); ok && typ == p.bareType && msg == p.bareMsg {
+			if typ, msg, ok := a.bareOf(joined); ok && typ == p.bareType {
+				p.bareMsg = msg
+			}
 		}
 	} else {
 		a.noteBare(joined)
@@ -483,4 +493,19 @@ func (a *Assembler) wrapInSpacedPaste(prev, next string, nextRaw int) bool {
 	}
 	l, n := prev[len(prev)-1], next[0]
 	return isLower(l) && isLower(n) || isDigit(l) && isDigit(n)
+}
+
+// firstWordLen returns the length of s's first word: up to its first space.
+func firstWordLen(s string) int {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// lastToken returns the last token of s, the trailing spaces left out:
+// ":" in "aborting with error : ", "error:" in "... failed with error: ".
+func lastToken(s string) string {
+	s = strings.TrimRight(s, " ")
+	return s[strings.LastIndexByte(s, ' ')+1:]
 }

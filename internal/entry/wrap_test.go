@@ -62,6 +62,23 @@ func TestIsWrapBreak(t *testing.T) {
 			"symbol: cuGreenCtxStreamCreate", true},
 		{"fold -s's middle piece, ending in a space as prev does", "[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective ",
 			"operation timeout: WorkNCCL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, ", true},
+		// fold -s breaks before the word that would cross its width:
+		// the rest, broken again at that width, may be longer than prev
+		// by that word; after a colon's space the value may be a
+		// constant in capitals; the last piece of a Markdown paste's line
+		// ends in its two spaces.
+		{"fold -s, the rest longer than prev by its first word", "`[rank4]:[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"WorkNCCL(SeqNum=39982, OpType=SEND, NumelIn=4742400, NumelOut=4742400, Timeout(ms)=600000) raised", true},
+		{"fold -s after a colon's space, a constant", ":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ",
+			"HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016", true},
+		{"fold -s, the last piece of a Markdown line", "E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds ",
+			"for batch 2586731328  ", true},
+		{"fold -s, a rest longer than prev and its first word", "[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"WorkNCCL(SeqNum=39982, " + strings.Repeat("OpType=SEND, ", 8), false},
+		{"a level word after a space that no colon announced", "[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"ERROR: the store went away", false},
+		{"a short piece ending in one space, as a writer's own", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: ",
+			"undefined symbol: ", false},
 		{"sentence end", long + ".", "and the next sentence begins here", false},
 		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
 		{"indented", long[:80], "  " + long[80:], false},
@@ -209,11 +226,16 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error")
 	f.Add("--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/")
 	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
+	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
 		}
-		if len(prev) < minWrapWidth || len(next) > len(prev)+wrapSlack || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
+		bound := len(prev) + wrapSlack
+		if strings.HasSuffix(prev, " ") {
+			bound = max(bound, len(prev)+firstWordLen(next))
+		}
+		if len(prev) < minWrapWidth || len(next) > bound || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
 			t.Fatalf("isWrapBreak(%q, %q): bounds or traceback line", prev, next)
 		}
 		if _, _, ok := parseExceptionAnyQuote(strings.TrimPrefix(next, " ")); ok {
@@ -242,5 +264,19 @@ func TestIsFuncNameRest(t *testing.T) {
 		if got := isFuncNameRest(tt.prev, tt.next); got != tt.want {
 			t.Errorf("isFuncNameRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
 		}
+	}
+}
+
+// TestRejoinedEmbeddedException: an exception embedded in a sentence
+// (parseEmbeddedException) whose line a word wrap broke is read whole
+// once the rest is rejoined, as an exception line of its own is.
+func TestRejoinedEmbeddedException(t *testing.T) {
+	in := "The baidu/ERNIE-4.5-21B-A3B-PT model service failed to start（RuntimeError: The bias should be \n1D）"
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || es[0].Traceback == nil {
+		t.Fatalf("entries %+v, want one with the exception", es)
+	}
+	if x := es[0].Traceback.Outermost(); x.Type != "RuntimeError" || x.Message != "The bias should be 1D" {
+		t.Errorf("exception %q: %q, want RuntimeError: The bias should be 1D", x.Type, x.Message)
 	}
 }

@@ -134,10 +134,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"738-hccl-mindie-hcclcomminitrootinfo-failed-runner-lines.log": {
 		"fold-s-100": "the CANN HCCL line folded at 100 columns loses 'HcclCommInitRootInfo failed.' to its second piece, which is not rejoined, so the unclassified lead no longer names the cause",
 	},
-	// dev-2: measured blind before any change made for the batch.
-	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
-		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
-	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -153,16 +149,7 @@ var knownLayoutMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"187-grafana-table-scheduler-exception-cp-pp.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"244-quoted-glog-mooncake-store-transfer-timeout-hicache.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
@@ -175,9 +162,6 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"395-rocm-hsa-exception-queue-abort-signature.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
