@@ -28,6 +28,7 @@ func TestParsePanic(t *testing.T) {
 		{"double-spaced paste: the blank lines the entry kept are no part of the message", "thread 'main' panicked at src/main.rs:1:1:\n\nassertion failed\n\n  left: 1\n\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
 			&Panic{"main", "src/main.rs:1:1", "assertion failed\n  left: 1"}},
 		{"current form cut before its message", "thread 'main' panicked at src/main.rs:1:1:", &Panic{"main", "src/main.rs:1:1", ""}},
+		{"cut before its location", "thread 'main' panicked at ", nil},
 
 		{"prose", "the thread 'main' panicked at src/main.rs:1:1:", nil},
 		{"no location", "thread 'main' panicked at something:", nil},
@@ -98,6 +99,16 @@ func TestAssemblerRustPanic(t *testing.T) {
 			"   0: rust_begin_unwind\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5\n   1: core::panicking::panic_fmt\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14\n   2: tokio::runtime::blocking::shutdown::Receiver::wait::h1a2b3c4d5e6f7a8b",
 			[]view{
 				{Lines: "1-5", Format: FormatNative, Native: NativeRustPanic, Msg: "   0: rust_begin_unwind"},
+			}},
+		{"fold -s cut the first line after \"panicked at \": its location rejoined",
+			"thread '<unnamed>' panicked at \n/home/router/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+			[]view{
+				{Lines: "1-4", Format: FormatNative, Native: NativeRustPanic, Msg: "thread '<unnamed>' panicked at /home/router/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:"},
+			}},
+		{"cut after \"panicked at \", the older form's quote on the next line",
+			"thread 'main' panicked at \n'index out of bounds', src/main.rs:10:5",
+			[]view{
+				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at 'index out of bounds', src/main.rs:10:5"},
 			}},
 		{"numbered lists and counters are no frames",
 			"  0: 10\n  1: route /generate\n  2: 0x1f - retries left",

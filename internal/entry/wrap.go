@@ -97,14 +97,15 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// The break fell just after a space. A writer that ends its
 		// lines in a space ends next in one too (NVSHMEM's errors),
 		// and so does the middle piece of a line a word-wrapping tool
-		// (fold -s) broke twice: that piece is about as long as prev,
-		// the writer's next line is of its own length. The rest may
+		// (fold -s) broke twice: that piece is about as long as prev's
+		// (prevLen: prev may hold pieces rejoined before it), the
+		// writer's next line is of its own length. The rest may
 		// open with a quote, inline code or a path ("NCCL error in: "
 		// and "/pytorch/torch/csrc/...").
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) {
 			// (Two spaces end a Markdown paste's every line: the line's
 			// last piece, not a writer's habit.)
 			return false
@@ -244,6 +245,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 && isPanicRest(a.kept.last(), c.s) {
+		// "thread 'main' panicked at " and its location: one line, as
+		// the panic printed it, whatever the width.
+		return a.join(l, c)
+	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
@@ -321,6 +327,11 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 		}
 	} else {
 		a.noteBare(joined)
+	}
+	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 {
+		// A panic's first line made whole: its state is the whole
+		// line's.
+		p.panic = panicOpen(joined)
 	}
 	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
 		// The pieces were no traceback line; the line whole is: the

@@ -267,6 +267,20 @@ func TestIsFuncNameRest(t *testing.T) {
 	}
 }
 
+// TestFoldMiddlePieceAfterARejoinedLine: the middle piece of a line fold
+// -s broke three times is as long as the piece before it, not as the
+// line rejoined so far.
+func TestFoldMiddlePieceAfterARejoinedLine(t *testing.T) {
+	in := "[1745499308.854013] [9fd0c21b0f7c:760  :0]       ib_device.c:1332 UCX  ERROR   \n" +
+		"ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::5aa2:e1ff:fefe:c130 \n" +
+		"flow_label=0xffffffff sgid_index=0 traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such \n" +
+		"device"
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || !strings.HasSuffix(es[0].Text, "failed: No such device") || strings.Contains(es[0].Text, "\n") {
+		t.Errorf("entries %+v, want the UCX line whole", views(es))
+	}
+}
+
 // TestRejoinedEmbeddedException: an exception embedded in a sentence
 // (parseEmbeddedException) whose line a word wrap broke is read whole
 // once the rest is rejoined, as an exception line of its own is.
