@@ -22,12 +22,12 @@ type Panic struct {
 
 // The states of a Rust panic entry (pending.panic): what its next line may be.
 const (
-	panicNone    int8 = iota
-	panicMessage      // after "panicked at <location>:": the message's first line
-	panicMore         // after the message's first line: indented message lines, the note, the backtrace
-	panicQuote        // inside the older form's quoted message, left open by a newline in it
-	panicAfter        // after the message: only the note and the backtrace
-	panicLocation     // after "panicked at " that a word wrap (fold -s) cut before its location: the location's rest
+	panicNone     int8 = iota
+	panicMessage       // after "panicked at <location>:": the message's first line
+	panicMore          // after the message's first line: indented message lines, the note, the backtrace
+	panicQuote         // inside the older form's quoted message, left open by a newline in it
+	panicAfter         // after the message: only the note and the backtrace
+	panicLocation      // after "panicked at " that a word wrap (fold -s) cut before its location: the location's rest
 )
 
 // maxPanicName bounds a thread name and a location.

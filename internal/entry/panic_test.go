@@ -211,8 +211,15 @@ func FuzzParsePanic(f *testing.F) {
 		if !ok {
 			return
 		}
-		if !strings.Contains(s, p.Thread) || !strings.Contains(s, p.Location) || !strings.Contains(s, p.Message) {
+		if !strings.Contains(s, p.Thread) || !strings.Contains(s, p.Location) {
 			t.Fatalf("ParsePanic(%q) = %+v: not parts of the text", s, p)
+		}
+		// The message's lines are the text's; the blank lines between
+		// them (a double-spaced paste's) are left out.
+		for l := range strings.SplitSeq(p.Message, "\n") {
+			if !strings.Contains(s, l) {
+				t.Fatalf("ParsePanic(%q) = %+v: message line %q not in the text", s, p, l)
+			}
 		}
 		if p.Location != "" && !isRustLocation(p.Location) {
 			t.Fatalf("ParsePanic(%q) location %q", s, p.Location)
