@@ -250,6 +250,16 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// the panic printed it, whatever the width.
 		return a.join(l, c)
 	}
+	if last := a.kept.last(); p.hasTB && p.st == stException && a.spacing.real(p.blanks) == 0 && endsInFoldSpace(last) &&
+		!isIndented(c.s) && textClass(c.s) == lcOther && !c.native {
+		// Inside an exception's message, a line that ends in one space
+		// (which CPython never prints there) is a piece a word wrap
+		// (fold -s) cut: the message goes on, whatever the pieces'
+		// lengths.
+		if _, _, ok := parseExceptionAnyQuote(c.s); !ok {
+			return a.join(l, c)
+		}
+	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
@@ -519,4 +529,12 @@ func firstWordLen(s string) int {
 func lastToken(s string) string {
 	s = strings.TrimRight(s, " ")
 	return s[strings.LastIndexByte(s, ' ')+1:]
+}
+
+// endsInFoldSpace reports whether s ends in the one space a word wrap
+// (fold -s) leaves after the last word it kept: a space after a byte that
+// is none.
+func endsInFoldSpace(s string) bool {
+	n := len(s)
+	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
 }

@@ -281,6 +281,26 @@ func TestFoldMiddlePieceAfterARejoinedLine(t *testing.T) {
 	}
 }
 
+// TestFoldInsideAnExceptionMessage: inside an exception's message, the
+// pieces fold -s cut (each ending in one space, which CPython never
+// prints there) are one line again, whatever their lengths; a line
+// without that space stays a line of the message.
+func TestFoldInsideAnExceptionMessage(t *testing.T) {
+	in := "Traceback (most recent call last):\n" +
+		"  File \"/w/transformers/dynamic_module_utils.py\", line 731, in resolve_trust_remote_code\n" +
+		"    raise ValueError(\n" +
+		"ValueError: The repository `/data/InternVL3-1B` contains custom code which must be \n" +
+		"executed to correctly load the model. You can inspect the repository content at \n" +
+		"https://hf.co//data/InternVL3-1B.\n" +
+		"Please pass the argument `trust_remote_code=True` to allow custom code to be run."
+	es := assemble(t, Options{}, in)
+	want := "ValueError: The repository `/data/InternVL3-1B` contains custom code which must be executed to correctly load the model. " +
+		"You can inspect the repository content at https://hf.co//data/InternVL3-1B."
+	if !strings.Contains(es[0].Text, want) {
+		t.Errorf("text %q, want the message's pieces rejoined: %q", es[0].Text, want)
+	}
+}
+
 // TestRejoinedEmbeddedException: an exception embedded in a sentence
 // (parseEmbeddedException) whose line a word wrap broke is read whole
 // once the rest is rejoined, as an exception line of its own is.

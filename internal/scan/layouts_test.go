@@ -137,9 +137,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"090-trust-remote-code-multiline-message.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"123-inline-code-sgl-kernel-undefined-symbol.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
@@ -151,9 +148,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
 		"level-first": "the sigquit line rewritten at INFO (the level the test gives a line it cannot tell) no longer leads; the xinference worker's ERROR line does",
-	},
-	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
