@@ -130,10 +130,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// dev-3: measured before any change made for the batch.
-	"738-hccl-mindie-hcclcomminitrootinfo-failed-runner-lines.log": {
-		"fold-s-100": "the CANN HCCL line folded at 100 columns loses 'HcclCommInitRootInfo failed.' to its second piece, which is not rejoined, so the unclassified lead no longer names the cause",
-	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
