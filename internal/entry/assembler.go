@@ -465,6 +465,12 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
 	}
+	if c.header && p.native == NativeRustPanic && p.kind == kindHeader {
+		if msg, ok := a.panicRecordContinues(c); ok {
+			a.take(l, msg, cut)
+			return a.out
+		}
+	}
 	if c.header && p.relay != relayNone && p.active && a.relayed(c) {
 		a.take(l, c.h.msg, cut)
 		return a.out
@@ -549,6 +555,30 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 	}
 	a.take(l, content, cut)
 	return true
+}
+
+// panicRecordContinues decides whether the header line c continues the
+// pending entry, a Rust panic whose lines a logger relayed as records of
+// its own ("2025-05-05 12:43:53 ERROR thread 'main' panicked at
+// src/main.rs:10:5:", then "2025-05-05 12:43:53 ERROR called
+// `Result::unwrap()` ..."): a header of the same format and level whose
+// message is the panic's next line, which it returns. The header is left
+// out of the entry.
+func (a *Assembler) panicRecordContinues(c *classified) (string, bool) {
+	p := &a.cur
+	if c.h.format != p.format || normLevel(c.h.level) != p.level || a.spacing.real(p.blanks) > 0 {
+		return "", false
+	}
+	msg := c.h.msg
+	if i := strings.Index(c.s, "note: "); i >= 0 && i+len("note: ") == len(c.s)-len(msg) {
+		// Rust's tracing format reads "note:" as the record's target.
+		msg = c.s[i:]
+	}
+	st, ok := panicNext(p.panic, msg, false)
+	if ok {
+		p.panic = st
+	}
+	return msg, ok
 }
 
 // recordContinues decides whether s, the content of a line that repeats
@@ -847,6 +877,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 			p.st = stOneLine
 		default:
 			p.st = stRecord
+		}
+		if p.st != stOneLine && p.msg != "" && p.msg[0] == 't' {
+			if st, ok := panicState(p.msg); ok {
+				// A Rust panic relayed through a logger, its header on
+				// each of its lines (panicRecordContinues).
+				p.native, p.panic = NativeRustPanic, st
+			}
 		}
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc

@@ -189,6 +189,55 @@ func TestAssemblerRustPanicBehindTag(t *testing.T) {
 	}
 }
 
+// TestAssemblerRustPanicRelayedByALogger: a launcher that relays a Rust
+// program's stderr through its own logger puts its record header on every
+// line of the panic. The panic's lines are one entry, a Rust panic whose
+// message ParsePanic reads, the header left out of its later lines; the
+// next record of the logger is its own, and so is a record of another
+// level.
+func TestAssemblerRustPanicRelayedByALogger(t *testing.T) {
+	const (
+		head = "thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:"
+		msg  = "called `Option::unwrap()` on a `None` value"
+		note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+	)
+	for _, tt := range []struct {
+		name, header string
+		format       Format
+	}{
+		{"date, time and level", "2025-05-05 12:43:53 ERROR ", FormatPython},
+		{"python logging's default", "2025-05-05 12:43:53,123 - launcher - ERROR - ", FormatPython},
+		{"bracketed time", "[2025-05-05 12:43:53] ", FormatSRT},
+		{"Rust tracing, which reads \"note:\" as its target", "2025-05-05T12:43:53.123456Z ERROR ", ""},
+	} {
+		in := strings.Join([]string{tt.header + head, tt.header + msg, tt.header + note, tt.header + "next record"}, "\n")
+		es := assemble(t, Options{}, in)
+		if len(es) != 2 || es[0].Lines != 3 || es[0].Native != NativeRustPanic {
+			t.Errorf("%s: entries %+v, want the panic's three lines, then the next record", tt.name, views(es))
+			continue
+		}
+		if tt.format != "" && es[0].Format != tt.format {
+			t.Errorf("%s: format %q, want %q", tt.name, es[0].Format, tt.format)
+		}
+		if p, ok := ParsePanic(es[0].Text); !ok || p.Message != msg {
+			t.Errorf("%s: ParsePanic = %+v, %v; want message %q (text %q)", tt.name, p, ok, msg, es[0].Text)
+		}
+		if strings.Contains(es[0].Text, "12:43:53") {
+			t.Errorf("%s: text %q, want the headers left out", tt.name, es[0].Text)
+		}
+	}
+	// Near misses: a record of another level after the panic's first line
+	// is the logger's own; a message that only mentions a panic is none.
+	es := assemble(t, Options{}, "2025-05-05 12:43:53 ERROR "+head+"\n2025-05-05 12:43:53 INFO "+msg)
+	if len(es) != 2 || es[0].Native != NativeRustPanic || es[1].Native != "" {
+		t.Errorf("another level: entries %+v, want two", views(es))
+	}
+	es = assemble(t, Options{}, "2025-05-05 12:43:53 ERROR the router's thread 'main' panicked at src/main.rs:1:1:")
+	if len(es) != 1 || es[0].Native != "" {
+		t.Errorf("prose: entries %+v, want a record that is no panic", views(es))
+	}
+}
+
 // FuzzParsePanic checks that a panic is read from its text: thread,
 // location and message are parts of it, and the first line is one the
 // assembler opens a panic entry with.
