@@ -105,9 +105,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) {
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) {
 			// (Two spaces end a Markdown paste's every line: the line's
-			// last piece, not a writer's habit.)
+			// last piece, not a writer's habit; and a piece that ends in
+			// a colon's space announces a value, which a token too long
+			// for what was left of the line carries on the next.)
 			return false
 		}
 	case isDigit(p):
@@ -281,6 +283,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return a.join(l, c)
 	}
 	width := p.lastLen
+	if p.foldWidth > width && endsInFoldSpace(a.kept.last()) {
+		// A piece fold -s cut short before a long token: the width is
+		// the one the entry's earlier pieces showed.
+		width = p.foldWidth
+	}
 	if len(l.Text) == len(c.s) && p.lastRaw > width {
 		// A rest with no prefix of its own: the terminal cut prev as it
 		// was pushed, prefix and all.
@@ -347,6 +354,9 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(joined)
+	}
+	if endsInFoldSpace(prev) {
+		p.foldWidth = max(p.foldWidth, p.lastLen)
 	}
 	p.blanks = 0 // a double-spaced paste's, counted in lines already
 	p.lines++

@@ -77,8 +77,10 @@ func TestIsWrapBreak(t *testing.T) {
 			"WorkNCCL(SeqNum=39982, " + strings.Repeat("OpType=SEND, ", 8), false},
 		{"a level word after a space that no colon announced", "[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
 			"ERROR: the store went away", false},
-		{"a short piece ending in one space, as a writer's own", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: ",
-			"undefined symbol: ", false},
+		{"a short piece ending in one space, as a writer's own", "nvshmem detect topo failed on /dvs/p4/build/sw/rel/gpgpu/toolkit/r12.0/main_nvshmem/src/host/init: ",
+			"init.cu:1007 status 7 ", false},
+		{"a short piece ending in a colon's space: its value, too long for the line, on the next", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: ",
+			"undefined symbol: ", true},
 		{"sentence end", long + ".", "and the next sentence begins here", false},
 		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
 		{"indented", long[:80], "  " + long[80:], false},
@@ -298,6 +300,23 @@ func TestFoldInsideAnExceptionMessage(t *testing.T) {
 		"You can inspect the repository content at https://hf.co//data/InternVL3-1B."
 	if !strings.Contains(es[0].Text, want) {
 		t.Errorf("text %q, want the message's pieces rejoined: %q", es[0].Text, want)
+	}
+}
+
+// TestFoldPieceCutShortByALongToken: fold -s leaves a short piece before
+// a token longer than its width ("undefined symbol: " and a mangled
+// name): the piece is rejoined, and so is the token, measured against the
+// width the entry's earlier pieces showed.
+func TestFoldPieceCutShortByALongToken(t *testing.T) {
+	sym := "_ZN3c108ListType3getERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEENS_4Type24SingletonOrSharedTypePtrIS9_EE"
+	in := "ImportError: /home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so: \n" +
+		"undefined symbol: \n" + sym
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || es[0].Traceback == nil {
+		t.Fatalf("entries %+v, want one bare exception", views(es))
+	}
+	if x := es[0].Traceback.Outermost(); !strings.HasSuffix(x.Message, "common_ops.abi3.so: undefined symbol: "+sym) {
+		t.Errorf("message %q, want the line whole", x.Message)
 	}
 }
 

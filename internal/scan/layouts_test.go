@@ -133,9 +133,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
-	"123-inline-code-sgl-kernel-undefined-symbol.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
