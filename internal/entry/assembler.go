@@ -305,7 +305,7 @@ type pending struct {
 	// break showed in the entry: the wrap's width is at least that, where
 	// a later piece cut short by a long token says less.
 	foldWidth int
-	lastCut bool
+	lastCut   bool
 	// lastRaw is the length of the last non-blank line taken as the
 	// source delivered it, every prefix included: two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
