@@ -301,7 +301,11 @@ type pending struct {
 	// (a rejoined line is longer), and lastCut says the line bound cut
 	// it: a hard wrap's width, see rejoin.
 	lastLen int
-	lastCut   bool
+	lastCut bool
+	// foldWidth is the longest piece a word wrap's (fold -s) rejoined
+	// break showed in the entry: the wrap's width is at least that, where
+	// a later piece cut short by a long token says less.
+	foldWidth int
 	// lastRaw is the length of the last non-blank line taken as the
 	// source delivered it, every prefix included: two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
