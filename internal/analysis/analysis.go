@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/entry"
@@ -261,7 +262,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// still say where.
 		d.Triage = TriageOf(e, d.Exception)
 		if d.Triage.Process == "" {
-			d.Triage.Process = processOfWrapper(cause.Record.Slug)
+			d.Triage.Process = processOfWrapper(cause.Record)
 		}
 		a.leadWithPhaseWrapper(d, e)
 	}
@@ -305,7 +306,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// frames name a phase, the call that entered it says more
 			// than the traceback's first line.
 			d.Headline = FirstLine(e.Message)
-			if d.Headline == tracebackHeader {
+			if d.Headline == tracebackHeader || strings.HasPrefix(strings.TrimLeft(d.Headline, " \t"), `File "`) {
 				if c := phaseCall(e.Text); c != "" {
 					d.Headline = c
 				}
@@ -318,6 +319,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
+		if d.Fragment && framesAlone(e) {
+			// The middle of a traceback whose header and exception line
+			// are elsewhere: another failure's lines near it (its
+			// header, its exception, another rank's record) say more, so
+			// there it is their context; alone it is still alerted,
+			// named by its frames.
+			d.Role = patterns.RoleConsequence
+		}
 		if pointsToRootCause(exc.Message) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
@@ -367,12 +376,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	}
 	d.Triage = TriageOf(e, d.Exception)
 	if d.Triage.Process == "" && len(d.Context) > 0 {
-		d.Triage.Process = processOfWrapper(d.Context[0].Record.Slug)
+		d.Triage.Process = processOfWrapper(d.Context[0].Record)
 	}
 }
 
-// processOfWrapper names the process a wrapper record speaks for.
-func processOfWrapper(slug string) string {
+// processOfWrapper names the process a wrapper record speaks for: by its
+// slug, sglang's own processes; by its tag "http", the HTTP server (the
+// web framework's "Exception in ASGI application", a handler's "Error in
+// request"), which failed one request.
+func processOfWrapper(r *patterns.Record) string {
+	slug := r.Slug
 	switch {
 	case strings.HasPrefix(slug, "scheduler-"):
 		return "scheduler"
@@ -386,6 +399,8 @@ func processOfWrapper(slug string) string {
 		slug == "tp-model-worker-client-hit-an-exception":
 		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
 		return "scheduler"
+	case slices.Contains(r.Tags, "http"):
+		return "HTTP server"
 	}
 	return ""
 }
