@@ -130,6 +130,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-4: measured before any change made for the batch.
+	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
+		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
+	},
 	// dev-2: measured blind before any change made for the batch.
 	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
 		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
