@@ -76,6 +76,7 @@ var thirdPartyExamples = map[string]example{
 			tb("RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x4096 and 2048x4096)"),
 			"RuntimeError: The size of tensor a (128) must match the size of tensor b (64) at non-singleton dimension 3",
 			"RuntimeError: shape '[-1, 32, 128]' is invalid for input of size 2048",
+			"RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 4096 but got size 2048 for tensor number 1 in the list.",
 		},
 		miss: []string{"ValueError: The size of tensor a does not match"},
 	},
