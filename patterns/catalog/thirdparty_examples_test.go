@@ -319,14 +319,91 @@ var thirdPartyExamples = map[string]example{
 		},
 		miss: []string{"zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:5757')"},
 	},
+	"nvidia-driver-not-loaded": {
+		match: []string{
+			"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+			"[188497.595099] NVRM: No NVIDIA graphics adapter probed!",
+			"[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).",
+		},
+		miss: []string{"NVIDIA-SMI 550.90.07              Driver Version: 550.90.07      CUDA Version: 12.4"},
+	},
+	"nvidia-gpu-init-failed": {
+		match: []string{
+			"[   12.345678] NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x62:0x40:2414)",
+			"NVRM: RmInitAdapter failed! (0x26:0x65:1457)",
+		},
+		miss: []string{"[   12.345678] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.90.07"},
+	},
+	"k8s-gpu-unschedulable": {
+		match: []string{
+			"  Warning  FailedScheduling  12s   default-scheduler  0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.",
+			"0/6 nodes are available: 2 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 4 Insufficient nvidia.com/gpu.",
+		},
+		miss: []string{"0/4 nodes are available: 4 Insufficient memory."},
+	},
+	"transformers-too-old-for-model": {
+		match: []string{
+			tb("ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'factor': 8.0, 'low_freq_factor': 1.0, 'high_freq_factor': 4.0, 'original_max_position_embeddings': 8192, 'rope_type': 'llama3'}"),
+			"ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.",
+		},
+		miss: []string{
+			"ImportError: cannot import name 'launch_server_cmd' from 'sglang.utils'",
+			// sglang's model registry skips a model its transformers lacks and carries on.
+			"[2025-04-15 12:43:15 TP0] Ignore import error when loading sglang.srt.models.mllama4. cannot import name 'Llama4Config' from 'transformers'",
+		},
+	},
+	"tokenizer-backend-missing": {
+		match: []string{
+			tb("ImportError: LlamaTokenizer requires the SentencePiece library but it was not found in your environment. Checkout the instructions on the installation page of its repo."),
+			"ImportError: LlamaConverter requires the protobuf library but it was not found in your environment.",
+		},
+		miss: []string{"ModuleNotFoundError: No module named 'sentencepiece'"},
+	},
+	"hf-invalid-repo-id": {
+		match: []string{
+			tb("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/models/Qwen/Qwen2.5-7B-Instruct'. Use `repo_type` argument if needed."),
+			"huggingface_hub.utils._validators.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: '/data/models/llama '.",
+			"OSError: Incorrect path_or_model_id: '/mnt/models/llama'. Please provide either the path to a local folder or the repo_id of a model on the Hub.",
+		},
+		miss: []string{"huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error."},
+	},
+	"torch-weights-only-load-failed": {
+		match: []string{
+			tb("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint."),
+			"pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to `False` will likely succeed",
+		},
+		miss: []string{"_pickle.UnpicklingError: invalid load key, '<'."},
+	},
 }
 
 // widenedThirdParty adds the wordings existing records now read: the
 // kernel's side of the driver/library version mismatch, Triton's other
-// per-block resources.
+// per-block resources and its out-of-memory launch error, c10d's bare
+// listen failure and older store-based barrier, CUDA's missing symbol,
+// invalid device pointer and driver-API invalid argument, a disk quota.
 var widenedThirdParty = map[string]example{
 	"nvml-driver-library-mismatch": {
 		match: []string{"[  812.118231] NVRM: API mismatch: the client has the version 550.127.05, but\n[  812.118232] NVRM: this kernel module has the version 550.90.07.  Please"},
+	},
+	"c10d-server-socket-address-in-use": {
+		match: []string{"[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address."},
+		miss:  []string{"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."},
+	},
+	"c10d-store-wait-for-clients-timeout": {
+		match: []string{"RuntimeError: Timed out initializing process group in store based barrier on rank: 7, for key: store_based_barrier_key:32 (world_size=8, worker_count=4, timeout=0:00:30)"},
+		miss:  []string{"INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)"},
+	},
+	"cuda-no-kernel-image": {
+		match: []string{tb("RuntimeError: CUDA error: named symbol not found")},
+	},
+	"cuda-invalid-argument": {
+		match: []string{"RuntimeError: CUDA driver error: invalid argument", "RuntimeError: CUDA error: invalid device pointer"},
+	},
+	"cuda-error-out-of-memory": {
+		match: []string{tb("RuntimeError: Triton Error [CUDA]: out of memory")},
+	},
+	"no-space-left-on-device": {
+		match: []string{"OSError: [Errno 122] Disk quota exceeded: '/root/.cache/huggingface/hub/models--x--y/blobs/abc.incomplete'"},
 	},
 	"triton-out-of-resources": {
 		match: []string{"triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help."},
