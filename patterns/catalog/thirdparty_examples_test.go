@@ -344,6 +344,8 @@ var thirdPartyExamples = map[string]example{
 	"transformers-too-old-for-model": {
 		match: []string{
 			tb("ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'factor': 8.0, 'low_freq_factor': 1.0, 'high_freq_factor': 4.0, 'original_max_position_embeddings': 8192, 'rope_type': 'llama3'}"),
+			// transformers 4.40-4.42 print "with" twice.
+			"ValueError: `rope_scaling` must be a dictionary with with two fields, `type` and `factor`, got {'factor': 8.0, 'high_freq_factor': 4.0, 'low_freq_factor': 1.0, 'original_max_position_embeddings': 8192, 'rope_type': 'llama3'}",
 			"ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.",
 		},
 		miss: []string{
