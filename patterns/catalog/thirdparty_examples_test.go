@@ -376,6 +376,44 @@ var thirdPartyExamples = map[string]example{
 		},
 		miss: []string{"_pickle.UnpicklingError: invalid load key, '<'."},
 	},
+	"network-address-not-available": {
+		match: []string{
+			tb("OSError: [Errno 99] Cannot assign requested address"),
+			"[W socket.cpp:464] [c10d] The server socket has failed to bind to 10.0.0.5:29500 (errno: 99 - Cannot assign requested address).",
+			"Error: Cannot assign requested address (os error 99)",
+		},
+		miss: []string{
+			"OSError: [Errno 98] Address already in use",
+			// On connect it is the client's ports running out, read by the client's record.
+			`urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 99] Cannot assign requested address`,
+		},
+	},
+	"dns-resolution-failed": {
+		match: []string{
+			"socket.gaierror: [Errno -2] Name or service not known",
+			tb("socket.gaierror: [Errno -3] Temporary failure in name resolution"),
+			"Error: failed to lookup address information: Name or service not known",
+		},
+		miss: []string{"socket.timeout: timed out"},
+	},
+	"cuda-operation-not-permitted": {
+		match: []string{
+			tb("RuntimeError: CUDA error: operation not permitted\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
+			"cudaIpcOpenMemHandle failed: cudaErrorNotPermitted",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: operation not permitted when stream is capturing",
+			"RuntimeError: CUDA error: operation not permitted on an event last recorded in a capturing stream",
+		},
+	},
+	"k8s-probe-failed": {
+		match: []string{
+			`  Warning  Unhealthy  3m (x9 over 7m)  kubelet  Liveness probe failed: Get "http://10.1.2.3:30000/health": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+			`  Warning  Unhealthy  12s  kubelet  Startup probe failed: Get "http://10.1.2.3:30000/health": dial tcp 10.1.2.3:30000: connect: connection refused`,
+			"  Normal   Killing    3m   kubelet  Container sglang failed liveness probe, will be restarted",
+		},
+		miss: []string{`  Warning  Unhealthy  12s  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503`},
+	},
 }
 
 // widenedThirdParty adds the wordings existing records now read: the
@@ -406,6 +444,16 @@ var widenedThirdParty = map[string]example{
 	},
 	"no-space-left-on-device": {
 		match: []string{"OSError: [Errno 122] Disk quota exceeded: '/root/.cache/huggingface/hub/models--x--y/blobs/abc.incomplete'"},
+	},
+	"cuda-invalid-device-ordinal": {
+		match: []string{`torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "../aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1`},
+	},
+	"host-cannot-allocate-memory": {
+		match: []string{
+			"numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.0 GiB for an array with shape (3221225472,) and data type float32",
+			rawTB("MemoryError"),
+		},
+		miss: []string{"    raise MemoryError", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."},
 	},
 	"triton-out-of-resources": {
 		match: []string{"triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help."},
