@@ -130,6 +130,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-4: measured before any change made for the batch.
+	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
+		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
+	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
 	},
