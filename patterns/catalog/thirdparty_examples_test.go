@@ -414,6 +414,21 @@ var thirdPartyExamples = map[string]example{
 		},
 		miss: []string{`  Warning  Unhealthy  12s  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503`},
 	},
+	"torch-op-not-built-for-backend": {
+		match: []string{
+			tb("NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be because the operator doesn't exist for this backend, or was omitted during the selective/custom build process (if using custom build)."),
+			"RuntimeError: operator torchvision::nms does not exist",
+			"NotImplementedError: Could not run 'sgl_kernel::rmsnorm' with arguments from the 'CPU' backend.",
+		},
+		miss: []string{"NotImplementedError: get_hidden_dim not implemented for Qwen2ForCausalLM"},
+	},
+	"torch-allocator-nvml-assert": {
+		match: []string{
+			tb(`RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1154, please report a bug to PyTorch.`),
+			`RuntimeError: NVML_SUCCESS == DriverAPI::get()->nvmlDeviceGetHandleByPciBusId_v2_( pci_id, &nvml_device) INTERNAL ASSERT FAILED at "/pytorch/c10/cuda/CUDACachingAllocator.cpp":1016, please report a bug to PyTorch.`,
+		},
+		miss: []string{`RuntimeError: captures_underway.empty() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":2939, please report a bug to PyTorch.`},
+	},
 }
 
 // widenedThirdParty adds the wordings existing records now read: the
@@ -454,6 +469,12 @@ var widenedThirdParty = map[string]example{
 			rawTB("MemoryError"),
 		},
 		miss: []string{"    raise MemoryError", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."},
+	},
+	"cuda-allocator-capture-assert": {
+		miss: []string{`RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1154, please report a bug to PyTorch.`},
+	},
+	"h11-local-protocol-error": {
+		match: []string{"RuntimeError: Response content longer than Content-Length"},
 	},
 	"triton-out-of-resources": {
 		match: []string{"triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help."},
