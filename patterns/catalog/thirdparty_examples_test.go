@@ -429,6 +429,20 @@ var thirdPartyExamples = map[string]example{
 		},
 		miss: []string{`RuntimeError: captures_underway.empty() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":2939, please report a bug to PyTorch.`},
 	},
+	"c10d-collective-mismatch": {
+		match: []string{
+			tb("RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=23, OpType=ALLREDUCE, TensorShape=[1024], TensorDtypes=Float), but Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=23, OpType=BROADCAST)."),
+			"torch.distributed.DistBackendError: Detected mismatch between collectives on ranks. Rank 3 is running collective: CollectiveFingerPrint(SequenceNumber=7, OpType=BARRIER)",
+		},
+		miss: []string{"node-2:811:902 [5] NCCL WARN NET/IB : req 1/1 tag 7 peer 10.0.0.2<4301> collective mismatch error, local size 4096 remote size 8192"},
+	},
+	"c10d-nccl-tensor-not-cuda": {
+		match: []string{
+			tb("ValueError: Tensors must be CUDA and dense"),
+			"RuntimeError: Tensors must be CUDA and dense",
+		},
+		miss: []string{"RuntimeError: Tensors must be contiguous"},
+	},
 }
 
 // widenedThirdParty adds the wordings existing records now read: the
@@ -475,6 +489,9 @@ var widenedThirdParty = map[string]example{
 	},
 	"h11-local-protocol-error": {
 		match: []string{"RuntimeError: Response content longer than Content-Length"},
+	},
+	"c10d-tcpstore-recv-failed": {
+		match: []string{"torch.distributed.DistNetworkError: Connection reset by peer"},
 	},
 	"triton-out-of-resources": {
 		match: []string{"triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help."},
