@@ -447,7 +447,7 @@ var thirdPartyExamples = map[string]example{
 
 // widenedThirdParty adds the wordings existing records now read: the
 // kernel's side of the driver/library version mismatch, Triton's other
-// per-block resources and its out-of-memory launch error, c10d's bare
+// per-block resources, c10d's bare
 // listen failure and older store-based barrier, CUDA's missing symbol,
 // invalid device pointer and driver-API invalid argument, a disk quota.
 var widenedThirdParty = map[string]example{
@@ -467,9 +467,6 @@ var widenedThirdParty = map[string]example{
 	},
 	"cuda-invalid-argument": {
 		match: []string{"RuntimeError: CUDA driver error: invalid argument", "RuntimeError: CUDA error: invalid device pointer"},
-	},
-	"cuda-error-out-of-memory": {
-		match: []string{tb("RuntimeError: Triton Error [CUDA]: out of memory")},
 	},
 	"no-space-left-on-device": {
 		match: []string{"OSError: [Errno 122] Disk quota exceeded: '/root/.cache/huggingface/hub/models--x--y/blobs/abc.incomplete'"},
