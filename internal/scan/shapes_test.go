@@ -253,10 +253,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"315-prose-bold-italic-oserror-preprocessor-config.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"328-ascend-fullwidth-parens-runtimeerror-bias-1d.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
