@@ -46,10 +46,11 @@ func lateVariant(text string, gap time.Duration) (string, bool) {
 
 // Issue 32: one crash, one page, when its lines come seconds apart, in run
 // as in scan. Every corpus excerpt with more than one sglang record is
-// read with the records after its first 5 and 25 seconds later, behind
+// read with the records after its first 5, 25 and 45 seconds later, behind
 // healthy lines (within consequence_wait, which bounds how long run holds
-// a consequence printed before its cause: later than that, run announces
-// the consequence alone, then the cause, where scan folds them): once by
+// a consequence printed before its cause, and beyond it, where run
+// announces the consequence alone, then the cause, and scan, bound by the
+// same wait, keeps them apart too): once by
 // scan, once by run as a live server writes it
 // (liveRun: each line read at its log time, the processor ticking every
 // second of a fake clock). Both must announce the same incidents: run
@@ -74,7 +75,7 @@ func TestRunAndScanAgreeOnLateCrashes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, gap := range []time.Duration{5 * time.Second, 25 * time.Second} {
+		for _, gap := range []time.Duration{5 * time.Second, 25 * time.Second, 45 * time.Second} {
 			text, ok := lateVariant(string(data), gap)
 			if !ok {
 				continue
@@ -90,6 +91,12 @@ func TestRunAndScanAgreeOnLateCrashes(t *testing.T) {
 			}
 			n++
 			pages += len(got)
+			if why := lateDiffer[fmt.Sprintf("%s +%v", filepath.Base(file), gap)]; why != "" {
+				if slices.Equal(got, want) {
+					t.Errorf("%s +%v: run and scan agree now: remove it from lateDiffer (%s)", filepath.Base(file), gap, why)
+				}
+				continue
+			}
 			if !slices.Equal(got, want) {
 				differ++
 				t.Errorf("%s +%v: run and scan differ\nrun:\n  %s\nscan:\n  %s", filepath.Base(file), gap, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -97,6 +104,15 @@ func TestRunAndScanAgreeOnLateCrashes(t *testing.T) {
 		}
 	}
 	t.Logf("%d late variants compared, %d differ; run announced %d incidents", n, differ, pages)
+}
+
+// lateDiffer lists the late variants where run and scan knowingly
+// disagree (excerpt and gap), with why.
+var lateDiffer = map[string]string{
+	"718-hicache-cudamemcpybatchasync-invalid-argument-scheduler.log +45s": "the excerpt opens with an undated traceback: " +
+		"scan dates it by the first failure with a timestamp after it (the wrapper, 45 s after the healthy line that follows the " +
+		"traceback, which the grouper never sees), and takes the wrapper as the report of its death; run dates it when it was read, " +
+		"45 s before the wrapper, beyond the consequence wait, and pages the wrapper too",
 }
 
 // heldOut reports whether file is an excerpt of the batch kept for blind

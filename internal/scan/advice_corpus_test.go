@@ -64,10 +64,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knownGenericAdvice lists the excerpts, of either corpus, whose incidents
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
-var knownGenericAdvice = map[string]string{
-	// Development (dev-3), measured before any change made for it.
-	"engines/752-vllm-mqllmengine-dead-sampling-params-missing.log": "dev-3: vLLM's CRITICAL 'MQLLMEngine is already dead' consequence leads unclassified before the engine's own error line",
-}
+var knownGenericAdvice = map[string]string{}
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
 // sglang corpus and of the engine corpus and fails for each incident whose solutions are all generic: a
