@@ -270,6 +270,11 @@ func isRustBacktraceFrame(s string) bool {
 		for h < len(sym) && h < 18 && isHexDigit(sym[h]) {
 			h++
 		}
+		if h > 2 && (sym[h:] == " - " || sym[h:] == " -") {
+			// Cut by a word wrap (fold -s) before its symbol, which
+			// the next line carries (isRustFrameRest).
+			return true
+		}
 		rest, ok := strings.CutPrefix(sym[h:], " - ")
 		return h > 2 && ok && rest != "" && (strings.Contains(rest, "::") || strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "_"))
 	}
@@ -283,6 +288,17 @@ func isRustBacktraceFrame(s string) bool {
 	}
 	i := strings.LastIndex(sym, "::h")
 	return i > 0 && len(sym)-i-3 == 16 && isHex(sym[i+3:])
+}
+
+// isRustFrameRest reports whether next is the symbol of a Rust backtrace
+// frame, prev, that a word wrap cut after its address ("  25:
+// 0x7fb7396a2659 - " and "sglang_router_rs::router::Router::new::h9d5b1ebdc8a85ca6").
+func isRustFrameRest(prev, next string) bool {
+	if !strings.HasSuffix(prev, " - ") && !strings.HasSuffix(prev, " -") || !isRustBacktraceFrame(prev) || next == "" || isIndented(next) {
+		return false
+	}
+	joined := strings.TrimRight(prev, " ") + " " + next
+	return isRustBacktraceFrame(joined) && !isRustBacktraceFrame(next)
 }
 
 // maxRustSymbol bounds the symbol isRustSymbol reads.

@@ -110,6 +110,11 @@ func TestAssemblerRustPanic(t *testing.T) {
 			[]view{
 				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at 'index out of bounds', src/main.rs:10:5"},
 			}},
+		{"a backtrace frame fold -s cut after its address: its symbol rejoined",
+			"  25:     0x7fb7396a2659 - \nsglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31\n                               at /root/sglang/sgl-router/src/router.rs:319:27\n  26:     0x7fb7394af227 - sglang_router_rs::pd_router::PDRouter::new::hf603ebd66d3a8a81",
+			[]view{
+				{Lines: "1-4", Format: FormatNative, Native: NativeRustPanic, Msg: "  25:     0x7fb7396a2659 - sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31"},
+			}},
 		{"numbered lists and counters are no frames",
 			"  0: 10\n  1: route /generate\n  2: 0x1f - retries left",
 			[]view{
@@ -333,6 +338,42 @@ func FuzzIsRustSymbol(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if isRustSymbol(s) && (len(s) > maxRustSymbol || !strings.Contains(s, "::") || strings.ContainsAny(s, "\n\t")) {
 			t.Fatalf("isRustSymbol(%q) = true", s)
+		}
+	})
+}
+
+func TestIsRustFrameRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"  25:     0x7fb7396a2659 - ", "sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31", true},
+		{"  3:     0x55d0c1f0 -", "<F as core::future::future::Future>::poll::h0123456789abcdef", true},
+		// Near misses: the frame whole already, a rest indented (its
+		// location), a rest that is a frame of its own, no address.
+		{"  25:     0x7fb7396a2659 - a::b::hee2d9a52d3a5ed31", "c::d", false},
+		{"  25:     0x7fb7396a2659 - ", "      at /root/src/router.rs:319:27", false},
+		{"  25:     0x7fb7396a2659 - ", "  26:     0x7fb7394af227 - a::b::hf603ebd66d3a8a81", false},
+		{"  25: - ", "a::b::hee2d9a52d3a5ed31", false},
+		{"  25:     0x7fb7396a2659 - ", "retrying in 3 seconds", false},
+	} {
+		if got := isRustFrameRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isRustFrameRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzIsRustFrameRest: a frame and the rest it reads as its symbol make
+// one frame line, neither of them a frame with a symbol of its own.
+func FuzzIsRustFrameRest(f *testing.F) {
+	f.Add("  25:     0x7fb7396a2659 - ", "sglang_router_rs::router::Router::new::h9d5b1ebdc8a85ca6")
+	f.Add("  3: 0x1 -", "<a as b>::c")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isRustFrameRest(prev, next) {
+			return
+		}
+		if !isRustBacktraceFrame(strings.TrimRight(prev, " ")+" "+next) || isRustBacktraceFrame(next) || isIndented(next) {
+			t.Fatalf("isRustFrameRest(%q, %q): no frame whole, or a frame of its own", prev, next)
 		}
 	})
 }

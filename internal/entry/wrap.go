@@ -247,6 +247,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
+		// A backtrace frame and its symbol: one line, whatever the width.
+		return a.join(l, c)
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 && isPanicRest(a.kept.last(), c.s) {
 		// "thread 'main' panicked at " and its location: one line, as
 		// the panic printed it, whatever the width.

@@ -135,26 +135,25 @@ var knownLayoutMisses = map[string]map[string]string{
 		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
 	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
 	},
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "Ray's actor prefix stays on each line's first piece only: the rests have none and read as lines of their own (a frame's address, its symbol), so the dump's lead is a piece",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "the container runtime's framing stays on each line's first piece only: the rests carry no CRI prefix and are read apart from the scheduler record",
 	},
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
 		"level-first": "the sigquit line rewritten at INFO (the level the test gives a line it cannot tell) no longer leads; the xinference worker's ERROR line does",
 	},
 	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
+		"fold-s-100": "the excerpt was hard-wrapped by a terminal before fold cut it: once the fold's rest is rejoined, the terminal's rest ('ed with exception: ...') is measured against the fold's short piece, narrower than any terminal",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
 		"backtick-open":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
 		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
-		"fold-s-100":          "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",

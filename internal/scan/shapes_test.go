@@ -146,6 +146,9 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
 	},
+	"789-c10-error-frames-fatal-aborted-watchdog-thread-dump.log": {
+		"hard-wrap-80": "the faulthandler dump's frame lines wrapped at 80 columns are read as a stack of its own, and its innermost frame leads as a hang over the Fatal Python error line",
+	},
 	// dev-3: measured before any change made for the batch.
 	"740-hccl-rank-prefix-init-root-info-config-code-15.log": {
 		"hard-wrap-120": "the '[rank1]: RuntimeError' line hard-wrapped at 120 columns puts the HCCL call on its second piece, which is not rejoined, so the lead is unclassified and no longer names the cause",
