@@ -70,7 +70,6 @@ var knownGenericAdvice = map[string]string{
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	"914-slime-console-copy-timestamp-and-hash-between-traceback-lines.log":    "an unclassified driver traceback cut before its exception",
-	"917-benign-gpustack-sglang-instance-provisioning-with-wrapper-error.log":  "GPUStack's own non-fatal ERROR line alerts unclassified",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -140,18 +140,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"904-xinference-sigquit-single-gpu-failed-to-load-traceback.log": {
 		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
 	},
-	"917-benign-gpustack-sglang-instance-provisioning-with-wrapper-error.log": {
-		"prefix-worker":      "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"prefix-host":        "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"prefix-ray-pid":     "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"prefix-rank":        "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"prefix-pm2":         "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"pm2-after-backtick": "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"caret-m":            "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"backtick-open":      "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"backtick-span":      "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-		"fold-s-100":         "GPUStack's own ERROR line about deriving the model architecture alerts (as unwrapped)",
-	},
 	// dev-4: measured before any change made for the batch.
 	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
 		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",

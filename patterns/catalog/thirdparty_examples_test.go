@@ -18,6 +18,42 @@ import (
 // own wording with its variable parts filled; each miss is a routine line
 // or a sibling record's wording.
 var thirdPartyExamples = map[string]example{
+	// Frameworks and platforms that run sglang: their imports of sglang's
+	// helpers, their ServerArgs, GPUStack's architecture lookup.
+	"sglang-internal-import-mismatch": {
+		match: []string{
+			rawTB("ImportError: cannot import name 'launch_server_cmd' from 'sglang.utils' (/usr/local/lib/python3.10/dist-packages/sglang/utils.py)"),
+			"ImportError: cannot import name 'is_multimodal_model' from 'sglang.srt.utils' (/opt/venv/lib/python3.11/site-packages/sglang/srt/utils.py)",
+			"ImportError: cannot import name 'Engine' from 'sglang.srt.entrypoints.engine'",
+		},
+		miss: []string{
+			"ImportError: cannot import name 'ServerArgs' from 'sglang' (unknown location)",
+			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
+			"from sglang.utils import launch_server_cmd, terminate_process, wait_for_server",
+		},
+	},
+	"sglang-server-args-version-mismatch": {
+		match: []string{
+			"AttributeError: 'ServerArgs' object has no attribute 'encoder_only'",
+			rawTB("TypeError: ServerArgs.__init__() got an unexpected keyword argument 'enable_memory_saver'"),
+			"TypeError: sglang.srt.server_args.ServerArgs() got multiple values for keyword argument 'log_level'",
+		},
+		miss: []string{
+			"[2026-05-28 00:11:09] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', log_level='info')",
+			"TypeError: LoraConfig.__init__() got an unexpected keyword argument 'use_dora'",
+			"AttributeError: 'Namespace' object has no attribute 'post_self_attn_layernorm'",
+		},
+	},
+	"gpustack-model-architecture-not-derived": {
+		match: []string{
+			"2025-12-11 14:43:48.754323+08:00 - gpustack.worker.backends.base - ERROR - Failed to derive model architecture: 'Qwen3Config' object is not subscriptable",
+			"2026-03-02 09:10:11.000000+08:00 - gpustack.worker.backends.base - WARNING - Failed to derive model architecture: Unrecognized model in /models/x, continuing with empty list",
+		},
+		miss: []string{
+			"2025-12-11 14:43:48.754036+08:00 - gpustack.utils.hub - DEBUG - Derived max model length: 40960",
+			"2025-12-11 14:43:48.754763+08:00 - gpustack.worker.backends.sglang - INFO - Creating SGLang container workload: qwen3-0.6b-yE06A",
+		},
+	},
 	"torch-elastic-signal-exception": {
 		match: []string{
 			"torch.distributed.elastic.multiprocessing.api.SignalException: Process 41872 got signal: 15",
