@@ -1104,6 +1104,13 @@ func (a *Assembler) continues(c *classified) bool {
 		// another process's record.
 		return false
 	}
+	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && isFrameLine(s) {
+		// A prose label a paste put in place of a traceback's header
+		// ("error msg:", "Log:") and a frame under it: the frames are a
+		// traceback's middle, which opens an entry of its own, read as
+		// a traceback whose header is lost.
+		return false
+	}
 	// A first line that announces what follows ("Exception in
 	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
 	// a paste whose doubled spacing is not recognised yet, not the end
@@ -1191,6 +1198,35 @@ func (a *Assembler) bareOf(s string) (typ, msg string, ok bool) {
 		return parseEmbeddedException(s)
 	}
 	return "", "", false
+}
+
+// maxLabelWords bounds the words of a prose label (isProseLabel).
+const maxLabelWords = 4
+
+// isProseLabel reports whether s, a header-less line that ends in ":", is
+// a short label a person wrote above what they pasted ("error msg:",
+// "Error log:", "Traceback:"): at most maxLabelWords words of letters, no
+// exception line (an exception type's name has no space and is read as
+// the exception announcing its message) and no path or location.
+func isProseLabel(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	s, ok := strings.CutSuffix(s, ":")
+	if !ok || s == "" || !isLetter(s[0]) {
+		return false
+	}
+	words := 1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if words++; words > maxLabelWords {
+				return false
+			}
+		case !isLetter(c) && c != '-' && c != '_':
+			return false
+		}
+	}
+	_, _, exc := parseExceptionLine(s + ":")
+	return !exc
 }
 
 // endsWithColon reports whether s announces what follows: it ends in ":"

@@ -169,8 +169,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
 	// name ("common_ops.abi3." and "so: undefined symbol: ...").
+	// Nor is one lower-case letter before the colon a writer's name: it
+	// is the last letter of a word cut just before it ("...: bloc" and
+	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
-		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
+		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -266,7 +269,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
-	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
+	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
+		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
 		// line before ends where a wrap broke it: inside a bracket, or
@@ -303,6 +307,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	prev := a.kept.last()
 	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, len(l.Text)) {
 		return false
+	}
+	if len(l.Text) <= p.lastRaw && (isTracebackHeaderRest(prev, c.s) || p.lastRaw >= minWrapWidth && isLoneWordRest(prev, c.s)) {
+		a.width.confirm(p.lastRaw)
+		return a.join(l, c)
 	}
 	// A terminal's rest is never longer than the line it was cut from.
 	// The learned width first: until a stream has one (most never do),
@@ -551,4 +559,91 @@ func lastToken(s string) string {
 func endsInFoldSpace(s string) bool {
 	n := len(s)
 	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
+}
+
+// isNativeRest reports whether c, a line read as native only by what it
+// carries inside it (a CUDA or HIP error, a kernel's assertion, a CANN
+// report), is the rest of prev that a terminal cut inside a token
+// ("...compiler_depend.t" and "s:36 NPU function error: ...", "...: bloc"
+// and "k: [32,0,0], thread: [63,0,0] Assertion ... failed."): it opens in
+// lower case or a digit, not indented, and prev ends in a letter, a digit
+// or one of "_." (inside a word, a number or a path). A native line of its
+// own opens with its writer's tag, its level or its file's path; a
+// compiler's and a located line open with their file's name, in lower
+// case too, so theirs are never rests.
+func isNativeRest(prev string, c *classified) bool {
+	switch c.n.kind {
+	case NativeCompiler, NativeLocated, NativeShell:
+		return false
+	}
+	s := c.s
+	if prev == "" || s == "" || !(isLower(s[0]) || isDigit(s[0])) || !c.n.soft && c.n.kind != NativeCUDAAssert {
+		return false
+	}
+	p := prev[len(prev)-1]
+	if !(isWordByte(p) || p == '.') || isFrameLine(prev) {
+		return false
+	}
+	// The rest's first token goes on prev's: no path of its own.
+	w := firstWord(s)
+	return !strings.ContainsRune(w, '/')
+}
+
+// isTracebackHeaderRest reports whether next is the end of a record that
+// announced a traceback on its own line ("Scheduler hit an exception: "
+// and its "Traceback (most recent call last):"), cut by a terminal: next
+// is the header behind the one space the break left ("...an exception:"
+// and " Traceback (most recent call last):"), or the announcing word's
+// tail and the header ("...an ex" and "ception: Traceback (most recent
+// call last):"). A traceback's header of its own stands at its line's
+// start.
+func isTracebackHeaderRest(prev, next string) bool {
+	if len(prev) < 2 {
+		return false
+	}
+	if next == " "+pyTracebackHeader {
+		return prev[len(prev)-1] == ':'
+	}
+	head, ok := strings.CutSuffix(next, ": "+pyTracebackHeader)
+	return ok && head != "" && isLower(head[0]) && isLetter(prev[len(prev)-1]) && isIdentifier(head)
+}
+
+// pyTracebackHeader is the line CPython opens a traceback with.
+const pyTracebackHeader = "Traceback (most recent call last):"
+
+// maxLoneWord bounds the lone word isLoneWordRest takes as a word's tail.
+const maxLoneWord = 16
+
+// isLoneWordRest reports whether next, one lower-case word alone, is the
+// tail of the word an exception's message or an error's text ends prev
+// in, cut by a terminal ("...an illegal memory access was e" and
+// "ncountered", "...on the devi" and "ce"): prev ends in a word of
+// lower-case letters and names an error (an exception line, or a line that says
+// "error" or "failed"), and next is at most maxLoneWord letters and may
+// close with sentence punctuation. A lone word of its own after an error's
+// line ("done") would close the error's sentence first.
+func isLoneWordRest(prev, next string) bool {
+	if len(next) > maxLoneWord+1 || prev == "" || !isLower(prev[len(prev)-1]) {
+		return false
+	}
+	for _, c := range []byte(lastToken(prev)) {
+		if !isLower(c) {
+			// A name or a word in capitals ends where it ends
+			// ("HeaderTooLarge"): the line is whole.
+			return false
+		}
+	}
+	w := strings.TrimRight(next, ".!)")
+	if w == "" || len(w) > maxLoneWord {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isLower(w[i]) {
+			return false
+		}
+	}
+	if _, _, ok := parseExceptionAnyQuote(prev); ok {
+		return true
+	}
+	return strings.Contains(prev, "error") || strings.Contains(prev, "Error") || strings.Contains(prev, "failed")
 }

@@ -152,9 +152,7 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
-	"507-user-format-scheduler-caret-m-pp-cut.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	// Held out (heldout-11): right unwrapped since the ASGI wrapper leads
 	// over a traceback's first line alone; behind a label in front of
 	// FastChat's "| ERROR | stderr |" the stderr bridge's prefix is not
@@ -189,24 +187,18 @@ var knownShapeMisses = map[string]map[string]string{
 	// cut, before the width is known, where the rest opens as a line of
 	// its own would (a capital, a word ending in ":", a lone word, a
 	// glog or native header), which no single line can tell apart.
-	"008-ray-illegal-memory-access-sigquit.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"010-kernel-index-out-of-bounds-assert.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"012-capture-cuda-graph-gloo-timeout-line.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 	"087-fatal-python-aborted-after-frames.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"129-deepep-max-dispatch-tokens-assertion.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -214,15 +206,11 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"169-multimodal-gen-scheduler-terminated-consecutive-errors.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -242,9 +230,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
 		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
-	"291-ray-ascend-triton-compile-scheduler-cut.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"313-single-line-importerror-sgl-kernel-setdevice.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -258,9 +244,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
-	"373-rocm-hip-captured-event-watchdog-annotated.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
@@ -277,12 +261,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"451-specforge-rendezvous-rank-expected-but-not-set.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"456-cuda-no-kernel-image-python-repl-sm120.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"466-hip-no-binary-for-gpu-guarantee-aborted.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},

@@ -1,0 +1,80 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAssemblerRejoinsTerminalCuts: a terminal's cut at a fixed width,
+// before any break taught the width, is rejoined where the text around it
+// tells a rest: the tail of a lower-case word an error's line ends in, a
+// traceback's header after the record that announced it, and a native
+// line's shape carried by a rest cut inside a token. What a line of its
+// own opens with stays apart.
+func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
+	const w80 = "(WorkerDict pid=859188) RuntimeError: CUDA error: an illegal memory access was e"
+	tests := []struct {
+		name    string
+		in      string
+		entries int
+		msg     string // the last entry's message holds it
+	}{
+		{"word's tail after an exception line", w80 + "\nncountered\n", 1, "was encountered"},
+		{"word's tail after an error's text", "Process group watchdog thread terminated with exception:\nHIP error: operation not permitted on an event last recorded in a capturing stre\nam\n", 2, "capturing stream"},
+		{"header behind the space the cut left", "[2026-04-22 08:39:15 TP1] Tree speculative sampling kernel: Scheduler hit an exception:\n Traceback (most recent call last):\n", 1, "exception: Traceback (most recent call last):"},
+		{"announcing word's tail and the header", "2025-06-18 13:43:34 ERROR 31423 [ TP6 PP0 scheduler.py:2547] Scheduler hit an ex\nception: Traceback (most recent call last):\n", 1, "Scheduler hit an exception: Traceback"},
+		{"kernel assertion cut inside a word before its colon", "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: bloc\nk: [32,0,0], thread: [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n", 1, ""},
+
+		// Lines of their own.
+		{"a word after a name in capitals", "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge\nnext\n", 2, ""},
+		{"a word after a line that names no error", "Loading safetensors checkpoint shards from the local cache of the model direc\ndone\n", 2, ""},
+		{"a traceback's header on its own line", "[2026-04-22 08:39:15 TP1] Tree speculative sampling kernel: Scheduler hit an exception:\nTraceback (most recent call last):\n  File \"x.py\", line 1, in f\n    f()\nValueError: x\n", 1, "Scheduler hit an exception:"},
+		{"a compiler's line after a command", "/usr/local/cuda/bin/nvcc -O3 -gencode arch=compute_90,code=sm_90 -c csrc/kernels.cu -o kernels\nkernels.cu(12): error: identifier \"x\" is undefined\n", 2, ""},
+	}
+	for _, tt := range tests {
+		es := assemble(t, Options{}, tt.in)
+		if len(es) != tt.entries {
+			t.Errorf("%s: %d entries, want %d: %+v", tt.name, len(es), tt.entries, views(es))
+			continue
+		}
+		if last := es[len(es)-1].Message; tt.msg != "" && !strings.Contains(last, tt.msg) {
+			t.Errorf("%s: message %q, want it to hold %q", tt.name, last, tt.msg)
+		}
+	}
+}
+
+// TestAssemblerProseLabelBeforeFrames: a short label a person wrote in
+// place of a traceback's header ("error msg:") ends before the frames
+// under it, which open an entry of their own, a traceback's middle; a
+// sentence ending in a colon, or an exception announcing its message,
+// keeps what follows.
+func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
+	const frames = "File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2071, in run_scheduler_process\n" +
+		"    scheduler.event_loop_normal()\n" +
+		"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 617, in event_loop_normal\n" +
+		"    result = self.run_batch(batch)\n"
+	for _, label := range []string{"error msg:", "Error log:", "the full error:"} {
+		es := assemble(t, Options{}, label+"\n"+frames)
+		if len(es) != 2 || es[0].Message != label || !strings.HasPrefix(es[1].Message, `File "`) || es[1].Traceback == nil {
+			t.Errorf("%q: %+v, want the label, then the frames as a traceback of their own", label, views(es))
+		}
+	}
+	for _, head := range []string{
+		"I ran the server with the default arguments and after a minute got this:",
+		"RuntimeError:",
+	} {
+		if es := assemble(t, Options{}, head+"\n"+frames); len(es) != 1 {
+			t.Errorf("%q: %d entries, want 1: %+v", head, len(es), views(es))
+		}
+	}
+	for _, s := range []string{"error msg:", "Error log:", "the full error:"} {
+		if !isProseLabel(s) {
+			t.Errorf("isProseLabel(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"ValueError:", "see /tmp/x.log:", "one two three four five:", "no colon", ":"} {
+		if isProseLabel(s) {
+			t.Errorf("isProseLabel(%q) = true", s)
+		}
+	}
+}
