@@ -310,6 +310,11 @@ type pending struct {
 	// source delivered it, every prefix included: two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
 	lastRaw int
+	// whole: the last kept line was rejoined from a terminal's pieces,
+	// the last of them shorter than the one before: the writer's line is
+	// whole there, and a rest after it was cut by an earlier wrap of the
+	// line whole (see rejoin).
+	whole bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -443,7 +448,13 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		if learned == 0 && !c.header && !c.native {
 			// A failure line behind a prefix no rule knows: read it
 			// without the prefix, and learn the prefix for the lines
-			// that continue it.
+			// that continue it; unless the line is the rest of the
+			// last, which a terminal cut inside a token that looks like
+			// such a prefix ("...compiler_depend.t" and "s:36 NPU
+			// function error: ...").
+			if a.cur.active && a.rejoin(l, c, cut) {
+				return a.out
+			}
 			if learned = failureBehindPrefix(full, ref, a.opt.Location); learned > 0 {
 				a.learner.adopt(full[:learned])
 			}
@@ -513,6 +524,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
 	p.lastRaw = len(l.Text)
+	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)

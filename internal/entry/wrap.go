@@ -57,7 +57,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves at its start.
 	rest, lead := next, false
 	if next[0] == ' ' {
-		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 || !isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 {
+		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
+			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) {
+			// (An operator ends prev inside the inline code prev
+			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -124,7 +127,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// mixed-case name ("..._32x256E") may end where a field of the
 		// next line ("VGPU=...") begins.
 		if len(rest) < 2 || !isUpper(rest[1]) && !isDigit(rest[1]) && strings.IndexByte("_=:,.)", rest[1]) < 0 ||
-			strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) || isDigit(trailingAlnum(prev)[0]) {
+			(strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) && !callOfCapitals(w)) || isDigit(trailingAlnum(prev)[0]) {
 			return false
 		}
 	case isLetter(p):
@@ -132,7 +135,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// and is more than one word (one word alone is as likely a short
 		// line of its own, "next", "done"), or a token no word is ("ges/
 		// torch/lib/x.so)", "e_generation", "st):").
-		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
+		if !isLower(n) && !isDigit(n) && n != '_' && !(isUpper(n) && camelCut(tok, w)) || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
 			return false
 		}
 	case p == '.':
@@ -169,11 +172,14 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
 	// name ("common_ops.abi3." and "so: undefined symbol: ...").
+	// Nor is a constant's name, cut inside it, a writer's
+	// ("...HSA_STATUS_ER" and "ROR_MEMORY_APERTURE_VIOLATION: ...").
 	// Nor is one lower-case letter before the colon a writer's name: it
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
-		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) {
+		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -291,6 +297,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return a.join(l, c)
 	}
 	width := p.lastLen
+	nested := false
+	if last := a.kept.last(); p.whole && len(last) > width {
+		// The writer's line rejoined whole from a terminal's pieces: an
+		// earlier wrap (a paste's, the writer's own) cut the line whole,
+		// and its rest is measured against it; the break teaches the
+		// terminal's width nothing.
+		width, nested = len(last), true
+	}
 	if p.foldWidth > width && endsInFoldSpace(a.kept.last()) {
 		// A piece fold -s cut short before a long token: the width is
 		// the one the entry's earlier pieces showed.
@@ -325,7 +339,9 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
-		a.width.confirm(p.lastRaw)
+		if !nested {
+			a.width.confirm(p.lastRaw)
+		}
 	default:
 		return false
 	}
@@ -374,6 +390,7 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	p.lines++
 	p.last = l.Offset
 	p.colon = endsWithColon(joined)
+	p.whole = len(l.Text) < p.lastRaw
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text)
 	return true
@@ -605,7 +622,13 @@ func isTracebackHeaderRest(prev, next string) bool {
 		return prev[len(prev)-1] == ':'
 	}
 	head, ok := strings.CutSuffix(next, ": "+pyTracebackHeader)
-	return ok && head != "" && isLower(head[0]) && isLetter(prev[len(prev)-1]) && isIdentifier(head)
+	if !ok || head == "" || !isLower(head[0]) {
+		return false
+	}
+	// The word's tail, or the words after the space the cut left
+	// ("...Scheduler " and "hit an exception: Traceback ...").
+	p := prev[len(prev)-1]
+	return isLetter(p) && isIdentifier(head) || p == ' ' && isLetter(prev[len(prev)-2])
 }
 
 // pyTracebackHeader is the line CPython opens a traceback with.
@@ -646,4 +669,64 @@ func isLoneWordRest(prev, next string) bool {
 		return true
 	}
 	return strings.Contains(prev, "error") || strings.Contains(prev, "Error") || strings.Contains(prev, "failed")
+}
+
+// callOfCapitals reports whether w, a rest's first word, is a call whose
+// name's capitals a cut split ("WorkNC" and "CL(SeqNum=4,"): capitals up to
+// an opening parenthesis. A field of a line of its own ("VGPU=...") is
+// assigned, not called.
+func callOfCapitals(w string) bool {
+	i := 0
+	for i < len(w) && (isUpper(w[i]) || isDigit(w[i])) {
+		i++
+	}
+	return i > 0 && i < len(w) && w[i] == '('
+}
+
+// camelCut reports whether a cut fell inside a camel-case name, tok (prev's
+// last token) its start and w (the rest's first word) its end
+// ("hcclComm" and "InitRootInfoConfig(numRanks,"): tok is a name of
+// letters and digits that opens in lower case and has a capital inside,
+// and w goes on as a name does, a capital and lower-case letters with
+// another capital or a call's parenthesis after them, no colon (a
+// writer's name) and no sentence's end. A capitalised word alone
+// ("Loading") opens a sentence of its own after a name that ends a line.
+func camelCut(tok, w string) bool {
+	if len(tok) < 4 || !isLower(tok[0]) || len(w) < 2 || !isUpper(w[0]) || !isLower(w[1]) || strings.ContainsAny(w, ":.") {
+		return false
+	}
+	k := 1
+	for k < len(w) && isLower(w[k]) {
+		k++
+	}
+	if k == len(w) || !isUpper(w[k]) && w[k] != '(' {
+		return false
+	}
+	upper := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if !isLetter(c) && !isDigit(c) {
+			return false
+		}
+		upper = upper || isUpper(c)
+	}
+	return upper
+}
+
+// isConstantByte reports whether c may be inside a constant's name.
+func isConstantByte(c byte) bool { return isUpper(c) || isDigit(c) || c == '_' }
+
+// isConstantName reports whether s is (the rest of) a constant's name, in
+// capitals, digits and "_", with a "_" in it: a level word or a writer's
+// name ("ERROR", "NOTE") has none.
+func isConstantName(s string) bool {
+	if s == "" || !strings.Contains(s, "_") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isConstantByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }

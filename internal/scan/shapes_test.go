@@ -147,9 +147,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
 	},
 	// dev-3: measured before any change made for the batch.
-	"740-hccl-rank-prefix-init-root-info-config-code-15.log": {
-		"hard-wrap-120": "the '[rank1]: RuntimeError' line hard-wrapped at 120 columns puts the HCCL call on its second piece, which is not rejoined, so the lead is unclassified and no longer names the cause",
-	},
+
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 
@@ -188,13 +186,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// its own would (a capital, a word ending in ":", a lone word, a
 	// glog or native header), which no single line can tell apart.
 
-	"010-kernel-index-out-of-bounds-assert.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-
-	"030-npu-aclnn-ez9999-err00100.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"087-fatal-python-aborted-after-frames.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -207,10 +198,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 
-	"197-rocm-hsa-queue-aborting-aperture-violation.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
@@ -220,9 +207,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"269-mooncake-tcp-writebody-bad-address-prefill.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"287-load-weights-then-c10d-watchdog-allreduce-wrapped.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"288-faulthandler-threads-scheduler-in-broadcast.log": {
 		"code-block":   "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -237,9 +222,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"315-prose-bold-italic-oserror-preprocessor-config.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"329-ascend-runtimeerror-aclnninplacecopy-161002.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"361-router-panic-drop-runtime-after-startup-lines.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
@@ -248,16 +231,11 @@ var knownShapeMisses = map[string]map[string]string{
 	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
-	"390-rocm-hsa-hardware-exception-queue-abort-fatal.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
-	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
+
 	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
