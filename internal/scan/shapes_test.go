@@ -146,6 +146,9 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
 	},
+	"789-c10-error-frames-fatal-aborted-watchdog-thread-dump.log": {
+		"hard-wrap-80": "the faulthandler dump's frame lines wrapped at 80 columns are read as a stack of its own, and its innermost frame leads as a hang over the Fatal Python error line",
+	},
 	// dev-3: measured before any change made for the batch.
 
 	// Held out (heldout-10): measured after the round that followed the
