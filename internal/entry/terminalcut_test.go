@@ -17,7 +17,7 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 		name    string
 		in      string
 		entries int
-		msg     string // the last entry's message holds it
+		msg     string // the last entry's message holds it; after "!", holds it not
 	}{
 		{"word's tail after an exception line", w80 + "\nncountered\n", 1, "was encountered"},
 		{"word's tail after an error's text", "Process group watchdog thread terminated with exception:\nHIP error: operation not permitted on an event last recorded in a capturing stre\nam\n", 2, "capturing stream"},
@@ -30,8 +30,15 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 		{"an operator inside inline code before the cut's space", "../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [1406,0,0], thread: [104,0,0] Assertion `-sizes[i] <=\n index && index < sizes[i] && \"index out of bounds\"` failed.\n", 1, "<= index && index"},
 		{"a rest that looks like a failure behind a prefix", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.t\ns:36 NPU function error: call aclnnArange failed, error code is 561103\n", 1, "compiler_depend.ts:36 NPU function error"},
 		{"the words after the cut's space and the header", "2025-07-25T07:53:08.21748708+08:00 stdout F [2025-07-25 07:53:08 TP2] Scheduler \nhit an exception: Traceback (most recent call last):\n", 1, "Scheduler hit an exception: Traceback"},
+		{"a path cut before its separator and a colon", "ImportError: /home/devuser/.local/lib/python3.10/site-packages/sgl_kernel/common\n_ops.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa\n", 1, "common_ops.abi3.so: undefined symbol"},
+		{"the space before the word that closes a parenthesis", "(SGLangHttpServer pid=250977) [torch_memory_saver.cpp] CUresult error: 2 (out of\n memory)  file=csrc/utils.h func=cu_mem_create line=194\n", 1, "(out of memory)  file="},
+		{"a comparison's operator cut in two", "RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1233 'x.size(0) == topk_idx.size(0) and x.size(0) <\n= num_max_dispatch_tokens_per_rank'\n", 1, "x.size(0) <= num_max"},
+		{"a hyphenated name going on", "Why I use sglang with  bash sglang_llava/sglang_server.sh, come with the error: OSError: CodeGoat24/UnifiedReward-7b\n-v1.5 does not appear to have a file named preprocessor_config.json.\n", 1, "UnifiedReward-7b-v1.5 does not appear"},
+		{"a panic's location cut inside its path", "thread '<unnamed>' panicked at /home/router/.cargo/registry/src/index.crates.io-\n1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.\n", 1, "index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:"},
 
 		// Lines of their own.
+		{"a table's row after a line that opens a parenthesis", "the scheduler reports its memory pool sizes as follows (in GiB, per rank and pool\n kv  12.5  3.1\n", 1, "!pool kv"},
+		{"a command-line flag after a line", "the launcher passed these arguments to the server process without the model flag\n-v --port 30000\n", 2, ""},
 		{"a level word after a constant", "the kernel returned an error code that names the status as HSA_STATUS_ERROR_OUT_OF\nERROR: the next step\n", 2, ""},
 		{"a sentence after a camel-case name", "the attention backend chosen for this model by the server arguments is flashInfer\nLoading weights took 3.2 seconds\n", 2, ""},
 		{"a word after a name in capitals", "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge\nnext\n", 2, ""},
@@ -43,6 +50,12 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 		es := assemble(t, Options{}, tt.in)
 		if len(es) != tt.entries {
 			t.Errorf("%s: %d entries, want %d: %+v", tt.name, len(es), tt.entries, views(es))
+			continue
+		}
+		if not, ok := strings.CutPrefix(tt.msg, "!"); ok {
+			if last := es[len(es)-1].Message; strings.Contains(last, not) {
+				t.Errorf("%s: message %q holds %q", tt.name, last, not)
+			}
 			continue
 		}
 		if last := es[len(es)-1].Message; tt.msg != "" && !strings.Contains(last, tt.msg) {

@@ -79,7 +79,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// progress bar redrawn, a command repeated, a list); one whose first
 	// word stands in a column (a numbered listing, a table, a backtrace's
 	// frame numbers) is a line of a layout.
-	if first == w || strings.HasPrefix(rest[len(w):], "  ") {
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) {
+		// (Unless the break fell before the space ahead of the word
+		// that closes a parenthesis prev opened: "...error: 2 (out of"
+		// and " memory)  file=csrc/utils.h ...".)
 		return false
 	}
 	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token
@@ -92,6 +95,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// ("hpp" and ":317, ...", "details" and "), NCCL ...").
 	case isWordByte(p) && (n == '/' || n == '.') && strings.ContainsAny(tok, "./"):
 		// A path or a dotted name going on ("distributed" and "/c10d/").
+	case strings.IndexByte("<>!=", p) >= 0 && n == '=':
+		// A comparison's operator cut in two ("x.size(0) <" and "= n").
+	case isWordByte(p) && n == '-' && len(rest) > 1 && isWordByte(rest[1]) && strings.ContainsAny(tok, "-/"):
+		// A hyphenated name or a path going on ("CodeGoat24/
+		// UnifiedReward-7b" and "-v1.5 does not ...").
 	case (n == '\'' || n == '"') && strings.Count(tok, rest[:1])%2 == 1:
 		// The quote that closes one opened in prev's last token.
 	case (p == '\'' || p == '"') && isWordByte(n) && strings.Count(tok, prev[len(prev)-1:]) == 1:
@@ -171,14 +179,15 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
-	// name ("common_ops.abi3." and "so: undefined symbol: ...").
+	// name ("common_ops.abi3." and "so: undefined symbol: ...",
+	// ".../sgl_kernel/common" and "_ops.abi3.so: ...").
 	// Nor is a constant's name, cut inside it, a writer's
 	// ("...HSA_STATUS_ER" and "ROR_MEMORY_APERTURE_VIOLATION: ...").
 	// Nor is one lower-case letter before the colon a writer's name: it
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
-		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
+		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) {
 		return false
 	}
@@ -729,4 +738,11 @@ func isConstantName(s string) bool {
 		}
 	}
 	return true
+}
+
+// closesParen reports whether w, the first word of a rest, closes the
+// parenthesis prev left open ("(out of" and "memory)").
+func closesParen(prev, w string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	return i >= 0 && strings.IndexByte(prev[i:], ')') < 0 && strings.HasSuffix(w, ")") && strings.IndexByte(w, '(') < 0
 }

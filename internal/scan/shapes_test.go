@@ -193,9 +193,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 
-	"129-deepep-max-dispatch-tokens-assertion.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -217,22 +214,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
 		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
-	},
-
-	"313-single-line-importerror-sgl-kernel-setdevice.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-	"315-prose-bold-italic-oserror-preprocessor-config.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-
-	"361-router-panic-drop-runtime-after-startup-lines.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the failure line alerts in no piece",
-	},
-
-	"376-ray-torch-memory-saver-oom-resume-timeouts.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
 
 	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
