@@ -99,3 +99,35 @@ func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTerminalRests checks the rules that read a terminal's cut from the
+// two lines around it on any pair: none panics, and each says yes only of
+// the shape it names.
+func FuzzTerminalRests(f *testing.F) {
+	f.Add("Scheduler hit an ex", "ception: Traceback (most recent call last):")
+	f.Add("error msg:", `File "x.py", line 1, in f`)
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if isTracebackHeaderRest(prev, next) && !strings.HasSuffix(next, pyTracebackHeader) {
+			t.Fatalf("isTracebackHeaderRest(%q, %q): no traceback header ends the rest", prev, next)
+		}
+		if isLoneWordRest(prev, next) && (strings.IndexByte(next, ' ') >= 0 || len(next) > maxLoneWord+1) {
+			t.Fatalf("isLoneWordRest(%q, %q): the rest is no lone word", prev, next)
+		}
+		if callOfCapitals(next) && strings.IndexByte(next, '(') < 0 {
+			t.Fatalf("callOfCapitals(%q) without a parenthesis", next)
+		}
+		if camelCut(lastToken(prev), firstWord(next)) && (next == "" || !isUpper(next[0])) {
+			t.Fatalf("camelCut(%q, %q): the rest opens in no capital", prev, next)
+		}
+		if isConstantName(next) && strings.ToUpper(next) != next {
+			t.Fatalf("isConstantName(%q) in lower case", next)
+		}
+		if closesParen(prev, firstWord(next)) && !strings.HasSuffix(firstWord(next), ")") {
+			t.Fatalf("closesParen(%q, %q) closes nothing", prev, next)
+		}
+		if isProseLabel(prev) && !strings.HasSuffix(strings.TrimRight(prev, " \t"), ":") {
+			t.Fatalf("isProseLabel(%q) without its colon", prev)
+		}
+		_ = isWrapBreak(prev, next, len(prev))
+	})
+}
