@@ -16,8 +16,8 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		entries int
-		msg     string // the last entry's message holds it; after "!", holds it not
+		entries int    // 0: any number
+		msg     string // the last entry's message holds it; after "!", holds it not; after "~", its text holds it
 	}{
 		{"word's tail after an exception line", w80 + "\nncountered\n", 1, "was encountered"},
 		{"word's tail after an error's text", "Process group watchdog thread terminated with exception:\nHIP error: operation not permitted on an event last recorded in a capturing stre\nam\n", 2, "capturing stream"},
@@ -35,8 +35,11 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 		{"a comparison's operator cut in two", "RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1233 'x.size(0) == topk_idx.size(0) and x.size(0) <\n= num_max_dispatch_tokens_per_rank'\n", 1, "x.size(0) <= num_max"},
 		{"a hyphenated name going on", "Why I use sglang with  bash sglang_llava/sglang_server.sh, come with the error: OSError: CodeGoat24/UnifiedReward-7b\n-v1.5 does not appear to have a file named preprocessor_config.json.\n", 1, "UnifiedReward-7b-v1.5 does not appear"},
 		{"a panic's location cut inside its path", "thread '<unnamed>' panicked at /home/router/.cargo/registry/src/index.crates.io-\n1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.\n", 1, "index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:"},
+		{"a faulthandler frame cut in its line number", "Thread 0x00007f7353fff640 (most recent call first):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 218\n3 in watchdog_thread\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\n", 1, "~line 2183 in watchdog_thread\n"},
+		{"a faulthandler frame cut in its function's name", "Thread 0x00007f735dfff640 (most recent call first):\n  File \"/usr/local/lib/python3.12/dist-packages/torch/_ops.py\", line 829 in __ca\nll__\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\n", 1, "~line 829 in __call__\n"},
 
 		// Lines of their own.
+		{"a word after a short faulthandler frame", "Thread 0x00007f735dfff640 (most recent call first):\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\ndone\n", 0, "!rundone"},
 		{"a table's row after a line that opens a parenthesis", "the scheduler reports its memory pool sizes as follows (in GiB, per rank and pool\n kv  12.5  3.1\n", 1, "!pool kv"},
 		{"a command-line flag after a line", "the launcher passed these arguments to the server process without the model flag\n-v --port 30000\n", 2, ""},
 		{"a level word after a constant", "the kernel returned an error code that names the status as HSA_STATUS_ERROR_OUT_OF\nERROR: the next step\n", 2, ""},
@@ -48,8 +51,14 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		es := assemble(t, Options{}, tt.in)
-		if len(es) != tt.entries {
+		if tt.entries > 0 && len(es) != tt.entries {
 			t.Errorf("%s: %d entries, want %d: %+v", tt.name, len(es), tt.entries, views(es))
+			continue
+		}
+		if text, ok := strings.CutPrefix(tt.msg, "~"); ok {
+			if last := es[len(es)-1].Text; !strings.Contains(last, text) {
+				t.Errorf("%s: text %q, want it to hold %q", tt.name, last, text)
+			}
 			continue
 		}
 		if not, ok := strings.CutPrefix(tt.msg, "!"); ok {
@@ -106,6 +115,7 @@ func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
 func FuzzTerminalRests(f *testing.F) {
 	f.Add("Scheduler hit an ex", "ception: Traceback (most recent call last):")
 	f.Add("error msg:", `File "x.py", line 1, in f`)
+	f.Add(`  File "/usr/lib/python3.12/threading.py", line 10`, "12 in run")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if isTracebackHeaderRest(prev, next) && !strings.HasSuffix(next, pyTracebackHeader) {
 			t.Fatalf("isTracebackHeaderRest(%q, %q): no traceback header ends the rest", prev, next)
@@ -127,6 +137,9 @@ func FuzzTerminalRests(f *testing.F) {
 		}
 		if isProseLabel(prev) && !strings.HasSuffix(strings.TrimRight(prev, " \t"), ":") {
 			t.Fatalf("isProseLabel(%q) without its colon", prev)
+		}
+		if isFaultFrameRest(prev, next, len(prev)) && !isFaultFrame(strings.TrimLeft(prev, " \t")+next) {
+			t.Fatalf("isFaultFrameRest(%q, %q): no frame joined", prev, next)
 		}
 		_ = isWrapBreak(prev, next, len(prev))
 	})

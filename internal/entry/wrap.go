@@ -292,7 +292,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// in the space a word wrap leaves.
 		return false
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
@@ -745,4 +745,59 @@ func isConstantName(s string) bool {
 func closesParen(prev, w string) bool {
 	i := strings.LastIndexByte(prev, '(')
 	return i >= 0 && strings.IndexByte(prev[i:], ')') < 0 && strings.HasSuffix(w, ")") && strings.IndexByte(w, '(') < 0
+}
+
+// isFaultFrameRest reports whether next is the rest of prev, a frame line
+// of faulthandler's dump (`  File "x.py", line 12 in fn`, no comma before
+// "in") that a terminal cut: prev is indented as the dump indents its
+// frames, next is not (or by the one space a cut before " in" leaves),
+// and the two read as one frame where prev alone is none ("...line 218"
+// and "3 in watchdog_thread", "...fp8_kernel.p" and "y\", line 499 in
+// f"). When prev alone reads as a frame, the cut fell inside its
+// function's name: prev is as long as a terminal's width and next is one
+// token of a name ("...line 829 in __ca" and "ll__").
+func isFaultFrameRest(prev, next string, prevRaw int) bool {
+	t := strings.TrimLeft(prev, " \t")
+	if len(t) == len(prev) || !strings.HasPrefix(t, `File "`) || next == "" || next[0] == '\t' ||
+		next[0] == ' ' && (len(next) < 2 || next[1] == ' ') {
+		return false
+	}
+	if !isFaultFrame(t + next) {
+		return false
+	}
+	if !isFaultFrame(t) {
+		return true
+	}
+	if prevRaw < minWrapWidth {
+		return false
+	}
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; !isWordByte(c) && c != '.' && c != '<' && c != '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// isFaultFrame reports whether t (trimmed) is a frame line of
+// faulthandler's dump: `File "<path>", line <n> in <name>`.
+func isFaultFrame(t string) bool {
+	r, ok := strings.CutPrefix(t, `File "`)
+	if !ok {
+		return false
+	}
+	q := strings.Index(r, `", line `)
+	if q <= 0 {
+		return false
+	}
+	r = r[q+len(`", line `):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	name, ok := strings.CutPrefix(r[j:], " in ")
+	return ok && name != "" && strings.IndexByte(name, ' ') < 0
 }

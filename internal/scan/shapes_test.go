@@ -146,9 +146,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
 	},
-	"789-c10-error-frames-fatal-aborted-watchdog-thread-dump.log": {
-		"hard-wrap-80": "the faulthandler dump's frame lines wrapped at 80 columns are read as a stack of its own, and its innermost frame leads as a hang over the Fatal Python error line",
-	},
+
 	// dev-3: measured before any change made for the batch.
 
 	// Held out (heldout-10): measured after the round that followed the
@@ -189,10 +187,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// its own would (a capital, a word ending in ":", a lone word, a
 	// glog or native header), which no single line can tell apart.
 
-	"087-fatal-python-aborted-after-frames.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
@@ -209,8 +203,7 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 
 	"288-faulthandler-threads-scheduler-in-broadcast.log": {
-		"code-block":   "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
 	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
 		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
@@ -218,10 +211,6 @@ var knownShapeMisses = map[string]map[string]string{
 
 	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
-
-	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 
 	"466-hip-no-binary-for-gpu-guarantee-aborted.log": {
