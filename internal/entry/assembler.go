@@ -434,6 +434,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	// than the fields classify sets.
 	c := &a.cls
 	c.near = near
+	tried := false // rejoin asked of the line as classified, and refused
 	if learned == 0 {
 		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
@@ -452,8 +453,11 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			// last, which a terminal cut inside a token that looks like
 			// such a prefix ("...compiler_depend.t" and "s:36 NPU
 			// function error: ...").
-			if a.cur.active && a.rejoin(l, c, cut) {
-				return a.out
+			if a.cur.active {
+				if a.rejoin(l, c, cut) {
+					return a.out
+				}
+				tried = true
 			}
 			if learned = failureBehindPrefix(full, ref, a.opt.Location); learned > 0 {
 				a.learner.adopt(full[:learned])
@@ -492,7 +496,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if !c.header && (learned == 0 || p.stripped) && a.rejoin(l, c, cut) {
+	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && a.rejoin(l, c, cut) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
