@@ -37,8 +37,10 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 		{"a panic's location cut inside its path", "thread '<unnamed>' panicked at /home/router/.cargo/registry/src/index.crates.io-\n1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.\n", 1, "index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:"},
 		{"a faulthandler frame cut in its line number", "Thread 0x00007f7353fff640 (most recent call first):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 218\n3 in watchdog_thread\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\n", 1, "~line 2183 in watchdog_thread\n"},
 		{"a faulthandler frame cut in its function's name", "Thread 0x00007f735dfff640 (most recent call first):\n  File \"/usr/local/lib/python3.12/dist-packages/torch/_ops.py\", line 829 in __ca\nll__\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\n", 1, "~line 829 in __call__\n"},
+		{"a quoted string cut inside a word", "/work/HIP/rocclr/hip_code_object.cpp:92: guarantee(false && \"hipErrorNoBinaryFor\nGpu: Coudn't find binary for current devices!\")\n", 1, "hipErrorNoBinaryForGpu: Coudn't find"},
 
 		// Lines of their own.
+		{"an exception line after a line whose quotes pair", "the launcher read the model path from \"config.json\" and the tokenizer from the hub now\nValueError: the tokenizer has no chat template\n", 2, ""},
 		{"a word after a short faulthandler frame", "Thread 0x00007f735dfff640 (most recent call first):\n  File \"/usr/lib/python3.12/threading.py\", line 1012 in run\ndone\n", 0, "!rundone"},
 		{"a table's row after a line that opens a parenthesis", "the scheduler reports its memory pool sizes as follows (in GiB, per rank and pool\n kv  12.5  3.1\n", 1, "!pool kv"},
 		{"a command-line flag after a line", "the launcher passed these arguments to the server process without the model flag\n-v --port 30000\n", 2, ""},
@@ -115,6 +117,7 @@ func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
 func FuzzTerminalRests(f *testing.F) {
 	f.Add("Scheduler hit an ex", "ception: Traceback (most recent call last):")
 	f.Add("error msg:", `File "x.py", line 1, in f`)
+	f.Add(`guarantee(false && "hipErrorNoBinaryFor`, `Gpu: Coudn't find binary!")`)
 	f.Add(`  File "/usr/lib/python3.12/threading.py", line 10`, "12 in run")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if isTracebackHeaderRest(prev, next) && !strings.HasSuffix(next, pyTracebackHeader) {
@@ -128,6 +131,9 @@ func FuzzTerminalRests(f *testing.F) {
 		}
 		if camelCut(lastToken(prev), firstWord(next)) && (next == "" || !isUpper(next[0])) {
 			t.Fatalf("camelCut(%q, %q): the rest opens in no capital", prev, next)
+		}
+		if spansQuote(prev, next) && !strings.ContainsAny(prev, "\"`") {
+			t.Fatalf("spansQuote(%q, %q): prev opens no quote", prev, next)
 		}
 		if isConstantName(next) && strings.ToUpper(next) != next {
 			t.Fatalf("isConstantName(%q) in lower case", next)

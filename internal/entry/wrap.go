@@ -86,7 +86,14 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token
+	// A quoted string or inline code the cut fell inside: prev opens it
+	// and next closes it, a quote or a backtick left unpaired on each
+	// ("guarantee(false && \"hipErrorNoBinaryFor" and "Gpu: Coudn't find
+	// binary for current devices!\")"). No line of its own opens inside
+	// a quote, whatever its first word.
+	quoted := !lead && isWordByte(p) && isWordByte(n) && spansQuote(prev, rest)
 	switch {
+	case quoted:
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
@@ -186,7 +193,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// Nor is one lower-case letter before the colon a writer's name: it
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) {
 		return false
@@ -195,7 +202,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
-	if _, _, ok := parseExceptionAnyQuote(rest); ok {
+	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
 	}
 	return true
@@ -800,4 +807,16 @@ func isFaultFrame(t string) bool {
 	}
 	name, ok := strings.CutPrefix(r[j:], " in ")
 	return ok && name != "" && strings.IndexByte(name, ' ') < 0
+}
+
+// spansQuote reports whether a quote or a backtick left unpaired in prev
+// is closed by one left unpaired in next: a quoted string or inline code
+// that a cut split.
+func spansQuote(prev, next string) bool {
+	for _, q := range [...]string{`"`, "`"} {
+		if strings.Count(prev, q)%2 == 1 && strings.Count(next, q)%2 == 1 {
+			return true
+		}
+	}
+	return false
 }

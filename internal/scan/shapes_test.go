@@ -213,9 +213,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 
-	"466-hip-no-binary-for-gpu-guarantee-aborted.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
-	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
 	},
