@@ -117,6 +117,7 @@ func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
 func FuzzTerminalRests(f *testing.F) {
 	f.Add("Scheduler hit an ex", "ception: Traceback (most recent call last):")
 	f.Add("error msg:", `File "x.py", line 1, in f`)
+	f.Add("", "decorate_context (torch/utils/_contextlib.py:120)")
 	f.Add(`guarantee(false && "hipErrorNoBinaryFor`, `Gpu: Coudn't find binary!")`)
 	f.Add(`  File "/usr/lib/python3.12/threading.py", line 10`, "12 in run")
 	f.Fuzz(func(t *testing.T, prev, next string) {
@@ -146,6 +147,9 @@ func FuzzTerminalRests(f *testing.F) {
 		}
 		if isFaultFrameRest(prev, next, len(prev)) && !isFaultFrame(strings.TrimLeft(prev, " \t")+next) {
 			t.Fatalf("isFaultFrameRest(%q, %q): no frame joined", prev, next)
+		}
+		if isPySpyFrame(next) && (!strings.HasSuffix(next, ")") || !strings.Contains(next, ".py:")) {
+			t.Fatalf("isPySpyFrame(%q): no py-spy frame", next)
 		}
 		_ = isWrapBreak(prev, next, len(prev))
 	})

@@ -202,13 +202,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
 
-	"288-faulthandler-threads-scheduler-in-broadcast.log": {
-		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
-	},
-	"290-pyspy-dump-tail-ncclcommwindowregister.log": {
-		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
-	},
-
 	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
 	},
