@@ -182,32 +182,26 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
-	// (isWrapBreak) or at a width two breaks taught (wrapWidth); these are
-	// cut, before the width is known, where the rest opens as a line of
-	// its own would (a capital, a word ending in ":", a lone word, a
-	// glog or native header), which no single line can tell apart.
-
+	// (isWrapBreak and the rules beside it) or at a width two breaks
+	// taught (wrapWidth); these stay cut, each for the reason it gives.
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the record reads only the first piece",
-		"hard-wrap-80":  "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-120": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
+		"hard-wrap-80":  "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "the container runtime's framing stays on each line's first piece only, so no two lines in a row teach it as a prefix: the frames read as lines of their own, apart from the scheduler record (as under fold-s-100)",
 	},
 	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
-		"code-block": "the excerpt opens inside a traceback or a dump, indented by its own: a code block's lead is taken only from a first line whose text starts right after its four spaces (a log's own deeper indentation, CANN's inner errors, looks the same)",
+		"code-block": "the excerpt opens on a source line and its carets, indented by their own: a code block's lead is taken only from a first line whose text starts right after its four spaces, or a frame (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
 	"269-mooncake-tcp-writebody-bad-address-prefill.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "the glog line's first piece ends in the space before 'Error: Bad address ...', which reads as an exception line of its own: the record reads only 'Session::writeBody failed.'",
 	},
-
 	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
-		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+		"hard-wrap-80": "cut in 'conditi' and 'on: (values[j] ...': a short lower-case word before a colon opens a writer's line ('ld: ...'), so the assertion reads only its first piece and the driver error leads",
 	},
-
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
-		"hard-wrap-120": "split where the rest opens as a line of its own, the failure line alerts in no piece",
+		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
 	},
 }
 
