@@ -268,6 +268,14 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		}
 		a.Record.Solutions = withTriage(tr, a.Record.Solutions)
 		a.Match.Text = d.Headline
+		if d.Fragment {
+			// A traceback cut before its exception line: where it was
+			// cut, the call its program was making, is what it says of
+			// the failure.
+			if c := analysis.CutCall(e.Text); c != "" && !strings.Contains(d.Headline, c) {
+				a.Match.Text = d.Headline + " … " + c
+			}
+		}
 		switch {
 		case d.Signal == analysis.SignalHang:
 			a.Headline = hangHeadline(tr, o.Rank, d.Headline)
