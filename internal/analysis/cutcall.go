@@ -20,17 +20,11 @@ const maxCutCall = 2*maxFrameSource + 64
 // event_loop_normal)". "" when text prints no frame.
 func CutCall(text string) string {
 	frs := cutFrames(text)
-	i := len(frs) - 1
-	for i > 0 && dispatchFrame(&frs[i]) {
-		i--
-	}
+	i := cutFrameIndex(frs)
 	if i < 0 {
 		return ""
 	}
-	src := ""
-	for k := i; k >= 0 && src == ""; k-- {
-		src = frs[k].src
-	}
+	src := callAt(frs, i)
 	fn := frs[i].f.Func
 	switch {
 	case src == "" && fn == "":
@@ -101,4 +95,40 @@ func cutFrames(text string) []sourcedFrame {
 		frs[n-1].src = cutRunes(t, maxFrameSource)
 	}
 	return frs
+}
+
+// cutFrameIndex is the index in frs of the innermost frame of the
+// program's own code: the last one, past any dispatch frames, and never
+// before the first. -1 when frs is empty.
+func cutFrameIndex(frs []sourcedFrame) int {
+	i := len(frs) - 1
+	for i > 0 && dispatchFrame(&frs[i]) {
+		i--
+	}
+	return i
+}
+
+// callAt is the source line printed under frs[i], or when none was, under
+// the nearest of its callers that printed one: the call that was running.
+func callAt(frs []sourcedFrame, i int) string {
+	for k := i; k >= 0; k-- {
+		if frs[k].src != "" {
+			return frs[k].src
+		}
+	}
+	return ""
+}
+
+// CutFrame says which frame of a traceback cut before its exception line
+// CutCall names: dispatch, how many frames after it are a library's
+// dispatch (0 when it is the innermost), its function, the source line
+// printed under it ("" when none was) and the call CutCall names (that
+// line, or its nearest caller's).
+func CutFrame(text string) (dispatch int, fn, src, call string) {
+	frs := cutFrames(text)
+	i := cutFrameIndex(frs)
+	if i < 0 {
+		return 0, "", "", ""
+	}
+	return len(frs) - 1 - i, frs[i].f.Func, frs[i].src, callAt(frs, i)
 }
