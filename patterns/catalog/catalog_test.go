@@ -69,6 +69,24 @@ type example struct {
 }
 
 // examples has an entry for every curated record, keyed by slug.
+// addExamples adds the examples of records new to examples, and appends
+// widened's lines to the examples of records already there (a record whose
+// pattern a later round widened). A record given twice is a mistake.
+func addExamples(added, widened map[string]example) {
+	for slug, ex := range added {
+		if _, dup := examples[slug]; dup {
+			panic("catalog tests: examples of " + slug + " given twice")
+		}
+		examples[slug] = ex
+	}
+	for slug, more := range widened {
+		ex := examples[slug]
+		ex.match = append(ex.match, more.match...)
+		ex.miss = append(ex.miss, more.miss...)
+		examples[slug] = ex
+	}
+}
+
 var examples = map[string]example{
 	// memory
 	"cuda-out-of-memory": {

@@ -513,17 +513,7 @@ var widenedExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range nativeExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(nativeExamples, widenedExamples) }
 
 // moreNativeExamples holds the second round of records and widenings: torch's
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
@@ -870,17 +860,7 @@ var moreWidenedExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range moreNativeExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range moreWidenedExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(moreNativeExamples, moreWidenedExamples) }
 
 // TestNativeRanking checks that where a library's generic record and a
 // specific one both match a line, the specific one ranks first: the

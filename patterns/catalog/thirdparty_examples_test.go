@@ -501,9 +501,6 @@ var widenedThirdParty = map[string]example{
 	"cuda-no-kernel-image": {
 		match: []string{tb("RuntimeError: CUDA error: named symbol not found")},
 	},
-	"cuda-invalid-argument": {
-		match: []string{"RuntimeError: CUDA driver error: invalid argument", "RuntimeError: CUDA error: invalid device pointer"},
-	},
 	"no-space-left-on-device": {
 		match: []string{"OSError: [Errno 122] Disk quota exceeded: '/root/.cache/huggingface/hub/models--x--y/blobs/abc.incomplete'"},
 	},
@@ -531,17 +528,7 @@ var widenedThirdParty = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range thirdPartyExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedThirdParty {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(thirdPartyExamples, widenedThirdParty) }
 
 // TestThirdPartyRoutineLinesDoNotAlert feeds routine lines of the libraries
 // around a server through the entry assembler and the analysis with the

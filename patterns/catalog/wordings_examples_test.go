@@ -587,6 +587,8 @@ var libraryExamples = map[string]example{
 	"cuda-invalid-argument": {
 		match: []string{
 			tb("RuntimeError: CUDA error: invalid argument"),
+			"RuntimeError: CUDA driver error: invalid argument",
+			"RuntimeError: CUDA error: invalid device pointer",
 			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
 		},
 		miss: []string{
@@ -758,17 +760,7 @@ var widenedLibraryExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range libraryExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedLibraryExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(libraryExamples, widenedLibraryExamples) }
 
 // TestRoutineLibraryLinesDoNotAlert feeds routine lines the libraries print
 // at warning or error level (an InfiniBand connection established, a
