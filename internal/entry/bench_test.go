@@ -86,6 +86,20 @@ RuntimeError: NCCL error: unhandled system error
 		}
 		benchPush(b, lines)
 	})
+	b.Run("headerless", func(b *testing.B) {
+		// A healthy server's lines without a header of their own, among
+		// its records: progress bars, a library's prints, each after a
+		// record (the lines a failure behind a prefix and a wrap's rest
+		// are looked for in).
+		var lines []string
+		for i := 0; i < 1000; i++ {
+			lines = append(lines, fmt.Sprintf("[2026-07-01 09:31:%02d TP0] Load weight end. type=Qwen2ForCausalLM, dtype=torch.bfloat16, avail mem=%d.12 GB", i%60, 20+i%40),
+				fmt.Sprintf("Capturing batches (bs=%d avail_mem=20.%02d GB):  45%%|####5     | 9/20 [00:01<00:01,  6.21it/s]", 8*(i%20+1), i%100),
+				fmt.Sprintf("Loading safetensors checkpoint shards:  50%% Completed | %d/4 [00:01<00:01,  1.53it/s]", i%4+1),
+				"NCCL version 2.21.5+cuda12.4")
+		}
+		benchPush(b, lines)
+	})
 	b.Run("learned-prefix", func(b *testing.B) {
 		// A CI runner's timestamp on every line: learned from the crash's
 		// frames, then stripped from every batch line.

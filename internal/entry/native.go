@@ -443,14 +443,21 @@ func isNPUErrorNotice(s string) bool {
 // "[Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
 // often indented. They are the inner errors of a failed Ascend call.
 func isCANNReport(s string) bool {
+	if s == "" || s[len(s)-1] != ']' {
+		return false
+	}
+	// "[LINE:N]" ends the line: read back from its end rather than
+	// searched for (lines that end in "]" are many: progress bars).
+	d := len(s) - 1
+	for d > 0 && isDigit(s[d-1]) {
+		d--
+	}
+	if d == len(s)-1 || !strings.HasSuffix(s[:d], "[LINE:") {
+		return false
+	}
+	tail := len(s) - d // the line number and "]"
 	s = strings.TrimLeft(s, " \t")
-	if !strings.HasSuffix(s, "]") {
-		return false
-	}
-	i := strings.LastIndex(s, "[LINE:")
-	if i < 0 || !isDigits(s[i+len("[LINE:"):len(s)-1]) {
-		return false
-	}
+	i := len(s) - tail - len("[LINE:")
 	f := strings.LastIndex(s[:i], "[FILE:")
 	return f >= 0 && strings.HasSuffix(s[:i], "]") && strings.Contains(s[:f], "[FUNC:")
 }

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -403,6 +404,35 @@ func TestExceptionLeadSkipsOnlyRejecting(t *testing.T) {
 	for _, s := range []string{"RuntimeError:x", "Error limit reached.", "CUDA error: x", "runtimeError: x", "Foo: x", "FAILED: x", "torch.cuda.OutOfMemoryError: x", "cudaErrorFooError: x"} {
 		if exceptionLead(s) {
 			t.Errorf("exceptionLead(%q) = true", s)
+		}
+	}
+}
+
+// TestIsCANNReportEnd checks the reading of "[LINE:N]" back from a line's
+// end against the search it replaced.
+func TestIsCANNReportEnd(t *testing.T) {
+	searched := func(s string) bool {
+		s = strings.TrimLeft(s, " \t")
+		if !strings.HasSuffix(s, "]") {
+			return false
+		}
+		i := strings.LastIndex(s, "[LINE:")
+		if i < 0 || !isDigits(s[i+len("[LINE:"):len(s)-1]) {
+			return false
+		}
+		f := strings.LastIndex(s[:i], "[FILE:")
+		return f >= 0 && strings.HasSuffix(s[:i], "]") && strings.Contains(s[:f], "[FUNC:")
+	}
+	for _, s := range []string{
+		"[Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]",
+		"  \t[Init]x[FUNC:F][FILE:f.cpp][LINE:1]",
+		"[FUNC:F][FILE:f.cpp][LINE:]", "[FUNC:F][FILE:f.cpp][LINE:1x]", "[FUNC:F][FILE:f.cpp][LINE:12",
+		"[FILE:f.cpp][LINE:3]", "[FUNC:F][FILE:f.cpp]x[LINE:3]", "[LINE:3]", "3]", "]", "", "   ",
+		"[FUNC:F][FILE:f.cpp][LINE:1][LINE:2]", "[FUNC:F][FILE:f.cpp][LINE:[LINE:2]",
+		"Capturing batches (bs=8 avail_mem=20.00 GB):  45%|####5     | 9/20 [00:01<00:01,  6.21it/s]",
+	} {
+		if got, want := isCANNReport(s), searched(s); got != want {
+			t.Errorf("isCANNReport(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

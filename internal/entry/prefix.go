@@ -241,7 +241,12 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 	// start of a line, never inside a message: behind any field, a
 	// bracketed tag without a number too ("[SGLang LOG] ", "[router] "),
 	// it is the start of the panic.
-	panicAt := panicHeadAt(s[:min(len(s), maxLinePrefix+len("thread '"))])
+	panicAt := -1
+	if head := s[:min(len(s), maxLinePrefix+len("thread '"))]; strings.Contains(head[1:], "thread '") {
+		// One search on most lines, which hold no "thread '" (the two
+		// panicHeadAt looks for stand after the line's first byte).
+		panicAt = panicHeadAt(head)
+	}
 	digit := false
 	for k := 1; k <= end; k++ {
 		c := s[k-1]

@@ -136,7 +136,19 @@ var (
 	shellWordingsByLength = byLength(shellWordings)
 	zshWordingsByLength   = byLength(zshWordings)
 	shellFirstBytes       = firstBytes(shellWordingsByLength)
+	shellLastBytes        = lastBytes(shellWordingsByLength)
 )
+
+// lastBytes marks the bytes the keys end with, and those a core note ends
+// with (")", and "）"'s last).
+func lastBytes(keys []string) (b [256]bool) {
+	for _, k := range keys {
+		b[k[len(k)-1]] = true
+	}
+	b[')'] = true
+	b["）"[len("）")-1]] = true
+	return b
+}
 
 // firstBytes marks the bytes the keys start with.
 func firstBytes(keys []string) (b [256]bool) {
@@ -174,10 +186,14 @@ func ShellSignal(s string) (string, bool) {
 // shellAlone reads a description alone on its line, with or without its
 // core note.
 func shellAlone(s string) (string, bool) {
-	if s == "" || len(s) > maxShellLine {
+	if s == "" || len(s) > maxShellLine || !shellFirstBytes[s[0]] {
 		return "", false
 	}
 	t := strings.TrimRight(s, " \t")
+	if t == "" || !shellLastBytes[t[len(t)-1]] {
+		// Neither a wording nor one with its core note: most lines.
+		return "", false
+	}
 	if sig, ok := shellWordings[t]; ok {
 		return sig, true
 	}
@@ -221,8 +237,13 @@ func cutCoreNote(s string) (string, bool) {
 // one field; a number (the pid) follows the lead after a space or a colon,
 // and the description follows the pid.
 func shellJob(s string) (string, bool) {
-	name := strings.IndexAny(s, " :,")
-	if name <= 0 || name > maxShellLead {
+	// The name ends at the first " ", ":" or ",": a byte loop, as
+	// IndexAny builds its set on every call.
+	name := 0
+	for name < len(s) && name <= maxShellLead && s[name] != ' ' && s[name] != ':' && s[name] != ',' {
+		name++
+	}
+	if name == 0 || name >= len(s) || name > maxShellLead {
 		return "", false
 	}
 	switch {

@@ -214,11 +214,17 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 // location ("messages.1.content") and detail, never the rest of a line a
 // wrap cut.
 func isValidationHead(s string) bool {
-	i := strings.LastIndex(s, " for ")
-	if i < 0 || !isIdentifier(s[i+5:]) {
+	// The model's name ends the line, after the last " for ": the bytes
+	// of a name hold no space, so it is the run of them that ends s,
+	// which most lines (prose, a progress bar's "]") end without.
+	j := len(s)
+	for j > 0 && (isLetter(s[j-1]) || isDigit(s[j-1]) || s[j-1] == '_') {
+		j--
+	}
+	if !isIdentifier(s[j:]) || !strings.HasSuffix(s[:j], " for ") {
 		return false
 	}
-	head := s[:i]
+	head := s[:j-len(" for ")]
 	return strings.HasSuffix(head, " validation error") || strings.HasSuffix(head, " validation errors")
 }
 

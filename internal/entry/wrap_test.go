@@ -333,3 +333,27 @@ func TestRejoinedEmbeddedException(t *testing.T) {
 		t.Errorf("exception %q: %q, want RuntimeError: The bias should be 1D", x.Type, x.Message)
 	}
 }
+
+// TestIsValidationHeadEnd checks the reading of the model's name back
+// from the line's end against the search it replaced.
+func TestIsValidationHeadEnd(t *testing.T) {
+	searched := func(s string) bool {
+		i := strings.LastIndex(s, " for ")
+		if i < 0 || !isIdentifier(s[i+5:]) {
+			return false
+		}
+		head := s[:i]
+		return strings.HasSuffix(head, " validation error") || strings.HasSuffix(head, " validation errors")
+	}
+	for _, s := range []string{
+		"2 validation errors for ChatCompletionRequest", "1 validation error for Model_2",
+		"1 validation error for 2Model", "1 validation error for ", "1 validation error for Model x",
+		"validation error for Model", " for Model", "x validation errors for Model for Other",
+		"1 validation error for Model.sub", "", "for", "1 validation errors for  Model",
+		"Capturing batches (bs=8 avail_mem=20.00 GB):  45%|####5     | 9/20 [00:01<00:01,  6.21it/s]",
+	} {
+		if got, want := isValidationHead(s), searched(s); got != want {
+			t.Errorf("isValidationHead(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -40,7 +40,25 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
 		start = wrapperPrefixesLen(s)
 	}
-	t := strings.TrimSuffix(s[start:], "\r")
+	t := s[start:]
+	if n := len(t); n > 0 && endsSpecial[t[n-1]] {
+		// Most lines end in none of these bytes and take this one test.
+		t = trimWrapperSuffixes(s, start, t)
+	}
+	return s, start, start + len(t)
+}
+
+// endsSpecial marks the last bytes trimWrapperSuffixes may remove
+// something at: a CR, a pager's "^M", a code span's closing quote, a Ray
+// dedup suffix's "]".
+var endsSpecial = [256]bool{'\r': true, 'M': true, '`': true, ']': true}
+
+// trimWrapperSuffixes removes from t, the text of s after its prefixes
+// (s[start:]), what wrapperSpan strips at a line's end: a trailing CR,
+// the "^M" a pager shows for one, a code span's closing quote, the Ray
+// dedup suffix.
+func trimWrapperSuffixes(s string, start int, t string) string {
+	t = strings.TrimSuffix(t, "\r")
 	if n := len(t); n >= 2 && t[n-1] == 'M' && t[n-2] == '^' {
 		// The CR as a pager or an editor shows it ("cat -v", vim), pasted
 		// as the two characters "^M".
@@ -55,7 +73,7 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
 	}
-	return s, start, start + len(t)
+	return t
 }
 
 // wrapperPrefixesLen returns the length of the stacked wrapper prefixes at

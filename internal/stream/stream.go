@@ -126,17 +126,18 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	if !s.engine.Done() {
 		s.engine.Line(l.Text)
 	}
-	p, rankless := &s.parts[0], true
-	if len(s.parts) > 1 || mayHaveRank(l.Text) {
-		rank := rankOf(l.Text)
-		if rank == "" {
-			// A line of no rank goes on with the line before it (the
-			// rest of a wrapped line, a message's next line).
-			p = &s.parts[s.last]
-		} else {
-			p, rankless = s.partOf(rank), false
-		}
+	if len(s.parts) == 1 && !mayHaveRank(l.Text) {
+		// Most lines: one assembler and no rank, which nothing but the
+		// line's own entries can end.
+		es, _ := s.pushTo(&s.parts[0], l, true)
+		return es
 	}
+	p, rankless := &s.parts[s.last], true
+	if rank := rankOf(l.Text); rank != "" {
+		p, rankless = s.partOf(rank), false
+	}
+	// (A line of no rank goes on with the line before it: the rest of a
+	// wrapped line, a message's next line.)
 	var ended []entry.Entry
 	if !rankless {
 		// A rank's line ends the entries a line of no rank opened in
@@ -150,22 +151,7 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 			s.last = i
 		}
 	}
-	wasPending := p.asm.Pending()
-	es := p.asm.PushLine(l)
-	if len(es) > 0 {
-		s.doneLine = p.pendingLine
-	}
-	opened := false
-	switch {
-	case !p.asm.Pending():
-		p.pendingFirst = -1
-	case len(es) > 0 || !wasPending:
-		// This line completed the previous entry (or there was none) and
-		// began the one now pending.
-		p.pendingFirst, p.pendingLine, p.pendingSince = l.Offset, s.lines, s.now
-		p.rankless = rankless
-		opened = true
-	}
+	es, opened := s.pushTo(p, l, rankless)
 	if len(ended) > 0 {
 		s.doneLine = s.endedLine
 		s.flushBuf = append(append(s.flushBuf[:0], ended...), es...)
@@ -179,6 +165,27 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		return s.endOthers(p, es)
 	}
 	return es
+}
+
+// pushTo pushes l to the part p's assembler and keeps the part's
+// bookkeeping; it reports whether l opened the entry now pending.
+func (s *Stream) pushTo(p *part, l *entry.Line, rankless bool) (es []entry.Entry, opened bool) {
+	wasPending := p.asm.Pending()
+	es = p.asm.PushLine(l)
+	if len(es) > 0 {
+		s.doneLine = p.pendingLine
+	}
+	switch {
+	case !p.asm.Pending():
+		p.pendingFirst = -1
+	case len(es) > 0 || !wasPending:
+		// This line completed the previous entry (or there was none) and
+		// began the one now pending.
+		p.pendingFirst, p.pendingLine, p.pendingSince = l.Offset, s.lines, s.now
+		p.rankless = rankless
+		opened = true
+	}
+	return es, opened
 }
 
 // endRankless completes the pending entries of the parts but p that a
