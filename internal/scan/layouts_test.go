@@ -130,6 +130,11 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// heldout-11: measured when the batch joined the variant tests, not
+	// tuned to.
+	"546-ray-actor-logging-cc-unhandled-watchdog-timeout.log": {
+		"fold-s-100": "split after a space where the rest opens as a line of its own, before a width is known: the glog line reads only its first piece, the watchdog's termination without the timeout that caused it",
+	},
 	// dev-2: measured blind before any change made for the batch.
 	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
 		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
