@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/entry"
@@ -261,7 +262,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// still say where.
 		d.Triage = TriageOf(e, d.Exception)
 		if d.Triage.Process == "" {
-			d.Triage.Process = processOfWrapper(cause.Record.Slug)
+			d.Triage.Process = processOfWrapper(cause.Record)
 		}
 		a.leadWithPhaseWrapper(d, e)
 	}
@@ -367,12 +368,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	}
 	d.Triage = TriageOf(e, d.Exception)
 	if d.Triage.Process == "" && len(d.Context) > 0 {
-		d.Triage.Process = processOfWrapper(d.Context[0].Record.Slug)
+		d.Triage.Process = processOfWrapper(d.Context[0].Record)
 	}
 }
 
-// processOfWrapper names the process a wrapper record speaks for.
-func processOfWrapper(slug string) string {
+// processOfWrapper names the process a wrapper record speaks for: by its
+// slug, sglang's own processes; by its tag "http", the HTTP server (the
+// web framework's "Exception in ASGI application", a handler's "Error in
+// request"), which failed one request.
+func processOfWrapper(r *patterns.Record) string {
+	slug := r.Slug
 	switch {
 	case strings.HasPrefix(slug, "scheduler-"):
 		return "scheduler"
@@ -386,6 +391,8 @@ func processOfWrapper(slug string) string {
 		slug == "tp-model-worker-client-hit-an-exception":
 		// ModelRpcClient and TpModelWorkerClient run in the scheduler.
 		return "scheduler"
+	case slices.Contains(r.Tags, "http"):
+		return "HTTP server"
 	}
 	return ""
 }

@@ -38,6 +38,17 @@ func TestCutTracebackInAWrappedPhaseLeadsWithThePhaseRecord(t *testing.T) {
 		{"the exception line kept: it leads", head + capture + "RuntimeError: CUDA error: no kernel image is available for execution on the device\n", "cuda-no-kernel-image", []string{"scheduler-hit-an-exception"}},
 		{"cut while loading weights", head + sched + frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)"), "scheduler-hit-an-exception", nil},
 		{"cut with no phase", head + frame("/sgl/python/sglang/srt/utils.py", "helper", "x = y()"), "scheduler-hit-an-exception", nil},
+		// The call the last frame printed was making is inside every
+		// phase its frames name: a draft worker's constructor, under the
+		// scheduler's start-up, calling into its CUDA graphs.
+		{"cut at a draft worker's call into its CUDA graphs", head + sched +
+			frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+			frame("/sgl/python/sglang/srt/speculative/eagle_worker_v2.py", "__init__", "self.init_cuda_graphs()"),
+			"capture-cuda-graph-failed", []string{"scheduler-hit-an-exception"}},
+		{"cut at a draft worker's call that names no phase", head + sched +
+			frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+			frame("/sgl/python/sglang/srt/speculative/eagle_worker_v2.py", "__init__", "self.init_token_map()"),
+			"scheduler-hit-an-exception", nil},
 	}
 	for _, tt := range tests {
 		an := analysis.New(m)
@@ -169,6 +180,27 @@ func TestLocatedNativeLineComponent(t *testing.T) {
 		}
 		if len(got) != 1 || got[0].Signal != analysis.SignalNative || got[0].Triage.Component != tt.component {
 			t.Errorf("%q: %d failures, %+v; want one native failure of component %q", tt.in, len(got), got, tt.component)
+		}
+	}
+}
+
+// A wrapper of the web framework alone ("Exception in ASGI application",
+// its traceback cut or logged line by line behind another writer's prefix)
+// names the process that failed a request: the HTTP server.
+func TestHTTPWrapperNamesTheHTTPServer(t *testing.T) {
+	an := analysis.New(defaultMatcher(t))
+	for _, in := range []string{
+		"ERROR:    Exception in ASGI application\n",
+		"2024-05-26 16:08:33 | ERROR | stderr | ERROR:    Exception in ASGI application\n",
+	} {
+		var got []analysis.Diagnosis
+		for _, e := range entries(in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 || got[0].Cause == nil || got[0].Cause.Record.Slug != "exception-in-asgi-application" || got[0].Triage.Process != "HTTP server" {
+			t.Errorf("%q: diagnoses %+v, want the ASGI wrapper naming the HTTP server", in, got)
 		}
 	}
 }

@@ -212,8 +212,9 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 	case entry.NativeTerminate, entry.NativeROCm, entry.NativeCUDAAssert, entry.NativeAssert:
 		return patterns.SeverityCritical, true
 	case entry.NativeShell:
-		// "Terminated" is how an orchestrator stops a server.
-		if strings.HasPrefix(e.Message, "Terminated") {
+		// "Terminated" is how an orchestrator stops a server, in any
+		// language.
+		if sig, _ := entry.ShellSignal(e.Message); sig == "Terminated" {
 			return "", false
 		}
 		return patterns.SeverityCritical, true
@@ -233,4 +234,16 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 func raisedAtCut(e *entry.Entry) bool {
 	class, _ := cutAtRaise(e)
 	return class != ""
+}
+
+// shellFamily is the family of a shell's report that its child died by a
+// signal: killed (SIGKILL, the OOM killer's or the launcher's) is a
+// kill; a crash signal the process raised itself (SIGSEGV, SIGABRT,
+// SIGBUS, SIGILL, SIGFPE) is a native crash, whose frames say where.
+func shellFamily(e *entry.Entry) string {
+	switch sig, _ := entry.ShellSignal(e.Message); sig {
+	case "Killed", "Terminated", "":
+		return FamilyKilled
+	}
+	return FamilyNative
 }

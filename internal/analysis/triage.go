@@ -245,8 +245,13 @@ func sourcedFrames(text string) []sourcedFrame {
 	return frs
 }
 
-// phaseCallOf is phaseCall of frames read by sourcedFrames.
+// phaseCallOf is phaseCall of frames read by sourcedFrames. The call the
+// innermost frame was making (calledPhase) comes first: it is where the
+// traceback ends.
 func phaseCallOf(frs []sourcedFrame) string {
+	if _, call := calledPhase(frs); call != "" {
+		return call
+	}
 	for i := len(frs) - 1; i >= 0; i-- {
 		for k := range phaseMarkers {
 			if !phaseMarkers[k].matches(&frs[i].f) {
@@ -265,30 +270,34 @@ func phaseCallOf(frs []sourcedFrame) string {
 	return ""
 }
 
-// phaseCallAt is phaseCall, or when no frame names a phase, the source
-// line of the innermost frame when that line is itself the call into a
-// phase ("self.capture()" under a constructor): read as a frame of its
-// own, as TriageOf reads it. The wrapper record of a phase points at it
-// (leadWithPhaseWrapper).
-func phaseCallAt(text string) string {
-	frs := sourcedFrames(text)
-	if c := phaseCallOf(frs); c != "" || len(frs) == 0 {
-		return c
+// phaseCallAt is phaseCall: the source line of the innermost frame when
+// that line is itself the call into a phase ("self.capture()" under a
+// constructor), else the call into the innermost phase a frame names. The
+// wrapper record of a phase points at it (leadWithPhaseWrapper).
+func phaseCallAt(text string) string { return phaseCall(text) }
+
+// calledPhase reads the source line under the innermost frame of frs as a
+// frame of its own: the phase its call enters ("self.init_cuda_graphs()"
+// under a draft worker's constructor: capturing CUDA graphs) and the line.
+// In a traceback cut short that call is the innermost thing known of
+// where the process was, inside every frame printed: its phase is the
+// most specific. "" when the line names no phase, only serving requests,
+// or the phase the innermost frame is in already (a line of the memory
+// pool's own function: the call that entered the phase is its caller's).
+func calledPhase(frs []sourcedFrame) (phase, call string) {
+	if len(frs) == 0 {
+		return "", ""
 	}
 	last := frs[len(frs)-1]
 	if last.src == "" {
-		return ""
+		return "", ""
 	}
 	code := entry.Frame{File: last.f.File, Func: last.src}
-	for k := range phaseMarkers {
-		if phaseMarkers[k].matches(&code) {
-			if phaseMarkers[k].value == phaseServing {
-				return ""
-			}
-			return cutRunes(last.src, maxFrameSource)
-		}
+	phase = first(phaseMarkers, []entry.Frame{code})
+	if phase == "" || phase == phaseServing || phase == first(phaseMarkers, []entry.Frame{last.f}) {
+		return "", ""
 	}
-	return ""
+	return phase, cutRunes(last.src, maxFrameSource)
 }
 
 // phaseServing is the phase of a process that serves requests.
@@ -327,6 +336,15 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Process == "" && e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
 		t.Process = ProcessThread
+	}
+	if e.Traceback != nil && (exc == nil || exc.Type == "") {
+		// A traceback cut before its exception line: the call its last
+		// frame was making ("self.init_cuda_graphs()" under the draft
+		// worker's constructor, itself under the scheduler's) is where
+		// it died, inside every phase its frames name.
+		if p, _ := calledPhase(sourcedFrames(e.Text)); p != "" {
+			t.Phase = p
+		}
 	}
 	if t.Phase == "" && e.Traceback != nil {
 		// A traceback cut short: the source line under its last frame
@@ -551,7 +569,7 @@ func componentOfText(text string) string {
 func nativeFamily(e *entry.Entry) string {
 	switch e.Native {
 	case entry.NativeShell:
-		return FamilyKilled
+		return shellFamily(e)
 	case entry.NativeCUDA, entry.NativeCUDAAssert, entry.NativeROCm:
 		return FamilyGPU
 	case entry.NativeNCCL, entry.NativeUCX:

@@ -24,6 +24,21 @@ func TestTriage(t *testing.T) {
 		want analysis.Triage
 	}{
 		{
+			name: "a traceback cut at the call its last frame made: that call's phase, inside the start-up its outer frames name",
+			in: tbHead + sched +
+				frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+				frame("/sgl/python/sglang/srt/speculative/multi_layer_eagle_worker.py", "__init__", "self.init_cuda_graphs()"),
+			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Component: "speculative decoding"},
+		},
+		{
+			name: "the same call with its exception line: the frames' phase, the call no longer the innermost",
+			in: tbHead + sched +
+				frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +
+				frame("/sgl/python/sglang/srt/speculative/multi_layer_eagle_worker.py", "__init__", "self.init_cuda_graphs()") +
+				"KeyError: 'draft'\n",
+			want: analysis.Triage{Process: "scheduler", Phase: "starting", Component: "speculative decoding", Family: analysis.FamilyBug},
+		},
+		{
 			name: "a KeyError in a model's load_weights under the scheduler's start-up: loading weights, the checkpoint does not match",
 			in: tbHead + sched +
 				frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +

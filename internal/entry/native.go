@@ -43,26 +43,6 @@ type native struct {
 	msg int
 }
 
-// shellMessages are what a shell prints when its child dies by a signal.
-var shellMessages = [...]string{
-	"Killed",
-	"Terminated",
-	"Aborted",
-	"Aborted (core dumped)",
-	"Segmentation fault",
-	"Segmentation fault (core dumped)",
-	"Bus error",
-	"Bus error (core dumped)",
-	"Illegal instruction",
-	"Illegal instruction (core dumped)",
-	"Floating point exception",
-	"Floating point exception (core dumped)",
-	"Quit",
-	"Quit (core dumped)",
-	"Trace/breakpoint trap",
-	"Trace/breakpoint trap (core dumped)",
-}
-
 // parseNative recognises the first line of a native block on a line whose
 // wrappers are already stripped.
 func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
@@ -207,58 +187,6 @@ func isThreadDump(s string) bool {
 		return false
 	}
 	return strings.HasPrefix(s, "Thread 0x") || strings.HasPrefix(s, "Current thread")
-}
-
-// shellMessageLevel matches what a shell prints when its child died by a
-// signal and returns FATAL, or WARNING for SIGTERM ("Terminated"), the
-// signal of an orderly stop.
-func shellMessageLevel(s string) (string, bool) {
-	if !isShellMessage(s) {
-		return "", false
-	}
-	if strings.HasSuffix(s, "Terminated") || strings.Contains(s, " Terminated ") {
-		return LevelWarning, true
-	}
-	return LevelFatal, true
-}
-
-func isShellMessage(s string) bool {
-	for _, m := range shellMessages {
-		if s == m {
-			return true
-		}
-	}
-	// "bash: line 1: 12345 Killed      python3 ...", "bash: 22128 Segmentation fault ..."
-	i := strings.Index(s, ": ")
-	if i <= 0 || i > 256 || strings.IndexByte(s[:i], ' ') >= 0 {
-		return false
-	}
-	r := s[i+2:]
-	if strings.HasPrefix(r, "line ") {
-		j := len("line ")
-		for j < len(r) && isDigit(r[j]) {
-			j++
-		}
-		if j == len("line ") || !strings.HasPrefix(r[j:], ": ") {
-			return false
-		}
-		r = r[j+2:]
-	}
-	r = strings.TrimLeft(r, " ")
-	j := 0
-	for j < len(r) && isDigit(r[j]) {
-		j++
-	}
-	if j == 0 || j == len(r) || r[j] != ' ' {
-		return false
-	}
-	r = strings.TrimLeft(r[j:], " ")
-	for _, m := range shellMessages {
-		if strings.HasPrefix(r, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // parseC10d matches torch's glog-like "[E825 10:26:44.056376840 File.cpp:N] "

@@ -124,6 +124,60 @@ func TestAssemblerRustPanic(t *testing.T) {
 	}
 }
 
+// TestAssemblerRustPanicBehindTag: a launcher or a wrapping logger that
+// relays a Rust program's stderr behind a tag without a number ("[SGLang
+// LOG] ", "[router] ", "gateway: ") leaves the panic's first line behind
+// it; the panic is read with its message, in either form, and the tag is
+// learnt for the lines after it. A line of prose that quotes a panic is
+// not one.
+func TestAssemblerRustPanicBehindTag(t *testing.T) {
+	const unwrap = "called `Result::unwrap()` on an `Err` value: Os { code: 24, kind: Uncategorized, message: \"Too many open files\" }"
+	const note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+	tests := []struct {
+		name, tag string
+		lines     []string
+		want      []view
+		msg       string // the panic's message ParsePanic reads from the first entry
+	}{
+		{"current form behind a launcher's tag", "[SGLang LOG] ",
+			[]string{"thread 'actix-rt|system:0|arbiter:242' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/actix-server-2.5.0/src/worker.rs:429:30:", unwrap, note},
+			[]view{{Lines: "1-3", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'actix-rt|system:0|arbiter:242' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/actix-server-2.5.0/src/worker.rs:429:30:"}},
+			unwrap},
+		{"current form with the thread id behind a bare tag", "[router] ",
+			[]string{"thread 'main' (2741) panicked at src/main.rs:10:5:", "failed to bind: Address already in use (os error 98)"},
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' (2741) panicked at src/main.rs:10:5:"}},
+			"failed to bind: Address already in use (os error 98)"},
+		{"older one-line form behind a name and colon", "gateway: ",
+			[]string{"thread 'main' panicked at '" + unwrap + "', src/main.rs:10:5", note},
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at '" + unwrap + "', src/main.rs:10:5"}},
+			unwrap},
+		{"prose that quotes a panic", "[router] ",
+			[]string{"the thread 'main' panicked at src/main.rs:10:5: and restarted"},
+			[]view{{Lines: "1-1", Msg: "[router] the thread 'main' panicked at src/main.rs:10:5: and restarted"}},
+			""},
+	}
+	for _, tt := range tests {
+		lines := make([]string, len(tt.lines))
+		for i, l := range tt.lines {
+			lines[i] = tt.tag + l
+		}
+		es := assemble(t, Options{}, strings.Join(lines, "\n"))
+		if d := cmp.Diff(tt.want, views(es)); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tt.name, d)
+			continue
+		}
+		if tt.msg == "" {
+			continue
+		}
+		if p, ok := ParsePanic(es[0].Text); !ok || p.Message != tt.msg {
+			t.Errorf("%s: ParsePanic(entry text) = %+v, %v; want message %q", tt.name, p, ok, tt.msg)
+		}
+		if es[0].Level != LevelFatal || es[0].Prefix != tt.tag {
+			t.Errorf("%s: level %q prefix %q, want FATAL behind %q", tt.name, es[0].Level, es[0].Prefix, tt.tag)
+		}
+	}
+}
+
 // FuzzParsePanic checks that a panic is read from its text: thread,
 // location and message are parts of it, and the first line is one the
 // assembler opens a panic entry with.
@@ -132,6 +186,7 @@ func FuzzParsePanic(f *testing.F) {
 		"thread 'main' panicked at src/main.rs:1:1:\nboom\nnote: x",
 		"thread 'main' (12) panicked at 'a\nb', src/m.rs:1:2",
 		"thread 'x' panicked at 'y",
+		"thread 'actix-rt|system:0|arbiter:242' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/actix-server-2.5.0/src/worker.rs:429:30:\ncalled `Result::unwrap()` on an `Err` value: Os { code: 24, kind: Uncategorized, message: \"Too many open files\" }",
 	} {
 		f.Add(s)
 	}

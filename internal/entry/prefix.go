@@ -225,8 +225,9 @@ const maxLinePrefix = 48
 // front of a failure line, or 0: a strict exception line or a native error
 // line that begins after a prefix field, within maxLinePrefix bytes, behind
 // a prefix that holds a number (a time, a line number, a rank, a pid: what
-// collectors put there) and no level word below ERROR. It reads one line on
-// its own, for the lines a prefix cannot be learned from: a bare exception
+// collectors put there) and no level word below ERROR; a Rust panic's first
+// line also behind a tag without a number ("[SGLang LOG] "). It reads one
+// line on its own, for the lines a prefix cannot be learned from: a bare exception
 // line or a single native error is often all a paste or a grep holds.
 func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 	if s == "" || s[0] == ' ' || s[0] == '\t' {
@@ -236,14 +237,29 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		return 0 // an exception line whose message holds numbers
 	}
 	end := min(len(s)-1, maxLinePrefix)
+	// A Rust panic's first line is printed by the panic hook alone at the
+	// start of a line, never inside a message: behind any field, a
+	// bracketed tag without a number too ("[SGLang LOG] ", "[router] "),
+	// it is the start of the panic.
+	panicAt := panicHeadAt(s[:min(len(s), maxLinePrefix+len("thread '"))])
 	digit := false
 	for k := 1; k <= end; k++ {
 		c := s[k-1]
 		if isDigit(c) {
 			digit = true
 		}
-		if !digit || !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
+		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
 			continue
+		}
+		if !digit {
+			// Without a number, only in front of a panic, and not after
+			// a word of prose ("the thread 'main' panicked at ...").
+			if k != panicAt || !isLearnablePrefix(s[:k]) || c == ' ' && k >= 2 && isLower(s[k-2]) {
+				continue
+			}
+			if _, ok := panicState(s[k:]); !ok {
+				continue
+			}
 		}
 		if failureLine(s[k:], ref, loc) {
 			// The first failure found: a quiet level in front of it would
@@ -255,6 +271,19 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		}
 	}
 	return 0
+}
+
+// panicHeadAt returns where "thread '" starts in s after its first byte,
+// or -1: the one place failureBehindPrefix reads a panic's first line
+// behind a prefix without a number.
+func panicHeadAt(s string) int {
+	if i := strings.Index(s, " thread '"); i >= 0 {
+		return i + 1
+	}
+	if i := strings.Index(s, "]thread '"); i >= 0 {
+		return i + 1
+	}
+	return -1
 }
 
 // failureLine reports whether s is a strict exception line or a native

@@ -344,8 +344,15 @@ func TestFailureBehindPrefix(t *testing.T) {
 		{"2025-11-06 02:10:00.702 | torch.OutOfMemoryError: CUDA out of memory.", len("2025-11-06 02:10:00.702 | ")},
 		{"3: E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found", len("3: ")},
 		{"node7 ERROR 12:00:01 | KeyError: 'x'", len("node7 ERROR 12:00:01 | ")},
-		// No number in front: a message's own words, not a collector's.
+		// No number in front: a message's own words, not a collector's;
+		// but a Rust panic's first line, which only the panic hook prints,
+		// behind a tag, and not behind a word of prose.
 		{"Error handling request: ValueError: bad input", 0},
+		{"[SGLang LOG] thread 'main' panicked at src/main.rs:10:5:", len("[SGLang LOG] ")},
+		{"router | thread 'tokio-runtime-worker' (17) panicked at 'boom', src/lib.rs:1:2", len("router | ")},
+		{"[router] the thread 'main' panicked at src/main.rs:10:5:", 0},
+		{"[router] thread 'main' panicked at nowhere:", 0},
+		{"[router] INFO thread 'main' panicked at src/main.rs:10:5:", 0},
 		// A level below ERROR: that record's message quotes the error.
 		{"12:00:01 WARNING | ValueError: retrying", 0},
 		{"2025-11-06 INFO: KeyError: 'x' is ignored", 0},

@@ -19,6 +19,14 @@ func fragment(src string, at time.Time) Occurrence {
 	return o
 }
 
+// headerOnly is the fragment o printing no frame: a traceback's first
+// line alone.
+func headerOnly(o Occurrence) Occurrence {
+	o.Frameless = true
+	o.Alert.Match.Exception = &sinks.Exception{Stacktrace: "Traceback (most recent call last):"}
+	return o
+}
+
 // nativeLine is a native library's error line from source src of pod:a;
 // key "" makes it unclassified.
 func nativeLine(key, src string, at time.Time) Occurrence {
@@ -80,6 +88,24 @@ func TestOneCrashIsOneIncident(t *testing.T) {
 			opts: foldOpts,
 			obs:  []Occurrence{wrapperAlone("scheduler-hit-an-exception", "pod:a", "TP1", at(0)), fragment("f", at(5*ms))},
 			want: []full{{KindNew, "", 1, "", nil}},
+		},
+		{
+			name: "a wrapper alone and a traceback's first line alone, its frames cut: the wrapper names the process and leads",
+			opts: foldOpts,
+			obs:  []Occurrence{wrapperAlone("asgi-exception", "pod:a", "", at(0)), headerOnly(fragment("f", at(5*ms)))},
+			want: []full{{KindNew, "asgi-exception", 1, "", nil}},
+		},
+		{
+			name: "and in the other order",
+			opts: foldOpts,
+			obs:  []Occurrence{headerOnly(fragment("f", at(0))), wrapperAlone("asgi-exception", "pod:a", "", at(5*ms))},
+			want: []full{{KindNew, "asgi-exception", 1, "", nil}},
+		},
+		{
+			name: "a traceback's first line alone is no cause of its own: beside a failure it is its context",
+			opts: foldOpts,
+			obs:  []Occurrence{classified("device-assert", "f", at(0)), headerOnly(fragment("f", at(5*ms)))},
+			want: []full{{KindNew, "device-assert", 1, "", nil}},
 		},
 		{
 			name: "a wrapper alone is context of a failure graded a warning read with it: the process died of it",

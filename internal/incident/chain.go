@@ -1,6 +1,8 @@
 package incident
 
 import (
+	"strings"
+
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -26,7 +28,15 @@ import (
 //     the line is listed as its context (claimChained);
 //   - two lines of one native library a record names are one event
 //     whatever their levels: c10d's warning that the store is gone and its
-//     error that a read of it failed, from two ranks (nativeEvent).
+//     error that a read of it failed, from two ranks (nativeEvent);
+//   - a traceback no record names whose exception line carries no
+//     message ("ImportError: " or "ValueError: the checks failed:"), its
+//     message on the lines after it, followed within a few lines
+//     (borrowedGap) and the settle time by a line a record names, is that
+//     record's failure: the message the record matched is the
+//     exception's. The record leads, and the traceback, its frames and
+//     exception, is listed as its context (claimContinued), unless the
+//     record names another exception class.
 //
 // Two exceptions no record names stay two incidents, whatever their
 // timing; so do two classified tracebacks.
@@ -85,4 +95,41 @@ func (g *Grouper) nativeEvent(b burst, skip string) *group {
 		}
 	}
 	return best
+}
+
+// claimContinued makes the settling unclassified tracebacks whose
+// exception message continues on the lines after them, printed just
+// before the classified cause gr, context of gr (see above).
+func (g *Grouper) claimContinued(gr *group) {
+	if !g.genericFolds() || !classifiedCause(gr) || gr.Source == "" {
+		return
+	}
+	folded := false
+	for _, m := range g.sourceMembers(g.failBySource, causeKey(gr)) {
+		a := m.gr
+		if a == gr || !a.Settling || !continues(a) || refusedClass(gr.Alert.Record.ErrorClass, a.Alert.Match.Exception.Type) ||
+			a.At.After(gr.At) || gr.At.Sub(a.last()) > g.opts.Settle || a.End > gr.Off || gr.Off-a.End > borrowedGap {
+			continue
+		}
+		gr.absorbWrapper(a, &g.stats)
+		g.remove(m.id)
+		folded = true
+	}
+	if folded {
+		g.touch(gr)
+	}
+}
+
+// continues reports whether gr is an exception no record names whose
+// exception line carries no message of its own, or only the start of
+// one that a colon says goes on: Python prints a message that begins with
+// a line break, or spans several lines, after the type, on lines of its
+// own.
+func continues(gr *group) bool {
+	x := gr.Alert.Match.Exception
+	if gr.Alert.Record.ID != "" || x == nil || x.Type == "" {
+		return false
+	}
+	msg := strings.TrimSpace(x.Message)
+	return msg == "" || strings.HasSuffix(msg, ":")
 }

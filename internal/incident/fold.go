@@ -672,7 +672,7 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			continue
 		}
 		if loneWrapper(c) {
-			if (!w.Fragment || namesWhere(c) && !namesWhere(w)) && c.Fragment && (fragment == nil || better(c, fragment)) {
+			if saysMoreThan(c, w) && (fragment == nil || better(c, fragment)) {
 				fragment = c
 			}
 			continue
@@ -688,6 +688,22 @@ func (g *Grouper) findCause(w *group, id string) *group {
 		return fragment
 	}
 	return best
+}
+
+// saysMoreThan reports whether c, a wrapper alone or a fragment, is the
+// cause of the wrapper alone or fragment w of its burst: a fragment that
+// shows where the process was says more than a wrapper, a hang's dump
+// that names where it hangs more than one that does not, and a wrapper,
+// which names the process that died, more than a fragment that prints no
+// frame (Frameless: the traceback's first line alone, its frames cut).
+func saysMoreThan(c, w *group) bool {
+	switch {
+	case c.Frameless:
+		return false
+	case w.Frameless:
+		return true
+	}
+	return c.Fragment && (!w.Fragment || namesWhere(c) && !namesWhere(w))
 }
 
 // placeless reports whether gr is a hang's dump alone that names no place
@@ -959,8 +975,12 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // line of the same library (its native shape) a record names, within the
 // settle time of it. Nil when there is
 // none: a consequence no record names ("Killed") is gen's, not gen its.
+// A native warning no record names is such a detail too: NCCL's proxy
+// prints "Error encountered progressing operation" (a consequence
+// record's line) and then "Failed to execute operation" for the same
+// connection, both as WARN lines.
 func (g *Grouper) detailOf(gen *group, id string) *group {
-	if !gen.Native || gen.Generic {
+	if !gen.Native {
 		return nil
 	}
 	var best *group

@@ -377,6 +377,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			// the consequence's event.
 			cause = g.detailOf(gen, id)
 		}
+		if cause == nil {
+			// The same message logged, then printed again as the
+			// process exits with it (see restate.go).
+			cause = g.restatedEarlier(gen, id)
+		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)

@@ -229,6 +229,9 @@ type group struct {
 	Fragment bool `json:"fragment,omitempty"`
 	// Hang marks the incident of a hang's dump (Occurrence.Hang).
 	Hang bool `json:"hang,omitempty"`
+	// Frameless marks the incident of a fragment that says less than a
+	// wrapper (Occurrence.Frameless).
+	Frameless bool `json:"frameless,omitempty"`
 	// Native marks the incident of a native library's lines (glog, UCX,
 	// CANN, faulthandler): the lines of one event are one incident.
 	Native bool `json:"native,omitempty"`
@@ -489,7 +492,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -504,6 +507,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		// the cause, not the generic line, as its root.
 		g.claimGenerics(gr)
 		g.claimChained(gr)
+		g.claimContinued(gr)
 		g.adopt(gr)
 	}
 	switch {

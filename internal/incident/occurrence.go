@@ -66,6 +66,12 @@ type Occurrence struct {
 	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
 	// faulthandler dump, a watchdog's dump of the running batch.
 	Hang bool
+	// Frameless marks a fragment that prints no frame and whose triage
+	// names nothing: a traceback's first line alone ("Traceback (most
+	// recent call last):"), its frames cut or logged as lines of their
+	// own. It says less than a wrapper, which names the process that
+	// died: a wrapper of its burst is its cause (see findCause).
+	Frameless bool
 	// Offset and EndOffset are where the entry's first and last lines
 	// begin in its source: two failures far apart in one source, with
 	// healthy lines between them, are not one burst, whatever their
@@ -172,6 +178,7 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	// fragment is; alone it is the incident.
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Hang = d.Signal == analysis.SignalHang
+	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
@@ -454,4 +461,19 @@ func nativeKind(e *entry.Entry) string {
 		return entry.NativeGlog + "-python"
 	}
 	return entry.NativeGlog
+}
+
+// frameless reports whether the fragment e, diagnosed d, prints no frame
+// and says nothing of where it failed (Occurrence.Frameless).
+func frameless(e *entry.Entry, d *analysis.Diagnosis) bool {
+	t := d.Triage
+	if t.Process != "" || t.Phase != "" || t.Component != "" || len(d.Stack) > 0 || e.Traceback == nil {
+		return false
+	}
+	for i := range e.Traceback.Links {
+		if len(e.Traceback.Links[i].Frames) > 0 {
+			return false
+		}
+	}
+	return !strings.Contains(e.Text, `File "`)
 }

@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/internal/entry"
@@ -68,4 +69,67 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		g.remove(id)
 		g.touch(by)
 	}
+}
+
+// One message, two lines. A process that fails on an error no record
+// names often prints it twice: its logger's error line as it gives up
+// ("ERROR worker: Application shutdown with error: Failed to connect to
+// etcd server ..."), then the error it exits with ("Error: Failed to
+// connect to etcd server ..."), each followed by its causes. Both are
+// generic lines, and so would page twice. Within one burst of one source,
+// a generic line whose message another generic line before it already
+// holds (sameMessage) is that line's restatement: listed in its incident.
+// Two generic lines that say different things stay two incidents.
+
+// maxLabel bounds the label in front of a line's message that sameMessage
+// leaves out ("Error", "Application shutdown with error").
+const maxLabel = 48
+
+// minRestated is the shortest message sameMessage takes as one failure's:
+// shorter ones ("failed", "Connection refused") are said of many.
+const minRestated = 24
+
+// sameMessage reports whether the lines a and b carry one message: the
+// message of one (its text after a label of at most maxLabel bytes
+// ending in ": ") is, whole and at least minRestated bytes long, part of
+// the other.
+func sameMessage(a, b string) bool {
+	return messageIn(a, b) || messageIn(b, a)
+}
+
+// messageIn reports whether line's message is part of other.
+func messageIn(line, other string) bool {
+	msg := line
+	if i := strings.Index(line, ": "); i >= 0 && i <= maxLabel {
+		msg = line[i+2:]
+	}
+	msg = strings.TrimSpace(msg)
+	return len(msg) >= minRestated && strings.Contains(other, msg)
+}
+
+// lineOf is the text of the line an incident began with.
+func lineOf(gr *group) string { return cmpOr(gr.Alert.Match.Text, gr.Alert.Headline) }
+
+// restatedEarlier returns the generic incident of gen's burst and source,
+// begun before it, whose line carries gen's message (sameMessage): the
+// first time the failure was printed. Nil when gen (fingerprint id) is no
+// generic line no record names, or says something of its own.
+func (g *Grouper) restatedEarlier(gen *group, id string) *group {
+	if !gen.Generic || gen.Alert.Record.ID != "" || gen.Source == "" {
+		return nil
+	}
+	var best *group
+	b := burstOf(gen)
+	for _, m := range g.members(g.genByScope, gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
+			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq || !g.inBurst(c, b) ||
+			!sameMessage(lineOf(c), lineOf(gen)) {
+			continue
+		}
+		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+			best = c
+		}
+	}
+	return best
 }

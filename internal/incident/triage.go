@@ -28,6 +28,10 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 	if t.Process == "" && t.Phase == "" && t.Component == "" {
 		return line
 	}
+	phase, component := t.Phase, t.Component
+	if p := draftPhases[phase]; p != "" && component == "speculative decoding" {
+		phase, component = p, ""
+	}
 	var h string
 	switch {
 	case t.Process != "":
@@ -40,19 +44,19 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 		} else {
 			h += " failed"
 		}
-		if t.Phase != "" {
-			h += " while " + t.Phase
+		if phase != "" {
+			h += " while " + phase
 		}
-		if t.Component != "" {
-			h += " in " + componentNoun(t.Component)
+		if component != "" {
+			h += " in " + componentNoun(component)
 		}
-	case t.Phase != "":
-		h = "failed while " + t.Phase
+	case phase != "":
+		h = "failed while " + phase
 		if rank != "" {
 			h = rank + " " + h
 		}
-		if t.Component != "" {
-			h += " in " + componentNoun(t.Component)
+		if component != "" {
+			h += " in " + componentNoun(component)
 		}
 	default:
 		h = componentNoun(t.Component) + " failed"
@@ -64,6 +68,15 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 		return h + " (its traceback lost its exception line): " + line
 	}
 	return h + ": " + line
+}
+
+// draftPhases say the start-up phases of speculative decoding's code as
+// what they are: sglang's draft worker loads, sizes and captures a model
+// of its own, the draft model, after the target model did.
+var draftPhases = map[string]string{
+	"capturing CUDA graphs":        "capturing the draft model's CUDA graphs",
+	"loading weights":              "loading the draft model's weights",
+	"initialising the memory pool": "initialising the draft model's memory pool",
 }
 
 // componentNoun is how a headline names a component.

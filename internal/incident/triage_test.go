@@ -47,6 +47,21 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			firstStep: "A structured-output grammar failed",
 		},
 		{
+			name:      "speculative decoding's CUDA graphs are the draft model's",
+			tr:        analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Component: "speculative decoding", SGLang: true},
+			rank:      "TP4",
+			headline:  "scheduler TP4 died while capturing the draft model's CUDA graphs: KeyError: 'x'",
+			firstStep: "Speculative decoding failed",
+			also:      "It failed while capturing CUDA graphs",
+		},
+		{
+			name:      "and so are its weights, with no process named",
+			tr:        analysis.Triage{Phase: "loading weights", Component: "speculative decoding", SGLang: true},
+			headline:  "failed while loading the draft model's weights: KeyError: 'x'",
+			firstStep: "Speculative decoding failed",
+			also:      "It failed while loading the checkpoint",
+		},
+		{
 			name:      "a component alone",
 			tr:        analysis.Triage{Component: "speculative decoding", SGLang: true},
 			headline:  "speculative decoding failed: KeyError: 'x'",
@@ -262,7 +277,9 @@ func TestCutTracebackNamesTheStatementOfItsLastFrame(t *testing.T) {
 		t.Fatalf("diagnosis %+v, want a fragment", d)
 	}
 	got := fragmentLine(&es[0], &d)
-	want := "Traceback (most recent call last): (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
+	// The call the last frame was making enters a phase: it heads the
+	// line, as the traceback's first line would otherwise.
+	want := "self.init_cuda_graphs() (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
 	if got != want {
 		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
 	}

@@ -140,12 +140,26 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-3: measured before any change made for the batch.
+	"740-hccl-rank-prefix-init-root-info-config-code-15.log": {
+		"hard-wrap-120": "the '[rank1]: RuntimeError' line hard-wrapped at 120 columns puts the HCCL call on its second piece, which is not rejoined, so the unclassified lead no longer names the cause",
+	},
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 	"507-user-format-scheduler-caret-m-pp-cut.log": {
 		"srun-label":   "a launcher's label in front of a user's per-line record header: the label and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"loki-pipe":    "a viewer's time column in front of a user's per-line record header: the column and the header are learned as one prefix from the traceback's lines, after the record's first line has gone out alone",
 		"hard-wrap-80": "split where the rest opens as a line of its own, the record reads only the first piece",
+	},
+	// Held out (heldout-11): right unwrapped since the ASGI wrapper leads
+	// over a traceback's first line alone; behind a label in front of
+	// FastChat's "| ERROR | stderr |" the stderr bridge's prefix is not
+	// learned, and each frame line it logged at ERROR is a generic line
+	// of its own, which leads over the wrapper.
+	"557-fastchat-wrapper-asgi-exception-quote-marker-cut.log": {
+		"srun-label": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the label, and one leads",
+		"mpirun-tag": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the tag, and one leads",
+		"loki-pipe":  "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the time column, and one leads",
 	},
 	// Held out (heldout-11): measured, not tuned to.
 	"553-hf3fs-zerodivision-tail-tilde-markers.log": {

@@ -2121,6 +2121,24 @@ var examples = map[string]example{
 		},
 		miss: []string{"Fatal Python error: Segmentation fault", mainLog("enable faulthandler for segmentation faults: True")},
 	},
+	"cpu-illegal-instruction": {
+		match: []string{
+			// kvcache-ai/ktransformers#507: the shell's zh_CN wording.
+			"Injecting model.layers.0.self_attn as ktransformers.operators.attention . KDeepseekV2Attention\n非法指令 (核心已转储)",
+			"Illegal instruction (core dumped)",
+			"非法指令（核心已转储）",
+			"Ungültiger Maschinenbefehl (Speicherabzug geschrieben)",
+			"bash: line 1: 48213 Illegal instruction     (core dumped) python3 -m sglang.launch_server --device cpu",
+			"bash: 第 1 行：48213 非法指令 (核心已转储) python3 -m sglang.launch_server --device cpu",
+			"zsh: illegal hardware instruction  python3 -m sglang.launch_server",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: an illegal instruction was encountered",
+			"[1745499308.854013] [host:760:0] Caught signal 4 (Illegal instruction: illegal operand)",
+			"Illegal instruction set requested: avx512",
+			"Segmentation fault (core dumped)",
+		},
+	},
 	"host-cannot-allocate-memory": {
 		match: []string{
 			"Process Process-6:\nTraceback (most recent call last):\n" +
@@ -2644,52 +2662,20 @@ func TestRemediesSplitKeepsSolutionsNeutral(t *testing.T) {
 	}
 }
 
-// knownSharedSglangAdvice are the shared-layer records (no engines, no
-// remedies) whose solutions still name sglang's options or package, so an
-// alert on another engine's log shows them: each is to be split into
-// engine-neutral solutions and remedies per engine. The list only
-// shrinks: a record leaves it once split, and no new record joins it.
-var knownSharedSglangAdvice = []string{
-	"npu-function-error",
-	"load-weights-key-error",
-	"scheduler-exit-code-native-crash",
-	"npu-aicore-exception",
-	"deepep-dispatch-tokens-exceed-max",
-	"tp-size-not-divisible",
-	"ascend-op-compiler-init-failed",
-	"extension-incompatible-function-arguments",
-	"openai-request-validation-error",
-	"chat-template-render-error",
-}
-
 // TestSharedRecordsSplitSglangAdvice fails for a record that may match any
 // engine's log (no engines) and gives no remedies, yet whose solutions or
-// prevention tips name what only an sglang server understands; and for a
-// record of knownSharedSglangAdvice that no longer does.
+// prevention tips name what only an sglang server understands: an alert
+// on another engine's log would show them.
 func TestSharedRecordsSplitSglangAdvice(t *testing.T) {
-	known := map[string]bool{}
-	for _, s := range knownSharedSglangAdvice {
-		known[s] = true
-	}
 	for _, r := range curated(t) {
 		if len(r.Engines) > 0 || len(r.Remedies) > 0 {
-			if known[r.Slug] {
-				t.Errorf("%s: split into remedies now: remove it from knownSharedSglangAdvice", r.Slug)
-			}
 			continue
 		}
-		var named string
 		for _, s := range append(append([]string(nil), r.Solutions...), r.PreventionTips...) {
 			if w := sglangOnly.FindString(s); w != "" {
-				named = w
+				t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, w)
 				break
 			}
-		}
-		switch {
-		case named != "" && !known[r.Slug]:
-			t.Errorf("%s: its advice names %q but the record may match any engine's log: move sglang's steps to remedies.sglang, or set engines", r.Slug, named)
-		case named == "" && known[r.Slug]:
-			t.Errorf("%s: its advice is engine-neutral now: remove it from knownSharedSglangAdvice", r.Slug)
 		}
 	}
 }

@@ -434,7 +434,6 @@ var widenedExamples = map[string]example{
 	"nccl-remote-process-exited": {
 		match: []string{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
-			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
 		},
 	},
 	"cuda-no-kernel-image": {
