@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -138,6 +139,29 @@ func userCacheDir(getenv func(string) string) string {
 	return ""
 }
 
+// scanGCPercent is a scan's GC target. At the default (100) the heap's
+// first goal is 4 MB, which the cached catalog's records alone nearly
+// fill: a collection then began as the scan did, and its mark assists and
+// write barriers cost about a tenth of a scan of 300,000 lines (86-87 ms
+// of CPU against 96-102). At 200 such a scan collects nothing, and the
+// 50,000-record load takes 46 ms rather than 52, peak RSS unchanged (the
+// images are mapped, not on the heap).
+const scanGCPercent = 200
+
+// scanGC raises the GC target to scanGCPercent for one scan, unless GOGC
+// names the operator's own, and returns what puts the old one back.
+func scanGC() (restore func()) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	old := debug.SetGCPercent(scanGCPercent)
+	if old <= 0 || old >= scanGCPercent {
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(old) }
+}
+
 func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format, failOn, reportTo, version string) error {
 	if format != "text" && format != "json" && format != "markdown" {
 		return usageError("--format: %q is not text, json or markdown", format)
@@ -154,6 +178,7 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 		return usageError("no input: give one or more files, or - for standard input")
 	}
 
+	defer scanGC()()
 	m, problems, err := catalog.Load(cat)
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "logmatch scan: catalog: %s: %v\n", p.Level, p)

@@ -306,7 +306,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// frames name a phase, the call that entered it says more
 			// than the traceback's first line.
 			d.Headline = FirstLine(e.Message)
-			if d.Headline == tracebackHeader {
+			if d.Headline == tracebackHeader || strings.HasPrefix(strings.TrimLeft(d.Headline, " \t"), `File "`) {
 				if c := phaseCall(e.Text); c != "" {
 					d.Headline = c
 				}
@@ -319,6 +319,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
+		if d.Fragment && framesAlone(e) {
+			// The middle of a traceback whose header and exception line
+			// are elsewhere: another failure's lines near it (its
+			// header, its exception, another rank's record) say more, so
+			// there it is their context; alone it is still alerted,
+			// named by its frames.
+			d.Role = patterns.RoleConsequence
+		}
 		if pointsToRootCause(exc.Message) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is

@@ -58,8 +58,10 @@ func TestACutAtARaiseNamesTheRaisedClass(t *testing.T) {
 			frame("/w/huggingface_hub/utils/_http.py", "_format", "raise GatedRepoError(message, response=response)"), "\n"), "\n", "\n(SGLangEngine pid=17) ") + "\n", 1, "hf-gated-repo"},
 		// Near misses.
 		{"headless, a built-in class", triton + frame("/w/x.py", "f", `raise RuntimeError("stop")`), 1, ""},
-		{"headless, cut at a call", triton + frame("/w/x.py", "f", "compile_kernel(src)"), 0, ""},
-		{"headless, a bare re-raise", triton + frame("/w/x.py", "f", "raise"), 0, ""},
+		// Frames alone with their source lines are still a failure
+		// (framesAlone), unclassified.
+		{"headless, cut at a call", triton + frame("/w/x.py", "f", "compile_kernel(src)"), 1, ""},
+		{"headless, a bare re-raise", triton + frame("/w/x.py", "f", "raise"), 1, ""},
 		{"with its header, cut at a call", tbHead + triton, 1, ""},
 		{"a raise in a message, not a frame", "INFO the handler will raise OutOfResources(...) when the pool is full\n", 0, ""},
 	}

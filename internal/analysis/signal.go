@@ -20,10 +20,11 @@ import (
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
-	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader) || raisedAtCut(e)) {
+	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader) || raisedAtCut(e) || framesAlone(e)) {
 		// Frames with no exception line and no "Traceback" header are
 		// stray lines of a dump, not an exception, unless the last
-		// one was raising when the text was cut.
+		// one was raising when the text was cut, or they are a
+		// traceback's own frames with their source lines.
 		sev := patterns.SeverityError
 		if lv := levelSeverity(e.Level); lv.Rank() > sev.Rank() {
 			sev = lv
@@ -246,4 +247,69 @@ func shellFamily(e *entry.Entry) string {
 		return FamilyKilled
 	}
 	return FamilyNative
+}
+
+// maxAloneLines bounds the lines framesAlone reads.
+const maxAloneLines = 256
+
+// framesAlone reports whether e is the middle of a Python traceback, cut
+// at both ends: the paste or the collector began after its "Traceback"
+// header, and the process was killed, or the paste stops, before its
+// exception line. The entry opens with a frame, and its frames are in the
+// shape only a traceback prints them, `File "x.py", line 12, in fn`, at
+// least one with its source line under it: faulthandler's dumps print
+// `File "x.py", line 12 in fn` (no comma) and no source, py-spy's
+// "fn (x.py:12)", and a logged stack (stack_info) opens with "Stack (most
+// recent call last):".
+func framesAlone(e *entry.Entry) bool {
+	if e.Native != "" || !strings.HasPrefix(strings.TrimLeft(e.Message, " \t"), `File "`) {
+		return false
+	}
+	if x := e.Traceback.Outermost(); x == nil || x.Type != "" || strings.Contains(e.Text, "(most recent call ") {
+		return false
+	}
+	sourced, frame, n := false, false, 0
+	for line := range strings.Lines(e.Text) {
+		if n++; n > maxAloneLines {
+			break
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			// A doubled line break between a frame and its source.
+		case strings.HasPrefix(t, `File "`):
+			if !tracebackFrameShape(t) {
+				return false
+			}
+			frame = true
+		case frame:
+			// The line under a frame: its source, indented deeper.
+			sourced = sourced || line[0] == ' ' || line[0] == '\t'
+			frame = false
+		}
+	}
+	return sourced
+}
+
+// tracebackFrameShape reports whether the frame line t (trimmed, from
+// `File "`) reads `File "<path>", line <n>, in <name>`.
+func tracebackFrameShape(t string) bool {
+	rest := t[len(`File "`):]
+	q := strings.IndexByte(rest, '"')
+	if q <= 0 {
+		return false
+	}
+	r, ok := strings.CutPrefix(rest[q+1:], ", line ")
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(r) && isDigitByte(r[k]) {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	name, ok := strings.CutPrefix(r[k:], ", in ")
+	return ok && strings.TrimSpace(name) != ""
 }

@@ -137,3 +137,105 @@ func TestQuietAgreesWithSignalOf(t *testing.T) {
 	}
 	t.Logf("%d entries of %d logs", n, len(paths))
 }
+
+// assembleOne assembles text and returns its entries.
+func assembleAll(text string) []entry.Entry {
+	a := entry.NewAssembler(entry.Options{})
+	var es []entry.Entry
+	for i, l := range strings.Split(text, "\n") {
+		es = append(es, a.Push(entry.Line{Text: l, Offset: int64(i + 1)})...)
+	}
+	return append(es, a.Flush()...)
+}
+
+// TestFramesAlone: the middle of a traceback, with neither its header nor
+// its exception line, is an exception's signal when its frames are a
+// traceback's own with their source lines, indented or not, behind a
+// paste's doubled line breaks too; a faulthandler or py-spy dump, a logged
+// stack and frames without any source line are not.
+func TestFramesAlone(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"indented frames with source and carets",
+			"  File \"/sgl/python/sglang/srt/model_loader/loader.py\", line 437, in load_model\n    self.load_weights_and_postprocess(\n  File \"/sgl/python/sglang/srt/models/qwen3.py\", line 493, in load_weights\n    param = params_dict[name]\n            ~~~~~~~~~~~^^^^^^",
+			true},
+		{"unindented frames", "File \"/sgl/sglang/srt/models/qwen3.py\", line 493, in load_weights\n    param = params_dict[name]", true},
+		{"one frame, a doubled line break", "  File \"/sgl/sglang/srt/models/deepseek_vl2.py\", line 252, in load_weights\n\n    param = params_dict[name]", true},
+		{"faulthandler frames", "  File \"/sgl/sglang/srt/managers/scheduler.py\", line 1984 in run_scheduler_process\n  File \"/usr/lib/python3.10/multiprocessing/process.py\", line 108 in run", false},
+		{"frames without source", "  File \"<frozen importlib._bootstrap>\", line 1027, in _find_and_load\n  File \"<frozen importlib._bootstrap>\", line 1006, in _find_and_load_unlocked", false},
+		{"a logged stack", "Stack (most recent call last):\n  File \"/sgl/sglang/srt/server.py\", line 12, in main\n    logger.warning(msg, stack_info=True)", false},
+		{"with its header", "Traceback (most recent call last):\n  File \"/sgl/a.py\", line 1, in f\n    g()", false},
+	}
+	for _, tt := range tests {
+		es := assembleAll(tt.text)
+		if len(es) == 0 {
+			t.Fatalf("%s: no entry", tt.name)
+		}
+		if got := framesAlone(&es[0]); got != tt.want {
+			t.Errorf("%s: framesAlone = %v, want %v (entries %d, message %q)", tt.name, got, tt.want, len(es), es[0].Message)
+		}
+	}
+}
+
+func TestTracebackFrameShape(t *testing.T) {
+	for s, want := range map[string]bool{
+		`File "/a/b.py", line 12, in load_weights`:                           true,
+		`File "<frozen importlib._bootstrap>", line 1027, in _find_and_load`: true,
+		`File "/a/b.py", line 12 in load_weights`:                            false, // faulthandler
+		`File "/a/b.py", line 12, in `:                                       false,
+		`File "/a/b.py", line x, in f`:                                       false,
+		`File "", line 1, in f`:                                              false,
+		`File "/a/b.py`:                                                      false,
+		`File "/a/b.py", line 12`:                                            false,
+	} {
+		if got := tracebackFrameShape(s); got != want {
+			t.Errorf("tracebackFrameShape(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzTracebackFrameShape: a line read as a traceback's frame holds its
+// markers, and neither it nor framesAlone on any entry panics.
+func FuzzTracebackFrameShape(f *testing.F) {
+	for _, s := range []string{
+		`File "/a/b.py", line 12, in load_weights`,
+		`File "/a/b.py", line 12 in load_weights`,
+		"File \"/a/b.py\", line 12, in f\n    g()\n  File \"c.py\", line 3, in h",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.HasPrefix(s, `File "`) && tracebackFrameShape(s) && (!strings.Contains(s, `", line `) || !strings.Contains(s, ", in ")) {
+			t.Fatalf("tracebackFrameShape(%q) without its markers", s)
+		}
+		for _, e := range assembleAll(s) {
+			if framesAlone(&e) && !strings.Contains(e.Text, `File "`) {
+				t.Fatalf("framesAlone on an entry without a frame: %q", e.Text)
+			}
+		}
+	})
+}
+
+// TestShellFamily: a kill is the killed family, a crash signal a native
+// crash's, in any language.
+func TestShellFamily(t *testing.T) {
+	for msg, want := range map[string]string{
+		"Killed":                                  FamilyKilled,
+		"已杀死":                                     FamilyKilled,
+		"Segmentation fault (core dumped)":        FamilyNative,
+		"非法指令 (核心已转储)":                            FamilyNative,
+		"Abgebrochen (Speicherabzug geschrieben)": FamilyNative,
+		"bash: line 1: 12 Bus error python3":      FamilyNative,
+	} {
+		e := entry.Entry{Format: entry.FormatNative, Native: entry.NativeShell, Message: msg, Text: msg}
+		if got := shellFamily(&e); got != want {
+			t.Errorf("shellFamily(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	term := entry.Entry{Format: entry.FormatNative, Native: entry.NativeShell, Level: entry.LevelWarning, Message: "Abgebrochen (Terminated)", Text: "Abgebrochen (Terminated)"}
+	if sig, _ := signalOf(&term); sig != "" {
+		t.Errorf("signalOf(localised Terminated) = %q, want none", sig)
+	}
+}

@@ -429,3 +429,32 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 		})
 	}
 }
+
+// TestFramesAloneDiagnosis: the middle of a traceback, without its header
+// and its exception line, is a failure named by its frames: the phase they
+// enter, the call that entered it as the headline, a fragment; it is a
+// consequence, so near another failure it is that failure's context.
+func TestFramesAloneDiagnosis(t *testing.T) {
+	an := analysis.New(defaultMatcher(t))
+	text := frame("/sgl/python/sglang/srt/model_executor/model_runner.py", "load_model", "self.model = get_model(...)") +
+		frame("/sgl/python/sglang/srt/models/qwen2.py", "load_weights", "param = params_dict[name]")
+	es := entries(text)
+	if len(es) != 1 {
+		t.Fatalf("%d entries, want 1", len(es))
+	}
+	d, ok := an.Analyze(&es[0])
+	if !ok {
+		t.Fatal("frames alone: no failure")
+	}
+	if !d.Fragment || d.Role != "consequence" || d.Triage.Phase != "loading weights" || !strings.Contains(d.Headline, "get_model") {
+		t.Errorf("diagnosis fragment %v role %q phase %q headline %q; want a consequence fragment loading weights, headed by the call that entered it",
+			d.Fragment, d.Role, d.Triage.Phase, d.Headline)
+	}
+	// A faulthandler dump's frames are no traceback's.
+	es = entries("  File \"/sgl/python/sglang/srt/models/qwen2.py\", line 10 in load_weights\n  File \"/sgl/python/sglang/srt/model_executor/model_runner.py\", line 5 in load_model\n")
+	for i := range es {
+		if _, ok := an.Analyze(&es[i]); ok {
+			t.Errorf("faulthandler frames: a failure %q", es[i].Text)
+		}
+	}
+}

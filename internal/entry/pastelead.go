@@ -1,5 +1,7 @@
 package entry
 
+import "strings"
+
 // Paste leads: what a paste puts in front of every line of a log quoted
 // in a Markdown document, an issue or a chat: a list item's marker ("- ",
 // "* ", "+ "), a code block's four spaces, a tab. None holds a letter or a
@@ -64,6 +66,10 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "\t"
 		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
+		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && isTracebackFrame(s[6:]):
+			// A traceback's frame, which CPython indents by two
+			// spaces, at six: a code block around a traceback's tail.
+			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])
 		default:
@@ -92,4 +98,27 @@ func listLead(c byte) string {
 		return "* "
 	}
 	return "+ "
+}
+
+// isTracebackFrame reports whether s opens with a frame line in the
+// shape only a traceback prints, `File "x.py", line 12, in fn`:
+// faulthandler's dumps print no comma before "in".
+func isTracebackFrame(s string) bool {
+	r, ok := strings.CutPrefix(s, `File "`)
+	if !ok {
+		return false
+	}
+	q := strings.IndexByte(r, '"')
+	if q <= 0 {
+		return false
+	}
+	r, ok = strings.CutPrefix(r[q+1:], ", line ")
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(r) && isDigit(r[k]) {
+		k++
+	}
+	return k > 0 && strings.HasPrefix(r[k:], ", in ")
 }

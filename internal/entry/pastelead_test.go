@@ -104,3 +104,41 @@ func TestPasteLeadLearnedAfterProse(t *testing.T) {
 		}
 	}
 }
+
+// A code block around the tail of a traceback that opens at one of its
+// frames: CPython indents a frame by two spaces, so a first line that is a
+// traceback's frame at six tells the code block's four, and the tail reads
+// as it would unquoted, its exception line included. A faulthandler frame
+// (no comma before "in") or a log's own deeper indentation does not.
+func TestCodeBlockAroundATracebackTail(t *testing.T) {
+	tail := "  File \"/sgl/python/sglang/srt/mem_cache/storage/hf3fs/storage_hf3fs.py\", line 220, in __init__\n" +
+		"    self.num_pages = self.file_size // self.bytes_per_page\n" +
+		"                     ~~~~~~~~~~~~~~~^^~~~~~~~~~~~~~~~~~~~~\n" +
+		"ZeroDivisionError: integer division or modulo by zero"
+	plain := summary(assemble(t, Options{}, tail))
+	var b strings.Builder
+	for _, l := range strings.Split(tail, "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	es := assemble(t, Options{}, strings.TrimSuffix(b.String(), "\n"))
+	if got := summary(es); got != plain {
+		t.Errorf("behind a code block:\n%s\nwant as plain:\n%s", got, plain)
+	}
+	if x := es[0].Traceback.Outermost(); x == nil || x.Type != "ZeroDivisionError" {
+		t.Errorf("exception %+v, want ZeroDivisionError", x)
+	}
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{"      File \"/a/b.py\", line 12, in f", 4},
+		{"      File \"/a/b.py\", line 12 in f", 0}, // faulthandler's
+		{"      EE9999: Inner Error!", 0},           // a log's own indentation
+		{"      File \"/a/b.py\", line x, in f", 0}, // no line number
+	} {
+		var l indentLead
+		if got := l.strip(tt.in); got != tt.want {
+			t.Errorf("strip(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}

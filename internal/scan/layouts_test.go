@@ -135,19 +135,9 @@ var knownLayoutMisses = map[string]map[string]string{
 	"546-ray-actor-logging-cc-unhandled-watchdog-timeout.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own, before a width is known: the glog line reads only its first piece, the watchdog's termination without the timeout that caused it",
 	},
-	// dev-3: measured before any change made for the batch.
-	"738-hccl-mindie-hcclcomminitrootinfo-failed-runner-lines.log": {
-		"fold-s-100": "the CANN HCCL line folded at 100 columns loses 'HcclCommInitRootInfo failed.' to its second piece, which is not rejoined, so the unclassified lead no longer names the cause",
-	},
 	// dev-2: measured blind before any change made for the batch.
 	"703-xinference-500-sgl-kernel-undefined-symbol.log": {
 		"fold-s-100": "a single client line folded at 100 columns has no exception or record head on its first piece, so nothing alerts",
-	},
-	"038-quoted-ci-timestamp-keyerror-load-weights.log": {
-		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
-	},
-	"039-keyerror-params-dict-unindented-frames.log": {
-		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
@@ -187,9 +177,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	"368-hf-local-entry-not-found-offline-hard-wrapped.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",
-	},
-	"377-keyerror-weight-scale-inv-ep-moe-frames.log": {
-		"cut-exception": "a traceback tail with no \"Traceback\" line, cut before its exception line: frames alone read as stray lines of a dump and give no alert",
 	},
 	"395-rocm-hsa-exception-queue-abort-signature.log": {
 		"fold-s-100": "split after a space where the rest opens as a line of its own (a capital, a word ending in \":\", a header or a native shape), before a width is known: the record reads only the first piece",

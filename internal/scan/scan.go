@@ -112,12 +112,14 @@ func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 		}
 	}
 	// Most scans close nothing early: the flushed alerts are then kept
-	// as they are rather than copied onto an empty slice.
-	all := g.Flush(s.opts.Now())
+	// as they are, neither copied onto an empty slice nor merged.
+	// Flush gives one alert for each open incident, and the grouper keys
+	// its incidents by fingerprint: only alerts closed early may share one
+	// with another.
+	res.Alerts = g.Flush(s.opts.Now())
 	if len(evicted) > 0 {
-		all = append(evicted, all...)
+		res.Alerts = mergeIncidents(append(evicted, res.Alerts...))
 	}
-	res.Alerts = mergeIncidents(all)
 	if len(restarted) > 0 {
 		res.Alerts = append(restarted, res.Alerts...)
 	}

@@ -274,8 +274,15 @@ var examples = map[string]example{
 		match: []string{
 			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
 			"sglang-1  | Memory access fault by GPU node-9 (Agent handle: 0xa1b2) on address (nil). Reason: Unknown.",
+			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
+			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
 		},
-		miss: []string{"Memory access fault detected in test harness"},
+		miss: []string{
+			"Memory access fault detected in test harness",
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: VM_L2_PROTECTION_FAULT_CNTL programmed",
+			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
+		},
 	},
 	"rocm-hsa-queue-aborted": {
 		match: []string{
@@ -307,6 +314,32 @@ var examples = map[string]example{
 			"EZ9999: Inner Error!", "[INFO] there is an aicore kernel cache hit",
 			"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
 			"The vector core execution took 12 ms",
+		},
+	},
+	"hccl-comm-init-failed": {
+		match: []string{
+			"[rank3]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 7",
+			"RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 4",
+			"[ERROR] HCCL(8812,python3):2026-01-09-08:12:40.112.903 [op_base.cc:1010][8901][Init][CommRootInfo]errNo[0x0000000005000004]HcclCommInitRootInfo failed.",
+			"E20260109 08:12:40.112903 8812 comm.cpp:88] Check failed: ret == HCCL_SUCCESS (7 vs. 0) HCCL get root info failed.",
+			"RuntimeError: getHcclComm:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:60 HCCL function error: HcclGetRootInfo(&hcclID), error code is 7",
+		},
+		miss: []string{
+			"[INFO] HCCL(8812,python3):2026-01-09-08:12:39.004.211 [op_base.cc:1010][8901][Init][CommRootInfo]HcclCommInitRootInfo success, take time [212]us",
+			"[rank0]: RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 4",
+		},
+	},
+
+	"nccl-cuda-failure": {
+		match: []string{
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
+			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"[rank5]: worker-1:77:301 [5] transport/p2p.cc:274 NCCL WARN Cuda failure 'named symbol not found'",
+		},
+		miss: []string{
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'out of memory'",
+			"gpu-node-3:2210:2210 [4] NCCL INFO cudaDriverVersion 12040",
+			"gpu-node-3:2210:2391 [4] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<57140> with error 12",
 		},
 	},
 	"kv-committed-cache-already-freed": {
@@ -1377,8 +1410,11 @@ var examples = map[string]example{
 			"E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'",
 			rawTB("nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND"),
 			"[1784273406.684686] [prefill-0:994396:0]      ib_mlx5_dv.c:433  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed, syndrome 0x5d668c: Remote I/O error",
+			"2026-02-11T09:14:03.520Z ERROR worker.init_nixl: NIXL_ERR_BACKEND",
+			"[2026-02-11 09:14:03] ERROR kv_connector: failed to register KV caches: NIXL_ERR_BACKEND",
 		},
 		miss: []string{
+			"INFO nixl agent created; backend errors map to NIXL_ERR_BACKEND and NIXL_ERR_REMOTE_DISCONNECT",
 			"W0717 07:30:06.719567  994396 ucx_enums.cpp:58] Unexpected UCX error: Out of memory",
 			"[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)  amo(rc_mlx5/mlx5_ib2:1)",
 		},

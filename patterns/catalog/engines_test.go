@@ -75,8 +75,13 @@ var engineExamples = map[string]example{
 		match: []string{
 			"(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
 			"ERROR 10-20 03:20:50 [async_llm.py:420] AsyncLLM output_handler failed.",
+			"CRITICAL 01-14 08:41:02 [launcher.py:116] MQLLMEngine is already dead, terminating server process",
+			"vllm-1  | CRITICAL 01-14 08:41:02 launcher.py:99] MQLLMEngine is already dead, terminating server process",
 		},
-		miss: []string{"INFO 10-20 03:20:50 [async_llm.py:420] output_handler started; engine dead-letter queue empty"},
+		miss: []string{
+			"INFO 10-20 03:20:50 [async_llm.py:420] output_handler started; engine dead-letter queue empty",
+			"DEBUG 01-14 08:41:02 [client.py:170] Waiting for output from MQLLMEngine.",
+		},
 	},
 	"tgi-shard-failed-to-start": {
 		match: []string{

@@ -84,12 +84,17 @@ var nativeExamples = map[string]example{
 			"E0925 00:30:17.441998  4502 client_service.cpp:4897] Failed to ping master for 3 times (non-HA); reconnecting to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:4902] Reconnect failed to 10.0.0.5:50051",
 			"E0925 00:30:17.442113  4502 client_service.cpp:3544] mount_segment_to_master_failed base=0x7f3a00000000 size=4294967296",
+			"E0305 14:20:51.612034  3301 master_client.cpp:151] RPC call failed: Connection refused",
+			"E0305 14:20:51.612034  3301 master_client.cpp:203] Batch RPC call failed: Connection timed out",
+			"E0305 14:20:51.612034  3301 master_client.cpp:143] Client not available",
 		},
 		miss: []string{
 			"I0925 00:24:39.140945  4418 master_client.cpp:214] Connecting to master at 10.32.5.183:50051 from mooncake::ErrorCode mooncake::MasterClient::Connect(const string&)",
 			"I0925 00:30:20.000100  4502 client_service.cpp:4890] Reconnected to master 10.0.0.5:50051",
 			// A single missed ping is routine; the client counts them.
 			"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
+			// Another component's RPC failure is not the master's.
+			"E0305 14:20:51.612034  3301 transfer_metadata.cpp:330] RPC call failed: Connection refused",
 		},
 	},
 	"mooncake-master-ping-missed": {

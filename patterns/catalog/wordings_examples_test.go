@@ -1,5 +1,15 @@
 package catalog_test
 
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
 // libraryExamples holds the records read from the sources of the libraries
 // around the serving engines (Mooncake's store and transfer engine, NIXL,
 // torch_memory_saver, NCCL's proxy, DeepEP, FlashInfer, xgrammar, the
@@ -17,21 +27,6 @@ var libraryExamples = map[string]example{
 		miss: []string{
 			"E0429 10:21:07.118420 77121 master_client.cpp:416] Batch RPC call failed: connection refused",
 			"I0429 10:21:07.118420 77121 client_service.cpp:1916] read store: 0us, with memory key count: 8, offload key count: 0",
-		},
-	},
-	"mooncake-store-rpc-failed": {
-		match: []string{
-			"E0606 09:39:00.285498   382 master_client.cpp:416] Batch RPC call failed: End of file",
-			"E0606 09:39:00.285498   382 master_client.cpp:370] RPC call failed: Connection refused",
-			"E0606 09:39:00.285498   382 master_client.cpp:367] RPC call timed out: Timed out",
-			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
-			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
-			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
-		},
-		miss: []string{
-			"Batch RPC call failed: Expected DiskDescriptor",
-			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
-			"Client not available, retrying",
 		},
 	},
 	"mooncake-store-version-mismatch": {
@@ -254,6 +249,353 @@ var libraryExamples = map[string]example{
 			"E1213 02:57:10.528410 5811 transfer_metadata_plugin.cpp:640] SocketHandShakePlugin: connect()10.0.0.2:15021: Connection refused [111]",
 		},
 	},
+	"nixl-no-plugins-available": {
+		match: []string{
+			tb("RuntimeError: No plugins available for NIXL, cannot start transfers!"),
+			"2026-05-28 00:11:09 NIXL ERROR _api.py:240 No plugins available, cannot start transfers!",
+		},
+		miss: []string{
+			"Loaded plugin UCX",
+			"No plugins available for telemetry export",
+		},
+	},
+	"nixl-memory-registration-failed": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:506] registerMem: registration failed for the specified or all potential backends",
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:458] registerMem: no available backends for mem type 'VRAM_SEG'",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:540] deregisterMem: deregistration failed on at least one backend with status -1",
+		},
+	},
+	"nixl-no-common-backend": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:613] makeConnection: no common backend to connect with 'decode_0'",
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:948] createXferReq: no potential backend found to be able to do the transfer",
+		},
+		miss: []string{
+			"I0612 09:14:02.118312 44012 nixl_agent.cpp:600] makeConnection: connected to 'decode_0' over backend 'UCX'",
+		},
+	},
+	"torch-memory-saver-expandable-segments": {
+		match: []string{
+			tb("RuntimeError: TorchMemorySaver is disabled for the current process because expandable_segments is not supported yet."),
+			"RuntimeError: TorchMemorySaver is disabled for the current process because expandable_segments is not supported yet.",
+		},
+		miss: []string{
+			hdr("Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True for the trainer"),
+		},
+	},
+	"torch-memory-saver-hook-load-failed": {
+		match: []string{
+			"[torch_memory_saver.cpp] dlsym failed dlerror=/usr/lib/x86_64-linux-gnu/libcudart.so.12: undefined symbol: cudaMallocAsync",
+			"ERROR:torch_memory_saver.binary_wrapper:Failed to load CDLL from /usr/local/lib/python3.12/dist-packages/torch_memory_saver_hook_mode_torch_cu12.abi3.so: libcudart.so.12: cannot open shared object file: No such file or directory",
+		},
+		miss: []string{
+			"DEBUG:torch_memory_saver.hooks.mode_torch:HookUtilModeTorch self.get_path_binary()='/opt/conda/lib/python3.11/site-packages/torch_memory_saver_hook_mode_torch_cu12.abi3.so'",
+			"Failed to load CDLL from /opt/lib/libfoo.so: not found",
+		},
+	},
+	"deepep-experts-not-divisible": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1483 'num_experts % num_ranks == 0'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/kernels/intranode.cu:167 'num_tokens_per_expert->size(0) % num_ranks == 0'",
+		},
+		miss: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'x.size(0) <= num_max_dispatch_tokens_per_rank'"),
+		},
+	},
+	"deepep-internode-rank-layout": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/config.hpp:58 'num_ranks < NUM_MAX_NVL_PEERS or num_ranks % NUM_MAX_NVL_PEERS == 0'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/legacy/buffer.hpp:114 'num_ranks < LEGACY_NUM_MAX_NVL_PEERS or num_ranks % LEGACY_NUM_MAX_NVL_PEERS == 0'",
+		},
+		miss: []string{
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/deep_ep.cpp:88 'num_ranks > 0'",
+		},
+	},
+	"deepep-buffer-size-invalid": {
+		match: []string{
+			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1503 'layout.total_bytes <= num_rdma_bytes'"),
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/kernels/internode.cu:432 'num_rdma_bytes < std::numeric_limits<int>::max()'",
+			"RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/deep_ep.cpp:127 '(nvl_clean_meta.first + nvl_clean_meta.second) * sizeof(int) <= num_nvl_bytes'",
+		},
+		miss: []string{
+			hdr("DeepEP buffer: num_nvl_bytes=1073741824 num_rdma_bytes=2147483648"),
+		},
+	},
+	"flashinfer-package-version-mismatch": {
+		match: []string{
+			tb("RuntimeError: flashinfer-cubin version (0.4.1) does not match flashinfer version (0.5.2). Please install the same version of both packages. Set FLASHINFER_DISABLE_VERSION_CHECK=1 to bypass this check."),
+			"RuntimeError: flashinfer-jit-cache version (0.5.0+cu128) does not match flashinfer version (0.5.2). Please install the same version of both packages.",
+		},
+		miss: []string{
+			"flashinfer-cubin version: 0.5.2",
+		},
+	},
+	"flashinfer-cubin-download-failed": {
+		match: []string{
+			tb("RuntimeError: Failed to download cubins"),
+			"2026-05-28 00:11:09,118 - ERROR - cubin_loader.py:135 - Max retries reached. Download failed.",
+			"RuntimeError: Artifact not found locally: 7b3c/fmha/trtllm-gen/kernel.cubin (looked at /root/.cache/flashinfer/cubins/7b3c/fmha/trtllm-gen/kernel.cubin). FLASHINFER_NO_DOWNLOAD is set — refusing to download.",
+		},
+		miss: []string{
+			"2026-05-28 00:11:09,118 - INFO - cubin_loader.py:116 - File downloaded successfully: https://edge.urm.nvidia.com/x.cubin -> /root/.cache/flashinfer/cubins/x.cubin",
+		},
+	},
+	"flashinfer-cubin-cache-stale": {
+		match: []string{
+			tb("RuntimeError: Header flashinferMetaInfo.h at /root/.cache/flashinfer/cubins/7b3c/include/flashinferMetaInfo.h has wrong checksum (expected 1a2b, got 3c4d). This can happen after switching branches. Try clearing the cache: rm -rf /root/.cache/flashinfer/cubins"),
+			"RuntimeError: Header kernelMetaInfo.h not found at /root/.cache/flashinfer/cubins/7b3c/include/kernelMetaInfo.h. Try clearing the cache: rm -rf /root/.cache/flashinfer/cubins",
+		},
+		miss: []string{
+			"WARNING: sha256 mismatch (expected 1a2b actual 3c4d) for /root/.cache/flashinfer/cubins/x.cubin",
+		},
+	},
+	"flashinfer-kernel-call-failed": {
+		match: []string{
+			tb("RuntimeError: BatchPrefillWithPagedKVCache failed with error invalid configuration argument"),
+			"RuntimeError: BatchDecodeWithPagedKVCache failed with error an illegal memory access was encountered",
+			"RuntimeError: BatchDecodeWithPagedKVCachePlanMLA failed with error too many resources requested for launch",
+		},
+		miss: []string{
+			hdr("Using FlashInfer BatchPrefillWithPagedKVCache wrapper with workspace 512 MB"),
+		},
+	},
+	"xgrammar-warning-routine": {
+		match: []string{
+			"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+			"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
+			"[09:59:19] /project/cpp/fsm_builder.cc:1311: Warning: Lookahead assertion is not supported and is ignored in regex: (?=a)b",
+		},
+		miss: []string{
+			"RuntimeError: [11:16:07] /workspace/cpp/json_schema_converter.cc:612: Unsupported type: tuple",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1205: Warning: The matcher has terminated after accepting the stop token, but is trying to accept new token with id 3",
+		},
+	},
+	"xgrammar-token-rejected": {
+		match: []string{
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1205: Warning: The matcher has terminated after accepting the stop token, but is trying to accept new token with id 151645.",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1211: Warning: The token id 152063 is out of range [0, 151936). Rejecting the token.",
+			"[23:42:39] /project/cpp/grammar_matcher.cc:1221: Warning: GrammarMatcher cannot accept special token id 151643: <|endoftext|>. Rejecting the token.",
+		},
+		miss: []string{
+			"RuntimeError: [23:42:39] /project/cpp/grammar_matcher.cc:556: Check failed: (!IsTerminated()) is false: GrammarMatcher has terminated after accepting the stop token",
+		},
+	},
+	"router-rate-limited": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::middleware::concurrency: Request queue is full, returning 429",
+			"2026-05-28 00:11:09  WARN sgl_model_gateway::middleware: src/middleware.rs:512: No tokens available and queuing is disabled, returning 429",
+			"2026-05-28T00:11:09.123456Z  WARN smg::middleware::concurrency: Queue: request timed out waiting for token",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::middleware::concurrency: Request queue size 128, max concurrent requests 256",
+		},
+	},
+	"router-pd-role-unavailable": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc::common::stages::worker_selection: No available prefill workers",
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc: No available decode workers",
+			"2026-05-28T00:11:09.123456Z  WARN smg::routers::grpc: No available PD pair for runtime Some(Sglang)",
+		},
+		miss: []string{
+			"No available workers (all circuits open or unhealthy)",
+			"2026-05-28T00:11:09.123456Z  INFO smg::routers: Available prefill workers: 2, decode workers: 2",
+		},
+	},
+	"router-tokenizer-load-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::workflow::tokenizer_registration: Failed to load tokenizer 'Qwen/Qwen3-8B': Failed to load tokenizer locally (no tokenizer.json) and remotely from worker (404)",
+			"2026-05-28T00:11:09.123456Z ERROR smg::workflow: Failed to load tokenizer 'default': HTTP status client error (401 Unauthorized)",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::workflow::tokenizer_registration: Loaded tokenizer 'Qwen/Qwen3-8B' from /models/qwen3",
+		},
+	},
+	"router-service-discovery-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::service_discovery: K8s worker watcher error (auto-retrying with backoff): ApiError: pods is forbidden: User \"system:serviceaccount:llm:default\" cannot watch resource \"pods\"",
+			"2026-05-28T00:11:09.123456Z ERROR smg::service_discovery: K8s worker watcher stream ended; discovery no longer receives updates",
+			"2026-05-28T00:11:09.123456Z ERROR smg::server: Failed to start service discovery: no namespace",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::service_discovery: Starting K8s service discovery in namespace llm",
+		},
+	},
+	"router-pd-transport-error": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z ERROR smg::routers::http::pd_router: PD request transport error, both sides aborted: error sending request for url (http://10.0.0.7:30000/generate)",
+			"2026-05-28T00:11:09.123456Z ERROR smg::routers::http::pd_router: Stream error from decode server http://10.0.0.8:30000: error decoding response body",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::routers::http::pd_router: PD request completed prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000",
+		},
+	},
+	"ucx-cuda-transports-unavailable": {
+		match: []string{
+			"ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: mm, posix, self, shm, sm, sysv, tcp",
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  transport 'cuda_copy' is not available, please use one or more of: rc_mlx5, self, tcp",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  network device 'mlx5_3:1' is not available, please use one or more of: 'mlx5_0:1'(rc_mlx5), 'eth0'(tcp)",
+		},
+	},
+	"ucx-requested-resource-unavailable": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :0]     ucp_context.c:1508 UCX  WARN  network device 'mlx5_3:1' is not available, please use one or more of: 'mlx5_0:1'(rc_mlx5), 'eth0'(tcp)",
+			"ucp_context.c:1321 UCX  WARN  transports 'rc_x','dc_x' are not available, please use one or more of: mm, self, tcp",
+		},
+		miss: []string{
+			"ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: mm, posix, self, shm, sm, sysv, tcp",
+		},
+	},
+	"nccl-version-mismatch": {
+		match: []string{
+			"node-2:811:811 [0] init.cc:1043 NCCL WARN Mismatched NCCL version detected : rank 8 version 22703 rank 0 version 22105",
+			"node-2:811:811 [0] NCCL WARN Mismatched NCCL version detected : rank 3 version 21903 rank 0 version 21805",
+		},
+		miss: []string{
+			"node-2:811:811 [0] NCCL INFO NCCL version 2.27.3+cuda12.9",
+		},
+	},
+	"nccl-net-device-count-mismatch": {
+		match: []string{
+			"node-2:811:811 [0] init.cc:1339 NCCL WARN Detected mixed local Net device counts across ranks (min 7, max 8). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
+			"node-2:811:811 [0] NCCL WARN Detected mixed local CollNet device counts across ranks (min 0, max 1). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
+		},
+		miss: []string{
+			"node-2:811:811 [0] NCCL INFO Detected mixed local Net device counts across ranks (min 7, max 8). Ignoring due to NCCL_IGNORE_NET_MISMATCH.",
+		},
+	},
+	"mooncake-rdma-context-inactive": {
+		match: []string{
+			"E0325 09:33:41.563210  8274 rdma_context.cpp:319] Context is not active: mlx5_9",
+			"E0325 09:33:41.584282  8497 rdma_transport.cpp:389] Device 0 is not active",
+		},
+		miss: []string{
+			"W0325 09:33:41.554718  8274 worker_pool.cpp:308] Too many errors found in local RNIC 10.121.129.5:16077@mlx5_9, mark it inactive",
+			"Context is not active yet, waiting",
+		},
+	},
+	"mooncake-overlapped-memory-registration": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 transfer_engine_impl.cpp:656] Transfer Engine does not support overlapped memory region",
+			"E0612 09:14:02.118312 44012 transfer_engine.cpp:312] Transfer Engine does not support overlapped memory region",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 rdma_context.cpp:212] Failed to register memory 0x7f3a00000000: Bad address [14]",
+		},
+	},
+	"nixl-ucx-version-limited": {
+		match: []string{
+			"W0612 09:14:02.118312 44012 ucx_utils.cpp:424] UCX version is 1.17.0 which is less than 1.19, CUDA support is limited, including the lack of support for multi-GPU within a single process.",
+			"UCX version is 1.18.1 which is less than 1.19, CUDA support is limited",
+		},
+		miss: []string{
+			"I0612 09:14:02.118312 44012 ucx_utils.cpp:420] UCX version is 1.19.0",
+		},
+	},
+	"flashinfer-kernel-error": {
+		match: []string{
+			tb("RuntimeError: Error in function 'TopKSamplingFromProb' at /workspace/include/flashinfer/sampling.cuh:1288: Check failed: d <= 262144"),
+			"RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheRun' at /opt/flashinfer/csrc/batch_prefill.cu:212: float_workspace_buffer is too small",
+		},
+		miss: []string{
+			"Warning in function 'setup' at /workspace/include/flashinfer/trtllm/fused_moe/RoutingCustomPolicy.cuh:768: Unsupported numExperts",
+			"Error in function boost::math::tgamma<double>(double): Evaluation of tgamma at a negative integer 0.",
+			"RuntimeError: Error in function 'PrefillPlan' at /workspace/include/flashinfer/attention/scheduler.cuh:510: Unsupported head_dim: 192",
+		},
+	},
+	"mooncake-transfer-engine-too-old": {
+		match: []string{
+			tb("RuntimeError: Mooncake's batch transfer requires mooncake-transfer-engine >= 0.3.4.post2. Please upgrade Mooncake by 'pip install mooncake-transfer-engine --upgrade'"),
+			"RuntimeError: Mooncake's batch transfer requires mooncake-transfer-engine >= 0.3.4.post2.",
+		},
+		miss: []string{
+			hdr("Using mooncake-transfer-engine 0.3.4.post2 for batch transfer"),
+		},
+	},
+	"nccl-collective-mismatch": {
+		match: []string{
+			"10.10.23.10: so-ucloud-10-10-23-10:1307367:1307586 [0] transport/net_ib.cc:1038 NCCL WARN NET/IB : req 0/1 tag 0 peer 10.10.23.6<58683> collective mismatch error, local size 496640 remote size 65536",
+			"node-1:2288:2597 [1] NCCL WARN NET/IB : req 1/2 tag 7 peer 10.0.0.2<41237> collective mismatch error, local size 32768 remote size 1048576",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL INFO NET/IB : req 0/1 tag 0 peer 10.0.0.2<41237> posted",
+		},
+	},
+	"nvshmem-version-mismatch": {
+		match: []string{
+			"NVSHMEM device library version does not match with NVSHMEM host library version",
+			"NVSHMEM device library version (3.3.24) does not match with NVSHMEM host library version (3.2.5)",
+			"NVSHMEM version in CUmodule or CUlibrary does not match with NVSHMEM host library version",
+		},
+		miss: []string{
+			"NVSHMEM v3.3.24 (host library and device library versions match)",
+		},
+	},
+	"hccl-connect-failed": {
+		match: []string{
+			tb("RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 9"),
+			"[rank1]: RuntimeError: send:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:64 HCCL function error: HcclSend(ptr, count, dtype, dst, comm, stream), error code is 11",
+		},
+		miss: []string{
+			"[rank1]: RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 15",
+			"HCCL function error: HcclAllReduce(...), error code is 110",
+			// Building the communicator is hccl-comm-init-failed's.
+			"RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 11",
+		},
+	},
+	"hccl-call-failed": {
+		match: []string{
+			"[rank0]: RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 4",
+			"RuntimeError: allgather:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:81 HCCL function error: HcclAllGather(input, output, count, dtype, comm, stream), error code is 15",
+		},
+		miss: []string{
+			tb("RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 9"),
+			"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 15",
+		},
+	},
+	"dynamo-etcd-unreachable": {
+		match: []string{
+			"ERROR dynamo_runtime::worker: Application shutdown with error: Failed to connect to etcd server with config ClientOptions { etcd_url: [\"http://localhost:2379\"], etcd_connect_options: None, attach_lease: true }",
+			rawTB("Exception: Failed to connect to etcd server with config ClientOptions { etcd_url: [\"http://etcd:2379\"], etcd_connect_options: None, attach_lease: true }"),
+		},
+		miss: []string{
+			"INFO dynamo_runtime::transports::etcd: Connected to etcd server at http://localhost:2379",
+		},
+	},
+	"dynamo-nats-jetstream-unavailable": {
+		match: []string{
+			rawTB("nats.js.errors.ServiceUnavailableError: nats: ServiceUnavailableError: code=None err_code=None description='None'"),
+			"ERROR dynamo_llm::kv_router: nats: ServiceUnavailableError",
+		},
+		miss: []string{
+			"ERROR dynamo_runtime: nats: connection closed",
+		},
+	},
+	"dynamo-no-instances-for-endpoint": {
+		match: []string{
+			"ERROR chat_completions: dynamo_llm::http::service::openai: Internal server error: Failed to generate completions: no instances found for endpoint \"instances/dynamo/Frontend/chat/completions\"",
+			"Error: no instances found for endpoint dynamo/backend/generate",
+		},
+		miss: []string{
+			"INFO dynamo_runtime::component::client: 2 instances found for endpoint dynamo/backend/generate",
+		},
+	},
+	"cuda-invalid-argument": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid argument"),
+			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
+		},
+		miss: []string{
+			// NCCL's own report of the same CUDA error is nccl-cuda-failure's.
+			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid argument'",
+			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
+			"RuntimeError: Triton Error [CUDA]: invalid argument",
+		},
+	},
 }
 
 // widenedLibraryExamples add lines to records that existed before: the
@@ -272,14 +614,146 @@ var widenedLibraryExamples = map[string]example{
 			"Raise the open files limit to avoid too many open files later",
 		},
 	},
+	"nccl-remote-process-exited": {
+		match: []string{
+			"node-1:2288:2597 [1] proxy.cc:1874 NCCL WARN [Service thread] Could not receive type from localRank 3, res=3, closed=0",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+		},
+	},
+	"nixl-remote-metadata-failed": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:640] makeConnection: metadata for remote agent 'prefill_3' not found",
+		},
+	},
+	"nixl-remote-disconnect": {
+		match: []string{
+			"E0612 09:14:02.118312 44012 nixl_agent.cpp:1050] postXferReq: invalid request handle, remote agent was invalidated after the request was created",
+		},
+	},
+	"grammar-invalid-json-schema": {
+		miss: []string{
+			"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+		},
+	},
+	"mooncake-master-unreachable": {
+		match: []string{
+			"E0606 09:39:00.285498   382 master_client.cpp:416] Batch RPC call failed: End of file",
+			"E0606 09:39:00.285498   382 master_client.cpp:370] RPC call failed: Connection refused",
+			"E0606 09:39:00.285498   382 master_client.cpp:367] RPC call timed out: Timed out",
+			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
+			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
+			"2025-04-17 19:46:42.566927 ERROR    [975] [coro_rpc_client.hpp:978] read rpc body failed, error msg:End of file. close the socket.",
+			"2025-06-06 09:39:00.285457 ERROR    [382] [coro_rpc_client.hpp:923] client has been closed, please re-connect",
+			"E0417 19:46:42.567027   481 master_client.cpp:192] Failed to mount segment due to rpc error",
+			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start batch put operation: RPC_FAIL",
+		},
+		miss: []string{
+			"Batch RPC call failed: Expected DiskDescriptor",
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+			"Client not available, retrying",
+			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
+		},
+	},
 	"nixl-ucx-backend-create-failed": {
 		match: []string{
 			"E0612 09:14:02.118312 44012 nixl_agent.cpp:342] UCX library does not support multi-threading",
+			"2025-05-16T04:56:18.119Z ERROR engine.run_mp_engine: NIXL_ERR_BACKEND",
+		},
+		miss: []string{
+			"E0612 09:14:02.118312 44012 conn.py:412] transfer status NIXL_ERR_BACKEND for request 12, retrying",
 		},
 	},
-	"nccl-remote-process-exited": {
+	"nccl-duplicate-gpu": {
+		match: []string{
+			"node-1:2288:2288 [1] init.cc:1057 NCCL WARN Multiple Ranks are using the same GPU/Partition. Set NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this configuration.",
+		},
+	},
+	"mooncake-store-allocation-failed": {
+		match: []string{
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: NO_AVAILABLE_HANDLE",
+			"E0414 11:10:42.514200 18822 client.cpp:170] Failed to start batch put operation: NO_AVAILABLE_HANDLE",
+		},
 		miss: []string{
-			"node-1:2288:2597 [1] NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+		},
+	},
+	"mooncake-store-version-mismatch": {
+		match: []string{
+			"E0905 14:46:37.882738 15817 master_client.cpp:297] Failed to end put operation: invalid rpc arg",
+			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
+		},
+	},
+	"mooncake-store-client-setup-failed": {
+		match: []string{
+			"E0417 19:46:42.567034   481 store_py.cpp:191] Failed to mount segment: UNKNOWN_ERROR",
+		},
+	},
+	"mooncake-memory-registration-failed": {
+		match: []string{
+			tb("RuntimeError: Failed to register buffer to Mooncake Store, error code: -1"),
+		},
+	},
+	"mooncake-store-client-not-initialized": {
+		match: []string{
+			tb("RuntimeError: Mooncake store is not initialized."),
+		},
+	},
+	"router-worker-health-check-failed": {
+		match: []string{
+			"2026-05-28T00:11:09.123456Z  WARN smg::worker: HTTP health check returned non-success status for http://10.0.0.7:30000: 503 Service Unavailable",
+			"2026-05-28T00:11:09.123456Z  WARN smg::worker: gRPC health timed out for grpc://10.0.0.7:31001",
+		},
+		miss: []string{
+			"2026-05-28T00:11:09.123456Z  INFO smg::worker: HTTP health check succeeded for http://10.0.0.7:30000",
+		},
+	},
+	"rocm-memory-access-fault": {
+		match: []string{
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051",
+			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:40 vmid:8 pasid:32771)",
+		},
+		miss: []string{
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
+			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
+		},
+	},
+	"torch-memory-saver-invalid-request": {
+		match: []string{
+			"[torch_memory_saver.cpp] CUresult error  result=201 file=csrc/torch_memory_saver.cpp func=pause line=170",
+			"[torch_memory_saver.cpp] hipError_t error  result=1 file=csrc/hardware_amd_support.cpp func=resume line=301",
+		},
+	},
+	"torch-memory-saver-after-kernel-fault": {
+		match: []string{
+			"[torch_memory_saver.cpp] cudaError error: 700 (an illegal memory access was encountered)  file=csrc/core.cpp func=malloc line=52",
+		},
+	},
+	"ucx-cuda-transports-unavailable": {
+		match: []string{
+			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1109 UCX  WARN  transports 'cuda_copy','gdr_copy' are not available, please use one or more of: mm, posix, self, sm, sysv, tcp",
+		},
+	},
+	"ucx-requested-resource-unavailable": {
+		match: []string{
+			"ucp_context.c:969  UCX  WARN  transports 'rc_mlx5' are not available, please use one or more of: ib, posix, rc_verbs, self, tcp",
+			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1122 UCX  WARN  network devices 'mlx5_9:1' are not available, please use one or more of: 'eth0'(tcp), 'lo'(tcp), 'mlx5_0:1'(ib)",
+		},
+		miss: []string{
+			"[1760012233.104882] [node-7:5512:0]     ucp_context.c:1109 UCX  INFO  transports 'cuda_copy','rc_mlx5' selected",
+		},
+	},
+	"mooncake-target-segment-unknown": {
+		match: []string{
+			"W0114 02:43:32.390785 47811 transfer_metadata.cpp:500] Failed to retrieve segment descriptor, name 10.63.64.227:12811",
+		},
+	},
+	"mooncake-store-transfer-failed": {
+		match: []string{
+			"E0114 02:43:32.390794 47811 client_service.cpp:1729] Failed to submit transfer operation",
+			"E0114 02:43:32.390794 47811 client_service.cpp:1541] Failed to submit transfer operation for key: 7f3a_0_k",
 		},
 	},
 }
@@ -293,5 +767,137 @@ func init() {
 		ex.match = append(ex.match, more.match...)
 		ex.miss = append(ex.miss, more.miss...)
 		examples[slug] = ex
+	}
+}
+
+// TestRoutineLibraryLinesDoNotAlert feeds routine lines the libraries print
+// at warning or error level (an InfiniBand connection established, a
+// duplicate put, an ignored schema keyword) through the assembler and the
+// analysis with the whole catalog: none is a failure, because an info
+// record names each.
+func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
+	m := compileCatalog(t)
+	for _, line := range []string{
+		"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
+		"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : communication established",
+		"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event communication established for context mlx5_2",
+		"E0312 10:22:01.771233 5512 real_client.cpp:2176] Put operation failed with error: OBJECT_ALREADY_EXISTS",
+		"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
+		"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
+		"W0612 09:14:02.118312 44012 ucx_utils.cpp:424] UCX version is 1.17.0 which is less than 1.19, CUDA support is limited, including the lack of support for multi-GPU within a single process.",
+	} {
+		a := entry.NewAssembler(entry.Options{})
+		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
+		an := analysis.New(m)
+		for i := range ents {
+			if d, ok := an.Analyze(&ents[i]); ok {
+				slug := "unclassified"
+				if d.Cause != nil {
+					slug = d.Cause.Record.Slug
+				}
+				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, line)
+			}
+		}
+	}
+}
+
+// TestLibraryRanking checks that a library's specific record leads over the
+// generic one that also matches its line: DeepEP's named assertions over
+// its host-check record, the NCCL proxy's own record over the peer-exit
+// consequence, each torch_memory_saver result class over the catch-all.
+func TestLibraryRanking(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tt := range []struct{ text, want string }{
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1483 'num_experts % num_ranks == 0'"), "deepep-experts-not-divisible"},
+		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1503 'layout.total_bytes <= num_rdma_bytes'"), "deepep-buffer-size-invalid"},
+		{"<cluster_name>:922:1158 [3] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=2, closing connection", "nccl-proxy-operation-failed"},
+		{"(WorkerDict pid=1143757) [torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=206", "torch-memory-saver-invalid-request"},
+		{"[torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/core.cpp func=resume line=210", "torch-memory-saver-resume-oom"},
+		{"Batch RPC call failed: Expected DiskDescriptor", "mooncake-store-replica-descriptor-mismatch"},
+		{"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported", "xgrammar-warning-routine"},
+	} {
+		var got []string
+		for _, s := range subjects(tt.text) {
+			hits, errs := m.Match(s)
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			if len(hits) > 0 {
+				got = append(got, hits[0].Record.Slug)
+			}
+		}
+		if len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestResultCodeFamiliesPartition composes the lines of the libraries that
+// print a numeric result (torch_memory_saver's CUresult and cudaError
+// checks in both of its formats, torch_npu's HCCL calls) for every code,
+// and checks that exactly one record of the family claims each line: the
+// classes split the codes between them, with a catch-all for the rest, so
+// no code is silent and none is read twice. torch_npu's calls that build
+// the communicator are one record whatever the code; its other calls split
+// by code class.
+func TestResultCodeFamiliesPartition(t *testing.T) {
+	recs := curated(t)
+	family := func(slugs ...string) map[string]*regexp2.Regexp {
+		out := map[string]*regexp2.Regexp{}
+		for _, r := range recs {
+			for _, s := range slugs {
+				if r.Slug == s {
+					re := compile(t, r)
+					// Thousands of lines are matched here on a shared
+					// machine: a starved run must not read as a
+					// backtracking pattern (the matcher retries those).
+					re.MatchTimeout = time.Minute
+					out[s] = re
+				}
+			}
+		}
+		if len(out) != len(slugs) {
+			t.Fatalf("family %v: found %d records", slugs, len(out))
+		}
+		return out
+	}
+	claims := func(fam map[string]*regexp2.Regexp, line string) []string {
+		var got []string
+		for slug, re := range fam {
+			if matches(t, re, line) {
+				got = append(got, slug)
+			}
+		}
+		return got
+	}
+	tms := family("torch-memory-saver-resume-oom", "torch-memory-saver-invalid-request", "torch-memory-saver-vmm-unavailable",
+		"torch-memory-saver-after-kernel-fault", "torch-memory-saver-cuda-error")
+	for code := 1; code <= 1000; code++ {
+		for _, f := range []string{
+			"[torch_memory_saver.cpp] CUresult error: %d (some reason)  file=csrc/core.cpp func=%s line=210",
+			"[torch_memory_saver.cpp] CUresult error  result=%d file=csrc/torch_memory_saver.cpp func=%s line=206",
+			"[torch_memory_saver.cpp] cudaError error: %d (some reason)  file=csrc/core.cpp func=%s line=172",
+			"[torch_memory_saver.cpp] hipError_t error  result=%d file=csrc/hardware_amd_support.cpp func=%s line=301",
+		} {
+			for _, fn := range []string{"resume", "cu_mem_create", "cu_mem_unmap"} {
+				line := fmt.Sprintf(f, code, fn)
+				if got := claims(tms, line); len(got) != 1 {
+					t.Errorf("%q: claimed by %v, want exactly one torch_memory_saver record", line, got)
+				}
+			}
+		}
+	}
+	hccl := family("hccl-connect-failed", "hccl-call-failed", "hccl-comm-init-failed")
+	for code := 1; code <= 30; code++ {
+		for _, call := range []string{
+			"HcclAllReduce(input, output, count, dtype, op, comm, stream)",
+			"HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_))",
+			"HcclGetRootInfo(&hcclID)",
+		} {
+			line := fmt.Sprintf("RuntimeError: op:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: %s, error code is %d", call, code)
+			if got := claims(hccl, line); len(got) != 1 {
+				t.Errorf("%q: claimed by %v, want exactly one HCCL record", line, got)
+			}
+		}
 	}
 }
