@@ -35,6 +35,25 @@ func (ri *recordImage) get(i int) *patterns.Record {
 	return keep(&ri.ptrs[i], r)
 }
 
+// patternWords is where a record's messagePattern lies in its words: the
+// fifth string visitRecord visits, each string two words.
+const patternWords = 2 * 4
+
+// pattern returns record i's messagePattern without building the record:
+// a program is built for each candidate at its first try, and most
+// candidates match nothing, so their records need not be built for it.
+func (ri *recordImage) pattern(i int) string {
+	if p := ri.ptrs[i].Load(); p != nil {
+		return p.MessagePattern
+	}
+	w := ri.words[ri.start[i]:ri.start[i+1]]
+	if len(w) < patternWords+2 {
+		return ri.get(i).MessagePattern // not an image check lets through
+	}
+	d := recordReader{words: w[patternWords : patternWords+2], blob: ri.blob}
+	return d.text()
+}
+
 // records returns every record, in order, built once. A record already
 // built is copied (a Hit taken before points at the first copy).
 func (ri *recordImage) records() []patterns.Record {

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -245,6 +246,34 @@ func TestImageRecordsKeepEveryField(t *testing.T) {
 	hits, _ := img.Match(Subject{Text: "disk 3 failed"})
 	if len(hits) != 1 || hits[0].Record.Documentation != r.Documentation || hits[0].Groups()["1"] != "3" {
 		t.Errorf("hits %v", view(hits))
+	}
+}
+
+// TestImagePatternAlone: an image's Matcher reads a record's pattern
+// without building the record, and reads the record's own.
+func TestImagePatternAlone(t *testing.T) {
+	var recs []patterns.Record
+	for i, p := range []string{`disk (\d+) failed`, `CUDA out of memory\. Tried to allocate`, `x+y`} {
+		recs = append(recs, patterns.Record{ID: fmt.Sprintf("r%d", i), Slug: "s", ErrorMessage: "m", MessagePattern: p, Solutions: []string{"fix " + p}})
+	}
+	m, probs := Compile(recs, Options{})
+	if len(probs) > 0 {
+		t.Fatalf("problems %v", probs)
+	}
+	img := imageOf(t, m, Options{})
+	for i := range recs {
+		if got := img.pattern(i); got != recs[i].MessagePattern {
+			t.Errorf("pattern(%d) = %q, want %q", i, got, recs[i].MessagePattern)
+		}
+		if img.img.ptrs[i].Load() != nil {
+			t.Errorf("pattern(%d) built the record", i)
+		}
+	}
+	if hits, _ := img.Match(Subject{Text: "disk 3 failed"}); len(hits) != 1 || hits[0].Record.ID != "r0" {
+		t.Errorf("hits %v", view(hits))
+	}
+	if got := img.pattern(0); got != recs[0].MessagePattern {
+		t.Errorf("pattern(0) of a built record = %q", got)
 	}
 }
 

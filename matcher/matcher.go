@@ -250,7 +250,7 @@ func (m *Matcher) program(i int) (*compiled, error) {
 	if c := m.res[i].Load(); c != nil {
 		return c, nil
 	}
-	if lp, ok := parseLitProg(m.rec(i).MessagePattern); ok && !m.regexpOnly {
+	if lp, ok := parseLitProg(m.pattern(i)); ok && !m.regexpOnly {
 		return keep(&m.res[i], &compiled{lit: lp, groups: lp.groups}), nil
 	}
 	c, err := m.buildRegexp(i)
@@ -286,10 +286,10 @@ func keep[T any](p *atomic.Pointer[T], v *T) *T {
 
 // buildRegexp compiles record i's pattern with regexp2.
 func (m *Matcher) buildRegexp(i int) (*compiled, error) {
-	rec := m.rec(i)
-	re, err := patterns.Compile(rec.MessagePattern)
+	re, err := patterns.Compile(m.pattern(i))
 	if err != nil {
 		// Compile checked this pattern with the same parser and writer.
+		rec := m.rec(i)
 		return nil, fmt.Errorf("%s: record %s: messagePattern: %w", rec.Origin, rec.ID, err)
 	}
 	if m.timeout > 0 {
@@ -340,6 +340,15 @@ func (m *Matcher) rec(i int) *patterns.Record {
 		return m.img.get(i)
 	}
 	return &m.recs[i]
+}
+
+// pattern returns record i's messagePattern; from an image, without
+// building the record (recordImage.pattern).
+func (m *Matcher) pattern(i int) string {
+	if m.img != nil {
+		return m.img.pattern(i)
+	}
+	return m.recs[i].MessagePattern
 }
 
 // Required returns the literals the prefilter demands of record i (an index
@@ -627,7 +636,7 @@ func (m *Matcher) confirm(r int, prog *compiled, text string) (*regexp2.Match, e
 	m.retries.Add(1)
 	slow := prog.slow.Load()
 	if slow == nil {
-		re, err := patterns.Compile(m.rec(r).MessagePattern)
+		re, err := patterns.Compile(m.pattern(r))
 		if err != nil {
 			return nil, err
 		}

@@ -294,6 +294,17 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	if exc == nil && sig == SignalException {
 		exc = e.Traceback.Outermost()
 	}
+	if exc != nil && exc.Type == "" && e.Traceback != nil {
+		// A traceback cut before its exception line, under a record
+		// whose message is the exception's repr ("ValueError('Sampling
+		// parameters are missing')", a logger given the exception
+		// itself): that repr is the exception line it lost.
+		if typ, msg, ok := reprException(FirstLine(e.Message)); ok {
+			x := *exc
+			x.Type, x.Message = typ, msg
+			exc = &x
+		}
+	}
 	if exc != nil {
 		d.Signal = SignalException
 		d.Exception = exc
@@ -661,4 +672,36 @@ func pointsToRootCause(msg string) bool {
 		return false
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
+}
+
+// maxRepr bounds the line reprException reads.
+const maxRepr = 4096
+
+// reprException reads line as an exception's repr, the whole line:
+// "ValueError('bad value')", "torch.OutOfMemoryError(\"CUDA out of
+// memory\")", "KeyError(0)": its type (a dotted name whose last part ends
+// in Error or Exception) and its message, one level of quotes taken off.
+func reprException(line string) (typ, msg string, ok bool) {
+	line = strings.TrimSpace(line)
+	if len(line) > maxRepr || !strings.HasSuffix(line, ")") {
+		return "", "", false
+	}
+	open := strings.IndexByte(line, '(')
+	if open <= 0 {
+		return "", "", false
+	}
+	typ = line[:open]
+	for i := 0; i < len(typ); i++ {
+		if c := typ[i]; !isAlnum(c) && c != '_' && c != '.' {
+			return "", "", false
+		}
+	}
+	if b := lastDotted(typ); !strings.HasSuffix(b, "Error") && !strings.HasSuffix(b, "Exception") {
+		return "", "", false
+	}
+	msg = line[open+1 : len(line)-1]
+	if len(msg) >= 2 && (msg[0] == '\'' || msg[0] == '"') && msg[len(msg)-1] == msg[0] {
+		msg = msg[1 : len(msg)-1]
+	}
+	return typ, msg, true
 }

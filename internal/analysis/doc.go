@@ -32,7 +32,11 @@
 // module or a flag, taken only as a short token of a safe alphabet
 // (subject.go), so that its alert can say what an operator would. A thread dump with no error line
 // (py-spy, faulthandler, the watchdog's batch dump) is a hang (hang.go);
-// a traceback that lost its exception line is a Fragment.
+// a traceback that lost its exception line is a Fragment, and so are a
+// traceback's own frames with their source lines when both its header and
+// its exception line are lost (framesAlone): a consequence, which a failure
+// near it leads. A shell's report of a signal death is a kill (SIGKILL)
+// or a native crash (the crash signals), in any language (signal.go).
 //
 // The package is pure: no I/O, no goroutines, no clock.
 package analysis

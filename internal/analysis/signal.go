@@ -35,6 +35,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// A thread's exception header cut from its traceback.
 		return SignalException, patterns.SeverityError
 	}
+	if e.Native == entry.NativeRustPanic && e.Format != entry.FormatNative {
+		// A panic a logger relayed, its header on each line: the
+		// panic, not the header's level, says how bad it is.
+		return SignalNative, patterns.SeverityCritical
+	}
 	if e.Format == entry.FormatNative {
 		if sev, ok := nativeSeverity(e); ok {
 			return SignalNative, sev
@@ -78,13 +83,13 @@ func httpErrorStatus(msg string) bool {
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // quiet reports, for an entry without a traceback, that signalOf gives it
-// no signal: it is not native, and it has no level and does not open with
+// no signal: it is not native (nor a native shape a logger relayed), and it has no level and does not open with
 // an error word, or its level is INFO or DEBUG (the assembler's levels are
 // normalised). It may say false of a quiet entry (signalOf decides then),
 // never true of one with a signal; it is small enough to inline, for the
 // entries that are neither.
 func quiet(e *entry.Entry) bool {
-	if e.Format == entry.FormatNative {
+	if e.Format == entry.FormatNative || e.Native != "" {
 		return false
 	}
 	switch e.Level {

@@ -239,3 +239,23 @@ func TestShellFamily(t *testing.T) {
 		t.Errorf("signalOf(localised Terminated) = %q, want none", sig)
 	}
 }
+
+// TestRelayedPanicSignal: a Rust panic a logger relayed, behind a record
+// header without a level or at INFO, is a critical native failure; the
+// same message in a record that is no panic is quiet.
+func TestRelayedPanicSignal(t *testing.T) {
+	es := assembleAll("[2025-05-05 12:43:53] thread 'main' panicked at src/main.rs:10:5:\n[2025-05-05 12:43:53] called `Option::unwrap()` on a `None` value")
+	if len(es) != 1 || es[0].Native != entry.NativeRustPanic {
+		t.Fatalf("entries %+v, want one relayed panic", es)
+	}
+	if quiet(&es[0]) {
+		t.Error("quiet on a relayed panic")
+	}
+	if sig, sev := signalOf(&es[0]); sig != SignalNative || sev != patterns.SeverityCritical {
+		t.Errorf("signalOf = %q %q, want native critical", sig, sev)
+	}
+	es = assembleAll("[2025-05-05 12:43:53] the router restarted")
+	if sig, _ := signalOf(&es[0]); sig != "" {
+		t.Errorf("a record that is no panic: signal %q", sig)
+	}
+}

@@ -162,6 +162,11 @@ var phaseMarkers = []marker{
 	{fn: "process_input_requests", value: "serving requests"},
 	{fn: "handle_loop", value: "serving requests"},
 	{fn: "generate_request", value: "serving requests"},
+	// vLLM's engine loops: the multiprocessing engine's (run_engine_loop,
+	// engine_step) and the engine core's (run_busy_loop).
+	{fn: "run_engine_loop", value: "serving requests"},
+	{fn: "engine_step", value: "serving requests"},
+	{fn: "run_busy_loop", value: "serving requests"},
 	{fn: "__init__", file: "managers/scheduler", value: "starting"},
 	{fn: "launch_server", value: "starting"},
 	{fn: "start_router_process", value: "starting"},

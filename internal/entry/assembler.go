@@ -302,6 +302,10 @@ type pending struct {
 	// it: a hard wrap's width, see rejoin.
 	lastLen int
 	lastCut bool
+	// foldWidth is the longest piece a word wrap's (fold -s) rejoined
+	// break showed in the entry: the wrap's width is at least that, where
+	// a later piece cut short by a long token says less.
+	foldWidth int
 	// lastRaw is the length of the last non-blank line taken as the
 	// source delivered it, every prefix included: two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
@@ -465,6 +469,12 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
 	}
+	if c.header && p.native == NativeRustPanic && p.kind == kindHeader {
+		if msg, ok := a.panicRecordContinues(c); ok {
+			a.take(l, msg, cut)
+			return a.out
+		}
+	}
 	if c.header && p.relay != relayNone && p.active && a.relayed(c) {
 		a.take(l, c.h.msg, cut)
 		return a.out
@@ -549,6 +559,30 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 	}
 	a.take(l, content, cut)
 	return true
+}
+
+// panicRecordContinues decides whether the header line c continues the
+// pending entry, a Rust panic whose lines a logger relayed as records of
+// its own ("2025-05-05 12:43:53 ERROR thread 'main' panicked at
+// src/main.rs:10:5:", then "2025-05-05 12:43:53 ERROR called
+// `Result::unwrap()` ..."): a header of the same format and level whose
+// message is the panic's next line, which it returns. The header is left
+// out of the entry.
+func (a *Assembler) panicRecordContinues(c *classified) (string, bool) {
+	p := &a.cur
+	if c.h.format != p.format || normLevel(c.h.level) != p.level || a.spacing.real(p.blanks) > 0 {
+		return "", false
+	}
+	msg := c.h.msg
+	if i := strings.Index(c.s, "note: "); i >= 0 && i+len("note: ") == len(c.s)-len(msg) {
+		// Rust's tracing format reads "note:" as the record's target.
+		msg = c.s[i:]
+	}
+	st, ok := panicNext(p.panic, msg, false)
+	if ok {
+		p.panic = st
+	}
+	return msg, ok
 }
 
 // recordContinues decides whether s, the content of a line that repeats
@@ -848,6 +882,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		default:
 			p.st = stRecord
 		}
+		if p.st != stOneLine && p.msg != "" && p.msg[0] == 't' {
+			if st, ok := panicState(p.msg); ok {
+				// A Rust panic relayed through a logger, its header on
+				// each of its lines (panicRecordContinues).
+				p.native, p.panic = NativeRustPanic, st
+			}
+		}
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
@@ -1127,18 +1168,29 @@ func (a *Assembler) noteBare(s string) {
 	if p.bareType != "" || p.hasTB || p.kind == kindNative || p.kind == kindBlank {
 		return
 	}
-	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
+	if typ, msg, ok := a.bareOf(s); ok {
 		p.bareType, p.bareMsg = typ, msg
-	} else if p.kind == kindRaw {
-		// A header-less line only: a record's message is prose.
-		if typ, msg, ok := parseGluedException(s); ok {
-			p.bareType, p.bareMsg = typ, msg
-		} else if mayEmbedException(s) {
-			if typ, msg, ok := parseEmbeddedException(s); ok {
-				p.bareType, p.bareMsg = typ, msg
-			}
-		}
 	}
+}
+
+// bareOf reads the exception line s holds for the pending entry: the line
+// itself (as printed or quoted), or, on a header-less line only (a
+// record's message is prose), one glued behind its raise frame or
+// embedded in a sentence.
+func (a *Assembler) bareOf(s string) (typ, msg string, ok bool) {
+	if typ, msg, ok := parseExceptionAnyQuote(s); ok {
+		return typ, msg, true
+	}
+	if a.cur.kind != kindRaw {
+		return "", "", false
+	}
+	if typ, msg, ok := parseGluedException(s); ok {
+		return typ, msg, true
+	}
+	if mayEmbedException(s) {
+		return parseEmbeddedException(s)
+	}
+	return "", "", false
 }
 
 // endsWithColon reports whether s announces what follows: it ends in ":"

@@ -7,7 +7,8 @@
 // logger's text repeated in front of tracebacks, glog lines and sglang
 // records), reads a double-spaced paste (a blank line after every line)
 // and one that leads every line with a code block's indent, a tab or a
-// list item's marker as it was before, rejoins a line a terminal or a
+// list item's marker as it was before (a code block's also from a traceback's
+// frame at six spaces), rejoins a line a terminal or a
 // paste hard-wrapped (at the width two breaks teach, once known, or two
 // pieces of one length cut inside a token),
 // recognises sglang, uvicorn, Rust tracing
@@ -18,7 +19,10 @@
 // TurboMind's tagged lines, LMDeploy's older format; engines.go), with
 // a logger's location kept out of the message, and the native shapes of SGLANG-LOGS.md (faulthandler,
 // terminate, c10d, glog, NCCL, CUDA asserts, C and C++ assertion lines,
-// Rust panics with their message (ParsePanic), shell signal messages, UCX's log lines with or without their time and
+// Rust panics with their message (ParsePanic; behind a launcher's tag, or
+// relayed by a logger with its header on each line), a shell's report of a
+// signal death in the wordings of the main languages and zsh's
+// (ShellSignal), UCX's log lines with or without their time and
 // process, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
 // linker error lines printed outside Python), joins continuation
 // lines, tracebacks and NCCL's multi-line error messages (up to the line

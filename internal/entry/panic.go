@@ -22,11 +22,12 @@ type Panic struct {
 
 // The states of a Rust panic entry (pending.panic): what its next line may be.
 const (
-	panicNone    int8 = iota
-	panicMessage      // after "panicked at <location>:": the message's first line
-	panicMore         // after the message's first line: indented message lines, the note, the backtrace
-	panicQuote        // inside the older form's quoted message, left open by a newline in it
-	panicAfter        // after the message: only the note and the backtrace
+	panicNone     int8 = iota
+	panicMessage       // after "panicked at <location>:": the message's first line
+	panicMore          // after the message's first line: indented message lines, the note, the backtrace
+	panicQuote         // inside the older form's quoted message, left open by a newline in it
+	panicAfter         // after the message: only the note and the backtrace
+	panicLocation      // after "panicked at " that a word wrap (fold -s) cut before its location: the location's rest
 )
 
 // maxPanicName bounds a thread name and a location.
@@ -81,6 +82,11 @@ func panicState(s string) (int8, bool) {
 	if !ok {
 		return panicNone, false
 	}
+	if r == "" {
+		// "thread 'main' panicked at " and the location, longer than
+		// what was left of the line, on the next.
+		return panicLocation, true
+	}
 	if loc, ok := strings.CutSuffix(r, ":"); ok && isRustLocation(loc) {
 		return panicMessage, true
 	}
@@ -100,6 +106,23 @@ func closesPanicQuote(s string) bool {
 	return i >= 0 && isRustLocation(s[i+3:])
 }
 
+// isPanicLocationRest reports whether s is what follows "panicked at " on
+// a panic's first line: a location and its ":" (Rust 1.73 on), or the
+// older form's quoted message.
+func isPanicLocationRest(s string) bool {
+	if loc, ok := strings.CutSuffix(s, ":"); ok && isRustLocation(loc) {
+		return true
+	}
+	return strings.HasPrefix(s, "'") && len(s) > 1
+}
+
+// isPanicRest reports whether next is the rest of a panic's first line,
+// prev, that a word wrap (fold -s) cut just after "panicked at ".
+func isPanicRest(prev, next string) bool {
+	st, ok := panicState(prev)
+	return ok && st == panicLocation && isPanicLocationRest(next)
+}
+
 // isPanicNote matches the lines Rust prints after a panic's message: the
 // backtrace hint ("note: run with `RUST_BACKTRACE=1` ...", "note: Some
 // details are omitted, ...") and the backtrace's title.
@@ -114,6 +137,13 @@ func panicNext(st int8, s string, afterBlank bool) (int8, bool) {
 		return st, false
 	}
 	switch {
+	case st == panicLocation:
+		// The location a wrap put on a line of its own (the Assembler
+		// rejoins it; read apart, it still belongs to the panic).
+		if isPanicLocationRest(s) {
+			return panicOpen("thread '' panicked at " + s), true
+		}
+		return st, false
 	case st == panicQuote:
 		if closesPanicQuote(s) {
 			return panicAfter, true
@@ -240,6 +270,11 @@ func isRustBacktraceFrame(s string) bool {
 		for h < len(sym) && h < 18 && isHexDigit(sym[h]) {
 			h++
 		}
+		if h > 2 && (sym[h:] == " - " || sym[h:] == " -") {
+			// Cut by a word wrap (fold -s) before its symbol, which
+			// the next line carries (isRustFrameRest).
+			return true
+		}
 		rest, ok := strings.CutPrefix(sym[h:], " - ")
 		return h > 2 && ok && rest != "" && (strings.Contains(rest, "::") || strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "_"))
 	}
@@ -253,6 +288,17 @@ func isRustBacktraceFrame(s string) bool {
 	}
 	i := strings.LastIndex(sym, "::h")
 	return i > 0 && len(sym)-i-3 == 16 && isHex(sym[i+3:])
+}
+
+// isRustFrameRest reports whether next is the symbol of a Rust backtrace
+// frame, prev, that a word wrap cut after its address ("  25:
+// 0x7fb7396a2659 - " and "sglang_router_rs::router::Router::new::h9d5b1ebdc8a85ca6").
+func isRustFrameRest(prev, next string) bool {
+	if !strings.HasSuffix(prev, " - ") && !strings.HasSuffix(prev, " -") || !isRustBacktraceFrame(prev) || next == "" || isIndented(next) {
+		return false
+	}
+	joined := strings.TrimRight(prev, " ") + " " + next
+	return isRustBacktraceFrame(joined) && !isRustBacktraceFrame(next)
 }
 
 // maxRustSymbol bounds the symbol isRustSymbol reads.

@@ -28,6 +28,7 @@ func TestParsePanic(t *testing.T) {
 		{"double-spaced paste: the blank lines the entry kept are no part of the message", "thread 'main' panicked at src/main.rs:1:1:\n\nassertion failed\n\n  left: 1\n\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
 			&Panic{"main", "src/main.rs:1:1", "assertion failed\n  left: 1"}},
 		{"current form cut before its message", "thread 'main' panicked at src/main.rs:1:1:", &Panic{"main", "src/main.rs:1:1", ""}},
+		{"cut before its location", "thread 'main' panicked at ", nil},
 
 		{"prose", "the thread 'main' panicked at src/main.rs:1:1:", nil},
 		{"no location", "thread 'main' panicked at something:", nil},
@@ -98,6 +99,21 @@ func TestAssemblerRustPanic(t *testing.T) {
 			"   0: rust_begin_unwind\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5\n   1: core::panicking::panic_fmt\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14\n   2: tokio::runtime::blocking::shutdown::Receiver::wait::h1a2b3c4d5e6f7a8b",
 			[]view{
 				{Lines: "1-5", Format: FormatNative, Native: NativeRustPanic, Msg: "   0: rust_begin_unwind"},
+			}},
+		{"fold -s cut the first line after \"panicked at \": its location rejoined",
+			"thread '<unnamed>' panicked at \n/home/router/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:\nCannot drop a runtime in a context where blocking is not allowed.\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+			[]view{
+				{Lines: "1-4", Format: FormatNative, Native: NativeRustPanic, Msg: "thread '<unnamed>' panicked at /home/router/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.45.1/src/runtime/blocking/shutdown.rs:51:21:"},
+			}},
+		{"cut after \"panicked at \", the older form's quote on the next line",
+			"thread 'main' panicked at \n'index out of bounds', src/main.rs:10:5",
+			[]view{
+				{Lines: "1-2", Format: FormatNative, Native: NativeRustPanic, Msg: "thread 'main' panicked at 'index out of bounds', src/main.rs:10:5"},
+			}},
+		{"a backtrace frame fold -s cut after its address: its symbol rejoined",
+			"  25:     0x7fb7396a2659 - \nsglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31\n                               at /root/sglang/sgl-router/src/router.rs:319:27\n  26:     0x7fb7394af227 - sglang_router_rs::pd_router::PDRouter::new::hf603ebd66d3a8a81",
+			[]view{
+				{Lines: "1-4", Format: FormatNative, Native: NativeRustPanic, Msg: "  25:     0x7fb7396a2659 - sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31"},
 			}},
 		{"numbered lists and counters are no frames",
 			"  0: 10\n  1: route /generate\n  2: 0x1f - retries left",
@@ -178,6 +194,55 @@ func TestAssemblerRustPanicBehindTag(t *testing.T) {
 	}
 }
 
+// TestAssemblerRustPanicRelayedByALogger: a launcher that relays a Rust
+// program's stderr through its own logger puts its record header on every
+// line of the panic. The panic's lines are one entry, a Rust panic whose
+// message ParsePanic reads, the header left out of its later lines; the
+// next record of the logger is its own, and so is a record of another
+// level.
+func TestAssemblerRustPanicRelayedByALogger(t *testing.T) {
+	const (
+		head = "thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:123:45:"
+		msg  = "called `Option::unwrap()` on a `None` value"
+		note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+	)
+	for _, tt := range []struct {
+		name, header string
+		format       Format
+	}{
+		{"date, time and level", "2025-05-05 12:43:53 ERROR ", FormatPython},
+		{"python logging's default", "2025-05-05 12:43:53,123 - launcher - ERROR - ", FormatPython},
+		{"bracketed time", "[2025-05-05 12:43:53] ", FormatSRT},
+		{"Rust tracing, which reads \"note:\" as its target", "2025-05-05T12:43:53.123456Z ERROR ", ""},
+	} {
+		in := strings.Join([]string{tt.header + head, tt.header + msg, tt.header + note, tt.header + "next record"}, "\n")
+		es := assemble(t, Options{}, in)
+		if len(es) != 2 || es[0].Lines != 3 || es[0].Native != NativeRustPanic {
+			t.Errorf("%s: entries %+v, want the panic's three lines, then the next record", tt.name, views(es))
+			continue
+		}
+		if tt.format != "" && es[0].Format != tt.format {
+			t.Errorf("%s: format %q, want %q", tt.name, es[0].Format, tt.format)
+		}
+		if p, ok := ParsePanic(es[0].Text); !ok || p.Message != msg {
+			t.Errorf("%s: ParsePanic = %+v, %v; want message %q (text %q)", tt.name, p, ok, msg, es[0].Text)
+		}
+		if strings.Contains(es[0].Text, "12:43:53") {
+			t.Errorf("%s: text %q, want the headers left out", tt.name, es[0].Text)
+		}
+	}
+	// Near misses: a record of another level after the panic's first line
+	// is the logger's own; a message that only mentions a panic is none.
+	es := assemble(t, Options{}, "2025-05-05 12:43:53 ERROR "+head+"\n2025-05-05 12:43:53 INFO "+msg)
+	if len(es) != 2 || es[0].Native != NativeRustPanic || es[1].Native != "" {
+		t.Errorf("another level: entries %+v, want two", views(es))
+	}
+	es = assemble(t, Options{}, "2025-05-05 12:43:53 ERROR the router's thread 'main' panicked at src/main.rs:1:1:")
+	if len(es) != 1 || es[0].Native != "" {
+		t.Errorf("prose: entries %+v, want a record that is no panic", views(es))
+	}
+}
+
 // FuzzParsePanic checks that a panic is read from its text: thread,
 // location and message are parts of it, and the first line is one the
 // assembler opens a panic entry with.
@@ -200,8 +265,15 @@ func FuzzParsePanic(f *testing.F) {
 		if !ok {
 			return
 		}
-		if !strings.Contains(s, p.Thread) || !strings.Contains(s, p.Location) || !strings.Contains(s, p.Message) {
+		if !strings.Contains(s, p.Thread) || !strings.Contains(s, p.Location) {
 			t.Fatalf("ParsePanic(%q) = %+v: not parts of the text", s, p)
+		}
+		// The message's lines are the text's; the blank lines between
+		// them (a double-spaced paste's) are left out.
+		for l := range strings.SplitSeq(p.Message, "\n") {
+			if !strings.Contains(s, l) {
+				t.Fatalf("ParsePanic(%q) = %+v: message line %q not in the text", s, p, l)
+			}
 		}
 		if p.Location != "" && !isRustLocation(p.Location) {
 			t.Fatalf("ParsePanic(%q) location %q", s, p.Location)
@@ -266,6 +338,42 @@ func FuzzIsRustSymbol(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if isRustSymbol(s) && (len(s) > maxRustSymbol || !strings.Contains(s, "::") || strings.ContainsAny(s, "\n\t")) {
 			t.Fatalf("isRustSymbol(%q) = true", s)
+		}
+	})
+}
+
+func TestIsRustFrameRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"  25:     0x7fb7396a2659 - ", "sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31", true},
+		{"  3:     0x55d0c1f0 -", "<F as core::future::future::Future>::poll::h0123456789abcdef", true},
+		// Near misses: the frame whole already, a rest indented (its
+		// location), a rest that is a frame of its own, no address.
+		{"  25:     0x7fb7396a2659 - a::b::hee2d9a52d3a5ed31", "c::d", false},
+		{"  25:     0x7fb7396a2659 - ", "      at /root/src/router.rs:319:27", false},
+		{"  25:     0x7fb7396a2659 - ", "  26:     0x7fb7394af227 - a::b::hf603ebd66d3a8a81", false},
+		{"  25: - ", "a::b::hee2d9a52d3a5ed31", false},
+		{"  25:     0x7fb7396a2659 - ", "retrying in 3 seconds", false},
+	} {
+		if got := isRustFrameRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isRustFrameRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// FuzzIsRustFrameRest: a frame and the rest it reads as its symbol make
+// one frame line, neither of them a frame with a symbol of its own.
+func FuzzIsRustFrameRest(f *testing.F) {
+	f.Add("  25:     0x7fb7396a2659 - ", "sglang_router_rs::router::Router::new::h9d5b1ebdc8a85ca6")
+	f.Add("  3: 0x1 -", "<a as b>::c")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isRustFrameRest(prev, next) {
+			return
+		}
+		if !isRustBacktraceFrame(strings.TrimRight(prev, " ")+" "+next) || isRustBacktraceFrame(next) || isIndented(next) {
+			t.Fatalf("isRustFrameRest(%q, %q): no frame whole, or a frame of its own", prev, next)
 		}
 	})
 }

@@ -43,10 +43,16 @@ func isWrapBreak(prev, next string, prevLen int) bool {
 // length: a terminal wraps a line with its collector's prefix, which the
 // Assembler strips from prev but that its rest never carries.
 func isWrapBreakAt(prev, next string, prevLen, width int) bool {
-	if width < minWrapWidth || len(prev) < prevLen || len(next) > width+wrapSlack || next == "" || isValidationHead(prev) {
+	if width < minWrapWidth || len(prev) < prevLen || next == "" || isValidationHead(prev) {
 		return false
 	}
 	p := prev[len(prev)-1]
+	if len(next) > width+wrapSlack && !(p == ' ' && len(next) <= width+firstWordLen(next)) {
+		// A word-wrapping tool (fold -s) breaks before the word that
+		// would cross its width: the rest, broken again at that width,
+		// is at most as long as prev and that word.
+		return false
+	}
 	// rest is next without the one space a break just before a word
 	// leaves at its start.
 	rest, lead := next, false
@@ -91,14 +97,19 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// The break fell just after a space. A writer that ends its
 		// lines in a space ends next in one too (NVSHMEM's errors),
 		// and so does the middle piece of a line a word-wrapping tool
-		// (fold -s) broke twice: that piece is about as long as prev,
-		// the writer's next line is of its own length. The rest may
+		// (fold -s) broke twice: that piece is about as long as prev's
+		// (prevLen: prev may hold pieces rejoined before it), the
+		// writer's next line is of its own length. The rest may
 		// open with a quote, inline code or a path ("NCCL error in: "
 		// and "/pytorch/torch/csrc/...").
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && (len(next) < minWrapWidth || len(next)+wrapSlack < len(prev)) {
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) {
+			// (Two spaces end a Markdown paste's every line: the line's
+			// last piece, not a writer's habit; and a piece that ends in
+			// a colon's space announces a value, which a token too long
+			// for what was left of the line carries on the next.)
 			return false
 		}
 	case isDigit(p):
@@ -158,7 +169,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
 	// name ("common_ops.abi3." and "so: undefined symbol: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]))) &&
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
 		return false
 	}
@@ -236,6 +247,25 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
+		// A backtrace frame and its symbol: one line, whatever the width.
+		return a.join(l, c)
+	}
+	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 && isPanicRest(a.kept.last(), c.s) {
+		// "thread 'main' panicked at " and its location: one line, as
+		// the panic printed it, whatever the width.
+		return a.join(l, c)
+	}
+	if last := a.kept.last(); p.hasTB && p.st == stException && a.spacing.real(p.blanks) == 0 && endsInFoldSpace(last) &&
+		!isIndented(c.s) && textClass(c.s) == lcOther && !c.native {
+		// Inside an exception's message, a line that ends in one space
+		// (which CPython never prints there) is a piece a word wrap
+		// (fold -s) cut: the message goes on, whatever the pieces'
+		// lengths.
+		if _, _, ok := parseExceptionAnyQuote(c.s); !ok {
+			return a.join(l, c)
+		}
+	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
@@ -257,6 +287,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return a.join(l, c)
 	}
 	width := p.lastLen
+	if p.foldWidth > width && endsInFoldSpace(a.kept.last()) {
+		// A piece fold -s cut short before a long token: the width is
+		// the one the entry's earlier pieces showed.
+		width = p.foldWidth
+	}
 	if len(l.Text) == len(c.s) && p.lastRaw > width {
 		// A rest with no prefix of its own: the terminal cut prev as it
 		// was pushed, prefix and all.
@@ -306,16 +341,26 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	}
 	if p.bareType != "" {
 		// The exception line was the line split: its message goes on.
-		if typ, msg, ok := parseExceptionAnyQuote(prev); ok && typ == p.bareType && msg == p.bareMsg {
-			p.bareType, p.bareMsg, _ = parseExceptionAnyQuote(joined)
+		if typ, msg, ok := a.bareOf(prev); ok && typ == p.bareType && msg == p.bareMsg {
+			if typ, msg, ok := a.bareOf(joined); ok && typ == p.bareType {
+				p.bareMsg = msg
+			}
 		}
 	} else {
 		a.noteBare(joined)
+	}
+	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 {
+		// A panic's first line made whole: its state is the whole
+		// line's.
+		p.panic = panicOpen(joined)
 	}
 	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(joined)
+	}
+	if endsInFoldSpace(prev) {
+		p.foldWidth = max(p.foldWidth, p.lastLen)
 	}
 	p.blanks = 0 // a double-spaced paste's, counted in lines already
 	p.lines++
@@ -483,4 +528,27 @@ func (a *Assembler) wrapInSpacedPaste(prev, next string, nextRaw int) bool {
 	}
 	l, n := prev[len(prev)-1], next[0]
 	return isLower(l) && isLower(n) || isDigit(l) && isDigit(n)
+}
+
+// firstWordLen returns the length of s's first word: up to its first space.
+func firstWordLen(s string) int {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// lastToken returns the last token of s, the trailing spaces left out:
+// ":" in "aborting with error : ", "error:" in "... failed with error: ".
+func lastToken(s string) string {
+	s = strings.TrimRight(s, " ")
+	return s[strings.LastIndexByte(s, ' ')+1:]
+}
+
+// endsInFoldSpace reports whether s ends in the one space a word wrap
+// (fold -s) leaves after the last word it kept: a space after a byte that
+// is none.
+func endsInFoldSpace(s string) bool {
+	n := len(s)
+	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
 }

@@ -62,6 +62,25 @@ func TestIsWrapBreak(t *testing.T) {
 			"symbol: cuGreenCtxStreamCreate", true},
 		{"fold -s's middle piece, ending in a space as prev does", "[E226 11:16:37.170295281 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective ",
 			"operation timeout: WorkNCCL(SeqNum=5653, OpType=ALLREDUCE, NumelIn=58720256, ", true},
+		// fold -s breaks before the word that would cross its width:
+		// the rest, broken again at that width, may be longer than prev
+		// by that word; after a colon's space the value may be a
+		// constant in capitals; the last piece of a Markdown paste's line
+		// ends in its two spaces.
+		{"fold -s, the rest longer than prev by its first word", "`[rank4]:[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"WorkNCCL(SeqNum=39982, OpType=SEND, NumelIn=4742400, NumelOut=4742400, Timeout(ms)=600000) raised", true},
+		{"fold -s after a colon's space, a constant", ":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ",
+			"HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016", true},
+		{"fold -s, the last piece of a Markdown line", "E1120 11:10:27.133715 203020 transfer_task.cpp:305] Failed to complete transfers after 60 seconds ",
+			"for batch 2586731328  ", true},
+		{"fold -s, a rest longer than prev and its first word", "[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"WorkNCCL(SeqNum=39982, " + strings.Repeat("OpType=SEND, ", 8), false},
+		{"a level word after a space that no colon announced", "[E604 10:11:32.577737304 ProcessGroupNCCL.cpp:608] [Rank 0] Collective ",
+			"ERROR: the store went away", false},
+		{"a short piece ending in one space, as a writer's own", "nvshmem detect topo failed on /dvs/p4/build/sw/rel/gpgpu/toolkit/r12.0/main_nvshmem/src/host/init: ",
+			"init.cu:1007 status 7 ", false},
+		{"a short piece ending in a colon's space: its value, too long for the line, on the next", "ImportError: /opt/conda/lib/python3.10/site-packages/sgl_kernel/common_ops.abi3.so: ",
+			"undefined symbol: ", true},
 		{"sentence end", long + ".", "and the next sentence begins here", false},
 		{"announcing colon", strings.Repeat("x", 80) + ":", "value goes here", false},
 		{"indented", long[:80], "  " + long[80:], false},
@@ -209,11 +228,16 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error")
 	f.Add("--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/")
 	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
+	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
 		}
-		if len(prev) < minWrapWidth || len(next) > len(prev)+wrapSlack || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
+		bound := len(prev) + wrapSlack
+		if strings.HasSuffix(prev, " ") {
+			bound = max(bound, len(prev)+firstWordLen(next))
+		}
+		if len(prev) < minWrapWidth || len(next) > bound || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
 			t.Fatalf("isWrapBreak(%q, %q): bounds or traceback line", prev, next)
 		}
 		if _, _, ok := parseExceptionAnyQuote(strings.TrimPrefix(next, " ")); ok {
@@ -242,5 +266,70 @@ func TestIsFuncNameRest(t *testing.T) {
 		if got := isFuncNameRest(tt.prev, tt.next); got != tt.want {
 			t.Errorf("isFuncNameRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
 		}
+	}
+}
+
+// TestFoldMiddlePieceAfterARejoinedLine: the middle piece of a line fold
+// -s broke three times is as long as the piece before it, not as the
+// line rejoined so far.
+func TestFoldMiddlePieceAfterARejoinedLine(t *testing.T) {
+	in := "[1745499308.854013] [9fd0c21b0f7c:760  :0]       ib_device.c:1332 UCX  ERROR   \n" +
+		"ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::5aa2:e1ff:fefe:c130 \n" +
+		"flow_label=0xffffffff sgid_index=0 traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such \n" +
+		"device"
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || !strings.HasSuffix(es[0].Text, "failed: No such device") || strings.Contains(es[0].Text, "\n") {
+		t.Errorf("entries %+v, want the UCX line whole", views(es))
+	}
+}
+
+// TestFoldInsideAnExceptionMessage: inside an exception's message, the
+// pieces fold -s cut (each ending in one space, which CPython never
+// prints there) are one line again, whatever their lengths; a line
+// without that space stays a line of the message.
+func TestFoldInsideAnExceptionMessage(t *testing.T) {
+	in := "Traceback (most recent call last):\n" +
+		"  File \"/w/transformers/dynamic_module_utils.py\", line 731, in resolve_trust_remote_code\n" +
+		"    raise ValueError(\n" +
+		"ValueError: The repository `/data/InternVL3-1B` contains custom code which must be \n" +
+		"executed to correctly load the model. You can inspect the repository content at \n" +
+		"https://hf.co//data/InternVL3-1B.\n" +
+		"Please pass the argument `trust_remote_code=True` to allow custom code to be run."
+	es := assemble(t, Options{}, in)
+	want := "ValueError: The repository `/data/InternVL3-1B` contains custom code which must be executed to correctly load the model. " +
+		"You can inspect the repository content at https://hf.co//data/InternVL3-1B."
+	if !strings.Contains(es[0].Text, want) {
+		t.Errorf("text %q, want the message's pieces rejoined: %q", es[0].Text, want)
+	}
+}
+
+// TestFoldPieceCutShortByALongToken: fold -s leaves a short piece before
+// a token longer than its width ("undefined symbol: " and a mangled
+// name): the piece is rejoined, and so is the token, measured against the
+// width the entry's earlier pieces showed.
+func TestFoldPieceCutShortByALongToken(t *testing.T) {
+	sym := "_ZN3c108ListType3getERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEENS_4Type24SingletonOrSharedTypePtrIS9_EE"
+	in := "ImportError: /home/miniconda3/envs/webdancer/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so: \n" +
+		"undefined symbol: \n" + sym
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || es[0].Traceback == nil {
+		t.Fatalf("entries %+v, want one bare exception", views(es))
+	}
+	if x := es[0].Traceback.Outermost(); !strings.HasSuffix(x.Message, "common_ops.abi3.so: undefined symbol: "+sym) {
+		t.Errorf("message %q, want the line whole", x.Message)
+	}
+}
+
+// TestRejoinedEmbeddedException: an exception embedded in a sentence
+// (parseEmbeddedException) whose line a word wrap broke is read whole
+// once the rest is rejoined, as an exception line of its own is.
+func TestRejoinedEmbeddedException(t *testing.T) {
+	in := "The baidu/ERNIE-4.5-21B-A3B-PT model service failed to start（RuntimeError: The bias should be \n1D）"
+	es := assemble(t, Options{}, in)
+	if len(es) != 1 || es[0].Traceback == nil {
+		t.Fatalf("entries %+v, want one with the exception", es)
+	}
+	if x := es[0].Traceback.Outermost(); x.Type != "RuntimeError" || x.Message != "The bias should be 1D" {
+		t.Errorf("exception %q: %q, want RuntimeError: The bias should be 1D", x.Type, x.Message)
 	}
 }

@@ -13,9 +13,12 @@
 // its own; with no root cause in sight it is alerted alone, after
 // Options.ConsequenceWait rather than the settle time (a stalled server
 // reports the stall before the timeout that caused it, and that cause,
-// read meanwhile, leads). A wrapper alone or a cut traceback read seconds
-// or minutes after its crash's cause, with no restart between, joins it
-// too (diedOf). Likewise a
+// read meanwhile, leads; the wait ends early once the source was read too
+// far past it for what follows to be its cause). A wrapper alone or a cut
+// traceback read seconds after its crash's cause, within that wait and
+// with no restart between, joins it too (diedOf), and one printed seconds
+// before its cause waits for it as a consequence does (causeAfter).
+// Likewise a
 // generic error line no record names (an ERROR line, an exception line
 // printed alone) yields the lead to the classified cause of its burst: it
 // is listed in the cause's incident, unless it was announced before the

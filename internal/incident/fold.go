@@ -509,13 +509,16 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 	}
 	for _, id := range ids {
 		c := g.groups[id]
-		if c == nil || !c.Settling || (!all && !g.due(c, now)) {
+		if c == nil || !c.Settling || (!all && !g.due(c, now) && !g.heldWrapper(c, now)) {
 			continue
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
 			if cause == nil {
 				cause = g.diedOf(c, id)
+			}
+			if cause == nil {
+				cause = g.causeAfter(c, id)
 			}
 			if cause != nil {
 				cause.absorbWrapper(c, &g.stats)
@@ -543,6 +546,14 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 			g.touch(root)
 		}
 	}
+}
+
+// heldWrapper reports whether c is a wrapper alone or a fragment whose
+// settle time is over at now while it waits for the cause printed after
+// it (awaitsCause): it is looked at on every Tick, so that it joins that
+// cause before the cause's first alert goes out.
+func (g *Grouper) heldWrapper(c *group, now time.Time) bool {
+	return loneWrapper(c) && !c.Hang && !now.Before(c.FirstSeen.Add(g.opts.Settle))
 }
 
 // consequenceLead returns the consequence incident that the settling
@@ -716,8 +727,9 @@ func placeless(gr *group) bool {
 // placeOf returns the hang dump that names where the process hangs for
 // the placeless dump w (fingerprint id) when none was read within the
 // settle time of it: the nearest in its source, printed within a few
-// lines (borrowedGap) before or after it and within the correlation
-// window. A watchdog dumps the running batch and then the stuck
+// lines (borrowedGap) before or after it and within the consequence wait
+// of it (lateWait: as long as run holds it for that dump). A watchdog
+// dumps the running batch and then the stuck
 // threads, and a burst of healthy lines or seconds may come between.
 func (g *Grouper) placeOf(w *group, id string) *group {
 	if w.Source == "" {
@@ -728,7 +740,7 @@ func (g *Grouper) placeOf(w *group, id string) *group {
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
 		if m.id == id || c.Source != w.Source || !c.Hang || !namesWhere(c) || c.Consequence ||
-			c.At.Sub(w.At).Abs() > g.opts.Correlation {
+			c.At.Sub(w.At).Abs() > g.lateWait() {
 			continue
 		}
 		gap := gapBetween(c.Off, c.End, w.Off, w.End)
@@ -744,7 +756,7 @@ func (g *Grouper) placeOf(w *group, id string) *group {
 
 // diedOf returns the failure the lone wrapper w (fingerprint id), with no
 // cause read with it, reports the death of: the failure its source printed
-// last before it, within the correlation window, open still (no restart of
+// last before it, within the consequence wait of it (lateWait), open still (no restart of
 // the source between them: Restarted closes what the source reported
 // before), when that failure is the source's own diagnosis of a crash (a
 // classified cause, or an exception or native error with its type, error
@@ -764,7 +776,7 @@ func (g *Grouper) diedOf(w *group, id string) *group {
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
 		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
-			c.At.After(w.At) || w.At.After(c.At.Add(g.opts.Correlation)) || c.Off >= w.Off {
+			c.At.After(w.At) || w.At.After(c.last().Add(g.lateWait())) || c.Off >= w.Off {
 			continue
 		}
 		cands = append(cands, c)
@@ -781,6 +793,54 @@ func (g *Grouper) diedOf(w *group, id string) *group {
 	var best *group
 	for _, c := range cands {
 		if lastAt.Sub(c.last()) > g.opts.Settle {
+			continue
+		}
+		if best == nil || leads(c, best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// lateWait is how far apart in log time one crash's signals may be
+// printed when one reports on the other: the consequence wait, plus the
+// settle time. A consequence waits Options.ConsequenceWait for the cause
+// printed after it to begin (a stall is reported before the timeout that
+// caused it), and a cause that began by then is complete, as any
+// incident's burst, a settle time later. A process's death is reported
+// within that long of its cause, so a wrapper alone joins the crash
+// printed before it within it (diedOf), or the cause printed just after
+// it (causeAfter). A wrapper later than that, with no restart between,
+// reports another death: a second crash a minute after the first is no
+// report of it, however close in the correlation window. A wait up to the
+// settle time holds nothing (awaitsCause): the settle time alone; without
+// a consequence wait, the correlation window.
+func (g *Grouper) lateWait() time.Duration {
+	switch {
+	case g.opts.ConsequenceWait <= 0:
+		return g.opts.Correlation
+	case g.opts.ConsequenceWait <= g.opts.Settle:
+		return g.opts.Settle
+	}
+	return g.opts.ConsequenceWait + g.opts.Settle
+}
+
+// causeAfter returns the failure the lone wrapper w (fingerprint id), with
+// no cause read with it nor before it, is context of: the failure its
+// source printed just after it (within borrowedGap bytes) and within the
+// consequence wait after it (lateWait), the best of them by the order of
+// rank.go. A writer's buffer prints a process's wrapper before the
+// traceback of the rank that failed first, seconds apart; what came after
+// a stretch of serving, or later than the wait, is another failure.
+func (g *Grouper) causeAfter(w *group, id string) *group {
+	if w.Source == "" || g.opts.Correlation <= 0 {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeGroups(w.Scope) {
+		c := m.gr
+		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
+			c.At.Before(w.At) || c.At.After(w.last().Add(g.lateWait())) || c.Off <= w.End || c.Off-w.End > borrowedGap {
 			continue
 		}
 		if best == nil || leads(c, best) {
@@ -940,13 +1000,14 @@ func endsEventOf(kind, of string) bool {
 // when the wait that hung gives up, a timeout later. So a cause printed
 // within a few lines after it (borrowedGap: the access lines a stalled
 // server still answers, not a restart's start-up) and within the
-// correlation window is its cause too, when none came before it.
+// consequence wait (lateWait: as long as run holds the consequence for
+// it) is its cause too, when none came before it.
 func (g *Grouper) printedBefore(c *group, from eventOf, at time.Time) bool {
 	if from.source == "" || c.Source != from.source || !c.At.After(at) || c.At.After(at.Add(g.opts.Correlation)) {
 		return false
 	}
 	gap := gapBetween(c.Off, c.End, from.off, from.end)
-	return from.borrowed && gap <= maxBurstGap || c.Off > from.end && gap <= borrowedGap
+	return from.borrowed && gap <= maxBurstGap || c.Off > from.end && gap <= borrowedGap && !c.At.After(at.Add(g.lateWait()))
 }
 
 // printedJustAfter reports whether the root cause candidate c, which

@@ -647,8 +647,9 @@ func TestConsequenceWaitsForItsCause(t *testing.T) {
 	if got := g.Tick(at(3 * time.Second)); len(got) != 0 {
 		t.Fatalf("the consequence was announced after its settle time: %+v", fulls(got))
 	}
-	if d := g.NextDeadline(); !d.Equal(at(30 * time.Second)) {
-		t.Errorf("NextDeadline %v, want the end of the wait %v", d, at(30*time.Second))
+	// The wait, and the settle time of a cause that began by its end.
+	if d := g.NextDeadline(); !d.Equal(at(32 * time.Second)) {
+		t.Errorf("NextDeadline %v, want the end of the wait %v", d, at(32*time.Second))
 	}
 	g.Observe(timeout(23*time.Second), at(23*time.Second))
 	got := g.Tick(at(25 * time.Second))
@@ -663,10 +664,10 @@ func TestConsequenceWaitsForItsCause(t *testing.T) {
 	// No cause: announced alone once the wait is over.
 	g = New(opts)
 	g.Observe(health(), t0)
-	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+	if got := g.Tick(at(31 * time.Second)); len(got) != 0 {
 		t.Fatalf("announced before the wait was over: %+v", fulls(got))
 	}
-	if got := g.Tick(at(30 * time.Second)); len(got) != 1 || got[0].Record.ID != "health-check-failed" {
+	if got := g.Tick(at(32 * time.Second)); len(got) != 1 || got[0].Record.ID != "health-check-failed" {
 		t.Fatalf("alerts %+v, want the consequence alone", fulls(got))
 	}
 
@@ -724,10 +725,10 @@ func TestPlacelessHangWaitsForTheDumpThatNamesWhere(t *testing.T) {
 
 	g = New(opts)
 	g.Observe(hang("batch-dump", 0, 0, nil), t0)
-	if got := g.Tick(at(29 * time.Second)); len(got) != 0 {
+	if got := g.Tick(at(31 * time.Second)); len(got) != 0 {
 		t.Fatalf("announced before the wait was over: %+v", fulls(got))
 	}
-	if got := g.Tick(at(30 * time.Second)); len(got) != 1 {
+	if got := g.Tick(at(32 * time.Second)); len(got) != 1 {
 		t.Fatalf("alerts %+v: want the batch dump alone once the wait is over", fulls(got))
 	}
 }

@@ -90,8 +90,13 @@ type Options struct {
 	// A cause read meanwhile that the consequence folds into (see
 	// findRoot: printed within a few lines after it) leads, and the
 	// consequence is listed in it. A hang's dump that names no place
-	// waits the same way for the dump that does (placeless). Causes are
-	// never held by it. Values up to Settle wait no longer than Settle.
+	// waits the same way for the dump that does (placeless), and a
+	// wrapper alone for the cause printed just after it (causeAfter). The
+	// wait ends early when the caller says (Assembling.ReadTo) that the
+	// source was read too far past the incident for what follows to be
+	// its cause. It also bounds how late a wrapper alone reports the
+	// death of the crash before it (diedOf, lateWait). Causes are never
+	// held by it. Values up to Settle wait no longer than Settle.
 	ConsequenceWait time.Duration
 }
 
@@ -162,10 +167,15 @@ type Grouper struct {
 	assembling Assembling
 }
 
-// Assembling is, per source (an Occurrence.SourceKey), when the entry it is
-// still assembling began: its first line was processed then. A caller that
-// assembles entries itself gives it to TickHolding.
-type Assembling map[string]time.Time
+// Assembling is what a caller that assembles entries itself (run, the
+// Collector) tells TickHolding of each source (an Occurrence.SourceKey):
+// when the entry it is still assembling began (its first line was
+// processed then), and how far it has been read. The zero value says
+// nothing of any source.
+type Assembling struct {
+	began map[string]time.Time
+	read  map[string]int64
+}
 
 // Began notes that source has an entry pending since since (zero: none);
 // of several, the earliest counts.
@@ -173,11 +183,28 @@ func (a *Assembling) Began(source string, since time.Time) {
 	if since.IsZero() {
 		return
 	}
-	if *a == nil {
-		*a = make(Assembling)
+	if a.began == nil {
+		a.began = make(map[string]time.Time)
 	}
-	if t, ok := (*a)[source]; !ok || since.Before(t) {
-		(*a)[source] = since
+	if t, ok := a.began[source]; !ok || since.Before(t) {
+		a.began[source] = since
+	}
+}
+
+// ReadTo notes that the latest line read from source begins at byte off
+// (negative: none yet); of several streams of one source, the furthest
+// counts. An incident that waits for a cause printed after it stops
+// waiting once its source has been read too far past it for that cause to
+// be its (see awaitsCause).
+func (a *Assembling) ReadTo(source string, off int64) {
+	if off < 0 {
+		return
+	}
+	if a.read == nil {
+		a.read = make(map[string]int64)
+	}
+	if o, ok := a.read[source]; !ok || off > o {
+		a.read[source] = off
 	}
 }
 
@@ -587,7 +614,7 @@ func addRank(ranks []string, r string) []string {
 // it keeps happening past the repeat interval, and forgets incidents that
 // were quiet for a whole window.
 func (g *Grouper) Tick(now time.Time) []sinks.Alert {
-	return g.TickHolding(now, nil)
+	return g.TickHolding(now, Assembling{})
 }
 
 // TickHolding is Tick for a caller that assembles entries itself (run
@@ -599,13 +626,13 @@ func (g *Grouper) Tick(now time.Time) []sinks.Alert {
 // the end of the input). The settle time waits for what was read, not for
 // how fast the machine got to it: a loaded machine that ticks between the
 // lines of a burst and its last entry decides what an unloaded one does,
-// and what scan decides (see due). nil holds nothing.
+// and what scan decides (see due). The zero Assembling holds nothing.
 func (g *Grouper) TickHolding(now time.Time, assembling Assembling) []sinks.Alert {
 	if g.opts.Window <= 0 {
 		return nil
 	}
 	g.assembling = assembling
-	defer func() { g.assembling = nil }()
+	defer func() { g.assembling = Assembling{} }()
 	var out []sinks.Alert
 	g.foldGenerics(now, false)
 	// One order for the passes below: a fold removes incidents (skipped
@@ -623,7 +650,13 @@ func (g *Grouper) TickHolding(now time.Time, assembling Assembling) []sinks.Aler
 				continue
 			}
 			if g.awaitsCause(gr, now) {
-				gr.NotifyAt = gr.FirstSeen.Add(g.opts.ConsequenceWait)
+				// Looked at again when the wait ends, or a settle time
+				// on when the caller says how far its source is read:
+				// it may have been read past it by then.
+				gr.NotifyAt = gr.FirstSeen.Add(g.lateWait())
+				if _, ok := g.assembling.read[gr.Source]; ok && now.Add(g.opts.Settle).Before(gr.NotifyAt) {
+					gr.NotifyAt = now.Add(g.opts.Settle)
+				}
 				gr.changed()
 				continue
 			}
@@ -676,18 +709,40 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 	if now.Before(gr.NotifyAt) {
 		return false
 	}
-	since, ok := g.assembling[gr.Source]
+	since, ok := g.assembling.began[gr.Source]
 	return !ok || since.After(gr.NotifyAt)
 }
 
 // awaitsCause reports whether the settling incident gr, due at now, is
 // still held for its cause: an incident of consequences that no cause
 // claimed by its settle time waits until ConsequenceWait after its first
-// occurrence (see Options.ConsequenceWait), and so does a hang's dump
-// that names no place (placeless), for the dump that does.
+// occurrence (see Options.ConsequenceWait), and the settle time of a
+// cause that began by then (lateWait), and so do a hang's dump that
+// names no place (placeless), for the dump that does, and a wrapper alone
+// or a fragment with no cause read with it or before it, for the cause
+// printed just after it (causeAfter). The wait ends with whichever comes
+// first: its time, or its source read too far past it for what is printed
+// next to be its cause (readPast), as scan decides from the lines between
+// them (printedBefore, causeAfter, placeOf).
 func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
-	return (gr.Consequence || placeless(gr)) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
-		now.Before(gr.FirstSeen.Add(g.opts.ConsequenceWait))
+	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+		now.Before(gr.FirstSeen.Add(g.lateWait())) && !g.readPast(gr)
+}
+
+// readPast reports whether gr's source has been read further past it than
+// a cause printed after it may lie: borrowedGap bytes, or maxBurstGap for a
+// consequence whose time was borrowed from a line before it (see
+// printedBefore). False when the caller did not say (Tick, scan).
+func (g *Grouper) readPast(gr *group) bool {
+	pos, ok := g.assembling.read[gr.Source]
+	if !ok || gr.Source == "" {
+		return false
+	}
+	limit := int64(borrowedGap)
+	if gr.Consequence && gr.Borrowed {
+		limit = maxBurstGap
+	}
+	return pos-gr.End > limit
 }
 
 // pending reports whether the incident has occurrences or consequences

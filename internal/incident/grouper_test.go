@@ -565,20 +565,22 @@ func TestTickHoldsWhileTheBurstIsAssembled(t *testing.T) {
 	g := New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
 	g.Observe(routine(t0), t0)
 	began := t0 // the next entry began with the routine line's batch
-	pending := Assembling{"s": began}
+	var pending Assembling
+	pending.Began("s", began)
 	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 1 || g.Stats().Routine != 0 {
 		t.Fatalf("held: %d alerts, stats %+v; want none, the incident open", len(out), g.Stats())
 	}
 	// The pending entry completes: a repeat of the line, read in time.
 	g.Observe(routine(t0), t0.Add(time.Hour))
-	if out := g.TickHolding(t0.Add(time.Hour), nil); len(out) != 1 || out[0].Count != 2 {
+	if out := g.TickHolding(t0.Add(time.Hour), Assembling{}); len(out) != 1 || out[0].Count != 2 {
 		t.Errorf("after the entry: %d alerts, want one of count 2", len(out))
 	}
 
 	g = New(Options{Window: 5 * time.Minute, Settle: 2 * time.Second, Correlation: 15 * time.Minute})
 	g.Observe(routine(t0), t0)
 	began = t0.Add(3 * time.Second) // after the deadline: another burst
-	pending = Assembling{"s": began}
+	pending = Assembling{}
+	pending.Began("s", began)
 	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 0 || g.Stats().Routine != 1 {
 		t.Errorf("not held: %d alerts, stats %+v; want the routine line dropped", len(out), g.Stats())
 	}

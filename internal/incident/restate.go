@@ -92,9 +92,65 @@ const minRestated = 24
 // sameMessage reports whether the lines a and b carry one message: the
 // message of one (its text after a label of at most maxLabel bytes
 // ending in ": ") is, whole and at least minRestated bytes long, part of
-// the other.
+// the other; or the two say the same of two quoted names (sameShape).
 func sameMessage(a, b string) bool {
-	return messageIn(a, b) || messageIn(b, a)
+	return messageIn(a, b) || messageIn(b, a) || sameShape(a, b)
+}
+
+// sameShape reports whether the lines a and b are one message said of
+// another quoted name: "AttributeError: 'Qwen3MoeConfig' object has no
+// attribute 'rope_parameters'" and the same of 'LlamaConfig', one failure
+// met by two models of one start. Equal but for one quoted name, and at
+// least minRestated bytes long without it. Two lines that differ in two
+// names ('X' has no 'a', 'Y' has no 'b') say two things.
+func sameShape(a, b string) bool {
+	ma, na := maskQuoted(a)
+	if len(na) == 0 || len(ma) < minRestated {
+		return false
+	}
+	mb, nb := maskQuoted(b)
+	if ma != mb || len(na) != len(nb) {
+		return false
+	}
+	differ := 0
+	for i := range na {
+		if na[i] != nb[i] {
+			differ++
+		}
+	}
+	return differ == 1
+}
+
+// maxQuoted bounds the quoted name maskQuoted masks: a name, not a
+// sentence; maxNames how many it reads.
+const (
+	maxQuoted = 128
+	maxNames  = 16
+)
+
+// maskQuoted returns s with each quoted name ('...' or "...", at most
+// maxQuoted bytes, on one line; the first maxNames) cut to its quotes, and
+// the names it cut.
+func maskQuoted(s string) (string, []string) {
+	var b strings.Builder
+	var names []string
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\'' && c != '"' || len(names) == maxNames {
+			b.WriteByte(c)
+			continue
+		}
+		j := strings.IndexByte(s[i+1:], c)
+		if j <= 0 || j > maxQuoted || strings.ContainsAny(s[i+1:i+1+j], "\n") {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte(c)
+		b.WriteByte(c)
+		names = append(names, s[i+1:i+1+j])
+		i += j + 1
+	}
+	return b.String(), names
 }
 
 // messageIn reports whether line's message is part of other.

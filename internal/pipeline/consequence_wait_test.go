@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -135,6 +136,24 @@ func TestRunWaitsForTheCauseOfAConsequence(t *testing.T) {
 		if d := got[0].at.Sub(t0); d < tt.want || d > tt.want+2*time.Second {
 			t.Errorf("%v: announced at +%v, want at the first tick after +%v", tt.args, d, tt.want)
 		}
+	}
+
+	// Whichever comes first: the server answering requests for more
+	// than a few lines past the health check, with no cause among them,
+	// ends the wait too (scan keeps a cause printed that far after it
+	// apart).
+	var b strings.Builder
+	b.WriteString(health)
+	for i := range 80 {
+		fmt.Fprintf(&b, "[2025-08-29 11:56:31] INFO:     10.0.3.17:%d - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", 51000+i)
+	}
+	got = liveRun(t, nil, b.String())
+	if len(got) != 1 || got[0].alert.Record.Slug != "health-check-failed-detokenizer" {
+		t.Fatalf("%d incidents for a health check and healthy lines, want the health check alone", len(got))
+	}
+	t0 := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	if d := got[0].at.Sub(t0); d >= incident.DefaultConsequenceWait {
+		t.Errorf("announced at +%v: the wait did not end when its source was read past it", d)
 	}
 }
 

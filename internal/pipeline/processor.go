@@ -265,14 +265,17 @@ func (p *processor) flush(ss *streamState) {
 }
 
 // assembling tells the grouper, for each source, when the entry it is
-// still assembling began (see incident.Grouper.TickHolding).
+// still assembling began and how far it has been read (see
+// incident.Grouper.TickHolding).
 func (p *processor) assembling() incident.Assembling {
 	var a incident.Assembling
 	for _, fs := range p.files {
+		id := p.sourceOf(fs).Identity()
 		for _, ss := range fs.streams {
 			if began := ss.PendingSince(); !began.IsZero() {
-				a.Began(p.sourceOf(fs).Identity(), began)
+				a.Began(id, began)
 			}
+			a.ReadTo(id, ss.LastOffset())
 		}
 	}
 	return a

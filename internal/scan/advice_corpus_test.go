@@ -71,8 +71,6 @@ var knownGenericAdvice = map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	"835-benign-mooncake-etcd-goaway-too-many-pings.log":               "held out: a benign gRPC GoAway too_many_pings ERROR line alerts unclassified with only generic advice",
-	// Development (dev-3), measured before any change made for it.
-	"engines/752-vllm-mqllmengine-dead-sampling-params-missing.log": "dev-3: vLLM's CRITICAL 'MQLLMEngine is already dead' consequence leads unclassified before the engine's own error line",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

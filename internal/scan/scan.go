@@ -92,7 +92,8 @@ func New(m *matcher.Matcher, opts Options) *Scanner {
 // are still scanned. ctx cancels between lines.
 func (s *Scanner) Scan(ctx context.Context, inputs []Input) (Result, error) {
 	var res Result
-	g := incident.New(incident.Options{Window: incident.Forever, Settle: incident.DefaultSettle, Correlation: incident.DefaultCorrelation})
+	g := incident.New(incident.Options{Window: incident.Forever, Settle: incident.DefaultSettle, Correlation: incident.DefaultCorrelation,
+		ConsequenceWait: incident.DefaultConsequenceWait})
 	// The grouper closes its least recently seen incident when too many
 	// are open; a one-shot scan keeps what it closes and reports it too.
 	var evicted, restarted []sinks.Alert

@@ -81,11 +81,13 @@ type tracker struct {
 
 // source is one origin of log records and its streams.
 type source struct {
-	key      string
-	ident    identity
-	src      incident.Source
-	set      *stream.Set
-	next     int64     // Offset of the next line: a line number
+	key   string
+	ident identity
+	src   incident.Source
+	set   *stream.Set
+	next  int64 // Offset of the next line: the bytes of the record text before it
+	// last is the Offset of the latest line, -1 before any.
+	last     int64
 	lastLine time.Time // processing time of its latest record
 	elem     *list.Element
 }
@@ -166,7 +168,10 @@ func (t *tracker) record(lr plog.LogRecord, res pcommon.Map, base identity, text
 	for {
 		line, rest, more := strings.Cut(text, "\n")
 		l := entry.Line{Text: strings.TrimSuffix(line, "\r"), Source: s.src.Path, Stream: name, Offset: s.next, Time: when}
-		s.next++
+		// Offsets count bytes, as a file's do: the grouper's bounds on
+		// what lies between two signals of one burst are in bytes.
+		s.last = s.next
+		s.next += int64(len(line)) + 1
 		if es := ss.PushAt(&l, now); len(es) > 0 {
 			t.shell.Diagnose(ss, es, t.onEntry)
 		}
@@ -195,7 +200,7 @@ func (t *tracker) source(id identity, res pcommon.Map, now time.Time) *source {
 	for len(t.sources) >= t.cfg.MaxStreams && t.lru.Len() > 0 {
 		t.evict(t.lru.Back().Value.(*source), now)
 	}
-	s := &source{key: key, ident: id, src: id.incidentSource(key, res), set: stream.NewSet(t.opts)}
+	s := &source{key: key, ident: id, src: id.incidentSource(key, res), set: stream.NewSet(t.opts), last: -1}
 	if t.cfg.Engine != "" {
 		// The configured engine: its remedies, and no record of
 		// another engine only; else each stream's own detection.
@@ -318,11 +323,12 @@ func (t *tracker) settle(now time.Time) {
 }
 
 // assembling tells the grouper, for each source, when the entry it is
-// still assembling began.
+// still assembling began and how far it has been read.
 func (t *tracker) assembling() incident.Assembling {
 	var a incident.Assembling
 	for _, s := range t.sources {
 		a.Began(s.src.Identity(), s.set.PendingSince())
+		a.ReadTo(s.src.Identity(), s.last)
 	}
 	return a
 }

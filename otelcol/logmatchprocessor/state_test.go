@@ -634,3 +634,42 @@ func TestTrackerWaitsForTheCauseOfAConsequence(t *testing.T) {
 		}
 	}
 }
+
+// The wait ends with whichever comes first, in the Collector as in run: a
+// health check followed by more than a few lines of healthy answers, with
+// no cause among them, is announced once its source was read past it, not
+// when the wait's time is over.
+func TestTrackerWaitEndsWhenTheSourceIsReadPastIt(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("../../testdata/corpus", "504-pd-bootstrap-connect-timeout-after-health-check.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(strings.SplitAfter(string(data), "\n")[1])
+	for i := range 80 {
+		fmt.Fprintf(&b, "[2025-08-29 11:56:31] INFO:     10.0.3.17:%d - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n", 51000+i)
+	}
+	tr := newTestTracker(t, func(c *Config) { c.ConsequenceWait = DefaultConsequenceWait })
+	clock := t0
+	var at time.Time
+	for _, l := range linesOf(b.String(), pod("decode-0"), "stdout") {
+		if l.text[1:20] == "2025-08-29 11:56:31" && clock.Equal(t0) {
+			clock = t0.Add(3 * time.Second)
+		}
+		if as, _ := tr.consume(batchOf(t, l), body, clock); len(as) > 0 && at.IsZero() {
+			at = clock
+		}
+	}
+	for at.IsZero() && clock.Before(t0.Add(time.Minute)) {
+		clock = clock.Add(time.Second)
+		if as, _ := tr.tick(clock); len(as) > 0 {
+			if as[0].Record.Slug != "health-check-failed-detokenizer" {
+				t.Fatalf("announced %s, want the health check", as[0].Record.Slug)
+			}
+			at = clock
+		}
+	}
+	if at.IsZero() || !at.Before(t0.Add(DefaultConsequenceWait)) {
+		t.Errorf("announced at %v, want before the wait's end (%v): its source was read past it", at.Sub(t0), DefaultConsequenceWait)
+	}
+}
