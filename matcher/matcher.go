@@ -460,11 +460,11 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	case m.pf != nil && se != nil && !m.noShapes:
 		p := m.pf
 		if first := p.scan(p, s.Text, 0); first >= len(s.Text)&^(longStride-1) || len(s.Text) > shapeKeyMax {
-			p.candidatesFrom(s.Text, sc, first, m.res) // most lines: no block passes the bloom
+			p.candidatesFrom(s.Text, sc, first) // most lines: no block passes the bloom
 		} else if se.sparse {
 			keep = m.sparseSearch(sc, se, s, first)
 		} else if first = p.keyedFrom(s.Text, first); first >= len(s.Text) {
-			p.candidatesFrom(s.Text, sc, first, m.res) // no block has a ref to verify: most lines left
+			p.candidatesFrom(s.Text, sc, first) // no block has a ref to verify: most lines left
 		} else {
 			var found bool
 			if found, keep = m.shapeSearch(sc, se, s, first); found {

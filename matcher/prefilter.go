@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"sync/atomic"
 )
 
 // Window lengths of the prefilter's keys, and the strides at which the text
@@ -421,20 +420,12 @@ func (p *prefilter) newScratch() *scratch {
 
 // candidates appends to sc.cands, in record order, every record whose
 // required literals all occur in s.
-func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, p.scan(p, s, 0), nil) }
+func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, p.scan(p, s, 0)) }
 
 // candidatesFrom is candidates given what p.scan returns for s at 0, or
 // a later block before which no block holds a key of a strided table
 // (shapes.go's keyedFrom).
-//
-// With progs (the Matcher's programs, by record), a record whose program
-// is built and is a litProg is taken without its other clauses checked:
-// its find looks for every literal of the pattern in turn, which the
-// clause check would do first (a match holds every clause), so a text
-// that lacks one costs the same refused there, and one that holds them
-// all is searched once rather than twice. The candidates are then a
-// superset of candidates', with the same hits. nil checks every clause.
-func (p *prefilter) candidatesFrom(s string, sc *scratch, first int, progs []atomic.Pointer[compiled]) {
+func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	sc.gen++
 	if sc.gen == 0 { // wrapped: old marks could alias the new generation
 		clear(sc.mark)
@@ -488,7 +479,7 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int, progs []ato
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
 	for _, r := range sc.cands[:keyed] {
-		if progs != nil && litBuilt(&progs[r]) || holdsClauses(s, p.reqs[r], p.keyClause[r]) {
+		if holdsClauses(s, p.reqs[r], p.keyClause[r]) {
 			kept = append(kept, r)
 		}
 	}
@@ -519,7 +510,7 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int, progs []ato
 		case a.clause >= 0 && !a.holds(s):
 			continue
 		}
-		if progs != nil && litBuilt(&progs[r]) || holdsClauses(s, p.reqs[r], skip) {
+		if holdsClauses(s, p.reqs[r], skip) {
 			kept = append(kept, r)
 		}
 	}
@@ -972,12 +963,6 @@ func (p *prefilter) verify(refs []keyRef, s string, pos int, sc *scratch) {
 		sc.mark[ref.rec] = sc.gen
 		sc.cands = append(sc.cands, ref.rec)
 	}
-}
-
-// litBuilt reports whether the program c holds is built and a litProg.
-func litBuilt(c *atomic.Pointer[compiled]) bool {
-	prog := c.Load()
-	return prog != nil && prog.lit != nil
 }
 
 // holdsClauses reports whether s satisfies every clause of req but skip.

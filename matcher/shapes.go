@@ -184,7 +184,7 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) 
 		c.mu.Unlock()
 		c.shapeMisses.Add(1)
 		se.tally(false)
-		p.candidatesFrom(text, sc, first, m.res)
+		p.candidatesFrom(text, sc, first)
 		return false, true
 	case e.hasHits && e.types == types && (e.moves || string(e.text) == text):
 		same := string(e.text) == text
@@ -623,7 +623,7 @@ func (se *Searcher) tally(found bool) {
 // in shapeSample looked up to tell when the shapes pay again. It reports
 // whether what s matches is to be kept (keepShape).
 func (m *Matcher) sparseSearch(sc *scratch, se *Searcher, s *Subject, first int) bool {
-	m.pf.candidatesFrom(s.Text, sc, first, m.res)
+	m.pf.candidatesFrom(s.Text, sc, first)
 	if len(sc.cands) == 0 {
 		return false
 	}

@@ -2,7 +2,7 @@
 # Compare one Go benchmark between two revisions of logmatch, alternating
 # their test binaries so that a change in machine load hits both alike.
 #
-#   scripts/bench-ab.sh [-r ROUNDS] [-t BENCHTIME] [-m METRIC] [-c CATALOG] [-o FILES] REV_A REV_B PKG BENCH
+#   scripts/bench-ab.sh [-r ROUNDS] [-t BENCHTIME] [-m METRIC] [-c CATALOG] [-o FILES] [-s SHIFTS] REV_A REV_B PKG BENCH
 #
 # REV_A and REV_B are git revisions, or "." for the working tree as it is.
 # PKG is a package directory (internal/scan, matcher) and BENCH the
@@ -17,6 +17,14 @@
 # benchmark newer than a revision (and what it needs) measures that
 # revision's code.
 #
+# -s SHIFTS builds each revision SHIFTS times, the code after
+# internal/textbuf moved by a never-called function of a different size in
+# each (0, 3, 7, 11, 19, ... times 8 statements), and runs every build each
+# round; the figures pool them. Where code lands moves a routine scan line
+# by as much as 14% on a shared VM (identical source, 180 to 206 ns:
+# perf-load-and-scan.md, sixteenth round), so one build of each side
+# compares two placements as much as two revisions.
+#
 # The benchmarks read the generated catalog beside the repository
 # (../shared/catalogs/sglang-generated.jsonl) by a relative path; the
 # binaries run from a directory laid out so that the path reaches CATALOG
@@ -24,40 +32,71 @@
 # revisions included.
 set -euo pipefail
 
-rounds=5 benchtime=5x metric=cpu-ns/line overlay=
+rounds=5 benchtime=5x metric=cpu-ns/line overlay= shifts=1
 root=$(cd "$(dirname "$0")/.." && pwd)
 catalog=${LOGMATCH_GENERATED_CATALOG:-$root/../shared/catalogs/sglang-generated.jsonl}
-while getopts r:t:m:c:o: o; do
+while getopts r:t:m:c:o:s: o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	t) benchtime=$OPTARG ;;
 	m) metric=$OPTARG ;;
 	c) catalog=$OPTARG ;;
 	o) overlay=$OPTARG ;;
+	s) shifts=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -eq 4 ]] || { sed -n 2,19p "$0" >&2; exit 2; }
+[[ $# -eq 4 ]] || { sed -n 2,27p "$0" >&2; exit 2; }
+[[ $shifts =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: -s $shifts: not a count" >&2; exit 2; }
 rev_a=$1 rev_b=$2 pkg=$3 bench=$4
 [[ -f $catalog ]] || { echo "bench-ab: catalog $catalog not found" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# build REV NAME: the test binary of PKG at REV as $work/NAME.test.
+# The sizes of the shifting function, in 8-statement steps (-s).
+steps=(0 3 7 11 19 23 29 31 37 41)
+((shifts <= ${#steps[@]})) || { echo "bench-ab: -s $shifts: at most ${#steps[@]}" >&2; exit 2; }
+
+# shift SRC K: put the K-th shifting function into SRC's internal/textbuf.
+shift_code() {
+	local n=$((steps[$2] * 8)) i
+	[[ -d $1/internal/textbuf ]] || { echo "bench-ab: -s: $1 has no internal/textbuf" >&2; exit 1; }
+	{
+		printf 'package textbuf\n\nimport "os"\n\nvar benchShiftSink = len(os.Args)\n\n'
+		printf 'func init() {\n\tif benchShiftSink == 123456 {\n\t\tbenchShift()\n\t}\n}\n\n'
+		printf '//go:noinline\nfunc benchShift() {\n'
+		for ((i = 0; i < n; i++)); do printf '\tbenchShiftSink += %d*benchShiftSink + %d\n' "$i" "$i"; done
+		printf '}\n'
+	} >"$1/internal/textbuf/zz_benchshift.go"
+}
+
+# build REV NAME: the test binaries of PKG at REV as $work/NAME.test, or
+# $work/NAME0.test, $work/NAME1.test, ... with -s.
 build() {
-	local src=$root
-	if [[ $1 != . ]]; then
+	local src=$root k
+	if [[ $1 != . || $shifts -gt 1 ]]; then
 		src=$work/src-$2
 		mkdir -p "$src"
-		git -C "$root" archive "$1" | tar -x -C "$src"
+		if [[ $1 == . ]]; then
+			(cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 -I{} cp --parents {} "$src" 2>/dev/null || true)
+		else
+			git -C "$root" archive "$1" | tar -x -C "$src"
+		fi
 		for f in $overlay; do
 			mkdir -p "$src/$(dirname "$f")"
 			cp "$root/$f" "$src/$f"
 		done
 	fi
-	(cd "$src" && go test -c -o "$work/$2.test" "./$pkg")
+	if ((shifts == 1)); then
+		(cd "$src" && go test -c -o "$work/$2.test" "./$pkg")
+		return
+	fi
+	for ((k = 0; k < shifts; k++)); do
+		shift_code "$src" "$k"
+		(cd "$src" && go test -c -o "$work/$2$k.test" "./$pkg")
+	done
 }
 build "$rev_a" a
 build "$rev_b" b
@@ -69,16 +108,23 @@ ln -s "$(realpath "$catalog")" "$work/shared/catalogs/sglang-generated.jsonl"
 export LOGMATCH_GENERATED_CATALOG
 LOGMATCH_GENERATED_CATALOG=$(realpath "$catalog")
 
+# run SIDE [K]: one run of SIDE's binary (its K-th shifted build with -s).
 run() {
-	(cd "$work/run/$pkg" && "$work/$1.test" -test.run '^$' -test.bench "$bench" \
+	(cd "$work/run/$pkg" && "$work/$1${2-}.test" -test.run '^$' -test.bench "$bench" \
 		-test.benchtime "$benchtime" -test.cpu 1 -test.benchmem) |
 		awk -v m="$metric" -v who="$1" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == m) print who, $1, $i }' >>"$work/results"
 }
 for ((r = 0; r < rounds; r++)); do
-	if ((r % 2 == 0)); then run a; run b; else run b; run a; fi
+	if ((shifts == 1)); then
+		if ((r % 2 == 0)); then run a; run b; else run b; run a; fi
+		continue
+	fi
+	for ((k = 0; k < shifts; k++)); do
+		if (((r + k) % 2 == 0)); then run a "$k"; run b "$k"; else run b "$k"; run a "$k"; fi
+	done
 done
 
-echo "$bench in $pkg, $metric, $rounds rounds, -test.benchtime $benchtime"
+echo "$bench in $pkg, $metric, $rounds rounds$( ((shifts > 1)) && echo " of $shifts shifted builds each"), -test.benchtime $benchtime"
 echo "A = $rev_a, B = $rev_b"
 sort -k2,2 -k1,1 -k3,3g "$work/results" | awk '
 	function flush() {

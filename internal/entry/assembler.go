@@ -310,6 +310,11 @@ type pending struct {
 	// source delivered it, every prefix included: two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
 	lastRaw int
+	// whole: the last kept line was rejoined from a terminal's pieces,
+	// the last of them shorter than the one before: the writer's line is
+	// whole there, and a rest after it was cut by an earlier wrap of the
+	// line whole (see rejoin).
+	whole bool
 
 	// firstN, firstTime and firstCut let a learned prefix reopen the entry
 	// from its first line: its number among non-blank lines, its Line.Time
@@ -429,6 +434,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	// than the fields classify sets.
 	c := &a.cls
 	c.near = near
+	tried := false // rejoin asked of the line as classified, and refused
 	if learned == 0 {
 		a.classify(c, full, full, base[:start], false, ref)
 		// An sglang record carries no prefix, so only other lines can
@@ -443,7 +449,16 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		if learned == 0 && !c.header && !c.native {
 			// A failure line behind a prefix no rule knows: read it
 			// without the prefix, and learn the prefix for the lines
-			// that continue it.
+			// that continue it; unless the line is the rest of the
+			// last, which a terminal cut inside a token that looks like
+			// such a prefix ("...compiler_depend.t" and "s:36 NPU
+			// function error: ...").
+			if a.cur.active {
+				if a.rejoin(l, c, cut) {
+					return a.out
+				}
+				tried = true
+			}
 			if learned = failureBehindPrefix(full, ref, a.opt.Location); learned > 0 {
 				a.learner.adopt(full[:learned])
 			}
@@ -481,7 +496,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if !c.header && (learned == 0 || p.stripped) && a.rejoin(l, c, cut) {
+	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && a.rejoin(l, c, cut) {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
@@ -513,6 +528,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
 	p.lastRaw = len(l.Text)
+	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)
@@ -1104,6 +1120,13 @@ func (a *Assembler) continues(c *classified) bool {
 		// another process's record.
 		return false
 	}
+	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && isFrameLine(s) {
+		// A prose label a paste put in place of a traceback's header
+		// ("error msg:", "Log:") and a frame under it: the frames are a
+		// traceback's middle, which opens an entry of its own, read as
+		// a traceback whose header is lost.
+		return false
+	}
 	// A first line that announces what follows ("Exception in
 	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
 	// a paste whose doubled spacing is not recognised yet, not the end
@@ -1191,6 +1214,35 @@ func (a *Assembler) bareOf(s string) (typ, msg string, ok bool) {
 		return parseEmbeddedException(s)
 	}
 	return "", "", false
+}
+
+// maxLabelWords bounds the words of a prose label (isProseLabel).
+const maxLabelWords = 4
+
+// isProseLabel reports whether s, a header-less line that ends in ":", is
+// a short label a person wrote above what they pasted ("error msg:",
+// "Error log:", "Traceback:"): at most maxLabelWords words of letters, no
+// exception line (an exception type's name has no space and is read as
+// the exception announcing its message) and no path or location.
+func isProseLabel(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	s, ok := strings.CutSuffix(s, ":")
+	if !ok || s == "" || !isLetter(s[0]) {
+		return false
+	}
+	words := 1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if words++; words > maxLabelWords {
+				return false
+			}
+		case !isLetter(c) && c != '-' && c != '_':
+			return false
+		}
+	}
+	_, _, exc := parseExceptionLine(s + ":")
+	return !exc
 }
 
 // endsWithColon reports whether s announces what follows: it ends in ":"

@@ -255,23 +255,34 @@ func isSourceRef(r string, end byte) bool {
 	return c > 0 && isDigits(ref[c+1:]) && strings.IndexByte(ref[:c], ' ') < 0
 }
 
-// parseGlog matches "I0820 02:41:20.446154   710 transfer_engine.cpp:422] ".
+// parseGlog matches "I0820 02:41:20.446154   710 transfer_engine.cpp:422] ",
+// and the same with the year before the month ("F20251111 12:28:58.504206
+// 214989 collective_service.cpp:37] "): that time is whole.
 func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if len(s) < 22 {
 		return native{}, false
 	}
 	lvl := glogLevel(s[0])
-	if lvl == "" || !isDigits(s[1:5]) || s[5] != ' ' || !isClock(s[6:14]) || s[14] != '.' {
+	if lvl == "" {
 		return native{}, false
 	}
-	j := 15
+	// "E0116 ..." or, with the year (glog's log_year_in_prefix),
+	// "E20251111 ...".
+	d, year := 1, 0
+	if len(s) >= 26 && isDigits(s[1:9]) && s[9] == ' ' {
+		d, year = 5, atoi(s[1:5])
+	}
+	if !isDigits(s[d:d+4]) || s[d+4] != ' ' || !isClock(s[d+5:d+13]) || s[d+13] != '.' {
+		return native{}, false
+	}
+	j := d + 14
 	for j < len(s) && isDigit(s[j]) {
 		j++
 	}
-	if j == 15 {
+	if j == d+14 {
 		return native{}, false
 	}
-	c := clock{month: atoi(s[1:3]), day: atoi(s[3:5]), hour: atoi(s[6:8]), min: atoi(s[9:11]), sec: atoi(s[12:14]), nsec: fraction(s[15:j])}
+	c := clock{year: year, month: atoi(s[d : d+2]), day: atoi(s[d+2 : d+4]), hour: atoi(s[d+5 : d+7]), min: atoi(s[d+8 : d+10]), sec: atoi(s[d+11 : d+13]), nsec: fraction(s[d+14 : j])}
 	r := strings.TrimLeft(s[j:], " ")
 	k := 0
 	for k < len(r) && isDigit(r[k]) {
@@ -287,6 +298,9 @@ func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	}
 	if msg == len(s) {
 		msg = 0 // a header alone: the line is its own message
+	}
+	if year > 0 {
+		return native{kind: NativeGlog, level: lvl, time: c.in(loc), msg: msg}, true
 	}
 	return native{kind: NativeGlog, level: lvl, time: c.inYear(ref, loc), partial: timeNoYear, msg: msg}, true
 }

@@ -91,6 +91,13 @@ func panicState(s string) (int8, bool) {
 		return panicMessage, true
 	}
 	if !strings.HasPrefix(r, "'") {
+		if len(r) <= maxPanicName && strings.IndexByte(r, ' ') < 0 && strings.IndexByte(r, '/') >= 0 && !strings.HasSuffix(r, ":") {
+			// The location's path, cut by a terminal before its line
+			// and column ("...panicked at /home/x/.cargo/registry/src/
+			// index.crates.io-" and "1949cf8c6b5b557f/tokio-1.45.1/src/
+			// runtime/blocking/shutdown.rs:51:21:"): its rest follows.
+			return panicLocation, true
+		}
 		return panicNone, false
 	}
 	if closesPanicQuote(r[1:]) {
@@ -117,7 +124,8 @@ func isPanicLocationRest(s string) bool {
 }
 
 // isPanicRest reports whether next is the rest of a panic's first line,
-// prev, that a word wrap (fold -s) cut just after "panicked at ".
+// prev, that a word wrap (fold -s) cut just after "panicked at ", or a
+// terminal inside the location's path.
 func isPanicRest(prev, next string) bool {
 	st, ok := panicState(prev)
 	return ok && st == panicLocation && isPanicLocationRest(next)

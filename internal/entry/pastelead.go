@@ -66,9 +66,14 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "\t"
 		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
-		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && isTracebackFrame(s[6:]):
+		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && (isTracebackFrame(s[6:]) || isFaultFrame(s[6:])):
 			// A traceback's frame, which CPython indents by two
-			// spaces, at six: a code block around a traceback's tail.
+			// spaces, at six: a code block around a traceback's tail
+			// (faulthandler's dump indents its frames as much).
+			l.lead = "    "
+		case len(s) > 8 && s[:8] == "        " && s[8] != ' ' && isPySpyFrame(s[8:]):
+			// py-spy's frame, which it indents by four spaces, at
+			// eight: a code block around a dump's tail.
 			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])
@@ -121,4 +126,17 @@ func isTracebackFrame(s string) bool {
 		k++
 	}
 	return k > 0 && strings.HasPrefix(r[k:], ", in ")
+}
+
+// isPySpyFrame reports whether s is a frame line of py-spy's dump,
+// "fn (path/file.py:12)": a name without spaces, and in parentheses a
+// Python file's path and a line number, ending the line.
+func isPySpyFrame(s string) bool {
+	sp := strings.IndexByte(s, ' ')
+	if sp <= 0 || !strings.HasPrefix(s[sp:], " (") || !strings.HasSuffix(s, ")") {
+		return false
+	}
+	loc := s[sp+2 : len(s)-1]
+	c := strings.LastIndexByte(loc, ':')
+	return c > 0 && strings.HasSuffix(loc[:c], ".py") && isDigits(loc[c+1:]) && strings.IndexByte(loc, ' ') < 0
 }

@@ -108,8 +108,10 @@ func TestPasteLeadLearnedAfterProse(t *testing.T) {
 // A code block around the tail of a traceback that opens at one of its
 // frames: CPython indents a frame by two spaces, so a first line that is a
 // traceback's frame at six tells the code block's four, and the tail reads
-// as it would unquoted, its exception line included. A faulthandler frame
-// (no comma before "in") or a log's own deeper indentation does not.
+// as it would unquoted, its exception line included; so does a faulthandler
+// frame at six (its dump indents frames by two as well) and a py-spy frame
+// at eight (py-spy indents by four). A log's own deeper indentation does
+// not.
 func TestCodeBlockAroundATracebackTail(t *testing.T) {
 	tail := "  File \"/sgl/python/sglang/srt/mem_cache/storage/hf3fs/storage_hf3fs.py\", line 220, in __init__\n" +
 		"    self.num_pages = self.file_size // self.bytes_per_page\n" +
@@ -132,7 +134,10 @@ func TestCodeBlockAroundATracebackTail(t *testing.T) {
 		want int
 	}{
 		{"      File \"/a/b.py\", line 12, in f", 4},
-		{"      File \"/a/b.py\", line 12 in f", 0}, // faulthandler's
+		{"      File \"/a/b.py\", line 12 in f", 4},                      // faulthandler's, as indented
+		{"        decorate_context (torch/utils/_contextlib.py:120)", 4}, // py-spy's at eight
+		{"        decorate_context (torch/utils/_contextlib.py:x)", 0},
+		{"        the pool holds (kv.py:12) pages", 0},
 		{"      EE9999: Inner Error!", 0},           // a log's own indentation
 		{"      File \"/a/b.py\", line x, in f", 0}, // no line number
 	} {

@@ -57,7 +57,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves at its start.
 	rest, lead := next, false
 	if next[0] == ' ' {
-		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 || !isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 {
+		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
+			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) {
+			// (An operator ends prev inside the inline code prev
+			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -76,11 +79,21 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// progress bar redrawn, a command repeated, a list); one whose first
 	// word stands in a column (a numbered listing, a table, a backtrace's
 	// frame numbers) is a line of a layout.
-	if first == w || strings.HasPrefix(rest[len(w):], "  ") {
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) {
+		// (Unless the break fell before the space ahead of the word
+		// that closes a parenthesis prev opened: "...error: 2 (out of"
+		// and " memory)  file=csrc/utils.h ...".)
 		return false
 	}
 	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token
+	// A quoted string or inline code the cut fell inside: prev opens it
+	// and next closes it, a quote or a backtick left unpaired on each
+	// ("guarantee(false && \"hipErrorNoBinaryFor" and "Gpu: Coudn't find
+	// binary for current devices!\")"). No line of its own opens inside
+	// a quote, whatever its first word.
+	quoted := !lead && isWordByte(p) && isWordByte(n) && spansQuote(prev, rest)
 	switch {
+	case quoted:
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
@@ -89,6 +102,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// ("hpp" and ":317, ...", "details" and "), NCCL ...").
 	case isWordByte(p) && (n == '/' || n == '.') && strings.ContainsAny(tok, "./"):
 		// A path or a dotted name going on ("distributed" and "/c10d/").
+	case strings.IndexByte("<>!=", p) >= 0 && n == '=':
+		// A comparison's operator cut in two ("x.size(0) <" and "= n").
+	case isWordByte(p) && n == '-' && len(rest) > 1 && isWordByte(rest[1]) && strings.ContainsAny(tok, "-/"):
+		// A hyphenated name or a path going on ("CodeGoat24/
+		// UnifiedReward-7b" and "-v1.5 does not ...").
 	case (n == '\'' || n == '"') && strings.Count(tok, rest[:1])%2 == 1:
 		// The quote that closes one opened in prev's last token.
 	case (p == '\'' || p == '"') && isWordByte(n) && strings.Count(tok, prev[len(prev)-1:]) == 1:
@@ -124,7 +142,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// mixed-case name ("..._32x256E") may end where a field of the
 		// next line ("VGPU=...") begins.
 		if len(rest) < 2 || !isUpper(rest[1]) && !isDigit(rest[1]) && strings.IndexByte("_=:,.)", rest[1]) < 0 ||
-			strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) || isDigit(trailingAlnum(prev)[0]) {
+			(strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) && !callOfCapitals(w)) || isDigit(trailingAlnum(prev)[0]) {
 			return false
 		}
 	case isLetter(p):
@@ -132,7 +150,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// and is more than one word (one word alone is as likely a short
 		// line of its own, "next", "done"), or a token no word is ("ges/
 		// torch/lib/x.so)", "e_generation", "st):").
-		if !isLower(n) && !isDigit(n) && n != '_' || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
+		if !isLower(n) && !isDigit(n) && n != '_' && !(isUpper(n) && camelCut(tok, w)) || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
 			return false
 		}
 	case p == '.':
@@ -168,16 +186,23 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves ("...common_ops.abi3.so: undefined " and "symbol: ...", "Scheduler
 	// hit an " and "exception: ...", "column " and "13: ..."): a writer's own
 	// line seldom does; nor when the break is inside a path or a dotted
-	// name ("common_ops.abi3." and "so: undefined symbol: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
-		!(strings.IndexByte("./_", p) >= 0 && strings.ContainsAny(tok, "./")) {
+	// name ("common_ops.abi3." and "so: undefined symbol: ...",
+	// ".../sgl_kernel/common" and "_ops.abi3.so: ...").
+	// Nor is a constant's name, cut inside it, a writer's
+	// ("...HSA_STATUS_ER" and "ROR_MEMORY_APERTURE_VIOLATION: ...").
+	// Nor is one lower-case letter before the colon a writer's name: it
+	// is the last letter of a word cut just before it ("...: bloc" and
+	// "k: [32,0,0], thread: ...").
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
+		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
-	if _, _, ok := parseExceptionAnyQuote(rest); ok {
+	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
 	}
 	return true
@@ -266,14 +291,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
-	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) {
+	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
+		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
 		// line before ends where a wrap broke it: inside a bracket, or
 		// in the space a word wrap leaves.
 		return false
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
@@ -287,6 +313,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return a.join(l, c)
 	}
 	width := p.lastLen
+	nested := false
+	if last := a.kept.last(); p.whole && len(last) > width {
+		// The writer's line rejoined whole from a terminal's pieces: an
+		// earlier wrap (a paste's, the writer's own) cut the line whole,
+		// and its rest is measured against it; the break teaches the
+		// terminal's width nothing.
+		width, nested = len(last), true
+	}
 	if p.foldWidth > width && endsInFoldSpace(a.kept.last()) {
 		// A piece fold -s cut short before a long token: the width is
 		// the one the entry's earlier pieces showed.
@@ -304,6 +338,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, len(l.Text)) {
 		return false
 	}
+	if len(l.Text) <= p.lastRaw && (isTracebackHeaderRest(prev, c.s) || p.lastRaw >= minWrapWidth && isLoneWordRest(prev, c.s)) {
+		a.width.confirm(p.lastRaw)
+		return a.join(l, c)
+	}
 	// A terminal's rest is never longer than the line it was cut from.
 	// The learned width first: until a stream has one (most never do),
 	// the shapes of the two lines are not read for it.
@@ -317,7 +355,9 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
-		a.width.confirm(p.lastRaw)
+		if !nested {
+			a.width.confirm(p.lastRaw)
+		}
 	default:
 		return false
 	}
@@ -366,6 +406,7 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	p.lines++
 	p.last = l.Offset
 	p.colon = endsWithColon(joined)
+	p.whole = len(l.Text) < p.lastRaw
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text)
 	return true
@@ -551,4 +592,231 @@ func lastToken(s string) string {
 func endsInFoldSpace(s string) bool {
 	n := len(s)
 	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
+}
+
+// isNativeRest reports whether c, a line read as native only by what it
+// carries inside it (a CUDA or HIP error, a kernel's assertion, a CANN
+// report), is the rest of prev that a terminal cut inside a token
+// ("...compiler_depend.t" and "s:36 NPU function error: ...", "...: bloc"
+// and "k: [32,0,0], thread: [63,0,0] Assertion ... failed."): it opens in
+// lower case or a digit, not indented, and prev ends in a letter, a digit
+// or one of "_." (inside a word, a number or a path). A native line of its
+// own opens with its writer's tag, its level or its file's path; a
+// compiler's and a located line open with their file's name, in lower
+// case too, so theirs are never rests.
+func isNativeRest(prev string, c *classified) bool {
+	switch c.n.kind {
+	case NativeCompiler, NativeLocated, NativeShell:
+		return false
+	}
+	s := c.s
+	if prev == "" || s == "" || !(isLower(s[0]) || isDigit(s[0])) || !c.n.soft && c.n.kind != NativeCUDAAssert {
+		return false
+	}
+	p := prev[len(prev)-1]
+	if !(isWordByte(p) || p == '.') || isFrameLine(prev) {
+		return false
+	}
+	// The rest's first token goes on prev's: no path of its own.
+	w := firstWord(s)
+	return !strings.ContainsRune(w, '/')
+}
+
+// isTracebackHeaderRest reports whether next is the end of a record that
+// announced a traceback on its own line ("Scheduler hit an exception: "
+// and its "Traceback (most recent call last):"), cut by a terminal: next
+// is the header behind the one space the break left ("...an exception:"
+// and " Traceback (most recent call last):"), or the announcing word's
+// tail and the header ("...an ex" and "ception: Traceback (most recent
+// call last):"). A traceback's header of its own stands at its line's
+// start.
+func isTracebackHeaderRest(prev, next string) bool {
+	if len(prev) < 2 {
+		return false
+	}
+	if next == " "+pyTracebackHeader {
+		return prev[len(prev)-1] == ':'
+	}
+	head, ok := strings.CutSuffix(next, ": "+pyTracebackHeader)
+	if !ok || head == "" || !isLower(head[0]) {
+		return false
+	}
+	// The word's tail, or the words after the space the cut left
+	// ("...Scheduler " and "hit an exception: Traceback ...").
+	p := prev[len(prev)-1]
+	return isLetter(p) && isIdentifier(head) || p == ' ' && isLetter(prev[len(prev)-2])
+}
+
+// pyTracebackHeader is the line CPython opens a traceback with.
+const pyTracebackHeader = "Traceback (most recent call last):"
+
+// maxLoneWord bounds the lone word isLoneWordRest takes as a word's tail.
+const maxLoneWord = 16
+
+// isLoneWordRest reports whether next, one lower-case word alone, is the
+// tail of the word an exception's message or an error's text ends prev
+// in, cut by a terminal ("...an illegal memory access was e" and
+// "ncountered", "...on the devi" and "ce"): prev ends in a word of
+// lower-case letters and names an error (an exception line, or a line that says
+// "error" or "failed"), and next is at most maxLoneWord letters and may
+// close with sentence punctuation. A lone word of its own after an error's
+// line ("done") would close the error's sentence first.
+func isLoneWordRest(prev, next string) bool {
+	if len(next) > maxLoneWord+1 || prev == "" || !isLower(prev[len(prev)-1]) {
+		return false
+	}
+	for _, c := range []byte(lastToken(prev)) {
+		if !isLower(c) {
+			// A name or a word in capitals ends where it ends
+			// ("HeaderTooLarge"): the line is whole.
+			return false
+		}
+	}
+	w := strings.TrimRight(next, ".!)")
+	if w == "" || len(w) > maxLoneWord {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isLower(w[i]) {
+			return false
+		}
+	}
+	if _, _, ok := parseExceptionAnyQuote(prev); ok {
+		return true
+	}
+	return strings.Contains(prev, "error") || strings.Contains(prev, "Error") || strings.Contains(prev, "failed")
+}
+
+// callOfCapitals reports whether w, a rest's first word, is a call whose
+// name's capitals a cut split ("WorkNC" and "CL(SeqNum=4,"): capitals up to
+// an opening parenthesis. A field of a line of its own ("VGPU=...") is
+// assigned, not called.
+func callOfCapitals(w string) bool {
+	i := 0
+	for i < len(w) && (isUpper(w[i]) || isDigit(w[i])) {
+		i++
+	}
+	return i > 0 && i < len(w) && w[i] == '('
+}
+
+// camelCut reports whether a cut fell inside a camel-case name, tok (prev's
+// last token) its start and w (the rest's first word) its end
+// ("hcclComm" and "InitRootInfoConfig(numRanks,"): tok is a name of
+// letters and digits that opens in lower case and has a capital inside,
+// and w goes on as a name does, a capital and lower-case letters with
+// another capital or a call's parenthesis after them, no colon (a
+// writer's name) and no sentence's end. A capitalised word alone
+// ("Loading") opens a sentence of its own after a name that ends a line.
+func camelCut(tok, w string) bool {
+	if len(tok) < 4 || !isLower(tok[0]) || len(w) < 2 || !isUpper(w[0]) || !isLower(w[1]) || strings.ContainsAny(w, ":.") {
+		return false
+	}
+	k := 1
+	for k < len(w) && isLower(w[k]) {
+		k++
+	}
+	if k == len(w) || !isUpper(w[k]) && w[k] != '(' {
+		return false
+	}
+	upper := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if !isLetter(c) && !isDigit(c) {
+			return false
+		}
+		upper = upper || isUpper(c)
+	}
+	return upper
+}
+
+// isConstantByte reports whether c may be inside a constant's name.
+func isConstantByte(c byte) bool { return isUpper(c) || isDigit(c) || c == '_' }
+
+// isConstantName reports whether s is (the rest of) a constant's name, in
+// capitals, digits and "_", with a "_" in it: a level word or a writer's
+// name ("ERROR", "NOTE") has none.
+func isConstantName(s string) bool {
+	if s == "" || !strings.Contains(s, "_") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isConstantByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// closesParen reports whether w, the first word of a rest, closes the
+// parenthesis prev left open ("(out of" and "memory)").
+func closesParen(prev, w string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	return i >= 0 && strings.IndexByte(prev[i:], ')') < 0 && strings.HasSuffix(w, ")") && strings.IndexByte(w, '(') < 0
+}
+
+// isFaultFrameRest reports whether next is the rest of prev, a frame line
+// of faulthandler's dump (`  File "x.py", line 12 in fn`, no comma before
+// "in") that a terminal cut: prev is indented as the dump indents its
+// frames, next is not (or by the one space a cut before " in" leaves),
+// and the two read as one frame where prev alone is none ("...line 218"
+// and "3 in watchdog_thread", "...fp8_kernel.p" and "y\", line 499 in
+// f"). When prev alone reads as a frame, the cut fell inside its
+// function's name: prev is as long as a terminal's width and next is one
+// token of a name ("...line 829 in __ca" and "ll__").
+func isFaultFrameRest(prev, next string, prevRaw int) bool {
+	t := strings.TrimLeft(prev, " \t")
+	if len(t) == len(prev) || !strings.HasPrefix(t, `File "`) || next == "" || next[0] == '\t' ||
+		next[0] == ' ' && (len(next) < 2 || next[1] == ' ') {
+		return false
+	}
+	if !isFaultFrame(t + next) {
+		return false
+	}
+	if !isFaultFrame(t) {
+		return true
+	}
+	if prevRaw < minWrapWidth {
+		return false
+	}
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; !isWordByte(c) && c != '.' && c != '<' && c != '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// isFaultFrame reports whether t (trimmed) is a frame line of
+// faulthandler's dump: `File "<path>", line <n> in <name>`.
+func isFaultFrame(t string) bool {
+	r, ok := strings.CutPrefix(t, `File "`)
+	if !ok {
+		return false
+	}
+	q := strings.Index(r, `", line `)
+	if q <= 0 {
+		return false
+	}
+	r = r[q+len(`", line `):]
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	name, ok := strings.CutPrefix(r[j:], " in ")
+	return ok && name != "" && strings.IndexByte(name, ' ') < 0
+}
+
+// spansQuote reports whether a quote or a backtick left unpaired in prev
+// is closed by one left unpaired in next: a quoted string or inline code
+// that a cut split.
+func spansQuote(prev, next string) bool {
+	for _, q := range [...]string{`"`, "`"} {
+		if strings.Count(prev, q)%2 == 1 && strings.Count(next, q)%2 == 1 {
+			return true
+		}
+	}
+	return false
 }

@@ -64,8 +64,17 @@ func (o Options) withDefaults() Options {
 // flight get a short grace) and returns nil; a failing listener returns
 // its error.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) error {
+	return serve(ctx, ln, h, o, nil)
+}
+
+// serve is Serve; watch, when set, is given the connection pool before
+// the server starts (tests wait on the states it keeps).
+func serve(ctx context.Context, ln net.Listener, h http.Handler, o Options, watch func(*pool)) error {
 	o = o.withDefaults()
 	pool := newPool(ln, o.MaxConns, o.Evicted)
+	if watch != nil {
+		watch(pool)
+	}
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
@@ -211,6 +220,19 @@ func (p *pool) idlest() *conn {
 		}
 	}
 	return best
+}
+
+// idle counts the open connections the server has seen turn idle.
+func (p *pool) idle() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for c := range p.conns {
+		if c.state == http.StateIdle {
+			n++
+		}
+	}
+	return n
 }
 
 // connState follows each connection's state (http.Server.ConnState): a

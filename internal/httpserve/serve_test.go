@@ -10,10 +10,18 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // server serves h on a loopback port with o until the test ends.
 func server(t *testing.T, h http.Handler, o Options) string {
+	t.Helper()
+	addr, _ := watchedServer(t, h, o)
+	return addr
+}
+
+// watchedServer is server, and also returns its connection pool.
+func watchedServer(t *testing.T, h http.Handler, o Options) (string, *pool) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -21,14 +29,28 @@ func server(t *testing.T, h http.Handler, o Options) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, h, o) }()
+	watched := make(chan *pool, 1)
+	go func() { done <- serve(ctx, ln, h, o, func(p *pool) { watched <- p }) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String()
+	return ln.Addr().String(), <-watched
+}
+
+// waitIdle returns once the server has seen n connections turn idle: a
+// client reads its response before the server marks the connection idle.
+func waitIdle(t *testing.T, p *pool, n int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for p.idle() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections idle after a minute, want %d", p.idle(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // keepAlive opens a connection, makes one request on it and leaves it
@@ -79,10 +101,14 @@ func TestIdleConnectionsMakeRoomForNewOnes(t *testing.T) {
 // At the bound, the connection idle the longest is the one closed: the
 // first of the idle ones, while the newest keeps working.
 func TestTheLongestIdleIsClosedFirst(t *testing.T) {
-	addr := server(t, http.HandlerFunc(ok), Options{MaxConns: 4})
+	addr, p := watchedServer(t, http.HandlerFunc(ok), Options{MaxConns: 4})
 	var conns []net.Conn
-	for range 4 {
+	for i := range 4 {
 		conns = append(conns, keepAlive(t, addr))
+		// Under load the server may mark a connection idle after its
+		// client read the response: the order they turned idle in is
+		// what the test is about.
+		waitIdle(t, p, i+1)
 	}
 	keepAlive(t, addr) // the fifth displaces the first
 	if _, err := conns[0].Read(make([]byte, 1)); err == nil {

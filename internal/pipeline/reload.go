@@ -199,9 +199,12 @@ func (p *Pipeline) applyConfig(ctx context.Context, next *config.Config) error {
 			d.tot = p.tot
 			dels = append(dels, d)
 		}
+		// The removed sinks' series go before the new deliverers start:
+		// once an added sink exports its depth, a removed one no longer
+		// does (the old deliverers stopped above).
+		p.tel.Metrics().KeepSinks(sinkNames(built))
 		p.startDelivery(dels)
 		p.dropRemovedQueues()
-		p.tel.Metrics().KeepSinks(sinkNames(built))
 	}
 	p.cfg = &eff
 	return nil

@@ -146,9 +146,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
 		"level-first": "the sigquit line rewritten at INFO (the level the test gives a line it cannot tell) no longer leads; the xinference worker's ERROR line does",
 	},
-	"416-c10d-watchdog-timeout-broadcast-hard-wrapped-rank-prefix.log": {
-		"fold-s-100": "the excerpt was hard-wrapped by a terminal before fold cut it: once the fold's rest is rejoined, the terminal's rest ('ed with exception: ...') is measured against the fold's short piece, narrower than any terminal",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",

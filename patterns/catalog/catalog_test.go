@@ -675,8 +675,13 @@ var examples = map[string]example{
 		match: []string{
 			mainLog("Initialization failed. warmup error: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/entrypoints/http_server.py\", line 2000, in _execute_server_warmup\nAssertionError: {'error': 'chat template'}"),
 			"Initialization failed. warmup error: ",
+			// The multimodal generation server's wording.
+			"[06-17 13:46:56] Server warmup failed; aborting startup: HTTP server did not become ready at http://127.0.0.1:30010/health",
 		},
-		miss: []string{rawTB("RuntimeError: Initialization failed. Please see the error messages above.")},
+		miss: []string{
+			rawTB("RuntimeError: Initialization failed. Please see the error messages above."),
+			"[06-17 13:46:57] FastAPI app is shutting down...",
+		},
 	},
 	"initialization-failed-see-above": {
 		match: []string{
@@ -1084,6 +1089,48 @@ var examples = map[string]example{
 			hdr("Decode transfer failed for request rank=7 req.rid='x' req.bootstrap_room=1 with exception timeout"),
 		},
 		miss: []string{hdr("Decode transfer done for request rid=a1b2")},
+	},
+	"disagg-kv-wait-timeout": {
+		match: []string{
+			"[2026-05-28 00:11:09 DP2 TP2 EP2] Some requests fail to receive KV Cache transfer done signal after bootstrapping. If a greater mean TTFT is acceptable, you can 'export SGLANG_DISAGGREGATION_WAITING_TIMEOUT=600' (10 minutes) to relax the timeout condition. ",
+			hdr("Some requests timed out when bootstrapping, which means prefill instances fail to receive the KV indices from the decode instance of this request. If a greater mean TTFT is acceptable, you can 'export SGLANG_DISAGGREGATION_BOOTSTRAP_TIMEOUT=600' (10 minutes) to relax the timeout condition. "),
+		},
+		miss: []string{
+			hdr("Some requests were aborted because the client disconnected"),
+			hdr("Decode batch, #running-req: 12, #token: 40960, token usage: 0.31, pre-allocated usage: 0.02, #prealloc-req: 3, #transfer-req: 5, #retracted-req: 0, cuda graph: True, gen throughput (token/s): 812.11, #queue-req: 0"),
+		},
+	},
+	"disagg-transfer-worker-error": {
+		match: []string{
+			hdr("Unexpected transfer worker error for room 5839938415251080346"),
+			"Unexpected transfer worker error for room 1788380104266545413",
+			hdr("NIXL transport error for room 42: NIXL_ERR_REMOTE_DISCONNECT"),
+		},
+		miss: []string{
+			hdr("Transfer worker started for room range 0-1024"),
+			hdr("Prefill transfer failed for request rank=0 req.rid='a1' req.bootstrap_room=7 with exception KVTransferError(bootstrap_room=7): timeout"),
+		},
+	},
+	"hicache-radix-cache-disabled": {
+		match: []string{
+			rawTB("ValueError: The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive and cannot be used at the same time. Please use only one of them."),
+			"ValueError: The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive",
+		},
+		miss: []string{
+			hdr("Allocating 40.00 GB host memory for hierarchical KV cache."),
+			"ValueError: The arguments enable-dp-attention and enable-dp-lm-head are mutually exclusive",
+		},
+	},
+	"modelopt-checkpoint-not-fp8": {
+		match: []string{
+			rawTB("ValueError: ModelOptFp8Config only supports static FP8 quantization in SGLang. For FP4 quantization, use ModelOptFp4Config. Check the quantization config for your model's configuration."),
+			"ValueError: ModelOpt only supports static FP8 quantization in SGLang. Check the `hf_quant_config.json` file for your model's configuration.",
+			"ValueError: ModelOptFp8Config only supports static FP8 quantization in SGLang diffusion.",
+		},
+		miss: []string{
+			hdr("Detected ModelOpt FP8 checkpoint, using static FP8 quantization"),
+			"ValueError: Cannot find 'quant_algo' in the model's quantization config. ",
+		},
 	},
 	"mooncake-transfer-engine-init-failed": {
 		match: []string{
@@ -1758,9 +1805,12 @@ var examples = map[string]example{
 			"(RolloutManager pid=519445) 2025-11-08 10:07:09 ERROR sglang_router_rs::response: src/middleware.rs:256: request failed with server error",
 			"2025-11-08T10:07:09.123456Z ERROR sglang_router_rs::middleware: src/middleware.rs:256: request failed with server error status=500",
 			"httpx.HTTPStatusError: Server error '500 Internal Server Error' for url 'http://10.0.0.12:30000/generate'",
+			"2026-02-19 13:32:18 ERROR http_request{method=POST uri=/v1/completions version=HTTP/1.1}: sglang_router_rs::routers::pd_router: src/routers/pd_router.rs:565: Decode server returned error status decode_url=http://10.0.0.22:50000 status=500 Internal Server Error",
 		},
 		miss: []string{
 			"2025-11-08 10:07:09 DEBUG sglang_router_rs::response: src/middleware.rs:250: request finished status=200",
+			// A client error from the decode leg is not a server error.
+			"2026-02-19 13:32:18 ERROR http_request{method=POST uri=/v1/chat/completions version=HTTP/1.1}: smg::routers::http::pd_router: src/routers/http/pd_router.rs:590: Decode server returned error status decode_url=http://10.0.0.33:30001 status=404 Not Found",
 			"Error: Client error '404 Not Found' for url 'http://10.78.210.151:4674/v1/models'",
 			// A 503 is the router's own record.
 			"(RolloutManager pid=519445) Error: Server error '503 Service Unavailable' for url 'http://10.78.210.151:4674/generate'",

@@ -5,7 +5,9 @@
 //
 // sglang.jsonl holds sglang's records and the shared layers' (torch and
 // c10d, CUDA and ROCm, NCCL, NVSHMEM and DeepEP, Mooncake, NIXL and UCX,
-// Triton and FlashInfer JIT, Hugging Face, Ray) with per-engine remedies; engines.jsonl the other
+// Triton and FlashInfer JIT, Hugging Face and peft, Ray, the NVIDIA driver and
+// container runtime, the Linux kernel and Kubernetes, the HTTP, gRPC and IPC
+// layers around a server) with per-engine remedies; engines.jsonl the other
 // engines' wrappers and consequences; vllm.jsonl, tgi.jsonl, trtllm.jsonl
 // (TensorRT-LLM and Triton), lmdeploy.jsonl, ollama.jsonl and
 // llamacpp.jsonl each engine's own error messages, with advice that names
