@@ -166,6 +166,11 @@ var knownShapeMisses = map[string]map[string]string{
 	"811-gpustack-worker-connection-refused-tz-offset-logging.log": {
 		"grep-n": "held out: behind grep -n's line numbers the worker's connection failures give no alert",
 	},
+	// Measured after merging the main line at 8a8bf2d, not tuned to:
+	// right as posted, wrong behind grep -n.
+	"820-dynamo-run-sglang-quit-core-dumped-shell-prompt.log": {
+		"grep-n": "held out: behind grep -n's line numbers the shell's 'Quit (core dumped)' line gives no alert",
+	},
 	"835-benign-mooncake-etcd-goaway-too-many-pings.log": {
 		"compose":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
 		"ray":                       "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
