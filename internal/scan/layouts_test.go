@@ -130,6 +130,16 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-5: measured before any change made for the batch.
+	"900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
+		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
+	},
+	"903-xinference-sigquit-html-escaped-failed-to-load-traceback.log": {
+		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
+	},
+	"904-xinference-sigquit-single-gpu-failed-to-load-traceback.log": {
+		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
+	},
 	// dev-4: measured before any change made for the batch.
 	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
 		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/benchdata"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
@@ -69,6 +70,24 @@ type example struct {
 }
 
 // examples has an entry for every curated record, keyed by slug.
+// addExamples adds the examples of records new to examples, and appends
+// widened's lines to the examples of records already there (a record whose
+// pattern a later round widened). A record given twice is a mistake.
+func addExamples(added, widened map[string]example) {
+	for slug, ex := range added {
+		if _, dup := examples[slug]; dup {
+			panic("catalog tests: examples of " + slug + " given twice")
+		}
+		examples[slug] = ex
+	}
+	for slug, more := range widened {
+		ex := examples[slug]
+		ex.match = append(ex.match, more.match...)
+		ex.miss = append(ex.miss, more.miss...)
+		examples[slug] = ex
+	}
+}
+
 var examples = map[string]example{
 	// memory
 	"cuda-out-of-memory": {
@@ -2395,6 +2414,53 @@ func TestExamples(t *testing.T) {
 // record and a specific record both match one traceback entry, the
 // specific one ranks first: its errorClass agrees with the exception type
 // or its literal text is longer.
+// checkRoutineSilent feeds each line alone through the entry assembler
+// and the analysis with m: a line that alerts fails t. Routine lines a
+// library prints at warning or error level have info records, or sit
+// outside every failure record's wording.
+func checkRoutineSilent(t *testing.T, m *matcher.Matcher, lines []string) {
+	t.Helper()
+	for _, line := range lines {
+		a := entry.NewAssembler(entry.Options{})
+		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
+		an := analysis.New(m)
+		for i := range ents {
+			if d, ok := an.Analyze(&ents[i]); ok {
+				slug := "unclassified"
+				if d.Cause != nil {
+					slug = d.Cause.Record.Slug
+				}
+				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
+// rankCase is a text and the record that must lead on its last entry the
+// catalog reads.
+type rankCase struct{ text, want string }
+
+// checkRanking checks, where a narrow record and a broader one both read
+// a text, that the narrow one leads.
+func checkRanking(t *testing.T, m *matcher.Matcher, cases []rankCase) {
+	t.Helper()
+	for _, tt := range cases {
+		var got []string
+		for _, s := range subjects(tt.text) {
+			hits, errs := m.Match(s)
+			if len(errs) > 0 {
+				t.Fatalf("pattern errors: %v", errs)
+			}
+			if len(hits) > 0 {
+				got = append(got, hits[0].Record.Slug)
+			}
+		}
+		if len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestRanking(t *testing.T) {
 	m := compileCatalog(t)
 	tests := []struct {

@@ -3,9 +3,6 @@ package catalog_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/analysis"
-	"github.com/logmatch/logmatch/internal/entry"
 )
 
 // Examples of the records for native and third-party libraries that print
@@ -513,17 +510,7 @@ var widenedExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range nativeExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(nativeExamples, widenedExamples) }
 
 // moreNativeExamples holds the second round of records and widenings: torch's
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
@@ -870,25 +857,14 @@ var moreWidenedExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range moreNativeExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range moreWidenedExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(moreNativeExamples, moreWidenedExamples) }
 
 // TestNativeRanking checks that where a library's generic record and a
 // specific one both match a line, the specific one ranks first: the
 // generic records (a chain's status lines, a library's host checks) only
 // lead when nothing more specific names the failure.
 func TestNativeRanking(t *testing.T) {
-	m := compileCatalog(t)
-	for _, tt := range []struct{ text, want string }{
+	checkRanking(t, compileCatalog(t), []rankCase{
 		{"/opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed ", "nvshmem-bootstrap-failed"},
 		{"/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed", "nvshmem-connect-failed"},
 		{"/sgl-workspace/nvshmem/src/host/transport/transport.cpp:400: non-zero status: 7 ", "nvshmem-error-status"},
@@ -896,22 +872,7 @@ func TestNativeRanking(t *testing.T) {
 		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:88 'ibgda_get_state()->num_rc_per_pe >= num_channels'"), "deepep-ibgda-rc-per-pe-too-small"},
 		{"ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name'", "nvcc-unsupported-gpu-architecture"},
 		{"[1752044541.372091] [gpu-3:4012 :0] ib_md.c:293  UCX  ERROR ibv_reg_mr(address=0x7f2a40000000, length=4294967296, access=0xf) failed: Cannot allocate memory", "ucx-memory-registration-failed"},
-	} {
-		subs := subjects(tt.text)
-		var got []string
-		for _, s := range subs {
-			hits, errs := m.Match(s)
-			if len(errs) > 0 {
-				t.Fatalf("pattern errors: %v", errs)
-			}
-			if len(hits) > 0 {
-				got = append(got, hits[0].Record.Slug)
-			}
-		}
-		if len(got) == 0 || got[len(got)-1] != tt.want {
-			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestRoutineNativeLinesDoNotAlert feeds the libraries' routine lines, some
@@ -920,8 +881,7 @@ func TestNativeRanking(t *testing.T) {
 // sits outside a failure record's wording) because the library carries
 // on after it.
 func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
-	m := compileCatalog(t)
-	for _, line := range []string{
+	checkRoutineSilent(t, compileCatalog(t), []string{
 		"E0925 00:24:39.141773  4418 client.cpp:353] Failed to get fsdir from master",
 		"E1203 10:02:11.003412 77102 client_service.cpp:1042] Failed to get storage config from master",
 		"E0925 00:30:12.441803  4502 client_service.cpp:4857] Failed to ping master",
@@ -930,20 +890,7 @@ func TestRoutineNativeLinesDoNotAlert(t *testing.T) {
 		"[torch_memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)",
 		"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
 		"node-1:312:401 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2, retrying 1/3 after 1000 msec of sleep",
-	} {
-		a := entry.NewAssembler(entry.Options{})
-		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
-		an := analysis.New(m)
-		for i := range ents {
-			if d, ok := an.Analyze(&ents[i]); ok {
-				slug := "unclassified"
-				if d.Cause != nil {
-					slug = d.Cause.Record.Slug
-				}
-				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
-			}
-		}
-	}
+	})
 }
 
 // TestNCCLVerbsLinesAreNCCLs composes NCCL's warning for every ibverbs

@@ -1,11 +1,7 @@
 package catalog_test
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/analysis"
-	"github.com/logmatch/logmatch/internal/entry"
 )
 
 // thirdPartyExamples holds the records of the libraries under and around a
@@ -18,6 +14,42 @@ import (
 // own wording with its variable parts filled; each miss is a routine line
 // or a sibling record's wording.
 var thirdPartyExamples = map[string]example{
+	// Frameworks and platforms that run sglang: their imports of sglang's
+	// helpers, their ServerArgs, GPUStack's architecture lookup.
+	"sglang-internal-import-mismatch": {
+		match: []string{
+			rawTB("ImportError: cannot import name 'launch_server_cmd' from 'sglang.utils' (/usr/local/lib/python3.10/dist-packages/sglang/utils.py)"),
+			"ImportError: cannot import name 'is_multimodal_model' from 'sglang.srt.utils' (/opt/venv/lib/python3.11/site-packages/sglang/srt/utils.py)",
+			"ImportError: cannot import name 'Engine' from 'sglang.srt.entrypoints.engine'",
+		},
+		miss: []string{
+			"ImportError: cannot import name 'ServerArgs' from 'sglang' (unknown location)",
+			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
+			"from sglang.utils import launch_server_cmd, terminate_process, wait_for_server",
+		},
+	},
+	"sglang-server-args-version-mismatch": {
+		match: []string{
+			"AttributeError: 'ServerArgs' object has no attribute 'encoder_only'",
+			rawTB("TypeError: ServerArgs.__init__() got an unexpected keyword argument 'enable_memory_saver'"),
+			"TypeError: sglang.srt.server_args.ServerArgs() got multiple values for keyword argument 'log_level'",
+		},
+		miss: []string{
+			"[2026-05-28 00:11:09] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', log_level='info')",
+			"TypeError: LoraConfig.__init__() got an unexpected keyword argument 'use_dora'",
+			"AttributeError: 'Namespace' object has no attribute 'post_self_attn_layernorm'",
+		},
+	},
+	"gpustack-model-architecture-not-derived": {
+		match: []string{
+			"2025-12-11 14:43:48.754323+08:00 - gpustack.worker.backends.base - ERROR - Failed to derive model architecture: 'Qwen3Config' object is not subscriptable",
+			"2026-03-02 09:10:11.000000+08:00 - gpustack.worker.backends.base - WARNING - Failed to derive model architecture: Unrecognized model in /models/x, continuing with empty list",
+		},
+		miss: []string{
+			"2025-12-11 14:43:48.754036+08:00 - gpustack.utils.hub - DEBUG - Derived max model length: 40960",
+			"2025-12-11 14:43:48.754763+08:00 - gpustack.worker.backends.sglang - INFO - Creating SGLang container workload: qwen3-0.6b-yE06A",
+		},
+	},
 	"torch-elastic-signal-exception": {
 		match: []string{
 			"torch.distributed.elastic.multiprocessing.api.SignalException: Process 41872 got signal: 15",
@@ -465,9 +497,6 @@ var widenedThirdParty = map[string]example{
 	"cuda-no-kernel-image": {
 		match: []string{tb("RuntimeError: CUDA error: named symbol not found")},
 	},
-	"cuda-invalid-argument": {
-		match: []string{"RuntimeError: CUDA driver error: invalid argument", "RuntimeError: CUDA error: invalid device pointer"},
-	},
 	"no-space-left-on-device": {
 		match: []string{"OSError: [Errno 122] Disk quota exceeded: '/root/.cache/huggingface/hub/models--x--y/blobs/abc.incomplete'"},
 	},
@@ -495,69 +524,30 @@ var widenedThirdParty = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range thirdPartyExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedThirdParty {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(thirdPartyExamples, widenedThirdParty) }
 
 // TestThirdPartyRoutineLinesDoNotAlert feeds routine lines of the libraries
 // around a server through the entry assembler and the analysis with the
 // whole catalog: none pages, whatever level it is printed at.
 func TestThirdPartyRoutineLinesDoNotAlert(t *testing.T) {
-	m := compileCatalog(t)
-	for _, line := range []string{
+	checkRoutineSilent(t, compileCatalog(t), []string{
 		"[rank3]:[W1206 12:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. In rare cases this process can exit before this point and block the progress of another member of the process group. This constraint has always been present,  but this warning has only recently been added. For more info, please see https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())",
 		"/usr/lib/python3.10/multiprocessing/resource_tracker.py:224: UserWarning: resource_tracker: There appear to be 1 leaked shared_memory objects to clean up at shutdown",
 		"huggingface/tokenizers: The current process just got forked, after parallelism has already been used. Disabling parallelism to avoid deadlocks...",
 		"Special tokens have been added in the vocabulary, make sure the associated word embeddings are fine-tuned or trained.",
 		"WARNING:  Invalid HTTP request received.",
 		"[W1206 12:00:00.000000 CUDAAllocatorConfig.h:28] Warning: expandable_segments not supported on this platform (function operator())",
-	} {
-		a := entry.NewAssembler(entry.Options{})
-		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
-		an := analysis.New(m)
-		for i := range ents {
-			if d, ok := an.Analyze(&ents[i]); ok {
-				slug := "unclassified"
-				if d.Cause != nil {
-					slug = d.Cause.Record.Slug
-				}
-				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, strings.TrimSpace(line))
-			}
-		}
-	}
+	})
 }
 
 // TestThirdPartyRanking checks that where one of these records and an
 // older one both read a line, the narrower one leads.
 func TestThirdPartyRanking(t *testing.T) {
-	m := compileCatalog(t)
-	for _, tt := range []struct{ text, want string }{
+	checkRanking(t, compileCatalog(t), []rankCase{
 		{tb("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"), "safetensors-header-invalid"},
 		{tb("RuntimeError: CUDA error: initialization error"), "cuda-initialization-error"},
 		{tb("RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!"), "c10d-nccl-no-gpus"},
 		{"UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW", "cuda-driver-mismatch"},
 		{"zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:5757')", "address-already-in-use"},
-	} {
-		var got []string
-		for _, s := range subjects(tt.text) {
-			hits, errs := m.Match(s)
-			if len(errs) > 0 {
-				t.Fatalf("pattern errors: %v", errs)
-			}
-			if len(hits) > 0 {
-				got = append(got, hits[0].Record.Slug)
-			}
-		}
-		if len(got) == 0 || got[len(got)-1] != tt.want {
-			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
-		}
-	}
+	})
 }

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
-	"github.com/logmatch/logmatch/internal/analysis"
-	"github.com/logmatch/logmatch/internal/entry"
 )
 
 // libraryExamples holds the records read from the sources of the libraries
@@ -587,6 +585,8 @@ var libraryExamples = map[string]example{
 	"cuda-invalid-argument": {
 		match: []string{
 			tb("RuntimeError: CUDA error: invalid argument"),
+			"RuntimeError: CUDA driver error: invalid argument",
+			"RuntimeError: CUDA error: invalid device pointer",
 			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
 		},
 		miss: []string{
@@ -758,17 +758,7 @@ var widenedLibraryExamples = map[string]example{
 	},
 }
 
-func init() {
-	for slug, ex := range libraryExamples {
-		examples[slug] = ex
-	}
-	for slug, more := range widenedLibraryExamples {
-		ex := examples[slug]
-		ex.match = append(ex.match, more.match...)
-		ex.miss = append(ex.miss, more.miss...)
-		examples[slug] = ex
-	}
-}
+func init() { addExamples(libraryExamples, widenedLibraryExamples) }
 
 // TestRoutineLibraryLinesDoNotAlert feeds routine lines the libraries print
 // at warning or error level (an InfiniBand connection established, a
@@ -776,8 +766,7 @@ func init() {
 // analysis with the whole catalog: none is a failure, because an info
 // record names each.
 func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
-	m := compileCatalog(t)
-	for _, line := range []string{
+	checkRoutineSilent(t, compileCatalog(t), []string{
 		"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
 		"node-2:811:902 [5] NCCL WARN NET/IB : Got async event : communication established",
 		"W1213 02:57:10.528410  5811 worker_pool.cpp:1014] Worker: Received context async event communication established for context mlx5_2",
@@ -785,20 +774,7 @@ func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
 		"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported",
 		"[11:16:07] /project/cpp/json_schema_converter.cc:1052: Warning: multipleOf is not supported for type:number; ignoring multipleOf",
 		"W0612 09:14:02.118312 44012 ucx_utils.cpp:424] UCX version is 1.17.0 which is less than 1.19, CUDA support is limited, including the lack of support for multi-GPU within a single process.",
-	} {
-		a := entry.NewAssembler(entry.Options{})
-		ents := append(a.Push(entry.Line{Text: line, Source: "routine", Stream: "stderr"}), a.Flush()...)
-		an := analysis.New(m)
-		for i := range ents {
-			if d, ok := an.Analyze(&ents[i]); ok {
-				slug := "unclassified"
-				if d.Cause != nil {
-					slug = d.Cause.Record.Slug
-				}
-				t.Errorf("routine line alerts (%s, %s): %s", slug, d.Severity, line)
-			}
-		}
-	}
+	})
 }
 
 // TestLibraryRanking checks that a library's specific record leads over the
@@ -806,8 +782,7 @@ func TestRoutineLibraryLinesDoNotAlert(t *testing.T) {
 // its host-check record, the NCCL proxy's own record over the peer-exit
 // consequence, each torch_memory_saver result class over the catch-all.
 func TestLibraryRanking(t *testing.T) {
-	m := compileCatalog(t)
-	for _, tt := range []struct{ text, want string }{
+	checkRanking(t, compileCatalog(t), []rankCase{
 		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1483 'num_experts % num_ranks == 0'"), "deepep-experts-not-divisible"},
 		{tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1503 'layout.total_bytes <= num_rdma_bytes'"), "deepep-buffer-size-invalid"},
 		{"<cluster_name>:922:1158 [3] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=2, closing connection", "nccl-proxy-operation-failed"},
@@ -815,21 +790,7 @@ func TestLibraryRanking(t *testing.T) {
 		{"[torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/core.cpp func=resume line=210", "torch-memory-saver-resume-oom"},
 		{"Batch RPC call failed: Expected DiskDescriptor", "mooncake-store-replica-descriptor-mismatch"},
 		{"[11:16:07] /workspace/cpp/json_schema_converter.cc:765: Warning: Keyword contentEncoding is not supported", "xgrammar-warning-routine"},
-	} {
-		var got []string
-		for _, s := range subjects(tt.text) {
-			hits, errs := m.Match(s)
-			if len(errs) > 0 {
-				t.Fatalf("pattern errors: %v", errs)
-			}
-			if len(hits) > 0 {
-				got = append(got, hits[0].Record.Slug)
-			}
-		}
-		if len(got) == 0 || got[len(got)-1] != tt.want {
-			t.Errorf("%q: best hits %v, want %s", tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestResultCodeFamiliesPartition composes the lines of the libraries that
