@@ -405,3 +405,27 @@ func TestALibraryFailureLeadsTheDeathItEndsIn(t *testing.T) {
 		}
 	}
 }
+
+// TestACutTracebackIsMatchedByTheCallItWasCutIn: a traceback cut before its
+// exception line, which no record names, pages unclassified; its matched
+// line names where it was cut, the call the program made past a library's
+// dispatch frames, after its first line.
+func TestACutTracebackIsMatchedByTheCallItWasCutIn(t *testing.T) {
+	m := crashMatcher(t)
+	got := scanLines(t, m, []string{
+		"Traceback (most recent call last):",
+		`  File "/app/train.py", line 37, in train`,
+		"    ray.get(actor.init_connections(manager))",
+		`  File "/venv/ray/_private/client_mode_hook.py", line 104, in wrapper`,
+		"    return func(*args, **kwargs)",
+		`  File "/venv/ray/_private/worker.py", line 958, in get_objects`,
+		"    raise value.as_instanceof_cause()",
+	})
+	if len(got) != 1 {
+		t.Fatalf("%d incidents, want 1:%s", len(got), describe(got))
+	}
+	want := "Traceback (most recent call last): … ray.get(actor.init_connections(manager)) (in train)"
+	if got[0].Record.Slug != "unclassified" || got[0].Match.Text != want {
+		t.Errorf("lead %s %q, want unclassified %q", got[0].Record.Slug, got[0].Match.Text, want)
+	}
+}

@@ -268,6 +268,18 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		}
 		a.Record.Solutions = withTriage(tr, a.Record.Solutions)
 		a.Match.Text = d.Headline
+		if d.Fragment {
+			// A traceback cut before its exception line: where it was
+			// cut, the call its program was making, is what it says of
+			// the failure.
+			switch c := analysis.CutCall(e.Text); {
+			case c == "" || strings.Contains(d.Headline, c):
+			case labelLine(d.Headline):
+				a.Match.Text = c
+			default:
+				a.Match.Text = d.Headline + " … " + c
+			}
+		}
 		switch {
 		case d.Signal == analysis.SignalHang:
 			a.Headline = hangHeadline(tr, o.Rank, d.Headline)
@@ -316,12 +328,31 @@ func fragmentLine(e *entry.Entry, d *analysis.Diagnosis) string {
 		return d.Headline
 	}
 	f := fs[len(fs)-1]
+	src := analysis.LastFrameSource(e.Text)
+	after := ""
+	n, fn, s, call := analysis.CutFrame(e.Text)
+	if n > 0 && n < len(fs) && fs[len(fs)-1-n].Func == fn {
+		// The innermost frames are a library's dispatch (ray.get's
+		// machinery, a decorator forwarding its arguments): the last
+		// frame of the program's own code says where it failed.
+		f, src = fs[len(fs)-1-n], s
+		after = "; then " + strconv.Itoa(n) + " library frame"
+		if n > 1 {
+			after += "s"
+		}
+	}
 	where := f.Func + " in " + f.File + ":" + strconv.Itoa(f.Line)
-	if src := analysis.LastFrameSource(e.Text); src != "" {
+	if src != "" {
 		// The statement the frame was running is what failed.
 		where += ", running " + src
 	}
-	return d.Headline + " (last frame: " + where + ")"
+	line := d.Headline
+	if labelLine(line) && call != "" {
+		// A label over the traceback ("error msg:", "#### Error") says
+		// nothing the call it was cut in does not.
+		line = call
+	}
+	return line + " (last frame: " + where + after + ")"
 }
 
 // isGeneric reports whether the diagnosis is a generic error line (see
@@ -476,4 +507,19 @@ func frameless(e *entry.Entry, d *analysis.Diagnosis) bool {
 		}
 	}
 	return !strings.Contains(e.Text, `File "`)
+}
+
+// maxLabelWords bounds the words of a label line.
+const maxLabelWords = 3
+
+// labelLine reports whether a headline is only a label a person put over
+// a pasted traceback: a Markdown heading ("#### Error") or a few words
+// ending in a colon ("error msg:"), not a traceback's own first line.
+func labelLine(s string) bool {
+	s = strings.TrimSpace(s)
+	if h := strings.TrimLeft(s, "#"); h != s && len(s)-len(h) <= 6 && strings.HasPrefix(h, " ") {
+		return len(strings.Fields(h)) <= maxLabelWords
+	}
+	body, ok := strings.CutSuffix(s, ":")
+	return ok && !strings.HasPrefix(s, "Traceback ") && len(strings.Fields(body)) > 0 && len(strings.Fields(body)) <= maxLabelWords
 }

@@ -284,3 +284,72 @@ func TestCutTracebackNamesTheStatementOfItsLastFrame(t *testing.T) {
 		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// fragmentOf is the fragment line of the one entry text makes, diagnosed
+// by a matcher of no record.
+func fragmentOf(t *testing.T, text string) string {
+	t.Helper()
+	a := entry.NewAssembler(entry.Options{})
+	var es []entry.Entry
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		es = append(es, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) != 1 {
+		t.Fatalf("%d entries, want 1", len(es))
+	}
+	m, err := matcher.Compile(nil, matcher.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := analysis.New(m).Analyze(&es[0])
+	if !ok || !d.Fragment {
+		t.Fatalf("diagnosis %+v, want a fragment", d)
+	}
+	return fragmentLine(&es[0], &d)
+}
+
+// TestCutTracebackNamesTheFrameOfItsOwnCode: past a library's dispatch
+// frames (ray.get's machinery), the fragment line names the program's last
+// frame and how many library frames followed it.
+func TestCutTracebackNamesTheFrameOfItsOwnCode(t *testing.T) {
+	got := fragmentOf(t, "Traceback (most recent call last):\n"+
+		"  File \"/app/train.py\", line 37, in train\n"+
+		"    ray.get(actor.init_connections(manager))\n"+
+		"  File \"/venv/ray/_private/client_mode_hook.py\", line 104, in wrapper\n"+
+		"    return func(*args, **kwargs)\n"+
+		"  File \"/venv/ray/_private/worker.py\", line 958, in get_objects\n"+
+		"    raise value.as_instanceof_cause()\n")
+	want := "Traceback (most recent call last): (last frame: train in /app/train.py:37, running ray.get(actor.init_connections(manager)); then 2 library frames)"
+	if got != want {
+		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestALabelOverACutTracebackGivesWayToItsCall: a label a person put over
+// a pasted traceback ("error msg:", "#### Error") is not the failure's
+// line; the call the traceback was cut in is.
+func TestALabelOverACutTracebackGivesWayToItsCall(t *testing.T) {
+	got := fragmentOf(t, "error msg:\n"+
+		"Traceback (most recent call last):\n"+
+		"  File \"/sgl/python/sglang/srt/model_executor/model_runner.py\", line 166, in __init__\n"+
+		"    self.initialize(min_per_gpu_memory)\n"+
+		"  File \"/sgl/python/sglang/srt/model_executor/model_runner.py\", line 207, in initialize\n")
+	if want := "self.initialize(min_per_gpu_memory) (last frame: initialize in /sgl/python/sglang/srt/model_executor/model_runner.py:207)"; got != want {
+		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
+	}
+	labels := map[string]bool{
+		"error msg:":                          true,
+		"#### Error":                          true,
+		"## Error log":                        true,
+		"Traceback (most recent call last):":  false,
+		"Scheduler hit an exception:":         false,
+		"the server failed to start because:": false,
+		"#include <x>":                        false,
+	}
+	for s, want := range labels {
+		if got := labelLine(s); got != want {
+			t.Errorf("labelLine(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

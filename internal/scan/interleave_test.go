@@ -415,7 +415,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
 	},
-	"785-modelopt-fp8-load-model-traceback-cut-at-get-quant-config.log": {"ranks": ranksHeadless},
 	// heldout-11: measured when the batch joined the variant tests, not
 	// tuned to. The excerpt opens with the C++ runtime's "terminate
 	// called after throwing" line, which in the excerpt alone is the
