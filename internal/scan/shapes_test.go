@@ -175,6 +175,41 @@ var knownShapeMisses = map[string]map[string]string{
 		"mpirun-tag": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the tag, and one leads",
 		"loki-pipe":  "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the time column, and one leads",
 	},
+	// Held out (heldout-12): measured, not tuned to.
+	"811-gpustack-worker-connection-refused-tz-offset-logging.log": {
+		"grep-n": "held out: behind grep -n's line numbers the worker's connection failures give no alert",
+	},
+	// Measured after merging the main line at 8a8bf2d, not tuned to:
+	// right as posted, wrong behind grep -n.
+	"820-dynamo-run-sglang-quit-core-dumped-shell-prompt.log": {
+		"grep-n": "held out: behind grep -n's line numbers the shell's 'Quit (core dumped)' line gives no alert",
+	},
+	"835-benign-mooncake-etcd-goaway-too-many-pings.log": {
+		"compose":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"ray":                       "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"kubectl-timestamps":        "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"actions":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"kubectl-prefix":            "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"journald":                  "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"blockquote":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"double-spaced":             "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"loki-pipe":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"bracketed-stamp":           "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"cri":                       "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"crlf":                      "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"ansi-level":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"ansi-line":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"docker-json":               "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"loki-tab":                  "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"cr-redraw":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"tab-indent":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"md-dash":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"md-star":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"code-block":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"hard-wrap-120":             "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"hard-wrap-80":              "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"kubectl-prefix-timestamps": "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+	},
 	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
 	// "N:" the worker's traceback leads over the sigquit line; a
 	// doubled line break splits the sigquit line from the traceback
