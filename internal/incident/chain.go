@@ -59,11 +59,20 @@ func (g *Grouper) claimChained(gr *group) {
 	if !g.genericFolds() || !gr.Traced || !classifiedCause(gr) || gr.Source == "" {
 		return
 	}
+	g.absorbJustBefore(gr, g.sourceCauses(causeKey(gr)), func(a *group) bool {
+		return a.Bare && classifiedCause(a) && a.End < gr.Off
+	})
+}
+
+// absorbJustBefore makes the settling incidents among members that keep
+// accepts, printed at most borrowedGap before gr and within its settle
+// time, context of gr.
+func (g *Grouper) absorbJustBefore(gr *group, members []member, keep func(a *group) bool) {
 	folded := false
-	for _, m := range g.sourceCauses(causeKey(gr)) {
+	for _, m := range members {
 		a := m.gr
-		if a == gr || !a.Settling || !a.Bare || !classifiedCause(a) || a.At.After(gr.At) || gr.At.Sub(a.last()) > g.opts.Settle ||
-			a.End >= gr.Off || gr.Off-a.End > borrowedGap {
+		if a == gr || !a.Settling || a.At.After(gr.At) || gr.At.Sub(a.last()) > g.opts.Settle ||
+			gr.Off-a.End > borrowedGap || !keep(a) {
 			continue
 		}
 		gr.absorbWrapper(a, &g.stats)
@@ -104,20 +113,9 @@ func (g *Grouper) claimContinued(gr *group) {
 	if !g.genericFolds() || !classifiedCause(gr) || gr.Source == "" {
 		return
 	}
-	folded := false
-	for _, m := range g.sourceMembers(g.failBySource, causeKey(gr)) {
-		a := m.gr
-		if a == gr || !a.Settling || !continues(a) || refusedClass(gr.Alert.Record.ErrorClass, a.Alert.Match.Exception.Type) ||
-			a.At.After(gr.At) || gr.At.Sub(a.last()) > g.opts.Settle || a.End > gr.Off || gr.Off-a.End > borrowedGap {
-			continue
-		}
-		gr.absorbWrapper(a, &g.stats)
-		g.remove(m.id)
-		folded = true
-	}
-	if folded {
-		g.touch(gr)
-	}
+	g.absorbJustBefore(gr, g.sourceMembers(g.failBySource, causeKey(gr)), func(a *group) bool {
+		return continues(a) && !refusedClass(gr.Alert.Record.ErrorClass, a.Alert.Match.Exception.Type) && a.End <= gr.Off
+	})
 }
 
 // continues reports whether gr is an exception no record names whose
