@@ -76,25 +76,12 @@ func forwardingCall(src string) bool {
 // taken off, a paste) still prints the statement under its frame, and a
 // line the copy interleaved (a time, a host's name) is not indented.
 func cutFrames(text string) []sourcedFrame {
-	var frs []sourcedFrame
-	for line := range strings.Lines(text) {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, `File "`) {
-			if len(frs) == maxTextFrames {
-				break
-			}
-			if f, _, ok := frameOfLine(t); ok {
-				frs = append(frs, sourcedFrame{f: f})
-			}
-			continue
+	return framesWith(text, func(line, t string) (string, bool) {
+		if strings.Trim(t, "^~ ") == "" || line[0] != ' ' && line[0] != '\t' {
+			return "", false
 		}
-		n := len(frs)
-		if n == 0 || frs[n-1].src != "" || strings.Trim(t, "^~ ") == "" || line[0] != ' ' && line[0] != '\t' {
-			continue
-		}
-		frs[n-1].src = cutRunes(t, maxFrameSource)
-	}
-	return frs
+		return cutRunes(t, maxFrameSource), true
+	})
 }
 
 // cutFrameIndex is the index in frs of the innermost frame of the

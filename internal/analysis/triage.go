@@ -227,8 +227,19 @@ type sourcedFrame struct {
 }
 
 // sourcedFrames reads at most maxTextFrames frames of a traceback's text,
-// each with its source line.
+// each with its source line: the first line under it indented by four
+// spaces.
 func sourcedFrames(text string) []sourcedFrame {
+	return framesWith(text, func(line, t string) (string, bool) {
+		return t, t != "" && strings.HasPrefix(line, "    ")
+	})
+}
+
+// framesWith reads at most maxTextFrames frames of a traceback's text,
+// each with the first line after its frame line that source takes for its
+// source line (given the line and the line trimmed; it returns the text
+// to keep).
+func framesWith(text string, source func(line, t string) (string, bool)) []sourcedFrame {
 	var frs []sourcedFrame
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
@@ -236,15 +247,15 @@ func sourcedFrames(text string) []sourcedFrame {
 			if len(frs) == maxTextFrames {
 				break
 			}
-			f, _, ok := frameOfLine(t)
-			if !ok {
-				continue
+			if f, _, ok := frameOfLine(t); ok {
+				frs = append(frs, sourcedFrame{f: f})
 			}
-			frs = append(frs, sourcedFrame{f: f})
 			continue
 		}
-		if n := len(frs); n > 0 && frs[n-1].src == "" && t != "" && strings.HasPrefix(line, "    ") {
-			frs[n-1].src = t
+		if n := len(frs); n > 0 && frs[n-1].src == "" {
+			if src, ok := source(line, t); ok {
+				frs[n-1].src = src
+			}
 		}
 	}
 	return frs

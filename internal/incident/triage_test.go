@@ -259,24 +259,7 @@ func TestCutTracebackNamesTheStatementOfItsLastFrame(t *testing.T) {
 		"  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py\", line 215, in initialize\n" +
 		"    self.init_cuda_graphs()\n" +
 		"    ^^^^^^^^^^^^^^^^^^^^^^^\n"
-	a := entry.NewAssembler(entry.Options{})
-	var es []entry.Entry
-	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		es = append(es, a.Push(entry.Line{Text: l, Offset: int64(i)})...)
-	}
-	es = append(es, a.Flush()...)
-	if len(es) != 1 {
-		t.Fatalf("%d entries, want 1", len(es))
-	}
-	m, err := matcher.Compile(nil, matcher.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, ok := analysis.New(m).Analyze(&es[0])
-	if !ok || !d.Fragment {
-		t.Fatalf("diagnosis %+v, want a fragment", d)
-	}
-	got := fragmentLine(&es[0], &d)
+	got := fragmentOf(t, text)
 	// The call the last frame was making enters a phase: it heads the
 	// line, as the traceback's first line would otherwise.
 	want := "self.init_cuda_graphs() (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
