@@ -537,3 +537,62 @@ func TestCorpusReservedThreads(t *testing.T) {
 		t.Fatalf("run %s: %v\n%s", check, err, out)
 	}
 }
+
+// sharedHeldOutThreads are the excerpts of the held-out batch whose thread
+// an excerpt of another batch also uses, with why: the batches were built
+// at the same time, and the held-out copies were right when measured blind.
+// The list only shrinks; no new held-out excerpt may join it.
+var sharedHeldOutThreads = map[string]string{
+	"804-tms-cu-mem-create-curesult-2-single-line.log":           "dev-3 727 was cut from the same thread while heldout-12 was built",
+	"814-sigquit-only-iso-z-prefix-single-line.log":              "dev-4 781 was cut from the same thread while heldout-12 was built",
+	"830-c10d-watchdog-allreduce-timeout-rank-lines.log":         "dev-3 731 was cut from the same thread while heldout-12 was built",
+	"837-benign-router-pd-service-discovery-workers-healthy.log": "dev-3 748 was cut from the same thread while heldout-12 was built",
+	"839-benign-embedding-startup-pt-shards-blank-line.log":      "dev-4 794 was cut from the same thread while heldout-12 was built",
+}
+
+// threadOf is a thread's URL without its fragment, query and trailing
+// slash, in lower case: two links to one thread compare equal.
+func threadOf(url string) string {
+	url, _, _ = strings.Cut(url, "#")
+	url, _, _ = strings.Cut(url, "?")
+	return strings.ToLower(strings.TrimRight(url, "/"))
+}
+
+// TestCorpusHeldOutThreadsAreTheirOwn fails when an excerpt of the
+// held-out batch comes from a thread an excerpt of another batch (of
+// either corpus) also uses: what was learnt from that excerpt would be
+// measured again as unseen.
+func TestCorpusHeldOutThreadsAreTheirOwn(t *testing.T) {
+	entries, problems := loadCorpusManifest(t)
+	engines, eproblems := loadEngineManifest(t)
+	if len(problems)+len(eproblems) > 0 {
+		t.Fatalf("manifest problems: %v %v", problems, eproblems)
+	}
+	elsewhere := map[string]string{}
+	for _, e := range entries {
+		if e.Batch != heldOutBatch {
+			elsewhere[threadOf(e.URL)] = e.File
+		}
+	}
+	for _, e := range engines {
+		elsewhere[threadOf(e.URL)] = "engines/" + e.File
+	}
+	held := 0
+	for _, e := range entries {
+		if e.Batch != heldOutBatch {
+			continue
+		}
+		held++
+		other, shared := elsewhere[threadOf(e.URL)]
+		_, known := sharedHeldOutThreads[e.File]
+		switch {
+		case shared && !known:
+			t.Errorf("%s (%s) comes from the thread of %s: drop one of them", e.File, heldOutBatch, other)
+		case !shared && known:
+			t.Errorf("%s no longer shares its thread: remove it from sharedHeldOutThreads", e.File)
+		}
+	}
+	if held == 0 {
+		t.Errorf("no excerpt of the held-out batch %s", heldOutBatch)
+	}
+}
