@@ -99,7 +99,7 @@ func (g *Grouper) nativeEvent(b burst, skip string) *group {
 			c.Alert.Record.Role != string(patterns.RoleCause) || sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("warning") {
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || c.beganBefore(best) {
 			best = c
 		}
 	}

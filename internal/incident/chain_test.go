@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"cmp"
 	"fmt"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func slugsOf(as []sinks.Alert) []string {
 			s = a.Headline
 		}
 		for _, c := range a.Consequences {
-			s += " +" + cmpOr(c.Slug, c.ID)
+			s += " +" + cmp.Or(c.Slug, c.ID)
 		}
 		for _, c := range a.Context {
 			s += " ~" + c.ID

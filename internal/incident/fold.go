@@ -420,7 +420,7 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 		}
 		gr.Alert.Consequences = append(cs, sinks.Consequence{
 			ID: c.Record.ID, Slug: c.Record.Slug, Severity: c.Record.Severity,
-			Headline: cmpOr(c.Headline, c.Match.Text), Count: n,
+			Headline: cmp.Or(c.Headline, c.Match.Text), Count: n,
 			Time: c.Time, LastTime: c.LastTime, Fingerprint: c.Fingerprint,
 		})
 		x := &gr.Alert.Consequences[len(gr.Alert.Consequences)-1]
@@ -593,14 +593,7 @@ func leadsConsequences(a, b *group) bool {
 	if ra, rb := sinks.SeverityRank(a.Alert.Record.Severity), sinks.SeverityRank(b.Alert.Record.Severity); ra != rb {
 		return ra > rb
 	}
-	return a.At.Before(b.At) || a.At.Equal(b.At) && a.Seq < b.Seq
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return a.beganBefore(b)
 }
 
 // Holds reports whether alert a is the incident of fingerprint fp, or the
@@ -879,7 +872,7 @@ func (gr *group) absorbWrapper(w *group, st *Stats) {
 	} else {
 		a.Context = append(a.Context, sinks.ContextHit{
 			ID: w.Alert.Record.ID, Slug: w.Alert.Record.Slug,
-			Text:        cmpOr(w.Alert.Headline, w.Alert.Match.Text),
+			Text:        cmp.Or(w.Alert.Headline, w.Alert.Match.Text),
 			Fingerprint: w.Alert.Fingerprint,
 		})
 	}
@@ -1051,7 +1044,7 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || !g.inBurst(c, b) {
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || c.beganBefore(best) {
 			best = c
 		}
 	}

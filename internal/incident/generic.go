@@ -156,6 +156,12 @@ func (g *Grouper) sourceMembers(index map[sourceKey]map[string]struct{}, key sou
 
 // last is the correlation time of gr's latest occurrence; At for an
 // incident restored from a state that did not record it.
+// beganBefore reports whether gr began before o: earlier in time, or at
+// the same time and read first.
+func (gr *group) beganBefore(o *group) bool {
+	return gr.At.Before(o.At) || gr.At.Equal(o.At) && gr.Seq < o.Seq
+}
+
 func (gr *group) last() time.Time {
 	if gr.Last.After(gr.At) {
 		return gr.Last
@@ -252,7 +258,7 @@ func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, b burst, 
 		if m.id == skip || !classifiedCause(c) || !g.inBurst(c, b) {
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || c.beganBefore(best) {
 			best = c
 		}
 	}
@@ -284,7 +290,7 @@ func (g *Grouper) findFailure(b burst, skip string) *group {
 			// event began, and leads its own incident.
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || c.beganBefore(best) {
 			best = c
 		}
 	}

@@ -69,7 +69,7 @@ func leads(a, b *group) bool {
 	if ca, cb := classOf(a), classOf(b); ca != cb {
 		return ca < cb
 	}
-	return a.At.Before(b.At) || a.At.Equal(b.At) && a.Seq < b.Seq
+	return a.beganBefore(b)
 }
 
 // rootClass is the class a root cause candidate ranks by: a classified

@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -164,7 +165,7 @@ func messageIn(line, other string) bool {
 }
 
 // lineOf is the text of the line an incident began with.
-func lineOf(gr *group) string { return cmpOr(gr.Alert.Match.Text, gr.Alert.Headline) }
+func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
 // begun before it, whose line carries gen's message (sameMessage): the
@@ -183,7 +184,7 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 			!sameMessage(lineOf(c), lineOf(gen)) {
 			continue
 		}
-		if best == nil || c.At.Before(best.At) || c.At.Equal(best.At) && c.Seq < best.Seq {
+		if best == nil || c.beganBefore(best) {
 			best = c
 		}
 	}
