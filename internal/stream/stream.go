@@ -94,25 +94,26 @@ func mayHaveRank(text string) bool {
 	return strings.Contains(text[:min(len(text), maxRankPrefixAt+16)], "[rank")
 }
 
-// partOf returns the part that reads a line of rank (see parts).
-func (s *Stream) partOf(rank string) *part {
+// partOf returns the index in s.parts of the part that reads a line of
+// rank (see parts).
+func (s *Stream) partOf(rank string) int {
 	if rank == "" {
-		return &s.parts[0]
+		return 0
 	}
 	for i := range s.parts {
 		if s.parts[i].rank == rank {
-			return &s.parts[i]
+			return i
 		}
 	}
 	if s.parts[0].rank == "" {
 		s.parts[0].rank = rank
-		return &s.parts[0]
+		return 0
 	}
 	if len(s.parts) == maxRankParts {
-		return &s.parts[0]
+		return 0
 	}
 	s.parts = append(s.parts, part{rank: rank, asm: entry.NewAssembler(s.opts), pendingFirst: -1})
-	return &s.parts[len(s.parts)-1]
+	return len(s.parts) - 1
 }
 
 // Name is the stream's name ("stdout", "stderr", or "" for a plain file).
@@ -132,10 +133,11 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		es, _ := s.pushTo(&s.parts[0], l, true)
 		return es
 	}
-	p, rankless := &s.parts[s.last], true
+	i, rankless := s.last, true
 	if rank := rankOf(l.Text); rank != "" {
-		p, rankless = s.partOf(rank), false
+		i, rankless = s.partOf(rank), false
 	}
+	p := &s.parts[i]
 	// (A line of no rank goes on with the line before it: the rest of a
 	// wrapped line, a message's next line.)
 	var ended []entry.Entry
@@ -146,7 +148,7 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 		ended = s.endRankless(p)
 	}
 	if len(s.parts) > 1 {
-		if i := s.indexOf(p); i != s.last {
+		if i != s.last {
 			p.asm.ShareTime(s.parts[s.last].asm)
 			s.last = i
 		}
@@ -212,16 +214,6 @@ func (s *Stream) endRankless(p *part) []entry.Entry {
 	return out
 }
 
-// indexOf returns p's index in s.parts.
-func (s *Stream) indexOf(p *part) int {
-	for i := range s.parts {
-		if &s.parts[i] == p {
-			return i
-		}
-	}
-	return 0
-}
-
 // endOthers completes the pending entries of every part but p and returns
 // them with es, which p completed, in the order their first lines came.
 func (s *Stream) endOthers(p *part, es []entry.Entry) []entry.Entry {
@@ -272,16 +264,23 @@ func (s *Stream) PushAt(l *entry.Line, now time.Time) []entry.Entry {
 // Push. A caller holds the incidents of the source while it assembles an
 // entry that began by their deadline (incident.Grouper.TickHolding).
 func (s *Stream) PendingSince() time.Time {
+	k := s.earliestPending()
+	if k < 0 {
+		return time.Time{}
+	}
+	return s.parts[k].pendingSince
+}
+
+// earliestPending is the index of the part whose pending entry's first
+// line came first, -1 when no part has one.
+func (s *Stream) earliestPending() int {
 	k := -1
 	for i := range s.parts {
 		if f := s.parts[i].pendingFirst; f >= 0 && (k < 0 || f < s.parts[k].pendingFirst) {
 			k = i
 		}
 	}
-	if k < 0 {
-		return time.Time{}
-	}
-	return s.parts[k].pendingSince
+	return k
 }
 
 // Flush completes the pending entries, if any: of every rank, in the
@@ -338,13 +337,11 @@ func (s *Stream) Pending() bool {
 // entry, -1 when none: where a restart must resume reading for nothing to
 // be lost.
 func (s *Stream) PendingFirst() int64 {
-	first := s.parts[0].pendingFirst
-	for i := 1; i < len(s.parts); i++ {
-		if f := s.parts[i].pendingFirst; f >= 0 && (first < 0 || f < first) {
-			first = f
-		}
+	k := s.earliestPending()
+	if k < 0 {
+		return -1
 	}
-	return first
+	return s.parts[k].pendingFirst
 }
 
 // LastOffset is the Offset of the latest line pushed, -1 before any.
