@@ -768,7 +768,7 @@ func (g *Grouper) diedOf(w *group, id string) *group {
 	var cands []*group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
+		if m.id == id || !failureOfSource(c, w) ||
 			c.At.After(w.At) || w.At.After(c.last().Add(g.lateWait())) || c.Off >= w.Off {
 			continue
 		}
@@ -793,6 +793,13 @@ func (g *Grouper) diedOf(w *group, id string) *group {
 		}
 	}
 	return best
+}
+
+// failureOfSource reports whether c may be the failure a wrapper alone or
+// a fragment w reports, as far as c itself tells: printed by w's source,
+// a root cause of the failure class or worse, not a routine line.
+func failureOfSource(c, w *group) bool {
+	return c.Source == w.Source && canBeRoot(c) && rootClass(c) <= classFailure && !c.Routine
 }
 
 // lateWait is how far apart in log time one crash's signals may be
@@ -832,7 +839,7 @@ func (g *Grouper) causeAfter(w *group, id string) *group {
 	var best *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || c.Source != w.Source || !canBeRoot(c) || rootClass(c) > classFailure || c.Routine ||
+		if m.id == id || !failureOfSource(c, w) ||
 			c.At.Before(w.At) || c.At.After(w.last().Add(g.lateWait())) || c.Off <= w.End || c.Off-w.End > borrowedGap {
 			continue
 		}
