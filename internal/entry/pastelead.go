@@ -109,23 +109,8 @@ func listLead(c byte) string {
 // shape only a traceback prints, `File "x.py", line 12, in fn`:
 // faulthandler's dumps print no comma before "in".
 func isTracebackFrame(s string) bool {
-	r, ok := strings.CutPrefix(s, `File "`)
-	if !ok {
-		return false
-	}
-	q := strings.IndexByte(r, '"')
-	if q <= 0 {
-		return false
-	}
-	r, ok = strings.CutPrefix(r[q+1:], ", line ")
-	if !ok {
-		return false
-	}
-	k := 0
-	for k < len(r) && isDigit(r[k]) {
-		k++
-	}
-	return k > 0 && strings.HasPrefix(r[k:], ", in ")
+	f, ok := parseFrame(s)
+	return ok && f.Func != ""
 }
 
 // isPySpyFrame reports whether s is a frame line of py-spy's dump,
