@@ -298,23 +298,4 @@ func framesAlone(e *entry.Entry) bool {
 
 // tracebackFrameShape reports whether the frame line t (trimmed, from
 // `File "`) reads `File "<path>", line <n>, in <name>`.
-func tracebackFrameShape(t string) bool {
-	rest := t[len(`File "`):]
-	q := strings.IndexByte(rest, '"')
-	if q <= 0 {
-		return false
-	}
-	r, ok := strings.CutPrefix(rest[q+1:], ", line ")
-	if !ok {
-		return false
-	}
-	k := 0
-	for k < len(r) && isDigitByte(r[k]) {
-		k++
-	}
-	if k == 0 {
-		return false
-	}
-	name, ok := strings.CutPrefix(r[k:], ", in ")
-	return ok && strings.TrimSpace(name) != ""
-}
+func tracebackFrameShape(t string) bool { return entry.IsTracebackFrame(t) }

@@ -66,7 +66,7 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "\t"
 		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
-		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && (isTracebackFrame(s[6:]) || isFaultFrame(s[6:])):
+		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && (IsTracebackFrame(s[6:]) || isFaultFrame(s[6:])):
 			// A traceback's frame, which CPython indents by two
 			// spaces, at six: a code block around a traceback's tail
 			// (faulthandler's dump indents its frames as much).
@@ -105,12 +105,12 @@ func listLead(c byte) string {
 	return "+ "
 }
 
-// isTracebackFrame reports whether s opens with a frame line in the
+// IsTracebackFrame reports whether s opens with a frame line in the
 // shape only a traceback prints, `File "x.py", line 12, in fn`:
 // faulthandler's dumps print no comma before "in".
-func isTracebackFrame(s string) bool {
+func IsTracebackFrame(s string) bool {
 	f, ok := parseFrame(s)
-	return ok && f.Func != ""
+	return ok && f.File != "" && f.Func != ""
 }
 
 // isPySpyFrame reports whether s is a frame line of py-spy's dump,
