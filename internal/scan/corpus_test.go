@@ -542,13 +542,7 @@ func TestCorpusReservedThreads(t *testing.T) {
 // an excerpt of another batch also uses, with why: the batches were built
 // at the same time, and the held-out copies were right when measured blind.
 // The list only shrinks; no new held-out excerpt may join it.
-var sharedHeldOutThreads = map[string]string{
-	"804-tms-cu-mem-create-curesult-2-single-line.log":           "dev-3 727 was cut from the same thread while heldout-12 was built",
-	"814-sigquit-only-iso-z-prefix-single-line.log":              "dev-4 781 was cut from the same thread while heldout-12 was built",
-	"830-c10d-watchdog-allreduce-timeout-rank-lines.log":         "dev-3 731 was cut from the same thread while heldout-12 was built",
-	"837-benign-router-pd-service-discovery-workers-healthy.log": "dev-3 748 was cut from the same thread while heldout-12 was built",
-	"839-benign-embedding-startup-pt-shards-blank-line.log":      "dev-4 794 was cut from the same thread while heldout-12 was built",
-}
+var sharedHeldOutThreads = map[string]string{}
 
 // threadOf is a thread's URL without its fragment, query and trailing
 // slash, in lower case: two links to one thread compare equal.

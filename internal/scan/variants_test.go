@@ -12,7 +12,7 @@ import (
 // heldOutBatch is the batch kept for measuring the next round blind: the
 // corpus test reports it, and no variant test reads it or may name it in
 // a list of known misses.
-const heldOutBatch = "heldout-12"
+const heldOutBatch = "heldout-13"
 
 // corpusVariants is what every corpus variant test (wrappers, layouts,
 // interleavings) starts from: the manifest's excerpts in file order, the
