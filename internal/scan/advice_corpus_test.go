@@ -132,8 +132,9 @@ func TestCorpusNoIncidentCarriesOnlyGenericAdvice(t *testing.T) {
 			}
 		}
 	}
+	heldOut := heldOutFiles(t)
 	for f, why := range knownGenericAdvice {
-		if !generics[f] {
+		if !generics[f] && !heldOut[f] {
 			bad = append(bad, fmt.Sprintf("%s: no incident carries only generic advice now: remove it from knownGenericAdvice (%s)", f, why))
 		}
 	}

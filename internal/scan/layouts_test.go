@@ -189,7 +189,7 @@ func TestCorpusLayouts(t *testing.T) {
 		t.Skip("scans the corpus once per layout")
 	}
 	entries, m, red := corpusVariants(t)
-	misses := newMissList("knownLayoutMisses", func(file, variant string) string { return knownLayoutMisses[file][variant] })
+	misses := newMissList(t, "knownLayoutMisses", func(file, variant string) string { return knownLayoutMisses[file][variant] })
 	for _, e := range entries {
 		if e.Batch == heldOutBatch {
 			// The batch kept for independent measurement: the corpus

@@ -297,7 +297,7 @@ func TestCorpusUnderWrappers(t *testing.T) {
 		t.Skip("scans the corpus once per wrapper")
 	}
 	entries, m, red := corpusVariants(t)
-	misses := newMissList("knownShapeMisses", func(file, variant string) string { return knownShapeMisses[file][variant] })
+	misses := newMissList(t, "knownShapeMisses", func(file, variant string) string { return knownShapeMisses[file][variant] })
 	for _, e := range entries {
 		text, err := os.ReadFile(filepath.Join(corpusDir, e.File))
 		if err != nil {
