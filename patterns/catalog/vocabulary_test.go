@@ -1,0 +1,366 @@
+package catalog_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// A vocabulary is the finite set of error strings one layer under a serving
+// engine can print (a runtime's error names and texts, a library's result
+// strings, the C library's strerror texts), with the shapes in which the
+// layer's callers log them. Every string that means a failure names the
+// record that must lead on each composed line; a string that is no failure
+// must be claimed by no failure record. The tables are written from the
+// libraries' own lists, so the catalog's cover of a whole vocabulary is
+// measured, and cannot shrink without a test failing.
+type vocabulary struct {
+	name   string
+	shapes []vocabShape
+	terms  []vocabTerm
+}
+
+// A vocabShape is how a caller prints one form of a term: Format holds one
+// %s, filled with the term's field Field.
+type vocabShape struct {
+	Field  termField
+	Format string
+	// Override names, by form, the record that leads on this shape
+	// instead of the term's own: a caller's record that reads the same
+	// string in its own context.
+	Override map[string]string
+}
+
+type termField int
+
+// The forms of a term a shape prints.
+const (
+	fieldText termField = iota // the human text (cudaGetErrorString, strerror, ...)
+	fieldName                  // the enum name (cudaErrorIllegalAddress, NVML_ERROR_GPU_IS_LOST, ...)
+	fieldAlt                   // a second name (the driver API's CUDA_ERROR_*, the errno symbol, ...)
+)
+
+// A vocabTerm is one string of a vocabulary in its forms, and the slug of
+// the record that must lead on every line composed from it ("" when it is
+// no failure: then no failure record may claim it).
+type vocabTerm struct {
+	text, name, alt string
+	want            string
+}
+
+func (t vocabTerm) field(f termField) string {
+	switch f {
+	case fieldName:
+		return t.name
+	case fieldAlt:
+		return t.alt
+	}
+	return t.text
+}
+
+// vocabLead feeds text through the entry assembler and the analysis and
+// returns the slug of the record that leads the last diagnosis: "" when no
+// entry is a failure, when the failure is unclassified, or when its record
+// is an info record (a routine line).
+func vocabLead(m *matcher.Matcher, text string) string {
+	a := entry.NewAssembler(entry.Options{})
+	var ents []entry.Entry
+	for i, line := range strings.Split(text, "\n") {
+		ents = append(ents, a.Push(entry.Line{Text: line, Source: "vocabulary", Stream: "stderr", Offset: int64(i)})...)
+	}
+	ents = append(ents, a.Flush()...)
+	an := analysis.New(m)
+	lead := ""
+	for i := range ents {
+		d, ok := an.Analyze(&ents[i])
+		if !ok {
+			continue
+		}
+		lead = ""
+		if d.Cause != nil && d.Cause.Record.Severity != patterns.SeverityInfo && !d.Cause.Record.Role.Is(patterns.RoleWrapper) {
+			lead = d.Cause.Record.Slug
+		}
+	}
+	return lead
+}
+
+// checkVocabulary composes every term of v in every shape that prints one
+// of its forms and checks the record that leads. It returns how many of
+// the failure terms are claimed as wanted on all their lines, and how many
+// failure terms v has.
+func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, failures int) {
+	t.Helper()
+	for _, term := range v.terms {
+		if term.want != "" {
+			failures++
+		}
+		ok, lines := true, 0
+		for _, s := range v.shapes {
+			form := term.field(s.Field)
+			if form == "" {
+				continue
+			}
+			lines++
+			line := fmt.Sprintf(s.Format, form)
+			want := term.want
+			if o, ok := s.Override[form]; ok {
+				want = o
+			}
+			if got := vocabLead(m, line); got != want {
+				ok = false
+				if want == "" {
+					want = "no failure record"
+				}
+				t.Errorf("%s: %q leads with %q, want %s\n%s", v.name, form, got, want, line)
+			}
+		}
+		if lines == 0 {
+			t.Errorf("%s: term %+v has no shape that prints it", v.name, term)
+		}
+		if ok && term.want != "" {
+			claimed++
+		}
+	}
+	return claimed, failures
+}
+
+// TestVocabularies checks every vocabulary and logs its count of failure
+// strings claimed.
+func TestVocabularies(t *testing.T) {
+	m := compileCatalog(t)
+	for _, v := range vocabularies {
+		t.Run(v.name, func(t *testing.T) {
+			claimed, failures := checkVocabulary(t, m, v)
+			t.Logf("%s: %d of %d failure strings claimed", v.name, claimed, failures)
+		})
+	}
+}
+
+// torchCUDA is the multi-line error torch raises from a failed CUDA check,
+// inside a scheduler's traceback.
+func torchCUDA(prefix string) string {
+	return tb("RuntimeError: "+prefix+"%s\n"+
+		"CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n"+
+		"For debugging consider passing CUDA_LAUNCH_BLOCKING=1") +
+		"Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+}
+
+var vocabularies = []vocabulary{
+	cudaRuntime,
+	hipRuntime,
+}
+
+// cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
+// cudaGetErrorString) with the driver API's CUresult names, as the CUDA
+// runtime API reference lists them. The query results (cudaErrorNotReady)
+// and the profiler and graphics-interop codes a server does not reach are
+// left out or silent.
+var cudaRuntime = vocabulary{
+	name: "CUDA runtime cudaError_t",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: torchCUDA("CUDA error: ")},
+		{Field: fieldText, Format: "torch.AcceleratorError: CUDA error: %s"},
+		{Field: fieldText, Format: "RuntimeError: CUDA driver error: %s"},
+		{Field: fieldText, Format: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaStreamSynchronize(stream): %s (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/bufferManager.cpp:214)"},
+		{Field: fieldText, Format: "[rank3]: RuntimeError: Triton Error [CUDA]: %s", Override: map[string]string{"invalid argument": "triton-launch-invalid-argument"}},
+		{Field: fieldName, Format: "cupy_backends.cuda.api.runtime.CUDARuntimeError: %s"},
+		{Field: fieldName, Format: "custom_all_reduce.cuh:368 'cudaIpcOpenMemHandle(&ipc_ptr, handle, cudaIpcMemLazyEnablePeerAccess)' failed: %s"},
+		{Field: fieldAlt, Format: "RuntimeError: cuMemCreate failed with CUresult %s"},
+	},
+	terms: []vocabTerm{
+		{"no error", "cudaSuccess", "CUDA_SUCCESS", ""},
+		{"invalid argument", "cudaErrorInvalidValue", "CUDA_ERROR_INVALID_VALUE", "cuda-invalid-argument"},
+		{"out of memory", "cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY", "cuda-error-out-of-memory"},
+		{"initialization error", "cudaErrorInitializationError", "CUDA_ERROR_NOT_INITIALIZED", "cuda-initialization-error"},
+		{"driver shutting down", "cudaErrorCudartUnloading", "CUDA_ERROR_DEINITIALIZED", "cuda-driver-shutting-down"},
+		{"invalid configuration argument", "cudaErrorInvalidConfiguration", "", "cuda-invalid-configuration"},
+		{"invalid pitch argument", "cudaErrorInvalidPitchValue", "", "cuda-api-misuse"},
+		{"invalid device symbol", "cudaErrorInvalidSymbol", "", "cuda-api-misuse"},
+		{"invalid device pointer", "cudaErrorInvalidDevicePointer", "", "cuda-invalid-argument"},
+		{"invalid copy direction for memcpy", "cudaErrorInvalidMemcpyDirection", "", "cuda-api-misuse"},
+		{"CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver", "", "cuda-driver-version-insufficient"},
+		{"__global__ function call is not configured", "cudaErrorMissingConfiguration", "", "cuda-api-misuse"},
+		{"API call is not supported in the installed CUDA driver", "cudaErrorCallRequiresNewerDriver", "", "cuda-driver-version-insufficient"},
+		{"CUDA driver is a stub library", "cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY", "cuda-driver-mismatch"},
+		{"CUDA-capable device(s) is/are busy or unavailable", "cudaErrorDevicesUnavailable", "CUDA_ERROR_DEVICE_UNAVAILABLE", "cuda-devices-busy-or-unavailable"},
+		{"invalid device function", "cudaErrorInvalidDeviceFunction", "", "cuda-no-kernel-image"},
+		{"no CUDA-capable device is detected", "cudaErrorNoDevice", "CUDA_ERROR_NO_DEVICE", "no-cuda-gpus-available"},
+		{"invalid device ordinal", "cudaErrorInvalidDevice", "CUDA_ERROR_INVALID_DEVICE", "cuda-invalid-device-ordinal"},
+		{"device doesn't have valid Grid license", "cudaErrorDeviceNotLicensed", "CUDA_ERROR_DEVICE_NOT_LICENSED", "cuda-devices-busy-or-unavailable"},
+		{"startup failure in cuda runtime", "cudaErrorStartupFailure", "", "cuda-initialization-error"},
+		{"device kernel image is invalid", "cudaErrorInvalidKernelImage", "CUDA_ERROR_INVALID_IMAGE", "cuda-no-kernel-image"},
+		{"invalid device context", "cudaErrorDeviceUninitialized", "CUDA_ERROR_INVALID_CONTEXT", "cuda-api-misuse"},
+		{"mapping of buffer object failed", "cudaErrorMapBufferObjectFailed", "CUDA_ERROR_MAP_FAILED", "cuda-api-misuse"},
+		{"resource already mapped", "cudaErrorAlreadyMapped", "CUDA_ERROR_ALREADY_MAPPED", "cuda-api-misuse"},
+		{"no kernel image is available for execution on the device", "cudaErrorNoKernelImageForDevice", "CUDA_ERROR_NO_BINARY_FOR_GPU", "cuda-no-kernel-image"},
+		{"uncorrectable ECC error encountered", "cudaErrorECCUncorrectable", "CUDA_ERROR_ECC_UNCORRECTABLE", "cuda-uncorrectable-ecc-error"},
+		{"limit is not supported on this architecture", "cudaErrorUnsupportedLimit", "CUDA_ERROR_UNSUPPORTED_LIMIT", "cuda-api-misuse"},
+		{"exclusive-thread device already in use by a different thread", "cudaErrorDeviceAlreadyInUse", "CUDA_ERROR_CONTEXT_ALREADY_IN_USE", "cuda-devices-busy-or-unavailable"},
+		{"peer access is not supported between these two devices", "cudaErrorPeerAccessUnsupported", "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "cuda-peer-access-unsupported"},
+		{"a PTX JIT compilation failed", "cudaErrorInvalidPtx", "CUDA_ERROR_INVALID_PTX", "cuda-ptx-unsupported-toolchain"},
+		{"uncorrectable NVLink error was detected during the execution", "cudaErrorNvlinkUncorrectable", "CUDA_ERROR_NVLINK_UNCORRECTABLE", "cuda-uncorrectable-ecc-error"},
+		{"PTX JIT compiler library not found", "cudaErrorJitCompilerNotFound", "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "cuda-ptx-unsupported-toolchain"},
+		{"the provided PTX was compiled with an unsupported toolchain.", "cudaErrorUnsupportedPtxVersion", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "cuda-ptx-unsupported-toolchain"},
+		{"PTX JIT compilation was disabled", "cudaErrorJitCompilationDisabled", "CUDA_ERROR_JIT_COMPILATION_DISABLED", "cuda-ptx-unsupported-toolchain"},
+		{"shared object symbol not found", "cudaErrorSharedObjectSymbolNotFound", "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", "cuda-no-kernel-image"},
+		{"shared object initialization failed", "cudaErrorSharedObjectInitFailed", "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", "cuda-no-kernel-image"},
+		{"OS call failed or operation not supported on this OS", "cudaErrorOperatingSystem", "CUDA_ERROR_OPERATING_SYSTEM", "cuda-operation-not-supported"},
+		{"invalid resource handle", "cudaErrorInvalidResourceHandle", "CUDA_ERROR_INVALID_HANDLE", "cuda-invalid-resource-handle"},
+		{"the operation cannot be performed in the present state", "cudaErrorIllegalState", "CUDA_ERROR_ILLEGAL_STATE", "cuda-api-misuse"},
+		{"named symbol not found", "cudaErrorSymbolNotFound", "CUDA_ERROR_NOT_FOUND", "cuda-no-kernel-image"},
+		{"device not ready", "cudaErrorNotReady", "CUDA_ERROR_NOT_READY", ""},
+		{"an illegal memory access was encountered", "cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuda-illegal-memory-access"},
+		{"too many resources requested for launch", "cudaErrorLaunchOutOfResources", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "cuda-launch-out-of-resources"},
+		{"the launch timed out and was terminated", "cudaErrorLaunchTimeout", "CUDA_ERROR_LAUNCH_TIMEOUT", "cuda-kernel-fault"},
+		{"peer access has not been enabled", "cudaErrorPeerAccessNotEnabled", "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", "cuda-peer-access-unsupported"},
+		{"cannot set while device is active in this process", "cudaErrorSetOnActiveProcess", "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", "cuda-api-misuse"},
+		{"context is destroyed", "cudaErrorContextIsDestroyed", "CUDA_ERROR_CONTEXT_IS_DESTROYED", "cuda-api-misuse"},
+		{"device-side assert triggered", "cudaErrorAssert", "CUDA_ERROR_ASSERT", "cuda-device-side-assert"},
+		{"peer mapping resources exhausted", "cudaErrorTooManyPeers", "CUDA_ERROR_TOO_MANY_PEERS", "cuda-peer-access-unsupported"},
+		{"part or all of the requested memory range is already mapped", "cudaErrorHostMemoryAlreadyRegistered", "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", "cuda-api-misuse"},
+		{"pointer does not correspond to a registered memory region", "cudaErrorHostMemoryNotRegistered", "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", "cuda-api-misuse"},
+		{"hardware stack error", "cudaErrorHardwareStackError", "CUDA_ERROR_HARDWARE_STACK_ERROR", "cuda-kernel-fault"},
+		{"an illegal instruction was encountered", "cudaErrorIllegalInstruction", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "cuda-kernel-fault"},
+		{"misaligned address", "cudaErrorMisalignedAddress", "CUDA_ERROR_MISALIGNED_ADDRESS", "cuda-misaligned-address"},
+		{"operation not supported on global/shared address space", "cudaErrorInvalidAddressSpace", "CUDA_ERROR_INVALID_ADDRESS_SPACE", "cuda-kernel-fault"},
+		{"invalid program counter", "cudaErrorInvalidPc", "CUDA_ERROR_INVALID_PC", "cuda-kernel-fault"},
+		{"unspecified launch failure", "cudaErrorLaunchFailure", "CUDA_ERROR_LAUNCH_FAILED", "cuda-unspecified-launch-failure"},
+		{"too many blocks in cooperative launch", "cudaErrorCooperativeLaunchTooLarge", "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "cuda-launch-out-of-resources"},
+		{"operation not permitted", "cudaErrorNotPermitted", "CUDA_ERROR_NOT_PERMITTED", "cuda-operation-not-permitted"},
+		{"operation not supported", "cudaErrorNotSupported", "CUDA_ERROR_NOT_SUPPORTED", "cuda-operation-not-supported"},
+		{"system not yet initialized", "cudaErrorSystemNotReady", "CUDA_ERROR_SYSTEM_NOT_READY", "cuda-system-not-ready"},
+		{"system has unsupported display driver / cuda driver combination", "cudaErrorSystemDriverMismatch", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "cuda-driver-mismatch"},
+		{"forward compatibility was attempted on non supported HW", "cudaErrorCompatNotSupportedOnDevice", "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "cuda-driver-mismatch"},
+		{"MPS client failed to connect to the MPS control daemon or the MPS server", "cudaErrorMpsConnectionFailed", "CUDA_ERROR_MPS_CONNECTION_FAILED", "cuda-mps-error"},
+		{"the remote procedural call between the MPS server and the MPS client failed", "cudaErrorMpsRpcFailure", "CUDA_ERROR_MPS_RPC_FAILURE", "cuda-mps-error"},
+		{"MPS server is not ready to accept new MPS client requests", "cudaErrorMpsServerNotReady", "CUDA_ERROR_MPS_SERVER_NOT_READY", "cuda-mps-error"},
+		{"the hardware resources required to create MPS client have been exhausted", "cudaErrorMpsMaxClientsReached", "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", "cuda-mps-error"},
+		{"the hardware resources required to support device connections have been exhausted", "cudaErrorMpsMaxConnectionsReached", "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", "cuda-mps-error"},
+		{"the MPS client has been terminated by the server", "cudaErrorMpsClientTerminated", "CUDA_ERROR_MPS_CLIENT_TERMINATED", "cuda-mps-error"},
+		{"operation not permitted when stream is capturing", "cudaErrorStreamCaptureUnsupported", "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", "cuda-operation-not-permitted-when-capturing"},
+		{"operation failed due to a previous error during capture", "cudaErrorStreamCaptureInvalidated", "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", "cuda-operation-not-permitted-when-capturing"},
+		{"operation would result in a merge of separate capture sequences", "cudaErrorStreamCaptureMerge", "CUDA_ERROR_STREAM_CAPTURE_MERGE", "cuda-operation-not-permitted-when-capturing"},
+		{"capture was not ended in the same stream as it began", "cudaErrorStreamCaptureUnmatched", "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", "cuda-operation-not-permitted-when-capturing"},
+		{"capturing stream has unjoined work", "cudaErrorStreamCaptureUnjoined", "CUDA_ERROR_STREAM_CAPTURE_UNJOINED", "cuda-operation-not-permitted-when-capturing"},
+		{"dependency created on uncaptured work in another stream", "cudaErrorStreamCaptureIsolation", "CUDA_ERROR_STREAM_CAPTURE_ISOLATION", "cuda-operation-not-permitted-when-capturing"},
+		{"operation would make the legacy stream depend on a capturing blocking stream", "cudaErrorStreamCaptureImplicit", "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", "cuda-operation-not-permitted-when-capturing"},
+		{"operation not permitted on an event last recorded in a capturing stream", "cudaErrorCapturedEvent", "CUDA_ERROR_CAPTURED_EVENT", "cuda-operation-not-permitted-when-capturing"},
+		{"attempt to terminate a thread-local capture sequence from another thread", "cudaErrorStreamCaptureWrongThread", "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", "cuda-operation-not-permitted-when-capturing"},
+		{"the graph update was not performed because it included changes which violated constraints specific to instantiated graph update", "cudaErrorGraphExecUpdateFailure", "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", "cuda-operation-not-permitted-when-capturing"},
+		{"unknown error", "cudaErrorUnknown", "CUDA_ERROR_UNKNOWN", "cuda-unknown-error"},
+	},
+}
+
+// hipRuntime is HIP's hipError_t: the names of hipGetErrorName and the
+// texts of hipGetErrorString (ROCm clr, hipamd/src/hip_error.cpp), as torch
+// on ROCm and the ROCm libraries print them. The profiler and graphics
+// codes are left out; hipErrorNotReady is a query result.
+var hipRuntime = vocabulary{
+	name: "HIP runtime hipError_t",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: torchCUDA("HIP error: ")},
+		{Field: fieldText, Format: "torch.AcceleratorError: HIP error: %s"},
+		{Field: fieldName, Format: "RuntimeError: hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, stream) returned %s"},
+		{Field: fieldName, Format: ":0:rocdevice.cpp            :2984: 5120366830 us: [pid:1234  tid:0x7f] HIP call failed with %s"},
+	},
+	terms: []vocabTerm{
+		{"no error", "hipSuccess", "", ""},
+		{"invalid argument", "hipErrorInvalidValue", "", "cuda-invalid-argument"},
+		{"out of memory", "hipErrorOutOfMemory", "", "cuda-error-out-of-memory"},
+		{"initialization error", "hipErrorNotInitialized", "", "cuda-initialization-error"},
+		{"driver shutting down", "hipErrorDeinitialized", "", "cuda-driver-shutting-down"},
+		{"invalid configuration argument", "hipErrorInvalidConfiguration", "", "cuda-invalid-configuration"},
+		{"invalid pitch argument", "hipErrorInvalidPitchValue", "", "cuda-api-misuse"},
+		{"invalid device symbol", "hipErrorInvalidSymbol", "", "cuda-api-misuse"},
+		{"invalid device pointer", "hipErrorInvalidDevicePointer", "", "cuda-invalid-argument"},
+		{"invalid copy direction for memcpy", "hipErrorInvalidMemcpyDirection", "", "cuda-api-misuse"},
+		{"driver version is insufficient for runtime version", "hipErrorInsufficientDriver", "", "cuda-driver-version-insufficient"},
+		{"__global__ function call is not configured", "hipErrorMissingConfiguration", "", "cuda-api-misuse"},
+		{"unspecified launch failure in prior launch", "hipErrorPriorLaunchFailure", "", "cuda-unspecified-launch-failure"},
+		{"invalid device function", "hipErrorInvalidDeviceFunction", "", "hip-no-binary-for-gpu"},
+		{"no ROCm-capable device is detected", "hipErrorNoDevice", "", "no-cuda-gpus-available"},
+		{"invalid device ordinal", "hipErrorInvalidDevice", "", "cuda-invalid-device-ordinal"},
+		{"device kernel image is invalid", "", "", "cuda-no-kernel-image"},
+		{"", "hipErrorInvalidImage", "", "hip-no-binary-for-gpu"},
+		{"invalid device context", "hipErrorInvalidContext", "", "cuda-api-misuse"},
+		{"mapping of buffer object failed", "hipErrorMapFailed", "", "cuda-api-misuse"},
+		{"no kernel image is available for execution on the device", "", "", "cuda-no-kernel-image"},
+		{"", "hipErrorNoBinaryForGpu", "", "hip-no-binary-for-gpu"},
+		{"uncorrectable ECC error encountered", "hipErrorECCNotCorrectable", "", "cuda-uncorrectable-ecc-error"},
+		{"exclusive-thread device already in use by a different thread", "hipErrorContextAlreadyInUse", "", "cuda-devices-busy-or-unavailable"},
+		{"peer access is not supported between these two devices", "hipErrorPeerAccessUnsupported", "", "cuda-peer-access-unsupported"},
+		{"invalid kernel file", "hipErrorInvalidKernelFile", "", "hip-no-binary-for-gpu"},
+		{"shared object symbol not found", "hipErrorSharedObjectSymbolNotFound", "", "hip-no-binary-for-gpu"},
+		{"shared object initialization failed", "hipErrorSharedObjectInitFailed", "", "hip-no-binary-for-gpu"},
+		{"OS call failed or operation not supported on this OS", "hipErrorOperatingSystem", "", "cuda-operation-not-supported"},
+		{"invalid resource handle", "hipErrorInvalidHandle", "", "cuda-invalid-resource-handle"},
+		{"the operation cannot be performed in the present state", "hipErrorIllegalState", "", "cuda-api-misuse"},
+		{"named symbol not found", "hipErrorNotFound", "", "hip-no-binary-for-gpu"},
+		{"device not ready", "hipErrorNotReady", "", ""},
+		{"an illegal memory access was encountered", "hipErrorIllegalAddress", "", "cuda-illegal-memory-access"},
+		{"too many resources requested for launch", "hipErrorLaunchOutOfResources", "", "cuda-launch-out-of-resources"},
+		{"the launch timed out and was terminated", "hipErrorLaunchTimeOut", "", "cuda-kernel-fault"},
+		{"peer access has not been enabled", "hipErrorPeerAccessNotEnabled", "", "cuda-peer-access-unsupported"},
+		{"cannot set while device is active in this process", "hipErrorSetOnActiveProcess", "", "cuda-api-misuse"},
+		{"context is destroyed", "hipErrorContextIsDestroyed", "", "cuda-api-misuse"},
+		{"device-side assert triggered", "hipErrorAssert", "", "cuda-device-side-assert"},
+		{"part or all of the requested memory range is already mapped", "hipErrorHostMemoryAlreadyRegistered", "", "cuda-api-misuse"},
+		{"pointer does not correspond to a registered memory region", "hipErrorHostMemoryNotRegistered", "", "cuda-api-misuse"},
+		{"unspecified launch failure", "hipErrorLaunchFailure", "", "cuda-unspecified-launch-failure"},
+		{"too many blocks in cooperative launch", "hipErrorCooperativeLaunchTooLarge", "", "cuda-launch-out-of-resources"},
+		{"operation not supported", "hipErrorNotSupported", "", "cuda-operation-not-supported"},
+		{"operation not permitted when stream is capturing", "hipErrorStreamCaptureUnsupported", "", "cuda-operation-not-permitted-when-capturing"},
+		{"operation failed due to a previous error during capture", "hipErrorStreamCaptureInvalidated", "", "cuda-operation-not-permitted-when-capturing"},
+		{"capturing stream has unjoined work", "hipErrorStreamCaptureUnjoined", "", "cuda-operation-not-permitted-when-capturing"},
+		{"operation not permitted on an event last recorded in a capturing stream", "hipErrorCapturedEvent", "", "cuda-operation-not-permitted-when-capturing"},
+		{"the graph update was not performed because it included changes which violated constraints specific to instantiated graph update", "hipErrorGraphExecUpdateFailure", "", "cuda-operation-not-permitted-when-capturing"},
+		{"runtime memory call returned error", "hipErrorRuntimeMemory", "", "cuda-unknown-error"},
+		{"runtime call other than memory returned error", "hipErrorRuntimeOther", "", "cuda-unknown-error"},
+		{"unknown error", "hipErrorUnknown", "", "cuda-unknown-error"},
+	},
+}
+
+// vocabExamples are the examples of the records the vocabularies added.
+var vocabExamples = map[string]example{
+	"cuda-driver-shutting-down": {
+		match: []string{
+			"torch.AcceleratorError: CUDA error: driver shutting down",
+			"Exception ignored in: <function CudaIPCMemory.__del__>\nRuntimeError: CUDA driver error: driver shutting down",
+			"cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorCudartUnloading: driver shutting down",
+		},
+		miss: []string{
+			hdr("Shutting down the scheduler."),
+			"INFO:     Shutting down",
+		},
+	},
+	"cuda-api-misuse": {
+		match: []string{
+			tb("RuntimeError: CUDA error: invalid device symbol"),
+			"RuntimeError: CUDA error: context is destroyed",
+			"RuntimeError: HIP error: the operation cannot be performed in the present state",
+			"cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorHostMemoryAlreadyRegistered: part or all of the requested memory range is already mapped",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: invalid argument",
+			"ValueError: invalid device symbol table in the config",
+		},
+	},
+	"cuda-mps-error": {
+		match: []string{
+			"RuntimeError: CUDA error: MPS client failed to connect to the MPS control daemon or the MPS server",
+			"torch.AcceleratorError: CUDA error: the MPS client has been terminated by the server",
+			"RuntimeError: cuInit failed with CUresult CUDA_ERROR_MPS_SERVER_NOT_READY",
+		},
+		miss: []string{
+			"nvidia-cuda-mps-control -d started",
+			"RuntimeError: CUDA error: unknown error",
+		},
+	},
+}
+
+func init() { addExamples(vocabExamples, nil) }
