@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,10 +65,11 @@ func (t vocabTerm) field(f termField) string {
 }
 
 // vocabLead feeds text through the entry assembler and the analysis and
-// returns the slug of the record that leads the last diagnosis: "" when no
-// entry is a failure, when the failure is unclassified, or when its record
-// is an info record (a routine line).
-func vocabLead(m *matcher.Matcher, text string) string {
+// returns the record that leads the last diagnosis (nil when no entry is a
+// failure, when the failure is unclassified, or when its record is an info
+// record: a routine line) and the slugs of the wrappers around it (with,
+// when a wrapper leads, the other wrappers that read the same line).
+func vocabLead(m *matcher.Matcher, text string) (*patterns.Record, []string) {
 	a := entry.NewAssembler(entry.Options{})
 	var ents []entry.Entry
 	for i, line := range strings.Split(text, "\n") {
@@ -75,18 +77,41 @@ func vocabLead(m *matcher.Matcher, text string) string {
 	}
 	ents = append(ents, a.Flush()...)
 	an := analysis.New(m)
-	lead := ""
+	var lead *patterns.Record
+	var context []string
 	for i := range ents {
 		d, ok := an.Analyze(&ents[i])
 		if !ok {
 			continue
 		}
-		lead = ""
-		if d.Cause != nil && d.Cause.Record.Severity != patterns.SeverityInfo && !d.Cause.Record.Role.Is(patterns.RoleWrapper) {
-			lead = d.Cause.Record.Slug
+		lead, context = nil, context[:0]
+		if d.Cause != nil && d.Cause.Record.Severity != patterns.SeverityInfo {
+			lead = d.Cause.Record
+		}
+		for _, h := range d.Context {
+			context = append(context, h.Record.Slug)
+		}
+		if lead != nil && lead.Role.Is(patterns.RoleWrapper) {
+			for _, h := range d.Alternatives {
+				if h.Record.Role.Is(patterns.RoleWrapper) {
+					context = append(context, h.Record.Slug)
+				}
+			}
 		}
 	}
-	return lead
+	return lead, context
+}
+
+// leads reports whether a diagnosis led by lead with the wrappers context
+// is what want asks for: the record of that slug leads, or, for a wrapper
+// record (a generic failure whose cause is printed elsewhere), it leads or
+// stands among the wrappers; for "" no record leads but a wrapper (the
+// process that carried the line, which says nothing of the string itself).
+func leads(lead *patterns.Record, context []string, want string) bool {
+	if want == "" {
+		return lead == nil || lead.Role.Is(patterns.RoleWrapper)
+	}
+	return lead != nil && lead.Slug == want || slices.Contains(context, want)
 }
 
 // checkVocabulary composes every term of v in every shape that prints one
@@ -111,8 +136,12 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, f
 			if o, ok := s.Override[form]; ok {
 				want = o
 			}
-			if got := vocabLead(m, line); got != want {
+			if lead, context := vocabLead(m, line); !leads(lead, context, want) {
 				ok = false
+				got := ""
+				if lead != nil {
+					got = lead.Slug
+				}
 				if want == "" {
 					want = "no failure record"
 				}
@@ -153,6 +182,8 @@ func torchCUDA(prefix string) string {
 var vocabularies = []vocabulary{
 	cudaRuntime,
 	hipRuntime,
+	ncclResults,
+	ncclCudaFailures(),
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -323,6 +354,63 @@ var hipRuntime = vocabulary{
 		{"runtime call other than memory returned error", "hipErrorRuntimeOther", "", "cuda-unknown-error"},
 		{"unknown error", "hipErrorUnknown", "", "cuda-unknown-error"},
 	},
+}
+
+// ncclResults is NCCL's ncclResult_t: the texts of ncclGetErrorString
+// (src/init.cc) as torch's ProcessGroupNCCL and sglang's pynccl raise them,
+// and the names with the detail torch adds after them.
+var ncclResults = vocabulary{
+	name: "NCCL ncclResult_t",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: tb("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, %s, NCCL version 2.21.5")},
+		{Field: fieldText, Format: tb("RuntimeError: NCCL error: %s")},
+		{Field: fieldText, Format: "[rank1]:[E1205 11:40:31.116102 4242 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception: NCCL error: %s"},
+		{Field: fieldName, Format: "%s: Call to a library function failed.\nLast error:\nsome detail"},
+	},
+	terms: []vocabTerm{
+		{"no error", "ncclSuccess", "", ""},
+		{"unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "ncclUnhandledCudaError", "", "nccl-unhandled-cuda-error"},
+		{"unhandled system error (run with NCCL_DEBUG=INFO for details)", "ncclSystemError", "", "nccl-unhandled-system-error"},
+		{"internal error - please report this issue to the NCCL developers", "ncclInternalError", "", "nccl-internal-error"},
+		{"invalid argument (run with NCCL_DEBUG=WARN for details)", "ncclInvalidArgument", "", "nccl-invalid-usage"},
+		{"invalid usage (run with NCCL_DEBUG=WARN for details)", "ncclInvalidUsage", "", "nccl-invalid-usage"},
+		{"remote process exited or there was a network error", "ncclRemoteError", "", "nccl-remote-process-exited"},
+		{"NCCL operation in progress", "ncclInProgress", "", ""},
+	},
+}
+
+// ncclCudaFailures is NCCL's own report of a failed CUDA call (its
+// CUDACHECK: "Cuda failure [<code>] '<cudaGetErrorString>'") for every
+// text of the CUDA vocabulary: nccl-cuda-failure reads them, except the
+// CUDA errors whose own record says more in NCCL's words too (memory, a
+// busy or failing device, a launch the GPU cannot hold, a CUDA context
+// lost to a fork).
+func ncclCudaFailures() vocabulary {
+	own := map[string]bool{
+		"out of memory": true, "initialization error": true, "invalid configuration argument": true,
+		"uncorrectable ECC error encountered": true, "uncorrectable NVLink error was detected during the execution": true,
+		"CUDA-capable device(s) is/are busy or unavailable": true, "exclusive-thread device already in use by a different thread": true,
+		"device doesn't have valid Grid license":  true,
+		"too many resources requested for launch": true, "too many blocks in cooperative launch": true,
+	}
+	v := vocabulary{
+		name: "NCCL Cuda failure",
+		shapes: []vocabShape{
+			{Field: fieldText, Format: "gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure '%s'"},
+			{Field: fieldText, Format: "host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 '%s'"},
+		},
+	}
+	for _, t := range cudaRuntime.terms {
+		if t.text == "" || t.want == "" && t.text != "no error" {
+			continue
+		}
+		want := "nccl-cuda-failure"
+		if own[t.text] {
+			want = t.want
+		}
+		v.terms = append(v.terms, vocabTerm{text: t.text, want: want})
+	}
+	return v
 }
 
 // vocabExamples are the examples of the records the vocabularies added.
