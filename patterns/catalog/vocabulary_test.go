@@ -31,6 +31,10 @@ type vocabulary struct {
 type vocabShape struct {
 	Field  termField
 	Format string
+	// All, when set, makes Format take every form at once (%[1]s the
+	// text, %[2]s the name, %[3]s the alternative name), and the shape
+	// prints only the terms that have all the forms it uses.
+	All bool
 	// Override names, by form, the record that leads on this shape
 	// instead of the term's own: a caller's record that reads the same
 	// string in its own context.
@@ -62,6 +66,16 @@ func (t vocabTerm) field(f termField) string {
 		return t.alt
 	}
 	return t.text
+}
+
+// hasForms reports whether t has every form format uses.
+func (t vocabTerm) hasForms(format string) bool {
+	for i, f := range []string{t.text, t.name, t.alt} {
+		if f == "" && strings.Contains(format, fmt.Sprintf("%%[%d]s", i+1)) {
+			return false
+		}
+	}
+	return true
 }
 
 // vocabLead feeds text through the entry assembler and the analysis and
@@ -127,11 +141,14 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, f
 		ok, lines := true, 0
 		for _, s := range v.shapes {
 			form := term.field(s.Field)
-			if form == "" {
+			if form == "" || s.All && !term.hasForms(s.Format) {
 				continue
 			}
 			lines++
 			line := fmt.Sprintf(s.Format, form)
+			if s.All {
+				line = fmt.Sprintf(s.Format, term.text, term.name, term.alt)
+			}
 			want := term.want
 			if o, ok := s.Override[form]; ok {
 				want = o
@@ -184,6 +201,7 @@ var vocabularies = []vocabulary{
 	hipRuntime,
 	ncclResults,
 	ncclCudaFailures(),
+	errnos,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -413,6 +431,46 @@ func ncclCudaFailures() vocabulary {
 	return v
 }
 
+// errnos are the C library's error texts (glibc's strerror, which Python's
+// OSError, Rust's io::Error and C/C++ libraries print; Go's syscall package
+// prints them in lower case) for the errnos a serving process meets on its
+// sockets, files and devices. The text is the term, the name its number on
+// Linux, the alternative a Go error that ends in it.
+var errnos = vocabulary{
+	name: "errno strerror",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("OSError: [Errno %[2]s] %[1]s")},
+		{Field: fieldText, All: true, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::server: request to worker failed: %[1]s (os error %[2]s)"},
+		{Field: fieldText, Format: "E0528 00:11:09.418211 4021 transfer_engine.cpp:188] socket call failed: %s"},
+		{Field: fieldAlt, Format: `time=2026-05-28T00:11:09.418Z level=ERROR source=server.go:412 msg="request failed" error="%s"`},
+	},
+	terms: []vocabTerm{
+		{"Address already in use", "98", "listen tcp 0.0.0.0:11434: bind: address already in use", "address-already-in-use"},
+		{"Cannot assign requested address", "99", "listen tcp 10.9.0.7:11434: bind: cannot assign requested address", "network-address-not-available"},
+		{"Connection refused", "111", "dial tcp 10.0.0.5:11434: connect: connection refused", "network-connection-failed"},
+		{"Connection timed out", "110", "dial tcp 10.0.0.5:11434: connect: connection timed out", "network-connection-failed"},
+		{"No route to host", "113", "dial tcp 10.0.0.5:11434: connect: no route to host", "network-connection-failed"},
+		{"Network is unreachable", "101", "dial tcp 10.0.0.5:11434: connect: network is unreachable", "network-connection-failed"},
+		{"Software caused connection abort", "103", "", "network-connection-failed"},
+		{"Connection reset by peer", "104", "read tcp 10.0.0.4:51234->10.0.0.5:11434: read: connection reset by peer", "ipc-peer-process-gone"},
+		{"Broken pipe", "32", "write tcp 10.0.0.4:51234->10.0.0.5:11434: write: broken pipe", "ipc-peer-process-gone"},
+		{"No space left on device", "28", "write /root/.ollama/models/blobs/sha256-partial: no space left on device", "no-space-left-on-device"},
+		{"Disk quota exceeded", "122", "write /root/.ollama/models/blobs/sha256-partial: disk quota exceeded", "no-space-left-on-device"},
+		{"Too many open files", "24", "accept tcp [::]:11434: accept4: too many open files", "too-many-open-files"},
+		{"Too many open files in system", "23", "open /proc/self/fd: too many open files in system", "too-many-open-files"},
+		{"Cannot allocate memory", "12", "fork/exec /usr/lib/ollama/runner: cannot allocate memory", "host-cannot-allocate-memory"},
+		{"Permission denied", "13", "open /root/.ollama/models/manifests: permission denied", "filesystem-access-denied"},
+		{"Operation not permitted", "1", "", "filesystem-access-denied"},
+		{"Read-only file system", "30", "mkdir /models/.cache: read-only file system", "filesystem-access-denied"},
+		{"No such file or directory", "2", "open /models/llama/config.json: no such file or directory", "path-not-found"},
+		{"No such device", "19", "open /dev/nvidia3: no such device", "path-not-found"},
+		{"No such device or address", "6", "open /dev/infiniband/uverbs0: no such device or address", "path-not-found"},
+		{"Device or resource busy", "16", "unlinkat /dev/shm/nccl-KqQ7oV: device or resource busy", "device-or-resource-busy"},
+		{"Input/output error", "5", "read /models/llama/model-00001-of-00030.safetensors: input/output error", "os-input-output-error"},
+		{"Interrupted system call", "4", "", ""},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -447,6 +505,60 @@ var vocabExamples = map[string]example{
 		miss: []string{
 			"nvidia-cuda-mps-control -d started",
 			"RuntimeError: CUDA error: unknown error",
+		},
+	},
+	"network-connection-failed": {
+		match: []string{
+			tb("ConnectionRefusedError: [Errno 111] Connection refused"),
+			"E0528 00:11:09.418211 4021 client.cpp:188] connect() failed: No route to host",
+			"Error: error sending request: Connection timed out (os error 110)",
+			`Error: Head "http://127.0.0.1:11434/": dial tcp 127.0.0.1:11434: connect: connection refused`,
+		},
+		miss: []string{
+			"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+			"[W528 00:11:09.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 111 - Connection refused).",
+		},
+	},
+	"filesystem-access-denied": {
+		match: []string{
+			tb("PermissionError: [Errno 13] Permission denied: '/root/.cache/huggingface/hub'"),
+			"OSError: [Errno 30] Read-only file system: '/models/.triton'",
+			"Error: open /root/.ollama/id_ed25519: permission denied",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: operation not permitted",
+			"set_mempolicy: Operation not permitted",
+		},
+	},
+	"path-not-found": {
+		match: []string{
+			tb("FileNotFoundError: [Errno 2] No such file or directory: '/models/Llama-3.1-8B/config.json'"),
+			"OSError: [Errno 19] No such device",
+			"Error: open /models/llama.gguf: no such file or directory",
+		},
+		miss: []string{
+			"/tmp/x.cu:3:10: fatal error: cutlass/cutlass.h: No such file or directory",
+			"ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+		},
+	},
+	"device-or-resource-busy": {
+		match: []string{
+			tb("OSError: [Errno 16] Device or resource busy: '/dev/shm/sglang_shm_0'"),
+			"E0528 00:11:09.418211 4021 shm.cpp:88] shm_unlink failed: Device or resource busy",
+		},
+		miss: []string{
+			"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable",
+			"Device busy, retrying in 1s",
+		},
+	},
+	"os-input-output-error": {
+		match: []string{
+			tb("OSError: [Errno 5] Input/output error: '/mnt/models/model-00003-of-00030.safetensors'"),
+			"Error: read /mnt/models/blobs/sha256-3f1c: input/output error",
+		},
+		miss: []string{
+			"[1716880269.123456] [node-2:4012:0] ucp_worker.c:1789 UCX ERROR error 'Input/output error' will not be handled for ep 0x7f",
+			"Input/output stats: 12 MB read",
 		},
 	},
 }
