@@ -128,15 +128,18 @@ func leads(lead *patterns.Record, context []string, want string) bool {
 	return lead != nil && lead.Slug == want || slices.Contains(context, want)
 }
 
+// vocabCount is what checkVocabulary counted: failure terms claimed as
+// wanted on all their lines, of all failure terms; lines of failure terms
+// claimed as wanted, of all such lines.
+type vocabCount struct{ claimed, failures, claimedLines, failureLines int }
+
 // checkVocabulary composes every term of v in every shape that prints one
-// of its forms and checks the record that leads. It returns how many of
-// the failure terms are claimed as wanted on all their lines, and how many
-// failure terms v has.
-func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, failures int) {
+// of its forms and checks the record that leads.
+func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (n vocabCount) {
 	t.Helper()
 	for _, term := range v.terms {
 		if term.want != "" {
-			failures++
+			n.failures++
 		}
 		ok, lines := true, 0
 		for _, s := range v.shapes {
@@ -153,7 +156,14 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, f
 			if o, ok := s.Override[form]; ok {
 				want = o
 			}
-			if lead, context := vocabLead(m, line); !leads(lead, context, want) {
+			if term.want != "" {
+				n.failureLines++
+			}
+			lead, context := vocabLead(m, line)
+			if leads(lead, context, want) && term.want != "" {
+				n.claimedLines++
+			}
+			if !leads(lead, context, want) {
 				ok = false
 				got := ""
 				if lead != nil {
@@ -169,10 +179,10 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (claimed, f
 			t.Errorf("%s: term %+v has no shape that prints it", v.name, term)
 		}
 		if ok && term.want != "" {
-			claimed++
+			n.claimed++
 		}
 	}
-	return claimed, failures
+	return n
 }
 
 // TestVocabularies checks every vocabulary and logs its count of failure
@@ -181,8 +191,8 @@ func TestVocabularies(t *testing.T) {
 	m := compileCatalog(t)
 	for _, v := range vocabularies {
 		t.Run(v.name, func(t *testing.T) {
-			claimed, failures := checkVocabulary(t, m, v)
-			t.Logf("%s: %d of %d failure strings claimed", v.name, claimed, failures)
+			n := checkVocabulary(t, m, v)
+			t.Logf("%s: %d of %d failure strings claimed (%d of %d lines)", v.name, n.claimed, n.failures, n.claimedLines, n.failureLines)
 		})
 	}
 }
@@ -202,6 +212,7 @@ var vocabularies = []vocabulary{
 	ncclResults,
 	ncclCudaFailures(),
 	errnos,
+	grpcCodes,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -471,6 +482,41 @@ var errnos = vocabulary{
 	},
 }
 
+// grpcCodes are gRPC's status codes (grpc/doc/statuscodes.md): the name is
+// Python's StatusCode member as an _InactiveRpcError or AioRpcError prints
+// it, the alternative the code as grpc-go ("rpc error: code = ...") and
+// tonic ("status: ...") print it. A code a server answers a bad request
+// with (invalid argument, not found, out of range...) or a caller's own
+// cancellation is no failure of the serving process.
+var grpcCodes = vocabulary{
+	name: "gRPC status codes",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: tb("grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.%s\n\tdetails = \"call failed\"\n\tdebug_error_string = \"UNKNOWN:Error received from peer ipv4:10.0.0.5:30001\"\n>")},
+		{Field: fieldName, Format: "grpc.aio._call.AioRpcError: <AioRpcError of RPC that terminated with:\n\tstatus = StatusCode.%s\n\tdetails = \"call failed\"\n>"},
+		{Field: fieldAlt, Format: `time="2026-05-28T00:11:09Z" level=error msg="generate failed" error="rpc error: code = %s desc = call failed"`},
+		{Field: fieldAlt, Format: `2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::routers::grpc: worker call failed: status: %s, message: "call failed", details: [], metadata: MetadataMap { headers: {} }`},
+	},
+	terms: []vocabTerm{
+		{"", "OK", "OK", ""},
+		{"", "CANCELLED", "Canceled", ""},
+		{"", "UNKNOWN", "Unknown", "grpc-server-error"},
+		{"", "INVALID_ARGUMENT", "InvalidArgument", ""},
+		{"", "DEADLINE_EXCEEDED", "DeadlineExceeded", "grpc-deadline-exceeded"},
+		{"", "NOT_FOUND", "NotFound", ""},
+		{"", "ALREADY_EXISTS", "AlreadyExists", ""},
+		{"", "PERMISSION_DENIED", "PermissionDenied", "grpc-auth-failed"},
+		{"", "RESOURCE_EXHAUSTED", "ResourceExhausted", "grpc-resource-exhausted"},
+		{"", "FAILED_PRECONDITION", "FailedPrecondition", ""},
+		{"", "ABORTED", "Aborted", ""},
+		{"", "OUT_OF_RANGE", "OutOfRange", ""},
+		{"", "UNIMPLEMENTED", "Unimplemented", "grpc-unimplemented"},
+		{"", "INTERNAL", "Internal", "grpc-server-error"},
+		{"", "UNAVAILABLE", "Unavailable", "grpc-unavailable"},
+		{"", "DATA_LOSS", "DataLoss", "grpc-server-error"},
+		{"", "UNAUTHENTICATED", "Unauthenticated", "grpc-auth-failed"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -560,6 +606,35 @@ var vocabExamples = map[string]example{
 			"[1716880269.123456] [node-2:4012:0] ucp_worker.c:1789 UCX ERROR error 'Input/output error' will not be handled for ep 0x7f",
 			"Input/output stats: 12 MB read",
 		},
+	},
+	"grpc-server-error": {
+		match: []string{
+			"grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.UNKNOWN\n\tdetails = \"Exception calling application: list index out of range\"",
+			`level=error msg="infer failed" error="rpc error: code = Internal desc = stream terminated by RST_STREAM with error code: INTERNAL_ERROR"`,
+			`Error: status: DataLoss, message: "checksum mismatch"`,
+		},
+		miss: []string{"\tstatus = StatusCode.INVALID_ARGUMENT", "grpc server started, internal port 30001"},
+	},
+	"grpc-resource-exhausted": {
+		match: []string{
+			"grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.RESOURCE_EXHAUSTED\n\tdetails = \"Received message larger than max (8388608 vs. 4194304)\"",
+			`rpc error: code = ResourceExhausted desc = grpc: received message larger than max (8388608 vs. 4194304)`,
+		},
+		miss: []string{"\tstatus = StatusCode.UNAVAILABLE", "max_receive_message_length set to 4194304"},
+	},
+	"grpc-unimplemented": {
+		match: []string{
+			"grpc.aio._call.AioRpcError: <AioRpcError of RPC that terminated with:\n\tstatus = StatusCode.UNIMPLEMENTED\n\tdetails = \"Method not found!\"",
+			`Error: status: Unimplemented, message: "unknown service sglang.grpc.scheduler.SglangScheduler"`,
+		},
+		miss: []string{"NotImplementedError: not implemented for this backend", "\tstatus = StatusCode.OK"},
+	},
+	"grpc-auth-failed": {
+		match: []string{
+			"\tstatus = StatusCode.UNAUTHENTICATED\n\tdetails = \"Invalid API key\"",
+			`rpc error: code = PermissionDenied desc = RBAC: access denied`,
+		},
+		miss: []string{"\tstatus = StatusCode.NOT_FOUND", "authentication enabled for the gRPC server"},
 	},
 }
 
