@@ -213,6 +213,7 @@ var vocabularies = []vocabulary{
 	ncclCudaFailures(),
 	errnos,
 	grpcCodes,
+	nvmlReturns,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -517,6 +518,44 @@ var grpcCodes = vocabulary{
 	},
 }
 
+// nvmlReturns is NVML's nvmlReturn_t: the texts of nvmlErrorString, the
+// pynvml exception class each becomes (NVMLError_ and the code's words), and
+// the C name, as pynvml tracebacks, C and C++ monitors and Go device
+// plugins print them. The codes a query answers with on a healthy GPU (not
+// supported, not found, no data...) are no failure.
+var nvmlReturns = vocabulary{
+	name: "NVML nvmlReturn_t",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("pynvml.NVMLError_%[2]s: %[1]s")},
+		{Field: fieldAlt, Format: "E0528 00:11:09.418211 4021 gpu_monitor.cc:88] nvmlDeviceGetMemoryInfo failed: %s"},
+		{Field: fieldText, Format: `time="2026-05-28T00:11:09Z" level=warning msg="failed to query GPU 0" error="nvml: %s"`},
+	},
+	terms: []vocabTerm{
+		{"Success", "", "NVML_SUCCESS", ""},
+		{"Uninitialized", "Uninitialized", "NVML_ERROR_UNINITIALIZED", "nvml-query-failed"},
+		{"Invalid Argument", "InvalidArgument", "NVML_ERROR_INVALID_ARGUMENT", ""},
+		{"Not Supported", "NotSupported", "NVML_ERROR_NOT_SUPPORTED", ""},
+		{"Insufficient Permissions", "NoPermission", "NVML_ERROR_NO_PERMISSION", "nvml-query-failed"},
+		{"Already Initialized", "AlreadyInitialized", "NVML_ERROR_ALREADY_INITIALIZED", ""},
+		{"Not Found", "NotFound", "NVML_ERROR_NOT_FOUND", ""},
+		{"Insufficient Size", "InsufficientSize", "NVML_ERROR_INSUFFICIENT_SIZE", ""},
+		{"Insufficient External Power", "InsufficientPower", "NVML_ERROR_INSUFFICIENT_POWER", "nvml-gpu-hardware-error"},
+		{"Driver Not Loaded", "DriverNotLoaded", "NVML_ERROR_DRIVER_NOT_LOADED", "nvidia-driver-not-loaded"},
+		{"Timeout", "Timeout", "NVML_ERROR_TIMEOUT", "nvml-query-failed"},
+		{"Interrupt Request Issue", "IrqIssue", "NVML_ERROR_IRQ_ISSUE", "nvml-gpu-hardware-error"},
+		{"NVML Shared Library Not Found", "LibraryNotFound", "NVML_ERROR_LIBRARY_NOT_FOUND", "nvidia-driver-not-loaded"},
+		{"Function Not Found", "FunctionNotFound", "NVML_ERROR_FUNCTION_NOT_FOUND", "nvml-query-failed"},
+		{"Corrupted infoROM", "CorruptedInforom", "NVML_ERROR_CORRUPTED_INFOROM", "nvml-gpu-hardware-error"},
+		{"GPU is lost", "GpuIsLost", "NVML_ERROR_GPU_IS_LOST", "nvidia-gpu-fallen-off-bus"},
+		{"GPU requires restart", "ResetRequired", "NVML_ERROR_RESET_REQUIRED", "nvidia-gpu-fallen-off-bus"},
+		{"The operating system has blocked the request.", "OperatingSystem", "NVML_ERROR_OPERATING_SYSTEM", "nvml-query-failed"},
+		{"RM has detected an NVML/RM version mismatch.", "LibRmVersionMismatch", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "nvml-driver-library-mismatch"},
+		{"Insufficient Memory", "Memory", "NVML_ERROR_MEMORY", "nvml-query-failed"},
+		{"No data", "NoData", "NVML_ERROR_NO_DATA", ""},
+		{"Unknown Error", "Unknown", "NVML_ERROR_UNKNOWN", "nvml-unknown-error"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -635,6 +674,28 @@ var vocabExamples = map[string]example{
 			`rpc error: code = PermissionDenied desc = RBAC: access denied`,
 		},
 		miss: []string{"\tstatus = StatusCode.NOT_FOUND", "authentication enabled for the gRPC server"},
+	},
+	"nvml-gpu-hardware-error": {
+		match: []string{
+			tb("pynvml.NVMLError_CorruptedInforom: Corrupted infoROM"),
+			"WARNING: infoROM is corrupted at gpu 0000:3B:00.0",
+			"nvmlDeviceGetPowerUsage failed: NVML_ERROR_INSUFFICIENT_POWER",
+		},
+		miss: []string{
+			"Power draw 312.45 W of 700.00 W",
+			"pynvml.NVMLError_NotSupported: Not Supported",
+		},
+	},
+	"nvml-query-failed": {
+		match: []string{
+			tb("pynvml.NVMLError_NoPermission: Insufficient Permissions"),
+			"Failed to initialize NVML: Insufficient Permissions",
+			`level=warning msg="failed to query GPU 0" error="nvml: Timeout"`,
+		},
+		miss: []string{
+			"pynvml.NVMLError_NotFound: Not Found",
+			"request Timeout: 30s",
+		},
 	},
 }
 
