@@ -214,6 +214,7 @@ var vocabularies = []vocabulary{
 	errnos,
 	grpcCodes,
 	nvmlReturns,
+	rocmSMI,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -556,6 +557,49 @@ var nvmlReturns = vocabulary{
 	},
 }
 
+// rocmSMI is ROCm SMI's rsmi_status_t (rocm_smi_lib) and amdsmi's
+// amdsmi_status_t (amdsmi), by name: the ROCm counterpart of NVML, which
+// torch, vLLM and monitors on AMD GPUs query. Codes a healthy query answers
+// with (not supported, not found, no data, out of bounds) are no failure.
+var rocmSMI = vocabulary{
+	name: "ROCm SMI rsmi_status_t / amdsmi_status_t",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: "ERROR: GPU[0]\t: rsmi_dev_memory_usage_get failed: %s"},
+		{Field: fieldName, Format: tb("RuntimeError: rsmi_init() returned %s")},
+		{Field: fieldAlt, Format: tb("amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t%s")},
+	},
+	terms: []vocabTerm{
+		{"", "RSMI_STATUS_SUCCESS", "AMDSMI_STATUS_SUCCESS", ""},
+		{"", "RSMI_STATUS_INVALID_ARGS", "AMDSMI_STATUS_INVAL", ""},
+		{"", "RSMI_STATUS_NOT_SUPPORTED", "AMDSMI_STATUS_NOT_SUPPORTED", ""},
+		{"", "RSMI_STATUS_FILE_ERROR", "AMDSMI_STATUS_FILE_ERROR", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_PERMISSION", "AMDSMI_STATUS_NO_PERM", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_OUT_OF_RESOURCES", "AMDSMI_STATUS_OUT_OF_RESOURCES", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_INTERNAL_EXCEPTION", "AMDSMI_STATUS_INTERNAL_EXCEPTION", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_INPUT_OUT_OF_BOUNDS", "AMDSMI_STATUS_INPUT_OUT_OF_BOUNDS", ""},
+		{"", "RSMI_STATUS_INIT_ERROR", "AMDSMI_STATUS_INIT_ERROR", "rocm-smi-query-failed"},
+		{"", "RSMI_INITIALIZATION_ERROR", "AMDSMI_STATUS_NOT_INIT", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_NOT_YET_IMPLEMENTED", "AMDSMI_STATUS_NOT_YET_IMPLEMENTED", ""},
+		{"", "RSMI_STATUS_NOT_FOUND", "AMDSMI_STATUS_NOT_FOUND", ""},
+		{"", "RSMI_STATUS_INSUFFICIENT_SIZE", "AMDSMI_STATUS_INSUFFICIENT_SIZE", ""},
+		{"", "RSMI_STATUS_INTERRUPT", "AMDSMI_STATUS_INTERRUPT", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_UNEXPECTED_SIZE", "AMDSMI_STATUS_UNEXPECTED_SIZE", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_NO_DATA", "AMDSMI_STATUS_NO_DATA", ""},
+		{"", "RSMI_STATUS_UNEXPECTED_DATA", "AMDSMI_STATUS_UNEXPECTED_DATA", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_BUSY", "AMDSMI_STATUS_BUSY", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_REFCOUNT_OVERFLOW", "AMDSMI_STATUS_REFCOUNT_OVERFLOW", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_SETTING_UNAVAILABLE", "AMDSMI_STATUS_SETTING_UNAVAILABLE", ""},
+		{"", "RSMI_STATUS_AMDGPU_RESTART_ERR", "AMDSMI_STATUS_AMDGPU_RESTART_ERR", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_DRM_ERROR", "AMDSMI_STATUS_DRM_ERROR", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_FAIL_LOAD_MODULE", "AMDSMI_STATUS_FAIL_LOAD_MODULE", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_FAIL_LOAD_SYMBOL", "AMDSMI_STATUS_FAIL_LOAD_SYMBOL", "rocm-smi-query-failed"},
+		{"", "", "AMDSMI_STATUS_DRIVER_NOT_LOADED", "rocm-smi-query-failed"},
+		{"", "", "AMDSMI_STATUS_TIMEOUT", "rocm-smi-query-failed"},
+		{"", "", "AMDSMI_STATUS_IO", "rocm-smi-query-failed"},
+		{"", "RSMI_STATUS_UNKNOWN_ERROR", "AMDSMI_STATUS_UNKNOWN_ERROR", "rocm-smi-query-failed"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -695,6 +739,16 @@ var vocabExamples = map[string]example{
 		miss: []string{
 			"pynvml.NVMLError_NotFound: Not Found",
 			"request Timeout: 30s",
+		},
+	},
+	"rocm-smi-query-failed": {
+		match: []string{
+			tb("amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t10 | AMDSMI_STATUS_NO_PERM - Permission Denied"),
+			"ERROR: GPU[3]\t: rsmi_dev_busy_percent_get failed: RSMI_STATUS_FILE_ERROR",
+		},
+		miss: []string{
+			"ERROR: GPU[3]\t: rsmi_dev_power_cap_get failed: RSMI_STATUS_NOT_SUPPORTED",
+			"amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t2 | AMDSMI_STATUS_NOT_SUPPORTED - Feature not supported",
 		},
 	},
 }
