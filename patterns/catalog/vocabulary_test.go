@@ -35,6 +35,11 @@ type vocabShape struct {
 	// text, %[2]s the name, %[3]s the alternative name), and the shape
 	// prints only the terms that have all the forms it uses.
 	All bool
+	// Want, when set, is the record that leads on this shape for every
+	// failure term: a caller's record that reads the whole vocabulary in
+	// its own context. Such a shape prints only failure terms: the caller
+	// prints it only when the call failed.
+	Want string
 	// Override names, by form, the record that leads on this shape
 	// instead of the term's own: a caller's record that reads the same
 	// string in its own context.
@@ -144,7 +149,7 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (n vocabCou
 		ok, lines := true, 0
 		for _, s := range v.shapes {
 			form := term.field(s.Field)
-			if form == "" || s.All && !term.hasForms(s.Format) {
+			if form == "" || s.All && !term.hasForms(s.Format) || s.Want != "" && term.want == "" {
 				continue
 			}
 			lines++
@@ -153,6 +158,9 @@ func checkVocabulary(t *testing.T, m *matcher.Matcher, v vocabulary) (n vocabCou
 				line = fmt.Sprintf(s.Format, term.text, term.name, term.alt)
 			}
 			want := term.want
+			if s.Want != "" && want != "" {
+				want = s.Want
+			}
 			if o, ok := s.Override[form]; ok {
 				want = o
 			}
@@ -215,6 +223,8 @@ var vocabularies = []vocabulary{
 	grpcCodes,
 	nvmlReturns,
 	rocmSMI,
+	ibvWCStatus,
+	ucsStatus,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -600,6 +610,87 @@ var rocmSMI = vocabulary{
 	},
 }
 
+// ibvWCStatus is libibverbs' ibv_wc_status: the texts of
+// ibv_wc_status_str (rdma-core, libibverbs/enum_strs.c) that RDMA users
+// print for a failed work completion (Mooncake's transfer workers, MoRI,
+// gloo's ibverbs pairs).
+var ibvWCStatus = vocabulary{
+	name: "ibverbs ibv_wc_status",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "E0528 00:11:09.418211 4021 rdma_context.cpp:412] Work completion error, status: %s, vendor_err: 0x81"},
+		{Field: fieldText, Want: "mooncake-transfer-slice-failed", Format: "E0528 00:11:09.418211 4021 worker_pool.cpp:245] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f2c00000000, length: 65536, dest_addr: 0x7f3a00000000, local_nic: mlx5_0, peer_nic: 10.0.0.5:16001@mlx5_2, dest_rpc_port: 16001, target_id: 2, retry_cnt: 0): %s"},
+		{Field: fieldName, Format: "E0528 00:11:09.418211 4021 rdma_context.cpp:418] ibv_poll_cq: completion failed with %s"},
+	},
+	terms: []vocabTerm{
+		{"success", "IBV_WC_SUCCESS", "", ""},
+		{"local length error", "IBV_WC_LOC_LEN_ERR", "", "rdma-work-completion-error"},
+		{"local QP operation error", "IBV_WC_LOC_QP_OP_ERR", "", "rdma-work-completion-error"},
+		{"local EE context operation error", "IBV_WC_LOC_EEC_OP_ERR", "", "rdma-work-completion-error"},
+		{"local protection error", "IBV_WC_LOC_PROT_ERR", "", "rdma-work-completion-error"},
+		{"Work Request Flushed Error", "IBV_WC_WR_FLUSH_ERR", "", "rdma-work-completion-error"},
+		{"memory management operation error", "IBV_WC_MW_BIND_ERR", "", "rdma-work-completion-error"},
+		{"bad response error", "IBV_WC_BAD_RESP_ERR", "", "rdma-work-completion-error"},
+		{"local access error", "IBV_WC_LOC_ACCESS_ERR", "", "rdma-work-completion-error"},
+		{"remote invalid request error", "IBV_WC_REM_INV_REQ_ERR", "", "rdma-work-completion-error"},
+		{"remote access error", "IBV_WC_REM_ACCESS_ERR", "", "rdma-work-completion-error"},
+		{"remote operation error", "IBV_WC_REM_OP_ERR", "", "rdma-work-completion-error"},
+		{"transport retry counter exceeded", "IBV_WC_RETRY_EXC_ERR", "", "rdma-work-completion-error"},
+		{"RNR retry counter exceeded", "IBV_WC_RNR_RETRY_EXC_ERR", "", "rdma-work-completion-error"},
+		{"local RDD violation error", "IBV_WC_LOC_RDD_VIOL_ERR", "", "rdma-work-completion-error"},
+		{"remote invalid RD request", "IBV_WC_REM_INV_RD_REQ_ERR", "", "rdma-work-completion-error"},
+		{"aborted error", "IBV_WC_REM_ABORT_ERR", "", "rdma-work-completion-error"},
+		{"invalid EE context number", "IBV_WC_INV_EECN_ERR", "", "rdma-work-completion-error"},
+		{"invalid EE context state", "IBV_WC_INV_EEC_STATE_ERR", "", "rdma-work-completion-error"},
+		{"fatal error", "IBV_WC_FATAL_ERR", "", "rdma-work-completion-error"},
+		{"response timeout error", "IBV_WC_RESP_TIMEOUT_ERR", "", "rdma-work-completion-error"},
+		{"general error", "IBV_WC_GENERAL_ERR", "", "rdma-work-completion-error"},
+	},
+}
+
+// ucsStatus is UCX's ucs_status_t: the texts of ucs_status_string
+// (src/ucs/type/status.c) as UCX's own log, NIXL's UCX backend and UCX's
+// unhandled-error report print them. The statuses of an operation still
+// running, a cancelled request or a lookup that found nothing are no
+// failure.
+var ucsStatus = vocabulary{
+	name: "UCX ucs_status_t",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1789 UCX  ERROR ucp_ep_create() failed: %s"},
+		{Field: fieldText, Format: "W0528 00:11:09.418211 4021 ucx_utils.cpp:102] Unexpected UCX error: %s"},
+		{Field: fieldText, Want: "ucx-endpoint-error-unhandled", Format: "[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error '%s' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed"},
+	},
+	terms: []vocabTerm{
+		{"Success", "", "", ""},
+		{"Operation in progress", "", "", ""},
+		{"No pending message", "", "", ""},
+		{"No resources are available to initiate the operation", "", "", "ucx-operation-failed"},
+		{"Input/output error", "", "", "ucx-operation-failed"},
+		{"Out of memory", "", "", "ucx-operation-failed"},
+		{"Invalid parameter", "", "", "ucx-operation-failed"},
+		{"Destination is unreachable", "", "", "ucx-peer-failure"},
+		{"Address not valid", "", "", "ucx-operation-failed"},
+		{"Function not implemented", "", "", "ucx-operation-failed"},
+		{"Message truncated", "", "", "ucx-operation-failed"},
+		{"No progress", "", "", "ucx-operation-failed"},
+		{"Provided buffer is too small", "", "", "ucx-operation-failed"},
+		{"No such element", "", "", ""},
+		{"Failed to connect some of the requested endpoints", "", "", "ucx-peer-failure"},
+		{"No such device", "", "", "ucx-operation-failed"},
+		{"Device is busy", "", "", "ucx-operation-failed"},
+		{"Request canceled", "", "", ""},
+		{"Shared memory error", "", "", "ucx-operation-failed"},
+		{"Element already exists", "", "", ""},
+		{"Index out of range", "", "", "ucx-operation-failed"},
+		{"Operation timed out", "", "", "ucx-peer-failure"},
+		{"User-defined limit was reached", "", "", "ucx-operation-failed"},
+		{"Unsupported operation", "", "", "ucx-operation-failed"},
+		{"Operation rejected by remote peer", "", "", "ucx-peer-failure"},
+		{"Endpoint is not connected", "", "", "ucx-peer-failure"},
+		{"Connection reset by remote peer", "", "", "ucx-peer-failure"},
+		{"Endpoint timeout", "", "", "ucx-peer-failure"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -751,6 +842,47 @@ var vocabExamples = map[string]example{
 			"amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t2 | AMDSMI_STATUS_NOT_SUPPORTED - Feature not supported",
 		},
 	},
+	"rdma-work-completion-error": {
+		match: []string{
+			"E0528 00:11:09.418211 4021 rdma_context.cpp:412] Work completion error, status: transport retry counter exceeded, vendor_err: 0x81",
+			"gloo::EnforceNotMet: [enforce fail at gloo/transport/ibverbs/pair.cc:470] wc->status == IBV_WC_SUCCESS. 12 vs 0. Send for slot 0: remote access error",
+			"ibv_poll_cq: completion failed with IBV_WC_WR_FLUSH_ERR",
+		},
+		miss: []string{
+			"E0528 00:11:09.418211 4021 rdma_context.cpp:412] Work completion, status: success",
+			"/tmp/x.cu:3:10: fatal error: cutlass/cutlass.h: No such file or directory",
+		},
+	},
+	"ucx-peer-failure": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1789 UCX  ERROR ucp_ep_create() failed: Destination is unreachable",
+			"W0528 00:11:09.418211 4021 ucx_utils.cpp:102] Unexpected UCX error: Connection reset by remote peer",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Endpoint timeout' will not be handled since no error callback is installed",
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1789 UCX  DEBUG endpoint timeout set to 30s",
+		},
+	},
+	"ucx-operation-failed": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_mm.c:72   UCX  ERROR ucp_mem_map() failed: Out of memory",
+			"W0528 00:11:09.418211 4021 ucx_utils.cpp:102] Unexpected UCX error: Shared memory error",
+		},
+		miss: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Out of memory' will not be handled since no error callback is installed",
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+			// A verbs call's failure is the errno of the call, not a UCX status.
+			"[1745499308.854013] [node-7:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1) for UD mlx5 connect on mlx5_0 failed: No such device",
+		},
+	},
 }
 
-func init() { addExamples(vocabExamples, nil) }
+var vocabWidenedExamples = map[string]example{
+	"ucx-endpoint-error-unhandled": {
+		match: []string{
+			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Shared memory error' will not be handled since no error callback is installed",
+		},
+	},
+}
+
+func init() { addExamples(vocabExamples, vocabWidenedExamples) }
