@@ -338,11 +338,13 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
-			// another failure's consequence. Around that failure it
-			// folds into it; alone it is still alerted.
+			// another failure's consequence. So does the exception a
+			// caller re-raises for a failure in a worker or a remote
+			// task, whose own traceback follows or precedes it. Around
+			// that failure it folds into it; alone it is still alerted.
 			d.Role = patterns.RoleConsequence
 		}
 		if m := member(exc); m != nil {
@@ -672,6 +674,22 @@ func pointsToRootCause(msg string) bool {
 		return false
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
+}
+
+// remoteWrapper reports whether an exception type is one a caller raises
+// to carry a failure that happened in another process, whose traceback is
+// printed beside it: a process pool's RemoteTraceback
+// (multiprocessing.pool.RemoteTraceback,
+// concurrent.futures.process._RemoteTraceback, pebble's), or a class named
+// after the exception it wraps ("ray.exceptions.RayTaskError(ValueError)":
+// a Python class name holds no parenthesis, so such a name was made for
+// the exception inside it). It says where the failure surfaced, never
+// what it was.
+func remoteWrapper(typ string) bool {
+	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") && i < len(typ)-2 {
+		return true
+	}
+	return strings.TrimLeft(lastDotted(typ), "_") == "RemoteTraceback"
 }
 
 // maxRepr bounds the line reprException reads.
