@@ -1,6 +1,7 @@
 package incident_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -74,6 +75,57 @@ func TestACarriedFailureLeadsItsRemoteWrapper(t *testing.T) {
 			if got := scanLines(t, m, wrapped); len(got) != 1 {
 				t.Errorf("%s alone: %d incidents, want 1:%s", w.name, len(got), describe(got))
 			}
+		}
+	}
+}
+
+// TestAReraisedExceptionIsOneIncident: the failure a worker raised is
+// raised again by the caller that waited on it (a future's result, a
+// pool's map, a remote call's client), and both tracebacks are printed, the
+// worker's first, each with its own frames and the same exception line.
+// One failure, one incident, led by where it was raised; two exceptions
+// that say different things stay two incidents, and so does the same one
+// raised again after a stretch of healthy serving.
+func TestAReraisedExceptionIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	raised := func(at, file, fn, call, exc string) []string {
+		return []string{
+			"[2025-06-01 " + at + "] Traceback (most recent call last):",
+			`  File "/srv/app/` + file + `", line 52, in ` + fn,
+			"    " + call,
+			exc,
+		}
+	}
+	for _, tt := range []struct {
+		name      string
+		worker    string // the worker's exception line
+		caller    string // the caller's
+		separated bool
+		want      int
+	}{
+		{"a future's result", "ValueError: shard index 7 is out of range for 4 shards", "ValueError: shard index 7 is out of range for 4 shards", false, 1},
+		{"a pool's map", "KeyError: 'input_ids'", "KeyError: 'input_ids'", false, 1},
+		{"a remote call's client", "mylib.errors.QuotaError: tenant t-17 exceeded 500 requests per minute", "mylib.errors.QuotaError: tenant t-17 exceeded 500 requests per minute", false, 1},
+		{"another message", "ValueError: shard index 7 is out of range for 4 shards", "ValueError: shard index 9 is out of range for 4 shards", false, 2},
+		{"another type", "KeyError: 'input_ids'", "IndexError: 'input_ids'", false, 2},
+		{"after healthy serving", "KeyError: 'input_ids'", "KeyError: 'input_ids'", true, 2},
+	} {
+		lines := raised("12:00:01", "worker.py", "run_task", "return index[key]", tt.worker)
+		at := "12:00:01"
+		if tt.separated {
+			for k := 0; k < 20; k++ {
+				lines = append(lines, fmt.Sprintf("[2025-06-01 12:%02d:00] Decode batch. #running-req: 3, #token: 901, token usage: 0.01, gen throughput (token/s): 88.10", 10+k))
+			}
+			at = "12:40:01"
+		}
+		lines = append(lines, raised(at, "driver.py", "main", "out = [f.result() for f in futures]", tt.caller)...)
+		got := scanLines(t, m, lines)
+		if len(got) != tt.want {
+			t.Errorf("%s: %d incidents, want %d:%s", tt.name, len(got), tt.want, describe(got))
+			continue
+		}
+		if lead := leadOf(got[0]); lead != "unclassified "+tt.worker {
+			t.Errorf("%s: led by %s, want the worker's %s", tt.name, lead, tt.worker)
 		}
 	}
 }
