@@ -686,7 +686,7 @@ func pointsToRootCause(msg string) bool {
 // the exception inside it). It says where the failure surfaced, never
 // what it was.
 func remoteWrapper(typ string) bool {
-	if i := strings.IndexByte(typ, '('); i > 0 && strings.HasSuffix(typ, ")") && i < len(typ)-2 {
+	if w := wrappedType(typ); w != typ && w != "" {
 		return true
 	}
 	return strings.TrimLeft(lastDotted(typ), "_") == "RemoteTraceback"
