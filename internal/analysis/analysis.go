@@ -338,13 +338,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
 			// another failure's consequence. So does the exception a
 			// caller re-raises for a failure in a worker or a remote
-			// task, whose own traceback follows or precedes it. Around
-			// that failure it folds into it; alone it is still alerted.
+			// task, whose own traceback follows or precedes it, and
+			// one that says only where a native library reported its
+			// error, which the library's own lines beside it explain.
+			// Around that failure it folds into it; alone it is still
+			// alerted.
 			d.Role = patterns.RoleConsequence
 		}
 		if m := member(exc); m != nil {
@@ -690,6 +693,29 @@ func remoteWrapper(typ string) bool {
 		return true
 	}
 	return strings.TrimLeft(lastDotted(typ), "_") == "RemoteTraceback"
+}
+
+// onlyWhere reports whether an exception's message says only where a
+// native library reported an error, not what it was: "[ERROR] HCCL error
+// in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64", a library's
+// name, "error in:" and a source file and line, nothing after. The
+// library prints the error itself, in its own lines beside the traceback.
+// A message that goes on after the place ("NCCL error in: x.cpp:1207,
+// unhandled cuda error") says what.
+func onlyWhere(msg string) bool {
+	m := strings.TrimSpace(msg)
+	if strings.HasPrefix(m, "[") {
+		// A level in brackets: "[ERROR] ".
+		if i := strings.IndexByte(m, ']'); i > 0 && i <= 10 {
+			m = strings.TrimSpace(m[i+1:])
+		}
+	}
+	lib, where, ok := strings.Cut(m, " error in: ")
+	if !ok || lib == "" || strings.ContainsAny(lib, " \t") || strings.ContainsAny(where, " \t\n,") {
+		return false
+	}
+	i := strings.LastIndexByte(where, ':')
+	return i > 0 && isDigits(where[i+1:])
 }
 
 // maxRepr bounds the line reprException reads.

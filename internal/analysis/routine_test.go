@@ -99,3 +99,38 @@ func TestRemoteWrapperIsAConsequence(t *testing.T) {
 		}
 	}
 }
+
+// An exception whose message says only where a native library reported an
+// error (its name, "error in:", a source file and line) is a consequence:
+// the library's own lines beside it say what failed. One that goes on to
+// say what is the failure itself.
+func TestExceptionSayingOnlyWhereIsAConsequence(t *testing.T) {
+	m := defaultMatcher(t)
+	frames := "Traceback (most recent call last):\n" +
+		"  File \"/srv/app/dist.py\", line 12, in sync\n" +
+		"    group.barrier()\n"
+	for in, want := range map[string]bool{
+		frames + "RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n":             true,
+		frames + "RuntimeError: XCCL error in: csrc/xccl/process_group_xccl.cc:211\n":                                    true,
+		frames + "mylib.CommError: MCCL error in: /src/comm/init.cpp:90\n":                                               true,
+		frames + "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error\n": false,
+		frames + "RuntimeError: parse error in: config.yaml:12 expected a mapping\n":                                     false,
+		frames + "RuntimeError: [ERROR] HCCL error in the barrier of group 3\n":                                          false,
+	} {
+		an := analysis.New(m)
+		n := 0
+		for _, e := range entries(in) {
+			d, ok := an.Analyze(&e)
+			if !ok {
+				continue
+			}
+			n++
+			if got := d.Role == "consequence"; got != want {
+				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%q: no failure", in)
+		}
+	}
+}
