@@ -67,7 +67,6 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-12): measured, not tuned to.
 	"800-slime-r3-valueerror-unindented-first-file.log":                "held out: a ValueError from a training framework's rollout data check, with unindented frames, leads unclassified with no phase or component to advise from",
-	"811-gpustack-worker-connection-refused-tz-offset-logging.log":     "held out: a serving manager's worker lines that cannot reach its server lead unclassified with no phase or component to advise from",
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	"835-benign-mooncake-etcd-goaway-too-many-pings.log":               "held out: a benign gRPC GoAway too_many_pings ERROR line alerts unclassified with only generic advice",
