@@ -420,16 +420,28 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		a.pushBlank(l, base[:start], cut)
 		return a.out
 	}
-	a.lines++
-	a.spacing.line()
-	ref, near := a.reference(l.Time)
 	learned := 0
 	if a.learner.learned() {
 		learned = a.learner.match(full)
+		if learned == 0 && full[0] == ' ' {
+			// The padding a terminal put after a relay's line, cut
+			// off the line by a hard wrap, in front of the next.
+			learned = a.learner.paddedPrefix(full)
+		}
 		if learned > 0 && isSGLangRecord(full) {
 			learned = 0 // an sglang record's own header is never a prefix
 		}
+		if learned > 0 {
+			if g, r, n := a.learner.gluedAt(full[learned:], full[:learned]); g > 0 {
+				// The first line with its wrappers and lead, which
+				// Push then reads again as it reads any line.
+				return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
+			}
+		}
 	}
+	a.lines++
+	a.spacing.line()
+	ref, near := a.reference(l.Time)
 	// Push's own, reused: clearing a classified for every line cost more
 	// than the fields classify sets.
 	c := &a.cls
@@ -442,7 +454,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		if !c.sglang {
 			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(full)
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
-				a.reopen(firstN, firstLen)
+				a.reopen(firstN, firstLen, false)
 				learned = a.learner.match(full)
 			}
 		}
@@ -455,6 +467,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			// function error: ...").
 			if a.cur.active {
 				if a.rejoin(l, c, cut) {
+					a.lines-- // the rest of a line, not a line
 					return a.out
 				}
 				tried = true
@@ -471,7 +484,32 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
+		// A relay's prefix behind the learned one ("3: " before
+		// "2024-06-02 00:26:10 | ERROR | stderr | "): learned on its
+		// own, from the text behind the outer prefix, and taken off
+		// after it.
+		_, outer := a.learner.matchExcept(full, -1)
+		inner, _ := a.learner.matchExcept(base[start:end], outer)
+		if inner > 0 && !isBlank(base[start+inner:end]) && !isSGLangRecord(base[start:end]) {
+			start += inner
+			start += wrapperPrefixesLen(base[start:end])
+		} else {
+			inner = 0
+		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
+		if inner == 0 && !c.sglang {
+			rest := base[start:end]
+			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(rest)
+			if ok, firstN, firstLen := a.learner.observe(rest, a.lines, record); ok {
+				a.reopen(firstN, firstLen, true)
+				_, outer = a.learner.matchExcept(full, -1)
+				if inner, _ = a.learner.matchExcept(rest, outer); inner > 0 && !isBlank(rest[inner:]) {
+					start += inner
+					start += wrapperPrefixesLen(base[start:end])
+					a.classify(c, base[start:end], full, base[:start], true, ref)
+				}
+			}
+		}
 		if !c.header && !c.native && !c.prefixed {
 			// Behind a learned prefix, a failure line behind a prefix
 			// of its own, as on a line without one.
@@ -497,6 +535,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
 	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && a.rejoin(l, c, cut) {
+		// The rest of a line is no line of the writer's: the learner's
+		// evidence of two lines in a row holds across it.
+		a.lines--
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
@@ -511,6 +552,44 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	p.stripped = learned > 0
 	if p.kind != kindNative {
 		p.ncclLazy = true // c.s is the first kept line
+	}
+	return a.out
+}
+
+// pushGlued reads a line that holds two or more of a relay's lines glued
+// together (gluedAt): the first, first, is pushed as the line, and each
+// later one (rest, from its prefix on, the first's n bytes long) is taken
+// into the entry the first went in as a line of its own, with its prefix
+// off. One physical line stays in one entry; what the glue hid, a frame or
+// a source line, is read where it belongs in the traceback. own is the
+// first line's learned prefix.
+func (a *Assembler) pushGlued(l *Line, own, first, rest string, n int) []Entry {
+	f := *l
+	f.Text = first
+	a.PushLine(&f)
+	p := &a.cur
+	for i := 0; i < maxGluedLines && p.active && p.kind != kindBlank; i++ {
+		next, nn := "", 0
+		if g, r, k := a.learner.gluedAt(rest[n:], own); g > 0 {
+			rest, next, nn = rest[:n+g], rest[n+r:], k
+		}
+		s := rest[n:]
+		s = s[wrapperPrefixesLen(s):]
+		if !isBlank(s) {
+			for ; p.blanks > 0; p.blanks-- {
+				a.kept.add("")
+			}
+			a.kept.add(s)
+			p.colon = endsWithColon(s)
+			p.nccl = ncclNext(a.ncclState(), s)
+			a.advance(s)
+			a.noteBare(s)
+			p.lastLen = len(s)
+		}
+		if next == "" {
+			break
+		}
+		rest, n = next, nn
 	}
 	return a.out
 }
@@ -1025,10 +1104,11 @@ func firstSpace(s string) int {
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds
 // that line alone: the first piece of evidence gets the prefix stripped
-// like every later line.
-func (a *Assembler) reopen(firstN int64, n int) {
+// like every later line. inner says the prefix was learned from the text
+// behind a learned prefix, which came off the first line already.
+func (a *Assembler) reopen(firstN int64, n int, inner bool) {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 || p.stripped {
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 || p.stripped != inner {
 		return
 	}
 	full := a.kept.first()
@@ -1050,6 +1130,7 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	a.lines = firstN // open records the entry's first line number
 	a.open(&l, &c, cut)
 	a.lines = lines
+	p.stripped = true
 }
 
 // ShareTime makes b's last known log time a's: two assemblers that read
