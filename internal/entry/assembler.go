@@ -169,13 +169,14 @@ type Assembler struct {
 	scratch []string // reused to hand the kept lines to ParseTraceback
 	bares   bareSlab // the bare tracebacks of entries
 	learner prefixLearner
-	lines   int64       // non-blank lines pushed, for the learner's evidence window
-	spacing spacing     // whether a paste put a blank line after every line
-	lead    indentLead  // whether a paste indented every line
-	width   wrapWidth   // the width a terminal hard-wrapped the stream at
-	seconds secondCache // the second the last header began with
-	arena   arenas      // the kept lines' text, with Options.Reuse
-	cls     classified  // the line Push is reading
+	lines   int64        // non-blank lines pushed, for the learner's evidence window
+	spacing spacing      // whether a paste put a blank line after every line
+	lead    indentLead   // whether a paste indented every line
+	width   wrapWidth    // the width a terminal hard-wrapped the stream at
+	columns columnFiller // a copied console's column lines
+	seconds secondCache  // the second the last header began with
+	arena   arenas       // the kept lines' text, with Options.Reuse
+	cls     classified   // the line Push is reading
 	// kept holds the pending entry's lines: outside pending, so that
 	// starting an entry does not copy it.
 	kept lineBuf
@@ -416,7 +417,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	full := base[start:end]
 	p := &a.cur
-	if isBlank(full) {
+	if isBlank(full) || len(full) <= maxFamilyPrefix && familyLabelAlone(full) {
+		// A launcher's label alone is a blank line of its task's
+		// output, before the label is learned as a prefix too.
 		a.pushBlank(l, base[:start], cut)
 		return a.out
 	}
@@ -438,6 +441,16 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 				return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
 			}
 		}
+	}
+	col := learned
+	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A short line behind a family prefix not learned yet: the
+		// first rows of a console copied behind a launcher's label.
+		col = familyPrefixLen(full)
+	}
+	if a.columns.filler(full[col:]) {
+		a.pushFiller(l, base[:start+col], cut)
+		return a.out
 	}
 	a.lines++
 	a.spacing.line()
@@ -886,6 +899,22 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	p.cutBytes += cut
 }
 
+// pushFiller counts a console's column line (columnFiller) in the pending
+// entry, or opens a blank entry with it: it is no text, and neither a
+// line nor a blank line of the writer's, so it moves neither the
+// learner's evidence nor the stream's spacing.
+func (a *Assembler) pushFiller(l *Line, prefix string, cut int) {
+	p := &a.cur
+	if !p.active {
+		a.arena.rotate()
+		a.begin(l, "", prefix, kindBlank)
+	} else {
+		p.lines++
+		p.last = l.Offset
+	}
+	p.cutBytes += cut
+}
+
 // classify parses the text s of a non-blank line into c. full is the line
 // before a learned prefix came off (s itself when none did).
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
@@ -1108,7 +1137,7 @@ func firstSpace(s string) int {
 // behind a learned prefix, which came off the first line already.
 func (a *Assembler) reopen(firstN int64, n int, inner bool) {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 || p.stripped != inner {
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || a.kept.count() != 1 || p.stripped != inner {
 		return
 	}
 	full := a.kept.first()
@@ -1127,9 +1156,13 @@ func (a *Assembler) reopen(firstN int64, n int, inner bool) {
 	var c classified
 	c.near = near
 	a.classify(&c, rest, full, prefix, true, ref)
+	// The blank lines held after the first, and the column lines
+	// counted (columnFiller), stay the entry's.
+	held, last, blanks, cutBytes := p.lines, p.last, p.blanks, p.cutBytes
 	a.lines = firstN // open records the entry's first line number
 	a.open(&l, &c, cut)
 	a.lines = lines
+	p.lines, p.last, p.blanks, p.cutBytes = held, last, blanks, cutBytes
 	p.stripped = true
 }
 

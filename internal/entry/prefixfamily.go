@@ -30,6 +30,24 @@ const maxFamilyPrefix = 80
 // familyPrefixLen returns the length of a family prefix at the start of s,
 // or 0. The text after it must not be blank.
 func familyPrefixLen(s string) int {
+	n := familyPrefixAny(s)
+	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
+		return 0
+	}
+	return n
+}
+
+// familyLabelAlone reports whether s is a family prefix with nothing
+// after it: a launcher's label, an MPI tag, a grep line number or a
+// viewer's time column on a blank line of the task's output.
+func familyLabelAlone(s string) bool {
+	n := familyPrefixAny(s)
+	return n > 0 && n <= maxFamilyPrefix && isBlank(s[n:])
+}
+
+// familyPrefixAny is familyPrefixLen with any text, or none, after the
+// prefix.
+func familyPrefixAny(s string) int {
 	var n int
 	if s != "" && s[0] == '[' {
 		// Most lines that get here are bracketed records; of the
@@ -49,9 +67,6 @@ func familyPrefixLen(s string) int {
 		if n == 0 {
 			n = serviceColumnLen(s)
 		}
-	}
-	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
-		return 0
 	}
 	return n
 }

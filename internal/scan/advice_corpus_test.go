@@ -75,7 +75,6 @@ var knownGenericAdvice = map[string]string{
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
-	"914-slime-console-copy-timestamp-and-hash-between-traceback-lines.log":    "an unclassified driver traceback cut before its exception",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
