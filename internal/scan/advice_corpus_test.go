@@ -79,7 +79,6 @@ var knownGenericAdvice = map[string]string{
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
-	"914-slime-console-copy-timestamp-and-hash-between-traceback-lines.log":    "an unclassified driver traceback cut before its exception",
 	// dev-6: measured before any change made for the batch.
 	"954-task-exception-never-retrieved-request-disconnected.log": "asyncio's unretrieved task exception leads on its bare CancelledError, unclassified",
 	"961-gpustack-worker-register-503-upstream-connect-error.log": "a serving manager's worker that cannot register with its server leads unclassified (as 811)",

@@ -165,16 +165,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 
-	// Held out (heldout-11): right unwrapped since the ASGI wrapper leads
-	// over a traceback's first line alone; behind a label in front of
-	// FastChat's "| ERROR | stderr |" the stderr bridge's prefix is not
-	// learned, and each frame line it logged at ERROR is a generic line
-	// of its own, which leads over the wrapper.
-	"557-fastchat-wrapper-asgi-exception-quote-marker-cut.log": {
-		"srun-label": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the label, and one leads",
-		"mpirun-tag": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the tag, and one leads",
-		"loki-pipe":  "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the time column, and one leads",
-	},
 	// Held out (heldout-12): measured, not tuned to.
 	"811-gpustack-worker-connection-refused-tz-offset-logging.log": {
 		"grep-n": "held out: behind grep -n's line numbers the worker's connection failures give no alert",
