@@ -70,7 +70,6 @@ var knownGenericAdvice = map[string]string{
 	"811-gpustack-worker-connection-refused-tz-offset-logging.log":     "held out: a serving manager's worker lines that cannot reach its server lead unclassified with no phase or component to advise from",
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
-	"835-benign-mooncake-etcd-goaway-too-many-pings.log":               "held out: a benign gRPC GoAway too_many_pings ERROR line alerts unclassified with only generic advice",
 	// dev-5: measured before any change made for the batch.
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
