@@ -194,3 +194,34 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 		"[2025-12-18 07:58:50] INFO trace.py:52: opentelemetry package is not installed, tracing disabled",
 	})
 }
+
+// widenedClientSignals are the retry-exhausted and other libraries'
+// wordings of the same failures, and a port in use as NCCL, Go and Rust
+// servers report it.
+var widenedClientSignals = map[string]example{
+	"http-client-server-error-status": {
+		match: []string{
+			"requests.exceptions.RetryError: HTTPConnectionPool(host='10.0.0.7', port=30000): Max retries exceeded with url: /generate (Caused by ResponseError('too many 503 error responses'))",
+			"openai.InternalServerError: Error code: 503 - {'object': 'error', 'message': 'Service Unavailable', 'code': 503}",
+			"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}",
+		},
+		miss: []string{"openai.APIConnectionError: Connection error."},
+	},
+	"http-client-request-rejected": {
+		match: []string{"openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length is 32768 tokens.\", 'code': 400}"},
+		miss:  []string{"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}"},
+	},
+	"address-already-in-use": {
+		match: []string{
+			"node-1:2288:2301 [0] misc/socket.cc:137 NCCL WARN Call to bind failed: Address already in use",
+			`{"level":"fatal","ts":"2026-03-02T08:11:09.123Z","caller":"etcdmain/etcd.go:204","msg":"discovery failed","error":"listen tcp 127.0.0.1:2379: bind: address already in use"}`,
+			"thread 'main' panicked at src/main.rs:512:10: failed to bind: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }\nError: Address already in use (os error 98)",
+		},
+		miss: []string{
+			"node-1:2288:2301 [0] misc/socket.cc:137 NCCL WARN Call to bind failed: Cannot assign requested address",
+			"Error: listen tcp 127.0.0.1:11434: bind: address already in use",
+		},
+	},
+}
+
+func init() { addExamples(nil, widenedClientSignals) }
