@@ -196,8 +196,7 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 }
 
 // widenedClientSignals are the retry-exhausted and other libraries'
-// wordings of the same failures, and a port in use as NCCL and Go servers
-// report it (a Rust server's panic keeps its own heading).
+// wordings of the same failures.
 var widenedClientSignals = map[string]example{
 	"http-client-server-error-status": {
 		match: []string{
@@ -210,16 +209,6 @@ var widenedClientSignals = map[string]example{
 	"http-client-request-rejected": {
 		match: []string{"openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length is 32768 tokens.\", 'code': 400}"},
 		miss:  []string{"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}"},
-	},
-	"address-already-in-use": {
-		match: []string{
-			"node-1:2288:2301 [0] misc/socket.cc:137 NCCL WARN Call to bind failed: Address already in use",
-			`{"level":"fatal","ts":"2026-03-02T08:11:09.123Z","caller":"etcdmain/etcd.go:204","msg":"discovery failed","error":"listen tcp 127.0.0.1:2379: bind: address already in use"}`,
-		},
-		miss: []string{
-			"node-1:2288:2301 [0] misc/socket.cc:137 NCCL WARN Call to bind failed: Cannot assign requested address",
-			"Error: listen tcp 127.0.0.1:11434: bind: address already in use",
-		},
 	},
 }
 
