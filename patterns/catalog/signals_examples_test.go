@@ -13,8 +13,8 @@ import (
 // level, or only from the client's side: a client's view of the server's
 // error responses, a feature enabled without its package, a Mooncake
 // built without what its configuration asks for, the RPC library's
-// dropped connection, and gRPC's keepalive notice that is routine though
-// printed at error level.
+// dropped connection, and what is routine though printed at error level:
+// gRPC's keepalive GoAway, asyncio's unclosed aiohttp session at exit.
 var signalExamples = map[string]example{
 	"grpc-keepalive-too-many-pings": {
 		match: []string{
@@ -26,6 +26,13 @@ var signalExamples = map[string]example{
 			`ERROR: [transport] Client received GoAway with error code ENHANCE_YOUR_CALM and debug data equal to ASCII "flow_control".`,
 			`WARNING: [transport] transport: http2Client.notifyError got notified that the client transport was broken EOF.`,
 		},
+	},
+	"aiohttp-unclosed-session-at-exit": {
+		match: []string{
+			"ERROR:asyncio:Unclosed client session\nclient_session: <aiohttp.client.ClientSession object at 0x7f3c2a1b5e50>",
+			"2026-05-28 00:11:09,118 - asyncio - ERROR - Unclosed connector\nconnections: ['[(<aiohttp.client_proto.ResponseHandler object at 0x7f3c2a1b6b60>, 5121.33)]']\nconnector: <aiohttp.connector.TCPConnector object at 0x7f3c2a1b5f10>",
+		},
+		miss: []string{"ERROR:root:Unclosed client session leaked 512 sockets; requests to http://10.0.0.7:30000 now fail"},
 	},
 	"enabled-feature-package-missing": {
 		match: []string{
@@ -179,7 +186,8 @@ func TestFailuresBelowErrorLevelAlert(t *testing.T) {
 }
 
 // TestRoutineClientAndTransportLinesDoNotAlert feeds lines of healthy
-// clients and transports: a keepalive GoAway gRPC logs at error level, a
+// clients and transports: a keepalive GoAway gRPC logs at error level and
+// an unclosed aiohttp session asyncio reports at exit, a
 // client's successful or readiness-poll responses and retry notices at
 // INFO, a c10d bind warning of a host without IPv6, a package a feature
 // falls back without.
@@ -192,6 +200,7 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 		"2025-04-09 12:04:36,151 - INFO - Retrying request to /chat/completions in 0.384627 seconds",
 		"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - Address family not supported by protocol).",
 		"[2025-12-18 07:58:50] INFO trace.py:52: opentelemetry package is not installed, tracing disabled",
+		"ERROR:asyncio:Unclosed client session\nclient_session: <aiohttp.client.ClientSession object at 0x7f3c2a1b5e50>",
 	})
 }
 
