@@ -14,7 +14,8 @@ import (
 // error responses, a feature enabled without its package, a Mooncake
 // built without what its configuration asks for, the RPC library's
 // dropped connection, and what is routine though printed at error level:
-// gRPC's keepalive GoAway, asyncio's unclosed aiohttp session at exit.
+// gRPC's keepalive GoAway and its core's fork and shutdown notices,
+// asyncio's unclosed aiohttp session at exit.
 var signalExamples = map[string]example{
 	"grpc-keepalive-too-many-pings": {
 		match: []string{
@@ -33,6 +34,13 @@ var signalExamples = map[string]example{
 			"2026-05-28 00:11:09,118 - asyncio - ERROR - Unclosed connector\nconnections: ['[(<aiohttp.client_proto.ResponseHandler object at 0x7f3c2a1b6b60>, 5121.33)]']\nconnector: <aiohttp.connector.TCPConnector object at 0x7f3c2a1b5f10>",
 		},
 		miss: []string{"ERROR:root:Unclosed client session leaked 512 sockets; requests to http://10.0.0.7:30000 now fail"},
+	},
+	"grpc-core-routine-notice": {
+		match: []string{
+			"E0518 11:58:19.406614241  152858 fork_posix.cc:76]           Other threads are currently calling into gRPC, skipping fork() handlers",
+			"E0000 00:00:1738205048.894250    2795 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
+		},
+		miss: []string{"E0000 00:00:1738205048.894250    2795 init.cc:232] grpc_init() failed: Resource exhausted"},
 	},
 	"enabled-feature-package-missing": {
 		match: []string{
@@ -186,8 +194,9 @@ func TestFailuresBelowErrorLevelAlert(t *testing.T) {
 }
 
 // TestRoutineClientAndTransportLinesDoNotAlert feeds lines of healthy
-// clients and transports: a keepalive GoAway gRPC logs at error level and
-// an unclosed aiohttp session asyncio reports at exit, a
+// clients and transports: a keepalive GoAway and the fork and shutdown
+// notices gRPC logs at error level, an unclosed aiohttp session asyncio
+// reports at exit, a
 // client's successful or readiness-poll responses and retry notices at
 // INFO, a c10d bind warning of a host without IPv6, a package a feature
 // falls back without.
@@ -201,6 +210,8 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 		"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - Address family not supported by protocol).",
 		"[2025-12-18 07:58:50] INFO trace.py:52: opentelemetry package is not installed, tracing disabled",
 		"ERROR:asyncio:Unclosed client session\nclient_session: <aiohttp.client.ClientSession object at 0x7f3c2a1b5e50>",
+		"(raylet) E0518 11:58:19.406614241  152858 fork_posix.cc:76]           Other threads are currently calling into gRPC, skipping fork() handlers",
+		"WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\nE0000 00:00:1738205048.894250    2795 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
 	})
 }
 
