@@ -69,7 +69,6 @@ var knownGenericAdvice = map[string]string{
 	"800-slime-r3-valueerror-unindented-first-file.log":                "held out: a ValueError from a training framework's rollout data check, with unindented frames, leads unclassified with no phase or component to advise from",
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
-	"835-benign-mooncake-etcd-goaway-too-many-pings.log":               "held out: a benign gRPC GoAway too_many_pings ERROR line alerts unclassified with only generic advice",
 	// Held out (heldout-13): measured, not tuned to.
 	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log":         "held out: another engine's worker-exception header leads with only generic advice, ahead of the transfer engine's registration error",
 	"606-vllm-ascend-hccl-ei0006-socket-timeout-rank-prefix.log":         "held out: a torch_npu collective error with an HCCL code no record reads leads unclassified with no phase or component to advise from",
