@@ -50,11 +50,13 @@ import (
 // incidents, whatever their timing; so do two classified tracebacks.
 
 // causeBefore returns the classified cause of the burst b that began at or
-// before it, and, from the same source, was printed before it; nil when
-// there is none.
+// before it, and, from the same source, began to be printed before it; nil
+// when there is none. Where the cause's incident ends says nothing: the
+// other ranks' lines of the same cause, interleaved with this rank's,
+// extend it past what this rank printed after its own.
 func (g *Grouper) causeBefore(b burst) *group {
 	c := g.findClassified(b, "")
-	if c == nil || c.At.After(b.from) || c.Source == b.source && c.End >= b.off {
+	if c == nil || c.At.After(b.from) || c.Source == b.source && c.Off >= b.off {
 		return nil
 	}
 	return c

@@ -129,3 +129,39 @@ func TestAReraisedExceptionIsOneIncident(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherRanksLinesDoNotHideWhatFollowedTheCause: three ranks print
+// the same classified cause and, after it, the exception the request
+// raised on its way down, their lines interleaved under each rank's
+// prefix. Each rank's exception began after the cause did: all are listed
+// in the cause's one incident, though the other ranks' copies of the
+// cause, read as whole entries only later, run past them.
+func TestAnotherRanksLinesDoNotHideWhatFollowedTheCause(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"Traceback (most recent call last):",
+		`File "/srv/app/model.py", line 40, in forward`,
+		"hidden = self.mlp(hidden)",
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.25 GiB is free.",
+		"[06-01 12:00:04] Request failed: the batch produced no tokens.",
+		"Traceback (most recent call last):",
+		`File "/srv/app/handler.py", line 90, in generate`,
+		`raise RuntimeError("the batch produced no tokens")`,
+		"RuntimeError: the batch produced no tokens",
+	}
+	ranks := []string{"[rank0]:", "[rank1]:", "[rank2]:"}
+	var lines []string
+	for _, l := range block {
+		for _, r := range ranks {
+			lines = append(lines, r+l)
+		}
+	}
+	alone := scanLines(t, m, block[:4])
+	if len(alone) != 1 {
+		t.Fatalf("the cause alone: %d incidents:%s", len(alone), describe(alone))
+	}
+	got := scanLines(t, m, lines)
+	if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) {
+		t.Errorf("want one incident led by %s, got %d:%s\n%s", leadOf(alone[0]), len(got), describe(got), strings.Join(lines, "\n"))
+	}
+}

@@ -410,7 +410,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"473-scheduler-dp-tp-ep-cuda-graph-capture-cut.log":               {"ranks": ranksMisread},
 	"490-capture-cuda-graph-flashinfer-traceback-time-header-cut.log": {"ranks": ranksHeadless},
 	"474-legacy-run-tp-server-capture-cut-time-only.log":              {"ranks": ranksSplit},
-	"501-cublas-alloc-failed-diffusion-stripped-indent-asgi.log":      {"ranks": ranksUnfolded},
 	// dev-4: measured before any change made for the batch.
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
@@ -447,9 +446,6 @@ const (
 	// line is named by its frames' phase only when its frames are read
 	// as one traceback.
 	ranksHeadless = "the ranks' lines alternated, a cut traceback with neither header nor exception line is read as two pieces whose frames no longer name the phase, and each pages unclassified"
-	// ranksUnfolded: each rank's lines are read by an assembler of
-	// their own (stream), so every rank's traceback is whole.
-	ranksUnfolded = "each rank's traceback is read whole, and the consequence the other ranks print after the cause ('Model generation returned no output') folds into none of their incidents: it pages once more for those ranks"
 )
 
 // interleaveNow stands in for the clock: after every time of the corpus
