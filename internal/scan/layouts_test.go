@@ -132,7 +132,7 @@ var layouts = []layout{
 var knownLayoutMisses = map[string]map[string]string{
 	// dev-6: measured before any change made for the batch.
 	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
-		"fold-s-100": "right as posted once main's records read the glued line; folded at 100 columns the IB completion wording after 'Last error:' splits across pieces, and the c10d line that some NCCL operations failed leads",
+		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
 	},
 	"965-raylet-workers-killed-memory-pressure-after-tqdm.log": {
 		"fold-s-100": "folded at 100 columns the raylet line's wording splits across pieces and is not read, so the driver's traceback head leads unclassified",
