@@ -190,6 +190,13 @@ func TestFailuresBelowErrorLevelAlert(t *testing.T) {
 		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (errno: 98 - Address already in use).", "c10d-server-socket-address-in-use"},
 		{"HTTP 503 Service Unavailable\n\"No prefill workers available. Please check if prefill servers are configured and healthy.\"", "router-no-available-workers"},
 		{"(RolloutManager pid=1790326) [2026-02-03 22:13:47] http_utils.py:186 - Error: Client error '403 Forbidden' for url 'http://10.0.0.9:30000/generate'", "http-client-request-rejected"},
+		// The same INFO line in other loggers' shapes: loguru's columns,
+		// a JSON record with its quotes escaped, a Ray actor's prefix.
+		{`2025-04-09 12:04:36.150 | INFO     | httpx._client:_send_single_request:1025 - HTTP Request: POST http://10.0.0.7:30000/generate "HTTP/1.1 502 Bad Gateway"`, "http-client-server-error-status"},
+		{`{"time":"2025-04-09T12:04:36Z","level":"info","logger":"httpx","msg":"HTTP Request: POST http://10.0.0.7:30000/v1/completions \"HTTP/1.1 503 Service Unavailable\""}`, "http-client-server-error-status"},
+		{`(RolloutManager pid=1191) 2026-01-05 00:27:53,118 INFO HTTP Request: POST http://10.0.0.9:3592/generate "HTTP/1.1 429 Too Many Requests"`, "http-client-server-error-status"},
+		{"W0518 11:58:19.406614 152858 socket.cpp:426] [c10d] The server socket has failed to listen on [::]:29500 (errno: 98 - Address already in use).", "c10d-server-socket-address-in-use"},
+		{"2026-05-28 00:11:09.118 | WARNING  | sglang.srt.utils:create:42 - enable_memory_saver is enabled, but torch-memory-saver is not installed. Please install it via `pip3 install torch-memory-saver`.", "enabled-feature-package-missing"},
 	})
 }
 
@@ -209,6 +216,7 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 		"2025-04-09 12:04:36,151 - INFO - Retrying request to /chat/completions in 0.384627 seconds",
 		"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - Address family not supported by protocol).",
 		"[2025-12-18 07:58:50] INFO trace.py:52: opentelemetry package is not installed, tracing disabled",
+		`{"level":"error","ts":"2025-10-02T02:37:52.118Z","caller":"grpclog/component.go:55","msg":"[transport] Client received GoAway with error code ENHANCE_YOUR_CALM and debug data equal to ASCII \"too_many_pings\"."}`,
 		"ERROR:asyncio:Unclosed client session\nclient_session: <aiohttp.client.ClientSession object at 0x7f3c2a1b5e50>",
 		"(raylet) E0518 11:58:19.406614241  152858 fork_posix.cc:76]           Other threads are currently calling into gRPC, skipping fork() handlers",
 		"WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\nE0000 00:00:1738205048.894250    2795 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
