@@ -11,7 +11,8 @@ import (
 
 // signalExamples are the records of failures a library logs below error
 // level, or only from the client's side: a client's view of the server's
-// error responses, a feature enabled without its package, a Mooncake
+// error responses and of a proxy that cannot reach it, a feature enabled
+// without its package, a Mooncake
 // built without what its configuration asks for, the RPC library's
 // dropped connection, and what is routine though printed at error level:
 // gRPC's keepalive GoAway and its core's fork and shutdown notices,
@@ -88,6 +89,14 @@ var signalExamples = map[string]example{
 			"Error: Client error '429 Too Many Requests' for url 'http://10.0.0.7:30000/generate'",
 			"requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json",
 		},
+	},
+	"proxy-upstream-unavailable": {
+		match: []string{
+			"2025-10-31 10:39:20.398363+08:00 - gpustack.worker.worker_manager - ERROR - Failed to register worker: (503, 'Unknown', 'upstream connect error or disconnect/reset before headers. reset reason: remote connection failure, transport failure reason: delayed connect error: 111')",
+			"openai.InternalServerError: Error code: 503 - no healthy upstream",
+			`requests.exceptions.HTTPError: 504 Server Error: Gateway Timeout for url: http://llm.svc:8000/v1/completions (body: "upstream request timeout")`,
+		},
+		miss: []string{"[2026-05-28 00:11:09] INFO:     10.0.0.7:51234 - \"POST /generate HTTP/1.1\" 200 OK upstream=decode-0"},
 	},
 	"mooncake-feature-not-built": {
 		match: []string{
