@@ -12,11 +12,11 @@ import (
 // signalExamples are the records of failures a library logs below error
 // level, or only from the client's side: a client's view of the server's
 // error responses and of a proxy that cannot reach it, a feature enabled
-// without its package, a Mooncake
-// built without what its configuration asks for, the RPC library's
-// dropped connection, and what is routine though printed at error level:
-// gRPC's keepalive GoAway and its core's fork and shutdown notices,
-// asyncio's unclosed aiohttp session at exit.
+// without its package, output for a request whose client is gone, a
+// Mooncake built without what its configuration asks for, the RPC
+// library's dropped connection, and what is routine though printed at
+// error level: gRPC's keepalive GoAway and its core's fork and shutdown
+// notices, asyncio's unclosed aiohttp session at exit.
 var signalExamples = map[string]example{
 	"grpc-keepalive-too-many-pings": {
 		match: []string{
@@ -54,6 +54,14 @@ var signalExamples = map[string]example{
 			mainLog("enable_memory_saver is enabled; torch-memory-saver 0.0.9 is installed"),
 			mainLog("`update_weights` will not save memory because torch_memory_saver is not enabled. Potential causes: `enable_memory_saver` is false, or torch_memory_saver has installation issues."),
 		},
+	},
+	"output-for-deleted-request": {
+		match: []string{
+			"Received output for rid='...' but the state was deleted in TokenizerManager.",
+			mainLog("Received output for rid='5e5de8901d2349fd8d9107f21df3ab92' but the state was deleted in TokenizerManager."),
+			"[2026-09-09 21:15:49] ERROR tokenizer_manager.py:1512: Received output for rid=7f3a9c0e but the state was deleted in TokenizerManager.",
+		},
+		miss: []string{mainLog("Abort request rid='5e5de8901d2349fd8d9107f21df3ab92' because the client disconnected")},
 	},
 	"http-client-server-error-status": {
 		match: []string{
@@ -199,6 +207,7 @@ func TestFailuresBelowErrorLevelAlert(t *testing.T) {
 		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (errno: 98 - Address already in use).", "c10d-server-socket-address-in-use"},
 		{"HTTP 503 Service Unavailable\n\"No prefill workers available. Please check if prefill servers are configured and healthy.\"", "router-no-available-workers"},
 		{"(RolloutManager pid=1790326) [2026-02-03 22:13:47] http_utils.py:186 - Error: Client error '403 Forbidden' for url 'http://10.0.0.9:30000/generate'", "http-client-request-rejected"},
+		{"Received output for rid='...' but the state was deleted in TokenizerManager.", "output-for-deleted-request"},
 		// The same INFO line in other loggers' shapes: loguru's columns,
 		// a JSON record with its quotes escaped, a Ray actor's prefix.
 		{`2025-04-09 12:04:36.150 | INFO     | httpx._client:_send_single_request:1025 - HTTP Request: POST http://10.0.0.7:30000/generate "HTTP/1.1 502 Bad Gateway"`, "http-client-server-error-status"},
