@@ -487,8 +487,6 @@ var widenedThirdParty = map[string]example{
 	"http-upstream-connect-failed": {
 		match: []string{
 			"requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=30000): Max retries exceeded with url: /health_generate (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f2b>: Failed to establish a new connection: [Errno 111] Connection refused'))",
-			"2025-12-11 15:49:06.760126+08:00 - gpustack.worker.model_file_manager - ERROR - Failed to watch model files: All connection attempts failed",
-			"httpx.ConnectError: All connection attempts failed",
 		},
 		miss: []string{
 			"urllib3.exceptions.MaxRetryError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /Qwen/Qwen3-8B/resolve/main/config.json (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f2b>: Failed to establish a new connection: [Errno 101] Network is unreachable'))",
