@@ -32,8 +32,8 @@ func TestRustPanicHeadsWithItsMessage(t *testing.T) {
 		},
 		{
 			name:     "Rust 1.90's thread id",
-			in:       "thread 'main' (4721) panicked at src/main.rs:88:10:\nfailed to parse the policy config: unknown field `rate_limt`\n",
-			headline: "thread 'main' panicked at src/main.rs:88:10: failed to parse the policy config: unknown field `rate_limt`",
+			in:       "thread 'main' (4721) panicked at src/main.rs:88:10:\nfailed to parse the worker list: expected a URL at entry 3\n",
+			headline: "thread 'main' panicked at src/main.rs:88:10: failed to parse the worker list: expected a URL at entry 3",
 			process:  "router",
 		},
 		{
