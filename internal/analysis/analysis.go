@@ -353,6 +353,12 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
+		if d.Fragment && strings.Contains(e.Text, ".as_instanceof_cause()") {
+			// A traceback cut after the frame that re-raised a failure
+			// received from another process (an actor's, a remote
+			// task's): it carries that failure, which it lost.
+			d.Role = patterns.RoleConsequence
+		}
 		if d.Fragment && framesAlone(e) {
 			// The middle of a traceback whose header and exception line
 			// are elsewhere: another failure's lines near it (its

@@ -48,6 +48,10 @@ func TestACarriedFailureLeadsItsRemoteWrapper(t *testing.T) {
 		{"Ray's task error", "ray.exceptions.RayTaskError(%s): ray::Trainer.step() (pid=4242, ip=10.0.0.5)"},
 		{"a class named after what it wraps", "jobs.remote.WorkerError(%s): job 7 failed on worker-2"},
 		{"a pool's remote traceback", "multiprocessing.pool.RemoteTraceback: the worker of job 7 raised %s"},
+		// A driver's traceback cut right after the frame that re-raised
+		// the remote failure: its exception line lost.
+		{"a cut re-raise", `  File "/usr/lib/python3/site-packages/actorlib/context.py", line 111, in _result` + "\n" +
+			"    raise message.as_instanceof_cause()"},
 	}
 	for _, c := range carried {
 		alone := scanLines(t, m, c.lines)
@@ -59,6 +63,9 @@ func TestACarriedFailureLeadsItsRemoteWrapper(t *testing.T) {
 		typ = typ[strings.LastIndexByte(typ[:strings.Index(typ, ":")], '.')+1 : strings.Index(typ, ":")]
 		for _, w := range wrappers {
 			wrapped := driver(strings.Replace(w.line, "%s", typ, 1))
+			if !strings.Contains(w.line, "%s") {
+				wrapped = append(wrapped[:len(wrapped)-1], strings.Split(w.line, "\n")...)
+			}
 			for _, order := range []string{"wrapper first", "carried first"} {
 				var lines []string
 				if order == "wrapper first" {
