@@ -143,9 +143,10 @@ func continues(gr *group) bool {
 }
 
 // raisedBefore returns the incident of a traceback no record names that
-// the traceback o, no record naming it either, raises again: printed
-// before it in its source, within its burst b, with the same exception
-// line, a message included. Nil when there is none.
+// the traceback o, no record naming it either, raises again: begun before
+// it in its source (as for causeBefore, where the incident ends says
+// nothing), within its burst b, with the same exception line, a message
+// included. Nil when there is none.
 func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 	x := o.Alert.Match.Exception
 	if b.source == "" || o.Alert.Record.ID != "" || x == nil || x.Type == "" || strings.TrimSpace(x.Message) == "" {
@@ -156,7 +157,7 @@ func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 		c := m.gr
 		cx := c.Alert.Match.Exception
 		if !c.Traced || c.Alert.Record.ID != "" || cx == nil || cx.Type != x.Type || cx.Message != x.Message ||
-			c.End >= b.off || !g.inBurst(c, b) {
+			c.Off >= b.off || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

@@ -172,3 +172,31 @@ func TestAnotherRanksLinesDoNotHideWhatFollowedTheCause(t *testing.T) {
 		t.Errorf("want one incident led by %s, got %d:%s\n%s", leadOf(alone[0]), len(got), describe(got), strings.Join(lines, "\n"))
 	}
 }
+
+// TestAReraisedExceptionOfInterleavedRanksIsOneIncident: two ranks each
+// print the worker's traceback and the caller's re-raise of it, their
+// lines interleaved under each rank's prefix: one failure, one incident,
+// though the other rank's copy of the worker's traceback runs past this
+// rank's re-raise.
+func TestAReraisedExceptionOfInterleavedRanksIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"Traceback (most recent call last):",
+		`  File "/srv/app/worker.py", line 52, in run_task`,
+		"    return index[key]",
+		"KeyError: 'tokenizer_config'",
+		"Traceback (most recent call last):",
+		`  File "/srv/app/driver.py", line 52, in main`,
+		"    out = [f.result() for f in futures]",
+		"KeyError: 'tokenizer_config'",
+	}
+	var lines []string
+	for _, l := range block {
+		for _, r := range []string{"[rank0]: ", "[rank1]: "} {
+			lines = append(lines, r+l)
+		}
+	}
+	if got := scanLines(t, m, lines); len(got) != 1 {
+		t.Errorf("%d incidents, want 1:%s\n%s", len(got), describe(got), strings.Join(lines, "\n"))
+	}
+}
