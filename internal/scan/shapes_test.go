@@ -136,10 +136,24 @@ func wrap(w wrapper, text []byte) string {
 	return b.String()
 }
 
+// dev7RankTail: behind these wrappers the rank's bare 'ncclSystemError:'
+// tail line is not read, and the DistBackendError line's 'NCCL error in:
+// ..., unhandled system error' wording is not the record's, so it leads
+// unclassified.
+const dev7RankTail = "behind the wrapper the '[rankN]: ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified"
+
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-7: measured before any change made for the batch.
+	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
+		"mpirun-tag":      dev7RankTail,
+		"bracketed-stamp": dev7RankTail,
+		"grep-n":          dev7RankTail,
+		"ansi-line":       dev7RankTail,
+		"cr-redraw":       dev7RankTail,
+	},
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 
