@@ -417,7 +417,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	full := base[start:end]
 	p := &a.cur
-	if isBlank(full) || len(full) <= maxFamilyPrefix && familyLabelAlone(full) {
+	if isBlank(full) || labelAlone(full) {
 		// A launcher's label alone is a blank line of its task's
 		// output, before the label is learned as a prefix too.
 		a.pushBlank(l, base[:start], cut)
@@ -442,15 +442,20 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			}
 		}
 	}
-	col := learned
-	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
-		// A short line behind a family prefix not learned yet: the
-		// first rows of a console copied behind a launcher's label.
-		col = familyPrefixLen(full)
-	}
-	if a.columns.filler(full[col:]) {
-		a.pushFiller(l, base[:start+col], cut)
-		return a.out
+	if isDigit(full[0]) || a.columns.open() {
+		// Most lines, a record's header in brackets, are no column
+		// line and skip the rest.
+		col := learned
+		if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
+			// A short line behind a family prefix not learned yet:
+			// the first rows of a console copied behind a
+			// launcher's label.
+			col = familyPrefixLen(full)
+		}
+		if a.columns.filler(full[col:]) {
+			a.pushFiller(l, base[:start+col], cut)
+			return a.out
+		}
 	}
 	a.lines++
 	a.spacing.line()

@@ -45,6 +45,13 @@ func familyLabelAlone(s string) bool {
 	return n > 0 && n <= maxFamilyPrefix && isBlank(s[n:])
 }
 
+// labelAlone is familyLabelAlone, told by the last byte first: a family
+// prefix ends in a space or a colon, and most lines end otherwise.
+func labelAlone(s string) bool {
+	c := s[len(s)-1]
+	return (c == ' ' || c == ':') && len(s) <= maxFamilyPrefix && familyLabelAlone(s)
+}
+
 // familyPrefixAny is familyPrefixLen with any text, or none, after the
 // prefix.
 func familyPrefixAny(s string) int {
