@@ -442,9 +442,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			}
 		}
 	}
-	if isDigit(full[0]) || a.columns.open() {
-		// Most lines, a record's header in brackets, are no column
-		// line and skip the rest.
+	if last := full[len(full)-1]; a.columns.open() || (isDigit(last) || last == 'Z') && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A time alone ends in a digit or a "Z", a short line: most
+		// lines are no column line and skip the rest.
 		col := learned
 		if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
 			// A short line behind a family prefix not learned yet:

@@ -18,6 +18,8 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		{"after a space inside inline code, the rest closing it", "the GSM8K benchmark with the following assertion error: `AssertionError: assert logits.shape[0] == ", "len(seq_lens_expanded)` ", true},
+		{"after a space, a short line ending in a space, no code span", "the GSM8K benchmark with the following assertion error, which the server printed when it == ", "len(seq_lens_expanded) ", false},
 		{"inside a record's words, the rest ending in a traceback's start", "[2025-01-16 10:11:13 DP0 TP0 EP0] Scheduler hit an exception while reading the next batch of t", "he requests: Traceback (most recent call last):", true},
 		{"a traceback's start on its own", long[:80], "Traceback (most recent call last):", false},
 		{"after a batch line's last comma, a bare record", "[2025-08-17 19:34:27 TP0] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0,", "Exception in thread Thread-13 (backup_thread_func):", false},
