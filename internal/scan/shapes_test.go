@@ -143,20 +143,16 @@ var knownShapeMisses = map[string]map[string]string{
 	// dev-5: measured before any change made for the batch.
 	"900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 	},
 	"903-xinference-sigquit-html-escaped-failed-to-load-traceback.log": {
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 	},
 	"904-xinference-sigquit-single-gpu-failed-to-load-traceback.log": {
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 	},
 	// dev-4: measured before any change made for the batch; the same
 	// shape as 330 (Xinference's worker traceback after sglang's sigquit).
 	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
 		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
 	},
 
@@ -166,14 +162,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// batch's blind measurement, not tuned to.
 
 	// Held out (heldout-12): measured, not tuned to.
-	"811-gpustack-worker-connection-refused-tz-offset-logging.log": {
-		"grep-n": "held out: behind grep -n's line numbers the worker's connection failures give no alert",
-	},
-	// Measured after merging the main line at 8a8bf2d, not tuned to:
-	// right as posted, wrong behind grep -n.
-	"820-dynamo-run-sglang-quit-core-dumped-shell-prompt.log": {
-		"grep-n": "held out: behind grep -n's line numbers the shell's 'Quit (core dumped)' line gives no alert",
-	},
 	// Right since the c10d record reads its per-address W lines; at 80
 	// columns every line breaks inside "(errno: 98 - ...)", the pieces
 	// are not rejoined, and the errno that tells the failure from a
@@ -186,7 +174,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// doubled line break splits the sigquit line from the traceback
 	// after it.
 	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
-		"grep-n":        "held out: the worker's traceback leads over the sigquit line",
 		"double-spaced": "the worker's traceback leads over the sigquit line",
 	},
 	// Held out (heldout-9): measured, not tuned to. Behind these
@@ -254,10 +241,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
-	},
-	// dev-6: measured before any change made for the batch.
-	"961-gpustack-worker-register-503-upstream-connect-error.log": {
-		"grep-n": "behind grep -n's line numbers the worker's unclassified ERROR line is no longer alerted (as 811)",
 	},
 }
 
