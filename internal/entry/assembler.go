@@ -121,8 +121,9 @@ import (
 //
 // Double spacing: a paste or a terminal that put a blank line after every
 // line (SGLANG-LOGS.md §10). A stream is double-spaced once three
-// non-blank lines in a row each followed exactly one blank line, until two
-// non-blank lines meet. While it is, the blank lines
+// non-blank lines in a row each followed exactly one blank line (at its
+// start, once its second and third lines each did), until two non-blank
+// lines meet. While it is, the blank lines
 // before a line count half when deciding whether the line continues the
 // entry (one is none, two or three are one); an entry's text keeps them
 // all.
@@ -1627,6 +1628,7 @@ const spacedAfter = 3
 type spacing struct {
 	gap    int // blank lines since the last non-blank line
 	single int // non-blank lines in a row that came after exactly one blank
+	seen   int // non-blank lines so far, up to spacedAfter+1
 }
 
 // blank notes a blank line.
@@ -1647,12 +1649,18 @@ func (s *spacing) line() {
 	// Two or more blank lines: a blank line of the original, doubled,
 	// which neither proves nor disproves the spacing.
 	s.gap = 0
+	if s.seen <= spacedAfter {
+		s.seen++ // up to one past spacedAfter: the third line is told
+	}
 }
 
 // real returns how many of n blank lines held before the current
 // non-blank line were in the log before a paste doubled its spacing.
+// At the start of a stream, two lines that each came after exactly one
+// blank, and nothing else before them but the first line, already tell
+// it: a paste's first record has no third line to wait for.
 func (s *spacing) real(n int) int {
-	if s.single >= spacedAfter {
+	if s.single >= spacedAfter || s.seen == spacedAfter && s.single == spacedAfter-1 && n == 1 {
 		return n / 2
 	}
 	return n

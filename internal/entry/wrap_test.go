@@ -134,8 +134,10 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 				{Lines: "4-4", Format: FormatNative, Native: NativeC10d, Msg: "x"}}},
 		{"c10d line wrapped inside a word, then a paste's doubled spacing", "[E424 01:17:25.031978332 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminat\n\n" +
 			"ed with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO\n\nut=112)",
-			[]view{{Lines: "1-4", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO"},
-				{Lines: "5-5", Msg: "ut=112)"}}},
+			// (The third piece, after the stream's third line, is
+			// rejoined too: two lines from the start that each came
+			// after one blank tell the spacing.)
+			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelOut=112)"}}},
 		// A blank line after a native line that ends a word is the log's own.
 		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
 			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},
