@@ -336,9 +336,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// the one the entry's earlier pieces showed.
 		width = p.foldWidth
 	}
-	if len(l.Text) == len(c.s) && p.lastRaw > width {
-		// A rest with no prefix of its own: the terminal cut prev as it
-		// was pushed, prefix and all.
+	if (len(l.Text) == len(c.s) || c.prefix == "" && strings.HasPrefix(l.Text, c.s)) && p.lastRaw > width {
+		// A rest with no prefix of its own (a suffix a wrapper takes
+		// off aside, Ray's "[repeated 2x across cluster]"): the
+		// terminal cut prev as it was pushed, prefix and all.
 		width = p.lastRaw
 	}
 	if width < minWrapWidth {
@@ -360,6 +361,11 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
+	case a.width.width == 0 && a.width.seen == p.lastRaw && len(l.Text) <= p.lastRaw && isSecondCut(prev, c.s):
+		// The second line as long as the one a confirmed break cut,
+		// cut inside a token too ("...(unknown)  r" and "aise"): the
+		// terminal's width, whatever the rest's one word says.
+		a.width.confirm(p.lastRaw)
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):

@@ -68,6 +68,17 @@ func isTwinBreak(prev, next string, prevRaw, nextRaw int) bool {
 	return isColumnBreak(prev, next)
 }
 
+// isSecondCut reports whether next may be the rest of prev, a line as long
+// as the one a confirmed break cut before it: the cut falls inside a token
+// (a letter or a digit on each side) and next is no line of its own by
+// shape and not indented.
+func isSecondCut(prev, next string) bool {
+	if prev == "" || next == "" || isIndented(next) || !isWordByte(prev[len(prev)-1]) || !isWordByte(next[0]) {
+		return false
+	}
+	return isColumnBreak(prev, next)
+}
+
 // firstWord returns s up to its first space.
 func firstWord(s string) string {
 	if i := strings.IndexByte(s, ' '); i >= 0 {

@@ -77,3 +77,50 @@ func TestWrapWidthKeepsRepeatedLines(t *testing.T) {
 		t.Errorf("%d entries of %d repeated lines, want one each", len(es), len(lines))
 	}
 }
+
+// A terminal's width confirmed by one break, a second line of that raw
+// length cut inside a token is its rest whatever the rest's one word
+// says; and a rest whose wrapper suffix came off (Ray's "[repeated 2x
+// across cluster]") is measured as pushed.
+func TestAssemblerSecondCutAtConfirmedWidth(t *testing.T) {
+	const pre = "(Worker pid=7) [2025-05-19 13:48:05,850 E 7 9] logging.cc:361: "
+	lines := []string{
+		pre + "*** SIGABRT received at time=1747633685 on cpu 74 ***",
+		pre + "PC: @   0x7f6d68247e87  (unknown)  raise", // cut after its "r"
+		pre + "    @     0x7f6d660dd35a  (unknown)  __cxxabiv1::__terminate() [repeated 2x across cluster]",
+	}
+	var in []string
+	for _, l := range lines {
+		for len(l) > 100 {
+			in = append(in, l[:100])
+			l = l[100:]
+		}
+		in = append(in, l)
+	}
+	got := assemble(t, Options{}, strings.Join(in, "\n"))
+	if len(got) != 1 {
+		t.Fatalf("got %d entries, want the record's lines in one: %+v", len(got), views(got))
+	}
+	for _, want := range []string{"time=1747633685 on cpu 74", "(unknown)  raise", "__cxxabiv1::__terminate()"} {
+		if !strings.Contains(got[0].Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, got[0].Text)
+		}
+	}
+}
+
+func TestIsSecondCut(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "aise", true},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "  File \"x.py\", line 1, in f", false},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "RuntimeError: x", false},
+		{"PC: @     0x7f6d68247e87  (unknown) ", "raise", false},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "    raise", false},
+	} {
+		if got := isSecondCut(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isSecondCut(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}

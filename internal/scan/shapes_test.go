@@ -196,8 +196,7 @@ var knownShapeMisses = map[string]map[string]string{
 	// (isWrapBreak and the rules beside it) or at a width two breaks
 	// taught (wrapWidth); these stay cut, each for the reason it gives.
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"hard-wrap-120": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
-		"hard-wrap-80":  "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
+		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "the container runtime's framing stays on each line's first piece only, so no two lines in a row teach it as a prefix: the frames read as lines of their own, apart from the scheduler record (as under fold-s-100)",
