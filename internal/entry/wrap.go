@@ -310,6 +310,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return false
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
@@ -360,6 +361,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	switch {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
+		a.width.teach(p.lastRaw)
+	case a.width.width == 0 && isTwinSpaceBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
 	case a.width.width == 0 && a.width.seen == p.lastRaw && len(l.Text) <= p.lastRaw && isSecondCut(prev, c.s):
 		// The second line as long as the one a confirmed break cut,
@@ -636,6 +639,25 @@ func isNativeRest(prev string, c *classified) bool {
 	// The rest's first token goes on prev's: no path of its own.
 	w := firstWord(s)
 	return !strings.ContainsRune(w, '/')
+}
+
+// isAssertConditionRest reports whether next completes the word
+// "condition:" that prev, an assertion line ("Assertion failed: x.cu:131,
+// condition: ..."), ends with the start of: the shape's fixed text, cut
+// inside it ("..., conditi" and "on: (values[j] & ...) == 0"). A
+// lower-case word before a colon opens a writer's line of its own
+// elsewhere ("ld: ..."), not this one.
+func isAssertConditionRest(prev, next string) bool {
+	const word = "condition:"
+	i := strings.LastIndex(prev, ", ")
+	if i < 0 {
+		return false
+	}
+	head := prev[i+2:]
+	if len(head) >= len(word) || !strings.HasPrefix(word, head) {
+		return false
+	}
+	return strings.HasPrefix(next, word[len(head):]+" ")
 }
 
 // isTracebackHeaderRest reports whether next is the end of a record that

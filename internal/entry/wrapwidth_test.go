@@ -124,3 +124,42 @@ func TestIsSecondCut(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTwinSpaceBreak(t *testing.T) {
+	prev := "E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::readBody failed. "
+	next := "Error: Bad address (value: 14), total_transferred_bytes_: 0, current transferred_bytes: 0"[:len(prev)]
+	for _, tt := range []struct {
+		name       string
+		prev, next string
+		want       bool
+	}{
+		{"twin pieces, the cut after a space", prev, next, true},
+		{"the rest shorter", prev, next[:60], false},
+		{"two spaces end prev", prev[:len(prev)-2] + "  ", next, false},
+		{"the rest a frame", prev, `  File "/srv/x.py", line 1, in f` + strings.Repeat("x", len(prev)-32), false},
+		{"the rest opens as prev does", prev, prev[:len(prev)-1] + "x", false},
+		{"too short", prev[:40] + " ", next[:41], false},
+	} {
+		if got := isTwinSpaceBreak(tt.prev, tt.next, len(tt.prev), len(tt.next)); got != tt.want {
+			t.Errorf("%s: isTwinSpaceBreak = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestIsAssertConditionRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"Assertion failed: kernels/layout.cuh:131, conditi", "on: (values[j] & 0xff) == 0", true},
+		{"Assertion failed: kernels/layout.cuh:131, ", "condition: x == 0", true},
+		{"Assertion failed: kernels/layout.cuh:131, c", "ondition: x", true},
+		{"Assertion failed: kernels/layout.cuh:131, conditi", "on (values)", false},
+		{"Assertion failed: kernels/layout.cuh:131, file", "on: x", false},
+		{"Assertion failed: kernels/layout.cuh:131, condition:", " x", false},
+	} {
+		if got := isAssertConditionRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isAssertConditionRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}

@@ -204,12 +204,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
 		"code-block": "the excerpt opens on a source line and its carets, indented by their own: a code block's lead is taken only from a first line whose text starts right after its four spaces, or a frame (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
-	"269-mooncake-tcp-writebody-bad-address-prefill.log": {
-		"hard-wrap-80": "the glog line's first piece ends in the space before 'Error: Bad address ...', which reads as an exception line of its own: the record reads only 'Session::writeBody failed.'",
-	},
-	"391-deep-gemm-ue8m0-assert-tvm-cuda-driver-error.log": {
-		"hard-wrap-80": "cut in 'conditi' and 'on: (values[j] ...': a short lower-case word before a colon opens a writer's line ('ld: ...'), so the assertion reads only its first piece and the driver error leads",
-	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
 	},
