@@ -371,6 +371,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		a.width.confirm(p.lastRaw)
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
+	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && len(l.Text) <= p.lastRaw &&
+		isSpanRest(prev, c.s, l.Text) && isColumnBreak(prev, c.s):
+		// Inline code the line's lead opened (its backtick went with
+		// the prefix) and the rest closes, cut inside a token:
+		// "...Gloo connectFull" and "Mesh failed with ... no error`".
+		a.width.confirm(p.lastRaw)
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
@@ -850,6 +856,17 @@ func isFaultFrame(t string) bool {
 // spansQuote reports whether a quote or a backtick left unpaired in prev
 // is closed by one left unpaired in next: a quoted string or inline code
 // that a cut split.
+// isSpanRest reports whether next closes inline code that was opened
+// before prev (prev holds no backtick, or pairs of them, and next as
+// pushed, raw, an odd number: the closing one may have gone with the
+// wrappers) and the cut between them falls inside a token.
+func isSpanRest(prev, next, raw string) bool {
+	if prev == "" || next == "" || !isWordByte(prev[len(prev)-1]) || !isWordByte(next[0]) {
+		return false
+	}
+	return strings.Count(prev, "`")%2 == 0 && strings.Count(raw, "`")%2 == 1
+}
+
 func spansQuote(prev, next string) bool {
 	for _, q := range [...]string{`"`, "`"} {
 		if strings.Count(prev, q)%2 == 1 && strings.Count(next, q)%2 == 1 {

@@ -163,3 +163,18 @@ func TestIsAssertConditionRest(t *testing.T) {
 		}
 	}
 }
+
+// Inline code a paste's lone backtick opened before the line (it goes
+// with the line's prefix) and the line's rest closes, cut inside a token.
+func TestAssemblerSpanRest(t *testing.T) {
+	line := "`(Worker pid=9, ip=10.0.0.2) [rank1]:[E528 08:52:46.164295950 ProcessGroupGloo.cpp:145] Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:144] no error`"
+	got := assemble(t, Options{}, line[:120]+"\n"+line[120:])
+	if len(got) != 1 || !strings.Contains(got[0].Text, "connectFullMesh failed") {
+		t.Fatalf("got %+v, want one entry with the line whole", views(got))
+	}
+	// Not a line of its own that closes the span: an exception line.
+	got = assemble(t, Options{}, "`Assertion failed: deep_gemm/include/impls/smxx_layout.cuh:131, condition: (values[j] & 0x7f) == 0\ntvm.error.InternalError: CUDA driver error`")
+	if len(got) != 2 {
+		t.Errorf("got %d entries, want the exception line apart: %+v", len(got), views(got))
+	}
+}

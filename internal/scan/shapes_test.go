@@ -204,9 +204,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
 		"code-block": "the excerpt opens on a source line and its carets, indented by their own: a code block's lead is taken only from a first line whose text starts right after its four spaces, or a frame (a log's own deeper indentation, CANN's inner errors, looks the same)",
 	},
-	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
-		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
-	},
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
