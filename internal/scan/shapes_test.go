@@ -201,9 +201,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"hard-wrap-80": "the container runtime's framing stays on each line's first piece only, so no two lines in a row teach it as a prefix: the frames read as lines of their own, apart from the scheduler record (as under fold-s-100)",
 	},
-	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log": {
-		"code-block": "the excerpt opens on a source line and its carets, indented by their own: a code block's lead is taken only from a first line whose text starts right after its four spaces, or a frame (a log's own deeper indentation, CANN's inner errors, looks the same)",
-	},
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
