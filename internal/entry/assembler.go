@@ -426,35 +426,17 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	learned := 0
 	if a.learner.learned() {
-		learned = a.learner.match(full)
-		if learned == 0 && full[0] == ' ' {
-			// The padding a terminal put after a relay's line, cut
-			// off the line by a hard wrap, in front of the next.
-			learned = a.learner.paddedPrefix(full)
-		}
-		if learned > 0 && isSGLangRecord(full) {
-			learned = 0 // an sglang record's own header is never a prefix
-		}
-		if learned > 0 {
-			if g, r, n := a.learner.gluedAt(full[learned:], full[:learned]); g > 0 {
-				// The first line with its wrappers and lead, which
-				// Push then reads again as it reads any line.
-				return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
-			}
+		var g, r, n int
+		if learned, g, r, n = a.learner.lineMatch(full); g > 0 {
+			// The first line with its wrappers and lead, which
+			// Push then reads again as it reads any line.
+			return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
 		}
 	}
 	if last := full[len(full)-1]; a.columns.open() || (isDigit(last) || last == 'Z') && len(full) <= maxFamilyPrefix+maxTimeColumn {
 		// A time alone ends in a digit or a "Z", a short line: most
 		// lines are no column line and skip the rest.
-		col := learned
-		if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
-			// A short line behind a family prefix not learned yet:
-			// the first rows of a console copied behind a
-			// launcher's label.
-			col = familyPrefixLen(full)
-		}
-		if a.columns.filler(full[col:]) {
-			a.pushFiller(l, base[:start+col], cut)
+		if a.pushColumn(l, base, start, learned, cut) {
 			return a.out
 		}
 	}
@@ -903,6 +885,24 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 		p.last = l.Offset
 	}
 	p.cutBytes += cut
+}
+
+// pushColumn pushes the line base[start:] (learned bytes of it a learned
+// prefix) as a copied console's column line, when it is one
+// (columnFiller), and reports whether it was.
+func (a *Assembler) pushColumn(l *Line, base string, start, learned, cut int) bool {
+	full := base[start:]
+	col := learned
+	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A short line behind a family prefix not learned yet: the
+		// first rows of a console copied behind a launcher's label.
+		col = familyPrefixLen(full)
+	}
+	if !a.columns.filler(full[col:]) {
+		return false
+	}
+	a.pushFiller(l, base[:start+col], cut)
+	return true
 }
 
 // pushFiller counts a console's column line (columnFiller) in the pending
