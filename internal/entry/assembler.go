@@ -436,7 +436,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if last := full[len(full)-1]; a.columns.open() || (isDigit(last) || last == 'Z') && len(full) <= maxFamilyPrefix+maxTimeColumn {
 		// A time alone ends in a digit or a "Z", a short line: most
 		// lines are no column line and skip the rest.
-		if a.pushColumn(l, base, start, learned, cut) {
+		if a.pushColumn(l, base, start, end, learned, cut) {
 			return a.out
 		}
 	}
@@ -887,11 +887,11 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	p.cutBytes += cut
 }
 
-// pushColumn pushes the line base[start:] (learned bytes of it a learned
-// prefix) as a copied console's column line, when it is one
+// pushColumn pushes the line base[start:end] (learned bytes of it a
+// learned prefix) as a copied console's column line, when it is one
 // (columnFiller), and reports whether it was.
-func (a *Assembler) pushColumn(l *Line, base string, start, learned, cut int) bool {
-	full := base[start:]
+func (a *Assembler) pushColumn(l *Line, base string, start, end, learned, cut int) bool {
+	full := base[start:end]
 	col := learned
 	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
 		// A short line behind a family prefix not learned yet: the
