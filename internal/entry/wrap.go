@@ -312,7 +312,8 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
-		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
+		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
+		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
@@ -793,6 +794,21 @@ func isConstantName(s string) bool {
 
 // closesParen reports whether w, the first word of a rest, closes the
 // parenthesis prev left open ("(out of" and "memory)").
+// isParenRest reports whether next is the rest of prev, a line as long
+// as a terminal's width that ends inside a parenthesis it opened (right
+// after it, or inside its first token: "... on [::]:38429 (" or "(er"),
+// and next closes it: one line of the writer's, its note in parentheses
+// cut ("errno: 98 - Address already in use)."). Next is no line of its
+// own by shape.
+func isParenRest(prev, next string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || strings.IndexByte(prev[i:], ' ') >= 0 || next == "" || next[0] == ' ' {
+		return false
+	}
+	c := strings.IndexByte(next, ')')
+	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
+}
+
 func closesParen(prev, w string) bool {
 	i := strings.LastIndexByte(prev, '(')
 	return i >= 0 && strings.IndexByte(prev[i:], ')') < 0 && strings.HasSuffix(w, ")") && strings.IndexByte(w, '(') < 0

@@ -178,3 +178,21 @@ func TestAssemblerSpanRest(t *testing.T) {
 		t.Errorf("got %d entries, want the exception line apart: %+v", len(got), views(got))
 	}
 }
+
+func TestIsParenRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[W socket.cpp:426] [c10d] The server socket has failed to listen on [::]:38429 (", "errno: 98 - Address already in use).", true},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "rno: 98 - Address already in use).", true},
+		{"[W socket.cpp:426] [c10d] The server socket has failed (see the notes below", "for details) and more", false},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "RuntimeError: x (y)", false},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "no closing parenthesis", false},
+		{"[W socket.cpp:426] [c10d] The server socket (closed) failed to bind", "rno: 98)", false},
+	} {
+		if got := isParenRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isParenRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}

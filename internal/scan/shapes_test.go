@@ -140,14 +140,6 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	// Held out (heldout-12): measured, not tuned to.
-	// Right since the c10d record reads its per-address W lines; at 80
-	// columns every line breaks inside "(errno: 98 - ...)", the pieces
-	// are not rejoined, and the errno that tells the failure from a
-	// host without IPv6 is on a piece of its own.
-	"821-c10d-server-socket-eaddrinuse-w-lines.log": {
-		"hard-wrap-80": "each W line breaks inside its errno at 80 columns and stays cut, so no piece names the address in use",
-	},
 	// Held out (heldout-9): measured, not tuned to. Behind these
 	// prefixes a Ray task error line followed by frames but no
 	// "Traceback" header gives no alert.
