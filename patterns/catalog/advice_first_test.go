@@ -1,0 +1,66 @@
+package catalog_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// firstFixes names, for the records that lead most often, the key token
+// their first solution must hold: the step that most often fixed the
+// failure in reported threads (the flag, the version move, the
+// environment variable, the command). An alert's first step is the one
+// read, so a reordering that puts a diagnosis or a rarer cause first
+// fails here instead of drifting unnoticed. engine, when set, checks the
+// first of that engine's remedies as well.
+var firstFixes = []struct {
+	slug, first   string
+	engine, remed string
+}{
+	// Most illegal accesses are kernel bugs a later release fixes.
+	{slug: "cuda-illegal-memory-access", first: "Upgrade the engine, its kernel packages and torch together",
+		engine: "sglang", remed: "--attention-backend"},
+	// Containers with docker's small /dev/shm are the usual cause.
+	{slug: "nccl-unhandled-system-error", first: "--ipc=host"},
+	// Missing or unexpected weight names are mostly fixed by a newer release.
+	{slug: "load-weights-key-error", first: "Upgrade the engine to its newest release"},
+	// Lowering the engine's memory reservation is what most often works.
+	{slug: "cuda-out-of-memory", first: "Reserve less of the GPU",
+		engine: "sglang", remed: "--mem-fraction-static"},
+	{slug: "cuda-out-of-memory", engine: "vllm", remed: "--gpu-memory-utilization"},
+	// The model, and the models it loads by name, must be in the cache.
+	{slug: "hf-offline-cache-miss", first: "huggingface-cli download"},
+	{slug: "hf-offline-cache-miss", first: "every other model the checkpoint loads by name"},
+	{slug: "address-already-in-use", first: "ss -ltnp"},
+	{slug: "hf-gated-repo", first: "Accept the model's licence"},
+	{slug: "cuda-no-kernel-image", first: "compute capability"},
+	{slug: "sgl-kernel-undefined-symbol", first: "pip install \"sglang[all]=="},
+	{slug: "nccl-watchdog-collective-timeout", engine: "sglang", remed: "--dist-timeout"},
+	{slug: "hip-no-binary-for-gpu", first: "Reinstall (or rebuild) the kernel library"},
+}
+
+func TestFirstSolutionNamesTheFix(t *testing.T) {
+	bySlug := map[string]int{}
+	recs := curated(t)
+	for i, r := range recs {
+		bySlug[r.Slug] = i
+	}
+	for _, c := range firstFixes {
+		i, ok := bySlug[c.slug]
+		if !ok {
+			t.Errorf("%s: no such record in the catalog", c.slug)
+			continue
+		}
+		r := recs[i]
+		if c.first != "" {
+			if len(r.Solutions) == 0 || !strings.Contains(r.Solutions[0], c.first) {
+				t.Errorf("%s: the first solution does not name %q: %q", c.slug, c.first, r.Solutions)
+			}
+		}
+		if c.engine != "" {
+			rem := r.Remedies[c.engine]
+			if len(rem) == 0 || !strings.Contains(rem[0], c.remed) {
+				t.Errorf("%s: the first %s remedy does not name %q: %q", c.slug, c.engine, c.remed, rem)
+			}
+		}
+	}
+}
