@@ -36,6 +36,10 @@ var firstFixes = []struct {
 	{slug: "sgl-kernel-undefined-symbol", first: "pip install \"sglang[all]=="},
 	{slug: "nccl-watchdog-collective-timeout", engine: "sglang", remed: "--dist-timeout"},
 	{slug: "hip-no-binary-for-gpu", first: "Reinstall (or rebuild) the kernel library"},
+	// Peer-to-peer the platform does not support is the usual cause.
+	{slug: "nccl-unhandled-cuda-error", first: "NCCL_P2P_DISABLE=1"},
+	// Mismatched native builds are the usual cause of a segfault.
+	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
