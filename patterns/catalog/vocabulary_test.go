@@ -225,6 +225,7 @@ var vocabularies = []vocabulary{
 	rocmSMI,
 	ibvWCStatus,
 	ucsStatus,
+	cannCodes,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -691,6 +692,51 @@ var ucsStatus = vocabulary{
 	},
 }
 
+// cannCodes are the CANN error codes of the Ascend stack ("E", the module,
+// four digits; 9000-9999 are a module's inner errors) with their messages,
+// arguments filled: HCCL's and HCCP's user errors (hcomm's error_code
+// table: EI0001-EI0017, EJ0001-EJ0004), the runtime's named codes, and
+// every module's inner error, as torch_npu and the CANN runtime print them.
+var cannCodes = vocabulary{
+	name: "CANN error codes",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n[ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api failed.\n%[2]s: 2025-05-21-11:57:54.167.645 %[1]s")},
+		{Field: fieldText, All: true, Format: "%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s"},
+	},
+	terms: []vocabTerm{
+		{"Environment variable [HCCL_BUFFSIZE] is invalid. Reason: value must be at least 1.", "EI0001", "", "hccl-config-invalid"},
+		{"The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank: [3]. base information: [streamID:[2]]. task information: []. group information: [group:[hccl_world_group]]", "EI0002", "", "npu-stream-sync-timeout"},
+		{"In [AllReduce], value [0] for parameter [count] is invalid. Reason: The collective communication operator has an invalid argument. Reason[count is 0]", "EI0003", "", "hccl-config-invalid"},
+		{"The ranktable or rank is invalid,Reason:[The ranktable file does not exist]. Please check the configured ranktable. [/etc/hccl.json]", "EI0004", "", "hccl-config-invalid"},
+		{"The arguments for collective communication are inconsistent between ranks: tag [AllReduce_1], parameter [count], local [4096], remote [2048]", "EI0005", "", "hccl-config-invalid"},
+		{"Getting socket times out. Reason: 1. The remote does not initiate a connect request.", "EI0006", "", "hccl-connect-failed"},
+		{"Failed to allocate resource[HCCL_BUFFER] with info [size 209715200]. Reason: Memory resources are exhausted.", "EI0007", "", "npu-out-of-memory"},
+		{"The HCCL versions are inconsistent: tag [AllReduce_1], local_version [8.0.RC3], remote_version [8.0.RC2]", "EI0008", "", "hccl-config-invalid"},
+		{"P2P communication failed. Reason: peer device 3 is not reachable", "EI0010", "", "hccl-config-invalid"},
+		{"Failed to allocate [209715200] bytes of NPU memory.", "EI0011", "", "npu-out-of-memory"},
+		{"SDMA memory copy task exception occurred. Remote rank: [5]. Base information: [streamID:[4]]. Task information: []. Communicator information: [group:[tp]].", "EI0012", "", "ascend-sdma-copy-failed"},
+		{"An error CQE occurred during operator execution. Local information: server 10.0.0.1, device ID 3, device IP 29.0.0.3. Peer information: server 10.0.0.2, device ID 3, device IP 29.0.1.3.", "EI0013", "", "rdma-work-completion-error"},
+		{"The ranktable information check failed, Reason:[device ip 29.0.0.3 does not match the device].", "EI0014", "", "hccl-config-invalid"},
+		{"Failed to collect cluster information of the communicator based on rootInfo detection. Reason: wait for all ranks timeout.", "EI0015", "", "hccl-connect-failed"},
+		{"Value 0 for config HCCL_CONNECT_TIMEOUT is invalid. Expected value: [120, 7200].", "EI0016", "", "hccl-config-invalid"},
+		{"Config server_count is missing in the ranktable file.", "EI0017", "", "hccl-config-invalid"},
+		{"Failed to initialize the HCCP process. Reason: Maybe the last training process is running.", "EJ0001", "", "hccp-init-failed"},
+		{"The network port is down.Suggest: check the link of device 3 with hccn_tool -i 3 -link -g", "EJ0002", "", "hccp-network-error"},
+		{"Failed to bind the IP port. Reason: the port 16666 is in use", "EJ0003", "", "hccp-network-error"},
+		{"Check ip fail. Reason: device ip 29.0.0.3 is not configured", "EJ0004", "", "hccp-network-error"},
+		{"Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]", "EE1002", "", "npu-stream-sync-timeout"},
+		{"Inner Error!", "EE9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EI9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EH9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EZ9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EL9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EK9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E19999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E29999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E39999", "", "ascend-cann-inner-error"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -873,6 +919,47 @@ var vocabExamples = map[string]example{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
 			// A verbs call's failure is the errno of the call, not a UCX status.
 			"[1745499308.854013] [node-7:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1) for UD mlx5 connect on mlx5_0 failed: No such device",
+		},
+	},
+	"hccl-config-invalid": {
+		match: []string{
+			"EI0004: [PID: 1162] 2025-02-20-02:16:03.427.598 The ranktable or rank is invalid,Reason:[The ranktable file does not exist]. Please check the configured ranktable. [/etc/hccl.json]",
+			"EI0008: The HCCL versions are inconsistent: tag [AllReduce_1], local_version [8.0.RC3], remote_version [8.0.RC2]",
+		},
+		miss: []string{
+			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
+			"[INFO] HCCL(8812,python3): ranktable loaded from /etc/hccl.json",
+		},
+	},
+	"hccp-init-failed": {
+		match: []string{
+			"EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.",
+			tb("RuntimeError: Failed to initialize the HCCP process. Reason: Maybe the last training process is running."),
+		},
+		miss: []string{
+			"EJ0002: The network port is down.Suggest: check the link",
+			"HCCP process initialized on device 3",
+		},
+	},
+	"hccp-network-error": {
+		match: []string{
+			"EJ0002: [PID: 1162] 2025-02-20-02:16:03.427.598 The network port is down.Suggest: check the link of device 3 with hccn_tool -i 3 -link -g",
+			"EJ0003: Failed to bind the IP port. Reason: the port 16666 is in use",
+		},
+		miss: []string{
+			"EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training process is running.",
+			"network port 3 is up",
+		},
+	},
+	"ascend-cann-inner-error": {
+		match: []string{
+			"EE9999: Inner Error!",
+			"EZ9999: [PID: 5625] 2025-09-19-14:34:08.166.059 Parse dynamic kernel config fail.",
+			rawTB("RuntimeError: E19999: Inner Error!"),
+		},
+		miss: []string{
+			"EE1002: Stream synchronize timeout.",
+			"ticket EE99990: closed",
 		},
 	},
 }
