@@ -130,6 +130,23 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// Held out (heldout-12): read by the layouts once heldout-13 was held
+	// out; measured, not tuned to.
+	"835-benign-mooncake-etcd-goaway-too-many-pings.log": {
+		"prefix-worker":      "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"prefix-host":        "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"prefix-ray-pid":     "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"prefix-rank":        "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"prefix-pm2":         "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"pm2-after-backtick": "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"caret-m":            "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"backtick-open":      "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+		"fold-s-100":         "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+	},
+	// dev-6: measured before any change made for the batch.
+	"965-raylet-workers-killed-memory-pressure-after-tqdm.log": {
+		"fold-s-100": "folded at 100 columns the raylet line's wording splits across pieces and is not read, so the driver's traceback head leads unclassified",
+	},
 	// dev-5: measured before any change made for the batch.
 	"900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
 		"level-first": "the sigquit line rewritten at INFO no longer leads; the xinference worker's ERROR line does (as 330)",
@@ -176,7 +193,7 @@ func TestCorpusLayouts(t *testing.T) {
 		t.Skip("scans the corpus once per layout")
 	}
 	entries, m, red := corpusVariants(t)
-	misses := newMissList("knownLayoutMisses", func(file, variant string) string { return knownLayoutMisses[file][variant] })
+	misses := newMissList(t, "knownLayoutMisses", func(file, variant string) string { return knownLayoutMisses[file][variant] })
 	for _, e := range entries {
 		if e.Batch == heldOutBatch {
 			// The batch kept for independent measurement: the corpus

@@ -1215,6 +1215,8 @@ var examples = map[string]example{
 		match: []string{
 			rawTB("OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the cached files."),
 			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, and couldn't find it in the cached files and it looks like Qwen/Qwen2.5-7B is not the path to a directory containing a file named config.json.",
+			// Older transformers releases word it without the ", and".
+			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like openai/clip-vit-large-patch14 is not the path to a directory containing a file named config.json.",
 			// huggingface_hub's own wordings of the same miss, offline
 			// (HF_HUB_OFFLINE, local_files_only) or without a connection.
 			rawTB("huggingface_hub.utils._errors.LocalEntryNotFoundError: Cannot find an appropriate cached snapshot folder for the specified revision on the local disk and outgoing traffic has been disabled. To enable repo look-ups and downloads online, set 'HF_HUB_OFFLINE=0' as environment variable."),
@@ -1223,6 +1225,7 @@ var examples = map[string]example{
 		},
 		miss: []string{
 			"We couldn't connect to the metrics endpoint",
+			"We couldn't connect to 'https://huggingface.co' to load this file, retrying in 5s",
 			"Cannot find the requested model in the registry",
 			hdr("Found the cached snapshot folder for the specified revision on the local disk"),
 		},
@@ -1526,10 +1529,14 @@ var examples = map[string]example{
 	},
 	"nvidia-xid-error": {
 		match: []string{
-			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+			"[ 5521.002137] NVRM: Xid (PCI:0000:3b:00): 31, pid=4172, name=python3, Ch 00000010, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f12_3456d000. Fault is of type FAULT_PDE ACCESS_TYPE_READ",
 			"Jun 02 13:13:04 gpu-7 kernel: NVRM: Xid (PCI:0000:b3:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.",
 		},
-		miss: []string{"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build"},
+		miss: []string{
+			"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build",
+			// Xid 79 is the GPU falling off the bus, its own record.
+			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+		},
 	},
 	"deepep-timeout": {
 		match: []string{
@@ -1563,10 +1570,16 @@ var examples = map[string]example{
 			"Jun 02 13:13:04 gpu-7 kernel: NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus and is not responding to commands.",
 			"Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error",
 			"Unable to determine the device handle for GPU 0000:65:00.0: GPU is lost.  Reboot the system to recover this GPU",
+			// The Xid the driver prints for the same event, and the
+			// shorter wording of newer (GSP) drivers.
+			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+			"NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.",
+			"NVRM: GPU 0000:06:00.0: GPU has fallen off the bus.",
 		},
 		miss: []string{
 			"[ 1843.439669] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  570.158.01  Release Build",
-			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 79, pid=4172, name=python3, GPU has fallen off the bus.",
+			"[ 8132.115302] NVRM: Xid (PCI:0000:3b:00): 13, pid=4172, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 0, SM 0): Out Of Range Address",
+			"NVRM: GPU 0000:06:00.0: GPU serial number is 0.",
 			"NVRM: The NVIDIA probe routine failed for 1 device(s).",
 		},
 	},
