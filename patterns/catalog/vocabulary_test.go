@@ -466,7 +466,17 @@ var errnos = vocabulary{
 		{Field: fieldText, All: true, Format: tb("OSError: [Errno %[2]s] %[1]s")},
 		{Field: fieldText, All: true, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::server: request to worker failed: %[1]s (os error %[2]s)"},
 		{Field: fieldText, Format: "E0528 00:11:09.418211 4021 transfer_engine.cpp:188] socket call failed: %s"},
-		{Field: fieldAlt, Format: `time=2026-05-28T00:11:09.418Z level=ERROR source=server.go:412 msg="request failed" error="%s"`},
+		// Go's lower-case texts of a missing path, a refused permission or a
+		// busy device are left to the line's level: Go servers (Ollama's GPU
+		// and library discovery) print them in routine lines too.
+		{Field: fieldAlt, Format: `time=2026-05-28T00:11:09.418Z level=ERROR source=server.go:412 msg="request failed" error="%s"`, Override: map[string]string{
+			"open /root/.ollama/models/manifests: permission denied":    "",
+			"mkdir /models/.cache: read-only file system":               "",
+			"open /models/llama/config.json: no such file or directory": "",
+			"open /dev/nvidia3: no such device":                         "",
+			"open /dev/infiniband/uverbs0: no such device or address":   "",
+			"unlinkat /dev/shm/nccl-KqQ7oV: device or resource busy":    "",
+		}},
 	},
 	terms: []vocabTerm{
 		{"Address already in use", "98", "listen tcp 0.0.0.0:11434: bind: address already in use", "address-already-in-use"},
@@ -778,10 +788,12 @@ var vocabExamples = map[string]example{
 			tb("ConnectionRefusedError: [Errno 111] Connection refused"),
 			"E0528 00:11:09.418211 4021 client.cpp:188] connect() failed: No route to host",
 			"Error: error sending request: Connection timed out (os error 110)",
+			"ConnectionRefusedError: [Errno 111] Connect call failed ('127.0.0.1', 30000)",
 			`Error: Head "http://127.0.0.1:11434/": dial tcp 127.0.0.1:11434: connect: connection refused`,
 		},
 		miss: []string{
 			"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+			"Failed to connect to 10.0.0.5:8000: Connection refused (os error 111), retrying in 1s",
 			"[W528 00:11:09.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 111 - Connection refused).",
 		},
 	},
@@ -789,22 +801,27 @@ var vocabExamples = map[string]example{
 		match: []string{
 			tb("PermissionError: [Errno 13] Permission denied: '/root/.cache/huggingface/hub'"),
 			"OSError: [Errno 30] Read-only file system: '/models/.triton'",
-			"Error: open /root/.ollama/id_ed25519: permission denied",
+			"E0528 00:11:09.418211 4021 hccn.cpp:88] open /dev/davinci_manager failed: Permission denied",
 		},
 		miss: []string{
 			"RuntimeError: CUDA error: operation not permitted",
 			"set_mempolicy: Operation not permitted",
+			"W0528 00:11:09.418211 4021 cache.cpp:31] mkdir /models/.cache failed: Read-only file system",
 		},
 	},
 	"path-not-found": {
 		match: []string{
 			tb("FileNotFoundError: [Errno 2] No such file or directory: '/models/Llama-3.1-8B/config.json'"),
 			"OSError: [Errno 19] No such device",
-			"Error: open /models/llama.gguf: no such file or directory",
+			"Error: No such file or directory (os error 2)",
 		},
 		miss: []string{
 			"/tmp/x.cu:3:10: fatal error: cutlass/cutlass.h: No such file or directory",
 			"ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+			// A routine warning at exit, and a message that only quotes a handled error.
+			"/usr/lib/python3.10/multiprocessing/resource_tracker.py:237: UserWarning: resource_tracker: '/psm_abc': [Errno 2] No such file or directory: '/psm_abc'",
+			"could not open /proc/driver/nvidia/version: [Errno 2] No such file or directory",
+			`time=2026-05-28T00:11:09.418Z level=INFO source=gpu.go:221 msg="unable to load library" error="open /usr/lib/libcuda.so.1: no such file or directory"`,
 		},
 	},
 	"device-or-resource-busy": {
