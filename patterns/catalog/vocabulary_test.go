@@ -990,3 +990,21 @@ var vocabWidenedExamples = map[string]example{
 }
 
 func init() { addExamples(vocabExamples, vocabWidenedExamples) }
+
+// TestVocabularyRoutineLinesDoNotAlert feeds routine lines that carry a
+// vocabulary's words without a failure (a retry in progress, a warning
+// that quotes a handled error, a query's expected answer, a debug line)
+// through the analysis with the whole catalog: none alerts.
+func TestVocabularyRoutineLinesDoNotAlert(t *testing.T) {
+	checkRoutineSilent(t, compileCatalog(t), []string{
+		"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+		"[W528 00:11:09.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 111 - Connection refused).",
+		"/usr/lib/python3.10/multiprocessing/resource_tracker.py:237: UserWarning: resource_tracker: '/psm_abc': [Errno 2] No such file or directory: '/psm_abc'",
+		"W0528 00:11:09.418211 4021 rdma_context.cpp:88] ibv_open_device failed: No such device",
+		`time=2026-05-28T00:11:09.418Z level=INFO source=gpu.go:221 msg="unable to load library" error="open /usr/lib/libcuda.so.1: no such file or directory"`,
+		"[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1200 UCX  DEBUG endpoint timeout set to 30s",
+		"gpu-node-3:2210:2210 [4] NCCL INFO cudaDriverVersion 12040",
+		"[2026-05-28 00:11:09] Found 8 CUDA devices; peer access enabled between all pairs",
+		"INFO:     Shutting down",
+	})
+}
