@@ -226,6 +226,7 @@ var vocabularies = []vocabulary{
 	ibvWCStatus,
 	ucsStatus,
 	cannCodes,
+	npuDeviceErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -747,6 +748,27 @@ var cannCodes = vocabulary{
 	},
 }
 
+// npuDeviceErrors are torch_npu's device errors (NPUQueue's deviceErrorMap,
+// and the ProcessGroupHCCL list of the same labels): the task queue raises
+// "<label>, <CANN message>" and logs "<label> happened"; and its exit on an
+// inner error, which points at the CANN error printed above it.
+var npuDeviceErrors = vocabulary{
+	name: "torch_npu device errors",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: tb("RuntimeError: %s, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed")},
+		{Field: fieldText, Format: "[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: %s happened."},
+	},
+	terms: []vocabTerm{
+		{"UCE ERROR", "", "", "npu-memory-hardware-error"},
+		{"HBM MULTI BIT ECC ERROR", "", "", "npu-memory-hardware-error"},
+		{"SUSPECT MEM ERROR", "", "", "npu-memory-hardware-error"},
+		{"HCCS LINK ERROR", "", "", "npu-link-error"},
+		{"HCCL OP RETRY FAILED", "", "", "npu-link-error"},
+		{"SUSPECT REMOTE ERROR", "", "", "npu-link-error"},
+		{"FORCE STOP", "", "", "npu-force-stop"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -979,9 +1001,44 @@ var vocabExamples = map[string]example{
 			"ticket EE99990: closed",
 		},
 	},
+	"npu-memory-hardware-error": {
+		match: []string{
+			tb("RuntimeError: UCE ERROR, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed"),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: HBM MULTI BIT ECC ERROR happened.",
+		},
+		miss: []string{
+			"all_err = [\"UCE ERROR\", \"HBM MULTI BIT ECC ERROR\"]",
+			"RuntimeError: HCCS LINK ERROR, link down",
+		},
+	},
+	"npu-link-error": {
+		match: []string{
+			tb("RuntimeError: HCCS LINK ERROR, EI0013: An error CQE occurred during operator execution."),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: HCCL OP RETRY FAILED happened.",
+		},
+		miss: []string{
+			"network_error = [\"SUSPECT REMOTE ERROR\", \"HCCL OP RETRY FAILED\"]",
+			"RuntimeError: UCE ERROR, memory fault",
+		},
+	},
+	"npu-force-stop": {
+		match: []string{
+			tb("RuntimeError: FORCE STOP, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed"),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: FORCE STOP happened.",
+		},
+		miss: []string{
+			"force_stop_error = [\"FORCE STOP\"]",
+			"stopping the server: force stop requested by the operator",
+		},
+	},
 }
 
 var vocabWidenedExamples = map[string]example{
+	"ascend-cann-inner-error": {
+		match: []string{
+			"RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is MatMulV2.",
+		},
+	},
 	"ucx-endpoint-error-unhandled": {
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Shared memory error' will not be handled since no error callback is installed",
