@@ -227,6 +227,8 @@ var vocabularies = []vocabulary{
 	ucsStatus,
 	cannCodes,
 	npuDeviceErrors,
+	cublasStatus,
+	cudnnStatus,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -769,6 +771,55 @@ var npuDeviceErrors = vocabulary{
 	},
 }
 
+// cublasStatus is cuBLAS's cublasStatus_t (the cuBLAS library reference),
+// as torch's cuBLAS and cuBLASLt checks and cupy raise it.
+var cublasStatus = vocabulary{
+	name: "cuBLAS cublasStatus_t",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: tb("RuntimeError: CUDA error: %s when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`")},
+		{Field: fieldName, Format: "cupy_backends.cuda.libs.cublas.CUBLASError: %s"},
+	},
+	terms: []vocabTerm{
+		{"", "CUBLAS_STATUS_SUCCESS", "", ""},
+		{"", "CUBLAS_STATUS_NOT_INITIALIZED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_ALLOC_FAILED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_INVALID_VALUE", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_ARCH_MISMATCH", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_MAPPING_ERROR", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_EXECUTION_FAILED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_INTERNAL_ERROR", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_NOT_SUPPORTED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_LICENSE_ERROR", "", "cublas-status-error"},
+	},
+}
+
+// cudnnStatus is cuDNN's cudnnStatus_t (the cuDNN API reference), as
+// torch's cuDNN checks print it.
+var cudnnStatus = vocabulary{
+	name: "cuDNN cudnnStatus_t",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: tb("RuntimeError: cuDNN error: %s")},
+		{Field: fieldName, Format: "E0528 00:11:09.418211 4021 conv.cc:88] cudnnConvolutionForward returned %s"},
+	},
+	terms: []vocabTerm{
+		{"", "CUDNN_STATUS_SUCCESS", "", ""},
+		{"", "CUDNN_STATUS_NOT_INITIALIZED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_ALLOC_FAILED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_BAD_PARAM", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_INTERNAL_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_INVALID_VALUE", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_ARCH_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_MAPPING_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_EXECUTION_FAILED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_NOT_SUPPORTED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_LICENSE_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_VERSION_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "", "cudnn-status-error"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1034,6 +1085,10 @@ var vocabExamples = map[string]example{
 }
 
 var vocabWidenedExamples = map[string]example{
+	"cublas-status-error": {
+		match: []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_NOT_INITIALIZED"},
+		miss:  []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_SUCCESS"},
+	},
 	"ascend-cann-inner-error": {
 		match: []string{
 			"RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is MatMulV2.",
