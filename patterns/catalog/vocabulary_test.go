@@ -229,6 +229,7 @@ var vocabularies = []vocabulary{
 	npuDeviceErrors,
 	cublasStatus,
 	cudnnStatus,
+	zmqErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -820,6 +821,30 @@ var cudnnStatus = vocabulary{
 	},
 }
 
+// zmqErrors are the errors pyzmq raises from libzmq (zmq_strerror: the
+// system's strerror for system errnos, libzmq's own texts for its EFSM,
+// ENOCOMPATPROTO and ETERM), with the exception class pyzmq picks, as the
+// processes of a serving engine meet them on their IPC sockets.
+var zmqErrors = vocabulary{
+	name: "pyzmq ZMQError",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("zmq.error.%[2]s: %[1]s")},
+		{Field: fieldText, All: true, Format: "zmq.error.%[2]s: %[1]s (addr='tcp://10.0.0.5:5757')"},
+	},
+	terms: []vocabTerm{
+		{"Address already in use", "ZMQError", "", "address-already-in-use"},
+		{"Cannot assign requested address", "ZMQError", "", "network-address-not-available"},
+		{"No such device", "ZMQError", "", "path-not-found"},
+		{"No such file or directory", "ZMQError", "", "path-not-found"},
+		{"Permission denied", "ZMQError", "", "filesystem-access-denied"},
+		{"Too many open files", "ZMQError", "", "too-many-open-files"},
+		{"Resource temporarily unavailable", "Again", "", "zmq-resource-temporarily-unavailable"},
+		{"Operation cannot be accomplished in current state", "ZMQError", "", "zmq-socket-state-error"},
+		{"The protocol is not compatible with the socket type", "ZMQError", "", "zmq-socket-state-error"},
+		{"Context was terminated", "ContextTerminated", "", "zmq-context-terminated"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1082,9 +1107,32 @@ var vocabExamples = map[string]example{
 			"stopping the server: force stop requested by the operator",
 		},
 	},
+	"zmq-socket-state-error": {
+		match: []string{
+			tb("zmq.error.ZMQError: Operation cannot be accomplished in current state"),
+			"zmq.error.ZMQError: The protocol is not compatible with the socket type",
+		},
+		miss: []string{
+			"zmq.error.Again: Resource temporarily unavailable",
+			"socket state: idle",
+		},
+	},
+	"zmq-context-terminated": {
+		match: []string{
+			tb("zmq.error.ContextTerminated: Context was terminated"),
+			"zmq.error.ZMQError: Context was terminated",
+		},
+		miss: []string{
+			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
+			"context terminated cleanly",
+		},
+	},
 }
 
 var vocabWidenedExamples = map[string]example{
+	"path-not-found": {
+		match: []string{"zmq.error.ZMQError: No such file or directory (addr='ipc:///tmp/sglang_ipc/tokenizer')"},
+	},
 	"cublas-status-error": {
 		match: []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_NOT_INITIALIZED"},
 		miss:  []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_SUCCESS"},
