@@ -470,6 +470,7 @@ var errnos = vocabulary{
 		{Field: fieldText, All: true, Format: tb("OSError: [Errno %[2]s] %[1]s")},
 		{Field: fieldText, All: true, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::server: request to worker failed: %[1]s (os error %[2]s)"},
 		{Field: fieldText, Format: "E0528 00:11:09.418211 4021 transfer_engine.cpp:188] socket call failed: %s"},
+		{Field: fieldText, Format: "gpu-3:4012:4190 [0] misc/socket.cc:431 NCCL WARN Call to bind failed : %s"},
 		// Go's lower-case texts of a missing path, a refused permission or a
 		// busy device are left to the line's level: Go servers (Ollama's GPU
 		// and library discovery) print them in routine lines too.
