@@ -426,37 +426,96 @@ var ncclResults = vocabulary{
 }
 
 // ncclCudaFailures is NCCL's own report of a failed CUDA call (its
-// CUDACHECK: "Cuda failure [<code>] '<cudaGetErrorString>'") for every
-// text of the CUDA vocabulary: nccl-cuda-failure reads them, except the
-// CUDA errors whose own record says more in NCCL's words too (memory, a
-// busy or failing device, a launch the GPU cannot hold, a CUDA context
-// lost to a fork).
+// CUDACHECK: "Cuda failure [<code>] '<cudaGetErrorString>'", RCCL's "HIP
+// failure") for every text of the CUDA and HIP vocabularies. A CUDA error
+// with a record of its own is read by that record in NCCL's words too
+// (ncclOwnRecord lists them; nccl-cuda-failure's pattern leaves exactly
+// these out); nccl-cuda-failure reads the rest.
 func ncclCudaFailures() vocabulary {
-	own := map[string]bool{
-		"out of memory": true, "initialization error": true, "invalid configuration argument": true,
-		"uncorrectable ECC error encountered": true, "uncorrectable NVLink error was detected during the execution": true,
-		"CUDA-capable device(s) is/are busy or unavailable": true, "exclusive-thread device already in use by a different thread": true,
-		"device doesn't have valid Grid license":  true,
-		"too many resources requested for launch": true, "too many blocks in cooperative launch": true,
-	}
 	v := vocabulary{
 		name: "NCCL Cuda failure",
 		shapes: []vocabShape{
 			{Field: fieldText, Format: "gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure '%s'"},
 			{Field: fieldText, Format: "host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 '%s'"},
+			// RCCL, NCCL's ROCm build, says HIP for its hipified checks.
+			{Field: fieldText, Format: "mi300-2:3311:3390 [3] NCCL WARN HIP failure '%s' at /rccl/src/init.cc:1702"},
 		},
 	}
-	for _, t := range cudaRuntime.terms {
-		if t.text == "" || t.want == "" && t.text != "no error" {
+	seen := map[string]bool{}
+	for _, t := range append(slices.Clone(cudaRuntime.terms), hipRuntime.terms...) {
+		if t.text == "" || seen[t.text] || t.want == "" && t.text != "no error" {
 			continue
 		}
+		seen[t.text] = true
 		want := "nccl-cuda-failure"
-		if own[t.text] {
+		if ncclOwnRecord[t.text] {
 			want = t.want
 		}
 		v.terms = append(v.terms, vocabTerm{text: t.text, want: want})
 	}
 	return v
+}
+
+// ncclOwnRecord are the CUDA and HIP error texts whose own record reads
+// them in NCCL's report too.
+var ncclOwnRecord = map[string]bool{
+	"API call is not supported in the installed CUDA driver":                       true,
+	"CUDA driver is a stub library":                                                true,
+	"CUDA driver version is insufficient for CUDA runtime version":                 true,
+	"CUDA-capable device(s) is/are busy or unavailable":                            true,
+	"MPS client failed to connect to the MPS control daemon or the MPS server":     true,
+	"MPS server is not ready to accept new MPS client requests":                    true,
+	"OS call failed or operation not supported on this OS":                         true,
+	"PTX JIT compilation was disabled":                                             true,
+	"PTX JIT compiler library not found":                                           true,
+	"a PTX JIT compilation failed":                                                 true,
+	"an illegal instruction was encountered":                                       true,
+	"an illegal memory access was encountered":                                     true,
+	"attempt to terminate a thread-local capture sequence from another thread":     true,
+	"capture was not ended in the same stream as it began":                         true,
+	"capturing stream has unjoined work":                                           true,
+	"dependency created on uncaptured work in another stream":                      true,
+	"device doesn't have valid Grid license":                                       true,
+	"device kernel image is invalid":                                               true,
+	"device-side assert triggered":                                                 true,
+	"driver version is insufficient for runtime version":                           true,
+	"exclusive-thread device already in use by a different thread":                 true,
+	"forward compatibility was attempted on non supported HW":                      true,
+	"initialization error":                                                         true,
+	"invalid configuration argument":                                               true,
+	"invalid device function":                                                      true,
+	"invalid device ordinal":                                                       true,
+	"invalid resource handle":                                                      true,
+	"no CUDA-capable device is detected":                                           true,
+	"no ROCm-capable device is detected":                                           true,
+	"no kernel image is available for execution on the device":                     true,
+	"operation failed due to a previous error during capture":                      true,
+	"operation not permitted on an event last recorded in a capturing stream":      true,
+	"operation not permitted when stream is capturing":                             true,
+	"operation not permitted":                                                      true,
+	"operation not supported":                                                      true,
+	"operation would make the legacy stream depend on a capturing blocking stream": true,
+	"operation would result in a merge of separate capture sequences":              true,
+	"out of memory": true,
+	"peer access is not supported between these two devices":          true,
+	"runtime call other than memory returned error":                   true,
+	"runtime memory call returned error":                              true,
+	"system has unsupported display driver / cuda driver combination": true,
+	"system not yet initialized":                                      true,
+	"the MPS client has been terminated by the server":                true,
+	"the graph update was not performed because it included changes which violated constraints specific to instantiated graph update": true,
+	"the hardware resources required to create MPS client have been exhausted":                                                        true,
+	"the hardware resources required to support device connections have been exhausted":                                               true,
+	"the launch timed out and was terminated":                                                                                         true,
+	"the provided PTX was compiled with an unsupported toolchain.":                                                                    true,
+	"the remote procedural call between the MPS server and the MPS client failed":                                                     true,
+	"too many blocks in cooperative launch":                                                                                           true,
+	"too many resources requested for launch":                                                                                         true,
+	"uncorrectable ECC error encountered":                                                                                             true,
+	"uncorrectable NVLink error was detected during the execution":                                                                    true,
+	"unknown error": true,
+	"unspecified launch failure in prior launch": true,
+	"unspecified launch failure":                 true,
 }
 
 // errnos are the C library's error texts (glibc's strerror, which Python's
