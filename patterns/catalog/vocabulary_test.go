@@ -230,6 +230,7 @@ var vocabularies = []vocabulary{
 	cublasStatus,
 	cudnnStatus,
 	zmqErrors,
+	tlsErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -905,6 +906,42 @@ var zmqErrors = vocabulary{
 	},
 }
 
+// tlsErrors are the TLS failures a server's clients meet (to a model hub,
+// a peer server, a gateway): OpenSSL's reason codes and texts as Python's
+// ssl module prints them ("[SSL: <REASON>] <text>"), and the words of Go's
+// crypto/tls and x509 and of rustls for the same failures.
+var tlsErrors = vocabulary{
+	name: "TLS (OpenSSL reasons, Go x509/tls, rustls)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("ssl.SSLError: [SSL: %[2]s] %[1]s (_ssl.c:1006)")},
+		{Field: fieldText, All: true, Format: "requests.exceptions.SSLError: HTTPSConnectionPool(host='api.internal.example', port=443): Max retries exceeded with url: /v1/models (Caused by SSLError(SSLError(1, '[SSL: %[2]s] %[1]s (_ssl.c:1006)')))"},
+		// To the model hub too, a certificate or protocol failure is the
+		// cause to fix; a dropped connection is the hub's record's.
+		{Field: fieldText, All: true, Format: "requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B (Caused by SSLError(SSLError(1, '[SSL: %[2]s] %[1]s (_ssl.c:1006)')))", Override: map[string]string{
+			"EOF occurred in violation of protocol": "hf-hub-unreachable",
+			"decryption failed or bad record mac":   "hf-hub-unreachable",
+		}},
+		{Field: fieldAlt, Format: `Error: Get "https://api.internal.example/v1/models": %s`},
+	},
+	terms: []vocabTerm{
+		{"certificate verify failed: unable to get local issuer certificate", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate signed by unknown authority", "tls-certificate-untrusted"},
+		{"certificate verify failed: certificate has expired", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-05-28T00:11:09Z is after 2026-01-01T00:00:00Z", "tls-certificate-untrusted"},
+		{"certificate verify failed: Hostname mismatch, certificate is not valid for 'api.internal.example'.", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate is valid for gateway.internal.example, not api.internal.example", "tls-certificate-untrusted"},
+		{"tlsv1 alert unknown ca", "TLSV1_ALERT_UNKNOWN_CA", "remote error: tls: unknown certificate authority", "tls-certificate-untrusted"},
+		{"sslv3 alert bad certificate", "SSLV3_ALERT_BAD_CERTIFICATE", "remote error: tls: bad certificate", "tls-certificate-untrusted"},
+		{"tlsv13 alert certificate required", "TLSV13_ALERT_CERTIFICATE_REQUIRED", "remote error: tls: certificate required", "tls-certificate-untrusted"},
+		{"wrong version number", "WRONG_VERSION_NUMBER", "http: server gave HTTP response to HTTPS client", "tls-protocol-mismatch"},
+		{"http request", "HTTP_REQUEST", "tls: first record does not look like a TLS handshake", "tls-protocol-mismatch"},
+		{"tlsv1 alert protocol version", "TLSV1_ALERT_PROTOCOL_VERSION", "remote error: tls: protocol version not supported", "tls-protocol-mismatch"},
+		{"sslv3 alert handshake failure", "SSLV3_ALERT_HANDSHAKE_FAILURE", "remote error: tls: handshake failure", "tls-protocol-mismatch"},
+		{"no shared cipher", "NO_SHARED_CIPHER", "", "tls-protocol-mismatch"},
+		{"unsafe legacy renegotiation disabled", "UNSAFE_LEGACY_RENEGOTIATION_DISABLED", "", "tls-protocol-mismatch"},
+		{"no protocols available", "NO_PROTOCOLS_AVAILABLE", "", "tls-protocol-mismatch"},
+		{"EOF occurred in violation of protocol", "UNEXPECTED_EOF_WHILE_READING", "", "tls-connection-dropped"},
+		{"decryption failed or bad record mac", "DECRYPTION_FAILED_OR_BAD_RECORD_MAC", "", "tls-connection-dropped"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1185,6 +1222,37 @@ var vocabExamples = map[string]example{
 		miss: []string{
 			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
 			"context terminated cleanly",
+		},
+	},
+	"tls-certificate-untrusted": {
+		match: []string{
+			"httpx.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)",
+			`Error: Get "https://gateway.internal.example/v1/models": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+			"Error: error sending request: invalid peer certificate: UnknownIssuer",
+		},
+		miss: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			"loaded 142 CA certificates from /etc/ssl/certs/ca-certificates.crt",
+		},
+	},
+	"tls-protocol-mismatch": {
+		match: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			`Error: Get "https://10.0.0.5:30000/health": http: server gave HTTP response to HTTPS client`,
+		},
+		miss: []string{
+			"httpx.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed",
+			"TLS handshake completed with TLSv1.3",
+		},
+	},
+	"tls-connection-dropped": {
+		match: []string{
+			"ssl.SSLEOFError: [SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol (_ssl.c:1006)",
+			"urllib3.exceptions.SSLError: EOF occurred in violation of protocol (_ssl.c:2427)",
+		},
+		miss: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			"EOFError: Ran out of input",
 		},
 	},
 }
