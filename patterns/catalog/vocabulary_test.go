@@ -231,6 +231,7 @@ var vocabularies = []vocabulary{
 	cudnnStatus,
 	zmqErrors,
 	tlsErrors,
+	resolverErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -942,6 +943,26 @@ var tlsErrors = vocabulary{
 	},
 }
 
+// resolverErrors are the name-resolution failures: glibc's gai_strerror
+// texts for getaddrinfo's EAI codes (the number is Python's errno for
+// them), as Python's socket.gaierror, urllib3's NameResolutionError and
+// Rust's lookup print them, and Go's resolver's own words.
+var resolverErrors = vocabulary{
+	name: "resolver gai_strerror",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("socket.gaierror: [Errno %[2]s] %[1]s")},
+		{Field: fieldText, All: true, Format: "requests.exceptions.ConnectionError: HTTPConnectionPool(host='prefill-0.prefill', port=8000): Max retries exceeded with url: /health (Caused by NameResolutionError(\"<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8d10>: Failed to resolve 'prefill-0.prefill' ([Errno %[2]s] %[1]s)\"))"},
+		{Field: fieldText, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::core::worker: error sending request for url (http://prefill-0.prefill:8000/health): client error (Connect): dns error: failed to lookup address information: %s"},
+		{Field: fieldAlt, Format: `Error: Get "http://prefill-0.prefill:8000/health": %s`},
+	},
+	terms: []vocabTerm{
+		{"Name or service not known", "-2", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: no such host", "dns-resolution-failed"},
+		{"Temporary failure in name resolution", "-3", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: server misbehaving", "dns-resolution-failed"},
+		{"No address associated with hostname", "-5", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: read udp 10.1.2.3:53124->10.96.0.10:53: i/o timeout", "dns-resolution-failed"},
+		{"Non-recoverable failure in name resolution", "-4", "", "dns-resolution-failed"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1258,6 +1279,13 @@ var vocabExamples = map[string]example{
 }
 
 var vocabWidenedExamples = map[string]example{
+	"dns-resolution-failed": {
+		match: []string{
+			`Error: Get "http://prefill-0.prefill:8000/health": dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: no such host`,
+			"Caused by NameResolutionError(\"<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8d10>: Failed to resolve 'prefill-0.prefill' ([Errno -3] Temporary failure in name resolution)\"))",
+		},
+		miss: []string{"lookup of prefill-0.prefill succeeded: 10.1.2.3"},
+	},
 	"path-not-found": {
 		match: []string{"zmq.error.ZMQError: No such file or directory (addr='ipc:///tmp/sglang_ipc/tokenizer')"},
 	},
