@@ -232,6 +232,8 @@ var vocabularies = []vocabulary{
 	zmqErrors,
 	tlsErrors,
 	resolverErrors,
+	shellSignals,
+	faulthandlerSignals,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -963,6 +965,45 @@ var resolverErrors = vocabulary{
 	},
 }
 
+// shellSignals are the signal texts (glibc's strsignal) a shell prints when
+// a child it ran dies of a signal: in its job report ("line N: PID
+// <text> <command>") and alone, with "(core dumped)" for the signals that
+// dump core. A SIGTERM is a stop, not a failure.
+var shellSignals = vocabulary{
+	name: "shell signal reports (strsignal)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "./run_server.sh: line 3:  4021 %s python3 -m sglang.launch_server --model-path /models/Qwen3-8B"},
+		// A bare "Killed" line is read by the analysis itself, as a native
+		// consequence with no record.
+		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": ""}},
+	},
+	terms: []vocabTerm{
+		{"Segmentation fault      (core dumped)", "", "", "process-segfault-core-dumped"},
+		{"Aborted                 (core dumped)", "", "", "process-aborted-core-dumped"},
+		{"Bus error               (core dumped)", "", "", "shared-memory-bus-error"},
+		{"Illegal instruction     (core dumped)", "", "", "cpu-illegal-instruction"},
+		{"Floating point exception(core dumped)", "", "", "process-floating-point-exception"},
+		{"Killed", "", "", "process-killed-sigkill"},
+		{"Terminated", "", "", ""},
+	},
+}
+
+// faulthandlerSignals are the fatal signals Python's faulthandler names
+// when it catches one ("Fatal Python error: <signal>").
+var faulthandlerSignals = vocabulary{
+	name: "faulthandler fatal signals",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "Fatal Python error: %s\n\nThread 0x00007f3a2c0b8740 (most recent call first):\n  File \"/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py\", line 3120 in run_scheduler_process"},
+	},
+	terms: []vocabTerm{
+		{"Segmentation fault", "", "", "fatal-python-error-segfault"},
+		{"Aborted", "", "", "fatal-python-error-aborted"},
+		{"Bus error", "", "", "shared-memory-bus-error"},
+		{"Illegal instruction", "", "", "cpu-illegal-instruction"},
+		{"Floating point exception", "", "", "process-floating-point-exception"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1276,9 +1317,40 @@ var vocabExamples = map[string]example{
 			"EOFError: Ran out of input",
 		},
 	},
+	"process-floating-point-exception": {
+		match: []string{
+			"Fatal Python error: Floating point exception",
+			"./run_server.sh: line 3:  4021 Floating point exception(core dumped) python3 -m sglang.launch_server --model-path /models/x",
+			"Floating point exception (core dumped)",
+		},
+		miss: []string{
+			"ZeroDivisionError: division by zero",
+			"FloatingPointError: overflow encountered in exp",
+		},
+	},
+	"process-aborted-core-dumped": {
+		match: []string{
+			"./run_server.sh: line 3:  4021 Aborted                 (core dumped) python3 -m sglang.launch_server",
+			"Aborted (core dumped)",
+		},
+		miss: []string{"Fatal Python error: Aborted", "request aborted by the client"},
+	},
+	"process-killed-sigkill": {
+		match: []string{
+			"./run_server.sh: line 3:  4021 Killed                  python3 -m sglang.launch_server --model-path /models/x",
+			"bash: line 1:   811 Killed                  /usr/bin/python3 -m vllm.entrypoints.openai.api_server",
+		},
+		miss: []string{
+			"Killed process 4021 (python3) total-vm:123456kB",
+			"[2026-05-28 00:11:09] Killed 3 idle connections",
+		},
+	},
 }
 
 var vocabWidenedExamples = map[string]example{
+	"shared-memory-bus-error": {
+		match: []string{"Fatal Python error: Bus error"},
+	},
 	"dns-resolution-failed": {
 		match: []string{
 			`Error: Get "http://prefill-0.prefill:8000/health": dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: no such host`,
