@@ -973,9 +973,9 @@ var shellSignals = vocabulary{
 	name: "shell signal reports (strsignal)",
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "./run_server.sh: line 3:  4021 %s python3 -m sglang.launch_server --model-path /models/Qwen3-8B"},
-		// A bare "Killed" line is read by the analysis itself, as a native
-		// consequence with no record.
-		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": ""}},
+		// A bare "Killed" or "Aborted (core dumped)" line is read by the
+		// analysis itself, as a native failure with no record.
+		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": "", "Aborted                 (core dumped)": ""}},
 	},
 	terms: []vocabTerm{
 		{"Segmentation fault      (core dumped)", "", "", "process-segfault-core-dumped"},
@@ -1331,7 +1331,7 @@ var vocabExamples = map[string]example{
 	"process-aborted-core-dumped": {
 		match: []string{
 			"./run_server.sh: line 3:  4021 Aborted                 (core dumped) python3 -m sglang.launch_server",
-			"Aborted (core dumped)",
+			"bash: line 1:   811 Aborted                 /usr/bin/python3 -m vllm.entrypoints.openai.api_server",
 		},
 		miss: []string{"Fatal Python error: Aborted", "request aborted by the client"},
 	},
