@@ -18,7 +18,8 @@
 // error names and texts of the CUDA and HIP runtimes, NCCL's results, the
 // C library's errno texts, gRPC's status codes, NVML, ROCm SMI, ibverbs'
 // work completions, UCX's statuses, CANN's error codes, torch_npu's device
-// errors, cuBLAS, cuDNN and pyzmq. vocabulary_test.go lists each
+// errors, cuBLAS, cuDNN, pyzmq, TLS, the resolver, and the fatal signals as
+// a shell and faulthandler report them. vocabulary_test.go lists each
 // vocabulary with the shapes its callers print it in and the record that
 // must lead on every string (or that no failure record claims it), so a
 // change to a record cannot silently drop a string.
