@@ -234,6 +234,7 @@ var vocabularies = []vocabulary{
 	resolverErrors,
 	shellSignals,
 	faulthandlerSignals,
+	hfHubErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -1004,6 +1005,29 @@ var faulthandlerSignals = vocabulary{
 	},
 }
 
+// hfHubErrors are huggingface_hub's exception classes (huggingface_hub.errors)
+// with the messages it raises them with, as a server that downloads its
+// model prints them in a traceback.
+var hfHubErrors = vocabulary{
+	name: "huggingface_hub errors",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: rawTB("huggingface_hub.errors.%[2]s: %[1]s")},
+	},
+	terms: []vocabTerm{
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nRepository Not Found for url: https://huggingface.co/api/models/org/missing.", "RepositoryNotFoundError", "", "hf-repository-not-found"},
+		{"403 Client Error. (Request ID: Root=1-6650)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json.", "GatedRepoError", "", "hf-gated-repo"},
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nRevision Not Found for url: https://huggingface.co/api/models/org/model/revision/v2.", "RevisionNotFoundError", "", "hf-repository-not-found"},
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nEntry Not Found for url: https://huggingface.co/org/model/resolve/main/tokenizer.model.", "EntryNotFoundError", "", "hf-repository-not-found"},
+		{"403 Client Error. (Request ID: Root=1-6650)\n\nAccess to this resource is disabled.", "DisabledRepoError", "", "hf-repository-not-found"},
+		{"Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' to False.", "LocalEntryNotFoundError", "", "hf-offline-cache-miss"},
+		{"Cannot reach https://huggingface.co/api/models/org/model: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.", "OfflineModeIsEnabled", "", "hf-offline-cache-miss"},
+		{"401 Client Error. (Request ID: Root=1-6650)\n\nInvalid credentials in Authorization header", "HfHubHTTPError", "", "hf-unauthorized-401"},
+		{"429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/org/model", "HfHubHTTPError", "", "hf-rate-limited"},
+		{"500 Server Error: Internal Server Error for url: https://huggingface.co/api/models/org/model", "HfHubHTTPError", "", "hf-hub-unreachable"},
+		{"503 Server Error: Service Unavailable for url: https://huggingface.co/org/model/resolve/main/model-00001-of-00004.safetensors", "HfHubHTTPError", "", "hf-hub-unreachable"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -1348,6 +1372,10 @@ var vocabExamples = map[string]example{
 }
 
 var vocabWidenedExamples = map[string]example{
+	"hf-repository-not-found": {
+		match: []string{rawTB("huggingface_hub.errors.DisabledRepoError: 403 Client Error. (Request ID: Root=1-6650)\n\nAccess to this resource is disabled.")},
+		miss:  []string{"Access to this resource is enabled for your organization."},
+	},
 	"shared-memory-bus-error": {
 		match: []string{"Fatal Python error: Bus error"},
 	},
