@@ -130,13 +130,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// dev-6: right as posted once main's c10d wording work landed (its
-	// known note dropped at the merge into heldout13); folded at 100
-	// columns the glued line splits.
-	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
-		"fold-s-100": "folded at 100 columns, the glued line's first piece is c10d's 'Some NCCL operations have failed' wording, which leads under c10d-nccl-work-failed-process-down; the IB completion error is on a later piece",
-	},
 	// dev-6: measured before any change made for the batch.
+	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
+		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
+	},
 	"965-raylet-workers-killed-memory-pressure-after-tqdm.log": {
 		"fold-s-100": "folded at 100 columns the raylet line's wording splits across pieces and is not read, so the driver's traceback head leads unclassified",
 	},
