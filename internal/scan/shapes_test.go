@@ -255,10 +255,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
 	},
-	// dev-6: measured before any change made for the batch.
-	"961-gpustack-worker-register-503-upstream-connect-error.log": {
-		"grep-n": "behind grep -n's line numbers the worker's unclassified ERROR line is no longer alerted (as 811)",
-	},
 }
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
