@@ -338,11 +338,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
-			// another failure's consequence. Around that failure it
-			// folds into it; alone it is still alerted.
+			// another failure's consequence. So does the exception a
+			// caller re-raises for a failure in a worker or a remote
+			// task, whose own traceback follows or precedes it, and
+			// one that says only where a native library reported its
+			// error, which the library's own lines beside it explain.
+			// Around that failure it folds into it; alone it is still
+			// alerted.
 			d.Role = patterns.RoleConsequence
 		}
 		if m := member(exc); m != nil {
@@ -672,6 +677,45 @@ func pointsToRootCause(msg string) bool {
 		return false
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
+}
+
+// remoteWrapper reports whether an exception type is one a caller raises
+// to carry a failure that happened in another process, whose traceback is
+// printed beside it: a process pool's RemoteTraceback
+// (multiprocessing.pool.RemoteTraceback,
+// concurrent.futures.process._RemoteTraceback, pebble's), or a class named
+// after the exception it wraps ("ray.exceptions.RayTaskError(ValueError)":
+// a Python class name holds no parenthesis, so such a name was made for
+// the exception inside it). It says where the failure surfaced, never
+// what it was.
+func remoteWrapper(typ string) bool {
+	if w := wrappedType(typ); w != typ && w != "" {
+		return true
+	}
+	return strings.TrimLeft(lastDotted(typ), "_") == "RemoteTraceback"
+}
+
+// onlyWhere reports whether an exception's message says only where a
+// native library reported an error, not what it was: "[ERROR] HCCL error
+// in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64", a library's
+// name, "error in:" and a source file and line, nothing after. The
+// library prints the error itself, in its own lines beside the traceback.
+// A message that goes on after the place ("NCCL error in: x.cpp:1207,
+// unhandled cuda error") says what.
+func onlyWhere(msg string) bool {
+	m := strings.TrimSpace(msg)
+	if strings.HasPrefix(m, "[") {
+		// A level in brackets: "[ERROR] ".
+		if i := strings.IndexByte(m, ']'); i > 0 && i <= 10 {
+			m = strings.TrimSpace(m[i+1:])
+		}
+	}
+	lib, where, ok := strings.Cut(m, " error in: ")
+	if !ok || lib == "" || strings.ContainsAny(lib, " \t") || strings.ContainsAny(where, " \t\n,") {
+		return false
+	}
+	i := strings.LastIndexByte(where, ':')
+	return i > 0 && isDigits(where[i+1:])
 }
 
 // maxRepr bounds the line reprException reads.

@@ -178,9 +178,9 @@ func TestAnalyze(t *testing.T) {
 		},
 		{
 			name: "a message that opens with Error: is a failure",
-			in:   "(Buffer pid=512473) Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'\n",
+			in:   "(Buffer pid=512473) Error: sample 12 of the rollout buffer has no reward, retrying\n",
 			want: []diagnosis{{role: patterns.RoleCause, signal: analysis.SignalLevel, severity: patterns.SeverityError,
-				headline: "Error: Client error '422 Unprocessable Entity' for url 'http://172.16.216.111:10000/abort_request'"}},
+				headline: "Error: sample 12 of the rollout buffer has no reward, retrying"}},
 		},
 		{
 			name: "a consequence on its own is still reported, with its role",

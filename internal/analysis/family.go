@@ -92,6 +92,19 @@ func typeFamily(typ string) string {
 	return ""
 }
 
+// maxFamilyMessage bounds the message MessageFamily reads.
+const maxFamilyMessage = 4096
+
+// MessageFamily is the family of failure a message says whatever raised
+// it (FamilyNetwork for "... [Errno 111] Connection refused"), "" when it
+// says none. Only its first maxFamilyMessage bytes are read.
+func MessageFamily(msg string) string {
+	if len(msg) > maxFamilyMessage {
+		msg = msg[:maxFamilyMessage]
+	}
+	return messageFamily(strings.ToLower(msg))
+}
+
 // messageFamily is the family an exception's message says whatever its
 // type, from the lower-cased message m; "" when it does not.
 func messageFamily(m string) string {
@@ -120,7 +133,10 @@ func messageFamily(m string) string {
 	case strings.Contains(m, "address already in use"), strings.Contains(m, "connection refused"),
 		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
 		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"),
-		strings.Contains(m, "network is unreachable"), strings.Contains(m, "temporary failure in name resolution"):
+		strings.Contains(m, "network is unreachable"), strings.Contains(m, "temporary failure in name resolution"),
+		strings.Contains(m, "all connection attempts failed"):
+		// The last: httpx's and httpcore's ConnectError when no
+		// address of the host answered.
 		return FamilyNetwork
 	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
 		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):

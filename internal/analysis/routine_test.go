@@ -61,3 +61,76 @@ func TestExceptionPointingToItsRootCauseIsAConsequence(t *testing.T) {
 		}
 	}
 }
+
+// An exception a caller raises to carry a failure from another process (a
+// pool's RemoteTraceback, a class named after the exception it wraps) says
+// where the failure surfaced, not what it was: a consequence, which the
+// carried exception's own traceback beside it leads. The exception it
+// wraps, or one that only resembles it, is not.
+func TestRemoteWrapperIsAConsequence(t *testing.T) {
+	m := defaultMatcher(t)
+	frames := "Traceback (most recent call last):\n" +
+		"  File \"/srv/app/driver.py\", line 41, in run\n" +
+		"    out = handle.result()\n"
+	for in, want := range map[string]bool{
+		frames + "ray.exceptions.RayTaskError(IndexError): ray::Shard.load() (pid=311, ip=10.1.2.3)\n": true,
+		frames + "mylib.remote.WorkerError(ZeroDivisionError): job 7 on worker-2\n":                    true,
+		frames + "multiprocessing.pool.RemoteTraceback: worker 3 raised\n":                             true,
+		frames + "concurrent.futures.process._RemoteTraceback: the process pool's worker raised\n":     true,
+		frames + "pebble.common.RemoteTraceback: the task's process raised\n":                          true,
+		frames + "IndexError: list index out of range\n":                                               false,
+		frames + "ValueError: expected a shape (4, 8) for the tensor\n":                                false,
+		frames + "mylib.errors.RemoteTracebackMissing: the worker sent no traceback for task 7\n":      false,
+	} {
+		an := analysis.New(m)
+		n := 0
+		for _, e := range entries(in) {
+			d, ok := an.Analyze(&e)
+			if !ok {
+				continue
+			}
+			n++
+			if got := d.Role == "consequence"; got != want {
+				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%q: no failure", in)
+		}
+	}
+}
+
+// An exception whose message says only where a native library reported an
+// error (its name, "error in:", a source file and line) is a consequence:
+// the library's own lines beside it say what failed. One that goes on to
+// say what is the failure itself.
+func TestExceptionSayingOnlyWhereIsAConsequence(t *testing.T) {
+	m := defaultMatcher(t)
+	frames := "Traceback (most recent call last):\n" +
+		"  File \"/srv/app/dist.py\", line 12, in sync\n" +
+		"    group.barrier()\n"
+	for in, want := range map[string]bool{
+		frames + "RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n":             true,
+		frames + "RuntimeError: XCCL error in: csrc/xccl/process_group_xccl.cc:211\n":                                    true,
+		frames + "mylib.CommError: MCCL error in: /src/comm/init.cpp:90\n":                                               true,
+		frames + "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error\n": false,
+		frames + "RuntimeError: parse error in: config.yaml:12 expected a mapping\n":                                     false,
+		frames + "RuntimeError: [ERROR] HCCL error in the barrier of group 3\n":                                          false,
+	} {
+		an := analysis.New(m)
+		n := 0
+		for _, e := range entries(in) {
+			d, ok := an.Analyze(&e)
+			if !ok {
+				continue
+			}
+			n++
+			if got := d.Role == "consequence"; got != want {
+				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%q: no failure", in)
+		}
+	}
+}

@@ -129,14 +129,20 @@ func fatalLine(e *entry.Entry) string {
 }
 
 // cannReason returns the line of a CANN error block that states the
-// runtime's reason for the failure ("rtDeviceSynchronize execute failed,
-// reason=[task timeout]..."), trimmed; "" for any other entry or a block
-// without one. The block's first line is the call that saw the failure
-// ("wait for compute device to finish failed"), or only "Inner Error!":
-// the reason is the cause.
+// cause of the failure, trimmed; "" for any other entry or a block without
+// one. A documented error code's line says it in its own words ("EJ0001:
+// <time> Failed to initialize the HCCP process. Reason: ...", followed by
+// its "Solution:"): that line. An internal error code (the x9999 codes)
+// says only that something failed inside: its line is the call that saw
+// the failure ("wait for compute device to finish failed"), or only
+// "Inner Error!", and the runtime's reason is the cause
+// ("rtDeviceSynchronize execute failed, reason=[task timeout]...").
 func cannReason(e *entry.Entry) string {
 	if e.Native != entry.NativeAscend {
 		return ""
+	}
+	if l := cannDocumentedLine(e.Text); l != "" {
+		return l
 	}
 	i := strings.Index(e.Text, ", reason=[")
 	if i < 0 {
@@ -299,3 +305,25 @@ func framesAlone(e *entry.Entry) bool {
 // tracebackFrameShape reports whether the frame line t (trimmed, from
 // `File "`) reads `File "<path>", line <n>, in <name>`.
 func tracebackFrameShape(t string) bool { return entry.IsTracebackFrame(t) }
+
+// maxCANNLines bounds the lines of a block cannDocumentedLine reads.
+const maxCANNLines = 64
+
+// cannDocumentedLine returns the first line of text, trimmed, that opens
+// with a documented CANN error code ("EJ0001: ...", not an x9999 internal
+// one) and says something after it besides "Inner Error!"; "" when none
+// does.
+func cannDocumentedLine(text string) string {
+	for n := 0; text != "" && n < maxCANNLines; n++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		l := strings.TrimSpace(line)
+		if len(l) < 8 || l[0] != 'E' || l[6] != ':' || !isAlnum(l[1]) || !isDigits(l[2:6]) || l[2:6] == "9999" {
+			continue
+		}
+		if msg := strings.TrimSpace(l[7:]); msg != "" && !strings.HasPrefix(msg, "Inner Error") {
+			return l
+		}
+	}
+	return ""
+}

@@ -152,6 +152,13 @@ var otherEngine = map[string]string{
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,
+	// Held out (heldout-13): vLLM-Ascend's worker lines around a
+	// transfer engine's registration error, LMCache's store lines behind
+	// vLLM's engine prefix, and xgrammar's schema error escaping vLLM's
+	// engine core.
+	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log": VLLM,
+	"632-benign-lmcache-storing-stored-engine-prefix.log":        VLLM,
+	"634-xgrammar-schema-error-nanobind-leaks-interleaved.log":   VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

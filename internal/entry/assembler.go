@@ -169,13 +169,14 @@ type Assembler struct {
 	scratch []string // reused to hand the kept lines to ParseTraceback
 	bares   bareSlab // the bare tracebacks of entries
 	learner prefixLearner
-	lines   int64       // non-blank lines pushed, for the learner's evidence window
-	spacing spacing     // whether a paste put a blank line after every line
-	lead    indentLead  // whether a paste indented every line
-	width   wrapWidth   // the width a terminal hard-wrapped the stream at
-	seconds secondCache // the second the last header began with
-	arena   arenas      // the kept lines' text, with Options.Reuse
-	cls     classified  // the line Push is reading
+	lines   int64        // non-blank lines pushed, for the learner's evidence window
+	spacing spacing      // whether a paste put a blank line after every line
+	lead    indentLead   // whether a paste indented every line
+	width   wrapWidth    // the width a terminal hard-wrapped the stream at
+	columns columnFiller // a copied console's column lines
+	seconds secondCache  // the second the last header began with
+	arena   arenas       // the kept lines' text, with Options.Reuse
+	cls     classified   // the line Push is reading
 	// kept holds the pending entry's lines: outside pending, so that
 	// starting an entry does not copy it.
 	kept lineBuf
@@ -416,20 +417,44 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	full := base[start:end]
 	p := &a.cur
-	if isBlank(full) {
+	if isBlank(full) || len(full) <= maxFamilyPrefix && familyLabelAlone(full) {
+		// A launcher's label alone is a blank line of its task's
+		// output, before the label is learned as a prefix too.
 		a.pushBlank(l, base[:start], cut)
+		return a.out
+	}
+	learned := 0
+	if a.learner.learned() {
+		learned = a.learner.match(full)
+		if learned == 0 && full[0] == ' ' {
+			// The padding a terminal put after a relay's line, cut
+			// off the line by a hard wrap, in front of the next.
+			learned = a.learner.paddedPrefix(full)
+		}
+		if learned > 0 && isSGLangRecord(full) {
+			learned = 0 // an sglang record's own header is never a prefix
+		}
+		if learned > 0 {
+			if g, r, n := a.learner.gluedAt(full[learned:], full[:learned]); g > 0 {
+				// The first line with its wrappers and lead, which
+				// Push then reads again as it reads any line.
+				return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
+			}
+		}
+	}
+	col := learned
+	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A short line behind a family prefix not learned yet: the
+		// first rows of a console copied behind a launcher's label.
+		col = familyPrefixLen(full)
+	}
+	if a.columns.filler(full[col:]) {
+		a.pushFiller(l, base[:start+col], cut)
 		return a.out
 	}
 	a.lines++
 	a.spacing.line()
 	ref, near := a.reference(l.Time)
-	learned := 0
-	if a.learner.learned() {
-		learned = a.learner.match(full)
-		if learned > 0 && isSGLangRecord(full) {
-			learned = 0 // an sglang record's own header is never a prefix
-		}
-	}
 	// Push's own, reused: clearing a classified for every line cost more
 	// than the fields classify sets.
 	c := &a.cls
@@ -442,7 +467,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		if !c.sglang {
 			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(full)
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
-				a.reopen(firstN, firstLen)
+				a.reopen(firstN, firstLen, false)
 				learned = a.learner.match(full)
 			}
 		}
@@ -455,6 +480,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			// function error: ...").
 			if a.cur.active {
 				if a.rejoin(l, c, cut) {
+					a.lines-- // the rest of a line, not a line
 					return a.out
 				}
 				tried = true
@@ -471,7 +497,32 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
+		// A relay's prefix behind the learned one ("3: " before
+		// "2024-06-02 00:26:10 | ERROR | stderr | "): learned on its
+		// own, from the text behind the outer prefix, and taken off
+		// after it.
+		_, outer := a.learner.matchExcept(full, -1)
+		inner, _ := a.learner.matchExcept(base[start:end], outer)
+		if inner > 0 && !isBlank(base[start+inner:end]) && !isSGLangRecord(base[start:end]) {
+			start += inner
+			start += wrapperPrefixesLen(base[start:end])
+		} else {
+			inner = 0
+		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
+		if inner == 0 && !c.sglang {
+			rest := base[start:end]
+			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(rest)
+			if ok, firstN, firstLen := a.learner.observe(rest, a.lines, record); ok {
+				a.reopen(firstN, firstLen, true)
+				_, outer = a.learner.matchExcept(full, -1)
+				if inner, _ = a.learner.matchExcept(rest, outer); inner > 0 && !isBlank(rest[inner:]) {
+					start += inner
+					start += wrapperPrefixesLen(base[start:end])
+					a.classify(c, base[start:end], full, base[:start], true, ref)
+				}
+			}
+		}
 		if !c.header && !c.native && !c.prefixed {
 			// Behind a learned prefix, a failure line behind a prefix
 			// of its own, as on a line without one.
@@ -497,6 +548,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
 	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && a.rejoin(l, c, cut) {
+		// The rest of a line is no line of the writer's: the learner's
+		// evidence of two lines in a row holds across it.
+		a.lines--
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
@@ -511,6 +565,44 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	p.stripped = learned > 0
 	if p.kind != kindNative {
 		p.ncclLazy = true // c.s is the first kept line
+	}
+	return a.out
+}
+
+// pushGlued reads a line that holds two or more of a relay's lines glued
+// together (gluedAt): the first, first, is pushed as the line, and each
+// later one (rest, from its prefix on, the first's n bytes long) is taken
+// into the entry the first went in as a line of its own, with its prefix
+// off. One physical line stays in one entry; what the glue hid, a frame or
+// a source line, is read where it belongs in the traceback. own is the
+// first line's learned prefix.
+func (a *Assembler) pushGlued(l *Line, own, first, rest string, n int) []Entry {
+	f := *l
+	f.Text = first
+	a.PushLine(&f)
+	p := &a.cur
+	for i := 0; i < maxGluedLines && p.active && p.kind != kindBlank; i++ {
+		next, nn := "", 0
+		if g, r, k := a.learner.gluedAt(rest[n:], own); g > 0 {
+			rest, next, nn = rest[:n+g], rest[n+r:], k
+		}
+		s := rest[n:]
+		s = s[wrapperPrefixesLen(s):]
+		if !isBlank(s) {
+			for ; p.blanks > 0; p.blanks-- {
+				a.kept.add("")
+			}
+			a.kept.add(s)
+			p.colon = endsWithColon(s)
+			p.nccl = ncclNext(a.ncclState(), s)
+			a.advance(s)
+			a.noteBare(s)
+			p.lastLen = len(s)
+		}
+		if next == "" {
+			break
+		}
+		rest, n = next, nn
 	}
 	return a.out
 }
@@ -807,6 +899,22 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	p.cutBytes += cut
 }
 
+// pushFiller counts a console's column line (columnFiller) in the pending
+// entry, or opens a blank entry with it: it is no text, and neither a
+// line nor a blank line of the writer's, so it moves neither the
+// learner's evidence nor the stream's spacing.
+func (a *Assembler) pushFiller(l *Line, prefix string, cut int) {
+	p := &a.cur
+	if !p.active {
+		a.arena.rotate()
+		a.begin(l, "", prefix, kindBlank)
+	} else {
+		p.lines++
+		p.last = l.Offset
+	}
+	p.cutBytes += cut
+}
+
 // classify parses the text s of a non-blank line into c. full is the line
 // before a learned prefix came off (s itself when none did).
 func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool, ref time.Time) {
@@ -1025,10 +1133,11 @@ func firstSpace(s string) int {
 // reopen re-reads the pending entry's first line with a prefix of n bytes
 // just learned from it and the line after it, when the entry still holds
 // that line alone: the first piece of evidence gets the prefix stripped
-// like every later line.
-func (a *Assembler) reopen(firstN int64, n int) {
+// like every later line. inner says the prefix was learned from the text
+// behind a learned prefix, which came off the first line already.
+func (a *Assembler) reopen(firstN int64, n int, inner bool) {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || p.firstN != firstN || p.lines != 1 || a.kept.count() != 1 || p.stripped {
+	if !p.active || p.kind == kindBlank || p.firstN != firstN || a.kept.count() != 1 || p.stripped != inner {
 		return
 	}
 	full := a.kept.first()
@@ -1047,9 +1156,14 @@ func (a *Assembler) reopen(firstN int64, n int) {
 	var c classified
 	c.near = near
 	a.classify(&c, rest, full, prefix, true, ref)
+	// The blank lines held after the first, and the column lines
+	// counted (columnFiller), stay the entry's.
+	held, last, blanks, cutBytes := p.lines, p.last, p.blanks, p.cutBytes
 	a.lines = firstN // open records the entry's first line number
 	a.open(&l, &c, cut)
 	a.lines = lines
+	p.lines, p.last, p.blanks, p.cutBytes = held, last, blanks, cutBytes
+	p.stripped = true
 }
 
 // ShareTime makes b's last known log time a's: two assemblers that read

@@ -72,10 +72,20 @@ func (pl *prefixLearner) learned() bool { return pl.nShapes > 0 }
 
 // match returns the length of the learned prefix that s starts with, or 0.
 func (pl *prefixLearner) match(s string) int {
+	n, _ := pl.matchExcept(s, -1)
+	return n
+}
+
+// matchExcept is match with the index of the shape that matched, the
+// shape at index skip left out.
+func (pl *prefixLearner) matchExcept(s string, skip int) (int, int) {
 	for i := pl.nShapes - 1; i >= 0; i-- {
+		if i == skip {
+			continue
+		}
 		sh := pl.shapes[i]
 		if n := matchShape(s, sh); n > 0 {
-			return n
+			return n, i
 		}
 		if k := len(sh); k > 1 && sh[k-1] == ' ' && sh[k-2] == ':' {
 			// A shape learnt with the space after a tag's colon
@@ -83,11 +93,24 @@ func (pl *prefixLearner) match(s string) int {
 			// indentation gave it) also fits a line that has none: the
 			// tag alone on a blank line, or "[1,3]<stderr>:Thread ...".
 			if n := matchShape(s, sh[:k-1]); n > 0 && (n == len(s) || s[n] != ' ') {
-				return n
+				return n, i
 			}
 		}
 	}
-	return 0
+	return 0, -1
+}
+
+// matchNested is match, and a learned prefix behind the first one (a
+// relay's behind a launcher's) when text follows it.
+func (pl *prefixLearner) matchNested(s string) int {
+	n, i := pl.matchExcept(s, -1)
+	if n == 0 {
+		return 0
+	}
+	if k, _ := pl.matchExcept(s[n:], i); k > 0 && !isBlank(s[n+k:]) {
+		n += k
+	}
+	return n
 }
 
 // observe looks for evidence of a prefix on s, the non-blank line number
@@ -142,6 +165,18 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 		}
 		if line-c.line <= evidenceWindow && (c.strong || strength == evidenceStrong) ||
 			c.family && strength == evidenceFamily && c.line == line-1 {
+			if f := familyPrefixLen(s); f > 0 && f < plen {
+				// A launcher's label in front of a relay's prefix
+				// ("3: " before "... | ERROR | stderr | "): the label
+				// is on every physical line, the relay's only on the
+				// lines it wrote, not on the rest of a line a terminal
+				// wrapped. The label alone is learned too, before the
+				// whole so that the whole is tried first.
+				var buf [maxLearnedPrefix]byte
+				if k := shapeOf(buf[:0], s[:f]); k > 0 {
+					pl.learn(buf[:k])
+				}
+			}
 			pl.learn(shape)
 			first, flen := c.line, c.plen
 			pl.removeCandidate(i)
@@ -160,6 +195,87 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 	copy(c.shape[:], shape)
 	c.n, c.line, c.strong, c.family, c.plen = n, line, strength == evidenceStrong, strength == evidenceFamily, plen
 	return false, 0, 0
+}
+
+// Bounds of glued lines (gluedAt).
+const (
+	// minGluedPrefix is the shortest learned prefix gluedAt looks for
+	// inside a line: a short one ("3: ") is as likely a message's text.
+	minGluedPrefix = 8
+	// maxGluedLines bounds the lines read out of one glued line.
+	maxGluedLines = 8
+)
+
+// gluedAt looks in s, a line's text after its learned prefix own, for
+// another line glued behind it: a run of spaces, then a prefix of at least
+// minGluedPrefix bytes, then more text. The prefix is a learned one, or
+// the shape of own from one of its fields on (a launcher's label that
+// stands on each physical line only, in front of a relay's prefix that
+// every line the relay wrote carries). A terminal that pads every row to
+// its width with spaces, copied, loses the break between a padded row and
+// the next one. It returns where the first line's text ends (its padding
+// off), where the next line starts and the length of its prefix, or 0, 0,
+// 0.
+func (pl *prefixLearner) gluedAt(s, own string) (end, next, plen int) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++ // the line's own indentation
+	}
+	for i < len(s) {
+		j := strings.Index(s[i:], "  ")
+		if j < 0 {
+			return 0, 0, 0
+		}
+		end = i + j
+		k := end + 2
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if n := pl.gluedPrefix(s[k:], own); n > 0 {
+			return end, k, n
+		}
+		i = k
+	}
+	return 0, 0, 0
+}
+
+// paddedPrefix returns the length of the spaces and the learned prefix of
+// at least minGluedPrefix bytes behind them that s starts with, when text
+// follows; or 0. A terminal that pads its rows with spaces, hard-wrapped,
+// puts the padding of one line in front of the next: the row then starts
+// with spaces and the prefix, as a glued line holds them (gluedAt).
+func (pl *prefixLearner) paddedPrefix(s string) int {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i < 2 || i == len(s) {
+		return 0
+	}
+	if n := pl.matchNested(s[i:]); n >= minGluedPrefix && !isBlank(s[i+n:]) {
+		return i + n
+	}
+	return 0
+}
+
+// gluedPrefix returns the length of the prefix gluedAt wants at the start
+// of s, or 0.
+func (pl *prefixLearner) gluedPrefix(s, own string) int {
+	if n := pl.matchNested(s); n >= minGluedPrefix && !isBlank(s[n:]) {
+		return n
+	}
+	var buf [maxLearnedPrefix]byte
+	for b := 1; len(own)-b >= minGluedPrefix; b++ {
+		if !endsPrefixField(own[b-1]) || own[b] == ' ' {
+			continue
+		}
+		if k := shapeOf(buf[:0], own[b:]); k > 0 {
+			if n := matchShape(s, buf[:k]); n > 0 && !isBlank(s[n:]) {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // adopt learns the shape of the prefix p found in front of a failure line
@@ -385,8 +501,14 @@ func findPrefix(s string) (int, int) {
 			best, strength = i, evidenceFamily
 		}
 	}
-	if strength == evidenceNone && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
-		best, strength = len(s)-len(tbStart), evidenceWeak
+	if (strength == evidenceNone || strength == evidenceFamily && best < len(s)-len(tbStart)) && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
+		// Behind a family prefix, a traceback's first line that a
+		// logger relays ("2024-06-02 00:26:10 | ERROR | stderr |
+		// Traceback ...") is evidence of the whole relay prefix, the
+		// shape its frames carry.
+		if k := len(s) - len(tbStart); strength == evidenceNone || isLearnablePrefix(s[:k]) {
+			best, strength = k, evidenceWeak
+		}
 	}
 	if strength == evidenceNone || best > maxLearnedPrefix {
 		return 0, evidenceNone

@@ -30,6 +30,24 @@ const maxFamilyPrefix = 80
 // familyPrefixLen returns the length of a family prefix at the start of s,
 // or 0. The text after it must not be blank.
 func familyPrefixLen(s string) int {
+	n := familyPrefixAny(s)
+	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
+		return 0
+	}
+	return n
+}
+
+// familyLabelAlone reports whether s is a family prefix with nothing
+// after it: a launcher's label, an MPI tag, a grep line number or a
+// viewer's time column on a blank line of the task's output.
+func familyLabelAlone(s string) bool {
+	n := familyPrefixAny(s)
+	return n > 0 && n <= maxFamilyPrefix && isBlank(s[n:])
+}
+
+// familyPrefixAny is familyPrefixLen with any text, or none, after the
+// prefix.
+func familyPrefixAny(s string) int {
 	var n int
 	if s != "" && s[0] == '[' {
 		// Most lines that get here are bracketed records; of the
@@ -49,9 +67,6 @@ func familyPrefixLen(s string) int {
 		if n == 0 {
 			n = serviceColumnLen(s)
 		}
-	}
-	if n == 0 || n > maxFamilyPrefix || isBlank(s[n:]) {
-		return 0
 	}
 	return n
 }
@@ -169,9 +184,45 @@ func viewerTimeLen(s string) int {
 		return 0
 	}
 	if strings.HasPrefix(s[n:], " | ") {
-		return n + 3
+		return n + 3 + bridgeFieldsLen(s[n+3:])
 	}
 	return 0
+}
+
+// bridgeFieldsLen matches the fields a logging bridge writes after its
+// time column, "ERROR | stderr | " (FastChat's "%(asctime)s |
+// %(levelname)s | %(name)s | " around each line a child printed): a level
+// word, padded, a pipe, a logger's name of at most 64 bytes of letters,
+// digits, "_", ".", "-" and ":", padded, and a pipe. 0 when they are not
+// there.
+func bridgeFieldsLen(s string) int {
+	lvl, rest, ok := levelWord(s)
+	if !ok {
+		return 0
+	}
+	i := len(lvl)
+	for i < len(s) && s[i] == ' ' && len(rest) > 0 {
+		i++
+		rest = rest[1:]
+	}
+	if !strings.HasPrefix(s[i:], "| ") {
+		return 0
+	}
+	i += 2
+	j := i
+	for j < len(s) && j-i < 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == ':') {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	if j == i || !strings.HasPrefix(s[j:], "| ") || s[j-1] != ' ' {
+		return 0
+	}
+	return j + 2
 }
 
 // serviceColumnLen matches a service name, at most 64 bytes of letters,

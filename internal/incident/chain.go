@@ -38,8 +38,16 @@ import (
 //     exception, is listed as its context (claimContinued), unless the
 //     record names another exception class.
 //
-// Two exceptions no record names stay two incidents, whatever their
-// timing; so do two classified tracebacks.
+//   - a traceback no record names whose exception line (type and
+//     message) is that of a traceback no record names printed before it
+//     in its burst is the same failure raised again: by the caller that
+//     waited on a worker's future or a pool's result, by a remote call's
+//     client, by a framework that logs what it re-raises. It is listed in
+//     the first one's incident, which shows where it was raised
+//     (raisedBefore).
+//
+// Two exceptions no record names that say different things stay two
+// incidents, whatever their timing; so do two classified tracebacks.
 
 // causeBefore returns the classified cause of the burst b that began at or
 // before it, and, from the same source, was printed before it; nil when
@@ -130,4 +138,28 @@ func continues(gr *group) bool {
 	}
 	msg := strings.TrimSpace(x.Message)
 	return msg == "" || strings.HasSuffix(msg, ":")
+}
+
+// raisedBefore returns the incident of a traceback no record names that
+// the traceback o, no record naming it either, raises again: printed
+// before it in its source, within its burst b, with the same exception
+// line, a message included. Nil when there is none.
+func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
+	x := o.Alert.Match.Exception
+	if b.source == "" || o.Alert.Record.ID != "" || x == nil || x.Type == "" || strings.TrimSpace(x.Message) == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		cx := c.Alert.Match.Exception
+		if !c.Traced || c.Alert.Record.ID != "" || cx == nil || cx.Type != x.Type || cx.Message != x.Message ||
+			c.End >= b.off || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
 }

@@ -477,6 +477,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// An exception no record names, read after the classified
 			// cause of its burst (see chain.go).
 			cause = g.causeBefore(b)
+			if cause == nil && o.Traced {
+				// The same exception raised again by the caller
+				// that waited on it (see chain.go).
+				o.Complete()
+				cause = g.raisedBefore(&o, b)
+			}
 		}
 		if cause == nil && o.Native && o.Alert.Record.ID != "" {
 			// A line of the same library's event, whatever its

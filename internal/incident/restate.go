@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -80,6 +81,18 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 // generic lines, and so would page twice. Within one burst of one source,
 // a generic line whose message another generic line before it already
 // holds (sameMessage) is that line's restatement: listed in its incident.
+//
+// One peer, many calls. A process whose server or store is unreachable
+// fails every call that needs it, and each call logs a generic line of
+// its own ("Failed to watch model files: All connection attempts
+// failed", "Error running sync_state: [Errno 111] Connection refused"),
+// the same failure in the words of whichever client made the call. Within
+// one burst of one source, a generic line that says a connection failed
+// (analysis.FamilyNetwork) after another that says so too is the same
+// failure (samePeerFailure): listed in the first one's incident. Two
+// lines that name two different peers (an address, host and port, or a
+// URL's) are two failures, each connection its own.
+//
 // Two generic lines that say different things stay two incidents.
 
 // maxLabel bounds the label in front of a line's message that sameMessage
@@ -154,6 +167,57 @@ func maskQuoted(s string) (string, []string) {
 	return b.String(), names
 }
 
+// samePeerFailure reports whether the lines a and b each say that a
+// connection failed: the one failure every call to an unreachable peer
+// logs.
+func samePeerFailure(a, b string) bool {
+	if analysis.MessageFamily(a) != analysis.FamilyNetwork || analysis.MessageFamily(b) != analysis.FamilyNetwork {
+		return false
+	}
+	pa, pb := peerOf(a), peerOf(b)
+	return pa == "" || pb == "" || pa == pb
+}
+
+// maxPeerScan bounds the bytes of a line peerOf reads.
+const maxPeerScan = 4096
+
+// peerOf is the first address a line names, host and port
+// ("localhost:4222", "10.0.0.4:50051", a URL's "ctl.local:8080"), lower
+// case; "" when it names none. A host is letters, digits, dots and dashes
+// with a letter or a dot in it, so that a time ("12:00:01") is none.
+func peerOf(line string) string {
+	if len(line) > maxPeerScan {
+		line = line[:maxPeerScan]
+	}
+	for i := 1; i < len(line); i++ {
+		if line[i] != ':' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && j-i <= 5 && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j-i-1 < 2 || j-i-1 > 5 || j < len(line) && line[j] >= '0' && line[j] <= '9' {
+			continue
+		}
+		h := i
+		named := false
+		for h > 0 {
+			c := line[h-1]
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' {
+				named = true
+			} else if !(c >= '0' && c <= '9' || c == '-') {
+				break
+			}
+			h--
+		}
+		if named && h < i {
+			return strings.ToLower(line[h:j])
+		}
+	}
+	return ""
+}
+
 // messageIn reports whether line's message is part of other.
 func messageIn(line, other string) bool {
 	msg := line
@@ -181,7 +245,7 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq || !g.inBurst(c, b) ||
-			!sameMessage(lineOf(c), lineOf(gen)) {
+			!sameMessage(lineOf(c), lineOf(gen)) && !samePeerFailure(lineOf(c), lineOf(gen)) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

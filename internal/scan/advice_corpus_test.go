@@ -67,15 +67,17 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-12): measured, not tuned to.
 	"800-slime-r3-valueerror-unindented-first-file.log":                "held out: a ValueError from a training framework's rollout data check, with unindented frames, leads unclassified with no phase or component to advise from",
-	"811-gpustack-worker-connection-refused-tz-offset-logging.log":     "held out: a serving manager's worker lines that cannot reach its server lead unclassified with no phase or component to advise from",
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
-	"835-benign-mooncake-etcd-goaway-too-many-pings.log":               "held out: a benign gRPC GoAway too_many_pings ERROR line alerts unclassified with only generic advice",
+	// Held out (heldout-13): measured, not tuned to.
+	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log":         "held out: another engine's worker-exception header leads with only generic advice, ahead of the transfer engine's registration error",
+	"606-vllm-ascend-hccl-ei0006-socket-timeout-rank-prefix.log":         "held out: a torch_npu collective error with an HCCL code no record reads leads unclassified with no phase or component to advise from",
+	"621-opencompass-client-400-context-length-errors.log":               "held out: a benchmark client's 'error occurs at' line is a second, unclassified incident with no phase or component to advise from",
+	"622-diffusion-generate-cuda-home-warning-then-import-traceback.log": "held out: a kernel wrapper's CUDA_HOME warning leads unclassified with no phase or component to advise from",
 	// dev-5: measured before any change made for the batch.
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
-	"914-slime-console-copy-timestamp-and-hash-between-traceback-lines.log":    "an unclassified driver traceback cut before its exception",
 	// dev-6: measured before any change made for the batch.
 	"954-task-exception-never-retrieved-request-disconnected.log": "asyncio's unretrieved task exception leads on its bare CancelledError, unclassified",
 	"961-gpustack-worker-register-503-upstream-connect-error.log": "a serving manager's worker that cannot register with its server leads unclassified (as 811)",
@@ -130,8 +132,9 @@ func TestCorpusNoIncidentCarriesOnlyGenericAdvice(t *testing.T) {
 			}
 		}
 	}
+	heldOut := heldOutFiles(t)
 	for f, why := range knownGenericAdvice {
-		if !generics[f] {
+		if !generics[f] && !heldOut[f] {
 			bad = append(bad, fmt.Sprintf("%s: no incident carries only generic advice now: remove it from knownGenericAdvice (%s)", f, why))
 		}
 	}

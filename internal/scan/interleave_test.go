@@ -88,7 +88,7 @@ func TestCorpusInterleaved(t *testing.T) {
 		}
 		return tallies[name]
 	}
-	misses := newMissList("knownInterleaveMisses", func(file, variant string) string {
+	misses := newMissList(t, "knownInterleaveMisses", func(file, variant string) string {
 		if known := knownInterleaveMisses[file][variant]; known != "" {
 			return known
 		}

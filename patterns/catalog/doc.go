@@ -13,4 +13,14 @@
 // llamacpp.jsonl each engine's own error messages, with advice that names
 // that engine's options; ray.jsonl Ray's, engine-neutral. The examples of
 // the engine files are in testdata/engine-records.json.
+//
+// A line's level decides only when no record reads it: then an ERROR or
+// CRITICAL line alerts and an INFO or WARNING line stays silent. A record
+// decides whatever the level, so a failure its library prints below error
+// level is heard through its record (a client's httpx INFO line of a 503, a
+// feature enabled without its package, c10d's W line of a port in use),
+// and a routine line a library prints at error level (gRPC's keepalive
+// GoAway, asyncio's unclosed session at exit) is silenced by a record of
+// severity info, tagged routine: an info record never alerts by itself,
+// and a failure record that reads the same line still wins over it.
 package catalog

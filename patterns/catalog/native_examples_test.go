@@ -485,7 +485,7 @@ var widenedExamples = map[string]example{
 			tb("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"),
 			"RuntimeError: CUDA error: no CUDA-capable device is detected",
 		},
-		miss: []string{"cudaErrorNoDevice"},
+		miss: []string{"Found 8 CUDA devices (cudaGetDeviceCount)", "cudaErrorNoDeviceFound is not an error this runtime has"},
 	},
 	"cuda-driver-version-insufficient": {
 		match: []string{

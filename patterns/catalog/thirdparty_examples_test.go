@@ -477,18 +477,31 @@ var thirdPartyExamples = map[string]example{
 	},
 }
 
-// widenedThirdParty adds the wordings existing records now read: the
+// widenedThirdParty adds the wordings existing records now read: requests'
+// connection failure once its retries are spent, the
 // kernel's side of the driver/library version mismatch, Triton's other
 // per-block resources, c10d's bare
 // listen failure and older store-based barrier, CUDA's missing symbol,
 // invalid device pointer and driver-API invalid argument, a disk quota.
 var widenedThirdParty = map[string]example{
+	"http-upstream-connect-failed": {
+		match: []string{
+			"requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=30000): Max retries exceeded with url: /health_generate (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f2b>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+		},
+		miss: []string{
+			"urllib3.exceptions.MaxRetryError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /Qwen/Qwen3-8B/resolve/main/config.json (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f2b>: Failed to establish a new connection: [Errno 101] Network is unreachable'))",
+			// A transient retry the client logs before it connects.
+			"WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f2b>: Failed to establish a new connection: [Errno 111] Connection refused')': /health",
+		},
+	},
 	"nvml-driver-library-mismatch": {
 		match: []string{"[  812.118231] NVRM: API mismatch: the client has the version 550.127.05, but\n[  812.118232] NVRM: this kernel module has the version 550.90.07.  Please"},
 	},
 	"c10d-server-socket-address-in-use": {
 		match: []string{"[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address."},
-		miss:  []string{"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."},
+		// Each address's own failure is the same failure, whatever the
+		// level it is printed at; another errno is not.
+		miss: []string{"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - Address family not supported by protocol)."},
 	},
 	"c10d-store-wait-for-clients-timeout": {
 		match: []string{"RuntimeError: Timed out initializing process group in store based barrier on rank: 7, for key: store_based_barrier_key:32 (world_size=8, worker_count=4, timeout=0:00:30)"},

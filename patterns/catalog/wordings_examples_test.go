@@ -645,9 +645,6 @@ var widenedLibraryExamples = map[string]example{
 			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start put operation: RPC_FAIL",
 			"E0606 09:39:00.285573   382 real_client.cpp:2176] Put operation failed with error: RPC_TIMEOUT",
 			"E0606 09:39:00.285498   382 master_client.cpp:361] Client not available",
-			"2025-04-17 19:46:42.566927 ERROR    [975] [coro_rpc_client.hpp:978] read rpc body failed, error msg:End of file. close the socket.",
-			"2025-06-06 09:39:00.285457 ERROR    [382] [coro_rpc_client.hpp:923] client has been closed, please re-connect",
-			"E0417 19:46:42.567027   481 master_client.cpp:192] Failed to mount segment due to rpc error",
 			"E0606 09:39:00.285537   382 client.cpp:323] Failed to start batch put operation: RPC_FAIL",
 		},
 		miss: []string{
