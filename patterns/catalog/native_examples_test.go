@@ -436,6 +436,15 @@ var widenedExamples = map[string]example{
 	"nccl-remote-process-exited": {
 		match: []string{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
+			// Older NCCL releases' wordings of the socket layer ("Net :"), and
+			// the recv/send failure newer releases return as a remote error.
+			"a100-st-p4d24xlarge-22:183006:183181 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer node-2<47861>",
+			"a100-st-p4d24xlarge-22:183006:183220 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.200.84.247<58355> failed : Broken pipe",
+			"node-1:2288:2597 [1] misc/socket.cc:61 NCCL WARN socketProgressOpt: Call to recv from 10.0.0.2<43012> failed : Connection reset by peer",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL INFO misc/socket.cc:535 -> 6",
+			"node-1:2288:2597 [1] NCCL INFO Call to connect returned Connection refused, retrying",
 		},
 	},
 	"cuda-no-kernel-image": {
