@@ -32,8 +32,8 @@ func TestRustPanicHeadsWithItsMessage(t *testing.T) {
 		},
 		{
 			name:     "Rust 1.90's thread id",
-			in:       "thread 'main' (4721) panicked at src/main.rs:88:10:\nfailed to bind 0.0.0.0:30000: Address already in use (os error 98)\n",
-			headline: "thread 'main' panicked at src/main.rs:88:10: failed to bind 0.0.0.0:30000: Address already in use (os error 98)",
+			in:       "thread 'main' (4721) panicked at src/main.rs:88:10:\nfailed to parse the worker list: expected a URL at entry 3\n",
+			headline: "thread 'main' panicked at src/main.rs:88:10: failed to parse the worker list: expected a URL at entry 3",
 			process:  "router",
 		},
 		{
