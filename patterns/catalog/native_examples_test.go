@@ -13,6 +13,16 @@ import (
 
 // nativeExamples holds the records this file introduces.
 var nativeExamples = map[string]example{
+	"deepgemm-jit-too-many-kernels": {
+		match: []string{
+			rawTB("AssertionError: Too many kernels in the library: ['_ZN9deep_gemm15fp8_gemm_kernelILj2816ELj256ELj128ELj160ELj128ELj0ELj64ELj64ELj2ELj128ELj128ELj1ELb0ELNS_8GemmTypeE1EEEvPfPij14CUtensorMap_stS4_S4_S4_', '__assertfail']"),
+			"    assert len(kernel_names) == 1, f'Too many kernels in the library: {kernel_names}'\nAssertionError: Too many kernels in the library: ['_ZN9deep_gemm15fp8_gemm_kernelILj4096E', '__assertfail']",
+		},
+		miss: []string{
+			"DeepGEMM JIT: 2 kernels in the library cache, 0 to build",
+			"Too many kernels in the library cache; evicting the oldest",
+		},
+	},
 	"nvshmem-bootstrap-failed": {
 		match: []string{
 			"/sgl-workspace/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1",
