@@ -80,7 +80,6 @@ var knownGenericAdvice = map[string]string{
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	// dev-6: measured before any change made for the batch.
 	"954-task-exception-never-retrieved-request-disconnected.log": "asyncio's unretrieved task exception leads on its bare CancelledError, unclassified",
-	"961-gpustack-worker-register-503-upstream-connect-error.log": "a serving manager's worker that cannot register with its server leads unclassified (as 811)",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

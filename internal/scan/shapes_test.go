@@ -140,28 +140,6 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	// dev-5: measured before any change made for the batch.
-	"900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
-		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
-	},
-	"903-xinference-sigquit-html-escaped-failed-to-load-traceback.log": {
-		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
-	},
-	"904-xinference-sigquit-single-gpu-failed-to-load-traceback.log": {
-		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
-	},
-	// dev-4: measured before any change made for the batch; the same
-	// shape as 330 (Xinference's worker traceback after sglang's sigquit).
-	"782-xinference-sigquit-then-failed-to-load-model-traceback.log": {
-		"grep-n":        "the worker's traceback leads over the sigquit line (as 330)",
-		"double-spaced": "the worker's traceback leads over the sigquit line (as 330)",
-	},
-
-	// dev-3: measured before any change made for the batch.
-
 	// Held out (heldout-10): measured after the round that followed the
 	// batch's blind measurement, not tuned to.
 
@@ -180,14 +158,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// host without IPv6 is on a piece of its own.
 	"821-c10d-server-socket-eaddrinuse-w-lines.log": {
 		"hard-wrap-80": "each W line breaks inside its errno at 80 columns and stays cut, so no piece names the address in use",
-	},
-	// Held out (heldout-4): measured, not tuned to. Behind grep -n's
-	// "N:" the worker's traceback leads over the sigquit line; a
-	// doubled line break splits the sigquit line from the traceback
-	// after it.
-	"330-xinference-sigquit-then-worker-failed-to-load-cut.log": {
-		"grep-n":        "held out: the worker's traceback leads over the sigquit line",
-		"double-spaced": "the worker's traceback leads over the sigquit line",
 	},
 	// Held out (heldout-9): measured, not tuned to. Behind these
 	// prefixes a Ray task error line followed by frames but no
@@ -254,10 +224,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": {
 		"hard-wrap-120": "cut in 'connectFull' and 'Mesh failed with ...': the inline code's opening backtick goes with the paste's lead, so only its closing one shows on the rest, and a capitalised word after a lower-case letter opens a sentence of its own",
-	},
-	// dev-6: measured before any change made for the batch.
-	"961-gpustack-worker-register-503-upstream-connect-error.log": {
-		"grep-n": "behind grep -n's line numbers the worker's unclassified ERROR line is no longer alerted (as 811)",
 	},
 }
 

@@ -1732,18 +1732,6 @@ var examples = map[string]example{
 			"Failed to modify QP to RTR: Connection timed out",
 		},
 	},
-	"tokenizer-output-for-deleted-request": {
-		match: []string{
-			"[2026-09-09 21:15:49] Received output for rid='5e5de8901d2349fd8d9107f21df3ab92' but the state was deleted in TokenizerManager.",
-			// The %s form of other releases, without quotes.
-			"[2025-11-02 08:01:12 TP0] Received output for rid=batch_3 but the state was deleted in TokenizerManager.",
-		},
-		miss: []string{
-			// Health checks' own requests, which some releases log so.
-			"Received output for rid='HEALTH_CHECK_1a2b3c' but the state was deleted in TokenizerManager.",
-			hdr("Abort request rid='5e5de8901d2349fd8d9107f21df3ab92'"),
-		},
-	},
 	"rdma-modify-qp-failed": {
 		match: []string{
 			// UCCL's expert-parallel transport, with the errno on a line of its own.

@@ -11,11 +11,12 @@ import (
 
 // signalExamples are the records of failures a library logs below error
 // level, or only from the client's side: a client's view of the server's
-// error responses, a feature enabled without its package, a Mooncake
-// built without what its configuration asks for, the RPC library's
-// dropped connection, and what is routine though printed at error level:
-// gRPC's keepalive GoAway and its core's fork and shutdown notices,
-// asyncio's unclosed aiohttp session at exit.
+// error responses and of a proxy that cannot reach it, a feature enabled
+// without its package, output for a request whose client is gone, a
+// Mooncake built without what its configuration asks for, the RPC
+// library's dropped connection, and what is routine though printed at
+// error level: gRPC's keepalive GoAway and its core's fork and shutdown
+// notices, asyncio's unclosed aiohttp session at exit.
 var signalExamples = map[string]example{
 	"grpc-keepalive-too-many-pings": {
 		match: []string{
@@ -54,6 +55,18 @@ var signalExamples = map[string]example{
 			mainLog("`update_weights` will not save memory because torch_memory_saver is not enabled. Potential causes: `enable_memory_saver` is false, or torch_memory_saver has installation issues."),
 		},
 	},
+	"output-for-deleted-request": {
+		match: []string{
+			"Received output for rid='...' but the state was deleted in TokenizerManager.",
+			mainLog("Received output for rid='5e5de8901d2349fd8d9107f21df3ab92' but the state was deleted in TokenizerManager."),
+			"[2026-09-09 21:15:49] ERROR tokenizer_manager.py:1512: Received output for rid=7f3a9c0e but the state was deleted in TokenizerManager.",
+		},
+		miss: []string{
+			mainLog("Abort request rid='5e5de8901d2349fd8d9107f21df3ab92' because the client disconnected"),
+			// Health checks' own requests, which some releases log so.
+			"Received output for rid='HEALTH_CHECK_1a2b3c' but the state was deleted in TokenizerManager.",
+		},
+	},
 	"http-client-server-error-status": {
 		match: []string{
 			`2025-04-09 12:04:36,150 - INFO - HTTP Request: POST http://192.168.50.13/v1/chat/completions "HTTP/1.1 503 Service Unavailable"`,
@@ -88,6 +101,14 @@ var signalExamples = map[string]example{
 			"Error: Client error '429 Too Many Requests' for url 'http://10.0.0.7:30000/generate'",
 			"requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json",
 		},
+	},
+	"proxy-upstream-unavailable": {
+		match: []string{
+			"2025-10-31 10:39:20.398363+08:00 - gpustack.worker.worker_manager - ERROR - Failed to register worker: (503, 'Unknown', 'upstream connect error or disconnect/reset before headers. reset reason: remote connection failure, transport failure reason: delayed connect error: 111')",
+			"openai.InternalServerError: Error code: 503 - no healthy upstream",
+			`requests.exceptions.HTTPError: 504 Server Error: Gateway Timeout for url: http://llm.svc:8000/v1/completions (body: "upstream request timeout")`,
+		},
+		miss: []string{"[2026-05-28 00:11:09] INFO:     10.0.0.7:51234 - \"POST /generate HTTP/1.1\" 200 OK upstream=decode-0"},
 	},
 	"mooncake-feature-not-built": {
 		match: []string{
@@ -190,6 +211,14 @@ func TestFailuresBelowErrorLevelAlert(t *testing.T) {
 		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (errno: 98 - Address already in use).", "c10d-server-socket-address-in-use"},
 		{"HTTP 503 Service Unavailable\n\"No prefill workers available. Please check if prefill servers are configured and healthy.\"", "router-no-available-workers"},
 		{"(RolloutManager pid=1790326) [2026-02-03 22:13:47] http_utils.py:186 - Error: Client error '403 Forbidden' for url 'http://10.0.0.9:30000/generate'", "http-client-request-rejected"},
+		{"Received output for rid='...' but the state was deleted in TokenizerManager.", "output-for-deleted-request"},
+		// The same INFO line in other loggers' shapes: loguru's columns,
+		// a JSON record with its quotes escaped, a Ray actor's prefix.
+		{`2025-04-09 12:04:36.150 | INFO     | httpx._client:_send_single_request:1025 - HTTP Request: POST http://10.0.0.7:30000/generate "HTTP/1.1 502 Bad Gateway"`, "http-client-server-error-status"},
+		{`{"time":"2025-04-09T12:04:36Z","level":"info","logger":"httpx","msg":"HTTP Request: POST http://10.0.0.7:30000/v1/completions \"HTTP/1.1 503 Service Unavailable\""}`, "http-client-server-error-status"},
+		{`(RolloutManager pid=1191) 2026-01-05 00:27:53,118 INFO HTTP Request: POST http://10.0.0.9:3592/generate "HTTP/1.1 429 Too Many Requests"`, "http-client-server-error-status"},
+		{"W0518 11:58:19.406614 152858 socket.cpp:426] [c10d] The server socket has failed to listen on [::]:29500 (errno: 98 - Address already in use).", "c10d-server-socket-address-in-use"},
+		{"2026-05-28 00:11:09.118 | WARNING  | sglang.srt.utils:create:42 - enable_memory_saver is enabled, but torch-memory-saver is not installed. Please install it via `pip3 install torch-memory-saver`.", "enabled-feature-package-missing"},
 	})
 }
 
@@ -209,6 +238,7 @@ func TestRoutineClientAndTransportLinesDoNotAlert(t *testing.T) {
 		"2025-04-09 12:04:36,151 - INFO - Retrying request to /chat/completions in 0.384627 seconds",
 		"[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 97 - Address family not supported by protocol).",
 		"[2025-12-18 07:58:50] INFO trace.py:52: opentelemetry package is not installed, tracing disabled",
+		`{"level":"error","ts":"2025-10-02T02:37:52.118Z","caller":"grpclog/component.go:55","msg":"[transport] Client received GoAway with error code ENHANCE_YOUR_CALM and debug data equal to ASCII \"too_many_pings\"."}`,
 		"ERROR:asyncio:Unclosed client session\nclient_session: <aiohttp.client.ClientSession object at 0x7f3c2a1b5e50>",
 		"(raylet) E0518 11:58:19.406614241  152858 fork_posix.cc:76]           Other threads are currently calling into gRPC, skipping fork() handlers",
 		"WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\nE0000 00:00:1738205048.894250    2795 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
