@@ -23,6 +23,17 @@ var nativeExamples = map[string]example{
 			"Too many kernels in the library cache; evicting the oldest",
 		},
 	},
+	"npu-set-device-failed": {
+		match: []string{
+			"RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: init:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:292 NPU function error: aclrtGetDeviceCount(&device_count), error code is 207004",
+		},
+		miss: []string{
+			"RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:96 NPU function error: call aclnnArange failed, error code is 561103",
+			"[INFO] acl set device 0 success",
+		},
+	},
 	"nvshmem-bootstrap-failed": {
 		match: []string{
 			"/sgl-workspace/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1",
