@@ -38,6 +38,8 @@ var firstFixes = []struct {
 	{slug: "hip-no-binary-for-gpu", first: "Reinstall (or rebuild) the kernel library"},
 	// Peer-to-peer the platform does not support is the usual cause.
 	{slug: "nccl-unhandled-cuda-error", first: "NCCL_P2P_DISABLE=1"},
+	// A newer transfer engine fixed most KV transfer failures.
+	{slug: "disagg-decode-transfer-failed", first: "mooncake-transfer-engine"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
