@@ -40,6 +40,9 @@ var firstFixes = []struct {
 	{slug: "nccl-unhandled-cuda-error", first: "NCCL_P2P_DISABLE=1"},
 	// A newer transfer engine fixed most KV transfer failures.
 	{slug: "disagg-decode-transfer-failed", first: "mooncake-transfer-engine"},
+	// Later releases pick block sizes that fit GPUs with less shared memory.
+	{slug: "triton-out-of-resources", first: "Upgrade the serving engine",
+		engine: "sglang", remed: "a newer sglang first"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
