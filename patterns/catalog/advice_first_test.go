@@ -43,6 +43,8 @@ var firstFixes = []struct {
 	// Later releases pick block sizes that fit GPUs with less shared memory.
 	{slug: "triton-out-of-resources", first: "Upgrade the serving engine",
 		engine: "sglang", remed: "a newer sglang first"},
+	// Compiling inside graph capture is the most reported cause.
+	{slug: "capture-cuda-graph-failed", first: "--enable-torch-compile"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
