@@ -45,6 +45,8 @@ var firstFixes = []struct {
 		engine: "sglang", remed: "a newer sglang first"},
 	// Compiling inside graph capture is the most reported cause.
 	{slug: "capture-cuda-graph-failed", first: "--enable-torch-compile"},
+	// A stuck scheduler is mostly a bug a later release fixed.
+	{slug: "watchdog-timeout-legacy", first: "Upgrade sglang to its newest release"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
