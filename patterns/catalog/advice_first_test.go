@@ -47,6 +47,8 @@ var firstFixes = []struct {
 	{slug: "capture-cuda-graph-failed", first: "--enable-torch-compile"},
 	// A stuck scheduler is mostly a bug a later release fixed.
 	{slug: "watchdog-timeout-legacy", first: "Upgrade sglang to its newest release"},
+	// Asserts on valid requests are mostly engine bugs fixed since.
+	{slug: "cuda-device-side-assert", first: "upgrade the engine"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
 }
