@@ -27,6 +27,10 @@ var firstFixes = []struct {
 	{slug: "cuda-out-of-memory", first: "Reserve less of the GPU",
 		engine: "sglang", remed: "--mem-fraction-static"},
 	{slug: "cuda-out-of-memory", engine: "vllm", remed: "--gpu-memory-utilization"},
+	// Driver-side allocations need room outside the reservation.
+	{slug: "cuda-error-out-of-memory", first: "lower the engine's memory share",
+		engine: "sglang", remed: "--mem-fraction-static"},
+	{slug: "cuda-error-out-of-memory", engine: "vllm", remed: "--gpu-memory-utilization"},
 	// The model, and the models it loads by name, must be in the cache.
 	{slug: "hf-offline-cache-miss", first: "huggingface-cli download"},
 	{slug: "hf-offline-cache-miss", first: "every other model the checkpoint loads by name"},
