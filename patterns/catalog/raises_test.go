@@ -135,6 +135,37 @@ var raiseLibraries = []raiseLibrary{
 	flashinferRaises,
 	grammarRaises,
 	serverRaises,
+	rayRaises,
+}
+
+// rayRaises: Ray's exceptions as a serving process on Ray meets them
+// (python/ray/exceptions.py, worker.py).
+var rayRaises = raiseLibrary{
+	name: "ray",
+	families: []raiseFamily{
+		{family: "actor died", want: "ray-actor-died", lines: []string{
+			"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n\tclass_name: RayWorkerWrapper\n\tactor_id: 8a5b0b6a0c0d0e0f\n\tpid: 4242",
+			"ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.",
+		}},
+		{family: "worker crashed", want: "ray-worker-died-system-error", lines: []string{
+			"ray.exceptions.WorkerCrashedError: The worker died unexpectedly while executing this task. Check python-core-worker-*.log files for more information.",
+		}},
+		{family: "killed by the memory monitor", want: "ray-memory-monitor-killed-worker", lines: []string{
+			"ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\nMemory on the node (IP: 10.0.0.5, ID: abc) where the task (actor ID: def, name=RayWorkerWrapper.__init__) was running was 950.00GB / 1000.00GB (0.95), which exceeds the memory usage threshold of 0.95.",
+		}},
+		{family: "get timed out", want: "ray-get-timeout", lines: []string{
+			"ray.exceptions.GetTimeoutError: Get timed out: some object(s) not ready.",
+		}},
+		{family: "runtime environment setup failed", want: "ray-runtime-env-setup-failed", lines: []string{
+			"ray.exceptions.RuntimeEnvSetupError: Failed to set up runtime environment.\nCould not create the actor because its associated runtime env failed to be created.",
+		}},
+		{family: "no cluster to join", want: "ray-no-running-cluster", lines: []string{
+			"ConnectionError: Could not find any running Ray instance. Please specify the one to connect to by setting `--address` flag or `RAY_ADDRESS` environment variable.",
+		}},
+		{family: "object store full", want: "ray-object-store-full", lines: []string{
+			"ray.exceptions.ObjectStoreFullError: Failed to put object 00ffffff in object store because it is full. Object size is 2147483648 bytes.\nThe local object store is full of objects that are still in scope and cannot be evicted.",
+		}},
+	},
 }
 
 // transformersRaises: transformers' configuration, tokenizer and model
@@ -193,6 +224,16 @@ var transformersRaises = raiseLibrary{
 			"ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn. Run `pip install flash_attn`",
 			"ImportError: This modeling file requires the following packages that were not found in your environment: einops, timm. Run `pip install einops timm`",
 		}},
+		{family: "fast tokenizer cannot be built", want: "tokenizer-backend-missing", lines: []string{
+			"ValueError: Couldn't instantiate the backend tokenizer from one of: \n(1) a `tokenizers` library serialization file, \n(2) a slow tokenizer instance to convert or \n(3) an equivalent slow tokenizer class to instantiate and convert. \nYou need to have sentencepiece or tiktoken installed to convert a slow tokenizer to a fast one.",
+		}},
+		{family: "no processor files", want: "hf-config-file-missing", lines: []string{
+			"ValueError: Unrecognized image processor in /models/Qwen2-VL-7B. Should have a `image_processor_type` key in its preprocessor_config.json of config.json, or one of the following `model_type` keys in its config.json: align, aria, beit",
+			"ValueError: Unrecognized processing class in /models/llava. Can't instantiate a processor, a tokenizer, an image processor or a feature extractor for this model. Make sure the repository contains the files of at least one of those processing classes.",
+		}},
+		{family: "weights file unreadable", want: "checkpoint-file-corrupt", lines: []string{
+			"OSError: Unable to load weights from pytorch checkpoint file for '/models/x/pytorch_model.bin' at '/models/x/pytorch_model.bin'. If you tried to load a PyTorch model from a TF 2.0 checkpoint, please set from_tf=True.",
+		}},
 		{family: "chat template not set", want: "chat-template-not-set", lines: []string{
 			"ValueError: Cannot use chat template functions because tokenizer.chat_template is not set and no template argument was passed! For information about writing templates and setting the tokenizer.chat_template attribute, please see the documentation at https://huggingface.co/docs/transformers/main/en/chat_templating",
 			"ValueError: Cannot use apply_chat_template() because tokenizer.chat_template is not set and no template argument was passed!",
@@ -250,6 +291,12 @@ var hubRaises = raiseLibrary{
 		{family: "Hub server error", want: "hf-hub-unreachable", lines: []string{
 			"huggingface_hub.errors.HfHubHTTPError: 500 Server Error: Internal Server Error for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main (Request ID: Root=1-66a1b2c3-0123456789abcdef)",
 			"huggingface_hub.errors.HfHubHTTPError: 504 Server Error: Gateway Time-out for url: https://huggingface.co/api/models/Qwen/Qwen3-8B",
+		}},
+		{family: "fine-grained token lacks gated access", want: "hf-gated-repo", lines: []string{
+			"huggingface_hub.errors.HfHubHTTPError: 403 Forbidden: Please enable access to public gated repositories in your fine-grained token settings to view this repository.",
+		}},
+		{family: "cache not writable", want: "filesystem-access-denied", lines: []string{
+			"PermissionError: [Errno 13] Permission denied: '/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B'",
 		}},
 		{family: "rate limited", want: "hf-rate-limited", lines: []string{
 			"huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/tree/main?recursive=True&expand=False",
@@ -340,6 +387,38 @@ var torchRaises = raiseLibrary{
 		{family: "checkpoint keys differ from the model", want: "load-weights-key-error", lines: []string{
 			"RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM:\n\tMissing key(s) in state_dict: \"lm_head.weight\". ",
 			"RuntimeError: Error(s) in loading state_dict for LoraModel:\n\tUnexpected key(s) in state_dict: \"base_model.model.lm_head.lora_A.weight\". ",
+		}},
+		{family: "checkpoint is not a torch archive", want: "checkpoint-file-corrupt", lines: []string{
+			"RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory",
+			"_pickle.UnpicklingError: invalid load key, 'v'.",
+		}},
+		{family: "weights-only load refused", want: "torch-weights-only-load-failed", lines: []string{
+			"_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint. \n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`.\n\tWeightsUnpickler error: Unsupported global: GLOBAL argparse.Namespace was not an allowed global by default.",
+		}},
+		{family: "sampling probabilities invalid", want: "cuda-probability-tensor-inf-nan", lines: []string{
+			"RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+		}},
+		{family: "torch built without NCCL", want: "torch-distributed-backend-not-built", lines: []string{
+			"RuntimeError: Distributed package doesn't have NCCL built in",
+		}},
+		{family: "rendezvous environment unset", want: "c10d-rendezvous-env-unset", lines: []string{
+			"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable MASTER_ADDR expected, but not set",
+		}},
+		{family: "CUDA driver cannot initialise", want: "no-cuda-gpus-available", lines: []string{
+			"RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+		}},
+		{family: "forward compatibility on a GPU without it", want: "cuda-driver-mismatch", lines: []string{
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW",
+		}},
+		{family: "fabric manager not ready", want: "cuda-system-not-ready", lines: []string{
+			"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized",
+		}},
+		{family: "GPU too old for torch", want: "cuda-no-kernel-image", lines: []string{
+			"RuntimeError: Found GPU0 Tesla K80 which is of cuda capability 3.7.\nPyTorch no longer supports this GPU because it is too old.\nThe minimum cuda capability supported by this library is 5.0.",
+		}},
+		{family: "inductor: no Triton", want: "torch-inductor-triton-missing", lines: []string{
+			"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at: https://github.com/triton-lang/triton",
+			"torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton",
 		}},
 		{family: "store: clients did not join", want: "c10d-store-wait-for-clients-timeout", lines: []string{
 			"torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.",
@@ -481,6 +560,13 @@ var serverRaises = raiseLibrary{
 			"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use",
 			"ERROR:    [Errno 98] error while attempting to bind on address ('::', 8000, 0, 0): [errno 98] address already in use",
 		}},
+		{family: "ASGI application raised", want: "exception-in-asgi-application", bare: true, lines: []string{
+			"ERROR:    Exception in ASGI application",
+		}},
+		{family: "response longer than declared", want: "h11-local-protocol-error", lines: []string{
+			"h11._util.LocalProtocolError: Too much data for declared Content-Length",
+			"RuntimeError: Response content longer than Content-Length",
+		}},
 		{family: "near misses", bare: true, lines: []string{
 			"INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)",
 			"INFO:     127.0.0.1:45678 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK",
@@ -526,6 +612,20 @@ var raisesExamples = map[string]example{
 			"RuntimeError: not implemented for 'Half'",
 		},
 	},
+	"torch-inductor-triton-missing": {
+		match: []string{
+			"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.",
+			tb("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old."),
+		},
+		miss: []string{"triton 3.4.0 installation found at /usr/local/lib/python3.12/dist-packages/triton"},
+	},
+	"c10d-rendezvous-env-unset": {
+		match: []string{
+			"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable MASTER_ADDR expected, but not set",
+			rawTB("ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set"),
+		},
+		miss: []string{"Initializing torch.distributed using env:// rendezvous with MASTER_ADDR=10.0.0.1"},
+	},
 	"torch-not-compiled-with-cuda": {
 		match: []string{
 			rawTB("AssertionError: Torch not compiled with CUDA enabled"),
@@ -536,9 +636,21 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"tokenizer-backend-missing": {
+		match: []string{"ValueError: Couldn't instantiate the backend tokenizer from one of: \n(1) a `tokenizers` library serialization file, \n(2) a slow tokenizer instance to convert or \n(3) an equivalent slow tokenizer class to instantiate and convert. \nYou need to have sentencepiece or tiktoken installed to convert a slow tokenizer to a fast one."},
+	},
+	"checkpoint-file-corrupt": {
+		match: []string{"OSError: Unable to load weights from pytorch checkpoint file for '/models/x/pytorch_model.bin' at '/models/x/pytorch_model.bin'. If you tried to load a PyTorch model from a TF 2.0 checkpoint, please set from_tf=True."},
+	},
+	"no-cuda-gpus-available": {
+		match: []string{"RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."},
+	},
 	"hf-config-file-missing": {
-		match: []string{"OSError: Error no file named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or flax_model.msgpack found in directory /models/llama."},
-		miss:  []string{"Loading weights from model.safetensors found in directory /models/llama"},
+		match: []string{
+			"OSError: Error no file named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or flax_model.msgpack found in directory /models/llama.",
+			"ValueError: Unrecognized image processor in /models/Qwen2-VL-7B. Should have a `image_processor_type` key in its preprocessor_config.json of config.json",
+		},
+		miss: []string{"Loading weights from model.safetensors found in directory /models/llama"},
 	},
 	"transformers-unknown-model-type": {
 		match: []string{"ValueError: Unrecognized configuration class <class 'transformers_modules.DeepSeek-V3.configuration_deepseek.DeepseekV3Config'> for this kind of AutoModel: AutoModelForCausalLM."},
@@ -553,7 +665,10 @@ var raisesWidened = map[string]example{
 		match: []string{"huggingface_hub.errors.LocalTokenNotFoundError: Token is required (`token=True`), but no token found. You need to provide a token or be logged in to Hugging Face."},
 	},
 	"cuda-no-kernel-image": {
-		match: []string{"NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation."},
+		match: []string{
+			"NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.",
+			"RuntimeError: Found GPU0 Tesla K80 which is of cuda capability 3.7.\nPyTorch no longer supports this GPU because it is too old.",
+		},
 	},
 	"load-weights-key-error": {
 		match: []string{"RuntimeError: Error(s) in loading state_dict for LoraModel:\n\tUnexpected key(s) in state_dict: \"base_model.model.lm_head.lora_A.weight\". "},
