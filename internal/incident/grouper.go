@@ -442,7 +442,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		o.Complete()
 		return []sinks.Alert{o.Alert}
 	}
-	at, untimed := g.correlationTime(o, now)
+	at, untimed := g.correlationTime(&o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
 	consequence := isConsequence(o)
 	if consequence && g.opts.Correlation > 0 {
@@ -506,7 +506,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// line no record names either.
 			cause = g.findFailure(b, "")
 		}
-		if cause != nil && g.joinsBurst(o, cause) {
+		if cause != nil && g.joinsBurst(&o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.

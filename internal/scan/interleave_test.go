@@ -387,6 +387,10 @@ func restartLines() string {
 // variant (file, or "first + second" for two failures, then the variant),
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
+	// dev-7: measured before any change made for the batch.
+	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
+		"ranks": "interleaved with another rank's copy the bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
+	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
 	"035-scheduler-watchdog-pyspy-dump-gloo.log": {"restart": restartHang},

@@ -369,12 +369,16 @@ var examples = map[string]example{
 
 	"nccl-cuda-failure": {
 		match: []string{
-			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
-			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid argument'",
+			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 1 'invalid device pointer'",
 			"[rank5]: worker-1:77:301 [5] transport/p2p.cc:274 NCCL WARN Cuda failure 'named symbol not found'",
+			"mi300-2:3311:3390 [3] NCCL WARN HIP failure 'shared object initialization failed' at /rccl/src/init.cc:1702",
 		},
 		miss: []string{
 			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'out of memory'",
+			// A CUDA error with a record of its own is read by that record.
+			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
 			"gpu-node-3:2210:2210 [4] NCCL INFO cudaDriverVersion 12040",
 			"gpu-node-3:2210:2391 [4] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<57140> with error 12",
 		},
