@@ -312,10 +312,12 @@ var hubRaises = raiseLibrary{
 	},
 }
 
-// safetensors: the Rust loader's errors as safetensors_rust raises them
-// (bindings/python/src/lib.rs, safetensors/src/tensor.rs).
+// safetensorsRaises: the Rust loaders' errors as their Python bindings
+// raise them: safetensors_rust (bindings/python/src/lib.rs,
+// safetensors/src/tensor.rs) and tokenizers (bindings/python/src, the
+// serde errors of tokenizer.json, decode's id conversion).
 var safetensorsRaises = raiseLibrary{
-	name: "safetensors",
+	name: "safetensors and tokenizers",
 	families: []raiseFamily{
 		{family: "header unreadable", want: "safetensors-header-invalid", lines: []string{
 			"safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge",
@@ -333,6 +335,9 @@ var safetensorsRaises = raiseLibrary{
 		}},
 		{family: "disk full while writing", want: "no-space-left-on-device", lines: []string{
 			"safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: \"No space left on device\" })",
+		}},
+		{family: "tokenizers: token id out of range", want: "tokenizer-decode-id-out-of-range", lines: []string{
+			"OverflowError: out of range integral type conversion attempted",
 		}},
 		{family: "tokenizer.json of a newer tokenizers", want: "tokenizers-json-unsupported", lines: []string{
 			"Exception: data did not match any variant of untagged enum ModelWrapper at line 1251003 column 3",
@@ -420,6 +425,25 @@ var torchRaises = raiseLibrary{
 			"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at: https://github.com/triton-lang/triton",
 			"torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton",
 		}},
+		{family: "sgl-kernel built against another torch", want: "sgl-kernel-undefined-symbol", lines: []string{
+			"ImportError: /usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa",
+		}},
+		{family: "compiled extension built against another torch", want: "torch-extension-undefined-symbol", lines: []string{
+			"ImportError: /opt/venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs",
+		}},
+		{family: "CUDA library missing", want: "cuda-shared-library-missing", lines: []string{
+			"ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+			"OSError: libnccl.so.2: cannot open shared object file: No such file or directory",
+		}},
+		{family: "gloo peer closed the connection", want: "gloo-connection-closed-by-peer", lines: []string{
+			"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.2]:4567",
+		}},
+		{family: "gloo mesh not formed", want: "gloo-connect-full-mesh-failed", lines: []string{
+			"RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+		}},
+		{family: "store: NCCL id exchange failed", want: "c10d-nccl-unique-id-exchange-failed", lines: []string{
+			"torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+		}},
 		{family: "store: clients did not join", want: "c10d-store-wait-for-clients-timeout", lines: []string{
 			"torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.",
 		}},
@@ -463,6 +487,12 @@ var torchRaises = raiseLibrary{
 		}},
 		{family: "out of memory", want: "cuda-out-of-memory", lines: []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.02 GiB is free.",
+		}},
+		{family: "flash-attn: GPU too old", want: "flash-attn-unsupported-gpu", lines: []string{
+			"RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+		}},
+		{family: "flash-attn: head dimension", want: "flash-attn-unsupported-gpu", lines: []string{
+			"RuntimeError: FlashAttention forward only supports head dimension at most 256",
 		}},
 		{family: "near misses", bare: true, lines: []string{
 			"W1206 12:00:00.123000 1234 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded",
@@ -567,10 +597,16 @@ var serverRaises = raiseLibrary{
 			"h11._util.LocalProtocolError: Too much data for declared Content-Length",
 			"RuntimeError: Response content longer than Content-Length",
 		}},
+		{family: "near misses: a client that went away", lines: []string{
+			"starlette.requests.ClientDisconnect",
+			"RuntimeError: No response returned.",
+		}},
 		{family: "near misses", bare: true, lines: []string{
 			"INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)",
 			"INFO:     127.0.0.1:45678 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK",
 			"INFO:     Waiting for application startup.",
+			"WARNING:  Unsupported upgrade request.",
+			"WARNING:  No supported WebSocket library detected. Please use \"pip install 'uvicorn[standard]'\", or install 'websockets' or 'wsproto' manually.",
 		}},
 	},
 }
@@ -626,6 +662,13 @@ var raisesExamples = map[string]example{
 		},
 		miss: []string{"Initializing torch.distributed using env:// rendezvous with MASTER_ADDR=10.0.0.1"},
 	},
+	"tokenizer-decode-id-out-of-range": {
+		match: []string{
+			"OverflowError: out of range integral type conversion attempted",
+			hdr("DetokenizerManager hit an exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py\", line 240, in run_detokenizer_process\n    manager.event_loop()\nOverflowError: out of range integral type conversion attempted"),
+		},
+		miss: []string{"OverflowError: Python int too large to convert to C long"},
+	},
 	"torch-not-compiled-with-cuda": {
 		match: []string{
 			rawTB("AssertionError: Torch not compiled with CUDA enabled"),
@@ -636,6 +679,10 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"flash-attn-unsupported-gpu": {
+		match: []string{"RuntimeError: FlashAttention forward only supports head dimension at most 256"},
+		miss:  []string{"FlashAttention head dimension 128 selected"},
+	},
 	"tokenizer-backend-missing": {
 		match: []string{"ValueError: Couldn't instantiate the backend tokenizer from one of: \n(1) a `tokenizers` library serialization file, \n(2) a slow tokenizer instance to convert or \n(3) an equivalent slow tokenizer class to instantiate and convert. \nYou need to have sentencepiece or tiktoken installed to convert a slow tokenizer to a fast one."},
 	},
