@@ -220,6 +220,14 @@ var transformersRaises = raiseLibrary{
 		{family: "tokenizer backend package missing", want: "tokenizer-backend-missing", lines: []string{
 			"ImportError: \nLlamaTokenizer requires the SentencePiece library but it was not found in your environment. Checkout the instructions on the\ninstallation page of its repo: https://github.com/google/sentencepiece#installation and follow the ones\nthat match your environment. Please note that you may need to restart your runtime after installation.",
 		}},
+		{family: "library version without a name the code imports", want: "python-import-name-mismatch", lines: []string{
+			"ImportError: cannot import name 'KwargsForCausalLM' from 'transformers.models.llama4.modeling_llama4' (/opt/venv/lib/python3.12/site-packages/transformers/models/llama4/modeling_llama4.py). Did you mean: 'Llama4ForCausalLM'?",
+			"ImportError: cannot import name 'is_torch_fx_available' from 'transformers.utils.import_utils' (/usr/local/lib/python3.12/dist-packages/transformers/utils/import_utils.py)",
+		}},
+		{family: "optional package not installed", want: "python-module-not-found", lines: []string{
+			"ModuleNotFoundError: No module named 'flash_attn'",
+			"ImportError: Please install bitsandbytes>=0.44.0 via `pip install bitsandbytes>=0.44.0` to use bitsandbytes quantizer.",
+		}},
 		{family: "remote code needs a package", want: "remote-code-missing-package", lines: []string{
 			"ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn. Run `pip install flash_attn`",
 			"ImportError: This modeling file requires the following packages that were not found in your environment: einops, timm. Run `pip install einops timm`",
@@ -447,6 +455,10 @@ var torchRaises = raiseLibrary{
 		{family: "store: clients did not join", want: "c10d-store-wait-for-clients-timeout", lines: []string{
 			"torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.",
 		}},
+		{family: "store: bare socket timeout", want: "c10d-store-socket-wait-timeout", lines: []string{
+			"RuntimeError: Socket Timeout",
+			"torch.distributed.DistStoreError: Socket Timeout",
+		}},
 		{family: "store: key wait timed out", want: "c10d-nccl-unique-id-exchange-failed", lines: []string{
 			"torch.distributed.DistStoreError: wait timeout after 600000ms, keys: /default_pg/0//cuda//0",
 		}},
@@ -669,6 +681,31 @@ var raisesExamples = map[string]example{
 		},
 		miss: []string{"OverflowError: Python int too large to convert to C long"},
 	},
+	"python-module-not-found": {
+		match: []string{
+			rawTB("ModuleNotFoundError: No module named 'vllm'"),
+			tb("ModuleNotFoundError: No module named 'bitsandbytes'"),
+			"[rank0]: ModuleNotFoundError: No module named 'deep_gemm'",
+			"ImportError: Please install bitsandbytes>=0.44.0 via `pip install bitsandbytes>=0.44.0` to use bitsandbytes quantizer.",
+		},
+		miss: []string{
+			"Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm'\")",
+			"Cannot determine GPU compute capability: ModuleNotFoundError: No module named 'pynvml'",
+			"Ignore import error when loading sglang.srt.models.mllama4: No module named 'timm'",
+		},
+	},
+	"python-import-name-mismatch": {
+		match: []string{
+			"ImportError: cannot import name 'KwargsForCausalLM' from 'transformers.models.llama4.modeling_llama4' (/opt/venv/lib/python3.12/site-packages/transformers/models/llama4/modeling_llama4.py). Did you mean: 'Llama4ForCausalLM'?",
+			tb("ImportError: cannot import name 'fused_marlin_moe' from 'sgl_kernel' (/usr/local/lib/python3.12/dist-packages/sgl_kernel/__init__.py)"),
+		},
+		miss: []string{
+			"Ignore import error when loading sglang.srt.models.minicpmo. cannot import name 'WhisperEncoder' from 'transformers.models.whisper'",
+			"ImportError: cannot import name 'ServerArgs' from 'sglang' (unknown location)",
+			"ImportError: cannot import name 'Engine' from partially initialized module 'sglang' (most likely due to a circular import)",
+			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
+		},
+	},
 	"torch-not-compiled-with-cuda": {
 		match: []string{
 			rawTB("AssertionError: Torch not compiled with CUDA enabled"),
@@ -679,6 +716,10 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"c10d-store-socket-wait-timeout": {
+		match: []string{rawTB("RuntimeError: Socket Timeout"), "torch.distributed.DistStoreError: Socket Timeout"},
+		miss:  []string{"[W socket.cpp:663] [c10d] The client socket has timed out after 1s while trying to connect to (10.0.0.1, 29500)."},
+	},
 	"flash-attn-unsupported-gpu": {
 		match: []string{"RuntimeError: FlashAttention forward only supports head dimension at most 256"},
 		miss:  []string{"FlashAttention head dimension 128 selected"},
