@@ -136,6 +136,41 @@ var raiseLibraries = []raiseLibrary{
 	grammarRaises,
 	serverRaises,
 	rayRaises,
+	httpClientRaises,
+}
+
+// httpClientRaises: the HTTP clients around a server (httpx and httpcore,
+// aiohttp's client_exceptions.py, requests' exceptions.py over urllib3), as
+// a router, a benchmark, a health checker or an RL trainer calling the
+// server prints them.
+var httpClientRaises = raiseLibrary{
+	name: "HTTP clients",
+	families: []raiseFamily{
+		{family: "cannot connect", want: "http-upstream-connect-failed", lines: []string{
+			"httpx.ConnectError: All connection attempts failed",
+			"httpx.ConnectError: [Errno 111] Connection refused",
+			"aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:30000 ssl:default [Connect call failed ('127.0.0.1', 30000)]",
+			"requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=30000): Max retries exceeded with url: /health (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+		}},
+		{family: "server went away mid-response", want: "http-upstream-disconnected", lines: []string{
+			"httpx.RemoteProtocolError: Server disconnected without sending a response.",
+			"aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
+			"aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed: <TransferEncodingError: 400, message='Not enough data for satisfy transfer length header.'>",
+		}},
+		{family: "read timed out", want: "http-client-read-timeout", lines: []string{
+			"requests.exceptions.ReadTimeout: HTTPConnectionPool(host='localhost', port=30000): Read timed out. (read timeout=600)",
+			"httpx.ReadTimeout: timed out",
+		}},
+		{family: "server answered an error status", want: "http-client-server-error-status", or: "router-request-server-error", lines: []string{
+			"httpx.HTTPStatusError: Server error '500 Internal Server Error' for url 'http://localhost:30000/generate'",
+			"requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: http://localhost:30000/v1/chat/completions",
+			"aiohttp.client_exceptions.ClientResponseError: 502, message='Bad Gateway', url='http://router:8000/generate'",
+		}},
+		{family: "server rejected the request", want: "http-client-request-rejected", lines: []string{
+			"httpx.HTTPStatusError: Client error '400 Bad Request' for url 'http://localhost:30000/v1/chat/completions'",
+			"requests.exceptions.HTTPError: 400 Client Error: Bad Request for url: http://localhost:30000/generate",
+		}},
+	},
 }
 
 // rayRaises: Ray's exceptions as a serving process on Ray meets them
@@ -716,6 +751,16 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"http-upstream-connect-failed": {
+		match: []string{
+			"httpx.ConnectError: All connection attempts failed",
+			"2025-12-11 15:49:06.760126+08:00 - gpustack.worker.model_file_manager - ERROR - Failed to watch model files: All connection attempts failed",
+		},
+	},
+	"http-client-read-timeout": {
+		match: []string{"requests.exceptions.ReadTimeout: HTTPConnectionPool(host='localhost', port=30000): Read timed out. (read timeout=600)"},
+		miss:  []string{"requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)"},
+	},
 	"c10d-store-socket-wait-timeout": {
 		match: []string{rawTB("RuntimeError: Socket Timeout"), "torch.distributed.DistStoreError: Socket Timeout"},
 		miss:  []string{"[W socket.cpp:663] [c10d] The client socket has timed out after 1s while trying to connect to (10.0.0.1, 29500)."},
