@@ -1743,9 +1743,30 @@ var examples = map[string]example{
 	"mooncake-handshake-modify-qp-failed": {
 		match: []string{
 			"[Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
-			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS, check local context port num: Invalid argument",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to INIT, check local context port num: Invalid argument [22]",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:330] [Handshake] Failed to modify QP to RTS: Connection timed out [110]",
+			// The reply a peer logs carries the message without the prefix.
+			"Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
 		},
-		miss: []string{"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR"},
+		miss: []string{
+			"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR",
+			// Another RDMA program's own wording: the generic record.
+			"Failed to modify QP to RTR: Connection timed out",
+		},
+	},
+	"rdma-modify-qp-failed": {
+		match: []string{
+			// UCCL's expert-parallel transport, with the errno on a line of its own.
+			"Failed to modify QP to RTR: Connection timed out",
+			"Failed to modify QP to RTS",
+			"Server: Failed to modify QP to INIT: Invalid argument",
+		},
+		miss: []string{
+			// Mooncake's handshake wordings read Mooncake's record.
+			"E0331 12:03:04.222625 56060 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS: Connection timed out [110]",
+			"Server: Client 3 QP transitioned to RTS with local PSN 0x1a2b3c",
+		},
 	},
 	"mooncake-rnic-marked-inactive": {
 		match: []string{
