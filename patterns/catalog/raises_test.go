@@ -286,6 +286,10 @@ var transformersRaises = raiseLibrary{
 			"jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'content'",
 			"jinja2.exceptions.TemplateSyntaxError: unexpected '}'",
 		}},
+		{family: "config lacks an attribute the engine reads", want: "model-config-attribute-missing", lines: []string{
+			"AttributeError: 'Qwen3MoeConfig' object has no attribute 'rope_parameters'",
+			"AttributeError: 'InternVLChatConfig' object has no attribute 'hidden_size'",
+		}},
 		{family: "rope_scaling this version cannot read", want: "transformers-too-old-for-model", lines: []string{
 			"ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'factor': 8.0, 'low_freq_factor': 1.0, 'high_freq_factor': 4.0, 'original_max_position_embeddings': 8192, 'rope_type': 'llama3'}",
 		}},
@@ -739,6 +743,16 @@ var raisesExamples = map[string]example{
 			"ImportError: cannot import name 'ServerArgs' from 'sglang' (unknown location)",
 			"ImportError: cannot import name 'Engine' from partially initialized module 'sglang' (most likely due to a circular import)",
 			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
+		},
+	},
+	"model-config-attribute-missing": {
+		match: []string{
+			rawTB("AttributeError: 'Qwen3MoeConfig' object has no attribute 'rope_parameters'"),
+			tb("AttributeError: 'InternVLChatConfig' object has no attribute 'hidden_size'"),
+		},
+		miss: []string{
+			"AttributeError: 'ServerArgs' object has no attribute 'encoder_only'",
+			"RuntimeError: Model generation returned no output. Error from scheduler: Error executing request 1: 'QwenImageArchConfig' object has no attribute 'image_token_id'",
 		},
 	},
 	"torch-not-compiled-with-cuda": {
