@@ -137,6 +137,7 @@ var raiseLibraries = []raiseLibrary{
 	serverRaises,
 	rayRaises,
 	httpClientRaises,
+	mediaRaises,
 }
 
 // httpClientRaises: the HTTP clients around a server (httpx and httpcore,
@@ -169,6 +170,26 @@ var httpClientRaises = raiseLibrary{
 		{family: "server rejected the request", want: "http-client-request-rejected", lines: []string{
 			"httpx.HTTPStatusError: Client error '400 Bad Request' for url 'http://localhost:30000/v1/chat/completions'",
 			"requests.exceptions.HTTPError: 400 Client Error: Bad Request for url: http://localhost:30000/generate",
+		}},
+	},
+}
+
+// mediaRaises: the libraries that read a request's images and a model's
+// tokenizer model file: Pillow (PIL/Image.py, ImageFile.py) and
+// sentencepiece (sentencepiece_processor.cc as its Python binding raises
+// it).
+var mediaRaises = raiseLibrary{
+	name: "Pillow and sentencepiece",
+	families: []raiseFamily{
+		{family: "image not decodable", want: "image-decode-failed", lines: []string{
+			"PIL.UnidentifiedImageError: cannot identify image file <_io.BytesIO object at 0x7f3a2c1b5e90>",
+			"OSError: image file is truncated (12 bytes not processed)",
+		}},
+		{family: "tokenizer.model unreadable", want: "sentencepiece-model-parse-failed", lines: []string{
+			"RuntimeError: Internal: src/sentencepiece_processor.cc(1101) [model_proto->ParseFromArray(serialized.data(), serialized.size())] ",
+		}},
+		{family: "tokenizer.model missing", want: "hf-config-file-missing", lines: []string{
+			"OSError: Not found: \"/models/llama/tokenizer.model\": No such file or directory Error #2",
 		}},
 	},
 }
@@ -765,6 +786,10 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"image-decode-failed": {
+		match: []string{"OSError: image file is truncated (12 bytes not processed)"},
+		miss:  []string{"WARNING: image file is large (4096x4096), resizing"},
+	},
 	"http-upstream-connect-failed": {
 		match: []string{
 			"httpx.ConnectError: All connection attempts failed",
@@ -796,6 +821,7 @@ var raisesWidened = map[string]example{
 		match: []string{
 			"OSError: Error no file named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or flax_model.msgpack found in directory /models/llama.",
 			"ValueError: Unrecognized image processor in /models/Qwen2-VL-7B. Should have a `image_processor_type` key in its preprocessor_config.json of config.json",
+			"OSError: Not found: \"/models/llama/tokenizer.model\": No such file or directory Error #2",
 		},
 		miss: []string{"Loading weights from model.safetensors found in directory /models/llama"},
 	},
