@@ -284,6 +284,10 @@ var transformersRaises = raiseLibrary{
 			"ModuleNotFoundError: No module named 'flash_attn'",
 			"ImportError: Please install bitsandbytes>=0.44.0 via `pip install bitsandbytes>=0.44.0` to use bitsandbytes quantizer.",
 		}},
+		{family: "near misses: circular imports", lines: []string{
+			"ImportError: cannot import name 'Engine' from partially initialized module 'sglang' (most likely due to a circular import) (/sgl/python/sglang/__init__.py)",
+			"AttributeError: partially initialized module 'torch' has no attribute 'Tensor' (most likely due to a circular import)",
+		}},
 		{family: "remote code needs a package", want: "remote-code-missing-package", lines: []string{
 			"ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn. Run `pip install flash_attn`",
 			"ImportError: This modeling file requires the following packages that were not found in your environment: einops, timm. Run `pip install einops timm`",
@@ -512,6 +516,13 @@ var torchRaises = raiseLibrary{
 		{family: "store: NCCL id exchange failed", want: "c10d-nccl-unique-id-exchange-failed", lines: []string{
 			"torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
 		}},
+		{family: "library without an attribute the code uses", want: "python-import-name-mismatch", lines: []string{
+			"AttributeError: module 'triton.language' has no attribute 'constexpr_function'",
+			"AttributeError: module 'torch' has no attribute 'float8_e4m3fn'",
+		}},
+		{family: "collective timed out in the watchdog", want: "nccl-watchdog-collective-timeout", lines: []string{
+			"RuntimeError: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600051 milliseconds before timing out.",
+		}},
 		{family: "store: clients did not join", want: "c10d-store-wait-for-clients-timeout", lines: []string{
 			"torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.",
 		}},
@@ -540,6 +551,9 @@ var torchRaises = raiseLibrary{
 		{family: "dynamo: fake-tensor run failed", want: "torch-dynamo-internal-error", lines: []string{
 			"torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in function linear>(*(FakeTensor(..., device='cuda:0', size=(s0, 4096), dtype=torch.bfloat16), Parameter(FakeTensor(..., device='cuda:0', size=(4096, 4096)))), **{}):",
 			"torch._dynamo.exc.TorchRuntimeError: Dynamo failed to run FX node with fake tensors: call_function <built-in method matmul>(*(FakeTensor(...)), **{}): got RuntimeError('a and b must have same reduction dim')",
+		}},
+		{family: "dynamo: recompile limit as an exception", want: "torch-dynamo-recompile-limit", lines: []string{
+			"torch._dynamo.exc.CacheLimitExceeded: cache_size_limit reached",
 		}},
 		{family: "dynamo: internal error", want: "torch-dynamo-internal-error", lines: []string{
 			"torch._dynamo.exc.InternalTorchDynamoError: AttributeError: 'NoneType' object has no attribute 'shape'",
@@ -657,6 +671,9 @@ var serverRaises = raiseLibrary{
 	families: []raiseFamily{
 		{family: "request fails validation", want: "openai-request-validation-error", lines: []string{
 			"pydantic_core._pydantic_core.ValidationError: 1 validation error for ChatCompletionRequest\nmessages\n  Field required [type=missing, input_value={'model': 'x'}, input_type=dict]",
+		}},
+		{family: "uvicorn: address not on this host", want: "network-address-not-available", bare: true, lines: []string{
+			"ERROR:    [Errno 99] error while attempting to bind on address ('10.0.0.9', 30000): cannot assign requested address",
 		}},
 		{family: "uvicorn: port in use", want: "address-already-in-use", bare: true, lines: []string{
 			"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use",
@@ -786,6 +803,20 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"network-address-not-available": {
+		match: []string{
+			"ERROR:    [Errno 99] error while attempting to bind on address ('10.0.0.9', 30000): cannot assign requested address",
+			"[2026-05-28 00:11:09] ERROR:    [Errno 99] error while attempting to bind on address ('fd00::9', 8000, 0, 0): [errno 99] cannot assign requested address",
+		},
+		miss: []string{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use"},
+	},
+	"python-import-name-mismatch": {
+		match: []string{"AttributeError: module 'triton.language' has no attribute 'constexpr_function'"},
+		miss:  []string{"AttributeError: partially initialized module 'torch' has no attribute 'Tensor' (most likely due to a circular import)"},
+	},
+	"torch-dynamo-recompile-limit": {
+		match: []string{"torch._dynamo.exc.CacheLimitExceeded: cache_size_limit reached"},
+	},
 	"image-decode-failed": {
 		match: []string{"OSError: image file is truncated (12 bytes not processed)"},
 		miss:  []string{"WARNING: image file is large (4096x4096), resizing"},
