@@ -655,6 +655,11 @@ var grammarRaises = raiseLibrary{
 			hdr("Hit invalid json_schema: {\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"foo\"}}} with error: Unsupported type"),
 			hdr("Skip invalid regex: [a-z with error: Regex parsing error"),
 		}},
+		{family: "xgrammar: constraint rejected by class", want: "grammar-invalid-json-schema", lines: []string{
+			"xgrammar.exception.InvalidJSONSchemaError: Unsatisfiable schema: minimum 5 is greater than maximum 3",
+			"xgrammar.exception.InvalidStructuralTagError: Invalid structural tag: the begin of a tag must not be empty",
+			"xgrammar.exception.InvalidJSONError: Failed to parse JSON: unexpected end of input",
+		}},
 		{family: "outlines: schema unsupported", want: "grammar-invalid-json-schema", lines: []string{
 			"NotImplementedError: Transformation of JSON schema type 'foo' is not supported by Outlines",
 		}},
@@ -803,6 +808,10 @@ var raisesExamples = map[string]example{
 }
 
 var raisesWidened = map[string]example{
+	"grammar-invalid-json-schema": {
+		match: []string{tb("xgrammar.exception.InvalidJSONSchemaError: Unsatisfiable schema: minimum 5 is greater than maximum 3")},
+		miss:  []string{"from xgrammar.exception import InvalidJSONSchemaError"},
+	},
 	"network-address-not-available": {
 		match: []string{
 			"ERROR:    [Errno 99] error while attempting to bind on address ('10.0.0.9', 30000): cannot assign requested address",
