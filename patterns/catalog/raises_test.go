@@ -83,7 +83,9 @@ func raiseLead(m *matcher.Matcher, text string) (*patterns.Record, []string) {
 
 // TestLibraryRaises checks that every family of every library's raise
 // statements is led by its record on every composed line, and logs each
-// library's count of families claimed.
+// library's count of families claimed. With LOGMATCH_RAISES_DISCOVER set it
+// logs the lines led otherwise instead of failing: the way to see what a
+// new family's lines lead with before naming its record.
 func TestLibraryRaises(t *testing.T) {
 	m := compileCatalog(t)
 	discover := os.Getenv("LOGMATCH_RAISES_DISCOVER") != ""
@@ -226,7 +228,9 @@ var rayRaises = raiseLibrary{
 
 // transformersRaises: transformers' configuration, tokenizer and model
 // loading (configuration_utils.py, models/auto/*.py, tokenization_utils_base.py,
-// modeling_utils.py, dynamic_module_utils.py, utils/hub.py, import_utils.py).
+// modeling_utils.py, dynamic_module_utils.py, utils/hub.py, import_utils.py),
+// with the import failures of Python itself that a library version other
+// than the pinned one causes.
 var transformersRaises = raiseLibrary{
 	name: "transformers",
 	families: []raiseFamily{
@@ -326,7 +330,9 @@ var transformersRaises = raiseLibrary{
 }
 
 // hubRaises: huggingface_hub's download path (errors.py, utils/_http.py,
-// file_download.py, _snapshot_download.py, utils/_validators.py).
+// file_download.py, _snapshot_download.py, utils/_validators.py), by the
+// cause a message names; vocabulary_test.go's hfHubErrors lists the same
+// library's exception classes one by one.
 var hubRaises = raiseLibrary{
 	name: "huggingface_hub",
 	families: []raiseFamily{
@@ -421,8 +427,10 @@ var safetensorsRaises = raiseLibrary{
 // torchRaises: torch's device, dtype and CUDA checks (c10/cuda, aten,
 // torch/cuda/__init__.py), load_state_dict (nn/modules/module.py),
 // torch.distributed's store and init (distributed_c10d.py, rendezvous.py,
-// TCPStore.cpp), dynamo and inductor (torch/_dynamo/exc.py,
-// torch/_inductor/exc.py), cuBLAS and cuDNN checks (CUDABlas.cpp).
+// TCPStore.cpp, gloo's tcp pair), dynamo and inductor (torch/_dynamo/exc.py,
+// torch/_inductor/exc.py), cuBLAS and cuDNN checks (CUDABlas.cpp), the
+// loading of compiled extensions, and flash-attn's checks on the GPU and
+// head dimension.
 var torchRaises = raiseLibrary{
 	name: "torch",
 	families: []raiseFamily{
