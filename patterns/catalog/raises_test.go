@@ -414,6 +414,10 @@ var safetensorsRaises = raiseLibrary{
 		{family: "disk full while writing", want: "no-space-left-on-device", lines: []string{
 			"safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: \"No space left on device\" })",
 		}},
+		{family: "tiktoken: encoding file not downloadable", want: "tiktoken-vocab-download-failed", lines: []string{
+			"openai_harmony.HarmonyError: error downloading or loading vocab file",
+			"requests.exceptions.ConnectionError: HTTPSConnectionPool(host='openaipublic.blob.core.windows.net', port=443): Max retries exceeded with url: /encodings/o200k_base.tiktoken (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 101] Network is unreachable'))",
+		}},
 		{family: "tokenizers: token id out of range", want: "tokenizer-decode-id-out-of-range", lines: []string{
 			"OverflowError: out of range integral type conversion attempted",
 		}},
@@ -805,6 +809,13 @@ var raisesExamples = map[string]example{
 			"AttributeError: 'ServerArgs' object has no attribute 'encoder_only'",
 			"RuntimeError: Model generation returned no output. Error from scheduler: Error executing request 1: 'QwenImageArchConfig' object has no attribute 'image_token_id'",
 		},
+	},
+	"tiktoken-vocab-download-failed": {
+		match: []string{
+			tb("openai_harmony.HarmonyError: error downloading or loading vocab file"),
+			"requests.exceptions.ConnectionError: HTTPSConnectionPool(host='openaipublic.blob.core.windows.net', port=443): Max retries exceeded with url: /encodings/cl100k_base.tiktoken (Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 110] Connection timed out'))",
+		},
+		miss: []string{"Loaded tiktoken vocab file from /etc/encodings/o200k_base.tiktoken"},
 	},
 	"torch-not-compiled-with-cuda": {
 		match: []string{
