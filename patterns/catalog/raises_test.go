@@ -535,6 +535,22 @@ var torchRaises = raiseLibrary{
 		{family: "collective timed out in the watchdog", want: "nccl-watchdog-collective-timeout", lines: []string{
 			"RuntimeError: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600051 milliseconds before timing out.",
 		}},
+		{family: "torchrun child failed", want: "torch-elastic-child-failed", lines: []string{
+			"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\nsglang.launch_server FAILED",
+		}},
+		{family: "CUDA checkpoint on a host without CUDA", want: "no-cuda-gpus-available", lines: []string{
+			"RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+		}},
+		{family: "allocator's NVML check", want: "torch-allocator-nvml-assert", lines: []string{
+			"RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":830, please report a bug to PyTorch. ",
+		}},
+		{family: "cuDNN runtime older than the build", want: "cudnn-version-incompatible", lines: []string{
+			"RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). PyTorch already comes bundled with cuDNN.",
+		}},
+		{family: "system C or C++ library too old", want: "system-library-version-too-old", lines: []string{
+			"ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /opt/venv/lib/python3.11/site-packages/sgl_kernel/common_ops.abi3.so)",
+			"ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/venv/lib/python3.11/site-packages/flashinfer/data/libflashinfer.so)",
+		}},
 		{family: "store: clients did not join", want: "c10d-store-wait-for-clients-timeout", lines: []string{
 			"torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.",
 		}},
@@ -817,6 +833,20 @@ var raisesExamples = map[string]example{
 		},
 		miss: []string{"Loaded tiktoken vocab file from /etc/encodings/o200k_base.tiktoken"},
 	},
+	"cudnn-version-incompatible": {
+		match: []string{
+			tb("RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (8, 9, 2). PyTorch already comes bundled with cuDNN."),
+			"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (9, 5, 1) but found runtime version (9, 1, 0).",
+		},
+		miss: []string{"cuDNN version: 90501"},
+	},
+	"system-library-version-too-old": {
+		match: []string{
+			rawTB("ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /opt/venv/lib/python3.11/site-packages/sgl_kernel/common_ops.abi3.so)"),
+			"ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/venv/lib/python3.11/site-packages/flashinfer/data/libflashinfer.so)",
+		},
+		miss: []string{"ldd (Ubuntu GLIBC 2.35-0ubuntu3.8) 2.35"},
+	},
 	"torch-not-compiled-with-cuda": {
 		match: []string{
 			rawTB("AssertionError: Torch not compiled with CUDA enabled"),
@@ -874,7 +904,10 @@ var raisesWidened = map[string]example{
 		match: []string{"OSError: Unable to load weights from pytorch checkpoint file for '/models/x/pytorch_model.bin' at '/models/x/pytorch_model.bin'. If you tried to load a PyTorch model from a TF 2.0 checkpoint, please set from_tf=True."},
 	},
 	"no-cuda-gpus-available": {
-		match: []string{"RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."},
+		match: []string{
+			"RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+			"RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+		},
 	},
 	"hf-config-file-missing": {
 		match: []string{
