@@ -79,7 +79,6 @@ var knownGenericAdvice = map[string]string{
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	// dev-7: measured before any change made for the batch.
-	"934-c10d-store-socket-timeout-runtime-error-stdin.log":              "a bare 'RuntimeError: Socket Timeout' from an interactive session names no store, key or phase, and leads unclassified",
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
 }
 
