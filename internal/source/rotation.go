@@ -38,6 +38,9 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 		return 0, false // its first write is an event, or the next scan sees it
 	}
 	tr.copyOf = nil
+	if t.awaitsUnseen(tr) {
+		return 0, false
+	}
 	for _, o := range t.order {
 		if o == tr || o.state != following || o.id.Size == 0 || filepath.Dir(o.path) != filepath.Dir(tr.path) {
 			continue
@@ -57,6 +60,25 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 		return evCopy, true
 	}
 	return evNew, true
+}
+
+// awaitsUnseen reports whether tr may be the copy of a generation of a
+// followed file in its directory that was truncated to empty and has shown
+// no content since (nothing of what it holds now is known, so tr cannot be
+// compared with it): tr is named like its rotation and was not there at
+// the truncation. Such a file is left to that file's next look
+// (readUnseen), which reads it first, as lines of the original, or leaves
+// it to be classified when it is a copy of what the original holds now.
+// Classified earlier, as a file of its own, its lines would come after the
+// original's later ones, or twice when the original still held them.
+func (t *Tailer) awaitsUnseen(tr *tracked) bool {
+	for _, o := range t.order {
+		if o != tr && o.state == following && o.copiesBefore != nil && !o.copiesBefore[tr.key] &&
+			filepath.Dir(o.path) == filepath.Dir(tr.path) && rotatedName(filepath.Base(o.path), filepath.Base(tr.path)) {
+			return true
+		}
+	}
+	return false
 }
 
 // startsLike compares the first bytes of cp's file with the first bytes
@@ -180,26 +202,49 @@ func (t *Tailer) siblingKeys(path string) map[Key]bool {
 // since it was truncated to empty (before holds the files there were
 // then), oldest first. With nothing of its content known, a generation
 // written, copied and truncated between two looks changes nothing tr can
-// see; only its copy holds those lines. Files followed on their own,
+// see; only its copy holds those lines. A copy inside the globs is already
+// tracked, still being classified (awaitsUnseen held it back): it is read
+// here too and then followed from its end. Files followed on their own,
 // copies already read, compressed files, and copies of what tr holds now
-// are left alone.
+// are left alone; a tracked one of the last kind is classified at the
+// next look.
 func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
+	// unseen: a non-empty file that is no copy of what tr holds now. Such
+	// a copy is a prefix of tr, read after the copy: tr only grows
+	// meanwhile. A shared start alone (the same line again, the first
+	// bytes of one) does not make a longer file a copy of it.
+	unseen := func(f *os.File, size int64) bool {
+		if size == 0 {
+			return false
+		}
+		b := append([]byte(nil), t.head(f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
+		cur := t.head(tr.f, len(b))
+		return !bytes.Equal(cur, b)
+	}
 	var found []*tracked
 	for _, p := range siblings(tr.path) {
 		if compressed(p) || !rotatedName(filepath.Base(tr.path), filepath.Base(p)) {
 			continue
 		}
-		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
-			if before[k] || t.files[k] != nil || t.retiredIndex(k) >= 0 || size == 0 {
-				return false
+		if fi, err := os.Stat(p); err == nil {
+			if k, ok := fileKey(fi); ok && t.files[k] != nil {
+				cp := t.files[k]
+				if cp.state != classifying || before[k] || slices.Contains(found, cp) {
+					continue
+				}
+				if fi, err := cp.f.Stat(); err == nil {
+					cp.size, cp.mtime = fi.Size(), fi.ModTime()
+				}
+				if unseen(cp.f, cp.size) {
+					found = append(found, cp)
+				} else {
+					cp.recheck = s.now.Add(recheckAfter)
+				}
+				continue
 			}
-			// A copy of what tr holds now is a prefix of tr, read after
-			// the copy: tr only grows meanwhile. A shared start alone
-			// (the same line again, the first bytes of one) does not
-			// make a longer file a copy of it.
-			b := append([]byte(nil), t.head(f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
-			cur := t.head(tr.f, len(b))
-			return !bytes.Equal(cur, b)
+		}
+		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
+			return !before[k] && t.files[k] == nil && t.retiredIndex(k) < 0 && unseen(f, size)
 		})
 		if cp != nil {
 			cp.source, cp.pod = tr.source, tr.pod
@@ -210,7 +255,9 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
 	for i, cp := range found {
 		if err := t.readCopy(s, tr, cp, 0); err != nil {
 			for _, rest := range found[i+1:] {
-				rest.f.Close()
+				if t.files[rest.key] != rest {
+					rest.f.Close()
+				}
 			}
 			return err
 		}
