@@ -238,6 +238,48 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 2},
 		},
 		{
+			name: "copytruncate twice between two polls, the look between the second copy and its truncation, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6))
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8)) // never seen before its copy
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					appendFile(t, p, numbered(9, 9)) // logrotate truncates after the next look
+				},
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(10, 10))
+				},
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountTruncations: 2},
+		},
+		{
+			name: "copytruncate twice between two polls, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6))
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8)) // a whole generation never seen in the original
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(9, 9))
+				},
+				func(t *testing.T, p string) { appendFile(t, p, numbered(10, 10)) },
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
+		},
+		{
 			name: "another log sharing the stem is no copy of a file truncated to empty",
 			glob: "app.log",
 			steps: []func(*testing.T, string){
