@@ -49,13 +49,11 @@ import (
 // rune boundaries and "." is one rune, which find steps over whole. Text
 // that is not valid UTF-8 is left to regexp2 (its captures would hold
 // U+FFFD where the text has the invalid bytes).
-//
-// A litProg is read on an error line's path, cold (a log's errors are many
-// records, each seen seldom): its fields are laid out in the order verify
-// and find read them, movable and the literals first, and the literals'
-// bytes are one string (parseLitProg), so that a candidate's first try
-// touches few cache lines.
 type litProg struct {
+	lits   []string // len(gaps)+1 literals, in pattern order
+	gaps   []litGap
+	groups []group // the capture groups, by number, as patternGroups lists them
+	slot   []int   // slot[i]: the gap groups[i] captures
 	// movable: no literal holds an ASCII digit and the pattern ends with
 	// one. Every place of a match (its ends, its groups') is then the edge
 	// of a literal's occurrence or a line's start, and its matches in two
@@ -63,10 +61,6 @@ type litProg struct {
 	// same, moved by the runs' lengths (shapes.go). A trailing gap ends a
 	// character past the last literal, which may lie inside a run.
 	movable bool
-	lits    []string // len(gaps)+1 literals, in pattern order, slices of one string
-	gaps    []litGap
-	groups  []group // the capture groups, by number, as patternGroups lists them
-	slot    []int   // slot[i]: the gap groups[i] captures
 }
 
 // litGap is one lazy gap: `.+?` (min1) or `.*?`.
@@ -91,11 +85,15 @@ func parseLitProg(expr string) (*litProg, bool) {
 	}
 	var (
 		p      litProg
-		lit    []byte // every literal's bytes, one after another
-		ends   []int  // where each literal ends in lit
+		lit    []byte
+		nLit   int // bytes of literal text, all literals
 		nGroup int
 	)
-	endLit := func() { ends = append(ends, len(lit)) }
+	endLit := func() {
+		nLit += len(lit)
+		p.lits = append(p.lits, string(lit))
+		lit = lit[:0]
+	}
 	for i := 0; i < len(expr); {
 		c := expr[i]
 		switch c {
@@ -147,13 +145,8 @@ func parseLitProg(expr string) (*litProg, bool) {
 		}
 	}
 	endLit()
-	if len(lit) == 0 {
+	if nLit == 0 {
 		return nil, false // could match empty text
-	}
-	all, from := string(lit), 0
-	p.lits = make([]string, len(ends))
-	for i, end := range ends {
-		p.lits[i], from = all[from:end], end
 	}
 	p.movable = p.lits[len(p.lits)-1] != "" &&
 		!slices.ContainsFunc(p.lits, func(l string) bool { return strings.ContainsAny(l, "0123456789") })

@@ -115,15 +115,10 @@ type Matcher struct {
 // is literal text joined by lazy gaps gets a litProg instead, which is
 // cheaper to build and to run; its regexp2 program is built only for the
 // texts a litProg leaves to it (not valid UTF-8) and for Regexp.
-//
-// A litProg lives in its compiled (litv, which lit points to): verify reads
-// both for each candidate, whose program is cold on an error line, and one
-// allocation keeps them on neighbouring cache lines.
 type compiled struct {
-	lit    *litProg // &litv for a litProg, else nil
-	litv   litProg
 	re     *regexp2.Regexp // nil when lit is set
-	groups []group         // capture groups, group 0 left out
+	lit    *litProg
+	groups []group // capture groups, group 0 left out
 	// full is the regexp2 program of a litProg's pattern, built on first
 	// use.
 	full atomic.Pointer[compiled]
@@ -256,9 +251,7 @@ func (m *Matcher) program(i int) (*compiled, error) {
 		return c, nil
 	}
 	if lp, ok := parseLitProg(m.pattern(i)); ok && !m.regexpOnly {
-		c := &compiled{litv: *lp, groups: lp.groups}
-		c.lit = &c.litv
-		return keep(&m.res[i], c), nil
+		return keep(&m.res[i], &compiled{lit: lp, groups: lp.groups}), nil
 	}
 	c, err := m.buildRegexp(i)
 	if err != nil {

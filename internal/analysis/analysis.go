@@ -137,6 +137,9 @@ type Analyzer struct {
 	// classRecs are the records named by an exception class alone (see
 	// classRecord), built at the first exception no record matched.
 	classRecs map[string]*patterns.Record
+	// prev is the Stream of the entry analysed now, nil for an entry
+	// analysed alone: what the entry before it said (Stream.futureType).
+	prev *Stream
 }
 
 // New returns an Analyzer that matches with m.
@@ -162,6 +165,7 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 // must not be changed before it is passed again: its fields are then
 // known to be zero and are not cleared once more.
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
+	a.prev = nil
 	a.searchEntry(e)
 	return a.decide(d, e)
 }
@@ -305,6 +309,25 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			exc = &x
 		}
 	}
+	if exc != nil && e.Traceback != nil {
+		// asyncio's report of an exception no one retrieved names it
+		// in the future's repr ("future: <Task finished ...
+		// exception=ValueError('...')>"); the traceback under it is
+		// that exception's, so one that ends otherwise (in the
+		// CancelledError it was raised while handling, or cut before
+		// its exception line) lost its last link: the repr is it.
+		typ, msg, ok := futureException(e.Text)
+		if !ok && a.prev != nil && a.prev.futureType != "" {
+			// The repr on the line before the traceback (a level or a
+			// blank line put the two in entries of their own).
+			typ, msg, ok = a.prev.futureType, a.prev.futureMsg, true
+		}
+		if ok && lastDotted(typ) != lastDotted(exc.Type) {
+			x := *exc
+			x.Type, x.Message = typ, msg
+			exc = &x
+		}
+	}
 	if exc != nil {
 		d.Signal = SignalException
 		d.Exception = exc
@@ -330,6 +353,12 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		d.Key = "unclassified:" + Signature(e.Traceback, exc)
 		d.Fragment = exc.Type == ""
+		if d.Fragment && strings.Contains(e.Text, ".as_instanceof_cause()") {
+			// A traceback cut after the frame that re-raised a failure
+			// received from another process (an actor's, a remote
+			// task's): it carries that failure, which it lost.
+			d.Role = patterns.RoleConsequence
+		}
 		if d.Fragment && framesAlone(e) {
 			// The middle of a traceback whose header and exception line
 			// are elsewhere: another failure's lines near it (its
@@ -716,6 +745,33 @@ func onlyWhere(msg string) bool {
 	}
 	i := strings.LastIndexByte(where, ':')
 	return i > 0 && isDigits(where[i+1:])
+}
+
+// maxFutureScan bounds the bytes of an entry futureException looks
+// through for the future's line.
+const maxFutureScan = 8192
+
+// futureException reads the exception an asyncio future's repr names, on
+// a line of its own in text: "future: <Task finished name='Task-7'
+// coro=<...> exception=ValueError('bad request')>" is ValueError, "bad
+// request". ok is false when no such line holds a repr reprException
+// reads.
+func futureException(text string) (typ, msg string, ok bool) {
+	if len(text) > maxFutureScan {
+		text = text[:maxFutureScan]
+	}
+	i := strings.Index(text, "future: <")
+	if i < 0 || i > 0 && text[i-1] != '\n' && text[i-1] != ' ' {
+		return "", "", false
+	}
+	line := FirstLine(text[i:])
+	j := strings.Index(line, " exception=")
+	if j < 0 {
+		return "", "", false
+	}
+	repr := strings.TrimSpace(line[j+len(" exception="):])
+	repr = strings.TrimSpace(strings.TrimSuffix(repr, ">"))
+	return reprException(repr)
 }
 
 // maxRepr bounds the line reprException reads.

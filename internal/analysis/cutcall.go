@@ -76,7 +76,7 @@ func forwardingCall(src string) bool {
 // taken off, a paste) still prints the statement under its frame, and a
 // line the copy interleaved (a time, a host's name) is not indented.
 func cutFrames(text string) []sourcedFrame {
-	return framesWith(text, func(line, t string) (string, bool) {
+	return framesWith(text, func(line, t string, _ int) (string, bool) {
 		if strings.Trim(t, "^~ ") == "" || line[0] != ' ' && line[0] != '\t' {
 			return "", false
 		}

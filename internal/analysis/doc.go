@@ -35,8 +35,13 @@
 // a traceback that lost its exception line is a Fragment, and so are a
 // traceback's own frames with their source lines when both its header and
 // its exception line are lost (framesAlone): a consequence, which a failure
-// near it leads. A shell's report of a signal death is a kill (SIGKILL)
-// or a native crash (the crash signals), in any language (signal.go).
+// near it leads. So is an exception that only carries another's (a
+// pool's RemoteTraceback, Ray's "RayTaskError(X)") or only says where a
+// native library reported its error ("HCCL error in: x.cpp:64"): the
+// carried failure, the library's own lines, lead; asyncio's report of an
+// exception no one retrieved is read as the exception its future's repr
+// names. A shell's report of a signal death is a kill (SIGKILL) or a
+// native crash (the crash signals), in any language (signal.go).
 //
 // The package is pure: no I/O, no goroutines, no clock.
 package analysis

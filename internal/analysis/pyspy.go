@@ -36,6 +36,12 @@ type Stream struct {
 	// glog INFO line: a library going about its start-up. Reused memory,
 	// bounded by maxThreadID.
 	infoThread []byte
+	// futureType and futureMsg are the exception an asyncio future's
+	// repr named in the previous entry ("future: <Task finished ...
+	// exception=ValueError('...')>"), for the traceback printed after
+	// it (see futureException); "" when it named none. The message is
+	// bounded by maxSaid.
+	futureType, futureMsg string
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -52,6 +58,13 @@ func (st *Stream) note(e *entry.Entry) {
 	if e.Native == entry.NativeGlog && e.Level == "INFO" {
 		if id := glogThread(e.Text); len(id) <= maxThreadID {
 			st.infoThread = append(st.infoThread, id...)
+		}
+	}
+	st.futureType, st.futureMsg = "", ""
+	if m := e.Message; m != "" && (m[0] == 'f' || m[0] == 'T' || m[0] == 'F') && // the first bytes of the lines below: most messages start otherwise
+		(strings.HasPrefix(m, futureMarker) || strings.HasSuffix(FirstLine(m), neverRetrieved)) {
+		if typ, msg, ok := futureException(e.Text); ok && len(typ) <= maxSaid {
+			st.futureType, st.futureMsg = strings.Clone(typ), strings.Clone(cutRunes(msg, maxSaid))
 		}
 	}
 	st.said = st.said[:0]
@@ -85,6 +98,15 @@ func errorWords(s string) bool {
 	return false
 }
 
+// futureMarker opens the line of asyncio's report of an exception no one
+// retrieved that holds the future's repr; neverRetrieved ends the report's
+// first line ("Task exception was never retrieved", "Future exception
+// ...").
+const (
+	futureMarker   = "future: <"
+	neverRetrieved = "exception was never retrieved"
+)
+
 // pyspyMarker opens sglang's py-spy dump records: "Pyspy dump for PID 123
 // (py-spy dump --pid 123):" and the older "Pyspy dump for PID 123:".
 const pyspyMarker = "Pyspy dump for PID "
@@ -100,7 +122,9 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 
 // analyzeStream is AnalyzeStream writing the Diagnosis to d.
 func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool {
-	return a.streamDecided(d, st, e, a.AnalyzeInto(d, e))
+	a.prev = st
+	a.searchEntry(e)
+	return a.streamDecided(d, st, e, a.decide(d, e))
 }
 
 // streamDecided is analyzeStream once AnalyzeInto said ok of e.
@@ -165,6 +189,7 @@ func (a *Analyzer) AnalyzeLent(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 // AnalyzeLentInto is AnalyzeLent writing the Diagnosis to d, which it
 // overwrites whole (see AnalyzeInto).
 func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	a.prev = st
 	a.searchEntry(e)
 	// The search's hits are kept (most entries have none) for the entry
 	// once owned: the decision may change a.hits.
@@ -291,6 +316,7 @@ func (a *Analyzer) AnalyzeLentLater(d *Diagnosis, st *Stream, e *entry.Entry) bo
 	if remembers(e) {
 		return a.AnalyzeLentInto(d, st, e)
 	}
+	a.prev = st
 	a.searchEntry(e)
 	if !a.decide(d, e) {
 		// AnalyzeLentInto's path for most entries.

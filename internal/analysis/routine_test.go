@@ -65,22 +65,26 @@ func TestExceptionPointingToItsRootCauseIsAConsequence(t *testing.T) {
 // An exception a caller raises to carry a failure from another process (a
 // pool's RemoteTraceback, a class named after the exception it wraps) says
 // where the failure surfaced, not what it was: a consequence, which the
-// carried exception's own traceback beside it leads. The exception it
-// wraps, or one that only resembles it, is not.
+// carried exception's own traceback beside it leads. So is a traceback cut
+// after the frame that re-raised such a failure. The exception it wraps,
+// one that only resembles it, or a traceback cut elsewhere, is not.
 func TestRemoteWrapperIsAConsequence(t *testing.T) {
 	m := defaultMatcher(t)
 	frames := "Traceback (most recent call last):\n" +
 		"  File \"/srv/app/driver.py\", line 41, in run\n" +
 		"    out = handle.result()\n"
 	for in, want := range map[string]bool{
-		frames + "ray.exceptions.RayTaskError(IndexError): ray::Shard.load() (pid=311, ip=10.1.2.3)\n": true,
-		frames + "mylib.remote.WorkerError(ZeroDivisionError): job 7 on worker-2\n":                    true,
-		frames + "multiprocessing.pool.RemoteTraceback: worker 3 raised\n":                             true,
-		frames + "concurrent.futures.process._RemoteTraceback: the process pool's worker raised\n":     true,
-		frames + "pebble.common.RemoteTraceback: the task's process raised\n":                          true,
-		frames + "IndexError: list index out of range\n":                                               false,
-		frames + "ValueError: expected a shape (4, 8) for the tensor\n":                                false,
-		frames + "mylib.errors.RemoteTracebackMissing: the worker sent no traceback for task 7\n":      false,
+		frames + "ray.exceptions.RayTaskError(IndexError): ray::Shard.load() (pid=311, ip=10.1.2.3)\n":                                            true,
+		frames + "mylib.remote.WorkerError(ZeroDivisionError): job 7 on worker-2\n":                                                               true,
+		frames + "multiprocessing.pool.RemoteTraceback: worker 3 raised\n":                                                                        true,
+		frames + "concurrent.futures.process._RemoteTraceback: the process pool's worker raised\n":                                                true,
+		frames + "pebble.common.RemoteTraceback: the task's process raised\n":                                                                     true,
+		frames + "IndexError: list index out of range\n":                                                                                          false,
+		frames + "ValueError: expected a shape (4, 8) for the tensor\n":                                                                           false,
+		frames + "mylib.errors.RemoteTracebackMissing: the worker sent no traceback for task 7\n":                                                 false,
+		frames + "  File \"/usr/lib/python3/site-packages/ray/_private/worker.py\", line 2623, in get\n    raise value.as_instanceof_cause()\n":   true,
+		frames + "  File \"/usr/lib/python3/site-packages/actorlib/context.py\", line 111, in _result\n    raise message.as_instanceof_cause()\n": true,
+		frames + "  File \"/srv/app/shards.py\", line 17, in load\n    meta = index[shard_id]\n":                                                  false,
 	} {
 		an := analysis.New(m)
 		n := 0

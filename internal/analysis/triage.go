@@ -227,20 +227,33 @@ type sourcedFrame struct {
 }
 
 // sourcedFrames reads at most maxTextFrames frames of a traceback's text,
-// each with its source line: the first line under it indented by four
-// spaces.
+// each with its source line: the first line under it indented deeper than
+// the frame line, as Python prints it (four spaces under two). A copy that
+// took the same columns off both (a rank's prefix and the space after it)
+// keeps the one deeper than the other; a line a copy interleaved (a time,
+// a host's name) is not.
 func sourcedFrames(text string) []sourcedFrame {
-	return framesWith(text, func(line, t string) (string, bool) {
-		return t, t != "" && strings.HasPrefix(line, "    ")
+	return framesWith(text, func(line, t string, frameIndent int) (string, bool) {
+		return t, t != "" && indentOf(line) > frameIndent && indentOf(line) >= 2
 	})
+}
+
+// indentOf is the number of spaces line opens with.
+func indentOf(line string) int {
+	n := 0
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // framesWith reads at most maxTextFrames frames of a traceback's text,
 // each with the first line after its frame line that source takes for its
-// source line (given the line and the line trimmed; it returns the text
-// to keep).
-func framesWith(text string, source func(line, t string) (string, bool)) []sourcedFrame {
+// source line (given the line, the line trimmed and the frame line's
+// indentation; it returns the text to keep).
+func framesWith(text string, source func(line, t string, frameIndent int) (string, bool)) []sourcedFrame {
 	var frs []sourcedFrame
+	frameIndent := 0
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, `File "`) {
@@ -249,11 +262,12 @@ func framesWith(text string, source func(line, t string) (string, bool)) []sourc
 			}
 			if f, _, ok := frameOfLine(t); ok {
 				frs = append(frs, sourcedFrame{f: f})
+				frameIndent = indentOf(line)
 			}
 			continue
 		}
 		if n := len(frs); n > 0 && frs[n-1].src == "" {
-			if src, ok := source(line, t); ok {
+			if src, ok := source(line, t, frameIndent); ok {
 				frs[n-1].src = src
 			}
 		}

@@ -31,6 +31,20 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Component: "speculative decoding"},
 		},
 		{
+			name: "the same cut, every line a space shorter (a rank's prefix taken off with the space after it): the call is still the source line under its frame",
+			in: strings.ReplaceAll(tbHead+sched+
+				frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()")+
+				frame("/sgl/python/sglang/srt/speculative/multi_layer_eagle_worker.py", "__init__", "self.init_cuda_graphs()"), "\n ", "\n"),
+			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Component: "speculative decoding"},
+		},
+		{
+			name: "the same cut, every line two spaces deeper (a quoted paste)",
+			in: strings.ReplaceAll(tbHead+sched+
+				frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()")+
+				frame("/sgl/python/sglang/srt/speculative/multi_layer_eagle_worker.py", "__init__", "self.init_cuda_graphs()"), "\n ", "\n   "),
+			want: analysis.Triage{Process: "scheduler", Phase: "capturing CUDA graphs", Component: "speculative decoding"},
+		},
+		{
 			name: "the same call with its exception line: the frames' phase, the call no longer the innermost",
 			in: tbHead + sched +
 				frame("/sgl/python/sglang/srt/managers/scheduler.py", "__init__", "self.init_model_worker()") +

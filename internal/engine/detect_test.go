@@ -159,6 +159,11 @@ var otherEngine = map[string]string{
 	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log": VLLM,
 	"632-benign-lmcache-storing-stored-engine-prefix.log":        VLLM,
 	"634-xgrammar-schema-error-nanobind-leaks-interleaved.log":   VLLM,
+	// dev-7: vLLM's own INFO lines, engine-core and Ray worker prefixes
+	// included, around NCCL's topology dump and a Mooncake store's
+	// configuration.
+	"947-benign-vllm-ray-pynccl-and-nccl-topology-info.log":         VLLM,
+	"948-benign-mooncake-store-setup-parameters-trailing-space.log": VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

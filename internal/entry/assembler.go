@@ -121,8 +121,9 @@ import (
 //
 // Double spacing: a paste or a terminal that put a blank line after every
 // line (SGLANG-LOGS.md §10). A stream is double-spaced once three
-// non-blank lines in a row each followed exactly one blank line, until two
-// non-blank lines meet. While it is, the blank lines
+// non-blank lines in a row each followed exactly one blank line (at its
+// start, once its second and third lines each did), until two non-blank
+// lines meet. While it is, the blank lines
 // before a line count half when deciding whether the line continues the
 // entry (one is none, two or three are one); an entry's text keeps them
 // all.
@@ -417,7 +418,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	full := base[start:end]
 	p := &a.cur
-	if isBlank(full) || len(full) <= maxFamilyPrefix && familyLabelAlone(full) {
+	if isBlank(full) || labelAlone(full) {
 		// A launcher's label alone is a blank line of its task's
 		// output, before the label is learned as a prefix too.
 		a.pushBlank(l, base[:start], cut)
@@ -425,32 +426,19 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	learned := 0
 	if a.learner.learned() {
-		learned = a.learner.match(full)
-		if learned == 0 && full[0] == ' ' {
-			// The padding a terminal put after a relay's line, cut
-			// off the line by a hard wrap, in front of the next.
-			learned = a.learner.paddedPrefix(full)
-		}
-		if learned > 0 && isSGLangRecord(full) {
-			learned = 0 // an sglang record's own header is never a prefix
-		}
-		if learned > 0 {
-			if g, r, n := a.learner.gluedAt(full[learned:], full[:learned]); g > 0 {
-				// The first line with its wrappers and lead, which
-				// Push then reads again as it reads any line.
-				return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
-			}
+		var g, r, n int
+		if learned, g, r, n = a.learner.lineMatch(full); g > 0 {
+			// The first line with its wrappers and lead, which
+			// Push then reads again as it reads any line.
+			return a.pushGlued(l, full[:learned], base[:start+learned+g], full[learned+r:], n)
 		}
 	}
-	col := learned
-	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
-		// A short line behind a family prefix not learned yet: the
-		// first rows of a console copied behind a launcher's label.
-		col = familyPrefixLen(full)
-	}
-	if a.columns.filler(full[col:]) {
-		a.pushFiller(l, base[:start+col], cut)
-		return a.out
+	if last := full[len(full)-1]; a.columns.open() || (isDigit(last) || last == 'Z') && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A time alone ends in a digit or a "Z", a short line: most
+		// lines are no column line and skip the rest.
+		if a.pushColumn(l, base, start, end, learned, cut) {
+			return a.out
+		}
 	}
 	a.lines++
 	a.spacing.line()
@@ -897,6 +885,24 @@ func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 		p.last = l.Offset
 	}
 	p.cutBytes += cut
+}
+
+// pushColumn pushes the line base[start:end] (learned bytes of it a
+// learned prefix) as a copied console's column line, when it is one
+// (columnFiller), and reports whether it was.
+func (a *Assembler) pushColumn(l *Line, base string, start, end, learned, cut int) bool {
+	full := base[start:end]
+	col := learned
+	if learned == 0 && len(full) <= maxFamilyPrefix+maxTimeColumn {
+		// A short line behind a family prefix not learned yet: the
+		// first rows of a console copied behind a launcher's label.
+		col = familyPrefixLen(full)
+	}
+	if !a.columns.filler(full[col:]) {
+		return false
+	}
+	a.pushFiller(l, base[:start+col], cut)
+	return true
 }
 
 // pushFiller counts a console's column line (columnFiller) in the pending
@@ -1622,6 +1628,7 @@ const spacedAfter = 3
 type spacing struct {
 	gap    int // blank lines since the last non-blank line
 	single int // non-blank lines in a row that came after exactly one blank
+	seen   int // non-blank lines so far, up to spacedAfter+1
 }
 
 // blank notes a blank line.
@@ -1642,12 +1649,18 @@ func (s *spacing) line() {
 	// Two or more blank lines: a blank line of the original, doubled,
 	// which neither proves nor disproves the spacing.
 	s.gap = 0
+	if s.seen <= spacedAfter {
+		s.seen++ // up to one past spacedAfter: the third line is told
+	}
 }
 
 // real returns how many of n blank lines held before the current
 // non-blank line were in the log before a paste doubled its spacing.
+// At the start of a stream, two lines that each came after exactly one
+// blank, and nothing else before them but the first line, already tell
+// it: a paste's first record has no third line to wait for.
 func (s *spacing) real(n int) int {
-	if s.single >= spacedAfter {
+	if s.single >= spacedAfter || s.seen == spacedAfter && s.single == spacedAfter-1 && n == 1 {
 		return n / 2
 	}
 	return n

@@ -539,6 +539,10 @@ func TestDoubleSpacedStream(t *testing.T) {
 		"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\n\nError details from previous import attempts:\n- ImportError: libnvrtc.so.12: cannot open shared object file\n[2025-01-01 00:00:00] Done.",
 		// Recognised after three lines, each one blank line after the last.
 		"[2025-01-01 00:00:00] Load weight end.\nframe #4: <unknown function> + 0xd6df4 (0x7f in /lib/libstdc++.so.6)\nframe #5: <unknown function> + 0x8609 (0x7f in /lib/libpthread.so.0)\nframe #6: clone + 0x43 (0x7f in /lib/libc.so.6)\n\nterminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG 3 Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141) ran for 600020 milliseconds before timing out.\nException raised from checkTimeout at ProcessGroupNCCL.cpp:609 (most recent call first):\nframe #0: c10::Error::Error() + 0x96\n[2025-01-01 00:00:01] Next.",
+		// Told at the stream's third line, two lines from the start each
+		// one blank line after the last: a record's traceback right after
+		// another writer's line.
+		"[2025-05-03 23:03:33] Received sigquit from a child process. It usually means the child failed.\n2025-05-03 23:03:33,244 xinference.core.worker 141 ERROR    Failed to load model m-0\nTraceback (most recent call last):\n  File \"/x/worker.py\", line 1135, in launch_builtin_model\n    await model_ref.load()\nRuntimeError: failed\n[2025-05-03 23:03:34] next",
 		"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\nValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    g()\nKeyError: 'second'\nafter",
 	} {
 		want := assemble(t, Options{}, in)

@@ -22,6 +22,10 @@ type columnFiller struct {
 	token     [maxColumnToken]byte // the source column, once one was seen
 }
 
+// open reports whether a line that does not start with a digit may be a
+// column line: a time alone came last, or a source column was seen.
+func (c *columnFiller) open() bool { return c.afterTime || c.n > 0 }
+
 // filler reports whether s, a non-blank line with its wrappers off, is a
 // console's column line: a time alone, the one-word source column right
 // after a time alone (blank lines between), or that source column again.

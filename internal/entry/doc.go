@@ -5,7 +5,11 @@
 // quotes, a parallel shell's host label, a code span opened before a line,
 // a pager's "^M") and a per-stream prefix it learns (a collector's or wrapping
 // logger's text repeated in front of tracebacks, glog lines and sglang
-// records), reads a double-spaced paste (a blank line after every line)
+// records; a logging bridge's "time | LEVEL | stream | " relaying a
+// child's every line, also behind a launcher's label learned on its own),
+// reads apart the relay's lines a padded terminal glued into one, counts
+// a copied console's column lines (a time alone, the source column after
+// it) without reading them, reads a double-spaced paste (a blank line after every line)
 // and one that leads every line with a code block's indent, a tab or a
 // list item's marker as it was before (a code block's also from a traceback's
 // frame at six spaces), rejoins a line a terminal or a

@@ -55,7 +55,11 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 		default:
 			continue
 		}
-		if opensQuote(s, i) {
+		if c, ok := closedAt(m, s[i-1]); ok {
+			m = m[:c]
+		} else if o := s[i-1]; o == '*' || o == '_' {
+			m = strings.TrimRight(m, "*_ \t") // emphasis: its marks alone
+		} else if opensQuote(s, i) {
 			m = strings.TrimRight(m, closingMarks)
 			for strings.HasSuffix(m, "）") || strings.HasSuffix(m, "】") || strings.HasSuffix(m, "」") || strings.HasSuffix(m, "”") {
 				_, n := utf8.DecodeLastRuneInString(m)
@@ -72,6 +76,45 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 		return typ, m, true
 	}
 	return "", "", false
+}
+
+// closedAt returns where in m, the message of an exception quoted after
+// the ASCII mark open, the quote closes: the code span's first backtick,
+// the bracket that balances the one opened, or a quote's last mark; so
+// that what the message holds of the same marks ("assert x ==
+// len(y)" in backticks) and what prose follows the quote stay apart. False
+// when m holds no such mark (the line ends inside the quote), or open
+// is emphasis, whose marks a message holds too ("lm_head").
+func closedAt(m string, open byte) (int, bool) {
+	switch open {
+	case '`':
+		i := strings.IndexByte(m, '`')
+		return i, i >= 0
+	case '"', '\'':
+		i := strings.LastIndexByte(m, open)
+		return i, i >= 0
+	case '(', '[', '{':
+		closer := byte(')')
+		switch open {
+		case '[':
+			closer = ']'
+		case '{':
+			closer = '}'
+		}
+		depth := 0
+		for i := 0; i < len(m); i++ {
+			switch m[i] {
+			case open:
+				depth++
+			case closer:
+				if depth == 0 {
+					return i, true
+				}
+				depth--
+			}
+		}
+	}
+	return 0, false
 }
 
 // closingMarks are the ASCII marks that close a quote, bracket or emphasis

@@ -178,6 +178,9 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 			// a Python logging format with the time in brackets.
 			return parsePythonTimeFirst(s[1:], loc)
 		}
+		if len(s) > 1 && isUpper(s[1]) {
+			return parseBracketedLevelFirst(s, loc)
+		}
 		return header{}, false
 	}
 	if h, ok := parseUvicorn(s, loc); ok {
@@ -565,6 +568,28 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 		h.msg = h.msg[n:]
 	}
 	return h, true
+}
+
+// parseBracketedLevelFirst matches a Python logging format that puts the
+// level in brackets before the date and time: "[ERROR] 2025-05-03
+// 23:03:33,244 msg" ("[%(levelname)s] %(asctime)s %(message)s").
+func parseBracketedLevelFirst(s string, loc *time.Location) (header, bool) {
+	lvl, after, ok := levelWord(s[1:])
+	if !ok || !strings.HasPrefix(after, "] ") {
+		return header{}, false
+	}
+	r := after[2:]
+	c, n, ok := scanDateTime(r, ',')
+	if !ok {
+		return header{}, false
+	}
+	if n == 19 && n < len(r) && r[n] == '.' {
+		c, n, _ = scanDateTime(r, '.')
+	}
+	if n < len(r) && r[n] != ' ' {
+		return header{}, false
+	}
+	return header{format: FormatPython, time: c.in(loc), ranks: NoRanks, level: lvl, msg: strings.TrimLeft(r[n:], " ")}, true
 }
 
 // levelWords are the level names the header families print.

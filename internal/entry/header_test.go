@@ -86,6 +86,13 @@ func TestParseHeader(t *testing.T) {
 		// "%(levelname)s %(asctime)s %(name)s: %(message)s"; invented message.
 		{"python level then full time", "ERROR 2025-03-08 02:04:48,693 sglang.launcher: server exited with code 1",
 			&header{FormatPython, at(2025, 3, 8, 2, 4, 48, 693e6), NoRanks, "ERROR", "sglang.launcher: server exited with code 1", 0}},
+		// "[%(levelname)s] %(asctime)s %(message)s"; invented messages.
+		{"python bracketed level then full time", "[ERROR] 2025-05-03 23:03:33,244 Failed to load model",
+			&header{FormatPython, at(2025, 5, 3, 23, 3, 33, 244e6), NoRanks, "ERROR", "Failed to load model", 0}},
+		{"python bracketed level then time without a fraction", "[INFO] 2025-05-03 23:03:33 Received sigquit from a child process.",
+			&header{FormatPython, at(2025, 5, 3, 23, 3, 33, 0), NoRanks, "INFO", "Received sigquit from a child process.", 0}},
+		{"not: bracketed level without a time", "[ERROR] Failed to load model", nil},
+		{"not: bracketed level glued to the time", "[ERROR]2025-05-03 23:03:33 x", nil},
 		{"not: plain text", "This is not an exception.", nil},
 		{"not: router without time", "[Router (Python)] hello", nil},
 		{"not: exception line", "RuntimeError: CUDA error: device-side assert triggered", nil},

@@ -40,6 +40,7 @@ func listMarkerLen(s string) int {
 type indentLead struct {
 	lead  string
 	state uint8
+	deep  uint8 // lines read in leadDeep
 }
 
 // States of an indentLead.
@@ -47,13 +48,35 @@ const (
 	leadUndecided = iota
 	leadOn
 	leadOff
+	// leadDeep: the first line was indented by eight spaces or more, the
+	// log's own indentation or a code block's around a traceback's
+	// source line; a frame at six spaces within maxDeepLines lines tells
+	// the code block, a line indented by less than four tells none.
+	leadDeep
 )
+
+// maxDeepLines bounds the lines an indentLead waits in leadDeep.
+const maxDeepLines = 8
 
 // strip returns the length of the lead at the start of s, the text of a
 // line after its wrappers, or 0.
 func (l *indentLead) strip(s string) int {
 	if l.state == leadOff || isBlank(s) {
 		return 0
+	}
+	if l.state == leadDeep {
+		l.deep++
+		switch {
+		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && IsTracebackFrame(s[6:]):
+			// The frame after a source line and its carets that
+			// opened the paste: the code block's lead from here on.
+			l.lead, l.state = "    ", leadOn
+		case len(s) < 4 || s[:4] != "    " || l.deep >= maxDeepLines:
+			l.state = leadOff
+			return 0
+		default:
+			return 0
+		}
 	}
 	if l.state == leadUndecided {
 		// A first line indented deeper by spaces is the log's own
@@ -77,6 +100,9 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])
+		case len(s) > 8 && s[:8] == "        ":
+			l.state = leadDeep
+			return 0
 		default:
 			l.state = leadOff
 			return 0

@@ -76,6 +76,14 @@ func TestIndentLeadEndsAtALineWithout(t *testing.T) {
 		t.Error("a first line indented deeper than a code block's lead is the log's own")
 	}
 	l = indentLead{}
+	if l.strip("        x = f(") != 0 || l.strip("            ^^^^") != 0 || l.strip("      File \"a.py\", line 1, in f") != 4 || l.strip("    TypeError: t") != 4 {
+		t.Error("a source line and its carets at eight spaces, then a frame at six: want the code block's lead from the frame on")
+	}
+	l = indentLead{}
+	if l.strip("        x = f(") != 0 || l.strip("  File \"a.py\", line 1, in f") != 0 || l.strip("      File \"a.py\", line 1, in f") != 0 {
+		t.Error("a line indented by less than four after a deep first line: want no lead")
+	}
+	l = indentLead{}
 	if l.strip("\t    raise X") != 1 || l.strip("\tValueError: v") != 1 {
 		t.Error("a tab before a line's own indentation: want the tab alone")
 	}

@@ -100,6 +100,23 @@ func (pl *prefixLearner) matchExcept(s string, skip int) (int, int) {
 	return 0, -1
 }
 
+// lineMatch returns the length of the learned prefix a line's text s
+// starts with (the padding a terminal put after a relay's line, cut off
+// by a hard wrap, in front of one too; never an sglang record's own
+// header), 0 for none, and where another line glued behind it is
+// (gluedAt: end, next and its prefix's length, or zeros).
+func (pl *prefixLearner) lineMatch(s string) (learned, end, next, plen int) {
+	learned = pl.match(s)
+	if learned == 0 && s[0] == ' ' {
+		learned = pl.paddedPrefix(s)
+	}
+	if learned == 0 || isSGLangRecord(s) {
+		return 0, 0, 0, 0
+	}
+	end, next, plen = pl.gluedAt(s[learned:], s[:learned])
+	return learned, end, next, plen
+}
+
 // matchNested is match, and a learned prefix behind the first one (a
 // relay's behind a launcher's) when text follows it.
 func (pl *prefixLearner) matchNested(s string) int {

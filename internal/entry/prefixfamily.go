@@ -45,6 +45,13 @@ func familyLabelAlone(s string) bool {
 	return n > 0 && n <= maxFamilyPrefix && isBlank(s[n:])
 }
 
+// labelAlone is familyLabelAlone, told by the last byte first: a family
+// prefix ends in a space or a colon, and most lines end otherwise.
+func labelAlone(s string) bool {
+	c := s[len(s)-1]
+	return (c == ' ' || c == ':') && len(s) <= maxFamilyPrefix && familyLabelAlone(s)
+}
+
 // familyPrefixAny is familyPrefixLen with any text, or none, after the
 // prefix.
 func familyPrefixAny(s string) int {
@@ -152,8 +159,20 @@ func grepLineLen(s string) int {
 	if j == i || j-i > 9 || j >= len(s) || s[j] != ':' {
 		return 0
 	}
-	if j+1 < len(s) && (isDigit(s[j+1]) || s[j+1] == ' ') {
+	if j+1 < len(s) && s[j+1] == ' ' {
 		return 0
+	}
+	if j+1 < len(s) && isDigit(s[j+1]) {
+		// A clock's minutes or seconds follow a colon as two digits
+		// ("12:34:56"); a line that opens with a longer number, a
+		// year, is behind a line number ("1813:2025-05-03 ...").
+		k := j + 1
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k-j-1 <= 2 || i == 0 && j-i <= 2 {
+			return 0
+		}
 	}
 	return j + 1
 }

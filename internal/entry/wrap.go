@@ -123,7 +123,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) {
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&
+			!(strings.Count(prev, "`")%2 == 1 && strings.Count(next, "`")%2 == 1) {
+			// (Unless prev opened inline code that next closes: the
+			// span goes on across the break, "... error: `Assertion
+			// Error: assert x == " and "len(y)` ".)
 			// (Two spaces end a Markdown paste's every line: the line's
 			// last piece, not a writer's habit; and a piece that ends in
 			// a colon's space announces a value, which a token too long
@@ -306,8 +310,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return false
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
-		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) {
+		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
+		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
@@ -332,9 +338,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// the one the entry's earlier pieces showed.
 		width = p.foldWidth
 	}
-	if len(l.Text) == len(c.s) && p.lastRaw > width {
-		// A rest with no prefix of its own: the terminal cut prev as it
-		// was pushed, prefix and all.
+	if (len(l.Text) == len(c.s) || c.prefix == "" && strings.HasPrefix(l.Text, c.s)) && p.lastRaw > width {
+		// A rest with no prefix of its own (a suffix a wrapper takes
+		// off aside, Ray's "[repeated 2x across cluster]"): the
+		// terminal cut prev as it was pushed, prefix and all.
 		width = p.lastRaw
 	}
 	if width < minWrapWidth {
@@ -356,7 +363,20 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	case column:
 	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
 		a.width.teach(p.lastRaw)
+	case a.width.width == 0 && isTwinSpaceBreak(prev, c.s, p.lastRaw, len(l.Text)):
+		a.width.teach(p.lastRaw)
+	case a.width.width == 0 && a.width.seen == p.lastRaw && len(l.Text) <= p.lastRaw && isSecondCut(prev, c.s):
+		// The second line as long as the one a confirmed break cut,
+		// cut inside a token too ("...(unknown)  r" and "aise"): the
+		// terminal's width, whatever the rest's one word says.
+		a.width.confirm(p.lastRaw)
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
+		a.width.confirm(p.lastRaw)
+	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && len(l.Text) <= p.lastRaw &&
+		isSpanRest(prev, c.s, l.Text) && isColumnBreak(prev, c.s):
+		// Inline code the line's lead opened (its backtick went with
+		// the prefix) and the rest closes, cut inside a token:
+		// "...Gloo connectFull" and "Mesh failed with ... no error`".
 		a.width.confirm(p.lastRaw)
 	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
@@ -628,6 +648,25 @@ func isNativeRest(prev string, c *classified) bool {
 	return !strings.ContainsRune(w, '/')
 }
 
+// isAssertConditionRest reports whether next completes the word
+// "condition:" that prev, an assertion line ("Assertion failed: x.cu:131,
+// condition: ..."), ends with the start of: the shape's fixed text, cut
+// inside it ("..., conditi" and "on: (values[j] & ...) == 0"). A
+// lower-case word before a colon opens a writer's line of its own
+// elsewhere ("ld: ..."), not this one.
+func isAssertConditionRest(prev, next string) bool {
+	const word = "condition:"
+	i := strings.LastIndex(prev, ", ")
+	if i < 0 {
+		return false
+	}
+	head := prev[i+2:]
+	if len(head) >= len(word) || !strings.HasPrefix(word, head) {
+		return false
+	}
+	return strings.HasPrefix(next, word[len(head):]+" ")
+}
+
 // isTracebackHeaderRest reports whether next is the end of a record that
 // announced a traceback on its own line ("Scheduler hit an exception: "
 // and its "Traceback (most recent call last):"), cut by a terminal: next
@@ -755,6 +794,21 @@ func isConstantName(s string) bool {
 
 // closesParen reports whether w, the first word of a rest, closes the
 // parenthesis prev left open ("(out of" and "memory)").
+// isParenRest reports whether next is the rest of prev, a line as long
+// as a terminal's width that ends inside a parenthesis it opened (right
+// after it, or inside its first token: "... on [::]:38429 (" or "(er"),
+// and next closes it: one line of the writer's, its note in parentheses
+// cut ("errno: 98 - Address already in use)."). Next is no line of its
+// own by shape.
+func isParenRest(prev, next string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || strings.IndexByte(prev[i:], ' ') >= 0 || next == "" || next[0] == ' ' {
+		return false
+	}
+	c := strings.IndexByte(next, ')')
+	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
+}
+
 func closesParen(prev, w string) bool {
 	i := strings.LastIndexByte(prev, '(')
 	return i >= 0 && strings.IndexByte(prev[i:], ')') < 0 && strings.HasSuffix(w, ")") && strings.IndexByte(w, '(') < 0
@@ -818,6 +872,17 @@ func isFaultFrame(t string) bool {
 // spansQuote reports whether a quote or a backtick left unpaired in prev
 // is closed by one left unpaired in next: a quoted string or inline code
 // that a cut split.
+// isSpanRest reports whether next closes inline code that was opened
+// before prev (prev holds no backtick, or pairs of them, and next as
+// pushed, raw, an odd number: the closing one may have gone with the
+// wrappers) and the cut between them falls inside a token.
+func isSpanRest(prev, next, raw string) bool {
+	if prev == "" || next == "" || !isWordByte(prev[len(prev)-1]) || !isWordByte(next[0]) {
+		return false
+	}
+	return strings.Count(prev, "`")%2 == 0 && strings.Count(raw, "`")%2 == 1
+}
+
 func spansQuote(prev, next string) bool {
 	for _, q := range [...]string{`"`, "`"} {
 		if strings.Count(prev, q)%2 == 1 && strings.Count(next, q)%2 == 1 {

@@ -18,6 +18,8 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		{"after a space inside inline code, the rest closing it", "the GSM8K benchmark with the following assertion error: `AssertionError: assert logits.shape[0] == ", "len(seq_lens_expanded)` ", true},
+		{"after a space, a short line ending in a space, no code span", "the GSM8K benchmark with the following assertion error, which the server printed when it == ", "len(seq_lens_expanded) ", false},
 		{"inside a record's words, the rest ending in a traceback's start", "[2025-01-16 10:11:13 DP0 TP0 EP0] Scheduler hit an exception while reading the next batch of t", "he requests: Traceback (most recent call last):", true},
 		{"a traceback's start on its own", long[:80], "Traceback (most recent call last):", false},
 		{"after a batch line's last comma, a bare record", "[2025-08-17 19:34:27 TP0] Prefill batch. #new-seq: 1, #new-token: 2048, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0,", "Exception in thread Thread-13 (backup_thread_func):", false},
@@ -132,8 +134,10 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 				{Lines: "4-4", Format: FormatNative, Native: NativeC10d, Msg: "x"}}},
 		{"c10d line wrapped inside a word, then a paste's doubled spacing", "[E424 01:17:25.031978332 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminat\n\n" +
 			"ed with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO\n\nut=112)",
-			[]view{{Lines: "1-4", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelO"},
-				{Lines: "5-5", Msg: "ut=112)"}}},
+			// (The third piece, after the stream's third line, is
+			// rejoined too: two lines from the start that each came
+			// after one blank tell the spacing.)
+			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelOut=112)"}}},
 		// A blank line after a native line that ends a word is the log's own.
 		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
 			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},

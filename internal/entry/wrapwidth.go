@@ -68,6 +68,35 @@ func isTwinBreak(prev, next string, prevRaw, nextRaw int) bool {
 	return isColumnBreak(prev, next)
 }
 
+// isTwinSpaceBreak is isTwinBreak for a cut that fell just after a space:
+// prev, of raw length prevRaw, ends in one space and next is as long, at
+// least minWrapWidth, opens with a letter and is no traceback line by
+// shape ("...writeBody failed. " and "Error: Bad address (value: 14),
+// ..."). A rest that opens like an exception line is one here: two lines
+// of one length that long, the first ending in the space a cut leaves,
+// are a terminal's pieces.
+func isTwinSpaceBreak(prev, next string, prevRaw, nextRaw int) bool {
+	if prevRaw != nextRaw || prevRaw < minWrapWidth || len(prev) < 2 || next == "" || isIndented(next) {
+		return false
+	}
+	if prev[len(prev)-1] != ' ' || prev[len(prev)-2] == ' ' || !isLetter(next[0]) {
+		return false
+	}
+	return !isFrameLine(prev) && !isFrameLine(next) && !isTracebackLine(next) && !isChainSeparator(next) &&
+		!isCaretLine(next) && !isGroupStartLine(next) && firstWord(prev) != firstWord(next)
+}
+
+// isSecondCut reports whether next may be the rest of prev, a line as long
+// as the one a confirmed break cut before it: the cut falls inside a token
+// (a letter or a digit on each side) and next is no line of its own by
+// shape and not indented.
+func isSecondCut(prev, next string) bool {
+	if prev == "" || next == "" || isIndented(next) || !isWordByte(prev[len(prev)-1]) || !isWordByte(next[0]) {
+		return false
+	}
+	return isColumnBreak(prev, next)
+}
+
 // firstWord returns s up to its first space.
 func firstWord(s string) string {
 	if i := strings.IndexByte(s, ' '); i >= 0 {

@@ -77,3 +77,122 @@ func TestWrapWidthKeepsRepeatedLines(t *testing.T) {
 		t.Errorf("%d entries of %d repeated lines, want one each", len(es), len(lines))
 	}
 }
+
+// A terminal's width confirmed by one break, a second line of that raw
+// length cut inside a token is its rest whatever the rest's one word
+// says; and a rest whose wrapper suffix came off (Ray's "[repeated 2x
+// across cluster]") is measured as pushed.
+func TestAssemblerSecondCutAtConfirmedWidth(t *testing.T) {
+	const pre = "(Worker pid=7) [2025-05-19 13:48:05,850 E 7 9] logging.cc:361: "
+	lines := []string{
+		pre + "*** SIGABRT received at time=1747633685 on cpu 74 ***",
+		pre + "PC: @   0x7f6d68247e87  (unknown)  raise", // cut after its "r"
+		pre + "    @     0x7f6d660dd35a  (unknown)  __cxxabiv1::__terminate() [repeated 2x across cluster]",
+	}
+	var in []string
+	for _, l := range lines {
+		for len(l) > 100 {
+			in = append(in, l[:100])
+			l = l[100:]
+		}
+		in = append(in, l)
+	}
+	got := assemble(t, Options{}, strings.Join(in, "\n"))
+	if len(got) != 1 {
+		t.Fatalf("got %d entries, want the record's lines in one: %+v", len(got), views(got))
+	}
+	for _, want := range []string{"time=1747633685 on cpu 74", "(unknown)  raise", "__cxxabiv1::__terminate()"} {
+		if !strings.Contains(got[0].Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, got[0].Text)
+		}
+	}
+}
+
+func TestIsSecondCut(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "aise", true},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "  File \"x.py\", line 1, in f", false},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "RuntimeError: x", false},
+		{"PC: @     0x7f6d68247e87  (unknown) ", "raise", false},
+		{"PC: @     0x7f6d68247e87  (unknown)  r", "    raise", false},
+	} {
+		if got := isSecondCut(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isSecondCut(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+func TestIsTwinSpaceBreak(t *testing.T) {
+	prev := "E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::readBody failed. "
+	next := "Error: Bad address (value: 14), total_transferred_bytes_: 0, current transferred_bytes: 0"[:len(prev)]
+	for _, tt := range []struct {
+		name       string
+		prev, next string
+		want       bool
+	}{
+		{"twin pieces, the cut after a space", prev, next, true},
+		{"the rest shorter", prev, next[:60], false},
+		{"two spaces end prev", prev[:len(prev)-2] + "  ", next, false},
+		{"the rest a frame", prev, `  File "/srv/x.py", line 1, in f` + strings.Repeat("x", len(prev)-32), false},
+		{"the rest opens as prev does", prev, prev[:len(prev)-1] + "x", false},
+		{"too short", prev[:40] + " ", next[:41], false},
+	} {
+		if got := isTwinSpaceBreak(tt.prev, tt.next, len(tt.prev), len(tt.next)); got != tt.want {
+			t.Errorf("%s: isTwinSpaceBreak = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestIsAssertConditionRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"Assertion failed: kernels/layout.cuh:131, conditi", "on: (values[j] & 0xff) == 0", true},
+		{"Assertion failed: kernels/layout.cuh:131, ", "condition: x == 0", true},
+		{"Assertion failed: kernels/layout.cuh:131, c", "ondition: x", true},
+		{"Assertion failed: kernels/layout.cuh:131, conditi", "on (values)", false},
+		{"Assertion failed: kernels/layout.cuh:131, file", "on: x", false},
+		{"Assertion failed: kernels/layout.cuh:131, condition:", " x", false},
+	} {
+		if got := isAssertConditionRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isAssertConditionRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}
+
+// Inline code a paste's lone backtick opened before the line (it goes
+// with the line's prefix) and the line's rest closes, cut inside a token.
+func TestAssemblerSpanRest(t *testing.T) {
+	line := "`(Worker pid=9, ip=10.0.0.2) [rank1]:[E528 08:52:46.164295950 ProcessGroupGloo.cpp:145] Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:144] no error`"
+	got := assemble(t, Options{}, line[:120]+"\n"+line[120:])
+	if len(got) != 1 || !strings.Contains(got[0].Text, "connectFullMesh failed") {
+		t.Fatalf("got %+v, want one entry with the line whole", views(got))
+	}
+	// Not a line of its own that closes the span: an exception line.
+	got = assemble(t, Options{}, "`Assertion failed: deep_gemm/include/impls/smxx_layout.cuh:131, condition: (values[j] & 0x7f) == 0\ntvm.error.InternalError: CUDA driver error`")
+	if len(got) != 2 {
+		t.Errorf("got %d entries, want the exception line apart: %+v", len(got), views(got))
+	}
+}
+
+func TestIsParenRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"[W socket.cpp:426] [c10d] The server socket has failed to listen on [::]:38429 (", "errno: 98 - Address already in use).", true},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "rno: 98 - Address already in use).", true},
+		{"[W socket.cpp:426] [c10d] The server socket has failed (see the notes below", "for details) and more", false},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "RuntimeError: x (y)", false},
+		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "no closing parenthesis", false},
+		{"[W socket.cpp:426] [c10d] The server socket (closed) failed to bind", "rno: 98)", false},
+	} {
+		if got := isParenRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isParenRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+}

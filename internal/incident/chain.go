@@ -50,11 +50,13 @@ import (
 // incidents, whatever their timing; so do two classified tracebacks.
 
 // causeBefore returns the classified cause of the burst b that began at or
-// before it, and, from the same source, was printed before it; nil when
-// there is none.
+// before it, and, from the same source, began to be printed before it; nil
+// when there is none. Where the cause's incident ends says nothing: the
+// other ranks' lines of the same cause, interleaved with this rank's,
+// extend it past what this rank printed after its own.
 func (g *Grouper) causeBefore(b burst) *group {
 	c := g.findClassified(b, "")
-	if c == nil || c.At.After(b.from) || c.Source == b.source && c.End >= b.off {
+	if c == nil || c.At.After(b.from) || c.Source == b.source && c.Off >= b.off {
 		return nil
 	}
 	return c
@@ -141,9 +143,10 @@ func continues(gr *group) bool {
 }
 
 // raisedBefore returns the incident of a traceback no record names that
-// the traceback o, no record naming it either, raises again: printed
-// before it in its source, within its burst b, with the same exception
-// line, a message included. Nil when there is none.
+// the traceback o, no record naming it either, raises again: begun before
+// it in its source (as for causeBefore, where the incident ends says
+// nothing), within its burst b, with the same exception line, a message
+// included. Nil when there is none.
 func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 	x := o.Alert.Match.Exception
 	if b.source == "" || o.Alert.Record.ID != "" || x == nil || x.Type == "" || strings.TrimSpace(x.Message) == "" {
@@ -154,7 +157,7 @@ func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 		c := m.gr
 		cx := c.Alert.Match.Exception
 		if !c.Traced || c.Alert.Record.ID != "" || cx == nil || cx.Type != x.Type || cx.Message != x.Message ||
-			c.End >= b.off || !g.inBurst(c, b) {
+			c.Off >= b.off || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

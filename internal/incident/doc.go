@@ -26,8 +26,13 @@
 // lines of one event, a fragment or a hang's dump beside a failure, the
 // shell's report of a death and the consequences of a burst with no cause
 // in sight each join the burst's lead (generic.go, fold.go), and so do
-// the exceptions a crash raises on its way down (chain.go); the
-// incident takes its exception and time from the whole burst. Which signal
+// the exceptions a crash raises on its way down (chain.go), the same
+// exception raised again by the caller that waited on it (chain.go), and
+// the generic lines of every call a client makes to a peer it cannot reach
+// (restate.go); the incident takes its exception and time from the whole
+// burst. A native library's chain of located lines that a record calls a
+// consequence, with no failure before it, began the crash, and the failure
+// its own code reports after it joins it (lower.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -84,7 +84,7 @@ func claimable(gr *group) bool {
 // its own yet, is folded into the classified cause of its burst: a
 // generic line, an unclassified native error line, or a classified cause
 // of the same event (one of the two a native line).
-func (g *Grouper) joinsBurst(o Occurrence, cause *group) bool {
+func (g *Grouper) joinsBurst(o *Occurrence, cause *group) bool {
 	switch {
 	case o.Generic:
 		return true

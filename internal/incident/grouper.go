@@ -442,7 +442,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		o.Complete()
 		return []sinks.Alert{o.Alert}
 	}
-	at, untimed := g.correlationTime(o, now)
+	at, untimed := g.correlationTime(&o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
 	consequence := isConsequence(o)
 	if consequence && g.opts.Correlation > 0 {
@@ -489,12 +489,24 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// severity (see nativeEvent).
 			cause = g.nativeEvent(b, "")
 		}
+		if cause == nil && o.Alert.Record.ID != "" {
+			// A failure of the library whose chain of lines began the
+			// burst (see lower.go).
+			o.Complete()
+			if chain := g.chainBefore(&o, b); chain != nil {
+				chain.fold(o, now, &g.stats)
+				chain.spanTo(o.Offset, o.EndOffset)
+				chain.takeFrom(&o.Alert, o.Native)
+				g.touch(chain)
+				return nil
+			}
+		}
 		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
 			// A generic line, or a native line of an event whose first
 			// line no record names either.
 			cause = g.findFailure(b, "")
 		}
-		if cause != nil && g.joinsBurst(o, cause) {
+		if cause != nil && g.joinsBurst(&o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.

@@ -48,6 +48,10 @@ func TestACarriedFailureLeadsItsRemoteWrapper(t *testing.T) {
 		{"Ray's task error", "ray.exceptions.RayTaskError(%s): ray::Trainer.step() (pid=4242, ip=10.0.0.5)"},
 		{"a class named after what it wraps", "jobs.remote.WorkerError(%s): job 7 failed on worker-2"},
 		{"a pool's remote traceback", "multiprocessing.pool.RemoteTraceback: the worker of job 7 raised %s"},
+		// A driver's traceback cut right after the frame that re-raised
+		// the remote failure: its exception line lost.
+		{"a cut re-raise", `  File "/usr/lib/python3/site-packages/actorlib/context.py", line 111, in _result` + "\n" +
+			"    raise message.as_instanceof_cause()"},
 	}
 	for _, c := range carried {
 		alone := scanLines(t, m, c.lines)
@@ -59,6 +63,9 @@ func TestACarriedFailureLeadsItsRemoteWrapper(t *testing.T) {
 		typ = typ[strings.LastIndexByte(typ[:strings.Index(typ, ":")], '.')+1 : strings.Index(typ, ":")]
 		for _, w := range wrappers {
 			wrapped := driver(strings.Replace(w.line, "%s", typ, 1))
+			if !strings.Contains(w.line, "%s") {
+				wrapped = append(wrapped[:len(wrapped)-1], strings.Split(w.line, "\n")...)
+			}
 			for _, order := range []string{"wrapper first", "carried first"} {
 				var lines []string
 				if order == "wrapper first" {
@@ -127,5 +134,69 @@ func TestAReraisedExceptionIsOneIncident(t *testing.T) {
 		if lead := leadOf(got[0]); lead != "unclassified "+tt.worker {
 			t.Errorf("%s: led by %s, want the worker's %s", tt.name, lead, tt.worker)
 		}
+	}
+}
+
+// TestAnotherRanksLinesDoNotHideWhatFollowedTheCause: three ranks print
+// the same classified cause and, after it, the exception the request
+// raised on its way down, their lines interleaved under each rank's
+// prefix. Each rank's exception began after the cause did: all are listed
+// in the cause's one incident, though the other ranks' copies of the
+// cause, read as whole entries only later, run past them.
+func TestAnotherRanksLinesDoNotHideWhatFollowedTheCause(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"Traceback (most recent call last):",
+		`File "/srv/app/model.py", line 40, in forward`,
+		"hidden = self.mlp(hidden)",
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.25 GiB is free.",
+		"[06-01 12:00:04] Request failed: the batch produced no tokens.",
+		"Traceback (most recent call last):",
+		`File "/srv/app/handler.py", line 90, in generate`,
+		`raise RuntimeError("the batch produced no tokens")`,
+		"RuntimeError: the batch produced no tokens",
+	}
+	ranks := []string{"[rank0]:", "[rank1]:", "[rank2]:"}
+	var lines []string
+	for _, l := range block {
+		for _, r := range ranks {
+			lines = append(lines, r+l)
+		}
+	}
+	alone := scanLines(t, m, block[:4])
+	if len(alone) != 1 {
+		t.Fatalf("the cause alone: %d incidents:%s", len(alone), describe(alone))
+	}
+	got := scanLines(t, m, lines)
+	if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) {
+		t.Errorf("want one incident led by %s, got %d:%s\n%s", leadOf(alone[0]), len(got), describe(got), strings.Join(lines, "\n"))
+	}
+}
+
+// TestAReraisedExceptionOfInterleavedRanksIsOneIncident: two ranks each
+// print the worker's traceback and the caller's re-raise of it, their
+// lines interleaved under each rank's prefix: one failure, one incident,
+// though the other rank's copy of the worker's traceback runs past this
+// rank's re-raise.
+func TestAReraisedExceptionOfInterleavedRanksIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"Traceback (most recent call last):",
+		`  File "/srv/app/worker.py", line 52, in run_task`,
+		"    return index[key]",
+		"KeyError: 'tokenizer_config'",
+		"Traceback (most recent call last):",
+		`  File "/srv/app/driver.py", line 52, in main`,
+		"    out = [f.result() for f in futures]",
+		"KeyError: 'tokenizer_config'",
+	}
+	var lines []string
+	for _, l := range block {
+		for _, r := range []string{"[rank0]: ", "[rank1]: "} {
+			lines = append(lines, r+l)
+		}
+	}
+	if got := scanLines(t, m, lines); len(got) != 1 {
+		t.Errorf("%d incidents, want 1:%s\n%s", len(got), describe(got), strings.Join(lines, "\n"))
 	}
 }

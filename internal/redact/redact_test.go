@@ -168,6 +168,15 @@ func TestRedactAlert(t *testing.T) {
 	if catalog[1] != "Check token=... in the config" {
 		t.Errorf("RedactAlert wrote into the record's shared solutions: %q", catalog)
 	}
+	// The headline, the matched text itself or another line, is
+	// redacted either way.
+	for _, h := range []string{"auth failed for token=abc123", "bad key " + hfToken, ""} {
+		c := &sinks.Alert{Headline: h, Match: sinks.Match{Text: "auth failed for token=abc123"}}
+		r.RedactAlert(c)
+		if want := r.Redact(h); c.Headline != want || c.Match.Text != "auth failed for token=[REDACTED]" {
+			t.Errorf("headline %q: redacted to %q (text %q), want %q", h, c.Headline, c.Match.Text, want)
+		}
+	}
 	// A solution that quotes the log (a path or id an unclassified
 	// failure's step names) is redacted like the log.
 	b := &sinks.Alert{Record: sinks.Record{Solutions: []string{"Check that '/models/x/" + hfToken + "' exists"}}}

@@ -351,12 +351,16 @@ var examples = map[string]example{
 
 	"nccl-cuda-failure": {
 		match: []string{
-			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
-			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid argument'",
+			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 1 'invalid device pointer'",
 			"[rank5]: worker-1:77:301 [5] transport/p2p.cc:274 NCCL WARN Cuda failure 'named symbol not found'",
+			"mi300-2:3311:3390 [3] NCCL WARN HIP failure 'shared object initialization failed' at /rccl/src/init.cc:1702",
 		},
 		miss: []string{
 			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'out of memory'",
+			// A CUDA error with a record of its own is read by that record.
+			"host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure 'invalid device function'",
 			"gpu-node-3:2210:2210 [4] NCCL INFO cudaDriverVersion 12040",
 			"gpu-node-3:2210:2391 [4] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<57140> with error 12",
 		},
@@ -1721,9 +1725,30 @@ var examples = map[string]example{
 	"mooncake-handshake-modify-qp-failed": {
 		match: []string{
 			"[Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
-			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS, check local context port num: Invalid argument",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to INIT, check local context port num: Invalid argument [22]",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:330] [Handshake] Failed to modify QP to RTS: Connection timed out [110]",
+			// The reply a peer logs carries the message without the prefix.
+			"Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out",
 		},
-		miss: []string{"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR"},
+		miss: []string{
+			"I0305 10:02:11.123456  4711 rdma_endpoint.cpp:280] [Handshake] QP moved to RTR",
+			// Another RDMA program's own wording: the generic record.
+			"Failed to modify QP to RTR: Connection timed out",
+		},
+	},
+	"rdma-modify-qp-failed": {
+		match: []string{
+			// UCCL's expert-parallel transport, with the errno on a line of its own.
+			"Failed to modify QP to RTR: Connection timed out",
+			"Failed to modify QP to RTS",
+			"Server: Failed to modify QP to INIT: Invalid argument",
+		},
+		miss: []string{
+			// Mooncake's handshake wordings read Mooncake's record.
+			"E0331 12:03:04.222625 56060 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid, peer qp num: Connection timed out [110]",
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:311] [Handshake] Failed to modify QP to RTS: Connection timed out [110]",
+			"Server: Client 3 QP transitioned to RTS with local PSN 0x1a2b3c",
+		},
 	},
 	"mooncake-rnic-marked-inactive": {
 		match: []string{

@@ -14,6 +14,16 @@
 // that engine's options; ray.jsonl Ray's, engine-neutral. The examples of
 // the engine files are in testdata/engine-records.json.
 //
+// The shared layers' records cover whole vocabularies, not excerpts: the
+// error names and texts of the CUDA and HIP runtimes, NCCL's results, the
+// C library's errno texts, gRPC's status codes, NVML, ROCm SMI, ibverbs'
+// work completions, UCX's statuses, CANN's error codes, torch_npu's device
+// errors, cuBLAS, cuDNN, pyzmq, TLS, the resolver, and the fatal signals as
+// a shell and faulthandler report them. vocabulary_test.go lists each
+// vocabulary with the shapes its callers print it in and the record that
+// must lead on every string (or that no failure record claims it), so a
+// change to a record cannot silently drop a string.
+//
 // A line's level decides only when no record reads it: then an ERROR or
 // CRITICAL line alerts and an INFO or WARNING line stays silent. A record
 // decides whatever the level, so a failure its library prints below error

@@ -13,6 +13,27 @@ import (
 
 // nativeExamples holds the records this file introduces.
 var nativeExamples = map[string]example{
+	"deepgemm-jit-too-many-kernels": {
+		match: []string{
+			rawTB("AssertionError: Too many kernels in the library: ['_ZN9deep_gemm15fp8_gemm_kernelILj2816ELj256ELj128ELj160ELj128ELj0ELj64ELj64ELj2ELj128ELj128ELj1ELb0ELNS_8GemmTypeE1EEEvPfPij14CUtensorMap_stS4_S4_S4_', '__assertfail']"),
+			"    assert len(kernel_names) == 1, f'Too many kernels in the library: {kernel_names}'\nAssertionError: Too many kernels in the library: ['_ZN9deep_gemm15fp8_gemm_kernelILj4096E', '__assertfail']",
+		},
+		miss: []string{
+			"DeepGEMM JIT: 2 kernels in the library cache, 0 to build",
+			"Too many kernels in the library cache; evicting the oldest",
+		},
+	},
+	"npu-set-device-failed": {
+		match: []string{
+			"RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: init:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:292 NPU function error: aclrtGetDeviceCount(&device_count), error code is 207004",
+		},
+		miss: []string{
+			"RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:96 NPU function error: call aclnnArange failed, error code is 561103",
+			"[INFO] acl set device 0 success",
+		},
+	},
 	"nvshmem-bootstrap-failed": {
 		match: []string{
 			"/sgl-workspace/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 36 bytes instead of 1",
@@ -436,6 +457,15 @@ var widenedExamples = map[string]example{
 	"nccl-remote-process-exited": {
 		match: []string{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
+			// Older NCCL releases' wordings of the socket layer ("Net :"), and
+			// the recv/send failure newer releases return as a remote error.
+			"a100-st-p4d24xlarge-22:183006:183181 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer node-2<47861>",
+			"a100-st-p4d24xlarge-22:183006:183220 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.200.84.247<58355> failed : Broken pipe",
+			"node-1:2288:2597 [1] misc/socket.cc:61 NCCL WARN socketProgressOpt: Call to recv from 10.0.0.2<43012> failed : Connection reset by peer",
+		},
+		miss: []string{
+			"node-1:2288:2597 [1] NCCL INFO misc/socket.cc:535 -> 6",
+			"node-1:2288:2597 [1] NCCL INFO Call to connect returned Connection refused, retrying",
 		},
 	},
 	"cuda-no-kernel-image": {

@@ -61,7 +61,11 @@ var signalExamples = map[string]example{
 			mainLog("Received output for rid='5e5de8901d2349fd8d9107f21df3ab92' but the state was deleted in TokenizerManager."),
 			"[2026-09-09 21:15:49] ERROR tokenizer_manager.py:1512: Received output for rid=7f3a9c0e but the state was deleted in TokenizerManager.",
 		},
-		miss: []string{mainLog("Abort request rid='5e5de8901d2349fd8d9107f21df3ab92' because the client disconnected")},
+		miss: []string{
+			mainLog("Abort request rid='5e5de8901d2349fd8d9107f21df3ab92' because the client disconnected"),
+			// Health checks' own requests, which some releases log so.
+			"Received output for rid='HEALTH_CHECK_1a2b3c' but the state was deleted in TokenizerManager.",
+		},
 	},
 	"http-client-server-error-status": {
 		match: []string{

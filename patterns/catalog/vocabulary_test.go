@@ -225,6 +225,16 @@ var vocabularies = []vocabulary{
 	rocmSMI,
 	ibvWCStatus,
 	ucsStatus,
+	cannCodes,
+	npuDeviceErrors,
+	cublasStatus,
+	cudnnStatus,
+	zmqErrors,
+	tlsErrors,
+	resolverErrors,
+	shellSignals,
+	faulthandlerSignals,
+	hfHubErrors,
 }
 
 // cudaRuntime is the CUDA runtime's cudaError_t (names and the texts of
@@ -421,37 +431,96 @@ var ncclResults = vocabulary{
 }
 
 // ncclCudaFailures is NCCL's own report of a failed CUDA call (its
-// CUDACHECK: "Cuda failure [<code>] '<cudaGetErrorString>'") for every
-// text of the CUDA vocabulary: nccl-cuda-failure reads them, except the
-// CUDA errors whose own record says more in NCCL's words too (memory, a
-// busy or failing device, a launch the GPU cannot hold, a CUDA context
-// lost to a fork).
+// CUDACHECK: "Cuda failure [<code>] '<cudaGetErrorString>'", RCCL's "HIP
+// failure") for every text of the CUDA and HIP vocabularies. A CUDA error
+// with a record of its own is read by that record in NCCL's words too
+// (ncclOwnRecord lists them; nccl-cuda-failure's pattern leaves exactly
+// these out); nccl-cuda-failure reads the rest.
 func ncclCudaFailures() vocabulary {
-	own := map[string]bool{
-		"out of memory": true, "initialization error": true, "invalid configuration argument": true,
-		"uncorrectable ECC error encountered": true, "uncorrectable NVLink error was detected during the execution": true,
-		"CUDA-capable device(s) is/are busy or unavailable": true, "exclusive-thread device already in use by a different thread": true,
-		"device doesn't have valid Grid license":  true,
-		"too many resources requested for launch": true, "too many blocks in cooperative launch": true,
-	}
 	v := vocabulary{
 		name: "NCCL Cuda failure",
 		shapes: []vocabShape{
 			{Field: fieldText, Format: "gpu-node-3:2210:2391 [4] enqueue.cc:1529 NCCL WARN Cuda failure '%s'"},
 			{Field: fieldText, Format: "host-a:90:412 [0] init.cc:1861 NCCL WARN Cuda failure 700 '%s'"},
+			// RCCL, NCCL's ROCm build, says HIP for its hipified checks.
+			{Field: fieldText, Format: "mi300-2:3311:3390 [3] NCCL WARN HIP failure '%s' at /rccl/src/init.cc:1702"},
 		},
 	}
-	for _, t := range cudaRuntime.terms {
-		if t.text == "" || t.want == "" && t.text != "no error" {
+	seen := map[string]bool{}
+	for _, t := range append(slices.Clone(cudaRuntime.terms), hipRuntime.terms...) {
+		if t.text == "" || seen[t.text] || t.want == "" && t.text != "no error" {
 			continue
 		}
+		seen[t.text] = true
 		want := "nccl-cuda-failure"
-		if own[t.text] {
+		if ncclOwnRecord[t.text] {
 			want = t.want
 		}
 		v.terms = append(v.terms, vocabTerm{text: t.text, want: want})
 	}
 	return v
+}
+
+// ncclOwnRecord are the CUDA and HIP error texts whose own record reads
+// them in NCCL's report too.
+var ncclOwnRecord = map[string]bool{
+	"API call is not supported in the installed CUDA driver":                       true,
+	"CUDA driver is a stub library":                                                true,
+	"CUDA driver version is insufficient for CUDA runtime version":                 true,
+	"CUDA-capable device(s) is/are busy or unavailable":                            true,
+	"MPS client failed to connect to the MPS control daemon or the MPS server":     true,
+	"MPS server is not ready to accept new MPS client requests":                    true,
+	"OS call failed or operation not supported on this OS":                         true,
+	"PTX JIT compilation was disabled":                                             true,
+	"PTX JIT compiler library not found":                                           true,
+	"a PTX JIT compilation failed":                                                 true,
+	"an illegal instruction was encountered":                                       true,
+	"an illegal memory access was encountered":                                     true,
+	"attempt to terminate a thread-local capture sequence from another thread":     true,
+	"capture was not ended in the same stream as it began":                         true,
+	"capturing stream has unjoined work":                                           true,
+	"dependency created on uncaptured work in another stream":                      true,
+	"device doesn't have valid Grid license":                                       true,
+	"device kernel image is invalid":                                               true,
+	"device-side assert triggered":                                                 true,
+	"driver version is insufficient for runtime version":                           true,
+	"exclusive-thread device already in use by a different thread":                 true,
+	"forward compatibility was attempted on non supported HW":                      true,
+	"initialization error":                                                         true,
+	"invalid configuration argument":                                               true,
+	"invalid device function":                                                      true,
+	"invalid device ordinal":                                                       true,
+	"invalid resource handle":                                                      true,
+	"no CUDA-capable device is detected":                                           true,
+	"no ROCm-capable device is detected":                                           true,
+	"no kernel image is available for execution on the device":                     true,
+	"operation failed due to a previous error during capture":                      true,
+	"operation not permitted on an event last recorded in a capturing stream":      true,
+	"operation not permitted when stream is capturing":                             true,
+	"operation not permitted":                                                      true,
+	"operation not supported":                                                      true,
+	"operation would make the legacy stream depend on a capturing blocking stream": true,
+	"operation would result in a merge of separate capture sequences":              true,
+	"out of memory": true,
+	"peer access is not supported between these two devices":          true,
+	"runtime call other than memory returned error":                   true,
+	"runtime memory call returned error":                              true,
+	"system has unsupported display driver / cuda driver combination": true,
+	"system not yet initialized":                                      true,
+	"the MPS client has been terminated by the server":                true,
+	"the graph update was not performed because it included changes which violated constraints specific to instantiated graph update": true,
+	"the hardware resources required to create MPS client have been exhausted":                                                        true,
+	"the hardware resources required to support device connections have been exhausted":                                               true,
+	"the launch timed out and was terminated":                                                                                         true,
+	"the provided PTX was compiled with an unsupported toolchain.":                                                                    true,
+	"the remote procedural call between the MPS server and the MPS client failed":                                                     true,
+	"too many blocks in cooperative launch":                                                                                           true,
+	"too many resources requested for launch":                                                                                         true,
+	"uncorrectable ECC error encountered":                                                                                             true,
+	"uncorrectable NVLink error was detected during the execution":                                                                    true,
+	"unknown error": true,
+	"unspecified launch failure in prior launch": true,
+	"unspecified launch failure":                 true,
 }
 
 // errnos are the C library's error texts (glibc's strerror, which Python's
@@ -465,7 +534,18 @@ var errnos = vocabulary{
 		{Field: fieldText, All: true, Format: tb("OSError: [Errno %[2]s] %[1]s")},
 		{Field: fieldText, All: true, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::server: request to worker failed: %[1]s (os error %[2]s)"},
 		{Field: fieldText, Format: "E0528 00:11:09.418211 4021 transfer_engine.cpp:188] socket call failed: %s"},
-		{Field: fieldAlt, Format: `time=2026-05-28T00:11:09.418Z level=ERROR source=server.go:412 msg="request failed" error="%s"`},
+		{Field: fieldText, Format: "gpu-3:4012:4190 [0] misc/socket.cc:431 NCCL WARN Call to bind failed : %s"},
+		// Go's lower-case texts of a missing path, a refused permission or a
+		// busy device are left to the line's level: Go servers (Ollama's GPU
+		// and library discovery) print them in routine lines too.
+		{Field: fieldAlt, Format: `time=2026-05-28T00:11:09.418Z level=ERROR source=server.go:412 msg="request failed" error="%s"`, Override: map[string]string{
+			"open /root/.ollama/models/manifests: permission denied":    "",
+			"mkdir /models/.cache: read-only file system":               "",
+			"open /models/llama/config.json: no such file or directory": "",
+			"open /dev/nvidia3: no such device":                         "",
+			"open /dev/infiniband/uverbs0: no such device or address":   "",
+			"unlinkat /dev/shm/nccl-KqQ7oV: device or resource busy":    "",
+		}},
 	},
 	terms: []vocabTerm{
 		{"Address already in use", "98", "listen tcp 0.0.0.0:11434: bind: address already in use", "address-already-in-use"},
@@ -691,6 +771,263 @@ var ucsStatus = vocabulary{
 	},
 }
 
+// cannCodes are the CANN error codes of the Ascend stack ("E", the module,
+// four digits; 9000-9999 are a module's inner errors) with their messages,
+// arguments filled: HCCL's and HCCP's user errors (hcomm's error_code
+// table: EI0001-EI0017, EJ0001-EJ0004), the runtime's named codes, and
+// every module's inner error, as torch_npu and the CANN runtime print them.
+var cannCodes = vocabulary{
+	name: "CANN error codes",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n[ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api failed.\n%[2]s: 2025-05-21-11:57:54.167.645 %[1]s")},
+		{Field: fieldText, All: true, Format: "%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s"},
+	},
+	terms: []vocabTerm{
+		{"Environment variable [HCCL_BUFFSIZE] is invalid. Reason: value must be at least 1.", "EI0001", "", "hccl-config-invalid"},
+		{"The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank: [3]. base information: [streamID:[2]]. task information: []. group information: [group:[hccl_world_group]]", "EI0002", "", "npu-stream-sync-timeout"},
+		{"In [AllReduce], value [0] for parameter [count] is invalid. Reason: The collective communication operator has an invalid argument. Reason[count is 0]", "EI0003", "", "hccl-config-invalid"},
+		{"The ranktable or rank is invalid,Reason:[The ranktable file does not exist]. Please check the configured ranktable. [/etc/hccl.json]", "EI0004", "", "hccl-config-invalid"},
+		{"The arguments for collective communication are inconsistent between ranks: tag [AllReduce_1], parameter [count], local [4096], remote [2048]", "EI0005", "", "hccl-config-invalid"},
+		{"Getting socket times out. Reason: 1. The remote does not initiate a connect request.", "EI0006", "", "hccl-connect-failed"},
+		{"Failed to allocate resource[HCCL_BUFFER] with info [size 209715200]. Reason: Memory resources are exhausted.", "EI0007", "", "npu-out-of-memory"},
+		{"The HCCL versions are inconsistent: tag [AllReduce_1], local_version [8.0.RC3], remote_version [8.0.RC2]", "EI0008", "", "hccl-config-invalid"},
+		{"P2P communication failed. Reason: peer device 3 is not reachable", "EI0010", "", "hccl-config-invalid"},
+		{"Failed to allocate [209715200] bytes of NPU memory.", "EI0011", "", "npu-out-of-memory"},
+		{"SDMA memory copy task exception occurred. Remote rank: [5]. Base information: [streamID:[4]]. Task information: []. Communicator information: [group:[tp]].", "EI0012", "", "ascend-sdma-copy-failed"},
+		{"An error CQE occurred during operator execution. Local information: server 10.0.0.1, device ID 3, device IP 29.0.0.3. Peer information: server 10.0.0.2, device ID 3, device IP 29.0.1.3.", "EI0013", "", "rdma-work-completion-error"},
+		{"The ranktable information check failed, Reason:[device ip 29.0.0.3 does not match the device].", "EI0014", "", "hccl-config-invalid"},
+		{"Failed to collect cluster information of the communicator based on rootInfo detection. Reason: wait for all ranks timeout.", "EI0015", "", "hccl-connect-failed"},
+		{"Value 0 for config HCCL_CONNECT_TIMEOUT is invalid. Expected value: [120, 7200].", "EI0016", "", "hccl-config-invalid"},
+		{"Config server_count is missing in the ranktable file.", "EI0017", "", "hccl-config-invalid"},
+		{"Failed to initialize the HCCP process. Reason: Maybe the last training process is running.", "EJ0001", "", "hccp-init-failed"},
+		{"The network port is down.Suggest: check the link of device 3 with hccn_tool -i 3 -link -g", "EJ0002", "", "hccp-network-error"},
+		{"Failed to bind the IP port. Reason: the port 16666 is in use", "EJ0003", "", "hccp-network-error"},
+		{"Check ip fail. Reason: device ip 29.0.0.3 is not configured", "EJ0004", "", "hccp-network-error"},
+		{"Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]", "EE1002", "", "npu-stream-sync-timeout"},
+		{"Inner Error!", "EE9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EI9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EH9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EZ9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EL9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "EK9999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E19999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E29999", "", "ascend-cann-inner-error"},
+		{"Inner Error!", "E39999", "", "ascend-cann-inner-error"},
+	},
+}
+
+// npuDeviceErrors are torch_npu's device errors (NPUQueue's deviceErrorMap,
+// and the ProcessGroupHCCL list of the same labels): the task queue raises
+// "<label>, <CANN message>" and logs "<label> happened"; and its exit on an
+// inner error, which points at the CANN error printed above it.
+var npuDeviceErrors = vocabulary{
+	name: "torch_npu device errors",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: tb("RuntimeError: %s, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed")},
+		{Field: fieldText, Format: "[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: %s happened."},
+	},
+	terms: []vocabTerm{
+		{"UCE ERROR", "", "", "npu-memory-hardware-error"},
+		{"HBM MULTI BIT ECC ERROR", "", "", "npu-memory-hardware-error"},
+		{"SUSPECT MEM ERROR", "", "", "npu-memory-hardware-error"},
+		{"HCCS LINK ERROR", "", "", "npu-link-error"},
+		{"HCCL OP RETRY FAILED", "", "", "npu-link-error"},
+		{"SUSPECT REMOTE ERROR", "", "", "npu-link-error"},
+		{"FORCE STOP", "", "", "npu-force-stop"},
+	},
+}
+
+// cublasStatus is cuBLAS's cublasStatus_t (the cuBLAS library reference),
+// as torch's cuBLAS and cuBLASLt checks and cupy raise it.
+var cublasStatus = vocabulary{
+	name: "cuBLAS cublasStatus_t",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: tb("RuntimeError: CUDA error: %s when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`")},
+		{Field: fieldName, Format: "cupy_backends.cuda.libs.cublas.CUBLASError: %s"},
+	},
+	terms: []vocabTerm{
+		{"", "CUBLAS_STATUS_SUCCESS", "", ""},
+		{"", "CUBLAS_STATUS_NOT_INITIALIZED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_ALLOC_FAILED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_INVALID_VALUE", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_ARCH_MISMATCH", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_MAPPING_ERROR", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_EXECUTION_FAILED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_INTERNAL_ERROR", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_NOT_SUPPORTED", "", "cublas-status-error"},
+		{"", "CUBLAS_STATUS_LICENSE_ERROR", "", "cublas-status-error"},
+	},
+}
+
+// cudnnStatus is cuDNN's cudnnStatus_t (the cuDNN API reference), as
+// torch's cuDNN checks print it.
+var cudnnStatus = vocabulary{
+	name: "cuDNN cudnnStatus_t",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: tb("RuntimeError: cuDNN error: %s")},
+		{Field: fieldName, Format: "E0528 00:11:09.418211 4021 conv.cc:88] cudnnConvolutionForward returned %s"},
+	},
+	terms: []vocabTerm{
+		{"", "CUDNN_STATUS_SUCCESS", "", ""},
+		{"", "CUDNN_STATUS_NOT_INITIALIZED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_ALLOC_FAILED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_BAD_PARAM", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_INTERNAL_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_INVALID_VALUE", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_ARCH_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_MAPPING_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_EXECUTION_FAILED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_NOT_SUPPORTED", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_LICENSE_ERROR", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_VERSION_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "", "cudnn-status-error"},
+		{"", "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "", "cudnn-status-error"},
+	},
+}
+
+// zmqErrors are the errors pyzmq raises from libzmq (zmq_strerror: the
+// system's strerror for system errnos, libzmq's own texts for its EFSM,
+// ENOCOMPATPROTO and ETERM), with the exception class pyzmq picks, as the
+// processes of a serving engine meet them on their IPC sockets.
+var zmqErrors = vocabulary{
+	name: "pyzmq ZMQError",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("zmq.error.%[2]s: %[1]s")},
+		{Field: fieldText, All: true, Format: "zmq.error.%[2]s: %[1]s (addr='tcp://10.0.0.5:5757')"},
+	},
+	terms: []vocabTerm{
+		{"Address already in use", "ZMQError", "", "address-already-in-use"},
+		{"Cannot assign requested address", "ZMQError", "", "network-address-not-available"},
+		{"No such device", "ZMQError", "", "path-not-found"},
+		{"No such file or directory", "ZMQError", "", "path-not-found"},
+		{"Permission denied", "ZMQError", "", "filesystem-access-denied"},
+		{"Too many open files", "ZMQError", "", "too-many-open-files"},
+		{"Resource temporarily unavailable", "Again", "", "zmq-resource-temporarily-unavailable"},
+		{"Operation cannot be accomplished in current state", "ZMQError", "", "zmq-socket-state-error"},
+		{"The protocol is not compatible with the socket type", "ZMQError", "", "zmq-socket-state-error"},
+		{"Context was terminated", "ContextTerminated", "", "zmq-context-terminated"},
+	},
+}
+
+// tlsErrors are the TLS failures a server's clients meet (to a model hub,
+// a peer server, a gateway): OpenSSL's reason codes and texts as Python's
+// ssl module prints them ("[SSL: <REASON>] <text>"), and the words of Go's
+// crypto/tls and x509 and of rustls for the same failures.
+var tlsErrors = vocabulary{
+	name: "TLS (OpenSSL reasons, Go x509/tls, rustls)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("ssl.SSLError: [SSL: %[2]s] %[1]s (_ssl.c:1006)")},
+		{Field: fieldText, All: true, Format: "requests.exceptions.SSLError: HTTPSConnectionPool(host='api.internal.example', port=443): Max retries exceeded with url: /v1/models (Caused by SSLError(SSLError(1, '[SSL: %[2]s] %[1]s (_ssl.c:1006)')))"},
+		// To the model hub too, a certificate or protocol failure is the
+		// cause to fix; a dropped connection is the hub's record's.
+		{Field: fieldText, All: true, Format: "requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B (Caused by SSLError(SSLError(1, '[SSL: %[2]s] %[1]s (_ssl.c:1006)')))", Override: map[string]string{
+			"EOF occurred in violation of protocol": "hf-hub-unreachable",
+			"decryption failed or bad record mac":   "hf-hub-unreachable",
+		}},
+		{Field: fieldAlt, Format: `Error: Get "https://api.internal.example/v1/models": %s`},
+	},
+	terms: []vocabTerm{
+		{"certificate verify failed: unable to get local issuer certificate", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate signed by unknown authority", "tls-certificate-untrusted"},
+		{"certificate verify failed: certificate has expired", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-05-28T00:11:09Z is after 2026-01-01T00:00:00Z", "tls-certificate-untrusted"},
+		{"certificate verify failed: Hostname mismatch, certificate is not valid for 'api.internal.example'.", "CERTIFICATE_VERIFY_FAILED", "tls: failed to verify certificate: x509: certificate is valid for gateway.internal.example, not api.internal.example", "tls-certificate-untrusted"},
+		{"tlsv1 alert unknown ca", "TLSV1_ALERT_UNKNOWN_CA", "remote error: tls: unknown certificate authority", "tls-certificate-untrusted"},
+		{"sslv3 alert bad certificate", "SSLV3_ALERT_BAD_CERTIFICATE", "remote error: tls: bad certificate", "tls-certificate-untrusted"},
+		{"tlsv13 alert certificate required", "TLSV13_ALERT_CERTIFICATE_REQUIRED", "remote error: tls: certificate required", "tls-certificate-untrusted"},
+		{"wrong version number", "WRONG_VERSION_NUMBER", "http: server gave HTTP response to HTTPS client", "tls-protocol-mismatch"},
+		{"http request", "HTTP_REQUEST", "tls: first record does not look like a TLS handshake", "tls-protocol-mismatch"},
+		{"tlsv1 alert protocol version", "TLSV1_ALERT_PROTOCOL_VERSION", "remote error: tls: protocol version not supported", "tls-protocol-mismatch"},
+		{"sslv3 alert handshake failure", "SSLV3_ALERT_HANDSHAKE_FAILURE", "remote error: tls: handshake failure", "tls-protocol-mismatch"},
+		{"no shared cipher", "NO_SHARED_CIPHER", "", "tls-protocol-mismatch"},
+		{"unsafe legacy renegotiation disabled", "UNSAFE_LEGACY_RENEGOTIATION_DISABLED", "", "tls-protocol-mismatch"},
+		{"no protocols available", "NO_PROTOCOLS_AVAILABLE", "", "tls-protocol-mismatch"},
+		{"EOF occurred in violation of protocol", "UNEXPECTED_EOF_WHILE_READING", "", "tls-connection-dropped"},
+		{"decryption failed or bad record mac", "DECRYPTION_FAILED_OR_BAD_RECORD_MAC", "", "tls-connection-dropped"},
+	},
+}
+
+// resolverErrors are the name-resolution failures: glibc's gai_strerror
+// texts for getaddrinfo's EAI codes (the number is Python's errno for
+// them), as Python's socket.gaierror, urllib3's NameResolutionError and
+// Rust's lookup print them, and Go's resolver's own words.
+var resolverErrors = vocabulary{
+	name: "resolver gai_strerror",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: tb("socket.gaierror: [Errno %[2]s] %[1]s")},
+		{Field: fieldText, All: true, Format: "requests.exceptions.ConnectionError: HTTPConnectionPool(host='prefill-0.prefill', port=8000): Max retries exceeded with url: /health (Caused by NameResolutionError(\"<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8d10>: Failed to resolve 'prefill-0.prefill' ([Errno %[2]s] %[1]s)\"))"},
+		{Field: fieldText, Format: "2026-05-28T00:11:09.418211Z ERROR sgl_model_gateway::core::worker: error sending request for url (http://prefill-0.prefill:8000/health): client error (Connect): dns error: failed to lookup address information: %s"},
+		{Field: fieldAlt, Format: `Error: Get "http://prefill-0.prefill:8000/health": %s`},
+	},
+	terms: []vocabTerm{
+		{"Name or service not known", "-2", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: no such host", "dns-resolution-failed"},
+		{"Temporary failure in name resolution", "-3", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: server misbehaving", "dns-resolution-failed"},
+		{"No address associated with hostname", "-5", "dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: read udp 10.1.2.3:53124->10.96.0.10:53: i/o timeout", "dns-resolution-failed"},
+		{"Non-recoverable failure in name resolution", "-4", "", "dns-resolution-failed"},
+	},
+}
+
+// shellSignals are the signal texts (glibc's strsignal) a shell prints when
+// a child it ran dies of a signal: in its job report ("line N: PID
+// <text> <command>") and alone, with "(core dumped)" for the signals that
+// dump core. A SIGTERM is a stop, not a failure.
+var shellSignals = vocabulary{
+	name: "shell signal reports (strsignal)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "./run_server.sh: line 3:  4021 %s python3 -m sglang.launch_server --model-path /models/Qwen3-8B"},
+		// A bare "Killed" or "Aborted (core dumped)" line is read by the
+		// analysis itself, as a native failure with no record.
+		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": "", "Aborted                 (core dumped)": ""}},
+	},
+	terms: []vocabTerm{
+		{"Segmentation fault      (core dumped)", "", "", "process-segfault-core-dumped"},
+		{"Aborted                 (core dumped)", "", "", "process-aborted-core-dumped"},
+		{"Bus error               (core dumped)", "", "", "shared-memory-bus-error"},
+		{"Illegal instruction     (core dumped)", "", "", "cpu-illegal-instruction"},
+		{"Floating point exception(core dumped)", "", "", "process-floating-point-exception"},
+		{"Killed", "", "", "process-killed-sigkill"},
+		{"Terminated", "", "", ""},
+	},
+}
+
+// faulthandlerSignals are the fatal signals Python's faulthandler names
+// when it catches one ("Fatal Python error: <signal>").
+var faulthandlerSignals = vocabulary{
+	name: "faulthandler fatal signals",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "Fatal Python error: %s\n\nThread 0x00007f3a2c0b8740 (most recent call first):\n  File \"/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py\", line 3120 in run_scheduler_process"},
+	},
+	terms: []vocabTerm{
+		{"Segmentation fault", "", "", "fatal-python-error-segfault"},
+		{"Aborted", "", "", "fatal-python-error-aborted"},
+		{"Bus error", "", "", "shared-memory-bus-error"},
+		{"Illegal instruction", "", "", "cpu-illegal-instruction"},
+		{"Floating point exception", "", "", "process-floating-point-exception"},
+	},
+}
+
+// hfHubErrors are huggingface_hub's exception classes (huggingface_hub.errors)
+// with the messages it raises them with, as a server that downloads its
+// model prints them in a traceback.
+var hfHubErrors = vocabulary{
+	name: "huggingface_hub errors",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: rawTB("huggingface_hub.errors.%[2]s: %[1]s")},
+	},
+	terms: []vocabTerm{
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nRepository Not Found for url: https://huggingface.co/api/models/org/missing.", "RepositoryNotFoundError", "", "hf-repository-not-found"},
+		{"403 Client Error. (Request ID: Root=1-6650)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json.", "GatedRepoError", "", "hf-gated-repo"},
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nRevision Not Found for url: https://huggingface.co/api/models/org/model/revision/v2.", "RevisionNotFoundError", "", "hf-repository-not-found"},
+		{"404 Client Error. (Request ID: Root=1-6650)\n\nEntry Not Found for url: https://huggingface.co/org/model/resolve/main/tokenizer.model.", "EntryNotFoundError", "", "hf-repository-not-found"},
+		{"403 Client Error. (Request ID: Root=1-6650)\n\nAccess to this resource is disabled.", "DisabledRepoError", "", "hf-repository-not-found"},
+		{"Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' to False.", "LocalEntryNotFoundError", "", "hf-offline-cache-miss"},
+		{"Cannot reach https://huggingface.co/api/models/org/model: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.", "OfflineModeIsEnabled", "", "hf-offline-cache-miss"},
+		{"401 Client Error. (Request ID: Root=1-6650)\n\nInvalid credentials in Authorization header", "HfHubHTTPError", "", "hf-unauthorized-401"},
+		{"429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/org/model", "HfHubHTTPError", "", "hf-rate-limited"},
+		{"500 Server Error: Internal Server Error for url: https://huggingface.co/api/models/org/model", "HfHubHTTPError", "", "hf-hub-unreachable"},
+		{"503 Server Error: Service Unavailable for url: https://huggingface.co/org/model/resolve/main/model-00001-of-00004.safetensors", "HfHubHTTPError", "", "hf-hub-unreachable"},
+	},
+}
+
 // vocabExamples are the examples of the records the vocabularies added.
 var vocabExamples = map[string]example{
 	"cuda-driver-shutting-down": {
@@ -732,10 +1069,12 @@ var vocabExamples = map[string]example{
 			tb("ConnectionRefusedError: [Errno 111] Connection refused"),
 			"E0528 00:11:09.418211 4021 client.cpp:188] connect() failed: No route to host",
 			"Error: error sending request: Connection timed out (os error 110)",
+			"ConnectionRefusedError: [Errno 111] Connect call failed ('127.0.0.1', 30000)",
 			`Error: Head "http://127.0.0.1:11434/": dial tcp 127.0.0.1:11434: connect: connection refused`,
 		},
 		miss: []string{
 			"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+			"Failed to connect to 10.0.0.5:8000: Connection refused (os error 111), retrying in 1s",
 			"[W528 00:11:09.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 111 - Connection refused).",
 		},
 	},
@@ -743,22 +1082,27 @@ var vocabExamples = map[string]example{
 		match: []string{
 			tb("PermissionError: [Errno 13] Permission denied: '/root/.cache/huggingface/hub'"),
 			"OSError: [Errno 30] Read-only file system: '/models/.triton'",
-			"Error: open /root/.ollama/id_ed25519: permission denied",
+			"E0528 00:11:09.418211 4021 hccn.cpp:88] open /dev/davinci_manager failed: Permission denied",
 		},
 		miss: []string{
 			"RuntimeError: CUDA error: operation not permitted",
 			"set_mempolicy: Operation not permitted",
+			"W0528 00:11:09.418211 4021 cache.cpp:31] mkdir /models/.cache failed: Read-only file system",
 		},
 	},
 	"path-not-found": {
 		match: []string{
 			tb("FileNotFoundError: [Errno 2] No such file or directory: '/models/Llama-3.1-8B/config.json'"),
 			"OSError: [Errno 19] No such device",
-			"Error: open /models/llama.gguf: no such file or directory",
+			"Error: No such file or directory (os error 2)",
 		},
 		miss: []string{
 			"/tmp/x.cu:3:10: fatal error: cutlass/cutlass.h: No such file or directory",
 			"ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+			// A routine warning at exit, and a message that only quotes a handled error.
+			"/usr/lib/python3.10/multiprocessing/resource_tracker.py:237: UserWarning: resource_tracker: '/psm_abc': [Errno 2] No such file or directory: '/psm_abc'",
+			"could not open /proc/driver/nvidia/version: [Errno 2] No such file or directory",
+			`time=2026-05-28T00:11:09.418Z level=INFO source=gpu.go:221 msg="unable to load library" error="open /usr/lib/libcuda.so.1: no such file or directory"`,
 		},
 	},
 	"device-or-resource-busy": {
@@ -875,9 +1219,185 @@ var vocabExamples = map[string]example{
 			"[1745499308.854013] [node-7:760  :0]       ib_device.c:1332 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1) for UD mlx5 connect on mlx5_0 failed: No such device",
 		},
 	},
+	"hccl-config-invalid": {
+		match: []string{
+			"EI0004: [PID: 1162] 2025-02-20-02:16:03.427.598 The ranktable or rank is invalid,Reason:[The ranktable file does not exist]. Please check the configured ranktable. [/etc/hccl.json]",
+			"EI0008: The HCCL versions are inconsistent: tag [AllReduce_1], local_version [8.0.RC3], remote_version [8.0.RC2]",
+		},
+		miss: []string{
+			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
+			"[INFO] HCCL(8812,python3): ranktable loaded from /etc/hccl.json",
+		},
+	},
+	"hccp-init-failed": {
+		match: []string{
+			"EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.",
+			tb("RuntimeError: Failed to initialize the HCCP process. Reason: Maybe the last training process is running."),
+		},
+		miss: []string{
+			"EJ0002: The network port is down.Suggest: check the link",
+			"HCCP process initialized on device 3",
+		},
+	},
+	"hccp-network-error": {
+		match: []string{
+			"EJ0002: [PID: 1162] 2025-02-20-02:16:03.427.598 The network port is down.Suggest: check the link of device 3 with hccn_tool -i 3 -link -g",
+			"EJ0003: Failed to bind the IP port. Reason: the port 16666 is in use",
+		},
+		miss: []string{
+			"EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training process is running.",
+			"network port 3 is up",
+		},
+	},
+	"ascend-cann-inner-error": {
+		match: []string{
+			"EE9999: Inner Error!",
+			"EZ9999: [PID: 5625] 2025-09-19-14:34:08.166.059 Parse dynamic kernel config fail.",
+			rawTB("RuntimeError: E19999: Inner Error!"),
+		},
+		miss: []string{
+			"EE1002: Stream synchronize timeout.",
+			"ticket EE99990: closed",
+		},
+	},
+	"npu-memory-hardware-error": {
+		match: []string{
+			tb("RuntimeError: UCE ERROR, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed"),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: HBM MULTI BIT ECC ERROR happened.",
+		},
+		miss: []string{
+			"all_err = [\"UCE ERROR\", \"HBM MULTI BIT ECC ERROR\"]",
+			"RuntimeError: HCCS LINK ERROR, link down",
+		},
+	},
+	"npu-link-error": {
+		match: []string{
+			tb("RuntimeError: HCCS LINK ERROR, EI0013: An error CQE occurred during operator execution."),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: HCCL OP RETRY FAILED happened.",
+		},
+		miss: []string{
+			"network_error = [\"SUSPECT REMOTE ERROR\", \"HCCL OP RETRY FAILED\"]",
+			"RuntimeError: UCE ERROR, memory fault",
+		},
+	},
+	"npu-force-stop": {
+		match: []string{
+			tb("RuntimeError: FORCE STOP, [ERROR] 2025-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR00100 PTA call acl api failed"),
+			"[ERROR] 2025-05-21-11:57:54.167.645 [NPUQueue.cpp:262]927000 MakeSureQueueEmpty: FORCE STOP happened.",
+		},
+		miss: []string{
+			"force_stop_error = [\"FORCE STOP\"]",
+			"stopping the server: force stop requested by the operator",
+		},
+	},
+	"zmq-socket-state-error": {
+		match: []string{
+			tb("zmq.error.ZMQError: Operation cannot be accomplished in current state"),
+			"zmq.error.ZMQError: The protocol is not compatible with the socket type",
+		},
+		miss: []string{
+			"zmq.error.Again: Resource temporarily unavailable",
+			"socket state: idle",
+		},
+	},
+	"zmq-context-terminated": {
+		match: []string{
+			tb("zmq.error.ContextTerminated: Context was terminated"),
+			"zmq.error.ZMQError: Context was terminated",
+		},
+		miss: []string{
+			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
+			"context terminated cleanly",
+		},
+	},
+	"tls-certificate-untrusted": {
+		match: []string{
+			"httpx.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)",
+			`Error: Get "https://gateway.internal.example/v1/models": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+			"Error: error sending request: invalid peer certificate: UnknownIssuer",
+		},
+		miss: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			"loaded 142 CA certificates from /etc/ssl/certs/ca-certificates.crt",
+		},
+	},
+	"tls-protocol-mismatch": {
+		match: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			`Error: Get "https://10.0.0.5:30000/health": http: server gave HTTP response to HTTPS client`,
+		},
+		miss: []string{
+			"httpx.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed",
+			"TLS handshake completed with TLSv1.3",
+		},
+	},
+	"tls-connection-dropped": {
+		match: []string{
+			"ssl.SSLEOFError: [SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol (_ssl.c:1006)",
+			"urllib3.exceptions.SSLError: EOF occurred in violation of protocol (_ssl.c:2427)",
+		},
+		miss: []string{
+			"ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)",
+			"EOFError: Ran out of input",
+		},
+	},
+	"process-floating-point-exception": {
+		match: []string{
+			"Fatal Python error: Floating point exception",
+			"./run_server.sh: line 3:  4021 Floating point exception(core dumped) python3 -m sglang.launch_server --model-path /models/x",
+			"Floating point exception (core dumped)",
+		},
+		miss: []string{
+			"ZeroDivisionError: division by zero",
+			"FloatingPointError: overflow encountered in exp",
+		},
+	},
+	"process-aborted-core-dumped": {
+		match: []string{
+			"./run_server.sh: line 3:  4021 Aborted                 (core dumped) python3 -m sglang.launch_server",
+			"bash: line 1:   811 Aborted                 /usr/bin/python3 -m vllm.entrypoints.openai.api_server",
+		},
+		miss: []string{"Fatal Python error: Aborted", "request aborted by the client"},
+	},
+	"process-killed-sigkill": {
+		match: []string{
+			"./run_server.sh: line 3:  4021 Killed                  python3 -m sglang.launch_server --model-path /models/x",
+			"bash: line 1:   811 Killed                  /usr/bin/python3 -m vllm.entrypoints.openai.api_server",
+		},
+		miss: []string{
+			"Killed process 4021 (python3) total-vm:123456kB",
+			"[2026-05-28 00:11:09] Killed 3 idle connections",
+		},
+	},
 }
 
 var vocabWidenedExamples = map[string]example{
+	"hf-repository-not-found": {
+		match: []string{rawTB("huggingface_hub.errors.DisabledRepoError: 403 Client Error. (Request ID: Root=1-6650)\n\nAccess to this resource is disabled.")},
+		miss:  []string{"Access to this resource is enabled for your organization."},
+	},
+	"shared-memory-bus-error": {
+		match: []string{"Fatal Python error: Bus error"},
+	},
+	"dns-resolution-failed": {
+		match: []string{
+			`Error: Get "http://prefill-0.prefill:8000/health": dial tcp: lookup prefill-0.prefill on 10.96.0.10:53: no such host`,
+			"Caused by NameResolutionError(\"<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8d10>: Failed to resolve 'prefill-0.prefill' ([Errno -3] Temporary failure in name resolution)\"))",
+		},
+		miss: []string{"lookup of prefill-0.prefill succeeded: 10.1.2.3"},
+	},
+	"path-not-found": {
+		match: []string{"zmq.error.ZMQError: No such file or directory (addr='ipc:///tmp/sglang_ipc/tokenizer')"},
+	},
+	"cublas-status-error": {
+		match: []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_NOT_INITIALIZED"},
+		miss:  []string{"cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_SUCCESS"},
+	},
+	"ascend-cann-inner-error": {
+		match: []string{
+			"RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is MatMulV2.",
+		},
+	},
 	"ucx-endpoint-error-unhandled": {
 		match: []string{
 			"[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error 'Shared memory error' will not be handled since no error callback is installed",
@@ -886,3 +1406,21 @@ var vocabWidenedExamples = map[string]example{
 }
 
 func init() { addExamples(vocabExamples, vocabWidenedExamples) }
+
+// TestVocabularyRoutineLinesDoNotAlert feeds routine lines that carry a
+// vocabulary's words without a failure (a retry in progress, a warning
+// that quotes a handled error, a query's expected answer, a debug line)
+// through the analysis with the whole catalog: none alerts.
+func TestVocabularyRoutineLinesDoNotAlert(t *testing.T) {
+	checkRoutineSilent(t, compileCatalog(t), []string{
+		"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+		"[W528 00:11:09.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 111 - Connection refused).",
+		"/usr/lib/python3.10/multiprocessing/resource_tracker.py:237: UserWarning: resource_tracker: '/psm_abc': [Errno 2] No such file or directory: '/psm_abc'",
+		"W0528 00:11:09.418211 4021 rdma_context.cpp:88] ibv_open_device failed: No such device",
+		`time=2026-05-28T00:11:09.418Z level=INFO source=gpu.go:221 msg="unable to load library" error="open /usr/lib/libcuda.so.1: no such file or directory"`,
+		"[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1200 UCX  DEBUG endpoint timeout set to 30s",
+		"gpu-node-3:2210:2210 [4] NCCL INFO cudaDriverVersion 12040",
+		"[2026-05-28 00:11:09] Found 8 CUDA devices; peer access enabled between all pairs",
+		"INFO:     Shutting down",
+	})
+}
