@@ -253,6 +253,13 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	d.Signal = SignalRecord
 	d.Key = cause.Record.ID
 	d.Headline = matchedHeadline(e, cause)
+	if cannInnerHeadline(d.Headline) {
+		// "EH9999: Inner Error!" says only that a CANN module failed
+		// inside; the block's detail line says what failed.
+		if l := cannReason(e); l != "" {
+			d.Headline = l
+		}
+	}
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	d.Severity = cause.Record.Severity
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
