@@ -75,6 +75,18 @@ func TestCANNBlockIsOneIncident(t *testing.T) {
 			if tt.slug != "" && l.Record.Slug != tt.slug {
 				t.Errorf("lead %q (%q), want %s", l.Record.Slug, headline(l), tt.slug)
 			}
+			if tt.slug == "" {
+				// Under an inner error no record reads the detail: it
+				// leads unclassified, the inner error's record its
+				// context.
+				inner := false
+				for _, c := range l.Context {
+					inner = inner || c.Slug == "ascend-cann-inner-error"
+				}
+				if l.Record.ID != "" || !inner {
+					t.Errorf("lead %q with context %v, want the detail unclassified under ascend-cann-inner-error", l.Record.Slug, l.Context)
+				}
+			}
 			if h := l.Headline; !strings.Contains(h, tt.headline) {
 				t.Errorf("lead headline %q, want it to hold %q", h, tt.headline)
 			}
