@@ -351,6 +351,11 @@ func framesAlone(e *entry.Entry) bool {
 // `File "`) reads `File "<path>", line <n>, in <name>`.
 func tracebackFrameShape(t string) bool { return entry.IsTracebackFrame(t) }
 
+// CANNDocumented reports whether line opens with a documented CANN error
+// code ("EJ0001: <time> Failed to initialize the HCCP process..."): one
+// that says in its own words what failed, not an internal x9999 one.
+func CANNDocumented(line string) bool { return cannDocumentedLine(FirstLine(line)) != "" }
+
 // maxCANNLines bounds the lines of a block cannDocumentedLine reads.
 const maxCANNLines = 64
 

@@ -3,6 +3,8 @@ package incident
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -45,6 +47,15 @@ import (
 //     client, by a framework that logs what it re-raises. It is listed in
 //     the first one's incident, which shows where it was raised
 //     (raisedBefore).
+//
+//   - a classified exception that relays a native library's failure
+//     (torch_npu's "HCCL function error: hcclCommInitRootInfoConfig(...),
+//     error code is 4"), followed within a few lines (borrowedGap) and the
+//     settle time by a CANN block whose documented error code a record
+//     names ("EJ0001: ... Failed to initialize the HCCP process"), is
+//     that code's failure: the code says in CANN's own words why the call
+//     failed, so its record leads and the exception is listed as its
+//     context (claimRelayed). An internal x9999 code says no such thing.
 //
 // Two exceptions no record names that say different things stay two
 // incidents, whatever their timing; so do two classified tracebacks.
@@ -114,6 +125,41 @@ func (g *Grouper) nativeEvent(b burst, skip string) *group {
 		}
 	}
 	return best
+}
+
+// claimRelayed makes the settling classified exceptions printed just
+// before the CANN documented code's cause gr context of gr (see above).
+func (g *Grouper) claimRelayed(gr *group) {
+	if !g.genericFolds() || gr.Source == "" || !documentedCode(gr.NativeKind, &gr.Alert) || !namedCause(gr) {
+		return
+	}
+	g.absorbJustBefore(gr, g.sourceCauses(causeKey(gr)), func(a *group) bool {
+		return relays(a, gr.Off)
+	})
+}
+
+// documentedCode reports whether the alert a, of a line of native shape
+// kind, is a cause record's match on a CANN documented error code's line.
+func documentedCode(kind string, a *sinks.Alert) bool {
+	return kind == entry.NativeAscend && a.Record.Role == string(patterns.RoleCause) &&
+		sinks.SeverityRank(a.Record.Severity) >= sinks.SeverityRank("error") && analysis.CANNDocumented(a.Match.Text)
+}
+
+// documentedOccurrence reports whether o, completed, is a cause record's
+// match on a CANN documented error code's line (documentedCode).
+func documentedOccurrence(o *Occurrence) bool {
+	if !o.Native || o.NativeKind != entry.NativeAscend {
+		return false
+	}
+	o.Complete()
+	return documentedCode(o.NativeKind, &o.Alert)
+}
+
+// relays reports whether a is a classified exception, not a native
+// library's line, printed before off: one that may relay the failure a
+// native block printed at off explains.
+func relays(a *group, off int64) bool {
+	return !a.Native && classifiedCause(a) && a.Alert.Match.Exception != nil && a.Alert.Match.Exception.Type != "" && a.End <= off
 }
 
 // claimContinued makes the settling unclassified tracebacks whose

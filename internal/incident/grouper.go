@@ -506,6 +506,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// line no record names either.
 			cause = g.findFailure(b, "")
 		}
+		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
+			documentedOccurrence(&o) {
+			// The CANN block explains the exception that relayed it:
+			// it leads, and claims the exception (claimRelayed).
+			cause = nil
+		}
 		if cause != nil && g.joinsBurst(&o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
@@ -553,6 +559,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		g.claimGenerics(gr)
 		g.claimChained(gr)
 		g.claimContinued(gr)
+		g.claimRelayed(gr)
 		g.adopt(gr)
 	}
 	switch {

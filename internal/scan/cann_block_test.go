@@ -57,14 +57,20 @@ func TestCANNBlockIsOneIncident(t *testing.T) {
 		{"the same block printed by two ranks",
 			hccp("[rank0]: ") + hccp("[rank1]: "),
 			"hccp-init-failed", "EJ0001"},
-		// torch_npu's own record for the failed call leads, being the
-		// earlier of two causes; the block is still one incident.
+		// torch_npu's record for the failed call is the earlier cause,
+		// but the code says why the call failed: the code's record leads.
 		{"a documented code under torch_npu's HCCL function error",
 			"RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4\n" +
 				"[ERROR] 2025-06-11-08:01:02 (PID:4200, Device:1, RankID:1) ERR02200 DIST call hccl api failed.\n" +
 				"EJ0001: 2025-06-11-08:01:02.111.222 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.\n" +
 				"        Solution: Wait for 10s after killing the last training process and try again.\n",
-			"hccl-comm-init-failed", "hcclCommInitRootInfoConfig"},
+			"hccp-init-failed", "EJ0001"},
+		{"a documented code under torch_npu's RuntimeError, from two ranks",
+			"[rank0]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4\n" +
+				hccp("[rank0]: ") +
+				"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4\n" +
+				hccp("[rank1]: "),
+			"hccp-init-failed", "EJ0001"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := scanText(t, m, red, "npu.log", tt.log)
