@@ -56,6 +56,12 @@ import (
 //     that code's failure: the code says in CANN's own words why the call
 //     failed, so its record leads and the exception is listed as its
 //     context (claimRelayed). An internal x9999 code says no such thing.
+//   - an exception no record names printed just after (borrowedGap) a
+//     CANN block no record reads, within its burst, is what torch_npu
+//     raises for that block ("RuntimeError: ACL stream synchronize
+//     failed, error code:507053" after "EZ9999  [Init][Env]init env
+//     failed!"): listed in the block's incident, whose detail line names
+//     the cause (blockBefore).
 //
 // Two exceptions no record names that say different things stay two
 // incidents, whatever their timing; so do two classified tracebacks.
@@ -143,6 +149,27 @@ func (g *Grouper) claimRelayed(gr *group) {
 func documentedCode(kind string, a *sinks.Alert) bool {
 	return kind == entry.NativeAscend && a.Record.Role == string(patterns.RoleCause) &&
 		sinks.SeverityRank(a.Record.Severity) >= sinks.SeverityRank("error") && analysis.CANNDocumented(a.Match.Text)
+}
+
+// blockBefore returns the incident of a CANN block no record reads that
+// ended at most borrowedGap before the burst b began, in its source and
+// burst; nil when there is none (see above).
+func (g *Grouper) blockBefore(b burst) *group {
+	if b.source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if !c.Native || c.NativeKind != entry.NativeAscend || c.Alert.Record.ID != "" ||
+			c.End > b.off || b.off-c.End > borrowedGap || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.End > best.End {
+			best = c
+		}
+	}
+	return best
 }
 
 // documentedOccurrence reports whether o, completed, is a cause record's

@@ -477,6 +477,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// An exception no record names, read after the classified
 			// cause of its burst (see chain.go).
 			cause = g.causeBefore(b)
+			if cause == nil {
+				// The exception torch_npu raises for a CANN block
+				// no record reads, printed just after it (see
+				// chain.go).
+				cause = g.blockBefore(b)
+			}
 			if cause == nil && o.Traced {
 				// The same exception raised again by the caller
 				// that waited on it (see chain.go).

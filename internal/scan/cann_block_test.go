@@ -71,6 +71,19 @@ func TestCANNBlockIsOneIncident(t *testing.T) {
 				"[rank1]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4\n" +
 				hccp("[rank1]: "),
 			"hccp-init-failed", "EJ0001"},
+		{"an inner error from two ranks",
+			"[rank0]: EZ9999: Inner Error!\n" +
+				"[rank0]: EZ9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				"[rank1]: EZ9999: Inner Error!\n" +
+				"[rank1]: EZ9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
+			"", "init env failed"},
+		{"an inner error then torch_npu's RuntimeError",
+			"EZ9999: Inner Error!\n" +
+				"EZ9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				"        TraceBack (most recent call last):\n" +
+				"        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				pyTail + "RuntimeError: ACL stream synchronize failed, error code:507053\n",
+			"", "init env failed"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := scanText(t, m, red, "npu.log", tt.log)
