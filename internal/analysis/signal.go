@@ -356,6 +356,15 @@ func tracebackFrameShape(t string) bool { return entry.IsTracebackFrame(t) }
 // that says in its own words what failed, not an internal x9999 one.
 func CANNDocumented(line string) bool { return cannDocumentedLine(FirstLine(line)) != "" }
 
+// CANNDetail reports whether line is a CANN block's line that names a
+// cause under an internal x9999 code: the runtime's reason ("rtKernelLaunch
+// execute failed, reason=[...]") or the code's own detail ("EH9999
+// [Init][Env]init env failed!").
+func CANNDetail(line string) bool {
+	l := strings.TrimSpace(FirstLine(line))
+	return strings.Contains(l, ", reason=[") || cannInnerCode(l) && !cannInnerOnly(strings.TrimLeft(l[6:], ": \t"))
+}
+
 // maxCANNLines bounds the lines of a block cannDocumentedLine reads.
 const maxCANNLines = 64
 

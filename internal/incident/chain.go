@@ -133,15 +133,39 @@ func (g *Grouper) nativeEvent(b burst, skip string) *group {
 	return best
 }
 
-// claimRelayed makes the settling classified exceptions printed just
-// before the CANN documented code's cause gr context of gr (see above).
+// claimRelayed makes the settling exceptions printed just before the CANN
+// block gr that names its cause context of gr (see above): classified
+// ones under a documented code's record, ones no record names under a
+// documented code or an internal code's detail.
 func (g *Grouper) claimRelayed(gr *group) {
-	if !g.genericFolds() || gr.Source == "" || !documentedCode(gr.NativeKind, &gr.Alert) || !namedCause(gr) {
+	if !g.genericFolds() || gr.Source == "" || gr.NativeKind != entry.NativeAscend {
 		return
 	}
-	g.absorbJustBefore(gr, g.sourceCauses(causeKey(gr)), func(a *group) bool {
-		return relays(a, gr.Off)
+	switch {
+	case documentedCode(gr.NativeKind, &gr.Alert) && namedCause(gr):
+		g.absorbJustBefore(gr, g.sourceCauses(causeKey(gr)), func(a *group) bool {
+			return relays(a, gr.Off)
+		})
+	case !innerDetail(gr.NativeKind, &gr.Alert):
+		return
+	}
+	g.absorbJustBefore(gr, g.sourceMembers(g.failBySource, causeKey(gr)), func(a *group) bool {
+		return relaysUnread(a, gr.Off)
 	})
+}
+
+// innerDetail reports whether the alert a, of a line of native shape
+// kind, is a CANN block no record reads led by the line that names its
+// cause under an internal code (analysis.CANNDetail).
+func innerDetail(kind string, a *sinks.Alert) bool {
+	return kind == entry.NativeAscend && a.Record.ID == "" && analysis.CANNDetail(a.Match.Text)
+}
+
+// relaysUnread reports whether a is an exception no record names, not a
+// native library's line, printed before off.
+func relaysUnread(a *group, off int64) bool {
+	x := a.Alert.Match.Exception
+	return !a.Native && a.Alert.Record.ID == "" && !a.Generic && !a.Consequence && x != nil && x.Type != "" && a.End <= off
 }
 
 // documentedCode reports whether the alert a, of a line of native shape
@@ -180,6 +204,16 @@ func documentedOccurrence(o *Occurrence) bool {
 	}
 	o.Complete()
 	return documentedCode(o.NativeKind, &o.Alert)
+}
+
+// detailOccurrence reports whether o, completed, is a CANN block no record
+// reads led by its internal code's detail (innerDetail).
+func detailOccurrence(o *Occurrence) bool {
+	if !o.Native || o.NativeKind != entry.NativeAscend {
+		return false
+	}
+	o.Complete()
+	return innerDetail(o.NativeKind, &o.Alert)
 }
 
 // relays reports whether a is a classified exception, not a native

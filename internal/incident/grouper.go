@@ -511,6 +511,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A generic line, or a native line of an event whose first
 			// line no record names either.
 			cause = g.findFailure(b, "")
+			if cause != nil && cause.Settling && relaysUnread(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
+				detailOccurrence(&o) {
+				// The CANN block names the cause of the exception
+				// that relayed it: it leads (claimRelayed).
+				cause = nil
+			}
 		}
 		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
 			documentedOccurrence(&o) {
