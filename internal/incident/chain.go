@@ -260,16 +260,51 @@ func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
-		c := m.gr
-		cx := c.Alert.Match.Exception
-		if !c.Traced || c.Alert.Record.ID != "" || cx == nil || cx.Type != x.Type || cx.Message != x.Message ||
-			c.Off >= b.off || !g.inBurst(c, b) {
-			continue
+	g.raisedMembers(raiseKey{sourceKey{b.scope, b.source}, x.Type, x.Message}, func(c *group) {
+		if c.Alert.Record.ID != "" || c.Off >= b.off || !g.inBurst(c, b) {
+			return
 		}
 		if best == nil || c.beganBefore(best) {
 			best = c
 		}
-	}
+	})
 	return best
+}
+
+// raiseKey is an unclassified traceback's key in Grouper.failByRaise: its
+// source and its exception line.
+type raiseKey struct {
+	sourceKey
+	typ, msg string
+}
+
+// raiseKeyOf returns gr's key in Grouper.failByRaise; false when gr is no
+// traceback whose exception line has a type and a message.
+func raiseKeyOf(gr *group) (raiseKey, bool) {
+	x := gr.Alert.Match.Exception
+	if !gr.Traced || x == nil || x.Type == "" || strings.TrimSpace(x.Message) == "" {
+		return raiseKey{}, false
+	}
+	return raiseKey{causeKey(gr), x.Type, x.Message}, true
+}
+
+// raisedMembers calls fn with each open incident indexed under key in
+// Grouper.failByRaise, forgetting those closed or changed since.
+func (g *Grouper) raisedMembers(key raiseKey, fn func(*group)) {
+	m := g.failByRaise[key]
+	for id := range m {
+		gr, ok := g.groups[id]
+		if !ok {
+			delete(m, id)
+			continue
+		}
+		if k, indexed := raiseKeyOf(gr); !indexed || k != key {
+			delete(m, id)
+			continue
+		}
+		fn(gr)
+	}
+	if len(m) == 0 {
+		delete(g.failByRaise, key)
+	}
 }

@@ -278,6 +278,14 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	}
 	if unclassifiedFailure(gr) {
 		addSourceMember(g.failBySource, causeKey(gr), id)
+		if k, ok := raiseKeyOf(gr); ok {
+			m := g.failByRaise[k]
+			if m == nil {
+				m = make(map[string]struct{})
+				g.failByRaise[k] = m
+			}
+			m[id] = struct{}{}
+		}
 	}
 }
 
@@ -314,6 +322,14 @@ func (g *Grouper) unindexScope(id string, gr *group) {
 			delete(m, id)
 			if len(m) == 0 {
 				delete(index, causeKey(gr))
+			}
+		}
+	}
+	if k, ok := raiseKeyOf(gr); ok {
+		if m := g.failByRaise[k]; m != nil {
+			delete(m, id)
+			if len(m) == 0 {
+				delete(g.failByRaise, k)
 			}
 		}
 	}
@@ -370,6 +386,9 @@ func (g *Grouper) pruneScopes() {
 				delete(index, key)
 			}
 		}
+	}
+	for key := range g.failByRaise {
+		g.raisedMembers(key, func(*group) {})
 	}
 }
 

@@ -156,6 +156,11 @@ type Grouper struct {
 	// native error lines by scope and source, which a generic line with
 	// no classified cause in its burst looks through (findFailure).
 	failBySource map[sourceKey]map[string]struct{}
+	// failByRaise indexes the traced ones among failBySource's incidents
+	// by their exception line too: a traceback raising one again finds
+	// its incident without reading every failure of its source
+	// (raisedBefore), which a storm of distinct tracebacks made quadratic.
+	failByRaise map[raiseKey]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -420,6 +425,7 @@ func New(opts Options) *Grouper {
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
 		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[sourceKey]map[string]struct{}),
 		nativeBySource: make(map[sourceKey]map[string]struct{}), failBySource: make(map[sourceKey]map[string]struct{}),
+		failByRaise: make(map[raiseKey]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -924,6 +930,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
 		clear(index)
 	}
+	clear(g.failByRaise)
 	g.pruneClocks()
 	return out
 }
@@ -1083,6 +1090,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	g.causeBySource = make(map[sourceKey]map[string]struct{})
 	g.nativeBySource = make(map[sourceKey]map[string]struct{})
 	g.failBySource = make(map[sourceKey]map[string]struct{})
+	g.failByRaise = make(map[raiseKey]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}

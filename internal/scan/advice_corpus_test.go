@@ -78,10 +78,7 @@ var knownGenericAdvice = map[string]string{
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
-	// dev-6: measured before any change made for the batch.
-	"954-task-exception-never-retrieved-request-disconnected.log": "asyncio's unretrieved task exception leads on its bare CancelledError, unclassified",
 	// dev-7: measured before any change made for the batch.
-	"934-c10d-store-socket-timeout-runtime-error-stdin.log":              "a bare 'RuntimeError: Socket Timeout' from an interactive session names no store, key or phase, and leads unclassified",
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
 }
 

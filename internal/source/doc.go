@@ -38,9 +38,13 @@
 //     the followed files or next to the original (names starting like it),
 //     so the lines written between our last read and the copy come from the
 //     copy; a copy inside the globs is never read as a new file, even while
-//     logrotate is still writing it. A generation written, copied and
-//     truncated between two looks after a truncation that left the file
-//     empty is read from its copy, a new file next to it. Lines written between logrotate's copy
+//     logrotate is still writing it. A generation never read (written,
+//     copied and truncated between two looks, after a truncation that left
+//     the file empty or one the tailer has not taken yet) is read from its
+//     copy, after the old content's tail and before the new content: a new
+//     file named like a rotation of the original waits unread while the
+//     original's content is not known (such a copy outside the globs is
+//     found only after a truncation that left the file empty). Lines written between logrotate's copy
 //     and its truncation are lost by copytruncate itself, and a copy
 //     compressed before the next poll is not found (use delaycompress);
 //   - plain truncation, any number of times: read again from the start; what

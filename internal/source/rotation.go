@@ -52,11 +52,94 @@ func (t *Tailer) classify(tr *tracked, now time.Time) (event, bool) {
 			return 0, false
 		}
 	}
+	if tr.copyOf == nil && t.awaitsUnseen(tr) {
+		return 0, false
+	}
 	t.identify(tr)
 	if tr.copyOf != nil {
 		return evCopy, true
 	}
 	return evNew, true
+}
+
+// awaitsUnseen reports whether tr, no copy of what was read of any
+// followed file, may be the copy of a generation of one that was never
+// read: tr is named like a rotation of a followed file in its directory
+// whose content is not known now, because it was truncated to empty and
+// has shown no content since (and tr was not there then), or because it
+// was truncated or rewritten since its last look (its size is below the
+// read position or its first bytes changed). Such a file is left to that
+// file's next look (readUnseen, readSkipped), which reads it as lines of
+// the original, after what the original's old content had unread and
+// before its new content, or leaves it to be classified when it is a copy
+// of what the original holds now. Classified at once, as a file of its
+// own, its lines would come after the original's later ones, or twice
+// when the original still held them.
+func (t *Tailer) awaitsUnseen(tr *tracked) bool {
+	for _, o := range t.order {
+		if o == tr || o.state != following || filepath.Dir(o.path) != filepath.Dir(tr.path) ||
+			!rotatedName(filepath.Base(o.path), filepath.Base(tr.path)) {
+			continue
+		}
+		if o.copiesBefore != nil {
+			if !o.copiesBefore[tr.key] {
+				return true
+			}
+			continue
+		}
+		if size := fileSize(o.f); size >= 0 && size < o.cr.pos || o.id.Size > 0 && !t.unchanged(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsUnseen reports whether f, size bytes long, may hold a generation of
+// tr that was never read: it is not empty and no copy of what tr holds
+// now. Such a copy is a prefix of tr, read after the copy: tr only grows
+// meanwhile. A shared start alone (the same line again, the first bytes
+// of one) does not make a longer file a copy of it.
+func (t *Tailer) holdsUnseen(tr *tracked, f *os.File, size int64) bool {
+	if size == 0 {
+		return false
+	}
+	b := append([]byte(nil), t.head(f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
+	cur := t.head(tr.f, len(b))
+	return !bytes.Equal(cur, b)
+}
+
+// readSkipped reads, as lines of tr, the files that awaitsUnseen held back
+// while tr's truncation was pending, oldest first: tr's old content was
+// just read to its end (from its copy when one was found), and its new
+// content is read next. Such a file that starts like tr's old content is
+// another copy of it, and one that is a copy of what tr holds now is
+// classified at the next look, against the new content.
+func (t *Tailer) readSkipped(s step, tr *tracked) error {
+	var found []*tracked
+	for _, o := range t.order {
+		if o.state != classifying || filepath.Dir(o.path) != filepath.Dir(tr.path) ||
+			!rotatedName(filepath.Base(tr.path), filepath.Base(o.path)) {
+			continue
+		}
+		if whole, prefix := t.startsLike(o, tr); whole || prefix {
+			continue
+		}
+		if fi, err := o.f.Stat(); err == nil {
+			o.size, o.mtime = fi.Size(), fi.ModTime()
+		}
+		if t.holdsUnseen(tr, o.f, o.size) {
+			found = append(found, o)
+		} else {
+			o.recheck = s.now.Add(recheckAfter)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b *tracked) int { return a.mtime.Compare(b.mtime) })
+	for _, cp := range found {
+		if err := t.readCopy(s, tr, cp, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // startsLike compares the first bytes of cp's file with the first bytes
@@ -114,6 +197,13 @@ func (t *Tailer) checkTruncation(s step, tr *tracked, full bool) error {
 		}
 	} else if err := t.finish(s.ctx, tr, s.now, s.emit); err != nil {
 		return err
+	}
+	// Whole generations written, copied and truncated since the last look
+	// lie between the old content and the new one.
+	if tr.id.Size > 0 {
+		if err := t.readSkipped(s, tr); err != nil {
+			return err
+		}
 	}
 	// Other copies of the old content (an earlier copy logrotate did not
 	// truncate after) hold nothing more to read: they become files of
@@ -180,26 +270,37 @@ func (t *Tailer) siblingKeys(path string) map[Key]bool {
 // since it was truncated to empty (before holds the files there were
 // then), oldest first. With nothing of its content known, a generation
 // written, copied and truncated between two looks changes nothing tr can
-// see; only its copy holds those lines. Files followed on their own,
+// see; only its copy holds those lines. A copy inside the globs is already
+// tracked, still being classified (awaitsUnseen held it back): it is read
+// here too and then followed from its end. Files followed on their own,
 // copies already read, compressed files, and copies of what tr holds now
-// are left alone.
+// are left alone; a tracked one of the last kind is classified at the
+// next look.
 func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
 	var found []*tracked
 	for _, p := range siblings(tr.path) {
 		if compressed(p) || !rotatedName(filepath.Base(tr.path), filepath.Base(p)) {
 			continue
 		}
-		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
-			if before[k] || t.files[k] != nil || t.retiredIndex(k) >= 0 || size == 0 {
-				return false
+		if fi, err := os.Stat(p); err == nil {
+			if k, ok := fileKey(fi); ok && t.files[k] != nil {
+				cp := t.files[k]
+				if cp.state != classifying || before[k] || slices.Contains(found, cp) {
+					continue
+				}
+				if fi, err := cp.f.Stat(); err == nil {
+					cp.size, cp.mtime = fi.Size(), fi.ModTime()
+				}
+				if t.holdsUnseen(tr, cp.f, cp.size) {
+					found = append(found, cp)
+				} else {
+					cp.recheck = s.now.Add(recheckAfter)
+				}
+				continue
 			}
-			// A copy of what tr holds now is a prefix of tr, read after
-			// the copy: tr only grows meanwhile. A shared start alone
-			// (the same line again, the first bytes of one) does not
-			// make a longer file a copy of it.
-			b := append([]byte(nil), t.head(f, t.cfg.FingerprintSize)...) // t.head's buffer is reused
-			cur := t.head(tr.f, len(b))
-			return !bytes.Equal(cur, b)
+		}
+		cp := t.openWhen(p, func(f *os.File, k Key, size int64) bool {
+			return !before[k] && t.files[k] == nil && t.retiredIndex(k) < 0 && t.holdsUnseen(tr, f, size)
 		})
 		if cp != nil {
 			cp.source, cp.pod = tr.source, tr.pod
@@ -210,7 +311,9 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
 	for i, cp := range found {
 		if err := t.readCopy(s, tr, cp, 0); err != nil {
 			for _, rest := range found[i+1:] {
-				rest.f.Close()
+				if t.files[rest.key] != rest {
+					rest.f.Close()
+				}
 			}
 			return err
 		}

@@ -196,6 +196,90 @@ func TestTailerRotation(t *testing.T) {
 			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
 		},
 		{
+			name: "copytruncate of a whole generation between two polls, the file empty at the first, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p) // seen empty: nothing of what comes next is known
+				},
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6)) // never seen in the original
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1") // found by the scan before the original is looked at
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8))
+				},
+			},
+			want:   wantNumbered(1, 8),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
+		},
+		{
+			name: "a copy of a file truncated to empty taken before the next look, not truncated yet, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+				},
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6))
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1") // logrotate truncates after the next look
+				},
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8))
+				},
+			},
+			want:   wantNumbered(1, 8),
+			counts: map[Counter]int64{CountTruncations: 2},
+		},
+		{
+			name: "copytruncate twice between two polls, the look between the second copy and its truncation, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6))
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8)) // never seen before its copy
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					appendFile(t, p, numbered(9, 9)) // logrotate truncates after the next look
+				},
+				func(t *testing.T, p string) {
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(10, 10))
+				},
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountTruncations: 2},
+		},
+		{
+			name: "copytruncate twice between two polls, copies in the glob",
+			glob: "app.log*",
+			steps: []func(*testing.T, string){
+				func(t *testing.T, p string) { writeFile(t, p, numbered(1, 5)) },
+				func(t *testing.T, p string) {
+					appendFile(t, p, numbered(6, 6))
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(7, 8)) // a whole generation never seen in the original
+					mustRename(t, p+".1", p+".2")
+					copyFile(t, p, p+".1")
+					mustTruncate(t, p)
+					appendFile(t, p, numbered(9, 9))
+				},
+				func(t *testing.T, p string) { appendFile(t, p, numbered(10, 10)) },
+			},
+			want:   wantNumbered(1, 10),
+			counts: map[Counter]int64{CountTruncations: 1, CountCopyTails: 2},
+		},
+		{
 			name: "another log sharing the stem is no copy of a file truncated to empty",
 			glob: "app.log",
 			steps: []func(*testing.T, string){

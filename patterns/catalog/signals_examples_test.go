@@ -67,6 +67,16 @@ var signalExamples = map[string]example{
 			"Received output for rid='HEALTH_CHECK_1a2b3c' but the state was deleted in TokenizerManager.",
 		},
 	},
+	"request-disconnected-from-client": {
+		match: []string{
+			"future: <Task finished name='Task-993871' coro=<<async_generator_asend without __name__>()> exception=ValueError(\"Request is disconnected from the client side (type 1). Abort request obj.rid='f2ea4cfe82f6489a91e72145abd6db25'\")>",
+			mainLog("[http_server] Error: Request is disconnected from the client side (type 3). Abort request obj.rid='61165a643f00435ca1112901a78071f7'"),
+		},
+		miss: []string{
+			mainLog("Client disconnected, rid='61165a643f00435ca1112901a78071f7'"),
+			"Request is disconnected from the load balancer pool",
+		},
+	},
 	"http-client-server-error-status": {
 		match: []string{
 			`2025-04-09 12:04:36,150 - INFO - HTTP Request: POST http://192.168.50.13/v1/chat/completions "HTTP/1.1 503 Service Unavailable"`,
