@@ -229,6 +229,21 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	s.choose(e.Text, a.hits)
 	d.Context, d.Alternatives, d.Others = s.context, s.alternatives, s.others
 	cause := s.cause
+	if cause.Record.Role.Is(patterns.RoleWrapper) && e.Native == entry.NativeAscend &&
+		cannInnerHeadline(matchedHeadline(e, cause)) && cannReason(e) != "" {
+		// Only wrappers matched a CANN block whose internal code says
+		// just "Inner Error!": the detail line after it, which no record
+		// reads, names the cause ("EH9999  [Init][Env]init env failed!",
+		// "rtKernelLaunch execute failed, reason=[...]"), and the
+		// wrapper is its context.
+		d.Context = s.wrappers()
+		d.Alternatives, d.Others = nil, s.nonWrappers()
+		if sig == "" {
+			sig, sigSev = SignalNative, patterns.SeverityError
+		}
+		a.unclassified(d, e, sig, sigSev, nil)
+		return true
+	}
 	if cause.Record.Role.Is(patterns.RoleWrapper) {
 		// Only wrappers matched: the entry's own exception, when a wrapper
 		// does not merely restate it, is the cause.

@@ -33,6 +33,17 @@ func TestCANNBlockHeadline(t *testing.T) {
 			head + "EE9999: 2025-03-02-10:11:12.345.678 get error: phyid:0 is err:0x7010003[FUNC:GetDeviceIndexByPhyId][FILE:api_error.cc][LINE:1918]\n" +
 				"        rtGetDeviceIndexByPhyId execute failed, reason=[device id error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n",
 			"rtGetDeviceIndexByPhyId execute failed, reason=[device id error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]"},
+		{"an internal code then the code's detail line",
+			"EH9999: Inner Error!\n" +
+				"EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
+				"        TraceBack (most recent call last):\n" +
+				"        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n",
+			"EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]"},
+		{"an internal code then a detail cut by the terminal, rejoined",
+			"EZ9999: Inner Error!\n" +
+				"EZ9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][L\n" +
+				"INE:145]\n",
+			"EZ9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]"},
 	} {
 		an := analysis.New(m)
 		var got []string

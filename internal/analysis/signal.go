@@ -146,10 +146,55 @@ func cannReason(e *entry.Entry) string {
 	}
 	i := strings.Index(e.Text, ", reason=[")
 	if i < 0 {
-		return ""
+		return cannInnerDetail(e.Text)
 	}
 	start := strings.LastIndexByte(e.Text[:i], '\n') + 1
 	return strings.TrimSpace(FirstLine(e.Text[start:]))
+}
+
+// cannInnerDetail returns the first line of text, trimmed, in which an
+// internal x9999 code says what failed inside ("EH9999  [Init][Env]init
+// env failed![FUNC:...]", the code's continuation line, or "EZ9999:
+// <time> wait for compute device to finish failed"): a line that opens
+// with such a code and says more than "Inner Error!". "" when none does.
+func cannInnerDetail(text string) string {
+	for n := 0; text != "" && n < maxCANNLines; n++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		l := strings.TrimSpace(line)
+		if !cannInnerCode(l) {
+			continue
+		}
+		msg := strings.TrimLeft(l[6:], ": \t")
+		if msg != "" && !cannInnerOnly(msg) {
+			return l
+		}
+	}
+	return ""
+}
+
+// cannInnerCode reports whether the trimmed line l opens with an internal
+// x9999 CANN code followed by a colon or a space ("EZ9999:", "EH9999  ").
+func cannInnerCode(l string) bool {
+	return len(l) >= 8 && l[0] == 'E' && isAlnum(l[1]) && l[2:6] == "9999" && (l[6] == ':' || l[6] == ' ' || l[6] == '\t')
+}
+
+// cannInnerOnly reports whether msg, what follows an x9999 code, says
+// only that an inner error happened: "Inner Error!", after a time or not.
+func cannInnerOnly(msg string) bool {
+	if i := strings.Index(msg, "Inner Error"); i >= 0 {
+		return strings.TrimSpace(strings.Trim(strings.TrimSpace(msg[i+len("Inner Error"):]), "!.,")) == "" &&
+			!strings.ContainsAny(strings.TrimSpace(msg[:i]), "abcdefghijklmnopqrstuvwxyz")
+	}
+	return false
+}
+
+// cannInnerHeadline reports whether the headline h is an x9999 code's
+// line that says only "Inner Error!": a wrapper, whose detail names the
+// cause.
+func cannInnerHeadline(h string) bool {
+	l := strings.TrimSpace(h)
+	return cannInnerCode(l) && cannInnerOnly(strings.TrimLeft(l[6:], ": \t"))
 }
 
 // startsWithErrorWord reports whether a message with no level of its own
@@ -305,6 +350,20 @@ func framesAlone(e *entry.Entry) bool {
 // tracebackFrameShape reports whether the frame line t (trimmed, from
 // `File "`) reads `File "<path>", line <n>, in <name>`.
 func tracebackFrameShape(t string) bool { return entry.IsTracebackFrame(t) }
+
+// CANNDocumented reports whether line opens with a documented CANN error
+// code ("EJ0001: <time> Failed to initialize the HCCP process..."): one
+// that says in its own words what failed, not an internal x9999 one.
+func CANNDocumented(line string) bool { return cannDocumentedLine(FirstLine(line)) != "" }
+
+// CANNDetail reports whether line is a CANN block's line that names a
+// cause under an internal x9999 code: the runtime's reason ("rtKernelLaunch
+// execute failed, reason=[...]") or the code's own detail ("EH9999
+// [Init][Env]init env failed!").
+func CANNDetail(line string) bool {
+	l := strings.TrimSpace(FirstLine(line))
+	return strings.Contains(l, ", reason=[") || cannInnerCode(l) && !cannInnerOnly(strings.TrimLeft(l[6:], ": \t"))
+}
 
 // maxCANNLines bounds the lines of a block cannDocumentedLine reads.
 const maxCANNLines = 64

@@ -172,7 +172,7 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 	case NativeGlog:
 		return !afterBlank && (isIndented(s) || strings.HasPrefix(s, "*** "))
 	case NativeAscend:
-		return !afterBlank && (isIndented(s) || isAscendCode(s) || isCANNReport(s) || isNPUErrorNotice(s))
+		return !afterBlank && (isIndented(s) || isAscendCode(s) || isAscendCodeMore(s) || isCANNReport(s) || isNPUErrorNotice(s))
 	case NativeCUDA:
 		return !afterBlank && isEpilogue(s)
 	case NativeCompiler:
@@ -517,6 +517,22 @@ func skipFraction(s string) string {
 // three digits, ":".
 func isAscendCode(s string) bool {
 	if len(s) < 8 || s[0] != 'E' || s[6] != ':' || s[7] != ' ' {
+		return false
+	}
+	for i := 1; i < 3; i++ {
+		if !isUpper(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return isDigits(s[3:6])
+}
+
+// isAscendCodeMore matches the further lines CANN prints under a code,
+// the code again and two spaces before the text ("EH9999  [Init][Env]init
+// env failed![FUNC:...]"), whatever the text's end (a terminal may have
+// cut it).
+func isAscendCodeMore(s string) bool {
+	if len(s) < 9 || s[0] != 'E' || s[6] != ' ' || s[7] != ' ' {
 		return false
 	}
 	for i := 1; i < 3; i++ {

@@ -3,6 +3,8 @@ package incident
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -45,6 +47,21 @@ import (
 //     client, by a framework that logs what it re-raises. It is listed in
 //     the first one's incident, which shows where it was raised
 //     (raisedBefore).
+//
+//   - a classified exception that relays a native library's failure
+//     (torch_npu's "HCCL function error: hcclCommInitRootInfoConfig(...),
+//     error code is 4"), followed within a few lines (borrowedGap) and the
+//     settle time by a CANN block whose documented error code a record
+//     names ("EJ0001: ... Failed to initialize the HCCP process"), is
+//     that code's failure: the code says in CANN's own words why the call
+//     failed, so its record leads and the exception is listed as its
+//     context (claimRelayed). An internal x9999 code says no such thing.
+//   - an exception no record names printed just after (borrowedGap) a
+//     CANN block no record reads, within its burst, is what torch_npu
+//     raises for that block ("RuntimeError: ACL stream synchronize
+//     failed, error code:507053" after "EZ9999  [Init][Env]init env
+//     failed!"): listed in the block's incident, whose detail line names
+//     the cause (blockBefore).
 //
 // Two exceptions no record names that say different things stay two
 // incidents, whatever their timing; so do two classified tracebacks.
@@ -114,6 +131,96 @@ func (g *Grouper) nativeEvent(b burst, skip string) *group {
 		}
 	}
 	return best
+}
+
+// claimRelayed makes the settling exceptions printed just before the CANN
+// block gr that names its cause context of gr (see above): classified
+// ones under a documented code's record, ones no record names under a
+// documented code or an internal code's detail.
+func (g *Grouper) claimRelayed(gr *group) {
+	if !g.genericFolds() || gr.Source == "" || gr.NativeKind != entry.NativeAscend {
+		return
+	}
+	switch {
+	case documentedCode(gr.NativeKind, &gr.Alert) && namedCause(gr):
+		g.absorbJustBefore(gr, g.sourceCauses(causeKey(gr)), func(a *group) bool {
+			return relays(a, gr.Off)
+		})
+	case !innerDetail(gr.NativeKind, &gr.Alert):
+		return
+	}
+	g.absorbJustBefore(gr, g.sourceMembers(g.failBySource, causeKey(gr)), func(a *group) bool {
+		return relaysUnread(a, gr.Off)
+	})
+}
+
+// innerDetail reports whether the alert a, of a line of native shape
+// kind, is a CANN block no record reads led by the line that names its
+// cause under an internal code (analysis.CANNDetail).
+func innerDetail(kind string, a *sinks.Alert) bool {
+	return kind == entry.NativeAscend && a.Record.ID == "" && analysis.CANNDetail(a.Match.Text)
+}
+
+// relaysUnread reports whether a is an exception no record names, not a
+// native library's line, printed before off.
+func relaysUnread(a *group, off int64) bool {
+	x := a.Alert.Match.Exception
+	return !a.Native && a.Alert.Record.ID == "" && !a.Generic && !a.Consequence && x != nil && x.Type != "" && a.End <= off
+}
+
+// documentedCode reports whether the alert a, of a line of native shape
+// kind, is a cause record's match on a CANN documented error code's line.
+func documentedCode(kind string, a *sinks.Alert) bool {
+	return kind == entry.NativeAscend && a.Record.Role == string(patterns.RoleCause) &&
+		sinks.SeverityRank(a.Record.Severity) >= sinks.SeverityRank("error") && analysis.CANNDocumented(a.Match.Text)
+}
+
+// blockBefore returns the incident of a CANN block no record reads that
+// ended at most borrowedGap before the burst b began, in its source and
+// burst; nil when there is none (see above).
+func (g *Grouper) blockBefore(b burst) *group {
+	if b.source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if !c.Native || c.NativeKind != entry.NativeAscend || c.Alert.Record.ID != "" ||
+			c.End > b.off || b.off-c.End > borrowedGap || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.End > best.End {
+			best = c
+		}
+	}
+	return best
+}
+
+// documentedOccurrence reports whether o, completed, is a cause record's
+// match on a CANN documented error code's line (documentedCode).
+func documentedOccurrence(o *Occurrence) bool {
+	if !o.Native || o.NativeKind != entry.NativeAscend {
+		return false
+	}
+	o.Complete()
+	return documentedCode(o.NativeKind, &o.Alert)
+}
+
+// detailOccurrence reports whether o, completed, is a CANN block no record
+// reads led by its internal code's detail (innerDetail).
+func detailOccurrence(o *Occurrence) bool {
+	if !o.Native || o.NativeKind != entry.NativeAscend {
+		return false
+	}
+	o.Complete()
+	return innerDetail(o.NativeKind, &o.Alert)
+}
+
+// relays reports whether a is a classified exception, not a native
+// library's line, printed before off: one that may relay the failure a
+// native block printed at off explains.
+func relays(a *group, off int64) bool {
+	return !a.Native && classifiedCause(a) && a.Alert.Match.Exception != nil && a.Alert.Match.Exception.Type != "" && a.End <= off
 }
 
 // claimContinued makes the settling unclassified tracebacks whose

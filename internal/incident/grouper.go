@@ -483,6 +483,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// An exception no record names, read after the classified
 			// cause of its burst (see chain.go).
 			cause = g.causeBefore(b)
+			if cause == nil {
+				// The exception torch_npu raises for a CANN block
+				// no record reads, printed just after it (see
+				// chain.go).
+				cause = g.blockBefore(b)
+			}
 			if cause == nil && o.Traced {
 				// The same exception raised again by the caller
 				// that waited on it (see chain.go).
@@ -511,6 +517,18 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A generic line, or a native line of an event whose first
 			// line no record names either.
 			cause = g.findFailure(b, "")
+			if cause != nil && cause.Settling && relaysUnread(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
+				detailOccurrence(&o) {
+				// The CANN block names the cause of the exception
+				// that relayed it: it leads (claimRelayed).
+				cause = nil
+			}
+		}
+		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
+			documentedOccurrence(&o) {
+			// The CANN block explains the exception that relayed it:
+			// it leads, and claims the exception (claimRelayed).
+			cause = nil
 		}
 		if cause != nil && g.joinsBurst(&o, cause) {
 			// A generic line, or a native line, read after the
@@ -559,6 +577,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		g.claimGenerics(gr)
 		g.claimChained(gr)
 		g.claimContinued(gr)
+		g.claimRelayed(gr)
 		g.adopt(gr)
 	}
 	switch {
