@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/matcher"
 )
 
 // A glog ERROR line no record names is routine only right after an INFO
@@ -86,21 +87,7 @@ func TestRemoteWrapperIsAConsequence(t *testing.T) {
 		frames + "  File \"/usr/lib/python3/site-packages/actorlib/context.py\", line 111, in _result\n    raise message.as_instanceof_cause()\n": true,
 		frames + "  File \"/srv/app/shards.py\", line 17, in load\n    meta = index[shard_id]\n":                                                  false,
 	} {
-		an := analysis.New(m)
-		n := 0
-		for _, e := range entries(in) {
-			d, ok := an.Analyze(&e)
-			if !ok {
-				continue
-			}
-			n++
-			if got := d.Role == "consequence"; got != want {
-				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
-			}
-		}
-		if n == 0 {
-			t.Errorf("%q: no failure", in)
-		}
+		checkConsequence(t, m, in, want)
 	}
 }
 
@@ -121,20 +108,27 @@ func TestExceptionSayingOnlyWhereIsAConsequence(t *testing.T) {
 		frames + "RuntimeError: parse error in: config.yaml:12 expected a mapping\n":                                     false,
 		frames + "RuntimeError: [ERROR] HCCL error in the barrier of group 3\n":                                          false,
 	} {
-		an := analysis.New(m)
-		n := 0
-		for _, e := range entries(in) {
-			d, ok := an.Analyze(&e)
-			if !ok {
-				continue
-			}
-			n++
-			if got := d.Role == "consequence"; got != want {
-				t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
-			}
+		checkConsequence(t, m, in, want)
+	}
+}
+
+// checkConsequence analyses in and checks that it holds a failure, and
+// that each of its failures is a consequence exactly when want is.
+func checkConsequence(t *testing.T, m *matcher.Matcher, in string, want bool) {
+	t.Helper()
+	an := analysis.New(m)
+	n := 0
+	for _, e := range entries(in) {
+		d, ok := an.Analyze(&e)
+		if !ok {
+			continue
 		}
-		if n == 0 {
-			t.Errorf("%q: no failure", in)
+		n++
+		if got := d.Role == "consequence"; got != want {
+			t.Errorf("%q: role %q, want consequence %v", in, d.Role, want)
 		}
+	}
+	if n == 0 {
+		t.Errorf("%q: no failure", in)
 	}
 }

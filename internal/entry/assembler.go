@@ -875,16 +875,10 @@ func isSGLangFormat(f Format) bool {
 // pushBlank handles a line with nothing but wrappers and white space.
 func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	a.spacing.blank()
-	p := &a.cur
-	if !p.active {
-		a.arena.rotate()
-		a.begin(l, "", prefix, kindBlank)
-	} else {
-		p.blanks++
-		p.lines++
-		p.last = l.Offset
+	if a.cur.active {
+		a.cur.blanks++
 	}
-	p.cutBytes += cut
+	a.pushFiller(l, prefix, cut)
 }
 
 // pushColumn pushes the line base[start:end] (learned bytes of it a
