@@ -183,7 +183,7 @@ func (g *Grouper) blockBefore(b burst) *group {
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+	for _, m := range g.sourceMembers(g.blockBySource, sourceKey{b.scope, b.source}) {
 		c := m.gr
 		if !c.Native || c.NativeKind != entry.NativeAscend || c.Alert.Record.ID != "" ||
 			c.End > b.off || b.off-c.End > borrowedGap || !g.inBurst(c, b) {

@@ -278,6 +278,9 @@ func (g *Grouper) indexScope(id string, gr *group) {
 	}
 	if unclassifiedFailure(gr) {
 		addSourceMember(g.failBySource, causeKey(gr), id)
+		if gr.Native && gr.NativeKind == entry.NativeAscend {
+			addSourceMember(g.blockBySource, causeKey(gr), id)
+		}
 		if k, ok := raiseKeyOf(gr); ok {
 			m := g.failByRaise[k]
 			if m == nil {
@@ -317,7 +320,7 @@ func (g *Grouper) unindexScope(id string, gr *group) {
 			}
 		}
 	}
-	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource, g.blockBySource} {
 		if m := index[causeKey(gr)]; m != nil {
 			delete(m, id)
 			if len(m) == 0 {
@@ -380,7 +383,7 @@ func (g *Grouper) pruneScopes() {
 			}
 		}
 	}
-	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource, g.blockBySource} {
 		for key := range index {
 			if len(g.sourceMembers(index, key)) == 0 {
 				delete(index, key)

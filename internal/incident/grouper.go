@@ -161,6 +161,10 @@ type Grouper struct {
 	// its incident without reading every failure of its source
 	// (raisedBefore), which a storm of distinct tracebacks made quadratic.
 	failByRaise map[raiseKey]map[string]struct{}
+	// blockBySource indexes the Ascend error blocks among failBySource's
+	// incidents, which an exception printed just after one looks through
+	// (blockBefore) without reading every failure of its source.
+	blockBySource map[sourceKey]map[string]struct{}
 	// dirty holds the fingerprints of the incidents opened, changed or
 	// closed since the last Committed: what Changes writes or deletes.
 	// reset, set instead when that set outgrows its bound (commits failing
@@ -425,7 +429,7 @@ func New(opts Options) *Grouper {
 		byScope: make(map[string]map[string]struct{}), consByScope: make(map[string]map[string]struct{}),
 		genByScope: make(map[string]map[string]struct{}), causeBySource: make(map[sourceKey]map[string]struct{}),
 		nativeBySource: make(map[sourceKey]map[string]struct{}), failBySource: make(map[sourceKey]map[string]struct{}),
-		failByRaise: make(map[raiseKey]map[string]struct{}),
+		failByRaise: make(map[raiseKey]map[string]struct{}), blockBySource: make(map[sourceKey]map[string]struct{}),
 		// A new grouper's first Changes clears whatever incidents are
 		// stored: a state it did not restore is not its own.
 		dirty: make(map[string]struct{}), reset: true}
@@ -927,7 +931,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope, g.genByScope} {
 		clear(index)
 	}
-	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource} {
+	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource, g.blockBySource} {
 		clear(index)
 	}
 	clear(g.failByRaise)
@@ -1091,6 +1095,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	g.nativeBySource = make(map[sourceKey]map[string]struct{})
 	g.failBySource = make(map[sourceKey]map[string]struct{})
 	g.failByRaise = make(map[raiseKey]map[string]struct{})
+	g.blockBySource = make(map[sourceKey]map[string]struct{})
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}
