@@ -108,6 +108,21 @@ func (t *Tailer) holdsUnseen(tr *tracked, f *os.File, size int64) bool {
 	return !bytes.Equal(cur, b)
 }
 
+// trackedHoldsUnseen reports whether cp, a file still being classified,
+// holds a generation of tr that was never read (holdsUnseen), its size
+// and time read again; one that does not is classified at its next
+// recheck.
+func (t *Tailer) trackedHoldsUnseen(s step, tr, cp *tracked) bool {
+	if fi, err := cp.f.Stat(); err == nil {
+		cp.size, cp.mtime = fi.Size(), fi.ModTime()
+	}
+	if t.holdsUnseen(tr, cp.f, cp.size) {
+		return true
+	}
+	cp.recheck = s.now.Add(recheckAfter)
+	return false
+}
+
 // readSkipped reads, as lines of tr, the files that awaitsUnseen held back
 // while tr's truncation was pending, oldest first: tr's old content was
 // just read to its end (from its copy when one was found), and its new
@@ -124,13 +139,8 @@ func (t *Tailer) readSkipped(s step, tr *tracked) error {
 		if whole, prefix := t.startsLike(o, tr); whole || prefix {
 			continue
 		}
-		if fi, err := o.f.Stat(); err == nil {
-			o.size, o.mtime = fi.Size(), fi.ModTime()
-		}
-		if t.holdsUnseen(tr, o.f, o.size) {
+		if t.trackedHoldsUnseen(s, tr, o) {
 			found = append(found, o)
-		} else {
-			o.recheck = s.now.Add(recheckAfter)
 		}
 	}
 	slices.SortStableFunc(found, func(a, b *tracked) int { return a.mtime.Compare(b.mtime) })
@@ -288,13 +298,8 @@ func (t *Tailer) readUnseen(s step, tr *tracked, before map[Key]bool) error {
 				if cp.state != classifying || before[k] || slices.Contains(found, cp) {
 					continue
 				}
-				if fi, err := cp.f.Stat(); err == nil {
-					cp.size, cp.mtime = fi.Size(), fi.ModTime()
-				}
-				if t.holdsUnseen(tr, cp.f, cp.size) {
+				if t.trackedHoldsUnseen(s, tr, cp) {
 					found = append(found, cp)
-				} else {
-					cp.recheck = s.now.Add(recheckAfter)
 				}
 				continue
 			}
