@@ -159,6 +159,20 @@ var knownLayoutMisses = map[string]map[string]string{
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
+	// Held out (heldout-13): measured when the batch joined the variant
+	// tests, not tuned to.
+	"628-benign-hip-runtime-init-amd-log-level.log": {
+		"prefix-worker":      "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"prefix-host":        "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"prefix-ray-pid":     "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"prefix-rank":        "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"prefix-pm2":         "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"pm2-after-backtick": "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"caret-m":            "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"backtick-open":      "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"backtick-span":      "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+		"fold-s-100":         "held out: the HIP runtime's AMD_LOG_LEVEL trace lines alert unclassified, as they do as posted",
+	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read
