@@ -163,9 +163,13 @@ var nativeExamples = map[string]example{
 		match: []string{
 			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion from peer 10.10.1.4<48392> with error 12, opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.10.1.3 remoteGids::ffff:10.10.1.4 hca mlx5_1",
 			"node-3:2288:2597 [1] NCCL WARN NET/IB: Got completion from peer 10.10.1.4<48392> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 localGid fe80::1 remoteGids fe80::2 hca mlx5_1",
+			// NCCL 2.x releases before the peer was named, with '.cu' sources.
+			"node-3:2288:2597 [1] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
+			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion with error 5, opcode 32767, len 0, vendor err 249",
 		},
 		miss: []string{
 			"node-3:2288:2288 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.10.1.3<0>",
+			"node-3:2288:2597 [1] NCCL INFO NET/IB : Got completion with opcode 1, len 0",
 		},
 	},
 	"nccl-ib-verbs-call-failed": {
