@@ -621,9 +621,16 @@ var moreNativeExamples = map[string]example{
 			"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
 			"/bin/sh: 1: nvcc: not found",
 			"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'",
+			// A kernel wrapper's check at import, before anything fails.
+			"WARNING:sglang.srt.layers.deep_gemm_wrapper.configurer:deep_gemm unavailable: CUDA_HOME not set. Falling back to default kernels.",
+			// DeepGEMM's JIT, Triton's tool lookup.
+			tb("RuntimeError: Cannot find any available NVCC compiler"),
+			tb("RuntimeError: Cannot find ptxas"),
 		},
 		miss: []string{
 			mainLog("CUDA_HOME is set to /usr/local/cuda, nvcc version 12.8"),
+			mainLog("deep_gemm unavailable: SGLANG_ENABLE_JIT_DEEPGEMM=0"),
+			"Cannot find ptxas version in output, assuming 12.8",
 		},
 	},
 	"deepep-host-check-failed": {
