@@ -64,6 +64,28 @@ var sglangComponents = []raiseLibrary{
 			"ValueError: --swa-full-tokens-ratio should be in range (0, 1.0].",
 			"ValueError: Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=0.",
 		}},
+		{family: "features that cannot be combined, named without their flags", want: "sglang-launch-flags-rejected", lines: []string{
+			"AssertionError: PD-Multiplexing is not compatible with chunked prefill.",
+			"AssertionError: Pipeline parallelism is not compatible with overlap schedule, speculative decoding",
+			"AssertionError: PP is not supported with context parallelism",
+			"AssertionError: multi-node data parallel is not supported unless dp attention!",
+			"AssertionError: interleave DSA CP does not support DP attention.",
+			"AssertionError: Elastic EP runtime scale-up requires decode and prefill CUDA graphs to be disabled.",
+		}},
+		{family: "the RDMA devices named for the transfer", want: "mooncake-no-rdma-device", lines: []string{
+			"ValueError: Invalid IB devices specified for all GPUs: ['mlx5_9']. Available devices: ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3']",
+			"RuntimeError: InfiniBand sysfs path not found: /sys/class/infiniband. Please ensure InfiniBand drivers are installed.",
+			"RuntimeError: No IB devices found in /sys/class/infiniband",
+		}},
+		{family: "a kernel the GPU is too old for", want: "kernel-requires-newer-gpu", lines: []string{
+			"ValueError: --quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+			"ValueError: --bf16-gemm-backend cutedsl requires SM100/SM103 (Blackwell)",
+			"RuntimeError: CuTe DSL GDN prefill requires SM100+ (Blackwell); got SM90.",
+			"RuntimeError: MXFP4 Marlin requires SM90 or SM120.",
+			"AssertionError: cutlass_fp8 MoE requires SM90, SM100, or SM120 GPUs",
+			"ValueError: FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+			"ValueError: --enable-deepseek-v4-fp4-indexer requires SM100 GPUs with DeepGEMM FP4 indexer support.",
+		}},
 		{family: "speculative decoding flags", want: "speculative-decoding-config-refused", lines: []string{
 			"ValueError: --speculative-use-rejection-sampling requires --speculative-eagle-topk=1.",
 			"AssertionError: Speculative decoding is currently not supported with Flex Attention backend",
@@ -98,6 +120,9 @@ var sglangComponents = []raiseLibrary{
 			mainLog("CUDA graph is disabled because --enable-mis is set."),
 			mainLog("skip_tokenizer_init=True ignores --enable-tokenizer-batch-encode; disabling it."),
 			"usage: launch_server.py [-h] --model-path MODEL_PATH [--tokenizer-path TOKENIZER_PATH]",
+			mainLog("Duplicate IB devices specified for all GPUs: mlx5_0,mlx5_0. Deduplicating to: mlx5_0"),
+			mainLog("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			mainLog("Disable chunked prefix cache when page size > 1 with speculative decoding is not supported yet."),
 		}},
 	}},
 	{name: "model runner: memory pool sizing", families: []raiseFamily{
@@ -400,6 +425,17 @@ var sglangWordingsExamples = map[string]example{
 		},
 		miss: []string{hdr("Found nccl from library libnccl.so.2")},
 	},
+	"kernel-requires-newer-gpu": {
+		match: []string{
+			tb("RuntimeError: CuTe DSL GDN prefill requires SM100+ (Blackwell); got SM90."),
+			sglangLaunchTB("ValueError: --quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs."),
+			"AssertionError: MXFP8 requires SM100",
+		},
+		miss: []string{
+			mainLog("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			"ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 89. Current capability: 80.",
+		},
+	},
 	"disagg-staging-buffer-too-small": {
 		match: []string{
 			tb("RuntimeError: [Staging] Chunk staging allocation permanently failed: chunk exceeds ring buffer total size (room=123456). Increase SGLANG_DISAGG_STAGING_POOL_SIZE_MB."),
@@ -454,6 +490,10 @@ var sglangWordingsWidened = map[string]example{
 	}},
 	"mooncake-transfer-engine-too-old": {match: []string{
 		"RuntimeError: Mooncake's batch register requires a newer version of mooncake-transfer-engine. Please upgrade Mooncake.",
+	}},
+	"mooncake-no-rdma-device": {match: []string{
+		"ValueError: Invalid IB devices specified for all GPUs: ['mlx5_9']. Available devices: ['mlx5_0', 'mlx5_1']",
+		"RuntimeError: No IB devices found in /sys/class/infiniband",
 	}},
 	"chat-template-not-set": {match: []string{
 		"ValueError: This model has no HF chat template and no custom chat encoder; cannot encode chat messages with '/models/base-model'.",
