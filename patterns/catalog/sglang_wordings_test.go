@@ -144,6 +144,15 @@ var sglangComponents = []raiseLibrary{
 			"ImportError: accelerate is required for ModelOpt quantization. Please install it with: pip install accelerate",
 			"ImportError: ModelOpt is not available. Please install modelopt.",
 		}},
+		{family: "host memory for the hierarchical cache", want: "hicache-not-enough-host-memory", lines: []string{
+			"ValueError: Not enough host memory available. Requesting 400.00 GB but only have 120.50 GB free. Please reduce the size of the hierarchical cache.",
+			"ValueError: Not enough host memory for V4 paged pool swa_kv. Requesting 96.00 GB but only have 40.25 GB free.",
+		}},
+		{family: "hierarchical cache storage backend", want: "hicache-storage-backend-init-failed", lines: []string{
+			"ValueError: Failed to create storage backend: Failed to connect to mooncake master at 10.0.0.9:50051",
+			"ValueError: Unknown storage backend 'hf3fs_v2'. Registered backends: ['file', 'mooncake', 'hf3fs', 'nixl', 'aibrix', 'dynamic']. ",
+			"ImportError: Failed to import backend 'mystore' from 'my_pkg.hicache': No module named 'my_pkg'",
+		}},
 		{family: "near misses: pool sizing notices", bare: true, lines: []string{
 			hdr("KV Cache is allocated. #tokens: 1234567, K size: 35.21 GB, V size: 35.21 GB"),
 			hdr("Memory pool end. avail mem=10.20 GB"),
@@ -249,6 +258,15 @@ var sglangComponents = []raiseLibrary{
 		}},
 		{family: "transfer failed", want: "disagg-decode-transfer-failed", bare: true, lines: []string{
 			hdr("Decode transfer failed for request rank=0 req.rid='abc123' req.bootstrap_room=123456 with exception KVTransferError(bootstrap_room=123456): Request 123456 timed out after 30.0s in KVPoll.WaitingForInput"),
+		}},
+		{family: "encoder disaggregation: the encoder went away", want: "epd-encoder-unavailable", bare: true, lines: []string{
+			mainLog("Encoder http://10.0.0.8:30001 timeout (60s) for rid=3f2a9c (request 0)"),
+			mainLog("Encoder HTTP request failed for req_id=17 (request 0): Cannot connect to host 10.0.0.8:30001 ssl:default [Connect call failed ('10.0.0.8', 30001)]"),
+			hdr("Timed out waiting for image embeddings for request 3f2a9c"),
+			mainLog("Encoder health check timed out after 20s"),
+		}},
+		{family: "encoder disaggregation: every encoder worker dead", want: "epd-encoder-unavailable", lines: []string{
+			"sglang.srt.disaggregation.encode_server.MMError: All encoder DP workers are dead.",
 		}},
 		{family: "near misses: disaggregation notices", bare: true, lines: []string{
 			hdr("Performance is NOT guaranteed when using different TP sizes for non-MLA models. "),
@@ -436,6 +454,20 @@ var sglangWordingsExamples = map[string]example{
 			"ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 89. Current capability: 80.",
 		},
 	},
+	"hicache-storage-backend-init-failed": {
+		match: []string{
+			tb("ValueError: Failed to create storage backend: Failed to connect to mooncake master at 10.0.0.9:50051"),
+			"ValueError: Unknown storage backend 'hf3fs_v2'. Registered backends: ['file', 'mooncake']. ",
+		},
+		miss: []string{hdr("Creating storage backend: mooncake")},
+	},
+	"epd-encoder-unavailable": {
+		match: []string{
+			mainLog("Encoder http://10.0.0.8:30001 timeout (60s) for rid=3f2a9c (request 0)"),
+			hdr("Timed out waiting for image embeddings for request 3f2a9c"),
+		},
+		miss: []string{mainLog("Encoder http://10.0.0.8:30001 returned 2 embeddings for rid=3f2a9c")},
+	},
 	"disagg-staging-buffer-too-small": {
 		match: []string{
 			tb("RuntimeError: [Staging] Chunk staging allocation permanently failed: chunk exceeds ring buffer total size (room=123456). Increase SGLANG_DISAGG_STAGING_POOL_SIZE_MB."),
@@ -494,6 +526,9 @@ var sglangWordingsWidened = map[string]example{
 	"mooncake-no-rdma-device": {match: []string{
 		"ValueError: Invalid IB devices specified for all GPUs: ['mlx5_9']. Available devices: ['mlx5_0', 'mlx5_1']",
 		"RuntimeError: No IB devices found in /sys/class/infiniband",
+	}},
+	"hicache-not-enough-host-memory": {match: []string{
+		"ValueError: Not enough host memory for V4 paged pool swa_kv. Requesting 96.00 GB but only have 40.25 GB free.",
 	}},
 	"chat-template-not-set": {match: []string{
 		"ValueError: This model has no HF chat template and no custom chat encoder; cannot encode chat messages with '/models/base-model'.",
