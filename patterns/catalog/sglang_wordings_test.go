@@ -317,9 +317,24 @@ var sglangComponents = []raiseLibrary{
 		{family: "tokenizer not loadable", want: "router-tokenizer-load-failed", bare: true, lines: []string{
 			gatewayLog("ERROR", "smg::tokenizer", "Failed to load tokenizer '/models/Qwen3-8B': No such file or directory (os error 2)"),
 		}},
+		{family: "a PD pair's prefill side failed", want: "router-pd-transport-error", or: "grpc-unavailable", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::http::pd_router", "Prefill failed, aborting paired decode request decode_url=http://10.0.0.8:30000 prefill_url=http://10.0.0.7:30000"),
+			gatewayLog("ERROR", "smg::routers::grpc::common::stages::request_execution", "Prefill worker failed to start function=\"execute_dual_dispatch\" error=status: Unavailable, message: \"error trying to connect\""),
+		}},
+		{family: "no PD pair for the model", want: "router-pd-role-unavailable", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::grpc::common::stages::worker_selection", "No available PD worker pairs for model mode=\"PrefillDecode\" model_id=Qwen3-8B"),
+		}},
+		{family: "router could not be built", want: "router-start-failed", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create HTTP PD router: No prefill workers configured"),
+			gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create gRPC Regular router: tokenizer required for gRPC mode"),
+		}},
+		{family: "a worker given in the wrong connection mode", want: "router-worker-connect-failed", bare: true, lines: []string{
+			gatewayLog("ERROR", "smg::core::worker", "Worker http://10.0.0.7:30000 is not a gRPC worker but connection mode is gRPC"),
+		}},
 		{family: "near misses: the router's progress", bare: true, lines: []string{
 			gatewayLog(" INFO", "smg::server", "Starting router on 0.0.0.0:30000 | mode: Regular | policy: CacheAware"),
 			gatewayLog(" INFO", "smg::core::worker_manager", "Worker http://10.0.0.7:30000 is healthy"),
+			gatewayLog(" WARN", "smg::core::steps::worker::shared::update_policies", "Model Qwen3-8B has conflicting tp_size: prefill=Some(\"8\"), decode=Some(\"4\")"),
 		}},
 	}},
 }
@@ -529,6 +544,18 @@ var sglangWordingsWidened = map[string]example{
 	}},
 	"hicache-not-enough-host-memory": {match: []string{
 		"ValueError: Not enough host memory for V4 paged pool swa_kv. Requesting 96.00 GB but only have 40.25 GB free.",
+	}},
+	"router-pd-transport-error": {match: []string{
+		gatewayLog(" WARN", "smg::routers::http::pd_router", "Prefill failed, aborting paired decode request decode_url=http://10.0.0.8:30000 prefill_url=http://10.0.0.7:30000"),
+	}},
+	"router-start-failed": {match: []string{
+		gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create HTTP PD router: No prefill workers configured"),
+	}},
+	"router-pd-role-unavailable": {match: []string{
+		gatewayLog(" WARN", "smg::routers::grpc::common::stages::worker_selection", "No available PD worker pairs for model mode=\"PrefillDecode\" model_id=Qwen3-8B"),
+	}},
+	"router-worker-connect-failed": {match: []string{
+		gatewayLog("ERROR", "smg::core::worker", "Worker http://10.0.0.7:30000 is not a gRPC worker but connection mode is gRPC"),
 	}},
 	"chat-template-not-set": {match: []string{
 		"ValueError: This model has no HF chat template and no custom chat encoder; cannot encode chat messages with '/models/base-model'.",
