@@ -159,6 +159,28 @@ var sglangComponents = []raiseLibrary{
 			hdr("max_total_num_tokens=1234567, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=4096, context_len=163840, available_gpu_mem=10.20 GB"),
 		}},
 	}},
+	{name: "kernel and model layers: packages", families: []raiseFamily{
+		{family: "a package a backend or model needs is not installed", want: "python-module-not-found", lines: []string{
+			"ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.",
+			"ImportError: Mooncake EP is not installed. Please install Mooncake package at https://github.com/kvcache-ai/Mooncake/blob/main/doc/en/build.md with EP support to run SGLang with Mooncake EP.",
+			"RuntimeError: LMCache is not installed. Please install it by running `pip install lmcache`",
+			"ImportError: The package `amd-quark` is required to use MX-FP4 models. Please install it with `pip install amd-quark`.",
+			"ImportError: mistral_common is required for Voxtral. Install it with: pip install mistral_common",
+			"RuntimeError: flashinfer_cutlass MoE runner backend requires flashinfer to be installed.",
+			"ImportError: gRPC mode requires the smg-grpc-servicer package. If not installed, run: pip install smg-grpc-servicer[sglang]. If already installed, there may be a broken import in sglang's gRPC server modules.",
+			"ImportError: checkpoint-engine is not installed. Please install it with: pip install sglang[checkpoint-engine]",
+			"Exception: flashinfer with minimum required version 0.6.3 is not installed. Please `pip install flashinfer-python==0.6.3`",
+		}},
+		{family: "a package installed at a version the layer cannot use", want: "python-import-name-mismatch", lines: []string{
+			"ImportError: Can't import trtllm_fp8_block_scale_moe from flashinfer. Please check flashinfer version.",
+			"Exception: sgl-kernel is installed with version 0.3.9, which is less than the minimum required version 0.3.14. Please reinstall the latest version with `pip install sgl-kernel --force-reinstall`",
+			"ImportError: bitsandbytes version is wrong. Please install bitsandbytes>=0.46.1.",
+		}},
+		{family: "near misses: a layer's own notices", bare: true, lines: []string{
+			hdr("DeepEP is installed but not enabled; using the default MoE dispatcher."),
+			mainLog("flashinfer is installed with version 0.6.3"),
+		}},
+	}},
 	{name: "model loading", families: []raiseFamily{
 		{family: "no weight files", want: "model-weights-not-found", lines: []string{
 			"RuntimeError: Cannot find any model weights with `/models/Qwen3-8B`",
@@ -514,6 +536,8 @@ var sglangWordingsWidened = map[string]example{
 		"RuntimeError: Capture prefill CUDA graph failed: CUDA out of memory. Tried to allocate 2.00 GiB.",
 	}},
 	"python-module-not-found": {match: []string{
+		"ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.",
+		"RuntimeError: flashinfer_cutlass MoE runner backend requires flashinfer to be installed.",
 		"ImportError: Breakable CUDA graph on NVIDIA requires the 'cuda-python' package. Install it with: pip install cuda-python",
 		"ImportError: accelerate is required for ModelOpt quantization. Please install it with: pip install accelerate",
 		"ImportError: ModelOpt is not available. Please install modelopt.",
@@ -556,6 +580,10 @@ var sglangWordingsWidened = map[string]example{
 	}},
 	"router-worker-connect-failed": {match: []string{
 		gatewayLog("ERROR", "smg::core::worker", "Worker http://10.0.0.7:30000 is not a gRPC worker but connection mode is gRPC"),
+	}},
+	"python-import-name-mismatch": {match: []string{
+		"ImportError: Can't import trtllm_fp8_block_scale_moe from flashinfer. Please check flashinfer version.",
+		"Exception: sgl-kernel is installed with version 0.3.9, which is less than the minimum required version 0.3.14. Please reinstall the latest version with `pip install sgl-kernel --force-reinstall`",
 	}},
 	"chat-template-not-set": {match: []string{
 		"ValueError: This model has no HF chat template and no custom chat encoder; cannot encode chat messages with '/models/base-model'.",
