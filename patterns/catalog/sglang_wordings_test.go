@@ -93,6 +93,16 @@ var sglangComponents = []raiseLibrary{
 			"ValueError: Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support any speculative algorithm, but got dcp_size=2 on a CUDA platform with speculative decoding enabled.",
 			"ValueError: speculative_eagle_topk(4) > 1 with page_size(64) > 1 is unstable and produces incorrect results for paged attention backends. This combination is only supported for the 'flashinfer' backend.",
 		}},
+		{family: "a draft model or kernel speculative decoding cannot use", want: "speculative-decoding-config-refused", lines: []string{
+			"AssertionError: PP is not compatible with MTP models.",
+			"AssertionError: MTP Topk > 1 not supported for DeepSeek V4",
+			"AssertionError: Only 1 nextn layer is supported",
+			"ValueError: EAGLE3 currently only supports 1 layer",
+			"AssertionError: FlashAttention backend doesn't support topk > 1 speculative decoding with page size > 1 sliding window attention",
+			"ValueError: KDA FlashInfer speculative decoding only supports topk=1 (EAGLE tree verify / retrieve_parent_token is unsupported).",
+			"AssertionError: enable_mixed_chunk is required for speculative decoding",
+			"AssertionError: CPUGraphRunner does not support speculative inference yet.",
+		}},
 		{family: "attention backend the GPU or model cannot run", want: "attention-backend-unsupported", lines: []string{
 			"ValueError: TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please use a different decode backend.",
 			"ValueError: TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different prefill backend.",
@@ -516,6 +526,8 @@ var sglangWordingsExamples = map[string]example{
 
 var sglangWordingsWidened = map[string]example{
 	"speculative-decoding-config-refused": {match: []string{
+		"AssertionError: PP is not compatible with MTP models.",
+		"ValueError: EAGLE3 currently only supports 1 layer",
 		"ValueError: --speculative-use-rejection-sampling requires --speculative-eagle-topk=1.",
 		"AssertionError: Speculative decoding is currently not supported with Flex Attention backend",
 		"AssertionError: --enable-unified-memory is not yet compatible with speculative decoding.",
