@@ -328,6 +328,10 @@ var sglangComponents = []raiseLibrary{
 		{family: "reranker served without its template", want: "request-feature-not-enabled", lines: []string{
 			"ValueError: Invalid rerank request adaptation. If you are serving a decoder-only reranker (e.g., Qwen3-Reranker), please provide the corresponding --chat-template and launch the server with --is-embedding.",
 		}},
+		{family: "a misconfiguration answered to the client, as the HTTP layer logs it", want: "request-feature-not-enabled", bare: true, lines: []string{
+			mainLog("[http_server] Error: This model does not appear to be an embedding model by default. Please add `--is-embedding` when launching the server or try another model."),
+			mainLog("[http_server] Error: The server is not configured to return the hidden states. Please set `--enable-return-hidden-states` to enable this feature."),
+		}},
 		{family: "request over the context", want: "input-longer-than-context-length", lines: []string{
 			"ValueError: The input (40000 tokens) is longer than the model's context length (32768 tokens).",
 		}},
