@@ -1,0 +1,620 @@
+package catalog_test
+
+import (
+	"strconv"
+	"testing"
+)
+
+// The platform vocabularies are the failure texts of the layers around a
+// serving process rather than under it: the NVIDIA driver's and the
+// NVSwitch driver's kernel reports, the Linux kernel's reports of a
+// process it killed or of a stuck task, the C library's heap checks and
+// dynamic loader, CPython's fatal errors, Python's process pools, the
+// Ascend runtime's error codes, and what the kubelet and the container
+// runtime say about a container that cannot run. Each is composed and
+// checked the way vocabulary_test.go checks the libraries under an
+// engine.
+
+// TestPlatformVocabularies checks every platform vocabulary and logs its
+// count of failure strings claimed.
+func TestPlatformVocabularies(t *testing.T) {
+	m := compileCatalog(t)
+	for _, v := range platformVocabularies() {
+		t.Run(v.name, func(t *testing.T) {
+			n := checkVocabulary(t, m, v)
+			t.Logf("%s: %d of %d failure strings claimed (%d of %d lines)", v.name, n.claimed, n.failures, n.claimedLines, n.failureLines)
+		})
+	}
+}
+
+func platformVocabularies() []vocabulary {
+	return []vocabulary{
+		nvidiaXids,
+		nvswitchSXids,
+		kernelReports,
+		glibcAborts,
+		loaderErrors,
+		fatalPythonErrors,
+		processPoolErrors,
+		threadCreationErrors,
+		aclRuntimeErrors(),
+		kubeletEvents,
+		containerRuntimeErrors,
+	}
+}
+
+// faulthandlerTail is what faulthandler prints after a fatal error's line.
+const faulthandlerTail = "\nPython runtime state: initialized\n\nThread 0x00007f3a2c0b8740 (most recent call first):\n  File \"/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py\", line 3120 in run_scheduler_process"
+
+// nvidiaXids are the NVIDIA driver's Xid events as the kernel log prints
+// them (NVRM: Xid (PCI:<bus>): <code>, pid=..., name=..., <detail>), for
+// the Xid codes of NVIDIA's Xid catalogue a data-centre GPU reports, with
+// a detail line of each. Every one is a failure; 79, the GPU gone from
+// the bus, has its own record.
+var nvidiaXids = vocabulary{
+	name: "NVIDIA Xid (NVRM kernel log)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): %[2]s, pid=4021, name=python3, %[1]s"},
+		{Field: fieldText, All: true, Format: "Dec 06 09:00:01 gpu-node-3 kernel: NVRM: Xid (PCI:0000:3b:00): %[2]s, pid='<unknown>', name=<unknown>, %[1]s"},
+	},
+	terms: []vocabTerm{
+		{"Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address", "13", "", "nvidia-xid-error"},
+		{"Ch 00000008, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f1b_2c000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ", "31", "", "nvidia-xid-error"},
+		{"Channel ID 00000010 intr0 00040000", "32", "", "nvidia-xid-error"},
+		{"Ch 00000010", "43", "", "nvidia-xid-error"},
+		{"Ch 00000010", "45", "", "nvidia-xid-error"},
+		{"An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 1.", "48", "", "nvidia-xid-error"},
+		{"(0x0:0x0:1234) Internal micro-controller breakpoint/warning", "61", "", "nvidia-xid-error"},
+		{"(0x0:0x0:1234) Internal micro-controller halt", "62", "", "nvidia-xid-error"},
+		{"Row Remapper: New row (0x00000000000000a3) marked for remapping, reset gpu to activate.", "63", "", "nvidia-xid-error"},
+		{"Row Remapper: Failed to remap a row with an uncorrectable error, GPU reset required.", "64", "", "nvidia-xid-error"},
+		{"NVLink: fatal error detected on link 3(0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)", "74", "", "nvidia-xid-error"},
+		{"GPU has fallen off the bus.", "79", "", "nvidia-gpu-fallen-off-bus"},
+		{"High single-bit ECC error rate detected", "92", "", "nvidia-xid-error"},
+		{"Contained: SM (0x1). RST: No, D-RST: No", "94", "", "nvidia-xid-error"},
+		{"Uncontained: FBHUB. RST: Yes, D-RST: No", "95", "", "nvidia-xid-error"},
+		{"Ch 0000000a, errorString CTX SWITCH TIMEOUT, Info 0x3c040", "109", "", "nvidia-xid-error"},
+		{"Timeout after 6s of waiting for RPC response from GPU0 GSP! Expected function 76 (GSP_RM_CONTROL) (0x20801348 0x4).", "119", "", "nvidia-xid-error"},
+		{"GSP task exception: (0x0:0x0:1234)", "120", "", "nvidia-xid-error"},
+		{"GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)", "154", "", "nvidia-xid-error"},
+	},
+}
+
+// nvswitchSXids are the NVSwitch driver's SXid reports (nvidia-nvswitchN:
+// SXid (PCI:<bus>): <code>, Fatal|Non-fatal, <detail>): a fatal one breaks
+// NVLink traffic; a non-fatal one was corrected.
+var nvswitchSXids = vocabulary{
+	name: "NVSwitch SXid (nvidia-nvswitch kernel log)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: "[ 1234.567890] nvidia-nvswitch3: SXid (PCI:0000:86:00.0): %[2]s, %[1]s"},
+		{Field: fieldText, All: true, Format: "Dec 06 09:00:01 gpu-node-3 kernel: nvidia-nvswitch0: SXid (PCI:0000:05:00.0): %[2]s, %[1]s"},
+	},
+	terms: []vocabTerm{
+		{"Fatal, Link 17 LTSSM Fault Up", "20034", "", "nvswitch-fatal-sxid"},
+		{"Fatal, Link 32 ingress invalid ACL", "11004", "", "nvswitch-fatal-sxid"},
+		{"Fatal, Link 03 NVLDL TX overflow (First)", "24007", "", "nvswitch-fatal-sxid"},
+		{"Non-fatal, Link 17 egress non-posted PRIV error (First)", "12028", "", ""},
+		{"Non-fatal, Link 04 MC TS crumbstore MCTO (First)", "22013", "", ""},
+	},
+}
+
+// kernelReports are the Linux kernel's log lines about a serving process
+// or its host: a process killed by a fault (show_signal_msg's segfault
+// line, do_trap's traps lines, with the library the fault is in), the OOM
+// killer, stuck tasks and CPUs, and memory errors. Corrected memory errors
+// and the machine-check notice are no failure.
+var kernelReports = vocabulary{
+	name: "Linux kernel log (dmesg)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "[ 1234.567890] %s"},
+		{Field: fieldText, Format: "Dec 06 09:00:01 gpu-node-3 kernel: %s"},
+	},
+	terms: []vocabTerm{
+		{"python3[4021]: segfault at 0 ip 00007f3a2c0b8d10 sp 00007ffd1c2b3a40 error 4 in libcuda.so.535.104.05[7f3a2b000000+1c00000]", "", "", "linux-kernel-segfault-report"},
+		{"pt_main_thread[4021]: segfault at 7f3a00000000 ip 00007f3a2c0b8d10 sp 00007ffd1c2b3a40 error 6 in libtorch_cuda.so[7f3a2b000000+1c00000] likely on CPU 12 (core 6, socket 0)", "", "", "linux-kernel-segfault-report"},
+		{"python3[4021]: segfault at 18 ip 0000000000000018 sp 00007ffd1c2b3a40 error 14", "", "", "linux-kernel-segfault-report"},
+		{"traps: python3[4021] general protection fault ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libc.so.6[7f3a2b000000+195000]", "", "", "linux-kernel-segfault-report"},
+		{"traps: python3[4021] general protection ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in common_ops.abi3.so[7f3a2b000000+195000]", "", "", "linux-kernel-segfault-report"},
+		{"traps: python3[4021] trap invalid opcode ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libggml-cpu.so[7f3a2b000000+195000]", "", "", "cpu-illegal-instruction"},
+		{"traps: python3[4021] trap divide error ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in _C.abi3.so[7f3a2b000000+195000]", "", "", "process-floating-point-exception"},
+		{"Out of memory: Killed process 4021 (python3) total-vm:123456789kB, anon-rss:120000000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:240000kB oom_score_adj:0", "", "", "linux-oom-killer"},
+		{"Memory cgroup out of memory: Killed process 4021 (python3) total-vm:123456789kB, anon-rss:120000000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:240000kB oom_score_adj:938", "", "", "linux-oom-killer"},
+		{"python3 invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0", "", "", "linux-oom-killer"},
+		{"INFO: task python3:4021 blocked for more than 120 seconds.", "", "", "linux-kernel-task-stuck"},
+		{"watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [python3:4021]", "", "", "linux-kernel-task-stuck"},
+		{"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", "", "", "linux-kernel-task-stuck"},
+		{"EDAC MC0: 1 UE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x12345 offset:0x0 grain:32)", "", "", "host-memory-uncorrectable-error"},
+		{"Memory failure: 0x12345: Sending SIGBUS to python3:4021 due to hardware memory corruption", "", "", "host-memory-uncorrectable-error"},
+		{"EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x12345 offset:0x0 grain:32)", "", "", ""},
+		{"mce: [Hardware Error]: Machine check events logged", "", "", ""},
+		{"NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023", "", "", ""},
+		{"NVRM: GPU at PCI:0000:3b:00: GPU-4d1c2f3e-1111-2222-3333-444455556666", "", "", ""},
+	},
+}
+
+// glibcAborts are the messages with which the C library aborts a process
+// whose heap it finds corrupt (malloc.c's malloc_printerr checks), its
+// fortify and stack-protector checks, and libstdc++'s pure virtual call,
+// alone on stderr, under a worker's prefix, and in glibc's older
+// "*** Error in" form.
+var glibcAborts = vocabulary{
+	name: "glibc malloc_printerr and fortify aborts",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(EngineCore_0 pid=4021) %s"},
+		{Field: fieldText, Format: "[1,3]<stderr>:%s"},
+		{Field: fieldAlt, Format: "*** Error in `/usr/bin/python3': %s: 0x00007f3a2c0b8d10 ***"},
+	},
+	terms: func() []vocabTerm {
+		var ts []vocabTerm
+		for _, s := range []string{
+			"free(): invalid pointer", "free(): invalid size", "free(): invalid next size (fast)", "free(): invalid next size (normal)",
+			"free(): double free detected in tcache 2", "free(): unaligned chunk detected in tcache 2", "free(): too many chunks detected in tcache",
+			"free(): corrupted unsorted chunks",
+			"double free or corruption (top)", "double free or corruption (out)", "double free or corruption (!prev)", "double free or corruption (fasttop)",
+			"munmap_chunk(): invalid pointer", "realloc(): invalid pointer", "realloc(): invalid old size", "realloc(): invalid next size",
+			"malloc(): memory corruption", "malloc(): memory corruption (fast)", "malloc(): corrupted top size", "malloc(): corrupted unsorted chunks",
+			"malloc(): corrupted unsorted chunks 2", "malloc(): unaligned tcache chunk detected", "malloc(): unaligned fastbin chunk detected",
+			"malloc(): unaligned fastbin chunk detected 2", "malloc(): smallbin double linked list corrupted",
+			"malloc(): largebin double linked list corrupted (nextsize)", "malloc(): largebin double linked list corrupted (bk)",
+			"malloc(): invalid size (unsorted)", "malloc(): invalid next size (unsorted)", "malloc(): mismatching next->prev_size (unsorted)",
+			"malloc(): unsorted double linked list corrupted", "malloc(): invalid next->prev_inuse (unsorted)",
+			"malloc_consolidate(): invalid chunk size", "malloc_consolidate(): unaligned fastbin chunk detected",
+			"corrupted size vs. prev_size", "corrupted size vs. prev_size while consolidating", "corrupted double-linked list",
+			"corrupted double-linked list (not small)", "tcache_thread_shutdown(): unaligned tcache chunk detected",
+		} {
+			ts = append(ts, vocabTerm{text: s, alt: s, want: "glibc-heap-corruption"})
+		}
+		return append(ts,
+			vocabTerm{text: "*** stack smashing detected ***: terminated", want: "glibc-heap-corruption"},
+			vocabTerm{text: "*** buffer overflow detected ***: terminated", want: "glibc-heap-corruption"},
+			vocabTerm{text: "*** stack smashing detected ***: <unknown> terminated", want: "glibc-heap-corruption"},
+			vocabTerm{text: "pure virtual method called", want: "glibc-heap-corruption"},
+		)
+	}(),
+}
+
+// loaderErrors are the dynamic loader's errors (dlerror's texts) for a
+// library that is missing, of the wrong kind or too old, or a symbol it
+// lacks, as Python's import raises them and as the loader prints them
+// when a program starts.
+var loaderErrors = vocabulary{
+	name: "glibc dynamic loader (dlerror)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("ImportError: %s")},
+		{Field: fieldText, Format: tb("OSError: %s")},
+		{Field: fieldAlt, Format: "%s"},
+	},
+	terms: []vocabTerm{
+		{"libGL.so.1: cannot open shared object file: No such file or directory", "", "/usr/bin/python3: error while loading shared libraries: libGL.so.1: cannot open shared object file: No such file or directory", "shared-library-not-found"},
+		{"libnuma.so.1: cannot open shared object file: No such file or directory", "", "", "shared-library-not-found"},
+		{"libascendcl.so: cannot open shared object file: No such file or directory", "", "npu-smi: error while loading shared libraries: libdrvdsmi_host.so: cannot open shared object file: No such file or directory", "shared-library-not-found"},
+		{"/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_global_deps.so: cannot open shared object file: No such file or directory", "", "/usr/bin/python3: error while loading shared libraries: libpython3.12.so.1.0: cannot open shared object file: No such file or directory", "shared-library-not-found"},
+		{"libmpi.so.40: cannot open shared object file: No such file or directory", "", "", "shared-library-not-found"},
+		{"libcudart.so.12: cannot open shared object file: No such file or directory", "", "/usr/local/bin/trtllm-serve: error while loading shared libraries: libcudart.so.12: cannot open shared object file: No such file or directory", "cuda-shared-library-missing"},
+		{"libcuda.so.1: cannot open shared object file: No such file or directory", "", "", "cuda-shared-library-missing"},
+		{"/usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "", "python3: symbol lookup error: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister", "torch-extension-undefined-symbol"},
+		{"/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so)", "", "/usr/local/bin/llama-server: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /usr/local/bin/llama-server)", "system-library-version-too-old"},
+		{"/usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so: invalid ELF header", "", "", "shared-library-load-failed"},
+		{"/usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so: file too short", "", "", "shared-library-load-failed"},
+		{"/usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so: ELF load command address/offset not page-aligned", "", "", "shared-library-load-failed"},
+		{"/usr/local/lib/python3.12/dist-packages/tokenizers/tokenizers.abi3.so: wrong ELF class: ELFCLASS32", "", "", "shared-library-load-failed"},
+		{"/usr/local/lib/python3.12/dist-packages/flashinfer/data/libflashinfer.so: cannot enable executable stack as shared object requires: Invalid argument", "", "", "shared-library-load-failed"},
+		{"/usr/lib/x86_64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block", "", "", "shared-library-load-failed"},
+		{"dlopen: cannot load any more object with static TLS", "", "", "shared-library-load-failed"},
+	},
+}
+
+// fatalPythonErrors are CPython's fatal errors other than a fatal signal
+// (Py_FatalError's texts, with the function that raised them), as the
+// interpreter prints them with faulthandler's stacks after.
+var fatalPythonErrors = vocabulary{
+	name: "CPython Py_FatalError",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "Fatal Python error: %s" + faulthandlerTail},
+		{Field: fieldText, Format: "(EngineCore_0 pid=4021) Fatal Python error: %s"},
+	},
+	terms: []vocabTerm{
+		{"PyThreadState_Get: the function must be called with the GIL held, but the GIL is released (the current Python thread state is NULL)", "", "", "fatal-python-error-native-extension"},
+		{"PyEval_RestoreThread: the function must be called with the GIL held, but the GIL is released (the current Python thread state is NULL)", "", "", "fatal-python-error-native-extension"},
+		{"take_gil: PyMUTEX_LOCK(gil->mutex) failed", "", "", "fatal-python-error-native-extension"},
+		{"drop_gil: drop_gil: GIL is not locked", "", "", "fatal-python-error-native-extension"},
+		{"_PyMem_DebugMalloc: Python memory allocator called without holding the GIL", "", "", "fatal-python-error-native-extension"},
+		{"GC object already tracked", "", "", "fatal-python-error-native-extension"},
+		{"none_dealloc: deallocating None", "", "", "fatal-python-error-native-extension"},
+		{"PyThreadState_Get: no current thread", "", "", "fatal-python-error-native-extension"},
+		{"_Py_CheckRecursiveCall: Cannot recover from stack overflow.", "", "", "python-stack-overflow"},
+		{"Cannot recover from stack overflow.", "", "", "python-stack-overflow"},
+		{"init_import_site: Failed to import the site module", "", "", "python-interpreter-init-failed"},
+		{"init_fs_encoding: failed to get the Python codec of the filesystem encoding", "", "", "python-interpreter-init-failed"},
+		{"Py_Initialize: Unable to get the locale encoding", "", "", "python-interpreter-init-failed"},
+		{"init_sys_streams: can't initialize sys standard streams", "", "", "python-interpreter-init-failed"},
+		{"_Py_HashRandomization_Init: failed to get random numbers to initialize Python", "", "", "python-interpreter-init-failed"},
+		{"_enter_buffered_busy: could not acquire lock for <_io.BufferedWriter name='<stderr>'> at interpreter shutdown, possibly due to daemon threads", "", "", "fatal-python-error-at-shutdown"},
+		{"_enter_buffered_busy: could not acquire lock for <_io.BufferedWriter name='<stdout>'> at interpreter shutdown, possibly due to daemon threads", "", "", "fatal-python-error-at-shutdown"},
+		{"Segmentation fault", "", "", "fatal-python-error-segfault"},
+		{"Aborted", "", "", "fatal-python-error-aborted"},
+	},
+}
+
+// processPoolErrors are the errors of Python's multiprocessing and
+// concurrent.futures and of torch's multiprocessing on top of them, as a
+// server's process or a worker raises them.
+var processPoolErrors = vocabulary{
+	name: "Python multiprocessing and concurrent.futures",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: tb("%s")},
+		{Field: fieldText, Format: rawTB("%s")},
+	},
+	terms: []vocabTerm{
+		{"concurrent.futures.process.BrokenProcessPool: A process in the process pool was terminated abruptly while the future was running or pending.", "", "", "process-pool-worker-died"},
+		{"concurrent.futures.process.BrokenProcessPool: A child process terminated abruptly, the process pool is not usable anymore", "", "", "process-pool-worker-died"},
+		{"RuntimeError: \n        An attempt has been made to start a new process before the\n        current process has finished its bootstrapping phase.\n\n        This probably means that you are not using fork to start your\n        child processes and you have forgotten to use the proper idiom\n        in the main module:", "", "", "multiprocessing-bootstrap-phase-error"},
+		{"RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "", "", "cuda-reinit-forked-subprocess"},
+		{"RuntimeError: can't start new thread", "", "", "host-thread-limit-reached"},
+		{"RuntimeError: received 0 items of ancdata", "", "", "too-many-open-files"},
+		{"RuntimeError: unable to open shared memory object </torch_4021_1234_0> in read-write mode: Too many open files (24)", "", "", "too-many-open-files"},
+		{"RuntimeError: unable to write to file </torch_4021_1234_0>: No space left on device (28)", "", "", "no-space-left-on-device"},
+	},
+}
+
+// threadCreationErrors are the words in which the layers of a serving
+// process report that the kernel refused a new thread or process (EAGAIN
+// from clone: a pids or process limit): glibc's strerror after
+// pthread_create in OpenBLAS and libgomp, libstdc++'s std::system_error
+// from std::thread, bash's fork, Python's os.fork.
+var threadCreationErrors = vocabulary{
+	name: "thread creation EAGAIN",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(EngineCore_0 pid=4021) %s"},
+	},
+	terms: []vocabTerm{
+		{"OpenBLAS blas_thread_init: pthread_create failed for thread 12 of 64: Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
+		{"libgomp: Thread creation failed: Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
+		{"terminate called after throwing an instance of 'std::system_error'\n  what():  Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
+		{"./run_server.sh: fork: retry: Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
+		{"OSError: [Errno 11] Resource temporarily unavailable: 'fork'", "", "", "host-thread-limit-reached"},
+	},
+}
+
+// aclRuntimeCodes are the Ascend runtime's aclError codes
+// (acl/error_codes/rt_error_codes.h) that torch_npu raises after a failed
+// ACL call ("NPU function error: <call>, error code is <code>"), by code.
+var aclRuntimeCodes = map[string][]int{
+	"npu-out-of-memory":         {207001, 207018},
+	"npu-set-device-failed":     {507033},
+	"npu-stream-sync-timeout":   {107020, 507046, 507047, 507048},
+	"npu-aicore-exception":      {507014, 507015, 507016, 507017, 507018, 507034, 507035, 507036, 507042, 507043, 507044, 507045, 507049, 507050},
+	"npu-memory-hardware-error": {507053, 507054, 507055},
+	"npu-link-error":            {507056, 507057, 507904},
+}
+
+// aclRuntimeErrors composes the aclError vocabulary: every code of the
+// runtime's ranges (107000-107041 invalid arguments and state,
+// 207000-207020 resources, 507000-507057 and 507899-507915 the device and
+// the driver) leads with its own record or, when none names it, with
+// npu-runtime-call-failed. A set-device call and an aclnn operator call
+// are their records' whatever the code.
+func aclRuntimeErrors() vocabulary {
+	v := vocabulary{
+		name: "Ascend ACL runtime aclError",
+		shapes: []vocabShape{
+			{Field: fieldName, Format: tb("RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is %s")},
+			{Field: fieldName, Format: "RuntimeError: NPU function error: aclrtMemcpyAsync(dst, destMax, src, count, kind, stream), error code is %s"},
+			{Field: fieldName, Want: "npu-set-device-failed", Format: "RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is %s"},
+			{Field: fieldName, Want: "npu-function-error", Format: tb("RuntimeError: NPU function error: call aclnnMatmul failed, error code is %s")},
+		},
+	}
+	own := map[int]string{}
+	for slug, codes := range aclRuntimeCodes {
+		for _, c := range codes {
+			own[c] = slug
+		}
+	}
+	var codes []int
+	for c := 107000; c <= 107041; c++ {
+		codes = append(codes, c)
+	}
+	for c := 207000; c <= 207020; c++ {
+		codes = append(codes, c)
+	}
+	for c := 507000; c <= 507057; c++ {
+		codes = append(codes, c)
+	}
+	for c := 507899; c <= 507915; c++ {
+		codes = append(codes, c)
+	}
+	for _, c := range codes {
+		want := own[c]
+		if want == "" {
+			want = "npu-runtime-call-failed"
+		}
+		v.terms = append(v.terms, vocabTerm{name: strconv.Itoa(c), want: want})
+	}
+	return v
+}
+
+// kubeletEvents are the kubelet's and the scheduler's events about a
+// serving pod (reason and message), as kubectl describe and event
+// exporters print them, and the message alone as a pod's status carries
+// it. A pull in progress and a container started are no failure (a
+// readiness probe failing while a model loads is checked among the
+// routine lines: alone, its message is the probe's connection error).
+var kubeletEvents = vocabulary{
+	name: "Kubernetes events (kubelet, scheduler)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: "  Warning  %[2]s  2m (x3 over 5m)  kubelet  %[1]s"},
+		{Field: fieldText, Format: "%s"},
+	},
+	terms: []vocabTerm{
+		{"The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 8Gi. Container sglang was using 52Gi, request is 0, has larger consumption of ephemeral-storage.", "Evicted", "", "k8s-pod-evicted"},
+		{"The node was low on resource: memory. Threshold quantity: 100Mi, available: 92Mi. Container sglang was using 120Gi, request is 64Gi, has larger consumption of memory.", "Evicted", "", "k8s-pod-evicted"},
+		{"Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.", "Evicted", "", "k8s-pod-evicted"},
+		{"Container sglang exceeded its local ephemeral storage limit \"20Gi\".", "Evicted", "", "k8s-pod-evicted"},
+		{"Usage of EmptyDir volume \"dshm\" exceeds the limit \"1Gi\".", "Evicted", "", "k8s-pod-evicted"},
+		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", "k8s-container-crashloop"},
+		{"Liveness probe failed: Get \"http://10.1.2.3:30000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", "Unhealthy", "", "k8s-probe-failed"},
+		{"Startup probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused", "Unhealthy", "", "k8s-probe-failed"},
+		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-failed"},
+		{"Failed to pull image \"lmsysorg/sglang:v0.5.0\": rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/lmsysorg/sglang:v0.5.0\": failed to resolve reference \"docker.io/lmsysorg/sglang:v0.5.0\": docker.io/lmsysorg/sglang:v0.5.0: not found", "Failed", "", "container-image-pull-failed"},
+		{"Failed to pull image \"nvcr.io/nvidia/tritonserver:24.05-trtllm-python-py3\": failed to pull and unpack image: failed to copy: httpReadSeeker: failed open: unexpected status code 401 Unauthorized", "Failed", "", "container-image-pull-failed"},
+		{"Error: ErrImagePull", "Failed", "", "container-image-pull-failed"},
+		{"Error: ImagePullBackOff", "Failed", "", "container-image-pull-failed"},
+		{"Back-off pulling image \"lmsysorg/sglang:v0.5.0\"", "BackOff", "", "container-image-pull-failed"},
+		{"0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.", "FailedScheduling", "", "k8s-gpu-unschedulable"},
+		{"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured", "FailedCreatePodSandBox", "", "docker-gpu-device-driver-missing"},
+		{"Memory cgroup out of memory: Killed process 4021 (python3) total-vm:123456789kB, anon-rss:120000000kB, file-rss:0kB, shmem-rss:0kB", "OOMKilling", "", "linux-oom-killer"},
+		{"Pulling image \"lmsysorg/sglang:v0.5.0\"", "Pulling", "", ""},
+		{"Successfully pulled image \"lmsysorg/sglang:v0.5.0\" in 2m1.5s (2m1.5s including waiting)", "Pulled", "", ""},
+		{"Started container sglang", "Started", "", ""},
+		{"Stopping container sglang", "Killing", "", ""},
+		{"Successfully assigned default/sglang-0 to gpu-node-3", "Scheduled", "", ""},
+	},
+}
+
+// containerRuntimeErrors are the errors of runc, containerd, Docker and
+// the NVIDIA container toolkit when a serving container cannot be created
+// or its command cannot be run.
+var containerRuntimeErrors = vocabulary{
+	name: "container runtime (runc, containerd, Docker, nvidia-container-cli)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "  Warning  Failed  2m  kubelet  Error: %s"},
+	},
+	terms: []vocabTerm{
+		{"exec /usr/bin/python3: exec format error", "", "", "container-command-not-executable"},
+		{"standard_init_linux.go:228: exec user process caused: exec format error", "", "", "container-command-not-executable"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"python3\": executable file not found in $PATH: unknown", "", "", "container-command-not-executable"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "", "", "nvidia-container-cli-failed"},
+		{"failed to start container \"sglang\": Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", "", "", "nvidia-container-cli-failed"},
+		{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "", "", "docker-gpu-device-driver-missing"},
+		{"Error response from daemon: pull access denied for lmsysorg/sglang-private, repository does not exist or may require 'docker login': denied: requested access to the resource is denied", "", "", "container-image-pull-failed"},
+		{"docker: Error response from daemon: manifest for lmsysorg/sglang:v9.9.9 not found: manifest unknown: manifest unknown.", "", "", "container-image-pull-failed"},
+		{"docker: no matching manifest for linux/arm64/v8 in the manifest list entries.", "", "", "container-image-pull-failed"},
+	},
+}
+
+// platformExamples are the examples of the records the platform
+// vocabularies added.
+var platformExamples = map[string]example{
+	"glibc-heap-corruption": {
+		match: []string{
+			"free(): invalid pointer",
+			"double free or corruption (!prev)\n./run_server.sh: line 3:  4021 Aborted                 (core dumped) python3 -m sglang.launch_server",
+			"*** stack smashing detected ***: terminated",
+			"(EngineCore_0 pid=4021) malloc(): corrupted top size",
+		},
+		miss: []string{
+			"free(): invalid pointer checks are enabled with MALLOC_CHECK_=3",
+			"Freed 12 KV cache blocks; double free check passed",
+		},
+	},
+	"linux-kernel-segfault-report": {
+		match: []string{
+			"[ 1234.567890] python3[4021]: segfault at 0 ip 00007f3a2c0b8d10 sp 00007ffd1c2b3a40 error 4 in libcuda.so.535.104.05[7f3a2b000000+1c00000]",
+			"Dec 06 09:00:01 gpu-node-3 kernel: traps: python3[4021] general protection fault ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libc.so.6[7f3a2b000000+195000]",
+		},
+		miss: []string{
+			"Segmentation fault (core dumped)",
+			"[ 1234.567890] traps: python3[4021] trap invalid opcode ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libggml.so[7f3a2b000000+195000]",
+		},
+	},
+	"fatal-python-error-native-extension": {
+		match: []string{
+			"Fatal Python error: PyThreadState_Get: the function must be called with the GIL held, but the GIL is released (the current Python thread state is NULL)" + faulthandlerTail,
+			"Fatal Python error: none_dealloc: deallocating None",
+		},
+		miss: []string{"Fatal Python error: Segmentation fault", "the function must be called with the GIL held"},
+	},
+	"python-stack-overflow": {
+		match: []string{
+			"Fatal Python error: _Py_CheckRecursiveCall: Cannot recover from stack overflow." + faulthandlerTail,
+			"Fatal Python error: Cannot recover from stack overflow.",
+		},
+		miss: []string{"RecursionError: maximum recursion depth exceeded while calling a Python object", "Fatal Python error: Aborted"},
+	},
+	"python-interpreter-init-failed": {
+		match: []string{
+			"Fatal Python error: init_import_site: Failed to import the site module\nPython runtime state: initialized",
+			"Fatal Python error: init_fs_encoding: failed to get the Python codec of the filesystem encoding",
+		},
+		miss: []string{"Fatal Python error: Segmentation fault", "ModuleNotFoundError: No module named 'site_customize'"},
+	},
+	"fatal-python-error-at-shutdown": {
+		match: []string{
+			"Fatal Python error: _enter_buffered_busy: could not acquire lock for <_io.BufferedWriter name='<stderr>'> at interpreter shutdown, possibly due to daemon threads" + faulthandlerTail,
+			"Fatal Python error: _enter_buffered_busy: could not acquire lock for <_io.BufferedWriter name='<stdout>'> at interpreter shutdown, possibly due to daemon threads",
+		},
+		miss: []string{"Fatal Python error: Aborted", "Waiting for daemon threads at interpreter shutdown"},
+	},
+	"shared-library-not-found": {
+		match: []string{
+			rawTB("ImportError: libGL.so.1: cannot open shared object file: No such file or directory"),
+			"/usr/bin/python3: error while loading shared libraries: libpython3.12.so.1.0: cannot open shared object file: No such file or directory",
+		},
+		miss: []string{
+			"ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+			"FileNotFoundError: [Errno 2] No such file or directory: '/models/x/config.json'",
+		},
+	},
+	"shared-library-load-failed": {
+		match: []string{
+			rawTB("ImportError: /usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so: invalid ELF header"),
+			"OSError: dlopen: cannot load any more object with static TLS",
+		},
+		miss: []string{
+			"ImportError: libGL.so.1: cannot open shared object file: No such file or directory",
+			"OSError: /models/x/model.safetensors: file too short to hold a header",
+		},
+	},
+	"process-pool-worker-died": {
+		match: []string{
+			rawTB("concurrent.futures.process.BrokenProcessPool: A process in the process pool was terminated abruptly while the future was running or pending."),
+			"concurrent.futures.process.BrokenProcessPool: A child process terminated abruptly, the process pool is not usable anymore",
+		},
+		miss: []string{"concurrent.futures._base.TimeoutError", "process pool started with 8 workers"},
+	},
+	"multiprocessing-bootstrap-phase-error": {
+		match: []string{
+			rawTB("RuntimeError: \n        An attempt has been made to start a new process before the\n        current process has finished its bootstrapping phase."),
+			"RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase.",
+		},
+		miss: []string{"RuntimeError: Cannot re-initialize CUDA in forked subprocess.", "bootstrapping phase finished in 2.1s"},
+	},
+	"host-thread-limit-reached": {
+		match: []string{
+			tb("RuntimeError: can't start new thread"),
+			"OpenBLAS blas_thread_init: pthread_create failed for thread 12 of 64: Resource temporarily unavailable",
+			"./run_server.sh: fork: retry: Resource temporarily unavailable",
+		},
+		miss: []string{
+			"RuntimeError: can't create new thread at interpreter shutdown",
+			"zmq.error.Again: Resource temporarily unavailable",
+		},
+	},
+	"k8s-pod-evicted": {
+		match: []string{
+			"  Warning  Evicted  2m  kubelet  The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 8Gi.",
+			"Usage of EmptyDir volume \"dshm\" exceeds the limit \"1Gi\".",
+		},
+		miss: []string{"  Normal  Scheduled  2m  default-scheduler  Successfully assigned default/sglang-0 to gpu-node-3", "eviction policy: allkeys-lru"},
+	},
+	"k8s-container-crashloop": {
+		match: []string{
+			"  Warning  BackOff  3m (x120 over 30m)  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
+			"sglang-0   0/1     CrashLoopBackOff   12 (3m ago)   40m",
+		},
+		miss: []string{"  Normal  BackOff  2m  kubelet  Back-off pulling image \"lmsysorg/sglang:v0.5.0\"", "restartPolicy: Always"},
+	},
+	"container-command-not-executable": {
+		match: []string{
+			"exec /usr/bin/python3: exec format error",
+			"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"python3\": executable file not found in $PATH: unknown",
+		},
+		miss: []string{"exec python3 -m sglang.launch_server --model-path /models/x", "ValueError: unsupported format error_code"},
+	},
+	"container-image-pull-failed": {
+		match: []string{
+			"  Warning  Failed  2m  kubelet  Failed to pull image \"lmsysorg/sglang:v0.5.0\": rpc error: code = NotFound desc = not found",
+			"  Warning  Failed  2m  kubelet  Error: ImagePullBackOff",
+			"docker: no matching manifest for linux/arm64/v8 in the manifest list entries.",
+		},
+		miss: []string{"  Normal  Pulled  2m  kubelet  Successfully pulled image \"lmsysorg/sglang:v0.5.0\" in 2m1.5s", "Pulling image \"lmsysorg/sglang:v0.5.0\""},
+	},
+	"nvswitch-fatal-sxid": {
+		match: []string{
+			"[ 1234.567890] nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 20034, Fatal, Link 17 LTSSM Fault Up",
+			"Dec 06 09:00:01 gpu-node-3 kernel: nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 11004, Fatal, Link 32 ingress invalid ACL",
+		},
+		miss: []string{"[ 1234.567890] nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 12028, Non-fatal, Link 17 egress non-posted PRIV error (First)"},
+	},
+	"linux-kernel-task-stuck": {
+		match: []string{
+			"[ 1234.567890] INFO: task python3:4021 blocked for more than 120 seconds.",
+			"[ 1234.567890] watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [python3:4021]",
+		},
+		miss: []string{"[ 1234.567890] \"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables this message."},
+	},
+	"host-memory-uncorrectable-error": {
+		match: []string{
+			"[ 1234.567890] EDAC MC0: 1 UE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0",
+			"[ 1234.567890] Memory failure: 0x12345: Sending SIGBUS to python3:4021 due to hardware memory corruption",
+		},
+		miss: []string{"[ 1234.567890] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0", "[ 1234.567890] mce: [Hardware Error]: Machine check events logged"},
+	},
+	"asyncio-task-destroyed-pending": {
+		match: []string{
+			"Task was destroyed but it is pending!\ntask: <Task pending name='Task-12' coro=<TokenizerManager.handle_loop() running at /sgl/tokenizer_manager.py:1200>>",
+			"ERROR:asyncio:Task was destroyed but it is pending!",
+		},
+		miss: []string{"Task exception was never retrieved"},
+	},
+	"npu-runtime-call-failed": {
+		match: []string{
+			"RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899",
+			tb("RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507010"),
+		},
+		miss: []string{
+			"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
+			"RuntimeError: NPU function error: call aclnnMatmul failed, error code is 561103",
+		},
+	},
+}
+
+// platformWidenedExamples are the lines the platform vocabularies added to
+// records that were already there.
+var platformWidenedExamples = map[string]example{
+	"cpu-illegal-instruction": {
+		match: []string{"[ 1234.567890] traps: python3[4021] trap invalid opcode ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libggml-cpu.so[7f3a2b000000+195000]"},
+	},
+	"process-floating-point-exception": {
+		match: []string{"[ 1234.567890] traps: python3[4021] trap divide error ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in _C.abi3.so[7f3a2b000000+195000]"},
+	},
+	"docker-gpu-device-driver-missing": {
+		match: []string{"  Warning  FailedCreatePodSandBox  1m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured"},
+		miss:  []string{"no runtime for \"kata\" is configured"},
+	},
+	"too-many-open-files": {
+		match: []string{tb("RuntimeError: received 0 items of ancdata")},
+	},
+	"npu-out-of-memory": {
+		match: []string{"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001"},
+	},
+	"npu-set-device-failed": {
+		match: []string{"[ERROR]  acl set device 0 failed, errorCode = 507033", "aclrtSetDevice: open device 0 failed, runtime result = 507033"},
+	},
+	"npu-stream-sync-timeout": {
+		match: []string{"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048"},
+	},
+	"npu-aicore-exception": {
+		match: []string{"RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507014"},
+	},
+	"npu-memory-hardware-error": {
+		match: []string{"RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507053"},
+	},
+	"npu-link-error": {
+		match: []string{"RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507056"},
+	},
+}
+
+func init() { addExamples(platformExamples, platformWidenedExamples) }
+
+// TestPlatformRoutineLinesDoNotAlert feeds routine lines of the platform
+// layers (the driver loading, a corrected error, a probe failing while a
+// model loads, asyncio at exit, a pull in progress) through the analysis
+// with the whole catalog: none alerts.
+func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
+	checkRoutineSilent(t, compileCatalog(t), []string{
+		"[ 1234.567890] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023",
+		"[ 1234.567890] nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 12028, Non-fatal, Link 17 egress non-posted PRIV error (First)",
+		"[ 1234.567890] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0",
+		"[ 1234.567890] mce: [Hardware Error]: Machine check events logged",
+		"  Warning  Unhealthy  1m (x3 over 2m)  kubelet  Readiness probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused",
+		"  Normal  Pulling  2m  kubelet  Pulling image \"lmsysorg/sglang:v0.5.0\"",
+		"ERROR:asyncio:Task was destroyed but it is pending!",
+		"Task was destroyed but it is pending!",
+		"NVML library version: 535.104",
+	})
+}
