@@ -24,7 +24,8 @@
 // kernel's reports of faults, OOM kills, stuck tasks and memory errors, the
 // C library's heap aborts and dynamic loader, CPython's fatal errors,
 // Python's process pools, thread creation refused, the Ascend runtime's
-// aclError codes, and the kubelet's and container runtime's errors.
+// aclError codes and the CANN modules' error codes, and the kubelet's and
+// container runtime's errors.
 // vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
 // with the shapes its callers print it in and the record that must lead on
 // every string (or that no failure record claims it), so a change to a

@@ -38,6 +38,7 @@ func platformVocabularies() []vocabulary {
 		processPoolErrors,
 		threadCreationErrors,
 		aclRuntimeErrors(),
+		cannModuleCodes,
 		kubeletEvents,
 		containerRuntimeErrors,
 	}
@@ -123,6 +124,9 @@ var kernelReports = vocabulary{
 		{"INFO: task python3:4021 blocked for more than 120 seconds.", "", "", "linux-kernel-task-stuck"},
 		{"watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [python3:4021]", "", "", "linux-kernel-task-stuck"},
 		{"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", "", "", "linux-kernel-task-stuck"},
+		{"NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x62:0x55:2477)", "", "", "nvidia-gpu-init-failed"},
+		{"NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0", "", "", "nvidia-gpu-init-failed"},
+		{"NVRM: GPU 0000:3b:00.0: GPU does not have the necessary power cables connected.", "", "", "nvidia-gpu-init-failed"},
 		{"EDAC MC0: 1 UE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x12345 offset:0x0 grain:32)", "", "", "host-memory-uncorrectable-error"},
 		{"Memory failure: 0x12345: Sending SIGBUS to python3:4021 due to hardware memory corruption", "", "", "host-memory-uncorrectable-error"},
 		{"EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x12345 offset:0x0 grain:32)", "", "", ""},
@@ -252,6 +256,10 @@ var processPoolErrors = vocabulary{
 		{"RuntimeError: \n        An attempt has been made to start a new process before the\n        current process has finished its bootstrapping phase.\n\n        This probably means that you are not using fork to start your\n        child processes and you have forgotten to use the proper idiom\n        in the main module:", "", "", "multiprocessing-bootstrap-phase-error"},
 		{"RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "", "", "cuda-reinit-forked-subprocess"},
 		{"RuntimeError: can't start new thread", "", "", "host-thread-limit-reached"},
+		{"AttributeError: Can't pickle local object 'build_engine.<locals>.logits_processor'", "", "", "python-object-not-picklable"},
+		{"_pickle.PicklingError: Can't pickle <function <lambda> at 0x7f3a2c0b8d10>: attribute lookup <lambda> on __main__ failed", "", "", "python-object-not-picklable"},
+		{"TypeError: cannot pickle '_thread.lock' object", "", "", "python-object-not-picklable"},
+		{"AttributeError: Can't get attribute 'MyProcessor' on <module '__mp_main__' from '/app/serve.py'>", "", "", "python-object-not-picklable"},
 		{"RuntimeError: received 0 items of ancdata", "", "", "too-many-open-files"},
 		{"RuntimeError: unable to open shared memory object </torch_4021_1234_0> in read-write mode: Too many open files (24)", "", "", "too-many-open-files"},
 		{"RuntimeError: unable to write to file </torch_4021_1234_0>: No space left on device (28)", "", "", "no-space-left-on-device"},
@@ -333,6 +341,28 @@ func aclRuntimeErrors() vocabulary {
 		v.terms = append(v.terms, vocabTerm{name: strconv.Itoa(c), want: want})
 	}
 	return v
+}
+
+// cannModuleCodes are error codes of the CANN modules other than HCCL
+// and HCCP (the runtime's EE and EL codes, the operator compiler's and the
+// operator package's E3 to E9 codes, the operator library's EZ codes), as
+// the CANN runtime prints them alone and as torch_npu appends them to the
+// failed call they explain: there the call's record leads.
+var cannModuleCodes = vocabulary{
+	name: "CANN module error codes",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: "%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s\n        Solution: Try again with a valid argument.\n        TraceBack (most recent call last):"},
+		{Field: fieldText, All: true, Format: "[ERROR] 2025-07-21-05:48:21.854.442 RecentErrMsg: %[2]s: %[1]s"},
+		{Field: fieldText, All: true, Want: "npu-runtime-call-failed", Format: tb("RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899\n[Error]: The driver reported an internal error.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
+		{Field: fieldText, All: true, Want: "npu-set-device-failed", Format: tb("RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033\n[Error]: Failed to start the device.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
+	},
+	terms: []vocabTerm{
+		{"The argument is invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer.", "EE1001", "", "ascend-cann-error-code"},
+		{"The argument is invalid.", "EL0003", "", "ascend-cann-error-code"},
+		{"Failed to verify the OPP", "E30006", "", "ascend-cann-error-code"},
+		{"Optype [MoeDistributeDispatch] of Ops kernel [AIcoreEngine] is unsupported. Reason: The type of this op is not found in op store.", "EZ3002", "", "ascend-cann-error-code"},
+		{"Failed to compile Op [MatMul]. (oppath: [/usr/local/Ascend/opp], optype: [MatMul])", "E40021", "", "ascend-cann-error-code"},
+	},
 }
 
 // kubeletEvents are the kubelet's and the scheduler's events about a
@@ -551,6 +581,24 @@ var platformExamples = map[string]example{
 		},
 		miss: []string{"Task exception was never retrieved"},
 	},
+	"python-object-not-picklable": {
+		match: []string{
+			rawTB("AttributeError: Can't pickle local object 'build_engine.<locals>.logits_processor'"),
+			"TypeError: cannot pickle '_thread.lock' object",
+		},
+		miss: []string{"_pickle.UnpicklingError: invalid load key, 'v'.", "pickle protocol 5 enabled"},
+	},
+	"ascend-cann-error-code": {
+		match: []string{
+			"EL0003: [PID: 528886] 2025-06-24-11:20:41.662.506 The argument is invalid.",
+			"EZ3002: Optype [MoeDistributeDispatch] of Ops kernel [AIcoreEngine] is unsupported. Reason: The type of this op is not found in op store.",
+		},
+		miss: []string{
+			"E0528 00:11:09.418211 4021 rdma_context.cpp:412] Work completion error",
+			"E11000 duplicate key error collection: db.requests",
+			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
+		},
+	},
 	"npu-runtime-call-failed": {
 		match: []string{
 			"RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899",
@@ -578,6 +626,9 @@ var platformWidenedExamples = map[string]example{
 	},
 	"too-many-open-files": {
 		match: []string{tb("RuntimeError: received 0 items of ancdata")},
+	},
+	"nvidia-gpu-init-failed": {
+		match: []string{"[ 1234.567890] NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0"},
 	},
 	"npu-out-of-memory": {
 		match: []string{"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001"},
@@ -616,5 +667,6 @@ func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
 		"ERROR:asyncio:Task was destroyed but it is pending!",
 		"Task was destroyed but it is pending!",
 		"NVML library version: 535.104",
+		"Jan 05 14:45:28 gpu-node-3 nv-fabricmanager[1120]: Successfully configured all the available NVSwitches to route GPU NVLink traffic. NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered with the NVLink fabric.",
 	})
 }
