@@ -31,6 +31,7 @@ func platformVocabularies() []vocabulary {
 	return []vocabulary{
 		nvidiaXids,
 		nvswitchSXids,
+		nvidiaSMIErrors,
 		kernelReports,
 		glibcAborts,
 		loaderErrors,
@@ -96,6 +97,30 @@ var nvswitchSXids = vocabulary{
 		{"Fatal, Link 03 NVLDL TX overflow (First)", "24007", "", "nvswitch-fatal-sxid"},
 		{"Non-fatal, Link 17 egress non-posted PRIV error (First)", "12028", "", ""},
 		{"Non-fatal, Link 04 MC TS crumbstore MCTO (First)", "22013", "", ""},
+	},
+}
+
+// nvidiaSMIErrors are what nvidia-smi (and NVML's initialisation in any
+// tool) prints when it cannot reach the GPUs, as an entrypoint that runs
+// it before the server, or a health check, leaves it in a container log.
+var nvidiaSMIErrors = vocabulary{
+	name: "nvidia-smi and NVML initialisation",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "+ nvidia-smi\n%s"},
+	},
+	terms: []vocabTerm{
+		{"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "", "", "nvidia-driver-not-loaded"},
+		{"Failed to initialize NVML: Driver/library version mismatch", "", "", "nvml-driver-library-mismatch"},
+		{"Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54", "", "", "nvml-driver-library-mismatch"},
+		{"Failed to initialize NVML: Unknown Error", "", "", "nvml-unknown-error"},
+		{"Failed to initialize NVML: Insufficient Permissions", "", "", "nvml-query-failed"},
+		{"Failed to initialize NVML: GPU access blocked by the operating system", "", "", "nvml-query-failed"},
+		{"Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error", "", "", "nvidia-gpu-fallen-off-bus"},
+		{"Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU", "", "", "nvidia-gpu-fallen-off-bus"},
+		{"No devices were found", "", "", "no-cuda-gpus-available"},
+		{"NVML library version: 550.54", "", "", ""},
+		{"No running processes found", "", "", ""},
 	},
 }
 
@@ -395,6 +420,19 @@ var kubeletEvents = vocabulary{
 		{"0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.", "FailedScheduling", "", "k8s-gpu-unschedulable"},
 		{"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured", "FailedCreatePodSandBox", "", "docker-gpu-device-driver-missing"},
 		{"Memory cgroup out of memory: Killed process 4021 (python3) total-vm:123456789kB, anon-rss:120000000kB, file-rss:0kB, shmem-rss:0kB", "OOMKilling", "", "linux-oom-killer"},
+		{"Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state", "Unhealthy", "", "k8s-probe-failed"},
+		{"0/4 nodes are available: 4 Insufficient memory. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.", "FailedScheduling", "", "k8s-pod-unschedulable"},
+		{"0/4 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 3 node(s) didn't match Pod's node affinity/selector.", "FailedScheduling", "", "k8s-pod-unschedulable"},
+		{"0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", "FailedScheduling", "", "k8s-pod-unschedulable"},
+		{"MountVolume.SetUp failed for volume \"model-cache\" : mount failed: exit status 32", "FailedMount", "", "k8s-volume-mount-failed"},
+		{"Unable to attach or mount volumes: unmounted volumes=[model-cache], unattached volumes=[dshm model-cache kube-api-access-x2v9k]: timed out waiting for the condition", "FailedMount", "", "k8s-volume-mount-failed"},
+		{"Multi-Attach error for volume \"pvc-5d1c\" Volume is already exclusively attached to one node and can't be attached to another", "FailedAttachVolume", "", "k8s-volume-mount-failed"},
+		{"Error: secret \"hf-token\" not found", "Failed", "", "k8s-container-config-error"},
+		{"Error: configmap \"sglang-config\" not found", "Failed", "", "k8s-container-config-error"},
+		{"Error: couldn't find key HF_TOKEN in Secret default/hf-token", "Failed", "", "k8s-container-config-error"},
+		{"Error: container has runAsNonRoot and image will run as root (pod: \"sglang-0_default(2b7c)\", container: sglang)", "Failed", "", "k8s-container-config-error"},
+		{"Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected", "UnexpectedAdmissionError", "", "k8s-gpu-allocation-failed"},
+		{"Error creating: pods \"sglang-0\" is forbidden: exceeded quota: gpu-quota, requested: requests.nvidia.com/gpu=8, used: requests.nvidia.com/gpu=0, limited: requests.nvidia.com/gpu=4", "FailedCreate", "", "k8s-resource-quota-exceeded"},
 		{"Pulling image \"lmsysorg/sglang:v0.5.0\"", "Pulling", "", ""},
 		{"Successfully pulled image \"lmsysorg/sglang:v0.5.0\" in 2m1.5s (2m1.5s including waiting)", "Pulled", "", ""},
 		{"Started container sglang", "Started", "", ""},
@@ -581,6 +619,41 @@ var platformExamples = map[string]example{
 		},
 		miss: []string{"Task exception was never retrieved"},
 	},
+	"k8s-pod-unschedulable": {
+		match: []string{
+			"  Warning  FailedScheduling  1m  default-scheduler  0/4 nodes are available: 4 Insufficient memory.",
+			"0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.",
+		},
+		miss: []string{"  Warning  FailedScheduling  1m  default-scheduler  0/8 nodes are available: 8 Insufficient nvidia.com/gpu.", "4 nodes are available for scheduling"},
+	},
+	"k8s-volume-mount-failed": {
+		match: []string{
+			"  Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"model-cache\" : mount failed: exit status 32",
+			"  Warning  FailedAttachVolume  1m  attachdetach-controller  Multi-Attach error for volume \"pvc-5d1c\" Volume is already exclusively attached to one node and can't be attached to another",
+		},
+		miss: []string{"  Normal  SuccessfulAttachVolume  1m  attachdetach-controller  AttachVolume.Attach succeeded for volume \"pvc-5d1c\""},
+	},
+	"k8s-container-config-error": {
+		match: []string{
+			"  Warning  Failed  1m  kubelet  Error: secret \"hf-token\" not found",
+			"sglang-0   0/1     CreateContainerConfigError   0          2m",
+		},
+		miss: []string{"huggingface_hub.errors.LocalTokenNotFoundError: Token is required (`token=True`), but no token found."},
+	},
+	"k8s-gpu-allocation-failed": {
+		match: []string{
+			"  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 7, which is unexpected",
+			"Allocate failed due to requested number of devices unavailable for amd.com/gpu. Requested: 1, Available: 0, which is unexpected",
+		},
+		miss: []string{"0/8 nodes are available: 8 Insufficient nvidia.com/gpu."},
+	},
+	"k8s-resource-quota-exceeded": {
+		match: []string{
+			"  Warning  FailedCreate  1m  replicaset-controller  Error creating: pods \"sglang-0\" is forbidden: exceeded quota: gpu-quota, requested: requests.nvidia.com/gpu=8, used: requests.nvidia.com/gpu=0, limited: requests.nvidia.com/gpu=4",
+			"Error from server (Forbidden): pods \"sglang-0\" is forbidden: exceeded quota: compute-resources, requested: limits.memory=256Gi",
+		},
+		miss: []string{"resource quota gpu-quota: 4 nvidia.com/gpu"},
+	},
 	"python-object-not-picklable": {
 		match: []string{
 			rawTB("AttributeError: Can't pickle local object 'build_engine.<locals>.logits_processor'"),
@@ -626,6 +699,16 @@ var platformWidenedExamples = map[string]example{
 	},
 	"too-many-open-files": {
 		match: []string{tb("RuntimeError: received 0 items of ancdata")},
+	},
+	"k8s-probe-failed": {
+		match: []string{"  Warning  Unhealthy  1m  kubelet  Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container"},
+	},
+	"no-cuda-gpus-available": {
+		match: []string{"+ nvidia-smi\nNo devices were found"},
+		miss:  []string{"No devices were found matching the filter; using all GPUs"},
+	},
+	"nvml-query-failed": {
+		match: []string{"Failed to initialize NVML: GPU access blocked by the operating system"},
 	},
 	"nvidia-gpu-init-failed": {
 		match: []string{"[ 1234.567890] NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0"},
