@@ -327,8 +327,9 @@ var aclRuntimeCodes = map[string][]int{
 // runtime's ranges (107000-107041 invalid arguments and state,
 // 207000-207020 resources, 507000-507057 and 507899-507915 the device and
 // the driver) leads with its own record or, when none names it, with
-// npu-runtime-call-failed. A set-device call and an aclnn operator call
-// are their records' whatever the code.
+// npu-function-error, the record of every failed call torch_npu reports.
+// A set-device call is its record's whatever the code, and so is a graph
+// capture that failed on the call.
 func aclRuntimeErrors() vocabulary {
 	v := vocabulary{
 		name: "Ascend ACL runtime aclError",
@@ -337,6 +338,7 @@ func aclRuntimeErrors() vocabulary {
 			{Field: fieldName, Format: "RuntimeError: NPU function error: aclrtMemcpyAsync(dst, destMax, src, count, kind, stream), error code is %s"},
 			{Field: fieldName, Want: "npu-set-device-failed", Format: "RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is %s"},
 			{Field: fieldName, Want: "npu-function-error", Format: tb("RuntimeError: NPU function error: call aclnnMatmul failed, error code is %s")},
+			{Field: fieldName, Want: "capture-cuda-graph-failed", Format: tb("Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is %s")},
 		},
 	}
 	own := map[int]string{}
@@ -361,7 +363,7 @@ func aclRuntimeErrors() vocabulary {
 	for _, c := range codes {
 		want := own[c]
 		if want == "" {
-			want = "npu-runtime-call-failed"
+			want = "npu-function-error"
 		}
 		v.terms = append(v.terms, vocabTerm{name: strconv.Itoa(c), want: want})
 	}
@@ -378,7 +380,7 @@ var cannModuleCodes = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s\n        Solution: Try again with a valid argument.\n        TraceBack (most recent call last):"},
 		{Field: fieldText, All: true, Format: "[ERROR] 2025-07-21-05:48:21.854.442 RecentErrMsg: %[2]s: %[1]s"},
-		{Field: fieldText, All: true, Want: "npu-runtime-call-failed", Format: tb("RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899\n[Error]: The driver reported an internal error.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
+		{Field: fieldText, All: true, Want: "npu-function-error", Format: tb("RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899\n[Error]: The driver reported an internal error.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
 		{Field: fieldText, All: true, Want: "npu-set-device-failed", Format: tb("RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033\n[Error]: Failed to start the device.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
 	},
 	terms: []vocabTerm{
@@ -672,16 +674,6 @@ var platformExamples = map[string]example{
 			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
 		},
 	},
-	"npu-runtime-call-failed": {
-		match: []string{
-			"RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899",
-			tb("RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507010"),
-		},
-		miss: []string{
-			"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
-			"RuntimeError: NPU function error: call aclnnMatmul failed, error code is 561103",
-		},
-	},
 }
 
 // platformWidenedExamples are the lines the platform vocabularies added to
@@ -712,6 +704,16 @@ var platformWidenedExamples = map[string]example{
 	},
 	"nvidia-gpu-init-failed": {
 		match: []string{"[ 1234.567890] NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0"},
+	},
+	"npu-function-error": {
+		match: []string{
+			"RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899",
+			tb("RuntimeError: NPU function error: aclrtSynchronizeStream(stream), error code is 507010"),
+		},
+		miss: []string{
+			"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
+			"Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107033",
+		},
 	},
 	"npu-out-of-memory": {
 		match: []string{"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001"},
