@@ -38,6 +38,7 @@ func platformVocabularies() []vocabulary {
 		fatalPythonErrors,
 		processPoolErrors,
 		threadCreationErrors,
+		ncclSharedMemory,
 		aclRuntimeErrors(),
 		cannModuleCodes,
 		kubeletEvents,
@@ -308,6 +309,25 @@ var threadCreationErrors = vocabulary{
 		{"terminate called after throwing an instance of 'std::system_error'\n  what():  Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
 		{"./run_server.sh: fork: retry: Resource temporarily unavailable", "", "", "host-thread-limit-reached"},
 		{"OSError: [Errno 11] Resource temporarily unavailable: 'fork'", "", "", "host-thread-limit-reached"},
+	},
+}
+
+// ncclSharedMemory are NCCL's reports of a shared-memory segment in
+// /dev/shm it could not create, size or map (include/shm.h and
+// misc/shmutils.cc across releases), with the errno it appends.
+var ncclSharedMemory = vocabulary{
+	name: "NCCL shared memory (shm.h, shmutils.cc)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "gpu-3:4012:4190 [0] %s"},
+		{Field: fieldText, Format: "[rank3]: gpu-3:4012:4190 [3] %s"},
+	},
+	terms: []vocabTerm{
+		{"include/shm.h:28 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-KqQ7oV (size 9637888)", "", "", "nccl-shared-memory-segment-failed"},
+		{"include/shm.h:48 NCCL WARN Error while attaching to shared memory segment /dev/shm/nccl-KqQ7oV (size 9637888)", "", "", "nccl-shared-memory-segment-failed"},
+		{"misc/shmutils.cc:60 NCCL WARN Error: failed to extend /dev/shm/nccl-KqQ7oV to 9637888 bytes", "", "", "nccl-shared-memory-segment-failed"},
+		{"include/shm.h:26 NCCL WARN Unable to allocate shared memory (4263936 bytes) : Interrupted system call", "", "", "nccl-shared-memory-segment-failed"},
+		{"include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device", "", "", "nccl-shared-memory-segment-failed"},
+		{"NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct", "", "", ""},
 	},
 }
 
@@ -691,6 +711,10 @@ var platformWidenedExamples = map[string]example{
 	},
 	"too-many-open-files": {
 		match: []string{tb("RuntimeError: received 0 items of ancdata")},
+	},
+	"nccl-shared-memory-segment-failed": {
+		match: []string{"gpu-3:4012:4190 [0] include/shm.h:26 NCCL WARN Unable to allocate shared memory (4263936 bytes) : Interrupted system call"},
+		miss:  []string{"gpu-3:4012:4190 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct"},
 	},
 	"k8s-probe-failed": {
 		match: []string{"  Warning  Unhealthy  1m  kubelet  Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container"},
