@@ -42,6 +42,8 @@ func platformVocabularies() []vocabulary {
 		aclRuntimeErrors(),
 		cannModuleCodes,
 		kubeletEvents,
+		systemdUnitResults,
+		asyncioLoopErrors,
 		containerRuntimeErrors,
 	}
 }
@@ -463,6 +465,59 @@ var kubeletEvents = vocabulary{
 	},
 }
 
+// systemdUnitResults are systemd's reports on the unit that runs a
+// server (the main process's exit with its signal, the unit's result),
+// as the journal prints them. A stop (SIGTERM), a clean exit and a
+// scheduled restart are no failure.
+var systemdUnitResults = vocabulary{
+	name: "systemd unit results",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: %s"},
+		{Field: fieldText, Format: "Dec 06 09:00:01 gpu-node-3 systemd[1]: vllm@0.service: %s"},
+	},
+	terms: []vocabTerm{
+		{"Main process exited, code=killed, status=9/KILL", "", "", "process-killed-sigkill"},
+		{"Main process exited, code=dumped, status=11/SEGV", "", "", "process-segfault-core-dumped"},
+		{"Main process exited, code=dumped, status=6/ABRT", "", "", "process-aborted-core-dumped"},
+		{"Main process exited, code=dumped, status=7/BUS", "", "", "shared-memory-bus-error"},
+		{"Main process exited, code=dumped, status=4/ILL", "", "", "cpu-illegal-instruction"},
+		{"Main process exited, code=dumped, status=8/FPE", "", "", "process-floating-point-exception"},
+		{"Failed with result 'oom-kill'.", "", "", "linux-oom-killer"},
+		{"A process of this unit has been killed by the OOM killer.", "", "", "linux-oom-killer"},
+		{"Main process exited, code=exited, status=1/FAILURE", "", "", "systemd-unit-failed"},
+		{"Failed with result 'exit-code'.", "", "", "systemd-unit-failed"},
+		{"Failed with result 'core-dump'.", "", "", "systemd-unit-failed"},
+		{"Failed with result 'timeout'.", "", "", "systemd-unit-failed"},
+		{"Start request repeated too quickly.", "", "", "systemd-unit-failed"},
+		{"Main process exited, code=killed, status=15/TERM", "", "", ""},
+		{"Main process exited, code=exited, status=0/SUCCESS", "", "", ""},
+		{"Scheduled restart job, restart counter is at 5.", "", "", ""},
+		{"Deactivated successfully.", "", "", ""},
+	},
+}
+
+// asyncioLoopErrors are the messages of asyncio's default exception
+// handler, logged at error level through the asyncio logger: a task's
+// exception nobody retrieved is a background task that died (its
+// traceback, when printed after, names the cause); a pending
+// task destroyed and a connection's transport error are routine for a
+// server (at exit, and per client).
+var asyncioLoopErrors = vocabulary{
+	name: "asyncio default exception handler",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "ERROR:asyncio:%s"},
+		{Field: fieldText, Format: "2026-05-28 00:11:09,418 - asyncio - ERROR - %s"},
+	},
+	terms: []vocabTerm{
+		{"Task exception was never retrieved\nfuture: <Task finished name='Task-12' coro=<TokenizerManager.handle_loop() done, defined at /sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py:1200> exception=KeyError('rid')>", "", "", "asyncio-task-exception-unretrieved"},
+		{"Future exception was never retrieved\nfuture: <Future finished exception=BrokenPipeError(32, 'Broken pipe')>", "", "", "asyncio-task-exception-unretrieved"},
+		{"Task was destroyed but it is pending!\ntask: <Task pending name='Task-7' coro=<RequestHandler.watch() running at /app/server.py:88> wait_for=<Future pending cb=[Task.task_wakeup()]>>", "", "", ""},
+		{"Fatal error on SSL transport\nprotocol: <asyncio.sslproto.SSLProtocol object at 0x7f3a2c0b8d10>\ntransport: <_SelectorSocketTransport closing fd=12 read=idle write=<idle, bufsize=0>>", "", "", ""},
+		{"Fatal read error on socket transport\nprotocol: <uvloop.loop.SSLProtocol object at 0x7f3a2c0b8d10>\ntransport: <TCPTransport closed=False reading=True 0x5631>", "", "", ""},
+		{"Fatal write error on pipe transport\nprotocol: <asyncio.subprocess.SubprocessStreamProtocol object at 0x7f3a2c0b8d10>", "", "", ""},
+	},
+}
+
 // containerRuntimeErrors are the errors of runc, containerd, Docker and
 // the NVIDIA container toolkit when a serving container cannot be created
 // or its command cannot be run.
@@ -483,6 +538,7 @@ var containerRuntimeErrors = vocabulary{
 		{"Error response from daemon: pull access denied for lmsysorg/sglang-private, repository does not exist or may require 'docker login': denied: requested access to the resource is denied", "", "", "container-image-pull-failed"},
 		{"docker: Error response from daemon: manifest for lmsysorg/sglang:v9.9.9 not found: manifest unknown: manifest unknown.", "", "", "container-image-pull-failed"},
 		{"docker: no matching manifest for linux/arm64/v8 in the manifest list entries.", "", "", "container-image-pull-failed"},
+		{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated.", "", "", "address-already-in-use"},
 	},
 }
 
@@ -676,6 +732,27 @@ var platformExamples = map[string]example{
 		},
 		miss: []string{"resource quota gpu-quota: 4 nvidia.com/gpu"},
 	},
+	"systemd-unit-failed": {
+		match: []string{
+			"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Failed with result 'exit-code'.",
+			"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=exited, status=1/FAILURE",
+		},
+		miss: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=exited, status=0/SUCCESS", "Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Deactivated successfully."},
+	},
+	"asyncio-task-exception-unretrieved": {
+		match: []string{
+			"ERROR:asyncio:Task exception was never retrieved\nfuture: <Task finished name='Task-12' coro=<TokenizerManager.handle_loop() done, defined at /sgl/tokenizer_manager.py:1200> exception=KeyError('rid')>",
+			"Future exception was never retrieved",
+		},
+		miss: []string{"Task was destroyed but it is pending!"},
+	},
+	"asyncio-transport-fatal-error": {
+		match: []string{
+			"ERROR:asyncio:Fatal error on SSL transport\nprotocol: <asyncio.sslproto.SSLProtocol object at 0x7f3a2c0b8d10>",
+			"Fatal read error on socket transport",
+		},
+		miss: []string{"Fatal Python error: Segmentation fault"},
+	},
 	"python-object-not-picklable": {
 		match: []string{
 			rawTB("AttributeError: Can't pickle local object 'build_engine.<locals>.logits_processor'"),
@@ -726,6 +803,22 @@ var platformWidenedExamples = map[string]example{
 	"nvml-query-failed": {
 		match: []string{"Failed to initialize NVML: GPU access blocked by the operating system"},
 	},
+	"process-killed-sigkill": {
+		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=killed, status=9/KILL"},
+		miss:  []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=killed, status=15/TERM"},
+	},
+	"process-segfault-core-dumped": {
+		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=dumped, status=11/SEGV"},
+	},
+	"process-aborted-core-dumped": {
+		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=dumped, status=6/ABRT"},
+	},
+	"linux-oom-killer": {
+		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Failed with result 'oom-kill'."},
+	},
+	"address-already-in-use": {
+		match: []string{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated."},
+	},
 	"nvidia-gpu-init-failed": {
 		match: []string{"[ 1234.567890] NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0"},
 	},
@@ -774,6 +867,8 @@ func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
 		"  Warning  Unhealthy  1m (x3 over 2m)  kubelet  Readiness probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused",
 		"  Normal  Pulling  2m  kubelet  Pulling image \"lmsysorg/sglang:v0.5.0\"",
 		"ERROR:asyncio:Task was destroyed but it is pending!",
+		"ERROR:asyncio:Fatal error on SSL transport\nprotocol: <asyncio.sslproto.SSLProtocol object at 0x7f3a2c0b8d10>",
+		"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Scheduled restart job, restart counter is at 5.",
 		"Task was destroyed but it is pending!",
 		"NVML library version: 535.104",
 		"Jan 05 14:45:28 gpu-node-3 nv-fabricmanager[1120]: Successfully configured all the available NVSwitches to route GPU NVLink traffic. NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered with the NVLink fabric.",
