@@ -32,6 +32,7 @@ func platformVocabularies() []vocabulary {
 		nvidiaXids,
 		nvswitchSXids,
 		nvidiaSMIErrors,
+		amdgpuKernelReports,
 		kernelReports,
 		glibcAborts,
 		loaderErrors,
@@ -124,6 +125,32 @@ var nvidiaSMIErrors = vocabulary{
 		{"No devices were found", "", "", "no-cuda-gpus-available"},
 		{"NVML library version: 550.54", "", "", ""},
 		{"No running processes found", "", "", ""},
+	},
+}
+
+// amdgpuKernelReports are the AMD GPU kernel driver's reports of a hung
+// job and a reset (older kernels through DRM's *ERROR* prefix, newer ones
+// through the device's own), and the ROCm runtime's report of a process
+// that cannot open the GPUs' device. A reset that succeeded, a ring reset
+// that recovered and the driver's start are no failure of their own.
+var amdgpuKernelReports = vocabulary{
+	name: "amdgpu kernel driver and ROCm device access",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "[ 1234.567890] %s"},
+		{Field: fieldText, Format: "Dec 06 09:00:01 mi300-2 kernel: %s"},
+	},
+	terms: []vocabTerm{
+		{"[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=613206, emitted seq=613208", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: ring comp_1.0.1 timeout, signaled seq=45, emitted seq=47", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset begin!", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset begin!. Source:  3", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset failed", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU reset", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu: The cp might be in an unrecoverable state due to an unsuccessful queues preemption", "", "", "amdgpu-gpu-hang-reset"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32769)", "", "", "rocm-memory-access-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset succeeded, trying to resume", "", "", ""},
+		{"amdgpu 0000:c5:00.0: amdgpu: Ring comp_1.0.1 reset succeeded", "", "", ""},
+		{"[drm] amdgpu kernel modesetting enabled.", "", "", ""},
 	},
 }
 
@@ -538,6 +565,8 @@ var containerRuntimeErrors = vocabulary{
 		{"Error response from daemon: pull access denied for lmsysorg/sglang-private, repository does not exist or may require 'docker login': denied: requested access to the resource is denied", "", "", "container-image-pull-failed"},
 		{"docker: Error response from daemon: manifest for lmsysorg/sglang:v9.9.9 not found: manifest unknown: manifest unknown.", "", "", "container-image-pull-failed"},
 		{"docker: no matching manifest for linux/arm64/v8 in the manifest list entries.", "", "", "container-image-pull-failed"},
+		{"Unable to open /dev/kfd read-write: Permission denied", "", "", "rocm-kfd-not-accessible"},
+		{"rocm_agent_enumerator: error: failed to open /dev/kfd", "", "", "rocm-kfd-not-accessible"},
 		{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated.", "", "", "address-already-in-use"},
 	},
 }
@@ -731,6 +760,20 @@ var platformExamples = map[string]example{
 			"Error from server (Forbidden): pods \"sglang-0\" is forbidden: exceeded quota: compute-resources, requested: limits.memory=256Gi",
 		},
 		miss: []string{"resource quota gpu-quota: 4 nvidia.com/gpu"},
+	},
+	"amdgpu-gpu-hang-reset": {
+		match: []string{
+			"[ 1234.567890] [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=613206, emitted seq=613208",
+			"[ 1234.567890] amdgpu 0000:c5:00.0: amdgpu: GPU reset begin!",
+		},
+		miss: []string{"[ 1234.567890] amdgpu 0000:c5:00.0: amdgpu: GPU reset succeeded, trying to resume", "[ 1234.567890] amdgpu 0000:c5:00.0: amdgpu: Ring comp_1.0.1 reset succeeded"},
+	},
+	"rocm-kfd-not-accessible": {
+		match: []string{
+			"Unable to open /dev/kfd read-write: Permission denied",
+			"rocm_agent_enumerator: error: failed to open /dev/kfd",
+		},
+		miss: []string{"Failed to get user name to check for video group membership"},
 	},
 	"systemd-unit-failed": {
 		match: []string{
