@@ -20,11 +20,13 @@
 // work completions, UCX's statuses, CANN's error codes, torch_npu's device
 // errors, cuBLAS, cuDNN, pyzmq, TLS, the resolver, and the fatal signals as
 // a shell and faulthandler report them; and the platform around a serving
-// process: the NVIDIA and NVSwitch drivers' Xid and SXid reports, the Linux
-// kernel's reports of faults, OOM kills, stuck tasks and memory errors, the
-// C library's heap aborts and dynamic loader, CPython's fatal errors,
-// Python's process pools, thread creation refused, the Ascend runtime's
-// aclError codes and the CANN modules' error codes, and the kubelet's and
+// process: the NVIDIA and NVSwitch drivers' Xid and SXid reports,
+// nvidia-smi, the amdgpu driver's hangs and resets, the Linux kernel's
+// reports of faults, OOM kills, stuck tasks and memory errors, the C
+// library's heap aborts and dynamic loader, CPython's fatal errors, Python's
+// process pools and asyncio's exception handler, thread creation refused,
+// NCCL's shared memory, the Ascend runtime's aclError codes and the CANN
+// modules' error codes, systemd's unit results, and the kubelet's and
 // container runtime's errors.
 // vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
 // with the shapes its callers print it in and the record that must lead on
