@@ -422,13 +422,15 @@ func aclRuntimeErrors() vocabulary {
 // cannModuleCodes are error codes of the CANN modules other than HCCL
 // and HCCP (the runtime's EE and EL codes, the operator compiler's and the
 // operator package's E3 to E9 codes, the operator library's EZ codes), as
-// the CANN runtime prints them alone and as torch_npu appends them to the
-// failed call they explain: there the call's record leads.
+// the CANN runtime prints them with the process's id, alone and after the
+// failed call torch_npu raises: there the call's record leads. (The bare
+// "<code>: <message>" of older releases is left to the line's level: no
+// literal keys it, and the call it explains has its record.)
 var cannModuleCodes = vocabulary{
 	name: "CANN module error codes",
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s\n        Solution: Try again with a valid argument.\n        TraceBack (most recent call last):"},
-		{Field: fieldText, All: true, Format: "[ERROR] 2025-07-21-05:48:21.854.442 RecentErrMsg: %[2]s: %[1]s"},
+		{Field: fieldText, All: true, Format: "(EngineCore pid=471424) %[2]s: [PID: 471424] 2026-05-08-17:31:28.781.490 %[1]s"},
 		{Field: fieldText, All: true, Want: "npu-function-error", Format: tb("RuntimeError: NPU function error: aclrtMemcpy(dst, dstMax, src, count, kind), error code is 507899\n[Error]: The driver reported an internal error.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
 		{Field: fieldText, All: true, Want: "npu-set-device-failed", Format: tb("RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033\n[Error]: Failed to start the device.\n%[2]s: [PID: 1162] 2025-02-20-02:16:03.427.598 %[1]s")},
 	},
@@ -806,7 +808,7 @@ var platformExamples = map[string]example{
 	"ascend-cann-error-code": {
 		match: []string{
 			"EL0003: [PID: 528886] 2025-06-24-11:20:41.662.506 The argument is invalid.",
-			"EZ3002: Optype [MoeDistributeDispatch] of Ops kernel [AIcoreEngine] is unsupported. Reason: The type of this op is not found in op store.",
+			"EZ3002: [PID: 1162] 2025-02-20-02:16:03.427.598 Optype [MoeDistributeDispatch] of Ops kernel [AIcoreEngine] is unsupported. Reason: The type of this op is not found in op store.",
 		},
 		miss: []string{
 			"E0528 00:11:09.418211 4021 rdma_context.cpp:412] Work completion error",
