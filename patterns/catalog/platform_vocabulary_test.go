@@ -473,6 +473,7 @@ var kubeletEvents = vocabulary{
 		{"0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.", "FailedScheduling", "", "k8s-gpu-unschedulable"},
 		{"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured", "FailedCreatePodSandBox", "", "docker-gpu-device-driver-missing"},
 		{"Memory cgroup out of memory: Killed process 4021 (python3) total-vm:123456789kB, anon-rss:120000000kB, file-rss:0kB, shmem-rss:0kB", "OOMKilling", "", "linux-oom-killer"},
+		{"System OOM encountered, victim process: python3, pid: 4021", "SystemOOM", "", "linux-oom-killer"},
 		{"Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state", "Unhealthy", "", "k8s-probe-failed"},
 		{"0/4 nodes are available: 4 Insufficient memory. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.", "FailedScheduling", "", "k8s-pod-unschedulable"},
 		{"0/4 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 3 node(s) didn't match Pod's node affinity/selector.", "FailedScheduling", "", "k8s-pod-unschedulable"},
@@ -558,6 +559,7 @@ var containerRuntimeErrors = vocabulary{
 	},
 	terms: []vocabTerm{
 		{"exec /usr/bin/python3: exec format error", "", "", "container-command-not-executable"},
+		{"OSError: [Errno 8] Exec format error: '/usr/local/bin/llama-server'", "", "", "container-command-not-executable"},
 		{"standard_init_linux.go:228: exec user process caused: exec format error", "", "", "container-command-not-executable"},
 		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"python3\": executable file not found in $PATH: unknown", "", "", "container-command-not-executable"},
 		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "", "", "nvidia-container-cli-failed"},
