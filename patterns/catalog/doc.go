@@ -26,8 +26,8 @@
 // library's heap aborts and dynamic loader, CPython's fatal errors, Python's
 // process pools and asyncio's exception handler, thread creation refused,
 // NCCL's shared memory, the Ascend runtime's aclError codes and the CANN
-// modules' error codes, systemd's unit results, and the kubelet's and
-// container runtime's errors.
+// modules' error codes, systemd's unit results, exit statuses, Slurm's and
+// mpirun's reports, and the kubelet's and container runtime's errors.
 // vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
 // with the shapes its callers print it in and the record that must lead on
 // every string (or that no failure record claims it), so a change to a

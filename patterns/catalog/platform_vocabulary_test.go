@@ -44,6 +44,8 @@ func platformVocabularies() []vocabulary {
 		cannModuleCodes,
 		kubeletEvents,
 		systemdUnitResults,
+		exitStatuses,
+		launcherReports,
 		asyncioLoopErrors,
 		containerRuntimeErrors,
 	}
@@ -526,6 +528,64 @@ var systemdUnitResults = vocabulary{
 	},
 }
 
+// exitStatuses are a container's exit status as Docker Compose, kubectl
+// and a pod's last state report it: 128 plus the signal that killed the
+// process. A stop (143, SIGTERM) and a clean exit are no failure.
+var exitStatuses = vocabulary{
+	name: "exit statuses 128+signal (Compose, kubectl, pod state)",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: "sglang-1 exited with code %s"},
+		{Field: fieldName, Format: "sglang_sglang_1 exited with code %s"},
+		{Field: fieldName, Format: "command terminated with exit code %s"},
+		{Field: fieldName, Format: "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    %s"},
+	},
+	terms: []vocabTerm{
+		{"SIGKILL", "137", "", "process-killed-sigkill"},
+		{"SIGSEGV", "139", "", "process-segfault-core-dumped"},
+		{"SIGABRT", "134", "", "process-aborted-core-dumped"},
+		{"SIGBUS", "135", "", "shared-memory-bus-error"},
+		{"SIGTERM", "143", "", ""},
+		{"", "0", "", ""},
+	},
+}
+
+// launcherReports are what Slurm's srun and slurmstepd and Open MPI's
+// mpirun print when a task of the job that runs a server dies or the job
+// ends: the signal or the OOM kill, the job cancelled by a limit, a node
+// failure or preemption, an allocation refused. A retry and a cancellation
+// without a reason (someone stopped the job) are no failure.
+var launcherReports = vocabulary{
+	name: "Slurm and MPI launchers",
+	shapes: []vocabShape{
+		// Alone, srun's "task N: Killed" is read by the analysis itself
+		// as a report that a process was killed, with no record (as a
+		// shell's bare "Killed" is).
+		{Field: fieldText, Format: "%s", Override: map[string]string{
+			"srun: error: gpu-node-3: task 0: Killed":    "",
+			"srun: error: gpu-node-3: tasks 0-7: Killed": "",
+		}},
+		{Field: fieldText, Format: "[2026-05-28T00:11:09] %s"},
+	},
+	terms: []vocabTerm{
+		{"srun: error: gpu-node-3: task 0: Killed", "", "", "process-killed-sigkill"},
+		{"srun: error: gpu-node-3: tasks 0-7: Killed", "", "", "process-killed-sigkill"},
+		{"srun: error: gpu-node-3: task 1: Out Of Memory", "", "", "linux-oom-killer"},
+		{"slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.", "", "", "linux-oom-killer"},
+		{"slurmstepd: error: Detected 2 oom-kill events in step 1234.0 cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler.", "", "", "linux-oom-killer"},
+		{"srun: error: gpu-node-3: task 0: Segmentation fault (core dumped)", "", "", "process-segfault-core-dumped"},
+		{"slurmstepd: error: *** JOB 1234 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO TIME LIMIT ***", "", "", "slurm-job-cancelled"},
+		{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO NODE FAILURE ***", "", "", "slurm-job-cancelled"},
+		{"slurmstepd: error: *** JOB 1234 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO PREEMPTION ***", "", "", "slurm-job-cancelled"},
+		{"srun: error: Unable to allocate resources: Requested node configuration is not available", "", "", "slurm-allocation-failed"},
+		{"sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)", "", "", "slurm-allocation-failed"},
+		{"mpirun noticed that process rank 0 with PID 4021 on node gpu-node-3 exited on signal 9 (Killed).", "", "", "process-killed-sigkill"},
+		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 11 (Segmentation fault).", "", "", "process-segfault-core-dumped"},
+		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 6 (Aborted).", "", "", "process-aborted-core-dumped"},
+		{"srun: Job 1234 step creation temporarily disabled, retrying (Requested nodes are busy)", "", "", ""},
+		{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 ***", "", "", ""},
+	},
+}
+
 // asyncioLoopErrors are the messages of asyncio's default exception
 // handler, logged at error level through the asyncio logger: a task's
 // exception nobody retrieved is a background task that died (its
@@ -800,6 +860,20 @@ var platformExamples = map[string]example{
 		},
 		miss: []string{"Fatal Python error: Segmentation fault"},
 	},
+	"slurm-job-cancelled": {
+		match: []string{
+			"slurmstepd: error: *** JOB 1234 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO TIME LIMIT ***",
+			"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO NODE FAILURE ***",
+		},
+		miss: []string{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 ***"},
+	},
+	"slurm-allocation-failed": {
+		match: []string{
+			"srun: error: Unable to allocate resources: Requested node configuration is not available",
+			"sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified",
+		},
+		miss: []string{"srun: job 1234 queued and waiting for resources"},
+	},
 	"python-object-not-picklable": {
 		match: []string{
 			rawTB("AttributeError: Can't pickle local object 'build_engine.<locals>.logits_processor'"),
@@ -855,7 +929,8 @@ var platformWidenedExamples = map[string]example{
 		miss:  []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=killed, status=15/TERM"},
 	},
 	"process-segfault-core-dumped": {
-		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=dumped, status=11/SEGV"},
+		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=dumped, status=11/SEGV", "sglang-1 exited with code 139"},
+		miss:  []string{"sglang-1 exited with code 1"},
 	},
 	"process-aborted-core-dumped": {
 		match: []string{"Dec 06 09:00:01 gpu-node-3 systemd[1]: sglang.service: Main process exited, code=dumped, status=6/ABRT"},
