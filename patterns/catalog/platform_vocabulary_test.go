@@ -42,6 +42,7 @@ func platformVocabularies() []vocabulary {
 		ncclSharedMemory,
 		aclRuntimeErrors(),
 		cannModuleCodes,
+		hcclResults(),
 		kubeletEvents,
 		systemdUnitResults,
 		exitStatuses,
@@ -443,6 +444,32 @@ var cannModuleCodes = vocabulary{
 		{"Optype [MoeDistributeDispatch] of Ops kernel [AIcoreEngine] is unsupported. Reason: The type of this op is not found in op store.", "EZ3002", "", "ascend-cann-error-code"},
 		{"Failed to compile Op [MatMul]. (oppath: [/usr/local/Ascend/opp], optype: [MatMul])", "E40021", "", "ascend-cann-error-code"},
 	},
+}
+
+// hcclResults composes HCCL's HcclResult codes (hccl_types.h: 1 to 22)
+// as torch_npu raises a failed collective call ("HCCL function error:
+// <call>, error code is <code>"): the unavailable, timeout, connection,
+// transfer and network codes lead with the connection record, every
+// other with the failed-call record; a communicator's initialisation is
+// its record's whatever the code.
+func hcclResults() vocabulary {
+	v := vocabulary{
+		name: "HCCL HcclResult",
+		shapes: []vocabShape{
+			{Field: fieldName, Format: tb("RuntimeError: HCCL function error: HcclAllreduce(sendbuf, recvbuf, count, dataType, reduceOp, comm, stream), error code is %s")},
+			{Field: fieldName, Format: "RuntimeError: allgather_into_tensor_coalesced:torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:4233 HCCL function error: HcclAllGather(inputDataPtr, outputDataPtr, numel, hcclType, comm, stream.stream(false)), error code is %s"},
+			{Field: fieldName, Want: "hccl-comm-init-failed", Format: "RuntimeError: getHcclComm:torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:2145 HCCL function error: HcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &comm), error code is %s"},
+		},
+	}
+	connect := map[int]bool{7: true, 9: true, 11: true, 12: true, 13: true, 14: true, 19: true}
+	for c := 1; c <= 22; c++ {
+		want := "hccl-call-failed"
+		if connect[c] {
+			want = "hccl-connect-failed"
+		}
+		v.terms = append(v.terms, vocabTerm{name: strconv.Itoa(c), want: want})
+	}
+	return v
 }
 
 // kubeletEvents are the kubelet's and the scheduler's events about a
