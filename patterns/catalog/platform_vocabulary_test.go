@@ -182,6 +182,12 @@ var kernelReports = vocabulary{
 		{"INFO: task python3:4021 blocked for more than 120 seconds.", "", "", "linux-kernel-task-stuck"},
 		{"watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [python3:4021]", "", "", "linux-kernel-task-stuck"},
 		{"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", "", "", "linux-kernel-task-stuck"},
+		{"nfs: server 10.0.0.5 not responding, still trying", "", "", "linux-kernel-task-stuck"},
+		{"cgroup: fork rejected by pids controller in /kubepods.slice/kubepods-pod2b7c.slice", "", "", "host-thread-limit-reached"},
+		{"blk_update_request: I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0", "", "", "os-input-output-error"},
+		{"I/O error, dev sdb, sector 2048 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", "", "", "os-input-output-error"},
+		{"Buffer I/O error on dev nvme0n1p1, logical block 15, async page read", "", "", "os-input-output-error"},
+		{"nfs: server 10.0.0.5 OK", "", "", ""},
 		{"NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x62:0x55:2477)", "", "", "nvidia-gpu-init-failed"},
 		{"NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0", "", "", "nvidia-gpu-init-failed"},
 		{"NVRM: GPU 0000:3b:00.0: GPU does not have the necessary power cables connected.", "", "", "nvidia-gpu-init-failed"},
@@ -967,6 +973,12 @@ var platformWidenedExamples = map[string]example{
 	},
 	"address-already-in-use": {
 		match: []string{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated."},
+	},
+	"os-input-output-error": {
+		match: []string{"[ 1234.567890] blk_update_request: I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0"},
+	},
+	"host-thread-limit-reached": {
+		match: []string{"[ 1234.567890] cgroup: fork rejected by pids controller in /kubepods.slice/kubepods-pod2b7c.slice"},
 	},
 	"nvidia-gpu-init-failed": {
 		match: []string{"[ 1234.567890] NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0"},
