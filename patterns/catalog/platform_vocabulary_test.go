@@ -483,7 +483,9 @@ func hcclResults() vocabulary {
 // exporters print them, and the message alone as a pod's status carries
 // it. A pull in progress and a container started are no failure (a
 // readiness probe failing while a model loads is checked among the
-// routine lines: alone, its message is the probe's connection error).
+// routine lines: alone, its message is the probe's connection error);
+// the kubelet's back-off restarting a container is left to the
+// container's own failure, which its previous log holds.
 var kubeletEvents = vocabulary{
 	name: "Kubernetes events (kubelet, scheduler)",
 	shapes: []vocabShape{
@@ -496,7 +498,7 @@ var kubeletEvents = vocabulary{
 		{"Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.", "Evicted", "", "k8s-pod-evicted"},
 		{"Container sglang exceeded its local ephemeral storage limit \"20Gi\".", "Evicted", "", "k8s-pod-evicted"},
 		{"Usage of EmptyDir volume \"dshm\" exceeds the limit \"1Gi\".", "Evicted", "", "k8s-pod-evicted"},
-		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", "k8s-container-crashloop"},
+		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", ""},
 		{"Liveness probe failed: Get \"http://10.1.2.3:30000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", "Unhealthy", "", "k8s-probe-failed"},
 		{"Startup probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused", "Unhealthy", "", "k8s-probe-failed"},
 		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-failed"},
@@ -773,13 +775,7 @@ var platformExamples = map[string]example{
 		},
 		miss: []string{"  Normal  Scheduled  2m  default-scheduler  Successfully assigned default/sglang-0 to gpu-node-3", "eviction policy: allkeys-lru"},
 	},
-	"k8s-container-crashloop": {
-		match: []string{
-			"  Warning  BackOff  3m (x120 over 30m)  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
-			"sglang-0   0/1     CrashLoopBackOff   12 (3m ago)   40m",
-		},
-		miss: []string{"  Normal  BackOff  2m  kubelet  Back-off pulling image \"lmsysorg/sglang:v0.5.0\"", "restartPolicy: Always"},
-	},
+
 	"container-command-not-executable": {
 		match: []string{
 			"exec /usr/bin/python3: exec format error",
