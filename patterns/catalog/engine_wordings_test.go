@@ -66,10 +66,20 @@ func vllmAPITB(exc string) string {
 }
 
 // vllmCoreShapes: an exception of the engine core or its workers, logged by
-// the dying engine core (every line under the record's header) and printed
-// bare by multiprocessing on stderr.
+// the dying engine core (every line, the exception's own continuation lines
+// too, under the record's header) and printed bare by multiprocessing on
+// stderr.
 func vllmCoreShapes(exc string) []string {
-	return []string{vllmTB("EngineCore failed to start.", exc), "Process EngineCore_DP0:\n" + rawTB(exc)}
+	var b strings.Builder
+	for _, l := range append([]string{
+		"EngineCore failed to start.",
+		"Traceback (most recent call last):",
+		`  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 705, in run_engine_core`,
+		"    engine_core = EngineCoreProc(*args, **kwargs)",
+	}, strings.Split(exc, "\n")...) {
+		b.WriteString(vllmErr(l) + "\n")
+	}
+	return []string{b.String(), "Process EngineCore_DP0:\n" + rawTB(exc)}
 }
 
 // vllmAPIShapes: an exception of the API server process, in its traceback
@@ -319,6 +329,37 @@ var vllmComponents = []engineComponent{
 			vllmLog("(EngineCore_DP0 pid=120)", "INFO", "backend_xgrammar.py:80", "Compiled grammar in 0.12 seconds"),
 		}},
 	}},
+	{name: "shared layers under vLLM", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "CUDA out of memory", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.15 GiB memory in use.",
+		}},
+		{family: "illegal memory access", want: "cuda-illegal-memory-access", lines: []string{
+			"RuntimeError: CUDA error: an illegal memory access was encountered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+		}},
+		{family: "no such module", want: "python-module-not-found", lines: []string{
+			"ModuleNotFoundError: No module named 'flash_attn'",
+		}},
+		{family: "a model repository that is not there", want: "hf-repository-not-found", lines: []string{
+			"huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-abc)\n\nRepository Not Found for url: https://huggingface.co/api/models/Qwen/Qwen9-8B/revision/main.",
+		}},
+		{family: "a gated model without a token", want: "hf-unauthorized-401", lines: []string{
+			"huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-abc)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json.\nAccess to model meta-llama/Llama-3.1-8B-Instruct is restricted. You must have access to it and be authenticated to access it. Please log in.",
+		}},
+		{family: "remote code not trusted", want: "trust-remote-code-required", lines: []string{
+			"ValueError: The repository /models/internlm2-chat-7b contains custom code which must be executed to correctly load the model. You can inspect the repository content at /models/internlm2-chat-7b .\n You can inspect the repository content at https://hf.co//models/internlm2-chat-7b.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run.",
+		}},
+		{family: "NCCL fails", want: "nccl-unhandled-system-error", lines: []string{
+			"torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.27.3\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.",
+		}},
+	}},
+	{name: "OpenAI server start-up under vLLM", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "the port is taken", want: "address-already-in-use", lines: []string{
+			"OSError: [Errno 98] Address already in use",
+		}},
+		{family: "uvicorn: the port is taken", want: "address-already-in-use", bare: true, lines: []string{
+			"(APIServer pid=1) ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use",
+		}},
+	}},
 }
 
 // engineWordingsAll lists every engine's components.
@@ -338,25 +379,28 @@ func engineLead(m *matcher.Matcher, eng, text string) (*patterns.Record, []strin
 	an := analysis.New(m)
 	an.SetEngine(eng)
 	var wrapper *patterns.Record
+	var wrapperContext []string
 	for i := range ents {
 		d, ok := an.Analyze(&ents[i])
 		if !ok || d.Cause == nil || d.Cause.Record.Severity == patterns.SeverityInfo {
 			continue
 		}
 		r := d.Cause.Record
-		if r.Role.Is(patterns.RoleWrapper) {
-			if wrapper == nil {
-				wrapper = r
-			}
-			continue
-		}
 		var context []string
 		for _, h := range d.Context {
 			context = append(context, h.Record.Slug)
 		}
+		if r.Role.Is(patterns.RoleWrapper) {
+			// A wrapper that leads speaks with the wrappers inside it
+			// (an engine's "failed to start" around an NCCL error).
+			if wrapper == nil {
+				wrapper, wrapperContext = r, context
+			}
+			continue
+		}
 		return r, context
 	}
-	return wrapper, nil
+	return wrapper, wrapperContext
 }
 
 // sglangAdvice is the first sglang-only word of the advice r gives an
