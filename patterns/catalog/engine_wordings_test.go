@@ -88,6 +88,44 @@ func vllmAPIShapes(exc string) []string {
 	return []string{vllmAPITB(exc), rawTB(exc)}
 }
 
+// tgiShard writes msg the way TGI's launcher relays a shard's log line.
+func tgiShard(level, msg string) string {
+	return "2024-03-01T10:00:00.000000Z " + level + " shard-manager: text_generation_launcher: " + msg
+}
+
+// tgiShardShapes: an exception that ends a TGI shard, as the launcher
+// relays the shard's stderr (the traceback as plain lines, then the rank,
+// then its own verdict), and bare.
+func tgiShardShapes(exc string) []string {
+	relayed := tgiShard("ERROR", "Shard complete standard error output:") + "\n\n" +
+		"Traceback (most recent call last):\n" +
+		`  File "/opt/conda/bin/text-generation-server", line 8, in <module>` + "\n" +
+		"    sys.exit(app())\n" +
+		`  File "/usr/src/server/text_generation_server/server.py", line 268, in serve_inner` + "\n" +
+		"    model = get_model_with_lora_adapters(\n" +
+		exc + "\n rank=0\n" +
+		tgiLauncher("ERROR", "Shard 0 failed to start") + "\n" +
+		"Error: ShardCannotStart\n"
+	return []string{relayed, rawTB(exc)}
+}
+
+// lmdeployLog writes msg the way LMDeploy's logger formats a record.
+func lmdeployLog(level, file, msg string) string {
+	return "2025-04-28 10:11:12,345 - lmdeploy - " + level + " - " + file + " - " + msg
+}
+
+// lmdeployShapes: an exception that ends an LMDeploy server, printed as
+// the last line of the serve command's traceback, and bare.
+func lmdeployShapes(exc string) []string {
+	tbText := "Traceback (most recent call last):\n" +
+		`  File "/opt/py3/bin/lmdeploy", line 8, in <module>` + "\n" +
+		"    sys.exit(run())\n" +
+		`  File "/opt/py3/lib/python3.10/site-packages/lmdeploy/serve/openai/api_server.py", line 1420, in serve` + "\n" +
+		"    async_engine = VariableInterface.async_engine = AsyncEngine(\n" +
+		exc + "\n"
+	return []string{tbText, rawTB(exc)}
+}
+
 // vllmComponents lists the families of every vLLM component.
 var vllmComponents = []engineComponent{
 	{name: "config: engine args", shapes: vllmAPIShapes, families: []raiseFamily{
@@ -362,9 +400,156 @@ var vllmComponents = []engineComponent{
 	}},
 }
 
+// tgiComponents lists the families of every TGI component: the Rust
+// launcher and router, and the Python shards.
+var tgiComponents = []engineComponent{
+	{name: "launcher: arguments", shapes: func(exc string) []string { return []string{exc} }, families: []raiseFamily{
+		{family: "arguments the launcher refuses", want: "tgi-argument-validation", lines: []string{
+			"Error: ArgumentValidation(\"`max_input_tokens`(4096) must be < `max_total_tokens`(4096)\")",
+			"Error: ArgumentValidation(\"`sharded` is true but `num_shard` <= 1\")",
+			"Error: ArgumentValidation(\"`max_total_tokens` must be <= `max_batch_total_tokens`. Given: 8192 and 4096\")",
+		}},
+		{family: "fewer GPUs than the shards", want: "tgi-not-enough-cuda-devices", lines: []string{
+			"Error: NotEnoughCUDADevices(\"`sharded` is true but only found 1 CUDA devices\")",
+		}},
+		{family: "near misses: the launcher's notices", bare: true, lines: []string{
+			tgiLauncher(" INFO", "Args { model_id: \"meta-llama/Llama-3.1-8B-Instruct\", revision: None, validation_workers: 2, sharded: None, num_shard: Some(2) }"),
+			tgiLauncher(" INFO", "Sharding model on 2 processes"),
+			tgiLauncher(" INFO", "Default `max_batch_prefill_tokens` to 4096"),
+			tgiLauncher(" INFO", "Using prefix caching = true"),
+			tgiLauncher(" INFO", "Parsing num_shard from CUDA_VISIBLE_DEVICES/NVIDIA_VISIBLE_DEVICES/ZE_AFFINITY_MASK"),
+		}},
+	}},
+	{name: "shard: model init", shapes: tgiShardShapes, families: []raiseFamily{
+		{family: "sharding a model without flash attention", want: "tgi-sharded-requires-flash-attention", lines: []string{
+			"NotImplementedError: Sharded Llama requires Flash Attention enabled models.",
+		}},
+		{family: "a model type TGI does not implement, natively or through Transformers", want: "tgi-unsupported-model-type", lines: []string{
+			"ValueError: Unsupported model type qwen3_next",
+			"RuntimeError: Could not determine model type for /data/my-model revision None",
+			"NotImplementedError: sharded is not supported for AutoModel",
+			"NotImplementedError: gptq quantization is not supported for AutoModel, you can try to quantize it with `text-generation-server quantize ORIGINAL_MODEL_ID NEW_MODEL_ID`",
+		}},
+		{family: "launch options the shard refuses", want: "tgi-argument-validation", lines: []string{
+			"RuntimeError: Only 1 can be set between `dtype` and `quantize`, as they both decide how goes the final model.",
+			"RuntimeError: Speculate is set to `3` but this medusa models only has `2` heads, please make them match",
+			"RuntimeError: Sharding is currently not supported with `exl2` quantization",
+		}},
+		{family: "a quantization the checkpoint does not have", want: "tgi-quantize-mismatch", lines: []string{
+			"ValueError: Quantize is set to `awq` but received a `GPTQConfig` config.",
+		}},
+		{family: "a weight the checkpoint does not have", want: "tgi-weight-missing", lines: []string{
+			"RuntimeError: weight model.layers.0.self_attn.q_proj.weight does not exist",
+		}},
+		{family: "no weights where the launcher looked", want: "tgi-weights-not-found", lines: []string{
+			"FileNotFoundError: No local weights found in /data/my-model with extension .safetensors",
+			"huggingface_hub.errors.EntryNotFoundError: No .safetensors weights found for model bigscience/bloom-560m and revision None.",
+		}},
+		{family: "warmup has no room", want: "tgi-not-enough-memory-warmup", lines: []string{
+			"RuntimeError: Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`",
+		}},
+		{family: "CUDA out of memory", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 22.05 GiB of which 512.00 MiB is free.",
+		}},
+	}},
+	{name: "launcher: shard and webserver lifecycle", families: []raiseFamily{
+		{family: "a shard did not start", want: "tgi-shard-failed-to-start", bare: true, lines: []string{
+			tgiLauncher("ERROR", "Shard 0 failed to start"),
+		}},
+		{family: "a shard was killed", want: "tgi-shard-signaled", bare: true, lines: []string{
+			tgiShard("ERROR", "Shard process was signaled to shutdown with signal 9 rank=0"),
+		}},
+		{family: "a shard crashed serving", want: "tgi-shard-crashed", bare: true, lines: []string{
+			tgiLauncher("ERROR", "Shard 1 crashed"),
+			"Error: ShardFailed",
+		}},
+		{family: "the webserver failed", want: "tgi-webserver-failed", bare: true, lines: []string{
+			tgiLauncher("ERROR", "Webserver Crashed"),
+		}},
+		{family: "the download failed", want: "tgi-download-error", bare: true, lines: []string{
+			"Error: DownloadError",
+		}},
+		{family: "near misses: lifecycle notices", bare: true, lines: []string{
+			tgiShard(" INFO", "Starting shard rank=0"),
+			tgiShard(" INFO", "Waiting for shard to be ready... rank=0"),
+			tgiShard(" INFO", "Shard ready in 12.3s rank=0"),
+			tgiLauncher(" INFO", "Starting Webserver"),
+			tgiLauncher(" INFO", "Terminating shard rank=0"),
+			tgiLauncher(" INFO", "Shard terminated rank=0"),
+			tgiLauncher(" INFO", "Successfully downloaded weights for meta-llama/Llama-3.1-8B-Instruct"),
+		}},
+	}},
+	{name: "router: warmup and requests", families: []raiseFamily{
+		{family: "warmup has no room", want: "tgi-not-enough-memory-warmup", bare: true, lines: []string{
+			"Error: Backend(Warmup(Generation(\"Not enough memory to handle 8192 prefill tokens. You need to decrease `--max-batch-prefill-tokens`\")))",
+		}},
+		{family: "a request longer than the launch allows", want: "tgi-input-validation-too-long", bare: true, lines: []string{
+			"2024-06-28T10:00:00.000000Z ERROR chat_completions:generate_stream: text_generation_router::infer: router/src/infer/mod.rs:105: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`",
+		}},
+		{family: "near misses: router notices", bare: true, lines: []string{
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_router::server: router/src/server.rs:2196: Serving revision 0e9e39f249a16976918f6564b8830bc894c89659 of model meta-llama/Llama-3.1-8B-Instruct",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_router_v3: backends/v3/src/lib.rs:137: Setting max batch total tokens to 406560",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_router::server: router/src/server.rs:2351: Connected",
+		}},
+	}},
+}
+
+// lmdeployComponents lists the families of every LMDeploy component.
+var lmdeployComponents = []engineComponent{
+	{name: "environment checks", families: []raiseFamily{
+		{family: "a check of the environment failed", want: "lmdeploy-env-check-failed", bare: true, lines: []string{
+			lmdeployLog("ERROR", "base.py:55", "<Dist> check failed!\ndp>1 requires distributed_executor_backend=\"ray\". Please launch your script with `distributed_executor_backend=\"ray\"`"),
+			lmdeployLog("ERROR", "base.py:55", "<CUDA> check failed!\ncuda is not available."),
+			lmdeployLog("ERROR", "base.py:55", "<transformers> check failed!\nLoad model config with transformers==4.40.0 failed. Please make sure model can be loaded with transformers API."),
+			lmdeployLog("ERROR", "base.py:55", "<CUDA> check failed!\n\x1b[31mmodel_format=fp8 requires sm>=9.0.\x1b[0m"),
+		}},
+		{family: "near misses: check notices", bare: true, lines: []string{
+			lmdeployLog("WARNING", "model.py:42", "model `/models/internlm2` requires transformers version 4.44.0 but transformers 4.40.0 is installed."),
+			lmdeployLog("WARNING", "model.py:62", "Device does not support bfloat16."),
+		}},
+	}},
+	{name: "engine config", shapes: lmdeployShapes, families: []raiseFamily{
+		{family: "a model neither engine supports", want: "lmdeploy-model-not-supported", lines: []string{
+			"AssertionError: turbomind does not support /models/foo-7b. Plz try pytorch engine instead.",
+			"RuntimeError: Could not find model architecture from config: {'model_type': 'foo'}",
+		}},
+		{family: "engine options out of range", want: "lmdeploy-engine-config-invalid", lines: []string{
+			"AssertionError: invalid cache_max_entry_count",
+			"ValueError: invalid quant_policy: 3",
+			"AssertionError: chat template 'llama9' is not registered. The builtin chat templates are: dict_keys(['base', 'llama3', 'internlm2'])",
+		}},
+	}},
+	{name: "PyTorch engine memory", shapes: lmdeployShapes, families: []raiseFamily{
+		{family: "no memory for the KV cache", want: "lmdeploy-no-memory-for-kv-cache", lines: []string{
+			"RuntimeError: No enough gpu memory for kv cache.",
+			"RuntimeError: No enough gpu memory for runtime.",
+			"AssertionError: No enough gpu memory for state cache. Please reduce max_batch_size.",
+		}},
+		{family: "near misses: memory notices", bare: true, lines: []string{
+			lmdeployLog("WARNING", "base.py:402", "No enough memory. Update max_prefill_token_num=4096"),
+			lmdeployLog("INFO", "cache_engine.py:300", "Allocating cache blocks: num_gpu_blocks=4096, num_cpu_blocks=0"),
+		}},
+	}},
+	{name: "engine loop and sessions", families: []raiseFamily{
+		{family: "the engine loop failed", want: "lmdeploy-engine-loop-failed", bare: true, lines: []string{
+			lmdeployLog("ERROR", "engine.py:781", "Engine loop failed with error: CUDA out of memory."),
+		}},
+		{family: "a session ended in error", want: "lmdeploy-session-finished-error", bare: true, lines: []string{
+			lmdeployLog("ERROR", "async_engine.py:794", "session 7 finished, ResponseType.INTERNAL_ENGINE_ERROR, reason \"error\""),
+		}},
+		{family: "near misses: engine notices", bare: true, lines: []string{
+			lmdeployLog("INFO", "async_engine.py:794", "session 7 finished, ResponseType.FINISH, reason \"stop\""),
+			lmdeployLog("INFO", "api_server.py:1420", "Uvicorn running on http://0.0.0.0:23333 (Press CTRL+C to quit)"),
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
+	{engine: "tgi", components: tgiComponents},
+	{engine: "lmdeploy", components: lmdeployComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
@@ -435,7 +620,7 @@ func TestEngineWordings(t *testing.T) {
 					ok := true
 					for _, line := range f.lines {
 						shapes := []string{line}
-						if !f.bare {
+						if !f.bare && comp.shapes != nil {
 							shapes = comp.shapes(line)
 						}
 						for _, text := range shapes {
