@@ -367,6 +367,40 @@ var vllmComponents = []engineComponent{
 			vllmLog("(EngineCore_DP0 pid=120)", "INFO", "backend_xgrammar.py:80", "Compiled grammar in 0.12 seconds"),
 		}},
 	}},
+	{name: "launch options: parsers, templates, backends, connectors", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "a parser, backend or connector name vLLM does not know", want: "vllm-engine-args-rejected", lines: []string{
+			"KeyError: 'invalid tool call parser: hermes2 (chose from { hermes,llama3_json,mistral })'",
+			"KeyError: 'invalid reasoning parser: qwen (chose from { deepseek_r1,qwen3 })'",
+			"ValueError: Unknown attention backend: 'FLASH_ATTN_V3'. Valid options are: FLASH_ATTN, FLASHINFER, TRITON_ATTN",
+			"ValueError: Connector 'NixlConnecter' is not registered.",
+			"ValueError: Connector LMCacheConnectorV1 does not support HMA but HMA is enabled. Please set `--disable-hybrid-kv-cache-manager`.",
+		}},
+		{family: "a chat template path that is not there", want: "vllm-chat-template-missing", lines: []string{
+			"ValueError: The supplied chat template string (/templates/qwen.jinja) appears path-like, but doesn't exist! Tried: /templates/qwen.jinja and /usr/local/lib/python3.12/dist-packages/vllm/transformers_utils/chat_templates/qwen.jinja",
+		}},
+		{family: "near misses: option notices", bare: true, lines: []string{
+			vllmLog("(APIServer pid=1)", "INFO", "serving_chat.py:136", `"auto" tool choice has been enabled.`),
+			vllmLog("(APIServer pid=1)", "INFO", "factory.py:60", "Creating v1 connector with name: NixlConnector and engine_id: 3f2a9c"),
+		}},
+	}},
+	{name: "attention backend selection", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a backend the GPU, model or cache cannot run", want: "vllm-attention-backend-unsupported", lines: []string{
+			"ValueError: Selected backend FLASHINFER is not valid for this configuration. Reason: ['head_size not supported', 'kv_cache_dtype not supported']",
+			"ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(head_size=80, dtype=torch.float16, kv_cache_dtype=fp8). Reasons: {FLASH_ATTN: [compute capability not supported], FLASHINFER: [kv_cache_dtype not supported]}.",
+			"NotImplementedError: FlashInfer backend currently does not support attention sinks, please use trtllm on blackwell or flash attention on earlier GPUs.",
+		}},
+		{family: "near misses: selection notices", bare: true, lines: []string{
+			vllmLog("(EngineCore_DP0 pid=120)", "INFO", "cuda.py:366", "Using FLASH_ATTN attention backend out of potential backends: ['FLASH_ATTN', 'FLASHINFER']"),
+			vllmLog("(EngineCore_DP0 pid=120)", "DEBUG", "cuda.py:330", "Some attention backends are not valid for cuda with AttentionSelectorConfig(head_size=80). Reasons: {FLASHINFER: [head_size not supported]}."),
+		}},
+	}},
+	{name: "OpenAI server: inputs the launch did not enable", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "embeddings or processors not enabled", want: "vllm-request-feature-not-enabled", lines: []string{
+			"ValueError: You must set `--enable-mm-embeds` to input `image_embeds`",
+			"ValueError: You must set `--enable-prompt-embeds` to input `prompt_embeds`",
+			"ValueError: The `logits_processors` argument is not supported by this server. See --logits-processor-pattern engine argument for more information.",
+		}},
+	}},
 	{name: "shared layers under vLLM", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "CUDA out of memory", want: "cuda-out-of-memory", lines: []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.15 GiB memory in use.",
