@@ -278,8 +278,19 @@ var vllmComponents = []engineComponent{
 		{family: "a process died", want: "vllm-engine-core-died-unexpectedly", bare: true, lines: []string{
 			vllmLog("(APIServer pid=1)", "ERROR", "core_client.py:564", "Engine core proc EngineCore_DP0 died unexpectedly, shutting down client."),
 		}},
-		{family: "a Ray worker died", want: "vllm-engine-core-died-unexpectedly", bare: true, lines: []string{
+		{family: "a worker process died", want: "vllm-engine-core-died-unexpectedly", bare: true, lines: []string{
 			vllmLog("(EngineCore_DP0 pid=120)", "ERROR", "ray_executor_v2.py:464", "RayWorkerProc rank=3 died unexpectedly, shutting down executor."),
+			vllmLog("(EngineCore_DP0 pid=120)", "ERROR", "multiproc_executor.py:284", "Worker proc VllmWorker-1 died unexpectedly, shutting down executor."),
+		}},
+		{family: "the executor failed after a worker died", want: "vllm-engine-core-died-unexpectedly", lines: []string{
+			"RuntimeError: Executor failed.",
+		}},
+		{family: "a worker failed", want: "vllm-worker-exception", bare: true, lines: []string{
+			vllmLog("(VllmWorker rank=1 pid=231)", "ERROR", "multiproc_executor.py:874", "WorkerProc failed."),
+		}},
+		{family: "the DP coordinator did not start", want: "vllm-engine-core-initialization-failed", lines: []string{
+			"RuntimeError: DP Coordinator process failed during startup.",
+			"RuntimeError: DP Coordinator process failed to report ZMQ addresses during startup.",
 		}},
 		{family: "an iteration hung", want: "vllm-engine-iteration-timeout", bare: true, lines: []string{
 			vllmLog("", "ERROR", "async_llm_engine.py:63", "Engine iteration timed out. This should never happen!"),
@@ -289,6 +300,8 @@ var vllmComponents = []engineComponent{
 			vllmLog("(EngineCore_DP0 pid=120)", "INFO", "core.py:77", "Initializing a V1 LLM engine (v0.11.0) with config: model='/models/Qwen3-8B', speculative_config=None, tokenizer='/models/Qwen3-8B'"),
 			vllmLog("(APIServer pid=1)", "INFO", "loggers.py:123", "Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%"),
 			vllmLog("(APIServer pid=1)", "INFO", "async_llm.py:389", "Aborted request chatcmpl-3f2a9c."),
+			vllmLog("(VllmWorker rank=1 pid=231)", "INFO", "multiproc_executor.py:702", "WorkerProc shutting down."),
+			vllmLog("(APIServer pid=1)", "INFO", "coordinator.py:90", "DP Coordinator process started."),
 		}},
 	}},
 	{name: "OpenAI server and requests", shapes: vllmAPIShapes, families: []raiseFamily{
