@@ -79,7 +79,15 @@ func vllmCoreShapes(exc string) []string {
 	}, strings.Split(exc, "\n")...) {
 		b.WriteString(vllmErr(l) + "\n")
 	}
-	return []string{b.String(), "Process EngineCore_DP0:\n" + rawTB(exc)}
+	return []string{b.String(), vllmTerminal(b.String()), "Process EngineCore_DP0:\n" + rawTB(exc)}
+}
+
+// vllmTerminal is text as vLLM writes it to a terminal: the level and the
+// location coloured, every line ended by CRLF.
+func vllmTerminal(text string) string {
+	text = strings.ReplaceAll(text, ") ERROR ", ") \x1b[1;31mERROR\x1b[0m ")
+	text = strings.ReplaceAll(text, " [core.py:718] ", " [\x1b[2mcore.py:718\x1b[0m] ")
+	return strings.ReplaceAll(text, "\n", "\r\n")
 }
 
 // vllmAPIShapes: an exception of the API server process, in its traceback
