@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/engine"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -24,7 +25,11 @@ import (
 // An engineWordings is one engine's components and the shapes its
 // exception lines print in.
 type engineWordings struct {
-	engine     string
+	engine string
+	// detect, when set, reads each text with the engine the sidecar's
+	// detector decides from it ("" while undecided) instead of engine:
+	// the leading record must still fit an engine operator.
+	detect     bool
 	components []engineComponent
 }
 
@@ -132,6 +137,26 @@ func lmdeployShapes(exc string) []string {
 		"    async_engine = VariableInterface.async_engine = AsyncEngine(\n" +
 		exc + "\n"
 	return []string{tbText, rawTB(exc)}
+}
+
+// dynamoLog writes msg the way NVIDIA Dynamo relays an engine's Python
+// log record through its Rust tracing subscriber: the engine's own header
+// is gone, the logger's module and function name the target.
+func dynamoLog(level, target, msg string) string {
+	return "2025-12-10T13:50:14.788089Z " + level + " " + target + ": " + msg
+}
+
+// dynamoVLLMShapes: an exception of vLLM's engine core under a Dynamo
+// worker, relayed with its traceback as one multi-line record, and the
+// engine core's own stderr traceback beside it.
+func dynamoVLLMShapes(exc string) []string {
+	return []string{
+		dynamoLog("ERROR", "core.run_engine_core", "EngineCore failed to start.\n"+
+			"Traceback (most recent call last):\n"+
+			`  File "/opt/dynamo/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 705, in run_engine_core`+"\n"+
+			"    engine_core = EngineCoreProc(*args, **kwargs)\n"+exc),
+		"Process EngineCore_DP0:\n" + rawTB(exc),
+	}
 }
 
 // vllmComponents lists the families of every vLLM component.
@@ -600,11 +625,40 @@ var lmdeployComponents = []engineComponent{
 	}},
 }
 
+// dynamoVLLMComponents are vLLM's failures as a Dynamo vLLM worker relays
+// them: a stream whose engine the detector may not decide.
+var dynamoVLLMComponents = []engineComponent{
+	{name: "vLLM under Dynamo: start-up", shapes: dynamoVLLMShapes, families: []raiseFamily{
+		{family: "no memory for the cache", want: "vllm-no-memory-for-cache-blocks", lines: []string{
+			"ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
+		}},
+		{family: "the cache cannot hold one request", want: "vllm-kv-cache-smaller-than-max-model-len", lines: []string{
+			"ValueError: To serve at least one request with the models's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (8.50 GiB). Based on the available memory, the estimated maximum model length is 69632. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+		}},
+		{family: "options that cannot be combined", want: "vllm-engine-args-rejected", lines: []string{
+			"ValueError: --mamba-block-size can only be set with --enable-prefix-caching",
+		}},
+		{family: "CUDA out of memory", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.",
+		}},
+	}},
+	{name: "vLLM under Dynamo: the engine died", families: []raiseFamily{
+		{family: "the engine core died", want: "vllm-engine-dead", bare: true, lines: []string{
+			dynamoLog("ERROR", "engine_monitor._check_engine_health", "vLLM AsyncLLM health check failed: EngineCore encountered an issue. See stack trace (above) for the root cause."),
+		}},
+		{family: "near misses: worker notices", bare: true, lines: []string{
+			dynamoLog(" INFO", "engine_monitor.__init__", "VllmEngineMonitor initialized and health check task started."),
+			dynamoLog(" INFO", "core._initialize_kv_caches", "GPU KV cache size: 2,031,632 tokens"),
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
 	{engine: "tgi", components: tgiComponents},
 	{engine: "lmdeploy", components: lmdeployComponents},
+	{engine: "vllm", detect: true, components: dynamoVLLMComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
@@ -666,7 +720,11 @@ func TestEngineWordings(t *testing.T) {
 	discover := os.Getenv("LOGMATCH_RAISES_DISCOVER") != ""
 	for _, ew := range engineWordingsAll {
 		for _, comp := range ew.components {
-			t.Run(ew.engine+"/"+comp.name, func(t *testing.T) {
+			name := ew.engine
+			if ew.detect {
+				name += " (detected)"
+			}
+			t.Run(name+"/"+comp.name, func(t *testing.T) {
 				claimed, failures := 0, 0
 				for _, f := range comp.families {
 					if f.want != "" {
@@ -679,7 +737,15 @@ func TestEngineWordings(t *testing.T) {
 							shapes = comp.shapes(line)
 						}
 						for _, text := range shapes {
-							lead, context := engineLead(m, ew.engine, text)
+							read := ew.engine
+							if ew.detect {
+								var d engine.Detector
+								for _, l := range strings.Split(text, "\n") {
+									d.Line(l)
+								}
+								read = d.Engine()
+							}
+							lead, context := engineLead(m, read, text)
 							good := leads(lead, context, f.want) || f.or != "" && leads(lead, context, f.or)
 							why := ""
 							if good && lead != nil && !lead.Role.Is(patterns.RoleWrapper) {
@@ -712,7 +778,7 @@ func TestEngineWordings(t *testing.T) {
 						claimed++
 					}
 				}
-				t.Logf("%s %s: %d of %d families claimed", ew.engine, comp.name, claimed, failures)
+				t.Logf("%s %s: %d of %d families claimed", name, comp.name, claimed, failures)
 			})
 		}
 	}
