@@ -447,6 +447,25 @@ var vllmComponents = []engineComponent{
 			"ValueError: The `logits_processors` argument is not supported by this server. See --logits-processor-pattern engine argument for more information.",
 		}},
 	}},
+	{name: "quantization layers", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "quantized weights the TP size splits unevenly", want: "quantized-weight-tp-split-misaligned", lines: []string{
+			"ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size.",
+			"ValueError: The output size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size.",
+			"ValueError: Weight input_size_per_partition = 1408 is not divisible by  min_thread_k = 128. Consider reducing tensor_parallel_size or running with --quantization gptq.",
+			"ValueError: Weight output_size_per_partition = 176 is not divisible by  min_thread_n = 64. Consider reducing tensor_parallel_size or running with --quantization gptq.",
+			"ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization block_n = 128.",
+			"ValueError: The input_size of down's weight = 192 is not divisible by weight quantization block_k = 128.",
+		}},
+		{family: "a quantization package missing", want: "python-module-not-found", lines: []string{
+			"ImportError: Please install bitsandbytes>=0.46.1 via `pip install bitsandbytes>=0.46.1` to use bitsandbytes quantizer.",
+			"ImportError: Please install torchao>=0.10.0 via `pip install torchao>=0.10.0` to use torchao quantization.",
+		}},
+		{family: "near misses: quantization notices", bare: true, lines: []string{
+			vllmLog("(EngineCore_DP0 pid=120)", "INFO", "gptq_marlin.py:266", "Using MarlinLinearKernel for GPTQMarlinLinearMethod"),
+			vllmLog("(APIServer pid=1)", "INFO", "awq_marlin.py:120", "The model is convertible to awq_marlin during runtime. Using awq_marlin kernel."),
+			vllmLog("(EngineCore_DP0 pid=120)", "WARNING", "fp8.py:164", "Detected fp8 checkpoint. Please note that the format is experimental and subject to change."),
+		}},
+	}},
 	{name: "shared layers under vLLM", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "CUDA out of memory", want: "cuda-out-of-memory", lines: []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.15 GiB memory in use.",
@@ -783,3 +802,14 @@ func TestEngineWordings(t *testing.T) {
 		}
 	}
 }
+
+// engineWordingsWidened are the lines of the catalog's engine-neutral
+// records the engine families above widened.
+var engineWordingsWidened = map[string]example{
+	"quantized-weight-tp-split-misaligned": {
+		match: []string{"ValueError: Weight input_size_per_partition = 1408 is not divisible by  min_thread_k = 128. Consider reducing tensor_parallel_size or running with --quantization gptq."},
+		miss:  []string{"Weight input_size_per_partition = 1408 is divisible by min_thread_k = 128"},
+	},
+}
+
+func init() { addExamples(nil, engineWordingsWidened) }
