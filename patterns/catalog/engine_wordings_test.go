@@ -672,12 +672,80 @@ var dynamoVLLMComponents = []engineComponent{
 	}},
 }
 
+// ollamaLog writes a record the way Ollama's server logs it with log/slog.
+func ollamaLog(level, source, msg, err string) string {
+	s := "time=2026-05-28T00:11:09.123Z level=" + level + " source=" + source + " msg=\"" + msg + "\""
+	if err != "" {
+		s += " error=\"" + err + "\""
+	}
+	return s
+}
+
+// ollamaComponents lists the families of every Ollama component: the
+// server's scheduler and its llama-server runner, model pulls, and the
+// errors the CLI prints.
+var ollamaComponents = []engineComponent{
+	{name: "scheduler and runner", families: []raiseFamily{
+		{family: "the runner stopped", want: "ollama-runner-terminated", bare: true, lines: []string{
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "llama runner process has terminated: exit status 2"),
+			"Error: model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details",
+		}},
+		{family: "the runner stopped on a CUDA fault", want: "cuda-illegal-memory-access", bare: true, lines: []string{
+			ollamaLog("ERROR", "server.go:1644", "llama server error", "model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details: CUDA error: an illegal memory access was encountered"),
+		}},
+		{family: "the runner did not start in time", want: "ollama-timed-out-waiting-for-runner", bare: true, lines: []string{
+			"Error: timed out waiting for llama-server to start - progress 0.42 - ",
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "timed out waiting for llama-server to start: context deadline exceeded"),
+		}},
+		{family: "out of memory loading the model", want: "cuda-error-out-of-memory", bare: true, lines: []string{
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "llama-server reported out-of-memory during startup: cudaMalloc failed: out of memory"),
+			"Error: llama-server reported out-of-memory during startup: ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory",
+		}},
+		{family: "near misses: scheduler notices", bare: true, lines: []string{
+			ollamaLog("INFO", "server.go:1289", "waiting for llama runner to start responding", ""),
+			ollamaLog("INFO", "server.go:1328", "llama runner started in 2.01 seconds", ""),
+			ollamaLog("INFO", "types.go:131", "inference compute", "") + " id=GPU-3f2a library=CUDA compute=8.9 name=CUDA0 total=\"23.6 GiB\" available=\"22.9 GiB\"",
+			ollamaLog("INFO", "routes.go:1546", "Listening on 127.0.0.1:11434 (version 0.12.0)", ""),
+			ollamaLog("INFO", "sched.go:517", "updated VRAM based on existing loaded models", "") + " gpu=GPU-3f2a library=CUDA total=\"23.6 GiB\" available=\"12.1 GiB\"",
+		}},
+	}},
+	{name: "models and pulls", families: []raiseFamily{
+		{family: "a model the library does not have", want: "ollama-pull-manifest-not-found", bare: true, lines: []string{
+			"Error: pull model manifest: file does not exist",
+		}},
+		{family: "a model this server has not pulled", want: "ollama-model-not-found", bare: true, lines: []string{
+			`{"error":"model \"llama9\" not found, try pulling it first"}`,
+		}},
+		{family: "a model newer than the server", want: "ollama-model-incompatible-version", bare: true, lines: []string{
+			"Error: 500 Internal Server Error: unable to load model: /root/.ollama/models/blobs/sha256-3f2a: this model may be incompatible with your version of Ollama. If you previously pulled this model, try updating it by running `ollama pull qwen3`",
+		}},
+		{family: "a download that fails", want: "ollama-digest-mismatch", bare: true, lines: []string{
+			"Error: digest mismatch, file must be downloaded again: want sha256:3f2a, got sha256:9d0e",
+		}},
+		{family: "near misses: pull notices", bare: true, lines: []string{
+			ollamaLog("INFO", "download.go:177", "downloading 3f2a9c0e in 16 292 MB part(s)", ""),
+			"pulling manifest",
+			"verifying sha256 digest",
+		}},
+	}},
+	{name: "requests", families: []raiseFamily{
+		{family: "a prompt the context cannot hold", want: "ollama-input-exceeds-context", bare: true, lines: []string{
+			`{"error":"input exceeds maximum context length and cannot be truncated further"}`,
+			ollamaLog("ERROR", "routes.go:968", "embedding generation failed", "input after truncation exceeds maximum context length"),
+		}},
+		{family: "near misses: request notices", bare: true, lines: []string{
+			ollamaLog("WARN", "runner.go:156", "truncating input prompt", "") + " limit=4096 prompt=5210 keep=4 new=4096",
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
 	{engine: "tgi", components: tgiComponents},
 	{engine: "lmdeploy", components: lmdeployComponents},
 	{engine: "vllm", detect: true, components: dynamoVLLMComponents},
+	{engine: "ollama", components: ollamaComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
