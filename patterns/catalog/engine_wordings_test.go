@@ -739,6 +739,50 @@ var ollamaComponents = []engineComponent{
 	}},
 }
 
+// llamacppComponents lists the families of llama.cpp's server, in the
+// plain form it writes to stderr and with the level prefix --log-prefix
+// (and newer builds by default) put in front.
+var llamacppComponents = []engineComponent{
+	{name: "llama-server: start-up", families: []raiseFamily{
+		{family: "the port is taken", want: "llamacpp-server-bind-failed", bare: true, lines: []string{
+			"main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080",
+			"E start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18091",
+		}},
+		{family: "the model did not load", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
+			"srv    load_model: failed to load model, '/models/qwen3-8b-q4_k_m.gguf'",
+			"E srv llama_server: exiting due to model loading error",
+		}},
+		{family: "the weights do not fit the device", want: "llamacpp-failed-to-allocate-buffer", bare: true, lines: []string{
+			"alloc_tensor_range: failed to allocate CUDA0 buffer of size 12306496768",
+			"llama_kv_cache: failed to allocate buffer for kv cache",
+		}},
+		{family: "the context could not be created", want: "llamacpp-context-creation-failed", bare: true, lines: []string{
+			"common_init_from_params: failed to create context with model '/models/qwen3-8b-q4_k_m.gguf'",
+			"E common_init_: failed to create context with model 'gemma-4-E4B-it-QAT-Q4_K_XL.gguf'",
+		}},
+		{family: "an architecture this build does not know", want: "llamacpp-unknown-model-architecture", bare: true, lines: []string{
+			"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'qwen4'",
+		}},
+		{family: "near misses: start-up notices", bare: true, lines: []string{
+			"main: server is listening on http://0.0.0.0:8080 - starting the main loop",
+			"srv  log_server_r: request: GET /health 127.0.0.1 200",
+			"llama_context: n_ctx_per_seq (4096) < n_ctx_train (40960) -- the full capacity of the model will not be utilized",
+			"load_tensors: offloaded 37/37 layers to GPU",
+			"llama_kv_cache:      CUDA0 KV buffer size =   576.00 MiB",
+		}},
+	}},
+	{name: "llama-server: requests", families: []raiseFamily{
+		{family: "a prompt the context cannot hold", want: "llamacpp-request-exceeds-context", bare: true, lines: []string{
+			`srv    send_error: task id = 12, error: the request exceeds the available context size, try increasing it`,
+			`{"error":{"code":400,"message":"request (5210 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5210,"n_ctx":4096}}`,
+		}},
+		{family: "near misses: request notices", bare: true, lines: []string{
+			"slot launch_slot_: id  0 | task 12 | processing task",
+			"slot update_slots: id  0 | task 12 | new prompt, n_ctx_slot = 4096, n_keep = 0, n_prompt_tokens = 1210",
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
@@ -746,6 +790,7 @@ var engineWordingsAll = []engineWordings{
 	{engine: "lmdeploy", components: lmdeployComponents},
 	{engine: "vllm", detect: true, components: dynamoVLLMComponents},
 	{engine: "ollama", components: ollamaComponents},
+	{engine: "llamacpp", components: llamacppComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
