@@ -325,8 +325,15 @@ var examples = map[string]example{
 		match: []string{
 			":0:rocdevice.cpp            :3675: 2139490044663 us:  Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 			`{"event": "line", "data": ":0:rocdevice.cpp            :3586: 92087492418 us:  Callback: Queue 0x772c40900000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\n", "pipe": "stderr"}`,
+			// Newer ROCclr names the device's callback instead of the queue.
+			":0:rocdevice.cpp            :2652: 4238358292712 us: 48946: [tid:0x7fffd023f700] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008",
+			":0:rocdevice.cpp            :3020: 1052291738 us: [pid:77 tid:0x7f0e2b7fe640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 		},
-		miss: []string{"VGPU(0x3b363240) Queue(0x773528db4000) is idle", "hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
+		miss: []string{
+			"VGPU(0x3b363240) Queue(0x773528db4000) is idle",
+			"hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+			":3:rocdevice.cpp            :2780: 1052291738 us: Device::callbackQueue registered for queue 0x7f0e2b7fe640",
+		},
 	},
 	"cuda-nvlink-peer-memory-error": {
 		match: []string{
@@ -470,9 +477,23 @@ var examples = map[string]example{
 			tb("RuntimeError: call aclnnMoeDistributeCombineV2 failed, detail:EZ9999: Inner Error!"),
 			"RuntimeError: call aclnnGroupedMatmulV4 failed, detail:E89999: Inner Error!",
 			"[rank2]: RuntimeError: call aclnnAddRmsNorm failed, detail: EZ1001: The input shapes do not match.",
+			// An ACL runtime call rather than an operator, by name or through
+			// torch_npu's c10_npu::acl wrappers.
+			"RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NPU function error: aclrtPointerGetAttributes, error code is 107000",
+			"RuntimeError: MemcpyAsync:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:112 NPU function error: c10_npu::acl::AclrtMemcpyAsyncWithCondition(dst, dst_size, src, src_size, kind, stream), error code is 507899",
 		},
 		miss: []string{
 			"[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
+			// Device set-up is its own record's; the HCCL wrapper's wording too.
+			"RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: init:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:292 NPU function error: aclrtGetDeviceCount(&device_count), error code is 207004",
+			"RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 7",
+			// A synchronize call reports the failure of the work it waited for
+			// (the detail lines after it name that), and a capture call the
+			// graph capture's.
+			"RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:25 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507035",
+			"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
+			"Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107033",
 			"call aclnnMatmul failed, retrying with the fallback kernel",
 			"call aclnnMatmul failed, detail: see the plog",
 		},
