@@ -145,7 +145,6 @@ const dev7RankTail = "behind the wrapper the '[rankN]: ncclSystemError:' tail li
 // dev-8: why the batch's excerpts go wrong under the wrappers and
 // layouts, measured before any change made for the batch.
 const (
-	dev8JSONLine    = "behind the wrapper the controller's JSON log line (its message and escaped 'error' field) is not read as a JSON record, and no alert is given"
 	dev8EngineShort = "behind the wrapper the three-line traceback is not detected as the other engine's, so its record is not applied and the RuntimeError leads unclassified"
 	dev8VllmC       = "the engine's WARNING 'Failed to import from vllm._C with ModuleNotFoundError' on an Ascend start alerts under the C extension record, as it does as posted"
 )
@@ -155,8 +154,6 @@ const (
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
-	"857-rbg-controller-json-forbidden-create-rolebasedgroups.log": under(dev8JSONLine,
-		"code-block", "grep-n", "hard-wrap-120", "hard-wrap-80", "loki-pipe", "md-dash", "md-star", "mpirun-tag", "srun-label", "tab-indent"),
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
