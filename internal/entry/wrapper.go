@@ -11,7 +11,7 @@ const maxWrapperPasses = 8
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, a code span opened
-// before a line), then
+// before a line, Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
 // it). A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
@@ -153,6 +153,8 @@ func wrapperPrefixLen(s string) int {
 		return 0
 	case c == '(':
 		return rayPrefixLen(s)
+	case c == '#':
+		return buildKitStepLen(s)
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun
@@ -192,6 +194,39 @@ func wrapperPrefixLen(s string) int {
 		return hostLabelLen(s)
 	}
 	return 0
+}
+
+// buildKitStepLen matches the step number and elapsed seconds Docker
+// BuildKit's plain progress output puts in front of each line a build step
+// printed ("#42 3621.8 ", "#7 0.512 "): "#", the step's digits, a space,
+// seconds with a decimal point, a space. BuildKit's own lines about a step
+// ("#42 [builder 5/9] RUN ...", "#42 DONE 3.2s", "#42 ERROR: ...") carry no
+// time there and stay whole, and so does a debugger's frame ("#0
+// 0x00007f3a in raise ()").
+func buildKitStepLen(s string) int {
+	i := 1
+	for i < len(s) && i <= 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	j := i + 1
+	k := j
+	for k < len(s) && k-j <= 8 && isDigit(s[k]) {
+		k++
+	}
+	if k == j || k+1 >= len(s) || s[k] != '.' || !isDigit(s[k+1]) {
+		return 0
+	}
+	k++
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ' ' {
+		return 0
+	}
+	return k + 1
 }
 
 // pm2PrefixLen matches the process column pm2 puts in front of each

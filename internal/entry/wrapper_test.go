@@ -55,6 +55,13 @@ func TestStripWrappers(t *testing.T) {
 		{"utc stamp then words and a colon", "2025-11-06T02:10:00Z some message: text", "some message: text", "2025-11-06T02:10:00Z "},
 		{"month word then text is not syslog", "Nov 06 was the day: nothing", "Nov 06 was the day: nothing", ""},
 		{"journald bad pid", "Nov 06 02:10:00 node sglang[x]: y", "Nov 06 02:10:00 node sglang[x]: y", ""},
+		{"buildkit step", "#42 3621.8 /app/aiter/csrc/kernels/x.cu:223:5: error: use of undeclared identifier 'C10_HIP_KERNEL_LAUNCH_CHECK'", "/app/aiter/csrc/kernels/x.cu:223:5: error: use of undeclared identifier 'C10_HIP_KERNEL_LAUNCH_CHECK'", "#42 3621.8 "},
+		{"buildkit step after ci time", "[2026-04-21T02:45:09.750Z] #42 3621.8 FAILED: build/x.o", "FAILED: build/x.o", "[2026-04-21T02:45:09.750Z] #42 3621.8 "},
+		{"buildkit step traceback", "#7 0.512 Traceback (most recent call last):", "Traceback (most recent call last):", "#7 0.512 "},
+		{"buildkit step header kept", "#42 [builder 5/9] RUN pip install .", "#42 [builder 5/9] RUN pip install .", ""},
+		{"buildkit done kept", "#42 DONE 3.2s", "#42 DONE 3.2s", ""},
+		{"gdb frame kept", "#0  0x00007f3a8c49e9fc in raise () from /lib/x86_64-linux-gnu/libc.so.6", "#0  0x00007f3a8c49e9fc in raise () from /lib/x86_64-linux-gnu/libc.so.6", ""},
+		{"gdb frame one space kept", "#1 0x00007f3a8c44a476 in abort ()", "#1 0x00007f3a8c44a476 in abort ()", ""},
 		{"crlf", "Killed\r", "Killed", ""},
 		{"tqdm redraws", "Loading shards:   0% 0/4\rLoading shards:  50% 2/4\rLoading shards: 100% 4/4\r", "Loading shards: 100% 4/4", ""},
 	}

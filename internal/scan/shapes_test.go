@@ -154,6 +154,8 @@ const (
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
+	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("a compiler diagnostic is read only at a line's start, and a one-line excerpt behind a label or line number the scan learns from several lines of it (srun's, mpirun's, Loki's, grep's) leaves it behind that label: no alert (as for any one-line compiler error)",
+		"grep-n", "loki-pipe", "mpirun-tag", "srun-label"),
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
