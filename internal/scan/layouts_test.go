@@ -137,8 +137,6 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100":         "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
 	},
 	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort, "prefix-pm2"),
-	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": under(dev8VllmC,
-		"backtick-open", "backtick-span", "caret-m", "fold-s-100", "pm2-after-backtick", "prefix-host", "prefix-rank", "prefix-ray-pid", "prefix-worker"),
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
 		"prefix-rank": "with another rank prefix on every line the rank's bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",

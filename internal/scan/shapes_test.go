@@ -146,7 +146,6 @@ const dev7RankTail = "behind the wrapper the '[rankN]: ncclSystemError:' tail li
 // layouts, measured before any change made for the batch.
 const (
 	dev8EngineShort = "behind the wrapper the three-line traceback is not detected as the other engine's, so its record is not applied and the RuntimeError leads unclassified"
-	dev8VllmC       = "the engine's WARNING 'Failed to import from vllm._C with ModuleNotFoundError' on an Ascend start alerts under the C extension record, as it does as posted"
 )
 
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
@@ -164,9 +163,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort,
 		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
-	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": under(dev8VllmC,
-		"actions", "ansi-level", "ansi-line", "blockquote", "bracketed-stamp", "code-block", "cr-redraw", "cri", "crlf", "docker-json", "double-spaced",
-		"grep-n", "hard-wrap-120", "hard-wrap-80", "kubectl-timestamps", "loki-pipe", "loki-tab", "md-dash", "md-star", "mpirun-tag", "srun-label", "tab-indent"),
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
 		"mpirun-tag":      dev7RankTail,
