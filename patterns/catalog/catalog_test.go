@@ -481,6 +481,8 @@ var examples = map[string]example{
 			// torch_npu's c10_npu::acl wrappers.
 			"RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NPU function error: aclrtPointerGetAttributes, error code is 107000",
 			"RuntimeError: MemcpyAsync:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:112 NPU function error: c10_npu::acl::AclrtMemcpyAsyncWithCondition(dst, dst_size, src, src_size, kind, stream), error code is 507899",
+			// A compile option torch_npu sets through ACL at start-up.
+			"RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:156 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
 		},
 		miss: []string{
 			"[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
