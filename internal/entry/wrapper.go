@@ -67,8 +67,12 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
 		// The code span a paste opened closes at the line's end: on
 		// the line it opened on, or alone on a later line (inline code
-		// in a message closes what it opened on the same line).
+		// in a message closes what it opened on the same line). A span
+		// opened with two backticks closes with two.
 		t = t[:len(t)-1]
+		if t != "" && t[len(t)-1] == '`' && start > 1 && s[start-1] == '`' && s[start-2] == '`' {
+			t = t[:len(t)-1]
+		}
 	}
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
@@ -133,15 +137,22 @@ func wrapperPrefixLen(s string) int {
 		// A code span opened in front of a line and not closed before
 		// its end, the paste inside it ("`[2025-04-11 15:03:19 TP0]
 		// ...", "`Traceback (most recent call last):"): the quote is the
-		// paste's, not the log's. Inline code in prose ("`x` failed")
-		// closes inside the line.
-		if len(s) < 2 || s[1] == '`' || s[1] == ' ' {
+		// paste's, not the log's. Markdown also opens a span with two
+		// backticks ("``(pid=1) ..."), which a text holding a backtick
+		// needs; three or more open a fenced block, no span. Inline code
+		// in prose ("`x` failed") closes inside the line.
+		n := 1
+		if len(s) > 1 && s[1] == '`' {
+			n = 2
+		}
+		if len(s) <= n || s[n] == '`' || s[n] == ' ' {
 			return 0
 		}
-		if k := strings.IndexByte(s[1:], '`'); k >= 0 && k != len(s)-2 {
+		fence := s[:n]
+		if k := strings.Index(s[n:], fence); k >= 0 && k != len(s)-2*n {
 			return 0
 		}
-		return 1
+		return n
 	case c == '>':
 		// Markdown quote; ">>>" is a Python prompt, not a quote.
 		if len(s) == 1 {

@@ -62,6 +62,12 @@ func TestStripWrappers(t *testing.T) {
 		{"buildkit done kept", "#42 DONE 3.2s", "#42 DONE 3.2s", ""},
 		{"gdb frame kept", "#0  0x00007f3a8c49e9fc in raise () from /lib/x86_64-linux-gnu/libc.so.6", "#0  0x00007f3a8c49e9fc in raise () from /lib/x86_64-linux-gnu/libc.so.6", ""},
 		{"gdb frame one space kept", "#1 0x00007f3a8c44a476 in abort ()", "#1 0x00007f3a8c44a476 in abort ()", ""},
+		{"code span", "`(WorkerDict pid=835) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "`(WorkerDict pid=835) [rank38]:"},
+		{"double backtick code span", "``(WorkerDict pid=835) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "``(WorkerDict pid=835) [rank38]:"},
+		{"double backtick code span closed at the end", "``Traceback (most recent call last):``", "Traceback (most recent call last):", "``"},
+		{"double backtick inline code kept", "``a`b`` failed to start", "``a`b`` failed to start", ""},
+		{"fence kept", "```python", "```python", ""},
+		{"fence glued to a line kept", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", ""},
 		{"crlf", "Killed\r", "Killed", ""},
 		{"tqdm redraws", "Loading shards:   0% 0/4\rLoading shards:  50% 2/4\rLoading shards: 100% 4/4\r", "Loading shards: 100% 4/4", ""},
 	}
