@@ -158,9 +158,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
-	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
-		"double-spaced": "with a blank line after each 116-column piece the wrapped \"ProcessGroupNCCL'\" / \"s watchdog got stuck\" message is not rejoined, and its first piece leads unclassified",
-	},
 	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort,
 		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
 	// dev-7: measured before any change made for the batch.
