@@ -392,9 +392,6 @@ const dev8EngineShortAfter = "after another excerpt and sglang's serving lines t
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
-	"866-vllm-engine-core-initialization-failed-short-traceback.log": {
-		"restart": "the second copy, after the restart's sglang lines, is not detected as the other engine's, so its RuntimeError leads unclassified",
-	},
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log + 866-vllm-engine-core-initialization-failed-short-traceback.log": {
 		"two-failures": dev8EngineShortAfter,
 	},

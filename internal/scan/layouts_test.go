@@ -134,7 +134,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": {
 		"fold-s-100": "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
 	},
-	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort, "prefix-pm2"),
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
 		"prefix-rank": "with another rank prefix on every line the rank's bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",

@@ -142,12 +142,6 @@ func wrap(w wrapper, text []byte) string {
 // unclassified.
 const dev7RankTail = "behind the wrapper the '[rankN]: ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified"
 
-// dev-8: why the batch's excerpts go wrong under the wrappers and
-// layouts, measured before any change made for the batch.
-const (
-	dev8EngineShort = "behind the wrapper the three-line traceback is not detected as the other engine's, so its record is not applied and the RuntimeError leads unclassified"
-)
-
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
@@ -158,8 +152,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
-	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort,
-		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
 		"mpirun-tag":      dev7RankTail,
