@@ -816,6 +816,24 @@ var raisesExamples = map[string]example{
 			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
 		},
 	},
+	// Python's NameError family: a name with no value where the code runs,
+	// with its type or pasted without it.
+	"python-name-not-defined": {
+		match: []string{
+			tb("NameError: name 'torch_npu' is not defined"),
+			rawTB("NameError: name 'sgl_build_tree_kernel' is not defined. Did you mean: 'build_tree_kernel'?"),
+			"'CompressedTensorsW8A16Fp8' is not defined. Did you mean: 'CompressedTensorsW8A8Fp8'?",
+			tb("UnboundLocalError: cannot access local variable 'output' where it is not associated with a value"),
+			tb("UnboundLocalError: local variable 'logits' referenced before assignment"),
+			tb("NameError: cannot access free variable 'handle' where it is not associated with a value in enclosing scope"),
+		},
+		miss: []string{
+			// Another language's, and a message that only quotes a name.
+			"Uncaught ReferenceError: process is not defined",
+			"'CompressedTensorsW8A16Fp8' is not defined in this release",
+			mainLog("Environment variable SGLANG_FOO is not defined, using the default"),
+		},
+	},
 	"model-config-attribute-missing": {
 		match: []string{
 			rawTB("AttributeError: 'Qwen3MoeConfig' object has no attribute 'rope_parameters'"),
