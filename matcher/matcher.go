@@ -692,6 +692,7 @@ func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
 		End:         end,
 		Line:        SurroundingLines(s.Text, start, end),
 		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
+		ord:         int32(r + 1),
 		LiteralLen:  m.litLen[r],
 	}
 }

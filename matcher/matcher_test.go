@@ -402,3 +402,50 @@ func TestHitRebase(t *testing.T) {
 		t.Errorf("hits after Rebase (-want +got):\n%s", diff)
 	}
 }
+
+// A hit's Ordinal is its record's place in the catalog, for a Matcher
+// compiled or loaded from an image, and for hits a Searcher takes from
+// its shape cache; a Hit made elsewhere has none.
+func TestHitOrdinal(t *testing.T) {
+	recs := []patterns.Record{
+		rec("alpha", `alpha failed: (\w+)`),
+		rec("beta", `beta lost rank (\d+)`),
+		rec("gamma", `(?i)gamma error`),
+		rec("delta", `delta failed`),
+	}
+	m := compileOK(t, recs, Options{})
+	img, err := m.AppendImage(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromImage, err := LoadImage(img, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"alpha failed: reset; beta lost rank 3", "GAMMA ERROR and delta failed", "beta lost rank 7", "beta lost rank 9"}
+	for name, m := range map[string]*Matcher{"compiled": m, "image": fromImage} {
+		se := m.NewSearcher()
+		for _, text := range texts {
+			for _, search := range []string{"Match", "Searcher"} {
+				var hits []Hit
+				if search == "Match" {
+					hits, _ = m.Match(Subject{Text: text})
+				} else {
+					hits, _ = se.AppendMatch(nil, nil, &Subject{Text: text})
+				}
+				if len(hits) == 0 {
+					t.Fatalf("%s, %s: %q: no hit", name, search, text)
+				}
+				for i := range hits {
+					at, ok := hits[i].Ordinal()
+					if !ok || at < 0 || at >= len(recs) || recs[at].ID != hits[i].Record.ID {
+						t.Errorf("%s, %s: %q: hit of %s has ordinal %d, %v", name, search, text, hits[i].Record.ID, at, ok)
+					}
+				}
+			}
+		}
+	}
+	if _, ok := (&Hit{Record: &recs[0]}).Ordinal(); ok {
+		t.Error("a Hit made outside the matcher has an ordinal")
+	}
+}

@@ -30,6 +30,9 @@ type Hit struct {
 	// ClassAgrees is true when the record's errorClass equals one of the
 	// Subject's exception types (compared on the last dotted component).
 	ClassAgrees bool
+	// ord is the record's place in its Matcher's catalog plus one (0 for
+	// a Hit made elsewhere): see Ordinal.
+	ord int32
 	// LiteralLen is the length of the literal text the pattern requires:
 	// the second ranking key.
 	LiteralLen int
@@ -42,6 +45,13 @@ type Hit struct {
 	spans  [2 * inlineGroups]int
 	groups map[string]string
 }
+
+// Ordinal returns the place of h's record in the catalog of the Matcher
+// that found h (0 to its number of records − 1) and true; false for a Hit
+// made elsewhere. A caller that keeps something per record (a fingerprint)
+// indexes a table by it, and checks that the table's entry is of h.Record:
+// the places of two Matchers' records are not those of one catalog.
+func (h *Hit) Ordinal() (int, bool) { return int(h.ord) - 1, h.ord > 0 }
 
 // inlineGroups is how many groups a Hit holds as spans of the text; a
 // litProg with more has its groups built into a map when it matches.

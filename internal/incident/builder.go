@@ -38,18 +38,28 @@ type Builder struct {
 
 	alert sinks.Alert // the one Finish is applied to
 	ranks map[entry.Ranks]string
-	// fps remembers the fingerprint of each record's incident, with the
-	// source key it was made for: a hash costs more than the look-up of a
-	// pointer. Only a record's own id is ever hashed by it, never a key
-	// that may lie in a lent entry.
-	fps map[*patterns.Record]recordFP
+	// byOrdinal remembers the fingerprint of each record's incident, with
+	// the source key it was made for, at the record's place in its
+	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
+	// entry, and a catalog's records all fit, where a map bounded below
+	// the catalog's size was emptied every few thousand error lines. fps
+	// is the same by record for a hit with no place (made by the
+	// analysis) or one past maxOrdinals. Only a record's own id is ever
+	// hashed by them, never a key that may lie in a lent entry.
+	byOrdinal []recordFP
+	fps       map[*patterns.Record]recordFP
 }
 
 // recordFP is a record's fingerprint for one source key.
 type recordFP struct {
+	rec    *patterns.Record // byOrdinal's entry is of this record
 	source string
 	fp     [16]byte
 }
+
+// maxOrdinals bounds byOrdinal: records at places past it are remembered
+// in fps.
+const maxOrdinals = 1 << 16
 
 // maxRemembered bounds the rank texts and fingerprints a Builder
 // remembers; past it, they are forgotten all at once, the map emptied
@@ -78,6 +88,19 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		return
 	}
 	r := d.Cause.Record
+	if i, ok := d.Cause.Ordinal(); ok && i < maxOrdinals {
+		if i >= len(b.byOrdinal) {
+			b.byOrdinal = append(b.byOrdinal, make([]recordFP, min(max(i+1, 2*len(b.byOrdinal), 256), maxOrdinals)-len(b.byOrdinal))...)
+		}
+		x := &b.byOrdinal[i]
+		if x.rec == r && x.source == sourceKey {
+			*out = x.fp
+			return
+		}
+		fingerprintInto(out, key, sourceKey)
+		*x = recordFP{r, sourceKey, *out}
+		return
+	}
 	if x, ok := b.fps[r]; ok && x.source == sourceKey {
 		*out = x.fp
 		return
@@ -89,7 +112,7 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[r] = recordFP{sourceKey, *out}
+	b.fps[r] = recordFP{r, sourceKey, *out}
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.

@@ -178,3 +178,45 @@ func TestBuilderRefusedExceptionAndSources(t *testing.T) {
 		t.Errorf("%d alerts built, want 1 (the incident's)", built)
 	}
 }
+
+// A Builder remembers fingerprints by the place of a hit's record in its
+// catalog: hits of two catalogs whose records share places, from two
+// sources, in turn, each get Fingerprint of their own record and source.
+func TestBuilderFingerprintByOrdinal(t *testing.T) {
+	compile := func(ids ...string) *matcher.Matcher {
+		var recs []patterns.Record
+		for _, id := range ids {
+			recs = append(recs, patterns.Record{ID: id, MessagePattern: `engine step failed`, Severity: patterns.SeverityError})
+		}
+		m, probs := matcher.Compile(recs, matcher.Options{})
+		if len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		return m
+	}
+	ms := []*matcher.Matcher{compile("1111aaaa2222bbbb"), compile("3333cccc4444dddd", "5555eeee6666ffff")}
+	text := "engine step failed"
+	e := &entry.Entry{Source: "p", Level: entry.LevelError, Time: t0, Text: text, Raw: "ERROR " + text, Message: text}
+	var b Builder
+	for round := range 3 {
+		for _, path := range []string{"a.log", "a.log", "b.log"} {
+			for _, m := range ms {
+				hits, _ := m.Match(matcher.Subject{Text: text})
+				if len(hits) == 0 {
+					t.Fatal("no hit")
+				}
+				for i := range hits {
+					if _, ok := hits[i].Ordinal(); !ok {
+						t.Fatal("a matcher's hit has no ordinal")
+					}
+					d := &analysis.Diagnosis{Cause: &hits[i], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+						Severity: patterns.SeverityError, Headline: text, Key: hits[i].Record.ID}
+					o := b.Occurrence(e, d, Source{Path: path}, t0)
+					if got, want := string(o.fp[:]), Fingerprint(d.Key, path); got != want {
+						t.Errorf("round %d, %s, %s: fingerprint %q, want %q", round, d.Key, path, got, want)
+					}
+				}
+			}
+		}
+	}
+}
