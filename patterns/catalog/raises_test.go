@@ -270,6 +270,13 @@ var transformersRaises = raiseLibrary{
 		{family: "offline and not cached", want: "hf-offline-cache-miss", lines: []string{
 			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like Qwen/Qwen3-8B is not the path to a directory containing a file named config.json.\nCheckout your internet connection or see how to run the library in offline mode at 'https://huggingface.co/docs/transformers/installation#offline-mode'.",
 			"OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the cached files.\nCheck your internet connection or see how to run the library in offline mode at 'https://huggingface.co/docs/transformers/installation#offline-mode'.",
+			// transformers' older model loader.
+			"OSError: We couldn't connect to 'https://huggingface.co' to load this model, couldn't find it in the cached files and it looks like meta-llama/Llama-3.1-8B is not the path to a directory containing a file named pytorch_model.bin, tf_model.h5, model.ckpt or flax_model.msgpack.",
+		}},
+		{family: "datasets cannot reach the Hub", want: "hf-hub-unreachable", lines: []string{
+			"ConnectionError: Couldn't reach 'openai/gsm8k' on the Hub (ConnectionError)",
+			"ConnectionError: Couldn't reach 'ShareGPT/ShareGPT_V3_unfiltered_cleaned_split' on the Hub (LocalEntryNotFoundError)",
+			"ConnectionError: Couldn't reach https://huggingface.co/datasets/openai/gsm8k/resolve/main/README.md (ConnectTimeout)",
 		}},
 		{family: "tokenizer cannot be loaded", want: "cannot-load-tokenizer", lines: []string{
 			"OSError: Can't load tokenizer for 'mistralai/Mistral-7B-v0.1'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure 'mistralai/Mistral-7B-v0.1' is the correct path to a directory containing all relevant files for a LlamaTokenizerFast tokenizer.",
