@@ -311,6 +311,9 @@ var examples = map[string]example{
 		match: []string{
 			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
 			"sglang-1  | Memory access fault by GPU node-9 (Agent handle: 0xa1b2) on address (nil). Reason: Unknown.",
+			// A paste with the handle elided or redacted.
+			"Memory access fault by GPU node-1 (Agent handle: ...) on address 0x7a41d2c11000. Reason: Unknown.",
+			"Memory access fault by GPU node-4 (Agent handle: <redacted>) on address 0x7f00deadb000. Reason: Page not present or supervisor privilege.",
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
 			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
 			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
@@ -319,6 +322,18 @@ var examples = map[string]example{
 			"Memory access fault detected in test harness",
 			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: VM_L2_PROTECTION_FAULT_CNTL programmed",
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
+		},
+	},
+	"deepep-device-check-failed": {
+		match: []string{
+			"Assertion failed: /mnt/fs/DeepEP/csrc/kernels/internode_ll.cu:259, condition: num_recv_tokens != 0",
+			"[rank5]: Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/intranode.cu:312, condition: num_recv_tokens >= 0",
+			"Assertion failed: /usr/local/lib/python3.12/dist-packages/deep_ep/csrc/kernels/internode.cu:1207, condition: src_rdma_rank_prefix_sum >= 0",
+		},
+		miss: []string{
+			// Another kernel library's device check, and DeepEP's host check.
+			"Assertion failed: deep_gemm/include/deep_gemm/impls/sm90_fp8_gemm_1d2d.cuh:88, condition: num_former_iters >= 0",
+			"RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'",
 		},
 	},
 	"rocm-hsa-queue-aborted": {
