@@ -301,6 +301,35 @@ func TestABorrowedTimeIsALowerBound(t *testing.T) {
 	}
 }
 
+// TestALineRightBeforeItsExceptionIsOfItsCrash: a line without a time of
+// its own (the C++ runtime's "terminate called after throwing") printed
+// right before the exception it announces is of that crash, whatever the
+// exception's own time says: a glog or c10d line's guessed year, or a clock
+// apart from the serving lines', can put it months from the time the line
+// borrowed. With lines between them, times decide as before.
+func TestALineRightBeforeItsExceptionIsOfItsCrash(t *testing.T) {
+	m := crashMatcher(t)
+	terminate := "terminate called after throwing an instance of 'c10::DistBackendError'"
+	for _, tt := range []struct {
+		name, stamp string
+		between     []string
+		want        int
+	}{
+		{"the exception dated with the serving lines", "E601 12:00:02.100000000", nil, 1},
+		{"the exception dated months before them", "E802 22:07:03.844033572", nil, 1},
+		{"the exception dated months after them", "E1120 09:10:11.000000000", nil, 1},
+		{"the same months apart, serving lines between", "E802 22:07:03.844033572", healthy, 2},
+	} {
+		lines := append(slices.Clone(healthy), terminate)
+		lines = append(lines, tt.between...)
+		lines = append(lines, "[rank2]:["+tt.stamp+" ProcessGroupNCCL.cpp:2119] [PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
+		got := scanLines(t, m, lines)
+		if len(got) != tt.want || got[0].Record.Slug != "cuda-illegal-memory-access" && tt.want == 1 {
+			t.Errorf("%s: want %d incidents led by cuda-illegal-memory-access, got %d:%s", tt.name, tt.want, len(got), describe(got))
+		}
+	}
+}
+
 // TestAHangIsLedByTheDumpThatNamesWhere: a watchdog's dump of the running
 // batch says a process hung but not where; a py-spy dump of the same burst
 // names the hung thread's frames. One hang, one incident, led by the

@@ -3,6 +3,7 @@ package incident
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/patterns"
@@ -189,11 +190,22 @@ type burst struct {
 	// kind is the native shape of the line the burst is looked up for
 	// (Occurrence.NativeKind), "" for another.
 	kind string
+	// lineEnd is where the line after it begins when it is one line whose
+	// text is known (see adjacentBefore), else 0.
+	lineEnd int64
 }
 
 // burstOf is the burst of the incident gr.
 func burstOf(gr *group) burst {
-	return burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind}
+	b := burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind, 0}
+	if gr.Borrowed && gr.Off == gr.End {
+		line := lineOf(gr)
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		b.lineEnd = gr.Off + int64(len(line)) + 1
+	}
+	return b
 }
 
 // maxBurstGap is how many bytes of a source may separate two failures of
@@ -205,11 +217,29 @@ const maxBurstGap = 32 << 10
 // settle time of it and, from the same source, not separated from it by
 // more than maxBurstGap bytes of that source.
 func (g *Grouper) inBurst(c *group, b burst) bool {
+	if adjacentBefore(b, c) {
+		return true
+	}
 	if b.to.Before(c.At.Add(-g.opts.Settle)) || b.from.After(c.last().Add(g.opts.Settle)) && !g.borrowedJustBefore(c, b) {
 		return false
 	}
 	return c.Source != b.source || gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
 }
+
+// adjacentBefore reports whether the burst b, whose time was borrowed
+// from a line before it, was printed right before the incident c in their
+// source, not a line between them: a runtime's "terminate called after
+// throwing" line and the exception it announces. Its time is only a lower
+// bound, and nothing says any time passed between the two, whatever c's
+// own time says (a glog line's guessed year puts it months away).
+func adjacentBefore(b burst, c *group) bool {
+	return b.lineEnd > 0 && b.source != "" && b.source == c.Source && b.lineEnd <= c.Off && c.Off-b.lineEnd <= adjacentSlack
+}
+
+// adjacentSlack is how many bytes past the end of a line's text (as read:
+// a carriage return, a collector's prefix taken off) the next line may
+// begin and still be the line right after it.
+const adjacentSlack = 48
 
 // borrowedGap is how many bytes of a source may separate an incident
 // whose time was borrowed from the line printed after it, for that line

@@ -475,7 +475,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr, ok := g.incidentOf(&o)
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
-		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind}
+		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind, 0}
 		switch {
 		case o.Generic || o.Native:
 			cause = g.findClassified(b, "")

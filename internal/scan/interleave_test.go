@@ -431,16 +431,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
 	},
-	// heldout-11: measured when the batch joined the variant tests, not
-	// tuned to. The excerpt opens with the C++ runtime's "terminate
-	// called after throwing" line, which in the excerpt alone is the
-	// watchdog line's context.
-	"536-c10d-watchdog-terminated-illegal-address-frames.log": {
-		"restart": "the second copy opens with the runtime's 'terminate called after throwing' line: after the restart's lines it pages as an unclassified incident of its own and is not joined to the watchdog line that follows",
-	},
-	"535-cuda-error-802-elided.log + 536-c10d-watchdog-terminated-illegal-address-frames.log": {
-		"two-failures": "the second opens with the runtime's 'terminate called after throwing' line: after another crash's line it pages as an unclassified incident of its own and leads the second crash",
-	},
 }
 
 // Why a crash repeated after a restart is read wrong the second time.
