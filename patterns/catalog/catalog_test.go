@@ -2270,6 +2270,18 @@ var examples = map[string]example{
 		},
 		miss: []string{"I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)"},
 	},
+	"mooncake-store-client-buffer-exhausted": {
+		match: []string{
+			"E0804 05:20:44.874174 1321649 store_py.cpp:495] Failed to allocate buffer for put_parts operation, key: vllm@meta-llama/Llama-3.1-8B-Instruct@1@0@7193353375021096452, total size: 33554460",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:612] Failed to allocate buffer for put operation, key: sglang_kv_0_17, total size: 2097152",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:845] Failed to allocate buffer for batch_put operation",
+		},
+		miss: []string{
+			// The store's own segments, not the client's buffer.
+			"E0618 03:16:45.162376 65586 store_py.cpp:449] Failed to allocate slices for put_batch operation",
+			"I0804 05:20:44.874174 1321649 real_client.cpp:233] Registering local memory: 1073741824 bytes",
+		},
+	},
 	"mooncake-segment-descriptor-not-found": {
 		match: []string{
 			"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found",
