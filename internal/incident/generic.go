@@ -49,6 +49,15 @@ import (
 // the failure stays its own incident, whatever record follows it; a
 // warning or info record is no classified cause. Without a settle time
 // (nothing waits) or without correlation the rule is off.
+//
+// One warning is a generic line's cause all the same: a request the
+// server refused (a record tagged "request": a prompt longer than the
+// context, a bad parameter), which a client logs with the status and the
+// body, then again in its own words ("error occurs at <url>", "request
+// failed"). A generic line with neither a classified cause nor an
+// unclassified failure in its burst folds into such a refusal of its
+// source and burst (refusedRequest), and raises its severity as any
+// consequence does; it is never paged apart from the request it reports.
 
 // One event, several native lines. A native library reports one failure
 // in several lines: a transfer engine's glog burst ("Error from http
@@ -295,6 +304,45 @@ func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, b burst, 
 	return best
 }
 
+// refusedRequest reports whether gr is the incident of a record of role
+// cause that says what to do about a request the server refused or failed
+// (tagged "request"), whatever its severity.
+func refusedRequest(gr *group) bool {
+	return namedCause(gr) && slices.Contains(gr.Alert.Record.Tags, "request")
+}
+
+// findRefusal returns, for a generic line with no classified cause and no
+// unclassified failure in its burst b, the earliest refused request of its
+// source and burst (see refusedRequest), or nil. skip is a fingerprint to
+// leave out.
+func (g *Grouper) findRefusal(b burst, skip string) *group {
+	if b.source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.causeBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if m.id == skip || !refusedRequest(c) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// causeOfGeneric is the incident the generic incident gen (fingerprint
+// id) folds into when a cause arrives or its settle time ends: the
+// classified cause of its burst, else a refused request of it.
+func (g *Grouper) causeOfGeneric(gen *group, id string) *group {
+	cause := g.findClassified(burstOf(gen), id)
+	if cause == nil && gen.Generic && g.findFailure(burstOf(gen), id) == nil {
+		cause = g.findRefusal(burstOf(gen), id)
+	}
+	return cause
+}
+
 // findFailure returns, for a generic line with no classified cause in its
 // burst, the unclassified failure of its burst that says more than it: the
 // earliest open incident of scope and source, within the settle time, of
@@ -347,7 +395,7 @@ func (g *Grouper) earlierFailure(gen *group, id string) *group {
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
-	if !g.genericFolds() || !classifiedCause(cause) {
+	if !g.genericFolds() || !classifiedCause(cause) && !refusedRequest(cause) {
 		return
 	}
 	var ids []string
@@ -362,7 +410,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.findClassified(burstOf(gen), id) != cause {
+		if g.causeOfGeneric(gen, id) != cause {
 			continue
 		}
 		cause.absorbGeneric(gen, &g.stats)
@@ -403,6 +451,9 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
+		}
+		if cause == nil && gen.Generic {
+			cause = g.findRefusal(burstOf(gen), id)
 		}
 		if cause == nil {
 			cause = g.earlierFailure(gen, id)

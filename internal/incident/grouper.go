@@ -528,6 +528,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 				cause = nil
 			}
 		}
+		if cause == nil && o.Generic {
+			// A client's own words for a request the server refused
+			// (see generic.go).
+			cause = g.findRefusal(b, "")
+		}
 		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
 			documentedOccurrence(&o) {
 			// The CANN block explains the exception that relayed it:
