@@ -475,7 +475,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	gr, ok := g.incidentOf(&o)
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
-		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind}
+		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind, 0}
 		switch {
 		case o.Generic || o.Native:
 			cause = g.findClassified(b, "")
@@ -527,6 +527,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 				// that relayed it: it leads (claimRelayed).
 				cause = nil
 			}
+		}
+		if cause == nil && o.Generic {
+			// A client's own words for a request the server refused
+			// (see generic.go).
+			cause = g.findRefusal(b, "")
 		}
 		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
 			documentedOccurrence(&o) {

@@ -70,7 +70,6 @@ var knownGenericAdvice = map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	// Held out (heldout-13): measured, not tuned to.
-	"621-opencompass-client-400-context-length-errors.log": "held out: a benchmark client's 'error occurs at' line is a second, unclassified incident with no phase or component to advise from",
 	// Held out (heldout-14): measured, not tuned to.
 	"653-client-connection-aborted-refused.log":             "held out: a client's 'Connection aborted' RemoteDisconnected line leads unclassified with no phase or component to advise from",
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":    "held out: LMCache's errors about fewer retrieved tokens than expected are unclassified incidents with no phase or component to advise from",

@@ -312,6 +312,9 @@ var examples = map[string]example{
 		match: []string{
 			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
 			"sglang-1  | Memory access fault by GPU node-9 (Agent handle: 0xa1b2) on address (nil). Reason: Unknown.",
+			// A paste with the handle elided or redacted.
+			"Memory access fault by GPU node-1 (Agent handle: ...) on address 0x7a41d2c11000. Reason: Unknown.",
+			"Memory access fault by GPU node-4 (Agent handle: <redacted>) on address 0x7f00deadb000. Reason: Page not present or supervisor privilege.",
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
 			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
 			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
@@ -320,6 +323,18 @@ var examples = map[string]example{
 			"Memory access fault detected in test harness",
 			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: VM_L2_PROTECTION_FAULT_CNTL programmed",
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
+		},
+	},
+	"deepep-device-check-failed": {
+		match: []string{
+			"Assertion failed: /mnt/fs/DeepEP/csrc/kernels/internode_ll.cu:259, condition: num_recv_tokens != 0",
+			"[rank5]: Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/intranode.cu:312, condition: num_recv_tokens >= 0",
+			"Assertion failed: /usr/local/lib/python3.12/dist-packages/deep_ep/csrc/kernels/internode.cu:1207, condition: src_rdma_rank_prefix_sum >= 0",
+		},
+		miss: []string{
+			// Another kernel library's device check, and DeepEP's host check.
+			"Assertion failed: deep_gemm/include/deep_gemm/impls/sm90_fp8_gemm_1d2d.cuh:88, condition: num_former_iters >= 0",
+			"RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'",
 		},
 	},
 	"rocm-hsa-queue-aborted": {
@@ -2278,6 +2293,18 @@ var examples = map[string]example{
 			"E0618 03:16:46.000001 65586 client.cpp:512] Failed to allocate slices for put operation",
 		},
 		miss: []string{"I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)"},
+	},
+	"mooncake-store-client-buffer-exhausted": {
+		match: []string{
+			"E0804 05:20:44.874174 1321649 store_py.cpp:495] Failed to allocate buffer for put_parts operation, key: vllm@meta-llama/Llama-3.1-8B-Instruct@1@0@7193353375021096452, total size: 33554460",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:612] Failed to allocate buffer for put operation, key: sglang_kv_0_17, total size: 2097152",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:845] Failed to allocate buffer for batch_put operation",
+		},
+		miss: []string{
+			// The store's own segments, not the client's buffer.
+			"E0618 03:16:45.162376 65586 store_py.cpp:449] Failed to allocate slices for put_batch operation",
+			"I0804 05:20:44.874174 1321649 real_client.cpp:233] Registering local memory: 1073741824 bytes",
+		},
 	},
 	"mooncake-segment-descriptor-not-found": {
 		match: []string{

@@ -337,6 +337,8 @@ var nativeExamples = map[string]example{
 			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
 			// huggingface_hub's own fallback to a complete local cache.
 			"Couldn't connect to the Hub: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main\")).",
+			// Another host than the Hub's.
+			"ConnectionError: Couldn't reach https://raw.githubusercontent.com/tatsu-lab/alpaca/main/alpaca_data.json (ConnectTimeout)",
 		},
 	},
 	"hf-rate-limited": {
