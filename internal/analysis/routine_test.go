@@ -132,3 +132,29 @@ func checkConsequence(t *testing.T, m *matcher.Matcher, in string, want bool) {
 		t.Errorf("%q: no failure", in)
 	}
 }
+
+// TestROCmTraceLevels: the ROCm runtime's trace lines (AMD_LOG_LEVEL)
+// carry their level in front: a warning, info or debug line of its
+// start-up is no failure without a record reading it, whatever its file
+// or message; an always-printed or error line is, and so are a memory
+// fault and a HIP error, which have no level of their own.
+func TestROCmTraceLevels(t *testing.T) {
+	m := defaultMatcher(t)
+	for text, alerts := range map[string]bool{
+		":3:rocdevice.cpp            :480 : 277859969612 us: [pid:20423 tid: 0x7cd396980f80] Initalizing runtime stack, Enumerated GPU agents = 1":                 false,
+		":3:comgrctx.cpp             :127 : 277859977901 us: [pid:20423 tid: 0x7cd396980f80] Loaded COMGR library version 3.0.":                                    false,
+		":4:rocdevice.cpp            :2113: 277859979466 us: [pid:20423 tid: 0x7cd396980f80] Allocate hsa host memory 0x7cd294e00000, size 0x400000":               false,
+		":4:rocvirtual.cpp           :1081: 277860010293 us: [pid:20423 tid: 0x7cd396980f80] Set Handler: handle(0x7cd2ac405e80), timestamp(0x1)":                  false,
+		":2:rocdevice.cpp            :3102: 277860010477 us: [pid:20423 tid: 0x7cd396980f80] Ignoring an unsupported option":                                       false,
+		":3:hip_platform.cpp         :225 : 277860010512 us: [pid:20423 tid: 0x7cd396980f80]  __hipPushCallConfiguration ( {1,1,1}, {256,1,1}, 0, stream:<null> )": false,
+		":1:rocdevice.cpp            :2001: 277860010999 us: [pid:20423 tid: 0x7cd396980f80] Device lost: out of device memory":                                    true,
+		":0:rocdevice.cpp            :3675: 2139490044663 us: Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION":     true,
+		"Memory access fault by GPU node-2 (Agent handle: 0x55d0c5a0e2c0) on address 0x7f2a1c000000. Reason: Page not present or supervisor privilege.":            true,
+		"HIP error: invalid device function": true,
+	} {
+		ds, _ := analyzeAll(t, m, text+"\n")
+		if got := len(ds) > 0; got != alerts {
+			t.Errorf("%q: alerts %v, want %v (%+v)", text, got, alerts, ds)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 			g = len(s.winner)
 			s.winner = append(s.winner, i)
 			s.role = append(s.role, 0)
-		} else if readsBetter(&hits[i], &hits[s.winner[g]]) {
+		} else if readsBetter(&hits[i], &hits[s.winner[g]]) || relaysOnLine(text, &hits[s.winner[g]], &hits[i]) {
 			s.winner[g] = i
 		}
 		s.group = append(s.group, g)
@@ -138,6 +138,29 @@ func readsBetter(a, b *matcher.Hit) bool {
 	}
 	return RolePriority(a.Record.Role) < RolePriority(b.Record.Role)
 }
+
+// relaysOnLine reports whether the consequence hit inner is the lower
+// layer's failure that the consequence hit outer relays on one line: NCCL
+// appends the last warning it printed to the error it returns ("remote
+// process exited or there was a network error ... Last error: NET/IB : Got
+// completion from peer ... with error 12"), and c10d quotes that error
+// when it takes the process down, so the message after "Last error:" is
+// the one nearest the cause. Only that marker, on one line: a "Caused by"
+// names a mechanism whose caller's record (the host it failed to reach)
+// says more, and the exceptions of a chained traceback are printed the
+// other way round, the first one the cause.
+func relaysOnLine(text string, outer, inner *matcher.Hit) bool {
+	if !outer.Record.Role.Is(patterns.RoleConsequence) || !inner.Record.Role.Is(patterns.RoleConsequence) ||
+		informed(outer) != informed(inner) || outer.Start < 0 || inner.Start < outer.End || inner.End > len(text) {
+		return false
+	}
+	between := text[outer.End:inner.Start]
+	return strings.Contains(between, lastErrorMarker) && strings.IndexByte(text[outer.Start:inner.End], '\n') < 0
+}
+
+// lastErrorMarker is how NCCL introduces the last warning it printed in
+// the error it returns.
+const lastErrorMarker = "Last error:"
 
 // groupBefore reports whether group a makes a better cause than group b:
 // by role, then a failure before an info note, then informed first, then

@@ -266,7 +266,19 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 			return patterns.SeverityCritical, true
 		}
 		return "", false
-	case entry.NativeTerminate, entry.NativeROCm, entry.NativeCUDAAssert, entry.NativeAssert:
+	case entry.NativeROCm:
+		// The ROCm runtime's trace lines carry their own level
+		// (AMD_LOG_LEVEL: 2 warning, 3 info, 4 debug): with verbose
+		// logging on, the runtime's start-up (agents enumerated, the
+		// code object manager loaded, host memory allocated) prints
+		// hundreds of them, none a failure unless a record reads it.
+		// Its errors, a memory fault and a HIP error are critical.
+		switch normLevel(e.Level) {
+		case "WARNING", "INFO", "DEBUG":
+			return "", false
+		}
+		return patterns.SeverityCritical, true
+	case entry.NativeTerminate, entry.NativeCUDAAssert, entry.NativeAssert:
 		return patterns.SeverityCritical, true
 	case entry.NativeShell:
 		// "Terminated" is how an orchestrator stops a server, in any

@@ -164,6 +164,12 @@ var otherEngine = map[string]string{
 	// configuration.
 	"947-benign-vllm-ray-pynccl-and-nccl-topology-info.log":         VLLM,
 	"948-benign-mooncake-store-setup-parameters-trailing-space.log": VLLM,
+	// dev-8: torch_npu's and CANN's lines behind vLLM's engine-core
+	// prefix, and vLLM's own start-up lines with the Ascend plugin.
+	"851-npu-aclnn-inplace-zero-561103-engine-core-prefix.log":      VLLM,
+	"852-npu-aclnn-addmm-161002-ez1001-k-axis.log":                  VLLM,
+	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log":  VLLM,
+	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -1,9 +1,11 @@
 package incident
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // A lower layer first. A native library reports the failure of one of its
@@ -20,6 +22,64 @@ import (
 // (sourceTree), is listed in the chain's incident, which leads. A cause
 // located elsewhere, or printed before the chain, keeps the lead as
 // before.
+//
+// The same holds across libraries for an interconnect: a transport's
+// failure (a consequence record of a network stack: an InfiniBand or RoCE
+// completion error, a UCX or NVSHMEM transport error, a peer that left the
+// fabric) printed first, with no failure before it, breaks what runs over
+// it, and the CUDA error, collective failure or device fault its process
+// reports after it is how the break shows (a communicator torn down under
+// a kernel still reading its buffers). So a cause of those layers
+// (carriedBy) printed after such a transport failure, in the same source
+// and burst, is listed in the transport's incident too. A cause that is
+// itself a network failure, one printed before the transport's line, and
+// a transport failure explained by a failure before it keep their order,
+// and so do an allocation failure (a transport's break does not use up
+// memory) and lines of two processes when both name theirs (NCCL's
+// "host:pid:tid [dev]" prefix): a peer's out of memory closes the socket
+// another rank then reports.
+
+// interconnectTags are the tags of a network stack whose failure breaks
+// the collectives and kernels running over it; a record tagged "network"
+// and one of these is a transport's.
+var interconnectTags = [...]string{"rdma", "infiniband", "nccl", "ucx", "nvshmem", "hccl"}
+
+// carrierTags are the tags of a failure an interconnect's break shows
+// through: a runtime crash of the device (an illegal access, a launch
+// failure, a fault), a collective's failure.
+var carrierTags = [...]string{"crash", "collective"}
+
+// transportFailure reports whether the record r of a consequence is a
+// transport's failure (see above).
+func transportFailure(r *sinks.Record) bool {
+	if r.Role != string(patterns.RoleConsequence) || !slices.Contains(r.Tags, "network") {
+		return false
+	}
+	for _, t := range interconnectTags {
+		if slices.Contains(r.Tags, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// carriedBy reports whether the cause record r is a failure of the layers
+// a transport carries (see above): a device's crash or a collective's
+// failure, not itself a network failure, an allocation failure or a
+// kernel's assertion (which checks the data, not the link).
+func carriedBy(r *sinks.Record) bool {
+	for _, t := range [...]string{"network", "oom", "assert"} {
+		if slices.Contains(r.Tags, t) {
+			return false
+		}
+	}
+	for _, t := range carrierTags {
+		if slices.Contains(r.Tags, t) {
+			return true
+		}
+	}
+	return false
+}
 
 // chainBefore returns the incident of a consequence chain of located
 // lines that the classified cause o, of the burst b, follows in the same
@@ -31,15 +91,19 @@ func (g *Grouper) chainBefore(o *Occurrence, b burst) *group {
 		return nil
 	}
 	tree := sourceTree(o.Alert.Match.Text)
-	if tree == "" {
+	carried := carriedBy(&o.Alert.Record)
+	if tree == "" && !carried {
 		return nil
 	}
 	var best *group
 	var bestID string
 	for _, m := range g.scopeConsequences(b.scope) {
 		c := m.gr
-		if c.Alert.Record.ID == "" || c.Source != b.source || c.End >= b.off || !g.inBurst(c, b) ||
-			sourceTree(lineOf(c)) != tree {
+		if c.Alert.Record.ID == "" || c.Source != b.source || c.End >= b.off || !g.inBurst(c, b) {
+			continue
+		}
+		if !(tree != "" && sourceTree(lineOf(c)) == tree ||
+			carried && transportFailure(&c.Alert.Record) && sameProcess(lineOf(c), o.Alert.Match.Text)) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {
@@ -86,4 +150,59 @@ func sourceTree(line string) string {
 // pathByte reports whether c may be part of a source file's path.
 func pathByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '.' || c == '_' || c == '-' || c == '+'
+}
+
+// sameProcess reports whether two native lines may be one process's: not
+// when both begin with NCCL's "host:pid:tid [dev]" prefix (behind a
+// launcher's label or not) and name two processes.
+func sameProcess(a, b string) bool {
+	pa, pb := ncclProcess(a), ncclProcess(b)
+	return pa == "" || pb == "" || pa == pb
+}
+
+// ncclProcess is the "host:pid" of a line that begins with NCCL's
+// "host:pid:tid [dev] " prefix, "" for another. Only the first word and
+// the one after a launcher's label ("3: ", "[1,0]<stdout>:") are read.
+func ncclProcess(line string) string {
+	if len(line) > maxTreeScan {
+		line = line[:maxTreeScan]
+	}
+	for range 2 {
+		word, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			return ""
+		}
+		if p := processOf(word); p != "" && strings.HasPrefix(rest, "[") {
+			return p
+		}
+		line = rest
+	}
+	return ""
+}
+
+// processOf is the "host:pid" of an NCCL prefix word "host:pid:tid", ""
+// when word is not one (a clock's "10:11:12" is not). A launcher's label glued before the host
+// ("[1,0]<stdout>:host:pid:tid") is left out.
+func processOf(word string) string {
+	if k := strings.LastIndexAny(word, ">]"); k >= 0 {
+		word = word[k+1:]
+	}
+	parts := strings.Split(word, ":")
+	n := len(parts)
+	if n < 3 || parts[n-3] == "" || allDigits(parts[n-3]) || !allDigits(parts[n-2]) || !allDigits(parts[n-1]) {
+		return ""
+	}
+	return parts[n-3] + ":" + parts[n-2]
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

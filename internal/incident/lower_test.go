@@ -99,3 +99,144 @@ func TestSourceTree(t *testing.T) {
 		}
 	}
 }
+
+// TestATransportFailureLeadsWhatRunsOverIt: a transport's failure (a
+// consequence of a network stack) printed first, with no failure before
+// it, leads the CUDA, device or collective failure its process reports
+// after it, across libraries; a network failure after it, an allocation
+// failure, another process's line, a cause printed first, or a failure
+// before the transport keep their order.
+func TestATransportFailureLeadsWhatRunsOverIt(t *testing.T) {
+	const src = "pod/a/stderr"
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	line := func(o Occurrence, text string, off int64, tags ...string) Occurrence {
+		o.SourceKey = src
+		o.Scope = "pod:a"
+		o.Alert.Match.Text = text
+		o.Alert.Headline = text
+		o.Alert.Record.Tags = tags
+		o.Native = true
+		o.Offset, o.EndOffset = off, off+80
+		return o
+	}
+	transport := func(key, text string, off int64, tags ...string) Occurrence {
+		return line(cons(key, "pod:a", "", t0), text, off, tags...)
+	}
+	failure := func(key, text string, off int64, d time.Duration, tags ...string) Occurrence {
+		return line(cause(key, "pod:a", "", at(d)), text, off, tags...)
+	}
+	ib := func(off int64) Occurrence {
+		return transport("ib-cqe", "gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129", off,
+			"nccl", "rdma", "network")
+	}
+	// A consequence printed after the cause that leads folds into it, so
+	// each case is one incident: the order is in its lead.
+	for _, tt := range []struct {
+		name string
+		occs []Occurrence
+		want string // the lead's record
+		n    int    // incidents
+	}{
+		{"an InfiniBand completion error, then NCCL's CUDA failure in the same process",
+			[]Occurrence{
+				ib(0),
+				failure("kernel-fault", "gpu5:35917:35917 [1] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'", 400, time.Second,
+					"gpu", "cuda", "kernel", "crash"),
+			}, "ib-cqe", 1},
+		{"a UCX transport error, then a collective's failure",
+			[]Occurrence{
+				transport("ucx-peer", "[1764000000.1] [node:812:0] ib_iface.c:746 UCX ERROR transport retry count exceeded on mlx5_0:1/IB", 0,
+					"ucx", "rdma", "network"),
+				failure("coll-failed", "RuntimeError: NCCL error: unhandled cuda error", 300, 2*time.Second, "nccl", "collective"),
+			}, "ucx-peer", 1},
+		{"an NVSHMEM transport error behind a launcher's label, then a CUDA failure",
+			[]Occurrence{
+				transport("shmem-transport", "3: /opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1200: NULL value transport failed", 0,
+					"nvshmem", "rdma", "network"),
+				failure("launch-failure", "3: RuntimeError: CUDA error: unspecified launch failure", 200, time.Second, "cuda", "gpu", "crash"),
+			}, "shmem-transport", 1},
+		{"an HCCL link's failure, then the device's",
+			[]Occurrence{
+				transport("hccl-link", "EI0013: link down between ranks 3 and 4", 0, "hccl", "network"),
+				failure("hccl-exec", "RuntimeError: HCCL function error: HcclAllreduce, error code is 7", 200, time.Second, "hccl", "collective"),
+			}, "hccl-link", 1},
+		{"a CUDA failure printed first leads",
+			[]Occurrence{
+				failure("kernel-fault", "gpu5:35917:35917 [1] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'", 0, 0,
+					"gpu", "cuda", "kernel", "crash"),
+				ib(400),
+			}, "kernel-fault", 1},
+		{"another process's out of memory closed the socket",
+			[]Occurrence{
+				transport("peer-closed", "ng3:3063025:3066048 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer ng3-ib<51159>", 0,
+					"nccl", "network"),
+				failure("device-oom", "ng3:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'", 800, time.Second,
+					"memory", "oom", "cuda"),
+			}, "device-oom", 1},
+		{"another process's CUDA failure",
+			[]Occurrence{
+				transport("peer-closed", "ng3:3063025:3066048 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer ng3-ib<51159>", 0,
+					"nccl", "network"),
+				failure("kernel-fault", "ng3:3063028:3066152 [3] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'", 800, time.Second,
+					"gpu", "cuda", "kernel", "crash"),
+			}, "kernel-fault", 1},
+		{"an HTTP client's connect failure is not an interconnect",
+			[]Occurrence{
+				transport("upstream-connect", "httpx.ConnectError: All connection attempts failed", 0, "http", "client", "network"),
+				failure("kernel-fault", "RuntimeError: CUDA error: an illegal memory access was encountered", 200, time.Second, "cuda", "gpu", "crash"),
+			}, "kernel-fault", 1},
+		{"a kernel's assertion checks the data, not the link",
+			[]Occurrence{
+				ib(0),
+				failure("index-assert", "../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [4,0,0] Assertion `index < sizes[i]` failed.", 400, time.Second,
+					"gpu", "cuda", "assert", "native"),
+			}, "index-assert", 1},
+		{"a failure that is not a crash (a missing toolkit) is not carried",
+			[]Occurrence{
+				ib(0),
+				failure("no-toolkit", "RuntimeError: CUDA_HOME environment variable is not set", 400, time.Second, "build", "cuda"),
+			}, "no-toolkit", 1},
+		{"a network failure after it is not carried by it",
+			[]Occurrence{
+				ib(0),
+				failure("qp-down", "gpu5:35917:35994 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out", 400, time.Second,
+					"nccl", "rdma", "network"),
+			}, "qp-down", 1},
+		{"a failure before the transport explains it",
+			[]Occurrence{
+				failure("nic-down", "ib_device.c:1332 UCX ERROR ibv_query_port failed: port is down", 0, 0, "ucx"),
+				ib(200),
+				failure("kernel-fault", "gpu5:35917:35917 [1] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'", 400, time.Second,
+					"gpu", "cuda", "kernel", "crash"),
+			}, "nic-down", 1},
+	} {
+		g := New(foldOpts)
+		for _, o := range tt.occs {
+			g.Observe(o, t0)
+		}
+		got := g.Flush(at(time.Minute))
+		if len(got) != tt.n || got[0].Record.ID != tt.want {
+			var ids []string
+			for _, a := range got {
+				ids = append(ids, a.Record.ID)
+			}
+			t.Errorf("%s: incidents %v, want %d led by %s", tt.name, ids, tt.n, tt.want)
+		}
+	}
+}
+
+func TestNCCLProcess(t *testing.T) {
+	for line, want := range map[string]string{
+		"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion": "gpu5:35917",
+		"3: gpu5:35917:35994 [0] NCCL WARN Cuda failure 'unspecified launch failure'":    "gpu5:35917",
+		"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed":          "node-2:812",
+		"[2026-05-28 00:11:09 TP0] Scheduler hit an exception":                           "",
+		"E0805 09:42:09.763501 80495 rdma_context.cpp:257] Failed to register memory":    "",
+		"10:11:12 [0] not a process": "",
+		"":                           "",
+	} {
+		if got := ncclProcess(line); got != want {
+			t.Errorf("ncclProcess(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -70,16 +70,16 @@ var knownGenericAdvice = map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	// Held out (heldout-13): measured, not tuned to.
-	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log":         "held out: another engine's worker-exception header leads with only generic advice, ahead of the transfer engine's registration error",
-	"606-vllm-ascend-hccl-ei0006-socket-timeout-rank-prefix.log":         "held out: a torch_npu collective error with an HCCL code no record reads leads unclassified with no phase or component to advise from",
-	"621-opencompass-client-400-context-length-errors.log":               "held out: a benchmark client's 'error occurs at' line is a second, unclassified incident with no phase or component to advise from",
-	"622-diffusion-generate-cuda-home-warning-then-import-traceback.log": "held out: a kernel wrapper's CUDA_HOME warning leads unclassified with no phase or component to advise from",
+	"621-opencompass-client-400-context-length-errors.log": "held out: a benchmark client's 'error occurs at' line is a second, unclassified incident with no phase or component to advise from",
 	// dev-5: measured before any change made for the batch.
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
+	// dev-8: measured before any change made for the batch.
+	"857-rbg-controller-json-forbidden-create-rolebasedgroups.log": "a Kubernetes API server's RBAC refusal ('is forbidden: User ... cannot create resource') in a controller's JSON line leads unclassified",
+	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -47,6 +47,16 @@ func corpusVariants(t *testing.T) ([]corpusEntry, *matcher.Matcher, *redact.Reda
 	return entries, corpusMatcher(t), red
 }
 
+// under is a known-miss list's entry for one excerpt that goes wrong the
+// same way, for the same reason, under each of the variants named.
+func under(why string, variants ...string) map[string]string {
+	m := make(map[string]string, len(variants))
+	for _, v := range variants {
+		m[v] = why
+	}
+	return m
+}
+
 // variantCount is one variant's tally: excerpts tried, kept right, and
 // knowingly wrong.
 type variantCount struct{ tried, kept, known int }

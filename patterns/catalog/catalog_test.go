@@ -1268,10 +1268,13 @@ var examples = map[string]example{
 			// The KV cache pool can bound the input below the context length.
 			hdr("Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or enable --allow-auto-truncate."),
 			`{"object":"error","message":"Input length (40960 tokens) exceeds the maximum allowed length (32763 tokens). Use a shorter input or enable --allow-auto-truncate.","type":"BadRequestError","param":null,"code":400}`,
+			// The OpenAI API's wording, as a client logs the 400 body.
+			"01/15 16:19:27 - OpenCompass - ERROR - openai_api.py - _generate - 650 - Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length is 2048 tokens. However, you requested 6751 tokens (6719 in the messages, 32 in the completion). Please reduce the length of the messages or completion.\", 'code': 400}",
 		},
 		miss: []string{
 			mainLog("The input (100 tokens) is shorter than the model's context length (32768 tokens)."),
 			mainLog("Requested token count is within the model's maximum context length of 32768 tokens."),
+			mainLog("This model's maximum context length is 2048 tokens."),
 			hdr("Request length is longer than the KV cache pool size or the max context length. Truncated. len(req.origin_input_ids)=70000, max_req_input_len=59862."),
 		},
 	},

@@ -163,9 +163,13 @@ var nativeExamples = map[string]example{
 		match: []string{
 			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion from peer 10.10.1.4<48392> with error 12, opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.10.1.3 remoteGids::ffff:10.10.1.4 hca mlx5_1",
 			"node-3:2288:2597 [1] NCCL WARN NET/IB: Got completion from peer 10.10.1.4<48392> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 localGid fe80::1 remoteGids fe80::2 hca mlx5_1",
+			// NCCL 2.x releases before the peer was named, with '.cu' sources.
+			"node-3:2288:2597 [1] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
+			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion with error 5, opcode 32767, len 0, vendor err 249",
 		},
 		miss: []string{
 			"node-3:2288:2288 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.10.1.3<0>",
+			"node-3:2288:2597 [1] NCCL INFO NET/IB : Got completion with opcode 1, len 0",
 		},
 	},
 	"nccl-ib-verbs-call-failed": {
@@ -617,9 +621,16 @@ var moreNativeExamples = map[string]example{
 			"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
 			"/bin/sh: 1: nvcc: not found",
 			"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'",
+			// A kernel wrapper's check at import, before anything fails.
+			"WARNING:sglang.srt.layers.deep_gemm_wrapper.configurer:deep_gemm unavailable: CUDA_HOME not set. Falling back to default kernels.",
+			// DeepGEMM's JIT, Triton's tool lookup.
+			tb("RuntimeError: Cannot find any available NVCC compiler"),
+			tb("RuntimeError: Cannot find ptxas"),
 		},
 		miss: []string{
 			mainLog("CUDA_HOME is set to /usr/local/cuda, nvcc version 12.8"),
+			mainLog("deep_gemm unavailable: SGLANG_ENABLE_JIT_DEEPGEMM=0"),
+			"Cannot find ptxas version in output, assuming 12.8",
 		},
 	},
 	"deepep-host-check-failed": {

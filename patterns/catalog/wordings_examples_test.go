@@ -691,6 +691,16 @@ var widenedLibraryExamples = map[string]example{
 	"mooncake-memory-registration-failed": {
 		match: []string{
 			tb("RuntimeError: Failed to register buffer to Mooncake Store, error code: -1"),
+			// The Ascend direct transport's registration through ADXL, in
+			// its releases' wordings, and its batch registration.
+			"E0805 09:42:09.763501 80495 ascend_direct_transport.cpp:460] Register mem ret:103900.",
+			"E0805 09:42:09.763501 80495 transfer_executor_base.cpp:388] Register mem ret: 103900, errmsg: EI9999: Inner Error!",
+			"E0805 09:42:09.763501 80495 ascend_direct_transport.cpp:402] adxl_ret:103900.",
+			"E0805 09:42:09.763510 80495 ascend_direct_transport.cpp:431] Failed to register memory in batch, addr: 0x12da7ea00000",
+		},
+		miss: []string{
+			"I0805 09:42:09.763325 80495 ascend_direct_transport.cpp:444] AscendDirectTransport register mem addr:0x12da7ea00000, length:183369728, location:, mem type:0",
+			"I0805 09:42:09.763325 80495 ascend_direct_transport.cpp:86] Deregistered memory at address 0x12da7ea00000",
 		},
 	},
 	"mooncake-store-client-not-initialized": {
