@@ -48,6 +48,10 @@ type Builder struct {
 	// hashed by them, never a key that may lie in a lent entry.
 	byOrdinal []recordFP
 	fps       map[*patterns.Record]recordFP
+	// last is the byOrdinal entry of the latest occurrence's fingerprint,
+	// nil when it has none: a Grouper keeps where it found the incident
+	// of that fingerprint there (Grouper.incidentOf).
+	last *recordFP
 }
 
 // recordFP is a record's fingerprint for one source key.
@@ -55,6 +59,11 @@ type recordFP struct {
 	rec    *patterns.Record // byOrdinal's entry is of this record
 	source string
 	fp     [16]byte
+	// at is the place in a Grouper's eviction heap (group.slot) plus one
+	// where the incident of fp was last found, 0 for none: a hint, which
+	// the Grouper checks (the incident at that place has fp as its id)
+	// before it takes it, and looks fp up in its map when it fails.
+	at int32
 }
 
 // maxOrdinals bounds byOrdinal: records at places past it are remembered
@@ -74,6 +83,7 @@ const maxRemembered = 4096
 func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
+	b.last = nil
 	o := occurrenceOf(e, d, src, readTime, b.rank(e))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
@@ -93,12 +103,13 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 			b.byOrdinal = append(b.byOrdinal, make([]recordFP, min(max(i+1, 2*len(b.byOrdinal), 256), maxOrdinals)-len(b.byOrdinal))...)
 		}
 		x := &b.byOrdinal[i]
+		b.last = x
 		if x.rec == r && x.source == sourceKey {
 			*out = x.fp
 			return
 		}
 		fingerprintInto(out, key, sourceKey)
-		*x = recordFP{r, sourceKey, *out}
+		*x = recordFP{r, sourceKey, *out, 0}
 		return
 	}
 	if x, ok := b.fps[r]; ok && x.source == sourceKey {
@@ -112,7 +123,16 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[r] = recordFP{r, sourceKey, *out}
+	b.fps[r] = recordFP{r, sourceKey, *out, 0}
+}
+
+// hint is the byOrdinal entry of o's fingerprint, when o is the latest
+// occurrence and has one; nil otherwise.
+func (b *Builder) hint(o *Occurrence) *recordFP {
+	if b.seq != o.seq {
+		return nil
+	}
+	return b.last
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.

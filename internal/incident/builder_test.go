@@ -1,6 +1,8 @@
 package incident
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +219,78 @@ func TestBuilderFingerprintByOrdinal(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// The place a Builder keeps for each record's incident (recordFP.at) is a
+// hint the Grouper checks: through evictions that reorder the heap, a
+// restart, a restore from a snapshot and a flush, a Builder's occurrences
+// of a matcher's hits give the alerts FromDiagnosis's do, and every
+// incident in the heap is open under its id.
+func TestBuilderPlaceHint(t *testing.T) {
+	var recs []patterns.Record
+	for i := range 24 {
+		id := fmt.Sprintf("%016x", 0xabc0000+i)
+		recs = append(recs, patterns.Record{ID: id, MessagePattern: fmt.Sprintf(`engine step %d failed`, i), Severity: patterns.SeverityError})
+	}
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	for _, opts := range []Options{{Window: Forever, MaxGroups: 7}, {Window: time.Minute, MaxGroups: 5}} {
+		eager, lazy := New(opts), New(opts)
+		var b Builder
+		var want, got []sinks.Alert
+		rng := rand.New(rand.NewPCG(7, 11))
+		for step := range 600 {
+			now := t0.Add(time.Duration(step) * time.Second)
+			text := fmt.Sprintf("engine step %d failed", rng.IntN(len(recs)))
+			hits, _ := m.Match(matcher.Subject{Text: text})
+			if len(hits) != 1 {
+				t.Fatalf("%q: %d hits", text, len(hits))
+			}
+			e := &entry.Entry{Source: "p", Level: entry.LevelError, Time: now, Text: text, Raw: "ERROR " + text, Message: text}
+			d := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+				Severity: patterns.SeverityError, Headline: text, Key: hits[0].Record.ID}
+			src := Source{Path: []string{"a.log", "b.log"}[rng.IntN(2)]}
+			want = append(want, eager.Observe(FromDiagnosis(e, d, src, now), now)...)
+			got = append(got, lazy.Observe(b.Occurrence(e, d, src, now), now)...)
+			switch {
+			case step%97 == 96:
+				want = append(want, eager.Restarted("a.log", now)...)
+				got = append(got, lazy.Restarted("a.log", now)...)
+			case step%151 == 150:
+				for _, g := range []*Grouper{eager, lazy} {
+					snap, err := g.Snapshot()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := g.Restore(snap); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case step%211 == 210:
+				want = append(want, eager.Flush(now)...)
+				got = append(got, lazy.Flush(now)...)
+			case step%13 == 12:
+				want = append(want, eager.Tick(now)...)
+				got = append(got, lazy.Tick(now)...)
+			}
+			for i, gr := range lazy.lru {
+				if gr.slot != i || lazy.groups[gr.id] != gr {
+					t.Fatalf("step %d: the heap's incident %d (slot %d, %s) is not open under its id", step, i, gr.slot, gr.id)
+				}
+			}
+		}
+		end := t0.Add(time.Hour)
+		want = append(want, eager.Flush(end)...)
+		got = append(got, lazy.Flush(end)...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%+v: alerts differ (-FromDiagnosis +Builder):\n%s", opts, diff)
+		}
+		if len(want) < 50 {
+			t.Errorf("%+v: %d alerts: the bound closed too few incidents to test", opts, len(want))
 		}
 	}
 }

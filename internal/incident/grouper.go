@@ -602,7 +602,19 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 // incidentOf returns the open incident of o's fingerprint.
 func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
 	if o.lazy != nil {
+		x := o.lazy.hint(o)
+		if x != nil {
+			// Every incident in the heap is open, in groups under its
+			// id: one at the hinted place with o's fingerprint as its
+			// id is the one the map holds.
+			if i := int(x.at) - 1; i >= 0 && i < len(g.lru) && g.lru[i].id == string(o.fp[:]) {
+				return g.lru[i], true
+			}
+		}
 		gr, ok := g.groups[string(o.fp[:])] // no string is made
+		if ok && x != nil {
+			x.at = int32(gr.slot + 1)
+		}
 		return gr, ok
 	}
 	gr, ok := g.groups[o.Alert.Fingerprint]
