@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -1026,8 +1027,26 @@ func (g *Grouper) sortedIDs() []string {
 		id  string
 	}
 	byseq := make([]seqID, 0, len(g.groups))
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for id, gr := range g.groups {
 		byseq = append(byseq, seqID{gr.Seq, id})
+		lo, hi = min(lo, gr.Seq), max(hi, gr.Seq)
+	}
+	if n := len(byseq); n > 1 && hi-lo < 2*int64(n) {
+		// The open incidents' numbers are dense (a scan's, or a run's
+		// that closed few): each id is put at its number's place, and
+		// the places left empty are dropped.
+		at := make([]int32, hi-lo+1) // the pair's index in byseq plus one
+		for i, x := range byseq {
+			at[x.seq-lo] = int32(i + 1)
+		}
+		ids := make([]string, 0, n)
+		for _, i := range at {
+			if i > 0 {
+				ids = append(ids, byseq[i-1].id)
+			}
+		}
+		return ids
 	}
 	slices.SortFunc(byseq, func(a, b seqID) int { return cmp.Compare(a.seq, b.seq) })
 	ids := make([]string, len(byseq))
