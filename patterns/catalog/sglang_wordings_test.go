@@ -64,12 +64,44 @@ var sglangComponents = []raiseLibrary{
 			"ValueError: --swa-full-tokens-ratio should be in range (0, 1.0].",
 			"ValueError: Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=0.",
 		}},
+		{family: "features that cannot be combined, named without their flags", want: "sglang-launch-flags-rejected", lines: []string{
+			"AssertionError: PD-Multiplexing is not compatible with chunked prefill.",
+			"AssertionError: Pipeline parallelism is not compatible with overlap schedule, speculative decoding",
+			"AssertionError: PP is not supported with context parallelism",
+			"AssertionError: multi-node data parallel is not supported unless dp attention!",
+			"AssertionError: interleave DSA CP does not support DP attention.",
+			"AssertionError: Elastic EP runtime scale-up requires decode and prefill CUDA graphs to be disabled.",
+		}},
+		{family: "the RDMA devices named for the transfer", want: "mooncake-no-rdma-device", lines: []string{
+			"ValueError: Invalid IB devices specified for all GPUs: ['mlx5_9']. Available devices: ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3']",
+			"RuntimeError: InfiniBand sysfs path not found: /sys/class/infiniband. Please ensure InfiniBand drivers are installed.",
+			"RuntimeError: No IB devices found in /sys/class/infiniband",
+		}},
+		{family: "a kernel the GPU is too old for", want: "kernel-requires-newer-gpu", lines: []string{
+			"ValueError: --quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.",
+			"ValueError: --bf16-gemm-backend cutedsl requires SM100/SM103 (Blackwell)",
+			"RuntimeError: CuTe DSL GDN prefill requires SM100+ (Blackwell); got SM90.",
+			"RuntimeError: MXFP4 Marlin requires SM90 or SM120.",
+			"AssertionError: cutlass_fp8 MoE requires SM90, SM100, or SM120 GPUs",
+			"ValueError: FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+			"ValueError: --enable-deepseek-v4-fp4-indexer requires SM100 GPUs with DeepGEMM FP4 indexer support.",
+		}},
 		{family: "speculative decoding flags", want: "speculative-decoding-config-refused", lines: []string{
 			"ValueError: --speculative-use-rejection-sampling requires --speculative-eagle-topk=1.",
 			"AssertionError: Speculative decoding is currently not supported with Flex Attention backend",
 			"AssertionError: --enable-unified-memory is not yet compatible with speculative decoding.",
 			"ValueError: Decode context parallel (--dcp-size / --decode-context-parallel-size > 1) on CUDA platform does not support any speculative algorithm, but got dcp_size=2 on a CUDA platform with speculative decoding enabled.",
 			"ValueError: speculative_eagle_topk(4) > 1 with page_size(64) > 1 is unstable and produces incorrect results for paged attention backends. This combination is only supported for the 'flashinfer' backend.",
+		}},
+		{family: "a draft model or kernel speculative decoding cannot use", want: "speculative-decoding-config-refused", lines: []string{
+			"AssertionError: PP is not compatible with MTP models.",
+			"AssertionError: MTP Topk > 1 not supported for DeepSeek V4",
+			"AssertionError: Only 1 nextn layer is supported",
+			"ValueError: EAGLE3 currently only supports 1 layer",
+			"AssertionError: FlashAttention backend doesn't support topk > 1 speculative decoding with page size > 1 sliding window attention",
+			"ValueError: KDA FlashInfer speculative decoding only supports topk=1 (EAGLE tree verify / retrieve_parent_token is unsupported).",
+			"AssertionError: enable_mixed_chunk is required for speculative decoding",
+			"AssertionError: CPUGraphRunner does not support speculative inference yet.",
 		}},
 		{family: "attention backend the GPU or model cannot run", want: "attention-backend-unsupported", lines: []string{
 			"ValueError: TRTLLM MHA backend for decode is only supported on Hopper (SM90), Blackwell (SM100) and (SM120) GPUs. Please use a different decode backend.",
@@ -98,6 +130,9 @@ var sglangComponents = []raiseLibrary{
 			mainLog("CUDA graph is disabled because --enable-mis is set."),
 			mainLog("skip_tokenizer_init=True ignores --enable-tokenizer-batch-encode; disabling it."),
 			"usage: launch_server.py [-h] --model-path MODEL_PATH [--tokenizer-path TOKENIZER_PATH]",
+			mainLog("Duplicate IB devices specified for all GPUs: mlx5_0,mlx5_0. Deduplicating to: mlx5_0"),
+			mainLog("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			mainLog("Disable chunked prefix cache when page size > 1 with speculative decoding is not supported yet."),
 		}},
 	}},
 	{name: "model runner: memory pool sizing", families: []raiseFamily{
@@ -119,10 +154,41 @@ var sglangComponents = []raiseLibrary{
 			"ImportError: accelerate is required for ModelOpt quantization. Please install it with: pip install accelerate",
 			"ImportError: ModelOpt is not available. Please install modelopt.",
 		}},
+		{family: "host memory for the hierarchical cache", want: "hicache-not-enough-host-memory", lines: []string{
+			"ValueError: Not enough host memory available. Requesting 400.00 GB but only have 120.50 GB free. Please reduce the size of the hierarchical cache.",
+			"ValueError: Not enough host memory for V4 paged pool swa_kv. Requesting 96.00 GB but only have 40.25 GB free.",
+		}},
+		{family: "hierarchical cache storage backend", want: "hicache-storage-backend-init-failed", lines: []string{
+			"ValueError: Failed to create storage backend: Failed to connect to mooncake master at 10.0.0.9:50051",
+			"ValueError: Unknown storage backend 'hf3fs_v2'. Registered backends: ['file', 'mooncake', 'hf3fs', 'nixl', 'aibrix', 'dynamic']. ",
+			"ImportError: Failed to import backend 'mystore' from 'my_pkg.hicache': No module named 'my_pkg'",
+		}},
 		{family: "near misses: pool sizing notices", bare: true, lines: []string{
 			hdr("KV Cache is allocated. #tokens: 1234567, K size: 35.21 GB, V size: 35.21 GB"),
 			hdr("Memory pool end. avail mem=10.20 GB"),
 			hdr("max_total_num_tokens=1234567, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=4096, context_len=163840, available_gpu_mem=10.20 GB"),
+		}},
+	}},
+	{name: "kernel and model layers: packages", families: []raiseFamily{
+		{family: "a package a backend or model needs is not installed", want: "python-module-not-found", lines: []string{
+			"ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.",
+			"ImportError: Mooncake EP is not installed. Please install Mooncake package at https://github.com/kvcache-ai/Mooncake/blob/main/doc/en/build.md with EP support to run SGLang with Mooncake EP.",
+			"RuntimeError: LMCache is not installed. Please install it by running `pip install lmcache`",
+			"ImportError: The package `amd-quark` is required to use MX-FP4 models. Please install it with `pip install amd-quark`.",
+			"ImportError: mistral_common is required for Voxtral. Install it with: pip install mistral_common",
+			"RuntimeError: flashinfer_cutlass MoE runner backend requires flashinfer to be installed.",
+			"ImportError: gRPC mode requires the smg-grpc-servicer package. If not installed, run: pip install smg-grpc-servicer[sglang]. If already installed, there may be a broken import in sglang's gRPC server modules.",
+			"ImportError: checkpoint-engine is not installed. Please install it with: pip install sglang[checkpoint-engine]",
+			"Exception: flashinfer with minimum required version 0.6.3 is not installed. Please `pip install flashinfer-python==0.6.3`",
+		}},
+		{family: "a package installed at a version the layer cannot use", want: "python-import-name-mismatch", lines: []string{
+			"ImportError: Can't import trtllm_fp8_block_scale_moe from flashinfer. Please check flashinfer version.",
+			"Exception: sgl-kernel is installed with version 0.3.9, which is less than the minimum required version 0.3.14. Please reinstall the latest version with `pip install sgl-kernel --force-reinstall`",
+			"ImportError: bitsandbytes version is wrong. Please install bitsandbytes>=0.46.1.",
+		}},
+		{family: "near misses: a layer's own notices", bare: true, lines: []string{
+			hdr("DeepEP is installed but not enabled; using the default MoE dispatcher."),
+			mainLog("flashinfer is installed with version 0.6.3"),
 		}},
 	}},
 	{name: "model loading", families: []raiseFamily{
@@ -225,6 +291,15 @@ var sglangComponents = []raiseLibrary{
 		{family: "transfer failed", want: "disagg-decode-transfer-failed", bare: true, lines: []string{
 			hdr("Decode transfer failed for request rank=0 req.rid='abc123' req.bootstrap_room=123456 with exception KVTransferError(bootstrap_room=123456): Request 123456 timed out after 30.0s in KVPoll.WaitingForInput"),
 		}},
+		{family: "encoder disaggregation: the encoder went away", want: "epd-encoder-unavailable", bare: true, lines: []string{
+			mainLog("Encoder http://10.0.0.8:30001 timeout (60s) for rid=3f2a9c (request 0)"),
+			mainLog("Encoder HTTP request failed for req_id=17 (request 0): Cannot connect to host 10.0.0.8:30001 ssl:default [Connect call failed ('10.0.0.8', 30001)]"),
+			hdr("Timed out waiting for image embeddings for request 3f2a9c"),
+			mainLog("Encoder health check timed out after 20s"),
+		}},
+		{family: "encoder disaggregation: every encoder worker dead", want: "epd-encoder-unavailable", lines: []string{
+			"sglang.srt.disaggregation.encode_server.MMError: All encoder DP workers are dead.",
+		}},
 		{family: "near misses: disaggregation notices", bare: true, lines: []string{
 			hdr("Performance is NOT guaranteed when using different TP sizes for non-MLA models. "),
 			mainLog("NIXL KVManager initialized with backend: UCX"),
@@ -253,6 +328,10 @@ var sglangComponents = []raiseLibrary{
 		{family: "reranker served without its template", want: "request-feature-not-enabled", lines: []string{
 			"ValueError: Invalid rerank request adaptation. If you are serving a decoder-only reranker (e.g., Qwen3-Reranker), please provide the corresponding --chat-template and launch the server with --is-embedding.",
 		}},
+		{family: "a misconfiguration answered to the client, as the HTTP layer logs it", want: "request-feature-not-enabled", bare: true, lines: []string{
+			mainLog("[http_server] Error: This model does not appear to be an embedding model by default. Please add `--is-embedding` when launching the server or try another model."),
+			mainLog("[http_server] Error: The server is not configured to return the hidden states. Please set `--enable-return-hidden-states` to enable this feature."),
+		}},
 		{family: "request over the context", want: "input-longer-than-context-length", lines: []string{
 			"ValueError: The input (40000 tokens) is longer than the model's context length (32768 tokens).",
 		}},
@@ -274,9 +353,24 @@ var sglangComponents = []raiseLibrary{
 		{family: "tokenizer not loadable", want: "router-tokenizer-load-failed", bare: true, lines: []string{
 			gatewayLog("ERROR", "smg::tokenizer", "Failed to load tokenizer '/models/Qwen3-8B': No such file or directory (os error 2)"),
 		}},
+		{family: "a PD pair's prefill side failed", want: "router-pd-transport-error", or: "grpc-unavailable", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::http::pd_router", "Prefill failed, aborting paired decode request decode_url=http://10.0.0.8:30000 prefill_url=http://10.0.0.7:30000"),
+			gatewayLog("ERROR", "smg::routers::grpc::common::stages::request_execution", "Prefill worker failed to start function=\"execute_dual_dispatch\" error=status: Unavailable, message: \"error trying to connect\""),
+		}},
+		{family: "no PD pair for the model", want: "router-pd-role-unavailable", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::grpc::common::stages::worker_selection", "No available PD worker pairs for model mode=\"PrefillDecode\" model_id=Qwen3-8B"),
+		}},
+		{family: "router could not be built", want: "router-start-failed", bare: true, lines: []string{
+			gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create HTTP PD router: No prefill workers configured"),
+			gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create gRPC Regular router: tokenizer required for gRPC mode"),
+		}},
+		{family: "a worker given in the wrong connection mode", want: "router-worker-connect-failed", bare: true, lines: []string{
+			gatewayLog("ERROR", "smg::core::worker", "Worker http://10.0.0.7:30000 is not a gRPC worker but connection mode is gRPC"),
+		}},
 		{family: "near misses: the router's progress", bare: true, lines: []string{
 			gatewayLog(" INFO", "smg::server", "Starting router on 0.0.0.0:30000 | mode: Regular | policy: CacheAware"),
 			gatewayLog(" INFO", "smg::core::worker_manager", "Worker http://10.0.0.7:30000 is healthy"),
+			gatewayLog(" WARN", "smg::core::steps::worker::shared::update_policies", "Model Qwen3-8B has conflicting tp_size: prefill=Some(\"8\"), decode=Some(\"4\")"),
 		}},
 	}},
 }
@@ -400,6 +494,31 @@ var sglangWordingsExamples = map[string]example{
 		},
 		miss: []string{hdr("Found nccl from library libnccl.so.2")},
 	},
+	"kernel-requires-newer-gpu": {
+		match: []string{
+			tb("RuntimeError: CuTe DSL GDN prefill requires SM100+ (Blackwell); got SM90."),
+			sglangLaunchTB("ValueError: --quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs."),
+			"AssertionError: MXFP8 requires SM100",
+		},
+		miss: []string{
+			mainLog("Compute capability below sm80. Use float16 due to lack of bfloat16 support."),
+			"ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 89. Current capability: 80.",
+		},
+	},
+	"hicache-storage-backend-init-failed": {
+		match: []string{
+			tb("ValueError: Failed to create storage backend: Failed to connect to mooncake master at 10.0.0.9:50051"),
+			"ValueError: Unknown storage backend 'hf3fs_v2'. Registered backends: ['file', 'mooncake']. ",
+		},
+		miss: []string{hdr("Creating storage backend: mooncake")},
+	},
+	"epd-encoder-unavailable": {
+		match: []string{
+			mainLog("Encoder http://10.0.0.8:30001 timeout (60s) for rid=3f2a9c (request 0)"),
+			hdr("Timed out waiting for image embeddings for request 3f2a9c"),
+		},
+		miss: []string{mainLog("Encoder http://10.0.0.8:30001 returned 2 embeddings for rid=3f2a9c")},
+	},
 	"disagg-staging-buffer-too-small": {
 		match: []string{
 			tb("RuntimeError: [Staging] Chunk staging allocation permanently failed: chunk exceeds ring buffer total size (room=123456). Increase SGLANG_DISAGG_STAGING_POOL_SIZE_MB."),
@@ -411,6 +530,8 @@ var sglangWordingsExamples = map[string]example{
 
 var sglangWordingsWidened = map[string]example{
 	"speculative-decoding-config-refused": {match: []string{
+		"AssertionError: PP is not compatible with MTP models.",
+		"ValueError: EAGLE3 currently only supports 1 layer",
 		"ValueError: --speculative-use-rejection-sampling requires --speculative-eagle-topk=1.",
 		"AssertionError: Speculative decoding is currently not supported with Flex Attention backend",
 		"AssertionError: --enable-unified-memory is not yet compatible with speculative decoding.",
@@ -431,6 +552,8 @@ var sglangWordingsWidened = map[string]example{
 		"RuntimeError: Capture prefill CUDA graph failed: CUDA out of memory. Tried to allocate 2.00 GiB.",
 	}},
 	"python-module-not-found": {match: []string{
+		"ImportError: DeepEP is not installed. Please install DeepEP package from https://github.com/deepseek-ai/deepep.",
+		"RuntimeError: flashinfer_cutlass MoE runner backend requires flashinfer to be installed.",
 		"ImportError: Breakable CUDA graph on NVIDIA requires the 'cuda-python' package. Install it with: pip install cuda-python",
 		"ImportError: accelerate is required for ModelOpt quantization. Please install it with: pip install accelerate",
 		"ImportError: ModelOpt is not available. Please install modelopt.",
@@ -454,6 +577,29 @@ var sglangWordingsWidened = map[string]example{
 	}},
 	"mooncake-transfer-engine-too-old": {match: []string{
 		"RuntimeError: Mooncake's batch register requires a newer version of mooncake-transfer-engine. Please upgrade Mooncake.",
+	}},
+	"mooncake-no-rdma-device": {match: []string{
+		"ValueError: Invalid IB devices specified for all GPUs: ['mlx5_9']. Available devices: ['mlx5_0', 'mlx5_1']",
+		"RuntimeError: No IB devices found in /sys/class/infiniband",
+	}},
+	"hicache-not-enough-host-memory": {match: []string{
+		"ValueError: Not enough host memory for V4 paged pool swa_kv. Requesting 96.00 GB but only have 40.25 GB free.",
+	}},
+	"router-pd-transport-error": {match: []string{
+		gatewayLog(" WARN", "smg::routers::http::pd_router", "Prefill failed, aborting paired decode request decode_url=http://10.0.0.8:30000 prefill_url=http://10.0.0.7:30000"),
+	}},
+	"router-start-failed": {match: []string{
+		gatewayLog(" WARN", "smg::routers::router_manager", "Failed to create HTTP PD router: No prefill workers configured"),
+	}},
+	"router-pd-role-unavailable": {match: []string{
+		gatewayLog(" WARN", "smg::routers::grpc::common::stages::worker_selection", "No available PD worker pairs for model mode=\"PrefillDecode\" model_id=Qwen3-8B"),
+	}},
+	"router-worker-connect-failed": {match: []string{
+		gatewayLog("ERROR", "smg::core::worker", "Worker http://10.0.0.7:30000 is not a gRPC worker but connection mode is gRPC"),
+	}},
+	"python-import-name-mismatch": {match: []string{
+		"ImportError: Can't import trtllm_fp8_block_scale_moe from flashinfer. Please check flashinfer version.",
+		"Exception: sgl-kernel is installed with version 0.3.9, which is less than the minimum required version 0.3.14. Please reinstall the latest version with `pip install sgl-kernel --force-reinstall`",
 	}},
 	"chat-template-not-set": {match: []string{
 		"ValueError: This model has no HF chat template and no custom chat encoder; cannot encode chat messages with '/models/base-model'.",
