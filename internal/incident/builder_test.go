@@ -294,3 +294,57 @@ func TestBuilderPlaceHint(t *testing.T) {
 		}
 	}
 }
+
+// A Builder's table of places grows only as far as the records it
+// remembers justify: a large catalog with few failures keeps them in its
+// map; as more records fail the table covers them, and takes over the
+// map's entries at the places it covers. Every fingerprint is the
+// record's own throughout.
+func TestBuilderPlacesGrowWithTheRecordsSeen(t *testing.T) {
+	const n = 4000
+	recs := make([]patterns.Record, n)
+	for i := range recs {
+		recs[i] = patterns.Record{ID: fmt.Sprintf("%016x", 0xfee0000+i), MessagePattern: fmt.Sprintf(`shard %d lost its lease`, i), Severity: patterns.SeverityError}
+	}
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var b Builder
+	seen := map[int]bool{}
+	observe := func(i int) {
+		seen[i] = true
+		text := fmt.Sprintf("shard %d lost its lease", i)
+		hits, _ := m.Match(matcher.Subject{Text: text})
+		if len(hits) != 1 {
+			t.Fatalf("%q: %d hits", text, len(hits))
+		}
+		if at, ok := hits[0].Ordinal(); !ok || at != i {
+			t.Fatalf("%q: ordinal %d, %v", text, at, ok)
+		}
+		e := &entry.Entry{Source: "p", Level: entry.LevelError, Time: t0, Text: text, Raw: text, Message: text}
+		d := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+			Severity: patterns.SeverityError, Headline: text, Key: hits[0].Record.ID}
+		o := b.Occurrence(e, d, Source{Path: "a.log"}, t0)
+		if got, want := string(o.fp[:]), Fingerprint(d.Key, "a.log"); got != want {
+			t.Fatalf("record %d: fingerprint %q, want %q", i, got, want)
+		}
+	}
+	// A few failures far apart: the map holds them.
+	for _, i := range []int{3999, 3001, 2500, 3999, 1800, 3001} {
+		observe(i)
+	}
+	if len(b.byOrdinal) > 0 || len(b.fps) != 4 {
+		t.Fatalf("after 4 records: a table of %d places, %d in the map; want none and 4", len(b.byOrdinal), len(b.fps))
+	}
+	// Many: the table covers them all, the map's entries moved into it.
+	for i := 0; i < n; i += 3 {
+		observe(i)
+	}
+	for _, i := range []int{3999, 3001, 2500, 1800, 0, 3} {
+		observe(i)
+	}
+	if len(b.byOrdinal) < n || len(b.fps) != 0 || b.filled != len(seen) {
+		t.Errorf("after %d records: a table of %d places (%d filled), %d in the map; want %d or more, all filled, none", len(seen), len(b.byOrdinal), b.filled, len(b.fps), n)
+	}
+}
