@@ -159,6 +159,15 @@ var otherEngine = map[string]string{
 	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log": VLLM,
 	"632-benign-lmcache-storing-stored-engine-prefix.log":        VLLM,
 	"634-xgrammar-schema-error-nanobind-leaks-interleaved.log":   VLLM,
+	// Held out (heldout-14): LMCache's store lines behind vLLM's worker
+	// prefix around Mooncake's store errors, another engine's omni server
+	// loading a LoRA adapter, vLLM's API server around a harmony parse
+	// error, and LMCache's connector lines behind vLLM's engine-core
+	// prefix.
+	"660-lmcache-mooncake-end-put-invalid-rpc-arg.log":         VLLM,
+	"680-benign-vllm-omni-lora-adapter-loaded-backtick.log":    VLLM,
+	"681-vllm-harmony-unexpected-tokens-header-stream.log":     VLLM,
+	"687-benign-vllm-lmcache-connector-no-config-warnings.log": VLLM,
 	// dev-7: vLLM's own INFO lines, engine-core and Ray worker prefixes
 	// included, around NCCL's topology dump and a Mooncake store's
 	// configuration.
