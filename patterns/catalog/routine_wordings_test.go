@@ -178,6 +178,8 @@ var routineComponents = []struct {
 		mainLog("Gracefully exiting... Remaining number of requests 4. Remaining requests remaining_rids=['9f2c1a7e3b', '4a1b2c3d4e']."),
 	}},
 	{"sglang graceful shutdown", []string{
+		"ERROR:asyncio:Task was destroyed but it is pending!",
+		mainLog("Task was destroyed but it is pending!"),
 		mainLog("SIGTERM received. signum=15 frame=<frame at 0x7f3a2c0b8040>. Draining requests and shutting down..."),
 		mainLog("Health check request received during shutdown. Returning 503."),
 		mainLog("Gracefully exiting... Remaining number of requests 0. Remaining requests remaining_rids=[]."),
@@ -302,6 +304,123 @@ var routineComponents = []struct {
 		"[W528 00:11:09.418211234 AllocatorConfig.cpp:28] Warning: PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead (function operator())",
 		"nvidia-persistenced failed to initialize. Check syslog for more details.",
 	}},
+	{"ROCm, HIP and aiter notices", []string{
+		"[aiter] import [module_aiter_enum] under /sgl-workspace/aiter/aiter/jit/module_aiter_enum.so",
+		"[aiter] start build [module_moe_asm] under /sgl-workspace/aiter/aiter/jit/build/module_moe_asm",
+		"[aiter] finish build [module_moe_asm], cost 45.12s",
+		"[aiter] type hints mismatch, override to --> gemm_a8w8_blockscale(XQ: torch.Tensor, WQ: torch.Tensor, x_scale: torch.Tensor, w_scale: torch.Tensor, Out: torch.Tensor) -> torch.Tensor",
+		`[aiter] WARNING: NUMA balancing is enabled, which may cause errors. It is recommended to disable NUMA balancing by running "sudo sh -c 'echo 0 > /proc/sys/kernel/numa_balancing'" for more details: https://rocm.docs.amd.com/en/latest/how-to/system-optimization/mi300x.html#disable-numa-auto-balancing`,
+		"[aiter] shape is M:1, N:7168, K:2048 dtype=torch.bfloat16 otype=torch.bfloat16, not found tuned config in CKGEMM, will use default config!",
+		"[2026-05-28 00:11:09 TP1] [aiter] [fused_moe] using default for (64, 7168, 256, 256, 8, 'ActivationType.Silu', 'torch.bfloat16', 'torch.float8_e4m3fnuz', 'torch.float8_e4m3fnuz', True, False)",
+		"rocBLAS warning: hipBlasLT failed, falling back to tensile. ",
+		"/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory",
+		"amdgpu.ids: No such file or directory",
+		"WARNING: Logging before InitGoogleLogging() is written to STDERR",
+		":3:rocdevice.cpp            :468 : 1748390469418 us: [pid:4021  tid:0x7f3a2c0b8040] Initializing HSA stack.",
+		":3:hip_context.cpp          :53  : 1748390469418 us: [pid:4021  tid:0x7f3a2c0b8040] Direct Dispatch: 1",
+	}},
+	{"Ascend NPU notices", []string{
+		"[W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with float. (function operator())",
+		"/usr/local/python3.11/lib/python3.11/site-packages/torch_npu/utils/collect_env.py:58: UserWarning: Warning: The /usr/local/Ascend/ascend-toolkit/latest owner does not match the current owner.",
+		"/usr/local/python3.11/lib/python3.11/site-packages/torch_npu/contrib/transfer_to_npu.py:292: ImportWarning: ",
+		"    *************************************************************************************************************",
+		"    The torch.Tensor.cuda and torch.nn.Module.cuda are replaced with torch.Tensor.npu and torch.nn.Module.npu now..",
+		"/usr/local/python3.11/lib/python3.11/site-packages/torchair/__init__.py:10: UserWarning: AutoNonVariableTypeMode is deprecated and will be removed in 1.10 release. For kernel implementations please use AutoDispatchBelowADInplaceOrView instead, If you are looking for a user facing API to enable running your inference-only workload, please use c10::InferenceMode. Using AutoDispatchBelowADInplaceOrView in user code is under risk of producing silent wrong result in some edge cases. See Note [AutoDispatchBelowAutograd] for more details. (Triggered internally at build/CMakeFiles/torch_npu.dir/compiler_depend.ts:74.)",
+		"[INFO] HCCL(4021,python3):2026-05-28-00:11:09.418.211 [hccl_comm.cc:300][4021][Init][HcclComm]hccl comm init success, rank[0], rankSize[16]",
+	}},
+	{"environment reports: check_env and nvidia-smi", []string{
+		"Python: 3.12.3 (main, Feb  4 2025, 14:48:35) [GCC 13.3.0]",
+		"CUDA available: True",
+		"GPU 0,1,2,3,4,5,6,7: NVIDIA H100 80GB HBM3",
+		"GPU 0,1,2,3,4,5,6,7 Compute Capability: 9.0",
+		"CUDA_HOME: /usr/local/cuda",
+		"NVCC: Cuda compilation tools, release 12.9, V12.9.86",
+		"CUDA Driver Version: 575.51.03",
+		"PyTorch: 2.8.0+cu129",
+		"sglang: 0.5.2",
+		"sgl_kernel: 0.3.9.post2",
+		"flashinfer_python: 0.3.1",
+		"triton: 3.4.0",
+		"transformers: 4.56.1",
+		"vllm: Module Not Found",
+		"xgrammar: 0.1.24",
+		"NVIDIA Topology: ",
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID",
+		"GPU0\t X \tNV18\tNV18\tNV18\tPIX\tSYS\t0-55,112-167\t0\t\tN/A",
+		"Legend:",
+		"  X    = Self",
+		"  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)",
+		"  NV#  = Connection traversing a bonded set of # NVLinks",
+		"NIC Legend:",
+		"  NIC0: mlx5_0",
+		"ulimit soft: 1048576",
+		"Hypervisor vendor: KVM",
+		"+-----------------------------------------------------------------------------------------+",
+		"| NVIDIA-SMI 575.51.03              Driver Version: 575.51.03      CUDA Version: 12.9     |",
+		"|-----------------------------------------+------------------------+----------------------+",
+		"| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |",
+		"| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |",
+		"|                                         |                        |               MIG M. |",
+		"|   0  NVIDIA H100 80GB HBM3          On  |   00000000:18:00.0 Off |                    0 |",
+		"| N/A   32C    P0            115W /  700W |   72145MiB /  81559MiB |      0%      Default |",
+		"|                                         |                        |             Disabled |",
+		"| Processes:                                                                              |",
+		"|  GPU   GI   CI              PID   Type   Process name                        GPU Memory |",
+		"|    0   N/A  N/A            4021      C   sglang::scheduler_TP0                 72130MiB |",
+		"|  No running processes found                                                             |",
+		"Package                   Version",
+		"------------------------- --------------",
+		"nvidia-nccl-cu12          2.27.3",
+		"torch                     2.8.0",
+	}},
+	{"benchmark and evaluation output", []string{
+		"============ Serving Benchmark Result ============",
+		"Backend:                                 sglang",
+		"Traffic request rate:                    inf",
+		"Max request concurrency:                 256",
+		"Successful requests:                     1000",
+		"Benchmark duration (s):                  120.34",
+		"Total input tokens:                      1024000",
+		"Total generated tokens:                  256000",
+		"Request throughput (req/s):              8.31",
+		"Output token throughput (tok/s):         2127.31",
+		"Concurrency:                             231.44",
+		"----------------End-to-End Latency----------------",
+		"Mean E2E Latency (ms):                   27851.22",
+		"---------------Time to First Token----------------",
+		"Median TTFT (ms):                        1203.51",
+		"P99 TTFT (ms):                           9021.77",
+		"---------------Inter-Token Latency----------------",
+		"Max ITL (ms):                            1520.44",
+		"==================================================",
+		"#Input tokens: 1024000",
+		"#Output tokens: 256000",
+		"Accuracy: 0.951",
+		"Invalid: 0.000",
+		"Latency: 52.301 s",
+		"Output throughput: 4895.201 token/s",
+		"Prefill. latency: 0.04102 s, throughput:   3120.54 token/s",
+		"Decode 0. Batch size: 1, latency: 0.00712 s, throughput:    140.45 token/s",
+		"Benchmark ...",
+		"Warmup ...",
+		"Initial test run completed. Starting main benchmark run...",
+		"100%|██████████| 1000/1000 [02:00<00:00,  8.31it/s]",
+	}},
+	{"orchestrators and caches around sglang", []string{
+		`{"level":"warn","ts":"2026-05-28T00:11:09.418211Z","caller":"embed/config.go:679","msg":"Running http and grpc server on single port. This is not recommended for production."}`,
+		`{"level":"info","ts":"2026-05-28T00:11:09.418211Z","caller":"etcdserver/server.go:2068","msg":"published local member to cluster through raft","local-member-id":"8e9e05c52164694d","cluster-id":"cdf818194e3a8c32"}`,
+		"[2026-05-28 00:11:09,418] LMCache INFO: Storing KV cache for 4096 out of 4096 tokens (skip_leading_tokens=0) for request 9f2c1a7e3b (vllm_v1_adapter.py:1120:lmcache.integration.vllm.vllm_v1_adapter)",
+		"[2026-05-28 00:11:09,418] LMCache INFO: Reqid: 9f2c1a7e3b, Total tokens 4096, LMCache hit tokens: 3072, need to load: 3072 (vllm_v1_adapter.py:1021:lmcache.integration.vllm.vllm_v1_adapter)",
+		"[2026-05-28 00:11:09,418] LMCache WARNING: Could not load `lmcache.c_ops`; falling back to the Python implementation (utils.py:52:lmcache.v1.utils)",
+		"2026-05-28T00:11:09.418211Z  INFO dynamo_runtime::distributed: Initializing distributed runtime with etcd at http://etcd:2379",
+		`2026-05-28T00:11:09.418211Z  INFO dynamo_llm::http::service::service_v2: Starting HTTP service on: 0.0.0.0:8000 address="0.0.0.0:8000"`,
+		`2026-05-28T00:11:09.418211Z  INFO dynamo_llm::discovery::watcher: added model model_name="Qwen/Qwen3-8B"`,
+		"{'actor_rollout_ref': {'rollout': {'name': 'sglang', 'free_cache_engine': True, 'gpu_memory_utilization': 0.6, 'load_format': 'dummy_dtensor', 'max_num_batched_tokens': 8192, 'enable_chunked_prefill': True, 'ignore_eos': False, 'timeout': 600, 'max_retries': 3, 'enforce_eager': False}}}",
+		"(TaskRunner pid=4021) step:0 - val-core/openai/gsm8k/reward/mean@1:0.912 - val-aux/num_turns/min:2 - val-aux/num_turns/max:2",
+		"(WorkerDict pid=4377) [2026-05-28 00:11:09 TP0] Capture cuda graph end. Time elapsed: 9.61 s. mem usage=0.81 GB. avail mem=12.60 GB.",
+		"2026-05-28 00:11:09,418 - gpustack.worker.backends.sglang - INFO - Starting sglang model instance: qwen3-8b",
+		"2026-05-28 00:11:09,418 - gpustack.worker.serve_manager - INFO - Model instance qwen3-8b is running",
+	}},
 	{"uvicorn lifecycle and access", []string{
 		mainLog("INFO:     Started server process [4123]"),
 		mainLog("INFO:     Waiting for application startup."),
@@ -334,6 +453,8 @@ var routineComponents = []struct {
 		"[2026-05-28 00:11:09] [INFO] Shutting down granian",
 	}},
 	{"NCCL INFO chatter", []string{
+		`gpu-node-3:2210:2210 [0] /build/rccl/hipify/src/init.cc:140 NCCL WARN NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`,
+		`gpu-node-3:2210:2210 [0] NCCL WARN Missing "iommu=pt" from kernel command line which can lead to system instablity or hang!`,
 		"gpu-node-3:2210:2210 [0] NCCL INFO NCCL_CUMEM_ENABLE set by environment to 0.",
 		"gpu-node-3:2210:2210 [0] NCCL INFO Bootstrap timings total 0.001021 (create 0.000024, send 0.000077, recv 0.000398, ring 0.000211, delay 0.000000)",
 		"gpu-node-3:2210:2275 [0] NCCL INFO [Proxy Service] Device 0 CPU core 12",
@@ -617,6 +738,65 @@ var routineComponents = []struct {
 		"  See https://docs.nvidia.com/deploy/cuda-compatibility/ for details.",
 	}},
 }
+
+// routineWordingsExamples are the examples of the info records that
+// annotate routine lines a library prints at its warning or error level.
+var routineWordingsExamples = map[string]example{
+	"rccl-host-tuning-notice": {
+		match: []string{
+			`node01:5646:5646 [0] /data/jenkins_workspace/workspace/rccl_release/build/hipify/src/init.cc:115 NCCL WARN NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`,
+			`gpu-node-3:2210:2210 [0] NCCL WARN Missing "iommu=pt" from kernel command line which can lead to system instablity or hang!`,
+			`gpu-node-3:2210:2210 [0] /build/rccl/hipify/src/init.cc:152 NCCL WARN Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from environment which can lead to low RCCL performance, system instablity or hang!`,
+		},
+		miss: []string{
+			"gpu-node-3:2210:2210 [0] NCCL INFO Kernel version: 6.8.0-45-generic",
+			"gpu-node-3:2210:2210 [0] NCCL WARN Cuda failure 'out of memory'",
+		},
+	},
+	"asyncio-pending-task-destroyed": {
+		match: []string{
+			"ERROR:asyncio:Task was destroyed but it is pending!",
+			"Task was destroyed but it is pending!\ntask: <Task pending name='Task-12' coro=<TokenizerManager.handle_loop() running at /sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py:1320> wait_for=<Future pending cb=[Task.task_wakeup()]>>",
+		},
+		miss: []string{"ERROR:asyncio:Task exception was never retrieved"},
+	},
+}
+
+// routineWordingsNarrowed adds, to the records narrowed so that a routine
+// line no longer reads as their failure, that line as a near-miss (their
+// failure examples stay matches).
+var routineWordingsNarrowed = map[string]example{
+	"cuda-peer-access-unsupported": {miss: []string{
+		schedLog("Setup Custom allreduce failed with CUDA error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly."),
+	}},
+	"no-module-flashinfer": {miss: []string{schedLog("FlashInfer GDN kernels not available: No module named 'flashinfer.gdn_decode'")}},
+	"cannot-load-tokenizer": {miss: []string{
+		mainLog("Failed to load tokenizer for auto-detection: Can't load tokenizer for '/models/custom-ckpt'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name."),
+	}},
+	"model-config-unrecognized": {miss: []string{
+		mainLog("Failed to load model config for architecture-based auto-detection: Unrecognized model in /models/custom-ckpt. Should have a `model_type` key in its config.json"),
+	}},
+	"no-space-left-on-device": {miss: []string{
+		"Failed to allocate shared memory for multimodal feature transport ([Errno 28] No space left on device); falling back to inline transport. Consider increasing /dev/shm size.",
+	}},
+	"input-longer-than-context-length": {miss: []string{
+		mainLog("The input (40961 tokens) is longer than the model's context length (40960 tokens). Truncating the input."),
+	}},
+	"cudnn-status-error": {miss: []string{
+		"/usr/local/lib/python3.12/dist-packages/torch/nn/modules/conv.py:720: UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED (Triggered internally at /pytorch/aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)",
+	}},
+	"hf-hub-unreachable": {miss: []string{
+		`'(ReadTimeoutError("HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)"), '(Request ID: 4f1c2a7e-9b3d-4e21-8a6f-0c5d7e2b1a93)')' thrown while requesting HEAD https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json`,
+	}},
+	"hf-offline-cache-miss": {miss: []string{
+		"Returning existing local_dir `/models/Qwen3-8B` as remote repo cannot be accessed in `snapshot_download` (Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.).",
+	}},
+	"http-upstream-connect-failed": {miss: []string{
+		mainLog("retry() failed once (0th try, maximum 5 retries). Will delay 0.10s and retry. Error: HTTPConnectionPool(host='10.0.0.12', port=30000): Max retries exceeded with url: /health (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8040>: Failed to establish a new connection: [Errno 111] Connection refused'))"),
+	}},
+}
+
+func init() { addExamples(routineWordingsExamples, routineWordingsNarrowed) }
 
 // routineHeard lists lines a healthy server may print that still alert on
 // purpose, each with the record that must lead: what they say needs an
