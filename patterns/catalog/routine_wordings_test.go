@@ -522,6 +522,10 @@ var routineComponents = []struct {
 		"gpu-node-3:2210:2210 [0] NCCL INFO Check P2P Type isAllDirectP2p 0 directMode 0",
 	}},
 	{"torch distributed and c10d notices", []string{
+		"W0528 00:11:09.418000 4021 torch/_inductor/select_algorithm.py:2215] [0/0] Failed to benchmark choice 'triton_mm_12': out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+		"AUTOTUNE mm(8x4096, 4096x4096)",
+		"  triton_mm_12 0.0123 ms 100.0% ACC_TYPE='tl.float32', ALLOW_TF32=False, BLOCK_K=64, BLOCK_M=16, BLOCK_N=64, num_stages=5, num_warps=4",
+		"SingleProcess AUTOTUNE benchmarking takes 1.2345 seconds and 0.0000 seconds precompiling for 20 choices",
 		"[I528 00:11:09.418211234 ProcessGroupNCCL.cpp:927] [PG ID 0 PG GUID 0 Rank 0] ProcessGroupNCCL initialization options: size: 8, global rank: 0, TIMEOUT(ms): 600000, USE_HIGH_PRIORITY_STREAM: 0, SPLIT_FROM: 0, SPLIT_COLOR: 0, PG Name: 0",
 		"[I528 00:11:09.418211234 ProcessGroupNCCL.cpp:936] [PG ID 0 PG GUID 0 Rank 0] ProcessGroupNCCL environments: NCCL version: 2.21.5, TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, TORCH_NCCL_DUMP_ON_TIMEOUT: 0, TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC: 60000, TORCH_NCCL_DESYNC_DEBUG: 0, TORCH_NCCL_ENABLE_TIMING: 0, TORCH_NCCL_BLOCKING_WAIT: 0, TORCH_DISTRIBUTED_DEBUG: OFF, TORCH_NCCL_ENABLE_MONITORING: 1, TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC: 480, TORCH_NCCL_TRACE_BUFFER_SIZE: 0",
 		"[W528 00:11:09.418211234 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
@@ -791,6 +795,9 @@ var routineWordingsNarrowed = map[string]example{
 	"hf-offline-cache-miss": {miss: []string{
 		"Returning existing local_dir `/models/Qwen3-8B` as remote repo cannot be accessed in `snapshot_download` (Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.).",
 	}},
+	"triton-out-of-resources": {miss: []string{
+		"W0528 00:11:09.418000 4021 torch/_inductor/select_algorithm.py:2215] [0/0] Failed to benchmark choice 'triton_mm_12': out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+	}},
 	"http-upstream-connect-failed": {miss: []string{
 		mainLog("retry() failed once (0th try, maximum 5 retries). Will delay 0.10s and retry. Error: HTTPConnectionPool(host='10.0.0.12', port=30000): Max retries exceeded with url: /health (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8040>: Failed to establish a new connection: [Errno 111] Connection refused'))"),
 	}},
@@ -819,6 +826,11 @@ var routineHeard = []struct{ line, want string }{
 	{"ModuleNotFoundError: No module named 'flashinfer'", "no-module-flashinfer"},
 	{"OSError: Can't load tokenizer for '/models/custom-ckpt'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "cannot-load-tokenizer"},
 	{"OSError: [Errno 28] No space left on device", "no-space-left-on-device"},
+	{"triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.", "triton-out-of-resources"},
+	// c10d's TCPStore lost from a rank: rank 0 went away. A graceful
+	// shutdown can print it too, but on one line it cannot be told from
+	// rank 0's crash, whose consequence it is.
+	{`[rank1]:[W528 00:11:09.418211234 ProcessGroupNCCL.cpp:1659] [PG ID 0 PG GUID 0 Rank 1] Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Connection reset by peer`, "c10d-tcpstore-should-dump-failed"},
 	{"RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.", "cudnn-status-error"},
 	{`requests.exceptions.ReadTimeout: (ReadTimeoutError("HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)"), '(Request ID: 4f1c2a7e-9b3d-4e21-8a6f-0c5d7e2b1a93)')`, "hf-hub-unreachable"},
 	{"huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.", "hf-offline-cache-miss"},
