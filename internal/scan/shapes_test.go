@@ -157,6 +157,12 @@ const (
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
+	// Read right as posted once the NPU function error record reads ACL
+	// runtime calls; cut at 120 columns inside "NPU", the RuntimeError's
+	// first piece stays a line of its own.
+	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
+		"hard-wrap-120": "cut at 120 columns between 'NP' and 'U function error: aclrtPointerGetAttributes, error code is 107000', the break is not rejoined and the RuntimeError's first piece leads unclassified",
+	},
 	"857-rbg-controller-json-forbidden-create-rolebasedgroups.log": under(dev8JSONLine,
 		"code-block", "grep-n", "hard-wrap-120", "hard-wrap-80", "loki-pipe", "md-dash", "md-star", "mpirun-tag", "srun-label", "tab-indent"),
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {

@@ -19,10 +19,19 @@
 // C library's errno texts, gRPC's status codes, NVML, ROCm SMI, ibverbs'
 // work completions, UCX's statuses, CANN's error codes, torch_npu's device
 // errors, cuBLAS, cuDNN, pyzmq, TLS, the resolver, and the fatal signals as
-// a shell and faulthandler report them. vocabulary_test.go lists each
-// vocabulary with the shapes its callers print it in and the record that
-// must lead on every string (or that no failure record claims it), so a
-// change to a record cannot silently drop a string.
+// a shell and faulthandler report them; and the platform around a serving
+// process: the NVIDIA and NVSwitch drivers' Xid and SXid reports,
+// nvidia-smi, the amdgpu driver's hangs and resets, the Linux kernel's
+// reports of faults, OOM kills, stuck tasks and memory errors, the C
+// library's heap aborts and dynamic loader, CPython's fatal errors, Python's
+// process pools and asyncio's exception handler, thread creation refused,
+// NCCL's shared memory, the Ascend runtime's aclError codes and the CANN
+// modules' error codes, systemd's unit results, exit statuses, Slurm's and
+// mpirun's reports, and the kubelet's and container runtime's errors.
+// vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
+// with the shapes its callers print it in and the record that must lead on
+// every string (or that no failure record claims it), so a change to a
+// record cannot silently drop a string.
 //
 // A line's level decides only when no record reads it: then an ERROR or
 // CRITICAL line alerts and an INFO or WARNING line stays silent. A record
