@@ -852,13 +852,6 @@ var routineWordingsExamples = map[string]example{
 			"gpu-node-3:2210:2210 [0] NCCL WARN Cuda failure 'out of memory'",
 		},
 	},
-	"asyncio-pending-task-destroyed": {
-		match: []string{
-			"ERROR:asyncio:Task was destroyed but it is pending!",
-			"Task was destroyed but it is pending!\ntask: <Task pending name='Task-12' coro=<TokenizerManager.handle_loop() running at /sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py:1320> wait_for=<Future pending cb=[Task.task_wakeup()]>>",
-		},
-		miss: []string{"ERROR:asyncio:Task exception was never retrieved"},
-	},
 }
 
 // routineWordingsNarrowed adds, to the records narrowed so that a routine
