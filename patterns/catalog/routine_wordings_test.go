@@ -752,6 +752,10 @@ var routineComponents = []struct {
 		"INFO:flashinfer.jit:Loading JIT ops: norm",
 	}},
 	{"Ray start-up", []string{
+		"(raylet) [2026-05-28 00:11:09,418 I 4021 4021] (raylet) main.cc:381: Raylet received SIGTERM, shutting down...",
+		"*** SIGTERM received at time=1748390469 on cpu 12 ***",
+		"[2026-05-28 00:11:09,418 E 4021 4021] logging.cc:497: *** SIGTERM received at time=1748390469 on cpu 12 ***",
+		"PC: @     0x7f3a2c0b8040  (unknown)  pthread_cond_wait",
 		"(raylet) WARNING: 12 PYTHON worker processes have been started on node: 3f2a1b0c with address: 10.0.0.12. This could be a result of using a large number of actors, or due to tasks blocked in ray.get() calls (see https://github.com/ray-project/ray/issues/3644 for some discussion of workarounds).",
 		"2026-05-28 00:11:09,418\tINFO worker.py:1514 -- Calling ray.init() again after it has already been called.",
 		"2026-05-28 00:11:09,418\tINFO worker.py:1660 -- Using address 10.0.0.12:6379 set in the environment variable RAY_ADDRESS",
@@ -841,6 +845,14 @@ var routineComponents = []struct {
 // routineWordingsExamples are the examples of the info records that
 // annotate routine lines a library prints at its warning or error level.
 var routineWordingsExamples = map[string]example{
+	"absl-stop-signal-received": {
+		match: []string{
+			"*** SIGTERM received at time=1748390469 on cpu 12 ***",
+			"[2026-05-28 00:11:09,418 E 4021 4021] logging.cc:497: *** SIGTERM received at time=1748390469 on cpu 12 ***",
+			"(raylet) [2026-05-28 00:11:09,418 E 4021 4021] logging.cc:497: *** SIGINT received at time=1748390469 on cpu 3 ***",
+		},
+		miss: []string{"[2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: *** SIGABRT received at time=1747633685 on cpu 74 ***"},
+	},
 	"rccl-host-tuning-notice": {
 		match: []string{
 			`node01:5646:5646 [0] /data/jenkins_workspace/workspace/rccl_release/build/hipify/src/init.cc:115 NCCL WARN NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`,
@@ -914,6 +926,7 @@ var routineHeard = []struct{ line, want string }{
 	{"ModuleNotFoundError: No module named 'flashinfer'", "no-module-flashinfer"},
 	{"OSError: Can't load tokenizer for '/models/custom-ckpt'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "cannot-load-tokenizer"},
 	{"OSError: [Errno 28] No space left on device", "no-space-left-on-device"},
+	{"[2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: *** SIGSEGV received at time=1747633685 on cpu 74 ***", "failure-signal-received"},
 	{"triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.", "triton-out-of-resources"},
 	// c10d's TCPStore lost from a rank: rank 0 went away. A graceful
 	// shutdown can print it too, but on one line it cannot be told from
