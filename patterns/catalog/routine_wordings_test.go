@@ -365,6 +365,9 @@ var routineComponents = []struct {
 		`2026-05-28 00:11:09  INFO sglang_router_rs::middleware: src/middleware.rs:201: finished processing request request_id="req-9f2c1b" method=POST uri=/v1/chat/completions status_code=400 latency=12ms`,
 	}},
 	{"sglang fallbacks that quote a handled error", []string{
+		schedLog("Setup Custom allreduce failed with CUDA error: operation not supported. To silence this warning, specify --disable-custom-all-reduce explicitly."),
+		schedLog("Failed to initialize FlashInfer workspace (backend=trtllm): CUDA error: operation not supported. Disabling flashinfer allreduce fusion permanently."),
+		schedLog("FlashInfer workspace preflight probe failed (CUDA driver error: operation not supported). Skipping allreduce fusion."),
 		mainLog("retry() failed once (0th try, maximum 5 retries). Will delay 0.10s and retry. Error: HTTPConnectionPool(host='10.0.0.12', port=30000): Max retries exceeded with url: /health (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8040>: Failed to establish a new connection: [Errno 111] Connection refused'))"),
 		mainLog("fail to check sglang ready, retry 3 times, error: HTTPConnectionPool(host='127.0.0.1', port=30000): Max retries exceeded with url: /ping (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8040>: Failed to establish a new connection: [Errno 111] Connection refused'))"),
 		"WARNING:urllib3.connectionpool:Retrying (Retry(total=2, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3a2c0b8040>: Failed to establish a new connection: [Errno 111] Connection refused')': /health",
@@ -895,6 +898,9 @@ var routineWordingsNarrowed = map[string]example{
 	"hf-offline-cache-miss": {miss: []string{
 		"Returning existing local_dir `/models/Qwen3-8B` as remote repo cannot be accessed in `snapshot_download` (Cannot reach https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main: offline mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.).",
 	}},
+	"cuda-operation-not-supported": {miss: []string{
+		schedLog("Failed to initialize FlashInfer workspace (backend=trtllm): CUDA error: operation not supported. Disabling flashinfer allreduce fusion permanently."),
+	}},
 	"triton-out-of-resources": {miss: []string{
 		"W0528 00:11:09.418000 4021 torch/_inductor/select_algorithm.py:2215] [0/0] Failed to benchmark choice 'triton_mm_12': out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
 	}},
@@ -926,6 +932,7 @@ var routineHeard = []struct{ line, want string }{
 	{"ModuleNotFoundError: No module named 'flashinfer'", "no-module-flashinfer"},
 	{"OSError: Can't load tokenizer for '/models/custom-ckpt'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "cannot-load-tokenizer"},
 	{"OSError: [Errno 28] No space left on device", "no-space-left-on-device"},
+	{"RuntimeError: CUDA error: operation not supported\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.", "cuda-operation-not-supported"},
 	{"[2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: *** SIGSEGV received at time=1747633685 on cpu 74 ***", "failure-signal-received"},
 	{"triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.", "triton-out-of-resources"},
 	// c10d's TCPStore lost from a rank: rank 0 went away. A graceful
