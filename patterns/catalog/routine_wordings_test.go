@@ -277,6 +277,10 @@ var routineComponents = []struct {
 		schedLog("Enable offload kv cache for decode side"),
 	}},
 	{"sglang serving: batches, requests, client mistakes", []string{
+		"[2026-05-28 00:11:09 DP0 TP0 EP0] Prefill batch [1204], #new-seq: 3, #new-token: 8192, #cached-token: 2048, token usage: 0.97, #running-req: 255, #queue-req: 1203, #pending-token: 524288, #bootstrap-req: 12, #inflight-req: 40, #optimistic-req: 0, cuda graph: False, input throughput (token/s): 41023.11, est. prefill TFLOPS/s (per GPU): 312.40",
+		"[2026-05-28 00:11:09 DP0 TP0 EP0] Decode batch [1205], #running-req: 256, #full token: 1023412, full token usage: 0.99, mamba num: 256, mamba usage: 0.50, accept len: 2.81, accept rate: 0.70, pre-allocated usage: 0.12, #prealloc-req: 31, #transfer-req: 7, #retracted-req: 3, cuda graph: True, gen throughput (token/s): 8123.55, #queue-req: 412, est. decode TFLOPS/s (per GPU): 88.10, est. read BW (GB/s per GPU): 2890.33, est. write BW (GB/s per GPU): 12.40, fwd occupancy: 98.12%",
+		"[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 64, #full token: 300211, full token usage: 1.00, #swa token: 120000, swa token usage: 0.98, cuda graph: True, gen throughput (token/s): 1203.55, #queue-req: 183",
+		"[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 1, #token: 40960, token usage: 1.00, cuda graph: False, gen throughput (token/s): 0.00, #queue-req: 0",
 		schedLog("Prefill batch, #new-seq: 12, #new-token: 8192, #cached-token: 1024, token usage: 0.02, #running-req: 4, #queue-req: 7"),
 		schedLog("Prefill batch [3], #new-seq: 1, #new-token: 7, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0, input throughput (token/s): 0.00"),
 		schedLog("Decode batch, #running-req: 16, #token: 12844, token usage: 0.01, cuda graph: True, gen throughput (token/s): 1203.55, #queue-req: 0"),
