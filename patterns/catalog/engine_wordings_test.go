@@ -783,6 +783,41 @@ var llamacppComponents = []engineComponent{
 	}},
 }
 
+// trtllmLog writes msg the way TensorRT-LLM's Python logger writes it.
+func trtllmLog(level, msg string) string {
+	return "[06/21/2025-01:30:42] [TRT-LLM] [RANK 0] [" + level + "] " + msg
+}
+
+// trtllmComponents lists the families of TensorRT-LLM's serving path
+// (trtllm-serve on the PyTorch backend, the executor and its C++ runtime).
+var trtllmComponents = []engineComponent{
+	{name: "executor start-up", families: []raiseFamily{
+		{family: "the executor failed on a rank", want: "trtllm-executor-init-failed", bare: true, lines: []string{
+			trtllmLog("E", "Failed to initialize executor on rank 0: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc: out of memory"),
+		}},
+		{family: "the worker returned an error", want: "trtllm-executor-worker-error", lines: []string{
+			"RuntimeError: Executor worker returned error",
+		}},
+		{family: "a prebuilt engine this runtime cannot load", want: "trtllm-engine-deserialize-failed", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:72)",
+		}},
+		{family: "near misses: start-up notices", bare: true, lines: []string{
+			trtllmLog("I", "Using LLM with PyTorch backend"),
+			"[TensorRT-LLM][INFO] Max KV cache pages per sequence: 32",
+			trtllmLog("I", "[MemUsageChange] Allocated 61.20 GiB for max tokens in paged KV cache (2031632)."),
+			"INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+		}},
+	}},
+	{name: "requests", families: []raiseFamily{
+		{family: "a prompt longer than the launch allows", want: "trtllm-prompt-exceeds-max-num-tokens", lines: []string{
+			"tensorrt_llm.executor.utils.RequestError: The sum of prompt length (72417.0), query length (0) should not exceed max_num_tokens (69632)",
+		}},
+		{family: "the same, as the client sees it", want: "trtllm-prompt-exceeds-max-num-tokens", bare: true, lines: []string{
+			`{"object":"error","message":"The sum of prompt length (38049.0), query length (0) should not exceed max_num_tokens (32768)","type":"BadRequestError","param":null,"code":400}`,
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
@@ -791,6 +826,7 @@ var engineWordingsAll = []engineWordings{
 	{engine: "vllm", detect: true, components: dynamoVLLMComponents},
 	{engine: "ollama", components: ollamaComponents},
 	{engine: "llamacpp", components: llamacppComponents},
+	{engine: "trtllm", components: trtllmComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
