@@ -792,6 +792,7 @@ var routineComponents = []struct {
 		"2026-05-28 00:11:09,418\tWARNING services.py:2009 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available. This will harm performance! You may be able to free up space by deleting files in /dev/shm. If you are inside a Docker container, you can increase /dev/shm size by passing '--shm-size=10.24gb' to 'docker run' (or add it to the run_options list in a Ray cluster config). Make sure to set this to more than 30% of available RAM.",
 	}},
 	{"Mooncake and NIXL glog chatter", []string{
+		"E0528 00:11:09.418211  4021 real_client.cpp:1702] Object not found for key: kv_0_a1b2c3d4_tp0",
 		"I0528 00:11:09.418211  4021 transfer_engine_impl.cpp:172] Transfer Engine RPC using P2P handshake, listening on 10.0.0.12:15395",
 		"I0528 00:11:09.418211  4021 transfer_engine_impl.cpp:232] Topology discovery complete. Found 1 HCAs.",
 		"I0528 00:11:09.418211  4021 tcp_transport.cpp:343] TcpTransport: listen on port 16953",
@@ -890,8 +891,12 @@ var routineWordingsExamples = map[string]example{
 
 // routineWordingsNarrowed adds, to the records narrowed so that a routine
 // line no longer reads as their failure, that line as a near-miss (their
-// failure examples stay matches).
+// failure examples stay matches), and to the info records widened to a
+// routine line, that line as a match.
 var routineWordingsNarrowed = map[string]example{
+	"mooncake-store-key-not-found": {match: []string{
+		"E0528 00:11:09.418211  4021 real_client.cpp:1702] Object not found for key: kv_0_a1b2c3d4_tp0",
+	}},
 	"cuda-peer-access-unsupported": {miss: []string{
 		schedLog("Setup Custom allreduce failed with CUDA error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly."),
 	}},
