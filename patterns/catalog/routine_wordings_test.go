@@ -545,6 +545,13 @@ var routineComponents = []struct {
 		"2026-05-28 00:11:09,418 - gpustack.worker.serve_manager - INFO - Model instance qwen3-8b is running",
 	}},
 	{"uvicorn lifecycle and access", []string{
+		"INFO:     ASGI 'lifespan' protocol appears unsupported.",
+		"INFO:     Will watch for changes in these directories: ['/app']",
+		"INFO:     Started reloader process [4021] using StatReload",
+		"INFO:     Stopping reloader process [4021]",
+		"INFO:     Started parent process [4021]",
+		"INFO:     Waiting for child process [4377]",
+		"INFO:     Uvicorn running on unix socket /tmp/sglang.sock (Press CTRL+C to quit)",
 		mainLog("INFO:     Started server process [4123]"),
 		mainLog("INFO:     Waiting for application startup."),
 		mainLog("INFO:     Application startup complete."),
