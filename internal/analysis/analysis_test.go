@@ -239,7 +239,7 @@ func TestAnalyze(t *testing.T) {
 			in: "192.168.11.161 [08/May/2025:13:42:06 +0000] \"GET /route?engine_rank=15 HTTP/1.1\" 200 207 \"-\" \"python-requests/2.32.3\"\n" +
 				"Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens\n",
 			want: []diagnosis{{
-				slug: "cuda-kernel-assertion-failed", role: patterns.RoleCause, signal: analysis.SignalRecord, severity: patterns.SeverityCritical,
+				slug: "deepep-device-check-failed", role: patterns.RoleCause, signal: analysis.SignalRecord, severity: patterns.SeverityCritical,
 				headline: "Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/internode.cu:712, condition: num_worst_tokens >= num_recv_tokens",
 			}},
 		},

@@ -7,11 +7,12 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// TestLastErrorOnOneLineReadsAsTheLowerLayer: on one line, a consequence
-// quoted after NCCL's "Last error:" reads the line rather than the
+// TestLastErrorReadsAsTheLowerLayer: a consequence quoted after NCCL's
+// "Last error:" (on the line or the next) reads the entry rather than the
 // consequence that relays it, whichever the matcher ranks first; a
-// "Caused by", two lines, or a cause among them keep the matcher's choice.
-func TestLastErrorOnOneLineReadsAsTheLowerLayer(t *testing.T) {
+// "Caused by", a chained traceback, or a cause among them keep the
+// matcher's choice.
+func TestLastErrorReadsAsTheLowerLayer(t *testing.T) {
 	rec := func(slug, pat string, role patterns.Role) patterns.Record {
 		return patterns.Record{ID: slug, Slug: slug, MessagePattern: pat, Severity: patterns.SeverityCritical,
 			Role: role, Solutions: []string{"fix " + slug}}
@@ -50,10 +51,21 @@ func TestLastErrorOnOneLineReadsAsTheLowerLayer(t *testing.T) {
 		}
 	}
 
-	// Two lines: the first one printed leads, as for a chained traceback.
-	ds, _ := analyzeAll(t, m, "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n"+
-		"RuntimeError: remote process exited or there was a network error\nLast error:\nsocketProgress: Connection closed by peer 10.0.0.2<4711>\n")
-	if len(ds) == 0 || ds[0].slug != "peer-or-net" {
-		t.Errorf("across lines: got %+v, want peer-or-net first", ds)
+	// NCCL's own layout: the marker and the last warning on lines of
+	// their own, in the exception's message.
+	ds, _ := analyzeAll(t, m, "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n    dist.all_reduce(t)\n"+
+		"RuntimeError: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5\n"+
+		"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"+
+		"Last error:\nNET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129\n")
+	if len(ds) != 1 || ds[0].slug != "link-cqe" {
+		t.Errorf("across lines: got %+v, want link-cqe", ds)
+	}
+	// Two consequences of a chained traceback, no marker: the matcher's
+	// rank stands.
+	ds, _ = analyzeAll(t, m, "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n"+
+		"ConnectionError: Connection closed by peer 10.0.0.2<4711>\n\nDuring handling of the above exception, another exception occurred:\n\n"+
+		"Traceback (most recent call last):\n  File \"a.py\", line 3, in g\nRuntimeError: remote process exited or there was a network error\n")
+	if len(ds) != 1 || ds[0].slug != "peer-or-net" {
+		t.Errorf("chained traceback: got %+v, want peer-or-net", ds)
 	}
 }

@@ -151,6 +151,9 @@ func TestROCmTraceLevels(t *testing.T) {
 		":0:rocdevice.cpp            :3675: 2139490044663 us: Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION":     true,
 		"Memory access fault by GPU node-2 (Agent handle: 0x55d0c5a0e2c0) on address 0x7f2a1c000000. Reason: Page not present or supervisor privilege.":            true,
 		"HIP error: invalid device function": true,
+		// A trace line a record reads decides by the record.
+		":3:hip_module.cpp           :84  : 2386447154 us: [pid:1234 tid: 0x7f00] hipModuleLoadData: Returned hipErrorNoBinaryForGpu : ": true,
+		":3:hip_device_runtime.cpp   :609 : 2386447154 us: [pid:1234 tid: 0x7f00] hipGetDeviceCount: Returned hipSuccess : ":             false,
 	} {
 		ds, _ := analyzeAll(t, m, text+"\n")
 		if got := len(ds) > 0; got != alerts {

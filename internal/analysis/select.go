@@ -39,6 +39,7 @@ type selection struct {
 	wrapperLines []span
 
 	hits   []matcher.Hit
+	text   string // the entry's text the hits are of
 	spans  []span
 	group  []int  // group of each hit
 	winner []int  // per group: the hit that speaks for it
@@ -67,7 +68,7 @@ func informed(h *matcher.Hit) bool { return len(h.Record.Solutions) > 0 }
 // best group: causes before consequences before wrappers, informed before
 // uninformed, then the matcher's rank.
 func (s *selection) choose(text string, hits []matcher.Hit) {
-	s.hits = hits
+	s.hits, s.text = hits, text
 	s.spans = s.spans[:0]
 	s.group = s.group[:0]
 	s.winner = s.winner[:0]
@@ -86,7 +87,7 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 			g = len(s.winner)
 			s.winner = append(s.winner, i)
 			s.role = append(s.role, 0)
-		} else if readsBetter(&hits[i], &hits[s.winner[g]]) || relaysOnLine(text, &hits[s.winner[g]], &hits[i]) {
+		} else if readsBetter(&hits[i], &hits[s.winner[g]]) || relaysLastError(text, &hits[s.winner[g]], &hits[i]) {
 			s.winner[g] = i
 		}
 		s.group = append(s.group, g)
@@ -139,23 +140,22 @@ func readsBetter(a, b *matcher.Hit) bool {
 	return RolePriority(a.Record.Role) < RolePriority(b.Record.Role)
 }
 
-// relaysOnLine reports whether the consequence hit inner is the lower
-// layer's failure that the consequence hit outer relays on one line: NCCL
-// appends the last warning it printed to the error it returns ("remote
-// process exited or there was a network error ... Last error: NET/IB : Got
-// completion from peer ... with error 12"), and c10d quotes that error
-// when it takes the process down, so the message after "Last error:" is
-// the one nearest the cause. Only that marker, on one line: a "Caused by"
-// names a mechanism whose caller's record (the host it failed to reach)
-// says more, and the exceptions of a chained traceback are printed the
-// other way round, the first one the cause.
-func relaysOnLine(text string, outer, inner *matcher.Hit) bool {
+// relaysLastError reports whether the consequence hit inner is the lower
+// layer's failure that the consequence hit outer relays: NCCL appends the
+// last warning it printed to the error it returns, after "Last error:" on
+// the same line or the next ("remote process exited or there was a
+// network error ... Last error: NET/IB : Got completion from peer ... with
+// error 12"), and c10d quotes that error when it takes the process down,
+// so the message after the marker is the one nearest the cause. Only that
+// marker: a "Caused by" names a mechanism whose caller's record (the host
+// it failed to reach) says more, and the exceptions of a chained
+// traceback are printed the other way round, the first one the cause.
+func relaysLastError(text string, outer, inner *matcher.Hit) bool {
 	if !outer.Record.Role.Is(patterns.RoleConsequence) || !inner.Record.Role.Is(patterns.RoleConsequence) ||
 		informed(outer) != informed(inner) || outer.Start < 0 || inner.Start < outer.End || inner.End > len(text) {
 		return false
 	}
-	between := text[outer.End:inner.Start]
-	return strings.Contains(between, lastErrorMarker) && strings.IndexByte(text[outer.Start:inner.End], '\n') < 0
+	return strings.Contains(text[outer.End:inner.Start], lastErrorMarker)
 }
 
 // lastErrorMarker is how NCCL introduces the last warning it printed in
@@ -164,7 +164,8 @@ const lastErrorMarker = "Last error:"
 
 // groupBefore reports whether group a makes a better cause than group b:
 // by role, then a failure before an info note, then informed first, then
-// the matcher's rank.
+// the lower layer's failure a consequence quotes after NCCL's "Last
+// error:" (relaysLastError), then the matcher's rank.
 func (s *selection) groupBefore(a, b int) bool {
 	if s.role[a] != s.role[b] {
 		return s.role[a] < s.role[b]
@@ -175,6 +176,12 @@ func (s *selection) groupBefore(a, b int) bool {
 	}
 	if ia, ib := informed(wa), informed(wb); ia != ib {
 		return ia
+	}
+	if relaysLastError(s.text, wb, wa) {
+		return true
+	}
+	if relaysLastError(s.text, wa, wb) {
+		return false
 	}
 	// Groups are numbered in the order of their best-ranked hit.
 	return a < b

@@ -14,7 +14,8 @@ import (
 //     alone): error;
 //   - a log record at ERROR (error), CRITICAL or FATAL (critical) level;
 //   - a native error line: a Fatal Python error, std::terminate, a signal
-//     death reported by the shell, a ROCm memory fault, a CUDA device
+//     death reported by the shell, a ROCm memory fault or HIP error (the
+//     ROCm runtime's trace lines by their own level), a CUDA device
 //     assertion, a C or C++ assertion (critical); c10d and glog at E (error) or F (critical);
 //     NCCL WARN (warning, its own level).
 //

@@ -121,9 +121,13 @@ func (d *Detector) read(s string) {
 	// logger's "LEVEL MM-DD HH:MM:SS [file.py:N]" header, its package.
 	if i := strings.IndexByte(s, '('); i >= 0 && vllmPrefix(s[i:]) {
 		d.add(iVLLM, Confident)
-	} else if strings.Contains(s, "VllmWorker") || strings.Contains(s, "vllm.entrypoints") || strings.Contains(s, "vllm serve ") {
+	} else if strings.Contains(s, "VllmWorker") || strings.Contains(s, "vllm.entrypoints") || strings.Contains(s, "vllm serve ") ||
+		strings.Contains(s, "vllm/v1/engine/") {
 		// A worker process's name in its own messages, the server's
-		// entry point on the command line that started it.
+		// entry point on the command line that started it, a frame of
+		// the V1 engine's core (another program that imports vllm, as
+		// sglang's older releases did, runs its layers, never its
+		// engine).
 		d.add(iVLLM, Confident)
 	}
 	if vllmHeader(s) {

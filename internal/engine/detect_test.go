@@ -36,6 +36,8 @@ func TestDetectShapes(t *testing.T) {
 		{"vLLM worker prefix", []string{"(VllmWorker rank=0 pid=2445155) ERROR 05-10 16:00:15 [multiproc_executor.py:470] x"}, VLLM},
 		{"vLLM worker named in its message", []string{" Exception in worker VllmWorkerProcess while processing method start_worker_execution_loop: x"}, VLLM},
 		{"vLLM entry point", []string{"python -m vllm.entrypoints.openai.api_server --model m --tensor-parallel-size 4"}, VLLM},
+		{"vLLM V1 engine core frame", []string{`  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 700, in run_engine_core`}, VLLM},
+		{"vLLM V1 engine frame, shortened", []string{`File "vllm/v1/engine/utils.py", line 1178, in wait_for_engine_startup`}, VLLM},
 		{"vLLM headers", []string{
 			"INFO 07-07 20:12:44 metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
 			"INFO 07-07 20:12:54 [metrics.py:295] Avg prompt throughput: 0.0 tokens/s",
@@ -179,6 +181,8 @@ var otherEngine = map[string]string{
 	"852-npu-aclnn-addmm-161002-ez1001-k-axis.log":                  VLLM,
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log":  VLLM,
 	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": VLLM,
+	// dev-8: an RL framework's shortened traceback of vLLM's V1 engine.
+	"866-vllm-engine-core-initialization-failed-short-traceback.log": VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -9,12 +9,14 @@ import (
 // arenas hold the text of the lines an Assembler with Options.Reuse keeps,
 // copied from the caller's line so that the caller may reuse its buffer.
 //
-// Lines are copied into the current arena, at the start of Push and
-// nowhere else. Each new entry rotates to the next of three arenas and
-// empties it, so entry k holds its first line in one arena and the rest in
-// the next. When entry k+1 begins, entry k is the one being returned and
-// must stay intact until the next call; the arena emptied then last held
-// entry k-2's later lines and entry k-1's first line, and entry k-1 was
+// Lines are copied into the current arena at the start of Push, and an
+// entry of several lines has its Raw, the lines joined, copied there as
+// it is emitted, before the rotation (joinKept): nowhere else. Each new
+// entry rotates to the next of three arenas and empties it, so entry k
+// holds its first line in one arena and the rest, and its Raw, in the
+// next. When entry k+1 begins, entry k is the one being returned and must
+// stay intact until the next call; the arena emptied then last held entry
+// k-2's later lines and Raw and entry k-1's first line, and entry k-1 was
 // returned by an earlier call, whose strings are no longer valid. (Two
 // arenas would do only because nothing is copied after the rotation within
 // a call; the third does not depend on that.)
@@ -36,6 +38,12 @@ func (a *arenas) keep(s string) string {
 		return c
 	}
 	return strings.Clone(s)
+}
+
+// keepJoined is keep of lines joined by newlines; false when the arena
+// refuses it (past its limit), which the caller then copies to the heap.
+func (a *arenas) keepJoined(lines []string) (string, bool) {
+	return a.buf[a.cur].KeepJoined(lines, '\n', 4<<10, a.limit)
 }
 
 // arenaKeep is the most capacity an emptied arena keeps: one grown by a

@@ -121,6 +121,31 @@ func TestReuseAllocatesNothingPerLine(t *testing.T) {
 	}
 }
 
+// TestReuseJoinsInTheArena: an entry of several lines (a record whose
+// message goes on on the next line) has its Raw joined in the arenas, not
+// in a string of its own: it allocates nothing either.
+func TestReuseJoinsInTheArena(t *testing.T) {
+	a := NewAssembler(Options{Reuse: true})
+	head := []byte("[2026-07-01 09:31:38 DP0 TP0] Scheduler hit an exception: the batch could not be scheduled")
+	more := []byte("    decode queue: 31 requests, 4096 tokens")
+	h, m := Line{Text: unsafeString(head), Offset: 1}, Line{Text: unsafeString(more), Offset: 2}
+	for range 10 {
+		a.Push(h) // warm: the arenas get their buffers
+		a.Push(m)
+	}
+	want := string(head) + "\n" + string(more)
+	allocs := testing.AllocsPerRun(1000, func() {
+		es := a.Push(h)
+		if len(es) != 1 || es[0].Lines != 2 || es[0].Raw != want {
+			t.Fatalf("got %d entries, want one of two lines: %+v", len(es), es)
+		}
+		a.Push(m)
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations an entry of two lines, want 0", allocs)
+	}
+}
+
 // TestOwnCoversEveryString lists the string-bearing fields of Entry, so
 // that a field added to Entry is added to Own too (and here).
 func TestOwnCoversEveryString(t *testing.T) {

@@ -1436,19 +1436,7 @@ func (a *Assembler) emit() {
 			}
 		} else {
 			a.scratch = a.kept.lines(a.scratch[:0])
-			n := len(a.scratch) - 1
-			for _, l := range a.scratch {
-				n += len(l)
-			}
-			var sb strings.Builder
-			sb.Grow(n)
-			for i, l := range a.scratch {
-				if i > 0 {
-					sb.WriteByte('\n')
-				}
-				sb.WriteString(l)
-			}
-			e.Raw = sb.String()
+			e.Raw = a.joinKept()
 			switch {
 			case p.wholeText:
 				e.Text = e.Raw
@@ -1491,6 +1479,32 @@ func (a *Assembler) emit() {
 	}
 	a.kept.reset()
 	p.active = false
+}
+
+// joinKept returns the kept lines (a.scratch) joined by newlines. With
+// Options.Reuse the join is kept in the current arena, as the lines are:
+// the entry being emitted is valid until the next call, and the arena is
+// emptied only two entries later (see arenas). Without it, or when the
+// arena refuses it, it is a string of its own.
+func (a *Assembler) joinKept() string {
+	if a.opt.Reuse {
+		if s, ok := a.arena.keepJoined(a.scratch); ok {
+			return s
+		}
+	}
+	n := len(a.scratch) - 1
+	for _, l := range a.scratch {
+		n += len(l)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for i, l := range a.scratch {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(l)
+	}
+	return sb.String()
 }
 
 // noteLogged remembers the exception line of a traceback a log record

@@ -585,8 +585,9 @@ func isFuncNameRest(prev, next string) bool {
 // wrap. Only a line wrapped again at the same width counts (a terminal's
 // pieces of one line are as wide as each other), broken inside a word,
 // lower-case on both sides ("...thread terminat" and "ed with exception:
-// ..."), or inside a number: a blank line after a native line, and a
-// line after it of another width, are the log's own.
+// ..."), after a word's apostrophe ("...ProcessGroupNCCL'" and "s watchdog
+// got stuck ..."), or inside a number: a blank line after a native line,
+// and a line after it of another width, are the log's own.
 func (a *Assembler) wrapInSpacedPaste(prev, next string, nextRaw int) bool {
 	p := &a.cur
 	if p.kind != kindNative || p.blanks != 1 || a.kept.count() != 1 || a.spacing.single >= spacedAfter || prev == "" ||
@@ -594,6 +595,9 @@ func (a *Assembler) wrapInSpacedPaste(prev, next string, nextRaw int) bool {
 		return false
 	}
 	l, n := prev[len(prev)-1], next[0]
+	if l == '\'' && len(prev) >= 2 && isWordByte(prev[len(prev)-2]) {
+		l = 'a' // the apostrophe is inside the word it ends
+	}
 	return isLower(l) && isLower(n) || isDigit(l) && isDigit(n)
 }
 

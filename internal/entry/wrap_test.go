@@ -3,6 +3,7 @@ package entry
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -359,5 +360,54 @@ func TestIsValidationHeadEnd(t *testing.T) {
 		if got, want := isValidationHead(s), searched(s); got != want {
 			t.Errorf("isValidationHead(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// A double-spaced paste of a line a terminal cut right after a word's
+// apostrophe ("...ProcessGroupNCCL'" and "s watchdog got stuck ...") is
+// rejoined, whatever the width; an apostrophe that opens a quote is no
+// word's, and the blank line there is the paste's own.
+func TestSpacedPasteWrapAfterApostrophe(t *testing.T) {
+	pad := func(s string, w int) string { return s + strings.Repeat(" ", w-len(s)) }
+	tests := []struct {
+		name string
+		in   []string
+		want string // the first entry's first line
+	}{
+		{"c10d's heartbeat message at 116 columns",
+			[]string{
+				"[rank6]:[E429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 6] ProcessGroupNCCL'", "",
+				pad("s watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives.", 116), "",
+			},
+			"[E429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 6] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives."},
+		{"a glog line at 77 columns",
+			[]string{
+				"E0925 00:24:39.141773  4418 transfer_engine.cpp:353] Failed to open the peer'", "",
+				pad("s segment descriptor: connection refused", 77), "",
+			},
+			"E0925 00:24:39.141773  4418 transfer_engine.cpp:353] Failed to open the peer's segment descriptor: connection refused"},
+		{"an apostrophe opening a quote stays apart",
+			[]string{
+				"E0925 00:24:39.141773  4418 transfer_engine.cpp:353] Failed to open segment '", "",
+				pad("segment-name': connection refused", 77), "",
+			},
+			"E0925 00:24:39.141773  4418 transfer_engine.cpp:353] Failed to open segment '"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := NewAssembler(Options{Reference: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)})
+			var got []string
+			for i, l := range tt.in {
+				for _, e := range a.Push(Line{Text: l, Offset: int64(i + 1)}) {
+					got = append(got, firstLine(e.Text))
+				}
+			}
+			for _, e := range a.Flush() {
+				got = append(got, firstLine(e.Text))
+			}
+			if len(got) == 0 || strings.TrimRight(got[0], " ") != tt.want {
+				t.Errorf("entries %q, want the first %q", got, tt.want)
+			}
+		})
 	}
 }

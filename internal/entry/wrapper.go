@@ -11,7 +11,7 @@ const maxWrapperPasses = 8
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, a code span opened
-// before a line), then
+// before a line, Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
 // it). A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
@@ -67,8 +67,12 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
 		// The code span a paste opened closes at the line's end: on
 		// the line it opened on, or alone on a later line (inline code
-		// in a message closes what it opened on the same line).
+		// in a message closes what it opened on the same line). A span
+		// opened with two backticks closes with two.
 		t = t[:len(t)-1]
+		if t != "" && t[len(t)-1] == '`' && start > 1 && s[start-1] == '`' && s[start-2] == '`' {
+			t = t[:len(t)-1]
+		}
 	}
 	if t != "" && t[len(t)-1] == ']' { // trimRaySuffix's own first test, without the call
 		t = trimRaySuffix(t)
@@ -133,15 +137,22 @@ func wrapperPrefixLen(s string) int {
 		// A code span opened in front of a line and not closed before
 		// its end, the paste inside it ("`[2025-04-11 15:03:19 TP0]
 		// ...", "`Traceback (most recent call last):"): the quote is the
-		// paste's, not the log's. Inline code in prose ("`x` failed")
-		// closes inside the line.
-		if len(s) < 2 || s[1] == '`' || s[1] == ' ' {
+		// paste's, not the log's. Markdown also opens a span with two
+		// backticks ("``(pid=1) ..."), which a text holding a backtick
+		// needs; three or more open a fenced block, no span. Inline code
+		// in prose ("`x` failed") closes inside the line.
+		n := 1
+		if len(s) > 1 && s[1] == '`' {
+			n = 2
+		}
+		if len(s) <= n || s[n] == '`' || s[n] == ' ' {
 			return 0
 		}
-		if k := strings.IndexByte(s[1:], '`'); k >= 0 && k != len(s)-2 {
+		fence := s[:n]
+		if k := strings.Index(s[n:], fence); k >= 0 && k != len(s)-2*n {
 			return 0
 		}
-		return 1
+		return n
 	case c == '>':
 		// Markdown quote; ">>>" is a Python prompt, not a quote.
 		if len(s) == 1 {
@@ -153,6 +164,8 @@ func wrapperPrefixLen(s string) int {
 		return 0
 	case c == '(':
 		return rayPrefixLen(s)
+	case c == '#':
+		return buildKitStepLen(s)
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun
@@ -192,6 +205,39 @@ func wrapperPrefixLen(s string) int {
 		return hostLabelLen(s)
 	}
 	return 0
+}
+
+// buildKitStepLen matches the step number and elapsed seconds Docker
+// BuildKit's plain progress output puts in front of each line a build step
+// printed ("#42 3621.8 ", "#7 0.512 "): "#", the step's digits, a space,
+// seconds with a decimal point, a space. BuildKit's own lines about a step
+// ("#42 [builder 5/9] RUN ...", "#42 DONE 3.2s", "#42 ERROR: ...") carry no
+// time there and stay whole, and so does a debugger's frame ("#0
+// 0x00007f3a in raise ()").
+func buildKitStepLen(s string) int {
+	i := 1
+	for i < len(s) && i <= 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s) || s[i] != ' ' {
+		return 0
+	}
+	j := i + 1
+	k := j
+	for k < len(s) && k-j <= 8 && isDigit(s[k]) {
+		k++
+	}
+	if k == j || k+1 >= len(s) || s[k] != '.' || !isDigit(s[k+1]) {
+		return 0
+	}
+	k++
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ' ' {
+		return 0
+	}
+	return k + 1
 }
 
 // pm2PrefixLen matches the process column pm2 puts in front of each

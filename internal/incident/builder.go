@@ -42,12 +42,20 @@ type Builder struct {
 	// the source key it was made for, at the record's place in its
 	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
 	// entry, and a catalog's records all fit, where a map bounded below
-	// the catalog's size was emptied every few thousand error lines. fps
-	// is the same by record for a hit with no place (made by the
-	// analysis) or one past maxOrdinals. Only a record's own id is ever
-	// hashed by them, never a key that may lie in a lent entry.
+	// the catalog's size was emptied every few thousand error lines. It
+	// covers the places up to its length, grown only as far as
+	// ordinalDensity times the records remembered: a large catalog with
+	// few failures keeps them in fps, not a table of every place. fps is
+	// the same by record for the other places, and for a hit with none
+	// (made by the analysis). Only a record's own id is ever hashed by
+	// them, never a key that may lie in a lent entry.
 	byOrdinal []recordFP
+	filled    int // the entries of byOrdinal in use
 	fps       map[*patterns.Record]recordFP
+	// last is the byOrdinal entry of the latest occurrence's fingerprint,
+	// nil when it has none: a Grouper keeps where it found the incident
+	// of that fingerprint there (Grouper.incidentOf).
+	last *recordFP
 }
 
 // recordFP is a record's fingerprint for one source key.
@@ -55,11 +63,23 @@ type recordFP struct {
 	rec    *patterns.Record // byOrdinal's entry is of this record
 	source string
 	fp     [16]byte
+	// at is the place in a Grouper's eviction heap (group.slot) plus one
+	// where the incident of fp was last found, 0 for none: a hint, which
+	// the Grouper checks (the incident at that place has fp as its id)
+	// before it takes it, and looks fp up in its map when it fails.
+	at int32
+	// ord is the record's place (matcher.Hit.Ordinal), -1 for none: an
+	// entry of fps moves to byOrdinal when it grows over that place.
+	ord int32
 }
 
 // maxOrdinals bounds byOrdinal: records at places past it are remembered
 // in fps.
 const maxOrdinals = 1 << 16
+
+// ordinalDensity bounds byOrdinal's length to that many entries for each
+// record remembered (or 256).
+const ordinalDensity = 8
 
 // maxRemembered bounds the rank texts and fingerprints a Builder
 // remembers; past it, they are forgotten all at once, the map emptied
@@ -74,6 +94,7 @@ const maxRemembered = 4096
 func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
+	b.last = nil
 	o := occurrenceOf(e, d, src, readTime, b.rank(e))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
@@ -88,17 +109,25 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		return
 	}
 	r := d.Cause.Record
-	if i, ok := d.Cause.Ordinal(); ok && i < maxOrdinals {
-		if i >= len(b.byOrdinal) {
-			b.byOrdinal = append(b.byOrdinal, make([]recordFP, min(max(i+1, 2*len(b.byOrdinal), 256), maxOrdinals)-len(b.byOrdinal))...)
-		}
+	i, ok := d.Cause.Ordinal()
+	if !ok || i >= maxOrdinals {
+		i = -1
+	}
+	if i >= len(b.byOrdinal) && (b.filled+len(b.fps)+1)*ordinalDensity >= i+1 {
+		b.growOrdinals(i)
+	}
+	if i >= 0 && i < len(b.byOrdinal) {
 		x := &b.byOrdinal[i]
+		b.last = x
 		if x.rec == r && x.source == sourceKey {
 			*out = x.fp
 			return
 		}
+		if x.rec == nil {
+			b.filled++
+		}
 		fingerprintInto(out, key, sourceKey)
-		*x = recordFP{r, sourceKey, *out}
+		*x = recordFP{r, sourceKey, *out, 0, int32(i)}
 		return
 	}
 	if x, ok := b.fps[r]; ok && x.source == sourceKey {
@@ -112,7 +141,32 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[r] = recordFP{r, sourceKey, *out}
+	b.fps[r] = recordFP{r, sourceKey, *out, 0, int32(i)}
+}
+
+// growOrdinals grows byOrdinal over place i, and moves there the entries
+// of fps at the places it now covers.
+func (b *Builder) growOrdinals(i int) {
+	n := min(max(i+1, 2*len(b.byOrdinal), 256), maxOrdinals)
+	b.byOrdinal = append(b.byOrdinal, make([]recordFP, n-len(b.byOrdinal))...)
+	for r, x := range b.fps {
+		if x.ord >= 0 && int(x.ord) < n {
+			if b.byOrdinal[x.ord].rec == nil {
+				b.filled++
+			}
+			b.byOrdinal[x.ord] = x
+			delete(b.fps, r)
+		}
+	}
+}
+
+// hint is the byOrdinal entry of o's fingerprint, when o is the latest
+// occurrence and has one; nil otherwise.
+func (b *Builder) hint(o *Occurrence) *recordFP {
+	if b.seq != o.seq {
+		return nil
+	}
+	return b.last
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.

@@ -1,6 +1,8 @@
 package incident
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -218,5 +220,131 @@ func TestBuilderFingerprintByOrdinal(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The place a Builder keeps for each record's incident (recordFP.at) is a
+// hint the Grouper checks: through evictions that reorder the heap, a
+// restart, a restore from a snapshot and a flush, a Builder's occurrences
+// of a matcher's hits give the alerts FromDiagnosis's do, and every
+// incident in the heap is open under its id.
+func TestBuilderPlaceHint(t *testing.T) {
+	var recs []patterns.Record
+	for i := range 24 {
+		id := fmt.Sprintf("%016x", 0xabc0000+i)
+		recs = append(recs, patterns.Record{ID: id, MessagePattern: fmt.Sprintf(`engine step %d failed`, i), Severity: patterns.SeverityError})
+	}
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	for _, opts := range []Options{{Window: Forever, MaxGroups: 7}, {Window: time.Minute, MaxGroups: 5}} {
+		eager, lazy := New(opts), New(opts)
+		var b Builder
+		var want, got []sinks.Alert
+		rng := rand.New(rand.NewPCG(7, 11))
+		for step := range 600 {
+			now := t0.Add(time.Duration(step) * time.Second)
+			text := fmt.Sprintf("engine step %d failed", rng.IntN(len(recs)))
+			hits, _ := m.Match(matcher.Subject{Text: text})
+			if len(hits) != 1 {
+				t.Fatalf("%q: %d hits", text, len(hits))
+			}
+			e := &entry.Entry{Source: "p", Level: entry.LevelError, Time: now, Text: text, Raw: "ERROR " + text, Message: text}
+			d := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+				Severity: patterns.SeverityError, Headline: text, Key: hits[0].Record.ID}
+			src := Source{Path: []string{"a.log", "b.log"}[rng.IntN(2)]}
+			want = append(want, eager.Observe(FromDiagnosis(e, d, src, now), now)...)
+			got = append(got, lazy.Observe(b.Occurrence(e, d, src, now), now)...)
+			switch {
+			case step%97 == 96:
+				want = append(want, eager.Restarted("a.log", now)...)
+				got = append(got, lazy.Restarted("a.log", now)...)
+			case step%151 == 150:
+				for _, g := range []*Grouper{eager, lazy} {
+					snap, err := g.Snapshot()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := g.Restore(snap); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case step%211 == 210:
+				want = append(want, eager.Flush(now)...)
+				got = append(got, lazy.Flush(now)...)
+			case step%13 == 12:
+				want = append(want, eager.Tick(now)...)
+				got = append(got, lazy.Tick(now)...)
+			}
+			for i, gr := range lazy.lru {
+				if gr.slot != i || lazy.groups[gr.id] != gr {
+					t.Fatalf("step %d: the heap's incident %d (slot %d, %s) is not open under its id", step, i, gr.slot, gr.id)
+				}
+			}
+		}
+		end := t0.Add(time.Hour)
+		want = append(want, eager.Flush(end)...)
+		got = append(got, lazy.Flush(end)...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%+v: alerts differ (-FromDiagnosis +Builder):\n%s", opts, diff)
+		}
+		if len(want) < 50 {
+			t.Errorf("%+v: %d alerts: the bound closed too few incidents to test", opts, len(want))
+		}
+	}
+}
+
+// A Builder's table of places grows only as far as the records it
+// remembers justify: a large catalog with few failures keeps them in its
+// map; as more records fail the table covers them, and takes over the
+// map's entries at the places it covers. Every fingerprint is the
+// record's own throughout.
+func TestBuilderPlacesGrowWithTheRecordsSeen(t *testing.T) {
+	const n = 4000
+	recs := make([]patterns.Record, n)
+	for i := range recs {
+		recs[i] = patterns.Record{ID: fmt.Sprintf("%016x", 0xfee0000+i), MessagePattern: fmt.Sprintf(`shard %d lost its lease`, i), Severity: patterns.SeverityError}
+	}
+	m, probs := matcher.Compile(recs, matcher.Options{})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	var b Builder
+	seen := map[int]bool{}
+	observe := func(i int) {
+		seen[i] = true
+		text := fmt.Sprintf("shard %d lost its lease", i)
+		hits, _ := m.Match(matcher.Subject{Text: text})
+		if len(hits) != 1 {
+			t.Fatalf("%q: %d hits", text, len(hits))
+		}
+		if at, ok := hits[0].Ordinal(); !ok || at != i {
+			t.Fatalf("%q: ordinal %d, %v", text, at, ok)
+		}
+		e := &entry.Entry{Source: "p", Level: entry.LevelError, Time: t0, Text: text, Raw: text, Message: text}
+		d := &analysis.Diagnosis{Cause: &hits[0], Role: patterns.RoleCause, Signal: analysis.SignalRecord,
+			Severity: patterns.SeverityError, Headline: text, Key: hits[0].Record.ID}
+		o := b.Occurrence(e, d, Source{Path: "a.log"}, t0)
+		if got, want := string(o.fp[:]), Fingerprint(d.Key, "a.log"); got != want {
+			t.Fatalf("record %d: fingerprint %q, want %q", i, got, want)
+		}
+	}
+	// A few failures far apart: the map holds them.
+	for _, i := range []int{3999, 3001, 2500, 3999, 1800, 3001} {
+		observe(i)
+	}
+	if len(b.byOrdinal) > 0 || len(b.fps) != 4 {
+		t.Fatalf("after 4 records: a table of %d places, %d in the map; want none and 4", len(b.byOrdinal), len(b.fps))
+	}
+	// Many: the table covers them all, the map's entries moved into it.
+	for i := 0; i < n; i += 3 {
+		observe(i)
+	}
+	for _, i := range []int{3999, 3001, 2500, 1800, 0, 3} {
+		observe(i)
+	}
+	if len(b.byOrdinal) < n || len(b.fps) != 0 || b.filled != len(seen) {
+		t.Errorf("after %d records: a table of %d places (%d filled), %d in the map; want %d or more, all filled, none", len(seen), len(b.byOrdinal), b.filled, len(b.fps), n)
 	}
 }

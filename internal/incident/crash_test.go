@@ -301,6 +301,95 @@ func TestABorrowedTimeIsALowerBound(t *testing.T) {
 	}
 }
 
+// TestALineRightBeforeItsExceptionIsOfItsCrash: a line without a time of
+// its own (the C++ runtime's "terminate called after throwing") printed
+// right before the exception it announces is of that crash, whatever the
+// exception's own time says: a glog or c10d line's guessed year, or a clock
+// apart from the serving lines', can put it months from the time the line
+// borrowed. With lines between them, times decide as before.
+func TestALineRightBeforeItsExceptionIsOfItsCrash(t *testing.T) {
+	m := crashMatcher(t)
+	terminate := "terminate called after throwing an instance of 'c10::DistBackendError'"
+	for _, tt := range []struct {
+		name, stamp string
+		between     []string
+		want        int
+	}{
+		{"the exception dated with the serving lines", "E601 12:00:02.100000000", nil, 1},
+		{"the exception dated months before them", "E802 22:07:03.844033572", nil, 1},
+		{"the exception dated months after them", "E1120 09:10:11.000000000", nil, 1},
+		{"the same months apart, serving lines between", "E802 22:07:03.844033572", healthy, 2},
+	} {
+		lines := append(slices.Clone(healthy), terminate)
+		lines = append(lines, tt.between...)
+		lines = append(lines, "[rank2]:["+tt.stamp+" ProcessGroupNCCL.cpp:2119] [PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
+		got := scanLines(t, m, lines)
+		if len(got) != tt.want || got[0].Record.Slug != "cuda-illegal-memory-access" && tt.want == 1 {
+			t.Errorf("%s: want %d incidents led by cuda-illegal-memory-access, got %d:%s", tt.name, tt.want, len(got), describe(got))
+		}
+	}
+}
+
+// TestAnEngineWrapperYieldsToTheCauseItCarries: any engine's header that
+// only says a process failed (vLLM's worker and engine core, sglang's
+// scheduler, LMDeploy's rank, TensorRT-LLM's executor, TGI's shard) is
+// context of the library failure printed with it, before or after it: the
+// cause leads one incident.
+func TestAnEngineWrapperYieldsToTheCauseItCarries(t *testing.T) {
+	m := crashMatcher(t)
+	wrappers := []string{
+		"(VllmWorker rank=0 pid=80495) ERROR 08-05 09:42:09 [multiproc_executor.py:962] WorkerProc hit an exception.",
+		"(EngineCore_0 pid=80400) ERROR 08-05 09:42:10 [core.py:708] EngineCore failed to start.",
+		"[2025-08-05 09:42:10 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		"2025-08-05 09:42:10,100 - lmdeploy - ERROR - engine.py:123 - Rank[0] failed.",
+		"[08/05/2025-09:42:10] [TRT-LLM] [E] Failed to initialize executor on rank 0: register memory failed",
+		"2025-08-05T09:42:10.123456Z ERROR text_generation_launcher: Shard 0 failed to start",
+	}
+	causes := []struct{ line, slug string }{
+		{"E0805 09:42:09.763501 80495 ascend_direct_transport.cpp:460] Register mem ret:103900.", "mooncake-memory-registration-failed"},
+		{"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR", "nccl-ib-modify-qp-failed"},
+	}
+	for _, w := range wrappers {
+		for _, c := range causes {
+			for _, order := range [][]string{{c.line, w}, {w, c.line}} {
+				got := scanLines(t, m, order)
+				if len(got) != 1 || got[0].Record.Slug != c.slug {
+					t.Errorf("%q then %q: want one incident led by %s, got %d:%s", order[0], order[1], c.slug, len(got), describe(got))
+				}
+			}
+		}
+	}
+}
+
+// TestAnInterconnectFailureLeadsTheCrashItCauses: through the whole
+// pipeline, NCCL's InfiniBand completion error (either release's wording)
+// printed first leads the CUDA failure its process reports after it; a
+// CUDA failure printed first, or another process's out of memory, keeps
+// the lead.
+func TestAnInterconnectFailureLeadsTheCrashItCauses(t *testing.T) {
+	m := crashMatcher(t)
+	ibOld := "gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129"
+	ibNew := "gpu5:35917:35994 [0] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB : Got completion from peer 10.0.0.4<48392> with error 12, opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.0.0.3 remoteGids::ffff:10.0.0.4 hca mlx5_1"
+	chain := []string{"gpu5:35917:35994 [0] NCCL INFO include/net.h:34 -> 2", "gpu5:35917:35994 [0] NCCL INFO transport/net.cu:537 -> 2"}
+	fault := "gpu5:35917:35917 [1] init.cu:194 NCCL WARN Cuda failure 'an illegal memory access was encountered'"
+	peerOOM := "gpu5:35999:36001 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'"
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"older wording, then the process's CUDA failure", append(append([]string{ibOld}, chain...), fault), "nccl-ib-completion-error"},
+		{"newer wording, then the process's CUDA failure", append(append([]string{ibNew}, chain...), fault), "nccl-ib-completion-error"},
+		{"the CUDA failure first", append([]string{fault}, ibOld), "cuda-illegal-memory-access"},
+		{"another process's out of memory", append(append([]string{ibOld}, chain...), peerOOM), "cuda-error-out-of-memory"},
+	} {
+		got := scanLines(t, m, tt.lines)
+		if len(got) == 0 || got[0].Record.Slug != tt.want {
+			t.Errorf("%s: want the lead %s, got %d:%s", tt.name, tt.want, len(got), describe(got))
+		}
+	}
+}
+
 // TestAHangIsLedByTheDumpThatNamesWhere: a watchdog's dump of the running
 // batch says a process hung but not where; a py-spy dump of the same burst
 // names the hung thread's frames. One hang, one incident, led by the

@@ -32,7 +32,9 @@
 // (restate.go); the incident takes its exception and time from the whole
 // burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
-// its own code reports after it joins it (lower.go). Which signal
+// its own code reports after it joins it; so does the device crash or
+// collective failure a process reports after its interconnect failed
+// (lower.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -3,6 +3,7 @@ package incident
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/patterns"
@@ -48,6 +49,15 @@ import (
 // the failure stays its own incident, whatever record follows it; a
 // warning or info record is no classified cause. Without a settle time
 // (nothing waits) or without correlation the rule is off.
+//
+// One warning is a generic line's cause all the same: a request the
+// server refused (a record tagged "request": a prompt longer than the
+// context, a bad parameter), which a client logs with the status and the
+// body, then again in its own words ("error occurs at <url>", "request
+// failed"). A generic line with neither a classified cause nor an
+// unclassified failure in its burst folds into such a refusal of its
+// source and burst (refusedRequest), and raises its severity as any
+// consequence does; it is never paged apart from the request it reports.
 
 // One event, several native lines. A native library reports one failure
 // in several lines: a transfer engine's glog burst ("Error from http
@@ -189,11 +199,22 @@ type burst struct {
 	// kind is the native shape of the line the burst is looked up for
 	// (Occurrence.NativeKind), "" for another.
 	kind string
+	// lineEnd is where the line after it begins when it is one line whose
+	// text is known (see adjacentBefore), else 0.
+	lineEnd int64
 }
 
 // burstOf is the burst of the incident gr.
 func burstOf(gr *group) burst {
-	return burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind}
+	b := burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind, 0}
+	if gr.Borrowed && gr.Off == gr.End {
+		line := lineOf(gr)
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		b.lineEnd = gr.Off + int64(len(line)) + 1
+	}
+	return b
 }
 
 // maxBurstGap is how many bytes of a source may separate two failures of
@@ -205,11 +226,29 @@ const maxBurstGap = 32 << 10
 // settle time of it and, from the same source, not separated from it by
 // more than maxBurstGap bytes of that source.
 func (g *Grouper) inBurst(c *group, b burst) bool {
+	if adjacentBefore(b, c) {
+		return true
+	}
 	if b.to.Before(c.At.Add(-g.opts.Settle)) || b.from.After(c.last().Add(g.opts.Settle)) && !g.borrowedJustBefore(c, b) {
 		return false
 	}
 	return c.Source != b.source || gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
 }
+
+// adjacentBefore reports whether the burst b, whose time was borrowed
+// from a line before it, was printed right before the incident c in their
+// source, not a line between them: a runtime's "terminate called after
+// throwing" line and the exception it announces. Its time is only a lower
+// bound, and nothing says any time passed between the two, whatever c's
+// own time says (a glog line's guessed year puts it months away).
+func adjacentBefore(b burst, c *group) bool {
+	return b.lineEnd > 0 && b.source != "" && b.source == c.Source && b.lineEnd <= c.Off && c.Off-b.lineEnd <= adjacentSlack
+}
+
+// adjacentSlack is how many bytes past the end of a line's text (as read:
+// a carriage return, a collector's prefix taken off) the next line may
+// begin and still be the line right after it.
+const adjacentSlack = 48
 
 // borrowedGap is how many bytes of a source may separate an incident
 // whose time was borrowed from the line printed after it, for that line
@@ -265,6 +304,45 @@ func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, b burst, 
 	return best
 }
 
+// refusedRequest reports whether gr is the incident of a record of role
+// cause that says what to do about a request the server refused or failed
+// (tagged "request"), whatever its severity.
+func refusedRequest(gr *group) bool {
+	return namedCause(gr) && slices.Contains(gr.Alert.Record.Tags, "request")
+}
+
+// findRefusal returns, for a generic line with no classified cause and no
+// unclassified failure in its burst b, the earliest refused request of its
+// source and burst (see refusedRequest), or nil. skip is a fingerprint to
+// leave out.
+func (g *Grouper) findRefusal(b burst, skip string) *group {
+	if b.source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.causeBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if m.id == skip || !refusedRequest(c) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// causeOfGeneric is the incident the generic incident gen (fingerprint
+// id) folds into when a cause arrives or its settle time ends: the
+// classified cause of its burst, else a refused request of it.
+func (g *Grouper) causeOfGeneric(gen *group, id string) *group {
+	cause := g.findClassified(burstOf(gen), id)
+	if cause == nil && gen.Generic && g.findFailure(burstOf(gen), id) == nil {
+		cause = g.findRefusal(burstOf(gen), id)
+	}
+	return cause
+}
+
 // findFailure returns, for a generic line with no classified cause in its
 // burst, the unclassified failure of its burst that says more than it: the
 // earliest open incident of scope and source, within the settle time, of
@@ -317,7 +395,7 @@ func (g *Grouper) earlierFailure(gen *group, id string) *group {
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
-	if !g.genericFolds() || !classifiedCause(cause) {
+	if !g.genericFolds() || !classifiedCause(cause) && !refusedRequest(cause) {
 		return
 	}
 	var ids []string
@@ -332,7 +410,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.findClassified(burstOf(gen), id) != cause {
+		if g.causeOfGeneric(gen, id) != cause {
 			continue
 		}
 		cause.absorbGeneric(gen, &g.stats)
@@ -373,6 +451,9 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
+		}
+		if cause == nil && gen.Generic {
+			cause = g.findRefusal(burstOf(gen), id)
 		}
 		if cause == nil {
 			cause = g.earlierFailure(gen, id)

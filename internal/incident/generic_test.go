@@ -51,6 +51,12 @@ func TestGenericLinesFoldIntoTheirCause(t *testing.T) {
 		o.Alert.Record.Severity = "warning"
 		return &o
 	}
+	// refusal is a warning record of a request the server refused.
+	refusal := func(key, src string, t time.Time) *Occurrence {
+		o := warning(key, src, t)
+		o.Alert.Record.Tags = []string{"http", "request"}
+		return o
+	}
 	tests := []struct {
 		name   string
 		opts   Options
@@ -139,6 +145,48 @@ func TestGenericLinesFoldIntoTheirCause(t *testing.T) {
 				{at: 1 * ms, obs: warning("slow-step", "router", at(0))},
 				{at: 2 * s, tick: true, want: []full{unclassified(KindNew, 1)}},
 				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "slow-step", 1, "", nil}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a refused request takes the client's own words for it, read after it",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: refusal("prompt-too-long", "client", at(0))},
+				{at: 1 * ms, obs: ptr(generic("error occurs at http://10.0.0.7:30000/v1", "client", at(time.Second)))},
+				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "prompt-too-long", 1, "", []folded{gen(1)}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "a refused request takes the client's own words for it, read before it",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: ptr(generic("request failed", "client", at(0)))},
+				{at: 1 * ms, obs: refusal("prompt-too-long", "client", at(0))},
+				{at: 2*s + 1*ms, tick: true, want: []full{{KindNew, "prompt-too-long", 1, "", []folded{gen(1)}}}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "another source's generic line is not the refusal's",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: refusal("prompt-too-long", "client", at(0))},
+				{at: 1 * ms, obs: ptr(generic("request failed", "router", at(0)))},
+				{at: 2 * s, tick: true, want: []full{{KindNew, "prompt-too-long", 1, "", nil}}},
+				{at: 2*s + 1*ms, tick: true, want: []full{unclassified(KindNew, 1)}},
+				{at: time.Hour, flush: true},
+			},
+		},
+		{
+			name: "an unclassified failure of the burst takes the generic line before a refusal does",
+			opts: foldOpts,
+			events: []event{
+				{at: 0, obs: refusal("prompt-too-long", "client", at(0))},
+				{at: 0, obs: ptr(traceback("ValueError: bad", "client", at(0)))},
+				{at: 1 * ms, obs: ptr(generic("request failed", "client", at(0)))},
+				{at: 2 * s, tick: true, want: []full{{KindNew, "prompt-too-long", 1, "", nil}, {Kind: KindNew, Count: 1, Cons: []folded{gen(1)}}}},
 				{at: time.Hour, flush: true},
 			},
 		},

@@ -2,6 +2,8 @@ package incident
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -583,5 +585,37 @@ func TestTickHoldsWhileTheBurstIsAssembled(t *testing.T) {
 	pending.Began("s", began)
 	if out := g.TickHolding(t0.Add(time.Hour), pending); len(out) != 0 || g.Stats().Open != 0 || g.Stats().Routine != 1 {
 		t.Errorf("not held: %d alerts, stats %+v; want the routine line dropped", len(out), g.Stats())
+	}
+}
+
+// sortedIDs orders the open incidents by number whether the numbers are
+// dense (placed at once) or sparse (sorted), an empty id included.
+func TestSortedIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, c := range []struct{ n, spread int }{{0, 1}, {1, 1}, {2, 1}, {50, 1}, {50, 2}, {50, 3}, {300, 10}} {
+		for range 20 {
+			g := New(Options{Window: Forever})
+			seqs := map[int64]bool{}
+			for len(seqs) < c.n {
+				seqs[int64(rng.IntN(c.n*c.spread)+1)] = true
+			}
+			var want []string
+			i := 0
+			for seq := range seqs {
+				id := fmt.Sprintf("%016x", rng.Uint64())
+				if i == 0 {
+					id = ""
+				}
+				i++
+				g.groups[id] = &group{Seq: seq}
+			}
+			for id := range g.groups {
+				want = append(want, id)
+			}
+			slices.SortFunc(want, func(a, b string) int { return int(g.groups[a].Seq - g.groups[b].Seq) })
+			if got := g.sortedIDs(); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+				t.Fatalf("%d incidents numbered up to %d: got %q, want %q", c.n, c.n*c.spread, got, want)
+			}
+		}
 	}
 }

@@ -70,7 +70,6 @@ var knownGenericAdvice = map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	// Held out (heldout-13): measured, not tuned to.
-	"621-opencompass-client-400-context-length-errors.log": "held out: a benchmark client's 'error occurs at' line is a second, unclassified incident with no phase or component to advise from",
 	// Held out (heldout-14): measured, not tuned to.
 	"653-client-connection-aborted-refused.log":             "held out: a client's 'Connection aborted' RemoteDisconnected line leads unclassified with no phase or component to advise from",
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":    "held out: LMCache's errors about fewer retrieved tokens than expected are unclassified incidents with no phase or component to advise from",
@@ -83,7 +82,6 @@ var knownGenericAdvice = map[string]string{
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
 	// dev-8: measured before any change made for the batch.
-	"857-rbg-controller-json-forbidden-create-rolebasedgroups.log": "a Kubernetes API server's RBAC refusal ('is forbidden: User ... cannot create resource') in a controller's JSON line leads unclassified",
 	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
 }
 

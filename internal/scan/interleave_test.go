@@ -392,9 +392,6 @@ const dev8EngineShortAfter = "after another excerpt and sglang's serving lines t
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
-	"866-vllm-engine-core-initialization-failed-short-traceback.log": {
-		"restart": "the second copy, after the restart's sglang lines, is not detected as the other engine's, so its RuntimeError leads unclassified",
-	},
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log + 866-vllm-engine-core-initialization-failed-short-traceback.log": {
 		"two-failures": dev8EngineShortAfter,
 	},
@@ -431,24 +428,14 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
 	},
-	// heldout-11: measured when the batch joined the variant tests, not
-	// tuned to. The excerpt opens with the C++ runtime's "terminate
-	// called after throwing" line, which in the excerpt alone is the
-	// watchdog line's context.
-	"536-c10d-watchdog-terminated-illegal-address-frames.log": {
-		"restart": "the second copy opens with the runtime's 'terminate called after throwing' line: after the restart's lines it pages as an unclassified incident of its own and is not joined to the watchdog line that follows",
-	},
-	"535-cuda-error-802-elided.log + 536-c10d-watchdog-terminated-illegal-address-frames.log": {
-		"two-failures": "the second opens with the runtime's 'terminate called after throwing' line: after another crash's line it pages as an unclassified incident of its own and leads the second crash",
-	},
-	// heldout-13: measured when the batch joined the variant tests, not
-	// tuned to. As posted torch_npu's RuntimeError leads and CANN's EI0006
-	// socket timeout joins it; repeated after other lines the two part.
+	// heldout-13 (development since heldout-14): as posted torch_npu's
+	// RuntimeError leads and CANN's EI0006 socket timeout joins it;
+	// repeated after other lines the two part.
 	"606-vllm-ascend-hccl-ei0006-socket-timeout-rank-prefix.log": {
 		"restart": "after the restart's lines the second copy's torch_npu RuntimeError (HcclAllreduce, error code 6) pages as an unclassified incident of its own apart from CANN's EI0006 socket timeout line",
 	},
 	"605-nccl-tests-ib-completion-error-12-old-cu-paths.log + 606-vllm-ascend-hccl-ei0006-socket-timeout-rank-prefix.log": {
-		"two-failures": "after another crash's lines the torch_npu RuntimeError (HcclAllreduce, error code 6) leads the second crash unclassified, apart from CANN's EI0006 socket timeout line",
+		"two-failures": "after another crash's lines the torch_npu RuntimeError (HcclAllreduce, error code 6) leads the second crash under npu-function-error, apart from CANN's EI0006 socket timeout line",
 	},
 }
 

@@ -131,19 +131,9 @@ var layouts = []layout{
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
 	// dev-8: measured before any change made for the batch.
-	"857-rbg-controller-json-forbidden-create-rolebasedgroups.log": under(dev8JSONLine, "caret-m", "pm2-after-backtick"),
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": {
-		"backtick-span":      "with a second backtick span the first line's watchdog timeout is not read and c10d's failure-detected line leads",
-		"pm2-after-backtick": "behind pm2's prefix after the stray backtick the first line's watchdog timeout is not read and c10d's failure-detected line leads",
-		"fold-s-100":         "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
+		"fold-s-100": "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
 	},
-	"866-vllm-engine-core-initialization-failed-short-traceback.log": under(dev8EngineShort, "prefix-pm2"),
-	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": under(dev8VllmC,
-		"backtick-open", "backtick-span", "caret-m", "fold-s-100", "pm2-after-backtick", "prefix-host", "prefix-rank", "prefix-ray-pid", "prefix-worker"),
-	"870-benign-nccl-no-libibverbs-socket-fallback-ranks.log": under(dev8Ibverbs,
-		"backtick-open", "backtick-span", "caret-m", "fold-s-100", "pm2-after-backtick", "prefix-host", "prefix-pm2", "prefix-rank", "prefix-ray-pid", "prefix-worker"),
-	"872-benign-rccl-mscclpp-warn-tuner-fallback-init-complete.log": under(dev8Mscclpp,
-		"backtick-open", "backtick-span", "caret-m", "pm2-after-backtick", "prefix-host", "prefix-pm2", "prefix-rank", "prefix-ray-pid", "prefix-worker"),
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
 		"prefix-rank": "with another rank prefix on every line the rank's bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",

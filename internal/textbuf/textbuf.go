@@ -38,6 +38,36 @@ func (t *Buffer) Keep(s string, grow, limit int) (string, bool) {
 	return unsafe.String(&t.b[start], len(s)), true
 }
 
+// KeepJoined is Keep(strings.Join(parts, string(sep)), grow, limit)
+// without the joined string made first.
+func (t *Buffer) KeepJoined(parts []string, sep byte, grow, limit int) (string, bool) {
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n <= 0 {
+		return "", true
+	}
+	if len(t.b)+n > cap(t.b) {
+		if limit > 0 && len(t.b)+n > limit {
+			return "", false
+		}
+		c := max(2*cap(t.b), n, grow)
+		if limit > 0 {
+			c = min(c, limit)
+		}
+		t.b = make([]byte, 0, c)
+	}
+	start := len(t.b)
+	for i, p := range parts {
+		if i > 0 {
+			t.b = append(t.b, sep)
+		}
+		t.b = append(t.b, p...)
+	}
+	return unsafe.String(&t.b[start], n), true
+}
+
 // Reset empties the buffer: the copies it handed out are invalid from
 // now on. An array larger than keep is let go rather than kept for reuse.
 func (t *Buffer) Reset(keep int) {

@@ -96,3 +96,35 @@ func TestOffsetIn(t *testing.T) {
 		t.Error(`"x" lies in ""`)
 	}
 }
+
+// KeepJoined keeps what Keep of the joined string keeps: the same text,
+// intact while the buffer grows, refused past the limit as Keep refuses it.
+func TestKeepJoined(t *testing.T) {
+	var b Buffer
+	var want, got []string
+	for i := range 200 {
+		parts := make([]string, i%5)
+		for j := range parts {
+			parts[j] = strings.Repeat(strconv.Itoa(i+j), (i*j)%23)
+		}
+		c, ok := b.KeepJoined(parts, '\n', 64, 0)
+		if !ok {
+			t.Fatalf("join %d refused with no limit", i)
+		}
+		want, got = append(want, strings.Join(parts, "\n")), append(got, c)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("join %d = %.20q after growth, want %.20q", i, got[i], want[i])
+		}
+	}
+	var k, j Buffer
+	for i := range 20 {
+		parts := []string{strings.Repeat("x", 10*i), strings.Repeat("y", i)}
+		s1, ok1 := k.Keep(strings.Join(parts, "\n"), 64, 450)
+		s2, ok2 := j.KeepJoined(parts, '\n', 64, 450)
+		if ok1 != ok2 || s1 != s2 || k.Len() != j.Len() || k.Cap() != j.Cap() {
+			t.Fatalf("join %d: KeepJoined %q, %v (len %d, cap %d); Keep %q, %v (len %d, cap %d)", i, s2, ok2, j.Len(), j.Cap(), s1, ok1, k.Len(), k.Cap())
+		}
+	}
+}

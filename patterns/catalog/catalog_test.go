@@ -312,6 +312,9 @@ var examples = map[string]example{
 		match: []string{
 			"Memory access fault by GPU node-2 (Agent handle: 0x55d1c2f0a6b0) on address 0x7f3b2c000000. Reason: Page not present or supervisor privilege.",
 			"sglang-1  | Memory access fault by GPU node-9 (Agent handle: 0xa1b2) on address (nil). Reason: Unknown.",
+			// A paste with the handle elided or redacted.
+			"Memory access fault by GPU node-1 (Agent handle: ...) on address 0x7a41d2c11000. Reason: Unknown.",
+			"Memory access fault by GPU node-4 (Agent handle: <redacted>) on address 0x7f00deadb000. Reason: Page not present or supervisor privilege.",
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
 			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
 			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
@@ -322,12 +325,31 @@ var examples = map[string]example{
 			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
 		},
 	},
+	"deepep-device-check-failed": {
+		match: []string{
+			"Assertion failed: /mnt/fs/DeepEP/csrc/kernels/internode_ll.cu:259, condition: num_recv_tokens != 0",
+			"[rank5]: Assertion failed: /sgl-workspace/DeepEP/csrc/kernels/intranode.cu:312, condition: num_recv_tokens >= 0",
+			"Assertion failed: /usr/local/lib/python3.12/dist-packages/deep_ep/csrc/kernels/internode.cu:1207, condition: src_rdma_rank_prefix_sum >= 0",
+		},
+		miss: []string{
+			// Another kernel library's device check, and DeepEP's host check.
+			"Assertion failed: deep_gemm/include/deep_gemm/impls/sm90_fp8_gemm_1d2d.cuh:88, condition: num_former_iters >= 0",
+			"RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'",
+		},
+	},
 	"rocm-hsa-queue-aborted": {
 		match: []string{
 			":0:rocdevice.cpp            :3675: 2139490044663 us:  Callback: Queue 0x7ee7b4200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 			`{"event": "line", "data": ":0:rocdevice.cpp            :3586: 92087492418 us:  Callback: Queue 0x772c40900000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\n", "pipe": "stderr"}`,
+			// Newer ROCclr names the device's callback instead of the queue.
+			":0:rocdevice.cpp            :2652: 4238358292712 us: 48946: [tid:0x7fffd023f700] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008",
+			":0:rocdevice.cpp            :3020: 1052291738 us: [pid:77 tid:0x7f0e2b7fe640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
 		},
-		miss: []string{"VGPU(0x3b363240) Queue(0x773528db4000) is idle", "hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES"},
+		miss: []string{
+			"VGPU(0x3b363240) Queue(0x773528db4000) is idle",
+			"hsa_queue_create failed with HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+			":3:rocdevice.cpp            :2780: 1052291738 us: Device::callbackQueue registered for queue 0x7f0e2b7fe640",
+		},
 	},
 	"cuda-nvlink-peer-memory-error": {
 		match: []string{
@@ -471,9 +493,25 @@ var examples = map[string]example{
 			tb("RuntimeError: call aclnnMoeDistributeCombineV2 failed, detail:EZ9999: Inner Error!"),
 			"RuntimeError: call aclnnGroupedMatmulV4 failed, detail:E89999: Inner Error!",
 			"[rank2]: RuntimeError: call aclnnAddRmsNorm failed, detail: EZ1001: The input shapes do not match.",
+			// An ACL runtime call rather than an operator, by name or through
+			// torch_npu's c10_npu::acl wrappers.
+			"RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NPU function error: aclrtPointerGetAttributes, error code is 107000",
+			"RuntimeError: MemcpyAsync:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:112 NPU function error: c10_npu::acl::AclrtMemcpyAsyncWithCondition(dst, dst_size, src, src_size, kind, stream), error code is 507899",
+			// A compile option torch_npu sets through ACL at start-up.
+			"RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:156 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
 		},
 		miss: []string{
 			"[ERROR] 2025-09-19-14:34:08 (PID:5625, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
+			// Device set-up is its own record's; the HCCL wrapper's wording too.
+			"RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+			"RuntimeError: init:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:292 NPU function error: aclrtGetDeviceCount(&device_count), error code is 207004",
+			"RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)), error code is 7",
+			// A synchronize call reports the failure of the work it waited for
+			// (the detail lines after it name that), and a capture call the
+			// graph capture's.
+			"RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:25 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507035",
+			"RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
+			"Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107033",
 			"call aclnnMatmul failed, retrying with the fallback kernel",
 			"call aclnnMatmul failed, detail: see the plog",
 		},
@@ -2255,6 +2293,18 @@ var examples = map[string]example{
 			"E0618 03:16:46.000001 65586 client.cpp:512] Failed to allocate slices for put operation",
 		},
 		miss: []string{"I0618 03:16:44.792693 65611 transfer_engine.cpp:391] [Metrics] Transfer Engine Throughput: 3.63 MB/s (over last 5s)"},
+	},
+	"mooncake-store-client-buffer-exhausted": {
+		match: []string{
+			"E0804 05:20:44.874174 1321649 store_py.cpp:495] Failed to allocate buffer for put_parts operation, key: vllm@meta-llama/Llama-3.1-8B-Instruct@1@0@7193353375021096452, total size: 33554460",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:612] Failed to allocate buffer for put operation, key: sglang_kv_0_17, total size: 2097152",
+			"E0804 05:20:44.874174 1321649 real_client.cpp:845] Failed to allocate buffer for batch_put operation",
+		},
+		miss: []string{
+			// The store's own segments, not the client's buffer.
+			"E0618 03:16:45.162376 65586 store_py.cpp:449] Failed to allocate slices for put_batch operation",
+			"I0804 05:20:44.874174 1321649 real_client.cpp:233] Registering local memory: 1073741824 bytes",
+		},
 	},
 	"mooncake-segment-descriptor-not-found": {
 		match: []string{

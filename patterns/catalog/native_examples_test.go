@@ -23,6 +23,21 @@ var nativeExamples = map[string]example{
 			"Too many kernels in the library cache; evicting the oldest",
 		},
 	},
+	"rocblas-tensile-library-missing": {
+		match: []string{
+			"rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1201",
+			// Older releases, and the message wrapped before its path.
+			"rocBLAS error: Cannot read /opt/rocm-5.4.0/lib/rocblas/library/TensileLibrary.dat: Illegal seek",
+			"rocBLAS error: Cannot read",
+			"[2025-06-02 10:14:07 TP0] rocBLAS error: Cannot read /usr/local/lib/python3.12/dist-packages/torch/lib/rocblas/library/TensileLibrary.dat: No such file or directory",
+		},
+		miss: []string{
+			" List of available TensileLibrary Files :",
+			"\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx942.dat\"",
+			"rocBLAS warning: hipBlasLT failed, falling back to tensile.",
+			"rocblas-bench: Cannot read the YAML file, using the command line",
+		},
+	},
 	"npu-set-device-failed": {
 		match: []string{
 			"RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
@@ -322,6 +337,8 @@ var nativeExamples = map[string]example{
 			"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/sglang/",
 			// huggingface_hub's own fallback to a complete local cache.
 			"Couldn't connect to the Hub: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/Qwen/Qwen3-8B/revision/main\")).",
+			// Another host than the Hub's.
+			"ConnectionError: Couldn't reach https://raw.githubusercontent.com/tatsu-lab/alpaca/main/alpaca_data.json (ConnectTimeout)",
 		},
 	},
 	"hf-rate-limited": {

@@ -270,6 +270,13 @@ var transformersRaises = raiseLibrary{
 		{family: "offline and not cached", want: "hf-offline-cache-miss", lines: []string{
 			"OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like Qwen/Qwen3-8B is not the path to a directory containing a file named config.json.\nCheckout your internet connection or see how to run the library in offline mode at 'https://huggingface.co/docs/transformers/installation#offline-mode'.",
 			"OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the cached files.\nCheck your internet connection or see how to run the library in offline mode at 'https://huggingface.co/docs/transformers/installation#offline-mode'.",
+			// transformers' older model loader.
+			"OSError: We couldn't connect to 'https://huggingface.co' to load this model, couldn't find it in the cached files and it looks like meta-llama/Llama-3.1-8B is not the path to a directory containing a file named pytorch_model.bin, tf_model.h5, model.ckpt or flax_model.msgpack.",
+		}},
+		{family: "datasets cannot reach the Hub", want: "hf-hub-unreachable", lines: []string{
+			"ConnectionError: Couldn't reach 'openai/gsm8k' on the Hub (ConnectionError)",
+			"ConnectionError: Couldn't reach 'ShareGPT/ShareGPT_V3_unfiltered_cleaned_split' on the Hub (LocalEntryNotFoundError)",
+			"ConnectionError: Couldn't reach https://huggingface.co/datasets/openai/gsm8k/resolve/main/README.md (ConnectTimeout)",
 		}},
 		{family: "tokenizer cannot be loaded", want: "cannot-load-tokenizer", lines: []string{
 			"OSError: Can't load tokenizer for 'mistralai/Mistral-7B-v0.1'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure 'mistralai/Mistral-7B-v0.1' is the correct path to a directory containing all relevant files for a LlamaTokenizerFast tokenizer.",
@@ -814,6 +821,24 @@ var raisesExamples = map[string]example{
 			"ImportError: cannot import name 'ServerArgs' from 'sglang' (unknown location)",
 			"ImportError: cannot import name 'Engine' from partially initialized module 'sglang' (most likely due to a circular import)",
 			"ImportError: cannot import name 'build_regex_from_object' from 'outlines.fsm.json_schema'",
+		},
+	},
+	// Python's NameError family: a name with no value where the code runs,
+	// with its type or pasted without it.
+	"python-name-not-defined": {
+		match: []string{
+			tb("NameError: name 'torch_npu' is not defined"),
+			rawTB("NameError: name 'sgl_build_tree_kernel' is not defined. Did you mean: 'build_tree_kernel'?"),
+			"'CompressedTensorsW8A16Fp8' is not defined. Did you mean: 'CompressedTensorsW8A8Fp8'?",
+			tb("UnboundLocalError: cannot access local variable 'output' where it is not associated with a value"),
+			tb("UnboundLocalError: local variable 'logits' referenced before assignment"),
+			tb("NameError: cannot access free variable 'handle' where it is not associated with a value in enclosing scope"),
+		},
+		miss: []string{
+			// Another language's, and a message that only quotes a name.
+			"Uncaught ReferenceError: process is not defined",
+			"'CompressedTensorsW8A16Fp8' is not defined in this release",
+			mainLog("Environment variable SGLANG_FOO is not defined, using the default"),
 		},
 	},
 	"model-config-attribute-missing": {

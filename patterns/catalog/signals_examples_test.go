@@ -263,12 +263,27 @@ var widenedClientSignals = map[string]example{
 			"requests.exceptions.RetryError: HTTPConnectionPool(host='10.0.0.7', port=30000): Max retries exceeded with url: /generate (Caused by ResponseError('too many 503 error responses'))",
 			"openai.InternalServerError: Error code: 503 - {'object': 'error', 'message': 'Service Unavailable', 'code': 503}",
 			"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}",
+			// The SDK's message logged without its class, by an evaluation
+			// or benchmark client.
+			"01/15 16:19:28 - OpenCompass - ERROR - openai_api.py - _generate - 650 - Error code: 503 - {'object': 'error', 'message': 'Service Unavailable', 'code': 503}",
 		},
-		miss: []string{"openai.APIConnectionError: Connection error."},
+		miss: []string{"openai.APIConnectionError: Connection error.", "Error code: 503"},
 	},
 	"http-client-request-rejected": {
-		match: []string{"openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length is 32768 tokens.\", 'code': 400}"},
-		miss:  []string{"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}"},
+		match: []string{
+			"openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"This model's maximum context length is 32768 tokens.\", 'code': 400}",
+			"2025-03-01 10:00:01 | ERROR | eval.py:88 - Error code: 404 - {'object': 'error', 'message': 'The model `qwen` does not exist.', 'code': 404}",
+		},
+		miss: []string{"openai.RateLimitError: Error code: 429 - {'error': {'message': 'Too many requests'}}"},
+	},
+	// The SDKs' own connection and timeout errors, which wrap httpx's.
+	"http-upstream-connect-failed": {
+		match: []string{"openai.APIConnectionError: Connection error.", "anthropic.APIConnectionError: Connection error."},
+		miss:  []string{"openai.APITimeoutError: Request timed out."},
+	},
+	"http-client-read-timeout": {
+		match: []string{"openai.APITimeoutError: Request timed out."},
+		miss:  []string{"openai.APIConnectionError: Connection error."},
 	},
 }
 

@@ -438,6 +438,21 @@ var thirdPartyExamples = map[string]example{
 			"RuntimeError: CUDA error: operation not permitted on an event last recorded in a capturing stream",
 		},
 	},
+	"k8s-rbac-forbidden": {
+		match: []string{
+			`Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default"`,
+			`create rbg failed.: create rbg error: rolebasedgroups.workloads.x-k8s.io is forbidden: User "system:serviceaccount:rbgs-system:rbgs-rbgs-controller-sa" cannot create resource "rolebasedgroups" in API group "workloads.x-k8s.io" in the namespace "default"`,
+			// client-go's error inside a JSON log line, quotes escaped.
+			`{"level":"error","msg":"failed to list worker pods","error":"pods is forbidden: User \"system:serviceaccount:sglang:router\" cannot list resource \"pods\" in API group \"\" at the cluster scope"}`,
+			// Releases before 1.14 name the resource without the word.
+			`Error from server (Forbidden): pods is forbidden: User "jane" cannot list pods in the namespace "default"`,
+		},
+		miss: []string{
+			`Error from server (Forbidden): namespaces "default" is forbidden: unable to create new content in namespace default because it is being terminated`,
+			`Error from server (Forbidden): pods "sglang-0" is forbidden: exceeded quota: gpu-quota, requested: nvidia.com/gpu=8, used: nvidia.com/gpu=8, limited: nvidia.com/gpu=8`,
+			`Error from server (NotFound): pods "sglang-0" not found`,
+		},
+	},
 	"k8s-probe-failed": {
 		match: []string{
 			`  Warning  Unhealthy  3m (x9 over 7m)  kubelet  Liveness probe failed: Get "http://10.1.2.3:30000/health": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,

@@ -125,6 +125,18 @@ var libraryExamples = map[string]example{
 			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error",
 		},
 	},
+	"nccl-optional-library-fallback-routine": {
+		match: []string{
+			"ai:480850:480850 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+			"GENOA-06:4766:4780 [0] NCCL INFO Failed to open libibverbs.so[.1]",
+			"z292:58192:58200 [2] /long_pathname_so_that_rpms_can_package_the_debug_info/src/rccl/build/hipify/src/init.cc:2065 NCCL WARN MSCCL++: Cannot enable MSCCL++; environment is not MSCCL compatible",
+		},
+		miss: []string{
+			"node-1:2288:2288 [1] NCCL WARN Failed to initialize any NET plugin",
+			"sharbox-ultra:204802:204802 [0] /home/elias/rccl/build/release/hipify/src/init.cc:125 NCCL WARN Missing \"amd_iommu=on\" from kernel command line which can lead to system instablity or hang!",
+			"node-2:811:902 [5] misc/ibvwrap.cc:291 NCCL WARN Call to ibv_modify_qp failed with error Connection timed out",
+		},
+	},
 	"nccl-ib-routine-async-event": {
 		match: []string{
 			"gpu-3:4012:4190 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
