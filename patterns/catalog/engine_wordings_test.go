@@ -15,12 +15,15 @@ import (
 // The other serving engines' own failure wordings, by component: the
 // raise, assert and logger.error statements that end an engine's launch or
 // a request with a failure an operator must act on, composed the way the
-// engine prints them with plausible values. Every line is read with the
-// engine known (as a sidecar that detected it reads it), so a record
-// scoped to another engine cannot claim it, and the record that does must
-// advise that engine's operator: its solutions name no sglang option.
-// want "" marks the routine lines of the same components that no failure
-// record may claim.
+// engine prints them with plausible values (vLLM, TGI, LMDeploy, Ollama,
+// llama.cpp, TensorRT-LLM, and vLLM as an NVIDIA Dynamo worker relays it).
+// Every line is read with the engine known (as a sidecar that detected it
+// reads it; for a relayed stream, with what the detector decides), so a
+// record scoped to another engine cannot claim it, and the record that
+// does must be that engine's or engine-neutral and advise that engine's
+// operator: its solutions and remedies for the engine name no sglang
+// option. want "" marks the routine lines of the same components that no
+// failure record may claim.
 
 // An engineWordings is one engine's components and the shapes its
 // exception lines print in.
@@ -34,7 +37,8 @@ type engineWordings struct {
 }
 
 // An engineComponent is the families of one part of an engine. shapes
-// composes a family's exception line the ways that part prints it.
+// composes a family's exception line the ways that part prints it; nil
+// checks the lines as they are.
 type engineComponent struct {
 	name     string
 	shapes   func(exc string) []string
