@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -889,69 +888,44 @@ func sglangAdvice(r *patterns.Record, eng string) string {
 // it logs the lines led otherwise instead of failing.
 func TestEngineWordings(t *testing.T) {
 	m := compileCatalog(t)
-	discover := os.Getenv("LOGMATCH_RAISES_DISCOVER") != ""
 	for _, ew := range engineWordingsAll {
-		for _, comp := range ew.components {
-			name := ew.engine
-			if ew.detect {
-				name += " (detected)"
-			}
-			t.Run(name+"/"+comp.name, func(t *testing.T) {
-				claimed, failures := 0, 0
-				for _, f := range comp.families {
-					if f.want != "" {
-						failures++
+		name := ew.engine
+		if ew.detect {
+			name += " (detected)"
+		}
+		check := familyCheck{
+			lead: func(text string) (*patterns.Record, []string) {
+				read := ew.engine
+				if ew.detect {
+					var d engine.Detector
+					for _, l := range strings.Split(text, "\n") {
+						d.Line(l)
 					}
-					ok := true
-					for _, line := range f.lines {
-						shapes := []string{line}
-						if !f.bare && comp.shapes != nil {
-							shapes = comp.shapes(line)
-						}
-						for _, text := range shapes {
-							read := ew.engine
-							if ew.detect {
-								var d engine.Detector
-								for _, l := range strings.Split(text, "\n") {
-									d.Line(l)
-								}
-								read = d.Engine()
-							}
-							lead, context := engineLead(m, read, text)
-							good := leads(lead, context, f.want) || f.or != "" && leads(lead, context, f.or)
-							why := ""
-							if good && lead != nil && !lead.Role.Is(patterns.RoleWrapper) {
-								if !lead.ForEngine(ew.engine) {
-									good, why = false, "a record of engines "+strings.Join(lead.Engines, ",")
-								} else if w := sglangAdvice(lead, ew.engine); w != "" {
-									good, why = false, "advice naming "+w
-								}
-							}
-							if good {
-								continue
-							}
-							ok = false
-							got := ""
-							if lead != nil {
-								got = lead.Slug
-							}
-							want := f.want
-							if want == "" {
-								want = "no failure record"
-							}
-							if discover {
-								t.Logf("DISCOVER %s / %s: leads %q %s, want %s: %s", comp.name, f.family, got, why, want, strings.SplitN(line, "\n", 2)[0])
-							} else {
-								t.Errorf("%s / %s: %q leads %s, want %s\n%s", comp.name, f.family, got, why, want, text)
-							}
-						}
-					}
-					if ok && f.want != "" {
-						claimed++
-					}
+					read = d.Engine()
 				}
-				t.Logf("%s %s: %d of %d families claimed", name, comp.name, claimed, failures)
-			})
+				return engineLead(m, read, text)
+			},
+			veto: func(lead *patterns.Record) string {
+				switch {
+				case lead == nil || lead.Role.Is(patterns.RoleWrapper):
+					return ""
+				case !lead.ForEngine(ew.engine):
+					return "a record of engines " + strings.Join(lead.Engines, ",")
+				}
+				if w := sglangAdvice(lead, ew.engine); w != "" {
+					return "advice naming " + w
+				}
+				return ""
+			},
+		}
+		for _, comp := range ew.components {
+			check.shapes = func(f raiseFamily, line string) []string {
+				if f.bare || comp.shapes == nil {
+					return []string{line}
+				}
+				return comp.shapes(line)
+			}
+			t.Run(name+"/"+comp.name, func(t *testing.T) { check.run(t, name+" "+comp.name, comp.families) })
 		}
 	}
 }
