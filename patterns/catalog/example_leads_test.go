@@ -198,3 +198,58 @@ func TestExampleLeads(t *testing.T) {
 		}
 	}
 }
+
+// narrowedNeighbours are lines of the families a broader record gave up
+// to its narrower neighbour, in wordings beyond the examples, and lines
+// the broader record keeps: each must be led by want.
+var narrowedNeighbours = []rankCase{
+	// The gateway names the PD role it lacks; a router with no worker at
+	// all says so otherwise.
+	{"2026-05-28T00:11:09.123456Z  WARN smg::routers::http::pd_router: No available encode workers", "router-pd-role-unavailable"},
+	{"2026-05-28T00:11:09.123456Z ERROR smg::routers::grpc::pd_router: No available prefill workers", "router-pd-role-unavailable"},
+	{"2026-05-28T00:11:09.123456Z  WARN smg::routers::http::router: No available workers (all circuits open or unhealthy)", "router-no-available-workers"},
+	// torch_memory_saver's checked driver call with an invalid device;
+	// any other invalid device ordinal is CUDA's.
+	{"[torch_memory_saver.cpp] CUresult error: 101 (invalid device ordinal)  file=csrc/core.cpp func=malloc line=52", "torch-memory-saver-invalid-request"},
+	{"[torch_memory_saver.cpp] hipError_t error: 101 (invalid device ordinal)  file=csrc/core.cpp func=pause line=196", "torch-memory-saver-invalid-request"},
+	{"RuntimeError: CUDA error: invalid device ordinal", "cuda-invalid-device-ordinal"},
+	// A HIP module load that finds no code object for the GPU; CUDA's
+	// own wording stays CUDA's.
+	{"[AITER] /opt/aiter/csrc/include/aiter_hip_common.h:90 fail to call hipModuleLoad(&module, path) ---> [HIP error](no kernel image is available for execution on the device)", "hip-no-binary-for-gpu"},
+	{"RuntimeError: CUDA error: no kernel image is available for execution on the device", "cuda-no-kernel-image"},
+	{"RuntimeError: CUDA error: device kernel image is invalid", "cuda-no-kernel-image"},
+	// gloo's ibverbs pair reports the work completion's status; its other
+	// enforce checks stay gloo's.
+	{"gloo::EnforceNotMet: [enforce fail at gloo/transport/ibverbs/pair.cc:470] wc->status == IBV_WC_SUCCESS. 12 vs 0. Recv for slot 1: transport retry counter exceeded", "rdma-work-completion-error"},
+	{"RuntimeError: [enforce fail at gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 8 vs 4", "gloo-enforce-not-met"},
+	// py-spy refused by ptrace is no file access; a file the process may
+	// not write still is.
+	{"[2026-05-28 00:11:09 TP0] Pyspy failed (py-spy dump --pid 312). Error: Operation not permitted (os error 1)", "pyspy-failed"},
+	{"ERROR: failed to write /models/cache/config.json: Permission denied (os error 13)", "filesystem-access-denied"},
+	// A missing submodule of an installed outlines is a version mismatch;
+	// outlines itself absent is a module not installed.
+	{rawTB("ModuleNotFoundError: No module named 'outlines_core.fsm'"), "outlines-version-mismatch"},
+	{rawTB("ModuleNotFoundError: No module named 'outlines.models.transformers'"), "outlines-version-mismatch"},
+	{rawTB("ModuleNotFoundError: No module named 'outlines'"), "python-module-not-found"},
+	// llama.cpp's unknown architecture in both its wordings; other load
+	// errors stay the generic one's.
+	{"llama_model_load: error loading model: unknown model architecture: 'gemma3n'", "llamacpp-unknown-model-architecture"},
+	{"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'qwen3next'", "llamacpp-unknown-model-architecture"},
+	{"llama_model_load: error loading model: error loading model hyperparameters: key not found in model: llama.context_length", "llamacpp-error-loading-model"},
+}
+
+// TestNarrowedNeighboursLead checks the lines of narrowedNeighbours on the
+// real path.
+func TestNarrowedNeighboursLead(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tc := range narrowedNeighbours {
+		lead, context := raiseLead(m, tc.text)
+		if !leads(lead, context, tc.want) {
+			got := "nothing"
+			if lead != nil {
+				got = lead.Slug
+			}
+			t.Errorf("%s leads, want %s\n%s", got, tc.want, tc.text)
+		}
+	}
+}
