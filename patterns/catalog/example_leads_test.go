@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -134,8 +135,12 @@ func allExampleTexts(t *testing.T) map[string][]string {
 	return out
 }
 
+// exceptionLine is an example that is one Python exception line.
+var exceptionLine = regexp.MustCompile(`^[\w.]+(?:Error|Exception|Exit|Interrupt): `)
+
 // auditExampleLeads runs every example of every record through the real
-// path and returns each example with what leads it.
+// path, a bare exception line also inside tracebacks, and returns each
+// text with what leads it.
 func auditExampleLeads(t *testing.T, m *matcher.Matcher) []exampleLead {
 	t.Helper()
 	recs, _ := patterns.Default()
@@ -157,11 +162,20 @@ func auditExampleLeads(t *testing.T, m *matcher.Matcher) []exampleLead {
 			continue
 		}
 		for _, text := range texts[slug] {
-			ok, leader := leadsExample(m, r, text)
-			if ok {
-				leader = ""
+			shapes := []string{text}
+			if !strings.Contains(text, "\n") && exceptionLine.MatchString(text) {
+				// A bare exception line is also raised: in a traceback
+				// on stderr and in a scheduler's, where its type is the
+				// entry's exception type and ranks records of that class.
+				shapes = append(shapes, rawTB(text), tb(text))
 			}
-			out = append(out, exampleLead{record: r, text: text, leader: leader})
+			for _, s := range shapes {
+				ok, leader := leadsExample(m, r, s)
+				if ok {
+					leader = ""
+				}
+				out = append(out, exampleLead{record: r, text: s, leader: leader})
+			}
 		}
 	}
 	return out
