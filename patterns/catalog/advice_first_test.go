@@ -116,6 +116,34 @@ var firstFixes = []struct {
 			"https://github.com/sgl-project/sglang/pull/23581",
 			"https://github.com/vllm-project/vllm/issues/43605",
 		}},
+	// Out-of-range ids: a tokenizer and a checkpoint that disagree on the vocabulary.
+	{slug: "cuda-kernel-assertion-failed", first: "vocab_size",
+		threads: []string{
+			"https://github.com/pytorch/torchtitan/pull/1495",
+			"https://github.com/sillsdev/silnlp/issues/1033",
+			"https://github.com/thunlp/FR-Spec/issues/1",
+		}},
+	// The kernel package's common ops load only beside the torch and CUDA it was built for.
+	{slug: "sgl-kernel-common-ops-load-failed", first: "pip install \"sglang[all]==",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/5100",
+			"https://github.com/sgl-project/sglang/issues/29646",
+			"https://github.com/sgl-project/sglang/pull/30562",
+		}},
+	// RoCE handshakes fail on a GID the peer cannot route to.
+	{slug: "mooncake-handshake-modify-qp-failed", first: "MC_GID_INDEX",
+		threads: []string{
+			"https://github.com/ROCm/ATOM/issues/1748",
+			"https://github.com/kvcache-ai/Mooncake/issues/1026",
+			"https://github.com/kvcache-ai/Mooncake/pull/1597",
+		}},
+	// The idle-time leak check finds release bugs: move to a release without them.
+	{slug: "memory-leak-detected", first: "upgrade to the newest release",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/11970",
+			"https://github.com/sgl-project/sglang/pull/16067",
+			"https://github.com/sgl-project/sglang/issues/7130",
+		}},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
