@@ -144,6 +144,29 @@ var firstFixes = []struct {
 			"https://github.com/sgl-project/sglang/pull/16067",
 			"https://github.com/sgl-project/sglang/issues/7130",
 		}},
+	// ROCm page faults: route around the faulting kernel until a release fixes it.
+	{slug: "rocm-memory-access-fault", first: "Turn off the kernel path that faults",
+		engine: "vllm", remed: "VLLM_ROCM_USE_AITER=0",
+		threads: []string{
+			"https://github.com/vllm-project/vllm/issues/35169",
+			"https://github.com/vllm-project/vllm/pull/36376",
+			"https://github.com/vllm-project/vllm/issues/48043",
+			"https://github.com/ROCm/aiter/issues/4323",
+		}},
+	{slug: "rocm-memory-access-fault", engine: "sglang", remed: "SGLANG_USE_AITER=0"},
+	// A proxy answering the server's own warmup request.
+	{slug: "warmup-request-rejected", first: "no_proxy",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/9814",
+			"https://github.com/sgl-project/sglang/issues/9155",
+		}},
+	// Strict templates: send the conversation shape they accept.
+	{slug: "chat-template-render-error", first: "send conversations of the shape it accepts",
+		threads: []string{
+			"https://github.com/mcowger/generic-copilot/pull/43",
+			"https://github.com/eclipse-theia/theia/issues/17104",
+			"https://github.com/nextai-translator/raycast-openai-translator/issues/34",
+		}},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
