@@ -167,6 +167,13 @@ var firstFixes = []struct {
 			"https://github.com/eclipse-theia/theia/issues/17104",
 			"https://github.com/nextai-translator/raycast-openai-translator/issues/34",
 		}},
+	// Over-long prompts: cut them on the client, with room left for the answer.
+	{slug: "input-longer-than-context-length", first: "Truncate or shorten prompts on the client",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/8096",
+			"https://github.com/sgl-project/sglang/issues/9398",
+			"https://github.com/sgl-project/sglang/issues/5409",
+		}},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
