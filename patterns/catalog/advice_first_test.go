@@ -174,6 +174,35 @@ var firstFixes = []struct {
 			"https://github.com/sgl-project/sglang/issues/9398",
 			"https://github.com/sgl-project/sglang/issues/5409",
 		}},
+	// Invalid arguments during graph capture are mostly the custom all-reduce.
+	{slug: "cuda-invalid-argument", first: "turn the engine's custom all-reduce off",
+		engine: "sglang", remed: "--disable-custom-all-reduce",
+		threads: []string{
+			"https://github.com/vllm-project/vllm/issues/5613",
+			"https://github.com/THUDM/slime/issues/1998",
+			"https://github.com/sgl-project/sglang/pull/28672",
+			"https://github.com/sgl-project/sglang/issues/11957",
+		}},
+	{slug: "cuda-invalid-argument", engine: "vllm", remed: "--disable-custom-all-reduce"},
+	// NPU out of memory: a smaller memory share, as on GPUs.
+	{slug: "npu-out-of-memory", first: "Lower the share of NPU memory",
+		engine: "sglang", remed: "--mem-fraction-static",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/29838",
+			"https://github.com/vllm-project/vllm-ascend/issues/5020",
+		}},
+	// HCCL's device-id mapping failure was fixed in CANN itself.
+	{slug: "hccl-comm-init-failed", first: "CANN 8.1.RC1",
+		threads: []string{
+			"https://github.com/vllm-project/vllm-ascend/issues/672",
+		}},
+	// Outlines renamed its API: install the release the caller was written for.
+	{slug: "outlines-version-mismatch", first: "Install the outlines release that code was written for",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/194",
+			"https://github.com/vllm-project/vllm/issues/11411",
+			"https://github.com/sgl-project/sglang/issues/2552",
+		}},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
