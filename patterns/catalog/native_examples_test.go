@@ -192,9 +192,13 @@ var nativeExamples = map[string]example{
 			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_poll_cq() returned -1",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_create_cq failed",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_set_ece failed with error Invalid argument errno 22",
 		},
 		miss: []string{
 			"node-1:312:312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+			// ECE a device does not support: NCCL connects without it.
+			"node-1:312:401 [0] NCCL INFO Call to ibv_set_ece failed with error Operation not supported errno 95",
+			"node-1:312:401 [0] NCCL INFO Call to ibv_query_ece failed with error Operation not supported errno 95",
 			// A queue pair that cannot be brought up is its own record.
 			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
 		},
