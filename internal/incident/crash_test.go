@@ -330,6 +330,49 @@ func TestALineRightBeforeItsExceptionIsOfItsCrash(t *testing.T) {
 	}
 }
 
+// TestADumpRightBeforeItsTimeoutIsOfItsHang: the tail of a py-spy dump
+// (thread blocks without a time of their own) printed right before the
+// watchdog's timeout line is that hang's, whatever the timeout line's own
+// time says against the time the dump borrowed from the lines before it:
+// the same hang again after a restart's lines (dated years before the
+// timeout, as a paste of two runs may show them) is no hang of its own.
+func TestADumpRightBeforeItsTimeoutIsOfItsHang(t *testing.T) {
+	m := crashMatcher(t)
+	dump := []string{
+		`Thread 4410 (idle): "Thread-7 (watchdog_thread)"`,
+		"    select (selectors.py:415)",
+		"    _communicate (subprocess.py:2115)",
+		"    communicate (subprocess.py:1209)",
+		"    run (subprocess.py:550)",
+		"    pyspy_dump_schedulers (utils/common.py:2218)",
+		"    watchdog_thread (scheduler.py:2257)",
+		"    run (threading.py:1012)",
+		"    _bootstrap_inner (threading.py:1075)",
+		"    _bootstrap (threading.py:1032)",
+		"",
+	}
+	timeout := "[2025-10-29 11:25:58 TP3] Watchdog timeout (self.watchdog_timeout=300)"
+	crash := append(slices.Clone(dump), timeout)
+	restart := []string{
+		"[2020-01-01 01:00:00] server_args=ServerArgs(model_path='/models/Qwen3-8B', tp_size=1, port=30000)",
+		"[2020-01-01 01:00:09] The server is fired up and ready to roll!",
+		"[2020-01-01 00:00:04] INFO:     10.0.3.17:50004 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK",
+		"[2020-01-01 00:00:05] INFO:     10.0.3.17:50005 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK",
+		"",
+	}
+	lines := append(append(slices.Clone(crash), restart...), crash...)
+	got := scanLines(t, m, lines)
+	if len(got) != 2 {
+		t.Errorf("want two incidents, one per crash, got %d:%s", len(got), describe(got))
+	}
+	for _, a := range got {
+		if a.Record.Slug != "watchdog-timeout-legacy" {
+			t.Errorf("want every incident led by watchdog-timeout-legacy, got %d:%s", len(got), describe(got))
+			break
+		}
+	}
+}
+
 // TestAnEngineWrapperYieldsToTheCauseItCarries: any engine's header that
 // only says a process failed (vLLM's worker and engine core, sglang's
 // scheduler, LMDeploy's rank, TensorRT-LLM's executor, TGI's shard) is

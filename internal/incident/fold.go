@@ -863,8 +863,13 @@ func (g *Grouper) causeAfter(w *group, id string) *group {
 	var best *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || !failureOfSource(c, w) ||
-			c.At.Before(w.At) || c.At.After(w.last().Add(g.lateWait())) || c.Off <= w.End || c.Off-w.End > borrowedGap {
+		if m.id == id || !failureOfSource(c, w) {
+			continue
+		}
+		if !adjacentBefore(burstOf(w), c) &&
+			(c.At.Before(w.At) || c.At.After(w.last().Add(g.lateWait())) || c.Off <= w.End || c.Off-w.End > borrowedGap) {
+			// Printed right before c, w is of its burst whatever
+			// the times say (see adjacentBefore).
 			continue
 		}
 		if best == nil || leads(c, best) {

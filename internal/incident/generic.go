@@ -207,14 +207,29 @@ type burst struct {
 // burstOf is the burst of the incident gr.
 func burstOf(gr *group) burst {
 	b := burst{gr.Scope, gr.Source, gr.At, gr.last(), gr.Off, gr.End, gr.NativeKind, 0}
-	if gr.Borrowed && gr.Off == gr.End {
-		line := lineOf(gr)
+	if gr.Borrowed {
+		b.lineEnd = lastLineEnd(gr)
+	}
+	return b
+}
+
+// lastLineEnd is where the line after the incident gr begins in its
+// source, as far as its text tells: past the last line of its entry (the
+// entry's text as the alert keeps it, or its matched line for a one-line
+// entry); 0 when neither is known.
+func lastLineEnd(gr *group) int64 {
+	line := gr.Alert.Entry
+	if line == "" && gr.Off == gr.End {
+		line = lineOf(gr)
 		if i := strings.IndexByte(line, '\n'); i >= 0 {
 			line = line[:i]
 		}
-		b.lineEnd = gr.Off + int64(len(line)) + 1
 	}
-	return b
+	if line == "" {
+		return 0
+	}
+	line = strings.TrimRight(line, "\n")
+	return gr.End + int64(len(line)-strings.LastIndexByte(line, '\n'))
 }
 
 // maxBurstGap is how many bytes of a source may separate two failures of
@@ -242,12 +257,13 @@ func (g *Grouper) inBurst(c *group, b burst) bool {
 // bound, and nothing says any time passed between the two, whatever c's
 // own time says (a glog line's guessed year puts it months away).
 func adjacentBefore(b burst, c *group) bool {
-	return b.lineEnd > 0 && b.source != "" && b.source == c.Source && b.lineEnd <= c.Off && c.Off-b.lineEnd <= adjacentSlack
+	return b.lineEnd > 0 && b.source != "" && b.source == c.Source && c.Off > b.end && c.Off <= b.lineEnd+adjacentSlack
 }
 
 // adjacentSlack is how many bytes past the end of a line's text (as read:
-// a carriage return, a collector's prefix taken off) the next line may
-// begin and still be the line right after it.
+// a carriage return, a collector's prefix taken off, a blank line the
+// entry ended with) the next line may begin and still be the line right
+// after it.
 const adjacentSlack = 48
 
 // borrowedGap is how many bytes of a source may separate an incident

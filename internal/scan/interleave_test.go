@@ -436,8 +436,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
-	"035-scheduler-watchdog-pyspy-dump-gloo.log": {"restart": restartHang},
-	"036-compose-watchdog-timeout-pyspy.log":     {"restart": restartHang},
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {
 		"restart": "a CRI-framed excerpt: the restart's raw lines between its two copies are not CRI, and one input has one framing, so the second copy is not read as CRI",
 	},
@@ -470,7 +468,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 
 // Why a crash repeated after a restart is read wrong the second time.
 const (
-	restartHang  = "the second watchdog timeout comes with its py-spy dump, and the dump leads as a hang of its own: the analysis's memory of the stream (the dump before the watchdog line) differs from the first copy's (not investigated further)"
 	restartGlued = "the second copy opens with a line without a header (a bare exception line, a Ray task error): after the restart's lines it is not read as a failure of its own (as behind the prefixes of knownShapeMisses)"
 )
 

@@ -545,6 +545,13 @@ var routineComponents = []struct {
 		"2026-05-28 00:11:09,418 - gpustack.worker.serve_manager - INFO - Model instance qwen3-8b is running",
 	}},
 	{"uvicorn lifecycle and access", []string{
+		"INFO:     ASGI 'lifespan' protocol appears unsupported.",
+		"INFO:     Will watch for changes in these directories: ['/app']",
+		"INFO:     Started reloader process [4021] using StatReload",
+		"INFO:     Stopping reloader process [4021]",
+		"INFO:     Started parent process [4021]",
+		"INFO:     Waiting for child process [4377]",
+		"INFO:     Uvicorn running on unix socket /tmp/sglang.sock (Press CTRL+C to quit)",
 		mainLog("INFO:     Started server process [4123]"),
 		mainLog("INFO:     Waiting for application startup."),
 		mainLog("INFO:     Application startup complete."),
@@ -645,6 +652,20 @@ var routineComponents = []struct {
 		"gpu-node-3:2210:2210 [0] NCCL INFO Check P2P Type isAllDirectP2p 0 directMode 0",
 	}},
 	{"torch distributed and c10d notices", []string{
+		"[I528 00:11:09.418211234 socket.cpp:946] [c10d - debug logging] The client socket has connected to [node-0]:29500 on SocketImpl(fd=58, addr=[node-1]:51522, remote=[node-0]:29500).",
+		"INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=8, num_workers_joined=1, timeout=0:30:00)",
+		"INFO:torch.distributed.distributed_c10d:Added key: store_based_barrier_key:1 to store for rank: 0",
+		"INFO:torch.distributed.distributed_c10d:Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.",
+		"[W528 00:11:09.418211234 redirects.py:29] NOTE: Redirects are currently not supported in Windows or MacOs.",
+		"torch.distributed.elastic.multiprocessing.redirects: [WARNING] NOTE: Redirects are currently not supported in Windows or MacOs.",
+		"I0528 00:11:09.418000 4021 torch/distributed/elastic/agent/server/api.py:680] [default] starting workers for entrypoint: python3",
+		"[rank0]:[W528 00:11:09.418211234 ProcessGroupNCCL.cpp:4715] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 as device used by this process is currently unknown. This can potentially cause a hang if this rank to GPU mapping is incorrect. You can pecify device_id in init_process_group() to force use of a particular device.",
+		"[W528 00:11:09.418211234 ProcessGroupNCCL.cpp:1141] Warning: TORCH_NCCL_ENABLE_MONITORING is set to 0, watchdog heartbeat monitor disabled (function operator())",
+		"[rank0]:[W528 00:11:09.418211234 ProcessGroupNCCL.cpp:4873] Warning: An unbatched P2P op (send/recv) was called on this ProcessGroup with size 2.  In lazy initialization mode, this will result in a new 2-rank NCCL communicator to be created. (function operator())",
+		"/usr/local/lib/python3.12/dist-packages/torch/distributed/distributed_c10d.py:4807: UserWarning: barrier(): using the device under current context. You can specify `device_id` in `init_process_group` to mute this warning.",
+		"[Gloo] Rank 3 is connected to 3 peer ranks. Expected number of connected peer ranks is : 3",
+		"[I528 00:11:09.418211234 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL created ncclComm_ 0x5581c0a0 on CUDA device: 0",
+		"[I528 00:11:09.418211234 ProcessGroupNCCL.cpp:2025] [PG ID 0 PG GUID 0(default_pg) Rank 0] NCCL_DEBUG: INFO",
 		"W0528 00:11:09.418000 4021 torch/_inductor/select_algorithm.py:2215] [0/0] Failed to benchmark choice 'triton_mm_12': out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
 		"AUTOTUNE mm(8x4096, 4096x4096)",
 		"  triton_mm_12 0.0123 ms 100.0% ACC_TYPE='tl.float32', ALLOW_TF32=False, BLOCK_K=64, BLOCK_M=16, BLOCK_N=64, num_stages=5, num_warps=4",
@@ -694,6 +715,12 @@ var routineComponents = []struct {
 		"/usr/lib/python3.12/multiprocessing/resource_tracker.py:279: UserWarning: resource_tracker: There appear to be 2 leaked semaphore objects to clean up at shutdown",
 	}},
 	{"transformers, tokenizers and huggingface_hub warnings", []string{
+		"Could not reach the Hub (timed out). Using cached commit hash for 'Qwen/Qwen3-8B'.",
+		"The repository does not have a fastcore version specified in the `pyproject.toml`.",
+		"Found /root/.cache/huggingface/hub/models--Qwen--Qwen3-8B files larger than /root/.cache/huggingface/hub/models--Qwen--Qwen3-8BGB (recommended limit):",
+		"Our latest automated health check on model '1' for provider '1' did not complete successfully.  Inference call might fail.",
+		"Inference Endpoint is not deployed yet (1). Waiting 1s...",
+		"Found /root/.cache/huggingface/hub/models--Qwen--Qwen3-8B files exceeding the /root/.cache/huggingface/hub/models--Qwen--Qwen3-8BGB recommended maximum:",
 		"Warning: You are sending unauthenticated requests to the HF Hub. Please set a HF_TOKEN to enable higher rate limits and faster downloads.",
 		"Could not locate the custom_generate/generate.py inside Qwen/Qwen3-8B.",
 		"Some weights of the model checkpoint at /models/bge-reranker-v2-m3 were not used when initializing XLMRobertaModel: ['classifier.dense.bias', 'classifier.dense.weight']",
@@ -744,6 +771,16 @@ var routineComponents = []struct {
 		"`generation_config` default values have been modified to match model-specific defaults: {'top_k': 20, 'top_p': 0.8}. If this is not desired, please set these values explicitly.",
 	}},
 	{"flashinfer, triton and DeepGEMM JIT notices", []string{
+		"/usr/local/lib/python3.12/dist-packages/flashinfer/moe_ep/kernel_src/cutedsl_megamoe/shim/knob_cache.py:102: UserWarning: [moe_ep-knob-cache] /root/.cache/flashinfer/0.3.1/90a/cached_ops has unsupported version 12.9; ignoring.",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: [TacticsBlocklist]: Saved 1 invalid tactic(s) across 1 operation(s) to /root/.cache/flashinfer/0.3.1/90a/cached_ops",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Loaded packed KDA T=1 1 1 module",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Found 1 dumps to replay from /root/.cache/flashinfer/0.3.1/90a/cached_ops",
+		"/usr/local/lib/python3.12/dist-packages/flashinfer/testing/utils.py:1051: UserWarning: CUPTI is not installed. Try 'pip install -U cupti-python'. Falling back to CUDA events for benchmarking.",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: flush_graph_dumps (1): wrote 1 pending entries",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Trace Apply: applying solution for definition 1 on 1 (dps=1).",
+		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: [1/1] Replaying /root/.cache/flashinfer/0.3.1/90a/cached_ops...",
+		"2026-05-28 00:11:09,418 - WARNING - flashinfer.jit: GENERATING IMMA KERNELS INSTEAD OF IGMMA FOR SM90",
+		"/usr/local/lib/python3.12/dist-packages/flashinfer/gemm/gemm_base.py:2805: UserWarning: cuDNN GEMM engine/knob tactic did not match any built execution plan; falling back to default tactic=-1.",
 		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Prebuilt kernels not found, using JIT backend",
 		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Loading JIT ops: batch_prefill_with_kv_cache_dtype_q_bf16_dtype_kv_bf16_dtype_o_bf16_dtype_idx_i32_head_dim_qk_128_head_dim_vo_128_posenc_0_use_swa_False_use_logits_cap_False_f16qk_False",
 		"2026-05-28 00:11:09,418 - INFO - flashinfer.jit: Finished loading JIT ops: batch_prefill_with_kv_cache_dtype_q_bf16_dtype_kv_bf16_dtype_o_bf16_dtype_idx_i32_head_dim_qk_128_head_dim_vo_128_posenc_0_use_swa_False_use_logits_cap_False_f16qk_False",
@@ -792,6 +829,7 @@ var routineComponents = []struct {
 		"2026-05-28 00:11:09,418\tWARNING services.py:2009 -- WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available. This will harm performance! You may be able to free up space by deleting files in /dev/shm. If you are inside a Docker container, you can increase /dev/shm size by passing '--shm-size=10.24gb' to 'docker run' (or add it to the run_options list in a Ray cluster config). Make sure to set this to more than 30% of available RAM.",
 	}},
 	{"Mooncake and NIXL glog chatter", []string{
+		"E0528 00:11:09.418211  4021 real_client.cpp:1702] Object not found for key: kv_0_a1b2c3d4_tp0",
 		"I0528 00:11:09.418211  4021 transfer_engine_impl.cpp:172] Transfer Engine RPC using P2P handshake, listening on 10.0.0.12:15395",
 		"I0528 00:11:09.418211  4021 transfer_engine_impl.cpp:232] Topology discovery complete. Found 1 HCAs.",
 		"I0528 00:11:09.418211  4021 tcp_transport.cpp:343] TcpTransport: listen on port 16953",
@@ -890,8 +928,12 @@ var routineWordingsExamples = map[string]example{
 
 // routineWordingsNarrowed adds, to the records narrowed so that a routine
 // line no longer reads as their failure, that line as a near-miss (their
-// failure examples stay matches).
+// failure examples stay matches), and to the info records widened to a
+// routine line, that line as a match.
 var routineWordingsNarrowed = map[string]example{
+	"mooncake-store-key-not-found": {match: []string{
+		"E0528 00:11:09.418211  4021 real_client.cpp:1702] Object not found for key: kv_0_a1b2c3d4_tp0",
+	}},
 	"cuda-peer-access-unsupported": {miss: []string{
 		schedLog("Setup Custom allreduce failed with CUDA error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly."),
 	}},
