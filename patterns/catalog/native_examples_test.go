@@ -659,9 +659,15 @@ var moreNativeExamples = map[string]example{
 			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'"),
 			"RuntimeError: Assertion exception (/workspace/DeepEP/csrc/legacy/buffer.hpp:212): hidden % 128 == 0",
 			"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:152 'nvcc_version >= 12.3'",
+			// DeepGEMM's newer form, '<name> error (<file>:<line>): <condition>'.
+			"RuntimeError: Assertion error (/sgl-workspace/DeepGEMM/csrc/jit_kernels/heuristics/sm90.hpp:112): n % 64 == 0",
+			"Capture cuda graph failed: Assertion error (/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:57): ab.scalar_type() == kPackedFP4 and arch_major == 10",
 		},
 		miss: []string{
 			"Test failed: assertion error",
+			// The same form's runtime checks name the CUDA call that failed.
+			"RuntimeError: CUDA runtime error (/deepgemm/csrc/jit/kernel_runtime.hpp:88): out of memory",
+			"Assertion error (see the log above): retrying",
 			"[2026-05-28 00:11:09] DeepEP assertion checks enabled: num_max_dispatch_tokens_per_rank=128",
 		},
 	},
