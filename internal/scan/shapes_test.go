@@ -151,9 +151,6 @@ const dev9VllmRelayed = "behind the wrapper the relayed lines are not detected a
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
 	// dev-9: measured before any change made for the batch.
-	"883-flashinfer-trtllm-fmha-runner-unsupported-architecture.log": {
-		"hard-wrap-80": "cut at 80 columns the one-line 'Error in function ... Unsupported architecture' is not rejoined, and its first piece leads unclassified",
-	},
 	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed,
 		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
 	// dev-8: measured before any change made for the batch.
