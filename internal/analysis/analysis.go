@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -764,7 +765,7 @@ func onlyWhere(msg string) bool {
 		return false
 	}
 	i := strings.LastIndexByte(where, ':')
-	return i > 0 && isDigits(where[i+1:])
+	return i > 0 && ascii.Digits(where[i+1:])
 }
 
 // maxFutureScan bounds the bytes of an entry futureException looks
