@@ -230,7 +230,7 @@ func pathNameCut(tok, rest string, p, n byte) bool {
 	}
 	w, after, _ := strings.Cut(rest, " ")
 	j := strings.IndexByte(w, '/')
-	if j <= 0 || strings.IndexByte(w[:j], ':') >= 0 {
+	if j <= 0 || strings.IndexByte(w[:j], ':') >= 0 || !endsInLineNumber(w) {
 		return false
 	}
 	for k := 0; k < 2 && after != ""; k++ {
@@ -239,6 +239,22 @@ func pathNameCut(tok, rest string, p, n byte) bool {
 		if strings.HasSuffix(label, ":") {
 			return false
 		}
+	}
+	return true
+}
+
+// endsInLineNumber reports whether w, a word ending in a colon, ends in a
+// source reference's line number (and column): "fmhaRunner.cuh:30:",
+// "reduce.cuh:412:7:". A file's name alone before the colon ("vocab.json:
+// 100%") is a line of its own, a progress bar's label.
+func endsInLineNumber(w string) bool {
+	w = strings.TrimSuffix(w, ":")
+	for k := 0; k < 2; k++ {
+		i := strings.LastIndexByte(w, ':')
+		if i < 0 || i == len(w)-1 || !isDigits(w[i+1:]) {
+			return k > 0
+		}
+		w = w[:i]
 	}
 	return true
 }

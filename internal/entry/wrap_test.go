@@ -63,6 +63,8 @@ func TestIsWrapBreak(t *testing.T) {
 			"nfer/trtllm/fmha/fmhaRunner.cuh:30: Unsupported architecture", true},
 		{"inside a directory's name, the rest naming a line and a column", "what():  CUDA error: an illegal memory access at /sgl-workspace/sgl-kernel/csrc/allred",
 			"uce/custom_all_reduce.cuh:412:7: in launch", true},
+		{"inside a directory's name, a progress bar's file name", "Downloading into /root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots",
+			"tokenizer/vocab.json: 100%|██████████| 2.78M/2.78M [00:00<00:00, 9.1MB/s]", false},
 		{"after an object file, a compiler's diagnostic", "[2/7] /usr/local/cuda/bin/nvcc -c /workspace/csrc/gemm/fp8.cu -o /workspace/build/gemm/fp8.o",
 			"csrc/gemm/fp8.cu:112:3: error: identifier \"__nv_fp8_e4m3\" is undefined", false},
 		{"after an include directory, a compiler's diagnostic", "[2/7] c++ -MMD -MF kernel.o.d -DTORCH_EXTENSION_NAME=kernel -isystem /opt/torch/csrc/api/include",
