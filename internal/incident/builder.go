@@ -49,16 +49,23 @@ type Builder struct {
 	// the same by record for the other places, and for a hit with none
 	// (made by the analysis). Only a record's own id is ever hashed by
 	// them, never a key that may lie in a lent entry.
-	byOrdinal []recordFP
+	byOrdinal []ordinalFP
 	filled    int // the entries of byOrdinal in use
 	fps       map[*patterns.Record]recordFP
 }
 
-// recordFP is a record's fingerprint for one source key.
-type recordFP struct {
-	rec    *patterns.Record // byOrdinal's entry is of this record
+// ordinalFP is a record's fingerprint for one source key: an entry of
+// byOrdinal, whose place is the record's. It has no room for the place
+// (40 bytes, not 48): the table is a catalog's length, grown by doubling.
+type ordinalFP struct {
+	rec    *patterns.Record // the entry is of this record
 	source string
 	fp     [16]byte
+}
+
+// recordFP is an entry of fps: an ordinalFP with the record's place.
+type recordFP struct {
+	ordinalFP
 	// ord is the record's place (matcher.Hit.Ordinal), -1 for none: an
 	// entry of fps moves to byOrdinal when it grows over that place.
 	ord int32
@@ -116,7 +123,7 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 			b.filled++
 		}
 		fingerprintInto(out, key, sourceKey)
-		*x = recordFP{r, sourceKey, *out, int32(i)}
+		*x = ordinalFP{r, sourceKey, *out}
 		return
 	}
 	if x, ok := b.fps[r]; ok && x.source == sourceKey {
@@ -130,20 +137,20 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[r] = recordFP{r, sourceKey, *out, int32(i)}
+	b.fps[r] = recordFP{ordinalFP{r, sourceKey, *out}, int32(i)}
 }
 
 // growOrdinals grows byOrdinal over place i, and moves there the entries
 // of fps at the places it now covers.
 func (b *Builder) growOrdinals(i int) {
 	n := min(max(i+1, 2*len(b.byOrdinal), 256), maxOrdinals)
-	b.byOrdinal = append(b.byOrdinal, make([]recordFP, n-len(b.byOrdinal))...)
+	b.byOrdinal = append(b.byOrdinal, make([]ordinalFP, n-len(b.byOrdinal))...)
 	for r, x := range b.fps {
 		if x.ord >= 0 && int(x.ord) < n {
 			if b.byOrdinal[x.ord].rec == nil {
 				b.filled++
 			}
-			b.byOrdinal[x.ord] = x
+			b.byOrdinal[x.ord] = x.ordinalFP
 			delete(b.fps, r)
 		}
 	}
