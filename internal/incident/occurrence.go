@@ -190,6 +190,13 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	return o
 }
 
+// alertParts is an alert's exception and the room of its Ranks (its
+// first rank and a few more) in one allocation.
+type alertParts struct {
+	exception sinks.Exception
+	ranks     [4]string
+}
+
 // buildAlert builds o's whole alert (occurrenceOf made the rest of o, and
 // the alert's fingerprint).
 func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source) {
@@ -213,19 +220,36 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		Entry:  sinks.TruncateMiddle(e.Raw, MaxAlertText),
 		Engine: src.Engine,
 	}
+	// The exception and the ranks' room, when the alert has both, are
+	// one allocation (two of 64 bytes each otherwise).
+	var parts *alertParts
+	if o.Rank != "" && d.Exception != nil {
+		parts = new(alertParts)
+	}
 	if o.Rank != "" {
 		// Room for a few more: an incident's repeats come from its
 		// other ranks.
-		a.Ranks = append(make([]string, 0, 4), o.Rank)
+		if parts != nil {
+			a.Ranks = append(parts.ranks[:0], o.Rank)
+		} else {
+			a.Ranks = append(make([]string, 0, len(alertParts{}.ranks)), o.Rank)
+		}
 		a.FirstRank = o.Rank
 	}
 	if d.Exception != nil {
-		a.Match.Exception = &sinks.Exception{
+		var x *sinks.Exception
+		if parts != nil {
+			x = &parts.exception
+		} else {
+			x = new(sinks.Exception)
+		}
+		*x = sinks.Exception{
 			Type:       d.Exception.Type,
 			Message:    d.Exception.Message,
 			Stacktrace: sinks.TruncateMiddle(stacktrace(e), MaxAlertText),
 			RootCause:  analysis.ExceptionLine(d.RootCause),
 		}
+		a.Match.Exception = x
 	}
 	tr := d.Triage // read, never written: the diagnosis is the caller's
 	// sglang's steps fit a source detected as sglang's, or one whose
