@@ -129,6 +129,14 @@ type Analyzer struct {
 	// engine is the engine that wrote the entries analysed now; "" when
 	// not known (see SetEngine).
 	engine string
+	// configured says engine was configured, not detected
+	// (ConfigureEngine).
+	configured bool
+	// cur is the entry analysed now, ev the engine its own shapes name
+	// once evRead (see evidence).
+	cur    curEntry
+	ev     string
+	evRead bool
 	// version is the sglang release that wrote the entries; "" when not
 	// known (see SetVersion).
 	version string
@@ -178,6 +186,7 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 // searchEntry matches e's text: the hits and pattern errors of
 // AnalyzeInto's search.
 func (a *Analyzer) searchEntry(e *entry.Entry) {
+	a.setEntry(e)
 	a.exceptionTypes(e)
 	a.perrs = a.perrs[:0]
 	a.hits = a.search(a.hits[:0], e.Text)

@@ -44,7 +44,7 @@ func (a *Analyzer) classRecord(typ string) *patterns.Record {
 		}
 	}
 	r := a.classRecs[cls]
-	if r == nil || !r.ForEngine(a.engine) {
+	if r == nil || !r.ForEngine(a.entryEngine()) {
 		return nil
 	}
 	return r

@@ -41,7 +41,7 @@ func (a *Analyzer) inPhaseRecord(tag string) *patterns.Record {
 		}
 	}
 	r := a.inPhaseRecs[tag]
-	if r == nil || !r.ForEngine(a.engine) {
+	if r == nil || !r.ForEngine(a.entryEngine()) {
 		return nil
 	}
 	return r

@@ -30,7 +30,7 @@ var phaseTags = map[string]string{
 // looked up once per Analyzer.
 func (a *Analyzer) phaseWrapper(phase string) *patterns.Record {
 	tag := phaseTags[phase]
-	if tag == "" || a.engine != "" && a.engine != "sglang" {
+	if eng := a.entryEngine(); tag == "" || eng != "" && eng != "sglang" {
 		return nil
 	}
 	if a.phaseRecs == nil {

@@ -490,6 +490,7 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 	}
 	eng := s.Engine()
 	sh.an.SetEngine(eng)
+	sh.an.ConfigureEngine(s.engine.Configured())
 	for i := range es {
 		e := &es[i]
 		ahead := false
@@ -514,6 +515,11 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 		// copy per entry showed in the scan's profile.
 		de := &sh.e
 		de.Stream, de.Entry, de.Diagnosis, de.Failure, de.Ahead, de.Engine = s, e, &sh.d, failure, ahead, eng
+		if failure {
+			// The entry's own engine, when its lines name another
+			// than the stream's (a relayed or interleaved engine).
+			de.Engine = sh.an.EngineOf(&sh.d, e)
+		}
 		de.lent, de.an = failure && sh.later, sh.an
 		fn(de)
 	}
