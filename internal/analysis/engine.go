@@ -32,27 +32,30 @@ func (a *Analyzer) SetVersion(v string) { a.version = v }
 // Version is the release SetVersion set.
 func (a *Analyzer) Version() string { return a.version }
 
-// search matches text and keeps the hits of records that apply to the
-// engine, appending them to dst.
-func (a *Analyzer) search(dst []matcher.Hit, text string) []matcher.Hit {
+// search matches text, which e's is or is rewritten from, and keeps the
+// hits of records that apply to the engine, appending them to dst.
+func (a *Analyzer) search(dst []matcher.Hit, text string, e *entry.Entry) []matcher.Hit {
 	n := len(dst)
 	dst = a.searchAll(dst, text)
+	if len(dst) == n {
+		return dst
+	}
 	keep := dst[:n]
 	for _, h := range dst[n:] {
-		if a.keeps(h.Record) && (a.version == "" || h.Record.AppliesTo(a.version)) {
+		if a.keeps(h.Record, e) && (a.version == "" || h.Record.AppliesTo(a.version)) {
 			keep = append(keep, h)
 		}
 	}
 	return keep
 }
 
-// keeps reports whether r may describe the entry analysed now. A record
-// of no engine always may; one scoped to engines may when the engine is
-// configured and r is its, or, when it was detected:
-//   - the entry carries an engine's own shapes (engine.OfEntry) and r is
-//     that engine's, whatever engine the stream was decided for: a log
-//     that relays or interleaves two engines reads each entry with its
-//     own engine's records;
+// keeps reports whether r may describe e, the entry analysed now. A
+// record of no engine always may; one scoped to engines may when the
+// engine is configured and r is its, or, when it was detected:
+//   - e carries an engine's own shapes (engine.OfEntry) and r is that
+//     engine's, whatever engine the stream was decided for: a log that
+//     relays or interleaves two engines reads each entry with its own
+//     engine's records;
 //   - else the stream's engine is not known, or r is its;
 //   - else r is another engine's than sglang: such a record's message is
 //     that engine's own, and an entry with no shapes of the stream's
@@ -60,14 +63,14 @@ func (a *Analyzer) search(dst []matcher.Hit, text string) []matcher.Hit {
 //     names, in a stream another engine's lines decided). sglang's
 //     records never reach another engine's stream that way: their
 //     advice is for sglang alone.
-func (a *Analyzer) keeps(r *patterns.Record) bool {
+func (a *Analyzer) keeps(r *patterns.Record, e *entry.Entry) bool {
 	if r == nil || len(r.Engines) == 0 {
 		return true
 	}
 	if a.configured {
 		return r.ForEngine(a.engine)
 	}
-	if ev := a.evidence(); ev != "" {
+	if ev := a.evidence(e); ev != "" {
 		return r.ForEngine(ev)
 	}
 	if a.engine == "" || r.ForEngine(a.engine) {
@@ -76,38 +79,43 @@ func (a *Analyzer) keeps(r *patterns.Record) bool {
 	return !r.ForEngine(engine.SGLang)
 }
 
-// evidence is engine.OfEntry of the entry analysed now, read once per
-// entry and only when asked.
-func (a *Analyzer) evidence() string {
+// evidence is engine.OfEntry of e, the entry analysed now, read once per
+// entry (searchEntry forgets it) and only when asked. sglang's ranked
+// header, which the entry's parse read, is what OfEntry would find
+// first: it is taken without the searches.
+func (a *Analyzer) evidence(e *entry.Entry) string {
 	if !a.evRead {
 		a.evRead = true
-		a.ev = ""
-		if a.cur.raw != "" || a.cur.text != "" {
-			a.ev = engine.OfEntry(a.cur.process, firstLine(a.cur.raw), a.cur.text)
+		switch {
+		case e == nil:
+			a.ev = ""
+		case e.Format == entry.FormatSRT && e.Ranks != entry.NoRanks:
+			a.ev = engine.SGLang
+		default:
+			a.ev = engine.OfEntry(e.Process, firstLine(e.Raw), e.Text)
 		}
 	}
 	return a.ev
 }
 
-// entryEngine is the engine the entry analysed now is read as: the one
-// its own shapes name, else the stream's.
-func (a *Analyzer) entryEngine() string {
+// entryEngine is the engine e, the entry analysed now, is read as: the
+// configured one, else the one its own shapes name, else the stream's.
+func (a *Analyzer) entryEngine(e *entry.Entry) string {
 	if a.configured {
 		return a.engine
 	}
-	if ev := a.evidence(); ev != "" {
+	if ev := a.evidence(e); ev != "" {
 		return ev
 	}
 	return a.engine
 }
 
-// EngineOf is the engine whose advice fits e, which d diagnosed (the
-// last entry analysed): the engine e's own shapes name, else the
-// stream's (SetEngine), unless d's cause is a record of other engines
-// only, whose first engine it then is.
+// EngineOf is the engine whose advice fits e, the entry analysed last,
+// which d diagnosed: the engine e's own shapes name, else the stream's
+// (SetEngine), unless d's cause is a record of other engines only, whose
+// first engine it then is.
 func (a *Analyzer) EngineOf(d *Diagnosis, e *entry.Entry) string {
-	a.setEntry(e)
-	eng := a.entryEngine()
+	eng := a.entryEngine(e)
 	if d != nil && d.Cause != nil && d.Cause.Record != nil {
 		if r := d.Cause.Record; !r.ForEngine(eng) {
 			return r.Engines[0]
@@ -115,15 +123,6 @@ func (a *Analyzer) EngineOf(d *Diagnosis, e *entry.Entry) string {
 	}
 	return eng
 }
-
-// setEntry makes e the entry analysed now. Its strings are kept, not e:
-// a lent entry's copy must not escape.
-func (a *Analyzer) setEntry(e *entry.Entry) {
-	a.cur, a.evRead = curEntry{e.Process, e.Raw, e.Text}, false
-}
-
-// curEntry is what evidence reads of the entry analysed now.
-type curEntry struct{ process, raw, text string }
 
 // firstLine is s up to its first newline.
 func firstLine(s string) string {

@@ -76,7 +76,8 @@ var vllmEngineFrames = [...]string{"vllm/v1/engine/", "vllm/engine/", "vllm/entr
 // ofFrames names the engine whose source a traceback's frames pass
 // through, "" when none.
 func ofFrames(text string) string {
-	if !strings.Contains(text, "File ") && !strings.Contains(text, ".py") {
+	// Frames are continuation lines: a one-line entry has none.
+	if strings.IndexByte(text, '\n') < 0 || !strings.Contains(text, ".py") {
 		return ""
 	}
 	if strings.Contains(text, "sglang/srt/") {
