@@ -85,7 +85,7 @@ func TestPhaseRecordOnlyForSGLang(t *testing.T) {
 		want       bool
 	}{
 		{"configured", in, true, false},
-		{"detected, vLLM's header", "ERROR 09-28 15:47:20 [core.py:70] " + in, false, false},
+		{"detected, vLLM's header", "(EngineCore_DP0 pid=9) ERROR 09-28 15:47:20 [core.py:70] " + in, false, false},
 		{"detected, sglang's frames", in, false, true},
 	} {
 		an := analysis.New(m)

@@ -19,11 +19,12 @@ const maxHeader = 256
 // entry's header named (vLLM's "EngineCore_DP0 pid=N"), first its first
 // line as written (header included), text the whole entry.
 //
-// The first line decides when it holds a header only one engine writes:
-// sglang's "[YYYY-MM-DD HH:MM:SS TP0]", vLLM's process prefix or its
-// logger's "LEVEL MM-DD HH:MM:SS [file.py:N]", TGI's targets, LMDeploy's
-// logger. TensorRT-LLM's "[TensorRT-LLM]" tags are no evidence: Triton's
-// backend prints them inside its own lines. Otherwise the
+// The first line decides when it holds a shape that decides a stream by
+// itself (Confident): sglang's "[YYYY-MM-DD HH:MM:SS TP0]", vLLM's
+// process prefix, TGI's targets, LMDeploy's logger. vLLM's logger header
+// alone is no evidence (sglang's older releases log through it when they
+// import vLLM's layers), nor are TensorRT-LLM's "[TensorRT-LLM]" tags
+// (Triton's backend prints them inside its own lines). Otherwise the
 // traceback's frames do: sglang's runtime ("sglang/srt/") before vLLM's
 // engine ("vllm/v1/engine/", "vllm/entrypoints/", its workers and
 // executors), since older sglang releases import vLLM's layers (never
@@ -57,7 +58,7 @@ func ofHeader(s string) string {
 	if i := strings.Index(s, "[20"); i >= 0 && sglangHeader(s[i:]) == 2 {
 		return SGLang
 	}
-	if i := strings.IndexByte(s, '('); i >= 0 && vllmPrefix(s[i:]) || vllmHeader(s) {
+	if i := strings.IndexByte(s, '('); i >= 0 && vllmPrefix(s[i:]) {
 		return VLLM
 	}
 	if strings.Contains(s, "text_generation_") {

@@ -15,7 +15,7 @@ var ofEntryCases = []struct {
 	{"sglang's main process, bare", "", "[2026-05-28 00:11:09] INFO:     127.0.0.1:5000 - \"GET /health HTTP/1.1\" 200 OK", "", ""},
 	{"vLLM's process prefix, taken off", "EngineCore_DP0 pid=17374", "ERROR 09-28 15:47:21 [core.py:708] EngineCore failed to start.", "", VLLM},
 	{"vLLM's process prefix, in the line", "", "(VllmWorker rank=0 pid=9) ERROR 09-28 15:47:21 [multiproc_executor.py:596] WorkerProc failed", "", VLLM},
-	{"vLLM's logger header", "", "ERROR 09-28 15:47:21 [core.py:708] EngineCore failed to start.", "", VLLM},
+	{"vLLM's logger header alone", "", "ERROR 09-28 15:47:21 [core.py:708] EngineCore failed to start.", "", ""},
 	{"vLLM's import-time header", "", "INFO 09-28 15:47:21 [__init__.py:216] Automatically detected platform cuda.", "", ""},
 	{"TGI's launcher", "", "2023-09-26T21:48:00.969072Z ERROR text_generation_launcher: Method Warmup encountered an error.", "", TGI},
 	{"LMDeploy's logger", "", "2024-05-01 12:00:00,000 - lmdeploy - ERROR - engine failed", "", LMDeploy},
