@@ -38,6 +38,18 @@ var (
 		"    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank)",
 		archExc,
 	}
+	tgiServing = []string{
+		"2023-09-26T21:47:50.100000Z  INFO text_generation_launcher: Starting download process.",
+		"2023-09-26T21:47:55.200000Z  INFO text_generation_launcher: Successfully downloaded weights.",
+	}
+	tgiFailure = []string{
+		"2023-09-26T21:48:00.969072Z ERROR text_generation_launcher: Method Warmup encountered an error.",
+		"Traceback (most recent call last):",
+		`  File "/opt/conda/lib/python3.9/site-packages/text_generation_server/models/flash_causal_lm.py", line 755, in warmup`,
+		"    raise RuntimeError(",
+		"RuntimeError: Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`",
+	}
+	relayedVLLM = "[2026-05-28 00:11:10] ValueError: [address=127.0.0.1:37657, pid=3125985] User-specified max_model_len (4096) is greater than the derived max_model_len (seq_length=2048 or model_max_length=None in model's config.json)."
 )
 
 // A log that carries two engines reads each failure with its own
@@ -59,6 +71,12 @@ func TestShellReadsEachEngineOwnEntries(t *testing.T) {
 		// reads it; a vLLM stream never takes sglang's record.
 		{"vLLM's stream, a bare line", join(vllmServing, []string{"", archExc}), []string{vSlug}, []string{engine.VLLM}},
 		{"sglang's stream, a bare line", join(sglangServing, []string{"", archExc}), []string{sSlug}, []string{engine.SGLang}},
+		// Another engine in an sglang stream: TGI's launcher and its
+		// traceback; vLLM's refusal relayed (an actor's address in front)
+		// in a line no engine's own shape names.
+		{"sglang's stream, TGI's traceback", join(sglangServing, tgiFailure), []string{"tgi-not-enough-memory-warmup"}, []string{engine.TGI}},
+		{"sglang's stream, vLLM's relayed line", join(sglangServing, []string{"", relayedVLLM}), []string{"vllm-max-model-len-exceeds-derived"}, []string{engine.VLLM}},
+		{"TGI's stream, sglang's failure", join(tgiServing, sglangFailure), []string{sSlug}, []string{engine.SGLang}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sh := NewShell(defaultMatcher(t), nil)
