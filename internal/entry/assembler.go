@@ -806,8 +806,9 @@ const (
 // ncclNext is the NCCL state after the entry took line s.
 func ncclNext(state int8, s string) int8 {
 	if state == ncclNone {
-		// Every line comes here: only the search it needs.
-		if hasNCCLError(s) {
+		// Every line comes here: only the search it needs. A rank's
+		// tail may open with NCCL's error-name line.
+		if hasNCCLError(s) || strings.HasPrefix(s, "nccl") && isNCCLErrorName(s) {
 			return ncclMessage
 		}
 		return ncclNone
@@ -847,7 +848,9 @@ func hasNCCLError(s string) bool {
 // error message in the given state.
 func ncclContinues(state int8, s string) bool {
 	if state == ncclLastError {
-		return true
+		// The failure's line, unless NCCL left it empty and the next
+		// process's traceback opens (ranks' outputs one after another).
+		return !isTracebackLine(s) && !isGroupStartLine(s)
 	}
 	t := strings.TrimSpace(s)
 	return t == "Last error:" || isNCCLErrorName(t)
@@ -865,6 +868,15 @@ func isNCCLErrorName(s string) bool {
 		i++
 	}
 	return strings.HasPrefix(r[i:], ": ")
+}
+
+// isNCCLMessage reports whether s, an entry's first line, is NCCL's error
+// message or its error-name line ("ncclSystemError: ... Last error:"): it
+// announces NCCL's last error, never a traceback, so a traceback one blank
+// line after it is another process's (a rank's tail, then another rank's
+// output).
+func isNCCLMessage(s string) bool {
+	return hasNCCLError(s) || isNCCLErrorName(strings.TrimSpace(s))
 }
 
 // isSGLangFormat reports whether f is one of sglang's own header families.
@@ -1247,7 +1259,7 @@ func (a *Assembler) continues(c *classified) bool {
 	// of the record.
 	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
 		(p.colon || messageFollows(p.msg))
-	if announced && !p.st.sglang() && isTracebackLine(s) {
+	if announced && !p.st.sglang() && isTracebackLine(s) && !isNCCLMessage(p.msg) {
 		return true
 	}
 	if p.lineMsg == msgSpaced && p.blanks == 1 {

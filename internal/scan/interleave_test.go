@@ -401,10 +401,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"866-vllm-engine-core-initialization-failed-short-traceback.log + 900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
 		"two-failures": "in one log with sglang's serving lines the short traceback is not detected as the other engine's, so its RuntimeError leads unclassified",
 	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"ranks": "interleaved with another rank's copy the bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
-	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
 	"214-cri-stdout-f-scheduler-exception-mtp.log": {

@@ -134,10 +134,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": {
 		"fold-s-100": "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
 	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"prefix-rank": "with another rank prefix on every line the rank's bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
-	},
 	// dev-6: measured before any change made for the batch.
 	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
 		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
