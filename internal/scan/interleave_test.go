@@ -403,9 +403,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"restart": "a CRI-framed excerpt: the restart's raw lines between its two copies are not CRI, and one input has one framing, so the second copy is not read as CRI",
-	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {"restart": restartGlued},
 	"412-nvrm-xid13-sm-cga-exception-kernel-log.log": {
 		"restart": "after the restart's lines the kernel log's ESR line of the second Xid is read as an exception of its own, which leads (not investigated further)",

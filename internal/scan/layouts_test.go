@@ -147,9 +147,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"fold-s-100": "Ray's actor prefix stays on each line's first piece only: the rests have none and read as lines of their own (a frame's address, its symbol), so the dump's lead is a piece",
 	},
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "the container runtime's framing stays on each line's first piece only: the rests carry no CRI prefix and are read apart from the scheduler record",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",

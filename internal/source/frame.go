@@ -58,6 +58,11 @@ type framer struct {
 	max    int
 	pend   [2]partial // by stream: 0 stdout, 1 stderr
 	bad    int64      // framing errors since the caller last read it
+	// last is the stream of the latest line that parsed in the format: a
+	// line that does not (the rest of a line a terminal or a paste
+	// folded, a line the runtime did not write) is passed through raw
+	// on that stream, with the lines it goes on from.
+	last string
 }
 
 func newFramer(f Format, max int) *framer { return &framer{format: f, max: max} }
@@ -95,6 +100,7 @@ func (f *framer) push(b []byte, start, end int64, cut bool, out func(frame) erro
 		if !ok {
 			break
 		}
+		f.last = c.stream
 		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, c.partial, start, end, cut, out)
 	case FormatDocker:
 		d, ok := parseDocker(b)
@@ -102,12 +108,16 @@ func (f *framer) push(b []byte, start, end int64, cut bool, out func(frame) erro
 			break
 		}
 		msg, complete := bytes.CutSuffix(d.log, []byte("\n"))
+		f.last = d.stream
 		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, end, cut, out)
 	default:
 		return f.raw(b, start, end, cut, out)
 	}
 	f.bad++
-	return f.raw(b, start, end, cut, out)
+	if len(b) > f.max {
+		b, cut = b[:f.max], true
+	}
+	return out(frame{text: b, stream: f.last, offset: start, end: end, truncated: cut})
 }
 
 // raw passes a physical line through undecoded, cut at the line bound

@@ -102,6 +102,21 @@ func TestFramer(t *testing.T) {
 			bad: 3,
 		},
 		{
+			// A terminal or a paste folded the runtime's lines: each
+			// rest passes through raw on the stream of the line it
+			// goes on from.
+			name:   "cri folded rests keep the stream before them",
+			format: FormatCRI,
+			lines:  []string{ts + " stderr F Scheduler hit an exception: ", "Traceback (most recent call last):", ts + " stdout F ready", "the rest"},
+			want: []framed{
+				{"Scheduler hit an exception: ", "stderr", 0, 69, false},
+				{"Traceback (most recent call last):", "stderr", 69, 104, false},
+				{"ready", "stdout", 104, 150, false},
+				{"the rest", "stdout", 150, 159, false},
+			},
+			bad: 2,
+		},
+		{
 			name:   "cri partial join is bounded",
 			format: FormatCRI,
 			max:    10,
