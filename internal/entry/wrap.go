@@ -79,10 +79,12 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// progress bar redrawn, a command repeated, a list); one whose first
 	// word stands in a column (a numbered listing, a table, a backtrace's
 	// frame numbers) is a line of a layout.
-	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) {
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) && !strings.HasSuffix(prev, "  ") {
 		// (Unless the break fell before the space ahead of the word
 		// that closes a parenthesis prev opened: "...error: 2 (out of"
-		// and " memory)  file=csrc/utils.h ...".)
+		// and " memory)  file=csrc/utils.h ...", or inside the padding
+		// of prev's own columns, which no line ends in: a stack dump's
+		// "PC: @     " and "0x7f6d68247e87  (unknown)  raise".)
 		return false
 	}
 	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token

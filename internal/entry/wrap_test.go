@@ -28,6 +28,9 @@ func TestIsWrapBreak(t *testing.T) {
 		{"after a batch line's last comma, a native library's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17", false},
 		{"a list without spaces going on in capitals", "torch.distributed.DistBackendError: NCCL communicator for ranks TP0,TP1,TP2,TP3,TP4,TP5,TP6,", "TP7 was aborted after a timeout", true},
 		{"a list without spaces going on in lower case", "ValueError: unknown attention backends in --attention-backend list: flashinfer,triton,fa3,", "torch_native,flex_attention", true},
+		{"inside a stack dump's column padding", "(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise", true},
+		{"inside a frame's column padding", "[2025-05-19 13:48:05,851 E 124799 140771] logging.cc:361:     @     0x7f6d660dd070  ", "(unknown)  (unknown)", true},
+		{"a padded line, then a row of a listing of its own", "  PID   USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND", "12345  root      20   0   10.2g   1.1g  20480 S 100.0   1.8   1:02.33 python3", false},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
@@ -139,6 +142,12 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 			// rejoined too: two lines from the start that each came
 			// after one blank tell the spacing.)
 			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelOut=112)"}}},
+		{"a failure-signal dump folded at a word inside its column padding, behind Ray's prefix",
+			"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361: *** SIGABRT \nreceived at time=1747633685 on cpu 74 ***\n" +
+				"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361: PC: @     \n0x7f6d68247e87  (unknown)  raise\n" +
+				"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361:     @     \n0x7f6d660dd35a  (unknown)  __cxxabiv1::__terminate()\n" +
+				"(Worker pid=7) Fatal Python error: Aborted",
+			[]view{{Lines: "1-6", Format: FormatRayCore, Msg: "*** SIGABRT received at time=1747633685 on cpu 74 ***"}, {Lines: "7-7", Format: FormatNative, Native: NativeFaulthandler, Msg: "Fatal Python error: Aborted"}}},
 		// A blank line after a native line that ends a word is the log's own.
 		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
 			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},
@@ -234,6 +243,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/")
 	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
 	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
+	f.Add("(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return

@@ -144,9 +144,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"042-ignore-import-error-gcc-then-scheduler.log": {
 		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
 	},
-	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"fold-s-100": "Ray's actor prefix stays on each line's first piece only: the rests have none and read as lines of their own (a frame's address, its symbol), so the dump's lead is a piece",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
