@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -137,6 +138,10 @@ type Analyzer struct {
 	// classRecs are the records named by an exception class alone (see
 	// classRecord), built at the first exception no record matched.
 	classRecs map[string]*patterns.Record
+	// inPhaseRecs are the records of inPhase by tag, looked up at the
+	// first record inPhase names (see inPhaseRecord); a nil entry for a
+	// tag no record carries.
+	inPhaseRecs map[string]*patterns.Record
 	// prev is the Stream of the entry analysed now, nil for an entry
 	// analysed alone: what the entry before it said (Stream.futureType).
 	prev *Stream
@@ -270,6 +275,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	d.Headline = matchedHeadline(e, cause)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	d.Severity = cause.Record.Severity
+	a.leadInPhase(d, e)
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
 		d.Severity = maxSeverity(d.Severity, sigSev)
 	}
@@ -759,7 +765,7 @@ func onlyWhere(msg string) bool {
 		return false
 	}
 	i := strings.LastIndexByte(where, ':')
-	return i > 0 && isDigits(where[i+1:])
+	return i > 0 && ascii.Digits(where[i+1:])
 }
 
 // maxFutureScan bounds the bytes of an entry futureException looks

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // familyOf is the family of an exception, from its type, then its message.
 // A wrapper that names what it wraps (Ray's "RayTaskError(OutOfMemoryError)")
@@ -261,7 +265,7 @@ func cannCode(m string) bool {
 		if m[i] != 'e' || (i > 0 && isAlnum(m[i-1])) {
 			continue
 		}
-		if !isAlnum(m[i+1]) || !isDigits(m[i+2:i+6]) || m[i+6] != ':' {
+		if !isAlnum(m[i+1]) || !ascii.Digits(m[i+2:i+6]) || m[i+6] != ':' {
 			continue
 		}
 		return true
@@ -401,15 +405,6 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // launcherVars are the environment variables a distributed launcher

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -104,7 +105,7 @@ func FuzzGlogThread(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		id := glogThread(s)
-		if id != "" && (!isDigits(id) || !strings.Contains(s, id)) {
+		if id != "" && (!ascii.Digits(id) || !strings.Contains(s, id)) {
 			t.Fatalf("glogThread(%q) = %q", s, id)
 		}
 	})

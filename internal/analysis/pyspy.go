@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/textbuf"
 	"github.com/logmatch/logmatch/matcher"
@@ -417,7 +418,7 @@ func glogThread(text string) string {
 		line = line[:64]
 	}
 	f := strings.Fields(line)
-	if len(f) < 4 || !isDigits(f[2]) || len(f[0]) < 5 || !strings.Contains(f[1], ":") {
+	if len(f) < 4 || !ascii.Digits(f[2]) || len(f[0]) < 5 || !strings.Contains(f[1], ":") {
 		return ""
 	}
 	return f[2]

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -390,7 +391,7 @@ func cannDocumentedLine(text string) string {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
 		l := strings.TrimSpace(line)
-		if len(l) < 8 || l[0] != 'E' || l[6] != ':' || !isAlnum(l[1]) || !isDigits(l[2:6]) || l[2:6] == "9999" {
+		if len(l) < 8 || l[0] != 'E' || l[6] != ':' || !isAlnum(l[1]) || !ascii.Digits(l[2:6]) || l[2:6] == "9999" {
 			continue
 		}
 		if msg := strings.TrimSpace(l[7:]); msg != "" && !strings.HasPrefix(msg, "Inner Error") {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -141,7 +142,7 @@ func isFlag(w string) bool {
 // localhost or an IPv4 address, the port a number from 1024 to 65535.
 func isHostPort(w string) bool {
 	host, port, ok := strings.Cut(w, ":")
-	if !ok || host == "" || len(port) < 2 || len(port) > 5 || !isDigits(port) || strings.Contains(port, ":") {
+	if !ok || host == "" || len(port) < 2 || len(port) > 5 || !ascii.Digits(port) || strings.Contains(port, ":") {
 		return false
 	}
 	if p := atoiSmall(port); p < 1024 || p > 65535 {

@@ -183,6 +183,10 @@ var otherEngine = map[string]string{
 	"867-benign-vllm-ascend-plugin-start-vllm-c-import-warning.log": VLLM,
 	// dev-8: an RL framework's shortened traceback of vLLM's V1 engine.
 	"866-vllm-engine-core-initialization-failed-short-traceback.log": VLLM,
+	// dev-9: TGI's warmup failure and its launcher's ERROR line, and
+	// vLLM's NCCL start-up lines behind Ray's worker prefix.
+	"881-tgi-warmup-not-enough-memory-prefill-tokens-awq.log":       TGI,
+	"892-benign-vllm-two-node-nccl-init-start-ray-worker-lines.log": VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -201,7 +201,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -210,6 +210,53 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
+	}
+	return true
+}
+
+// pathNameCut reports whether a break between p and n fell inside a name
+// of a path that goes on in rest: prev's last token tok is a path whose
+// last name has no extension yet ("/workspace/include/flashi") and rest's
+// first word goes on with more of the path before its colon ("nfer/trtllm/
+// fmha/fmhaRunner.cuh:30:"), a source reference, not a writer's name. A
+// compiler's diagnostic on a line of its own opens with a path too, but
+// labels itself in the words after it ("csrc/x.cu:12:3: error: ...",
+// "...: fatal error: ...").
+func pathNameCut(tok, rest string, p, n byte) bool {
+	if !isWordByte(p) || !isLower(n) && !isDigit(n) && n != '_' {
+		return false
+	}
+	i := strings.LastIndexByte(tok, '/')
+	if i < 0 || strings.IndexByte(tok[i+1:], '.') >= 0 {
+		return false
+	}
+	w, after, _ := strings.Cut(rest, " ")
+	j := strings.IndexByte(w, '/')
+	if j <= 0 || strings.IndexByte(w[:j], ':') >= 0 || !endsInLineNumber(w) {
+		return false
+	}
+	for k := 0; k < 2 && after != ""; k++ {
+		var label string
+		label, after, _ = strings.Cut(after, " ")
+		if strings.HasSuffix(label, ":") {
+			return false
+		}
+	}
+	return true
+}
+
+// endsInLineNumber reports whether w, a word ending in a colon, ends in a
+// source reference's line number (and column): "fmhaRunner.cuh:30:",
+// "reduce.cuh:412:7:". A file's name alone before the colon ("vocab.json:
+// 100%") is a line of its own, a progress bar's label.
+func endsInLineNumber(w string) bool {
+	w = strings.TrimSuffix(w, ":")
+	for k := 0; k < 2; k++ {
+		i := strings.LastIndexByte(w, ':')
+		if i < 0 || i == len(w)-1 || !isDigits(w[i+1:]) {
+			return k > 0
+		}
+		w = w[:i]
 	}
 	return true
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Part is one piece of a message: literal text, or a hole for a value known
@@ -349,7 +351,7 @@ func BraceFormat(m Message, args []string) Message {
 			case base == "":
 				name = operandName(args, auto) + name
 				auto++
-			case isDigits(base):
+			case ascii.Digits(base):
 				k, _ := strconv.Atoi(base)
 				name = operandName(args, k) + name[len(base):]
 			}
@@ -376,13 +378,4 @@ func matchingBrace(s string, i int) int {
 		}
 	}
 	return -1
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

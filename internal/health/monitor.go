@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/incident"
 	"github.com/logmatch/logmatch/matcher"
@@ -236,22 +237,10 @@ func containerLog(l *Log) (string, bool) {
 		return "", false
 	}
 	n, ok := strings.CutSuffix(filepath.Base(l.Path), ".log")
-	if !ok || !allDigits(n) {
+	if !ok || !ascii.Digits(n) {
 		return "", false
 	}
 	return l.UID + "/" + n, true
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // startupLine reports whether e is one of the lines a starting server

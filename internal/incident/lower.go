@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -189,20 +190,8 @@ func processOf(word string) string {
 	}
 	parts := strings.Split(word, ":")
 	n := len(parts)
-	if n < 3 || parts[n-3] == "" || allDigits(parts[n-3]) || !allDigits(parts[n-2]) || !allDigits(parts[n-1]) {
+	if n < 3 || parts[n-3] == "" || ascii.Digits(parts[n-3]) || !ascii.Digits(parts[n-2]) || !ascii.Digits(parts[n-1]) {
 		return ""
 	}
 	return parts[n-3] + ":" + parts[n-2]
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/health"
 	"github.com/logmatch/logmatch/internal/incident"
@@ -583,13 +584,13 @@ func rotationBase(path string) string {
 			break
 		}
 		tail := ext[1:]
-		if tail == "gz" || tail == "bz2" || tail == "xz" || tail == "zst" || allDigits(tail) {
+		if tail == "gz" || tail == "bz2" || tail == "xz" || tail == "zst" || ascii.Digits(tail) {
 			base = base[:len(base)-len(ext)]
 			continue
 		}
 		break
 	}
-	if i := lastDash(base); i > 0 && len(base)-i-1 >= 8 && allDigits(base[i+1:]) {
+	if i := lastDash(base); i > 0 && len(base)-i-1 >= 8 && ascii.Digits(base[i+1:]) {
 		base = base[:i]
 	}
 	return dir + base
@@ -607,18 +608,6 @@ func lastDash(s string) int {
 // pendingIncident reports whether an incident's first alert is still to
 // come (it is settling), asking the current grouper (a reload replaces it).
 func (p *processor) pendingIncident(fingerprint string) bool { return p.grouper.Pending(fingerprint) }
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // queue records alerts for the next commit, redacted, with the sinks
 // each goes to: those whose min_severity it meets and that take its kind,

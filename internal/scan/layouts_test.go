@@ -130,6 +130,8 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-9: measured before any change made for the batch.
+	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed, "prefix-pm2"),
 	// dev-8: measured before any change made for the batch.
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": {
 		"fold-s-100": "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",

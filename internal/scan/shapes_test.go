@@ -136,10 +136,17 @@ func wrap(w wrapper, text []byte) string {
 	return b.String()
 }
 
+// dev9VllmRelayed: vLLM's refusal relayed by a serving platform is vLLM's
+// only while nothing else decides the engine.
+const dev9VllmRelayed = "behind the wrapper the relayed lines are not detected as vLLM's, so the vLLM record is not applied and the ValueError leads unclassified"
+
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-9: measured before any change made for the batch.
+	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed,
+		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
 	// dev-8: measured before any change made for the batch.
 	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("a compiler diagnostic is read only at a line's start, and a one-line excerpt behind a label or line number the scan learns from several lines of it (srun's, mpirun's, Loki's, grep's) leaves it behind that label: no alert (as for any one-line compiler error)",
 		"grep-n", "loki-pipe", "mpirun-tag", "srun-label"),

@@ -11,10 +11,13 @@ import (
 // environment variable, the command). An alert's first step is the one
 // read, so a reordering that puts a diagnosis or a rarer cause first
 // fails here instead of drifting unnoticed. engine, when set, checks the
-// first of that engine's remedies as well.
+// first of that engine's remedies as well. threads, when set, names the
+// public threads the fix was read from, so a later review can weigh the
+// lead against the same evidence.
 var firstFixes = []struct {
 	slug, first   string
 	engine, remed string
+	threads       []string
 }{
 	// Most illegal accesses are kernel bugs a later release fixes.
 	{slug: "cuda-illegal-memory-access", first: "Upgrade the engine, its kernel packages and torch together",
@@ -55,6 +58,151 @@ var firstFixes = []struct {
 	{slug: "cuda-device-side-assert", first: "upgrade the engine"},
 	// Mismatched native builds are the usual cause of a segfault.
 	{slug: "fatal-python-error-segfault", first: "that the engine's release pins"},
+	// Multi-node timeouts: a newer release with a longer collective timeout,
+	// then the interface NCCL and gloo use.
+	{slug: "nccl-watchdog-collective-timeout", first: "update to the latest release and raise the collective timeout",
+		engine: "sglang", remed: "--dist-timeout 3600",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/3932",
+			"https://github.com/sgl-project/sglang/issues/3836",
+			"https://github.com/sgl-project/sglang/issues/3783",
+		}},
+	// GPU memory registration needs GPUDirect RDMA on the host.
+	{slug: "mooncake-memory-registration-failed", first: "modprobe nvidia_peermem",
+		threads: []string{
+			"https://github.com/kvcache-ai/Mooncake/issues/351",
+			"https://github.com/kvcache-ai/Mooncake/pull/3538",
+			"https://github.com/sgl-project/sglang/issues/4655",
+		}},
+	// One UCX, built with multi-thread support, is what NIXL's UCX backend needs.
+	{slug: "nixl-ucx-backend-create-failed", first: "--enable-mt",
+		threads: []string{
+			"https://github.com/ai-dynamo/nixl/issues/96",
+			"https://github.com/sgl-project/sglang/issues/5709",
+			"https://github.com/ai-dynamo/nixl/issues/616",
+		}},
+	{slug: "nixl-ucx-backend-create-failed", first: "bundled in the nixl wheel"},
+	// Colocated RL: the trainer's memory must be gone before the engine resumes.
+	{slug: "torch-memory-saver-resume-oom", first: "before resuming the engine",
+		threads: []string{
+			"https://github.com/fzyzcjy/torch_memory_saver/issues/99",
+			"https://github.com/THUDM/slime/pull/579",
+			"https://github.com/THUDM/slime/pull/573",
+		}},
+	// Prefill, router and decode must agree on the bootstrap port.
+	{slug: "disagg-bootstrap-unreachable", first: "--disaggregation-bootstrap-port",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/pull/11747",
+			"https://github.com/NVIDIA/srt-slurm/pull/155",
+			"https://github.com/ai-dynamo/dynamo/issues/4855",
+		}},
+	// Ascend operator failures: a matching, newer torch_npu and CANN.
+	{slug: "npu-function-error", first: "torch_npu",
+		threads: []string{
+			"https://github.com/hiyouga/LlamaFactory/issues/7986",
+			"https://github.com/vllm-project/vllm-ascend/issues/4859",
+		}},
+	// DeepEP's timeouts were mostly fixed in DeepEP itself.
+	{slug: "deepep-timeout", first: "Upgrade DeepEP",
+		threads: []string{
+			"https://github.com/deepseek-ai/DeepEP/pull/181",
+			"https://github.com/ishandhanani/srt-slurm/pull/133",
+			"https://github.com/sgl-project/sglang/issues/9582",
+		}},
+	// ROCm queue aborts: turn off the AITER path that faults.
+	{slug: "rocm-hsa-queue-aborted", first: "AITER_",
+		engine: "sglang", remed: "SGLANG_USE_AITER_AR=false",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/pull/23581",
+			"https://github.com/vllm-project/vllm/issues/43605",
+		}},
+	// Out-of-range ids: a tokenizer and a checkpoint that disagree on the vocabulary.
+	{slug: "cuda-kernel-assertion-failed", first: "vocab_size",
+		threads: []string{
+			"https://github.com/pytorch/torchtitan/pull/1495",
+			"https://github.com/sillsdev/silnlp/issues/1033",
+			"https://github.com/thunlp/FR-Spec/issues/1",
+		}},
+	// The kernel package's common ops load only beside the torch and CUDA it was built for.
+	{slug: "sgl-kernel-common-ops-load-failed", first: "pip install \"sglang[all]==",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/5100",
+			"https://github.com/sgl-project/sglang/issues/29646",
+			"https://github.com/sgl-project/sglang/pull/30562",
+		}},
+	// RoCE handshakes fail on a GID the peer cannot route to.
+	{slug: "mooncake-handshake-modify-qp-failed", first: "MC_GID_INDEX",
+		threads: []string{
+			"https://github.com/ROCm/ATOM/issues/1748",
+			"https://github.com/kvcache-ai/Mooncake/issues/1026",
+			"https://github.com/kvcache-ai/Mooncake/pull/1597",
+		}},
+	// The idle-time leak check finds release bugs: move to a release without them.
+	{slug: "memory-leak-detected", first: "upgrade to the newest release",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/11970",
+			"https://github.com/sgl-project/sglang/pull/16067",
+			"https://github.com/sgl-project/sglang/issues/7130",
+		}},
+	// ROCm page faults: route around the faulting kernel until a release fixes it.
+	{slug: "rocm-memory-access-fault", first: "Turn off the kernel path that faults",
+		engine: "vllm", remed: "VLLM_ROCM_USE_AITER=0",
+		threads: []string{
+			"https://github.com/vllm-project/vllm/issues/35169",
+			"https://github.com/vllm-project/vllm/pull/36376",
+			"https://github.com/vllm-project/vllm/issues/48043",
+			"https://github.com/ROCm/aiter/issues/4323",
+		}},
+	{slug: "rocm-memory-access-fault", engine: "sglang", remed: "SGLANG_USE_AITER=0"},
+	// A proxy answering the server's own warmup request.
+	{slug: "warmup-request-rejected", first: "no_proxy",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/9814",
+			"https://github.com/sgl-project/sglang/issues/9155",
+		}},
+	// Strict templates: send the conversation shape they accept.
+	{slug: "chat-template-render-error", first: "send conversations of the shape it accepts",
+		threads: []string{
+			"https://github.com/mcowger/generic-copilot/pull/43",
+			"https://github.com/eclipse-theia/theia/issues/17104",
+			"https://github.com/nextai-translator/raycast-openai-translator/issues/34",
+		}},
+	// Over-long prompts: cut them on the client, with room left for the answer.
+	{slug: "input-longer-than-context-length", first: "Truncate or shorten prompts on the client",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/8096",
+			"https://github.com/sgl-project/sglang/issues/9398",
+			"https://github.com/sgl-project/sglang/issues/5409",
+		}},
+	// Invalid arguments during graph capture are mostly the custom all-reduce.
+	{slug: "cuda-invalid-argument", first: "turn the engine's custom all-reduce off",
+		engine: "sglang", remed: "--disable-custom-all-reduce",
+		threads: []string{
+			"https://github.com/vllm-project/vllm/issues/5613",
+			"https://github.com/THUDM/slime/issues/1998",
+			"https://github.com/sgl-project/sglang/pull/28672",
+			"https://github.com/sgl-project/sglang/issues/11957",
+		}},
+	{slug: "cuda-invalid-argument", engine: "vllm", remed: "--disable-custom-all-reduce"},
+	// NPU out of memory: a smaller memory share, as on GPUs.
+	{slug: "npu-out-of-memory", first: "Lower the share of NPU memory",
+		engine: "sglang", remed: "--mem-fraction-static",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/29838",
+			"https://github.com/vllm-project/vllm-ascend/issues/5020",
+		}},
+	// HCCL's device-id mapping failure was fixed in CANN itself.
+	{slug: "hccl-comm-init-failed", first: "CANN 8.1.RC1",
+		threads: []string{
+			"https://github.com/vllm-project/vllm-ascend/issues/672",
+		}},
+	// Outlines renamed its API: install the release the caller was written for.
+	{slug: "outlines-version-mismatch", first: "Install the outlines release that code was written for",
+		threads: []string{
+			"https://github.com/sgl-project/sglang/issues/194",
+			"https://github.com/vllm-project/vllm/issues/11411",
+			"https://github.com/sgl-project/sglang/issues/2552",
+		}},
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
@@ -70,6 +218,11 @@ func TestFirstSolutionNamesTheFix(t *testing.T) {
 			continue
 		}
 		r := recs[i]
+		for _, u := range c.threads {
+			if !strings.HasPrefix(u, "https://github.com/") || strings.ContainsAny(u, "#? ") {
+				t.Errorf("%s: thread %q is not a plain GitHub thread address", c.slug, u)
+			}
+		}
 		if c.first != "" {
 			if len(r.Solutions) == 0 || !strings.Contains(r.Solutions[0], c.first) {
 				t.Errorf("%s: the first solution does not name %q: %q", c.slug, c.first, r.Solutions)

@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -15,12 +14,15 @@ import (
 // The other serving engines' own failure wordings, by component: the
 // raise, assert and logger.error statements that end an engine's launch or
 // a request with a failure an operator must act on, composed the way the
-// engine prints them with plausible values. Every line is read with the
-// engine known (as a sidecar that detected it reads it), so a record
-// scoped to another engine cannot claim it, and the record that does must
-// advise that engine's operator: its solutions name no sglang option.
-// want "" marks the routine lines of the same components that no failure
-// record may claim.
+// engine prints them with plausible values (vLLM, TGI, LMDeploy, Ollama,
+// llama.cpp, TensorRT-LLM, and vLLM as an NVIDIA Dynamo worker relays it).
+// Every line is read with the engine known (as a sidecar that detected it
+// reads it; for a relayed stream, with what the detector decides), so a
+// record scoped to another engine cannot claim it, and the record that
+// does must be that engine's or engine-neutral and advise that engine's
+// operator: its solutions and remedies for the engine name no sglang
+// option. want "" marks the routine lines of the same components that no
+// failure record may claim.
 
 // An engineWordings is one engine's components and the shapes its
 // exception lines print in.
@@ -34,7 +36,8 @@ type engineWordings struct {
 }
 
 // An engineComponent is the families of one part of an engine. shapes
-// composes a family's exception line the ways that part prints it.
+// composes a family's exception line the ways that part prints it; nil
+// checks the lines as they are.
 type engineComponent struct {
 	name     string
 	shapes   func(exc string) []string
@@ -672,12 +675,161 @@ var dynamoVLLMComponents = []engineComponent{
 	}},
 }
 
+// ollamaLog writes a record the way Ollama's server logs it with log/slog.
+func ollamaLog(level, source, msg, err string) string {
+	s := "time=2026-05-28T00:11:09.123Z level=" + level + " source=" + source + " msg=\"" + msg + "\""
+	if err != "" {
+		s += " error=\"" + err + "\""
+	}
+	return s
+}
+
+// ollamaComponents lists the families of every Ollama component: the
+// server's scheduler and its llama-server runner, model pulls, and the
+// errors the CLI prints.
+var ollamaComponents = []engineComponent{
+	{name: "scheduler and runner", families: []raiseFamily{
+		{family: "the runner stopped", want: "ollama-runner-terminated", bare: true, lines: []string{
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "llama runner process has terminated: exit status 2"),
+			"Error: model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details",
+		}},
+		{family: "the runner stopped on a CUDA fault", want: "cuda-illegal-memory-access", bare: true, lines: []string{
+			ollamaLog("ERROR", "server.go:1644", "llama server error", "model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details: CUDA error: an illegal memory access was encountered"),
+		}},
+		{family: "the runner did not start in time", want: "ollama-timed-out-waiting-for-runner", bare: true, lines: []string{
+			"Error: timed out waiting for llama-server to start - progress 0.42 - ",
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "timed out waiting for llama-server to start: context deadline exceeded"),
+		}},
+		{family: "out of memory loading the model", want: "cuda-error-out-of-memory", bare: true, lines: []string{
+			ollamaLog("ERROR", "sched.go:489", "error loading llama server", "llama-server reported out-of-memory during startup: cudaMalloc failed: out of memory"),
+			"Error: llama-server reported out-of-memory during startup: ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory",
+		}},
+		{family: "near misses: scheduler notices", bare: true, lines: []string{
+			ollamaLog("INFO", "server.go:1289", "waiting for llama runner to start responding", ""),
+			ollamaLog("INFO", "server.go:1328", "llama runner started in 2.01 seconds", ""),
+			ollamaLog("INFO", "types.go:131", "inference compute", "") + " id=GPU-3f2a library=CUDA compute=8.9 name=CUDA0 total=\"23.6 GiB\" available=\"22.9 GiB\"",
+			ollamaLog("INFO", "routes.go:1546", "Listening on 127.0.0.1:11434 (version 0.12.0)", ""),
+			ollamaLog("INFO", "sched.go:517", "updated VRAM based on existing loaded models", "") + " gpu=GPU-3f2a library=CUDA total=\"23.6 GiB\" available=\"12.1 GiB\"",
+		}},
+	}},
+	{name: "models and pulls", families: []raiseFamily{
+		{family: "a model the library does not have", want: "ollama-pull-manifest-not-found", bare: true, lines: []string{
+			"Error: pull model manifest: file does not exist",
+		}},
+		{family: "a model this server has not pulled", want: "ollama-model-not-found", bare: true, lines: []string{
+			`{"error":"model \"llama9\" not found, try pulling it first"}`,
+		}},
+		{family: "a model newer than the server", want: "ollama-model-incompatible-version", bare: true, lines: []string{
+			"Error: 500 Internal Server Error: unable to load model: /root/.ollama/models/blobs/sha256-3f2a: this model may be incompatible with your version of Ollama. If you previously pulled this model, try updating it by running `ollama pull qwen3`",
+		}},
+		{family: "a download that fails", want: "ollama-digest-mismatch", bare: true, lines: []string{
+			"Error: digest mismatch, file must be downloaded again: want sha256:3f2a, got sha256:9d0e",
+		}},
+		{family: "near misses: pull notices", bare: true, lines: []string{
+			ollamaLog("INFO", "download.go:177", "downloading 3f2a9c0e in 16 292 MB part(s)", ""),
+			"pulling manifest",
+			"verifying sha256 digest",
+		}},
+	}},
+	{name: "requests", families: []raiseFamily{
+		{family: "a prompt the context cannot hold", want: "ollama-input-exceeds-context", bare: true, lines: []string{
+			`{"error":"input exceeds maximum context length and cannot be truncated further"}`,
+			ollamaLog("ERROR", "routes.go:968", "embedding generation failed", "input after truncation exceeds maximum context length"),
+		}},
+		{family: "near misses: request notices", bare: true, lines: []string{
+			ollamaLog("WARN", "runner.go:156", "truncating input prompt", "") + " limit=4096 prompt=5210 keep=4 new=4096",
+		}},
+	}},
+}
+
+// llamacppComponents lists the families of llama.cpp's server, in the
+// plain form it writes to stderr and with the level prefix --log-prefix
+// (and newer builds by default) put in front.
+var llamacppComponents = []engineComponent{
+	{name: "llama-server: start-up", families: []raiseFamily{
+		{family: "the port is taken", want: "llamacpp-server-bind-failed", bare: true, lines: []string{
+			"main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080",
+			"E start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18091",
+		}},
+		{family: "the model did not load", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
+			"srv    load_model: failed to load model, '/models/qwen3-8b-q4_k_m.gguf'",
+			"E srv llama_server: exiting due to model loading error",
+		}},
+		{family: "the weights do not fit the device", want: "llamacpp-failed-to-allocate-buffer", bare: true, lines: []string{
+			"alloc_tensor_range: failed to allocate CUDA0 buffer of size 12306496768",
+			"llama_kv_cache: failed to allocate buffer for kv cache",
+		}},
+		{family: "the context could not be created", want: "llamacpp-context-creation-failed", bare: true, lines: []string{
+			"common_init_from_params: failed to create context with model '/models/qwen3-8b-q4_k_m.gguf'",
+			"E common_init_: failed to create context with model 'gemma-4-E4B-it-QAT-Q4_K_XL.gguf'",
+		}},
+		{family: "an architecture this build does not know", want: "llamacpp-unknown-model-architecture", bare: true, lines: []string{
+			"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'qwen4'",
+		}},
+		{family: "near misses: start-up notices", bare: true, lines: []string{
+			"main: server is listening on http://0.0.0.0:8080 - starting the main loop",
+			"srv  log_server_r: request: GET /health 127.0.0.1 200",
+			"llama_context: n_ctx_per_seq (4096) < n_ctx_train (40960) -- the full capacity of the model will not be utilized",
+			"load_tensors: offloaded 37/37 layers to GPU",
+			"llama_kv_cache:      CUDA0 KV buffer size =   576.00 MiB",
+		}},
+	}},
+	{name: "llama-server: requests", families: []raiseFamily{
+		{family: "a prompt the context cannot hold", want: "llamacpp-request-exceeds-context", bare: true, lines: []string{
+			`srv    send_error: task id = 12, error: the request exceeds the available context size, try increasing it`,
+			`{"error":{"code":400,"message":"request (5210 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5210,"n_ctx":4096}}`,
+		}},
+		{family: "near misses: request notices", bare: true, lines: []string{
+			"slot launch_slot_: id  0 | task 12 | processing task",
+			"slot update_slots: id  0 | task 12 | new prompt, n_ctx_slot = 4096, n_keep = 0, n_prompt_tokens = 1210",
+		}},
+	}},
+}
+
+// trtllmLog writes msg the way TensorRT-LLM's Python logger writes it.
+func trtllmLog(level, msg string) string {
+	return "[06/21/2025-01:30:42] [TRT-LLM] [RANK 0] [" + level + "] " + msg
+}
+
+// trtllmComponents lists the families of TensorRT-LLM's serving path
+// (trtllm-serve on the PyTorch backend, the executor and its C++ runtime).
+var trtllmComponents = []engineComponent{
+	{name: "executor start-up", families: []raiseFamily{
+		{family: "the executor failed on a rank", want: "trtllm-executor-init-failed", bare: true, lines: []string{
+			trtllmLog("E", "Failed to initialize executor on rank 0: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc: out of memory"),
+		}},
+		{family: "the worker returned an error", want: "trtllm-executor-worker-error", lines: []string{
+			"RuntimeError: Executor worker returned error",
+		}},
+		{family: "a prebuilt engine this runtime cannot load", want: "trtllm-engine-deserialize-failed", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:72)",
+		}},
+		{family: "near misses: start-up notices", bare: true, lines: []string{
+			trtllmLog("I", "Using LLM with PyTorch backend"),
+			"[TensorRT-LLM][INFO] Max KV cache pages per sequence: 32",
+			trtllmLog("I", "[MemUsageChange] Allocated 61.20 GiB for max tokens in paged KV cache (2031632)."),
+			"INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+		}},
+	}},
+	{name: "requests", families: []raiseFamily{
+		{family: "a prompt longer than the launch allows", want: "trtllm-prompt-exceeds-max-num-tokens", lines: []string{
+			"tensorrt_llm.executor.utils.RequestError: The sum of prompt length (72417.0), query length (0) should not exceed max_num_tokens (69632)",
+		}},
+		{family: "the same, as the client sees it", want: "trtllm-prompt-exceeds-max-num-tokens", bare: true, lines: []string{
+			`{"object":"error","message":"The sum of prompt length (38049.0), query length (0) should not exceed max_num_tokens (32768)","type":"BadRequestError","param":null,"code":400}`,
+		}},
+	}},
+}
+
 // engineWordingsAll lists every engine's components.
 var engineWordingsAll = []engineWordings{
 	{engine: "vllm", components: vllmComponents},
 	{engine: "tgi", components: tgiComponents},
 	{engine: "lmdeploy", components: lmdeployComponents},
 	{engine: "vllm", detect: true, components: dynamoVLLMComponents},
+	{engine: "ollama", components: ollamaComponents},
+	{engine: "llamacpp", components: llamacppComponents},
+	{engine: "trtllm", components: trtllmComponents},
 }
 
 // engineLead is raiseLead with the engine known: the record that claims
@@ -736,69 +888,44 @@ func sglangAdvice(r *patterns.Record, eng string) string {
 // it logs the lines led otherwise instead of failing.
 func TestEngineWordings(t *testing.T) {
 	m := compileCatalog(t)
-	discover := os.Getenv("LOGMATCH_RAISES_DISCOVER") != ""
 	for _, ew := range engineWordingsAll {
-		for _, comp := range ew.components {
-			name := ew.engine
-			if ew.detect {
-				name += " (detected)"
-			}
-			t.Run(name+"/"+comp.name, func(t *testing.T) {
-				claimed, failures := 0, 0
-				for _, f := range comp.families {
-					if f.want != "" {
-						failures++
+		name := ew.engine
+		if ew.detect {
+			name += " (detected)"
+		}
+		check := familyCheck{
+			lead: func(text string) (*patterns.Record, []string) {
+				read := ew.engine
+				if ew.detect {
+					var d engine.Detector
+					for _, l := range strings.Split(text, "\n") {
+						d.Line(l)
 					}
-					ok := true
-					for _, line := range f.lines {
-						shapes := []string{line}
-						if !f.bare && comp.shapes != nil {
-							shapes = comp.shapes(line)
-						}
-						for _, text := range shapes {
-							read := ew.engine
-							if ew.detect {
-								var d engine.Detector
-								for _, l := range strings.Split(text, "\n") {
-									d.Line(l)
-								}
-								read = d.Engine()
-							}
-							lead, context := engineLead(m, read, text)
-							good := leads(lead, context, f.want) || f.or != "" && leads(lead, context, f.or)
-							why := ""
-							if good && lead != nil && !lead.Role.Is(patterns.RoleWrapper) {
-								if !lead.ForEngine(ew.engine) {
-									good, why = false, "a record of engines "+strings.Join(lead.Engines, ",")
-								} else if w := sglangAdvice(lead, ew.engine); w != "" {
-									good, why = false, "advice naming "+w
-								}
-							}
-							if good {
-								continue
-							}
-							ok = false
-							got := ""
-							if lead != nil {
-								got = lead.Slug
-							}
-							want := f.want
-							if want == "" {
-								want = "no failure record"
-							}
-							if discover {
-								t.Logf("DISCOVER %s / %s: leads %q %s, want %s: %s", comp.name, f.family, got, why, want, strings.SplitN(line, "\n", 2)[0])
-							} else {
-								t.Errorf("%s / %s: %q leads %s, want %s\n%s", comp.name, f.family, got, why, want, text)
-							}
-						}
-					}
-					if ok && f.want != "" {
-						claimed++
-					}
+					read = d.Engine()
 				}
-				t.Logf("%s %s: %d of %d families claimed", name, comp.name, claimed, failures)
-			})
+				return engineLead(m, read, text)
+			},
+			veto: func(lead *patterns.Record) string {
+				switch {
+				case lead == nil || lead.Role.Is(patterns.RoleWrapper):
+					return ""
+				case !lead.ForEngine(ew.engine):
+					return "a record of engines " + strings.Join(lead.Engines, ",")
+				}
+				if w := sglangAdvice(lead, ew.engine); w != "" {
+					return "advice naming " + w
+				}
+				return ""
+			},
+		}
+		for _, comp := range ew.components {
+			check.shapes = func(f raiseFamily, line string) []string {
+				if f.bare || comp.shapes == nil {
+					return []string{line}
+				}
+				return comp.shapes(line)
+			}
+			t.Run(name+"/"+comp.name, func(t *testing.T) { check.run(t, name+" "+comp.name, comp.families) })
 		}
 	}
 }

@@ -192,9 +192,13 @@ var nativeExamples = map[string]example{
 			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_poll_cq() returned -1",
 			"node-1:312:401 [0] NCCL WARN Call to ibv_create_cq failed",
+			"node-1:312:401 [0] NCCL WARN Call to ibv_set_ece failed with error Invalid argument errno 22",
 		},
 		miss: []string{
 			"node-1:312:312 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
+			// ECE a device does not support: NCCL connects without it.
+			"node-1:312:401 [0] NCCL INFO Call to ibv_set_ece failed with error Operation not supported errno 95",
+			"node-1:312:401 [0] NCCL INFO Call to ibv_query_ece failed with error Operation not supported errno 95",
 			// A queue pair that cannot be brought up is its own record.
 			"node-1:312:401 [0] NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2",
 		},
@@ -655,9 +659,15 @@ var moreNativeExamples = map[string]example{
 			tb("RuntimeError: Failed: Assertion error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:1066 'num_tokens <= num_max_dispatch_tokens_per_rank'"),
 			"RuntimeError: Assertion exception (/workspace/DeepEP/csrc/legacy/buffer.hpp:212): hidden % 128 == 0",
 			"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:152 'nvcc_version >= 12.3'",
+			// DeepGEMM's newer form, '<name> error (<file>:<line>): <condition>'.
+			"RuntimeError: Assertion error (/sgl-workspace/DeepGEMM/csrc/jit_kernels/heuristics/sm90.hpp:112): n % 64 == 0",
+			"Capture cuda graph failed: Assertion error (/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:57): ab.scalar_type() == kPackedFP4 and arch_major == 10",
 		},
 		miss: []string{
 			"Test failed: assertion error",
+			// The same form's runtime checks name the CUDA call that failed.
+			"RuntimeError: CUDA runtime error (/deepgemm/csrc/jit/kernel_runtime.hpp:88): out of memory",
+			"Assertion error (see the log above): retrying",
 			"[2026-05-28 00:11:09] DeepEP assertion checks enabled: num_max_dispatch_tokens_per_rank=128",
 		},
 	},

@@ -1,9 +1,10 @@
 package catalog_test
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // sglang's own failure wordings, by component: the raise, assert and
@@ -381,46 +382,20 @@ var sglangComponents = []raiseLibrary{
 // claimed. LOGMATCH_RAISES_DISCOVER logs what leads instead of failing.
 func TestSglangWordings(t *testing.T) {
 	m := compileCatalog(t)
-	discover := os.Getenv("LOGMATCH_RAISES_DISCOVER") != ""
+	lead := func(text string) (*patterns.Record, []string) { return raiseLead(m, text) }
 	for _, comp := range sglangComponents {
-		t.Run(comp.name, func(t *testing.T) {
-			claimed, failures := 0, 0
-			for _, f := range comp.families {
-				if f.want != "" {
-					failures++
+		shapes := raiseShapes
+		if strings.HasPrefix(comp.name, "server_args") {
+			shapes = func(f raiseFamily, line string) []string {
+				texts := raiseShapes(f, line)
+				if !f.bare {
+					texts = append(texts, sglangLaunchTB(line))
 				}
-				ok := true
-				for _, line := range f.lines {
-					shapes := raiseShapes(f, line)
-					if !f.bare && strings.HasPrefix(comp.name, "server_args") {
-						shapes = append(shapes, sglangLaunchTB(line))
-					}
-					for _, text := range shapes {
-						lead, context := raiseLead(m, text)
-						if leads(lead, context, f.want) || f.or != "" && leads(lead, context, f.or) {
-							continue
-						}
-						ok = false
-						got := ""
-						if lead != nil {
-							got = lead.Slug
-						}
-						want := f.want
-						if want == "" {
-							want = "no failure record"
-						}
-						if discover {
-							t.Logf("DISCOVER %s / %s: leads %q, want %s: %s", comp.name, f.family, got, want, strings.SplitN(line, "\n", 2)[0])
-						} else {
-							t.Errorf("%s / %s: %q leads, want %s\n%s", comp.name, f.family, got, want, text)
-						}
-					}
-				}
-				if ok && f.want != "" {
-					claimed++
-				}
+				return texts
 			}
-			t.Logf("%s: %d of %d families claimed", comp.name, claimed, failures)
+		}
+		t.Run(comp.name, func(t *testing.T) {
+			familyCheck{shapes: shapes, lead: lead}.run(t, comp.name, comp.families)
 		})
 	}
 }

@@ -158,10 +158,13 @@ var widenedSignals = map[string]example{
 	"router-no-available-workers": {
 		match: []string{
 			`"No prefill workers available. Please check if prefill servers are configured and healthy."`,
-			"2026-03-02T08:11:09.123456Z  WARN smg::routers::grpc::common::stages::worker_selection: No available decode workers",
 			"2026-03-02T08:11:09.123456Z ERROR smg::routers::http::pd_router: No healthy worker pair available: no prefill worker",
 		},
-		miss: []string{"2026-03-02T08:11:09.123456Z ERROR smg::worker::manager: No workers available for profiling"},
+		miss: []string{
+			"2026-03-02T08:11:09.123456Z ERROR smg::worker::manager: No workers available for profiling",
+			// The gRPC gateway's missing role is router-pd-role-unavailable's.
+			"2026-03-02T08:11:09.123456Z  WARN smg::routers::grpc::common::stages::worker_selection: No available decode workers",
+		},
 	},
 	"mooncake-store-client-setup-failed": {
 		match: []string{
