@@ -12,6 +12,24 @@ const (
 	wrapSlack    = 16
 )
 
+// fieldsGoOn reports whether rest, which opens with "[", goes on with the
+// bracketed fields of a header that prev ends with: a word-wrapping tool
+// broke the line after its header ("[E809 14:59:30.411244289
+// ProcessGroupNCCL.cpp:629] " and "[Rank 38] Watchdog caught ..."), whose
+// message no writer leaves empty. The field closes within the rest's
+// first words and text follows it.
+func fieldsGoOn(prev, rest string) bool {
+	t := strings.TrimRight(prev, " ")
+	if t == "" || t[len(t)-1] != ']' || len(t) == len(prev) {
+		return false
+	}
+	i := strings.IndexByte(rest, ']')
+	return i > 1 && i < maxFieldLen && strings.IndexByte(rest[1:i], '[') < 0 && len(rest) > i+2 && rest[i+1] == ' '
+}
+
+// maxFieldLen bounds a header's bracketed field that fieldsGoOn reads.
+const maxFieldLen = 64
+
 // isWrapBreak reports whether next, a non-blank line that no rule reads as
 // a header, a native line or a wrapper logger's record, is the rest of
 // prev, the last line an entry took, split off by a hard wrap; prevLen is
@@ -122,7 +140,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// writer's next line is of its own length. The rest may
 		// open with a quote, inline code or a path ("NCCL error in: "
 		// and "/pytorch/torch/csrc/...").
-		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
+		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) && !fieldsGoOn(prev, rest) {
 			return false
 		}
 		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&

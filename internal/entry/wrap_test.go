@@ -31,6 +31,10 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a stack dump's column padding", "(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise", true},
 		{"inside a frame's column padding", "[2025-05-19 13:48:05,851 E 124799 140771] logging.cc:361:     @     0x7f6d660dd070  ", "(unknown)  (unknown)", true},
 		{"a padded line, then a row of a listing of its own", "  PID   USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND", "12345  root      20   0   10.2g   1.1g  20480 S 100.0   1.8   1:02.33 python3", false},
+		{"after a c10d header, its bracketed fields", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10, OpType=ALLREDUCE)", true},
+		{"after a c10d header, its process group's field", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411332207 ProcessGroupNCCL.cpp:2168] ", "[PG ID 0 PG GUID 0(default_pg) Rank 38]  failure detected by watchdog at work sequence id: 10", true},
+		{"after a bracketed field, a whole bracket line", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[2025-05-19 13:48:05]", false},
+		{"after a sentence, a bracketed field", "the scheduler printed the following lines just before the whole process went down for good. ", "[Rank 38] To avoid data inconsistency, we are taking the entire process down.", false},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
@@ -254,6 +258,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
 	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
 	f.Add("(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise")
+	f.Add("(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
