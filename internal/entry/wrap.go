@@ -27,6 +27,20 @@ func fieldsGoOn(prev, rest string) bool {
 	return i > 1 && i < maxFieldLen && strings.IndexByte(rest[1:i], '[') < 0 && len(rest) > i+2 && rest[i+1] == ' '
 }
 
+// parenGoesOn reports whether rest closes, within its first words, the
+// parenthesis prev leaves open: a word-wrapping tool broke the line inside
+// it, before a token that is no word ("(tasks " and "/ actors) killed due
+// to memory pressure").
+func parenGoesOn(prev, rest string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 {
+		return false
+	}
+	head := rest[:min(len(rest), maxFieldLen)]
+	j := strings.IndexByte(head, ')')
+	return j > 0 && strings.IndexByte(head[:j], '(') < 0
+}
+
 // maxFieldLen bounds a header's bracketed field that fieldsGoOn reads.
 const maxFieldLen = 64
 
@@ -140,7 +154,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// writer's next line is of its own length. The rest may
 		// open with a quote, inline code or a path ("NCCL error in: "
 		// and "/pytorch/torch/csrc/...").
-		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) && !fieldsGoOn(prev, rest) {
+		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) && !fieldsGoOn(prev, rest) && !parenGoesOn(prev, rest) {
 			return false
 		}
 		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&

@@ -35,6 +35,9 @@ func TestIsWrapBreak(t *testing.T) {
 		{"after a c10d header, its process group's field", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411332207 ProcessGroupNCCL.cpp:2168] ", "[PG ID 0 PG GUID 0(default_pg) Rank 38]  failure detected by watchdog at work sequence id: 10", true},
 		{"after a bracketed field, a whole bracket line", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[2025-05-19 13:48:05]", false},
 		{"after a sentence, a bracketed field", "the scheduler printed the following lines just before the whole process went down for good. ", "[Rank 38] To avoid data inconsistency, we are taking the entire process down.", false},
+		{"inside a parenthesis, before a slash", "(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons", true},
+		{"inside a parenthesis, before an operator", "ValueError: the sizes of the two operands do not agree after broadcasting the two shapes (left operand ", "* right operand) in the attention backend's matmul", true},
+		{"after a closed parenthesis, a bullet", "Loading the model weights (this may take a while) from the local cache and checking every shard for ", "* a missing file (shard 3)", false},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
@@ -259,6 +262,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
 	f.Add("(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise")
 	f.Add("(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout")
+	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
