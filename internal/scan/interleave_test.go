@@ -442,8 +442,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"463-request-token-count-exceeds-context-bad-request.log + 464-ray-task-error-engine-dead-agent-loop.log": {
 		"two-failures": "the Ray task error line without a Traceback header gives no alert after another record's lines (as behind the prefixes of knownShapeMisses)",
 	},
-	"261-vllm-format-lines-then-warmup-error-cut.log":  {"ranks": ranksSplit},
-	"295-old-rpyc-router-init-state-traceback-cut.log": {"ranks": ranksSplit},
 	// dev-4: measured before any change made for the batch.
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
@@ -468,7 +466,6 @@ const (
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
 // and these shapes do not survive it.
 const (
-	ranksSplit  = "the ranks' lines alternated, one rank's traceback (unindented, cut, or after a blank line or prose) is read in two pieces, and the piece without the exception pages as an unclassified traceback of its own"
 	ranksMissed = "the ranks' lines alternated, the failure line (unindented traceback, bare exception line, Rust frames without their panic line) alerts in no rank's copy"
 )
 

@@ -181,12 +181,12 @@ func (s *Stream) Name() string { return s.name }
 func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	s.lines++
 	s.lastOffset = l.Offset
-	if !s.engine.Done() {
-		s.engine.Line(l.Text)
-	}
 	if len(s.parts) == 1 && !mayHaveRank(l.Text) {
 		// Most lines: one assembler and no rank, which nothing but the
 		// line's own entries can end.
+		if !s.engine.Done() {
+			s.engine.Line(l.Text)
+		}
 		es, _ := s.pushTo(&s.parts[0], l, true)
 		return es
 	}
@@ -203,6 +203,12 @@ func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	}
 	if rank != "" {
 		i, rankless = s.partOf(rank), false
+	}
+	if !s.engine.Done() && (rankless || i == 0) {
+		// The engine is told by one rank's lines and the lines of no
+		// rank: every rank prints the same program's lines, and N
+		// copies of a weak sign are no stronger than one.
+		s.engine.Line(l.Text)
 	}
 	p := &s.parts[i]
 	// (A line of no rank goes on with the line before it: the rest of a

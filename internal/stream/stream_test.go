@@ -245,6 +245,32 @@ func TestStreamRanksBehindWrappers(t *testing.T) {
 	}
 }
 
+// The engine is told by one rank's lines: ranks interleaving copies of
+// the same lines decide what one copy decides (N copies of a weak sign
+// are no stronger than one).
+func TestStreamEngineFromOneRank(t *testing.T) {
+	lines := []string{
+		"INFO 11-26 14:23:34 weight_utils.py:243] Using model weights format ['*.safetensors']",
+		"INFO 11-26 14:23:35 weight_utils.py:288] No model.safetensors.index.json found in remote.",
+		"[2024-11-26 14:25:58] Initialization failed. warmup error: Traceback (most recent call last):",
+	}
+	one := New("", entry.Options{})
+	pushEntries(one, strings.Join(lines, "\n")+"\n")
+	for _, n := range []int{2, 4} {
+		var b strings.Builder
+		for _, l := range lines {
+			for k := range n {
+				fmt.Fprintf(&b, "[rank%d]:%s\n", k, l)
+			}
+		}
+		s := New("", entry.Options{})
+		pushEntries(s, b.String())
+		if s.Engine() != one.Engine() {
+			t.Errorf("%d ranks: engine %q, want one copy's %q", n, s.Engine(), one.Engine())
+		}
+	}
+}
+
 // pushEntries is push's entries' whole texts.
 func pushEntries(s *Stream, text string) []string {
 	var got []string
