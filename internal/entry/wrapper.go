@@ -126,6 +126,29 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
+// isIndentedPaste reports whether s, what follows a code span's opening
+// backtick, is an indented line of a paste: a frame of a backtrace that
+// opens the paste ("  25:     0x7fb7396a2659 - sglang_router_rs::...",
+// `  File "/sgl/x.py", line 3, in f`), which the span's first line carries
+// as printed.
+func isIndentedPaste(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) < 2 {
+		return false
+	}
+	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`)
+}
+
+// isRustFrameNumber reports whether s opens with a backtrace's frame
+// number ("25: ").
+func isRustFrameNumber(s string) bool {
+	i := 0
+	for i < len(s) && i < 4 && isDigit(s[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(s[i:], ": ")
+}
+
 // wrapperPrefixLen returns the length of one wrapper prefix at the start of
 // s, or 0 when s starts with none.
 func wrapperPrefixLen(s string) int {
@@ -145,7 +168,7 @@ func wrapperPrefixLen(s string) int {
 		if len(s) > 1 && s[1] == '`' {
 			n = 2
 		}
-		if len(s) <= n || s[n] == '`' || s[n] == ' ' {
+		if len(s) <= n || s[n] == '`' || s[n] == ' ' && !isIndentedPaste(s[n:]) {
 			return 0
 		}
 		fence := s[:n]

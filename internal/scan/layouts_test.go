@@ -140,10 +140,7 @@ var knownLayoutMisses = map[string]map[string]string{
 		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
 	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
-		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
-		"backtick-open":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
-		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
 	},
 	"464-ray-task-error-engine-dead-agent-loop.log": {
 		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",

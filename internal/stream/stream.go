@@ -138,6 +138,10 @@ func isWordByte(c byte) bool {
 func mayHaveRank(text string) bool {
 	head := text[:min(len(text), maxRankPrefixAt+16)]
 	if len(head) > 1 && head[0] == '[' && head[1] >= '0' && head[1] <= '9' {
+		if len(head) > 11 && head[11] == ' ' {
+			// sglang's "[2026-05-28 00:11:09": most lines.
+			return false
+		}
 		j := strings.IndexByte(head, ']')
 		if j < 0 {
 			return false
