@@ -157,15 +157,16 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) && !fieldsGoOn(prev, rest) && !parenGoesOn(prev, rest) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && !strings.HasSuffix(next, ", ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&
 			!(strings.Count(prev, "`")%2 == 1 && strings.Count(next, "`")%2 == 1) {
 			// (Unless prev opened inline code that next closes: the
 			// span goes on across the break, "... error: `Assertion
 			// Error: assert x == " and "len(y)` ".)
 			// (Two spaces end a Markdown paste's every line: the line's
 			// last piece, not a writer's habit; and a piece that ends in
-			// a colon's space announces a value, which a token too long
-			// for what was left of the line carries on the next.)
+			// a colon's space announces a value, or in a comma's space
+			// goes on with a list, which a token too long for what was
+			// left of the line carries on the next.)
 			return false
 		}
 	case isDigit(p):

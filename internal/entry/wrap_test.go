@@ -38,6 +38,8 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a parenthesis, before a slash", "(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons", true},
 		{"inside a parenthesis, before an operator", "ValueError: the sizes of the two operands do not agree after broadcasting the two shapes (left operand ", "* right operand) in the attention backend's matmul", true},
 		{"after a closed parenthesis, a bullet", "Loading the model weights (this may take a while) from the local cache and checking every shard for ", "* a missing file (shard 3)", false},
+		{"a middle piece that ends inside a list, shorter by a long token", "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c', '-O3', '-shared', '-fPIC', '-o', ", true},
+		{"a middle piece of a comma list, shorter by a long path", "ValueError: none of the configured model paths exists on this node; looked in the following places: ", "/models/a, /models/b, /mnt/shared/checkpoints/b, ", true},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
@@ -263,6 +265,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise")
 	f.Add("(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout")
 	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
+	f.Add("[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '-O3', ")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return

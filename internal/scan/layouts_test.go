@@ -136,9 +136,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
 		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
 	},
-	"042-ignore-import-error-gcc-then-scheduler.log": {
-		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
 	},
