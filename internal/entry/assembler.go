@@ -309,7 +309,8 @@ type pending struct {
 	// a later piece cut short by a long token says less.
 	foldWidth int
 	// lastRaw is the length of the last non-blank line taken as the
-	// source delivered it, every prefix included: two pieces of one
+	// source delivered it, every prefix included, and the runtime's
+	// framing the source took off (Line.Framing): two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
 	lastRaw int
 	// whole: the last kept line was rejoined from a terminal's pieces,
@@ -607,7 +608,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.lines++
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
@@ -1075,7 +1076,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
 	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {

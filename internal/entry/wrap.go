@@ -514,9 +514,9 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	p.lines++
 	p.last = l.Offset
 	p.colon = endsWithColon(joined)
-	p.whole = len(l.Text) < p.lastRaw
+	p.whole = len(l.Text)+l.Framing < p.lastRaw
 	p.lastLen = len(c.s)
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	return true
 }
 

@@ -443,3 +443,44 @@ func TestSpacedPasteWrapAfterApostrophe(t *testing.T) {
 		})
 	}
 }
+
+// A container runtime's lines that a terminal wrapped at its width, the
+// runtime's framing and all: the source took the framing off each line's
+// first piece only (Line.Framing says how much), so the pieces are as
+// long as the width with it, and the rests are rejoined.
+func TestRejoinsPiecesOfFramedLines(t *testing.T) {
+	const width, framing = 80, 46
+	lines := []string{
+		"[2025-07-25 07:53:08 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2769, in run_scheduler_process`,
+		"    scheduler.event_loop_normal()",
+		"RuntimeError: CUDA error: an illegal memory access was encountered",
+	}
+	a := NewAssembler(Options{})
+	var out []Entry
+	off := int64(0)
+	for _, l := range lines {
+		first := true
+		for l != "" {
+			n := min(len(l), width)
+			if first {
+				n = min(len(l), width-framing)
+			}
+			ln := Line{Text: l[:n], Offset: off}
+			if first {
+				ln.Framing = framing
+			}
+			out = append(out, a.Push(ln)...)
+			l, first = l[n:], false
+			off++
+		}
+	}
+	out = append(out, a.Flush()...)
+	if len(out) != 1 || out[0].Traceback == nil || !strings.Contains(out[0].Text, "run_scheduler_process") {
+		var texts []string
+		for _, e := range out {
+			texts = append(texts, e.Text)
+		}
+		t.Fatalf("entries %q, want the record whole with its traceback", texts)
+	}
+}

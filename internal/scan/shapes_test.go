@@ -174,9 +174,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"hard-wrap-80": "the container runtime's framing stays on each line's first piece only, so no two lines in a row teach it as a prefix: the frames read as lines of their own, apart from the scheduler record (as under fold-s-100)",
-	},
 	// Held out (heldout-14): measured, not tuned to.
 	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {
 		"actions":                   "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
