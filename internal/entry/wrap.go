@@ -384,11 +384,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		}
 	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
-		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) {
+		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) && !isFoldMiddle(last, c.s, p.foldWidth) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
 		// line before ends where a wrap broke it: inside a bracket, or
-		// in the space a word wrap leaves.
+		// in the space a word wrap leaves; or unless it is a middle
+		// piece of the line a word wrap is breaking.
 		return false
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
@@ -704,6 +705,18 @@ func lastToken(s string) string {
 func endsInFoldSpace(s string) bool {
 	n := len(s)
 	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
+}
+
+// isFoldMiddle reports whether next is a middle piece of a line a word
+// wrap (fold -s) broke, whose earlier pieces the entry rejoined, at least
+// foldWidth long: prev and next each end in the one space the wrap
+// leaves, which no writer ends a line of its own in, and next is about
+// as long as the wrap's width (a word shorter at most). Such a piece is
+// the line's middle whatever it opens with, a native writer's words too
+// (a glued "terminate called after throwing ...").
+func isFoldMiddle(prev, next string, foldWidth int) bool {
+	return foldWidth >= minWrapWidth && endsInFoldSpace(prev) && endsInFoldSpace(next) && !isIndented(next) &&
+		len(next) <= foldWidth && len(next)+wrapSlack >= foldWidth
 }
 
 // isNativeRest reports whether c, a line read as native only by what it

@@ -167,6 +167,21 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 				"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361:     @     \n0x7f6d660dd35a  (unknown)  __cxxabiv1::__terminate()\n" +
 				"(Worker pid=7) Fatal Python error: Aborted",
 			[]view{{Lines: "1-6", Format: FormatRayCore, Msg: "*** SIGABRT received at time=1747633685 on cpu 74 ***"}, {Lines: "7-7", Format: FormatNative, Native: NativeFaulthandler, Msg: "Fatal Python error: Aborted"}}},
+		{"a glued line word-wrapped, a middle piece opening as a native writer's line",
+			"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous \n" +
+				"nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E \n" +
+				"ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. \n" +
+				"terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote \n" +
+				"process exited or there was a network error, NCCL version 2.14.3\n" +
+				"terminate called after throwing an instance of 'c10::DistBackendError'",
+			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote process exited or there was a network error, NCCL version 2.14.3"},
+				{Lines: "6-6", Format: FormatNative, Native: NativeTerminate, Msg: "terminate called after throwing an instance of 'c10::DistBackendError'"}}},
+		{"a native line after a word-wrapped line's last piece",
+			"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous \n" +
+				"nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n" +
+				"terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote ",
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeC10d, Msg: "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data."},
+				{Lines: "3-3", Format: FormatNative, Native: NativeTerminate, Msg: "terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote "}}},
 		// A blank line after a native line that ends a word is the log's own.
 		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
 			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},

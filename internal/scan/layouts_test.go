@@ -132,10 +132,6 @@ var layouts = []layout{
 var knownLayoutMisses = map[string]map[string]string{
 	// dev-9: measured before any change made for the batch.
 	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed, "prefix-pm2"),
-	// dev-6: measured before any change made for the batch.
-	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
-		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
 	},
