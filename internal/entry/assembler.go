@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Assembler joins the lines of ONE stream (one source and stream) into
@@ -743,7 +745,7 @@ func relayNext(state int8, s string) int8 {
 // isRankTrailer matches the " rank=N" line that ends a relayed block.
 func isRankTrailer(s string) bool {
 	r, ok := strings.CutPrefix(s, " rank=")
-	return ok && r != "" && isDigits(strings.TrimRight(r, " \r"))
+	return ok && r != "" && ascii.Digits(strings.TrimRight(r, " \r"))
 }
 
 // isShardFailed matches the launcher's "Shard N failed to start".

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 func TestParseNative(t *testing.T) {
@@ -448,7 +450,7 @@ func TestIsCANNReportEnd(t *testing.T) {
 			return false
 		}
 		i := strings.LastIndex(s, "[LINE:")
-		if i < 0 || !isDigits(s[i+len("[LINE:"):len(s)-1]) {
+		if i < 0 || !ascii.Digits(s[i+len("[LINE:"):len(s)-1]) {
 			return false
 		}
 		f := strings.LastIndex(s[:i], "[FILE:")

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Bounds of a hard wrap, the break a terminal or a paste put into a long
 // line: the line before it is at least minWrapWidth bytes (no terminal or
@@ -286,7 +290,7 @@ func endsInLineNumber(w string) bool {
 	w = strings.TrimSuffix(w, ":")
 	for k := 0; k < 2; k++ {
 		i := strings.LastIndexByte(w, ':')
-		if i < 0 || i == len(w)-1 || !isDigits(w[i+1:]) {
+		if i < 0 || i == len(w)-1 || !ascii.Digits(w[i+1:]) {
 			return k > 0
 		}
 		w = w[:i]
