@@ -52,10 +52,6 @@ type Builder struct {
 	byOrdinal []recordFP
 	filled    int // the entries of byOrdinal in use
 	fps       map[*patterns.Record]recordFP
-	// last is the byOrdinal entry of the latest occurrence's fingerprint,
-	// nil when it has none: a Grouper keeps where it found the incident
-	// of that fingerprint there (Grouper.incidentOf).
-	last *recordFP
 }
 
 // recordFP is a record's fingerprint for one source key.
@@ -63,11 +59,6 @@ type recordFP struct {
 	rec    *patterns.Record // byOrdinal's entry is of this record
 	source string
 	fp     [16]byte
-	// at is the place in a Grouper's eviction heap (group.slot) plus one
-	// where the incident of fp was last found, 0 for none: a hint, which
-	// the Grouper checks (the incident at that place has fp as its id)
-	// before it takes it, and looks fp up in its map when it fails.
-	at int32
 	// ord is the record's place (matcher.Hit.Ordinal), -1 for none: an
 	// entry of fps moves to byOrdinal when it grows over that place.
 	ord int32
@@ -94,7 +85,6 @@ const maxRemembered = 4096
 func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
-	b.last = nil
 	o := occurrenceOf(e, d, src, readTime, b.rank(e))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
@@ -118,7 +108,6 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 	}
 	if i >= 0 && i < len(b.byOrdinal) {
 		x := &b.byOrdinal[i]
-		b.last = x
 		if x.rec == r && x.source == sourceKey {
 			*out = x.fp
 			return
@@ -127,7 +116,7 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 			b.filled++
 		}
 		fingerprintInto(out, key, sourceKey)
-		*x = recordFP{r, sourceKey, *out, 0, int32(i)}
+		*x = recordFP{r, sourceKey, *out, int32(i)}
 		return
 	}
 	if x, ok := b.fps[r]; ok && x.source == sourceKey {
@@ -141,7 +130,7 @@ func (b *Builder) fingerprint(out *[16]byte, d *analysis.Diagnosis, key, sourceK
 		clear(b.fps)
 	}
 	fingerprintInto(out, key, sourceKey)
-	b.fps[r] = recordFP{r, sourceKey, *out, 0, int32(i)}
+	b.fps[r] = recordFP{r, sourceKey, *out, int32(i)}
 }
 
 // growOrdinals grows byOrdinal over place i, and moves there the entries
@@ -158,15 +147,6 @@ func (b *Builder) growOrdinals(i int) {
 			delete(b.fps, r)
 		}
 	}
-}
-
-// hint is the byOrdinal entry of o's fingerprint, when o is the latest
-// occurrence and has one; nil otherwise.
-func (b *Builder) hint(o *Occurrence) *recordFP {
-	if b.seq != o.seq {
-		return nil
-	}
-	return b.last
 }
 
 // rank is RankOf(e), the text of header ranks seen before remembered.

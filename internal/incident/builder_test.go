@@ -223,12 +223,11 @@ func TestBuilderFingerprintByOrdinal(t *testing.T) {
 	}
 }
 
-// The place a Builder keeps for each record's incident (recordFP.at) is a
-// hint the Grouper checks: through evictions that reorder the heap, a
-// restart, a restore from a snapshot and a flush, a Builder's occurrences
-// of a matcher's hits give the alerts FromDiagnosis's do, and every
-// incident in the heap is open under its id.
-func TestBuilderPlaceHint(t *testing.T) {
+// Through evictions that reorder the heap, restarts, a restore from a
+// snapshot and flushes, a Builder's occurrences of a matcher's hits (whose
+// fingerprints it keeps by place) give the alerts FromDiagnosis's do, and
+// every incident in the heap is open under its id.
+func TestBuilderMatcherHitsThroughEvictions(t *testing.T) {
 	var recs []patterns.Record
 	for i := range 24 {
 		id := fmt.Sprintf("%016x", 0xabc0000+i)

@@ -295,39 +295,23 @@ type group struct {
 	// Guessed says At's year is a guess (Occurrence.Guessed) that the
 	// scope's first line with a year corrects (see reyear).
 	Guessed bool `json:"guessed,omitempty"`
-	// busy is pending() as it was when the group last took its place in
-	// Grouper.lru: a group with something to announce is evicted only
-	// when no other is left (see seen). Here, where the booleans above
-	// leave room, rather than with the fields it goes with.
-	busy bool
 	// Off and End are the byte range of its source its occurrences (and
 	// the lines folded into it) span: see burst.
-	Off int64  `json:"off,omitempty"`
-	End int64  `json:"end,omitempty"`
-	id  string // key in Grouper.groups
-	// fp is id's bytes when it is a fingerprint (16 bytes), zeros
-	// otherwise: a repeat's hint (Grouper.incidentOf) is checked against
-	// it on the cache line the repeat reads anyway.
-	fp [16]byte
+	Off  int64  `json:"off,omitempty"`
+	End  int64  `json:"end,omitempty"`
+	id   string // key in Grouper.groups
+	slot int    // index in Grouper.lru
+	// busy is pending() as it was when the group last took its place in
+	// Grouper.lru: a group with something to announce is evicted only
+	// when no other is left. seen is LastSeen as it was then: it only
+	// grows, and the heap is put right for it when the group comes to
+	// its root (evictOldest), not on every occurrence.
+	busy bool
+	seen time.Time
 	// owner is the grouper the group is open in, nil once closed: every
 	// change to a group's fields ends with changed, which marks it for
 	// the next Changes.
 	owner *Grouper
-	slot  int // index in Grouper.lru
-	// seen is LastSeen as it was when the group last took its place in
-	// Grouper.lru (with busy): it only grows, and the heap is put right
-	// for it when the group comes to its root (evictOldest), not on every
-	// occurrence.
-	seen time.Time
-}
-
-// setID sets gr's id, and fp with it.
-func (gr *group) setID(id string) {
-	gr.id = id
-	gr.fp = [16]byte{}
-	if len(id) == len(gr.fp) {
-		copy(gr.fp[:], id)
-	}
 }
 
 // changed marks gr for the next Changes after a change to its fields.
@@ -398,7 +382,7 @@ func (h *lruHeap) Pop() any {
 
 // add opens a group under id.
 func (g *Grouper) add(id string, gr *group) {
-	gr.setID(id)
+	gr.id = id
 	gr.owner = g
 	gr.busy, gr.seen = gr.pending(), gr.LastSeen
 	g.groups[id] = gr
@@ -624,19 +608,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 // incidentOf returns the open incident of o's fingerprint.
 func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
 	if o.lazy != nil {
-		x := o.lazy.hint(o)
-		if x != nil {
-			// Every incident in the heap is open, in groups under its
-			// id: one at the hinted place with o's fingerprint as its
-			// id is the one the map holds.
-			if i := int(x.at) - 1; i >= 0 && i < len(g.lru) && g.lru[i].fp == o.fp {
-				return g.lru[i], true
-			}
-		}
 		gr, ok := g.groups[string(o.fp[:])] // no string is made
-		if ok && x != nil {
-			x.at = int32(gr.slot + 1)
-		}
 		return gr, ok
 	}
 	gr, ok := g.groups[o.Alert.Fingerprint]
@@ -1131,8 +1103,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 		if gr == nil {
 			continue
 		}
-		gr.setID(id)
-		gr.owner, gr.busy, gr.seen = g, gr.pending(), gr.LastSeen
+		gr.id, gr.owner, gr.busy, gr.seen = id, g, gr.pending(), gr.LastSeen
 		g.groups[id] = gr
 		gr.slot = len(g.lru)
 		g.lru = append(g.lru, gr)

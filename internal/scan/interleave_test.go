@@ -391,15 +391,8 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"866-vllm-engine-core-initialization-failed-short-traceback.log + 900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
 		"two-failures": "in one log with sglang's serving lines the short traceback is not detected as the other engine's, so its RuntimeError leads unclassified",
 	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"ranks": "interleaved with another rank's copy the bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
-	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"restart": "a CRI-framed excerpt: the restart's raw lines between its two copies are not CRI, and one input has one framing, so the second copy is not read as CRI",
-	},
 	"412-nvrm-xid13-sm-cga-exception-kernel-log.log": {
 		"restart": "after the restart's lines the kernel log's ESR line of the second Xid is read as an exception of its own, which leads (not investigated further)",
 	},
@@ -430,7 +423,6 @@ const (
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
 // and these shapes do not survive it.
 const (
-	ranksSplit  = "the ranks' lines alternated, one rank's traceback (unindented, cut, or after a blank line or prose) is read in two pieces, and the piece without the exception pages as an unclassified traceback of its own"
 	ranksMissed = "the ranks' lines alternated, the failure line (unindented traceback, bare exception line, Rust frames without their panic line) alerts in no rank's copy"
 )
 
