@@ -1282,8 +1282,11 @@ func (a *Assembler) continues(c *classified) bool {
 	// (msgSpaced) that blank line is three.
 	section := (blanks == 1 && p.lineMsg == msgLines || p.blanks == 3 && p.lineMsg == msgSpaced) && !c.header && !c.native && endsWithColon(s)
 	if (!afterBlank || announced || section) && p.kind != kindNative && !p.hasTB && (p.lines == 1 || announced || p.lineMsg != msgNone) &&
-		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
-		// "ImportError: " alone: the message lines follow.
+		!c.header && messageFollows(p.msg) && !isTracebackLine(s) && !isWarningLine(s) {
+		// "ImportError: " alone: the message lines follow; a line
+		// under another writer's header (vLLM's, TGI's, a Python
+		// logger's) or a warning's first line is that writer's record,
+		// not the message.
 		if announced {
 			p.lineMsg = msgSpaced
 		} else if p.lineMsg == msgNone {

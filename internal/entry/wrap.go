@@ -396,7 +396,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// piece of the line a word wrap is breaking.
 		return false
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
@@ -405,7 +405,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
 		// prints stripped, ends in a space only where a wrap broke it.
-		// A terminal's cut teaches its width as any break does.
+		// A terminal's cut teaches its width as any break does. A
+		// traceback's start after a blank line the log printed is no
+		// rest: a wrap leaves none between a line's pieces.
+		// A Python warning's first line ("x.py:54: FutureWarning: ")
+		// is the warnings module's own record, not a moved path.
+		if isWarningLine(c.s) {
+			return false
+		}
 		if p.lastRaw >= minWrapWidth {
 			a.width.confirm(p.lastRaw)
 		}
