@@ -54,25 +54,54 @@ var otherWriters = []struct {
 	}},
 }
 
+// otherWriterWrappers put a wrapper in front of every line of the log
+// (none, a compose service's column, kubectl's, ANSI colour): the
+// lines it wraps are read as they would be alone.
+var otherWriterWrappers = []struct {
+	name string
+	wrap func(n int) string
+}{
+	{"bare", func(int) string { return "" }},
+	{"compose column", func(int) string { return "sglang-1  | " }},
+	{"kubectl prefix and timestamps", func(n int) string {
+		return fmt.Sprintf("[pod/sglang-0/sglang] 2026-05-28T00:11:%02d.123456789Z ", n)
+	}},
+	{"ANSI colour", func(int) string { return "\x1b[0;31m" }},
+}
+
 func TestOtherWriterAfterSGLangRecord(t *testing.T) {
-	for _, o := range sglangOpeners {
-		for _, w := range otherWriters {
-			t.Run(o.name+"/"+w.name, func(t *testing.T) {
-				text := strings.Join(append(append([]string{}, o.lines...), w.lines...), "\n")
-				es := assemble(t, Options{}, text)
-				blanks := 0
-				for blanks < len(w.lines) && w.lines[blanks] == "" {
-					blanks++
-				}
-				want := []string{
-					fmt.Sprintf("%s lines=%d", FormatSRT, len(o.lines)+blanks),
-					fmt.Sprintf("%s lines=%d", w.format, len(w.lines)-blanks),
-				}
-				if got := formatsAndLines(es); strings.Join(got, "; ") != strings.Join(want, "; ") {
-					t.Errorf("entries %q, want %q\n%s", got, want, text)
-				}
-			})
+	for _, wr := range otherWriterWrappers {
+		for _, o := range sglangOpeners {
+			for _, w := range otherWriters {
+				t.Run(wr.name+"/"+o.name+"/"+w.name, func(t *testing.T) {
+					testOtherWriterAfter(t, wr.wrap, o.lines, w.lines, w.format)
+				})
+			}
 		}
+	}
+}
+
+func testOtherWriterAfter(t *testing.T, wrap func(int) string, sg, other []string, format Format) {
+	t.Helper()
+	var ls []string
+	for i, l := range append(append([]string{}, sg...), other...) {
+		if l != "" {
+			l = wrap(i) + l
+		}
+		ls = append(ls, l)
+	}
+	text := strings.Join(ls, "\n")
+	es := assemble(t, Options{}, text)
+	blanks := 0
+	for blanks < len(other) && other[blanks] == "" {
+		blanks++
+	}
+	want := []string{
+		fmt.Sprintf("%s lines=%d", FormatSRT, len(sg)+blanks),
+		fmt.Sprintf("%s lines=%d", format, len(other)-blanks),
+	}
+	if got := formatsAndLines(es); strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("entries %q, want %q\n%s", got, want, text)
 	}
 }
 

@@ -434,7 +434,10 @@ func collectorTimeLen(s string) int {
 // rfc3339PrefixLen matches an RFC 3339 timestamp and one space, as kubectl
 // --timestamps and CI runners write them, or one tab, as a Loki or Grafana
 // export writes them. A timestamp followed by a level word is a record's
-// header (dynamo's, a Go logger's tab-separated one), not a wrapper.
+// header (dynamo's, a Go logger's tab-separated one), not a wrapper,
+// unless a time follows the level word: that is a level-first logger's
+// header (vLLM's "ERROR 05-28 00:11:09 [core.py:12] "), which the
+// timestamp wraps.
 func rfc3339PrefixLen(s string) int {
 	n, ok := rfc3339Len(s)
 	if !ok || n >= len(s) {
@@ -443,10 +446,25 @@ func rfc3339PrefixLen(s string) int {
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
 	}
-	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok {
+	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) {
 		return 0
 	}
 	return n + 1
+}
+
+// levelFirstTime reports whether after, what follows a level word, is a
+// level-first logger's time: " MM-DD HH:MM:SS" (vLLM's) or
+// " YYYY-MM-DD HH:MM:SS", then a space or a fraction.
+func levelFirstTime(after string) bool {
+	if len(after) < 16 || after[0] != ' ' {
+		return false
+	}
+	r := after[1:]
+	if len(r) >= 20 && isDate(r[:10]) && r[10] == ' ' {
+		r = r[5:] // from the month on, as vLLM's
+	}
+	return ascii.Digits(r[0:2]) && r[2] == '-' && ascii.Digits(r[3:5]) && r[5] == ' ' && isClock(r[6:14]) &&
+		(len(r) == 14 || r[14] == ' ' || r[14] == '.' || r[14] == ',')
 }
 
 // rfc3339Len returns the length of "YYYY-MM-DDTHH:MM:SS[.frac](Z|±hh:mm)".
