@@ -129,6 +129,13 @@ type Analyzer struct {
 	// engine is the engine that wrote the entries analysed now; "" when
 	// not known (see SetEngine).
 	engine string
+	// configured says engine was configured, not detected
+	// (ConfigureEngine).
+	configured bool
+	// ev is the engine the own shapes of the entry analysed now name,
+	// once evRead (see evidence).
+	ev     string
+	evRead bool
 	// version is the sglang release that wrote the entries; "" when not
 	// known (see SetVersion).
 	version string
@@ -178,9 +185,10 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 // searchEntry matches e's text: the hits and pattern errors of
 // AnalyzeInto's search.
 func (a *Analyzer) searchEntry(e *entry.Entry) {
+	a.evRead = false
 	a.exceptionTypes(e)
 	a.perrs = a.perrs[:0]
-	a.hits = a.search(a.hits[:0], e.Text)
+	a.hits = a.search(a.hits[:0], e.Text, e)
 }
 
 // exceptionTypes sets the types of e's traceback the matcher ranks by.
@@ -206,10 +214,10 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		return false
 	}
 	if len(a.hits) == 0 && hasEscapedQuote(e.Text) {
-		a.matchUnescaped(e.Text)
+		a.matchUnescaped(e)
 	}
 	if len(a.hits) == 0 && hasInlineMarkup(e.Text) {
-		a.matchUnmarked(e.Text)
+		a.matchUnmarked(e)
 	}
 	if e.Traceback != nil && onlyWrappers(a.hits) {
 		a.matchJoined(e)
@@ -591,14 +599,15 @@ func hasEscapedQuote(s string) bool {
 // error body pasted from a JSON or Python string ("the model\'s context
 // length") says what a record names with plain quotes. The hits are moved
 // back onto text, so they name its own bytes and lines.
-func (a *Analyzer) matchUnescaped(text string) { a.matchRewritten(text, unescapeQuotes) }
+func (a *Analyzer) matchUnescaped(e *entry.Entry) { a.matchRewritten(e, unescapeQuotes) }
 
 // matchRewritten matches rewrite(text) in place of text, and moves the
 // hits back onto text: rewrite drops bytes of text and gives, for each
 // byte it keeps, its position in text (and len(text) after the last).
-func (a *Analyzer) matchRewritten(text string, rewrite func(string) (string, []int)) {
+func (a *Analyzer) matchRewritten(e *entry.Entry, rewrite func(string) (string, []int)) {
+	text := e.Text
 	u, at := rewrite(text)
-	a.hits = a.search(a.hits[:0], u)
+	a.hits = a.search(a.hits[:0], u, e)
 	for i := range a.hits {
 		h := &a.hits[i]
 		h.Start, h.End = at[h.Start], at[h.End]
@@ -617,7 +626,7 @@ func hasInlineMarkup(s string) bool {
 // line pasted in a code span): an issue's author bolds the phrase that
 // matters, and a record's pattern reads on across it. The hits are moved
 // back onto text.
-func (a *Analyzer) matchUnmarked(text string) { a.matchRewritten(text, unmark) }
+func (a *Analyzer) matchUnmarked(e *entry.Entry) { a.matchRewritten(e, unmark) }
 
 // unmark drops every backtick and every "**" of s. at[i] is the position
 // in s of the i-th byte of the result (at[len] is len(s)).
@@ -677,7 +686,7 @@ func (a *Analyzer) matchJoined(e *entry.Entry) {
 			continue
 		}
 		u := text[:cut] + text[cut+1:]
-		hits := a.search(nil, u)
+		hits := a.search(nil, u, e)
 		if onlyWrappers(hits) && len(hits) <= len(a.hits) {
 			return // the join named nothing new
 		}

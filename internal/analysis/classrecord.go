@@ -21,7 +21,7 @@ import (
 // classRecord returns the one record whose errorClass is typ's class (the
 // class a wrapper names), nil when there is none, several, or typ is a
 // built-in class. The records are looked up once per Analyzer.
-func (a *Analyzer) classRecord(typ string) *patterns.Record {
+func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
 	if cls == "" || entry.BuiltinException(cls) {
 		return nil
@@ -44,7 +44,7 @@ func (a *Analyzer) classRecord(typ string) *patterns.Record {
 		}
 	}
 	r := a.classRecs[cls]
-	if r == nil || !r.ForEngine(a.engine) {
+	if r == nil || !r.ForEngine(a.entryEngine(e)) {
 		return nil
 	}
 	return r
@@ -57,7 +57,7 @@ func (a *Analyzer) leadWithClassRecord(d *Diagnosis, e *entry.Entry) {
 	if d.Cause != nil || x == nil || x.Type == "" {
 		return
 	}
-	rec := a.classRecord(x.Type)
+	rec := a.classRecord(x.Type, e)
 	if rec == nil {
 		return
 	}
@@ -106,7 +106,7 @@ func (a *Analyzer) leadWithRaisedClass(d *Diagnosis, e *entry.Entry) {
 	if class == "" {
 		return
 	}
-	rec := a.classRecord(class)
+	rec := a.classRecord(class, e)
 	if rec == nil {
 		return
 	}

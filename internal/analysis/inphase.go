@@ -25,7 +25,7 @@ var inPhase = []struct{ tag, phase, lead string }{
 // inPhaseRecord returns the record tagged tag in the catalog, nil when
 // there is none or it is not for the analyser's engine. The records are
 // looked up once per Analyzer.
-func (a *Analyzer) inPhaseRecord(tag string) *patterns.Record {
+func (a *Analyzer) inPhaseRecord(tag string, e *entry.Entry) *patterns.Record {
 	if a.inPhaseRecs == nil {
 		a.inPhaseRecs = map[string]*patterns.Record{}
 		recs := a.m.Matcher().Records()
@@ -41,7 +41,7 @@ func (a *Analyzer) inPhaseRecord(tag string) *patterns.Record {
 		}
 	}
 	r := a.inPhaseRecs[tag]
-	if r == nil || !r.ForEngine(a.engine) {
+	if r == nil || !r.ForEngine(a.entryEngine(e)) {
 		return nil
 	}
 	return r
@@ -61,7 +61,7 @@ func (a *Analyzer) leadInPhase(d *Diagnosis, e *entry.Entry) {
 		if TriageOf(e, d.Exception).Phase != p.phase {
 			continue
 		}
-		rec := a.inPhaseRecord(p.lead)
+		rec := a.inPhaseRecord(p.lead, e)
 		if rec == nil || rec == c.Record {
 			return
 		}

@@ -28,9 +28,9 @@ var phaseTags = map[string]string{
 // phaseWrapper returns the wrapper record of the catalog tagged for phase,
 // nil when there is none or the log is another engine's. The records are
 // looked up once per Analyzer.
-func (a *Analyzer) phaseWrapper(phase string) *patterns.Record {
+func (a *Analyzer) phaseWrapper(phase string, e *entry.Entry) *patterns.Record {
 	tag := phaseTags[phase]
-	if tag == "" || a.engine != "" && a.engine != "sglang" {
+	if eng := a.entryEngine(e); tag == "" || eng != "" && eng != "sglang" {
 		return nil
 	}
 	if a.phaseRecs == nil {
@@ -75,7 +75,7 @@ func (a *Analyzer) leadWithPhaseWrapper(d *Diagnosis, e *entry.Entry) {
 	if !cutTraceback(e) {
 		return
 	}
-	rec := a.phaseWrapper(d.Triage.Phase)
+	rec := a.phaseWrapper(d.Triage.Phase, e)
 	if rec == nil || d.Cause != nil && rec.ID == d.Cause.Record.ID {
 		return
 	}

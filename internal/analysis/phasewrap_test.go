@@ -69,16 +69,36 @@ func TestCutTracebackInAWrappedPhaseLeadsWithThePhaseRecord(t *testing.T) {
 	}
 }
 
-// Another engine's log never takes sglang's phase records.
+// Another engine's log never takes sglang's phase records: not when the
+// engine is configured, nor when the entry stands under that engine's
+// header. An entry through sglang's frames in a stream detected as
+// another engine's is sglang's (a log relaying both) and takes them.
 func TestPhaseRecordOnlyForSGLang(t *testing.T) {
 	m := defaultMatcher(t)
 	in := "Scheduler hit an exception: Traceback (most recent call last):\n" +
 		frame("/sgl/python/sglang/srt/model_executor/cuda_graph_runner.py", "capture", "self.capture_one_batch_size(bs, forward)")
-	an := analysis.New(m)
-	an.SetEngine("vllm")
-	for _, e := range entries(in) {
-		if d, ok := an.Analyze(&e); ok && d.Cause != nil && d.Cause.Record.Slug == "capture-cuda-graph-failed" {
-			t.Errorf("vllm: led by %s", d.Cause.Record.Slug)
+	const slug = "capture-cuda-graph-failed"
+	for _, c := range []struct {
+		name       string
+		in         string
+		configured bool
+		want       bool
+	}{
+		{"configured", in, true, false},
+		{"detected, vLLM's header", "(EngineCore_DP0 pid=9) ERROR 09-28 15:47:20 [core.py:70] " + in, false, false},
+		{"detected, sglang's frames", in, false, true},
+	} {
+		an := analysis.New(m)
+		an.SetEngine("vllm")
+		an.ConfigureEngine(c.configured)
+		got := false
+		for _, e := range entries(c.in) {
+			if d, ok := an.Analyze(&e); ok && d.Cause != nil && d.Cause.Record.Slug == slug {
+				got = true
+			}
+		}
+		if got != c.want {
+			t.Errorf("vllm, %s: led by %s %v, want %v", c.name, slug, got, c.want)
 		}
 	}
 }

@@ -37,6 +37,7 @@ const (
 type Detector struct {
 	engine string
 	done   bool
+	set    bool // decided by Set, not by reading
 	lines  int
 	scores [nEngines]int
 	weak   [nEngines]int // the part of scores that came from capped shapes
@@ -52,7 +53,11 @@ func (d *Detector) Done() bool { return d.done }
 
 // Set decides the engine without reading (a configured override). An
 // empty name makes the Detector stop undecided.
-func (d *Detector) Set(name string) { d.engine, d.done = name, true }
+func (d *Detector) Set(name string) { d.engine, d.done, d.set = name, true, true }
+
+// Configured reports whether the engine was Set rather than read from
+// the stream's lines.
+func (d *Detector) Configured() bool { return d.set }
 
 // Line reads one line of the stream. Once Done it returns at once.
 func (d *Detector) Line(s string) {

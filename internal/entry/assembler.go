@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Assembler joins the lines of ONE stream (one source and stream) into
@@ -309,7 +311,8 @@ type pending struct {
 	// a later piece cut short by a long token says less.
 	foldWidth int
 	// lastRaw is the length of the last non-blank line taken as the
-	// source delivered it, every prefix included: two pieces of one
+	// source delivered it, every prefix included, and the runtime's
+	// framing the source took off (Line.Framing): two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
 	lastRaw int
 	// whole: the last kept line was rejoined from a terminal's pieces,
@@ -607,7 +610,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.lines++
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
@@ -742,7 +745,7 @@ func relayNext(state int8, s string) int8 {
 // isRankTrailer matches the " rank=N" line that ends a relayed block.
 func isRankTrailer(s string) bool {
 	r, ok := strings.CutPrefix(s, " rank=")
-	return ok && r != "" && isDigits(strings.TrimRight(r, " \r"))
+	return ok && r != "" && ascii.Digits(strings.TrimRight(r, " \r"))
 }
 
 // isShardFailed matches the launcher's "Shard N failed to start".
@@ -806,8 +809,9 @@ const (
 // ncclNext is the NCCL state after the entry took line s.
 func ncclNext(state int8, s string) int8 {
 	if state == ncclNone {
-		// Every line comes here: only the search it needs.
-		if hasNCCLError(s) {
+		// Every line comes here: only the search it needs. A rank's
+		// tail may open with NCCL's error-name line.
+		if hasNCCLError(s) || strings.HasPrefix(s, "nccl") && isNCCLErrorName(s) {
 			return ncclMessage
 		}
 		return ncclNone
@@ -847,7 +851,9 @@ func hasNCCLError(s string) bool {
 // error message in the given state.
 func ncclContinues(state int8, s string) bool {
 	if state == ncclLastError {
-		return true
+		// The failure's line, unless NCCL left it empty and the next
+		// process's traceback opens (ranks' outputs one after another).
+		return !isTracebackLine(s) && !isGroupStartLine(s)
 	}
 	t := strings.TrimSpace(s)
 	return t == "Last error:" || isNCCLErrorName(t)
@@ -865,6 +871,15 @@ func isNCCLErrorName(s string) bool {
 		i++
 	}
 	return strings.HasPrefix(r[i:], ": ")
+}
+
+// isNCCLMessage reports whether s, an entry's first line, is NCCL's error
+// message or its error-name line ("ncclSystemError: ... Last error:"): it
+// announces NCCL's last error, never a traceback, so a traceback one blank
+// line after it is another process's (a rank's tail, then another rank's
+// output).
+func isNCCLMessage(s string) bool {
+	return hasNCCLError(s) || isNCCLErrorName(strings.TrimSpace(s))
 }
 
 // isSGLangFormat reports whether f is one of sglang's own header families.
@@ -1063,7 +1078,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
 	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {
@@ -1247,7 +1262,7 @@ func (a *Assembler) continues(c *classified) bool {
 	// of the record.
 	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
 		(p.colon || messageFollows(p.msg))
-	if announced && !p.st.sglang() && isTracebackLine(s) {
+	if announced && !p.st.sglang() && isTracebackLine(s) && !isNCCLMessage(p.msg) {
 		return true
 	}
 	if p.lineMsg == msgSpaced && p.blanks == 1 {
@@ -1267,8 +1282,11 @@ func (a *Assembler) continues(c *classified) bool {
 	// (msgSpaced) that blank line is three.
 	section := (blanks == 1 && p.lineMsg == msgLines || p.blanks == 3 && p.lineMsg == msgSpaced) && !c.header && !c.native && endsWithColon(s)
 	if (!afterBlank || announced || section) && p.kind != kindNative && !p.hasTB && (p.lines == 1 || announced || p.lineMsg != msgNone) &&
-		!c.sglang && messageFollows(p.msg) && !isTracebackLine(s) {
-		// "ImportError: " alone: the message lines follow.
+		!c.header && messageFollows(p.msg) && !isTracebackLine(s) && !isWarningLine(s) {
+		// "ImportError: " alone: the message lines follow; a line
+		// under another writer's header (vLLM's, TGI's, a Python
+		// logger's) or a warning's first line is that writer's record,
+		// not the message.
 		if announced {
 			p.lineMsg = msgSpaced
 		} else if p.lineMsg == msgNone {

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Compiler, linker and build-tool diagnostics: what a JIT build (FlashInfer,
 // triton, DeepGEMM, torch extensions) or a package install prints when it
@@ -100,18 +104,18 @@ func isNVCCLocation(loc string) bool {
 		return false
 	}
 	o := strings.LastIndexByte(loc, '(')
-	return o > 0 && isDigits(loc[o+1:len(loc)-1])
+	return o > 0 && ascii.Digits(loc[o+1:len(loc)-1])
 }
 
 // isGCCLocation matches "path/file.c:12" and "path/file.c:12:5" whose file
 // has an extension.
 func isGCCLocation(loc string) bool {
 	c := strings.LastIndexByte(loc, ':')
-	if c <= 0 || !isDigits(loc[c+1:]) {
+	if c <= 0 || !ascii.Digits(loc[c+1:]) {
 		return false
 	}
 	f := loc[:c]
-	if c2 := strings.LastIndexByte(f, ':'); c2 > 0 && isDigits(f[c2+1:]) {
+	if c2 := strings.LastIndexByte(f, ':'); c2 > 0 && ascii.Digits(f[c2+1:]) {
 		f = f[:c2]
 	}
 	dot := strings.LastIndexByte(f, '.')

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Header families of the serving engines other than sglang
@@ -107,7 +109,7 @@ func locatedBracket(s string) (int, Ranks) {
 	w := strings.LastIndexByte(inner, ' ')
 	loc := inner[w+1:]
 	c := strings.LastIndexByte(loc, ':')
-	if c <= 0 || !isDigits(loc[c+1:]) || !strings.HasSuffix(loc[:c], ".py") || strings.IndexByte(inner, '[') >= 0 {
+	if c <= 0 || !ascii.Digits(loc[c+1:]) || !strings.HasSuffix(loc[:c], ".py") || strings.IndexByte(inner, '[') >= 0 {
 		return 0, NoRanks
 	}
 	end := i + k + 1
@@ -169,7 +171,7 @@ func parseRayCore(s string, loc *time.Location) (header, bool) {
 	msg := strings.TrimPrefix(r[j+1:], " ")
 	// "core_worker.cc:97: " before the message.
 	if k := strings.Index(msg, ": "); k > 0 && k < 128 && strings.IndexByte(msg[:k], ' ') < 0 {
-		if c := strings.LastIndexByte(msg[:k], ':'); c > 0 && isDigits(msg[c+1:k]) {
+		if c := strings.LastIndexByte(msg[:k], ':'); c > 0 && ascii.Digits(msg[c+1:k]) {
 			msg = msg[k+2:]
 		}
 	}
@@ -302,7 +304,7 @@ func parseTagged(s string) (header, bool) {
 // "[".
 func parseTRTLLMTime(s string, loc *time.Location) (header, bool) {
 	// "[MM/DD/YYYY-HH:MM:SS] "
-	if len(s) < 23 || !isDigits(s[1:3]) || s[3] != '/' || !isDigits(s[4:6]) || s[6] != '/' || !isDigits(s[7:11]) ||
+	if len(s) < 23 || !ascii.Digits(s[1:3]) || s[3] != '/' || !ascii.Digits(s[4:6]) || s[6] != '/' || !ascii.Digits(s[7:11]) ||
 		s[11] != '-' || !isClock(s[12:20]) || s[20] != ']' || s[21] != ' ' {
 		return header{}, false
 	}
@@ -319,7 +321,7 @@ func parseTRTLLMTime(s string, loc *time.Location) (header, bool) {
 // "MM/DD HH:MM:SS - lmdeploy - ERROR - file.py - func - N - msg": the
 // message is what follows the file, function and line fields.
 func parseLMDeploy(s string, loc *time.Location, ref time.Time) (header, bool) {
-	if len(s) < 20 || !isDigits(s[0:2]) || s[2] != '/' || !isDigits(s[3:5]) || s[5] != ' ' || !isClock(s[6:14]) || !strings.HasPrefix(s[14:], " - ") {
+	if len(s) < 20 || !ascii.Digits(s[0:2]) || s[2] != '/' || !ascii.Digits(s[3:5]) || s[5] != ' ' || !isClock(s[6:14]) || !strings.HasPrefix(s[14:], " - ") {
 		return header{}, false
 	}
 	r := s[17:]
@@ -333,7 +335,7 @@ func parseLMDeploy(s string, loc *time.Location, ref time.Time) (header, bool) {
 	}
 	msg := rest[3:]
 	// "file.py - func - N - ": three fields, the last a line number.
-	if f := strings.SplitN(msg, " - ", 4); len(f) == 4 && strings.HasSuffix(f[0], ".py") && isDigits(f[2]) && f[2] != "" {
+	if f := strings.SplitN(msg, " - ", 4); len(f) == 4 && strings.HasSuffix(f[0], ".py") && ascii.Digits(f[2]) && f[2] != "" {
 		msg = f[3]
 	}
 	c := clock{month: atoi(s[0:2]), day: atoi(s[3:5]), hour: atoi(s[6:8]), min: atoi(s[9:11]), sec: atoi(s[12:14])}
@@ -349,7 +351,7 @@ func trimPythonLocation(msg string) string {
 	}
 	f := msg[:k]
 	c := strings.LastIndexByte(f, ':')
-	if c <= 0 || !isDigits(f[c+1:]) || c+1 == len(f) || !strings.HasSuffix(f[:c], ".py") || strings.IndexByte(f, ' ') >= 0 {
+	if c <= 0 || !ascii.Digits(f[c+1:]) || c+1 == len(f) || !strings.HasSuffix(f[:c], ".py") || strings.IndexByte(f, ' ') >= 0 {
 		return msg
 	}
 	return msg[k+3:]

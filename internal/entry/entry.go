@@ -11,6 +11,11 @@ type Line struct {
 	Offset    int64     // byte offset of the line's first byte in its source (a line number in tests)
 	Time      time.Time // when the runtime wrote or logmatch read it; zero when unknown
 	Truncated bool      // the source cut this line at its length bound
+	// Framing is the bytes of a container runtime's framing the source
+	// took off the front of the line's physical line (a CRI line's time,
+	// stream and tag), 0 for a raw line: a terminal that wrapped the
+	// physical line wrapped it at Framing+len(Text).
+	Framing int
 }
 
 // Entry is one logical log record: a header line and its continuation lines,

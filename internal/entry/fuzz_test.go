@@ -34,6 +34,9 @@ var fuzzSeeds = []string{
 	"> [2025-11-06T02:10:00.702Z] Traceback (most recent call last):\n> [2025-11-06T02:10:00.702Z]   File \"a.py\", line 1, in f\n> [2025-11-06T02:10:00.702Z] \n> [2025-11-06T02:10:00.703Z] ValueError: x",
 	"    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: Traceback (most recent call last):\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess:   File \"/tmp/x\", line 202, in init\n    2025-06-06T19:02:40.751Z DEBUG dynamo_run::subprocess: RuntimeError: x",
 	"torch.distributed.DistBackendError: NCCL error in: a.cpp:81, unhandled system error, NCCL version 2.21.5\nncclSystemError: System call failed.\nLast error:\nError while creating shared memory segment /dev/shm/nccl-v (size 9)\nLast error:\nnccl: x\nncclX:",
+	"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous \nnature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E \nterminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote \nprocess exited\n",
+	"`  25:     0x7fb7396a2659 - sglang_router_rs::router::Router::new::h9d5b\n                               at /r/src/router.rs:319:27\n`  File \"a.py\", line 1, in f\n` x\n",
+	"ncclSystemError: System call failed. \nLast error:\n\nTraceback (most recent call last):\n  File \"a.py\", line 1, in f\nRuntimeError: x\nncclRemoteError: y\nLast error:\n",
 	"Assertion failed: /x/internode.cu:483, condition: a >= b\npython3: ../nptl/m.c:81: f: Assertion `x == 0' failed.\nAssertion failed: i < n, file p.c, line 4\n        [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n[LINE:]\nThread 0x1 (most recent call first):\n  File \"a.py\", line 1 in fFatal Python error: \"Aborted",
 	// Exception lines glued behind their frame's source line, UCX lines
 	// with and without their time and process.

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // GPU runtime error lines that C++ code and kernel libraries print outside
 // any Python traceback. Each is one line; torch's epilogue lines follow some.
@@ -41,7 +45,7 @@ func parseCUDALine(s string) bool {
 // isCUDASourceRef matches "path/file.cu:123" (also .cuh, .cc, .cpp).
 func isCUDASourceRef(r string) bool {
 	c := strings.LastIndexByte(r, ':')
-	if c <= 0 || !isDigits(r[c+1:]) || strings.IndexByte(r[:c], ' ') >= 0 {
+	if c <= 0 || !ascii.Digits(r[c+1:]) || strings.IndexByte(r[:c], ' ') >= 0 {
 		return false
 	}
 	f := r[:c]

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // header is what a recognised header line yields.
@@ -341,7 +343,7 @@ func parseLegacy(s string, loc *time.Location, ref time.Time) (header, bool) {
 
 // parseDiffusion matches "MM-DD HH:MM:SS<prefix>] msg" (multimodal_gen).
 func parseDiffusion(s string, loc *time.Location, ref time.Time) (header, bool) {
-	if len(s) < 15 || !isDigits(s[0:2]) || s[2] != '-' || !isDigits(s[3:5]) || s[5] != ' ' || !isClock(s[6:14]) {
+	if len(s) < 15 || !ascii.Digits(s[0:2]) || s[2] != '-' || !ascii.Digits(s[3:5]) || s[5] != ' ' || !isClock(s[6:14]) {
 		return header{}, false
 	}
 	k := strings.IndexByte(s[14:], ']')
@@ -486,10 +488,10 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 	// Optional zone: "Z", "+0000", "+00:00".
 	if rest != "" && rest[0] == 'Z' {
 		rest = rest[1:]
-	} else if len(rest) >= 5 && (rest[0] == '+' || rest[0] == '-') && isDigits(rest[1:3]) {
-		if isDigits(rest[3:5]) {
+	} else if len(rest) >= 5 && (rest[0] == '+' || rest[0] == '-') && ascii.Digits(rest[1:3]) {
+		if ascii.Digits(rest[3:5]) {
 			rest = rest[5:]
-		} else if len(rest) >= 6 && rest[3] == ':' && isDigits(rest[4:6]) {
+		} else if len(rest) >= 6 && rest[3] == ':' && ascii.Digits(rest[4:6]) {
 			rest = rest[6:]
 		}
 	}
@@ -545,7 +547,7 @@ func parsePythonLevelFirst(s string, loc *time.Location, ref time.Time) (header,
 			}
 		}
 	}
-	if after[0] != ' ' || len(r) < 15 || !isDigits(r[0:2]) || r[2] != '-' || !isDigits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
+	if after[0] != ' ' || len(r) < 15 || !ascii.Digits(r[0:2]) || r[2] != '-' || !ascii.Digits(r[3:5]) || r[5] != ' ' || !isClock(r[6:14]) {
 		return parseTracingNoTime(lvl, after)
 	}
 	c := clock{month: atoi(r[0:2]), day: atoi(r[3:5]), hour: atoi(r[6:8]), min: atoi(r[9:11]), sec: atoi(r[12:14])}

@@ -47,6 +47,19 @@ func TestLayoutShapes(t *testing.T) {
 				"    g()\n" +
 				"RuntimeError: boom`\n",
 			[]string{"Traceback (most recent call last):"}},
+		{"a code span opened on a Rust backtrace's first frame",
+			"`  25:     0x7fb7396a2659 - sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31\n" +
+				"                               at /root/sglang/sgl-router/src/router.rs:319:27\n" +
+				"  26:     0x7fb7394af227 - sglang_router_rs::pd_router::PDRouter::new::hf603ebd66d3a8a81\n",
+			[]string{"  25:     0x7fb7396a2659 - sglang_router_rs::router::Router::wait_for_healthy_workers::hee2d9a52d3a5ed31"}},
+		{"a code span opened on a traceback's first frame",
+			"`  File \"/sgl/x.py\", line 1, in f\n" +
+				"    g()\n" +
+				"RuntimeError: boom`\n",
+			[]string{`  File "/sgl/x.py", line 1, in f`}},
+		{"a backtick, a space and prose keep the backtick",
+			"` see the log below for what failed\n",
+			[]string{"` see the log below for what failed"}},
 		{"inline code in prose keeps its backtick",
 			"`foo` failed to start\n",
 			[]string{"`foo` failed to start"}},

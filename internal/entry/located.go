@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // A native library's error line that opens with the place in its C, C++
 // or CUDA source that printed it, as NVSHMEM's and many libraries' error
@@ -75,7 +79,7 @@ func locationEnd(s string) int {
 				}
 				field := rest[:c]
 				switch {
-				case isDigits(field):
+				case ascii.Digits(field):
 					num = true
 				case isIdentifier(field):
 				default:

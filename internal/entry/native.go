@@ -3,6 +3,8 @@ package entry
 import (
 	"strings"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Native shapes (SGLANG-LOGS.md §9): the value of Entry.Native. Each comment
@@ -252,7 +254,7 @@ func isSourceRef(r string, end byte) bool {
 	}
 	ref := r[1:k]
 	c := strings.LastIndexByte(ref, ':')
-	return c > 0 && isDigits(ref[c+1:]) && strings.IndexByte(ref[:c], ' ') < 0
+	return c > 0 && ascii.Digits(ref[c+1:]) && strings.IndexByte(ref[:c], ' ') < 0
 }
 
 // parseGlog matches "I0820 02:41:20.446154   710 transfer_engine.cpp:422] ",
@@ -269,10 +271,10 @@ func parseGlog(s string, ref time.Time, loc *time.Location) (native, bool) {
 	// "E0116 ..." or, with the year (glog's log_year_in_prefix),
 	// "E20251111 ...".
 	d, year := 1, 0
-	if len(s) >= 26 && isDigits(s[1:9]) && s[9] == ' ' {
+	if len(s) >= 26 && ascii.Digits(s[1:9]) && s[9] == ' ' {
 		d, year = 5, atoi(s[1:5])
 	}
-	if !isDigits(s[d:d+4]) || s[d+4] != ' ' || !isClock(s[d+5:d+13]) || s[d+13] != '.' {
+	if !ascii.Digits(s[d:d+4]) || s[d+4] != ' ' || !isClock(s[d+5:d+13]) || s[d+13] != '.' {
 		return native{}, false
 	}
 	j := d + 14
@@ -328,11 +330,11 @@ func parseNCCL(s string) (string, bool) {
 	}
 	id := s[:sp]
 	c2 := strings.LastIndexByte(id, ':')
-	if c2 <= 0 || !isDigits(id[c2+1:]) {
+	if c2 <= 0 || !ascii.Digits(id[c2+1:]) {
 		return "", false
 	}
 	c1 := strings.LastIndexByte(id[:c2], ':')
-	if c1 <= 0 || !isDigits(id[c1+1:c2]) {
+	if c1 <= 0 || !ascii.Digits(id[c1+1:c2]) {
 		return "", false
 	}
 	r := s[sp+1:]
@@ -340,7 +342,7 @@ func parseNCCL(s string) (string, bool) {
 		return "", false
 	}
 	k := strings.IndexByte(r, ']')
-	if k < 2 || !isDigits(r[1:k]) || k+1 >= len(r) || r[k+1] != ' ' {
+	if k < 2 || !ascii.Digits(r[1:k]) || k+1 >= len(r) || r[k+1] != ' ' {
 		return "", false
 	}
 	r = r[k+2:]
@@ -470,9 +472,9 @@ func parseAscend(s string, loc *time.Location) (native, bool) {
 		return native{}, false
 	}
 	tag, r := s[1:k], s[k+2:]
-	if isDigits(tag) {
+	if ascii.Digits(tag) {
 		// torch_npu allocator line.
-		if len(r) < 25 || r[0] != '[' || !isDate(r[1:11]) || r[11] != ' ' || !isClock(r[12:20]) || r[20] != ':' || !isDigits(r[21:24]) || r[24] != ']' {
+		if len(r) < 25 || r[0] != '[' || !isDate(r[1:11]) || r[11] != ' ' || !isClock(r[12:20]) || r[20] != ':' || !ascii.Digits(r[21:24]) || r[24] != ']' {
 			return native{}, false
 		}
 		c, _, _ := scanDateTime(r[1:], '.')
@@ -524,7 +526,7 @@ func isAscendCode(s string) bool {
 			return false
 		}
 	}
-	return isDigits(s[3:6])
+	return ascii.Digits(s[3:6])
 }
 
 // isAscendCodeMore matches the further lines CANN prints under a code,
@@ -540,7 +542,7 @@ func isAscendCodeMore(s string) bool {
 			return false
 		}
 	}
-	return isDigits(s[3:6])
+	return ascii.Digits(s[3:6])
 }
 
 // isIndented reports whether s starts with a space or a tab.
@@ -558,7 +560,7 @@ func parseUCX(s string, loc *time.Location) (native, bool) {
 		return native{}, false
 	}
 	sec, frac, ok := strings.Cut(s[1:k], ".")
-	if !ok || !isDigits(sec) || len(sec) > 12 || !isDigits(frac) {
+	if !ok || !ascii.Digits(sec) || len(sec) > 12 || !ascii.Digits(frac) {
 		return native{}, false
 	}
 	r := s[k+2:]
@@ -594,7 +596,7 @@ func parseUCXLine(s string) (string, bool) {
 		return "", false
 	}
 	c := strings.LastIndexByte(r[:sp], ':')
-	if c <= 0 || !isDigits(r[c+1:sp]) {
+	if c <= 0 || !ascii.Digits(r[c+1:sp]) {
 		return "", false
 	}
 	r = strings.TrimLeft(r[sp:], " ")

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 func TestParseNative(t *testing.T) {
@@ -301,6 +303,37 @@ collect2: error: ld returned 1 exit status
 			},
 		},
 		{
+			// A rank's tail (NCCL's error name, an empty "Last error:"),
+			// a blank line, then another process's traceback: NCCL's
+			// message announces its last error, never a traceback.
+			name: "NCCL tail with an empty last error, then a traceback",
+			in: "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n" +
+				"Last error:\n" +
+				"\n" +
+				"Traceback (most recent call last):\n" +
+				"  File \"/w/train.py\", line 9, in run\n" +
+				"RuntimeError: NCCL communicator was aborted on rank 3.",
+			want: []view{
+				{"1-3", FormatNone, "", "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.", ""},
+				{"4-6", FormatNone, "", "Traceback (most recent call last):", "RuntimeError: NCCL communicator was aborted on rank 3."},
+			},
+		},
+		{
+			// The same tail from a writer that ends its lines in a
+			// space, so the two lines read as one wrapped line.
+			name: "NCCL tail rejoined, then a traceback",
+			in: "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. \n" +
+				"Last error:\n" +
+				"\n" +
+				"Traceback (most recent call last):\n" +
+				"  File \"/w/serve.py\", line 3, in <module>\n" +
+				"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error, NCCL version 2.21.5",
+			want: []view{
+				{"1-3", FormatNone, "", "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. Last error:", ""},
+				{"4-6", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error, NCCL version 2.21.5"},
+			},
+		},
+		{
 			// "Last error:" that no NCCL message announced is text of its own.
 			name: "last error without an NCCL message",
 			in:   "RuntimeError: something else failed\nLast error:\nsocket closed",
@@ -417,7 +450,7 @@ func TestIsCANNReportEnd(t *testing.T) {
 			return false
 		}
 		i := strings.LastIndex(s, "[LINE:")
-		if i < 0 || !isDigits(s[i+len("[LINE:"):len(s)-1]) {
+		if i < 0 || !ascii.Digits(s[i+len("[LINE:"):len(s)-1]) {
 			return false
 		}
 		f := strings.LastIndex(s[:i], "[FILE:")

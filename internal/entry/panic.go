@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // NativeRustPanic is the Native shape of a Rust panic, as the sglang router
 // and model gateway (and any Rust extension) print it on stderr: "thread
@@ -66,11 +70,11 @@ func isRustLocation(s string) bool {
 		return false
 	}
 	c2 := strings.LastIndexByte(s, ':')
-	if c2 <= 0 || !isDigits(s[c2+1:]) {
+	if c2 <= 0 || !ascii.Digits(s[c2+1:]) {
 		return false
 	}
 	c1 := strings.LastIndexByte(s[:c2], ':')
-	return c1 > 0 && isDigits(s[c1+1:c2])
+	return c1 > 0 && ascii.Digits(s[c1+1:c2])
 }
 
 // panicState returns the state after a panic's first line s, and whether s

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Paste leads: what a paste puts in front of every line of a log quoted
 // in a Markdown document, an issue or a chat: a list item's marker ("- ",
@@ -149,5 +153,5 @@ func isPySpyFrame(s string) bool {
 	}
 	loc := s[sp+2 : len(s)-1]
 	c := strings.LastIndexByte(loc, ':')
-	return c > 0 && strings.HasSuffix(loc[:c], ".py") && isDigits(loc[c+1:]) && strings.IndexByte(loc, ' ') < 0
+	return c > 0 && strings.HasSuffix(loc[:c], ".py") && ascii.Digits(loc[c+1:]) && strings.IndexByte(loc, ' ') < 0
 }

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Bounds of a hard wrap, the break a terminal or a paste put into a long
 // line: the line before it is at least minWrapWidth bytes (no terminal or
@@ -11,6 +15,38 @@ const (
 	minWrapWidth = 72
 	wrapSlack    = 16
 )
+
+// fieldsGoOn reports whether rest, which opens with "[", goes on with the
+// bracketed fields of a header that prev ends with: a word-wrapping tool
+// broke the line after its header ("[E809 14:59:30.411244289
+// ProcessGroupNCCL.cpp:629] " and "[Rank 38] Watchdog caught ..."), whose
+// message no writer leaves empty. The field closes within the rest's
+// first words and text follows it.
+func fieldsGoOn(prev, rest string) bool {
+	t := strings.TrimRight(prev, " ")
+	if t == "" || t[len(t)-1] != ']' || len(t) == len(prev) {
+		return false
+	}
+	i := strings.IndexByte(rest, ']')
+	return i > 1 && i < maxFieldLen && strings.IndexByte(rest[1:i], '[') < 0 && len(rest) > i+2 && rest[i+1] == ' '
+}
+
+// parenGoesOn reports whether rest closes, within its first words, the
+// parenthesis prev leaves open: a word-wrapping tool broke the line inside
+// it, before a token that is no word ("(tasks " and "/ actors) killed due
+// to memory pressure").
+func parenGoesOn(prev, rest string) bool {
+	i := strings.LastIndexByte(prev, '(')
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 {
+		return false
+	}
+	head := rest[:min(len(rest), maxFieldLen)]
+	j := strings.IndexByte(head, ')')
+	return j > 0 && strings.IndexByte(head[:j], '(') < 0
+}
+
+// maxFieldLen bounds a header's bracketed field that fieldsGoOn reads.
+const maxFieldLen = 64
 
 // isWrapBreak reports whether next, a non-blank line that no rule reads as
 // a header, a native line or a wrapper logger's record, is the rest of
@@ -79,10 +115,12 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// progress bar redrawn, a command repeated, a list); one whose first
 	// word stands in a column (a numbered listing, a table, a backtrace's
 	// frame numbers) is a line of a layout.
-	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) {
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) && !strings.HasSuffix(prev, "  ") {
 		// (Unless the break fell before the space ahead of the word
 		// that closes a parenthesis prev opened: "...error: 2 (out of"
-		// and " memory)  file=csrc/utils.h ...".)
+		// and " memory)  file=csrc/utils.h ...", or inside the padding
+		// of prev's own columns, which no line ends in: a stack dump's
+		// "PC: @     " and "0x7f6d68247e87  (unknown)  raise".)
 		return false
 	}
 	tok := prev[strings.LastIndexByte(prev, ' ')+1:] // prev's last token
@@ -120,18 +158,19 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// writer's next line is of its own length. The rest may
 		// open with a quote, inline code or a path ("NCCL error in: "
 		// and "/pytorch/torch/csrc/...").
-		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) {
+		if !isWordByte(n) && strings.IndexByte("('\"`", n) < 0 && !(n == '/' && strings.Count(w, "/") >= 2) && !fieldsGoOn(prev, rest) && !parenGoesOn(prev, rest) {
 			return false
 		}
-		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&
+		if next[len(next)-1] == ' ' && !strings.HasSuffix(next, "  ") && !strings.HasSuffix(next, ": ") && !strings.HasSuffix(next, ", ") && (len(next) < minWrapWidth || len(next)+wrapSlack < prevLen) &&
 			!(strings.Count(prev, "`")%2 == 1 && strings.Count(next, "`")%2 == 1) {
 			// (Unless prev opened inline code that next closes: the
 			// span goes on across the break, "... error: `Assertion
 			// Error: assert x == " and "len(y)` ".)
 			// (Two spaces end a Markdown paste's every line: the line's
 			// last piece, not a writer's habit; and a piece that ends in
-			// a colon's space announces a value, which a token too long
-			// for what was left of the line carries on the next.)
+			// a colon's space announces a value, or in a comma's space
+			// goes on with a list, which a token too long for what was
+			// left of the line carries on the next.)
 			return false
 		}
 	case isDigit(p):
@@ -251,7 +290,7 @@ func endsInLineNumber(w string) bool {
 	w = strings.TrimSuffix(w, ":")
 	for k := 0; k < 2; k++ {
 		i := strings.LastIndexByte(w, ':')
-		if i < 0 || i == len(w)-1 || !isDigits(w[i+1:]) {
+		if i < 0 || i == len(w)-1 || !ascii.Digits(w[i+1:]) {
 			return k > 0
 		}
 		w = w[:i]
@@ -349,14 +388,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		}
 	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
-		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) {
+		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) && !isFoldMiddle(last, c.s, p.foldWidth) {
 		// A native line is a writer's own, unless it is one only by a
 		// shape an exception's message may quote (a soft one) and the
 		// line before ends where a wrap broke it: inside a bracket, or
-		// in the space a word wrap leaves.
+		// in the space a word wrap leaves; or unless it is a middle
+		// piece of the line a word wrap is breaking.
 		return false
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
@@ -365,7 +405,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
 		// prints stripped, ends in a space only where a wrap broke it.
-		// A terminal's cut teaches its width as any break does.
+		// A terminal's cut teaches its width as any break does. A
+		// traceback's start after a blank line the log printed is no
+		// rest: a wrap leaves none between a line's pieces.
+		// A Python warning's first line ("x.py:54: FutureWarning: ")
+		// is the warnings module's own record, not a moved path.
+		if isWarningLine(c.s) {
+			return false
+		}
 		if p.lastRaw >= minWrapWidth {
 			a.width.confirm(p.lastRaw)
 		}
@@ -479,9 +526,9 @@ func (a *Assembler) join(l *Line, c *classified) bool {
 	p.lines++
 	p.last = l.Offset
 	p.colon = endsWithColon(joined)
-	p.whole = len(l.Text) < p.lastRaw
+	p.whole = len(l.Text)+l.Framing < p.lastRaw
 	p.lastLen = len(c.s)
-	p.lastRaw = len(l.Text)
+	p.lastRaw = len(l.Text) + l.Framing
 	return true
 }
 
@@ -669,6 +716,18 @@ func lastToken(s string) string {
 func endsInFoldSpace(s string) bool {
 	n := len(s)
 	return n >= 2 && s[n-1] == ' ' && s[n-2] != ' ' && s[n-2] != '\t'
+}
+
+// isFoldMiddle reports whether next is a middle piece of a line a word
+// wrap (fold -s) broke, whose earlier pieces the entry rejoined, at least
+// foldWidth long: prev and next each end in the one space the wrap
+// leaves, which no writer ends a line of its own in, and next is about
+// as long as the wrap's width (a word shorter at most). Such a piece is
+// the line's middle whatever it opens with, a native writer's words too
+// (a glued "terminate called after throwing ...").
+func isFoldMiddle(prev, next string, foldWidth int) bool {
+	return foldWidth >= minWrapWidth && endsInFoldSpace(prev) && endsInFoldSpace(next) && !isIndented(next) &&
+		len(next) <= foldWidth && len(next)+wrapSlack >= foldWidth
 }
 
 // isNativeRest reports whether c, a line read as native only by what it

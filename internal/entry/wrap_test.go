@@ -28,6 +28,18 @@ func TestIsWrapBreak(t *testing.T) {
 		{"after a batch line's last comma, a native library's line", "[2025-06-01 12:00:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", "DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17", false},
 		{"a list without spaces going on in capitals", "torch.distributed.DistBackendError: NCCL communicator for ranks TP0,TP1,TP2,TP3,TP4,TP5,TP6,", "TP7 was aborted after a timeout", true},
 		{"a list without spaces going on in lower case", "ValueError: unknown attention backends in --attention-backend list: flashinfer,triton,fa3,", "torch_native,flex_attention", true},
+		{"inside a stack dump's column padding", "(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise", true},
+		{"inside a frame's column padding", "[2025-05-19 13:48:05,851 E 124799 140771] logging.cc:361:     @     0x7f6d660dd070  ", "(unknown)  (unknown)", true},
+		{"a padded line, then a row of a listing of its own", "  PID   USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND", "12345  root      20   0   10.2g   1.1g  20480 S 100.0   1.8   1:02.33 python3", false},
+		{"after a c10d header, its bracketed fields", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10, OpType=ALLREDUCE)", true},
+		{"after a c10d header, its process group's field", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411332207 ProcessGroupNCCL.cpp:2168] ", "[PG ID 0 PG GUID 0(default_pg) Rank 38]  failure detected by watchdog at work sequence id: 10", true},
+		{"after a bracketed field, a whole bracket line", "(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[2025-05-19 13:48:05]", false},
+		{"after a sentence, a bracketed field", "the scheduler printed the following lines just before the whole process went down for good. ", "[Rank 38] To avoid data inconsistency, we are taking the entire process down.", false},
+		{"inside a parenthesis, before a slash", "(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons", true},
+		{"inside a parenthesis, before an operator", "ValueError: the sizes of the two operands do not agree after broadcasting the two shapes (left operand ", "* right operand) in the attention backend's matmul", true},
+		{"after a closed parenthesis, a bullet", "Loading the model weights (this may take a while) from the local cache and checking every shard for ", "* a missing file (shard 3)", false},
+		{"a middle piece that ends inside a list, shorter by a long token", "[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '/tmp/tmp6x1f85tg/main.c', '-O3', '-shared', '-fPIC', '-o', ", true},
+		{"a middle piece of a comma list, shorter by a long path", "ValueError: none of the configured model paths exists on this node; looked in the following places: ", "/models/a, /models/b, /mnt/shared/checkpoints/b, ", true},
 		{"the example", "torch.distributed.DistBackendError: NCCL error in: ../NCCLUtils.hpp:317, unhandled syst", "em error (run with NCCL_DEBUG=INFO for details)", true},
 		{"after an underscore, a capital", "Config file not found at /x/fused_moe_triton/configs/E=384,N=14336,device_name=NVIDIA_", "RTX_PRO_6000_Blackwell_Max-Q_Workstation_Edition.json, you can create them", true},
 		{"after a space", "Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft, msgspec._core (total: 50)", true},
@@ -149,6 +161,27 @@ func TestAssemblerRejoinsHardWraps(t *testing.T) {
 			// rejoined too: two lines from the start that each came
 			// after one blank tell the spacing.)
 			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "[PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelOut=112)"}}},
+		{"a failure-signal dump folded at a word inside its column padding, behind Ray's prefix",
+			"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361: *** SIGABRT \nreceived at time=1747633685 on cpu 74 ***\n" +
+				"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361: PC: @     \n0x7f6d68247e87  (unknown)  raise\n" +
+				"(Worker pid=7) [2025-05-19 13:48:05,850 E 7 14] logging.cc:361:     @     \n0x7f6d660dd35a  (unknown)  __cxxabiv1::__terminate()\n" +
+				"(Worker pid=7) Fatal Python error: Aborted",
+			[]view{{Lines: "1-6", Format: FormatRayCore, Msg: "*** SIGABRT received at time=1747633685 on cpu 74 ***"}, {Lines: "7-7", Format: FormatNative, Native: NativeFaulthandler, Msg: "Fatal Python error: Aborted"}}},
+		{"a glued line word-wrapped, a middle piece opening as a native writer's line",
+			"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous \n" +
+				"nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E \n" +
+				"ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. \n" +
+				"terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote \n" +
+				"process exited or there was a network error, NCCL version 2.14.3\n" +
+				"terminate called after throwing an instance of 'c10::DistBackendError'",
+			[]view{{Lines: "1-5", Format: FormatNative, Native: NativeC10d, Msg: "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote process exited or there was a network error, NCCL version 2.14.3"},
+				{Lines: "6-6", Format: FormatNative, Native: NativeTerminate, Msg: "terminate called after throwing an instance of 'c10::DistBackendError'"}}},
+		{"a native line after a word-wrapped line's last piece",
+			"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous \n" +
+				"nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n" +
+				"terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote ",
+			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeC10d, Msg: "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data."},
+				{Lines: "3-3", Format: FormatNative, Native: NativeTerminate, Msg: "terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote "}}},
 		// A blank line after a native line that ends a word is the log's own.
 		{"blank line after a whole word", "E0713 23:29:03.494601 1234 nixl_agent.cpp:631] prepXferDlist: failed to prepare the descriptors for agent\n\nretrying in five seconds with the next backend of the list",
 			[]view{{Lines: "1-2", Format: FormatNative, Native: NativeGlog, Msg: "prepXferDlist: failed to prepare the descriptors for agent"}, {Lines: "3-3", Msg: "retrying in five seconds with the next backend of the list"}}},
@@ -244,6 +277,10 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("--model-path /home/u/.cache/huggingface/hub/models--google--gemma/snapshots/5e092ebca197cdcd8d8", "b195040accf22693501bc/")
 	f.Add("Extension modules: numpy.core._multiarray_umath, torch._C, markupsafe._speedups, PIL._imaging, ", "PIL._imagingft")
 	f.Add(":0:rocdevice.cpp:3586: Callback: Queue 0x7f78cb400000 aborting with error : ", "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.")
+	f.Add("(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     ", "0x7f6d68247e87  (unknown)  raise")
+	f.Add("(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout")
+	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
+	f.Add("[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '-O3', ")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
@@ -419,5 +456,46 @@ func TestSpacedPasteWrapAfterApostrophe(t *testing.T) {
 				t.Errorf("entries %q, want the first %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// A container runtime's lines that a terminal wrapped at its width, the
+// runtime's framing and all: the source took the framing off each line's
+// first piece only (Line.Framing says how much), so the pieces are as
+// long as the width with it, and the rests are rejoined.
+func TestRejoinsPiecesOfFramedLines(t *testing.T) {
+	const width, framing = 80, 46
+	lines := []string{
+		"[2025-07-25 07:53:08 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2769, in run_scheduler_process`,
+		"    scheduler.event_loop_normal()",
+		"RuntimeError: CUDA error: an illegal memory access was encountered",
+	}
+	a := NewAssembler(Options{})
+	var out []Entry
+	off := int64(0)
+	for _, l := range lines {
+		first := true
+		for l != "" {
+			n := min(len(l), width)
+			if first {
+				n = min(len(l), width-framing)
+			}
+			ln := Line{Text: l[:n], Offset: off}
+			if first {
+				ln.Framing = framing
+			}
+			out = append(out, a.Push(ln)...)
+			l, first = l[n:], false
+			off++
+		}
+	}
+	out = append(out, a.Flush()...)
+	if len(out) != 1 || out[0].Traceback == nil || !strings.Contains(out[0].Text, "run_scheduler_process") {
+		var texts []string
+		for _, e := range out {
+			texts = append(texts, e.Text)
+		}
+		t.Fatalf("entries %q, want the record whole with its traceback", texts)
 	}
 }

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // maxWrapperPasses bounds how many stacked prefixes are removed from one
 // line (a CI timestamp, then a compose service, then a Ray actor, ...).
@@ -126,6 +130,29 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
+// isIndentedPaste reports whether s, what follows a code span's opening
+// backtick, is an indented line of a paste: a frame of a backtrace that
+// opens the paste ("  25:     0x7fb7396a2659 - sglang_router_rs::...",
+// `  File "/sgl/x.py", line 3, in f`), which the span's first line carries
+// as printed.
+func isIndentedPaste(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) < 2 {
+		return false
+	}
+	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`)
+}
+
+// isRustFrameNumber reports whether s opens with a backtrace's frame
+// number ("25: ").
+func isRustFrameNumber(s string) bool {
+	i := 0
+	for i < len(s) && i < 4 && isDigit(s[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(s[i:], ": ")
+}
+
 // wrapperPrefixLen returns the length of one wrapper prefix at the start of
 // s, or 0 when s starts with none.
 func wrapperPrefixLen(s string) int {
@@ -145,7 +172,7 @@ func wrapperPrefixLen(s string) int {
 		if len(s) > 1 && s[1] == '`' {
 			n = 2
 		}
-		if len(s) <= n || s[n] == '`' || s[n] == ' ' {
+		if len(s) <= n || s[n] == '`' || s[n] == ' ' && !isIndentedPaste(s[n:]) {
 			return 0
 		}
 		fence := s[:n]
@@ -284,7 +311,7 @@ func hostLabelLen(s string) int {
 		}
 		j++
 	}
-	if j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' || dash < 0 || !isDigits(s[dash+1:j]) {
+	if j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' || dash < 0 || !ascii.Digits(s[dash+1:j]) {
 		return 0
 	}
 	for _, w := range [...]string{"error", "fatal error", "warning", "note"} {
@@ -361,7 +388,7 @@ func syslogTimeLen(s string) int {
 		return 0
 	}
 	i := fracEnd(s, 19)
-	if i+5 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+5]) {
+	if i+5 <= len(s) && (s[i] == '+' || s[i] == '-') && ascii.Digits(s[i+1:i+5]) {
 		return i + 5
 	}
 	return 0
@@ -397,8 +424,8 @@ func collectorTimeLen(s string) int {
 	if len(s) < n+1 {
 		return 0
 	}
-	if !isDigits(s[0:2]) || s[2] != '-' || !isDigits(s[3:5]) || s[5] != ' ' ||
-		!isClock(s[6:14]) || s[14] != '.' || !isDigits(s[15:18]) || s[18] != ' ' {
+	if !ascii.Digits(s[0:2]) || s[2] != '-' || !ascii.Digits(s[3:5]) || s[5] != ' ' ||
+		!isClock(s[6:14]) || s[14] != '.' || !ascii.Digits(s[15:18]) || s[18] != ' ' {
 		return 0
 	}
 	return n
@@ -407,7 +434,10 @@ func collectorTimeLen(s string) int {
 // rfc3339PrefixLen matches an RFC 3339 timestamp and one space, as kubectl
 // --timestamps and CI runners write them, or one tab, as a Loki or Grafana
 // export writes them. A timestamp followed by a level word is a record's
-// header (dynamo's, a Go logger's tab-separated one), not a wrapper.
+// header (dynamo's, a Go logger's tab-separated one), not a wrapper,
+// unless a time follows the level word: that is a level-first logger's
+// header (vLLM's "ERROR 05-28 00:11:09 [core.py:12] "), which the
+// timestamp wraps.
 func rfc3339PrefixLen(s string) int {
 	n, ok := rfc3339Len(s)
 	if !ok || n >= len(s) {
@@ -416,10 +446,25 @@ func rfc3339PrefixLen(s string) int {
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
 	}
-	if _, _, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok {
+	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) {
 		return 0
 	}
 	return n + 1
+}
+
+// levelFirstTime reports whether after, what follows a level word, is a
+// level-first logger's time: " MM-DD HH:MM:SS" (vLLM's) or
+// " YYYY-MM-DD HH:MM:SS", then a space or a fraction.
+func levelFirstTime(after string) bool {
+	if len(after) < 16 || after[0] != ' ' {
+		return false
+	}
+	r := after[1:]
+	if len(r) >= 20 && isDate(r[:10]) && r[10] == ' ' {
+		r = r[5:] // from the month on, as vLLM's
+	}
+	return ascii.Digits(r[0:2]) && r[2] == '-' && ascii.Digits(r[3:5]) && r[5] == ' ' && isClock(r[6:14]) &&
+		(len(r) == 14 || r[14] == ' ' || r[14] == '.' || r[14] == ',')
 }
 
 // rfc3339Len returns the length of "YYYY-MM-DDTHH:MM:SS[.frac](Z|±hh:mm)".
@@ -444,7 +489,7 @@ func rfc3339Len(s string) (int, bool) {
 	if i < len(s) && s[i] == 'Z' {
 		return i + 1, true
 	}
-	if i+6 <= len(s) && (s[i] == '+' || s[i] == '-') && isDigits(s[i+1:i+3]) && s[i+3] == ':' && isDigits(s[i+4:i+6]) {
+	if i+6 <= len(s) && (s[i] == '+' || s[i] == '-') && ascii.Digits(s[i+1:i+3]) && s[i+3] == ':' && ascii.Digits(s[i+4:i+6]) {
 		return i + 6, true
 	}
 	return 0, false
@@ -606,27 +651,14 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// isDigits reports whether s is non-empty and all ASCII digits.
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // isClock matches "HH:MM:SS".
 func isClock(s string) bool {
-	return len(s) == 8 && isDigits(s[0:2]) && s[2] == ':' && isDigits(s[3:5]) && s[5] == ':' && isDigits(s[6:8])
+	return len(s) == 8 && ascii.Digits(s[0:2]) && s[2] == ':' && ascii.Digits(s[3:5]) && s[5] == ':' && ascii.Digits(s[6:8])
 }
 
 // isDate matches "YYYY-MM-DD".
 func isDate(s string) bool {
-	return len(s) == 10 && isDigits(s[0:4]) && s[4] == '-' && isDigits(s[5:7]) && s[7] == '-' && isDigits(s[8:10])
+	return len(s) == 10 && ascii.Digits(s[0:4]) && s[4] == '-' && ascii.Digits(s[5:7]) && s[7] == '-' && ascii.Digits(s[8:10])
 }
 
 // atoi parses a short run of ASCII digits already checked by isDigits.

@@ -68,18 +68,7 @@ func TestAChainOfALowerLayerLeadsWhatItBreaks(t *testing.T) {
 				failure("device-fault", "[/opt/rdmalib/src/coll/allgather.cu:40] cuda failed with an illegal memory access", 400, 0),
 			}, "nic-down", 1},
 	} {
-		g := New(foldOpts)
-		for _, o := range tt.occs {
-			g.Observe(o, t0)
-		}
-		got := g.Flush(at(time.Minute))
-		if len(got) != tt.n || got[0].Record.ID != tt.want {
-			var ids []string
-			for _, a := range got {
-				ids = append(ids, a.Record.ID)
-			}
-			t.Errorf("%s: incidents %v, want %d led by %s", tt.name, ids, tt.n, tt.want)
-		}
+		checkFoldedLead(t, tt.name, tt.occs, tt.want, tt.n)
 	}
 }
 
@@ -210,18 +199,7 @@ func TestATransportFailureLeadsWhatRunsOverIt(t *testing.T) {
 					"gpu", "cuda", "kernel", "crash"),
 			}, "nic-down", 1},
 	} {
-		g := New(foldOpts)
-		for _, o := range tt.occs {
-			g.Observe(o, t0)
-		}
-		got := g.Flush(at(time.Minute))
-		if len(got) != tt.n || got[0].Record.ID != tt.want {
-			var ids []string
-			for _, a := range got {
-				ids = append(ids, a.Record.ID)
-			}
-			t.Errorf("%s: incidents %v, want %d led by %s", tt.name, ids, tt.n, tt.want)
-		}
+		checkFoldedLead(t, tt.name, tt.occs, tt.want, tt.n)
 	}
 }
 
@@ -238,5 +216,23 @@ func TestNCCLProcess(t *testing.T) {
 		if got := ncclProcess(line); got != want {
 			t.Errorf("ncclProcess(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+// checkFoldedLead observes occs in one grouper and checks that they fold
+// into n incidents, the first led by want.
+func checkFoldedLead(t *testing.T, name string, occs []Occurrence, want string, n int) {
+	t.Helper()
+	g := New(foldOpts)
+	for _, o := range occs {
+		g.Observe(o, t0)
+	}
+	got := g.Flush(t0.Add(time.Minute))
+	if len(got) != n || got[0].Record.ID != want {
+		var ids []string
+		for _, a := range got {
+			ids = append(ids, a.Record.ID)
+		}
+		t.Errorf("%s: incidents %v, want %d led by %s", name, ids, n, want)
 	}
 }

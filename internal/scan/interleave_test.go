@@ -383,74 +383,22 @@ func restartLines() string {
 		servingLines(6) + "\n"
 }
 
-// dev8EngineShortAfter: after sglang's serving lines the short traceback
-// is not detected as the other engine's.
-const dev8EngineShortAfter = "after another excerpt and sglang's serving lines the short traceback is not detected as the other engine's, so its RuntimeError leads unclassified"
-
-// dev9VllmLineAfterOther: vLLM's own one-line wording, without vLLM's
-// prefix, is vLLM's only while nothing else decides the engine.
-const dev9VllmLineAfterOther = "in a log another engine's lines decide, vLLM's 'Failed to import Triton kernels' line is not read under vLLM's record, and no alert is given for it"
-
 // knownInterleaveMisses lists what logmatch knowingly gets wrong under a
 // variant (file, or "first + second" for two failures, then the variant),
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
-	// dev-9: measured before any change made for the batch.
-	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": {
-		"restart": "the second copy, after the restart's sglang lines, is not detected as vLLM's, so its ValueError leads unclassified",
-	},
-	"866-vllm-engine-core-initialization-failed-short-traceback.log + 875-pd-decode-transfer-failed-unknown-reason-another-rank.log": {
-		"two-failures": "after the other engine's traceback the log is vLLM's, so sglang's 'Decode transfer failed' record is not applied and no second alert is given",
-	},
-	"880-deepep-peer-access-unsupported-pcie-after-sm-warning.log + 881-tgi-warmup-not-enough-memory-prefill-tokens-awq.log": {
-		"two-failures": "after sglang's lines the TGI record is not applied, and the RuntimeError 'Not enough memory to handle N prefill tokens' leads under sglang's launch-flags record",
-	},
-	"881-tgi-warmup-not-enough-memory-prefill-tokens-awq.log + 882-sglang-pool-memory-leak-detected-full-swa-invariant-checker.log": {
-		"two-failures": "after TGI's lines the log is TGI's, so sglang's memory-leak record is not applied and the ValueError leads unclassified",
-	},
-	"885-nccl-ib-modify-qp-no-such-device-after-ece-unsupported.log + 886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": {
-		"two-failures": "after NCCL's lines the relayed lines are not detected as vLLM's, so the ValueError leads unclassified",
-	},
-	"887-vllm-mxfp4-failed-to-import-triton-kernels-matmul-ogs.log": {
-		"restart": dev9VllmLineAfterOther,
-	},
-	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log + 887-vllm-mxfp4-failed-to-import-triton-kernels-matmul-ogs.log": {
-		"two-failures": dev9VllmLineAfterOther,
-	},
-	"887-vllm-mxfp4-failed-to-import-triton-kernels-matmul-ogs.log + 900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
-		"two-failures": dev9VllmLineAfterOther,
-	},
 	// dev-8: measured before any change made for the batch.
-	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log + 866-vllm-engine-core-initialization-failed-short-traceback.log": {
-		"two-failures": dev8EngineShortAfter,
-	},
-	"865-tqdm-glued-nccl-watchdog-timeout-ranks.log + 866-vllm-engine-core-initialization-failed-short-traceback.log": {
-		"two-failures": dev8EngineShortAfter,
-	},
 	"866-vllm-engine-core-initialization-failed-short-traceback.log + 900-xinference-sigquit-virtualenv-failed-to-load-traceback-cut-in-actor.log": {
 		"two-failures": "in one log with sglang's serving lines the short traceback is not detected as the other engine's, so its RuntimeError leads unclassified",
 	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"ranks": "interleaved with another rank's copy the bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
-	},
 	// Restart: the second copy reads otherwise than the first after the
 	// restart's lines.
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"restart": "a CRI-framed excerpt: the restart's raw lines between its two copies are not CRI, and one input has one framing, so the second copy is not read as CRI",
-	},
-	"464-ray-task-error-engine-dead-agent-loop.log": {"restart": restartGlued},
 	"412-nvrm-xid13-sm-cga-exception-kernel-log.log": {
 		"restart": "after the restart's lines the kernel log's ESR line of the second Xid is read as an exception of its own, which leads (not investigated further)",
 	},
 	"211-gloo-connectfullmesh-rank-prefix-then-scheduler.log + 213-loki-reversed-scheduler-exception-disagg-decode.log": {
 		"two-failures": "both hold a 'Scheduler hit an exception' wrapper alone: one record from one source is one incident for a whole scan, and the second wrapper joins the first, the cause of the first crash",
 	},
-	"463-request-token-count-exceeds-context-bad-request.log + 464-ray-task-error-engine-dead-agent-loop.log": {
-		"two-failures": "the Ray task error line without a Traceback header gives no alert after another record's lines (as behind the prefixes of knownShapeMisses)",
-	},
-	"261-vllm-format-lines-then-warmup-error-cut.log":  {"ranks": ranksSplit},
-	"295-old-rpyc-router-init-state-traceback-cut.log": {"ranks": ranksSplit},
 	// dev-4: measured before any change made for the batch.
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",
@@ -475,7 +423,6 @@ const (
 // read wrong: the entry layer reassembles each rank's lines by its prefix,
 // and these shapes do not survive it.
 const (
-	ranksSplit  = "the ranks' lines alternated, one rank's traceback (unindented, cut, or after a blank line or prose) is read in two pieces, and the piece without the exception pages as an unclassified traceback of its own"
 	ranksMissed = "the ranks' lines alternated, the failure line (unindented traceback, bare exception line, Rust frames without their panic line) alerts in no rank's copy"
 )
 

@@ -130,40 +130,8 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// dev-9: measured before any change made for the batch.
-	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed, "prefix-pm2"),
-	// dev-8: measured before any change made for the batch.
-	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": {
-		"fold-s-100": "folded at 100 columns the watchdog timeout line's pieces are not rejoined behind the Ray prefix, and its first piece leads unclassified",
-	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"prefix-rank": "with another rank prefix on every line the rank's bare 'ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified",
-	},
-	// dev-6: measured before any change made for the batch.
-	"973-c10d-nccl-remote-error-ib-completion-one-line.log": {
-		"fold-s-100": "folded at 100 columns the IB completion error carried in the glued line's 'Last error:' is split across pieces, and c10d's work-failed line leads",
-	},
-	"965-raylet-workers-killed-memory-pressure-after-tqdm.log": {
-		"fold-s-100": "folded at 100 columns the raylet line's wording splits across pieces and is not read, so the driver's traceback head leads unclassified",
-	},
-	"042-ignore-import-error-gcc-then-scheduler.log": {
-		"fold-s-100": "the sglang record's first piece, header and all, is as long as the width, and the next piece ends in a space more than a word shorter (the token after it is long): it reads as a line of a writer that ends its lines in a space, so the record reads only its first piece",
-	},
-	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"fold-s-100": "Ray's actor prefix stays on each line's first piece only: the rests have none and read as lines of their own (a frame's address, its symbol), so the dump's lead is a piece",
-	},
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"fold-s-100": "the container runtime's framing stays on each line's first piece only: the rests carry no CRI prefix and are read apart from the scheduler record",
-	},
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
-		"pm2-after-backtick":  "pm2's column is learned from two lines in a row: the lines before that go out with it unstripped, and the record or block they open is split from its continuation",
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
-		"backtick-open":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
-		"backtick-span":       "the Rust backtrace without its panic line leads with another frame when its first line carries the code span's backtick",
-	},
-	"464-ray-task-error-engine-dead-agent-loop.log": {
-		"prefix-pm2": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
 }
 

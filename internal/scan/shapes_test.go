@@ -136,46 +136,15 @@ func wrap(w wrapper, text []byte) string {
 	return b.String()
 }
 
-// dev7RankTail: behind these wrappers the rank's bare 'ncclSystemError:'
-// tail line is not read, and the DistBackendError line's 'NCCL error in:
-// ..., unhandled system error' wording is not the record's, so it leads
-// unclassified.
-const dev7RankTail = "behind the wrapper the '[rankN]: ncclSystemError:' tail line is not read, and the DistBackendError's 'NCCL error in: ..., unhandled system error' leads unclassified"
-
-// dev9VllmRelayed: vLLM's refusal relayed by a serving platform is vLLM's
-// only while nothing else decides the engine.
-const dev9VllmRelayed = "behind the wrapper the relayed lines are not detected as vLLM's, so the vLLM record is not applied and the ValueError leads unclassified"
-
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
-	// dev-9: measured before any change made for the batch.
-	"886-xinference-vllm-max-model-len-greater-than-derived-address-prefix.log": under(dev9VllmRelayed,
-		"compose", "journald", "kubectl-prefix", "kubectl-prefix-timestamps", "ray"),
 	// dev-8: measured before any change made for the batch.
 	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("a compiler diagnostic is read only at a line's start, and a one-line excerpt behind a label or line number the scan learns from several lines of it (srun's, mpirun's, Loki's, grep's) leaves it behind that label: no alert (as for any one-line compiler error)",
 		"grep-n", "loki-pipe", "mpirun-tag", "srun-label"),
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
-	},
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": {
-		"mpirun-tag":      dev7RankTail,
-		"bracketed-stamp": dev7RankTail,
-		"grep-n":          dev7RankTail,
-		"ansi-line":       dev7RankTail,
-		"cr-redraw":       dev7RankTail,
-	},
-	// Held out (heldout-9): measured, not tuned to. Behind these
-	// prefixes a Ray task error line followed by frames but no
-	// "Traceback" header gives no alert.
-	"464-ray-task-error-engine-dead-agent-loop.log": {
-		"compose":                   "held out: the Ray task error line without a Traceback header gives no alert",
-		"ray":                       "held out: the Ray task error line without a Traceback header gives no alert",
-		"kubectl-prefix":            "held out: the Ray task error line without a Traceback header gives no alert",
-		"journald":                  "held out: the Ray task error line without a Traceback header gives no alert",
-		"kubectl-prefix-timestamps": "held out: the Ray task error line without a Traceback header gives no alert",
 	},
 	// Held out (heldout-13): measured, not tuned to.
 	"615-mooncake-store-register-memory-enomem-single-line.log": {
@@ -187,9 +156,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// taught (wrapWidth); these stay cut, each for the reason it gives.
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
-	},
-	"214-cri-stdout-f-scheduler-exception-mtp.log": {
-		"hard-wrap-80": "the container runtime's framing stays on each line's first piece only, so no two lines in a row teach it as a prefix: the frames read as lines of their own, apart from the scheduler record (as under fold-s-100)",
 	},
 	// Held out (heldout-14): measured, not tuned to.
 	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {

@@ -37,6 +37,10 @@ type frame struct {
 	offset    int64     // raw offset of the first physical line
 	end       int64     // raw offset just past the last physical line
 	truncated bool
+	// framing is the bytes of the runtime's framing in front of text on
+	// its physical line (a CRI line's time, stream and tag); 0 for a raw
+	// line and a line joined from partials.
+	framing int
 }
 
 // partial is a CRI "P" or docker unterminated line waiting for its end.
@@ -58,6 +62,11 @@ type framer struct {
 	max    int
 	pend   [2]partial // by stream: 0 stdout, 1 stderr
 	bad    int64      // framing errors since the caller last read it
+	// last is the stream of the latest line that parsed in the format: a
+	// line that does not (the rest of a line a terminal or a paste
+	// folded, a line the runtime did not write) is passed through raw
+	// on that stream, with the lines it goes on from.
+	last string
 }
 
 func newFramer(f Format, max int) *framer { return &framer{format: f, max: max} }
@@ -95,19 +104,24 @@ func (f *framer) push(b []byte, start, end int64, cut bool, out func(frame) erro
 		if !ok {
 			break
 		}
-		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, c.partial, start, end, cut, out)
+		f.last = c.stream
+		return f.join(streamIndex(c.stream), c.stream, c.time, c.msg, len(b)-len(c.msg), c.partial, start, end, cut, out)
 	case FormatDocker:
 		d, ok := parseDocker(b)
 		if !ok {
 			break
 		}
 		msg, complete := bytes.CutSuffix(d.log, []byte("\n"))
-		return f.join(streamIndex(d.stream), d.stream, d.time, msg, !complete, start, end, cut, out)
+		f.last = d.stream
+		return f.join(streamIndex(d.stream), d.stream, d.time, msg, 0, !complete, start, end, cut, out)
 	default:
 		return f.raw(b, start, end, cut, out)
 	}
 	f.bad++
-	return f.raw(b, start, end, cut, out)
+	if len(b) > f.max {
+		b, cut = b[:f.max], true
+	}
+	return out(frame{text: b, stream: f.last, offset: start, end: end, truncated: cut})
 }
 
 // raw passes a physical line through undecoded, cut at the line bound
@@ -132,7 +146,9 @@ func physicalBound(f Format, max int) int {
 	return max + framingSlack
 }
 
-func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial bool, start, end int64, cut bool, out func(frame) error) error {
+// join delivers msg, the message of one physical line of stream i behind
+// framing bytes of the runtime's, or keeps it until its line's last part.
+func (f *framer) join(i int, stream string, t time.Time, msg []byte, framing int, isPartial bool, start, end int64, cut bool, out func(frame) error) error {
 	if !isPartial {
 		msg = bytes.TrimSuffix(msg, []byte{'\r'})
 	}
@@ -142,7 +158,7 @@ func (f *framer) join(i int, stream string, t time.Time, msg []byte, isPartial b
 			if len(msg) > f.max {
 				msg, cut = msg[:f.max], true
 			}
-			return out(frame{text: msg, stream: stream, time: t, offset: start, end: end, truncated: cut})
+			return out(frame{text: msg, stream: stream, time: t, offset: start, end: end, truncated: cut, framing: framing})
 		}
 		p.active, p.start, p.buf, p.cut, p.time = true, start, p.buf[:0], false, t
 	}

@@ -19,6 +19,30 @@ type framed struct {
 	Truncated bool
 }
 
+// A framed line tells how many bytes of framing stood in front of its
+// text on the physical line: a terminal that wrapped the line wrapped it
+// at that much more than the text. Raw lines and lines joined from
+// partials carry none.
+func TestFramerFraming(t *testing.T) {
+	ts := "2025-07-25T07:53:08.217488644+08:00"
+	lines := []string{ts + " stdout F [2025-07-25 07:53:08 TP2] Scheduler", "hit an exception", ts + " stderr P one ", ts + " stderr F two"}
+	fr := newFramer(FormatCRI, 1<<10)
+	var got []int
+	var pos int64
+	for _, l := range lines {
+		start := pos
+		pos += int64(len(l)) + 1
+		_ = fr.push([]byte(l), start, pos, false, func(f frame) error {
+			got = append(got, f.framing)
+			return nil
+		})
+	}
+	want := []int{len(ts + " stdout F "), 0, 0}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("framing %v, want %v", got, want)
+	}
+}
+
 // decodeAll runs lines (each without "\n") through a framer as a file
 // would, and returns the frames and the framing error count.
 func decodeAll(format Format, max int, lines []string, flush bool) ([]framed, int64) {
@@ -100,6 +124,21 @@ func TestFramer(t *testing.T) {
 				{"2026-13-45T00:00:00Z stdout F bad time", "", 56, 95, false},
 			},
 			bad: 3,
+		},
+		{
+			// A terminal or a paste folded the runtime's lines: each
+			// rest passes through raw on the stream of the line it
+			// goes on from.
+			name:   "cri folded rests keep the stream before them",
+			format: FormatCRI,
+			lines:  []string{ts + " stderr F Scheduler hit an exception: ", "Traceback (most recent call last):", ts + " stdout F ready", "the rest"},
+			want: []framed{
+				{"Scheduler hit an exception: ", "stderr", 0, 69, false},
+				{"Traceback (most recent call last):", "stderr", 69, 104, false},
+				{"ready", "stdout", 104, 150, false},
+				{"the rest", "stdout", 150, 159, false},
+			},
+			bad: 2,
 		},
 		{
 			name:   "cri partial join is bounded",

@@ -246,6 +246,7 @@ func (t *Tailer) line(tr *tracked, fr frame, now time.Time) Line {
 		l.Time = now
 	}
 	l.Truncated = fr.truncated
+	l.Framing = fr.framing
 	l.NewContent, tr.newContent = tr.newContent, false
 	return l
 }

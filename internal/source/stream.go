@@ -224,6 +224,7 @@ func pumpLent(ctx context.Context, r io.Reader, cfg StreamConfig, size int, emit
 			l.Time = clock.t
 		}
 		l.Truncated = f.truncated
+		l.Framing = f.framing
 		l.End, l.Next = f.end, fr.resume(pos)
 		return emit(l)
 	}

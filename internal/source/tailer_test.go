@@ -803,7 +803,9 @@ func TestTailerDockerFile(t *testing.T) {
 	want := []got{
 		{"ready", "stdout", time.Date(2026, 11, 29, 10, 0, 0, 2e8, time.UTC)},
 		{"Traceback (most recent call last):", "stderr", time.Date(2026, 11, 29, 10, 0, 0, 1e8, time.UTC)},
-		{`{"log":"torn`, "", h.now.UTC()},
+		// A torn record passes through raw, on the stream of the
+		// record before it.
+		{`{"log":"torn`, "stderr", h.now.UTC()},
 	}
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)

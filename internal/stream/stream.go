@@ -26,8 +26,12 @@ type Stream struct {
 	// ("[rank0]:"); each other rank gets one of its own (at most
 	// maxRankParts in all; further ranks share parts[0]), so the ranks'
 	// tracebacks, interleaved line by line, are each read whole.
-	parts     []part
-	last      int // index of the part that read the latest line
+	parts []part
+	last  int // index of the part that read the latest line
+	// outer is the rank of the outer prefix of the latest line that
+	// carried two ("[rank3]: [rank10]: "): a line behind it alone is a
+	// line of no rank.
+	outer     string
 	flushBuf  []entry.Entry
 	endedBuf  []entry.Entry
 	endedLine int64 // line number of the first line of the entries endRankless ended
@@ -63,36 +67,93 @@ func New(name string, opts entry.Options) *Stream {
 const maxRankPrefixAt = 96
 
 // rankOf returns the digits of the torchrun rank prefix ("[rank3]:") a
-// line carries near its start (after other wrappers), "" for none.
-func rankOf(text string) string {
+// line carries near its start (after other wrappers: a collector's time, a
+// launcher's tag, a grep's line number, a colour code), "" for none. When
+// rank prefixes follow one another ("[rank3]: [rank10]: x", a launcher's
+// rank around the output of a child that prints its own), rank is the
+// innermost, the process that wrote the line, and outer the first.
+func rankOf(text string) (rank, outer string) {
 	head := text
 	if len(head) > maxRankPrefixAt+16 {
 		head = head[:maxRankPrefixAt+16]
 	}
 	i := strings.Index(head, "[rank")
-	if i < 0 || i > maxRankPrefixAt || i > 0 && !strings.ContainsRune(" \t|]>", rune(head[i-1])) {
-		return ""
+	if i < 0 || i > maxRankPrefixAt || i > 0 && !rankPrefixAfter(head[:i]) {
+		return "", ""
 	}
-	r := head[i+len("[rank"):]
-	j := 0
-	for j < len(r) && j < 6 && r[j] >= '0' && r[j] <= '9' {
-		j++
+	for {
+		r := head[i+len("[rank"):]
+		j := 0
+		for j < len(r) && j < 6 && r[j] >= '0' && r[j] <= '9' {
+			j++
+		}
+		if j == 0 || !strings.HasPrefix(r[j:], "]:") {
+			return rank, outer
+		}
+		if rank != "" && outer == "" {
+			outer = rank
+		}
+		rank = r[:j]
+		// Another prefix right behind this one, after its space.
+		next := strings.TrimLeft(r[j+len("]:"):], " ")
+		if !strings.HasPrefix(next, "[rank") {
+			return rank, outer
+		}
+		i = len(head) - len(next)
 	}
-	if j == 0 || !strings.HasPrefix(r[j:], "]:") {
-		return ""
+}
+
+// rankPrefixAfter reports whether a rank prefix may start right after
+// before, the bytes in front of it: at a word's start (behind a space, a
+// collector's "|" or "]", a launcher's "<stderr>:" or ">", a grep's
+// "12:", a carriage return), or behind a colour code ("\x1b[33m").
+func rankPrefixAfter(before string) bool {
+	c := before[len(before)-1]
+	if c == 'm' {
+		k := strings.LastIndexByte(before, '\x1b')
+		if k < 0 || !strings.HasPrefix(before[k:], "\x1b[") {
+			return false
+		}
+		for _, d := range []byte(before[k+2 : len(before)-1]) {
+			if (d < '0' || d > '9') && d != ';' {
+				return false
+			}
+		}
+		return true
 	}
-	return r[:j]
+	return !isWordByte(c)
+}
+
+// isWordByte reports whether c is an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // mayHaveRank reports, cheaply, whether text may carry a rank prefix: an
 // sglang record's line (most lines) starts with its bracketed time, and a
-// launcher's prefix stands in front of that, never behind it.
+// launcher's prefix stands in front of that, never behind it. Another
+// bracket that opens with a digit may stand right in front of the rank
+// prefix: a collector's bracketed time ("[2026-05-28T00:11:09.000Z]
+// [rank3]: "), an MPI launcher's tag ("[1,3]<stderr>:[rank3]:").
 func mayHaveRank(text string) bool {
-	if len(text) > 1 && text[0] == '[' && text[1] >= '0' && text[1] <= '9' {
-		return false
+	head := text[:min(len(text), maxRankPrefixAt+16)]
+	if len(head) > 1 && head[0] == '[' && head[1] >= '0' && head[1] <= '9' {
+		if len(head) > 11 && head[11] == ' ' {
+			// sglang's "[2026-05-28 00:11:09": most lines.
+			return false
+		}
+		j := strings.IndexByte(head, ']')
+		if j < 0 {
+			return false
+		}
+		return strings.Contains(head[j+1:min(len(head), j+1+maxTagAfter)], "[rank")
 	}
-	return strings.Contains(text[:min(len(text), maxRankPrefixAt+16)], "[rank")
+	return strings.Contains(head, "[rank")
 }
+
+// maxTagAfter bounds the bytes between a bracket that opens a line with a
+// digit and a rank prefix behind it ("<stderr>:").
+const maxTagAfter = 24
 
 // partOf returns the index in s.parts of the part that reads a line of
 // rank (see parts).
@@ -124,18 +185,34 @@ func (s *Stream) Name() string { return s.name }
 func (s *Stream) Push(l *entry.Line) []entry.Entry {
 	s.lines++
 	s.lastOffset = l.Offset
-	if !s.engine.Done() {
-		s.engine.Line(l.Text)
-	}
 	if len(s.parts) == 1 && !mayHaveRank(l.Text) {
 		// Most lines: one assembler and no rank, which nothing but the
 		// line's own entries can end.
+		if !s.engine.Done() {
+			s.engine.Line(l.Text)
+		}
 		es, _ := s.pushTo(&s.parts[0], l, true)
 		return es
 	}
 	i, rankless := s.last, true
-	if rank := rankOf(l.Text); rank != "" {
+	rank, outer := rankOf(l.Text)
+	switch {
+	case outer != "":
+		s.outer = outer
+	case rank == s.outer:
+		// The outer prefix alone: the rest of the line before (a
+		// wrapped line, a tail without its writer's own prefix) or a
+		// line of the launcher, as a line of no rank is.
+		rank = ""
+	}
+	if rank != "" {
 		i, rankless = s.partOf(rank), false
+	}
+	if !s.engine.Done() && (rankless || i == 0) {
+		// The engine is told by one rank's lines and the lines of no
+		// rank: every rank prints the same program's lines, and N
+		// copies of a weak sign are no stronger than one.
+		s.engine.Line(l.Text)
 	}
 	p := &s.parts[i]
 	// (A line of no rank goes on with the line before it: the rest of a
@@ -490,6 +567,7 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 	}
 	eng := s.Engine()
 	sh.an.SetEngine(eng)
+	sh.an.ConfigureEngine(s.engine.Configured())
 	for i := range es {
 		e := &es[i]
 		ahead := false
@@ -514,6 +592,11 @@ func (sh *Shell) Diagnose(s *Stream, es []entry.Entry, fn func(*Entry)) {
 		// copy per entry showed in the scan's profile.
 		de := &sh.e
 		de.Stream, de.Entry, de.Diagnosis, de.Failure, de.Ahead, de.Engine = s, e, &sh.d, failure, ahead, eng
+		if failure {
+			// The entry's own engine, when its lines name another
+			// than the stream's (a relayed or interleaved engine).
+			de.Engine = sh.an.EngineOf(&sh.d, e)
+		}
 		de.lent, de.an = failure && sh.later, sh.an
 		fn(de)
 	}

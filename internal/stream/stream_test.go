@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -184,6 +185,111 @@ func TestStreamRanksInterleaved(t *testing.T) {
 	}
 }
 
+// Two ranks' tracebacks interleaved line by line are read apart behind
+// any wrapper in front of torchrun's prefix (a launcher's tag, a
+// collector's bracketed time, a grep's line number, a colour code, a
+// progress bar's carriage return) and behind a launcher's own rank prefix
+// around the ranks' ("[rank3]: [rank0]: "), where a line behind the outer
+// prefix alone (the rest of a wrapped line) goes on with the line before.
+func TestStreamRanksBehindWrappers(t *testing.T) {
+	for name, wrap := range map[string]func(n int, s string) string{
+		"mpirun":   func(_ int, s string) string { return "[1,3]<stderr>:" + s },
+		"stamp":    func(n int, s string) string { return fmt.Sprintf("[2026-05-28T00:11:%02d.000Z] %s", n, s) },
+		"grep":     func(n int, s string) string { return fmt.Sprintf("%d:%s", 1812+n, s) },
+		"colour":   func(_ int, s string) string { return "\x1b[0;33m" + s + "\x1b[0m" },
+		"cr":       func(_ int, s string) string { return "\r" + s },
+		"launcher": func(_ int, s string) string { return "[rank3]: " + s },
+	} {
+		var b strings.Builder
+		n := 0
+		line := func(s string) {
+			b.WriteString(wrap(n, s) + "\n")
+			n++
+		}
+		for _, l := range []string{
+			"Traceback (most recent call last):",
+			`  File "/sgl/scheduler.py", line 1, in run_@`,
+			"    run()",
+			"RuntimeError: boom in @",
+		} {
+			for _, r := range []string{"0", "1"} {
+				line("[rank" + r + "]: " + strings.ReplaceAll(l, "@", "r"+r))
+			}
+		}
+		if name == "launcher" {
+			// A line behind the launcher's prefix alone (the rest of
+			// a wrapped line) goes on with the line before: it opens
+			// no rank of its own.
+			line("and more of it")
+		}
+		s := New("stderr", entry.Options{})
+		var tbs []string
+		for _, e := range pushEntries(s, b.String()) {
+			if strings.Contains(e, "Traceback") {
+				tbs = append(tbs, e)
+			}
+		}
+		if len(tbs) != 2 {
+			t.Errorf("%s: %d tracebacks, want one per rank: %q", name, len(tbs), tbs)
+			continue
+		}
+		for i, tb := range tbs {
+			r, other := fmt.Sprintf("r%d", i), fmt.Sprintf("r%d", 1-i)
+			if !strings.Contains(tb, "run_"+r) || !strings.Contains(tb, "boom in "+r) || strings.Contains(tb, other) {
+				t.Errorf("%s: rank %d's traceback %q, want its own lines only", name, i, tb)
+			}
+		}
+		if len(s.parts) != 2 {
+			t.Errorf("%s: %d assemblers, want one per rank", name, len(s.parts))
+		}
+	}
+}
+
+// The engine is told by one rank's lines: ranks interleaving copies of
+// the same lines decide what one copy decides (N copies of a weak sign
+// are no stronger than one).
+func TestStreamEngineFromOneRank(t *testing.T) {
+	lines := []string{
+		"INFO 11-26 14:23:34 weight_utils.py:243] Using model weights format ['*.safetensors']",
+		"INFO 11-26 14:23:35 weight_utils.py:288] No model.safetensors.index.json found in remote.",
+		"[2024-11-26 14:25:58] Initialization failed. warmup error: Traceback (most recent call last):",
+	}
+	one := New("", entry.Options{})
+	pushEntries(one, strings.Join(lines, "\n")+"\n")
+	for _, n := range []int{2, 4} {
+		var b strings.Builder
+		for _, l := range lines {
+			for k := range n {
+				fmt.Fprintf(&b, "[rank%d]:%s\n", k, l)
+			}
+		}
+		s := New("", entry.Options{})
+		pushEntries(s, b.String())
+		if s.Engine() != one.Engine() {
+			t.Errorf("%d ranks: engine %q, want one copy's %q", n, s.Engine(), one.Engine())
+		}
+	}
+}
+
+// pushEntries is push's entries' whole texts.
+func pushEntries(s *Stream, text string) []string {
+	var got []string
+	off := int64(0)
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		for _, e := range s.Push(&entry.Line{Text: strings.TrimSuffix(l, "\n"), Offset: off}) {
+			got = append(got, e.Text)
+		}
+		off += int64(len(l))
+	}
+	for _, e := range s.Flush() {
+		got = append(got, e.Text)
+	}
+	return got
+}
+
 func TestRankOf(t *testing.T) {
 	for in, want := range map[string]string{
 		"[rank3]:x":                           "3",
@@ -192,9 +298,17 @@ func TestRankOf(t *testing.T) {
 		"see [rank3]:x":                       "3",
 		"the word[rank3]:x":                   "",
 		"[2025-01-01 00:00:00] x [rank3]:y":   "3",
+		"[1,3]<stderr>:[rank4]: x":            "4",
+		"1812:[rank5]:x":                      "5",
+		"\x1b[33m[rank6]: x":                  "6",
+		"\x1bm[rank6]: x":                     "",
+		"\r[rank7]:x":                         "7",
+		"[rank3]: [rank10]: x":                "10",
+		"[rank3]:[rank10]:[rank11]: x":        "11",
+		"[rank3]: [rank]: x":                  "3",
 		strings.Repeat("x ", 60) + "[rank3]:": "",
 	} {
-		if got := rankOf(in); got != want {
+		if got, _ := rankOf(in); got != want {
 			t.Errorf("rankOf(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -205,13 +319,20 @@ func TestRankOf(t *testing.T) {
 func FuzzRankOf(f *testing.F) {
 	f.Add("[rank3]:x")
 	f.Add("2025-11-06T02:10:00Z [rank12]: x")
+	f.Add("[rank3]: [rank10]: x")
+	f.Add("\x1b[1;33m[rank2]:x")
 	f.Fuzz(func(t *testing.T, s string) {
-		r := rankOf(s)
+		r, outer := rankOf(s)
 		if r == "" {
+			if outer != "" {
+				t.Fatalf("rankOf(%q) = %q, outer %q", s, r, outer)
+			}
 			return
 		}
-		if strings.Trim(r, "0123456789") != "" || !strings.Contains(s, "[rank"+r+"]:") {
-			t.Fatalf("rankOf(%q) = %q", s, r)
+		for _, d := range []string{r, outer} {
+			if strings.Trim(d, "0123456789") != "" || d != "" && !strings.Contains(s, "[rank"+d+"]:") {
+				t.Fatalf("rankOf(%q) = %q, outer %q", s, r, outer)
+			}
 		}
 	})
 }

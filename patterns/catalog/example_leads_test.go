@@ -59,9 +59,12 @@ func leadsExample(m *matcher.Matcher, r *patterns.Record, text string) (bool, st
 	eng := ""
 	if len(r.Engines) > 0 {
 		// The record's examples are lines of the engine it names: the
-		// detected engine drops the records of others.
+		// engine, given as configured, drops the records of others, and
+		// the scheduler's traceback an example is raised in (tb) does
+		// not make it sglang's.
 		eng = r.Engines[0]
 		an.SetEngine(eng)
+		an.ConfigureEngine(true)
 	}
 	leader := ""
 	for i := range ents {

@@ -1,11 +1,6 @@
 package catalog_test
 
-import (
-	"testing"
-
-	"github.com/logmatch/logmatch/internal/analysis"
-	"github.com/logmatch/logmatch/internal/entry"
-)
+import "testing"
 
 // The routine wordings are the converse of the failure vocabularies: what a
 // healthy sglang deployment prints while it starts, serves, turns away a
@@ -1026,22 +1021,9 @@ func TestRoutineWordingsDoNotAlert(t *testing.T) {
 // TestRoutineHeardLinesAlert checks that the lines heard on purpose alert
 // under their record.
 func TestRoutineHeardLinesAlert(t *testing.T) {
-	m := compileCatalog(t)
+	cases := make([]rankCase, 0, len(routineHeard))
 	for _, tt := range routineHeard {
-		a := entry.NewAssembler(entry.Options{})
-		ents := append(a.Push(entry.Line{Text: tt.line, Source: "routine", Stream: "stderr"}), a.Flush()...)
-		an := analysis.New(m)
-		got := "silent"
-		for i := range ents {
-			if d, ok := an.Analyze(&ents[i]); ok {
-				got = "unclassified"
-				if d.Cause != nil {
-					got = d.Cause.Record.Slug
-				}
-			}
-		}
-		if got != tt.want {
-			t.Errorf("%s: got %s, want %s", tt.line, got, tt.want)
-		}
+		cases = append(cases, rankCase{text: tt.line, want: tt.want})
 	}
+	checkAlertsAs(t, compileCatalog(t), cases)
 }
