@@ -304,20 +304,7 @@ func (gr *group) spanTo(off, end int64) {
 // among them, which a classified cause of another kind looks through for
 // the native line of its event (see joinsBurst).
 func (g *Grouper) findCauseIn(index map[sourceKey]map[string]struct{}, b burst, skip string) *group {
-	if b.source == "" {
-		return nil
-	}
-	var best *group
-	for _, m := range g.sourceMembers(index, sourceKey{b.scope, b.source}) {
-		c := m.gr
-		if m.id == skip || !classifiedCause(c) || !g.inBurst(c, b) {
-			continue
-		}
-		if best == nil || c.beganBefore(best) {
-			best = c
-		}
-	}
-	return best
+	return g.earliestInBurst(index, b, skip, classifiedCause)
 }
 
 // refusedRequest reports whether gr is the incident of a record of role
@@ -332,13 +319,20 @@ func refusedRequest(gr *group) bool {
 // source and burst (see refusedRequest), or nil. skip is a fingerprint to
 // leave out.
 func (g *Grouper) findRefusal(b burst, skip string) *group {
+	return g.earliestInBurst(g.causeBySource, b, skip, refusedRequest)
+}
+
+// earliestInBurst returns the earliest incident of b's source in index,
+// within burst b, for which is holds, or nil; skip is a fingerprint to leave
+// out.
+func (g *Grouper) earliestInBurst(index map[sourceKey]map[string]struct{}, b burst, skip string, is func(*group) bool) *group {
 	if b.source == "" {
 		return nil
 	}
 	var best *group
-	for _, m := range g.sourceMembers(g.causeBySource, sourceKey{b.scope, b.source}) {
+	for _, m := range g.sourceMembers(index, sourceKey{b.scope, b.source}) {
 		c := m.gr
-		if m.id == skip || !refusedRequest(c) || !g.inBurst(c, b) {
+		if m.id == skip || !is(c) || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {
