@@ -464,6 +464,11 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 			skip = a.tclause
 		case a.clause >= 0 && !a.holds(s):
 			continue
+		case a.clause < 0 && a.tclause >= 0:
+			if !a.coverHolds(s) {
+				continue
+			}
+			skip = a.tclause
 		}
 		if holdsClauses(s, p.reqs[r], skip) {
 			kept = append(kept, r)

@@ -1,5 +1,7 @@
 package matcher
 
+import "slices"
+
 // Raised calls fn once for each record the prefilter raises for text, in
 // record order: a keyed record whose key clause holds in text, with the
 // literal of that clause found there, and an unkeyed record whose anchor
@@ -25,11 +27,12 @@ func (m *Matcher) Raised(text string, fn func(rec int, lit Literal)) {
 	p.keyedCandidates(text, sc, p.scan(p, text, 0))
 	keyed := make([]int32, len(sc.cands))
 	copy(keyed, sc.cands)
+	triples := haveIndexTriples && len(text) >= minTriplesLen
 	for i, r := range p.always {
 		a := &p.anchors[i]
 		switch {
-		case a.tclause >= 0 && haveIndexTriples && len(text) >= minTriplesLen:
-			if containsLiteral(text, a.tlit) {
+		case a.tclause >= 0 && (triples || a.clause < 0):
+			if slices.ContainsFunc(p.reqs[r][a.tclause], func(l Literal) bool { return containsLiteral(text, l) }) {
 				keyed = append(keyed, r)
 			}
 		case a.clause >= 0:
@@ -72,8 +75,12 @@ func (p *prefilter) raisedBy(text string, r int) Literal {
 		}
 		an := &p.anchors[i]
 		switch {
-		case an.tclause >= 0 && haveIndexTriples && len(text) >= minTriplesLen:
-			return an.tlit
+		case an.tclause >= 0 && (haveIndexTriples && len(text) >= minTriplesLen || an.clause < 0):
+			for _, l := range p.reqs[r][an.tclause] {
+				if containsLiteral(text, l) {
+					return l
+				}
+			}
 		case an.clause >= 0:
 			return an.lit
 		}

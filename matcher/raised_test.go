@@ -10,16 +10,18 @@ import (
 
 // TestRaised checks what the prefilter raises: a keyed record where its
 // key clause holds (with the literal found), whatever its other clauses;
-// an unkeyed record with an anchor where the anchor occurs; an unkeyed
-// record without one on every text; and each record once.
+// an unkeyed record with an anchor where the anchor occurs, an
+// alternation's anchor where one of its literals does; an unkeyed record
+// without one on every text; and each record once.
 func TestRaised(t *testing.T) {
 	m := compileOK(t, []patterns.Record{
 		rec("keyed", `(?:scheduler watchdog|detokenizer watchdog) fired after \d+ s`),
 		rec("anchored", `^oom: .* ran`),
-		rec("bare", `\bEFOO\b|\bEBAR\b`),
+		rec("bare", `(?i)\bqq\b|\bzz\b`),
+		rec("alternation", `\bEFOO\b|\bEBAR\b`),
 	}, Options{})
-	if !m.Keyed(0) || m.Keyed(1) || m.Keyed(2) {
-		t.Fatalf("keyed: %v %v %v, want true false false", m.Keyed(0), m.Keyed(1), m.Keyed(2))
+	if !m.Keyed(0) || m.Keyed(1) || m.Keyed(2) || m.Keyed(3) {
+		t.Fatalf("keyed: %v %v %v %v, want true false false false", m.Keyed(0), m.Keyed(1), m.Keyed(2), m.Keyed(3))
 	}
 	for _, c := range []struct {
 		text string
@@ -29,6 +31,8 @@ func TestRaised(t *testing.T) {
 		{"the scheduler watchdog fired after x s, and scheduler watchdog again", []string{`0:"scheduler watchdog"`, `2:""`}},
 		{"detokenizer watchdog is fine", []string{`0:"detokenizer watchdog"`, `2:""`}},
 		{"oom: nothing", []string{`1:"oom: "`, `2:""`}},
+		{"EBAR", []string{`2:""`, `3:"EBAR"`}},
+		{"[2026-05-28 00:11:09 TP0] Decode batch, EFOO, #running-req: 12", []string{`2:""`, `3:"EFOO"`}},
 	} {
 		var got []string
 		m.Raised(c.text, func(rec int, l Literal) { got = append(got, fmt.Sprintf("%d:%q", rec, l.Text)) })
