@@ -211,9 +211,10 @@ func alternationTriples(req Required) (int, []tripleCover) {
 
 // coverTriples covers the literals of c with triples, greedily: the triple
 // with the fewest occurrences in the corpus for the literals it covers
-// first. It returns nil when a literal has no exact triple, or when more
-// than maxCoverTriples are needed, and the triples' occurrences in the
-// corpus.
+// first. A case-folded literal is covered by a triple with at most one of
+// its letters, searched in both cases (two triples). It returns nil when
+// a literal has no such triple, or when more than maxCoverTriples are
+// needed, and the triples' occurrences in the corpus.
 func coverTriples(c []Literal) ([]tripleCover, int) {
 	left := slices.Clone(c)
 	var cover []tripleCover
@@ -229,62 +230,102 @@ func coverTriples(c []Literal) ([]tripleCover, int) {
 		return n
 	}
 	for len(left) > 0 {
-		if len(cover) == maxCoverTriples {
-			return nil, 0
-		}
-		pick, pickN, pickF, pickB := "", 0, 0, 0
+		pick, pickN, pickF, pickB, pickUp := "", 0, 0, 0, false
 		for _, l := range left {
 			found := false
 			for j := 0; j+3 <= len(l.Text); j++ {
-				if !exactTriple(l, j) {
+				if foldLetters(l, j) > 1 {
 					continue
 				}
 				found = true
 				t := l.Text[j : j+3]
-				n := 0
+				n, up := 0, false
 				for _, o := range left {
-					if tripleIn(o, t) >= 0 {
+					if off := tripleIn(o, t); off >= 0 {
 						n++
+						up = up || foldLetters(o, off) == 1
 					}
 				}
 				// The fewest occurrences for the literals covered, then
 				// more literals, then the rarest bytes (the corpus is
 				// small: most triples of an error's words are not in it).
 				f, b := count(t), freq[t[0]]+freq[t[1]]+freq[t[2]]
+				if up {
+					f += count(upperTriple(t))
+				}
 				x, y := (f+1)*pickN, (pickF+1)*n
 				if pick == "" || x < y || x == y && (n > pickN || n == pickN && b < pickB) {
-					pick, pickN, pickF, pickB = t, n, f, b
+					pick, pickN, pickF, pickB, pickUp = t, n, f, b, up
 				}
 			}
 			if !found {
 				return nil, 0
 			}
 		}
-		tc := tripleCover{tri: pick}
+		tc, uc := tripleCover{tri: pick}, tripleCover{}
+		if pickUp {
+			uc.tri = upperTriple(pick)
+		}
 		kept := left[:0]
 		for _, l := range left {
 			if off := tripleIn(l, pick); off >= 0 {
 				tc.lits = append(tc.lits, tripleLit{l, off})
+				if foldLetters(l, off) == 1 {
+					uc.lits = append(uc.lits, tripleLit{l, off})
+				}
 				continue
 			}
 			kept = append(kept, l)
 		}
 		left = kept
 		cover = append(cover, tc)
+		if pickUp {
+			cover = append(cover, uc)
+		}
+		if len(cover) > maxCoverTriples {
+			return nil, 0
+		}
 		cost += pickF
 	}
 	return cover, cost
 }
 
-// tripleIn is the first offset at which l holds the triple t compared as
-// it is, or -1.
+// foldLetters is how many of the three bytes of l at j are folded letters,
+// each of which stands for two bytes.
+func foldLetters(l Literal, j int) int {
+	if !l.Fold {
+		return 0
+	}
+	n := 0
+	for _, b := range []byte(l.Text[j : j+3]) {
+		if isLower(b) {
+			n++
+		}
+	}
+	return n
+}
+
+// upperTriple is t with its lower-case letter, of which it has one, in
+// upper case.
+func upperTriple(t string) string {
+	b := []byte(t)
+	for i, c := range b {
+		if isLower(c) {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// tripleIn is the first offset at which l holds the triple t with at most
+// one folded letter, or -1.
 func tripleIn(l Literal, t string) int {
 	for j := 0; j+3 <= len(l.Text); {
 		k := strings.Index(l.Text[j:], t)
 		if k < 0 {
 			return -1
 		}
-		if exactTriple(l, j+k) {
+		if foldLetters(l, j+k) <= 1 {
 			return j + k
 		}
 		j += k + 1
