@@ -116,7 +116,7 @@ func TestAlternationAnchors(t *testing.T) {
 		`\[Errno 24\] Too many open files|\bToo many open files \(os error 24\)|\bEFILES\b|: (?:Too|too) many open files\b|\breceived 0 items of ancdata\b`,
 		`there is a sdma error|Memory async copy failed|SDMA (?:copy )?(?:error|failed)|\bEI0012: `,
 		`\bE[0-9A-Z]9999: |\bThe Inner error is reported as above\b`,
-		`(?i)\bqq\b|(?i)zz`, // no triple in a literal: checked on every text
+		`(?i)\bqq\b|(?i)zz`,                 // no triple in a literal: checked on every text
 		`: [Tt]oo many sockets\b|\bESOCK\b`, // a folded literal: a triple of one letter, in both cases
 	}
 	var recs []patterns.Record
