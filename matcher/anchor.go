@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Records without a key (prefilter.always) are checked on every text. A
@@ -93,8 +94,10 @@ func (t *tripleTab) set(k int, tri string) {
 
 // anchorAlways chooses the anchor of every unkeyed record. It depends on
 // the records and their plan alone, so a prefilter rebuilt from a plan
-// gets the same anchors.
+// gets the same anchors. (It also makes the records' progClauses, none
+// set: every prefilter, compiled or from an image, goes through here.)
 func (p *prefilter) anchorAlways() {
+	p.progClauses = make([]atomic.Bool, len(p.reqs))
 	p.anchors = make([]anchor, len(p.always))
 	p.anchorSets, p.allTriples = nil, true
 	freq := byteFrequency()

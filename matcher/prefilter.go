@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Window lengths of the prefilter's keys, and the strides at which the text
@@ -403,6 +404,13 @@ type prefilter struct {
 	anchorSets []anchorSet
 	allTriples bool
 	plan       keyPlan // what the tables were built from (Facts keep it)
+	// progClauses[r]: record r's program is a litProg, which searches
+	// for every literal of its clauses itself (in order, on one line),
+	// so a keyed candidate's other clauses are not searched for first
+	// (Matcher.program sets it when it keeps the litProg). On an error
+	// line nearly every keyed candidate holds them, and both searches
+	// read the text.
+	progClauses []atomic.Bool
 }
 
 // scratch is the per-call state of a search; it lives in the Matcher's pool
@@ -434,7 +442,7 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	// Keyed candidates are known to hold their key clause; check the rest.
 	kept := sc.cands[:0]
 	for _, r := range sc.cands[:keyed] {
-		if holdsClauses(s, p.reqs[r], p.keyClause[r]) {
+		if p.progClauses[r].Load() || holdsClauses(s, p.reqs[r], p.keyClause[r]) {
 			kept = append(kept, r)
 		}
 	}
