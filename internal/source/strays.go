@@ -1,0 +1,141 @@
+package source
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// maxStrays bounds the files one readStrays reads.
+const maxStrays = 16
+
+// stray is a file next to a path that may be a generation of it never
+// opened.
+type stray struct {
+	path  string
+	key   Key
+	mtime time.Time
+}
+
+// readStrays reads, after tr (a file that left its path, just read to its
+// end and about to be closed), the generations of that path that held it
+// between two looks and were moved away before they could be opened. A
+// writer that reopens its log by name (Python's WatchedFileHandler)
+// recreates it in the instant between logrotate's rename and its create;
+// logrotate then finds its destination taken, renames the writer's file
+// aside (NAME-YYYYMMDDHH.backup) and creates its own. The same happens with
+// a rotation faster than the polls, or several rotations while logmatch was
+// down. The path's current file waits while tr drains, so these lines come
+// after tr's and before the current file's.
+//
+// A file is taken for such a generation only on this evidence:
+//   - it lies next to tr's path and is named like a rotation of it
+//     (rotatedName: not another program's file beside the log, not another
+//     log sharing its stem), and is not compressed;
+//   - it is no file read or being read: not tr, not tracked, not a copy
+//     already read (retired);
+//   - it is not empty and starts like no file read here (a copy of one,
+//     from copy or copytruncate, holds lines already delivered);
+//   - it was last written no earlier than tr, and no later than a newer
+//     generation of tr's path still draining: one writer wrote it after tr.
+//     An older generation (app.log.2 of an earlier rotation) was last
+//     written before tr was first written, so before tr's last write.
+//
+// At most maxStrays files are read, oldest first, whole, each followed by
+// its Gone notice, and remembered like copies read outside the globs.
+func (t *Tailer) readStrays(s step, tr *tracked) error {
+	if tr.home == "" || tr.f == nil {
+		return nil
+	}
+	fi, err := tr.f.Stat()
+	if err != nil {
+		return nil
+	}
+	floor := fi.ModTime()
+	var ceiling time.Time
+	for _, o := range t.order {
+		if o == tr || o.state != draining || o.source != tr.source || o.f == nil {
+			continue
+		}
+		if ofi, err := o.f.Stat(); err == nil && !ofi.ModTime().Before(floor) &&
+			(ceiling.IsZero() || ofi.ModTime().Before(ceiling)) {
+			ceiling = ofi.ModTime()
+		}
+	}
+	base := filepath.Base(tr.home)
+	var cands []stray
+	for _, p := range siblings(tr.home) {
+		if compressed(p) || !rotatedName(base, filepath.Base(p)) {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil || fi.Size() == 0 {
+			continue
+		}
+		k, ok := fileKey(fi)
+		if !ok || !t.unread(tr, k) {
+			continue
+		}
+		m := fi.ModTime()
+		if m.Before(floor) || !ceiling.IsZero() && m.After(ceiling) {
+			continue
+		}
+		cands = append(cands, stray{path: p, key: k, mtime: m})
+	}
+	slices.SortStableFunc(cands, func(a, b stray) int { return a.mtime.Compare(b.mtime) })
+	if len(cands) > maxStrays {
+		t.log.Warn("more files next to a rotated log look like generations never read than are read at once; the newest are left",
+			"path", tr.home, "found", len(cands), "read", maxStrays)
+		cands = cands[:maxStrays]
+	}
+	for _, c := range cands {
+		cp := t.openWhen(c.path, func(f *os.File, k Key, size int64) bool {
+			return k == c.key && size > 0 && !t.copyOfRead(f, size)
+		})
+		if cp == nil {
+			continue
+		}
+		cp.source, cp.pod = tr.source, tr.pod
+		t.cfg.Observer.Add(tr.source, CountRotations, 1)
+		t.log.Info("reading a generation of a log that was moved aside before it could be opened",
+			"path", tr.home, "file", c.path)
+		cp.fr.format = tr.fr.format
+		err := t.drain(s.ctx, cp, s.now, s.emit)
+		t.retire(cp)
+		cp.f.Close()
+		if err != nil {
+			return err
+		}
+		if err := t.gone(s.ctx, cp, s.emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unread reports whether the file k is none that was read or is being
+// read: not tr, not tracked, not a copy read to its end.
+func (t *Tailer) unread(tr *tracked, k Key) bool {
+	return k != tr.key && t.files[k] == nil && t.retiredIndex(k) < 0
+}
+
+// copyOfRead reports whether f, size bytes long, starts like a tracked
+// file's first bytes as read: all of them, or all of f as their beginning.
+func (t *Tailer) copyOfRead(f *os.File, size int64) bool {
+	for _, o := range t.order {
+		if o.cr == nil || len(o.cr.head) == 0 {
+			continue
+		}
+		known := o.cr.head
+		b := t.head(f, len(known))
+		switch {
+		case len(b) == len(known) && bytes.Equal(b, known):
+			return true
+		case len(b) < len(known) && int64(len(b)) == size && bytes.Equal(b, known[:len(b)]):
+			return true
+		}
+	}
+	return false
+}

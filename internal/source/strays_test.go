@@ -1,0 +1,102 @@
+package source
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A writer that reopens its log by name (Python's WatchedFileHandler) can
+// recreate it in the instant between logrotate's rename and its create;
+// logrotate then finds its destination taken, renames the writer's file
+// aside as NAME-YYYYMMDDHH.backup and creates its own. The lines in that
+// file belong between the renamed file's and the new file's.
+
+// strayShape is the file set such a rotation leaves next to p: the renamed
+// file at p.1 (holding what it has), the writer's file moved aside with
+// lines 8-9, logrotate's new file with lines 10-11. Beside them lie an
+// older generation (p.2, lines 90-91), another program's file named after
+// the log (p.pos) and another log sharing its stem (app-access.log), none
+// of which may be read. mtimes are set so that the older generation is
+// older than the renamed file, and the others not; equal says the renamed
+// file, the moved-aside file and the new one share one mtime (a coarse
+// file-system clock).
+func strayShape(t *testing.T, p string, equal bool) {
+	t.Helper()
+	dir := filepath.Dir(p)
+	base := time.Now().Add(-time.Minute).Truncate(time.Second)
+	older := filepath.Join(dir, "app.log.2")
+	writeFile(t, older, numbered(90, 91))
+	mustRename(t, p, p+".1")
+	writeFile(t, p, numbered(8, 9)) // the writer recreates it
+	aside := p + "-" + base.Format("2006010215") + ".backup"
+	mustRename(t, p, aside) // logrotate: destination exists
+	writeFile(t, p, numbered(10, 11))
+	writeFile(t, p+".pos", numbered(95, 95))
+	writeFile(t, filepath.Join(dir, "app-access.log"), numbered(96, 96))
+	step := time.Second
+	if equal {
+		step = 0
+	}
+	setMtime(t, older, base.Add(-time.Hour))
+	setMtime(t, p+".1", base)
+	setMtime(t, aside, base.Add(step))
+	setMtime(t, p, base.Add(2*step))
+	setMtime(t, p+".pos", base.Add(3*time.Second))
+	setMtime(t, filepath.Join(dir, "app-access.log"), base.Add(3*time.Second))
+}
+
+func setMtime(t *testing.T, p string, m time.Time) {
+	t.Helper()
+	if err := os.Chtimes(p, m, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTailerReadsAGenerationMovedAside(t *testing.T) {
+	for _, equal := range []bool{false, true} {
+		name := "mtimes apart"
+		if equal {
+			name = "one mtime"
+		}
+		t.Run("live/"+name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			writeFile(t, p, numbered(1, 5))
+			h := startTailer(t, Config{Paths: []string{p}})
+			h.poll()
+			appendFile(t, p, numbered(6, 7))
+			strayShape(t, p, equal)
+			h.poll()
+			h.advance(2 * time.Second) // RotateWait over
+			h.poll()
+			h.stop()
+			if diff := cmp.Diff(wantNumbered(1, 11), h.got.texts()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+		t.Run("restart/"+name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			writeFile(t, p, numbered(1, 5))
+			first := startTailer(t, Config{Paths: []string{p}})
+			first.poll()
+			first.stop()
+			lines := first.got.all()
+			last := lines[len(lines)-1]
+			pos := mapPositions{p: {File: last.File, Offset: last.Next}}
+			appendFile(t, p, numbered(6, 7))
+			strayShape(t, p, equal)
+			second := startTailer(t, Config{Paths: []string{p}, Positions: pos})
+			second.poll()
+			second.advance(2 * time.Second)
+			second.stop()
+			if diff := cmp.Diff(wantNumbered(6, 11), second.got.texts()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
