@@ -36,8 +36,10 @@ type stray struct {
 //     log sharing its stem), and is not compressed;
 //   - it is no file read or being read: not tr, not tracked, not a copy
 //     already read (retired);
-//   - it is not empty and starts like no file read here (a copy of one,
-//     from copy or copytruncate, holds lines already delivered);
+//   - it is not empty, starts like no file read here (a copy of one,
+//     from copy or copytruncate, holds lines already delivered) and not
+//     like a compressed file (a compression's temporary file, such as
+//     kubelet's NAME.TIME.tmp before it becomes NAME.TIME.gz);
 //   - it was last written no earlier than tr, and no later than a newer
 //     generation of tr's path still draining: one writer wrote it after tr.
 //     An older generation (app.log.2 of an earlier rotation) was last
@@ -92,7 +94,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	}
 	for _, c := range cands {
 		cp := t.openWhen(c.path, func(f *os.File, k Key, size int64) bool {
-			return k == c.key && size > 0 && !t.copyOfRead(f, size)
+			return k == c.key && size > 0 && !compressedContent(t.head(f, 6)) && !t.copyOfRead(f, size)
 		})
 		if cp == nil {
 			continue
@@ -134,6 +136,17 @@ func (t *Tailer) copyOfRead(f *os.File, size int64) bool {
 		case len(b) == len(known) && bytes.Equal(b, known):
 			return true
 		case len(b) < len(known) && int64(len(b)) == size && bytes.Equal(b, known[:len(b)]):
+			return true
+		}
+	}
+	return false
+}
+
+// compressedContent reports whether b, a file's first bytes, starts like a
+// gzip, bzip2, xz, zstd or lz4 stream.
+func compressedContent(b []byte) bool {
+	for _, magic := range [][]byte{{0x1f, 0x8b}, []byte("BZh"), {0xfd, '7', 'z', 'X', 'Z', 0}, {0x28, 0xb5, 0x2f, 0xfd}, {0x04, 0x22, 0x4d, 0x18}} {
+		if bytes.HasPrefix(b, magic) {
 			return true
 		}
 	}

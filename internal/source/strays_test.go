@@ -1,6 +1,8 @@
 package source
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,8 +21,9 @@ import (
 // file at p.1 (holding what it has), the writer's file moved aside with
 // lines 8-9, logrotate's new file with lines 10-11. Beside them lie an
 // older generation (p.2, lines 90-91), another program's file named after
-// the log (p.pos) and another log sharing its stem (app-access.log), none
-// of which may be read. mtimes are set so that the older generation is
+// the log (p.pos), another log sharing its stem (app-access.log), a copy of
+// the renamed file (p-20261205, as copy would leave) and a compression's
+// temporary file (p-20261205.tmp), none of which may be read. mtimes are set so that the older generation is
 // older than the renamed file, and the others not; equal says the renamed
 // file, the moved-aside file and the new one share one mtime (a coarse
 // file-system clock).
@@ -37,6 +40,12 @@ func strayShape(t *testing.T, p string, equal bool) {
 	writeFile(t, p, numbered(10, 11))
 	writeFile(t, p+".pos", numbered(95, 95))
 	writeFile(t, filepath.Join(dir, "app-access.log"), numbered(96, 96))
+	copyFile(t, p+".1", p+"-20261205")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(numbered(97, 99)))
+	_ = zw.Close()
+	writeFile(t, p+"-20261205.tmp", gz.String())
 	step := time.Second
 	if equal {
 		step = 0
@@ -47,6 +56,8 @@ func strayShape(t *testing.T, p string, equal bool) {
 	setMtime(t, p, base.Add(2*step))
 	setMtime(t, p+".pos", base.Add(3*time.Second))
 	setMtime(t, filepath.Join(dir, "app-access.log"), base.Add(3*time.Second))
+	setMtime(t, p+"-20261205", base.Add(step))
+	setMtime(t, p+"-20261205.tmp", base.Add(step))
 }
 
 func setMtime(t *testing.T, p string, m time.Time) {
@@ -98,5 +109,38 @@ func TestTailerReadsAGenerationMovedAside(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Two rotations that each left a moved-aside file while the first renamed
+// file still drains: each moved-aside file is read after the generation
+// before it, not after a later one.
+func TestTailerMovedAsideFilesKeepTheirOrder(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 2))
+	h := startTailer(t, Config{Paths: []string{p}})
+	h.poll()
+	base := time.Now().Add(-time.Minute).Truncate(time.Second)
+	mustRename(t, p, p+".1")
+	writeFile(t, p, numbered(3, 3))
+	mustRename(t, p, p+"-2026120613.backup")
+	writeFile(t, p, numbered(4, 4)) // the next generation, seen by the next poll
+	setMtime(t, p+".1", base)
+	setMtime(t, p+"-2026120613.backup", base.Add(time.Second))
+	h.poll()
+	mustRename(t, p, p+".2")
+	writeFile(t, p, numbered(5, 5))
+	mustRename(t, p, p+"-2026120614.backup")
+	writeFile(t, p, numbered(6, 6))
+	setMtime(t, p+".2", base.Add(2*time.Second))
+	setMtime(t, p+"-2026120614.backup", base.Add(3*time.Second))
+	setMtime(t, p, base.Add(4*time.Second))
+	h.poll()
+	h.advance(2 * time.Second) // both renamed files' RotateWait over
+	h.poll()
+	h.stop()
+	if diff := cmp.Diff(wantNumbered(1, 6), h.got.texts()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
