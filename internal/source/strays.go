@@ -35,7 +35,8 @@ type stray struct {
 //     (rotatedName: not another program's file beside the log, not another
 //     log sharing its stem), and is not compressed;
 //   - it is no file read or being read: not tr, not tracked, not a copy
-//     already read (retired);
+//     already read (retired) nor a file closed after it drained (drained),
+//     by inode and first bytes;
 //   - it is not empty, starts like no file read here (a copy of one,
 //     from copy or copytruncate, holds lines already delivered) and not
 //     like a compressed file (a compression's temporary file, such as
@@ -77,7 +78,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 			continue
 		}
 		k, ok := fileKey(fi)
-		if !ok || !t.unread(tr, k) {
+		if !ok || k == tr.key || t.files[k] != nil {
 			continue
 		}
 		m := fi.ModTime()
@@ -94,7 +95,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	}
 	for _, c := range cands {
 		cp := t.openWhen(c.path, func(f *os.File, k Key, size int64) bool {
-			return k == c.key && size > 0 && !compressedContent(t.head(f, 6)) && !t.copyOfRead(f, size)
+			return k == c.key && size > 0 && !t.wasRead(f, k) && !compressedContent(t.head(f, 6)) && !t.copyOfRead(f, size)
 		})
 		if cp == nil {
 			continue
@@ -117,10 +118,32 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	return nil
 }
 
-// unread reports whether the file k is none that was read or is being
-// read: not tr, not tracked, not a copy read to its end.
-func (t *Tailer) unread(tr *tracked, k Key) bool {
-	return k != tr.key && t.files[k] == nil && t.retiredIndex(k) < 0
+// rememberDrained remembers tr, a file closed after it drained, unless
+// it was empty: the last maxRetired such files are never read again as a
+// generation moved aside.
+func (t *Tailer) rememberDrained(tr *tracked) {
+	if tr.id.Size == 0 {
+		return
+	}
+	if len(t.drained) == maxRetired {
+		t.drained = slices.Delete(t.drained, 0, 1)
+	}
+	t.drained = append(t.drained, retiredFile{key: tr.key, id: tr.id, end: tr.lineStart})
+}
+
+// wasRead reports whether f, the file k, is a copy read to its end
+// outside the globs or a file closed after it drained: the same inode
+// with the same first bytes (an inode freed by a deleted rotation is
+// soon reused by a new file).
+func (t *Tailer) wasRead(f *os.File, k Key) bool {
+	for _, list := range [][]retiredFile{t.retired, t.drained} {
+		for _, r := range list {
+			if r.key == k && t.hasContent(f, r.id) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // copyOfRead reports whether f, size bytes long, starts like a tracked

@@ -144,3 +144,33 @@ func TestTailerMovedAsideFilesKeepTheirOrder(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A file closed after it drained is remembered by inode and first bytes:
+// a new file that got its inode (freed by a deleted rotation) is not it.
+func TestWasReadComparesContent(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	writeFile(t, p, numbered(1, 2))
+	tl, err := New(Config{Paths: []string{p}, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.closeAll()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	k, _ := fileKey(fi)
+	old := []byte(numbered(90, 91))
+	tl.drained = []retiredFile{{key: k, id: FileID{Dev: k.Dev, Ino: k.Ino, Size: len(old), Sum: fingerprint(old)}}}
+	if tl.wasRead(f, k) {
+		t.Error("a file with a drained file's inode but other content was taken for it")
+	}
+	now := []byte(numbered(1, 2))
+	tl.drained[0].id = FileID{Dev: k.Dev, Ino: k.Ino, Size: len(now), Sum: fingerprint(now)}
+	if !tl.wasRead(f, k) {
+		t.Error("the drained file itself was not recognised")
+	}
+}

@@ -216,9 +216,7 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 			if err := t.gone(s.ctx, tr, s.emit); err != nil {
 				return err
 			}
-			// Remembered like a copy read outside the globs: never taken
-			// for a generation moved aside (readStrays) once closed.
-			t.retire(tr)
+			t.rememberDrained(tr)
 			if err := t.readStrays(s, tr); err != nil {
 				return err
 			}
