@@ -64,9 +64,10 @@
 //     rotation faster than the polls; rotations while logmatch was down):
 //     when the file before it is closed, a file next to its path named like
 //     a rotation, read by no one, not empty, no copy of a file read, not
-//     compressed, and last written no earlier than that file (nor later
-//     than a newer generation still draining) is read whole, before the
-//     path's current file; at most 16 at once (design.md, strays.go).
+//     compressed, last written no earlier than that file (nor later than
+//     a newer generation still draining) and, where creation times are
+//     kept, created no earlier than it is read whole, before the path's
+//     current file; at most 16 at once (design.md, strays.go).
 //
 // A file created at a matching name is opened on its create event, so one
 // renamed away again within milliseconds is still read to its end; without

@@ -44,7 +44,11 @@ type stray struct {
 //   - it was last written no earlier than tr, and no later than a newer
 //     generation of tr's path still draining: one writer wrote it after tr.
 //     An older generation (app.log.2 of an earlier rotation) was last
-//     written before tr was first written, so before tr's last write.
+//     written before tr was first written, so before tr's last write;
+//   - where the file system keeps creation times, it was created no
+//     earlier than tr: it held the path after tr. An older generation, or
+//     another program's log named like a rotation (app.log-2 beside
+//     app.log, written all along), was there before.
 //
 // At most maxStrays files are read, oldest first, whole, each followed by
 // its Gone notice, and remembered like copies read outside the globs.
@@ -57,6 +61,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 		return nil
 	}
 	floor := fi.ModTime()
+	born, knowBirth := birthTime(tr.f)
 	var ceiling time.Time
 	for _, o := range t.order {
 		if o == tr || o.state != draining || o.source != tr.source || o.f == nil {
@@ -84,6 +89,9 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 		m := fi.ModTime()
 		if m.Before(floor) || !ceiling.IsZero() && m.After(ceiling) {
 			continue
+		}
+		if b, ok := pathBirthTime(p); knowBirth && ok && b.Before(born) {
+			continue // there before tr: an older generation, or another writer's file
 		}
 		cands = append(cands, stray{path: p, key: k, mtime: m})
 	}

@@ -174,3 +174,67 @@ func TestWasReadComparesContent(t *testing.T) {
 		t.Error("the drained file itself was not recognised")
 	}
 }
+
+// Another program's log named like a rotation of the path (app.log-2),
+// written all along, was created before the renamed file: where the file
+// system keeps creation times it is never read, though its mtime is as
+// recent as a moved-aside file's.
+func TestTailerMovedAsideNotAnOlderFile(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		name := "live"
+		if restart {
+			name = "restart"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "app.log")
+			other := p + "-2"
+			writeFile(t, other, numbered(80, 80))
+			born, ok := pathBirthTime(other)
+			if !ok {
+				t.Skip("no creation times here")
+			}
+			// Wait for the file-system clock to pass other's creation.
+			probe := filepath.Join(dir, "probe")
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				writeFile(t, probe, "")
+				b, _ := pathBirthTime(probe)
+				if err := os.Remove(probe); err != nil {
+					t.Fatal(err)
+				}
+				if b.After(born) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the file-system clock did not move in 10s")
+				}
+				time.Sleep(time.Millisecond)
+			}
+			writeFile(t, p, numbered(1, 5))
+			h := startTailer(t, Config{Paths: []string{p}})
+			h.poll()
+			var pos mapPositions
+			if restart {
+				h.stop()
+				last := h.got.all()[4]
+				pos = mapPositions{p: {File: last.File, Offset: last.Next}}
+			}
+			appendFile(t, p, numbered(6, 7))
+			strayShape(t, p, false)
+			setMtime(t, other, time.Now().Add(-time.Minute).Truncate(time.Second).Add(time.Second))
+			want := wantNumbered(1, 11)
+			if restart {
+				h = startTailer(t, Config{Paths: []string{p}, Positions: pos})
+				want = wantNumbered(6, 11)
+			}
+			h.poll()
+			h.advance(2 * time.Second)
+			h.poll()
+			h.stop()
+			if diff := cmp.Diff(want, h.got.texts()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
