@@ -426,9 +426,17 @@ func TestAnInterconnectFailureLeadsTheCrashItCauses(t *testing.T) {
 		{"the CUDA failure first", append([]string{fault}, ibOld), "cuda-illegal-memory-access"},
 		{"another process's out of memory", append(append([]string{ibOld}, chain...), peerOOM), "cuda-error-out-of-memory"},
 	} {
-		got := scanLines(t, m, tt.lines)
-		if len(got) == 0 || got[0].Record.Slug != tt.want {
-			t.Errorf("%s: want the lead %s, got %d:%s", tt.name, tt.want, len(got), describe(got))
+		for _, l := range layouts {
+			// The process is read from NCCL's prefix behind a
+			// launcher's label as without one.
+			lines := make([]string, len(tt.lines))
+			for i, s := range tt.lines {
+				lines[i] = l.line(s)
+			}
+			got := scanLines(t, m, lines)
+			if len(got) == 0 || got[0].Record.Slug != tt.want {
+				t.Errorf("%s, %s: want the lead %s, got %d:%s", tt.name, l.name, tt.want, len(got), describe(got))
+			}
 		}
 	}
 }

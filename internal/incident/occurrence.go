@@ -98,6 +98,11 @@ type Occurrence struct {
 	Bare bool
 	// Traced marks an entry that holds a traceback with its frames.
 	Traced bool
+	// Process is the process the entry names (entry.Entry.Process:
+	// NCCL's "host:pid", an engine's process prefix), "" when it names
+	// none: two failures of two named processes are not one process's
+	// chain (see lower.go).
+	Process string
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -182,6 +187,10 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
+	if e.Process != "" {
+		// The entry's text may be lent: the occurrence outlives it.
+		o.Process = strings.Clone(e.Process)
+	}
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
 		o.NativeKind = nativeKind(e)
