@@ -267,6 +267,19 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return true
 		}
 	}
+	if cause.Record.Role.Is(patterns.RoleConsequence) {
+		// Only consequences (and wrappers) matched, on lines of their
+		// own: a server's "Error in chat completion stream
+		// generator." logged with the request's traceback says where
+		// the exception surfaced, and the exception it carries, which
+		// no record covers, is what failed. The header is its context.
+		if exc := carriedLink(e, s.spans); exc != nil {
+			d.Context = s.framing()
+			d.Alternatives, d.Others = nil, s.unframed()
+			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+			return true
+		}
+	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library
 		// prints at an error level: it never alerts by itself. Only an
@@ -530,6 +543,29 @@ func uncoveredLink(e *entry.Entry, wrapperLines []span) *entry.Exception {
 		}
 	}
 	return nil
+}
+
+// carriedLink returns the exception an entry carries under a header that
+// only a consequence record names: the outermost link with a type whose
+// exception line no hit covers (spans), printed after every hit. Nil
+// when the entry holds no such link: its exception is the record's own
+// line, or it has none.
+func carriedLink(e *entry.Entry, spans []span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil {
+		return nil
+	}
+	exc := uncoveredLink(e, spans)
+	if exc == nil || exc.Type == "" {
+		return nil
+	}
+	at := strings.LastIndex(e.Text, FirstLine(ExceptionLine(exc)))
+	for _, sp := range spans {
+		if sp.to > at {
+			return nil
+		}
+	}
+	return exc
 }
 
 // ExceptionLine is an exception as its traceback prints it: "Type: message",
