@@ -569,3 +569,69 @@ func TestACutTracebackIsMatchedByTheCallItWasCutIn(t *testing.T) {
 		t.Errorf("lead %s %q, want unclassified %q", got[0].Record.Slug, got[0].Match.Text, want)
 	}
 }
+
+// TestALibrarysErrorLinesAreOneIncident: a library that fails logs its
+// failure, then what it could not do because of it, each an ERROR line no
+// record names. Printed by one writer (one logger, one header) within one
+// burst of one source they are one incident led by the first line, in any
+// logger's shape; the same lines apart, after a stretch of healthy
+// serving, are two, and so are two writers' lines; a traceback among them
+// still leads, as an unclassified failure says more than a generic line.
+func TestALibrarysErrorLinesAreOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	shapes := []struct {
+		name string
+		line func(t, msg string) string
+	}{
+		{"bracketed time and a library's level", func(t, msg string) string { return "[2025-09-04 " + t + ",159] KVPool ERROR: " + msg }},
+		{"python logging", func(t, msg string) string { return "2025-09-04 " + t + ",160 - kvpool.connector - ERROR - " + msg }},
+		{"vLLM's header", func(t, msg string) string { return "ERROR 09-04 " + t + " [connector.py:360] " + msg }},
+	}
+	msgs := []string{
+		"fetch_blocks failed: 'kvpool.store.Client' object has no attribute 'fetch_blocks'",
+		"Fetched fewer blocks than were promised by the index: 0 of 239",
+		"Num fetched blocks: 0, num promised blocks: 15",
+	}
+	for _, s := range shapes {
+		var burst []string
+		for _, msg := range msgs {
+			burst = append(burst, s.line("01:00:51", msg))
+		}
+		got := scanLines(t, m, burst)
+		if len(got) != 1 || !strings.Contains(got[0].Headline, "fetch_blocks failed") {
+			t.Errorf("%s: want one incident led by the first line, got %d:%s", s.name, len(got), describe(got))
+		}
+		if len(got) == 1 && len(got[0].Consequences) != len(msgs)-1 {
+			t.Errorf("%s: %d lines listed in the incident, want %d", s.name, len(got[0].Consequences), len(msgs)-1)
+		}
+
+		apart := []string{s.line("01:00:51", msgs[0])}
+		for k := 0; k < 20; k++ {
+			apart = append(apart, strings.Replace(healthy[0], "2025-06-01 12:00:00", fmt.Sprintf("2025-09-04 01:%02d:00", 10+k), 1))
+		}
+		apart = append(apart, s.line("01:40:51", msgs[1]))
+		if got := scanLines(t, m, apart); len(got) != 2 {
+			t.Errorf("%s, healthy lines between: want two incidents, got %d:%s", s.name, len(got), describe(got))
+		}
+
+		other := []string{s.line("01:00:51", msgs[0]),
+			strings.Replace(strings.Replace(s.line("01:00:51", msgs[1]), "KVPool", "Loader", 1), "kvpool.connector", "app.loader", 1)}
+		if strings.Contains(other[1], "[connector.py") {
+			other[1] = strings.Replace(other[1], "[connector.py:360]", "[loader.py:88]", 1)
+		}
+		if got := scanLines(t, m, other); len(got) != 2 {
+			t.Errorf("%s, two writers: want two incidents, got %d:%s", s.name, len(got), describe(got))
+		}
+
+		traced := append([]string{s.line("01:00:51", msgs[1])},
+			"Traceback (most recent call last):",
+			`  File "/srv/kvpool/connector.py", line 360, in fetch`,
+			"    self.store.fetch_blocks(keys)",
+			"AttributeError: 'Client' object has no attribute 'fetch_blocks'",
+			s.line("01:00:51", msgs[2]))
+		got = scanLines(t, m, traced)
+		if len(got) != 1 || leadOf(got[0]) != "unclassified AttributeError: 'Client' object has no attribute 'fetch_blocks'" {
+			t.Errorf("%s, a traceback among them: want one incident led by it, got %d:%s", s.name, len(got), describe(got))
+		}
+	}
+}

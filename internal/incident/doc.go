@@ -29,7 +29,7 @@
 // the exceptions a crash raises on its way down (chain.go), the same
 // exception raised again by the caller that waited on it (chain.go), and
 // the generic lines of every call a client makes to a peer it cannot reach
-// (restate.go); the incident takes its exception and time from the whole
+// and one writer's error lines of one burst (restate.go); the incident takes its exception and time from the whole
 // burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or

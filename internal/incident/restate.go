@@ -184,7 +184,9 @@ const maxPeerScan = 4096
 // peerOf is the first address a line names, host and port
 // ("localhost:4222", "10.0.0.4:50051", a URL's "ctl.local:8080"), lower
 // case; "" when it names none. A host is letters, digits, dots and dashes
-// with a letter or a dot in it, so that a time ("12:00:01") is none.
+// with a letter or a dot in it, so that a time ("12:00:01") is none, and
+// not a source file's name, so that a place in code ("core.py:708") is
+// none either.
 func peerOf(line string) string {
 	if len(line) > maxPeerScan {
 		line = line[:maxPeerScan]
@@ -211,11 +213,41 @@ func peerOf(line string) string {
 			}
 			h--
 		}
-		if named && h < i {
+		if named && h < i && !sourceFile(line[h:i]) {
 			return strings.ToLower(line[h:j])
 		}
 	}
 	return ""
+}
+
+// sameWriter reports whether the generic incidents a and b are error
+// lines one writer printed (the same logger, the same rank's prefix:
+// Occurrence.Writer) that do not name two peers. A component that fails
+// logs its failure and then what it could not do because of it ("batch
+// get failed: ...", "retrieved fewer tokens than expected", the counts),
+// one event in several lines; lines of two writers may be two failures,
+// and so may one client's failures to reach two peers.
+func sameWriter(a, b *group) bool {
+	if a.Writer == "" || a.Writer != b.Writer {
+		return false
+	}
+	pa, pb := peerOf(lineOf(a)), peerOf(lineOf(b))
+	return pa == "" || pb == "" || pa == pb
+}
+
+// sourceFile reports whether name, before a colon and digits, is a
+// source file's ("adapter.py:751", "socket.cc:49"): a place in code, not
+// a host and its port.
+func sourceFile(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 {
+		return false
+	}
+	switch strings.ToLower(name[dot+1:]) {
+	case "py", "pyx", "c", "cc", "cpp", "cxx", "cu", "cuh", "h", "hpp", "rs", "go", "java", "js", "ts":
+		return true
+	}
+	return false
 }
 
 // messageIn reports whether line's message is part of other.
@@ -232,8 +264,9 @@ func messageIn(line, other string) bool {
 func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
-// begun before it, whose line carries gen's message (sameMessage): the
-// first time the failure was printed. Nil when gen (fingerprint id) is no
+// begun before it, whose line carries gen's message (sameMessage), says
+// the same peer is unreachable (samePeerFailure), or was printed by the
+// same writer (sameWriter): the first time the failure was printed. Nil when gen (fingerprint id) is no
 // generic line no record names, or says something of its own.
 func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 	if !gen.Generic || gen.Alert.Record.ID != "" || gen.Source == "" {
@@ -245,7 +278,7 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq || !g.inBurst(c, b) ||
-			!sameMessage(lineOf(c), lineOf(gen)) && !samePeerFailure(lineOf(c), lineOf(gen)) {
+			!sameMessage(lineOf(c), lineOf(gen)) && !samePeerFailure(lineOf(c), lineOf(gen)) && !sameWriter(c, gen) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {
