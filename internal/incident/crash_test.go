@@ -635,3 +635,54 @@ func TestALibrarysErrorLinesAreOneIncident(t *testing.T) {
 		}
 	}
 }
+
+// TestALibrarysNextLineAfterAWaitEndsItsEvent: c10d's heartbeat monitor
+// finds the watchdog stuck, dumps its debug information for minutes, then
+// aborts with a FATAL line no record names. Printed next by the same
+// library for the same rank, however long after, within the correlation
+// window, that line ends the same event: one incident. Another rank's
+// line, one after a stretch of other lines, or one past the correlation
+// window is apart.
+func TestALibrarysNextLineAfterAWaitEndsItsEvent(t *testing.T) {
+	m := crashMatcher(t)
+	stuck := func(rank, at string) []string {
+		pg := "[PG ID 0 PG GUID 0(default_pg) Rank " + rank + "]"
+		return []string{
+			"[rank" + rank + "]:[E429 " + at + ".384372190 ProcessGroupNCCL.cpp:1743] " + pg + " ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog.",
+			"[rank" + rank + "]:[E429 " + at + ".384620373 ProcessGroupNCCL.cpp:1533] " + pg + " ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+		}
+	}
+	fatal := func(rank, at string) string {
+		pg := "[PG ID 0 PG GUID 0(default_pg) Rank " + rank + "]"
+		return "[rank" + rank + "]:[F429 " + at + ".385461578 ProcessGroupNCCL.cpp:1554] " + pg + " " + pg + " Terminating the process after attempting to dump debug info, due to collective timeout or exception."
+	}
+	want := leadOf(scanLines(t, m, stuck("6", "13:55:49"))[0])
+	for _, l := range layouts {
+		lines := func(ss ...string) []string {
+			out := make([]string, len(ss))
+			for i, s := range ss {
+				out[i] = l.line(s)
+			}
+			return out
+		}
+		for _, wait := range []string{"13:55:50", "14:03:49", "14:09:00"} {
+			got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("6", wait))...))
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, the abort at %s: want one incident led by %s, got %d:%s", l.name, wait, want, len(got), describe(got))
+			}
+		}
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("2", "14:03:49"))...)); len(got) != 2 {
+			t.Errorf("%s, another rank's abort: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("6", "14:30:49"))...)); len(got) != 2 {
+			t.Errorf("%s, an abort past the correlation window: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		between := stuck("6", "13:55:49")
+		for k := 0; k < 60; k++ {
+			between = append(between, fmt.Sprintf("[2026-04-29 13:%02d:%02d TP6] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", 56+k/60, k%60))
+		}
+		if got := scanLines(t, m, lines(append(between, fatal("6", "14:03:49"))...)); len(got) != 2 {
+			t.Errorf("%s, an abort after a stretch of serving: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+	}
+}
