@@ -761,7 +761,7 @@ func unescapeQuotes(s string) (string, []int) {
 
 // pointsToRootCause reports whether an exception's message says the root
 // cause is elsewhere: "See stack trace (above) for the root cause", "the
-// root cause is logged above".
+// root cause is logged above", "Please see the error messages above".
 func pointsToRootCause(msg string) bool {
 	if len(msg) > 4096 {
 		msg = msg[:4096]
@@ -769,7 +769,11 @@ func pointsToRootCause(msg string) bool {
 	m := strings.ToLower(msg)
 	i := strings.Index(m, "root cause")
 	if i < 0 {
-		return false
+		// "Initialization failed. Please see the error messages
+		// above.": the errors it stands for were printed before it.
+		j := strings.Index(m, " above")
+		return j > 0 && (strings.Contains(m[:j], "see ") || strings.Contains(m[:j], "check ")) &&
+			(strings.Contains(m[:j], "error") || strings.Contains(m[:j], "log") || strings.Contains(m[:j], "message"))
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
 }
