@@ -162,6 +162,11 @@ func messageFamily(m string) string {
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
 		return FamilyConfig
+	case strings.Contains(m, " validation error for "), strings.Contains(m, " validation errors for "):
+		// pydantic's ValidationError: a request, a config or a peer's
+		// message that does not fit its model's fields (often a peer of
+		// another version); the lines after it name each field.
+		return FamilyValue
 	case cppCheck(m):
 		// A C++ library's CHECK macro (glog, DMLC, TVM, xgrammar): an
 		// invariant of its own state broke, which is a bug of the

@@ -275,6 +275,8 @@ func TestMessageFamily(t *testing.T) {
 		"Error: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))": analysis.FamilyNetwork,
 		"HTTPConnectionPool(host='10.0.0.4', port=30033): Max retries exceeded with url: /generate":           analysis.FamilyNetwork,
 		"RuntimeError: Last error: Server disconnected":                                                       analysis.FamilyNetwork,
+		"Failed to register worker: 1 validation error for WorkerStatusPublic":                                analysis.FamilyValue,
+		"pydantic_core._pydantic_core.ValidationError: 2 validation errors for ServerArgs":                    analysis.FamilyValue,
 		"Error loading plugin: No module named 'acme'":                                                        analysis.FamilyImport,
 		"All replicas answered; 3 connection attempts were retried before the first answer":                   "",
 		"Error running aggregate: division by zero":                                                           "",

@@ -79,8 +79,6 @@ var knownGenericAdvice = map[string]string{
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
-	// dev-8: measured before any change made for the batch.
-	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
