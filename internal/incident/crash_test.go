@@ -686,3 +686,62 @@ func TestALibrarysNextLineAfterAWaitEndsItsEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestAnExceptionCarryingAnEarlierOnesMessageIsItsConsequence: the caller
+// that waited on failed work raises an exception of its own with the
+// failure's message in it ("Exception: Error executing request 7: <the
+// message>", "RuntimeError: worker 2 failed: <the message>"). Printed
+// after the failure's traceback in its burst, it is listed in the
+// failure's incident, in any layout; a short message said of many, or
+// another message, stays apart.
+func TestAnExceptionCarryingAnEarlierOnesMessageIsItsConsequence(t *testing.T) {
+	m := crashMatcher(t)
+	failure := func(typ, msg string) []string {
+		return []string{
+			"Traceback (most recent call last):",
+			`  File "/srv/app/models/dit.py", line 66, in forward`,
+			"    self.mlp[0].weight.dtype",
+			typ + ": " + msg,
+		}
+	}
+	caller := func(typ, msg string) []string {
+		return []string{
+			"[2025-12-10 18:50:28] Failed to generate output for prompt 1: " + msg,
+			"Traceback (most recent call last):",
+			`  File "/srv/app/entrypoints/generator.py", line 276, in generate`,
+			`    raise ` + typ + `(f"{output_batch.error}")`,
+			typ + ": " + msg,
+		}
+	}
+	const inner = "'LoRALayer' object has no attribute 'weight'"
+	for _, tt := range []struct {
+		name         string
+		first, later []string
+		want         int
+	}{
+		{"a request's error carrying the worker's message",
+			failure("AttributeError", inner), caller("Exception", "Error executing request 7: "+inner), 1},
+		{"a worker pool's error carrying it",
+			failure("ValueError", "max_model_len exceeds the rope scaling limit of 32768"),
+			caller("RuntimeError", "worker 2 failed: max_model_len exceeds the rope scaling limit of 32768"), 1},
+		{"a short message said of many stays apart",
+			failure("KeyError", "'weight'"), caller("Exception", "Error executing request 7: 'weight'"), 2},
+		{"another message stays apart",
+			failure("AttributeError", inner), caller("Exception", "Error executing request 7: the output queue was closed"), 2},
+	} {
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, tt.first...), tt.later...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != tt.want {
+				t.Errorf("%s, %s: want %d incidents, got %d:%s", tt.name, l.name, tt.want, len(got), describe(got))
+				continue
+			}
+			if want := "unclassified " + tt.first[len(tt.first)-1]; leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want the lead %s, got %s", tt.name, l.name, want, leadOf(got[0]))
+			}
+		}
+	}
+}
