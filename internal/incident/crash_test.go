@@ -151,6 +151,8 @@ var layouts = []struct {
 	{"srun task label", func(s string) string { return "0: " + s }},
 	{"compose column", func(s string) string { return "sglang-1  | " + s }},
 	{"mpirun tag", func(s string) string { return "[1,0]<stderr>:" + s }},
+	{"kubectl timestamps", func(s string) string { return "2025-06-01T12:00:09.123456789Z " + s }},
+	{"journald", func(s string) string { return "Jun 01 12:00:09 node-3 sglang[4242]: " + s }},
 }
 
 var healthy = []string{
@@ -641,8 +643,8 @@ func TestALibrarysErrorLinesAreOneIncident(t *testing.T) {
 // aborts with a FATAL line no record names. Printed next by the same
 // library for the same rank, however long after, within the correlation
 // window, that line ends the same event: one incident. Another rank's
-// line, one after a stretch of other lines, or one past the correlation
-// window is apart.
+// line, one after a stretch of other lines, one past the correlation
+// window, or an error line that ends nothing minutes later is apart.
 func TestALibrarysNextLineAfterAWaitEndsItsEvent(t *testing.T) {
 	m := crashMatcher(t)
 	stuck := func(rank, at string) []string {
@@ -673,6 +675,10 @@ func TestALibrarysNextLineAfterAWaitEndsItsEvent(t *testing.T) {
 		}
 		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("2", "14:03:49"))...)); len(got) != 2 {
 			t.Errorf("%s, another rank's abort: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		errorLine := strings.Replace(strings.Replace(fatal("6", "14:03:49"), "[F429", "[E429", 1), "Terminating the process after attempting to dump debug info", "Failed to open the debug dump file", 1)
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), errorLine)...)); len(got) != 2 {
+			t.Errorf("%s, an error line minutes later that ends nothing: want two incidents, got %d:%s", l.name, len(got), describe(got))
 		}
 		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("6", "14:30:49"))...)); len(got) != 2 {
 			t.Errorf("%s, an abort past the correlation window: want two incidents, got %d:%s", l.name, len(got), describe(got))

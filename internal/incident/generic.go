@@ -491,18 +491,21 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 	}
 }
 
-// nextOfLibrary returns, for the unclassified native line gen (fingerprint
-// id) with nothing in its burst that says more, the incident of a line a
-// record names that the same library printed just before it in the same
-// source (within borrowedGap bytes), for the same rank, at most the
-// correlation window earlier; nil when there is none. A library that
-// reports a failure may wait before its next line of the same event:
-// c10d's heartbeat monitor finds the watchdog stuck, dumps its debug
-// information for minutes, then aborts the process with a FATAL line.
-// Nothing else printed between the two, the wait is the library's own,
-// not a stretch of healthy serving: the later line ends the same event.
+// nextOfLibrary returns, for the unclassified fatal native line gen
+// (fingerprint id) with nothing in its burst that says more, the incident
+// of a line a record names that the same library printed just before it
+// in the same source (within borrowedGap bytes), for the same rank, at
+// most the correlation window earlier; nil when there is none. A library
+// that reports a failure may wait before it ends the process: c10d's
+// heartbeat monitor finds the watchdog stuck, dumps its debug information
+// for minutes, then aborts with a FATAL line. Nothing else printed
+// between the two, the wait is the library's own, not a stretch of
+// healthy serving: the abort ends the same event. A line that does not
+// end the process (an error, a warning) after such a silence may be a
+// new failure, and stays apart.
 func (g *Grouper) nextOfLibrary(gen *group, id string) *group {
-	if !gen.Native || gen.NativeKind == "" || gen.Alert.Record.ID != "" || gen.Source == "" {
+	if !gen.Native || gen.NativeKind == "" || gen.Alert.Record.ID != "" || gen.Source == "" ||
+		gen.Alert.Record.Severity != string(patterns.SeverityCritical) {
 		return nil
 	}
 	var best *group
