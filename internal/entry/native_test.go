@@ -502,3 +502,29 @@ func TestNCCLLineNamesItsProcess(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNCCLProcess: ncclProcess never panics, and what it returns is a
+// part of the line's first word, "host:pid" with a pid of digits.
+func FuzzNCCLProcess(f *testing.F) {
+	for _, s := range []string{
+		"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12",
+		"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed",
+		"10:11:12 [0] NCCL WARN x", ":1:2 [0] NCCL INFO x", "a::1:2 [0] NCCL WARN x", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := ncclProcess(s)
+		if p == "" {
+			return
+		}
+		first, _, _ := strings.Cut(s, " ")
+		if !strings.Contains(first, p) {
+			t.Fatalf("ncclProcess(%q) = %q, not part of the first word", s, p)
+		}
+		i := strings.LastIndexByte(p, ':')
+		if i <= 0 || !ascii.Digits(p[i+1:]) {
+			t.Fatalf("ncclProcess(%q) = %q, not host:pid", s, p)
+		}
+	})
+}

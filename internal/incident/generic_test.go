@@ -2,6 +2,7 @@ package incident
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -389,4 +390,29 @@ func TestWriterOf(t *testing.T) {
 			t.Errorf("%q: writer %q, want none", line, w)
 		}
 	}
+}
+
+// FuzzWriterOf: writerOf never panics, keeps no digit, and names a writer
+// only when the line's header names one.
+func FuzzWriterOf(f *testing.F) {
+	for _, s := range []string{
+		"[2025-09-04 01:00:51,159] KVPool ERROR: fetch failed",
+		"2025-06-01 12:00:01,120 - app.client - ERROR - one",
+		"ERROR 09-04 01:00:51 [connector.py:360] one", "ERROR: x", "", "[2026-05-28 00:11:09 TP0] Error: x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a := entry.NewAssembler(entry.Options{})
+		es := append(a.Push(entry.Line{Text: s}), a.Flush()...)
+		for i := range es {
+			w := writerOf(&es[i])
+			if strings.ContainsAny(w, "0123456789") {
+				t.Fatalf("writerOf(%q) = %q keeps digits", s, w)
+			}
+			if w != "" && !namesWriter(w) {
+				t.Fatalf("writerOf(%q) = %q names no one", s, w)
+			}
+		}
+	})
 }
