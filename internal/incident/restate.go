@@ -250,6 +250,17 @@ func sourceFile(name string) bool {
 	return false
 }
 
+// writerGoesOn reports whether the generic line of burst b may go on the
+// failure whose first line is the generic incident c of the same writer
+// (sameWriter): within the correlation window after c's latest line, as a
+// consequence may be, and with no more than a burst's bytes of the source
+// between them (maxBurstGap: the requests a server still answers, not a
+// stretch of serving). A component that failed keeps saying so, in its
+// own words, for each request that runs into the failure.
+func (g *Grouper) writerGoesOn(c *group, b burst) bool {
+	return !b.from.After(c.last().Add(g.opts.Correlation)) && gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
+}
+
 // messageIn reports whether line's message is part of other.
 func messageIn(line, other string) bool {
 	msg := line
@@ -264,9 +275,10 @@ func messageIn(line, other string) bool {
 func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
-// begun before it, whose line carries gen's message (sameMessage), says
-// the same peer is unreachable (samePeerFailure), or was printed by the
-// same writer (sameWriter): the first time the failure was printed. Nil when gen (fingerprint id) is no
+// begun before it, whose line carries gen's message (sameMessage) or says
+// the same peer is unreachable (samePeerFailure), or the generic incident
+// of the same writer (sameWriter) that gen's line goes on
+// (writerGoesOn): the first time the failure was printed. Nil when gen (fingerprint id) is no
 // generic line no record names, or says something of its own.
 func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 	if !gen.Generic || gen.Alert.Record.ID != "" || gen.Source == "" {
@@ -277,8 +289,11 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 	for _, m := range g.members(g.genByScope, gen.Scope) {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
-			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq || !g.inBurst(c, b) ||
-			!sameMessage(lineOf(c), lineOf(gen)) && !samePeerFailure(lineOf(c), lineOf(gen)) && !sameWriter(c, gen) {
+			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+			continue
+		}
+		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)))
+		if !restated && !(sameWriter(c, gen) && g.writerGoesOn(c, b)) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {
