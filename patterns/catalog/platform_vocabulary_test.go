@@ -49,6 +49,10 @@ func platformVocabularies() []vocabulary {
 		launcherReports,
 		asyncioLoopErrors,
 		containerRuntimeErrors,
+		kubectlPodStatuses,
+		httpAccessStatuses,
+		rayActorDeaths,
+		shellLaunchErrors,
 	}
 }
 
@@ -65,6 +69,7 @@ var nvidiaXids = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): %[2]s, pid=4021, name=python3, %[1]s"},
 		{Field: fieldText, All: true, Format: "Dec 06 09:00:01 gpu-node-3 kernel: NVRM: Xid (PCI:0000:3b:00): %[2]s, pid='<unknown>', name=<unknown>, %[1]s"},
+		{Field: fieldText, All: true, Format: "[Sun Dec  6 09:00:01 2026] NVRM: Xid (PCI:0000:3b:00): %[2]s, pid=4021, name=python3, %[1]s"},
 	},
 	terms: []vocabTerm{
 		{"Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address", "13", "", "nvidia-xid-error"},
@@ -141,6 +146,7 @@ var amdgpuKernelReports = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "[ 1234.567890] %s"},
 		{Field: fieldText, Format: "Dec 06 09:00:01 mi300-2 kernel: %s"},
+		{Field: fieldText, Format: "[Sun Dec  6 09:00:01 2026] %s"},
 	},
 	terms: []vocabTerm{
 		{"[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=613206, emitted seq=613208", "", "", "amdgpu-gpu-hang-reset"},
@@ -150,7 +156,12 @@ var amdgpuKernelReports = vocabulary{
 		{"amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset failed", "", "", "amdgpu-gpu-hang-reset"},
 		{"amdgpu 0000:c5:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU reset", "", "", "amdgpu-gpu-hang-reset"},
 		{"amdgpu: The cp might be in an unrecoverable state due to an unsuccessful queues preemption", "", "", "amdgpu-gpu-hang-reset"},
-		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32769)", "", "", "rocm-memory-access-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32769)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770, for process python pid 1796 thread python pid 1796)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [mmhub0] retry page fault (src_id:0 ring:0 vmid:1 pasid:32775)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: ring gfx_0.0.0 uses VM inv eng 0 on hub 0", "", "", ""},
+		{"amdgpu 0000:c5:00.0: amdgpu:   in page starting at address 0x00007f5279bab000 from client 0x1b (UTCL2)", "", "", ""},
 		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset succeeded, trying to resume", "", "", ""},
 		{"amdgpu 0000:c5:00.0: amdgpu: Ring comp_1.0.1 reset succeeded", "", "", ""},
 		{"[drm] amdgpu kernel modesetting enabled.", "", "", ""},
@@ -167,6 +178,7 @@ var kernelReports = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "[ 1234.567890] %s"},
 		{Field: fieldText, Format: "Dec 06 09:00:01 gpu-node-3 kernel: %s"},
+		{Field: fieldText, Format: "[Sun Dec  6 09:00:01 2026] %s"},
 	},
 	terms: []vocabTerm{
 		{"python3[4021]: segfault at 0 ip 00007f3a2c0b8d10 sp 00007ffd1c2b3a40 error 4 in libcuda.so.535.104.05[7f3a2b000000+1c00000]", "", "", "linux-kernel-segfault-report"},
@@ -483,9 +495,9 @@ func hcclResults() vocabulary {
 // exporters print them, and the message alone as a pod's status carries
 // it. A pull in progress and a container started are no failure (a
 // readiness probe failing while a model loads is checked among the
-// routine lines: alone, its message is the probe's connection error);
-// the kubelet's back-off restarting a container is left to the
-// container's own failure, which its previous log holds.
+// routine lines: alone, its message is the probe's connection error). The
+// kubelet's back-off restarting a container is a consequence: it leads
+// only when the container's own failure is not in the same log.
 var kubeletEvents = vocabulary{
 	name: "Kubernetes events (kubelet, scheduler)",
 	shapes: []vocabShape{
@@ -498,7 +510,17 @@ var kubeletEvents = vocabulary{
 		{"Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.", "Evicted", "", "k8s-pod-evicted"},
 		{"Container sglang exceeded its local ephemeral storage limit \"20Gi\".", "Evicted", "", "k8s-pod-evicted"},
 		{"Usage of EmptyDir volume \"dshm\" exceeds the limit \"1Gi\".", "Evicted", "", "k8s-pod-evicted"},
-		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", ""},
+		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", "k8s-container-crashloop"},
+		{"Back-off restarting failed container", "BackOff", "", "k8s-container-crashloop"},
+		{"Readiness probe failed: HTTP probe failed with statuscode: 404", "Unhealthy", "", "health-probe-endpoint-not-found"},
+		{"Liveness probe failed: HTTP probe failed with statuscode: 404", "Unhealthy", "", "health-probe-endpoint-not-found"},
+		{"Liveness probe failed: HTTP probe failed with statuscode: 503", "Unhealthy", "", "k8s-probe-failed"},
+		{"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"3f2a9c\": plugin type=\"calico\" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized", "FailedCreatePodSandBox", "", "k8s-pod-sandbox-failed"},
+		{"Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded", "FailedCreatePodSandBox", "", "k8s-pod-sandbox-failed"},
+		{"network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", "NetworkNotReady", "", "k8s-pod-sandbox-failed"},
+		{"Failed to pull image \"lmsysorg/sglang:latest\": toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit", "Failed", "", "container-image-pull-failed"},
+		{"Created container: sglang", "Created", "", ""},
+		{"Container image \"lmsysorg/sglang:v0.5.2-cu129\" already present on machine", "Pulled", "", ""},
 		{"Liveness probe failed: Get \"http://10.1.2.3:30000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", "Unhealthy", "", "k8s-probe-failed"},
 		{"Startup probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused", "Unhealthy", "", "k8s-probe-failed"},
 		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-failed"},
@@ -616,7 +638,14 @@ var launcherReports = vocabulary{
 		{"mpirun noticed that process rank 0 with PID 4021 on node gpu-node-3 exited on signal 9 (Killed).", "", "", "process-killed-sigkill"},
 		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 11 (Segmentation fault).", "", "", "process-segfault-core-dumped"},
 		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 6 (Aborted).", "", "", "process-aborted-core-dumped"},
+		{"srun: error: gpu-node-3: task 0: Exited with exit code 1", "", "", "slurm-task-exited"},
+		{"srun: error: gpu-node-3: tasks 0-7: Exited with exit code 1", "", "", "slurm-task-exited"},
+		{"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.", "", "", "slurm-task-exited"},
+		{"srun: error: Unable to create step for job 1234: Requested node configuration is not available", "", "", "slurm-allocation-failed"},
+		{"srun: error: Invalid generic resource (gres) specification", "", "", "slurm-allocation-failed"},
+		{"srun: error: Node failure on gpu-node-3", "", "", "slurm-job-cancelled"},
 		{"srun: Job 1234 step creation temporarily disabled, retrying (Requested nodes are busy)", "", "", ""},
+		{"srun: error: gpu-node-3: task 0: Exited with exit code 0", "", "", ""},
 		{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 ***", "", "", ""},
 	},
 }
@@ -667,6 +696,168 @@ var containerRuntimeErrors = vocabulary{
 		{"Unable to open /dev/kfd read-write: Permission denied", "", "", "rocm-kfd-not-accessible"},
 		{"rocm_agent_enumerator: error: failed to open /dev/kfd", "", "", "rocm-kfd-not-accessible"},
 		{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated.", "", "", "address-already-in-use"},
+		{"docker: Error response from daemon: could not select device driver with capabilities: [[gpu]].", "", "", "docker-gpu-device-driver-missing"},
+		{"Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=all: unknown.", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting \"/data/models\" to rootfs at \"/models\": mount /data/models:/models (via /proc/self/fd/6), flags: 0x5000: no such file or directory: unknown.", "", "", "container-runtime-create-failed"},
+		{"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting cgroup config for procHooks process: unable to freeze: unknown", "", "", "container-runtime-create-failed"},
+		{"docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: exec: \"/app/start.sh\": permission denied: unknown.", "", "", "shell-permission-denied"},
+		{"exec /app/entrypoint.sh: permission denied", "", "", "shell-permission-denied"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"nvidia-smi\": executable file not found in $PATH: unknown", "", "", "nvidia-smi-missing-in-container"},
+		{"docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?.", "", "", "docker-daemon-unreachable"},
+		{"docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Post \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/create\": dial unix /var/run/docker.sock: connect: permission denied.", "", "", "docker-daemon-unreachable"},
+		{"docker: Error response from daemon: Conflict. The container name \"/sglang\" is already in use by container \"3f2a9c1d2e\". You have to remove (or rename) that container to be able to reuse that name.", "", "", "docker-container-name-conflict"},
+		{"docker: Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /data/models/Qwen3-8B.", "", "", "docker-bind-mount-source-missing"},
+		{"Unable to find image 'lmsysorg/sglang:latest' locally", "", "", ""},
+		{"Status: Downloaded newer image for lmsysorg/sglang:latest", "", "", ""},
+	},
+}
+
+// kubectlPodStatuses are the STATUS column of kubectl get pods for a
+// serving pod (with and without the namespace column kubectl get pods -A
+// adds), pasted or logged by a deploy script: a container in a restart
+// loop, killed for memory, exited on an error or never created leads with
+// its record; a pod starting, running or stopping is no failure.
+var kubectlPodStatuses = vocabulary{
+	name: "kubectl get pods STATUS",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "sglang-0                         0/1     %s   3 (40s ago)   2m"},
+		{Field: fieldText, Format: "llm         sglang-7d9f8b6c5-x2v9k   0/1   %s   12 (3m ago)   40m"},
+		{Field: fieldText, Format: "sglang-decode-0   0/1     %s   0          45s"},
+	},
+	terms: []vocabTerm{
+		{"CrashLoopBackOff", "", "", "k8s-container-crashloop"},
+		{"Init:CrashLoopBackOff", "", "", "k8s-container-crashloop"},
+		{"OOMKilled", "", "", "linux-oom-killer"},
+		{"Error", "", "", "k8s-container-exited-error"},
+		{"Init:Error", "", "", "k8s-container-exited-error"},
+		{"StartError", "", "", "k8s-container-exited-error"},
+		{"RunContainerError", "", "", "k8s-container-exited-error"},
+		{"CreateContainerError", "", "", "k8s-container-exited-error"},
+		{"ContainerStatusUnknown", "", "", "k8s-container-exited-error"},
+		{"CreateContainerConfigError", "", "", "k8s-container-config-error"},
+		{"ImagePullBackOff", "", "", "container-image-pull-failed"},
+		{"ErrImagePull", "", "", "container-image-pull-failed"},
+		{"Evicted", "", "", "k8s-pod-evicted"},
+		{"Running", "", "", ""},
+		{"Pending", "", "", ""},
+		{"ContainerCreating", "", "", ""},
+		{"PodInitializing", "", "", ""},
+		{"Init:0/1", "", "", ""},
+		{"Terminating", "", "", ""},
+		{"Completed", "", "", ""},
+	},
+}
+
+// httpAccessStatuses are a server's HTTP access lines (uvicorn's, with
+// and without sglang's header, and a proxy's combined log) for the answers
+// that show a failing probe or endpoint: a health path the server does not
+// serve (404), an API path it does not serve, and server errors (5xx). A
+// 503 on a health path is the server saying it is not ready yet; the
+// client errors a server answers every day (400, 401, 404 for a stray
+// path, 405, 422) and successes are no failure.
+var httpAccessStatuses = vocabulary{
+	name: "HTTP access lines (uvicorn, proxies)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: `INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
+		{Field: fieldText, All: true, Format: `[2026-05-28 00:11:09] INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
+		{Field: fieldText, All: true, Format: `10.1.4.18 - - [28/May/2026:00:11:09 +0000] "%[1]s HTTP/1.1" %[3]s 153 "-" "kube-probe/1.31"`},
+	},
+	terms: []vocabTerm{
+		{"GET /health_generate", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /health", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /healthz", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /readyz", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /livez", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"HEAD /health", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /v1/health/ready", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"POST /v1/v1/chat/completions", "404 Not Found", "404", "http-endpoint-not-found"},
+		{"POST /v1/responses", "404 Not Found", "404", "http-endpoint-not-found"},
+		{"POST /v1/chat/completions", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"POST /generate", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"POST /v1/completions", "502 Bad Gateway", "502", "http-server-error-response"},
+		{"POST /v1/chat/completions", "503 Service Unavailable", "503", "http-server-error-response"},
+		{"POST /v1/chat/completions", "504 Gateway Timeout", "504", "http-server-error-response"},
+		{"GET /health_generate", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"GET /health", "503 Service Unavailable", "503", ""},
+		{"GET /health_generate", "503 Service Unavailable", "503", ""},
+		{"GET /health", "200 OK", "200", ""},
+		{"GET /health_generate", "200 OK", "200", ""},
+		{"GET /favicon.ico", "404 Not Found", "404", ""},
+		{"GET /", "404 Not Found", "404", ""},
+		{"POST /v1/chat/completions", "400 Bad Request", "400", ""},
+		{"POST /v1/chat/completions", "401 Unauthorized", "401", ""},
+		{"GET /v1/chat/completions", "405 Method Not Allowed", "405", ""},
+		{"POST /v1/completions", "422 Unprocessable Entity", "422", ""},
+		{"GET /metrics", "200 OK", "200", ""},
+	},
+}
+
+// rayActorDeaths are Ray's reports that an actor (an engine hosted by an
+// RL framework or Ray Serve) died, in the forms a driver, a framework's
+// wrapper or a paste prints them: with and without the ActorDiedError
+// header, the worker's exit type and detail, the Kubernetes pod memory
+// hint, killed by the memory monitor, the raylet gone. An actor its owner
+// stopped on purpose (exit_actor) is no failure.
+var rayActorDeaths = vocabulary{
+	name: "Ray actor and worker deaths",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(TaskRunner pid=3483799) %s"},
+		{Field: fieldText, Format: "error: %s"},
+	},
+	terms: []vocabTerm{
+		{"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n\tclass_name: WorkerDict\n\tactor_id: 2d4d212e431c850dcf83f60801000000\n\tpid: 711321\nThe actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code None. The worker may have exceeded K8s pod memory limits.", "", "", "ray-actor-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage.", "", "", "ray-actor-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR\nWorker exit detail: Worker exits unexpectedly. Worker exits with an exit code 1.\nThe worker may have exceeded K8s pod memory limits. The process receives a SIGTERM.", "", "", "ray-actor-died"},
+		{"The actor is dead because its node has died. Node Id: 351e406b196f66bb45eaad02a3b8b4725babfa8cc12949432f7a", "", "", "ray-actor-died"},
+		{"The actor is dead because its owner has died. Owner Id: 02000000ffffffffffffffffffffffffffffffffffffffffffffffff Owner Ip address: 10.0.0.12 Owner worker exit type: SYSTEM_ERROR", "", "", "ray-actor-died"},
+		{"ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.", "", "", "ray-memory-monitor-killed-worker"},
+		{"(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 351e406b, IP: 10.0.0.12) over the last time period.", "", "", "ray-memory-monitor-killed-worker"},
+		{"Raylet is terminated. Termination is unexpected. Possible reasons include: (1) SIGKILL by the user or system OOM killer, (2) Invalid memory access from Raylet causing SIGSEGV or SIGBUS, (3) Other termination signals. Last 20 lines of the Raylet logs:", "", "", "ray-raylet-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: INTENDED_USER_EXIT Worker exit detail: Worker exits by an user request. exit_actor() is called.", "", "", ""},
+		{"Raylet is terminated. Termination is graceful.", "", "", ""},
+	},
+}
+
+// shellLaunchErrors are what the shells that run a server's launch script
+// or entrypoint (bash, dash as /bin/sh, zsh) and Slurm's step daemon print
+// when a command the script calls is missing or cannot be executed, and
+// dash's refusals of bash-only syntax in a script written for bash. A
+// missing nvidia-smi has its own record: in a container it means the GPUs
+// were not given to it. A shell's trace and echo lines are no failure.
+var shellLaunchErrors = vocabulary{
+	name: "shells and launchers (bash, dash, zsh, slurmstepd)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "0: %s"},
+		{Field: fieldText, Format: "[2026-05-28T00:11:09] %s"},
+	},
+	terms: []vocabTerm{
+		{"run.sh: 18: source: not found", "", "", "shell-source-not-found"},
+		{"/bin/sh: 1: source: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 7: [[: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 12: pushd: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 3: Syntax error: \"(\" unexpected", "", "", "shell-source-not-found"},
+		{"./launch.sh: 9: Bad substitution", "", "", "shell-source-not-found"},
+		{"/bin/sh: 1: python: not found", "", "", "shell-command-not-found"},
+		{"sh: 1: huggingface-cli: not found", "", "", "shell-command-not-found"},
+		{"./run_server.sh: line 4: python: command not found", "", "", "shell-command-not-found"},
+		{"bash: sglang: command not found", "", "", "shell-command-not-found"},
+		{"/entrypoint.sh: line 12: conda: command not found", "", "", "shell-command-not-found"},
+		{"zsh: command not found: python", "", "", "shell-command-not-found"},
+		{"slurmstepd: error: execve(): python: No such file or directory", "", "", "shell-command-not-found"},
+		{"/bin/sh: 1: nvidia-smi: not found", "", "", "nvidia-smi-missing-in-container"},
+		{"bash: nvidia-smi: command not found", "", "", "nvidia-smi-missing-in-container"},
+		{"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.", "", "", "nvidia-smi-missing-in-container"},
+		{"subprocess.CalledProcessError: Command '['nvidia-smi', '--query-gpu=name', '--format=csv']' returned non-zero exit status 127.", "", "", "nvidia-smi-missing-in-container"},
+		{"FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi'", "", "", "nvidia-smi-missing-in-container"},
+		{"bash: ./start_server.sh: Permission denied", "", "", "shell-permission-denied"},
+		{"/bin/sh: 1: /app/entrypoint.sh: Permission denied", "", "", "shell-permission-denied"},
+		{"./launch.sh: line 5: /opt/venv/bin/python: Permission denied", "", "", "shell-permission-denied"},
+		{"+ source /opt/venv/bin/activate", "", "", ""},
+		{"+ python3 -m sglang.launch_server --model-path /models/Qwen3-8B --port 30000", "", "", ""},
+		{"which: no nvidia-smi in (/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin)", "", "", ""},
 	},
 }
 
@@ -920,6 +1111,153 @@ var platformExamples = map[string]example{
 			"E11000 duplicate key error collection: db.requests",
 			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
 		},
+	},
+
+	"k8s-container-crashloop": {
+		match: []string{
+			"  Warning  BackOff  3m (x120 over 30m)  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
+			"  Warning  BackOff                1s               kubelet, node1     Back-off restarting failed container",
+			"sglang-0   0/1     CrashLoopBackOff   12 (3m ago)   40m",
+		},
+		miss: []string{"  Normal  BackOff  2m  kubelet  Back-off pulling image \"lmsysorg/sglang:v0.5.0\"", "restartPolicy: Always", "  Normal  Started  90s  kubelet  Started container sglang"},
+	},
+	"k8s-container-exited-error": {
+		match: []string{
+			"sglang-0   0/1     Error   3 (40s ago)   2m",
+			"llm         sglang-7d9f8b6c5-x2v9k   0/1   RunContainerError   1 (3s ago)   40s",
+		},
+		miss: []string{"sglang-0   1/1     Running   0          2m", "ValueError: Error 3 of 4"},
+	},
+	"k8s-pod-sandbox-failed": {
+		match: []string{
+			"  Warning  FailedCreatePodSandBox  2m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"3f2a9c\": plugin type=\"calico\" failed (add): connection is unauthorized",
+			"  Warning  NetworkNotReady  2m  kubelet  network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized",
+		},
+		miss: []string{
+			"  Warning  FailedCreatePodSandBox  1m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured",
+			"  Normal  SandboxChanged  2m  kubelet  Pod sandbox changed, it will be killed and re-created.",
+		},
+	},
+	"health-probe-endpoint-not-found": {
+		match: []string{
+			`INFO:     240.243.170.78:33438 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+			`[2026-05-28 00:11:09] INFO:     10.1.4.18:40012 - "GET /healthz HTTP/1.1" 404 Not Found`,
+			"  Warning  Unhealthy  1m (x20 over 5m)  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 404",
+		},
+		miss: []string{`INFO:     240.243.170.78:33428 - "GET /health HTTP/1.1" 200 OK`, `INFO:     10.1.4.17:51831 - "GET /favicon.ico HTTP/1.1" 404 Not Found`},
+	},
+	"http-endpoint-not-found": {
+		match: []string{
+			`INFO:     10.1.4.17:51830 - "POST /v1/v1/chat/completions HTTP/1.1" 404 Not Found`,
+			`[2026-05-28 00:11:09] INFO:     10.1.4.17:51830 - "POST /v1/responses HTTP/1.1" 404 Not Found`,
+		},
+		miss: []string{`INFO:     10.1.4.17:51830 - "POST /v1/chat/completions HTTP/1.1" 200 OK`, `INFO:     10.1.4.17:51832 - "GET / HTTP/1.1" 404 Not Found`},
+	},
+	"http-server-error-response": {
+		match: []string{
+			`[2026-01-25 19:05:28] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			`[12-24 08:20:04] 10.244.233.96:49446 - "POST /v1/images/generations HTTP/1.1" 500`,
+			`10.1.4.18 - - [28/May/2026:00:11:09 +0000] "POST /v1/completions HTTP/1.1" 502 157 "-" "python-requests/2.32.3"`,
+		},
+		miss: []string{
+			`INFO:     10.1.4.18:40012 - "GET /health HTTP/1.1" 503 Service Unavailable`,
+			`INFO:     10.1.4.17:51834 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request`,
+		},
+	},
+	"container-runtime-create-failed": {
+		match: []string{
+			"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting \"/data/models\" to rootfs at \"/models\": no such file or directory: unknown.",
+			"  Warning  Failed  2m  kubelet  Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting cgroup config for procHooks process: unable to freeze: unknown",
+		},
+		miss: []string{"OCI runtime: runc 1.1.12", "Started container sglang"},
+	},
+	"docker-daemon-unreachable": {
+		match: []string{
+			"docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?.",
+			"permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json\": dial unix /var/run/docker.sock: connect: permission denied",
+		},
+		miss: []string{"Docker daemon started, listening on /var/run/docker.sock"},
+	},
+	"docker-container-name-conflict": {
+		match: []string{
+			"docker: Error response from daemon: Conflict. The container name \"/sglang\" is already in use by container \"3f2a9c1d2e\". You have to remove (or rename) that container to be able to reuse that name.",
+			"Error response from daemon: Conflict. The container name \"/sglang-decode-0\" is already in use by container \"9b1c\"",
+		},
+		miss: []string{"Conflict. The request could not be completed"},
+	},
+	"docker-bind-mount-source-missing": {
+		match: []string{
+			"docker: Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /data/models/Qwen3-8B.",
+			"Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /root/.cache/huggingface",
+		},
+		miss: []string{"mounting bind source /data/models to /models"},
+	},
+	"ray-raylet-died": {
+		match: []string{
+			"Raylet is terminated. Termination is unexpected. Possible reasons include: (1) SIGKILL by the user or system OOM killer, (2) Invalid memory access from Raylet causing SIGSEGV or SIGBUS, (3) Other termination signals. Last 20 lines of the Raylet logs:",
+			"(raylet) Raylet is terminated. Termination is unexpected.",
+		},
+		miss: []string{"Raylet is terminated. Termination is graceful."},
+	},
+	"amdgpu-vm-page-fault": {
+		match: []string{
+			"[  629.844077] amdgpu 0000:0b:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770, for process python pid 1796 thread python pid 1796)",
+			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
+			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051",
+		},
+		miss: []string{
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: VM_L2_PROTECTION_FAULT_CNTL programmed",
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
+			"[  563.230818] amdgpu 0000:44:00.0: amdgpu: ring comp_1.2.1 uses VM inv eng 9 on hub 0",
+		},
+	},
+	"shell-command-not-found": {
+		match: []string{
+			"/bin/sh: 1: python: not found",
+			"./run_server.sh: line 4: python: command not found",
+			"slurmstepd: error: execve(): python: No such file or directory",
+		},
+		miss: []string{
+			"[2025-08-02 06:06:21 TP2] Pyspy failed to dump PID 171. Error: /bin/dash: 1: py-spy: not found",
+			"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found",
+		},
+	},
+	"shell-source-not-found": {
+		match: []string{
+			"run.sh: 18: source: not found",
+			"./launch.sh: 3: Syntax error: \"(\" unexpected",
+		},
+		miss: []string{"+ source /opt/venv/bin/activate", "ModuleNotFoundError: No module named 'source'"},
+	},
+	"nvidia-smi-missing-in-container": {
+		match: []string{
+			"/bin/sh: 1: nvidia-smi: not found",
+			"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.",
+		},
+		miss: []string{"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 9.", "NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4"},
+	},
+	"shell-permission-denied": {
+		match: []string{
+			"bash: ./start_server.sh: Permission denied",
+			"exec /app/entrypoint.sh: permission denied",
+		},
+		miss: []string{"PermissionError: [Errno 13] Permission denied: '/models/x'", "chmod +x ./start_server.sh"},
+	},
+	"slurm-task-exited": {
+		match: []string{
+			"srun: error: gpu-node-3: task 0: Exited with exit code 1",
+			"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+		},
+		miss: []string{"srun: error: gpu-node-3: task 0: Killed"},
+	},
+	"nccl-net-plugin-fallback-warning": {
+		match: []string{
+			"full-debug2-test-0:4300:4325 [0] net_fastsocket.cc:785 NCCL WARN Maximum retry reached for accept 3.",
+			"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
+		},
+		miss: []string{"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:730 NCCL WARN Cannot find empty socket for 3."},
 	},
 }
 
