@@ -1,8 +1,17 @@
 package catalog_test
 
 import (
+	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // The platform vocabularies are the failure texts of the layers around a
@@ -1368,4 +1377,171 @@ func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
 		"NVML library version: 535.104",
 		"Jan 05 14:45:28 gpu-node-3 nv-fabricmanager[1120]: Successfully configured all the available NVSwitches to route GPU NVLink traffic. NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered with the NVLink fabric.",
 	})
+}
+
+// TestPlatformIncidents scans short logs of the platform around a server
+// as `logmatch scan` does, incidents and folding included: the record
+// that must lead the first incident, how many incidents the log gives,
+// and, for a consequence that follows its cause (the kubelet's back-off
+// after the server's own error, an access line's 500 after the handler's
+// traceback), that it is folded into the cause's incident.
+func TestPlatformIncidents(t *testing.T) {
+	recs, _ := patterns.Default()
+	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
+	tests := []struct {
+		name      string
+		lines     []string
+		lead      string
+		incidents int
+		folded    string // a consequence folded into the lead's incident
+	}{
+		{
+			name: "a probe asking a health path the server lacks, repeated",
+			lines: []string{
+				`INFO:     240.243.170.78:33428 - "GET /health HTTP/1.1" 200 OK`,
+				`INFO:     240.243.170.78:33438 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42582 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42596 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42608 - "GET /health HTTP/1.1" 200 OK`,
+			},
+			lead: "health-probe-endpoint-not-found", incidents: 1,
+		},
+		{
+			name: "server errors answered after a handler's traceback",
+			lines: []string{
+				"[2026-05-28 00:11:09] ERROR:    Exception in ASGI application",
+				"Traceback (most recent call last):",
+				`  File "/usr/local/lib/python3.12/dist-packages/uvicorn/protocols/http/httptools_impl.py", line 409, in run_asgi`,
+				"    result = await app(  # type: ignore[func-returns-value]",
+				"RuntimeError: CUDA error: an illegal memory access was encountered",
+				`[2026-05-28 00:11:09] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+				`[2026-05-28 00:11:10] INFO:     10.0.11.6:36292 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			},
+			lead: "cuda-illegal-memory-access", incidents: 1, folded: "http-server-error-response",
+		},
+		{
+			name: "server errors alone",
+			lines: []string{
+				`[2026-05-28 00:11:09] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+				`[2026-05-28 00:11:10] INFO:     10.0.11.6:36292 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			},
+			lead: "http-server-error-response", incidents: 1,
+		},
+		{
+			name: "a describe's events: readiness refused and the back-off",
+			lines: []string{
+				"  Normal   Scheduled  2m               default-scheduler  Successfully assigned default/sglang-0 to node1",
+				"  Normal   Pulled     2m               kubelet, node1     Container image \"lmsysorg/sglang:v0.5.2\" already present on machine",
+				"  Normal   Created    2m               kubelet, node1     Created container: sglang",
+				"  Normal   Started    2m               kubelet, node1     Started container sglang",
+				"  Warning  Unhealthy  1s (x2 over 2s)  kubelet, node1     Readiness probe failed: Get http://10.233.64.92:8022/health: dial tcp 10.233.64.92:8022: getsockopt: connection refused",
+				"  Warning  BackOff    1s               kubelet, node1     Back-off restarting failed container",
+			},
+			lead: "k8s-container-crashloop", incidents: 1,
+		},
+		{
+			name: "the container's own failure, then the back-off",
+			lines: []string{
+				"[2026-05-28 00:11:09] Traceback (most recent call last):",
+				`  File "/usr/local/lib/python3.12/dist-packages/sglang/launch_server.py", line 29, in <module>`,
+				"    server.run(args)",
+				"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.",
+				"2026-05-28T00:11:12Z   Warning  BackOff  1s  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
+			},
+			lead: "cuda-out-of-memory", incidents: 1, folded: "k8s-container-crashloop",
+		},
+		{
+			name: "a pod listing with one pod in a restart loop",
+			lines: []string{
+				"NAME                     READY   STATUS             RESTARTS       AGE",
+				"sglang-router-6c9d8-x2   1/1     Running            0              3h",
+				"sglang-0                 0/1     CrashLoopBackOff   12 (3m ago)    40m",
+				"sglang-1                 1/1     Running            0              40m",
+			},
+			lead: "k8s-container-crashloop", incidents: 1,
+		},
+		{
+			name: "a launch script run by dash",
+			lines: []string{
+				"[INFO] Activating environment on node ",
+				"run.sh: 18: source: not found",
+				"[ERROR] Failed to activate environment",
+			},
+			lead: "shell-source-not-found", incidents: 1,
+		},
+		{
+			name: "a set-up check that runs nvidia-smi in a container without GPUs",
+			lines: []string{
+				"INFO:     Started server process [7]",
+				"/bin/sh: 1: nvidia-smi: not found",
+				"Traceback (most recent call last):",
+				`  File "/src/predictor.py", line 29, in setup`,
+				`    check_call("nvidia-smi", shell=True)`,
+				"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.",
+			},
+			lead: "nvidia-smi-missing-in-container", incidents: 1,
+		},
+		{
+			name: "Ray's actor death without its header",
+			lines: []string{
+				"error: The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR",
+				"Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code 1.",
+				"The worker may have exceeded K8s pod memory limits. The process receives a SIGTERM.",
+			},
+			lead: "ray-actor-died", incidents: 1,
+		},
+		{
+			name: "srun's task exit after the task's own error",
+			lines: []string{
+				"0: Traceback (most recent call last):",
+				`0:   File "/usr/local/lib/python3.12/dist-packages/sglang/launch_server.py", line 29, in <module>`,
+				"0:     server.run(args)",
+				"0: RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+				"srun: error: gpu-node-3: task 0: Exited with exit code 1",
+				"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+			},
+			lead: "nccl-unhandled-system-error", incidents: 1, folded: "slurm-task-exited",
+		},
+		{
+			name: "Fast Socket's placement warnings before its connection",
+			lines: []string{
+				"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
+				"",
+				"full-debug2-test-0:4300:4325 [0] net_fastsocket.cc:785 NCCL WARN Maximum retry reached for accept 3.",
+				"",
+				"full-debug2-test-1:4024:4055 [0] net_fastsocket.cc:674 NCCL WARN Maximum retry reached for connect 3.",
+				"full-debug2-test-0:4300:4325 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.",
+			},
+			incidents: 0,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: "platform.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Alerts {
+				got = append(got, a.Record.Slug)
+			}
+			if len(res.Alerts) != tt.incidents {
+				t.Fatalf("%d incidents %v, want %d", len(res.Alerts), got, tt.incidents)
+			}
+			if tt.incidents == 0 {
+				return
+			}
+			if got[0] != tt.lead {
+				t.Errorf("lead %s, want %s (incidents %v)", got[0], tt.lead, got)
+			}
+			// Folded: a consequence of the incident, or a secondary hit
+			// when the line was read in the lead's entry.
+			a := res.Alerts[0]
+			if tt.folded != "" && !slices.ContainsFunc(a.Consequences, func(c sinks.Consequence) bool { return c.Slug == tt.folded }) &&
+				!slices.ContainsFunc(a.Secondary, func(h sinks.SecondaryHit) bool { return h.Slug == tt.folded }) {
+				t.Errorf("%s not folded into the lead's incident: consequences %+v, secondary %+v", tt.folded, a.Consequences, a.Secondary)
+			}
+		})
+	}
 }
