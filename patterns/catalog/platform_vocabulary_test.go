@@ -811,8 +811,10 @@ var httpAccessStatuses = vocabulary{
 // RL framework or Ray Serve) died, in the forms a driver, a framework's
 // wrapper or a paste prints them: with and without the ActorDiedError
 // header, the worker's exit type and detail, the Kubernetes pod memory
-// hint, killed by the memory monitor, the raylet gone. An actor its owner
-// stopped on purpose (exit_actor) is no failure.
+// hint, killed by the memory monitor, the raylet gone, the GCS out of
+// reach past its timeout, a worker that never registered. An actor its
+// owner stopped on purpose (exit_actor), a raylet stopped gracefully and
+// the GCS client's retry warning are no failure.
 var rayActorDeaths = vocabulary{
 	name: "Ray actor and worker deaths",
 	shapes: []vocabShape{
@@ -830,6 +832,9 @@ var rayActorDeaths = vocabulary{
 		{"(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 351e406b, IP: 10.0.0.12) over the last time period.", "", "", "ray-memory-monitor-killed-worker"},
 		{"Raylet is terminated. Termination is unexpected. Possible reasons include: (1) SIGKILL by the user or system OOM killer, (2) Invalid memory access from Raylet causing SIGSEGV or SIGBUS, (3) Other termination signals. Last 20 lines of the Raylet logs:", "", "", "ray-raylet-died"},
 		{"The actor is dead because its worker process has died. Worker exit type: INTENDED_USER_EXIT Worker exit detail: Worker exits by an user request. exit_actor() is called.", "", "", ""},
+		{"[2026-05-28 00:11:09,851 E 3044 30260] rpc_client.h:203: Failed to connect to GCS within 60 seconds. GCS may have been killed. It's either GCS is terminated by `ray stop` or is killed unexpectedly. If it is killed unexpectedly, see the log file gcs_server.out. The program will terminate.", "", "", "ray-gcs-unreachable"},
+		{"(raylet) [2026-05-28 00:11:09,117 E 135782 135782] (raylet) worker_pool.cc:589: Some workers of the worker process(1794) have not registered within the timeout. The process is still alive, probably it's hanging during start.", "", "", "ray-worker-start-timeout"},
+		{"[2026-05-28 00:11:09,851 W 6578 6578] rpc_client.h:153: Failed to connect to GCS at address 10.166.166.106:6379 within 5 seconds.", "", "", ""},
 		{"Raylet is terminated. Termination is graceful.", "", "", ""},
 	},
 }
@@ -1208,6 +1213,20 @@ var platformExamples = map[string]example{
 			"Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /root/.cache/huggingface",
 		},
 		miss: []string{"mounting bind source /data/models to /models"},
+	},
+	"ray-gcs-unreachable": {
+		match: []string{
+			"[2026-05-28 00:11:09,851 E 3044 30260] rpc_client.h:203: Failed to connect to GCS within 60 seconds. GCS may have been killed. It's either GCS is terminated by `ray stop` or is killed unexpectedly.",
+			"(WorkerDict pid=299104) [2026-05-28 00:11:09,924 E 299104 300227] gcs_rpc_client.h:542: Failed to connect to GCS within 1200 seconds. GCS may have been killed.",
+		},
+		miss: []string{"[2026-05-28 00:11:09,851 W 6578 6578] rpc_client.h:153: Failed to connect to GCS at address 10.166.166.106:6379 within 5 seconds."},
+	},
+	"ray-worker-start-timeout": {
+		match: []string{
+			"(raylet) [2026-05-28 00:11:09,117 E 135782 135782] (raylet) worker_pool.cc:589: Some workers of the worker process(1794) have not registered within the timeout. The process is still alive, probably it's hanging during start.",
+			"worker_pool.cc:600: Some workers of the worker process(42) have not registered within the timeout. The process is dead, probably it crashed during start.",
+		},
+		miss: []string{"(raylet) worker_pool.cc:490: Started worker process with pid 1794"},
 	},
 	"ray-raylet-died": {
 		match: []string{
