@@ -842,9 +842,10 @@ var rayActorDeaths = vocabulary{
 // shellLaunchErrors are what the shells that run a server's launch script
 // or entrypoint (bash, dash as /bin/sh, zsh) and Slurm's step daemon print
 // when a command the script calls is missing or cannot be executed, and
-// dash's refusals of bash-only syntax in a script written for bash. A
-// missing nvidia-smi has its own record: in a container it means the GPUs
-// were not given to it. A shell's trace and echo lines are no failure.
+// dash's refusals of bash-only syntax in a script written for bash. The
+// tools with their own records keep them: a missing nvidia-smi (in a
+// container, the GPUs were not given to it), nvcc, ninja. A shell's trace
+// and echo lines are no failure.
 var shellLaunchErrors = vocabulary{
 	name: "shells and launchers (bash, dash, zsh, slurmstepd)",
 	shapes: []vocabShape{
@@ -869,6 +870,9 @@ var shellLaunchErrors = vocabulary{
 		{"/entrypoint.sh: 5: exec: python: not found", "", "", "shell-command-not-found"},
 		{"/usr/bin/env: 'python': No such file or directory", "", "", "shell-command-not-found"},
 		{"/usr/bin/env: ‘python’: No such file or directory", "", "", "shell-command-not-found"},
+		{"/bin/sh: 1: nvcc: not found", "", "", "cuda-toolkit-not-found"},
+		{"/bin/sh: 1: ninja: not found", "", "", "ninja-not-installed"},
+		{"./build.sh: line 3: nvcc: command not found", "", "", "cuda-toolkit-not-found"},
 		{"/bin/sh: 1: nvidia-smi: not found", "", "", "nvidia-smi-missing-in-container"},
 		{"bash: nvidia-smi: command not found", "", "", "nvidia-smi-missing-in-container"},
 		{"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.", "", "", "nvidia-smi-missing-in-container"},
