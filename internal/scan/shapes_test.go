@@ -157,7 +157,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	// Held out (heldout-14): measured, not tuned to.
+	// heldout-14 (development since heldout-15): measured blind, not tuned to.
 	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {
 		"actions":                   "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"kubectl-prefix-timestamps": "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
@@ -170,6 +170,10 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
 		"hard-wrap-80":  "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
 		"mpirun-tag":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
+	},
+	// Held out (heldout-15): measured, not tuned to.
+	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
+		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",
 	},
 }
 
