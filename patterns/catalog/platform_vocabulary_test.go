@@ -763,19 +763,23 @@ var kubectlPodStatuses = vocabulary{
 	},
 }
 
-// httpAccessStatuses are a server's HTTP access lines (uvicorn's, with
-// and without sglang's header, and a proxy's combined log) for the answers
-// that show a failing probe or endpoint: a health path the server does not
-// serve (404), an API path it does not serve, and server errors (5xx). A
-// 503 on a health path is the server saying it is not ready yet; the
-// client errors a server answers every day (400, 401, 404 for a stray
-// path, 405, 422) and successes are no failure.
+// httpAccessStatuses are a server's HTTP access lines (uvicorn's, which
+// sglang, vLLM and most Python servers log through, with and without
+// sglang's header) for the answers that show a failing probe or endpoint:
+// a health path the server does not serve (404), an API path it does not
+// serve, and server errors (5xx). A 503 on a health path is the server
+// saying it is not ready yet; the client errors a server answers every
+// day (400, 401, 404 for a stray path, 405, 422) and successes are no
+// failure. The records read the status with its reason phrase, as uvicorn
+// writes it, so that they are keyed on it and not on the ' HTTP/' of
+// every routine access line; a proxy's combined log (the status followed
+// by a byte count) is left out.
 var httpAccessStatuses = vocabulary{
-	name: "HTTP access lines (uvicorn, proxies)",
+	name: "HTTP access lines (uvicorn)",
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: `INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
 		{Field: fieldText, All: true, Format: `[2026-05-28 00:11:09] INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
-		{Field: fieldText, All: true, Format: `10.1.4.18 - - [28/May/2026:00:11:09 +0000] "%[1]s HTTP/1.1" %[3]s 153 "-" "kube-probe/1.31"`},
+		{Field: fieldText, All: true, Format: `2026-05-28T00:11:09.418211234Z stdout F INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.0" %[2]s`},
 	},
 	terms: []vocabTerm{
 		{"GET /health_generate", "404 Not Found", "404", "health-probe-endpoint-not-found"},
@@ -1182,8 +1186,8 @@ var platformExamples = map[string]example{
 	"http-server-error-response": {
 		match: []string{
 			`[2026-01-25 19:05:28] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
-			`[12-24 08:20:04] 10.244.233.96:49446 - "POST /v1/images/generations HTTP/1.1" 500`,
-			`10.1.4.18 - - [28/May/2026:00:11:09 +0000] "POST /v1/completions HTTP/1.1" 502 157 "-" "python-requests/2.32.3"`,
+			`INFO:     10.244.233.96:49446 - "POST /v1/images/generations HTTP/1.1" 502 Bad Gateway`,
+			`2024-05-26 16:08:33 | INFO | stdout | INFO:     172.21.0.1:39384 - "POST /worker_generate HTTP/1.1" 500 Internal Server Error`,
 		},
 		miss: []string{
 			`INFO:     10.1.4.18:40012 - "GET /health HTTP/1.1" 503 Service Unavailable`,
