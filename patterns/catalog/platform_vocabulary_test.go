@@ -1330,6 +1330,10 @@ var platformWidenedExamples = map[string]example{
 	"k8s-probe-failed": {
 		match: []string{"  Warning  Unhealthy  1m  kubelet  Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container"},
 	},
+	"nccl-socket-connect-failed": {
+		match: []string{"[2025-05-16 10:49:23] vae-bc5a469e-2296-0:10209:10243 [1] misc/socket.cc:544 NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error retry count (35)"},
+		miss:  []string{"vae-bc5a469e-2296-0:10209:10243 [1] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (33/34) after sleep for 3300 msec"},
+	},
 	"no-cuda-gpus-available": {
 		match: []string{"+ nvidia-smi\nNo devices were found"},
 		miss:  []string{"No devices were found matching the filter; using all GPUs"},

@@ -617,6 +617,8 @@ var routineComponents = []struct {
 		"full-debug2-test-0:4300:4325 [0] net_fastsocket.cc:785 NCCL WARN Maximum retry reached for accept 3.",
 		"full-debug2-test-1:4024:4055 [0] net_fastsocket.cc:674 NCCL WARN Maximum retry reached for connect 3.",
 		"full-debug2-test-0:4300:4325 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.",
+		"vae-bc5a469e-2296-0:10209:10243 [1] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (33/34) after sleep for 3300 msec",
+		"gpu-3:4012:4190 [0] NCCL INFO Call to connect returned Connection refused, retrying",
 		"[  563.230818] amdgpu 0000:44:00.0: amdgpu: ring comp_1.2.1 uses VM inv eng 9 on hub 0",
 		"[  563.233770] amdgpu 0000:44:00.0: [drm] Cannot find any crtc or sizes",
 		"[  575.645976] amdgpu 0000:0b:00.0: Using 44-bit DMA addresses",
