@@ -501,9 +501,9 @@ func hcclResults() vocabulary {
 }
 
 // kubeletEvents are the kubelet's and the scheduler's events about a
-// serving pod (reason and message), as kubectl describe and event
-// exporters print them, and the message alone as a pod's status carries
-// it. A pull in progress and a container started are no failure (a
+// serving pod (reason and message), as kubectl describe, kubectl get
+// events (with and without the namespace column) and event exporters
+// print them, and the message alone as a pod's status carries it. A pull in progress and a container started are no failure (a
 // readiness probe failing while a model loads is checked among the
 // routine lines: alone, its message is the probe's connection error). The
 // kubelet's back-off restarting a container is a consequence: it leads
@@ -512,6 +512,8 @@ var kubeletEvents = vocabulary{
 	name: "Kubernetes events (kubelet, scheduler)",
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "  Warning  %[2]s  2m (x3 over 5m)  kubelet  %[1]s"},
+		{Field: fieldText, All: true, Format: "2m          Warning   %[2]s   pod/sglang-0   %[1]s"},
+		{Field: fieldText, All: true, Format: "llm         2m          Warning   %[2]s   pod/sglang-7d9f8b6c5-x2v9k   %[1]s"},
 		{Field: fieldText, Format: "%s"},
 	},
 	terms: []vocabTerm{
