@@ -684,9 +684,9 @@ var asyncioLoopErrors = vocabulary{
 	},
 }
 
-// containerRuntimeErrors are the errors of runc, containerd, Docker and
-// the NVIDIA container toolkit when a serving container cannot be created
-// or its command cannot be run.
+// containerRuntimeErrors are the errors of runc, crun (Podman),
+// containerd, Docker and the NVIDIA container toolkit when a serving
+// container cannot be created or its command cannot be run.
 var containerRuntimeErrors = vocabulary{
 	name: "container runtime (runc, containerd, Docker, nvidia-container-cli)",
 	shapes: []vocabShape{
@@ -716,6 +716,8 @@ var containerRuntimeErrors = vocabulary{
 		{"docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: exec: \"/app/start.sh\": permission denied: unknown.", "", "", "shell-permission-denied"},
 		{"exec /app/entrypoint.sh: permission denied", "", "", "shell-permission-denied"},
 		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"nvidia-smi\": executable file not found in $PATH: unknown", "", "", "nvidia-smi-missing-in-container"},
+		{"Error: crun: executable file `python3` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found", "", "", "container-command-not-executable"},
+		{"Error: crun: executable file `nvidia-smi` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found", "", "", "nvidia-smi-missing-in-container"},
 		{"docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?.", "", "", "docker-daemon-unreachable"},
 		{"docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Post \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/create\": dial unix /var/run/docker.sock: connect: permission denied.", "", "", "docker-daemon-unreachable"},
 		{"docker: Error response from daemon: Conflict. The container name \"/sglang\" is already in use by container \"3f2a9c1d2e\". You have to remove (or rename) that container to be able to reuse that name.", "", "", "docker-container-name-conflict"},
