@@ -209,6 +209,14 @@ var kernelReports = vocabulary{
 		{"blk_update_request: I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0", "", "", "os-input-output-error"},
 		{"I/O error, dev sdb, sector 2048 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", "", "", "os-input-output-error"},
 		{"Buffer I/O error on dev nvme0n1p1, logical block 15, async page read", "", "", "os-input-output-error"},
+		{"BUG: unable to handle page fault for address: ffffb8e1c2a3d000", "", "", "linux-kernel-oops"},
+		{"BUG: kernel NULL pointer dereference, address: 0000000000000008", "", "", "linux-kernel-oops"},
+		{"BUG: unable to handle kernel NULL pointer dereference at 0000000000000008", "", "", "linux-kernel-oops"},
+		{"Oops: 0000 [#1] PREEMPT SMP NOPTI", "", "", "linux-kernel-oops"},
+		{"general protection fault, probably for non-canonical address 0xdead000000000122: 0000 [#1] SMP NOPTI", "", "", "linux-kernel-oops"},
+		{"Kernel panic - not syncing: Fatal exception", "", "", "linux-kernel-oops"},
+		{"Kernel panic - not syncing: Fatal Machine check", "", "", "host-memory-uncorrectable-error"},
+		{"RIP: 0010:_nv012345rm+0x1d/0x30 [nvidia]", "", "", ""},
 		{"nfs: server 10.0.0.5 OK", "", "", ""},
 		{"NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x62:0x55:2477)", "", "", "nvidia-gpu-init-failed"},
 		{"NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0", "", "", "nvidia-gpu-init-failed"},
@@ -1227,6 +1235,17 @@ var platformExamples = map[string]example{
 			"Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /root/.cache/huggingface",
 		},
 		miss: []string{"mounting bind source /data/models to /models"},
+	},
+	"linux-kernel-oops": {
+		match: []string{
+			"[ 5123.456789] BUG: unable to handle page fault for address: ffffb8e1c2a3d000",
+			"[Sun Dec  6 09:00:01 2026] Oops: 0000 [#1] PREEMPT SMP NOPTI",
+			"Dec 06 09:00:01 gpu-node-3 kernel: Kernel panic - not syncing: Fatal exception in interrupt",
+		},
+		miss: []string{
+			"[ 5123.456789] Kernel panic - not syncing: Fatal Machine check",
+			"[ 1234.567890] traps: python3[4021] general protection fault ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libc.so.6[7f3a2b000000+195000]",
+		},
 	},
 	"ray-gcs-unreachable": {
 		match: []string{
