@@ -886,6 +886,7 @@ var shellLaunchErrors = vocabulary{
 		{"zsh: command not found: python", "", "", "shell-command-not-found"},
 		{"slurmstepd: error: execve(): python: No such file or directory", "", "", "shell-command-not-found"},
 		{"/entrypoint.sh: 5: exec: python: not found", "", "", "shell-command-not-found"},
+		{"/opt/entrypoint.sh: line 7: exec: sglang: not found", "", "", "shell-command-not-found"},
 		{"/usr/bin/env: 'python': No such file or directory", "", "", "shell-command-not-found"},
 		{"/usr/bin/env: ‘python’: No such file or directory", "", "", "shell-command-not-found"},
 		{"/bin/sh: 1: nvcc: not found", "", "", "cuda-toolkit-not-found"},
