@@ -72,7 +72,6 @@ var knownGenericAdvice = map[string]string{
 	// Held out (heldout-13): measured, not tuned to.
 	// heldout-14 (development since heldout-15): measured blind, not tuned to.
 	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": "held out: an Ollama-style 'chat template prompt error' line quoting a Jinja exception leads unclassified with no phase or component to advise from",
-	"686-slurm-run-sh-source-not-found-dash.log":            "held out: a launch script's '[ERROR] Failed to activate environment' leads unclassified with no phase or component to advise from",
 	// Held out (heldout-15): measured, not tuned to.
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's two-line records leave the ERROR record's message unread, and the incident leads unclassified with no text, no phase or component to advise from",
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log":  "held out: vLLM's 'Error executing method update_weight' from an RL framework's worker wrapper leads unclassified with no phase or component to advise from",
