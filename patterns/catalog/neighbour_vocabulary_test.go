@@ -20,6 +20,10 @@ import (
 // glogE writes msg the way Mooncake's C++ code logs an error with glog.
 func glogE(file, msg string) string { return "E0905 14:46:37.882854 17930 " + file + "] " + msg }
 
+// teLog writes msg the way Mooncake's transfer engine logs a metadata
+// or handshake error.
+func teLog(msg string) string { return "E0116 10:00:01.123456 4021 transfer_metadata.cpp:512] " + msg }
+
 // glogI writes msg the way Mooncake's master logs an informational line.
 func glogI(file, msg string) string { return "I0929 15:50:18.427733   862 " + file + "] " + msg }
 
@@ -297,6 +301,86 @@ var chatTemplateRefusals = vocabulary{
 	},
 }
 
+// mooncakeTransferMetadata is what the transfer engine prints when a
+// segment's metadata or a peer's handshake fails: the metadata store
+// unreachable, a descriptor it cannot use, a peer unknown or rejecting the
+// handshake; and the lines of the same paths that are no failure.
+var mooncakeTransferMetadata = vocabulary{
+	name: "Mooncake transfer engine metadata and handshake",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "E0116 10:00:01.123456 4021 transfer_metadata.cpp:512] %s"},
+		{Field: fieldText, Format: "[2026-05-28 00:11:09 TP0] E0116 10:00:01.123456 4021 transfer_metadata_plugin.cpp:224] %s"},
+	},
+	terms: []vocabTerm{
+		{"Unable to create metadata handshake plugin with conn string: P2PHANDSHAKE", "", "", "mooncake-metadata-server-unreachable"},
+		{"TE metadata refresh polling failed, ret=-1", "", "", "mooncake-metadata-server-unreachable"},
+		{"Exception in TE metadata refresh polling: std::bad_alloc", "", "", "mooncake-metadata-server-unreachable"},
+		{"RedisStoragePlugin: unable to connect redis://10.0.0.3:6379: Connection refused", "", "", "mooncake-metadata-server-unreachable"},
+		{"RedisStoragePlugin: authentication failed for redis://10.0.0.3:6379", "", "", "mooncake-metadata-server-unreachable"},
+		{"EtcdStoragePlugin: unable to connect 10.0.0.3:2379: failed to dial", "", "", "mooncake-metadata-server-unreachable"},
+		{"Failed to set location of 10.0.0.7:15002", "", "", "mooncake-metadata-server-unreachable"},
+		{"Corrupted segment descriptor, name 10.0.0.7:15002 protocol rdma", "", "", "mooncake-segment-descriptor-invalid"},
+		{"Unsupported segment descriptor, name 10.0.0.7:15002 protocol nvlink", "", "", "mooncake-segment-descriptor-invalid"},
+		{"Failed to register segment descriptor, name 10.0.0.7:15002 protocol rdma", "", "", "mooncake-segment-descriptor-invalid"},
+		{"EtcdStoragePlugin: JSON parse error: * Line 1, Column 1 Syntax error", "", "", "mooncake-segment-descriptor-invalid"},
+		{"Unsupported multi-protocol combination: rdma,nvlink. Only cxl, tcp, rdma, hip, maca and musa may be combined.", "", "", "mooncake-segment-descriptor-invalid"},
+		{"Failed to retrieve segment descriptor, name 10.0.0.7:15002", "", "", "mooncake-target-segment-unknown"},
+		{"Segment descriptor 10.0.0.7:15002 not found", "", "", "mooncake-target-segment-unknown"},
+		{"Failed to find location of 10.0.0.7:15002", "", "", "mooncake-target-segment-unknown"},
+		{"Local segment descriptor not found", "", "", "mooncake-segment-descriptor-not-found"},
+		{"Handshake rejected by 10.0.0.7:15002: segment not found", "", "", "mooncake-handshake-rejected"},
+		{"Notify rejected by 10.0.0.7:15002", "", "", "mooncake-handshake-rejected"},
+		{"SocketHandShakePlugin: failed to receive handshake message, malformed json format: ", "", "", "mooncake-handshake-rejected"},
+		{"SocketHandShakePlugin: unexpected handshake message type", "", "", "mooncake-handshake-rejected"},
+		{"SocketHandShakePlugin: failed to send message: malformed json format, check tcp connection", "", "", "mooncake-handshake-rejected"},
+		{"SocketHandShakePlugin: failed to get IP address of peer server 10.0.0.7:15002", "", "", "mooncake-handshake-rejected"},
+		{"SocketHandShakePlugin: bind (port 15002): Address already in use", "", "", "mooncake-handshake-port-unavailable"},
+		{"SocketHandShakePlugin: connect()10.0.0.7:15002: Connection refused", "", "", "mooncake-connect-to-segment-failed"},
+	},
+}
+
+// dynamoRegistration is a Dynamo component's registration in etcd: the
+// connection, the lease that keeps it registered, and its heartbeats.
+var dynamoRegistration = vocabulary{
+	name: "Dynamo runtime: etcd registration",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: dynamoLog("ERROR", "dynamo_runtime::transports::etcd::lease", "%s")},
+		{Field: fieldText, Format: "2025-12-10T13:50:14.788Z  %s"},
+	},
+	terms: []vocabTerm{
+		{"failed to connect to etcd: grpc transport error: tcp connect error: Connection refused (os error 111)", "", "", "dynamo-etcd-unreachable"},
+		{"failed to grant lease: grpc request error: status: Unavailable, message: \"etcdserver: no leader\"", "", "", "dynamo-etcd-lease-lost"},
+		{"keep alive task failed: failed to issue heartbeat in time", "", "", "dynamo-etcd-lease-lost"},
+		{"keep alive task failed: lease expired or revoked", "", "", "dynamo-etcd-lease-lost"},
+	},
+}
+
+// outputParsers are the engines' tool-call and reasoning parsers failing
+// on a model's output, and a parser name the engine does not have.
+var outputParsers = vocabulary{
+	name: "tool-call and reasoning parsers (sglang, vLLM)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: mainLog("%s")},
+		{Field: fieldText, Format: vllmLog("(APIServer pid=1)", "ERROR", "serving_chat.py:1001", "%s")},
+		{Field: fieldName, Format: rawTB("%s")},
+	},
+	terms: []vocabTerm{
+		{"Tool call parsing error: Expecting ',' delimiter: line 1 column 58 (char 57)", "", "", "tool-call-parse-failed"},
+		{"Error in detect_and_parse: Extra data: line 1 column 40 (char 39)", "", "", "tool-call-parse-failed"},
+		{"Error in parse_streaming_increment: Unterminated string starting at: line 1 column 12 (char 11)", "", "", "tool-call-parse-failed"},
+		{"Error in Inkling detect_and_parse: unexpected token", "", "", "tool-call-parse-failed"},
+		{"Error in extracting tool call from response.", "", "", "tool-call-parse-failed"},
+		{"Error trying to handle streaming tool call.", "", "", "tool-call-parse-failed"},
+		{"Error extracting tool calls from Gemma4 response", "", "", "tool-call-parse-failed"},
+		{"Error in Apertus streaming tool call extraction", "", "", "tool-call-parse-failed"},
+		{"Reasoning parsing error: 'NoneType' object has no attribute 'find'", "", "", "reasoning-parse-failed"},
+		{"Model attempted to call undefined function: get_weather", "", "", ""},
+		{"", "ValueError: Unsupported tool_call_parser: hermes2", "", "tool-call-parser-unknown"},
+		{"", "RuntimeError: Already borrowed", "", "tokenizer-already-borrowed"},
+		{"", "OverflowError: out of range integral type conversion attempted", "", "tokenizer-decode-id-out-of-range"},
+	},
+}
+
 // TestNeighbourVocabularies checks every neighbour vocabulary and logs its
 // count of failure strings claimed.
 func TestNeighbourVocabularies(t *testing.T) {
@@ -311,6 +395,9 @@ func TestNeighbourVocabularies(t *testing.T) {
 		dynamoNATS,
 		httpClientErrors,
 		chatTemplateRefusals,
+		mooncakeTransferMetadata,
+		dynamoRegistration,
+		outputParsers,
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			n := checkVocabulary(t, m, v)
@@ -334,6 +421,10 @@ func TestNeighbourRoutineLinesDoNotAlert(t *testing.T) {
 		"(APIServer pid=27525) WARNING 08-06 23:25:57 [harmony_utils.py:212] Harmony parser error at token ID 200005, returning partial parse",
 		dynamoLog("INFO", "dynamo_runtime::transports::nats", "Connected to NATS server at nats://localhost:4222"),
 		"[2026-05-28 00:11:09] Using default chat template: 'chatml'. Jinja template rendered for 3 messages",
+		"[2025-09-04 01:00:40,002] LMCache INFO: Try setting 'save_chunk_meta' to False in the configuration for better performance (mooncakestore_connector.py:190:lmcache.v1.storage_backend.connector.mooncakestore_connector)",
+		dynamoLog("TRACE", "dynamo_runtime::transports::etcd::lease", "keep alive task exited successfully"),
+		mainLog("Model attempted to call undefined function: get_weather"),
+		"I0116 10:00:01.123456 4021 transfer_metadata_plugin.cpp:600] SocketHandShakePlugin: listening on port 15002",
 		"[2026-05-28 00:11:09 TP0] Compiling Triton kernel _fwd_kernel for sm90 (num_warps=4, num_stages=3)",
 	})
 }
@@ -419,6 +510,79 @@ var neighbourExamples = map[string]example{
 			dynamoLog("INFO", "dynamo_runtime::transports::nats", "Connected to NATS server at nats://localhost:4222"),
 		},
 	},
+	"mooncake-segment-descriptor-invalid": {
+		match: []string{
+			teLog("Corrupted segment descriptor, name 10.0.0.7:15002 protocol rdma"),
+			teLog("EtcdStoragePlugin: JSON parse error: * Line 1, Column 1 Syntax error: value, object or array expected."),
+		},
+		miss: []string{
+			teLog("Failed to unregister segment descriptor, name 10.0.0.7:15002"),
+		},
+	},
+	"mooncake-handshake-rejected": {
+		match: []string{
+			teLog("Handshake rejected by 10.0.0.7:15002: segment not found"),
+			teLog("SocketHandShakePlugin: failed to receive handshake message, malformed json format: "),
+		},
+		miss: []string{
+			teLog("SocketHandShakePlugin: connect()10.0.0.7:15002: Connection refused"),
+		},
+	},
+	"dynamo-etcd-lease-lost": {
+		match: []string{
+			dynamoLog("INFO", "dynamo_runtime::transports::etcd::lease", "keep alive task failed: failed to issue heartbeat in time"),
+			dynamoLog("ERROR", "dynamo_runtime::transports::etcd::lease", "failed to grant lease: grpc request error: status: Unavailable"),
+		},
+		miss: []string{
+			dynamoLog("TRACE", "dynamo_runtime::transports::etcd::lease", "keep alive task exited successfully"),
+		},
+	},
+	"lmcache-retrieved-fewer-tokens": {
+		match: []string{
+			"[2025-09-04 01:00:51,160] LMCache ERROR: The number of retrieved tokens is less than the expected number of tokens! This should not happen! (vllm_v1_adapter.py:751:lmcache.integration.vllm.vllm_v1_adapter)",
+			"(RayWorkerWrapper pid=999) [2025-09-25 00:42:06,089] LMCache WARNING: The cache block is in the storage, but it can't be retrieved (cache_engine.py:1087:lmcache.v1.cache_engine)",
+		},
+		miss: []string{
+			"[2025-09-04 01:00:51,160] LMCache INFO : Retrieved 0 out of 239 out of total 1519 tokens (cache_engine.py:499:lmcache.v1.cache_engine)",
+		},
+	},
+	"tool-call-parse-failed": {
+		match: []string{
+			mainLog("Tool call parsing error: Expecting ',' delimiter: line 1 column 58 (char 57)"),
+			mainLog("Error in detect_and_parse: Extra data: line 1 column 40 (char 39)"),
+			vllmLog("(APIServer pid=1)", "ERROR", "hermes_tool_parser.py:120", "Error in extracting tool call from response."),
+		},
+		miss: []string{
+			mainLog("Model attempted to call undefined function: get_weather"),
+		},
+	},
+	"reasoning-parse-failed": {
+		match: []string{
+			mainLog("Reasoning parsing error: 'NoneType' object has no attribute 'find'"),
+			"[2026-05-28 00:11:09] Reasoning parsing error: list index out of range",
+		},
+		miss: []string{
+			mainLog("Unknown reasoning_default mode 'auto', defaulting to reasoning disabled"),
+		},
+	},
+	"tool-call-parser-unknown": {
+		match: []string{
+			rawTB("ValueError: Unsupported tool_call_parser: hermes2"),
+			tb("ValueError: Unsupported tool_call_parser: qwen3"),
+		},
+		miss: []string{
+			"KeyError: 'invalid tool call parser: hermes2 (chose from { hermes,llama3_json,mistral })'",
+		},
+	},
+	"tokenizer-already-borrowed": {
+		match: []string{
+			rawTB("RuntimeError: Already borrowed"),
+			tb("RuntimeError: Already borrowed"),
+		},
+		miss: []string{
+			rawTB("RuntimeError: Already mutably borrowed"),
+		},
+	},
 }
 
 // neighbourWidened are the lines of records this round widened.
@@ -431,6 +595,23 @@ var neighbourWidened = map[string]example{
 		},
 		miss: []string{
 			"WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'ProtocolError('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))': /v1/chat/completions",
+		},
+	},
+	"mooncake-metadata-server-unreachable": {
+		match: []string{
+			teLog("EtcdStoragePlugin: unable to connect 10.0.0.3:2379: failed to dial"),
+			teLog("TE metadata refresh polling failed, ret=-1"),
+		},
+	},
+	"mooncake-target-segment-unknown": {
+		match: []string{
+			teLog("Segment descriptor 10.0.0.7:15002 not found"),
+			teLog("Failed to find location of 10.0.0.7:15002"),
+		},
+	},
+	"dynamo-etcd-unreachable": {
+		match: []string{
+			dynamoLog("ERROR", "dynamo_runtime::transports::etcd::lease", "failed to connect to etcd: grpc transport error: tcp connect error: Connection refused (os error 111)"),
 		},
 	},
 	"chat-template-render-error": {
