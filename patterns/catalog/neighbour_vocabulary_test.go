@@ -137,6 +137,8 @@ var mooncakeMasterLifecycle = vocabulary{
 		{glogI("rpc_service.cpp:48", "Master Metrics: Storage: 12.00 B / 512.00 MB (0.0%) | Keys: 2 (soft-pinned: 0) | Clients: 0 | Requests (Success/Total): Put=0/0, Get=0/0, Exist=0/0, Del=0/0, DelAll=0/0, Ping=0/0,  | Eviction: Success/Attempts=0/0, keys=0, size=0.00 B"), "", "", ""},
 		{glogI("master_service.cpp:898", "client_id=4918870832766731220-5367791128432300194, action=mount_segment, segment_name=192.168.2.31:14228"), "", "", ""},
 		{glogI("client_service.cpp:4893", "Reconnected to master 10.0.0.3:50051"), "", "", ""},
+		{glogE("master_service.cpp:10654", "Error in second pass eviction: target_evict_num=512, evicted_count=0, eviction_base=0, evict_ratio_target=0.05, evict_ratio_lowerbound=0.01"), "", "", "mooncake-master-eviction-failed"},
+		{"W1016 10:02:11.000312  4410 master_service.cpp:10102] BatchEvict: OpLog persist failed for key=sglang_kv_0a1b2c, error=ETCD_OPERATION_ERROR, skipping eviction", "", "", "mooncake-master-eviction-failed"},
 		{glogI("master_service.cpp:9009", "[EVICT-DONE] BatchEvict execution completed."), "", "", ""},
 	},
 }
@@ -199,6 +201,7 @@ var tritonBackendCompilers = vocabulary{
 		{"amd", "", "", "triton-pass-manager-failed"},
 		{"intel", "", "", "triton-pass-manager-failed"},
 		{"", "triton.compiler.errors.CompilationError: at 34:8:", "", "triton-compilation-error"},
+		{"", "LLVM ERROR: Cannot select: intrinsic %llvm.amdgcn.mfma.f32.32x32x8bf16.1k", "", "triton-pass-manager-failed"},
 		{"", "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.", "", "triton-out-of-resources"},
 	},
 }
@@ -276,6 +279,8 @@ var httpClientErrors = vocabulary{
 		{"", "aiohttp.client_exceptions.ClientConnectionError: Connection closed", "", "http-upstream-disconnected"},
 		{"", "httpx.RemoteProtocolError: Server disconnected without sending a response.", "", "http-upstream-disconnected"},
 		{"", "httpx.ReadError", "", "http-upstream-disconnected"},
+		{"", "aiohttp.client_exceptions.ClientOSError: [Errno 104] Connection reset by peer", "", "http-upstream-disconnected"},
+		{"", "httpx.WriteError: [Errno 32] Broken pipe", "", "http-upstream-disconnected"},
 		{"HTTPConnectionPool(host='10.192.132.208', port=30033): Max retries exceeded with url: /v1/chat/completions (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f607c17e250>: Failed to establish a new connection: [Errno 111] Connection refused'))", "", "", "http-upstream-connect-failed"},
 		{"", "httpx.ConnectError: [Errno 111] Connection refused", "", "http-upstream-connect-failed"},
 		{"", "httpx.ConnectError: All connection attempts failed", "", "http-upstream-connect-failed"},
@@ -508,6 +513,15 @@ var neighbourExamples = map[string]example{
 		},
 		miss: []string{
 			dynamoLog("INFO", "dynamo_runtime::transports::nats", "Connected to NATS server at nats://localhost:4222"),
+		},
+	},
+	"mooncake-master-eviction-failed": {
+		match: []string{
+			glogE("master_service.cpp:10654", "Error in second pass eviction: target_evict_num=512, evicted_count=0, eviction_base=0, evict_ratio_target=0.05, evict_ratio_lowerbound=0.01"),
+			"W1016 10:02:11.000312  4410 master_service.cpp:10082] BatchEvict: OpLog reservation failed for key=sglang_kv_0a1b2c, skipping eviction",
+		},
+		miss: []string{
+			glogI("master_service.cpp:9009", "[EVICT-DONE] BatchEvict execution completed."),
 		},
 	},
 	"mooncake-segment-descriptor-invalid": {
