@@ -386,6 +386,30 @@ var outputParsers = vocabulary{
 	},
 }
 
+// nixlStatuses are NIXL's status codes as its Python binding raises them
+// from a transfer: each failure names the record that explains it; a
+// status of no failure (telemetry off, a request not posted yet) is
+// claimed by no failure record.
+var nixlStatuses = vocabulary{
+	name: "NIXL status codes (Python binding)",
+	shapes: []vocabShape{
+		{Field: fieldName, Format: "Traceback (most recent call last):\n" +
+			`  File "/usr/local/lib/python3.12/dist-packages/nixl/_api.py", line 321, in transfer` + "\n" +
+			"    status = self.agent.postXferReq(handle)\n" +
+			"%s"},
+	},
+	terms: []vocabTerm{
+		{"", "nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND", "", "nixl-prep-xfer-dlist-failed"},
+		{"", "nixl._bindings.nixlInvalidParamError: NIXL_ERR_INVALID_PARAM", "", "nixl-invalid-request"},
+		{"", "nixl._bindings.nixlMismatchError: NIXL_ERR_MISMATCH", "", "nixl-invalid-request"},
+		{"", "nixl._bindings.nixlNotAllowedError: NIXL_ERR_NOT_ALLOWED", "", "nixl-invalid-request"},
+		{"", "nixl._bindings.nixlRepostActiveError: NIXL_ERR_REPOST_ACTIVE", "", "nixl-invalid-request"},
+		{"", "nixl._bindings.nixlRemoteDisconnectError: NIXL_ERR_REMOTE_DISCONNECT", "", "nixl-remote-disconnect"},
+		{"", "nixl._bindings.nixlNotSupportedError: NIXL_ERR_NOT_SUPPORTED", "", "nixl-not-supported"},
+		{"", "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND", "", "nixl-ucx-backend-create-failed"},
+	},
+}
+
 // TestNeighbourVocabularies checks every neighbour vocabulary and logs its
 // count of failure strings claimed.
 func TestNeighbourVocabularies(t *testing.T) {
@@ -403,6 +427,7 @@ func TestNeighbourVocabularies(t *testing.T) {
 		mooncakeTransferMetadata,
 		dynamoRegistration,
 		outputParsers,
+		nixlStatuses,
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			n := checkVocabulary(t, m, v)
@@ -524,6 +549,15 @@ var neighbourExamples = map[string]example{
 			glogI("master_service.cpp:9009", "[EVICT-DONE] BatchEvict execution completed."),
 		},
 	},
+	"nixl-not-supported": {
+		match: []string{
+			rawTB("nixl._bindings.nixlNotSupportedError: NIXL_ERR_NOT_SUPPORTED"),
+			"E0312 10:22:01.771233 5512 libfabric_backend.cpp:954] Memory type VRAM_SEG is not supported by libfabric backend.",
+		},
+		miss: []string{
+			rawTB("nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND"),
+		},
+	},
 	"mooncake-segment-descriptor-invalid": {
 		match: []string{
 			teLog("Corrupted segment descriptor, name 10.0.0.7:15002 protocol rdma"),
@@ -555,6 +589,7 @@ var neighbourExamples = map[string]example{
 		match: []string{
 			"[2025-09-04 01:00:51,160] LMCache ERROR: The number of retrieved tokens is less than the expected number of tokens! This should not happen! (vllm_v1_adapter.py:751:lmcache.integration.vllm.vllm_v1_adapter)",
 			"(RayWorkerWrapper pid=999) [2025-09-25 00:42:06,089] LMCache WARNING: The cache block is in the storage, but it can't be retrieved (cache_engine.py:1087:lmcache.v1.cache_engine)",
+			"(EngineCore_DP0 pid=772517) [2026-01-27 01:40:09,402] LMCache ERROR: Request chatcmpl-a45fe9554f56f11bThe number of retrieved tokens is less than the expected number of tokens! This should not happen! (vllm_v1_adapter.py:881:lmcache.integration.vllm.vllm_v1_adapter)",
 		},
 		miss: []string{
 			"[2025-09-04 01:00:51,160] LMCache INFO : Retrieved 0 out of 239 out of total 1519 tokens (cache_engine.py:499:lmcache.v1.cache_engine)",
