@@ -71,10 +71,7 @@ var knownGenericAdvice = map[string]string{
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	// Held out (heldout-13): measured, not tuned to.
 	// Held out (heldout-14): measured, not tuned to.
-	"653-client-connection-aborted-refused.log":             "held out: a client's 'Connection aborted' RemoteDisconnected line leads unclassified with no phase or component to advise from",
-	"661-lmcache-mooncake-store-no-batch-get-buffer.log":    "held out: LMCache's errors about fewer retrieved tokens than expected are unclassified incidents with no phase or component to advise from",
-	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": "held out: an Ollama-style 'chat template prompt error' line quoting a Jinja exception leads unclassified with no phase or component to advise from",
-	"686-slurm-run-sh-source-not-found-dash.log":            "held out: a launch script's '[ERROR] Failed to activate environment' leads unclassified with no phase or component to advise from",
+	"686-slurm-run-sh-source-not-found-dash.log": "held out: a launch script's '[ERROR] Failed to activate environment' leads unclassified with no phase or component to advise from",
 	// dev-5: measured before any change made for the batch.
 	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
 	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
