@@ -261,13 +261,16 @@ var dynamoNATS = vocabulary{
 
 // httpClientErrors are what the HTTP clients of benchmark scripts, RL
 // trainers and routers print when the server they call went away or
-// stopped answering: requests and urllib3, aiohttp, httpx and httpcore.
+// stopped answering: requests and urllib3, aiohttp, httpx and httpcore,
+// and an RL trainer's rollout client giving up after its retries with the
+// last error's text (alt: the exception's str()).
 // The server's own log holds the cause; each is the client's consequence.
 var httpClientErrors = vocabulary{
 	name: "HTTP clients of a server that went away",
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "Error: %s"},
 		{Field: fieldName, Format: rawTB("%s")},
+		{Field: fieldAlt, Format: "  RuntimeError: Failed after 3 retries each. Payload: {'input_ids': [151644, 8948, 198], 'sampling_params': {'max_new_tokens': 8151}}. Addr: 10.0.0.12:30000. Endpoint: /generate. Last error: %s"},
 	},
 	terms: []vocabTerm{
 		{"('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))", "requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))", "", "http-upstream-disconnected"},
@@ -275,7 +278,8 @@ var httpClientErrors = vocabulary{
 		{"('Connection broken: InvalidChunkLength(got length b'', 0 bytes read)', InvalidChunkLength(got length b'', 0 bytes read))", "requests.exceptions.ChunkedEncodingError: ('Connection broken: InvalidChunkLength(got length b'', 0 bytes read)', InvalidChunkLength(got length b'', 0 bytes read))", "", "http-upstream-disconnected"},
 		{"('Connection broken: IncompleteRead(0 bytes read, 512 more expected)', IncompleteRead(0 bytes read, 512 more expected))", "requests.exceptions.ChunkedEncodingError: ('Connection broken: IncompleteRead(0 bytes read, 512 more expected)', IncompleteRead(0 bytes read, 512 more expected))", "", "http-upstream-disconnected"},
 		{"", "http.client.RemoteDisconnected: Remote end closed connection without response", "", "http-upstream-disconnected"},
-		{"", "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected", "", "http-upstream-disconnected"},
+		{"", "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected", "Server disconnected", "http-upstream-disconnected"},
+		{"", "aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed", "Response payload is not completed", "http-upstream-disconnected"},
 		{"", "aiohttp.client_exceptions.ClientConnectionError: Connection closed", "", "http-upstream-disconnected"},
 		{"", "httpx.RemoteProtocolError: Server disconnected without sending a response.", "", "http-upstream-disconnected"},
 		{"", "httpx.ReadError", "", "http-upstream-disconnected"},
@@ -284,7 +288,7 @@ var httpClientErrors = vocabulary{
 		{"HTTPConnectionPool(host='10.192.132.208', port=30033): Max retries exceeded with url: /v1/chat/completions (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f607c17e250>: Failed to establish a new connection: [Errno 111] Connection refused'))", "", "", "http-upstream-connect-failed"},
 		{"", "httpx.ConnectError: [Errno 111] Connection refused", "", "http-upstream-connect-failed"},
 		{"", "httpx.ConnectError: All connection attempts failed", "", "http-upstream-connect-failed"},
-		{"", "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 10.0.0.12:30000 ssl:default [Connect call failed ('10.0.0.12', 30000)]", "", "http-upstream-connect-failed"},
+		{"", "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 10.0.0.12:30000 ssl:default [Connect call failed ('10.0.0.12', 30000)]", "Cannot connect to host 10.0.0.12:30000 ssl:default [Connect call failed ('10.0.0.12', 30000)]", "http-upstream-connect-failed"},
 		{"", "httpx.ReadTimeout", "", "http-client-read-timeout"},
 		{"HTTPConnectionPool(host='10.0.0.12', port=30000): Read timed out. (read timeout=600)", "", "", "http-client-read-timeout"},
 	},
