@@ -212,6 +212,7 @@ var tritonBackendCompilers = vocabulary{
 var harmonyErrors = vocabulary{
 	name: "OpenAI harmony parser",
 	shapes: []vocabShape{
+		{Field: fieldText, Format: "2025-09-15 11:29:27,572 - lmdeploy - ERROR - async_engine.py:657 - [safe_run] exception caught: HarmonyError %s"},
 		{Field: fieldText, Format: vllmHarmonyStream("openai_harmony.HarmonyError: %s")},
 		{Field: fieldText, Format: rawTB("openai_harmony.HarmonyError: %s")},
 	},
@@ -222,6 +223,7 @@ var harmonyErrors = vocabulary{
 		{"Unknown role: toolx", "", "", "harmony-parse-error"},
 		{"channel marker present but no channel value found in header", "", "", "harmony-parse-error"},
 		{"token 200012 was specified as a stop token, but is not mapped", "", "", "harmony-parse-error"},
+		{`unexpected tokens remaining in message header: Some("to=functions.web-browsing")`, "", "", "harmony-parse-error"},
 	},
 }
 
