@@ -125,7 +125,7 @@ var mooncakeMasterLifecycle = vocabulary{
 		{Field: fieldText, Format: "`%s"},
 	},
 	terms: []vocabTerm{
-		{glogI("master_service.cpp:913", "client_id=4918870832766731220-5367791128432300194, action=client_expired"), "", "", "mooncake-master-client-expired"},
+		{glogI("master_service.cpp:913", "client_id=4918870832766731220-5367791128432300194, action=client_expired"), "", "", ""},
 		{glogI("master_service.cpp:975", "client_id=4918870832766731220-5367791128432300194, segment_name=192.168.2.31:14228, action=unmount_expired_segment"), "", "", "mooncake-master-client-expired"},
 		{glogI("master_service.cpp:11032", "client_id=4918870832766731220-5367791128432300194, segment_name=10.0.0.7:15002, action=unmount_expired_mem_segment"), "", "", "mooncake-master-client-expired"},
 		{glogE("master_service.cpp:11005", "client_id=4918870832766731220-5367791128432300194, segment_name=10.0.0.7:15002, error=prepare_unmount_expired_mem_segment_failed"), "", "", "mooncake-master-client-expired"},
@@ -446,6 +446,7 @@ func TestNeighbourVocabularies(t *testing.T) {
 // components through the analysis with the whole catalog: none alerts.
 func TestNeighbourRoutineLinesDoNotAlert(t *testing.T) {
 	checkRoutineSilent(t, compileCatalog(t), []string{
+		glogI("master_service.cpp:913", "client_id=4918870832766731220-5367791128432300194, action=client_expired"),
 		glogI("master_service.cpp:898", "client_id=4918870832766731220-5367791128432300194, action=mount_segment, segment_name=192.168.2.31:14228"),
 		glogI("rpc_service.cpp:48", "Master Metrics: Storage: 0.00 B / 0.00 B | Keys: 0 (soft-pinned: 0) | Clients: 0 | Requests (Success/Total): Put=0/0, Get=0/0, Exist=0/0, Del=0/0, DelAll=0/0, Ping=0/0,  | Eviction: Success/Attempts=0/0, keys=0, size=0.00 B"),
 		glogI("client_service.cpp:4893", "Reconnected to master 10.0.0.3:50051"),
@@ -467,9 +468,17 @@ func TestNeighbourRoutineLinesDoNotAlert(t *testing.T) {
 
 // neighbourExamples are the examples of the neighbour records.
 var neighbourExamples = map[string]example{
-	"mooncake-master-client-expired": {
+	"mooncake-master-client-expiry-routine": {
 		match: []string{
 			glogI("master_service.cpp:913", "client_id=4918870832766731220-5367791128432300194, action=client_expired"),
+			"I0706 03:39:15.117377  5736 master_service.cpp:7837] client_id=13061595477301827689-5342800102356941696, action=client_expired",
+		},
+		miss: []string{
+			glogI("master_service.cpp:975", "client_id=4918870832766731220-5367791128432300194, segment_name=192.168.2.31:14228, action=unmount_expired_segment"),
+		},
+	},
+	"mooncake-master-client-expired": {
+		match: []string{
 			glogI("master_service.cpp:975", "client_id=4918870832766731220-5367791128432300194, segment_name=192.168.2.31:14228, action=unmount_expired_segment"),
 			glogE("client.cpp:503", "Failed to start put operation: CLIENT_NOT_FOUND"),
 		},
