@@ -133,6 +133,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"446-sgl-router-rust-backtrace-frames-without-panic-line.log": {
 		"backtick-cause-line": "the Rust backtrace without its panic line leads with another frame when the quoted frame is read apart",
 	},
+	// dev-10: measured before any change made for the batch.
+	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
+		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
+	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

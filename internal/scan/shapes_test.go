@@ -146,6 +146,10 @@ var knownShapeMisses = map[string]map[string]string{
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
+	// dev-10: measured before any change made for the batch.
+	"764-docker-gpus-no-device-driver-capabilities.log": {
+		"hard-wrap-80": "cut at 80 columns inside the docker line ('...with capab' / 'ilities: [[gpu]].'), the line is not rejoined and docker-gpu-device-driver-missing's pattern no longer reads it: no alert",
+	},
 	// Held out (heldout-13): measured, not tuned to.
 	"615-mooncake-store-register-memory-enomem-single-line.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside the registration line, the first piece 'Failed to register memory 0x' leads unclassified",
