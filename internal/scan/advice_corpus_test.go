@@ -82,7 +82,6 @@ var knownGenericAdvice = map[string]string{
 	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
 	// dev-10: measured before any change made for the batch.
 	"762-sglang-diffusion-lora-layer-no-attribute-weight.log": "sglang diffusion's 'Failed to generate output for prompt' with an AttributeError from a LoRA-wrapped layer leads unclassified",
-	"763-vllm-hermes-cannot-determine-tools-extracted.log":    "vLLM's 'Error in chat_completion_full_generator - cannot determine if tools should be extracted' leads unclassified",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

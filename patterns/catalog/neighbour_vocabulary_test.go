@@ -416,6 +416,26 @@ var nixlStatuses = vocabulary{
 	},
 }
 
+// mooncakeDummyClient is the engine's dummy store client failing to reach
+// the standalone real client that holds the memory, and the engine's own
+// line when the store's set-up then fails.
+var mooncakeDummyClient = vocabulary{
+	name: "Mooncake dummy client and its real client",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "E0714 13:28:11.031672 290 dummy_client.cpp:513] %s"},
+	},
+	terms: []vocabTerm{
+		{"Failed to register SHM via IPC", "", "", "mooncake-store-client-setup-failed"},
+		{"Failed to connect IPC socket '@mooncake_client_50052.sock': Connection refused", "", "", "mooncake-store-client-setup-failed"},
+		{"Failed to send FD to RealClient: Broken pipe", "", "", "mooncake-store-client-setup-failed"},
+		{"Failed to receive response from RealClient", "", "", "mooncake-store-client-setup-failed"},
+		{"RealClient failed to map shared memory, error code: -1", "", "", "mooncake-store-client-setup-failed"},
+		{"Failed to connect to real client", "", "", "mooncake-store-client-setup-failed"},
+		{"Failed to map IPC buffer on real side", "", "", "mooncake-store-client-setup-failed"},
+		{"Dummy Client not available", "", "", "mooncake-store-client-not-initialized"},
+	},
+}
+
 // TestNeighbourVocabularies checks every neighbour vocabulary and logs its
 // count of failure strings claimed.
 func TestNeighbourVocabularies(t *testing.T) {
@@ -434,6 +454,7 @@ func TestNeighbourVocabularies(t *testing.T) {
 		dynamoRegistration,
 		outputParsers,
 		nixlStatuses,
+		mooncakeDummyClient,
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			n := checkVocabulary(t, m, v)
@@ -610,6 +631,17 @@ var neighbourExamples = map[string]example{
 			"[2025-09-04 01:00:51,160] LMCache INFO : Retrieved 0 out of 239 out of total 1519 tokens (cache_engine.py:499:lmcache.v1.cache_engine)",
 		},
 	},
+	"lmcache-memory-allocation-failed": {
+		match: []string{
+			"WARNING LMCache: Failed to allocate memory for tensor(torch.Size([2, 64, 64, 1024]), torch.bfloat16) because no memory is available [2025-03-14 16:51:35,318] -- /LMCache/lmcache/experimental/memory_management.py:409",
+			"[2025-05-19 18:08:26,176] LMCache WARNING: Failed to allocate memory for tensor(torch.Size([256, 2, 1024]), torch.bfloat16) because no memory is available (memory_management.py:576:lmcache.experimental.memory_management)",
+			"WARNING LMCache: Failed to allocate memory during remote receive [2025-03-14 16:51:35,318] -- /LMCache/lmcache/experimental/storage_backend/connector/lm_connector.py:54",
+			"[2025-08-21 21:56:03,155] LMCache DEBUG: Memory allocation failed during sync disk load. (gds_backend.py:519:lmcache.v1.storage_backend.gds_backend)",
+		},
+		miss: []string{
+			"[2025-08-21 21:55:40,010] LMCache INFO: Initializing usage context. (usage_context.py:310:lmcache.usage_context)",
+		},
+	},
 	"tool-call-parse-failed": {
 		match: []string{
 			mainLog("Tool call parsing error: Expecting ',' delimiter: line 1 column 58 (char 57)"),
@@ -659,6 +691,12 @@ var neighbourWidened = map[string]example{
 		},
 		miss: []string{
 			"WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'ProtocolError('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))': /v1/chat/completions",
+		},
+	},
+	"mooncake-store-client-setup-failed": {
+		match: []string{
+			"E0714 13:28:11.031672 290 dummy_client.cpp:513] Failed to register SHM via IPC",
+			"[2026-07-14 13:28:11 TP1] An error occurred while loading the configuration: Failed to setup Mooncake store, error code: -1",
 		},
 	},
 	"mooncake-metadata-server-unreachable": {
