@@ -483,6 +483,7 @@ func TestNeighbourRoutineLinesDoNotAlert(t *testing.T) {
 		dynamoLog("TRACE", "dynamo_runtime::transports::etcd::lease", "keep alive task exited successfully"),
 		mainLog("Model attempted to call undefined function: get_weather"),
 		"I0116 10:00:01.123456 4021 transfer_metadata_plugin.cpp:600] SocketHandShakePlugin: listening on port 15002",
+		"[2025-06-16 14:29:56,882] LMCache INFO: Connection initialized/re-established at mooncakestore://172.17.0.1:50052 (remote_backend.py:120:lmcache.v1.storage_backend.remote_backend)",
 		"[2026-05-28 00:11:09 TP0] Compiling Triton kernel _fwd_kernel for sm90 (num_warps=4, num_stages=3)",
 	})
 }
@@ -640,6 +641,16 @@ var neighbourExamples = map[string]example{
 		},
 		miss: []string{
 			"[2025-08-21 21:55:40,010] LMCache INFO: Initializing usage context. (usage_context.py:310:lmcache.usage_context)",
+		},
+	},
+	"lmcache-remote-backend-failed": {
+		match: []string{
+			"[2025-06-16 14:29:56,882] LMCache WARNING: Failed to initialize/re-establish remote connection: [Errno 111] Connection refused",
+			"[2025-07-02 16:41:43,868] LMCache WARNING: Error occurred in get_blocking: timed out (remote_backend.py:300:lmcache.v1.storage_backend.remote_backend)",
+			"[2025-07-02 16:41:43,868] LMCache WARNING: get blocking timeout, trigger cancel the future task (remote_backend.py:297:lmcache.v1.storage_backend.remote_backend)",
+		},
+		miss: []string{
+			"[2025-06-16 14:29:56,882] LMCache INFO: Connection initialized/re-established at mooncakestore://172.17.0.1:50052 (remote_backend.py:120:lmcache.v1.storage_backend.remote_backend)",
 		},
 	},
 	"tool-call-parse-failed": {
