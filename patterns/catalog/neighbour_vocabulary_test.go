@@ -203,6 +203,8 @@ var tritonBackendCompilers = vocabulary{
 		{"", "triton.compiler.errors.CompilationError: at 34:8:", "", "triton-compilation-error"},
 		{"", "LLVM ERROR: Cannot select: intrinsic %llvm.amdgcn.mfma.f32.32x32x8bf16.1k", "", "triton-pass-manager-failed"},
 		{"", "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.", "", "triton-out-of-resources"},
+		{"", "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.", "", "triton-out-of-resources"},
+		{"", "triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help.", "", "triton-out-of-resources"},
 	},
 }
 
