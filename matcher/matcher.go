@@ -251,7 +251,11 @@ func (m *Matcher) program(i int) (*compiled, error) {
 		return c, nil
 	}
 	if lp, ok := parseLitProg(m.pattern(i)); ok && !m.regexpOnly {
-		return keep(&m.res[i], &compiled{lit: lp, groups: lp.groups}), nil
+		c := keep(&m.res[i], &compiled{lit: lp, groups: lp.groups})
+		if m.pf != nil && c.lit != nil {
+			m.pf.progClauses[i].Store(true)
+		}
+		return c, nil
 	}
 	c, err := m.buildRegexp(i)
 	if err != nil {
@@ -562,6 +566,9 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				continue
 			}
 			lit = false
+			if m.pf != nil && m.pf.progClauses[r].Load() && !holdsClauses(s.Text, m.pf.reqs[r], -1) {
+				continue // its clauses were left to the litProg (prefilter.progClauses)
+			}
 			if prog, err = m.regexpOf(int(r), prog); err != nil {
 				errs = append(errs, PatternError{Record: m.rec(int(r)), Err: err})
 				continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/logmatch/logmatch/patterns"
@@ -98,6 +99,68 @@ func TestAnchorSetsOfSevenRecords(t *testing.T) {
 						if want := exactCandidates(p, text); !slices.Equal(sc.cands, want) {
 							t.Fatalf("triples %v: candidates(%q) = %v, want %v", on, text, sc.cands, want)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Records whose only clause is an alternation with a literal too short for
+// a strided key (`\bEFILES\b|…`) are anchored on triples that cover every
+// literal of it, literals that share words sharing a triple; their
+// candidates are exact in texts long enough for the search of several
+// triples at once and in shorter ones, with the search on and off.
+func TestAlternationAnchors(t *testing.T) {
+	pats := []string{
+		`\[Errno 24\] Too many open files|\bToo many open files \(os error 24\)|\bEFILES\b|: (?:Too|too) many open files\b|\breceived 0 items of ancdata\b`,
+		`there is a sdma error|Memory async copy failed|SDMA (?:copy )?(?:error|failed)|\bEI0012: `,
+		`\bE[0-9A-Z]9999: |\bThe Inner error is reported as above\b`,
+		`(?i)\bqq\b|(?i)zz`,                 // no triple in a literal: checked on every text
+		`: [Tt]oo many sockets\b|\bESOCK\b`, // a folded literal: a triple of one letter, in both cases
+	}
+	var recs []patterns.Record
+	for i, p := range pats {
+		recs = append(recs, patterns.Record{ID: string(rune('a' + i)), MessagePattern: p})
+	}
+	m := compileOK(t, recs, Options{})
+	p := m.pf
+	if len(p.always) != len(pats) {
+		t.Fatalf("%d unkeyed records, want %d", len(p.always), len(pats))
+	}
+	var got []string
+	for i, a := range p.anchors {
+		var tris []string
+		for _, c := range a.covers {
+			tris = append(tris, fmt.Sprintf("%q×%d", c.tri, len(c.lits)))
+		}
+		got = append(got, fmt.Sprintf("%d: clause %d tclause %d %v", p.always[i], a.clause, a.tclause, tris))
+	}
+	want := []string{
+		`0: clause -1 tclause 0 ["any"×3 "LES"×1 "ncd"×1]`,
+		`1: clause -1 tclause 0 ["DMA"×1 "opy"×1 "sdm"×1 "EI0"×1]`,
+		`2: clause -1 tclause 0 ["999"×1 "bov"×1]`,
+		`3: clause -1 tclause -1 []`,
+		`4: clause -1 tclause 0 ["ESO"×1 ": t"×1 ": T"×1]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("anchors:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	sc := p.newScratch()
+	filler := "[2026-05-28 00:11:09 TP0] Decode batch, #running-req: 12, many files open"
+	for _, w := range []string{
+		"EFILES", "[Errno 24] Too many open files", "Too many open files (os error 24)", ": too many open files",
+		"received 0 items of ancdata", "there is a sdma error", "SDMA copy failed", "SDMA error", "EI0012: ",
+		"E19999: ", "EZ9999: ", "The Inner error is reported as above", "QQ", "zZ", "many open", "SDMA", "9999",
+		": Too many sockets", ": too many sockets", ": TOO MANY SOCKETS", ": tOO many sockets", "ESOCK", "Too many sockets",
+	} {
+		for pre := 0; pre < 40; pre++ {
+			for _, post := range []string{"", ".", " 3", " 3. " + filler} {
+				text := filler[:pre] + w + post
+				for _, on := range []bool{false, true} {
+					withTriples(on && haveIndexTriples, func() { p.candidates(text, sc) })
+					if want := exactCandidates(p, text); !slices.Equal(sc.cands, want) {
+						t.Fatalf("triples %v: candidates(%q) = %v, want %v", on, text, sc.cands, want)
 					}
 				}
 			}

@@ -161,15 +161,32 @@ var otherEngine = map[string]string{
 	"601-vllm-ascend-mooncake-register-mem-ret-curly-quotes.log": VLLM,
 	"632-benign-lmcache-storing-stored-engine-prefix.log":        VLLM,
 	"634-xgrammar-schema-error-nanobind-leaks-interleaved.log":   VLLM,
-	// Held out (heldout-14): LMCache's store lines behind vLLM's worker
-	// prefix around Mooncake's store errors, another engine's omni server
-	// loading a LoRA adapter, vLLM's API server around a harmony parse
-	// error, and LMCache's connector lines behind vLLM's engine-core
-	// prefix.
+	// heldout-14 (development since heldout-15), measured blind:
+	// LMCache's store lines behind vLLM's worker prefix around Mooncake's
+	// store errors, another engine's omni server loading a LoRA adapter,
+	// vLLM's API server around a harmony parse error, and LMCache's
+	// connector lines behind vLLM's engine-core prefix.
 	"660-lmcache-mooncake-end-put-invalid-rpc-arg.log":         VLLM,
 	"680-benign-vllm-omni-lora-adapter-loaded-backtick.log":    VLLM,
 	"681-vllm-harmony-unexpected-tokens-header-stream.log":     VLLM,
 	"687-benign-vllm-lmcache-connector-no-config-warnings.log": VLLM,
+	// Held out (heldout-15): vLLM's worker lines under an RL framework's
+	// weight update, LMCache's engine lines behind vLLM's workers, vLLM's
+	// engine core failing a LoRA load and out of memory, Ollama's server
+	// configuration, pip reinstalling LMDeploy, TGI's launcher behind a
+	// compose prefix, Triton's TensorRT-LLM backend warnings, and
+	// llama.cpp's model loading lines on their own and under Ollama's
+	// runner.
+	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": VLLM,
+	"588-benign-lmcache-engine-vllm-workers-pkg-resources.log": VLLM,
+	"589-vllm-enginecore-add-lora-invocation-failed.log":       VLLM,
+	"591-benign-ollama-server-config-listening.log":            Ollama,
+	"593-vllm-engine-oom-repr-then-traceback.log":              VLLM,
+	"597-benign-pip-editable-reinstall-elided-head.log":        LMDeploy,
+	"692-benign-tgi-launcher-args-compose-prefix.log":          TGI,
+	"699-benign-triton-trtllm-backend-default-warnings.log":    Triton,
+	"749-benign-llamacpp-layers-offloaded-buffer-sizes.log":    LlamaCPP,
+	"754-benign-ollama-runner-print-info-tokens-buffers.log":   LlamaCPP,
 	// dev-7: vLLM's own INFO lines, engine-core and Ray worker prefixes
 	// included, around NCCL's topology dump and a Mooncake store's
 	// configuration.

@@ -137,6 +137,20 @@ var knownLayoutMisses = map[string]map[string]string{
 	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
 		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
 	},
+	// heldout-14 (development since heldout-15): measured blind, not
+	// tuned to; first read by this test once heldout-15 was held out.
+	"671-benign-nccl-fastsocket-retry-warnings-connected.log": {
+		"backtick-open":      "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"backtick-span":      "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"caret-m":            "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"fold-s-100":         "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"pm2-after-backtick": "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"prefix-host":        "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"prefix-pm2":         "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"prefix-rank":        "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"prefix-ray-pid":     "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+		"prefix-worker":      "heldout-14: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
+	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -161,7 +161,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	// Held out (heldout-14): measured, not tuned to.
+	// heldout-14 (development since heldout-15): measured blind, not tuned to.
 	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {
 		"actions":                   "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"kubectl-prefix-timestamps": "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
@@ -197,12 +197,9 @@ var knownShapeMisses = map[string]map[string]string{
 		"srun-label":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
 		"tab-indent":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
 	},
-	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": {
-		"code-block":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"grep-n":        "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-120": "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-80":  "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"mpirun-tag":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
+	// Held out (heldout-15): measured, not tuned to.
+	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
+		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",
 	},
 }
 

@@ -628,6 +628,7 @@ var neighbourExamples = map[string]example{
 		match: []string{
 			"[2025-09-04 01:00:51,160] LMCache ERROR: The number of retrieved tokens is less than the expected number of tokens! This should not happen! (vllm_v1_adapter.py:751:lmcache.integration.vllm.vllm_v1_adapter)",
 			"(RayWorkerWrapper pid=999) [2025-09-25 00:42:06,089] LMCache WARNING: The cache block is in the storage, but it can't be retrieved (cache_engine.py:1087:lmcache.v1.cache_engine)",
+			"[2025-09-04 01:00:51,160] LMCache ERROR: Num retrieved tokens: 0, num expected tokens: 15 (vllm_v1_adapter.py:755:lmcache.integration.vllm.vllm_v1_adapter)",
 			"(EngineCore_DP0 pid=772517) [2026-01-27 01:40:09,402] LMCache ERROR: Request chatcmpl-a45fe9554f56f11bThe number of retrieved tokens is less than the expected number of tokens! This should not happen! (vllm_v1_adapter.py:881:lmcache.integration.vllm.vllm_v1_adapter)",
 		},
 		miss: []string{
