@@ -588,6 +588,24 @@ var neighbourExamples = map[string]example{
 			glogI("master_service.cpp:9009", "[EVICT-DONE] BatchEvict execution completed."),
 		},
 	},
+	"nixl-not-available": {
+		match: []string{
+			rawTB("RuntimeError: NIXL is not available"),
+			rawTB("ImportError: Please install NIXL by following the instructions at https://github.com/ai-dynamo/nixl/blob/main/README.md to run SGLang with NixlTransferEngine."),
+		},
+		miss: []string{
+			vllmLog("", "WARNING", "nixl_utils.py:58", "NIXL is not available"),
+		},
+	},
+	"reasoning-think-token-not-single": {
+		match: []string{
+			tb("ValueError: think_end_token '</think>' must encode to exactly one token for constrained reasoning."),
+			rawTB("ValueError: think_end_token '</think>' could not be encoded by the tokenizer."),
+		},
+		miss: []string{
+			mainLog("Reasoning parser deepseek-v3 uses think_end_token '</think>'"),
+		},
+	},
 	"nixl-not-supported": {
 		match: []string{
 			rawTB("nixl._bindings.nixlNotSupportedError: NIXL_ERR_NOT_SUPPORTED"),
