@@ -702,6 +702,15 @@ var neighbourExamples = map[string]example{
 			"KeyError: 'invalid tool call parser: hermes2 (chose from { hermes,llama3_json,mistral })'",
 		},
 	},
+	"tool-call-constraint-unsupported": {
+		match: []string{
+			rawTB("NotImplementedError: structure_info not used with HarmonyParser"),
+			mainLog("Error in request: structure_info not used for JSON schema constraints"),
+		},
+		miss: []string{
+			rawTB("NotImplementedError: structure_info not implemented"),
+		},
+	},
 	"tokenizer-already-borrowed": {
 		match: []string{
 			rawTB("RuntimeError: Already borrowed"),
