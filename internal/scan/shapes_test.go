@@ -167,13 +167,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"681-vllm-harmony-unexpected-tokens-header-stream.log": {
 		"hard-wrap-80": "cut at 80 columns inside the HarmonyError's message behind vLLM's header, the rest of the message is not rejoined: the exception leads with its message cut",
 	},
-	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": {
-		"code-block":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"grep-n":        "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-120": "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-80":  "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"mpirun-tag":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-	},
 	// Held out (heldout-15): measured, not tuned to.
 	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",

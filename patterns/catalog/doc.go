@@ -14,6 +14,16 @@
 // that engine's options; ray.jsonl Ray's, engine-neutral. The examples of
 // the engine files are in testdata/engine-records.json.
 //
+// The serving stack's neighbours are read by their own vocabularies too
+// (neighbour_vocabulary_test.go): Mooncake's store master and clients (its
+// error codes, client expiry, leadership, eviction), its transfer engine's
+// metadata and handshake, the Python store's API as KV-cache layers call
+// it, LMCache's buffer and remote backend, NIXL's statuses, Dynamo's NATS
+// and etcd, Triton's compiler on each GPU backend, the OpenAI harmony
+// parser, the engines' tool-call and reasoning parsers, Jinja templates,
+// and the HTTP clients of benchmark scripts and trainers whose server went
+// away.
+//
 // The shared layers' records cover whole vocabularies, not excerpts: the
 // error names and texts of the CUDA and HIP runtimes, NCCL's results, the
 // C library's errno texts, gRPC's status codes, NVML, ROCm SMI, ibverbs'

@@ -691,8 +691,8 @@ var widenedLibraryExamples = map[string]example{
 	},
 	"mooncake-store-version-mismatch": {
 		match: []string{
-			"E0905 14:46:37.882738 15817 master_client.cpp:297] Failed to end put operation: invalid rpc arg",
 			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
+			"E0905 14:46:37.882738 15817 master_client.cpp:136] Failed to start put operation: invalid rpc arg",
 		},
 	},
 	"mooncake-store-client-setup-failed": {
