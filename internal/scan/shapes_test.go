@@ -164,9 +164,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-timestamps":        "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"loki-tab":                  "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 	},
-	"681-vllm-harmony-unexpected-tokens-header-stream.log": {
-		"hard-wrap-80": "cut at 80 columns inside the HarmonyError's message behind vLLM's header, the rest of the message is not rejoined: the exception leads with its message cut",
-	},
 	// Held out (heldout-15): measured, not tuned to.
 	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",
