@@ -44,9 +44,12 @@ func logrotateHeld(t *testing.T, path string) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	defer func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		select {
+		case <-done: // ended: its group may be gone, and its id reused
+		default: // still held (a failed wait): end strace and logrotate
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
 	}()
 	renamed := func() bool { _, err := os.Stat(path + ".1"); return err == nil }
 	// The writer writes every few milliseconds: it has recreated the log
@@ -61,7 +64,7 @@ func logrotateHeld(t *testing.T, path string) {
 	if err := <-done; err != nil {
 		t.Logf("logrotate: %v", err)
 	}
-	done <- nil // for the deferred wait
+	done <- nil // ended: nothing for the deferred cleanup to end
 	t.Logf("logrotate: %s", strings.TrimSpace(out.String()))
 	asides, _ := filepath.Glob(path + "-*.backup")
 	if len(asides) != 1 {
