@@ -16,10 +16,14 @@ import (
 // right after its rename of path until the writer has recreated path and
 // written to it: logrotate then finds its destination taken, moves the
 // writer's file aside (NAME-YYYYMMDDHH.backup) and creates its own. This is
-// the instant a Python WatchedFileHandler hits by chance, made certain. It
-// returns when logrotate is done and the writer writes to the new file.
-// Without strace, or where it cannot trace, the test is skipped.
-func logrotateHeld(t *testing.T, path string) {
+// the instant a Python WatchedFileHandler hits by chance, made certain. The
+// writer is stopped while logrotate finishes: under strace logrotate is slow
+// enough for the writer to recreate the log again before logrotate's second
+// create, and logrotate would then move that file to the same name,
+// destroying the first, and give up. It returns when logrotate is done and
+// the writer writes to the new file. Without strace, or where it cannot
+// trace, the test is skipped.
+func logrotateHeld(t *testing.T, path string, writer *os.Process) {
 	t.Helper()
 	bin := requireTool(t, "logrotate")
 	st, err := exec.LookPath("strace")
@@ -58,6 +62,10 @@ func logrotateHeld(t *testing.T, path string) {
 	recreated := func() bool { fi, err := os.Stat(path); return err == nil && fi.Size() > 0 }
 	waitHeld(t, "logrotate's rename", renamed, done, &out)
 	waitHeld(t, "the writer to recreate the log", recreated, nil, nil)
+	if err := writer.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = writer.Signal(syscall.SIGCONT) }() // also when the test fails
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +73,9 @@ func logrotateHeld(t *testing.T, path string) {
 		t.Logf("logrotate: %v", err)
 	}
 	done <- nil // ended: nothing for the deferred cleanup to end
+	if err := writer.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("logrotate: %s", strings.TrimSpace(out.String()))
 	asides, _ := filepath.Glob(path + "-*.backup")
 	if len(asides) != 1 {
@@ -106,7 +117,7 @@ func TestRealMovedAside(t *testing.T) {
 	t.Run("live, between two polls", func(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "app.log")
-		wait := startWriter(t, p, "watched")
+		wait, writer := startWriterProcess(t, p, "watched")
 		h := startTailer(t, Config{Paths: []string{p}, Format: FormatRaw})
 		pollUntil := func(n int) {
 			deadline := time.Now().Add(30 * time.Second)
@@ -119,7 +130,7 @@ func TestRealMovedAside(t *testing.T) {
 			}
 		}
 		pollUntil(50)
-		logrotateHeld(t, p) // no poll meanwhile: the moved-aside file is never seen at the path
+		logrotateHeld(t, p, writer) // no poll meanwhile: the moved-aside file is never seen at the path
 		h.poll()
 		h.advance(2 * time.Second) // RotateWait over
 		wait()
@@ -136,10 +147,10 @@ func TestRealMovedAside(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "app.log")
-			wait := startWriter(t, p, "watched")
+			wait, writer := startWriterProcess(t, p, "watched")
 			got, _ := realTail(t, p, Config{Format: FormatRaw, NoWatch: noWatch}, wait, func(n int) {
 				if n == 1 {
-					logrotateHeld(t, p)
+					logrotateHeld(t, p, writer)
 				}
 			})
 			checkExactlyOnce(t, got)
@@ -148,7 +159,7 @@ func TestRealMovedAside(t *testing.T) {
 	t.Run("restart", func(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "app.log")
-		wait := startWriter(t, p, "watched")
+		wait, writer := startWriterProcess(t, p, "watched")
 		first := &collector{}
 		var cp Checkpoint
 		tl, err := New(Config{Paths: []string{p}, PollInterval: 5 * time.Millisecond})
@@ -166,7 +177,7 @@ func TestRealMovedAside(t *testing.T) {
 		if err != errStop {
 			t.Fatalf("first run: %v", err)
 		}
-		logrotateHeld(t, p) // while down
+		logrotateHeld(t, p, writer) // while down
 		got, _ := realTail(t, p, Config{Positions: mapPositions{p: cp}}, wait, func(int) {})
 		checkExactlyOnce(t, append(numbersOf(t, first.texts()), got...))
 	})
