@@ -25,9 +25,9 @@ import (
 // the renamed file (p-20261205, as copy would leave) and a compression's
 // temporary file (p-20261205.tmp), none of which may be read. mtimes are
 // set so that the older generation is older than the renamed file, and the
-// others not (the older generation is created last, so only its mtime
-// tells); equal says the renamed file, the moved-aside file and the new one
-// share one mtime (a coarse file-system clock).
+// others not (the older generation is created after the renamed file, so
+// only its mtime tells); equal says the renamed file, the moved-aside file
+// and the new one share one mtime (a coarse file-system clock).
 func strayShape(t *testing.T, p string, equal bool) {
 	t.Helper()
 	dir := filepath.Dir(p)
