@@ -81,6 +81,8 @@ var knownGenericAdvice = map[string]string{
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
 	// dev-10: measured before any change made for the batch.
+	// dev-11: measured before any change made for the batch.
+	"949-torch-npu-pta-inner-error-can-exit-then-ge-finalize.log": "torch_npu's PTA inner-error plog line leads unclassified with no phase or component to advise from",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the
