@@ -87,6 +87,12 @@ func typeFamily(typ string) string {
 	case "HFValidationError", "RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError",
 		"EntryNotFoundError", "LocalEntryNotFoundError", "OfflineModeIsEnabled", "HfHubHTTPError":
 		return FamilyHub
+	case "TemplateError", "TemplateSyntaxError", "UndefinedError", "TemplateRuntimeError":
+		// jinja2's: a chat template that does not render.
+		return FamilyTemplate
+	case "ValidationError":
+		// pydantic's: a value that does not fit a model's schema.
+		return FamilySchema
 	case "ParserError", "ComposerError", "ConstructorError":
 		// yaml's own errors; pandas and others have a ParserError too.
 		if strings.HasPrefix(typ, "yaml.") {
@@ -115,6 +121,14 @@ func messageFamily(m string) string {
 	switch {
 	case hubMessage(m):
 		return FamilyHub
+	case strings.Contains(m, "jinja"), strings.Contains(m, "raise_exception("), strings.Contains(m, "roles must alternate"):
+		// A chat template raised: Jinja's own words, the template's
+		// raise_exception call, its usual complaint.
+		return FamilyTemplate
+	case schemaMessage(m):
+		return FamilySchema
+	case scriptMessage(m):
+		return FamilyScript
 	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
 		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
 		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
@@ -142,6 +156,13 @@ func messageFamily(m string) string {
 		// The last: httpx's and httpcore's ConnectError when no
 		// address of the host answered.
 		return FamilyNetwork
+	case strings.Contains(m, "connection aborted"), strings.Contains(m, "remotedisconnected"),
+		strings.Contains(m, "remote end closed connection"), strings.Contains(m, "server disconnected"),
+		strings.Contains(m, "remoteprotocolerror"), strings.Contains(m, "connection closed by peer"),
+		strings.Contains(m, "peer closed connection"), strings.Contains(m, "incomplete chunked read"):
+		// http.client's, urllib3's, aiohttp's and httpx's words for a
+		// connection the server closed before its response.
+		return FamilyDropped
 	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
 		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
 		return FamilyGPU
@@ -168,6 +189,12 @@ func messageFamily(m string) string {
 		// A tensor left on another device: the code's bug, or a device
 		// map or offload option it does not handle.
 		return FamilyBug
+	case strings.Contains(m, "object has no attribute '"), strings.Contains(m, "object is not subscriptable"),
+		strings.Contains(m, "object is not callable"), strings.Contains(m, "object is not iterable"):
+		// An AttributeError's or TypeError's words, re-raised inside
+		// another exception's message: the code met an object it did
+		// not expect.
+		return FamilyBug
 	case strings.Contains(m, "operation cannot be accomplished in current state"):
 		// ZeroMQ's EFSM: a request/reply socket used out of its
 		// send/receive order, after an earlier failure broke an
@@ -175,6 +202,37 @@ func messageFamily(m string) string {
 		return FamilyBug
 	}
 	return ""
+}
+
+// schemaMessage reports whether m, lower-cased, is pydantic's report of
+// a value that does not fit a model ("1 validation error for Foo",
+// "3 validation errors for Bar").
+func schemaMessage(m string) bool {
+	for _, k := range [...]string{" validation error for ", " validation errors for "} {
+		i := strings.Index(m, k)
+		if i > 0 && isDigitByte(m[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptMessage reports whether m, lower-cased, is a shell's or a launch
+// script's own failure: a command or builtin it could not find (dash has
+// no "source"), an environment (conda, venv) it could not activate.
+func scriptMessage(m string) bool {
+	if strings.Contains(m, ": command not found") || strings.Contains(m, "source: not found") {
+		return true
+	}
+	if !strings.Contains(m, "activate") {
+		return false
+	}
+	for _, k := range [...]string{"environment", "conda", "venv", "virtualenv"} {
+		if strings.Contains(m, k) && !strings.Contains(m, "environment variable") {
+			return true
+		}
+	}
+	return false
 }
 
 // cppCheck reports whether m, lower-cased, holds a C++ CHECK macro's
@@ -361,6 +419,10 @@ func componentOfLower(m string) string {
 		{"speculative", "speculative decoding"}, {"draft model", "speculative decoding"},
 		{"lora adapter", ComponentLoRA}, {"--max-lora-rank", ComponentLoRA}, {"lora-target-modules", ComponentLoRA},
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
+		{"lmcache", ComponentKVConnector},
+		{"tool_call_parser", ComponentToolParser}, {"tool-call-parser", ComponentToolParser}, {"tool call parser", ComponentToolParser},
+		{"tool parser", ComponentToolParser}, {"tools should be extracted", ComponentToolParser},
+		{"extract tool call", ComponentToolParser}, {"parse tool call", ComponentToolParser},
 		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
 		{"disaggregation", "transfer engine"},
 		// PD disaggregation's KV hand-over: its bootstrap (the prefill

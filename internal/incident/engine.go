@@ -83,6 +83,13 @@ var familyNeutral = map[string]string{
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
 	analysis.FamilyLibrary: libraryStep,
+	analysis.FamilyDropped: droppedStep,
+	analysis.FamilySchema:  schemaStep,
+	analysis.FamilyTemplate: "The model's chat template raised while it rendered the conversation: templates reject messages they cannot " +
+		"render (roles that do not alternate user and assistant, a system message the model has none for, tool calls or tool results); " +
+		"send the messages in the order the template expects, or serve the model with a template that accepts them (the engine's chat " +
+		"template option, or the model's updated tokenizer_config.json)",
+	analysis.FamilyScript: scriptStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in
@@ -133,13 +140,24 @@ var componentNeutral = map[string]string{
 		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
 		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +
 		"DeepEP and NVSHMEM are the builds the engine pins",
+	analysis.ComponentToolParser: "The tool-call parser could not read the model's output: check that the engine's tool-call (and " +
+		"reasoning) parser is the one of this model's family, that the chat template renders tools the way that parser expects, and " +
+		"whether the model emitted a complete tool call (max_tokens, a stop string cutting it)",
+	analysis.ComponentKVConnector: kvConnectorStep,
+	analysis.ComponentMultimodal: "The multimodal path failed: check the request's images, video or audio (format, size, how many per " +
+		"request) against what the model's processor takes, that transformers is the version the model asks for, and retry the request " +
+		"without its media to confirm",
+	analysis.ComponentTraining: "A training framework that drives an inference engine for its rollouts failed: its own frames say the step " +
+		"(rollout, weight sync, training); check that its options agree with each other and with the engine's, and that the installed " +
+		"engine is the version the framework's release pins; run the engine alone with the same model and parallel sizes to tell the " +
+		"engine's failure from the framework's, and search the framework's own issues",
 	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
 		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // processNeutral are the process steps that name no sglang option.
 var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true,
-	analysis.ProcessThread: true}
+	analysis.ProcessThread: true, analysis.ProcessClient: true}
 
 // neutralSteps returns the triage's steps in words that hold on every
 // engine: the component's, the phase's, then the family's, or the
