@@ -92,6 +92,9 @@ const (
 	// starts: a command or shell builtin missing, an environment that
 	// does not activate.
 	FamilyScript = "launch script"
+	// FamilyBuild is a compiler's or linker's error: a package built
+	// from source, or a kernel compiled just in time.
+	FamilyBuild = "build failure"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -740,7 +743,7 @@ func nativeFamily(e *entry.Entry) string {
 	case entry.NativeFaulthandler, entry.NativeTerminate, entry.NativeAssert:
 		return FamilyNative
 	case entry.NativeCompiler:
-		return FamilyImport
+		return FamilyBuild
 	case entry.NativeAscend:
 		// CANN's and ACL's own lines: an Ascend operator or the
 		// runtime under it failed.

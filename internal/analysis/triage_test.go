@@ -446,6 +446,16 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyBug, Component: analysis.ComponentKVConnector},
 		},
 		{
+			name: "a kernel source that does not compile, in a build's output: a build failure",
+			in:   "#42 3621.8 /app/pkg/csrc/kernels/norm_kernels.cu:223:5: error: use of undeclared identifier 'SOME_LAUNCH_CHECK'\n",
+			want: analysis.Triage{Family: analysis.FamilyBuild},
+		},
+		{
+			name: "g++'s words for the same: a build failure",
+			in:   "/tmp/build/ext/ops.cpp:10:3: error: 'at_cuda_check' was not declared in this scope\n",
+			want: analysis.Triage{Family: analysis.FamilyBuild},
+		},
+		{
 			name: "the shell's Killed",
 			in:   "Killed\n",
 			want: analysis.Triage{Family: analysis.FamilyKilled},

@@ -33,6 +33,12 @@ const (
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
+	buildStep = "A compiler or linker failed (a package built from source, or a kernel compiled just in time): 'use of undeclared " +
+		"identifier', 'was not declared in this scope' or 'no member named' in the package's own source usually mean a missing #include of " +
+		"the header that declares it, or a source that does not build against the installed torch, CUDA or ROCm: take the commit or release " +
+		"that fixes it (search the package's issues and pull requests for the identifier), build the release the engine pins, or install its " +
+		"prebuilt wheel or docker image; 'No such file or directory' for a header, or 'cannot find -l...', means a toolkit or development " +
+		"package is missing (the CUDA or ROCm toolkit of torch's version, python3-dev)"
 	supportStep = "The server rejected a combination it does not support: the message names the feature and what it needs " +
 		"(a GPU generation, a backend, a model type, a package); choose another backend or option, as the message suggests, or the " +
 		"hardware or version it names"
@@ -90,6 +96,7 @@ var familyNeutral = map[string]string{
 		"send the messages in the order the template expects, or serve the model with a template that accepts them (the engine's chat " +
 		"template option, or the model's updated tokenizer_config.json)",
 	analysis.FamilyScript: scriptStep,
+	analysis.FamilyBuild:  buildStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

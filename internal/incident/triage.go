@@ -201,6 +201,7 @@ var familySteps = map[string]string{
 		"send the messages in the order the template expects, or start the server with a template that accepts them (--chat-template, " +
 		"or the model's updated tokenizer_config.json)",
 	analysis.FamilyScript: scriptStep,
+	analysis.FamilyBuild:  buildStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
