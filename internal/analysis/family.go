@@ -90,9 +90,6 @@ func typeFamily(typ string) string {
 	case "TemplateError", "TemplateSyntaxError", "UndefinedError", "TemplateRuntimeError":
 		// jinja2's: a chat template that does not render.
 		return FamilyTemplate
-	case "ValidationError":
-		// pydantic's: a value that does not fit a model's schema.
-		return FamilySchema
 	case "ParserError", "ComposerError", "ConstructorError":
 		// yaml's own errors; pandas and others have a ParserError too.
 		if strings.HasPrefix(typ, "yaml.") {
@@ -125,8 +122,6 @@ func messageFamily(m string) string {
 		// A chat template raised: Jinja's own words, the template's
 		// raise_exception call, its usual complaint.
 		return FamilyTemplate
-	case schemaMessage(m):
-		return FamilySchema
 	case scriptMessage(m):
 		return FamilyScript
 	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
@@ -161,13 +156,6 @@ func messageFamily(m string) string {
 		// closed the connection or never answered; aiohttp's "Server
 		// disconnected".
 		return FamilyNetwork
-	case strings.Contains(m, "connection aborted"), strings.Contains(m, "remotedisconnected"),
-		strings.Contains(m, "remote end closed connection"), strings.Contains(m, "server disconnected"),
-		strings.Contains(m, "remoteprotocolerror"), strings.Contains(m, "connection closed by peer"),
-		strings.Contains(m, "peer closed connection"), strings.Contains(m, "incomplete chunked read"):
-		// http.client's, urllib3's, aiohttp's and httpx's words for a
-		// connection the server closed before its response.
-		return FamilyDropped
 	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
 		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
 		return FamilyGPU
@@ -212,6 +200,35 @@ func messageFamily(m string) string {
 		return FamilyBug
 	}
 	return ""
+}
+
+// refineFamily narrows a family a message says into the one its words
+// say more precisely, for the steps: a network failure whose peer closed
+// the connection before it answered (FamilyDropped), a value check that
+// is pydantic's schema (FamilySchema). m is the message lower-cased.
+// MessageFamily keeps the broad family: what folds restatements reads
+// it.
+func refineFamily(f, m string) string {
+	switch {
+	case f == FamilyNetwork && droppedMessage(m):
+		return FamilyDropped
+	case f == FamilyValue && schemaMessage(m):
+		return FamilySchema
+	}
+	return f
+}
+
+// droppedMessage reports whether m, lower-cased, is http.client's,
+// urllib3's, aiohttp's or httpx's word for a connection the server
+// closed before its response.
+func droppedMessage(m string) bool {
+	for _, k := range [...]string{"connection aborted", "remotedisconnected", "remote end closed connection", "server disconnected",
+		"remoteprotocolerror", "connection closed by peer", "peer closed connection", "incomplete chunked read"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // schemaMessage reports whether m, lower-cased, is pydantic's report of

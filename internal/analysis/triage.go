@@ -480,6 +480,17 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Family = FamilyLibrary
 		t.Subject = nativeSource(e)
 	}
+	if t.Family == FamilyNetwork || t.Family == FamilyValue {
+		m := excLower
+		if exc == nil {
+			m = e.Message
+			if len(m) > maxFamilyMessage {
+				m = m[:maxFamilyMessage]
+			}
+			m = strings.ToLower(m)
+		}
+		t.Family = refineFamily(t.Family, m)
+	}
 	if t.Family == FamilyShape && t.Phase == "loading weights" {
 		// A shape that does not fit while the checkpoint is read: the
 		// checkpoint is not what the model code expects.
