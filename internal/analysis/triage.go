@@ -92,6 +92,9 @@ const (
 	// starts: a command or shell builtin missing, an environment that
 	// does not activate.
 	FamilyScript = "launch script"
+	// FamilyCallerBug is FamilyBug raised in the program's own code
+	// (a script, a training loop), not in an installed package's.
+	FamilyCallerBug = "code bug in the caller"
 	// FamilyBuild is a compiler's or linker's error: a package built
 	// from source, or a kernel compiled just in time.
 	FamilyBuild = "build failure"
@@ -504,6 +507,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" && exc != nil {
 		t.Family = bugFamily(exc.Type)
 	}
+	if t.Family == FamilyBug && exc != nil && exc.Type != "" {
+		if f, ok := innermostFrame(e, exc); ok && callerCode(f.File) {
+			t.Family = FamilyCallerBug
+		}
+	}
 	if t.Family == "" && exc != nil && exc.Type == "" {
 		// A traceback that lost its exception line may still print an
 		// exception inside it: Ray's "RayTaskError(OutOfMemoryError): ..."
@@ -587,6 +595,41 @@ func loraName(msg string) bool {
 		msg = msg[:maxFamilyMessage]
 	}
 	return strings.Contains(msg, "LoRA")
+}
+
+// innermostFrame is the frame that raised exc: its own innermost, or
+// that of the nearest link before it that printed frames.
+func innermostFrame(e *entry.Entry, exc *entry.Exception) (entry.Frame, bool) {
+	if n := len(exc.Frames); n > 0 {
+		return exc.Frames[n-1], true
+	}
+	if e.Traceback == nil {
+		return entry.Frame{}, false
+	}
+	for i := len(e.Traceback.Links) - 1; i >= 0; i-- {
+		if fs := e.Traceback.Links[i].Frames; len(fs) > 0 {
+			return fs[len(fs)-1], true
+		}
+	}
+	return entry.Frame{}, false
+}
+
+// callerCode reports whether a frame's file is the program's own code: a
+// path outside every installed package and the standard library
+// (site-packages, dist-packages, lib/pythonX), and not in the tree of a
+// package the triage knows by name when it runs from a checkout.
+func callerCode(file string) bool {
+	if !strings.HasSuffix(file, ".py") || strings.HasPrefix(file, "<") {
+		return false
+	}
+	f := strings.ReplaceAll(file, "\\", "/")
+	for _, k := range [...]string{"site-packages/", "dist-packages/", "/lib/python", "/lib64/python", "/sglang/", "/vllm/", "/torch/",
+		"/transformers/", "/sgl_kernel/", "/flashinfer/", "/ray/", "/megatron/", "/verl/", "/slime/", "/areal/", "/openrlhf/", "/trl/"} {
+		if strings.Contains(f, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasFrames reports whether e's traceback, or exc's group member, has a

@@ -456,6 +456,32 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyBuild},
 		},
 		{
+			name: "an AttributeError raised in a user's own script: a bug in the caller's code",
+			in: tbHead + frame("/home/u/bench/run.py", "main", "out = run(engine)") +
+				frame("/home/u/bench/run.py", "run", "return resp.choices[0].text") +
+				"AttributeError: 'NoneType' object has no attribute 'choices'\n",
+			want: analysis.Triage{Family: analysis.FamilyCallerBug},
+		},
+		{
+			name: "a TypeError raised in a Windows user's script: a bug in the caller's code",
+			in: tbHead + "  File \"C:\\Users\\u\\proj\\client.py\", line 10, in ask\n    total += r[\"usage\"]\n" +
+				"TypeError: unsupported operand type(s) for +=: 'int' and 'dict'\n",
+			want: analysis.Triage{Family: analysis.FamilyCallerBug},
+		},
+		{
+			name: "the same TypeError raised in an installed package called from the script: a code bug in the package",
+			in: tbHead + frame("/home/u/proj/client.py", "ask", "c.chat(messages=m)") +
+				frame("/venv/lib/python3.11/site-packages/someclient/api.py", "chat", "total += r[\"usage\"]") +
+				"TypeError: unsupported operand type(s) for +=: 'int' and 'dict'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "a KeyError in sglang run from a checkout: a code bug in the package, not the caller's",
+			in: tbHead + frame("/work/sglang/python/sglang/srt/managers/io_struct.py", "normalize", "x = self.sampling_params[\"n\"]") +
+				"KeyError: 'n'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
 			name: "the shell's Killed",
 			in:   "Killed\n",
 			want: analysis.Triage{Family: analysis.FamilyKilled},

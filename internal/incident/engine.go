@@ -39,6 +39,12 @@ const (
 		"that fixes it (search the package's issues and pull requests for the identifier), build the release the engine pins, or install its " +
 		"prebuilt wheel or docker image; 'No such file or directory' for a header, or 'cannot find -l...', means a toolkit or development " +
 		"package is missing (the CUDA or ROCm toolkit of torch's version, python3-dev)"
+	// callerBugStep is the step for a code bug raised in the program's
+	// own code, engine-neutral.
+	callerBugStep = "The exception was raised in the program's own code, not in an installed package (its innermost frame is outside " +
+		"site-packages): it met an object or value it did not expect, most often because a library it calls returns or takes something " +
+		"else in the installed version (pip show that library; compare with the version the program was written for), or an option it " +
+		"reads was left unset; read that frame and the call above it"
 	supportStep = "The server rejected a combination it does not support: the message names the feature and what it needs " +
 		"(a GPU generation, a backend, a model type, a package); choose another backend or option, as the message suggests, or the " +
 		"hardware or version it names"
@@ -95,8 +101,9 @@ var familyNeutral = map[string]string{
 		"render (roles that do not alternate user and assistant, a system message the model has none for, tool calls or tool results); " +
 		"send the messages in the order the template expects, or serve the model with a template that accepts them (the engine's chat " +
 		"template option, or the model's updated tokenizer_config.json)",
-	analysis.FamilyScript: scriptStep,
-	analysis.FamilyBuild:  buildStep,
+	analysis.FamilyScript:    scriptStep,
+	analysis.FamilyBuild:     buildStep,
+	analysis.FamilyCallerBug: callerBugStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

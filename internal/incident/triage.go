@@ -200,8 +200,9 @@ var familySteps = map[string]string{
 		"render (roles that do not alternate user and assistant, a system message the model has none for, tool calls or tool results); " +
 		"send the messages in the order the template expects, or start the server with a template that accepts them (--chat-template, " +
 		"or the model's updated tokenizer_config.json)",
-	analysis.FamilyScript: scriptStep,
-	analysis.FamilyBuild:  buildStep,
+	analysis.FamilyScript:    scriptStep,
+	analysis.FamilyBuild:     buildStep,
+	analysis.FamilyCallerBug: callerBugStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
