@@ -272,11 +272,17 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// own: a server's "Error in chat completion stream
 		// generator." logged with the request's traceback says where
 		// the exception surfaced, and the exception it carries, which
-		// no record covers, is what failed. The header is its context.
+		// no record covers, names what failed: it is the headline,
+		// the exception and the key, and the header is its context.
+		// The header's record still says what the entry is, a
+		// consequence: of the engine's death its request ran into,
+		// when that is in sight, which then leads; alone it is
+		// alerted as the exception it carries.
 		if exc := carriedLink(e, s.spans); exc != nil {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+			d.Role = patterns.RoleConsequence
 			return true
 		}
 	}

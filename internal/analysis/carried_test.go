@@ -10,8 +10,10 @@ import (
 // TestAConsequenceHeaderYieldsToTheExceptionItCarries: a header that a
 // consequence record names ("Error in chat completion stream generator.",
 // a handler's "request failed") logged with a traceback says where the
-// failure surfaced; the exception it carries, no record naming it, is the
-// cause, and the header its context. A record naming the exception leads
+// failure surfaced; the exception it carries, no record naming it, names
+// the failure (headline, exception, key), and the header is its context.
+// The entry stays a consequence, of a failure in sight (the incident
+// grouper folds it there), alerted alone as that exception. A record naming the exception leads
 // as always; a header with no exception, or one whose exception line a
 // record names, keeps the records' reading; an exception that points elsewhere
 // for its root cause stays a consequence.
@@ -53,11 +55,11 @@ func TestAConsequenceHeaderYieldsToTheExceptionItCarries(t *testing.T) {
 		{"a stream generator's header, the parser's exception",
 			tb("ERROR 08-06 23:25:57 [serving_chat.py:1001] Error in chat completion stream generator.",
 				"tokparse.ParseError: unexpected tokens remaining in message header"),
-			diagnosis{role: patterns.RoleCause, signal: "exception", exc: "tokparse.ParseError", context: []string{"stream-failed"},
+			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "tokparse.ParseError", context: []string{"stream-failed"},
 				severity: patterns.SeverityError, headline: "tokparse.ParseError: unexpected tokens remaining in message header"}},
 		{"the same behind vLLM's process prefix on every line",
 			vllm(tb("Error in completion stream generator.", "KeyError: 'harmony_channel'")),
-			diagnosis{role: patterns.RoleCause, signal: "exception", exc: "KeyError", context: []string{"stream-failed"},
+			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "KeyError", context: []string{"stream-failed"},
 				severity: patterns.SeverityError, headline: "KeyError: 'harmony_channel'"}},
 		{"a handler's words, a chained exception",
 			"2025-08-06 23:25:57,100 ERROR request handler failed for request 8f2c\n" +
@@ -65,7 +67,7 @@ func TestAConsequenceHeaderYieldsToTheExceptionItCarries(t *testing.T) {
 				"OSError: [Errno 28] No space left on device\n\nDuring handling of the above exception, another exception occurred:\n\n" +
 				"Traceback (most recent call last):\n  File \"/srv/app/h.py\", line 5, in handle\n    raise ServiceError(str(e))\n" +
 				"app.errors.ServiceError: [Errno 28] No space left on device\n",
-			diagnosis{role: patterns.RoleCause, signal: "exception", exc: "app.errors.ServiceError", root: "OSError", context: []string{"handler-failed"},
+			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "app.errors.ServiceError", root: "OSError", context: []string{"handler-failed"},
 				severity: patterns.SeverityError, headline: "app.errors.ServiceError: [Errno 28] No space left on device"}},
 		{"a record naming the carried exception leads",
 			tb(vllmHeader, "OSError: vocab file not found: /models/o200k_base.tiktoken"),

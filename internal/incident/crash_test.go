@@ -751,3 +751,44 @@ func TestAnExceptionCarryingAnEarlierOnesMessageIsItsConsequence(t *testing.T) {
 		}
 	}
 }
+
+// TestARequestsErrorAfterTheEngineDiedFoldsIntoIt: an API server logs
+// each request that ran into a dead engine under a consequence header
+// ("Error in chat completion stream generator.") with the exception it
+// got, which no record names. Seconds after the engine's own failure it
+// is that failure's consequence: one incident, led by the engine's cause;
+// alone, it is alerted as the exception it carries.
+func TestARequestsErrorAfterTheEngineDiedFoldsIntoIt(t *testing.T) {
+	m := crashMatcher(t)
+	engine := crashCauses[slices.IndexFunc(crashCauses, func(c crashCause) bool { return strings.HasPrefix(c.name, "vLLM's engine core") })]
+	request := func(at, exc string) []string {
+		var out []string
+		for _, l := range []string{
+			"Error in chat completion stream generator.",
+			"Traceback (most recent call last):",
+			`  File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/openai/serving_chat.py", line 642, in chat_completion_stream_generator`,
+			"    async for res in result_generator:",
+			exc,
+		} {
+			out = append(out, "(APIServer pid=1) ERROR 06-01 "+at+" [serving_chat.py:1001] "+l)
+		}
+		return out
+	}
+	want := leadOf(scanLines(t, m, engine.lines)[0])
+	for _, exc := range []string{
+		"RuntimeError: Engine loop is not running, the request cannot be served",
+		"vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+	} {
+		for _, at := range []string{"12:00:01", "12:00:12"} {
+			got := scanLines(t, m, append(append([]string{}, engine.lines...), request(at, exc)...))
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("the engine's failure, then at %s %q: want one incident led by %s, got %d:%s", at, exc, want, len(got), describe(got))
+			}
+		}
+	}
+	// An exception of a library no record knows.
+	alone := scanLines(t, m, request("12:00:01", "tokparse.ParseError: stray token 'zq' after the channel marker"))
+	if len(alone) != 1 || leadOf(alone[0]) != "unclassified tokparse.ParseError: stray token 'zq' after the channel marker" {
+		t.Errorf("the request's error alone: want one incident led by its exception, got %d:%s", len(alone), describe(alone))
+	}
+}
