@@ -118,6 +118,14 @@ func messageFamily(m string) string {
 	switch {
 	case hubMessage(m):
 		return FamilyHub
+	case strings.Contains(m, "no space left on device"), strings.Contains(m, "disk quota exceeded"),
+		strings.Contains(m, "failed to extend /dev/shm"), strings.Contains(m, "[errno 28]"):
+		return FamilyDisk
+	case strings.Contains(m, "too many open files"), strings.Contains(m, "can't start new thread"),
+		strings.Contains(m, "pthread_create failed"), strings.Contains(m, "[errno 24]"):
+		return FamilyLimit
+	case corruptMessage(m):
+		return FamilyCorrupt
 	case strings.Contains(m, "jinja"), strings.Contains(m, "raise_exception("), strings.Contains(m, "roles must alternate"):
 		// A chat template raised: Jinja's own words, the template's
 		// raise_exception call, its usual complaint.
@@ -218,12 +226,29 @@ func refineFamily(f, m string) string {
 	return f
 }
 
+// corruptMessage reports whether m, lower-cased, says a file was cut
+// short or is not the format its reader expects: safetensors' and
+// torch.load's words for a partial download or a Git LFS pointer.
+func corruptMessage(m string) bool {
+	for _, k := range [...]string{"headertoolarge", "error while deserializing header", "metadataincompletebuffer",
+		"pytorchstreamreader failed", "failed finding central directory", "invalid load key", "unexpected end of file",
+		"file not fully covered"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // droppedMessage reports whether m, lower-cased, is http.client's,
 // urllib3's, aiohttp's or httpx's word for a connection the server
 // closed before its response.
 func droppedMessage(m string) bool {
 	for _, k := range [...]string{"connection aborted", "remotedisconnected", "remote end closed connection", "server disconnected",
-		"remoteprotocolerror", "connection closed by peer", "peer closed connection", "incomplete chunked read"} {
+		"remoteprotocolerror", "connection closed by peer", "peer closed connection", "incomplete chunked read",
+		// A response that did not come in time: the read, not the
+		// connect, timed out.
+		"read timed out", "readtimeout", "read timeout"} {
 		if strings.Contains(m, k) {
 			return true
 		}

@@ -92,6 +92,13 @@ const (
 	// starts: a command or shell builtin missing, an environment that
 	// does not activate.
 	FamilyScript = "launch script"
+	// FamilyDisk is a file system that is full: a disk, /dev/shm.
+	FamilyDisk = "disk full"
+	// FamilyLimit is a per-process limit reached: open files, threads.
+	FamilyLimit = "process limit"
+	// FamilyCorrupt is a file cut short or not what its name says: a
+	// partial download, a Git LFS pointer in place of the weights.
+	FamilyCorrupt = "corrupt or partial file"
 	// FamilyCallerBug is FamilyBug raised in the program's own code
 	// (a script, a training loop), not in an installed package's.
 	FamilyCallerBug = "code bug in the caller"

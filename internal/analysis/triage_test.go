@@ -352,6 +352,16 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyDropped},
 		},
 		{
+			name: "a client's read that timed out waiting for the server's answer: the connection dropped, not a network that never connected",
+			in:   "requests.exceptions.ReadTimeout: HTTPConnectionPool(host='10.0.0.2', port=30000): Read timed out. (read timeout=600)\n",
+			want: analysis.Triage{Family: analysis.FamilyDropped},
+		},
+		{
+			name: "a connect that timed out stays a network failure",
+			in:   "requests.exceptions.ConnectTimeout: HTTPConnectionPool(host='10.0.0.2', port=30000): Max retries exceeded with url: /generate (Caused by ConnectTimeoutError(<urllib3.connection.HTTPConnection object at 0x7f>, 'Connection to 10.0.0.2 timed out. (connect timeout=10)'))\n",
+			want: analysis.Triage{Family: analysis.FamilyNetwork},
+		},
+		{
 			name: "aiohttp's words for the same",
 			in:   "ERROR: request 12 failed: aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n",
 			want: analysis.Triage{Family: analysis.FamilyDropped},

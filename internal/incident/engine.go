@@ -45,6 +45,15 @@ const (
 		"site-packages): it met an object or value it did not expect, most often because a library it calls returns or takes something " +
 		"else in the installed version (pip show that library; compare with the version the program was written for), or an option it " +
 		"reads was left unset; read that frame and the call above it"
+	diskStep = "A file system is full: run df -h where the process runs (and df -h /dev/shm); the model cache (HF_HOME), the kernel " +
+		"caches (~/.triton, ~/.cache), /tmp and logs fill up first; free space or point them at a larger volume. In a container /dev/shm " +
+		"defaults to 64 MB, too little for NCCL and data loaders: give it more (--shm-size, or --ipc=host)"
+	limitStep = "The process reached a per-process limit: 'Too many open files' is the open-file limit (ulimit -n; raise it in the " +
+		"container's or the service's limits, e.g. LimitNOFILE or docker --ulimit nofile=65535:65535), 'can't start new thread' the " +
+		"limit on processes and threads (ulimit -u, a container's pids limit)"
+	corruptStep = "A file the process read is cut short or not the format its name says: a partial download, a Git LFS pointer in place " +
+		"of the weights (a few hundred bytes: git lfs pull), a disk that filled during the download; compare each file's size with " +
+		"its source's (the Hub's file list), delete the bad one and download it again"
 	supportStep = "The server rejected a combination it does not support: the message names the feature and what it needs " +
 		"(a GPU generation, a backend, a model type, a package); choose another backend or option, as the message suggests, or the " +
 		"hardware or version it names"
@@ -104,6 +113,9 @@ var familyNeutral = map[string]string{
 	analysis.FamilyScript:    scriptStep,
 	analysis.FamilyBuild:     buildStep,
 	analysis.FamilyCallerBug: callerBugStep,
+	analysis.FamilyDisk:      diskStep,
+	analysis.FamilyLimit:     limitStep,
+	analysis.FamilyCorrupt:   corruptStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

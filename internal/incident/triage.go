@@ -203,6 +203,9 @@ var familySteps = map[string]string{
 	analysis.FamilyScript:    scriptStep,
 	analysis.FamilyBuild:     buildStep,
 	analysis.FamilyCallerBug: callerBugStep,
+	analysis.FamilyDisk:      diskStep,
+	analysis.FamilyLimit:     limitStep,
+	analysis.FamilyCorrupt:   corruptStep,
 }
 
 // processSteps are the first steps for a failure of each process, for
