@@ -197,7 +197,7 @@ func neutralSteps(t analysis.Triage) []string {
 	case analysis.FamilyEnv:
 		steps[1], steps[3] = steps[3], steps[1] // see triageSteps
 	}
-	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
+	if (t.Component == "" && t.Phase == "" && t.Family == "" || consequenceProcess[t.Process]) && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]
 	}
 	for _, s := range steps {

@@ -208,6 +208,12 @@ var familySteps = map[string]string{
 	analysis.FamilyCorrupt:   corruptStep,
 }
 
+// consequenceProcess are the processes whose failure is, whatever its
+// phase or family, the consequence of another's: the launcher stops when
+// the process it waits for fails. Their step (look at that process's own
+// lines) follows the others even when the triage says more.
+var consequenceProcess = map[string]bool{"launcher": true}
+
 // processSteps are the first steps for a failure of each process, for
 // when nothing says more.
 var processSteps = map[string]string{
@@ -348,7 +354,7 @@ func triageSteps(t analysis.Triage) []string {
 		// started, not what it runs, is the fix.
 		steps[1], steps[3] = steps[3], steps[1]
 	}
-	if t.Component == "" && t.Phase == "" && t.Family == "" {
+	if t.Component == "" && t.Phase == "" && t.Family == "" || consequenceProcess[t.Process] {
 		steps[5] = processSteps[t.Process]
 	}
 	for _, s := range steps {

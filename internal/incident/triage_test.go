@@ -219,6 +219,7 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			tr:        analysis.Triage{Process: "launcher", Phase: "starting", SGLang: true},
 			headline:  "launcher died while starting: KeyError: 'x'",
 			firstStep: "It failed while starting",
+			also:      "the process it waited for",
 		},
 		{
 			name:      "an HTTP client whose call failed, nothing else known: the client's step",
