@@ -435,6 +435,14 @@ func phaseOfLower(msg, m string) string {
 			return "initialising the memory pool"
 		}
 	}
+	if strings.Contains(m, "cuda graph") && strings.Contains(m, "captur") {
+		return "capturing CUDA graphs"
+	}
+	for _, k := range [...]string{"load_weights", "loading weights", "load weights", "weight loading", "loading the checkpoint", "loading checkpoint shards"} {
+		if strings.Contains(m, k) {
+			return "loading weights"
+		}
+	}
 	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architecture", "unrecognized configuration class"} {
 		if strings.Contains(m, k) {
 			return "reading the model config"

@@ -547,7 +547,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		if len(m) > maxFamilyMessage {
 			m = m[:maxFamilyMessage]
 		}
-		t.Component = componentOfLower(strings.ToLower(m))
+		lower := strings.ToLower(m)
+		t.Component = componentOfLower(lower)
+		if t.Phase == "" {
+			t.Phase = phaseOfLower(m, lower)
+		}
 	}
 	if t.Phase == "" && exc != nil && exc.Type == "" {
 		// A traceback cut before its exception line: the line that

@@ -492,6 +492,16 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Family: analysis.FamilyBug},
 		},
 		{
+			name: "an exception whose message says the CUDA graphs were being captured: that phase",
+			in:   "RuntimeError: CUDA graph capture failed for batch size 160: operation not permitted when stream is capturing\n",
+			want: analysis.Triage{Phase: "capturing CUDA graphs"},
+		},
+		{
+			name: "a log line of its own that says the weights were loading: that phase",
+			in:   "ERROR 2025-01-01 10:00:00 worker.py:120] Error while loading weights of layer 12: size of the shard does not match\n",
+			want: analysis.Triage{Phase: "loading weights"},
+		},
+		{
 			name: "the shell's Killed",
 			in:   "Killed\n",
 			want: analysis.Triage{Family: analysis.FamilyKilled},
