@@ -138,9 +138,14 @@ func messageFamily(m string) string {
 		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
 		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"),
 		strings.Contains(m, "network is unreachable"), strings.Contains(m, "temporary failure in name resolution"),
-		strings.Contains(m, "all connection attempts failed"):
-		// The last: httpx's and httpcore's ConnectError when no
-		// address of the host answered.
+		strings.Contains(m, "all connection attempts failed"), strings.Contains(m, "connection aborted"),
+		strings.Contains(m, "remote end closed connection"), strings.Contains(m, "max retries exceeded with url"),
+		strings.Contains(m, "server disconnected"), strings.Contains(m, "connection closed by peer"),
+		strings.Contains(m, "connection closed by remote"):
+		// httpx's and httpcore's ConnectError when no address of the
+		// host answered; requests' and urllib3's words for a peer that
+		// closed the connection or never answered; aiohttp's "Server
+		// disconnected".
 		return FamilyNetwork
 	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
 		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
@@ -157,6 +162,11 @@ func messageFamily(m string) string {
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
 		return FamilyConfig
+	case strings.Contains(m, " validation error for "), strings.Contains(m, " validation errors for "):
+		// pydantic's ValidationError: a request, a config or a peer's
+		// message that does not fit its model's fields (often a peer of
+		// another version); the lines after it name each field.
+		return FamilyValue
 	case cppCheck(m):
 		// A C++ library's CHECK macro (glog, DMLC, TVM, xgrammar): an
 		// invariant of its own state broke, which is a bug of the

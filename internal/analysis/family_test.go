@@ -268,14 +268,19 @@ func FuzzEnvVar(f *testing.F) {
 // messages that say something else.
 func TestMessageFamily(t *testing.T) {
 	for msg, want := range map[string]string{
-		"Failed to watch model files: All connection attempts failed":                       analysis.FamilyNetwork,
-		"Error fetching config: [Errno 111] Connection refused":                             analysis.FamilyNetwork,
-		"Cannot reach the store at 10.0.0.4:50051: Network is unreachable":                  analysis.FamilyNetwork,
-		"Lookup of controller failed: [Errno -3] Temporary failure in name resolution":      analysis.FamilyNetwork,
-		"Error loading plugin: No module named 'acme'":                                      analysis.FamilyImport,
-		"All replicas answered; 3 connection attempts were retried before the first answer": "",
-		"Error running aggregate: division by zero":                                         "",
-		strings.Repeat("x", 5000) + " Connection refused":                                   "",
+		"Failed to watch model files: All connection attempts failed":                                         analysis.FamilyNetwork,
+		"Error fetching config: [Errno 111] Connection refused":                                               analysis.FamilyNetwork,
+		"Cannot reach the store at 10.0.0.4:50051: Network is unreachable":                                    analysis.FamilyNetwork,
+		"Lookup of controller failed: [Errno -3] Temporary failure in name resolution":                        analysis.FamilyNetwork,
+		"Error: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))": analysis.FamilyNetwork,
+		"HTTPConnectionPool(host='10.0.0.4', port=30033): Max retries exceeded with url: /generate":           analysis.FamilyNetwork,
+		"RuntimeError: Last error: Server disconnected":                                                       analysis.FamilyNetwork,
+		"Failed to register worker: 1 validation error for WorkerStatusPublic":                                analysis.FamilyValue,
+		"pydantic_core._pydantic_core.ValidationError: 2 validation errors for ServerArgs":                    analysis.FamilyValue,
+		"Error loading plugin: No module named 'acme'":                                                        analysis.FamilyImport,
+		"All replicas answered; 3 connection attempts were retried before the first answer":                   "",
+		"Error running aggregate: division by zero":                                                           "",
+		strings.Repeat("x", 5000) + " Connection refused":                                                     "",
 	} {
 		if got := analysis.MessageFamily(msg); got != want {
 			t.Errorf("MessageFamily(%.80q) = %q, want %q", msg, got, want)

@@ -71,7 +71,6 @@ var knownGenericAdvice = map[string]string{
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
 	// Held out (heldout-13): measured, not tuned to.
 	// heldout-14 (development since heldout-15): measured blind, not tuned to.
-	"686-slurm-run-sh-source-not-found-dash.log": "held out: a launch script's '[ERROR] Failed to activate environment' leads unclassified with no phase or component to advise from",
 	// Held out (heldout-15): measured, not tuned to.
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's two-line records leave the ERROR record's message unread, and the incident leads unclassified with no text, no phase or component to advise from",
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log":  "held out: vLLM's 'Error executing method update_weight' from an RL framework's worker wrapper leads unclassified with no phase or component to advise from",
@@ -81,10 +80,7 @@ var knownGenericAdvice = map[string]string{
 	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
 	// dev-7: measured before any change made for the batch.
 	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
-	// dev-8: measured before any change made for the batch.
-	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
 	// dev-10: measured before any change made for the batch.
-	"762-sglang-diffusion-lora-layer-no-attribute-weight.log": "sglang diffusion's 'Failed to generate output for prompt' with an AttributeError from a LoRA-wrapped layer leads unclassified",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

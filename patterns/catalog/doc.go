@@ -37,7 +37,9 @@
 // process pools and asyncio's exception handler, thread creation refused,
 // NCCL's shared memory, the Ascend runtime's aclError codes and the CANN
 // modules' error codes, systemd's unit results, exit statuses, Slurm's and
-// mpirun's reports, and the kubelet's and container runtime's errors.
+// mpirun's reports, the kubelet's and container runtime's errors, kubectl's
+// pod statuses, HTTP access lines of a failing probe or endpoint, Ray's
+// actor, raylet and GCS deaths, and the shells that run a launch script.
 // vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
 // with the shapes its callers print it in and the record that must lead on
 // every string (or that no failure record claims it), so a change to a

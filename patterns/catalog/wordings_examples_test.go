@@ -729,16 +729,7 @@ var widenedLibraryExamples = map[string]example{
 			"2026-05-28T00:11:09.123456Z  INFO smg::worker: HTTP health check succeeded for http://10.0.0.7:30000",
 		},
 	},
-	"rocm-memory-access-fault": {
-		match: []string{
-			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051",
-			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:40 vmid:8 pasid:32771)",
-		},
-		miss: []string{
-			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
-			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
-		},
-	},
+
 	"torch-memory-saver-invalid-request": {
 		match: []string{
 			"[torch_memory_saver.cpp] CUresult error  result=201 file=csrc/torch_memory_saver.cpp func=pause line=170",
