@@ -55,7 +55,13 @@ func TestFamilyOf(t *testing.T) {
 		{"OSError", "org/model does not appear to have a file named preprocessor_config.json.", analysis.FamilyHub},
 		{"OSError", "We couldn't connect to 'https://huggingface.co' to load this file", analysis.FamilyHub},
 		{"OSError", "bad-name is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'", analysis.FamilyHub},
-		{"OSError", "[Errno 28] No space left on device", ""},
+		{"OSError", "[Errno 28] No space left on device", analysis.FamilyDisk},
+		{"RuntimeError", "NCCL WARN Error: failed to extend /dev/shm/nccl-4d2 to 9637892 bytes", analysis.FamilyDisk},
+		{"OSError", "[Errno 24] Too many open files: '/proc/self/fd'", analysis.FamilyLimit},
+		{"RuntimeError", "can't start new thread", analysis.FamilyLimit},
+		{"safetensors_rust.SafetensorError", "Error while deserializing header: HeaderTooLarge", analysis.FamilyCorrupt},
+		{"RuntimeError", "PytorchStreamReader failed reading zip archive: failed finding central directory", analysis.FamilyCorrupt},
+		{"_pickle.UnpicklingError", "invalid load key, 'v'.", analysis.FamilyCorrupt},
 		// A request to the Hub that failed with a status, and the Hub's
 		// offline misses; the same status from another host is HTTP.
 		{"requests.exceptions.HTTPError", "401 Client Error: Unauthorized for url: https://huggingface.co/api/models/meta-llama/Llama-3-8B", analysis.FamilyHub},
