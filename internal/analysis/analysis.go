@@ -267,6 +267,25 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return true
 		}
 	}
+	if cause.Record.Role.Is(patterns.RoleConsequence) {
+		// Only consequences (and wrappers) matched, on lines of their
+		// own: a server's "Error in chat completion stream
+		// generator." logged with the request's traceback says where
+		// the exception surfaced, and the exception it carries, which
+		// no record covers, names what failed: it is the headline,
+		// the exception and the key, and the header is its context.
+		// The header's record still says what the entry is, a
+		// consequence: of the engine's death its request ran into,
+		// when that is in sight, which then leads; alone it is
+		// alerted as the exception it carries.
+		if exc := carriedLink(e, s.spans); exc != nil {
+			d.Context = s.framing()
+			d.Alternatives, d.Others = nil, s.unframed()
+			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+			d.Role = patterns.RoleConsequence
+			return true
+		}
+	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library
 		// prints at an error level: it never alerts by itself. Only an
@@ -532,6 +551,29 @@ func uncoveredLink(e *entry.Entry, wrapperLines []span) *entry.Exception {
 	return nil
 }
 
+// carriedLink returns the exception an entry carries under a header that
+// only a consequence record names: the outermost link with a type whose
+// exception line no hit covers (spans), printed after every hit. Nil
+// when the entry holds no such link: its exception is the record's own
+// line, or it has none.
+func carriedLink(e *entry.Entry, spans []span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil {
+		return nil
+	}
+	exc := uncoveredLink(e, spans)
+	if exc == nil || exc.Type == "" {
+		return nil
+	}
+	at := strings.LastIndex(e.Text, FirstLine(ExceptionLine(exc)))
+	for _, sp := range spans {
+		if sp.to > at {
+			return nil
+		}
+	}
+	return exc
+}
+
 // ExceptionLine is an exception as its traceback prints it: "Type: message",
 // or the type alone when the message is empty.
 func ExceptionLine(x *entry.Exception) string {
@@ -725,7 +767,7 @@ func unescapeQuotes(s string) (string, []int) {
 
 // pointsToRootCause reports whether an exception's message says the root
 // cause is elsewhere: "See stack trace (above) for the root cause", "the
-// root cause is logged above".
+// root cause is logged above", "Please see the error messages above".
 func pointsToRootCause(msg string) bool {
 	if len(msg) > 4096 {
 		msg = msg[:4096]
@@ -733,7 +775,11 @@ func pointsToRootCause(msg string) bool {
 	m := strings.ToLower(msg)
 	i := strings.Index(m, "root cause")
 	if i < 0 {
-		return false
+		// "Initialization failed. Please see the error messages
+		// above.": the errors it stands for were printed before it.
+		j := strings.Index(m, " above")
+		return j > 0 && (strings.Contains(m[:j], "see ") || strings.Contains(m[:j], "check ")) &&
+			(strings.Contains(m[:j], "error") || strings.Contains(m[:j], "log") || strings.Contains(m[:j], "message"))
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
 }

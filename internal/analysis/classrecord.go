@@ -16,14 +16,16 @@ import (
 // that names the class it wraps ("ray.exceptions.RayTaskError(
 // OutOfMemoryError)") names it too. Python's built-in classes name no
 // failure of their own, and a class several records share names none of
-// them.
+// them, and neither does a library's base class, named after its package
+// ("openai_harmony.HarmonyError", "zmq.error.ZMQError"): every failure of
+// that library raises it, whatever one record of it is about.
 
 // classRecord returns the one record whose errorClass is typ's class (the
 // class a wrapper names), nil when there is none, several, or typ is a
 // built-in class. The records are looked up once per Analyzer.
 func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
-	if cls == "" || entry.BuiltinException(cls) {
+	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) {
 		return nil
 	}
 	if a.classRecs == nil {
@@ -32,7 +34,7 @@ func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 		for i := range recs {
 			r := &recs[i]
 			c := lastDotted(r.ErrorClass)
-			if c == "" || entry.BuiltinException(c) || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
+			if c == "" || entry.BuiltinException(c) || libraryBaseClass(r.ErrorClass) || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
 				r.Severity == patterns.SeverityInfo {
 				continue
 			}
@@ -48,6 +50,29 @@ func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 		return nil
 	}
 	return r
+}
+
+// minBaseStem is the shortest name a library base class's stem must have
+// to be read in its package's path ("Ray" in "ray.exceptions").
+const minBaseStem = 3
+
+// libraryBaseClass reports whether the dotted class name typ is its
+// library's base class: the class's name, "Error" or "Exception" taken
+// off, is part of its package's path, case and underscores aside
+// ("openai_harmony.HarmonyError", "ray.exceptions.RayError",
+// "zmq.error.ZMQError"). A class without its package says nothing.
+func libraryBaseClass(typ string) bool {
+	dot := strings.LastIndexByte(typ, '.')
+	if dot <= 0 {
+		return false
+	}
+	cls := typ[dot+1:]
+	stem := strings.TrimSuffix(strings.TrimSuffix(cls, "Error"), "Exception")
+	if len(stem) < minBaseStem || stem == cls {
+		return false
+	}
+	path := strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(typ[:dot], "_", ""), ".", ""))
+	return strings.Contains(path, strings.ToLower(stem))
 }
 
 // leadWithClassRecord makes the record of d's exception class the cause

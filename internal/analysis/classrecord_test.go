@@ -3,6 +3,9 @@ package analysis_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // An exception of a library's own class that only one record names is led
@@ -73,6 +76,34 @@ func TestACutAtARaiseNamesTheRaisedClass(t *testing.T) {
 		}
 		if tt.n > 0 && ds[0].slug != tt.slug {
 			t.Errorf("%s: led by %q, want %q", tt.name, ds[0].slug, tt.slug)
+		}
+	}
+}
+
+// A library's base class, named after its package, names no failure of
+// its own, even when one record's errorClass is it: every failure of the
+// library raises it. A class of the library's that names one failure
+// still leads with its record.
+func TestALibrarysBaseClassNamesNoRecord(t *testing.T) {
+	rec := func(slug, pat, class string) patterns.Record {
+		return patterns.Record{ID: slug, Slug: slug, MessagePattern: pat, ErrorClass: class,
+			Severity: patterns.SeverityError, Solutions: []string{"fix " + slug}}
+	}
+	m, _ := matcher.Compile([]patterns.Record{
+		rec("vocab-download", `error downloading vocab file`, "TokParseError"),
+		rec("vocab-missing", `vocab file \S+ not found`, "tok_parse.errors.VocabMissingError"),
+		rec("queue-gone", `queue \S+ was deleted`, "msgq.error.MsgQError"),
+	}, matcher.Options{})
+	for _, tt := range []struct{ in, slug string }{
+		{"tok_parse.TokParseError: unexpected tokens remaining in message header\n", ""},
+		{"tok_parse.TokParseError: error downloading vocab file o200k\n", "vocab-download"},
+		{"msgq.error.MsgQError: Resource temporarily unavailable\n", ""},
+		{"tok_parse.errors.VocabMissingError: o200k\n", "vocab-missing"},
+		{"tok_parse.errors.VocabMissingError\n", "vocab-missing"},
+	} {
+		ds, _ := analyzeAll(t, m, tt.in)
+		if len(ds) != 1 || ds[0].slug != tt.slug {
+			t.Errorf("%q: %+v, want one led by %q", tt.in, ds, tt.slug)
 		}
 	}
 }

@@ -15,7 +15,12 @@
 //     say which process died and what it was doing, never why.
 //
 // The cause decides the alert's record, headline, severity and grouping
-// key, so two different failures inside one wrapper are two incidents.
+// key, so two different failures inside one wrapper are two incidents. A
+// header only a consequence record names ("Error in chat completion
+// stream generator.") logged with a traceback is read the same way: the
+// exception it carries, no record naming it, names the failure, and the
+// entry stays a consequence (of the engine's death its request ran into,
+// when that is in sight).
 //
 // When several records match the same text (the same lines of the entry),
 // the best-informed one wins: a record with solutions is never displaced by

@@ -87,6 +87,9 @@ func typeFamily(typ string) string {
 	case "HFValidationError", "RepositoryNotFoundError", "GatedRepoError", "RevisionNotFoundError",
 		"EntryNotFoundError", "LocalEntryNotFoundError", "OfflineModeIsEnabled", "HfHubHTTPError":
 		return FamilyHub
+	case "TemplateError", "TemplateSyntaxError", "UndefinedError", "TemplateRuntimeError":
+		// jinja2's: a chat template that does not render.
+		return FamilyTemplate
 	case "ParserError", "ComposerError", "ConstructorError":
 		// yaml's own errors; pandas and others have a ParserError too.
 		if strings.HasPrefix(typ, "yaml.") {
@@ -115,6 +118,20 @@ func messageFamily(m string) string {
 	switch {
 	case hubMessage(m):
 		return FamilyHub
+	case strings.Contains(m, "no space left on device"), strings.Contains(m, "disk quota exceeded"),
+		strings.Contains(m, "failed to extend /dev/shm"), strings.Contains(m, "[errno 28]"):
+		return FamilyDisk
+	case strings.Contains(m, "too many open files"), strings.Contains(m, "can't start new thread"),
+		strings.Contains(m, "pthread_create failed"), strings.Contains(m, "[errno 24]"):
+		return FamilyLimit
+	case corruptMessage(m):
+		return FamilyCorrupt
+	case strings.Contains(m, "jinja"), strings.Contains(m, "raise_exception("), strings.Contains(m, "roles must alternate"):
+		// A chat template raised: Jinja's own words, the template's
+		// raise_exception call, its usual complaint.
+		return FamilyTemplate
+	case scriptMessage(m):
+		return FamilyScript
 	case strings.Contains(m, "undefined symbol"), strings.Contains(m, "cannot open shared object"),
 		strings.Contains(m, "unexpected keyword argument"), strings.HasPrefix(m, "module '"),
 		strings.Contains(m, "cannot import name"), strings.Contains(m, "no module named"),
@@ -138,9 +155,14 @@ func messageFamily(m string) string {
 		strings.Contains(m, "connection reset"), strings.Contains(m, "timed out"), strings.Contains(m, "no route to host"),
 		strings.Contains(m, "name or service not known"), strings.Contains(m, "failed to connect"),
 		strings.Contains(m, "network is unreachable"), strings.Contains(m, "temporary failure in name resolution"),
-		strings.Contains(m, "all connection attempts failed"):
-		// The last: httpx's and httpcore's ConnectError when no
-		// address of the host answered.
+		strings.Contains(m, "all connection attempts failed"), strings.Contains(m, "connection aborted"),
+		strings.Contains(m, "remote end closed connection"), strings.Contains(m, "max retries exceeded with url"),
+		strings.Contains(m, "server disconnected"), strings.Contains(m, "connection closed by peer"),
+		strings.Contains(m, "connection closed by remote"):
+		// httpx's and httpcore's ConnectError when no address of the
+		// host answered; requests' and urllib3's words for a peer that
+		// closed the connection or never answered; aiohttp's "Server
+		// disconnected".
 		return FamilyNetwork
 	case strings.Contains(m, "cuda error"), strings.Contains(m, "illegal memory access"), strings.Contains(m, "device-side assert"),
 		strings.Contains(m, "cublas_status"), strings.Contains(m, "hip error"), strings.Contains(m, "launch failed"):
@@ -157,6 +179,11 @@ func messageFamily(m string) string {
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
 		return FamilyConfig
+	case strings.Contains(m, " validation error for "), strings.Contains(m, " validation errors for "):
+		// pydantic's ValidationError: a request, a config or a peer's
+		// message that does not fit its model's fields (often a peer of
+		// another version); the lines after it name each field.
+		return FamilyValue
 	case cppCheck(m):
 		// A C++ library's CHECK macro (glog, DMLC, TVM, xgrammar): an
 		// invariant of its own state broke, which is a bug of the
@@ -168,6 +195,12 @@ func messageFamily(m string) string {
 		// A tensor left on another device: the code's bug, or a device
 		// map or offload option it does not handle.
 		return FamilyBug
+	case strings.Contains(m, "object has no attribute '"), strings.Contains(m, "object is not subscriptable"),
+		strings.Contains(m, "object is not callable"), strings.Contains(m, "object is not iterable"):
+		// An AttributeError's or TypeError's words, re-raised inside
+		// another exception's message: the code met an object it did
+		// not expect.
+		return FamilyBug
 	case strings.Contains(m, "operation cannot be accomplished in current state"):
 		// ZeroMQ's EFSM: a request/reply socket used out of its
 		// send/receive order, after an earlier failure broke an
@@ -175,6 +208,83 @@ func messageFamily(m string) string {
 		return FamilyBug
 	}
 	return ""
+}
+
+// refineFamily narrows a family a message says into the one its words
+// say more precisely, for the steps: a network failure whose peer closed
+// the connection before it answered (FamilyDropped), a value check that
+// is pydantic's schema (FamilySchema). m is the message lower-cased.
+// MessageFamily keeps the broad family: what folds restatements reads
+// it.
+func refineFamily(f, m string) string {
+	switch {
+	case f == FamilyNetwork && droppedMessage(m):
+		return FamilyDropped
+	case f == FamilyValue && schemaMessage(m):
+		return FamilySchema
+	}
+	return f
+}
+
+// corruptMessage reports whether m, lower-cased, says a file was cut
+// short or is not the format its reader expects: safetensors' and
+// torch.load's words for a partial download or a Git LFS pointer.
+func corruptMessage(m string) bool {
+	for _, k := range [...]string{"headertoolarge", "error while deserializing header", "metadataincompletebuffer",
+		"pytorchstreamreader failed", "failed finding central directory", "invalid load key", "unexpected end of file",
+		"file not fully covered"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedMessage reports whether m, lower-cased, is http.client's,
+// urllib3's, aiohttp's or httpx's word for a connection the server
+// closed before its response.
+func droppedMessage(m string) bool {
+	for _, k := range [...]string{"connection aborted", "remotedisconnected", "remote end closed connection", "server disconnected",
+		"remoteprotocolerror", "connection closed by peer", "peer closed connection", "incomplete chunked read",
+		// A response that did not come in time: the read, not the
+		// connect, timed out.
+		"read timed out", "readtimeout", "read timeout"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaMessage reports whether m, lower-cased, is pydantic's report of
+// a value that does not fit a model ("1 validation error for Foo",
+// "3 validation errors for Bar").
+func schemaMessage(m string) bool {
+	for _, k := range [...]string{" validation error for ", " validation errors for "} {
+		i := strings.Index(m, k)
+		if i > 0 && isDigitByte(m[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptMessage reports whether m, lower-cased, is a shell's or a launch
+// script's own failure: a command or builtin it could not find (dash has
+// no "source"), an environment (conda, venv) it could not activate.
+func scriptMessage(m string) bool {
+	if strings.Contains(m, ": command not found") || strings.Contains(m, "source: not found") {
+		return true
+	}
+	if !strings.Contains(m, "activate") {
+		return false
+	}
+	for _, k := range [...]string{"environment", "conda", "venv", "virtualenv"} {
+		if strings.Contains(m, k) && !strings.Contains(m, "environment variable") {
+			return true
+		}
+	}
+	return false
 }
 
 // cppCheck reports whether m, lower-cased, holds a C++ CHECK macro's
@@ -325,6 +435,14 @@ func phaseOfLower(msg, m string) string {
 			return "initialising the memory pool"
 		}
 	}
+	if strings.Contains(m, "cuda graph") && strings.Contains(m, "captur") {
+		return "capturing CUDA graphs"
+	}
+	for _, k := range [...]string{"load_weights", "loading weights", "load weights", "weight loading", "loading the checkpoint", "loading checkpoint shards"} {
+		if strings.Contains(m, k) {
+			return "loading weights"
+		}
+	}
 	for _, k := range [...]string{"`model_type`", "'model_type'", "unrecognized model", "model architecture", "unrecognized configuration class"} {
 		if strings.Contains(m, k) {
 			return "reading the model config"
@@ -361,6 +479,10 @@ func componentOfLower(m string) string {
 		{"speculative", "speculative decoding"}, {"draft model", "speculative decoding"},
 		{"lora adapter", ComponentLoRA}, {"--max-lora-rank", ComponentLoRA}, {"lora-target-modules", ComponentLoRA},
 		{"quantization", "quantization"}, {"quant_config", "quantization"}, {"quant method", "quantization"},
+		{"lmcache", ComponentKVConnector},
+		{"tool_call_parser", ComponentToolParser}, {"tool-call-parser", ComponentToolParser}, {"tool call parser", ComponentToolParser},
+		{"tool parser", ComponentToolParser}, {"tools should be extracted", ComponentToolParser},
+		{"extract tool call", ComponentToolParser}, {"parse tool call", ComponentToolParser},
 		{"mooncake", "transfer engine"}, {"nixl", "transfer engine"}, {"transfer engine", "transfer engine"},
 		{"disaggregation", "transfer engine"},
 		// PD disaggregation's KV hand-over: its bootstrap (the prefill

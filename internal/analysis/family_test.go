@@ -55,7 +55,13 @@ func TestFamilyOf(t *testing.T) {
 		{"OSError", "org/model does not appear to have a file named preprocessor_config.json.", analysis.FamilyHub},
 		{"OSError", "We couldn't connect to 'https://huggingface.co' to load this file", analysis.FamilyHub},
 		{"OSError", "bad-name is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'", analysis.FamilyHub},
-		{"OSError", "[Errno 28] No space left on device", ""},
+		{"OSError", "[Errno 28] No space left on device", analysis.FamilyDisk},
+		{"RuntimeError", "NCCL WARN Error: failed to extend /dev/shm/nccl-4d2 to 9637892 bytes", analysis.FamilyDisk},
+		{"OSError", "[Errno 24] Too many open files: '/proc/self/fd'", analysis.FamilyLimit},
+		{"RuntimeError", "can't start new thread", analysis.FamilyLimit},
+		{"safetensors_rust.SafetensorError", "Error while deserializing header: HeaderTooLarge", analysis.FamilyCorrupt},
+		{"RuntimeError", "PytorchStreamReader failed reading zip archive: failed finding central directory", analysis.FamilyCorrupt},
+		{"_pickle.UnpicklingError", "invalid load key, 'v'.", analysis.FamilyCorrupt},
 		// A request to the Hub that failed with a status, and the Hub's
 		// offline misses; the same status from another host is HTTP.
 		{"requests.exceptions.HTTPError", "401 Client Error: Unauthorized for url: https://huggingface.co/api/models/meta-llama/Llama-3-8B", analysis.FamilyHub},
@@ -268,14 +274,19 @@ func FuzzEnvVar(f *testing.F) {
 // messages that say something else.
 func TestMessageFamily(t *testing.T) {
 	for msg, want := range map[string]string{
-		"Failed to watch model files: All connection attempts failed":                       analysis.FamilyNetwork,
-		"Error fetching config: [Errno 111] Connection refused":                             analysis.FamilyNetwork,
-		"Cannot reach the store at 10.0.0.4:50051: Network is unreachable":                  analysis.FamilyNetwork,
-		"Lookup of controller failed: [Errno -3] Temporary failure in name resolution":      analysis.FamilyNetwork,
-		"Error loading plugin: No module named 'acme'":                                      analysis.FamilyImport,
-		"All replicas answered; 3 connection attempts were retried before the first answer": "",
-		"Error running aggregate: division by zero":                                         "",
-		strings.Repeat("x", 5000) + " Connection refused":                                   "",
+		"Failed to watch model files: All connection attempts failed":                                         analysis.FamilyNetwork,
+		"Error fetching config: [Errno 111] Connection refused":                                               analysis.FamilyNetwork,
+		"Cannot reach the store at 10.0.0.4:50051: Network is unreachable":                                    analysis.FamilyNetwork,
+		"Lookup of controller failed: [Errno -3] Temporary failure in name resolution":                        analysis.FamilyNetwork,
+		"Error: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))": analysis.FamilyNetwork,
+		"HTTPConnectionPool(host='10.0.0.4', port=30033): Max retries exceeded with url: /generate":           analysis.FamilyNetwork,
+		"RuntimeError: Last error: Server disconnected":                                                       analysis.FamilyNetwork,
+		"Failed to register worker: 1 validation error for WorkerStatusPublic":                                analysis.FamilyValue,
+		"pydantic_core._pydantic_core.ValidationError: 2 validation errors for ServerArgs":                    analysis.FamilyValue,
+		"Error loading plugin: No module named 'acme'":                                                        analysis.FamilyImport,
+		"All replicas answered; 3 connection attempts were retried before the first answer":                   "",
+		"Error running aggregate: division by zero":                                                           "",
+		strings.Repeat("x", 5000) + " Connection refused":                                                     "",
 	} {
 		if got := analysis.MessageFamily(msg); got != want {
 			t.Errorf("MessageFamily(%.80q) = %q, want %q", msg, got, want)

@@ -221,3 +221,27 @@ func (s *selection) nonWrappers() []matcher.Hit {
 	}
 	return out
 }
+
+// framing returns the context of an entry whose cause is the exception it
+// carries under consequence or wrapper headers (carriedLink): every hit
+// that speaks for its text, best first.
+func (s *selection) framing() []matcher.Hit {
+	out := s.context[:0]
+	for i := range s.hits {
+		if s.isWin[i] {
+			out = append(out, s.hits[i])
+		}
+	}
+	return out
+}
+
+// unframed returns every hit that framing leaves out.
+func (s *selection) unframed() []matcher.Hit {
+	out := s.others[:0]
+	for i := range s.hits {
+		if !s.isWin[i] {
+			out = append(out, s.hits[i])
+		}
+	}
+	return out
+}

@@ -44,6 +44,10 @@ type Triage struct {
 	SGLang bool
 }
 
+// ProcessClient is the process a Triage names for a program whose
+// traceback ends in an HTTP client library: it called a server.
+const ProcessClient = "HTTP client"
+
 // ProcessThread is the process a Triage names for a thread's exception
 // header cut from its traceback: a background thread of the server.
 const ProcessThread = "background thread"
@@ -74,6 +78,33 @@ const (
 	FamilyShape      = "tensor shape mismatch"
 	FamilyEnv        = "environment variable"
 	FamilyLibrary    = "native library error"
+	// FamilyDropped is a connection the other end closed before it
+	// answered: the called server died, restarted or timed the request
+	// out, unlike FamilyNetwork's connection that never opened.
+	FamilyDropped = "connection dropped by the peer"
+	// FamilySchema is a message one program sent another that does not
+	// fit the receiver's schema (pydantic's "N validation error for X").
+	FamilySchema = "schema validation"
+	// FamilyTemplate is a chat template (Jinja) that raised while it
+	// rendered a conversation.
+	FamilyTemplate = "chat template"
+	// FamilyScript is a launch script that failed before the program it
+	// starts: a command or shell builtin missing, an environment that
+	// does not activate.
+	FamilyScript = "launch script"
+	// FamilyDisk is a file system that is full: a disk, /dev/shm.
+	FamilyDisk = "disk full"
+	// FamilyLimit is a per-process limit reached: open files, threads.
+	FamilyLimit = "process limit"
+	// FamilyCorrupt is a file cut short or not what its name says: a
+	// partial download, a Git LFS pointer in place of the weights.
+	FamilyCorrupt = "corrupt or partial file"
+	// FamilyCallerBug is FamilyBug raised in the program's own code
+	// (a script, a training loop), not in an installed package's.
+	FamilyCallerBug = "code bug in the caller"
+	// FamilyBuild is a compiler's or linker's error: a package built
+	// from source, or a kernel compiled just in time.
+	FamilyBuild = "build failure"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -100,6 +131,9 @@ var processMarkers = []marker{
 	{file: "sgl_router", value: "router"},
 	{file: "entrypoints/http_server", value: "HTTP server"},
 	{file: "entrypoints/openai/", value: "HTTP server"},
+	// The older frontend Runtime lived in srt/server.py, next to the
+	// HTTP server: its constructor is the launcher's.
+	{file: "srt/server.py", fn: "__init__", value: "launcher"},
 	{file: "srt/server.py", value: "HTTP server"},
 	// The web framework under the HTTP server: a traceback of its frames
 	// alone (a streamed response cut, an exception group it collapsed)
@@ -108,6 +142,10 @@ var processMarkers = []marker{
 	{file: "/fastapi/", value: "HTTP server"},
 	{file: "/uvicorn/", value: "HTTP server"},
 	{file: "entrypoints/engine", value: "launcher"},
+	// sglang's frontend Runtime starts the server in a subprocess and
+	// waits for it: a program that embeds sglang fails in it when the
+	// server does not come up.
+	{file: "sglang/api.py", fn: "Runtime", value: "launcher"},
 	{file: "launch_server", value: "launcher"},
 	// sglang's first releases called the process that runs the model
 	// workers the router (managers/router/manager.py, ModelRpcClient).
@@ -173,6 +211,7 @@ var phaseMarkers = []marker{
 	{fn: "ModelRpcClient(", value: "starting"},
 	{fn: "start_controller_process", value: "starting"},
 	{fn: "_launch_subprocesses", value: "starting"},
+	{file: "sglang/api.py", fn: "Runtime", value: "starting"},
 }
 
 // componentMarkers name the optional component, innermost frame first.
@@ -203,6 +242,40 @@ var componentMarkers = []marker{
 	{file: "flashinfer", value: "attention backend"},
 	{fn: "flashinfer", value: "attention backend"},
 	{file: "flash_attn", value: "attention backend"},
+	// The parsers of a model's tool calls and reasoning: sglang's
+	// function_call package, vLLM's tool_parsers.
+	{file: "function_call/", value: ComponentToolParser},
+	{file: "tool_parsers/", value: ComponentToolParser},
+	{file: "/lmcache/", value: ComponentKVConnector},
+	{file: "/multimodal/", value: ComponentMultimodal},
+	{file: "mm_utils", value: ComponentMultimodal},
+}
+
+// trainingMarkers name an RL or fine-tuning framework that drives the
+// engine for its rollouts from its own frames. They are read only when
+// no frame names a component or a process: the engine's own, or the Ray
+// driver the framework runs in, say more.
+var trainingMarkers = []marker{
+	{file: "/verl/", value: ComponentTraining},
+	{file: "/slime/", value: ComponentTraining},
+	{file: "/areal/", value: ComponentTraining},
+	{file: "/realhf/", value: ComponentTraining},
+	{file: "/openrlhf/", value: ComponentTraining},
+	{file: "/trl/", value: ComponentTraining},
+	{file: "/nemo_rl/", value: ComponentTraining},
+}
+
+// clientMarkers name an HTTP client's process from its library's frames,
+// when no frame names a process of the server: a program that called a
+// server and lost the connection.
+var clientMarkers = []marker{
+	{file: "/urllib3/", value: ProcessClient},
+	{file: "/requests/", value: ProcessClient},
+	{file: "/httpx/", value: ProcessClient},
+	{file: "/httpcore/", value: ProcessClient},
+	{file: "/aiohttp/", value: ProcessClient},
+	{file: "http/client.py", value: ProcessClient},
+	{file: "/openai/_base_client", value: ProcessClient},
 }
 
 func (m *marker) matches(f *entry.Frame) bool {
@@ -364,6 +437,12 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Phase = first(phaseMarkers, frames)
 		t.Component = first(componentMarkers, frames)
 	}
+	if t.Process == "" && e.Traceback != nil {
+		t.Process = firstInChain(clientMarkers, e, exc)
+	}
+	if t.Process == "" && t.Component == "" && e.Traceback != nil {
+		t.Component = firstInChain(trainingMarkers, e, exc)
+	}
 	if t.Process == "" && e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
 		t.Process = ProcessThread
 	}
@@ -411,6 +490,17 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Family = FamilyLibrary
 		t.Subject = nativeSource(e)
 	}
+	if t.Family == FamilyNetwork || t.Family == FamilyValue {
+		m := excLower
+		if exc == nil {
+			m = e.Message
+			if len(m) > maxFamilyMessage {
+				m = m[:maxFamilyMessage]
+			}
+			m = strings.ToLower(m)
+		}
+		t.Family = refineFamily(t.Family, m)
+	}
 	if t.Family == FamilyShape && t.Phase == "loading weights" {
 		// A shape that does not fit while the checkpoint is read: the
 		// checkpoint is not what the model code expects.
@@ -424,6 +514,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" && exc != nil {
 		t.Family = bugFamily(exc.Type)
 	}
+	if t.Family == FamilyBug && exc != nil && exc.Type != "" {
+		if f, ok := innermostFrame(e, exc); ok && callerCode(f.File) {
+			t.Family = FamilyCallerBug
+		}
+	}
 	if t.Family == "" && exc != nil && exc.Type == "" {
 		// A traceback that lost its exception line may still print an
 		// exception inside it: Ray's "RayTaskError(OutOfMemoryError): ..."
@@ -432,6 +527,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Family = familyOf(typ, msg)
 		}
 	}
+	if t.Family == "" && e.Traceback != nil && (exc == nil || exc.Type == "") && hubClientText(e.Text) {
+		// A traceback cut inside the Hugging Face Hub's client: it
+		// died fetching a model's file.
+		t.Family = FamilyHub
+	}
 	if t.Family == "" && (collectiveText(e.Text) || exc != nil && collectiveText(exc.Message)) {
 		// The entry opens with the collective's line, or its exception
 		// says a collective library failed ("NCCL error in: ...").
@@ -439,6 +539,19 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	}
 	if t.Family == FamilyNetwork && t.Phase == "" && t.Component == "" && strings.Contains(e.Text, "c10d") {
 		t.Phase = "initialising the distributed backend"
+	}
+	if t.Component == "" && exc == nil && e.Traceback == nil {
+		// A log line of its own: its message names the component as an
+		// exception's would.
+		m := e.Message
+		if len(m) > maxFamilyMessage {
+			m = m[:maxFamilyMessage]
+		}
+		lower := strings.ToLower(m)
+		t.Component = componentOfLower(lower)
+		if t.Phase == "" {
+			t.Phase = phaseOfLower(m, lower)
+		}
 	}
 	if t.Phase == "" && exc != nil && exc.Type == "" {
 		// A traceback cut before its exception line: the line that
@@ -455,12 +568,79 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		if t.Component == "" {
 			t.Component = componentOfLower(excLower)
 		}
+		if t.Component == "" && loraName(exc.Message) {
+			t.Component = ComponentLoRA
+		}
 		t.Subject = Subject(t.Family, exc.Message)
 		if t.Family == FamilyImport && t.Subject != "" {
 			t.Importer = importer(e, exc, t.Subject)
 		}
 	}
 	return t
+}
+
+// maxHubText bounds the text hubClientText reads.
+const maxHubText = 16 << 10
+
+// hubClientText reports whether a traceback's text runs through the
+// Hugging Face Hub's client (its package, or transformers' and
+// sglang's calls of its download functions), whatever path separator
+// its frames print.
+func hubClientText(text string) bool {
+	if len(text) > maxHubText {
+		text = text[:maxHubText]
+	}
+	for _, k := range [...]string{"huggingface_hub", "hf_hub_download", "snapshot_download"} {
+		if strings.Contains(text, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// loraName reports whether msg names a LoRA class or object in its own
+// spelling ("BaseLayerWithLoRA", "LoRAManager", "LoRA adapter"): the
+// mixed case is LoRA's, never a word's.
+func loraName(msg string) bool {
+	if len(msg) > maxFamilyMessage {
+		msg = msg[:maxFamilyMessage]
+	}
+	return strings.Contains(msg, "LoRA")
+}
+
+// innermostFrame is the frame that raised exc: its own innermost, or
+// that of the nearest link before it that printed frames.
+func innermostFrame(e *entry.Entry, exc *entry.Exception) (entry.Frame, bool) {
+	if n := len(exc.Frames); n > 0 {
+		return exc.Frames[n-1], true
+	}
+	if e.Traceback == nil {
+		return entry.Frame{}, false
+	}
+	for i := len(e.Traceback.Links) - 1; i >= 0; i-- {
+		if fs := e.Traceback.Links[i].Frames; len(fs) > 0 {
+			return fs[len(fs)-1], true
+		}
+	}
+	return entry.Frame{}, false
+}
+
+// callerCode reports whether a frame's file is the program's own code: a
+// path outside every installed package and the standard library
+// (site-packages, dist-packages, lib/pythonX), and not in the tree of a
+// package the triage knows by name when it runs from a checkout.
+func callerCode(file string) bool {
+	if !strings.HasSuffix(file, ".py") || strings.HasPrefix(file, "<") {
+		return false
+	}
+	f := strings.ReplaceAll(file, "\\", "/")
+	for _, k := range [...]string{"site-packages/", "dist-packages/", "/lib/python", "/lib64/python", "/sglang/", "/vllm/", "/torch/",
+		"/transformers/", "/sgl_kernel/", "/flashinfer/", "/ray/", "/megatron/", "/verl/", "/slime/", "/areal/", "/openrlhf/", "/trl/"} {
+		if strings.Contains(f, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasFrames reports whether e's traceback, or exc's group member, has a
@@ -564,6 +744,22 @@ func textFrames(text string) []entry.Frame {
 // model: their loading, memory pool and kernels.
 const ComponentLoRA = "LoRA adapters"
 
+// ComponentToolParser is the component that reads a model's tool calls
+// (and its reasoning) out of its output.
+const ComponentToolParser = "tool-call parser"
+
+// ComponentKVConnector is the component that stores and fetches KV cache
+// outside the GPU for the engine: LMCache, HiCache's storage backends.
+const ComponentKVConnector = "KV cache connector"
+
+// ComponentMultimodal is the component that prepares images, video and
+// audio for a model, and the engine's image and video generation.
+const ComponentMultimodal = "multimodal path"
+
+// ComponentTraining is an RL or fine-tuning framework that drives the
+// engine (verl, slime, AReaL, OpenRLHF, TRL, NeMo RL).
+const ComponentTraining = "training framework"
+
 // ComponentEP is the component of expert-parallel communication: DeepEP's
 // all-to-all kernels and the NVSHMEM runtime under them, whose bootstrap
 // joins the ranks of every node.
@@ -574,6 +770,11 @@ const ComponentEP = "DeepEP and NVSHMEM"
 func componentOfText(text string) string {
 	line := FirstLine(text)
 	lower := strings.ToLower(line) // once, not once a key
+	if strings.Contains(lower, "lmcache") {
+		// LMCache's lines name their module; it may store through a
+		// transfer engine (Mooncake Store) but is the connector.
+		return ComponentKVConnector
+	}
 	for _, k := range [...]string{"transfer_engine", "transfer_metadata", "transfer_task", "_transport", "mooncake", "nixl", "ucx", "rdma_", "hccl", "ascend"} {
 		if strings.Contains(lower, k) {
 			return "transfer engine"
@@ -607,7 +808,7 @@ func nativeFamily(e *entry.Entry) string {
 	case entry.NativeFaulthandler, entry.NativeTerminate, entry.NativeAssert:
 		return FamilyNative
 	case entry.NativeCompiler:
-		return FamilyImport
+		return FamilyBuild
 	case entry.NativeAscend:
 		// CANN's and ACL's own lines: an Ascend operator or the
 		// runtime under it failed.
@@ -634,7 +835,9 @@ func bugFamily(typ string) string {
 // or gloo report it.
 func collectiveText(text string) bool {
 	line := FirstLine(text)
-	for _, k := range [...]string{"ProcessGroupNCCL", "ProcessGroupGloo", "c10d", "NCCL", "gloo", "monitoredBarrier"} {
+	for _, k := range [...]string{"ProcessGroupNCCL", "ProcessGroupGloo", "c10d", "NCCL", "gloo", "monitoredBarrier",
+		// NCCL's result codes, as torch and NCCL's own lines name them.
+		"ncclSystemError", "ncclInternalError", "ncclRemoteError", "ncclUnhandledCudaError", "ncclInvalidUsage", "ncclInvalidArgument"} {
 		if strings.Contains(line, k) {
 			return true
 		}

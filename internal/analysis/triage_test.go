@@ -300,6 +300,208 @@ func TestTriage(t *testing.T) {
 			want: analysis.Triage{Component: "transfer engine"},
 		},
 		{
+			name: "a program that embeds sglang's frontend Runtime, cut in it: the launcher, starting",
+			in: tbHead + frame("/srv/app/worker.py", "<module>", "runtime = sgl.Runtime(") +
+				frame("/venv/site-packages/sglang/api.py", "Runtime", "return Runtime(*args, **kwargs)"),
+			want: analysis.Triage{Process: "launcher", Phase: "starting"},
+		},
+		{
+			name: "an older sglang, whose Runtime's constructor in srt/server.py raised when the server did not come up: still the launcher starting",
+			in: tbHead + frame("/home/u/FastChat/fastchat/serve/model_worker.py", "main", "rt = sglang.Runtime(model_path=p)") +
+				frame("/home/u/.venv/lib/python3.11/site-packages/sglang/api.py", "Runtime", "return Runtime(*args, **kwargs)") +
+				frame("/home/u/.venv/lib/python3.11/site-packages/sglang/srt/server.py", "__init__", "raise RuntimeError(msg)") +
+				"RuntimeError: Initialization failed. Please see the error messages above.\n",
+			want: analysis.Triage{Process: "launcher", Phase: "starting"},
+		},
+		{
+			name: "an RL framework's own ValueError about its options: the training framework",
+			in: tbHead + frame("/w/slime/slime/backends/megatron_utils/actor.py", "train", "self.fill(data)") +
+				frame("/w/slime/slime/backends/megatron_utils/actor.py", "fill", "raise ValueError(") +
+				"ValueError: foo is required in rollout_data when use_bar is set.\n",
+			want: analysis.Triage{Component: analysis.ComponentTraining},
+		},
+		{
+			name: "another framework's driver cut in its config runner: the training framework",
+			in: tbHead + frame("/code/verl/trainer/main_ppo.py", "<module>", "main()") +
+				frame("/venv/dist-packages/hydra/main.py", "decorated_main", "_run_hydra("),
+			want: analysis.Triage{Component: analysis.ComponentTraining},
+		},
+		{
+			name: "a framework's traceback that goes on into the engine's LoRA code: the engine's component, not the framework",
+			in: tbHead + frame("/w/OpenRLHF/openrlhf/trainer/ppo.py", "fit", "self.engine.generate(x)") +
+				frame("/venv/site-packages/sglang/srt/lora/lora_manager.py", "load", "raise ValueError(m)") +
+				"ValueError: bad rank\n",
+			want: analysis.Triage{Component: analysis.ComponentLoRA},
+		},
+		{
+			name: "a client's traceback cut in urllib3 waiting for a response: the HTTP client",
+			in: tbHead + frame("/usr/lib/dist-packages/urllib3/connectionpool.py", "urlopen", "response = self._make_request(") +
+				frame("/usr/lib/dist-packages/urllib3/connectionpool.py", "_make_request", "response = conn.getresponse()"),
+			want: analysis.Triage{Process: analysis.ProcessClient},
+		},
+		{
+			name: "an httpx call from a bench script whose server closed the connection: the HTTP client, the connection dropped",
+			in: tbHead + frame("/home/u/bench.py", "main", "r = client.post(url, json=body)") +
+				frame("/venv/site-packages/httpx/_transports/default.py", "handle_request", "raise mapped_exc(message) from exc") +
+				"httpx.RemoteProtocolError: Server disconnected without sending a response.\n",
+			want: analysis.Triage{Process: analysis.ProcessClient, Family: analysis.FamilyDropped},
+		},
+		{
+			name: "a bare line of a client whose server closed the connection: the connection dropped",
+			in:   "Error: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))\n",
+			want: analysis.Triage{Family: analysis.FamilyDropped},
+		},
+		{
+			name: "a client's read that timed out waiting for the server's answer: the connection dropped, not a network that never connected",
+			in:   "requests.exceptions.ReadTimeout: HTTPConnectionPool(host='10.0.0.2', port=30000): Read timed out. (read timeout=600)\n",
+			want: analysis.Triage{Family: analysis.FamilyDropped},
+		},
+		{
+			name: "a connect that timed out stays a network failure",
+			in:   "requests.exceptions.ConnectTimeout: HTTPConnectionPool(host='10.0.0.2', port=30000): Max retries exceeded with url: /generate (Caused by ConnectTimeoutError(<urllib3.connection.HTTPConnection object at 0x7f>, 'Connection to 10.0.0.2 timed out. (connect timeout=10)'))\n",
+			want: analysis.Triage{Family: analysis.FamilyNetwork},
+		},
+		{
+			name: "aiohttp's words for the same",
+			in:   "ERROR: request 12 failed: aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n",
+			want: analysis.Triage{Family: analysis.FamilyDropped},
+		},
+		{
+			name: "a traceback cut inside the Hub's client, its frames wrapped and with backslashes: the Hub",
+			in: "pebble.common.RemoteTraceback: Traceback (most recent call last):\n" +
+				"  File \"d:\\env\\lib\\site-packages\\transformers\\utils\\hub.py\", line 409, in cached_file\n" +
+				"    resolved_file = hf_hub_download(\n",
+			want: analysis.Triage{Family: analysis.FamilyHub},
+		},
+		{
+			name: "a cut traceback in snapshot_download: the Hub",
+			in: tbHead + frame("/srv/sglang/srt/model_loader/weight_utils.py", "download_weights_from_hf", "hf_folder = snapshot_download(") +
+				frame("/venv/site-packages/huggingface_hub/_snapshot_download.py", "snapshot_download", "thread_map("),
+			want: analysis.Triage{Phase: "loading weights", Family: analysis.FamilyHub},
+		},
+		{
+			name: "torch's rank line naming NCCL's system error code: a collective failure",
+			in:   "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. Last error:\n",
+			want: analysis.Triage{Family: analysis.FamilyCollective},
+		},
+		{
+			name: "NCCL's remote error code in an exception: a collective failure",
+			in:   "torch.distributed.DistBackendError: NCCL communicator was aborted. ncclRemoteError: A call failed possibly due to a network error\n",
+			want: analysis.Triage{Family: analysis.FamilyCollective},
+		},
+		{
+			name: "pydantic's validation error in a worker's line: a schema mismatch",
+			in:   "Failed to register worker: 1 validation error for WorkerStatus\n",
+			want: analysis.Triage{Family: analysis.FamilySchema},
+		},
+		{
+			name: "pydantic's ValidationError raised: a schema mismatch",
+			in:   "pydantic_core._pydantic_core.ValidationError: 3 validation errors for ChatCompletionRequest\n",
+			want: analysis.Triage{Family: analysis.FamilySchema},
+		},
+		{
+			name: "a Jinja error a server returns for a chat template: the chat template",
+			in:   "chat template error: {\"error\": \"Jinja Exception: Conversation roles must alternate user/assistant/user/assistant\"}\n",
+			want: analysis.Triage{Family: analysis.FamilyTemplate},
+		},
+		{
+			name: "jinja2's TemplateError raised by transformers: the chat template",
+			in:   "jinja2.exceptions.TemplateError: System role not supported\n",
+			want: analysis.Triage{Family: analysis.FamilyTemplate},
+		},
+		{
+			name: "a launch script that could not activate its environment: the launch script",
+			in:   "[ERROR] Failed to activate environment\n",
+			want: analysis.Triage{Family: analysis.FamilyScript},
+		},
+		{
+			name: "a launch script's conda that does not activate: the launch script",
+			in:   "ERROR: could not activate conda env sglang on node gpu-3\n",
+			want: analysis.Triage{Family: analysis.FamilyScript},
+		},
+		{
+			name: "a message about an environment variable is not a launch script's",
+			in:   "RuntimeError: failed to activate the profiler: environment variable SGLANG_TORCH_PROFILER_DIR is not set\n",
+			want: analysis.Triage{Family: analysis.FamilyEnv, Subject: "SGLANG_TORCH_PROFILER_DIR"},
+		},
+		{
+			name: "an AttributeError's words re-raised inside a request's error, naming a LoRA layer: a code bug in the LoRA adapters",
+			in:   "Exception: Error executing request r1: 'LinearWithLoRA' object has no attribute 'weight'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug, Component: analysis.ComponentLoRA},
+		},
+		{
+			name: "a TypeError's words inside a RuntimeError: a code bug",
+			in:   "RuntimeError: worker failed: 'NoneType' object is not subscriptable\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "an API server's line that could not tell whether the output held tool calls: the tool-call parser",
+			in:   "ERROR 05-01 10:00:00 [serving_chat.py:900] Error in chat_completion_full_generator - cannot determine if tools should be extracted.\n",
+			want: analysis.Triage{Component: analysis.ComponentToolParser},
+		},
+		{
+			name: "a tool-call parser's frames: the tool-call parser",
+			in: tbHead + frame("/sgl/python/sglang/srt/function_call/qwen25_detector.py", "detect_and_parse", "action = json.loads(text)") +
+				"KeyError: 'name'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug, Component: analysis.ComponentToolParser},
+		},
+		{
+			name: "LMCache's own line naming its module: the KV cache connector",
+			in:   "[2025-05-01 10:00:00,000] LMCache ERROR: Num retrieved tokens: 0, num expected tokens: 15 (vllm_v1_adapter.py:755:lmcache.integration.vllm.vllm_v1_adapter)\n",
+			want: analysis.Triage{Component: analysis.ComponentKVConnector},
+		},
+		{
+			name: "an LMCache line naming the Mooncake store it uses: the connector, not the transfer engine",
+			in:   "[2025-05-01 10:00:00,000] LMCache ERROR: get failed: 'mooncake.store.Store' object has no attribute 'get_buffer' (connector.py:360:lmcache.v1.storage_backend.connector)\n",
+			want: analysis.Triage{Family: analysis.FamilyBug, Component: analysis.ComponentKVConnector},
+		},
+		{
+			name: "a kernel source that does not compile, in a build's output: a build failure",
+			in:   "#42 3621.8 /app/pkg/csrc/kernels/norm_kernels.cu:223:5: error: use of undeclared identifier 'SOME_LAUNCH_CHECK'\n",
+			want: analysis.Triage{Family: analysis.FamilyBuild},
+		},
+		{
+			name: "g++'s words for the same: a build failure",
+			in:   "/tmp/build/ext/ops.cpp:10:3: error: 'at_cuda_check' was not declared in this scope\n",
+			want: analysis.Triage{Family: analysis.FamilyBuild},
+		},
+		{
+			name: "an AttributeError raised in a user's own script: a bug in the caller's code",
+			in: tbHead + frame("/home/u/bench/run.py", "main", "out = run(engine)") +
+				frame("/home/u/bench/run.py", "run", "return resp.choices[0].text") +
+				"AttributeError: 'NoneType' object has no attribute 'choices'\n",
+			want: analysis.Triage{Family: analysis.FamilyCallerBug},
+		},
+		{
+			name: "a TypeError raised in a Windows user's script: a bug in the caller's code",
+			in: tbHead + "  File \"C:\\Users\\u\\proj\\client.py\", line 10, in ask\n    total += r[\"usage\"]\n" +
+				"TypeError: unsupported operand type(s) for +=: 'int' and 'dict'\n",
+			want: analysis.Triage{Family: analysis.FamilyCallerBug},
+		},
+		{
+			name: "the same TypeError raised in an installed package called from the script: a code bug in the package",
+			in: tbHead + frame("/home/u/proj/client.py", "ask", "c.chat(messages=m)") +
+				frame("/venv/lib/python3.11/site-packages/someclient/api.py", "chat", "total += r[\"usage\"]") +
+				"TypeError: unsupported operand type(s) for +=: 'int' and 'dict'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "a KeyError in sglang run from a checkout: a code bug in the package, not the caller's",
+			in: tbHead + frame("/work/sglang/python/sglang/srt/managers/io_struct.py", "normalize", "x = self.sampling_params[\"n\"]") +
+				"KeyError: 'n'\n",
+			want: analysis.Triage{Family: analysis.FamilyBug},
+		},
+		{
+			name: "an exception whose message says the CUDA graphs were being captured: that phase",
+			in:   "RuntimeError: CUDA graph capture failed for batch size 160: operation not permitted when stream is capturing\n",
+			want: analysis.Triage{Phase: "capturing CUDA graphs"},
+		},
+		{
+			name: "a log line of its own that says the weights were loading: that phase",
+			in:   "ERROR 2025-01-01 10:00:00 worker.py:120] Error while loading weights of layer 12: size of the shard does not match\n",
+			want: analysis.Triage{Phase: "loading weights"},
+		},
+		{
 			name: "the shell's Killed",
 			in:   "Killed\n",
 			want: analysis.Triage{Family: analysis.FamilyKilled},

@@ -127,12 +127,13 @@ func (d *Detector) read(s string) {
 	if i := strings.IndexByte(s, '('); i >= 0 && vllmPrefix(s[i:]) {
 		d.add(iVLLM, Confident)
 	} else if strings.Contains(s, "VllmWorker") || strings.Contains(s, "vllm.entrypoints") || strings.Contains(s, "vllm serve ") ||
-		strings.Contains(s, "vllm/v1/engine/") {
+		vllmEngineFrame(s) {
 		// A worker process's name in its own messages, the server's
 		// entry point on the command line that started it, a frame of
-		// the V1 engine's core (another program that imports vllm, as
-		// sglang's older releases did, runs its layers, never its
-		// engine).
+		// vLLM's own engine, entry points, workers or executors
+		// (another program that imports vllm, as sglang's older
+		// releases did, runs its layers, never its engine: the list
+		// OfEntry reads too).
 		d.add(iVLLM, Confident)
 	}
 	if vllmHeader(s) {

@@ -210,6 +210,11 @@ var otherEngine = map[string]string{
 	"895-lmcache-no-memory-remote-receive-stream-error.log": VLLM,
 	"981-benign-vllm-gloo-pynccl-version-ib-plugin.log":     VLLM,
 	"986-benign-torch-c10d-vllm-pynccl-p2p-cache.log":       VLLM,
+	// dev-11: vLLM's engine ERROR lines and EngineCore traceback, and vLLM
+	// worker lines behind dynamo's prefix.
+	"926-vllm-lora-lm-head-unsupported-weight-glued-line.log": VLLM,
+	"987-vllm-engine-core-nixl-ep-libcudart13-missing.log":    VLLM,
+	"849-benign-dynamo-vllm-worker-capturing-cudagraphs.log":  VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -71,8 +71,23 @@ func ofHeader(s string) string {
 }
 
 // vllmEngineFrames are the parts of vLLM's package only its own engine
-// runs; another program that imports vllm runs its layers.
+// runs; another program that imports vllm runs its layers. The Detector
+// and OfEntry read them both (vllmEngineFrame).
 var vllmEngineFrames = [...]string{"vllm/v1/engine/", "vllm/engine/", "vllm/entrypoints/", "vllm/v1/worker/", "vllm/worker/", "vllm/v1/executor/", "vllm/executor/"}
+
+// vllmEngineFrame reports whether s names a file of vLLM's own engine
+// (vllmEngineFrames).
+func vllmEngineFrame(s string) bool {
+	if !strings.Contains(s, "vllm/") {
+		return false
+	}
+	for _, f := range vllmEngineFrames {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
+	return false
+}
 
 // ofFrames names the engine whose source a traceback's frames pass
 // through, "" when none.
@@ -84,12 +99,8 @@ func ofFrames(text string) string {
 	if strings.Contains(text, "sglang/srt/") {
 		return SGLang
 	}
-	if strings.Contains(text, "vllm/") {
-		for _, f := range vllmEngineFrames {
-			if strings.Contains(text, f) {
-				return VLLM
-			}
-		}
+	if vllmEngineFrame(text) {
+		return VLLM
 	}
 	if strings.Contains(text, "text_generation_server/") {
 		return TGI

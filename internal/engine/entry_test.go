@@ -70,3 +70,27 @@ func TestOfEntryBoundsHeader(t *testing.T) {
 		t.Errorf("a header past %d bytes counted: %q", maxHeader, got)
 	}
 }
+
+// TestDetectorAndOfEntryShareVLLMEngineFrames: a frame of any part of
+// vLLM's own engine (vllmEngineFrames) decides a stream for the Detector
+// as it decides an entry for OfEntry; a frame of vLLM's layers, which
+// other programs import, decides neither.
+func TestDetectorAndOfEntryShareVLLMEngineFrames(t *testing.T) {
+	const site = `  File "/usr/local/lib/python3.12/dist-packages/`
+	for _, part := range vllmEngineFrames {
+		frame := site + part + `runner.py", line 1, in run`
+		if got := detect(frame); got != VLLM {
+			t.Errorf("Detector on a frame of %s: %q, want %q", part, got, VLLM)
+		}
+		if got := OfEntry("", "Traceback (most recent call last):", "Traceback (most recent call last):\n"+frame+"\nValueError: x"); got != VLLM {
+			t.Errorf("OfEntry on a frame of %s: %q, want %q", part, got, VLLM)
+		}
+	}
+	layer := site + `vllm/model_executor/layers/linear.py", line 1, in f`
+	if got := detect(layer); got != "" {
+		t.Errorf("Detector on a layer's frame: %q, want none", got)
+	}
+	if got := OfEntry("", "Traceback (most recent call last):", "Traceback (most recent call last):\n"+layer+"\nValueError: x"); got != "" {
+		t.Errorf("OfEntry on a layer's frame: %q, want none", got)
+	}
+}

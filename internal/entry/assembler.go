@@ -1042,6 +1042,11 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		p.native = c.n.kind
 		p.msg = c.s[c.n.msg:]
 		p.wholeText = c.n.msg > 0
+		if p.native == NativeNCCL {
+			// NCCL's "host:pid:tid [dev]" prefix names the process
+			// (Entry.Process), read once here for every reader.
+			p.proc = ncclProcess(c.s)
+		}
 		switch p.native {
 		case NativeRustPanic:
 			p.st = stPanic

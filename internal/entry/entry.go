@@ -52,7 +52,8 @@ type Entry struct {
 	// as the line writes it: Ray core's pid ("4242"), TensorRT-LLM's
 	// rank ("RANK 0"), or the process prefix vLLM's multiprocessing and
 	// Ray put before a line ("EngineCore_DP0 pid=17374", "VllmWorker
-	// rank=0 pid=9"). "" when none does.
+	// rank=0 pid=9"), or the "host:pid" of NCCL's "host:pid:tid [dev]"
+	// line prefix ("gpu5:35917"). "" when none does.
 	Process string
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",

@@ -365,6 +365,26 @@ func parseNCCL(s string) (string, bool) {
 	return "", false
 }
 
+// ncclProcess is the "host:pid" of a line parseNCCL reads, a part of s:
+// its first word is "host:pid:tid". A launcher's label glued before the
+// host ("[1,0]<stdout>:host:pid:tid") is left out. "" when s is no NCCL
+// line.
+func ncclProcess(s string) string {
+	if _, ok := parseNCCL(s); !ok {
+		return ""
+	}
+	id := s[:strings.IndexByte(s, ' ')]
+	id = id[strings.LastIndexAny(id, ">]")+1:]
+	tid := strings.LastIndexByte(id, ':')
+	pid := strings.LastIndexByte(id[:tid], ':')
+	at := strings.LastIndexByte(id[:pid], ':') + 1
+	if host := id[at:pid]; host == "" || ascii.Digits(host) {
+		// A clock's "10:11:12", not a process.
+		return ""
+	}
+	return id[at:tid]
+}
+
 // isCUDAAssert matches a device-side assert printf line.
 func isCUDAAssert(s string) bool {
 	i := strings.Index(s, ": block: [")

@@ -469,3 +469,62 @@ func TestIsCANNReportEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestNCCLLineNamesItsProcess: an NCCL line's "host:pid:tid [dev]" prefix
+// names its process once, in Entry.Process, whatever a launcher or a
+// collector put before it; a clock is no process, and no other line gets
+// one from a word of that shape.
+func TestNCCLLineNamesItsProcess(t *testing.T) {
+	for _, tt := range []struct {
+		line, want string
+	}{
+		{"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12", "gpu5:35917"},
+		{"node-2.cluster:812:901 [3] NCCL WARN Call to ibv_poll_cq failed", "node-2.cluster:812"},
+		{"3: gpu5:35917:35994 [0] NCCL WARN Cuda failure 'unspecified launch failure'", "gpu5:35917"},
+		{"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed", "node-2:812"},
+		{"sglang-1  | ng3:3063025:3066048 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer", "ng3:3063025"},
+		{"10:11:12 [0] NCCL WARN not a process", ""},
+		{"E0805 09:42:09.763501 80495 rdma_context.cpp:257] Failed to register memory", ""},
+		{"[2026-05-28 00:11:09 TP0] Scheduler hit an exception: host:1:2 [0] NCCL WARN x", ""},
+	} {
+		in := tt.line
+		if label, _, ok := strings.Cut(tt.line, "gpu5:"); ok && label != "" {
+			// A launcher's label is learned from the lines before.
+			in = label + "gpu5:35917:35917 [0] NCCL INFO Bootstrap : Using eth0\n" + in
+		}
+		es := assemble(t, Options{}, in)
+		if len(es) == 0 {
+			t.Errorf("%q: no entry", tt.line)
+			continue
+		}
+		if got := es[len(es)-1].Process; got != tt.want {
+			t.Errorf("%q: Process %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// FuzzNCCLProcess: ncclProcess never panics, and what it returns is a
+// part of the line's first word, "host:pid" with a pid of digits.
+func FuzzNCCLProcess(f *testing.F) {
+	for _, s := range []string{
+		"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12",
+		"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed",
+		"10:11:12 [0] NCCL WARN x", ":1:2 [0] NCCL INFO x", "a::1:2 [0] NCCL WARN x", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := ncclProcess(s)
+		if p == "" {
+			return
+		}
+		first, _, _ := strings.Cut(s, " ")
+		if !strings.Contains(first, p) {
+			t.Fatalf("ncclProcess(%q) = %q, not part of the first word", s, p)
+		}
+		i := strings.LastIndexByte(p, ':')
+		if i <= 0 || !ascii.Digits(p[i+1:]) {
+			t.Fatalf("ncclProcess(%q) = %q, not host:pid", s, p)
+		}
+	})
+}

@@ -44,8 +44,10 @@ import (
 //     message) is that of a traceback no record names printed before it
 //     in its burst is the same failure raised again: by the caller that
 //     waited on a worker's future or a pool's result, by a remote call's
-//     client, by a framework that logs what it re-raises. It is listed in
-//     the first one's incident, which shows where it was raised
+//     client, by a framework that logs what it re-raises. So is one whose
+//     message ends with that traceback's message, in an exception of its
+//     own ("Exception: Error executing request 7: <the message>"). It is
+//     listed in the first one's incident, which shows where it was raised
 //     (raisedBefore).
 //
 //   - a classified exception that relays a native library's failure
@@ -268,6 +270,40 @@ func (g *Grouper) raisedBefore(o *Occurrence, b burst) *group {
 			best = c
 		}
 	})
+	if best == nil {
+		best = g.carriedBefore(x.Message, b)
+	}
+	return best
+}
+
+// carriedBefore returns the incident of a traceback no record names,
+// begun before the burst b in its source and within it, whose exception's
+// message the message msg of a later exception ends with: the caller
+// that waited on the failed work raised its own exception and put the
+// failure's message in it ("Exception: Error executing request 7:
+// 'LoRALayer' object has no attribute 'weight'" after that
+// AttributeError). Only a message long enough to be one failure's
+// (minRestated) is read so. Nil when there is none.
+func (g *Grouper) carriedBefore(msg string, b burst) *group {
+	msg = strings.TrimSpace(msg)
+	if len(msg) <= minRestated {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		x := c.Alert.Match.Exception
+		if !c.Traced || x == nil || x.Type == "" || c.Off >= b.off || !g.inBurst(c, b) {
+			continue
+		}
+		inner := strings.TrimSpace(x.Message)
+		if len(inner) < minRestated || len(inner) >= len(msg) || !strings.HasSuffix(msg, inner) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
 	return best
 }
 

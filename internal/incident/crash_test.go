@@ -151,6 +151,8 @@ var layouts = []struct {
 	{"srun task label", func(s string) string { return "0: " + s }},
 	{"compose column", func(s string) string { return "sglang-1  | " + s }},
 	{"mpirun tag", func(s string) string { return "[1,0]<stderr>:" + s }},
+	{"kubectl timestamps", func(s string) string { return "2025-06-01T12:00:09.123456789Z " + s }},
+	{"journald", func(s string) string { return "Jun 01 12:00:09 node-3 sglang[4242]: " + s }},
 }
 
 var healthy = []string{
@@ -426,9 +428,17 @@ func TestAnInterconnectFailureLeadsTheCrashItCauses(t *testing.T) {
 		{"the CUDA failure first", append([]string{fault}, ibOld), "cuda-illegal-memory-access"},
 		{"another process's out of memory", append(append([]string{ibOld}, chain...), peerOOM), "cuda-error-out-of-memory"},
 	} {
-		got := scanLines(t, m, tt.lines)
-		if len(got) == 0 || got[0].Record.Slug != tt.want {
-			t.Errorf("%s: want the lead %s, got %d:%s", tt.name, tt.want, len(got), describe(got))
+		for _, l := range layouts {
+			// The process is read from NCCL's prefix behind a
+			// launcher's label as without one.
+			lines := make([]string, len(tt.lines))
+			for i, s := range tt.lines {
+				lines[i] = l.line(s)
+			}
+			got := scanLines(t, m, lines)
+			if len(got) == 0 || got[0].Record.Slug != tt.want {
+				t.Errorf("%s, %s: want the lead %s, got %d:%s", tt.name, l.name, tt.want, len(got), describe(got))
+			}
 		}
 	}
 }
@@ -559,5 +569,226 @@ func TestACutTracebackIsMatchedByTheCallItWasCutIn(t *testing.T) {
 	want := "Traceback (most recent call last): … ray.get(actor.init_connections(manager)) (in train)"
 	if got[0].Record.Slug != "unclassified" || got[0].Match.Text != want {
 		t.Errorf("lead %s %q, want unclassified %q", got[0].Record.Slug, got[0].Match.Text, want)
+	}
+}
+
+// TestALibrarysErrorLinesAreOneIncident: a library that fails logs its
+// failure, then what it could not do because of it, each an ERROR line no
+// record names. Printed by one writer (one logger, one header) within one
+// burst of one source they are one incident led by the first line, in any
+// logger's shape; the same lines apart, after a stretch of healthy
+// serving, are two, and so are two writers' lines; a traceback among them
+// still leads, as an unclassified failure says more than a generic line.
+func TestALibrarysErrorLinesAreOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	shapes := []struct {
+		name string
+		line func(t, msg string) string
+	}{
+		{"bracketed time and a library's level", func(t, msg string) string { return "[2025-09-04 " + t + ",159] KVPool ERROR: " + msg }},
+		{"python logging", func(t, msg string) string { return "2025-09-04 " + t + ",160 - kvpool.connector - ERROR - " + msg }},
+		{"vLLM's header", func(t, msg string) string { return "ERROR 09-04 " + t + " [connector.py:360] " + msg }},
+	}
+	msgs := []string{
+		"fetch_blocks failed: 'kvpool.store.Client' object has no attribute 'fetch_blocks'",
+		"Fetched fewer blocks than were promised by the index: 0 of 239",
+		"Num fetched blocks: 0, num promised blocks: 15",
+	}
+	for _, s := range shapes {
+		var burst []string
+		for _, msg := range msgs {
+			burst = append(burst, s.line("01:00:51", msg))
+		}
+		got := scanLines(t, m, burst)
+		if len(got) != 1 || !strings.Contains(got[0].Headline, "fetch_blocks failed") {
+			t.Errorf("%s: want one incident led by the first line, got %d:%s", s.name, len(got), describe(got))
+		}
+		if len(got) == 1 && len(got[0].Consequences) != len(msgs)-1 {
+			t.Errorf("%s: %d lines listed in the incident, want %d", s.name, len(got[0].Consequences), len(msgs)-1)
+		}
+
+		apart := []string{s.line("01:00:51", msgs[0])}
+		for k := 0; k < 20; k++ {
+			apart = append(apart, strings.Replace(healthy[0], "2025-06-01 12:00:00", fmt.Sprintf("2025-09-04 01:%02d:00", 10+k), 1))
+		}
+		apart = append(apart, s.line("01:40:51", msgs[1]))
+		if got := scanLines(t, m, apart); len(got) != 2 {
+			t.Errorf("%s, healthy lines between: want two incidents, got %d:%s", s.name, len(got), describe(got))
+		}
+
+		other := []string{s.line("01:00:51", msgs[0]),
+			strings.Replace(strings.Replace(s.line("01:00:51", msgs[1]), "KVPool", "Loader", 1), "kvpool.connector", "app.loader", 1)}
+		if strings.Contains(other[1], "[connector.py") {
+			other[1] = strings.Replace(other[1], "[connector.py:360]", "[loader.py:88]", 1)
+		}
+		if got := scanLines(t, m, other); len(got) != 2 {
+			t.Errorf("%s, two writers: want two incidents, got %d:%s", s.name, len(got), describe(got))
+		}
+
+		traced := append([]string{s.line("01:00:51", msgs[1])},
+			"Traceback (most recent call last):",
+			`  File "/srv/kvpool/connector.py", line 360, in fetch`,
+			"    self.store.fetch_blocks(keys)",
+			"AttributeError: 'Client' object has no attribute 'fetch_blocks'",
+			s.line("01:00:51", msgs[2]))
+		got = scanLines(t, m, traced)
+		if len(got) != 1 || leadOf(got[0]) != "unclassified AttributeError: 'Client' object has no attribute 'fetch_blocks'" {
+			t.Errorf("%s, a traceback among them: want one incident led by it, got %d:%s", s.name, len(got), describe(got))
+		}
+	}
+}
+
+// TestALibrarysNextLineAfterAWaitEndsItsEvent: c10d's heartbeat monitor
+// finds the watchdog stuck, dumps its debug information for minutes, then
+// aborts with a FATAL line no record names. Printed next by the same
+// library for the same rank, however long after, within the correlation
+// window, that line ends the same event: one incident. Another rank's
+// line, one after a stretch of other lines, one past the correlation
+// window, or an error line that ends nothing minutes later is apart.
+func TestALibrarysNextLineAfterAWaitEndsItsEvent(t *testing.T) {
+	m := crashMatcher(t)
+	stuck := func(rank, at string) []string {
+		pg := "[PG ID 0 PG GUID 0(default_pg) Rank " + rank + "]"
+		return []string{
+			"[rank" + rank + "]:[E429 " + at + ".384372190 ProcessGroupNCCL.cpp:1743] " + pg + " ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog.",
+			"[rank" + rank + "]:[E429 " + at + ".384620373 ProcessGroupNCCL.cpp:1533] " + pg + " ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+		}
+	}
+	fatal := func(rank, at string) string {
+		pg := "[PG ID 0 PG GUID 0(default_pg) Rank " + rank + "]"
+		return "[rank" + rank + "]:[F429 " + at + ".385461578 ProcessGroupNCCL.cpp:1554] " + pg + " " + pg + " Terminating the process after attempting to dump debug info, due to collective timeout or exception."
+	}
+	want := leadOf(scanLines(t, m, stuck("6", "13:55:49"))[0])
+	for _, l := range layouts {
+		lines := func(ss ...string) []string {
+			out := make([]string, len(ss))
+			for i, s := range ss {
+				out[i] = l.line(s)
+			}
+			return out
+		}
+		for _, wait := range []string{"13:55:50", "14:03:49", "14:09:00"} {
+			got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("6", wait))...))
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, the abort at %s: want one incident led by %s, got %d:%s", l.name, wait, want, len(got), describe(got))
+			}
+		}
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("2", "14:03:49"))...)); len(got) != 2 {
+			t.Errorf("%s, another rank's abort: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		errorLine := strings.Replace(strings.Replace(fatal("6", "14:03:49"), "[F429", "[E429", 1), "Terminating the process after attempting to dump debug info", "Failed to open the debug dump file", 1)
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), errorLine)...)); len(got) != 2 {
+			t.Errorf("%s, an error line minutes later that ends nothing: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		if got := scanLines(t, m, lines(append(stuck("6", "13:55:49"), fatal("6", "14:30:49"))...)); len(got) != 2 {
+			t.Errorf("%s, an abort past the correlation window: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+		between := stuck("6", "13:55:49")
+		for k := 0; k < 60; k++ {
+			between = append(between, fmt.Sprintf("[2026-04-29 13:%02d:%02d TP6] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,", 56+k/60, k%60))
+		}
+		if got := scanLines(t, m, lines(append(between, fatal("6", "14:03:49"))...)); len(got) != 2 {
+			t.Errorf("%s, an abort after a stretch of serving: want two incidents, got %d:%s", l.name, len(got), describe(got))
+		}
+	}
+}
+
+// TestAnExceptionCarryingAnEarlierOnesMessageIsItsConsequence: the caller
+// that waited on failed work raises an exception of its own with the
+// failure's message in it ("Exception: Error executing request 7: <the
+// message>", "RuntimeError: worker 2 failed: <the message>"). Printed
+// after the failure's traceback in its burst, it is listed in the
+// failure's incident, in any layout; a short message said of many, or
+// another message, stays apart.
+func TestAnExceptionCarryingAnEarlierOnesMessageIsItsConsequence(t *testing.T) {
+	m := crashMatcher(t)
+	failure := func(typ, msg string) []string {
+		return []string{
+			"Traceback (most recent call last):",
+			`  File "/srv/app/models/dit.py", line 66, in forward`,
+			"    self.mlp[0].weight.dtype",
+			typ + ": " + msg,
+		}
+	}
+	caller := func(typ, msg string) []string {
+		return []string{
+			"[2025-12-10 18:50:28] Failed to generate output for prompt 1: " + msg,
+			"Traceback (most recent call last):",
+			`  File "/srv/app/entrypoints/generator.py", line 276, in generate`,
+			`    raise ` + typ + `(f"{output_batch.error}")`,
+			typ + ": " + msg,
+		}
+	}
+	const inner = "'LoRALayer' object has no attribute 'weight'"
+	for _, tt := range []struct {
+		name         string
+		first, later []string
+		want         int
+	}{
+		{"a request's error carrying the worker's message",
+			failure("AttributeError", inner), caller("Exception", "Error executing request 7: "+inner), 1},
+		{"a worker pool's error carrying it",
+			failure("ValueError", "max_model_len exceeds the rope scaling limit of 32768"),
+			caller("RuntimeError", "worker 2 failed: max_model_len exceeds the rope scaling limit of 32768"), 1},
+		{"a short message said of many stays apart",
+			failure("KeyError", "'weight'"), caller("Exception", "Error executing request 7: 'weight'"), 2},
+		{"another message stays apart",
+			failure("AttributeError", inner), caller("Exception", "Error executing request 7: the output queue was closed"), 2},
+	} {
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, tt.first...), tt.later...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != tt.want {
+				t.Errorf("%s, %s: want %d incidents, got %d:%s", tt.name, l.name, tt.want, len(got), describe(got))
+				continue
+			}
+			if want := "unclassified " + tt.first[len(tt.first)-1]; leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want the lead %s, got %s", tt.name, l.name, want, leadOf(got[0]))
+			}
+		}
+	}
+}
+
+// TestARequestsErrorAfterTheEngineDiedFoldsIntoIt: an API server logs
+// each request that ran into a dead engine under a consequence header
+// ("Error in chat completion stream generator.") with the exception it
+// got, which no record names. Seconds after the engine's own failure it
+// is that failure's consequence: one incident, led by the engine's cause;
+// alone, it is alerted as the exception it carries.
+func TestARequestsErrorAfterTheEngineDiedFoldsIntoIt(t *testing.T) {
+	m := crashMatcher(t)
+	engine := crashCauses[slices.IndexFunc(crashCauses, func(c crashCause) bool { return strings.HasPrefix(c.name, "vLLM's engine core") })]
+	request := func(at, exc string) []string {
+		var out []string
+		for _, l := range []string{
+			"Error in chat completion stream generator.",
+			"Traceback (most recent call last):",
+			`  File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/openai/serving_chat.py", line 642, in chat_completion_stream_generator`,
+			"    async for res in result_generator:",
+			exc,
+		} {
+			out = append(out, "(APIServer pid=1) ERROR 06-01 "+at+" [serving_chat.py:1001] "+l)
+		}
+		return out
+	}
+	want := leadOf(scanLines(t, m, engine.lines)[0])
+	for _, exc := range []string{
+		"RuntimeError: Engine loop is not running, the request cannot be served",
+		"vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+	} {
+		for _, at := range []string{"12:00:01", "12:00:12"} {
+			got := scanLines(t, m, append(append([]string{}, engine.lines...), request(at, exc)...))
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("the engine's failure, then at %s %q: want one incident led by %s, got %d:%s", at, exc, want, len(got), describe(got))
+			}
+		}
+	}
+	// An exception of a library no record knows.
+	alone := scanLines(t, m, request("12:00:01", "tokparse.ParseError: stray token 'zq' after the channel marker"))
+	if len(alone) != 1 || leadOf(alone[0]) != "unclassified tokparse.ParseError: stray token 'zq' after the channel marker" {
+		t.Errorf("the request's error alone: want one incident led by its exception, got %d:%s", len(alone), describe(alone))
 	}
 }

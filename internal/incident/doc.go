@@ -25,12 +25,14 @@
 // cause arrived (see generic.go). One crash is one incident: the native
 // lines of one event, a fragment or a hang's dump beside a failure, the
 // shell's report of a death and the consequences of a burst with no cause
-// in sight each join the burst's lead (generic.go, fold.go), and so do
+// in sight each join the burst's lead (generic.go, fold.go), as does a
+// library's next line printed after a wait of its own (c10d's abort
+// minutes after its heartbeat monitor's report; generic.go), and so do
 // the exceptions a crash raises on its way down (chain.go), the same
-// exception raised again by the caller that waited on it (chain.go), and
-// the generic lines of every call a client makes to a peer it cannot reach
-// (restate.go); the incident takes its exception and time from the whole
-// burst. A native library's chain of located lines that a record calls a
+// exception raised again by the caller that waited on it (chain.go), the
+// generic lines of every call a client makes to a peer it cannot reach
+// and one writer's error lines of one burst (restate.go); the incident
+// takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
 // collective failure a process reports after its interconnect failed

@@ -33,6 +33,27 @@ const (
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
+	buildStep = "A compiler or linker failed (a package built from source, or a kernel compiled just in time): 'use of undeclared " +
+		"identifier', 'was not declared in this scope' or 'no member named' in the package's own source usually mean a missing #include of " +
+		"the header that declares it, or a source that does not build against the installed torch, CUDA or ROCm: take the commit or release " +
+		"that fixes it (search the package's issues and pull requests for the identifier), build the release the engine pins, or install its " +
+		"prebuilt wheel or docker image; 'No such file or directory' for a header, or 'cannot find -l...', means a toolkit or development " +
+		"package is missing (the CUDA or ROCm toolkit of torch's version, python3-dev)"
+	// callerBugStep is the step for a code bug raised in the program's
+	// own code, engine-neutral.
+	callerBugStep = "The exception was raised in the program's own code, not in an installed package (its innermost frame is outside " +
+		"site-packages): it met an object or value it did not expect, most often because a library it calls returns or takes something " +
+		"else in the installed version (pip show that library; compare with the version the program was written for), or an option it " +
+		"reads was left unset; read that frame and the call above it"
+	diskStep = "A file system is full: run df -h where the process runs (and df -h /dev/shm); the model cache (HF_HOME), the kernel " +
+		"caches (~/.triton, ~/.cache), /tmp and logs fill up first; free space or point them at a larger volume. In a container /dev/shm " +
+		"defaults to 64 MB, too little for NCCL and data loaders: give it more (--shm-size, or --ipc=host)"
+	limitStep = "The process reached a per-process limit: 'Too many open files' is the open-file limit (ulimit -n; raise it in the " +
+		"container's or the service's limits, e.g. LimitNOFILE or docker --ulimit nofile=65535:65535), 'can't start new thread' the " +
+		"limit on processes and threads (ulimit -u, a container's pids limit)"
+	corruptStep = "A file the process read is cut short or not the format its name says: a partial download, a Git LFS pointer in place " +
+		"of the weights (a few hundred bytes: git lfs pull), a disk that filled during the download; compare each file's size with " +
+		"its source's (the Hub's file list), delete the bad one and download it again"
 	supportStep = "The server rejected a combination it does not support: the message names the feature and what it needs " +
 		"(a GPU generation, a backend, a model type, a package); choose another backend or option, as the message suggests, or the " +
 		"hardware or version it names"
@@ -83,6 +104,18 @@ var familyNeutral = map[string]string{
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
 	analysis.FamilyLibrary: libraryStep,
+	analysis.FamilyDropped: droppedStep,
+	analysis.FamilySchema:  schemaStep,
+	analysis.FamilyTemplate: "The model's chat template raised while it rendered the conversation: templates reject messages they cannot " +
+		"render (roles that do not alternate user and assistant, a system message the model has none for, tool calls or tool results); " +
+		"send the messages in the order the template expects, or serve the model with a template that accepts them (the engine's chat " +
+		"template option, or the model's updated tokenizer_config.json)",
+	analysis.FamilyScript:    scriptStep,
+	analysis.FamilyBuild:     buildStep,
+	analysis.FamilyCallerBug: callerBugStep,
+	analysis.FamilyDisk:      diskStep,
+	analysis.FamilyLimit:     limitStep,
+	analysis.FamilyCorrupt:   corruptStep,
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in
@@ -133,13 +166,24 @@ var componentNeutral = map[string]string{
 		"node rank and the same number of nodes and rendezvous address (two nodes given one rank fail NVSHMEM's bootstrap), that the nodes reach " +
 		"each other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME), that the RDMA NICs and GPUDirect RDMA work, and that " +
 		"DeepEP and NVSHMEM are the builds the engine pins",
+	analysis.ComponentToolParser: "The tool-call parser could not read the model's output: check that the engine's tool-call (and " +
+		"reasoning) parser is the one of this model's family, that the chat template renders tools the way that parser expects, and " +
+		"whether the model emitted a complete tool call (max_tokens, a stop string cutting it)",
+	analysis.ComponentKVConnector: kvConnectorStep,
+	analysis.ComponentMultimodal: "The multimodal path failed: check the request's images, video or audio (format, size, how many per " +
+		"request) against what the model's processor takes, that transformers is the version the model asks for, and retry the request " +
+		"without its media to confirm",
+	analysis.ComponentTraining: "A training framework that drives an inference engine for its rollouts failed: its own frames say the step " +
+		"(rollout, weight sync, training); check that its options agree with each other and with the engine's, and that the installed " +
+		"engine is the version the framework's release pins; run the engine alone with the same model and parallel sizes to tell the " +
+		"engine's failure from the framework's, and search the framework's own issues",
 	"custom all-reduce": "The custom all-reduce kernel failed: turn it off to confirm (the engine then all-reduces with NCCL); it needs " +
 		"peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
 
 // processNeutral are the process steps that name no sglang option.
 var processNeutral = map[string]bool{"scheduler": true, "HTTP server": true, "router": true, "launcher": true, "Ray driver": true,
-	analysis.ProcessThread: true}
+	analysis.ProcessThread: true, analysis.ProcessClient: true}
 
 // neutralSteps returns the triage's steps in words that hold on every
 // engine: the component's, the phase's, then the family's, or the
@@ -153,7 +197,7 @@ func neutralSteps(t analysis.Triage) []string {
 	case analysis.FamilyEnv:
 		steps[1], steps[3] = steps[3], steps[1] // see triageSteps
 	}
-	if t.Component == "" && t.Phase == "" && t.Family == "" && processNeutral[t.Process] {
+	if (t.Component == "" && t.Phase == "" && t.Family == "" || consequenceProcess[t.Process]) && processNeutral[t.Process] {
 		steps[4] = processSteps[t.Process]
 	}
 	for _, s := range steps {

@@ -479,12 +479,52 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			// process exits with it (see restate.go).
 			cause = g.restatedEarlier(gen, id)
 		}
+		if cause == nil {
+			// Its library's next line, printed after a wait.
+			cause = g.nextOfLibrary(gen, id)
+		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)
 			g.touch(cause)
 		}
 	}
+}
+
+// nextOfLibrary returns, for the unclassified fatal native line gen
+// (fingerprint id) with nothing in its burst that says more, the incident
+// of a line a record names that the same library printed just before it
+// in the same source (within borrowedGap bytes), for the same rank, at
+// most the correlation window earlier; nil when there is none. A library
+// that reports a failure may wait before it ends the process: c10d's
+// heartbeat monitor finds the watchdog stuck, dumps its debug information
+// for minutes, then aborts with a FATAL line. Nothing else printed
+// between the two, the wait is the library's own, not a stretch of
+// healthy serving: the abort ends the same event. A line that does not
+// end the process (an error, a warning) after such a silence may be a
+// new failure, and stays apart.
+func (g *Grouper) nextOfLibrary(gen *group, id string) *group {
+	if !gen.Native || gen.NativeKind == "" || gen.Alert.Record.ID != "" || gen.Source == "" ||
+		gen.Alert.Record.Severity != string(patterns.SeverityCritical) {
+		return nil
+	}
+	var best *group
+	consider := func(ms []member) {
+		for _, m := range ms {
+			c := m.gr
+			if m.id == id || !c.Native || c.NativeKind != gen.NativeKind || c.Alert.Record.ID == "" || c.Source != gen.Source ||
+				c.End >= gen.Off || gen.Off-c.End > borrowedGap || gen.At.Before(c.At) || gen.At.After(c.last().Add(g.opts.Correlation)) ||
+				c.Alert.FirstRank != gen.Alert.FirstRank {
+				continue
+			}
+			if best == nil || c.End > best.End {
+				best = c
+			}
+		}
+	}
+	consider(g.sourceMembers(g.nativeBySource, causeKey(gen)))
+	consider(g.scopeConsequences(gen.Scope))
+	return best
 }
 
 // absorbGeneric lists the generic incident gen among gr's consequences,

@@ -2,6 +2,7 @@ package incident
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -353,4 +354,65 @@ func TestGenericIndexesBoundedWithoutTicks(t *testing.T) {
 	if gens+causes > bound {
 		t.Errorf("indexes hold %d generic incidents and %d causes; at most %d are open", gens, causes, bound)
 	}
+}
+
+// TestWriterOf: a generic line's writer is its header without digits, one
+// logger's or one rank's lines alike whatever their times; no header, or
+// one without a name, is no writer.
+func TestWriterOf(t *testing.T) {
+	writer := func(line string) string {
+		a := entry.NewAssembler(entry.Options{})
+		es := append(a.Push(entry.Line{Text: line}), a.Flush()...)
+		if len(es) != 1 {
+			t.Fatalf("%q: %d entries", line, len(es))
+		}
+		return writerOf(&es[0])
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"[2025-09-04 01:00:51,159] KVPool ERROR: fetch failed", "[2025-09-04 01:00:52,160] KVPool ERROR: 0 of 15 blocks fetched"},
+		{"2025-06-01 12:00:01,120 - app.client - ERROR - one", "2025-06-01 12:00:09,999 - app.client - ERROR - two"},
+	} {
+		wa, wb := writer(tt.a), writer(tt.b)
+		if wa == "" || wa != wb {
+			t.Errorf("%q and %q: writers %q and %q, want one", tt.a, tt.b, wa, wb)
+		}
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"2025-06-01 12:00:01,120 - app.watcher - ERROR - one", "2025-06-01 12:00:01,120 - app.loader - ERROR - two"},
+		{"ERROR 09-04 01:00:51 [connector.py:360] one", "ERROR 09-04 01:00:51 [loader.py:88] two"},
+	} {
+		if wa, wb := writer(tt.a), writer(tt.b); wa == wb {
+			t.Errorf("%q and %q: one writer %q, want two", tt.a, tt.b, wa)
+		}
+	}
+	for _, line := range []string{"Error: request failed", "ERROR: request failed"} {
+		if w := writer(line); w != "" {
+			t.Errorf("%q: writer %q, want none", line, w)
+		}
+	}
+}
+
+// FuzzWriterOf: writerOf never panics, keeps no digit, and names a writer
+// only when the line's header names one.
+func FuzzWriterOf(f *testing.F) {
+	for _, s := range []string{
+		"[2025-09-04 01:00:51,159] KVPool ERROR: fetch failed",
+		"2025-06-01 12:00:01,120 - app.client - ERROR - one",
+		"ERROR 09-04 01:00:51 [connector.py:360] one", "ERROR: x", "", "[2026-05-28 00:11:09 TP0] Error: x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a := entry.NewAssembler(entry.Options{})
+		es := append(a.Push(entry.Line{Text: s}), a.Flush()...)
+		for i := range es {
+			w := writerOf(&es[i])
+			if strings.ContainsAny(w, "0123456789") {
+				t.Fatalf("writerOf(%q) = %q keeps digits", s, w)
+			}
+			if w != "" && !namesWriter(w) {
+				t.Fatalf("writerOf(%q) = %q names no one", s, w)
+			}
+		}
+	})
 }

@@ -260,6 +260,9 @@ type group struct {
 	Generic bool      `json:"generic,omitempty"`
 	Source  string    `json:"source,omitempty"`
 	Last    time.Time `json:"last,omitzero"`
+	// Writer is the writer of a generic line (Occurrence.Writer); "" for
+	// another incident, or in a snapshot written before it was kept.
+	Writer string `json:"writer,omitempty"`
 	// Fragment marks the incident of a failure shown only in part (a
 	// traceback cut before its exception line): like a wrapper alone,
 	// it is context of the cause of its burst (see fold.go).
@@ -276,6 +279,10 @@ type group struct {
 	// (Occurrence.NativeKind); "" for another entry, or in a snapshot
 	// written before it was kept.
 	NativeKind string `json:"nativeKind,omitempty"`
+	// Process is the process its first line named
+	// (Occurrence.Process); "" when it named none, or in a snapshot
+	// written before it was kept.
+	Process string `json:"process,omitempty"`
 	// Routine says the incident began with a routine-looking native
 	// error line (Occurrence.Routine): alone when it settles, it is
 	// dropped (see routineAlone).
@@ -570,8 +577,8 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	o.Complete()
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
-		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -37,8 +36,9 @@ import (
 // a transport failure explained by a failure before it keep their order,
 // and so do an allocation failure (a transport's break does not use up
 // memory) and lines of two processes when both name theirs (NCCL's
-// "host:pid:tid [dev]" prefix): a peer's out of memory closes the socket
-// another rank then reports.
+// "host:pid:tid [dev]" prefix, read by the assembler into
+// entry.Entry.Process): a peer's out of memory closes the socket another
+// rank then reports.
 
 // interconnectTags are the tags of a network stack whose failure breaks
 // the collectives and kernels running over it; a record tagged "network"
@@ -104,7 +104,7 @@ func (g *Grouper) chainBefore(o *Occurrence, b burst) *group {
 			continue
 		}
 		if !(tree != "" && sourceTree(lineOf(c)) == tree ||
-			carried && transportFailure(&c.Alert.Record) && sameProcess(lineOf(c), o.Alert.Match.Text)) {
+			carried && transportFailure(&c.Alert.Record) && sameProcess(c.Process, o.Process)) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {
@@ -153,45 +153,10 @@ func pathByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '.' || c == '_' || c == '-' || c == '+'
 }
 
-// sameProcess reports whether two native lines may be one process's: not
-// when both begin with NCCL's "host:pid:tid [dev]" prefix (behind a
-// launcher's label or not) and name two processes.
+// sameProcess reports whether two incidents' lines may be one process's:
+// not when both name their process (entry.Entry.Process: NCCL's
+// "host:pid:tid [dev]" prefix, an engine's process prefix) and the two
+// differ.
 func sameProcess(a, b string) bool {
-	pa, pb := ncclProcess(a), ncclProcess(b)
-	return pa == "" || pb == "" || pa == pb
-}
-
-// ncclProcess is the "host:pid" of a line that begins with NCCL's
-// "host:pid:tid [dev] " prefix, "" for another. Only the first word and
-// the one after a launcher's label ("3: ", "[1,0]<stdout>:") are read.
-func ncclProcess(line string) string {
-	if len(line) > maxTreeScan {
-		line = line[:maxTreeScan]
-	}
-	for range 2 {
-		word, rest, ok := strings.Cut(line, " ")
-		if !ok {
-			return ""
-		}
-		if p := processOf(word); p != "" && strings.HasPrefix(rest, "[") {
-			return p
-		}
-		line = rest
-	}
-	return ""
-}
-
-// processOf is the "host:pid" of an NCCL prefix word "host:pid:tid", ""
-// when word is not one (a clock's "10:11:12" is not). A launcher's label glued before the host
-// ("[1,0]<stdout>:host:pid:tid") is left out.
-func processOf(word string) string {
-	if k := strings.LastIndexAny(word, ">]"); k >= 0 {
-		word = word[k+1:]
-	}
-	parts := strings.Split(word, ":")
-	n := len(parts)
-	if n < 3 || parts[n-3] == "" || ascii.Digits(parts[n-3]) || !ascii.Digits(parts[n-2]) || !ascii.Digits(parts[n-1]) {
-		return ""
-	}
-	return parts[n-3] + ":" + parts[n-2]
+	return a == "" || b == "" || a == b
 }

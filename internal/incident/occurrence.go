@@ -98,6 +98,17 @@ type Occurrence struct {
 	Bare bool
 	// Traced marks an entry that holds a traceback with its frames.
 	Traced bool
+	// Writer names who wrote a generic line: its header without its
+	// digits (a logger's name and level, a rank's prefix: "[-- ::,]
+	// LMCache ERROR: "), "" when the line has no header with a name in
+	// it or is no generic line. One writer's error lines of one burst
+	// are one event (see restate.go).
+	Writer string
+	// Process is the process the entry names (entry.Entry.Process:
+	// NCCL's "host:pid", an engine's process prefix), "" when it names
+	// none: two failures of two named processes are not one process's
+	// chain (see lower.go).
+	Process string
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -173,6 +184,9 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	r.Severity = string(d.Severity)
 	o.exception = d.Exception != nil && d.Exception.Type != ""
 	o.Generic = isGeneric(e, d)
+	if o.Generic {
+		o.Writer = writerOf(e)
+	}
 	// A hang's thread dump next to a failure (a watchdog timeout record,
 	// a crash that dumped every thread) is that failure's context, as a
 	// fragment is; alone it is the incident.
@@ -182,6 +196,10 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
+	if e.Process != "" {
+		// The entry's text may be lent: the occurrence outlives it.
+		o.Process = strings.Clone(e.Process)
+	}
 	o.Native = e.Format == entry.FormatNative
 	if o.Native {
 		o.NativeKind = nativeKind(e)
@@ -400,6 +418,77 @@ func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 		return d.Severity == patterns.SeverityWarning
 	}
 	return false
+}
+
+// maxWriterHeader bounds the header writerOf reads.
+const maxWriterHeader = 256
+
+// writerOf is the writer of the entry e (Occurrence.Writer): its first
+// line's header, the text before its message, without digits and with
+// runs of blanks as one; "" when the first line does not end with its
+// message or its header names no one (namesWriter).
+func writerOf(e *entry.Entry) string {
+	first, _, _ := strings.Cut(e.Raw, "\n")
+	first = strings.TrimRight(first, " \t\r")
+	msg := strings.TrimRight(analysis.FirstLine(e.Message), " \t\r")
+	if msg == "" || len(first) <= len(msg) || !strings.HasSuffix(first, msg) {
+		return ""
+	}
+	header := first[:len(first)-len(msg)]
+	if len(header) > maxWriterHeader {
+		return ""
+	}
+	if !namesWriter(header) {
+		return ""
+	}
+	var b strings.Builder
+	blank := false
+	for i := 0; i < len(header); i++ {
+		c := header[i]
+		switch {
+		case c >= '0' && c <= '9':
+			continue
+		case c == ' ' || c == '\t':
+			if blank {
+				continue
+			}
+			blank = true
+			b.WriteByte(' ')
+			continue
+		}
+		blank = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// namesWriter reports whether a line's header names who wrote it: a word
+// of two letters or more that is no level word (a logger's name, a
+// library's, a rank's "TP"). A level alone ("ERROR: ") names no one.
+func namesWriter(header string) bool {
+	for i := 0; i < len(header); {
+		if !isLetter(header[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(header) && isLetter(header[j]) {
+			j++
+		}
+		if j-i >= 2 && !levelWord[strings.ToUpper(header[i:j])] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// levelWord holds the level words a header may print, upper case.
+var levelWord = map[string]bool{
+	"ERROR": true, "ERR": true, "WARN": true, "WARNING": true, "CRITICAL": true, "CRIT": true, "FATAL": true,
+	"INFO": true, "DEBUG": true, "TRACE": true, "NOTICE": true, "ALERT": true, "EMERG": true,
 }
 
 // ScopeOf is the correlation scope of a source: its pod when known, else

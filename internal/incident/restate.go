@@ -184,7 +184,9 @@ const maxPeerScan = 4096
 // peerOf is the first address a line names, host and port
 // ("localhost:4222", "10.0.0.4:50051", a URL's "ctl.local:8080"), lower
 // case; "" when it names none. A host is letters, digits, dots and dashes
-// with a letter or a dot in it, so that a time ("12:00:01") is none.
+// with a letter or a dot in it, so that a time ("12:00:01") is none, and
+// not a source file's name, so that a place in code ("core.py:708") is
+// none either.
 func peerOf(line string) string {
 	if len(line) > maxPeerScan {
 		line = line[:maxPeerScan]
@@ -211,11 +213,52 @@ func peerOf(line string) string {
 			}
 			h--
 		}
-		if named && h < i {
+		if named && h < i && !sourceFile(line[h:i]) {
 			return strings.ToLower(line[h:j])
 		}
 	}
 	return ""
+}
+
+// sameWriter reports whether the generic incidents a and b are error
+// lines one writer printed (the same logger, the same rank's prefix:
+// Occurrence.Writer) that do not name two peers. A component that fails
+// logs its failure and then what it could not do because of it ("batch
+// get failed: ...", "retrieved fewer tokens than expected", the counts),
+// one event in several lines; lines of two writers may be two failures,
+// and so may one client's failures to reach two peers.
+func sameWriter(a, b *group) bool {
+	if a.Writer == "" || a.Writer != b.Writer {
+		return false
+	}
+	pa, pb := peerOf(lineOf(a)), peerOf(lineOf(b))
+	return pa == "" || pb == "" || pa == pb
+}
+
+// sourceFile reports whether name, before a colon and digits, is a
+// source file's ("adapter.py:751", "socket.cc:49"): a place in code, not
+// a host and its port.
+func sourceFile(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 {
+		return false
+	}
+	switch strings.ToLower(name[dot+1:]) {
+	case "py", "pyx", "c", "cc", "cpp", "cxx", "cu", "cuh", "h", "hpp", "rs", "go", "java", "js", "ts":
+		return true
+	}
+	return false
+}
+
+// writerGoesOn reports whether the generic line of burst b may go on the
+// failure whose first line is the generic incident c of the same writer
+// (sameWriter): within the correlation window after c's latest line, as a
+// consequence may be, and with no more than a burst's bytes of the source
+// between them (maxBurstGap: the requests a server still answers, not a
+// stretch of serving). A component that failed keeps saying so, in its
+// own words, for each request that runs into the failure.
+func (g *Grouper) writerGoesOn(c *group, b burst) bool {
+	return !b.from.After(c.last().Add(g.opts.Correlation)) && gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
 }
 
 // messageIn reports whether line's message is part of other.
@@ -232,8 +275,10 @@ func messageIn(line, other string) bool {
 func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
-// begun before it, whose line carries gen's message (sameMessage): the
-// first time the failure was printed. Nil when gen (fingerprint id) is no
+// begun before it, whose line carries gen's message (sameMessage) or says
+// the same peer is unreachable (samePeerFailure), or the generic incident
+// of the same writer (sameWriter) that gen's line goes on
+// (writerGoesOn): the first time the failure was printed. Nil when gen (fingerprint id) is no
 // generic line no record names, or says something of its own.
 func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 	if !gen.Generic || gen.Alert.Record.ID != "" || gen.Source == "" {
@@ -244,8 +289,11 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 	for _, m := range g.members(g.genByScope, gen.Scope) {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
-			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq || !g.inBurst(c, b) ||
-			!sameMessage(lineOf(c), lineOf(gen)) && !samePeerFailure(lineOf(c), lineOf(gen)) {
+			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+			continue
+		}
+		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)))
+		if !restated && !(sameWriter(c, gen) && g.writerGoesOn(c, b)) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

@@ -10,8 +10,9 @@ import (
 
 // One failure printed in several lines of one burst is one incident: an
 // exception line whose message follows on the lines a record matches, the
-// same message logged and then printed again as the process exits, a
-// native library's warning after its consequence line.
+// same message logged and then printed again as the process exits, one
+// writer's error lines of one burst, a native library's warning after its
+// consequence line.
 func TestOneFailureSeveralLines(t *testing.T) {
 	s := time.Second
 	// exc is a traceback no record names, its exception typ: msg.
@@ -32,6 +33,11 @@ func TestOneFailureSeveralLines(t *testing.T) {
 	line := func(text string, at time.Time) Occurrence {
 		o := generic(text, "f", at)
 		o.Alert.Match.Text = text
+		return o
+	}
+	// written is a line of the writer "[-- ::,] KVPool ERROR: ".
+	written := func(o Occurrence) Occurrence {
+		o.Writer = "[-- ::,] KVPool ERROR: "
 		return o
 	}
 	nccl := func(o Occurrence) Occurrence {
@@ -99,6 +105,26 @@ func TestOneFailureSeveralLines(t *testing.T) {
 		{"a short shape said of many stays apart",
 			[]Occurrence{placed(line("KeyError: 'a'", t0), 0), placed(line("KeyError: 'b'", t0), 100)},
 			"[KeyError: 'a' KeyError: 'b']"},
+		{"one writer's lines of one burst: one incident led by the first",
+			[]Occurrence{placed(written(line("fetch_blocks failed: no attribute 'fetch_blocks'", t0)), 0),
+				placed(written(line("Fetched fewer blocks than promised: 0 of 239", t0)), 200)},
+			"[fetch_blocks failed: no attribute 'fetch_blocks' +unclassified]"},
+		{"one writer's failures to reach two peers stay two",
+			[]Occurrence{placed(written(line("Failed to connect to the store at store-0.svc:50051", t0)), 0),
+				placed(written(line("Failed to connect to the queue at 10.0.0.9:4222", t0)), 200)},
+			"[Failed to connect to the store at store-0.svc:50051 Failed to connect to the queue at 10.0.0.9:4222]"},
+		{"one writer's line a few requests later goes on the same failure",
+			[]Occurrence{placed(written(line("fetch_blocks failed: no attribute 'fetch_blocks'", t0)), 0),
+				placed(written(line("Fetched fewer blocks than promised: 0 of 239", t0.Add(30*s))), 2000)},
+			"[fetch_blocks failed: no attribute 'fetch_blocks' +unclassified]"},
+		{"one writer's line past the correlation window stays apart",
+			[]Occurrence{placed(written(line("fetch_blocks failed: no attribute 'fetch_blocks'", t0)), 0),
+				placed(written(line("Fetched fewer blocks than promised: 0 of 239", t0.Add(20*time.Minute))), 2000)},
+			"[fetch_blocks failed: no attribute 'fetch_blocks' Fetched fewer blocks than promised: 0 of 239]"},
+		{"one writer's line after a stretch of serving stays apart",
+			[]Occurrence{placed(written(line("fetch_blocks failed: no attribute 'fetch_blocks'", t0)), 0),
+				placed(written(line("Fetched fewer blocks than promised: 0 of 239", t0.Add(30*s))), 64<<10)},
+			"[fetch_blocks failed: no attribute 'fetch_blocks' Fetched fewer blocks than promised: 0 of 239]"},
 		{"a native consequence line, then its library's warning of the same event: one incident",
 			[]Occurrence{placed(proxyCons(t0), 0), placed(proxyWarn(t0), 200)},
 			"[proxy-connect +unclassified]"},
@@ -111,5 +137,22 @@ func TestOneFailureSeveralLines(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPeerOfLeavesPlacesInCode: a host and its port name a peer; a source
+// file and its line ("connector.py:360") name a place in code, not one.
+func TestPeerOfLeavesPlacesInCode(t *testing.T) {
+	for line, want := range map[string]string{
+		"Failed to connect to the store at store-0.svc:50051: Connection refused":              "store-0.svc:50051",
+		"Request to http://ctl.local:8080/v1/keys failed":                                      "ctl.local:8080",
+		"fetch failed: no attribute 'x' (mooncakestore_connector.py:360:lmcache.v1.connector)": "",
+		"Num retrieved tokens: 0 (vllm_v1_adapter.py:755:lmcache.integration)":                 "",
+		"socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu-3:4711":   "gpu-3:4711",
+		"Sync at 12:00:01 failed": "",
+	} {
+		if got := peerOf(line); got != want {
+			t.Errorf("peerOf(%q) = %q, want %q", line, got, want)
+		}
 	}
 }

@@ -194,7 +194,25 @@ var familySteps = map[string]string{
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
 	analysis.FamilyLibrary: libraryStep,
+	analysis.FamilyDropped: droppedStep,
+	analysis.FamilySchema:  schemaStep,
+	analysis.FamilyTemplate: "The model's chat template raised while it rendered the conversation: templates reject messages they cannot " +
+		"render (roles that do not alternate user and assistant, a system message the model has none for, tool calls or tool results); " +
+		"send the messages in the order the template expects, or start the server with a template that accepts them (--chat-template, " +
+		"or the model's updated tokenizer_config.json)",
+	analysis.FamilyScript:    scriptStep,
+	analysis.FamilyBuild:     buildStep,
+	analysis.FamilyCallerBug: callerBugStep,
+	analysis.FamilyDisk:      diskStep,
+	analysis.FamilyLimit:     limitStep,
+	analysis.FamilyCorrupt:   corruptStep,
 }
+
+// consequenceProcess are the processes whose failure is, whatever its
+// phase or family, the consequence of another's: the launcher stops when
+// the process it waits for fails. Their step (look at that process's own
+// lines) follows the others even when the triage says more.
+var consequenceProcess = map[string]bool{"launcher": true}
 
 // processSteps are the first steps for a failure of each process, for
 // when nothing says more.
@@ -216,6 +234,7 @@ var processSteps = map[string]string{
 		"the 'Exception in thread' line, so the full log (not a cut excerpt) names the exception. The name in parentheses is the function the " +
 		"thread ran: it says which feature lost its worker (a cache's backup or prefetch thread, a watchdog, a metrics exporter); the server " +
 		"may keep serving without it and fail later, so restart it once the exception is understood",
+	analysis.ProcessClient: clientStep,
 	"Ray driver": "A Ray task or actor failed and ray.get re-raised its exception in the driver: the remote task's own traceback, after the " +
 		"'RayTaskError(...)' line, and its last exception line name the cause; when this log does not show them, the worker's log on its node " +
 		"does (ray logs, or /tmp/ray/session_latest/logs/worker-*.err)",
@@ -243,6 +262,17 @@ var componentSteps = map[string]string{
 		"other on the bootstrap interface (NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME, NCCL_SOCKET_IFNAME), that the RDMA NICs and GPUDirect RDMA " +
 		"(nvidia-peermem, or the IBGDA driver options DeepEP documents) work, and that DeepEP and NVSHMEM are the builds this sglang pins; " +
 		"start once without the DeepEP all-to-all (--moe-a2a-backend) to confirm",
+	analysis.ComponentToolParser: "The tool-call parser could not read the model's output: check that --tool-call-parser (and " +
+		"--reasoning-parser) name the parser of this model's family, that the chat template renders tools the way that parser expects " +
+		"(the model's own template, or the one its card names), and whether the model emitted a complete tool call (max_tokens, a stop string cutting it)",
+	analysis.ComponentKVConnector: kvConnectorStep,
+	analysis.ComponentMultimodal: "The multimodal path failed: check the request's images, video or audio (format, size, how many per " +
+		"request) against what the model's processor takes, that transformers is the version the model asks for, and retry the request " +
+		"without its media (or with the feature it enabled turned off) to confirm",
+	analysis.ComponentTraining: "A training framework that drives sglang for its rollouts failed: its own frames say the step (rollout, " +
+		"weight sync, training); check that its options agree with each other and with the engine's, and that the installed sglang is the " +
+		"version the framework's release pins; run the engine alone (python -m sglang.launch_server with the same model and parallel sizes) " +
+		"to tell the engine's failure from the framework's, and search the framework's own issues",
 	"custom all-reduce": "The custom all-reduce kernel failed: start with --disable-custom-all-reduce to confirm (NCCL then does the " +
 		"all-reduce); it needs peer-to-peer access between the GPUs (nvidia-smi topo -m; none across PCIe switches without P2P, nor in some VMs)",
 }
@@ -254,6 +284,36 @@ const shapeStep = "A tensor's shape is not what the operation takes: while the w
 	"the checkpoint's quantization config against the server's quantization option, and try the release before this one, which may still " +
 	"load it; while serving, a kernel got a shape it does not handle: note the model, the parallel sizes and the request, and turn off the " +
 	"optional kernels in use (CUDA graphs, another attention backend) one at a time"
+
+// droppedStep is the step for a connection the other end closed before
+// it answered, engine-neutral.
+const droppedStep = "The other end closed the connection before it answered: the server called crashed, restarted, or dropped the " +
+	"request (a proxy's or load balancer's idle timeout, a request too long for its limit); read the called server's log at that time for " +
+	"its own failure, and compare the client's, the proxy's and the server's timeouts with how long the request runs"
+
+// schemaStep is the step for a message that does not fit its schema.
+const schemaStep = "A message did not fit the schema its receiver expects (pydantic's 'validation error for <Model>'): the lines after it " +
+	"name each field and what it must be; when one program sent it to another (a worker to its server, a client SDK to an API), the two " +
+	"are usually of different releases: run both at the same version, and check the field's value on the sending side"
+
+// scriptStep is the step for a launch script that failed.
+const scriptStep = "The launch script failed before the program it starts: read its lines just before this one; 'source: not found' " +
+	"means the script ran under sh (dash), which has no 'source': run it with bash (bash run.sh, or a #!/bin/bash line) or use '.'; " +
+	"'command not found' a tool missing from PATH on this node; an environment that does not activate a conda or venv path that does " +
+	"not exist on this node. Run it with bash -x to see the failing command"
+
+// clientStep is the step for an HTTP client whose call failed, when
+// nothing says more.
+const clientStep = "A client's call to a server failed before a response came back (the traceback ends in the HTTP library): the server " +
+	"it called closed the connection, crashed or did not answer in time; read that server's log at the same time for its own failure, " +
+	"and check the client's timeout and any proxy between them"
+
+// kvConnectorStep is the step for the component that stores KV cache
+// outside the GPU, engine-neutral.
+const kvConnectorStep = "The KV cache connector (LMCache, HiCache's storage, Mooncake Store) failed to store or fetch cached KV: " +
+	"check that the connector, its storage backend's client (mooncake, redis, a file system) and the engine are versions released " +
+	"together (a missing attribute or method means the connector calls an API the installed backend lacks), that the backend is " +
+	"reachable, and start once without the connector to confirm the engine serves"
 
 // panicStep is the engine-neutral step for a Rust panic.
 const panicStep = "A Rust program hit a bug, not a setting: the message after 'panicked at' says what broke and the location where " +
@@ -294,7 +354,7 @@ func triageSteps(t analysis.Triage) []string {
 		// started, not what it runs, is the fix.
 		steps[1], steps[3] = steps[3], steps[1]
 	}
-	if t.Component == "" && t.Phase == "" && t.Family == "" {
+	if t.Component == "" && t.Phase == "" && t.Family == "" || consequenceProcess[t.Process] {
 		steps[5] = processSteps[t.Process]
 	}
 	for _, s := range steps {

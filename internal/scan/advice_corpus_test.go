@@ -65,30 +65,11 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
-	// Held out (heldout-12): measured, not tuned to.
-	"800-slime-r3-valueerror-unindented-first-file.log":                "held out: a ValueError from a training framework's rollout data check, with unindented frames, leads unclassified with no phase or component to advise from",
-	"823-hf-connect-rich-console-wrapped-right-aligned-source.log":     "held out: a pebble RemoteTraceback header behind a rich console's wrapping leads unclassified with no phase or component to advise from",
-	"828-areal-client-server-disconnected-killed-two-space-indent.log": "held out: a client's urllib3 traceback without its final RuntimeError leads unclassified with no phase or component to advise from",
-	// Held out (heldout-13): measured, not tuned to.
-	// heldout-14 (development since heldout-15): measured blind, not tuned to.
-	"653-client-connection-aborted-refused.log":             "held out: a client's 'Connection aborted' RemoteDisconnected line leads unclassified with no phase or component to advise from",
-	"661-lmcache-mooncake-store-no-batch-get-buffer.log":    "held out: LMCache's errors about fewer retrieved tokens than expected are unclassified incidents with no phase or component to advise from",
-	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": "held out: an Ollama-style 'chat template prompt error' line quoting a Jinja exception leads unclassified with no phase or component to advise from",
-	"686-slurm-run-sh-source-not-found-dash.log":            "held out: a launch script's '[ERROR] Failed to activate environment' leads unclassified with no phase or component to advise from",
 	// Held out (heldout-15): measured, not tuned to.
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's two-line records leave the ERROR record's message unread, and the incident leads unclassified with no text, no phase or component to advise from",
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log":  "held out: vLLM's 'Error executing method update_weight' from an RL framework's worker wrapper leads unclassified with no phase or component to advise from",
-	// dev-5: measured before any change made for the batch.
-	"905-fastchat-compose-prefixed-sglang-worker-runtime-traceback-cut.log":    "an unclassified cut traceback behind docker compose's and FastChat's prefixes",
-	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": "an unclassified cut traceback behind FastChat's stderr wrapper",
-	"913-verl-iso-nanosecond-timestamps-main-ppo-hydra-traceback-cut.log":      "an unclassified driver traceback cut before its exception",
-	// dev-7: measured before any change made for the batch.
-	"937-c10d-dist-backend-error-unhandled-system-error-rank-prefix.log": "NCCL's unhandled system error is claimed on a rank's bare 'ncclSystemError:' tail line, whose incident carries only the generic steps",
-	// dev-8: measured before any change made for the batch.
-	"862-gpustack-compose-worker-register-pydantic-validation.log": "GPUStack's worker registration refused by a pydantic validation error leads unclassified",
-	// dev-10: measured before any change made for the batch.
-	"762-sglang-diffusion-lora-layer-no-attribute-weight.log": "sglang diffusion's 'Failed to generate output for prompt' with an AttributeError from a LoRA-wrapped layer leads unclassified",
-	"763-vllm-hermes-cannot-determine-tools-extracted.log":    "vLLM's 'Error in chat_completion_full_generator - cannot determine if tools should be extracted' leads unclassified",
+	// dev-11: measured before any change made for the batch.
+	"949-torch-npu-pta-inner-error-can-exit-then-ge-finalize.log": "torch_npu's PTA inner-error plog line leads unclassified with no phase or component to advise from",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -146,10 +146,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
-	// dev-10: measured before any change made for the batch.
-	"764-docker-gpus-no-device-driver-capabilities.log": {
-		"hard-wrap-80": "cut at 80 columns inside the docker line ('...with capab' / 'ilities: [[gpu]].'), the line is not rejoined and docker-gpu-device-driver-missing's pattern no longer reads it: no alert",
-	},
 	// Held out (heldout-13): measured, not tuned to.
 	"615-mooncake-store-register-memory-enomem-single-line.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside the registration line, the first piece 'Failed to register memory 0x' leads unclassified",
@@ -167,42 +163,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-prefix-timestamps": "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"kubectl-timestamps":        "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"loki-tab":                  "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-	},
-	"671-benign-nccl-fastsocket-retry-warnings-connected.log": {
-		"actions":                   "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"ansi-level":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"ansi-line":                 "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"blockquote":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"bracketed-stamp":           "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"code-block":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"compose":                   "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"cr-redraw":                 "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"cri":                       "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"crlf":                      "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"docker-json":               "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"double-spaced":             "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"grep-n":                    "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"hard-wrap-120":             "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"hard-wrap-80":              "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"journald":                  "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"kubectl-prefix":            "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"kubectl-prefix-timestamps": "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"kubectl-timestamps":        "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"loki-pipe":                 "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"loki-tab":                  "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"md-dash":                   "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"md-star":                   "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"mpirun-tag":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"ray":                       "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"srun-label":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-		"tab-indent":                "held out: the NCCL fastsocket plugin's WARN lines alert unclassified, as they do as posted",
-	},
-	"682-llamacpp-ollama-jinja-roles-alternate-escaped.log": {
-		"code-block":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"grep-n":        "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-120": "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"hard-wrap-80":  "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
-		"mpirun-tag":    "held out: behind this prefix or cut the Ollama-style line quoting the Jinja exception gives no alert",
 	},
 	// Held out (heldout-15): measured, not tuned to.
 	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {

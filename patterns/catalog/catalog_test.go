@@ -315,9 +315,6 @@ var examples = map[string]example{
 			// A paste with the handle elided or redacted.
 			"Memory access fault by GPU node-1 (Agent handle: ...) on address 0x7a41d2c11000. Reason: Unknown.",
 			"Memory access fault by GPU node-4 (Agent handle: <redacted>) on address 0x7f00deadb000. Reason: Page not present or supervisor privilege.",
-			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
-			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
-			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
 		},
 		miss: []string{
 			"Memory access fault detected in test harness",
@@ -2408,6 +2405,10 @@ func compile(t *testing.T, r patterns.Record) *regexp2.Regexp {
 	if err != nil {
 		t.Fatalf("%s (%s): compile %q: %v", r.Slug, r.Origin, r.MessagePattern, err)
 	}
+	// The tests ask what a pattern matches, not how fast: the product's
+	// timeout would fail them on a loaded machine (the race detector, a
+	// shared CI runner). Backtracking is bounded by the lint's own tests.
+	re.MatchTimeout = time.Minute
 	return re
 }
 

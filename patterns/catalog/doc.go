@@ -14,6 +14,16 @@
 // that engine's options; ray.jsonl Ray's, engine-neutral. The examples of
 // the engine files are in testdata/engine-records.json.
 //
+// The serving stack's neighbours are read by their own vocabularies too
+// (neighbour_vocabulary_test.go): Mooncake's store master and clients (its
+// error codes, client expiry, leadership, eviction), its transfer engine's
+// metadata and handshake, the Python store's API as KV-cache layers call
+// it, LMCache's buffer and remote backend, NIXL's statuses, Dynamo's NATS
+// and etcd, Triton's compiler on each GPU backend, the OpenAI harmony
+// parser, the engines' tool-call and reasoning parsers, Jinja templates,
+// and the HTTP clients of benchmark scripts and trainers whose server went
+// away.
+//
 // The shared layers' records cover whole vocabularies, not excerpts: the
 // error names and texts of the CUDA and HIP runtimes, NCCL's results, the
 // C library's errno texts, gRPC's status codes, NVML, ROCm SMI, ibverbs'
@@ -27,7 +37,9 @@
 // process pools and asyncio's exception handler, thread creation refused,
 // NCCL's shared memory, the Ascend runtime's aclError codes and the CANN
 // modules' error codes, systemd's unit results, exit statuses, Slurm's and
-// mpirun's reports, and the kubelet's and container runtime's errors.
+// mpirun's reports, the kubelet's and container runtime's errors, kubectl's
+// pod statuses, HTTP access lines of a failing probe or endpoint, Ray's
+// actor, raylet and GCS deaths, and the shells that run a launch script.
 // vocabulary_test.go and platform_vocabulary_test.go list each vocabulary
 // with the shapes its callers print it in and the record that must lead on
 // every string (or that no failure record claims it), so a change to a

@@ -1,8 +1,17 @@
 package catalog_test
 
 import (
+	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // The platform vocabularies are the failure texts of the layers around a
@@ -49,6 +58,10 @@ func platformVocabularies() []vocabulary {
 		launcherReports,
 		asyncioLoopErrors,
 		containerRuntimeErrors,
+		kubectlPodStatuses,
+		httpAccessStatuses,
+		rayActorDeaths,
+		shellLaunchErrors,
 	}
 }
 
@@ -65,6 +78,7 @@ var nvidiaXids = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "[ 1234.567890] NVRM: Xid (PCI:0000:3b:00): %[2]s, pid=4021, name=python3, %[1]s"},
 		{Field: fieldText, All: true, Format: "Dec 06 09:00:01 gpu-node-3 kernel: NVRM: Xid (PCI:0000:3b:00): %[2]s, pid='<unknown>', name=<unknown>, %[1]s"},
+		{Field: fieldText, All: true, Format: "[Sun Dec  6 09:00:01 2026] NVRM: Xid (PCI:0000:3b:00): %[2]s, pid=4021, name=python3, %[1]s"},
 	},
 	terms: []vocabTerm{
 		{"Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address", "13", "", "nvidia-xid-error"},
@@ -141,6 +155,7 @@ var amdgpuKernelReports = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "[ 1234.567890] %s"},
 		{Field: fieldText, Format: "Dec 06 09:00:01 mi300-2 kernel: %s"},
+		{Field: fieldText, Format: "[Sun Dec  6 09:00:01 2026] %s"},
 	},
 	terms: []vocabTerm{
 		{"[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=613206, emitted seq=613208", "", "", "amdgpu-gpu-hang-reset"},
@@ -150,7 +165,13 @@ var amdgpuKernelReports = vocabulary{
 		{"amdgpu 0000:c5:00.0: amdgpu: Ring gfx_0.0.0 reset failed", "", "", "amdgpu-gpu-hang-reset"},
 		{"amdgpu 0000:c5:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU reset", "", "", "amdgpu-gpu-hang-reset"},
 		{"amdgpu: The cp might be in an unrecoverable state due to an unsuccessful queues preemption", "", "", "amdgpu-gpu-hang-reset"},
-		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32769)", "", "", "rocm-memory-access-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32769)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770, for process python pid 1796 thread python pid 1796)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: [mmhub0] retry page fault (src_id:0 ring:0 vmid:1 pasid:32775)", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030", "", "", "amdgpu-vm-page-fault"},
+		{"amdgpu 0000:c5:00.0: amdgpu: ring gfx_0.0.0 uses VM inv eng 0 on hub 0", "", "", ""},
+		{"amdgpu 0000:c5:00.0: amdgpu:   in page starting at address 0x00007f5279bab000 from client 0x1b (UTCL2)", "", "", ""},
+		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset(2) failed", "", "", "amdgpu-gpu-hang-reset"},
 		{"amdgpu 0000:c5:00.0: amdgpu: GPU reset succeeded, trying to resume", "", "", ""},
 		{"amdgpu 0000:c5:00.0: amdgpu: Ring comp_1.0.1 reset succeeded", "", "", ""},
 		{"[drm] amdgpu kernel modesetting enabled.", "", "", ""},
@@ -167,6 +188,7 @@ var kernelReports = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "[ 1234.567890] %s"},
 		{Field: fieldText, Format: "Dec 06 09:00:01 gpu-node-3 kernel: %s"},
+		{Field: fieldText, Format: "[Sun Dec  6 09:00:01 2026] %s"},
 	},
 	terms: []vocabTerm{
 		{"python3[4021]: segfault at 0 ip 00007f3a2c0b8d10 sp 00007ffd1c2b3a40 error 4 in libcuda.so.535.104.05[7f3a2b000000+1c00000]", "", "", "linux-kernel-segfault-report"},
@@ -187,6 +209,14 @@ var kernelReports = vocabulary{
 		{"blk_update_request: I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0", "", "", "os-input-output-error"},
 		{"I/O error, dev sdb, sector 2048 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", "", "", "os-input-output-error"},
 		{"Buffer I/O error on dev nvme0n1p1, logical block 15, async page read", "", "", "os-input-output-error"},
+		{"BUG: unable to handle page fault for address: ffffb8e1c2a3d000", "", "", "linux-kernel-oops"},
+		{"BUG: kernel NULL pointer dereference, address: 0000000000000008", "", "", "linux-kernel-oops"},
+		{"BUG: unable to handle kernel NULL pointer dereference at 0000000000000008", "", "", "linux-kernel-oops"},
+		{"Oops: 0000 [#1] PREEMPT SMP NOPTI", "", "", "linux-kernel-oops"},
+		{"general protection fault, probably for non-canonical address 0xdead000000000122: 0000 [#1] SMP NOPTI", "", "", "linux-kernel-oops"},
+		{"Kernel panic - not syncing: Fatal exception", "", "", "linux-kernel-oops"},
+		{"Kernel panic - not syncing: Fatal Machine check", "", "", "host-memory-uncorrectable-error"},
+		{"RIP: 0010:_nv012345rm+0x1d/0x30 [nvidia]", "", "", ""},
 		{"nfs: server 10.0.0.5 OK", "", "", ""},
 		{"NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x62:0x55:2477)", "", "", "nvidia-gpu-init-failed"},
 		{"NVRM: GPU 0000:3b:00.0: rm_init_adapter failed, device minor number 0", "", "", "nvidia-gpu-init-failed"},
@@ -479,17 +509,19 @@ func hcclResults() vocabulary {
 }
 
 // kubeletEvents are the kubelet's and the scheduler's events about a
-// serving pod (reason and message), as kubectl describe and event
-// exporters print them, and the message alone as a pod's status carries
-// it. A pull in progress and a container started are no failure (a
+// serving pod (reason and message), as kubectl describe, kubectl get
+// events (with and without the namespace column) and event exporters
+// print them, and the message alone as a pod's status carries it. A pull in progress and a container started are no failure (a
 // readiness probe failing while a model loads is checked among the
-// routine lines: alone, its message is the probe's connection error);
-// the kubelet's back-off restarting a container is left to the
-// container's own failure, which its previous log holds.
+// routine lines: alone, its message is the probe's connection error). The
+// kubelet's back-off restarting a container is a consequence: it leads
+// only when the container's own failure is not in the same log.
 var kubeletEvents = vocabulary{
 	name: "Kubernetes events (kubelet, scheduler)",
 	shapes: []vocabShape{
 		{Field: fieldText, All: true, Format: "  Warning  %[2]s  2m (x3 over 5m)  kubelet  %[1]s"},
+		{Field: fieldText, All: true, Format: "2m          Warning   %[2]s   pod/sglang-0   %[1]s"},
+		{Field: fieldText, All: true, Format: "llm         2m          Warning   %[2]s   pod/sglang-7d9f8b6c5-x2v9k   %[1]s"},
 		{Field: fieldText, Format: "%s"},
 	},
 	terms: []vocabTerm{
@@ -498,7 +530,17 @@ var kubeletEvents = vocabulary{
 		{"Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.", "Evicted", "", "k8s-pod-evicted"},
 		{"Container sglang exceeded its local ephemeral storage limit \"20Gi\".", "Evicted", "", "k8s-pod-evicted"},
 		{"Usage of EmptyDir volume \"dshm\" exceeds the limit \"1Gi\".", "Evicted", "", "k8s-pod-evicted"},
-		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", ""},
+		{"Back-off restarting failed container sglang in pod sglang-0_default(2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40)", "BackOff", "", "k8s-container-crashloop"},
+		{"Back-off restarting failed container", "BackOff", "", "k8s-container-crashloop"},
+		{"Readiness probe failed: HTTP probe failed with statuscode: 404", "Unhealthy", "", "health-probe-endpoint-not-found"},
+		{"Liveness probe failed: HTTP probe failed with statuscode: 404", "Unhealthy", "", "health-probe-endpoint-not-found"},
+		{"Liveness probe failed: HTTP probe failed with statuscode: 503", "Unhealthy", "", "k8s-probe-failed"},
+		{"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"3f2a9c\": plugin type=\"calico\" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized", "FailedCreatePodSandBox", "", "k8s-pod-sandbox-failed"},
+		{"Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded", "FailedCreatePodSandBox", "", "k8s-pod-sandbox-failed"},
+		{"network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", "NetworkNotReady", "", "k8s-pod-sandbox-failed"},
+		{"Failed to pull image \"lmsysorg/sglang:latest\": toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit", "Failed", "", "container-image-pull-failed"},
+		{"Created container: sglang", "Created", "", ""},
+		{"Container image \"lmsysorg/sglang:v0.5.2-cu129\" already present on machine", "Pulled", "", ""},
 		{"Liveness probe failed: Get \"http://10.1.2.3:30000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", "Unhealthy", "", "k8s-probe-failed"},
 		{"Startup probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused", "Unhealthy", "", "k8s-probe-failed"},
 		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-failed"},
@@ -616,7 +658,14 @@ var launcherReports = vocabulary{
 		{"mpirun noticed that process rank 0 with PID 4021 on node gpu-node-3 exited on signal 9 (Killed).", "", "", "process-killed-sigkill"},
 		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 11 (Segmentation fault).", "", "", "process-segfault-core-dumped"},
 		{"mpirun noticed that process rank 3 with PID 4021 on node gpu-node-3 exited on signal 6 (Aborted).", "", "", "process-aborted-core-dumped"},
+		{"srun: error: gpu-node-3: task 0: Exited with exit code 1", "", "", "slurm-task-exited"},
+		{"srun: error: gpu-node-3: tasks 0-7: Exited with exit code 1", "", "", "slurm-task-exited"},
+		{"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.", "", "", "slurm-task-exited"},
+		{"srun: error: Unable to create step for job 1234: Requested node configuration is not available", "", "", "slurm-allocation-failed"},
+		{"srun: error: Invalid generic resource (gres) specification", "", "", "slurm-allocation-failed"},
+		{"srun: error: Node failure on gpu-node-3", "", "", "slurm-job-cancelled"},
 		{"srun: Job 1234 step creation temporarily disabled, retrying (Requested nodes are busy)", "", "", ""},
+		{"srun: error: gpu-node-3: task 0: Exited with exit code 0", "", "", ""},
 		{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 ***", "", "", ""},
 	},
 }
@@ -643,9 +692,9 @@ var asyncioLoopErrors = vocabulary{
 	},
 }
 
-// containerRuntimeErrors are the errors of runc, containerd, Docker and
-// the NVIDIA container toolkit when a serving container cannot be created
-// or its command cannot be run.
+// containerRuntimeErrors are the errors of runc, crun (Podman),
+// containerd, Docker and the NVIDIA container toolkit when a serving
+// container cannot be created or its command cannot be run.
 var containerRuntimeErrors = vocabulary{
 	name: "container runtime (runc, containerd, Docker, nvidia-container-cli)",
 	shapes: []vocabShape{
@@ -667,6 +716,193 @@ var containerRuntimeErrors = vocabulary{
 		{"Unable to open /dev/kfd read-write: Permission denied", "", "", "rocm-kfd-not-accessible"},
 		{"rocm_agent_enumerator: error: failed to open /dev/kfd", "", "", "rocm-kfd-not-accessible"},
 		{"docker: Error response from daemon: driver failed programming external connectivity on endpoint sglang (3f2a9c): Bind for 0.0.0.0:30000 failed: port is already allocated.", "", "", "address-already-in-use"},
+		{"docker: Error response from daemon: could not select device driver with capabilities: [[gpu]].", "", "", "docker-gpu-device-driver-missing"},
+		{"Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=all: unknown.", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting \"/data/models\" to rootfs at \"/models\": mount /data/models:/models (via /proc/self/fd/6), flags: 0x5000: no such file or directory: unknown.", "", "", "container-runtime-create-failed"},
+		{"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting cgroup config for procHooks process: unable to freeze: unknown", "", "", "container-runtime-create-failed"},
+		{"docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: exec: \"/app/start.sh\": permission denied: unknown.", "", "", "shell-permission-denied"},
+		{"exec /app/entrypoint.sh: permission denied", "", "", "shell-permission-denied"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"nvidia-smi\": executable file not found in $PATH: unknown", "", "", "nvidia-smi-missing-in-container"},
+		{"Error: crun: executable file `python3` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found", "", "", "container-command-not-executable"},
+		{"Error: crun: executable file `nvidia-smi` not found in $PATH: No such file or directory: OCI runtime attempted to invoke a command that was not found", "", "", "nvidia-smi-missing-in-container"},
+		{"docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?.", "", "", "docker-daemon-unreachable"},
+		{"docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Post \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/create\": dial unix /var/run/docker.sock: connect: permission denied.", "", "", "docker-daemon-unreachable"},
+		{"docker: Error response from daemon: Conflict. The container name \"/sglang\" is already in use by container \"3f2a9c1d2e\". You have to remove (or rename) that container to be able to reuse that name.", "", "", "docker-container-name-conflict"},
+		{"docker: Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /data/models/Qwen3-8B.", "", "", "docker-bind-mount-source-missing"},
+		{"docker: Error response from daemon: Unknown runtime specified nvidia.", "", "", "docker-gpu-device-driver-missing"},
+		{"docker: Error response from daemon: Get \"https://registry-1.docker.io/v2/\": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers).", "", "", "container-image-pull-failed"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/3f2a/merged/usr/bin/nvidia-smi: file exists: unknown", "", "", "nvidia-container-cli-failed"},
+		{"docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown.", "", "", "nvidia-container-cli-failed"},
+		{"Unable to find image 'lmsysorg/sglang:latest' locally", "", "", ""},
+		{"Status: Downloaded newer image for lmsysorg/sglang:latest", "", "", ""},
+	},
+}
+
+// kubectlPodStatuses are the STATUS column of kubectl get pods for a
+// serving pod (with and without the namespace column kubectl get pods -A
+// adds), pasted or logged by a deploy script: a container in a restart
+// loop, killed for memory, exited on an error or never created leads with
+// its record; a pod starting, running or stopping is no failure.
+var kubectlPodStatuses = vocabulary{
+	name: "kubectl get pods STATUS",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "sglang-0                         0/1     %s   3 (40s ago)   2m"},
+		{Field: fieldText, Format: "llm         sglang-7d9f8b6c5-x2v9k   0/1   %s   12 (3m ago)   40m"},
+		{Field: fieldText, Format: "sglang-decode-0   0/1     %s   0          45s"},
+	},
+	terms: []vocabTerm{
+		{"CrashLoopBackOff", "", "", "k8s-container-crashloop"},
+		{"Init:CrashLoopBackOff", "", "", "k8s-container-crashloop"},
+		{"OOMKilled", "", "", "linux-oom-killer"},
+		{"Error", "", "", "k8s-container-exited-error"},
+		{"Init:Error", "", "", "k8s-container-exited-error"},
+		{"StartError", "", "", "k8s-container-exited-error"},
+		{"RunContainerError", "", "", "k8s-container-exited-error"},
+		{"CreateContainerError", "", "", "k8s-container-exited-error"},
+		{"ContainerStatusUnknown", "", "", "k8s-container-exited-error"},
+		{"CreateContainerConfigError", "", "", "k8s-container-config-error"},
+		{"ImagePullBackOff", "", "", "container-image-pull-failed"},
+		{"ErrImagePull", "", "", "container-image-pull-failed"},
+		{"Evicted", "", "", "k8s-pod-evicted"},
+		{"Running", "", "", ""},
+		{"Pending", "", "", ""},
+		{"ContainerCreating", "", "", ""},
+		{"PodInitializing", "", "", ""},
+		{"Init:0/1", "", "", ""},
+		{"Terminating", "", "", ""},
+		{"Completed", "", "", ""},
+	},
+}
+
+// httpAccessStatuses are a server's HTTP access lines (uvicorn's, which
+// sglang, vLLM and most Python servers log through, with and without
+// sglang's header) for the answers that show a failing probe or endpoint:
+// a health path the server does not serve (404), an API path it does not
+// serve, and server errors (5xx). A 503 on a health path is the server
+// saying it is not ready yet; the client errors a server answers every
+// day (400, 401, 404 for a stray path, 405, 422) and successes are no
+// failure. The records read the status with its reason phrase, as uvicorn
+// writes it, so that they are keyed on it and not on the ' HTTP/' of
+// every routine access line; a proxy's combined log (the status followed
+// by a byte count) is left out.
+var httpAccessStatuses = vocabulary{
+	name: "HTTP access lines (uvicorn)",
+	shapes: []vocabShape{
+		{Field: fieldText, All: true, Format: `INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
+		{Field: fieldText, All: true, Format: `[2026-05-28 00:11:09] INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.1" %[2]s`},
+		{Field: fieldText, All: true, Format: `2026-05-28T00:11:09.418211234Z stdout F INFO:     10.1.4.18:40012 - "%[1]s HTTP/1.0" %[2]s`},
+	},
+	terms: []vocabTerm{
+		{"GET /health_generate", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /health", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /healthz", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /readyz", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /livez", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"HEAD /health", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"GET /v1/health/ready", "404 Not Found", "404", "health-probe-endpoint-not-found"},
+		{"POST /v1/v1/chat/completions", "404 Not Found", "404", "http-endpoint-not-found"},
+		{"POST /v1/responses", "404 Not Found", "404", "http-endpoint-not-found"},
+		{"POST /v1/chat/completions", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"POST /generate", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"POST /v1/completions", "502 Bad Gateway", "502", "http-server-error-response"},
+		{"POST /v1/chat/completions", "503 Service Unavailable", "503", "http-server-error-response"},
+		{"POST /v1/chat/completions", "504 Gateway Timeout", "504", "http-server-error-response"},
+		{"GET /health_generate", "500 Internal Server Error", "500", "http-server-error-response"},
+		{"GET /health", "503 Service Unavailable", "503", ""},
+		{"GET /health_generate", "503 Service Unavailable", "503", ""},
+		{"GET /health", "200 OK", "200", ""},
+		{"GET /health_generate", "200 OK", "200", ""},
+		{"GET /favicon.ico", "404 Not Found", "404", ""},
+		{"GET /", "404 Not Found", "404", ""},
+		{"POST /v1/chat/completions", "400 Bad Request", "400", ""},
+		{"POST /v1/chat/completions", "401 Unauthorized", "401", ""},
+		{"GET /v1/chat/completions", "405 Method Not Allowed", "405", ""},
+		{"POST /v1/completions", "422 Unprocessable Entity", "422", ""},
+		{"GET /metrics", "200 OK", "200", ""},
+	},
+}
+
+// rayActorDeaths are Ray's reports that an actor (an engine hosted by an
+// RL framework or Ray Serve) died, in the forms a driver, a framework's
+// wrapper or a paste prints them: with and without the ActorDiedError
+// header, the worker's exit type and detail, the Kubernetes pod memory
+// hint, killed by the memory monitor, the raylet gone, the GCS out of
+// reach past its timeout, a worker that never registered. An actor its
+// owner stopped on purpose (exit_actor), a raylet stopped gracefully and
+// the GCS client's retry warning are no failure.
+var rayActorDeaths = vocabulary{
+	name: "Ray actor and worker deaths",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(TaskRunner pid=3483799) %s"},
+		{Field: fieldText, Format: "error: %s"},
+	},
+	terms: []vocabTerm{
+		{"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n\tclass_name: WorkerDict\n\tactor_id: 2d4d212e431c850dcf83f60801000000\n\tpid: 711321\nThe actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code None. The worker may have exceeded K8s pod memory limits.", "", "", "ray-actor-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage.", "", "", "ray-actor-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR\nWorker exit detail: Worker exits unexpectedly. Worker exits with an exit code 1.\nThe worker may have exceeded K8s pod memory limits. The process receives a SIGTERM.", "", "", "ray-actor-died"},
+		{"The actor is dead because its node has died. Node Id: 351e406b196f66bb45eaad02a3b8b4725babfa8cc12949432f7a", "", "", "ray-actor-died"},
+		{"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\nThe actor died because its node has died. Node Id: 351e406b196f66bb45eaad02a3b8b4725babfa8cc12949432f7a\n\tthe actor's node was terminated unexpectedly: health check failed due to missing too many heartbeats", "", "", "ray-actor-died"},
+		{"The actor died because its node has died. Node Id: 351e406b196f66bb45eaad02a3b8b4725babfa8cc12949432f7a", "", "", "ray-actor-died"},
+		{"The actor is dead because its owner has died. Owner Id: 02000000ffffffffffffffffffffffffffffffffffffffffffffffff Owner Ip address: 10.0.0.12 Owner worker exit type: SYSTEM_ERROR", "", "", "ray-actor-died"},
+		{"ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.", "", "", "ray-memory-monitor-killed-worker"},
+		{"(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 351e406b, IP: 10.0.0.12) over the last time period.", "", "", "ray-memory-monitor-killed-worker"},
+		{"Raylet is terminated. Termination is unexpected. Possible reasons include: (1) SIGKILL by the user or system OOM killer, (2) Invalid memory access from Raylet causing SIGSEGV or SIGBUS, (3) Other termination signals. Last 20 lines of the Raylet logs:", "", "", "ray-raylet-died"},
+		{"The actor is dead because its worker process has died. Worker exit type: INTENDED_USER_EXIT Worker exit detail: Worker exits by an user request. exit_actor() is called.", "", "", ""},
+		{"[2026-05-28 00:11:09,851 E 3044 30260] rpc_client.h:203: Failed to connect to GCS within 60 seconds. GCS may have been killed. It's either GCS is terminated by `ray stop` or is killed unexpectedly. If it is killed unexpectedly, see the log file gcs_server.out. The program will terminate.", "", "", "ray-gcs-unreachable"},
+		{"(raylet) [2026-05-28 00:11:09,117 E 135782 135782] (raylet) worker_pool.cc:589: Some workers of the worker process(1794) have not registered within the timeout. The process is still alive, probably it's hanging during start.", "", "", "ray-worker-start-timeout"},
+		{"[2026-05-28 00:11:09,851 W 6578 6578] rpc_client.h:153: Failed to connect to GCS at address 10.166.166.106:6379 within 5 seconds.", "", "", ""},
+		{"Raylet is terminated. Termination is graceful.", "", "", ""},
+	},
+}
+
+// shellLaunchErrors are what the shells that run a server's launch script
+// or entrypoint (bash, dash as /bin/sh, zsh) and Slurm's step daemon print
+// when a command the script calls is missing or cannot be executed, and
+// dash's refusals of bash-only syntax in a script written for bash. The
+// tools with their own records keep them: a missing nvidia-smi (in a
+// container, the GPUs were not given to it), nvcc, ninja. A shell's trace
+// and echo lines are no failure.
+var shellLaunchErrors = vocabulary{
+	name: "shells and launchers (bash, dash, zsh, slurmstepd)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "0: %s"},
+		{Field: fieldText, Format: "[2026-05-28T00:11:09] %s"},
+	},
+	terms: []vocabTerm{
+		{"run.sh: 18: source: not found", "", "", "shell-source-not-found"},
+		{"/bin/sh: 1: source: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 7: [[: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 12: pushd: not found", "", "", "shell-source-not-found"},
+		{"./launch.sh: 3: Syntax error: \"(\" unexpected", "", "", "shell-source-not-found"},
+		{"./launch.sh: 9: Bad substitution", "", "", "shell-source-not-found"},
+		{"/bin/sh: 1: python: not found", "", "", "shell-command-not-found"},
+		{"sh: 1: huggingface-cli: not found", "", "", "shell-command-not-found"},
+		{"./run_server.sh: line 4: python: command not found", "", "", "shell-command-not-found"},
+		{"bash: sglang: command not found", "", "", "shell-command-not-found"},
+		{"/entrypoint.sh: line 12: conda: command not found", "", "", "shell-command-not-found"},
+		{"zsh: command not found: python", "", "", "shell-command-not-found"},
+		{"slurmstepd: error: execve(): python: No such file or directory", "", "", "shell-command-not-found"},
+		{"/entrypoint.sh: 5: exec: python: not found", "", "", "shell-command-not-found"},
+		{"/opt/entrypoint.sh: line 7: exec: sglang: not found", "", "", "shell-command-not-found"},
+		{"/usr/bin/env: 'python': No such file or directory", "", "", "shell-command-not-found"},
+		{"/usr/bin/env: ‘python’: No such file or directory", "", "", "shell-command-not-found"},
+		{"/bin/sh: 1: nvcc: not found", "", "", "cuda-toolkit-not-found"},
+		{"/bin/sh: 1: ninja: not found", "", "", "ninja-not-installed"},
+		{"./build.sh: line 3: nvcc: command not found", "", "", "cuda-toolkit-not-found"},
+		{"/bin/sh: 1: nvidia-smi: not found", "", "", "nvidia-smi-missing-in-container"},
+		{"bash: nvidia-smi: command not found", "", "", "nvidia-smi-missing-in-container"},
+		{"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.", "", "", "nvidia-smi-missing-in-container"},
+		{"subprocess.CalledProcessError: Command '['nvidia-smi', '--query-gpu=name', '--format=csv']' returned non-zero exit status 127.", "", "", "nvidia-smi-missing-in-container"},
+		{"FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi'", "", "", "nvidia-smi-missing-in-container"},
+		{"bash: ./start_server.sh: Permission denied", "", "", "shell-permission-denied"},
+		{"/bin/sh: 1: /app/entrypoint.sh: Permission denied", "", "", "shell-permission-denied"},
+		{"./launch.sh: line 5: /opt/venv/bin/python: Permission denied", "", "", "shell-permission-denied"},
+		{"+ source /opt/venv/bin/activate", "", "", ""},
+		{"+ python3 -m sglang.launch_server --model-path /models/Qwen3-8B --port 30000", "", "", ""},
+		{"which: no nvidia-smi in (/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin)", "", "", ""},
 	},
 }
 
@@ -921,6 +1157,178 @@ var platformExamples = map[string]example{
 			"EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.",
 		},
 	},
+
+	"k8s-container-crashloop": {
+		match: []string{
+			"  Warning  BackOff  3m (x120 over 30m)  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
+			"  Warning  BackOff                1s               kubelet, node1     Back-off restarting failed container",
+			"sglang-0   0/1     CrashLoopBackOff   12 (3m ago)   40m",
+		},
+		miss: []string{"  Normal  BackOff  2m  kubelet  Back-off pulling image \"lmsysorg/sglang:v0.5.0\"", "restartPolicy: Always", "  Normal  Started  90s  kubelet  Started container sglang"},
+	},
+	"k8s-container-exited-error": {
+		match: []string{
+			"sglang-0   0/1     Error   3 (40s ago)   2m",
+			"llm         sglang-7d9f8b6c5-x2v9k   0/1   RunContainerError   1 (3s ago)   40s",
+		},
+		miss: []string{"sglang-0   1/1     Running   0          2m", "ValueError: Error 3 of 4"},
+	},
+	"k8s-pod-sandbox-failed": {
+		match: []string{
+			"  Warning  FailedCreatePodSandBox  2m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"3f2a9c\": plugin type=\"calico\" failed (add): connection is unauthorized",
+			"  Warning  NetworkNotReady  2m  kubelet  network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized",
+		},
+		miss: []string{
+			"  Warning  FailedCreatePodSandBox  1m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured",
+			"  Normal  SandboxChanged  2m  kubelet  Pod sandbox changed, it will be killed and re-created.",
+		},
+	},
+	"health-probe-endpoint-not-found": {
+		match: []string{
+			`INFO:     240.243.170.78:33438 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+			`[2026-05-28 00:11:09] INFO:     10.1.4.18:40012 - "GET /healthz HTTP/1.1" 404 Not Found`,
+			"  Warning  Unhealthy  1m (x20 over 5m)  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 404",
+		},
+		miss: []string{`INFO:     240.243.170.78:33428 - "GET /health HTTP/1.1" 200 OK`, `INFO:     10.1.4.17:51831 - "GET /favicon.ico HTTP/1.1" 404 Not Found`},
+	},
+	"http-endpoint-not-found": {
+		match: []string{
+			`INFO:     10.1.4.17:51830 - "POST /v1/v1/chat/completions HTTP/1.1" 404 Not Found`,
+			`[2026-05-28 00:11:09] INFO:     10.1.4.17:51830 - "POST /v1/responses HTTP/1.1" 404 Not Found`,
+		},
+		miss: []string{`INFO:     10.1.4.17:51830 - "POST /v1/chat/completions HTTP/1.1" 200 OK`, `INFO:     10.1.4.17:51832 - "GET / HTTP/1.1" 404 Not Found`},
+	},
+	"http-server-error-response": {
+		match: []string{
+			`[2026-01-25 19:05:28] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			`INFO:     10.244.233.96:49446 - "POST /v1/images/generations HTTP/1.1" 502 Bad Gateway`,
+			`2024-05-26 16:08:33 | INFO | stdout | INFO:     172.21.0.1:39384 - "POST /worker_generate HTTP/1.1" 500 Internal Server Error`,
+		},
+		miss: []string{
+			`INFO:     10.1.4.18:40012 - "GET /health HTTP/1.1" 503 Service Unavailable`,
+			`INFO:     10.1.4.17:51834 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request`,
+		},
+	},
+	"container-runtime-create-failed": {
+		match: []string{
+			"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting \"/data/models\" to rootfs at \"/models\": no such file or directory: unknown.",
+			"  Warning  Failed  2m  kubelet  Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting cgroup config for procHooks process: unable to freeze: unknown",
+		},
+		miss: []string{"OCI runtime: runc 1.1.12", "Started container sglang"},
+	},
+	"docker-daemon-unreachable": {
+		match: []string{
+			"docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?.",
+			"permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json\": dial unix /var/run/docker.sock: connect: permission denied",
+		},
+		miss: []string{"Docker daemon started, listening on /var/run/docker.sock"},
+	},
+	"docker-container-name-conflict": {
+		match: []string{
+			"docker: Error response from daemon: Conflict. The container name \"/sglang\" is already in use by container \"3f2a9c1d2e\". You have to remove (or rename) that container to be able to reuse that name.",
+			"Error response from daemon: Conflict. The container name \"/sglang-decode-0\" is already in use by container \"9b1c\"",
+		},
+		miss: []string{"Conflict. The request could not be completed"},
+	},
+	"docker-bind-mount-source-missing": {
+		match: []string{
+			"docker: Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /data/models/Qwen3-8B.",
+			"Error response from daemon: invalid mount config for type \"bind\": bind source path does not exist: /root/.cache/huggingface",
+		},
+		miss: []string{"mounting bind source /data/models to /models"},
+	},
+	"linux-kernel-oops": {
+		match: []string{
+			"[ 5123.456789] BUG: unable to handle page fault for address: ffffb8e1c2a3d000",
+			"[Sun Dec  6 09:00:01 2026] Oops: 0000 [#1] PREEMPT SMP NOPTI",
+			"Dec 06 09:00:01 gpu-node-3 kernel: Kernel panic - not syncing: Fatal exception in interrupt",
+		},
+		miss: []string{
+			"[ 5123.456789] Kernel panic - not syncing: Fatal Machine check",
+			"[ 1234.567890] traps: python3[4021] general protection fault ip:7f3a2c0b8d10 sp:7ffd1c2b3a40 error:0 in libc.so.6[7f3a2b000000+195000]",
+		},
+	},
+	"ray-gcs-unreachable": {
+		match: []string{
+			"[2026-05-28 00:11:09,851 E 3044 30260] rpc_client.h:203: Failed to connect to GCS within 60 seconds. GCS may have been killed. It's either GCS is terminated by `ray stop` or is killed unexpectedly.",
+			"(WorkerDict pid=299104) [2026-05-28 00:11:09,924 E 299104 300227] gcs_rpc_client.h:542: Failed to connect to GCS within 1200 seconds. GCS may have been killed.",
+		},
+		miss: []string{"[2026-05-28 00:11:09,851 W 6578 6578] rpc_client.h:153: Failed to connect to GCS at address 10.166.166.106:6379 within 5 seconds."},
+	},
+	"ray-worker-start-timeout": {
+		match: []string{
+			"(raylet) [2026-05-28 00:11:09,117 E 135782 135782] (raylet) worker_pool.cc:589: Some workers of the worker process(1794) have not registered within the timeout. The process is still alive, probably it's hanging during start.",
+			"worker_pool.cc:600: Some workers of the worker process(42) have not registered within the timeout. The process is dead, probably it crashed during start.",
+		},
+		miss: []string{"(raylet) worker_pool.cc:490: Started worker process with pid 1794"},
+	},
+	"ray-raylet-died": {
+		match: []string{
+			"Raylet is terminated. Termination is unexpected. Possible reasons include: (1) SIGKILL by the user or system OOM killer, (2) Invalid memory access from Raylet causing SIGSEGV or SIGBUS, (3) Other termination signals. Last 20 lines of the Raylet logs:",
+			"(raylet) Raylet is terminated. Termination is unexpected.",
+		},
+		miss: []string{"Raylet is terminated. Termination is graceful."},
+	},
+	"amdgpu-vm-page-fault": {
+		match: []string{
+			"[  629.844077] amdgpu 0000:0b:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32770, for process python pid 1796 thread python pid 1796)",
+			"[Mon Mar  3 11:02:41 2025] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32781)",
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00A41030",
+			"kernel: amdgpu 0000:05:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031",
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051",
+		},
+		miss: []string{
+			"[  812.449301] amdgpu 0000:11:00.0: amdgpu: VM_L2_PROTECTION_FAULT_CNTL programmed",
+			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
+			"[  563.230818] amdgpu 0000:44:00.0: amdgpu: ring comp_1.2.1 uses VM inv eng 9 on hub 0",
+		},
+	},
+	"shell-command-not-found": {
+		match: []string{
+			"/bin/sh: 1: python: not found",
+			"./run_server.sh: line 4: python: command not found",
+			"slurmstepd: error: execve(): python: No such file or directory",
+		},
+		miss: []string{
+			"[2025-08-02 06:06:21 TP2] Pyspy failed to dump PID 171. Error: /bin/dash: 1: py-spy: not found",
+			"E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found",
+		},
+	},
+	"shell-source-not-found": {
+		match: []string{
+			"run.sh: 18: source: not found",
+			"./launch.sh: 3: Syntax error: \"(\" unexpected",
+		},
+		miss: []string{"+ source /opt/venv/bin/activate", "ModuleNotFoundError: No module named 'source'"},
+	},
+	"nvidia-smi-missing-in-container": {
+		match: []string{
+			"/bin/sh: 1: nvidia-smi: not found",
+			"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.",
+		},
+		miss: []string{"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 9.", "NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4"},
+	},
+	"shell-permission-denied": {
+		match: []string{
+			"bash: ./start_server.sh: Permission denied",
+			"exec /app/entrypoint.sh: permission denied",
+		},
+		miss: []string{"PermissionError: [Errno 13] Permission denied: '/models/x'", "chmod +x ./start_server.sh"},
+	},
+	"slurm-task-exited": {
+		match: []string{
+			"srun: error: gpu-node-3: task 0: Exited with exit code 1",
+			"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+		},
+		miss: []string{"srun: error: gpu-node-3: task 0: Killed"},
+	},
+	"nccl-net-plugin-fallback-warning": {
+		match: []string{
+			"full-debug2-test-0:4300:4325 [0] net_fastsocket.cc:785 NCCL WARN Maximum retry reached for accept 3.",
+			"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
+		},
+		miss: []string{"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:730 NCCL WARN Cannot find empty socket for 3."},
+	},
 }
 
 // platformWidenedExamples are the lines the platform vocabularies added to
@@ -945,6 +1353,10 @@ var platformWidenedExamples = map[string]example{
 	},
 	"k8s-probe-failed": {
 		match: []string{"  Warning  Unhealthy  1m  kubelet  Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container"},
+	},
+	"nccl-socket-connect-failed": {
+		match: []string{"[2025-05-16 10:49:23] vae-bc5a469e-2296-0:10209:10243 [1] misc/socket.cc:544 NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error retry count (35)"},
+		miss:  []string{"vae-bc5a469e-2296-0:10209:10243 [1] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (33/34) after sleep for 3300 msec"},
 	},
 	"no-cuda-gpus-available": {
 		match: []string{"+ nvidia-smi\nNo devices were found"},
@@ -1030,4 +1442,171 @@ func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
 		"NVML library version: 535.104",
 		"Jan 05 14:45:28 gpu-node-3 nv-fabricmanager[1120]: Successfully configured all the available NVSwitches to route GPU NVLink traffic. NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered with the NVLink fabric.",
 	})
+}
+
+// TestPlatformIncidents scans short logs of the platform around a server
+// as `logmatch scan` does, incidents and folding included: the record
+// that must lead the first incident, how many incidents the log gives,
+// and, for a consequence that follows its cause (the kubelet's back-off
+// after the server's own error, an access line's 500 after the handler's
+// traceback), that it is folded into the cause's incident.
+func TestPlatformIncidents(t *testing.T) {
+	recs, _ := patterns.Default()
+	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
+	tests := []struct {
+		name      string
+		lines     []string
+		lead      string
+		incidents int
+		folded    string // a consequence folded into the lead's incident
+	}{
+		{
+			name: "a probe asking a health path the server lacks, repeated",
+			lines: []string{
+				`INFO:     240.243.170.78:33428 - "GET /health HTTP/1.1" 200 OK`,
+				`INFO:     240.243.170.78:33438 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42582 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42596 - "GET /health_generate HTTP/1.1" 404 Not Found`,
+				`INFO:     240.243.170.78:42608 - "GET /health HTTP/1.1" 200 OK`,
+			},
+			lead: "health-probe-endpoint-not-found", incidents: 1,
+		},
+		{
+			name: "server errors answered after a handler's traceback",
+			lines: []string{
+				"[2026-05-28 00:11:09] ERROR:    Exception in ASGI application",
+				"Traceback (most recent call last):",
+				`  File "/usr/local/lib/python3.12/dist-packages/uvicorn/protocols/http/httptools_impl.py", line 409, in run_asgi`,
+				"    result = await app(  # type: ignore[func-returns-value]",
+				"RuntimeError: CUDA error: an illegal memory access was encountered",
+				`[2026-05-28 00:11:09] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+				`[2026-05-28 00:11:10] INFO:     10.0.11.6:36292 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			},
+			lead: "cuda-illegal-memory-access", incidents: 1, folded: "http-server-error-response",
+		},
+		{
+			name: "server errors alone",
+			lines: []string{
+				`[2026-05-28 00:11:09] INFO:     10.0.11.6:36290 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+				`[2026-05-28 00:11:10] INFO:     10.0.11.6:36292 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error`,
+			},
+			lead: "http-server-error-response", incidents: 1,
+		},
+		{
+			name: "a describe's events: readiness refused and the back-off",
+			lines: []string{
+				"  Normal   Scheduled  2m               default-scheduler  Successfully assigned default/sglang-0 to node1",
+				"  Normal   Pulled     2m               kubelet, node1     Container image \"lmsysorg/sglang:v0.5.2\" already present on machine",
+				"  Normal   Created    2m               kubelet, node1     Created container: sglang",
+				"  Normal   Started    2m               kubelet, node1     Started container sglang",
+				"  Warning  Unhealthy  1s (x2 over 2s)  kubelet, node1     Readiness probe failed: Get http://10.233.64.92:8022/health: dial tcp 10.233.64.92:8022: getsockopt: connection refused",
+				"  Warning  BackOff    1s               kubelet, node1     Back-off restarting failed container",
+			},
+			lead: "k8s-container-crashloop", incidents: 1,
+		},
+		{
+			name: "the container's own failure, then the back-off",
+			lines: []string{
+				"[2026-05-28 00:11:09] Traceback (most recent call last):",
+				`  File "/usr/local/lib/python3.12/dist-packages/sglang/launch_server.py", line 29, in <module>`,
+				"    server.run(args)",
+				"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.",
+				"2026-05-28T00:11:12Z   Warning  BackOff  1s  kubelet  Back-off restarting failed container sglang in pod sglang-0_default(2b7c)",
+			},
+			lead: "cuda-out-of-memory", incidents: 1, folded: "k8s-container-crashloop",
+		},
+		{
+			name: "a pod listing with one pod in a restart loop",
+			lines: []string{
+				"NAME                     READY   STATUS             RESTARTS       AGE",
+				"sglang-router-6c9d8-x2   1/1     Running            0              3h",
+				"sglang-0                 0/1     CrashLoopBackOff   12 (3m ago)    40m",
+				"sglang-1                 1/1     Running            0              40m",
+			},
+			lead: "k8s-container-crashloop", incidents: 1,
+		},
+		{
+			name: "a launch script run by dash",
+			lines: []string{
+				"[INFO] Activating environment on node ",
+				"run.sh: 18: source: not found",
+				"[ERROR] Failed to activate environment",
+			},
+			lead: "shell-source-not-found", incidents: 1,
+		},
+		{
+			name: "a set-up check that runs nvidia-smi in a container without GPUs",
+			lines: []string{
+				"INFO:     Started server process [7]",
+				"/bin/sh: 1: nvidia-smi: not found",
+				"Traceback (most recent call last):",
+				`  File "/src/predictor.py", line 29, in setup`,
+				`    check_call("nvidia-smi", shell=True)`,
+				"subprocess.CalledProcessError: Command 'nvidia-smi' returned non-zero exit status 127.",
+			},
+			lead: "nvidia-smi-missing-in-container", incidents: 1,
+		},
+		{
+			name: "Ray's actor death without its header",
+			lines: []string{
+				"error: The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR",
+				"Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code 1.",
+				"The worker may have exceeded K8s pod memory limits. The process receives a SIGTERM.",
+			},
+			lead: "ray-actor-died", incidents: 1,
+		},
+		{
+			name: "srun's task exit after the task's own error",
+			lines: []string{
+				"0: Traceback (most recent call last):",
+				`0:   File "/usr/local/lib/python3.12/dist-packages/sglang/launch_server.py", line 29, in <module>`,
+				"0:     server.run(args)",
+				"0: RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+				"srun: error: gpu-node-3: task 0: Exited with exit code 1",
+				"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+			},
+			lead: "nccl-unhandled-system-error", incidents: 1, folded: "slurm-task-exited",
+		},
+		{
+			name: "Fast Socket's placement warnings before its connection",
+			lines: []string{
+				"full-debug2-test-1:4024:4048 [0] net_fastsocket.cc:765 NCCL WARN Cannot get incoming CPU.",
+				"",
+				"full-debug2-test-0:4300:4325 [0] net_fastsocket.cc:785 NCCL WARN Maximum retry reached for accept 3.",
+				"",
+				"full-debug2-test-1:4024:4055 [0] net_fastsocket.cc:674 NCCL WARN Maximum retry reached for connect 3.",
+				"full-debug2-test-0:4300:4325 [0] NCCL INFO NET/FastSocket : Connected after 1000 retries.",
+			},
+			incidents: 0,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: "platform.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Alerts {
+				got = append(got, a.Record.Slug)
+			}
+			if len(res.Alerts) != tt.incidents {
+				t.Fatalf("%d incidents %v, want %d", len(res.Alerts), got, tt.incidents)
+			}
+			if tt.incidents == 0 {
+				return
+			}
+			if got[0] != tt.lead {
+				t.Errorf("lead %s, want %s (incidents %v)", got[0], tt.lead, got)
+			}
+			// Folded: a consequence of the incident, or a secondary hit
+			// when the line was read in the lead's entry.
+			a := res.Alerts[0]
+			if tt.folded != "" && !slices.ContainsFunc(a.Consequences, func(c sinks.Consequence) bool { return c.Slug == tt.folded }) &&
+				!slices.ContainsFunc(a.Secondary, func(h sinks.SecondaryHit) bool { return h.Slug == tt.folded }) {
+				t.Errorf("%s not folded into the lead's incident: consequences %+v, secondary %+v", tt.folded, a.Consequences, a.Secondary)
+			}
+		})
+	}
 }

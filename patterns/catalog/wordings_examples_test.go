@@ -691,8 +691,8 @@ var widenedLibraryExamples = map[string]example{
 	},
 	"mooncake-store-version-mismatch": {
 		match: []string{
-			"E0905 14:46:37.882738 15817 master_client.cpp:297] Failed to end put operation: invalid rpc arg",
 			"E0905 14:46:37.882738 15817 master_client.cpp:370] RPC call failed: invalid rpc arg",
+			"E0905 14:46:37.882738 15817 master_client.cpp:136] Failed to start put operation: invalid rpc arg",
 		},
 	},
 	"mooncake-store-client-setup-failed": {
@@ -729,16 +729,7 @@ var widenedLibraryExamples = map[string]example{
 			"2026-05-28T00:11:09.123456Z  INFO smg::worker: HTTP health check succeeded for http://10.0.0.7:30000",
 		},
 	},
-	"rocm-memory-access-fault": {
-		match: []string{
-			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051",
-			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:40 vmid:8 pasid:32771)",
-		},
-		miss: []string{
-			"[Tue Sep  9 02:30:28 2025] amdgpu 0000:a6:00.0: amdgpu:          WALKER_ERROR: 0x0",
-			"[ 1234.567890] amdgpu 0000:c1:00.0: amdgpu: SMU is initialized successfully!",
-		},
-	},
+
 	"torch-memory-saver-invalid-request": {
 		match: []string{
 			"[torch_memory_saver.cpp] CUresult error  result=201 file=csrc/torch_memory_saver.cpp func=pause line=170",
