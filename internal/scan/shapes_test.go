@@ -99,6 +99,26 @@ var wrappers = []wrapper{
 	{"kubectl-prefix-timestamps", func(n int, s string) string {
 		return "[pod/sglang-0/sglang] " + stamp(n).Format(time.RFC3339Nano) + " " + s
 	}},
+	// A paste that quotes every line as inline code, as a chat or an
+	// issue does a few log lines: the span closes at the line's end or
+	// before an ellipsis, bare or as a list item.
+	{"inline-code", func(_ int, s string) string { return inlineCode("", s, "") }},
+	{"inline-code-ellipsis", func(_ int, s string) string { return inlineCode("", s, "...") }},
+	{"md-dash-inline-code", func(_ int, s string) string { return inlineCode("- ", s, "") }},
+}
+
+// inlineCode quotes s as Markdown inline code after lead, with tail after
+// the closing backtick; a blank line stays blank and a line holding a
+// backtick opens the span with two, as Markdown needs.
+func inlineCode(lead, s, tail string) string {
+	if strings.TrimSpace(s) == "" {
+		return s
+	}
+	fence := "`"
+	if strings.Contains(s, "`") {
+		fence = "``"
+	}
+	return lead + fence + s + fence + tail
 }
 
 // colourLevel colours the first level word in s as a TTY logger
@@ -164,6 +184,11 @@ var knownShapeMisses = map[string]map[string]string{
 		"kubectl-timestamps":        "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 		"loki-tab":                  "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 	},
+	// Inline code: the excerpt opens a code span of its own on its first
+	// line ("`(WorkerDict pid=835) ..."), so quoting that line again
+	// makes three backticks, a fence, which no paste writes.
+	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": under("the excerpt's first line opens a code span of its own: quoted again, its backticks and the wrapper's make a fence, the line stays quoted and the watchdog's consequence leads",
+		"inline-code", "inline-code-ellipsis", "md-dash-inline-code"),
 	// Held out (heldout-15): measured, not tuned to.
 	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",
@@ -273,6 +298,23 @@ func TestShapesEndToEnd(t *testing.T) {
 		res := scanText(t, m, red, "quoted.log", "Loading the model\n"+q+"\n")
 		if slugOf(res) != slugOf(plain) || len(res.Alerts) != len(plain.Alerts) || len(res.Alerts) == 0 {
 			t.Errorf("%q: lead %q (%d alerts), want %q (%d) as unquoted", q, slugOf(res), len(res.Alerts), slugOf(plain), len(plain.Alerts))
+		}
+	}
+
+	// Native lines quoted one by one as inline code, bare, before an
+	// ellipsis or as list items, read as the same lines unquoted: one
+	// incident, dated by the lines' own glog time.
+	const glog = "E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory 0x7f105035d000: Input/output error [5]\n" +
+		"E0326 14:23:06.526178 18039 rdma_transport.cpp:529] Memory region not registered by any active device(s): 0x7f3e26088000\n"
+	bare := scanText(t, m, red, "glog.log", glog)
+	for _, q := range [][2]string{{"`", "`"}, {"`", "`..."}, {"- `", "`"}, {"> `", "`…"}} {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(glog, "\n"), "\n") {
+			b.WriteString(q[0] + l + q[1] + "\n")
+		}
+		res := scanText(t, m, red, "glog-quoted.log", b.String())
+		if len(bare.Alerts) != 1 || slugOf(res) != slugOf(bare) || len(res.Alerts) != 1 || !res.Alerts[0].Time.Equal(bare.Alerts[0].Time) {
+			t.Errorf("glog quoted as %q…%q: lead %q (%d alerts), want %q (1) as unquoted (%d)", q[0], q[1], slugOf(res), len(res.Alerts), slugOf(bare), len(bare.Alerts))
 		}
 	}
 
