@@ -486,6 +486,8 @@ func TestNeighbourRoutineLinesDoNotAlert(t *testing.T) {
 		mainLog("Model attempted to call undefined function: get_weather"),
 		"I0116 10:00:01.123456 4021 transfer_metadata_plugin.cpp:600] SocketHandShakePlugin: listening on port 15002",
 		"[2025-06-16 14:29:56,882] LMCache INFO: Connection initialized/re-established at mooncakestore://172.17.0.1:50052 (remote_backend.py:120:lmcache.v1.storage_backend.remote_backend)",
+		hdr("waiting mooncake store server started, cost_time: 3.01 seconds."),
+		hdr("Mooncake store setup successfully."),
 		"[2026-05-28 00:11:09 TP0] Compiling Triton kernel _fwd_kernel for sm90 (num_warps=4, num_stages=3)",
 	})
 }
@@ -577,6 +579,24 @@ var neighbourExamples = map[string]example{
 		},
 		miss: []string{
 			dynamoLog("INFO", "dynamo_runtime::transports::nats", "Connected to NATS server at nats://localhost:4222"),
+		},
+	},
+	"mooncake-store-server-not-started": {
+		match: []string{
+			hdr("Launch mooncake store server timeout"),
+			rawTB("ValueError: Launch mooncake store server timeout"),
+		},
+		miss: []string{
+			hdr("waiting mooncake store server started, cost_time: 3.01 seconds."),
+		},
+	},
+	"mooncake-store-setup-option-unsupported": {
+		match: []string{
+			hdr("The installed Mooncake version does not support the enable_ssd_offload parameter(s) in setup(). Retrying without enable_ssd_offload. Please upgrade Mooncake to enable SSD offload support."),
+			"[2026-05-28 00:11:09 TP3] The installed Mooncake version does not support the ssd_offload_dir, enable_ssd_offload parameter(s) in setup(). Retrying without ssd_offload_dir, enable_ssd_offload. Please upgrade Mooncake to enable SSD offload support.",
+		},
+		miss: []string{
+			hdr("Mooncake store setup successfully."),
 		},
 	},
 	"mooncake-master-eviction-failed": {
@@ -738,6 +758,7 @@ var neighbourWidened = map[string]example{
 		match: []string{
 			"E0714 13:28:11.031672 290 dummy_client.cpp:513] Failed to register SHM via IPC",
 			"[2026-07-14 13:28:11 TP1] An error occurred while loading the configuration: Failed to setup Mooncake store, error code: -1",
+			rawTB("RuntimeError: [TP0] Warmup put failed after 10 attempts, Transfer Engine might not be ready"),
 		},
 	},
 	"mooncake-metadata-server-unreachable": {
