@@ -2,6 +2,7 @@ package entry
 
 import (
 	"strings"
+	"time"
 
 	"github.com/logmatch/logmatch/internal/ascii"
 )
@@ -171,13 +172,13 @@ func stripANSI(s string) string {
 // backtick, is an indented line of a paste: a frame of a backtrace that
 // opens the paste ("  25:     0x7fb7396a2659 - sglang_router_rs::...",
 // `  File "/sgl/x.py", line 3, in f`), which the span's first line carries
-// as printed.
+// as printed, or a native line a paste indented (indentedNativeLen).
 func isIndentedPaste(s string) bool {
 	t := strings.TrimLeft(s, " ")
 	if len(s)-len(t) < 2 {
 		return false
 	}
-	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`)
+	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`) || indentedNativeLen(s) > 0
 }
 
 // isRustFrameNumber reports whether s opens with a backtrace's frame
@@ -200,6 +201,8 @@ func wrapperPrefixLen(s string) int {
 	case c == '`':
 		n, _ := codeSpanLen(s)
 		return n
+	case c == ' ':
+		return indentedNativeLen(s)
 	case c == '-' || c == '*' || c == '+':
 		// A list item whose text is a code span around the paste ("-
 		// `E0326 ...`"): the marker goes with the span's quote, so the
@@ -295,6 +298,46 @@ func codeSpanLen(s string) (n int, whole bool) {
 		return 0, false
 	}
 	return n, whole
+}
+
+// maxNativeIndent bounds the indentation indentedNativeLen takes off: a
+// code block's four spaces and a list item's continuation.
+const maxNativeIndent = 8
+
+// indentedNativeLen returns the length of the spaces, one to eight, a
+// paste put before a native line that opens with its own time or process
+// (glog's, c10d's, CANN's, UCX's, NCCL's): "  E0326 14:23:05.675921 ...",
+// "  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 ...". Those lines
+// start at the first column as a program writes them, so the spaces are
+// the paste's; 0 for any other line (a frame, a source line, an
+// exception message's indented text).
+func indentedNativeLen(s string) int {
+	n := 0
+	for n < len(s) && n <= maxNativeIndent && s[n] == ' ' {
+		n++
+	}
+	if n > maxNativeIndent || n >= len(s) {
+		return 0
+	}
+	switch c := s[n]; {
+	case c == '[', c == 'I' || c == 'W' || c == 'E' || c == 'F', c >= 'a' && c <= 'z':
+	default:
+		return 0
+	}
+	nat, ok := parseNative(s[n:], time.Time{}, time.UTC)
+	if !ok || nat.soft {
+		return 0
+	}
+	switch nat.kind {
+	case NativeGlog, NativeC10d, NativeNCCL:
+	case NativeAscend, NativeUCX:
+		if nat.time.IsZero() {
+			return 0
+		}
+	default:
+		return 0
+	}
+	return n
 }
 
 // buildKitStepLen matches the step number and elapsed seconds Docker

@@ -3,6 +3,7 @@ package entry
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,6 +81,16 @@ func TestStripWrappers(t *testing.T) {
 		{"code span before a long tail kept", "`x`.............", "`x`.............", ""},
 		{"list item with inline code in prose kept", "- `x` failed", "- `x` failed", ""},
 		{"indented unclosed span kept", "`  x is not a paste", "`  x is not a paste", ""},
+		{"indented glog line", "  E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory", "E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory", "  "},
+		{"indented plog line", "  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] x", "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] x", "  "},
+		{"indented c10d line in a code block", "      [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "      "},
+		{"indented NCCL line", " node1:12:34 [0] NCCL WARN x", "node1:12:34 [0] NCCL WARN x", " "},
+		{"indented plog line in a code span", "`  [ERROR] HCCL(1,):2026-08-11-07:03:46.026.970 x`", "[ERROR] HCCL(1,):2026-08-11-07:03:46.026.970 x", "`  "},
+		{"indented frame kept", "  File \"a.py\", line 1, in f", "  File \"a.py\", line 1, in f", ""},
+		{"indented exception kept", "  RuntimeError: x", "  RuntimeError: x", ""},
+		{"indented CANN inner line kept", "        TraceBack (most recent call last):", "        TraceBack (most recent call last):", ""},
+		{"indented soft native kept", "  CUDA error: an illegal memory access was encountered", "  CUDA error: an illegal memory access was encountered", ""},
+		{"glog line indented too deep kept", "          E0326 14:23:05.675921 18944 a.cpp:265] x", "          E0326 14:23:05.675921 18944 a.cpp:265] x", ""},
 		{"fence kept", "```python", "```python", ""},
 		{"fence glued to a line kept", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", ""},
 		{"crlf", "Killed\r", "Killed", ""},
@@ -172,4 +183,32 @@ func prefixCount(s string) int {
 		c++
 	}
 	return c
+}
+
+// FuzzIndentedNativeLen checks the indentation taken off a native line:
+// only spaces, at most maxNativeIndent of them, before a native line that
+// parses without them.
+func FuzzIndentedNativeLen(f *testing.F) {
+	for _, s := range []string{
+		"  E0326 14:23:05.675921 18944 rdma_context.cpp:265] x",
+		"  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [e.cc:23] x",
+		"   [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x",
+		" node1:12:34 [0] NCCL WARN x",
+		"  File \"a.py\", line 1, in f",
+		"  [1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := indentedNativeLen(s)
+		if n == 0 {
+			return
+		}
+		if n > maxNativeIndent || strings.Trim(s[:n], " ") != "" || s[n] == ' ' {
+			t.Fatalf("indentedNativeLen(%q) = %d: not the line's indentation", s, n)
+		}
+		if _, ok := parseNative(s[n:], time.Time{}, time.UTC); !ok {
+			t.Fatalf("indentedNativeLen(%q) = %d: no native line after it", s, n)
+		}
+	})
 }
