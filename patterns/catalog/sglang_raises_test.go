@@ -1,0 +1,168 @@
+package catalog_test
+
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// sglang's raises and logged errors, second round: the families of the
+// components the first round (sglang_wordings_test.go) left open or only
+// touched. Read from sglang's sources (quantization methods and their GEMM
+// backends, the model loader, LoRA manager and registry, the grammar
+// backends, the tokenizer and detokenizer managers, the MoE dispatchers,
+// and the model runner's start-up checks), grouped by cause and composed
+// the way the process prints them, as sglang_wordings_test.go does.
+var sglangRaiseComponents = []raiseLibrary{
+	{name: "quantization: GPU and backends", families: []raiseFamily{
+		{family: "a quantization scheme the GPU is too old for", want: "quantization-scheme-needs-newer-gpu", or: "kernel-requires-newer-gpu", lines: []string{
+			"RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 89. Current capability: 80.",
+			"ValueError: Current platform does not support NVFP4 quantization. Please use Blackwell and above.",
+			"ValueError: Current platform does not support NVFP4 quantization with the selected MoE backend. Please use Blackwell and above, or use moe_runner_backend=marlin on SM80+.",
+			"ValueError: ModelOpt NVFP4 native dense GEMM backends require SM100+. Use --fp4-gemm-backend marlin on SM80-SM90.",
+			"RuntimeError: MXFP8 dense linear requires Blackwell GPUs (SM100/SM120) or ROCm gfx95.",
+			"RuntimeError: MXFP8 MoE quantization requires SM100 or ROCm gfx95 (gfx942 converts MXFP8 to block-fp8 at load instead).",
+		}},
+		{family: "a GEMM backend the flags name is not available", want: "gemm-backend-unavailable", lines: []string{
+			"RuntimeError: DeepGEMM backend requested via --fp8-gemm-backend=deep_gemm, but DeepGEMM is not available. This usually means the deep_gemm package is not installed or has been disabled via SGLANG_ENABLE_JIT_DEEPGEMM=0.",
+			"RuntimeError: FlashInfer FP8 GEMM requested via --fp8-gemm-backend=flashinfer_trtllm, but FlashInfer is not available or not supported on this hardware. FlashInfer TRTLLM FP8 GEMM requires SM100/SM103 GPUs and FlashInfer.",
+			"RuntimeError: FlashInfer FP8 GEMM requested via --fp8-gemm-backend=flashinfer_cutlass, but FlashInfer is not available or not supported on this hardware. FlashInfer CUTLASS FP8 GEMM requires Blackwell GPUs and FlashInfer.",
+			"RuntimeError: AITER backend requested via --fp8-gemm-backend=aiter, but AITER is not available. AITER requires AMD GPUs with SGLANG_USE_AITER=1 environment variable set.",
+			"RuntimeError: FlashInfer DeepGEMM with swapAB requested via --fp8-gemm-backend=flashinfer_deepgemm, but it's not available. This backend requires Hopper (SM90) GPUs and FlashInfer to be installed.",
+		}},
+		{family: "the checkpoint's quantization config lacks what the method reads", want: "quantization-config-incomplete", lines: []string{
+			"ValueError: Cannot find 'quant_algo' in the model's quantization config. Expected either flat format (config.json) or nested format (hf_quant_config.json).",
+			"ValueError: Cannot find any of ['quant_method', 'quant_algo'] in the model's quantization config.",
+			"ValueError: NVFP4 quantization requires group_size and exclude_modules specified in the quantization config",
+			"ValueError: NVFP4 quantization requires group size and kv_cache_quant_algo specified in hf_quant_config.json",
+			"ValueError: Found different quantization schemes for ['q_proj', 'k_proj', 'v_proj'] in model.layers.0.self_attn.qkv_proj. SGLang requires all to use the same scheme.",
+		}},
+		{family: "MoE sizes the quantized block does not divide", want: "quantized-weight-tp-split-misaligned", lines: []string{
+			"ValueError: For quantized MoE models, please make sure (moe_intermediate_size=1408 / moe_tp_size=8) % weight_block_size_n=128 == 0 where moe_tp_size is equal to tp_size (8) divided by ep_size (1). You can fix this by setting arguments `--tp-size` and `--ep-size` correctly.",
+		}},
+		{family: "a quantization package not installed", want: "python-module-not-found", lines: []string{
+			"ImportError: Please install bitsandbytes>=0.46.1 via `pip install bitsandbytes>=0.46.1` to use bitsandbytes quantizer.",
+			"ImportError: Please install gguf via `pip install gguf` to use gguf quantizer.",
+			"ImportError: NixlEP is not installed. Please install NixlEP package from https://github.com/ai-dynamo/nixl.",
+			"ImportError: Mori EP is not installed. Please install.",
+		}},
+	}},
+	{name: "model loading: architectures and GPUs", families: []raiseFamily{
+		{family: "no sglang model and no Transformers fallback", want: "model-architecture-no-implementation", lines: []string{
+			"ValueError: Cannot find model module. 'FooForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom).",
+			"ValueError: Cannot find model module. 'FooForCausalLM' is not a registered model in the Transformers library and loading the custom model from auto_map failed. The remote model code may be incompatible with the installed transformers version.",
+		}},
+		{family: "a GPU older than sglang runs on", want: "gpu-compute-capability-unsupported", lines: []string{
+			"RuntimeError: SGLang only supports sm75 and above.",
+		}},
+	}},
+	{name: "LoRA manager and registry", families: []raiseFamily{
+		{family: "adapter modules outside the launch's target modules", want: "lora-adapter-incompatible", lines: []string{
+			"ValueError: LoRA adapter 'sql-lora' contains target modules {'gate_proj', 'up_proj'} that are not included in the specified --lora-target-modules {'q_proj', 'v_proj'}. Please update --lora-target-modules to include all required modules: {'gate_proj', 'up_proj', 'q_proj', 'v_proj'}, or use 'all' to enable all supported modules.",
+			"ValueError: SGLang does not recognize target_modules='all-linear-ish'. Please use a list of module name suffixes in the adapter's PEFT config, or explicitly specify --lora-target-modules during server startup.",
+			"ValueError: SGLang currently only supports inferring LoRA target modules when a list of suffixes is provided in `target_modules` field of PEFT config. Please explicitly specify `--lora-target-modules` during server startup. You can specify `all` to enable all support modules types.",
+		}},
+		{family: "an adapter kind LoRA serving cannot run", want: "lora-adapter-format-unsupported", lines: []string{
+			"ValueError: Failed to load /adapters/dora-7b because LoRA serving currently doesn't support DoRA adapters",
+			"ValueError: Failed to load /adapters/extra-tokens because LoRA serving currently doesn't support adapters that add tokens to the vocabulary",
+		}},
+		{family: "a request names an adapter the server has not loaded", want: "lora-adapter-not-loaded", lines: []string{
+			"ValueError: LoRA adapter 'sql-lora' was requested, but LoRA is not enabled. Please launch the server with --enable-lora flag and preload adapters using --lora-paths or /load_lora_adapter endpoint.",
+			"ValueError: Got LoRA adapter that has never been loaded: sql-lora\nAll loaded adapters: dict_keys(['chat-lora']).",
+			"ValueError: The following requested LoRA adapters are not loaded: ['sql-lora']\nLoaded adapters: dict_keys(['chat-lora']).",
+		}},
+		{family: "more adapters than the pool holds", want: "lora-adapter-limit-exceeded", lines: []string{
+			"ValueError: No available buffer slots found. Please ensure the number of active (pinned) loras is less than max_loras_per_batch.",
+			"ValueError: Failed to load LoRA adapter sql-lora as a pinned adapter. It is not allowed to pin all slots in the LoRA memory pool to avoid starvation for unpinned adapters and base models. Please increase your `--max-loras-per-batch` or load it as unpinned LoRA adapters.",
+			"ValueError: Received request with 5 unique loras requested but max loaded loras is 4",
+		}},
+	}},
+	{name: "grammar backends", families: []raiseFamily{
+		{family: "a tokenizer the grammar backend cannot read", want: "xgrammar-tokenizer-unsupported", lines: []string{
+			"sglang.srt.constrained.xgrammar_backend.TokenizerNotSupportedError: Tokenizer type MistralTokenizer is not supported by XGrammar",
+			"sglang.srt.constrained.xgrammar_backend.TokenizerNotSupportedError: Failed to create XGrammar TokenizerInfo from tokenizer: 'NoneType' object has no attribute 'get_vocab'",
+			"ValueError: --enable-strict-thinking requires a grammar backend with token filtering support, but XGrammar failed to initialize: Failed to create XGrammar TokenizerInfo from tokenizer: vocab mismatch. Cannot fall back to grammar_backend='none' with strict thinking enabled.",
+		}},
+		{family: "a generated token the grammar refused (logged)", want: "grammar-token-not-accepted", bare: true, lines: []string{
+			hdr("Grammar accept_token failed for req 3f2a9c with token 128009: token rejected"),
+		}},
+	}},
+	{name: "tokenizer and detokenizer managers", families: []raiseFamily{
+		{family: "detokenizer lost a request's state", want: "detokenizer-decode-status-evicted", lines: []string{
+			"RuntimeError: Decode status not found for request 3f2a9c. It may be due to the request being evicted from the decode status due to memory pressure. Please increase the maximum number of requests by setting the SGLANG_DETOKENIZER_MAX_STATES environment variable to a bigger value than the default value. The current value is 65536. For more details, see: https://github.com/sgl-project/sglang/issues/3631",
+		}},
+		{family: "the detokenizer stopped answering", want: "health-check-failed-detokenizer", bare: true, lines: []string{
+			mainLog("Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 17:01:02. last_heartbeat time: 17:00:40"),
+		}},
+		{family: "a child died and the main process is told", want: "sigquit-received-child-failed", or: "received-sigquit-from-child", bare: true, lines: []string{
+			mainLog("SIGQUIT received. signum=3, frame=<frame at 0x7f, file '/usr/lib/python3.12/selectors.py', line 468, code select>. It usually means one child failed."),
+		}},
+		{family: "a request feature the launch did not enable", want: "request-feature-not-enabled", or: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: The server is not configured to enable custom logit processor. Please set `--enable-custom-logit-processor` to enable this feature.",
+			"ValueError: max_thinking_tokens requires the server to be launched with --enable-strict-thinking",
+		}},
+		{family: "near misses: per-request refusals", lines: []string{
+			"ValueError: Duplicate request ID detected: 3f2a9c",
+			"ValueError: Image count 12 exceeds limit 8 per request.",
+			"ValueError: Requested dimensions must be greater than 0",
+		}},
+	}},
+}
+
+// TestSglangRaises checks that every family above is led by its record on
+// every composed line and that the near misses stay unclaimed, and logs
+// each component's count of families claimed.
+func TestSglangRaises(t *testing.T) {
+	m := compileCatalog(t)
+	lead := func(text string) (*patterns.Record, []string) { return raiseLead(m, text) }
+	for _, comp := range sglangRaiseComponents {
+		t.Run(comp.name, func(t *testing.T) {
+			familyCheck{shapes: raiseShapes, lead: lead}.run(t, comp.name, comp.families)
+		})
+	}
+}
+
+// sglangRaisesExamples are the examples of the records the families above
+// brought in; sglangRaisesWidened the lines of records they widened.
+var sglangRaisesExamples = map[string]example{
+	"gemm-backend-unavailable": {
+		match: []string{
+			tb("RuntimeError: DeepGEMM backend requested via --fp8-gemm-backend=deep_gemm, but DeepGEMM is not available. This usually means the deep_gemm package is not installed or has been disabled via SGLANG_ENABLE_JIT_DEEPGEMM=0."),
+			"RuntimeError: FlashInfer FP8 GEMM requested via --fp8-gemm-backend=flashinfer_trtllm, but FlashInfer is not available or not supported on this hardware. FlashInfer TRTLLM FP8 GEMM requires SM100/SM103 GPUs and FlashInfer.",
+		},
+		miss: []string{
+			mainLog("Using fp8 GEMM backend deep_gemm (requested via --fp8-gemm-backend=auto)"),
+			"ValueError: --fp8-gemm-backend must be one of ['auto', 'deep_gemm', 'cutlass']",
+		},
+	},
+	"quantization-config-incomplete": {
+		match: []string{
+			tb("ValueError: Cannot find 'quant_algo' in the model's quantization config. Expected either flat format (config.json) or nested format (hf_quant_config.json)."),
+			"ValueError: Cannot find any of ['quant_method'] in the model's quantization config.",
+			"ValueError: NVFP4 quantization requires group_size and exclude_modules specified in the quantization config",
+			"ValueError: Found different quantization schemes for ['q_proj', 'k_proj', 'v_proj'] in model.layers.0.self_attn.qkv_proj. SGLang requires all to use the same scheme.",
+		},
+		miss: []string{
+			hdr("Detected quantization method modelopt_fp4 from the model's quantization config"),
+			"ValueError: Unknown quantization method: foo",
+		},
+	},
+	"quantization-scheme-needs-newer-gpu": {
+		match: []string{
+			"RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 89. Current capability: 80.",
+			"ValueError: Current platform does not support NVFP4 quantization. Please use Blackwell and above.",
+			"RuntimeError: MXFP8 dense linear requires Blackwell GPUs (SM100/SM120) or ROCm gfx95.",
+		},
+		miss: []string{
+			mainLog("NVFP4 checkpoint detected; using Marlin kernels on SM90"),
+		},
+	},
+}
+
+var sglangRaisesWidened = map[string]example{
+	"quantized-weight-tp-split-misaligned": {match: []string{
+		"ValueError: For quantized MoE models, please make sure (moe_intermediate_size=1408 / moe_tp_size=8) % weight_block_size_n=128 == 0 where moe_tp_size is equal to tp_size (8) divided by ep_size (1). You can fix this by setting arguments `--tp-size` and `--ep-size` correctly.",
+	}},
+}
+
+func init() { addExamples(sglangRaisesExamples, sglangRaisesWidened) }
