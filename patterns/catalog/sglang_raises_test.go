@@ -77,6 +77,57 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Received request with 5 unique loras requested but max loaded loras is 4",
 		}},
 	}},
+	{name: "scheduler and memory pools at run time", families: []raiseFamily{
+		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
+			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
+		}},
+		{family: "weights never became ready", want: "weights-not-ready", bare: true, lines: []string{
+			mainLog("Weights are not ready after waiting 1800 seconds. Consider increasing SGLANG_WAIT_WEIGHTS_READY_TIMEOUT environment variable. Current status: initial_weights_loaded=False"),
+		}},
+		{family: "the tokenizer manager loop stuck", want: "tokenizer-manager-loop-stuck", bare: true, lines: []string{
+			mainLog("gRPC abort timed out after 5.0s (rid='3f2a9c', abort_all=False); tokenizer_manager loop appears stuck"),
+		}},
+		{family: "elastic EP past its maximum", want: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: [Elastic EP] add_elastic_workers: slot_offset=6 + slot_count=4 exceeds max_dp_size=8. Restart with a larger --max-ep-size.",
+		}},
+	}},
+	{name: "PD disaggregation: metadata and transfer", families: []raiseFamily{
+		{family: "a request's metadata larger than the transfer buffer", want: "disagg-metadata-capacity-exceeded", lines: []string{
+			"RuntimeError: Sampling mask length 40000 exceeds disaggregation metadata capacity 32768. Increase SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS.",
+			"RuntimeError: top_logprobs_num 30 exceeds disaggregation metadata capacity 20. Lower top_logprobs_num or increase the metadata buffer.",
+		}},
+		{family: "a NIXL transfer failed", want: "nixl-kv-transfer-failed", lines: []string{
+			"Exception: KVSender failed to post transfer",
+			"Exception: KVSender failed to create prepped transfer",
+			"RuntimeError: NIXL transfer encountered ERR room=123456",
+		}},
+		{family: "prefill and decode disagree on slot geometry (Mooncake)", want: "disagg-kv-slot-layout-mismatch", bare: true, lines: []string{
+			hdr("[10.0.0.8:8998] slice size (4096) exceeds target token slot size (2048)"),
+		}},
+		{family: "the Ascend transfer engine did not start", want: "ascend-transfer-engine-initialization-failed", lines: []string{
+			"RuntimeError: Ascend Transfer Engine initialization failed.",
+		}},
+		{family: "the decode side cannot find prefill's parallel layout", want: "disagg-bootstrap-unreachable", bare: true, lines: []string{
+			hdr("Could not fetch prefill parallel info from bootstrap_addr: 10.0.0.7:8998"),
+			hdr("Error fetching prefill server info from bootstrap: HTTPConnectionPool(host='10.0.0.7', port=8998): Read timed out. (read timeout=5)"),
+		}},
+		{family: "encoder embedding pool too small", want: "epd-embedding-pool-too-small", bare: true, lines: []string{
+			hdr("MooncakeEmbeddingPool: requested 512MB exceeds pool capacity 256MB. Raise SGLANG_EMBEDDING_POOL_SIZE_MB."),
+			hdr("MooncakeEmbeddingPool alloc timed out after 30s waiting for 512MB."),
+		}},
+	}},
+	{name: "router (sgl-model-gateway): discovery and PD", families: []raiseFamily{
+		{family: "service discovery failed or stopped", want: "router-service-discovery-failed", or: "k8s-rbac-forbidden", bare: true, lines: []string{
+			gatewayLog("ERROR", "smg::service_discovery", "Failed to start service discovery: Forbidden: pods is forbidden: User \"system:serviceaccount:default:default\" cannot list resource \"pods\""),
+			gatewayLog("ERROR", "smg::service_discovery", "K8s worker watcher stream ended; discovery no longer receives updates"),
+		}},
+		{family: "a PD worker failed to start the request", want: "router-pd-transport-error", or: "grpc-unavailable", bare: true, lines: []string{
+			gatewayLog("ERROR", "smg::routers::grpc::common::stages::request_execution", "Decode worker failed to start function=\"execute_sequential_pd\" error=status: Unavailable, message: \"error trying to connect\""),
+		}},
+		{family: "no PD pair to select", want: "router-pd-role-unavailable", or: "router-no-available-workers", bare: true, lines: []string{
+			gatewayLog("ERROR", "smg::routers::http::pd_router", "Failed to select PD pair error=No prefill workers available"),
+		}},
+	}},
 	{name: "grammar backends", families: []raiseFamily{
 		{family: "a tokenizer the grammar backend cannot read", want: "xgrammar-tokenizer-unsupported", lines: []string{
 			"sglang.srt.constrained.xgrammar_backend.TokenizerNotSupportedError: Tokenizer type MistralTokenizer is not supported by XGrammar",
@@ -157,9 +208,48 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("NVFP4 checkpoint detected; using Marlin kernels on SM90"),
 		},
 	},
+	"disagg-metadata-capacity-exceeded": {
+		match: []string{
+			tb("RuntimeError: Sampling mask length 40000 exceeds disaggregation metadata capacity 32768. Increase SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS."),
+			"RuntimeError: top_logprobs_num 30 exceeds disaggregation metadata capacity 20. Lower top_logprobs_num or increase the metadata buffer.",
+		},
+		miss: []string{hdr("Disaggregation metadata buffers allocated: capacity 20 top logprobs, 32768 mask tokens")},
+	},
+	"nixl-kv-transfer-failed": {
+		match: []string{
+			tb("Exception: KVSender failed to post transfer"),
+			"Exception: KVSender failed to create prepped slice transfer",
+			hdr("NIXL transfer encountered ERR room=123456"),
+		},
+		miss: []string{hdr("KVSender posted transfer for room=123456")},
+	},
+	"disagg-kv-slot-layout-mismatch": {
+		match: []string{
+			hdr("[10.0.0.8:8998] slice size (4096) exceeds target token slot size (2048)"),
+			"[2026-05-28 00:11:09 TP3] [10.0.0.9:17001] slice size (1024) exceeds target token slot size (512)",
+		},
+		miss: []string{hdr("[10.0.0.8:8998] slice size (2048) fits target token slot size (2048)")},
+	},
+	"epd-embedding-pool-too-small": {
+		match: []string{
+			hdr("MooncakeEmbeddingPool: requested 512MB exceeds pool capacity 256MB. Raise SGLANG_EMBEDDING_POOL_SIZE_MB."),
+			hdr("MooncakeEmbeddingPool alloc timed out after 30s waiting for 512MB."),
+		},
+		miss: []string{hdr("MooncakeEmbeddingPool initialized with 4096MB")},
+	},
+	"tokenizer-manager-loop-stuck": {
+		match: []string{
+			mainLog("gRPC abort timed out after 5.0s (rid='3f2a9c', abort_all=False); tokenizer_manager loop appears stuck"),
+			mainLog("gRPC abort timed out after 10s (rid=None, abort_all=True); tokenizer_manager loop appears stuck"),
+		},
+		miss: []string{mainLog("gRPC abort for rid='3f2a9c' done in 0.01s")},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"disagg-bootstrap-unreachable": {match: []string{
+		hdr("Could not fetch prefill parallel info from bootstrap_addr: 10.0.0.7:8998"),
+	}},
 	"quantized-weight-tp-split-misaligned": {match: []string{
 		"ValueError: For quantized MoE models, please make sure (moe_intermediate_size=1408 / moe_tp_size=8) % weight_block_size_n=128 == 0 where moe_tp_size is equal to tp_size (8) divided by ep_size (1). You can fix this by setting arguments `--tp-size` and `--ep-size` correctly.",
 	}},
