@@ -77,6 +77,44 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Received request with 5 unique loras requested but max loaded loras is 4",
 		}},
 	}},
+	{name: "server_args by area", families: []raiseFamily{
+		{family: "speculative decoding with features it cannot run beside", want: "speculative-decoding-config-refused", or: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: Currently DFLASH speculative decoding does not support dp attention.",
+			"ValueError: Currently ngram speculative decoding does not support dp attention.",
+			"ValueError: Currently LoRA is only compatible with NGRAM speculative decoding.",
+			"ValueError: Currently standalone speculative decoding does not support dp attention.",
+		}},
+		{family: "hierarchical cache with a layout it cannot offload", want: "sglang-launch-flags-rejected", lines: []string{
+			"NotImplementedError: HiCache with --dcp-size > 1 is only supported for MLA models: the index translation lives in MLATokenToKVPoolHost, and the MHA host pool has none.",
+			"ValueError: Hierarchical cache for MiMoV2 requires the unified radix tree. Set SGLANG_ENABLE_UNIFIED_RADIX_TREE=1 to enable --enable-hierarchical-cache for this model.",
+			"ValueError: --enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical-cache: the host-offload path (HiMambaRadixCache) is not int8-aware. Disable one of them.",
+		}},
+		{family: "multimodal feature transport", want: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: --mm-feature-transport=cuda_ipc only supports a single node.",
+			"ValueError: --keep-mm-feature-on-device conflicts with --mm-feature-transport=cpu. Use only --mm-feature-transport=cuda_ipc.",
+		}},
+		{family: "attention backend refused for deterministic inference or the GPU", want: "attention-backend-unsupported", or: "kernel-requires-newer-gpu", lines: []string{
+			"ValueError: Currently only ['flashinfer', 'fa3', 'triton'] attention backends are supported for deterministic inference, but you explicitly specified 'trtllm_mha'.",
+			"ValueError: CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
+			"ValueError: CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
+		}},
+		{family: "gRPC front end flags", want: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: --grpc-port (30000) must differ from --port (30000)",
+			"ValueError: --sidecar requires --grpc-port or SGLANG_GRPC_PORT.",
+		}},
+	}},
+	{name: "start-up: devices and addresses", families: []raiseFamily{
+		{family: "no accelerator visible", want: "no-cuda-gpus-available", lines: []string{
+			"RuntimeError: No accelerator (CUDA, XPU, HPU, NPU, MUSA, MPS) or platform plugin is available.",
+			"RuntimeError: No supported accelerator (CUDA/XPU) available",
+		}},
+		{family: "an address that does not resolve or bind", want: "sglang-host-address-unusable", lines: []string{
+			"ValueError: Cannot resolve host sglang-prefill-0.sglang: [Errno -2] Name or service not known",
+			"OSError: Could not bind port 30000 on any configured address family",
+			"ValueError: Can not get local ip",
+			"ValueError: Missing port in address (expected host:port): 10.0.0.7",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -244,9 +282,28 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{mainLog("gRPC abort for rid='3f2a9c' done in 0.01s")},
 	},
+	"sglang-host-address-unusable": {
+		match: []string{
+			tb("OSError: Could not bind port 30000 on any configured address family"),
+			"ValueError: Cannot resolve host sglang-prefill-0.sglang: [Errno -2] Name or service not known",
+			rawTB("ValueError: Can not get local ip"),
+			"ValueError: Missing port in address (expected host:port): 10.0.0.7",
+		},
+		miss: []string{
+			mainLog("Resolved host sglang-prefill-0.sglang to 10.0.0.7"),
+			mainLog("Can not get local ip from SGLANG_HOST_IP; using the NIC address 10.0.0.7"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"no-cuda-gpus-available": {match: []string{
+		"RuntimeError: No accelerator (CUDA, XPU, HPU, NPU, MUSA, MPS) or platform plugin is available.",
+		"RuntimeError: No supported accelerator (CUDA/XPU) available",
+	}},
+	"attention-backend-unsupported": {match: []string{
+		"ValueError: Currently only ['flashinfer', 'fa3', 'triton'] attention backends are supported for deterministic inference, but you explicitly specified 'trtllm_mha'.",
+	}},
 	"disagg-bootstrap-unreachable": {match: []string{
 		hdr("Could not fetch prefill parallel info from bootstrap_addr: 10.0.0.7:8998"),
 	}},
