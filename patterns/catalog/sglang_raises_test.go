@@ -313,3 +313,32 @@ var sglangRaisesWidened = map[string]example{
 }
 
 func init() { addExamples(sglangRaisesExamples, sglangRaisesWidened) }
+
+// sglangRaisesRoutine are the notices and warnings the components above
+// print while they work: a fallback taken, a feature turned off for the
+// configuration, a retry that may still succeed. None may alert.
+var sglangRaisesRoutine = []string{
+	mainLog("FooForCausalLM has no SGLang implementation, falling back to Transformers implementation. Some features may not be supported and performance may not be optimal."),
+	mainLog("Failed to load dynamic modules from auto_map for '/models/custom': No module named 'custom_ops'. Skipping remote model compatibility checks."),
+	schedLog("Found mtp.safetensors but it's not referenced in model.safetensors.index.json. This is a checkpoint packaging bug. Auto-adding it for loading. Please report this to the checkpoint provider."),
+	schedLog("Defaulting to KV cache scaling factors = 1.0 for all layers in TP rank 1 as an error occurred during loading."),
+	schedLog("Failed to find local snapshot in default HF cache: 'NoneType' object has no attribute 'split'"),
+	schedLog("Prefill staging too small for 268435456 bytes, falling back"),
+	schedLog("Decode staging too small: need 268435456 bytes (4 writers x 67108864 bytes/rank), have 134217728, falling back"),
+	schedLog("Failed to import mooncake allocator for nvlink: No module named 'mooncake.allocator'. Falling back to default memory pool."),
+	schedLog("Prefill register attempt 1/5 failed: status 503"),
+	schedLog("Starting failed-session probe loop (interval=5.0s)"),
+	schedLog("SGLang server has not been recording expert ids. Did you forget to start recording by sending request to the `/start_expert_distribution_record` endpoint?"),
+	schedLog("[Elastic EP] Model does not implement generate_weight_name_filter. Performing full weight reload."),
+	schedLog("Disable prefill CUDA graph because the current LoRA configuration does not support it (unsupported LoRA backend, MoE LoRA, or DP attention)."),
+	schedLog("Running FlashInfer autotune (cache reuse DISABLED via SGLANG_FLASHINFER_AUTOTUNE_CACHE=0); writing fresh result to: /root/.cache/flashinfer/autotune.json"),
+	schedLog("--weight-loader-prefetch-checkpoints is enabled; falling back to single-threaded weight loading to avoid I/O oversubscription with the prefetch threads."),
+	gatewayLog(" INFO", "smg::service_discovery", "Starting Kubernetes service discovery in namespace default with selector app=sglang"),
+	gatewayLog(" INFO", "smg::routers::http::pd_router", "Selected PD pair prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000"),
+}
+
+// TestSglangRaisesRoutineSilent checks the routine lines of the same
+// components stay silent.
+func TestSglangRaisesRoutineSilent(t *testing.T) {
+	checkRoutineSilent(t, compileCatalog(t), sglangRaisesRoutine)
+}
