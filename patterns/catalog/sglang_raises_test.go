@@ -115,6 +115,32 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Missing port in address (expected host:port): 10.0.0.7",
 		}},
 	}},
+	{name: "scheduler runtime checks", families: []raiseFamily{
+		{family: "prefill cannot get KV slots", want: "prefill-out-of-memory", bare: true, lines: []string{
+			schedLog("Prefill out of memory. Try to lower your batch size.\nTry to allocate 8192 tokens.\nAvailable tokens: 1024 + evictable tokens: 0"),
+		}},
+		{family: "decode cannot get KV slots", want: "decode-out-of-memory", lines: []string{
+			"RuntimeError: Decode out of memory. Try to lower your batch size.\nTry to allocate 64 tokens.\nAvailable tokens: 0 + evictable tokens: 0",
+		}},
+		{family: "a pool leaks slots", want: "memory-leak-detected", lines: []string{
+			"ValueError: token_to_kv_pool_allocator memory leak detected! self.max_total_num_tokens=1234567, available_size=1234000, evictable_size=0, protected_size=0",
+			"ValueError: req_to_token_pool memory leak detected!available_size=4095, session_held=0, total_size=4096",
+		}},
+		{family: "the last request cannot fit even alone", want: "retract-decode-aborted-last-request", bare: true, lines: []string{
+			schedLog("retract_decode: aborted last request 3f2a9c due to OOM"),
+		}},
+		{family: "retraction under pressure (a rate to watch)", want: "kv-cache-pool-full-retract", bare: true, lines: []string{
+			schedLog("KV cache pool is full. Retract requests. #retracted_reqs: 2, #new_tokens_gained: 4096, #new_token_ratio: 0.7000 -> 0.8500"),
+		}},
+	}},
+	{name: "CUDA graph capture and torch.compile", families: []raiseFamily{
+		{family: "decode graph capture failed", want: "capture-cuda-graph-failed", lines: []string{
+			"Exception: Capture cuda graph failed: CUDA error: out of memory\nPossible solutions:\n1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)",
+		}},
+		{family: "torch.compile on NPU without torchair", want: "python-module-not-found", lines: []string{
+			"ImportError: NPU detected, but torchair package is not installed. Please install torchair for torch.compile support on NPU.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
