@@ -1,0 +1,273 @@
+package catalog_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/engine"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// The second round of the other engines' failure wordings: the native
+// backends of llama.cpp (ggml's CUDA, Vulkan and Metal errors, the
+// server's decode and batch refusals, chat templates), Ollama's server
+// and CLI around its runner, TensorRT's builder and plugin registry and
+// the MPI launcher TensorRT-LLM runs under, TurboMind's fatal C++ errors,
+// and vLLM's LoRA loading, multimodal budgets and compile path. Lines are
+// composed the way each process prints them; every family names the
+// record that must lead when the sidecar reads that engine's log, and the
+// near misses are the same components' routine lines.
+
+// ggmlCUDAError writes a ggml CUDA error the way ggml_cuda_error prints
+// it: the CUDA message, the device and function, the failing call, then
+// the abort line of the file that checked it.
+func ggmlCUDAError(msg, function, call string) string {
+	return "CUDA error: " + msg + "\n" +
+		"  current device: 0, in function " + function + " at /app/ggml/src/ggml-cuda/ggml-cuda.cu:412\n" +
+		"  " + call + "\n" +
+		"/app/ggml/src/ggml-cuda/ggml-cuda.cu:84: CUDA error"
+}
+
+// llamacppRaises lists the second round of llama.cpp's families.
+var llamacppRaises = []engineComponent{
+	{name: "ggml backends: device errors", families: []raiseFamily{
+		{family: "the CUDA pool ran out of memory", want: "cuda-error-out-of-memory", bare: true, lines: []string{
+			ggmlCUDAError("out of memory", "ggml_cuda_pool_malloc_leg", "cudaMalloc((void **) &ptr, look_ahead_size)"),
+			"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory",
+		}},
+		{family: "a build without kernels for this GPU", want: "cuda-no-kernel-image", bare: true, lines: []string{
+			ggmlCUDAError("no kernel image is available for execution on the device", "ggml_cuda_compute_forward", "err"),
+		}},
+		{family: "Vulkan device memory exhausted", want: "ggml-vulkan-out-of-device-memory", bare: true, lines: []string{
+			"ggml_vulkan: Device memory allocation of size 4294967296 failed.\nggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
+			"ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory",
+			"terminate called after throwing an instance of 'vk::OutOfDeviceMemoryError'\n  what():  vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
+		}},
+		{family: "Metal out of memory", want: "ggml-metal-out-of-memory", bare: true, lines: []string{
+			"ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
+			"ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 16384.00 MiB",
+		}},
+		{family: "near misses: device notices", bare: true, lines: []string{
+			"ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes",
+			"ggml_vulkan: Found 1 Vulkan devices:\nggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) (radv) | uma: 0 | fp16: 1 | warp size: 64",
+			"ggml_metal_init: recommendedMaxWorkingSetSize  = 22906.50 MB",
+			"load_tensors:        CUDA0 model buffer size =  4403.49 MiB",
+		}},
+	}},
+	{name: "llama-server: decode and batches", families: []raiseFamily{
+		{family: "the KV cache has no slot for the batch", want: "llamacpp-kv-cache-full", bare: true, lines: []string{
+			"decode: failed to find a memory slot for batch of size 512\nsrv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, i = 0, n_batch = 512, ret = 1",
+			"srv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, i = 0, n_batch = 2048, ret = 1",
+			"E decode: failed to find a memory slot for batch of size 1",
+		}},
+		{family: "an input longer than the physical batch", want: "llamacpp-input-exceeds-physical-batch", bare: true, lines: []string{
+			"srv    send_error: task id = 3, error: input is too large to process. increase the physical batch size",
+			`{"error":{"code":500,"message":"input is too large to process. increase the physical batch size","type":"server_error"}}`,
+		}},
+		{family: "near misses: slot notices", bare: true, lines: []string{
+			"slot update_slots: id  0 | task 0 | kv cache rm [0, end)",
+			"slot      release: id  0 | task 0 | stop processing: n_past = 1210, truncated = 0",
+			"srv  update_slots: all slots are idle",
+		}},
+	}},
+	{name: "llama-server: chat templates and files", families: []raiseFamily{
+		{family: "a chat template the server cannot use", want: "llamacpp-chat-template-unsupported", bare: true, lines: []string{
+			"error: the supplied chat template is not supported: mytemplate\nnote: llama.cpp was started without --jinja, we only support commonly used templates",
+			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  error: the supplied chat template is not supported: chatml2",
+		}},
+		{family: "a GGUF path that cannot be opened", want: "llamacpp-gguf-file-open-failed", bare: true, lines: []string{
+			"gguf_init_from_file: failed to open GGUF file '/models/qwen3-8b.gguf' (No such file or directory)",
+			"gguf_init_from_file: failed to open '/models/qwen3-8b.gguf': 'No such file or directory'",
+		}},
+		{family: "near misses: template notices", bare: true, lines: []string{
+			"main: chat template, chat_template: {%- for message in messages -%}, example_format: '<|im_start|>system'",
+			"srv          init: chat template, thinking = 0",
+			"llama_model_loader: loaded meta data with 34 key-value pairs and 399 tensors from /models/qwen3-8b.gguf (version GGUF V3 (latest))",
+		}},
+	}},
+}
+
+// ollamaRaises lists the second round of Ollama's families: the CLI, the
+// server's handlers, and GPU discovery.
+var ollamaRaises = []engineComponent{
+	{name: "CLI and server reachability", families: []raiseFamily{
+		{family: "the CLI finds no server", want: "ollama-server-not-running", bare: true, lines: []string{
+			"Error: could not connect to ollama app, is it running?",
+			"Error: could not connect to ollama server, run 'ollama serve' to start it",
+		}},
+		{family: "the runner dropped a request it was serving", want: "ollama-runner-connection-lost", bare: true, lines: []string{
+			`Error: POST predict: Post "http://127.0.0.1:41413/completion": EOF`,
+			ollamaLog("ERROR", "server.go:725", "post predict", `Post \"http://127.0.0.1:39181/completion\": read tcp 127.0.0.1:52114->127.0.0.1:39181: read: connection reset by peer`),
+		}},
+		{family: "near misses: CLI notices", bare: true, lines: []string{
+			ollamaLog("INFO", "server.go:1289", "llama runner started in 3.52 seconds", ""),
+			`[GIN] 2026/05/28 - 00:11:09 | 200 |  2.310742134s |       127.0.0.1 | POST     "/api/chat"`,
+		}},
+	}},
+	{name: "models: capabilities", families: []raiseFamily{
+		{family: "a capability the model does not have", want: "ollama-model-capability-unsupported", bare: true, lines: []string{
+			`{"error":"registry.ollama.ai/library/gemma3:4b does not support tools"}`,
+			`Error: "deepseek-r1:7b" does not support insert`,
+			`Error: registry.ollama.ai/library/llama3.2:latest does not support thinking`,
+			`[GIN] 2026/05/28 - 00:11:09 | 400 |    2.1534ms |       127.0.0.1 | POST     "/api/chat"` + "\n" + `{"error":"registry.ollama.ai/library/phi3:mini does not support tools"}`,
+		}},
+		{family: "near misses: capability notices", bare: true, lines: []string{
+			"    capabilities\n      completion\n      tools",
+		}},
+	}},
+	{name: "GPU discovery", families: []raiseFamily{
+		{family: "the CUDA driver did not initialise", want: "ollama-cuda-driver-init-failed", bare: true, lines: []string{
+			ollamaLog("WARN", "gpu.go:669", "unable to load cuda driver library", "cuda driver library init failure: 999") + " library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15",
+			ollamaLog("INFO", "gpu.go:627", "Unable to load cudart library /usr/lib/ollama/libcudart.so.12.4.127: cudart init failure: 35", ""),
+		}},
+		{family: "near misses: discovery notices", bare: true, lines: []string{
+			ollamaLog("INFO", "gpu.go:221", "looking for compatible GPUs", ""),
+			ollamaLog("INFO", "gpu.go:386", "no compatible GPUs were discovered", ""),
+		}},
+	}},
+}
+
+// trtllmRaises lists the second round of TensorRT-LLM's families: the
+// C++ runtime's CUDA errors, TensorRT's builder and plugin registry, and
+// the MPI launcher.
+var trtllmRaises = []engineComponent{
+	{name: "C++ runtime: CUDA", families: []raiseFamily{
+		{family: "the runtime ran out of device memory", want: "cuda-error-out-of-memory", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] CUDA runtime error in cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)",
+		}},
+		{family: "near misses: runtime notices", bare: true, lines: []string{
+			"[TensorRT-LLM][INFO] Memory usage when calculating max tokens in paged kv cache: total: 79.11 GiB, available: 11.33 GiB",
+			"[TensorRT-LLM][INFO] Number of blocks in KV cache primary pool: 5120",
+		}},
+	}},
+	{name: "TensorRT builder and plugins", families: []raiseFamily{
+		{family: "the builder ran out of memory", want: "tensorrt-out-of-memory", bare: true, lines: []string{
+			"[11/07/2025-17:42:32] [TRT] [E] [virtualMemoryBuffer.cpp::resizePhysical::154] Error Code 2: OutOfMemory (Requested size was 2833252352 bytes.)",
+			"[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory (no further information)",
+			"[TRT] [E] [executionContext.cpp::initializeExecutionContext::625] Error Code 2: OutOfMemory (Requested size was 20132809216 bytes.)",
+		}},
+		{family: "a plugin the registry does not hold", want: "tensorrt-plugin-not-found", bare: true, lines: []string{
+			"[TRT] [E] 1: [pluginV2Runner.cpp::load::300] Error Code 1: Serialization (Serialization assertion creator failed.Cannot deserialize plugin since corresponding IPluginCreator not found in Plugin Registry)",
+			"[TRT] [E] getPluginCreator could not find plugin: GPTAttention version: 1",
+		}},
+		{family: "an engine from another TensorRT", want: "trtllm-engine-incompatible", bare: true, lines: []string{
+			"[TRT] [E] IRuntime::deserializeCudaEngine: Error Code 6: API Usage Error (The engine plan file is not compatible with this version of TensorRT, expecting library version 10.3.0.26 got 10.1.0.27, please rebuild.)",
+		}},
+		{family: "near misses: builder notices", bare: true, lines: []string{
+			"[TRT] [W] Requested amount of GPU memory (1073741824 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.",
+			"[TRT] [I] Total Activation Memory: 2147483648 bytes",
+			"[TRT] [I] [MemUsageChange] TensorRT-managed allocation in building engine: CPU +0, GPU +4096, now: CPU 0, GPU 4096 (MiB)",
+		}},
+	}},
+	{name: "MPI launcher", families: []raiseFamily{
+		{family: "mpirun refuses root", want: "mpi-run-as-root-refused", bare: true, lines: []string{
+			"--------------------------------------------------------------------------\nmpirun has detected an attempt to run as root.\n\nRunning as root is *strongly* discouraged as any mistake (e.g., in\ndefining TMPDIR) or bug can result in catastrophic damage to the OS\nfile system, leaving your system in an unusable state.",
+		}},
+		{family: "more ranks than slots", want: "mpi-not-enough-slots", bare: true, lines: []string{
+			"--------------------------------------------------------------------------\nThere are not enough slots available in the system to satisfy the 4\nslots that were requested by the application:\n\n  python3\n\nEither request fewer slots for your application, or make more slots\navailable for use.",
+		}},
+		{family: "a rank aborted the job", want: "mpi-abort", bare: true, lines: []string{
+			"--------------------------------------------------------------------------\nMPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n\nNOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.",
+		}},
+		{family: "near misses: launcher notices", bare: true, lines: []string{
+			"[TensorRT-LLM][INFO] Initializing MPI with thread mode 3",
+			"[TensorRT-LLM][INFO] MPI size: 2, MPI local size: 2, rank: 0",
+		}},
+	}},
+}
+
+// lmdeployRaises lists TurboMind's fatal C++ errors, as the process
+// prints them when a worker thread throws.
+var lmdeployRaises = []engineComponent{
+	{name: "TurboMind: fatal CUDA errors", families: []raiseFamily{
+		{family: "out of device memory", want: "cuda-error-out-of-memory", bare: true, lines: []string{
+			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  [TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:246",
+		}},
+		{family: "a kernel fault", want: "lmdeploy-turbomind-cuda-error", or: "cuda-illegal-memory-access", bare: true, lines: []string{
+			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  [TM][ERROR] CUDA runtime error: an illegal memory access was encountered /lmdeploy/src/turbomind/models/llama/LlamaBatch.cc:1455",
+		}},
+		{family: "near misses: TurboMind notices", bare: true, lines: []string{
+			"[TM][WARNING] [LlamaTritonModel] `max_context_token_num` is not set, default to 32768.",
+			"[TM][INFO] [BlockManager] block_size = 1 MB",
+		}},
+	}},
+}
+
+// vllmRaises lists vLLM's families beyond the first round: LoRA adapters
+// loaded at run time, multimodal budgets, and the compile path.
+var vllmRaises = []engineComponent{
+	{name: "LoRA loading", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "an adapter path with no adapter", want: "vllm-lora-adapter-not-found", lines: []string{
+			"vllm.exceptions.LoRAAdapterNotFoundError: Loading lora sql-lora failed: No adapter found for /loras/sql-lora",
+			"ValueError: Loading lora sql-lora failed: No adapter found for /loras/sql-lora",
+		}},
+	}},
+	{name: "multimodal budgets", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a multimodal item larger than a batch", want: "vllm-max-num-batched-tokens-too-small", lines: []string{
+			"ValueError: Chunked MM input disabled but max_tokens_per_mm_item (16384) is larger than max_num_batched_tokens (8192). Please increase max_num_batched_tokens.",
+		}},
+	}},
+	{name: "OpenAI server: multimodal prompts", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "text plus media longer than the context", want: "vllm-prompt-longer-than-max-model-len", lines: []string{
+			"ValueError: The prompt (total length 9216) is too long to fit into the model (context length 8192). Make sure that `max_model_len` is no smaller than the number of text tokens plus multimodal tokens. For image inputs, the number of image tokens depends on the number of images, and possibly their aspect ratios as well.",
+		}},
+	}},
+	{name: "KV connectors", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "NIXL is not installed", want: "nixl-not-available", lines: []string{
+			"RuntimeError: NIXL is not available",
+		}},
+	}},
+}
+
+// engineRaisesAll lists every engine's second-round components.
+var engineRaisesAll = []engineWordings{
+	{engine: "llamacpp", components: llamacppRaises},
+	{engine: "ollama", components: ollamaRaises},
+	{engine: "trtllm", components: trtllmRaises},
+	{engine: "lmdeploy", components: lmdeployRaises},
+	{engine: "vllm", components: vllmRaises},
+}
+
+// TestEngineRaises is TestEngineWordings over the second-round families:
+// each is led by its record, read as its engine's log, and the lead
+// advises that engine's operator.
+func TestEngineRaises(t *testing.T) {
+	m := compileCatalog(t)
+	for _, ew := range engineRaisesAll {
+		name := ew.engine
+		check := familyCheck{
+			lead: func(text string) (*patterns.Record, []string) {
+				read := ew.engine
+				if ew.detect {
+					var d engine.Detector
+					for _, l := range strings.Split(text, "\n") {
+						d.Line(l)
+					}
+					read = d.Engine()
+				}
+				return engineLead(m, read, text)
+			},
+			veto: func(lead *patterns.Record) string {
+				switch {
+				case lead == nil || lead.Role.Is(patterns.RoleWrapper):
+					return ""
+				case !lead.ForEngine(ew.engine):
+					return "a record of engines " + strings.Join(lead.Engines, ",")
+				}
+				if w := sglangAdvice(lead, ew.engine); w != "" {
+					return "advice naming " + w
+				}
+				return ""
+			},
+		}
+		for _, comp := range ew.components {
+			check.shapes = func(f raiseFamily, line string) []string {
+				if f.bare || comp.shapes == nil {
+					return []string{line}
+				}
+				return comp.shapes(line)
+			}
+			t.Run(name+"/"+comp.name, func(t *testing.T) { check.run(t, name+" "+comp.name, comp.families) })
+		}
+	}
+}
