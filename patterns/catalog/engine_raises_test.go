@@ -47,6 +47,16 @@ var llamacppRaises = []engineComponent{
 			"ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
 			"ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 16384.00 MiB",
 		}},
+		{family: "no CUDA device visible", want: "no-cuda-gpus-available", bare: true, lines: []string{
+			"ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected",
+		}},
+		{family: "a driver older than the build's toolkit", want: "cuda-ptx-unsupported-toolchain", bare: true, lines: []string{
+			ggmlCUDAError("the provided PTX was compiled with an unsupported toolchain.", "ggml_cuda_compute_forward", "err"),
+		}},
+		{family: "the weights' buffer does not fit the device", want: "llamacpp-failed-to-allocate-buffer", bare: true, lines: []string{
+			"llama_model_load: error loading model: unable to allocate CUDA0 buffer",
+			"llama_model_load: error loading model: unable to allocate backend buffer",
+		}},
 		{family: "near misses: device notices", bare: true, lines: []string{
 			"ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes",
 			"ggml_vulkan: Found 1 Vulkan devices:\nggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) (radv) | uma: 0 | fp16: 1 | warp size: 64",
@@ -99,6 +109,17 @@ var ollamaRaises = []engineComponent{
 			`Error: POST predict: Post "http://127.0.0.1:41413/completion": EOF`,
 			ollamaLog("ERROR", "server.go:725", "post predict", `Post \"http://127.0.0.1:39181/completion\": read tcp 127.0.0.1:52114->127.0.0.1:39181: read: connection reset by peer`),
 		}},
+		{family: "the registry cannot be reached", want: "dns-resolution-failed", bare: true, lines: []string{
+			`Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/latest": dial tcp: lookup registry.ollama.ai on 127.0.0.53:53: server misbehaving`,
+		}},
+		{family: "the models directory is not writable", want: "ollama-models-dir-permission-denied", bare: true, lines: []string{
+			"Error: open /usr/share/ollama/.ollama/models/blobs/sha256-3f2a9c0e-partial: permission denied",
+			ollamaLog("ERROR", "images.go:1032", "pull failed", "mkdir /data/ollama/models/manifests: permission denied"),
+			"Error: mkdir /mnt/models/blobs: permission denied",
+		}},
+		{family: "the runner could not place the weights", want: "llamacpp-failed-to-allocate-buffer", or: "ollama-runner-terminated", bare: true, lines: []string{
+			"Error: llama runner process has terminated: error loading model: unable to allocate CUDA0 buffer",
+		}},
 		{family: "near misses: CLI notices", bare: true, lines: []string{
 			ollamaLog("INFO", "server.go:1289", "llama runner started in 3.52 seconds", ""),
 			`[GIN] 2026/05/28 - 00:11:09 | 200 |  2.310742134s |       127.0.0.1 | POST     "/api/chat"`,
@@ -134,6 +155,16 @@ var trtllmRaises = []engineComponent{
 	{name: "C++ runtime: CUDA", families: []raiseFamily{
 		{family: "the runtime ran out of device memory", want: "cuda-error-out-of-memory", bare: true, lines: []string{
 			"[TensorRT-LLM][ERROR] CUDA runtime error in cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)",
+		}},
+		{family: "a step that failed on a kernel fault", want: "cuda-illegal-memory-access", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMemcpyAsync(dst, src.data(), src.getSizeInBytes(), cudaMemcpyDefault, mStream->get()): an illegal memory access was encountered (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/bufferManager.cpp:120)",
+		}},
+		{family: "a step that failed otherwise", want: "trtllm-forward-async-error", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: std::bad_alloc",
+			`{"error":"Error during inference of request chat-50f33d67 -- Encountered an error in forwardAsync function: vector::_M_range_check: __n (which is 4) >= this->size() (which is 4)"}`,
+		}},
+		{family: "the runtime library is missing", want: "shared-library-not-found", lines: []string{
+			"ImportError: libtensorrt_llm.so: cannot open shared object file: No such file or directory",
 		}},
 		{family: "near misses: runtime notices", bare: true, lines: []string{
 			"[TensorRT-LLM][INFO] Memory usage when calculating max tokens in paged kv cache: total: 79.11 GiB, available: 11.33 GiB",
@@ -193,6 +224,55 @@ var lmdeployRaises = []engineComponent{
 	}},
 }
 
+// tgiWarmupShapes: an exception in a TGI shard's warmup, as the shard
+// logs it through the launcher (the interceptor's line, then the
+// traceback), followed by the router's and the launcher's verdicts.
+func tgiWarmupShapes(exc string) []string {
+	last := exc[strings.LastIndex(exc, "\n")+1:]
+	msg := last[strings.Index(last, ": ")+2:]
+	relayed := "2024-12-11T10:04:03.877415Z ERROR text_generation_launcher: Method Warmup encountered an error.\n" +
+		"Traceback (most recent call last):\n" +
+		`  File "/opt/conda/bin/text-generation-server", line 8, in <module>` + "\n" +
+		"    sys.exit(app())\n" +
+		`  File "/usr/src/server/text_generation_server/models/flash_causal_lm.py", line 1421, in warmup` + "\n" +
+		"    _, _batch, _ = self.generate_token(batch)\n" +
+		exc + "\n" +
+		"2024-12-11T10:04:03.880000Z ERROR warmup{max_input_length=Some(4095) max_prefill_tokens=4096 max_total_tokens=Some(4096) max_batch_size=None}:warmup: text_generation_router_v3::client: backends/v3/src/client/mod.rs:45: Server error: " + msg + "\n" +
+		"Error: Backend(Warmup(Generation(\"" + msg + "\")))"
+	return []string{relayed, rawTB(exc)}
+}
+
+// tgiRaises lists TGI's warmup failures, relayed through the launcher.
+var tgiRaises = []engineComponent{
+	{name: "shard: warmup", shapes: tgiWarmupShapes, families: []raiseFamily{
+		{family: "out of memory warming up", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free.",
+		}},
+		{family: "a kernel fault warming up", want: "cuda-illegal-memory-access", lines: []string{
+			"RuntimeError: CUDA error: an illegal memory access was encountered",
+		}},
+		{family: "a graph capture that failed", want: "cuda-operation-not-permitted-when-capturing", lines: []string{
+			"RuntimeError: CUDA error: operation not permitted when stream is capturing",
+		}},
+		{family: "tensors on two devices", want: "tensors-on-different-devices", lines: []string{
+			"RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+		}},
+		{family: "a traceback cut before its exception", want: "tgi-shard-method-error", bare: true, lines: []string{
+			"2024-12-11T10:04:03.877415Z ERROR text_generation_launcher: Method Warmup encountered an error.\n" +
+				"Traceback (most recent call last):\n" +
+				`  File "/opt/conda/bin/text-generation-server", line 8, in <module>` + "\n" +
+				"    sys.exit(app())",
+			"2024-03-01T10:00:00.000000Z ERROR text_generation_launcher: Method Prefill encountered an error.",
+		}},
+		{family: "near misses: warmup notices", bare: true, lines: []string{
+			"2024-12-11T10:04:00.802105Z  INFO text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model",
+			"2024-12-11T10:04:03.592966Z  INFO text_generation_launcher: KV-cache blocks: 2484579, size: 1",
+			"2024-12-11T10:04:03.614039Z  INFO text_generation_launcher: Cuda Graphs are enabled for sizes [32, 16, 8, 4, 2, 1]",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Using exllama kernels",
+		}},
+	}},
+}
+
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
@@ -212,9 +292,26 @@ var vllmRaises = []engineComponent{
 			"ValueError: The prompt (total length 9216) is too long to fit into the model (context length 8192). Make sure that `max_model_len` is no smaller than the number of text tokens plus multimodal tokens. For image inputs, the number of image tokens depends on the number of images, and possibly their aspect ratios as well.",
 		}},
 	}},
+	{name: "executor RPC", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a worker did not answer a step", want: "vllm-worker-rpc-timeout", lines: []string{
+			"TimeoutError: RPC call to execute_model timed out.",
+			"TimeoutError: RPC call to sample_tokens timed out.",
+		}},
+	}},
+	{name: "compile and CUDA graphs", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "capture hit a forbidden operation", want: "cuda-operation-not-permitted-when-capturing", lines: []string{
+			"RuntimeError: CUDA error: operation not permitted when stream is capturing",
+		}},
+		{family: "the compiler backend failed", want: "torch-dynamo-backend-compiler-failed", lines: []string{
+			"torch._dynamo.exc.BackendCompilerFailed: backend='<vllm.compilation.backends.VllmBackend object at 0x7f3c2a1b4d10>' raised:\nException: Please convert all Tensors to FakeTensors first or instantiate FakeTensorMode with 'allow_non_fake_inputs'.",
+		}},
+	}},
 	{name: "KV connectors", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "NIXL is not installed", want: "nixl-not-available", lines: []string{
 			"RuntimeError: NIXL is not available",
+		}},
+		{family: "a connector name vLLM does not know", want: "vllm-engine-args-rejected", lines: []string{
+			"ValueError: Unsupported connector type: NixlConnectorX",
 		}},
 	}},
 }
@@ -225,6 +322,7 @@ var engineRaisesAll = []engineWordings{
 	{engine: "ollama", components: ollamaRaises},
 	{engine: "trtllm", components: trtllmRaises},
 	{engine: "lmdeploy", components: lmdeployRaises},
+	{engine: "tgi", components: tgiRaises},
 	{engine: "vllm", components: vllmRaises},
 }
 
@@ -271,3 +369,14 @@ func TestEngineRaises(t *testing.T) {
 		}
 	}
 }
+
+// engineRaisesWidened are the lines of the catalog's engine-neutral
+// records the second-round families widened.
+var engineRaisesWidened = map[string]example{
+	"torch-dynamo-backend-compiler-failed": {
+		match: []string{"torch._dynamo.exc.BackendCompilerFailed: backend='<vllm.compilation.backends.VllmBackend object at 0x7f3c2a1b4d10>' raised:"},
+		miss:  []string{"Compiling a graph for backend='<vllm.compilation.backends.VllmBackend object at 0x7f3c2a1b4d10>'"},
+	},
+}
+
+func init() { addExamples(nil, engineRaisesWidened) }
