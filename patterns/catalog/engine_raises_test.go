@@ -218,6 +218,7 @@ var lmdeployRaises = []engineComponent{
 			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  [TM][ERROR] CUDA runtime error: an illegal memory access was encountered /lmdeploy/src/turbomind/models/llama/LlamaBatch.cc:1455",
 		}},
 		{family: "near misses: TurboMind notices", bare: true, lines: []string{
+			"[TM][WARNING] [ProcessInferRequests] [2] total sequence length (12817 + 183791) exceeds session_len (42880), max_new_tokens is truncated to 30063",
 			"[TM][WARNING] [LlamaTritonModel] `max_context_token_num` is not set, default to 32768.",
 			"[TM][INFO] [BlockManager] block_size = 1 MB",
 		}},
@@ -285,6 +286,16 @@ var vllmRaises = []engineComponent{
 	{name: "multimodal budgets", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "a multimodal item larger than a batch", want: "vllm-max-num-batched-tokens-too-small", lines: []string{
 			"ValueError: Chunked MM input disabled but max_tokens_per_mm_item (16384) is larger than max_num_batched_tokens (8192). Please increase max_num_batched_tokens.",
+		}},
+	}},
+	{name: "multimodal processors", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "placeholders that do not match the media", want: "vllm-multimodal-placeholder-mismatch", lines: []string{
+			"ValueError: Attempted to assign 702 = 702 multimodal tokens to 703 placeholders",
+			"ValueError: Attempted to assign 7 x 256 = 1792 multimodal tokens to 506 placeholders",
+			"AssertionError: Failed to apply prompt replacement for mm_items['audio'][0]",
+		}},
+		{family: "near misses: processor notices", bare: true, lines: []string{
+			vllmLog("(EngineCore_DP0 pid=1)", "INFO", "gpu_model_runner.py:2602", "Encoder cache will be initialized with a budget of 16384 tokens, and profiled with 1 image items of the maximum feature size."),
 		}},
 	}},
 	{name: "OpenAI server: multimodal prompts", shapes: vllmAPIShapes, families: []raiseFamily{
