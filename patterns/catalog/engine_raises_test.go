@@ -274,6 +274,30 @@ var tgiRaises = []engineComponent{
 	}},
 }
 
+// lmdeployChecks lists the failures LMDeploy's start-up checks and
+// request sessions log through its Python logger.
+var lmdeployChecks = []engineComponent{
+	{name: "start-up checks: the model's config", families: []raiseFamily{
+		{family: "a model type this transformers does not know", want: "transformers-unknown-model-type", bare: true, lines: []string{
+			lmdeployLog("ERROR", "base.py:55", "ValueError: The checkpoint you are trying to load has model type `qwen3_5_moe` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.") + "\n" +
+				lmdeployLog("ERROR", "base.py:56", "<Model> check failed!"),
+		}},
+		{family: "a kernel package the model needs", want: "lmdeploy-env-check-failed", bare: true, lines: []string{
+			lmdeployLog("ERROR", "base.py:55", "AssertionError: DeepSeek-V3.2 requires flash_mla to be available.") + "\n" +
+				lmdeployLog("ERROR", "base.py:56", "<Model> check failed!\nChecking failed with error DeepSeek-V3.2 requires flash_mla to be available."),
+		}},
+	}},
+	{name: "request sessions", families: []raiseFamily{
+		{family: "a prompt longer than the session", want: "lmdeploy-input-length-error", bare: true, lines: []string{
+			lmdeployLog("ERROR", "async_engine.py:519", "session 88 finished, ResponseType.INPUT_LENGTH_ERROR, reason \"error\""),
+		}},
+		{family: "near misses: session notices", bare: true, lines: []string{
+			lmdeployLog("INFO", "async_engine.py:519", "session 88 finished, ResponseType.FINISH, reason \"length\""),
+			lmdeployLog("WARNING", "transformers.py:22", "LMDeploy requires transformers version: [4.33.0 ~ 4.57.3], but found version: 4.57.6"),
+		}},
+	}},
+}
+
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
@@ -333,6 +357,7 @@ var engineRaisesAll = []engineWordings{
 	{engine: "ollama", components: ollamaRaises},
 	{engine: "trtllm", components: trtllmRaises},
 	{engine: "lmdeploy", components: lmdeployRaises},
+	{engine: "lmdeploy", components: lmdeployChecks},
 	{engine: "tgi", components: tgiRaises},
 	{engine: "vllm", components: vllmRaises},
 }
