@@ -89,6 +89,11 @@ var llamacppRaises = []engineComponent{
 			"gguf_init_from_file: failed to open GGUF file '/models/qwen3-8b.gguf' (No such file or directory)",
 			"gguf_init_from_file: failed to open '/models/qwen3-8b.gguf': 'No such file or directory'",
 		}},
+		{family: "a flag this build does not take", want: "llamacpp-invalid-argument", bare: true, lines: []string{
+			"error while handling argument \"--flash-attn\": expected value for argument\n\nusage:\n-fa,   --flash-attn [on|off|auto]       set Flash Attention use ('on', 'off', or 'auto', default: 'auto')",
+			"error while handling argument \"-ngl\": stoi",
+			"error: invalid argument: --no-kv-offloadx",
+		}},
 		{family: "near misses: template notices", bare: true, lines: []string{
 			"main: chat template, chat_template: {%- for message in messages -%}, example_format: '<|im_start|>system'",
 			"srv          init: chat template, thinking = 0",
@@ -107,6 +112,8 @@ var ollamaRaises = []engineComponent{
 		}},
 		{family: "the runner dropped a request it was serving", want: "ollama-runner-connection-lost", bare: true, lines: []string{
 			`Error: POST predict: Post "http://127.0.0.1:41413/completion": EOF`,
+			`Error: 500 Internal Server Error: do load request: Post "http://127.0.0.1:38873/load": EOF`,
+			ollamaLog("INFO", "sched.go:446", "Load failed", `do load request: Post \"http://127.0.0.1:62439/load\": read tcp 127.0.0.1:62444->127.0.0.1:62439: wsarecv: An existing connection was forcibly closed by the remote host.`),
 			ollamaLog("ERROR", "server.go:725", "post predict", `Post \"http://127.0.0.1:39181/completion\": read tcp 127.0.0.1:52114->127.0.0.1:39181: read: connection reset by peer`),
 		}},
 		{family: "the registry cannot be reached", want: "dns-resolution-failed", bare: true, lines: []string{
@@ -191,6 +198,10 @@ var trtllmRaises = []engineComponent{
 		}},
 	}},
 	{name: "MPI launcher", families: []raiseFamily{
+		{family: "ranks that do not match the engine's parallelism", want: "trtllm-world-size-mismatch", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:99)",
+			"RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: MPI size 1 != TP size 2 * PP size 1 (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:102)",
+		}},
 		{family: "mpirun refuses root", want: "mpi-run-as-root-refused", bare: true, lines: []string{
 			"--------------------------------------------------------------------------\nmpirun has detected an attempt to run as root.\n\nRunning as root is *strongly* discouraged as any mistake (e.g., in\ndefining TMPDIR) or bug can result in catastrophic damage to the OS\nfile system, leaving your system in an unusable state.",
 		}},
