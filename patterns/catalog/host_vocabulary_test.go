@@ -67,6 +67,12 @@ var pythonPackaging = vocabulary{
 		{"  × Failed to download `torch==2.6.0+cu124`\n  ╰─▶ Hash mismatch for `torch==2.6.0+cu124`", "", "", "python-package-hash-mismatch"},
 		{"ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE. If you have updated the package versions, please update the hashes. Otherwise, examine the package contents carefully; someone may have tampered with them.", "", "", "python-package-hash-mismatch"},
 		{"error: externally-managed-environment\n\n× This environment is externally managed", "", "", "python-externally-managed-environment"},
+		{"ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device", "", "", "no-space-left-on-device"},
+		{"      ModuleNotFoundError: No module named 'torch'\n      [end of output]\n  \n  note: This error originates from a subprocess, and is likely not a problem with pip.\nerror: subprocess-exited-with-error", "", "", "python-package-build-failed"},
+		{"ERROR: Could not install packages due to an OSError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.", "", "", "python-package-download-failed"},
+		{"ERROR: Exception:\nTraceback (most recent call last):\npip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='download.pytorch.org', port=443): Read timed out.", "", "", "python-package-download-failed"},
+		{"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f3a2c0b8d10>: Failed to establish a new connection: [Errno 101] Network is unreachable')': /simple/sglang/", "", "", ""},
+		{"WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager.", "", "", ""},
 		{"Successfully installed sglang-0.4.6 torch-2.6.0", "", "", ""},
 		{"Requirement already satisfied: torch==2.6.0 in /usr/local/lib/python3.12/dist-packages (2.6.0)", "", "", ""},
 		{"Building wheel for flash-attn (setup.py) ... done", "", "", ""},
@@ -125,6 +131,12 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: CUDA error: invalid device ordinal", "", "", "cuda-invalid-device-ordinal"},
 		{"RuntimeError: CUDA error: initialization error", "", "", "cuda-initialization-error"},
 		{"RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "", "", "cuda-reinit-forked-subprocess"},
+		{"UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.", "", "", "cuda-unknown-error"},
+		{"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW", "", "", "cuda-driver-mismatch"},
+		{"torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. device=1, num_gpus=1", "", "", "cuda-invalid-device-ordinal"},
+		{"RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!", "", "", "c10d-nccl-no-gpus"},
+		{"RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "", "", "hip-no-binary-for-gpu"},
+		{"RuntimeError: HIP error: invalid device ordinal", "", "", "cuda-invalid-device-ordinal"},
 		{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "", "", "nvidia-driver-not-loaded"},
 		{"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "", "", "nvidia-driver-not-loaded"},
 		{"RuntimeError: HIP error: no ROCm-capable device is detected", "", "", "no-cuda-gpus-available"},
@@ -151,6 +163,11 @@ var extensionABI = vocabulary{
 		{"ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory", "", "", "cuda-shared-library-missing"},
 		{"RuntimeError: operator torchvision::nms does not exist", "", "", "torch-op-not-built-for-backend"},
 		{"RuntimeError: \nThe detected CUDA version (12.1) mismatches the version that was used to compile\nPyTorch (11.8). Please make sure to use the same CUDA versions.", "", "", "torch-cuda-version-mismatch-build"},
+		{"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", "", "", "torch-extension-version-skew"},
+		{"WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n    Python  3.12.7 (you have 3.12.3)", "", "", "torch-extension-version-skew"},
+		{"OSError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommWindowRegister", "", "", "torch-extension-undefined-symbol"},
+		{"Exception: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.", "", "", "torch-cuda-version-mismatch-build"},
+		{"ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so)", "", "", "system-library-version-too-old"},
 		{"ImportError: DLL load failed while importing _C: The specified module could not be found.", "", "", "windows-dll-load-failed"},
 		{"OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.", "", "", "windows-dll-load-failed"},
 	},
@@ -175,6 +192,13 @@ var distributedLaunch = vocabulary{
 		{"[2026-05-28 00:11:09,123] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0'] exits with return code = -9", "", "", "deepspeed-launcher-rank-failed"},
 		{"[2026-05-28 00:11:09,123] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit barrier. Elapsed: 300.1 seconds", "", "", "torch-elastic-exit-barrier-timeout"},
 		{"torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 4021) of binary: /usr/bin/python3", "", "", "torch-elastic-child-failed"},
+		{"torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL", "", "", "torch-spawn-process-exited"},
+		{"torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 1", "", "", "torch-spawn-process-exited"},
+		{"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use). The server socket has failed to bind to 0.0.0.0:29500 (errno: 98 - Address already in use).", "", "", "c10d-server-socket-address-in-use"},
+		{"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable MASTER_PORT expected, but not set", "", "", "c10d-rendezvous-env-unset"},
+		{"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM", "", "", ""},
+		{"The following values were not passed to `accelerate launch` and had defaults used instead:\n\t`--num_processes` was set to a value of `8`", "", "", ""},
+		{"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.", "", "", "deepspeed-accelerator-not-detected"},
 		{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 	},
 }
@@ -267,6 +291,7 @@ var hostExamples = map[string]example{
 	},
 	"torch-cuda-version-mismatch-build": {
 		match: []string{
+			"Exception: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.",
 			"The detected CUDA version (12.1) mismatches the version that was used to compile",
 			"RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.4). Please make sure to use the same CUDA versions.",
 		},
@@ -295,10 +320,43 @@ var hostExamples = map[string]example{
 		match: []string{"torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit barrier. Elapsed: 300.07 seconds", "[2026-05-28 00:11:09,123] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit barrier. Elapsed: 1800.1 seconds"},
 		miss:  []string{"torch.distributed.elastic.agent.server.api: [INFO] Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish"},
 	},
+	"python-package-download-failed": {
+		match: []string{
+			"ERROR: Could not install packages due to an OSError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Max retries exceeded with url: /packages/torch-2.6.0.whl",
+			"pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='download.pytorch.org', port=443): Read timed out.",
+			"  Caused by: Request failed after 3 retries",
+		},
+		miss: []string{"Downloading torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl (766.7 MB)"},
+	},
+	"torch-extension-version-skew": {
+		match: []string{
+			"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8.",
+			"WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
+		},
+		miss: []string{"xFormers 0.0.29.post2 built for PyTorch 2.6.0+cu124"},
+	},
+	"torch-spawn-process-exited": {
+		match: []string{
+			"torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGKILL",
+			"torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 1",
+		},
+		miss: []string{"torch.multiprocessing.spawn.ProcessRaisedException: "},
+	},
+	"deepspeed-accelerator-not-detected": {
+		match: []string{
+			"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
+			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:194:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
+		},
+		miss: []string{"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)"},
+	},
 }
 
 // hostWidened are lines of existing records the host vocabularies widened.
 var hostWidened = map[string]example{
+	"cuda-unknown-error": {
+		match: []string{"UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)"},
+		miss:  []string{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system."},
+	},
 	"cuda-toolkit-not-found": {
 		match: []string{
 			"  No CMAKE_CUDA_COMPILER could be found.",
@@ -328,6 +386,10 @@ var hostRoutine = []string{
 	"torch.distributed.elastic.agent.server.api: [INFO] Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish",
 	"torch.distributed.elastic.agent.server.api: [INFO] Done waiting for other agents. Elapsed: 0.51 seconds",
 	"[2026-05-28 00:11:09,123] [INFO] [launch.py:351:main] Process 4021 exits successfully.",
+	"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+	"  Downloading torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl (766.7 MB)",
+	"The following values were not passed to `accelerate launch` and had defaults used instead:",
+	"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM",
 	"W0528 00:11:09.123000 4021 torch/distributed/run.py:792] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed.",
 }
 
