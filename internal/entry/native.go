@@ -322,22 +322,28 @@ func glogLevel(c byte) string {
 }
 
 // parseNCCL matches "host:pid:tid [dev] NCCL WARN ..." and
-// "host:pid:tid [dev] file.cc:123 NCCL WARN ...".
+// "host:pid:tid [dev] file.cc:123 NCCL WARN ...", with or without the
+// "host:pid:tid".
 func parseNCCL(s string) (string, bool) {
-	sp := strings.IndexByte(s, ' ')
-	if sp <= 0 || sp > 256 {
-		return "", false
+	r := s
+	if !ncclDeviceFirst(s) {
+		sp := strings.IndexByte(s, ' ')
+		if sp <= 0 || sp > 256 {
+			return "", false
+		}
+		id := s[:sp]
+		c2 := strings.LastIndexByte(id, ':')
+		if c2 <= 0 || !ascii.Digits(id[c2+1:]) {
+			return "", false
+		}
+		c1 := strings.LastIndexByte(id[:c2], ':')
+		if c1 <= 0 || !ascii.Digits(id[c1+1:c2]) {
+			return "", false
+		}
+		r = s[sp+1:]
 	}
-	id := s[:sp]
-	c2 := strings.LastIndexByte(id, ':')
-	if c2 <= 0 || !ascii.Digits(id[c2+1:]) {
-		return "", false
-	}
-	c1 := strings.LastIndexByte(id[:c2], ':')
-	if c1 <= 0 || !ascii.Digits(id[c1+1:c2]) {
-		return "", false
-	}
-	r := s[sp+1:]
+	// (A line that opens with the device, "[0] NCCL INFO ...", is one
+	// whose "host:pid:tid" a launcher or a paste stripped.)
 	if len(r) < 3 || r[0] != '[' {
 		return "", false
 	}
@@ -349,6 +355,11 @@ func parseNCCL(s string) (string, bool) {
 	if !strings.HasPrefix(r, "NCCL ") {
 		sp := strings.IndexByte(r, ' ')
 		if sp <= 0 || sp > 128 {
+			return "", false
+		}
+		if ncclDeviceFirst(s) && !isSourceLocation(r[:sp]) {
+			// Without its process, only a source location may stand
+			// before "NCCL": prose that names NCCL is no NCCL line.
 			return "", false
 		}
 		r = r[sp+1:]
@@ -365,13 +376,30 @@ func parseNCCL(s string) (string, bool) {
 	return "", false
 }
 
+// isSourceLocation reports whether w is a source file's path and line,
+// "misc/socket.cc:71": a ":" after a name with a "." and digits after it.
+func isSourceLocation(w string) bool {
+	c := strings.LastIndexByte(w, ':')
+	return c > 0 && c+1 < len(w) && ascii.Digits(w[c+1:]) && strings.IndexByte(w[:c], '.') >= 0
+}
+
+// ncclDeviceFirst reports whether s opens with an NCCL line's device,
+// "[0] ": its "host:pid:tid" was stripped.
+func ncclDeviceFirst(s string) bool {
+	if len(s) < 4 || s[0] != '[' {
+		return false
+	}
+	k := strings.IndexByte(s, ']')
+	return k >= 2 && k <= 4 && ascii.Digits(s[1:k]) && k+1 < len(s) && s[k+1] == ' '
+}
+
 // ncclProcess is the "host:pid" of a line parseNCCL reads, a part of s:
 // its first word is "host:pid:tid". A launcher's label glued before the
 // host ("[1,0]<stdout>:host:pid:tid") is left out. "" when s is no NCCL
 // line.
 func ncclProcess(s string) string {
-	if _, ok := parseNCCL(s); !ok {
-		return ""
+	if _, ok := parseNCCL(s); !ok || ncclDeviceFirst(s) {
+		return "" // (a line without its "host:pid:tid" names none)
 	}
 	id := s[:strings.IndexByte(s, ' ')]
 	id = id[strings.LastIndexAny(id, ">]")+1:]

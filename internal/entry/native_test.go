@@ -49,6 +49,9 @@ func TestParseNative(t *testing.T) {
 		{"torch_npu allocator", "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] [383554] NPU out of memory. Tried to allocate 2.00 GiB",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 7, 1, 9, 31, 38, 47e6, time.UTC)}},
 
+		{"nccl without its process", "[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>", &native{kind: NativeNCCL, level: "WARN"}},
+		{"nccl info without its process", "[0] NCCL INFO misc/socket.cc:80 -> 6", &native{kind: NativeNCCL, level: "INFO"}},
+		{"not nccl: a list index before the word", "[0] the NCCL WARN line said", nil},
 		{"ascend plog", "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] [904211]HcclBatchGet: HcclException, what: x",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 8, 11, 7, 3, 46, 26e6, time.UTC)}},
 		{"ascend plog with a process name", "[ERROR] HCCL(36035,mindie_llm_backend_connector):2025-05-13-02:25:58.068.817 [op_base.cc:974][36818][Init]x",
@@ -519,11 +522,15 @@ func FuzzNCCLProcess(f *testing.F) {
 		"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12",
 		"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed",
 		"10:11:12 [0] NCCL WARN x", ":1:2 [0] NCCL INFO x", "a::1:2 [0] NCCL WARN x", "",
+		"[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>", "[12] NCCL INFO x",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		p := ncclProcess(s)
+		if lvl, ok := parseNCCL(s); ok && ncclDeviceFirst(s) && (p != "" || !strings.Contains(s, " NCCL "+lvl)) {
+			t.Fatalf("ncclProcess(%q) = %q, parseNCCL = %q: a line without its host names no process, and states its level", s, p, lvl)
+		}
 		if p == "" {
 			return
 		}
