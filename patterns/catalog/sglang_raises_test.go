@@ -141,6 +141,18 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ImportError: NPU detected, but torchair package is not installed. Please install torchair for torch.compile support on NPU.",
 		}},
 	}},
+	{name: "model loading: checkpoints and weights", families: []raiseFamily{
+		{family: "checkpoint keys the model does not have, or the reverse", want: "checkpoint-weights-do-not-fit-model", lines: []string{
+			"ValueError: Missing keys {'lm_head.weight'} in loaded state!",
+			"ValueError: No module or parameter named model.layers.0.mlp.experts.w13_weight in Qwen3MoeForCausalLM.",
+			"ValueError: Attempted to load nested weight model.visual.blocks.0.attn.qkv into parameter model.visual.blocks.0.attn",
+		}},
+		{family: "a model's config the loader cannot read", want: "hf-config-file-missing", lines: []string{
+			"ValueError: Cannot find the config file for /models/Qwen3-8B",
+			"ValueError: Found multiple config files for /models/mistral: ['params.json', 'config.json']",
+			"ValueError: Failed to load mistral 'params.json' config for model /models/Mistral-Small. Please check if the model is a mistral-format model and if the config file exists.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -320,9 +332,25 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("Can not get local ip from SGLANG_HOST_IP; using the NIC address 10.0.0.7"),
 		},
 	},
+	"checkpoint-weights-do-not-fit-model": {
+		match: []string{
+			tb("ValueError: Missing keys {'lm_head.weight'} in loaded state!"),
+			"ValueError: No module or parameter named model.layers.0.mlp.experts.w13_weight in Qwen3MoeForCausalLM.",
+			"ValueError: Attempted to load nested weight model.visual.blocks.0.attn.qkv into parameter model.visual.blocks.0.attn",
+		},
+		miss: []string{
+			schedLog("Load weight end. type=Qwen3MoeForCausalLM, dtype=torch.bfloat16, avail mem=62.10 GB, mem usage=16.40 GB."),
+			schedLog("Parameter lm_head.weight not found in params_dict; tied to embed_tokens"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"hf-config-file-missing": {match: []string{
+		"ValueError: Cannot find the config file for /models/Qwen3-8B",
+		"ValueError: Found multiple config files for /models/mistral: ['params.json', 'config.json']",
+		"ValueError: Failed to load mistral 'params.json' config for model /models/Mistral-Small. Please check if the model is a mistral-format model and if the config file exists.",
+	}},
 	"no-cuda-gpus-available": {match: []string{
 		"RuntimeError: No accelerator (CUDA, XPU, HPU, NPU, MUSA, MPS) or platform plugin is available.",
 		"RuntimeError: No supported accelerator (CUDA/XPU) available",
