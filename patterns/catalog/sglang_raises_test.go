@@ -153,6 +153,18 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Failed to load mistral 'params.json' config for model /models/Mistral-Small. Please check if the model is a mistral-format model and if the config file exists.",
 		}},
 	}},
+	{name: "sgl-kernel's Python checks", families: []raiseFamily{
+		{family: "the native kernel library does not load", want: "sgl-kernel-common-ops-load-failed", lines: []string{
+			"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\n\nAttempted locations:\n1. Architecture-specific pattern: /usr/local/lib/python3.12/dist-packages/sgl_kernel/sm100/common_ops.* - found files: []",
+		}},
+		{family: "a kernel extension missing from the build", want: "sgl-kernel-extension-missing", lines: []string{
+			"ImportError: Can not import FA3 in sgl_kernel. Please check your installation.",
+			"ImportError: [sgl_kernel] Could not locate the 'infllm_ops' extension (infllm_ops*.so). Ensure sgl-kernel was built with the InfLLM-V2 FlashAttention backend.",
+		}},
+		{family: "a kernel the GPU is too old for", want: "attention-backend-unsupported", or: "kernel-requires-newer-gpu", lines: []string{
+			"NotImplementedError: flash_attn at sgl-kernel is only supported on sm90 and above",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -341,6 +353,15 @@ var sglangRaisesExamples = map[string]example{
 		miss: []string{
 			schedLog("Load weight end. type=Qwen3MoeForCausalLM, dtype=torch.bfloat16, avail mem=62.10 GB, mem usage=16.40 GB."),
 			schedLog("Parameter lm_head.weight not found in params_dict; tied to embed_tokens"),
+		},
+	},
+	"sgl-kernel-extension-missing": {
+		match: []string{
+			tb("ImportError: Can not import FA3 in sgl_kernel. Please check your installation."),
+			"ImportError: [sgl_kernel] Could not locate the 'infllm_ops' extension (infllm_ops*.so). Ensure sgl-kernel was built with the InfLLM-V2 FlashAttention backend.",
+		},
+		miss: []string{
+			mainLog("[sgl_kernel] Located the 'infllm_ops' extension at /usr/local/lib/python3.12/dist-packages/sgl_kernel/infllm_ops.so"),
 		},
 	},
 }
