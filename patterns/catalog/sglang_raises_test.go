@@ -165,6 +165,26 @@ var sglangRaiseComponents = []raiseLibrary{
 			"NotImplementedError: flash_attn at sgl-kernel is only supported on sm90 and above",
 		}},
 	}},
+	{name: "HiCache storage backends", families: []raiseFamily{
+		{family: "the Mooncake store has no master to reach", want: "hicache-mooncake-store-config-missing", lines: []string{
+			"ValueError: Either the environment variable 'MOONCAKE_MASTER' or 'MOONCAKE_CLIENT' is not set.",
+			"ValueError: Either master_server_address or client_server_address is required in extra_config",
+			"ValueError: Invalid global_segment_size: missing number before 'gb'",
+		}},
+		{family: "a storage backend that does not attach", want: "hicache-storage-backend-init-failed", bare: true, lines: []string{
+			schedLog("Failed to attach storage backend 'mooncake': Failed to connect to mooncake master at 10.0.0.9:50051"),
+			schedLog("Failed to create dynamic storage backend 'my_store': No module named 'my_pkg'"),
+		}},
+		{family: "the store refused the buffer registration", want: "hicache-storage-backend-init-failed", or: "mooncake-memory-registration-failed", lines: []string{
+			"RuntimeError: Failed to register buffer to Mooncake Store, error code: -1",
+			"RuntimeError: Failed to pre-register host 10.0.0.9 with NIXL",
+			"RuntimeError: Failed to create NIXL backend",
+		}},
+		{family: "a 3FS or EIC store that does not start", want: "hicache-storage-backend-init-failed", or: "network-connection-failed", lines: []string{
+			"RuntimeError: Failed to connect to metadata server: [Errno 111] Connection refused",
+			"RuntimeError: EIC Client Init Failed.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -364,9 +384,24 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("[sgl_kernel] Located the 'infllm_ops' extension at /usr/local/lib/python3.12/dist-packages/sgl_kernel/infllm_ops.so"),
 		},
 	},
+	"hicache-mooncake-store-config-missing": {
+		match: []string{
+			tb("ValueError: Either the environment variable 'MOONCAKE_MASTER' or 'MOONCAKE_CLIENT' is not set."),
+			"ValueError: Either master_server_address or client_server_address is required in extra_config",
+			"ValueError: Invalid global_segment_size: missing number before 'gb'",
+		},
+		miss: []string{
+			schedLog("Mooncake store configured from extra_config: master_server_address=10.0.0.9:50051, global_segment_size=16gb"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"hicache-storage-backend-init-failed": {match: []string{
+		schedLog("Failed to attach storage backend 'mooncake': Failed to connect to mooncake master at 10.0.0.9:50051"),
+		"RuntimeError: EIC Client Init Failed.",
+		"RuntimeError: Failed to pre-register host 10.0.0.9 with NIXL",
+	}},
 	"hf-config-file-missing": {match: []string{
 		"ValueError: Cannot find the config file for /models/Qwen3-8B",
 		"ValueError: Found multiple config files for /models/mistral: ['params.json', 'config.json']",
