@@ -185,6 +185,21 @@ var sglangRaiseComponents = []raiseLibrary{
 			"RuntimeError: EIC Client Init Failed.",
 		}},
 	}},
+	{name: "OpenAI-compatible layer and chat templates", families: []raiseFamily{
+		{family: "a chat template the launch names is not there", want: "chat-template-not-found", lines: []string{
+			"RuntimeError: Chat template /templates/qwen3.jinja is not a built-in template name or a valid chat template file path.",
+			"RuntimeError: Completion template deepseek-coder-fim is not a built-in template name or a valid completion template file path.",
+			"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
+		}},
+		{family: "Anthropic thinking on a model without its reasoning parser", want: "anthropic-thinking-needs-reasoning-parser", lines: []string{
+			"ValueError: Anthropic thinking is not supported for models without a reasoning parser",
+			"ValueError: Anthropic thinking is not supported for reasoning parser 'deepseek-r1'",
+		}},
+		{family: "near misses: a client's malformed conversation", lines: []string{
+			"ValueError: Found more '<image>' placeholders in input prompt than actual multimodal data items.",
+			"ValueError: Unknown role: tool_result",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -394,9 +409,22 @@ var sglangRaisesExamples = map[string]example{
 			schedLog("Mooncake store configured from extra_config: master_server_address=10.0.0.9:50051, global_segment_size=16gb"),
 		},
 	},
+	"anthropic-thinking-needs-reasoning-parser": {
+		match: []string{
+			"ValueError: Anthropic thinking is not supported for models without a reasoning parser",
+			mainLog("[http_server] Error: Anthropic thinking is not supported for reasoning parser 'deepseek-r1'"),
+			"ValueError: Reasoning parser 'gpt-oss' is always-on and cannot be disabled via Anthropic thinking",
+		},
+		miss: []string{
+			mainLog("Anthropic thinking enabled for reasoning parser 'qwen3'"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"chat-template-not-found": {match: []string{
+		"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
+	}},
 	"hicache-storage-backend-init-failed": {match: []string{
 		schedLog("Failed to attach storage backend 'mooncake': Failed to connect to mooncake master at 10.0.0.9:50051"),
 		"RuntimeError: EIC Client Init Failed.",
