@@ -200,6 +200,20 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Unknown role: tool_result",
 		}},
 	}},
+	{name: "weight updates and the weight cache", families: []raiseFamily{
+		{family: "an online weight update that failed", want: "weight-update-failed", lines: []string{
+			"RuntimeError: Failed to update parameter online: NCCL error: remote process exited or there was a network error. The full weights of the ModelRunner are partially updated. Please discard the whole weights.",
+		}},
+		{family: "the weight cache daemon did not start", want: "weight-cache-daemon-failed", lines: []string{
+			"RuntimeError: Weight cache daemon (pid=4242) exited prematurely with code 1",
+			"TimeoutError: Weight cache daemon for pp_rank=0 tp_rank=3 did not become ready within 600s",
+		}},
+		{family: "weight cache flags that do not combine", want: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: Weight cache daemon mode does not support dp_size > 1. Please set --dp-size 1 when using --weight-cache-mode daemon.",
+			"ValueError: Multi-node weight cache daemons (nnodes > 1) require --dist-init-addr so all nodes rendezvous at the same endpoint.",
+			"RuntimeError: [weight_cache] update_weights_from_disk is not supported while the weight cache is active (--weight-cache-mode daemon): model weights are shared with the daemon via CUDA IPC, so mutating them in place would corrupt the daemon's master copy and every co-attached engine.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -419,6 +433,15 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("Anthropic thinking enabled for reasoning parser 'qwen3'"),
 		},
 	},
+	"weight-cache-daemon-failed": {
+		match: []string{
+			rawTB("RuntimeError: Weight cache daemon (pid=4242) exited prematurely with code 1"),
+			"TimeoutError: Weight cache daemon for pp_rank=0 tp_rank=3 did not become ready within 600s",
+		},
+		miss: []string{
+			mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
@@ -471,6 +494,8 @@ var sglangRaisesRoutine = []string{
 	schedLog("Disable prefill CUDA graph because the current LoRA configuration does not support it (unsupported LoRA backend, MoE LoRA, or DP attention)."),
 	schedLog("Running FlashInfer autotune (cache reuse DISABLED via SGLANG_FLASHINFER_AUTOTUNE_CACHE=0); writing fresh result to: /root/.cache/flashinfer/autotune.json"),
 	schedLog("--weight-loader-prefetch-checkpoints is enabled; falling back to single-threaded weight loading to avoid I/O oversubscription with the prefetch threads."),
+	mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+	mainLog("All 8 weight cache daemons on node 0 are ready"),
 	gatewayLog(" INFO", "smg::service_discovery", "Starting Kubernetes service discovery in namespace default with selector app=sglang"),
 	gatewayLog(" INFO", "smg::routers::http::pd_router", "Selected PD pair prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000"),
 }
