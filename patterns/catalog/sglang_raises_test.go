@@ -95,6 +95,7 @@ var sglangRaiseComponents = []raiseLibrary{
 		}},
 		{family: "attention backend refused for deterministic inference or the GPU", want: "attention-backend-unsupported", or: "kernel-requires-newer-gpu", lines: []string{
 			"ValueError: Currently only ['flashinfer', 'fa3', 'triton'] attention backends are supported for deterministic inference, but you explicitly specified 'trtllm_mha'.",
+			"ValueError: trtllm_mla backend requires MLA model (use_mla_backend=True).",
 			"ValueError: CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
 			"ValueError: CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
 		}},
@@ -212,6 +213,22 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Weight cache daemon mode does not support dp_size > 1. Please set --dp-size 1 when using --weight-cache-mode daemon.",
 			"ValueError: Multi-node weight cache daemons (nnodes > 1) require --dist-init-addr so all nodes rendezvous at the same endpoint.",
 			"RuntimeError: [weight_cache] update_weights_from_disk is not supported while the weight cache is active (--weight-cache-mode daemon): model weights are shared with the daemon via CUDA IPC, so mutating them in place would corrupt the daemon's master copy and every co-attached engine.",
+		}},
+	}},
+	{name: "speculative decoding workers", families: []raiseFamily{
+		{family: "a draft model whose vocabulary differs from the target's", want: "speculative-draft-vocab-mismatch", lines: []string{
+			"ValueError: STANDALONE speculative decoding requires the draft model to share the same vocabulary as the target model, but got target vocab_size=152064 and draft vocab_size=151936. Use a draft model from the same family.",
+			"ValueError: --speculative-use-rejection-sampling requires the draft and target to share one vocab, but the draft vocab (32000) != target vocab (128256).",
+		}},
+		{family: "draft graph capture failed", want: "capture-cuda-graph-failed", lines: []string{
+			"Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 1.00 GiB.\nPossible solutions:\n1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)",
+		}},
+		{family: "a draft attention backend the model cannot use", want: "attention-backend-unsupported", lines: []string{
+			"ValueError: trtllm_mla backend requires MLA model (use_mla_backend=True).",
+			"ValueError: cutedsl_mla backend requires MLA model (use_mla_backend=True).",
+		}},
+		{family: "an unknown speculative algorithm", want: "speculative-decoding-config-refused", lines: []string{
+			"ValueError: Unknown speculative algorithm name: EAGLE4",
 		}},
 	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
@@ -440,6 +457,15 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{
 			mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+		},
+	},
+	"speculative-draft-vocab-mismatch": {
+		match: []string{
+			sglangLaunchTB("ValueError: STANDALONE speculative decoding requires the draft model to share the same vocabulary as the target model, but got target vocab_size=152064 and draft vocab_size=151936. Use a draft model from the same family."),
+			"ValueError: --speculative-use-rejection-sampling requires the draft and target to share one vocab, but the draft vocab (32000) != target vocab (128256).",
+		},
+		miss: []string{
+			mainLog("Draft and target share one vocab (151936 tokens)"),
 		},
 	},
 }
