@@ -89,6 +89,10 @@ var llamacppRaises = []engineComponent{
 			"gguf_init_from_file: failed to open GGUF file '/models/qwen3-8b.gguf' (No such file or directory)",
 			"gguf_init_from_file: failed to open '/models/qwen3-8b.gguf': 'No such file or directory'",
 		}},
+		{family: "the model did not load, in the older server's JSON lines", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
+			`{"tid":"140234","timestamp":1718000000,"level":"ERROR","function":"load_model","line":674,"msg":"unable to load model","model":"/models/qwen2-7b.gguf"}`,
+			"main: error: unable to load model",
+		}},
 		{family: "a flag this build does not take", want: "llamacpp-invalid-argument", bare: true, lines: []string{
 			"error while handling argument \"--flash-attn\": expected value for argument\n\nusage:\n-fa,   --flash-attn [on|off|auto]       set Flash Attention use ('on', 'off', or 'auto', default: 'auto')",
 			"error while handling argument \"-ngl\": stoi",
@@ -254,8 +258,20 @@ func tgiWarmupShapes(exc string) []string {
 	return []string{relayed, rawTB(exc)}
 }
 
-// tgiRaises lists TGI's warmup failures, relayed through the launcher.
+// tgiRaises lists TGI's warmup failures, relayed through the launcher,
+// and the launcher's command-line parser.
 var tgiRaises = []engineComponent{
+	{name: "launcher: command line", families: []raiseFamily{
+		{family: "a flag or value the launcher's parser refuses", want: "tgi-launcher-argument-rejected", bare: true, lines: []string{
+			"error: unexpected argument '--max-input-length' found\n\n  tip: a similar argument exists: '--max-input-tokens'\n\nUsage: text-generation-launcher <--model-id <MODEL_ID>|--revision <REVISION>>\n\nFor more information, try '--help'.",
+			"error: invalid value 'fp9' for '--quantize <QUANTIZE>'\n  [possible values: awq, compressed-tensors, eetq, exl2, gptq, marlin, bitsandbytes, bitsandbytes-nf4, bitsandbytes-fp4, fp8]",
+			"error: Found argument '--max-input-length' which wasn't expected, or isn't valid in this context",
+		}},
+		{family: "near misses: launcher notices", bare: true, lines: []string{
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Args {\n    model_id: \"bigscience/bloom-560m\",\n    quantize: None,\n}",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Default `max_input_tokens` to 4095",
+		}},
+	}},
 	{name: "shard: warmup", shapes: tgiWarmupShapes, families: []raiseFamily{
 		{family: "out of memory warming up", want: "cuda-out-of-memory", lines: []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free.",
