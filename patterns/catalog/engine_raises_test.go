@@ -43,6 +43,9 @@ var llamacppRaises = []engineComponent{
 			"ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory",
 			"terminate called after throwing an instance of 'vk::OutOfDeviceMemoryError'\n  what():  vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
 		}},
+		{family: "the Vulkan build found no device", want: "ggml-vulkan-no-devices", bare: true, lines: []string{
+			"ggml_vulkan: No devices found.\nload_tensors: offloaded 0/37 layers to GPU",
+		}},
 		{family: "Metal out of memory", want: "ggml-metal-out-of-memory", bare: true, lines: []string{
 			"ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
 			"ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 16384.00 MiB",
@@ -151,6 +154,9 @@ var ollamaRaises = []engineComponent{
 		{family: "the CUDA driver did not initialise", want: "ollama-cuda-driver-init-failed", bare: true, lines: []string{
 			ollamaLog("WARN", "gpu.go:669", "unable to load cuda driver library", "cuda driver library init failure: 999") + " library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15",
 			ollamaLog("INFO", "gpu.go:627", "Unable to load cudart library /usr/lib/ollama/libcudart.so.12.4.127: cudart init failure: 35", ""),
+		}},
+		{family: "discovery of a library failed", want: "ollama-gpu-discovery-failed", bare: true, lines: []string{
+			ollamaLog("INFO", "runner.go:464", "failure during GPU discovery", "failed to finish discovery before timeout") + " OLLAMA_LIBRARY_PATH=[/usr/lib/ollama /usr/lib/ollama/rocm]",
 		}},
 		{family: "near misses: discovery notices", bare: true, lines: []string{
 			ollamaLog("INFO", "gpu.go:221", "looking for compatible GPUs", ""),
