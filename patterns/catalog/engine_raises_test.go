@@ -334,6 +334,18 @@ var lmdeployChecks = []engineComponent{
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
+	{name: "model resolution", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "the model's implementation did not import", want: "vllm-model-inspection-failed", lines: []string{
+			"ValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
+			"pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n  Value error, Model architectures ['Gemma4ForConditionalGeneration'] failed to be inspected. Please check the logs for more details. [type=value_error, input_value=ArgsKwargs((), {'model': 'google/gemma-4'}), input_type=ArgsKwargs]",
+		}},
+		{family: "the import's own error leads", want: "python-module-not-found", lines: []string{
+			"ModuleNotFoundError: No module named 'flash_attn'\nValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
+		}},
+		{family: "no config where the model was looked for", want: "vllm-model-config-not-found", lines: []string{
+			"ValueError: No supported config format found in meta-llama/Llama-3.3-70B-Instruct",
+		}},
+	}},
 	{name: "LoRA loading", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "an adapter path with no adapter", want: "vllm-lora-adapter-not-found", lines: []string{
 			"vllm.exceptions.LoRAAdapterNotFoundError: Loading lora sql-lora failed: No adapter found for /loras/sql-lora",
