@@ -307,6 +307,38 @@ var tgiRaises = []engineComponent{
 	}},
 }
 
+// tritonLog writes msg the way Triton's server logs it with glog.
+func tritonLog(level byte, file, msg string) string {
+	return string(level) + "0625 12:00:00.123456 1 " + file + "] " + msg
+}
+
+// tritonServerRaises lists Triton Inference Server's model loading failures with
+// the TensorRT-LLM and Python backends.
+var tritonServerRaises = []engineComponent{
+	{name: "model repository and loading", families: []raiseFamily{
+		{family: "a model whose backend raised: the backend's error leads", want: "trtllm-world-size-mismatch", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/tmp/tritonbuild/tensorrtllm/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:99)"),
+		}},
+		// The module error sits mid-line after Triton's prefix, where the
+		// shared import record does not read it; the wrapper's advice names
+		// the python-backend's packages.
+		{family: "a python-backend model missing a package", want: "triton-model-load-failed", or: "python-module-not-found", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'preprocessing' version 1: Internal: ModuleNotFoundError: No module named 'transformers'"),
+		}},
+		{family: "a model that failed otherwise", want: "triton-model-load-failed", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'tensorrt_llm' version 1: Invalid argument: unable to parse 'max_tokens_in_paged_kv_cache': ${max_tokens_in_paged_kv_cache}"),
+		}},
+		{family: "a model directory Triton cannot read", want: "triton-model-repository-invalid", bare: true, lines: []string{
+			tritonLog('E', "model_repository_manager.cc:1186", "Poll failed for model directory 'ensemble': failed to open text file for read /models/ensemble/config.pbtxt: No such file or directory"),
+		}},
+		{family: "near misses: repository notices", bare: true, lines: []string{
+			tritonLog('I', "model_lifecycle.cc:818", "successfully loaded 'tensorrt_llm' version 1"),
+			tritonLog('I', "grpc_server.cc:2463", "Started GRPCInferenceService at 0.0.0.0:8001"),
+			tritonLog('I', "http_server.cc:4692", "Started HTTPService at 0.0.0.0:8000"),
+		}},
+	}},
+}
+
 // lmdeployChecks lists the failures LMDeploy's start-up checks and
 // request sessions log through its Python logger.
 var lmdeployChecks = []engineComponent{
@@ -401,6 +433,7 @@ var engineRaisesAll = []engineWordings{
 	{engine: "llamacpp", components: llamacppRaises},
 	{engine: "ollama", components: ollamaRaises},
 	{engine: "trtllm", components: trtllmRaises},
+	{engine: "triton", components: tritonServerRaises},
 	{engine: "lmdeploy", components: lmdeployRaises},
 	{engine: "lmdeploy", components: lmdeployChecks},
 	{engine: "tgi", components: tgiRaises},
