@@ -123,6 +123,10 @@ var ollamaRaises = []engineComponent{
 			ollamaLog("INFO", "sched.go:446", "Load failed", `do load request: Post \"http://127.0.0.1:62439/load\": read tcp 127.0.0.1:62444->127.0.0.1:62439: wsarecv: An existing connection was forcibly closed by the remote host.`),
 			ollamaLog("ERROR", "server.go:725", "post predict", `Post \"http://127.0.0.1:39181/completion\": read tcp 127.0.0.1:52114->127.0.0.1:39181: read: connection reset by peer`),
 		}},
+		{family: "a model newer than the server, refused at pull", want: "ollama-model-incompatible-version", bare: true, lines: []string{
+			"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.",
+			"Error: pull model manifest: 412:\nThe model you are attempting to pull requires a newer version of Ollama that may be in pre-release.",
+		}},
 		{family: "the registry cannot be reached", want: "dns-resolution-failed", bare: true, lines: []string{
 			`Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/latest": dial tcp: lookup registry.ollama.ai on 127.0.0.53:53: server misbehaving`,
 		}},
