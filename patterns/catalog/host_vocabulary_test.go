@@ -29,6 +29,7 @@ func hostVocabularies() []vocabulary {
 		pythonPackaging,
 		nativeBuilds,
 		deviceDiscovery,
+		deviceTools,
 		extensionABI,
 		distributedLaunch,
 	}
@@ -105,6 +106,11 @@ var nativeBuilds = vocabulary{
 		{"x86_64-linux-gnu-g++: fatal error: Killed signal terminated program cc1plus", "", "", "compiler-killed-out-of-memory"},
 		{"nvcc fatal   : Unsupported gpu architecture 'compute_120'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"2 errors detected in the compilation of \"csrc/attention.cu\".", "", "", "nvcc-compilation-errors"},
+		{"RuntimeError: Ninja is required to load C++ extensions", "", "", "ninja-not-installed"},
+		{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "", "", "cuda-toolkit-not-found"},
+		{"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'", "", "", "nvcc-toolkit-too-old"},
+		{"gcc: error: unrecognized command-line option '-std=c++20'; did you mean '-std=c++2a'?", "", "", "host-compiler-too-old"},
+		{"ptxas fatal   : Value 'sm_100a' is not defined for option 'gpu-name'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"-- The CUDA compiler identification is NVIDIA 12.4.131\n-- Configuring done (2.1s)\n-- Generating done (0.1s)", "", "", ""},
 		{"[12/48] /usr/local/cuda/bin/nvcc -c csrc/attention.cu -o build/attention.o", "", "", ""},
 	},
@@ -137,6 +143,9 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!", "", "", "c10d-nccl-no-gpus"},
 		{"RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "", "", "hip-no-binary-for-gpu"},
 		{"RuntimeError: HIP error: invalid device ordinal", "", "", "cuda-invalid-device-ordinal"},
+		{"RuntimeError: PyTorch is not linked with support for xpu devices", "", "", "torch-not-compiled-with-cuda"},
+		{"AssertionError: Torch not compiled with XPU enabled", "", "", "torch-not-compiled-with-cuda"},
+		{"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "", "", "cuda-devices-busy-or-unavailable"},
 		{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "", "", "nvidia-driver-not-loaded"},
 		{"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "", "", "nvidia-driver-not-loaded"},
 		{"RuntimeError: HIP error: no ROCm-capable device is detected", "", "", "no-cuda-gpus-available"},
@@ -144,6 +153,22 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: level_zero backend failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)", "", "", "xpu-level-zero-error"},
 		{"RuntimeError: Native API failed. Native API returns: 2147483646 (UR_RESULT_ERROR_UNKNOWN)", "", "", "xpu-level-zero-error"},
 		{"RuntimeError: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "", "", "xpu-level-zero-error"},
+	},
+}
+
+// deviceTools are what the device query tools an entrypoint or a health
+// check runs (rocminfo, amd-smi) print when the process cannot reach the
+// GPUs' device files.
+var deviceTools = vocabulary{
+	name: "device query tools",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "+ rocminfo\n%s"},
+	},
+	terms: []vocabTerm{
+		{"hsa api call failure at: /long_pathname_so_that_rpms_can_package_the_debug_info/src/rocminfo/rocminfo.cc:1306\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.", "", "", "rocm-kfd-not-accessible"},
+		{"ROCk module is NOT loaded, possibly no GPU devices", "", "", "rocm-kfd-not-accessible"},
+		{"ROCk module is loaded", "", "", ""},
 	},
 }
 
@@ -199,6 +224,10 @@ var distributedLaunch = vocabulary{
 		{"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM", "", "", ""},
 		{"The following values were not passed to `accelerate launch` and had defaults used instead:\n\t`--num_processes` was set to a value of `8`", "", "", ""},
 		{"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.", "", "", "deepspeed-accelerator-not-detected"},
+		{"torch.multiprocessing.spawn.ProcessRaisedException: \n\n-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n  File \"/usr/local/lib/python3.12/dist-packages/torch/multiprocessing/spawn.py\", line 90, in _wrap\n    fn(i, *args)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.10 GiB of which 1.02 GiB is free.", "", "", "cuda-out-of-memory"},
+		{"RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)", "", "", "c10d-store-wait-for-clients-timeout"},
+		{"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support, run with USE_LIBUV=0 to disable it.", "", "", "c10d-store-libuv-unavailable"},
+		{"torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.", "", "", "torch-elastic-rendezvous-failed"},
 		{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 	},
 }
@@ -349,16 +378,50 @@ var hostExamples = map[string]example{
 		},
 		miss: []string{"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)"},
 	},
+	"nvcc-toolkit-too-old": {
+		match: []string{
+			"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+			"nvcc fatal   : Unknown option '--threads'",
+		},
+		miss: []string{"nvcc fatal   : Unsupported gpu architecture 'compute_120'"},
+	},
+	"host-compiler-too-old": {
+		match: []string{
+			"gcc: error: unrecognized command-line option '-std=c++20'; did you mean '-std=c++2a'?",
+			"c++: error: unrecognized command line option '-std=c++17'",
+			"#error You need C++17 to compile PyTorch",
+		},
+		miss: []string{"gcc: error: unrecognized command-line option '-mavx512bf16'"},
+	},
+	"c10d-store-libuv-unavailable": {
+		match: []string{
+			"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support, run with USE_LIBUV=0 to disable it.",
+			"[rank0]: torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support",
+		},
+		miss: []string{"[W socket.cpp:755] [c10d] The server socket has started to listen on [::]:29500 (use_libuv=0)."},
+	},
 }
 
 // hostWidened are lines of existing records the host vocabularies widened.
 var hostWidened = map[string]example{
+	"torch-not-compiled-with-cuda": {
+		match: []string{"AssertionError: Torch not compiled with XPU enabled", "RuntimeError: PyTorch is not linked with support for xpu devices"},
+		miss:  []string{"Torch compiled with CUDA 12.8"},
+	},
+	"rocm-kfd-not-accessible": {
+		match: []string{
+			"Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.",
+			"ROCk module is NOT loaded, possibly no GPU devices",
+		},
+		miss: []string{"ROCk module version 6.8.5 is loaded"},
+	},
 	"cuda-unknown-error": {
 		match: []string{"UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)"},
 		miss:  []string{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system."},
 	},
 	"cuda-toolkit-not-found": {
 		match: []string{
+			"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory",
 			"  No CMAKE_CUDA_COMPILER could be found.",
 			"  Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)",
 			"  Failed to find nvcc.",
