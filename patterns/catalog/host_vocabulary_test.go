@@ -361,6 +361,7 @@ var hostExamples = map[string]example{
 		match: []string{
 			"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8.",
 			"WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
+			"WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
 		},
 		miss: []string{"xFormers 0.0.29.post2 built for PyTorch 2.6.0+cu124"},
 	},
@@ -375,6 +376,7 @@ var hostExamples = map[string]example{
 		match: []string{
 			"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
 			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:194:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
+			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:222:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.",
 		},
 		miss: []string{"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)"},
 	},
