@@ -420,6 +420,10 @@ type scratch struct {
 	gen   uint32
 	cands []int32
 	hits  []rankedHit
+	// keyedOnly stops candidatesFrom once the keyed records whose key
+	// clause holds are in cands, in the order their keys were found
+	// (Matcher.Raised's scratch).
+	keyedOnly bool
 }
 
 func (p *prefilter) newScratch() *scratch {
@@ -434,9 +438,54 @@ func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, 
 // a later block before which no block holds a key of a strided table
 // (shapes.go's keyedFrom).
 func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
-	p.keyedCandidates(s, sc, first)
+	sc.gen++
+	if sc.gen == 0 { // wrapped: old marks could alias the new generation
+		clear(sc.mark)
+		sc.gen = 1
+	}
+	sc.cands = sc.cands[:0]
+
+	// The blocks of eight bytes with a window in the bloom (a few per line)
+	// are found by scan, then probed here. scan says which test passed
+	// first (passLow, passHigh, passLong added to the block's offset):
+	// the tests before it failed, and it needs no second look.
+	n := len(s) &^ (longStride - 1)
+	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
+		i, first := r&^(longStride-1), r&(longStride-1)
+		w := blockKey(s, i)
+		if first == passLow {
+			p.probeAt(&p.low, w&0xffffffff, s, i, sc)
+		}
+		if first == passHigh || first == passLow && p.shortB.has((w>>32)*hashMul) {
+			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
+		}
+		if first == passLong || p.longMay(w) {
+			p.probeAt(&p.long, w, s, i, sc)
+		}
+	}
+	if p.hasLow && len(s)-n >= shortWindow {
+		// The lower half of a last block that is not whole: a stride-4
+		// key window can end there.
+		if k := windowKey(s[n : n+shortWindow]); p.lowB.has(lowHash(k)) {
+			p.probeAt(&p.low, k, s, n, sc)
+		}
+	}
+
+	if tb := p.tiny.bloom.bits; len(tb) > 0 {
+		ts := p.tiny.bloom.shift
+		for i := 1; i < len(s); i++ {
+			k := uint64(s[i-1]|keyFold&0xff) | uint64(s[i]|keyFold&0xff)<<8
+			b := (k * hashMul) >> ts
+			if tb[b>>6]&(1<<(b&63)) != 0 {
+				if refs := p.tiny.probe(k); refs != nil {
+					p.verify(refs, s, i-1, sc)
+				}
+			}
+		}
+	}
+
 	keyed := len(sc.cands)
-	if keyed == 0 && len(p.always) == 0 {
+	if keyed == 0 && len(p.always) == 0 || sc.keyedOnly {
 		return // most texts: nothing to check or sort
 	}
 	// Keyed candidates are known to hold their key clause; check the rest.
@@ -485,57 +534,6 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	sc.cands = kept
 	if len(kept) > 1 {
 		slices.Sort(sc.cands)
-	}
-}
-
-// keyedCandidates starts a search of s in sc (a new generation of marks)
-// and sets sc.cands to the keyed records whose key clause holds in s, in
-// the order their keys are found; first is as for candidatesFrom.
-func (p *prefilter) keyedCandidates(s string, sc *scratch, first int) {
-	sc.gen++
-	if sc.gen == 0 { // wrapped: old marks could alias the new generation
-		clear(sc.mark)
-		sc.gen = 1
-	}
-	sc.cands = sc.cands[:0]
-
-	// The blocks of eight bytes with a window in the bloom (a few per line)
-	// are found by scan, then probed here. scan says which test passed
-	// first (passLow, passHigh, passLong added to the block's offset):
-	// the tests before it failed, and it needs no second look.
-	n := len(s) &^ (longStride - 1)
-	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
-		i, first := r&^(longStride-1), r&(longStride-1)
-		w := blockKey(s, i)
-		if first == passLow {
-			p.probeAt(&p.low, w&0xffffffff, s, i, sc)
-		}
-		if first == passHigh || first == passLow && p.shortB.has((w>>32)*hashMul) {
-			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
-		}
-		if first == passLong || p.longMay(w) {
-			p.probeAt(&p.long, w, s, i, sc)
-		}
-	}
-	if p.hasLow && len(s)-n >= shortWindow {
-		// The lower half of a last block that is not whole: a stride-4
-		// key window can end there.
-		if k := windowKey(s[n : n+shortWindow]); p.lowB.has(lowHash(k)) {
-			p.probeAt(&p.low, k, s, n, sc)
-		}
-	}
-
-	if tb := p.tiny.bloom.bits; len(tb) > 0 {
-		ts := p.tiny.bloom.shift
-		for i := 1; i < len(s); i++ {
-			k := uint64(s[i-1]|keyFold&0xff) | uint64(s[i]|keyFold&0xff)<<8
-			b := (k * hashMul) >> ts
-			if tb[b>>6]&(1<<(b&63)) != 0 {
-				if refs := p.tiny.probe(k); refs != nil {
-					p.verify(refs, s, i-1, sc)
-				}
-			}
-		}
 	}
 }
 

@@ -22,9 +22,9 @@ func (m *Matcher) Raised(text string, fn func(rec int, lit Literal)) {
 		}
 		return
 	}
-	sc := m.pool.Get().(*scratch)
-	defer m.pool.Put(sc)
-	p.keyedCandidates(text, sc, p.scan(p, text, 0))
+	sc := p.newScratch()
+	sc.keyedOnly = true
+	p.candidatesFrom(text, sc, p.scan(p, text, 0))
 	keyed := make([]int32, len(sc.cands))
 	copy(keyed, sc.cands)
 	triples := haveIndexTriples && len(text) >= minTriplesLen

@@ -484,7 +484,8 @@ func isCANNReport(s string) bool {
 	return f >= 0 && strings.HasSuffix(s[:i], "]") && strings.Contains(s[:f], "[FUNC:")
 }
 
-// parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ..."
+// parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ...",
+// its plog's "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [f.cc:23] ..."
 // and torch_npu's "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] ...".
 func parseAscend(s string, loc *time.Location) (native, bool) {
 	k := strings.IndexByte(s, ']')
@@ -513,6 +514,19 @@ func parseAscend(s string, loc *time.Location) (native, bool) {
 	default:
 		return native{}, false
 	}
+	if m := plogModuleLen(r); m > 0 {
+		// A plog line: "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970
+		// [file.cc:23] ...", the module and its process before the time.
+		r = r[m:]
+		if len(r) < 19 || !isDate(r[:10]) || r[10] != '-' || !isClock(r[11:19]) {
+			return native{}, false
+		}
+		c := clock{year: atoi(r[0:4]), month: atoi(r[5:7]), day: atoi(r[8:10]), hour: atoi(r[11:13]), min: atoi(r[14:16]), sec: atoi(r[17:19])}
+		if len(r) > 23 && r[19] == '.' && ascii.Digits(r[20:23]) {
+			c.nsec = fraction(r[20:23])
+		}
+		return native{kind: NativeAscend, level: tag, time: c.in(loc)}, true
+	}
 	if len(r) < 19 || !isDate(r[:10]) || r[10] != '-' || !isClock(r[11:19]) {
 		return native{}, false
 	}
@@ -521,6 +535,36 @@ func parseAscend(s string, loc *time.Location) (native, bool) {
 	}
 	c := clock{year: atoi(r[0:4]), month: atoi(r[5:7]), day: atoi(r[8:10]), hour: atoi(r[11:13]), min: atoi(r[14:16]), sec: atoi(r[17:19])}
 	return native{kind: NativeAscend, level: tag, time: c.in(loc)}, true
+}
+
+// maxPlogModule bounds a plog line's module name and its process field.
+const maxPlogModule = 64
+
+// plogModuleLen returns the length of the module and process fields CANN's
+// plog puts before a line's time, "HCCL(893240,):" or
+// "HCCL(36035,mindie_llm_backend_connector):": an upper-case name (letters,
+// digits, "_"), in parentheses the process id, a comma and the process's
+// name (maybe empty), then ":"; 0 when r does not open with them.
+func plogModuleLen(r string) int {
+	i := 0
+	for i < len(r) && i < maxPlogModule && (isUpper(r[i]) || isDigit(r[i]) && i > 0 || r[i] == '_' && i > 0) {
+		i++
+	}
+	if i == 0 || i >= len(r) || r[i] != '(' {
+		return 0
+	}
+	j := i + 1
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == i+1 || j >= len(r) || r[j] != ',' {
+		return 0
+	}
+	k := strings.IndexByte(r[j:], ')')
+	if k < 0 || k > maxPlogModule || j+k+1 >= len(r) || r[j+k+1] != ':' || strings.IndexByte(r[j:j+k], ' ') >= 0 {
+		return 0
+	}
+	return j + k + 2
 }
 
 func skipFraction(s string) string {
