@@ -193,6 +193,11 @@ var extensionABI = vocabulary{
 		{"OSError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommWindowRegister", "", "", "torch-extension-undefined-symbol"},
 		{"Exception: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.", "", "", "torch-cuda-version-mismatch-build"},
 		{"ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so)", "", "", "system-library-version-too-old"},
+		{"ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12", "", "", "cuda-library-version-skew"},
+		{"OSError: /usr/local/lib/python3.12/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12", "", "", "cuda-library-version-skew"},
+		{"ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `CXXABI_1.3.15' not found (required by /usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so)", "", "", "system-library-version-too-old"},
+		{"ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory", "", "", "cuda-shared-library-missing"},
+		{"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "", "", "cuda-toolkit-not-found"},
 		{"ImportError: DLL load failed while importing _C: The specified module could not be found.", "", "", "windows-dll-load-failed"},
 		{"OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.", "", "", "windows-dll-load-failed"},
 	},
@@ -379,6 +384,13 @@ var hostExamples = map[string]example{
 			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:222:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.",
 		},
 		miss: []string{"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)"},
+	},
+	"cuda-library-version-skew": {
+		match: []string{
+			"ImportError: /opt/venv/lib/python3.12/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12",
+			"libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12",
+		},
+		miss: []string{"ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"},
 	},
 	"nvcc-toolkit-too-old": {
 		match: []string{
