@@ -74,6 +74,8 @@ var pythonPackaging = vocabulary{
 		{"ERROR: Exception:\nTraceback (most recent call last):\npip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='download.pytorch.org', port=443): Read timed out.", "", "", "python-package-download-failed"},
 		{"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f3a2c0b8d10>: Failed to establish a new connection: [Errno 101] Network is unreachable')': /simple/sglang/", "", "", ""},
 		{"WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager.", "", "", ""},
+		{"ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/local/lib/python3.12/dist-packages/torch-2.6.0.dist-info'\nConsider using the `--user` option or check the permissions.", "", "", "filesystem-access-denied"},
+		{"ERROR: Invalid requirement: 'sglang[all]>=0.4.6,' (from line 3 of requirements.txt)", "", "", "python-requirement-invalid"},
 		{"Successfully installed sglang-0.4.6 torch-2.6.0", "", "", ""},
 		{"Requirement already satisfied: torch==2.6.0 in /usr/local/lib/python3.12/dist-packages (2.6.0)", "", "", ""},
 		{"Building wheel for flash-attn (setup.py) ... done", "", "", ""},
@@ -233,6 +235,9 @@ var distributedLaunch = vocabulary{
 		{"RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)", "", "", "c10d-store-wait-for-clients-timeout"},
 		{"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support, run with USE_LIBUV=0 to disable it.", "", "", "c10d-store-libuv-unavailable"},
 		{"torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.", "", "", "torch-elastic-rendezvous-failed"},
+		{"RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout", "", "", "c10d-nccl-unique-id-exchange-failed"},
+		{"RuntimeError: context has already been set", "", "", "multiprocessing-start-method-already-set"},
+		{"[E socket.cpp:957] [c10d] The client socket has timed out after 1800s while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 		{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 	},
 }
@@ -391,6 +396,20 @@ var hostExamples = map[string]example{
 			"libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12",
 		},
 		miss: []string{"ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"},
+	},
+	"python-requirement-invalid": {
+		match: []string{
+			"ERROR: Invalid requirement: 'sglang[all]>=0.4.6,' (from line 3 of requirements.txt)",
+			"ERROR: Invalid requirement: 'torch==2.6.0 --index-url https://download.pytorch.org/whl/cu124'",
+		},
+		miss: []string{"ERROR: Invalid requirement format"},
+	},
+	"multiprocessing-start-method-already-set": {
+		match: []string{
+			"RuntimeError: context has already been set",
+			"[rank0]: RuntimeError: context has already been set",
+		},
+		miss: []string{"RuntimeError: the start method has not been set"},
 	},
 	"nvcc-toolkit-too-old": {
 		match: []string{
