@@ -148,6 +148,7 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: PyTorch is not linked with support for xpu devices", "", "", "torch-not-compiled-with-cuda"},
 		{"AssertionError: Torch not compiled with XPU enabled", "", "", "torch-not-compiled-with-cuda"},
 		{"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "", "", "cuda-devices-busy-or-unavailable"},
+		{"pynvml.NVMLError_NoPermission: Insufficient Permissions", "", "", "nvml-query-failed"},
 		{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "", "", "nvidia-driver-not-loaded"},
 		{"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "", "", "nvidia-driver-not-loaded"},
 		{"RuntimeError: HIP error: no ROCm-capable device is detected", "", "", "no-cuda-gpus-available"},
