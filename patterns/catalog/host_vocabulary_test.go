@@ -239,6 +239,10 @@ var distributedLaunch = vocabulary{
 		{"RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout", "", "", "c10d-nccl-unique-id-exchange-failed"},
 		{"RuntimeError: context has already been set", "", "", "multiprocessing-start-method-already-set"},
 		{"[E socket.cpp:957] [c10d] The client socket has timed out after 1800s while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
+		{"torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.0.0.1, 29500).", "", "", "c10d-client-socket-connect-failed"},
+		{"torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?", "", "", "c10d-tcpstore-recv-failed"},
+		{"torch.distributed.elastic.rendezvous.api.RendezvousClosedError", "", "", "torch-elastic-rendezvous-failed"},
+		{"torch.distributed.elastic.multiprocessing.api.SignalException: Process 4021 got signal: 15", "", "", "torch-elastic-signal-exception"},
 		{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 	},
 }
@@ -448,6 +452,10 @@ var hostWidened = map[string]example{
 			"ROCk module is NOT loaded, possibly no GPU devices",
 		},
 		miss: []string{"ROCk module version 6.8.5 is loaded"},
+	},
+	"c10d-tcpstore-recv-failed": {
+		match: []string{"torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?"},
+		miss:  []string{"[W socket.cpp:204] [c10d] The hostname of the client socket cannot be retrieved. err=-3"},
 	},
 	"cuda-unknown-error": {
 		match: []string{"UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)"},
