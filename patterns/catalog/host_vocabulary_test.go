@@ -1,6 +1,17 @@
 package catalog_test
 
-import "testing"
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
 
 // The host vocabularies are the failure texts of the layers every LLM
 // host meets before and around its serving or training process: Python
@@ -502,4 +513,98 @@ var hostRoutine = []string{
 // raise no failure record.
 func TestHostRoutineLinesDoNotAlert(t *testing.T) {
 	checkRoutineSilent(t, compileCatalog(t), hostRoutine)
+}
+
+// TestHostIncidents checks whole host outputs page once, led by their
+// cause: a build that failed inside pip, the resolver's report, a
+// launcher's summary after a rank's own error, and a healthy install.
+func TestHostIncidents(t *testing.T) {
+	recs, _ := patterns.Default()
+	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
+	tests := []struct {
+		name      string
+		lines     []string
+		lead      string
+		incidents int
+		folded    string // a consequence folded into the lead's incident
+	}{
+		{
+			name: "a wheel build whose compiler was killed",
+			lines: []string{
+				"Building wheels for collected packages: flash-attn",
+				"  Building wheel for flash-attn (setup.py) ... error",
+				"  error: subprocess-exited-with-error",
+				"  ",
+				"  × python setup.py bdist_wheel did not run successfully.",
+				"  │ exit code: 1",
+				"  ╰─> [3 lines of output]",
+				"      nvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+				"      ninja: build stopped: subcommand failed.",
+				"      [end of output]",
+				"  ",
+				"  note: This error originates from a subprocess, and is likely not a problem with pip.",
+				"  ERROR: Failed building wheel for flash-attn",
+				"Failed to build flash-attn",
+				"ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects",
+			},
+			lead: "compiler-killed-out-of-memory", incidents: 1, folded: "python-package-build-failed",
+		},
+		{
+			name: "the resolver's conflict report",
+			lines: []string{
+				"ERROR: Cannot install sglang==0.4.6 and torch==2.7.0 because these package versions have conflicting dependencies.",
+				"",
+				"The conflict is caused by:",
+				"    The user requested torch==2.7.0",
+				"    sglang 0.4.6 depends on torch==2.6.0",
+				"",
+				"ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts",
+			},
+			lead: "python-dependency-resolution-failed", incidents: 1,
+		},
+		{
+			name: "DeepSpeed's launcher after a rank's own error",
+			lines: []string{
+				"[2026-05-28 00:11:08,900] [INFO] [launch.py:256:main] process 4021 spawned with command: ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0']",
+				"Traceback (most recent call last):",
+				`  File "/app/train.py", line 42, in <module>`,
+				"    model.to(device)",
+				"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.",
+				"[2026-05-28 00:11:09,123] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4021",
+				"[2026-05-28 00:11:09,123] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0'] exits with return code = 1",
+			},
+			lead: "cuda-out-of-memory", incidents: 1, folded: "deepspeed-launcher-rank-failed",
+		},
+		{
+			name:  "a healthy install and launch",
+			lines: hostRoutine,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: "host.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Alerts {
+				got = append(got, a.Record.Slug)
+			}
+			if len(res.Alerts) != tt.incidents {
+				t.Fatalf("%d incidents %v, want %d", len(res.Alerts), got, tt.incidents)
+			}
+			if tt.incidents == 0 {
+				return
+			}
+			if got[0] != tt.lead {
+				t.Errorf("lead %s, want %s (incidents %v)", got[0], tt.lead, got)
+			}
+			a := res.Alerts[0]
+			if tt.folded != "" && !slices.ContainsFunc(a.Consequences, func(c sinks.Consequence) bool { return c.Slug == tt.folded }) &&
+				!slices.ContainsFunc(a.Secondary, func(h sinks.SecondaryHit) bool { return h.Slug == tt.folded }) {
+				t.Errorf("%s not folded into the lead's incident: consequences %+v, secondary %+v", tt.folded, a.Consequences, a.Secondary)
+			}
+		})
+	}
 }
