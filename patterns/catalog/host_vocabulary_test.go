@@ -120,6 +120,7 @@ var nativeBuilds = vocabulary{
 		{"nvcc fatal   : Unsupported gpu architecture 'compute_120'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"2 errors detected in the compilation of \"csrc/attention.cu\".", "", "", "nvcc-compilation-errors"},
 		{"RuntimeError: Ninja is required to load C++ extensions", "", "", "ninja-not-installed"},
+		{"deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)", "", "", "cuda-toolkit-not-found"},
 		{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "", "", "cuda-toolkit-not-found"},
 		{"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'", "", "", "nvcc-toolkit-too-old"},
 		{"gcc: error: unrecognized command-line option '-std=c++20'; did you mean '-std=c++2a'?", "", "", "host-compiler-too-old"},
@@ -475,6 +476,7 @@ var hostWidened = map[string]example{
 	"cuda-toolkit-not-found": {
 		match: []string{
 			"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory",
+			"deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)",
 			"  No CMAKE_CUDA_COMPILER could be found.",
 			"  Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)",
 			"  Failed to find nvcc.",
@@ -503,6 +505,9 @@ var hostRoutine = []string{
 	"torch.distributed.elastic.agent.server.api: [INFO] Done waiting for other agents. Elapsed: 0.51 seconds",
 	"[2026-05-28 00:11:09,123] [INFO] [launch.py:351:main] Process 4021 exits successfully.",
 	"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+	"[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
+	"[WARNING]  async_io: please install the libaio-dev package with apt",
+	"[WARNING]  If libaio is already installed (perhaps from source), try setting the CFLAGS and LDFLAGS environment variables to where it can be found.",
 	"  Downloading torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl (766.7 MB)",
 	"The following values were not passed to `accelerate launch` and had defaults used instead:",
 	"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM",
