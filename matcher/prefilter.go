@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Window lengths of the prefilter's keys, and the strides at which the text
@@ -420,6 +421,9 @@ type scratch struct {
 	gen   uint32
 	cands []int32
 	hits  []rankedHit
+	// pad holds a text shorter than minTriplesLen for the anchors'
+	// search by triples, padded with zero bytes.
+	pad [minTriplesLen]byte
 	// keyedOnly stops candidatesFrom once the keyed records whose key
 	// clause holds are in cands, in the order their keys were found
 	// (Matcher.Raised's scratch).
@@ -499,12 +503,21 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	// texts lack, then for its other clauses. Records searched by three
 	// bytes (anchorSets) are marked where they hold them: an unkeyed
 	// record is never marked as a keyed candidate.
-	triples := haveIndexTriples && len(s) >= minTriplesLen
+	triples := haveIndexTriples && len(p.anchorSets) > 0
 	always := p.always
 	if triples {
+		// A text shorter than the search reads is searched padded with
+		// zero bytes (sc.pad), which no triple holds; the literals are
+		// compared within the text alone.
+		t := s
+		if len(s) < minTriplesLen {
+			copy(sc.pad[:], s)
+			clear(sc.pad[len(s):])
+			t = unsafe.String(&sc.pad[0], len(sc.pad))
+		}
 		found := 0
 		for i := range p.anchorSets {
-			found += p.markAnchored(&p.anchorSets[i], s, sc)
+			found += p.markAnchored(&p.anchorSets[i], t, len(s), sc)
 		}
 		if found == 0 && p.allTriples {
 			always = nil // most texts: no unkeyed record holds its three bytes

@@ -42,7 +42,8 @@ type stray struct {
 //     like a compressed file (a compression's temporary file, such as
 //     kubelet's NAME.TIME.tmp before it becomes NAME.TIME.gz);
 //   - it was last written no earlier than tr, and no later than a newer
-//     generation of tr's path still draining: one writer wrote it after tr.
+//     generation of tr's path that left it and is still open (draining, or
+//     still being classified): one writer wrote it after tr.
 //     An older generation (app.log.2 of an earlier rotation) was last
 //     written before tr was first written, so before tr's last write;
 //   - where the file system keeps creation times, it was created no
@@ -64,7 +65,8 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	born, knowBirth := birthTime(tr.f)
 	var ceiling time.Time
 	for _, o := range t.order {
-		if o == tr || o.state != draining || o.source != tr.source || o.f == nil {
+		left := o.state == draining || o.state == classifying && !o.left.IsZero()
+		if o == tr || !left || o.source != tr.source || o.f == nil {
 			continue
 		}
 		if ofi, err := o.f.Stat(); err == nil && !ofi.ModTime().Before(floor) &&

@@ -43,6 +43,9 @@ var llamacppRaises = []engineComponent{
 			"ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory",
 			"terminate called after throwing an instance of 'vk::OutOfDeviceMemoryError'\n  what():  vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
 		}},
+		{family: "the Vulkan build found no device", want: "ggml-vulkan-no-devices", bare: true, lines: []string{
+			"ggml_vulkan: No devices found.\nload_tensors: offloaded 0/37 layers to GPU",
+		}},
 		{family: "Metal out of memory", want: "ggml-metal-out-of-memory", bare: true, lines: []string{
 			"ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
 			"ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 16384.00 MiB",
@@ -89,6 +92,10 @@ var llamacppRaises = []engineComponent{
 			"gguf_init_from_file: failed to open GGUF file '/models/qwen3-8b.gguf' (No such file or directory)",
 			"gguf_init_from_file: failed to open '/models/qwen3-8b.gguf': 'No such file or directory'",
 		}},
+		{family: "the model did not load, in the older server's JSON lines", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
+			`{"tid":"140234","timestamp":1718000000,"level":"ERROR","function":"load_model","line":674,"msg":"unable to load model","model":"/models/qwen2-7b.gguf"}`,
+			"main: error: unable to load model",
+		}},
 		{family: "a flag this build does not take", want: "llamacpp-invalid-argument", bare: true, lines: []string{
 			"error while handling argument \"--flash-attn\": expected value for argument\n\nusage:\n-fa,   --flash-attn [on|off|auto]       set Flash Attention use ('on', 'off', or 'auto', default: 'auto')",
 			"error while handling argument \"-ngl\": stoi",
@@ -115,6 +122,10 @@ var ollamaRaises = []engineComponent{
 			`Error: 500 Internal Server Error: do load request: Post "http://127.0.0.1:38873/load": EOF`,
 			ollamaLog("INFO", "sched.go:446", "Load failed", `do load request: Post \"http://127.0.0.1:62439/load\": read tcp 127.0.0.1:62444->127.0.0.1:62439: wsarecv: An existing connection was forcibly closed by the remote host.`),
 			ollamaLog("ERROR", "server.go:725", "post predict", `Post \"http://127.0.0.1:39181/completion\": read tcp 127.0.0.1:52114->127.0.0.1:39181: read: connection reset by peer`),
+		}},
+		{family: "a model newer than the server, refused at pull", want: "ollama-model-incompatible-version", bare: true, lines: []string{
+			"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.",
+			"Error: pull model manifest: 412:\nThe model you are attempting to pull requires a newer version of Ollama that may be in pre-release.",
 		}},
 		{family: "the registry cannot be reached", want: "dns-resolution-failed", bare: true, lines: []string{
 			`Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/latest": dial tcp: lookup registry.ollama.ai on 127.0.0.53:53: server misbehaving`,
@@ -147,6 +158,9 @@ var ollamaRaises = []engineComponent{
 		{family: "the CUDA driver did not initialise", want: "ollama-cuda-driver-init-failed", bare: true, lines: []string{
 			ollamaLog("WARN", "gpu.go:669", "unable to load cuda driver library", "cuda driver library init failure: 999") + " library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15",
 			ollamaLog("INFO", "gpu.go:627", "Unable to load cudart library /usr/lib/ollama/libcudart.so.12.4.127: cudart init failure: 35", ""),
+		}},
+		{family: "discovery of a library failed", want: "ollama-gpu-discovery-failed", bare: true, lines: []string{
+			ollamaLog("INFO", "runner.go:464", "failure during GPU discovery", "failed to finish discovery before timeout") + " OLLAMA_LIBRARY_PATH=[/usr/lib/ollama /usr/lib/ollama/rocm]",
 		}},
 		{family: "near misses: discovery notices", bare: true, lines: []string{
 			ollamaLog("INFO", "gpu.go:221", "looking for compatible GPUs", ""),
@@ -254,8 +268,20 @@ func tgiWarmupShapes(exc string) []string {
 	return []string{relayed, rawTB(exc)}
 }
 
-// tgiRaises lists TGI's warmup failures, relayed through the launcher.
+// tgiRaises lists TGI's warmup failures, relayed through the launcher,
+// and the launcher's command-line parser.
 var tgiRaises = []engineComponent{
+	{name: "launcher: command line", families: []raiseFamily{
+		{family: "a flag or value the launcher's parser refuses", want: "tgi-launcher-argument-rejected", bare: true, lines: []string{
+			"error: unexpected argument '--max-input-length' found\n\n  tip: a similar argument exists: '--max-input-tokens'\n\nUsage: text-generation-launcher <--model-id <MODEL_ID>|--revision <REVISION>>\n\nFor more information, try '--help'.",
+			"error: invalid value 'fp9' for '--quantize <QUANTIZE>'\n  [possible values: awq, compressed-tensors, eetq, exl2, gptq, marlin, bitsandbytes, bitsandbytes-nf4, bitsandbytes-fp4, fp8]",
+			"error: Found argument '--max-input-length' which wasn't expected, or isn't valid in this context",
+		}},
+		{family: "near misses: launcher notices", bare: true, lines: []string{
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Args {\n    model_id: \"bigscience/bloom-560m\",\n    quantize: None,\n}",
+			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Default `max_input_tokens` to 4095",
+		}},
+	}},
 	{name: "shard: warmup", shapes: tgiWarmupShapes, families: []raiseFamily{
 		{family: "out of memory warming up", want: "cuda-out-of-memory", lines: []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free.",
@@ -281,6 +307,38 @@ var tgiRaises = []engineComponent{
 			"2024-12-11T10:04:03.592966Z  INFO text_generation_launcher: KV-cache blocks: 2484579, size: 1",
 			"2024-12-11T10:04:03.614039Z  INFO text_generation_launcher: Cuda Graphs are enabled for sizes [32, 16, 8, 4, 2, 1]",
 			"2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Using exllama kernels",
+		}},
+	}},
+}
+
+// tritonLog writes msg the way Triton's server logs it with glog.
+func tritonLog(level byte, file, msg string) string {
+	return string(level) + "0625 12:00:00.123456 1 " + file + "] " + msg
+}
+
+// tritonServerRaises lists Triton Inference Server's model loading failures with
+// the TensorRT-LLM and Python backends.
+var tritonServerRaises = []engineComponent{
+	{name: "model repository and loading", families: []raiseFamily{
+		{family: "a model whose backend raised: the backend's error leads", want: "trtllm-world-size-mismatch", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/tmp/tritonbuild/tensorrtllm/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:99)"),
+		}},
+		// The module error sits mid-line after Triton's prefix, where the
+		// shared import record does not read it; the wrapper's advice names
+		// the python-backend's packages.
+		{family: "a python-backend model missing a package", want: "triton-model-load-failed", or: "python-module-not-found", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'preprocessing' version 1: Internal: ModuleNotFoundError: No module named 'transformers'"),
+		}},
+		{family: "a model that failed otherwise", want: "triton-model-load-failed", bare: true, lines: []string{
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'tensorrt_llm' version 1: Invalid argument: unable to parse 'max_tokens_in_paged_kv_cache': ${max_tokens_in_paged_kv_cache}"),
+		}},
+		{family: "a model directory Triton cannot read", want: "triton-model-repository-invalid", bare: true, lines: []string{
+			tritonLog('E', "model_repository_manager.cc:1186", "Poll failed for model directory 'ensemble': failed to open text file for read /models/ensemble/config.pbtxt: No such file or directory"),
+		}},
+		{family: "near misses: repository notices", bare: true, lines: []string{
+			tritonLog('I', "model_lifecycle.cc:818", "successfully loaded 'tensorrt_llm' version 1"),
+			tritonLog('I', "grpc_server.cc:2463", "Started GRPCInferenceService at 0.0.0.0:8001"),
+			tritonLog('I', "http_server.cc:4692", "Started HTTPService at 0.0.0.0:8000"),
 		}},
 	}},
 }
@@ -312,6 +370,18 @@ var lmdeployChecks = []engineComponent{
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
+	{name: "model resolution", shapes: vllmAPIShapes, families: []raiseFamily{
+		{family: "the model's implementation did not import", want: "vllm-model-inspection-failed", lines: []string{
+			"ValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
+			"pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n  Value error, Model architectures ['Gemma4ForConditionalGeneration'] failed to be inspected. Please check the logs for more details. [type=value_error, input_value=ArgsKwargs((), {'model': 'google/gemma-4'}), input_type=ArgsKwargs]",
+		}},
+		{family: "the import's own error leads", want: "python-module-not-found", lines: []string{
+			"ModuleNotFoundError: No module named 'flash_attn'\nValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
+		}},
+		{family: "no config where the model was looked for", want: "vllm-model-config-not-found", lines: []string{
+			"ValueError: No supported config format found in meta-llama/Llama-3.3-70B-Instruct",
+		}},
+	}},
 	{name: "LoRA loading", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "an adapter path with no adapter", want: "vllm-lora-adapter-not-found", lines: []string{
 			"vllm.exceptions.LoRAAdapterNotFoundError: Loading lora sql-lora failed: No adapter found for /loras/sql-lora",
@@ -367,6 +437,7 @@ var engineRaisesAll = []engineWordings{
 	{engine: "llamacpp", components: llamacppRaises},
 	{engine: "ollama", components: ollamaRaises},
 	{engine: "trtllm", components: trtllmRaises},
+	{engine: "triton", components: tritonServerRaises},
 	{engine: "lmdeploy", components: lmdeployRaises},
 	{engine: "lmdeploy", components: lmdeployChecks},
 	{engine: "tgi", components: tgiRaises},

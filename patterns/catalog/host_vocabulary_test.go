@@ -1,6 +1,17 @@
 package catalog_test
 
-import "testing"
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/scan"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
 
 // The host vocabularies are the failure texts of the layers every LLM
 // host meets before and around its serving or training process: Python
@@ -29,6 +40,7 @@ func hostVocabularies() []vocabulary {
 		pythonPackaging,
 		nativeBuilds,
 		deviceDiscovery,
+		deviceTools,
 		extensionABI,
 		distributedLaunch,
 	}
@@ -73,6 +85,8 @@ var pythonPackaging = vocabulary{
 		{"ERROR: Exception:\nTraceback (most recent call last):\npip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='download.pytorch.org', port=443): Read timed out.", "", "", "python-package-download-failed"},
 		{"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f3a2c0b8d10>: Failed to establish a new connection: [Errno 101] Network is unreachable')': /simple/sglang/", "", "", ""},
 		{"WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager.", "", "", ""},
+		{"ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/local/lib/python3.12/dist-packages/torch-2.6.0.dist-info'\nConsider using the `--user` option or check the permissions.", "", "", "filesystem-access-denied"},
+		{"ERROR: Invalid requirement: 'sglang[all]>=0.4.6,' (from line 3 of requirements.txt)", "", "", "python-requirement-invalid"},
 		{"Successfully installed sglang-0.4.6 torch-2.6.0", "", "", ""},
 		{"Requirement already satisfied: torch==2.6.0 in /usr/local/lib/python3.12/dist-packages (2.6.0)", "", "", ""},
 		{"Building wheel for flash-attn (setup.py) ... done", "", "", ""},
@@ -105,6 +119,12 @@ var nativeBuilds = vocabulary{
 		{"x86_64-linux-gnu-g++: fatal error: Killed signal terminated program cc1plus", "", "", "compiler-killed-out-of-memory"},
 		{"nvcc fatal   : Unsupported gpu architecture 'compute_120'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"2 errors detected in the compilation of \"csrc/attention.cu\".", "", "", "nvcc-compilation-errors"},
+		{"RuntimeError: Ninja is required to load C++ extensions", "", "", "ninja-not-installed"},
+		{"deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)", "", "", "cuda-toolkit-not-found"},
+		{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "", "", "cuda-toolkit-not-found"},
+		{"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'", "", "", "nvcc-toolkit-too-old"},
+		{"gcc: error: unrecognized command-line option '-std=c++20'; did you mean '-std=c++2a'?", "", "", "host-compiler-too-old"},
+		{"ptxas fatal   : Value 'sm_100a' is not defined for option 'gpu-name'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"-- The CUDA compiler identification is NVIDIA 12.4.131\n-- Configuring done (2.1s)\n-- Generating done (0.1s)", "", "", ""},
 		{"[12/48] /usr/local/cuda/bin/nvcc -c csrc/attention.cu -o build/attention.o", "", "", ""},
 	},
@@ -137,6 +157,10 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!", "", "", "c10d-nccl-no-gpus"},
 		{"RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "", "", "hip-no-binary-for-gpu"},
 		{"RuntimeError: HIP error: invalid device ordinal", "", "", "cuda-invalid-device-ordinal"},
+		{"RuntimeError: PyTorch is not linked with support for xpu devices", "", "", "torch-not-compiled-with-cuda"},
+		{"AssertionError: Torch not compiled with XPU enabled", "", "", "torch-not-compiled-with-cuda"},
+		{"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "", "", "cuda-devices-busy-or-unavailable"},
+		{"pynvml.NVMLError_NoPermission: Insufficient Permissions", "", "", "nvml-query-failed"},
 		{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "", "", "nvidia-driver-not-loaded"},
 		{"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "", "", "nvidia-driver-not-loaded"},
 		{"RuntimeError: HIP error: no ROCm-capable device is detected", "", "", "no-cuda-gpus-available"},
@@ -144,6 +168,22 @@ var deviceDiscovery = vocabulary{
 		{"RuntimeError: level_zero backend failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)", "", "", "xpu-level-zero-error"},
 		{"RuntimeError: Native API failed. Native API returns: 2147483646 (UR_RESULT_ERROR_UNKNOWN)", "", "", "xpu-level-zero-error"},
 		{"RuntimeError: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "", "", "xpu-level-zero-error"},
+	},
+}
+
+// deviceTools are what the device query tools an entrypoint or a health
+// check runs (rocminfo, amd-smi) print when the process cannot reach the
+// GPUs' device files.
+var deviceTools = vocabulary{
+	name: "device query tools",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "+ rocminfo\n%s"},
+	},
+	terms: []vocabTerm{
+		{"hsa api call failure at: /long_pathname_so_that_rpms_can_package_the_debug_info/src/rocminfo/rocminfo.cc:1306\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.", "", "", "rocm-kfd-not-accessible"},
+		{"ROCk module is NOT loaded, possibly no GPU devices", "", "", "rocm-kfd-not-accessible"},
+		{"ROCk module is loaded", "", "", ""},
 	},
 }
 
@@ -168,6 +208,11 @@ var extensionABI = vocabulary{
 		{"OSError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommWindowRegister", "", "", "torch-extension-undefined-symbol"},
 		{"Exception: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.", "", "", "torch-cuda-version-mismatch-build"},
 		{"ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /usr/local/lib/python3.12/dist-packages/sgl_kernel/common_ops.abi3.so)", "", "", "system-library-version-too-old"},
+		{"ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12", "", "", "cuda-library-version-skew"},
+		{"OSError: /usr/local/lib/python3.12/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12", "", "", "cuda-library-version-skew"},
+		{"ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `CXXABI_1.3.15' not found (required by /usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so)", "", "", "system-library-version-too-old"},
+		{"ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory", "", "", "cuda-shared-library-missing"},
+		{"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "", "", "cuda-toolkit-not-found"},
 		{"ImportError: DLL load failed while importing _C: The specified module could not be found.", "", "", "windows-dll-load-failed"},
 		{"OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.", "", "", "windows-dll-load-failed"},
 	},
@@ -199,6 +244,17 @@ var distributedLaunch = vocabulary{
 		{"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM", "", "", ""},
 		{"The following values were not passed to `accelerate launch` and had defaults used instead:\n\t`--num_processes` was set to a value of `8`", "", "", ""},
 		{"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.", "", "", "deepspeed-accelerator-not-detected"},
+		{"torch.multiprocessing.spawn.ProcessRaisedException: \n\n-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n  File \"/usr/local/lib/python3.12/dist-packages/torch/multiprocessing/spawn.py\", line 90, in _wrap\n    fn(i, *args)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.10 GiB of which 1.02 GiB is free.", "", "", "cuda-out-of-memory"},
+		{"RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:30:00)", "", "", "c10d-store-wait-for-clients-timeout"},
+		{"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support, run with USE_LIBUV=0 to disable it.", "", "", "c10d-store-libuv-unavailable"},
+		{"torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.", "", "", "torch-elastic-rendezvous-failed"},
+		{"RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout", "", "", "c10d-nccl-unique-id-exchange-failed"},
+		{"RuntimeError: context has already been set", "", "", "multiprocessing-start-method-already-set"},
+		{"[E socket.cpp:957] [c10d] The client socket has timed out after 1800s while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
+		{"torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.0.0.1, 29500).", "", "", "c10d-client-socket-connect-failed"},
+		{"torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?", "", "", "c10d-tcpstore-recv-failed"},
+		{"torch.distributed.elastic.rendezvous.api.RendezvousClosedError", "", "", "torch-elastic-rendezvous-failed"},
+		{"torch.distributed.elastic.multiprocessing.api.SignalException: Process 4021 got signal: 15", "", "", "torch-elastic-signal-exception"},
 		{"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to connect to (10.0.0.1, 29500).", "", "", "c10d-client-socket-timeout"},
 	},
 }
@@ -332,6 +388,7 @@ var hostExamples = map[string]example{
 		match: []string{
 			"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8.",
 			"WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
+			"WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
 		},
 		miss: []string{"xFormers 0.0.29.post2 built for PyTorch 2.6.0+cu124"},
 	},
@@ -346,19 +403,80 @@ var hostExamples = map[string]example{
 		match: []string{
 			"[WARNING] [real_accelerator.py:181:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
 			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:194:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were not able to detect it.",
+			"[2026-05-28 00:11:09,123] [WARNING] [real_accelerator.py:222:get_accelerator] Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it.",
 		},
 		miss: []string{"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)"},
+	},
+	"cuda-library-version-skew": {
+		match: []string{
+			"ImportError: /opt/venv/lib/python3.12/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12",
+			"libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12",
+		},
+		miss: []string{"ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"},
+	},
+	"python-requirement-invalid": {
+		match: []string{
+			"ERROR: Invalid requirement: 'sglang[all]>=0.4.6,' (from line 3 of requirements.txt)",
+			"ERROR: Invalid requirement: 'torch==2.6.0 --index-url https://download.pytorch.org/whl/cu124'",
+		},
+		miss: []string{"ERROR: Invalid requirement format"},
+	},
+	"multiprocessing-start-method-already-set": {
+		match: []string{
+			"RuntimeError: context has already been set",
+			"[rank0]: RuntimeError: context has already been set",
+		},
+		miss: []string{"RuntimeError: the start method has not been set"},
+	},
+	"nvcc-toolkit-too-old": {
+		match: []string{
+			"nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+			"nvcc fatal   : Unknown option '--threads'",
+		},
+		miss: []string{"nvcc fatal   : Unsupported gpu architecture 'compute_120'"},
+	},
+	"host-compiler-too-old": {
+		match: []string{
+			"gcc: error: unrecognized command-line option '-std=c++20'; did you mean '-std=c++2a'?",
+			"c++: error: unrecognized command line option '-std=c++17'",
+			"#error You need C++17 to compile PyTorch",
+		},
+		miss: []string{"gcc: error: unrecognized command-line option '-mavx512bf16'"},
+	},
+	"c10d-store-libuv-unavailable": {
+		match: []string{
+			"torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support, run with USE_LIBUV=0 to disable it.",
+			"[rank0]: torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support",
+		},
+		miss: []string{"[W socket.cpp:755] [c10d] The server socket has started to listen on [::]:29500 (use_libuv=0)."},
 	},
 }
 
 // hostWidened are lines of existing records the host vocabularies widened.
 var hostWidened = map[string]example{
+	"torch-not-compiled-with-cuda": {
+		match: []string{"AssertionError: Torch not compiled with XPU enabled", "RuntimeError: PyTorch is not linked with support for xpu devices"},
+		miss:  []string{"Torch compiled with CUDA 12.8"},
+	},
+	"rocm-kfd-not-accessible": {
+		match: []string{
+			"Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.",
+			"ROCk module is NOT loaded, possibly no GPU devices",
+		},
+		miss: []string{"ROCk module version 6.8.5 is loaded"},
+	},
+	"c10d-tcpstore-recv-failed": {
+		match: []string{"torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?"},
+		miss:  []string{"[W socket.cpp:204] [c10d] The hostname of the client socket cannot be retrieved. err=-3"},
+	},
 	"cuda-unknown-error": {
 		match: []string{"UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)"},
 		miss:  []string{"UserWarning: CUDA initialization: Found no NVIDIA driver on your system."},
 	},
 	"cuda-toolkit-not-found": {
 		match: []string{
+			"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory",
+			"deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA op(s)",
 			"  No CMAKE_CUDA_COMPILER could be found.",
 			"  Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)",
 			"  Failed to find nvcc.",
@@ -387,6 +505,9 @@ var hostRoutine = []string{
 	"torch.distributed.elastic.agent.server.api: [INFO] Done waiting for other agents. Elapsed: 0.51 seconds",
 	"[2026-05-28 00:11:09,123] [INFO] [launch.py:351:main] Process 4021 exits successfully.",
 	"[2026-05-28 00:11:09,123] [INFO] [real_accelerator.py:219:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+	"[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
+	"[WARNING]  async_io: please install the libaio-dev package with apt",
+	"[WARNING]  If libaio is already installed (perhaps from source), try setting the CFLAGS and LDFLAGS environment variables to where it can be found.",
 	"  Downloading torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl (766.7 MB)",
 	"The following values were not passed to `accelerate launch` and had defaults used instead:",
 	"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4022 closing signal SIGTERM",
@@ -397,4 +518,98 @@ var hostRoutine = []string{
 // raise no failure record.
 func TestHostRoutineLinesDoNotAlert(t *testing.T) {
 	checkRoutineSilent(t, compileCatalog(t), hostRoutine)
+}
+
+// TestHostIncidents checks whole host outputs page once, led by their
+// cause: a build that failed inside pip, the resolver's report, a
+// launcher's summary after a rank's own error, and a healthy install.
+func TestHostIncidents(t *testing.T) {
+	recs, _ := patterns.Default()
+	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
+	tests := []struct {
+		name      string
+		lines     []string
+		lead      string
+		incidents int
+		folded    string // a consequence folded into the lead's incident
+	}{
+		{
+			name: "a wheel build whose compiler was killed",
+			lines: []string{
+				"Building wheels for collected packages: flash-attn",
+				"  Building wheel for flash-attn (setup.py) ... error",
+				"  error: subprocess-exited-with-error",
+				"  ",
+				"  × python setup.py bdist_wheel did not run successfully.",
+				"  │ exit code: 1",
+				"  ╰─> [3 lines of output]",
+				"      nvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+				"      ninja: build stopped: subcommand failed.",
+				"      [end of output]",
+				"  ",
+				"  note: This error originates from a subprocess, and is likely not a problem with pip.",
+				"  ERROR: Failed building wheel for flash-attn",
+				"Failed to build flash-attn",
+				"ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects",
+			},
+			lead: "compiler-killed-out-of-memory", incidents: 1, folded: "python-package-build-failed",
+		},
+		{
+			name: "the resolver's conflict report",
+			lines: []string{
+				"ERROR: Cannot install sglang==0.4.6 and torch==2.7.0 because these package versions have conflicting dependencies.",
+				"",
+				"The conflict is caused by:",
+				"    The user requested torch==2.7.0",
+				"    sglang 0.4.6 depends on torch==2.6.0",
+				"",
+				"ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts",
+			},
+			lead: "python-dependency-resolution-failed", incidents: 1,
+		},
+		{
+			name: "DeepSpeed's launcher after a rank's own error",
+			lines: []string{
+				"[2026-05-28 00:11:08,900] [INFO] [launch.py:256:main] process 4021 spawned with command: ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0']",
+				"Traceback (most recent call last):",
+				`  File "/app/train.py", line 42, in <module>`,
+				"    model.to(device)",
+				"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.",
+				"[2026-05-28 00:11:09,123] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4021",
+				"[2026-05-28 00:11:09,123] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0'] exits with return code = 1",
+			},
+			lead: "cuda-out-of-memory", incidents: 1, folded: "deepspeed-launcher-rank-failed",
+		},
+		{
+			name:  "a healthy install and launch",
+			lines: hostRoutine,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: "host.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Alerts {
+				got = append(got, a.Record.Slug)
+			}
+			if len(res.Alerts) != tt.incidents {
+				t.Fatalf("%d incidents %v, want %d", len(res.Alerts), got, tt.incidents)
+			}
+			if tt.incidents == 0 {
+				return
+			}
+			if got[0] != tt.lead {
+				t.Errorf("lead %s, want %s (incidents %v)", got[0], tt.lead, got)
+			}
+			a := res.Alerts[0]
+			if tt.folded != "" && !slices.ContainsFunc(a.Consequences, func(c sinks.Consequence) bool { return c.Slug == tt.folded }) &&
+				!slices.ContainsFunc(a.Secondary, func(h sinks.SecondaryHit) bool { return h.Slug == tt.folded }) {
+				t.Errorf("%s not folded into the lead's incident: consequences %+v, secondary %+v", tt.folded, a.Consequences, a.Secondary)
+			}
+		})
+	}
 }

@@ -95,6 +95,7 @@ var sglangRaiseComponents = []raiseLibrary{
 		}},
 		{family: "attention backend refused for deterministic inference or the GPU", want: "attention-backend-unsupported", or: "kernel-requires-newer-gpu", lines: []string{
 			"ValueError: Currently only ['flashinfer', 'fa3', 'triton'] attention backends are supported for deterministic inference, but you explicitly specified 'trtllm_mha'.",
+			"ValueError: trtllm_mla backend requires MLA model (use_mla_backend=True).",
 			"ValueError: CuteDSL MLA backend is only supported on Blackwell GPUs (SM100). Please use a different backend.",
 			"ValueError: CuteDSL MLA backend only supports kv-cache-dtype of fp8_e4m3, bf16, or auto.",
 		}},
@@ -139,6 +140,95 @@ var sglangRaiseComponents = []raiseLibrary{
 		}},
 		{family: "torch.compile on NPU without torchair", want: "python-module-not-found", lines: []string{
 			"ImportError: NPU detected, but torchair package is not installed. Please install torchair for torch.compile support on NPU.",
+		}},
+	}},
+	{name: "model loading: checkpoints and weights", families: []raiseFamily{
+		{family: "checkpoint keys the model does not have, or the reverse", want: "checkpoint-weights-do-not-fit-model", lines: []string{
+			"ValueError: Missing keys {'lm_head.weight'} in loaded state!",
+			"ValueError: No module or parameter named model.layers.0.mlp.experts.w13_weight in Qwen3MoeForCausalLM.",
+			"ValueError: Attempted to load nested weight model.visual.blocks.0.attn.qkv into parameter model.visual.blocks.0.attn",
+		}},
+		{family: "a model's config the loader cannot read", want: "hf-config-file-missing", lines: []string{
+			"ValueError: Cannot find the config file for /models/Qwen3-8B",
+			"ValueError: Found multiple config files for /models/mistral: ['params.json', 'config.json']",
+			"ValueError: Failed to load mistral 'params.json' config for model /models/Mistral-Small. Please check if the model is a mistral-format model and if the config file exists.",
+		}},
+	}},
+	{name: "sgl-kernel's Python checks", families: []raiseFamily{
+		{family: "the native kernel library does not load", want: "sgl-kernel-common-ops-load-failed", lines: []string{
+			"ImportError: \n[sgl_kernel] CRITICAL: Could not load any common_ops library!\n\nAttempted locations:\n1. Architecture-specific pattern: /usr/local/lib/python3.12/dist-packages/sgl_kernel/sm100/common_ops.* - found files: []",
+		}},
+		{family: "a kernel extension missing from the build", want: "sgl-kernel-extension-missing", lines: []string{
+			"ImportError: Can not import FA3 in sgl_kernel. Please check your installation.",
+			"ImportError: [sgl_kernel] Could not locate the 'infllm_ops' extension (infllm_ops*.so). Ensure sgl-kernel was built with the InfLLM-V2 FlashAttention backend.",
+		}},
+		{family: "a kernel the GPU is too old for", want: "attention-backend-unsupported", or: "kernel-requires-newer-gpu", lines: []string{
+			"NotImplementedError: flash_attn at sgl-kernel is only supported on sm90 and above",
+		}},
+	}},
+	{name: "HiCache storage backends", families: []raiseFamily{
+		{family: "the Mooncake store has no master to reach", want: "hicache-mooncake-store-config-missing", lines: []string{
+			"ValueError: Either the environment variable 'MOONCAKE_MASTER' or 'MOONCAKE_CLIENT' is not set.",
+			"ValueError: Either master_server_address or client_server_address is required in extra_config",
+			"ValueError: Invalid global_segment_size: missing number before 'gb'",
+		}},
+		{family: "a storage backend that does not attach", want: "hicache-storage-backend-init-failed", bare: true, lines: []string{
+			schedLog("Failed to attach storage backend 'mooncake': Failed to connect to mooncake master at 10.0.0.9:50051"),
+			schedLog("Failed to create dynamic storage backend 'my_store': No module named 'my_pkg'"),
+		}},
+		{family: "the store refused the buffer registration", want: "hicache-storage-backend-init-failed", or: "mooncake-memory-registration-failed", lines: []string{
+			"RuntimeError: Failed to register buffer to Mooncake Store, error code: -1",
+			"RuntimeError: Failed to pre-register host 10.0.0.9 with NIXL",
+			"RuntimeError: Failed to create NIXL backend",
+		}},
+		{family: "a 3FS or EIC store that does not start", want: "hicache-storage-backend-init-failed", or: "network-connection-failed", lines: []string{
+			"RuntimeError: Failed to connect to metadata server: [Errno 111] Connection refused",
+			"RuntimeError: EIC Client Init Failed.",
+		}},
+	}},
+	{name: "OpenAI-compatible layer and chat templates", families: []raiseFamily{
+		{family: "a chat template the launch names is not there", want: "chat-template-not-found", lines: []string{
+			"RuntimeError: Chat template /templates/qwen3.jinja is not a built-in template name or a valid chat template file path.",
+			"RuntimeError: Completion template deepseek-coder-fim is not a built-in template name or a valid completion template file path.",
+			"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
+		}},
+		{family: "Anthropic thinking on a model without its reasoning parser", want: "anthropic-thinking-needs-reasoning-parser", lines: []string{
+			"ValueError: Anthropic thinking is not supported for models without a reasoning parser",
+			"ValueError: Anthropic thinking is not supported for reasoning parser 'deepseek-r1'",
+		}},
+		{family: "near misses: a client's malformed conversation", lines: []string{
+			"ValueError: Found more '<image>' placeholders in input prompt than actual multimodal data items.",
+			"ValueError: Unknown role: tool_result",
+		}},
+	}},
+	{name: "weight updates and the weight cache", families: []raiseFamily{
+		{family: "an online weight update that failed", want: "weight-update-failed", lines: []string{
+			"RuntimeError: Failed to update parameter online: NCCL error: remote process exited or there was a network error. The full weights of the ModelRunner are partially updated. Please discard the whole weights.",
+		}},
+		{family: "the weight cache daemon did not start", want: "weight-cache-daemon-failed", lines: []string{
+			"RuntimeError: Weight cache daemon (pid=4242) exited prematurely with code 1",
+			"TimeoutError: Weight cache daemon for pp_rank=0 tp_rank=3 did not become ready within 600s",
+		}},
+		{family: "weight cache flags that do not combine", want: "sglang-launch-flags-rejected", lines: []string{
+			"ValueError: Weight cache daemon mode does not support dp_size > 1. Please set --dp-size 1 when using --weight-cache-mode daemon.",
+			"ValueError: Multi-node weight cache daemons (nnodes > 1) require --dist-init-addr so all nodes rendezvous at the same endpoint.",
+			"RuntimeError: [weight_cache] update_weights_from_disk is not supported while the weight cache is active (--weight-cache-mode daemon): model weights are shared with the daemon via CUDA IPC, so mutating them in place would corrupt the daemon's master copy and every co-attached engine.",
+		}},
+	}},
+	{name: "speculative decoding workers", families: []raiseFamily{
+		{family: "a draft model whose vocabulary differs from the target's", want: "speculative-draft-vocab-mismatch", lines: []string{
+			"ValueError: STANDALONE speculative decoding requires the draft model to share the same vocabulary as the target model, but got target vocab_size=152064 and draft vocab_size=151936. Use a draft model from the same family.",
+			"ValueError: --speculative-use-rejection-sampling requires the draft and target to share one vocab, but the draft vocab (32000) != target vocab (128256).",
+		}},
+		{family: "draft graph capture failed", want: "capture-cuda-graph-failed", lines: []string{
+			"Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 1.00 GiB.\nPossible solutions:\n1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)",
+		}},
+		{family: "a draft attention backend the model cannot use", want: "attention-backend-unsupported", lines: []string{
+			"ValueError: trtllm_mla backend requires MLA model (use_mla_backend=True).",
+			"ValueError: cutedsl_mla backend requires MLA model (use_mla_backend=True).",
+		}},
+		{family: "an unknown speculative algorithm", want: "speculative-decoding-config-refused", lines: []string{
+			"ValueError: Unknown speculative algorithm name: EAGLE4",
 		}},
 	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
@@ -320,9 +410,80 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("Can not get local ip from SGLANG_HOST_IP; using the NIC address 10.0.0.7"),
 		},
 	},
+	"checkpoint-weights-do-not-fit-model": {
+		match: []string{
+			tb("ValueError: Missing keys {'lm_head.weight'} in loaded state!"),
+			"ValueError: No module or parameter named model.layers.0.mlp.experts.w13_weight in Qwen3MoeForCausalLM.",
+			"ValueError: Attempted to load nested weight model.visual.blocks.0.attn.qkv into parameter model.visual.blocks.0.attn",
+		},
+		miss: []string{
+			schedLog("Load weight end. type=Qwen3MoeForCausalLM, dtype=torch.bfloat16, avail mem=62.10 GB, mem usage=16.40 GB."),
+			schedLog("Parameter lm_head.weight not found in params_dict; tied to embed_tokens"),
+		},
+	},
+	"sgl-kernel-extension-missing": {
+		match: []string{
+			tb("ImportError: Can not import FA3 in sgl_kernel. Please check your installation."),
+			"ImportError: [sgl_kernel] Could not locate the 'infllm_ops' extension (infllm_ops*.so). Ensure sgl-kernel was built with the InfLLM-V2 FlashAttention backend.",
+		},
+		miss: []string{
+			mainLog("[sgl_kernel] Located the 'infllm_ops' extension at /usr/local/lib/python3.12/dist-packages/sgl_kernel/infllm_ops.so"),
+		},
+	},
+	"hicache-mooncake-store-config-missing": {
+		match: []string{
+			tb("ValueError: Either the environment variable 'MOONCAKE_MASTER' or 'MOONCAKE_CLIENT' is not set."),
+			"ValueError: Either master_server_address or client_server_address is required in extra_config",
+			"ValueError: Invalid global_segment_size: missing number before 'gb'",
+		},
+		miss: []string{
+			schedLog("Mooncake store configured from extra_config: master_server_address=10.0.0.9:50051, global_segment_size=16gb"),
+		},
+	},
+	"anthropic-thinking-needs-reasoning-parser": {
+		match: []string{
+			"ValueError: Anthropic thinking is not supported for models without a reasoning parser",
+			mainLog("[http_server] Error: Anthropic thinking is not supported for reasoning parser 'deepseek-r1'"),
+			"ValueError: Reasoning parser 'gpt-oss' is always-on and cannot be disabled via Anthropic thinking",
+		},
+		miss: []string{
+			mainLog("Anthropic thinking enabled for reasoning parser 'qwen3'"),
+		},
+	},
+	"weight-cache-daemon-failed": {
+		match: []string{
+			rawTB("RuntimeError: Weight cache daemon (pid=4242) exited prematurely with code 1"),
+			"TimeoutError: Weight cache daemon for pp_rank=0 tp_rank=3 did not become ready within 600s",
+		},
+		miss: []string{
+			mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+		},
+	},
+	"speculative-draft-vocab-mismatch": {
+		match: []string{
+			sglangLaunchTB("ValueError: STANDALONE speculative decoding requires the draft model to share the same vocabulary as the target model, but got target vocab_size=152064 and draft vocab_size=151936. Use a draft model from the same family."),
+			"ValueError: --speculative-use-rejection-sampling requires the draft and target to share one vocab, but the draft vocab (32000) != target vocab (128256).",
+		},
+		miss: []string{
+			mainLog("Draft and target share one vocab (151936 tokens)"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"chat-template-not-found": {match: []string{
+		"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
+	}},
+	"hicache-storage-backend-init-failed": {match: []string{
+		schedLog("Failed to attach storage backend 'mooncake': Failed to connect to mooncake master at 10.0.0.9:50051"),
+		"RuntimeError: EIC Client Init Failed.",
+		"RuntimeError: Failed to pre-register host 10.0.0.9 with NIXL",
+	}},
+	"hf-config-file-missing": {match: []string{
+		"ValueError: Cannot find the config file for /models/Qwen3-8B",
+		"ValueError: Found multiple config files for /models/mistral: ['params.json', 'config.json']",
+		"ValueError: Failed to load mistral 'params.json' config for model /models/Mistral-Small. Please check if the model is a mistral-format model and if the config file exists.",
+	}},
 	"no-cuda-gpus-available": {match: []string{
 		"RuntimeError: No accelerator (CUDA, XPU, HPU, NPU, MUSA, MPS) or platform plugin is available.",
 		"RuntimeError: No supported accelerator (CUDA/XPU) available",
@@ -359,6 +520,8 @@ var sglangRaisesRoutine = []string{
 	schedLog("Disable prefill CUDA graph because the current LoRA configuration does not support it (unsupported LoRA backend, MoE LoRA, or DP attention)."),
 	schedLog("Running FlashInfer autotune (cache reuse DISABLED via SGLANG_FLASHINFER_AUTOTUNE_CACHE=0); writing fresh result to: /root/.cache/flashinfer/autotune.json"),
 	schedLog("--weight-loader-prefetch-checkpoints is enabled; falling back to single-threaded weight loading to avoid I/O oversubscription with the prefetch threads."),
+	mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+	mainLog("All 8 weight cache daemons on node 0 are ready"),
 	gatewayLog(" INFO", "smg::service_discovery", "Starting Kubernetes service discovery in namespace default with selector app=sglang"),
 	gatewayLog(" INFO", "smg::routers::http::pd_router", "Selected PD pair prefill=http://10.0.0.7:30000 decode=http://10.0.0.8:30000"),
 }
