@@ -231,6 +231,16 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Unknown speculative algorithm name: EAGLE4",
 		}},
 	}},
+	{name: "platform plugins", families: []raiseFamily{
+		{family: "the platform plugin named or found cannot run here", want: "sglang-platform-plugin-unavailable", lines: []string{
+			"RuntimeError: SGLANG_PLATFORM=my_npu not found in discovered platform plugins (available: ['cuda', 'rocm']). Install the plugin with 'pip install -e' to register its entry_points.",
+			"RuntimeError: Platform plugin sglang_ascend is installed but activate() returned None (hardware not available on this machine?).",
+			"RuntimeError: Multiple platform plugins activated: ['sglang_ascend', 'sglang_musa']. Set SGLANG_PLATFORM to select one.",
+		}},
+		{family: "MXFP8 on an Ascend build without the dtype", want: "quantization-scheme-needs-newer-gpu", lines: []string{
+			"RuntimeError: float8_e8m0fnu dtype not found — MXFP8 MoE requires Ascend A5 with a torch_npu build exposing float8_e8m0fnu (torch_npu >= 2.9).",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -357,6 +367,7 @@ var sglangRaisesExamples = map[string]example{
 			"RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 89. Current capability: 80.",
 			"ValueError: Current platform does not support NVFP4 quantization. Please use Blackwell and above.",
 			"RuntimeError: MXFP8 dense linear requires Blackwell GPUs (SM100/SM120) or ROCm gfx95.",
+			"RuntimeError: float8_e8m0fnu dtype not found — MXFP8 MoE requires Ascend A5 with a torch_npu build exposing float8_e8m0fnu (torch_npu >= 2.9).",
 		},
 		miss: []string{
 			mainLog("NVFP4 checkpoint detected; using Marlin kernels on SM90"),
@@ -466,6 +477,16 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{
 			mainLog("Draft and target share one vocab (151936 tokens)"),
+		},
+	},
+	"sglang-platform-plugin-unavailable": {
+		match: []string{
+			rawTB("RuntimeError: SGLANG_PLATFORM=my_npu not found in discovered platform plugins (available: ['cuda', 'rocm']). Install the plugin with 'pip install -e' to register its entry_points."),
+			"RuntimeError: Platform plugin sglang_ascend is installed but activate() returned None (hardware not available on this machine?).",
+			"RuntimeError: Multiple platform plugins activated: ['sglang_ascend', 'sglang_musa']. Set SGLANG_PLATFORM to select one.",
+		},
+		miss: []string{
+			mainLog("Platform plugin sglang_ascend activated: NPU"),
 		},
 	},
 }
