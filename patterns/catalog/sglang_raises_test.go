@@ -241,6 +241,17 @@ var sglangRaiseComponents = []raiseLibrary{
 			"RuntimeError: float8_e8m0fnu dtype not found — MXFP8 MoE requires Ascend A5 with a torch_npu build exposing float8_e8m0fnu (torch_npu >= 2.9).",
 		}},
 	}},
+	{name: "encoder disaggregation and multimodal processors", families: []raiseFamily{
+		{family: "the encoder side timed out", want: "epd-encoder-unavailable", bare: true, lines: []string{
+			mainLog("Encoder HTTP request timeout (60s) for req_id=17 (request 0), encoder=http://10.0.0.8:30001"),
+			schedLog("EncoderScheduler.submit timed out after 30s for req_id=17"),
+			mainLog("Request 17 to encoder /scheduler_receive_url timed out (10s) for req_id=17"),
+		}},
+		{family: "a processor package a model needs", want: "python-module-not-found", lines: []string{
+			"ImportError: Please install torchvision via `pip install torchvision` to use Deepseek-VL2.",
+			"ImportError: Please install fastsafetensors via `pip install fastsafetensors`",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -492,6 +503,10 @@ var sglangRaisesExamples = map[string]example{
 }
 
 var sglangRaisesWidened = map[string]example{
+	"epd-encoder-unavailable": {match: []string{
+		schedLog("EncoderScheduler.submit timed out after 30s for req_id=17"),
+		mainLog("Request 17 to encoder /scheduler_receive_url timed out (10s) for req_id=17"),
+	}},
 	"chat-template-not-found": {match: []string{
 		"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
 	}},
