@@ -44,8 +44,8 @@ type anchor struct {
 	tri     int
 	tlit    Literal
 	// covers are the triples of an alternation's anchor (clause < 0,
-	// tclause >= 0), searched one by one in a text too short for the
-	// search of several at once.
+	// tclause >= 0), searched one by one where the processor has no
+	// search of several at once (haveIndexTriples).
 	covers []tripleCover
 }
 
@@ -57,7 +57,7 @@ const maxTriples = 5
 type tripleTab [3 * maxTriples][32]byte
 
 // minTriplesLen is the shortest text indexTriples searches; a shorter one
-// has its anchors searched one by one.
+// is searched padded to it with zero bytes (scratch.pad).
 const minTriplesLen = 34
 
 // anchorSet is up to maxTriples triples searched in one pass: idx[k] is
@@ -380,9 +380,10 @@ func (a *anchor) coverHolds(s string) bool {
 }
 
 // markAnchored marks (sc.mark) the unkeyed records of set one of whose
-// anchor's literals s holds, and returns how many it marked. s has at
-// least minTriplesLen bytes.
-func (p *prefilter) markAnchored(set *anchorSet, s string, sc *scratch) int {
+// anchor's literals s[:n] holds, and returns how many it marked. s has at
+// least minTriplesLen bytes: past n, the zero bytes of a short text's
+// padding.
+func (p *prefilter) markAnchored(set *anchorSet, s string, n int, sc *scratch) int {
 	left, found := set.n, 0
 	for from := 0; ; {
 		j := indexTriples(s, from, &set.tab)
@@ -400,7 +401,7 @@ func (p *prefilter) markAnchored(set *anchorSet, s string, sc *scratch) int {
 			for _, tl := range set.lits[k] {
 				start := j - tl.off
 				end := start + len(tl.lit.Text)
-				if start < 0 || end > len(s) || !literalAt(s[start:end], tl.lit) {
+				if start < 0 || end > n || !literalAt(s[start:end], tl.lit) {
 					continue
 				}
 				sc.mark[r] = sc.gen

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Window lengths of the prefilter's keys, and the strides at which the text
@@ -420,6 +421,13 @@ type scratch struct {
 	gen   uint32
 	cands []int32
 	hits  []rankedHit
+	// pad holds a text shorter than minTriplesLen for the anchors'
+	// search by triples, padded with zero bytes.
+	pad [minTriplesLen]byte
+	// keyedOnly stops candidatesFrom once the keyed records whose key
+	// clause holds are in cands, in the order their keys were found
+	// (Matcher.Raised's scratch).
+	keyedOnly bool
 }
 
 func (p *prefilter) newScratch() *scratch {
@@ -434,64 +442,6 @@ func (p *prefilter) candidates(s string, sc *scratch) { p.candidatesFrom(s, sc, 
 // a later block before which no block holds a key of a strided table
 // (shapes.go's keyedFrom).
 func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
-	p.keyedCandidates(s, sc, first)
-	keyed := len(sc.cands)
-	if keyed == 0 && len(p.always) == 0 {
-		return // most texts: nothing to check or sort
-	}
-	// Keyed candidates are known to hold their key clause; check the rest.
-	kept := sc.cands[:0]
-	for _, r := range sc.cands[:keyed] {
-		if p.progClauses[r].Load() || holdsClauses(s, p.reqs[r], p.keyClause[r]) {
-			kept = append(kept, r)
-		}
-	}
-	// An unkeyed record is searched for its anchor first, which most
-	// texts lack, then for its other clauses. Records searched by three
-	// bytes (anchorSets) are marked where they hold them: an unkeyed
-	// record is never marked as a keyed candidate.
-	triples := haveIndexTriples && len(s) >= minTriplesLen
-	always := p.always
-	if triples {
-		found := 0
-		for i := range p.anchorSets {
-			found += p.markAnchored(&p.anchorSets[i], s, sc)
-		}
-		if found == 0 && p.allTriples {
-			always = nil // most texts: no unkeyed record holds its three bytes
-		}
-	}
-	for i, r := range always {
-		a := &p.anchors[i]
-		skip := a.clause
-		switch {
-		case triples && a.tclause >= 0:
-			if sc.mark[r] != sc.gen {
-				continue
-			}
-			skip = a.tclause
-		case a.clause >= 0 && !a.holds(s):
-			continue
-		case a.clause < 0 && a.tclause >= 0:
-			if !a.coverHolds(s) {
-				continue
-			}
-			skip = a.tclause
-		}
-		if holdsClauses(s, p.reqs[r], skip) {
-			kept = append(kept, r)
-		}
-	}
-	sc.cands = kept
-	if len(kept) > 1 {
-		slices.Sort(sc.cands)
-	}
-}
-
-// keyedCandidates starts a search of s in sc (a new generation of marks)
-// and sets sc.cands to the keyed records whose key clause holds in s, in
-// the order their keys are found; first is as for candidatesFrom.
-func (p *prefilter) keyedCandidates(s string, sc *scratch, first int) {
 	sc.gen++
 	if sc.gen == 0 { // wrapped: old marks could alias the new generation
 		clear(sc.mark)
@@ -536,6 +486,67 @@ func (p *prefilter) keyedCandidates(s string, sc *scratch, first int) {
 				}
 			}
 		}
+	}
+
+	keyed := len(sc.cands)
+	if keyed == 0 && len(p.always) == 0 || sc.keyedOnly {
+		return // most texts: nothing to check or sort
+	}
+	// Keyed candidates are known to hold their key clause; check the rest.
+	kept := sc.cands[:0]
+	for _, r := range sc.cands[:keyed] {
+		if p.progClauses[r].Load() || holdsClauses(s, p.reqs[r], p.keyClause[r]) {
+			kept = append(kept, r)
+		}
+	}
+	// An unkeyed record is searched for its anchor first, which most
+	// texts lack, then for its other clauses. Records searched by three
+	// bytes (anchorSets) are marked where they hold them: an unkeyed
+	// record is never marked as a keyed candidate.
+	triples := haveIndexTriples && len(p.anchorSets) > 0
+	always := p.always
+	if triples {
+		// A text shorter than the search reads is searched padded with
+		// zero bytes (sc.pad), which no triple holds; the literals are
+		// compared within the text alone.
+		t := s
+		if len(s) < minTriplesLen {
+			copy(sc.pad[:], s)
+			clear(sc.pad[len(s):])
+			t = unsafe.String(&sc.pad[0], len(sc.pad))
+		}
+		found := 0
+		for i := range p.anchorSets {
+			found += p.markAnchored(&p.anchorSets[i], t, len(s), sc)
+		}
+		if found == 0 && p.allTriples {
+			always = nil // most texts: no unkeyed record holds its three bytes
+		}
+	}
+	for i, r := range always {
+		a := &p.anchors[i]
+		skip := a.clause
+		switch {
+		case triples && a.tclause >= 0:
+			if sc.mark[r] != sc.gen {
+				continue
+			}
+			skip = a.tclause
+		case a.clause >= 0 && !a.holds(s):
+			continue
+		case a.clause < 0 && a.tclause >= 0:
+			if !a.coverHolds(s) {
+				continue
+			}
+			skip = a.tclause
+		}
+		if holdsClauses(s, p.reqs[r], skip) {
+			kept = append(kept, r)
+		}
+	}
+	sc.cands = kept
+	if len(kept) > 1 {
+		slices.Sort(sc.cands)
 	}
 }
 

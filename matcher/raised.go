@@ -22,12 +22,12 @@ func (m *Matcher) Raised(text string, fn func(rec int, lit Literal)) {
 		}
 		return
 	}
-	sc := m.pool.Get().(*scratch)
-	defer m.pool.Put(sc)
-	p.keyedCandidates(text, sc, p.scan(p, text, 0))
+	sc := p.newScratch()
+	sc.keyedOnly = true
+	p.candidatesFrom(text, sc, p.scan(p, text, 0))
 	keyed := make([]int32, len(sc.cands))
 	copy(keyed, sc.cands)
-	triples := haveIndexTriples && len(text) >= minTriplesLen
+	triples := haveIndexTriples
 	for i, r := range p.always {
 		a := &p.anchors[i]
 		switch {
@@ -75,7 +75,7 @@ func (p *prefilter) raisedBy(text string, r int) Literal {
 		}
 		an := &p.anchors[i]
 		switch {
-		case an.tclause >= 0 && (haveIndexTriples && len(text) >= minTriplesLen || an.clause < 0):
+		case an.tclause >= 0 && (haveIndexTriples || an.clause < 0):
 			for _, l := range p.reqs[r][an.tclause] {
 				if containsLiteral(text, l) {
 					return l

@@ -52,6 +52,9 @@ var fuzzSeeds = []string{
 	// A terminal's hard wrap at 80 columns, prefix and all, twice at one
 	// width and then inside a record before its traceback.
 	"sglang-1  | [Gloo] Rank 1 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [Gloo] Rank 0 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [2025-01-16 10:11:13 TP0] Scheduler hit an exception while reading t\nhe batch: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: x",
+	// Lines quoted whole as inline code (before an ellipsis, as list
+	// items) and native lines a paste indented.
+	"`E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory`...\n- `W0326 14:23:05.734648 1307 rdma_transport.cpp:400] x`\n`    scheduler.event_loop()`…\n  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [e.cc:23] AICPU launch failed\n  RuntimeError: x",
 	// A log viewer's export: a time and a tab before Ray actors' lines.
 	"2025-11-06T02:10:00.702Z\t(A pid=1) [2025-07-15 17:11:34] x\n2025-11-06T02:10:00.709Z\t(B pid=2) Error: y\n2025-11-06T02:10:00.716Z\t\t",
 }

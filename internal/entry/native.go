@@ -322,22 +322,28 @@ func glogLevel(c byte) string {
 }
 
 // parseNCCL matches "host:pid:tid [dev] NCCL WARN ..." and
-// "host:pid:tid [dev] file.cc:123 NCCL WARN ...".
+// "host:pid:tid [dev] file.cc:123 NCCL WARN ...", with or without the
+// "host:pid:tid".
 func parseNCCL(s string) (string, bool) {
-	sp := strings.IndexByte(s, ' ')
-	if sp <= 0 || sp > 256 {
-		return "", false
+	r := s
+	if !ncclDeviceFirst(s) {
+		sp := strings.IndexByte(s, ' ')
+		if sp <= 0 || sp > 256 {
+			return "", false
+		}
+		id := s[:sp]
+		c2 := strings.LastIndexByte(id, ':')
+		if c2 <= 0 || !ascii.Digits(id[c2+1:]) {
+			return "", false
+		}
+		c1 := strings.LastIndexByte(id[:c2], ':')
+		if c1 <= 0 || !ascii.Digits(id[c1+1:c2]) {
+			return "", false
+		}
+		r = s[sp+1:]
 	}
-	id := s[:sp]
-	c2 := strings.LastIndexByte(id, ':')
-	if c2 <= 0 || !ascii.Digits(id[c2+1:]) {
-		return "", false
-	}
-	c1 := strings.LastIndexByte(id[:c2], ':')
-	if c1 <= 0 || !ascii.Digits(id[c1+1:c2]) {
-		return "", false
-	}
-	r := s[sp+1:]
+	// (A line that opens with the device, "[0] NCCL INFO ...", is one
+	// whose "host:pid:tid" a launcher or a paste stripped.)
 	if len(r) < 3 || r[0] != '[' {
 		return "", false
 	}
@@ -349,6 +355,11 @@ func parseNCCL(s string) (string, bool) {
 	if !strings.HasPrefix(r, "NCCL ") {
 		sp := strings.IndexByte(r, ' ')
 		if sp <= 0 || sp > 128 {
+			return "", false
+		}
+		if ncclDeviceFirst(s) && !isSourceLocation(r[:sp]) {
+			// Without its process, only a source location may stand
+			// before "NCCL": prose that names NCCL is no NCCL line.
 			return "", false
 		}
 		r = r[sp+1:]
@@ -365,13 +376,30 @@ func parseNCCL(s string) (string, bool) {
 	return "", false
 }
 
+// isSourceLocation reports whether w is a source file's path and line,
+// "misc/socket.cc:71": a ":" after a name with a "." and digits after it.
+func isSourceLocation(w string) bool {
+	c := strings.LastIndexByte(w, ':')
+	return c > 0 && c+1 < len(w) && ascii.Digits(w[c+1:]) && strings.IndexByte(w[:c], '.') >= 0
+}
+
+// ncclDeviceFirst reports whether s opens with an NCCL line's device,
+// "[0] ": its "host:pid:tid" was stripped.
+func ncclDeviceFirst(s string) bool {
+	if len(s) < 4 || s[0] != '[' {
+		return false
+	}
+	k := strings.IndexByte(s, ']')
+	return k >= 2 && k <= 4 && ascii.Digits(s[1:k]) && k+1 < len(s) && s[k+1] == ' '
+}
+
 // ncclProcess is the "host:pid" of a line parseNCCL reads, a part of s:
 // its first word is "host:pid:tid". A launcher's label glued before the
 // host ("[1,0]<stdout>:host:pid:tid") is left out. "" when s is no NCCL
 // line.
 func ncclProcess(s string) string {
-	if _, ok := parseNCCL(s); !ok {
-		return ""
+	if _, ok := parseNCCL(s); !ok || ncclDeviceFirst(s) {
+		return "" // (a line without its "host:pid:tid" names none)
 	}
 	id := s[:strings.IndexByte(s, ' ')]
 	id = id[strings.LastIndexAny(id, ">]")+1:]
@@ -484,7 +512,8 @@ func isCANNReport(s string) bool {
 	return f >= 0 && strings.HasSuffix(s[:i], "]") && strings.Contains(s[:f], "[FUNC:")
 }
 
-// parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ..."
+// parseAscend matches CANN's "[ERROR] 2025-09-19-14:34:08 (PID:5625, ...) ...",
+// its plog's "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [f.cc:23] ..."
 // and torch_npu's "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] ...".
 func parseAscend(s string, loc *time.Location) (native, bool) {
 	k := strings.IndexByte(s, ']')
@@ -513,6 +542,19 @@ func parseAscend(s string, loc *time.Location) (native, bool) {
 	default:
 		return native{}, false
 	}
+	if m := plogModuleLen(r); m > 0 {
+		// A plog line: "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970
+		// [file.cc:23] ...", the module and its process before the time.
+		r = r[m:]
+		if len(r) < 19 || !isDate(r[:10]) || r[10] != '-' || !isClock(r[11:19]) {
+			return native{}, false
+		}
+		c := clock{year: atoi(r[0:4]), month: atoi(r[5:7]), day: atoi(r[8:10]), hour: atoi(r[11:13]), min: atoi(r[14:16]), sec: atoi(r[17:19])}
+		if len(r) > 23 && r[19] == '.' && ascii.Digits(r[20:23]) {
+			c.nsec = fraction(r[20:23])
+		}
+		return native{kind: NativeAscend, level: tag, time: c.in(loc)}, true
+	}
 	if len(r) < 19 || !isDate(r[:10]) || r[10] != '-' || !isClock(r[11:19]) {
 		return native{}, false
 	}
@@ -521,6 +563,36 @@ func parseAscend(s string, loc *time.Location) (native, bool) {
 	}
 	c := clock{year: atoi(r[0:4]), month: atoi(r[5:7]), day: atoi(r[8:10]), hour: atoi(r[11:13]), min: atoi(r[14:16]), sec: atoi(r[17:19])}
 	return native{kind: NativeAscend, level: tag, time: c.in(loc)}, true
+}
+
+// maxPlogModule bounds a plog line's module name and its process field.
+const maxPlogModule = 64
+
+// plogModuleLen returns the length of the module and process fields CANN's
+// plog puts before a line's time, "HCCL(893240,):" or
+// "HCCL(36035,mindie_llm_backend_connector):": an upper-case name (letters,
+// digits, "_"), in parentheses the process id, a comma and the process's
+// name (maybe empty), then ":"; 0 when r does not open with them.
+func plogModuleLen(r string) int {
+	i := 0
+	for i < len(r) && i < maxPlogModule && (isUpper(r[i]) || isDigit(r[i]) && i > 0 || r[i] == '_' && i > 0) {
+		i++
+	}
+	if i == 0 || i >= len(r) || r[i] != '(' {
+		return 0
+	}
+	j := i + 1
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == i+1 || j >= len(r) || r[j] != ',' {
+		return 0
+	}
+	k := strings.IndexByte(r[j:], ')')
+	if k < 0 || k > maxPlogModule || j+k+1 >= len(r) || r[j+k+1] != ':' || strings.IndexByte(r[j:j+k], ' ') >= 0 {
+		return 0
+	}
+	return j + k + 2
 }
 
 func skipFraction(s string) string {

@@ -49,6 +49,18 @@ func TestParseNative(t *testing.T) {
 		{"torch_npu allocator", "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] [383554] NPU out of memory. Tried to allocate 2.00 GiB",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 7, 1, 9, 31, 38, 47e6, time.UTC)}},
 
+		{"nccl without its process", "[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>", &native{kind: NativeNCCL, level: "WARN"}},
+		{"nccl info without its process", "[0] NCCL INFO misc/socket.cc:80 -> 6", &native{kind: NativeNCCL, level: "INFO"}},
+		{"not nccl: a list index before the word", "[0] the NCCL WARN line said", nil},
+		{"ascend plog", "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] [904211]HcclBatchGet: HcclException, what: x",
+			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 8, 11, 7, 3, 46, 26e6, time.UTC)}},
+		{"ascend plog with a process name", "[ERROR] HCCL(36035,mindie_llm_backend_connector):2025-05-13-02:25:58.068.817 [op_base.cc:974][36818][Init]x",
+			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2025, 5, 13, 2, 25, 58, 68e6, time.UTC)}},
+		{"ascend plog without its fraction", "[WARNING] GE(1,):2026-08-11-07:03:46 x",
+			&native{kind: NativeAscend, level: "WARNING", time: time.Date(2026, 8, 11, 7, 3, 46, 0, time.UTC)}},
+		{"not plog: lower-case module", "[ERROR] hccl(893240,):2026-08-11-07:03:46.026.970 x", nil},
+		{"not plog: no process id", "[ERROR] HCCL(,x):2026-08-11-07:03:46.026.970 x", nil},
+		{"not plog: no time", "[ERROR] HCCL(893240,): failed", nil},
 		{"shell quit", "Quit (core dumped)", &native{kind: NativeShell, level: LevelFatal}},
 		{"shell terminated", "Terminated", &native{kind: NativeShell, level: LevelWarning}},
 
@@ -510,11 +522,15 @@ func FuzzNCCLProcess(f *testing.F) {
 		"gpu5:35917:35994 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12",
 		"[1,0]<stdout>:node-2:812:901 [3] NCCL WARN Call to ibv_poll_cq failed",
 		"10:11:12 [0] NCCL WARN x", ":1:2 [0] NCCL INFO x", "a::1:2 [0] NCCL WARN x", "",
+		"[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>", "[12] NCCL INFO x",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		p := ncclProcess(s)
+		if lvl, ok := parseNCCL(s); ok && ncclDeviceFirst(s) && (p != "" || !strings.Contains(s, " NCCL "+lvl)) {
+			t.Fatalf("ncclProcess(%q) = %q, parseNCCL = %q: a line without its host names no process, and states its level", s, p, lvl)
+		}
 		if p == "" {
 			return
 		}
@@ -525,6 +541,28 @@ func FuzzNCCLProcess(f *testing.F) {
 		i := strings.LastIndexByte(p, ':')
 		if i <= 0 || !ascii.Digits(p[i+1:]) {
 			t.Fatalf("ncclProcess(%q) = %q, not host:pid", s, p)
+		}
+	})
+}
+
+// FuzzPlogModuleLen checks the module and process fields of a plog line:
+// what it takes is a prefix of the line, an upper-case name, a process id
+// in parentheses and a colon.
+func FuzzPlogModuleLen(f *testing.F) {
+	for _, s := range []string{"HCCL(893240,):2026-08-11-07:03:46.026.970 x", "HCCL(36035,mindie_llm_backend_connector):2025", "GE(1,):", "HCCL(,x):", "A(1,", "(1,):"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := plogModuleLen(s)
+		if n == 0 {
+			return
+		}
+		if n > len(s) || s[n-1] != ':' || s[n-2] != ')' || !isUpper(s[0]) {
+			t.Fatalf("plogModuleLen(%q) = %d: not a module and process field", s, n)
+		}
+		p := strings.IndexByte(s, '(')
+		if c := strings.IndexByte(s[p:], ','); p <= 0 || c < 2 || !ascii.Digits(s[p+1:p+c]) {
+			t.Fatalf("plogModuleLen(%q) = %d: no process id", s, n)
 		}
 	})
 }

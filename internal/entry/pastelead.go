@@ -8,7 +8,9 @@ import (
 
 // Paste leads: what a paste puts in front of every line of a log quoted
 // in a Markdown document, an issue or a chat: a list item's marker ("- ",
-// "* ", "+ "), a code block's four spaces, a tab. None holds a letter or a
+// "* ", "+ "), a code block's four spaces, a tab, two spaces (a list
+// item's continuation; taken only by indentLead, from a first line a log
+// does not indent itself). None holds a letter or a
 // digit, so isLearnablePrefix refuses them; they are learned only from
 // strong evidence (findPrefix), a frame line or a record's header behind
 // them, never from an exception line alone, which a log's own indented
@@ -36,7 +38,7 @@ func listMarkerLen(s string) int {
 }
 
 // indentLead tells a stream that a paste indented as a whole, a Markdown
-// code block's four spaces, a tab or a list item's marker in front of
+// code block's four spaces, two spaces, a tab or a list item's marker in front of
 // every line, from one whose own lines are indented: the lead is taken from the stream's first
 // non-blank line and kept while every non-blank line starts with it; the
 // first line without it ends it for good. Bounded state: the lead and
@@ -104,6 +106,12 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])
+		case len(s) > 2 && s[:2] == "  " && s[2] != ' ' && s[2] != '\t' && !isLogIndented(s[2:]):
+			// Two spaces: a list item's continuation, a hand-indented
+			// quote. A traceback's frame or a native block's inner line
+			// at two spaces is the log's own indentation (a paste that
+			// starts inside a traceback), not a lead.
+			l.lead = "  "
 		case len(s) > 8 && s[:8] == "        ":
 			l.state = leadDeep
 			return 0
@@ -121,6 +129,14 @@ func (l *indentLead) strip(s string) int {
 	}
 	l.state = leadOff
 	return 0
+}
+
+// isLogIndented reports whether s, a line's text after two spaces, is one
+// a log indents by two spaces itself: a traceback's frame (CPython's, or
+// faulthandler's without the comma), a Rust backtrace's numbered frame,
+// an exception group's box line, py-spy's frame.
+func isLogIndented(s string) bool {
+	return strings.HasPrefix(s, `File "`) || s[0] == '|' || s[0] == '+' || isRustFrameNumber(s) || isPySpyFrame(s)
 }
 
 // listLead returns the lead of a list item marked with c, without

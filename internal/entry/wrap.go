@@ -396,6 +396,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// piece of the line a word wrap is breaking.
 		return false
 	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isLocationRest(last, c.s) {
+		// A message wrapped by hand before the source location it
+		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
+		// line, broken at the space before the parenthesis.
+		return a.joinSep(l, c, " ")
+	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
@@ -485,13 +491,17 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 }
 
 // join appends the line c to the pending entry's last line, as its rest.
-func (a *Assembler) join(l *Line, c *classified) bool {
+func (a *Assembler) join(l *Line, c *classified) bool { return a.joinSep(l, c, "") }
+
+// joinSep is join with sep between the pieces: the space a hand wrap
+// broke the line at (isLocationRest).
+func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p := &a.cur
 	prev := a.kept.last()
-	if len(prev)+len(c.s) > a.opt.MaxLineBytes {
+	if len(prev)+len(sep)+len(c.s) > a.opt.MaxLineBytes {
 		return false
 	}
-	joined := prev + c.s
+	joined := prev + sep + c.s
 	if !a.kept.extendLast(joined) {
 		return false
 	}
@@ -917,6 +927,27 @@ func isParenRest(prev, next string) bool {
 	}
 	c := strings.IndexByte(next, ')')
 	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
+}
+
+// maxLocationRest bounds the line isLocationRest reads.
+const maxLocationRest = 512
+
+// isLocationRest reports whether next is the rest of prev that a hand wrap
+// moved to a line of its own: a source file's path and line alone in
+// parentheses, with the colon the message goes on after
+// ("(/deepgemm/csrc/utils/layout.hpp:57):"), which no writer prints as a
+// line of its own, after a line that ends in a word (a check's "Assertion
+// error", a "failed") rather than in punctuation that ends a line.
+func isLocationRest(prev, next string) bool {
+	if len(next) < 6 || len(next) > maxLocationRest || next[0] != '(' || prev == "" || !isWordByte(prev[len(prev)-1]) {
+		return false
+	}
+	t := strings.TrimSuffix(next, ":")
+	if t[len(t)-1] != ')' {
+		return false
+	}
+	loc := t[1 : len(t)-1]
+	return strings.IndexAny(loc, " \t()") < 0 && isSourceLocation(loc)
 }
 
 func closesParen(prev, w string) bool {

@@ -499,3 +499,65 @@ func TestRejoinsPiecesOfFramedLines(t *testing.T) {
 		t.Fatalf("entries %q, want the record whole with its traceback", texts)
 	}
 }
+
+func TestIsLocationRest(t *testing.T) {
+	tests := []struct {
+		name, prev, next string
+		want             bool
+	}{
+		{"assertion then its location", "Capture cuda graph failed: Assertion error", "(/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:57):", true},
+		{"without the colon", "RuntimeError: check failed", "(csrc/deep_ep.cpp:483)", true},
+		{"after a colon: a line of its own", "Assertion error:", "(/x/layout.hpp:57):", false},
+		{"a note in parentheses", "Loading the model", "(this may take a while)", false},
+		{"no line number", "Assertion error", "(/x/layout.hpp):", false},
+		{"no file extension", "Assertion error", "(worker:57):", false},
+		{"text after it", "Assertion error", "(/x/layout.hpp:57): ab == 10", false},
+		{"a Ray actor prefix", "x failed", "(pid=1234):", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := isLocationRest(tt.prev, tt.next); got != tt.want {
+				t.Errorf("isLocationRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+			}
+		})
+	}
+	// Assembled: the three lines as posted are one entry's two lines,
+	// the first whole with its location.
+	a := NewAssembler(Options{})
+	var es []Entry
+	for i, l := range []string{"Capture cuda graph failed: Assertion error", "(/deepgemm/csrc/utils/layout.hpp:57):", "ab.scalar_type() == kPackedFP4 and arch_major == 10"} {
+		es = append(es, a.Push(Line{Text: l, Offset: int64(i)})...)
+	}
+	es = append(es, a.Flush()...)
+	if len(es) == 0 || firstLine(es[0].Text) != "Capture cuda graph failed: Assertion error (/deepgemm/csrc/utils/layout.hpp:57):" {
+		t.Errorf("hand-wrapped assertion: entries %q", texts(es))
+	}
+}
+
+// texts returns the entries' texts.
+func texts(es []Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Text)
+	}
+	return out
+}
+
+// FuzzIsLocationRest checks the rest a hand wrap moved: a source location
+// alone in parentheses, bounded, after a line that ends in a word.
+func FuzzIsLocationRest(f *testing.F) {
+	f.Add("Capture cuda graph failed: Assertion error", "(/deepgemm/csrc/utils/layout.hpp:57):")
+	f.Add("x failed", "(pid=1234):")
+	f.Add("Assertion error", "(/x/layout.hpp:57): ab == 10")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isLocationRest(prev, next) {
+			return
+		}
+		if len(next) > maxLocationRest || next[0] != '(' || strings.ContainsAny(next, " \t") || !isWordByte(prev[len(prev)-1]) {
+			t.Fatalf("isLocationRest(%q, %q): not a location alone after a word", prev, next)
+		}
+		if c := strings.LastIndexByte(next, ':'); c < 0 {
+			t.Fatalf("isLocationRest(%q, %q): no line number", prev, next)
+		}
+	})
+}

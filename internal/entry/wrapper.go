@@ -2,6 +2,7 @@ package entry
 
 import (
 	"strings"
+	"time"
 
 	"github.com/logmatch/logmatch/internal/ascii"
 )
@@ -15,7 +16,8 @@ const maxWrapperPasses = 8
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, a code span opened
-// before a line, Docker BuildKit's step and time), then
+// before a line (and closed at its end or before an ellipsis, behind a
+// list item's marker too), Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
 // it). A line redrawn with carriage returns keeps only its last drawing. It
 // returns the remaining text and the prefixes as written. Lines without ANSI
@@ -53,9 +55,10 @@ func wrapperSpan(s string) (base string, start, end int) {
 }
 
 // endsSpecial marks the last bytes trimWrapperSuffixes may remove
-// something at: a CR, a pager's "^M", a code span's closing quote, a Ray
-// dedup suffix's "]".
-var endsSpecial = [256]bool{'\r': true, 'M': true, '`': true, ']': true}
+// something at: a CR, a pager's "^M", a code span's closing quote or the
+// punctuation after it (isSpanTail; 0xa6 ends "…"), a Ray dedup
+// suffix's "]".
+var endsSpecial = [256]bool{'\r': true, 'M': true, '`': true, ']': true, '.': true, ',': true, ':': true, ';': true, ' ': true, 0xa6: true}
 
 // trimWrapperSuffixes removes from t, the text of s after its prefixes
 // (s[start:]), what wrapperSpan strips at a line's end: a trailing CR,
@@ -67,6 +70,14 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 		// The CR as a pager or an editor shows it ("cat -v", vim), pasted
 		// as the two characters "^M".
 		t = t[:n-2]
+	}
+	if start > 0 && t != "" && t[len(t)-1] != '`' && strings.IndexByte(s[:start], '`') >= 0 {
+		// A code span a paste opened among the line's prefixes closes
+		// before a tail of punctuation ("`E0326 ...`..."): the tail is
+		// the paste's prose, not the log's.
+		if k := strings.LastIndexByte(t, '`'); k >= 0 && isSpanTail(t[k+1:]) {
+			t = t[:k+1]
+		}
 	}
 	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
 		// The code span a paste opened closes at the line's end: on
@@ -82,6 +93,33 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 		t = trimRaySuffix(t)
 	}
 	return t
+}
+
+// maxSpanTail bounds the tail isSpanTail accepts.
+const maxSpanTail = 8
+
+// isSpanTail reports whether s, what follows a code span's closing
+// backtick at the end of a line, is the punctuation a paste puts there:
+// an ellipsis ("...", "…"), a full stop, a comma, a colon or a
+// semicolon, with spaces, and no letter or digit. A span followed by
+// words is inline code inside prose ("`x` failed"), not a quoted line.
+func isSpanTail(s string) bool {
+	if s == "" || len(s) > maxSpanTail {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.', ',', ':', ';', ' ':
+		case 0xe2:
+			if !strings.HasPrefix(s[i:], "…") {
+				return false
+			}
+			i += len("…") - 1
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // wrapperPrefixesLen returns the length of the stacked wrapper prefixes at
@@ -134,13 +172,13 @@ func stripANSI(s string) string {
 // backtick, is an indented line of a paste: a frame of a backtrace that
 // opens the paste ("  25:     0x7fb7396a2659 - sglang_router_rs::...",
 // `  File "/sgl/x.py", line 3, in f`), which the span's first line carries
-// as printed.
+// as printed, or a native line a paste indented (indentedNativeLen).
 func isIndentedPaste(s string) bool {
 	t := strings.TrimLeft(s, " ")
 	if len(s)-len(t) < 2 {
 		return false
 	}
-	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`)
+	return isRustFrameNumber(t) || strings.HasPrefix(t, `File "`) || indentedNativeLen(s) > 0
 }
 
 // isRustFrameNumber reports whether s opens with a backtrace's frame
@@ -161,25 +199,21 @@ func wrapperPrefixLen(s string) int {
 	}
 	switch c := s[0]; {
 	case c == '`':
-		// A code span opened in front of a line and not closed before
-		// its end, the paste inside it ("`[2025-04-11 15:03:19 TP0]
-		// ...", "`Traceback (most recent call last):"): the quote is the
-		// paste's, not the log's. Markdown also opens a span with two
-		// backticks ("``(pid=1) ..."), which a text holding a backtick
-		// needs; three or more open a fenced block, no span. Inline code
-		// in prose ("`x` failed") closes inside the line.
-		n := 1
-		if len(s) > 1 && s[1] == '`' {
-			n = 2
-		}
-		if len(s) <= n || s[n] == '`' || s[n] == ' ' && !isIndentedPaste(s[n:]) {
-			return 0
-		}
-		fence := s[:n]
-		if k := strings.Index(s[n:], fence); k >= 0 && k != len(s)-2*n {
-			return 0
-		}
+		n, _ := codeSpanLen(s)
 		return n
+	case c == ' ':
+		return indentedNativeLen(s)
+	case c == '-' || c == '*' || c == '+':
+		// A list item whose text is a code span around the paste ("-
+		// `E0326 ...`"): the marker goes with the span's quote, so the
+		// line inside is read as the log wrote it. Any other list item
+		// is a paste lead's (indentLead) or the log's own.
+		if len(s) > 3 && s[1] == ' ' && s[2] == '`' {
+			if n, whole := codeSpanLen(s[2:]); n > 0 && whole {
+				return 2
+			}
+		}
+		return 0
 	case c == '>':
 		// Markdown quote; ">>>" is a Python prompt, not a quote.
 		if len(s) == 1 {
@@ -232,6 +266,89 @@ func wrapperPrefixLen(s string) int {
 		return hostLabelLen(s)
 	}
 	return 0
+}
+
+// codeSpanLen returns the length of a code span's opening quote at the
+// start of s (one backtick or two), or 0, and whether the span quotes the
+// whole line: it closes at the line's end or before a tail of punctuation.
+func codeSpanLen(s string) (n int, whole bool) {
+	// A code span opened in front of a line and not closed before
+	// its end, the paste inside it ("`[2025-04-11 15:03:19 TP0]
+	// ...", "`Traceback (most recent call last):"), or closed at its
+	// end: the quote is the paste's, not the log's. Markdown also
+	// opens a span with two backticks ("``(pid=1) ..."), which a text
+	// holding a backtick needs; three or more open a fenced block, no
+	// span. Inline code in prose ("`x` failed") closes inside the line.
+	n = 1
+	if len(s) > 1 && s[1] == '`' {
+		n = 2
+	}
+	if len(s) <= n || s[n] == '`' {
+		return 0, false
+	}
+	fence := s[:n]
+	k := strings.Index(s[n:], fence)
+	// A span closed at the line's end, or before a tail of
+	// punctuation, quotes the whole line, its indentation too
+	// ("`    scheduler.event_loop()`").
+	whole = k >= 0 && (k == len(s)-2*n || isSpanTail(s[2*n+k:]))
+	if k >= 0 && !whole || s[n] == ' ' && !whole && !isIndentedPaste(s[n:]) || k < 0 && isSpanTail(s[n:]) {
+		// (The last: a span's closing quote and its tail, "`...",
+		// behind a prefix that stood alone inside the span.)
+		return 0, false
+	}
+	return n, whole
+}
+
+// maxNativeIndent bounds the indentation indentedNativeLen takes off: a
+// code block's four spaces and a list item's continuation.
+const maxNativeIndent = 8
+
+// indentedNativeLen returns the length of the spaces, one to eight, a
+// paste put before a native line that opens with its own time or process
+// (glog's, c10d's, CANN's, UCX's, NCCL's): "  E0326 14:23:05.675921 ...",
+// "  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 ...". Those lines
+// start at the first column as a program writes them, so the spaces are
+// the paste's; 0 for any other line (a frame, a source line, an
+// exception message's indented text).
+func indentedNativeLen(s string) int {
+	n := 0
+	for n < len(s) && n <= maxNativeIndent && s[n] == ' ' {
+		n++
+	}
+	if n > maxNativeIndent || n >= len(s) {
+		return 0
+	}
+	// The first bytes of the shapes taken, so that a traceback's frames
+	// and source lines pay for no parse: c10d's, CANN's and UCX's
+	// bracket, glog's level letter and date, NCCL's host before " NCCL ".
+	switch c := s[n]; {
+	case c == '[':
+	case c == 'I' || c == 'W' || c == 'E' || c == 'F':
+		if n+1 >= len(s) || !isDigit(s[n+1]) {
+			return 0
+		}
+	case c >= 'a' && c <= 'z':
+		if !strings.Contains(s[n:], " NCCL ") {
+			return 0
+		}
+	default:
+		return 0
+	}
+	nat, ok := parseNative(s[n:], time.Time{}, time.UTC)
+	if !ok || nat.soft {
+		return 0
+	}
+	switch nat.kind {
+	case NativeGlog, NativeC10d, NativeNCCL:
+	case NativeAscend, NativeUCX:
+		if nat.time.IsZero() {
+			return 0
+		}
+	default:
+		return 0
+	}
+	return n
 }
 
 // buildKitStepLen matches the step number and elapsed seconds Docker

@@ -1,7 +1,9 @@
 package entry
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -69,6 +71,26 @@ func TestStripWrappers(t *testing.T) {
 		{"double backtick code span", "``(WorkerDict pid=835) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] x", "``(WorkerDict pid=835) [rank38]:"},
 		{"double backtick code span closed at the end", "``Traceback (most recent call last):``", "Traceback (most recent call last):", "``"},
 		{"double backtick inline code kept", "``a`b`` failed to start", "``a`b`` failed to start", ""},
+		{"code span before an ellipsis", "`E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory 0x7f10: Input/output error [5]`...", "E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory 0x7f10: Input/output error [5]", "`"},
+		{"code span before a unicode ellipsis", "`RuntimeError: NCCL error`…", "RuntimeError: NCCL error", "`"},
+		{"code span before a full stop", "`Killed`.", "Killed", "`"},
+		{"code span as a list item", "- `E0326 14:23:05.675921 18944 rdma_context.cpp:265] x`", "E0326 14:23:05.675921 18944 rdma_context.cpp:265] x", "- `"},
+		{"code span as a starred item before a comma", "* `ValueError: x`,", "ValueError: x", "* `"},
+		{"indented line in a whole-line code span", "`    scheduler.event_loop_overlap()`", "    scheduler.event_loop_overlap()", "`"},
+		{"code span before words kept", "`x` failed, see above.", "`x` failed, see above.", ""},
+		{"code span before a long tail kept", "`x`.............", "`x`.............", ""},
+		{"list item with inline code in prose kept", "- `x` failed", "- `x` failed", ""},
+		{"indented unclosed span kept", "`  x is not a paste", "`  x is not a paste", ""},
+		{"indented glog line", "  E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory", "E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory", "  "},
+		{"indented plog line", "  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] x", "[ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] x", "  "},
+		{"indented c10d line in a code block", "      [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "[E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x", "      "},
+		{"indented NCCL line", " node1:12:34 [0] NCCL WARN x", "node1:12:34 [0] NCCL WARN x", " "},
+		{"indented plog line in a code span", "`  [ERROR] HCCL(1,):2026-08-11-07:03:46.026.970 x`", "[ERROR] HCCL(1,):2026-08-11-07:03:46.026.970 x", "`  "},
+		{"indented frame kept", "  File \"a.py\", line 1, in f", "  File \"a.py\", line 1, in f", ""},
+		{"indented exception kept", "  RuntimeError: x", "  RuntimeError: x", ""},
+		{"indented CANN inner line kept", "        TraceBack (most recent call last):", "        TraceBack (most recent call last):", ""},
+		{"indented soft native kept", "  CUDA error: an illegal memory access was encountered", "  CUDA error: an illegal memory access was encountered", ""},
+		{"glog line indented too deep kept", "          E0326 14:23:05.675921 18944 a.cpp:265] x", "          E0326 14:23:05.675921 18944 a.cpp:265] x", ""},
 		{"fence kept", "```python", "```python", ""},
 		{"fence glued to a line kept", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", "```ai:480850:480850 [0] NCCL INFO Bootstrap : Using eth0", ""},
 		{"crlf", "Killed\r", "Killed", ""},
@@ -115,4 +137,78 @@ func TestOtherRayActor(t *testing.T) {
 			t.Errorf("otherRayActor(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// FuzzCodeSpanWrapper checks the code span a paste quotes a whole line
+// in: what is left of a line is a part of it after its prefixes, and a
+// line quoted as a span reads the same whether the span closes at the
+// line's end, before an ellipsis or a full stop, or opens behind a list
+// item's marker.
+func FuzzCodeSpanWrapper(f *testing.F) {
+	for _, s := range []string{
+		"E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory",
+		"    scheduler.event_loop_overlap()",
+		"sglang-1  | [2025-01-16 10:11:13 TP0] x",
+		"(TP0 pid=1) ValueError: bad [repeated 3x across cluster]",
+		"x^M", "- y", "> z", "...",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\x1b\r") {
+			return
+		}
+		if text, prefix := stripWrappers(s); !strings.HasPrefix(s, prefix+text) {
+			t.Fatalf("stripWrappers(%q) = %q, %q: not a part of the line after its prefix", s, text, prefix)
+		}
+		if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "`\n") || prefixCount(s) > maxWrapperPasses-3 {
+			// (Prefixes stacked up to maxWrapperPasses leave the
+			// last behind, the list marker and the quote taking two.)
+			return
+		}
+		want, _ := stripWrappers("`" + s + "`")
+		for _, q := range []string{"`" + s + "`...", "`" + s + "`…", "`" + s + "`.", "- `" + s + "`", "* `" + s + "`,"} {
+			if got, _ := stripWrappers(q); got != want {
+				t.Fatalf("stripWrappers(%q) = %q, want %q as for the span closed at the line's end", q, got, want)
+			}
+		}
+	})
+}
+
+// prefixCount returns how many wrapper prefixes s stacks.
+func prefixCount(s string) int {
+	c := 0
+	for n := wrapperPrefixLen(s); n > 0 && c <= maxWrapperPasses; n = wrapperPrefixLen(s) {
+		s = s[n:]
+		c++
+	}
+	return c
+}
+
+// FuzzIndentedNativeLen checks the indentation taken off a native line:
+// only spaces, at most maxNativeIndent of them, before a native line that
+// parses without them.
+func FuzzIndentedNativeLen(f *testing.F) {
+	for _, s := range []string{
+		"  E0326 14:23:05.675921 18944 rdma_context.cpp:265] x",
+		"  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [e.cc:23] x",
+		"   [E825 10:26:44.056376840 ProcessGroupNCCL.cpp:1828] x",
+		" node1:12:34 [0] NCCL WARN x",
+		"  File \"a.py\", line 1, in f",
+		"  [1784273406.684686] [host:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := indentedNativeLen(s)
+		if n == 0 {
+			return
+		}
+		if n > maxNativeIndent || strings.Trim(s[:n], " ") != "" || s[n] == ' ' {
+			t.Fatalf("indentedNativeLen(%q) = %d: not the line's indentation", s, n)
+		}
+		if _, ok := parseNative(s[n:], time.Time{}, time.UTC); !ok {
+			t.Fatalf("indentedNativeLen(%q) = %d: no native line after it", s, n)
+		}
+	})
 }

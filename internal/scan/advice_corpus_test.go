@@ -68,8 +68,6 @@ var knownGenericAdvice = map[string]string{
 	// Held out (heldout-15): measured, not tuned to.
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's two-line records leave the ERROR record's message unread, and the incident leads unclassified with no text, no phase or component to advise from",
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log":  "held out: vLLM's 'Error executing method update_weight' from an RL framework's worker wrapper leads unclassified with no phase or component to advise from",
-	// dev-11: measured before any change made for the batch.
-	"949-torch-npu-pta-inner-error-can-exit-then-ge-finalize.log": "torch_npu's PTA inner-error plog line leads unclassified with no phase or component to advise from",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -42,7 +42,7 @@ func (t *Tailer) resolvePositions(fresh []*tracked, now time.Time) {
 			continue
 		}
 		if pred := t.siblingWith(tr, cp); pred != nil {
-			pred.source, pred.pod = tr.source, tr.pod
+			pred.source, pred.pod, pred.home = tr.source, tr.pod, tr.path
 			// Rotated while logmatch was down: read to its end in this
 			// pass, then closed, before the path's new file.
 			pred.state, pred.left = draining, now.Add(-t.cfg.RotateWait)

@@ -20,6 +20,13 @@ const realLines = 300
 // writer starts testdata/writer.py; wait returns when it has exited.
 func startWriter(t *testing.T, path, mode string) (wait func()) {
 	t.Helper()
+	wait, _ = startWriterProcess(t, path, mode)
+	return wait
+}
+
+// startWriterProcess is startWriter that also gives the writer's process.
+func startWriterProcess(t *testing.T, path, mode string) (wait func(), proc *os.Process) {
+	t.Helper()
 	py := requirePython(t)
 	cmd := exec.Command(py, "testdata/writer.py", path, "300", "0.003", mode)
 	cmd.Stderr = os.Stderr
@@ -38,7 +45,7 @@ func startWriter(t *testing.T, path, mode string) (wait func()) {
 		if err != nil {
 			t.Fatalf("writer: %v", err)
 		}
-	}
+	}, cmd.Process
 }
 
 // logrotate rotates path once with the given directive (create or

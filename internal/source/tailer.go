@@ -60,6 +60,10 @@ type Tailer struct {
 	// first (at most maxRetired), so that one showing up in a glob later is
 	// not read again.
 	retired []retiredFile
+	// drained remembers the files closed after they left the globs,
+	// oldest first (at most maxRetired): never taken for a generation
+	// moved aside (readStrays).
+	drained []retiredFile
 
 	skipped map[Key]string // matched but not opened: the open-file bound
 	initial map[Key]bool   // skipped at the first scan: starts as a file found then

@@ -83,8 +83,12 @@ type tracked struct {
 	mtime     time.Time // at the last look
 	dirty     bool      // a write event named it since the last look
 	left      time.Time // when it left the globs; zero while it matches
-	recheck   time.Time // classifying: look again then even without an event
-	copyOf    *tracked  // copying: the original
+	// home is the matching path it had when it left the globs (for a
+	// file found next to its path at the start, that path): where a
+	// generation moved aside between two looks is looked for (readStrays).
+	home    string
+	recheck time.Time // classifying: look again then even without an event
+	copyOf  *tracked  // copying: the original
 	// copiesBefore: the files next to it when it was truncated to empty,
 	// until content shows up (readUnseen); nil otherwise.
 	copiesBefore map[Key]bool
@@ -143,6 +147,7 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 		if from == gone {
 			return bad()
 		}
+		tr.home = tr.path
 		if from == parked {
 			// Moved away while closed: read on where it went, when it is
 			// found there by identity, else it is done.
@@ -209,6 +214,10 @@ func (t *Tailer) transition(s step, tr *tracked, ev event, path string) error {
 				return err
 			}
 			if err := t.gone(s.ctx, tr, s.emit); err != nil {
+				return err
+			}
+			t.rememberDrained(tr)
+			if err := t.readStrays(s, tr); err != nil {
 				return err
 			}
 		case classifying, copying:
