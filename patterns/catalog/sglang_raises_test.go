@@ -252,6 +252,22 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ImportError: Please install fastsafetensors via `pip install fastsafetensors`",
 		}},
 	}},
+	{name: "launcher and front ends", families: []raiseFamily{
+		{family: "a child process of the engine died", want: "received-sigquit-from-child", or: "scheduler-or-dp-controller-terminated", bare: true, lines: []string{
+			mainLog("Received sigquit from a child process. It usually means the child failed."),
+			mainLog("Scheduler or DataParallelController 4242 terminated with -9"),
+		}},
+		{family: "the native gRPC front end is missing from the install", want: "sglang-grpc-frontend-not-installed", lines: []string{
+			"RuntimeError: Native gRPC extension (sglang.srt.grpc._core) not found in this wheel, but --grpc-port was set. The extension is built from rust/sglang-grpc/ via setuptools-rust during wheel build. Either install a wheel that includes the extension or unset --grpc-port.",
+			"RuntimeError: --enable-metrics requires smg-grpc-servicer ≥ 0.5.3 (the version that accepts 'on_request_manager_ready'); installed version lacks the hook so the HTTP sidecar cannot be wired.",
+		}},
+		{family: "the warm-up request failed", want: "initialization-failed-warmup-error", bare: true, lines: []string{
+			mainLog("Initialization failed. warmup error: Traceback (most recent call last):"),
+		}},
+		{family: "near misses: a front end carrying on without an extra", bare: true, lines: []string{
+			mainLog("Failed to set up metrics: address already in use. Continuing without metrics."),
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -498,6 +514,15 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{
 			mainLog("Platform plugin sglang_ascend activated: NPU"),
+		},
+	},
+	"sglang-grpc-frontend-not-installed": {
+		match: []string{
+			sglangLaunchTB("RuntimeError: Native gRPC extension (sglang.srt.grpc._core) not found in this wheel, but --grpc-port was set. The extension is built from rust/sglang-grpc/ via setuptools-rust during wheel build. Either install a wheel that includes the extension or unset --grpc-port."),
+			"RuntimeError: --enable-metrics requires smg-grpc-servicer ≥ 0.5.3 (the version that accepts 'on_request_manager_ready'); installed version lacks the hook so the HTTP sidecar cannot be wired.",
+		},
+		miss: []string{
+			mainLog("Native gRPC extension (sglang.srt.grpc._core) loaded; serving gRPC on port 31001"),
 		},
 	},
 }
