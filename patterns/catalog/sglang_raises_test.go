@@ -268,6 +268,13 @@ var sglangRaiseComponents = []raiseLibrary{
 			mainLog("Failed to set up metrics: address already in use. Continuing without metrics."),
 		}},
 	}},
+	{name: "distributed init: parallel groups", families: []raiseFamily{
+		{family: "a parallel layout the platform or world cannot host", want: "parallel-sizes-inconsistent", lines: []string{
+			"RuntimeError: Decode context parallel (decode_context_parallel_size > 1) is currently only supported on the AMD HIP platform or CUDA platform, but got decode_context_parallel_size (2) on a non-HIP or non-CUDA platform.",
+			"RuntimeError: decode_context_parallel_size (0) must be >= 1",
+			"ValueError: sum(partitions)=60 does not match num_hidden_layers=61.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -495,6 +502,7 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{
 			mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+			schedLog("Error ignored in is_in_the_same_node: [Errno 2] No such file or directory: '/dev/shm/sglang_shm_check'"),
 		},
 	},
 	"speculative-draft-vocab-mismatch": {
@@ -528,6 +536,10 @@ var sglangRaisesExamples = map[string]example{
 }
 
 var sglangRaisesWidened = map[string]example{
+	"parallel-sizes-inconsistent": {match: []string{
+		"ValueError: sum(partitions)=60 does not match num_hidden_layers=61.",
+		"RuntimeError: decode_context_parallel_size (0) must be >= 1",
+	}},
 	"epd-encoder-unavailable": {match: []string{
 		schedLog("EncoderScheduler.submit timed out after 30s for req_id=17"),
 		mainLog("Request 17 to encoder /scheduler_receive_url timed out (10s) for req_id=17"),
