@@ -416,7 +416,9 @@ func ncclProcess(s string) string {
 // isCUDAAssert matches a device-side assert printf line.
 func isCUDAAssert(s string) bool {
 	i := strings.Index(s, ": block: [")
-	return i > 0 && strings.Contains(s[i:], "], thread: [") && strings.Contains(s[i:], "Assertion `")
+	// The assertion's opening backtick may reach a paste as a straight
+	// quote (a text recovered from a screenshot, an editor's quotes).
+	return i > 0 && strings.Contains(s[i:], "], thread: [") && (strings.Contains(s[i:], "Assertion `") || strings.Contains(s[i:], "Assertion '"))
 }
 
 // isNativeAssert matches the line C and C++ code prints when an assertion

@@ -49,6 +49,7 @@ func TestParseNative(t *testing.T) {
 		{"torch_npu allocator", "[383554] [2026-07-01 09:31:38:047] torch_npu.memory: [ERROR] [383554] NPU out of memory. Tried to allocate 2.00 GiB",
 			&native{kind: NativeAscend, level: "ERROR", time: time.Date(2026, 7, 1, 9, 31, 38, 47e6, time.UTC)}},
 
+		{"cuda assert with a straight quote", "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [0,0,0], thread: [127,0,0] Assertion '-sizes[i] <= index' failed.", &native{kind: NativeCUDAAssert, level: LevelError}},
 		{"nccl without its process", "[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>", &native{kind: NativeNCCL, level: "WARN"}},
 		{"nccl info without its process", "[0] NCCL INFO misc/socket.cc:80 -> 6", &native{kind: NativeNCCL, level: "INFO"}},
 		{"not nccl: a list index before the word", "[0] the NCCL WARN line said", nil},

@@ -404,6 +404,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
+		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
 		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
@@ -785,6 +786,25 @@ func isAssertConditionRest(prev, next string) bool {
 		return false
 	}
 	return strings.HasPrefix(next, word[len(head):]+" ")
+}
+
+// maxAssertRest bounds the rest isAssertCloseRest reads.
+const maxAssertRest = 256
+
+// isAssertCloseRest reports whether next is the end of prev, a device-side
+// assertion's line cut inside its condition: prev opened the condition
+// ("Assertion `") and does not close it, next closes it and ends the
+// line ("\"index out of bounds\"` failed.", its quote a straight one in a
+// paste that lost the backtick) and is no assertion line of its own.
+func isAssertCloseRest(prev, next string) bool {
+	if len(next) > maxAssertRest || strings.HasSuffix(prev, "failed.") || strings.Contains(next, "], thread: [") {
+		return false
+	}
+	i := strings.LastIndex(prev, "Assertion ")
+	if i < 0 || len(prev) < i+len("Assertion x") || prev[i+len("Assertion ")] != '`' && prev[i+len("Assertion ")] != '\'' {
+		return false
+	}
+	return strings.HasSuffix(next, "` failed.") || strings.HasSuffix(next, "' failed.")
 }
 
 // isTracebackHeaderRest reports whether next is the end of a record that

@@ -561,3 +561,40 @@ func FuzzIsLocationRest(f *testing.F) {
 		}
 	})
 }
+
+func TestIsAssertCloseRest(t *testing.T) {
+	const head = "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [0,0,0], thread: [127,0,0] Assertion "
+	tests := []struct {
+		name, prev, next string
+		want             bool
+	}{
+		{"backtick", head + "`-sizes[i] <= index && index < sizes[i] &&", "\"index out of bounds\"` failed.", true},
+		{"straight quote", head + "'-sizes[i] < index && index < sizes [1] se", "\"index out of bounds\"' failed.", true},
+		{"closed already", head + "`x` failed.", "\"y\"` failed.", false},
+		{"another assertion", head + "`x &&", head + "`y` failed.", false},
+		{"no close", head + "`x &&", "y", false},
+		{"no condition opened", "block: [0,0,0], thread: [1,0,0] Assertion", "x` failed.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := isAssertCloseRest(tt.prev, tt.next); got != tt.want {
+				t.Errorf("isAssertCloseRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzIsAssertCloseRest checks the close of a cut assertion: bounded, it
+// ends the line, and prev opened a condition it did not close.
+func FuzzIsAssertCloseRest(f *testing.F) {
+	f.Add("IndexKernel.cu:93: operator(): block: [0,0,0], thread: [1,0,0] Assertion `x &&", "\"index out of bounds\"` failed.")
+	f.Add("Assertion '", "' failed.")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if !isAssertCloseRest(prev, next) {
+			return
+		}
+		if len(next) > maxAssertRest || !strings.HasSuffix(next, " failed.") || strings.HasSuffix(prev, "failed.") || !strings.Contains(prev, "Assertion ") {
+			t.Fatalf("isAssertCloseRest(%q, %q): no close of an open condition", prev, next)
+		}
+	})
+}

@@ -245,7 +245,10 @@ time.sleep(60)
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := NewCommand(CommandConfig{Args: []string{py, "-c", tc.script}, StopTimeout: 100 * time.Millisecond})
+			// The stop timeout is what the child has to act on SIGTERM
+			// (die, or write its line) before SIGKILL: on a loaded machine
+			// under -race, 100 ms was sometimes too short to be scheduled.
+			c, err := NewCommand(CommandConfig{Args: []string{py, "-c", tc.script}, StopTimeout: 2 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

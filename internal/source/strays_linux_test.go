@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,15 +20,14 @@ import (
 // enough for the writer to recreate the log again before logrotate's second
 // create, and logrotate would then move that file to the same name,
 // destroying the first, and give up. It returns when logrotate is done and
-// the writer writes to the new file. Without strace, or where it cannot
-// trace, the test is skipped.
+// the writer writes to the new file. Without strace the test is skipped
+// (it fails under LOGMATCH_TEST_REQUIRE_TOOLS=1); where strace cannot
+// trace (no ptrace in a container), it is skipped.
 func logrotateHeld(t *testing.T, path string, writer *os.Process) {
 	t.Helper()
 	bin := requireTool(t, "logrotate")
-	st, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skipf("strace not found, which holds logrotate between its rename and its create: %v", err)
-	}
+	// strace holds logrotate between its rename and its create.
+	st := requireTool(t, "strace")
 	dir := filepath.Dir(path)
 	conf := filepath.Join(dir, "logrotate.conf")
 	writeFile(t, conf, path+" {\n  rotate 100\n  create\n  missingok\n  nocompress\n}\n")
@@ -160,23 +158,7 @@ func TestRealMovedAside(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "app.log")
 		wait, writer := startWriterProcess(t, p, "watched")
-		first := &collector{}
-		var cp Checkpoint
-		tl, err := New(Config{Paths: []string{p}, PollInterval: 5 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = tl.Run(context.Background(), func(ctx context.Context, l Line) error {
-			_ = first.emit(ctx, l)
-			cp = Checkpoint{File: l.File, Offset: l.Next}
-			if len(first.all()) == 100 {
-				return errStop
-			}
-			return nil
-		})
-		if err != errStop {
-			t.Fatalf("first run: %v", err)
-		}
+		first, cp := tailUntil(t, p, 100)
 		logrotateHeld(t, p, writer) // while down
 		got, _ := realTail(t, p, Config{Positions: mapPositions{p: cp}}, wait, func(int) {})
 		checkExactlyOnce(t, append(numbersOf(t, first.texts()), got...))
