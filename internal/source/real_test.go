@@ -294,17 +294,10 @@ func realRotation(t *testing.T, writer, glob string, noWatch, exact bool, rotate
 	t.Logf("rotations %d, truncations %d, copy tails %d", obs.get(CountRotations), obs.get(CountTruncations), obs.get(CountCopyTails))
 }
 
-// TestRealRestart stops a tailer mid-file, lets the writer go on and
-// logrotate rotate while logmatch is down, and resumes from the saved
-// checkpoint: the two runs together deliver every line once.
-func TestRealRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real writer tests take seconds")
-	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, "app.log")
-	wait := startWriter(t, p, "watched")
-
+// tailUntil follows p from its beginning until n lines arrived, and
+// returns them and the checkpoint after the last: a tailer stopped mid-file.
+func tailUntil(t *testing.T, p string, n int) (*collector, Checkpoint) {
+	t.Helper()
 	first := &collector{}
 	var cp Checkpoint
 	tl, err := New(Config{Paths: []string{p}, PollInterval: 5 * time.Millisecond})
@@ -322,6 +315,21 @@ func TestRealRestart(t *testing.T) {
 	if err != errStop {
 		t.Fatalf("first run: %v", err)
 	}
+	return first, cp
+}
+
+// TestRealRestart stops a tailer mid-file, lets the writer go on and
+// logrotate rotate while logmatch is down, and resumes from the saved
+// checkpoint: the two runs together deliver every line once.
+func TestRealRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real writer tests take seconds")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "app.log")
+	wait := startWriter(t, p, "watched")
+
+	first, cp := tailUntil(t, p, 100)
 	logrotate(t, p, "create") // while down
 	got, _ := realTail(t, p, Config{Positions: mapPositions{p: cp}}, wait, func(int) {})
 	checkExactlyOnce(t, append(numbersOf(t, first.texts()), got...))

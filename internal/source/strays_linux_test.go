@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,23 +158,7 @@ func TestRealMovedAside(t *testing.T) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "app.log")
 		wait, writer := startWriterProcess(t, p, "watched")
-		first := &collector{}
-		var cp Checkpoint
-		tl, err := New(Config{Paths: []string{p}, PollInterval: 5 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = tl.Run(context.Background(), func(ctx context.Context, l Line) error {
-			_ = first.emit(ctx, l)
-			cp = Checkpoint{File: l.File, Offset: l.Next}
-			if len(first.all()) == 100 {
-				return errStop
-			}
-			return nil
-		})
-		if err != errStop {
-			t.Fatalf("first run: %v", err)
-		}
+		first, cp := tailUntil(t, p, 100)
 		logrotateHeld(t, p, writer) // while down
 		got, _ := realTail(t, p, Config{Positions: mapPositions{p: cp}}, wait, func(int) {})
 		checkExactlyOnce(t, append(numbersOf(t, first.texts()), got...))

@@ -3,9 +3,6 @@ package catalog_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/engine"
-	"github.com/logmatch/logmatch/patterns"
 )
 
 // The second round of the other engines' failure wordings: the native
@@ -447,46 +444,7 @@ var engineRaisesAll = []engineWordings{
 // TestEngineRaises is TestEngineWordings over the second-round families:
 // each is led by its record, read as its engine's log, and the lead
 // advises that engine's operator.
-func TestEngineRaises(t *testing.T) {
-	m := compileCatalog(t)
-	for _, ew := range engineRaisesAll {
-		name := ew.engine
-		check := familyCheck{
-			lead: func(text string) (*patterns.Record, []string) {
-				read := ew.engine
-				if ew.detect {
-					var d engine.Detector
-					for _, l := range strings.Split(text, "\n") {
-						d.Line(l)
-					}
-					read = d.Engine()
-				}
-				return engineLead(m, read, text)
-			},
-			veto: func(lead *patterns.Record) string {
-				switch {
-				case lead == nil || lead.Role.Is(patterns.RoleWrapper):
-					return ""
-				case !lead.ForEngine(ew.engine):
-					return "a record of engines " + strings.Join(lead.Engines, ",")
-				}
-				if w := sglangAdvice(lead, ew.engine); w != "" {
-					return "advice naming " + w
-				}
-				return ""
-			},
-		}
-		for _, comp := range ew.components {
-			check.shapes = func(f raiseFamily, line string) []string {
-				if f.bare || comp.shapes == nil {
-					return []string{line}
-				}
-				return comp.shapes(line)
-			}
-			t.Run(name+"/"+comp.name, func(t *testing.T) { check.run(t, name+" "+comp.name, comp.families) })
-		}
-	}
-}
+func TestEngineRaises(t *testing.T) { checkEngineFamilies(t, engineRaisesAll) }
 
 // engineRaisesWidened are the lines of the catalog's engine-neutral
 // records the second-round families widened.

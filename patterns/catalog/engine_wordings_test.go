@@ -886,9 +886,16 @@ func sglangAdvice(r *patterns.Record, eng string) string {
 // that the leading record advises that engine's operator; it logs each
 // component's count of families claimed. With LOGMATCH_RAISES_DISCOVER set
 // it logs the lines led otherwise instead of failing.
-func TestEngineWordings(t *testing.T) {
+func TestEngineWordings(t *testing.T) { checkEngineFamilies(t, engineWordingsAll) }
+
+// checkEngineFamilies runs familyCheck over every component of every
+// engine in all: each line read as its engine's log (or as the engine the
+// detector names, for a component marked detect) must be led by its
+// record, and the lead must be that engine's or a neutral record with no
+// sglang-only advice.
+func checkEngineFamilies(t *testing.T, all []engineWordings) {
 	m := compileCatalog(t)
-	for _, ew := range engineWordingsAll {
+	for _, ew := range all {
 		name := ew.engine
 		if ew.detect {
 			name += " (detected)"

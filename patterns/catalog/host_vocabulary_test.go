@@ -1,16 +1,7 @@
 package catalog_test
 
 import (
-	"context"
-	"slices"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/logmatch/logmatch/internal/scan"
-	"github.com/logmatch/logmatch/matcher"
-	"github.com/logmatch/logmatch/patterns"
-	"github.com/logmatch/logmatch/sinks"
 )
 
 // The host vocabularies are the failure texts of the layers every LLM
@@ -26,13 +17,7 @@ import (
 // TestHostVocabularies checks every host vocabulary and logs its count of
 // failure strings claimed.
 func TestHostVocabularies(t *testing.T) {
-	m := compileCatalog(t)
-	for _, v := range hostVocabularies() {
-		t.Run(v.name, func(t *testing.T) {
-			n := checkVocabulary(t, m, v)
-			t.Logf("%s: %d of %d failure strings claimed (%d of %d lines)", v.name, n.claimed, n.failures, n.claimedLines, n.failureLines)
-		})
-	}
+	checkVocabularies(t, hostVocabularies())
 }
 
 func hostVocabularies() []vocabulary {
@@ -524,15 +509,7 @@ func TestHostRoutineLinesDoNotAlert(t *testing.T) {
 // cause: a build that failed inside pip, the resolver's report, a
 // launcher's summary after a rank's own error, and a healthy install.
 func TestHostIncidents(t *testing.T) {
-	recs, _ := patterns.Default()
-	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
-	tests := []struct {
-		name      string
-		lines     []string
-		lead      string
-		incidents int
-		folded    string // a consequence folded into the lead's incident
-	}{
+	tests := []incidentCase{
 		{
 			name: "a wheel build whose compiler was killed",
 			lines: []string{
@@ -585,31 +562,5 @@ func TestHostIncidents(t *testing.T) {
 			lines: hostRoutine,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
-			res, err := s.Scan(context.Background(), []scan.Input{{Name: "host.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, a := range res.Alerts {
-				got = append(got, a.Record.Slug)
-			}
-			if len(res.Alerts) != tt.incidents {
-				t.Fatalf("%d incidents %v, want %d", len(res.Alerts), got, tt.incidents)
-			}
-			if tt.incidents == 0 {
-				return
-			}
-			if got[0] != tt.lead {
-				t.Errorf("lead %s, want %s (incidents %v)", got[0], tt.lead, got)
-			}
-			a := res.Alerts[0]
-			if tt.folded != "" && !slices.ContainsFunc(a.Consequences, func(c sinks.Consequence) bool { return c.Slug == tt.folded }) &&
-				!slices.ContainsFunc(a.Secondary, func(h sinks.SecondaryHit) bool { return h.Slug == tt.folded }) {
-				t.Errorf("%s not folded into the lead's incident: consequences %+v, secondary %+v", tt.folded, a.Consequences, a.Secondary)
-			}
-		})
-	}
+	checkIncidents(t, "host.log", tests)
 }

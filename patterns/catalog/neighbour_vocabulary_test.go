@@ -441,8 +441,7 @@ var mooncakeDummyClient = vocabulary{
 // TestNeighbourVocabularies checks every neighbour vocabulary and logs its
 // count of failure strings claimed.
 func TestNeighbourVocabularies(t *testing.T) {
-	m := compileCatalog(t)
-	for _, v := range []vocabulary{
+	checkVocabularies(t, []vocabulary{
 		mooncakeStoreErrorCodes,
 		mooncakeMasterLifecycle,
 		mooncakeStoreRPCArgs,
@@ -457,12 +456,7 @@ func TestNeighbourVocabularies(t *testing.T) {
 		outputParsers,
 		nixlStatuses,
 		mooncakeDummyClient,
-	} {
-		t.Run(v.name, func(t *testing.T) {
-			n := checkVocabulary(t, m, v)
-			t.Logf("%s: %d of %d failure strings claimed (%d of %d lines)", v.name, n.claimed, n.failures, n.claimedLines, n.failureLines)
-		})
-	}
+	})
 }
 
 // TestNeighbourRoutineLinesDoNotAlert feeds routine lines of the same

@@ -27,8 +27,14 @@ import (
 // TestPlatformVocabularies checks every platform vocabulary and logs its
 // count of failure strings claimed.
 func TestPlatformVocabularies(t *testing.T) {
+	checkVocabularies(t, platformVocabularies())
+}
+
+// checkVocabularies checks each vocabulary against the compiled catalog
+// and logs its count of failure strings claimed.
+func checkVocabularies(t *testing.T, vs []vocabulary) {
 	m := compileCatalog(t)
-	for _, v := range platformVocabularies() {
+	for _, v := range vs {
 		t.Run(v.name, func(t *testing.T) {
 			n := checkVocabulary(t, m, v)
 			t.Logf("%s: %d of %d failure strings claimed (%d of %d lines)", v.name, n.claimed, n.failures, n.claimedLines, n.failureLines)
@@ -1451,15 +1457,7 @@ func TestPlatformRoutineLinesDoNotAlert(t *testing.T) {
 // after the server's own error, an access line's 500 after the handler's
 // traceback), that it is folded into the cause's incident.
 func TestPlatformIncidents(t *testing.T) {
-	recs, _ := patterns.Default()
-	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
-	tests := []struct {
-		name      string
-		lines     []string
-		lead      string
-		incidents int
-		folded    string // a consequence folded into the lead's incident
-	}{
+	tests := []incidentCase{
 		{
 			name: "a probe asking a health path the server lacks, repeated",
 			lines: []string{
@@ -1580,10 +1578,30 @@ func TestPlatformIncidents(t *testing.T) {
 			incidents: 0,
 		},
 	}
+	checkIncidents(t, "platform.log", tests)
+}
+
+// An incidentCase is a short log scanned whole: the record that must lead
+// its first incident, how many incidents it gives, and a consequence that
+// must be folded into the lead's incident.
+type incidentCase struct {
+	name      string
+	lines     []string
+	lead      string
+	incidents int
+	folded    string // a consequence folded into the lead's incident
+}
+
+// checkIncidents scans each case as `logmatch scan` does with the
+// embedded catalog, incidents and folding included.
+func checkIncidents(t *testing.T, file string, tests []incidentCase) {
+	t.Helper()
+	recs, _ := patterns.Default()
+	m, _ := matcher.Compile(recs, matcher.Options{MatchTimeout: time.Minute, EntryBudget: time.Hour})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := scan.New(m, scan.Options{Now: func() time.Time { return time.Date(2026, 5, 28, 0, 20, 0, 0, time.UTC) }})
-			res, err := s.Scan(context.Background(), []scan.Input{{Name: "platform.log", R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: file, R: strings.NewReader(strings.Join(tt.lines, "\n") + "\n")}})
 			if err != nil {
 				t.Fatal(err)
 			}

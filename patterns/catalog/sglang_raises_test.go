@@ -231,6 +231,50 @@ var sglangRaiseComponents = []raiseLibrary{
 			"ValueError: Unknown speculative algorithm name: EAGLE4",
 		}},
 	}},
+	{name: "platform plugins", families: []raiseFamily{
+		{family: "the platform plugin named or found cannot run here", want: "sglang-platform-plugin-unavailable", lines: []string{
+			"RuntimeError: SGLANG_PLATFORM=my_npu not found in discovered platform plugins (available: ['cuda', 'rocm']). Install the plugin with 'pip install -e' to register its entry_points.",
+			"RuntimeError: Platform plugin sglang_ascend is installed but activate() returned None (hardware not available on this machine?).",
+			"RuntimeError: Multiple platform plugins activated: ['sglang_ascend', 'sglang_musa']. Set SGLANG_PLATFORM to select one.",
+		}},
+		{family: "MXFP8 on an Ascend build without the dtype", want: "quantization-scheme-needs-newer-gpu", lines: []string{
+			"RuntimeError: float8_e8m0fnu dtype not found — MXFP8 MoE requires Ascend A5 with a torch_npu build exposing float8_e8m0fnu (torch_npu >= 2.9).",
+		}},
+	}},
+	{name: "encoder disaggregation and multimodal processors", families: []raiseFamily{
+		{family: "the encoder side timed out", want: "epd-encoder-unavailable", bare: true, lines: []string{
+			mainLog("Encoder HTTP request timeout (60s) for req_id=17 (request 0), encoder=http://10.0.0.8:30001"),
+			schedLog("EncoderScheduler.submit timed out after 30s for req_id=17"),
+			mainLog("Request 17 to encoder /scheduler_receive_url timed out (10s) for req_id=17"),
+		}},
+		{family: "a processor package a model needs", want: "python-module-not-found", lines: []string{
+			"ImportError: Please install torchvision via `pip install torchvision` to use Deepseek-VL2.",
+			"ImportError: Please install fastsafetensors via `pip install fastsafetensors`",
+		}},
+	}},
+	{name: "launcher and front ends", families: []raiseFamily{
+		{family: "a child process of the engine died", want: "received-sigquit-from-child", or: "scheduler-or-dp-controller-terminated", bare: true, lines: []string{
+			mainLog("Received sigquit from a child process. It usually means the child failed."),
+			mainLog("Scheduler or DataParallelController 4242 terminated with -9"),
+		}},
+		{family: "the native gRPC front end is missing from the install", want: "sglang-grpc-frontend-not-installed", lines: []string{
+			"RuntimeError: Native gRPC extension (sglang.srt.grpc._core) not found in this wheel, but --grpc-port was set. The extension is built from rust/sglang-grpc/ via setuptools-rust during wheel build. Either install a wheel that includes the extension or unset --grpc-port.",
+			"RuntimeError: --enable-metrics requires smg-grpc-servicer ≥ 0.5.3 (the version that accepts 'on_request_manager_ready'); installed version lacks the hook so the HTTP sidecar cannot be wired.",
+		}},
+		{family: "the warm-up request failed", want: "initialization-failed-warmup-error", bare: true, lines: []string{
+			mainLog("Initialization failed. warmup error: Traceback (most recent call last):"),
+		}},
+		{family: "near misses: a front end carrying on without an extra", bare: true, lines: []string{
+			mainLog("Failed to set up metrics: address already in use. Continuing without metrics."),
+		}},
+	}},
+	{name: "distributed init: parallel groups", families: []raiseFamily{
+		{family: "a parallel layout the platform or world cannot host", want: "parallel-sizes-inconsistent", lines: []string{
+			"RuntimeError: Decode context parallel (decode_context_parallel_size > 1) is currently only supported on the AMD HIP platform or CUDA platform, but got decode_context_parallel_size (2) on a non-HIP or non-CUDA platform.",
+			"RuntimeError: decode_context_parallel_size (0) must be >= 1",
+			"ValueError: sum(partitions)=60 does not match num_hidden_layers=61.",
+		}},
+	}},
 	{name: "scheduler and memory pools at run time", families: []raiseFamily{
 		{family: "request slots run out", want: "alloc-req-slots-out-of-memory", lines: []string{
 			"RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`. req_to_token_pool.available_size()=0, num_reqs=1, ",
@@ -357,6 +401,7 @@ var sglangRaisesExamples = map[string]example{
 			"RuntimeError: Quantization scheme is not supported for the current GPU. Min capability: 89. Current capability: 80.",
 			"ValueError: Current platform does not support NVFP4 quantization. Please use Blackwell and above.",
 			"RuntimeError: MXFP8 dense linear requires Blackwell GPUs (SM100/SM120) or ROCm gfx95.",
+			"RuntimeError: float8_e8m0fnu dtype not found — MXFP8 MoE requires Ascend A5 with a torch_npu build exposing float8_e8m0fnu (torch_npu >= 2.9).",
 		},
 		miss: []string{
 			mainLog("NVFP4 checkpoint detected; using Marlin kernels on SM90"),
@@ -457,6 +502,7 @@ var sglangRaisesExamples = map[string]example{
 		},
 		miss: []string{
 			mainLog("Weight cache daemon for pp_rank=0 tp_rank=3 is ready"),
+			schedLog("Error ignored in is_in_the_same_node: [Errno 2] No such file or directory: '/dev/shm/sglang_shm_check'"),
 		},
 	},
 	"speculative-draft-vocab-mismatch": {
@@ -468,9 +514,36 @@ var sglangRaisesExamples = map[string]example{
 			mainLog("Draft and target share one vocab (151936 tokens)"),
 		},
 	},
+	"sglang-platform-plugin-unavailable": {
+		match: []string{
+			rawTB("RuntimeError: SGLANG_PLATFORM=my_npu not found in discovered platform plugins (available: ['cuda', 'rocm']). Install the plugin with 'pip install -e' to register its entry_points."),
+			"RuntimeError: Platform plugin sglang_ascend is installed but activate() returned None (hardware not available on this machine?).",
+			"RuntimeError: Multiple platform plugins activated: ['sglang_ascend', 'sglang_musa']. Set SGLANG_PLATFORM to select one.",
+		},
+		miss: []string{
+			mainLog("Platform plugin sglang_ascend activated: NPU"),
+		},
+	},
+	"sglang-grpc-frontend-not-installed": {
+		match: []string{
+			sglangLaunchTB("RuntimeError: Native gRPC extension (sglang.srt.grpc._core) not found in this wheel, but --grpc-port was set. The extension is built from rust/sglang-grpc/ via setuptools-rust during wheel build. Either install a wheel that includes the extension or unset --grpc-port."),
+			"RuntimeError: --enable-metrics requires smg-grpc-servicer ≥ 0.5.3 (the version that accepts 'on_request_manager_ready'); installed version lacks the hook so the HTTP sidecar cannot be wired.",
+		},
+		miss: []string{
+			mainLog("Native gRPC extension (sglang.srt.grpc._core) loaded; serving gRPC on port 31001"),
+		},
+	},
 }
 
 var sglangRaisesWidened = map[string]example{
+	"parallel-sizes-inconsistent": {match: []string{
+		"ValueError: sum(partitions)=60 does not match num_hidden_layers=61.",
+		"RuntimeError: decode_context_parallel_size (0) must be >= 1",
+	}},
+	"epd-encoder-unavailable": {match: []string{
+		schedLog("EncoderScheduler.submit timed out after 30s for req_id=17"),
+		mainLog("Request 17 to encoder /scheduler_receive_url timed out (10s) for req_id=17"),
+	}},
 	"chat-template-not-found": {match: []string{
 		"ValueError: Specified template 'llama-4' not found. Available templates: ['chatml', 'llama-3', 'qwen']",
 	}},
