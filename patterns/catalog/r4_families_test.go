@@ -62,6 +62,13 @@ var r4Families = []r4Table{
 			"huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main",
 			"huggingface_hub.errors.HfHubHTTPError: Client error '429 Too Many Requests' for url 'https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main'",
 		}},
+		{family: "Rust downloaders (hf-hub crate)", want: "hf-rate-limited", bare: true, lines: []string{
+			`{"timestamp":"2026-03-28T18:27:28.911113Z","level":"ERROR","message":"Download failed: request error: HTTP status client error (429 Too Many Requests) for url (https://huggingface.co/Qwen/Qwen3-Embedding-8B/resolve/main/config.json)","target":"text_embeddings_backend"}`,
+			"Error: Download failed: request error: HTTP status client error (429 Too Many Requests) for url (https://huggingface.co/Qwen/Qwen3-8B/resolve/main/tokenizer.json)",
+		}},
+		{family: "Ollama pulling an hf.co model", want: "hf-rate-limited", bare: true, lines: []string{
+			`Error: pull model manifest: 429: {"error":"We had to rate limit your IP (10.0.0.7). To continue using our service, create a HF account or login to your existing account, and make sure you pass a HF_TOKEN if you're using the API."}`,
+		}},
 		{family: "llama.cpp's downloader", want: "hf-rate-limited", bare: true, lines: []string{
 			"get_repo_files: error: GET failed (429): <!DOCTYPE html>",
 			"common_download_file_single_online: HEAD failed, status: 429",
@@ -70,6 +77,7 @@ var r4Families = []r4Table{
 			"common_download_file_single_online: HEAD failed, status: 404",
 			"no remote preset found, skipping",
 			`INFO:     10.0.0.7:51234 - "POST /v1/chat/completions HTTP/1.1" 429 Too Many Requests`,
+			"pulling manifest",
 		}},
 	}}},
 	{engine: "vllm", shapes: func(f raiseFamily, line string) []string { return vllmCoreShapes(line) }, raiseLibrary: raiseLibrary{name: "vllm lora loader", families: []raiseFamily{
