@@ -85,6 +85,11 @@ var r4Families = []r4Table{
 			"ValueError: base_model.model.lm_head.weight is unsupported LoRA weight",
 			"ValueError: base_model.model.model.embed_tokens.weight is unsupported LoRA weight",
 		}},
+		{family: "adapter config features vLLM cannot apply", want: "vllm-lora-adapter-incompatible", lines: []string{
+			"ValueError: vLLM only supports modules_to_save being None.",
+			"ValueError: vLLM only supports modules_to_save being None. vLLM does not yet support DoRA.",
+			"ValueError: vLLM does not yet support RSLoRA.",
+		}},
 		{family: "target modules and tensors", want: "vllm-lora-adapter-incompatible", lines: []string{
 			"ValueError: While loading /adapters/sql, expected target modules in ['q_proj', 'v_proj'] but received ['lm_head']. Please verify that the loaded LoRA module is correct",
 			"ValueError: /adapters/sql doesn't contain tensors",
