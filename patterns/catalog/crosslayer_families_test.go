@@ -6,7 +6,7 @@ import (
 	"github.com/logmatch/logmatch/patterns"
 )
 
-// The r4 families: wordings of five failure families as the processes that
+// The cross-layer families: wordings of five failure families as the processes that
 // raise them print them. NCCL's socket and bootstrap layer (misc/socket.cc,
 // bootstrap.cc WARN lines, with and without the host:pid:tid prefix), the
 // Hugging Face Hub's rate limit as each of its clients says it
@@ -16,15 +16,15 @@ import (
 // refusals of programs built on llama.cpp. Each family names the record
 // that must lead; want "" marks routine lines of the same components.
 
-// An r4Table is one family table and the engine whose log it is read in
+// A crossLayerTable is one family table and the engine whose log it is read in
 // ("" for layers under every engine: read as raises_test.go reads them).
-type r4Table struct {
+type crossLayerTable struct {
 	engine string
 	shapes func(f raiseFamily, line string) []string
 	raiseLibrary
 }
 
-var r4Families = []r4Table{
+var crossLayerFamilies = []crossLayerTable{
 	{shapes: raiseShapes, raiseLibrary: raiseLibrary{name: "nccl socket and bootstrap", families: []raiseFamily{
 		{family: "peer closed the connection", want: "nccl-bootstrap-connection-closed", bare: true, lines: []string{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
@@ -128,11 +128,11 @@ var r4Families = []r4Table{
 	}}},
 }
 
-// TestR4Families checks the families above and logs each table's count of
+// TestCrossLayerFamilies checks the families above and logs each table's count of
 // families claimed.
-func TestR4Families(t *testing.T) {
+func TestCrossLayerFamilies(t *testing.T) {
 	m := compileCatalog(t)
-	for _, tab := range r4Families {
+	for _, tab := range crossLayerFamilies {
 		check := familyCheck{
 			shapes: tab.shapes,
 			lead: func(text string) (*patterns.Record, []string) {
@@ -146,7 +146,7 @@ func TestR4Families(t *testing.T) {
 	}
 }
 
-var r4Examples = map[string]example{
+var crossLayerExamples = map[string]example{
 	"nccl-bootstrap-connection-closed": {
 		match: []string{
 			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
@@ -159,11 +159,11 @@ var r4Examples = map[string]example{
 	},
 }
 
-var r4Widened = map[string]example{
+var crossLayerWidened = map[string]example{
 	"hf-rate-limited": {match: []string{
 		"requests.exceptions.HTTPError: 429 Client Error: Too Many Requests for URL: https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json",
 		"get_repo_files: error: GET failed (429): <!DOCTYPE html>",
 	}, miss: []string{"common_download_file_single_online: HEAD failed, status: 404"}},
 }
 
-func init() { addExamples(r4Examples, r4Widened) }
+func init() { addExamples(crossLayerExamples, crossLayerWidened) }
