@@ -560,6 +560,11 @@ var widenedExamples = map[string]example{
 	},
 	"flashinfer-ninja-build-failed": {
 		match: []string{tb("RuntimeError: Error building extension 'batch_prefill_with_kv_cache_dtype_q_bf16'")},
+		// Another package's torch extension is not FlashInfer's.
+		miss: []string{
+			tb("RuntimeError: Error building extension 'cpu_adam'"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+		},
 	},
 }
 
@@ -569,6 +574,18 @@ func init() { addExamples(nativeExamples, widenedExamples) }
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"torch-extension-build-failed": {
+		match: []string{
+			tb("RuntimeError: Error building extension 'cpu_adam'"),
+			tb("RuntimeError: Error building extension 'fused_adam': [1/3] c++ -MMD -MF cpu_adam.o.d"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+		},
+		// FlashInfer's own JIT build has its own record.
+		miss: []string{
+			tb("RuntimeError: Error building extension 'batch_decode_with_kv_cache_dtype_q_f16'"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/jit', '-f', 'build.ninja']' returned non-zero exit status 1.",
+		},
+	},
 	"cuda-operation-not-supported": {
 		match: []string{
 			tb("RuntimeError: CUDA error: operation not supported"),

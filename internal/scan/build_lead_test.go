@@ -1,0 +1,88 @@
+package scan_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/scan"
+)
+
+// TestBuildAndQuotedCauseLeads scans composed logs through the real
+// assembler: a torch extension build of another package than FlashInfer
+// is led by the neutral extension record (or by the compiler's own error
+// above it), FlashInfer's JIT build keeps its record, a compiler killed
+// for memory leads even when pip's output wrapped the program's name
+// onto the next line, and a status wrapper gives way to the Python error
+// it quotes.
+func TestBuildAndQuotedCauseLeads(t *testing.T) {
+	const (
+		extTB = "Traceback (most recent call last):\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/torch/utils/cpp_extension.py\", line 2100, in _run_ninja_build\n" +
+			"    subprocess.run(\n" +
+			"  File \"/usr/lib/python3.10/subprocess.py\", line 526, in run\n" +
+			"    raise CalledProcessError(retcode, process.args,\n" +
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.\n" +
+			"\n" +
+			"The above exception was the direct cause of the following exception:\n" +
+			"\n" +
+			"Traceback (most recent call last):\n" +
+			"  File \"/app/train.py\", line 40, in <module>\n" +
+			"    optimizer = DeepSpeedCPUAdam(model.parameters())\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/deepspeed/ops/adam/cpu_adam.py\", line 94, in __init__\n" +
+			"    self.ds_opt_adam = CPUAdamBuilder().load()\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/torch/utils/cpp_extension.py\", line 2116, in _run_ninja_build\n" +
+			"    raise RuntimeError(message) from e\n" +
+			"RuntimeError: Error building extension 'cpu_adam'\n"
+		compileErr = "[1/3] c++ -MMD -MF cpu_adam.o.d -DTORCH_EXTENSION_NAME=cpu_adam -O3 -c /opt/deepspeed/ops/csrc/adam/cpu_adam.cpp -o cpu_adam.o\n" +
+			"FAILED: cpu_adam.o\n" +
+			"/opt/deepspeed/ops/csrc/includes/simd.h:63:10: fatal error: immintrin.h: No such file or directory\n" +
+			"compilation terminated.\n" +
+			"ninja: build stopped: subcommand failed.\n"
+		flashinfer = "[2026-05-28 00:11:09 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 3120, in run_scheduler_process\n" +
+			"    scheduler.event_loop_overlap()\n" +
+			"  File \"/usr/local/lib/python3.12/dist-packages/flashinfer/jit/cpp_ext.py\", line 299, in run_ninja\n" +
+			"    subprocess.run(command, check=True)\n" +
+			"subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/0.5.3/90/cached_ops', '-f', '/root/.cache/flashinfer/0.5.3/90/cached_ops/build.ninja']' returned non-zero exit status 1.\n"
+		pipKilled = "      [12/48] /usr/local/cuda/bin/nvcc -c csrc/flash_attn/flash_fwd_hdim128_bf16_sm80.cu -o build/flash_fwd_hdim128_bf16_sm80.o\n" +
+			"      x86_64-linux-gnu-g++: fatal error: Killed signal terminated program\n" +
+			"      cc1plus\n" +
+			"      compilation terminated.\n" +
+			"      ninja: build stopped: subcommand failed.\n" +
+			"      error: subprocess-exited-with-error\n"
+		oldGCCKilled = "  building 'flash_attn_2_cuda' extension\n" +
+			"  c++: internal compiler error: Killed (program cc1plus)\n" +
+			"  Please submit a full bug report,\n" +
+			"  with preprocessed source if appropriate.\n" +
+			"  error: command '/usr/bin/c++' failed with exit code 4\n"
+		triton = "I0615 10:01:02.123456 1 model_lifecycle.cc:469] loading: postprocessing:1\n" +
+			"E0615 10:01:03.234567 1 model_lifecycle.cc:638] failed to load 'postprocessing' version 1: Internal: ModuleNotFoundError: No module named 'tokenizers'\n" +
+			"I0615 10:01:03.234600 1 model_lifecycle.cc:773] failed to load 'postprocessing'\n"
+	)
+	m := corpusMatcher(t)
+	for _, c := range []struct{ name, log, want string }{
+		{"another package's extension, traceback only", extTB, "torch-extension-build-failed"},
+		{"another package's extension after its compiler error", compileErr + extTB, "jit-compile-missing-header"},
+		{"FlashInfer's JIT build", flashinfer, "flashinfer-ninja-build-failed"},
+		{"compiler killed, program name wrapped", pipKilled, "compiler-killed-out-of-memory"},
+		{"compiler killed, older gcc", oldGCCKilled, "compiler-killed-out-of-memory"},
+		{"a status wrapper quoting the module error", triton, "python-module-not-found"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := scan.New(m, scan.Options{Entry: entry.Options{}, Now: func() time.Time { return corpusNow }})
+			res, err := s.Scan(context.Background(), []scan.Input{{Name: "build.log", R: strings.NewReader(c.log)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Alerts) != 1 {
+				t.Fatalf("%d incidents, want 1: %v", len(res.Alerts), headlines(res))
+			}
+			if got := lead(res.Alerts).Record.Slug; got != c.want {
+				t.Errorf("lead %s, want %s: %v", got, c.want, headlines(res))
+			}
+		})
+	}
+}
