@@ -86,3 +86,35 @@ func TestBuildAndQuotedCauseLeads(t *testing.T) {
 		})
 	}
 }
+
+// TestClientSummaryLeadsItsCutTraceback: a client that gives up on a
+// request logs its classified summary and then the call's traceback, cut
+// before its exception line in the HTTP library; the traceback says less
+// than the classified line of the same event, so the summary leads and
+// the traceback is its context, with the shell's "Killed" folded in.
+func TestClientSummaryLeadsItsCutTraceback(t *testing.T) {
+	const log = "RuntimeError: Request to http://10.0.0.5:30000/generate failed after 3 retries. Last error: Server disconnected\n" +
+		"Killed\n" +
+		"ERROR:concurrent.futures:exception calling callback for <Future at 0x7f00 state=finished raised RuntimeError>\n" +
+		"Traceback (most recent call last):\n" +
+		"  File \"/usr/lib/python3/dist-packages/requests/adapters.py\", line 667, in send\n" +
+		"    resp = conn.urlopen(\n" +
+		"  File \"/usr/lib/python3/dist-packages/urllib3/connectionpool.py\", line 787, in urlopen\n" +
+		"    response = self._make_request(\n"
+	m := corpusMatcher(t)
+	s := scan.New(m, scan.Options{Entry: entry.Options{}, Now: func() time.Time { return corpusNow }})
+	res, err := s.Scan(context.Background(), []scan.Input{{Name: "client.log", R: strings.NewReader(log)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Alerts) != 1 {
+		t.Fatalf("%d incidents, want 1: %v", len(res.Alerts), headlines(res))
+	}
+	a := lead(res.Alerts)
+	if a.Record.Slug != "http-upstream-disconnected" {
+		t.Errorf("lead %s, want http-upstream-disconnected: %v", a.Record.Slug, headlines(res))
+	}
+	if len(a.Context) == 0 {
+		t.Errorf("the cut traceback is not the summary's context: %v", headlines(res))
+	}
+}
