@@ -62,6 +62,22 @@ func TestBuildAndQuotedCauseLeads(t *testing.T) {
 			"E0615 10:01:03.234567 1 model_lifecycle.cc:638] failed to load 'postprocessing' version 1: Internal: ModuleNotFoundError: No module named 'tokenizers'\n" +
 			"I0615 10:01:03.234600 1 model_lifecycle.cc:773] failed to load 'postprocessing'\n"
 	)
+	const (
+		mooncake = "[2025-06-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"  File \"/sgl/python/sglang/srt/disaggregation/mooncake/transfer_engine.py\", line 120, in register\n" +
+			"    ret_value = self.engine.batch_register_memory(ptrs, lengths)\n" +
+			"TypeError: batch_register_memory(): incompatible function arguments. The following argument types are supported:\n" +
+			"    1. (self: mooncake.engine.TransferEngine, arg0: list[int], arg1: list[int]) -> int\n" +
+			"\n" +
+			"Invoked with: <mooncake.engine.TransferEngine object at 0x7f00>, [1], [2]\n"
+		deepgemm = "[2025-06-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"  File \"/sgl/python/sglang/srt/layers/deep_gemm_wrapper/compile_utils.py\", line 120, in _compile\n" +
+			"    deep_gemm.m_grouped_fp8_gemm_nt_contiguous(a, b, d, m_indices)\n" +
+			"TypeError: m_grouped_fp8_gemm_nt_contiguous(): incompatible function arguments. The following argument types are supported:\n" +
+			"    1. (arg0: tuple[torch.Tensor, torch.Tensor], arg1: tuple[torch.Tensor, torch.Tensor], arg2: torch.Tensor) -> None\n" +
+			"\n" +
+			"Invoked with: (tensor([1]),)\n"
+	)
 	m := corpusMatcher(t)
 	for _, c := range []struct{ name, log, want string }{
 		{"another package's extension, traceback only", extTB, "torch-extension-build-failed"},
@@ -70,6 +86,8 @@ func TestBuildAndQuotedCauseLeads(t *testing.T) {
 		{"compiler killed, program name wrapped", pipKilled, "compiler-killed-out-of-memory"},
 		{"compiler killed, older gcc", oldGCCKilled, "compiler-killed-out-of-memory"},
 		{"a status wrapper quoting the module error", triton, "python-module-not-found"},
+		{"a pybind signature mismatch in Mooncake's binding", mooncake, "mooncake-api-version-skew"},
+		{"a pybind signature mismatch in another module", deepgemm, "extension-incompatible-function-arguments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := scan.New(m, scan.Options{Entry: entry.Options{}, Now: func() time.Time { return corpusNow }})

@@ -573,6 +573,20 @@ func init() { addExamples(nativeExamples, widenedExamples) }
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"mooncake-api-version-skew": {
+		match: []string{
+			tb("TypeError: batch_register_memory(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (self: mooncake.engine.TransferEngine, arg0: list[int], arg1: list[int]) -> int\n\n" +
+				"Invoked with: <mooncake.engine.TransferEngine object at 0x7f3a>, [1], [2], 3"),
+			"TypeError: setup(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (self: mooncake.store.MooncakeDistributedStore, local_hostname: str, metadata_server: str) -> int\n",
+		},
+		// Another module's signature mismatch is the shared extension record's.
+		miss: []string{
+			"TypeError: m_grouped_fp8_gemm_nt_contiguous(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (arg0: tuple[torch.Tensor, torch.Tensor], arg1: torch.Tensor) -> None\n\nInvoked with: (tensor([1]),)",
+		},
+	},
 	"torch-extension-build-failed": {
 		match: []string{
 			tb("RuntimeError: Error building extension 'cpu_adam'"),
