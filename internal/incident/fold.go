@@ -182,7 +182,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	var cands, after []*group
 	var printed *group
 	for _, m := range g.scopeGroups(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) {
 			continue
 		}
 		switch {
@@ -545,13 +545,26 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 				cause = g.causeAfter(c, id)
 			}
 			if cause != nil {
+				summary := cause.Consequence && clientSummary(eventOfGroup(cause), c)
 				cause.absorbWrapper(c, &g.stats)
+				if summary {
+					g.promote(cause)
+				}
 				g.remove(id)
 				g.touch(cause)
 			}
 			continue
 		}
 		if !c.Consequence {
+			continue
+		}
+		if f := g.clientFragment(c, id); f != nil {
+			// The client's classified summary of its failed call leads
+			// the call's cut traceback (see clientSummary).
+			c.absorbWrapper(f, &g.stats)
+			g.remove(f.id)
+			g.promote(c)
+			g.touch(c)
 			continue
 		}
 		root := g.findRoot(c.Scope, c.At, id, eventOfGroup(c))
@@ -689,7 +702,7 @@ func (g *Grouper) findCause(w *group, id string) *group {
 	var best, fragment *group
 	for _, m := range g.scopeGroups(w.Scope) {
 		c := m.gr
-		if m.id == id || c.Consequence || c.At.Sub(w.At).Abs() > g.opts.Settle ||
+		if m.id == id || c.Consequence && !clientSummary(eventOfGroup(c), w) || c.At.Sub(w.At).Abs() > g.opts.Settle ||
 			c.Source == w.Source && gapBetween(c.Off, c.End, w.Off, w.End) > maxBurstGap {
 			continue
 		}
@@ -732,6 +745,45 @@ func saysMoreThan(c, w *group) bool {
 		return true
 	}
 	return c.Fragment && (!w.Fragment || namesWhere(c) && !namesWhere(w))
+}
+
+// clientSummary reports whether the fragment x is a detail of the
+// consequence from: a traceback cut before its exception line whose
+// frames end in an HTTP client library (x.Client), printed just after
+// (within borrowedGap bytes) a consequence of the same source that a
+// record with solutions names. A client that gives up on a request logs
+// its classified summary ("Failed after 1 retries ... Last error: Server
+// disconnected") and then the traceback of the call; a traceback with no
+// exception line is weaker evidence than a classified line of the same
+// event, so the summary leads and the fragment is its context.
+func clientSummary(from eventOf, x *group) bool {
+	return x.Client && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+		x.Off >= from.end && x.Off-from.end <= borrowedGap
+}
+
+// clientFragment returns the settling client fragment that is a detail of
+// the consequence c (fingerprint id), or nil (see clientSummary).
+func (g *Grouper) clientFragment(c *group, id string) *group {
+	from := eventOfGroup(c)
+	for _, m := range g.scopeGroups(c.Scope) {
+		if m.id != id && m.gr.Settling && !m.gr.Consequence && clientSummary(from, m.gr) {
+			return m.gr
+		}
+	}
+	return nil
+}
+
+// promote makes the consequence incident c, which took a client fragment
+// of its event as context, the cause of its burst: the client's failure,
+// which the consequences read with it (the shell's "Killed") fold into.
+func (g *Grouper) promote(c *group) {
+	if !c.Consequence {
+		return
+	}
+	g.unindexScope(c.id, c)
+	c.Consequence = false
+	g.indexScope(c.id, c)
+	c.changed()
 }
 
 // placeless reports whether gr is a hang's dump alone that names no place
@@ -988,10 +1040,13 @@ type eventOf struct {
 	kind     string
 	off, end int64
 	borrowed bool
+	// recorded says a record with solutions names the consequence: a
+	// client fragment printed just after it is its detail (clientSummary).
+	recorded bool
 }
 
 func eventOfGroup(c *group) eventOf {
-	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed}
+	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0}
 }
 
 // sameLibrary reports whether two native shapes may be one library's

@@ -269,6 +269,9 @@ type group struct {
 	Fragment bool `json:"fragment,omitempty"`
 	// Hang marks the incident of a hang's dump (Occurrence.Hang).
 	Hang bool `json:"hang,omitempty"`
+	// Client marks a fragment of an HTTP client's call
+	// (Occurrence.Client).
+	Client bool `json:"client,omitempty"`
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
@@ -471,7 +474,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.incidentOf(&o)
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed}
+			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				o.Complete()
 				root.fold(o, now, &g.stats)
@@ -578,7 +581,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log

@@ -109,6 +109,11 @@ type Occurrence struct {
 	// none: two failures of two named processes are not one process's
 	// chain (see lower.go).
 	Process string
+	// Client marks a fragment whose cut frames end in an HTTP client
+	// library (Triage.Process is analysis.ProcessClient): a client's
+	// call that failed, whose classified summary printed just before it
+	// is the better evidence of the same event (see clientSummary).
+	Client bool
 
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
@@ -193,6 +198,7 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	o.Fragment = (d.Fragment || d.Signal == analysis.SignalHang) && d.Cause == nil && len(d.Context) == 0
 	o.Hang = d.Signal == analysis.SignalHang
 	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
+	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare

@@ -320,10 +320,9 @@ var tritonServerRaises = []engineComponent{
 		{family: "a model whose backend raised: the backend's error leads", want: "trtllm-world-size-mismatch", bare: true, lines: []string{
 			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/tmp/tritonbuild/tensorrtllm/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:99)"),
 		}},
-		// The module error sits mid-line after Triton's prefix, where the
-		// shared import record does not read it; the wrapper's advice names
-		// the python-backend's packages.
-		{family: "a python-backend model missing a package", want: "triton-model-load-failed", or: "python-module-not-found", bare: true, lines: []string{
+		// The module error Triton quotes after its status leads: the
+		// wrapper gives way to the cause it carries.
+		{family: "a python-backend model missing a package", want: "python-module-not-found", bare: true, lines: []string{
 			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'preprocessing' version 1: Internal: ModuleNotFoundError: No module named 'transformers'"),
 		}},
 		{family: "a model that failed otherwise", want: "triton-model-load-failed", bare: true, lines: []string{

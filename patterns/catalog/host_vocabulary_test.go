@@ -102,6 +102,11 @@ var nativeBuilds = vocabulary{
 		{"/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status", "", "", "native-link-failed"},
 		{"nvcc error   : 'cicc' died due to signal 9 (Kill signal)", "", "", "compiler-killed-out-of-memory"},
 		{"x86_64-linux-gnu-g++: fatal error: Killed signal terminated program cc1plus", "", "", "compiler-killed-out-of-memory"},
+		// The program's name wrapped onto the next line by pip's indented output.
+		{"      x86_64-linux-gnu-g++: fatal error: Killed signal terminated program", "", "", "compiler-killed-out-of-memory"},
+		{"gcc: fatal error: Killed signal terminated program as", "", "", "compiler-killed-out-of-memory"},
+		{"c++: internal compiler error: Killed (program cc1plus)", "", "", "compiler-killed-out-of-memory"},
+		{"      g++: internal compiler error: Killed", "", "", "compiler-killed-out-of-memory"},
 		{"nvcc fatal   : Unsupported gpu architecture 'compute_120'", "", "", "nvcc-unsupported-gpu-architecture"},
 		{"2 errors detected in the compilation of \"csrc/attention.cu\".", "", "", "nvcc-compilation-errors"},
 		{"RuntimeError: Ninja is required to load C++ extensions", "", "", "ninja-not-installed"},

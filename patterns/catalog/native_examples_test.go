@@ -559,6 +559,11 @@ var widenedExamples = map[string]example{
 	},
 	"flashinfer-ninja-build-failed": {
 		match: []string{tb("RuntimeError: Error building extension 'batch_prefill_with_kv_cache_dtype_q_bf16'")},
+		// Another package's torch extension is not FlashInfer's.
+		miss: []string{
+			tb("RuntimeError: Error building extension 'cpu_adam'"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+		},
 	},
 }
 
@@ -568,6 +573,32 @@ func init() { addExamples(nativeExamples, widenedExamples) }
 // NCCL process group, FlashInfer's kernel dispatch, xgrammar's lexer and
 // regex converter, Mooncake's transfer workers and TCP transport.
 var moreNativeExamples = map[string]example{
+	"mooncake-api-version-skew": {
+		match: []string{
+			tb("TypeError: batch_register_memory(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (self: mooncake.engine.TransferEngine, arg0: list[int], arg1: list[int]) -> int\n\n" +
+				"Invoked with: <mooncake.engine.TransferEngine object at 0x7f3a>, [1], [2], 3"),
+			"TypeError: setup(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (self: mooncake.store.MooncakeDistributedStore, local_hostname: str, metadata_server: str) -> int\n",
+		},
+		// Another module's signature mismatch is the shared extension record's.
+		miss: []string{
+			"TypeError: m_grouped_fp8_gemm_nt_contiguous(): incompatible function arguments. The following argument types are supported:\n" +
+				"    1. (arg0: tuple[torch.Tensor, torch.Tensor], arg1: torch.Tensor) -> None\n\nInvoked with: (tensor([1]),)",
+		},
+	},
+	"torch-extension-build-failed": {
+		match: []string{
+			tb("RuntimeError: Error building extension 'cpu_adam'"),
+			tb("RuntimeError: Error building extension 'fused_adam': [1/3] c++ -MMD -MF cpu_adam.o.d"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+		},
+		// FlashInfer's own JIT build has its own record.
+		miss: []string{
+			tb("RuntimeError: Error building extension 'batch_decode_with_kv_cache_dtype_q_f16'"),
+			"subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/jit', '-f', 'build.ninja']' returned non-zero exit status 1.",
+		},
+	},
 	"cuda-operation-not-supported": {
 		match: []string{
 			tb("RuntimeError: CUDA error: operation not supported"),

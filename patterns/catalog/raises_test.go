@@ -833,6 +833,9 @@ var raisesExamples = map[string]example{
 			rawTB("ModuleNotFoundError: No module named 'vllm'"),
 			tb("ModuleNotFoundError: No module named 'bitsandbytes'"),
 			"[rank0]: ModuleNotFoundError: No module named 'deep_gemm'",
+			// A status wrapper (Triton's model load, a gRPC status) quoting
+			// the cause: the quoted error is the failure.
+			"E0625 12:00:00.123456 1 model_lifecycle.cc:626] failed to load 'postprocessing' version 1: Internal: ModuleNotFoundError: No module named 'tokenizers'",
 			"ImportError: Please install bitsandbytes>=0.44.0 via `pip install bitsandbytes>=0.44.0` to use bitsandbytes quantizer.",
 		},
 		miss: []string{
