@@ -208,11 +208,13 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	return o
 }
 
-// rankRooms hands out the room of alerts' Ranks from a block of a few,
-// one allocation for roomsPerBlock alerts: a block stays while any of its
-// alerts does (at most roomsPerBlock-1 rooms, 64 bytes each, beside it).
+// rankRooms hands out the room of alerts' Ranks, and their alertParts,
+// from blocks of a few: one allocation for roomsPerBlock alerts. A block
+// stays while any of its alerts does (at most roomsPerBlock-1 rooms
+// beside it, 64 bytes each, or alertParts of 128).
 type rankRooms struct {
 	block []string
+	parts []alertParts
 }
 
 const roomsPerBlock = 8
@@ -233,6 +235,19 @@ func (r *rankRooms) take() []string {
 	return s
 }
 
+// part is a zero alertParts, from r's block; a nil r gives one of its own.
+func (r *rankRooms) part() *alertParts {
+	if r == nil {
+		return new(alertParts)
+	}
+	if len(r.parts) == 0 {
+		r.parts = make([]alertParts, roomsPerBlock)
+	}
+	p := &r.parts[0]
+	r.parts = r.parts[1:]
+	return p
+}
+
 // alertParts is an alert's exception and the room of its Ranks (its
 // first rank and a few more) in one allocation.
 type alertParts struct {
@@ -243,8 +258,8 @@ type alertParts struct {
 // buildAlert builds o's whole alert (occurrenceOf made the rest of o, and
 // the alert's fingerprint).
 //
-// rooms, when not nil, gives the room of Ranks for an alert without an
-// exception (a Builder's, a few alerts' rooms in one allocation).
+// rooms, when not nil, gives the room of Ranks and the alertParts (a
+// Builder's: a few alerts' in one allocation).
 func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source, rooms *rankRooms) {
 	when := o.Time
 	a := sinks.Alert{
@@ -270,7 +285,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	// one allocation (two of 64 bytes each otherwise).
 	var parts *alertParts
 	if o.Rank != "" && d.Exception != nil {
-		parts = new(alertParts)
+		parts = rooms.part()
 	}
 	if o.Rank != "" {
 		// Room for a few more: an incident's repeats come from its

@@ -29,4 +29,24 @@ func TestRankRoomsKeepApart(t *testing.T) {
 	if s := (*rankRooms)(nil).take(); len(s) != 0 || cap(s) != len(alertParts{}.ranks) {
 		t.Fatalf("nil rooms: len %d cap %d", len(s), cap(s))
 	}
+	// Parts from one block are apart, and zero when handed out.
+	var ps []*alertParts
+	for range 2*roomsPerBlock + 1 {
+		p := r.part()
+		if p.exception.Type != "" || p.ranks[0] != "" {
+			t.Fatalf("part handed out not zero: %+v", *p)
+		}
+		p.exception.Type, p.ranks[0] = "T", "r"
+		ps = append(ps, p)
+	}
+	for i := range ps {
+		for j := range i {
+			if ps[i] == ps[j] {
+				t.Fatalf("parts %d and %d are one", j, i)
+			}
+		}
+	}
+	if p := (*rankRooms)(nil).part(); p == nil || p.exception.Type != "" {
+		t.Fatal("nil rooms: no zero part")
+	}
 }
