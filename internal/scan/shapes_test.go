@@ -168,6 +168,14 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-11, right as posted since its LoRA wording is read: behind
+	// Loki's stamp the vLLM logger header after it is not read as one
+	// record's, so the engine's own RuntimeError line ('Loading lora ...
+	// failed'), first and apart from the ValueError under it, leads
+	// unclassified.
+	"926-vllm-lora-lm-head-unsupported-weight-glued-line.log": {
+		"loki-pipe": "behind Loki's stamp the vLLM header is not read, so the engine's RuntimeError line ('Loading lora ... failed') leads unclassified apart from the ValueError that names the cause",
+	},
 	// dev-8: measured before any change made for the batch.
 	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("a compiler diagnostic is read only at a line's start, and a one-line excerpt behind a label or line number the scan learns from several lines of it (srun's, mpirun's, Loki's, grep's) leaves it behind that label: no alert (as for any one-line compiler error)",
 		"grep-n", "loki-pipe", "mpirun-tag", "srun-label"),

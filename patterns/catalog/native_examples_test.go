@@ -479,7 +479,6 @@ var widenedExamples = map[string]example{
 	},
 	"nccl-remote-process-exited": {
 		match: []string{
-			"node-1:2288:2597 [1] NCCL WARN socketProgress: Connection closed by remote peer node-2<53018>",
 			// Older NCCL releases' wordings of the socket layer ("Net :"), and
 			// the recv/send failure newer releases return as a remote error.
 			"a100-st-p4d24xlarge-22:183006:183181 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer node-2<47861>",
