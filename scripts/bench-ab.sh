@@ -33,8 +33,9 @@
 # is laid out so that the path reaches CATALOG (default: that file, or the
 # one LOGMATCH_GENERATED_CATALOG names), old revisions included.
 #
-# A binary that fails prints its output's end and stops the script; a
-# METRIC that no benchmark line reports is named, with the units they do.
+# A binary that fails prints its output's start and end and stops the
+# script; a METRIC that no benchmark line reports is named, with the units
+# they do.
 set -euo pipefail
 
 rounds=5 benchtime=5x metric=cpu-ns/line overlay= shifts=1
@@ -52,7 +53,7 @@ while getopts r:t:m:c:o:s: o; do
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -eq 4 ]] || { sed -n 2,37p "$0" >&2; exit 2; }
+[[ $# -eq 4 ]] || { sed -n 2,38p "$0" >&2; exit 2; }
 [[ $shifts =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: -s $shifts: not a count" >&2; exit 2; }
 rev_a=$1 rev_b=$2 pkg=$3 bench=$4
 [[ -f $catalog ]] || { echo "bench-ab: catalog $catalog not found" >&2; exit 1; }
@@ -124,6 +125,10 @@ run() {
 	if ! (cd "$work/run-$1/$pkg" && "$work/$1${2-}.test" -test.run '^$' -test.bench "$bench" \
 		-test.benchtime "$benchtime" -test.cpu 1 -test.benchmem) >"$work/out" 2>&1; then
 		echo "bench-ab: the benchmark failed ($1${2-} = $rev, $pkg):" >&2
+		if (($(wc -l <"$work/out") > 40)); then
+			head -n 5 "$work/out" >&2
+			echo "..." >&2
+		fi
 		tail -n 30 "$work/out" >&2
 		exit 1
 	fi
