@@ -25,11 +25,17 @@
 # perf-load-and-scan.md, sixteenth round), so one build of each side
 # compares two placements as much as two revisions.
 #
-# The benchmarks read the generated catalog beside the repository
-# (../shared/catalogs/sglang-generated.jsonl) by a relative path; the
-# binaries run from a directory laid out so that the path reaches CATALOG
-# (default: that file, or the one LOGMATCH_GENERATED_CATALOG names), old
-# revisions included.
+# Each side's binaries run in PKG's directory of a copy of that side's
+# tree (its files linked, not copied), so that a benchmark reading its
+# package's testdata, or the repository's, reads that revision's. The
+# benchmarks read the generated catalog beside the repository
+# (../shared/catalogs/sglang-generated.jsonl) by a relative path; the copy
+# is laid out so that the path reaches CATALOG (default: that file, or the
+# one LOGMATCH_GENERATED_CATALOG names), old revisions included.
+#
+# A binary that fails prints its output's start and end and stops the
+# script; a METRIC that no benchmark line reports is named, with the units
+# they do.
 set -euo pipefail
 
 rounds=5 benchtime=5x metric=cpu-ns/line overlay= shifts=1
@@ -47,7 +53,7 @@ while getopts r:t:m:c:o:s: o; do
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -eq 4 ]] || { sed -n 2,27p "$0" >&2; exit 2; }
+[[ $# -eq 4 ]] || { sed -n 2,38p "$0" >&2; exit 2; }
 [[ $shifts =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: -s $shifts: not a count" >&2; exit 2; }
 rev_a=$1 rev_b=$2 pkg=$3 bench=$4
 [[ -f $catalog ]] || { echo "bench-ab: catalog $catalog not found" >&2; exit 1; }
@@ -89,6 +95,10 @@ build() {
 			cp "$root/$f" "$src/$f"
 		done
 	fi
+	[[ -d $src/$pkg ]] || { echo "bench-ab: $1 has no package directory $pkg" >&2; exit 1; }
+	# The run tree: real directories, the files linked to $src's.
+	mkdir -p "$work/run-$2"
+	find "$src" -mindepth 1 -maxdepth 1 ! -name .git -exec cp -as {} "$work/run-$2/" \;
 	if ((shifts == 1)); then
 		(cd "$src" && go test -c -o "$work/$2.test" "./$pkg")
 		return
@@ -101,18 +111,29 @@ build() {
 build "$rev_a" a
 build "$rev_b" b
 
-# The run directory: $work/run/PKG, so that PKG's ../ chain to the
+# The run directories: $work/run-SIDE/PKG, so that PKG's ../ chain to the
 # repository's parent lands in $work, where shared/catalogs is.
-mkdir -p "$work/run/$pkg" "$work/shared/catalogs"
+mkdir -p "$work/shared/catalogs"
 ln -s "$(realpath "$catalog")" "$work/shared/catalogs/sglang-generated.jsonl"
 export LOGMATCH_GENERATED_CATALOG
 LOGMATCH_GENERATED_CATALOG=$(realpath "$catalog")
 
 # run SIDE [K]: one run of SIDE's binary (its K-th shifted build with -s).
 run() {
-	(cd "$work/run/$pkg" && "$work/$1${2-}.test" -test.run '^$' -test.bench "$bench" \
-		-test.benchtime "$benchtime" -test.cpu 1 -test.benchmem) |
-		awk -v m="$metric" -v who="$1" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == m) print who, $1, $i }' >>"$work/results"
+	local rev=$rev_a
+	[[ $1 == b ]] && rev=$rev_b
+	if ! (cd "$work/run-$1/$pkg" && "$work/$1${2-}.test" -test.run '^$' -test.bench "$bench" \
+		-test.benchtime "$benchtime" -test.cpu 1 -test.benchmem) >"$work/out" 2>&1; then
+		echo "bench-ab: the benchmark failed ($1${2-} = $rev, $pkg):" >&2
+		if (($(wc -l <"$work/out") > 40)); then
+			head -n 5 "$work/out" >&2
+			echo "..." >&2
+		fi
+		tail -n 30 "$work/out" >&2
+		exit 1
+	fi
+	cat "$work/out" >>"$work/all"
+	awk -v m="$metric" -v who="$1" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == m) print who, $1, $i }' "$work/out" >>"$work/results"
 }
 for ((r = 0; r < rounds; r++)); do
 	if ((shifts == 1)); then
@@ -124,6 +145,14 @@ for ((r = 0; r < rounds; r++)); do
 	done
 done
 
+if [[ ! -s $work/results ]]; then
+	if ! grep -q '^Benchmark' "$work/all" 2>/dev/null; then
+		echo "bench-ab: no benchmark in $pkg matches $bench" >&2
+	else
+		echo "bench-ab: no benchmark line reports $metric; they report: $(awk '/^Benchmark/ { for (i = 4; i <= NF; i += 2) print $i }' "$work/all" | sort -u | tr '\n' ' ')(-m)" >&2
+	fi
+	exit 1
+fi
 echo "$bench in $pkg, $metric, $rounds rounds$( ((shifts > 1)) && echo " of $shifts shifted builds each"), -test.benchtime $benchtime"
 echo "A = $rev_a, B = $rev_b"
 sort -k2,2 -k1,1 -k3,3g "$work/results" | awk '

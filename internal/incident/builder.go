@@ -37,6 +37,7 @@ type Builder struct {
 	seq uint64
 
 	alert sinks.Alert // the one Finish is applied to
+	rooms rankRooms   // the Ranks of the alerts built
 	ranks map[entry.Ranks]string
 	// byOrdinal remembers the fingerprint of each record's incident, with
 	// the source key it was made for, at the record's place in its
@@ -193,7 +194,7 @@ func (o *Occurrence) Complete() {
 	if b.Own != nil {
 		b.Own()
 	}
-	o.buildAlert(b.e, b.d, b.src)
+	o.buildAlert(b.e, b.d, b.src, &b.rooms)
 	if b.Finish != nil {
 		// Finished in the Builder's own alert: handing Finish a pointer
 		// into o would move every occurrence a Grouper observes to the

@@ -154,7 +154,7 @@ func (s Source) Identity() string {
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	o := occurrenceOf(e, d, src, readTime, RankOf(e))
 	o.Alert.Fingerprint = Fingerprint(o.Key, o.SourceKey)
-	o.buildAlert(e, d, src)
+	o.buildAlert(e, d, src, nil)
 	return o
 }
 
@@ -214,6 +214,46 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 	return o
 }
 
+// rankRooms hands out the room of alerts' Ranks, and their alertParts,
+// from blocks of a few: one allocation for roomsPerBlock alerts. A block
+// stays while any of its alerts does (at most roomsPerBlock-1 rooms
+// beside it, 64 bytes each, or alertParts of 128).
+type rankRooms struct {
+	block []string
+	parts []alertParts
+}
+
+const roomsPerBlock = 8
+
+// take is an empty slice with the room of alertParts' ranks, its capacity
+// capped there so that an append past it moves the slice off the block.
+// A nil r gives a room of its own.
+func (r *rankRooms) take() []string {
+	const n = len(alertParts{}.ranks)
+	if r == nil {
+		return make([]string, 0, n)
+	}
+	if len(r.block) < n {
+		r.block = make([]string, n*roomsPerBlock)
+	}
+	s := r.block[:0:n]
+	r.block = r.block[n:]
+	return s
+}
+
+// part is a zero alertParts, from r's block; a nil r gives one of its own.
+func (r *rankRooms) part() *alertParts {
+	if r == nil {
+		return new(alertParts)
+	}
+	if len(r.parts) == 0 {
+		r.parts = make([]alertParts, roomsPerBlock)
+	}
+	p := &r.parts[0]
+	r.parts = r.parts[1:]
+	return p
+}
+
 // alertParts is an alert's exception and the room of its Ranks (its
 // first rank and a few more) in one allocation.
 type alertParts struct {
@@ -223,7 +263,10 @@ type alertParts struct {
 
 // buildAlert builds o's whole alert (occurrenceOf made the rest of o, and
 // the alert's fingerprint).
-func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source) {
+//
+// rooms, when not nil, gives the room of Ranks and the alertParts (a
+// Builder's: a few alerts' in one allocation).
+func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source, rooms *rankRooms) {
 	when := o.Time
 	a := sinks.Alert{
 		Schema:   sinks.Schema,
@@ -248,7 +291,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	// one allocation (two of 64 bytes each otherwise).
 	var parts *alertParts
 	if o.Rank != "" && d.Exception != nil {
-		parts = new(alertParts)
+		parts = rooms.part()
 	}
 	if o.Rank != "" {
 		// Room for a few more: an incident's repeats come from its
@@ -256,7 +299,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		if parts != nil {
 			a.Ranks = append(parts.ranks[:0], o.Rank)
 		} else {
-			a.Ranks = append(make([]string, 0, len(alertParts{}.ranks)), o.Rank)
+			a.Ranks = append(rooms.take(), o.Rank)
 		}
 		a.FirstRank = o.Rank
 	}
