@@ -65,17 +65,22 @@ trap 'rm -rf "$work"' EXIT
 steps=(0 3 7 11 19 23 29 31 37 41)
 ((shifts <= ${#steps[@]})) || { echo "bench-ab: -s $shifts: at most ${#steps[@]}" >&2; exit 2; }
 
-# shift SRC K: put the K-th shifting function into SRC's internal/textbuf.
+# shift SRC K: put the K-th shifting function into SRC's internal/textbuf
+# and into its matcher, whose scan loop moves by about 10% with where it
+# lands in the binary (scripts/perf-load-and-scan.md, this session's end).
 shift_code() {
-	local n=$((steps[$2] * 8)) i
-	[[ -d $1/internal/textbuf ]] || { echo "bench-ab: -s: $1 has no internal/textbuf" >&2; exit 1; }
-	{
-		printf 'package textbuf\n\nimport "os"\n\nvar benchShiftSink = len(os.Args)\n\n'
-		printf 'func init() {\n\tif benchShiftSink == 123456 {\n\t\tbenchShift()\n\t}\n}\n\n'
-		printf '//go:noinline\nfunc benchShift() {\n'
-		for ((i = 0; i < n; i++)); do printf '\tbenchShiftSink += %d*benchShiftSink + %d\n' "$i" "$i"; done
-		printf '}\n'
-	} >"$1/internal/textbuf/zz_benchshift.go"
+	local n=$((steps[$2] * 8)) i dir pkg
+	for dir in internal/textbuf matcher; do
+		[[ -d $1/$dir ]] || { echo "bench-ab: -s: $1 has no $dir" >&2; exit 1; }
+		pkg=${dir##*/}
+		{
+			printf 'package %s\n\nimport "os"\n\nvar benchShiftSink = len(os.Args)\n\n' "$pkg"
+			printf 'func init() {\n\tif benchShiftSink == 123456 {\n\t\tbenchShift()\n\t}\n}\n\n'
+			printf '//go:noinline\nfunc benchShift() {\n'
+			for ((i = 0; i < n; i++)); do printf '\tbenchShiftSink += %d*benchShiftSink + %d\n' "$i" "$i"; done
+			printf '}\n'
+		} >"$1/$dir/zz_benchshift.go"
+	done
 }
 
 # build REV NAME: the test binaries of PKG at REV as $work/NAME.test, or
