@@ -15,3 +15,6 @@ func Digits(s string) bool {
 	}
 	return true
 }
+
+// Letter reports whether c is an ASCII letter.
+func Letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -516,12 +517,12 @@ func writerOf(e *entry.Entry) string {
 // library's, a rank's "TP"). A level alone ("ERROR: ") names no one.
 func namesWriter(header string) bool {
 	for i := 0; i < len(header); {
-		if !isLetter(header[i]) {
+		if !ascii.Letter(header[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(header) && isLetter(header[j]) {
+		for j < len(header) && ascii.Letter(header[j]) {
 			j++
 		}
 		if j-i >= 2 && !levelWord[strings.ToUpper(header[i:j])] {
@@ -531,8 +532,6 @@ func namesWriter(header string) bool {
 	}
 	return false
 }
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // levelWord holds the level words a header may print, upper case.
 var levelWord = map[string]bool{
