@@ -54,22 +54,6 @@ var unread = []magic{
 	{[]byte("\x7fELF"), "an ELF binary"},
 }
 
-// NotLines reports whether head, a file's first bytes (8 are enough),
-// starts like content logmatch never reads as lines: a gzip or zstd
-// stream (Open decompresses those; a follower of growing files does not)
-// or one of the formats Open refuses.
-func NotLines(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
-		return true
-	}
-	for _, m := range unread {
-		if bytes.HasPrefix(head, m.prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // Reader is the text of one log.
 type Reader struct {
 	io.Reader

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
-
-	"github.com/logmatch/logmatch/internal/logfile"
 )
 
 // maxStrays bounds the files one readStrays reads.
@@ -107,7 +105,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	}
 	for _, c := range cands {
 		cp := t.openWhen(c.path, func(f *os.File, k Key, size int64) bool {
-			return k == c.key && size > 0 && !t.wasRead(f, k) && !logfile.NotLines(t.head(f, 8)) && !t.copyOfRead(f, size)
+			return k == c.key && size > 0 && !t.wasRead(f, k) && !compressedContent(t.head(f, 6)) && !t.copyOfRead(f, size)
 		})
 		if cp == nil {
 			continue
@@ -171,6 +169,17 @@ func (t *Tailer) copyOfRead(f *os.File, size int64) bool {
 		case len(b) == len(known) && bytes.Equal(b, known):
 			return true
 		case len(b) < len(known) && int64(len(b)) == size && bytes.Equal(b, known[:len(b)]):
+			return true
+		}
+	}
+	return false
+}
+
+// compressedContent reports whether b, a file's first bytes, starts like a
+// gzip, bzip2, xz, zstd or lz4 stream.
+func compressedContent(b []byte) bool {
+	for _, magic := range [][]byte{{0x1f, 0x8b}, []byte("BZh"), {0xfd, '7', 'z', 'X', 'Z', 0}, {0x28, 0xb5, 0x2f, 0xfd}, {0x04, 0x22, 0x4d, 0x18}} {
+		if bytes.HasPrefix(b, magic) {
 			return true
 		}
 	}
