@@ -538,7 +538,7 @@ func LoadImage(data []byte, opts Options) (*Matcher, error) {
 		}
 		m.warnings[int32(w.rec)] = s
 	}
-	m.res = make([]atomic.Pointer[compiled], n)
+	m.setHot()
 	m.timeouts = make([]atomic.Uint64, n)
 	m.stackLimit = make([]atomic.Uint64, n)
 	m.factsUse = FactsUse{Known: n}

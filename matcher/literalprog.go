@@ -50,10 +50,6 @@ import (
 // that is not valid UTF-8 is left to regexp2 (its captures would hold
 // U+FFFD where the text has the invalid bytes).
 type litProg struct {
-	lits   []string // len(gaps)+1 literals, in pattern order
-	gaps   []litGap
-	groups []group // the capture groups, by number, as patternGroups lists them
-	slot   []int   // slot[i]: the gap groups[i] captures
 	// movable: no literal holds an ASCII digit and the pattern ends with
 	// one. Every place of a match (its ends, its groups') is then the edge
 	// of a literal's occurrence or a line's start, and its matches in two
@@ -61,6 +57,63 @@ type litProg struct {
 	// same, moved by the runs' lengths (shapes.go). A trailing gap ends a
 	// character past the last literal, which may lie inside a run.
 	movable bool
+	lits    []string // len(gaps)+1 literals, in pattern order
+	gaps    []litGap
+	// litsIn and gapsIn hold lits and gaps once settled, when they fit.
+	litsIn [4]string
+	gapsIn [maxLitGaps]litGap
+	groups []group // the capture groups, by number, as patternGroups lists them
+	slot   []int   // slot[i]: the gap groups[i] captures
+}
+
+// compiledLit is a litProg's compiled and the litProg: one allocation.
+// An error line's candidates are programs the lines before it did not
+// touch, and each read of one is a cache miss at thousands of records;
+// the program, its literals and gaps side by side (settle) are a few
+// neighbouring lines, where apart they were a miss each.
+type compiledLit struct {
+	c  compiled
+	lp litProg
+}
+
+// newCompiledLit returns the compiled of lp, lp settled in the same
+// allocation.
+func newCompiledLit(lp *litProg) *compiled {
+	b := &compiledLit{lp: *lp}
+	b.lp.settle()
+	b.c = compiled{lit: &b.lp, groups: b.lp.groups}
+	return &b.c
+}
+
+// settle puts the text of p's literals in one string, and the literals
+// and gaps in p itself when they fit. p's literals are then where p is or
+// in one place; a litProg copied afterwards would point into its original.
+func (p *litProg) settle() {
+	n := 0
+	for _, l := range p.lits {
+		n += len(l)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range p.lits {
+		b.WriteString(l)
+	}
+	text := b.String()
+	var lits []string
+	if len(p.lits) <= len(p.litsIn) {
+		lits = p.litsIn[:0]
+	} else {
+		lits = make([]string, 0, len(p.lits))
+	}
+	at := 0
+	for _, l := range p.lits {
+		lits = append(lits, text[at:at+len(l)])
+		at += len(l)
+	}
+	p.lits = lits
+	if len(p.gaps) <= len(p.gapsIn) {
+		p.gaps = append(p.gapsIn[:0], p.gaps...)
+	}
 }
 
 // litGap is one lazy gap: `.+?` (min1) or `.*?`.

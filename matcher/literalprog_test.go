@@ -384,7 +384,7 @@ func TestLitProgNoRegexp(t *testing.T) {
 	if diff := cmp.Diff(want, hits[0].Groups()); diff != "" || hits[0].Start != 2 || hits[0].End != 37 {
 		t.Errorf("hit %d-%d %v, want 2-37 %v", hits[0].Start, hits[0].End, hits[0].Groups(), want)
 	}
-	c := m.res[0].Load()
+	c := m.hot[0].prog.Load()
 	if c == nil || c.lit == nil || c.re != nil || c.full.Load() != nil {
 		t.Fatalf("program after a valid UTF-8 text: %+v, want a litProg and no regexp2 program", c)
 	}

@@ -77,12 +77,12 @@ type Options struct {
 // Matcher is a compiled catalog. It is pure (no I/O, no goroutines) and
 // safe for concurrent use.
 type Matcher struct {
-	recs     []patterns.Record          // nil when img holds them
-	img      *recordImage               // the records of an image (LoadImage)
-	res      []atomic.Pointer[compiled] // nil until the pattern is first tried
-	timeout  time.Duration              // Options.MatchTimeout
-	budget   time.Duration              // Options.EntryBudget or DefaultEntryBudget
-	clock    func() time.Duration       // monotonic time (monotonic); tests step it
+	recs     []patterns.Record    // nil when img holds them
+	img      *recordImage         // the records of an image (LoadImage)
+	hot      []recHot             // per record, what matching reads of it
+	timeout  time.Duration        // Options.MatchTimeout
+	budget   time.Duration        // Options.EntryBudget or DefaultEntryBudget
+	clock    func() time.Duration // monotonic time (monotonic); tests step it
 	reqs     []Required
 	litLen   []int
 	classKey []string   // last dotted component of each record's errorClass
@@ -107,6 +107,25 @@ type Matcher struct {
 	hits       atomic.Uint64
 	timeouts   []atomic.Uint64 // per record
 	stackLimit []atomic.Uint64 // per record
+}
+
+// recHot is what matching reads of a record for each candidate and hit:
+// its program, its class key and the length of its literals, side by side.
+// An error line's candidates are records the lines before it did not
+// touch, so each is a cache miss at thousands of records: one here, where
+// three arrays cost three.
+type recHot struct {
+	prog     atomic.Pointer[compiled] // nil until the pattern is first tried
+	classKey string                   // classKey's
+	litLen   int                      // litLen's
+}
+
+// setHot builds m.hot from the class keys and literal lengths.
+func (m *Matcher) setHot() {
+	m.hot = make([]recHot, len(m.classKey))
+	for i := range m.hot {
+		m.hot[i].classKey, m.hot[i].litLen = m.classKey[i], m.litLen[i]
+	}
 }
 
 // compiled is a record's program. Programs are built on first use: in a
@@ -225,7 +244,7 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 			m.recs[j] = recs[i]
 		}
 	}
-	m.res = make([]atomic.Pointer[compiled], len(m.recs))
+	m.setHot()
 	m.timeouts = make([]atomic.Uint64, len(m.recs))
 	m.stackLimit = make([]atomic.Uint64, len(m.recs))
 	if !opts.NoPrefilter {
@@ -247,11 +266,11 @@ func Compile(recs []patterns.Record, opts Options) (*Matcher, []patterns.Problem
 // when the pattern is one, a regexp2 program otherwise. Two goroutines may
 // both build it; one result is kept.
 func (m *Matcher) program(i int) (*compiled, error) {
-	if c := m.res[i].Load(); c != nil {
+	if c := m.hot[i].prog.Load(); c != nil {
 		return c, nil
 	}
 	if lp, ok := parseLitProg(m.pattern(i)); ok && !m.regexpOnly {
-		c := keep(&m.res[i], &compiled{lit: lp, groups: lp.groups})
+		c := keep(&m.hot[i].prog, newCompiledLit(lp))
 		if m.pf != nil && c.lit != nil {
 			m.pf.progClauses[i].Store(true)
 		}
@@ -261,7 +280,7 @@ func (m *Matcher) program(i int) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return keep(&m.res[i], c), nil
+	return keep(&m.hot[i].prog, c), nil
 }
 
 // regexpOf returns the regexp2 program of c, record i's program.
@@ -325,7 +344,7 @@ func (m *Matcher) newScratch() *scratch {
 }
 
 // Len returns the number of records compiled (skipped records not counted).
-func (m *Matcher) Len() int { return len(m.res) }
+func (m *Matcher) Len() int { return len(m.hot) }
 
 // Records returns the compiled records in catalog order. The slice is the
 // Matcher's own: callers must not modify it. A Matcher loaded from an
@@ -479,7 +498,7 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 		m.pf.candidates(s.Text, sc)
 	default:
 		sc.cands = sc.cands[:0]
-		for i := range m.res {
+		for i := range m.hot {
 			sc.cands = append(sc.cands, int32(i))
 		}
 	}
@@ -693,14 +712,15 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 // hitAt is the Hit of record r matching s.Text[start:end], groups left
 // out.
 func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
+	h := &m.hot[r]
 	return Hit{
 		Record:      m.rec(r),
 		Start:       start,
 		End:         end,
 		Line:        SurroundingLines(s.Text, start, end),
-		ClassAgrees: classAgrees(m.classKey[r], s.ExceptionTypes),
+		ClassAgrees: classAgrees(h.classKey, s.ExceptionTypes),
 		ord:         int32(r + 1),
-		LiteralLen:  m.litLen[r],
+		LiteralLen:  h.litLen,
 	}
 }
 
@@ -824,7 +844,7 @@ func (m *Matcher) Stats() Stats {
 	if cs := m.caches.Load(); cs != nil {
 		st.ShapeHits, st.ShapeMisses, st.TextHits = cs.shapeHits.Load(), cs.shapeMisses.Load(), cs.textHits.Load()
 	}
-	for i := range m.res {
+	for i := range m.hot {
 		t, s := m.timeouts[i].Load(), m.stackLimit[i].Load()
 		st.Timeouts += t
 		st.StackLimits += s

@@ -17,7 +17,7 @@ import "slices"
 func (m *Matcher) Raised(text string, fn func(rec int, lit Literal)) {
 	p := m.pf
 	if p == nil {
-		for i := range m.res {
+		for i := range m.hot {
 			fn(i, Literal{})
 		}
 		return
