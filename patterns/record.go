@@ -11,16 +11,49 @@ import (
 // follow the dataset exactly; optional fields may be null or missing, and
 // fields logmatch does not know are ignored.
 type Record struct {
-	ID               string          `json:"id"`
+	// The fields matching and alerting read of every record a line hits
+	// come first, side by side: an error line's records are ones the
+	// lines before it did not touch, and spread over the record they
+	// were a cache miss each.
+	ID string `json:"id"`
+
+	// Role says what a hit of this record means for the entry it is in
+	// (logmatch's own field; see Role). Empty means RoleCause.
+	Role Role `json:"role,omitempty"`
+
+	Severity Severity `json:"severity,omitempty"`
+
+	// Engines, when set, are the only engines whose logs print the
+	// record's message: a hit on a log of another known engine is not
+	// this failure and is dropped (see ForEngine). Empty means every
+	// engine (a shared layer: torch, CUDA, NCCL, Hugging Face).
+	Engines []string `json:"engines,omitempty"`
+
+	Tags      []string `json:"tags,omitempty"`
+	Solutions []string `json:"solutions,omitempty"`
+
+	// Fatal marks a failure after which the server process is alive but
+	// cannot serve (a lost CUDA context, an aborted communicator, a hung
+	// scheduler): the failures logmatch's liveness gate acts on. Records
+	// of failures the server survives leave it false.
+	Fatal bool `json:"fatal,omitempty"`
+
+	ErrorClass string `json:"errorClass,omitempty"`
+	Slug       string `json:"slug,omitempty"`
+
+	// Remedies are the steps that fix the failure on one serving engine,
+	// keyed by engine name (sglang, vllm, tgi, trtllm, triton, lmdeploy,
+	// ollama, llamacpp). Solutions then hold only the steps that work
+	// whatever the engine: an alert lists Solutions followed by the
+	// remedies of the engine that wrote the log (see SolutionsFor).
+	Remedies map[string][]string `json:"remedies,omitempty"`
+
 	Repo             string          `json:"repo,omitempty"`
-	Slug             string          `json:"slug,omitempty"`
 	ErrorCode        json.RawMessage `json:"errorCode,omitempty"`
 	ErrorMessage     string          `json:"errorMessage,omitempty"`
 	MessagePattern   string          `json:"messagePattern"`
 	ErrorType        string          `json:"errorType,omitempty"`
-	ErrorClass       string          `json:"errorClass,omitempty"`
 	HTTPStatus       *int            `json:"httpStatus,omitempty"`
-	Severity         Severity        `json:"severity,omitempty"`
 	FilePath         string          `json:"filePath,omitempty"`
 	LineNumber       int             `json:"lineNumber,omitempty"`
 	SourceCode       string          `json:"sourceCode,omitempty"`
@@ -30,49 +63,27 @@ type Record struct {
 	Documentation    string          `json:"documentation,omitempty"`
 	TriggerScenarios string          `json:"triggerScenarios,omitempty"`
 	CommonSituations string          `json:"commonSituations,omitempty"`
-	Solutions        []string        `json:"solutions,omitempty"`
 	ExampleFix       string          `json:"exampleFix,omitempty"`
 	HandlingStrategy string          `json:"handlingStrategy,omitempty"`
 	ValidationCode   string          `json:"validationCode,omitempty"`
 	TypeGuard        string          `json:"typeGuard,omitempty"`
 	TryCatchPattern  string          `json:"tryCatchPattern,omitempty"`
 	PreventionTips   []string        `json:"preventionTips,omitempty"`
-	Tags             []string        `json:"tags,omitempty"`
 	BackgroundTag    string          `json:"backgroundTag,omitempty"`
 	AnalyzedSha      string          `json:"analyzedSha,omitempty"`
 	AnalyzedAt       string          `json:"analyzedAt,omitempty"`
 	SchemaVersion    int             `json:"schemaVersion,omitempty"`
-
-	// Role says what a hit of this record means for the entry it is in
-	// (logmatch's own field; see Role). Empty means RoleCause.
-	Role Role `json:"role,omitempty"`
-	// Fatal marks a failure after which the server process is alive but
-	// cannot serve (a lost CUDA context, an aborted communicator, a hung
-	// scheduler): the failures logmatch's liveness gate acts on. Records
-	// of failures the server survives leave it false.
-	Fatal bool `json:"fatal,omitempty"`
 
 	// IntroducedIn is the first release of the record's repo (an sglang
 	// version such as "0.5.4") that prints its message; empty means it
 	// is not known, and the record applies to every version before
 	// RemovedIn. See AppliesTo.
 	IntroducedIn string `json:"introducedIn,omitempty"`
+
 	// RemovedIn is the first release that no longer prints it; empty
 	// means the record's source still does. A record with RemovedIn
 	// stays in the catalog for the servers that run older versions.
 	RemovedIn string `json:"removedIn,omitempty"`
-
-	// Remedies are the steps that fix the failure on one serving engine,
-	// keyed by engine name (sglang, vllm, tgi, trtllm, triton, lmdeploy,
-	// ollama, llamacpp). Solutions then hold only the steps that work
-	// whatever the engine: an alert lists Solutions followed by the
-	// remedies of the engine that wrote the log (see SolutionsFor).
-	Remedies map[string][]string `json:"remedies,omitempty"`
-	// Engines, when set, are the only engines whose logs print the
-	// record's message: a hit on a log of another known engine is not
-	// this failure and is dropped (see ForEngine). Empty means every
-	// engine (a shared layer: torch, CUDA, NCCL, Hugging Face).
-	Engines []string `json:"engines,omitempty"`
 
 	// DatasetVersion is the wrapper's datasetVersion, when the line had one.
 	DatasetVersion string `json:"-"`
