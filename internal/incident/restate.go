@@ -261,6 +261,26 @@ func (g *Grouper) writerGoesOn(c *group, b burst) bool {
 	return !b.from.After(c.last().Add(g.opts.Correlation)) && gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
 }
 
+// One error, then the panic that unwrapped it. A Rust program logs the
+// error a call returned ("ERROR gateway::backend: backend returned an
+// unreadable body: expected value at line 1 column 1") and then unwraps
+// it, and the panic repeats the error's debug form or nothing at all (a
+// generic line: see unwrapPanic). Within one burst of one source, such a
+// panic printed within unwrapWindow of a generic line before it is that
+// line's failure: listed in its incident.
+
+// unwrapWindow bounds the time between an error line and the unwrap
+// panic that follows it: the same call, not the next request's.
+const unwrapWindow = time.Second
+
+// unwraps reports whether the generic incident gen is an unwrap panic
+// printed within unwrapWindow after the generic line c, which is no such
+// panic itself.
+func unwraps(gen, c *group) bool {
+	return gen.NativeKind == entry.NativeRustPanic && c.NativeKind != entry.NativeRustPanic &&
+		!gen.At.After(c.last().Add(unwrapWindow))
+}
+
 // messageIn reports whether line's message is part of other.
 func messageIn(line, other string) bool {
 	msg := line
@@ -292,7 +312,7 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
 			continue
 		}
-		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)))
+		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)) || unwraps(gen, c))
 		if !restated && !(sameWriter(c, gen) && g.writerGoesOn(c, b)) {
 			continue
 		}

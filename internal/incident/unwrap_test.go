@@ -1,0 +1,84 @@
+package incident_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A Rust program that logs the error a call returned and then unwraps it
+// dies of that error: the unwrap's panic ("called `Result::unwrap()` on
+// an `Err` value: ...", "called `Option::unwrap()` on a `None` value")
+// is one incident with the error line before it, led by that line,
+// whether a record names it (a warning-graded record included) or not.
+// The lines are composed after the formats of three kinds of Rust
+// programs: a WASI-NN runtime's bracketed "[error]" lines, a tracing
+// subscriber's "ERROR target: message" lines (a model gateway, a
+// router), and a launcher's shard error over a router's panic; the panic
+// in Rust's current form (message on the line after the location) and in
+// the older one (quoted message, then the location).
+func TestAnUnwrapPanicJoinsTheErrorItUnwrapped(t *testing.T) {
+	m := crashMatcher(t)
+	note := "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+	cases := []struct {
+		name  string
+		cause []string
+		panic []string
+	}{
+		{"a WASI-NN backend's context error, current form",
+			[]string{"[2024-03-02 10:11:14.120] [error] [WASI-NN] GGML backend: Error: prompt too long (900 tokens, max 508)"},
+			[]string{"thread 'main' panicked at src/main.rs:40:10:", "called `Result::unwrap()` on an `Err` value: BackendError(InvalidArgument)", note}},
+		{"a WASI-NN backend's context error, older form",
+			[]string{"[2024-03-02 10:11:14.120] [error] [WASI-NN] GGML backend: Error: prompt too long (900 tokens, max 508)"},
+			[]string{"thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: BackendError(InvalidArgument)', src/main.rs:40:10", note}},
+		{"a gateway's unclassified error line, current form",
+			[]string{"2025-06-01T12:00:01.123456Z ERROR my_gateway::backend: backend returned an unreadable body for chat completion: expected value at line 1 column 1"},
+			[]string{"thread 'tokio-runtime-worker' panicked at src/backend.rs:77:51:", "called `Result::unwrap()` on an `Err` value: Error(\"expected value\", line: 1, column: 1)", note}},
+		{"a router's bind failure, older form",
+			[]string{"2025-06-01T12:00:01.123456Z ERROR sglang_router_rs::server: Failed to start server: Address already in use (os error 98)"},
+			[]string{"thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: ()', src/main.rs:88:5", note}},
+		{"a launcher's shard out of memory, an empty Option",
+			[]string{"2024-05-01T10:00:00.000100Z ERROR text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity; 76.10 GiB already allocated)"},
+			[]string{"thread 'tokio-runtime-worker' panicked at router/src/infer.rs:598:14:", "called `Option::unwrap()` on a `None` value", note}},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, c.cause)
+		if len(alone) != 1 {
+			t.Fatalf("%s: the cause alone gives %d incidents, want 1:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		if p := scanLines(t, m, c.panic); len(p) != 1 {
+			t.Errorf("%s: the panic alone gives %d incidents, want 1:%s", c.name, len(p), describe(p))
+		}
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, c.cause...), c.panic...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+}
+
+// An unwrap panic long after an error line is another call's: it stays
+// an incident of its own beside the error line.
+func TestALaterUnwrapPanicStaysApart(t *testing.T) {
+	m := crashMatcher(t)
+	errLine := "2025-06-01T12:00:01.123456Z ERROR my_gateway::backend: backend returned an unreadable body for chat completion: expected value at line 1 column 1"
+	for _, tc := range []struct {
+		name  string
+		lines []string
+	}{
+		{"an unwrap panic a minute later", []string{errLine,
+			"2025-06-01T12:01:30.000000Z  INFO my_gateway::server: request served in 12 ms",
+			"2025-06-01T12:01:31.000000Z  INFO my_gateway::server: request served in 10 ms",
+			"thread 'tokio-runtime-worker' panicked at src/backend.rs:77:51:",
+			"called `Option::unwrap()` on a `None` value"}},
+	} {
+		if got := scanLines(t, m, tc.lines); len(got) != 2 {
+			t.Errorf("%s: want 2 incidents, got %d:%s", tc.name, len(got), describe(got))
+		}
+	}
+}
