@@ -39,6 +39,36 @@ func restates(a, b *group) bool {
 	return lastDotted(a.Alert.Record.ErrorClass) != typ
 }
 
+// One library that does not load, several imports that fail. A native
+// extension whose shared library cannot be loaded ("libnvrtc.so.12:
+// cannot open shared object file", "undefined symbol: _ZN3c10...") makes
+// every import of it fail, and a package that tries several ways to load
+// it prints each: "No module named 'common_ops'", "cannot import name
+// 'flash_attn_varlen_func'". Each matches a record of its own, and would
+// page as a failure of its own; they are the one library that did not
+// load. Within one burst of one source, a classified import failure is
+// context of the classified cause that says a shared library did not
+// load, whichever was printed first.
+
+// unloaded reports whether the incident a is an import failure that the
+// incident b, a shared library that did not load, explains
+// (analysis.UnloadedLibrary): both classified causes.
+func unloaded(a, b *group) bool {
+	if !classifiedCause(a) || !classifiedCause(b) {
+		return false
+	}
+	return analysis.UnloadedLibrary(exceptionText(b), exceptionText(a))
+}
+
+// exceptionText is the incident's exception as "Type: message", or the
+// line it began with when it has none.
+func exceptionText(gr *group) string {
+	if x := gr.Alert.Match.Exception; x != nil && x.Type != "" {
+		return x.Type + ": " + x.Message
+	}
+	return lineOf(gr)
+}
+
 // foldRestatements makes each settling classified cause whose exception
 // another settling classified cause of its burst names (restates) context
 // of that one: those whose settle time is over, or all at Flush, taken in
@@ -57,7 +87,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {

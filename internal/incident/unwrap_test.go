@@ -82,3 +82,56 @@ func TestALaterUnwrapPanicStaysApart(t *testing.T) {
 		}
 	}
 }
+
+// A native extension whose shared library does not load fails every
+// import of it: the loader's error and the import failures it causes are
+// one incident, led by the library that did not load, in either order.
+// Composed after an engine's kernel package trying its import paths, a
+// serving engine's compiled ops, an attention kernel built against
+// another torch and a quantisation library's native part.
+func TestOneLibraryThatDoesNotLoadIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name          string
+		library, uses string
+	}{
+		{"a kernel package's ops", "ImportError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
+			"ModuleNotFoundError: No module named 'common_ops'"},
+		{"an engine's compiled ops", "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+			"ModuleNotFoundError: No module named 'vllm._C'"},
+		{"an attention kernel built against another torch",
+			"ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+			"ImportError: cannot import name 'flash_attn_varlen_func' from 'flash_attn' (/usr/local/lib/python3.10/dist-packages/flash_attn/__init__.py)"},
+		{"a quantisation library's native part", "OSError: libcusparse.so.12: cannot open shared object file: No such file or directory",
+			"ModuleNotFoundError: No module named 'bitsandbytes.cextension'"},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, []string{c.library})
+		if len(alone) != 1 {
+			t.Fatalf("%s: the library's line alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, order := range [][]string{{c.library, c.uses}, {c.uses, c.library}} {
+			for _, l := range layouts {
+				lines := []string{l.line(healthy[0])}
+				for _, s := range order {
+					lines = append(lines, l.line(s))
+				}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+	// Two imports that fail for no library's sake stay what they were,
+	// and so does a library that failed to load an hour before.
+	two := scanLines(t, m, []string{
+		"[2025-06-01 12:00:01] ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+		healthy[0], healthy[1],
+		"[2025-06-01 13:10:01] ImportError: cannot import name 'flash_attn_varlen_func' from 'flash_attn' (/usr/local/lib/python3.10/dist-packages/flash_attn/__init__.py)",
+	})
+	if len(two) != 2 {
+		t.Errorf("a library's failure an hour before an import failure: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
