@@ -278,7 +278,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// consequence: of the engine's death its request ran into,
 		// when that is in sight, which then leads; alone it is
 		// alerted as the exception it carries.
-		if exc := carriedLink(e, s.spans); exc != nil {
+		if exc := carriedLink(e, s.spans); exc != nil && (rootUnderWrapper(e.Traceback, exc) == nil || !readsEarlierLink(e, s.spans)) {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
@@ -345,6 +345,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	d.Severity = sev
 	if exc == nil && sig == SignalException {
 		exc = e.Traceback.Outermost()
+		if r := rootUnderWrapper(e.Traceback, exc); r != nil {
+			// The last link only says it failed: the root says why.
+			exc = r
+		}
 	}
 	if exc != nil && exc.Type == "" && e.Traceback != nil {
 		// A traceback cut before its exception line, under a record
