@@ -36,7 +36,26 @@ func vagueWrapper(x *entry.Exception) bool {
 	if x == nil || x.Type == "" || typeFamily(x.Type) != "" {
 		return false
 	}
-	m := strings.TrimSpace(x.Message)
+	return VagueMessage(x.Message)
+}
+
+// VagueMessage reports whether msg only says that something failed: at
+// most maxVagueMessage bytes on one line, with a failure word and nothing
+// that could be a reason (no digit, no quoted or bracketed name, no
+// path, no colon before a detail): "Failed to load the model", "request
+// failed", "An error occurred while processing the request".
+func VagueMessage(msg string) bool {
+	m := strings.TrimSpace(msg)
+	for range 2 {
+		// A level's or a logger's label left in front of the message
+		// ("ERROR:bench.runner:Generation failed" behind a prefix the
+		// header was not read under) is no reason.
+		i := strings.IndexByte(m, ':')
+		if i <= 0 || strings.ContainsAny(m[:i], " \t") {
+			break
+		}
+		m = strings.TrimSpace(m[i+1:])
+	}
 	m = strings.TrimRight(m, ".!")
 	if m == "" || len(m) > maxVagueMessage || strings.ContainsAny(m, "0123456789'\"`:/\\=()[]{}<>\n") {
 		return false

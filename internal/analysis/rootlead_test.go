@@ -75,3 +75,23 @@ func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
 		}
 	}
 }
+
+func TestVagueMessage(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Failed to load the model":                                               true,
+		"request failed":                                                         true,
+		"An error occurred while processing the request.":                        true,
+		"ERROR:bench.runner:Generation failed":                                   true,
+		"Unable to run the generation step":                                      true,
+		"request failed: the tokenizer rejected the prompt template 'chatml-v2'": false,
+		"Failed to load checkpoint shard 3 of 8":                                 false,
+		"No available workers":                                                   false,
+		"the generation step stopped":                                            false,
+		"Failed to open /models/foo/config.json":                                 false,
+		"":                                                                       false,
+	} {
+		if got := analysis.VagueMessage(msg); got != want {
+			t.Errorf("VagueMessage(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

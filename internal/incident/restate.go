@@ -7,6 +7,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // One exception, two records. A library's exception is often logged in
@@ -311,6 +312,47 @@ func unwraps(gen, c *group) bool {
 		!gen.At.After(c.last().Add(unwrapWindow))
 }
 
+// What failed, then that it failed. A program that meets a failure a
+// record reads as a consequence (a connection refused, a peer that
+// closed it, a request the router could not place) often goes on with a
+// line of its own that says only that its task failed ("Failed to load
+// the model", "request failed": analysis.VagueMessage). The vague line
+// says nothing the first did not; paging it, with the failure it gave up
+// on listed under it, leads with the less useful line. Within one burst
+// of one source, such a generic line printed after the line of a
+// consequence record (one that says what to do) is listed in that
+// consequence's incident, which then folds into its own root cause, or
+// is alerted alone, as any consequence is.
+
+// saidBefore returns the settling incident of a consequence record with
+// solutions, of the burst b's source, printed before it and within it,
+// when o is a generic line that only says something failed; the earliest
+// such. Nil otherwise.
+func (g *Grouper) saidBefore(o *Occurrence, b burst) *group {
+	if b.source == "" || !o.Generic {
+		return nil
+	}
+	o.Complete()
+	if !analysis.VagueMessage(lineOfAlert(&o.Alert)) {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(b.scope) {
+		c := m.gr
+		if !c.Settling || c.Source != b.source || c.Alert.Record.ID == "" || len(c.Alert.Record.Solutions) == 0 ||
+			c.Off >= b.off || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// lineOfAlert is the line an alert's incident began with.
+func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
+
 // messageIn reports whether line's message is part of other.
 func messageIn(line, other string) bool {
 	msg := line
@@ -322,7 +364,7 @@ func messageIn(line, other string) bool {
 }
 
 // lineOf is the text of the line an incident began with.
-func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
+func lineOf(gr *group) string { return lineOfAlert(&gr.Alert) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
 // begun before it, whose line carries gen's message (sameMessage) or says

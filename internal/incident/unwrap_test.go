@@ -135,3 +135,52 @@ func TestOneLibraryThatDoesNotLoadIsOneIncident(t *testing.T) {
 		t.Errorf("a library's failure an hour before an import failure: want 2 incidents, got %d:%s", len(two), describe(two))
 	}
 }
+
+// A line that only says a task failed, printed after the line a
+// consequence record reads, says nothing that line did not: the record
+// leads, the vague line is listed in its incident. Composed after a
+// Python service's logging format, a Rust gateway's tracing lines and a
+// benchmark client's root-logger lines; each under every layout. A vague
+// line printed first, or long after, or one that says why, keeps its own
+// place.
+func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name        string
+		what, vague string
+	}{
+		{"a loader that cannot reach its model store",
+			"2025-06-01 12:00:01,100 - loader - ERROR - Could not reach https://models.internal.example:8443/acme/foo-7b/config.json: [Errno 113] No route to host",
+			"2025-06-01 12:00:01,300 - app - ERROR - Failed to load the model"},
+		{"a gateway whose upstream refuses",
+			"2025-06-01T12:00:01.123456Z ERROR gateway::proxy: upstream connect error: Connection refused (os error 111)",
+			"2025-06-01T12:00:01.123999Z ERROR gateway::handler: request failed"},
+		{"a benchmark client whose server is gone",
+			"ERROR:bench.client:HTTPConnectionPool(host='10.0.0.5', port=30000): Max retries exceeded with url: /generate (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f2a>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+			"ERROR:bench.runner:Generation failed"},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, []string{c.what})
+		if len(alone) != 1 || alone[0].Record.ID == "" {
+			t.Fatalf("%s: the failure alone gives %d incidents, want one classified:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, l := range layouts {
+			lines := []string{l.line(c.what), l.line(c.vague)}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+	// A vague line that says why is no restatement: it is the failure.
+	why := scanLines(t, m, []string{
+		"2025-06-01T12:00:01.123456Z ERROR gateway::proxy: upstream connect error: Connection refused (os error 111)",
+		"2025-06-01T12:00:01.123999Z ERROR gateway::handler: request failed: the tokenizer rejected the prompt template 'chatml-v2'",
+	})
+	for _, a := range why {
+		if a.Record.Slug == "network-connection-failed" && len(why) == 1 {
+			t.Errorf("a line that says why was folded under the connection failure:%s", describe(why))
+		}
+	}
+}
