@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -453,6 +454,13 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}
+		if strings.TrimSpace(d.Headline) == "" {
+			// A record whose header line carries no message (LM
+			// Studio's "2025-08-28 01:22:58 [ERROR]", a format with a
+			// line break after the level): its message is its next
+			// line that holds one.
+			d.Headline = firstTextLine(cmp.Or(strings.TrimSpace(e.Message), e.Text))
+		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
 		if sig == SignalException && entry.ThreadExceptionHeader(e.Message) {
 			// The header of a thread's exception whose traceback is
@@ -603,6 +611,26 @@ func member(x *entry.Exception) *entry.Exception {
 // "" when there is none.
 func memberLine(x *entry.Exception) string {
 	return FirstLine(ExceptionLine(member(x)))
+}
+
+// maxTextLines bounds the lines firstTextLine looks through.
+const maxTextLines = 8
+
+// firstTextLine is the first of s's first maxTextLines lines that holds
+// more than blanks, without its leading and trailing blanks; "" when
+// none does.
+func firstTextLine(s string) string {
+	for range maxTextLines {
+		var l string
+		l, s, _ = strings.Cut(s, "\n")
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+		if s == "" {
+			break
+		}
+	}
+	return ""
 }
 
 // FirstLine returns s up to its first newline, trailing blanks removed.
