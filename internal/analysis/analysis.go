@@ -616,21 +616,49 @@ func memberLine(x *entry.Exception) string {
 // maxTextLines bounds the lines firstTextLine looks through.
 const maxTextLines = 8
 
+// minFoldWidth is the shortest line firstTextLine takes as cut by a
+// word-wrapping tool: none wraps narrower.
+const minFoldWidth = 72
+
 // firstTextLine is the first of s's first maxTextLines lines that holds
 // more than blanks, without its leading and trailing blanks; "" when
-// none does.
+// none does. A line at least minFoldWidth long that ends in a blank after
+// a word was cut there by a word-wrapping tool (fold -s, a terminal): its
+// rest, the next line, is joined to it.
 func firstTextLine(s string) string {
+	var b strings.Builder
 	for range maxTextLines {
 		var l string
 		l, s, _ = strings.Cut(s, "\n")
-		if t := strings.TrimSpace(l); t != "" {
-			return t
+		l = strings.TrimRight(l, "\r")
+		t := strings.TrimSpace(l)
+		if t == "" {
+			if b.Len() > 0 || s == "" {
+				break
+			}
+			continue
 		}
-		if s == "" {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+		if s == "" || !foldedAtBlank(l) {
 			break
 		}
 	}
-	return ""
+	return b.String()
+}
+
+// foldedAtBlank reports whether the line l ends as a word-wrapping tool
+// leaves a line it cut: at least minFoldWidth long, ending in one blank
+// after a letter, a digit or a comma (no sentence's end).
+func foldedAtBlank(l string) bool {
+	n := len(l)
+	if n < minFoldWidth || l[n-1] != ' ' || l[n-2] == ' ' {
+		return false
+	}
+	c := l[n-2]
+	return ascii.Letter(c) || c >= '0' && c <= '9' || c == ','
 }
 
 // FirstLine returns s up to its first newline, trailing blanks removed.
