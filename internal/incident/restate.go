@@ -316,7 +316,8 @@ func unwraps(gen, c *group) bool {
 // record reads as a consequence (a connection refused, a peer that
 // closed it, a request the router could not place) often goes on with a
 // line of its own that says only that its task failed ("Failed to load
-// the model", "request failed": analysis.VagueMessage). The vague line
+// the model", "request failed": analysis.VagueMessage), or panics on the
+// error it unwrapped (unwrapPanic). The vague line
 // says nothing the first did not; paging it, with the failure it gave up
 // on listed under it, leads with the less useful line. Within one burst
 // of one source, such a generic line printed after the line of a
@@ -333,7 +334,9 @@ func (g *Grouper) saidBefore(o *Occurrence, b burst) *group {
 		return nil
 	}
 	o.Complete()
-	if !analysis.VagueMessage(lineOfAlert(&o.Alert)) {
+	if o.NativeKind != entry.NativeRustPanic && !analysis.VagueMessage(lineOfAlert(&o.Alert)) {
+		// (A generic Rust panic is one that only unwrapped an error:
+		// it says no more than that the call failed.)
 		return nil
 	}
 	var best *group

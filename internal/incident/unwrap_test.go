@@ -155,6 +155,9 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 		{"a gateway whose upstream refuses",
 			"2025-06-01T12:00:01.123456Z ERROR gateway::proxy: upstream connect error: Connection refused (os error 111)",
 			"2025-06-01T12:00:01.123999Z ERROR gateway::handler: request failed"},
+		{"a gateway that unwraps the worker it could not reach",
+			"2025-06-01T12:00:01.123456Z ERROR sgl_model_gateway::core::worker: Worker http://10.0.0.5:8000 health check failed: error sending request for url (http://10.0.0.5:8000/health): Connection refused (os error 111)",
+			"thread 'tokio-runtime-worker' panicked at src/routers/http/router.rs:210:42:\ncalled `Option::unwrap()` on a `None` value"},
 		{"a benchmark client whose server is gone",
 			"ERROR:bench.client:HTTPConnectionPool(host='10.0.0.5', port=30000): Max retries exceeded with url: /generate (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f2a>: Failed to establish a new connection: [Errno 111] Connection refused'))",
 			"ERROR:bench.runner:Generation failed"},
@@ -166,7 +169,10 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 		}
 		want := leadOf(alone[0])
 		for _, l := range layouts {
-			lines := []string{l.line(c.what), l.line(c.vague)}
+			lines := []string{l.line(c.what)}
+			for _, v := range strings.Split(c.vague, "\n") {
+				lines = append(lines, l.line(v))
+			}
 			got := scanLines(t, m, lines)
 			if len(got) != 1 || leadOf(got[0]) != want {
 				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
