@@ -202,7 +202,13 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		return parsePythonTimeFirst(s, loc)
 	}
 	if isUpper(s[0]) {
-		return parsePythonLevelFirst(s, loc, ref)
+		if h, ok := parsePythonLevelFirst(s, loc, ref); ok {
+			return h, true
+		}
+		if len(s) > 6 && s[6] == ',' {
+			return parseJULHeader(s, loc)
+		}
+		return parseJournalHeader(s, loc)
 	}
 	switch s[0] {
 	case '{':

@@ -66,7 +66,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
 	// Held out (heldout-15): measured, not tuned to.
-	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's two-line records leave the ERROR record's message unread, and the incident leads unclassified with no text, no phase or component to advise from",
+	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's tool-call parse failure, read from its two-line record since messages on the line after their header are read, leads unclassified with no phase or component to advise from",
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log":  "held out: vLLM's 'Error executing method update_weight' from an RL framework's worker wrapper leads unclassified with no phase or component to advise from",
 }
 

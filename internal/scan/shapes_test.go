@@ -236,10 +236,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
-	// Held out (heldout-15): measured, not tuned to.
-	"584-docker-gpu-driver-empty-quotes-markdown-bold.log": {
-		"hard-wrap-80": "held out: cut at 80 columns inside 'capabilities', the bold docker daemon line is not rejoined and gives no alert",
-	},
 }
 
 // Why a wrapper's variant of an excerpt is read wrong, for several.
