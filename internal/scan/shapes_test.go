@@ -236,9 +236,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "three lines are too few to tell a double-spaced paste, so the blank line after 'Assertion error' ends the line and the source location is not rejoined to it",
 		"hard-wrap-80":  "the source location's own line, longer than 80 columns, is cut too, so its first piece is no whole '(<file>:<line>):' to rejoin",
 	},
-	// heldout-14, right as posted since a device-side assertion cut
-	// inside its condition is rejoined to its close.
-	"654-eagle3-draft-index-oob-assert-ocr-text.log": under(assertCutTwice, "hard-wrap-120", "hard-wrap-80"),
 	// heldout-14 (development since heldout-15), right as posted since
 	// indented native lines are read: cut inside its one long line.
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
@@ -259,7 +256,6 @@ var knownShapeMisses = map[string]map[string]string{
 // Why a wrapper's variant of an excerpt is read wrong, for several.
 const (
 	indentFrameFirst = "the excerpt opens with a traceback's frame, a source line or a py-spy frame: two spaces before a frame are read as the log's own indentation, four before a source line as a code block's lead, so the paste's two spaces stay before the exception line, which is not read"
-	assertCutTwice   = "the device-side assertion's line, cut once inside its condition as posted, is cut again at this width: its first pieces are not rejoined (one line teaches no width), so the condition's close is not read as the line's end"
 	plogCutAtSpace   = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
