@@ -170,7 +170,8 @@ var otherEngine = map[string]string{
 	"680-benign-vllm-omni-lora-adapter-loaded-backtick.log":    VLLM,
 	"681-vllm-harmony-unexpected-tokens-header-stream.log":     VLLM,
 	"687-benign-vllm-lmcache-connector-no-config-warnings.log": VLLM,
-	// Held out (heldout-15): vLLM's worker lines under an RL framework's
+	// heldout-15 (development since heldout-16), measured blind: vLLM's
+	// worker lines under an RL framework's
 	// weight update, LMCache's engine lines behind vLLM's workers, vLLM's
 	// engine core failing a LoRA load and out of memory, Ollama's server
 	// configuration, pip reinstalling LMDeploy, TGI's launcher behind a
@@ -215,6 +216,26 @@ var otherEngine = map[string]string{
 	"926-vllm-lora-lm-head-unsupported-weight-glued-line.log": VLLM,
 	"987-vllm-engine-core-nixl-ep-libcudart13-missing.log":    VLLM,
 	"849-benign-dynamo-vllm-worker-capturing-cudagraphs.log":  VLLM,
+	// Held out (heldout-16): vLLM's API server, engine-core, worker and
+	// journald lines (some around LMCache's own), ik_llama.cpp's context
+	// lines, Ollama's runner lines, Triton's TensorRT-LLM backend errors
+	// and TGI's launcher.
+	"1006-benign-vllm-eagle3-api-server-startup.log":                      VLLM,
+	"1007-lmcache-p2p-vllm-worker-indexerror.log":                         VLLM,
+	"1008-vllm-lmcache-rtx5090-engine-dead.log":                           VLLM,
+	"1011-benign-lmcache-pythonhashseed-warning-engine-core.log":          VLLM,
+	"1012-benign-lmcache-vllm-workers-create-engine.log":                  VLLM,
+	"1013-benign-ik-llama-cpp-context-peer-access.log":                    LlamaCPP,
+	"1017-benign-ollama-runner-start-llm-server-error-status.log":         Ollama,
+	"1022-ollama-rocm-llama-runner-terminated-signal-killed.log":          Ollama,
+	"1023-benign-vllm-rocm-docker-run-banner-startup.log":                 VLLM,
+	"1027-triton-trtllm-bls-nested-traceback-next-blocks-assert.log":      TRTLLM,
+	"1030-benign-vllm-journald-metrics-access-lines.log":                  VLLM,
+	"1032-benign-vllm-lmcache-mp-spec-metrics-blank-separated.log":        VLLM,
+	"1033-vllm-v100-engine-no-kernel-image-mp-engine.log":                 VLLM,
+	"1036-vllm-engine-core-ray-oom-top-memory-users.log":                  VLLM,
+	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log":        TGI,
+	"1041-triton-trtllm-tllm-exception-gpt-attention-assert-backtick.log": TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

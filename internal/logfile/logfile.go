@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/logmatch/logmatch/internal/logfile/magic"
 )
 
 // Encoding is how a log's bytes hold its text.
@@ -33,26 +35,6 @@ const sniffBytes = 8 << 10
 // command line compresses with windows of at most 8 MiB below level 20
 // and 128 MiB with --long; a larger one is refused rather than allocated.
 const maxZstdWindow = 128 << 20
-
-// magic is one known leading byte sequence.
-type magic struct {
-	prefix []byte
-	name   string
-}
-
-// unread are the formats that are recognised but not read: naming them
-// makes the error say what to do.
-var unread = []magic{
-	{[]byte("BZh"), "bzip2 compressed"},
-	{[]byte{0xfd, '7', 'z', 'X', 'Z', 0x00}, "xz compressed"},
-	{[]byte{0x5d, 0x00, 0x00}, "lzma compressed"},
-	{[]byte{0x04, 0x22, 0x4d, 0x18}, "lz4 compressed"},
-	{[]byte{0x1f, 0x9d}, "compress (.Z) compressed"},
-	{[]byte("PK\x03\x04"), "a zip archive"},
-	{[]byte{'7', 'z', 0xbc, 0xaf, 0x27, 0x1c}, "a 7z archive"},
-	{[]byte("\x89PNG"), "a PNG image"},
-	{[]byte("\x7fELF"), "an ELF binary"},
-}
 
 // Reader is the text of one log.
 type Reader struct {
@@ -86,26 +68,23 @@ func Open(r io.Reader) (*Reader, error) {
 		return nil, err
 	}
 	out := &Reader{Reader: br, Encoding: Plain}
+	format, known := magic.Of(head)
 	switch {
-	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+	case format.Name == "gzip":
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		out.Reader, out.Encoding = &named{r: zr, what: "gzip"}, Gzip
-	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+	case format.Name == "zstd":
 		// One goroutine: a scan reads its inputs one after another.
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
 		out.Reader, out.Encoding, out.close = &named{r: zr, what: "zstd"}, Zstd, zr.Close
-	default:
-		for _, m := range unread {
-			if bytes.HasPrefix(head, m.prefix) {
-				return nil, fmt.Errorf("%w: %s (logmatch reads plain text, gzip and zstd)", ErrNotText, m.name)
-			}
-		}
+	case known:
+		return nil, fmt.Errorf("%w: %s (logmatch reads plain text, gzip and zstd)", ErrNotText, format.What)
 	}
 	text := bufio.NewReaderSize(out.Reader, sniffBytes)
 	start, err := text.Peek(sniffBytes)

@@ -76,7 +76,7 @@ type corpusCause struct {
 // whose record is not a consequence, else the first incident.
 func lead(alerts []sinks.Alert) *sinks.Alert { return cases.Lead(alerts) }
 
-var corpusFileName = regexp.MustCompile(`^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*\.log$`)
+var corpusFileName = regexp.MustCompile(`^[0-9]{3,4}-[a-z0-9]+(-[a-z0-9]+)*\.log$`)
 
 // loadCorpusManifest reads the manifest strictly and returns its entries
 // with every problem found in it, each naming manifest.jsonl:line.
@@ -119,7 +119,7 @@ func loadManifest[T any](t *testing.T, path, name string, setLine func(*T, int))
 }
 
 // checkListing checks what every manifest entry of a corpus must hold:
-// its file listed once, named NNN-short-name.log, and its thread on
+// its file listed once, named NNN-short-name.log (three or four digits), and its thread on
 // GitHub. listed collects the files seen.
 func checkListing(file, url string, listed map[string]bool, bad func(format string, args ...any)) {
 	if listed[file] {
@@ -127,7 +127,7 @@ func checkListing(file, url string, listed map[string]bool, bad func(format stri
 	}
 	listed[file] = true
 	if !corpusFileName.MatchString(file) {
-		bad("file name is not NNN-short-name.log")
+		bad("file name is not NNN-short-name.log (three or four digits)")
 	}
 	if !strings.HasPrefix(url, "https://github.com/") {
 		bad("url %q is not a GitHub address", url)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/logfile/magic"
 )
 
 // maxStrays bounds the files one readStrays reads.
@@ -105,7 +107,7 @@ func (t *Tailer) readStrays(s step, tr *tracked) error {
 	}
 	for _, c := range cands {
 		cp := t.openWhen(c.path, func(f *os.File, k Key, size int64) bool {
-			return k == c.key && size > 0 && !t.wasRead(f, k) && !compressedContent(t.head(f, 6)) && !t.copyOfRead(f, size)
+			return k == c.key && size > 0 && !t.wasRead(f, k) && !compressedContent(t.head(f, magic.Longest)) && !t.copyOfRead(f, size)
 		})
 		if cp == nil {
 			continue
@@ -176,12 +178,8 @@ func (t *Tailer) copyOfRead(f *os.File, size int64) bool {
 }
 
 // compressedContent reports whether b, a file's first bytes, starts like a
-// gzip, bzip2, xz, zstd or lz4 stream.
+// compressed stream.
 func compressedContent(b []byte) bool {
-	for _, magic := range [][]byte{{0x1f, 0x8b}, []byte("BZh"), {0xfd, '7', 'z', 'X', 'Z', 0}, {0x28, 0xb5, 0x2f, 0xfd}, {0x04, 0x22, 0x4d, 0x18}} {
-		if bytes.HasPrefix(b, magic) {
-			return true
-		}
-	}
-	return false
+	f, ok := magic.Of(b)
+	return ok && f.Compressed
 }
