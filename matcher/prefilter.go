@@ -424,6 +424,11 @@ type scratch struct {
 	// pad holds a text shorter than minTriplesLen for the anchors'
 	// search by triples, padded with zero bytes.
 	pad [minTriplesLen]byte
+	// probes are the windows candidatesFrom found in the bloom, waiting
+	// to be looked up a batch at a time (probeBatch); touched keeps that
+	// batch's loads of refs and literals.
+	probes  [probeBatchLen]pendingProbe
+	touched int32
 	// keyedOnly stops candidatesFrom once the keyed records whose key
 	// clause holds are in cands, in the order their keys were found
 	// (Matcher.Raised's scratch).
@@ -450,29 +455,46 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 	sc.cands = sc.cands[:0]
 
 	// The blocks of eight bytes with a window in the bloom (a few per line)
-	// are found by scan, then probed here. scan says which test passed
-	// first (passLow, passHigh, passLong added to the block's offset):
-	// the tests before it failed, and it needs no second look.
+	// are found by scan, then probed a batch at a time (probeBatch). scan
+	// says which test passed first (passLow, passHigh, passLong added to
+	// the block's offset): the tests before it failed, and it needs no
+	// second look.
 	n := len(s) &^ (longStride - 1)
+	np := 0 // probes waiting in sc.probes
 	for r := first; r < n; r = p.scan(p, s, r&^(longStride-1)+longStride) {
 		i, first := r&^(longStride-1), r&(longStride-1)
 		w := blockKey(s, i)
+		if np > len(sc.probes)-3 {
+			p.probeBatch(sc.probes[:np], s, sc)
+			np = 0
+		}
 		if first == passLow {
-			p.probeAt(&p.low, w&0xffffffff, s, i, sc)
+			sc.probes[np] = pendingProbe{k: w & 0xffffffff, pos: i, table: tableLow}
+			np++
 		}
 		if first == passHigh || first == passLow && p.shortB.has((w>>32)*hashMul) {
-			p.probeAt(&p.short, w>>32, s, i+shortWindow, sc)
+			sc.probes[np] = pendingProbe{k: w >> 32, pos: i + shortWindow, table: tableShort}
+			np++
 		}
 		if first == passLong || p.longMay(w) {
-			p.probeAt(&p.long, w, s, i, sc)
+			sc.probes[np] = pendingProbe{k: w, pos: i, table: tableLong}
+			np++
 		}
 	}
 	if p.hasLow && len(s)-n >= shortWindow {
 		// The lower half of a last block that is not whole: a stride-4
 		// key window can end there.
 		if k := windowKey(s[n : n+shortWindow]); p.lowB.has(lowHash(k)) {
-			p.probeAt(&p.low, k, s, n, sc)
+			if np == len(sc.probes) {
+				p.probeBatch(sc.probes[:np], s, sc)
+				np = 0
+			}
+			sc.probes[np] = pendingProbe{k: k, pos: n, table: tableLow}
+			np++
 		}
+	}
+	if np > 0 {
+		p.probeBatch(sc.probes[:np], s, sc)
 	}
 
 	if tb := p.tiny.bloom.bits; len(tb) > 0 {
@@ -931,20 +953,69 @@ func (b *bloom) has(h uint64) bool {
 	return b.bits[i>>6]&(1<<(i&63)) != 0
 }
 
-// probeAt verifies the literals t keys on k, the window at pos. It is kept
-// out of the scan loop, which then holds its few variables in registers.
+// pendingProbe is a window of a text that passed a strided table's bloom,
+// waiting in scratch.probes for its batch (probeBatch): its key, where it
+// lies in the text, and its table (tableLow, tableShort, tableLong); the
+// refs of its slot once looked up (end 0: no slot).
+type pendingProbe struct {
+	k          uint64
+	pos        int
+	start, end uint32
+	table      uint8
+}
+
+// The strided tables, as pendingProbe names them.
+const (
+	tableLow = iota
+	tableShort
+	tableLong
+)
+
+// probeBatchLen is how many probes candidatesFrom batches: a block adds
+// up to three, and an error line has a few such blocks.
+const probeBatchLen = 16
+
+// probeBatch verifies the literals the tables key on each probe of batch,
+// in order. It looks up every probe's slot first, then reads the first
+// ref of every slot found, and only then verifies: each of those reads is a cache miss on an error line (the
+// tables are megabytes at thousands of records, and an error line's keys
+// are not those of the lines before it), and the reads of one step do not
+// depend on one another, so they overlap, where probing and verifying
+// each window in turn waits for every miss alone. The candidates, their
+// order and their marks are those of probing each window in turn: the
+// look-ups read nothing verification writes.
 //
 //go:noinline
-func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scratch) {
-	if len(t.slots) == 0 {
-		return // the bit was another table's
+func (p *prefilter) probeBatch(batch []pendingProbe, s string, sc *scratch) {
+	tables := [3]*windowTable{&p.low, &p.short, &p.long}
+	for j := range batch {
+		b := &batch[j]
+		t := tables[b.table]
+		b.start, b.end = 0, 0
+		if len(t.slots) == 0 {
+			continue // the bit was another table's
+		}
+		h := b.k * hashMul
+		mask := uint64(len(t.slots) - 1)
+		for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
+			if sl := &t.slots[i]; sl.key == b.k {
+				b.start, b.end = sl.start, sl.end
+				break
+			}
+		}
 	}
-	h := k * hashMul
-	mask := uint64(len(t.slots) - 1)
-	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
-		if sl := &t.slots[i]; sl.key == k {
-			p.verifyChecked(t.refs[sl.start:sl.end], s, pos, sc)
-			return
+	// The first ref of each slot found, summed so that the loads are
+	// kept: sc.touched is never read.
+	touched := int32(0)
+	for j := range batch {
+		if b := &batch[j]; b.end > b.start {
+			touched += tables[b.table].refs[b.start].check.rel
+		}
+	}
+	sc.touched = touched
+	for j := range batch {
+		if b := &batch[j]; b.end > b.start {
+			p.verifyChecked(tables[b.table].refs[b.start:b.end], s, b.pos, sc)
 		}
 	}
 }
