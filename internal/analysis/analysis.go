@@ -435,6 +435,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if sig == SignalLevel && e.Level == "" {
+			if l, ok := summaryAcrossWrap(e); ok {
+				d.Headline = l
+			}
+		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}

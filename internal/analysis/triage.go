@@ -485,7 +485,11 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Family = familyOf("", e.Message)
 	}
 	if t.Family == "" && exc == nil && e.Traceback == nil {
-		if typ := entry.RejectedType(FirstLine(e.Message)); typ != "" {
+		line := FirstLine(e.Message)
+		if l, ok := summaryAcrossWrap(e); ok {
+			line = l
+		}
+		if typ := entry.RejectedType(line); typ != "" {
 			// A component handed an object it has no handler for (a
 			// request type this version or mode does not support).
 			t.Family, t.Subject = FamilySupport, typ

@@ -44,8 +44,16 @@ func TestFailureLinesOfTheUnixTradition(t *testing.T) {
 			"Widget store could not be attached, error code: -5", patterns.RoleConsequence, ""},
 		{"worker exit detail", "Worker exit detail: Widget worker stopped. Widget worker exits with an exit code 3.\n",
 			"Worker exit detail: Widget worker stopped. Widget worker exits with an exit code 3.", patterns.RoleConsequence, ""},
+		{"cargo without a program", "error: could not compile `widget-kernels` (lib) due to 3 previous errors\n",
+			"error: could not compile `widget-kernels` (lib) due to 3 previous errors", patterns.RoleCause, ""},
+		{"apt", "E: Unable to locate package libwidget-dev\n",
+			"E: Unable to locate package libwidget-dev", patterns.RoleCause, ""},
+		{"curl's exit code", "curl: (52) Empty reply from server, widget health check failed\n",
+			"curl: (52) Empty reply from server, widget health check failed", patterns.RoleCause, ""},
 		{"rejected object", "[14:26:31] Invalid object: FrobnicateReqInput(widget='a', count=2)\n",
 			"Invalid object: FrobnicateReqInput(widget='a', count=2)", patterns.RoleCause, analysis.FamilySupport},
+		{"rejected object cut after its colon", "[14:26:31] Invalid object: \nFrobnicateReqInput(widget_path='/mnt/widgets/a-very-long-name',\nload_format='auto')\n",
+			"Invalid object: FrobnicateReqInput(widget_path='/mnt/widgets/a-very-long-name',", patterns.RoleCause, analysis.FamilySupport},
 		{"rejected class", "Unknown request type: <class 'widgets.io.FrobReq'>\n",
 			"Unknown request type: <class 'widgets.io.FrobReq'>", patterns.RoleCause, analysis.FamilySupport},
 	} {
@@ -91,7 +99,11 @@ func TestRoutineLinesOfTheUnixTradition(t *testing.T) {
 		"[2025-03-01 10:00:00 TP0] Invalid value for --widget: 3, using the default\n",
 		"[2025-03-01 10:00:00] Decode batch. #running-req: 1, #token: 100, gen throughput (token/s): 30.5, #queue-req: 0\n",
 		"[2025-03-01 10:00:00] Unknown widget: frob, skipped\n",
+		"[2025-03-01 10:00:00] Unknown widgets:\nfrob, skipped\n",
 		"2025-03-01 10:00:00,000 INFO worker.py:1 -- Worker exits with an exit code 1.\n",
+		"W: Failed to fetch http://archive.widgets/dists/x  404  Not Found\n",
+		"Errors: 0, warnings: 2\n",
+		"results: (3) widgets found\n",
 	} {
 		an := analysis.New(m)
 		var st analysis.Stream

@@ -21,6 +21,9 @@ const (
 	// maxDiagnosticPhrase bounds an "error <doing something>:" phrase
 	// after the program's name.
 	maxDiagnosticPhrase = 48
+	// maxExitCodeMessage bounds the message after a program's exit code
+	// that toolExitCode reads for a failure's words.
+	maxExitCodeMessage = 256
 )
 
 // parseDiagnosticLine reads s as a program's diagnostic of the Unix
@@ -30,7 +33,7 @@ const (
 // first word says when or where it happened ("prog: error while loading
 // shared libraries: ...", "prog: error loading model: ...", "prog: Error
 // response from daemon: ..."); make's "prog: *** [target] Error N" and
-// "prog: *** ...  Stop.". The program is one field of a name's bytes
+// "prog: *** ...  Stop."; curl's "prog: (7) message". The program is one field of a name's bytes
 // (letters, digits and "_./+-", a make level's "[N]" after it) with a
 // lower-case letter in it, not an exception's class; a warning or a note
 // is no failure and is not read.
@@ -43,6 +46,29 @@ func parseDiagnosticLine(s string) (string, bool) {
 	if r == "" {
 		return "", false
 	}
+	if lvl, ok := levelWordOf(r); ok {
+		return lvl, true
+	}
+	switch r[0] {
+	case '*':
+		if strings.HasPrefix(r, "*** ") && makeFailure(r[len("*** "):]) {
+			return LevelError, true
+		}
+	case '(':
+		if toolExitCode(r) {
+			return LevelError, true
+		}
+	}
+	if kindedError(r) {
+		return LevelError, true
+	}
+	return "", false
+}
+
+// levelWordOf reads the level word a diagnostic's text r opens with
+// ("error: ", "fatal error: ", "FATAL: ", an "error <doing>: " phrase)
+// and returns its level when a message follows it.
+func levelWordOf(r string) (string, bool) {
 	switch r[0] {
 	case 'e', 'E':
 		for _, w := range [...]string{"error: ", "ERROR: ", "Error: "} {
@@ -65,15 +91,58 @@ func parseDiagnosticLine(s string) (string, bool) {
 				return LevelCritical, !isBlank(r[len(w):])
 			}
 		}
-	case '*':
-		if strings.HasPrefix(r, "*** ") && makeFailure(r[len("*** "):]) {
-			return LevelError, true
-		}
-	}
-	if kindedError(r) {
-		return LevelError, true
 	}
 	return "", false
+}
+
+// UnixErrorLine reports whether msg, a line without a level of its own,
+// is an error in the Unix convention with no program in front: the level
+// word the program would follow ("error: could not compile `x`" of cargo,
+// "fatal: not a git repository" of git, "Error response from daemon: ..."
+// of docker's newer client, "FATAL ERROR: ..."), a compiler's coded
+// "error[E0425]: ...", or apt's "E: Unable to locate package x".
+func UnixErrorLine(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	switch msg[0] {
+	case 'e', 'E', 'f', 'F', 'C':
+	default:
+		return false
+	}
+	if lvl, ok := levelWordOf(msg); ok {
+		return lvl != ""
+	}
+	if r, ok := strings.CutPrefix(msg, "E: "); ok {
+		return !isBlank(r)
+	}
+	if r, ok := strings.CutPrefix(msg, "error["); ok {
+		c := strings.IndexByte(r[:min(len(r), 16)], ']')
+		return c > 0 && strings.HasPrefix(r[c:], "]: ") && !isBlank(r[c+3:])
+	}
+	return false
+}
+
+// toolExitCode reports whether r, what follows a program's "prog: ",
+// opens with the exit code the program fails with in parentheses and a
+// message that states a failure: curl's "curl: (7) Failed to connect to
+// localhost port 30000", "curl: (28) Operation timed out after ...". A
+// count in parentheses ("found: (3) widgets") is none.
+func toolExitCode(r string) bool {
+	c := strings.IndexByte(r[:min(len(r), 6)], ')')
+	if c < 2 {
+		return false
+	}
+	for j := 1; j < c; j++ {
+		if !isDigit(r[j]) {
+			return false
+		}
+	}
+	if strings.Trim(r[1:c], "0") == "" || !strings.HasPrefix(r[c:], ") ") {
+		return false
+	}
+	msg := r[c+2:]
+	return statesFailure(strings.ToLower(msg[:min(len(msg), maxExitCodeMessage)]))
 }
 
 // Bounds of a kinded error's word (kindedError).
