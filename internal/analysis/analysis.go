@@ -460,6 +460,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// cut or in another entry: where, not what.
 			d.Fragment = true
 		}
+		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG") {
+			// A routine line's report of another component's death
+			// (deathReport): the dead component's own lines say why.
+			d.Role = patterns.RoleConsequence
+		}
 		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) && entry.FailureStatusEnd(d.Headline) {
 			// "Worker exits with an exit code 1.", "Failed to set up
 			// the store, error code: -1": the status a step failed

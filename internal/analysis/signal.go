@@ -59,6 +59,9 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 			return SignalLevel, patterns.SeverityError
 		}
 	}
+	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
+		return SignalLevel, patterns.SeverityError
+	}
 	return "", ""
 }
 
@@ -111,7 +114,9 @@ func quiet(e *entry.Entry) bool {
 		}
 		return true
 	case "INFO", "DEBUG":
-		return true
+		// A routine line of another library may report a death
+		// (deathReport); uvicorn's access and start-up lines never do.
+		return e.Format == entry.FormatUvicorn || !deathState(e.Message)
 	}
 	return false
 }

@@ -114,3 +114,41 @@ func TestRoutineLinesOfTheUnixTradition(t *testing.T) {
 		}
 	}
 }
+
+// A routine line that reports another component's abnormal death alerts
+// as that death's consequence, in the words of Ray's core worker,
+// supervisord and torch's elastic agent; their ordinary deaths, and a
+// state quoted in an echoed text, stay silent.
+func TestDeathReportsAtRoutineLevels(t *testing.T) {
+	m := defaultMatcher(t)
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 80, num_restarts: 0, has creation_task_exception=1\n", true},
+		{"2024-05-01 10:00:00,000 INFO exited: widgetd (exit status 1; not expected)\n", true},
+		{"INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 3/3 attempts left; will restart worker group\n", true},
+
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 80, num_restarts: 0, has creation_task_exception=0\n", false},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: ALIVE, actor_id: 80\n", false},
+		{"2024-05-01 10:00:00,000 INFO exited: widgetd (exit status 0; expected)\n", false},
+		{"INFO:torch.distributed.elastic.agent.server.api:[default] Worker group SUCCEEDED\n", false},
+		{"INFO 12-04 10:00:00 [logger.py:60] Generated response chatcmpl-1: output: 'the worker died unexpectedly, state: FAILED'\n", false},
+		{"2024-05-01 10:00:00,000 INFO Test suite: 3 FAILED tests rerun\n", false},
+	} {
+		an := analysis.New(m)
+		var st analysis.Stream
+		n, role := 0, patterns.Role("")
+		for _, e := range entries(tt.in) {
+			if d, ok := an.AnalyzeStream(&st, &e); ok {
+				n, role = n+1, d.Role
+				if d.Cause == nil && d.Triage.Family != analysis.FamilyDied {
+					t.Errorf("%q: unclassified family %q, want %q", strings.TrimSpace(tt.in), d.Triage.Family, analysis.FamilyDied)
+				}
+			}
+		}
+		if got := n > 0; got != tt.want || got && role != patterns.RoleConsequence {
+			t.Errorf("%q: %d failures (role %q), want a failure %v", strings.TrimSpace(tt.in), n, role, tt.want)
+		}
+	}
+}
