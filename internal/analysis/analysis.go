@@ -440,6 +440,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if m, _, _ := strings.Cut(e.Message, "\n"); foldedAtBlank(strings.TrimRight(m, "\r")) && strings.HasPrefix(e.Text, m) {
+			// The message's line was cut at a blank by a word-wrapping
+			// tool: its rest is the next line of the text.
+			d.Headline = firstTextLine(e.Text)
+		}
 		if sig == SignalLevel && e.Level == "" {
 			if l, ok := summaryAcrossWrap(e); ok {
 				d.Headline = l

@@ -26,8 +26,8 @@ func TestFailureLinesOfTheUnixTradition(t *testing.T) {
 		role               patterns.Role
 		family             string
 	}{
-		{"slurm step", "slurmstepd: error: Detected 3 oom-kill event(s) in step 77.0 cgroup.\n",
-			"slurmstepd: error: Detected 3 oom-kill event(s) in step 77.0 cgroup.", patterns.RoleCause, analysis.FamilyKilled},
+		{"slurm step", "slurmstepd: error: widget plugin could not attach to step 77.0 cgroup.\n",
+			"slurmstepd: error: widget plugin could not attach to step 77.0 cgroup.", patterns.RoleCause, analysis.FamilyLibrary},
 		{"slurm behind a task label", "3: srun: error: quasar-12: task 3: widget socket closed\n",
 			"srun: error: quasar-12: task 3: widget socket closed", patterns.RoleCause, ""},
 		{"llama.cpp function", "common_init_from_params: error: the widget cache is unreadable\n",
@@ -149,6 +149,20 @@ func TestDeathReportsAtRoutineLevels(t *testing.T) {
 		}
 		if got := n > 0; got != tt.want || got && role != patterns.RoleConsequence {
 			t.Errorf("%q: %d failures (role %q), want a failure %v", strings.TrimSpace(tt.in), n, role, tt.want)
+		}
+	}
+}
+
+// The job schedulers' and runtimes' words for a cgroup's OOM kill are the
+// killed family, whatever prints them.
+func TestOOMKillWordsAreTheKilledFamily(t *testing.T) {
+	for _, msg := range []string{
+		"slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup.",
+		"Detected 1 oom_kill event in StepId=11300781.0. Some of the step tasks have been OOM Killed.",
+		"Last State: Terminated, Reason: OOMKilled, Exit Code: 137",
+	} {
+		if f := analysis.MessageFamily(msg); f != analysis.FamilyKilled {
+			t.Errorf("MessageFamily(%q) = %q, want %q", msg, f, analysis.FamilyKilled)
 		}
 	}
 }
