@@ -230,7 +230,7 @@ func startsWithErrorWord(msg string) bool {
 			return true
 		}
 	}
-	return entry.UnixErrorLine(msg)
+	return entry.UnixErrorLine(msg) || levelTokenLead(msg)
 }
 
 // normLevel maps the level words logging formats print onto one name.
