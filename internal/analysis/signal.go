@@ -18,7 +18,17 @@ import (
 //     death reported by the shell, a ROCm memory fault or HIP error (the
 //     ROCm runtime's trace lines by their own level), a CUDA device
 //     assertion, a C or C++ assertion (critical); c10d and glog at E (error) or F (critical);
-//     NCCL WARN (warning, its own level).
+//     NCCL WARN (warning, its own level); a program's diagnostic in the
+//     Unix convention ("slurmstepd: error: ...", entry.NativeDiagnostic:
+//     error, or critical for "fatal");
+//   - a line without a level whose words take a level's place (error): an
+//     error word or level token first ("Error: ", git's "fatal: ", apt's
+//     "E: ", "ERROR - ", "[ERROR target] "), an HTTP error status, a
+//     tool's summary of a failed step (entry.FailureSummary: a report's
+//     "× " mark, a failure sentence ending in its non-zero status, a
+//     rejection quoting an object's repr);
+//   - a routine line (INFO, DEBUG) reporting another component's
+//     abnormal death (deathReport): error.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
