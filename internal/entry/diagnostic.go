@@ -221,15 +221,27 @@ func diagnosticProgram(p string) bool {
 // is a phrase that says when or where the error happened and then gives
 // it after a colon: its first word is a preposition ("while", "in",
 // "during", ...), a verb's -ing form ("loading", "parsing") or
-// "response" (docker's "Error response from daemon"), and a ": " with a
-// message after it ends the phrase within maxDiagnosticPhrase bytes. An
-// "error rate: 0.1" or "error count: 3" is a figure, not a failure.
+// "response" (docker's "Error response from daemon"), a status in
+// parentheses may end it (kubectl's "Error from server (NotFound)"), and
+// a ": " with a message after it ends the phrase within
+// maxDiagnosticPhrase bytes. An "error rate: 0.1" or "error count: 3" is
+// a figure, not a failure.
 func errorPhrase(r string) bool {
 	c := strings.Index(r[:min(len(r), maxDiagnosticPhrase)], ": ")
 	if c <= 0 || isBlank(r[c+2:]) {
 		return false
 	}
 	phrase := r[:c]
+	if o := strings.LastIndex(phrase, " ("); o > 0 && strings.HasSuffix(phrase, ")") && isLetter(phrase[o+2]) {
+		// A status named at the phrase's end: kubectl's "Error from
+		// server (NotFound): ...".
+		for j := o + 2; j < len(phrase)-1; j++ {
+			if !isLetter(phrase[j]) {
+				return false
+			}
+		}
+		phrase = phrase[:o]
+	}
 	w, _, _ := strings.Cut(phrase, " ")
 	for j := 0; j < len(phrase); j++ {
 		if b := phrase[j]; !isLower(b) && b != ' ' && b != '_' && b != '-' {

@@ -162,6 +162,8 @@ func TestUnixErrorLine(t *testing.T) {
 		"E: Unable to locate package libnuma-dev":                                           true,
 		"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory": true,
 		"error while loading shared libraries: libcudart.so.12: cannot open shared object":  true,
+		`Error from server (NotFound): pods "sglang-0" not found`:                           true,
+		"Error from server (Not Found 1): x":                                                false,
 
 		"error rate: 0.1":                     false,
 		"Errors: 0":                           false,
