@@ -16,7 +16,6 @@ func TestParseDiagnosticLine(t *testing.T) {
 		name, line, level string
 	}{
 		// Slurm (slurmstepd, srun, sbatch).
-		{"slurm step cancelled", "slurmstepd: error: *** JOB 4242 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***", LevelError},
 		{"slurm task out of memory", "srun: error: gpu-03: task 1: Out Of Memory", LevelError},
 		{"slurm submission", "sbatch: error: Batch job submission failed: Requested node configuration is not available", LevelError},
 		// llama.cpp's "__func__: error: ..." and "error <doing>: ...".
@@ -39,11 +38,18 @@ func TestParseDiagnosticLine(t *testing.T) {
 		{"make target", "make: *** [Makefile:12: build] Error 2", LevelError},
 		{"make sub level", "make[2]: *** [CMakeFiles/ggml.dir/build.make:76: ggml.o] Error 1", LevelError},
 		{"make stop", "make: *** No rule to make target 'install'.  Stop.", LevelError},
+		// curl's exit code in parentheses.
+		{"curl", "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused", LevelError},
+		{"curl timeout", "curl: (28) Operation timed out after 5001 milliseconds with 0 bytes received", LevelError},
 		{"fatal word", "git-lfs: fatal: object not found", LevelFatal},
 		{"critical word", "supervisord: CRITICAL: child process exited", LevelCritical},
 
 		// Not the convention.
 		{"warning", "launch_server.py: warning: flag --foo is deprecated", ""},
+		// Slurm's banners of a job's or step's end: states, which records
+		// read when the reason is a failure.
+		{"slurm step cancelled", "slurmstepd: error: *** STEP 12.0 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 ***", ""},
+		{"slurm job cancelled", "slurmstepd: error: *** JOB 4242 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***", ""},
 		{"srun info", "srun: job 9479148 queued and waiting for resources", ""},
 		{"llama.cpp info", "llama_model_loader: loaded meta data with 33 key-value pairs and 291 tensors", ""},
 		{"llama.cpp build", "main: build = 964 (f3c3b4b)", ""},
@@ -52,12 +58,17 @@ func TestParseDiagnosticLine(t *testing.T) {
 		{"exception line", "RuntimeError: error: something", ""},
 		{"make waiting", "make: *** Waiting for unfinished jobs....", ""},
 		{"no program", "error: something", ""},
+		{"a sentence's verb", "errored: rpc error: code = Unknown desc = failed to exec in container", ""},
+		{"a sentence's verb again", "failed: connection error: reset by peer", ""},
 		{"digits first", "2024-01-01: error: x", ""},
 		{"space in the field", "my prog: error: x", ""},
 		{"level as program", "note: error: x", ""},
 		{"nothing after", "srun: error: ", ""},
 		{"no error", "check: non error: fine", ""},
 		{"upper-case field", "HTTP: error: x", ""},
+		{"a count in parentheses", "results: (3) widgets found", ""},
+		{"zero code", "curl: (0) nothing", ""},
+		{"parenthesised word", "curl: (http) x", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lvl, ok := parseDiagnosticLine(tc.line)
@@ -101,6 +112,8 @@ func TestFailureSummary(t *testing.T) {
 		"╰─▶ Call to `hatchling.build.build_editable` failed (exit status: 1)":             true,
 		"Invalid object: UpdateWeightReqInput(model_path='/m', load_format='auto')":        true,
 		"Unknown request type: <class 'x.io.Req'>":                                         true,
+		"Unexpected message: BatchEmbeddingOut(rids=['a', 'b'],":                           true,
+		"Unsupported request: GenerateReqInput(text='a long prompt that":                   true,
 
 		"│ exit code: 1":                               false,
 		"exited with code 1":                           false,
@@ -109,6 +122,8 @@ func TestFailureSummary(t *testing.T) {
 		"Decode batch. #running-req: 1, #queue-req: 0": false,
 		"Invalid value for --x: 3, using the default":  false,
 		"Unknown widget: frob, skipped":                false,
+		"Invalid config: Settings(":                    false,
+		"Invalid input: Tensor(3.0, device":            false,
 		"×":                                            false,
 		"":                                             false,
 	} {
@@ -132,6 +147,7 @@ func FuzzFailureLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		parseDiagnosticLine(s)
+		UnixErrorLine(s)
 		FailureSummary(s)
 		if typ := RejectedType(s); typ != "" && !strings.Contains(s, typ) {
 			t.Errorf("RejectedType(%q) = %q, not in the line", s, typ)
@@ -141,4 +157,38 @@ func FuzzFailureLines(f *testing.F) {
 		}
 		summaryRecord(s, time.Time{}, time.UTC)
 	})
+}
+
+// TestUnixErrorLine reads the convention's level words with no program in
+// front: cargo's and uv's "error: ", git's "fatal: ", docker's newer
+// client, rustc's coded errors, apt's "E: ".
+func TestUnixErrorLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"error: could not compile `widget` due to 2 previous errors":                        true,
+		"fatal: not a git repository (or any of the parent directories): .git":              true,
+		"Error response from daemon: No such container: widget":                             true,
+		"error[E0425]: cannot find value `x` in this scope":                                 true,
+		"E: Unable to locate package libnuma-dev":                                           true,
+		"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory": true,
+		"error while loading shared libraries: libcudart.so.12: cannot open shared object":  true,
+		`Error from server (NotFound): pods "sglang-0" not found`:                           true,
+		"Error from server (Not Found 1): x":                                                false,
+
+		"error rate: 0.1":                     false,
+		"Errors: 0":                           false,
+		"error_count: 2":                      false,
+		"Error handling enabled for widgets":  false,
+		"E: ":                                 false,
+		"error[E0425] no colon":               false,
+		"fatality: none":                      false,
+		"W: Failed to fetch http://archive/x": false,
+		"Expected 3 widgets, found 3":         false,
+		"error: ":                             false,
+		"Error in cpuinfo: prctl(PR_SVE_GET_VL) failed": false,
+		"Error on request: widget closed":               false,
+	} {
+		if got := UnixErrorLine(line); got != want {
+			t.Errorf("UnixErrorLine(%q) = %v, want %v", line, got, want)
+		}
+	}
 }
