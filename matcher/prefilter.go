@@ -493,7 +493,13 @@ func (p *prefilter) candidatesFrom(s string, sc *scratch, first int) {
 			np++
 		}
 	}
-	if np > 0 {
+	switch {
+	case np == 1:
+		// Most lines with a window in the bloom have one: nothing to
+		// overlap.
+		b := &sc.probes[0]
+		p.probeAt(p.table(b.table), b.k, s, b.pos, sc)
+	case np > 1:
 		p.probeBatch(sc.probes[:np], s, sc)
 	}
 
@@ -970,6 +976,36 @@ const (
 	tableShort
 	tableLong
 )
+
+// table returns the strided table t names (tableLow, tableShort,
+// tableLong).
+func (p *prefilter) table(t uint8) *windowTable {
+	switch t {
+	case tableLow:
+		return &p.low
+	case tableShort:
+		return &p.short
+	}
+	return &p.long
+}
+
+// probeAt verifies the literals t keys on k, the window at pos: a batch
+// of one.
+//
+//go:noinline
+func (p *prefilter) probeAt(t *windowTable, k uint64, s string, pos int, sc *scratch) {
+	if len(t.slots) == 0 {
+		return // the bit was another table's
+	}
+	h := k * hashMul
+	mask := uint64(len(t.slots) - 1)
+	for i := h >> t.slotShift; t.slots[i].end != 0; i = (i + 1) & mask {
+		if sl := &t.slots[i]; sl.key == k {
+			p.verifyChecked(t.refs[sl.start:sl.end], s, pos, sc)
+			return
+		}
+	}
+}
 
 // probeBatchLen is how many probes candidatesFrom batches: a block adds
 // up to three, and an error line has a few such blocks.
