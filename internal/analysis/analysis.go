@@ -689,7 +689,12 @@ func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimRight(s, " \t\r")
+	// strings.TrimRight(s, " \t\r"), without building its set of
+	// bytes on every call: this runs for most entries.
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 func lastDotted(s string) string {
