@@ -580,3 +580,28 @@ var variantWidened = map[string]example{
 }
 
 func init() { addExamples(variantExamples, variantWidened) }
+
+// TestNCCLResultsBehindCallers checks NCCL's result strings (as
+// ncclGetErrorString returns them, with and without the debug hint older
+// releases lacked) behind ggml's CUDA error prefix and torch's NCCL error
+// line.
+func TestNCCLResultsBehindCallers(t *testing.T) {
+	checkVocabularies(t, []vocabulary{ncclResultStrings})
+}
+
+// ncclResultStrings are ncclResult_t's texts.
+var ncclResultStrings = vocabulary{
+	name: "NCCL result strings behind callers",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "CUDA error: %s\n  current device: 1, in function ggml_backend_cuda_comm_allreduce_tensor at /app/ggml/src/ggml-cuda/ggml-cuda.cu:1237\n  ncclGroupEnd()"},
+		{Field: fieldText, Format: "RuntimeError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, %s, NCCL version 2.26.2"},
+	},
+	terms: []vocabTerm{
+		{"unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "", "", "nccl-unhandled-cuda-error"},
+		{"unhandled cuda error", "", "", "nccl-unhandled-cuda-error"},
+		{"unhandled system error (run with NCCL_DEBUG=INFO for details)", "", "", "nccl-unhandled-system-error"},
+		{"internal error - please report this issue to the NCCL developers", "", "", "nccl-internal-error"},
+		{"invalid usage (run with NCCL_DEBUG=WARN for details)", "", "", "nccl-invalid-usage"},
+		{"remote process exited or there was a network error", "", "", "nccl-remote-process-exited"},
+	},
+}
