@@ -201,13 +201,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	// heldout-14 (development since heldout-15): measured blind, not tuned to.
-	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {
-		"actions":                   "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"kubectl-prefix-timestamps": "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"kubectl-timestamps":        "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"loki-tab":                  "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-	},
 	// Inline code: the excerpt opens a code span of its own on its first
 	// line ("`(WorkerDict pid=835) ..."), so quoting that line again
 	// makes three backticks, a fence, which no paste writes.
