@@ -189,14 +189,12 @@ var variantLimits = map[string]variantLimit{
 	"closing-lost": {
 		why: "the closing quote or period is part of what the pattern spells to tell this failure from a neighbour's (a name read whole, a sentence's end), or the family's generic record reads the cut name (NCCL's \"Cuda failure '<name>\" is then nccl-cuda-failure's)",
 		slugs: []string{
-			"anthropic-thinking-needs-reasoning-parser", "c10d-server-socket-address-in-use",
+
 			"cuda-error-out-of-memory", "cuda-initialization-error", "cuda-invalid-device-ordinal",
-			"cuda-no-kernel-image", "cuda-operation-not-supported", "cuda-toolkit-not-found",
-			"gloo-enforce-not-met", "hf-repository-not-found", "host-compiler-too-old",
-			"http-upstream-connect-failed", "lmdeploy-session-finished-error", "load-weights-key-error",
-			"nccl-net-plugin-fallback-warning", "nvcc-unsupported-gpu-architecture",
-			"ollama-runner-connection-lost", "tgi-launcher-argument-rejected",
-			"vllm-engine-core-died-unexpectedly",
+			"cuda-no-kernel-image", "cuda-operation-not-supported",
+
+			"nccl-net-plugin-fallback-warning",
+			"ollama-runner-connection-lost",
 		},
 	},
 	"repr": {
