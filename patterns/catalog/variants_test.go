@@ -32,6 +32,10 @@ type lineVariant struct {
 	// match begins in the line (-1 when its pattern alone does not
 	// match it).
 	cut func(line string, start int) (string, bool)
+	// inTraceback, when set, also tries an exception line's variant as
+	// the last line of its traceback: the alteration happens to the
+	// line wherever it is printed.
+	inTraceback bool
 }
 
 // exceptionHead splits a Python exception line into its type and message.
@@ -77,14 +81,14 @@ func prefixed(p string) func(string) (string, bool) {
 
 // lineVariants are the alterations TestExampleVariants derives.
 var lineVariants = []lineVariant{
-	{name: "closing-lost", apply: func(line string) (string, bool) {
+	{name: "closing-lost", inTraceback: true, apply: func(line string) (string, bool) {
 		// The closing quote, backtick or period a paste lost.
 		if n := len(line); n > 1 && strings.ContainsRune(`'".`+"`", rune(line[n-1])) {
 			return line[:n-1], true
 		}
 		return "", false
 	}},
-	{name: "trailing-spaces", apply: func(line string) (string, bool) { return line + "  ", true }},
+	{name: "trailing-spaces", inTraceback: true, apply: func(line string) (string, bool) { return line + "  ", true }},
 	{name: "inline-code", apply: func(line string) (string, bool) { return "`" + line + "`", true }},
 	{name: "inline-code-open", apply: func(line string) (string, bool) { return "`" + line, true }},
 	{name: "bold", apply: func(line string) (string, bool) { return "**" + line + "**", true }},
@@ -102,9 +106,9 @@ var lineVariants = []lineVariant{
 	{name: "glog", apply: prefixed("E1206 03:19:11.123456  7748 worker.cc:212] ")},
 	{name: "python-logger", apply: prefixed("2026-12-06 03:19:11,123 - serving.worker - ERROR - ")},
 	{name: "vllm-logger", apply: prefixed("(EngineCore_DP0 pid=7748) ERROR 12-06 03:19:11 [core.py:918] ")},
-	{name: "cut-120", cut: cutAfter(120)},
-	{name: "cut-80", cut: cutAfter(80)},
-	{name: "url-case", apply: func(line string) (string, bool) {
+	{name: "cut-120", inTraceback: true, cut: cutAfter(120)},
+	{name: "cut-80", inTraceback: true, cut: cutAfter(80)},
+	{name: "url-case", inTraceback: true, apply: func(line string) (string, bool) {
 		switch {
 		case lowerURL.MatchString(line):
 			return lowerURL.ReplaceAllString(line, "URL"), true
@@ -113,7 +117,7 @@ var lineVariants = []lineVariant{
 		}
 		return "", false
 	}},
-	{name: "plural-s", apply: func(line string) (string, bool) {
+	{name: "plural-s", inTraceback: true, apply: func(line string) (string, bool) {
 		if !countedPlural.MatchString(line) {
 			return "", false
 		}
@@ -129,71 +133,54 @@ var variantLimits = map[string]variantLimit{
 	"cut-80": {
 		why: "the words that tell this failure from its neighbours lie more than 80 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
-			"aiter-hip-call-failed",
-			"attention-backend-unsupported", "c10d-client-socket-connect-failed",
-
-			"c10d-nccl-unique-id-exchange-failed", "c10d-rendezvous-env-unset",
+			"aiter-hip-call-failed", "attention-backend-unsupported",
+			"c10d-client-socket-connect-failed", "c10d-nccl-unique-id-exchange-failed",
 			"c10d-server-socket-address-in-use", "c10d-store-socket-wait-timeout",
-			"chat-template-not-found", "chat-template-render-error",
-			"cuda-get-device-count-failed",
-			"deepep-device-check-failed", "deepep-host-check-failed",
-			"deepspeed-launcher-rank-failed", "disagg-kv-wait-timeout", "disagg-staging-buffer-too-small",
+			"chat-template-not-found", "chat-template-render-error", "cuda-get-device-count-failed",
+			"deepep-device-check-failed", "deepep-host-check-failed", "deepspeed-launcher-rank-failed",
+			"disagg-kv-wait-timeout", "disagg-staging-buffer-too-small",
 			"fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
-			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config", "ggml-metal-out-of-memory",
-			"grammar-matcher-terminated", "grpc-keepalive-too-many-pings", "hccl-call-failed",
-			"health-check-failed-detokenizer", "hf-config-file-missing", "hf-gated-repo",
-			"hf-hub-unreachable", "hf-offline-cache-miss", "hf-repository-not-found",
-			"hip-no-binary-for-gpu", "http-client-server-error-status",
-			"http-upstream-connect-failed", "http-upstream-disconnected",
-			"input-longer-than-context-length", "k8s-gpu-unschedulable",
+			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config",
+			"ggml-metal-out-of-memory", "grammar-matcher-terminated", "grpc-keepalive-too-many-pings",
+			"hccl-call-failed", "health-check-failed-detokenizer", "hf-config-file-missing",
+			"hf-gated-repo", "hf-hub-unreachable", "hf-offline-cache-miss", "hf-repository-not-found",
+			"hip-no-binary-for-gpu", "http-client-server-error-status", "http-upstream-connect-failed",
+			"http-upstream-disconnected", "input-longer-than-context-length", "k8s-gpu-unschedulable",
 			"k8s-rbac-forbidden", "lmcache-memory-allocation-failed", "lmdeploy-turbomind-cuda-error",
-			"model-config-unrecognized",
 			"mooncake-store-api-version-mismatch", "mooncake-store-setup-option-unsupported",
-			"mooncake-tcp-gpu-buffer-failed", "multiprocessing-bootstrap-phase-error",
-			"multiprocessing-leaked-resources-at-shutdown", "native-cuda-error-at-function",
-			"nccl-net-device-count-mismatch", "nccl-unhandled-cuda-error",
-			"nccl-unhandled-system-error",
-			"npu-function-error", "npu-out-of-memory",
-			"ollama-models-dir-permission-denied",
-			"python-import-name-mismatch", "python-module-not-found",
-			"quantized-weight-tp-split-misaligned",
-			"ray-object-lost", "ray-worker-register-failed", "rccl-host-tuning-notice",
-			"remote-code-missing-package", "rocm-kfd-not-accessible", "router-workers-startup-timeout",
+			"mooncake-tcp-gpu-buffer-failed", "multiprocessing-leaked-resources-at-shutdown",
+			"native-cuda-error-at-function", "nccl-net-device-count-mismatch",
+			"nccl-unhandled-cuda-error", "nccl-unhandled-system-error", "npu-function-error",
+			"npu-out-of-memory", "ollama-models-dir-permission-denied", "python-import-name-mismatch",
+			"python-module-not-found", "quantized-weight-tp-split-misaligned", "ray-object-lost",
+			"ray-worker-register-failed", "rccl-host-tuning-notice", "remote-code-missing-package",
+			"rocm-kfd-not-accessible", "router-workers-startup-timeout",
 			"sglang-grpc-frontend-not-installed", "sglang-platform-plugin-unavailable",
 			"shared-library-not-found", "shared-memory-bus-error", "sigquit-received-child-failed",
-			"speculative-draft-vocab-mismatch",
-			"torch-allocator-nvml-assert", "torch-extension-version-skew",
-			"torch-memory-saver-cuda-error", "torch-memory-saver-expandable-segments",
-			"torch-memory-saver-vmm-unavailable",
-			"transformers-unknown-model-type",
-			"triton-model-config-dims-mismatch", "trtllm-prompt-exceeds-max-num-tokens",
-			"ucx-ib-completion-error", "ucx-memory-registration-failed",
-			"ucx-no-transport-to-peer", "vllm-auto-tool-choice-not-enabled",
-
-			"vllm-lora-not-enabled",
-
-			"xgrammar-token-rejected",
+			"speculative-draft-vocab-mismatch", "torch-allocator-nvml-assert",
+			"torch-extension-version-skew", "torch-memory-saver-cuda-error",
+			"torch-memory-saver-expandable-segments", "torch-memory-saver-vmm-unavailable",
+			"transformers-unknown-model-type", "triton-model-config-dims-mismatch",
+			"trtllm-prompt-exceeds-max-num-tokens", "ucx-ib-completion-error",
+			"ucx-memory-registration-failed", "ucx-no-transport-to-peer",
+			"vllm-auto-tool-choice-not-enabled", "vllm-lora-not-enabled", "xgrammar-token-rejected",
 		},
 	},
 	"cut-120": {
 		why: "the words that tell this failure from its neighbours lie more than 120 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
-			"aiter-hip-call-failed", "c10d-server-socket-address-in-use", "cuda-get-device-count-failed",
-			"fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
-			"flashinfer-unsupported-kernel-config", "hf-config-file-missing",
-			"http-upstream-connect-failed", "native-cuda-error-at-function",
-
+			"aiter-hip-call-failed", "c10d-server-socket-address-in-use",
+			"cuda-get-device-count-failed", "fatal-python-error-at-shutdown",
+			"flashinfer-cubin-cache-stale", "flashinfer-unsupported-kernel-config",
+			"hf-config-file-missing", "http-upstream-connect-failed", "native-cuda-error-at-function",
 			"transformers-unknown-model-type", "ucx-no-transport-to-peer",
 		},
 	},
 	"closing-lost": {
 		why: "the closing quote or period is part of what the pattern spells to tell this failure from a neighbour's (a name read whole, a sentence's end), or the family's generic record reads the cut name (NCCL's \"Cuda failure '<name>\" is then nccl-cuda-failure's)",
 		slugs: []string{
-
 			"cuda-error-out-of-memory", "cuda-initialization-error", "cuda-invalid-device-ordinal",
-			"cuda-no-kernel-image", "cuda-operation-not-supported",
-
-			"nccl-net-plugin-fallback-warning",
+			"cuda-no-kernel-image", "cuda-operation-not-supported", "nccl-net-plugin-fallback-warning",
 			"ollama-runner-connection-lost",
 		},
 	},
@@ -204,13 +191,15 @@ var variantLimits = map[string]variantLimit{
 			"c10d-tcpstore-recv-failed", "checkpoint-file-corrupt", "context-length-exceeds-derived",
 			"cublas-status-error", "cuda-unknown-error", "filesystem-access-denied",
 			"h11-local-protocol-error", "http-client-read-timeout", "http-client-request-rejected",
-			"http-client-server-error-status", "http-upstream-connect-failed", "http-upstream-disconnected",
-			"image-decode-failed", "lmdeploy-engine-config-invalid", "load-weights-key-error",
-			"multiprocessing-start-method-already-set", "path-not-found", "python-import-name-mismatch",
-			"python-module-not-found", "sglang-launch-flags-rejected", "tokenizer-decode-id-out-of-range",
-			"torch-dynamo-internal-error", "torch-elastic-signal-exception", "torch-extension-build-failed",
+			"http-client-server-error-status", "http-upstream-connect-failed",
+			"http-upstream-disconnected", "image-decode-failed", "lmdeploy-engine-config-invalid",
+			"load-weights-key-error", "multiprocessing-start-method-already-set", "path-not-found",
+			"python-import-name-mismatch", "python-module-not-found", "sglang-launch-flags-rejected",
+			"tokenizer-decode-id-out-of-range", "torch-dynamo-internal-error",
+			"torch-elastic-signal-exception", "torch-extension-build-failed",
 			"torch-inductor-lowering-failed", "torch-spawn-process-exited", "tp-size-not-divisible",
-			"vllm-engine-args-rejected", "vllm-engine-core-died-unexpectedly", "zmq-context-terminated",
+			"vllm-engine-args-rejected", "vllm-engine-core-died-unexpectedly",
+			"zmq-context-terminated",
 		},
 	},
 	"bold": {
@@ -218,10 +207,11 @@ var variantLimits = map[string]variantLimit{
 		slugs: []string{
 			"c10d-server-socket-address-in-use", "cpu-illegal-instruction", "cuda-toolkit-not-found",
 			"glibc-heap-corruption", "k8s-container-exited-error", "mooncake-master-ping-missed",
-			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed", "nvml-query-failed",
-			"ollama-runner-connection-lost", "process-floating-point-exception", "python-name-not-defined",
-			"scheduler-exit-code-native-crash", "scheduler-exit-code-sigkill", "shared-memory-bus-error",
-			"shell-command-not-found", "shell-permission-denied", "shell-source-not-found",
+			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed",
+			"nvml-query-failed", "ollama-runner-connection-lost", "process-floating-point-exception",
+			"python-name-not-defined", "scheduler-exit-code-native-crash",
+			"scheduler-exit-code-sigkill", "shared-memory-bus-error", "shell-command-not-found",
+			"shell-permission-denied", "shell-source-not-found",
 		},
 	},
 	"glog": {
@@ -258,6 +248,35 @@ var variantLimits = map[string]variantLimit{
 		why: "the pattern anchors the line's end to tell a final exit status from a longer line; a closing backtick is the entry layer's to take off",
 		slugs: []string{
 			"scheduler-exit-code-sigkill",
+		},
+	},
+	"cut-80-in-traceback": {
+		why: "as cut-80, for the exception line that ends a traceback",
+		slugs: []string{
+			"attention-backend-unsupported", "c10d-client-socket-connect-failed",
+			"c10d-nccl-unique-id-exchange-failed", "c10d-server-socket-address-in-use",
+			"chat-template-not-found", "deepep-host-check-failed", "flashinfer-cubin-cache-stale",
+			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config",
+			"grammar-matcher-terminated", "hccl-call-failed", "hf-config-file-missing",
+			"hf-gated-repo", "hf-hub-unreachable", "hf-offline-cache-miss", "hf-repository-not-found",
+			"http-client-server-error-status", "http-upstream-connect-failed",
+			"http-upstream-disconnected", "lmdeploy-turbomind-cuda-error", "nccl-unhandled-cuda-error",
+			"nccl-unhandled-system-error", "npu-function-error", "npu-out-of-memory",
+			"python-import-name-mismatch", "python-module-not-found",
+			"quantized-weight-tp-split-misaligned", "ray-object-lost", "remote-code-missing-package",
+			"sglang-grpc-frontend-not-installed", "sglang-platform-plugin-unavailable",
+			"speculative-draft-vocab-mismatch", "torch-allocator-nvml-assert",
+			"torch-extension-version-skew", "torch-memory-saver-expandable-segments",
+			"transformers-unknown-model-type", "vllm-auto-tool-choice-not-enabled",
+			"vllm-lora-not-enabled",
+		},
+	},
+	"cut-120-in-traceback": {
+		why: "as cut-120, for the exception line that ends a traceback",
+		slugs: []string{
+			"c10d-server-socket-address-in-use", "flashinfer-cubin-cache-stale",
+			"flashinfer-unsupported-kernel-config", "hf-config-file-missing",
+			"http-upstream-connect-failed", "transformers-unknown-model-type",
 		},
 	},
 }
@@ -331,6 +350,15 @@ func auditVariants(t *testing.T) ([]variantMiss, int) {
 				tried++
 				if ok, leader := leadsExample(m, r, alt); !ok {
 					misses = append(misses, variantMiss{v.name, slug, alt, leader})
+				}
+				if !v.inTraceback || !exceptionLine.MatchString(text) {
+					continue
+				}
+				// An exception line altered the same way ends the
+				// traceback Python prints on stderr.
+				tried++
+				if ok, leader := leadsExample(m, r, rawTB(alt)); !ok {
+					misses = append(misses, variantMiss{v.name + "-in-traceback", slug, rawTB(alt), leader})
 				}
 			}
 		}
