@@ -54,6 +54,13 @@ func pyRepr(s string) string {
 // which other releases print as "(s)".
 var countedPlural = regexp.MustCompile(`\b(\d+ (?:oom[_-]kill event|event|second|minute|byte|token|node|rank|task|time|error|request|attempt|GPU|device|worker|process|thread))s\b`)
 
+// lowerError and upperError are the word error, after a space and not
+// at a line's start, in its two spellings.
+var (
+	lowerError = regexp.MustCompile(`([ (])error\b`)
+	upperError = regexp.MustCompile(`([ (])Error\b`)
+)
+
 // lowerURL and upperURL are the word url in its two spellings.
 var (
 	lowerURL = regexp.MustCompile(`\burl\b`)
@@ -114,6 +121,16 @@ var lineVariants = []lineVariant{
 			return lowerURL.ReplaceAllString(line, "URL"), true
 		case upperURL.MatchString(line):
 			return upperURL.ReplaceAllString(line, "url"), true
+		}
+		return "", false
+	}},
+	{name: "error-case", inTraceback: true, apply: func(line string) (string, bool) {
+		// Another release capitalises the word error, or lowers it.
+		switch {
+		case lowerError.MatchString(line):
+			return lowerError.ReplaceAllString(line, "${1}Error"), true
+		case upperError.MatchString(line):
+			return upperError.ReplaceAllString(line, "${1}error"), true
 		}
 		return "", false
 	}},
@@ -266,6 +283,41 @@ var variantLimits = map[string]variantLimit{
 		slugs: []string{
 			"c10d-server-socket-address-in-use", "flashinfer-cubin-cache-stale",
 			"flashinfer-unsupported-kernel-config", "http-upstream-connect-failed",
+		},
+	},
+	"error-case": {
+		why: "the pattern spells the word error in its source's case inside a fixed phrase (a Go logger's error= key, a C library's report, a status or exception name) that its releases print one way; left as written",
+		slugs: []string{
+			"aiter-hip-call-failed", "ascend-cann-inner-error", "ascend-sdma-copy-failed",
+			"compiler-killed-out-of-memory", "cuda-initialization-error", "deepep-host-check-failed",
+			"grpc-server-error", "hip-no-binary-for-gpu", "http-client-request-rejected",
+			"http-client-server-error-status", "http-server-error-response",
+			"http-upstream-connect-failed", "llamacpp-missing-tensor",
+			"llamacpp-server-model-load-failed", "mooncake-master-unreachable",
+			"mooncake-rdma-async-event-error", "mooncake-store-allocation-failed",
+			"mooncake-store-checksum-mismatch", "mooncake-store-lease-expired",
+			"mooncake-store-operation-failed", "mooncake-store-transfer-failed",
+			"mooncake-store-version-mismatch", "mooncake-tcp-gpu-buffer-failed",
+			"nccl-ib-async-fatal-event", "nccl-ib-port-event", "nccl-remote-process-exited",
+			"nccl-shared-memory-segment-failed", "npu-aicore-exception", "nvcc-compilation-errors",
+			"nvidia-gpu-fallen-off-bus", "nvml-query-failed", "nvshmem-transport-runtime-error",
+			"ollama-cuda-driver-init-failed", "ollama-input-exceeds-context",
+			"ollama-model-incompatible-version", "ollama-model-requires-more-memory",
+			"ollama-runner-connection-lost", "ollama-runner-terminated",
+			"ollama-timed-out-waiting-for-runner", "ray-worker-died-system-error",
+			"rdma-work-completion-error", "router-start-failed", "shared-memory-bus-error",
+			"tgi-shard-method-error", "torch-memory-saver-after-kernel-fault",
+			"torch-memory-saver-cuda-error", "torch-memory-saver-invalid-request",
+			"torch-memory-saver-resume-oom", "torch-memory-saver-vmm-unavailable",
+			"triton-failed-to-load-all-models", "ucx-endpoint-error-unhandled",
+			"ucx-ib-completion-error", "ucx-operation-failed", "vllm-chat-stream-generator-error",
+		},
+	},
+	"error-case-in-traceback": {
+		why: "as error-case, for the exception line that ends a traceback",
+		slugs: []string{
+			"ascend-cann-inner-error", "deepep-host-check-failed", "http-client-server-error-status",
+			"http-upstream-connect-failed", "nccl-remote-process-exited",
 		},
 	},
 }
