@@ -169,8 +169,8 @@ var variantLimits = map[string]variantLimit{
 			"native-cuda-error-at-function", "nccl-net-device-count-mismatch",
 			"nccl-unhandled-cuda-error", "nccl-unhandled-system-error", "npu-function-error",
 			"npu-out-of-memory", "ollama-models-dir-permission-denied", "python-import-name-mismatch",
-			"python-module-not-found", "ray-worker-register-failed", "rccl-host-tuning-notice",
-			"rocm-kfd-not-accessible", "router-workers-startup-timeout",
+			"python-module-not-found", "ray-actor-died", "ray-worker-register-failed",
+			"rccl-host-tuning-notice", "rocm-kfd-not-accessible", "router-workers-startup-timeout",
 			"sglang-grpc-frontend-not-installed", "shared-library-not-found",
 			"shared-memory-bus-error", "sigquit-received-child-failed", "torch-allocator-nvml-assert",
 			"torch-memory-saver-cuda-error", "torch-memory-saver-vmm-unavailable",
@@ -185,7 +185,7 @@ var variantLimits = map[string]variantLimit{
 			"aiter-hip-call-failed", "c10d-server-socket-address-in-use",
 			"cuda-get-device-count-failed", "fatal-python-error-at-shutdown",
 			"flashinfer-cubin-cache-stale", "flashinfer-unsupported-kernel-config",
-			"http-upstream-connect-failed", "native-cuda-error-at-function",
+			"http-upstream-connect-failed", "native-cuda-error-at-function", "ray-actor-died",
 			"ucx-no-transport-to-peer",
 		},
 	},
@@ -608,9 +608,69 @@ var importPasteWordings = vocabulary{
 	},
 }
 
+// TestActorAndStepWordings checks Ray's reports of an actor whose
+// constructor raised, across its releases, and srun's wait for a step's
+// resources.
+func TestActorAndStepWordings(t *testing.T) {
+	checkVocabularies(t, []vocabulary{rayCreationTaskWordings, slurmStepWaits})
+}
+
+// rayCreationTaskWordings are Ray's reports of an actor dead in its
+// creation task: the ActorDiedError (RayActorError before 2.x) message
+// with the constructor's exception, the actor's own log line, and the 1.x
+// core worker's INFO notification; an actor that died with no creation
+// task exception, and one that exited as asked, are no failure of it.
+var rayCreationTaskWordings = vocabulary{
+	name: "Ray actor creation task",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(raylet) %s"},
+	},
+	terms: []vocabTerm{
+		{"ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109, actor_id=7b9995853ad2be757c1825e501000000, repr=<RolloutWorker object at 0x7f38dd7976e0>)", "", "", "ray-actor-creation-task-failed"},
+		{"ray.exceptions.RayActorError: The actor died because of an error raised in its creation task, ray::_Inner.__init__() (pid=74105, ip=10.0.59.208, repr=TorchTrainer)", "", "", "ray-actor-creation-task-failed"},
+		{"(DPEngineCoreActor pid=3551736) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::DPEngineCoreActor.__init__() (pid=3551736, ip=10.0.2.109)", "", "", "ray-actor-creation-task-failed"},
+		{"The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109)\n  File \"/opt/venv/lib/python3.12/site-packages/vllm/worker/worker.py\", line 182, in init_device\n    torch.cuda.set_device(self.device)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free.", "", "", "cuda-out-of-memory"},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, worker_id: 6515258a, raylet_id: dc116a1d, num_restarts: 0, has creation_task_exception=1", "", "", "ray-actor-died"},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, worker_id: 6515258a, raylet_id: dc116a1d, num_restarts: 0, has creation_task_exception=0", "", "", ""},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: ALIVE, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, num_restarts: 0, has creation_task_exception=0", "", "", ""},
+	},
+}
+
+// slurmStepWaits are srun's reports of a step waiting for resources an
+// earlier step holds: the first notice is routine, 'still disabled' a
+// step that keeps waiting.
+var slurmStepWaits = vocabulary{
+	name: "srun step creation waits",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "29: %s"},
+	},
+	terms: []vocabTerm{
+		{"srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)", "", "", "slurm-step-creation-disabled"},
+		{"srun: Job 9479148 step creation still disabled, retrying (Requested node configuration is not available)", "", "", "slurm-step-creation-disabled"},
+		{"srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)", "", "", ""},
+		{"srun: Step created for StepId=9479148.3", "", "", ""},
+	},
+}
+
 // variantExamples are the examples of the records the wording variants
 // added.
 var variantExamples = map[string]example{
+	"slurm-step-creation-disabled": {
+		match: []string{
+			"srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+			"53: srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		},
+		miss: []string{"srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)"},
+	},
+	"ray-actor-creation-task-failed": {
+		match: []string{
+			"ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109)",
+			"(T2VSynthMochiModel pid=198) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::T2VSynthMochiModel.__init__() (pid=198, ip=172.20.0.86)",
+		},
+		miss: []string{"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task."},
+	},
 	"slurm-step-oom-killed": {
 		match: []string{
 			"slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup.",
@@ -631,6 +691,9 @@ var variantWidened = map[string]example{
 	"linux-oom-killer": {match: []string{
 		"Aug 18 03:19:11 169 kernel: Killed process 7748 (python) total-vm:12907828kB, anon-rss:11500204kB, file-rss:0kB",
 		"[ 9876.543210] Out of memory: Kill process 4021 (python3) score 912 or sacrifice child",
+	}},
+	"ray-actor-died": {match: []string{
+		"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, num_restarts: 0, has creation_task_exception=1",
 	}},
 	"nccl-unhandled-cuda-error": {match: []string{
 		"CUDA error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
