@@ -735,3 +735,54 @@ var ncclResultStrings = vocabulary{
 		{"remote process exited or there was a network error", "", "", "nccl-remote-process-exited"},
 	},
 }
+
+// TestReleaseWordings checks failures whose wording changed across the
+// releases of their source: torch's CUDA out-of-memory report before and
+// after 2.1 and on HIP and XPU, the c10d watchdog's collective timeout
+// from 1.10 to 2.x, and a kernel fault as the CUDA runtime, the driver
+// API and torch's accelerator error word it.
+func TestReleaseWordings(t *testing.T) {
+	checkVocabularies(t, []vocabulary{torchOOMReleases, c10dTimeoutReleases, illegalAddressWordings})
+}
+
+var torchOOMReleases = vocabulary{
+	name: "torch CUDA OOM across releases",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+		{Field: fieldText, Format: tb("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; 14.56 GiB already allocated; 3.44 MiB free; 14.68 GiB reserved in total by PyTorch)", "", "", "cuda-out-of-memory"},
+		{"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 79.15 GiB total capacity; 76.02 GiB already allocated; 1.02 GiB free; 77.50 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.", "", "", "cuda-out-of-memory"},
+		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free. Including non-PyTorch memory, this process has 77.89 GiB memory in use.", "", "", "cuda-out-of-memory"},
+		{"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 191.98 GiB of which 1.20 GiB is free.", "", "", "cuda-out-of-memory"},
+	},
+}
+
+var c10dTimeoutReleases = vocabulary{
+	name: "c10d watchdog timeout across releases",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+	},
+	terms: []vocabTerm{
+		{"[E ProcessGroupNCCL.cpp:566] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800439 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+		{"[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800528 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+		{"[rank0]:[E1101 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [PG ID 0 PG GUID 0(default_pg) Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600044 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+	},
+}
+
+var illegalAddressWordings = vocabulary{
+	name: "CUDA illegal address by API",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: CUDA error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"torch.AcceleratorError: CUDA error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA driver error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA_ERROR_ILLEGAL_ADDRESS", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: cudaErrorIllegalAddress: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA Error: an illegal memory access was encountered (700)", "", "", "cuda-illegal-memory-access"},
+	},
+}
