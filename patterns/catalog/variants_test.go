@@ -786,3 +786,30 @@ var illegalAddressWordings = vocabulary{
 		{"RuntimeError: CUDA Error: an illegal memory access was encountered (700)", "", "", "cuda-illegal-memory-access"},
 	},
 }
+
+// TestLibraryWordingGaps checks wordings of families the catalog reads in
+// one form and missed in another: torch's CPU allocator refusing host
+// memory (its older 'not enough memory' and newer 'can't allocate memory'
+// texts), transformers' 'Can't load ...' for a configuration, model or
+// processor as well as a tokenizer, and torch's lazy CUDA init finding no
+// device after all.
+func TestLibraryWordingGaps(t *testing.T) {
+	checkVocabularies(t, []vocabulary{libraryWordingGaps})
+}
+
+var libraryWordingGaps = vocabulary{
+	name: "library wording gaps",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+		{Field: fieldText, Format: tb("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: [enforce fail at alloc_cpu.cpp:83] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4294967296 bytes. Error code 12 (Cannot allocate memory)", "", "", "host-cannot-allocate-memory"},
+		{"RuntimeError: [enforce fail at CPUAllocator.cpp:64] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 1073741824 bytes. Error code 12 (Cannot allocate memory)", "", "", "host-cannot-allocate-memory"},
+		{"RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate 4294967296 bytes.", "", "", "host-cannot-allocate-memory"},
+		{"OSError: Can't load the configuration of '/models/qwen'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/qwen' is the correct path to a directory containing a config.json file", "", "", "hf-config-file-missing"},
+		{"OSError: Can't load the model for 'org/model'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
+		{"OSError: Can't load image processor for 'Qwen/Qwen2-VL-7B-Instruct'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
+		{"RuntimeError: torch._C._cuda_getDeviceCount() > 0 INTERNAL ASSERT FAILED at \"../torch/csrc/cuda/Module.cpp\":187, please report a bug to PyTorch.", "", "", "no-cuda-gpus-available"},
+	},
+}
