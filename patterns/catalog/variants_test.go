@@ -810,6 +810,13 @@ var libraryWordingGaps = vocabulary{
 		{"OSError: Can't load the configuration of '/models/qwen'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/qwen' is the correct path to a directory containing a config.json file", "", "", "hf-config-file-missing"},
 		{"OSError: Can't load the model for 'org/model'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
 		{"OSError: Can't load image processor for 'Qwen/Qwen2-VL-7B-Instruct'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
+		// torch 1.x's NCCL error text: the result's number and its string.
+		{"RuntimeError: NCCL Error 3: internal error", "", "", "nccl-internal-error"},
+		{"RuntimeError: NCCL Error 2: unhandled system error", "", "", "nccl-unhandled-system-error"},
+		{"RuntimeError: NCCL Error 5: invalid usage", "", "", "nccl-invalid-usage"},
+		// torch's TCPStore before its socket errors named the errno.
+		{"RuntimeError: Address already in use", "", "", "address-already-in-use"},
+		{"torch.distributed.DistNetworkError: Address already in use", "", "", "address-already-in-use"},
 		{"RuntimeError: torch._C._cuda_getDeviceCount() > 0 INTERNAL ASSERT FAILED at \"../torch/csrc/cuda/Module.cpp\":187, please report a bug to PyTorch.", "", "", "no-cuda-gpus-available"},
 	},
 }
