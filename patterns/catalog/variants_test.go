@@ -820,3 +820,37 @@ var libraryWordingGaps = vocabulary{
 		{"RuntimeError: torch._C._cuda_getDeviceCount() > 0 INTERNAL ASSERT FAILED at \"../torch/csrc/cuda/Module.cpp\":187, please report a bug to PyTorch.", "", "", "no-cuda-gpus-available"},
 	},
 }
+
+// TestEngineReleaseWordings checks engines' failures in their other
+// releases' wordings, read as a server configured for that engine (the
+// record's own) reads them: vLLM's
+// V0 engine process failing to start beside V1's engine core, and
+// llama.cpp's context init failing on its prompt-processing compute
+// buffers as well as its KV cache.
+func TestEngineReleaseWordings(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tc := range []struct{ text, want string }{
+		{rawTB("RuntimeError: Engine process failed to start. See stack trace for the root cause."), "vllm-engine-core-initialization-failed"},
+		{rawTB("RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_DP0': 1}"), "vllm-engine-core-initialization-failed"},
+		{"llama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers", "llamacpp-failed-to-allocate-buffer"},
+		{"llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache", "llamacpp-failed-to-allocate-buffer"},
+	} {
+		r := recordBySlug(t, tc.want)
+		if ok, leader := leadsExample(m, r, tc.text); !ok {
+			t.Errorf("%s leads, want %s\n%s", leader, tc.want, tc.text)
+		}
+	}
+}
+
+// recordBySlug returns the embedded catalog's record of slug.
+func recordBySlug(t *testing.T, slug string) *patterns.Record {
+	t.Helper()
+	recs, _ := patterns.Default()
+	for i := range recs {
+		if recs[i].Slug == slug {
+			return &recs[i]
+		}
+	}
+	t.Fatalf("no record %s", slug)
+	return nil
+}
