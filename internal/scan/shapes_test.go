@@ -209,7 +209,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// Two spaces before every line (the indent-2 wrapper, added with the
 	// two-space paste lead): a traceback's tail that opens with a frame,
 	// a source line or a py-spy frame keeps the paste's two spaces.
-	"023-double-spaced-ninja-missing-pipe-format.log":                  {"indent-2": indentFrameFirst},
 	"204-headless-marlin-moe-sum-reduce-launch-failed.log":             {"indent-2": indentFrameFirst},
 	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log":            {"indent-2": indentFrameFirst},
 	"277-traceback-tail-bare-assertionerror-chunked-prefix.log":        {"indent-2": indentFrameFirst},

@@ -201,18 +201,14 @@ var variantLimits = map[string]variantLimit{
 		why: "the pattern reads the exception as 'Type: message' or from the line's start; a logged repr Type('message') is the same exception in another shape, which belongs where an entry's exception is parsed, not in each record",
 		slugs: []string{
 			"c10d-client-socket-connect-failed", "c10d-store-socket-wait-timeout",
-			"c10d-tcpstore-recv-failed", "checkpoint-file-corrupt", "context-length-exceeds-derived",
-			"cublas-status-error", "cuda-unknown-error", "filesystem-access-denied",
-			"h11-local-protocol-error", "http-client-read-timeout", "http-client-request-rejected",
+			"checkpoint-file-corrupt", "context-length-exceeds-derived", "cuda-unknown-error",
+			"filesystem-access-denied", "http-client-read-timeout", "http-client-request-rejected",
 			"http-client-server-error-status", "http-upstream-connect-failed",
-			"http-upstream-disconnected", "image-decode-failed", "lmdeploy-engine-config-invalid",
-			"load-weights-key-error", "multiprocessing-start-method-already-set", "path-not-found",
+			"lmdeploy-engine-config-invalid", "load-weights-key-error", "path-not-found",
 			"python-import-name-mismatch", "python-module-not-found", "sglang-launch-flags-rejected",
-			"tokenizer-decode-id-out-of-range", "torch-dynamo-internal-error",
-			"torch-elastic-signal-exception", "torch-extension-build-failed",
-			"torch-inductor-lowering-failed", "torch-spawn-process-exited", "tp-size-not-divisible",
-			"vllm-engine-args-rejected", "vllm-engine-core-died-unexpectedly",
-			"zmq-context-terminated",
+			"torch-dynamo-internal-error", "torch-extension-build-failed",
+			"torch-inductor-lowering-failed", "tp-size-not-divisible", "vllm-engine-args-rejected",
+			"vllm-engine-core-died-unexpectedly",
 		},
 	},
 	"bold": {
@@ -230,7 +226,7 @@ var variantLimits = map[string]variantLimit{
 	"glog": {
 		why: "the pattern anchors the line's start or reads the exception's own first line, and a glog header in front of a Python exception is not taken off by the entry layer",
 		slugs: []string{
-			"cuda-unknown-error", "ninja-not-installed", "ollama-runner-connection-lost",
+			"cuda-unknown-error", "ollama-runner-connection-lost",
 		},
 	},
 	"srun-label": {
