@@ -182,7 +182,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	var cands, after []*group
 	var printed *group
 	for _, m := range g.scopeGroups(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || saysLess(m.gr, from) {
 			continue
 		}
 		switch {

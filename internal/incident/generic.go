@@ -483,6 +483,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			// Its library's next line, printed after a wait.
 			cause = g.nextOfLibrary(gen, id)
 		}
+		if cause == nil {
+			// A line that only says its task failed, beside the line
+			// a consequence record reads (see restate.go).
+			cause = g.saidNear(gen, id)
+		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)
 			g.remove(id)

@@ -353,6 +353,53 @@ func (g *Grouper) saidBefore(o *Occurrence, b burst) *group {
 	return best
 }
 
+// The vague line may come first ("ERROR gateway::handler: request
+// failed", then "upstream connect error: Connection refused"): the same
+// two lines, the same lead. A settling vague line of the consequence's
+// source and burst is no root the consequence folds into (saysLess);
+// when its settle time ends it is listed in that consequence's incident
+// (saidNear).
+
+// vagueLine reports whether gr is the incident of a generic line that
+// only says its task failed (analysis.VagueMessage) or of a Rust panic
+// that only unwrapped an error (unwrapPanic).
+func vagueLine(gr *group) bool {
+	return gr.Generic && gr.Alert.Record.ID == "" &&
+		(gr.NativeKind == entry.NativeRustPanic || analysis.VagueMessage(lineOf(gr)))
+}
+
+// saysLess reports whether the incident c is a settling vague line
+// (vagueLine) of the source of a consequence that a record with
+// solutions names, printed within a burst's bytes of it: the consequence
+// says what failed, so c joins it rather than leads it.
+func saysLess(c *group, from eventOf) bool {
+	return from.recorded && from.source != "" && c.Settling && c.Source == from.source && vagueLine(c) &&
+		gapBetween(c.Off, c.End, from.off, from.end) <= maxBurstGap
+}
+
+// saidNear returns, for the vague line gen (fingerprint id), the earliest
+// settling incident of a consequence record with solutions of its source
+// and burst, printed before or after it; nil when there is none or gen is
+// no vague line.
+func (g *Grouper) saidNear(gen *group, id string) *group {
+	if gen.Source == "" || !vagueLine(gen) {
+		return nil
+	}
+	b := burstOf(gen)
+	var best *group
+	for _, m := range g.scopeConsequences(gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Settling || c.Source != gen.Source || c.Alert.Record.ID == "" ||
+			len(c.Alert.Record.Solutions) == 0 || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
 // lineOfAlert is the line an alert's incident began with.
 func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
 

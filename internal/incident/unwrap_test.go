@@ -62,8 +62,8 @@ func TestAnUnwrapPanicJoinsTheErrorItUnwrapped(t *testing.T) {
 	}
 }
 
-// An unwrap panic long after an error line is another call's: it stays
-// an incident of its own beside the error line.
+// An unwrap panic or a vague line long after an error line is another
+// call's: it stays an incident of its own beside the error line.
 func TestALaterUnwrapPanicStaysApart(t *testing.T) {
 	m := crashMatcher(t)
 	errLine := "2025-06-01T12:00:01.123456Z ERROR my_gateway::backend: backend returned an unreadable body for chat completion: expected value at line 1 column 1"
@@ -76,6 +76,11 @@ func TestALaterUnwrapPanicStaysApart(t *testing.T) {
 			"2025-06-01T12:01:31.000000Z  INFO my_gateway::server: request served in 10 ms",
 			"thread 'tokio-runtime-worker' panicked at src/backend.rs:77:51:",
 			"called `Option::unwrap()` on a `None` value"}},
+		{"a vague line minutes after a connection failure", []string{
+			"2025-06-01T12:00:01.123456Z ERROR gateway::proxy: upstream connect error: Connection refused (os error 111)",
+			"2025-06-01T12:05:30.000000Z  INFO gateway::server: request served in 12 ms",
+			"2025-06-01T12:05:31.000000Z  INFO gateway::server: request served in 10 ms",
+			"2025-06-01T12:05:31.500000Z ERROR gateway::handler: request failed"}},
 	} {
 		if got := scanLines(t, m, tc.lines); len(got) != 2 {
 			t.Errorf("%s: want 2 incidents, got %d:%s", tc.name, len(got), describe(got))
@@ -140,9 +145,9 @@ func TestOneLibraryThatDoesNotLoadIsOneIncident(t *testing.T) {
 // consequence record reads, says nothing that line did not: the record
 // leads, the vague line is listed in its incident. Composed after a
 // Python service's logging format, a Rust gateway's tracing lines and a
-// benchmark client's root-logger lines; each under every layout. A vague
-// line printed first, or long after, or one that says why, keeps its own
-// place.
+// benchmark client's root-logger lines; each under every layout, the
+// vague line printed after the failure or before it. A vague line that
+// says why keeps its own place.
 func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 	m := crashMatcher(t)
 	cases := []struct {
@@ -168,14 +173,23 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 			t.Fatalf("%s: the failure alone gives %d incidents, want one classified:%s", c.name, len(alone), describe(alone))
 		}
 		want := leadOf(alone[0])
-		for _, l := range layouts {
-			lines := []string{l.line(c.what)}
-			for _, v := range strings.Split(c.vague, "\n") {
-				lines = append(lines, l.line(v))
-			}
-			got := scanLines(t, m, lines)
-			if len(got) != 1 || leadOf(got[0]) != want {
-				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+		vague := strings.Split(c.vague, "\n")
+		orders := [][]string{append([]string{c.what}, vague...)}
+		if !strings.Contains(c.vague, "panicked") {
+			// A panic unwraps what went before it; a vague line may be
+			// printed first.
+			orders = append(orders, append(append([]string{}, vague...), c.what))
+		}
+		for _, order := range orders {
+			for _, l := range layouts {
+				var lines []string
+				for _, s := range order {
+					lines = append(lines, l.line(s))
+				}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
 			}
 		}
 	}
