@@ -467,6 +467,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// cut or in another entry: where, not what.
 			d.Fragment = true
 		}
+		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) && entry.FailureStatusEnd(d.Headline) {
+			// "Worker exits with an exit code 1.", "Failed to set up
+			// the store, error code: -1": the status a step failed
+			// with, whose cause the lines around it state. Around a
+			// cause it is that cause's consequence; alone it is still
+			// alerted.
+			d.Role = patterns.RoleConsequence
+		}
 		if sig == SignalNative && e.Native == entry.NativeShell {
 			// "Killed", "Segmentation fault (core dumped)": the shell
 			// reports that a process died, not why; sglang's launcher

@@ -278,6 +278,11 @@ type pending struct {
 	msg     string
 	prefix  string
 	native  string
+	// msgNext: the header held no message, which a line after it gives
+	// (nextMessage); msgLine is the index among the kept lines of the
+	// line that gave it, 0 while the message is the first line's.
+	msgNext bool
+	msgLine int
 
 	// st is where the entry stands in the continuation rules
 	// (machine.go): what opened it and the phase of its traceback.
@@ -615,6 +620,9 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)
+	if p.msgNext {
+		s = a.nextMessage(s)
+	}
 	a.advance(s)
 	a.noteBare(s)
 	if p.relay != relayNone {
@@ -1031,6 +1039,11 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
+		if p.st == stRecord && p.record == "" && emptyMessage(p.msg) {
+			// A time and a level alone: the message is on the lines
+			// after (twoline.go).
+			p.msgNext = true
+		}
 		if p.format == FormatDynamo && strings.HasSuffix(p.msg, "standard error output:") {
 			p.relay = relayStderr // TGI's launcher relaying a shard's stderr
 		}
@@ -1302,6 +1315,18 @@ func (a *Assembler) continues(c *classified) bool {
 	if p.relay == relayFailed && strings.HasPrefix(s, "Error: ShardCannotStart") {
 		return true
 	}
+	if p.msgNext && !afterBlank && (!c.header && !isTracebackLine(s) && !isFrameLine(s) || p.format == FormatJUL && isJULLevelLine(s)) {
+		// The message of a header that held none (twoline.go), or a
+		// journal entry's next field. java.util.logging's "INFO: msg"
+		// reads as a header of its own, uvicorn's.
+		return true
+	}
+	if p.format == FormatJUL && !c.header && !afterBlank {
+		// java.util.logging prints the throwable after the message:
+		// its exception line, "at" frames and causes, up to the next
+		// record's first line.
+		return true
+	}
 	var r rule
 	if c.header {
 		r = rules[p.st][lcHeader] // most lines that come here: no other class to read
@@ -1463,6 +1488,14 @@ func (a *Assembler) emit() {
 			switch {
 			case p.wholeText:
 				e.Text = e.Raw
+			case p.msgLine > 0 && p.msgLine < len(a.kept.head):
+				// The message a later line gave (nextMessage): the
+				// text begins with it.
+				at := 0
+				for _, l := range a.scratch[:p.msgLine] {
+					at += len(l) + 1
+				}
+				e.Text = e.Raw[at+len(a.scratch[p.msgLine])-len(p.msg):]
 			case p.ownMsg:
 				e.Text = p.msg + e.Raw[len(first):]
 			default:

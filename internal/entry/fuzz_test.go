@@ -55,6 +55,11 @@ var fuzzSeeds = []string{
 	// Lines quoted whole as inline code (before an ellipsis, as list
 	// items) and native lines a paste indented.
 	"`E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory`...\n- `W0326 14:23:05.734648 1307 rdma_transport.cpp:400] x`\n`    scheduler.event_loop()`…\n  [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [e.cc:23] AICPU launch failed\n  RuntimeError: x",
+	// Records whose message is on the line after their header: a time and
+	// a level alone, java.util.logging's, journalctl -o verbose's.
+	"2025-08-28 01:22:58 [ERROR]\n [m] Failed to parse tool call\nDec 06, 2026 3:51:02 PM a.B c\nSEVERE: x\njava.lang.RuntimeException: y\n\tat a.B.c(B.java:1)\nSat 2026-12-05 10:00:00.123456 UTC [s=1;i=2]\n    PRIORITY=3\n    MESSAGE=RuntimeError: z",
+	// Records stamped with the time of day alone and a level.
+	"23:59:59.120 [main] ERROR c.e.M - x\n00:00:03,250 - ERROR - y\n[00:00:04] ERROR: z\n[00:00:06 WARN] w\n[00:00:07] v",
 	// A log viewer's export: a time and a tab before Ray actors' lines.
 	"2025-11-06T02:10:00.702Z\t(A pid=1) [2025-07-15 17:11:34] x\n2025-11-06T02:10:00.709Z\t(B pid=2) Error: y\n2025-11-06T02:10:00.716Z\t\t",
 }

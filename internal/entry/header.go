@@ -157,8 +157,15 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		} else if h, ok := parseSRT(s[1:], loc, ref); ok {
 			return h, true
 		}
-		if h, ok := parseLegacy(s[1:], loc, ref); ok {
-			return h, true
+		if len(s) > 9 && isClock(s[1:9]) {
+			// A time of day alone: a level after it makes it a
+			// logger's record, none legacy sglang's.
+			if h, ok := parseClockFirst(s[1:], ref, loc, true); ok {
+				return h, true
+			}
+			if h, ok := parseLegacy(s[1:], loc, ref); ok {
+				return h, true
+			}
 		}
 		if h, ok := parseDiffusion(s[1:], loc, ref); ok {
 			return h, true
@@ -199,10 +206,19 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if len(s) > 2 && s[2] == '/' {
 			return parseLMDeploy(s, loc, ref)
 		}
+		if len(s) > 2 && s[2] == ':' {
+			return parseClockFirst(s, ref, loc, false)
+		}
 		return parsePythonTimeFirst(s, loc)
 	}
 	if isUpper(s[0]) {
-		return parsePythonLevelFirst(s, loc, ref)
+		if h, ok := parsePythonLevelFirst(s, loc, ref); ok {
+			return h, true
+		}
+		if len(s) > 6 && s[6] == ',' {
+			return parseJULHeader(s, loc)
+		}
+		return parseJournalHeader(s, loc)
 	}
 	switch s[0] {
 	case '{':
@@ -495,27 +511,17 @@ func parsePythonTimeFirst(s string, loc *time.Location) (header, bool) {
 			rest = rest[6:]
 		}
 	}
-	for field := 0; field < 2; field++ {
-		rest = trimSeparators(rest)
-		if lvl, after, ok := levelWord(rest); ok {
-			if after != "" && !isSeparator(after[0]) {
-				return header{}, false
-			}
-			h := header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}
-			if n, r := locatedBracket(h.msg); n > 0 {
-				// A user's format that prints the process and where
-				// the logger was called: not what it said.
-				h.msg, h.ranks = h.msg[n:], r
-			}
-			return h, true
-		}
-		sp := strings.IndexAny(rest, " \t")
-		if sp <= 0 || sp > 64 {
-			return header{}, false
-		}
-		rest = rest[sp:]
+	lvl, after, ok := levelInFields(rest)
+	if !ok {
+		return header{}, false
 	}
-	return header{}, false
+	h := header{format: FormatPython, time: t, ranks: NoRanks, level: lvl, msg: trimPythonLocation(trimAfterLevel(after))}
+	if n, r := locatedBracket(h.msg); n > 0 {
+		// A user's format that prints the process and where
+		// the logger was called: not what it said.
+		h.msg, h.ranks = h.msg[n:], r
+	}
+	return h, true
 }
 
 // parsePythonLevelFirst matches "LEVEL MM-DD HH:MM:SS[.mmm] msg" (vLLM and

@@ -29,7 +29,32 @@ const (
 const (
 	shapeDigits = 0x01
 	shapeLevel  = 0x02
+	// shapeLabel is a number that opens the prefix and a colon follows,
+	// right-aligned by up to maxLabelPad spaces: a launcher pads its task
+	// labels to one width (srun --label's " 3: " and "12: "), so the
+	// labels of one stream are one shape whatever their digits.
+	shapeLabel = 0x03
 )
+
+// maxLabelPad bounds the spaces before a right-aligned label (shapeLabel).
+const maxLabelPad = 4
+
+// labelAt returns the length of a right-aligned number at the start of p
+// that a colon follows (shapeLabel), or 0.
+func labelAt(p string) int {
+	i := 0
+	for i < len(p) && i < maxLabelPad && p[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(p) && isDigit(p[j]) {
+		j++
+	}
+	if j == i || j >= len(p) || p[j] != ':' {
+		return 0
+	}
+	return j
+}
 
 // prefixLearner finds a per-line prefix that a collector, CI system or
 // wrapping logger put in front of every line of a stream, from the lines
@@ -424,14 +449,17 @@ func panicHeadAt(s string) int {
 	return -1
 }
 
-// failureLine reports whether s is a strict exception line or a native
-// error line.
+// failureLine reports whether s is a strict exception line, a native
+// error line (a program's diagnostic among them) or a record without a
+// level whose message says a step failed (summaryRecord).
 func failureLine(s string, ref time.Time, loc *time.Location) bool {
 	if _, _, ok := parseBareException(s); ok {
 		return true
 	}
-	n, ok := parseNative(s, ref, loc)
-	return ok && (normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal)
+	if n, ok := parseNative(s, ref, loc); ok {
+		return normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal
+	}
+	return summaryRecord(s, ref, loc)
 }
 
 // quietLevelIn reports whether the prefix p holds a level word below
@@ -639,7 +667,12 @@ func isLearnablePrefix(p string) bool {
 // shapeOf appends the shape of p to dst and returns its length, 0 when the
 // shape would not fit.
 func shapeOf(dst []byte, p string) int {
-	for i := 0; i < len(p); {
+	i := 0
+	if n := labelAt(p); n > 0 {
+		dst = append(dst, shapeLabel)
+		i = n
+	}
+	for i < len(p) {
 		c := p[i]
 		switch {
 		case isDigit(c):
@@ -680,6 +713,12 @@ func matchShape(s string, shape []byte) int {
 	i := 0
 	for k := 0; k < len(shape); k++ {
 		switch c := shape[k]; c {
+		case shapeLabel:
+			n := labelAt(s[i:])
+			if n == 0 {
+				return 0
+			}
+			i += n
 		case shapeDigits:
 			if i >= len(s) || !isDigit(s[i]) {
 				return 0

@@ -189,3 +189,43 @@ func FuzzFamilyPrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestAssemblerRightAlignedLabels: a launcher that pads its task labels to
+// the widest one (srun --label with ten tasks or more: " 3: " beside
+// "12: "), pdsh-style hosts aside, interleaves the tasks' lines out of
+// order; each label is one shape, so every line loses it and each task's
+// lines are an entry of their own rank.
+func TestAssemblerRightAlignedLabels(t *testing.T) {
+	in := strings.Join([]string{
+		"29: srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		" 6: srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		"12: Traceback (most recent call last):",
+		` 3: RuntimeError: CUDA error: out of memory`,
+		`12:   File "/srv/model_runner.py", line 12, in load`,
+		"12: ValueError: bad config",
+		"  101: RuntimeError: x",
+	}, "\n")
+	es := assemble(t, Options{}, in)
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Process+"|"+e.Message)
+	}
+	want := []string{
+		"rank 29|srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		"rank 6|srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		"rank 12|Traceback (most recent call last):",
+		"rank 3|RuntimeError: CUDA error: out of memory",
+		// The traceback's rest, its frame and exception line, after
+		// another task's line: one entry of rank 12.
+		"rank 12|  File \"/srv/model_runner.py\", line 12, in load",
+		"rank 101|RuntimeError: x",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	a, b := make([]byte, 0, 8), make([]byte, 0, 8)
+	a, b = a[:shapeOf(a, " 3: ")], b[:shapeOf(b, "12: ")]
+	if string(a) != string(b) || matchShape("   7: x", []byte{shapeLabel, ':', ' '}) != 6 || matchShape("     7: x", []byte{shapeLabel, ':', ' '}) != 0 {
+		t.Error("a right-aligned label is not one shape")
+	}
+}

@@ -506,8 +506,9 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	if !a.kept.extendLast(joined) {
 		return false
 	}
-	if a.kept.count() == 1 {
-		// The first line: the message is its tail.
+	if n := a.kept.count(); n == 1 || n-1 == p.msgLine && p.msgLine > 0 {
+		// The first line, or the line that gave the message
+		// (nextMessage): the message is its tail.
 		p.msg = joined[len(prev)-len(p.msg):]
 	}
 	if p.bareType != "" {
@@ -753,7 +754,7 @@ func isFoldMiddle(prev, next string, foldWidth int) bool {
 // case too, so theirs are never rests.
 func isNativeRest(prev string, c *classified) bool {
 	switch c.n.kind {
-	case NativeCompiler, NativeLocated, NativeShell:
+	case NativeCompiler, NativeLocated, NativeShell, NativeDiagnostic:
 		return false
 	}
 	s := c.s

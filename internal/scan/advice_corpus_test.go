@@ -65,8 +65,6 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // knowingly carry only generic advice, with why. The test expects each to
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
-	// heldout-15 (development since heldout-16): measured blind, not tuned to.
-	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": "held out: LM Studio's tool-call parse failure leads unclassified (headlined by its record's second line), with no phase or component to advise from",
 	// Held out (heldout-16): measured, not tuned to.
 	"1007-lmcache-p2p-vllm-worker-indexerror.log":                  "held out: the worker's caret-line entry and EngineCore's failure to start lead unclassified and under vllm-enginecore-failed-to-start, both with only generic advice",
 	"1008-vllm-lmcache-rtx5090-engine-dead.log":                    "held out: the API server's 'raise self._format_exception' frame line leads unclassified with no phase or component to advise from",
