@@ -440,6 +440,15 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if first, _, _ := strings.Cut(e.Message, "\n"); foldedAtBlank(strings.TrimRight(first, "\r")) {
+			// A message line a word-wrapping tool cut at a blank: its
+			// rest is the next line, of the message or of the entry.
+			rest := e.Message
+			if i := strings.Index(e.Text, first); i >= 0 {
+				rest = e.Text[i:]
+			}
+			d.Headline = firstTextLine(rest)
+		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}

@@ -130,11 +130,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// heldout-15, right as posted since a record's message on the line
-	// after its header is read.
-	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": {
-		"fold-s-100": "folded at 100 columns, the message line's piece ends in a space and its rest ('response):  Failed to parse tool call: ...') ends in one too, as LM Studio ends its lines: a writer's next line as likely, so the rest is not rejoined and the headline stops before the cause",
-	},
 	// dev-10: measured before any change made for the batch.
 	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
 		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
