@@ -302,6 +302,17 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	d.Key = cause.Record.ID
 	d.Headline = matchedHeadline(e, cause)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
+	if x := readLink(e, s.spans[s.causeAt]); x != nil && x != d.Exception &&
+		(cause.Record.ErrorClass == "" || lastDotted(d.Exception.Type) != lastDotted(cause.Record.ErrorClass)) && vagueWrapper(d.Exception) {
+		// The record read an earlier link of a chain whose last link
+		// only says it failed: the link it read is the exception.
+		d.Exception = x
+		if r := e.Traceback.RootCause(); r != x {
+			d.RootCause = r
+		} else {
+			d.RootCause = nil
+		}
+	}
 	d.Severity = cause.Record.Severity
 	a.leadInPhase(d, e)
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {

@@ -105,3 +105,24 @@ func readsEarlierLink(e *entry.Entry, spans []span) bool {
 	}
 	return false
 }
+
+// readLink returns the link of e's chain, before its last, whose
+// exception line the span sp covers: the link a record's hit read. Nil
+// when there is none.
+func readLink(e *entry.Entry, sp span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil || len(tb.Links) < 2 {
+		return nil
+	}
+	for i := 0; i < len(tb.Links)-1; i++ {
+		line := FirstLine(ExceptionLine(&tb.Links[i]))
+		if line == "" {
+			continue
+		}
+		at := strings.Index(e.Text, line)
+		if at >= 0 && at >= sp.from && at < sp.to {
+			return &tb.Links[i]
+		}
+	}
+	return nil
+}
