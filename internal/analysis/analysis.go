@@ -286,6 +286,16 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			d.Role = patterns.RoleConsequence
 			return true
 		}
+		if root := rootUnderConsequence(e, s.spans, s.spans[s.causeAt]); root != nil {
+			// The consequence record read the last link of a chain
+			// ("RuntimeError: Engine core initialization failed. See
+			// root cause above."), and no record reads its root: the
+			// root is the failure, the record its context.
+			d.Context = s.framing()
+			d.Alternatives, d.Others = nil, s.unframed()
+			a.unclassified(d, e, SignalException, patterns.SeverityError, root)
+			return true
+		}
 	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library

@@ -18,7 +18,10 @@ import (
 // Connection refused". So when the last link is such a vague wrapper, the
 // root leads: its exception is the headline, the key and the triage's, and
 // a record that reads the root is the cause even when it is a consequence
-// record and the wrapper's line is read by none.
+// record and the wrapper's line is read by none. So when a consequence
+// record reads the last link ("RuntimeError: Engine core initialization
+// failed. See root cause above.") and no record reads the root: the root
+// leads, the record is its context.
 
 // maxVagueMessage bounds the message a vague wrapper says: a phrase, not
 // an explanation.
@@ -92,15 +95,24 @@ func readsEarlierLink(e *entry.Entry, spans []span) bool {
 		return false
 	}
 	for i := 0; i < len(tb.Links)-1; i++ {
-		line := FirstLine(ExceptionLine(&tb.Links[i]))
-		if line == "" {
-			continue
+		if linkRead(e, &tb.Links[i], spans) {
+			return true
 		}
-		at := strings.Index(e.Text, line)
-		for _, sp := range spans {
-			if at >= 0 && at >= sp.from && at < sp.to {
-				return true
-			}
+	}
+	return false
+}
+
+// linkRead reports whether one of spans covers the exception line of the
+// link l of e's chain.
+func linkRead(e *entry.Entry, l *entry.Exception, spans []span) bool {
+	line := FirstLine(ExceptionLine(l))
+	if line == "" {
+		return false
+	}
+	at := strings.Index(e.Text, line)
+	for _, sp := range spans {
+		if at >= 0 && at >= sp.from && at < sp.to {
+			return true
 		}
 	}
 	return false
@@ -125,4 +137,26 @@ func readLink(e *entry.Entry, sp span) *entry.Exception {
 		}
 	}
 	return nil
+}
+
+// rootUnderConsequence returns the root link of e's chain when the span
+// at, a consequence record's hit, covers its last link's exception line
+// and no span of spans covers the root's: the chain's own failure, which
+// the consequence it ended in ("Engine core initialization failed. See
+// root cause above.") points to. Nil otherwise.
+func rootUnderConsequence(e *entry.Entry, spans []span, at span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil || len(tb.Links) < 2 {
+		return nil
+	}
+	last := FirstLine(ExceptionLine(tb.Outermost()))
+	i := strings.LastIndex(e.Text, last)
+	if last == "" || i < at.from || i >= at.to {
+		return nil
+	}
+	root := tb.RootCause()
+	if root.Type == "" || linkRead(e, root, spans) {
+		return nil
+	}
+	return root
 }
