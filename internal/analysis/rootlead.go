@@ -80,10 +80,26 @@ func rootUnderWrapper(tb *entry.Traceback, exc *entry.Exception) *entry.Exceptio
 		return nil
 	}
 	root := tb.RootCause()
-	if root == nil || root == exc || root.Type == "" || vagueWrapper(root) {
+	if root == nil || root == exc || !saysWhy(root) {
 		return nil
 	}
 	return root
+}
+
+// saysWhy reports whether the root link x of a chain can say why it
+// failed: it has a type, is no vague wrapper itself, and is no exception
+// by which Python stops a task or a loop (a cancelled task, an interrupt,
+// an exit, an iterator's end): those say that something ended, and the
+// link after them why.
+func saysWhy(x *entry.Exception) bool {
+	if x == nil || x.Type == "" || vagueWrapper(x) {
+		return false
+	}
+	switch lastDotted(x.Type) {
+	case "CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration", "StopAsyncIteration":
+		return false
+	}
+	return true
 }
 
 // readsEarlierLink reports whether one of spans covers the exception line
@@ -155,7 +171,7 @@ func rootUnderConsequence(e *entry.Entry, spans []span, at span) *entry.Exceptio
 		return nil
 	}
 	root := tb.RootCause()
-	if root.Type == "" || linkRead(e, root, spans) {
+	if !saysWhy(root) || linkRead(e, root, spans) {
 		return nil
 	}
 	return root

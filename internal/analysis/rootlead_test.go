@@ -41,6 +41,7 @@ func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
 		{"a bare Exception that could not do its job", model + direct + outer("Exception: Unable to run the generation step"), "", "KeyError: 'attention_mask'"},
 		{"an engine's consequence record on the last link over a root no record reads", config + direct +
 			outer("RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"), "", "ValueError: unknown rope_scaling type 'yarn2'"},
+		{"a cancelled task under a vague wrapper", head + frame("/srv/app/loop.py", "run", "await fut") + "asyncio.exceptions.CancelledError\n" + during + outer("RuntimeError: request failed"), "", "RuntimeError: request failed"},
 		// Near misses: a last link that says why, that names a number or
 		// a quoted name, or whose type names a failure, leads.
 		{"a last link with its reason", config + direct + outer("RuntimeError: Failed to start the server: the model's config is invalid"), "", "RuntimeError: Failed to start the server: the model's config is invalid"},
