@@ -461,14 +461,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
-		if first, _, _ := strings.Cut(e.Message, "\n"); foldedAtBlank(strings.TrimRight(first, "\r")) {
-			// A message line a word-wrapping tool cut at a blank: its
-			// rest is the next line, of the message or of the entry.
-			rest := e.Message
-			if i := strings.Index(e.Text, first); i >= 0 {
-				rest = e.Text[i:]
-			}
-			d.Headline = firstTextLine(rest)
+		if l, _, ok := strings.Cut(e.Text, "\n"); ok && d.Headline != "" && strings.HasPrefix(l, d.Headline) && foldedAtBlank(strings.TrimRight(l, "\r")) {
+			// The message's line was cut at a blank by a
+			// word-wrapping tool: its rest is the next line.
+			d.Headline = firstTextLine(e.Text)
 		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
