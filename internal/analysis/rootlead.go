@@ -42,6 +42,13 @@ func vagueWrapper(x *entry.Exception) bool {
 	return VagueMessage(x.Message)
 }
 
+// VagueException reports whether the exception typ: msg only says that
+// something failed (see vagueWrapper): "SystemExit: Failed to load the
+// model", "RuntimeError: request failed".
+func VagueException(typ, msg string) bool {
+	return vagueWrapper(&entry.Exception{Type: typ, Message: msg})
+}
+
 // VagueMessage reports whether msg only says that something failed: at
 // most maxVagueMessage bytes on one line, with a failure word and nothing
 // that could be a reason (no digit, no quoted or bracketed name, no

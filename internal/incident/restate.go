@@ -400,6 +400,44 @@ func (g *Grouper) saidNear(gen *group, id string) *group {
 	return best
 }
 
+// The same holds for an exception: a program that logged a failure
+// with its traceback ("KeyError: 'rope_theta'") and then exits or
+// re-raises in words of its own that say only that its task failed
+// ("SystemExit: Failed to load the model", "RuntimeError: request
+// failed": analysis.VagueException) says nothing new. Within one burst
+// of one source, such an exception no record names, printed after a
+// failure no record names either, is listed in that failure's incident
+// (gaveUpOn); after a classified cause it already is (causeBefore).
+
+// gaveUpOn returns the incident of a failure no record names (a
+// traceback or a native error line), begun before the burst b in its
+// source and within it, when o is an exception no record names that only
+// says its task failed; the earliest such. Nil otherwise.
+func (g *Grouper) gaveUpOn(o *Occurrence, b burst) *group {
+	if b.source == "" || o.Alert.Record.ID != "" || o.Generic || o.Fragment {
+		return nil
+	}
+	o.Complete()
+	x := o.Alert.Match.Exception
+	if x == nil || !analysis.VagueException(x.Type, x.Message) {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if c.Off >= b.off || !g.inBurst(c, b) || !canBeRoot(c) {
+			continue
+		}
+		if cx := c.Alert.Match.Exception; cx != nil && analysis.VagueException(cx.Type, cx.Message) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
 // lineOfAlert is the line an alert's incident began with.
 func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
 

@@ -204,3 +204,55 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// An exception that only says its task failed, raised after a failure
+// no record names in the same burst of the same source, is that
+// failure's: one incident, led by the failure. Composed after a loader
+// that logs the exception and then exits in words of its own, a pool
+// whose caller raises its own error after the worker's traceback, and a
+// native library's error line before the Python exception that gave up
+// on it. A second exception that says something of its own stays an
+// incident of its own.
+func TestAVagueExceptionJoinsTheFailureBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	tb := func(file, fn, code, exc string) []string {
+		return []string{"Traceback (most recent call last):", `  File "` + file + `", line 12, in ` + fn, "    " + code, exc}
+	}
+	cases := []struct {
+		name          string
+		failure, gave []string
+	}{
+		{"a loader that exits after logging the exception",
+			append([]string{"2025-06-01 12:00:01,000 ERROR loader: Failed to load model acme/foo-7b"},
+				tb("/srv/config.py", "read_config", `raise KeyError("rope_theta")`, "KeyError: 'rope_theta'")...),
+			tb("/srv/main.py", "main", `raise SystemExit("Failed to load the model")`, "SystemExit: Failed to load the model")},
+		{"a pool's caller after its worker's traceback",
+			tb("/srv/worker.py", "step", "out = self.engine.step(batch)", "AttributeError: 'NoneType' object has no attribute 'kv_indices'"),
+			tb("/srv/pool.py", "run", `raise RuntimeError("worker failed")`, "RuntimeError: worker failed")},
+		{"a native library's error line, then the exception that gave up on it",
+			[]string{"E0601 12:00:01.000010 123 session.cpp:500] Session::readBody failed. Error: Connection reset by peer"},
+			tb("/srv/kv/transfer.py", "send", `raise RuntimeError("Transfer failed")`, "RuntimeError: Transfer failed")},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, c.failure)
+		if len(alone) != 1 {
+			t.Fatalf("%s: the failure alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, c.failure...), c.gave...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+	two := scanLines(t, m, append(tb("/srv/worker.py", "step", "out = self.engine.step(batch)", "AttributeError: 'NoneType' object has no attribute 'kv_indices'"),
+		tb("/srv/pool.py", "run", `raise RuntimeError(f"worker {rank} failed: {err}")`, "RuntimeError: worker 3 failed: sampling params missing 'top_k'")...))
+	if len(two) != 2 {
+		t.Errorf("two exceptions that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
