@@ -438,6 +438,30 @@ func (g *Grouper) gaveUpOn(o *Occurrence, b burst) *group {
 	return best
 }
 
+// vaguePeer returns, for the vague line gen (fingerprint id), the
+// earliest generic line no record names of its source and burst that
+// says more than that something failed, printed before or after it, by
+// any writer: a worker's "tokenizer rejected the chat template
+// 'chatml-v2'", then its launcher's "Engine startup failed". Nil when
+// there is none or gen is no vague line.
+func (g *Grouper) vaguePeer(gen *group, id string) *group {
+	if gen.Source == "" || !vagueLine(gen) {
+		return nil
+	}
+	b := burstOf(gen)
+	var best *group
+	for _, m := range g.members(g.genByScope, gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source || vagueLine(c) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
 // lineOfAlert is the line an alert's incident began with.
 func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
 
@@ -470,6 +494,11 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+			continue
+		}
+		if vagueLine(c) && !vagueLine(gen) {
+			// A line that says what failed never goes on one that
+			// only says that it failed: that one joins it (vaguePeer).
 			continue
 		}
 		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)) || unwraps(gen, c))

@@ -256,3 +256,50 @@ func TestAVagueExceptionJoinsTheFailureBeforeIt(t *testing.T) {
 		t.Errorf("two exceptions that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
 	}
 }
+
+// A line that only says its task failed, beside a line of another
+// writer of its source and burst that says what failed (no record
+// naming either), is listed in that line's incident, in either order.
+// Composed after a Python service's loggers, a Rust program's tracing
+// targets and a launcher's plain "Error:" line. Two lines that each say
+// something of their own stay two incidents.
+func TestAVagueLineYieldsToAGenericLineThatSaysWhat(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name        string
+		what, vague string
+	}{
+		{"a worker's logger, then its launcher's",
+			"2025-06-01 12:00:01,100 - worker - ERROR - tokenizer rejected the chat template 'chatml-v2': unknown filter tojson_pretty",
+			"2025-06-01 12:00:01,102 - main - ERROR - Engine startup failed"},
+		{"a Rust program's two tracing targets",
+			"2025-06-01T12:00:01.123456Z ERROR kvstore::segment: segment 'kv-0007' has a checksum of 0x9f31 where 0x11aa was written",
+			"2025-06-01T12:00:01.123999Z ERROR server::startup: could not start the server"},
+		{"a launcher's plain error line",
+			"[2025-06-01 12:00:01] ERROR: scheduler exited with status 137 while loading shard 3 of 8",
+			"Error: failed to start the engine"},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, []string{c.what})
+		if len(alone) != 1 {
+			t.Fatalf("%s: the line alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, order := range [][]string{{c.what, c.vague}, {c.vague, c.what}} {
+			for _, l := range layouts {
+				lines := []string{l.line(order[0]), l.line(order[1])}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+	two := scanLines(t, m, []string{
+		"2025-06-01 12:00:01,100 - worker - ERROR - tokenizer rejected the chat template 'chatml-v2': unknown filter tojson_pretty",
+		"2025-06-01 12:00:01,102 - main - ERROR - metrics exporter could not bind 0.0.0.0:9400",
+	})
+	if len(two) != 2 {
+		t.Errorf("two lines that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
