@@ -130,11 +130,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// heldout-15, right as posted since a rejection quoting an object's
-	// repr is a failure line.
-	"577-update-weights-invalid-object-dp2-short-stamp.log": {
-		"fold-s-100": "folded at 100 columns right after 'Invalid object: ', the repr it quotes is the next line's whole text and the first piece names no object, so neither piece is a rejection",
-	},
 	// dev-10: measured before any change made for the batch.
 	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
 		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
