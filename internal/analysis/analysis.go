@@ -279,7 +279,18 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// consequence: of the engine's death its request ran into,
 		// when that is in sight, which then leads; alone it is
 		// alerted as the exception it carries.
-		if exc := carriedLink(e, s.spans); exc != nil && (rootUnderWrapper(e.Traceback, exc) == nil || !readsEarlierLink(e, s.spans)) {
+		exc := carriedLink(e, s.spans)
+		if vagueWrapper(exc) {
+			// The exception carried only says it failed: its chain's
+			// root, when no record reads it, says why; else the line
+			// the record read says more.
+			if r := rootUnderWrapper(e.Traceback, exc); r != nil && !linkRead(e, r, s.spans) {
+				exc = r
+			} else {
+				exc = nil
+			}
+		}
+		if exc != nil {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)

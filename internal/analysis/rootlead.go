@@ -36,7 +36,9 @@ var vagueWords = [...]string{"fail", "error", "unable to", "could not", "couldn'
 // a detail), of a type that names no family of failure of its own
 // (typeFamily: an ImportError or an OutOfMemoryError says why).
 func vagueWrapper(x *entry.Exception) bool {
-	if x == nil || x.Type == "" || typeFamily(x.Type) != "" {
+	if x == nil || x.Type == "" || typeFamily(x.Type) != "" || pointsToRootCause(x.Message) {
+		// (One that sends the reader to the errors above is a
+		// consequence of those: see unclassified.)
 		return false
 	}
 	return VagueMessage(x.Message)
