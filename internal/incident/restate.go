@@ -61,6 +61,40 @@ func unloaded(a, b *group) bool {
 	return analysis.UnloadedLibrary(exceptionText(b), exceptionText(a))
 }
 
+// One resource exhausted, several records. When a server runs out of a
+// resource, every rank and every allocator that meets it says so in its
+// own words, and each wording matches a record of its own: TP0's
+// "torch.OutOfMemoryError: CUDA out of memory", TP1's "RuntimeError:
+// CUDA error: out of memory", NCCL's "Cuda failure 'out of memory'"; two
+// writers' "No space left on device". Within one burst of one source, a
+// classified cause whose text says a resource ran out (memory, disk
+// space, a process limit) is context of the classified cause of the
+// same family begun before it: one exhaustion, led by where it was met
+// first. Two causes of other families, or of a family a single event
+// does not explain (two missing modules, two bad values), stay two.
+
+// exhaustionFamilies are the families of a resource running out.
+var exhaustionFamilies = [...]string{analysis.FamilyMemory, analysis.FamilyDisk, analysis.FamilyLimit}
+
+// sameExhaustion reports whether the classified cause a says the
+// resource ran out that the classified cause b, begun before it, already
+// said ran out (exhaustionFamilies).
+func sameExhaustion(a, b *group) bool {
+	if !classifiedCause(a) || !classifiedCause(b) || !b.beganBefore(a) {
+		return false
+	}
+	fa := analysis.MessageFamily(exceptionText(a))
+	if fa == "" || fa != analysis.MessageFamily(exceptionText(b)) {
+		return false
+	}
+	for _, f := range exhaustionFamilies {
+		if fa == f {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionText is the incident's exception as "Type: message", or the
 // line it began with when it has none.
 func exceptionText(gr *group) string {
@@ -88,7 +122,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {

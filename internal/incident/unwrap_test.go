@@ -303,3 +303,55 @@ func TestAVagueLineYieldsToAGenericLineThatSaysWhat(t *testing.T) {
 		t.Errorf("two lines that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
 	}
 }
+
+// One resource running out is one incident, however many ranks and
+// allocators say so in words different records read: led by where it was
+// met first. Composed after two ranks of a server (the framework's OOM on
+// one, the CUDA runtime's on the other), a server's own memory check after
+// the framework's OOM, and a process limit met by a file open and a thread
+// start. Two resources that ran out are two incidents.
+func TestOneExhaustionIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name, want string
+		lines      []string
+	}{
+		{"two ranks' out of memory", "cuda-out-of-memory", []string{
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 1200, in forward_decode`,
+			"    return self.model.forward(",
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.05 GiB is free.",
+			"[2025-06-01 12:00:01 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/flashinfer_backend.py", line 410, in forward_decode`,
+			"    o = decode_wrapper.forward(q, kv_buffer)",
+			"RuntimeError: CUDA error: out of memory",
+		}},
+		{"a server's memory check after the framework's OOM", "cuda-out-of-memory", []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.",
+			"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.",
+		}},
+		{"a process limit met twice", "too-many-open-files", []string{
+			"OSError: [Errno 24] Too many open files: '/proc/self/fd'",
+			"RuntimeError: can't start new thread",
+		}},
+	}
+	for _, c := range cases {
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range c.lines {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || got[0].Record.Slug != c.want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, c.want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+	two := scanLines(t, m, []string{
+		"OSError: [Errno 28] No space left on device",
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.",
+	})
+	if len(two) != 2 {
+		t.Errorf("a full disk and an OOM: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
