@@ -95,6 +95,26 @@ func sameExhaustion(a, b *group) bool {
 	return false
 }
 
+// namedExhaustion reports whether a is a failure no record names (a
+// traceback, a native error line) that says the resource ran out that
+// the classified cause b says ran out, whichever was printed first: the
+// record says what to do about it.
+func namedExhaustion(a, b *group) bool {
+	if !unclassifiedFailure(a) || !canBeRoot(a) || !classifiedCause(b) {
+		return false
+	}
+	fa := analysis.MessageFamily(exceptionText(a))
+	if fa == "" || fa != analysis.MessageFamily(exceptionText(b)) {
+		return false
+	}
+	for _, f := range exhaustionFamilies {
+		if fa == f {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionText is the incident's exception as "Type: message", or the
 // line it began with when it has none.
 func exceptionText(gr *group) string {
@@ -122,7 +142,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) && !namedExhaustion(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {

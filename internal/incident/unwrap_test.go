@@ -326,6 +326,16 @@ func TestOneExhaustionIsOneIncident(t *testing.T) {
 			"    o = decode_wrapper.forward(q, kv_buffer)",
 			"RuntimeError: CUDA error: out of memory",
 		}},
+		{"a rank's OOM in words no record reads, then another's a record reads", "cuda-out-of-memory", []string{
+			"[2025-06-01 12:00:01 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/layers/moe/fused_moe.py", line 410, in forward`,
+			"    o = kernel(q, kv_buffer)",
+			"RuntimeError: HIP out of memory while allocating the MoE workspace",
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 1200, in forward_decode`,
+			"    return self.model.forward(",
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.05 GiB is free.",
+		}},
 		{"a server's memory check after the framework's OOM", "cuda-out-of-memory", []string{
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.",
 			"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.",
