@@ -515,6 +515,11 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 				// the failure it gave up on (see restate.go).
 				cause = g.gaveUpOn(&o, b)
 			}
+			if cause == nil {
+				// A peer's channel that broke after a failure (see
+				// restate.go).
+				cause = g.lostPeer(&o, b)
+			}
 		}
 		if cause == nil && o.Native && o.Alert.Record.ID != "" {
 			// A line of the same library's event, whatever its

@@ -516,6 +516,63 @@ func (g *Grouper) vaguePeer(gen *group, id string) *group {
 	return best
 }
 
+// A peer lost, after a failure. Processes of one server talk over pipes
+// and sockets; when one dies, the others' next call on the channel to it
+// fails ("zmq.error.ZMQError: Socket operation on non-socket", a
+// BrokenPipeError, an EOFError, a connection reset or refused). Within
+// one burst of one source, an exception no record names that says only
+// that a channel to a peer broke, printed after a failure (a traceback,
+// a native error line, a classified cause), is that failure's
+// consequence: listed in its incident (lostPeer).
+
+// peerLossTypes are the exception types that say a channel to a peer
+// broke, whatever their message.
+var peerLossTypes = [...]string{"EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionAbortedError",
+	"ConnectionRefusedError", "ZMQError", "ZMQBaseError", "ContextTerminated"}
+
+// peerLoss reports whether the exception typ: msg says a channel to a
+// peer broke (peerLossTypes, or a network failure's words).
+func peerLoss(typ, msg string) bool {
+	base := lastDotted(typ)
+	for _, t := range peerLossTypes {
+		if base == t {
+			return true
+		}
+	}
+	return analysis.MessageFamily(msg) == analysis.FamilyNetwork
+}
+
+// lostPeer returns the incident of the failure, begun before the burst b
+// in its source and within it, that the exception o, no record naming
+// it, lost its peer to (see above); the earliest such. Nil when o says
+// no such thing or there is none.
+func (g *Grouper) lostPeer(o *Occurrence, b burst) *group {
+	if b.source == "" || o.Alert.Record.ID != "" || o.Generic || o.Fragment {
+		return nil
+	}
+	o.Complete()
+	x := o.Alert.Match.Exception
+	if x == nil || x.Type == "" || !peerLoss(x.Type, x.Message) {
+		return nil
+	}
+	var best *group
+	for _, index := range [...]map[sourceKey]map[string]struct{}{g.failBySource, g.causeBySource} {
+		for _, m := range g.sourceMembers(index, sourceKey{b.scope, b.source}) {
+			c := m.gr
+			if c.Off >= b.off || !g.inBurst(c, b) || !canBeRoot(c) || c.Consequence {
+				continue
+			}
+			if cx := c.Alert.Match.Exception; cx != nil && cx.Type != "" && peerLoss(cx.Type, cx.Message) {
+				continue
+			}
+			if best == nil || c.beganBefore(best) {
+				best = c
+			}
+		}
+	}
+	return best
+}
+
 // lineOfAlert is the line an alert's incident began with.
 func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
 

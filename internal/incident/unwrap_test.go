@@ -365,3 +365,53 @@ func TestOneExhaustionIsOneIncident(t *testing.T) {
 		t.Errorf("a full disk and an OOM: want 2 incidents, got %d:%s", len(two), describe(two))
 	}
 }
+
+// A process whose peer died fails its next call on the channel to it:
+// that exception, no record naming it, printed after the failure in the
+// same burst of the same source, is the failure's consequence. Composed
+// after a server's detokenizer dying under its tokenizer manager's ZMQ
+// socket, a worker pool's task failing under its parent's broken pipe,
+// and a native library's error line under a Python client's connection
+// reset.
+func TestAPeerLostAfterAFailureIsItsConsequence(t *testing.T) {
+	m := crashMatcher(t)
+	tb := func(file, fn, code, exc string) []string {
+		return []string{"Traceback (most recent call last):", `  File "` + file + `", line 12, in ` + fn, "    " + code, exc}
+	}
+	cases := []struct {
+		name            string
+		failure, broken []string
+	}{
+		{"a detokenizer's crash, then its peer's ZMQ socket",
+			append([]string{"[2025-06-01 12:00:01] Detokenizer hit an exception: Traceback (most recent call last):"},
+				append(tb("/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py", "event_loop", "output = self._request_dispatcher(recv_obj)", "IndexError: list index out of range")[1:], "")...),
+			append([]string{"[2025-06-01 12:00:01] TokenizerManager hit an exception: Traceback (most recent call last):"},
+				tb("/sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py", "handle_loop", "recv_obj = await self.recv_from_detokenizer.recv_pyobj()", "zmq.error.ZMQError: Socket operation on non-socket")[1:]...)},
+		{"a pool worker's failure, then its parent's broken pipe",
+			tb("/srv/pool/worker.py", "run_task", "result = fn(*args)", "ValueError: shard 3 has 4096 rows, the index says 4097"),
+			tb("/usr/lib/python3.10/multiprocessing/connection.py", "_send", "n = write(self._handle, buf)", "BrokenPipeError: [Errno 32] Broken pipe")},
+		{"a native library's error line, then a client's connection reset",
+			[]string{"E0601 12:00:01.000001 123 peer_plugin.cpp:300] Failed to parse peer descriptor from metadata: unexpected end of input"},
+			tb("/srv/kv/client.py", "fetch", "data = sock.recv(4096)", "ConnectionResetError: [Errno 104] Connection reset by peer")},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, c.failure)
+		if len(alone) != 1 {
+			t.Fatalf("%s: the failure alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		if b := scanLines(t, m, c.broken); len(b) != 1 {
+			t.Errorf("%s: the broken channel alone gives %d incidents, want 1:%s", c.name, len(b), describe(b))
+		}
+		want := leadOf(alone[0])
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, c.failure...), c.broken...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+}
