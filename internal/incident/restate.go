@@ -80,19 +80,7 @@ var exhaustionFamilies = [...]string{analysis.FamilyMemory, analysis.FamilyDisk,
 // resource ran out that the classified cause b, begun before it, already
 // said ran out (exhaustionFamilies).
 func sameExhaustion(a, b *group) bool {
-	if !classifiedCause(a) || !classifiedCause(b) || !b.beganBefore(a) {
-		return false
-	}
-	fa := analysis.MessageFamily(exceptionText(a))
-	if fa == "" || fa != analysis.MessageFamily(exceptionText(b)) {
-		return false
-	}
-	for _, f := range exhaustionFamilies {
-		if fa == f {
-			return true
-		}
-	}
-	return false
+	return classifiedCause(a) && classifiedCause(b) && b.beganBefore(a) && exhaustedAlike(a, b)
 }
 
 // namedExhaustion reports whether a is a failure no record names (a
@@ -100,9 +88,12 @@ func sameExhaustion(a, b *group) bool {
 // the classified cause b says ran out, whichever was printed first: the
 // record says what to do about it.
 func namedExhaustion(a, b *group) bool {
-	if !unclassifiedFailure(a) || !canBeRoot(a) || !classifiedCause(b) {
-		return false
-	}
+	return unclassifiedFailure(a) && canBeRoot(a) && classifiedCause(b) && exhaustedAlike(a, b)
+}
+
+// exhaustedAlike reports whether the texts of a and b say one resource
+// ran out: the same family, one of exhaustionFamilies.
+func exhaustedAlike(a, b *group) bool {
 	fa := analysis.MessageFamily(exceptionText(a))
 	if fa == "" || fa != analysis.MessageFamily(exceptionText(b)) {
 		return false
