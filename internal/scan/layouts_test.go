@@ -130,6 +130,10 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// dev-12: measured before any change made for the batch.
+	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": {
+		"fold-s-100": "folded at 100 columns the doubly prefixed traceback frames' pieces lead unclassified ahead of the IndexError",
+	},
 	// dev-10: measured before any change made for the batch.
 	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
 		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
