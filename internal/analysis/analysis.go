@@ -420,6 +420,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
+		if v := validationDetail(e.Text, exc.Message); v != "" {
+			d.Headline += " … " + v
+		}
 		if d.Headline == "" {
 			// A traceback cut before its exception line. When its
 			// frames name a phase, the call that entered it says more

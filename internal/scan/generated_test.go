@@ -106,7 +106,10 @@ func TestGeneratedCatalogNeverWorse(t *testing.T) {
 // knownGeneratedWorse lists the excerpts the generated catalog knowingly
 // makes worse by this test's rules, with why. The test expects each to
 // stay so, so an entry goes as soon as it no longer is.
-var knownGeneratedWorse = map[string]string{}
+var knownGeneratedWorse = map[string]string{
+	// dev-12.
+	"1060-vllm-omni-no-model-architectures-validation-error.log": "right alone, unclassified with the failing field's message in its headline; the generated catalog's record for the same 'No model architectures are specified' wording leads instead, from the error's own line, with no advice",
+}
 
 // sameFailureLine reports whether the lead l2 classifies the line the
 // unclassified lead l1 was read from: the same line, or one that carries
