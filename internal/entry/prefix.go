@@ -193,6 +193,22 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 				break
 			}
 		}
+	} else if f := familyPrefixLen(s); f > 0 && f < plen {
+		// Strong evidence behind a longer prefix that opens with a
+		// family's label a candidate has the shape of: the label is
+		// the prefix, what follows it the line's own layout (a
+		// console's blank time column and level: "3:            ERROR
+		// msg" after "3: [05:39:59] ERROR msg").
+		for i := 0; i < pl.nCands; i++ {
+			c := &pl.cands[i]
+			if c.family || c.plen == 0 {
+				continue
+			}
+			if n := matchShape(s, c.shape[:c.n]); n > 0 && n <= f {
+				plen = n
+				break
+			}
+		}
 	}
 	plen = unknownPrefixLen(s, plen)
 	n := shapeOf(pl.scratch[:0], s[:plen])

@@ -563,7 +563,7 @@ func rfc3339PrefixLen(s string) int {
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
 	}
-	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) {
+	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) && tracingGap(s[n:]) <= maxTracingGap && tracingGap(after) <= 1 {
 		return 0
 	}
 	return n + 1

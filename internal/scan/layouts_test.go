@@ -130,6 +130,11 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
+	// heldout-12, right as posted since a column console's layout is
+	// read (richlayout.go).
+	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
+		"fold-s-100": "folded at 100 columns, the console's lines lose their source column to lines of their own, so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
+	},
 	// heldout-15, right as posted since a record's message on the line
 	// after its header is read.
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": {

@@ -168,6 +168,11 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// heldout-12, right as posted since a column console's layout is
+	// read (richlayout.go).
+	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
+		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
+	},
 	// dev-11, right as posted since its LoRA wording is read: behind
 	// Loki's stamp the vLLM logger header after it is not read as one
 	// record's, so the engine's own RuntimeError line ('Loading lora ...
@@ -192,13 +197,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// taught (wrapWidth); these stay cut, each for the reason it gives.
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
-	},
-	// heldout-14 (development since heldout-15): measured blind, not tuned to.
-	"665-sgl-kernel-pip-editable-cmake-ninja-failed-indented.log": {
-		"actions":                   "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"kubectl-prefix-timestamps": "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"kubectl-timestamps":        "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
-		"loki-tab":                  "held out: behind this prefix pip's indented 'ninja: build stopped' line is not read, and pip's 'Failed building editable for sgl-kernel' leads unclassified",
 	},
 	// Inline code: the excerpt opens a code span of its own on its first
 	// line ("`(WorkerDict pid=835) ..."), so quoting that line again
