@@ -215,9 +215,10 @@ type procCache struct {
 // maxCachedPrefix bounds the prefixes procCache holds.
 const maxCachedPrefix = 128
 
-// process returns prefixProcess(prefix), or else the rank a prefix family
-// at its start names (familyRank), from the cache when prefix is the one
-// it holds.
+// process returns prefixProcess(prefix), or else the program a syslog
+// prefix names (syslogWriter), or else the rank a prefix family at its
+// start names (familyRank), from the cache when prefix is the one it
+// holds.
 func (pc *procCache) process(prefix string) string {
 	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 {
 		return "" // most prefixes: timestamps, services
@@ -229,6 +230,10 @@ func (pc *procCache) process(prefix string) string {
 		return prefix[pc.from:pc.to]
 	}
 	proc := prefixProcess(prefix)
+	if proc == "" {
+		// The program a syslog prefix names.
+		proc = syslogWriter(prefix)
+	}
 	rank := ""
 	if proc == "" {
 		rank = familyRank(prefix)
