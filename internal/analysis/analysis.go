@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -278,7 +279,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// consequence: of the engine's death its request ran into,
 		// when that is in sight, which then leads; alone it is
 		// alerted as the exception it carries.
-		if exc := carriedLink(e, s.spans); exc != nil {
+		if exc := carriedLink(e, s.spans); exc != nil && (rootUnderWrapper(e.Traceback, exc) == nil || !readsEarlierLink(e, s.spans)) {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
@@ -345,6 +346,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	d.Severity = sev
 	if exc == nil && sig == SignalException {
 		exc = e.Traceback.Outermost()
+		if r := rootUnderWrapper(e.Traceback, exc); r != nil {
+			// The last link only says it failed: the root says why.
+			exc = r
+		}
 	}
 	if exc != nil && exc.Type == "" && e.Traceback != nil {
 		// A traceback cut before its exception line, under a record
@@ -449,11 +454,26 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}
+		if strings.TrimSpace(d.Headline) == "" {
+			// A record whose header line carries no message (LM
+			// Studio's "2025-08-28 01:22:58 [ERROR]", a format with a
+			// line break after the level): its message is its next
+			// line that holds one.
+			d.Headline = firstTextLine(cmp.Or(strings.TrimSpace(e.Message), e.Text))
+		}
 		d.Key = "unclassified:" + LineSignature(string(sig)+":"+e.Native+":"+normLevel(e.Level), d.Headline)
 		if sig == SignalException && entry.ThreadExceptionHeader(e.Message) {
 			// The header of a thread's exception whose traceback is
 			// cut or in another entry: where, not what.
 			d.Fragment = true
+		}
+		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) && entry.FailureStatusEnd(d.Headline) {
+			// "Worker exits with an exit code 1.", "Failed to set up
+			// the store, error code: -1": the status a step failed
+			// with, whose cause the lines around it state. Around a
+			// cause it is that cause's consequence; alone it is still
+			// alerted.
+			d.Role = patterns.RoleConsequence
 		}
 		if sig == SignalNative && e.Native == entry.NativeShell {
 			// "Killed", "Segmentation fault (core dumped)": the shell
@@ -599,6 +619,54 @@ func member(x *entry.Exception) *entry.Exception {
 // "" when there is none.
 func memberLine(x *entry.Exception) string {
 	return FirstLine(ExceptionLine(member(x)))
+}
+
+// maxTextLines bounds the lines firstTextLine looks through.
+const maxTextLines = 8
+
+// minFoldWidth is the shortest line firstTextLine takes as cut by a
+// word-wrapping tool: none wraps narrower.
+const minFoldWidth = 72
+
+// firstTextLine is the first of s's first maxTextLines lines that holds
+// more than blanks, without its leading and trailing blanks; "" when
+// none does. A line at least minFoldWidth long that ends in a blank after
+// a word was cut there by a word-wrapping tool (fold -s, a terminal): its
+// rest, the next line, is joined to it.
+func firstTextLine(s string) string {
+	var b strings.Builder
+	for range maxTextLines {
+		var l string
+		l, s, _ = strings.Cut(s, "\n")
+		l = strings.TrimRight(l, "\r")
+		t := strings.TrimSpace(l)
+		if t == "" {
+			if b.Len() > 0 || s == "" {
+				break
+			}
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+		if s == "" || !foldedAtBlank(l) {
+			break
+		}
+	}
+	return b.String()
+}
+
+// foldedAtBlank reports whether the line l ends as a word-wrapping tool
+// leaves a line it cut: at least minFoldWidth long, ending in one blank
+// after a letter, a digit or a comma (no sentence's end).
+func foldedAtBlank(l string) bool {
+	n := len(l)
+	if n < minFoldWidth || l[n-1] != ' ' || l[n-2] == ' ' {
+		return false
+	}
+	c := l[n-2]
+	return ascii.Letter(c) || c >= '0' && c <= '9' || c == ','
 }
 
 // FirstLine returns s up to its first newline, trailing blanks removed.

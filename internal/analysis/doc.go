@@ -8,8 +8,10 @@
 //
 //   - The cause is the failure that matters: the record hit that names it,
 //     or, when no record does, the entry's own failure signal (its final
-//     exception with the chained root cause kept, an ERROR or CRITICAL
-//     record of any common logging format, or a native error line).
+//     exception with the chained root cause kept, or the root itself when
+//     the final exception only says that something failed (rootlead.go),
+//     an ERROR or CRITICAL record of any common logging format, or a
+//     native error line).
 //   - The context is the wrapper around it: records with role "wrapper"
 //     ("Scheduler hit an exception", "Exception in ASGI application", ...)
 //     say which process died and what it was doing, never why.
@@ -27,8 +29,9 @@
 // one without (a catalog generated from source code), so loading more
 // records can only add information. Across different lines, causes come
 // before consequences and consequences before wrappers, informed before
-// uninformed, then the matcher's own ranking (exception class, literal
-// length, catalog order).
+// uninformed, a shared library that did not load before the import
+// failures it causes, then the matcher's own ranking (exception class,
+// literal length, catalog order).
 //
 // A failure no record names, or only a wrapper does, still gets a Triage:
 // the process, the phase it died in, the family of failure and the

@@ -144,6 +144,8 @@ func messageFamily(m string) string {
 		strings.Contains(m, "invalid device ordinal"), strings.Contains(m, "no kernel image is available"),
 		strings.Contains(m, "nvml_success"), strings.Contains(m, "failed to initialize nvml"):
 		return FamilyDriver
+	case oomKillMessage(m):
+		return FamilyKilled
 	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"), strings.Contains(m, "no gpu memory"),
 		strings.Contains(m, "not enough memory"), strings.Contains(m, "not enough gpu memory"), strings.Contains(m, "insufficient memory"),
 		strings.Contains(m, "no memory left"), strings.Contains(m, "no room for the kv cache"):
@@ -585,3 +587,14 @@ func EnvVar(msg string) string {
 }
 
 func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// oomKillMessage reports whether the lower-cased message m says the
+// kernel's OOM killer killed processes of a cgroup, in the words of the
+// job schedulers and runtimes that watch the cgroup: Slurm's "Detected 2
+// oom-kill event(s) in step 12.batch cgroup" and "Some of the step tasks
+// have been OOM Killed", Kubernetes' "OOMKilled", the kernel's own
+// "oom_kill" counter. A process killed so, not an allocation refused.
+func oomKillMessage(m string) bool {
+	return strings.Contains(m, "oom-kill") || strings.Contains(m, "oom_kill") || strings.Contains(m, "oom killed") ||
+		strings.Contains(m, "oomkilled")
+}

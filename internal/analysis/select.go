@@ -183,6 +183,15 @@ func (s *selection) groupBefore(a, b int) bool {
 	if relaysLastError(s.text, wa, wb) {
 		return false
 	}
+	if s.role[a] == 0 {
+		la, lb := s.lineOf(s.winner[a]), s.lineOf(s.winner[b])
+		if UnloadedLibrary(la, lb) {
+			return true
+		}
+		if UnloadedLibrary(lb, la) {
+			return false
+		}
+	}
 	// Groups are numbered in the order of their best-ranked hit.
 	return a < b
 }
@@ -244,4 +253,48 @@ func (s *selection) unframed() []matcher.Hit {
 		}
 	}
 	return out
+}
+
+// lineOf is the text of the lines hit i covers.
+func (s *selection) lineOf(i int) string {
+	sp := s.spans[i]
+	return s.text[sp.from:min(sp.to, len(s.text))]
+}
+
+// One library that does not load, several imports that fail. A native
+// extension whose shared library the dynamic loader cannot load
+// ("libnvrtc.so.12: cannot open shared object file", "undefined symbol:
+// _ZN3c10...") makes every import of it fail, and a package that tries
+// several ways to load it prints each ("No module named 'common_ops'",
+// "cannot import name 'flash_attn_varlen_func'"): the library is the
+// cause, whichever line was printed first.
+
+// maxLibraryScan bounds the text UnloadedLibrary reads of each line.
+const maxLibraryScan = 4096
+
+// UnloadedLibrary reports whether the line lib says a shared library did
+// not load and the line use is an import failure (an ImportError or
+// ModuleNotFoundError, or a message of FamilyImport) that names no such
+// library of its own: the failure lib explains.
+func UnloadedLibrary(lib, use string) bool {
+	if !SharedLibraryUnloaded(lib) || SharedLibraryUnloaded(use) {
+		return false
+	}
+	if len(use) > maxLibraryScan {
+		use = use[:maxLibraryScan]
+	}
+	return strings.Contains(use, "ImportError: ") || strings.Contains(use, "ModuleNotFoundError: ") ||
+		MessageFamily(use) == FamilyImport
+}
+
+// SharedLibraryUnloaded reports whether text says the dynamic loader did
+// not load a shared library: not found ("cannot open shared object
+// file"), or found without a symbol its users need ("undefined symbol:").
+// Only its first maxLibraryScan bytes are read.
+func SharedLibraryUnloaded(text string) bool {
+	if len(text) > maxLibraryScan {
+		text = text[:maxLibraryScan]
+	}
+	t := strings.ToLower(text)
+	return strings.Contains(t, "cannot open shared object file") || strings.Contains(t, "undefined symbol: ")
 }

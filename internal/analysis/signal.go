@@ -51,7 +51,7 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message)) {
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message))) {
 		return SignalLevel, patterns.SeverityError
 	}
 	return "", ""
@@ -97,10 +97,12 @@ func quiet(e *entry.Entry) bool {
 	switch e.Level {
 	case "":
 		if m := e.Message; m != "" {
-			switch m[0] { // startsWithErrorWord's and httpErrorStatus's first bytes
-			case 'E', '[', 'F', 'C', '<', 'H':
+			switch m[0] { // startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's first bytes
+			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', ' ', 0xC3: // 0xC3: "×"'s first byte
 				return false
 			}
+			// entry.FailureSummary's status at the end of a sentence.
+			return !entry.StatusEnd(FirstLine(m))
 		}
 		return true
 	case "INFO", "DEBUG":
@@ -201,17 +203,17 @@ func cannInnerHeadline(h string) bool {
 
 // startsWithErrorWord reports whether a message with no level of its own
 // opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
-// "FATAL: ...".
+// "FATAL: ...", and git's, cargo's and uv's "error: ..." and "fatal: ...".
 func startsWithErrorWord(msg string) bool {
 	if msg == "" {
 		return false
 	}
 	switch msg[0] { // the first bytes of the words below: most messages start otherwise
-	case 'E', '[', 'F', 'C':
+	case 'E', '[', 'F', 'C', 'e', 'f':
 	default:
 		return false
 	}
-	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: "} {
+	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: ", "error: ", "fatal: "} {
 		if strings.HasPrefix(msg, p) {
 			return true
 		}
@@ -399,4 +401,28 @@ func cannDocumentedLine(text string) string {
 		}
 	}
 	return ""
+}
+
+// maxProgramName bounds the program DiagnosticProgram returns.
+const maxProgramName = 64
+
+// DiagnosticProgram returns the program a diagnostic line of the Unix
+// convention names in front of its level word ("slurmstepd" of
+// "slurmstepd: error: ..."), its directory left out; "" when the line
+// does not open with a field of a program name's bytes.
+func DiagnosticProgram(line string) string {
+	i := strings.Index(line[:min(len(line), maxProgramName+2)], ": ")
+	if i <= 0 {
+		return ""
+	}
+	p := line[:i]
+	p = p[strings.LastIndexByte(p, '/')+1:]
+	for j := 0; j < len(p); j++ {
+		switch c := p[j]; {
+		case isAlnum(c), c == '.', c == '_', c == '-', c == '+', c == '[', c == ']':
+		default:
+			return ""
+		}
+	}
+	return p
 }

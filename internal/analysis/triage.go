@@ -484,11 +484,21 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
+	if t.Family == "" && exc == nil && e.Traceback == nil {
+		if typ := entry.RejectedType(FirstLine(e.Message)); typ != "" {
+			// A component handed an object it has no handler for (a
+			// request type this version or mode does not support).
+			t.Family, t.Subject = FamilySupport, typ
+		}
+	}
 	if t.Family == "" && t.Component == "" && exc == nil && libraryLine(e) {
 		// A native library's own error line that says no more: the
 		// library, named by its source file, is where to look.
 		t.Family = FamilyLibrary
 		t.Subject = nativeSource(e)
+		if e.Native == entry.NativeDiagnostic {
+			t.Subject = DiagnosticProgram(e.Message)
+		}
 	}
 	if t.Family == FamilyNetwork || t.Family == FamilyValue {
 		m := excLower
@@ -894,10 +904,11 @@ func frameOfLine(t string) (f entry.Frame, after string, ok bool) {
 }
 
 // libraryLine reports whether e is a native library's own log line that
-// names its source file: glog's, UCX's, a located line.
+// names its source file (glog's, UCX's, a located line) or a program's
+// diagnostic that names the program.
 func libraryLine(e *entry.Entry) bool {
 	switch e.Native {
-	case entry.NativeGlog, entry.NativeUCX, entry.NativeLocated:
+	case entry.NativeGlog, entry.NativeUCX, entry.NativeLocated, entry.NativeDiagnostic:
 		return true
 	}
 	return false

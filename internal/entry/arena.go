@@ -160,6 +160,8 @@ func nativeKind(s string) string {
 		return NativeUCX
 	case NativeCompiler:
 		return NativeCompiler
+	case NativeDiagnostic:
+		return NativeDiagnostic
 	case NativeRustPanic:
 		return NativeRustPanic
 	}

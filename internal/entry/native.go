@@ -134,6 +134,9 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if lvl, msg, ok := parseLocatedLine(s); ok {
 		return native{kind: NativeLocated, level: lvl, soft: true, msg: msg}, true
 	}
+	if lvl, ok := parseDiagnosticLine(s); ok {
+		return native{kind: NativeDiagnostic, level: lvl, soft: true}, true
+	}
 	return native{}, false
 }
 
@@ -179,6 +182,10 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 		return !afterBlank && isEpilogue(s)
 	case NativeCompiler:
 		return compilerContinues("", s, afterBlank, 2)
+	case NativeDiagnostic:
+		// What the program printed under its line, indented (the body
+		// its message quotes), before a blank line.
+		return !afterBlank && isIndented(s) && !isFrameLine(s)
 	}
 	return false
 }

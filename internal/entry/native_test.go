@@ -138,7 +138,7 @@ func TestParseNative(t *testing.T) {
 		{"not: pytest exception line", "E   torch.AcceleratorError: CUDA error: an illegal memory access was encountered", nil},
 		{"not: python warning", "/usr/lib/python3.12/site-packages/transformers/utils.py:54: FutureWarning: something is deprecated", nil},
 		{"not: pip error", "ERROR: Could not find a version that satisfies the requirement sglang", nil},
-		{"not: shell error", "bash: error: something", nil},
+		{"shell's own diagnostic", "bash: error: something", &native{kind: NativeDiagnostic, level: LevelError, soft: true}},
 		{"not: url", "http://host:8000: error: x", nil},
 		{"not: ninja progress", "ninja: Entering directory `build'", nil},
 		{"not: word starting acl", "aclose: done", nil},

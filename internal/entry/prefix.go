@@ -465,14 +465,17 @@ func panicHeadAt(s string) int {
 	return -1
 }
 
-// failureLine reports whether s is a strict exception line or a native
-// error line.
+// failureLine reports whether s is a strict exception line, a native
+// error line (a program's diagnostic among them) or a record without a
+// level whose message says a step failed (summaryRecord).
 func failureLine(s string, ref time.Time, loc *time.Location) bool {
 	if _, _, ok := parseBareException(s); ok {
 		return true
 	}
-	n, ok := parseNative(s, ref, loc)
-	return ok && (normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal)
+	if n, ok := parseNative(s, ref, loc); ok {
+		return normLevel(n.level) == LevelError || normLevel(n.level) == LevelFatal
+	}
+	return summaryRecord(s, ref, loc)
 }
 
 // quietLevelIn reports whether the prefix p holds a level word below

@@ -754,7 +754,7 @@ func isFoldMiddle(prev, next string, foldWidth int) bool {
 // case too, so theirs are never rests.
 func isNativeRest(prev string, c *classified) bool {
 	switch c.n.kind {
-	case NativeCompiler, NativeLocated, NativeShell:
+	case NativeCompiler, NativeLocated, NativeShell, NativeDiagnostic:
 		return false
 	}
 	s := c.s

@@ -78,6 +78,12 @@ var crashCauses = []crashCause{
 		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708]     engine_core.run_busy_loop()",
 		"(EngineCore_DP0 pid=4242) ERROR 06-01 12:00:01 [core.py:708] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.07 GiB is free.",
 	}},
+	{"a backend's error and the panic that unwrapped it", []string{
+		"[2025-06-01 12:00:01.120] [error] [WASI-NN] GGML backend: Error: prompt too long (900 tokens, max 508)",
+		"thread 'main' panicked at src/main.rs:40:10:",
+		"called `Result::unwrap()` on an `Err` value: BackendError(InvalidArgument)",
+		"note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+	}},
 	{"an exception no record names", []string{
 		"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
 		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
@@ -139,6 +145,8 @@ var crashConsequences = []struct {
 		"[rank1]:[E601 12:00:02.000000002 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: [PG ID 2 PG GUID 3 Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.",
 	}},
 	{"fatal python error", []string{"Fatal Python error: Aborted", "", "Thread 0x00007f3a1bfff640 (most recent call first):", `  File "/usr/lib/python3.10/threading.py", line 320 in wait`}},
+	{"a client's vague line", []string{"[2025-06-01 12:00:02] ERROR:    Failed to complete the request"}},
+	{"vLLM's stream generator header", []string{"ERROR 06-01 12:00:02 [serving_chat.py:1010] Error in chat completion stream generator."}},
 }
 
 // layouts rewrite each line of a burst the way a launcher or a collector

@@ -31,7 +31,10 @@
 // the exceptions a crash raises on its way down (chain.go), the same
 // exception raised again by the caller that waited on it (chain.go), the
 // generic lines of every call a client makes to a peer it cannot reach
-// and one writer's error lines of one burst (restate.go); the incident
+// and one writer's error lines of one burst, the panic that unwrapped the
+// error logged just before it, a line that only says its task failed
+// after the line that says what failed, and the imports that fail
+// because a shared library did not load (restate.go); the incident
 // takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or

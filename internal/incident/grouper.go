@@ -544,6 +544,12 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// (see generic.go).
 			cause = g.findRefusal(b, "")
 		}
+		if cause == nil && o.Generic {
+			// A line that only says something failed, after the line
+			// a consequence record reads of the same source: what
+			// failed, said again (see restate.go).
+			cause = g.saidBefore(&o, b)
+		}
 		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
 			documentedOccurrence(&o) {
 			// The CANN block explains the exception that relayed it:

@@ -464,8 +464,53 @@ func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 		// A native line no record names that its library logs as a
 		// warning (NCCL WARN, UCX WARN): around a named cause it is the
 		// noise of the same failure, often another rank's view of it. A
-		// native error (a crash, a CUDA assert, glog's E) is never generic.
-		return d.Severity == patterns.SeverityWarning
+		// native error (a crash, a CUDA assert, glog's E) is never generic,
+		// but a Rust panic that only unwrapped an error is (unwrapPanic).
+		return d.Severity == patterns.SeverityWarning || unwrapPanic(e)
+	}
+	return false
+}
+
+// A Rust program that calls unwrap on a failed Result panics with the
+// error's debug form ("called `Result::unwrap()` on an `Err` value:
+// BackendError(InvalidArgument)", "... on an `Err` value: ()") or, on an
+// empty Option, with nothing at all ("called `Option::unwrap()` on a
+// `None` value"). The panic is how the program gave up, not what failed:
+// the failure is the error the call returned, which a library logs as its
+// own error line just before (a backend's "prompt too long", a worker's
+// "failed to connect"). So such a panic no record names is a generic
+// line: a classified cause of its burst leads it, and alone it still
+// alerts.
+
+// unwrapPrefixes are the messages the Rust standard library panics with
+// when unwrap or expect meets an error or an empty value, without the
+// value.
+var unwrapPrefixes = [...]string{
+	"called `Result::unwrap()` on an `Err` value",
+	"called `Option::unwrap()` on a `None` value",
+}
+
+// unwrapPanic reports whether e is a Rust panic whose message is only an
+// unwrap of an error or of nothing (see unwrapPrefixes), in the current
+// form (message after "panicked at <location>:") or the older one
+// ("panicked at '<message>', <location>").
+func unwrapPanic(e *entry.Entry) bool {
+	if e.Native != entry.NativeRustPanic {
+		return false
+	}
+	i := strings.Index(e.Raw, "thread '")
+	if i < 0 {
+		return false
+	}
+	p, ok := entry.ParsePanic(e.Raw[i:])
+	if !ok {
+		return false
+	}
+	msg := strings.TrimSpace(p.Message)
+	for _, u := range unwrapPrefixes {
+		if strings.HasPrefix(msg, u) {
+			return true
+		}
 	}
 	return false
 }

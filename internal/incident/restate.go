@@ -7,6 +7,7 @@ import (
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/sinks"
 )
 
 // One exception, two records. A library's exception is often logged in
@@ -39,6 +40,36 @@ func restates(a, b *group) bool {
 	return lastDotted(a.Alert.Record.ErrorClass) != typ
 }
 
+// One library that does not load, several imports that fail. A native
+// extension whose shared library cannot be loaded ("libnvrtc.so.12:
+// cannot open shared object file", "undefined symbol: _ZN3c10...") makes
+// every import of it fail, and a package that tries several ways to load
+// it prints each: "No module named 'common_ops'", "cannot import name
+// 'flash_attn_varlen_func'". Each matches a record of its own, and would
+// page as a failure of its own; they are the one library that did not
+// load. Within one burst of one source, a classified import failure is
+// context of the classified cause that says a shared library did not
+// load, whichever was printed first.
+
+// unloaded reports whether the incident a is an import failure that the
+// incident b, a shared library that did not load, explains
+// (analysis.UnloadedLibrary): both classified causes.
+func unloaded(a, b *group) bool {
+	if !classifiedCause(a) || !classifiedCause(b) {
+		return false
+	}
+	return analysis.UnloadedLibrary(exceptionText(b), exceptionText(a))
+}
+
+// exceptionText is the incident's exception as "Type: message", or the
+// line it began with when it has none.
+func exceptionText(gr *group) string {
+	if x := gr.Alert.Match.Exception; x != nil && x.Type != "" {
+		return x.Type + ": " + x.Message
+	}
+	return lineOf(gr)
+}
+
 // foldRestatements makes each settling classified cause whose exception
 // another settling classified cause of its burst names (restates) context
 // of that one: those whose settle time is over, or all at Flush, taken in
@@ -57,7 +88,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {
@@ -261,6 +292,70 @@ func (g *Grouper) writerGoesOn(c *group, b burst) bool {
 	return !b.from.After(c.last().Add(g.opts.Correlation)) && gapBetween(c.Off, c.End, b.off, b.end) <= maxBurstGap
 }
 
+// One error, then the panic that unwrapped it. A Rust program logs the
+// error a call returned ("ERROR gateway::backend: backend returned an
+// unreadable body: expected value at line 1 column 1") and then unwraps
+// it, and the panic repeats the error's debug form or nothing at all (a
+// generic line: see unwrapPanic). Within one burst of one source, such a
+// panic printed within unwrapWindow of a generic line before it is that
+// line's failure: listed in its incident.
+
+// unwrapWindow bounds the time between an error line and the unwrap
+// panic that follows it: the same call, not the next request's.
+const unwrapWindow = time.Second
+
+// unwraps reports whether the generic incident gen is an unwrap panic
+// printed within unwrapWindow after the generic line c, which is no such
+// panic itself.
+func unwraps(gen, c *group) bool {
+	return gen.NativeKind == entry.NativeRustPanic && c.NativeKind != entry.NativeRustPanic &&
+		!gen.At.After(c.last().Add(unwrapWindow))
+}
+
+// What failed, then that it failed. A program that meets a failure a
+// record reads as a consequence (a connection refused, a peer that
+// closed it, a request the router could not place) often goes on with a
+// line of its own that says only that its task failed ("Failed to load
+// the model", "request failed": analysis.VagueMessage), or panics on the
+// error it unwrapped (unwrapPanic). The vague line
+// says nothing the first did not; paging it, with the failure it gave up
+// on listed under it, leads with the less useful line. Within one burst
+// of one source, such a generic line printed after the line of a
+// consequence record (one that says what to do) is listed in that
+// consequence's incident, which then folds into its own root cause, or
+// is alerted alone, as any consequence is.
+
+// saidBefore returns the settling incident of a consequence record with
+// solutions, of the burst b's source, printed before it and within it,
+// when o is a generic line that only says something failed; the earliest
+// such. Nil otherwise.
+func (g *Grouper) saidBefore(o *Occurrence, b burst) *group {
+	if b.source == "" || !o.Generic {
+		return nil
+	}
+	o.Complete()
+	if o.NativeKind != entry.NativeRustPanic && !analysis.VagueMessage(lineOfAlert(&o.Alert)) {
+		// (A generic Rust panic is one that only unwrapped an error:
+		// it says no more than that the call failed.)
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(b.scope) {
+		c := m.gr
+		if !c.Settling || c.Source != b.source || c.Alert.Record.ID == "" || len(c.Alert.Record.Solutions) == 0 ||
+			c.Off >= b.off || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// lineOfAlert is the line an alert's incident began with.
+func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
+
 // messageIn reports whether line's message is part of other.
 func messageIn(line, other string) bool {
 	msg := line
@@ -272,7 +367,7 @@ func messageIn(line, other string) bool {
 }
 
 // lineOf is the text of the line an incident began with.
-func lineOf(gr *group) string { return cmp.Or(gr.Alert.Match.Text, gr.Alert.Headline) }
+func lineOf(gr *group) string { return lineOfAlert(&gr.Alert) }
 
 // restatedEarlier returns the generic incident of gen's burst and source,
 // begun before it, whose line carries gen's message (sameMessage) or says
@@ -292,7 +387,7 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
 			continue
 		}
-		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)))
+		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)) || unwraps(gen, c))
 		if !restated && !(sameWriter(c, gen) && g.writerGoesOn(c, b)) {
 			continue
 		}

@@ -398,6 +398,11 @@ func subjectStep(t analysis.Triage) string {
 		}
 		return "Check '" + s + "': it is what the check rejected; compare what it holds with what the message says it must hold"
 	case analysis.FamilyLibrary:
+		if !sourceFileName(s) {
+			// A program's diagnostic ("slurmstepd: error: ..."), not
+			// a library's source file.
+			return "The line is " + s + "'s own report of its failure: its message is the cause; " + s + "'s other lines around this one say what it was doing"
+		}
 		return "The line comes from " + s + ": the library that holds that file failed; its other lines around this one say what it was doing"
 	case analysis.FamilyEnv:
 		return "Set " + s + " in the environment the process starts with (env | grep " + s + " inside the container shows what it got), or start it under the launcher that sets it"
@@ -422,4 +427,19 @@ func withTriage(t analysis.Triage, sol []string) []string {
 		}
 	}
 	return out
+}
+
+// sourceFileName reports whether s names a C, C++ or CUDA source or
+// header file by its extension, as a native library's line names where
+// it was written; a program's name is none.
+func sourceFileName(s string) bool {
+	dot := strings.LastIndexByte(s, '.')
+	if dot < 0 {
+		return false
+	}
+	switch s[dot+1:] {
+	case "c", "cc", "cpp", "cxx", "cu", "cuh", "h", "hpp", "hh", "hxx":
+		return true
+	}
+	return false
 }

@@ -150,11 +150,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"fold-s-100": plogCutAtSpace,
 	},
-	// Right as posted since a device-side assertion cut inside its
-	// condition is rejoined to its close:
-	"654-eagle3-draft-index-oob-assert-ocr-text.log": {
-		"fold-s-100": assertCutTwice,
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -652,9 +652,9 @@ var launcherReports = vocabulary{
 	terms: []vocabTerm{
 		{"srun: error: gpu-node-3: task 0: Killed", "", "", "process-killed-sigkill"},
 		{"srun: error: gpu-node-3: tasks 0-7: Killed", "", "", "process-killed-sigkill"},
-		{"srun: error: gpu-node-3: task 1: Out Of Memory", "", "", "linux-oom-killer"},
-		{"slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.", "", "", "linux-oom-killer"},
-		{"slurmstepd: error: Detected 2 oom-kill events in step 1234.0 cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler.", "", "", "linux-oom-killer"},
+		{"srun: error: gpu-node-3: task 1: Out Of Memory", "", "", "slurm-step-oom-killed"},
+		{"slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.", "", "", "slurm-step-oom-killed"},
+		{"slurmstepd: error: Detected 2 oom-kill events in step 1234.0 cgroup. Some of your processes may have been killed by the cgroup out-of-memory handler.", "", "", "slurm-step-oom-killed"},
 		{"srun: error: gpu-node-3: task 0: Segmentation fault (core dumped)", "", "", "process-segfault-core-dumped"},
 		{"slurmstepd: error: *** JOB 1234 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO TIME LIMIT ***", "", "", "slurm-job-cancelled"},
 		{"slurmstepd: error: *** STEP 1234.0 ON gpu-node-3 CANCELLED AT 2026-05-28T00:11:09 DUE TO NODE FAILURE ***", "", "", "slurm-job-cancelled"},

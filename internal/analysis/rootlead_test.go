@@ -1,0 +1,97 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
+)
+
+// A chain whose last link only says that something failed is led by its
+// root, which says why; a last link that says why itself, or names a
+// family of failure by its type, still leads. The chains are composed
+// after three kinds of programs: a server's start-up re-raising a config
+// parser's error, an HTTP client's wrapper over the socket's refusal
+// (which a record reads), and a worker pool's own error class over a
+// model's KeyError, each under both of Python's chain separators.
+func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
+	m := defaultMatcher(t)
+	const (
+		direct = "\nThe above exception was the direct cause of the following exception:\n\n"
+		during = "\nDuring handling of the above exception, another exception occurred:\n\n"
+		head   = "Traceback (most recent call last):\n"
+	)
+	config := head + frame("/usr/lib/python3.10/site-packages/mylib/config.py", "parse_config", `raise ValueError(f"unknown rope_scaling type {kind!r}")`) +
+		"ValueError: unknown rope_scaling type 'yarn2'\n"
+	socket := head + frame("/usr/lib/python3.11/site-packages/urllib3/util/connection.py", "create_connection", "raise err") +
+		"ConnectionRefusedError: [Errno 111] Connection refused\n"
+	model := head + frame("/srv/model.py", "generate", "return self.engine.step(batch)") +
+		"KeyError: 'attention_mask'\n"
+	outer := func(line string) string {
+		return head + frame("/srv/app/server.py", "main", "raise") + line + "\n"
+	}
+	tests := []struct {
+		name, in string
+		slug     string // the cause's record, "" when none
+		exc      string // the exception the diagnosis names
+	}{
+		{"a server that failed to start over its config's error", config + direct + outer("RuntimeError: Failed to start the server"), "", "ValueError: unknown rope_scaling type 'yarn2'"},
+		{"the same under the other separator", config + during + outer("RuntimeError: Failed to start the server."), "", "ValueError: unknown rope_scaling type 'yarn2'"},
+		{"a worker pool's own class over a model's KeyError", model + during + outer("worker.WorkerError: worker failed"), "", "KeyError: 'attention_mask'"},
+		{"an HTTP client's wrapper over a refused connection a record reads", socket + during + outer("Exception: request failed"), "network-connection-failed", ""},
+		{"a bare Exception that could not do its job", model + direct + outer("Exception: Unable to run the generation step"), "", "KeyError: 'attention_mask'"},
+		// Near misses: a last link that says why, that names a number or
+		// a quoted name, or whose type names a failure, leads.
+		{"a last link with its reason", config + direct + outer("RuntimeError: Failed to start the server: the model's config is invalid"), "", "RuntimeError: Failed to start the server: the model's config is invalid"},
+		{"a last link naming a quoted key", model + direct + outer("RuntimeError: generation failed for 'req-7'"), "", "RuntimeError: generation failed for 'req-7'"},
+		{"a last link with a type of its own family", config + direct + outer("ImportError: failed to import the model's code"), "", "ImportError: failed to import the model's code"},
+		{"a last link that says nothing of failing", model + direct + outer("RuntimeError: the generation step stopped"), "", "RuntimeError: the generation step stopped"},
+	}
+	for _, tt := range tests {
+		an := analysis.New(m)
+		var got []analysis.Diagnosis
+		for _, e := range entries(tt.in) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 {
+			t.Errorf("%s: %d diagnoses, want 1", tt.name, len(got))
+			continue
+		}
+		d := got[0]
+		slug := ""
+		if d.Cause != nil {
+			slug = d.Cause.Record.Slug
+		}
+		if slug != tt.slug {
+			t.Errorf("%s: cause %q, want %q (headline %q)", tt.name, slug, tt.slug, d.Headline)
+			continue
+		}
+		if tt.exc != "" && analysis.ExceptionLine(d.Exception) != tt.exc {
+			t.Errorf("%s: exception %q, want %q", tt.name, analysis.ExceptionLine(d.Exception), tt.exc)
+		}
+		if tt.exc != "" && d.Headline != tt.exc {
+			t.Errorf("%s: headline %q, want %q", tt.name, d.Headline, tt.exc)
+		}
+	}
+}
+
+func TestVagueMessage(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Failed to load the model":                                               true,
+		"request failed":                                                         true,
+		"An error occurred while processing the request.":                        true,
+		"ERROR:bench.runner:Generation failed":                                   true,
+		"Unable to run the generation step":                                      true,
+		"request failed: the tokenizer rejected the prompt template 'chatml-v2'": false,
+		"Failed to load checkpoint shard 3 of 8":                                 false,
+		"No available workers":                                                   false,
+		"the generation step stopped":                                            false,
+		"Failed to open /models/foo/config.json":                                 false,
+		"":                                                                       false,
+	} {
+		if got := analysis.VagueMessage(msg); got != want {
+			t.Errorf("VagueMessage(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package entry
+
+import "strings"
+
+// NativeDiagnostic is a program's diagnostic line in the Unix convention:
+// the program's name, a colon, then a level word and the message. Slurm's
+// daemons and clients ("slurmstepd: error: Detected 2 oom-kill event(s)
+// ..."), llama.cpp's functions ("main: error: unable to load model",
+// "llama_model_load: error loading model: ..."), argparse's usage errors,
+// the dynamic loader ("python3: error while loading shared libraries:
+// ..."), docker's client ("docker: Error response from daemon: ...") and
+// GNU make ("make: *** [Makefile:2: all] Error 1") write their failures
+// so. ERROR, or FATAL for "fatal", "fatal error" and "FATAL".
+const NativeDiagnostic = "diagnostic"
+
+// Bounds of a diagnostic line.
+const (
+	// maxDiagnosticProgram bounds the program's name: a path to a
+	// binary, a function name.
+	maxDiagnosticProgram = 64
+	// maxDiagnosticPhrase bounds an "error <doing something>:" phrase
+	// after the program's name.
+	maxDiagnosticPhrase = 48
+)
+
+// parseDiagnosticLine reads s as a program's diagnostic of the Unix
+// convention and returns its level: "prog: error: msg", "prog: fatal
+// error: msg", "prog: fatal: msg", "prog: ERROR: msg", "prog: FATAL:
+// msg", "prog: Error: msg", "prog: <kind> error: msg"; an error phrase in place of the word, whose
+// first word says when or where it happened ("prog: error while loading
+// shared libraries: ...", "prog: error loading model: ...", "prog: Error
+// response from daemon: ..."); make's "prog: *** [target] Error N" and
+// "prog: *** ...  Stop.". The program is one field of a name's bytes
+// (letters, digits and "_./+-", a make level's "[N]" after it) with a
+// lower-case letter in it, not an exception's class; a warning or a note
+// is no failure and is not read.
+func parseDiagnosticLine(s string) (string, bool) {
+	i := strings.Index(s[:min(len(s), maxDiagnosticProgram+2)], ": ")
+	if i <= 0 || !diagnosticProgram(s[:i]) {
+		return "", false
+	}
+	r := s[i+2:]
+	if r == "" {
+		return "", false
+	}
+	switch r[0] {
+	case 'e', 'E':
+		for _, w := range [...]string{"error: ", "ERROR: ", "Error: "} {
+			if strings.HasPrefix(r, w) {
+				return LevelError, !isBlank(r[len(w):])
+			}
+		}
+		if strings.HasPrefix(r, "error ") || strings.HasPrefix(r, "Error ") {
+			return LevelError, errorPhrase(r[len("error "):])
+		}
+	case 'f', 'F':
+		for _, w := range [...]string{"fatal error: ", "fatal: ", "FATAL: ", "Fatal: ", "Fatal error: ", "FATAL ERROR: "} {
+			if strings.HasPrefix(r, w) {
+				return LevelFatal, !isBlank(r[len(w):])
+			}
+		}
+	case 'C', 'c':
+		for _, w := range [...]string{"CRITICAL: ", "critical: "} {
+			if strings.HasPrefix(r, w) {
+				return LevelCritical, !isBlank(r[len(w):])
+			}
+		}
+	case '*':
+		if strings.HasPrefix(r, "*** ") && makeFailure(r[len("*** "):]) {
+			return LevelError, true
+		}
+	}
+	if kindedError(r) {
+		return LevelError, true
+	}
+	return "", false
+}
+
+// Bounds of a kinded error's word (kindedError).
+const (
+	minErrorKind = 3
+	maxErrorKind = 16
+)
+
+// kindedError reports whether r opens with one lower-case word that
+// names the kind of error, "error: " and a message: nvidia-container-cli's
+// "initialization error: nvml error: driver not loaded", a "mount error:",
+// a "syntax error:". "no error: " is none.
+func kindedError(r string) bool {
+	sp := strings.IndexByte(r[:min(len(r), maxErrorKind+1)], ' ')
+	if sp < minErrorKind {
+		return false
+	}
+	for j := 0; j < sp; j++ {
+		if !isLower(r[j]) {
+			return false
+		}
+	}
+	if w := r[:sp]; w == "non" || w == "without" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(r[sp+1:], "error: ")
+	return ok && !isBlank(rest)
+}
+
+// diagnosticProgram reports whether p is a program's or a function's name
+// as a diagnostic opens with it: at most maxDiagnosticProgram bytes of
+// letters, digits and "_./+-", starting with a letter, "_", "/" or ".",
+// holding a lower-case letter, optionally ending in a make level "[N]";
+// not an exception's class ("RuntimeError"), nor a level word itself.
+func diagnosticProgram(p string) bool {
+	if p == "" || len(p) > maxDiagnosticProgram {
+		return false
+	}
+	if p[len(p)-1] == ']' {
+		o := strings.LastIndexByte(p, '[')
+		if o <= 0 || o == len(p)-2 {
+			return false
+		}
+		for j := o + 1; j < len(p)-1; j++ {
+			if !isDigit(p[j]) {
+				return false
+			}
+		}
+		p = p[:o]
+	}
+	if c := p[0]; !isLower(c) && !isUpper(c) && c != '_' && c != '/' && c != '.' {
+		return false
+	}
+	lower := false
+	for j := 0; j < len(p); j++ {
+		c := p[j]
+		switch {
+		case isLower(c):
+			lower = true
+		case isUpper(c), isDigit(c), c == '_', c == '.', c == '/', c == '+', c == '-':
+		default:
+			return false
+		}
+	}
+	if !lower || strings.HasSuffix(p, "Error") || strings.HasSuffix(p, "Exception") || strings.HasSuffix(p, "Warning") {
+		return false
+	}
+	switch strings.ToLower(p) {
+	case "error", "fatal", "warning", "warn", "note", "info", "debug", "hint", "help":
+		return false
+	}
+	return true
+}
+
+// errorPhrase reports whether r, what follows "error " in a diagnostic,
+// is a phrase that says when or where the error happened and then gives
+// it after a colon: its first word is a preposition ("while", "in",
+// "during", ...), a verb's -ing form ("loading", "parsing") or
+// "response" (docker's "Error response from daemon"), and a ": " with a
+// message after it ends the phrase within maxDiagnosticPhrase bytes. An
+// "error rate: 0.1" or "error count: 3" is a figure, not a failure.
+func errorPhrase(r string) bool {
+	c := strings.Index(r[:min(len(r), maxDiagnosticPhrase)], ": ")
+	if c <= 0 || isBlank(r[c+2:]) {
+		return false
+	}
+	phrase := r[:c]
+	w, _, _ := strings.Cut(phrase, " ")
+	for j := 0; j < len(phrase); j++ {
+		if b := phrase[j]; !isLower(b) && b != ' ' && b != '_' && b != '-' {
+			return false
+		}
+	}
+	switch w {
+	case "while", "when", "during", "in", "on", "at", "from", "for", "response", "with":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ing")
+}
+
+// makeFailure reports whether r, what follows make's "*** ", reports a
+// failed target ("[Makefile:2: all] Error 1") or a stop ("No rule to make
+// target 'x'.  Stop."), not make's wait for the other jobs.
+func makeFailure(r string) bool {
+	r = strings.TrimRight(r, " \r")
+	if strings.HasSuffix(r, "Stop.") {
+		return true
+	}
+	j := len(r)
+	for j > 0 && isDigit(r[j-1]) {
+		j--
+	}
+	return j < len(r) && strings.HasSuffix(r[:j], " Error ")
+}
