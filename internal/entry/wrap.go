@@ -387,6 +387,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
+	if last := a.kept.last(); a.kept.count() == 1 && strings.Count(p.prefix, "`")%2 == 1 && strings.Count(last, "`")%2 == 0 &&
+		endsInFoldSpace(last) && p.lastRaw >= minWrapWidth && a.spacing.real(p.blanks) == 0 && !isIndented(c.s) {
+		// Inline code the paste opened in front of the line and
+		// nothing closed, the line ending in the space a word wrap
+		// (fold -s) leaves: the quoted line goes on, piece by piece,
+		// until one closes the span.
+		return a.join(l, c)
+	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
 		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) && !isFoldMiddle(last, c.s, p.foldWidth) {
 		// A native line is a writer's own, unless it is one only by a

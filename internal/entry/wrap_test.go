@@ -598,3 +598,39 @@ func FuzzIsAssertCloseRest(f *testing.F) {
 		}
 	})
 }
+
+// A line a paste quoted as inline code and a word wrap (fold -s) then
+// broke: the span the paste opened stays open on every piece but the
+// last, each piece ending in the space the wrap left, so the pieces are
+// one line, whatever the quoted line says (an exception line, a native
+// error, prose) and however long its pieces are.
+func TestFoldInsideCodeSpan(t *testing.T) {
+	fold := func(s string, width int) []string {
+		var out []string
+		for len(s) > width {
+			cut := strings.LastIndexByte(s[:width], ' ')
+			out = append(out, s[:cut+1])
+			s = s[cut+1:]
+		}
+		return append(out, s)
+	}
+	for _, line := range []string{
+		"OSError: /models/Mistral-Small-3.2-24B-Instruct-2506/ does not appear to have a file named preprocessor_config.json. Checkout 'https://huggingface.co//models/Mistral-Small-3.2-24B-Instruct-2506//tree/main' for available files.",
+		"RuntimeError: CUDA error: an illegal memory access was encountered. CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+		"E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory 0x7f2c00000000: Cannot allocate memory [12] while initializing the transfer engine for the KV cache",
+	} {
+		for _, width := range []int{80, 100} {
+			pieces := fold("`"+line+"`", width)
+			got := assemble(t, Options{}, strings.Join(pieces, "\n")+"\n[2026-01-01 10:00:00] next")
+			if len(got) != 2 || got[0].Lines != len(pieces) || !strings.HasPrefix(got[0].Text, strings.TrimSuffix(line, ".")) {
+				t.Errorf("width %d: %d entries, first %d lines %q", width, len(got), got[0].Lines, got[0].Text)
+			}
+		}
+	}
+	// A span closed on its line, and one nothing wrapped, are lines of
+	// their own.
+	got := assemble(t, Options{}, "`ValueError: x` is raised when \n`KeyError: y` ")
+	if len(got) != 2 {
+		t.Errorf("closed spans joined: %+v", got)
+	}
+}
