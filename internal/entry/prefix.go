@@ -528,7 +528,9 @@ func findPrefix(s string) (int, int) {
 		if j >= 2 && s[j-1] == ' ' && s[j-2] == ' ' {
 			j -= 2 // CPython indents frames by two spaces
 		}
-		if j > 0 && isFrameLine(s[j:]) {
+		if j > 0 && j <= maxLearnedPrefix && isFrameLine(s[j:]) {
+			// (A frame further in is no prefix's: a relay's next line
+			// glued behind the padding of this one.)
 			best, strength = j, evidenceStrong
 		}
 	}

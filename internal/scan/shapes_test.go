@@ -173,14 +173,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// dev-11, right as posted since its LoRA wording is read: behind
-	// Loki's stamp the vLLM logger header after it is not read as one
-	// record's, so the engine's own RuntimeError line ('Loading lora ...
-	// failed'), first and apart from the ValueError under it, leads
-	// unclassified.
-	"926-vllm-lora-lm-head-unsupported-weight-glued-line.log": {
-		"loki-pipe": "behind Loki's stamp the vLLM header is not read, so the engine's RuntimeError line ('Loading lora ... failed') leads unclassified apart from the ValueError that names the cause",
-	},
 	// heldout-15, right as posted since vLLM's adapter load failure has
 	// its record (it was wrong under every wrapper before): cut at 80
 	// columns, each line's engine-core prefix takes most of the width,
