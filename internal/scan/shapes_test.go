@@ -204,22 +204,12 @@ var knownShapeMisses = map[string]map[string]string{
 	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": under("the excerpt's first line opens a code span of its own: quoted again, its backticks and the wrapper's make a fence, the line stays quoted and the watchdog's consequence leads",
 		"inline-code", "inline-code-ellipsis", "md-dash-inline-code"),
 	// Two spaces before every line (the indent-2 wrapper, added with the
-	// two-space paste lead): a traceback's tail that opens with a frame,
-	// a source line or a py-spy frame keeps the paste's two spaces.
-	"023-double-spaced-ninja-missing-pipe-format.log":                  {"indent-2": indentFrameFirst},
-	"204-headless-marlin-moe-sum-reduce-launch-failed.log":             {"indent-2": indentFrameFirst},
-	"238-headless-spec-v2-typeerror-then-scheduler-tp1.log":            {"indent-2": indentFrameFirst},
-	"277-traceback-tail-bare-assertionerror-chunked-prefix.log":        {"indent-2": indentFrameFirst},
-	"288-faulthandler-threads-scheduler-in-broadcast.log":              {"indent-2": indentFrameFirst},
-	"290-pyspy-dump-tail-ncclcommwindowregister.log":                   {"indent-2": indentFrameFirst},
-	"310-jsondecodeerror-then-sigquit-scheduler-cut.log":               {"indent-2": indentFrameFirst},
-	"311-typeerror-begin-forward-page-size-then-modeltpserver.log":     {"indent-2": indentFrameFirst},
-	"317-fastapi-typeerror-nonetype-diffusion-image-api.log":           {"indent-2": indentFrameFirst},
-	"500-torch-compile-notimplementederror-chained-controller-cut.log": {"indent-2": indentFrameFirst},
-	"505-pd-bootstrap-typeerror-elided-paths-tail.log":                 {"indent-2": indentFrameFirst},
-	"553-hf3fs-zerodivision-tail-tilde-markers.log":                    {"indent-2": indentFrameFirst},
-	"762-sglang-diffusion-lora-layer-no-attribute-weight.log":          {"indent-2": indentFrameFirst},
-	"800-slime-r3-valueerror-unindented-first-file.log":                {"indent-2": indentFrameFirst},
+	// two-space paste lead): a dump's tail that opens with a frame and
+	// holds no exception line (faulthandler's threads, py-spy's frames)
+	// keeps the paste's two spaces; a traceback's tail is told by its
+	// exception line's (pastelead.go, leadTail).
+	"288-faulthandler-threads-scheduler-in-broadcast.log": {"indent-2": indentFrameFirst},
+	"290-pyspy-dump-tail-ncclcommwindowregister.log":      {"indent-2": indentFrameFirst},
 	// dev-9, right as posted since a hand wrap before a parenthesised
 	// source location is rejoined.
 	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
@@ -245,7 +235,7 @@ var knownShapeMisses = map[string]map[string]string{
 
 // Why a wrapper's variant of an excerpt is read wrong, for several.
 const (
-	indentFrameFirst = "the excerpt opens with a traceback's frame, a source line or a py-spy frame: two spaces before a frame are read as the log's own indentation, four before a source line as a code block's lead, so the paste's two spaces stay before the exception line, which is not read"
+	indentFrameFirst = "the excerpt opens with a dump's frame (faulthandler's, py-spy's) and holds no exception line to tell the paste's lead by: two spaces before a frame are read as the log's own indentation, four before a py-spy frame as a code block's lead, so the paste's two spaces stay before the lines after the dump, which are not read"
 	plogCutAtSpace   = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
