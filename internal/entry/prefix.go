@@ -392,8 +392,11 @@ func glogAt(s string) int {
 	return 0
 }
 
-// maxLinePrefix bounds the prefix failureBehindPrefix looks behind.
-const maxLinePrefix = 48
+// maxLinePrefix bounds the prefix failureBehindPrefix looks behind: a
+// viewer's time column, a CI runner's stamp and a build step's number
+// before a line (Loki's "2025-11-06 02:10:00.702 | ", "[2026-04-21T02:45:
+// 09.750Z] ", BuildKit's "#42 3621.8 ") take sixty-odd bytes.
+const maxLinePrefix = 72
 
 // failureBehindPrefix returns the length of a prefix no rule knows in
 // front of a failure line, or 0: a strict exception line or a native error
@@ -427,7 +430,7 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		if isDigit(c) {
 			digit = true
 		}
-		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
+		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' {
 			continue
 		}
 		if !digit {

@@ -361,7 +361,12 @@ func TestFailureBehindPrefix(t *testing.T) {
 		// A warning class is no exception line.
 		{"3: UserWarning: deprecated", 0},
 		// Too far into the line to be a prefix.
-		{strings.Repeat("9", 60) + ": ValueError: x", 0},
+		{strings.Repeat("9", 80) + ": ValueError: x", 0},
+		// A compiler's diagnostic, its path first, behind a launcher's
+		// label, a CI runner's stamp and a build step's number, or a
+		// viewer's time column and the same.
+		{"3: [2026-04-21T02:45:09.750Z] #42 3621.8 /app/csrc/kernels/gated.cu:223:5: error: use of undeclared identifier 'X'", len("3: [2026-04-21T02:45:09.750Z] #42 3621.8 ")},
+		{"2025-11-06 02:10:00.702 | [2026-04-21T02:45:09.750Z] #42 3621.8 /app/k.cu:1:5: error: no member named 'x'", len("2025-11-06 02:10:00.702 | [2026-04-21T02:45:09.750Z] #42 3621.8 ")},
 		{"3: ", 0},
 		// An exception line whose message holds numbers, and an indented
 		// line, are never behind a prefix.

@@ -181,9 +181,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"589-vllm-enginecore-add-lora-invocation-failed.log": {
 		"hard-wrap-80": "the traceback's frame lines cut at 80 columns lead unclassified over the first piece of 'Invocation of add_lora method failed', which its record reads",
 	},
-	// dev-8: measured before any change made for the batch.
-	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("a compiler diagnostic is read only at a line's start, and a one-line excerpt behind a label or line number the scan learns from several lines of it (srun's, mpirun's, Loki's, grep's) leaves it behind that label: no alert (as for any one-line compiler error)",
-		"grep-n", "loki-pipe", "mpirun-tag", "srun-label"),
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
@@ -198,11 +195,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	// Inline code: the excerpt opens a code span of its own on its first
-	// line ("`(WorkerDict pid=835) ..."), so quoting that line again
-	// makes three backticks, a fence, which no paste writes.
-	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": under("the excerpt's first line opens a code span of its own: quoted again, its backticks and the wrapper's make a fence, the line stays quoted and the watchdog's consequence leads",
-		"inline-code", "inline-code-ellipsis", "md-dash-inline-code"),
 	// Two spaces before every line (the indent-2 wrapper, added with the
 	// two-space paste lead): a dump's tail that opens with a frame and
 	// holds no exception line (faulthandler's threads, py-spy's frames)
