@@ -440,6 +440,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
+		if l, _, ok := strings.Cut(e.Text, "\n"); ok && d.Headline != "" && strings.HasPrefix(l, d.Headline) && foldedAtBlank(strings.TrimRight(l, "\r")) {
+			// The message's line was cut at a blank by a
+			// word-wrapping tool: its rest is the next line.
+			d.Headline = firstTextLine(e.Text)
+		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}

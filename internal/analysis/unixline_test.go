@@ -26,8 +26,8 @@ func TestFailureLinesOfTheUnixTradition(t *testing.T) {
 		role               patterns.Role
 		family             string
 	}{
-		{"slurm step", "slurmstepd: error: Detected 3 oom-kill event(s) in step 77.0 cgroup.\n",
-			"slurmstepd: error: Detected 3 oom-kill event(s) in step 77.0 cgroup.", patterns.RoleCause, analysis.FamilyKilled},
+		{"slurm step", "slurmstepd: error: widget step 77.0 lost 3 tasks to the oom-kill of its cgroup\n",
+			"slurmstepd: error: widget step 77.0 lost 3 tasks to the oom-kill of its cgroup", patterns.RoleCause, analysis.FamilyKilled},
 		{"slurm behind a task label", "3: srun: error: quasar-12: task 3: widget socket closed\n",
 			"srun: error: quasar-12: task 3: widget socket closed", patterns.RoleCause, ""},
 		{"llama.cpp function", "common_init_from_params: error: the widget cache is unreadable\n",

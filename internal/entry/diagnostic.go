@@ -47,7 +47,7 @@ func parseDiagnosticLine(s string) (string, bool) {
 	case 'e', 'E':
 		for _, w := range [...]string{"error: ", "ERROR: ", "Error: "} {
 			if strings.HasPrefix(r, w) {
-				return LevelError, !isBlank(r[len(w):])
+				return LevelError, !isBlank(r[len(w):]) && !banner(r[len(w):])
 			}
 		}
 		if strings.HasPrefix(r, "error ") || strings.HasPrefix(r, "Error ") {
@@ -145,6 +145,24 @@ func diagnosticProgram(p string) bool {
 	case "error", "fatal", "warning", "warn", "note", "info", "debug", "hint", "help":
 		return false
 	}
+	// A sentence's verb before its colon ("Liveness probe errored: rpc
+	// error: ...", "request failed: ...") is no program: a diagnostic
+	// searched for behind a prefix must not start mid-sentence.
+	return !pastTense(p)
+}
+
+// pastTense reports whether p is a lower-case word in the past tense of a
+// failure's verbs ("errored", "failed", "aborted"): letters only, ending
+// in "ed".
+func pastTense(p string) bool {
+	if len(p) < 5 || !strings.HasSuffix(p, "ed") {
+		return false
+	}
+	for j := 0; j < len(p); j++ {
+		if !isLower(p[j]) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -187,4 +205,14 @@ func makeFailure(r string) bool {
 		j--
 	}
 	return j < len(r) && strings.HasSuffix(r[:j], " Error ")
+}
+
+// banner reports whether msg is a notice framed in stars, as Slurm's
+// daemons print a job's or step's end at level error ("*** STEP 12.0 ON
+// node3 CANCELLED AT 2026-05-28T00:11:09 ***"): a state, which the
+// catalog's records read when its reason is a failure ("... DUE TO TIME
+// LIMIT ***"), not a failure line of its own.
+func banner(msg string) bool {
+	msg = strings.TrimRight(msg, " \r")
+	return len(msg) > len("*** ***") && strings.HasPrefix(msg, "*** ") && strings.HasSuffix(msg, " ***")
 }

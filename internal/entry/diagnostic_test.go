@@ -16,7 +16,6 @@ func TestParseDiagnosticLine(t *testing.T) {
 		name, line, level string
 	}{
 		// Slurm (slurmstepd, srun, sbatch).
-		{"slurm step cancelled", "slurmstepd: error: *** JOB 4242 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***", LevelError},
 		{"slurm task out of memory", "srun: error: gpu-03: task 1: Out Of Memory", LevelError},
 		{"slurm submission", "sbatch: error: Batch job submission failed: Requested node configuration is not available", LevelError},
 		// llama.cpp's "__func__: error: ..." and "error <doing>: ...".
@@ -44,6 +43,10 @@ func TestParseDiagnosticLine(t *testing.T) {
 
 		// Not the convention.
 		{"warning", "launch_server.py: warning: flag --foo is deprecated", ""},
+		// Slurm's banners of a job's or step's end: states, which records
+		// read when the reason is a failure.
+		{"slurm step cancelled", "slurmstepd: error: *** STEP 12.0 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 ***", ""},
+		{"slurm job cancelled", "slurmstepd: error: *** JOB 4242 ON gpu-07 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***", ""},
 		{"srun info", "srun: job 9479148 queued and waiting for resources", ""},
 		{"llama.cpp info", "llama_model_loader: loaded meta data with 33 key-value pairs and 291 tensors", ""},
 		{"llama.cpp build", "main: build = 964 (f3c3b4b)", ""},
@@ -52,6 +55,8 @@ func TestParseDiagnosticLine(t *testing.T) {
 		{"exception line", "RuntimeError: error: something", ""},
 		{"make waiting", "make: *** Waiting for unfinished jobs....", ""},
 		{"no program", "error: something", ""},
+		{"a sentence's verb", "errored: rpc error: code = Unknown desc = failed to exec in container", ""},
+		{"a sentence's verb again", "failed: connection error: reset by peer", ""},
 		{"digits first", "2024-01-01: error: x", ""},
 		{"space in the field", "my prog: error: x", ""},
 		{"level as program", "note: error: x", ""},
@@ -101,6 +106,8 @@ func TestFailureSummary(t *testing.T) {
 		"╰─▶ Call to `hatchling.build.build_editable` failed (exit status: 1)":             true,
 		"Invalid object: UpdateWeightReqInput(model_path='/m', load_format='auto')":        true,
 		"Unknown request type: <class 'x.io.Req'>":                                         true,
+		"Unexpected message: BatchEmbeddingOut(rids=['a', 'b'],":                           true,
+		"Unsupported request: GenerateReqInput(text='a long prompt that":                   true,
 
 		"│ exit code: 1":                               false,
 		"exited with code 1":                           false,
@@ -109,6 +116,8 @@ func TestFailureSummary(t *testing.T) {
 		"Decode batch. #running-req: 1, #queue-req: 0": false,
 		"Invalid value for --x: 3, using the default":  false,
 		"Unknown widget: frob, skipped":                false,
+		"Invalid config: Settings(":                    false,
+		"Invalid input: Tensor(3.0, device":            false,
 		"×":                                            false,
 		"":                                             false,
 	} {

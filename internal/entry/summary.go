@@ -149,15 +149,20 @@ func RejectedType(msg string) string {
 			name = name[:maxRejectedType]
 		}
 		return name
-	case strings.HasSuffix(repr, ")"):
+	case strings.IndexByte(repr, '(') > 0:
 		o := strings.IndexByte(repr, '(')
-		if o <= 0 || !isUpper(repr[0]) {
+		if !isUpper(repr[0]) {
 			return ""
 		}
 		for j := 0; j < o; j++ {
 			if b := repr[j]; !isLetter(b) || isDigit(b) && b != '_' && b != '.' {
 				return ""
 			}
+		}
+		// A repr cut where a terminal or a paste wrapped it still
+		// opens with its first field: "X(model_path='/m',".
+		if !strings.HasSuffix(repr, ")") && !fieldAt(repr[o+1:]) {
+			return ""
 		}
 		return repr[:o]
 	}
@@ -190,4 +195,14 @@ func summaryRecord(s string, ref time.Time, loc *time.Location) bool {
 	}
 	h, ok := parseHeader(s, ref, loc)
 	return ok && h.level == "" && FailureSummary(h.msg)
+}
+
+// fieldAt reports whether s starts with a keyword field of a repr:
+// "model_path=".
+func fieldAt(s string) bool {
+	i := 0
+	for i < len(s) && i < 64 && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '_' || i > 0 && isDigit(s[i])) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == '='
 }

@@ -640,13 +640,7 @@ var exitStatuses = vocabulary{
 var launcherReports = vocabulary{
 	name: "Slurm and MPI launchers",
 	shapes: []vocabShape{
-		// Alone, srun's "task N: Killed" is read by the analysis itself
-		// as a report that a process was killed, with no record (as a
-		// shell's bare "Killed" is).
-		{Field: fieldText, Format: "%s", Override: map[string]string{
-			"srun: error: gpu-node-3: task 0: Killed":    "",
-			"srun: error: gpu-node-3: tasks 0-7: Killed": "",
-		}},
+		{Field: fieldText, Format: "%s"},
 		{Field: fieldText, Format: "[2026-05-28T00:11:09] %s"},
 	},
 	terms: []vocabTerm{

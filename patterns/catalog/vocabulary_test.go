@@ -84,7 +84,8 @@ func (t vocabTerm) hasForms(format string) bool {
 }
 
 // vocabLead feeds text through the entry assembler and the analysis and
-// returns the record that leads the last diagnosis (nil when no entry is a
+// returns the record that leads the last diagnosis, an unclassified
+// consequence after a record's failure aside (nil when no entry is a
 // failure, when the failure is unclassified, or when its record is an info
 // record: a routine line) and the slugs of the wrappers around it (with,
 // when a wrapper leads, the other wrappers that read the same line).
@@ -101,6 +102,12 @@ func vocabLead(m *matcher.Matcher, text string) (*patterns.Record, []string) {
 	for i := range ents {
 		d, ok := an.Analyze(&ents[i])
 		if !ok {
+			continue
+		}
+		if d.Cause == nil && d.Role == patterns.RoleConsequence && lead != nil {
+			// An unclassified consequence after the failure (uv's
+			// "╰─▶ ... failed (exit status: 1)" under its "× "
+			// summary) folds into that failure's incident.
 			continue
 		}
 		lead, context = nil, context[:0]
