@@ -171,8 +171,10 @@ func opensTracebackTail(s string) bool {
 
 // tail reads s, a line of a paste that opened inside a traceback's tail
 // (leadTail), for the lead: the spaces before the first exception line,
-// chain line or traceback header, when that is two or four; none when
-// that line is unindented, or none came within leadTailLines lines.
+// chain line, traceback header or thread header of a dump (faulthandler's,
+// py-spy's), which their writers print unindented, when that is two or
+// four; none when that line is unindented, or none came within
+// leadTailLines lines.
 func (l *indentLead) tail(s string) int {
 	l.deep++
 	k := 0
@@ -183,7 +185,7 @@ func (l *indentLead) tail(s string) int {
 	if t == "" || t[0] == ' ' || t[0] == '\t' {
 		return 0 // deeper: a frame's source line, carets
 	}
-	if !isExceptionLine(t, false) && !isChainSeparator(t) && !strings.HasPrefix(t, "Traceback (most recent call last):") {
+	if !isExceptionLine(t, false) && !isChainSeparator(t) && !strings.HasPrefix(t, "Traceback (most recent call last):") && !isDumpHeader(t) {
 		if k == 0 || l.deep >= leadTailLines {
 			l.state = leadOff
 		}
@@ -200,6 +202,29 @@ func (l *indentLead) tail(s string) int {
 	}
 	l.state = leadOn
 	return k
+}
+
+// isDumpHeader matches a thread's header in a stack dump: faulthandler's
+// "Thread 0x00007f... (most recent call first):" and py-spy's "Thread
+// 4110423 (idle): \"Thread-1\"" (or "(active)", "(gil)", "(active+gil)").
+func isDumpHeader(s string) bool {
+	if isThreadDump(s) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "Thread ")
+	if !ok {
+		return false
+	}
+	id, state, ok := strings.Cut(rest, " (")
+	if !ok || id == "" || strings.IndexByte(id, ' ') >= 0 {
+		return false
+	}
+	st, _, ok := strings.Cut(state, "):")
+	switch st {
+	case "idle", "active", "gil", "active+gil":
+		return ok
+	}
+	return false
 }
 
 // isLogIndented reports whether s, a line's text after two spaces, is one

@@ -174,6 +174,17 @@ func TestLeadToldByTheExceptionLine(t *testing.T) {
 		"unindented frame": "File \".../sglang/srt/disaggregation/common/conn.py\", line 675, in _handle_route_get\n" +
 			"    return web.json_response(self.prefill_port_table[engine_rank])\n" +
 			"KeyError: 3",
+		"faulthandler's dump": "  File \"/usr/lib/python3.10/threading.py\", line 1016 in _bootstrap_inner\n" +
+			"\n" +
+			"Thread 0x00007fdefefc5640 (most recent call first):\n" +
+			"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n" +
+			"\n" +
+			"Fatal Python error: Aborted",
+		"py-spy's dump": "    run_scheduler_process (scheduler.py:2612)\n" +
+			"    _bootstrap (multiprocessing/process.py:314)\n" +
+			"Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+			"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+			"RuntimeError: x",
 		"chained": "  File \"/a/b.py\", line 1, in f\n" +
 			"    g()\n" +
 			"KeyError: 'k'\n" +
@@ -184,12 +195,17 @@ func TestLeadToldByTheExceptionLine(t *testing.T) {
 			"  File \"/a/c.py\", line 2, in h\n" +
 			"ValueError: v",
 	}
-	// What the lead must not change: the entries, their lines and the
-	// exception each reads (the lines before the exception line keep the
-	// lead, which a traceback's frames and source lines read through).
+	// What the lead must not change: the entries from the line that tells
+	// it on, their lines and the exception each reads (the lines before
+	// keep the lead, which a traceback's frames and source lines read
+	// through, and the exception line's entry may hold them).
+	from := int64(0)
 	read := func(es []Entry) string {
 		var b strings.Builder
 		for _, e := range es {
+			if e.LastOffset < from {
+				continue
+			}
 			exc := ""
 			if o := e.Traceback.Outermost(); o != nil {
 				exc = o.Type + ": " + o.Message
@@ -199,6 +215,13 @@ func TestLeadToldByTheExceptionLine(t *testing.T) {
 		return b.String()
 	}
 	for name, tail := range tails {
+		from = 0
+		for i, l := range strings.Split(tail, "\n") {
+			if l != "" && l[0] != ' ' && !strings.HasPrefix(l, "File ") {
+				from = int64(i + 1)
+				break
+			}
+		}
 		plain := read(assemble(t, Options{}, tail))
 		for _, lead := range []string{"  ", "    "} {
 			var b strings.Builder
@@ -219,6 +242,22 @@ func TestLeadToldByTheExceptionLine(t *testing.T) {
 	for _, s := range []string{"  File \"/a/b.py\", line 1, in f", "plain text", "  ValueError: x"} {
 		if n := l.strip(s); n != 0 {
 			t.Errorf("strip(%q) = %d", s, n)
+		}
+	}
+}
+
+func TestIsDumpHeader(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Thread 0x00007fdefefc5640 (most recent call first):":         true,
+		"Current thread 0x00007fe403b964c0 (most recent call first):": true,
+		`Thread 4110423 (idle): "Thread-1 (_read_thread)"`:            true,
+		`Thread 0x7F2A (active+gil): "MainThread"`:                    true,
+		"Thread pool exhausted (idle): retrying":                      false,
+		"Thread 12 (sleeping): x":                                     false,
+		"Threads (idle): x":                                           false,
+	} {
+		if got := isDumpHeader(s); got != want {
+			t.Errorf("isDumpHeader(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

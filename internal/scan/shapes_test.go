@@ -195,13 +195,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"147-ray-glog-sigabrt-fatal-aborted.log": {
 		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
 	},
-	// Two spaces before every line (the indent-2 wrapper, added with the
-	// two-space paste lead): a dump's tail that opens with a frame and
-	// holds no exception line (faulthandler's threads, py-spy's frames)
-	// keeps the paste's two spaces; a traceback's tail is told by its
-	// exception line's (pastelead.go, leadTail).
-	"288-faulthandler-threads-scheduler-in-broadcast.log": {"indent-2": indentFrameFirst},
-	"290-pyspy-dump-tail-ncclcommwindowregister.log":      {"indent-2": indentFrameFirst},
 	// dev-9, right as posted since a hand wrap before a parenthesised
 	// source location is rejoined.
 	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
@@ -227,8 +220,7 @@ var knownShapeMisses = map[string]map[string]string{
 
 // Why a wrapper's variant of an excerpt is read wrong, for several.
 const (
-	indentFrameFirst = "the excerpt opens with a dump's frame (faulthandler's, py-spy's) and holds no exception line to tell the paste's lead by: two spaces before a frame are read as the log's own indentation, four before a py-spy frame as a code block's lead, so the paste's two spaces stay before the lines after the dump, which are not read"
-	plogCutAtSpace   = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
+	plogCutAtSpace = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
