@@ -238,7 +238,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -249,6 +249,16 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// hexNumberCut reports whether a break fell inside a hexadecimal number
+// that w, the rest's first word, ends with a colon: prev's last token tok
+// is "0x" and maybe some of its digits, w the rest of them ("...register
+// memory 0x" and "7f7186000000: Cannot allocate memory"), an address a
+// message names, not a writer.
+func hexNumberCut(tok, w string) bool {
+	d, ok := strings.CutPrefix(tok, "0x")
+	return ok && (d == "" || isHex(d)) && len(w) > 1 && isHex(w[:len(w)-1])
 }
 
 // pathNameCut reports whether a break between p and n fell inside a name

@@ -19,6 +19,13 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		// An address cut after its "0x", in glog's line, in a CUDA
+		// error's and in a Python message: the rest ends its digits with
+		// a colon, no writer's name.
+		{"inside an address, glog", "E0115 11:22:06.866998 3663955 rdma_context.cpp:257] Failed to register memory 0x", "7f7186000000: Cannot allocate memory [12]", true},
+		{"inside an address, CUDA", "[TP3] CUDA error: an illegal memory access was encountered at address 0x7f", "3a00000000: in kernel fused_moe_kernel, block [12,0,0]", true},
+		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
+		{"a writer's name after an address", "Failed to register memory 0x7f7186000000 on the second device because of", "ninja: build stopped: subcommand failed.", false},
 		{"after a space inside inline code, the rest closing it", "the GSM8K benchmark with the following assertion error: `AssertionError: assert logits.shape[0] == ", "len(seq_lens_expanded)` ", true},
 		{"after a space, a short line ending in a space, no code span", "the GSM8K benchmark with the following assertion error, which the server printed when it == ", "len(seq_lens_expanded) ", false},
 		{"inside a record's words, the rest ending in a traceback's start", "[2025-01-16 10:11:13 DP0 TP0 EP0] Scheduler hit an exception while reading the next batch of t", "he requests: Traceback (most recent call last):", true},

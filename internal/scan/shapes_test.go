@@ -184,10 +184,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
 		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
 	},
-	// Held out (heldout-13): measured, not tuned to.
-	"615-mooncake-store-register-memory-enomem-single-line.log": {
-		"hard-wrap-80": "held out: cut at 80 columns inside the registration line, the first piece 'Failed to register memory 0x' leads unclassified",
-	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
