@@ -184,6 +184,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// capitalised word after one is a sentence of its own, and a
 		// mixed-case name ("..._32x256E") may end where a field of the
 		// next line ("VGPU=...") begins.
+		if acronymLastLetter(tok, rest) {
+			// An acronym cut before its last letter ("...:246 NP" and
+			// "U function error: ..."): one capital alone, no word.
+			break
+		}
 		if len(rest) < 2 || !isUpper(rest[1]) && !isDigit(rest[1]) && strings.IndexByte("_=:,.)", rest[1]) < 0 ||
 			(strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) && !callOfCapitals(w)) || isDigit(trailingAlnum(prev)[0]) {
 			return false
@@ -247,6 +252,22 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
+	}
+	return true
+}
+
+// acronymLastLetter reports whether rest opens with one capital letter
+// alone that ends tok, prev's last token, a run of capitals: an acronym
+// a cut split before its last letter ("NP" and "U function error"). "A"
+// and "I" alone are words.
+func acronymLastLetter(tok, rest string) bool {
+	if len(rest) < 2 || rest[1] != ' ' || !isUpper(rest[0]) || rest[0] == 'A' || rest[0] == 'I' || len(tok) < 2 || len(tok) > 8 {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if !isUpper(tok[i]) {
+			return false
+		}
 	}
 	return true
 }

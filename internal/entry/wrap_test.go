@@ -25,6 +25,9 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside an address, glog", "E0115 11:22:06.866998 3663955 rdma_context.cpp:257] Failed to register memory 0x", "7f7186000000: Cannot allocate memory [12]", true},
 		{"inside an address, CUDA", "[TP3] CUDA error: an illegal memory access was encountered at address 0x7f", "3a00000000: in kernel fused_moe_kernel, block [12,0,0]", true},
 		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
+		// An acronym cut before its last letter.
+		{"inside an acronym", "(EngineCore pid=471424) RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NP", "U function error: aclrtPointerGetAttributes, error code is 107000", true},
+		{"a capital alone is a word", "ERROR 11-06 02:10:00 [core.py:7] the scheduler could not allocate blocks for the request ABC", "I think the pool is too small for the batch", false},
 		{"a writer's name after an address", "Failed to register memory 0x7f7186000000 on the second device because of", "ninja: build stopped: subcommand failed.", false},
 		{"after a space inside inline code, the rest closing it", "the GSM8K benchmark with the following assertion error: `AssertionError: assert logits.shape[0] == ", "len(seq_lens_expanded)` ", true},
 		{"after a space, a short line ending in a space, no code span", "the GSM8K benchmark with the following assertion error, which the server printed when it == ", "len(seq_lens_expanded) ", false},

@@ -181,9 +181,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"589-vllm-enginecore-add-lora-invocation-failed.log": {
 		"hard-wrap-80": "the traceback's frame lines cut at 80 columns lead unclassified over the first piece of 'Invocation of add_lora method failed', which its record reads",
 	},
-	"855-npu-pointer-get-attributes-107000-el0003-engine-core.log": {
-		"hard-wrap-120": "cut at 120 columns inside a word ('NP' / 'U function error'), the RuntimeError line is not rejoined and its first piece leads unclassified",
-	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
