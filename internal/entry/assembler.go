@@ -697,7 +697,7 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 		p.cutBytes += cut
 		return true
 	}
-	if !same || !a.recordContinues(content) {
+	if !same || !a.recordContinues(content) && !(len(l.Text)+l.Framing >= minWrapWidth && isCutTracebackHeader(content)) {
 		return false
 	}
 	a.take(l, content, cut)

@@ -847,6 +847,14 @@ func isAssertCloseRest(prev, next string) bool {
 	return strings.HasSuffix(next, "` failed.") || strings.HasSuffix(next, "' failed.")
 }
 
+// isCutTracebackHeader reports whether s is the start of a traceback's
+// header that a terminal cut ("Traceback (most "), at least its first
+// word: on a line as long as a terminal's width, it is that header, whose
+// rest the next line holds.
+func isCutTracebackHeader(s string) bool {
+	return len(s) >= len("Traceback ") && len(s) < len(pyTracebackHeader) && strings.HasPrefix(pyTracebackHeader, s)
+}
+
 // isTracebackHeaderRest reports whether next is the end of a record that
 // announced a traceback on its own line ("Scheduler hit an exception: "
 // and its "Traceback (most recent call last):"), cut by a terminal: next

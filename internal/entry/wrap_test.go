@@ -644,3 +644,34 @@ func TestFoldInsideCodeSpan(t *testing.T) {
 		t.Errorf("closed spans joined: %+v", got)
 	}
 }
+
+// A record that repeats its header on every line (vLLM's, behind its
+// process prefix), its traceback's header cut by a terminal: the line that
+// holds "Traceback (most " is the record's traceback, as whole, and the
+// rest joins it.
+func TestRepeatedHeaderCutTracebackHeader(t *testing.T) {
+	head := "(EngineCore_DP0 pid=1511501) ERROR 12-15 18:57:10 [core.py:918] "
+	lines := []string{
+		head + "Invocation of add_lora method failed",
+		head + "Traceback (most recent call last):",
+		head + `  File "/envs/vllm/lib/python3.12/site-packages/vllm/lora/worker_manager.py", line 102, in _load_adapter`,
+		head + "ValueError: base_model.model.lm_head.weight is unsupported LoRA weight",
+	}
+	for _, width := range []int{80, 90} {
+		var cut []string
+		for _, l := range lines {
+			for len(l) > width {
+				cut = append(cut, l[:width])
+				l = l[width:]
+			}
+			cut = append(cut, l)
+		}
+		got := assemble(t, Options{}, strings.Join(cut, "\n"))
+		if len(got) != 1 || got[0].Message != "Invocation of add_lora method failed" || got[0].Traceback.Outermost() == nil || got[0].Traceback.Outermost().Type != "ValueError" {
+			t.Errorf("width %d: %+v", width, views(got))
+		}
+	}
+	if isCutTracebackHeader("Traceback") || !isCutTracebackHeader("Traceback (most ") || isCutTracebackHeader(pyTracebackHeader) || isCutTracebackHeader("Traceback (least ") {
+		t.Error("isCutTracebackHeader")
+	}
+}

@@ -173,14 +173,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// heldout-15, right as posted since vLLM's adapter load failure has
-	// its record (it was wrong under every wrapper before): cut at 80
-	// columns, each line's engine-core prefix takes most of the width,
-	// and the traceback's cut frame lines, pieces of their own, lead
-	// unclassified over the wrapper record's first piece.
-	"589-vllm-enginecore-add-lora-invocation-failed.log": {
-		"hard-wrap-80": "the traceback's frame lines cut at 80 columns lead unclassified over the first piece of 'Invocation of add_lora method failed', which its record reads",
-	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
