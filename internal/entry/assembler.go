@@ -220,7 +220,7 @@ const maxCachedPrefix = 128
 // start names (familyRank), from the cache when prefix is the one it
 // holds.
 func (pc *procCache) process(prefix string) string {
-	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 {
+	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 && (prefix == "" || prefix[0] != '[') {
 		return "" // most prefixes: timestamps, services
 	}
 	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
