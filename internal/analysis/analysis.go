@@ -440,10 +440,15 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 	} else {
 		d.Headline = FirstLine(e.Message)
-		if l, _, ok := strings.Cut(e.Text, "\n"); ok && d.Headline != "" && strings.HasPrefix(l, d.Headline) && foldedAtBlank(strings.TrimRight(l, "\r")) {
-			// The message's line was cut at a blank by a
-			// word-wrapping tool: its rest is the next line.
+		if m, _, _ := strings.Cut(e.Message, "\n"); foldedAtBlank(strings.TrimRight(m, "\r")) && strings.HasPrefix(e.Text, m) {
+			// The message's line was cut at a blank by a word-wrapping
+			// tool: its rest is the next line of the text.
 			d.Headline = firstTextLine(e.Text)
+		}
+		if sig == SignalLevel && e.Level == "" {
+			if l, ok := summaryAcrossWrap(e); ok {
+				d.Headline = l
+			}
 		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
@@ -471,6 +476,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// The header of a thread's exception whose traceback is
 			// cut or in another entry: where, not what.
 			d.Fragment = true
+		}
+		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG") {
+			// A routine line's report of another component's death
+			// (deathReport): the dead component's own lines say why.
+			d.Role = patterns.RoleConsequence
 		}
 		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) && entry.FailureStatusEnd(d.Headline) {
 			// "Worker exits with an exit code 1.", "Failed to set up

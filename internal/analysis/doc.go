@@ -10,8 +10,11 @@
 //     or, when no record does, the entry's own failure signal (its final
 //     exception with the chained root cause kept, or the root itself when
 //     the final exception only says that something failed (rootlead.go),
-//     an ERROR or CRITICAL record of any common logging format, or a
-//     native error line).
+//     an ERROR or CRITICAL record of any common logging format, a native
+//     error line, a program's "prog: error: ..." diagnostic, or a line
+//     whose words take a level's place: a level token or error word
+//     first, a tool's summary of a failed step, a routine line's report of
+//     another component's abnormal death; signal.go).
 //   - The context is the wrapper around it: records with role "wrapper"
 //     ("Scheduler hit an exception", "Exception in ASGI application", ...)
 //     say which process died and what it was doing, never why.

@@ -18,7 +18,17 @@ import (
 //     death reported by the shell, a ROCm memory fault or HIP error (the
 //     ROCm runtime's trace lines by their own level), a CUDA device
 //     assertion, a C or C++ assertion (critical); c10d and glog at E (error) or F (critical);
-//     NCCL WARN (warning, its own level).
+//     NCCL WARN (warning, its own level); a program's diagnostic in the
+//     Unix convention ("slurmstepd: error: ...", entry.NativeDiagnostic:
+//     error, or critical for "fatal");
+//   - a line without a level whose words take a level's place (error): an
+//     error word or level token first ("Error: ", git's "fatal: ", apt's
+//     "E: ", "ERROR - ", "[ERROR target] "), an HTTP error status, a
+//     tool's summary of a failed step (entry.FailureSummary: a report's
+//     "× " mark, a failure sentence ending in its non-zero status, a
+//     rejection quoting an object's repr);
+//   - a routine line (INFO, DEBUG) reporting another component's
+//     abnormal death (deathReport): error.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -52,6 +62,14 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		return SignalLevel, sev
 	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message))) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" {
+		if _, ok := summaryAcrossWrap(e); ok {
+			return SignalLevel, patterns.SeverityError
+		}
+	}
+	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
 		return SignalLevel, patterns.SeverityError
 	}
 	return "", ""
@@ -106,7 +124,9 @@ func quiet(e *entry.Entry) bool {
 		}
 		return true
 	case "INFO", "DEBUG":
-		return true
+		// A routine line of another library may report a death
+		// (deathReport); uvicorn's access and start-up lines never do.
+		return e.Format == entry.FormatUvicorn || !deathState(e.Message)
 	}
 	return false
 }
@@ -203,7 +223,9 @@ func cannInnerHeadline(h string) bool {
 
 // startsWithErrorWord reports whether a message with no level of its own
 // opens the way error prints do: "Error: ...", "ERROR: ...", "[ERROR] ...",
-// "FATAL: ...", and git's, cargo's and uv's "error: ..." and "fatal: ...".
+// "FATAL: ...", and the Unix convention's level words with no program in
+// front (entry.UnixErrorLine: git's "fatal: ...", cargo's "error: ...",
+// apt's "E: ...").
 func startsWithErrorWord(msg string) bool {
 	if msg == "" {
 		return false
@@ -213,12 +235,12 @@ func startsWithErrorWord(msg string) bool {
 	default:
 		return false
 	}
-	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: ", "error: ", "fatal: "} {
+	for _, p := range [...]string{"Error: ", "ERROR: ", "[ERROR] ", "FATAL: ", "Fatal error: ", "CRITICAL: "} {
 		if strings.HasPrefix(msg, p) {
 			return true
 		}
 	}
-	return false
+	return entry.UnixErrorLine(msg) || levelTokenLead(msg)
 }
 
 // normLevel maps the level words logging formats print onto one name.
@@ -425,4 +447,35 @@ func DiagnosticProgram(line string) string {
 		}
 	}
 	return p
+}
+
+// maxWrapJoin bounds the line summaryAcrossWrap joins.
+const maxWrapJoin = 1024
+
+// summaryAcrossWrap returns the first line of e's text joined with the
+// second when the first ends with a colon and the two read together as
+// a rejection (entry.RejectedType): a wrap at a word ("Invalid object: "
+// at the end of a row, "UpdateWeightReqInput(model_path=..." on the next)
+// cut the message after its colon. "", false otherwise.
+func summaryAcrossWrap(e *entry.Entry) (string, bool) {
+	first := strings.TrimRight(FirstLine(e.Message), " ")
+	if first == "" || first[len(first)-1] != ':' || e.Lines < 2 {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(e.Text, "\n")
+	if !ok {
+		return "", false
+	}
+	next := FirstLine(rest)
+	if next == "" || next[0] == ' ' || next[0] == '\t' {
+		return "", false
+	}
+	l := first + " " + next
+	if len(l) > maxWrapJoin {
+		l = l[:maxWrapJoin]
+	}
+	if entry.RejectedType(l) == "" {
+		return "", false
+	}
+	return l, true
 }

@@ -105,6 +105,10 @@ const (
 	// FamilyBuild is a compiler's or linker's error: a package built
 	// from source, or a kernel compiled just in time.
 	FamilyBuild = "build failure"
+	// FamilyDied is another component's death as a routine line
+	// reports it (deathReport): an actor, a supervised program, a
+	// worker group; its own log holds the cause.
+	FamilyDied = "component died"
 )
 
 // marker maps a piece of a frame's file path or function name to what it
@@ -484,8 +488,15 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
+	if t.Family == "" && e.Traceback == nil && (e.Level == "INFO" || e.Level == "DEBUG") && deathReport(FirstLine(e.Message)) {
+		t.Family = FamilyDied
+	}
 	if t.Family == "" && exc == nil && e.Traceback == nil {
-		if typ := entry.RejectedType(FirstLine(e.Message)); typ != "" {
+		line := FirstLine(e.Message)
+		if l, ok := summaryAcrossWrap(e); ok {
+			line = l
+		}
+		if typ := entry.RejectedType(line); typ != "" {
 			// A component handed an object it has no handler for (a
 			// request type this version or mode does not support).
 			t.Family, t.Subject = FamilySupport, typ

@@ -21,6 +21,9 @@ const (
 	// maxDiagnosticPhrase bounds an "error <doing something>:" phrase
 	// after the program's name.
 	maxDiagnosticPhrase = 48
+	// maxExitCodeMessage bounds the message after a program's exit code
+	// that toolExitCode reads for a failure's words.
+	maxExitCodeMessage = 256
 )
 
 // parseDiagnosticLine reads s as a program's diagnostic of the Unix
@@ -30,7 +33,7 @@ const (
 // first word says when or where it happened ("prog: error while loading
 // shared libraries: ...", "prog: error loading model: ...", "prog: Error
 // response from daemon: ..."); make's "prog: *** [target] Error N" and
-// "prog: *** ...  Stop.". The program is one field of a name's bytes
+// "prog: *** ...  Stop."; curl's "prog: (7) message". The program is one field of a name's bytes
 // (letters, digits and "_./+-", a make level's "[N]" after it) with a
 // lower-case letter in it, not an exception's class; a warning or a note
 // is no failure and is not read.
@@ -43,6 +46,29 @@ func parseDiagnosticLine(s string) (string, bool) {
 	if r == "" {
 		return "", false
 	}
+	if lvl, ok := levelWordOf(r); ok {
+		return lvl, true
+	}
+	switch r[0] {
+	case '*':
+		if strings.HasPrefix(r, "*** ") && makeFailure(r[len("*** "):]) {
+			return LevelError, true
+		}
+	case '(':
+		if toolExitCode(r) {
+			return LevelError, true
+		}
+	}
+	if kindedError(r) {
+		return LevelError, true
+	}
+	return "", false
+}
+
+// levelWordOf reads the level word a diagnostic's text r opens with
+// ("error: ", "fatal error: ", "FATAL: ", an "error <doing>: " phrase)
+// and returns its level when a message follows it.
+func levelWordOf(r string) (string, bool) {
 	switch r[0] {
 	case 'e', 'E':
 		for _, w := range [...]string{"error: ", "ERROR: ", "Error: "} {
@@ -65,15 +91,61 @@ func parseDiagnosticLine(s string) (string, bool) {
 				return LevelCritical, !isBlank(r[len(w):])
 			}
 		}
-	case '*':
-		if strings.HasPrefix(r, "*** ") && makeFailure(r[len("*** "):]) {
-			return LevelError, true
-		}
-	}
-	if kindedError(r) {
-		return LevelError, true
 	}
 	return "", false
+}
+
+// UnixErrorLine reports whether msg, a line without a level of its own,
+// is an error in the Unix convention with no program in front: the level
+// word the program would follow ("error: could not compile `x`" of cargo,
+// "fatal: not a git repository" of git, "Error response from daemon: ..."
+// of docker's newer client, "FATAL ERROR: ..."), a compiler's coded
+// "error[E0425]: ...", or apt's "E: Unable to locate package x".
+func UnixErrorLine(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	switch msg[0] {
+	case 'e', 'E', 'f', 'F', 'C':
+	default:
+		return false
+	}
+	if locatedError(msg) {
+		return false
+	}
+	if lvl, ok := levelWordOf(msg); ok {
+		return lvl != ""
+	}
+	if r, ok := strings.CutPrefix(msg, "E: "); ok {
+		return !isBlank(r)
+	}
+	if r, ok := strings.CutPrefix(msg, "error["); ok {
+		c := strings.IndexByte(r[:min(len(r), 16)], ']')
+		return c > 0 && strings.HasPrefix(r[c:], "]: ") && !isBlank(r[c+3:])
+	}
+	return false
+}
+
+// toolExitCode reports whether r, what follows a program's "prog: ",
+// opens with the exit code the program fails with in parentheses and a
+// message that states a failure: curl's "curl: (7) Failed to connect to
+// localhost port 30000", "curl: (28) Operation timed out after ...". A
+// count in parentheses ("found: (3) widgets") is none.
+func toolExitCode(r string) bool {
+	c := strings.IndexByte(r[:min(len(r), 6)], ')')
+	if c < 2 {
+		return false
+	}
+	for j := 1; j < c; j++ {
+		if !isDigit(r[j]) {
+			return false
+		}
+	}
+	if strings.Trim(r[1:c], "0") == "" || !strings.HasPrefix(r[c:], ") ") {
+		return false
+	}
+	msg := r[c+2:]
+	return statesFailure(strings.ToLower(msg[:min(len(msg), maxExitCodeMessage)]))
 }
 
 // Bounds of a kinded error's word (kindedError).
@@ -170,15 +242,27 @@ func pastTense(p string) bool {
 // is a phrase that says when or where the error happened and then gives
 // it after a colon: its first word is a preposition ("while", "in",
 // "during", ...), a verb's -ing form ("loading", "parsing") or
-// "response" (docker's "Error response from daemon"), and a ": " with a
-// message after it ends the phrase within maxDiagnosticPhrase bytes. An
-// "error rate: 0.1" or "error count: 3" is a figure, not a failure.
+// "response" (docker's "Error response from daemon"), a status in
+// parentheses may end it (kubectl's "Error from server (NotFound)"), and
+// a ": " with a message after it ends the phrase within
+// maxDiagnosticPhrase bytes. An "error rate: 0.1" or "error count: 3" is
+// a figure, not a failure.
 func errorPhrase(r string) bool {
 	c := strings.Index(r[:min(len(r), maxDiagnosticPhrase)], ": ")
 	if c <= 0 || isBlank(r[c+2:]) {
 		return false
 	}
 	phrase := r[:c]
+	if o := strings.LastIndex(phrase, " ("); o > 0 && strings.HasSuffix(phrase, ")") && isLetter(phrase[o+2]) {
+		// A status named at the phrase's end: kubectl's "Error from
+		// server (NotFound): ...".
+		for j := o + 2; j < len(phrase)-1; j++ {
+			if !isLetter(phrase[j]) {
+				return false
+			}
+		}
+		phrase = phrase[:o]
+	}
 	w, _, _ := strings.Cut(phrase, " ")
 	for j := 0; j < len(phrase); j++ {
 		if b := phrase[j]; !isLower(b) && b != ' ' && b != '_' && b != '-' {
@@ -215,4 +299,26 @@ func makeFailure(r string) bool {
 func banner(msg string) bool {
 	msg = strings.TrimRight(msg, " \r")
 	return len(msg) > len("*** ***") && strings.HasPrefix(msg, "*** ") && strings.HasSuffix(msg, " ***")
+}
+
+// locatedError reports whether msg opens with "Error" and a preposition
+// that says where: "Error in cpuinfo: prctl(PR_SVE_GET_VL) failed", "Error
+// on request: ...". With no program in front, such a line is a library's
+// own message in its own words, routine as often as not, which its level
+// or a record decides; behind a program's name it is that program's
+// diagnostic.
+func locatedError(msg string) bool {
+	r, ok := strings.CutPrefix(msg, "Error ")
+	if !ok {
+		r, ok = strings.CutPrefix(msg, "error ")
+	}
+	if !ok {
+		return false
+	}
+	w, _, _ := strings.Cut(r, " ")
+	switch w {
+	case "in", "on", "at", "for", "with":
+		return true
+	}
+	return false
 }

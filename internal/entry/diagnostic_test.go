@@ -38,6 +38,9 @@ func TestParseDiagnosticLine(t *testing.T) {
 		{"make target", "make: *** [Makefile:12: build] Error 2", LevelError},
 		{"make sub level", "make[2]: *** [CMakeFiles/ggml.dir/build.make:76: ggml.o] Error 1", LevelError},
 		{"make stop", "make: *** No rule to make target 'install'.  Stop.", LevelError},
+		// curl's exit code in parentheses.
+		{"curl", "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused", LevelError},
+		{"curl timeout", "curl: (28) Operation timed out after 5001 milliseconds with 0 bytes received", LevelError},
 		{"fatal word", "git-lfs: fatal: object not found", LevelFatal},
 		{"critical word", "supervisord: CRITICAL: child process exited", LevelCritical},
 
@@ -63,6 +66,9 @@ func TestParseDiagnosticLine(t *testing.T) {
 		{"nothing after", "srun: error: ", ""},
 		{"no error", "check: non error: fine", ""},
 		{"upper-case field", "HTTP: error: x", ""},
+		{"a count in parentheses", "results: (3) widgets found", ""},
+		{"zero code", "curl: (0) nothing", ""},
+		{"parenthesised word", "curl: (http) x", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lvl, ok := parseDiagnosticLine(tc.line)
@@ -141,6 +147,7 @@ func FuzzFailureLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		parseDiagnosticLine(s)
+		UnixErrorLine(s)
 		FailureSummary(s)
 		if typ := RejectedType(s); typ != "" && !strings.Contains(s, typ) {
 			t.Errorf("RejectedType(%q) = %q, not in the line", s, typ)
@@ -150,4 +157,38 @@ func FuzzFailureLines(f *testing.F) {
 		}
 		summaryRecord(s, time.Time{}, time.UTC)
 	})
+}
+
+// TestUnixErrorLine reads the convention's level words with no program in
+// front: cargo's and uv's "error: ", git's "fatal: ", docker's newer
+// client, rustc's coded errors, apt's "E: ".
+func TestUnixErrorLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"error: could not compile `widget` due to 2 previous errors":                        true,
+		"fatal: not a git repository (or any of the parent directories): .git":              true,
+		"Error response from daemon: No such container: widget":                             true,
+		"error[E0425]: cannot find value `x` in this scope":                                 true,
+		"E: Unable to locate package libnuma-dev":                                           true,
+		"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory": true,
+		"error while loading shared libraries: libcudart.so.12: cannot open shared object":  true,
+		`Error from server (NotFound): pods "sglang-0" not found`:                           true,
+		"Error from server (Not Found 1): x":                                                false,
+
+		"error rate: 0.1":                     false,
+		"Errors: 0":                           false,
+		"error_count: 2":                      false,
+		"Error handling enabled for widgets":  false,
+		"E: ":                                 false,
+		"error[E0425] no colon":               false,
+		"fatality: none":                      false,
+		"W: Failed to fetch http://archive/x": false,
+		"Expected 3 widgets, found 3":         false,
+		"error: ":                             false,
+		"Error in cpuinfo: prctl(PR_SVE_GET_VL) failed": false,
+		"Error on request: widget closed":               false,
+	} {
+		if got := UnixErrorLine(line); got != want {
+			t.Errorf("UnixErrorLine(%q) = %v, want %v", line, got, want)
+		}
+	}
 }

@@ -27,8 +27,9 @@
 // relayed by a logger with its header on each line), a shell's report of a
 // signal death in the wordings of the main languages and zsh's
 // (ShellSignal), UCX's log lines with or without their time and
-// process, and the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
-// linker error lines printed outside Python), joins continuation
+// process, the CUDA, HIP/ROCclr, Ascend/ACL/CANN and compiler or
+// linker error lines printed outside Python, and a program's diagnostic
+// in the Unix convention, "prog: error: ..." (diagnostic.go)), joins continuation
 // lines, tracebacks and NCCL's multi-line error messages (up to the line
 // after "Last error:") into one bounded entry, as well as the lines of one
 // vLLM or Ray core record that each repeat its header and a shard's

@@ -110,17 +110,17 @@ func sentenceBefore(s string) bool {
 	return words >= 4
 }
 
-// A rejection: msg says code rejected an object it does
-// not handle and quotes the object's repr: "Invalid object:
-// UpdateWeightReqInput(model_path=...)" (sglang's dispatchers), "Unknown
-// request type: <class 'x.Req'>", "Unexpected message: Foo(...)". The
-// adjective, a lower-case noun phrase and a colon, then a repr: a class
-// name and its fields in parentheses, or an angle-bracketed repr, to the
-// end of the line. A message that names a value rather than an object
-// ("Invalid value for --x: 3, using the default") is none.
 // RejectedType is the class of the object a rejection's message quotes
 // ("UpdateWeightReqInput", "class 'x.Req'" of an angle-bracketed repr),
-// or "" when msg is not such a message.
+// or "" when msg is not such a message. A rejection says code met an
+// object it has no handler for and quotes the object's repr: "Invalid
+// object: UpdateWeightReqInput(model_path=...)" (sglang's dispatchers),
+// "Unknown request type: <class 'x.Req'>", "Unexpected message:
+// Foo(...)". The adjective, a lower-case noun phrase and a colon, then a
+// repr: a class name and its fields in parentheses, or an angle-bracketed
+// repr, to the end of the line (or a repr's named fields cut before its
+// close). A message that names a value rather than an object ("Invalid
+// value for --x: 3, using the default") is none.
 func RejectedType(msg string) string {
 	var rest string
 	ok := false
@@ -149,24 +149,34 @@ func RejectedType(msg string) string {
 			name = name[:maxRejectedType]
 		}
 		return name
-	case strings.IndexByte(repr, '(') > 0:
+	default:
 		o := strings.IndexByte(repr, '(')
-		if !isUpper(repr[0]) {
+		if o <= 0 || !isUpper(repr[0]) {
 			return ""
 		}
 		for j := 0; j < o; j++ {
-			if b := repr[j]; !isLetter(b) || isDigit(b) && b != '_' && b != '.' {
+			if b := repr[j]; !isLetter(b) && !isDigit(b) && b != '_' && b != '.' {
 				return ""
 			}
 		}
-		// A repr cut where a terminal or a paste wrapped it still
-		// opens with its first field: "X(model_path='/m',".
-		if !strings.HasSuffix(repr, ")") && !fieldAt(repr[o+1:]) {
+		if !strings.HasSuffix(repr, ")") && !keywordField(repr[o+1:]) {
+			// Not closed on this line: only a repr whose fields are
+			// named ("X(model_path='...'," cut by a wrap or a
+			// truncated repr) is one.
 			return ""
 		}
 		return repr[:o]
 	}
-	return ""
+}
+
+// keywordField reports whether s opens with a keyword argument's name
+// and "=", as a dataclass's or a named tuple's repr prints its fields.
+func keywordField(s string) bool {
+	i := 0
+	for i < len(s) && (isLetter(s[i]) || isDigit(s[i]) || s[i] == '_') {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == '=' && !isDigit(s[0])
 }
 
 // StatusEnd reports whether msg may end with a status FailureStatusEnd
@@ -195,14 +205,4 @@ func summaryRecord(s string, ref time.Time, loc *time.Location) bool {
 	}
 	h, ok := parseHeader(s, ref, loc)
 	return ok && h.level == "" && FailureSummary(h.msg)
-}
-
-// fieldAt reports whether s starts with a keyword field of a repr:
-// "model_path=".
-func fieldAt(s string) bool {
-	i := 0
-	for i < len(s) && i < 64 && (s[i] >= 'a' && s[i] <= 'z' || s[i] == '_' || i > 0 && isDigit(s[i])) {
-		i++
-	}
-	return i > 0 && i < len(s) && s[i] == '='
 }

@@ -30,6 +30,9 @@ const (
 	libraryStep = "A native library reported the error itself, in a line that says no more: the source file it names is the library's; read its " +
 		"lines just before this one at every level (INFO and WARNING too) for what it was doing, check that the library is the version this " +
 		"server release pins (pip show, or the image's), and search that library's own issues for the message"
+	diedStep = "Another component reported that this one died abnormally (an exception while it was created or ran, an exit that was " +
+		"not expected): the dead component's own log holds the cause; read it for its exception, its OOM kill or its exit status " +
+		"(for a Ray actor: ray logs, or the dashboard's actor view; for a supervised program: its own output), then restart it once that is fixed"
 	valueStep = "A value check failed: the message names the value and what it must be. When it is a server argument, change " +
 		"that argument; when it is a tensor's shape or a field of the model's config, this version does not handle the model's checkpoint " +
 		"or architecture this way: check the model against the version's supported models, and try the release the model's card recommends"
@@ -104,6 +107,7 @@ var familyNeutral = map[string]string{
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
 	analysis.FamilyLibrary: libraryStep,
+	analysis.FamilyDied:    diedStep,
 	analysis.FamilyDropped: droppedStep,
 	analysis.FamilySchema:  schemaStep,
 	analysis.FamilyTemplate: "The model's chat template raised while it rendered the conversation: templates reject messages they cannot " +

@@ -194,6 +194,7 @@ var familySteps = map[string]string{
 	analysis.FamilySupport: supportStep,
 	analysis.FamilyEnv:     envStep,
 	analysis.FamilyLibrary: libraryStep,
+	analysis.FamilyDied:    diedStep,
 	analysis.FamilyDropped: droppedStep,
 	analysis.FamilySchema:  schemaStep,
 	analysis.FamilyTemplate: "The model's chat template raised while it rendered the conversation: templates reject messages they cannot " +

@@ -130,11 +130,6 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// heldout-15, right as posted since a rejection quoting an object's
-	// repr is a failure line.
-	"577-update-weights-invalid-object-dp2-short-stamp.log": {
-		"fold-s-100": "folded at 100 columns right after 'Invalid object: ', the repr it quotes is the next line's whole text and the first piece names no object, so neither piece is a rejection",
-	},
 	// heldout-12, right as posted since a column console's layout is
 	// read (richlayout.go).
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
