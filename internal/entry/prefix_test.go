@@ -360,6 +360,8 @@ func TestFailureBehindPrefix(t *testing.T) {
 		{"3: I0521 16:22:21.694042   162 transfer_metadata.cpp:877] started", 0},
 		// A warning class is no exception line.
 		{"3: UserWarning: deprecated", 0},
+		// Past a short label, a word of prose in front is a sentence's.
+		{"At 12:00 the pool worker that served job 7 of the batch finally raised KeyError: 'x'", 0},
 		// Too far into the line to be a prefix.
 		{strings.Repeat("9", 80) + ": ValueError: x", 0},
 		// A compiler's diagnostic, its path first, behind a launcher's
