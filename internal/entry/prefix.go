@@ -392,15 +392,11 @@ func glogAt(s string) int {
 	return 0
 }
 
-// maxShortPrefix is the longest prefix failureBehindPrefix takes that
-// ends in a word of prose: a host's name before the line ("gpu-node-3 ").
-const maxShortPrefix = 48
-
-// maxLinePrefix bounds the prefix failureBehindPrefix looks behind: a
-// viewer's time column, a CI runner's stamp and a build step's number
-// before a line (Loki's "2025-11-06 02:10:00.702 | ", "[2026-04-21T02:45:
-// 09.750Z] ", BuildKit's "#42 3621.8 ") take sixty-odd bytes.
-const maxLinePrefix = 72
+// maxLinePrefix bounds the prefix failureBehindPrefix looks behind: past
+// it, what stands before a failure line is as likely an exception's own
+// message ("RuntimeError('call aclnnX failed, detail:E89999: ...')", "the
+// worker of job 7 raised KeyError") as a stack of collectors' fields.
+const maxLinePrefix = 48
 
 // failureBehindPrefix returns the length of a prefix no rule knows in
 // front of a failure line, or 0: a strict exception line or a native error
@@ -446,12 +442,6 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 			if _, ok := panicState(s[k:]); !ok {
 				continue
 			}
-		} else if k > maxShortPrefix && c == ' ' && isLower(s[k-2]) {
-			// Past a short label, a word of prose before the space is a
-			// sentence naming the failure ("the worker of job 7 raised
-			// KeyError"), not a collector's field, which ends in a
-			// number, a bracket, a colon or a pipe.
-			continue
 		}
 		if failureLine(s[k:], ref, loc) {
 			// The first failure found: a quiet level in front of it would

@@ -168,6 +168,16 @@ func wrap(w wrapper, text []byte) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-8: measured before any change made for the batch; right behind
+	// srun's label and grep's line number since a failure line behind a
+	// one-line prefix may open with a path.
+	"853-aiter-prebuild-undeclared-identifier-buildkit-stamp.log": under("behind mpirun's tag or Loki's column, then the CI runner's stamp and the build step's number, the compiler's diagnostic starts past the bytes a one-line prefix is looked behind, and the scan learns no prefix from one line: no alert",
+		"loki-pipe", "mpirun-tag"),
+	// Inline code: the excerpt opens a code span of its own on its first
+	// line ("`(WorkerDict pid=835) ..."), so quoting that line again
+	// makes three backticks, a fence, which no paste writes.
+	"864-ray-worker-dict-nccl-watchdog-timeout-backtick.log": under("the excerpt's first line opens a code span of its own: quoted again, its backticks and the wrapper's make a fence, the line stays quoted and the watchdog's consequence leads",
+		"inline-code", "inline-code-ellipsis", "md-dash-inline-code"),
 	// heldout-12, right as posted since a column console's layout is
 	// read (richlayout.go).
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
