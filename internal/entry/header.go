@@ -237,6 +237,8 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
 			return parseSlog(s)
 		}
+	case '_':
+		return parseJournalExport(s)
 	case 'd':
 		// A streamed response's server-sent event: "data: {...}".
 		if b, ok := strings.CutPrefix(s, "data: {"); ok {
