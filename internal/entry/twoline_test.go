@@ -206,5 +206,11 @@ func FuzzTwoLineHeader(f *testing.F) {
 		if l := journalLevel(s); l != "" && normLevel(l) != l {
 			t.Fatalf("journalLevel(%q) = %q", s, l)
 		}
+		if h, ok := parseJournalExport(s); ok && (h.msg != "" || h.format != FormatJournal || !strings.HasPrefix(s, "__CURSOR=")) {
+			t.Fatalf("parseJournalExport(%q) = %+v", s, h)
+		}
+		if tm := journalTime(s); !tm.IsZero() && tm.Year() > 5138 {
+			t.Fatalf("journalTime(%q) = %v", s, tm)
+		}
 	})
 }
