@@ -106,10 +106,7 @@ func TestGeneratedCatalogNeverWorse(t *testing.T) {
 // knownGeneratedWorse lists the excerpts the generated catalog knowingly
 // makes worse by this test's rules, with why. The test expects each to
 // stay so, so an entry goes as soon as it no longer is.
-var knownGeneratedWorse = map[string]string{
-	// dev-12: measured before any change made for the batch.
-	"1060-vllm-omni-no-model-architectures-validation-error.log": "the curated lead is already wrong (openai-request-validation-error, a known miss); sglang's generated record for the same 'No model architectures are specified' wording takes the lead, which names the cause but carries no advice",
-}
+var knownGeneratedWorse = map[string]string{}
 
 // sameFailureLine reports whether the lead l2 classifies the line the
 // unclassified lead l1 was read from: the same line, or one that carries
