@@ -50,15 +50,8 @@ func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
 		{"a last link that says nothing of failing", model + direct + outer("RuntimeError: the generation step stopped"), "", "RuntimeError: the generation step stopped"},
 	}
 	for _, tt := range tests {
-		an := analysis.New(m)
-		var got []analysis.Diagnosis
-		for _, e := range entries(tt.in) {
-			if d, ok := an.Analyze(&e); ok {
-				got = append(got, d)
-			}
-		}
-		if len(got) != 1 {
-			t.Errorf("%s: %d diagnoses, want 1", tt.name, len(got))
+		got := analyzeText(m, tt.in)
+		if !one(t, tt.name, got) {
 			continue
 		}
 		d := got[0]
