@@ -279,11 +279,32 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// consequence: of the engine's death its request ran into,
 		// when that is in sight, which then leads; alone it is
 		// alerted as the exception it carries.
-		if exc := carriedLink(e, s.spans); exc != nil && (rootUnderWrapper(e.Traceback, exc) == nil || !readsEarlierLink(e, s.spans)) {
+		exc := carriedLink(e, s.spans)
+		if vagueWrapper(exc) {
+			// The exception carried only says it failed: its chain's
+			// root, when no record reads it, says why; else the line
+			// the record read says more.
+			if r := rootUnderWrapper(e.Traceback, exc); r != nil && !linkRead(e, r, s.spans) {
+				exc = r
+			} else {
+				exc = nil
+			}
+		}
+		if exc != nil {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
 			d.Role = patterns.RoleConsequence
+			return true
+		}
+		if root := rootUnderConsequence(e, s.spans, s.spans[s.causeAt]); root != nil {
+			// The consequence record read the last link of a chain
+			// ("RuntimeError: Engine core initialization failed. See
+			// root cause above."), and no record reads its root: the
+			// root is the failure, the record its context.
+			d.Context = s.framing()
+			d.Alternatives, d.Others = nil, s.unframed()
+			a.unclassified(d, e, SignalException, patterns.SeverityError, root)
 			return true
 		}
 	}
@@ -302,6 +323,17 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	d.Key = cause.Record.ID
 	d.Headline = matchedHeadline(e, cause)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
+	if x := readLink(e, s.spans[s.causeAt]); x != nil && x != d.Exception &&
+		(cause.Record.ErrorClass == "" || lastDotted(d.Exception.Type) != lastDotted(cause.Record.ErrorClass)) && vagueWrapper(d.Exception) {
+		// The record read an earlier link of a chain whose last link
+		// only says it failed: the link it read is the exception.
+		d.Exception = x
+		if r := e.Traceback.RootCause(); r != x {
+			d.RootCause = r
+		} else {
+			d.RootCause = nil
+		}
+	}
 	d.Severity = cause.Record.Severity
 	a.leadInPhase(d, e)
 	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
@@ -388,6 +420,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
+		if v := validationDetail(e.Text, exc.Message); v != "" {
+			d.Headline += " … " + v
+		}
 		if d.Headline == "" {
 			// A traceback cut before its exception line. When its
 			// frames name a phase, the call that entered it says more

@@ -43,6 +43,29 @@ func entries(text string) []entry.Entry {
 	return append(out, a.Flush()...)
 }
 
+// analyzeText returns the diagnoses of every failure entry of text.
+func analyzeText(m *matcher.Matcher, text string) []analysis.Diagnosis {
+	an := analysis.New(m)
+	var got []analysis.Diagnosis
+	for _, e := range entries(text) {
+		if d, ok := an.Analyze(&e); ok {
+			got = append(got, d)
+		}
+	}
+	return got
+}
+
+// one reports whether got holds exactly one diagnosis, and says so when it
+// does not.
+func one(t *testing.T, name string, got []analysis.Diagnosis) bool {
+	t.Helper()
+	if len(got) != 1 {
+		t.Errorf("%s: %d diagnoses, want 1", name, len(got))
+		return false
+	}
+	return true
+}
+
 // diagnosis is the part of a Diagnosis a test compares.
 type diagnosis struct {
 	slug     string // cause record's slug, "" when unclassified

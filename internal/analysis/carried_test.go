@@ -85,6 +85,18 @@ func TestAConsequenceHeaderYieldsToTheExceptionItCarries(t *testing.T) {
 			tb(vllmHeader, "app.StartError: start failed, check the worker logs above"),
 			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "app.StartError", context: []string{"stream-failed"},
 				severity: patterns.SeverityError, headline: "app.StartError: start failed, check the worker logs above"}},
+		{"an exception that only says it failed leaves the lead to the header's record",
+			tb("2025-08-06 23:25:57,100 ERROR request handler failed for request 8f2c", "RuntimeError: generation failed"),
+			diagnosis{slug: "handler-failed", role: patterns.RoleConsequence, signal: "record", exc: "RuntimeError", severity: patterns.SeverityError,
+				headline: "request handler failed for request 8f2c"}},
+		{"one over a root no record reads carries the root",
+			vllmHeader + "\n" +
+				"Traceback (most recent call last):\n  File \"/srv/app/h.py\", line 3, in handle\n    x = parse(tok)\n" +
+				"KeyError: 'harmony_channel'\n\nDuring handling of the above exception, another exception occurred:\n\n" +
+				"Traceback (most recent call last):\n  File \"/srv/app/h.py\", line 5, in handle\n    raise RuntimeError(\"request failed\")\n" +
+				"RuntimeError: request failed\n",
+			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "KeyError", context: []string{"stream-failed"},
+				severity: patterns.SeverityError, headline: "KeyError: 'harmony_channel'"}},
 		{"the header alone keeps its record",
 			"2025-08-06 23:25:57,100 ERROR request handler failed for request 8f2c\n",
 			diagnosis{slug: "handler-failed", role: patterns.RoleConsequence, signal: "record", severity: patterns.SeverityError,

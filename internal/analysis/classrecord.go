@@ -18,14 +18,15 @@ import (
 // failure of their own, and a class several records share names none of
 // them, and neither does a library's base class, named after its package
 // ("openai_harmony.HarmonyError", "zmq.error.ZMQError"): every failure of
-// that library raises it, whatever one record of it is about.
+// that library raises it, whatever one record of it is about, nor a
+// validation library's class that every model of its users raises.
 
 // classRecord returns the one record whose errorClass is typ's class (the
 // class a wrapper names), nil when there is none, several, or typ is a
 // built-in class. The records are looked up once per Analyzer.
 func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
-	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) {
+	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) || anyModelClass(cls) {
 		return nil
 	}
 	if a.classRecs == nil {
@@ -34,7 +35,7 @@ func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 		for i := range recs {
 			r := &recs[i]
 			c := lastDotted(r.ErrorClass)
-			if c == "" || entry.BuiltinException(c) || libraryBaseClass(r.ErrorClass) || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
+			if c == "" || entry.BuiltinException(c) || libraryBaseClass(r.ErrorClass) || anyModelClass(c) || !r.Role.Is(patterns.RoleCause) && r.Role != "" || len(r.Solutions) == 0 ||
 				r.Severity == patterns.SeverityInfo {
 				continue
 			}
@@ -50,6 +51,15 @@ func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 		return nil
 	}
 	return r
+}
+
+// anyModelClass reports whether cls is the class a validation library
+// raises for every model its users define: pydantic's, marshmallow's and
+// jsonschema's ValidationError say that some object failed its schema
+// (a request, the engine's own config, a tool call's arguments), never
+// which; the message names the model.
+func anyModelClass(cls string) bool {
+	return cls == "ValidationError"
 }
 
 // minBaseStem is the shortest name a library base class's stem must have

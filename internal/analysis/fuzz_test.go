@@ -20,6 +20,9 @@ func FuzzAnalyze(f *testing.F) {
 		schedTB + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n",
 		"Exception: Capture cuda graph failed: x\nKilled\nE0414 03:56:41.856248 77969 a.cpp:173] y",
 		"2025-03-08 02:04:48,693 - r - ERROR - z\n[2026-05-28 00:11:10] Received sigquit from a child process.",
+		"2025-08-28 01:22:58 [ERROR]\n [m] Failed to generate a tool call (this tool call will be omitted from the \nresponse):  x\n",
+		"Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n    g()\nValueError: bad 'x'\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"b.py\", line 2, in h\n    f()\nRuntimeError: Failed to start the server\n",
+		"ImportError: libx.so.1: cannot open shared object file: No such file or directory\nModuleNotFoundError: No module named 'x._C'\n",
 		"",
 	} {
 		f.Add(s)

@@ -2,8 +2,6 @@ package analysis_test
 
 import (
 	"testing"
-
-	"github.com/logmatch/logmatch/internal/analysis"
 )
 
 // torch's shape complaints are a forward pass's failure, except when the
@@ -33,15 +31,8 @@ func TestShapeComplaintWhileLoadingWeightsIsTheCheckpoints(t *testing.T) {
 		{"no frames", sizes, "torch-tensor-shape-mismatch"},
 	}
 	for _, tt := range tests {
-		an := analysis.New(m)
-		var got []analysis.Diagnosis
-		for _, e := range entries(tt.in) {
-			if d, ok := an.Analyze(&e); ok {
-				got = append(got, d)
-			}
-		}
-		if len(got) != 1 {
-			t.Errorf("%s: %d failures, want 1", tt.name, len(got))
+		got := analyzeText(m, tt.in)
+		if !one(t, tt.name, got) {
 			continue
 		}
 		if b := brief(&got[0]); b.slug != tt.slug {

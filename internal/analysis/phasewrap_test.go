@@ -51,15 +51,8 @@ func TestCutTracebackInAWrappedPhaseLeadsWithThePhaseRecord(t *testing.T) {
 			"scheduler-hit-an-exception", nil},
 	}
 	for _, tt := range tests {
-		an := analysis.New(m)
-		var got []analysis.Diagnosis
-		for _, e := range entries(tt.in) {
-			if d, ok := an.Analyze(&e); ok {
-				got = append(got, d)
-			}
-		}
-		if len(got) != 1 {
-			t.Errorf("%s: %d failures, want 1", tt.name, len(got))
+		got := analyzeText(m, tt.in)
+		if !one(t, tt.name, got) {
 			continue
 		}
 		b := brief(&got[0])
@@ -141,15 +134,8 @@ func TestOldProcessHeadersAreWrappers(t *testing.T) {
 		{"cut elsewhere: the process named", "Exception in ControllerMulti:\nTraceback (most recent call last):\n" + forward, "", "scheduler"},
 	}
 	for _, tt := range tests {
-		an := analysis.New(m)
-		var got []analysis.Diagnosis
-		for _, e := range entries(tt.in) {
-			if d, ok := an.Analyze(&e); ok {
-				got = append(got, d)
-			}
-		}
-		if len(got) != 1 {
-			t.Errorf("%s: %d failures, want 1", tt.name, len(got))
+		got := analyzeText(m, tt.in)
+		if !one(t, tt.name, got) {
 			continue
 		}
 		d := &got[0]
@@ -191,13 +177,7 @@ func TestLocatedNativeLineComponent(t *testing.T) {
 		{"/src/transfer_engine/rdma_context.cpp:88: failed to query the device context", "transfer engine"},
 		{"/src/other/thing.cpp:12: open failed", ""},
 	} {
-		an := analysis.New(m)
-		var got []analysis.Diagnosis
-		for _, e := range entries(tt.in) {
-			if d, ok := an.Analyze(&e); ok {
-				got = append(got, d)
-			}
-		}
+		got := analyzeText(m, tt.in)
 		if len(got) != 1 || got[0].Signal != analysis.SignalNative || got[0].Triage.Component != tt.component {
 			t.Errorf("%q: %d failures, %+v; want one native failure of component %q", tt.in, len(got), got, tt.component)
 		}

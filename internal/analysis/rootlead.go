@@ -18,7 +18,10 @@ import (
 // Connection refused". So when the last link is such a vague wrapper, the
 // root leads: its exception is the headline, the key and the triage's, and
 // a record that reads the root is the cause even when it is a consequence
-// record and the wrapper's line is read by none.
+// record and the wrapper's line is read by none. So when a consequence
+// record reads the last link ("RuntimeError: Engine core initialization
+// failed. See root cause above.") and no record reads the root: the root
+// leads, the record is its context.
 
 // maxVagueMessage bounds the message a vague wrapper says: a phrase, not
 // an explanation.
@@ -33,10 +36,19 @@ var vagueWords = [...]string{"fail", "error", "unable to", "could not", "couldn'
 // a detail), of a type that names no family of failure of its own
 // (typeFamily: an ImportError or an OutOfMemoryError says why).
 func vagueWrapper(x *entry.Exception) bool {
-	if x == nil || x.Type == "" || typeFamily(x.Type) != "" {
+	if x == nil || x.Type == "" || typeFamily(x.Type) != "" || pointsToRootCause(x.Message) {
+		// (One that sends the reader to the errors above is a
+		// consequence of those: see unclassified.)
 		return false
 	}
 	return VagueMessage(x.Message)
+}
+
+// VagueException reports whether the exception typ: msg only says that
+// something failed (see vagueWrapper): "SystemExit: Failed to load the
+// model", "RuntimeError: request failed".
+func VagueException(typ, msg string) bool {
+	return vagueWrapper(&entry.Exception{Type: typ, Message: msg})
 }
 
 // VagueMessage reports whether msg only says that something failed: at
@@ -77,10 +89,26 @@ func rootUnderWrapper(tb *entry.Traceback, exc *entry.Exception) *entry.Exceptio
 		return nil
 	}
 	root := tb.RootCause()
-	if root == nil || root == exc || root.Type == "" || vagueWrapper(root) {
+	if root == nil || root == exc || !saysWhy(root) {
 		return nil
 	}
 	return root
+}
+
+// saysWhy reports whether the root link x of a chain can say why it
+// failed: it has a type, is no vague wrapper itself, and is no exception
+// by which Python stops a task or a loop (a cancelled task, an interrupt,
+// an exit, an iterator's end): those say that something ended, and the
+// link after them why.
+func saysWhy(x *entry.Exception) bool {
+	if x == nil || x.Type == "" || vagueWrapper(x) {
+		return false
+	}
+	switch lastDotted(x.Type) {
+	case "CancelledError", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration", "StopAsyncIteration":
+		return false
+	}
+	return true
 }
 
 // readsEarlierLink reports whether one of spans covers the exception line
@@ -92,16 +120,68 @@ func readsEarlierLink(e *entry.Entry, spans []span) bool {
 		return false
 	}
 	for i := 0; i < len(tb.Links)-1; i++ {
+		if linkRead(e, &tb.Links[i], spans) {
+			return true
+		}
+	}
+	return false
+}
+
+// linkRead reports whether one of spans covers the exception line of the
+// link l of e's chain.
+func linkRead(e *entry.Entry, l *entry.Exception, spans []span) bool {
+	line := FirstLine(ExceptionLine(l))
+	if line == "" {
+		return false
+	}
+	at := strings.Index(e.Text, line)
+	for _, sp := range spans {
+		if at >= 0 && at >= sp.from && at < sp.to {
+			return true
+		}
+	}
+	return false
+}
+
+// readLink returns the link of e's chain, before its last, whose
+// exception line the span sp covers: the link a record's hit read. Nil
+// when there is none.
+func readLink(e *entry.Entry, sp span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil || len(tb.Links) < 2 {
+		return nil
+	}
+	for i := 0; i < len(tb.Links)-1; i++ {
 		line := FirstLine(ExceptionLine(&tb.Links[i]))
 		if line == "" {
 			continue
 		}
 		at := strings.Index(e.Text, line)
-		for _, sp := range spans {
-			if at >= 0 && at >= sp.from && at < sp.to {
-				return true
-			}
+		if at >= 0 && at >= sp.from && at < sp.to {
+			return &tb.Links[i]
 		}
 	}
-	return false
+	return nil
+}
+
+// rootUnderConsequence returns the root link of e's chain when the span
+// at, a consequence record's hit, covers its last link's exception line
+// and no span of spans covers the root's: the chain's own failure, which
+// the consequence it ended in ("Engine core initialization failed. See
+// root cause above.") points to. Nil otherwise.
+func rootUnderConsequence(e *entry.Entry, spans []span, at span) *entry.Exception {
+	tb := e.Traceback
+	if tb == nil || len(tb.Links) < 2 {
+		return nil
+	}
+	last := FirstLine(ExceptionLine(tb.Outermost()))
+	i := strings.LastIndex(e.Text, last)
+	if last == "" || i < at.from || i >= at.to {
+		return nil
+	}
+	root := tb.RootCause()
+	if !saysWhy(root) || linkRead(e, root, spans) {
+		return nil
+	}
+	return root
 }

@@ -33,6 +33,7 @@ func lineSpan(text string, start, end int) span {
 // its slices are reused by the next choose.
 type selection struct {
 	cause        *matcher.Hit
+	causeAt      int // the index of cause in hits
 	context      []matcher.Hit
 	alternatives []matcher.Hit
 	others       []matcher.Hit
@@ -102,6 +103,7 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 		}
 	}
 	s.cause = &hits[s.winner[best]]
+	s.causeAt = s.winner[best]
 	s.context, s.alternatives, s.others = s.context[:0], s.alternatives[:0], s.others[:0]
 	s.wrapperLines = s.wrapperLines[:0]
 	for i := range hits {

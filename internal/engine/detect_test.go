@@ -151,6 +151,20 @@ var sameFamily = map[[2]string]bool{{Ollama, LlamaCPP}: true, {Triton, TRTLLM}: 
 // wrote, for a family whose lines a shared library prints alike under
 // sglang, with the engine their own lines show.
 var otherEngine = map[string]string{
+	// dev-12: vLLM's engine, worker and API server lines (one under
+	// verl, one from vLLM-Ascend, one from vllm-omni), llama.cpp's loader
+	// lines behind docker compose's Ollama prefix, Ollama's journald
+	// lines and TGI's launcher.
+	"1055-vllm-flashinfer-trtllm-headdim-page-size-expect.log":     VLLM,
+	"1058-ollama-compose-cudamalloc-oom-panic.log":                 LlamaCPP,
+	"1060-vllm-omni-no-model-architectures-validation-error.log":   VLLM,
+	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": VLLM,
+	"1064-vllm-compressed-fp8-qwen2-weight-scale-keyerror.log":     VLLM,
+	"1065-tgi-gaudi-hf-hub-offline-shard-cannot-start.log":         TGI,
+	"1066-vllm-ascend-w8a8-deq-scale-keyerror-worker-died.log":     VLLM,
+	"1073-benign-vllm-v0-llava-slow-image-processor-heartbeat.log": VLLM,
+	"1074-benign-ollama-journald-startup-gin-vram.log":             Ollama,
+	"1076-benign-vllm-nixl-kv-transfer-metrics-line.log":           VLLM,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

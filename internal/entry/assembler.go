@@ -177,6 +177,7 @@ type Assembler struct {
 	lead    indentLead   // whether a paste indented every line
 	width   wrapWidth    // the width a terminal hard-wrapped the stream at
 	columns columnFiller // a copied console's column lines
+	rich    richLayout   // a column console's layout (richlayout.go)
 	seconds secondCache  // the second the last header began with
 	arena   arenas       // the kept lines' text, with Options.Reuse
 	cls     classified   // the line Push is reading
@@ -214,11 +215,12 @@ type procCache struct {
 // maxCachedPrefix bounds the prefixes procCache holds.
 const maxCachedPrefix = 128
 
-// process returns prefixProcess(prefix), or else the rank a prefix family
-// at its start names (familyRank), from the cache when prefix is the one
-// it holds.
+// process returns prefixProcess(prefix), or else the program a syslog
+// prefix names (syslogWriter), or else the rank a prefix family at its
+// start names (familyRank), from the cache when prefix is the one it
+// holds.
 func (pc *procCache) process(prefix string) string {
-	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 {
+	if strings.IndexByte(prefix, '(') < 0 && strings.IndexByte(prefix, ':') < 0 && (prefix == "" || prefix[0] != '[') {
 		return "" // most prefixes: timestamps, services
 	}
 	if pc.n == len(prefix) && string(pc.prefix[:pc.n]) == prefix {
@@ -228,6 +230,10 @@ func (pc *procCache) process(prefix string) string {
 		return prefix[pc.from:pc.to]
 	}
 	proc := prefixProcess(prefix)
+	if proc == "" {
+		// The program a syslog prefix names.
+		proc = syslogWriter(prefix)
+	}
 	rank := ""
 	if proc == "" {
 		rank = familyRank(prefix)
@@ -425,6 +431,14 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		base = a.arena.keep(base)
 	}
 	full := base[start:end]
+	rich := 0
+	if a.rich.msgCol > 0 {
+		// A column console's indentation (richlayout.go).
+		if rich = a.rich.indent(full); rich > 0 {
+			start += rich
+			full = base[start:end]
+		}
+	}
 	p := &a.cur
 	if isBlank(full) || labelAlone(full) {
 		// A launcher's label alone is a blank line of its task's
@@ -456,8 +470,15 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	c := &a.cls
 	c.near = near
 	tried := false // rejoin asked of the line as classified, and refused
+	// inMsg: the line is in a column console's message column while the
+	// record's message is open: a word wrap's rest or the record's next
+	// line, never a terminal's cut.
+	inMsg := rich > 0 && rich == a.rich.msgCol && a.rich.wrapped
 	if learned == 0 {
 		a.classify(c, full, full, base[:start], false, ref)
+		if inMsg && a.richJoin(l, c) {
+			return a.out
+		}
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
 		if !c.sglang {
@@ -465,6 +486,9 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
 				a.reopen(firstN, firstLen, false)
 				learned = a.learner.match(full)
+				// The first line, read again, may have told the
+				// stream's time.
+				ref, c.near = a.reference(l.Time)
 			}
 		}
 		if learned == 0 && !c.header && !c.native {
@@ -474,7 +498,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			// last, which a terminal cut inside a token that looks like
 			// such a prefix ("...compiler_depend.t" and "s:36 NPU
 			// function error: ...").
-			if a.cur.active {
+			if a.cur.active && !inMsg {
 				if a.rejoin(l, c, cut) {
 					a.lines-- // the rest of a line, not a line
 					return a.out
@@ -493,6 +517,13 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			a.pushBlank(l, base[:start], cut)
 			return a.out
 		}
+		if a.rich.msgCol > 0 && rich == 0 {
+			// A column console's indentation behind the prefix.
+			if rich = a.rich.indent(base[start:end]); rich > 0 {
+				start += rich
+				inMsg = rich == a.rich.msgCol && a.rich.wrapped
+			}
+		}
 		// A relay's prefix behind the learned one ("3: " before
 		// "2024-06-02 00:26:10 | ERROR | stderr | "): learned on its
 		// own, from the text behind the outer prefix, and taken off
@@ -506,11 +537,15 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			inner = 0
 		}
 		a.classify(c, base[start:end], full, base[:start], true, ref)
+		if inMsg && a.richJoin(l, c) {
+			return a.out
+		}
 		if inner == 0 && !c.sglang {
 			rest := base[start:end]
 			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(rest)
 			if ok, firstN, firstLen := a.learner.observe(rest, a.lines, record); ok {
 				a.reopen(firstN, firstLen, true)
+				ref, c.near = a.reference(l.Time)
 				_, outer = a.learner.matchExcept(full, -1)
 				if inner, _ = a.learner.matchExcept(rest, outer); inner > 0 && !isBlank(rest[inner:]) {
 					start += inner
@@ -543,7 +578,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	// An sglang header always starts an entry (continues says no to it
 	// whatever is open): most lines are one, and take this test alone.
-	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && a.rejoin(l, c, cut) {
+	if !c.header && (learned == 0 || p.stripped) && !(tried && learned == 0) && !inMsg && a.rejoin(l, c, cut) {
 		// The rest of a line is no line of the writer's: the learner's
 		// evidence of two lines in a row holds across it.
 		a.lines--
@@ -620,6 +655,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)
+	a.rich.wrapped = false
 	if p.msgNext {
 		s = a.nextMessage(s)
 	}
@@ -661,7 +697,7 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 		p.cutBytes += cut
 		return true
 	}
-	if !same || !a.recordContinues(content) {
+	if !same || !a.recordContinues(content) && !(len(l.Text)+l.Framing >= minWrapWidth && isCutTracebackHeader(content)) {
 		return false
 	}
 	a.take(l, content, cut)
@@ -950,6 +986,9 @@ func (a *Assembler) classify(c *classified, s, full, prefix string, learned bool
 	} else {
 		c.n, c.native = parseNative(s, ref, a.opt.Location)
 	}
+	if a.rich.header || c.header && c.h.format == FormatPython && s[0] == '[' || !c.header && a.rich.msgCol == 0 && isUpper(s[0]) && endsInSourceColumn(s) {
+		a.rich.classify(c)
+	}
 	c.record, c.proc = "", ""
 	if c.header && hasEngineFields(&c.h) {
 		c.record, c.proc = engineFields(&c.h, s)
@@ -1093,6 +1132,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	case !c.near.IsZero():
 		p.time, p.inherited, p.guessed = c.near, true, a.knownGuessed
 	}
+	a.rich.wrapped = a.rich.msgCol > 0 && c.header
 	p.firstTime = l.Time // alone: a tuple assignment copies it through a temporary
 	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0

@@ -3,6 +3,8 @@ package entry
 import (
 	"strings"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // maxClockFraction bounds the digits of a fraction of a second after a
@@ -63,7 +65,7 @@ func parseClockFirst(s string, ref time.Time, loc *time.Location, bracketed bool
 		return header{}, false
 	}
 	lvl, after, ok := levelInFields(rest)
-	if !ok || bracketed && endsInSourceColumn(after) {
+	if !ok {
 		return header{}, false
 	}
 	return header{format: FormatPython, time: c.onDay(ref, loc), ranks: NoRanks, level: lvl,
@@ -71,10 +73,7 @@ func parseClockFirst(s string, ref time.Time, loc *time.Location, bracketed bool
 }
 
 // endsInSourceColumn reports whether s ends in a console's right-aligned
-// source column, "   gui.py:838" (Rich's logging handler): that layout
-// also leaves the time out of a record logged in the same second and
-// wraps the message into a column of its own, which no rule here reads
-// yet, so its records stay read as they were (a legacy sglang header).
+// source column, "   gui.py:838" (richlayout.go).
 func endsInSourceColumn(s string) bool {
 	i := len(s)
 	for i > 0 && isDigit(s[i-1]) {
@@ -109,4 +108,25 @@ func levelInFields(rest string) (level, after string, ok bool) {
 		rest = rest[sp:]
 	}
 	return "", "", false
+}
+
+// parseSlashDateFirst matches "MM/DD/YY HH:MM:SS] LEVEL msg", s starting
+// after the "[": the date and time the C library's "%x %X" print in the
+// default locale, a column console's default stamp (richlayout.go),
+// then what parseClockFirst reads after a bracketed time.
+func parseSlashDateFirst(s string, ref time.Time, loc *time.Location) (header, bool) {
+	if len(s) < 19 || !ascii.Digits(s[0:2]) || s[2] != '/' || !ascii.Digits(s[3:5]) || s[5] != '/' || !ascii.Digits(s[6:8]) || s[8] != ' ' {
+		return header{}, false
+	}
+	h, ok := parseClockFirst(s[9:], ref, loc, true)
+	month, day := atoi(s[0:2]), atoi(s[3:5])
+	if !ok || month < 1 || month > 12 || day < 1 || day > 31 {
+		return header{}, false
+	}
+	c := clock{year: 2000 + atoi(s[6:8]), month: month, day: day, hour: atoi(s[9:11]), min: atoi(s[12:14]), sec: atoi(s[15:17]), nsec: h.time.Nanosecond()}
+	h.time, h.partial = c.in(loc), 0
+	if h.time.Day() != day {
+		return header{}, false // no such day in that month
+	}
+	return h, true
 }

@@ -82,7 +82,6 @@ func TestClockFirstRefused(t *testing.T) {
 		"14:26:31. ERROR x",
 		"14:26:31.1234567890 ERROR x",
 		"14:26:31 ERRORS x",
-		"[14:26:31] ERROR    Error in realtime:                  gui.py:838",
 	} {
 		if h, ok := parseHeader(s, time.Time{}, time.UTC); ok && h.level != "" && h.partial == timeNoDate {
 			t.Errorf("parseHeader(%q) = %+v", s, h)

@@ -471,6 +471,10 @@ type jsonLine struct {
 	Fields   *jsonFields     `json:"fields"`
 	Time     json.RawMessage `json:"time"`
 	Stamp    json.RawMessage `json:"timestamp"`
+	// journalctl -o json's fields: the syslog priority, and the time in
+	// microseconds since the epoch (MESSAGE is read as message).
+	Priority string `json:"PRIORITY"`
+	Realtime string `json:"__REALTIME_TIMESTAMP"`
 }
 
 // jsonFields holds a tracing subscriber's event fields (TGI's
@@ -486,7 +490,7 @@ type jsonFields struct {
 // Unix seconds.
 func parseJSONLine(s string) (header, bool) {
 	t := strings.TrimRight(s, " \t")
-	if len(t) < 2 || len(t) > maxKeyValueLine || t[len(t)-1] != '}' || !strings.Contains(t, `"level"`) && !strings.Contains(t, `"severity"`) {
+	if len(t) < 2 || len(t) > maxKeyValueLine || t[len(t)-1] != '}' || !strings.Contains(t, `"level"`) && !strings.Contains(t, `"severity"`) && !strings.Contains(t, `"PRIORITY"`) {
 		return header{}, false
 	}
 	var j jsonLine
@@ -498,6 +502,11 @@ func parseJSONLine(s string) (header, bool) {
 		lv = j.Severity
 	}
 	lvl, tail, ok := levelWord(strings.ToUpper(lv))
+	if lv == "" && j.Priority != "" {
+		// A journal entry (journalctl -o json): its syslog priority.
+		lvl, tail = journalLevel(j.Priority), ""
+		ok = lvl != ""
+	}
 	if !ok || tail != "" {
 		return header{}, false
 	}
@@ -521,6 +530,9 @@ func parseJSONLine(s string) (header, bool) {
 		if h.time = jsonTime(raw); !h.time.IsZero() {
 			break
 		}
+	}
+	if h.time.IsZero() && j.Realtime != "" {
+		h.time = journalTime(j.Realtime)
 	}
 	return h, true
 }

@@ -53,7 +53,9 @@ type Entry struct {
 	// rank ("RANK 0"), or the process prefix vLLM's multiprocessing and
 	// Ray put before a line ("EngineCore_DP0 pid=17374", "VllmWorker
 	// rank=0 pid=9"), or the "host:pid" of NCCL's "host:pid:tid [dev]"
-	// line prefix ("gpu5:35917"). "" when none does.
+	// line prefix ("gpu5:35917"), or the program a syslog prefix names
+	// ("python3[2741]", "kernel", RFC 5424's "sglang 2741"). "" when none
+	// does.
 	Process string
 	// Level is the entry's level, normalised to one of LevelTrace ...
 	// LevelFatal ("TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL",

@@ -58,6 +58,9 @@ var fuzzSeeds = []string{
 	// Records whose message is on the line after their header: a time and
 	// a level alone, java.util.logging's, journalctl -o verbose's.
 	"2025-08-28 01:22:58 [ERROR]\n [m] Failed to parse tool call\nDec 06, 2026 3:51:02 PM a.B c\nSEVERE: x\njava.lang.RuntimeException: y\n\tat a.B.c(B.java:1)\nSat 2026-12-05 10:00:00.123456 UTC [s=1;i=2]\n    PRIORITY=3\n    MESSAGE=RuntimeError: z",
+	// A traceback's tail behind a list item's two spaces, the exception
+	// line telling the lead.
+	"    File \"a.py\", line 1, in f\n      f()\n  ValueError: x\n\n  During handling of the above exception, another exception occurred:\n  KeyError: y",
 	// Records stamped with the time of day alone and a level.
 	"23:59:59.120 [main] ERROR c.e.M - x\n00:00:03,250 - ERROR - y\n[00:00:04] ERROR: z\n[00:00:06 WARN] w\n[00:00:07] v",
 	// A log viewer's export: a time and a tab before Ray actors' lines.

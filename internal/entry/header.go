@@ -157,6 +157,13 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		} else if h, ok := parseSRT(s[1:], loc, ref); ok {
 			return h, true
 		}
+		if len(s) > 19 && s[3] == '/' && s[6] == '/' && s[9] == ' ' {
+			// "[12/06/26 15:51:02] ERROR    msg": a column console's
+			// default stamp (richlayout.go).
+			if h, ok := parseSlashDateFirst(s[1:], ref, loc); ok {
+				return h, true
+			}
+		}
 		if len(s) > 9 && isClock(s[1:9]) {
 			// A time of day alone: a level after it makes it a
 			// logger's record, none legacy sglang's.
@@ -230,6 +237,8 @@ func parseHeaderGeneral(s string, ref time.Time, loc *time.Location, sc *secondC
 		if strings.HasPrefix(s, "time=") || strings.HasPrefix(s, "level=") {
 			return parseSlog(s)
 		}
+	case '_':
+		return parseJournalExport(s)
 	case 'd':
 		// A streamed response's server-sent event: "data: {...}".
 		if b, ok := strings.CutPrefix(s, "data: {"); ok {
@@ -407,10 +416,26 @@ func parseDynamo(s string) (header, bool) {
 		return header{}, false
 	}
 	lvl, rest, ok := levelWord(strings.TrimLeft(s[n:], " "))
-	if !ok || rest != "" && rest[0] != ' ' {
+	if !ok || rest != "" && rest[0] != ' ' || tracingGap(s[n:]) > maxTracingGap || tracingGap(rest) > 1 {
 		return header{}, false
 	}
 	return header{format: FormatDynamo, time: t, ranks: NoRanks, level: lvl, msg: trimTracingTarget(strings.TrimLeft(rest, " "))}, true
+}
+
+// maxTracingGap is the most spaces tracing puts between its time and its
+// level, which it pads to five columns on the right (" INFO", "ERROR");
+// after the level it puts one. A longer run is another layout's column,
+// a console's blank time column or padded level behind a collector's
+// stamp ("TIME            ERROR    msg", "TIME WARNING  msg").
+const maxTracingGap = 2
+
+// tracingGap counts the blanks (spaces and tabs) s starts with.
+func tracingGap(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // trimTracingTarget drops the tracing target ("scheduler.__init__: ") so

@@ -59,7 +59,17 @@ const (
 	// source line; a frame at six spaces within maxDeepLines lines tells
 	// the code block, a line indented by less than four tells none.
 	leadDeep
+	// leadTail: the first line opened a traceback's tail at an
+	// indentation a lead may hold or not (a frame at two or four
+	// spaces, a source line or a py-spy frame at six): CPython prints
+	// its exception line and chain lines unindented, so the first of
+	// them tells the lead, the spaces before it (leadTailLines bounds
+	// the wait).
+	leadTail
 )
+
+// leadTailLines bounds the lines an indentLead waits in leadTail.
+const leadTailLines = 255
 
 // maxDeepLines bounds the lines an indentLead waits in leadDeep.
 const maxDeepLines = 8
@@ -84,6 +94,9 @@ func (l *indentLead) strip(s string) int {
 			return 0
 		}
 	}
+	if l.state == leadTail {
+		return l.tail(s)
+	}
 	if l.state == leadUndecided {
 		// A first line indented deeper by spaces is the log's own
 		// indentation (CANN's inner error lines) as much as a code
@@ -93,6 +106,9 @@ func (l *indentLead) strip(s string) int {
 		switch {
 		case len(s) > 1 && s[0] == '\t' && s[1] != '\t':
 			l.lead = "\t"
+		case opensTracebackTail(s):
+			l.state = leadTail
+			return 0
 		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
 		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && (IsTracebackFrame(s[6:]) || isFaultFrame(s[6:])):
@@ -129,6 +145,86 @@ func (l *indentLead) strip(s string) int {
 	}
 	l.state = leadOff
 	return 0
+}
+
+// opensTracebackTail reports whether s, a stream's first line, is a
+// traceback's frame at two or four spaces or a source line or a py-spy
+// frame at six, where a paste's lead may stand or not: a frame at two is
+// CPython's own, or an unindented one behind two spaces; at four, CPython's
+// behind two or an unindented one in a code block.
+func opensTracebackTail(s string) bool {
+	k := 0
+	for k < len(s) && k < 7 && s[k] == ' ' {
+		k++
+	}
+	if k >= len(s) || s[k] == ' ' || s[k] == '\t' {
+		return false
+	}
+	switch k {
+	case 2, 4:
+		return IsTracebackFrame(s[k:]) || isFaultFrame(s[k:])
+	case 6:
+		return s[k] != 'F' && !isExceptionLine(s[k:], false)
+	}
+	return false
+}
+
+// tail reads s, a line of a paste that opened inside a traceback's tail
+// (leadTail), for the lead: the spaces before the first exception line,
+// chain line, traceback header or thread header of a dump (faulthandler's,
+// py-spy's), which their writers print unindented, when that is two or
+// four; none when that line is unindented, or none came within
+// leadTailLines lines.
+func (l *indentLead) tail(s string) int {
+	l.deep++
+	k := 0
+	for k < len(s) && k < 5 && s[k] == ' ' {
+		k++
+	}
+	t := s[k:]
+	if t == "" || t[0] == ' ' || t[0] == '\t' {
+		return 0 // deeper: a frame's source line, carets
+	}
+	if !isExceptionLine(t, false) && !isChainSeparator(t) && !strings.HasPrefix(t, "Traceback (most recent call last):") && !isDumpHeader(t) {
+		if k == 0 || l.deep >= leadTailLines {
+			l.state = leadOff
+		}
+		return 0
+	}
+	switch k {
+	case 2:
+		l.lead = "  "
+	case 4:
+		l.lead = "    "
+	default:
+		l.state = leadOff
+		return 0
+	}
+	l.state = leadOn
+	return k
+}
+
+// isDumpHeader matches a thread's header in a stack dump: faulthandler's
+// "Thread 0x00007f... (most recent call first):" and py-spy's "Thread
+// 4110423 (idle): \"Thread-1\"" (or "(active)", "(gil)", "(active+gil)").
+func isDumpHeader(s string) bool {
+	if isThreadDump(s) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "Thread ")
+	if !ok {
+		return false
+	}
+	id, state, ok := strings.Cut(rest, " (")
+	if !ok || id == "" || strings.IndexByte(id, ' ') >= 0 {
+		return false
+	}
+	st, _, ok := strings.Cut(state, "):")
+	switch st {
+	case "idle", "active", "gil", "active+gil":
+		return ok
+	}
+	return false
 }
 
 // isLogIndented reports whether s, a line's text after two spaces, is one

@@ -155,3 +155,109 @@ func TestCodeBlockAroundATracebackTail(t *testing.T) {
 		}
 	}
 }
+
+// A paste that opens inside a traceback's tail, with a frame, a source
+// line or an unindented frame (a log that lost its indentation), behind
+// no lead, a list item's two spaces or a code block's four: the exception
+// line, which CPython prints unindented, tells the lead, and the tail
+// reads as it does plain.
+func TestLeadToldByTheExceptionLine(t *testing.T) {
+	tails := map[string]string{
+		"frame": "  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 2345, in run_scheduler_process\n" +
+			"    scheduler.event_loop_overlap()\n" +
+			"RuntimeError: NCCL error: unhandled system error",
+		"source line": "    batch_output.next_draft_input = self.draft_worker._draft_extend_for_prefill(\n" +
+			"                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+			"  File \"/sgl/python/sglang/srt/speculative/eagle_worker_v2.py\", line 391, in _draft_extend_for_prefill\n" +
+			"    forward_batch.spec_info.prepare_for_extend(batch)\n" +
+			"TypeError: 'NoneType' object is not subscriptable",
+		"unindented frame": "File \".../sglang/srt/disaggregation/common/conn.py\", line 675, in _handle_route_get\n" +
+			"    return web.json_response(self.prefill_port_table[engine_rank])\n" +
+			"KeyError: 3",
+		"faulthandler's dump": "  File \"/usr/lib/python3.10/threading.py\", line 1016 in _bootstrap_inner\n" +
+			"\n" +
+			"Thread 0x00007fdefefc5640 (most recent call first):\n" +
+			"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n" +
+			"\n" +
+			"Fatal Python error: Aborted",
+		"py-spy's dump": "    run_scheduler_process (scheduler.py:2612)\n" +
+			"    _bootstrap (multiprocessing/process.py:314)\n" +
+			"Thread 4110423 (idle): \"Thread-1 (_read_thread)\"\n" +
+			"    _recv_msg (torch/_inductor/compile_worker/subproc_pool.py:61)\n" +
+			"RuntimeError: x",
+		"chained": "  File \"/a/b.py\", line 1, in f\n" +
+			"    g()\n" +
+			"KeyError: 'k'\n" +
+			"\n" +
+			"During handling of the above exception, another exception occurred:\n" +
+			"\n" +
+			"Traceback (most recent call last):\n" +
+			"  File \"/a/c.py\", line 2, in h\n" +
+			"ValueError: v",
+	}
+	// What the lead must not change: the entries from the line that tells
+	// it on, their lines and the exception each reads (the lines before
+	// keep the lead, which a traceback's frames and source lines read
+	// through, and the exception line's entry may hold them).
+	from := int64(0)
+	read := func(es []Entry) string {
+		var b strings.Builder
+		for _, e := range es {
+			if e.LastOffset < from {
+				continue
+			}
+			exc := ""
+			if o := e.Traceback.Outermost(); o != nil {
+				exc = o.Type + ": " + o.Message
+			}
+			fmt.Fprintf(&b, "%d %q\n", e.Lines, exc)
+		}
+		return b.String()
+	}
+	for name, tail := range tails {
+		from = 0
+		for i, l := range strings.Split(tail, "\n") {
+			if l != "" && l[0] != ' ' && !strings.HasPrefix(l, "File ") {
+				from = int64(i + 1)
+				break
+			}
+		}
+		plain := read(assemble(t, Options{}, tail))
+		for _, lead := range []string{"  ", "    "} {
+			var b strings.Builder
+			for _, l := range strings.Split(tail, "\n") {
+				if l != "" {
+					l = lead + l
+				}
+				b.WriteString(l + "\n")
+			}
+			if got := read(assemble(t, Options{}, strings.TrimSuffix(b.String(), "\n"))); got != plain {
+				t.Errorf("%s behind %q:\n%s\nwant as plain:\n%s", name, lead, got, plain)
+			}
+		}
+	}
+	// An indented exception line after an unindented line is the log's:
+	// no lead.
+	var l indentLead
+	for _, s := range []string{"  File \"/a/b.py\", line 1, in f", "plain text", "  ValueError: x"} {
+		if n := l.strip(s); n != 0 {
+			t.Errorf("strip(%q) = %d", s, n)
+		}
+	}
+}
+
+func TestIsDumpHeader(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Thread 0x00007fdefefc5640 (most recent call first):":         true,
+		"Current thread 0x00007fe403b964c0 (most recent call first):": true,
+		`Thread 4110423 (idle): "Thread-1 (_read_thread)"`:            true,
+		`Thread 0x7F2A (active+gil): "MainThread"`:                    true,
+		"Thread pool exhausted (idle): retrying":                      false,
+		"Thread 12 (sleeping): x":                                     false,
+		"Threads (idle): x":                                           false,
+	} {
+		if got := isDumpHeader(s); got != want {
+			t.Errorf("isDumpHeader(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -193,6 +193,22 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 				break
 			}
 		}
+	} else if f := familyPrefixLen(s); f > 0 && f < plen {
+		// Strong evidence behind a longer prefix that opens with a
+		// family's label a candidate has the shape of: the label is
+		// the prefix, what follows it the line's own layout (a
+		// console's blank time column and level: "3:            ERROR
+		// msg" after "3: [05:39:59] ERROR msg").
+		for i := 0; i < pl.nCands; i++ {
+			c := &pl.cands[i]
+			if c.family || c.plen == 0 {
+				continue
+			}
+			if n := matchShape(s, c.shape[:c.n]); n > 0 && n <= f {
+				plen = n
+				break
+			}
+		}
 	}
 	plen = unknownPrefixLen(s, plen)
 	n := shapeOf(pl.scratch[:0], s[:plen])
@@ -376,7 +392,10 @@ func glogAt(s string) int {
 	return 0
 }
 
-// maxLinePrefix bounds the prefix failureBehindPrefix looks behind.
+// maxLinePrefix bounds the prefix failureBehindPrefix looks behind: past
+// it, what stands before a failure line is as likely an exception's own
+// message ("RuntimeError('call aclnnX failed, detail:E89999: ...')", "the
+// worker of job 7 raised KeyError") as a stack of collectors' fields.
 const maxLinePrefix = 48
 
 // failureBehindPrefix returns the length of a prefix no rule knows in
@@ -411,7 +430,7 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		if isDigit(c) {
 			digit = true
 		}
-		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' {
+		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' {
 			continue
 		}
 		if !digit {
@@ -512,7 +531,9 @@ func findPrefix(s string) (int, int) {
 		if j >= 2 && s[j-1] == ' ' && s[j-2] == ' ' {
 			j -= 2 // CPython indents frames by two spaces
 		}
-		if j > 0 && isFrameLine(s[j:]) {
+		if j > 0 && j <= maxLearnedPrefix && isFrameLine(s[j:]) {
+			// (A frame further in is no prefix's: a relay's next line
+			// glued behind the padding of this one.)
 			best, strength = j, evidenceStrong
 		}
 	}

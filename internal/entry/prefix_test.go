@@ -360,8 +360,15 @@ func TestFailureBehindPrefix(t *testing.T) {
 		{"3: I0521 16:22:21.694042   162 transfer_metadata.cpp:877] started", 0},
 		// A warning class is no exception line.
 		{"3: UserWarning: deprecated", 0},
+		// Far into the line, what stands in front is the message's own.
+		{"At 12:00 the pool worker that served job 7 of the batch finally raised KeyError: 'x'", 0},
+		{"RuntimeError('call aclnnGroupedMatmulV4 failed, detail:E89999: Inner Error!')", 0},
 		// Too far into the line to be a prefix.
 		{strings.Repeat("9", 60) + ": ValueError: x", 0},
+		// A compiler's diagnostic, its path first, behind a launcher's
+		// label, a CI runner's stamp and a build step's number.
+		{"3: [2026-04-21T02:45:09.750Z] #42 3621.8 /app/csrc/kernels/gated.cu:223:5: error: use of undeclared identifier 'X'", len("3: [2026-04-21T02:45:09.750Z] #42 3621.8 ")},
+		{"1812:[2026-04-21T02:45:09.750Z] #42 3621.8 /app/k.cu:1:5: error: no member named 'x'", len("1812:[2026-04-21T02:45:09.750Z] #42 3621.8 ")},
 		{"3: ", 0},
 		// An exception line whose message holds numbers, and an indented
 		// line, are never behind a prefix.

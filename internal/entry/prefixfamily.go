@@ -12,7 +12,8 @@ import "strings"
 //
 //   - a launcher's task label, "3: " (srun --label, pdsh -N style ranks,
 //     torchrun's and deepspeed's numbered output);
-//   - mpirun --tag-output, "[1,3]<stderr>:" or "<stdout>:";
+//   - mpirun --tag-output, "[1,3]<stderr>:" or "<stdout>:"; MPICH's and
+//     Intel MPI's rank label, "[3] ";
 //   - grep -n, "123:" or "file.log:123:" (never a time: no digit follows);
 //   - a log viewer's time column, "2025-11-06 02:10:00.702 | " (Loki and
 //     Grafana exports);
@@ -63,6 +64,9 @@ func familyPrefixAny(s string) int {
 		// name holds no "[", a time with a digit, a service name with a
 		// letter).
 		n = mpiTagLen(s)
+		if n == 0 {
+			n = bracketRankLen(s)
+		}
 	} else {
 		n = rankLabelLen(s)
 		if n == 0 {
@@ -98,6 +102,20 @@ func rankLabelLen(s string) int {
 		return 0
 	}
 	return j + 2
+}
+
+// bracketRankLen matches the rank label MPICH's and Intel MPI's launchers
+// put before a rank's lines ("mpiexec -prepend-rank", "mpirun -l"):
+// "[3] ", at most 5 digits in brackets and one space.
+func bracketRankLen(s string) int {
+	i := 1
+	for i < len(s) && i <= 5 && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i+1 >= len(s) || s[i] != ']' || s[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
 }
 
 // mpiTagLen matches Open MPI's "[1,3]<stderr>:" and "[1,3]<stdout>:",
@@ -308,6 +326,9 @@ func rankDigits(prefix string) string {
 		c := strings.IndexByte(prefix, ',')
 		e := strings.IndexByte(prefix, ']')
 		return prefix[c+1 : e]
+	}
+	if n := bracketRankLen(prefix); n > 0 {
+		return prefix[1 : n-2]
 	}
 	return ""
 }

@@ -210,3 +210,36 @@ func FuzzGluedAt(f *testing.F) {
 		}
 	})
 }
+
+// A viewer's column (Loki's "time | "), a kubectl stamp or a launcher's
+// label before a relay's records, the second line holding its next line
+// glued behind a run of padding (a copied terminal): the frame in the
+// glued part is no evidence of a prefix that long, so the column is
+// learned from the first two lines, and the first record is read behind it
+// as the others are.
+func TestPrefixLearnedPastGluedFrame(t *testing.T) {
+	body := []string{
+		"ERROR 10-11 16:03:09 engine.py:157] RuntimeError('Error in model execution: Loading lora /m/adapter failed')",
+		"ERROR 10-11 16:03:09 engine.py:157] Traceback (most recent call last):" + strings.Repeat(" ", 40) + "ERROR 10-11 16:03:09 engine.py:157]   File \"/v/lora/worker_manager.py\", line 94, in _load_adapter",
+		"ERROR 10-11 16:03:09 engine.py:157]     lora = self._lora_model_cls.from_local_checkpoint(",
+		"ERROR 10-11 16:03:09 engine.py:157] ValueError: base_model.model.lm_head.weight is unsupported LoRA weight",
+	}
+	for _, prefix := range []func(n int) string{
+		func(n int) string { return "2025-11-06 02:10:00." + itoa(100+n) + " | " },
+		func(n int) string { return "3: " },
+		func(n int) string { return "[pod/vllm-0/vllm] " },
+	} {
+		var lines []string
+		for n, l := range body {
+			lines = append(lines, prefix(n)+l)
+		}
+		got := assemble(t, Options{}, strings.Join(lines, "\n"))
+		if len(got) == 0 || got[0].Prefix != prefix(0) || got[0].Format != FormatPython || got[0].Level != LevelError {
+			t.Fatalf("%q: first record not read behind its prefix: %+v", prefix(0), prefixViews(got))
+		}
+		last := got[len(got)-1]
+		if o := last.Traceback.Outermost(); o == nil || o.Type != "ValueError" {
+			t.Errorf("%q: traceback not read: %+v", prefix(0), prefixViews(got))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +20,10 @@ import (
 //     method", then "SEVERE: message"; the level is on the second line.
 //   - journalctl -o verbose: "Sat 2026-12-05 10:00:00.123456 UTC
 //     [s=...;i=...]", then one indented KEY=VALUE field a line, the level
-//     in PRIORITY= (syslog's 0 to 7) and the message in MESSAGE=.
+//     in PRIORITY= (syslog's 0 to 7) and the message in MESSAGE=; and
+//     journalctl -o export: the fields alone, from "__CURSOR=" to a blank
+//     line, the time in __REALTIME_TIMESTAMP= (-o json's one line per
+//     entry is a JSON line, parseJSONLine).
 //
 // The header opens the entry with an empty message (pending.msgNext);
 // the lines after it are taken until one gives the message (nextMessage),
@@ -159,6 +163,27 @@ func parseJournalHeader(s string, loc *time.Location) (header, bool) {
 	return header{format: FormatJournal, time: c.in(loc), ranks: NoRanks}, true
 }
 
+// journalTime reads a journal entry's __REALTIME_TIMESTAMP, microseconds
+// since the epoch; zero when it is not one.
+func journalTime(v string) time.Time {
+	us, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || us <= 0 || us > 1e17 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
+
+// parseJournalExport matches the first field of an entry journalctl -o
+// export prints, "__CURSOR=s=...": its fields follow one a line, KEY=VALUE,
+// up to a blank line, the time in __REALTIME_TIMESTAMP=, the level in
+// PRIORITY= and the message in MESSAGE= (nextMessage reads them).
+func parseJournalExport(s string) (header, bool) {
+	if !strings.HasPrefix(s, "__CURSOR=") || len(s) == len("__CURSOR=") {
+		return header{}, false
+	}
+	return header{format: FormatJournal, ranks: NoRanks}, true
+}
+
 // journalLevel is the level of a syslog priority, PRIORITY='s value.
 func journalLevel(p string) string {
 	if len(p) != 1 || !isDigit(p[0]) {
@@ -205,6 +230,14 @@ func (a *Assembler) nextMessage(s string) string {
 			return s
 		}
 		switch key {
+		case "__REALTIME_TIMESTAMP":
+			if t := journalTime(val); !t.IsZero() && (p.inherited || p.time.IsZero()) {
+				// The export's time, after the cursor that opened
+				// the entry.
+				p.time, p.inherited, p.guessed = t, false, false
+				a.known = t
+			}
+			return s
 		case "PRIORITY":
 			if lvl := journalLevel(val); lvl != "" {
 				p.level = lvl

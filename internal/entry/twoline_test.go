@@ -76,6 +76,23 @@ func TestMessageOnNextLine(t *testing.T) {
 			{1, 6, FormatJournal, LevelError, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB\n    _PID=2741", "torch.OutOfMemoryError", "10:00:00"},
 			{7, 3, FormatJournal, LevelInfo, "Started sglang.service.", "Started sglang.service.\n    PRIORITY=6", "", "10:00:01"},
 		}},
+		{"journalctl -o export and -o json", strings.Join([]string{
+			"__CURSOR=s=6f1c;i=1f2;b=9a;m=1d;t=5f;x=77",
+			"__REALTIME_TIMESTAMP=1733500000123456",
+			"PRIORITY=3",
+			"_PID=2741",
+			"MESSAGE=RuntimeError: CUDA error: out of memory",
+			"",
+			"__CURSOR=s=6f1c;i=1f3;b=9a;m=1e;t=60;x=78",
+			"__REALTIME_TIMESTAMP=1733500001000000",
+			"MESSAGE=Started sglang.service.",
+			"PRIORITY=6",
+			`{"__CURSOR":"s=6f1c;i=1f4","__REALTIME_TIMESTAMP":"1733500002000000","PRIORITY":"4","MESSAGE":"retrying in 5 s"}`,
+		}, "\n"), []want{
+			{1, 6, FormatJournal, LevelError, "RuntimeError: CUDA error: out of memory", "RuntimeError: CUDA error: out of memory", "RuntimeError", "15:46:40"},
+			{7, 4, FormatJournal, LevelInfo, "Started sglang.service.", "Started sglang.service.\nPRIORITY=6", "", "15:46:41"},
+			{11, 1, FormatJSON, LevelWarning, "retrying in 5 s", "retrying in 5 s", "", "15:46:42"},
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +205,12 @@ func FuzzTwoLineHeader(f *testing.F) {
 		}
 		if l := journalLevel(s); l != "" && normLevel(l) != l {
 			t.Fatalf("journalLevel(%q) = %q", s, l)
+		}
+		if h, ok := parseJournalExport(s); ok && (h.msg != "" || h.format != FormatJournal || !strings.HasPrefix(s, "__CURSOR=")) {
+			t.Fatalf("parseJournalExport(%q) = %+v", s, h)
+		}
+		if tm := journalTime(s); !tm.IsZero() && tm.Year() > 5138 {
+			t.Fatalf("journalTime(%q) = %v", s, tm)
 		}
 	})
 }

@@ -184,6 +184,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// capitalised word after one is a sentence of its own, and a
 		// mixed-case name ("..._32x256E") may end where a field of the
 		// next line ("VGPU=...") begins.
+		if acronymLastLetter(tok, rest) {
+			// An acronym cut before its last letter ("...:246 NP" and
+			// "U function error: ..."): one capital alone, no word.
+			break
+		}
 		if len(rest) < 2 || !isUpper(rest[1]) && !isDigit(rest[1]) && strings.IndexByte("_=:,.)", rest[1]) < 0 ||
 			(strings.ToUpper(trailingAlnum(prev)) != trailingAlnum(prev) && !callOfCapitals(w)) || isDigit(trailingAlnum(prev)[0]) {
 			return false
@@ -238,7 +243,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -249,6 +254,32 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// acronymLastLetter reports whether rest opens with one capital letter
+// alone that ends tok, prev's last token, a run of capitals: an acronym
+// a cut split before its last letter ("NP" and "U function error"). "A"
+// and "I" alone are words.
+func acronymLastLetter(tok, rest string) bool {
+	if len(rest) < 2 || rest[1] != ' ' || !isUpper(rest[0]) || rest[0] == 'A' || rest[0] == 'I' || len(tok) < 2 || len(tok) > 8 {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if !isUpper(tok[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hexNumberCut reports whether a break fell inside a hexadecimal number
+// that w, the rest's first word, ends with a colon: prev's last token tok
+// is "0x" and maybe some of its digits, w the rest of them ("...register
+// memory 0x" and "7f7186000000: Cannot allocate memory"), an address a
+// message names, not a writer.
+func hexNumberCut(tok, w string) bool {
+	d, ok := strings.CutPrefix(tok, "0x")
+	return ok && (d == "" || isHex(d)) && len(w) > 1 && isHex(w[:len(w)-1])
 }
 
 // pathNameCut reports whether a break between p and n fell inside a name
@@ -386,6 +417,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		if _, _, ok := parseExceptionAnyQuote(c.s); !ok {
 			return a.join(l, c)
 		}
+	}
+	if last := a.kept.last(); a.kept.count() == 1 && strings.Count(p.prefix, "`")%2 == 1 && strings.Count(last, "`")%2 == 0 &&
+		endsInFoldSpace(last) && p.lastRaw >= minWrapWidth && a.spacing.real(p.blanks) == 0 && !isIndented(c.s) {
+		// Inline code the paste opened in front of the line and
+		// nothing closed, the line ending in the space a word wrap
+		// (fold -s) leaves: the quoted line goes on, piece by piece,
+		// until one closes the span.
+		return a.join(l, c)
 	}
 	if last := a.kept.last(); c.native && !(c.n.soft && !isIndented(c.s) && (opensBracket(last) || strings.HasSuffix(last, " "))) &&
 		!(p.lastRaw >= minWrapWidth && isNativeRest(last, c)) && !isFoldMiddle(last, c.s, p.foldWidth) {
@@ -806,6 +845,14 @@ func isAssertCloseRest(prev, next string) bool {
 		return false
 	}
 	return strings.HasSuffix(next, "` failed.") || strings.HasSuffix(next, "' failed.")
+}
+
+// isCutTracebackHeader reports whether s is the start of a traceback's
+// header that a terminal cut ("Traceback (most "), at least its first
+// word: on a line as long as a terminal's width, it is that header, whose
+// rest the next line holds.
+func isCutTracebackHeader(s string) bool {
+	return len(s) >= len("Traceback ") && len(s) < len(pyTracebackHeader) && strings.HasPrefix(pyTracebackHeader, s)
 }
 
 // isTracebackHeaderRest reports whether next is the end of a record that

@@ -19,6 +19,16 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		// An address cut after its "0x", in glog's line, in a CUDA
+		// error's and in a Python message: the rest ends its digits with
+		// a colon, no writer's name.
+		{"inside an address, glog", "E0115 11:22:06.866998 3663955 rdma_context.cpp:257] Failed to register memory 0x", "7f7186000000: Cannot allocate memory [12]", true},
+		{"inside an address, CUDA", "[TP3] CUDA error: an illegal memory access was encountered at address 0x7f", "3a00000000: in kernel fused_moe_kernel, block [12,0,0]", true},
+		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
+		// An acronym cut before its last letter.
+		{"inside an acronym", "(EngineCore pid=471424) RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NP", "U function error: aclrtPointerGetAttributes, error code is 107000", true},
+		{"a capital alone is a word", "ERROR 11-06 02:10:00 [core.py:7] the scheduler could not allocate blocks for the request ABC", "I think the pool is too small for the batch", false},
+		{"a writer's name after an address", "Failed to register memory 0x7f7186000000 on the second device because of", "ninja: build stopped: subcommand failed.", false},
 		{"after a space inside inline code, the rest closing it", "the GSM8K benchmark with the following assertion error: `AssertionError: assert logits.shape[0] == ", "len(seq_lens_expanded)` ", true},
 		{"after a space, a short line ending in a space, no code span", "the GSM8K benchmark with the following assertion error, which the server printed when it == ", "len(seq_lens_expanded) ", false},
 		{"inside a record's words, the rest ending in a traceback's start", "[2025-01-16 10:11:13 DP0 TP0 EP0] Scheduler hit an exception while reading the next batch of t", "he requests: Traceback (most recent call last):", true},
@@ -597,4 +607,71 @@ func FuzzIsAssertCloseRest(f *testing.F) {
 			t.Fatalf("isAssertCloseRest(%q, %q): no close of an open condition", prev, next)
 		}
 	})
+}
+
+// A line a paste quoted as inline code and a word wrap (fold -s) then
+// broke: the span the paste opened stays open on every piece but the
+// last, each piece ending in the space the wrap left, so the pieces are
+// one line, whatever the quoted line says (an exception line, a native
+// error, prose) and however long its pieces are.
+func TestFoldInsideCodeSpan(t *testing.T) {
+	fold := func(s string, width int) []string {
+		var out []string
+		for len(s) > width {
+			cut := strings.LastIndexByte(s[:width], ' ')
+			out = append(out, s[:cut+1])
+			s = s[cut+1:]
+		}
+		return append(out, s)
+	}
+	for _, line := range []string{
+		"OSError: /models/Mistral-Small-3.2-24B-Instruct-2506/ does not appear to have a file named preprocessor_config.json. Checkout 'https://huggingface.co//models/Mistral-Small-3.2-24B-Instruct-2506//tree/main' for available files.",
+		"RuntimeError: CUDA error: an illegal memory access was encountered. CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+		"E0326 14:23:05.675921 18944 rdma_context.cpp:265] Failed to register memory 0x7f2c00000000: Cannot allocate memory [12] while initializing the transfer engine for the KV cache",
+	} {
+		for _, width := range []int{80, 100} {
+			pieces := fold("`"+line+"`", width)
+			got := assemble(t, Options{}, strings.Join(pieces, "\n")+"\n[2026-01-01 10:00:00] next")
+			if len(got) != 2 || got[0].Lines != len(pieces) || !strings.HasPrefix(got[0].Text, strings.TrimSuffix(line, ".")) {
+				t.Errorf("width %d: %d entries, first %d lines %q", width, len(got), got[0].Lines, got[0].Text)
+			}
+		}
+	}
+	// A span closed on its line, and one nothing wrapped, are lines of
+	// their own.
+	got := assemble(t, Options{}, "`ValueError: x` is raised when \n`KeyError: y` ")
+	if len(got) != 2 {
+		t.Errorf("closed spans joined: %+v", got)
+	}
+}
+
+// A record that repeats its header on every line (vLLM's, behind its
+// process prefix), its traceback's header cut by a terminal: the line that
+// holds "Traceback (most " is the record's traceback, as whole, and the
+// rest joins it.
+func TestRepeatedHeaderCutTracebackHeader(t *testing.T) {
+	head := "(EngineCore_DP0 pid=1511501) ERROR 12-15 18:57:10 [core.py:918] "
+	lines := []string{
+		head + "Invocation of add_lora method failed",
+		head + "Traceback (most recent call last):",
+		head + `  File "/envs/vllm/lib/python3.12/site-packages/vllm/lora/worker_manager.py", line 102, in _load_adapter`,
+		head + "ValueError: base_model.model.lm_head.weight is unsupported LoRA weight",
+	}
+	for _, width := range []int{80, 90} {
+		var cut []string
+		for _, l := range lines {
+			for len(l) > width {
+				cut = append(cut, l[:width])
+				l = l[width:]
+			}
+			cut = append(cut, l)
+		}
+		got := assemble(t, Options{}, strings.Join(cut, "\n"))
+		if len(got) != 1 || got[0].Message != "Invocation of add_lora method failed" || got[0].Traceback.Outermost() == nil || got[0].Traceback.Outermost().Type != "ValueError" {
+			t.Errorf("width %d: %+v", width, views(got))
+		}
+	}
+	if isCutTracebackHeader("Traceback") || !isCutTracebackHeader("Traceback (most ") || isCutTracebackHeader(pyTracebackHeader) || isCutTracebackHeader("Traceback (least ") {
+		t.Error("isCutTracebackHeader")
+	}
 }

@@ -225,6 +225,8 @@ func wrapperPrefixLen(s string) int {
 		return 0
 	case c == '(':
 		return rayPrefixLen(s)
+	case c == '<':
+		return syslogPRILen(s)
 	case c == '#':
 		return buildKitStepLen(s)
 	case c == '[':
@@ -483,6 +485,128 @@ func syslogPrefixLen(s string) int {
 	return closeOfPrefix(s, i)
 }
 
+// syslogPRILen matches a syslog message as a relay or a network sink
+// writes it, its priority first: "<13>Nov  6 02:10:00 host tag[pid]: "
+// (RFC 3164, behind which syslogPrefixLen reads), or RFC 5424's "<11>1
+// 2025-11-06T02:10:00.702Z host app procid msgid - " (rsyslog's
+// RSYSLOG_SyslogProtocol23Format, syslog-ng, Docker's syslog log driver),
+// where any header field may be "-" and the structured data is "-" or
+// bracketed elements. 0 when s starts with neither.
+func syslogPRILen(s string) int {
+	i := 1
+	for i < len(s) && i < 4 && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i >= len(s) || s[i] != '>' {
+		return 0
+	}
+	i++
+	if n := syslogPrefixLen(s[i:]); n > 0 {
+		return i + n
+	}
+	if n := rfc5424HeaderLen(s[i:]); n > 0 {
+		return i + n
+	}
+	return 0
+}
+
+// rfc5424HeaderLen matches RFC 5424's header after the priority:
+// "1 TIMESTAMP HOST APP PROCID MSGID SD ", the timestamp an RFC 3339 time
+// or "-", the four names printable words or "-", the structured data "-"
+// or bracketed elements (a quoted value may hold a "]" escaped).
+func rfc5424HeaderLen(s string) int {
+	if len(s) < 2 || s[0] != '1' || s[1] != ' ' {
+		return 0
+	}
+	i := 2
+	if strings.HasPrefix(s[i:], "- ") {
+		i += 2
+	} else if n, ok := rfc3339Len(s[i:]); ok && i+n < len(s) && s[i+n] == ' ' {
+		i += n + 1
+	} else {
+		return 0
+	}
+	for field := 0; field < 4; field++ {
+		j := i
+		for j < len(s) && j-i < 255 && s[j] > ' ' && s[j] < 0x7f {
+			j++
+		}
+		if j == i || j >= len(s) || s[j] != ' ' {
+			return 0
+		}
+		i = j + 1
+	}
+	if strings.HasPrefix(s[i:], "-") {
+		i++
+	} else {
+		for i < len(s) && s[i] == '[' {
+			j := i + 1
+			for j < len(s) && j-i < 2048 && s[j] != ']' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return 0
+			}
+			i = j + 1
+		}
+	}
+	return closeOfSpace(s, i)
+}
+
+// closeOfSpace returns i+1 when s[i] is the space that ends a prefix, i
+// when the prefix ends the line, and 0 otherwise.
+func closeOfSpace(s string, i int) int {
+	switch {
+	case i == len(s):
+		return i
+	case i < len(s) && s[i] == ' ':
+		return i + 1
+	}
+	return 0
+}
+
+// syslogWriter returns the program a syslog prefix at the start of
+// prefix names, as it writes it: RFC 3164's tag ("python3[2741]",
+// "kernel"), RFC 5424's app name and process id ("sglang 2741", the id
+// left out when it is "-"); "" when prefix opens with no syslog prefix.
+func syslogWriter(prefix string) string {
+	s := prefix
+	if s != "" && s[0] == '<' {
+		i := strings.IndexByte(s, '>')
+		if i < 2 || i > 4 {
+			return ""
+		}
+		s = s[i+1:]
+		if n := rfc5424HeaderLen(s); n > 0 {
+			// "1 TIME HOST APP PROCID ...": the third and fourth
+			// fields.
+			f := strings.SplitN(s, " ", 6)
+			if len(f) < 6 || f[3] == "-" {
+				return ""
+			}
+			at := len(f[0]) + len(f[1]) + len(f[2]) + 3
+			if f[4] == "-" {
+				return s[at : at+len(f[3])]
+			}
+			return s[at : at+len(f[3])+1+len(f[4])]
+		}
+	}
+	n := syslogPrefixLen(s)
+	if n == 0 {
+		return ""
+	}
+	i := syslogTimeLen(s) + 1
+	i += strings.IndexByte(s[i:], ' ') + 1 // the host
+	k := strings.IndexByte(s[i:n], ':')
+	if k <= 0 {
+		return ""
+	}
+	return s[i : i+k]
+}
+
 // syslogTimeLen returns the length of a syslog time at the start of s:
 // "Mmm dd HH:MM:SS[.frac]" (the day space-padded or not), or
 // "YYYY-MM-DDTHH:MM:SS[.frac]" with a numeric zone, "+hhmm" or "+hh:mm".
@@ -563,7 +687,7 @@ func rfc3339PrefixLen(s string) int {
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
 	}
-	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) {
+	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) && tracingGap(s[n:]) <= maxTracingGap && tracingGap(after) <= 1 {
 		return 0
 	}
 	return n + 1

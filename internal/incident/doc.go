@@ -32,9 +32,11 @@
 // exception raised again by the caller that waited on it (chain.go), the
 // generic lines of every call a client makes to a peer it cannot reach
 // and one writer's error lines of one burst, the panic that unwrapped the
-// error logged just before it, a line that only says its task failed
-// after the line that says what failed, and the imports that fail
-// because a shared library did not load (restate.go); the incident
+// error logged just before it, a line or an exception that only says its
+// task failed beside the line that says what failed, the imports that fail
+// because a shared library did not load, the ranks that each say in their
+// own words that one resource ran out, and a peer's broken channel after
+// a failure (restate.go); the incident
 // takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or

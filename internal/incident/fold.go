@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
@@ -182,7 +183,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	var cands, after []*group
 	var printed *group
 	for _, m := range g.scopeGroups(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || saysLess(m.gr, from) {
 			continue
 		}
 		switch {
@@ -1003,6 +1004,12 @@ func takeException(dst, src *sinks.Alert) {
 	}
 	if refusedClass(dst.Record.ErrorClass, x.Type) {
 		// Another exception than the one the record names.
+		return
+	}
+	if dst.Record.ID == "" && analysis.VagueException(x.Type, x.Message) {
+		// One that only says the task failed ("RuntimeError: Transfer
+		// failed") says less than the line no record names that it
+		// would name.
 		return
 	}
 	c := *x

@@ -475,6 +475,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			cause = g.detailOf(gen, id)
 		}
 		if cause == nil {
+			// A line that only says its task failed, beside a line of
+			// its burst that says what failed (see restate.go).
+			cause = g.vaguePeer(gen, id)
+		}
+		if cause == nil {
 			// The same message logged, then printed again as the
 			// process exits with it (see restate.go).
 			cause = g.restatedEarlier(gen, id)
@@ -482,6 +487,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		if cause == nil {
 			// Its library's next line, printed after a wait.
 			cause = g.nextOfLibrary(gen, id)
+		}
+		if cause == nil {
+			// A line that only says its task failed, beside the line
+			// a consequence record reads (see restate.go).
+			cause = g.saidNear(gen, id)
 		}
 		if cause != nil {
 			cause.absorbGeneric(gen, &g.stats)

@@ -510,6 +510,16 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 				o.Complete()
 				cause = g.raisedBefore(&o, b)
 			}
+			if cause == nil {
+				// An exception that only says its task failed, after
+				// the failure it gave up on (see restate.go).
+				cause = g.gaveUpOn(&o, b)
+			}
+			if cause == nil {
+				// A peer's channel that broke after a failure (see
+				// restate.go).
+				cause = g.lostPeer(&o, b)
+			}
 		}
 		if cause == nil && o.Native && o.Alert.Record.ID != "" {
 			// A line of the same library's event, whatever its

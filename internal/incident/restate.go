@@ -61,6 +61,51 @@ func unloaded(a, b *group) bool {
 	return analysis.UnloadedLibrary(exceptionText(b), exceptionText(a))
 }
 
+// One resource exhausted, several records. When a server runs out of a
+// resource, every rank and every allocator that meets it says so in its
+// own words, and each wording matches a record of its own: TP0's
+// "torch.OutOfMemoryError: CUDA out of memory", TP1's "RuntimeError:
+// CUDA error: out of memory", NCCL's "Cuda failure 'out of memory'"; two
+// writers' "No space left on device". Within one burst of one source, a
+// classified cause whose text says a resource ran out (memory, disk
+// space, a process limit) is context of the classified cause of the
+// same family begun before it: one exhaustion, led by where it was met
+// first. Two causes of other families, or of a family a single event
+// does not explain (two missing modules, two bad values), stay two.
+
+// exhaustionFamilies are the families of a resource running out.
+var exhaustionFamilies = [...]string{analysis.FamilyMemory, analysis.FamilyDisk, analysis.FamilyLimit}
+
+// sameExhaustion reports whether the classified cause a says the
+// resource ran out that the classified cause b, begun before it, already
+// said ran out (exhaustionFamilies).
+func sameExhaustion(a, b *group) bool {
+	return classifiedCause(a) && classifiedCause(b) && b.beganBefore(a) && exhaustedAlike(a, b)
+}
+
+// namedExhaustion reports whether a is a failure no record names (a
+// traceback, a native error line) that says the resource ran out that
+// the classified cause b says ran out, whichever was printed first: the
+// record says what to do about it.
+func namedExhaustion(a, b *group) bool {
+	return unclassifiedFailure(a) && canBeRoot(a) && classifiedCause(b) && exhaustedAlike(a, b)
+}
+
+// exhaustedAlike reports whether the texts of a and b say one resource
+// ran out: the same family, one of exhaustionFamilies.
+func exhaustedAlike(a, b *group) bool {
+	fa := analysis.MessageFamily(exceptionText(a))
+	if fa == "" || fa != analysis.MessageFamily(exceptionText(b)) {
+		return false
+	}
+	for _, f := range exhaustionFamilies {
+		if fa == f {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionText is the incident's exception as "Type: message", or the
 // line it began with when it has none.
 func exceptionText(gr *group) string {
@@ -88,7 +133,7 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) && !namedExhaustion(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {
@@ -353,6 +398,172 @@ func (g *Grouper) saidBefore(o *Occurrence, b burst) *group {
 	return best
 }
 
+// The vague line may come first ("ERROR gateway::handler: request
+// failed", then "upstream connect error: Connection refused"): the same
+// two lines, the same lead. A settling vague line of the consequence's
+// source and burst is no root the consequence folds into (saysLess);
+// when its settle time ends it is listed in that consequence's incident
+// (saidNear).
+
+// vagueLine reports whether gr is the incident of a generic line that
+// only says its task failed (analysis.VagueMessage) or of a Rust panic
+// that only unwrapped an error (unwrapPanic).
+func vagueLine(gr *group) bool {
+	return gr.Generic && gr.Alert.Record.ID == "" &&
+		(gr.NativeKind == entry.NativeRustPanic || analysis.VagueMessage(lineOf(gr)))
+}
+
+// saysLess reports whether the incident c is a settling vague line
+// (vagueLine) of the source of a consequence that a record with
+// solutions names, printed within a burst's bytes of it: the consequence
+// says what failed, so c joins it rather than leads it.
+func saysLess(c *group, from eventOf) bool {
+	return from.recorded && from.source != "" && c.Settling && c.Source == from.source && vagueLine(c) &&
+		gapBetween(c.Off, c.End, from.off, from.end) <= maxBurstGap
+}
+
+// saidNear returns, for the vague line gen (fingerprint id), the earliest
+// settling incident of a consequence record with solutions of its source
+// and burst, printed before or after it; nil when there is none or gen is
+// no vague line.
+func (g *Grouper) saidNear(gen *group, id string) *group {
+	if gen.Source == "" || !vagueLine(gen) {
+		return nil
+	}
+	b := burstOf(gen)
+	var best *group
+	for _, m := range g.scopeConsequences(gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Settling || c.Source != gen.Source || c.Alert.Record.ID == "" ||
+			len(c.Alert.Record.Solutions) == 0 || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// The same holds for an exception: a program that logged a failure
+// with its traceback ("KeyError: 'rope_theta'") and then exits or
+// re-raises in words of its own that say only that its task failed
+// ("SystemExit: Failed to load the model", "RuntimeError: request
+// failed": analysis.VagueException) says nothing new. Within one burst
+// of one source, such an exception no record names, printed after a
+// failure no record names either, is listed in that failure's incident
+// (gaveUpOn); after a classified cause it already is (causeBefore).
+
+// gaveUpOn returns the incident of a failure no record names (a
+// traceback or a native error line), begun before the burst b in its
+// source and within it, when o is an exception no record names that only
+// says its task failed; the earliest such. Nil otherwise.
+func (g *Grouper) gaveUpOn(o *Occurrence, b burst) *group {
+	if b.source == "" || o.Alert.Record.ID != "" || o.Generic || o.Fragment {
+		return nil
+	}
+	o.Complete()
+	x := o.Alert.Match.Exception
+	if x == nil || !analysis.VagueException(x.Type, x.Message) {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if c.Off >= b.off || !g.inBurst(c, b) || !canBeRoot(c) {
+			continue
+		}
+		if cx := c.Alert.Match.Exception; cx != nil && analysis.VagueException(cx.Type, cx.Message) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// vaguePeer returns, for the vague line gen (fingerprint id), the
+// earliest generic line no record names of its source and burst that
+// says more than that something failed, printed before or after it, by
+// any writer: a worker's "tokenizer rejected the chat template
+// 'chatml-v2'", then its launcher's "Engine startup failed". Nil when
+// there is none or gen is no vague line.
+func (g *Grouper) vaguePeer(gen *group, id string) *group {
+	if gen.Source == "" || !vagueLine(gen) {
+		return nil
+	}
+	b := burstOf(gen)
+	var best *group
+	for _, m := range g.members(g.genByScope, gen.Scope) {
+		c := m.gr
+		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source || vagueLine(c) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// A peer lost, after a failure. Processes of one server talk over pipes
+// and sockets; when one dies, the others' next call on the channel to it
+// fails ("zmq.error.ZMQError: Socket operation on non-socket", a
+// BrokenPipeError, an EOFError, a connection reset or refused). Within
+// one burst of one source, an exception no record names that says only
+// that a channel to a peer broke, printed after a failure (a traceback,
+// a native error line, a classified cause), is that failure's
+// consequence: listed in its incident (lostPeer).
+
+// peerLossTypes are the exception types that say a channel to a peer
+// broke, whatever their message.
+var peerLossTypes = [...]string{"EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionAbortedError",
+	"ConnectionRefusedError", "ZMQError", "ZMQBaseError", "ContextTerminated"}
+
+// peerLoss reports whether the exception typ: msg says a channel to a
+// peer broke (peerLossTypes, or a network failure's words).
+func peerLoss(typ, msg string) bool {
+	base := lastDotted(typ)
+	for _, t := range peerLossTypes {
+		if base == t {
+			return true
+		}
+	}
+	return analysis.MessageFamily(msg) == analysis.FamilyNetwork
+}
+
+// lostPeer returns the incident of the failure, begun before the burst b
+// in its source and within it, that the exception o, no record naming
+// it, lost its peer to (see above); the earliest such. Nil when o says
+// no such thing or there is none.
+func (g *Grouper) lostPeer(o *Occurrence, b burst) *group {
+	if b.source == "" || o.Alert.Record.ID != "" || o.Generic || o.Fragment {
+		return nil
+	}
+	o.Complete()
+	x := o.Alert.Match.Exception
+	if x == nil || x.Type == "" || !peerLoss(x.Type, x.Message) {
+		return nil
+	}
+	var best *group
+	for _, index := range [...]map[sourceKey]map[string]struct{}{g.failBySource, g.causeBySource} {
+		for _, m := range g.sourceMembers(index, sourceKey{b.scope, b.source}) {
+			c := m.gr
+			if c.Off >= b.off || !g.inBurst(c, b) || !canBeRoot(c) || c.Consequence {
+				continue
+			}
+			if cx := c.Alert.Match.Exception; cx != nil && cx.Type != "" && peerLoss(cx.Type, cx.Message) {
+				continue
+			}
+			if best == nil || c.beganBefore(best) {
+				best = c
+			}
+		}
+	}
+	return best
+}
+
 // lineOfAlert is the line an alert's incident began with.
 func lineOfAlert(a *sinks.Alert) string { return cmp.Or(a.Match.Text, a.Headline) }
 
@@ -385,6 +596,11 @@ func (g *Grouper) restatedEarlier(gen *group, id string) *group {
 		c := m.gr
 		if m.id == id || !c.Generic || c.Alert.Record.ID != "" || c.Source != gen.Source ||
 			c.At.After(gen.At) || c.At.Equal(gen.At) && c.Seq > gen.Seq {
+			continue
+		}
+		if vagueLine(c) && !vagueLine(gen) {
+			// A line that says what failed never goes on one that
+			// only says that it failed: that one joins it (vaguePeer).
 			continue
 		}
 		restated := g.inBurst(c, b) && (sameMessage(lineOf(c), lineOf(gen)) || samePeerFailure(lineOf(c), lineOf(gen)) || unwraps(gen, c))

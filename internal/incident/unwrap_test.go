@@ -62,8 +62,8 @@ func TestAnUnwrapPanicJoinsTheErrorItUnwrapped(t *testing.T) {
 	}
 }
 
-// An unwrap panic long after an error line is another call's: it stays
-// an incident of its own beside the error line.
+// An unwrap panic or a vague line long after an error line is another
+// call's: it stays an incident of its own beside the error line.
 func TestALaterUnwrapPanicStaysApart(t *testing.T) {
 	m := crashMatcher(t)
 	errLine := "2025-06-01T12:00:01.123456Z ERROR my_gateway::backend: backend returned an unreadable body for chat completion: expected value at line 1 column 1"
@@ -76,6 +76,11 @@ func TestALaterUnwrapPanicStaysApart(t *testing.T) {
 			"2025-06-01T12:01:31.000000Z  INFO my_gateway::server: request served in 10 ms",
 			"thread 'tokio-runtime-worker' panicked at src/backend.rs:77:51:",
 			"called `Option::unwrap()` on a `None` value"}},
+		{"a vague line minutes after a connection failure", []string{
+			"2025-06-01T12:00:01.123456Z ERROR gateway::proxy: upstream connect error: Connection refused (os error 111)",
+			"2025-06-01T12:05:30.000000Z  INFO gateway::server: request served in 12 ms",
+			"2025-06-01T12:05:31.000000Z  INFO gateway::server: request served in 10 ms",
+			"2025-06-01T12:05:31.500000Z ERROR gateway::handler: request failed"}},
 	} {
 		if got := scanLines(t, m, tc.lines); len(got) != 2 {
 			t.Errorf("%s: want 2 incidents, got %d:%s", tc.name, len(got), describe(got))
@@ -140,9 +145,9 @@ func TestOneLibraryThatDoesNotLoadIsOneIncident(t *testing.T) {
 // consequence record reads, says nothing that line did not: the record
 // leads, the vague line is listed in its incident. Composed after a
 // Python service's logging format, a Rust gateway's tracing lines and a
-// benchmark client's root-logger lines; each under every layout. A vague
-// line printed first, or long after, or one that says why, keeps its own
-// place.
+// benchmark client's root-logger lines; each under every layout, the
+// vague line printed after the failure or before it. A vague line that
+// says why keeps its own place.
 func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 	m := crashMatcher(t)
 	cases := []struct {
@@ -168,14 +173,23 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 			t.Fatalf("%s: the failure alone gives %d incidents, want one classified:%s", c.name, len(alone), describe(alone))
 		}
 		want := leadOf(alone[0])
-		for _, l := range layouts {
-			lines := []string{l.line(c.what)}
-			for _, v := range strings.Split(c.vague, "\n") {
-				lines = append(lines, l.line(v))
-			}
-			got := scanLines(t, m, lines)
-			if len(got) != 1 || leadOf(got[0]) != want {
-				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+		vague := strings.Split(c.vague, "\n")
+		orders := [][]string{append([]string{c.what}, vague...)}
+		if !strings.Contains(c.vague, "panicked") {
+			// A panic unwraps what went before it; a vague line may be
+			// printed first.
+			orders = append(orders, append(append([]string{}, vague...), c.what))
+		}
+		for _, order := range orders {
+			for _, l := range layouts {
+				var lines []string
+				for _, s := range order {
+					lines = append(lines, l.line(s))
+				}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
 			}
 		}
 	}
@@ -187,6 +201,217 @@ func TestAVagueLineYieldsToTheFailureBeforeIt(t *testing.T) {
 	for _, a := range why {
 		if a.Record.Slug == "network-connection-failed" && len(why) == 1 {
 			t.Errorf("a line that says why was folded under the connection failure:%s", describe(why))
+		}
+	}
+}
+
+// An exception that only says its task failed, raised after a failure
+// no record names in the same burst of the same source, is that
+// failure's: one incident, led by the failure. Composed after a loader
+// that logs the exception and then exits in words of its own, a pool
+// whose caller raises its own error after the worker's traceback, and a
+// native library's error line before the Python exception that gave up
+// on it. A second exception that says something of its own stays an
+// incident of its own.
+func TestAVagueExceptionJoinsTheFailureBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	tb := func(file, fn, code, exc string) []string {
+		return []string{"Traceback (most recent call last):", `  File "` + file + `", line 12, in ` + fn, "    " + code, exc}
+	}
+	cases := []struct {
+		name          string
+		failure, gave []string
+	}{
+		{"a loader that exits after logging the exception",
+			append([]string{"2025-06-01 12:00:01,000 ERROR loader: Failed to load model acme/foo-7b"},
+				tb("/srv/config.py", "read_config", `raise KeyError("rope_theta")`, "KeyError: 'rope_theta'")...),
+			tb("/srv/main.py", "main", `raise SystemExit("Failed to load the model")`, "SystemExit: Failed to load the model")},
+		{"a pool's caller after its worker's traceback",
+			tb("/srv/worker.py", "step", "out = self.engine.step(batch)", "AttributeError: 'NoneType' object has no attribute 'kv_indices'"),
+			tb("/srv/pool.py", "run", `raise RuntimeError("worker failed")`, "RuntimeError: worker failed")},
+		{"a native library's error line, then the exception that gave up on it",
+			[]string{"E0601 12:00:01.000010 123 session.cpp:500] Session::readBody failed. Error: Connection reset by peer"},
+			tb("/srv/kv/transfer.py", "send", `raise RuntimeError("Transfer failed")`, "RuntimeError: Transfer failed")},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, c.failure)
+		if len(alone) != 1 {
+			t.Fatalf("%s: the failure alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, c.failure...), c.gave...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+	two := scanLines(t, m, append(tb("/srv/worker.py", "step", "out = self.engine.step(batch)", "AttributeError: 'NoneType' object has no attribute 'kv_indices'"),
+		tb("/srv/pool.py", "run", `raise RuntimeError(f"worker {rank} failed: {err}")`, "RuntimeError: worker 3 failed: sampling params missing 'top_k'")...))
+	if len(two) != 2 {
+		t.Errorf("two exceptions that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
+
+// A line that only says its task failed, beside a line of another
+// writer of its source and burst that says what failed (no record
+// naming either), is listed in that line's incident, in either order.
+// Composed after a Python service's loggers, a Rust program's tracing
+// targets and a launcher's plain "Error:" line. Two lines that each say
+// something of their own stay two incidents.
+func TestAVagueLineYieldsToAGenericLineThatSaysWhat(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name        string
+		what, vague string
+	}{
+		{"a worker's logger, then its launcher's",
+			"2025-06-01 12:00:01,100 - worker - ERROR - tokenizer rejected the chat template 'chatml-v2': unknown filter tojson_pretty",
+			"2025-06-01 12:00:01,102 - main - ERROR - Engine startup failed"},
+		{"a Rust program's two tracing targets",
+			"2025-06-01T12:00:01.123456Z ERROR kvstore::segment: segment 'kv-0007' has a checksum of 0x9f31 where 0x11aa was written",
+			"2025-06-01T12:00:01.123999Z ERROR server::startup: could not start the server"},
+		{"a launcher's plain error line",
+			"[2025-06-01 12:00:01] ERROR: scheduler exited with status 137 while loading shard 3 of 8",
+			"Error: failed to start the engine"},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, []string{c.what})
+		if len(alone) != 1 {
+			t.Fatalf("%s: the line alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		want := leadOf(alone[0])
+		for _, order := range [][]string{{c.what, c.vague}, {c.vague, c.what}} {
+			for _, l := range layouts {
+				lines := []string{l.line(order[0]), l.line(order[1])}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+	two := scanLines(t, m, []string{
+		"2025-06-01 12:00:01,100 - worker - ERROR - tokenizer rejected the chat template 'chatml-v2': unknown filter tojson_pretty",
+		"2025-06-01 12:00:01,102 - main - ERROR - metrics exporter could not bind 0.0.0.0:9400",
+	})
+	if len(two) != 2 {
+		t.Errorf("two lines that say two things: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
+
+// One resource running out is one incident, however many ranks and
+// allocators say so in words different records read: led by where it was
+// met first. Composed after two ranks of a server (the framework's OOM on
+// one, the CUDA runtime's on the other), a server's own memory check after
+// the framework's OOM, and a process limit met by a file open and a thread
+// start. Two resources that ran out are two incidents.
+func TestOneExhaustionIsOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name, want string
+		lines      []string
+	}{
+		{"two ranks' out of memory", "cuda-out-of-memory", []string{
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 1200, in forward_decode`,
+			"    return self.model.forward(",
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.05 GiB is free.",
+			"[2025-06-01 12:00:01 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/layers/attention/flashinfer_backend.py", line 410, in forward_decode`,
+			"    o = decode_wrapper.forward(q, kv_buffer)",
+			"RuntimeError: CUDA error: out of memory",
+		}},
+		{"a rank's OOM in words no record reads, then another's a record reads", "cuda-out-of-memory", []string{
+			"[2025-06-01 12:00:01 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/layers/moe/fused_moe.py", line 410, in forward`,
+			"    o = kernel(q, kv_buffer)",
+			"RuntimeError: HIP out of memory while allocating the MoE workspace",
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 1200, in forward_decode`,
+			"    return self.model.forward(",
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.05 GiB is free.",
+		}},
+		{"a server's memory check after the framework's OOM", "cuda-out-of-memory", []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.",
+			"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.",
+		}},
+		{"a process limit met twice", "too-many-open-files", []string{
+			"OSError: [Errno 24] Too many open files: '/proc/self/fd'",
+			"RuntimeError: can't start new thread",
+		}},
+	}
+	for _, c := range cases {
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range c.lines {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || got[0].Record.Slug != c.want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, c.want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+	two := scanLines(t, m, []string{
+		"OSError: [Errno 28] No space left on device",
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.",
+	})
+	if len(two) != 2 {
+		t.Errorf("a full disk and an OOM: want 2 incidents, got %d:%s", len(two), describe(two))
+	}
+}
+
+// A process whose peer died fails its next call on the channel to it:
+// that exception, no record naming it, printed after the failure in the
+// same burst of the same source, is the failure's consequence. Composed
+// after a server's detokenizer dying under its tokenizer manager's ZMQ
+// socket, a worker pool's task failing under its parent's broken pipe,
+// and a native library's error line under a Python client's connection
+// reset.
+func TestAPeerLostAfterAFailureIsItsConsequence(t *testing.T) {
+	m := crashMatcher(t)
+	tb := func(file, fn, code, exc string) []string {
+		return []string{"Traceback (most recent call last):", `  File "` + file + `", line 12, in ` + fn, "    " + code, exc}
+	}
+	cases := []struct {
+		name            string
+		failure, broken []string
+	}{
+		{"a detokenizer's crash, then its peer's ZMQ socket",
+			append([]string{"[2025-06-01 12:00:01] Detokenizer hit an exception: Traceback (most recent call last):"},
+				append(tb("/sgl-workspace/sglang/python/sglang/srt/managers/detokenizer_manager.py", "event_loop", "output = self._request_dispatcher(recv_obj)", "IndexError: list index out of range")[1:], "")...),
+			append([]string{"[2025-06-01 12:00:01] TokenizerManager hit an exception: Traceback (most recent call last):"},
+				tb("/sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py", "handle_loop", "recv_obj = await self.recv_from_detokenizer.recv_pyobj()", "zmq.error.ZMQError: Socket operation on non-socket")[1:]...)},
+		{"a pool worker's failure, then its parent's broken pipe",
+			tb("/srv/pool/worker.py", "run_task", "result = fn(*args)", "ValueError: shard 3 has 4096 rows, the index says 4097"),
+			tb("/usr/lib/python3.10/multiprocessing/connection.py", "_send", "n = write(self._handle, buf)", "BrokenPipeError: [Errno 32] Broken pipe")},
+		{"a native library's error line, then a client's connection reset",
+			[]string{"E0601 12:00:01.000001 123 peer_plugin.cpp:300] Failed to parse peer descriptor from metadata: unexpected end of input"},
+			tb("/srv/kv/client.py", "fetch", "data = sock.recv(4096)", "ConnectionResetError: [Errno 104] Connection reset by peer")},
+	}
+	for _, c := range cases {
+		alone := scanLines(t, m, c.failure)
+		if len(alone) != 1 {
+			t.Fatalf("%s: the failure alone gives %d incidents:%s", c.name, len(alone), describe(alone))
+		}
+		if b := scanLines(t, m, c.broken); len(b) != 1 {
+			t.Errorf("%s: the broken channel alone gives %d incidents, want 1:%s", c.name, len(b), describe(b))
+		}
+		want := leadOf(alone[0])
+		for _, l := range layouts {
+			var lines []string
+			for _, s := range append(append([]string{}, c.failure...), c.broken...) {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != want {
+				t.Errorf("%s, %s: want one incident led by %s, got %d:%s\n%s", c.name, l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+			}
 		}
 	}
 }

@@ -130,9 +130,14 @@ var layouts = []layout{
 // (file, then layout name), with why. The test expects each to stay
 // wrong, so an entry goes as soon as a fix lands.
 var knownLayoutMisses = map[string]map[string]string{
-	// dev-10: measured before any change made for the batch.
-	"899-sglang-backticked-oserror-missing-preprocessor-config.log": {
-		"fold-s-100": "folded at 100 columns, the backticked OSError line's pieces are not rejoined and 'does not appear to have a file named preprocessor_config.json' is split across them, so the first piece leads unclassified",
+	// heldout-12, right as posted since a column console's layout is
+	// read (richlayout.go).
+	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
+		"fold-s-100": "folded at 100 columns, the console's lines lose their source column to lines of their own, so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
+	},
+	// dev-12: measured before any change made for the batch.
+	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": {
+		"fold-s-100": "folded at 100 columns the doubly prefixed traceback frames' pieces lead unclassified ahead of the IndexError",
 	},
 	// heldout-14 (development since heldout-15): measured blind, not
 	// tuned to; first read by this test once heldout-15 was held out.

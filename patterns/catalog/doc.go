@@ -45,6 +45,17 @@
 // every string (or that no failure record claims it), so a change to a
 // record cannot silently drop a string.
 //
+// A record's line reaches logmatch altered: a paste loses its closing quote
+// or wraps it in inline code or bold, a caller logs the exception's repr or
+// puts syslog's, srun's, glog's or a logger's prefix before it, a terminal
+// or a collector cuts it, another release capitalises a word or counts in
+// "(s)". variants_test.go derives these variants from every record's
+// examples and checks the record still leads each (a pattern spells the
+// failure's keyphrase, not its whole sentence); what a record cannot lead
+// is listed by variant with why. Its wording vocabularies hold the same
+// failure across its source's releases and callers (the kernel's OOM
+// report, Slurm's step OOM, NCCL's result texts, vLLM's adapter loads).
+//
 // A line's level decides only when no record reads it: then an ERROR or
 // CRITICAL line alerts and an INFO or WARNING line stays silent. A record
 // decides whatever the level, so a failure its library prints below error

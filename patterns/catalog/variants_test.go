@@ -32,6 +32,10 @@ type lineVariant struct {
 	// match begins in the line (-1 when its pattern alone does not
 	// match it).
 	cut func(line string, start int) (string, bool)
+	// inTraceback, when set, also tries an exception line's variant as
+	// the last line of its traceback: the alteration happens to the
+	// line wherever it is printed.
+	inTraceback bool
 }
 
 // exceptionHead splits a Python exception line into its type and message.
@@ -49,6 +53,13 @@ func pyRepr(s string) string {
 // (events, seconds, bytes, tokens, nodes, ranks, tasks, retries aside),
 // which other releases print as "(s)".
 var countedPlural = regexp.MustCompile(`\b(\d+ (?:oom[_-]kill event|event|second|minute|byte|token|node|rank|task|time|error|request|attempt|GPU|device|worker|process|thread))s\b`)
+
+// lowerError and upperError are the word error, after a space and not
+// at a line's start, in its two spellings.
+var (
+	lowerError = regexp.MustCompile(`([ (])error\b`)
+	upperError = regexp.MustCompile(`([ (])Error\b`)
+)
 
 // lowerURL and upperURL are the word url in its two spellings.
 var (
@@ -77,14 +88,14 @@ func prefixed(p string) func(string) (string, bool) {
 
 // lineVariants are the alterations TestExampleVariants derives.
 var lineVariants = []lineVariant{
-	{name: "closing-lost", apply: func(line string) (string, bool) {
+	{name: "closing-lost", inTraceback: true, apply: func(line string) (string, bool) {
 		// The closing quote, backtick or period a paste lost.
 		if n := len(line); n > 1 && strings.ContainsRune(`'".`+"`", rune(line[n-1])) {
 			return line[:n-1], true
 		}
 		return "", false
 	}},
-	{name: "trailing-spaces", apply: func(line string) (string, bool) { return line + "  ", true }},
+	{name: "trailing-spaces", inTraceback: true, apply: func(line string) (string, bool) { return line + "  ", true }},
 	{name: "inline-code", apply: func(line string) (string, bool) { return "`" + line + "`", true }},
 	{name: "inline-code-open", apply: func(line string) (string, bool) { return "`" + line, true }},
 	{name: "bold", apply: func(line string) (string, bool) { return "**" + line + "**", true }},
@@ -102,9 +113,9 @@ var lineVariants = []lineVariant{
 	{name: "glog", apply: prefixed("E1206 03:19:11.123456  7748 worker.cc:212] ")},
 	{name: "python-logger", apply: prefixed("2026-12-06 03:19:11,123 - serving.worker - ERROR - ")},
 	{name: "vllm-logger", apply: prefixed("(EngineCore_DP0 pid=7748) ERROR 12-06 03:19:11 [core.py:918] ")},
-	{name: "cut-120", cut: cutAfter(120)},
-	{name: "cut-80", cut: cutAfter(80)},
-	{name: "url-case", apply: func(line string) (string, bool) {
+	{name: "cut-120", inTraceback: true, cut: cutAfter(120)},
+	{name: "cut-80", inTraceback: true, cut: cutAfter(80)},
+	{name: "url-case", inTraceback: true, apply: func(line string) (string, bool) {
 		switch {
 		case lowerURL.MatchString(line):
 			return lowerURL.ReplaceAllString(line, "URL"), true
@@ -113,7 +124,17 @@ var lineVariants = []lineVariant{
 		}
 		return "", false
 	}},
-	{name: "plural-s", apply: func(line string) (string, bool) {
+	{name: "error-case", inTraceback: true, apply: func(line string) (string, bool) {
+		// Another release capitalises the word error, or lowers it.
+		switch {
+		case lowerError.MatchString(line):
+			return lowerError.ReplaceAllString(line, "${1}Error"), true
+		case upperError.MatchString(line):
+			return upperError.ReplaceAllString(line, "${1}error"), true
+		}
+		return "", false
+	}},
+	{name: "plural-s", inTraceback: true, apply: func(line string) (string, bool) {
 		if !countedPlural.MatchString(line) {
 			return "", false
 		}
@@ -129,90 +150,61 @@ var variantLimits = map[string]variantLimit{
 	"cut-80": {
 		why: "the words that tell this failure from its neighbours lie more than 80 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
-			"address-already-in-use", "aiter-hip-call-failed", "alloc-req-slots-out-of-memory",
-			"attention-backend-unsupported", "c10d-client-socket-connect-failed",
-			"c10d-client-socket-connect-retry", "c10d-default-group-not-initialized",
-			"c10d-nccl-unique-id-exchange-failed", "c10d-rendezvous-env-unset",
-			"c10d-server-socket-address-in-use", "c10d-store-socket-wait-timeout",
-			"chat-template-not-found", "chat-template-render-error", "context-length-exceeds-derived",
-			"cuda-get-device-count-failed", "cudnn-version-incompatible",
-			"deepep-device-check-failed", "deepep-host-check-failed",
-			"deepspeed-launcher-rank-failed", "disagg-kv-wait-timeout", "disagg-staging-buffer-too-small",
-			"docker-daemon-unreachable", "fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
-			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config", "ggml-metal-out-of-memory",
-			"grammar-matcher-terminated", "grpc-keepalive-too-many-pings", "hccl-call-failed",
-			"health-check-failed-detokenizer", "hf-config-file-missing", "hf-gated-repo",
-			"hf-hub-unreachable", "hf-offline-cache-miss", "hf-repository-not-found", "hf-transfer-failed",
-			"hicache-not-enough-host-memory", "hip-no-binary-for-gpu", "http-client-server-error-status",
+			"aiter-hip-call-failed", "attention-backend-unsupported",
+			"c10d-client-socket-connect-failed", "c10d-server-socket-address-in-use",
+			"c10d-store-socket-wait-timeout", "chat-template-render-error",
+			"cuda-get-device-count-failed", "deepep-device-check-failed", "deepep-host-check-failed",
+			"deepspeed-launcher-rank-failed", "disagg-staging-buffer-too-small",
+			"fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
+			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config",
+			"ggml-metal-out-of-memory", "grammar-matcher-terminated", "grpc-keepalive-too-many-pings",
+			"hccl-call-failed", "hf-hub-unreachable", "hf-offline-cache-miss",
+			"hf-repository-not-found", "hip-no-binary-for-gpu", "http-client-server-error-status",
 			"http-upstream-connect-failed", "http-upstream-disconnected",
-			"input-longer-than-context-length", "k8s-gpu-allocation-failed", "k8s-gpu-unschedulable",
-			"k8s-rbac-forbidden", "lmcache-memory-allocation-failed", "lmdeploy-turbomind-cuda-error",
-			"model-config-unrecognized", "model-load-ranks-out-of-step",
-			"mooncake-store-api-version-mismatch", "mooncake-store-setup-option-unsupported",
-			"mooncake-tcp-gpu-buffer-failed", "multiprocessing-bootstrap-phase-error",
-			"multiprocessing-leaked-resources-at-shutdown", "native-cuda-error-at-function",
-			"nccl-library-load-failed", "nccl-net-device-count-mismatch", "nccl-unhandled-cuda-error",
-			"nccl-unhandled-system-error", "no-cuda-gpus-available",
-			"npu-function-error", "npu-out-of-memory", "nvshmem-version-mismatch",
-			"ollama-models-dir-permission-denied", "ollama-runner-terminated", "output-for-deleted-request",
-			"python-import-name-mismatch", "python-module-not-found",
-			"quantization-scheme-needs-newer-gpu", "quantized-weight-tp-split-misaligned",
-			"ray-object-lost", "ray-worker-register-failed", "rccl-host-tuning-notice",
-			"remote-code-missing-package", "rocm-kfd-not-accessible", "router-workers-startup-timeout",
-			"sglang-grpc-frontend-not-installed", "sglang-platform-plugin-unavailable",
-			"shared-library-not-found", "shared-memory-bus-error", "sigquit-received-child-failed",
-			"speculative-draft-vocab-mismatch",
-			"torch-allocator-nvml-assert", "torch-dtype-mismatch", "torch-extension-version-skew",
-			"torch-memory-saver-cuda-error", "torch-memory-saver-expandable-segments",
-			"torch-memory-saver-vmm-unavailable", "torch-tensor-shape-mismatch",
-			"transformers-unknown-model-type",
-			"triton-model-config-dims-mismatch", "trtllm-prompt-exceeds-max-num-tokens",
-			"trust-remote-code-required", "ucx-ib-completion-error", "ucx-memory-registration-failed",
-			"ucx-no-transport-to-peer", "vllm-auto-tool-choice-not-enabled",
-			"vllm-kv-cache-smaller-than-max-model-len",
-			"vllm-lora-not-enabled",
-
-			"xgrammar-token-rejected",
+			"input-longer-than-context-length", "k8s-gpu-unschedulable", "k8s-rbac-forbidden",
+			"lmcache-memory-allocation-failed", "lmdeploy-turbomind-cuda-error",
+			"mooncake-store-api-version-mismatch", "mooncake-tcp-gpu-buffer-failed",
+			"native-cuda-error-at-function", "nccl-unhandled-cuda-error",
+			"nccl-unhandled-system-error", "npu-function-error", "npu-out-of-memory",
+			"ollama-models-dir-permission-denied", "python-import-name-mismatch",
+			"python-module-not-found", "ray-actor-died", "ray-worker-register-failed",
+			"rccl-host-tuning-notice", "rocm-kfd-not-accessible", "router-workers-startup-timeout",
+			"shared-library-not-found", "sigquit-received-child-failed", "torch-allocator-nvml-assert",
+			"torch-memory-saver-cuda-error", "torch-memory-saver-vmm-unavailable",
+			"triton-model-config-dims-mismatch", "ucx-ib-completion-error",
+			"ucx-memory-registration-failed", "ucx-no-transport-to-peer", "xgrammar-token-rejected",
 		},
 	},
 	"cut-120": {
 		why: "the words that tell this failure from its neighbours lie more than 120 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
-			"aiter-hip-call-failed", "c10d-server-socket-address-in-use", "cuda-get-device-count-failed",
-			"fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
-			"flashinfer-unsupported-kernel-config", "hf-config-file-missing",
-			"http-upstream-connect-failed", "native-cuda-error-at-function",
-
-			"transformers-unknown-model-type", "ucx-no-transport-to-peer",
+			"aiter-hip-call-failed", "c10d-server-socket-address-in-use",
+			"cuda-get-device-count-failed", "fatal-python-error-at-shutdown",
+			"flashinfer-cubin-cache-stale", "flashinfer-unsupported-kernel-config",
+			"http-upstream-connect-failed", "native-cuda-error-at-function", "ray-actor-died",
+			"ucx-no-transport-to-peer",
 		},
 	},
 	"closing-lost": {
 		why: "the closing quote or period is part of what the pattern spells to tell this failure from a neighbour's (a name read whole, a sentence's end), or the family's generic record reads the cut name (NCCL's \"Cuda failure '<name>\" is then nccl-cuda-failure's)",
 		slugs: []string{
-			"anthropic-thinking-needs-reasoning-parser", "c10d-server-socket-address-in-use",
 			"cuda-error-out-of-memory", "cuda-initialization-error", "cuda-invalid-device-ordinal",
-			"cuda-no-kernel-image", "cuda-operation-not-supported", "cuda-toolkit-not-found",
-			"gloo-enforce-not-met", "hf-repository-not-found", "host-compiler-too-old",
-			"http-upstream-connect-failed", "lmdeploy-session-finished-error", "load-weights-key-error",
-			"nccl-net-plugin-fallback-warning", "nvcc-unsupported-gpu-architecture",
-			"ollama-runner-connection-lost", "tgi-launcher-argument-rejected",
-			"vllm-engine-core-died-unexpectedly",
+			"cuda-no-kernel-image", "cuda-operation-not-supported", "nccl-net-plugin-fallback-warning",
+			"ollama-runner-connection-lost",
 		},
 	},
 	"repr": {
 		why: "the pattern reads the exception as 'Type: message' or from the line's start; a logged repr Type('message') is the same exception in another shape, which belongs where an entry's exception is parsed, not in each record",
 		slugs: []string{
 			"c10d-client-socket-connect-failed", "c10d-store-socket-wait-timeout",
-			"c10d-tcpstore-recv-failed", "checkpoint-file-corrupt", "context-length-exceeds-derived",
-			"cublas-status-error", "cuda-unknown-error", "filesystem-access-denied",
-			"h11-local-protocol-error", "http-client-read-timeout", "http-client-request-rejected",
-			"http-client-server-error-status", "http-upstream-connect-failed", "http-upstream-disconnected",
-			"image-decode-failed", "lmdeploy-engine-config-invalid", "load-weights-key-error",
-			"multiprocessing-start-method-already-set", "path-not-found", "python-import-name-mismatch",
-			"python-module-not-found", "sglang-launch-flags-rejected", "tokenizer-decode-id-out-of-range",
-			"torch-dynamo-internal-error", "torch-elastic-signal-exception", "torch-extension-build-failed",
-			"torch-inductor-lowering-failed", "torch-spawn-process-exited", "tp-size-not-divisible",
-			"vllm-engine-args-rejected", "vllm-engine-core-died-unexpectedly", "zmq-context-terminated",
+			"checkpoint-file-corrupt", "context-length-exceeds-derived", "cuda-unknown-error",
+			"filesystem-access-denied", "http-client-read-timeout", "http-client-request-rejected",
+			"http-client-server-error-status", "http-upstream-connect-failed",
+			"lmdeploy-engine-config-invalid", "load-weights-key-error", "path-not-found",
+			"python-import-name-mismatch", "python-module-not-found", "sglang-launch-flags-rejected",
+			"torch-dynamo-internal-error", "torch-extension-build-failed",
+			"torch-inductor-lowering-failed", "tp-size-not-divisible", "vllm-engine-args-rejected",
+			"vllm-engine-core-died-unexpectedly",
 		},
 	},
 	"bold": {
@@ -220,16 +212,17 @@ var variantLimits = map[string]variantLimit{
 		slugs: []string{
 			"c10d-server-socket-address-in-use", "cpu-illegal-instruction", "cuda-toolkit-not-found",
 			"glibc-heap-corruption", "k8s-container-exited-error", "mooncake-master-ping-missed",
-			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed", "nvml-query-failed",
-			"ollama-runner-connection-lost", "process-floating-point-exception", "python-name-not-defined",
-			"scheduler-exit-code-native-crash", "scheduler-exit-code-sigkill", "shared-memory-bus-error",
-			"shell-command-not-found", "shell-permission-denied", "shell-source-not-found",
+			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed",
+			"nvml-query-failed", "ollama-runner-connection-lost", "process-floating-point-exception",
+			"python-name-not-defined", "scheduler-exit-code-native-crash",
+			"scheduler-exit-code-sigkill", "shared-memory-bus-error", "shell-command-not-found",
+			"shell-permission-denied", "shell-source-not-found",
 		},
 	},
 	"glog": {
 		why: "the pattern anchors the line's start or reads the exception's own first line, and a glog header in front of a Python exception is not taken off by the entry layer",
 		slugs: []string{
-			"cuda-unknown-error", "ninja-not-installed", "ollama-runner-connection-lost",
+			"cuda-unknown-error", "ollama-runner-connection-lost",
 		},
 	},
 	"srun-label": {
@@ -260,6 +253,62 @@ var variantLimits = map[string]variantLimit{
 		why: "the pattern anchors the line's end to tell a final exit status from a longer line; a closing backtick is the entry layer's to take off",
 		slugs: []string{
 			"scheduler-exit-code-sigkill",
+		},
+	},
+	"cut-80-in-traceback": {
+		why: "as cut-80, for the exception line that ends a traceback",
+		slugs: []string{
+			"attention-backend-unsupported", "c10d-client-socket-connect-failed",
+			"c10d-server-socket-address-in-use", "deepep-host-check-failed",
+			"flashinfer-cubin-cache-stale", "flashinfer-kernel-error",
+			"flashinfer-unsupported-kernel-config", "grammar-matcher-terminated", "hccl-call-failed",
+			"hf-hub-unreachable", "hf-offline-cache-miss", "hf-repository-not-found",
+			"http-client-server-error-status", "http-upstream-connect-failed",
+			"http-upstream-disconnected", "lmdeploy-turbomind-cuda-error", "nccl-unhandled-cuda-error",
+			"nccl-unhandled-system-error", "npu-function-error", "npu-out-of-memory",
+			"python-import-name-mismatch", "python-module-not-found", "torch-allocator-nvml-assert",
+		},
+	},
+	"cut-120-in-traceback": {
+		why: "as cut-120, for the exception line that ends a traceback",
+		slugs: []string{
+			"c10d-server-socket-address-in-use", "flashinfer-cubin-cache-stale",
+			"flashinfer-unsupported-kernel-config", "http-upstream-connect-failed",
+		},
+	},
+	"error-case": {
+		why: "the pattern spells the word error in its source's case inside a fixed phrase (a Go logger's error= key, a C library's report, a status or exception name) that its releases print one way; left as written",
+		slugs: []string{
+			"aiter-hip-call-failed", "ascend-cann-inner-error", "ascend-sdma-copy-failed",
+			"compiler-killed-out-of-memory", "cuda-initialization-error", "deepep-host-check-failed",
+			"grpc-server-error", "hip-no-binary-for-gpu", "http-client-request-rejected",
+			"http-client-server-error-status", "http-server-error-response",
+			"http-upstream-connect-failed", "llamacpp-missing-tensor",
+			"llamacpp-server-model-load-failed", "mooncake-master-unreachable",
+			"mooncake-rdma-async-event-error", "mooncake-store-allocation-failed",
+			"mooncake-store-checksum-mismatch", "mooncake-store-lease-expired",
+			"mooncake-store-operation-failed", "mooncake-store-transfer-failed",
+			"mooncake-store-version-mismatch", "mooncake-tcp-gpu-buffer-failed",
+			"nccl-ib-async-fatal-event", "nccl-ib-port-event", "nccl-remote-process-exited",
+			"nccl-shared-memory-segment-failed", "npu-aicore-exception", "nvcc-compilation-errors",
+			"nvidia-gpu-fallen-off-bus", "nvml-query-failed", "nvshmem-transport-runtime-error",
+			"ollama-cuda-driver-init-failed", "ollama-input-exceeds-context",
+			"ollama-model-incompatible-version", "ollama-model-requires-more-memory",
+			"ollama-runner-connection-lost", "ollama-runner-terminated",
+			"ollama-timed-out-waiting-for-runner", "ray-worker-died-system-error",
+			"rdma-work-completion-error", "router-start-failed", "shared-memory-bus-error",
+			"tgi-shard-method-error", "torch-memory-saver-after-kernel-fault",
+			"torch-memory-saver-cuda-error", "torch-memory-saver-invalid-request",
+			"torch-memory-saver-resume-oom", "torch-memory-saver-vmm-unavailable",
+			"triton-failed-to-load-all-models", "ucx-endpoint-error-unhandled",
+			"ucx-ib-completion-error", "ucx-operation-failed", "vllm-chat-stream-generator-error",
+		},
+	},
+	"error-case-in-traceback": {
+		why: "as error-case, for the exception line that ends a traceback",
+		slugs: []string{
+			"ascend-cann-inner-error", "deepep-host-check-failed", "http-client-server-error-status",
+			"http-upstream-connect-failed", "nccl-remote-process-exited",
 		},
 	},
 }
@@ -333,6 +382,15 @@ func auditVariants(t *testing.T) ([]variantMiss, int) {
 				tried++
 				if ok, leader := leadsExample(m, r, alt); !ok {
 					misses = append(misses, variantMiss{v.name, slug, alt, leader})
+				}
+				if !v.inTraceback || !exceptionLine.MatchString(text) {
+					continue
+				}
+				// An exception line altered the same way ends the
+				// traceback Python prints on stderr.
+				tried++
+				if ok, leader := leadsExample(m, r, rawTB(alt)); !ok {
+					misses = append(misses, variantMiss{v.name + "-in-traceback", slug, rawTB(alt), leader})
 				}
 			}
 		}
@@ -541,9 +599,69 @@ var importPasteWordings = vocabulary{
 	},
 }
 
+// TestActorAndStepWordings checks Ray's reports of an actor whose
+// constructor raised, across its releases, and srun's wait for a step's
+// resources.
+func TestActorAndStepWordings(t *testing.T) {
+	checkVocabularies(t, []vocabulary{rayCreationTaskWordings, slurmStepWaits})
+}
+
+// rayCreationTaskWordings are Ray's reports of an actor dead in its
+// creation task: the ActorDiedError (RayActorError before 2.x) message
+// with the constructor's exception, the actor's own log line, and the 1.x
+// core worker's INFO notification; an actor that died with no creation
+// task exception, and one that exited as asked, are no failure of it.
+var rayCreationTaskWordings = vocabulary{
+	name: "Ray actor creation task",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "(raylet) %s"},
+	},
+	terms: []vocabTerm{
+		{"ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109, actor_id=7b9995853ad2be757c1825e501000000, repr=<RolloutWorker object at 0x7f38dd7976e0>)", "", "", "ray-actor-creation-task-failed"},
+		{"ray.exceptions.RayActorError: The actor died because of an error raised in its creation task, ray::_Inner.__init__() (pid=74105, ip=10.0.59.208, repr=TorchTrainer)", "", "", "ray-actor-creation-task-failed"},
+		{"(DPEngineCoreActor pid=3551736) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::DPEngineCoreActor.__init__() (pid=3551736, ip=10.0.2.109)", "", "", "ray-actor-creation-task-failed"},
+		{"The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109)\n  File \"/opt/venv/lib/python3.12/site-packages/vllm/worker/worker.py\", line 182, in init_device\n    torch.cuda.set_device(self.device)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free.", "", "", "cuda-out-of-memory"},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, worker_id: 6515258a, raylet_id: dc116a1d, num_restarts: 0, has creation_task_exception=1", "", "", "ray-actor-died"},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, worker_id: 6515258a, raylet_id: dc116a1d, num_restarts: 0, has creation_task_exception=0", "", "", ""},
+		{"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: ALIVE, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, num_restarts: 0, has creation_task_exception=0", "", "", ""},
+	},
+}
+
+// slurmStepWaits are srun's reports of a step waiting for resources an
+// earlier step holds: the first notice is routine, 'still disabled' a
+// step that keeps waiting.
+var slurmStepWaits = vocabulary{
+	name: "srun step creation waits",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "29: %s"},
+	},
+	terms: []vocabTerm{
+		{"srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)", "", "", "slurm-step-creation-disabled"},
+		{"srun: Job 9479148 step creation still disabled, retrying (Requested node configuration is not available)", "", "", "slurm-step-creation-disabled"},
+		{"srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)", "", "", ""},
+		{"srun: Step created for StepId=9479148.3", "", "", ""},
+	},
+}
+
 // variantExamples are the examples of the records the wording variants
 // added.
 var variantExamples = map[string]example{
+	"slurm-step-creation-disabled": {
+		match: []string{
+			"srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+			"53: srun: Job 9479148 step creation still disabled, retrying (Requested nodes are busy)",
+		},
+		miss: []string{"srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are busy)"},
+	},
+	"ray-actor-creation-task-failed": {
+		match: []string{
+			"ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() (pid=3166, ip=10.0.2.109)",
+			"(T2VSynthMochiModel pid=198) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::T2VSynthMochiModel.__init__() (pid=198, ip=172.20.0.86)",
+		},
+		miss: []string{"ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task."},
+	},
 	"slurm-step-oom-killed": {
 		match: []string{
 			"slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup.",
@@ -565,6 +683,9 @@ var variantWidened = map[string]example{
 		"Aug 18 03:19:11 169 kernel: Killed process 7748 (python) total-vm:12907828kB, anon-rss:11500204kB, file-rss:0kB",
 		"[ 9876.543210] Out of memory: Kill process 4021 (python3) score 912 or sacrifice child",
 	}},
+	"ray-actor-died": {match: []string{
+		"[2021-09-14 10:11:20,565 I 2122527 2122927] actor_manager.cc:139: received notification on actor, state: DEAD, actor_id: 8091833e3bff438ee139916d01000000, ip address: 10.0.0.3, port: 45461, num_restarts: 0, has creation_task_exception=1",
+	}},
 	"nccl-unhandled-cuda-error": {match: []string{
 		"CUDA error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
 	}},
@@ -580,3 +701,147 @@ var variantWidened = map[string]example{
 }
 
 func init() { addExamples(variantExamples, variantWidened) }
+
+// TestNCCLResultsBehindCallers checks NCCL's result strings (as
+// ncclGetErrorString returns them, with and without the debug hint older
+// releases lacked) behind ggml's CUDA error prefix and torch's NCCL error
+// line.
+func TestNCCLResultsBehindCallers(t *testing.T) {
+	checkVocabularies(t, []vocabulary{ncclResultStrings})
+}
+
+// ncclResultStrings are ncclResult_t's texts.
+var ncclResultStrings = vocabulary{
+	name: "NCCL result strings behind callers",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "CUDA error: %s\n  current device: 1, in function ggml_backend_cuda_comm_allreduce_tensor at /app/ggml/src/ggml-cuda/ggml-cuda.cu:1237\n  ncclGroupEnd()"},
+		{Field: fieldText, Format: "RuntimeError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, %s, NCCL version 2.26.2"},
+	},
+	terms: []vocabTerm{
+		{"unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "", "", "nccl-unhandled-cuda-error"},
+		{"unhandled cuda error", "", "", "nccl-unhandled-cuda-error"},
+		{"unhandled system error (run with NCCL_DEBUG=INFO for details)", "", "", "nccl-unhandled-system-error"},
+		{"internal error - please report this issue to the NCCL developers", "", "", "nccl-internal-error"},
+		{"invalid usage (run with NCCL_DEBUG=WARN for details)", "", "", "nccl-invalid-usage"},
+		{"remote process exited or there was a network error", "", "", "nccl-remote-process-exited"},
+	},
+}
+
+// TestReleaseWordings checks failures whose wording changed across the
+// releases of their source: torch's CUDA out-of-memory report before and
+// after 2.1 and on HIP and XPU, the c10d watchdog's collective timeout
+// from 1.10 to 2.x, and a kernel fault as the CUDA runtime, the driver
+// API and torch's accelerator error word it.
+func TestReleaseWordings(t *testing.T) {
+	checkVocabularies(t, []vocabulary{torchOOMReleases, c10dTimeoutReleases, illegalAddressWordings})
+}
+
+var torchOOMReleases = vocabulary{
+	name: "torch CUDA OOM across releases",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+		{Field: fieldText, Format: tb("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; 14.56 GiB already allocated; 3.44 MiB free; 14.68 GiB reserved in total by PyTorch)", "", "", "cuda-out-of-memory"},
+		{"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 79.15 GiB total capacity; 76.02 GiB already allocated; 1.02 GiB free; 77.50 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.", "", "", "cuda-out-of-memory"},
+		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free. Including non-PyTorch memory, this process has 77.89 GiB memory in use.", "", "", "cuda-out-of-memory"},
+		{"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 191.98 GiB of which 1.20 GiB is free.", "", "", "cuda-out-of-memory"},
+	},
+}
+
+var c10dTimeoutReleases = vocabulary{
+	name: "c10d watchdog timeout across releases",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+	},
+	terms: []vocabTerm{
+		{"[E ProcessGroupNCCL.cpp:566] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800439 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+		{"[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800528 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+		{"[rank0]:[E1101 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [PG ID 0 PG GUID 0(default_pg) Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600044 milliseconds before timing out.", "", "", "nccl-watchdog-collective-timeout"},
+	},
+}
+
+var illegalAddressWordings = vocabulary{
+	name: "CUDA illegal address by API",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: CUDA error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"torch.AcceleratorError: CUDA error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA driver error: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA_ERROR_ILLEGAL_ADDRESS", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: cudaErrorIllegalAddress: an illegal memory access was encountered", "", "", "cuda-illegal-memory-access"},
+		{"RuntimeError: CUDA Error: an illegal memory access was encountered (700)", "", "", "cuda-illegal-memory-access"},
+	},
+}
+
+// TestLibraryWordingGaps checks wordings of families the catalog reads in
+// one form and missed in another: torch's CPU allocator refusing host
+// memory (its older 'not enough memory' and newer 'can't allocate memory'
+// texts), transformers' 'Can't load ...' for a configuration, model or
+// processor as well as a tokenizer, and torch's lazy CUDA init finding no
+// device after all.
+func TestLibraryWordingGaps(t *testing.T) {
+	checkVocabularies(t, []vocabulary{libraryWordingGaps})
+}
+
+var libraryWordingGaps = vocabulary{
+	name: "library wording gaps",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: rawTB("%s")},
+		{Field: fieldText, Format: tb("%s")},
+	},
+	terms: []vocabTerm{
+		{"RuntimeError: [enforce fail at alloc_cpu.cpp:83] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4294967296 bytes. Error code 12 (Cannot allocate memory)", "", "", "host-cannot-allocate-memory"},
+		{"RuntimeError: [enforce fail at CPUAllocator.cpp:64] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 1073741824 bytes. Error code 12 (Cannot allocate memory)", "", "", "host-cannot-allocate-memory"},
+		{"RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate 4294967296 bytes.", "", "", "host-cannot-allocate-memory"},
+		{"OSError: Can't load the configuration of '/models/qwen'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/qwen' is the correct path to a directory containing a config.json file", "", "", "hf-config-file-missing"},
+		{"OSError: Can't load the model for 'org/model'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
+		{"OSError: Can't load image processor for 'Qwen/Qwen2-VL-7B-Instruct'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.", "", "", "hf-config-file-missing"},
+		// torch 1.x's NCCL error text: the result's number and its string.
+		{"RuntimeError: NCCL Error 3: internal error", "", "", "nccl-internal-error"},
+		{"RuntimeError: NCCL Error 2: unhandled system error", "", "", "nccl-unhandled-system-error"},
+		{"RuntimeError: NCCL Error 5: invalid usage", "", "", "nccl-invalid-usage"},
+		// torch's TCPStore before its socket errors named the errno.
+		{"RuntimeError: Address already in use", "", "", "address-already-in-use"},
+		{"torch.distributed.DistNetworkError: Address already in use", "", "", "address-already-in-use"},
+		{"RuntimeError: torch._C._cuda_getDeviceCount() > 0 INTERNAL ASSERT FAILED at \"../torch/csrc/cuda/Module.cpp\":187, please report a bug to PyTorch.", "", "", "no-cuda-gpus-available"},
+	},
+}
+
+// TestEngineReleaseWordings checks engines' failures in their other
+// releases' wordings, read as a server configured for that engine (the
+// record's own) reads them: vLLM's
+// V0 engine process failing to start beside V1's engine core, and
+// llama.cpp's context init failing on its prompt-processing compute
+// buffers as well as its KV cache.
+func TestEngineReleaseWordings(t *testing.T) {
+	m := compileCatalog(t)
+	for _, tc := range []struct{ text, want string }{
+		{rawTB("RuntimeError: Engine process failed to start. See stack trace for the root cause."), "vllm-engine-core-initialization-failed"},
+		{rawTB("RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_DP0': 1}"), "vllm-engine-core-initialization-failed"},
+		{"llama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers", "llamacpp-failed-to-allocate-buffer"},
+		{"llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache", "llamacpp-failed-to-allocate-buffer"},
+	} {
+		r := recordBySlug(t, tc.want)
+		if ok, leader := leadsExample(m, r, tc.text); !ok {
+			t.Errorf("%s leads, want %s\n%s", leader, tc.want, tc.text)
+		}
+	}
+}
+
+// recordBySlug returns the embedded catalog's record of slug.
+func recordBySlug(t *testing.T, slug string) *patterns.Record {
+	t.Helper()
+	recs, _ := patterns.Default()
+	for i := range recs {
+		if recs[i].Slug == slug {
+			return &recs[i]
+		}
+	}
+	t.Fatalf("no record %s", slug)
+	return nil
+}
