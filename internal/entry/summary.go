@@ -180,19 +180,29 @@ func keywordField(s string) bool {
 }
 
 // StatusEnd reports whether msg may end with a status FailureStatusEnd
-// reads: a digit before its closing period, parenthesis or spaces, and
-// "code" or "status" in the bytes before it. Most lines end otherwise, and
-// it reads a few bytes of them.
+// reads: digits before its closing period, parenthesis or spaces, and
+// "code" or "status" just before them (a minus sign, blanks, a colon or an
+// equals sign between). Most lines end otherwise, and it reads only the
+// bytes at their end: it runs on every routine line without a level.
 func StatusEnd(msg string) bool {
 	i := len(msg)
 	for i > 0 && (msg[i-1] == ' ' || msg[i-1] == '.' || msg[i-1] == ')' || msg[i-1] == '\r') {
 		i--
 	}
-	if i == 0 || !isDigit(msg[i-1]) {
+	j := i
+	for j > 0 && isDigit(msg[j-1]) {
+		j--
+	}
+	if j == i {
 		return false
 	}
-	tail := msg[max(0, i-maxStatusTail):i]
-	return strings.Contains(tail, "code") || strings.Contains(tail, "status")
+	if j > 0 && msg[j-1] == '-' {
+		j--
+	}
+	for j > 0 && (msg[j-1] == ' ' || msg[j-1] == ':' || msg[j-1] == '=') {
+		j--
+	}
+	return strings.HasSuffix(msg[:j], "code") || strings.HasSuffix(msg[:j], "status")
 }
 
 // summaryRecord reports whether s is an sglang record (or another header
