@@ -16,13 +16,13 @@ func TestClockFirstRecords(t *testing.T) {
 		"2026-03-02 23:59:58,000 INFO launcher: starting",
 		"23:59:59.120 [main] ERROR c.e.serving.ModelLoader - Failed to load model: CUDA out of memory",
 		"00:00:01.004 [pool-1-thread-2] WARN  c.e.serving.Retry - retrying in 5 s",
-		"00:00:02 ERROR Invalid object: UpdateWeightReqInput",
-		"00:00:03,250 - ERROR - Invalid object: UpdateWeightReqInput",
-		"[00:00:04] ERROR: Invalid object: UpdateWeightReqInput",
-		"[00:00:05.5] [ERROR] Invalid object: UpdateWeightReqInput",
-		"[00:00:06 ERROR] Invalid object: UpdateWeightReqInput",
-		"[00:00:07] Invalid object: UpdateWeightReqInput",
-		"00:00:08 Invalid object: UpdateWeightReqInput",
+		"00:00:02 ERROR Invalid object: FrobnicateReqInput",
+		"00:00:03,250 - ERROR - Invalid object: FrobnicateReqInput",
+		"[00:00:04] ERROR: Invalid object: FrobnicateReqInput",
+		"[00:00:05.5] [ERROR] Invalid object: FrobnicateReqInput",
+		"[00:00:06 ERROR] Invalid object: FrobnicateReqInput",
+		"[00:00:07] Invalid object: FrobnicateReqInput",
+		"00:00:08 Invalid object: FrobnicateReqInput",
 	}, "\n")
 	got := assemble(t, Options{Location: time.UTC}, log)
 	type want struct {
@@ -35,14 +35,14 @@ func TestClockFirstRecords(t *testing.T) {
 		{FormatPython, LevelInfo, "launcher: starting", "2026-03-02 23:59:58"},
 		{FormatPython, LevelError, "c.e.serving.ModelLoader - Failed to load model: CUDA out of memory", "2026-03-02 23:59:59"},
 		{FormatPython, LevelWarning, "c.e.serving.Retry - retrying in 5 s", "2026-03-03 00:00:01"},
-		{FormatPython, LevelError, "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:02"},
-		{FormatPython, LevelError, "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:03"},
-		{FormatPython, LevelError, "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:04"},
-		{FormatPython, LevelError, "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:05"},
-		{FormatPython, LevelError, "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:06"},
+		{FormatPython, LevelError, "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:02"},
+		{FormatPython, LevelError, "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:03"},
+		{FormatPython, LevelError, "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:04"},
+		{FormatPython, LevelError, "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:05"},
+		{FormatPython, LevelError, "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:06"},
 		// No level: legacy sglang's "[HH:MM:SS] msg", which takes the
 		// line after it (sglang's records take header-less lines).
-		{FormatLegacy, "", "Invalid object: UpdateWeightReqInput", "2026-03-03 00:00:07"},
+		{FormatLegacy, "", "Invalid object: FrobnicateReqInput", "2026-03-03 00:00:07"},
 	}
 	if len(got) != len(wants) {
 		for _, e := range got {
