@@ -44,7 +44,7 @@ func reportMark(msg string) bool {
 // maxRejectedType bounds the class RejectedType returns.
 const maxRejectedType = 64
 
-// maxStatusTail bounds the end of a message FailureStatusEnd reads.
+// maxStatusTail bounds the digits of a status statusAtEnd reads.
 const maxStatusTail = 64
 
 // FailureStatusEnd reports whether msg ends with the status a failed step
@@ -55,27 +55,11 @@ const maxStatusTail = 64
 // it. A zero status is a success; an exit status of 130 or 143 is a
 // process stopped by Ctrl-C or SIGTERM, which an operator asked for.
 func FailureStatusEnd(msg string) bool {
-	if !StatusEnd(msg) {
+	head, num, negative, ok := statusAtEnd(msg)
+	if !ok || strings.Trim(num, "0") == "" {
 		return false
 	}
-	t := strings.TrimRight(msg, " .)\r")
-	tail := t[max(0, len(t)-maxStatusTail):]
-	j := len(tail)
-	for j > 0 && isDigit(tail[j-1]) {
-		j--
-	}
-	if j == len(tail) {
-		return false
-	}
-	num := tail[j:]
-	head := tail[:j]
-	negative := strings.HasSuffix(head, "-")
-	head = strings.TrimSuffix(head, "-")
-	if strings.Trim(num, "0") == "" {
-		return false
-	}
-	head = strings.TrimRight(head, " :=")
-	if !sentenceBefore(t[:len(t)-len(tail)] + head) {
+	if !sentenceBefore(head) {
 		// A status on a line of its own ("│ exit code: 1" under pip's
 		// summary, a table's "exitcode: 1" row) details a failure
 		// another line states.
@@ -90,6 +74,36 @@ func FailureStatusEnd(msg string) bool {
 		return negative || num != "130" && num != "143"
 	}
 	return false
+}
+
+// statusAtEnd splits the end of msg as a status closes a line: the digits
+// before its closing periods, parentheses or spaces (at most
+// maxStatusTail of them), whether a minus sign stands before them, and
+// the line before the number with the blanks, colon or equals sign
+// between taken off. ok is false when msg does not end in digits.
+func statusAtEnd(msg string) (head, num string, negative, ok bool) {
+	// A loop, not strings.TrimRight: this runs on every routine line,
+	// and TrimRight builds its cutset on each call.
+	i := len(msg)
+	for i > 0 && (msg[i-1] == ' ' || msg[i-1] == '.' || msg[i-1] == ')' || msg[i-1] == '\r') {
+		i--
+	}
+	t := msg[:i]
+	j := len(t)
+	for j > 0 && len(t)-j < maxStatusTail && isDigit(t[j-1]) {
+		j--
+	}
+	if j == len(t) {
+		return "", "", false, false
+	}
+	num = t[j:]
+	if negative = j > 0 && t[j-1] == '-'; negative {
+		j--
+	}
+	for j > 0 && (t[j-1] == ' ' || t[j-1] == ':' || t[j-1] == '=') {
+		j--
+	}
+	return t[:j], num, negative, true
 }
 
 // sentenceBefore reports whether s, a line up to the status it ends with,
@@ -180,29 +194,12 @@ func keywordField(s string) bool {
 }
 
 // StatusEnd reports whether msg may end with a status FailureStatusEnd
-// reads: digits before its closing period, parenthesis or spaces, and
-// "code" or "status" just before them (a minus sign, blanks, a colon or an
-// equals sign between). Most lines end otherwise, and it reads only the
-// bytes at their end: it runs on every routine line without a level.
+// reads: digits at its end with "code" or "status" just before them. Most
+// lines end otherwise, and it reads only the bytes at their end: it runs
+// on every routine line without a level.
 func StatusEnd(msg string) bool {
-	i := len(msg)
-	for i > 0 && (msg[i-1] == ' ' || msg[i-1] == '.' || msg[i-1] == ')' || msg[i-1] == '\r') {
-		i--
-	}
-	j := i
-	for j > 0 && isDigit(msg[j-1]) {
-		j--
-	}
-	if j == i {
-		return false
-	}
-	if j > 0 && msg[j-1] == '-' {
-		j--
-	}
-	for j > 0 && (msg[j-1] == ' ' || msg[j-1] == ':' || msg[j-1] == '=') {
-		j--
-	}
-	return strings.HasSuffix(msg[:j], "code") || strings.HasSuffix(msg[:j], "status")
+	head, _, _, ok := statusAtEnd(msg)
+	return ok && (strings.HasSuffix(head, "code") || strings.HasSuffix(head, "status"))
 }
 
 // summaryRecord reports whether s is an sglang record (or another header
