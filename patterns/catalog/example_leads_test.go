@@ -2,10 +2,10 @@ package catalog_test
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -141,22 +141,24 @@ func allExampleTexts(t *testing.T) map[string][]string {
 // exceptionLine is an example that is one Python exception line.
 var exceptionLine = regexp.MustCompile(`^[\w.]+(?:Error|Exception|Exit|Interrupt): `)
 
+// defaultBySlug is the default catalog's records by slug.
+func defaultBySlug() map[string]*patterns.Record {
+	recs, _ := patterns.Default()
+	bySlug := make(map[string]*patterns.Record, len(recs))
+	for i := range recs {
+		bySlug[recs[i].Slug] = &recs[i]
+	}
+	return bySlug
+}
+
 // auditExampleLeads runs every example of every record through the real
 // path, a bare exception line also inside tracebacks, and returns each
 // text with what leads it.
 func auditExampleLeads(t *testing.T, m *matcher.Matcher) []exampleLead {
 	t.Helper()
-	recs, _ := patterns.Default()
-	bySlug := map[string]*patterns.Record{}
-	for i := range recs {
-		bySlug[recs[i].Slug] = &recs[i]
-	}
+	bySlug := defaultBySlug()
 	texts := allExampleTexts(t)
-	slugs := make([]string, 0, len(texts))
-	for slug := range texts {
-		slugs = append(slugs, slug)
-	}
-	sort.Strings(slugs)
+	slugs := slices.Sorted(maps.Keys(texts))
 	var out []exampleLead
 	for _, slug := range slugs {
 		r := bySlug[slug]

@@ -2,10 +2,10 @@ package catalog_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -334,17 +334,9 @@ type variantMiss struct {
 func auditVariants(t *testing.T) ([]variantMiss, int) {
 	t.Helper()
 	m := compileCatalog(t)
-	all, _ := patterns.Default()
-	recs := map[string]*patterns.Record{}
-	for i := range all {
-		recs[all[i].Slug] = &all[i]
-	}
+	recs := defaultBySlug()
 	texts := allExampleTexts(t)
-	slugs := make([]string, 0, len(texts))
-	for slug := range texts {
-		slugs = append(slugs, slug)
-	}
-	sort.Strings(slugs)
+	slugs := slices.Sorted(maps.Keys(texts))
 	var misses []variantMiss
 	tried := 0
 	for _, slug := range slugs {
