@@ -251,6 +251,9 @@ func announcesError(line string) bool {
 	if rest, ok := strings.CutPrefix(t, "Exception on /"); ok && strings.HasSuffix(rest, "]") && strings.Count(rest, " ") == 1 {
 		return true
 	}
+	if labelHeader(t) {
+		return true
+	}
 	var buf [maxAnnouncement]byte
 	l := buf[:len(t)]
 	for i := range len(t) {
@@ -285,4 +288,30 @@ func SourceLinePiece(line string) bool {
 	}
 	t := strings.TrimLeft(line, " \t")
 	return len(line)-len(t) >= 4 && sourceStatement(t)
+}
+
+// maxLabelWords bounds the words of a label header (labelHeader).
+const maxLabelWords = 6
+
+// labelHeader reports whether t (trimmed) is a short label ending with a
+// colon that names an error to come without saying it: "Caught
+// exception:", "Error:", "Unexpected error occurred:", "Stack trace:". A
+// longer line, or one whose colon is followed by text, says something of
+// its own.
+func labelHeader(t string) bool {
+	body, ok := strings.CutSuffix(t, ":")
+	if !ok || body == "" || strings.ContainsAny(body, ":'\"=()[]{}/") {
+		return false
+	}
+	words := strings.Fields(body)
+	if len(words) > maxLabelWords {
+		return false
+	}
+	for _, w := range words {
+		switch strings.ToLower(w) {
+		case "error", "errors", "exception", "exceptions", "traceback", "stack", "stacktrace", "failure":
+			return true
+		}
+	}
+	return false
 }

@@ -77,6 +77,10 @@ func TestAnnouncesError(t *testing.T) {
 		"Traceback (most recent call last):",
 		"The following error occurred:",
 		"Loading the model raised the following exception:",
+		"Caught exception:",
+		"Error:",
+		"Unexpected error occurred:",
+		"Stack trace:",
 	}
 	for _, h := range headers {
 		if !pointsOnly(h) {
@@ -90,6 +94,10 @@ func TestAnnouncesError(t *testing.T) {
 		"Unhandled exception: ValueError: bad shape",
 		"Error in request: timeout",
 		"Exception on /generate [POST] failed with 500 after retry",
+		"Error: CUDA out of memory",
+		"Failed to load the model from /models/llama because of an error:",
+		"Configuration:",
+		"Error in request 'abc':",
 	}
 	for _, e := range errors {
 		if pointsOnly(e) {
