@@ -113,3 +113,50 @@ func TestACutTracebacksLaterSourceLineSaysWhereItWasCut(t *testing.T) {
 		t.Errorf("lead %s %q, want the cut call runtime = sgl.Runtime(", got[0].Record.Slug, got[0].Match.Text)
 	}
 }
+
+// A client's echo of the server's error body (echo.go) yields to the
+// server's own line of that error when it was read before it in the
+// stream, whichever server wrote it and whether a record names it; an
+// echo of another error, or an echo alone, still leads.
+func TestAClientsEchoYieldsToTheServersFailure(t *testing.T) {
+	m := crashMatcher(t)
+	for _, c := range []struct {
+		name  string
+		lines []string
+		lead  string
+	}{
+		{"sglang's request error, then a harness's echo", []string{
+			"[2025-06-01 12:00:01] ERROR:    Error in request: Requested grammar backend xgrammar failed to compile the schema",
+			`[2025-06-01 12:00:01] INFO:     127.0.0.1:51234 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request`,
+			"2025-06-01 12:00:01,300 ERROR bench: Error code: 400 - {'object': 'error', 'message': 'Requested grammar backend xgrammar failed to compile the schema', 'type': 'BadRequestError', 'param': None, 'code': 400}",
+		}, "unclassified Error in request: Requested grammar backend xgrammar failed to compile the schema"},
+		{"vLLM's preprocessing error, then the echo", []string{
+			"ERROR 06-01 12:00:01 [serving_chat.py:222] Error in preprocessing prompt inputs: tool call arguments are not valid JSON: Expecting value: line 1 column 2",
+			"2026-06-01 12:00:01,300 ERROR bench: Error code: 400 - {'object': 'error', 'message': 'tool call arguments are not valid JSON: Expecting value: line 1 column 2', 'type': 'BadRequestError', 'param': None, 'code': 400}",
+		}, "unclassified Error in preprocessing prompt inputs: tool call arguments are not valid JSON: Expecting value: line 1 column 2"},
+		{"a server's logger, then the OpenAI SDK's exception", []string{
+			"2025-06-01 12:00:01,100 ERROR server: request rejected: lora adapter 'sql-lora' was not found in the registry",
+			`openai.BadRequestError: Error code: 400 - {'error': {'message': "lora adapter 'sql-lora' was not found in the registry", 'type': 'invalid_request_error', 'param': None, 'code': None}}`,
+		}, "unclassified server: request rejected: lora adapter 'sql-lora' was not found in the registry"},
+		{"an echo of another error", []string{
+			"2025-06-01 12:00:01,100 ERROR server: request rejected: lora adapter 'sql-lora' was not found in the registry",
+			`openai.BadRequestError: Error code: 400 - {'error': {'message': "the sampling parameter top_k must be -1 or at least 1, got 0", 'type': 'invalid_request_error', 'param': None, 'code': None}}`,
+		}, "http-client-request-rejected"},
+		{"an echo alone", []string{
+			`openai.BadRequestError: Error code: 400 - {'error': {'message': "lora adapter 'sql-lora' was not found in the registry", 'type': 'invalid_request_error', 'param': None, 'code': None}}`,
+		}, "http-client-request-rejected"},
+	} {
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 {
+			t.Errorf("%s: %d incidents, want 1:%s", c.name, len(got), describe(got))
+			continue
+		}
+		if text, ok := strings.CutPrefix(c.lead, "unclassified "); ok {
+			if got[0].Record.ID != "" || got[0].Match.Text != text {
+				t.Errorf("%s: lead %s %q, want unclassified %q", c.name, got[0].Record.Slug, got[0].Match.Text, text)
+			}
+		} else if lead := leadOf(got[0]); lead != c.lead {
+			t.Errorf("%s: lead %q, want %q", c.name, lead, c.lead)
+		}
+	}
+}
