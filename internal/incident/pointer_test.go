@@ -160,3 +160,36 @@ func TestAClientsEchoYieldsToTheServersFailure(t *testing.T) {
 		}
 	}
 }
+
+// torch elastic's failure summary without its ChildFailedError header is
+// still its report that a worker failed (analysis/summary.go): alone it is
+// the incident; after the worker's own error it is listed there.
+func TestALaunchersSummaryAloneIsItsReport(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"------------------------------------------------------------",
+		"Root Cause (first observed failure):",
+		"[0]:",
+		"  time      : 2026-06-01_12:00:02",
+		"  host      : node-1",
+		"  rank      : 1 (local_rank: 1)",
+		"  exitcode  : 1 (pid: 69812)",
+		"  error_file: <N/A>",
+		"  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+		"============================================================",
+	}
+	got := scanLines(t, m, block)
+	if len(got) != 1 || leadOf(got[0]) != "torch-elastic-child-failed" {
+		t.Errorf("the summary alone:%s, want torch-elastic-child-failed", describe(got))
+	}
+	withCause := append([]string{
+		"[rank1]: Traceback (most recent call last):",
+		`[rank1]:   File "/app/train.py", line 88, in <module>`,
+		"[rank1]:     dist.all_reduce(t)",
+		"[rank1]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
+	}, block...)
+	got = scanLines(t, m, withCause)
+	if len(got) != 1 || leadOf(got[0]) != "nccl-unhandled-system-error" {
+		t.Errorf("the summary after the worker's error:%s, want nccl-unhandled-system-error", describe(got))
+	}
+}
