@@ -2,6 +2,7 @@ package incident
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -38,7 +39,10 @@ type Builder struct {
 
 	alert sinks.Alert // the one Finish is applied to
 	rooms rankRooms   // the Ranks of the alerts built
-	ranks map[entry.Ranks]string
+	// fpText is the room of the fingerprints' text of the alerts built,
+	// fpsPerBlock of them in one allocation (see fingerprintText).
+	fpText []byte
+	ranks  map[entry.Ranks]string
 	// byOrdinal remembers the fingerprint of each record's incident, with
 	// the source key it was made for, at the record's place in its
 	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
@@ -176,6 +180,25 @@ func (b *Builder) rank(e *entry.Entry) string {
 	return r
 }
 
+// fpsPerBlock is how many fingerprints' text share one allocation of a
+// Builder's: 256 bytes, which stay while any of their incidents does.
+const fpsPerBlock = 16
+
+// fingerprintText is string(fp[:]) in the room of b.fpText: an alert built
+// for a new incident needs its fingerprint as text (the incident's key),
+// and one allocation for each would be most of what a new incident
+// allocates but the incident itself. The bytes handed out are never
+// written again.
+func (b *Builder) fingerprintText(fp *[16]byte) string {
+	if len(b.fpText) < len(fp) {
+		b.fpText = make([]byte, len(fp)*fpsPerBlock)
+	}
+	s := b.fpText[:len(fp):len(fp)]
+	b.fpText = b.fpText[len(fp):]
+	copy(s, fp[:])
+	return unsafe.String(&s[0], len(s))
+}
+
 // Complete builds the rest of o's alert, when a Builder left it to build,
 // and applies the Builder's Finish to it. The Grouper calls it where it
 // needs the alert; a caller that reads o's Alert beyond its fingerprint
@@ -190,7 +213,7 @@ func (o *Occurrence) Complete() {
 		panic("incident: an occurrence completed after its Builder's next call")
 	}
 	o.lazy = nil
-	o.Alert.Fingerprint = string(o.fp[:])
+	o.Alert.Fingerprint = b.fingerprintText(&o.fp)
 	if b.Own != nil {
 		b.Own()
 	}

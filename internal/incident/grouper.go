@@ -219,20 +219,51 @@ func (a *Assembling) ReadTo(source string, off int64) {
 }
 
 type group struct {
+	// The fields a repeat of the incident reads and writes (group.add,
+	// Grouper.touch, pending) come first, in two cache lines, and the
+	// alert's own (Time, LastTime, Count, Ranks) at the start of the next:
+	// a repeat of an incident read long ago, most error lines of a large
+	// log, misses on five lines of the group rather than nine. The
+	// snapshot's JSON names the fields, in any order.
+	id   string // key in Grouper.groups
+	slot int    // index in Grouper.lru
+	// busy is pending() as it was when the group last took its place in
+	// Grouper.lru: a group with something to announce is evicted only
+	// when no other is left. seen is LastSeen as it was then: it only
+	// grows, and the heap is put right for it when the group comes to
+	// its root (evictOldest), not on every occurrence.
+	busy bool
+	// Settling is set until the first notification: it goes out at
+	// NotifyAt. Snapshots of version 1 have neither, and their groups
+	// were announced when they began, which is what false means.
+	Settling bool `json:"settling,omitempty"`
+	// LateContext says a wrapper or fragment joined the incident as
+	// context after it was announced (a parent's report of the death
+	// read late, see diedOf): its next summary carries it, as it does a
+	// consequence folded late.
+	LateContext bool      `json:"lateContext,omitempty"`
+	seen        time.Time // see busy
+	// owner is the grouper the group is open in, nil once closed: every
+	// change to a group's fields ends with changed, which marks it for
+	// the next Changes.
+	owner *Grouper
+	// Off and End are the byte range of its source its occurrences (and
+	// the lines folded into it) span: see burst.
+	Off      int64     `json:"off,omitempty"`
+	End      int64     `json:"end,omitempty"`
+	LastSeen time.Time `json:"lastSeen"` // processing time of the latest occurrence
+	// Last is the correlation time of the latest occurrence (see Generic).
+	Last time.Time `json:"last,omitzero"`
+
 	Alert     sinks.Alert `json:"alert"`     // the incident so far: first occurrence, running count
 	Sent      int         `json:"sent"`      // Alert.Count when the last alert went out
 	LastEmit  time.Time   `json:"lastEmit"`  // when the last alert went out
 	WindowEnd time.Time   `json:"windowEnd"` // end of the current group window
-	LastSeen  time.Time   `json:"lastSeen"`  // processing time of the latest occurrence
 	// FirstClosed is set once the first window has closed: later repeats
 	// wait for a reminder or the end of the incident.
 	FirstClosed bool  `json:"firstClosed"`
 	Seq         int64 `json:"seq"`
-
-	// Settling is set until the first notification: it goes out at
-	// NotifyAt. Snapshots of version 1 have neither, and their groups
-	// were announced when they began, which is what false means.
-	Settling bool      `json:"settling,omitempty"`
+	// NotifyAt is when a settling incident's first notification goes out.
 	NotifyAt time.Time `json:"notifyAt,omitzero"`
 	// Scope is the correlation scope (pod or node) of the incident.
 	Scope string `json:"scope,omitempty"`
@@ -248,18 +279,12 @@ type group struct {
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
 	ConsSent int `json:"consSent,omitempty"`
 	Unlisted int `json:"unlisted,omitempty"`
-	// LateContext says a wrapper or fragment joined the incident as
-	// context after it was announced (a parent's report of the death
-	// read late, see diedOf): its next summary carries it, as it does a
-	// consequence folded late.
-	LateContext bool `json:"lateContext,omitempty"`
 	// Generic marks the incident of a generic error line, which a
 	// classified cause of its burst outranks; Source is the source
 	// identity (Occurrence.SourceKey) a burst shares, and Last the
 	// correlation time of the latest occurrence. See generic.go.
-	Generic bool      `json:"generic,omitempty"`
-	Source  string    `json:"source,omitempty"`
-	Last    time.Time `json:"last,omitzero"`
+	Generic bool   `json:"generic,omitempty"`
+	Source  string `json:"source,omitempty"`
 	// Writer is the writer of a generic line (Occurrence.Writer); "" for
 	// another incident, or in a snapshot written before it was kept.
 	Writer string `json:"writer,omitempty"`
@@ -305,23 +330,6 @@ type group struct {
 	// Guessed says At's year is a guess (Occurrence.Guessed) that the
 	// scope's first line with a year corrects (see reyear).
 	Guessed bool `json:"guessed,omitempty"`
-	// Off and End are the byte range of its source its occurrences (and
-	// the lines folded into it) span: see burst.
-	Off  int64  `json:"off,omitempty"`
-	End  int64  `json:"end,omitempty"`
-	id   string // key in Grouper.groups
-	slot int    // index in Grouper.lru
-	// busy is pending() as it was when the group last took its place in
-	// Grouper.lru: a group with something to announce is evicted only
-	// when no other is left. seen is LastSeen as it was then: it only
-	// grows, and the heap is put right for it when the group comes to
-	// its root (evictOldest), not on every occurrence.
-	busy bool
-	seen time.Time
-	// owner is the grouper the group is open in, nil once closed: every
-	// change to a group's fields ends with changed, which marks it for
-	// the next Changes.
-	owner *Grouper
 }
 
 // changed marks gr for the next Changes after a change to its fields.
