@@ -95,12 +95,19 @@ const maxRemembered = 4096
 // then: the occurrence must be observed (or completed) before the
 // Builder's next call, while they are valid, and it panics if not.
 func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
+	var o Occurrence
+	b.OccurrenceTo(&o, e, d, src, readTime)
+	return o
+}
+
+// OccurrenceTo is Occurrence made in *o, for ObserveByRef: no copy of the
+// occurrence is made on the way.
+func (b *Builder) OccurrenceTo(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
-	o := occurrenceOf(e, d, src, readTime, b.rank(e))
+	occurrenceInto(o, e, d, src, readTime, b.rank(e))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
-	return o
 }
 
 // fingerprint is fingerprintInto(out, key, sourceKey), remembered when

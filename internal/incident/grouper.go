@@ -465,33 +465,41 @@ func (g *Grouper) Stats() Stats {
 // the alerts to send at once: the first of a new incident, nothing for a
 // repeat inside the window.
 func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
+	return g.ObserveByRef(&o, now)
+}
+
+// ObserveByRef is Observe with the occurrence passed by pointer, which it
+// does not keep; it may complete it (Occurrence.Complete). An Occurrence
+// is over a kilobyte: a caller that makes one for every failure line in
+// place (Builder.OccurrenceTo) saves copying it on the way in.
+func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	g.stats.Occurrences++
 	if g.opts.Window == 0 {
 		g.stats.Alerts++
 		o.Complete()
 		return []sinks.Alert{o.Alert}
 	}
-	at, untimed := g.correlationTime(&o, now)
+	at, untimed := g.correlationTime(o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
-	consequence := isConsequence(o)
+	consequence := isConsequence(*o)
 	if consequence && g.opts.Correlation > 0 {
 		// A consequence waits out its settle time in an incident of its
 		// own, so that a root cause read just after it (another stream, an
 		// entry still being assembled) can claim it; only without a settle
 		// time, or once it was announced alone, is it folded at once.
-		gr, ok := g.incidentOf(&o)
+		gr, ok := g.incidentOf(o)
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
 			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				o.Complete()
-				root.fold(o, now, &g.stats)
+				root.fold(*o, now, &g.stats)
 				g.touch(root)
 				return nil
 			}
 		}
 	}
-	gr, ok := g.incidentOf(&o)
+	gr, ok := g.incidentOf(o)
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
 		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind, 0}
@@ -516,17 +524,17 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 				// The same exception raised again by the caller
 				// that waited on it (see chain.go).
 				o.Complete()
-				cause = g.raisedBefore(&o, b)
+				cause = g.raisedBefore(o, b)
 			}
 			if cause == nil {
 				// An exception that only says its task failed, after
 				// the failure it gave up on (see restate.go).
-				cause = g.gaveUpOn(&o, b)
+				cause = g.gaveUpOn(o, b)
 			}
 			if cause == nil {
 				// A peer's channel that broke after a failure (see
 				// restate.go).
-				cause = g.lostPeer(&o, b)
+				cause = g.lostPeer(o, b)
 			}
 		}
 		if cause == nil && o.Native && o.Alert.Record.ID != "" {
@@ -538,8 +546,8 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A failure of the library whose chain of lines began the
 			// burst (see lower.go).
 			o.Complete()
-			if chain := g.chainBefore(&o, b); chain != nil {
-				chain.fold(o, now, &g.stats)
+			if chain := g.chainBefore(o, b); chain != nil {
+				chain.fold(*o, now, &g.stats)
 				chain.spanTo(o.Offset, o.EndOffset)
 				chain.takeFrom(&o.Alert, o.Native)
 				g.touch(chain)
@@ -551,7 +559,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// line no record names either.
 			cause = g.findFailure(b, "")
 			if cause != nil && cause.Settling && relaysUnread(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
-				detailOccurrence(&o) {
+				detailOccurrence(o) {
 				// The CANN block names the cause of the exception
 				// that relayed it: it leads (claimRelayed).
 				cause = nil
@@ -566,20 +574,20 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 			// A line that only says something failed, after the line
 			// a consequence record reads of the same source: what
 			// failed, said again (see restate.go).
-			cause = g.saidBefore(&o, b)
+			cause = g.saidBefore(o, b)
 		}
 		if cause != nil && o.Native && cause.Settling && relays(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
-			documentedOccurrence(&o) {
+			documentedOccurrence(o) {
 			// The CANN block explains the exception that relayed it:
 			// it leads, and claims the exception (claimRelayed).
 			cause = nil
 		}
-		if cause != nil && g.joinsBurst(&o, cause) {
+		if cause != nil && g.joinsBurst(o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
 			// incident at once.
 			o.Complete()
-			cause.fold(o, now, &g.stats)
+			cause.fold(*o, now, &g.stats)
 			cause.spanTo(o.Offset, o.EndOffset)
 			cause.takeFrom(&o.Alert, o.Native)
 			g.touch(cause)
@@ -587,7 +595,7 @@ func (g *Grouper) Observe(o Occurrence, now time.Time) []sinks.Alert {
 		}
 	}
 	if ok {
-		gr.add(&o, now)
+		gr.add(o, now)
 		if at.After(gr.Last) {
 			gr.Last = at
 		}
