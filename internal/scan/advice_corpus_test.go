@@ -70,7 +70,6 @@ var knownGenericAdvice = map[string]string{
 	"1007-lmcache-p2p-vllm-worker-indexerror.log":                  "held out: the worker's caret-line entry and EngineCore's failure to start lead unclassified and under vllm-enginecore-failed-to-start, both with only generic advice",
 	"1008-vllm-lmcache-rtx5090-engine-dead.log":                    "held out: the API server's 'raise self._format_exception' frame line leads unclassified with no phase or component to advise from",
 	"1009-ray-rollout-actor-died-unhandled-worker.log":             "held out: Ray's 'Possible unhandled error from worker' line leads unclassified with no phase or component to advise from",
-	"1022-ollama-rocm-llama-runner-terminated-signal-killed.log":   "held out: Ollama's 'llama runner terminated' lines lead unclassified with no phase or component to advise from",
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": "held out: tgi-shard-complete-stderr carries only generic advice when the shard's own exception is cut off",
 }
 

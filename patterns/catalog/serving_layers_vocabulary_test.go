@@ -21,6 +21,8 @@ import (
 func TestServingLayerVocabularies(t *testing.T) {
 	checkVocabularies(t, []vocabulary{
 		ollamaRunnerStops,
+		ollamaServerErrors,
+		llamaCppServer,
 		llamaSwapProcess,
 		toolCallParsers,
 		flashinferChecks,
@@ -65,6 +67,70 @@ var ollamaRunnerStops = vocabulary{
 		{ollamaSlog("INFO", "server.go:1289", "waiting for llama runner to start responding", ""), "", "", ""},
 		{ollamaSlog("INFO", "llama_server.go:433", "starting llama-server", "") + ` cmd="/usr/lib/ollama/llama-server --port 41235 --model /root/.ollama/models/blobs/sha256-3f2a"`, "", "", ""},
 		{ollamaSlog("DEBUG", "sched.go:342", "runner with non-zero duration has gone idle, adding timer", "") + " runner.name=registry.ollama.ai/library/qwen3:8b", "", "", ""},
+	},
+}
+
+// ollamaServerErrors are the other failures of Ollama's model scheduler
+// and its link to the runner: the memory the model needs that the layout
+// cannot place, a runner that cannot be started, and the runner that
+// stops answering its local port while loading, generating, embedding or
+// being health-checked.
+var ollamaServerErrors = vocabulary{
+	name: "Ollama scheduler and runner link",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "Error: 500 Internal Server Error: %s"},
+	},
+	terms: []vocabTerm{
+		{"model requires more system memory (43.7 GiB) than is available (30.1 GiB)", "", "", "ollama-model-requires-more-memory"},
+		{"memory layout cannot be allocated with num_gpu = 999", "", "", "ollama-model-requires-more-memory"},
+		{"failed to commit memory for model", "", "", "ollama-model-requires-more-memory"},
+		{"failed to allocate memory for model", "", "", "ollama-model-requires-more-memory"},
+		{"unable to load full model on GPU", "", "", "ollama-model-requires-more-memory"},
+		{"llama-server startup failed after projector CPU offload retry: exit status 1", "", "", "ollama-runner-terminated"},
+		{`error starting llama-server: exec: "/usr/lib/ollama/llama-server": stat /usr/lib/ollama/llama-server: no such file or directory`, "", "", "ollama-runner-terminated"},
+		{"llama-server binary not found (checked: /usr/lib/ollama/llama-server)", "", "", "ollama-runner-terminated"},
+		// The runner's own cause, quoted after the server's words, leads.
+		{"llama runner process has terminated: CUDA error: out of memory", "", "", "cuda-error-out-of-memory"},
+		{"error starting runner: fork/exec /usr/lib/ollama/ollama: exec format error", "", "", "container-command-not-executable"},
+		{`do load request: Post "http://127.0.0.1:38873/load": EOF`, "", "", "ollama-runner-connection-lost"},
+		{`do embedding request: Post "http://127.0.0.1:36367/embedding": EOF`, "", "", "ollama-runner-connection-lost"},
+		{"error reading llama-server response: unexpected EOF", "", "", "ollama-runner-connection-lost"},
+		{`health resp: Get "http://127.0.0.1:40123/health": dial tcp 127.0.0.1:40123: connect: connection refused`, "", "", "ollama-runner-connection-lost"},
+		{"timed out waiting for llama runner to start - progress 0.95 - ", "", "", "ollama-timed-out-waiting-for-runner"},
+	},
+}
+
+// llamaCppServer are llama.cpp's server and common library failures,
+// as llama-server prints them with its 'srv'/'slot' columns and its
+// library's function prefixes: a model that does not load (at every layer
+// that says so), allocations that fail, a context or a batch that does not
+// fit, a request the chat parser cannot read, and the port it cannot bind.
+var llamaCppServer = vocabulary{
+	name: "llama.cpp server and common",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "llamacpp-1  | %s"},
+	},
+	terms: []vocabTerm{
+		{"llama_model_load: error loading model: error loading model vocabulary: unknown pre-tokenizer type: 'qwen35'", "", "", "llamacpp-unknown-pre-tokenizer"},
+		{"common_init_from_params: failed to load model '/models/qwen3-8b-q4_k_m.gguf'", "", "", "llamacpp-server-model-load-failed"},
+		{"llama_model_load_from_file_impl: failed to load model", "", "", "llamacpp-server-model-load-failed"},
+		{"srv    load_model: failed to load model, '/models/qwen3-8b-q4_k_m.gguf'", "", "", "llamacpp-server-model-load-failed"},
+		{"main: exiting due to model loading error", "", "", "llamacpp-server-model-load-failed"},
+		{"llama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers", "", "", "llamacpp-failed-to-allocate-buffer"},
+		{"alloc_tensor_range: failed to allocate CUDA0 buffer of size 37258911744", "", "", "llamacpp-failed-to-allocate-buffer"},
+		{"common_init_from_params: failed to create context with model '/models/x.gguf'", "", "", "llamacpp-context-creation-failed"},
+		{"send_error: task id = 12, error: the request exceeds the available context size, try increasing it", "", "", "llamacpp-request-exceeds-context"},
+		{"srv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, i = 0, n_batch = 512, ret = 1", "", "", "llamacpp-kv-cache-full"},
+		{`srv  operator(): got exception: {"code":500,"message":"Failed to parse input at pos 0: ","type":"server_error"}`, "", "", "tool-call-parse-failed"},
+		{"terminate called after throwing an instance of 'std::runtime_error'\n  what():  Invalid diff: '<tool_call>' not found at start of '</tool_call>'", "", "", "tool-call-parse-failed"},
+		{"main: error: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 8080", "", "", "llamacpp-server-bind-failed"},
+		{"error: invalid argument: --flash-attn", "", "", "llamacpp-invalid-argument"},
+		{"srv  params_from_: Chat format: Hermes 2 Pro", "", "", ""},
+		{"srv    load_model: loading model '/models/qwen3-8b-q4_k_m.gguf'", "", "", ""},
+		{"slot launch_slot_: id  0 | task 114 | processing task", "", "", ""},
+		{"main: server is listening on http://0.0.0.0:8080 - starting the main loop", "", "", ""},
 	},
 }
 
