@@ -183,7 +183,11 @@ var toolCallParsers = vocabulary{
 		{"openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'Failed to parse fc related info to json format!', 'type': 'BadRequestError', 'param': None, 'code': 400}", "", "", "tool-call-parse-failed"},
 		{"litellm.BadRequestError: OpenAIException - Error code: 400 - {'object': 'error', 'message': '400', 'type': 'Failed to parse fc related info to json format!', 'param': None, 'code': 400}", "", "", "tool-call-parse-failed"},
 		{`{"object":"error","message":"Failed to parse fc related info to json format!","type":"invalid_request_error","param":null,"code":400}`, "", "", "tool-call-parse-failed"},
+		{"[2026-05-28 00:11:09] Failed to parse JSON part: {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}, JSON parse error: Expecting ',' delimiter: line 1 column 52 (char 51)", "", "", "tool-call-parse-failed"},
+		// A call to a tool the request did not offer is the model's, and routine.
+		{"[2026-05-28 00:11:09] Model attempted to call undefined function: get_wether", "", "", ""},
 		{"ERROR 05-28 00:11:09 [hermes_tool_parser.py:108] Error in extracting tool call from response.", "", "", "tool-call-parse-failed"},
+		{"ERROR 05-28 00:11:09 [llama_tool_parser.py:245] Error trying to handle streaming tool call.", "", "", "tool-call-parse-failed"},
 		{"Failed to parse arguments: [json.exception.parse_error.101] parse error at line 1, column 1: syntax error while parsing value - invalid literal; last read: 'x'", "", "", "tool-call-parse-failed"},
 		{"Failed to parse arguments: [json.exception.type_error.302] type must be string, but is object", "", "", "tool-call-parse-failed"},
 		{`srv    operator(): got exception: {"error":{"code":500,"message":"Failed to parse input at pos 13: <tool_call>{\"name\": \"read_file\"","type":"server_error"}}`, "", "", "tool-call-parse-failed"},
