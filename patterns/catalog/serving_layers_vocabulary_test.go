@@ -26,6 +26,7 @@ func TestServingLayerVocabularies(t *testing.T) {
 		llamaSwapProcess,
 		toolCallParsers,
 		flashinferChecks,
+		torchrunSummary,
 	})
 }
 
@@ -226,6 +227,25 @@ var flashinferChecks = vocabulary{
 	},
 }
 
+// torchrunSummary is the failure summary torchrun's elastic agent prints
+// when a worker fails, composed from its parts as a log cut anywhere in it
+// shows them: the ChildFailedError header, a rank's block, the root cause
+// heading. Its routine lines stay silent.
+var torchrunSummary = vocabulary{
+	name: "torchrun failure summary",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "[rank0]: %s"},
+	},
+	terms: []vocabTerm{
+		{"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n============================================================\ntrain.py FAILED", "", "", "torch-elastic-child-failed"},
+		{"Root Cause (first observed failure):\n[0]:\n  time      : 2024-03-05_07:01:51\n  host      : node-1\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 69811)", "", "", "torch-elastic-child-failed"},
+		{"  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html", "", "", "torch-elastic-child-failed"},
+		{"torch.distributed.elastic.agent.server.api: [INFO] Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish", "", "", ""},
+		{"To enable traceback see the elastic docs before launching", "", "", ""},
+	},
+}
+
 // servingLayerExamples are lines of the records the serving-layer
 // vocabularies added, with the near misses each must leave alone.
 var servingLayerExamples = map[string]example{
@@ -254,6 +274,13 @@ var servingLayerExamples = map[string]example{
 // servingLayerWidened are lines of existing records the serving-layer
 // vocabularies widened.
 var servingLayerWidened = map[string]example{
+	"torch-elastic-child-failed": {
+		match: []string{
+			"Root Cause (first observed failure):",
+			"  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+		},
+		miss: []string{"Root Cause analysis follows", "  rank      : 0 (local_rank: 0)"},
+	},
 	"tool-call-parse-failed": {
 		match: []string{
 			"Failed to parse arguments: [json.exception.parse_error.101] parse error at line 1, column 6: syntax error while parsing object separator - invalid literal; last read: '\"{\"fi'; expected ':'",
