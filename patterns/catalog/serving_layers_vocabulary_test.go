@@ -27,6 +27,7 @@ func TestServingLayerVocabularies(t *testing.T) {
 		toolCallParsers,
 		flashinferChecks,
 		torchrunSummary,
+		ggmlROCm(),
 	})
 }
 
@@ -244,6 +245,27 @@ var torchrunSummary = vocabulary{
 		{"torch.distributed.elastic.agent.server.api: [INFO] Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish", "", "", ""},
 		{"To enable traceback see the elastic docs before launching", "", "", ""},
 	},
+}
+
+// ggmlROCm is HIP's vocabulary as ggml's CUDA backend prints it when built
+// for ROCm (llama.cpp, Ollama on AMD GPUs): its error check names the
+// backend "ROCm" instead of "HIP", then the device and the function. (The
+// line it aborts at next, 'ggml-cuda.cu:75: ROCm error', folds into the
+// same incident when a scan reads the whole burst.)
+func ggmlROCm() vocabulary {
+	v := vocabulary{
+		name: "ggml ROCm backend (hipError_t texts)",
+		shapes: []vocabShape{
+			{Field: fieldText, Format: "ggml_cuda_compute_forward: MUL_MAT failed\nROCm error: %s\n  current device: 0, in function ggml_cuda_compute_forward at /ollama/ml/backend/ggml/ggml/src/ggml-cuda/ggml-cuda.cu:2323"},
+			{Field: fieldText, Format: "ROCm error: %s"},
+		},
+	}
+	for _, t := range hipRuntime.terms {
+		if t.text != "" {
+			v.terms = append(v.terms, vocabTerm{t.text, "", "", t.want})
+		}
+	}
+	return v
 }
 
 // servingLayerExamples are lines of the records the serving-layer
