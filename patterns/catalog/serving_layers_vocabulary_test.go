@@ -28,6 +28,7 @@ func TestServingLayerVocabularies(t *testing.T) {
 		flashinferChecks,
 		torchrunSummary,
 		ggmlROCm(),
+		ggmlCUDA(),
 	})
 }
 
@@ -261,6 +262,24 @@ func ggmlROCm() vocabulary {
 		},
 	}
 	for _, t := range hipRuntime.terms {
+		if t.text != "" {
+			v.terms = append(v.terms, vocabTerm{t.text, "", "", t.want})
+		}
+	}
+	return v
+}
+
+// ggmlCUDA is the CUDA runtime's vocabulary as ggml's CUDA backend prints
+// it (llama.cpp, Ollama, whisper.cpp): 'CUDA error: <text>' and the device
+// and function after it.
+func ggmlCUDA() vocabulary {
+	v := vocabulary{
+		name: "ggml CUDA backend (cudaError_t texts)",
+		shapes: []vocabShape{
+			{Field: fieldText, Format: "ggml_cuda_compute_forward: ADD failed\nCUDA error: %s\n  current device: 1, in function ggml_cuda_compute_forward at /app/ggml/src/ggml-cuda/ggml-cuda.cu:2441"},
+		},
+	}
+	for _, t := range cudaRuntime.terms {
 		if t.text != "" {
 			v.terms = append(v.terms, vocabTerm{t.text, "", "", t.want})
 		}
