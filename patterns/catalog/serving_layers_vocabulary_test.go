@@ -123,6 +123,11 @@ var llamaCppServer = vocabulary{
 		{"main: exiting due to model loading error", "", "", "llamacpp-server-model-load-failed"},
 		{"llama_init_from_model: failed to initialize the context: failed to allocate compute pp buffers", "", "", "llamacpp-failed-to-allocate-buffer"},
 		{"alloc_tensor_range: failed to allocate CUDA0 buffer of size 37258911744", "", "", "llamacpp-failed-to-allocate-buffer"},
+		{"ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 10345253120", "", "", "llamacpp-failed-to-allocate-buffer"},
+		{"ggml_backend_cann_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: aclrtMalloc failed: EL0004: Failed to allocate memory.", "", "", "llamacpp-failed-to-allocate-buffer"},
+		{"ggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 4096 Bytes of memory on device", "", "", "llamacpp-failed-to-allocate-buffer"},
+		// The CUDA runtime's own out-of-memory error on the same line leads.
+		{"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9866.00 MiB on device 1: cudaMalloc failed: out of memory", "", "", "cuda-error-out-of-memory"},
 		{"common_init_from_params: failed to create context with model '/models/x.gguf'", "", "", "llamacpp-context-creation-failed"},
 		{"send_error: task id = 12, error: the request exceeds the available context size, try increasing it", "", "", "llamacpp-request-exceeds-context"},
 		{"srv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, i = 0, n_batch = 512, ret = 1", "", "", "llamacpp-kv-cache-full"},
