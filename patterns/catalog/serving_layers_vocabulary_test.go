@@ -364,3 +364,54 @@ var servingLayerRoutine = []string{
 func TestServingLayerRoutineLinesDoNotAlert(t *testing.T) {
 	checkRoutineSilent(t, compileCatalog(t), servingLayerRoutine)
 }
+
+// TestServingLayerIncidents checks whole outputs of the serving layers
+// page once, led by their cause: the GPU library's error before Ollama's
+// report that the runner stopped, llama.cpp's load error before
+// llama-swap's report that the upstream exited, a FlashInfer check inside
+// its envelope, and a healthy stretch.
+func TestServingLayerIncidents(t *testing.T) {
+	tests := []incidentCase{
+		{
+			name: "Ollama on ROCm: the kernel image, then the runner's exit",
+			lines: []string{
+				ollamaSlog("INFO", "server.go:1289", "waiting for llama runner to start responding", ""),
+				"ggml_cuda_compute_forward: MUL_MAT failed",
+				"ROCm error: invalid device function",
+				"  current device: 0, in function ggml_cuda_compute_forward at /ollama/ml/backend/ggml/ggml/src/ggml-cuda/ggml-cuda.cu:2323",
+				"/ollama/ml/backend/ggml/ggml/src/ggml-cuda/ggml-cuda.cu:75: ROCm error",
+				ollamaSlog("ERROR", "server.go:304", "llama runner terminated", "exit status 2"),
+				ollamaSlog("ERROR", "sched.go:489", "error loading llama server", "llama runner process has terminated: ROCm error"),
+			},
+			lead: "hip-no-binary-for-gpu", incidents: 1, folded: "ollama-runner-terminated",
+		},
+		{
+			name: "llama-swap: the upstream's load error, then the proxy's report",
+			lines: []string{
+				"[INFO] <qwen3-30b> Executing start command: /opt/llama/llama-server --port 9001 -m /models/qwen3-30b.gguf",
+				"llama_model_load: error loading model: error loading model vocabulary: unknown pre-tokenizer type: 'qwen35'",
+				"llama_model_load_from_file_impl: failed to load model",
+				"srv    load_model: failed to load model, '/models/qwen3-30b.gguf'",
+				"main: exiting due to model loading error",
+				"[WARN] <qwen3-30b> upstream process exited unexpectedly",
+				"unable to start process: upstream command exited prematurely",
+			},
+			lead: "llamacpp-unknown-pre-tokenizer", incidents: 1, folded: "llama-swap-upstream-exited",
+		},
+		{
+			name: "a FlashInfer check in its envelope",
+			lines: []string{
+				"[2026-05-28 00:11:09 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+				`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 3120, in run_scheduler_process`,
+				"    scheduler.event_loop_overlap()",
+				"RuntimeError: Error in function 'SinglePrefillWithKVCacheDispatched' at /workspace/include/flashinfer/attention/prefill.cuh:2631: FlashInfer Internal Error: Invalid configuration : NUM_MMA_Q=1 NUM_MMA_D_QK=2 NUM_MMA_D_VO=2 NUM_MMA_KV=4 NUM_WARPS_Q=4 NUM_WARPS_KV=1 please create an issue (https://github.com/flashinfer-ai/flashinfer/issues) and report the issue to the developers.",
+			},
+			lead: "flashinfer-unsupported-kernel-config", incidents: 1,
+		},
+		{
+			name:  "healthy serving",
+			lines: servingLayerRoutine,
+		},
+	}
+	checkIncidents(t, "serving.log", tests)
+}
