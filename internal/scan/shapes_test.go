@@ -208,10 +208,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
-	// Held out (heldout-16): measured, not tuned to.
-	"1000-sglang-kimi-nvfp4-replicatedlinear-no-weight.log": {
-		"indent-2": "held out: with two more spaces before every line, the frame lines that lost their indentation read as a code block and the lead is the source line, not the AttributeError",
-	},
+	// heldout-16 (development since heldout-17): measured blind, not tuned to.
 	// Right as posted since a traceback's lines logged one record a line
 	// point at their exception (analysis/piece.go); cut at 80 columns the
 	// line that names the failure is cut, which the entries do not mend.
@@ -226,6 +223,18 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": {
 		"double-spaced": "held out: double-spaced, the shard's blank-separated traceback leads unclassified instead of the launcher's stderr header",
+	},
+	// Held out (heldout-17): measured, not tuned to.
+	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
+		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2"),
+	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
+		"hard-wrap-120": "held out: cut at 120 columns, the one status line puts 'undefined symbol:' on a continuation that is not rejoined, and no alert",
+	},
+	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
+		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
+	},
+	"1127-mineru-api-vlm-http-client-server-connect-failed-loguru.log": {
+		"loki-pipe": "held out: behind Loki's column the bare ServerError line gives no alert",
 	},
 }
 
