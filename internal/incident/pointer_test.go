@@ -193,3 +193,57 @@ func TestALaunchersSummaryAloneIsItsReport(t *testing.T) {
 		t.Errorf("the summary after the worker's error:%s, want nccl-unhandled-system-error", describe(got))
 	}
 }
+
+// A program that caught a failed call and went on then uses what the call
+// was to assign (UnboundLocalError, in either of CPython's wordings):
+// printed after a failure of its source within its burst it is listed
+// there (swallowed.go); alone, or after a stretch of healthy lines, it is
+// its own incident.
+func TestASwallowedFailuresFollowOnIsListedInIt(t *testing.T) {
+	m := crashMatcher(t)
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"a client's echo, then its harness's follow-on", []string{
+			"qwen_infer error, idx: 130 Error code: 400 - {'object': 'error', 'message': 'Requested grammar backend xgrammar failed to compile the schema', 'type': 'BadRequestError', 'param': None, 'code': 400}",
+			"generated an exception: local variable 'cot_response' referenced before assignment",
+		}, []string{"http-client-request-rejected"}},
+		{"a client's 500, then the 3.11 wording", []string{
+			"2026-06-01 12:00:01,000 ERROR client: request 7 failed: Error code: 500 - {'object': 'error', 'message': 'Internal server error', 'type': 'InternalServerError', 'code': 500}",
+			"2026-06-01 12:00:01,002 ERROR client: task 7 generated an exception: cannot access local variable 'answer' where it is not associated with a value",
+		}, []string{"http-client-server-error-status"}},
+		{"an error line, then the traceback of the follow-on", []string{
+			"[2026-06-01 12:00:01] Error: failed to fetch completion for sample 12: Connection reset by peer",
+			"[2026-06-01 12:00:01] Traceback (most recent call last):",
+			`  File "/app/eval.py", line 77, in run`,
+			"    scores.append(score(answer))",
+			"UnboundLocalError: local variable 'answer' referenced before assignment",
+		}, []string{"unclassified Error: failed to fetch completion for sample 12: Connection reset by peer"}},
+		{"the follow-on alone", []string{
+			"Traceback (most recent call last):",
+			`  File "/app/bench.py", line 40, in <module>`,
+			"    print(resp.json())",
+			"UnboundLocalError: local variable 'resp' referenced before assignment",
+		}, []string{"python-name-not-defined"}},
+		{"the follow-on after a stretch of healthy lines", []string{
+			"[2025-06-01 12:00:01] ERROR:    Error in request: Requested grammar backend xgrammar failed to compile the schema",
+			"[2025-06-01 12:10:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,",
+			"[2025-06-01 12:40:01] ERROR:    cannot access local variable 'resp' where it is not associated with a value",
+		}, []string{"unclassified Error in request: Requested grammar backend xgrammar failed to compile the schema", "python-name-not-defined"}},
+	} {
+		got := scanLines(t, m, c.lines)
+		var leads []string
+		for _, a := range got {
+			if a.Record.ID == "" {
+				leads = append(leads, "unclassified "+a.Match.Text)
+			} else {
+				leads = append(leads, a.Record.Slug)
+			}
+		}
+		if strings.Join(leads, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: leads %q, want %q", c.name, leads, c.want)
+		}
+	}
+}
