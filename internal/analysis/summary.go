@@ -28,6 +28,9 @@ const maxSummaryLines = 64
 // summary in text, trimmed ("exitcode  : 1 (pid: 69811)"), when its code
 // is not 0; "" when text has none.
 func elasticExit(text string) string {
+	if !strings.Contains(text, "exitcode") {
+		return ""
+	}
 	n := 0
 	for line := range strings.Lines(text) {
 		if n++; n > maxSummaryLines {
