@@ -221,6 +221,15 @@ func TestASwallowedFailuresFollowOnIsListedInIt(t *testing.T) {
 			"    scores.append(score(answer))",
 			"UnboundLocalError: local variable 'answer' referenced before assignment",
 		}, []string{"unclassified Error: failed to fetch completion for sample 12: Connection reset by peer"}},
+		{"a scheduler's own UnboundLocalError after another rank's error line", []string{
+			"[2025-06-01 12:00:01 TP1] ERROR:  Failed to allocate pinned buffer for request 12",
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+			"    scheduler.event_loop_overlap()",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 900, in get_next_batch_to_run`,
+			"    return ret",
+			"UnboundLocalError: cannot access local variable 'ret' where it is not associated with a value",
+		}, []string{"python-name-not-defined"}},
 		{"the follow-on alone", []string{
 			"Traceback (most recent call last):",
 			`  File "/app/bench.py", line 40, in <module>`,

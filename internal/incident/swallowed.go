@@ -39,12 +39,14 @@ func unboundLocal(o *Occurrence) bool {
 }
 
 // swallowedFailure returns the failure o, a use of a variable the failed
-// call left unassigned (unboundLocal), follows: the latest failure of its
-// source and burst printed before it, error or worse (a consequence too:
-// a client's report of the server error its call got); nil when there is
-// none.
+// call left unassigned (unboundLocal) that no process's wrapper reports,
+// follows: the latest failure of its source and burst printed before it,
+// error or worse (a consequence too: a client's report of the server
+// error its call got); nil when there is none.
 func (g *Grouper) swallowedFailure(o *Occurrence, b burst) *group {
-	if b.source == "" || !unboundLocal(o) {
+	if b.source == "" || len(o.Alert.Context) > 0 || !unboundLocal(o) {
+		// (One a wrapper reports, "Scheduler hit an exception:", is a
+		// process's death of its own bug.)
 		return nil
 	}
 	var best *group
