@@ -446,6 +446,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
+		(a.spacing.real(p.blanks) == 0 || p.blanks == 1 && a.spacing.seen <= spacedAfter) && isParenSpaceRest(last, c.s) ||
 		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
@@ -996,6 +997,33 @@ func isParenRest(prev, next string) bool {
 	c := strings.IndexByte(next, ')')
 	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
 }
+
+// isParenSpaceRest reports whether next is the rest of prev that a cut
+// just before a space moved to a line of its own, inside a parenthesis
+// prev opened: next opens with that one space and a word, and
+// its first words close the parenthesis ("...2 Workers (tasks /" and "
+// actors) killed due to memory pressure (OOM), ..."; "...0 Workers crashed
+// (see" and " below) ..."). No line of its own opens with one space and
+// closes what it never opened, whatever the two lines' lengths (a
+// collector's prefix, or a placeholder a paste put into prev after the
+// cut, makes them disagree with the width). prev is no frame line and
+// next no traceback or exception line. The shape is told across one blank
+// line at a stream's start, before a double-spaced paste is (spacing).
+func isParenSpaceRest(prev, next string) bool {
+	if len(prev) < minParenPrev || len(next) < 3 || next[0] != ' ' || !isLetter(next[1]) && !isDigit(next[1]) || !parenGoesOn(prev, next[1:]) {
+		return false
+	}
+	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) || isWarningLine(next[1:]) {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(next[1:])
+	return !ok
+}
+
+// minParenPrev bounds the line isParenSpaceRest rejoins a rest to: a
+// line a cut broke holds a record's header and words before the
+// parenthesis.
+const minParenPrev = 40
 
 // maxLocationRest bounds the line isLocationRest reads.
 const maxLocationRest = 512

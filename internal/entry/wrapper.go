@@ -12,7 +12,8 @@ import (
 const maxWrapperPasses = 8
 
 // stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
-// §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
+// §10): ANSI colour codes anywhere (also with their ESC spelled out as
+// text, escapes.go), then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, a code span opened
@@ -33,6 +34,11 @@ func stripWrappers(s string) (text, prefix string) {
 func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
+	}
+	if start, _ := nextSpelledCSI(s, 0); start >= 0 {
+		// A colour code whose ESC a shipper or a paste spelled out
+		// ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go).
+		s = stripSpelledCSI(s)
 	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
