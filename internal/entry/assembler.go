@@ -464,6 +464,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	a.lines++
 	a.spacing.line()
+	a.width.observe(len(l.Text) + l.Framing)
 	ref, near := a.reference(l.Time)
 	// Push's own, reused: clearing a classified for every line cost more
 	// than the fields classify sets.
@@ -934,6 +935,7 @@ func isSGLangFormat(f Format) bool {
 // pushBlank handles a line with nothing but wrappers and white space.
 func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	a.spacing.blank()
+	a.width.gap()
 	if a.cur.active {
 		a.cur.blanks++
 	}

@@ -399,6 +399,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if a.width.maxRaw >= minWrapWidth && a.width.prevRaw == a.width.maxRaw && p.blanks == 0 && a.width.noted != a.lines {
+		// (Most lines follow a shorter one and skip the call; a line
+		// asked twice is noted once.)
+		a.width.noted = a.lines
+		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -511,6 +517,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// cut inside a token too ("...(unknown)  r" and "aise"): the
 		// terminal's width, whatever the rest's one word says.
 		a.width.confirm(p.lastRaw)
+	case a.width.width == 0 && a.width.longest(p.lastRaw) && len(l.Text)+l.Framing <= p.lastRaw && isColumnBreak(prev, c.s) &&
+		!isWarningLine(prev):
+		// A line as long as the stream's longest, at which other lines
+		// were cut before (wrapWidth.longest), and a line after it that
+		// is none of its own by shape: the terminal's cut, wherever it
+		// fell ("...   0/2     Init:C" and "rashLoopBackOff   94
+		// 27d"; inside a table's padding, "...Running   14" and "
+		// 112d"). A Python warning's source line is its own.
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && len(l.Text) <= p.lastRaw &&

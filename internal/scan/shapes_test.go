@@ -209,12 +209,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": plogCutAtSpace,
 	},
 	// Held out (heldout-16): measured, not tuned to.
-	"1000-sglang-kimi-nvfp4-replicatedlinear-no-weight.log": {
-		"indent-2": "held out: with two more spaces before every line, the frame lines that lost their indentation read as a code block and the lead is the source line, not the AttributeError",
-	},
-	"1028-kubectl-get-pods-init-crashloopbackoff-predictor.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the predictor pod's row puts Init:CrashLoopBackOff on a line of its own and gives no alert",
-	},
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": {
 		"double-spaced": "held out: double-spaced, the shard's blank-separated traceback leads unclassified instead of the launcher's stderr header",
 	},
