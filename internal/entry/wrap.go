@@ -243,7 +243,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -252,6 +252,42 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
+	}
+	return true
+}
+
+// urlGoesOn reports whether a break fell inside a URL that prev's last
+// token tok opens (a scheme, "://" and no space after it) and w, the
+// rest's first word, carries on to the colon the message goes on after:
+// "...Cannot reach https://huggingface.co/api/models/meta-llama/Meta-
+// Llama-3.1-8B" and "-Instruct/tree/main?recursive=True&expand=False:
+// offline mode is enabled", `Get "https://registry-1.docker.io/v` and
+// `2/": net/http: request canceled`. The colon ends the URL, not a
+// writer's name.
+func urlGoesOn(tok, w string) bool {
+	i := strings.Index(tok, "://")
+	if i <= 0 {
+		return false
+	}
+	from := strings.LastIndexAny(tok[:i], "\"'(<[=") + 1
+	if from == i {
+		return false
+	}
+	for k := from; k < i; k++ {
+		if !isLetter(tok[k]) && tok[k] != '+' {
+			return false
+		}
+	}
+	body := strings.TrimRight(strings.TrimSuffix(w, ":"), "\"')>]")
+	if body == "" || strings.Contains(body, "://") || !strings.ContainsAny(body, "/?&=%#.") {
+		// A URL's rest goes on with its path, query or host; a word
+		// alone before a colon is a writer's name ("ninja:").
+		return false
+	}
+	for k := 0; k < len(body); k++ {
+		if c := body[k]; !isWordByte(c) && strings.IndexByte("-._~/?#@!$&*+,;=%:[]", c) < 0 {
+			return false
+		}
 	}
 	return true
 }

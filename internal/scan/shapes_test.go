@@ -187,9 +187,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": {
 		"hard-wrap-80": "cut at 80 columns the doubly prefixed IndexError line is not rejoined, and the second worker's 'WorkerProc hit an exception.' leads under vllm-worker-exception",
 	},
-	"1065-tgi-gaudi-hf-hub-offline-shard-cannot-start.log": {
-		"hard-wrap-120": "cut at 120 columns the OfflineModeIsEnabled line's 'offline mode is enabled' falls on the continuation, so the exception leads unclassified",
-	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
