@@ -1319,8 +1319,10 @@ func (a *Assembler) continues(c *classified) bool {
 	// A first line that announces what follows ("Exception in
 	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
 	// a paste whose doubled spacing is not recognised yet, not the end
-	// of the record.
-	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
+	// of the record; or one blank line of the log in a paste that
+	// doubled it (three, TGI's relayed shard stderr pasted
+	// double-spaced).
+	announced := (p.blanks == 1 || blanks == 1) && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
 		(p.colon || messageFollows(p.msg))
 	if announced && !p.st.sglang() && isTracebackLine(s) && !isNCCLMessage(p.msg) {
 		return true

@@ -205,10 +205,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
-	// Held out (heldout-16): measured, not tuned to.
-	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": {
-		"double-spaced": "held out: double-spaced, the shard's blank-separated traceback leads unclassified instead of the launcher's stderr header",
-	},
 }
 
 // Why a wrapper's variant of an excerpt is read wrong, for several.
