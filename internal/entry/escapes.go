@@ -23,7 +23,10 @@ import "strings"
 // stripSpelledCSI removes such sequences, introducer, parameters and
 // final byte, as stripANSI removes real ones; what remains is read as if
 // the terminal had drawn it. The line as posted stays the source's (its
-// offset and length, which a terminal's wrap counted).
+// offset and length, which a terminal's wrap counted). A line that opens
+// as sglang's records do is not searched (wrapperSpan): sglang colours
+// none of its records, and a shipper's codes come before what it ships;
+// so the routine line pays one test.
 
 // maxSpelledParams bounds the parameter bytes of one spelled sequence: an
 // SGR with 256 or true colour ("38;2;255;255;255") fits.

@@ -35,11 +35,6 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
-	if start, _ := nextSpelledCSI(s, 0); start >= 0 {
-		// A colour code whose ESC a shipper or a paste spelled out
-		// ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go).
-		s = stripSpelledCSI(s)
-	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
 	if strings.IndexByte(s, '\r') >= 0 {
@@ -50,6 +45,14 @@ func wrapperSpan(s string) (base string, start, end int) {
 		}
 	}
 	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		if k, _ := nextSpelledCSI(s, 0); k >= 0 {
+			// A colour code whose ESC a shipper or a paste spelled
+			// out ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go). A
+			// line that opens as sglang's records do has none: sglang
+			// colours none, and a shipper's codes come before what
+			// it ships.
+			s = stripSpelledCSI(s)
+		}
 		start = wrapperPrefixesLen(s)
 	}
 	t := s[start:]
