@@ -522,14 +522,27 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	return m.ranked(sc, hits), errs
 }
 
-// ranked appends sc.hits to hits, best first, and clears them.
+// ranked appends sc.hits to hits, best first, and clears them. It orders
+// their places (sc.order), not the hits: a rankedHit is 176 bytes, and a
+// sort moves and compares them by value.
 func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
 	m.hits.Add(uint64(len(sc.hits)))
-	slices.SortFunc(sc.hits, m.compareHits)
+	sc.order = sc.order[:0]
 	for i := range sc.hits {
-		hits = append(hits, sc.hits[i].hit)
-		sc.hits[i] = rankedHit{} // drop references before pooling
+		sc.order = append(sc.order, int32(i))
 	}
+	switch {
+	case len(sc.order) == 2:
+		if m.compareHits(&sc.hits[0], &sc.hits[1]) > 0 {
+			sc.order[0], sc.order[1] = 1, 0
+		}
+	case len(sc.order) > 2:
+		slices.SortFunc(sc.order, func(a, b int32) int { return m.compareHits(&sc.hits[a], &sc.hits[b]) })
+	}
+	for _, i := range sc.order {
+		hits = append(hits, sc.hits[i].hit)
+	}
+	clear(sc.hits) // drop references before pooling
 	return hits
 }
 
@@ -622,7 +635,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 }
 
 // compareHits orders hits best first; see AppendMatch.
-func (m *Matcher) compareHits(a, b rankedHit) int {
+func (m *Matcher) compareHits(a, b *rankedHit) int {
 	if a.hit.ClassAgrees != b.hit.ClassAgrees {
 		if a.hit.ClassAgrees {
 			return -1

@@ -421,6 +421,7 @@ type scratch struct {
 	gen   uint32
 	cands []int32
 	hits  []rankedHit
+	order []int32 // the places of hits, best first (Matcher.ranked)
 	// pad holds a text shorter than minTriplesLen for the anchors'
 	// search by triples, padded with zero bytes.
 	pad [minTriplesLen]byte

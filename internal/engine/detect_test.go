@@ -230,10 +230,10 @@ var otherEngine = map[string]string{
 	"926-vllm-lora-lm-head-unsupported-weight-glued-line.log": VLLM,
 	"987-vllm-engine-core-nixl-ep-libcudart13-missing.log":    VLLM,
 	"849-benign-dynamo-vllm-worker-capturing-cudagraphs.log":  VLLM,
-	// Held out (heldout-16): vLLM's API server, engine-core, worker and
-	// journald lines (some around LMCache's own), ik_llama.cpp's context
-	// lines, Ollama's runner lines, Triton's TensorRT-LLM backend errors
-	// and TGI's launcher.
+	// heldout-16 (development since heldout-17), measured blind: vLLM's
+	// API server, engine-core, worker and journald lines (some around
+	// LMCache's own), ik_llama.cpp's context lines, Ollama's runner
+	// lines, Triton's TensorRT-LLM backend errors and TGI's launcher.
 	"1006-benign-vllm-eagle3-api-server-startup.log":                      VLLM,
 	"1007-lmcache-p2p-vllm-worker-indexerror.log":                         VLLM,
 	"1008-vllm-lmcache-rtx5090-engine-dead.log":                           VLLM,
@@ -250,6 +250,17 @@ var otherEngine = map[string]string{
 	"1036-vllm-engine-core-ray-oom-top-memory-users.log":                  VLLM,
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log":        TGI,
 	"1041-triton-trtllm-tllm-exception-gpt-attention-assert-backtick.log": TRTLLM,
+	// Held out (heldout-17): vLLM's engine and worker lines, Triton's model
+	// status line, LMDeploy's logger, TensorRT-LLM's rank lines,
+	// llama.cpp's loader lines and Ollama's scheduler lines.
+	"1103-vllm-lmcache-v0-error-in-model-execution-assert.log":            VLLM,
+	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log":    Triton,
+	"1114-benign-lmdeploy-ascend-weights-hccl-gather-warning-uvicorn.log": LMDeploy,
+	"1116-openrlhf-ray-vllm-llmengine-no-model-executor.log":              VLLM,
+	"1120-trtllm-flashinfer-rmsnorm-no-kernel-image-executor-rank6.log":   TRTLLM,
+	"1121-docker-model-runner-llamacpp-unknown-architecture-qwen35.log":   LlamaCPP,
+	"1124-benign-vllm-v0-workers-load-weights-capture-notice.log":         VLLM,
+	"1135-ollama-error-loading-llama-server-exit-status-2-vram-warn.log":  Ollama,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

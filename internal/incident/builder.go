@@ -2,6 +2,7 @@ package incident
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -38,7 +39,10 @@ type Builder struct {
 
 	alert sinks.Alert // the one Finish is applied to
 	rooms rankRooms   // the Ranks of the alerts built
-	ranks map[entry.Ranks]string
+	// fpText is the room of the fingerprints' text of the alerts built,
+	// fpsPerBlock of them in one allocation (see fingerprintText).
+	fpText []byte
+	ranks  map[entry.Ranks]string
 	// byOrdinal remembers the fingerprint of each record's incident, with
 	// the source key it was made for, at the record's place in its
 	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
@@ -91,12 +95,19 @@ const maxRemembered = 4096
 // then: the occurrence must be observed (or completed) before the
 // Builder's next call, while they are valid, and it panics if not.
 func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
+	var o Occurrence
+	b.OccurrenceTo(&o, e, d, src, readTime)
+	return o
+}
+
+// OccurrenceTo is Occurrence made in *o, for ObserveByRef: no copy of the
+// occurrence is made on the way.
+func (b *Builder) OccurrenceTo(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
-	o := occurrenceOf(e, d, src, readTime, b.rank(e))
+	occurrenceInto(o, e, d, src, readTime, b.rank(e))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
-	return o
 }
 
 // fingerprint is fingerprintInto(out, key, sourceKey), remembered when
@@ -176,6 +187,25 @@ func (b *Builder) rank(e *entry.Entry) string {
 	return r
 }
 
+// fpsPerBlock is how many fingerprints' text share one allocation of a
+// Builder's: 256 bytes, which stay while any of their incidents does.
+const fpsPerBlock = 16
+
+// fingerprintText is string(fp[:]) in the room of b.fpText: an alert built
+// for a new incident needs its fingerprint as text (the incident's key),
+// and one allocation for each would be most of what a new incident
+// allocates but the incident itself. The bytes handed out are never
+// written again.
+func (b *Builder) fingerprintText(fp *[16]byte) string {
+	if len(b.fpText) < len(fp) {
+		b.fpText = make([]byte, len(fp)*fpsPerBlock)
+	}
+	s := b.fpText[:len(fp):len(fp)]
+	b.fpText = b.fpText[len(fp):]
+	copy(s, fp[:])
+	return unsafe.String(&s[0], len(s))
+}
+
 // Complete builds the rest of o's alert, when a Builder left it to build,
 // and applies the Builder's Finish to it. The Grouper calls it where it
 // needs the alert; a caller that reads o's Alert beyond its fingerprint
@@ -190,7 +220,7 @@ func (o *Occurrence) Complete() {
 		panic("incident: an occurrence completed after its Builder's next call")
 	}
 	o.lazy = nil
-	o.Alert.Fingerprint = string(o.fp[:])
+	o.Alert.Fingerprint = b.fingerprintText(&o.fp)
 	if b.Own != nil {
 		b.Own()
 	}

@@ -130,6 +130,11 @@ func sourceTree(line string) string {
 	if len(line) > maxTreeScan {
 		line = line[:maxTreeScan]
 	}
+	if !dotCOrH(line) {
+		// Every extension below starts ".c" or ".h": most lines have
+		// neither, and are read once rather than once an extension.
+		return ""
+	}
 	for _, ext := range [...]string{".cpp:", ".cc:", ".cu:", ".cuh:", ".c:", ".h:", ".hpp:", ".cxx:"} {
 		i := strings.Index(line, ext)
 		if i < 0 {
@@ -146,6 +151,20 @@ func sourceTree(line string) string {
 		return dirs[0] + "/" + dirs[1]
 	}
 	return ""
+}
+
+// dotCOrH reports whether s holds ".c" or ".h".
+func dotCOrH(s string) bool {
+	for {
+		i := strings.IndexByte(s, '.')
+		if i < 0 || i+1 >= len(s) {
+			return false
+		}
+		if c := s[i+1]; c == 'c' || c == 'h' {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // pathByte reports whether c may be part of a source file's path.

@@ -83,6 +83,9 @@ func TestSourceTree(t *testing.T) {
 		"E0601 12:00:01.000001 123 transfer_engine.cpp:305] Failed":      "",
 		"src/qp.cpp:88: status: 12":                                      "",
 		`File "/srv/app/worker.py", line 12, in run`:                     "",
+		"version 1.2.3 of a/b/c/kernel.cuh:9":                            "a/b",
+		"ends in a dot.":                                                 "",
+		"x/y/z/mem.h":                                                    "",
 	} {
 		if got := sourceTree(line); got != want {
 			t.Errorf("sourceTree(%q) = %q, want %q", line, got, want)

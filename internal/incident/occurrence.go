@@ -153,31 +153,31 @@ func (s Source) Identity() string {
 // FromDiagnosis builds the occurrence for one diagnosed entry. readTime
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
-	o := occurrenceOf(e, d, src, readTime, RankOf(e))
+	var o Occurrence
+	occurrenceInto(&o, e, d, src, readTime, RankOf(e))
 	o.Alert.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.buildAlert(e, d, src, nil)
 	return o
 }
 
-// occurrenceOf is the occurrence of a diagnosed entry but its alert, of
-// which it fills what the grouper reads before it needs the whole one
-// (see Occurrence.Complete): the record's id, role and severity. The
-// caller sets the fingerprint.
-func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank string) Occurrence {
+// occurrenceInto makes *o the occurrence of a diagnosed entry but its
+// alert, of which it fills what the grouper reads before it needs the
+// whole one (see Occurrence.Complete): the record's id, role and
+// severity. The caller sets the fingerprint. In place, since an
+// Occurrence is over a kilobyte.
+func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank string) {
 	when, timed := e.Time, !e.Time.IsZero()
 	if !timed {
 		when = readTime
 	}
-	o := Occurrence{
-		Key:       d.Key,
-		SourceKey: src.Identity(),
-		Time:      when,
-		Timed:     timed,
-		Borrowed:  timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line)),
-		Guessed:   timed && e.TimeGuessed,
-		Scope:     ScopeOf(src),
-		Rank:      rank,
-	}
+	// Cleared, then filled: a composite literal would be made aside and
+	// copied over.
+	*o = Occurrence{}
+	o.Key, o.SourceKey = d.Key, src.Identity()
+	o.Time, o.Timed = when, timed
+	o.Borrowed = timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line))
+	o.Guessed = timed && e.TimeGuessed
+	o.Scope, o.Rank = ScopeOf(src), rank
 	r := &o.Alert.Record
 	if d.Cause != nil {
 		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)
@@ -212,7 +212,6 @@ func occurrenceOf(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime ti
 		o.NativeKind = nativeKind(e)
 	}
 	o.Offset, o.EndOffset = e.FirstOffset, max(e.LastOffset, e.FirstOffset)
-	return o
 }
 
 // rankRooms hands out the room of alerts' Ranks, and their alertParts,
@@ -262,7 +261,7 @@ type alertParts struct {
 	ranks     [4]string
 }
 
-// buildAlert builds o's whole alert (occurrenceOf made the rest of o, and
+// buildAlert builds o's whole alert (occurrenceInto made the rest of o, and
 // the alert's fingerprint).
 //
 // rooms, when not nil, gives the room of Ranks and the alertParts (a
@@ -459,7 +458,9 @@ func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 	case analysis.SignalLevel:
 		return e.Traceback == nil || e.Traceback.Bare
 	case analysis.SignalException:
-		return e.Traceback != nil && e.Traceback.Bare
+		// An exception line alone after its traceback's lines, logged
+		// one record a line (d.Split), ends a traceback.
+		return e.Traceback != nil && e.Traceback.Bare && !d.Split
 	case analysis.SignalNative:
 		// A native line no record names that its library logs as a
 		// warning (NCCL WARN, UCX WARN): around a named cause it is the

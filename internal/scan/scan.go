@@ -212,6 +212,9 @@ type inputScan struct {
 	patternErrs map[string]string
 	occ         incident.Builder
 	de          *stream.Entry // the failure being recorded
+	// o is the occurrence of the failure being recorded, made in place
+	// and observed by pointer (an Occurrence is over a kilobyte).
+	o incident.Occurrence
 	// restarted are the incidents closed by a restart of the server
 	// (Grouper.Restarted): kept apart, since one of the same fingerprint
 	// after it is another incident.
@@ -256,7 +259,8 @@ func (p *inputScan) failure(de *stream.Entry) {
 	// The occurrence's alert is built only if the grouper needs it: a
 	// repeat of an open incident does not.
 	p.de = de
-	*p.evicted = append(*p.evicted, p.g.Observe(p.occ.Occurrence(de.Entry, d, src, now), now)...)
+	p.occ.OccurrenceTo(&p.o, de.Entry, d, src, now)
+	*p.evicted = append(*p.evicted, p.g.ObserveByRef(&p.o, now)...)
 	p.count.update(p.g, *p.evicted)
 }
 

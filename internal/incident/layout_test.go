@@ -1,0 +1,34 @@
+package incident
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestGroupLayout keeps what a repeat of an incident reads of its group
+// in the group's first two cache lines and the alert's start on the
+// third (see group): a field added before Alert, or one of these moved
+// past it, fails here rather than slowing every repeat unseen.
+func TestGroupLayout(t *testing.T) {
+	var gr group
+	if off := unsafe.Offsetof(gr.Alert); off != 128 {
+		t.Errorf("group.Alert at %d bytes, want 128", off)
+	}
+	for name, end := range map[string]uintptr{
+		"id":          unsafe.Offsetof(gr.id) + unsafe.Sizeof(gr.id),
+		"slot":        unsafe.Offsetof(gr.slot) + unsafe.Sizeof(gr.slot),
+		"busy":        unsafe.Offsetof(gr.busy) + 1,
+		"Settling":    unsafe.Offsetof(gr.Settling) + 1,
+		"LateContext": unsafe.Offsetof(gr.LateContext) + 1,
+		"seen":        unsafe.Offsetof(gr.seen) + unsafe.Sizeof(gr.seen),
+		"owner":       unsafe.Offsetof(gr.owner) + unsafe.Sizeof(gr.owner),
+		"Off":         unsafe.Offsetof(gr.Off) + unsafe.Sizeof(gr.Off),
+		"End":         unsafe.Offsetof(gr.End) + unsafe.Sizeof(gr.End),
+		"LastSeen":    unsafe.Offsetof(gr.LastSeen) + unsafe.Sizeof(gr.LastSeen),
+		"Last":        unsafe.Offsetof(gr.Last) + unsafe.Sizeof(gr.Last),
+	} {
+		if end > 128 {
+			t.Errorf("group.%s ends at %d bytes, past the first two cache lines", name, end)
+		}
+	}
+}
