@@ -24,6 +24,8 @@ func TestAssemblerRejoinsParenSpaceRest(t *testing.T) {
 			"vendor err 129 (Send Recv) localGid"},
 		{"behind a collector's prefix", "sglang-1  | [2026-12-06 18:42:43,046 E 1 1] (raylet) node_manager.cc:3007: 2 Workers (tasks /\nsglang-1  |  actors) killed due to memory pressure (OOM)", 1,
 			"(tasks / actors) killed"},
+		{"behind torchrun's rank prefix, which takes the space", "[rank0]:[2026-12-06 18:42:43,046 E 1 1] (raylet) node_manager.cc:3007: 2 Workers (tasks /\n[rank0]: actors) killed due to memory pressure (OOM)", 1,
+			"(tasks / actors) killed"},
 		{"one blank line of a double-spaced paste", "[2026-12-06 18:42:43,046 E 1 1] (raylet) node_manager.cc:3007: 2 Workers (tasks /\n\n actors) killed due to memory pressure (OOM)\n\n(raylet)\n", 0,
 			"(tasks / actors) killed"},
 		// Near misses.

@@ -477,6 +477,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// piece of the line a word wrap is breaking.
 		return false
 	}
+	if last := a.kept.last(); c.s != "" && c.s[0] != ' ' && strings.HasSuffix(c.prefix, " ") && a.spacing.real(p.blanks) == 0 &&
+		isParenRestAfterSpace(last, c.s) {
+		// The space a cut left before the rest went with the line's
+		// prefix ("[rank0]: actors) killed due to ..."): joined with it.
+		return a.joinSep(l, c, " ")
+	}
 	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isLocationRest(last, c.s) {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
@@ -1060,13 +1066,20 @@ func isParenRest(prev, next string) bool {
 // next no traceback or exception line. The shape is told across one blank
 // line at a stream's start, before a double-spaced paste is (spacing).
 func isParenSpaceRest(prev, next string) bool {
-	if len(prev) < minParenPrev || len(next) < 3 || next[0] != ' ' || !isLetter(next[1]) && !isDigit(next[1]) || !parenGoesOn(prev, next[1:]) {
+	return len(next) >= 3 && next[0] == ' ' && isParenRestAfterSpace(prev, next[1:])
+}
+
+// isParenRestAfterSpace is isParenSpaceRest of rest, next without its
+// leading space: a prefix that takes the one space after it ("[rank0]: ")
+// took the space the cut left.
+func isParenRestAfterSpace(prev, rest string) bool {
+	if len(prev) < minParenPrev || len(rest) < 2 || !isLetter(rest[0]) && !isDigit(rest[0]) || !parenGoesOn(prev, rest) {
 		return false
 	}
-	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) || isWarningLine(next[1:]) {
+	if isFrameLine(prev) || isFrameLine(rest) || isTracebackLine(rest) || isWarningLine(rest) {
 		return false
 	}
-	_, _, ok := parseExceptionAnyQuote(next[1:])
+	_, _, ok := parseExceptionAnyQuote(rest)
 	return !ok
 }
 
