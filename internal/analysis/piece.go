@@ -272,7 +272,10 @@ func announcesError(line string) bool {
 				rest := strings.TrimLeft(s[i+len(p):], " ")
 				return rest == "" || rest == ":" || rest == "." || strings.HasPrefix(rest, "while ") && strings.HasSuffix(rest, ":")
 			}
-			return true
+			// What the phrase is about, not an error's own text after
+			// it ("Uncaught exception in main: ValueError: ...").
+			rest := s[i+len(p):]
+			return !strings.Contains(rest, "error: ") && !strings.Contains(rest, "exception: ")
 		}
 	}
 	return false

@@ -102,6 +102,8 @@ func TestAnnouncesError(t *testing.T) {
 		"Configuration:",
 		"Error in request 'abc':",
 		"EngineCore encountered a fatal error: CUDA out of memory",
+		"Uncaught exception in main loop: ValueError: bad shape",
+		"Exception in callback _run(): RuntimeError: loop closed",
 		"Method Prefill encountered an error. Shard 1 exited with signal 9",
 	}
 	for _, e := range errors {
