@@ -35,7 +35,7 @@ func pointsOnly(msg string) bool {
 	if strings.IndexByte(strings.TrimRight(msg, "\r\n"), '\n') < 0 && announcesError(msg) {
 		return true
 	}
-	n := 0
+	n, pieces := 0, 0
 	for line := range strings.Lines(msg) {
 		if n++; n > maxPieceLines {
 			return false
@@ -47,8 +47,9 @@ func pointsOnly(msg string) bool {
 		if !tracebackPiece(line) && (n > 1 || !tracebackPiece(afterName(line))) {
 			return false
 		}
+		pieces++
 	}
-	return n > 0
+	return pieces > 0
 }
 
 // afterName is line without its first word when a space follows it: a
@@ -114,8 +115,19 @@ var statementKeywords = [...]string{
 // (", "model.load_weights(", "param = params_dict[name]"). A sentence's
 // words are followed by a space and another word.
 func sourceStatement(t string) bool {
+	if t = strings.TrimRight(t, " \t\r"); t == "raise" {
+		// A bare re-raise.
+		return true
+	}
 	for _, k := range statementKeywords {
 		if rest, ok := strings.CutPrefix(t, k); ok && rest != "" && (rest[0] == ' ' || rest[0] == '(' || rest[0] == ':') {
+			switch k {
+			case "raise", "return", "await", "yield", "del":
+				if oneName(strings.TrimLeft(rest, " ")) {
+					// "raise e", "return out": a name alone.
+					return true
+				}
+			}
 			return codeAfterKeyword(rest)
 		}
 	}
@@ -156,6 +168,21 @@ func sourceStatement(t string) bool {
 		}
 	}
 	return false
+}
+
+// oneName reports whether s is one lower-case Python name ("e", "out",
+// "loaded_weight"), as a statement's operand is and a sentence's next word
+// after a keyword rarely is alone.
+func oneName(s string) bool {
+	if s == "" || !('a' <= s[0] && s[0] <= 'z' || s[0] == '_') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // codeAfterKeyword reports whether rest, what follows a keyword that may

@@ -22,6 +22,9 @@ func TestTracebackPieces(t *testing.T) {
 		"    if self.server_args.enable_dp_attention:",
 		"    from sgl_kernel import flash_ops",
 		"    self.counter += 1",
+		"    raise",
+		"    raise e",
+		"    return out",
 		"                          ~~~~~~~~~~~~~~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^",
 		"           ^^^^^^^^^^^^^^^^^^^^^",
 		"~~~~~~~~~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^",
@@ -44,6 +47,8 @@ func TestTracebackPieces(t *testing.T) {
 		"    while loading the model",
 		"raise the limit with --max-model-len",
 		"    return code 1",
+		"    raise the limit",
+		"    Return",
 		"    Error: invalid value",
 		"    max_model_len: 4096",
 		"    2025-06-01 12:00:01",
@@ -52,6 +57,8 @@ func TestTracebackPieces(t *testing.T) {
 		"~~",
 		"---------------------",
 		"",
+		"   ",
+		"\n\n",
 	}
 	for _, p := range prose {
 		if pointsOnly(p) {
