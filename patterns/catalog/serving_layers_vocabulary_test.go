@@ -29,6 +29,7 @@ func TestServingLayerVocabularies(t *testing.T) {
 		torchrunSummary,
 		ggmlROCm(),
 		ggmlCUDA(),
+		gatewayClients,
 	})
 }
 
@@ -290,6 +291,30 @@ func ggmlCUDA() vocabulary {
 		}
 	}
 	return v
+}
+
+// gatewayClients are the failures the clients in front of a server report
+// for it, the openai SDK's and LiteLLM's wrapping of it ('litellm.<Error>:
+// OpenAIException - ...'): a server that cannot be reached or answers too
+// late, a request it refuses, and the server's own reason when the body
+// carries one.
+var gatewayClients = vocabulary{
+	name: "gateway clients (openai SDK, LiteLLM)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "2026-05-28 00:11:09,123 - LiteLLM Router:ERROR: router.py:2871 - %s"},
+	},
+	terms: []vocabTerm{
+		{"openai.APIConnectionError: Connection error.", "", "", "http-upstream-connect-failed"},
+		{"litellm.exceptions.APIConnectionError: litellm.APIConnectionError: OpenAIException - Connection error.", "", "", "http-upstream-connect-failed"},
+		{"openai.APITimeoutError: Request timed out.", "", "", "http-client-read-timeout"},
+		{"litellm.Timeout: APITimeoutError - Request timed out. Error_str: Request timed out.", "", "", "http-client-read-timeout"},
+		{"litellm.InternalServerError: InternalServerError: OpenAIException - Error code: 500 - {'object': 'error', 'message': 'Internal server error', 'type': 'InternalServerError', 'param': None, 'code': 500}", "", "", "http-client-server-error-status"},
+		{"litellm.exceptions.NotFoundError: litellm.NotFoundError: OpenAIException - Error code: 404 - {'object': 'error', 'message': 'The model `qwen3` does not exist.', 'type': 'NotFoundError', 'param': None, 'code': 404}", "", "", "http-client-request-rejected"},
+		{"openai.InternalServerError: Error code: 502 - {'error': 'unable to start process: health check timed out after 120s'}", "", "", "llama-swap-health-check-timeout"},
+		{"litellm.BadRequestError: OpenAIException - Error code: 400 - {'object': 'error', 'message': '400', 'type': 'Failed to parse fc related info to json format!', 'param': None, 'code': 400}", "", "", "tool-call-parse-failed"},
+		{"2026-05-28 00:11:09 - LiteLLM Proxy:INFO: proxy_server.py:1981 - POST /v1/chat/completions 200", "", "", ""},
+	},
 }
 
 // servingLayerExamples are lines of the records the serving-layer
