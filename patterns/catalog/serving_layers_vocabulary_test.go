@@ -231,6 +231,9 @@ var flashinferChecks = vocabulary{
 		{"Expect (32 <= headDim <= 1024), got headDimPerCtaV=16, headDimQk=16, headDimV=16", "", "", "flashinfer-unsupported-kernel-config"},
 		{"Expect (32 <= headDim <= 2048) && (numTokensPerPage <= 128), got headDimPerCtaV=256, headDimQk=256, headDimV=256, numTokensPerPage=544", "", "", "flashinfer-unsupported-kernel-config"},
 		{"The numTokensPerPage must be 0 or power of 2.", "", "", "flashinfer-unsupported-kernel-config"},
+		{"Buffer overflow when allocating memory for batch_prefill_tmp_v with size 283115520 and alignment 16, but only 268435456 bytes available in AlignedAllocator. Increase the workspace buffer size.", "", "", "flashinfer-workspace-too-small"},
+		{"Failed to allocate memory for batch_prefill_tmp_v with size 458752000 and alignment 16 in AlignedAllocator", "", "", "flashinfer-workspace-too-small"},
+		{"Out of workspace memory in AlignedAlloactor", "", "", "flashinfer-workspace-too-small"},
 		{"Invalid configuration: max_batch_size must be positive", "", "", ""},
 	},
 }
@@ -320,6 +323,13 @@ var gatewayClients = vocabulary{
 // servingLayerExamples are lines of the records the serving-layer
 // vocabularies added, with the near misses each must leave alone.
 var servingLayerExamples = map[string]example{
+	"flashinfer-workspace-too-small": {
+		match: []string{
+			"RuntimeError: Failed to allocate memory for batch_prefill_tmp_v with size 458752000 and alignment 16 in AlignedAllocator",
+			"site-packages/flashinfer/data/include/flashinfer/allocator.h:49: Buffer overflow when allocating memory for batch_prefill_tmp_v with size 283115520 and alignment 16, but only 268435456 bytes available in AlignedAllocator. Increase the workspace buffer size.",
+		},
+		miss: []string{"[2026-05-28 00:11:09] Using FlashInfer workspace of 384 MiB", "AlignedAllocator::aligned_alloc cannot return a pointer in counting mode for batch_prefill_tmp_v"},
+	},
 	"llama-swap-health-check-timeout": {
 		match: []string{
 			"unable to start process: health check failed after 15s",
