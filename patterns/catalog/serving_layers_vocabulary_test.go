@@ -102,6 +102,9 @@ var ollamaServerErrors = vocabulary{
 		{"error reading llama-server response: unexpected EOF", "", "", "ollama-runner-connection-lost"},
 		{`health resp: Get "http://127.0.0.1:40123/health": dial tcp 127.0.0.1:40123: connect: connection refused`, "", "", "ollama-runner-connection-lost"},
 		{"timed out waiting for llama runner to start - progress 0.95 - ", "", "", "ollama-timed-out-waiting-for-runner"},
+		{"an error was encountered while running the model: unexpected EOF", "", "", "ollama-runner-terminated"},
+		{"an error was encountered while running the model: GGML_ASSERT(ggml_nelements(a) == ne0*ne1) failed", "", "", "ggml-assert-failed"},
+		{"unable to load model: /root/.ollama/models/blobs/sha256-3f2a9c0e", "", "", "ollama-model-incompatible-version"},
 	},
 }
 
