@@ -104,7 +104,7 @@ var ollamaServerErrors = vocabulary{
 		{"timed out waiting for llama runner to start - progress 0.95 - ", "", "", "ollama-timed-out-waiting-for-runner"},
 		{"an error was encountered while running the model: unexpected EOF", "", "", "ollama-runner-terminated"},
 		{"an error was encountered while running the model: GGML_ASSERT(ggml_nelements(a) == ne0*ne1) failed", "", "", "ggml-assert-failed"},
-		{"unable to load model: /root/.ollama/models/blobs/sha256-3f2a9c0e", "", "", "ollama-model-incompatible-version"},
+		{"panic: unable to load model: /root/.ollama/models/blobs/sha256-3f2a9c0e", "", "", "ollama-runner-terminated"},
 	},
 }
 
