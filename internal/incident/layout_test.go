@@ -6,13 +6,14 @@ import (
 )
 
 // TestGroupLayout keeps what a repeat of an incident reads of its group
-// in the group's first two cache lines and the alert's start on the
-// third (see group): a field added before Alert, or one of these moved
-// past it, fails here rather than slowing every repeat unseen.
+// in the group's first two cache lines, what a burst is read from in the
+// third, and the alert's start on the fourth (see group): a field added
+// before Alert, or one of these moved past it, fails here rather than
+// slowing every repeat unseen.
 func TestGroupLayout(t *testing.T) {
 	var gr group
-	if off := unsafe.Offsetof(gr.Alert); off != 128 {
-		t.Errorf("group.Alert at %d bytes, want 128", off)
+	if off := unsafe.Offsetof(gr.Alert); off != 192 {
+		t.Errorf("group.Alert at %d bytes, want 192", off)
 	}
 	for name, end := range map[string]uintptr{
 		"id":          unsafe.Offsetof(gr.id) + unsafe.Sizeof(gr.id),
@@ -29,6 +30,16 @@ func TestGroupLayout(t *testing.T) {
 	} {
 		if end > 128 {
 			t.Errorf("group.%s ends at %d bytes, past the first two cache lines", name, end)
+		}
+	}
+	for name, field := range map[string][2]uintptr{
+		"At":       {unsafe.Offsetof(gr.At), unsafe.Sizeof(gr.At)},
+		"Scope":    {unsafe.Offsetof(gr.Scope), unsafe.Sizeof(gr.Scope)},
+		"Source":   {unsafe.Offsetof(gr.Source), unsafe.Sizeof(gr.Source)},
+		"Borrowed": {unsafe.Offsetof(gr.Borrowed), 1},
+	} {
+		if field[0] < 128 || field[0]+field[1] > 192 {
+			t.Errorf("group.%s at %d bytes, outside the third cache line", name, field[0])
 		}
 	}
 }
