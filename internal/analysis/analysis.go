@@ -93,6 +93,12 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
+	// Split marks an exception line no record names printed alone right
+	// after its traceback's own lines, which its logger wrote as records
+	// of their own (a frame, a source or caret line; see piece.go): the
+	// end of a traceback, a failure in its own right, not a lone line
+	// that only says something failed. Set by AnalyzeStream.
+	Split bool
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.
 	PatternErrors []matcher.PatternError
@@ -511,6 +517,15 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// The header of a thread's exception whose traceback is
 			// cut or in another entry: where, not what.
 			d.Fragment = true
+		}
+		if sig == SignalLevel && e.Traceback == nil && len(d.Context) == 0 && pointsOnly(e.Message) {
+			// A traceback's frame, source or caret line logged as a
+			// record of its own, or a line announcing the error
+			// printed after it (piece.go): it points at the failure,
+			// which its neighbours state. Around it, it is their
+			// context; alone it is still alerted.
+			d.Fragment = true
+			d.Role = patterns.RoleConsequence
 		}
 		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG") {
 			// A routine line's report of another component's death

@@ -9,6 +9,7 @@ import (
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/internal/textbuf"
 	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // MaxStackFrames bounds the hung thread's frames a diagnosis carries.
@@ -43,6 +44,10 @@ type Stream struct {
 	// it (see futureException); "" when it named none. The message is
 	// bounded by maxSaid.
 	futureType, futureMsg string
+	// piece says the previous entry was a traceback's frame, source or
+	// caret line logged at a failure's level as a record of its own (see
+	// piece.go): an exception line alone after it ends that traceback.
+	piece bool
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -61,6 +66,8 @@ func (st *Stream) note(e *entry.Entry) {
 			st.infoThread = append(st.infoThread, id...)
 		}
 	}
+	st.piece = e.Traceback == nil && e.Native == "" && levelSeverity(e.Level).Rank() >= patterns.SeverityError.Rank() &&
+		!announcesError(e.Message) && pointsOnly(e.Message)
 	st.futureType, st.futureMsg = "", ""
 	if m := e.Message; m != "" && (m[0] == 'f' || m[0] == 'T' || m[0] == 'F') && // the first bytes of the lines below: most messages start otherwise
 		(strings.HasPrefix(m, futureMarker) || strings.HasSuffix(FirstLine(m), neverRetrieved)) {
@@ -157,7 +164,13 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 	if ok && len(st.infoThread) > 0 && routineCandidate(d, e) && glogThread(e.Text) == string(st.infoThread) {
 		d.Routine = true
 	}
-	if ok && d.Fragment && d.Cause == nil && len(d.Context) == 0 && len(st.said) > 0 {
+	if ok && st.piece && d.Cause == nil && d.Signal == SignalException && e.Traceback != nil && e.Traceback.Bare {
+		// The exception line after its traceback's lines, each logged
+		// as a record of its own (piece.go).
+		d.Split = true
+	}
+	if ok && d.Fragment && d.Cause == nil && len(d.Context) == 0 && len(st.said) > 0 &&
+		(e.Traceback != nil || d.Role != patterns.RoleConsequence) {
 		// logger.exception's message, then its traceback cut before
 		// the exception line: the message says what failed.
 		d.Headline = string(st.said)

@@ -418,6 +418,13 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	} else {
 		keep = a.opt.Reuse
 	}
+	if !isSGLangStart(text) && cut == 0 {
+		// (sglang's records are one line each; the routine line
+		// takes this one test.)
+		if i := escapedNewline(text); i >= 0 {
+			return a.pushEscapedLines(l, text, i)
+		}
+	}
 	base, start, end := wrapperSpan(text)
 	if n := a.lead.strip(base[start:end]); n > 0 {
 		start += n
@@ -464,6 +471,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	}
 	a.lines++
 	a.spacing.line()
+	a.width.observe(len(l.Text) + l.Framing)
 	ref, near := a.reference(l.Time)
 	// Push's own, reused: clearing a classified for every line cost more
 	// than the fields classify sets.
@@ -636,6 +644,111 @@ func (a *Assembler) pushGlued(l *Line, own, first, rest string, n int) []Entry {
 		rest, n = next, nn
 	}
 	return a.out
+}
+
+// pushEscapedLines reads a line that holds a whole multi-line record
+// whose newlines a shipper escaped (escapedNewline; rsyslog's "#012"):
+// the part before the first escape is pushed as the line, and every
+// later part is taken into the entry it went in as a line of its own, a
+// record's traceback, frame by frame, as the writer printed it. One
+// physical line stays in one entry, as with a relay's glued lines
+// (pushGlued). Escapes right after the line's wrappers (a message that
+// opens with a newline) are dropped first.
+func (a *Assembler) pushEscapedLines(l *Line, text string, i int) []Entry {
+	for k := 0; k < maxEscapedLines && i >= 0; k++ {
+		base, start, end := wrapperSpan(text[:i])
+		if !isBlank(base[start:end]) {
+			break
+		}
+		text = text[:i] + text[i+len(escapedLF):]
+		i = escapedNewline(text)
+	}
+	if i < 0 {
+		f := *l
+		f.Text = text
+		return a.PushLine(&f)
+	}
+	f := *l
+	f.Text = text[:i]
+	a.PushLine(&f)
+	p := &a.cur
+	rest := text[i+len(escapedLF):]
+	for k := 0; k < maxEscapedLines && p.active && p.kind != kindBlank; k++ {
+		piece, more := rest, ""
+		if j := strings.Index(rest, escapedLF); j >= 0 {
+			piece, more = rest[:j], rest[j+len(escapedLF):]
+		}
+		base, start, end := wrapperSpan(piece)
+		if s := base[start:end]; isBlank(s) {
+			p.blanks++
+		} else {
+			if a.opt.Reuse {
+				s = a.arena.keep(s) // the caller may overwrite the line
+			}
+			for ; p.blanks > 0; p.blanks-- {
+				a.kept.add("")
+			}
+			a.kept.add(s)
+			p.colon = endsWithColon(s)
+			p.nccl = ncclNext(a.ncclState(), s)
+			a.advance(s)
+			a.noteBare(s)
+			p.lastLen = len(s)
+		}
+		if more == "" {
+			break
+		}
+		rest = more
+	}
+	p.blanks = 0 // the record's own trailing newline
+	return a.out
+}
+
+// escapedLF is a newline as rsyslog escapes it inside a message
+// ($EscapeControlCharactersOnReceive, its default): "#" and the octal
+// code. A Python logger sending a record with its traceback to syslog
+// (SysLogHandler, or journald forwarding to rsyslog) arrives as one line,
+// "...exception:#012Traceback (most recent call last):#012  File ...".
+const escapedLF = "#012"
+
+// maxEscapedLines bounds the parts read out of one line; the kept lines'
+// own bounds cut what a part adds beyond them.
+const maxEscapedLines = 4096
+
+// escapedNewline returns the index of the first escaped newline in s that
+// parts two lines of a record, or -1: rsyslog's "#012", not inside a
+// longer number ("#01234"), and a record's: the line holds another one,
+// or the part after it is a traceback's line (its header, a frame) or an
+// exception line. A number written "#012" once ("item #012 of 100") is
+// text.
+func escapedNewline(s string) int {
+	first := -1
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], escapedLF)
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + len(escapedLF)
+		if j := from; j+1 < len(s) && isDigit(s[j]) && isDigit(s[j+1]) {
+			continue // "#01234": a number
+		}
+		if first >= 0 {
+			return first // a second: a record's lines
+		}
+		first = i
+	}
+	if first < 0 {
+		return -1
+	}
+	next := s[first+len(escapedLF):]
+	if isTracebackLine(next) || isFrameLine(next) {
+		return first
+	}
+	if _, _, ok := parseExceptionAnyQuote(next); ok {
+		return first
+	}
+	return -1
 }
 
 // take adds the non-blank line s to the pending entry, after the blank
@@ -934,6 +1047,7 @@ func isSGLangFormat(f Format) bool {
 // pushBlank handles a line with nothing but wrappers and white space.
 func (a *Assembler) pushBlank(l *Line, prefix string, cut int) {
 	a.spacing.blank()
+	a.width.gap()
 	if a.cur.active {
 		a.cur.blanks++
 	}
@@ -1317,8 +1431,10 @@ func (a *Assembler) continues(c *classified) bool {
 	// A first line that announces what follows ("Exception in
 	// ModelRpcClient:", "ImportError: ") and one blank line: the start of
 	// a paste whose doubled spacing is not recognised yet, not the end
-	// of the record.
-	announced := p.blanks == 1 && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
+	// of the record; or one blank line of the log in a paste that
+	// doubled it (three, TGI's relayed shard stderr pasted
+	// double-spaced).
+	announced := (p.blanks == 1 || blanks == 1) && a.kept.count() == 1 && p.kind != kindNative && !p.hasTB &&
 		(p.colon || messageFollows(p.msg))
 	if announced && !p.st.sglang() && isTracebackLine(s) && !isNCCLMessage(p.msg) {
 		return true

@@ -243,7 +243,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -252,6 +252,42 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
 		return false
+	}
+	return true
+}
+
+// urlGoesOn reports whether a break fell inside a URL that prev's last
+// token tok opens (a scheme, "://" and no space after it) and w, the
+// rest's first word, carries on to the colon the message goes on after:
+// "...Cannot reach https://huggingface.co/api/models/meta-llama/Meta-
+// Llama-3.1-8B" and "-Instruct/tree/main?recursive=True&expand=False:
+// offline mode is enabled", `Get "https://registry-1.docker.io/v` and
+// `2/": net/http: request canceled`. The colon ends the URL, not a
+// writer's name.
+func urlGoesOn(tok, w string) bool {
+	i := strings.Index(tok, "://")
+	if i <= 0 {
+		return false
+	}
+	from := strings.LastIndexAny(tok[:i], "\"'(<[=") + 1
+	if from == i {
+		return false
+	}
+	for k := from; k < i; k++ {
+		if !isLetter(tok[k]) && tok[k] != '+' {
+			return false
+		}
+	}
+	body := strings.TrimRight(strings.TrimSuffix(w, ":"), "\"')>]")
+	if body == "" || strings.Contains(body, "://") || !strings.ContainsAny(body, "/?&=%#.") {
+		// A URL's rest goes on with its path, query or host; a word
+		// alone before a colon is a writer's name ("ninja:").
+		return false
+	}
+	for k := 0; k < len(body); k++ {
+		if c := body[k]; !isWordByte(c) && strings.IndexByte("-._~/?#@!$&*+,;=%:[]", c) < 0 {
+			return false
+		}
 	}
 	return true
 }
@@ -399,6 +435,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	if a.width.maxRaw >= minWrapWidth && a.width.prevRaw == a.width.maxRaw && p.blanks == 0 && a.width.noted != a.lines {
+		// (Most lines follow a shorter one and skip the call; a line
+		// asked twice is noted once.)
+		a.width.noted = a.lines
+		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -435,6 +477,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// piece of the line a word wrap is breaking.
 		return false
 	}
+	if last := a.kept.last(); c.s != "" && c.s[0] != ' ' && strings.HasSuffix(c.prefix, " ") && a.spacing.real(p.blanks) == 0 &&
+		isParenRestAfterSpace(last, c.s) {
+		// The space a cut left before the rest went with the line's
+		// prefix ("[rank0]: actors) killed due to ..."): joined with it.
+		return a.joinSep(l, c, " ")
+	}
 	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isLocationRest(last, c.s) {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
@@ -446,6 +494,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
+		(a.spacing.real(p.blanks) == 0 || p.blanks == 1 && a.spacing.seen <= spacedAfter) && isParenSpaceRest(last, c.s) ||
 		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
@@ -510,6 +559,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// cut inside a token too ("...(unknown)  r" and "aise"): the
 		// terminal's width, whatever the rest's one word says.
 		a.width.confirm(p.lastRaw)
+	case a.width.width == 0 && a.width.longest(p.lastRaw) && len(l.Text)+l.Framing <= p.lastRaw && isColumnBreak(prev, c.s) &&
+		!isWarningLine(prev):
+		// A line as long as the stream's longest, at which other lines
+		// were cut before (wrapWidth.longest), and a line after it that
+		// is none of its own by shape: the terminal's cut, wherever it
+		// fell ("...   0/2     Init:C" and "rashLoopBackOff   94
+		// 27d"; inside a table's padding, "...Running   14" and "
+		// 112d"). A Python warning's source line is its own.
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && len(l.Text) <= p.lastRaw &&
@@ -996,6 +1053,40 @@ func isParenRest(prev, next string) bool {
 	c := strings.IndexByte(next, ')')
 	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
 }
+
+// isParenSpaceRest reports whether next is the rest of prev that a cut
+// just before a space moved to a line of its own, inside a parenthesis
+// prev opened: next opens with that one space and a word, and
+// its first words close the parenthesis ("...2 Workers (tasks /" and "
+// actors) killed due to memory pressure (OOM), ..."; "...0 Workers crashed
+// (see" and " below) ..."). No line of its own opens with one space and
+// closes what it never opened, whatever the two lines' lengths (a
+// collector's prefix, or a placeholder a paste put into prev after the
+// cut, makes them disagree with the width). prev is no frame line and
+// next no traceback or exception line. The shape is told across one blank
+// line at a stream's start, before a double-spaced paste is (spacing).
+func isParenSpaceRest(prev, next string) bool {
+	return len(next) >= 3 && next[0] == ' ' && isParenRestAfterSpace(prev, next[1:])
+}
+
+// isParenRestAfterSpace is isParenSpaceRest of rest, next without its
+// leading space: a prefix that takes the one space after it ("[rank0]: ")
+// took the space the cut left.
+func isParenRestAfterSpace(prev, rest string) bool {
+	if len(prev) < minParenPrev || len(rest) < 2 || !isLetter(rest[0]) && !isDigit(rest[0]) || !parenGoesOn(prev, rest) {
+		return false
+	}
+	if isFrameLine(prev) || isFrameLine(rest) || isTracebackLine(rest) || isWarningLine(rest) {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(rest)
+	return !ok
+}
+
+// minParenPrev bounds the line isParenSpaceRest rejoins a rest to: a
+// line a cut broke holds a record's header and words before the
+// parenthesis.
+const minParenPrev = 40
 
 // maxLocationRest bounds the line isLocationRest reads.
 const maxLocationRest = 512

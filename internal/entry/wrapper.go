@@ -12,7 +12,8 @@ import (
 const maxWrapperPasses = 8
 
 // stripWrappers removes what log plumbing added around a line (SGLANG-LOGS.md
-// §10): ANSI colour codes anywhere, then stacked prefixes (collector and CI
+// §10): ANSI colour codes anywhere (also with their ESC spelled out as
+// text, escapes.go), then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, a code span opened
@@ -44,6 +45,14 @@ func wrapperSpan(s string) (base string, start, end int) {
 		}
 	}
 	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		if k, _ := nextSpelledCSI(s, 0); k >= 0 {
+			// A colour code whose ESC a shipper or a paste spelled
+			// out ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go). A
+			// line that opens as sglang's records do has none: sglang
+			// colours none, and a shipper's codes come before what
+			// it ships.
+			s = stripSpelledCSI(s)
+		}
 		start = wrapperPrefixesLen(s)
 	}
 	t := s[start:]

@@ -11,6 +11,73 @@ import "strings"
 type wrapWidth struct {
 	seen  int // the raw length of the line before the last confirmed break
 	width int // the learned width, 0 until known
+	// The stream's line lengths, which tell a terminal's width before
+	// the text around any break does (longest): the longest raw
+	// length so far and the last line's (0 after a blank line); how
+	// many lines at the longest length a shorter rest followed, and
+	// whether one of those cuts fell inside a token.
+	maxRaw, last, prevRaw, pieces int
+	inside                        bool
+	noted                         int64 // the line notePiece last read, by Assembler.lines
+}
+
+// minPieces is how many lines at a stream's longest length, each
+// followed by a shorter line that may be its rest, tell a terminal's
+// width (the pair read counted): a wrapped log has many, another log's
+// longest line seldom recurs with a header-less line after it, and a
+// table whose every line is as long has no shorter line after its rows.
+const minPieces = 3
+
+// observe notes a non-blank line of raw length n, before it is read.
+func (w *wrapWidth) observe(n int) {
+	w.prevRaw = w.last
+	if w.width > 0 && n > w.width {
+		// A line longer than the width: no terminal cut the stream
+		// at it (or no longer does), and a line as long is a line.
+		w.width, w.seen = 0, 0
+	}
+	if n > w.maxRaw {
+		// No line was cut at a width shorter than this one: the
+		// lines at the old longest length were no terminal's pieces.
+		w.maxRaw, w.pieces, w.inside = n, 0, false
+	}
+	w.last = n
+}
+
+// gap notes a blank line: a wrap leaves none between a line's pieces.
+func (w *wrapWidth) gap() { w.last = 0 }
+
+// notePiece notes next, a header-less line of raw length n read as a
+// possible rest of prev, the line just before it: a piece when prev is
+// at the stream's longest length, next shorter and no line of its own
+// by shape; cut inside a token when a letter goes on in lower case, a
+// capital with a capital, a digit with a digit or a run of spaces with
+// spaces ("...Runnin" and "g   14", "...RE" and "STARTS", "...05:4" and
+// "2:52", a table's padding).
+func (w *wrapWidth) notePiece(prev, next string, n int) {
+	if w.prevRaw != w.maxRaw || n >= w.maxRaw || w.maxRaw < minWrapWidth || w.pieces >= minPieces && w.inside ||
+		prev == "" || next == "" || !isColumnBreak(prev, next) {
+		return
+	}
+	if w.pieces < minPieces {
+		w.pieces++
+	}
+	p, c := prev[len(prev)-1], next[0]
+	if isLetter(p) && isLower(c) || isUpper(p) && isUpper(c) || isDigit(p) && isDigit(c) || p == ' ' && c == ' ' {
+		w.inside = true
+	}
+}
+
+// longest reports whether a line of raw length n, the line just before
+// the one read, is at the width a terminal hard-wrapped the stream at,
+// as its lengths tell it: n is the stream's longest length so far, at
+// least minWrapWidth, lines at it were followed by shorter rests at
+// least minPieces times (the pair read included), and one of those cuts
+// fell inside a token. Under a terminal's hard wrap no line is longer
+// than the width, and every line longer than it left a piece exactly as
+// long, most cut inside a word.
+func (w *wrapWidth) longest(n int) bool {
+	return n >= minWrapWidth && n == w.maxRaw && w.prevRaw == n && w.pieces >= minPieces && w.inside
 }
 
 // confirm notes a break isWrapBreak accepted after a line of raw length n.
@@ -40,6 +107,12 @@ func isColumnBreak(prev, next string) bool {
 	// A line that opens as prev did is a new line of the same shape: a
 	// record repeated, a progress bar redrawn.
 	if firstWord(prev) == firstWord(next) {
+		return false
+	}
+	if isIndented(next) && isWarningLine(prev) {
+		// The warnings module's second line, the source line it
+		// indents ("  warnings.warn("), after a warning as long as the
+		// width.
 		return false
 	}
 	_, _, ok := parseExceptionAnyQuote(next)

@@ -3,6 +3,7 @@ package incident
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
@@ -435,6 +436,7 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	// in the server's death is as severe as the death, so that a sink's
 	// min_severity does not hide the crash inside it.
 	gr.worsen(c.Record)
+	gr.cutFurther(c)
 	cs := gr.Alert.Consequences
 	i := slices.IndexFunc(cs, func(x sinks.Consequence) bool { return x.Fingerprint == c.Fingerprint })
 	if i < 0 {
@@ -465,6 +467,32 @@ func (gr *group) foldAlert(c *sinks.Alert, st *Stats) {
 	for _, r := range c.Ranks {
 		x.Ranks = addRank(x.Ranks, r)
 	}
+}
+
+// cutThen separates a cut traceback's text from the statement a later
+// piece of it says it was cut in (cutFurther).
+const cutThen = " … then "
+
+// cutFurther extends the text of gr, a traceback cut before its exception
+// line, with the source line c, one of its later lines that its logger
+// wrote as a record of its own (analysis.SourceLinePiece): the traceback
+// went on past the entry, and the last statement it shows is where it was
+// cut, as one entry's text would have said. The text keeps one such
+// statement, the latest.
+func (gr *group) cutFurther(c *sinks.Alert) {
+	if !gr.Fragment || gr.Hang || gr.Alert.Record.ID != "" || c.Record.ID != "" ||
+		c.Record.Role != string(patterns.RoleConsequence) || !analysis.SourceLinePiece(c.Match.Text) {
+		return
+	}
+	stmt := strings.TrimSpace(c.Match.Text)
+	base := gr.Alert.Match.Text
+	if i := strings.LastIndex(base, cutThen); i >= 0 {
+		base = base[:i]
+	}
+	if strings.Contains(base, stmt) {
+		return
+	}
+	gr.Alert.Match.Text = base + cutThen + stmt
 }
 
 // foldIncident folds the consequence incident c into gr, with what c

@@ -509,6 +509,19 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	if !ok && !consequence && g.genericFolds() {
 		var cause *group
 		b := burst{o.Scope, o.SourceKey, at, at, o.Offset, o.EndOffset, o.NativeKind, 0}
+		if o.Alert.Record.ID != "" {
+			o.Complete()
+			if clientEcho(o) {
+				if c := g.echoedFailure(o, b); c != nil {
+					// A client's echo of the server's failure read
+					// before it (see echo.go).
+					c.fold(*o, now, &g.stats)
+					c.spanTo(o.Offset, o.EndOffset)
+					g.touch(c)
+					return nil
+				}
+			}
+		}
 		switch {
 		case o.Generic || o.Native:
 			cause = g.findClassified(b, "")

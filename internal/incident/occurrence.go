@@ -458,7 +458,9 @@ func isGeneric(e *entry.Entry, d *analysis.Diagnosis) bool {
 	case analysis.SignalLevel:
 		return e.Traceback == nil || e.Traceback.Bare
 	case analysis.SignalException:
-		return e.Traceback != nil && e.Traceback.Bare
+		// An exception line alone after its traceback's lines, logged
+		// one record a line (d.Split), ends a traceback.
+		return e.Traceback != nil && e.Traceback.Bare && !d.Split
 	case analysis.SignalNative:
 		// A native line no record names that its library logs as a
 		// warning (NCCL WARN, UCX WARN): around a named cause it is the

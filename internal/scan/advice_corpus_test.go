@@ -66,13 +66,7 @@ func onlyGeneric(a *sinks.Alert, generic func(string) bool) bool {
 // stay so, so an entry goes as soon as a fix lands.
 var knownGenericAdvice = map[string]string{
 	// dev-12: measured before any change made for the batch.
-	"1053-sglang-flashinfer-encoder-head-dim-32-invalid-config.log": "FlashInfer's 'Error: Invalid configuration : NUM_MMA_Q=...' line leads unclassified, and nothing names the attention backend or the head size it lacks a kernel for",
-	"1055-vllm-flashinfer-trtllm-headdim-page-size-expect.log":      "the kernel check 'RuntimeError: Expect (32 <= headDim <= 2048) && (numTokensPerPage <= 128)' leads unclassified with no component to name",
 	// heldout-16 (development since heldout-17): measured blind, not tuned to.
-	"1007-lmcache-p2p-vllm-worker-indexerror.log":                  "held out: the worker's caret-line entry and EngineCore's failure to start lead unclassified and under vllm-enginecore-failed-to-start, both with only generic advice",
-	"1008-vllm-lmcache-rtx5090-engine-dead.log":                    "held out: the API server's 'raise self._format_exception' frame line leads unclassified with no phase or component to advise from",
-	"1009-ray-rollout-actor-died-unhandled-worker.log":             "held out: Ray's 'Possible unhandled error from worker' line leads unclassified with no phase or component to advise from",
-	"1022-ollama-rocm-llama-runner-terminated-signal-killed.log":   "held out: Ollama's 'llama runner terminated' lines lead unclassified with no phase or component to advise from",
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": "held out: tgi-shard-complete-stderr carries only generic advice when the shard's own exception is cut off",
 	// Held out (heldout-17): measured, not tuned to.
 	"1107-gpustack-worker-register-500-then-already-exists.log":       "held out: GPUStack's 'Failed to register worker: (500, ...)' line leads unclassified with no phase or component to advise from",
