@@ -220,7 +220,9 @@ func (a *Assembling) ReadTo(source string, off int64) {
 
 type group struct {
 	// The fields a repeat of the incident reads and writes (group.add,
-	// Grouper.touch, pending) come first, in two cache lines; then, in a
+	// Grouper.touch, pending) come first, in two cache lines, with the
+	// kinds Flush's passes and the searches test of every group (Settling,
+	// Consequence, Generic, Fragment, Native, Routine); then, in a
 	// third, what a burst is read from (burstOf, inBurst: with Off, End
 	// and Last), which the searches of a new failure and Flush read of
 	// many groups; then the alert, whose fields a repeat reads (Time,
@@ -244,8 +246,25 @@ type group struct {
 	// context after it was announced (a parent's report of the death
 	// read late, see diedOf): its next summary carries it, as it does a
 	// consequence folded late.
-	LateContext bool      `json:"lateContext,omitempty"`
-	seen        time.Time // see busy
+	LateContext bool `json:"lateContext,omitempty"`
+	// Consequence marks an incident of a consequence record: it looks for
+	// a root cause to fold into before it is announced.
+	Consequence bool `json:"consequence,omitempty"`
+	// Generic marks the incident of a generic error line, which a
+	// classified cause of its burst outranks (see generic.go).
+	Generic bool `json:"generic,omitempty"`
+	// Fragment marks the incident of a failure shown only in part (a
+	// traceback cut before its exception line): like a wrapper alone,
+	// it is context of the cause of its burst (see fold.go).
+	Fragment bool `json:"fragment,omitempty"`
+	// Native marks the incident of a native library's lines (glog, UCX,
+	// CANN, faulthandler): the lines of one event are one incident.
+	Native bool `json:"native,omitempty"`
+	// Routine says the incident began with a routine-looking native
+	// error line (Occurrence.Routine): alone when it settles, it is
+	// dropped (see routineAlone).
+	Routine bool      `json:"routine,omitempty"`
+	seen    time.Time // see busy
 	// owner is the grouper the group is open in, nil once closed: every
 	// change to a group's fields ends with changed, which marks it for
 	// the next Changes.
@@ -280,14 +299,8 @@ type group struct {
 	Seq         int64 `json:"seq"`
 	// FirstSeen: see At.
 	FirstSeen time.Time `json:"firstSeen,omitzero"`
-	// Generic marks the incident of a generic error line, which a
-	// classified cause of its burst outranks (see generic.go).
-	Generic bool `json:"generic,omitempty"`
 	// NotifyAt is when a settling incident's first notification goes out.
 	NotifyAt time.Time `json:"notifyAt,omitzero"`
-	// Consequence marks an incident of a consequence record: it looks for
-	// a root cause to fold into before it is announced.
-	Consequence bool `json:"consequence,omitempty"`
 	// ConsSent is the number of consequence occurrences when the last
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
 	ConsSent int `json:"consSent,omitempty"`
@@ -295,10 +308,6 @@ type group struct {
 	// Writer is the writer of a generic line (Occurrence.Writer); "" for
 	// another incident, or in a snapshot written before it was kept.
 	Writer string `json:"writer,omitempty"`
-	// Fragment marks the incident of a failure shown only in part (a
-	// traceback cut before its exception line): like a wrapper alone,
-	// it is context of the cause of its burst (see fold.go).
-	Fragment bool `json:"fragment,omitempty"`
 	// Hang marks the incident of a hang's dump (Occurrence.Hang).
 	Hang bool `json:"hang,omitempty"`
 	// Client marks a fragment of an HTTP client's call
@@ -307,9 +316,6 @@ type group struct {
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
-	// Native marks the incident of a native library's lines (glog, UCX,
-	// CANN, faulthandler): the lines of one event are one incident.
-	Native bool `json:"native,omitempty"`
 	// NativeKind is the native shape of its first line
 	// (Occurrence.NativeKind); "" for another entry, or in a snapshot
 	// written before it was kept.
@@ -318,10 +324,6 @@ type group struct {
 	// (Occurrence.Process); "" when it named none, or in a snapshot
 	// written before it was kept.
 	Process string `json:"process,omitempty"`
-	// Routine says the incident began with a routine-looking native
-	// error line (Occurrence.Routine): alone when it settles, it is
-	// dropped (see routineAlone).
-	Routine bool `json:"routine,omitempty"`
 	// Bare says the incident began with an exception line printed alone
 	// (Occurrence.Bare).
 	Bare bool `json:"bare,omitempty"`
