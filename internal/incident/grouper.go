@@ -524,6 +524,17 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				}
 			}
 		}
+		if o.Alert.Record.ID != "" || o.exception {
+			o.Complete()
+			if c := g.swallowedFailure(o, b); c != nil {
+				// The follow-on of a failure its program caught
+				// and went on from (see swallowed.go).
+				c.fold(*o, now, &g.stats)
+				c.spanTo(o.Offset, o.EndOffset)
+				g.touch(c)
+				return nil
+			}
+		}
 		switch {
 		case o.Generic || o.Native:
 			cause = g.findClassified(b, "")
