@@ -183,10 +183,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// dev-12: measured before any change made for the batch.
-	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": {
-		"hard-wrap-80": "cut at 80 columns the doubly prefixed IndexError line is not rejoined, and the second worker's 'WorkerProc hit an exception.' leads under vllm-worker-exception",
-	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
