@@ -571,7 +571,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			}
 		}
 	}
-	if c.header && !c.sglang && a.isCutHeader(c.s) {
+	if c.header && !c.sglang && a.isCutHeader(c.s) && !otherRayActor(p.prefix, c.prefix) && !otherRank(p.prefix, c.prefix) {
 		a.take(l, c.s, cut)
 		return a.out
 	}

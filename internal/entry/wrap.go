@@ -441,6 +441,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		a.width.noted = a.lines
 		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
 	}
+	if p.kind == kindHeader && a.spacing.real(p.blanks) == 0 && (a.kept.count() == 1 && p.record == "" && isBlank(p.msg) || p.record != "" && a.kept.count() > 1 && a.isCutHeader(a.kept.last())) {
+		// A header a word wrap (fold -s) broke before its logger's
+		// location ("ERROR 03-04 05:42:52 " and "[multiproc_executor.py:824]
+		// ..."), the record's first line or a later one that repeats it:
+		// one line when the two read as a record's header whole.
+		if a.headerWhole(a.kept.last()+c.s, c.prefix) {
+			return a.join(l, c)
+		}
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -604,12 +613,13 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	// So may a record's header whose location the cut fell inside
 	// ("...140771] loggi" and "ng.cc:361: ..."): its record is read again.
 	cutLocation := p.kind == kindHeader && a.kept.count() == 1 &&
-		(p.record == "" && strings.HasPrefix(p.msg, "[") && strings.IndexByte(p.msg, ']') < 0 || p.record != "")
+		(p.record == "" && (strings.HasPrefix(p.msg, "[") && strings.IndexByte(p.msg, ']') < 0 || isBlank(p.msg)) || p.record != "")
+	unheaded := false // the line's repeated header left out: read anew
 	if p.kind == kindHeader && p.record != "" && a.kept.count() > 1 {
 		// A later line of the record, cut inside the header it repeats:
 		// whole, the header goes, as sameRecord leaves it out.
 		if content, ok := a.repeatedHeader(joined, c.prefix); ok {
-			joined = content
+			joined, unheaded = content, true
 		}
 	}
 	if !a.kept.extendLast(joined) {
@@ -645,7 +655,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// line's.
 		p.panic = panicOpen(joined)
 	}
-	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
+	if unheaded || isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(joined)
@@ -676,6 +686,17 @@ func (a *Assembler) repeatedHeader(s, prefix string) (string, bool) {
 		return "", false
 	}
 	return c.h.msg, true
+}
+
+// headerWhole reports whether s reads as a header that names a record
+// (vLLM's, Ray core's): a line whose header a wrap broke, made whole.
+func (a *Assembler) headerWhole(s, prefix string) bool {
+	p := &a.cur
+	ref, near := a.reference(p.firstTime)
+	var c classified
+	c.near = near
+	a.classify(&c, s, s, prefix, p.stripped, ref)
+	return c.header && c.record != ""
 }
 
 // rereadHeader re-reads the pending entry's one line, made whole by a
