@@ -146,6 +146,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1024-nccl-dist-backend-system-error-no-route-to-host.log": {
 		"fold-s-100": "folded at 100 columns the DistBackendError's NCCL message loses its socket line to a piece of its own, so the exception leads under c10d-nccl-unique-id-exchange-failed instead of the connect failure",
 	},
+	// dev-13: measured before any change made for the batch.
+	"1153-sglang-empty-messages-list-index-500.log": {
+		"fold-s-100": "folded at 100 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
+	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

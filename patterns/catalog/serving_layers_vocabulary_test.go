@@ -29,6 +29,7 @@ func TestServingLayerVocabularies(t *testing.T) {
 		torchrunSummary,
 		ggmlROCm(),
 		ggmlCUDA(),
+		gatewayClients,
 	})
 }
 
@@ -101,6 +102,9 @@ var ollamaServerErrors = vocabulary{
 		{"error reading llama-server response: unexpected EOF", "", "", "ollama-runner-connection-lost"},
 		{`health resp: Get "http://127.0.0.1:40123/health": dial tcp 127.0.0.1:40123: connect: connection refused`, "", "", "ollama-runner-connection-lost"},
 		{"timed out waiting for llama runner to start - progress 0.95 - ", "", "", "ollama-timed-out-waiting-for-runner"},
+		{"an error was encountered while running the model: unexpected EOF", "", "", "ollama-runner-terminated"},
+		{"an error was encountered while running the model: GGML_ASSERT(ggml_nelements(a) == ne0*ne1) failed", "", "", "ggml-assert-failed"},
+		{"panic: unable to load model: /root/.ollama/models/blobs/sha256-3f2a9c0e", "", "", "ollama-runner-terminated"},
 	},
 }
 
@@ -230,6 +234,9 @@ var flashinferChecks = vocabulary{
 		{"Expect (32 <= headDim <= 1024), got headDimPerCtaV=16, headDimQk=16, headDimV=16", "", "", "flashinfer-unsupported-kernel-config"},
 		{"Expect (32 <= headDim <= 2048) && (numTokensPerPage <= 128), got headDimPerCtaV=256, headDimQk=256, headDimV=256, numTokensPerPage=544", "", "", "flashinfer-unsupported-kernel-config"},
 		{"The numTokensPerPage must be 0 or power of 2.", "", "", "flashinfer-unsupported-kernel-config"},
+		{"Buffer overflow when allocating memory for batch_prefill_tmp_v with size 283115520 and alignment 16, but only 268435456 bytes available in AlignedAllocator. Increase the workspace buffer size.", "", "", "flashinfer-workspace-too-small"},
+		{"Failed to allocate memory for batch_prefill_tmp_v with size 458752000 and alignment 16 in AlignedAllocator", "", "", "flashinfer-workspace-too-small"},
+		{"Out of workspace memory in AlignedAlloactor", "", "", "flashinfer-workspace-too-small"},
 		{"Invalid configuration: max_batch_size must be positive", "", "", ""},
 	},
 }
@@ -292,9 +299,40 @@ func ggmlCUDA() vocabulary {
 	return v
 }
 
+// gatewayClients are the failures the clients in front of a server report
+// for it, the openai SDK's and LiteLLM's wrapping of it ('litellm.<Error>:
+// OpenAIException - ...'): a server that cannot be reached or answers too
+// late, a request it refuses, and the server's own reason when the body
+// carries one.
+var gatewayClients = vocabulary{
+	name: "gateway clients (openai SDK, LiteLLM)",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "%s"},
+		{Field: fieldText, Format: "2026-05-28 00:11:09,123 - LiteLLM Router:ERROR: router.py:2871 - %s"},
+	},
+	terms: []vocabTerm{
+		{"openai.APIConnectionError: Connection error.", "", "", "http-upstream-connect-failed"},
+		{"litellm.exceptions.APIConnectionError: litellm.APIConnectionError: OpenAIException - Connection error.", "", "", "http-upstream-connect-failed"},
+		{"openai.APITimeoutError: Request timed out.", "", "", "http-client-read-timeout"},
+		{"litellm.Timeout: APITimeoutError - Request timed out. Error_str: Request timed out.", "", "", "http-client-read-timeout"},
+		{"litellm.InternalServerError: InternalServerError: OpenAIException - Error code: 500 - {'object': 'error', 'message': 'Internal server error', 'type': 'InternalServerError', 'param': None, 'code': 500}", "", "", "http-client-server-error-status"},
+		{"litellm.exceptions.NotFoundError: litellm.NotFoundError: OpenAIException - Error code: 404 - {'object': 'error', 'message': 'The model `qwen3` does not exist.', 'type': 'NotFoundError', 'param': None, 'code': 404}", "", "", "http-client-request-rejected"},
+		{"openai.InternalServerError: Error code: 502 - {'error': 'unable to start process: health check timed out after 120s'}", "", "", "llama-swap-health-check-timeout"},
+		{"litellm.BadRequestError: OpenAIException - Error code: 400 - {'object': 'error', 'message': '400', 'type': 'Failed to parse fc related info to json format!', 'param': None, 'code': 400}", "", "", "tool-call-parse-failed"},
+		{"2026-05-28 00:11:09 - LiteLLM Proxy:INFO: proxy_server.py:1981 - POST /v1/chat/completions 200", "", "", ""},
+	},
+}
+
 // servingLayerExamples are lines of the records the serving-layer
 // vocabularies added, with the near misses each must leave alone.
 var servingLayerExamples = map[string]example{
+	"flashinfer-workspace-too-small": {
+		match: []string{
+			"RuntimeError: Failed to allocate memory for batch_prefill_tmp_v with size 458752000 and alignment 16 in AlignedAllocator",
+			"site-packages/flashinfer/data/include/flashinfer/allocator.h:49: Buffer overflow when allocating memory for batch_prefill_tmp_v with size 283115520 and alignment 16, but only 268435456 bytes available in AlignedAllocator. Increase the workspace buffer size.",
+		},
+		miss: []string{"[2026-05-28 00:11:09] Using FlashInfer workspace of 384 MiB", "AlignedAllocator::aligned_alloc cannot return a pointer in counting mode for batch_prefill_tmp_v"},
+	},
 	"llama-swap-health-check-timeout": {
 		match: []string{
 			"unable to start process: health check failed after 15s",
