@@ -32,7 +32,7 @@ func pointsOnly(msg string) bool {
 	if msg == "" {
 		return false
 	}
-	if strings.IndexByte(strings.TrimRight(msg, "\r\n"), '\n') < 0 && announcesError(msg) {
+	if strings.IndexByte(strings.TrimRight(msg, "\r\n"), '\n') < 0 && (announcesError(msg) || modulePath(msg)) {
 		return true
 	}
 	n, pieces := 0, 0
@@ -50,6 +50,32 @@ func pointsOnly(msg string) bool {
 		pieces++
 	}
 	return pieces > 0
+}
+
+// maxModulePath bounds the line modulePath reads.
+const maxModulePath = 200
+
+// modulePath reports whether line is only a dotted module path of three
+// parts or more, each a lower-case name ("vllm.v1.engine.exc"), no
+// version number: the first piece of an
+// exception's class that a terminal's wrap cut off from the rest of its
+// line, which says nothing of its own.
+func modulePath(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) > maxModulePath || strings.Count(t, ".") < 2 || t[0] == '.' || t[len(t)-1] == '.' {
+		return false
+	}
+	for part := range strings.SplitSeq(t, ".") {
+		if part == "" || part[0] != '_' && (part[0] < 'a' || part[0] > 'z') {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterName is line without its first word when a space follows it: a

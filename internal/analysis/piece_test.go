@@ -30,6 +30,8 @@ func TestTracebackPieces(t *testing.T) {
 		"~~~~~~~~~~~~~~~~~~~~~~^^^^^^^^^^^^^^^^",
 		"                          ~~~~~",
 		"worker     return self.engine.step()",
+		"vllm.v1.engine.exc",
+		"torch.distributed.elastic.multiprocessing.err",
 		"stderr            ^^^^^^^^",
 	}
 	for _, p := range pieces {
@@ -53,6 +55,11 @@ func TestTracebackPieces(t *testing.T) {
 		"    max_model_len: 4096",
 		"    2025-06-01 12:00:01",
 		"Loading    model weights",
+		"torch.OutOfMemoryError",
+		"model.safetensors",
+		"1.2.3",
+		"v1.2.3",
+		"see docs.vllm.ai for help",
 		"worker     failed to start",
 		"~~",
 		"---------------------",
