@@ -800,8 +800,9 @@ const minLongToken = 24
 // word-wrapping tool (fold -s) broke before a token too long for what was
 // left of the width ("GET " and "http://10.6.131.5:8998/metadata?...",
 // "ImportError: " and "/home/u/.../common_ops.abi3.so: undefined symbol:
-// ..."): prev ends in the space the break leaves, next opens with a path,
-// a URL or a quoted or bracketed name of at least minLongToken bytes, and
+// ..."): prev ends in the space the break leaves, next opens with a path
+// (relative ones too), a URL or a quoted or bracketed name of at least
+// minLongToken bytes, and
 // the two are longer than any width a wrap keeps (minWrapWidth). A
 // writer's own line seldom ends in a space.
 func isLongTokenRest(prev, next string) bool {
@@ -809,7 +810,7 @@ func isLongTokenRest(prev, next string) bool {
 		return false
 	}
 	w := firstWord(next)
-	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") {
+	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") && !isRelativePath(w) {
 		return false
 	}
 	if isTracebackLine(next) || isFrameLine(next) || isFrameLine(prev) {
@@ -817,6 +818,15 @@ func isLongTokenRest(prev, next string) bool {
 	}
 	_, _, ok := parseExceptionAnyQuote(next)
 	return !ok
+}
+
+// isRelativePath reports whether w opens as a relative or a Windows path
+// does ("../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333,",
+// "./build/x.so", "C:\\Users\\..."): a token no line of its own opens
+// with after a line that ends in a space.
+func isRelativePath(w string) bool {
+	return strings.HasPrefix(w, "../") || strings.HasPrefix(w, "./") ||
+		len(w) > 3 && isLetter(w[0]) && w[1] == ':' && (w[2] == '\\' || w[2] == '/')
 }
 
 // isSourceRest reports whether next is the rest of prev, a traceback's
