@@ -130,8 +130,13 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// binary for current devices!\")"). No line of its own opens inside
 	// a quote, whatever its first word.
 	quoted := !lead && isWordByte(p) && isWordByte(n) && spansQuote(prev, rest)
+	// An exception line cut inside its dotted type's name: the rest
+	// opens like an exception line of its own, but only prev's last
+	// token and it make the type ("vllm.v1.engine.exc" and
+	// "eptions.EngineDeadError: EngineCore encountered an issue").
+	typeCut := !lead && isDottedTypeCut(tok, rest)
 	switch {
-	case quoted:
+	case quoted, typeCut:
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
@@ -241,7 +246,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// Nor is one lower-case letter before the colon a writer's name: it
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) {
 		return false
@@ -250,11 +255,45 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
-	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
+	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted && !typeCut {
 		return false
 	}
 	return true
 }
+
+// isDottedTypeCut reports whether tok, prev's last token, and rest make
+// an exception line whose type is a dotted name (a module path and a
+// class) cut inside: tok is the type's start, a dotted name with no
+// colon, and tok and rest read as an exception line whose type holds a
+// dot and starts with tok. The cut falls inside a word (a lower-case
+// letter on both sides, or a capital, or a digit), or between two words
+// of a class's camel-case name; a capitalised name after a module's
+// lower-case one ("model.safetensors" and "ValueError: ...") is a line of
+// its own.
+func isDottedTypeCut(tok, rest string) bool {
+	if tok == "" || rest == "" || strings.IndexByte(tok, '.') < 0 || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
+		return false
+	}
+	p, n := tok[len(tok)-1], rest[0]
+	class := tok[strings.LastIndexByte(tok, '.')+1:] // the name being cut
+	switch {
+	case isLower(p) && isLower(n), isUpper(p) && isUpper(n), isDigit(p) && isDigit(n):
+	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]):
+		// A class's camel-case name cut between two of its words
+		// ("torch.distributed.Dist" and "BackendError: ...").
+	default:
+		return false
+	}
+	w := firstWord(rest)
+	if !strings.HasSuffix(w, ":") {
+		return false
+	}
+	typ, _, ok := parseBareException(tok + rest)
+	return ok && strings.HasPrefix(typ, tok) && len(typ) == len(tok)+len(w)-1
+}
+
+// maxCutType bounds the start of a type's name isDottedTypeCut reads.
+const maxCutType = 256
 
 // urlGoesOn reports whether a break fell inside a URL that prev's last
 // token tok opens (a scheme, "://" and no space after it) and w, the
