@@ -642,7 +642,7 @@ func (a *Assembler) join(l *Line, c *classified) bool { return a.joinSep(l, c, "
 // broke the line at (isLocationRest).
 func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p := &a.cur
-	prev := a.kept.last()
+	prev, prevMsg := a.kept.last(), p.msg
 	if len(prev)+len(sep)+len(c.s) > a.opt.MaxLineBytes {
 		return false
 	}
@@ -684,6 +684,16 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		if typ, msg, ok := a.bareOf(prev); ok && typ == p.bareType && msg == p.bareMsg {
 			if typ, msg, ok := a.bareOf(joined); ok && typ == p.bareType {
 				p.bareMsg = msg
+			}
+		} else if a.kept.count() == 1 && p.kind == kindHeader {
+			// A record whose message is the exception line, behind
+			// the header the line opens with ("ERROR 11-07 11:03:31
+			// [multiproc_executor.py:585] IndexError: list index out
+			// of r" and "ange").
+			if typ, msg, ok := a.bareOf(prevMsg); ok && typ == p.bareType && msg == p.bareMsg {
+				if typ, msg, ok := a.bareOf(p.msg); ok && typ == p.bareType {
+					p.bareMsg = msg
+				}
 			}
 		}
 	} else {
