@@ -159,6 +159,10 @@ type Analyzer struct {
 	// prev is the Stream of the entry analysed now, nil for an entry
 	// analysed alone: what the entry before it said (Stream.futureType).
 	prev *Stream
+	// summaryRec is the record of torch elastic's failure report, once
+	// summaryRead (see summaryRecord).
+	summaryRec  *patterns.Record
+	summaryRead bool
 }
 
 // New returns an Analyzer that matches with m.
@@ -243,6 +247,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		a.underProcessHeader(d, e)
 		a.leadWithClassRecord(d, e)
 		a.leadWithRaisedClass(d, e)
+		a.leadWithSummaryRecord(d, e)
 		return true
 	}
 	s := &a.sel

@@ -52,7 +52,18 @@
 // carried failure, the library's own lines, lead; asyncio's report of an
 // exception no one retrieved is read as the exception its future's repr
 // names. A shell's report of a signal death is a kill (SIGKILL) or a
-// native crash (the crash signals), in any language (signal.go).
+// native crash (the crash signals), in any language (signal.go). A
+// line that only points at an error is a Fragment with a consequence's
+// role too (piece.go): a traceback's frame, source or caret line that a
+// logger wrote as a record of its own at the failure's level, and a line
+// announcing the error printed after it (Ray's "Possible unhandled error
+// from worker", concurrent.futures' "exception calling callback for",
+// a label such as "Caught exception:"); the exception line printed alone
+// right after such lines ends their traceback (Split), a failure rather
+// than a lone generic line. torch elastic's failure summary without its
+// header (a rank's "exitcode  : 1 (pid: N)" field) is the launcher's
+// report that a worker failed, under the catalog's record of that report
+// (summary.go).
 //
 // The package is pure: no I/O, no goroutines, no clock.
 package analysis

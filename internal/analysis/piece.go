@@ -251,7 +251,7 @@ func announcesError(line string) bool {
 	if rest, ok := strings.CutPrefix(t, "Exception on /"); ok && strings.HasSuffix(rest, "]") && strings.Count(rest, " ") == 1 {
 		return true
 	}
-	if labelHeader(t) {
+	if labelHeader(t) || endsAnnouncing(t) {
 		return true
 	}
 	var buf [maxAnnouncement]byte
@@ -272,7 +272,10 @@ func announcesError(line string) bool {
 				rest := strings.TrimLeft(s[i+len(p):], " ")
 				return rest == "" || rest == ":" || rest == "." || strings.HasPrefix(rest, "while ") && strings.HasSuffix(rest, ":")
 			}
-			return true
+			// What the phrase is about, not an error's own text after
+			// it ("Uncaught exception in main: ValueError: ...").
+			rest := s[i+len(p):]
+			return !strings.Contains(rest, "error: ") && !strings.Contains(rest, "exception: ")
 		}
 	}
 	return false
@@ -310,6 +313,37 @@ func labelHeader(t string) bool {
 	for _, w := range words {
 		switch strings.ToLower(w) {
 		case "error", "errors", "exception", "exceptions", "traceback", "stack", "stacktrace", "failure":
+			return true
+		}
+	}
+	return false
+}
+
+// announcingEnds are how a line that announces the traceback logged after
+// it ends, lowered: vLLM's engine core ("EngineCore encountered a fatal
+// error."), TGI's shard server ("Method Prefill encountered an error."),
+// a worker's "<name> hit an exception", a caller's "<call> raised an
+// exception".
+var announcingEnds = [...]string{
+	"encountered a fatal error",
+	"encountered an error",
+	"encountered an exception",
+	"hit an exception",
+	"raised an exception",
+	"failed with the following error",
+}
+
+// endsAnnouncing reports whether t (trimmed, one line) ends as a line that
+// announces the error printed after it (announcingEnds), with nothing but
+// a full stop or a colon after.
+func endsAnnouncing(t string) bool {
+	t = strings.TrimRight(t, ".:")
+	if len(t) > maxAnnouncement {
+		return false
+	}
+	l := strings.ToLower(t)
+	for _, e := range announcingEnds {
+		if strings.HasSuffix(l, e) {
 			return true
 		}
 	}

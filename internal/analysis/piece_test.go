@@ -81,6 +81,9 @@ func TestAnnouncesError(t *testing.T) {
 		"Error:",
 		"Unexpected error occurred:",
 		"Stack trace:",
+		"EngineCore encountered a fatal error.",
+		"Method Prefill encountered an error.",
+		"Loading the adapter raised an exception:",
 	}
 	for _, h := range headers {
 		if !pointsOnly(h) {
@@ -98,6 +101,10 @@ func TestAnnouncesError(t *testing.T) {
 		"Failed to load the model from /models/llama because of an error:",
 		"Configuration:",
 		"Error in request 'abc':",
+		"EngineCore encountered a fatal error: CUDA out of memory",
+		"Uncaught exception in main loop: ValueError: bad shape",
+		"Exception in callback _run(): RuntimeError: loop closed",
+		"Method Prefill encountered an error. Shard 1 exited with signal 9",
 	}
 	for _, e := range errors {
 		if pointsOnly(e) {

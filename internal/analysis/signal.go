@@ -68,6 +68,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		if _, ok := summaryAcrossWrap(e); ok {
 			return SignalLevel, patterns.SeverityError
 		}
+		if elasticExit(e.Text) != "" {
+			// torch elastic's failure summary: a worker's non-zero
+			// exit code (summary.go).
+			return SignalLevel, patterns.SeverityError
+		}
 	}
 	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
 		return SignalLevel, patterns.SeverityError

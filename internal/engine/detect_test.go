@@ -165,6 +165,17 @@ var otherEngine = map[string]string{
 	"1073-benign-vllm-v0-llava-slow-image-processor-heartbeat.log": VLLM,
 	"1074-benign-ollama-journald-startup-gin-vram.log":             Ollama,
 	"1076-benign-vllm-nixl-kv-transfer-metrics-line.log":           VLLM,
+	// dev-13: vLLM's engine core and API server lines (one from
+	// vLLM-Ascend, one under dynamo with LMCache), its worker start-up
+	// lines, a Windows build's start-up and a LoRA load session.
+	"1155-xgrammar-cpu-bitmask-incompatible-args.log":      VLLM,
+	"1157-lmcache-unsupported-connector-dynamo.log":        VLLM,
+	"1160-vllm-ascend-setprecisionmode-500001.log":         VLLM,
+	"1162-vllm-harmony-unexpected-token.log":               VLLM,
+	"1169-benign-vllm-worker-startup-rmsnorm-priority.log": VLLM,
+	"1171-benign-vllm-windows-startup-deprecation.log":     VLLM,
+	"1172-benign-vllm-tp-workers-mtp-mamba-pages.log":      VLLM,
+	"1173-benign-vllm-lora-load-unload-curl.log":           VLLM,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

@@ -36,7 +36,10 @@
 // task failed beside the line that says what failed, the imports that fail
 // because a shared library did not load, the ranks that each say in their
 // own words that one resource ran out, and a peer's broken channel after
-// a failure (restate.go); the incident
+// a failure (restate.go), a client's echo of the server's error body
+// after the server's own line of it (echo.go) and a program's
+// UnboundLocalError after the failure it caught and went on from
+// (swallowed.go); the incident
 // takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or

@@ -220,11 +220,16 @@ func (a *Assembling) ReadTo(source string, off int64) {
 
 type group struct {
 	// The fields a repeat of the incident reads and writes (group.add,
-	// Grouper.touch, pending) come first, in two cache lines, and the
-	// alert's own (Time, LastTime, Count, Ranks) at the start of the next:
-	// a repeat of an incident read long ago, most error lines of a large
-	// log, misses on five lines of the group rather than nine. The
-	// snapshot's JSON names the fields, in any order.
+	// Grouper.touch, pending) come first, in two cache lines, with the
+	// kinds Flush's passes and the searches test of every group (Settling,
+	// Consequence, Generic, Fragment, Native, Routine); then, in a
+	// third, what a burst is read from (burstOf, inBurst: with Off, End
+	// and Last), which the searches of a new failure and Flush read of
+	// many groups; then the alert, whose fields a repeat reads (Time,
+	// LastTime, Count, Ranks) fill its first two lines. A repeat of an
+	// incident read long ago, most error lines of a large log, misses on
+	// four lines of the group rather than nine. The snapshot's JSON names
+	// the fields, in any order.
 	id   string // key in Grouper.groups
 	slot int    // index in Grouper.lru
 	// busy is pending() as it was when the group last took its place in
@@ -241,8 +246,25 @@ type group struct {
 	// context after it was announced (a parent's report of the death
 	// read late, see diedOf): its next summary carries it, as it does a
 	// consequence folded late.
-	LateContext bool      `json:"lateContext,omitempty"`
-	seen        time.Time // see busy
+	LateContext bool `json:"lateContext,omitempty"`
+	// Consequence marks an incident of a consequence record: it looks for
+	// a root cause to fold into before it is announced.
+	Consequence bool `json:"consequence,omitempty"`
+	// Generic marks the incident of a generic error line, which a
+	// classified cause of its burst outranks (see generic.go).
+	Generic bool `json:"generic,omitempty"`
+	// Fragment marks the incident of a failure shown only in part (a
+	// traceback cut before its exception line): like a wrapper alone,
+	// it is context of the cause of its burst (see fold.go).
+	Fragment bool `json:"fragment,omitempty"`
+	// Native marks the incident of a native library's lines (glog, UCX,
+	// CANN, faulthandler): the lines of one event are one incident.
+	Native bool `json:"native,omitempty"`
+	// Routine says the incident began with a routine-looking native
+	// error line (Occurrence.Routine): alone when it settles, it is
+	// dropped (see routineAlone).
+	Routine bool      `json:"routine,omitempty"`
+	seen    time.Time // see busy
 	// owner is the grouper the group is open in, nil once closed: every
 	// change to a group's fields ends with changed, which marks it for
 	// the next Changes.
@@ -252,8 +274,20 @@ type group struct {
 	Off      int64     `json:"off,omitempty"`
 	End      int64     `json:"end,omitempty"`
 	LastSeen time.Time `json:"lastSeen"` // processing time of the latest occurrence
-	// Last is the correlation time of the latest occurrence (see Generic).
+	// Last is the correlation time of the latest occurrence.
 	Last time.Time `json:"last,omitzero"`
+	// At is the log time of the first occurrence as correlation sees it;
+	// FirstSeen (below) its processing time, which bounds how long a
+	// quiet root-cause incident stays open for late consequences.
+	At time.Time `json:"at,omitzero"`
+	// Scope is the correlation scope (pod or node) of the incident.
+	Scope string `json:"scope,omitempty"`
+	// Source is the source identity (Occurrence.SourceKey) a burst
+	// shares (see generic.go).
+	Source string `json:"source,omitempty"`
+	// Borrowed says At is not the time of the line matched but of a line
+	// before it (Occurrence.Borrowed): it was printed at or after At.
+	Borrowed bool `json:"borrowed,omitempty"`
 
 	Alert     sinks.Alert `json:"alert"`     // the incident so far: first occurrence, running count
 	Sent      int         `json:"sent"`      // Alert.Count when the last alert went out
@@ -263,35 +297,17 @@ type group struct {
 	// wait for a reminder or the end of the incident.
 	FirstClosed bool  `json:"firstClosed"`
 	Seq         int64 `json:"seq"`
+	// FirstSeen: see At.
+	FirstSeen time.Time `json:"firstSeen,omitzero"`
 	// NotifyAt is when a settling incident's first notification goes out.
 	NotifyAt time.Time `json:"notifyAt,omitzero"`
-	// Scope is the correlation scope (pod or node) of the incident.
-	Scope string `json:"scope,omitempty"`
-	// Consequence marks an incident of a consequence record: it looks for
-	// a root cause to fold into before it is announced.
-	Consequence bool `json:"consequence,omitempty"`
-	// At is the log time of the first occurrence as correlation sees it;
-	// FirstSeen its processing time, which bounds how long a quiet
-	// root-cause incident stays open for late consequences.
-	At        time.Time `json:"at,omitzero"`
-	FirstSeen time.Time `json:"firstSeen,omitzero"`
 	// ConsSent is the number of consequence occurrences when the last
 	// alert went out; Unlisted counts those beyond maxConsequences kinds.
 	ConsSent int `json:"consSent,omitempty"`
 	Unlisted int `json:"unlisted,omitempty"`
-	// Generic marks the incident of a generic error line, which a
-	// classified cause of its burst outranks; Source is the source
-	// identity (Occurrence.SourceKey) a burst shares, and Last the
-	// correlation time of the latest occurrence. See generic.go.
-	Generic bool   `json:"generic,omitempty"`
-	Source  string `json:"source,omitempty"`
 	// Writer is the writer of a generic line (Occurrence.Writer); "" for
 	// another incident, or in a snapshot written before it was kept.
 	Writer string `json:"writer,omitempty"`
-	// Fragment marks the incident of a failure shown only in part (a
-	// traceback cut before its exception line): like a wrapper alone,
-	// it is context of the cause of its burst (see fold.go).
-	Fragment bool `json:"fragment,omitempty"`
 	// Hang marks the incident of a hang's dump (Occurrence.Hang).
 	Hang bool `json:"hang,omitempty"`
 	// Client marks a fragment of an HTTP client's call
@@ -300,9 +316,6 @@ type group struct {
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
-	// Native marks the incident of a native library's lines (glog, UCX,
-	// CANN, faulthandler): the lines of one event are one incident.
-	Native bool `json:"native,omitempty"`
 	// NativeKind is the native shape of its first line
 	// (Occurrence.NativeKind); "" for another entry, or in a snapshot
 	// written before it was kept.
@@ -311,10 +324,6 @@ type group struct {
 	// (Occurrence.Process); "" when it named none, or in a snapshot
 	// written before it was kept.
 	Process string `json:"process,omitempty"`
-	// Routine says the incident began with a routine-looking native
-	// error line (Occurrence.Routine): alone when it settles, it is
-	// dropped (see routineAlone).
-	Routine bool `json:"routine,omitempty"`
 	// Bare says the incident began with an exception line printed alone
 	// (Occurrence.Bare).
 	Bare bool `json:"bare,omitempty"`
@@ -324,9 +333,6 @@ type group struct {
 	// Untimed says At is a read time: no line of the scope had a log time
 	// yet. The first that has one, read within the settle time, dates it.
 	Untimed bool `json:"untimed,omitempty"`
-	// Borrowed says At is not the time of the line matched but of a line
-	// before it (Occurrence.Borrowed): it was printed at or after At.
-	Borrowed bool `json:"borrowed,omitempty"`
 	// Guessed says At's year is a guess (Occurrence.Guessed) that the
 	// scope's first line with a year corrects (see reyear).
 	Guessed bool `json:"guessed,omitempty"`
@@ -414,11 +420,13 @@ func (g *Grouper) add(id string, gr *group) {
 // the heap stays ordered by places no later than the groups' own, which
 // is all the root needs.
 func (g *Grouper) touch(gr *group) {
+	// The group's own fields first: most touches change neither key, and
+	// then the heap's slot of the group (another cache line) is not read.
+	busy := gr.pending()
+	if busy == gr.busy && !gr.LastSeen.Before(gr.seen) {
+		return
+	}
 	if gr.slot >= 0 && gr.slot < len(g.lru) && g.lru[gr.slot] == gr {
-		busy := gr.pending()
-		if busy == gr.busy && !gr.LastSeen.Before(gr.seen) {
-			return
-		}
 		gr.busy, gr.seen = busy, gr.LastSeen
 		heap.Fix(&g.lru, gr.slot)
 	}
@@ -514,6 +522,17 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 					g.touch(c)
 					return nil
 				}
+			}
+		}
+		if o.Alert.Record.ID != "" || o.exception {
+			o.Complete()
+			if c := g.swallowedFailure(o, b); c != nil {
+				// The follow-on of a failure its program caught
+				// and went on from (see swallowed.go).
+				c.fold(*o, now, &g.stats)
+				c.spanTo(o.Offset, o.EndOffset)
+				g.touch(c)
+				return nil
 			}
 		}
 		switch {

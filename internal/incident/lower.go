@@ -69,17 +69,17 @@ func transportFailure(r *sinks.Record) bool {
 // failure, not itself a network failure, an allocation failure or a
 // kernel's assertion (which checks the data, not the link).
 func carriedBy(r *sinks.Record) bool {
-	for _, t := range [...]string{"network", "oom", "assert"} {
-		if slices.Contains(r.Tags, t) {
+	// One pass over the tags, not one a tag asked about: this runs for
+	// every classified cause that opens an incident.
+	carried := false
+	for _, t := range r.Tags {
+		switch t {
+		case "network", "oom", "assert":
 			return false
 		}
+		carried = carried || slices.Contains(carrierTags[:], t)
 	}
-	for _, t := range carrierTags {
-		if slices.Contains(r.Tags, t) {
-			return true
-		}
-	}
-	return false
+	return carried
 }
 
 // chainBefore returns the incident of a consequence chain of located

@@ -160,3 +160,99 @@ func TestAClientsEchoYieldsToTheServersFailure(t *testing.T) {
 		}
 	}
 }
+
+// torch elastic's failure summary without its ChildFailedError header is
+// still its report that a worker failed (analysis/summary.go): alone it is
+// the incident; after the worker's own error it is listed there.
+func TestALaunchersSummaryAloneIsItsReport(t *testing.T) {
+	m := crashMatcher(t)
+	block := []string{
+		"------------------------------------------------------------",
+		"Root Cause (first observed failure):",
+		"[0]:",
+		"  time      : 2026-06-01_12:00:02",
+		"  host      : node-1",
+		"  rank      : 1 (local_rank: 1)",
+		"  exitcode  : 1 (pid: 69812)",
+		"  error_file: <N/A>",
+		"  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+		"============================================================",
+	}
+	got := scanLines(t, m, block)
+	if len(got) != 1 || leadOf(got[0]) != "torch-elastic-child-failed" {
+		t.Errorf("the summary alone:%s, want torch-elastic-child-failed", describe(got))
+	}
+	withCause := append([]string{
+		"[rank1]: Traceback (most recent call last):",
+		`[rank1]:   File "/app/train.py", line 88, in <module>`,
+		"[rank1]:     dist.all_reduce(t)",
+		"[rank1]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
+	}, block...)
+	got = scanLines(t, m, withCause)
+	if len(got) != 1 || leadOf(got[0]) != "nccl-unhandled-system-error" {
+		t.Errorf("the summary after the worker's error:%s, want nccl-unhandled-system-error", describe(got))
+	}
+}
+
+// A program that caught a failed call and went on then uses what the call
+// was to assign (UnboundLocalError, in either of CPython's wordings):
+// printed after a failure of its source within its burst it is listed
+// there (swallowed.go); alone, or after a stretch of healthy lines, it is
+// its own incident.
+func TestASwallowedFailuresFollowOnIsListedInIt(t *testing.T) {
+	m := crashMatcher(t)
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"a client's echo, then its harness's follow-on", []string{
+			"qwen_infer error, idx: 130 Error code: 400 - {'object': 'error', 'message': 'Requested grammar backend xgrammar failed to compile the schema', 'type': 'BadRequestError', 'param': None, 'code': 400}",
+			"generated an exception: local variable 'cot_response' referenced before assignment",
+		}, []string{"http-client-request-rejected"}},
+		{"a client's 500, then the 3.11 wording", []string{
+			"2026-06-01 12:00:01,000 ERROR client: request 7 failed: Error code: 500 - {'object': 'error', 'message': 'Internal server error', 'type': 'InternalServerError', 'code': 500}",
+			"2026-06-01 12:00:01,002 ERROR client: task 7 generated an exception: cannot access local variable 'answer' where it is not associated with a value",
+		}, []string{"http-client-server-error-status"}},
+		{"an error line, then the traceback of the follow-on", []string{
+			"[2026-06-01 12:00:01] Error: failed to fetch completion for sample 12: Connection reset by peer",
+			"[2026-06-01 12:00:01] Traceback (most recent call last):",
+			`  File "/app/eval.py", line 77, in run`,
+			"    scores.append(score(answer))",
+			"UnboundLocalError: local variable 'answer' referenced before assignment",
+		}, []string{"unclassified Error: failed to fetch completion for sample 12: Connection reset by peer"}},
+		{"a scheduler's own UnboundLocalError after another rank's error line", []string{
+			"[2025-06-01 12:00:01 TP1] ERROR:  Failed to allocate pinned buffer for request 12",
+			"[2025-06-01 12:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2311, in run_scheduler_process`,
+			"    scheduler.event_loop_overlap()",
+			`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 900, in get_next_batch_to_run`,
+			"    return ret",
+			"UnboundLocalError: cannot access local variable 'ret' where it is not associated with a value",
+		}, []string{"python-name-not-defined"}},
+		{"the follow-on alone", []string{
+			"Traceback (most recent call last):",
+			`  File "/app/bench.py", line 40, in <module>`,
+			"    print(resp.json())",
+			"UnboundLocalError: local variable 'resp' referenced before assignment",
+		}, []string{"python-name-not-defined"}},
+		{"the follow-on after a stretch of healthy lines", []string{
+			"[2025-06-01 12:00:01] ERROR:    Error in request: Requested grammar backend xgrammar failed to compile the schema",
+			"[2025-06-01 12:10:00 TP0] Decode batch. #running-req: 3, #token: 5120, token usage: 0.04, gen throughput (token/s): 811.20, #queue-req: 0,",
+			"[2025-06-01 12:40:01] ERROR:    cannot access local variable 'resp' where it is not associated with a value",
+		}, []string{"unclassified Error in request: Requested grammar backend xgrammar failed to compile the schema", "python-name-not-defined"}},
+	} {
+		got := scanLines(t, m, c.lines)
+		var leads []string
+		for _, a := range got {
+			if a.Record.ID == "" {
+				leads = append(leads, "unclassified "+a.Match.Text)
+			} else {
+				leads = append(leads, a.Record.Slug)
+			}
+		}
+		if strings.Join(leads, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: leads %q, want %q", c.name, leads, c.want)
+		}
+	}
+}

@@ -183,6 +183,10 @@ var knownShapeMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
+	// dev-13: measured before any change made for the batch.
+	"1153-sglang-empty-messages-list-index-500.log": {
+		"hard-wrap-120": "cut at 120 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
+	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
