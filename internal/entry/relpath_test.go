@@ -40,3 +40,26 @@ func TestAssemblerRejoinsRelativePathRest(t *testing.T) {
 		}
 	}
 }
+
+// TestAssemblerRejoinsJSONRest: a word wrap (fold -s) that broke a JSON
+// error body inside a string value is rejoined when the rest goes on with
+// the object's members, for three servers' bodies (sglang's and vLLM's
+// OpenAI-compatible errors, TGI's); a JSON object of its own after a
+// line that ends in a space stays apart.
+func TestAssemblerRejoinsJSONRest(t *testing.T) {
+	for _, tc := range []struct{ name, in, whole string }{
+		{"sglang's error body", "{\"object\":\"error\",\"message\":\"Internal server error: list index out of \nrange\",\"type\":\"InternalServerError\",\"param\":null,\"code\":500}",
+			"Internal server error: list index out of range"},
+		{"vLLM's error body", "{\"object\":\"error\",\"message\":\"This model's maximum context length is 4096 tokens. \nHowever,\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}",
+			"maximum context length is 4096 tokens. However,"},
+		{"TGI's error body", "{\"error\":\"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: \n4000\",\"error_type\":\"validation\"}",
+			"must be <= 4096. Given: 4000"},
+		{"a JSON object of its own after a label", "2026-12-06 18:42:43,046 INFO sending the request to the router with body: \n{\"model\":\"x\",\"messages\":[]}", "!body: {"},
+	} {
+		es := assemble(t, Options{}, tc.in)
+		want, not := strings.CutPrefix(tc.whole, "!")
+		if strings.Contains(es[0].Text, want) == not {
+			t.Errorf("%s: first entry %q, holds %q: %v", tc.name, es[0].Text, want, !not)
+		}
+	}
+}

@@ -850,8 +850,8 @@ const minLongToken = 24
 // left of the width ("GET " and "http://10.6.131.5:8998/metadata?...",
 // "ImportError: " and "/home/u/.../common_ops.abi3.so: undefined symbol:
 // ..."): prev ends in the space the break leaves, next opens with a path
-// (relative ones too), a URL or a quoted or bracketed name of at least
-// minLongToken bytes, and
+// (relative ones too), a URL, a quoted or bracketed name or the rest of a
+// JSON object's members of at least minLongToken bytes, and
 // the two are longer than any width a wrap keeps (minWrapWidth). A
 // writer's own line seldom ends in a space.
 func isLongTokenRest(prev, next string) bool {
@@ -859,7 +859,7 @@ func isLongTokenRest(prev, next string) bool {
 		return false
 	}
 	w := firstWord(next)
-	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") && !isRelativePath(w) {
+	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") && !isRelativePath(w) && !isJSONRest(w) {
 		return false
 	}
 	if isTracebackLine(next) || isFrameLine(next) || isFrameLine(prev) {
@@ -867,6 +867,18 @@ func isLongTokenRest(prev, next string) bool {
 	}
 	_, _, ok := parseExceptionAnyQuote(next)
 	return !ok
+}
+
+// isJSONRest reports whether w, a token with no space, goes on with a
+// JSON object's members: it closes a string and opens the next member
+// (`range","type":"InternalServerError","param":null,"code":500}`),
+// the rest of an error body a word wrap broke inside its message. A token
+// that opens an object or an array is a value of its own.
+func isJSONRest(w string) bool {
+	if w == "" || w[0] == '{' || w[0] == '[' {
+		return false // an object or an array of its own
+	}
+	return strings.Contains(w, "\",\"") || strings.Contains(w, "\":")
 }
 
 // isRelativePath reports whether w opens as a relative or a Windows path

@@ -141,10 +141,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"fold-s-100": plogCutAtSpace,
 	},
-	// dev-13: measured before any change made for the batch.
-	"1153-sglang-empty-messages-list-index-500.log": {
-		"fold-s-100": "folded at 100 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read
