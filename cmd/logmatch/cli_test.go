@@ -472,7 +472,7 @@ func TestReadmeTestCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const testCmd = "go test -race ./..."
+	const testCmd = "go test -race -timeout 30m ./..."
 	quick, _, _ := strings.Cut(string(readme), "\n## Commands")
 	for _, want := range []string{"```sh\n" + testCmd + "\n```", "`.ci/run`", "`.ci/deploy.sh`", "`.ci/otelcol.sh`"} {
 		if !strings.Contains(quick, want) {

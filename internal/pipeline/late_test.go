@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,9 +67,13 @@ func TestRunAndScanAgreeOnLateCrashes(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no excerpts (%v)", err)
 	}
+	heldOut := heldOutFiles(t, "../../testdata/corpus")
+	if len(heldOut) == 0 {
+		t.Fatal("the corpus manifest names no held-out batch")
+	}
 	n, differ, pages := 0, 0, 0
 	for _, file := range files {
-		if heldOut(file) {
+		if heldOut[filepath.Base(file)] {
 			continue
 		}
 		data, err := os.ReadFile(file)
@@ -115,16 +120,40 @@ var lateDiffer = map[string]string{
 		"45 s before the wrapper, beyond the consequence wait, and pages the wrapper too",
 }
 
-// heldOut reports whether file is an excerpt of the batch kept for blind
-// measurement (numbered 527 to 699): only the corpus test reads those.
-func heldOut(file string) bool {
-	base := filepath.Base(file)
-	i := strings.IndexByte(base, '-')
-	if i < 0 {
-		return false
+// heldOutFiles names the excerpts of the corpus's newest held-out batch
+// (the "heldout-N" batch of the largest N in its manifest): that batch is
+// kept for measuring recognition blind, and only the corpus test reads it.
+func heldOutFiles(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.jsonl"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	n, err := strconv.Atoi(base[:i])
-	return err == nil && n >= 527 && n <= 699
+	batchOf := map[string]string{}
+	newest, newestN := "", -1
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var e struct {
+			File  string `json:"file"`
+			Batch string `json:"batch"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%s:%d: %v", filepath.Join(dir, "manifest.jsonl"), i+1, err)
+		}
+		batchOf[e.File] = e.Batch
+		if n, err := strconv.Atoi(strings.TrimPrefix(e.Batch, "heldout-")); err == nil && strings.HasPrefix(e.Batch, "heldout-") && n > newestN {
+			newest, newestN = e.Batch, n
+		}
+	}
+	out := map[string]bool{}
+	for file, batch := range batchOf {
+		if newest != "" && batch == newest {
+			out[file] = true
+		}
+	}
+	return out
 }
 
 // Issue 32: a wrapper printed seconds before its cause (a writer's buffer
