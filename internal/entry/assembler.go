@@ -571,6 +571,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 			}
 		}
 	}
+	if c.header && !c.sglang && a.isCutHeader(c.s) && !otherRayActor(p.prefix, c.prefix) && !otherRank(p.prefix, c.prefix) {
+		a.take(l, c.s, cut)
+		return a.out
+	}
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
 	}
@@ -1404,6 +1408,32 @@ const (
 	msgSpaced      // taking them one blank line apart: the first came so
 )
 
+// minCutHeader bounds the piece of a repeated header continues takes as
+// the record's: a level and a date at least.
+const minCutHeader = 8
+
+// isCutHeader reports whether s, a line's text, is the pending record's
+// header repeated on its next line and cut short by a terminal ("ERROR
+// 03-04 05:4", "ERROR 03-04 05:42:52 [multiproc_exec"): the line goes on
+// with the rest of the header, which its rest brings, and joinSep leaves
+// the header out once it is whole (repeatedHeader). A piece that reads
+// as a header of its own (a time, a level and a cut location) is one
+// too.
+func (a *Assembler) isCutHeader(s string) bool {
+	p := &a.cur
+	if !p.active || p.kind != kindHeader || p.record == "" || len(s) < minCutHeader {
+		return false
+	}
+	// The header as the record's first line wrote it, its time
+	// included (Ray core's record leaves the time out).
+	first := a.kept.first()
+	if !strings.HasSuffix(first, p.msg) {
+		return false
+	}
+	header := strings.TrimRight(first[:len(first)-len(p.msg)], " ")
+	return len(s) < len(header) && strings.HasPrefix(header, s)
+}
+
 // continues decides whether the non-blank line c belongs to the pending
 // entry (see the rules on Assembler). A few rules hold in every state and
 // come first: another Ray actor's line never continues, and the lines of
@@ -1420,6 +1450,9 @@ func (a *Assembler) continues(c *classified) bool {
 		// launcher every rank's: a line of another actor or rank is
 		// another process's record.
 		return false
+	}
+	if !c.native && a.isCutHeader(s) {
+		return true
 	}
 	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && isFrameLine(s) {
 		// A prose label a paste put in place of a traceback's header

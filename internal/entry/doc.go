@@ -1,6 +1,7 @@
 // Package entry turns physical log lines into logical entries, the unit the
 // matcher searches. An Assembler, one per stream, strips wrappers (ANSI
-// colour, Ray, docker-compose and kubectl prefixes, collector and CI
+// colour, also with its ESC spelled out as text by a shipper or a paste:
+// rsyslog's "#033", C and JSON escapes, caret notation; Ray, docker-compose and kubectl prefixes, collector and CI
 // timestamps, syslog and journald prefixes, torchrun ranks, Markdown
 // quotes, a parallel shell's host label, a code span opened before a line,
 // a pager's "^M") and a per-stream prefix it learns (a collector's or wrapping
@@ -14,7 +15,10 @@
 // list item's marker as it was before (a code block's also from a traceback's
 // frame at six spaces), rejoins a line a terminal or a
 // paste hard-wrapped (at the width two breaks teach, once known, or two
-// pieces of one length cut inside a token),
+// pieces of one length cut inside a token, or the width the stream's
+// line lengths tell: its longest, recurring before shorter rests; inside
+// a URL or a parenthesis; a record's repeated header cut inside it),
+// reads a record whose newlines rsyslog escaped ("#012") as its lines,
 // recognises sglang, uvicorn, Rust tracing
 // (dynamo, the sglang router, TGI's launcher), the router's launcher and generic Python
 // logging headers (default, basicConfig, loguru, vLLM and bracketed-time

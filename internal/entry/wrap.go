@@ -441,6 +441,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		a.width.noted = a.lines
 		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
 	}
+	if p.kind == kindHeader && a.spacing.real(p.blanks) == 0 && (a.kept.count() == 1 && p.record == "" && isBlank(p.msg) || p.record != "" && a.kept.count() > 1 && a.isCutHeader(a.kept.last())) {
+		// A header a word wrap (fold -s) broke before its logger's
+		// location ("ERROR 03-04 05:42:52 " and "[multiproc_executor.py:824]
+		// ..."), the record's first line or a later one that repeats it:
+		// one line when the two read as a record's header whole.
+		if a.headerWhole(a.kept.last()+c.s, c.prefix) {
+			return a.join(l, c)
+		}
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -599,6 +608,20 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		return false
 	}
 	joined := prev + sep + c.s
+	// A header whose logger's location the cut fell inside (its message
+	// so far an unclosed bracket): read whole, it names its record.
+	// So may a record's header whose location the cut fell inside
+	// ("...140771] loggi" and "ng.cc:361: ..."): its record is read again.
+	cutLocation := p.kind == kindHeader && a.kept.count() == 1 &&
+		(p.record == "" && (strings.HasPrefix(p.msg, "[") && strings.IndexByte(p.msg, ']') < 0 || isBlank(p.msg)) || p.record != "")
+	unheaded := false // the line's repeated header left out: read anew
+	if p.kind == kindHeader && p.record != "" && a.kept.count() > 1 {
+		// A later line of the record, cut inside the header it repeats:
+		// whole, the header goes, as sameRecord leaves it out.
+		if content, ok := a.repeatedHeader(joined, c.prefix); ok {
+			joined, unheaded = content, true
+		}
+	}
 	if !a.kept.extendLast(joined) {
 		return false
 	}
@@ -606,6 +629,16 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// The first line, or the line that gave the message
 		// (nextMessage): the message is its tail.
 		p.msg = joined[len(prev)-len(p.msg):]
+	}
+	if (p.kind == kindRaw || cutLocation) && a.kept.count() == 1 && !p.hasTB && a.rereadHeader() {
+		// The line whole is a record's header and its message, read
+		// as such (open); what follows is joinSep's own bookkeeping.
+		p.lines++
+		p.last = l.Offset
+		p.whole = len(l.Text)+l.Framing < p.lastRaw
+		p.lastLen = len(c.s)
+		p.lastRaw = len(l.Text) + l.Framing
+		return true
 	}
 	if p.bareType != "" {
 		// The exception line was the line split: its message goes on.
@@ -622,7 +655,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// line's.
 		p.panic = panicOpen(joined)
 	}
-	if isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
+	if unheaded || isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(joined)
@@ -638,6 +671,57 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text) + l.Framing
 	return true
+}
+
+// repeatedHeader reports whether s, a line of the pending record made
+// whole by a join, opens with the record's header repeated (vLLM's and
+// Ray core's multi-line records), and returns its content.
+func (a *Assembler) repeatedHeader(s, prefix string) (string, bool) {
+	p := &a.cur
+	ref, near := a.reference(p.firstTime)
+	var c classified
+	c.near = near
+	a.classify(&c, s, s, prefix, p.stripped, ref)
+	if !c.header || c.record != p.record || isBlank(c.h.msg) {
+		return "", false
+	}
+	return c.h.msg, true
+}
+
+// headerWhole reports whether s reads as a header that names a record
+// (vLLM's, Ray core's): a line whose header a wrap broke, made whole.
+func (a *Assembler) headerWhole(s, prefix string) bool {
+	p := &a.cur
+	ref, near := a.reference(p.firstTime)
+	var c classified
+	c.near = near
+	a.classify(&c, s, s, prefix, p.stripped, ref)
+	return c.header && c.record != ""
+}
+
+// rereadHeader re-reads the pending entry's one line, made whole by a
+// join, when it is a log record's header now, and reports whether it did: a terminal cut the line
+// inside its header (a Ray actor's and a vLLM worker's prefixes fill 80
+// columns: "...(Worker_TP3 pid=1024473) ERROR 03-04 05:4" and "2:52
+// [multiproc_executor.py:824] ..."), and the entry read header-less goes
+// on as the record it is, its later lines that repeat the header
+// included (sameRecord). So is a header whose logger's location the cut
+// fell inside ("ERROR 03-04 05:42:52 [multiproc_exec" and "utor.py:824]
+// ..."): read whole, it names its record.
+func (a *Assembler) rereadHeader() bool {
+	p := &a.cur
+	s := a.kept.first()
+	ref, near := a.reference(p.firstTime)
+	var c classified
+	c.near = near
+	a.classify(&c, s, s, p.prefix, p.stripped, ref)
+	if !c.header || p.kind == kindHeader && (c.record == "" || c.record == p.record) {
+		return false
+	}
+	stripped, lastLen, lastRaw, whole, fold := p.stripped, p.lastLen, p.lastRaw, p.whole, p.foldWidth
+	a.reopen(p.firstN, 0, p.stripped)
+	p.stripped, p.lastLen, p.lastRaw, p.whole, p.foldWidth = stripped, lastLen, lastRaw, whole, fold
+	return p.kind == kindHeader
 }
 
 // isFrameRest reports whether next is the rest of a frame line, prev,

@@ -183,14 +183,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-80": "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// dev-12: measured before any change made for the batch.
-	"1062-verl-vllm-moe-weight-sync-narrow-start-out-of-range.log": {
-		"hard-wrap-80": "cut at 80 columns the doubly prefixed IndexError line is not rejoined, and the second worker's 'WorkerProc hit an exception.' leads under vllm-worker-exception",
-	},
 	// dev-13: measured before any change made for the batch.
 	"1153-sglang-empty-messages-list-index-500.log": {
 		"hard-wrap-120": "cut at 120 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
-		"hard-wrap-80":  "cut at 80 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
 	},
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
