@@ -16,8 +16,8 @@ import (
 // each is composed in every backend's wording, the way that backend's
 // sources log it, and names the record that must lead. Where the advice is
 // the same the twins share a record; where it differs (an HCCL collective
-// timeout is chased through the CANN plog and HCCL's own variables) the
-// twin has its own.
+// timeout is chased through the CANN plog and HCCL's own variables; the
+// MCCL and CNCL ones through their vendors' tools) the twin has its own.
 
 // c10dLine writes msg the way a c10d backend logs an error with glog: the
 // rank prefix torch adds, then the glog header with the backend's source
@@ -66,6 +66,8 @@ func c10dFamilies() map[string][]c10dTwin {
 			// A paste or terminal that wraps the line just after the work's name.
 			{"HCCL", c10dLine(c10dBackendFile["HCCL"], "[Rank 1] Watchdog caught collective operation timeout: WorkHCCL\n(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 milliseconds before timing out."), "hccl-watchdog-collective-timeout"},
 			{"NCCL", c10dLine(c10dBackendFile["NCCL"], "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL\n(SeqNum=4565, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600021 milliseconds before timing out."), "nccl-watchdog-collective-timeout"},
+			{"MCCL", c10dLine(c10dBackendFile["MCCL"], work("MCCL")), "vendor-ccl-watchdog-collective-timeout"},
+			{"CNCL", c10dLine(c10dBackendFile["CNCL"], work("CNCL")), "vendor-ccl-watchdog-collective-timeout"},
 			// gloo has no watchdog: its transport times out the pair.
 			{"Gloo", tb("RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete"), "gloo-transport-timeout"},
 		},
@@ -150,6 +152,13 @@ var backendTwinExamples = map[string]example{
 			"[rank1]:[W324 13:00:25.428029551 compiler_depend.ts:935] Process group work ALLREDUCE, seq_num 196 dispatch success. This warning log can be ignored.",
 			"[rank1]:[E324 13:00:25.428029551 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.",
 		},
+	},
+	"vendor-ccl-watchdog-collective-timeout": {
+		match: []string{
+			"[Rank 1] Watchdog caught collective operation timeout: WorkMCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600100 milliseconds before timing out.",
+			"[Rank 3] Watchdog caught collective operation timeout: WorkCNCL(SeqNum=40, OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800200 milliseconds before timing out.",
+		},
+		miss: []string{"[Rank 1] MCCL watchdog thread started!"},
 	},
 }
 

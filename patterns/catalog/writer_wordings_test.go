@@ -5,7 +5,8 @@ import "testing"
 // Whole wording sets of writers whose failure lines reach a serving log,
 // each written from the writer's own message table and composed the ways
 // the line arrives (in a traceback, behind a wrapper, bare):
-//   - Pillow words every decoder failure "<codec status> when reading image
+//   - Pillow refuses an image over twice its pixel limit
+//     (DecompressionBombError; under that, only a warning), and words every decoder failure "<codec status> when reading image
 //     file" (the C core's status names, or ImageFile's own fallbacks when the
 //     core has none), and a short read "image file is truncated", with or
 //     without the count of bytes left;
@@ -55,7 +56,12 @@ func writerWordings() []writerWording {
 			tb("PIL.UnidentifiedImageError: cannot identify image file <_io.BytesIO object at 0x7f3a2c0b8740>"),
 			tb("SyntaxError: broken PNG file"),
 		}},
+		{family: "Pillow: an image over twice the pixel limit", want: "image-decompression-bomb", lines: []string{
+			tb("PIL.Image.DecompressionBombError: Image size (205000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack."),
+			"RuntimeError: Error while loading data ImageData(url='https://example.com/scan.png'): DecompressionBombError('Image size (205000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.')",
+		}},
 		{family: "Pillow: routine mentions", lines: []string{
+			"/usr/local/lib/python3.12/dist-packages/PIL/Image.py:3402: DecompressionBombWarning: Image size (93950400 pixels) exceeds limit of 89478485 pixels, could be decompression bomb DOS attack.",
 			"[2026-05-28 00:11:09] Setting ImageFile.LOAD_TRUNCATED_IMAGES = True so a truncated image file is loaded as far as it goes",
 		}},
 		{family: "Slurm: the scheduler ended the job or step", want: "slurm-job-cancelled", lines: []string{
@@ -162,6 +168,13 @@ func init() { addExamples(nil, writerWordingsWidened) }
 // source-generated record for the same line must not lead over the
 // exception that names the cause).
 var writerWordingsExamples = map[string]example{
+	"image-decompression-bomb": {
+		match: []string{
+			"PIL.Image.DecompressionBombError: Image size (205000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.",
+			"ValueError: Failed to load image: DecompressionBombError('Image size (400000000 pixels) exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.')",
+		},
+		miss: []string{"DecompressionBombWarning: Image size (93950400 pixels) exceeds limit of 89478485 pixels, could be decompression bomb DOS attack."},
+	},
 	"multimodal-load-error-header": {
 		match: []string{
 			"[load_mm_data(simple)] error loading IMAGE data at index=0",
