@@ -95,9 +95,10 @@ type Diagnosis struct {
 	Routine bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
-	// of their own (a frame, a source or caret line; see piece.go): the
-	// end of a traceback, a failure in its own right, not a lone line
-	// that only says something failed. Set by AnalyzeStream.
+	// of their own (a frame, a source or caret line), or after the line
+	// announcing it (see piece.go): the end of a traceback, a failure in
+	// its own right, not a lone line that only says something failed.
+	// Set by AnalyzeStream.
 	Split bool
 	// PatternErrors are the patterns that failed while matching this
 	// entry (timeouts, the stack limit): pattern-health events.

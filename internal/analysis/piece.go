@@ -32,10 +32,10 @@ func pointsOnly(msg string) bool {
 	if msg == "" {
 		return false
 	}
-	if strings.IndexByte(strings.TrimRight(msg, "\r\n"), '\n') < 0 && announcesError(msg) {
+	if strings.IndexByte(strings.TrimRight(msg, "\r\n"), '\n') < 0 && (announcesError(msg) || modulePath(msg)) {
 		return true
 	}
-	n := 0
+	n, pieces := 0, 0
 	for line := range strings.Lines(msg) {
 		if n++; n > maxPieceLines {
 			return false
@@ -47,8 +47,35 @@ func pointsOnly(msg string) bool {
 		if !tracebackPiece(line) && (n > 1 || !tracebackPiece(afterName(line))) {
 			return false
 		}
+		pieces++
 	}
-	return n > 0
+	return pieces > 0
+}
+
+// maxModulePath bounds the line modulePath reads.
+const maxModulePath = 200
+
+// modulePath reports whether line is only a dotted module path of three
+// parts or more, each a lower-case name ("vllm.v1.engine.exc"), no
+// version number: the first piece of an
+// exception's class that a terminal's wrap cut off from the rest of its
+// line, which says nothing of its own.
+func modulePath(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) > maxModulePath || strings.Count(t, ".") < 2 || t[0] == '.' || t[len(t)-1] == '.' {
+		return false
+	}
+	for part := range strings.SplitSeq(t, ".") {
+		if part == "" || part[0] != '_' && (part[0] < 'a' || part[0] > 'z') {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterName is line without its first word when a space follows it: a
@@ -114,8 +141,19 @@ var statementKeywords = [...]string{
 // (", "model.load_weights(", "param = params_dict[name]"). A sentence's
 // words are followed by a space and another word.
 func sourceStatement(t string) bool {
+	if t = strings.TrimRight(t, " \t\r"); t == "raise" {
+		// A bare re-raise.
+		return true
+	}
 	for _, k := range statementKeywords {
 		if rest, ok := strings.CutPrefix(t, k); ok && rest != "" && (rest[0] == ' ' || rest[0] == '(' || rest[0] == ':') {
+			switch k {
+			case "raise", "return", "await", "yield", "del":
+				if oneName(strings.TrimLeft(rest, " ")) {
+					// "raise e", "return out": a name alone.
+					return true
+				}
+			}
 			return codeAfterKeyword(rest)
 		}
 	}
@@ -156,6 +194,21 @@ func sourceStatement(t string) bool {
 		}
 	}
 	return false
+}
+
+// oneName reports whether s is one lower-case Python name ("e", "out",
+// "loaded_weight"), as a statement's operand is and a sentence's next word
+// after a keyword rarely is alone.
+func oneName(s string) bool {
+	if s == "" || !('a' <= s[0] && s[0] <= 'z' || s[0] == '_') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // codeAfterKeyword reports whether rest, what follows a keyword that may

@@ -45,8 +45,9 @@ type Stream struct {
 	// bounded by maxSaid.
 	futureType, futureMsg string
 	// piece says the previous entry was a traceback's frame, source or
-	// caret line logged at a failure's level as a record of its own (see
-	// piece.go): an exception line alone after it ends that traceback.
+	// caret line logged at a failure's level as a record of its own, or
+	// a line announcing the error after it (see piece.go): an exception
+	// line alone after it ends that traceback.
 	piece bool
 }
 
@@ -67,7 +68,7 @@ func (st *Stream) note(e *entry.Entry) {
 		}
 	}
 	st.piece = e.Traceback == nil && e.Native == "" && levelSeverity(e.Level).Rank() >= patterns.SeverityError.Rank() &&
-		!announcesError(e.Message) && pointsOnly(e.Message)
+		pointsOnly(e.Message)
 	st.futureType, st.futureMsg = "", ""
 	if m := e.Message; m != "" && (m[0] == 'f' || m[0] == 'T' || m[0] == 'F') && // the first bytes of the lines below: most messages start otherwise
 		(strings.HasPrefix(m, futureMarker) || strings.HasSuffix(FirstLine(m), neverRetrieved)) {

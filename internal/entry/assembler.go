@@ -673,7 +673,7 @@ func (a *Assembler) pushEscapedLines(l *Line, text string, i int) []Entry {
 		return a.PushLine(&f)
 	}
 	f := *l
-	f.Text = text[:i]
+	f.Text = unescapeControls(text[:i])
 	a.PushLine(&f)
 	p := &a.cur
 	rest := text[i+len(escapedLF):]
@@ -682,7 +682,7 @@ func (a *Assembler) pushEscapedLines(l *Line, text string, i int) []Entry {
 		if j := strings.Index(rest, escapedLF); j >= 0 {
 			piece, more = rest[:j], rest[j+len(escapedLF):]
 		}
-		base, start, end := wrapperSpan(piece)
+		base, start, end := wrapperSpan(unescapeControls(piece))
 		if s := base[start:end]; isBlank(s) {
 			p.blanks++
 		} else {
@@ -714,6 +714,25 @@ func (a *Assembler) pushEscapedLines(l *Line, text string, i int) []Entry {
 // (SysLogHandler, or journald forwarding to rsyslog) arrives as one line,
 // "...exception:#012Traceback (most recent call last):#012  File ...".
 const escapedLF = "#012"
+
+// unescapeControls gives back the tabs and drops the carriage return that
+// rsyslog escaped in a part of a record it forwarded ("#011", "#015"):
+// a Ray error's field lines open with a tab ("#011class_name: ..."), a
+// Windows writer's lines end in a CR. A part with neither is returned as
+// it is.
+func unescapeControls(s string) string {
+	s = strings.TrimSuffix(s, escapedCR)
+	if strings.Contains(s, escapedTab) {
+		s = strings.ReplaceAll(s, escapedTab, "\t")
+	}
+	return s
+}
+
+// A tab and a carriage return as rsyslog escapes them.
+const (
+	escapedTab = "#011"
+	escapedCR  = "#015"
+)
 
 // maxEscapedLines bounds the parts read out of one line; the kept lines'
 // own bounds cut what a part adds beyond them.

@@ -64,6 +64,23 @@ func TestAssemblerEscapedNewlines(t *testing.T) {
 	}
 }
 
+// TestAssemblerEscapedControls: rsyslog's tabs ("#011") and carriage
+// returns ("#015") inside a forwarded record come back as the writer
+// printed them: Ray's ActorDiedError fields indented by a tab, a CRLF
+// writer's line ends.
+func TestAssemblerEscapedControls(t *testing.T) {
+	line := syslogged("python3[2741]", "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.#015",
+		"#011class_name: SGLangEngine", "#011actor_id: 5066c201b724a3936948a11201000000#015", "#011pid: 87687")
+	es := assembleOwned(Options{}, []string{line})
+	if len(es) != 1 {
+		t.Fatalf("%d entries", len(es))
+	}
+	want := "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n\tclass_name: SGLangEngine\n\tactor_id: 5066c201b724a3936948a11201000000\n\tpid: 87687"
+	if es[0].Text != want {
+		t.Errorf("text %q, want %q", es[0].Text, want)
+	}
+}
+
 // TestEscapedNewlineNearMisses: "#012" that parts no record's lines.
 func TestEscapedNewlineNearMisses(t *testing.T) {
 	for _, s := range []string{

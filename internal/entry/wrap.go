@@ -130,8 +130,13 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// binary for current devices!\")"). No line of its own opens inside
 	// a quote, whatever its first word.
 	quoted := !lead && isWordByte(p) && isWordByte(n) && spansQuote(prev, rest)
+	// An exception line cut inside its dotted type's name: the rest
+	// opens like an exception line of its own, but only prev's last
+	// token and it make the type ("vllm.v1.engine.exc" and
+	// "eptions.EngineDeadError: EngineCore encountered an issue").
+	typeCut := !lead && isDottedTypeCut(tok, rest)
 	switch {
-	case quoted:
+	case quoted, typeCut:
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
@@ -241,7 +246,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// Nor is one lower-case letter before the colon a writer's name: it
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
-	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
+	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) {
 		return false
@@ -250,11 +255,45 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
-	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted {
+	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted && !typeCut {
 		return false
 	}
 	return true
 }
+
+// isDottedTypeCut reports whether tok, prev's last token, and rest make
+// an exception line whose type is a dotted name (a module path and a
+// class) cut inside: tok is the type's start, a dotted name with no
+// colon, and tok and rest read as an exception line whose type holds a
+// dot and starts with tok. The cut falls inside a word (a lower-case
+// letter on both sides, or a capital, or a digit), or between two words
+// of a class's camel-case name; a capitalised name after a module's
+// lower-case one ("model.safetensors" and "ValueError: ...") is a line of
+// its own.
+func isDottedTypeCut(tok, rest string) bool {
+	if tok == "" || rest == "" || strings.IndexByte(tok, '.') < 0 || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
+		return false
+	}
+	p, n := tok[len(tok)-1], rest[0]
+	class := tok[strings.LastIndexByte(tok, '.')+1:] // the name being cut
+	switch {
+	case isLower(p) && isLower(n), isUpper(p) && isUpper(n), isDigit(p) && isDigit(n):
+	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]):
+		// A class's camel-case name cut between two of its words
+		// ("torch.distributed.Dist" and "BackendError: ...").
+	default:
+		return false
+	}
+	w := firstWord(rest)
+	if !strings.HasSuffix(w, ":") {
+		return false
+	}
+	typ, _, ok := parseBareException(tok + rest)
+	return ok && strings.HasPrefix(typ, tok) && len(typ) == len(tok)+len(w)-1
+}
+
+// maxCutType bounds the start of a type's name isDottedTypeCut reads.
+const maxCutType = 256
 
 // urlGoesOn reports whether a break fell inside a URL that prev's last
 // token tok opens (a scheme, "://" and no space after it) and w, the
@@ -603,7 +642,7 @@ func (a *Assembler) join(l *Line, c *classified) bool { return a.joinSep(l, c, "
 // broke the line at (isLocationRest).
 func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p := &a.cur
-	prev := a.kept.last()
+	prev, prevMsg := a.kept.last(), p.msg
 	if len(prev)+len(sep)+len(c.s) > a.opt.MaxLineBytes {
 		return false
 	}
@@ -645,6 +684,16 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		if typ, msg, ok := a.bareOf(prev); ok && typ == p.bareType && msg == p.bareMsg {
 			if typ, msg, ok := a.bareOf(joined); ok && typ == p.bareType {
 				p.bareMsg = msg
+			}
+		} else if a.kept.count() == 1 && p.kind == kindHeader {
+			// A record whose message is the exception line, behind
+			// the header the line opens with ("ERROR 11-07 11:03:31
+			// [multiproc_executor.py:585] IndexError: list index out
+			// of r" and "ange").
+			if typ, msg, ok := a.bareOf(prevMsg); ok && typ == p.bareType && msg == p.bareMsg {
+				if typ, msg, ok := a.bareOf(p.msg); ok && typ == p.bareType {
+					p.bareMsg = msg
+				}
 			}
 		}
 	} else {
@@ -800,8 +849,9 @@ const minLongToken = 24
 // word-wrapping tool (fold -s) broke before a token too long for what was
 // left of the width ("GET " and "http://10.6.131.5:8998/metadata?...",
 // "ImportError: " and "/home/u/.../common_ops.abi3.so: undefined symbol:
-// ..."): prev ends in the space the break leaves, next opens with a path,
-// a URL or a quoted or bracketed name of at least minLongToken bytes, and
+// ..."): prev ends in the space the break leaves, next opens with a path
+// (relative ones too), a URL, a quoted or bracketed name or the rest of a
+// JSON object's members of at least minLongToken bytes, and
 // the two are longer than any width a wrap keeps (minWrapWidth). A
 // writer's own line seldom ends in a space.
 func isLongTokenRest(prev, next string) bool {
@@ -809,7 +859,7 @@ func isLongTokenRest(prev, next string) bool {
 		return false
 	}
 	w := firstWord(next)
-	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") {
+	if len(w) < minLongToken || len(prev)+len(w) <= minWrapWidth || strings.IndexByte("/'\"(`", w[0]) < 0 && !strings.Contains(w, "://") && !isRelativePath(w) && !isJSONRest(w) {
 		return false
 	}
 	if isTracebackLine(next) || isFrameLine(next) || isFrameLine(prev) {
@@ -817,6 +867,27 @@ func isLongTokenRest(prev, next string) bool {
 	}
 	_, _, ok := parseExceptionAnyQuote(next)
 	return !ok
+}
+
+// isJSONRest reports whether w, a token with no space, goes on with a
+// JSON object's members: it closes a string and opens the next member
+// (`range","type":"InternalServerError","param":null,"code":500}`),
+// the rest of an error body a word wrap broke inside its message. A token
+// that opens an object or an array is a value of its own.
+func isJSONRest(w string) bool {
+	if w == "" || w[0] == '{' || w[0] == '[' {
+		return false // an object or an array of its own
+	}
+	return strings.Contains(w, "\",\"") || strings.Contains(w, "\":")
+}
+
+// isRelativePath reports whether w opens as a relative or a Windows path
+// does ("../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333,",
+// "./build/x.so", "C:\\Users\\..."): a token no line of its own opens
+// with after a line that ends in a space.
+func isRelativePath(w string) bool {
+	return strings.HasPrefix(w, "../") || strings.HasPrefix(w, "./") ||
+		len(w) > 3 && isLetter(w[0]) && w[1] == ':' && (w[2] == '\\' || w[2] == '/')
 }
 
 // isSourceRest reports whether next is the rest of prev, a traceback's

@@ -302,7 +302,9 @@ func FuzzIsWrapBreak(f *testing.F) {
 		if len(prev) < minWrapWidth || len(next) > bound || strings.HasPrefix(next, "  ") || next[0] == '\t' || isFrameLine(next) || isTracebackLine(next) {
 			t.Fatalf("isWrapBreak(%q, %q): bounds or traceback line", prev, next)
 		}
-		if _, _, ok := parseExceptionAnyQuote(strings.TrimPrefix(next, " ")); ok {
+		if _, _, ok := parseExceptionAnyQuote(strings.TrimPrefix(next, " ")); ok && !isDottedTypeCut(prev[strings.LastIndexByte(prev, ' ')+1:], next) {
+			// (Unless prev's last token begins the dotted type the
+			// rest ends: the exception line whole is prev's.)
 			t.Fatalf("isWrapBreak(%q, %q): an exception line", prev, next)
 		}
 	})

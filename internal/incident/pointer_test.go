@@ -36,6 +36,15 @@ var pointerBursts = []struct {
 		`(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718]   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 709, in run_engine_core`,
 		"(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718]     engine_core = EngineCoreProc(*args, **kwargs)",
 	}, "unclassified IndexError: list index out of range"},
+	{"a worker's announcement, its exception line, then the engine's failure to start", []string{
+		"(VllmWorker rank=0 pid=311) ERROR 06-01 12:00:01 [multiproc_executor.py:470] WorkerProc encountered a fatal error.",
+		"(VllmWorker rank=0 pid=311) ERROR 06-01 12:00:01 [multiproc_executor.py:470] IndexError: list index out of range",
+		"INFO 06-01 12:00:02 [multiproc_executor.py:546] Parent process exited, terminating worker",
+		"(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718] EngineCore failed to start.",
+		"(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718] Traceback (most recent call last):",
+		`(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718]   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 709, in run_engine_core`,
+		"(EngineCore_DP0 pid=8614) ERROR 06-01 12:00:04 [core.py:718]     engine_core = EngineCoreProc(*args, **kwargs)",
+	}, "unclassified IndexError: list index out of range"},
 	{"Ray's old unhandled-error header over the RayActorError", []string{
 		"2021-12-13 14:51:24,751\tERROR worker.py:980 -- Possible unhandled error from worker: ray::Stepping.run() (pid=219, ip=10.0.0.2)",
 		`  File "python/ray/_raylet.pyx", line 463, in ray._raylet.execute_task`,

@@ -141,15 +141,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"fold-s-100": plogCutAtSpace,
 	},
-	// heldout-16 (development since heldout-17): measured blind, not
-	// tuned to; first read by this test once heldout-17 was held out.
-	"1024-nccl-dist-backend-system-error-no-route-to-host.log": {
-		"fold-s-100": "folded at 100 columns the DistBackendError's NCCL message loses its socket line to a piece of its own, so the exception leads under c10d-nccl-unique-id-exchange-failed instead of the connect failure",
-	},
-	// dev-13: measured before any change made for the batch.
-	"1153-sglang-empty-messages-list-index-500.log": {
-		"fold-s-100": "folded at 100 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

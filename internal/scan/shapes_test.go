@@ -205,16 +205,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
-	// heldout-16 (development since heldout-17): measured blind, not tuned to.
-	// Right as posted since a traceback's lines logged one record a line
-	// point at their exception (analysis/piece.go); cut at 80 columns the
-	// line that names the failure is cut, which the entries do not mend.
-	"1007-lmcache-p2p-vllm-worker-indexerror.log": {
-		"hard-wrap-80": "cut at 80 columns the worker's 'IndexError: list index out of range' line is rejoined in the entry but its exception keeps the cut message 'list index out of r'",
-	},
-	"1008-vllm-lmcache-rtx5090-engine-dead.log": {
-		"hard-wrap-80": "cut at 80 columns inside 'vllm.v1.engine.exceptions', the API server's EngineDeadError line is not rejoined: its first piece 'vllm.v1.engine.exc' is a generic ERROR line that outranks vllm-engine-dead, a consequence record, on the rest",
-	},
 	// Held out (heldout-17): measured, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
 		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2"),
