@@ -69,7 +69,6 @@ var knownGenericAdvice = map[string]string{
 	// heldout-16 (development since heldout-17): measured blind, not tuned to.
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": "held out: tgi-shard-complete-stderr carries only generic advice when the shard's own exception is cut off",
 	// dev-13: measured before any change made for the batch.
-	"1152-sglang-multimodal-broken-image-stream.log": "dev-13: PIL's 'OSError: broken data stream when reading image file' under sglang's multimodal loader leads unclassified, and its solutions are only generic",
 	// Held out (heldout-17): measured, not tuned to.
 	"1107-gpustack-worker-register-500-then-already-exists.log":       "held out: GPUStack's 'Failed to register worker: (500, ...)' line leads unclassified with no phase or component to advise from",
 	"1112-mineru-http-client-httpx-404-unexpected-status-tqdm.log":    "held out: MinerU's 'Unexpected status code: [404]' line leads unclassified with no phase or component to advise from",

@@ -422,7 +422,7 @@ var vllmRaises = []engineComponent{
 		{family: "NIXL is not installed", want: "nixl-not-available", lines: []string{
 			"RuntimeError: NIXL is not available",
 		}},
-		{family: "a connector name vLLM does not know", want: "vllm-engine-args-rejected", lines: []string{
+		{family: "a connector name vLLM does not know", want: "kv-connector-unsupported", lines: []string{
 			"ValueError: Unsupported connector type: NixlConnectorX",
 		}},
 	}},

@@ -421,8 +421,12 @@ var vllmComponents = []engineComponent{
 			"KeyError: 'invalid tool call parser: hermes2 (chose from { hermes,llama3_json,mistral })'",
 			"KeyError: 'invalid reasoning parser: qwen (chose from { deepseek_r1,qwen3 })'",
 			"ValueError: Unknown attention backend: 'FLASH_ATTN_V3'. Valid options are: FLASH_ATTN, FLASHINFER, TRITON_ATTN",
-			"ValueError: Connector 'NixlConnecter' is not registered.",
 			"ValueError: Connector LMCacheConnectorV1 does not support HMA but HMA is enabled. Please set `--disable-hybrid-kv-cache-manager`.",
+		}},
+		{family: "a KV connector name vLLM does not register", want: "kv-connector-unsupported", lines: []string{
+			"ValueError: Connector 'NixlConnecter' is not registered.",
+			"ValueError: Unsupported connector type: LMCacheConnectorV1",
+			"ValueError: Connector MyOffloadConnector uses deprecated 2-argument constructor signature. External v1 KV connectors must accept kv_cache_config as the third constructor argument and pass it to super().__init__().",
 		}},
 		{family: "a chat template path that is not there", want: "vllm-chat-template-missing", lines: []string{
 			"ValueError: The supplied chat template string (/templates/qwen.jinja) appears path-like, but doesn't exist! Tried: /templates/qwen.jinja and /usr/local/lib/python3.12/dist-packages/vllm/transformers_utils/chat_templates/qwen.jinja",
