@@ -66,13 +66,8 @@ func modulePath(line string) bool {
 		return false
 	}
 	for part := range strings.SplitSeq(t, ".") {
-		if part == "" || part[0] != '_' && (part[0] < 'a' || part[0] > 'z') {
+		if !oneName(part) {
 			return false
-		}
-		for i := 0; i < len(part); i++ {
-			if c := part[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
-				return false
-			}
 		}
 	}
 	return true

@@ -632,15 +632,7 @@ func (a *Assembler) pushGlued(l *Line, own, first, rest string, n int) []Entry {
 		s := rest[n:]
 		s = s[wrapperPrefixesLen(s):]
 		if !isBlank(s) {
-			for ; p.blanks > 0; p.blanks-- {
-				a.kept.add("")
-			}
-			a.kept.add(s)
-			p.colon = endsWithColon(s)
-			p.nccl = ncclNext(a.ncclState(), s)
-			a.advance(s)
-			a.noteBare(s)
-			p.lastLen = len(s)
+			a.keepPiece(s)
 		}
 		if next == "" {
 			break
@@ -648,6 +640,22 @@ func (a *Assembler) pushGlued(l *Line, own, first, rest string, n int) []Entry {
 		rest, n = next, nn
 	}
 	return a.out
+}
+
+// keepPiece takes s, a later piece of one physical line (a glued or an
+// escaped line's part), into the open entry as a line of its own, after
+// the blank pieces held before it.
+func (a *Assembler) keepPiece(s string) {
+	p := &a.cur
+	for ; p.blanks > 0; p.blanks-- {
+		a.kept.add("")
+	}
+	a.kept.add(s)
+	p.colon = endsWithColon(s)
+	p.nccl = ncclNext(a.ncclState(), s)
+	a.advance(s)
+	a.noteBare(s)
+	p.lastLen = len(s)
 }
 
 // pushEscapedLines reads a line that holds a whole multi-line record
@@ -689,15 +697,7 @@ func (a *Assembler) pushEscapedLines(l *Line, text string, i int) []Entry {
 			if a.opt.Reuse {
 				s = a.arena.keep(s) // the caller may overwrite the line
 			}
-			for ; p.blanks > 0; p.blanks-- {
-				a.kept.add("")
-			}
-			a.kept.add(s)
-			p.colon = endsWithColon(s)
-			p.nccl = ncclNext(a.ncclState(), s)
-			a.advance(s)
-			a.noteBare(s)
-			p.lastLen = len(s)
+			a.keepPiece(s)
 		}
 		if more == "" {
 			break
