@@ -102,22 +102,11 @@ func tracebackPiece(line string) bool {
 }
 
 // caretLine reports whether t (trimmed on the left) is CPython's marker of
-// the failing expression: carets, with tildes around them, and nothing
-// else; or a piece of one that a terminal's wrap cut, three marks or
-// more of them.
+// the failing expression (entry.IsCaretLine: carets, with tildes around
+// them, and nothing else) that says so alone: one with a caret, or a piece
+// of one that a terminal's wrap cut, three marks or more.
 func caretLine(t string) bool {
-	t = strings.TrimRight(t, " \t\r")
-	marks := 0
-	for i := 0; i < len(t); i++ {
-		switch t[i] {
-		case '^', '~':
-			marks++
-		case ' ':
-		default:
-			return false
-		}
-	}
-	return marks >= 3 || strings.IndexByte(t, '^') >= 0
+	return entry.IsCaretLine(t) && (strings.IndexByte(t, '^') >= 0 || strings.Count(t, "~") >= 3)
 }
 
 // statementKeywords open a Python statement or expression that a source

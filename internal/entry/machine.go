@@ -385,7 +385,7 @@ func (a *Assembler) apply(r rule, s string, native, afterBlank bool) bool {
 		}
 		return false
 	case ruleFrames:
-		if p.group && isBoxLine(s) || isIndented(s) || isCaretLine(s) || isRepeatedLine(s) {
+		if p.group && isBoxLine(s) || isIndented(s) || IsCaretLine(s) || isRepeatedLine(s) {
 			return true
 		}
 		_, _, ok := parseExceptionLine(s)

@@ -543,8 +543,8 @@ func looksLikeStatement(typ, msg string) bool {
 	return m != "" && strings.ContainsRune("([{,\\", rune(m[len(m)-1]))
 }
 
-// isCaretLine matches 3.11+ error-location lines: "^^^^", "~~~~^^^^".
-func isCaretLine(s string) bool {
+// IsCaretLine matches 3.11+ error-location lines: "^^^^", "~~~~^^^^".
+func IsCaretLine(s string) bool {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return false

@@ -252,7 +252,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
-		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
+		isChainSeparator(next) || IsCaretLine(next) || isGroupStartLine(next) || isWarningLine(rest) || isEpilogue(rest) {
 		return false
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted && !typeCut {

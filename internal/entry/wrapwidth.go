@@ -101,7 +101,7 @@ func (w *wrapWidth) at(n int) bool { return w.width > 0 && n == w.width }
 // at the learned width: next is no line of its own by shape.
 func isColumnBreak(prev, next string) bool {
 	if next == "" || isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
-		isChainSeparator(next) || isCaretLine(next) || isGroupStartLine(next) {
+		isChainSeparator(next) || IsCaretLine(next) || isGroupStartLine(next) {
 		return false
 	}
 	// A line that opens as prev did is a new line of the same shape: a
@@ -156,7 +156,7 @@ func isTwinSpaceBreak(prev, next string, prevRaw, nextRaw int) bool {
 		return false
 	}
 	return !isFrameLine(prev) && !isFrameLine(next) && !isTracebackLine(next) && !isChainSeparator(next) &&
-		!isCaretLine(next) && !isGroupStartLine(next) && firstWord(prev) != firstWord(next)
+		!IsCaretLine(next) && !isGroupStartLine(next) && firstWord(prev) != firstWord(next)
 }
 
 // isSecondCut reports whether next may be the rest of prev, a line as long
