@@ -29,7 +29,15 @@ import (
 //     Unauthorized for url: ..."), httpx from 1.0 ("Client error '401
 //     Unauthorized' for url '...'"), and the Hub's own explanation of a
 //     gated repository on a line of its own ("Access to model <repo> is
-//     restricted ...") that a paste or a logger may keep alone.
+//     restricted ...") that a paste or a logger may keep alone;
+//   - sglang's launcher logs a child's death from its SIGCHLD handler with
+//     the wait status: "with an exit code N" until 0.4.5, "with exitcode=N"
+//     after; a status under 128 is the signal that ended it (9 SIGKILL),
+//     plus 128 when it dumped core (139 is SIGSEGV with a core), 256 and up
+//     an exit status;
+//   - torch's caching allocator words an exhausted device the same on every
+//     accelerator it is built for: CUDA, HIP, XPU, and torch_mlu's MLU
+//     (torch_npu's NPU has its own record).
 
 type releaseWording struct {
 	family string
@@ -75,6 +83,27 @@ func releaseWordings() []releaseWording {
 			"Access to model meta-llama/Llama-3.1-8B-Instruct is restricted. You must have access to it and be authenticated to access it. Please log in.",
 			"Access to model meta-llama/Llama-3.1-8B is restricted and you are not in the authorized list. Visit https://huggingface.co/meta-llama/Llama-3.1-8B to ask for access.",
 			"(APIServer pid=1) ERROR 10-20 03:20:50 [api_server.py:1408] Access to model google/gemma-3-27b-it is restricted. You must have access to it and be authenticated to access it. Please log in.",
+		}},
+		{family: "sglang's launcher: a child killed by SIGKILL, in the 0.4 and the later wording", want: "scheduler-exit-code-sigkill", lines: []string{
+			mainLog("Child process unexpectedly failed with an exit code 9. pid=293198"),
+			mainLog("Child process unexpectedly failed with exitcode=9. pid=293198"),
+		}},
+		{family: "sglang's launcher: a child ended by a native crash signal, with or without a core dump", want: "scheduler-exit-code-native-crash", lines: []string{
+			mainLog("Child process unexpectedly failed with an exit code 11. pid=293198"),
+			mainLog("Child process unexpectedly failed with exitcode=11. pid=293198"),
+			mainLog("Child process unexpectedly failed with exitcode=134. pid=293198"),
+			mainLog("Child process unexpectedly failed with exitcode=139. pid=293198"),
+		}},
+		{family: "sglang's launcher: a child that exited with a status is no signal's", want: "", lines: []string{
+			mainLog("Child process unexpectedly failed with exitcode=256. pid=293198"),
+			mainLog("Child process unexpectedly failed with an exit code 256. pid=32885"),
+		}},
+		{family: "torch's allocators: device memory exhausted on each accelerator", want: "cuda-out-of-memory", lines: []string{
+			rawTB("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free."),
+			rawTB("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; 14.10 GiB already allocated; 4.75 MiB free; 14.50 GiB reserved in total by PyTorch)"),
+			rawTB("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 191.98 GiB of which 1.02 GiB is free."),
+			rawTB("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 64.00 GiB of which 0 bytes is free."),
+			rawTB("RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"),
 		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
@@ -131,6 +160,18 @@ var releaseWordingsWidened = map[string]example{
 			"Access to model meta-llama/Llama-3.1-8B is restricted and you are not in the authorized list. Visit https://huggingface.co/meta-llama/Llama-3.1-8B to ask for access.",
 		},
 		miss: []string{"httpx.HTTPStatusError: Client error '403 Forbidden' for url 'http://10.0.0.5:8000/v1/completions'"},
+	},
+	"scheduler-exit-code-sigkill": {
+		match: []string{"[2026-05-28 00:11:09] Child process unexpectedly failed with exitcode=9. pid=293198"},
+		miss:  []string{"[2026-05-28 00:11:09] Child process unexpectedly failed with exitcode=91. pid=293198"},
+	},
+	"scheduler-exit-code-native-crash": {
+		match: []string{"[2026-05-28 00:11:09] Child process unexpectedly failed with exitcode=139. pid=293198"},
+		miss:  []string{"[2026-05-28 00:11:09] Child process unexpectedly failed with exitcode=256. pid=293198"},
+	},
+
+	"cuda-out-of-memory": {
+		match: []string{"RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"},
 	},
 	"triton-gcc-build-failed": {
 		match: []string{`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Us`},
