@@ -37,7 +37,16 @@ import (
 //     an exit status;
 //   - torch's caching allocator words an exhausted device the same on every
 //     accelerator it is built for: CUDA, HIP, XPU, and torch_mlu's MLU
-//     (torch_npu's NPU has its own record).
+//     (torch_npu's NPU has its own record);
+//   - NCCL's IB transport names an ibverbs async event by libibverbs' own
+//     text for it, with the device and port before "Got" in later releases; the event decides the record (a fatal work queue or CQ error, a
+//     port event, a routine one);
+//   - a missing generation_config.json is one engines proceed without
+//     (sglang and vLLM log it and go on), unlike the config, tokenizer or
+//     processor files a model needs;
+//   - sglang's model registry logs each model module it cannot import and
+//     skips it ("Ignore import error when loading <module>: <error>"): the
+//     quoted error is no failure of the server.
 
 type releaseWording struct {
 	family string
@@ -104,6 +113,35 @@ func releaseWordings() []releaseWording {
 			rawTB("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 191.98 GiB of which 1.02 GiB is free."),
 			rawTB("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 64.00 GiB of which 0 bytes is free."),
 			rawTB("RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"),
+		}},
+		{family: "NCCL's IB transport: a fatal async event, before and after NCCL named the device and port", want: "nccl-ib-async-fatal-event", lines: []string{
+			"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : local access violation work queue error",
+			"node201:127799:127863 [0] transport/net_ib.cc:89 NCCL WARN NET/IB : Got async event : local access violation work queue error",
+			"gpu-3:4411:4502 [2] NCCL WARN NET/IB : mlx5_2:1 Got async event : local work queue catastrophic error",
+			"gpu-3:4411:4502 [2] NCCL WARN NET/IB : mlx5_2:1 Got async event : CQ error",
+			"> node201:127799:127863 [0] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : mlx5_0:1 Got async event : invalid request local work queue error",
+		}},
+		{family: "NCCL's IB transport: port and routine async events", want: "", lines: []string{
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : mlx5_2:1 Got async event : communication established",
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : mlx5_2:1 Got async event : port active",
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : Got async event : last WQE reached",
+		}},
+		{family: "an optional generation config the engine proceeds without", want: "", lines: []string{
+			"[2026-07-14 13:17:12] Failed to load generation config for /models/Qwen3.5-4B: /models/Qwen3.5-4B does not appear to have a file named generation_config.json. Checkout 'https://huggingface.co//models/Qwen3.5-4B/tree/main' for available files. Proceeding without generation config.",
+			"WARNING 05-28 00:11:09 [config.py:1211] Failed to load generation config: /models/llama does not appear to have a file named generation_config.json.",
+		}},
+		{family: "a model file the engine cannot do without", want: "hf-config-file-missing", lines: []string{
+			rawTB("OSError: /models/Qwen3.5-4B does not appear to have a file named config.json. Checkout 'https://huggingface.co//models/Qwen3.5-4B/tree/main' for available files."),
+			rawTB("OSError: Qwen/Qwen3-8B does not appear to have a file named preprocessor_config.json. Checkout 'https://huggingface.co/Qwen/Qwen3-8B/tree/main' for available files."),
+		}},
+		{family: "sglang's model registry skipping a module it cannot import", want: "", lines: []string{
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: name 'Tensor' is not defined",
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: No module named 'mindspore'",
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.gemma3n: module 'transformers' has no attribute 'Gemma3nConfig'",
+		}},
+		{family: "a NameError raised, or quoted by its caller, is still read", want: "python-name-not-defined", lines: []string{
+			rawTB("NameError: name 'launch_server_cmd' is not defined"),
+			tb("NameError: name 'flashinfer' is not defined"),
 		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
@@ -172,6 +210,16 @@ var releaseWordingsWidened = map[string]example{
 
 	"cuda-out-of-memory": {
 		match: []string{"RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"},
+	},
+	"nccl-ib-async-fatal-event": {
+		match: []string{"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : local access violation work queue error"},
+		miss:  []string{"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL INFO NET/IB : mlx5_0:1 Got async event : communication established"},
+	},
+	"hf-config-file-missing": {
+		miss: []string{"[2026-07-14 13:17:12] Failed to load generation config for /models/Qwen3.5-4B: /models/Qwen3.5-4B does not appear to have a file named generation_config.json. Proceeding without generation config."},
+	},
+	"python-name-not-defined": {
+		miss: []string{"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: name 'Tensor' is not defined"},
 	},
 	"triton-gcc-build-failed": {
 		match: []string{`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Us`},
