@@ -46,7 +46,12 @@ import (
 //     processor files a model needs;
 //   - sglang's model registry logs each model module it cannot import and
 //     skips it ("Ignore import error when loading <module>: <error>"): the
-//     quoted error is no failure of the server.
+//     quoted error is no failure of the server;
+//   - a container killed at its own memory limit is reported by its
+//     runtime, not the kernel's log: Kubernetes' container state (describe,
+//     YAML, JSON, the STATUS column) says Reason OOMKilled, Docker's inspect
+//     "OOMKilled": true; the kernel's memory-cgroup report of the same kill
+//     stays linux-oom-killer's.
 
 type releaseWording struct {
 	family string
@@ -143,6 +148,22 @@ func releaseWordings() []releaseWording {
 			rawTB("NameError: name 'launch_server_cmd' is not defined"),
 			tb("NameError: name 'flashinfer' is not defined"),
 		}},
+		{family: "a container killed at its memory limit, as Kubernetes and Docker report it", want: "k8s-container-oom-killed", lines: []string{
+			"    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137",
+			"    State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137",
+			"sglang-0                         0/1     OOMKilled   3 (40s ago)   2m",
+			`            "OOMKilled": true,`,
+			`      lastState: {terminated: {containerID: "containerd://3f2a", exitCode: 137, reason: OOMKilled}}`,
+			`{"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-28T00:10:01Z"}}}`,
+		}},
+		{family: "a container's memory state with no kill", want: "", lines: []string{
+			`            "OOMKilled": false,`,
+			`            "OOMKilled":false,`,
+		}},
+		{family: "the kernel's own report of the kill stays the kernel's", want: "linux-oom-killer", lines: []string{
+			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
+			"[12345.678901] Out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:123456kB oom_score_adj:0",
+		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
 			rawTB("httpx.HTTPStatusError: Client error '403 Forbidden' for url 'http://10.0.0.5:8000/v1/completions'"),
@@ -226,7 +247,21 @@ var releaseWordingsWidened = map[string]example{
 	},
 }
 
-func init() { addExamples(nil, releaseWordingsWidened) }
+var releaseWordingsExamples = map[string]example{
+	"k8s-container-oom-killed": {
+		match: []string{
+			"    Last State:     Terminated\n      Reason:       OOMKilled",
+			"sglang-decode-0   0/1     OOMKilled   2          45s",
+			`            "OOMKilled": true,`,
+		},
+		miss: []string{
+			`            "OOMKilled": false,`,
+			"    Last State:     Terminated\n      Reason:       Completed",
+		},
+	},
+}
+
+func init() { addExamples(releaseWordingsExamples, releaseWordingsWidened) }
 
 // Where the patterns of two records both read a line, the catalog's rules
 // (the matcher's rank: the exception's class, then the longer literal;
