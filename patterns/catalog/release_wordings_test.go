@@ -51,7 +51,12 @@ import (
 //     runtime, not the kernel's log: Kubernetes' container state (describe,
 //     YAML, JSON, the STATUS column) says Reason OOMKilled, Docker's inspect
 //     "OOMKilled": true; the kernel's memory-cgroup report of the same kill
-//     stays linux-oom-killer's.
+//     stays linux-oom-killer's;
+//   - Mooncake's Python transfer engine logs a synchronous transfer that ran
+//     past its timeout at glog's INFO level, for one buffer ("Sync data
+//     transfer timeout after <ns>ns, local buffer ...") or a batch ("Sync
+//     batch data transfer timeout after <ns>ns"), then returns the failure
+//     its caller reports.
 
 type releaseWording struct {
 	family string
@@ -164,6 +169,11 @@ func releaseWordings() []releaseWording {
 			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
 			"[12345.678901] Out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:123456kB oom_score_adj:0",
 		}},
+		{family: "Mooncake's transfer engine: a synchronous transfer timing out, one buffer or a batch", want: "mooncake-transfer-batch-timeout", lines: []string{
+			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns",
+			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:312] Sync data transfer timeout after 30000512345ns, local buffer 0x7f3a2c000000 remote buffer 0x7f1b40000000 length 65536",
+			"(Worker_DP0_TP1_EP1 pid=782969) I0331 02:49:30.618026 803443 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061132986ns",
+		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
 			rawTB("httpx.HTTPStatusError: Client error '403 Forbidden' for url 'http://10.0.0.5:8000/v1/completions'"),
@@ -241,6 +251,10 @@ var releaseWordingsWidened = map[string]example{
 	},
 	"python-name-not-defined": {
 		miss: []string{"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: name 'Tensor' is not defined"},
+	},
+	"mooncake-transfer-batch-timeout": {
+		match: []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns"},
+		miss:  []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer completed in 1234ns"},
 	},
 	"triton-gcc-build-failed": {
 		match: []string{`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Us`},
