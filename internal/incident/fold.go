@@ -567,6 +567,10 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
+			if cause != nil && quotesCodeError(c, cause) {
+				g.leadQuoted(c, id, cause)
+				continue
+			}
 			if cause == nil {
 				cause = g.diedOf(c, id)
 			}

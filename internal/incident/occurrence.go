@@ -181,6 +181,9 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	r := &o.Alert.Record
 	if d.Cause != nil {
 		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)
+		if leadingWrapper(d) {
+			r.Role = string(patterns.RoleCause)
+		}
 	} else {
 		r.Role = roleOf(d.Role)
 	}
@@ -325,6 +328,9 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	tr.SGLang = src.Engine == sglangEngine || src.Engine == "" && sglangLog(e, d)
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
+		if leadingWrapper(d) {
+			a.Record.Role = string(patterns.RoleCause)
+		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups()
@@ -631,6 +637,13 @@ func recordOf(r *patterns.Record) sinks.Record {
 		Role:             roleOf(r.Role),
 		Fatal:            r.Fatal,
 	}
+}
+
+// leadingWrapper reports whether d is led by a wrapper record that names
+// the remedy of the code error it quotes (analysis.RemedyWrapper): the
+// wrapper is the cause there.
+func leadingWrapper(d *analysis.Diagnosis) bool {
+	return d.Cause != nil && d.Cause.Record.Role.Is(patterns.RoleWrapper) && d.Role.Is(patterns.RoleCause)
 }
 
 func roleOf(r patterns.Role) string {
