@@ -585,6 +585,15 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				g.touch(chain)
 				return nil
 			}
+			if f := g.faultBefore(o, b); f != nil {
+				// The same device fault, reported again by a call
+				// on the dead context (see fault.go).
+				f.fold(*o, now, &g.stats)
+				f.spanTo(o.Offset, o.EndOffset)
+				f.takeFrom(&o.Alert, false)
+				g.touch(f)
+				return nil
+			}
 		}
 		if cause == nil && (o.Generic || o.Native && o.Alert.Record.ID == "" && !o.Fragment) {
 			// A generic line, or a native line of an event whose first
