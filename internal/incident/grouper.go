@@ -534,6 +534,13 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				g.touch(c)
 				return nil
 			}
+			if c := g.importBefore(o, at); c != nil {
+				// A name a failed import should have defined (see
+				// imported.go).
+				c.fold(*o, now, &g.stats)
+				g.touch(c)
+				return nil
+			}
 		}
 		switch {
 		case o.Generic || o.Native:
