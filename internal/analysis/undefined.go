@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
 
 // One import that failed, then the names it should have defined. A
 // package imported under a guard logs the failure and goes on: vLLM's
@@ -102,4 +106,67 @@ func UndefinedUse(line string) bool {
 	}
 	return strings.Contains(line, "is not defined") || strings.Contains(line, "has no attribute") ||
 		strings.Contains(line, "cannot import name")
+}
+
+// importWarning reports whether e is a line logged at a warning's level,
+// with no traceback, whose message says an import failed: a guarded
+// import that went on (see above). Only a warning's line is read further,
+// so a routine line costs one comparison of its level.
+func importWarning(e *entry.Entry) bool {
+	m := e.Message
+	if e.Traceback != nil || len(m) > maxImported || m == "" {
+		return false
+	}
+	switch e.Level {
+	case "WARNING", "WARN", "W":
+	case "":
+		// A header without a time the entry package reads no level
+		// in ("WARNING utils.py:50: ...", "Warning: ...").
+		if !warningLead(m) {
+			return false
+		}
+	default:
+		return false
+	}
+	if !strings.Contains(m, "mport") && !strings.Contains(m, "module named") && !strings.Contains(m, "shared object") {
+		return false
+	}
+	return MessageFamily(m) == FamilyImport || SharedLibraryUnloaded(m)
+}
+
+// maxImported bounds the line a Stream keeps of a failed import.
+const maxImported = 512
+
+// warningLead reports whether msg begins with a warning's level word
+// followed by a separator.
+func warningLead(msg string) bool {
+	for _, w := range [...]string{"WARNING", "WARN", "Warning"} {
+		if strings.HasPrefix(msg, w) && len(msg) > len(w) {
+			switch msg[len(w)] {
+			case ' ', ':', '|', '-', ']':
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namedImport names, in d, the import that failed before it (imp, the
+// line importWarning kept) when d is a code error that names what that
+// import should have defined (UndefinedAfterImport) and no record says
+// more than the language: its headline says which import failed, and its
+// triage's family is the import's.
+func namedImport(d *Diagnosis, imp string) {
+	x := d.Exception
+	if x == nil || x.Type == "" || d.Cause != nil && !CodeError(x.Type, d.Cause.Record.Repo, d.Cause.Record.ErrorClass) {
+		return
+	}
+	if d.Cause == nil && !codeErrorTypes[lastDotted(x.Type)] && lastDotted(x.Type) != "ImportError" {
+		return
+	}
+	if !UndefinedAfterImport(imp, FirstLine(ExceptionLine(x))) {
+		return
+	}
+	d.Headline += " (after a failed import: " + imp + ")"
+	d.Triage.Family = FamilyImport
 }

@@ -83,3 +83,52 @@ func TestAFailedImportDoesNotLeadAnotherName(t *testing.T) {
 		t.Errorf("an hour later: want 2 incidents, got %d:%s", len(got), describe(got))
 	}
 }
+
+// A failed import that only a warning line says, which no record reads,
+// still names the cause of the code error after it: its headline says
+// which import failed (the warning's own line, when the traceback was
+// logged under it), and the warning alone raises nothing. Composed
+// after vLLM's custom ops warning, a kernel package's guarded import in a
+// Python logging format and a level word without a time.
+func TestAWarnedImportNamesTheCodeError(t *testing.T) {
+	m := crashMatcher(t)
+	cases := []struct {
+		name, warn string
+		use        []string
+	}{
+		{"vLLM's custom ops",
+			`WARNING 06-01 12:00:00 [_custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError("No module named 'vllm._C'")`,
+			[]string{"Traceback (most recent call last):",
+				`  File "/usr/local/lib/python3.12/dist-packages/vllm/_custom_ops.py", line 300, in rms_norm`,
+				"    torch.ops._C.rms_norm(out, input, weight, epsilon)",
+				"AttributeError: '_OpNamespace' '_C' object has no attribute 'rms_norm'"}},
+		{"a kernel package's guarded import",
+			"2025-06-01 12:00:00,123 - sglang.srt.layers.quantization - WARNING - Failed to import deep_gemm: cannot import name 'get_num_sms' from 'deep_gemm' (/usr/lib/python3/dist-packages/deep_gemm/__init__.py)",
+			[]string{"[2025-06-01 12:03:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+				`  File "/sgl-workspace/sglang/python/sglang/srt/layers/quantization/fp8_kernel.py", line 900, in w8a8_block_fp8_matmul`,
+				"    return deep_gemm_gemm_nt_f8f8bf16(A, B, C)",
+				"NameError: name 'deep_gemm_gemm_nt_f8f8bf16' is not defined"}},
+		{"a level word without a time",
+			"WARNING: flash_attn is not installed: No module named 'flash_attn'",
+			[]string{"NameError: name 'flash_attn' is not defined"}},
+	}
+	for _, c := range cases {
+		if got := scanLines(t, m, []string{c.warn}); len(got) != 0 {
+			t.Errorf("%s: the warning alone raises %d incidents:%s", c.name, len(got), describe(got))
+		}
+		for _, l := range layouts {
+			lines := []string{l.line(c.warn)}
+			for _, s := range c.use {
+				lines = append(lines, l.line(s))
+			}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || !strings.Contains(strings.ToLower(got[0].Headline), "import") {
+				var h []string
+				for _, a := range got {
+					h = append(h, a.Headline)
+				}
+				t.Errorf("%s, %s: want one incident whose headline names the import, got %d: %q", c.name, l.name, len(got), h)
+			}
+		}
+	}
+}
