@@ -313,6 +313,9 @@ type group struct {
 	// Client marks a fragment of an HTTP client's call
 	// (Occurrence.Client).
 	Client bool `json:"client,omitempty"`
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (Occurrence.Unplaced).
+	Unplaced bool `json:"unplaced,omitempty"`
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
@@ -661,7 +664,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log

@@ -67,6 +67,10 @@ type Occurrence struct {
 	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
 	// faulthandler dump, a watchdog's dump of the running batch.
 	Hang bool
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (the program's entry, a dispatch): where the process
+	// was says nothing of what failed (see clientSummary).
+	Unplaced bool
 	// Frameless marks a fragment that prints no frame and whose triage
 	// names nothing: a traceback's first line alone ("Traceback (most
 	// recent call last):"), its frames cut or logged as lines of their
@@ -203,6 +207,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Hang = d.Signal == analysis.SignalHang
 	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
 	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
+	o.Unplaced = o.Fragment && !o.Hang && d.Triage.Phase == "" && d.Triage.Component == ""
 	o.Routine = d.Routine
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
