@@ -93,6 +93,12 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
+	// Tolerated marks a failure read on a line that an info record says
+	// is a notice the program goes on after (sglang's "Ignore import
+	// error when loading ...: name 'Tensor' is not defined"): the error
+	// it quotes was tolerated. Alone it is no crash; it leads a failure
+	// of its source that follows it (see tolerated in select.go).
+	Tolerated bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
 	// of their own (a frame, a source or caret line), or after the line
@@ -358,6 +364,9 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		}
 	}
 	d.Cause = cause
+	// A notice is its line: an entry that goes on into a traceback shows
+	// a failure of its own.
+	d.Tolerated = e.Traceback == nil && s.tolerated()
 	d.Role = cause.Record.Role
 	if d.Role == "" || lead >= 0 {
 		// A wrapper that leads over the code error it quotes is the

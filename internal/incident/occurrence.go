@@ -67,6 +67,11 @@ type Occurrence struct {
 	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
 	// faulthandler dump, a watchdog's dump of the running batch.
 	Hang bool
+	// Tolerated marks an error a notice quotes that the program went on
+	// after (analysis.Diagnosis.Tolerated): held for a failure of its
+	// source that follows it, and dropped unannounced unless one joins
+	// it.
+	Tolerated bool
 	// Unplaced marks a fragment whose frames name no phase and no
 	// component (the program's entry, a dispatch): where the process
 	// was says nothing of what failed (see clientSummary).
@@ -209,6 +214,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
 	o.Unplaced = o.Fragment && !o.Hang && d.Triage.Phase == "" && d.Triage.Component == ""
 	o.Routine = d.Routine
+	o.Tolerated = d.Tolerated
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
 	if e.Process != "" {
