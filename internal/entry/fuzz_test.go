@@ -203,7 +203,7 @@ func FuzzParseLine(f *testing.F) {
 		if !strings.ContainsAny(line, "\x1b\r") && !strings.HasPrefix(line, prefix+text) {
 			t.Fatalf("stripWrappers(%q) = %q, %q: not a part of the line", line, text, prefix)
 		}
-		if k := failureBehindPrefix(text, ref, time.UTC); k < 0 || k > maxLinePrefix || k > 0 && (k >= len(text) || !endsPrefixField(text[k-1])) {
+		if k := failureBehindPrefix(text, ref, time.UTC); k < 0 || k > maxLearnedPrefix || k > 0 && (k >= len(text) || !endsPrefixField(text[k-1])) {
 			t.Fatalf("failureBehindPrefix(%q) = %d: not a prefix that ends a field", text, k)
 		}
 		h, ok := parseHeader(text, ref, time.UTC)
