@@ -35,6 +35,10 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
+	if strings.IndexByte(s, '&') >= 0 {
+		// A page's character references (htmlent.go).
+		s = unescapeHTML(s)
+	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
 	if strings.IndexByte(s, '\r') >= 0 {

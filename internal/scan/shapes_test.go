@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,6 +165,8 @@ var wrappers = []wrapper{
 		}
 		return string(b)
 	}},
+	// Text a web page escaped, copied from its source or a scraper.
+	{"html-escaped", func(_ int, s string) string { return html.EscapeString(s) }},
 }
 
 // inlineCode quotes s as Markdown inline code after lead, with tail after
@@ -260,7 +263,7 @@ var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-17): measured, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
 		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2",
-		"ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json"),
+		"ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json", "html-escaped"),
 	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the one status line puts 'undefined symbol:' on a continuation that is not rejoined, and no alert",
 	},
