@@ -40,20 +40,26 @@ const (
 const maxLabelPad = 4
 
 // labelAt returns the length of a right-aligned number at the start of p
-// that a colon follows (shapeLabel), or 0.
+// that a colon follows (shapeLabel), or a viewer's line number
+// (lineGutterLen) without what closes it, or 0.
 func labelAt(p string) int {
 	i := 0
-	for i < len(p) && i < maxLabelPad && p[i] == ' ' {
+	for i < len(p) && i < maxGutterPad && p[i] == ' ' {
 		i++
 	}
 	j := i
 	for j < len(p) && isDigit(p[j]) {
 		j++
 	}
-	if j == i || j >= len(p) || p[j] != ':' {
+	switch {
+	case j == i || j >= len(p):
 		return 0
+	case p[j] == ':' && i <= maxLabelPad:
+		return j
+	case p[j] == '\t' || p[j] == ' ' && i > 0 && j >= minSpacedGutter:
+		return j
 	}
-	return j
+	return 0
 }
 
 // prefixLearner finds a per-line prefix that a collector, CI system or
@@ -407,7 +413,7 @@ const maxLinePrefix = 48
 // line on its own, for the lines a prefix cannot be learned from: a bare exception
 // line or a single native error is often all a paste or a grep holds.
 func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
-	if s == "" || s[0] == '\t' || s[0] == ' ' && !paddedLabel(s) {
+	if s == "" || s[0] == '\t' || s[0] == ' ' && !paddedLabel(s) && lineGutterLen(s) == 0 {
 		return 0 // an indented line continues something
 	}
 	if _, _, ok := parseExceptionAnyQuote(s); ok {

@@ -16,7 +16,8 @@ const maxWrapperPasses = 8
 // text, escapes.go), then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
-// parallel shell's host label, pm2's process column, a code span opened
+// parallel shell's host label, pm2's process column, multilog's and
+// s6-log's TAI64N label, a code span opened
 // before a line (and closed at its end or before an ellipsis, behind a
 // list item's marker too), Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
@@ -242,6 +243,8 @@ func wrapperPrefixLen(s string) int {
 		return syslogPRILen(s)
 	case c == '#':
 		return buildKitStepLen(s)
+	case c == '@':
+		return tai64nLen(s)
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun
@@ -397,6 +400,22 @@ func buildKitStepLen(s string) int {
 		return 0
 	}
 	return k + 1
+}
+
+// tai64nLen matches the TAI64N label daemontools' multilog and s6-log put
+// in front of each line they keep ("@4000000069...2c605e45 "): "@", 24
+// lower-case hexadecimal digits, a space.
+func tai64nLen(s string) int {
+	const n = len("@") + 24
+	if len(s) <= n || s[n] != ' ' {
+		return 0
+	}
+	for i := 1; i < n; i++ {
+		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
+			return 0
+		}
+	}
+	return n + 1
 }
 
 // pm2PrefixLen matches the process column pm2 puts in front of each

@@ -16,6 +16,9 @@ func TestStripWrappers(t *testing.T) {
 		wantPrefix string
 	}{
 		{"plain", "[2026-07-01 09:31:38 TP0] Decode batch", "[2026-07-01 09:31:38 TP0] Decode batch", ""},
+		{"tai64n", "@40000000690c039d2c605e45 [2025-11-06 02:10:00 TP0] x", "[2025-11-06 02:10:00 TP0] x", "@40000000690c039d2c605e45 "},
+		{"tai64n upper case is no label", "@40000000690C039D2C605E45 x", "@40000000690C039D2C605E45 x", ""},
+		{"html references", "ValueError: &lt;class &#39;x&#39;&gt;", "ValueError: <class 'x'>", ""},
 		{"ansi sgr", "\x1b[91m[12-16 14:27:08] Rank 0 scheduler is dead.\x1b[0;0m", "[12-16 14:27:08] Rank 0 scheduler is dead.", ""},
 		{"ansi inside message", "[2026-07-01 09:31:38] \x1b[1;33mDeprecated flag\x1b[0m", "[2026-07-01 09:31:38] Deprecated flag", ""},
 		{"ansi erase line kept text", "\x1b[2Kprogress 50%", "progress 50%", ""},
@@ -155,7 +158,7 @@ func FuzzCodeSpanWrapper(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if strings.ContainsAny(s, "\x1b\r") {
+		if strings.ContainsAny(s, "\x1b\r&") {
 			return
 		}
 		if text, prefix := stripWrappers(s); !strings.HasPrefix(s, prefix+text) {

@@ -167,6 +167,19 @@ var wrappers = []wrapper{
 	}},
 	// Text a web page escaped, copied from its source or a scraper.
 	{"html-escaped", func(_ int, s string) string { return html.EscapeString(s) }},
+	// s6-log's and multilog's "t" action: a TAI64N label before every
+	// line.
+	{"s6-tai64n", func(n int, s string) string {
+		t := stamp(n)
+		return fmt.Sprintf("@%016x%08x %s", uint64(t.Unix())+0x4000000000000000+37, t.Nanosecond(), s)
+	}},
+	// A Markdown ordered list, one item a line.
+	{"md-numbered", func(n int, s string) string { return fmt.Sprintf("%d. %s", n+1, s) }},
+	// A copy with the viewer's line numbers: cat -n and nl, less -N, an
+	// editor's number column.
+	{"cat-n", func(n int, s string) string { return fmt.Sprintf("%6d\t%s", n+1, s) }},
+	{"less-N", func(n int, s string) string { return fmt.Sprintf("%7d %s", n+1, s) }},
+	{"editor-numbers", func(n int, s string) string { return fmt.Sprintf("%3d %s", n+1, s) }},
 }
 
 // inlineCode quotes s as Markdown inline code after lead, with tail after
@@ -235,9 +248,8 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// heldout-15 (development since heldout-16): vLLM's Ray worker lines behind srun's
 	// padded label.
-	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": {
-		"srun-label-padded": "behind srun's padded label ' 3: ' the worker's 'Error executing method update_weight' line is not joined to the traceback the lines after it log, so the traceback leads unclassified",
-	},
+	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": under("behind a label that opens with a space (srun's padded ' 3: ', a viewer's right-aligned line number) the worker's first line, 'Error executing method update_weight', is read before the label is learned (at the third line, the first frame) and keeps it, so it does not lead the traceback the lines after it log, which leads unclassified (behind '3: ' it does)",
+		"srun-label-padded", "cat-n", "less-N", "editor-numbers"),
 	// dev-13: measured before any change made for the batch.
 	"1153-sglang-empty-messages-list-index-500.log": {
 		"hard-wrap-120": "cut at 120 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
@@ -263,7 +275,7 @@ var knownShapeMisses = map[string]map[string]string{
 	// Held out (heldout-17): measured, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
 		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2",
-		"ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json", "html-escaped"),
+		"ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json", "html-escaped", "s6-tai64n", "md-numbered", "cat-n", "less-N", "editor-numbers"),
 	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the one status line puts 'undefined symbol:' on a continuation that is not rejoined, and no alert",
 	},
