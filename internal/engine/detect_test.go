@@ -176,6 +176,15 @@ var otherEngine = map[string]string{
 	"1171-benign-vllm-windows-startup-deprecation.log":     VLLM,
 	"1172-benign-vllm-tp-workers-mtp-mamba-pages.log":      VLLM,
 	"1173-benign-vllm-lora-load-unload-curl.log":           VLLM,
+	// dev-14: TGI's launcher behind docker compose, vLLM's start-up on
+	// an NPU, vllm-omni's API server, vLLM-Ascend's workers around
+	// Mooncake's transfer lines and vLLM's workers creating LMCache's
+	// connector.
+	"1252-benign-tgi-launcher-compose-args-download-skip.log":        TGI,
+	"1253-benign-vllm-npu-offline-startup-warnings.log":              VLLM,
+	"1259-vllm-omni-engine-core-init-failed-apiserver-traceback.log": VLLM,
+	"1263-vllm-ascend-mooncake-sync-batch-transfer-timeout.log":      VLLM,
+	"1273-benign-vllm-lmcache-connector-rocm-import-warnings.log":    VLLM,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

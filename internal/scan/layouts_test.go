@@ -135,6 +135,12 @@ var knownLayoutMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"fold-s-100": "folded at 100 columns, the console's lines lose their source column to lines of their own, so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
+	// dev-14: measured before any change made for the batch.
+	"1258-vllm-omni-stage-error-list-index-blank-lines.log": {
+		"fold-s-100": "folded at 100 columns, the ERROR line's message 'list index out of range' falls on a continuation that is not rejoined, so the lead no longer names it",
+	},
+	"1274-benign-sglang-startup-gloo-peers-ignore-import.log": under("sglang's 'Ignore import error when loading ...: name 'Tensor' is not defined' notice alerts under python-name-not-defined as posted, so it does in every layout",
+		"prefix-worker", "prefix-host", "prefix-ray-pid", "prefix-rank", "prefix-pm2", "pm2-after-backtick", "caret-m", "user-format-per-line", "user-format-caret-m", "level-first", "backtick-open", "backtick-span", "fold-s-100"),
 	// heldout-14 (development since heldout-15): measured blind, not
 	// tuned to; first read by this test once heldout-15 was held out.
 	// Right as posted since indented native lines are read:
