@@ -537,6 +537,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// line, broken at the space before the parenthesis.
 		return a.joinSep(l, c, " ")
 	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
+		p.lastRaw >= minWrapWidth && isHandWrapRest(last, c.s) {
+		// An exception's message a person wrapped by hand when
+		// quoting it, its rests indented under it: one line, as
+		// Python printed it.
+		c.s = strings.TrimLeft(c.s, " ")
+		return a.joinSep(l, c, " ")
+	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
@@ -1345,4 +1353,47 @@ func spansQuote(prev, next string) bool {
 		}
 	}
 	return false
+}
+
+// maxHandIndent bounds the indentation of a hand wrap's rest
+// (isHandWrapRest).
+const maxHandIndent = 4
+
+// isHandWrapRest reports whether next is the rest of prev, an exception
+// line, that a person wrapped by hand when quoting it: prev stops inside
+// its sentence (no full stop, colon, question or exclamation mark at its
+// end: Python prints a message that announces lines after it with a
+// colon), and next, indented by one to maxHandIndent spaces, goes on with
+// a lower-case word, a quoted or bracketed item or a flag ("supported
+// architectures are [...]", "'Qwen3MoeForCausalLM']. Other ...",
+// "--moe-a2a-backend deepep."); never a traceback's line, a frame or a
+// source line of one (a quoted line of code opens with a name and a
+// bracket or a dot).
+func isHandWrapRest(prev, next string) bool {
+	if prev == "" || isWarningLine(prev) {
+		return false
+	}
+	switch prev[len(prev)-1] {
+	case '.', ':', '!', '?', ' ', '\t':
+		return false
+	}
+	i := 0
+	for i < len(next) && next[i] == ' ' {
+		i++
+	}
+	if i == 0 || i > maxHandIndent || i == len(next) {
+		return false
+	}
+	t := next[i:]
+	switch c := t[0]; {
+	case isLower(c):
+		w := t[:firstWordLen(t)]
+		if strings.ContainsAny(strings.TrimRight(w, ".,;:"), "(.=[_") || strings.HasPrefix(t[len(w):], " = ") || strings.HasPrefix(t[len(w):], " += ") {
+			return false // source code: a call, an attribute, an assignment
+		}
+	case c == '\'' || c == '"' || c == '[' || c == '(' || c == '-' && strings.HasPrefix(t, "--"):
+	default:
+		return false
+	}
+	return !isTracebackLine(t) && !isFrameLine(next)
 }

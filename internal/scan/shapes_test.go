@@ -274,6 +274,12 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
+	// dev-14, right as posted since a message wrapped by hand is
+	// rejoined (isHandWrapRest).
+	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
+		"double-spaced": "four lines are too few to tell a double-spaced paste, so the blank line after the ValueError ends its message and the launch flag on its last rest is not rejoined",
+		"hard-wrap-80":  "cut at 80 columns, each line of the hand wrap is cut again by the terminal, and the pieces are no hand wrap's indented rests: the launch flag is not rejoined",
+	},
 	// Held out (heldout-17): measured, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": underEveryWrapper("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper"),
 	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
