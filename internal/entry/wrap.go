@@ -537,6 +537,13 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// line, broken at the space before the parenthesis.
 		return a.joinSep(l, c, " ")
 	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
+		// A runtime's status and its text, which it prints on one line
+		// ("HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a
+		// hardware exception. code: 0x1016"), split by a person after
+		// the status's colon and before the code.
+		return a.joinSep(l, c, " ")
+	}
 	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
 		p.lastRaw >= minWrapWidth && isHandWrapRest(last, c.s) {
 		// An exception's message a person wrapped by hand when
@@ -1396,4 +1403,66 @@ func isHandWrapRest(prev, next string) bool {
 		return false
 	}
 	return !isTracebackLine(t) && !isFrameLine(next)
+}
+
+// maxStatusName bounds a runtime's status name (isStatusName).
+const maxStatusName = 64
+
+// isStatusName reports whether s is the name a GPU or accelerator
+// runtime gives a status: upper-case words joined by underscores, three
+// or more, one of them saying it failed ("HSA_STATUS_ERROR_EXCEPTION",
+// "CUDA_ERROR_ILLEGAL_ADDRESS", "CUBLAS_STATUS_EXECUTION_FAILED",
+// "ACL_ERROR_RT_AICORE_EXCEPTION", "VK_ERROR_DEVICE_LOST").
+func isStatusName(s string) bool {
+	if len(s) < len("A_B_ERROR") || len(s) > maxStatusName || !isUpper(s[0]) {
+		return false
+	}
+	words, failed := 0, false
+	for w := range strings.SplitSeq(s, "_") {
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if !isUpper(w[i]) && !isDigit(w[i]) {
+				return false
+			}
+		}
+		words++
+		switch w {
+		case "ERROR", "STATUS", "FAILED", "FAILURE", "EXCEPTION", "FAIL":
+			failed = true
+		}
+	}
+	return words >= 3 && failed
+}
+
+// isStatusRest reports whether next is the rest of prev, a runtime's
+// status line a person split: prev is the status name and its colon
+// alone and next its text (a sentence, not another status, exception or
+// indented line), or prev is the status with its text and next the code
+// the runtime prints after it ("code: 0x1016").
+func isStatusRest(prev, next string) bool {
+	if next == "" || isIndented(next) {
+		return false
+	}
+	name, text, ok := strings.Cut(prev, ":")
+	if !ok || !isStatusName(name) {
+		return false
+	}
+	if strings.TrimSpace(text) == "" {
+		n, _, _ := strings.Cut(next, ":")
+		_, _, exc := parseExceptionAnyQuote(next)
+		return !isStatusName(n) && !exc && (isUpper(next[0]) || isLower(next[0]))
+	}
+	code, ok := strings.CutPrefix(next, "code: ")
+	if !ok || code == "" {
+		return false
+	}
+	code = strings.TrimPrefix(code, "0x")
+	for i := 0; i < len(code); i++ {
+		if !isHexDigit(code[i]) {
+			return false
+		}
+	}
+	return code != ""
 }
