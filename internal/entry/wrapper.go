@@ -58,7 +58,20 @@ func wrapperSpan(s string) (base string, start, end int) {
 			// it ships.
 			s = stripSpelledCSI(s)
 		}
-		start = wrapperPrefixesLen(s)
+		inner := s
+		lead := 0
+		if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+			lead = 2 // a list item's marker before the span
+		}
+		if len(s) > lead && s[lead] == '`' {
+			if open, close := paddedSpan(s[lead:]); open > 0 {
+				// A whole line quoted in a padded span: read what it
+				// quotes, its own quotes too.
+				start, inner = lead+open, s[:lead+close]
+			}
+		}
+		start += wrapperPrefixesLen(inner[start:])
+		s = inner
 	}
 	t := s[start:]
 	if n := len(t); n > 0 && endsSpecial[t[n-1]] {
@@ -66,6 +79,23 @@ func wrapperSpan(s string) (base string, start, end int) {
 		t = trimWrapperSuffixes(s, start, t)
 	}
 	return s, start, start + len(t)
+}
+
+// paddedSpan finds a code span around a whole line that opens with a
+// backtick or ends with one ("`` `E0326 ...`... ``"): CommonMark strips
+// one space inside each end of a span, so a writer quoting such a line
+// pads it, inside two backticks. It returns where the quoted text starts
+// and where it ends, the fence, its padding and a tail of punctuation
+// after it (isSpanTail) left out; or 0, 0.
+func paddedSpan(s string) (open, close int) {
+	if len(s) < len("`` x ``") || s[1] != '`' || s[2] != ' ' || s[3] == ' ' {
+		return 0, 0
+	}
+	k := strings.LastIndex(s, " ``")
+	if k < 3 || !(k+3 == len(s) || isSpanTail(s[k+3:])) || s[k-1] == ' ' || s[3] != '`' && s[k-1] != '`' {
+		return 0, 0
+	}
+	return 3, k
 }
 
 // endsSpecial marks the last bytes trimWrapperSuffixes may remove
@@ -93,7 +123,15 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 			t = t[:k+1]
 		}
 	}
-	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
+	if f := strings.Index(s[:start], "``"); f >= 0 && strings.HasSuffix(t, "``") && (f+2 == start || s[f+2] != '`') {
+		// A span the paste opened with two backticks among the line's
+		// prefixes (the text holds one) closes with two at its end,
+		// after the space that padded it when it opened with one.
+		t = t[:len(t)-2]
+		if f+2 < start && s[f+2] == ' ' {
+			t = strings.TrimSuffix(t, " ")
+		}
+	} else if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
 		// The code span a paste opened closes at the line's end: on
 		// the line it opened on, or alone on a later line (inline code
 		// in a message closes what it opened on the same line). A span
