@@ -137,6 +137,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	typeCut := !lead && isDottedTypeCut(tok, rest)
 	switch {
 	case quoted, typeCut:
+	case isJSONRest(w) && (strings.Contains(tok, "\":") || strings.Contains(tok, "\",\"")):
+		// A one-line JSON object (an API's error body, a JSON log
+		// record) cut anywhere inside its members: prev's last token
+		// and the rest both hold a member's quotes and colon
+		// ("...\"param\":null,\"" and "code\":500}").
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,

@@ -251,10 +251,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// padded label.
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": under("behind a label that opens with a space (srun's padded ' 3: ', a viewer's right-aligned line number) the worker's first line, 'Error executing method update_weight', is read before the label is learned (at the third line, the first frame) and keeps it, so it does not lead the traceback the lines after it log, which leads unclassified (behind '3: ' it does)",
 		"srun-label-padded", "cat-n", "less-N", "editor-numbers"),
-	// dev-13: measured before any change made for the batch.
-	"1153-sglang-empty-messages-list-index-500.log": {
-		"hard-wrap-120": "cut at 120 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
-	},
 	// dev-14: measured before any change made for the batch.
 	"1274-benign-sglang-startup-gloo-peers-ignore-import.log": underEveryWrapper("sglang's 'Ignore import error when loading ...: name 'Tensor' is not defined' notice alerts under python-name-not-defined as posted, so it does under every wrapper"),
 	// Hard wrapping: a terminal or a paste cut every line longer than
