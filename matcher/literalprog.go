@@ -238,29 +238,6 @@ type gapMemo struct {
 // loc[3+2i] for gap i). It reports false when there is none. text must be
 // valid UTF-8 and from a rune boundary.
 func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
-	ends := lineEnds{first: -1}
-	return p.findEnds(text, from, loc, &ends)
-}
-
-// lineEnds answers lineEnd for one text from its first line terminator,
-// read once (first, -1 until then): every place before it ends there. The
-// candidates of an entry search one text, most of it one line.
-type lineEnds struct{ first int }
-
-// at is lineEnd(text, q).
-func (le *lineEnds) at(text string, q int) int {
-	if le.first < 0 {
-		le.first = lineEnd(text, 0)
-	}
-	if q <= le.first {
-		return le.first
-	}
-	return lineEnd(text, q)
-}
-
-// findEnds is find with the line ends of text read through ends, which
-// the caller may share among the programs it runs on text.
-func (p *litProg) findEnds(text string, from int, loc []int, ends *lineEnds) ([]int, bool) {
 	var memo [maxLitGaps]gapMemo
 	for i := range p.gaps {
 		memo[i] = gapMemo{from: -1}
@@ -274,7 +251,7 @@ func (p *litProg) findEnds(text string, from int, loc []int, ends *lineEnds) ([]
 				return loc, false
 			}
 			s += i
-			if loc, ok := p.rest(text, s, s+len(lead), memo[:len(p.gaps)], loc, ends); ok {
+			if loc, ok := p.rest(text, s, s+len(lead), memo[:len(p.gaps)], loc); ok {
 				return loc, true
 			}
 			s++ // the next occurrence starts on a later byte; lead is valid UTF-8, so on a rune
@@ -283,14 +260,14 @@ func (p *litProg) findEnds(text string, from int, loc []int, ends *lineEnds) ([]
 	}
 	// The pattern starts with a gap: every character is a start.
 	for s := from; s <= len(text); {
-		b, lineEnd := p.gapEnd(text, 0, s, memo[:len(p.gaps)], ends)
+		b, lineEnd := p.gapEnd(text, 0, s, memo[:len(p.gaps)])
 		if b < 0 && lineEnd > s {
 			// No later start on this line finds the literal either (the
 			// places open to it are a subset of those open to s).
 			s = lineEnd
 			continue
 		}
-		if loc, ok := p.rest(text, s, s, memo[:len(p.gaps)], loc, ends); ok {
+		if loc, ok := p.rest(text, s, s, memo[:len(p.gaps)], loc); ok {
 			return loc, true
 		}
 		if s == len(text) {
@@ -304,10 +281,10 @@ func (p *litProg) findEnds(text string, from int, loc []int, ends *lineEnds) ([]
 
 // rest matches the gaps and the literals after them from q, for a match
 // that starts at start.
-func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int, ends *lineEnds) ([]int, bool) {
+func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int) ([]int, bool) {
 	loc = append(loc[:0], start, 0)
 	for i := range p.gaps {
-		b, _ := p.gapEnd(text, i, q, memo, ends)
+		b, _ := p.gapEnd(text, i, q, memo)
 		if b < 0 {
 			return loc, false
 		}
@@ -322,7 +299,7 @@ func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int, end
 // literal i+1 occurs with nothing but a terminator-free gap of the gap's
 // minimum length or more before it. It returns -1 and the line end (see
 // lineEnd) that stopped the search when there is none.
-func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo, ends *lineEnds) (int, int) {
+func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo) (int, int) {
 	g, m := p.gaps[i], &memo[i]
 	if m.from >= 0 && q >= m.from {
 		if m.b >= 0 && (q < m.b || (q == m.b && !g.min1)) {
@@ -335,7 +312,7 @@ func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo, ends *lineEnds) 
 			return -1, m.lineEnd
 		}
 	}
-	lineEnd := ends.at(text, q)
+	lineEnd := lineEnd(text, q)
 	first := q
 	if g.min1 {
 		if q >= lineEnd {

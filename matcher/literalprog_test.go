@@ -496,19 +496,3 @@ func fuzzCompare(t *testing.T, expr string, re *regexp2.Regexp, lp *litProg, tex
 	}
 	sameSeq(t, expr, text, want, litSeq(lp, text))
 }
-
-// lineEnds answers lineEnd at every place of a text, before its first
-// terminator and after it.
-func TestLineEnds(t *testing.T) {
-	for _, text := range []string{
-		"", "one line", "two\nlines", "cr\r\nlf", "sep\u2028arated", "para\u2029graph\nand more",
-		"\n", "trailing\n", "a\u00e2b\u2028c\nd\re",
-	} {
-		ends := lineEnds{first: -1}
-		for q := 0; q <= len(text); q++ {
-			if got, want := ends.at(text, q), lineEnd(text, q); got != want {
-				t.Errorf("lineEnds.at(%q, %d) = %d, lineEnd says %d", text, q, got, want)
-			}
-		}
-	}
-}

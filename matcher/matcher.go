@@ -561,7 +561,6 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 		start = m.clock()
 	}
 	valid := -1 // whether s.Text is valid UTF-8 (a litProg's condition); -1 until asked
-	ends := lineEnds{first: -1}
 	var locBuf [2 + 2*maxLitGaps]int
 	tried := 0 // added to m.tried once, at the end
 	defer func() { m.tried.Add(uint64(tried)) }()
@@ -588,7 +587,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				}
 			}
 			if valid == 1 {
-				loc, ok := prog.lit.findEnds(s.Text, 0, locBuf[:0], &ends)
+				loc, ok := prog.lit.find(s.Text, 0, locBuf[:0])
 				if !ok {
 					continue
 				}
