@@ -168,6 +168,10 @@ func releaseWordings() []releaseWording {
 		{family: "a container's memory state with no kill", want: "", lines: []string{
 			`            "OOMKilled": false,`,
 			`            "OOMKilled":false,`,
+			// kube-state-metrics' series, scraped or dumped, and an alert
+			// rule that matches on it.
+			`kube_pod_container_status_last_terminated_reason{namespace="llm",pod="sglang-0",container="sglang",reason="OOMKilled"} 0`,
+			`  expr: kube_pod_container_status_last_terminated_reason{reason="OOMKilled"} == 1`,
 		}},
 		{family: "the kernel's own report of the kill stays the kernel's", want: "linux-oom-killer", lines: []string{
 			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
