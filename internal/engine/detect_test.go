@@ -176,6 +176,15 @@ var otherEngine = map[string]string{
 	"1171-benign-vllm-windows-startup-deprecation.log":     VLLM,
 	"1172-benign-vllm-tp-workers-mtp-mamba-pages.log":      VLLM,
 	"1173-benign-vllm-lora-load-unload-curl.log":           VLLM,
+	// dev-14: TGI's launcher behind docker compose, vLLM's start-up on
+	// an NPU, vllm-omni's API server, vLLM-Ascend's workers around
+	// Mooncake's transfer lines and vLLM's workers creating LMCache's
+	// connector.
+	"1252-benign-tgi-launcher-compose-args-download-skip.log":        TGI,
+	"1253-benign-vllm-npu-offline-startup-warnings.log":              VLLM,
+	"1259-vllm-omni-engine-core-init-failed-apiserver-traceback.log": VLLM,
+	"1263-vllm-ascend-mooncake-sync-batch-transfer-timeout.log":      VLLM,
+	"1273-benign-vllm-lmcache-connector-rocm-import-warnings.log":    VLLM,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,
@@ -261,7 +270,7 @@ var otherEngine = map[string]string{
 	"1036-vllm-engine-core-ray-oom-top-memory-users.log":                  VLLM,
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log":        TGI,
 	"1041-triton-trtllm-tllm-exception-gpt-attention-assert-backtick.log": TRTLLM,
-	// Held out (heldout-17): vLLM's engine and worker lines, Triton's model
+	// heldout-17 (development since heldout-18): vLLM's engine and worker lines, Triton's model
 	// status line, LMDeploy's logger, TensorRT-LLM's rank lines,
 	// llama.cpp's loader lines and Ollama's scheduler lines.
 	"1103-vllm-lmcache-v0-error-in-model-execution-assert.log":            VLLM,
@@ -272,6 +281,16 @@ var otherEngine = map[string]string{
 	"1121-docker-model-runner-llamacpp-unknown-architecture-qwen35.log":   LlamaCPP,
 	"1124-benign-vllm-v0-workers-load-weights-capture-notice.log":         VLLM,
 	"1135-ollama-error-loading-llama-server-exit-status-2-vram-warn.log":  Ollama,
+	// Held out (heldout-18): LMDeploy's TurboMind assertion, Ollama's server
+	// and runner lines, llama.cpp's loader and ggml lines, vLLM's worker and
+	// engine metrics lines.
+	"1207-lmdeploy-turbomind-barrier-assert-prose.log":        LMDeploy,
+	"1208-benign-ollama-serve-debug-startup.log":              Ollama,
+	"1210-benign-llamacpp-cpu-model-load-kv-cache.log":        LlamaCPP,
+	"1211-benign-vllm-mtp-hybrid-weights-loaded.log":          VLLM,
+	"1233-benign-vllm-cpu-s390x-engine-metrics.log":           VLLM,
+	"1235-ollama-windows-ggml-cuda-ima-mul-mat.log":           Ollama,
+	"1236-ik-llamacpp-compute-sanitizer-invalid-read-p2p.log": LlamaCPP,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -68,6 +68,15 @@ type Occurrence struct {
 	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
 	// faulthandler dump, a watchdog's dump of the running batch.
 	Hang bool
+	// Tolerated marks an error a notice quotes that the program went on
+	// after (analysis.Diagnosis.Tolerated): held for a failure of its
+	// source that follows it, and dropped unannounced unless one joins
+	// it.
+	Tolerated bool
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (the program's entry, a dispatch): where the process
+	// was says nothing of what failed (see clientSummary).
+	Unplaced bool
 	// Frameless marks a fragment that prints no frame and whose triage
 	// names nothing: a traceback's first line alone ("Traceback (most
 	// recent call last):"), its frames cut or logged as lines of their
@@ -182,6 +191,9 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	r := &o.Alert.Record
 	if d.Cause != nil {
 		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)
+		if leadingWrapper(d) {
+			r.Role = string(patterns.RoleCause)
+		}
 	} else {
 		r.Role = roleOf(d.Role)
 	}
@@ -201,7 +213,9 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Hang = d.Signal == analysis.SignalHang
 	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
 	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
+	o.Unplaced = o.Fragment && !o.Hang && d.Triage.Phase == "" && d.Triage.Component == ""
 	o.Routine = d.Routine
+	o.Tolerated = d.Tolerated
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
 	if e.Process != "" {
@@ -326,6 +340,9 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	tr.SGLang = src.Engine == sglangEngine || src.Engine == "" && sglangLog(e, d)
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
+		if leadingWrapper(d) {
+			a.Record.Role = string(patterns.RoleCause)
+		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups()
@@ -632,6 +649,13 @@ func recordOf(r *patterns.Record) sinks.Record {
 		Role:             roleOf(r.Role),
 		Fatal:            r.Fatal,
 	}
+}
+
+// leadingWrapper reports whether d is led by a wrapper record that names
+// the remedy of the code error it quotes (analysis.RemedyWrapper): the
+// wrapper is the cause there.
+func leadingWrapper(d *analysis.Diagnosis) bool {
+	return d.Cause != nil && d.Cause.Record.Role.Is(patterns.RoleWrapper) && d.Role.Is(patterns.RoleCause)
 }
 
 func roleOf(r patterns.Role) string {
