@@ -17,7 +17,7 @@ const maxWrapperPasses = 8
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, multilog's and
-// s6-log's TAI64N label, a code span opened
+// s6-log's TAI64N label, a GitHub Actions runner's "##[error]", a code span opened
 // before a line (and closed at its end or before an ellipsis, behind a
 // list item's marker too), Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
@@ -280,6 +280,9 @@ func wrapperPrefixLen(s string) int {
 	case c == '<':
 		return syslogPRILen(s)
 	case c == '#':
+		if n := actionsCommandLen(s); n > 0 {
+			return n
+		}
 		return buildKitStepLen(s)
 	case c == '@':
 		return tai64nLen(s)
@@ -438,6 +441,31 @@ func buildKitStepLen(s string) int {
 		return 0
 	}
 	return k + 1
+}
+
+// actionsCommands are the commands a GitHub Actions runner writes into a
+// job's log in front of a line ("##[error]", "##[group]"), from the
+// workflow commands a step printed ("::error::msg") or its own.
+var actionsCommands = [...]string{"error", "warning", "notice", "debug", "group", "endgroup", "section", "command"}
+
+// actionsCommandLen matches a GitHub Actions runner's command in front of
+// a line, "##[error]" and the others of actionsCommands: the annotation
+// is the CI system's, the line after it the step's own, read as the step
+// printed it.
+func actionsCommandLen(s string) int {
+	if len(s) < len("##[x]") || s[1] != '#' || s[2] != '[' {
+		return 0
+	}
+	name, _, ok := strings.Cut(s[3:], "]")
+	if !ok {
+		return 0
+	}
+	for _, c := range actionsCommands {
+		if name == c {
+			return len("##[") + len(name) + len("]")
+		}
+	}
+	return 0
 }
 
 // tai64nLen matches the TAI64N label daemontools' multilog and s6-log put

@@ -180,6 +180,11 @@ var wrappers = []wrapper{
 	{"cat-n", func(n int, s string) string { return fmt.Sprintf("%6d\t%s", n+1, s) }},
 	{"less-N", func(n int, s string) string { return fmt.Sprintf("%7d %s", n+1, s) }},
 	{"editor-numbers", func(n int, s string) string { return fmt.Sprintf("%3d %s", n+1, s) }},
+	// A CI step that echoed its output as annotations: the runner's
+	// time, then "##[error]" before each line.
+	{"actions-annotation", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02T15:04:05.0000000Z") + " ##[error]" + s
+	}},
 }
 
 // inlineCode quotes s as Markdown inline code after lead, with tail after
