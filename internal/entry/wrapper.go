@@ -82,7 +82,8 @@ func wrapperSpan(s string) (base string, start, end int) {
 }
 
 // paddedSpan finds a code span around a whole line that opens with a
-// backtick or ends with one ("`` `E0326 ...`... ``"): CommonMark strips
+// backtick or ends with one (two backticks and a space, then the line
+// "`E0326 ...`...", then a space and two backticks): CommonMark strips
 // one space inside each end of a span, so a writer quoting such a line
 // pads it, inside two backticks. It returns where the quoted text starts
 // and where it ends, the fence, its padding and a tail of punctuation

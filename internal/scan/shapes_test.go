@@ -1,7 +1,6 @@
 package scan_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,8 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/logfile"
 	"github.com/logmatch/logmatch/internal/redact"
 	"github.com/logmatch/logmatch/internal/scan"
 	"github.com/logmatch/logmatch/matcher"
@@ -27,6 +28,10 @@ type wrapper struct {
 	name string
 	line func(n int, s string) string
 }
+
+// wholeText turns a wrapper's text as a whole into the bytes a writer
+// stores (a character encoding), for the wrappers it names.
+var wholeText = map[string]func(text string) string{"utf16le-bom": utf16LE}
 
 // stamp is the n-th line's time, 7 ms apart, so stamps differ as they do
 // in a real log.
@@ -182,6 +187,13 @@ var wrappers = []wrapper{
 	{"editor-numbers", func(n int, s string) string { return fmt.Sprintf("%3d %s", n+1, s) }},
 	// A CI step that echoed its output as annotations: the runner's
 	// time, then "##[error]" before each line.
+	{"utf16le-bom", func(_ int, s string) string { return s }},
+	{"utf8-bom", func(n int, s string) string {
+		if n == 0 {
+			return "\ufeff" + s
+		}
+		return s
+	}},
 	{"actions-annotation", func(n int, s string) string {
 		return stamp(n).Format("2006-01-02T15:04:05.0000000Z") + " ##[error]" + s
 	}},
@@ -239,7 +251,21 @@ func wrap(w wrapper, text []byte) string {
 		b.WriteString(w.line(n, strings.TrimSuffix(l, "\r")))
 		b.WriteByte('\n')
 	}
+	if whole := wholeText[w.name]; whole != nil {
+		return whole(b.String())
+	}
 	return b.String()
+}
+
+// utf16LE is text as a Windows tool stores it: UTF-16, little-endian,
+// after a byte order mark, with CRLF line ends (PowerShell 5's redirect).
+func utf16LE(text string) string {
+	text = strings.ReplaceAll(text, "\n", "\r\n")
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(text)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
 }
 
 // knownShapeMisses lists what logmatch knowingly gets wrong under a
@@ -359,7 +385,14 @@ func TestCorpusUnderWrappers(t *testing.T) {
 func scanText(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name, text string) scan.Result {
 	t.Helper()
 	s := scan.New(m, scan.Options{Entry: entry.Options{}, Redact: red.RedactAlert, Now: func() time.Time { return corpusNow }})
-	res, err := s.Scan(context.Background(), []scan.Input{{Name: name, R: bytes.NewReader([]byte(text))}})
+	// Opened as the scan command opens a file: its compression and
+	// character encoding told by its first bytes.
+	r, err := logfile.Open(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("open %s: %v", name, err)
+	}
+	defer r.Close()
+	res, err := s.Scan(context.Background(), []scan.Input{{Name: name, R: r}})
 	if err != nil {
 		t.Fatalf("scan %s: %v", name, err)
 	}
