@@ -313,6 +313,14 @@ type group struct {
 	// Client marks a fragment of an HTTP client's call
 	// (Occurrence.Client).
 	Client bool `json:"client,omitempty"`
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (Occurrence.Unplaced).
+	Unplaced bool `json:"unplaced,omitempty"`
+	// Tolerated says the incident began with an error a notice quotes
+	// that the program went on after (Occurrence.Tolerated): held like a
+	// consequence for a failure of its source after it, and dropped like
+	// a routine line when nothing joined it.
+	Tolerated bool `json:"tolerated,omitempty"`
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
@@ -534,6 +542,13 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				g.touch(c)
 				return nil
 			}
+			if c := g.importBefore(o, at); c != nil {
+				// A name a failed import should have defined (see
+				// imported.go).
+				c.fold(*o, now, &g.stats)
+				g.touch(c)
+				return nil
+			}
 		}
 		switch {
 		case o.Generic || o.Native:
@@ -583,6 +598,15 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				chain.spanTo(o.Offset, o.EndOffset)
 				chain.takeFrom(&o.Alert, o.Native)
 				g.touch(chain)
+				return nil
+			}
+			if f := g.faultBefore(o, b); f != nil {
+				// The same device fault, reported again by a call
+				// on the dead context (see fault.go).
+				f.fold(*o, now, &g.stats)
+				f.spanTo(o.Offset, o.EndOffset)
+				f.takeFrom(&o.Alert, false)
+				g.touch(f)
 				return nil
 			}
 		}
@@ -645,7 +669,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Tolerated: o.Tolerated, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -734,8 +758,13 @@ func addRank(ranks []string, r string) []string {
 	if r == "" || slices.Contains(ranks, r) || len(ranks) >= maxRanks {
 		return ranks
 	}
+	// ranks is sorted (addRank made it, one rank at a time): r moves down
+	// to its place, as a sort would put it, with no comparison of the
+	// ranks before that place among themselves.
 	ranks = append(ranks, r)
-	slices.SortFunc(ranks, compareRanks)
+	for i := len(ranks) - 1; i > 0 && compareRanks(ranks[i-1], ranks[i]) > 0; i-- {
+		ranks[i-1], ranks[i] = ranks[i], ranks[i-1]
+	}
 	return ranks
 }
 
@@ -855,7 +884,7 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 // next to be its cause (readPast), as scan decides from the lines between
 // them (printedBefore, causeAfter, placeOf).
 func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
-	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang || gr.Tolerated && gr.routineAlone()) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
 		now.Before(gr.FirstSeen.Add(g.lateWait())) && !g.readPast(gr)
 }
 
@@ -1362,13 +1391,19 @@ func nextNumber(s string, i int) (n, next int, ok bool) {
 }
 
 // routineAlone reports whether gr is a routine-looking native error line
-// (Occurrence.Routine) that nothing joined: seen once, with no
+// (Occurrence.Routine), or a tolerated error (Occurrence.Tolerated), that
+// nothing joined: seen once, with no
 // consequence, context or other line of its burst folded in. A start-up
 // that logs one error and goes on is no crash; the same line repeated, or
 // with anything after it that failed, is announced as any other.
 func (gr *group) routineAlone() bool {
 	a := &gr.Alert
-	return gr.Routine && a.Count <= 1 && len(a.Consequences) == 0 && len(a.Context) == 0 && gr.Unlisted == 0
+	if !gr.Routine && !gr.Tolerated || len(a.Consequences) > 0 || len(a.Context) > 0 || gr.Unlisted > 0 {
+		return false
+	}
+	// A notice of a tolerated error that every rank prints is still a
+	// notice.
+	return gr.Tolerated || a.Count <= 1
 }
 
 // dropRoutine drops the settling incident gr (id) when it is a routine

@@ -282,8 +282,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// padded label.
 	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": under("behind a label that opens with a space (srun's padded ' 3: ', a viewer's right-aligned line number) the worker's first line, 'Error executing method update_weight', is read before the label is learned (at the third line, the first frame) and keeps it, so it does not lead the traceback the lines after it log, which leads unclassified (behind '3: ' it does)",
 		"srun-label-padded", "cat-n", "less-N", "editor-numbers"),
-	// dev-14: measured before any change made for the batch.
-	"1274-benign-sglang-startup-gloo-peers-ignore-import.log": underEveryWrapper("sglang's 'Ignore import error when loading ...: name 'Tensor' is not defined' notice alerts under python-name-not-defined as posted, so it does under every wrapper"),
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
@@ -318,6 +316,10 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1127-mineru-api-vlm-http-client-server-connect-failed-loguru.log": {
 		"loki-pipe": "held out: behind Loki's column the bare ServerError line gives no alert",
+	},
+	// Held out (heldout-18): measured, not tuned to.
+	"1216-k8s-openshift-failedscheduling-insufficient-gpu.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the event line's '6 Insufficient nvidia.com/gpu.' falls on a continuation that is not rejoined, and no alert",
 	},
 }
 
