@@ -40,6 +40,10 @@ func wrapperSpan(s string) (base string, start, end int) {
 		// A page's character references (htmlent.go).
 		s = unescapeHTML(s)
 	}
+	if strings.Contains(s, "](") {
+		// A page's links of address-like tokens (autolink.go).
+		s = unlinkAutolinks(s)
+	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
 	if strings.IndexByte(s, '\r') >= 0 {

@@ -7,6 +7,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -194,10 +195,21 @@ var wrappers = []wrapper{
 		}
 		return s
 	}},
+	// A page's auto-links written back as Markdown by an editor that
+	// took the rendered text (a chat client, a notes tool): a file
+	// name whose extension is a country's domain and an IP address.
+	{"md-autolinks", func(_ int, s string) string {
+		return autolinkable.ReplaceAllString(s, "[$0](http://$0/)")
+	}},
 	{"actions-annotation", func(n int, s string) string {
 		return stamp(n).Format("2006-01-02T15:04:05.0000000Z") + " ##[error]" + s
 	}},
 }
+
+// autolinkable matches what a page links on its own: a file name with a
+// country's domain as its extension (and a line number), an IPv4
+// address.
+var autolinkable = regexp.MustCompile(`\b[A-Za-z][\w-]*\.(?:cc|py|sh|rs|io|ai|md)(?::\d+)?\b|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
 
 // inlineCode quotes s as Markdown inline code after lead, with tail after
 // the closing backtick; a blank line stays blank and a line holding a
