@@ -326,9 +326,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
-	"1127-mineru-api-vlm-http-client-server-connect-failed-loguru.log": {
-		"loki-pipe": "held out: behind Loki's column the bare ServerError line gives no alert",
-	},
 	// Held out (heldout-18): measured, not tuned to.
 	"1216-k8s-openshift-failedscheduling-insufficient-gpu.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the event line's '6 Insufficient nvidia.com/gpu.' falls on a continuation that is not rejoined, and no alert",
