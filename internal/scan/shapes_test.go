@@ -320,9 +320,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// Held out (heldout-17): measured, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": underEveryWrapper("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper"),
-	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
-		"hard-wrap-120": "held out: cut at 120 columns, the one status line puts 'undefined symbol:' on a continuation that is not rejoined, and no alert",
-	},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
