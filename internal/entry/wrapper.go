@@ -36,14 +36,6 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
-	if strings.IndexByte(s, '&') >= 0 {
-		// A page's character references (htmlent.go).
-		s = unescapeHTML(s)
-	}
-	if strings.Contains(s, "](") {
-		// A page's links of address-like tokens (autolink.go).
-		s = unlinkAutolinks(s)
-	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
 	if strings.IndexByte(s, '\r') >= 0 {
@@ -54,6 +46,18 @@ func wrapperSpan(s string) (base string, start, end int) {
 		}
 	}
 	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		// What a page made of a paste: its character references
+		// (htmlent.go) and its links of address-like tokens
+		// (autolink.go). A line that opens as sglang's records do is
+		// not searched: a page escapes or links a paste's other lines
+		// too (its tracebacks, its native lines), and the routine line
+		// pays for no search.
+		if strings.IndexByte(s, '&') >= 0 {
+			s = unescapeHTML(s)
+		}
+		if strings.Contains(s, "](") {
+			s = unlinkAutolinks(s)
+		}
 		if k, _ := nextSpelledCSI(s, 0); k >= 0 {
 			// A colour code whose ESC a shipper or a paste spelled
 			// out ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go). A
