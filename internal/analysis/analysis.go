@@ -93,6 +93,11 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
+	// Notice marks a failure its own line says the writer tolerated
+	// ("Ignore import error when loading ...: ...", "Failed to ...;
+	// falling back to ..."): the incident grouper drops it unannounced
+	// unless another failure of its burst joins it (see notice.go).
+	Notice bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
 	// of their own (a frame, a source or caret line), or after the line
@@ -211,8 +216,8 @@ func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	}
 }
 
-// decide is AnalyzeInto once the entry's text was searched (searchEntry).
-func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
+// decideFailure is decide before a failure is read as a notice.
+func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or

@@ -288,6 +288,10 @@ type group struct {
 	// Borrowed says At is not the time of the line matched but of a line
 	// before it (Occurrence.Borrowed): it was printed at or after At.
 	Borrowed bool `json:"borrowed,omitempty"`
+	// Notice says every occurrence of the incident was a notice of a
+	// tolerated failure (Occurrence.Notice): read when it settles (see
+	// notice.go).
+	Notice bool `json:"notice,omitempty"`
 
 	Alert     sinks.Alert `json:"alert"`     // the incident so far: first occurrence, running count
 	Sent      int         `json:"sent"`      // Alert.Count when the last alert went out
@@ -645,7 +649,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Notice: o.Notice, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -692,6 +696,7 @@ func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
 func (gr *group) add(o *Occurrence, now time.Time) {
 	a := &gr.Alert
 	a.Count++
+	gr.Notice = gr.Notice && o.Notice
 	if o.Time.After(a.LastTime) {
 		a.LastTime = o.Time
 	}
@@ -779,7 +784,7 @@ func (g *Grouper) TickHolding(now time.Time, assembling Assembling) []sinks.Aler
 			if !g.due(gr, now) {
 				continue
 			}
-			if g.awaitsCause(gr, now) {
+			if g.awaitsCause(gr, now) || g.noticeAwaits(gr, now) {
 				// Looked at again when the wait ends, or a settle time
 				// on when the caller says how far its source is read:
 				// it may have been read past it by then.
@@ -1375,7 +1380,7 @@ func (gr *group) routineAlone() bool {
 // line alone (routineAlone) and counts it in Stats.Routine; it reports
 // whether it did.
 func (g *Grouper) dropRoutine(id string, gr *group) bool {
-	if !gr.Settling || !gr.routineAlone() {
+	if !gr.Settling || !gr.routineAlone() && !gr.noticeAlone() {
 		return false
 	}
 	g.remove(id)

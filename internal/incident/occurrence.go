@@ -92,6 +92,9 @@ type Occurrence struct {
 	// INFO lines (analysis.Diagnosis.Routine): its incident is dropped,
 	// not announced, unless something else joins it before it settles.
 	Routine bool
+	// Notice marks a failure its own line says was tolerated
+	// (analysis.Diagnosis.Notice): see notice.go.
+	Notice bool
 	// Bare marks an exception line printed alone, without a traceback
 	// of its own (entry.Traceback.Bare): a traceback that follows it
 	// within a few lines may be the next link of its chain, whose
@@ -201,6 +204,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
 	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
 	o.Routine = d.Routine
+	o.Notice = d.Notice
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
 	if e.Process != "" {

@@ -188,8 +188,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "cut at 120 columns the server's one-line JSON error body is split inside its message, and no piece reads as an error line: no alert",
 	},
 	// dev-14: measured before any change made for the batch.
-	"1274-benign-sglang-startup-gloo-peers-ignore-import.log": under("sglang's 'Ignore import error when loading ...: name 'Tensor' is not defined' notice alerts under python-name-not-defined as posted, so it does under every wrapper",
-		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2"),
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
@@ -209,8 +207,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": plogCutAtSpace,
 	},
 	// heldout-17 (development since heldout-18): measured blind, not tuned to.
-	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
-		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2"),
 	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the one status line puts 'undefined symbol:' on a continuation that is not rejoined, and no alert",
 	},
