@@ -93,11 +93,14 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
-	// Notice marks a failure its own line says the writer tolerated
-	// ("Ignore import error when loading ...: ...", "Failed to ...;
-	// falling back to ..."): the incident grouper drops it unannounced
-	// unless another failure of its burst joins it (see notice.go).
-	Notice bool
+	// Tolerated marks a failure read on a line that says the program
+	// goes on after it: an info record reads the notice (sglang's
+	// "Ignore import error when loading ...: name 'Tensor' is not
+	// defined"; see tolerated in select.go), or the line's own words
+	// carry on ("... Proceeding without generation config.", "...;
+	// falling back to ..."; see notice.go). Alone it is no crash; it
+	// leads a failure of its source that follows it.
+	Tolerated bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
 	// of their own (a frame, a source or caret line), or after the line
@@ -216,7 +219,8 @@ func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	}
 }
 
-// decideFailure is decide before a failure is read as a notice.
+// decideFailure is decide before a failure is read as a notice of a
+// tolerated one (notice.go).
 func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
@@ -275,10 +279,19 @@ func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 		a.unclassified(d, e, sig, sigSev, nil)
 		return true
 	}
+	// A wrapper that names its component's remedy leads over the code
+	// error it quotes (remedy.go): lead is that wrapper's hit, leadExc
+	// the exception.
+	lead, leadExc := -1, (*entry.Exception)(nil)
 	if cause.Record.Role.Is(patterns.RoleWrapper) {
 		// Only wrappers matched: the entry's own exception, when a wrapper
 		// does not merely restate it, is the cause.
 		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
+			if lead = s.remedyOver(e, exc, nil); lead >= 0 {
+				leadExc = exc
+			}
+		}
+		if exc := uncoveredLink(e, s.wrapperLines); exc != nil && lead < 0 {
 			d.Context = s.wrappers()
 			d.Alternatives, d.Others = nil, s.nonWrappers()
 			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
@@ -331,16 +344,49 @@ func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 		// exception in the same entry still makes it a failure.
 		return false
 	}
+	if lead < 0 && cause.Record.Role.Is(patterns.RoleCause) {
+		if x, _ := exceptionFor(e.Traceback, cause.Record.ErrorClass); x != nil {
+			if lead = s.remedyOver(e, x, cause); lead >= 0 {
+				leadExc = x
+			}
+		}
+	}
+	if lead >= 0 {
+		read := cause
+		cause = &s.hits[lead]
+		s.cause, s.causeAt = cause, lead
+		ctx := d.Context[:0]
+		for i := range d.Context {
+			if d.Context[i].Record != cause.Record || d.Context[i].Start != cause.Start {
+				ctx = append(ctx, d.Context[i])
+			}
+		}
+		d.Context = ctx
+		if !read.Record.Role.Is(patterns.RoleWrapper) {
+			d.Alternatives = append(d.Alternatives, *read)
+		}
+	}
 	d.Cause = cause
+	// A notice is its line: an entry that goes on into a traceback shows
+	// a failure of its own.
+	d.Tolerated = e.Traceback == nil && s.tolerated()
 	d.Role = cause.Record.Role
-	if d.Role == "" {
+	if d.Role == "" || lead >= 0 {
+		// A wrapper that leads over the code error it quotes is the
+		// cause.
 		d.Role = patterns.RoleCause
 	}
 	d.Signal = SignalRecord
 	d.Key = cause.Record.ID
 	d.Headline = matchedHeadline(e, cause)
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
-	if x := readLink(e, s.spans[s.causeAt]); x != nil && x != d.Exception &&
+	if leadExc != nil {
+		d.Exception, d.RootCause = leadExc, nil
+		if r := e.Traceback.RootCause(); r != leadExc {
+			d.RootCause = r
+		}
+	}
+	if x := readLink(e, s.spans[s.causeAt]); leadExc == nil && x != nil && x != d.Exception &&
 		(cause.Record.ErrorClass == "" || lastDotted(d.Exception.Type) != lastDotted(cause.Record.ErrorClass)) && vagueWrapper(d.Exception) {
 		// The record read an earlier link of a chain whose last link
 		// only says it failed: the link it read is the exception.

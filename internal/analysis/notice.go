@@ -24,23 +24,29 @@ import (
 // falls back, continues, retries, uses the default, disables the feature,
 // or says the thing "will be" skipped, ignored or disabled.
 //
-// The rule lives at the line's analysis, and only marks the diagnosis
-// (Diagnosis.Notice); the incident grouper decides at the settle step
-// (internal/incident's notice.go). Only the line knows it is a notice: a
-// record's role cannot say it, since the record that reads the quoted
-// error ("No module named", "does not appear to have a file named") is
-// the same record that reads that error raised for real, and the settle
-// step sees incidents, not wordings. Nor may the notice simply be dropped
-// here: the error it quotes often explains a failure printed after it (a
-// model module skipped on a compiler error, then the scheduler that finds
-// no such architecture), so it stays a diagnosis, is folded and leads as
-// any other when a failure of its burst joins it, and is dropped
-// unannounced when nothing does.
+// The rule lives at the line's analysis and only marks the diagnosis
+// Tolerated, the mark an info record reading the notice sets too
+// (select.go's tolerated); what becomes of it is decided in one place, the
+// incident grouper's settle step: held like a consequence for a failure
+// of its source after it, which it then leads, and dropped unannounced
+// alone or repeated by every rank (internal/incident's routineAlone,
+// awaitsCause). Only the line knows it is a notice: a record's role cannot
+// say it when no record was written for the notice itself, since the
+// record that reads the quoted error ("No module named", "does not appear
+// to have a file named") is the same record that reads that error raised
+// for real, and the settle step sees incidents, not wordings. Nor may the
+// notice be dropped here: the error it quotes often explains a failure
+// printed after it (a model module skipped on a compiler error, then the
+// scheduler that finds no such architecture). A record written for the
+// notice's own words, not an info one ("skip invalid json schema", "step
+// creation still disabled, retrying"), is the catalog's judgment of that
+// notice and stands.
 //
 // What a notice is, read on the entry's first line only (bounded by
 // maxNoticeScan):
-//   - no traceback, and every record hit on that line: an exception
-//     printed with the notice is a failure whatever the words;
+//   - one line, with no traceback but an exception the notice quotes
+//     in its own words (quotedException): an exception or a native
+//     backtrace printed with the notice is a failure whatever the words;
 //   - no ERROR, CRITICAL or FATAL level: a writer that carries on and
 //     still logs at an error level means it (most notices carry no level
 //     or a WARNING one);
@@ -49,10 +55,11 @@ import (
 //     " - ", " -- "), one of the carry-on openers, or a passive "will be
 //     skipped/ignored/disabled", "is disabled", "can be ignored";
 //   - after that clause, no word of giving up ("giving up", "exiting",
-//     "aborting", "terminating", "exhausted", "exceeded"), and within
-//     it no failure of the fall-back itself ("Falling back to CPU
-//     failed"): a retry that gave up, a fall-back that failed and an
-//     exit are failures.
+//     "aborting", "terminating", "exhausted", "exceeded") outside the
+//     error it quotes, and within it no failure of the fall-back itself
+//     ("Falling back to CPU failed"): a retry that gave up, a fall-back
+//     that failed and an exit are failures;
+//   - no record other than an info one reads the carry-on words.
 
 // maxNoticeScan bounds the bytes of a line read for a notice.
 const maxNoticeScan = 2048
@@ -291,8 +298,8 @@ func nextBreak(t string, from int) (int, string) {
 // notice.
 func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	ok := a.decideFailure(d, e)
-	if ok && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
-		d.Notice = true
+	if ok && !d.Tolerated && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
+		d.Tolerated = true
 	}
 	return ok
 }

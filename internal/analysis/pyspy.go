@@ -49,6 +49,11 @@ type Stream struct {
 	// a line announcing the error after it (see piece.go): an exception
 	// line alone after it ends that traceback.
 	piece bool
+	// imported is the last line of the stream logged at a warning's
+	// level that says an import failed (a guarded import that went on;
+	// see undefined.go), for the code error that later names what it
+	// should have defined. Reused memory, bounded by maxImported.
+	imported []byte
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -67,14 +72,20 @@ func (st *Stream) note(e *entry.Entry) {
 			st.infoThread = append(st.infoThread, id...)
 		}
 	}
-	st.piece = e.Traceback == nil && e.Native == "" && levelSeverity(e.Level).Rank() >= patterns.SeverityError.Rank() &&
-		pointsOnly(e.Message)
+	// The level first, and INFO (most entries) and no level without a
+	// call: levelSeverity reads neither as an error.
+	l := e.Level
+	st.piece = l != "INFO" && l != "" && e.Traceback == nil && e.Native == "" &&
+		levelSeverity(l).Rank() >= patterns.SeverityError.Rank() && pointsOnly(e.Message)
 	st.futureType, st.futureMsg = "", ""
 	if m := e.Message; m != "" && (m[0] == 'f' || m[0] == 'T' || m[0] == 'F') && // the first bytes of the lines below: most messages start otherwise
 		(strings.HasPrefix(m, futureMarker) || strings.HasSuffix(FirstLine(m), neverRetrieved)) {
 		if typ, msg, ok := futureException(e.Text); ok && len(typ) <= maxSaid {
 			st.futureType, st.futureMsg = strings.Clone(typ), strings.Clone(cutRunes(msg, maxSaid))
 		}
+	}
+	if importWarning(e) {
+		st.imported = append(st.imported[:0], e.Message...)
 	}
 	st.said = st.said[:0]
 	if e.Format != entry.FormatNone || e.Level != "" || e.Traceback != nil ||
@@ -175,6 +186,9 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 		// logger.exception's message, then its traceback cut before
 		// the exception line: the message says what failed.
 		d.Headline = string(st.said)
+	}
+	if ok && len(st.imported) > 0 {
+		namedImport(d, string(st.imported))
 	}
 	st.note(e)
 	if remembers(e) {

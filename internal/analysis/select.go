@@ -300,3 +300,29 @@ func SharedLibraryUnloaded(text string) bool {
 	t := strings.ToLower(text)
 	return strings.Contains(t, "cannot open shared object file") || strings.Contains(t, "undefined symbol: ")
 }
+
+// A tolerated error. A program that meets an error it can go on without
+// says so in the line that quotes it: sglang's model registry "Ignore
+// import error when loading sglang.srt.models.mindspore: name 'Tensor' is
+// not defined". A record of severity info reads the notice, and the
+// failure record that reads the quoted error takes the line (readsBetter);
+// alone, the line is no crash, but it names the cause of a failure that
+// follows it (the model it skipped, the scheduler that then dies), so it
+// is diagnosed and marked Tolerated: the incident grouper holds it for a
+// failure of its source that follows, and drops it unless one joins it.
+
+// tolerated reports whether the cause chosen shares its line with the
+// hit of an info record of role cause (see above).
+func (s *selection) tolerated() bool {
+	if s.cause == nil || s.cause.Record.Severity == patterns.SeverityInfo {
+		return false
+	}
+	g := s.group[s.causeAt]
+	for i := range s.hits {
+		if i != s.causeAt && s.group[i] == g && s.hits[i].Record.Severity == patterns.SeverityInfo &&
+			s.hits[i].Record.Role.Is(patterns.RoleCause) {
+			return true
+		}
+	}
+	return false
+}

@@ -184,7 +184,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	var cands, after []*group
 	var printed *group
 	for _, m := range g.scopeGroups(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || saysLess(m.gr, from) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) {
 			continue
 		}
 		switch {
@@ -567,14 +567,21 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
+			if cause != nil && quotesCodeError(c, cause) {
+				g.leadQuoted(c, id, cause)
+				continue
+			}
 			if cause == nil {
 				cause = g.diedOf(c, id)
 			}
 			if cause == nil {
 				cause = g.causeAfter(c, id)
 			}
+			if cause == nil && c.Unplaced {
+				cause = g.detailOfConsequence(c, id)
+			}
 			if cause != nil {
-				summary := cause.Consequence && clientSummary(eventOfGroup(cause), c)
+				summary := cause.Consequence && (clientSummary(eventOfGroup(cause), c) || unplacedDetail(eventOfGroup(cause), c))
 				cause.absorbWrapper(c, &g.stats)
 				if summary {
 					g.promote(cause)
@@ -788,6 +795,41 @@ func saysMoreThan(c, w *group) bool {
 func clientSummary(from eventOf, x *group) bool {
 	return x.Client && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
 		x.Off >= from.end && x.Off-from.end <= borrowedGap
+}
+
+// A caller's traceback, cut. A traceback cut before its exception line
+// whose frames name no phase and no component (Occurrence.Unplaced: the
+// program's entry, a dispatch), printed just after a line a consequence
+// record names in the same source, with no failure in sight for it to be
+// the context of, is that line's detail: the exception the process that
+// waited on a failure raised, printed again by its caller and cut before
+// it says so (vLLM's API server under "RuntimeError: Engine core
+// initialization failed. See root cause above."). The consequence, which
+// says what failed, leads; a cut traceback that names where it died keeps
+// leading it.
+
+// unplacedDetail reports whether x is such a detail of the consequence
+// from (see above).
+func unplacedDetail(from eventOf, x *group) bool {
+	return x.Unplaced && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+		x.Off >= from.end && x.Off-from.end <= borrowedGap
+}
+
+// detailOfConsequence returns the consequence incident the unplaced
+// fragment x (fingerprint id) is a detail of, or nil: the latest printed
+// before it (see above).
+func (g *Grouper) detailOfConsequence(x *group, id string) *group {
+	var best *group
+	for _, m := range g.scopeConsequences(x.Scope) {
+		c := m.gr
+		if m.id == id || !unplacedDetail(eventOfGroup(c), x) {
+			continue
+		}
+		if best == nil || c.End > best.End {
+			best = c
+		}
+	}
+	return best
 }
 
 // clientFragment returns the settling client fragment that is a detail of

@@ -288,10 +288,6 @@ type group struct {
 	// Borrowed says At is not the time of the line matched but of a line
 	// before it (Occurrence.Borrowed): it was printed at or after At.
 	Borrowed bool `json:"borrowed,omitempty"`
-	// Notice says every occurrence of the incident was a notice of a
-	// tolerated failure (Occurrence.Notice): read when it settles (see
-	// notice.go).
-	Notice bool `json:"notice,omitempty"`
 
 	Alert     sinks.Alert `json:"alert"`     // the incident so far: first occurrence, running count
 	Sent      int         `json:"sent"`      // Alert.Count when the last alert went out
@@ -317,6 +313,14 @@ type group struct {
 	// Client marks a fragment of an HTTP client's call
 	// (Occurrence.Client).
 	Client bool `json:"client,omitempty"`
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (Occurrence.Unplaced).
+	Unplaced bool `json:"unplaced,omitempty"`
+	// Tolerated says the incident began with an error a notice quotes
+	// that the program went on after (Occurrence.Tolerated): held like a
+	// consequence for a failure of its source after it, and dropped like
+	// a routine line when nothing joined it.
+	Tolerated bool `json:"tolerated,omitempty"`
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
@@ -538,6 +542,13 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				g.touch(c)
 				return nil
 			}
+			if c := g.importBefore(o, at); c != nil {
+				// A name a failed import should have defined (see
+				// imported.go).
+				c.fold(*o, now, &g.stats)
+				g.touch(c)
+				return nil
+			}
 		}
 		switch {
 		case o.Generic || o.Native:
@@ -587,6 +598,15 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				chain.spanTo(o.Offset, o.EndOffset)
 				chain.takeFrom(&o.Alert, o.Native)
 				g.touch(chain)
+				return nil
+			}
+			if f := g.faultBefore(o, b); f != nil {
+				// The same device fault, reported again by a call
+				// on the dead context (see fault.go).
+				f.fold(*o, now, &g.stats)
+				f.spanTo(o.Offset, o.EndOffset)
+				f.takeFrom(&o.Alert, false)
+				g.touch(f)
 				return nil
 			}
 		}
@@ -649,7 +669,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Notice: o.Notice, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Tolerated: o.Tolerated, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
@@ -696,7 +716,9 @@ func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
 func (gr *group) add(o *Occurrence, now time.Time) {
 	a := &gr.Alert
 	a.Count++
-	gr.Notice = gr.Notice && o.Notice
+	// The same record read later on a line that is no notice is a
+	// failure in its own right: the incident is no longer tolerated.
+	gr.Tolerated = gr.Tolerated && o.Tolerated
 	if o.Time.After(a.LastTime) {
 		a.LastTime = o.Time
 	}
@@ -739,8 +761,13 @@ func addRank(ranks []string, r string) []string {
 	if r == "" || slices.Contains(ranks, r) || len(ranks) >= maxRanks {
 		return ranks
 	}
+	// ranks is sorted (addRank made it, one rank at a time): r moves down
+	// to its place, as a sort would put it, with no comparison of the
+	// ranks before that place among themselves.
 	ranks = append(ranks, r)
-	slices.SortFunc(ranks, compareRanks)
+	for i := len(ranks) - 1; i > 0 && compareRanks(ranks[i-1], ranks[i]) > 0; i-- {
+		ranks[i-1], ranks[i] = ranks[i], ranks[i-1]
+	}
 	return ranks
 }
 
@@ -784,7 +811,7 @@ func (g *Grouper) TickHolding(now time.Time, assembling Assembling) []sinks.Aler
 			if !g.due(gr, now) {
 				continue
 			}
-			if g.awaitsCause(gr, now) || g.noticeAwaits(gr, now) {
+			if g.awaitsCause(gr, now) {
 				// Looked at again when the wait ends, or a settle time
 				// on when the caller says how far its source is read:
 				// it may have been read past it by then.
@@ -860,7 +887,7 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 // next to be its cause (readPast), as scan decides from the lines between
 // them (printedBefore, causeAfter, placeOf).
 func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
-	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang || gr.Tolerated && gr.routineAlone()) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
 		now.Before(gr.FirstSeen.Add(g.lateWait())) && !g.readPast(gr)
 }
 
@@ -1367,20 +1394,26 @@ func nextNumber(s string, i int) (n, next int, ok bool) {
 }
 
 // routineAlone reports whether gr is a routine-looking native error line
-// (Occurrence.Routine) that nothing joined: seen once, with no
+// (Occurrence.Routine), or a tolerated error (Occurrence.Tolerated), that
+// nothing joined: seen once, with no
 // consequence, context or other line of its burst folded in. A start-up
 // that logs one error and goes on is no crash; the same line repeated, or
 // with anything after it that failed, is announced as any other.
 func (gr *group) routineAlone() bool {
 	a := &gr.Alert
-	return gr.Routine && a.Count <= 1 && len(a.Consequences) == 0 && len(a.Context) == 0 && gr.Unlisted == 0
+	if !gr.Routine && !gr.Tolerated || len(a.Consequences) > 0 || len(a.Context) > 0 || gr.Unlisted > 0 {
+		return false
+	}
+	// A notice of a tolerated error that every rank prints is still a
+	// notice.
+	return gr.Tolerated || a.Count <= 1
 }
 
 // dropRoutine drops the settling incident gr (id) when it is a routine
 // line alone (routineAlone) and counts it in Stats.Routine; it reports
 // whether it did.
 func (g *Grouper) dropRoutine(id string, gr *group) bool {
-	if !gr.Settling || !gr.routineAlone() && !gr.noticeAlone() {
+	if !gr.Settling || !gr.routineAlone() {
 		return false
 	}
 	g.remove(id)

@@ -67,6 +67,15 @@ type Occurrence struct {
 	// Hang marks a hang's dump (analysis.SignalHang): a py-spy or
 	// faulthandler dump, a watchdog's dump of the running batch.
 	Hang bool
+	// Tolerated marks an error a notice quotes that the program went on
+	// after (analysis.Diagnosis.Tolerated): held for a failure of its
+	// source that follows it, and dropped unannounced unless one joins
+	// it.
+	Tolerated bool
+	// Unplaced marks a fragment whose frames name no phase and no
+	// component (the program's entry, a dispatch): where the process
+	// was says nothing of what failed (see clientSummary).
+	Unplaced bool
 	// Frameless marks a fragment that prints no frame and whose triage
 	// names nothing: a traceback's first line alone ("Traceback (most
 	// recent call last):"), its frames cut or logged as lines of their
@@ -92,9 +101,6 @@ type Occurrence struct {
 	// INFO lines (analysis.Diagnosis.Routine): its incident is dropped,
 	// not announced, unless something else joins it before it settles.
 	Routine bool
-	// Notice marks a failure its own line says was tolerated
-	// (analysis.Diagnosis.Notice): see notice.go.
-	Notice bool
 	// Bare marks an exception line printed alone, without a traceback
 	// of its own (entry.Traceback.Bare): a traceback that follows it
 	// within a few lines may be the next link of its chain, whose
@@ -157,7 +163,7 @@ func (s Source) Identity() string {
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	var o Occurrence
-	occurrenceInto(&o, e, d, src, readTime, RankOf(e))
+	occurrenceInto(&o, e, d, src, readTime, RankOf(e), ScopeOf(src))
 	o.Alert.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.buildAlert(e, d, src, nil)
 	return o
@@ -166,9 +172,9 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 // occurrenceInto makes *o the occurrence of a diagnosed entry but its
 // alert, of which it fills what the grouper reads before it needs the
 // whole one (see Occurrence.Complete): the record's id, role and
-// severity. The caller sets the fingerprint. In place, since an
-// Occurrence is over a kilobyte.
-func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank string) {
+// severity. The caller sets the fingerprint; scope is ScopeOf(src). In
+// place, since an Occurrence is over a kilobyte.
+func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank, scope string) {
 	when, timed := e.Time, !e.Time.IsZero()
 	if !timed {
 		when = readTime
@@ -180,10 +186,13 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Time, o.Timed = when, timed
 	o.Borrowed = timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line))
 	o.Guessed = timed && e.TimeGuessed
-	o.Scope, o.Rank = ScopeOf(src), rank
+	o.Scope, o.Rank = scope, rank
 	r := &o.Alert.Record
 	if d.Cause != nil {
 		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)
+		if leadingWrapper(d) {
+			r.Role = string(patterns.RoleCause)
+		}
 	} else {
 		r.Role = roleOf(d.Role)
 	}
@@ -203,8 +212,9 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Hang = d.Signal == analysis.SignalHang
 	o.Frameless = o.Fragment && !o.Hang && frameless(e, d)
 	o.Client = o.Fragment && !o.Hang && d.Triage.Process == analysis.ProcessClient
+	o.Unplaced = o.Fragment && !o.Hang && d.Triage.Phase == "" && d.Triage.Component == ""
 	o.Routine = d.Routine
-	o.Notice = d.Notice
+	o.Tolerated = d.Tolerated
 	o.Bare = e.Traceback != nil && e.Traceback.Bare
 	o.Traced = e.Traceback != nil && !e.Traceback.Bare
 	if e.Process != "" {
@@ -329,6 +339,9 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	tr.SGLang = src.Engine == sglangEngine || src.Engine == "" && sglangLog(e, d)
 	if d.Cause != nil {
 		a.Record = recordOf(d.Cause.Record)
+		if leadingWrapper(d) {
+			a.Record.Role = string(patterns.RoleCause)
+		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
 		a.Match.Groups = d.Cause.Groups()
@@ -635,6 +648,13 @@ func recordOf(r *patterns.Record) sinks.Record {
 		Role:             roleOf(r.Role),
 		Fatal:            r.Fatal,
 	}
+}
+
+// leadingWrapper reports whether d is led by a wrapper record that names
+// the remedy of the code error it quotes (analysis.RemedyWrapper): the
+// wrapper is the cause there.
+func leadingWrapper(d *analysis.Diagnosis) bool {
+	return d.Cause != nil && d.Cause.Record.Role.Is(patterns.RoleWrapper) && d.Role.Is(patterns.RoleCause)
 }
 
 func roleOf(r patterns.Role) string {

@@ -392,6 +392,11 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"ranks": "three ranks' copies of every line interleaved: a column console's wrapped message is joined only while its record is the pending entry, and each rank's next line ends it, so the first record's 'Error in realtime:' leads unclassified",
 	},
+	// dev-14, paired since it came right alone (a cut caller's
+	// traceback is the detail of the consequence before it).
+	"1259-vllm-omni-engine-core-init-failed-apiserver-traceback.log + 126-abort-json-response-kvcache-prefill-dead.log": {
+		"two-failures": "the first excerpt's vLLM lines make the whole log vLLM's, so sglang's own disagg-decode-transfer-failed record does not read the second's abort body (main reads the same text so too)",
+	},
 	// dev-12: measured before any change made for the batch.
 	"1066-vllm-ascend-w8a8-deq-scale-keyerror-worker-died.log + 108-sgl-kernel-could-not-find-cuda-lib.log": {
 		"two-failures": "the first excerpt ends inside the spawn process's traceback, so the second crash's 'RuntimeError: Could not find CUDA lib directory.' is read as that traceback's end and leads unclassified, not under sgl-kernel-cuda-lib-not-found",

@@ -1,0 +1,74 @@
+package incident
+
+import (
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// One device fault, several reports. A GPU or NPU that faults is reported
+// first by whoever sees the fault (the ROCm runtime's HSA exception or
+// memory access fault, the driver's Xid, a kernel library's check of a
+// CUDA call) and then by every call the process makes on the dead
+// context: the framework's "CUDA error: unspecified launch failure", "HIP
+// error: an illegal memory access was encountered", torch's
+// AcceleratorError, an ECC error's sticky status. The later errors say
+// only that the context is gone; they are the same fault. So a classified
+// device crash printed after another one of a different record, in the
+// same source, within its burst and within a few lines of it
+// (borrowedGap), is listed in the earlier one's incident, which leads and
+// takes its exception. Two faults far apart in a source, or of two
+// sources, stay apart; so do an out of memory (the device is alive), a
+// kernel's assertion (the data was wrong, not the device) and a network
+// failure, which the other rules order.
+
+// deviceTags are the tags of a device's own failure; faultTags those of a
+// crash of it.
+var (
+	deviceTags = [...]string{"gpu", "npu"}
+	faultTags  = [...]string{"crash", "hardware"}
+)
+
+// deviceCrash reports whether r is the record of a device's crash (see
+// above): a cause tagged for a device and a crash or a hardware fault, not
+// for an allocation failure, an assertion or the network.
+func deviceCrash(r *sinks.Record) bool {
+	if r.ID == "" || r.Role != string(patterns.RoleCause) || len(r.Solutions) == 0 {
+		return false
+	}
+	device, fault := false, false
+	for _, t := range r.Tags {
+		switch t {
+		case "oom", "assert", "network":
+			return false
+		}
+		for _, d := range deviceTags {
+			device = device || t == d
+		}
+		for _, f := range faultTags {
+			fault = fault || t == f
+		}
+	}
+	return device && fault
+}
+
+// faultBefore returns the incident of the device crash that the classified
+// device crash o, of the burst b, reports again, or nil (see above): the
+// earliest of its source and burst, of another record, that ended at most
+// borrowedGap bytes before o began.
+func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
+	if b.source == "" || !deviceCrash(&o.Alert.Record) {
+		return nil
+	}
+	var best *group
+	for _, m := range g.sourceCauses(sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if c.Alert.Record.ID == o.Alert.Record.ID || !deviceCrash(&c.Alert.Record) || c.End > b.off ||
+			b.off-c.End > borrowedGap || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
