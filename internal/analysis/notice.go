@@ -209,12 +209,15 @@ var carryOnOpeners = []struct {
 
 // carryOnPassives say the same of the thing that failed, anywhere in a
 // clause: "this frame will be skipped", "fusion will be disabled",
-// "Ascend initialization skipped.", "can be ignored".
+// "Ascend initialization skipped.", "can be ignored", and the writer's
+// own word that the line is a warning it went on after ("To silence this
+// warning, specify --disable-custom-all-reduce explicitly.").
 var carryOnPassives = []string{
 	" will be skipped", " will be ignored", " will be disabled", " will be retried",
 	" are skipped", " is skipped", " skipped.", " skipped;", " skipped,",
 	" is disabled", " are disabled", " disabled because", " disabled due to", " disabled:", " disabled (",
 	" disabled.", " can be ignored", " can be safely ignored", " please ignore",
+	" to silence this warning", " to suppress this warning",
 	" and continue", " instead.", " instead;", " instead,",
 }
 
@@ -266,7 +269,9 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 			}
 		}
 		for _, p := range carryOnPassives {
-			if j := strings.Index(clause+t[next:min(next+len(brk), len(t))], p); j >= 0 {
+			if j := strings.Index(" "+clause+t[next:min(next+len(brk), len(t))], p); j >= 0 {
+				// The space before the clause stands for the break.
+				j = max(j-1, 0)
 				return s + j, min(s+j+len(p), len(t)), next, carryIgnore
 			}
 			if word := strings.TrimRight(p, ".;,"); strings.HasSuffix(clause, word) {

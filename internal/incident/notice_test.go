@@ -61,6 +61,7 @@ var noticeWordings = []struct {
 		sglMain("Invalid value for SGLANG_TOOL_STRICT_LEVEL: invalid literal for int() with base 10: 'x', using default \"0\""),
 		sglTP("Triton fused mHC kernel failed, disabling fallback path: Triton Error [CUDA]: invalid argument"),
 		sglTP("Failed to get GPU memory capacity from mthreads-gmi, falling back to torch.musa.mem_get_info()."),
+		sglTP("Setup Custom allreduce failed with CUDA error: invalid argument. To silence this warning, specify --disable-custom-all-reduce explicitly."),
 	}},
 	{"vLLM", []string{
 		vllmLog("WARNING", "custom_all_reduce.py:144", "Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly."),
