@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
@@ -189,8 +190,6 @@ var carryOnOpeners = []struct {
 	{"falling back", carryOn}, {"fall back", carryOn}, {"fell back", carryOn},
 	{"fallback to ", carryOn}, {"fallback: ", carryOn}, {"fall-back to ", carryOn},
 	{"retrying", carryOn}, {"retry in ", carryOn}, {"retry after ", carryOn}, {"retry (", carryOn},
-	{"retry 0", carryOn}, {"retry 1", carryOn}, {"retry 2", carryOn}, {"retry 3", carryOn}, {"retry 4", carryOn},
-	{"retry 5", carryOn}, {"retry 6", carryOn}, {"retry 7", carryOn}, {"retry 8", carryOn}, {"retry 9", carryOn},
 	{"retry cnt", carryOn}, {"retry count", carryOn}, {"retry attempt", carryOn}, {"retry #", carryOn},
 	{"trying again", carryOn}, {"will retry", carryOn}, {"will try ", carryOn}, {"will delay ", carryOn},
 	{"proceeding", carryOn}, {"proceed without", carryOn}, {"proceed anyway", carryOn},
@@ -199,7 +198,7 @@ var carryOnOpeners = []struct {
 	{"use default", carryOn}, {"use the default", carryOn}, {"using fallback", carryOn},
 	{"defaulting to", carryOn}, {"defaulting ", carryOn}, {"assuming ", carryOn},
 	{"using internal", carryOn}, {"using builtin", carryOn}, {"using built-in", carryOn},
-	{"will use ", carryOn}, {"will fall back", carryOn}, {"will continue", carryOn}, {"will proceed", carryOn},
+	{"will use ", carryOn}, {"will assume ", carryOn}, {"will fall back", carryOn}, {"will continue", carryOn}, {"will proceed", carryOn},
 	{"will default", carryOn},
 	{"disabling ", carryOn}, {"will disable ", carryOn},
 	{"ignore ", carryIgnore}, {"ignoring", carryIgnore}, {"ignored ", carryIgnore},
@@ -263,6 +262,10 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 		}
 		next, brk := nextBreak(t, s)
 		clause := t[s:next]
+		if len(clause) > len("retry ") && strings.HasPrefix(clause, "retry ") && ascii.Digits(clause[len("retry "):len("retry ")+1]) {
+			// "retry 3 times", "retry 2": a count, not advice to retry.
+			return s, s + len("retry "), next, carryOn
+		}
 		for _, o := range carryOnOpeners {
 			if strings.HasPrefix(clause, o.word) || strings.TrimRight(clause, ".!") == strings.TrimSpace(o.word) {
 				return s, min(s+len(o.word), next), next, o.kind
