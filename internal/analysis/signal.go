@@ -61,6 +61,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
+	if e.Level == "" && (crashBanner(FirstLine(e.Message)) || crashBanner(lastLine(e.Text))) {
+		// A crash handler's announcement of the fatal signal it
+		// caught (crashbanner.go).
+		return SignalNative, patterns.SeverityCritical
+	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || libraryErrorLine(FirstLine(e.Message))) {
 		return SignalLevel, patterns.SeverityError
 	}
@@ -127,7 +132,7 @@ func quiet(e *entry.Entry) bool {
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine).
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !libraryError(l)
+			return !entry.StatusEnd(l) && !libraryError(l) && !crashBannerStart(l) && !crashBannerStart(lastLine(e.Text))
 		}
 		return true
 	case "INFO", "DEBUG":
