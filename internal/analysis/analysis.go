@@ -554,6 +554,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
 		}
+		if sig == SignalNative {
+			if l := crashLine(e); l != "" {
+				d.Headline = l
+			}
+		}
 		if l := cannReason(e); l != "" {
 			d.Headline = l
 		}
