@@ -270,7 +270,7 @@ var otherEngine = map[string]string{
 	"1036-vllm-engine-core-ray-oom-top-memory-users.log":                  VLLM,
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log":        TGI,
 	"1041-triton-trtllm-tllm-exception-gpt-attention-assert-backtick.log": TRTLLM,
-	// Held out (heldout-17): vLLM's engine and worker lines, Triton's model
+	// heldout-17 (development since heldout-18): vLLM's engine and worker lines, Triton's model
 	// status line, LMDeploy's logger, TensorRT-LLM's rank lines,
 	// llama.cpp's loader lines and Ollama's scheduler lines.
 	"1103-vllm-lmcache-v0-error-in-model-execution-assert.log":            VLLM,
@@ -281,6 +281,16 @@ var otherEngine = map[string]string{
 	"1121-docker-model-runner-llamacpp-unknown-architecture-qwen35.log":   LlamaCPP,
 	"1124-benign-vllm-v0-workers-load-weights-capture-notice.log":         VLLM,
 	"1135-ollama-error-loading-llama-server-exit-status-2-vram-warn.log":  Ollama,
+	// Held out (heldout-18): LMDeploy's TurboMind assertion, Ollama's server
+	// and runner lines, llama.cpp's loader and ggml lines, vLLM's worker and
+	// engine metrics lines.
+	"1207-lmdeploy-turbomind-barrier-assert-prose.log":        LMDeploy,
+	"1208-benign-ollama-serve-debug-startup.log":              Ollama,
+	"1210-benign-llamacpp-cpu-model-load-kv-cache.log":        LlamaCPP,
+	"1211-benign-vllm-mtp-hybrid-weights-loaded.log":          VLLM,
+	"1233-benign-vllm-cpu-s390x-engine-metrics.log":           VLLM,
+	"1235-ollama-windows-ggml-cuda-ima-mul-mat.log":           Ollama,
+	"1236-ik-llamacpp-compute-sanitizer-invalid-read-p2p.log": LlamaCPP,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

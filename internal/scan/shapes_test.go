@@ -205,7 +205,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120": plogCutAtSpace,
 	},
-	// Held out (heldout-17): measured, not tuned to.
+	// heldout-17 (development since heldout-18): measured blind, not tuned to.
 	"1100-benign-sglang-qwen35-launch-iso-stamped.log": under("held out: sglang's 'Failed to load generation config ... Proceeding without generation config.' notice alerts under hf-config-file-missing as posted, so it does under every wrapper",
 		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2"),
 	"1113-triton-trtllm-backend-undefined-symbol-unavailable-line.log": {
@@ -216,6 +216,10 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1127-mineru-api-vlm-http-client-server-connect-failed-loguru.log": {
 		"loki-pipe": "held out: behind Loki's column the bare ServerError line gives no alert",
+	},
+	// Held out (heldout-18): measured, not tuned to.
+	"1216-k8s-openshift-failedscheduling-insufficient-gpu.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the event line's '6 Insufficient nvidia.com/gpu.' falls on a continuation that is not rejoined, and no alert",
 	},
 }
 
