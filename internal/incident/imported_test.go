@@ -132,3 +132,26 @@ func TestAWarnedImportNamesTheCodeError(t *testing.T) {
 		}
 	}
 }
+
+// A library the system lacks and a package's loader that then gave up on
+// its native library are one incident, led by the missing library.
+func TestAMissingLibraryLeadsTheLoaderThatGaveUp(t *testing.T) {
+	m := crashMatcher(t)
+	for _, lib := range []string{
+		"ImportError: libnuma.so.1: cannot open shared object file",
+		"ImportError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
+		"OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
+	} {
+		alone := scanLines(t, m, []string{lib})
+		if len(alone) != 1 {
+			t.Fatalf("%s alone: %d incidents", lib, len(alone))
+		}
+		for _, l := range layouts {
+			lines := []string{l.line(lib), l.line("[sgl_kernel] CRITICAL: Could not load any common_ops library!")}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) {
+				t.Errorf("%s: want one incident led by %s, got %d:%s\n%s", l.name, leadOf(alone[0]), len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+}
