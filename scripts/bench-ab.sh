@@ -18,9 +18,10 @@
 # revision's code.
 #
 # -s SHIFTS builds each revision SHIFTS times, the code after
-# internal/textbuf moved by a never-called function of a different size in
-# each (0, 3, 7, 11, 19, ... times 8 statements), and runs every build each
-# round; the figures pool them. Where code lands moves a routine scan line
+# internal/textbuf, the matcher, internal/entry and internal/analysis moved
+# by a never-called function of a different size in each (0, 3, 7, 11, 19,
+# ... times 8 statements), and runs every build each round; the figures
+# pool them. Where code lands moves a routine scan line
 # by as much as 14% on a shared VM (identical source, 180 to 206 ns:
 # perf-load-and-scan.md, sixteenth round), so one build of each side
 # compares two placements as much as two revisions.
@@ -53,7 +54,7 @@ while getopts r:t:m:c:o:s: o; do
 	esac
 done
 shift $((OPTIND - 1))
-[[ $# -eq 4 ]] || { sed -n 2,38p "$0" >&2; exit 2; }
+[[ $# -eq 4 ]] || { sed -n 2,39p "$0" >&2; exit 2; }
 [[ $shifts =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: -s $shifts: not a count" >&2; exit 2; }
 rev_a=$1 rev_b=$2 pkg=$3 bench=$4
 [[ -f $catalog ]] || { echo "bench-ab: catalog $catalog not found" >&2; exit 1; }
@@ -65,12 +66,14 @@ trap 'rm -rf "$work"' EXIT
 steps=(0 3 7 11 19 23 29 31 37 41)
 ((shifts <= ${#steps[@]})) || { echo "bench-ab: -s $shifts: at most ${#steps[@]}" >&2; exit 2; }
 
-# shift SRC K: put the K-th shifting function into SRC's internal/textbuf
-# and into its matcher, whose scan loop moves by about 10% with where it
-# lands in the binary (scripts/perf-load-and-scan.md, this session's end).
+# shift SRC K: put the K-th shifting function into SRC's internal/textbuf,
+# its matcher, whose scan loop moves by about 10% with where it lands in
+# the binary, and its internal/entry and internal/analysis, whose code
+# every line runs too (scripts/perf-load-and-scan.md, the sixteenth and
+# twenty-second rounds).
 shift_code() {
 	local n=$((steps[$2] * 8)) i dir pkg
-	for dir in internal/textbuf matcher; do
+	for dir in internal/textbuf matcher internal/entry internal/analysis; do
 		[[ -d $1/$dir ]] || { echo "bench-ab: -s: $1 has no $dir" >&2; exit 1; }
 		pkg=${dir##*/}
 		{

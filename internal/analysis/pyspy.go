@@ -72,8 +72,11 @@ func (st *Stream) note(e *entry.Entry) {
 			st.infoThread = append(st.infoThread, id...)
 		}
 	}
-	st.piece = e.Traceback == nil && e.Native == "" && levelSeverity(e.Level).Rank() >= patterns.SeverityError.Rank() &&
-		pointsOnly(e.Message)
+	// The level first, and INFO (most entries) and no level without a
+	// call: levelSeverity reads neither as an error.
+	l := e.Level
+	st.piece = l != "INFO" && l != "" && e.Traceback == nil && e.Native == "" &&
+		levelSeverity(l).Rank() >= patterns.SeverityError.Rank() && pointsOnly(e.Message)
 	st.futureType, st.futureMsg = "", ""
 	if m := e.Message; m != "" && (m[0] == 'f' || m[0] == 'T' || m[0] == 'F') && // the first bytes of the lines below: most messages start otherwise
 		(strings.HasPrefix(m, futureMarker) || strings.HasSuffix(FirstLine(m), neverRetrieved)) {

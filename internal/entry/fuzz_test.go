@@ -200,10 +200,10 @@ func FuzzParseLine(f *testing.F) {
 	ref := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, line string) {
 		text, prefix := stripWrappers(line)
-		if !strings.ContainsAny(line, "\x1b\r") && !strings.HasPrefix(line, prefix+text) {
+		if !strings.ContainsAny(line, "\x1b\r&") && !strings.HasPrefix(line, prefix+text) {
 			t.Fatalf("stripWrappers(%q) = %q, %q: not a part of the line", line, text, prefix)
 		}
-		if k := failureBehindPrefix(text, ref, time.UTC); k < 0 || k > maxLinePrefix || k > 0 && (k >= len(text) || !endsPrefixField(text[k-1])) {
+		if k := failureBehindPrefix(text, ref, time.UTC); k < 0 || k > maxLearnedPrefix || k > 0 && (k >= len(text) || !endsPrefixField(text[k-1])) {
 			t.Fatalf("failureBehindPrefix(%q) = %d: not a prefix that ends a field", text, k)
 		}
 		h, ok := parseHeader(text, ref, time.UTC)

@@ -8,7 +8,7 @@ import (
 
 // Paste leads: what a paste puts in front of every line of a log quoted
 // in a Markdown document, an issue or a chat: a list item's marker ("- ",
-// "* ", "+ "), a code block's four spaces, a tab, two spaces (a list
+// "* ", "+ "; an ordered list's "1. ", "2. ", ...), a code block's four spaces, a tab, two spaces (a list
 // item's continuation; taken only by indentLead, from a first line a log
 // does not indent itself). None holds a letter or a
 // digit, so isLearnablePrefix refuses them; they are learned only from
@@ -109,6 +109,11 @@ func (l *indentLead) strip(s string) int {
 		case opensTracebackTail(s):
 			l.state = leadTail
 			return 0
+		case lineGutterLen(s) > 0:
+			// A viewer's line numbers, right-aligned: a prefix
+			// family's (prefixfamily.go), not a lead.
+			l.state = leadOff
+			return 0
 		case len(s) > 4 && s[:4] == "    " && s[4] != ' ' && s[4] != '\t':
 			l.lead = "    "
 		case len(s) > 6 && s[:6] == "      " && s[6] == 'F' && (IsTracebackFrame(s[6:]) || isFaultFrame(s[6:])):
@@ -122,6 +127,8 @@ func (l *indentLead) strip(s string) int {
 			l.lead = "    "
 		case listMarkerLen(s) > 0:
 			l.lead = listLead(s[0])
+		case numberLen(s, true) > 0:
+			l.lead = numberedLead
 		case len(s) > 2 && s[:2] == "  " && s[2] != ' ' && s[2] != '\t' && !isLogIndented(s[2:]):
 			// Two spaces: a list item's continuation, a hand-indented
 			// quote. A traceback's frame or a native block's inner line
@@ -137,7 +144,11 @@ func (l *indentLead) strip(s string) int {
 		}
 		l.state = leadOn
 	}
-	if len(s) >= len(l.lead) && s[:len(l.lead)] == l.lead {
+	if l.lead == numberedLead {
+		if n := numberLen(s, true); n > 0 {
+			return n
+		}
+	} else if len(s) >= len(l.lead) && s[:len(l.lead)] == l.lead {
 		return len(l.lead)
 	}
 	if len(l.lead) == 2 && len(s) == 1 && s[0] == l.lead[0] {
@@ -233,6 +244,33 @@ func isDumpHeader(s string) bool {
 // an exception group's box line, py-spy's frame.
 func isLogIndented(s string) bool {
 	return strings.HasPrefix(s, `File "`) || s[0] == '|' || s[0] == '+' || isRustFrameNumber(s) || isPySpyFrame(s)
+}
+
+// numberedLead stands for the lead of a paste quoted as a Markdown ordered
+// list, one item a line: "1. ", "2. ", ... (numberLen).
+const numberedLead = "1. "
+
+// numberLen returns the length of a Markdown ordered list's marker at the
+// start of s, "1. " to "9999. ", with text after it; or of the marker
+// alone, "7." or "7. ", an empty line of the list, when alone is set.
+func numberLen(s string, alone bool) int {
+	j := 0
+	for j < len(s) && j < 4 && isDigit(s[j]) {
+		j++
+	}
+	if j == 0 || j >= len(s) || s[j] != '.' {
+		return 0
+	}
+	if isBlank(s[j+1:]) {
+		if alone {
+			return len(s)
+		}
+		return 0
+	}
+	if s[j+1] != ' ' {
+		return 0
+	}
+	return j + 2
 }
 
 // listLead returns the lead of a list item marked with c, without

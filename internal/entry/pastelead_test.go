@@ -261,3 +261,40 @@ func TestIsDumpHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberedPaste: a log quoted as a Markdown ordered list, one item a
+// line (numbers past 9 too, an empty line as a bare marker), is read as
+// the log; a message's own numbered list after a first line without a
+// marker keeps its numbers.
+func TestNumberedPaste(t *testing.T) {
+	lines := []string{
+		"[2025-11-06 02:10:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl/python/sglang/srt/managers/scheduler.py", line 2345, in run_scheduler_process`,
+		`    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)`,
+		`  File "/sgl/python/sglang/srt/managers/scheduler.py", line 310, in __init__`,
+		`    self.init_memory_pool()`,
+		`  File "/sgl/python/sglang/srt/mem_cache/memory_pool.py", line 88, in init_memory_pool`,
+		`    raise RuntimeError("Not enough memory.")`,
+		"RuntimeError: Not enough memory.",
+		"",
+		"[2025-11-06 02:10:01] Received sigquit from a child process. It usually means the child failed.",
+	}
+	want := assemble(t, Options{}, strings.Join(lines, "\n"))
+	var numbered []string
+	for i, l := range lines {
+		numbered = append(numbered, strings.TrimRight(fmt.Sprintf("%d. %s", i+3, l), " "))
+	}
+	got := assemble(t, Options{}, strings.Join(numbered, "\n"))
+	if len(got) != len(want) {
+		t.Fatalf("numbered: %d entries, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Message != want[i].Message || (got[i].Traceback == nil) != (want[i].Traceback == nil) {
+			t.Errorf("entry %d: %q, want %q", i, got[i].Message, want[i].Message)
+		}
+	}
+	own := "[2025-11-06 02:10:00 TP0] Possible solutions:\n1. set --mem-fraction-static to a smaller value\n2. set --cuda-graph-max-bs to a smaller value"
+	if es := assemble(t, Options{}, own); len(es) != 1 || !strings.Contains(es[0].Text, "\n2. set --cuda-graph-max-bs") {
+		t.Errorf("a message's own list lost its numbers: %+v", es)
+	}
+}

@@ -40,20 +40,26 @@ const (
 const maxLabelPad = 4
 
 // labelAt returns the length of a right-aligned number at the start of p
-// that a colon follows (shapeLabel), or 0.
+// that a colon follows (shapeLabel), or a viewer's line number
+// (lineGutterLen) without what closes it, or 0.
 func labelAt(p string) int {
 	i := 0
-	for i < len(p) && i < maxLabelPad && p[i] == ' ' {
+	for i < len(p) && i < maxGutterPad && p[i] == ' ' {
 		i++
 	}
 	j := i
 	for j < len(p) && isDigit(p[j]) {
 		j++
 	}
-	if j == i || j >= len(p) || p[j] != ':' {
+	switch {
+	case j == i || j >= len(p):
 		return 0
+	case p[j] == ':' && i <= maxLabelPad:
+		return j
+	case p[j] == '\t' || p[j] == ' ' && i > 0 && j >= minSpacedGutter:
+		return j
 	}
-	return j
+	return 0
 }
 
 // prefixLearner finds a per-line prefix that a collector, CI system or
@@ -407,11 +413,22 @@ const maxLinePrefix = 48
 // line on its own, for the lines a prefix cannot be learned from: a bare exception
 // line or a single native error is often all a paste or a grep holds.
 func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
-	if s == "" || s[0] == ' ' || s[0] == '\t' {
+	if s == "" || s[0] == '\t' || s[0] == ' ' && !paddedLabel(s) && lineGutterLen(s) == 0 {
 		return 0 // an indented line continues something
 	}
 	if _, _, ok := parseExceptionAnyQuote(s); ok {
 		return 0 // an exception line whose message holds numbers
+	}
+	if n := familyPrefixLen(s); n > 0 {
+		// A family's label, then wrappers stacked behind it (a CI
+		// runner's stamp, a build step's number) longer than the bytes
+		// a prefix is looked for in: the failure line after them.
+		if m := n + wrapperPrefixesLen(s[n:]); m > maxLinePrefix && m <= maxLearnedPrefix && m < len(s) && failureLine(s[m:], ref, loc) {
+			if quietLevelIn(s[:m]) {
+				return 0
+			}
+			return m
+		}
 	}
 	end := min(len(s)-1, maxLinePrefix)
 	// A Rust panic's first line is printed by the panic hook alone at the
@@ -453,6 +470,18 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		}
 	}
 	return 0
+}
+
+// maxPaddedLabel bounds the width of a task label padded by spaces that a
+// failure line is read behind (failureBehindPrefix): srun --label pads the
+// task numbers of up to 999 tasks to three columns (" 3: ", " 42: ").
+const maxPaddedLabel = 3
+
+// paddedLabel reports whether s, a line that opens with a space, opens with
+// a task label padded to at most maxPaddedLabel columns.
+func paddedLabel(s string) bool {
+	n := rankLabelLen(s)
+	return n > 0 && n-len(": ") <= maxPaddedLabel
 }
 
 // panicHeadAt returns where "thread '" starts in s after its first byte,

@@ -370,6 +370,14 @@ func TestFailureBehindPrefix(t *testing.T) {
 		{"3: [2026-04-21T02:45:09.750Z] #42 3621.8 /app/csrc/kernels/gated.cu:223:5: error: use of undeclared identifier 'X'", len("3: [2026-04-21T02:45:09.750Z] #42 3621.8 ")},
 		{"1812:[2026-04-21T02:45:09.750Z] #42 3621.8 /app/k.cu:1:5: error: no member named 'x'", len("1812:[2026-04-21T02:45:09.750Z] #42 3621.8 ")},
 		{"3: ", 0},
+		// The same behind a viewer's time column or an MPI tag, past
+		// the bytes a prefix is otherwise looked for in.
+		{"2025-11-06 02:10:00.702 | [2026-04-21T02:45:09.750Z] #42 3621.8 /app/k.cu:1:5: error: no member named 'x'", len("2025-11-06 02:10:00.702 | [2026-04-21T02:45:09.750Z] #42 3621.8 ")},
+		{"[1,3]<stderr>:[2026-04-21T02:45:09.750Z] #42 3621.8 /app/k.cu:1:5: error: no member named 'x'", len("[1,3]<stderr>:[2026-04-21T02:45:09.750Z] #42 3621.8 ")},
+		{"2025-11-06 02:10:00.702 | [2026-04-21T02:45:09.750Z] INFO /app/k.cu:1:5: error: no member named 'x'", 0},
+		// A task label srun padded to the widest label's columns.
+		{" 3: ValueError: Not enough host memory available", len(" 3: ")},
+		{" 42: [ERROR] HCCL(893240,):2026-08-11-07:03:46.026.970 [exception_handler.cc:23] [904211]HcclBatchGet: HcclException, ret=1", len(" 42: ")},
 		// An exception line whose message holds numbers, and an indented
 		// line, are never behind a prefix.
 		{"RuntimeError: 42:42:42 NPU function error: call aclnn42 failed, error code is 42", 0},

@@ -20,7 +20,10 @@ import "strings"
 //   - docker compose's service column when the container is named and
 //     carries no replica number, "ollama  | " (composePrefixLen knows the
 //     numbered "service-1  | " on any line, pm2's process column
-//     "0|sglang  | " and a parallel shell's host label "worker-1: " too).
+//     "0|sglang  | " and a parallel shell's host label "worker-1: " too);
+//   - a viewer's line numbers copied with the text: cat -n's and nl's
+//     "     1\t", less -N's and an editor's gutter "      1 ", right
+//     aligned.
 //
 // The rank a task label or an MPI tag names becomes the entry's process
 // (familyRank).
@@ -47,10 +50,10 @@ func familyLabelAlone(s string) bool {
 }
 
 // labelAlone is familyLabelAlone, told by the last byte first: a family
-// prefix ends in a space or a colon, and most lines end otherwise.
+// prefix ends in a space, a colon or a tab, and most lines end otherwise.
 func labelAlone(s string) bool {
 	c := s[len(s)-1]
-	return (c == ' ' || c == ':') && len(s) <= maxFamilyPrefix && familyLabelAlone(s)
+	return (c == ' ' || c == ':' || c == '\t') && len(s) <= maxFamilyPrefix && familyLabelAlone(s)
 }
 
 // familyPrefixAny is familyPrefixLen with any text, or none, after the
@@ -78,8 +81,48 @@ func familyPrefixAny(s string) int {
 		if n == 0 {
 			n = serviceColumnLen(s)
 		}
+		if n == 0 {
+			n = lineGutterLen(s)
+		}
 	}
 	return n
+}
+
+// Bounds of a viewer's line number (lineGutterLen).
+const (
+	// maxGutterPad bounds the spaces that right-align it: cat -n and nl
+	// print six columns, less -N seven.
+	maxGutterPad = 8
+	// minSpacedGutter is the narrowest column a number closed by a space
+	// is read in: an editor's gutter is three wide or more ("  1 "), and
+	// a number in a message's first column is no gutter.
+	minSpacedGutter = 3
+)
+
+// lineGutterLen matches the line number a viewer puts in front of each
+// line it shows, which a copy keeps: right-aligned by spaces and closed
+// by a tab (cat -n, nl: "     1\t"), or right-aligned in a column of
+// minSpacedGutter or more and closed by one space (less -N, an editor's
+// gutter: "      1 ").
+func lineGutterLen(s string) int {
+	i := 0
+	for i < len(s) && i < maxGutterPad && s[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(s) && j-i < 9 && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j >= len(s) {
+		return 0
+	}
+	switch {
+	case s[j] == '\t':
+		return j + 1
+	case s[j] == ' ' && i > 0 && j >= minSpacedGutter:
+		return j + 1
+	}
+	return 0
 }
 
 // rankLabelLen matches "3: " and " 3: ": at most 5 digits (padded by

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -169,6 +170,7 @@ func FuzzFamilyPrefix(f *testing.F) {
 	for _, s := range []string{
 		"3: x", " 3: x", "[1,3]<stderr>:x", "[0,0]<stdout>: x", "1812:x",
 		"a.log:1:x", "2025-11-06 02:10:00.702 | x", "12:34:56 x", "[1,", "9:",
+		"     1\tx", "      12 x", "  1 x", "1\t", "        123456789 x",
 	} {
 		f.Add(s)
 	}
@@ -229,5 +231,49 @@ func TestAssemblerRightAlignedLabels(t *testing.T) {
 	a, b = a[:shapeOf(a, " 3: ")], b[:shapeOf(b, "12: ")]
 	if string(a) != string(b) || matchShape("   7: x", []byte{shapeLabel, ':', ' '}) != 6 || matchShape("     7: x", []byte{shapeLabel, ':', ' '}) != 0 {
 		t.Error("a right-aligned label is not one shape")
+	}
+}
+
+// TestLineGutters: the line numbers a viewer shows, copied with the lines
+// (cat -n and nl, less -N, an editor's number column), are a family
+// prefix, and two lines in a row teach it, across the numbers' widths: a
+// traceback copied with them is read as the traceback.
+func TestLineGutters(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{
+		{"     1\tTraceback (most recent call last):", 7},
+		{"    12\t  File \"/a.py\", line 3, in f", 7},
+		{"      1 [2025-11-06 02:10:00 TP0] x", 8},
+		{"  9 KeyError: 'x'", 4},
+		{"123\tx", 4},
+		// A number in a message's first columns is no gutter.
+		{"12 files changed", 0},
+		{" 3 x", 0},
+		{"  12  x", 5},
+		{"    42 + x", 7},
+	} {
+		if got := lineGutterLen(tt.s); got != tt.want {
+			t.Errorf("lineGutterLen(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+	tb := []string{
+		"Traceback (most recent call last):",
+		`  File "/sgl/python/sglang/srt/managers/scheduler.py", line 2345, in run_scheduler_process`,
+		`    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)`,
+		`  File "/sgl/python/sglang/srt/model_executor/model_runner.py", line 12, in load`,
+		`    raise ValueError("bad config")`,
+		"ValueError: bad config",
+	}
+	for _, gutter := range []string{"%6d\t", "%7d ", "%3d "} {
+		var lines []string
+		for i, l := range tb {
+			lines = append(lines, fmt.Sprintf(gutter, i+7)+l)
+		}
+		es := assemble(t, Options{}, strings.Join(lines, "\n"))
+		if len(es) != 1 || es[0].Traceback == nil || es[0].Traceback.Outermost().Type != "ValueError" || len(es[0].Traceback.Outermost().Frames) != 2 {
+			t.Errorf("gutter %q: %d entries, want one traceback of ValueError with 2 frames: %+v", gutter, len(es), es)
+		}
 	}
 }

@@ -137,6 +137,11 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	typeCut := !lead && isDottedTypeCut(tok, rest)
 	switch {
 	case quoted, typeCut:
+	case isJSONRest(w) && (strings.Contains(tok, "\":") || strings.Contains(tok, "\",\"")):
+		// A one-line JSON object (an API's error body, a JSON log
+		// record) cut anywhere inside its members: prev's last token
+		// and the rest both hold a member's quotes and colon
+		// ("...\"param\":null,\"" and "code\":500}").
 	case lead:
 		// The break fell just before a space.
 	case (isWordByte(p) || p == ')' || p == ']') && strings.IndexByte(",:;)]", n) >= 0,
@@ -535,6 +540,21 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
 		// line, broken at the space before the parenthesis.
+		return a.joinSep(l, c, " ")
+	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
+		// A runtime's status and its text, which it prints on one line
+		// ("HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a
+		// hardware exception. code: 0x1016"), split by a person after
+		// the status's colon and before the code.
+		return a.joinSep(l, c, " ")
+	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
+		p.lastRaw >= minWrapWidth && isHandWrapRest(last, c.s) {
+		// An exception's message a person wrapped by hand when
+		// quoting it, its rests indented under it: one line, as
+		// Python printed it.
+		c.s = strings.TrimLeft(c.s, " ")
 		return a.joinSep(l, c, " ")
 	}
 	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
@@ -1345,4 +1365,109 @@ func spansQuote(prev, next string) bool {
 		}
 	}
 	return false
+}
+
+// maxHandIndent bounds the indentation of a hand wrap's rest
+// (isHandWrapRest).
+const maxHandIndent = 4
+
+// isHandWrapRest reports whether next is the rest of prev, an exception
+// line, that a person wrapped by hand when quoting it: prev stops inside
+// its sentence (no full stop, colon, question or exclamation mark at its
+// end: Python prints a message that announces lines after it with a
+// colon), and next, indented by one to maxHandIndent spaces, goes on with
+// a lower-case word, a quoted or bracketed item or a flag ("supported
+// architectures are [...]", "'Qwen3MoeForCausalLM']. Other ...",
+// "--moe-a2a-backend deepep."); never a traceback's line, a frame or a
+// source line of one (a quoted line of code opens with a name and a
+// bracket or a dot).
+func isHandWrapRest(prev, next string) bool {
+	if prev == "" || isWarningLine(prev) {
+		return false
+	}
+	switch prev[len(prev)-1] {
+	case '.', ':', '!', '?', ' ', '\t':
+		return false
+	}
+	i := 0
+	for i < len(next) && next[i] == ' ' {
+		i++
+	}
+	if i == 0 || i > maxHandIndent || i == len(next) {
+		return false
+	}
+	t := next[i:]
+	switch c := t[0]; {
+	case isLower(c):
+		w := t[:firstWordLen(t)]
+		if strings.ContainsAny(strings.TrimRight(w, ".,;:"), "(.=[_") || strings.HasPrefix(t[len(w):], " = ") || strings.HasPrefix(t[len(w):], " += ") {
+			return false // source code: a call, an attribute, an assignment
+		}
+	case c == '\'' || c == '"' || c == '[' || c == '(' || c == '-' && strings.HasPrefix(t, "--"):
+	default:
+		return false
+	}
+	return !isTracebackLine(t) && !isFrameLine(next)
+}
+
+// maxStatusName bounds a runtime's status name (isStatusName).
+const maxStatusName = 64
+
+// isStatusName reports whether s is the name a GPU or accelerator
+// runtime gives a status: upper-case words joined by underscores, three
+// or more, one of them saying it failed ("HSA_STATUS_ERROR_EXCEPTION",
+// "CUDA_ERROR_ILLEGAL_ADDRESS", "CUBLAS_STATUS_EXECUTION_FAILED",
+// "ACL_ERROR_RT_AICORE_EXCEPTION", "VK_ERROR_DEVICE_LOST").
+func isStatusName(s string) bool {
+	if len(s) < len("A_B_ERROR") || len(s) > maxStatusName || !isUpper(s[0]) {
+		return false
+	}
+	words, failed := 0, false
+	for w := range strings.SplitSeq(s, "_") {
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if !isUpper(w[i]) && !isDigit(w[i]) {
+				return false
+			}
+		}
+		words++
+		switch w {
+		case "ERROR", "STATUS", "FAILED", "FAILURE", "EXCEPTION", "FAIL":
+			failed = true
+		}
+	}
+	return words >= 3 && failed
+}
+
+// isStatusRest reports whether next is the rest of prev, a runtime's
+// status line a person split: prev is the status name and its colon
+// alone and next its text (a sentence, not another status, exception or
+// indented line), or prev is the status with its text and next the code
+// the runtime prints after it ("code: 0x1016").
+func isStatusRest(prev, next string) bool {
+	if next == "" || isIndented(next) {
+		return false
+	}
+	name, text, ok := strings.Cut(prev, ":")
+	if !ok || !isStatusName(name) {
+		return false
+	}
+	if strings.TrimSpace(text) == "" {
+		n, _, _ := strings.Cut(next, ":")
+		_, _, exc := parseExceptionAnyQuote(next)
+		return !isStatusName(n) && !exc && (isUpper(next[0]) || isLower(next[0]))
+	}
+	code, ok := strings.CutPrefix(next, "code: ")
+	if !ok || code == "" {
+		return false
+	}
+	code = strings.TrimPrefix(code, "0x")
+	for i := 0; i < len(code); i++ {
+		if !isHexDigit(code[i]) {
+			return false
+		}
+	}
+	return code != ""
 }

@@ -19,6 +19,12 @@ func TestIsWrapBreak(t *testing.T) {
 		want       bool
 	}{
 		{"inside a word", long[:80], long[80:], true},
+		// A one-line JSON object cut inside its members: an OpenAI-style
+		// error body, vLLM's, a JSON log record's fields.
+		{"JSON body, inside a key", `{"object":"error","message":"Internal server error: list index out of range","type":"InternalServerError","param":null,"`, `code":500}`, true},
+		{"JSON body, inside a value", `{"error":{"message":"The model qwen3-coder does not exist.","type":"NotFoundError","param":"mo`, `del","code":404}}`, true},
+		{"JSON log record, after a comma", `{"timestamp":"2026-05-01T10:00:00Z","level":"ERROR","logger":"sglang.srt.managers.scheduler","msg":"x",`, `"pid":7,"rank":3}`, true},
+		{"JSON line after prose is no rest", `the client sent {"model":"dummy","messages":[],"stream":false} and the server answered with this response`, `{"object":"error","code":500}`, false},
 		// An address cut after its "0x", in glog's line, in a CUDA
 		// error's and in a Python message: the rest ends its digits with
 		// a colon, no writer's name.

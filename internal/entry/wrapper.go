@@ -16,7 +16,8 @@ const maxWrapperPasses = 8
 // text, escapes.go), then stacked prefixes (collector and CI
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
-// parallel shell's host label, pm2's process column, a code span opened
+// parallel shell's host label, pm2's process column, multilog's and
+// s6-log's TAI64N label, a code span opened
 // before a line (and closed at its end or before an ellipsis, behind a
 // list item's marker too), Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
@@ -34,6 +35,10 @@ func stripWrappers(s string) (text, prefix string) {
 func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
+	}
+	if strings.IndexByte(s, '&') >= 0 {
+		// A page's character references (htmlent.go).
+		s = unescapeHTML(s)
 	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
@@ -53,7 +58,20 @@ func wrapperSpan(s string) (base string, start, end int) {
 			// it ships.
 			s = stripSpelledCSI(s)
 		}
-		start = wrapperPrefixesLen(s)
+		inner := s
+		lead := 0
+		if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+			lead = 2 // a list item's marker before the span
+		}
+		if len(s) > lead && s[lead] == '`' {
+			if open, close := paddedSpan(s[lead:]); open > 0 {
+				// A whole line quoted in a padded span: read what it
+				// quotes, its own quotes too.
+				start, inner = lead+open, s[:lead+close]
+			}
+		}
+		start += wrapperPrefixesLen(inner[start:])
+		s = inner
 	}
 	t := s[start:]
 	if n := len(t); n > 0 && endsSpecial[t[n-1]] {
@@ -61,6 +79,23 @@ func wrapperSpan(s string) (base string, start, end int) {
 		t = trimWrapperSuffixes(s, start, t)
 	}
 	return s, start, start + len(t)
+}
+
+// paddedSpan finds a code span around a whole line that opens with a
+// backtick or ends with one ("`` `E0326 ...`... ``"): CommonMark strips
+// one space inside each end of a span, so a writer quoting such a line
+// pads it, inside two backticks. It returns where the quoted text starts
+// and where it ends, the fence, its padding and a tail of punctuation
+// after it (isSpanTail) left out; or 0, 0.
+func paddedSpan(s string) (open, close int) {
+	if len(s) < len("`` x ``") || s[1] != '`' || s[2] != ' ' || s[3] == ' ' {
+		return 0, 0
+	}
+	k := strings.LastIndex(s, " ``")
+	if k < 3 || !(k+3 == len(s) || isSpanTail(s[k+3:])) || s[k-1] == ' ' || s[3] != '`' && s[k-1] != '`' {
+		return 0, 0
+	}
+	return 3, k
 }
 
 // endsSpecial marks the last bytes trimWrapperSuffixes may remove
@@ -88,7 +123,15 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 			t = t[:k+1]
 		}
 	}
-	if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
+	if f := strings.Index(s[:start], "``"); f >= 0 && strings.HasSuffix(t, "``") && (f+2 == start || s[f+2] != '`') {
+		// A span the paste opened with two backticks among the line's
+		// prefixes (the text holds one) closes with two at its end,
+		// after the space that padded it when it opened with one.
+		t = t[:len(t)-2]
+		if f+2 < start && s[f+2] == ' ' {
+			t = strings.TrimSuffix(t, " ")
+		}
+	} else if t != "" && t[len(t)-1] == '`' && (start > 0 && s[start-1] == '`' || strings.IndexByte(t, '`') == len(t)-1) {
 		// The code span a paste opened closes at the line's end: on
 		// the line it opened on, or alone on a later line (inline code
 		// in a message closes what it opened on the same line). A span
@@ -238,6 +281,8 @@ func wrapperPrefixLen(s string) int {
 		return syslogPRILen(s)
 	case c == '#':
 		return buildKitStepLen(s)
+	case c == '@':
+		return tai64nLen(s)
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun
@@ -393,6 +438,22 @@ func buildKitStepLen(s string) int {
 		return 0
 	}
 	return k + 1
+}
+
+// tai64nLen matches the TAI64N label daemontools' multilog and s6-log put
+// in front of each line they keep ("@4000000069...2c605e45 "): "@", 24
+// lower-case hexadecimal digits, a space.
+func tai64nLen(s string) int {
+	const n = len("@") + 24
+	if len(s) <= n || s[n] != ' ' {
+		return 0
+	}
+	for i := 1; i < n; i++ {
+		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
+			return 0
+		}
+	}
+	return n + 1
 }
 
 // pm2PrefixLen matches the process column pm2 puts in front of each

@@ -57,6 +57,19 @@ type Builder struct {
 	byOrdinal []ordinalFP
 	filled    int // the entries of byOrdinal in use
 	fps       map[*patterns.Record]recordFP
+	// scoped is ScopeOf of the latest source, remembered with the fields
+	// it reads (scope): a failure's source is most often the one before,
+	// and ScopeOf joins strings, a pod's into a new one.
+	scoped                       string
+	scopePod, scopeNS, scopeNode string
+}
+
+// scope is ScopeOf(src).
+func (b *Builder) scope(src Source) string {
+	if b.scoped == "" || src.Pod != b.scopePod || src.Namespace != b.scopeNS || src.Node != b.scopeNode {
+		b.scoped, b.scopePod, b.scopeNS, b.scopeNode = ScopeOf(src), src.Pod, src.Namespace, src.Node
+	}
+	return b.scoped
 }
 
 // ordinalFP is a record's fingerprint for one source key: an entry of
@@ -105,7 +118,7 @@ func (b *Builder) Occurrence(e *entry.Entry, d *analysis.Diagnosis, src Source, 
 func (b *Builder) OccurrenceTo(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) {
 	b.seq++
 	b.e, b.d, b.src = e, d, src
-	occurrenceInto(o, e, d, src, readTime, b.rank(e))
+	occurrenceInto(o, e, d, src, readTime, b.rank(e), b.scope(src))
 	b.fingerprint(&o.fp, d, o.Key, o.SourceKey)
 	o.lazy, o.seq = b, b.seq
 }

@@ -347,3 +347,16 @@ func TestBuilderPlacesGrowWithTheRecordsSeen(t *testing.T) {
 		t.Errorf("after %d records: a table of %d places (%d filled), %d in the map; want %d or more, all filled, none", len(seen), len(b.byOrdinal), b.filled, len(b.fps), n)
 	}
 }
+
+// A Builder's remembered scope follows its sources.
+func TestBuilderScope(t *testing.T) {
+	var b Builder
+	for _, src := range []Source{
+		{Path: "a.log"}, {Path: "b.log"}, {Pod: "p", Namespace: "n", Node: "x"}, {Pod: "p", Namespace: "m", Node: "x"},
+		{Pod: "q", Namespace: "m", Node: "x"}, {Node: "x"}, {Node: "y"}, {Pod: "q", Namespace: "m", Node: "y"}, {},
+	} {
+		if got, want := b.scope(src), ScopeOf(src); got != want {
+			t.Errorf("scope(%+v) = %q, want %q", src, got, want)
+		}
+	}
+}

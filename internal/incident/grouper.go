@@ -758,8 +758,13 @@ func addRank(ranks []string, r string) []string {
 	if r == "" || slices.Contains(ranks, r) || len(ranks) >= maxRanks {
 		return ranks
 	}
+	// ranks is sorted (addRank made it, one rank at a time): r moves down
+	// to its place, as a sort would put it, with no comparison of the
+	// ranks before that place among themselves.
 	ranks = append(ranks, r)
-	slices.SortFunc(ranks, compareRanks)
+	for i := len(ranks) - 1; i > 0 && compareRanks(ranks[i-1], ranks[i]) > 0; i-- {
+		ranks[i-1], ranks[i] = ranks[i], ranks[i-1]
+	}
 	return ranks
 }
 

@@ -163,7 +163,7 @@ func (s Source) Identity() string {
 // stands in for the entry's time when its header had none.
 func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time) Occurrence {
 	var o Occurrence
-	occurrenceInto(&o, e, d, src, readTime, RankOf(e))
+	occurrenceInto(&o, e, d, src, readTime, RankOf(e), ScopeOf(src))
 	o.Alert.Fingerprint = Fingerprint(o.Key, o.SourceKey)
 	o.buildAlert(e, d, src, nil)
 	return o
@@ -172,9 +172,9 @@ func FromDiagnosis(e *entry.Entry, d *analysis.Diagnosis, src Source, readTime t
 // occurrenceInto makes *o the occurrence of a diagnosed entry but its
 // alert, of which it fills what the grouper reads before it needs the
 // whole one (see Occurrence.Complete): the record's id, role and
-// severity. The caller sets the fingerprint. In place, since an
-// Occurrence is over a kilobyte.
-func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank string) {
+// severity. The caller sets the fingerprint; scope is ScopeOf(src). In
+// place, since an Occurrence is over a kilobyte.
+func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src Source, readTime time.Time, rank, scope string) {
 	when, timed := e.Time, !e.Time.IsZero()
 	if !timed {
 		when = readTime
@@ -186,7 +186,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 	o.Time, o.Timed = when, timed
 	o.Borrowed = timed && (e.TimeInherited || d.Cause != nil && !onFirstLine(e.Raw, d.Cause.Line))
 	o.Guessed = timed && e.TimeGuessed
-	o.Scope, o.Rank = ScopeOf(src), rank
+	o.Scope, o.Rank = scope, rank
 	r := &o.Alert.Record
 	if d.Cause != nil {
 		r.ID, r.Role = d.Cause.Record.ID, roleOf(d.Cause.Record.Role)

@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -89,5 +90,27 @@ func TestCompareRanksOrdersByNumbers(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { compareRanks("DP1 TP10", "DP1 TP2") }); n != 0 {
 		t.Errorf("compareRanks allocates %v times, want none", n)
+	}
+}
+
+// addRank keeps its list as sorting every rank it was given would: each
+// rank moves down to its place.
+func TestAddRankKeepsSorted(t *testing.T) {
+	pool := []string{"TP0", "TP1", "TP2", "TP10", "DP1 TP3", "DP0 TP3", "PP1", "rank 4", "rank 12", "EP3", "worker", "TP7 EP2"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 200 {
+		var ranks, given []string
+		for range rng.IntN(20) {
+			r := pool[rng.IntN(len(pool))]
+			ranks = addRank(ranks, r)
+			if !slices.Contains(given, r) {
+				given = append(given, r)
+			}
+		}
+		want := slices.Clone(given)
+		slices.SortFunc(want, compareRanks)
+		if !slices.Equal(ranks, want) {
+			t.Fatalf("addRank gave %q of %q, sorting gives %q", ranks, given, want)
+		}
 	}
 }

@@ -15,18 +15,21 @@ import (
 // after a failure of its source within its burst, it is listed in that
 // failure's incident rather than paged apart.
 
-// unboundWords are the wordings of CPython's UnboundLocalError.
+// unboundWords are the wordings of CPython's UnboundLocalError (none holds
+// a colon: unboundLocal).
 var unboundWords = [...]string{
 	"referenced before assignment",
 	"where it is not associated with a value",
 }
 
 // unboundLocal reports whether o says that a local variable was used
-// before it was assigned.
+// before it was assigned: its line, or its exception's type or message.
+// The exception's two are read apart, not joined by ": " into a new
+// string: no wording holds a colon, so none lies across the join.
 func unboundLocal(o *Occurrence) bool {
-	texts := [2]string{o.Alert.Match.Text, ""}
+	texts := [3]string{o.Alert.Match.Text}
 	if x := o.Alert.Match.Exception; x != nil {
-		texts[1] = x.Type + ": " + x.Message
+		texts[1], texts[2] = x.Type, x.Message
 	}
 	for _, t := range texts {
 		for _, w := range unboundWords {

@@ -219,6 +219,11 @@ type inputScan struct {
 	// (Grouper.Restarted): kept apart, since one of the same fingerprint
 	// after it is another incident.
 	restarted *[]sinks.Alert
+	// readAt is the scan's clock (Options.Now) as the source read it for
+	// its latest read, which raw lines are stamped with: a failure's
+	// processing time, read once a read rather than once a failure (a
+	// failure is handled within that read's lines, microseconds after it).
+	readAt time.Time
 }
 
 // own gives the failure being recorded memory of its own, when its
@@ -253,7 +258,10 @@ func (p *inputScan) failure(de *stream.Entry) {
 	if d.Cause != nil {
 		p.st.Hits++
 	}
-	now := p.s.opts.Now()
+	now := p.readAt
+	if now.IsZero() {
+		now = p.s.opts.Now()
+	}
 	src := p.src
 	src.Engine = de.Engine
 	// The occurrence's alert is built only if the grouper needs it: a
@@ -278,7 +286,12 @@ func (s *Scanner) scanOne(ctx context.Context, in Input, g *incident.Grouper, ev
 	p.occ.Own = p.own
 	// Lines are lent by the reader and copied by the assembler into its
 	// own reused memory: a line allocates nothing.
-	lines, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: s.opts.Now, Borrow: true})
+	clock := s.opts.Now
+	readClock := func() time.Time {
+		p.readAt = clock()
+		return p.readAt
+	}
+	lines, err := source.NewStream(in.R, source.StreamConfig{Source: in.Name, Format: s.opts.Format, Now: readClock, Borrow: true})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -272,29 +273,68 @@ type dockerLine struct {
 	time   time.Time
 }
 
-// dockerJSON is one json-file record; other keys (attrs) are ignored.
+// dockerJSON is one json-file record; other keys (attrs) are ignored. The
+// same framing reaches a reader through collectors that keep a container's
+// line whole in one JSON object a line: Fluent Bit's docker parser keeps
+// "log" (a multiline parser's merged record holds its lines joined by
+// newlines), Vector names it "message" beside its "source_type", and
+// journalctl -o json names a unit's captured output "MESSAGE" with the
+// transport "stdout" (its stdout and stderr both) and the time in
+// microseconds.
 type dockerJSON struct {
 	Log    *string `json:"log"`
 	Stream string  `json:"stream"`
 	Time   string  `json:"time"`
+	// Vector's event.
+	Message    *string `json:"message"`
+	SourceType string  `json:"source_type"`
+	Timestamp  string  `json:"timestamp"`
+	// A journal entry.
+	JournalMessage *string `json:"MESSAGE"`
+	Transport      string  `json:"_TRANSPORT"`
+	Realtime       string  `json:"__REALTIME_TIMESTAMP"`
 }
 
-// parseDocker parses one docker json-file record. "log" is required and
-// "stream" must be stdout or stderr; a missing or bad time is kept zero.
+// parseDocker parses one docker json-file record, or a collector's
+// record of one container line (dockerJSON). A docker record needs "log"
+// and a "stream" of stdout or stderr; a missing or bad time is kept zero.
+// A Vector event needs "message" and "source_type", a journal entry
+// "MESSAGE" and the transport "stdout"; their stream is stderr when they
+// name none, where a server's logs go.
 func parseDocker(b []byte) (dockerLine, bool) {
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '{' {
 		return dockerLine{}, false
 	}
 	var j dockerJSON
-	if err := json.Unmarshal(b, &j); err != nil || j.Log == nil {
+	if err := json.Unmarshal(b, &j); err != nil {
 		return dockerLine{}, false
 	}
-	if j.Stream != "stdout" && j.Stream != "stderr" {
+	var d dockerLine
+	stamp := j.Time
+	switch {
+	case j.Log != nil:
+		if j.Stream != "stdout" && j.Stream != "stderr" {
+			return dockerLine{}, false
+		}
+		d.log = []byte(*j.Log)
+	case j.Message != nil && j.SourceType != "":
+		// A collector's message has no newline of its own at its end:
+		// the line is whole.
+		d.log, stamp = append([]byte(*j.Message), '\n'), j.Timestamp
+	case j.JournalMessage != nil && j.Transport == "stdout":
+		d.log, stamp = append([]byte(*j.JournalMessage), '\n'), ""
+		if us, err := strconv.ParseInt(j.Realtime, 10, 64); err == nil && us > 0 {
+			d.time = time.UnixMicro(us).UTC()
+		}
+	default:
 		return dockerLine{}, false
 	}
-	d := dockerLine{log: []byte(*j.Log), stream: j.Stream}
-	if t, err := time.Parse(time.RFC3339Nano, j.Time); err == nil {
+	d.stream = j.Stream
+	if d.stream != "stdout" {
+		d.stream = "stderr"
+	}
+	if t, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
 		d.time = t
 	}
 	return d, true

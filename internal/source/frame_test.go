@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -281,12 +282,52 @@ func FuzzCRI(f *testing.F) {
 	})
 }
 
+// TestCollectorEnvelopes reads the container line that collectors keep
+// whole in a JSON object a line as docker's json-file does: Fluent Bit's
+// "log" (a multiline parser's merged traceback too), Vector's "message"
+// beside its "source_type", and a journal entry's "MESSAGE" of a unit's
+// captured output; an application's own JSON log, with a level and no
+// collector's marker, stays a raw line.
+func TestCollectorEnvelopes(t *testing.T) {
+	tb := "Traceback (most recent call last):\n  File \"/sgl/x.py\", line 3, in f\nValueError: bad\n"
+	for _, c := range []struct {
+		line, text, stream string
+		time               time.Time
+	}{
+		{`{"log":` + strconv.Quote(tb) + `,"stream":"stderr","time":"2026-11-29T10:00:00.5Z"}`, "Traceback (most recent call last):\n  File \"/sgl/x.py\", line 3, in f\nValueError: bad", "stderr", time.Date(2026, 11, 29, 10, 0, 0, 5e8, time.UTC)},
+		{`{"file":"/var/log/pods/a/0.log","message":"ValueError: bad","source_type":"kubernetes_logs","stream":"stdout","timestamp":"2026-11-29T10:00:01Z"}`, "ValueError: bad", "stdout", time.Date(2026, 11, 29, 10, 0, 1, 0, time.UTC)},
+		{`{"file":"/srv/app.log","host":"n1","message":"ValueError: bad","source_type":"file","timestamp":"2026-11-29T10:00:02Z"}`, "ValueError: bad", "stderr", time.Date(2026, 11, 29, 10, 0, 2, 0, time.UTC)},
+		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1764410403000000","PRIORITY":"6","_TRANSPORT":"stdout","MESSAGE":"ValueError: bad","_PID":"7"}`, "ValueError: bad", "stderr", time.UnixMicro(1764410403000000).UTC()},
+	} {
+		d, ok := parseDocker([]byte(c.line))
+		if !ok {
+			t.Errorf("%s: not read", c.line)
+			continue
+		}
+		if text := strings.TrimSuffix(string(d.log), "\n"); text != c.text || d.stream != c.stream || !d.time.Equal(c.time) {
+			t.Errorf("%s: %q on %s at %v, want %q on %s at %v", c.line, text, d.stream, d.time, c.text, c.stream, c.time)
+		}
+	}
+	for _, l := range []string{
+		`{"level":"error","message":"ValueError: bad","time":"2026-11-29T10:00:00Z"}`,
+		`{"__REALTIME_TIMESTAMP":"1764410403000000","PRIORITY":"3","_TRANSPORT":"journal","MESSAGE":"failed"}`,
+		`{"log":"x","stream":"other"}`,
+	} {
+		if _, ok := parseDocker([]byte(l)); ok {
+			t.Errorf("%s: read as a collector's record", l)
+		}
+	}
+}
+
 func FuzzDocker(f *testing.F) {
 	f.Add(`{"log":"hello\n","stream":"stdout","time":"2026-11-29T10:00:00Z"}`)
 	f.Add(`{"log":"part","stream":"stderr","time":"x"}` + "\n" + `{"log":"end\n","stream":"stderr"}`)
 	f.Add(`{"log":"\u0000\ud800\n","stream":"stdout","attrs":{}}`)
 	f.Add(`{"log":null,"stream":"stdout"}`)
 	f.Add(`  {"log":"x","stream":"stdout"}  `)
+	f.Add(`{"message":"x","source_type":"kubernetes_logs","timestamp":"2026-11-29T10:00:00Z"}`)
+	f.Add(`{"__REALTIME_TIMESTAMP":"1764410400000000","MESSAGE":"x","_TRANSPORT":"stdout"}`)
+	f.Add(`{"__REALTIME_TIMESTAMP":"-1","MESSAGE":null,"_TRANSPORT":"stdout"}`)
 	f.Fuzz(func(t *testing.T, data string) {
 		lines, total := fuzzLines(data)
 		for _, max := range []int{1, 7, 1 << 10} {
