@@ -299,6 +299,22 @@ func UnloadedLibrary(lib, use string) bool {
 	return loaderGaveUp(use) && strings.Contains(strings.ToLower(lib), "cannot open shared object file")
 }
 
+// LoaderGaveUpOnBuild reports whether the line use is a package's loader
+// that gave up on its native library (loaderGaveUp) and the line lib says
+// a build of it misses a symbol ("common_ops.abi3.so: undefined symbol:
+// _ZNK3c10..."): one event, the build made against another torch, which
+// the loader's record names as the same entry's lines read it. Only the
+// first maxLibraryScan bytes of each are read.
+func LoaderGaveUpOnBuild(lib, use string) bool {
+	if len(lib) > maxLibraryScan {
+		lib = lib[:maxLibraryScan]
+	}
+	if len(use) > maxLibraryScan {
+		use = use[:maxLibraryScan]
+	}
+	return strings.Contains(strings.ToLower(lib), "undefined symbol: ") && loaderGaveUp(use)
+}
+
 // loaderGaveUp reports whether use is a package's summary that it could
 // load none of the builds of its native library it tried ("[sgl_kernel]
 // CRITICAL: Could not load any common_ops library!", "Failed to load the
