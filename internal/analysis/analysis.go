@@ -199,7 +199,11 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.prev = nil
 	a.searchEntry(e)
-	return a.decide(d, e)
+	if !a.decide(d, e) {
+		return false
+	}
+	a.markNotice(d, e)
+	return true
 }
 
 // searchEntry matches e's text: the hits and pattern errors of
@@ -219,9 +223,8 @@ func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	}
 }
 
-// decideFailure is decide before a failure is read as a notice of a
-// tolerated one (notice.go).
-func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
+// decide is AnalyzeInto once the entry's text was searched (searchEntry).
+func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
@@ -285,17 +288,17 @@ func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 	lead, leadExc := -1, (*entry.Exception)(nil)
 	if cause.Record.Role.Is(patterns.RoleWrapper) {
 		// Only wrappers matched: the entry's own exception, when a wrapper
-		// does not merely restate it, is the cause.
+		// does not merely restate it, is the cause, unless it is a code
+		// error a wrapper that names its remedy quotes.
 		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
 			if lead = s.remedyOver(e, exc, nil); lead >= 0 {
 				leadExc = exc
+			} else {
+				d.Context = s.wrappers()
+				d.Alternatives, d.Others = nil, s.nonWrappers()
+				a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+				return true
 			}
-		}
-		if exc := uncoveredLink(e, s.wrapperLines); exc != nil && lead < 0 {
-			d.Context = s.wrappers()
-			d.Alternatives, d.Others = nil, s.nonWrappers()
-			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
-			return true
 		}
 	}
 	if cause.Record.Role.Is(patterns.RoleConsequence) {
