@@ -47,10 +47,40 @@ func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 		}
 	}
 	r := a.classRecs[cls]
-	if r == nil || !r.ForEngine(a.entryEngine(e)) {
+	if r == nil || !r.ForEngine(a.entryEngine(e)) || !samePackage(wrappedType(typ), r) {
 		return nil
 	}
 	return r
+}
+
+// samePackage reports whether the dotted class name typ, as a line wrote
+// it, can be rec's class: one class name is raised by several libraries
+// (openai's and NATS's ServiceUnavailableError, httpx's and another
+// client's RequestError, subprocess's CalledProcessError for every
+// command that fails), so a line that names its class's package names
+// rec's only when rec's errorClass is of the same top-level package or,
+// when that errorClass names no package, when rec's slug or tags name the
+// line's ("subprocess" is no tag of a Triton build record). A line
+// without a package says nothing against it.
+func samePackage(typ string, rec *patterns.Record) bool {
+	dot := strings.IndexByte(typ, '.')
+	if dot <= 0 {
+		return true
+	}
+	pkg := typ[:dot]
+	if i := strings.IndexByte(rec.ErrorClass, '.'); i > 0 {
+		return rec.ErrorClass[:i] == pkg
+	}
+	name := strings.ReplaceAll(pkg, "_", "-")
+	if strings.Contains(rec.Slug, name) {
+		return true
+	}
+	for _, t := range rec.Tags {
+		if t == pkg || t == name {
+			return true
+		}
+	}
+	return false
 }
 
 // anyModelClass reports whether cls is the class a validation library
