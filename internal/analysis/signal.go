@@ -69,6 +69,10 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || !loggerHeader(e.Format) && libraryErrorLine(FirstLine(e.Message))) {
 		return SignalLevel, patterns.SeverityError
 	}
+	if e.Level == "" && kubeFailureIn(e) != "" {
+		// kubectl's report of a failed workload (kubestate.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if e.Level == "" {
 		if _, ok := summaryAcrossWrap(e); ok {
 			return SignalLevel, patterns.SeverityError
@@ -132,7 +136,7 @@ func quiet(e *entry.Entry) bool {
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine).
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !crashBannerStart(l) && (e.Lines < 2 || !crashBannerStart(lastLine(e.Text))) && !libraryError(l))
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !crashBannerStart(l) && (e.Lines < 2 || !crashBannerStart(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
