@@ -93,11 +93,13 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
-	// Tolerated marks a failure read on a line that an info record says
-	// is a notice the program goes on after (sglang's "Ignore import
-	// error when loading ...: name 'Tensor' is not defined"): the error
-	// it quotes was tolerated. Alone it is no crash; it leads a failure
-	// of its source that follows it (see tolerated in select.go).
+	// Tolerated marks a failure read on a line that says the program
+	// goes on after it: an info record reads the notice (sglang's
+	// "Ignore import error when loading ...: name 'Tensor' is not
+	// defined"; see tolerated in select.go), or the line's own words
+	// carry on ("... Proceeding without generation config.", "...;
+	// falling back to ..."; see notice.go). Alone it is no crash; it
+	// leads a failure of its source that follows it.
 	Tolerated bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
@@ -217,8 +219,9 @@ func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	}
 }
 
-// decide is AnalyzeInto once the entry's text was searched (searchEntry).
-func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
+// decideFailure is decide before a failure is read as a notice of a
+// tolerated one (notice.go).
+func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or
