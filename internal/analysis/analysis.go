@@ -574,6 +574,13 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				d.Headline = h
 			}
 		}
+		if e.Native == entry.NativeTerminate {
+			if w := terminateWhat(e.Text); w != "" && !strings.Contains(d.Headline, w) {
+				// The exception's type says little; its what() says
+				// what failed.
+				d.Headline += " … " + w
+			}
+		}
 		if d.Headline == "" {
 			d.Headline = FirstLine(e.Text)
 		}

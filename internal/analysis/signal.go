@@ -136,7 +136,7 @@ func quiet(e *entry.Entry) bool {
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine).
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !crashBannerStart(l) && (e.Lines < 2 || !crashBannerStart(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
