@@ -199,7 +199,11 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.prev = nil
 	a.searchEntry(e)
-	return a.decide(d, e)
+	if !a.decide(d, e) {
+		return false
+	}
+	a.markNotice(d, e)
+	return true
 }
 
 // searchEntry matches e's text: the hits and pattern errors of
@@ -219,9 +223,8 @@ func (a *Analyzer) exceptionTypes(e *entry.Entry) {
 	}
 }
 
-// decideFailure is decide before a failure is read as a notice of a
-// tolerated one (notice.go).
-func (a *Analyzer) decideFailure(d *Diagnosis, e *entry.Entry) bool {
+// decide is AnalyzeInto once the entry's text was searched (searchEntry).
+func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 && e.Traceback == nil && quiet(e) && !maybeHang(e) &&
 		(strings.IndexByte(e.Text, '\\') < 0 || !hasEscapedQuote(e.Text)) {
 		// Most entries: no record, no exception, no level or an INFO or

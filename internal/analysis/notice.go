@@ -301,15 +301,14 @@ func nextBreak(t string, from int) (int, string) {
 	return best, brk
 }
 
-// decide is AnalyzeInto once the entry's text was searched (searchEntry):
-// decideFailure, then a failure its line says was tolerated is marked a
-// notice.
-func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
-	ok := a.decideFailure(d, e)
-	if ok && !d.Tolerated && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
+// markNotice marks d, the failure decide found in e, Tolerated when e's
+// line is a notice that its writer carried on past it (noticeOf). Called
+// on failures only (AnalyzeInto, streamDecided): the routine line never
+// comes here.
+func (a *Analyzer) markNotice(d *Diagnosis, e *entry.Entry) {
+	if !d.Tolerated && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
 		d.Tolerated = true
 	}
-	return ok
 }
 
 // unquoted returns s without what its parentheses and quotes enclose: the
