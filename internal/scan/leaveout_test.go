@@ -20,7 +20,7 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 713,
-	detected: 616,
+	detected: 615,
 	cause:    492,
 }
 
