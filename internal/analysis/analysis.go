@@ -288,17 +288,17 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	lead, leadExc := -1, (*entry.Exception)(nil)
 	if cause.Record.Role.Is(patterns.RoleWrapper) {
 		// Only wrappers matched: the entry's own exception, when a wrapper
-		// does not merely restate it, is the cause.
+		// does not merely restate it, is the cause, unless it is a code
+		// error a wrapper that names its remedy quotes.
 		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
 			if lead = s.remedyOver(e, exc, nil); lead >= 0 {
 				leadExc = exc
+			} else {
+				d.Context = s.wrappers()
+				d.Alternatives, d.Others = nil, s.nonWrappers()
+				a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+				return true
 			}
-		}
-		if exc := uncoveredLink(e, s.wrapperLines); exc != nil && lead < 0 {
-			d.Context = s.wrappers()
-			d.Alternatives, d.Others = nil, s.nonWrappers()
-			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
-			return true
 		}
 	}
 	if cause.Record.Role.Is(patterns.RoleConsequence) {

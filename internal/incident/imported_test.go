@@ -143,3 +143,49 @@ func TestAWarnedImportNamesTheCodeError(t *testing.T) {
 		}
 	}
 }
+
+// A library the system lacks and a package's loader that then gave up on
+// its native library are one incident, led by the missing library.
+func TestAMissingLibraryLeadsTheLoaderThatGaveUp(t *testing.T) {
+	m := crashMatcher(t)
+	for _, lib := range []string{
+		"ImportError: libnuma.so.1: cannot open shared object file",
+		"ImportError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
+		"OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
+	} {
+		alone := scanLines(t, m, []string{lib})
+		if len(alone) != 1 {
+			t.Fatalf("%s alone: %d incidents", lib, len(alone))
+		}
+		for _, l := range layouts {
+			lines := []string{l.line(lib), l.line("[sgl_kernel] CRITICAL: Could not load any common_ops library!")}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) {
+				t.Errorf("%s: want one incident led by %s, got %d:%s\n%s", l.name, leadOf(alone[0]), len(got), describe(got), strings.Join(lines, "\n"))
+			}
+		}
+	}
+}
+
+// A build that misses a symbol and its loader that then gave up are one
+// incident, in either order, led by the loader's record as when both are
+// one entry.
+func TestABuildMissingASymbolAndItsLoaderAreOneIncident(t *testing.T) {
+	m := crashMatcher(t)
+	loader := "[sgl_kernel] CRITICAL: Could not load any common_ops library!"
+	want := leadOf(scanLines(t, m, []string{loader})[0])
+	for _, sym := range []string{
+		"ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/sm100/common_ops.abi3.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_",
+		"ImportError: /usr/local/lib/python3.12/dist-packages/sgl_kernel/sm90/common_ops.abi3.so: undefined symbol: cuGreenCtxStreamCreate",
+	} {
+		for _, order := range [][]string{{sym, loader}, {loader, sym}} {
+			for _, l := range layouts {
+				lines := []string{l.line(order[0]), l.line(order[1])}
+				got := scanLines(t, m, lines)
+				if len(got) != 1 || leadOf(got[0]) != want {
+					t.Errorf("%s: want one incident led by %s, got %d:%s\n%s", l.name, want, len(got), describe(got), strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+}

@@ -56,7 +56,11 @@ import (
 //     past its timeout at glog's INFO level, for one buffer ("Sync data
 //     transfer timeout after <ns>ns, local buffer ...") or a batch ("Sync
 //     batch data transfer timeout after <ns>ns"), then returns the failure
-//     its caller reports.
+//     its caller reports;
+//   - sglang's scheduler, out of KV cache slots for a batch, printed
+//     "Prefill (Decode) out of memory. This should never happen." in its 2024
+//     releases and raises "... out of memory. Try to lower your batch size."
+//     since.
 
 type releaseWording struct {
 	family string
@@ -164,6 +168,10 @@ func releaseWordings() []releaseWording {
 		{family: "a container's memory state with no kill", want: "", lines: []string{
 			`            "OOMKilled": false,`,
 			`            "OOMKilled":false,`,
+			// kube-state-metrics' series, scraped or dumped, and an alert
+			// rule that matches on it.
+			`kube_pod_container_status_last_terminated_reason{namespace="llm",pod="sglang-0",container="sglang",reason="OOMKilled"} 0`,
+			`  expr: kube_pod_container_status_last_terminated_reason{reason="OOMKilled"} == 1`,
 		}},
 		{family: "the kernel's own report of the kill stays the kernel's", want: "linux-oom-killer", lines: []string{
 			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
@@ -173,6 +181,15 @@ func releaseWordings() []releaseWording {
 			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns",
 			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:312] Sync data transfer timeout after 30000512345ns, local buffer 0x7f3a2c000000 remote buffer 0x7f1b40000000 length 65536",
 			"(Worker_DP0_TP1_EP1 pid=782969) I0331 02:49:30.618026 803443 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061132986ns",
+		}},
+		{family: "sglang's scheduler out of KV slots for a prefill, in the 2024 and the later wording", want: "prefill-out-of-memory", lines: []string{
+			"Prefill out of memory. This should never happen.",
+			mainLog("Prefill out of memory. This should never happen."),
+			tb("RuntimeError: Prefill out of memory. Try to lower your batch size."),
+		}},
+		{family: "sglang's scheduler out of KV slots for a decode, in the 2024 and the later wording", want: "decode-out-of-memory", lines: []string{
+			"Decode out of memory. This should never happen.",
+			tb("RuntimeError: Decode out of memory. Try to lower your batch size."),
 		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
@@ -255,6 +272,12 @@ var releaseWordingsWidened = map[string]example{
 	"mooncake-transfer-batch-timeout": {
 		match: []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns"},
 		miss:  []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer completed in 1234ns"},
+	},
+	"prefill-out-of-memory": {
+		match: []string{"[2026-05-28 00:11:09] Prefill out of memory. This should never happen."},
+	},
+	"decode-out-of-memory": {
+		match: []string{"[2026-05-28 00:11:09] Decode out of memory. This should never happen."},
 	},
 	"triton-gcc-build-failed": {
 		match: []string{`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Us`},
