@@ -559,12 +559,29 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				d.Headline = l
 			}
 		}
+		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) {
+			if l := kubeFailureIn(e); l != "" {
+				// kubectl's view of a failed workload is how the
+				// failure looked from outside: the container's own
+				// lines, or a record's reading of the same report,
+				// say more. Alone it is still alerted.
+				d.Headline = l
+				d.Role = patterns.RoleConsequence
+			}
+		}
 		if l := cannReason(e); l != "" {
 			d.Headline = l
 		}
 		if isRustPanic(e) {
 			if h := panicHeadline(e.Text); h != "" {
 				d.Headline = h
+			}
+		}
+		if e.Native == entry.NativeTerminate {
+			if w := terminateWhat(e.Text); w != "" && !strings.Contains(d.Headline, w) {
+				// The exception's type says little; its what() says
+				// what failed.
+				d.Headline += " … " + w
 			}
 		}
 		if d.Headline == "" {

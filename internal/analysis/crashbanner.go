@@ -158,7 +158,11 @@ func crashBannerStart(l string) bool {
 	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
-	return strings.HasSuffix(strings.TrimRight(l, " \t\r"), "dumped)")
+	n := len(l)
+	for n > 0 && (l[n-1] == ' ' || l[n-1] == '\t' || l[n-1] == '\r') {
+		n--
+	}
+	return n > 0 && l[n-1] == ')' && strings.HasSuffix(l[:n], "dumped)")
 }
 
 // lastLine is the last line of s, without its line end; "" when s is one
@@ -178,7 +182,7 @@ func lastLine(s string) string {
 // prints before the crash): that line, from the shell's description of the
 // signal on when it was glued to the end of a progress bar. "" otherwise.
 func crashLine(e *entry.Entry) string {
-	if e.Level != "" || crashBanner(FirstLine(e.Message)) {
+	if e.Level != "" || e.Lines < 2 || crashBanner(FirstLine(e.Message)) {
 		return ""
 	}
 	l := strings.TrimSpace(lastLine(e.Text))

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
 
 // A native library reports its own errors without a logging header: its
 // name, the word error, and what went wrong, printed straight to stderr
@@ -128,4 +132,13 @@ func hasLetter(s string) bool {
 		}
 	}
 	return false
+}
+
+// loggerHeader reports whether f is the header of sglang's own logger,
+// which prints no level: its lines are the engine's Python logging,
+// never a native library's own error line nor a crash handler's banner,
+// which go to stderr with no header (libraryErrorLine, crashBanner). The
+// engine's routine lines, most of a log, are spared those reads.
+func loggerHeader(f entry.Format) bool {
+	return f == entry.FormatSRT || f == entry.FormatLegacy || f == entry.FormatDiffusion
 }

@@ -61,12 +61,16 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
-	if e.Level == "" && (crashBanner(FirstLine(e.Message)) || crashBanner(lastLine(e.Text))) {
+	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(FirstLine(e.Message)) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
 		return SignalNative, patterns.SeverityCritical
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || libraryErrorLine(FirstLine(e.Message))) {
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || !loggerHeader(e.Format) && libraryErrorLine(FirstLine(e.Message))) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" && kubeFailureIn(e) != "" {
+		// kubectl's report of a failed workload (kubestate.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" {
@@ -132,7 +136,7 @@ func quiet(e *entry.Entry) bool {
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine).
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !libraryError(l) && !crashBannerStart(l) && !crashBannerStart(lastLine(e.Text))
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 712,
-	detected: 609,
-	cause:    485,
+	excerpts: 713,
+	detected: 615,
+	cause:    492,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -1,0 +1,114 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// Kubernetes reports a workload that failed in the tables kubectl prints,
+// not in a log line: an event of type Warning whose reason names a
+// failure (kubectl describe's "Events:" rows, "  Warning  BackOff  1s
+// kubelet  Back-off restarting failed container", and kubectl get
+// events' "5m  Warning  FailedScheduling  pod/x  0/6 nodes are
+// available..."), a pod's status column (kubectl get pods' "web-0  0/1
+// CrashLoopBackOff  7  12m"), and a container's state reason (describe's
+// "Reason:  OOMKilled"). kubeFailureRow reads them.
+
+// maxKubeColumns bounds the columns kubeFailureRow reads before the
+// reason.
+const maxKubeColumns = 3
+
+// kubeFailureRow reports whether l, a line with no level of its own, is a
+// row of kubectl's output that reports a failure (see above).
+func kubeFailureRow(l string) bool {
+	t := strings.TrimSpace(l)
+	if len(t) < 8 {
+		return false
+	}
+	if r, ok := strings.CutPrefix(t, "Reason:"); ok {
+		// describe's container state: one reason word alone.
+		r = strings.TrimSpace(r)
+		return r != "" && !strings.ContainsAny(r, " \t") && kubeFailedState(r)
+	}
+	if !strings.Contains(t, "  ") {
+		// kubectl pads its columns; prose does not.
+		return false
+	}
+	var cols [maxKubeColumns + 2]string
+	n := 0
+	rest := t
+	for n < len(cols) && rest != "" {
+		i := strings.IndexAny(rest, " \t")
+		if i < 0 {
+			cols[n], rest = rest, ""
+		} else {
+			cols[n], rest = rest[:i], strings.TrimLeft(rest[i:], " \t")
+		}
+		n++
+	}
+	for i := 0; i+1 < n && i < maxKubeColumns; i++ {
+		if cols[i] == "Warning" && kubeFailureReason(cols[i+1]) && (i+2 < n || rest != "") {
+			// An event: its type, its reason, then the columns that
+			// end in its message. A readiness probe that fails only
+			// keeps traffic away, while the server starts or when it
+			// is busy: a liveness or start-up probe's failure has the
+			// container restarted.
+			return cols[i+1] != "Unhealthy" || strings.Contains(t, "Liveness probe") || strings.Contains(t, "Startup probe")
+		}
+	}
+	// get pods: NAME, READY (n/m), STATUS.
+	return n >= 4 && readyColumn(cols[1]) && kubeFailedState(cols[2])
+}
+
+// kubeFailureReason reports whether r is the reason of an event that
+// reports a failure: the kubelet's and the scheduler's Failed...
+// reasons, a container's restart back-off, a failed probe, an eviction.
+func kubeFailureReason(r string) bool {
+	switch r {
+	case "BackOff", "Unhealthy", "Evicted", "OOMKilling", "Failed", "NodeNotReady":
+		return true
+	}
+	return len(r) > len("Failed") && strings.HasPrefix(r, "Failed") && isUpperByte(r[len("Failed")])
+}
+
+// kubeFailedState reports whether s, a pod's status or a container's
+// state reason, says the container failed or cannot start; an init
+// container's carries "Init:" first.
+func kubeFailedState(s string) bool {
+	s = strings.TrimPrefix(s, "Init:")
+	switch s {
+	case "CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "OOMKilled", "Error",
+		"CreateContainerConfigError", "CreateContainerError", "InvalidImageName", "RunContainerError", "ContainerCannotRun":
+		return true
+	}
+	return false
+}
+
+// readyColumn reports whether c is kubectl get pods' READY column: "n/m".
+func readyColumn(c string) bool {
+	a, b, ok := strings.Cut(c, "/")
+	return ok && a != "" && b != "" && strings.Trim(a, "0123456789") == "" && strings.Trim(b, "0123456789") == ""
+}
+
+// maxKubeLines bounds the lines of an entry kubeFailureIn reads: a
+// table's header and its rows, which no header of a logger split.
+const maxKubeLines = 32
+
+// kubeFailureIn returns the first row of kubectl's output among the first
+// lines of an entry with no level that reports a failure, trimmed; ""
+// when none does.
+func kubeFailureIn(e *entry.Entry) string {
+	if e.Level != "" || loggerHeader(e.Format) {
+		return ""
+	}
+	text := e.Text
+	for n := 0; text != "" && n < maxKubeLines; n++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		if kubeFailureRow(line) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}

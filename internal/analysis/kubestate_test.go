@@ -1,0 +1,42 @@
+package analysis
+
+import "testing"
+
+// TestKubeFailureRow reads the rows of kubectl's output that report a
+// failed workload, as describe's events, get events, get pods and
+// describe's container state print them, and leaves alone the rows of a
+// healthy one.
+func TestKubeFailureRow(t *testing.T) {
+	for l, want := range map[string]bool{
+		"  Warning  BackOff    2m (x12 over 5m)  kubelet  Back-off restarting failed container widget in pod web-0": true,
+		"  Warning  Failed     3m                kubelet  Error: ErrImagePull":                                      true,
+		"  Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"cache\"":                        true,
+		"5m          Warning   FailedScheduling   pod/web-0   0/3 nodes are available: 3 Insufficient memory.":      true,
+		"12s   Warning   Unhealthy   pod/api-7   Readiness probe failed: HTTP probe failed with statuscode: 503":    false,
+		"web-0                       0/1     CrashLoopBackOff    7 (2m ago)   12m":                                  true,
+		"api-7f9c   0/1   Init:Error   2   3m":                                                                      true,
+		"worker-2   0/1   OOMKilled    1   40s":                                                                     true,
+		"      Reason:       CrashLoopBackOff":                                                                      true,
+		"      Reason:       OOMKilled":                                                                             true,
+
+		"  Warning  Unhealthy  1s (x2 over 2s)  kubelet  Readiness probe failed: Get http://10.0.0.1:8000/health: connection refused": false,
+		"  Warning  Unhealthy  5m  kubelet  Liveness probe failed: Get \"http://10.0.0.1:8000/health\": context deadline exceeded":    true,
+		"  Normal   Pulled     3m   kubelet  Successfully pulled image \"widget:1\"":                                                  false,
+		"  Normal   BackOff    3m   kubelet  note":    false,
+		"  Warning  Preempting 3m   kubelet  note":    false,
+		"  Warning  BackOff":                          false,
+		"NAME       READY   STATUS    RESTARTS   AGE": false,
+		"web-0      1/1     Running   0          12m": false,
+		"job-1      0/1     Completed 0          12m": false,
+		"      Reason:       Completed":               false,
+		"      Reason:       the disk filled up":      false,
+		"Warning: FailedMount is deprecated":          false,
+		"Warning  FailedToAttach widgets later":       true,
+		"Warning  Failedwidget x":                     false,
+		"ratio 1/2 Error 3 samples":                   false,
+	} {
+		if got := kubeFailureRow(l); got != want {
+			t.Errorf("kubeFailureRow(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
