@@ -10,6 +10,7 @@ import (
 	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/internal/textbuf"
 	"github.com/logmatch/logmatch/matcher"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
@@ -702,9 +703,14 @@ func sglangLog(e *entry.Entry, d *analysis.Diagnosis) bool {
 const sglangRepo = "sgl-project/sglang"
 
 // onFirstLine reports whether line, a line of the entry raw, is its first.
+// A line that is a piece of raw's first line itself (a hit on the raw
+// text, most of them) is not searched for.
 func onFirstLine(raw, line string) bool {
 	first, _, _ := strings.Cut(raw, "\n")
-	return line == "" || strings.Contains(first, line)
+	if _, ok := textbuf.OffsetIn(line, first); ok {
+		return true
+	}
+	return strings.Contains(first, line)
 }
 
 // nativeKind is the native shape of e as Occurrence.NativeKind keeps it:
