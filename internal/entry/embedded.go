@@ -70,6 +70,17 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 			if m = reprMessage(rest[1:]); m == "" {
 				continue
 			}
+			// A repr after an equals sign, or in a bare tuple's
+			// parenthesis, is a value inside another report: asyncio's
+			// future ("exception=KeyError('x')"), which the analysis
+			// reads with its traceback, or a client's retry notice
+			// quoting the error it retries after ("'(ReadTimeoutError(
+			// \"...\"), ...)' thrown while requesting ..."). One in the
+			// parenthesis of a wrapping exception's own repr
+			// ("RayTaskError(KeyError('x'))") is the error it wraps.
+			if p := s[i-1]; p == '=' || p == '(' && (i < 2 || !isWordByte(s[i-2])) {
+				continue
+			}
 			if quietLevelIn(s[:i]) {
 				return "", "", false
 			}
