@@ -45,8 +45,7 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 			continue
 		}
 		// After a word of prose, only an exception's repr, which no
-		// prose writes ("the worker raised RuntimeError('...')";
-		// reprContext).
+		// prose writes ("the worker raised RuntimeError('...')").
 		boundary := embedBoundary(s, i)
 		if !boundary && s[i-1] != ' ' {
 			continue
@@ -61,7 +60,7 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 			m = rest[2:]
 		case boundary && strings.HasPrefix(rest, fullwidthColon):
 			m = rest[len(fullwidthColon):]
-		case len(rest) > 2 && rest[0] == '(' && (rest[1] == '"' || rest[1] == '\'') && reprContext(s[:i]):
+		case len(rest) > 2 && rest[0] == '(' && (rest[1] == '"' || rest[1] == '\''):
 			// The exception's repr, its message quoted in its
 			// parentheses: what another program's error text holds
 			// of a Python error it caught (pyo3's "PyErr { type: ...,
@@ -244,26 +243,4 @@ func reprMessage(s string) string {
 		}
 	}
 	return ""
-}
-
-// reprContext reports whether before, the text in front of an
-// exception's repr, quotes or names the exception as the failure it
-// reports: a quote opens right before it (another program's error text
-// quoting it whole), pyo3's "value: ", or the verb "raised". An
-// exception's repr among another's arguments ("'(ReadTimeoutError(...),
-// ...)' thrown while requesting", a retry's warning) or as a field of a
-// task's repr ("exception=KeyError('x')", which the analysis reads) is
-// neither.
-func reprContext(before string) bool {
-	if before == "" {
-		return false
-	}
-	switch before[len(before)-1] {
-	case '"', '`':
-		return true
-	case ' ':
-		t := strings.TrimRight(before, " ")
-		return strings.HasSuffix(t, "value:") || strings.HasSuffix(t, "raised") || strings.HasSuffix(t, "raise")
-	}
-	return false
 }

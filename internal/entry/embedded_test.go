@@ -104,9 +104,9 @@ func FuzzParseEmbeddedException(f *testing.F) {
 
 // TestEmbeddedRepr: a Python exception's repr inside another program's
 // error text (pyo3's PyErr, quoted whole or as its value, a logger that
-// names what a call raised) reads as that exception; a repr without a
-// quoted message, behind a quiet level, among another's arguments or as a
-// task's field does not.
+// names what a call raised, a wrapping exception's repr) reads as that
+// exception; a repr without a quoted message, behind a quiet level, in a
+// bare tuple of another's arguments or as a task's field does not.
 func TestEmbeddedRepr(t *testing.T) {
 	for _, tt := range []struct{ in, typ, msg string }{
 		{`"TypeError("TokenizedGenerateReqInput.__init__() missing 1 required positional argument: 'stream'"), traceback: None }note: run with ` + "`RUST_BACKTRACE=1`",
@@ -115,6 +115,7 @@ func TestEmbeddedRepr(t *testing.T) {
 			"ValueError", "max_tokens must be at least 1, got 0"},
 		{`the worker raised RuntimeError('CUDA error: an illegal memory access was encountered', 700)`,
 			"RuntimeError", "CUDA error: an illegal memory access was encountered"},
+		{`ray.exceptions.RayTaskError(KeyError("'model.layers.0.weight'"))`, "KeyError", "'model.layers.0.weight'"},
 	} {
 		typ, msg, ok := parseEmbeddedException(tt.in)
 		if !ok || typ != tt.typ || msg != tt.msg {
