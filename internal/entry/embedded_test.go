@@ -103,9 +103,10 @@ func FuzzParseEmbeddedException(f *testing.F) {
 }
 
 // TestEmbeddedRepr: a Python exception's repr inside another program's
-// error text (pyo3's PyErr, a logger that names what a call raised, Ray's
-// task error) reads as that exception; a repr without a quoted message,
-// or behind a quiet level, does not.
+// error text (pyo3's PyErr, quoted whole or as its value, a logger that
+// names what a call raised, a wrapping exception's repr) reads as that
+// exception; a repr without a quoted message, behind a quiet level, in a
+// bare tuple of another's arguments or as a task's field does not.
 func TestEmbeddedRepr(t *testing.T) {
 	for _, tt := range []struct{ in, typ, msg string }{
 		{`"TypeError("TokenizedGenerateReqInput.__init__() missing 1 required positional argument: 'stream'"), traceback: None }note: run with ` + "`RUST_BACKTRACE=1`",
@@ -125,6 +126,10 @@ func TestEmbeddedRepr(t *testing.T) {
 		`handled ValueError(code) and went on`,
 		`INFO retrying after ValueError('x')`,
 		`the ValueError("unterminated`,
+		// Among another's arguments (a retry's warning), or a task's
+		// field the analysis reads.
+		`'(ReadTimeoutError("HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out."), '(Request ID: 4f1c)')' thrown while requesting HEAD https://huggingface.co/x`,
+		`future: <Future finished exception=ConnectionResetError("peer 10.0.0.3 closed the stream")>`,
 	} {
 		if typ, msg, ok := parseEmbeddedException(in); ok {
 			t.Errorf("%q read as %s: %s", in, typ, msg)

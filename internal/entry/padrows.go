@@ -7,54 +7,50 @@ import "strings"
 // rows) hands over each line a row long: the lines it did not wrap end in
 // their padding, the ones it wrapped fill the row with text. Read as
 // they are, every line is as long as the widest, and each looks cut at
-// the width. rowPad learns the row width from lines of one length that
-// end in spaces, and takes the padding off such lines, so that a wrap is
-// told as on a terminal that does not pad (wrapwidth.go, wrap.go).
-
-// Bounds of row padding.
-const (
-	// padRowsToLearn is how many lines in a row of one length, at least
-	// minWrapWidth, teach the row width; padEndsToLearn of them must end
-	// in two spaces or more (a line a writer ends in one space is a
-	// word wrap's piece as often).
-	padRowsToLearn = 2
-	padEndsToLearn = 2
-)
+// the width. rowPad learns the row width from two lines of one length,
+// at least minWrapWidth, with only lines of that length between them, that
+// end in padding (two spaces or more:
+// one space at a line's end is a word wrap's piece as often), and takes
+// the padding off such lines, so that a wrap is told as on a terminal
+// that does not pad (wrapwidth.go, wrap.go).
 
 // rowPad is a stream's padded row width, once learned. Bounded state.
 type rowPad struct {
-	width int // learned; 0 until then
-	cand  int // the length of the lines in a row so far
-	run   int8
-	ends  int8
+	width  int  // learned; 0 until then
+	last   int  // the length of the line before
+	padded bool // whether the line before ended in padding
 }
 
 // trim returns s, a line as posted, without a padded row's trailing
-// spaces once the row width is learned, and learns it.
+// spaces once the row width is learned, and learns it. Most lines end in
+// no space and take its first test alone.
 func (r *rowPad) trim(s string) string {
 	n := len(s)
+	if n < minWrapWidth || s[n-1] != ' ' || s[n-2] != ' ' {
+		// One space at a row's end is as likely the text's own, where
+		// the terminal cut a longer line, as one byte of padding.
+		if n != r.last {
+			// (A row the terminal filled with text, between two
+			// padded ones, is as long as they are.)
+			r.last, r.padded = n, false
+		}
+		return s
+	}
+	return r.pad(s)
+}
+
+// pad is trim for a line that ends in two spaces or more.
+func (r *rowPad) pad(s string) string {
+	n := len(s)
 	if r.width == 0 {
-		switch {
-		case n < minWrapWidth:
-			r.cand, r.run, r.ends = 0, 0, 0
-			return s
-		case n != r.cand:
-			r.cand, r.run, r.ends = n, 0, 0
-		}
-		if r.run < padRowsToLearn {
-			r.run++
-		}
-		if s[n-1] == ' ' && s[n-2] == ' ' && r.ends < padEndsToLearn {
-			r.ends++
-		}
-		if r.run < padRowsToLearn || r.ends < padEndsToLearn {
+		learn := r.padded && r.last == n
+		r.last, r.padded = n, true
+		if !learn {
 			return s
 		}
 		r.width = n
 	}
-	if n != r.width || s[n-1] != ' ' || s[n-2] != ' ' {
-		// One space at a row's end is as likely the text's own, where
-		// the terminal cut a longer line, as one byte of padding.
+	if n != r.width {
 		return s
 	}
 	return strings.TrimRight(s, " ")

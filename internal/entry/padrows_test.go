@@ -41,10 +41,10 @@ func TestPaddedRows(t *testing.T) {
 		t.Errorf("row width %d; a row's one space, a short line or the padding read wrong", r.width)
 	}
 	var plain rowPad
-	for _, s := range []string{strings.Repeat("a", 90) + " ", strings.Repeat("b", 90) + " ", strings.Repeat("c", 90) + " "} {
+	for _, s := range []string{strings.Repeat("a", 90) + " ", strings.Repeat("b", 90) + " ", strings.Repeat("c", 90) + " ", strings.Repeat("d", 80) + "  ", strings.Repeat("e", 81) + "  ", strings.Repeat("f", 80) + "  "} {
 		plain.trim(s)
 	}
 	if plain.width != 0 {
-		t.Errorf("lines that end in one space taught a row width %d", plain.width)
+		t.Errorf("lines that end in one space, or padded lines of one length apart, taught a row width %d", plain.width)
 	}
 }
