@@ -43,9 +43,6 @@ type Builder struct {
 	// fpsPerBlock of them in one allocation (see fingerprintText).
 	fpText []byte
 	ranks  map[entry.Ranks]string
-	// rankSlots remember rank texts as ranks does, found by a few
-	// comparisons where the map hashes the six ranks (rankSlot).
-	rankSlots [rankSlots]rankText
 	// byOrdinal remembers the fingerprint of each record's incident, with
 	// the source key it was made for, at the record's place in its
 	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
@@ -189,14 +186,7 @@ func (b *Builder) rank(e *entry.Entry) string {
 	if e.Ranks == entry.NoRanks {
 		return RankOf(e)
 	}
-	slot := &b.rankSlots[rankSlot(e.Ranks)]
-	if slot.text != "" && slot.ranks == e.Ranks {
-		return slot.text
-	}
 	if r, ok := b.ranks[e.Ranks]; ok {
-		if ranksSet(e.Ranks) {
-			*slot = rankText{e.Ranks, r}
-		}
 		return r
 	}
 	switch {
@@ -207,32 +197,7 @@ func (b *Builder) rank(e *entry.Entry) string {
 	}
 	r := RankOf(e)
 	b.ranks[e.Ranks] = r
-	if r != "" && ranksSet(e.Ranks) {
-		*slot = rankText{e.Ranks, r}
-	}
 	return r
-}
-
-// ranksSet reports whether a rank of r is set: RankOf then reads r alone
-// (Ranks.String), and a slot may keep its text.
-func ranksSet(r entry.Ranks) bool {
-	return r.DP >= 0 || r.PP >= 0 || r.AttnCP >= 0 || r.MoeDP >= 0 || r.TP >= 0 || r.EP >= 0
-}
-
-// rankText is a rank text RankOf made, with the header ranks it was made
-// of: a slot of Builder.rankSlots.
-type rankText struct {
-	ranks entry.Ranks
-	text  string // "" for an empty slot
-}
-
-// rankSlots is how many rank texts a Builder keeps in its slots before its
-// map: a tensor-parallel group's ranks, each in a slot of its own.
-const rankSlots = 16
-
-// rankSlot is the slot of ranks in Builder.rankSlots.
-func rankSlot(r entry.Ranks) int {
-	return (r.TP ^ r.DP<<1 ^ r.PP<<2 ^ r.EP<<3 ^ r.AttnCP<<2 ^ r.MoeDP<<1) & (rankSlots - 1)
 }
 
 // fpsPerBlock is how many fingerprints' text share one allocation of a

@@ -360,25 +360,3 @@ func TestBuilderScope(t *testing.T) {
 		}
 	}
 }
-
-// A Builder's remembered rank texts are RankOf's, in its slots and in its
-// map, for ranks that share a slot too.
-func TestBuilderRank(t *testing.T) {
-	var b Builder
-	var all []entry.Ranks
-	for tp := -1; tp < 20; tp++ {
-		for dp := -1; dp < 3; dp++ {
-			r := entry.NoRanks
-			r.TP, r.DP = tp, dp
-			all = append(all, r)
-		}
-	}
-	for round := range 3 {
-		for i := range all {
-			e := entry.Entry{Ranks: all[(i*7+round)%len(all)], Text: "[TP9] text"}
-			if got, want := b.rank(&e), RankOf(&e); got != want {
-				t.Fatalf("rank(%+v) = %q, RankOf says %q", e.Ranks, got, want)
-			}
-		}
-	}
-}
