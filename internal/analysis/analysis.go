@@ -93,11 +93,13 @@ type Diagnosis struct {
 	// grouper drops it unless another failure joins it (see
 	// internal/incident). Set by AnalyzeStream.
 	Routine bool
-	// Tolerated marks a failure read on a line that an info record says
-	// is a notice the program goes on after (sglang's "Ignore import
-	// error when loading ...: name 'Tensor' is not defined"): the error
-	// it quotes was tolerated. Alone it is no crash; it leads a failure
-	// of its source that follows it (see tolerated in select.go).
+	// Tolerated marks a failure read on a line that says the program
+	// goes on after it: an info record reads the notice (sglang's
+	// "Ignore import error when loading ...: name 'Tensor' is not
+	// defined"; see tolerated in select.go), or the line's own words
+	// carry on ("... Proceeding without generation config.", "...;
+	// falling back to ..."; see notice.go). Alone it is no crash; it
+	// leads a failure of its source that follows it.
 	Tolerated bool
 	// Split marks an exception line no record names printed alone right
 	// after its traceback's own lines, which its logger wrote as records
@@ -197,7 +199,11 @@ func (a *Analyzer) Analyze(e *entry.Entry) (Diagnosis, bool) {
 func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 	a.prev = nil
 	a.searchEntry(e)
-	return a.decide(d, e)
+	if !a.decide(d, e) {
+		return false
+	}
+	a.markNotice(d, e)
+	return true
 }
 
 // searchEntry matches e's text: the hits and pattern errors of
@@ -282,17 +288,17 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	lead, leadExc := -1, (*entry.Exception)(nil)
 	if cause.Record.Role.Is(patterns.RoleWrapper) {
 		// Only wrappers matched: the entry's own exception, when a wrapper
-		// does not merely restate it, is the cause.
+		// does not merely restate it, is the cause, unless it is a code
+		// error a wrapper that names its remedy quotes.
 		if exc := uncoveredLink(e, s.wrapperLines); exc != nil {
 			if lead = s.remedyOver(e, exc, nil); lead >= 0 {
 				leadExc = exc
+			} else {
+				d.Context = s.wrappers()
+				d.Alternatives, d.Others = nil, s.nonWrappers()
+				a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+				return true
 			}
-		}
-		if exc := uncoveredLink(e, s.wrapperLines); exc != nil && lead < 0 {
-			d.Context = s.wrappers()
-			d.Alternatives, d.Others = nil, s.nonWrappers()
-			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
-			return true
 		}
 	}
 	if cause.Record.Role.Is(patterns.RoleConsequence) {
@@ -547,6 +553,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		if l := fatalLine(e); l != "" {
 			d.Headline = l
+		}
+		if sig == SignalNative {
+			if l := crashLine(e); l != "" {
+				d.Headline = l
+			}
 		}
 		if l := cannReason(e); l != "" {
 			d.Headline = l

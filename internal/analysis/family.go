@@ -176,7 +176,9 @@ func messageFamily(m string) string {
 		return FamilyParse
 	case strings.Contains(m, "client error '4"), strings.Contains(m, "server error '5"), strings.Contains(m, "error status 5"),
 		strings.Contains(m, " client error: "), strings.Contains(m, " server error: "),
-		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"):
+		strings.Contains(m, "status code 5"), strings.Contains(m, "status code 4"), statusCodeMessage(m),
+		strings.Contains(m, "internal server error"), strings.Contains(m, "bad gateway"),
+		strings.Contains(m, "service unavailable"), strings.Contains(m, "gateway timeout"):
 		return FamilyHTTP
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
@@ -198,7 +200,10 @@ func messageFamily(m string) string {
 		// map or offload option it does not handle.
 		return FamilyBug
 	case strings.Contains(m, "object has no attribute '"), strings.Contains(m, "object is not subscriptable"),
-		strings.Contains(m, "object is not callable"), strings.Contains(m, "object is not iterable"):
+		strings.Contains(m, "object is not callable"), strings.Contains(m, "object is not iterable"),
+		strings.Contains(m, "index out of range"), strings.Contains(m, "cannot unpack non-iterable"),
+		strings.Contains(m, "values to unpack"), strings.Contains(m, "referenced before assignment"),
+		strings.Contains(m, "unsupported operand type"):
 		// An AttributeError's or TypeError's words, re-raised inside
 		// another exception's message: the code met an object it did
 		// not expect.
@@ -210,6 +215,28 @@ func messageFamily(m string) string {
 		return FamilyBug
 	}
 	return ""
+}
+
+// statusCodeMessage reports whether m, lower-cased, names an HTTP error
+// status after its label in a client's words: "status code: [404]",
+// "status_code=503", "status: 500", "http status 502".
+func statusCodeMessage(m string) bool {
+	for _, label := range [...]string{"status code", "status_code", "status:", "http status"} {
+		for rest := m; ; {
+			i := strings.Index(rest, label)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(label):]
+			r := strings.TrimLeft(rest, " :=[(\"'")
+			if len(rest)-len(r) > 4 || len(r) < 3 || r[0] != '4' && r[0] != '5' || !isDigitByte(r[1]) || !isDigitByte(r[2]) ||
+				len(r) > 3 && isDigitByte(r[3]) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // refineFamily narrows a family a message says into the one its words

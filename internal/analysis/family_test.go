@@ -28,6 +28,20 @@ func TestFamilyOf(t *testing.T) {
 		{"ValueError", "Invalid JSON in --json-model-override-args", analysis.FamilyParse},
 		{"pandas.errors.ParserError", "Error tokenizing data", ""}, // not yaml's
 		{"ValueError", "the response was expecting values", ""},    // not json's wording at the start
+		// A client's words for the status a server answered, with its
+		// label or its reason phrase; a success, or a number that is no
+		// status, is none.
+		{"", "Unexpected status code: [404], response body: <!DOCTYPE html>", analysis.FamilyHTTP},
+		{"", "request failed, status_code=503", analysis.FamilyHTTP},
+		{"", "Failed to register worker: (500, 'Unknown', 'Internal Server Error')", analysis.FamilyHTTP},
+		{"RuntimeError", "upstream answered 502 Bad Gateway", analysis.FamilyHTTP},
+		{"", "request done, status code: 200", ""},
+		{"", "status: 4096 tokens cached", ""},
+		// Python's own words for a code error, inside another message.
+		{"", "Stage 0 error on request 0_3846ea5f: list index out of range", analysis.FamilyBug},
+		{"RuntimeError", "worker failed: cannot unpack non-iterable NoneType object", analysis.FamilyBug},
+		{"", "scheduler step failed: not enough values to unpack (expected 3, got 2)", analysis.FamilyBug},
+		{"", "local variable 'out' referenced before assignment", analysis.FamilyBug},
 		// A client's transcript of a failed response (curl -v, curl -i).
 		{"", "< HTTP/1.1 400 Bad Request", analysis.FamilyHTTP},
 		{"", "HTTP/2 503", analysis.FamilyHTTP},

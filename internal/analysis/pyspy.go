@@ -149,6 +149,9 @@ func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool 
 
 // streamDecided is analyzeStream once AnalyzeInto said ok of e.
 func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bool) bool {
+	if ok {
+		a.markNotice(d, e)
+	}
 	if st == nil {
 		return ok
 	}

@@ -62,14 +62,17 @@ func CodeError(typ, repo, class string) bool {
 	return repo == "" && class == "" || repo == languageRepo && lastDotted(class) == lastDotted(typ)
 }
 
+// remedyHit reports whether h is the hit of a wrapper that names its
+// remedy.
 func remedyHit(h *matcher.Hit) bool {
 	return RemedyWrapper(h.Record.Role, h.Record.HandlingStrategy, len(h.Record.Solutions))
 }
 
 // remedyOver returns the index in s.hits of the wrapper that leads over
-// the code error exc it quotes, -1 when none does: the best winning
+// the code error exc it quotes, -1 when none does: the best ranked
 // wrapper hit that names its remedy (RemedyWrapper) and begins on or
-// before exc's line. cause is the hit that read exc, nil when none did.
+// before exc's line, on it when the wrapper's line quotes the error
+// itself. cause is the hit that read exc, nil when none did.
 func (s *selection) remedyOver(e *entry.Entry, exc *entry.Exception, cause *matcher.Hit) int {
 	if exc == nil || exc.Type == "" {
 		return -1

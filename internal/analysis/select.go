@@ -285,8 +285,44 @@ func UnloadedLibrary(lib, use string) bool {
 	if len(use) > maxLibraryScan {
 		use = use[:maxLibraryScan]
 	}
-	return strings.Contains(use, "ImportError: ") || strings.Contains(use, "ModuleNotFoundError: ") ||
-		MessageFamily(use) == FamilyImport
+	if strings.Contains(use, "ImportError: ") || strings.Contains(use, "ModuleNotFoundError: ") ||
+		MessageFamily(use) == FamilyImport {
+		return true
+	}
+	// A package's loader that gave up on its native library is explained
+	// by a library the system lacks ("libnuma.so.1: cannot open shared
+	// object file"); a symbol its build does not find is the package's own
+	// build against another torch, which the loader's record names.
+	if len(lib) > maxLibraryScan {
+		lib = lib[:maxLibraryScan]
+	}
+	return loaderGaveUp(use) && strings.Contains(strings.ToLower(lib), "cannot open shared object file")
+}
+
+// LoaderGaveUpOnBuild reports whether the line use is a package's loader
+// that gave up on its native library (loaderGaveUp) and the line lib says
+// a build of it misses a symbol ("common_ops.abi3.so: undefined symbol:
+// _ZNK3c10..."): one event, the build made against another torch, which
+// the loader's record names as the same entry's lines read it. Only the
+// first maxLibraryScan bytes of each are read.
+func LoaderGaveUpOnBuild(lib, use string) bool {
+	if len(lib) > maxLibraryScan {
+		lib = lib[:maxLibraryScan]
+	}
+	if len(use) > maxLibraryScan {
+		use = use[:maxLibraryScan]
+	}
+	return strings.Contains(strings.ToLower(lib), "undefined symbol: ") && loaderGaveUp(use)
+}
+
+// loaderGaveUp reports whether use is a package's summary that it could
+// load none of the builds of its native library it tried ("[sgl_kernel]
+// CRITICAL: Could not load any common_ops library!", "Failed to load the
+// native library"): the loader's error before it says why.
+func loaderGaveUp(use string) bool {
+	u := strings.ToLower(use)
+	return (strings.Contains(u, "could not load") || strings.Contains(u, "failed to load") || strings.Contains(u, "unable to load")) &&
+		strings.Contains(u, "librar")
 }
 
 // SharedLibraryUnloaded reports whether text says the dynamic loader did

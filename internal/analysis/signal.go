@@ -61,7 +61,12 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message))) {
+	if e.Level == "" && (crashBanner(FirstLine(e.Message)) || crashBanner(lastLine(e.Text))) {
+		// A crash handler's announcement of the fatal signal it
+		// caught (crashbanner.go).
+		return SignalNative, patterns.SeverityCritical
+	}
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || libraryErrorLine(FirstLine(e.Message))) {
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" {
@@ -124,8 +129,10 @@ func quiet(e *entry.Entry) bool {
 			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', ' ', 0xC3: // 0xC3: "×"'s first byte
 				return false
 			}
-			// entry.FailureSummary's status at the end of a sentence.
-			return !entry.StatusEnd(FirstLine(m))
+			// entry.FailureSummary's status at the end of a sentence,
+			// a library's own error line (libraryErrorLine).
+			l := FirstLine(m)
+			return !entry.StatusEnd(l) && !libraryError(l) && !crashBannerStart(l) && !crashBannerStart(lastLine(e.Text))
 		}
 		return true
 	case "INFO", "DEBUG":

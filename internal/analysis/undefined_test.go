@@ -32,3 +32,22 @@ func TestUndefinedAfterImport(t *testing.T) {
 		}
 	}
 }
+
+// A package's loader that gave up on its native library is explained by a
+// library the system lacks, not by a symbol its own build misses.
+func TestUnloadedLibraryExplainsALoaderThatGaveUp(t *testing.T) {
+	for _, c := range []struct {
+		lib, use string
+		want     bool
+	}{
+		{"ImportError: libnuma.so.1: cannot open shared object file", "[sgl_kernel] CRITICAL: Could not load any common_ops library!", true},
+		{"OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory", "ERROR: Failed to load the fused kernels library for this GPU", true},
+		{"OSError: libcublasLt.so.12: cannot open shared object file", "Unable to load the quantization kernels library", true},
+		{"ImportError: /x/sgl_kernel/common_ops.abi3.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_", "[sgl_kernel] CRITICAL: Could not load any common_ops library!", false},
+		{"ImportError: libnuma.so.1: cannot open shared object file", "Failed to load the model weights", false},
+	} {
+		if got := analysis.UnloadedLibrary(c.lib, c.use); got != c.want {
+			t.Errorf("UnloadedLibrary(%q, %q) = %v, want %v", c.lib, c.use, got, c.want)
+		}
+	}
+}

@@ -176,6 +176,7 @@ type Assembler struct {
 	spacing spacing      // whether a paste put a blank line after every line
 	lead    indentLead   // whether a paste indented every line
 	width   wrapWidth    // the width a terminal hard-wrapped the stream at
+	pad     rowPad       // the width a terminal padded the stream's rows to
 	columns columnFiller // a copied console's column lines
 	rich    richLayout   // a column console's layout (richlayout.go)
 	seconds secondCache  // the second the last header began with
@@ -407,6 +408,12 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 // Line) passes it without copying its 88 bytes twice on every line.
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
+	if t := a.pad.trim(l.Text); len(t) != len(l.Text) {
+		// A padded row's padding is no part of the line (padrows.go).
+		trimmed := *l
+		trimmed.Text = t
+		l = &trimmed
+	}
 	text, cut := l.Text, 0
 	if len(text) > a.opt.MaxLineBytes && a.opt.Redact != nil {
 		// A fresh string when it changed; it may fit the bound now.

@@ -30,7 +30,9 @@ func mayEmbedException(s string) bool {
 //     with more in front (ValueError, torch.OutOfMemoryError; not "Error"
 //     or "Timeout" alone);
 //   - a colon and a space, or a full-width colon, follow it directly, and a
-//     message follows them;
+//     message follows them; or the type is the start of the exception's
+//     repr, its message quoted in parentheses ("TypeError(\"...\")"), which
+//     may also stand after a word of prose;
 //   - no level word below ERROR stands in front of it (a record that names
 //     an exception it handled).
 //
@@ -39,7 +41,13 @@ func mayEmbedException(s string) bool {
 // the line are not part of the message.
 func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 	for i := 1; i < len(s); i++ {
-		if c := s[i]; !(isUpper(c) || c >= 'a' && c <= 'z') || !embedBoundary(s, i) {
+		if c := s[i]; !(isUpper(c) || c >= 'a' && c <= 'z') {
+			continue
+		}
+		// After a word of prose, only an exception's repr, which no
+		// prose writes ("the worker raised RuntimeError('...')").
+		boundary := embedBoundary(s, i)
+		if !boundary && s[i-1] != ' ' {
 			continue
 		}
 		typ, rest, ok := embeddedType(s[i:])
@@ -48,10 +56,34 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 		}
 		var m string
 		switch {
-		case strings.HasPrefix(rest, ": "):
+		case boundary && strings.HasPrefix(rest, ": "):
 			m = rest[2:]
-		case strings.HasPrefix(rest, fullwidthColon):
+		case boundary && strings.HasPrefix(rest, fullwidthColon):
 			m = rest[len(fullwidthColon):]
+		case len(rest) > 2 && rest[0] == '(' && (rest[1] == '"' || rest[1] == '\''):
+			// The exception's repr, its message quoted in its
+			// parentheses: what another program's error text holds
+			// of a Python error it caught (pyo3's "PyErr { type: ...,
+			// value: TypeError(\"...\"), traceback: None }", a
+			// logger's "raised ValueError('x')").
+			if m = reprMessage(rest[1:]); m == "" {
+				continue
+			}
+			// A repr after an equals sign, or in a bare tuple's
+			// parenthesis, is a value inside another report: asyncio's
+			// future ("exception=KeyError('x')"), which the analysis
+			// reads with its traceback, or a client's retry notice
+			// quoting the error it retries after ("'(ReadTimeoutError(
+			// \"...\"), ...)' thrown while requesting ..."). One in the
+			// parenthesis of a wrapping exception's own repr
+			// ("RayTaskError(KeyError('x'))") is the error it wraps.
+			if p := s[i-1]; p == '=' || p == '(' && (i < 2 || !isWordByte(s[i-2])) {
+				continue
+			}
+			if quietLevelIn(s[:i]) {
+				return "", "", false
+			}
+			return typ, m, true
 		default:
 			continue
 		}
@@ -191,4 +223,24 @@ func embeddedType(s string) (typ, rest string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// reprMessage returns the message of an exception's repr after its
+// opening parenthesis: a string in the quote s opens with, closed by the
+// same quote and the parenthesis, with more arguments after a comma
+// allowed ("('x', 3)"); "" when s holds no such string.
+func reprMessage(s string) string {
+	q := s[0]
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case q:
+			if i+1 < len(s) && (s[i+1] == ')' || s[i+1] == ',') {
+				return strings.TrimSpace(s[1:i])
+			}
+			return ""
+		}
+	}
+	return ""
 }

@@ -101,3 +101,33 @@ func FuzzParseEmbeddedException(f *testing.F) {
 		}
 	})
 }
+
+// TestEmbeddedRepr: a Python exception's repr inside another program's
+// error text (pyo3's PyErr, a logger that names what a call raised, Ray's
+// task error) reads as that exception; a repr without a quoted message,
+// or behind a quiet level, does not.
+func TestEmbeddedRepr(t *testing.T) {
+	for _, tt := range []struct{ in, typ, msg string }{
+		{`"TypeError("TokenizedGenerateReqInput.__init__() missing 1 required positional argument: 'stream'"), traceback: None }note: run with ` + "`RUST_BACKTRACE=1`",
+			"TypeError", "TokenizedGenerateReqInput.__init__() missing 1 required positional argument: 'stream'"},
+		{`Err(PyErr { type: <class 'ValueError'>, value: ValueError('max_tokens must be at least 1, got 0'), traceback: None })`,
+			"ValueError", "max_tokens must be at least 1, got 0"},
+		{`the worker raised RuntimeError('CUDA error: an illegal memory access was encountered', 700)`,
+			"RuntimeError", "CUDA error: an illegal memory access was encountered"},
+		{`ray.exceptions.RayTaskError(KeyError("'model.layers.0.weight'"))`, "KeyError", "'model.layers.0.weight'"},
+	} {
+		typ, msg, ok := parseEmbeddedException(tt.in)
+		if !ok || typ != tt.typ || msg != tt.msg {
+			t.Errorf("%q: %q %q %v, want %q %q", tt.in, typ, msg, ok, tt.typ, tt.msg)
+		}
+	}
+	for _, in := range []string{
+		`handled ValueError(code) and went on`,
+		`INFO retrying after ValueError('x')`,
+		`the ValueError("unterminated`,
+	} {
+		if typ, msg, ok := parseEmbeddedException(in); ok {
+			t.Errorf("%q read as %s: %s", in, typ, msg)
+		}
+	}
+}

@@ -227,6 +227,12 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 		if c.n != n || string(c.shape[:n]) != string(shape) {
 			continue
 		}
+		if pl.has(shape) {
+			// Learned since it was seen (a failure line behind it
+			// taught it, adopt): the first line was read without it.
+			pl.removeCandidate(i)
+			return false, 0, 0
+		}
 		if line-c.line <= evidenceWindow && (c.strong || strength == evidenceStrong) ||
 			c.family && strength == evidenceFamily && c.line == line-1 {
 			if f := familyPrefixLen(s); f > 0 && f < plen {
@@ -351,6 +357,16 @@ func (pl *prefixLearner) adopt(p string) {
 	if n := shapeOf(pl.scratch[:0], p); n > 0 {
 		pl.learn(pl.scratch[:n])
 	}
+}
+
+// has reports whether shape is learned.
+func (pl *prefixLearner) has(shape []byte) bool {
+	for i := 0; i < pl.nShapes; i++ {
+		if string(pl.shapes[i]) == string(shape) {
+			return true
+		}
+	}
+	return false
 }
 
 // learn keeps a copy of shape, forgetting the oldest when full.

@@ -492,3 +492,21 @@ func TestStartsRecordIsSGLangRecord(t *testing.T) {
 		t.Error("an empty cache starts a record")
 	}
 }
+
+// TestAdoptedPrefixNotTakenTwice: a failure line behind a viewer's time
+// column teaches the column (adopt); when the lines after it bring a time
+// column of their own behind it (loguru's, a relayed program's), the
+// first line, read without the column already, keeps its exception whole.
+func TestAdoptedPrefixNotTakenTwice(t *testing.T) {
+	const col = "2025-11-06 02:10:00.702 | "
+	exc := "mineru_vl_utils.vlm_client.base_client.ServerError: Failed to connect to server http://19.135.189.2:30000."
+	for _, next := range []string{
+		"2025-11-18 03:31:54.233 | WARNING  | mineru.utils.pdf_page_id:get_end_page_id:8 - end_page_id is out of range",
+		"2025-11-18 03:31:54.379 | started the predictor",
+	} {
+		es := assemble(t, Options{}, col+exc+"\n"+col+next+"\n"+col+next)
+		if len(es) == 0 || es[0].Traceback == nil || es[0].Traceback.Outermost().Type != "mineru_vl_utils.vlm_client.base_client.ServerError" {
+			t.Errorf("before %q: first entry %+v, want the ServerError whole", next, es)
+		}
+	}
+}

@@ -94,7 +94,13 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	rest, lead := next, false
 	if next[0] == ' ' {
 		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
-			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) {
+			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
+				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./")) {
+			// (A colon after a path or a dotted name, and one lower-case
+			// word after the space: the cut fell before the space that
+			// goes on with the message, "...libtriton_tensorrtllm.so:"
+			// and " undefined symbol: ..."; an indented block a colon
+			// announces opens with two spaces or more.)
 			// (An operator ends prev inside the inline code prev
 			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
 			return false
@@ -253,7 +259,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
-		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) {
+		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) &&
+		!strings.ContainsAny(w, "'\"") {
+		// (A quote in the word makes it a quoted key, "sage':", never
+		// a writer's name.)
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -1470,4 +1479,10 @@ func isStatusRest(prev, next string) bool {
 		}
 	}
 	return code != ""
+}
+
+// tok0 returns the last token of s, its spaces on the right included in
+// none: what a cut before a space leaves at the end of a line.
+func tok0(s string) string {
+	return s[strings.LastIndexByte(s, ' ')+1:]
 }

@@ -21,6 +21,14 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a word", long[:80], long[80:], true},
 		// A one-line JSON object cut inside its members: an OpenAI-style
 		// error body, vLLM's, a JSON log record's fields.
+		// A cut before the space after a library's path and its colon:
+		// Triton's backend loader, the dynamic linker.
+		{"after a library's colon, Triton", "UNAVAILABLE: Not found: unable to load shared library: /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so:", " undefined symbol: _ZNK12tensorrt_llm8executor8Response11getErrorMsgB5cxx11Ev", true},
+		{"after a library's colon, ld.so", "python3: error while loading shared libraries: /usr/local/lib/python3.10/dist-packages/torch/lib/libcudart.so.12:", " cannot open shared object file: No such file or directory", true},
+		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
+		// A dict's key cut inside it: its quote and colon are no
+		// writer's name.
+		{"inside a quoted key", "2025-03-06 05:11:35,638 - evalscope - ERROR - Request: {'model': 'sg-r1', 'stream': True, 'stream_options': {'include_u", "sage': True}} failed, state_code: None, data: ", true},
 		{"JSON body, inside a key", `{"object":"error","message":"Internal server error: list index out of range","type":"InternalServerError","param":null,"`, `code":500}`, true},
 		{"JSON body, inside a value", `{"error":{"message":"The model qwen3-coder does not exist.","type":"NotFoundError","param":"mo`, `del","code":404}}`, true},
 		{"JSON log record, after a comma", `{"timestamp":"2026-05-01T10:00:00Z","level":"ERROR","logger":"sglang.srt.managers.scheduler","msg":"x",`, `"pid":7,"rank":3}`, true},

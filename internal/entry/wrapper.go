@@ -17,7 +17,7 @@ const maxWrapperPasses = 8
 // timestamps, docker-compose services, Ray actors, torchrun ranks, kubectl
 // --prefix, syslog and journald, bracketed CI times, Markdown quotes, a
 // parallel shell's host label, pm2's process column, multilog's and
-// s6-log's TAI64N label, a code span opened
+// s6-log's TAI64N label, a GitHub Actions runner's "##[error]", a code span opened
 // before a line (and closed at its end or before an ellipsis, behind a
 // list item's marker too), Docker BuildKit's step and time), then
 // the Ray dedup suffix and a trailing CR (or the "^M" a pager shows for
@@ -36,10 +36,6 @@ func wrapperSpan(s string) (base string, start, end int) {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
-	if strings.IndexByte(s, '&') >= 0 {
-		// A page's character references (htmlent.go).
-		s = unescapeHTML(s)
-	}
 	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
 	// almost no line holds a CR.
 	if strings.IndexByte(s, '\r') >= 0 {
@@ -50,6 +46,18 @@ func wrapperSpan(s string) (base string, start, end int) {
 		}
 	}
 	if !isSGLangStart(s) { // most lines: wrapperPrefixesLen's own first test, without the call
+		// What a page made of a paste: its character references
+		// (htmlent.go) and its links of address-like tokens
+		// (autolink.go). A line that opens as sglang's records do is
+		// not searched: a page escapes or links a paste's other lines
+		// too (its tracebacks, its native lines), and the routine line
+		// pays for no search.
+		if strings.IndexByte(s, '&') >= 0 {
+			s = unescapeHTML(s)
+		}
+		if strings.Contains(s, "](") {
+			s = unlinkAutolinks(s)
+		}
 		if k, _ := nextSpelledCSI(s, 0); k >= 0 {
 			// A colour code whose ESC a shipper or a paste spelled
 			// out ("#033[2m", "\x1b[0m", "^[[36m"; escapes.go). A
@@ -82,7 +90,8 @@ func wrapperSpan(s string) (base string, start, end int) {
 }
 
 // paddedSpan finds a code span around a whole line that opens with a
-// backtick or ends with one ("`` `E0326 ...`... ``"): CommonMark strips
+// backtick or ends with one (two backticks and a space, then the line
+// "`E0326 ...`...", then a space and two backticks): CommonMark strips
 // one space inside each end of a span, so a writer quoting such a line
 // pads it, inside two backticks. It returns where the quoted text starts
 // and where it ends, the fence, its padding and a tail of punctuation
@@ -280,6 +289,9 @@ func wrapperPrefixLen(s string) int {
 	case c == '<':
 		return syslogPRILen(s)
 	case c == '#':
+		if n := actionsCommandLen(s); n > 0 {
+			return n
+		}
 		return buildKitStepLen(s)
 	case c == '@':
 		return tai64nLen(s)
@@ -438,6 +450,31 @@ func buildKitStepLen(s string) int {
 		return 0
 	}
 	return k + 1
+}
+
+// actionsCommands are the commands a GitHub Actions runner writes into a
+// job's log in front of a line ("##[error]", "##[group]"), from the
+// workflow commands a step printed ("::error::msg") or its own.
+var actionsCommands = [...]string{"error", "warning", "notice", "debug", "group", "endgroup", "section", "command"}
+
+// actionsCommandLen matches a GitHub Actions runner's command in front of
+// a line, "##[error]" and the others of actionsCommands: the annotation
+// is the CI system's, the line after it the step's own, read as the step
+// printed it.
+func actionsCommandLen(s string) int {
+	if len(s) < len("##[x]") || s[1] != '#' || s[2] != '[' {
+		return 0
+	}
+	name, _, ok := strings.Cut(s[3:], "]")
+	if !ok {
+		return 0
+	}
+	for _, c := range actionsCommands {
+		if name == c {
+			return len("##[") + len(name) + len("]")
+		}
+	}
+	return 0
 }
 
 // tai64nLen matches the TAI64N label daemontools' multilog and s6-log put

@@ -39,8 +39,14 @@
 // a failure (restate.go), a client's echo of the server's error body
 // after the server's own line of it (echo.go) and a program's
 // UnboundLocalError after the failure it caught and went on from
-// (swallowed.go); the incident
-// takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
+// (swallowed.go), the sticky errors of a device that faulted after the
+// first report of the fault (fault.go), the code error that names what a
+// failed import should have defined (imported.go), and a caller's cut
+// traceback after the consequence line it re-raises (fold.go); a wrapper
+// that names its component's remedy leads the code error it quotes
+// (remedy.go), and an error a notice says the program went on after is
+// held for a failure that follows it and dropped alone (grouper.go); the
+// incident takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
 // collective failure a process reports after its interconnect failed

@@ -13,10 +13,11 @@ import (
 // error: an illegal memory access was encountered", torch's
 // AcceleratorError, an ECC error's sticky status. The later errors say
 // only that the context is gone; they are the same fault. So a classified
-// device crash printed after another one of a different record, in the
-// same source, within its burst and within a few lines of it
-// (borrowedGap), is listed in the earlier one's incident, which leads and
-// takes its exception. Two faults far apart in a source, or of two
+// device crash printed after another device failure of a different
+// record (any cause a record tags for the device: a crash, the runtime's
+// queue abort, a kernel the device could not run), in the same source,
+// within its burst and within a few lines of it (borrowedGap), is listed
+// in the earlier one's incident, which leads and takes its exception. Two faults far apart in a source, or of two
 // sources, stay apart; so do an out of memory (the device is alive), a
 // kernel's assertion (the data was wrong, not the device) and a network
 // failure, which the other rules order.
@@ -32,14 +33,29 @@ var (
 // above): a cause tagged for a device and a crash or a hardware fault, not
 // for an allocation failure, an assertion or the network.
 func deviceCrash(r *sinks.Record) bool {
+	device, fault := deviceTagged(r)
+	return device && fault
+}
+
+// deviceFailure reports whether r is the record of a failure of a device
+// that a crash after it may report again: a cause tagged for a device, not
+// for an allocation failure, an assertion or the network.
+func deviceFailure(r *sinks.Record) bool {
+	device, _ := deviceTagged(r)
+	return device
+}
+
+// deviceTagged reports whether r, an informed cause not tagged for an
+// allocation failure, an assertion or the network, is tagged for a device,
+// and whether for a crash or a hardware fault of it.
+func deviceTagged(r *sinks.Record) (device, fault bool) {
 	if r.ID == "" || r.Role != string(patterns.RoleCause) || len(r.Solutions) == 0 {
-		return false
+		return false, false
 	}
-	device, fault := false, false
 	for _, t := range r.Tags {
 		switch t {
 		case "oom", "assert", "network":
-			return false
+			return false, false
 		}
 		for _, d := range deviceTags {
 			device = device || t == d
@@ -48,13 +64,13 @@ func deviceCrash(r *sinks.Record) bool {
 			fault = fault || t == f
 		}
 	}
-	return device && fault
+	return device, fault
 }
 
-// faultBefore returns the incident of the device crash that the classified
-// device crash o, of the burst b, reports again, or nil (see above): the
-// earliest of its source and burst, of another record, that ended at most
-// borrowedGap bytes before o began.
+// faultBefore returns the incident of the device failure that the
+// classified device crash o, of the burst b, reports again, or nil (see
+// above): the earliest of its source and burst, of another record, that
+// ended at most borrowedGap bytes before o began.
 func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 	if b.source == "" || !deviceCrash(&o.Alert.Record) {
 		return nil
@@ -62,7 +78,7 @@ func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 	var best *group
 	for _, m := range g.sourceCauses(sourceKey{b.scope, b.source}) {
 		c := m.gr
-		if c.Alert.Record.ID == o.Alert.Record.ID || !deviceCrash(&c.Alert.Record) || c.End > b.off ||
+		if c.Alert.Record.ID == o.Alert.Record.ID || !deviceFailure(&c.Alert.Record) || c.End > b.off ||
 			b.off-c.End > borrowedGap || !g.inBurst(c, b) {
 			continue
 		}

@@ -716,6 +716,9 @@ func (g *Grouper) incidentOf(o *Occurrence) (*group, bool) {
 func (gr *group) add(o *Occurrence, now time.Time) {
 	a := &gr.Alert
 	a.Count++
+	// The same record read later on a line that is no notice is a
+	// failure in its own right: the incident is no longer tolerated.
+	gr.Tolerated = gr.Tolerated && o.Tolerated
 	if o.Time.After(a.LastTime) {
 		a.LastTime = o.Time
 	}

@@ -61,6 +61,21 @@ func unloaded(a, b *group) bool {
 	return analysis.UnloadedLibrary(exceptionText(b), exceptionText(a))
 }
 
+// A build that misses a symbol, and its loader giving up. A package
+// whose native library was built against another torch prints the
+// loader's error ("common_ops.abi3.so: undefined symbol: _ZNK3c10...")
+// and then its own summary ("[sgl_kernel] CRITICAL: Could not load any
+// common_ops library!"), each read by a record of its own. They are one
+// event: within one burst of one source the symbol's line is context of
+// the loader's summary, which leads as it does when both are one entry.
+
+// builtAgainst reports whether the classified cause a is the missing
+// symbol of a build that the classified cause b, its loader, gave up on
+// (analysis.LoaderGaveUpOnBuild).
+func builtAgainst(a, b *group) bool {
+	return classifiedCause(a) && classifiedCause(b) && analysis.LoaderGaveUpOnBuild(exceptionText(a), exceptionText(b))
+}
+
 // One resource exhausted, several records. When a server runs out of a
 // resource, every rank and every allocator that meets it says so in its
 // own words, and each wording matches a record of its own: TP0's
@@ -136,7 +151,8 @@ func (g *Grouper) foldRestatements(ids []string, now time.Time, all bool) {
 		b := burstOf(a)
 		for _, m := range g.sourceCauses(causeKey(a)) {
 			c := m.gr
-			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) && !namedExhaustion(a, c) {
+			if m.id == id || !c.Settling || !g.inBurst(c, b) || !restates(a, c) && !unloaded(a, c) && !sameExhaustion(a, c) && !namedExhaustion(a, c) &&
+				!builtAgainst(a, c) {
 				continue
 			}
 			if by == nil || leads(c, by) {

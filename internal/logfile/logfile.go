@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -41,8 +43,25 @@ type Reader struct {
 	io.Reader
 	// Encoding says how the bytes held the text.
 	Encoding Encoding
-	close    func()
+	// Charset says how the (decompressed) bytes encode the text: UTF8
+	// (ASCII too), or UTF-16 told by its byte order mark, which the
+	// reader turns into UTF-8.
+	Charset Charset
+	close   func()
 }
+
+// Charset is how a log's (decompressed) bytes encode its characters.
+type Charset string
+
+// Charsets Open reads. A Windows tool writes UTF-16 with a byte order mark:
+// PowerShell 5's ">" and Out-File, a .NET program's default, Notepad's
+// "Unicode". A UTF-8 byte order mark (Notepad's "UTF-8 with BOM") is
+// dropped.
+const (
+	UTF8    Charset = "utf-8"
+	UTF16LE Charset = "utf-16le"
+	UTF16BE Charset = "utf-16be"
+)
 
 // Close releases what decompression holds; the underlying reader is the
 // caller's to close.
@@ -67,7 +86,7 @@ func Open(r io.Reader) (*Reader, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	out := &Reader{Reader: br, Encoding: Plain}
+	out := &Reader{Reader: br, Encoding: Plain, Charset: UTF8}
 	format, known := magic.Of(head)
 	switch {
 	case format.Name == "gzip":
@@ -85,6 +104,10 @@ func Open(r io.Reader) (*Reader, error) {
 		out.Reader, out.Encoding, out.close = &named{r: zr, what: "zstd"}, Zstd, zr.Close
 	case known:
 		return nil, fmt.Errorf("%w: %s (logmatch reads plain text, gzip and zstd)", ErrNotText, format.What)
+	}
+	if err := out.decodeCharset(); err != nil {
+		out.Close()
+		return nil, err
 	}
 	text := bufio.NewReaderSize(out.Reader, sniffBytes)
 	start, err := text.Peek(sniffBytes)
@@ -155,4 +178,105 @@ func (l *LazyReader) Close() error {
 		return l.r.Close()
 	}
 	return nil
+}
+
+// decodeCharset reads the byte order mark at the start of r's text, if
+// any: UTF-16's makes r read the text as UTF-8, a UTF-8 one is dropped.
+func (r *Reader) decodeCharset() error {
+	br, ok := r.Reader.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r.Reader)
+		r.Reader = br
+	}
+	head, err := br.Peek(3)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	err = nil
+	switch {
+	case bytes.HasPrefix(head, []byte{0xef, 0xbb, 0xbf}):
+		_, err = br.Discard(3)
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}):
+		_, err = br.Discard(2)
+		r.Reader, r.Charset = &utf16Reader{r: br, little: true}, UTF16LE
+	case bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		_, err = br.Discard(2)
+		r.Reader, r.Charset = &utf16Reader{r: br}, UTF16BE
+	}
+	return err
+}
+
+// utf16Reader turns UTF-16 into UTF-8 as it reads; an unpaired surrogate
+// or a last odd byte becomes U+FFFD. Its state is one code unit and the
+// bytes of one character not yet handed out.
+type utf16Reader struct {
+	r      *bufio.Reader
+	little bool
+	high   rune    // a high surrogate waiting for its pair, or 0
+	out    [8]byte // encoded bytes not yet handed out
+	n, at  int
+	err    error
+}
+
+func (u *utf16Reader) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) {
+		if u.at < u.n {
+			c := copy(p[k:], u.out[u.at:u.n])
+			k += c
+			u.at += c
+			continue
+		}
+		if u.err != nil {
+			break
+		}
+		u.n, u.at = 0, 0
+		var unit [2]byte
+		m, err := io.ReadFull(u.r, unit[:])
+		if err != nil {
+			u.err = err
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				u.err = io.EOF
+			}
+			if u.high != 0 || m == 1 {
+				u.n = utf8.EncodeRune(u.out[:], utf8.RuneError)
+				u.high = 0
+			}
+			continue
+		}
+		v := rune(unit[0])<<8 | rune(unit[1])
+		if u.little {
+			v = rune(unit[1])<<8 | rune(unit[0])
+		}
+		switch {
+		case u.high != 0 && v >= 0xdc00 && v < 0xe000:
+			u.n = utf8.EncodeRune(u.out[:], utf16.DecodeRune(u.high, v))
+			u.high = 0
+		case u.high != 0:
+			u.n = utf8.EncodeRune(u.out[:], utf8.RuneError)
+			u.high = 0
+			if v >= 0xd800 && v < 0xdc00 {
+				u.high = v
+			} else {
+				u.n += utf8.EncodeRune(u.out[u.n:], unitRune(v))
+			}
+		case v >= 0xd800 && v < 0xdc00:
+			u.high = v
+		default:
+			u.n = utf8.EncodeRune(u.out[:], unitRune(v))
+		}
+	}
+	if k == 0 && u.err != nil {
+		return 0, u.err
+	}
+	return k, nil
+}
+
+// unitRune is the character of one UTF-16 code unit outside a surrogate
+// pair: a low surrogate alone is U+FFFD.
+func unitRune(v rune) rune {
+	if v >= 0xdc00 && v < 0xe000 {
+		return utf8.RuneError
+	}
+	return v
 }

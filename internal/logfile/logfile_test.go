@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -220,3 +221,58 @@ type countReads struct {
 }
 
 func (c *countReads) Read(p []byte) (int, error) { c.n++; return c.r.Read(p) }
+
+// TestOpenReadsUTF16: a log a Windows tool wrote in UTF-16 with its byte
+// order mark (PowerShell 5's redirect, a .NET program, Notepad's
+// "Unicode"), either byte order, reads as UTF-8, characters outside the
+// basic plane too; a UTF-8 byte order mark is dropped; a broken pair or
+// a last odd byte reads as U+FFFD.
+func TestOpenReadsUTF16(t *testing.T) {
+	const text = "[2025-11-06 02:10:00] Traceback (most recent call last):\r\nRuntimeError: CUDA error: out of memory \U0001F525 – 显存不足\r\n"
+	enc := func(little bool, s string) []byte {
+		out := []byte{0xfe, 0xff}
+		if little {
+			out = []byte{0xff, 0xfe}
+		}
+		for _, u := range utf16.Encode([]rune(s)) {
+			if little {
+				out = append(out, byte(u), byte(u>>8))
+			} else {
+				out = append(out, byte(u>>8), byte(u))
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		in      []byte
+		want    string
+		charset Charset
+	}{
+		{"utf-16le", enc(true, text), text, UTF16LE},
+		{"utf-16be", enc(false, text), text, UTF16BE},
+		{"utf-8 with a byte order mark", append([]byte{0xef, 0xbb, 0xbf}, text...), text, UTF8},
+		{"a high surrogate alone, then an odd byte", append(enc(true, "a"), 0x3d, 0xd8, 0x62, 0x00, 0x63), "a\uFFFDb\uFFFD", UTF16LE},
+	} {
+		r, err := Open(bytes.NewReader(c.in))
+		if err != nil {
+			t.Errorf("%s: Open: %v", c.name, err)
+			continue
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != c.want || r.Charset != c.charset {
+			t.Errorf("%s: %q (%s, %v), want %q (%s)", c.name, got, r.Charset, err, c.want, c.charset)
+		}
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(enc(true, text))
+	w.Close()
+	r, err := Open(&gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(r); string(got) != text || r.Encoding != Gzip || r.Charset != UTF16LE {
+		t.Errorf("gzip of UTF-16: %q (%s, %s)", got, r.Encoding, r.Charset)
+	}
+}

@@ -70,12 +70,9 @@ var knownGenericAdvice = map[string]string{
 	"1040-tgi-shard-waiting-then-stderr-traceback-blank-lines.log": "held out: tgi-shard-complete-stderr carries only generic advice when the shard's own exception is cut off",
 	// dev-13: measured before any change made for the batch.
 	// dev-14: measured before any change made for the batch.
-	"1257-ome-model-agent-fatal-shape-mapping.log":          "the OME model agent's zap FATAL line 'Failed to initialize components: ...' leads unclassified with no phase or component to advise from",
-	"1258-vllm-omni-stage-error-list-index-blank-lines.log": "vLLM-Omni's 'Stage 0 error on request ...: list index out of range' line leads unclassified with no type, phase or component to advise from",
+	"1257-ome-model-agent-fatal-shape-mapping.log": "the OME model agent's zap FATAL line 'Failed to initialize components: ...' leads unclassified with no phase or component to advise from",
 	// Held out (heldout-17): measured, not tuned to.
 	// heldout-17 (development since heldout-18): measured blind, not tuned to.
-	"1107-gpustack-worker-register-500-then-already-exists.log":       "held out: GPUStack's 'Failed to register worker: (500, ...)' line leads unclassified with no phase or component to advise from",
-	"1112-mineru-http-client-httpx-404-unexpected-status-tqdm.log":    "held out: MinerU's 'Unexpected status code: [404]' line leads unclassified with no phase or component to advise from",
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": "held out: evalscope's 'Request: {...} failed, state_code: None, data:' line leads unclassified with no phase or component to advise from",
 }
 

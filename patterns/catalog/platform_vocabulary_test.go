@@ -754,7 +754,7 @@ var kubectlPodStatuses = vocabulary{
 	terms: []vocabTerm{
 		{"CrashLoopBackOff", "", "", "k8s-container-crashloop"},
 		{"Init:CrashLoopBackOff", "", "", "k8s-container-crashloop"},
-		{"OOMKilled", "", "", "linux-oom-killer"},
+		{"OOMKilled", "", "", "k8s-container-oom-killed"},
 		{"Error", "", "", "k8s-container-exited-error"},
 		{"Init:Error", "", "", "k8s-container-exited-error"},
 		{"StartError", "", "", "k8s-container-exited-error"},

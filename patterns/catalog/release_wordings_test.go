@@ -37,7 +37,30 @@ import (
 //     an exit status;
 //   - torch's caching allocator words an exhausted device the same on every
 //     accelerator it is built for: CUDA, HIP, XPU, and torch_mlu's MLU
-//     (torch_npu's NPU has its own record).
+//     (torch_npu's NPU has its own record);
+//   - NCCL's IB transport names an ibverbs async event by libibverbs' own
+//     text for it, with the device and port before "Got" in later releases; the event decides the record (a fatal work queue or CQ error, a
+//     port event, a routine one);
+//   - a missing generation_config.json is one engines proceed without
+//     (sglang and vLLM log it and go on), unlike the config, tokenizer or
+//     processor files a model needs;
+//   - sglang's model registry logs each model module it cannot import and
+//     skips it ("Ignore import error when loading <module>: <error>"): the
+//     quoted error is no failure of the server;
+//   - a container killed at its own memory limit is reported by its
+//     runtime, not the kernel's log: Kubernetes' container state (describe,
+//     YAML, JSON, the STATUS column) says Reason OOMKilled, Docker's inspect
+//     "OOMKilled": true; the kernel's memory-cgroup report of the same kill
+//     stays linux-oom-killer's;
+//   - Mooncake's Python transfer engine logs a synchronous transfer that ran
+//     past its timeout at glog's INFO level, for one buffer ("Sync data
+//     transfer timeout after <ns>ns, local buffer ...") or a batch ("Sync
+//     batch data transfer timeout after <ns>ns"), then returns the failure
+//     its caller reports;
+//   - sglang's scheduler, out of KV cache slots for a batch, printed
+//     "Prefill (Decode) out of memory. This should never happen." in its 2024
+//     releases and raises "... out of memory. Try to lower your batch size."
+//     since.
 
 type releaseWording struct {
 	family string
@@ -104,6 +127,69 @@ func releaseWordings() []releaseWording {
 			rawTB("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 191.98 GiB of which 1.02 GiB is free."),
 			rawTB("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 64.00 GiB of which 0 bytes is free."),
 			rawTB("RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"),
+		}},
+		{family: "NCCL's IB transport: a fatal async event, before and after NCCL named the device and port", want: "nccl-ib-async-fatal-event", lines: []string{
+			"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : local access violation work queue error",
+			"node201:127799:127863 [0] transport/net_ib.cc:89 NCCL WARN NET/IB : Got async event : local access violation work queue error",
+			"gpu-3:4411:4502 [2] NCCL WARN NET/IB : mlx5_2:1 Got async event : local work queue catastrophic error",
+			"gpu-3:4411:4502 [2] NCCL WARN NET/IB : mlx5_2:1 Got async event : CQ error",
+			"> node201:127799:127863 [0] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL WARN NET/IB : mlx5_0:1 Got async event : invalid request local work queue error",
+		}},
+		{family: "NCCL's IB transport: port and routine async events", want: "", lines: []string{
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : mlx5_2:1 Got async event : communication established",
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : mlx5_2:1 Got async event : port active",
+			"gpu-3:4411:4502 [2] NCCL INFO NET/IB : Got async event : last WQE reached",
+		}},
+		{family: "an optional generation config the engine proceeds without", want: "", lines: []string{
+			"[2026-07-14 13:17:12] Failed to load generation config for /models/Qwen3.5-4B: /models/Qwen3.5-4B does not appear to have a file named generation_config.json. Checkout 'https://huggingface.co//models/Qwen3.5-4B/tree/main' for available files. Proceeding without generation config.",
+			"WARNING 05-28 00:11:09 [config.py:1211] Failed to load generation config: /models/llama does not appear to have a file named generation_config.json.",
+		}},
+		{family: "a model file the engine cannot do without", want: "hf-config-file-missing", lines: []string{
+			rawTB("OSError: /models/Qwen3.5-4B does not appear to have a file named config.json. Checkout 'https://huggingface.co//models/Qwen3.5-4B/tree/main' for available files."),
+			rawTB("OSError: Qwen/Qwen3-8B does not appear to have a file named preprocessor_config.json. Checkout 'https://huggingface.co/Qwen/Qwen3-8B/tree/main' for available files."),
+		}},
+		{family: "sglang's model registry skipping a module it cannot import", want: "", lines: []string{
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: name 'Tensor' is not defined",
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: No module named 'mindspore'",
+			"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.gemma3n: module 'transformers' has no attribute 'Gemma3nConfig'",
+		}},
+		{family: "a NameError raised, or quoted by its caller, is still read", want: "python-name-not-defined", lines: []string{
+			rawTB("NameError: name 'launch_server_cmd' is not defined"),
+			tb("NameError: name 'flashinfer' is not defined"),
+		}},
+		{family: "a container killed at its memory limit, as Kubernetes and Docker report it", want: "k8s-container-oom-killed", lines: []string{
+			"    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137",
+			"    State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137",
+			"sglang-0                         0/1     OOMKilled   3 (40s ago)   2m",
+			`            "OOMKilled": true,`,
+			`      lastState: {terminated: {containerID: "containerd://3f2a", exitCode: 137, reason: OOMKilled}}`,
+			`{"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-28T00:10:01Z"}}}`,
+		}},
+		{family: "a container's memory state with no kill", want: "", lines: []string{
+			`            "OOMKilled": false,`,
+			`            "OOMKilled":false,`,
+			// kube-state-metrics' series, scraped or dumped, and an alert
+			// rule that matches on it.
+			`kube_pod_container_status_last_terminated_reason{namespace="llm",pod="sglang-0",container="sglang",reason="OOMKilled"} 0`,
+			`  expr: kube_pod_container_status_last_terminated_reason{reason="OOMKilled"} == 1`,
+		}},
+		{family: "the kernel's own report of the kill stays the kernel's", want: "linux-oom-killer", lines: []string{
+			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
+			"[12345.678901] Out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:123456kB oom_score_adj:0",
+		}},
+		{family: "Mooncake's transfer engine: a synchronous transfer timing out, one buffer or a batch", want: "mooncake-transfer-batch-timeout", lines: []string{
+			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns",
+			"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:312] Sync data transfer timeout after 30000512345ns, local buffer 0x7f3a2c000000 remote buffer 0x7f1b40000000 length 65536",
+			"(Worker_DP0_TP1_EP1 pid=782969) I0331 02:49:30.618026 803443 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061132986ns",
+		}},
+		{family: "sglang's scheduler out of KV slots for a prefill, in the 2024 and the later wording", want: "prefill-out-of-memory", lines: []string{
+			"Prefill out of memory. This should never happen.",
+			mainLog("Prefill out of memory. This should never happen."),
+			tb("RuntimeError: Prefill out of memory. Try to lower your batch size."),
+		}},
+		{family: "sglang's scheduler out of KV slots for a decode, in the 2024 and the later wording", want: "decode-out-of-memory", lines: []string{
+			"Decode out of memory. This should never happen.",
+			tb("RuntimeError: Decode out of memory. Try to lower your batch size."),
 		}},
 		{family: "HTTP clients: a 4xx from another server stays the generic record's", want: "http-client-request-rejected", lines: []string{
 			rawTB("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://localhost:30000/v1/chat/completions'"),
@@ -173,12 +259,46 @@ var releaseWordingsWidened = map[string]example{
 	"cuda-out-of-memory": {
 		match: []string{"RuntimeError: MLU out of memory. Tried to allocate 2.00 GiB (MLU 0; 47.98 GiB total capacity; 45.10 GiB already allocated)"},
 	},
+	"nccl-ib-async-fatal-event": {
+		match: []string{"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : local access violation work queue error"},
+		miss:  []string{"node201:127799:127863 [0] transport/net_ib.cc:101 NCCL INFO NET/IB : mlx5_0:1 Got async event : communication established"},
+	},
+	"hf-config-file-missing": {
+		miss: []string{"[2026-07-14 13:17:12] Failed to load generation config for /models/Qwen3.5-4B: /models/Qwen3.5-4B does not appear to have a file named generation_config.json. Proceeding without generation config."},
+	},
+	"python-name-not-defined": {
+		miss: []string{"[2026-07-14 13:17:12] Ignore import error when loading sglang.srt.models.mindspore: name 'Tensor' is not defined"},
+	},
+	"mooncake-transfer-batch-timeout": {
+		match: []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns"},
+		miss:  []string{"I0331 02:49:30.617945 803444 transfer_engine_py.cpp:454] Sync batch data transfer completed in 1234ns"},
+	},
+	"prefill-out-of-memory": {
+		match: []string{"[2026-05-28 00:11:09] Prefill out of memory. This should never happen."},
+	},
+	"decode-out-of-memory": {
+		match: []string{"[2026-05-28 00:11:09] Decode out of memory. This should never happen."},
+	},
 	"triton-gcc-build-failed": {
 		match: []string{`subprocess.CalledProcessError: Command '['C:\\venv\\Lib\\site-packages\\triton\\runtime\\tcc\\tcc.exe', 'C:\\Us`},
 	},
 }
 
-func init() { addExamples(nil, releaseWordingsWidened) }
+var releaseWordingsExamples = map[string]example{
+	"k8s-container-oom-killed": {
+		match: []string{
+			"    Last State:     Terminated\n      Reason:       OOMKilled",
+			"sglang-decode-0   0/1     OOMKilled   2          45s",
+			`            "OOMKilled": true,`,
+		},
+		miss: []string{
+			`            "OOMKilled": false,`,
+			"    Last State:     Terminated\n      Reason:       Completed",
+		},
+	},
+}
+
+func init() { addExamples(releaseWordingsExamples, releaseWordingsWidened) }
 
 // Where the patterns of two records both read a line, the catalog's rules
 // (the matcher's rank: the exception's class, then the longer literal;

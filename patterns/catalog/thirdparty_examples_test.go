@@ -222,7 +222,6 @@ var thirdPartyExamples = map[string]example{
 			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
 			"[12345.678800] python3 invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0",
 			"[12345.678850] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=abc,mems_allowed=0-1,oom_memcg=/kubepods/pod1,task_memcg=/kubepods/pod1/c1,task=python3,pid=4321,uid=0",
-			"    Last State:     Terminated\n      Reason:       OOMKilled",
 		},
 		miss: []string{
 			"[12345.678900] oom_reaper: reaped process 4321 (python3), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB",

@@ -1,0 +1,194 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/entry"
+)
+
+// A native program's crash handler announces the fatal signal it caught
+// before it prints a backtrace, each in its own words and with no logging
+// header: UCX's "[host:pid:tid:n] Caught signal 11 (Segmentation fault:
+// ...)", glog's "*** SIGSEGV (@0x0) received by PID 12 (TID ...) ***" and
+// "*** Aborted at 1700000000 (unix time) ...", Open MPI's "Signal:
+// Segmentation fault (11)", the JVM's "# SIGSEGV (0xb) at pc=...", Go's
+// runtime "SIGSEGV: segmentation violation", a handler's "Caught SIGSEGV"
+// or "!!! Segfault encountered !!!", and the shell's "Segmentation fault
+// (core dumped)" glued to the end of a progress bar the process was
+// drawing. crashBanner reads them: a native crash, whichever program
+// printed it.
+
+// maxCrashWindow bounds how far into a line crashBanner looks for the
+// handler's words: they open the line, after a tag at most.
+const maxCrashWindow = 160
+
+// crashSignals are the signals a process dies of by its own fault, by
+// name and as strsignal describes them, lower case.
+var crashSignals = [...]string{"sigsegv", "sigbus", "sigill", "sigfpe", "sigabrt", "segmentation fault", "bus error", "illegal instruction", "floating point exception"}
+
+// crashBanner reports whether l, a line with no level of its own, is a
+// crash handler's announcement of a fatal signal (see above).
+func crashBanner(l string) bool {
+	t := strings.TrimSpace(l)
+	if len(t) < 8 {
+		return false
+	}
+	if strings.HasSuffix(t, "(core dumped)") {
+		return shellCrashEnd(strings.TrimSpace(strings.TrimSuffix(t, "(core dumped)")))
+	}
+	if t[0] == '[' {
+		// A handler's tag: host, pid and thread, or its component.
+		end := strings.IndexByte(t[:min(len(t), maxLineTag+2)], ']')
+		if end < 2 || strings.ContainsAny(t[1:end], " \t") {
+			return false
+		}
+		t = strings.TrimLeft(t[end+1:], " \t")
+	}
+	w := t[:min(len(t), maxCrashWindow)]
+	switch {
+	case strings.HasPrefix(w, "*** "):
+		// glog's and folly's banner.
+		r := w[4:]
+		return hasPrefixFold(r, "sig") && crashSignalAt(r) != "" && strings.Contains(r, "received") ||
+			hasPrefixFold(r, "aborted at ") && len(r) > 11 && isDigitByte(r[11])
+	case hasPrefixFold(w, "# sig"):
+		// The JVM's fatal error report: "# SIGSEGV (0xb) at pc=".
+		n := crashSignalAt(w[2:])
+		return n != "" && strings.HasPrefix(w[2+len(n):], " (0x")
+	case hasPrefixFold(w, "signal: "):
+		// Open MPI: "Signal: Segmentation fault (11)".
+		n := crashSignalAt(w[8:])
+		return n != "" && strings.HasPrefix(w[8+len(n):], " (")
+	case strings.HasPrefix(w, "SIG"):
+		// Go's runtime: "SIGSEGV: segmentation violation".
+		n := crashSignalAt(w)
+		return n != "" && strings.HasPrefix(w[len(n):], ": ") && len(w) > len(n)+2 && isLowerByte(w[len(n)+2])
+	}
+	if b := strings.TrimLeft(w, "!* "); len(b) < len(w) && (hasPrefixFold(b, "segfault encountered") || hasPrefixFold(b, "segmentation fault encountered")) {
+		// A handler's exclamation banner.
+		return true
+	}
+	return caughtCrash(w)
+}
+
+// caughtCrash reports whether w, in any case, opens with a handler's
+// report that it caught or received a crash signal: "caught signal 11
+// (...)", "received signal 6", "caught sigsegv", "crash: caught 11
+// (segmentation fault)", "got signal sigbus"; not "got 11 requests".
+func caughtCrash(w string) bool {
+	if hasPrefixFold(w, "crash: ") {
+		w = w[len("crash: "):]
+	}
+	r := ""
+	for _, v := range [...]string{"caught ", "received ", "got "} {
+		if hasPrefixFold(w, v) {
+			r = w[len(v):]
+			break
+		}
+	}
+	if r == "" {
+		return false
+	}
+	named := hasPrefixFold(r, "signal ")
+	if named {
+		r = r[len("signal "):]
+	}
+	if crashSignalAt(r) != "" {
+		return true
+	}
+	i := 0
+	for i < len(r) && isDigitByte(r[i]) {
+		i++
+	}
+	if i == 0 || i < len(r) && r[i] != ' ' && r[i] != ',' && r[i] != ':' && r[i] != ')' {
+		return false
+	}
+	switch r[:i] {
+	case "4", "6", "7", "8", "11":
+		// A number alone is a signal's when the word says so or its
+		// description follows: "caught 11 (segmentation fault)".
+		return named || strings.HasPrefix(r[i:], " (") && crashSignalAt(r[i+2:]) != ""
+	}
+	return false
+}
+
+// crashSignalAt returns what s opens with of a crash signal's name, in
+// any case, "" when it opens with none.
+func crashSignalAt(s string) string {
+	for _, n := range crashSignals {
+		if hasPrefixFold(s, n) && (len(s) == len(n) || !isLowerByte(s[len(n)]) && !isUpperByte(s[len(n)])) {
+			return s[:len(n)]
+		}
+	}
+	return ""
+}
+
+// hasPrefixFold reports whether s opens with p, p in lower case and s in
+// any case.
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
+}
+
+// shellCrashEnd reports whether s, a line's text before its closing
+// "(core dumped)", ends with the shell's description of a crash signal,
+// after whatever a progress bar left on the line.
+func shellCrashEnd(s string) bool {
+	for _, n := range [...]string{"segmentation fault", "aborted", "bus error", "illegal instruction", "floating point exception"} {
+		if len(s) >= len(n) && strings.EqualFold(s[len(s)-len(n):], n) {
+			before := s[:len(s)-len(n)]
+			c := byte(']')
+			if before != "" {
+				c = before[len(before)-1]
+			}
+			return !isLowerByte(c) && !isUpperByte(c) && c != ' '
+		}
+	}
+	return false
+}
+
+// crashBannerStart reports, cheaply, whether l may be a crash banner:
+// it opens with a byte one of them opens with, or it ends in the shell's
+// "(core dumped)". It may say true of other lines (crashBanner decides),
+// never false of a banner.
+func crashBannerStart(l string) bool {
+	if l == "" {
+		return false
+	}
+	switch l[0] {
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+		return true
+	}
+	return strings.HasSuffix(strings.TrimRight(l, " \t\r"), "dumped)")
+}
+
+// lastLine is the last line of s, without its line end; "" when s is one
+// line. A crash ends the output: its banner is the last line of lines no
+// header split (a progress bar's, a script's prints).
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimRight(s[i+1:], "\r")
+}
+
+// crashLine returns the crash banner of an entry with no level whose last
+// line is one and whose first is not (a progress bar's lines, a script's
+// prints before the crash): that line, from the shell's description of the
+// signal on when it was glued to the end of a progress bar. "" otherwise.
+func crashLine(e *entry.Entry) string {
+	if e.Level != "" || crashBanner(FirstLine(e.Message)) {
+		return ""
+	}
+	l := strings.TrimSpace(lastLine(e.Text))
+	if !crashBanner(l) {
+		return ""
+	}
+	if body, ok := strings.CutSuffix(l, "(core dumped)"); ok {
+		if i := strings.LastIndexAny(strings.TrimSpace(body), "]|"); i >= 0 {
+			return strings.TrimSpace(l[i+1:])
+		}
+	}
+	return l
+}

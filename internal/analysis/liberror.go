@@ -1,0 +1,131 @@
+package analysis
+
+import "strings"
+
+// A native library reports its own errors without a logging header: its
+// name, the word error, and what went wrong, printed straight to stderr
+// ("rocBLAS error: Cannot read ...", "NCCL error: unhandled system error",
+// "cuDNN error: CUDNN_STATUS_...", "hipBLASLt error: ...", "MIOpen Error:
+// ..."), often behind a bracketed tag naming the component or the source
+// file that printed it ("[torch_memory_saver.cpp] CUresult error
+// result=2 file=...", "[sgl_kernel] CRITICAL: Could not load ...",
+// "[mylib] ERROR: ..."). The entry package reads no level in such a line;
+// libraryErrorLine reads it here.
+
+// Bounds of libraryErrorLine's pieces.
+const (
+	maxLineTag     = 96 // a bracketed tag: a component or a source file and line
+	minLibraryName = 2
+	maxLibraryName = 24
+)
+
+// libraryErrorLine reports whether msg, the first line of a message with no
+// level of its own, is a native library's error line: after an optional
+// bracketed tag without spaces ("[component] ", "[file.cpp] ",
+// "[/src/file.cc:80] "), a level word the way error prints open it
+// (startsWithErrorWord: "CRITICAL: ...", "ERROR: ...") or a library's name
+// followed by its error (libraryError).
+func libraryErrorLine(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	if msg[0] == '[' {
+		end := strings.IndexByte(msg[:min(len(msg), maxLineTag+2)], ']')
+		if end < 2 || !strings.HasPrefix(msg[end:], "] ") || strings.ContainsAny(msg[1:end], " \t[") {
+			return false
+		}
+		rest := strings.TrimLeft(msg[end+2:], " ")
+		return tagLevelWord(rest) || libraryError(rest)
+	}
+	return libraryError(msg)
+}
+
+// libraryError reports whether s opens with a library's name, the word
+// error and what went wrong: "NCCL error: ...", "cudaError error: 2 (out
+// of memory)", "CUresult error  result=1 file=...". The name is one token
+// that reads as a library's, not a word of prose: two capitals at least
+// ("CUDA", "MIOpen", "rocBLAS") or a capital after a lower-case letter
+// ("cuDNN", "cudaError"). What follows the error word is a message with a
+// letter in it after a colon ("RMSE error: 0.02" is a figure), or the
+// non-zero code the failed call returned as a key=value field.
+func libraryError(s string) bool {
+	sp := strings.IndexByte(s[:min(len(s), maxLibraryName+1)], ' ')
+	if sp < minLibraryName || !libraryName(s[:sp]) {
+		return false
+	}
+	r := s[sp+1:]
+	var ok bool
+	for _, w := range [...]string{"error", "Error", "ERROR"} {
+		if r, ok = strings.CutPrefix(r, w); ok {
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	if m, colon := strings.CutPrefix(r, ":"); colon {
+		return strings.HasPrefix(m, " ") && hasLetter(m)
+	}
+	if !strings.HasPrefix(r, " ") {
+		return false
+	}
+	field, _, _ := strings.Cut(strings.TrimLeft(r, " "), " ")
+	k, v, _ := strings.Cut(field, "=")
+	return resultKey(k) && strings.Trim(v, "0") != ""
+}
+
+// resultKey reports whether k names the code a failed call returned, in a
+// key=value field: "result=2", "code=700", "status=5", "errno=12".
+func resultKey(k string) bool {
+	switch k {
+	case "result", "code", "status", "errno", "err", "rc", "ret":
+		return true
+	}
+	return false
+}
+
+// tagLevelWord reports whether s, what follows a line's bracketed tag,
+// opens with an error level word and a colon, then a message: "ERROR:
+// ...", "CRITICAL: ...", "Error: ...", "fatal: ...", or a level token put
+// first (levelTokenLead). The Unix convention's looser forms ("error
+// while ...") are read only at the start of a line: behind a tag they are
+// a component's routine wording too often.
+func tagLevelWord(s string) bool {
+	for _, p := range [...]string{"Error: ", "ERROR: ", "error: ", "FATAL: ", "Fatal: ", "fatal: ", "Fatal error: ", "CRITICAL: ", "Critical: "} {
+		if m, ok := strings.CutPrefix(s, p); ok {
+			return strings.TrimSpace(m) != ""
+		}
+	}
+	return levelTokenLead(s)
+}
+
+// libraryName reports whether w reads as a library's or a type's name:
+// letters, digits and underscores, with two capitals at least or a
+// capital right after a lower-case letter.
+func libraryName(w string) bool {
+	capitals, camel := 0, false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case isUpperByte(c):
+			capitals++
+			if i > 0 && isLowerByte(w[i-1]) {
+				camel = true
+			}
+		case isLowerByte(c), isDigitByte(c), c == '_':
+		default:
+			return false
+		}
+	}
+	return capitals >= 2 || camel
+}
+
+// hasLetter reports whether s holds an ASCII letter.
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isUpperByte(s[i]) || isLowerByte(s[i]) {
+			return true
+		}
+	}
+	return false
+}

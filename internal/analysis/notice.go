@@ -1,0 +1,417 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+	"github.com/logmatch/logmatch/internal/entry"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+)
+
+// Notices: a failure the program tolerated.
+//
+// Serving engines and their libraries report a failure they then get
+// round in one line of their own, usually at INFO or WARNING, often with
+// the error quoted: sglang's "Ignore import error when loading
+// sglang.srt.models.x: No module named 'y'" and "Failed to load generation
+// config for m: ... Proceeding without generation config.", vLLM's
+// "Failed to initialize Flashinfer allreduce workspace. ... fusion will be
+// disabled.", flashinfer's "cuDNN fp8 GEMM tactic failed; falling back to
+// default tactic=-1.", huggingface_hub's "... thrown while requesting HEAD
+// ... Retrying in 1s [Retry 1/5].". The quoted error reads as a failure to
+// any record of it, and to the line's own error words; the notice around
+// it says the writer carried on: it ignores, skips, proceeds without,
+// falls back, continues, retries, uses the default, disables the feature,
+// or says the thing "will be" skipped, ignored or disabled.
+//
+// The rule lives at the line's analysis and only marks the diagnosis
+// Tolerated, the mark an info record reading the notice sets too
+// (select.go's tolerated); what becomes of it is decided in one place, the
+// incident grouper's settle step: held like a consequence for a failure
+// of its source after it, which it then leads, and dropped unannounced
+// alone or repeated by every rank (internal/incident's routineAlone,
+// awaitsCause). Only the line knows it is a notice: a record's role cannot
+// say it when no record was written for the notice itself, since the
+// record that reads the quoted error ("No module named", "does not appear
+// to have a file named") is the same record that reads that error raised
+// for real, and the settle step sees incidents, not wordings. Nor may the
+// notice be dropped here: the error it quotes often explains a failure
+// printed after it (a model module skipped on a compiler error, then the
+// scheduler that finds no such architecture). A record written for the
+// notice's own words, not an info one ("skip invalid json schema", "step
+// creation still disabled, retrying"), is the catalog's judgment of that
+// notice and stands.
+//
+// What a notice is, read on the entry's first line only (bounded by
+// maxNoticeScan):
+//   - one line, with no traceback but an exception the notice quotes
+//     in its own words (quotedException): an exception or a native
+//     backtrace printed with the notice is a failure whatever the words;
+//   - no ERROR, CRITICAL or FATAL level: a writer that carries on and
+//     still logs at an error level means it (most notices carry no level
+//     or a WARNING one);
+//   - a clause of the writer's own that carries on (carryOnAt): at the
+//     line's start or after a clause break (". ", "; ", ", ", ": ",
+//     " - ", " -- "), one of the carry-on openers, or a passive "will be
+//     skipped/ignored/disabled", "is disabled", "can be ignored";
+//   - after that clause, no word of giving up ("giving up", "exiting",
+//     "aborting", "terminating", "exhausted", "exceeded") outside the
+//     error it quotes, and within it no failure of the fall-back itself
+//     ("Falling back to CPU failed"): a retry that gave up, a fall-back
+//     that failed and an exit are failures;
+//   - no record other than an info one reads the carry-on words.
+
+// maxNoticeScan bounds the bytes of a line read for a notice.
+const maxNoticeScan = 2048
+
+// noticeOf reports whether entry e, whose record hits are hits, is a
+// notice that a failure was tolerated (see above).
+func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
+	switch e.Level {
+	case "ERROR", "CRITICAL", "FATAL", "ERR", "CRIT", "EMERG", "ALERT", "PANIC":
+		return false
+	}
+	text := strings.TrimRight(e.Text, "\r\n ")
+	if strings.IndexByte(text, '\n') >= 0 {
+		// More than its line: a native backtrace under it ("Exception
+		// raised from ...", "frame #0"), or lines no notice prints.
+		return false
+	}
+	msg := FirstLine(e.Message)
+	if msg == "" {
+		msg = text
+	}
+	at, end, ok := carriesOn(msg)
+	if !ok {
+		return false
+	}
+	// Where the carry-on words are in the entry's text: a record that
+	// reads them, not an info one, was written for this very notice
+	// ("skip invalid json schema", "step creation still disabled,
+	// retrying"), and the catalog's judgment of it stands.
+	if len(text) > maxNoticeScan {
+		text = text[:maxNoticeScan]
+	}
+	lower := lowerASCII(text)
+	if len(msg) > maxNoticeScan {
+		msg = msg[:maxNoticeScan]
+	}
+	off := strings.Index(lower, lowerASCII(msg))
+	if off < 0 {
+		off = strings.Index(lower, lowerASCII(msg)[at:end])
+		if off < 0 {
+			return false
+		}
+		off -= at
+	}
+	from, to := off+at, off+end
+	for i := range hits {
+		h := &hits[i]
+		if h.Record.Severity != patterns.SeverityInfo && h.Start < to && from < h.End {
+			return false
+		}
+	}
+	return true
+}
+
+// CarriesOn reports whether the message line says its writer carried on
+// past a failure it reports (see noticeOf): a carry-on clause, no giving
+// up after it, and no failure of the carrying on itself.
+func CarriesOn(line string) bool {
+	_, _, ok := carriesOn(line)
+	return ok
+}
+
+// carriesOn is CarriesOn, which also returns where in line the words that
+// carry on are ([at, end)).
+func carriesOn(line string) (at, end int, ok bool) {
+	if len(line) > maxNoticeScan {
+		line = line[:maxNoticeScan]
+	}
+	t := lowerASCII(line)
+	at, wordEnd, end, kind := carryOnAt(t)
+	if at < 0 {
+		return 0, 0, false
+	}
+	rest := t[at:]
+	if at == 0 || kind == carryIgnore {
+		// The clause that opens the line, or an "ignoring ...", quotes
+		// the error after its colon: only its own words count.
+		if i := strings.Index(rest, ": "); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	for _, q := range errorQuotes {
+		if i := strings.Index(rest, q); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	rest = unquoted(rest)
+	for _, w := range givingUp {
+		if strings.Contains(rest, w) {
+			return 0, 0, false
+		}
+	}
+	if kind == carryOn {
+		// "Falling back to CPU failed", "retry also failed": the
+		// carrying on failed. A reason after "because", "due to" or a
+		// colon is the failure it carried on from.
+		clause := t[at:end]
+		for _, cut := range reasonCuts {
+			if i := strings.Index(clause, cut); i >= 0 {
+				clause = clause[:i]
+			}
+		}
+		for _, w := range failedWords {
+			if strings.Contains(clause, w) {
+				return 0, 0, false
+			}
+		}
+	}
+	return at, wordEnd, true
+}
+
+// The kinds of carry-on clause: one that goes on past the failure (falls
+// back, retries, proceeds, continues, uses a default), and one that
+// ignores or skips what failed (its object is the failure itself).
+const (
+	carryOn = iota + 1
+	carryIgnore
+)
+
+// carryOnOpeners open a clause that goes on past a failure; each kind
+// with its own list. Checked at the line's start and after each clause
+// break.
+var carryOnOpeners = []struct {
+	word string
+	kind int
+}{
+	{"falling back", carryOn}, {"fall back", carryOn}, {"fell back", carryOn},
+	{"fallback to ", carryOn}, {"fallback: ", carryOn}, {"fall-back to ", carryOn},
+	{"retrying", carryOn}, {"retry in ", carryOn}, {"retry after ", carryOn}, {"retry (", carryOn},
+	{"retry cnt", carryOn}, {"retry count", carryOn}, {"retry attempt", carryOn}, {"retry #", carryOn},
+	{"trying again", carryOn}, {"will retry", carryOn}, {"will try ", carryOn}, {"will delay ", carryOn},
+	{"proceeding", carryOn}, {"proceed without", carryOn}, {"proceed anyway", carryOn},
+	{"continuing", carryOn}, {"continue without", carryOn}, {"continue anyway", carryOn}, {"continue.", carryOn},
+	{"using default", carryOn}, {"using the default", carryOn}, {"using a default", carryOn},
+	{"use default", carryOn}, {"use the default", carryOn}, {"using fallback", carryOn},
+	{"defaulting to", carryOn}, {"defaulting ", carryOn}, {"assuming ", carryOn},
+	{"using internal", carryOn}, {"using builtin", carryOn}, {"using built-in", carryOn},
+	{"will use ", carryOn}, {"will assume ", carryOn}, {"will fall back", carryOn}, {"will continue", carryOn}, {"will proceed", carryOn},
+	{"will default", carryOn},
+	{"disabling ", carryOn}, {"will disable ", carryOn},
+	{"ignore ", carryIgnore}, {"ignoring", carryIgnore}, {"ignored ", carryIgnore},
+	{"skip ", carryIgnore}, {"skipping", carryIgnore}, {"skipped", carryIgnore},
+	{"will skip", carryIgnore}, {"will ignore", carryIgnore},
+}
+
+// carryOnPassives say the same of the thing that failed, anywhere in a
+// clause: "this frame will be skipped", "fusion will be disabled",
+// "Ascend initialization skipped.", "can be ignored", and the writer's
+// own word that the line is a warning it went on after ("To silence this
+// warning, specify --disable-custom-all-reduce explicitly.").
+var carryOnPassives = []string{
+	" will be skipped", " will be ignored", " will be disabled", " will be retried",
+	" are skipped", " is skipped", " skipped.", " skipped;", " skipped,",
+	" is disabled", " are disabled", " disabled because", " disabled due to", " disabled:", " disabled (",
+	" disabled.", " can be ignored", " can be safely ignored", " please ignore",
+	" to silence this warning", " to suppress this warning",
+	" and continue", " instead.", " instead;", " instead,",
+}
+
+// clauseBreaks separate the clauses of a line.
+var clauseBreaks = []string{". ", "; ", ", ", ": ", " - ", " -- ", " — ", "... ", "! "}
+
+// clauseLeads are words a carry-on clause may begin with before its verb.
+var clauseLeads = []string{"and ", "so ", "now ", "then ", "we ", "we'll ", "i ", "instead ", "thus ", "therefore "}
+
+// givingUp are the words of a writer that stopped carrying on.
+var givingUp = []string{
+	"giving up", "give up", "gave up", "exiting", "will exit", "aborting", "will abort",
+	"terminating", "will terminate", "shutting down", "exhausted", "exceeded", "no more retries",
+	"cannot continue", "can't continue", "unable to continue", "could not continue",
+}
+
+// errorQuotes introduce the error a notice quotes after its carry-on
+// clause ("falling back to vLLM RMSNorm. Error: ..."): the giving-up words
+// of the quoted error (urllib3's "Max retries exceeded") are not the
+// writer's.
+var errorQuotes = []string{"error: ", "error=", "exception: ", "details: ", "reason: ", "(error", "err: "}
+
+// reasonCuts end a carry-on clause's own words: what follows is the
+// failure it carried on from.
+var reasonCuts = []string{": ", " (", " because", " due to", " since", " as ", " after ", " from ", "=", " with "}
+
+// failedWords in a carry-on clause's own words say the carrying on
+// failed.
+var failedWords = []string{"fail", "error", "unable", "cannot", "can't", "could not", "couldn't", "not possible", "impossible"}
+
+// carryOnAt returns where the first carry-on clause of the lower-cased
+// line t begins, where its carry-on words end, where it ends (the next
+// clause break or the line's end) and its kind; at is -1 when there is
+// none. A passive clause begins at its carry-on words.
+func carryOnAt(t string) (at, wordEnd, end, kind int) {
+	for start := 0; start < len(t); {
+		s := skipHeads(t, start)
+		for _, l := range clauseLeads {
+			if strings.HasPrefix(t[s:], l) {
+				s += len(l)
+				break
+			}
+		}
+		next, brk := nextBreak(t, s)
+		clause := t[s:next]
+		if len(clause) > len("retry ") && strings.HasPrefix(clause, "retry ") && ascii.Digits(clause[len("retry "):len("retry ")+1]) {
+			// "retry 3 times", "retry 2": a count, not advice to retry.
+			return s, s + len("retry "), next, carryOn
+		}
+		for _, o := range carryOnOpeners {
+			if strings.HasPrefix(clause, o.word) || strings.TrimRight(clause, ".!") == strings.TrimSpace(o.word) {
+				return s, min(s+len(o.word), next), next, o.kind
+			}
+		}
+		for _, p := range carryOnPassives {
+			if j := strings.Index(" "+clause+t[next:min(next+len(brk), len(t))], p); j >= 0 {
+				// The space before the clause stands for the break.
+				j = max(j-1, 0)
+				return s + j, min(s+j+len(p), len(t)), next, carryIgnore
+			}
+			if word := strings.TrimRight(p, ".;,"); strings.HasSuffix(clause, word) {
+				return next - len(word), next, next, carryIgnore
+			}
+		}
+		if next >= len(t) {
+			break
+		}
+		start = next + len(brk)
+	}
+	return -1, -1, -1, 0
+}
+
+// nextBreak returns where the clause of t that begins at from ends (the
+// earliest clause break, or len(t)) and the break found there.
+func nextBreak(t string, from int) (int, string) {
+	best, brk := len(t), ""
+	for _, b := range clauseBreaks {
+		if i := strings.Index(t[from:], b); i >= 0 && from+i < best {
+			best, brk = from+i, b
+		}
+	}
+	return best, brk
+}
+
+// markNotice marks d, the failure decide found in e, Tolerated when e's
+// line is a notice that its writer carried on past it (noticeOf). Called
+// on failures only (AnalyzeInto, streamDecided): the routine line never
+// comes here.
+func (a *Analyzer) markNotice(d *Diagnosis, e *entry.Entry) {
+	if !d.Tolerated && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
+		d.Tolerated = true
+	}
+}
+
+// unquoted returns s without what its parentheses and quotes enclose: the
+// values and errors a notice quotes. Unbalanced marks end the text.
+func unquoted(s string) string {
+	var b strings.Builder
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '(' || c == '[':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == '"' || c == '\'' && (i == 0 || s[i-1] == ' ' || s[i-1] == '='):
+			quote = c
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// skipHeads returns where the words of the clause of t at i begin: past
+// spaces, opening quotes and the bracketed tags a writer puts before its
+// words ("[2026-05-28 00:11:09 TP0] ", "[Autotuner]: ", "<stderr>:").
+func skipHeads(t string, i int) int {
+	for i < len(t) {
+		switch c := t[i]; {
+		case c == ' ' || c == '"' || c == '\'' || c == '(':
+			i++
+		case c == '[' || c == '<':
+			closing := byte(']')
+			if c == '<' {
+				closing = '>'
+			}
+			j := strings.IndexByte(t[i:min(len(t), i+maxTag)], closing)
+			if j < 0 {
+				return i + 1
+			}
+			i += j + 1
+			if i < len(t) && t[i] == ':' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// maxTag bounds a bracketed tag skipHeads passes.
+const maxTag = 64
+
+// quotedException reports whether e's traceback is only an exception a
+// notice quotes inside its own line ("cutlass.get_max_active_clusters
+// failed (RuntimeError: ...); falling back to sm_count", "Task failed:
+// IOError: ...; the task will be retried"): a bare exception whose type
+// follows an opening parenthesis or the notice's own "failed: ", "due to
+// " or "error: ", never where an exception line of its own begins.
+func quotedException(e *entry.Entry) bool {
+	tb := e.Traceback
+	if !tb.Bare || len(tb.Links) != 1 || tb.Links[0].Type == "" {
+		return false
+	}
+	line := FirstLine(e.Text)
+	if len(line) > maxNoticeScan {
+		line = line[:maxNoticeScan]
+	}
+	i := strings.Index(line, tb.Links[0].Type)
+	if i <= 0 {
+		return false
+	}
+	before := lowerASCII(line[:i])
+	for _, q := range exceptionQuotes {
+		if strings.HasSuffix(before, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptionQuotes are what a notice writes right before an exception it
+// quotes.
+var exceptionQuotes = []string{"(", "failed: ", "failed with ", "due to ", "error: ", "exception: ", "because of "}
+
+// lowerASCII is s with its ASCII letters lower-cased: byte offsets stay
+// those of s.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
