@@ -170,6 +170,11 @@ func crashBannerStart(l string) bool {
 // header split (a progress bar's, a script's prints).
 func lastLine(s string) string {
 	s = strings.TrimRight(s, "\r\n")
+	if strings.IndexByte(s, '\n') < 0 {
+		// One line, most entries: IndexByte is vectorised, LastIndexByte
+		// a byte loop over the whole text.
+		return ""
+	}
 	i := strings.LastIndexByte(s, '\n')
 	if i < 0 {
 		return ""

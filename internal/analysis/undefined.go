@@ -114,6 +114,11 @@ func UndefinedUse(line string) bool {
 // so a routine line costs one comparison of its level.
 func importWarning(e *entry.Entry) bool {
 	m := e.Message
+	if e.Level == "" && (m == "" || m[0] != 'W') {
+		// No level, and no warning's word to lead the line (warningLead):
+		// most lines of a log whose header has no level, at once.
+		return false
+	}
 	if e.Traceback != nil || len(m) > maxImported || m == "" {
 		return false
 	}
@@ -140,6 +145,11 @@ const maxImported = 512
 // warningLead reports whether msg begins with a warning's level word
 // followed by a separator.
 func warningLead(msg string) bool {
+	if msg == "" || msg[0] != 'W' {
+		// Every word below starts so, and most lines otherwise: one
+		// comparison for them.
+		return false
+	}
 	for _, w := range [...]string{"WARNING", "WARN", "Warning"} {
 		if strings.HasPrefix(msg, w) && len(msg) > len(w) {
 			switch msg[len(w)] {

@@ -58,7 +58,7 @@ func (g *Grouper) correlationTime(o *Occurrence, now time.Time) (at time.Time, u
 			g.redate(o.Scope, t, now, o.SourceKey, o.Offset)
 		}
 		if !ok || t.After(c.Log) || c.Guessed && !guessed {
-			g.setClock(o.Scope, scopeClock{Log: t, Seen: now, Guessed: guessed})
+			g.setClock(o.Scope, scopeClock{Log: t, Seen: now, Guessed: guessed}, ok)
 		}
 		return t, false
 	}
@@ -126,9 +126,11 @@ func inYearOf(t, ref time.Time) time.Time {
 }
 
 // setClock records a scope's clock, keeping the clocks bounded by
-// MaxGroups: the one seen longest ago makes room.
-func (g *Grouper) setClock(scope string, c scopeClock) {
-	if _, ok := g.clocks[scope]; !ok && len(g.clocks) >= g.opts.MaxGroups {
+// MaxGroups: the one seen longest ago makes room. known says whether the
+// scope has a clock already, as the caller looked it up: it is not looked
+// up again.
+func (g *Grouper) setClock(scope string, c scopeClock, known bool) {
+	if !known && len(g.clocks) >= g.opts.MaxGroups {
 		var oldest string
 		for s, x := range g.clocks {
 			if oldest == "" || x.Seen.Before(g.clocks[oldest].Seen) {

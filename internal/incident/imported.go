@@ -27,7 +27,13 @@ func (g *Grouper) importBefore(o *Occurrence, at time.Time) *group {
 	if o.SourceKey == "" || g.opts.Correlation <= 0 {
 		return nil
 	}
-	use := exceptionText(&group{Alert: o.Alert})
+	// The exception's type and message are read apart first: no wording
+	// UndefinedUse looks for holds a colon, so none lies across the ": "
+	// their text joins them with, and most failures are no such use.
+	if x := o.Alert.Match.Exception; x != nil && x.Type != "" && !analysis.UndefinedUse(x.Type) && !analysis.UndefinedUse(x.Message) {
+		return nil
+	}
+	use := alertExceptionText(&o.Alert)
 	if !analysis.UndefinedUse(use) {
 		return nil
 	}

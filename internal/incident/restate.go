@@ -123,11 +123,14 @@ func exhaustedAlike(a, b *group) bool {
 
 // exceptionText is the incident's exception as "Type: message", or the
 // line it began with when it has none.
-func exceptionText(gr *group) string {
-	if x := gr.Alert.Match.Exception; x != nil && x.Type != "" {
+func exceptionText(gr *group) string { return alertExceptionText(&gr.Alert) }
+
+// alertExceptionText is exceptionText of the incident of alert a.
+func alertExceptionText(a *sinks.Alert) string {
+	if x := a.Match.Exception; x != nil && x.Type != "" {
 		return x.Type + ": " + x.Message
 	}
-	return lineOf(gr)
+	return lineOfAlert(a)
 }
 
 // foldRestatements makes each settling classified cause whose exception

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -35,6 +36,24 @@ func TestUnboundLocal(t *testing.T) {
 		}
 		if got := unboundLocal(&o); got != c.want {
 			t.Errorf("unboundLocal(%q, %s: %s) = %v, want %v", c.text, c.typ, c.msg, got, c.want)
+		}
+	}
+}
+
+// importBefore reads an exception's type and message apart before it
+// joins them: what UndefinedUse finds in the joined text it finds in one
+// of the two.
+func TestUndefinedUseApart(t *testing.T) {
+	for _, x := range [][2]string{
+		{"NameError", "name 'flash_attn_varlen_func' is not defined"},
+		{"AttributeError", "module 'vllm._C' has no attribute 'ops'"},
+		{"ImportError", "cannot import name 'x' from 'y'"},
+		{"RuntimeError", "CUDA error: an illegal memory access was encountered"},
+		{"is not defined", "x"}, {"ValueError", strings.Repeat("m", 600) + " is not defined"},
+	} {
+		joined := analysis.UndefinedUse(x[0] + ": " + x[1])
+		if joined && !analysis.UndefinedUse(x[0]) && !analysis.UndefinedUse(x[1]) {
+			t.Errorf("UndefinedUse finds %q: %q joined, in neither apart", x[0], x[1])
 		}
 	}
 }
