@@ -130,6 +130,9 @@ func carriesOn(line string) (at, end int, ok bool) {
 		line = line[:maxNoticeScan]
 	}
 	t := lowerASCII(line)
+	if !mayCarryOn(t) {
+		return 0, 0, false
+	}
 	at, wordEnd, end, kind := carryOnAt(t)
 	if at < 0 {
 		return 0, 0, false
@@ -247,6 +250,27 @@ var reasonCuts = []string{": ", " (", " because", " due to", " since", " as ", "
 // failed.
 var failedWords = []string{"fail", "error", "unable", "cannot", "can't", "could not", "couldn't", "not possible", "impossible"}
 
+// carryOnStems hold, between them, a piece of every carry-on opener and
+// passive (and of "retry " before a count): a line without any of them
+// has no carry-on clause, which mayCarryOn tells in a few searches where
+// carryOnAt tries every opener and passive at every clause.
+// TestCarryOnStemsCoverTheWords keeps the lists in step.
+var carryOnStems = []string{
+	"fall", "fell", "retr", "again", "will ", "proceed", "continu", "default", "assum",
+	"using", "disabl", "ignor", "skip", "instead", "silence", "suppress",
+}
+
+// mayCarryOn reports whether the lower-cased line t holds a carry-on
+// stem: false means carryOnAt finds no clause in it.
+func mayCarryOn(t string) bool {
+	for _, w := range carryOnStems {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // carryOnAt returns where the first carry-on clause of the lower-cased
 // line t begins, where its carry-on words end, where it ends (the next
 // clause break or the line's end) and its kind; at is -1 when there is
@@ -262,18 +286,20 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 		}
 		next, brk := nextBreak(t, s)
 		clause := t[s:next]
+		bare := strings.TrimRight(clause, ".!")
 		if len(clause) > len("retry ") && strings.HasPrefix(clause, "retry ") && ascii.Digits(clause[len("retry "):len("retry ")+1]) {
 			// "retry 3 times", "retry 2": a count, not advice to retry.
 			return s, s + len("retry "), next, carryOn
 		}
 		for _, o := range carryOnOpeners {
-			if strings.HasPrefix(clause, o.word) || strings.TrimRight(clause, ".!") == strings.TrimSpace(o.word) {
+			if strings.HasPrefix(clause, o.word) || bare == strings.TrimSpace(o.word) {
 				return s, min(s+len(o.word), next), next, o.kind
 			}
 		}
+		// The space before the clause stands for the break before it.
+		spaced := " " + clause + t[next:min(next+len(brk), len(t))]
 		for _, p := range carryOnPassives {
-			if j := strings.Index(" "+clause+t[next:min(next+len(brk), len(t))], p); j >= 0 {
-				// The space before the clause stands for the break.
+			if j := strings.Index(spaced, p); j >= 0 {
 				j = max(j-1, 0)
 				return s + j, min(s+j+len(p), len(t)), next, carryIgnore
 			}
