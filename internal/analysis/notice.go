@@ -260,6 +260,22 @@ var carryOnStems = []string{
 	"using", "disabl", "ignor", "skip", "instead", "silence", "suppress",
 }
 
+// carryOnBare are the openers without their spaces, and passiveWords
+// the passives without their closing marks: made once, for carryOnAt's
+// comparisons at each clause.
+var (
+	carryOnBare  = mapWords(len(carryOnOpeners), func(i int) string { return strings.TrimSpace(carryOnOpeners[i].word) })
+	passiveWords = mapWords(len(carryOnPassives), func(i int) string { return strings.TrimRight(carryOnPassives[i], ".;,") })
+)
+
+func mapWords(n int, f func(int) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = f(i)
+	}
+	return out
+}
+
 // mayCarryOn reports whether the lower-cased line t holds a carry-on
 // stem: false means carryOnAt finds no clause in it.
 func mayCarryOn(t string) bool {
@@ -291,19 +307,19 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 			// "retry 3 times", "retry 2": a count, not advice to retry.
 			return s, s + len("retry "), next, carryOn
 		}
-		for _, o := range carryOnOpeners {
-			if strings.HasPrefix(clause, o.word) || bare == strings.TrimSpace(o.word) {
+		for i, o := range carryOnOpeners {
+			if strings.HasPrefix(clause, o.word) || bare == carryOnBare[i] {
 				return s, min(s+len(o.word), next), next, o.kind
 			}
 		}
 		// The space before the clause stands for the break before it.
 		spaced := " " + clause + t[next:min(next+len(brk), len(t))]
-		for _, p := range carryOnPassives {
+		for i, p := range carryOnPassives {
 			if j := strings.Index(spaced, p); j >= 0 {
 				j = max(j-1, 0)
 				return s + j, min(s+j+len(p), len(t)), next, carryIgnore
 			}
-			if word := strings.TrimRight(p, ".;,"); strings.HasSuffix(clause, word) {
+			if word := passiveWords[i]; strings.HasSuffix(clause, word) {
 				return next - len(word), next, next, carryIgnore
 			}
 		}
