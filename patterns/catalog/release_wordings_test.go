@@ -62,18 +62,12 @@ import (
 //     releases and raises "... out of memory. Try to lower your batch size."
 //     since.
 
-type releaseWording struct {
-	family string
-	want   string // "" when no failure record may lead
-	lines  []string
-}
-
-func releaseWordings() []releaseWording {
+func releaseWordings() []writerWording {
 	blocking := func(work, suffix string) string {
 		return fmt.Sprintf("Work %s(SeqNum=7, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) timed out in blocking wait%s.", work, suffix)
 	}
 	glog := func(file, msg string) string { return "[rank1]:[E1105 10:11:12.123456789 " + file + "] " + msg }
-	return []releaseWording{
+	return []writerWording{
 		{family: "c10d: a collective timed out in a blocking wait (NCCL, RCCL)", want: "nccl-watchdog-collective-timeout", lines: []string{
 			glog("ProcessGroupNCCL.cpp:700", "[PG ID 0 PG GUID 0(default_pg) Rank 1] "+blocking("WorkNCCL", "")),
 			glog("ProcessGroupNCCL.cpp:583", "[Rank 1] "+blocking("WorkNCCL", " (TORCH_NCCL_BLOCKING_WAIT=1)")),
@@ -201,23 +195,7 @@ func releaseWordings() []releaseWording {
 // TestWriterReleaseWordings checks each family's wordings across releases and
 // sister writers.
 func TestWriterReleaseWordings(t *testing.T) {
-	m := compileCatalog(t)
-	for _, w := range releaseWordings() {
-		claimed := 0
-		for _, line := range w.lines {
-			lead, context := vocabLead(m, line)
-			if leads(lead, context, w.want) {
-				claimed++
-				continue
-			}
-			got := "nothing"
-			if lead != nil {
-				got = lead.Slug
-			}
-			t.Errorf("%s: want %q to lead, got %s (wrappers %v):\n%s", w.family, w.want, got, context, line)
-		}
-		t.Logf("%s: %d of %d wordings claimed", w.family, claimed, len(w.lines))
-	}
+	checkWordings(t, compileCatalog(t), releaseWordings())
 }
 
 var releaseWordingsWidened = map[string]example{

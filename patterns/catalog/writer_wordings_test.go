@@ -1,6 +1,10 @@
 package catalog_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/logmatch/logmatch/matcher"
+)
 
 // Whole wording sets of writers whose failure lines reach a serving log,
 // each written from the writer's own message table and composed the ways
@@ -111,8 +115,14 @@ func writerWordings() []writerWording {
 
 // TestWriterWordings checks each writer's whole wording set.
 func TestWriterWordings(t *testing.T) {
-	m := compileCatalog(t)
-	for _, w := range writerWordings() {
+	checkWordings(t, compileCatalog(t), writerWordings())
+}
+
+// checkWordings checks that each family's record leads every one of its
+// lines (a writer's wording set, or a family's wordings across releases).
+func checkWordings(t *testing.T, m *matcher.Matcher, families []writerWording) {
+	t.Helper()
+	for _, w := range families {
 		claimed := 0
 		for _, line := range w.lines {
 			lead, context := vocabLead(m, line)
