@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
+
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -49,13 +51,13 @@ func crashBanner(l string) bool {
 	case strings.HasPrefix(w, "*** "):
 		// glog's and folly's banner.
 		r := w[4:]
-		return hasPrefixFold(r, "sig") && crashSignalAt(r) != "" && strings.Contains(r, "received") ||
-			hasPrefixFold(r, "aborted at ") && len(r) > 11 && isDigitByte(r[11])
-	case hasPrefixFold(w, "# sig"):
+		return ascii.HasPrefixFold(r, "sig") && crashSignalAt(r) != "" && strings.Contains(r, "received") ||
+			ascii.HasPrefixFold(r, "aborted at ") && len(r) > 11 && isDigitByte(r[11])
+	case ascii.HasPrefixFold(w, "# sig"):
 		// The JVM's fatal error report: "# SIGSEGV (0xb) at pc=".
 		n := crashSignalAt(w[2:])
 		return n != "" && strings.HasPrefix(w[2+len(n):], " (0x")
-	case hasPrefixFold(w, "signal: "):
+	case ascii.HasPrefixFold(w, "signal: "):
 		// Open MPI: "Signal: Segmentation fault (11)".
 		n := crashSignalAt(w[8:])
 		return n != "" && strings.HasPrefix(w[8+len(n):], " (")
@@ -64,7 +66,7 @@ func crashBanner(l string) bool {
 		n := crashSignalAt(w)
 		return n != "" && strings.HasPrefix(w[len(n):], ": ") && len(w) > len(n)+2 && isLowerByte(w[len(n)+2])
 	}
-	if b := strings.TrimLeft(w, "!* "); len(b) < len(w) && (hasPrefixFold(b, "segfault encountered") || hasPrefixFold(b, "segmentation fault encountered")) {
+	if b := strings.TrimLeft(w, "!* "); len(b) < len(w) && (ascii.HasPrefixFold(b, "segfault encountered") || ascii.HasPrefixFold(b, "segmentation fault encountered")) {
 		// A handler's exclamation banner.
 		return true
 	}
@@ -76,12 +78,12 @@ func crashBanner(l string) bool {
 // (...)", "received signal 6", "caught sigsegv", "crash: caught 11
 // (segmentation fault)", "got signal sigbus"; not "got 11 requests".
 func caughtCrash(w string) bool {
-	if hasPrefixFold(w, "crash: ") {
+	if ascii.HasPrefixFold(w, "crash: ") {
 		w = w[len("crash: "):]
 	}
 	r := ""
 	for _, v := range [...]string{"caught ", "received ", "got "} {
-		if hasPrefixFold(w, v) {
+		if ascii.HasPrefixFold(w, v) {
 			r = w[len(v):]
 			break
 		}
@@ -89,7 +91,7 @@ func caughtCrash(w string) bool {
 	if r == "" {
 		return false
 	}
-	named := hasPrefixFold(r, "signal ")
+	named := ascii.HasPrefixFold(r, "signal ")
 	if named {
 		r = r[len("signal "):]
 	}
@@ -116,17 +118,11 @@ func caughtCrash(w string) bool {
 // any case, "" when it opens with none.
 func crashSignalAt(s string) string {
 	for _, n := range crashSignals {
-		if hasPrefixFold(s, n) && (len(s) == len(n) || !isLowerByte(s[len(n)]) && !isUpperByte(s[len(n)])) {
+		if ascii.HasPrefixFold(s, n) && (len(s) == len(n) || !ascii.Letter(s[len(n)])) {
 			return s[:len(n)]
 		}
 	}
 	return ""
-}
-
-// hasPrefixFold reports whether s opens with p, p in lower case and s in
-// any case.
-func hasPrefixFold(s, p string) bool {
-	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
 }
 
 // shellCrashEnd reports whether s, a line's text before its closing
@@ -140,7 +136,7 @@ func shellCrashEnd(s string) bool {
 			if before != "" {
 				c = before[len(before)-1]
 			}
-			return !isLowerByte(c) && !isUpperByte(c) && c != ' '
+			return !ascii.Letter(c) && c != ' '
 		}
 	}
 	return false
@@ -176,9 +172,6 @@ func lastLine(s string) string {
 		return ""
 	}
 	i := strings.LastIndexByte(s, '\n')
-	if i < 0 {
-		return ""
-	}
 	return strings.TrimRight(s[i+1:], "\r")
 }
 

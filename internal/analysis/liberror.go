@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
+
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -127,7 +129,7 @@ func libraryName(w string) bool {
 // hasLetter reports whether s holds an ASCII letter.
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if isUpperByte(s[i]) || isLowerByte(s[i]) {
+		if ascii.Letter(s[i]) {
 			return true
 		}
 	}

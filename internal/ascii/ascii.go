@@ -3,6 +3,8 @@
 // ranks, ports, pids) is ASCII whatever the text around it.
 package ascii
 
+import "strings"
+
 // Digits reports whether s is one or more ASCII digits.
 func Digits(s string) bool {
 	if s == "" {
@@ -18,3 +20,8 @@ func Digits(s string) bool {
 
 // Letter reports whether c is an ASCII letter.
 func Letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// HasPrefixFold is strings.HasPrefix ignoring ASCII case.
+func HasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}

@@ -18,7 +18,7 @@ import (
 func parseCUDALine(s string) bool {
 	switch s[0] {
 	case 'C', 'c':
-		if hasPrefixFold(s, "CUDA error: ") || hasPrefixFold(s, "CUDA failure ") || hasPrefixFold(s, "CUDA failure: ") {
+		if ascii.HasPrefixFold(s, "CUDA error: ") || ascii.HasPrefixFold(s, "CUDA failure ") || ascii.HasPrefixFold(s, "CUDA failure: ") {
 			return true
 		}
 		return startsWithErrorName(s, "cudaError")
@@ -29,7 +29,7 @@ func parseCUDALine(s string) bool {
 			return false
 		}
 		r := s[len("Failed: "):]
-		if hasPrefixFold(r, "CUDA error ") {
+		if ascii.HasPrefixFold(r, "CUDA error ") {
 			return true
 		}
 		// "Failed: <file>.cu[h]:<line> '<reason>'"
@@ -147,9 +147,4 @@ func parseACLLine(s string) bool {
 	}
 	r := s[i:]
 	return strings.Contains(r, "failed") || strings.Contains(r, "error")
-}
-
-// hasPrefixFold is strings.HasPrefix ignoring ASCII case.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
