@@ -185,6 +185,21 @@ var otherEngine = map[string]string{
 	"1259-vllm-omni-engine-core-init-failed-apiserver-traceback.log": VLLM,
 	"1263-vllm-ascend-mooncake-sync-batch-transfer-timeout.log":      VLLM,
 	"1273-benign-vllm-lmcache-connector-rocm-import-warnings.log":    VLLM,
+	// dev-15: vLLM's V0 engine lines (GGUF MoE kernel, ROCm start-up,
+	// metrics, the API server's output loop), LMDeploy's turbomind import
+	// and CLI, TGI's shard and argument lines, Ollama's runner lines and
+	// Triton's model status table.
+	"1351-vllm-gguf-moe-cuda-invalid-configuration-argument.log":       VLLM,
+	"1352-lmdeploy-no-module-turbomind-chat-traceback.log":             LMDeploy,
+	"1354-benign-tgi-llama405b-fp8-eight-shards-ready.log":             TGI,
+	"1355-benign-tgi-qwen25-args-ansi-remnants.log":                    TGI,
+	"1358-benign-vllm-rocm-gfx906-v0-engine-config.log":                VLLM,
+	"1364-ollama-journal-cudamalloc-oom-panic-unable-to-load.log":      Ollama,
+	"1366-lmdeploy-cli-invalid-choice-then-check-env.log":              LMDeploy,
+	"1368-triton-status-table-unable-to-create-trt-engine.log":         Triton,
+	"1371-benign-vllm-v0-metrics-spec-decode-throughput.log":           VLLM,
+	"1376-vllm-custom-allreduce-cuda-invalid-argument-zmq-enotsup.log": VLLM,
+	"1378-ollama-run-failed-to-start-llama-runner-journal.log":         Ollama,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

@@ -388,6 +388,10 @@ var knownWidthMisses = map[string]map[string]string{
 	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
 		"hard-wrap-120-padded": paddedRows,
 	},
+	// dev-15: measured before any change made for the batch.
+	"1356-llamacpp-main-failed-to-load-ggml-model.log": {
+		"hard-wrap-120-padded": "padded to 120 columns, the excerpt's only two rows both end in padding, so the second reads as the first's rest and main's 'error: failed to load model' is no line of its own: no alert (not investigated further)",
+	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": wrapAt100,
 	},
