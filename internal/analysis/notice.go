@@ -129,10 +129,11 @@ func carriesOn(line string) (at, end int, ok bool) {
 	if len(line) > maxNoticeScan {
 		line = line[:maxNoticeScan]
 	}
-	t := lowerASCII(line)
-	if !mayCarryOn(t) {
+	if !mayCarryOn(line) {
+		// Most lines: no copy made.
 		return 0, 0, false
 	}
+	t := lowerASCII(line)
 	at, wordEnd, end, kind := carryOnAt(t)
 	if at < 0 {
 		return 0, 0, false
@@ -229,6 +230,14 @@ var clauseBreaks = []string{". ", "; ", ", ", ": ", " - ", " -- ", " — ", "...
 // clauseLeads are words a carry-on clause may begin with before its verb.
 var clauseLeads = []string{"and ", "so ", "now ", "then ", "we ", "we'll ", "i ", "instead ", "thus ", "therefore "}
 
+// leadStart marks the first bytes of clauseLeads.
+var leadStart = func() (first [256]bool) {
+	for _, l := range clauseLeads {
+		first[l[0]] = true
+	}
+	return first
+}()
+
 // givingUp are the words of a writer that stopped carrying on.
 var givingUp = []string{
 	"giving up", "give up", "gave up", "exiting", "will exit", "aborting", "will abort",
@@ -252,8 +261,9 @@ var failedWords = []string{"fail", "error", "unable", "cannot", "can't", "could 
 
 // carryOnStems hold, between them, a piece of every carry-on opener and
 // passive (and of "retry " before a count): a line without any of them
-// has no carry-on clause, which mayCarryOn tells in a few searches where
-// carryOnAt tries every opener and passive at every clause.
+// has no carry-on clause, which mayCarryOn tells in one pass where
+// carryOnAt tries every opener and passive at every clause. Each opens
+// with two lower-case letters (stemPairs).
 // TestCarryOnStemsCoverTheWords keeps the lists in step.
 var carryOnStems = []string{
 	"fall", "fell", "retr", "again", "will ", "proceed", "continu", "default", "assum",
@@ -268,6 +278,23 @@ var (
 	passiveWords = mapWords(len(carryOnPassives), func(i int) string { return strings.TrimRight(carryOnPassives[i], ".;,") })
 )
 
+// openersBy lists, for each byte, the carry-on openers (their places in
+// carryOnOpeners, in its order) that begin with it: a clause is compared
+// only with those of its first byte.
+var openersBy = func() (by [256][]uint8) {
+	for i, o := range carryOnOpeners {
+		by[o.word[0]] = append(by[o.word[0]], uint8(i))
+	}
+	return by
+}()
+
+// passiveStems hold a piece of every carry-on passive (and of each
+// passive word), each opening with two lower-case letters: a clause
+// without any of them ends in no passive word and holds no passive
+// (passiveStemSet). TestCarryOnStemsCoverTheWords keeps the lists in
+// step.
+var passiveStems = []string{"skip", "ignor", "disabl", "retri", "silence", "suppress", "continue", "instead"}
+
 func mapWords(n int, f func(int) string) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -276,15 +303,118 @@ func mapWords(n int, f func(int) string) []string {
 	return out
 }
 
-// mayCarryOn reports whether the lower-cased line t holds a carry-on
-// stem: false means carryOnAt finds no clause in it.
-func mayCarryOn(t string) bool {
-	for _, w := range carryOnStems {
-		if strings.Contains(t, w) {
+// mayCarryOn reports whether the line t holds a carry-on stem, in either
+// case: false means carryOnAt finds no clause in it. Most failures hold
+// none, and are turned away before their line is lower-cased.
+func mayCarryOn(t string) bool { return carryOnStemSet.in(t) }
+
+// A stemSet finds whether a text holds one of its words in one pass over
+// the text, where a search a word would read it once a word: it compares
+// words only where a word's first two letters stand, and only the words
+// that open with them.
+type stemSet struct {
+	// pairs holds, for each byte that opens a word (either case), the
+	// letters that follow it in one: bit c-'a' for letter c.
+	pairs [256]uint32
+	// by lists the words (lower-case, each opening with two letters) by
+	// their first letter, less 'a'.
+	by [26][]stemWord
+}
+
+// A stemWord is a word of a stemSet and its bit (1 << its place).
+type stemWord struct {
+	word string
+	bit  uint32
+}
+
+func newStemSet(words []string) *stemSet {
+	s := &stemSet{}
+	for i, w := range words {
+		bit := uint32(1) << (w[1] - 'a')
+		s.pairs[w[0]] |= bit
+		s.pairs[w[0]-'a'+'A'] |= bit
+		s.by[w[0]-'a'] = append(s.by[w[0]-'a'], stemWord{w, 1 << i})
+	}
+	return s
+}
+
+var (
+	carryOnStemSet = newStemSet(carryOnStems)
+	passiveStemSet = newStemSet(passiveStems)
+	// passiveStemOf holds, for each of carryOnPassives, the bit of a
+	// stem of passiveStems it holds (as its word does).
+	passiveStemOf = func() []uint32 {
+		out := make([]uint32, len(carryOnPassives))
+		for i, p := range carryOnPassives {
+			out[i] = passiveStemSet.present(p)
+		}
+		return out
+	}()
+)
+
+// in reports whether t holds one of the words, ignoring ASCII case as
+// lowerASCII folds it.
+func (s *stemSet) in(t string) bool {
+	if len(t) < 2 {
+		return false
+	}
+	// The letters that may follow the byte before: none after most.
+	next := s.pairs[t[0]]
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		// A byte that is no letter folds to 26 or more.
+		if next != 0 && (c|0x20)-'a' < 26 && next>>((c|0x20)-'a')&1 != 0 && s.at(t[i-1:]) != 0 {
 			return true
 		}
+		next = s.pairs[c]
 	}
 	return false
+}
+
+// present returns the bits of the words t holds, ignoring ASCII case as
+// lowerASCII folds it.
+func (s *stemSet) present(t string) (bits uint32) {
+	if len(t) < 2 {
+		return 0
+	}
+	next := s.pairs[t[0]]
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		if next != 0 && (c|0x20)-'a' < 26 && next>>((c|0x20)-'a')&1 != 0 {
+			bits |= s.at(t[i-1:])
+		}
+		next = s.pairs[c]
+	}
+	return bits
+}
+
+// at returns the bit of the word t, which opens with a letter, opens
+// with; 0 when none. (No word of a set opens another.)
+func (s *stemSet) at(t string) uint32 {
+	for _, w := range s.by[(t[0]|0x20)-'a'] {
+		if hasLowerPrefix(t, w.word) {
+			return w.bit
+		}
+	}
+	return 0
+}
+
+// hasLowerPrefix reports whether s, lower-cased as lowerASCII does,
+// begins with the lower-case word w.
+func hasLowerPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // carryOnAt returns where the first carry-on clause of the lower-cased
@@ -294,10 +424,12 @@ func mayCarryOn(t string) bool {
 func carryOnAt(t string) (at, wordEnd, end, kind int) {
 	for start := 0; start < len(t); {
 		s := skipHeads(t, start)
-		for _, l := range clauseLeads {
-			if strings.HasPrefix(t[s:], l) {
-				s += len(l)
-				break
+		if s < len(t) && leadStart[t[s]] {
+			for _, l := range clauseLeads {
+				if strings.HasPrefix(t[s:], l) {
+					s += len(l)
+					break
+				}
 			}
 		}
 		next, brk := nextBreak(t, s)
@@ -307,20 +439,30 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 			// "retry 3 times", "retry 2": a count, not advice to retry.
 			return s, s + len("retry "), next, carryOn
 		}
-		for i, o := range carryOnOpeners {
-			if strings.HasPrefix(clause, o.word) || bare == carryOnBare[i] {
-				return s, min(s+len(o.word), next), next, o.kind
+		if clause != "" {
+			// Only the openers of the clause's first letter can
+			// open it, or equal its bare form.
+			for _, i := range openersBy[clause[0]] {
+				if o := carryOnOpeners[i]; strings.HasPrefix(clause, o.word) || bare == carryOnBare[i] {
+					return s, min(s+len(o.word), next), next, o.kind
+				}
 			}
 		}
-		// The space before the clause stands for the break before it.
-		spaced := " " + clause + t[next:min(next+len(brk), len(t))]
-		for i, p := range carryOnPassives {
-			if j := strings.Index(spaced, p); j >= 0 {
-				j = max(j-1, 0)
-				return s + j, min(s+j+len(p), len(t)), next, carryIgnore
-			}
-			if word := passiveWords[i]; strings.HasSuffix(clause, word) {
-				return next - len(word), next, next, carryIgnore
+		if stems := passiveStemSet.present(clause); stems != 0 {
+			// The space before the clause stands for the break before it.
+			spaced := " " + clause + t[next:min(next+len(brk), len(t))]
+			for i, p := range carryOnPassives {
+				if stems&passiveStemOf[i] == 0 {
+					// Neither the passive nor its word is in the clause.
+					continue
+				}
+				if j := strings.Index(spaced, p); j >= 0 {
+					j = max(j-1, 0)
+					return s + j, min(s+j+len(p), len(t)), next, carryIgnore
+				}
+				if word := passiveWords[i]; strings.HasSuffix(clause, word) {
+					return next - len(word), next, next, carryIgnore
+				}
 			}
 		}
 		if next >= len(t) {
@@ -332,15 +474,53 @@ func carryOnAt(t string) (at, wordEnd, end, kind int) {
 }
 
 // nextBreak returns where the clause of t that begins at from ends (the
-// earliest clause break, or len(t)) and the break found there.
+// earliest clause break, or len(t)) and the break found there. Every
+// break of clauseBreaks begins or ends with a space: it reads t from
+// space to space (a vectorised search), and at each space looks for the
+// breaks that end in it, the earliest first, then those that begin with
+// it. No break tied to a later space begins before one tied to an
+// earlier space.
 func nextBreak(t string, from int) (int, string) {
-	best, brk := len(t), ""
-	for _, b := range clauseBreaks {
-		if i := strings.Index(t[from:], b); i >= 0 && from+i < best {
-			best, brk = from+i, b
+	for k := from; k < len(t); k++ {
+		j := strings.IndexByte(t[k:], ' ')
+		if j < 0 {
+			break
+		}
+		k += j
+		if k-1 >= from {
+			switch t[k-1] {
+			case '.':
+				if k-3 >= from && t[k-3] == '.' && t[k-2] == '.' {
+					return k - 3, "... "
+				}
+				return k - 1, ". "
+			case ';':
+				return k - 1, "; "
+			case ',':
+				return k - 1, ", "
+			case ':':
+				return k - 1, ": "
+			case '!':
+				return k - 1, "! "
+			}
+		}
+		if k+2 < len(t) {
+			switch rest := t[k:]; rest[1] {
+			case '-':
+				if rest[2] == ' ' {
+					return k, " - "
+				}
+				if strings.HasPrefix(rest, " -- ") {
+					return k, " -- "
+				}
+			case 0xe2:
+				if strings.HasPrefix(rest, " — ") {
+					return k, " — "
+				}
+			}
 		}
 	}
-	return best, brk
+	return len(t), ""
 }
 
 // markNotice marks d, the failure decide found in e, Tolerated when e's

@@ -104,8 +104,27 @@ func UndefinedUse(line string) bool {
 	if len(line) > maxImportScan {
 		line = line[:maxImportScan]
 	}
-	return strings.Contains(line, "is not defined") || strings.Contains(line, "has no attribute") ||
-		strings.Contains(line, "cannot import name")
+	// Each wording holds "no" ("is not defined", "has no attribute",
+	// "cannot import name"): one search for it, where a search a wording
+	// read a failure's text three times, and the wordings compared where
+	// it stands.
+	for i := 0; i < len(line); {
+		j := strings.Index(line[i:], "no")
+		if j < 0 {
+			return false
+		}
+		j += i
+		if hasAt(line, j-3, "is not defined") || hasAt(line, j-4, "has no attribute") || hasAt(line, j-3, "cannot import name") {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// hasAt reports whether s holds w at byte k.
+func hasAt(s string, k int, w string) bool {
+	return k >= 0 && strings.HasPrefix(s[k:], w)
 }
 
 // importWarning reports whether e is a line logged at a warning's level,

@@ -16,7 +16,7 @@ import (
 // failure's incident rather than paged apart.
 
 // unboundWords are the wordings of CPython's UnboundLocalError (none holds
-// a colon: unboundLocal).
+// a colon, each holds "ass": unboundLocal).
 var unboundWords = [...]string{
 	"referenced before assignment",
 	"where it is not associated with a value",
@@ -32,6 +32,11 @@ func unboundLocal(o *Occurrence) bool {
 		texts[1], texts[2] = x.Type, x.Message
 	}
 	for _, t := range texts {
+		// Both wordings hold "ass" (assignment, associated): most texts
+		// hold none, and are read once, not once a wording.
+		if !strings.Contains(t, "ass") {
+			continue
+		}
 		for _, w := range unboundWords {
 			if strings.Contains(t, w) {
 				return true

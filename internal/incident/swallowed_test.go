@@ -15,6 +15,9 @@ func TestUnboundWordsHoldNoColon(t *testing.T) {
 		if strings.Contains(w, ":") {
 			t.Errorf("unbound wording %q holds a colon", w)
 		}
+		if !strings.Contains(w, "ass") {
+			t.Errorf("unbound wording %q holds no \"ass\", which unboundLocal looks for first", w)
+		}
 	}
 }
 
