@@ -200,6 +200,11 @@ var otherEngine = map[string]string{
 	"1371-benign-vllm-v0-metrics-spec-decode-throughput.log":           VLLM,
 	"1376-vllm-custom-allreduce-cuda-invalid-argument-zmq-enotsup.log": VLLM,
 	"1378-ollama-run-failed-to-start-llama-runner-journal.log":         Ollama,
+	// dev-15's second set: Ollama's journal lines, vLLM's import
+	// traceback and LMDeploy's TurboMind error in prose.
+	"1386-ollama-runner-timeout-then-systemd-oom-kill-fenced.log": Ollama,
+	"1387-vllm-022-libcudart12-missing-double-traceback.log":      VLLM,
+	"1388-lmdeploy-internvl2-tm-cuda-oom-inline-prose.log":        LMDeploy,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,
