@@ -301,7 +301,7 @@ var otherEngine = map[string]string{
 	"1121-docker-model-runner-llamacpp-unknown-architecture-qwen35.log":   LlamaCPP,
 	"1124-benign-vllm-v0-workers-load-weights-capture-notice.log":         VLLM,
 	"1135-ollama-error-loading-llama-server-exit-status-2-vram-warn.log":  Ollama,
-	// Held out (heldout-18): LMDeploy's TurboMind assertion, Ollama's server
+	// heldout-18 (development since heldout-19): LMDeploy's TurboMind assertion, Ollama's server
 	// and runner lines, llama.cpp's loader and ggml lines, vLLM's worker and
 	// engine metrics lines.
 	"1207-lmdeploy-turbomind-barrier-assert-prose.log":        LMDeploy,
@@ -311,6 +311,24 @@ var otherEngine = map[string]string{
 	"1233-benign-vllm-cpu-s390x-engine-metrics.log":           VLLM,
 	"1235-ollama-windows-ggml-cuda-ima-mul-mat.log":           Ollama,
 	"1236-ik-llamacpp-compute-sanitizer-invalid-read-p2p.log": LlamaCPP,
+	// Held out (heldout-19): vLLM's API server, engine-core, worker and V0
+	// engine lines, TGI's launcher lines (one posted with its colour codes
+	// written out), Triton's glog lines and tables, TensorRT-LLM's bracketed
+	// lines, ik_llama.cpp's context lines, llama.cpp's loader lines under
+	// Ollama and Ollama's Gin lines.
+	"1300-vllm-anthropic-messages-xgrammar-propertynames.log":            VLLM,
+	"1303-iklcpp-pipeline-parallel-280gb-compute-buffer-eleven-gpus.log": LlamaCPP,
+	"1307-benign-ollama-llm-load-print-meta-mistral-q4.log":              LlamaCPP,
+	"1313-vllm-xformers-no-kernel-image-buffered-busy.log":               VLLM,
+	"1314-tgi-sharded-falcon-flash-attn-masks-error-804.log":             TGI,
+	"1323-vllm-gcp-logging-enginecore-oom-lora-sort.log":                 VLLM,
+	"1330-ollama-gin-500-grammar-undefined-rule-backtick.log":            Ollama,
+	"1332-benign-vllm-mqllmengine-docker-iso-startup-debug.log":          VLLM,
+	"1333-benign-tgi-cloudwatch-ansi-escaped-waiting-for-shard.log":      TGI,
+	"1334-vllm-nccl-shm-create-failed-return-chain-worker-base.log":      VLLM,
+	"1335-triton-pytorch-model-pt-missing-clearml-tables.log":            Triton,
+	"1336-vllm-llm-init-distbackend-nccl-internal-error.log":             VLLM,
+	"1338-benign-trtllm-mpi2-engine-version-json-warnings.log":           TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

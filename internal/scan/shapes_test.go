@@ -344,10 +344,25 @@ var knownShapeMisses = map[string]map[string]string{
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
-	// Held out (heldout-18): measured, not tuned to.
+	// heldout-18 (development since heldout-19): measured blind, not tuned to.
 	"1216-k8s-openshift-failedscheduling-insufficient-gpu.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the event line's '6 Insufficient nvidia.com/gpu.' falls on a continuation that is not rejoined, and no alert",
 	},
+	// Held out (heldout-19): measured, not tuned to.
+	"1302-k8s-describe-failedscheduling-gpu-node-unschedulable.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the event line's '1 Insufficient nvidia.com/gpu' falls on a continuation that is not rejoined, so the FailedScheduling line leads unclassified",
+	},
+	"1303-iklcpp-pipeline-parallel-280gb-compute-buffer-eleven-gpus.log": {
+		"hard-wrap-100": "held out: cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer",
+	},
+	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
+		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
+	},
+	"1334-vllm-nccl-shm-create-failed-return-chain-worker-base.log": {
+		"hard-wrap-100": "held out: cut at 100 columns, the NCCL WARN line loses 'shared memory segment ...' to a continuation that is not rejoined, so it leads unclassified",
+	},
+	"1341-benign-sglang-npu-startup-no-sgl-kernel-custom-ar-notices.log": under("held out: sglang's 'Failed to import from custom_ar with ModuleNotFoundError(\"No module named 'sgl_kernel'\")' notice alerts under no-module-sgl-kernel as posted (its known note), so it does under every wrapper",
+		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2", "ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json", "s6-tai64n", "md-numbered", "cat-n", "less-N", "editor-numbers", "hard-wrap-100", "hard-wrap-120-padded", "utf16le-bom", "utf8-bom", "md-autolinks", "actions-annotation"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
