@@ -81,6 +81,56 @@ func VagueMessage(msg string) bool {
 	return false
 }
 
+// VagueFailure reports whether msg only says that something failed, as
+// VagueMessage does, once the names of the instances it failed for are
+// dropped: a word that runs letters into digits ("task0", "rank3",
+// "worker12") names which one failed, not why. So "Transfer failed for
+// task0" is vague, and "Transfer failed: timeout after 3 retries" is not.
+// A bracketed label in front ("[Rank 3]", "[PG 1 Rank 0]") says who
+// speaks, and is dropped too.
+func VagueFailure(msg string) bool {
+	m := strings.TrimSpace(msg)
+	for strings.HasPrefix(m, "[") {
+		i := strings.IndexByte(m, ']')
+		if i < 0 {
+			break
+		}
+		m = strings.TrimSpace(m[i+1:])
+	}
+	if !strings.ContainsAny(m, "0123456789") {
+		return VagueMessage(m)
+	}
+	var b strings.Builder
+	for w := range strings.FieldsSeq(m) {
+		if instanceName(strings.TrimRight(w, ".,;!")) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return VagueMessage(b.String())
+}
+
+// instanceName reports whether w is a word of letters followed by digits
+// and nothing else ("task0", "gpu12"): the name of one of many alike.
+func instanceName(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] >= 'a' && w[i] <= 'z' || w[i] >= 'A' && w[i] <= 'Z' || w[i] == '_') {
+		i++
+	}
+	if i == 0 || i == len(w) {
+		return false
+	}
+	for j := i; j < len(w); j++ {
+		if w[j] < '0' || w[j] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // rootUnderWrapper returns the root link of tb when its last link, exc,
 // is a vague wrapper (vagueWrapper) and the root says more: a link of its
 // own with a type, which is no vague wrapper itself. Nil otherwise.

@@ -72,6 +72,31 @@ func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
 	}
 }
 
+func TestVagueFailure(t *testing.T) {
+	for msg, want := range map[string]bool{
+		// Which instance failed is no reason (Mooncake's, a worker pool's,
+		// a launcher's words).
+		"Transfer failed for task0":                                   true,
+		"Worker worker12 failed.":                                     true,
+		"Request failed on gpu3, rank1":                               true,
+		"request failed":                                              true,
+		"Failed to load checkpoint shard 3 of 8":                      false,
+		"Transfer failed: timeout after 3 retries":                    false,
+		"Memory region not registered by any active device(s): 0x1a0": false,
+		"Message truncated : received 36 bytes instead of 1":          false,
+		"[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE)": false,
+		"sm90 kernel failed":                                            true,
+		"[PG 1 Rank 0] Work failed.":                                    true,
+		"[Rank 3] Collective failed on rank3":                           true,
+		"[Rank 3] Collective failed: peer rank 5 closed the connection": false,
+		"": false,
+	} {
+		if got := analysis.VagueFailure(msg); got != want {
+			t.Errorf("VagueFailure(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
 func TestVagueMessage(t *testing.T) {
 	for msg, want := range map[string]bool{
 		"Failed to load the model":                                               true,
