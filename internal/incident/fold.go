@@ -796,7 +796,7 @@ func saysMoreThan(c, w *group) bool {
 // exception line is weaker evidence than a classified line of the same
 // event, so the summary leads and the fragment is its context.
 func clientSummary(from eventOf, x *group) bool {
-	return x.Client && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+	return x.Client && x.Fragment && from.recorded && !from.native && !from.access && from.source != "" && x.Source == from.source &&
 		x.Off >= from.end && x.Off-from.end <= borrowedGap
 }
 
@@ -814,7 +814,7 @@ func clientSummary(from eventOf, x *group) bool {
 // unplacedDetail reports whether x is such a detail of the consequence
 // from (see above).
 func unplacedDetail(from eventOf, x *group) bool {
-	return x.Unplaced && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+	return x.Unplaced && x.Fragment && from.recorded && !from.native && !from.access && from.source != "" && x.Source == from.source &&
 		x.Off >= from.end && x.Off-from.end <= borrowedGap
 }
 
@@ -1123,10 +1123,16 @@ type eventOf struct {
 	// recorded says a record with solutions names the consequence: a
 	// client fragment printed just after it is its detail (clientSummary).
 	recorded bool
+	// access says the consequence is a server's access line
+	// (analysis.AccessLine): the status it answered a request with. A
+	// cut traceback printed beside it is the handler's failure that the
+	// status reports, never a caller's detail of it.
+	access bool
 }
 
 func eventOfGroup(c *group) eventOf {
-	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0}
+	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
+		analysis.AccessLine(lineOf(c))}
 }
 
 // sameLibrary reports whether two native shapes may be one library's
