@@ -131,6 +131,36 @@ func instanceName(w string) bool {
 	return true
 }
 
+// QuotesOutput reports whether the last line of text ends in another
+// program's output that its writer quotes: a stream's label ("stderr: ",
+// "stdout: ") and what follows it to the end of the line. A runtime that
+// ran a hook or a child reports the exit status and then the child's
+// output ("error running prestart hook #0: exit status 1, stdout: ,
+// stderr: Auto-detected mode as 'legacy'"), and the output goes on on the
+// lines after it: there the child's own error line says why the runtime's
+// step failed.
+func QuotesOutput(text string) bool {
+	line := strings.TrimRight(text, " \t\r\n")
+	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
+	}
+	i := max(strings.LastIndex(line, "stderr:"), strings.LastIndex(line, "stdout:"))
+	if i <= 0 {
+		return false
+	}
+	// A field of the report: after the status and its comma, or a
+	// bracket ("exit status 1, stdout: , stderr: ", "(exit code: 1),
+	// stderr:"), not a word of a sentence.
+	before := strings.TrimRight(line[:i], " ")
+	if before == "" || !strings.ContainsRune(",()", rune(before[len(before)-1])) {
+		return false
+	}
+	rest := line[i+len("stderr:"):]
+	// The quote is open: nothing after it closes a bracket or a quote it
+	// did not open itself.
+	return !strings.ContainsAny(rest, ")]}") || strings.Count(rest, "(") >= strings.Count(rest, ")")
+}
+
 // rootUnderWrapper returns the root link of tb when its last link, exc,
 // is a vague wrapper (vagueWrapper) and the root says more: a link of its
 // own with a type, which is no vague wrapper itself. Nil otherwise.

@@ -97,6 +97,27 @@ func TestVagueFailure(t *testing.T) {
 	}
 }
 
+func TestQuotesOutput(t *testing.T) {
+	for text, want := range map[string]bool{
+		// Container runtimes' reports of a hook's failure, the hook's
+		// output going on on the next line.
+		"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'": true,
+		"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error running hook #0: error running hook: exit status 1, stdout: , stderr: ":          true,
+		"Error: crun: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1), stderr:": true,
+		"first line\nbuild step failed (exit status 2), stdout: compiling kernels":                      true,
+		// Output quoted and closed, a label mid-sentence, no label.
+		"hook failed (exit status 1, stderr: permission denied) while starting the container": false,
+		"the stderr: stream was closed":           false,
+		"RuntimeError: CUDA error: out of memory": false,
+		"logged to mystderr: nothing":             false,
+		"":                                        false,
+	} {
+		if got := analysis.QuotesOutput(text); got != want {
+			t.Errorf("QuotesOutput(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestVagueMessage(t *testing.T) {
 	for msg, want := range map[string]bool{
 		"Failed to load the model":                                               true,

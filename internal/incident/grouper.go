@@ -641,6 +641,11 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 			// it leads, and claims the exception (claimRelayed).
 			cause = nil
 		}
+		if cause != nil && o.Alert.Record.ID != "" && quotesChild(cause, o.Offset) {
+			// The child's own line, which the cause's line quotes
+			// the output of: it leads (claimQuoted).
+			cause = nil
+		}
 		if cause != nil && g.joinsBurst(o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
@@ -688,6 +693,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		g.claimGenerics(gr)
 		g.claimChained(gr)
 		g.claimContinued(gr)
+		g.claimQuoted(gr)
 		g.claimRelayed(gr)
 		g.adopt(gr)
 	}
