@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 713,
 	detected: 615,
-	cause:    500,
+	cause:    501,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
