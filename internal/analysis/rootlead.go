@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -79,6 +80,128 @@ func VagueMessage(msg string) bool {
 		}
 	}
 	return false
+}
+
+// SendsElsewhere reports whether msg sends its reader to another message
+// for its reason, in so many words: the inner exception ("See inner
+// exception for details.") or something printed above it ("See root cause
+// above.", "Please see the error messages above.", "check the stack trace
+// above"). Narrower than what an exception's message is read for
+// (pointsToRootCause): a line a record reads may name the root causes it
+// guesses at, or the logs to look in, and still be the line to lead.
+func SendsElsewhere(msg string) bool {
+	if len(msg) > 4096 {
+		msg = msg[:4096]
+	}
+	// No lower-casing: this is read for every classified occurrence.
+	if strings.Contains(msg, "ee inner exception") || strings.Contains(msg, "ee the inner exception") {
+		return true
+	}
+	for rest := msg; ; {
+		j := strings.Index(rest, " above")
+		if j < 0 {
+			return false
+		}
+		sentence := rest[:j]
+		if k := strings.LastIndexAny(sentence, ".!?\n"); k >= 0 {
+			sentence = sentence[k+1:]
+		}
+		if hasWordFold(sentence, "see ") || hasWordFold(sentence, "check ") {
+			return true
+		}
+		rest = rest[j+len(" above"):]
+	}
+}
+
+// hasWordFold reports whether s holds w at the start of a word, w's first
+// letter in either case: "See " or "see ", not "three ".
+func hasWordFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if (i == 0 || !ascii.Letter(s[i-1])) && (s[i] == w[0] || s[i] == w[0]-'a'+'A') && s[i+1:i+len(w)] == w[1:] {
+			return true
+		}
+	}
+	return false
+}
+
+// VagueFailure reports whether msg only says that something failed, as
+// VagueMessage does, once the names of the instances it failed for are
+// dropped: a word that runs letters into digits ("task0", "rank3",
+// "worker12") names which one failed, not why. So "Transfer failed for
+// task0" is vague, and "Transfer failed: timeout after 3 retries" is not.
+// A bracketed label in front ("[Rank 3]", "[PG 1 Rank 0]") says who
+// speaks, and is dropped too.
+func VagueFailure(msg string) bool {
+	m := strings.TrimSpace(msg)
+	for strings.HasPrefix(m, "[") {
+		i := strings.IndexByte(m, ']')
+		if i < 0 {
+			break
+		}
+		m = strings.TrimSpace(m[i+1:])
+	}
+	if !strings.ContainsAny(m, "0123456789") {
+		return VagueMessage(m)
+	}
+	var b strings.Builder
+	for w := range strings.FieldsSeq(m) {
+		if instanceName(strings.TrimRight(w, ".,;!")) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return VagueMessage(b.String())
+}
+
+// instanceName reports whether w is a word of letters followed by digits
+// and nothing else ("task0", "gpu12"): the name of one of many alike.
+func instanceName(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] >= 'a' && w[i] <= 'z' || w[i] >= 'A' && w[i] <= 'Z' || w[i] == '_') {
+		i++
+	}
+	if i == 0 || i == len(w) {
+		return false
+	}
+	for j := i; j < len(w); j++ {
+		if w[j] < '0' || w[j] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// QuotesOutput reports whether the last line of text ends in another
+// program's output that its writer quotes: a stream's label ("stderr: ",
+// "stdout: ") and what follows it to the end of the line. A runtime that
+// ran a hook or a child reports the exit status and then the child's
+// output ("error running prestart hook #0: exit status 1, stdout: ,
+// stderr: Auto-detected mode as 'legacy'"), and the output goes on on the
+// lines after it: there the child's own error line says why the runtime's
+// step failed.
+func QuotesOutput(text string) bool {
+	line := strings.TrimRight(text, " \t\r\n")
+	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
+	}
+	i := max(strings.LastIndex(line, "stderr:"), strings.LastIndex(line, "stdout:"))
+	if i <= 0 {
+		return false
+	}
+	// A field of the report: after the status and its comma, or a
+	// bracket ("exit status 1, stdout: , stderr: ", "(exit code: 1),
+	// stderr:"), not a word of a sentence.
+	before := strings.TrimRight(line[:i], " ")
+	if before == "" || !strings.ContainsRune(",()", rune(before[len(before)-1])) {
+		return false
+	}
+	rest := line[i+len("stderr:"):]
+	// The quote is open: nothing after it closes a bracket or a quote it
+	// did not open itself.
+	return !strings.ContainsAny(rest, ")]}") || strings.Count(rest, "(") >= strings.Count(rest, ")")
 }
 
 // rootUnderWrapper returns the root link of tb when its last link, exc,

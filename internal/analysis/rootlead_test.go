@@ -72,6 +72,52 @@ func TestAVagueWrapperYieldsToTheRootOfItsChain(t *testing.T) {
 	}
 }
 
+func TestVagueFailure(t *testing.T) {
+	for msg, want := range map[string]bool{
+		// Which instance failed is no reason (Mooncake's, a worker pool's,
+		// a launcher's words).
+		"Transfer failed for task0":                                   true,
+		"Worker worker12 failed.":                                     true,
+		"Request failed on gpu3, rank1":                               true,
+		"request failed":                                              true,
+		"Failed to load checkpoint shard 3 of 8":                      false,
+		"Transfer failed: timeout after 3 retries":                    false,
+		"Memory region not registered by any active device(s): 0x1a0": false,
+		"Message truncated : received 36 bytes instead of 1":          false,
+		"[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE)": false,
+		"sm90 kernel failed":                                            true,
+		"[PG 1 Rank 0] Work failed.":                                    true,
+		"[Rank 3] Collective failed on rank3":                           true,
+		"[Rank 3] Collective failed: peer rank 5 closed the connection": false,
+		"": false,
+	} {
+		if got := analysis.VagueFailure(msg); got != want {
+			t.Errorf("VagueFailure(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+func TestQuotesOutput(t *testing.T) {
+	for text, want := range map[string]bool{
+		// Container runtimes' reports of a hook's failure, the hook's
+		// output going on on the next line.
+		"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'": true,
+		"docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error running hook #0: error running hook: exit status 1, stdout: , stderr: ":          true,
+		"Error: crun: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1), stderr:": true,
+		"first line\nbuild step failed (exit status 2), stdout: compiling kernels":                      true,
+		// Output quoted and closed, a label mid-sentence, no label.
+		"hook failed (exit status 1, stderr: permission denied) while starting the container": false,
+		"the stderr: stream was closed":           false,
+		"RuntimeError: CUDA error: out of memory": false,
+		"logged to mystderr: nothing":             false,
+		"":                                        false,
+	} {
+		if got := analysis.QuotesOutput(text); got != want {
+			t.Errorf("QuotesOutput(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestVagueMessage(t *testing.T) {
 	for msg, want := range map[string]bool{
 		"Failed to load the model":                                               true,
@@ -89,5 +135,30 @@ func TestVagueMessage(t *testing.T) {
 		if got := analysis.VagueMessage(msg); got != want {
 			t.Errorf("VagueMessage(%q) = %v, want %v", msg, got, want)
 		}
+	}
+}
+
+func TestSendsElsewhere(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.": true,
+		"RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}":           true,
+		"Initialization failed. Please see the error messages above.":                                              true,
+		"Worker failed with error 'x', please check the stack trace above for the root cause":                      true,
+		// Guessed causes and logs to look in are no pointer to a message.
+		"A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer.": false,
+		"the value above the limit was rejected. See the docs.": false,
+		"three GPUs above the limit":                            false,
+		"":                                                      false,
+	} {
+		if got := analysis.SendsElsewhere(msg); got != want {
+			t.Errorf("SendsElsewhere(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+func TestSendsElsewhereAllocatesNothing(t *testing.T) {
+	msg := "CUDA error: an illegal memory access was encountered. Compile with TORCH_USE_CUDA_DSA to enable device-side assertions, above all."
+	if n := testing.AllocsPerRun(100, func() { analysis.SendsElsewhere(msg) }); n != 0 {
+		t.Errorf("SendsElsewhere allocates %v times, want none", n)
 	}
 }

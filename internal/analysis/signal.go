@@ -113,6 +113,58 @@ func httpErrorStatus(msg string) bool {
 	return len(r) == 3 || r[3] == ' ' || r[3] == '\r'
 }
 
+// AccessLine reports whether line is an HTTP server's access line: the
+// request line in quotes and the status the server answered with, as
+// uvicorn, gunicorn, nginx, aiohttp and the common log format print it
+// ("POST /generate HTTP/1.1" 500). It is the server's own record of a
+// response it sent: an exception the server prints beside it is the
+// handler's failure that the status reports, not a caller's.
+func AccessLine(line string) bool {
+	for rest := line; ; {
+		i := strings.Index(rest, " HTTP/")
+		if i < 0 {
+			return false
+		}
+		if requestBefore(rest[:i]) && statusAfter(rest[i+len(" HTTP/"):]) {
+			return true
+		}
+		rest = rest[i+len(" HTTP/"):]
+	}
+}
+
+// requestBefore reports whether s ends in the opening of a quoted request
+// line: a quote, an upper-case method, a space and a target.
+func requestBefore(s string) bool {
+	q := strings.LastIndexByte(s, '"')
+	if q < 0 {
+		return false
+	}
+	method, target, ok := strings.Cut(s[q+1:], " ")
+	if !ok || len(method) < 3 || len(method) > 7 || target == "" || strings.ContainsAny(target, " \t") {
+		return false
+	}
+	for i := 0; i < len(method); i++ {
+		if method[i] < 'A' || method[i] > 'Z' {
+			return false
+		}
+	}
+	return target[0] == '/' || strings.HasPrefix(target, "http")
+}
+
+// statusAfter reports whether s, what follows "HTTP/" in an access line,
+// is a version, the request line's closing quote and a three-digit status.
+func statusAfter(s string) bool {
+	v := 0
+	for v < len(s) && v < 3 && (isDigitByte(s[v]) || s[v] == '.') {
+		v++
+	}
+	if v == 0 || !strings.HasPrefix(s[v:], "\" ") {
+		return false
+	}
+	r := s[v+2:]
+	return len(r) >= 3 && isDigitByte(r[0]) && isDigitByte(r[1]) && isDigitByte(r[2]) && (len(r) == 3 || !isDigitByte(r[3]))
+}
+
 // isDigitByte reports whether c is an ASCII digit.
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 

@@ -259,3 +259,46 @@ func TestRelayedPanicSignal(t *testing.T) {
 		t.Errorf("a record that is no panic: signal %q", sig)
 	}
 }
+
+func TestAccessLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		// Servers' access lines, several writers.
+		`INFO:     172.21.0.1:39384 - "POST /worker_generate HTTP/1.1" 500 Internal Server Error`:                                    true,
+		`[2026-06-12 04:13:18] INFO:     10.42.1.149:39062 - "POST /v1/chat/completions HTTP/1.1" 503 Service Unavailable`:           true,
+		`10.0.0.7 - - [01/Jun/2025:12:00:01 +0000] "GET /health HTTP/1.1" 502 157 "-" "kube-probe/1.29"`:                             true,
+		`[2025-06-01 12:00:01 +0000] [7] [INFO] 10.0.0.3 - - "POST /predict HTTP/1.0" 500 21`:                                        true,
+		`2025-06-01 12:00:01,000 aiohttp.access INFO 127.0.0.1 [01/Jun/2025:12:00:01 +0000] "POST /v1/completions HTTP/1.1" 200 512`: true,
+		`"CONNECT https://proxy.internal:443 HTTP/2" 504`:                                                                            true,
+		// A client's words for a status, a status line alone, prose.
+		`Error: Server error '503 Service Unavailable' for url 'http://10.78.21.1:4674/generate'`:      false,
+		`requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: http://x/gen`: false,
+		`< HTTP/1.1 500 Internal Server Error`:                                                         false,
+		`the request "POST /generate HTTP/1.1" failed`:                                                 false,
+		`"post /generate HTTP/1.1" 500`:                                                                false,
+		``:                                                                                             false,
+	} {
+		if got := AccessLine(line); got != want {
+			t.Errorf("AccessLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// FuzzAccessLine: the access-line and vague-failure readers never panic,
+// and a line that is an access line stays one behind a prefix.
+func FuzzAccessLine(f *testing.F) {
+	for _, s := range []string{
+		`INFO:     10.0.0.5:40122 - "POST /generate HTTP/1.1" 500 Internal Server Error`,
+		`"GET / HTTP/1." 5`,
+		` HTTP/ HTTP/1.1" 200`,
+		"Transfer failed for task0",
+		"[Rank 3] [PG 1] Work failed.",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if AccessLine(s) && !AccessLine("prefix | "+s) {
+			t.Errorf("AccessLine(%q) but not behind a prefix", s)
+		}
+		VagueFailure(s)
+	})
+}

@@ -181,7 +181,8 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // by watchdog") never takes as its root an unclassified native line of
 // the same source within the settle time of it ("Stack trace of the
 // failed collective not found"): both are lines of one event, and that
-// line is folded into the consequence's incident (see detailOf).
+// line is folded into the consequence's incident (see detailOf), unless
+// it began the event (beganEvent).
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
 	var cands, after []*group
 	var printed *group
@@ -795,7 +796,7 @@ func saysMoreThan(c, w *group) bool {
 // exception line is weaker evidence than a classified line of the same
 // event, so the summary leads and the fragment is its context.
 func clientSummary(from eventOf, x *group) bool {
-	return x.Client && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+	return x.Client && x.Fragment && from.recorded && !from.native && !from.access && from.source != "" && x.Source == from.source &&
 		x.Off >= from.end && x.Off-from.end <= borrowedGap
 }
 
@@ -813,7 +814,7 @@ func clientSummary(from eventOf, x *group) bool {
 // unplacedDetail reports whether x is such a detail of the consequence
 // from (see above).
 func unplacedDetail(from eventOf, x *group) bool {
-	return x.Unplaced && x.Fragment && from.recorded && !from.native && from.source != "" && x.Source == from.source &&
+	return x.Unplaced && x.Fragment && from.recorded && !from.native && !from.access && from.source != "" && x.Source == from.source &&
 		x.Off >= from.end && x.Off-from.end <= borrowedGap
 }
 
@@ -1122,10 +1123,16 @@ type eventOf struct {
 	// recorded says a record with solutions names the consequence: a
 	// client fragment printed just after it is its detail (clientSummary).
 	recorded bool
+	// access says the consequence is a server's access line
+	// (analysis.AccessLine): the status it answered a request with. A
+	// cut traceback printed beside it is the handler's failure that the
+	// status reports, never a caller's detail of it.
+	access bool
 }
 
 func eventOfGroup(c *group) eventOf {
-	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0}
+	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
+		analysis.AccessLine(lineOf(c))}
 }
 
 // sameLibrary reports whether two native shapes may be one library's
@@ -1190,7 +1197,27 @@ func (g *Grouper) printedJustAfter(c *group, from eventOf, at time.Time) bool {
 // source and library (its native shape), within the settle time.
 func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic && endsEventOf(x.NativeKind, from.kind) &&
+		!beganEvent(x, from.off, at) &&
 		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
+}
+
+// beganEvent reports whether the unclassified native line x, of the same
+// source and event as a native consequence at offset off and time at,
+// began that event: it was printed before the consequence, can be a root
+// cause (error or worse) and says what went wrong, not only that something
+// failed (analysis.VagueFailure). A library reports what happened first and
+// what it did about it after: c10d's watchdog says which collective timed
+// out and after how long, then that it detected an exception at that work;
+// a transfer engine says which memory region no device registered, then
+// that the transfer failed. The consequence's record reads the second line;
+// a wording of the first that no record has still leads. Details printed
+// after the consequence ("Stack trace of the failed collective not found")
+// and a first line that only says a task failed ("Transfer failed for
+// task0", then "Put operation failed with error: TRANSFER_FAIL") stay the
+// consequence's.
+func beganEvent(x *group, off int64, at time.Time) bool {
+	ahead := x.Off < off || x.Off == off && x.At.Before(at)
+	return ahead && canBeRoot(x) && !analysis.VagueFailure(x.Alert.Headline)
 }
 
 // detailOf returns the native consequence incident that the unclassified
@@ -1198,8 +1225,9 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // is a detail of: the earliest consequence of its source that is a native
 // line of the same library (its native shape) a record names, within the
 // settle time of it. Nil when there is
-// none: a consequence no record names ("Killed") is gen's, not gen its.
-// A native warning no record names is such a detail too: NCCL's proxy
+// none: a consequence no record names ("Killed") is gen's, not gen its;
+// and a consequence printed after gen when gen began the event
+// (beganEvent): then the consequence is gen's. A native warning no record names is such a detail too: NCCL's proxy
 // prints "Error encountered progressing operation" (a consequence
 // record's line) and then "Failed to execute operation" for the same
 // connection, both as WARN lines.
@@ -1211,7 +1239,7 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 	b := burstOf(gen)
 	for _, m := range g.scopeConsequences(gen.Scope) {
 		c := m.gr
-		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || !g.inBurst(c, b) {
+		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || beganEvent(gen, c.Off, c.At) || !g.inBurst(c, b) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

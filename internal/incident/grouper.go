@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"encoding/json"
 	"fmt"
+	"github.com/logmatch/logmatch/internal/analysis"
 	"maps"
 	"math"
 	"slices"
@@ -506,7 +507,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		gr, ok := g.incidentOf(o)
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
-			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0}
+			o.Complete()
+			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0,
+				analysis.AccessLine(lineOfAlert(&o.Alert))}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				o.Complete()
 				root.fold(*o, now, &g.stats)
@@ -638,6 +641,11 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 			// it leads, and claims the exception (claimRelayed).
 			cause = nil
 		}
+		if cause != nil && o.Alert.Record.ID != "" && quotesChild(cause, o.Offset) {
+			// The child's own line, which the cause's line quotes
+			// the output of: it leads (claimQuoted).
+			cause = nil
+		}
 		if cause != nil && g.joinsBurst(o, cause) {
 			// A generic line, or a native line, read after the
 			// classified cause of its burst is listed in the cause's
@@ -685,6 +693,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		g.claimGenerics(gr)
 		g.claimChained(gr)
 		g.claimContinued(gr)
+		g.claimQuoted(gr)
 		g.claimRelayed(gr)
 		g.adopt(gr)
 	}

@@ -140,6 +140,10 @@ var nvidiaSMIErrors = vocabulary{
 		{"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", "", "", "nvidia-driver-not-loaded"},
 		{"Failed to initialize NVML: Driver/library version mismatch", "", "", "nvml-driver-library-mismatch"},
 		{"Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54", "", "", "nvml-driver-library-mismatch"},
+		// libnvidia-container prints NVML's reason lower-cased after its
+		// stage, under the runtime's hook report.
+		{"nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown", "", "", "nvml-driver-library-mismatch"},
+		{"failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown", "", "", "nvml-driver-library-mismatch"},
 		{"Failed to initialize NVML: Unknown Error", "", "", "nvml-unknown-error"},
 		{"Failed to initialize NVML: Insufficient Permissions", "", "", "nvml-query-failed"},
 		{"Failed to initialize NVML: GPU access blocked by the operating system", "", "", "nvml-query-failed"},
