@@ -32,6 +32,12 @@ import "testing"
 //     barrier errors, and the summary's error count;
 //   - DeepGEMM's failures: the batch-invariant matmul's re-raise naming the
 //     shapes, and the JIT compiler's refusal of an nvcc older than 12.3;
+//   - the NVIDIA device plugin that cannot load NVML in its pod: "Failed
+//     to initialize NVML: could not load NVML library." and "did you set
+//     the docker default runtime to `nvidia`?" in older releases,
+//     "Incompatible strategy detected auto", "did you configure the NVIDIA
+//     Container Toolkit?" and "error starting plugins: ... nvml init
+//     failed: <reason>" in newer ones;
 //   - srun's task launch refused by a node's slurmd ("<job>.<step>" in
 //     older releases, "StepId=<job>.<step>" in newer), and the
 //     "Application launch failed" line after it.
@@ -140,6 +146,22 @@ func operatorFamilies() []writerWording {
 			"RuntimeError: DeepGEMM failed for matrix shapes M=14, N=10240, K=5120. This typically occurs when dimensions are too small for DeepGEMM's TMA descriptors. Consider increasing MIN_DEEPGEMM_DIM in matmul_persistent() or disabling DeepGEMM for small matrices. Original error: Assertion error (_deps/repo-deepgemm-src/csrc/apis/../jit_kernels/impls/../../jit/compiler.hpp:147): (major > 12 or (major == 12 and minor >= 3)) and \"NVCC version should be >= 12.3\"",
 			rawTB("RuntimeError: Assertion error (csrc/jit/compiler.hpp:147): (major > 12 or (major == 12 and minor >= 3)) and \"NVCC version should be >= 12.3\""),
 		}},
+		{family: "NVIDIA device plugin: no NVML in the plugin's pod", want: "k8s-device-plugin-nvml-init-failed", lines: []string{
+			"2021/10/20 07:41:20 Failed to initialize NVML: could not load NVML library.",
+			"2021/10/20 07:41:20 If this is a GPU node, did you set the docker default runtime to `nvidia`?",
+			"E1208 10:00:00.000000       1 factory.go:87] Incompatible strategy detected auto",
+			"E1208 10:00:00.000000       1 factory.go:88] If this is a GPU node, did you configure the NVIDIA Container Toolkit?",
+			"E1208 10:00:00.000000       1 main.go:149] error starting plugins: error creating plugin manager: unable to create plugin manager: nvml init failed: ERROR_LIBRARY_NOT_FOUND",
+			"E  Failed to initialize NVML: Not Supported",
+		}},
+		{family: "NVIDIA device plugin: routine lines, and NVML failures of their own", lines: []string{
+			"I1208 10:00:00.000000       1 main.go:317] Retrieving plugins.",
+			"I1208 10:00:00.000000       1 server.go:165] Starting GRPC server for 'nvidia.com/gpu'",
+			"I1208 10:00:00.000000       1 server.go:125] Registered device plugin for 'nvidia.com/gpu' with Kubelet",
+		}},
+		{family: "NVML: a mismatch is its own record", want: "nvml-driver-library-mismatch", lines: []string{
+			"2021/10/20 07:41:20 Failed to initialize NVML: Driver/library version mismatch.",
+		}},
 		{family: "srun: a node's slurmd refused the step's tasks", want: "slurm-task-launch-failed", lines: []string{
 			"srun: error: Task launch for 36.0 failed on node cn131: Job credential expired",
 			"srun: error: Task launch for StepId=7993406.0 failed on node pool0-00509: Unable to satisfy cpu bind request",
@@ -179,6 +201,13 @@ var operatorFamiliesExamples = map[string]example{
 			"RuntimeError: Assertion error (csrc/jit/compiler.hpp:147): (major > 12 or (major == 12 and minor >= 3)) and \"NVCC version should be >= 12.3\"",
 		},
 		miss: []string{"Using DeepGEMM for matrix shapes M=256, N=1076, K=1152"},
+	},
+	"k8s-device-plugin-nvml-init-failed": {
+		match: []string{
+			"2021/10/20 07:41:20 Failed to initialize NVML: could not load NVML library.",
+			"E1208 10:00:00.000000       1 main.go:149] error starting plugins: error creating plugin manager: unable to create plugin manager: nvml init failed: ERROR_LIBRARY_NOT_FOUND",
+		},
+		miss: []string{"Failed to initialize NVML: Unknown Error", "I1208 10:00:00.000000       1 main.go:317] Retrieving plugins."},
 	},
 	"slurm-task-launch-failed": {
 		match: []string{
