@@ -38,6 +38,10 @@ import "testing"
 //     "Incompatible strategy detected auto", "did you configure the NVIDIA
 //     Container Toolkit?" and "error starting plugins: ... nvml init
 //     failed: <reason>" in newer ones;
+//   - NVRTC, CUDA's runtime compiler, failing a JIT kernel: a libnvrtc
+//     older than the GPU, its builtins library missing, or source that
+//     does not compile, as torch ("CUDA NVRTC error: <code>") and CuPy
+//     ("NVRTCError: <code> (<n>)") raise it;
 //   - srun's task launch refused by a node's slurmd ("<job>.<step>" in
 //     older releases, "StepId=<job>.<step>" in newer), and the
 //     "Application launch failed" line after it.
@@ -162,6 +166,14 @@ func operatorFamilies() []writerWording {
 		{family: "NVML: a mismatch is its own record", want: "nvml-driver-library-mismatch", lines: []string{
 			"2021/10/20 07:41:20 Failed to initialize NVML: Driver/library version mismatch.",
 		}},
+		{family: "NVRTC: a runtime-compiled kernel failed", want: "nvrtc-compile-failed", lines: []string{
+			"RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+			rawTB("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)"),
+			"nvrtc: error: failed to open libnvrtc-builtins.so.12.1.\n  Make sure that libnvrtc-builtins.so.12.1 is installed correctly.",
+			rawTB("RuntimeError: CUDA NVRTC error: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"),
+			rawTB("cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_COMPILATION (6)"),
+			"cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_INVALID_OPTION (5)",
+		}},
 		{family: "srun: a node's slurmd refused the step's tasks", want: "slurm-task-launch-failed", lines: []string{
 			"srun: error: Task launch for 36.0 failed on node cn131: Job credential expired",
 			"srun: error: Task launch for StepId=7993406.0 failed on node pool0-00509: Unable to satisfy cpu bind request",
@@ -208,6 +220,13 @@ var operatorFamiliesExamples = map[string]example{
 			"E1208 10:00:00.000000       1 main.go:149] error starting plugins: error creating plugin manager: unable to create plugin manager: nvml init failed: ERROR_LIBRARY_NOT_FOUND",
 		},
 		miss: []string{"Failed to initialize NVML: Unknown Error", "I1208 10:00:00.000000       1 main.go:317] Retrieving plugins."},
+	},
+	"nvrtc-compile-failed": {
+		match: []string{
+			"RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+			"RuntimeError: CUDA NVRTC error: NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+		},
+		miss: []string{"nvrtc: NVRTC version 12.8 supports the GPU architecture sm_120"},
 	},
 	"slurm-task-launch-failed": {
 		match: []string{
