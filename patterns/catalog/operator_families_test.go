@@ -30,6 +30,12 @@ import "testing"
 //     every line behind "=========": memcheck's invalid accesses (with
 //     "bytes" since compute-sanitizer) and hardware exceptions, initcheck's uninitialised reads, racecheck's hazards, synccheck's
 //     barrier errors, and the summary's error count;
+//   - compiler-rt's sanitizers (clang and gcc) in a native build:
+//     "==<pid>==ERROR: AddressSanitizer: <bug> on address ...", HWASan's
+//     and MemorySanitizer's twins, ThreadSanitizer's "WARNING:
+//     ThreadSanitizer: data race", LeakSanitizer's leaks at exit, every
+//     tool's "SUMMARY:" line, and the ASan runtime missing from a Python
+//     that imports an ASan-built extension;
 //   - DeepGEMM's failures: the batch-invariant matmul's re-raise naming the
 //     shapes, and the JIT compiler's refusal of an nvcc older than 12.3;
 //   - the NVIDIA device plugin that cannot load NVML in its pod: "Failed
@@ -145,6 +151,25 @@ func operatorFamilies() []writerWording {
 		{family: "Compute Sanitizer: a CUDA API error it relays leads under the error's own record", want: "cuda-unspecified-launch-failure", lines: []string{
 			sanitizer("Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API call to cudaDeviceSynchronize."),
 		}},
+		{family: "sanitizers: a native memory error", want: "sanitizer-memory-error", lines: []string{
+			"==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55d0c8a1b2c3 bp 0x7ffc1a2b3c40 sp 0x7ffc1a2b3c38",
+			"==12345==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60b0000000f4 at pc 0x7f3a2c0b8740 bp 0x7ffd0c1b2a30 sp 0x7ffd0c1b2a28",
+			"==12345==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x7f3a2c0b8740 bp 0x7ffd0c1b2a30 sp 0x7ffd0c1b2a28 T0)",
+			"==12345==ERROR: AddressSanitizer: attempting double-free on 0x602000000010 in thread T0:",
+			"==12345==ERROR: HWAddressSanitizer: tag-mismatch on address 0x004200000010 at pc 0x7f3a2c0b8740",
+			"==12345==ERROR: MemorySanitizer: use-of-uninitialized-value",
+			"AddressSanitizer:DEADLYSIGNAL",
+			"SUMMARY: AddressSanitizer: heap-use-after-free /src/llama.cpp/src/llama-context.cpp:812 in llama_context::decode(llama_batch&)",
+			"WARNING: ThreadSanitizer: data race (pid=12345)",
+			"SUMMARY: ThreadSanitizer: data race /src/server/queue.cpp:41 in Queue::push(Task)",
+			"==12345==ERROR: LeakSanitizer: detected memory leaks",
+			"==12345==ASan runtime does not come first in initial library list; you should either link runtime to your application or manually preload it with LD_PRELOAD.",
+		}},
+		{family: "sanitizers: routine lines", lines: []string{
+			"-- Building with -fsanitize=address",
+			"ASAN_OPTIONS=detect_leaks=0:abort_on_error=1",
+			"ThreadSanitizer: reported 0 warnings",
+		}},
 		{family: "DeepGEMM: a GEMM call failed", want: "deepgemm-gemm-failed", lines: []string{
 			"DeepGEMM failed for matrix shapes M=256, N=1076, K=1152.\nThis typically occurs when dimensions are too small for DeepGEMM's TMA descriptors.",
 			"RuntimeError: DeepGEMM failed for matrix shapes M=14, N=10240, K=5120. This typically occurs when dimensions are too small for DeepGEMM's TMA descriptors. Consider increasing MIN_DEEPGEMM_DIM in matmul_persistent() or disabling DeepGEMM for small matrices. Original error: Assertion error (_deps/repo-deepgemm-src/csrc/apis/../jit_kernels/impls/../../jit/compiler.hpp:147): (major > 12 or (major == 12 and minor >= 3)) and \"NVCC version should be >= 12.3\"",
@@ -206,6 +231,13 @@ var operatorFamiliesExamples = map[string]example{
 			"========= Uninitialized __global__ memory read of size 4 bytes",
 		},
 		miss: []string{"========= ERROR SUMMARY: 0 errors", "========= COMPUTE-SANITIZER"},
+	},
+	"sanitizer-memory-error": {
+		match: []string{
+			"==12345==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55d0c8a1b2c3 bp 0x7ffc1a2b3c40 sp 0x7ffc1a2b3c38",
+			"SUMMARY: AddressSanitizer: heap-buffer-overflow /src/a.cpp:10 in main",
+		},
+		miss: []string{"-- Building with -fsanitize=address", "ThreadSanitizer: reported 0 warnings"},
 	},
 	"deepgemm-gemm-failed": {
 		match: []string{
