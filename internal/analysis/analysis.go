@@ -569,6 +569,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				d.Role = patterns.RoleConsequence
 			}
 		}
+		if sig == SignalNative && e.Native == "" && e.Level == "" && nativeFollowUp(e.Message) {
+			// A kernel driver's recovery after a device failure, a
+			// memory checker's summary or the API errors after an
+			// invalid access (kernel.go, memcheck.go): the same
+			// failure again. Around it it is its detail; alone it is
+			// still alerted.
+			d.Role = patterns.RoleConsequence
+		}
 		if l := cannReason(e); l != "" {
 			d.Headline = l
 		}

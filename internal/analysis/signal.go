@@ -27,6 +27,9 @@ import (
 //     tool's summary of a failed step (entry.FailureSummary: a report's
 //     "× " mark, a failure sentence ending in its non-zero status, a
 //     rejection quoting an object's repr);
+//   - the kernel's report of a failed device or of the OOM killer's
+//     victim, a memory checker's report of an invalid access, in lines
+//     without a level (kernel.go, memcheck.go): error;
 //   - a routine line (INFO, DEBUG) reporting another component's
 //     abnormal death (deathReport): error.
 //
@@ -65,6 +68,16 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
 		return SignalNative, patterns.SeverityCritical
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && kernelFailure(e.Message) {
+		// The kernel's report of a failed device or of the process
+		// its OOM killer chose (kernel.go).
+		return SignalNative, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && memoryCheckReport(FirstLine(e.Message)) {
+		// A memory checker's report of an invalid access
+		// (memcheck.go).
+		return SignalNative, patterns.SeverityError
 	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || !loggerHeader(e.Format) && libraryErrorLine(FirstLine(e.Message))) {
 		return SignalLevel, patterns.SeverityError
@@ -134,9 +147,11 @@ func quiet(e *entry.Entry) bool {
 				return false
 			}
 			// entry.FailureSummary's status at the end of a sentence,
-			// a library's own error line (libraryErrorLine).
+			// a library's own error line (libraryErrorLine), the
+			// kernel's report (kernel.go) and a memory checker's
+			// (memcheck.go), each behind its byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

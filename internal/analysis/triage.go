@@ -92,6 +92,14 @@ const (
 	// starts: a command or shell builtin missing, an environment that
 	// does not activate.
 	FamilyScript = "launch script"
+	// FamilyDevice is a device the kernel reports failed: a GPU that
+	// hung, faulted, was reset or fell off the bus, an uncorrected PCIe
+	// error (kernel.go).
+	FamilyDevice = "device failure reported by the kernel"
+	// FamilyMemCheck is an invalid memory access a checker caught:
+	// compute-sanitizer, a compiler's sanitizer, glibc's heap checks
+	// (memcheck.go).
+	FamilyMemCheck = "invalid memory access caught by a checker"
 	// FamilyDisk is a file system that is full: a disk, /dev/shm.
 	FamilyDisk = "disk full"
 	// FamilyLimit is a per-process limit reached: open files, threads.
@@ -836,8 +844,29 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNPU
 	case entry.NativeRustPanic:
 		return FamilyPanic
+	case "":
+		if e.Level == "" {
+			return recordFreeNativeFamily(e.Message)
+		}
 	}
 	return ""
+}
+
+// recordFreeNativeFamily is the family of a line without a level that
+// the kernel or a memory checker printed (kernel.go, memcheck.go): the
+// OOM killer's choice of a victim is a process killed, any other kernel
+// report a device's failure. "" for any other line.
+func recordFreeNativeFamily(msg string) string {
+	switch {
+	case memoryCheckReport(FirstLine(msg)):
+		return FamilyMemCheck
+	case !kernelFailure(msg):
+		return ""
+	}
+	if body, _ := kernelBody(FirstLine(msg)); oomKill(body) {
+		return FamilyKilled
+	}
+	return FamilyDevice
 }
 
 // bugFamily is the family of an exception that says code met a state it
