@@ -79,7 +79,13 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (memcheck.go).
 		return SignalNative, patterns.SeverityError
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || !loggerHeader(e.Format) && libraryErrorLine(FirstLine(e.Message))) {
+	if e.Level == "" && !loggerHeader(e.Format) && assertionLine(FirstLine(e.Message)) {
+		// A C or C++ assertion's line without the location the
+		// entry package reads (assertline.go).
+		return SignalNative, patterns.SeverityCritical
+	}
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
+		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -148,10 +154,11 @@ func quiet(e *entry.Entry) bool {
 			}
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine), the
-			// kernel's report (kernel.go) and a memory checker's
-			// (memcheck.go), each behind its byte test.
+			// kernel's report (kernel.go), a memory checker's
+			// (memcheck.go) and an assertion's (assertline.go), each
+			// behind its byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

@@ -519,6 +519,14 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Subject = DiagnosticProgram(e.Message)
 		}
 	}
+	if t.Family == "" && t.Component == "" && exc == nil && e.Native == "" && e.Level == "" && e.Traceback == nil {
+		if l := FirstLine(e.Message); taggedFailureLine(l) || libraryErrorLine(l) {
+			// A library's own failure line with no level
+			// (liberror.go, tagchain.go): the library it names is
+			// where to look.
+			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
+		}
+	}
 	if t.Family == FamilyNetwork || t.Family == FamilyValue {
 		m := excLower
 		if exc == nil {
