@@ -76,6 +76,13 @@ func libraryError(s string) bool {
 	if m, colon := strings.CutPrefix(r, ":"); colon {
 		return strings.HasPrefix(m, " ") && hasLetter(m)
 	}
+	if loc, ok := strings.CutPrefix(r, " ("); ok {
+		// The source location that raised it, then the message:
+		// "CUDA error (hopper/flash_fwd_launch_template.h:166): no
+		// kernel image is available ...".
+		end := strings.Index(loc, "): ")
+		return end > 0 && !strings.ContainsAny(loc[:end], " ()") && hasLetter(loc[end+3:])
+	}
 	if !strings.HasPrefix(r, " ") {
 		return false
 	}

@@ -29,7 +29,10 @@ import (
 //     rejection quoting an object's repr);
 //   - the kernel's report of a failed device or of the OOM killer's
 //     victim, a memory checker's report of an invalid access, in lines
-//     without a level (kernel.go, memcheck.go): error;
+//     without a level (kernel.go, memcheck.go): error; a C or C++
+//     assertion's line without its location (assertline.go): critical;
+//     a library's line behind bracketed tags (tagchain.go), a failed
+//     call's status (statusline.go): error;
 //   - a routine line (INFO, DEBUG) reporting another component's
 //     abnormal death (deathReport): error.
 //
@@ -86,6 +89,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && statusFailure(FirstLine(e.Message), e.Text) {
+		// A failed call shown by the status it returned
+		// (statusline.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -155,10 +163,11 @@ func quiet(e *entry.Entry) bool {
 			// entry.FailureSummary's status at the end of a sentence,
 			// a library's own error line (libraryErrorLine), the
 			// kernel's report (kernel.go), a memory checker's
-			// (memcheck.go) and an assertion's (assertline.go), each
-			// behind its byte test.
+			// (memcheck.go), an assertion's (assertline.go) and a
+			// failed call's status (statusline.go), each behind its
+			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

@@ -49,7 +49,10 @@ func TestTaggedFailureLine(t *testing.T) {
 // prose or a line that says only "failed" is none.
 func TestLibraryFailedLine(t *testing.T) {
 	for l, want := range map[string]string{
-		"DeepGEMM failed for matrix shapes M=256, N=1076, K=1152.":   "DeepGEMM",
+		"DeepGEMM failed for matrix shapes M=256, N=1076, K=1152.":                          "DeepGEMM",
+		"CUDA error (hopper/flash_fwd_launch_template.h:166): no kernel image is available": "CUDA",
+		"CUDA error (see above): x":                                  "",
+		"CUDA error (x.h:1): ":                                       "",
 		"NCCL failed to connect to rank 3":                           "NCCL",
 		"cuBLASLt failed: no algorithm for this shape":               "cuBLASLt",
 		"MIOpen failed with status 3 (miopenStatusUnknownError)":     "MIOpen",

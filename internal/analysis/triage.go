@@ -525,6 +525,10 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			// (liberror.go, tagchain.go): the library it names is
 			// where to look.
 			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
+		} else if statusFailure(l, e.Text) {
+			// A call's status (statusline.go): the library that
+			// made the call reported it.
+			t.Family = FamilyLibrary
 		}
 	}
 	if t.Family == FamilyNetwork || t.Family == FamilyValue {
