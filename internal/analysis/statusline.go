@@ -96,3 +96,35 @@ func rpcStatusHeadline(first, text string) string {
 	}
 	return h
 }
+
+// statusNames are the canonical codes of gRPC's and Abseil's status that
+// say a call failed, as absl::Status's ToString and Triton Inference
+// Server's errors open a line with them ("UNAVAILABLE: Not found: unable
+// to load shared library: ...", "INTERNAL: ...", "INVALID_ARGUMENT:
+// ..."); Triton's own short forms (INVALID_ARG, UNSUPPORTED) too.
+var statusNames = [...]string{
+	"UNAVAILABLE", "INTERNAL", "INVALID_ARGUMENT", "INVALID_ARG", "NOT_FOUND", "UNIMPLEMENTED", "UNSUPPORTED",
+	"DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "PERMISSION_DENIED", "UNAUTHENTICATED",
+	"DATA_LOSS", "ABORTED", "ALREADY_EXISTS", "OUT_OF_RANGE",
+}
+
+// statusNameLead reports whether l opens with a failed status's
+// canonical code, a colon and a message (see statusNames). The first
+// byte is tested before any name: it is what a routine line pays.
+func statusNameLead(l string) bool {
+	if len(l) < 8 {
+		return false
+	}
+	switch l[0] {
+	case 'U', 'I', 'N', 'D', 'R', 'F', 'P', 'A', 'O':
+	default:
+		return false
+	}
+	for _, n := range statusNames {
+		if r, ok := strings.CutPrefix(l, n); ok {
+			m, ok := strings.CutPrefix(r, ": ")
+			return ok && hasLetter(m)
+		}
+	}
+	return false
+}

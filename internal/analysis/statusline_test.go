@@ -31,14 +31,15 @@ func TestStatusFailure(t *testing.T) {
 	}
 }
 
-// FuzzStatusFailure: statusFailure never panics, and reads only a line
-// that ends in ')' or ':'.
+// FuzzStatusFailure: statusFailure and statusNameLead never panic, and
+// statusFailure reads only a non-empty line.
 func FuzzStatusFailure(f *testing.F) {
 	for _, s := range []string{"x with status -3 (Input/output error)", "<e of RPC that terminated with:\n\tstatus = StatusCode.", "(status=-", " status -1 ()"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		first := FirstLine(text)
+		_ = statusNameLead(first)
 		if statusFailure(first, text) {
 			if l := first; l == "" {
 				t.Fatalf("statusFailure(%q) on an empty line", text)
@@ -57,5 +58,31 @@ func TestRPCStatusHeadline(t *testing.T) {
 	}
 	if got := rpcStatusHeadline("handling callback was invoked with status -3 (Input/output error)", ""); got != "" {
 		t.Errorf("rpcStatusHeadline of a callback's status = %q, want none", got)
+	}
+}
+
+// TestStatusNameLead reads a line opened by a failed status's canonical
+// code, as absl::Status prints it and Triton Inference Server reports a
+// model that failed to load, and leaves alone other upper-case labels, an
+// OK status and a code with no message.
+func TestStatusNameLead(t *testing.T) {
+	for l, want := range map[string]bool{
+		"UNAVAILABLE: Not found: unable to load shared library: libtriton_tensorrtllm.so: undefined symbol: x": true,
+		"INTERNAL: CUDA error: an illegal memory access was encountered":                                       true,
+		"INVALID_ARGUMENT: Expected grammar to be non-empty":                                                   true,
+		"INVALID_ARG: unexpected inference input 'x' for model 'y'":                                            true,
+		"RESOURCE_EXHAUSTED: Received message larger than max (8 vs. 4)":                                       true,
+		"UNAVAILABLE":                   false,
+		"UNAVAILABLE: ":                 false,
+		"OK: loaded":                    false,
+		"NOTE: the model is loading":    false,
+		"INTERNALS: see the docs":       false,
+		"INFO: Started server process":  false,
+		"Internal: lower-case is prose": false,
+		"":                              false,
+	} {
+		if got := statusNameLead(l); got != want {
+			t.Errorf("statusNameLead(%q) = %v, want %v", l, got, want)
+		}
 	}
 }

@@ -525,7 +525,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			// (liberror.go, tagchain.go): the library it names is
 			// where to look.
 			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
-		} else if statusFailure(l, e.Text) {
+		} else if statusFailure(l, e.Text) || statusNameLead(l) {
 			// A call's status (statusline.go): the library that
 			// made the call reported it.
 			t.Family = FamilyLibrary
@@ -865,13 +865,19 @@ func nativeFamily(e *entry.Entry) string {
 }
 
 // recordFreeNativeFamily is the family of a line without a level that
-// the kernel or a memory checker printed (kernel.go, memcheck.go): the
-// OOM killer's choice of a victim is a process killed, any other kernel
-// report a device's failure. "" for any other line.
+// the kernel, a memory checker or a failed assertion printed (kernel.go,
+// memcheck.go, assertline.go): the OOM killer's choice of a victim is a
+// process killed, any other kernel report a device's failure, an
+// assertion a native crash. "" for any other line.
 func recordFreeNativeFamily(msg string) string {
+	first := FirstLine(msg)
 	switch {
-	case memoryCheckReport(FirstLine(msg)):
+	case memoryCheckReport(first):
 		return FamilyMemCheck
+	case assertionLine(first):
+		// An assertion ended the process, as the entry package's
+		// located forms do.
+		return FamilyNative
 	case !kernelFailure(msg):
 		return ""
 	}
