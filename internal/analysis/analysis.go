@@ -569,6 +569,21 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				d.Role = patterns.RoleConsequence
 			}
 		}
+		if sig == SignalLevel && e.Level == "" {
+			if h := rpcStatusHeadline(FirstLine(e.Message), e.Text); h != "" {
+				// A gRPC error's status block: its status and
+				// details say what failed (statusline.go).
+				d.Headline = h
+			}
+		}
+		if sig == SignalNative && e.Native == "" && e.Level == "" && nativeFollowUp(e.Message) {
+			// A kernel driver's recovery after a device failure, a
+			// memory checker's summary or the API errors after an
+			// invalid access (kernel.go, memcheck.go): the same
+			// failure again. Around it it is its detail; alone it is
+			// still alerted.
+			d.Role = patterns.RoleConsequence
+		}
 		if l := cannReason(e); l != "" {
 			d.Headline = l
 		}

@@ -48,7 +48,8 @@ func libraryErrorLine(msg string) bool {
 
 // libraryError reports whether s opens with a library's name, the word
 // error and what went wrong: "NCCL error: ...", "cudaError error: 2 (out
-// of memory)", "CUresult error  result=1 file=...". The name is one token
+// of memory)", "CUresult error  result=1 file=...", or the word failed
+// and what failed (libraryFailed). The name is one token
 // that reads as a library's, not a word of prose: two capitals at least
 // ("CUDA", "MIOpen", "rocBLAS") or a capital after a lower-case letter
 // ("cuDNN", "cudaError"). What follows the error word is a message with a
@@ -60,6 +61,9 @@ func libraryError(s string) bool {
 		return false
 	}
 	r := s[sp+1:]
+	if f, failed := strings.CutPrefix(r, "failed"); failed {
+		return libraryFailed(f)
+	}
 	var ok bool
 	for _, w := range [...]string{"error", "Error", "ERROR"} {
 		if r, ok = strings.CutPrefix(r, w); ok {
@@ -72,12 +76,32 @@ func libraryError(s string) bool {
 	if m, colon := strings.CutPrefix(r, ":"); colon {
 		return strings.HasPrefix(m, " ") && hasLetter(m)
 	}
+	if loc, ok := strings.CutPrefix(r, " ("); ok {
+		// The source location that raised it, then the message:
+		// "CUDA error (hopper/flash_fwd_launch_template.h:166): no
+		// kernel image is available ...".
+		end := strings.Index(loc, "): ")
+		return end > 0 && !strings.ContainsAny(loc[:end], " ()") && hasLetter(loc[end+3:])
+	}
 	if !strings.HasPrefix(r, " ") {
 		return false
 	}
 	field, _, _ := strings.Cut(strings.TrimLeft(r, " "), " ")
 	k, v, _ := strings.Cut(field, "=")
 	return resultKey(k) && strings.Trim(v, "0") != ""
+}
+
+// libraryFailed reports whether f, what follows "<library> failed" on a
+// line a library printed itself ("DeepGEMM failed for matrix shapes M=256,
+// ...", "NCCL failed to connect ...", "cuBLASLt failed: ..."), says what
+// failed: a colon or a preposition, then words.
+func libraryFailed(f string) bool {
+	for _, p := range [...]string{": ", " to ", " for ", " with ", " while ", " on ", " in ", " because "} {
+		if r, ok := strings.CutPrefix(f, p); ok {
+			return hasLetter(r)
+		}
+	}
+	return false
 }
 
 // resultKey reports whether k names the code a failed call returned, in a

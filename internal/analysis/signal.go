@@ -27,6 +27,12 @@ import (
 //     tool's summary of a failed step (entry.FailureSummary: a report's
 //     "× " mark, a failure sentence ending in its non-zero status, a
 //     rejection quoting an object's repr);
+//   - the kernel's report of a failed device or of the OOM killer's
+//     victim, a memory checker's report of an invalid access, in lines
+//     without a level (kernel.go, memcheck.go): error; a C or C++
+//     assertion's line without its location (assertline.go): critical;
+//     a library's line behind bracketed tags (tagchain.go), a failed
+//     call's status (statusline.go): error;
 //   - a routine line (INFO, DEBUG) reporting another component's
 //     abnormal death (deathReport): error.
 //
@@ -66,7 +72,28 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// caught (crashbanner.go).
 		return SignalNative, patterns.SeverityCritical
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) || !loggerHeader(e.Format) && libraryErrorLine(FirstLine(e.Message))) {
+	if e.Level == "" && !loggerHeader(e.Format) && kernelFailure(e.Message) {
+		// The kernel's report of a failed device or of the process
+		// its OOM killer chose (kernel.go).
+		return SignalNative, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && memoryCheckReport(FirstLine(e.Message)) {
+		// A memory checker's report of an invalid access
+		// (memcheck.go).
+		return SignalNative, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && assertionLine(FirstLine(e.Message)) {
+		// A C or C++ assertion's line without the location the
+		// entry package reads (assertline.go).
+		return SignalNative, patterns.SeverityCritical
+	}
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
+		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
+		// A failed call shown by the status it returned
+		// (statusline.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -186,9 +213,13 @@ func quiet(e *entry.Entry) bool {
 				return false
 			}
 			// entry.FailureSummary's status at the end of a sentence,
-			// a library's own error line (libraryErrorLine).
+			// a library's own error line (libraryErrorLine), the
+			// kernel's report (kernel.go), a memory checker's
+			// (memcheck.go), an assertion's (assertline.go) and a
+			// failed call's status (statusline.go), each behind its
+			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

@@ -92,6 +92,14 @@ const (
 	// starts: a command or shell builtin missing, an environment that
 	// does not activate.
 	FamilyScript = "launch script"
+	// FamilyDevice is a device the kernel reports failed: a GPU that
+	// hung, faulted, was reset or fell off the bus, an uncorrected PCIe
+	// error (kernel.go).
+	FamilyDevice = "device failure reported by the kernel"
+	// FamilyMemCheck is an invalid memory access a checker caught:
+	// compute-sanitizer, a compiler's sanitizer, glibc's heap checks
+	// (memcheck.go).
+	FamilyMemCheck = "invalid memory access caught by a checker"
 	// FamilyDisk is a file system that is full: a disk, /dev/shm.
 	FamilyDisk = "disk full"
 	// FamilyLimit is a per-process limit reached: open files, threads.
@@ -511,6 +519,18 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			t.Subject = DiagnosticProgram(e.Message)
 		}
 	}
+	if t.Family == "" && t.Component == "" && exc == nil && e.Native == "" && e.Level == "" && e.Traceback == nil {
+		if l := FirstLine(e.Message); taggedFailureLine(l) || libraryErrorLine(l) {
+			// A library's own failure line with no level
+			// (liberror.go, tagchain.go): the library it names is
+			// where to look.
+			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
+		} else if statusFailure(l, e.Text) || statusNameLead(l) {
+			// A call's status (statusline.go): the library that
+			// made the call reported it.
+			t.Family = FamilyLibrary
+		}
+	}
 	if t.Family == FamilyNetwork || t.Family == FamilyValue {
 		m := excLower
 		if exc == nil {
@@ -836,8 +856,35 @@ func nativeFamily(e *entry.Entry) string {
 		return FamilyNPU
 	case entry.NativeRustPanic:
 		return FamilyPanic
+	case "":
+		if e.Level == "" {
+			return recordFreeNativeFamily(e.Message)
+		}
 	}
 	return ""
+}
+
+// recordFreeNativeFamily is the family of a line without a level that
+// the kernel, a memory checker or a failed assertion printed (kernel.go,
+// memcheck.go, assertline.go): the OOM killer's choice of a victim is a
+// process killed, any other kernel report a device's failure, an
+// assertion a native crash. "" for any other line.
+func recordFreeNativeFamily(msg string) string {
+	first := FirstLine(msg)
+	switch {
+	case memoryCheckReport(first):
+		return FamilyMemCheck
+	case assertionLine(first):
+		// An assertion ended the process, as the entry package's
+		// located forms do.
+		return FamilyNative
+	case !kernelFailure(msg):
+		return ""
+	}
+	if body, _ := kernelBody(FirstLine(msg)); oomKill(body) {
+		return FamilyKilled
+	}
+	return FamilyDevice
 }
 
 // bugFamily is the family of an exception that says code met a state it

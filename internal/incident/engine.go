@@ -120,6 +120,11 @@ var familyNeutral = map[string]string{
 	analysis.FamilyDisk:      diskStep,
 	analysis.FamilyLimit:     limitStep,
 	analysis.FamilyCorrupt:   corruptStep,
+
+	// A device's failure and a memory checker's report are worded for
+	// no engine.
+	analysis.FamilyDevice:   familySteps[analysis.FamilyDevice],
+	analysis.FamilyMemCheck: familySteps[analysis.FamilyMemCheck],
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

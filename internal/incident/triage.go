@@ -207,6 +207,16 @@ var familySteps = map[string]string{
 	analysis.FamilyDisk:      diskStep,
 	analysis.FamilyLimit:     limitStep,
 	analysis.FamilyCorrupt:   corruptStep,
+
+	analysis.FamilyDevice: "The kernel reports that a device failed: a GPU hung, faulted, was reset or fell off the bus, or its PCIe link " +
+		"had an uncorrected error. The driver's lines around it (dmesg -T, journalctl -k) say which: an NVIDIA Xid's number (look it up in " +
+		"NVIDIA's Xid table), a ring or job timeout or a page fault (the kernel or shader that ran; the driver, ROCm or Mesa version), a GPU " +
+		"fallen off the bus or an uncorrected PCIe error (power, cooling, the slot or riser: check nvidia-smi -q and the BMC's event log). " +
+		"A device the driver could not reset needs the node rebooted before the server is restarted",
+	analysis.FamilyMemCheck: "A memory checker caught an invalid memory access: its first report names the kernel or function that made it " +
+		"and the frames that called it (compute-sanitizer's 'at' and 'Host Frame' lines, a sanitizer's stack); the reports after it are " +
+		"consequences. Check the sizes, offsets and devices of the buffers that call was given (a peer copy without peer access, a tensor " +
+		"smaller than the kernel assumes), and report it to that library with the checker's report",
 }
 
 // consequenceProcess are the processes whose failure is, whatever its

@@ -744,6 +744,9 @@ var ucsStatus = vocabulary{
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "[1752044541.372091] [gpu-3:4012 :1]        ucp_worker.c:1789 UCX  ERROR ucp_ep_create() failed: %s"},
 		{Field: fieldText, Format: "W0528 00:11:09.418211 4021 ucx_utils.cpp:102] Unexpected UCX error: %s"},
+		// UCP's endpoint error callback, in the wording of UCX's
+		// client-server example that its users keep.
+		{Field: fieldText, Format: "error handling callback was invoked with status -3 (%s)"},
 		{Field: fieldText, Want: "ucx-endpoint-error-unhandled", Format: "[1752044541.372091] [gpu-3:4012 :1]        ucp_ep.c:1661 UCX  ERROR ep 0x7f3a2c0b8000: error '%s' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed"},
 	},
 	terms: []vocabTerm{

@@ -1,0 +1,130 @@
+package analysis
+
+import "strings"
+
+// A failed call is often shown only by the status it returned, quoted by
+// a person in inline code or prose or printed by a library with no level:
+// a transfer library's callback with a negative status and its text
+// ("handling callback was invoked with status -3 (Input/output error)",
+// UCX's and NIXL's "status: -16 (Endpoint timeout)", "failed with
+// status=-5 (Connection reset by remote peer)"), gRPC Python's error
+// whose repr is the RPC's status block ("<_InactiveRpcError of RPC that
+// terminated with:" and its "status = StatusCode.UNAVAILABLE" line).
+// statusFailure reads them; a status of zero or OK, and a status line
+// without its text, are not failures.
+
+// statusKeys introduce a negative status in a line.
+var statusKeys = [...]string{" status -", " status: -", " status=-", "(status -", "(status=-"}
+
+// maxRPCBlock bounds how far into an entry statusFailure looks for the
+// status line of a gRPC error's block.
+const maxRPCBlock = 600
+
+// statusFailure reports whether an entry with no level of its own, first
+// its message's first line and text its whole text, reports a failed call
+// by its status (see above).
+func statusFailure(first, text string) bool {
+	l := strings.TrimRight(first, " \r")
+	if l == "" {
+		return false
+	}
+	switch l[len(l)-1] { // the byte test: the line ends a status's text or a block's header
+	case ')':
+		return negativeStatus(l)
+	case ':':
+		return strings.HasSuffix(l, " of RPC that terminated with:") && rpcStatusNotOK(text)
+	}
+	return false
+}
+
+// negativeStatus reports whether l, a line ending in ')', ends with a
+// negative status and its text in parentheses: "... with status -3
+// (Input/output error)".
+func negativeStatus(l string) bool {
+	for _, k := range statusKeys {
+		i := strings.LastIndex(l, k)
+		if i < 0 {
+			continue
+		}
+		r := l[i+len(k):]
+		n := 0
+		for n < len(r) && isDigitByte(r[n]) {
+			n++
+		}
+		if n == 0 || strings.Trim(r[:n], "0") == "" {
+			continue
+		}
+		r = r[n:]
+		if t, ok := strings.CutPrefix(r, " ("); ok && strings.HasSuffix(t, ")") && hasLetter(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// rpcStatusNotOK reports whether msg, a gRPC error's status block, holds
+// its status line with a code other than OK: "status =
+// StatusCode.UNAVAILABLE".
+func rpcStatusNotOK(msg string) bool {
+	w := msg[:min(len(msg), maxRPCBlock)]
+	i := strings.Index(w, "status = StatusCode.")
+	if i < 0 {
+		return false
+	}
+	code := w[i+len("status = StatusCode."):]
+	end := 0
+	for end < len(code) && (isUpperByte(code[end]) || code[end] == '_') {
+		end++
+	}
+	return end > 0 && code[:end] != "OK"
+}
+
+// rpcStatusHeadline returns, for a gRPC error's status block (first its
+// header line, text the entry's text), its status line and its details
+// line, trimmed and joined ("status = StatusCode.UNAVAILABLE … details =
+// "failed to connect to all addresses""): the header says only that an
+// RPC ended. "" for any other entry.
+func rpcStatusHeadline(first, text string) string {
+	if !strings.HasSuffix(strings.TrimRight(first, " \r"), " of RPC that terminated with:") || !rpcStatusNotOK(text) {
+		return ""
+	}
+	w := text[:min(len(text), maxRPCBlock)]
+	i := strings.Index(w, "status = StatusCode.")
+	h := strings.TrimSpace(FirstLine(w[i:]))
+	if j := strings.Index(w, "details = "); j >= 0 {
+		h += " … " + strings.TrimSpace(FirstLine(w[j:]))
+	}
+	return h
+}
+
+// statusNames are the canonical codes of gRPC's and Abseil's status that
+// say a call failed, as absl::Status's ToString and Triton Inference
+// Server's errors open a line with them ("UNAVAILABLE: Not found: unable
+// to load shared library: ...", "INTERNAL: ...", "INVALID_ARGUMENT:
+// ..."); Triton's own short forms (INVALID_ARG, UNSUPPORTED) too.
+var statusNames = [...]string{
+	"UNAVAILABLE", "INTERNAL", "INVALID_ARGUMENT", "INVALID_ARG", "NOT_FOUND", "UNIMPLEMENTED", "UNSUPPORTED",
+	"DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "PERMISSION_DENIED", "UNAUTHENTICATED",
+	"DATA_LOSS", "ABORTED", "ALREADY_EXISTS", "OUT_OF_RANGE",
+}
+
+// statusNameLead reports whether l opens with a failed status's
+// canonical code, a colon and a message (see statusNames). The first
+// byte is tested before any name: it is what a routine line pays.
+func statusNameLead(l string) bool {
+	if len(l) < 8 {
+		return false
+	}
+	switch l[0] {
+	case 'U', 'I', 'N', 'D', 'R', 'F', 'P', 'A', 'O':
+	default:
+		return false
+	}
+	for _, n := range statusNames {
+		if r, ok := strings.CutPrefix(l, n); ok {
+			m, ok := strings.CutPrefix(r, ": ")
+			return ok && hasLetter(m)
+		}
+	}
+	return false
+}

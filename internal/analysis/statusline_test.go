@@ -1,0 +1,88 @@
+package analysis
+
+import "testing"
+
+// TestStatusFailure reads a failed call shown only by its status, as
+// transfer libraries' callbacks (UCX's and NIXL's statuses with their
+// text) and gRPC Python's status block print it, and leaves alone a
+// status of zero or OK, a status without its text, and prose about
+// statuses.
+func TestStatusFailure(t *testing.T) {
+	for text, want := range map[string]bool{
+		"handling callback was invoked with status -3 (Input/output error)":                                                                                           true,
+		"ucp_ep_flush failed with status: -80 (Endpoint timeout)":                                                                                                     true,
+		"transfer 12 failed with status=-25 (Connection reset by remote peer)":                                                                                        true,
+		"xfer request completed (status -5 (Destination is unreachable))":                                                                                             true,
+		"grpc._channel._Rendezvous: <_Rendezvous of RPC that terminated with:\n\tstatus = StatusCode.UNAVAILABLE\n\tdetails = \"failed to connect to all addresses\"": true,
+		"<_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.DEADLINE_EXCEEDED\n\tdetails = \"Deadline Exceeded\"":                                 true,
+		"<_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.OK":                                                                                   false,
+		"<_InactiveRpcError of RPC that terminated with:":                                                                                                             false,
+		"handling callback was invoked with status 0 (Success)":                                                                                                       false,
+		"handling callback was invoked with status -0 (Success)":                                                                                                      false,
+		"request finished with status -3":                                                                                                                             false,
+		"the callback returns a status -N (its text) on failure":                                                                                                      false,
+		"exit status 2 (see above)":                                                                                                                                   false,
+		"":                                                                                                                                                            false,
+		")":                                                                                                                                                           false,
+	} {
+		if got := statusFailure(FirstLine(text), text); got != want {
+			t.Errorf("statusFailure(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// FuzzStatusFailure: statusFailure and statusNameLead never panic, and
+// statusFailure reads only a non-empty line.
+func FuzzStatusFailure(f *testing.F) {
+	for _, s := range []string{"x with status -3 (Input/output error)", "<e of RPC that terminated with:\n\tstatus = StatusCode.", "(status=-", " status -1 ()"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		first := FirstLine(text)
+		_ = statusNameLead(first)
+		if statusFailure(first, text) {
+			if l := first; l == "" {
+				t.Fatalf("statusFailure(%q) on an empty line", text)
+			}
+		}
+	})
+}
+
+// TestRPCStatusHeadline: a gRPC status block's headline is its status and
+// details lines.
+func TestRPCStatusHeadline(t *testing.T) {
+	text := "grpc._channel._Rendezvous: <_Rendezvous of RPC that terminated with:\n\tstatus = StatusCode.UNAVAILABLE\n\tdetails = \"failed to connect to all addresses\"\n\tdebug_error_string = \"{}\""
+	want := "status = StatusCode.UNAVAILABLE … details = \"failed to connect to all addresses\""
+	if got := rpcStatusHeadline(FirstLine(text), text); got != want {
+		t.Errorf("rpcStatusHeadline = %q, want %q", got, want)
+	}
+	if got := rpcStatusHeadline("handling callback was invoked with status -3 (Input/output error)", ""); got != "" {
+		t.Errorf("rpcStatusHeadline of a callback's status = %q, want none", got)
+	}
+}
+
+// TestStatusNameLead reads a line opened by a failed status's canonical
+// code, as absl::Status prints it and Triton Inference Server reports a
+// model that failed to load, and leaves alone other upper-case labels, an
+// OK status and a code with no message.
+func TestStatusNameLead(t *testing.T) {
+	for l, want := range map[string]bool{
+		"UNAVAILABLE: Not found: unable to load shared library: libtriton_tensorrtllm.so: undefined symbol: x": true,
+		"INTERNAL: CUDA error: an illegal memory access was encountered":                                       true,
+		"INVALID_ARGUMENT: Expected grammar to be non-empty":                                                   true,
+		"INVALID_ARG: unexpected inference input 'x' for model 'y'":                                            true,
+		"RESOURCE_EXHAUSTED: Received message larger than max (8 vs. 4)":                                       true,
+		"UNAVAILABLE":                   false,
+		"UNAVAILABLE: ":                 false,
+		"OK: loaded":                    false,
+		"NOTE: the model is loading":    false,
+		"INTERNALS: see the docs":       false,
+		"INFO: Started server process":  false,
+		"Internal: lower-case is prose": false,
+		"":                              false,
+	} {
+		if got := statusNameLead(l); got != want {
+			t.Errorf("statusNameLead(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
