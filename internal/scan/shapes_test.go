@@ -469,11 +469,7 @@ var knownWidthMisses = map[string]map[string]string{
 	// name, keeps 'Insufficient aliyun.com/gp' and loses the rest.
 	"1242-k8s-gpushare-failedscheduling-gpu-mem-backticked.log": under("cut at 120 columns inside the resource name ('aliyun.com/gp', then 'u-mem'), which no wrap rule rejoins, so the first piece names no GPU resource and k8s-pod-unschedulable leads",
 		"hard-wrap-120", "hard-wrap-120-padded"),
-	// heldout-18: a long single line cut where the text before the break
-	// reads as a failure of its own.
-	"1221-k8s-containerd-shim-nvml-driver-library-mismatch.log": {
-		"hard-wrap-100": "cut at 100 columns before 'error running prestart hook', the first piece reads as the runtime's own failure (container-runtime-create-failed), which leads over the NVIDIA hook's line after it",
-	},
+	// heldout-18: a long single line cut inside the words its record reads.
 	"1234-c10d-tcpstore-master-timed-out-workers-joined.log": {
 		"hard-wrap-80": "cut at 80 columns inside 'waiting for', which no wrap rule rejoins, so the DistStoreError leads unclassified",
 	},
