@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 713,
-	detected: 635,
-	cause:    512,
+	excerpts: 766,
+	detected: 678,
+	cause:    558,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
