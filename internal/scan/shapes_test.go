@@ -208,6 +208,54 @@ var wrappers = []wrapper{
 	{"actions-annotation", func(n int, s string) string {
 		return stamp(n).Format("2006-01-02T15:04:05.0000000Z") + " ##[error]" + s
 	}},
+	// docker compose v2 colours each service's prefix on a terminal,
+	// the " | " and its space inside the colour, and puts the time a
+	// line arrived after the prefix with --timestamps.
+	{"compose-colour", func(_ int, s string) string { return "\x1b[36msglang-1  | \x1b[0m" + s }},
+	{"compose-timestamps", func(n int, s string) string {
+		return "sglang-1  | " + stamp(n).Format("2006-01-02T15:04:05.000000000Z07:00") + " " + s
+	}},
+	// journalctl -o short-precise: the classic time with microseconds.
+	{"journald-short-precise", func(n int, s string) string {
+		return stamp(n).Format("Jan 02 15:04:05.000000") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	// A syslog relay's or a network sink's copy, its priority first:
+	// RFC 3164 (the day padded with a space) and RFC 5424 (version,
+	// time, host, app, process, no message id, no structured data).
+	{"syslog-rfc3164", func(n int, s string) string {
+		return "<14>" + stamp(n).Format("Jan _2 15:04:05") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	{"syslog-rfc5424", func(n int, s string) string {
+		return "<14>1 " + stamp(n).Format("2006-01-02T15:04:05.000000Z07:00") + " gpu-node-3 sglang 2741 - - " + s
+	}},
+	// Open MPI's mpirun --timestamp-output: ctime(3)'s time glued to the
+	// tag of --tag-output, or to the stream alone without it.
+	{"mpirun-timestamp-tag", func(n int, s string) string {
+		return stamp(n).Format("Mon Jan _2 15:04:05 2006") + "[1,3]<stderr>:" + s
+	}},
+	{"mpirun-timestamp", func(n int, s string) string {
+		return stamp(n).Format("Mon Jan _2 15:04:05 2006") + "<stderr>:" + s
+	}},
+	// stern's default template: the pod and the container, each in its
+	// colour on a terminal, then the line.
+	{"stern", func(_ int, s string) string { return "sglang-0-5d8f7b9c4-x2x7q sglang " + s }},
+	{"stern-colour", func(_ int, s string) string {
+		return "\x1b[32msglang-0-5d8f7b9c4-x2x7q\x1b[0m \x1b[36msglang\x1b[0m " + s
+	}},
+	// A reply to a reply by e-mail or on a forum: quotes nested, glued
+	// (">> ") or spaced ("> > ").
+	{"email-nested", func(_ int, s string) string {
+		if s == "" {
+			return ">>"
+		}
+		return ">> " + s
+	}},
+	{"email-nested-spaced", func(_ int, s string) string {
+		if s == "" {
+			return "> >"
+		}
+		return "> > " + s
+	}},
 }
 
 // autolinkable matches what a page links on its own: a file name with a
