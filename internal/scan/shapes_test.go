@@ -427,14 +427,8 @@ var knownWidthMisses = map[string]map[string]string{
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
-	"1035-ray-raylet-oom-kill-syslog-escaped-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
 	"119-native-index-assert-then-scheduler-wrapper.log": {
 		"hard-wrap-100": wrapAt100,
-	},
-	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
 	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": wrapAt100,
@@ -445,17 +439,11 @@ var knownWidthMisses = map[string]map[string]string{
 	"249-nvshmem-ibrc-modify-qp-failed-chain.log": {
 		"hard-wrap-100": wrapAt100,
 	},
-	"300-faulthandler-current-thread-aiter-jit-no-header.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
-		"hard-wrap-120-padded": paddedRows,
+		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
 	},
 	"429-nccl-warn-socketstartconnect-ipv6-after-info-trail.log": {
 		"hard-wrap-100": wrapAt100,
-	},
-	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
-		"hard-wrap-120-padded": paddedRows,
 	},
 	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
 		"hard-wrap-100": wrapAt100,
@@ -480,16 +468,10 @@ var knownWidthMisses = map[string]map[string]string{
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
 	},
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
-	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
+		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
 	},
 	"883-flashinfer-trtllm-fmha-runner-unsupported-architecture.log": {
 		"hard-wrap-100": "cut at 100 columns inside the header's file name, the rest opens with \"aRunner.cuh:30:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width",
-	},
-	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": {
-		"hard-wrap-120-padded": paddedRows,
 	},
 	"924-transformer-engine-undefined-symbol-rank0-prefix.log": {
 		"hard-wrap-100": wrapAt100,
@@ -511,7 +493,6 @@ func init() {
 const (
 	pageOnRecord   = "the line the record reads opens as sglang's records do, which are not searched for a page's character references (the routine line's cost), so it keeps them and the record does not read it"
 	wrapAt100      = "cut at 100 columns, a width the wrap rules were not checked at before: the break falls where no rule reads the rest as the line's (not investigated yet)"
-	paddedRows     = "padded to 120 columns: the row width is learned from the second row of it that ends in padding, so the rows before keep theirs, and a rest after a padded row reads as a line of its own (not investigated further)"
 	plogCutAtSpace = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
