@@ -93,9 +93,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves at its start.
 	rest, lead := next, false
 	if next[0] == ' ' {
-		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
+		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
-				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./")) {
+				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) {
 			// (A colon after a path or a dotted name, and one lower-case
 			// word after the space: the cut fell before the space that
 			// goes on with the message, "...libtriton_tensorrtllm.so:"
@@ -103,6 +103,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// announces opens with two spaces or more.)
 			// (An operator ends prev inside the inline code prev
 			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
+			// (A colon before the index tuple it announces: the cut
+			// fell before the space between, "..., thread:" and "
+			// [63,0,0] Assertion ...", as a device assert prints them.)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -273,6 +276,28 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// indexTupleLen returns the length of a bracketed tuple of indices at the
+// start of s ("[63,0,0]", "[32,0,0]", "[5]"): digits and commas, a digit
+// first and last; 0 when s opens with none.
+func indexTupleLen(s string) int {
+	if len(s) < 3 || s[0] != '[' || !isDigit(s[1]) {
+		return 0
+	}
+	for i := 2; i < len(s) && i < 32; i++ {
+		switch c := s[i]; {
+		case c == ']':
+			if !isDigit(s[i-1]) {
+				return 0
+			}
+			return i + 1
+		case isDigit(c), c == ',' && isDigit(s[i-1]):
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // isDottedTypeCut reports whether tok, prev's last token, and rest make

@@ -427,13 +427,7 @@ var knownWidthMisses = map[string]map[string]string{
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
-	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"hard-wrap-100": wrapAt100,
-	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
-		"hard-wrap-100": wrapAt100,
-	},
-	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
 		"hard-wrap-100": wrapAt100,
 	},
 	"249-nvshmem-ibrc-modify-qp-failed-chain.log": {
