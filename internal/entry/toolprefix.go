@@ -4,8 +4,9 @@ import "strings"
 
 // Prefixes that operators' tools put in front of every line they relay,
 // each read from the tool's own output code: Open MPI's
-// --timestamp-output (ctimeTagLen) and stern's pod and container
-// (sternPodLen). wrapperPrefixLen tries each after a byte test on the
+// --timestamp-output (ctimeTagLen), stern's pod and container
+// (sternPodLen) and the label set logcli prints after a Loki entry's time
+// (labelSetLen). wrapperPrefixLen tries each after a byte test on the
 // line's first bytes, so a routine line pays for no parse.
 
 // ctimeLen is the length of ctime(3)'s time without its newline:
@@ -152,4 +153,52 @@ func quoteMarkerLen(s string) int {
 		return n + 1
 	}
 	return 0
+}
+
+// maxLabelSet bounds the label set labelSetLen reads.
+const maxLabelSet = 1024
+
+// labelSetLen matches the label set of a Loki stream as logcli's default
+// output prints it between an entry's time and its line, in Prometheus'
+// text form: "{container=\"sglang\", pod=\"sglang-0\"} ". Each label's
+// name is a letter or "_" then word bytes, its value quoted with escapes;
+// the set ends with "}" and the space before the line. (logcli pads a set
+// shorter than the query's widest with spaces, which stay with the line
+// as its indentation: a traceback's frames keep theirs.) A JSON object
+// opens with a quote after its brace and is no label set.
+func labelSetLen(s string) int {
+	if len(s) < 2 || s[0] != '{' {
+		return 0
+	}
+	i := 1
+	for {
+		j := i
+		for j < len(s) && j < maxLabelSet && isWordByte(s[j]) {
+			j++
+		}
+		if j == i || isDigit(s[i]) || j+1 >= len(s) || s[j] != '=' || s[j+1] != '"' {
+			return 0
+		}
+		j += 2
+		for j < len(s) && j < maxLabelSet && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j+1 >= len(s) || s[j] != '"' {
+			return 0
+		}
+		j++
+		switch {
+		case s[j] == '}':
+			return closeOfPrefix(s, j)
+		case strings.HasPrefix(s[j:], ", "):
+			i = j + 2
+		case s[j] == ',':
+			i = j + 1
+		default:
+			return 0
+		}
+	}
 }

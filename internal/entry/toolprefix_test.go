@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Lines as Open MPI's --timestamp-output, stern and nested e-mail quotes
-// relay them: the tool's prefix comes off and the line reads as its writer
+// Lines as Open MPI's --timestamp-output, stern, logcli's label sets and
+// nested e-mail quotes relay them: the tool's prefix comes off and the line reads as its writer
 // printed it, whichever writer it is (an sglang record, a Python
 // exception, a glog line, a traceback's frame).
 func TestToolPrefixes(t *testing.T) {
@@ -28,6 +28,10 @@ func TestToolPrefixes(t *testing.T) {
 		">> ",
 		"> > ",
 		">> > ",
+		`{container="sglang", pod="sglang-0"} `,
+		`{app="vllm",job="default/vllm"} `,
+		`{filename="/var/log/sglang.log", msg="a \"quoted\" value"} `,
+		"2025-11-06T02:10:00Z {container=\"sglang\"} ",
 	} {
 		for _, l := range lines {
 			text, prefix := stripWrappers(p + l)
@@ -57,8 +61,14 @@ func TestToolPrefixesRefused(t *testing.T) {
 		"sglang-0-5d8f-x2x7q sglang x",       // a template hash at least six
 		">>> import sglang",
 		">>x",
+		`{"level":"error","msg":"x"}`,
+		`{container="sglang"}x`,
+		`{container=sglang} x`,
+		`{0a="x"} y`,
+		`{a="x" b="y"} z`,
+		`{a="unclosed} x`,
 	} {
-		if n := wrapperPrefixLen(s); n != 0 && (ctimeTagLen(s) > 0 || sternPodLen(s) > 0 || s[0] == '>') {
+		if n := wrapperPrefixLen(s); n != 0 && (ctimeTagLen(s) > 0 || sternPodLen(s) > 0 || s[0] == '>' || s[0] == '{') {
 			t.Errorf("wrapperPrefixLen(%q) = %d, want 0", s, n)
 		}
 	}
@@ -94,6 +104,8 @@ func FuzzToolPrefix(f *testing.F) {
 		">> x",
 		">>",
 		"> > >> x",
+		`{a="b", c="d\"}"} x`,
+		`{a="b"}`,
 	} {
 		f.Add(s)
 	}
@@ -103,6 +115,9 @@ func FuzzToolPrefix(f *testing.F) {
 		}
 		if n := sternPodLen(s); n < 0 || n > len(s) || n > 0 && (s[n-1] != ' ' || strings.Count(s[:n], " ") != 2) {
 			t.Fatalf("sternPodLen(%q) = %d", s, n)
+		}
+		if n := labelSetLen(s); n < 0 || n > len(s) || n > 0 && (s[0] != '{' || !strings.HasSuffix(s[:n], "}") && !strings.HasSuffix(s[:n], "} ")) {
+			t.Fatalf("labelSetLen(%q) = %d", s, n)
 		}
 		if s != "" && s[0] == '>' {
 			if n := quoteMarkerLen(s); n < 0 || n > 3 || n > len(s) || n > 0 && strings.Trim(s[:n], "> ") != "" {

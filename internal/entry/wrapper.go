@@ -288,6 +288,11 @@ func wrapperPrefixLen(s string) int {
 		return buildKitStepLen(s)
 	case c == '@':
 		return tai64nLen(s)
+	case c == '{':
+		if len(s) > 1 && (isLetter(s[1]) || s[1] == '_') {
+			return labelSetLen(s)
+		}
+		return 0
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun

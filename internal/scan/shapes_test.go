@@ -242,6 +242,14 @@ var wrappers = []wrapper{
 	{"stern-colour", func(_ int, s string) string {
 		return "\x1b[32msglang-0-5d8f7b9c4-x2x7q\x1b[0m \x1b[36msglang\x1b[0m " + s
 	}},
+	// logcli's default output: the time, then the stream's label set
+	// (each in colour on a terminal), then the line. (logcli also trims
+	// the line's spaces, a traceback's indentation with them, which
+	// this wrapper leaves: a frame read without its indentation is not
+	// this prefix's matter.)
+	{"logcli-labels", func(n int, s string) string {
+		return "\x1b[34m" + stamp(n).Format(time.RFC3339) + "\x1b[0m \x1b[31m" + `{container="sglang", pod="sglang-0"}` + "\x1b[0m " + s
+	}},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
