@@ -177,6 +177,7 @@ type Assembler struct {
 	lead    indentLead   // whether a paste indented every line
 	width   wrapWidth    // the width a terminal hard-wrapped the stream at
 	pad     rowPad       // the width a terminal padded the stream's rows to
+	padCut  int          // the padding rowPad took off the line read before it knew the width
 	columns columnFiller // a copied console's column lines
 	rich    richLayout   // a column console's layout (richlayout.go)
 	seconds secondCache  // the second the last header began with
@@ -327,6 +328,10 @@ type pending struct {
 	// framing the source took off (Line.Framing): two pieces of one
 	// terminal wrap are as long as each other (see wrapInSpacedPaste).
 	lastRaw int
+	// lastPadded: the last kept line ended in a padding taken off before
+	// the row width was known (padrows.go); a rest joined to it goes on
+	// after a space, as the padding did.
+	lastPadded bool
 	// whole: the last kept line was rejoined from a terminal's pieces,
 	// the last of them shorter than the one before: the writer's line is
 	// whole there, and a rest after it was cut by an earlier wrap of the
@@ -408,10 +413,17 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 // Line) passes it without copying its 88 bytes twice on every line.
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
+	a.padCut = 0
 	if t := a.pad.trim(l.Text); len(t) != len(l.Text) {
 		// A padded row's padding is no part of the line (padrows.go).
 		trimmed := *l
 		trimmed.Text = t
+		if a.pad.width == 0 {
+			// Taken off before the row width is known: the row
+			// counts as long as it is shown, for a wrap's rules.
+			a.padCut = len(l.Text) - len(t)
+			trimmed.Framing += a.padCut
+		}
 		l = &trimmed
 	}
 	text, cut := l.Text, 0
@@ -794,6 +806,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.last = l.Offset
 	p.lastLen, p.lastCut = len(s), cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
+	p.lastPadded = a.padCut > 0
 	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
@@ -1281,6 +1294,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.firstN, p.firstCut = a.lines, cut
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
+	p.lastPadded = a.padCut > 0
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {

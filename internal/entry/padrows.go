@@ -12,7 +12,16 @@ import "strings"
 // end in padding (two spaces or more:
 // one space at a line's end is a word wrap's piece as often), and takes
 // the padding off such lines, so that a wrap is told as on a terminal
-// that does not pad (wrapwidth.go, wrap.go).
+// that does not pad (wrapwidth.go, wrap.go). The rows before the width is
+// learned (the first padded one at least) lose a long padding too
+// (minFirstPad): a row that ends in it is a whole line, which a padding
+// terminal did not cut, and read with it, its last word is no line's end
+// (a faulthandler dump's header) and its length says a cut.
+
+// minFirstPad is the shortest padding taken off a row before the row
+// width is learned: a word wrap's break after a run of spaces (a table's
+// column gap, a glog dump's indentation) leaves fewer.
+const minFirstPad = 8
 
 // rowPad is a stream's padded row width, once learned. Bounded state.
 type rowPad struct {
@@ -22,7 +31,8 @@ type rowPad struct {
 }
 
 // trim returns s, a line as posted, without a padded row's trailing
-// spaces once the row width is learned, and learns it. Most lines end in
+// spaces once the row width is learned (before, without a padding of
+// minFirstPad spaces or more), and learns it. Most lines end in
 // no space and take its first test alone.
 func (r *rowPad) trim(s string) string {
 	n := len(s)
@@ -46,6 +56,9 @@ func (r *rowPad) pad(s string) string {
 		learn := r.padded && r.last == n
 		r.last, r.padded = n, true
 		if !learn {
+			if t := strings.TrimRight(s, " "); n-len(t) >= minFirstPad {
+				return t // a whole line, its length no cut's
+			}
 			return s
 		}
 		r.width = n

@@ -93,9 +93,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves at its start.
 	rest, lead := next, false
 	if next[0] == ' ' {
-		if len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
+		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
-				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./")) {
+				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) {
 			// (A colon after a path or a dotted name, and one lower-case
 			// word after the space: the cut fell before the space that
 			// goes on with the message, "...libtriton_tensorrtllm.so:"
@@ -103,6 +103,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// announces opens with two spaces or more.)
 			// (An operator ends prev inside the inline code prev
 			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
+			// (A colon before the index tuple it announces: the cut
+			// fell before the space between, "..., thread:" and "
+			// [63,0,0] Assertion ...", as a device assert prints them.)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -273,6 +276,28 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// indexTupleLen returns the length of a bracketed tuple of indices at the
+// start of s ("[63,0,0]", "[32,0,0]", "[5]"): digits and commas, a digit
+// first and last; 0 when s opens with none.
+func indexTupleLen(s string) int {
+	if len(s) < 3 || s[0] != '[' || !isDigit(s[1]) {
+		return 0
+	}
+	for i := 2; i < len(s) && i < 32; i++ {
+		switch c := s[i]; {
+		case c == ']':
+			if !isDigit(s[i-1]) {
+				return 0
+			}
+			return i + 1
+		case isDigit(c), c == ',' && isDigit(s[i-1]):
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // isDottedTypeCut reports whether tok, prev's last token, and rest make
@@ -488,6 +513,10 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
 		return false
 	}
+	// The line's length as the terminal showed it, a padding taken off
+	// before the row width was known counted: a rest the terminal padded
+	// is as long as the row it was cut from (padrows.go).
+	shown := len(l.Text) + a.padCut
 	if a.width.maxRaw >= minWrapWidth && a.width.prevRaw == a.width.maxRaw && p.blanks == 0 && a.width.noted != a.lines {
 		// (Most lines follow a shorter one and skip the call; a line
 		// asked twice is noted once.)
@@ -572,7 +601,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
 		strings.HasSuffix(last, " ") && opensBracket(last) && closesBracket(c.s) ||
 		(a.spacing.real(p.blanks) == 0 || p.blanks == 1 && a.spacing.seen <= spacedAfter) && isParenSpaceRest(last, c.s) ||
-		p.lastRaw >= minWrapWidth && len(l.Text) <= p.lastRaw && isParenRest(last, c.s) {
+		p.lastRaw >= minWrapWidth && shown <= p.lastRaw && isParenRest(last, c.s) {
 		// Rejoined whatever the width: fold -s leaves "  File " or
 		// "GET " alone when what follows is longer than the rest of
 		// the line, and a traceback's source line, which CPython
@@ -614,24 +643,24 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return false
 	}
 	prev := a.kept.last()
-	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, len(l.Text)) {
+	if a.spacing.real(p.blanks) > 0 && !a.wrapInSpacedPaste(prev, c.s, shown) {
 		return false
 	}
-	if len(l.Text) <= p.lastRaw && (isTracebackHeaderRest(prev, c.s) || p.lastRaw >= minWrapWidth && isLoneWordRest(prev, c.s)) {
+	if shown <= p.lastRaw && (isTracebackHeaderRest(prev, c.s) || p.lastRaw >= minWrapWidth && isLoneWordRest(prev, c.s)) {
 		a.width.confirm(p.lastRaw)
 		return a.join(l, c)
 	}
 	// A terminal's rest is never longer than the line it was cut from.
 	// The learned width first: until a stream has one (most never do),
 	// the shapes of the two lines are not read for it.
-	column := len(l.Text) <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
+	column := shown <= p.lastRaw && a.width.at(p.lastRaw) && isColumnBreak(prev, c.s)
 	switch {
 	case column:
-	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, len(l.Text)):
+	case a.width.width == 0 && isTwinBreak(prev, c.s, p.lastRaw, shown):
 		a.width.teach(p.lastRaw)
-	case a.width.width == 0 && isTwinSpaceBreak(prev, c.s, p.lastRaw, len(l.Text)):
+	case a.width.width == 0 && isTwinSpaceBreak(prev, c.s, p.lastRaw, shown):
 		a.width.teach(p.lastRaw)
-	case a.width.width == 0 && a.width.seen == p.lastRaw && len(l.Text) <= p.lastRaw && isSecondCut(prev, c.s):
+	case a.width.width == 0 && a.width.seen == p.lastRaw && shown <= p.lastRaw && isSecondCut(prev, c.s):
 		// The second line as long as the one a confirmed break cut,
 		// cut inside a token too ("...(unknown)  r" and "aise"): the
 		// terminal's width, whatever the rest's one word says.
@@ -646,13 +675,13 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// 112d"). A Python warning's source line is its own.
 	case isFuncNameRest(prev, c.s), isMarkerRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
-	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && len(l.Text) <= p.lastRaw &&
+	case a.kept.count() == 1 && p.lastRaw >= minWrapWidth && strings.Count(p.prefix, "`")%2 == 1 && shown <= p.lastRaw &&
 		isSpanRest(prev, c.s, l.Text) && isColumnBreak(prev, c.s):
 		// Inline code the line's lead opened (its backtick went with
 		// the prefix) and the rest closes, cut inside a token:
 		// "...Gloo connectFull" and "Mesh failed with ... no error`".
 		a.width.confirm(p.lastRaw)
-	case p.hasTB && len(l.Text) <= p.lastRaw && isSourceRest(prev, c.s):
+	case p.hasTB && shown <= p.lastRaw && isSourceRest(prev, c.s):
 		a.width.confirm(p.lastRaw)
 	case isWrapBreakAt(prev, c.s, p.lastLen, width):
 		if !nested {
@@ -672,6 +701,10 @@ func (a *Assembler) join(l *Line, c *classified) bool { return a.joinSep(l, c, "
 func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p := &a.cur
 	prev, prevMsg := a.kept.last(), p.msg
+	if sep == "" && p.lastPadded && prev != "" && prev[len(prev)-1] != ' ' && c.s != "" && c.s[0] != ' ' {
+		// The padding a row ended in was blank between the two.
+		sep = " "
+	}
 	if len(prev)+len(sep)+len(c.s) > a.opt.MaxLineBytes {
 		return false
 	}
@@ -706,6 +739,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		p.whole = len(l.Text)+l.Framing < p.lastRaw
 		p.lastLen = len(c.s)
 		p.lastRaw = len(l.Text) + l.Framing
+		p.lastPadded = a.padCut > 0
 		return true
 	}
 	if p.bareType != "" {
@@ -748,6 +782,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p.whole = len(l.Text)+l.Framing < p.lastRaw
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text) + l.Framing
+	p.lastPadded = a.padCut > 0
 	return true
 }
 

@@ -11,6 +11,15 @@ import (
 // split breaks line at byte i, as a terminal of that width does.
 func split(line string, i int) string { return line[:i] + "\n" + line[i:] }
 
+// indexTupleLen reads a bracketed tuple of indices and nothing else.
+func TestIndexTupleLen(t *testing.T) {
+	for s, want := range map[string]int{"[63,0,0] Assertion": 8, "[5]": 3, "[1,2": 0, "[,1]": 0, "[1,]": 0, "[2025-06-13": 0, "[rank0]": 0, "[]": 0} {
+		if got := indexTupleLen(s); got != want {
+			t.Errorf("indexTupleLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
 func TestIsWrapBreak(t *testing.T) {
 	long := "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details) on rank 3"
 	tests := []struct {
@@ -39,6 +48,13 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside an address, glog", "E0115 11:22:06.866998 3663955 rdma_context.cpp:257] Failed to register memory 0x", "7f7186000000: Cannot allocate memory [12]", true},
 		{"inside an address, CUDA", "[TP3] CUDA error: an illegal memory access was encountered at address 0x7f", "3a00000000: in kernel fused_moe_kernel, block [12,0,0]", true},
 		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
+		// A device assert cut before the space ahead of the thread's
+		// index tuple (PyTorch's indexing, scatter-gather and index
+		// kernels print one shape); a bracketed time or a word after a
+		// colon's space is a line of its own.
+		{"before a device assert's thread tuple, Indexing.cu", "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block: [32,0,0], thread:", " [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.", true},
+		{"before a device assert's thread tuple, ScatterGather", "/opt/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144: operator(): block: [10,0,0], thread:", " [5,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.", true},
+		{"a bracketed time after a colon", "[2025-06-13 09:59:00 TP0] Prefill batch. #new-seq: 1, #new-token: 6, #cached-token: 0, token usage:", " [2025-06-13 09:59:01 TP0] Decode batch. #running-req: 1", false},
 		// An acronym cut before its last letter.
 		{"inside an acronym", "(EngineCore pid=471424) RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:246 NP", "U function error: aclrtPointerGetAttributes, error code is 107000", true},
 		{"a capital alone is a word", "ERROR 11-06 02:10:00 [core.py:7] the scheduler could not allocate blocks for the request ABC", "I think the pool is too small for the batch", false},
@@ -305,7 +321,11 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("(WorkerDict pid=835, ip=10.0.0.8) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] ", "[Rank 38] Watchdog caught collective operation timeout")
 	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
 	f.Add("[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '-O3', ")
+	f.Add("/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block: [32,0,0], thread:", " [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.")
 	f.Fuzz(func(t *testing.T, prev, next string) {
+		if n := indexTupleLen(next); n < 0 || n > len(next) || n > 0 && (next[0] != '[' || next[n-1] != ']' || strings.Trim(next[1:n-1], "0123456789,") != "") {
+			t.Fatalf("indexTupleLen(%q) = %d", next, n)
+		}
 		if !isWrapBreak(prev, next, len(prev)) {
 			return
 		}

@@ -276,14 +276,7 @@ func wrapperPrefixLen(s string) int {
 		}
 		return 0
 	case c == '>':
-		// Markdown quote; ">>>" is a Python prompt, not a quote.
-		if len(s) == 1 {
-			return 1
-		}
-		if s[1] == ' ' {
-			return 2
-		}
-		return 0
+		return quoteMarkerLen(s)
 	case c == '(':
 		return rayPrefixLen(s)
 	case c == '<':
@@ -295,6 +288,11 @@ func wrapperPrefixLen(s string) int {
 		return buildKitStepLen(s)
 	case c == '@':
 		return tai64nLen(s)
+	case c == '{':
+		if len(s) > 1 && (isLetter(s[1]) || s[1] == '_') {
+			return labelSetLen(s)
+		}
+		return 0
 	case c == '[':
 		if len(s) > 1 && isDigit(s[1]) {
 			// An sglang header (most lines) or a CI time: the torchrun
@@ -327,11 +325,20 @@ func wrapperPrefixLen(s string) int {
 			if n := syslogPrefixLen(s); n > 0 {
 				return n
 			}
+			if n := ctimeTagLen(s); n > 0 {
+				return n
+			}
 		}
 		if n := composePrefixLen(s); n > 0 {
 			return n
 		}
-		return hostLabelLen(s)
+		if n := hostLabelLen(s); n > 0 {
+			return n
+		}
+		if isLowerAlnum(c) {
+			return sternPodLen(s)
+		}
+		return 0
 	}
 	return 0
 }

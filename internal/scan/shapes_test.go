@@ -208,6 +208,62 @@ var wrappers = []wrapper{
 	{"actions-annotation", func(n int, s string) string {
 		return stamp(n).Format("2006-01-02T15:04:05.0000000Z") + " ##[error]" + s
 	}},
+	// docker compose v2 colours each service's prefix on a terminal,
+	// the " | " and its space inside the colour, and puts the time a
+	// line arrived after the prefix with --timestamps.
+	{"compose-colour", func(_ int, s string) string { return "\x1b[36msglang-1  | \x1b[0m" + s }},
+	{"compose-timestamps", func(n int, s string) string {
+		return "sglang-1  | " + stamp(n).Format("2006-01-02T15:04:05.000000000Z07:00") + " " + s
+	}},
+	// journalctl -o short-precise: the classic time with microseconds.
+	{"journald-short-precise", func(n int, s string) string {
+		return stamp(n).Format("Jan 02 15:04:05.000000") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	// A syslog relay's or a network sink's copy, its priority first:
+	// RFC 3164 (the day padded with a space) and RFC 5424 (version,
+	// time, host, app, process, no message id, no structured data).
+	{"syslog-rfc3164", func(n int, s string) string {
+		return "<14>" + stamp(n).Format("Jan _2 15:04:05") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	{"syslog-rfc5424", func(n int, s string) string {
+		return "<14>1 " + stamp(n).Format("2006-01-02T15:04:05.000000Z07:00") + " gpu-node-3 sglang 2741 - - " + s
+	}},
+	// Open MPI's mpirun --timestamp-output: ctime(3)'s time glued to the
+	// tag of --tag-output, or to the stream alone without it.
+	{"mpirun-timestamp-tag", func(n int, s string) string {
+		return stamp(n).Format("Mon Jan _2 15:04:05 2006") + "[1,3]<stderr>:" + s
+	}},
+	{"mpirun-timestamp", func(n int, s string) string {
+		return stamp(n).Format("Mon Jan _2 15:04:05 2006") + "<stderr>:" + s
+	}},
+	// stern's default template: the pod and the container, each in its
+	// colour on a terminal, then the line.
+	{"stern", func(_ int, s string) string { return "sglang-0-5d8f7b9c4-x2x7q sglang " + s }},
+	{"stern-colour", func(_ int, s string) string {
+		return "\x1b[32msglang-0-5d8f7b9c4-x2x7q\x1b[0m \x1b[36msglang\x1b[0m " + s
+	}},
+	// logcli's default output: the time, then the stream's label set
+	// (each in colour on a terminal), then the line. (logcli also trims
+	// the line's spaces, a traceback's indentation with them, which
+	// this wrapper leaves: a frame read without its indentation is not
+	// this prefix's matter.)
+	{"logcli-labels", func(n int, s string) string {
+		return "\x1b[34m" + stamp(n).Format(time.RFC3339) + "\x1b[0m \x1b[31m" + `{container="sglang", pod="sglang-0"}` + "\x1b[0m " + s
+	}},
+	// A reply to a reply by e-mail or on a forum: quotes nested, glued
+	// (">> ") or spaced ("> > ").
+	{"email-nested", func(_ int, s string) string {
+		if s == "" {
+			return ">>"
+		}
+		return ">> " + s
+	}},
+	{"email-nested-spaced", func(_ int, s string) string {
+		if s == "" {
+			return "> >"
+		}
+		return "> > " + s
+	}},
 }
 
 // autolinkable matches what a page links on its own: a file name with a
@@ -394,15 +450,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
-	"1035-ray-raylet-oom-kill-syslog-escaped-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
-	"119-native-index-assert-then-scheduler-wrapper.log": {
-		"hard-wrap-100": wrapAt100,
-	},
-	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
 	// dev-15: measured before any change made for the batch.
 	"1356-llamacpp-main-failed-to-load-ggml-model.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the excerpt's only two rows both end in padding, so the second reads as the first's rest and main's 'error: failed to load model' is no line of its own: no alert (not investigated further)",
@@ -410,23 +457,14 @@ var knownWidthMisses = map[string]map[string]string{
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": wrapAt100,
 	},
-	"200-indexing-assert-then-bare-scheduler-exception-eagle3.log": {
-		"hard-wrap-100": wrapAt100,
-	},
 	"249-nvshmem-ibrc-modify-qp-failed-chain.log": {
 		"hard-wrap-100": wrapAt100,
 	},
-	"300-faulthandler-current-thread-aiter-jit-no-header.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
-		"hard-wrap-120-padded": paddedRows,
+		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
 	},
 	"429-nccl-warn-socketstartconnect-ipv6-after-info-trail.log": {
 		"hard-wrap-100": wrapAt100,
-	},
-	"445-faulthandler-current-thread-ncclallreduce-cuda-graph-capture.log": {
-		"hard-wrap-120-padded": paddedRows,
 	},
 	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
 		"hard-wrap-100": wrapAt100,
@@ -451,16 +489,10 @@ var knownWidthMisses = map[string]map[string]string{
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
 	},
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
-		"hard-wrap-120-padded": paddedRows,
-	},
-	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
-		"hard-wrap-120-padded": paddedRows,
+		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
 	},
 	"883-flashinfer-trtllm-fmha-runner-unsupported-architecture.log": {
 		"hard-wrap-100": "cut at 100 columns inside the header's file name, the rest opens with \"aRunner.cuh:30:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width",
-	},
-	"906-fastchat-stderr-wrapper-glued-lines-sglang-runtime-traceback-cut.log": {
-		"hard-wrap-120-padded": paddedRows,
 	},
 	"924-transformer-engine-undefined-symbol-rank0-prefix.log": {
 		"hard-wrap-100": wrapAt100,
@@ -490,7 +522,6 @@ func init() {
 const (
 	pageOnRecord   = "the line the record reads opens as sglang's records do, which are not searched for a page's character references (the routine line's cost), so it keeps them and the record does not read it"
 	wrapAt100      = "cut at 100 columns, a width the wrap rules were not checked at before: the break falls where no rule reads the rest as the line's (not investigated yet)"
-	paddedRows     = "padded to 120 columns: the row width is learned from the second row of it that ends in padding, so the rows before keep theirs, and a rest after a padded row reads as a line of its own (not investigated further)"
 	plogCutAtSpace = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
