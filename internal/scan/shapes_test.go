@@ -417,8 +417,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"1334-vllm-nccl-shm-create-failed-return-chain-worker-base.log": {
 		"hard-wrap-100": "held out: cut at 100 columns, the NCCL WARN line loses 'shared memory segment ...' to a continuation that is not rejoined, so it leads unclassified",
 	},
-	"1341-benign-sglang-npu-startup-no-sgl-kernel-custom-ar-notices.log": under("held out: sglang's 'Failed to import from custom_ar with ModuleNotFoundError(\"No module named 'sgl_kernel'\")' notice alerts under no-module-sgl-kernel as posted (its known note), so it does under every wrapper",
-		"compose", "ray", "kubectl-timestamps", "actions", "kubectl-prefix", "journald", "blockquote", "double-spaced", "srun-label", "mpirun-tag", "loki-pipe", "bracketed-stamp", "grep-n", "cri", "crlf", "ansi-level", "ansi-line", "docker-json", "loki-tab", "cr-redraw", "tab-indent", "md-dash", "md-star", "code-block", "hard-wrap-120", "hard-wrap-80", "kubectl-prefix-timestamps", "inline-code", "inline-code-ellipsis", "md-dash-inline-code", "indent-2", "ray-ip", "ray-ip-colour", "torchrun-role", "srun-label-padded", "journald-short-iso", "journald-short-iso-precise", "journald-json", "vector-json", "s6-tai64n", "md-numbered", "cat-n", "less-N", "editor-numbers", "hard-wrap-100", "hard-wrap-120-padded", "utf16le-bom", "utf8-bom", "md-autolinks", "actions-annotation"),
+	"1341-benign-sglang-npu-startup-no-sgl-kernel-custom-ar-notices.log": underEveryWrapper("held out: sglang's 'Failed to import from custom_ar with ModuleNotFoundError(\"No module named 'sgl_kernel'\")' notice alerts under no-module-sgl-kernel as posted (its known note), so it does under every wrapper"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
@@ -449,10 +448,6 @@ var knownWidthMisses = map[string]map[string]string{
 	},
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
-	},
-	// dev-15: measured before any change made for the batch.
-	"1356-llamacpp-main-failed-to-load-ggml-model.log": {
-		"hard-wrap-120-padded": "padded to 120 columns, the excerpt's only two rows both end in padding, so the second reads as the first's rest and main's 'error: failed to load model' is no line of its own: no alert (not investigated further)",
 	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": wrapAt100,
