@@ -599,9 +599,19 @@ var examples = map[string]example{
 			// pyzmq's bind of an sglang inter-process port, without the errno.
 			tb("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:30001')"),
 			"ERROR:    [Errno 48] error while attempting to bind on address ('127.0.0.1', 30000): address already in use",
+			// A bind refused for permission: asyncio's wording under
+			// uvicorn (Linux's message, or Windows' in the system's
+			// language), and Go's net package under Ollama.
+			"ERROR:    [Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
+			"[Errno 13] error while attempting to bind on address ('127.0.0.1', 5000): an attempt was made to access a socket in a way forbidden by its access permissions",
+			"Error: listen tcp 127.0.0.1:11434: bind: An attempt was made to access a socket in a way forbidden by its access permissions.",
+			"Error: listen tcp 0.0.0.0:443: bind: permission denied",
 		},
 		miss: []string{
 			"OSError: [Errno 99] Cannot assign requested address",
+			// A socket file the user may not create is the filesystem's.
+			"Error: listen unix /var/run/ollama.sock: bind: permission denied",
+			"PermissionError: [Errno 13] Permission denied: '/models/x'",
 			"zmq.error.ZMQError: Operation cannot be accomplished in current state",
 		},
 	},
@@ -1582,10 +1592,17 @@ var examples = map[string]example{
 			"sglang serve: error: argument --tp-size: invalid int value: 'auto'",
 			"launch_router.py: error: the following arguments are required: --worker-urls",
 			"按照说明运行，会显示launch_server.py: error: unrecognized arguments: --foo 1",
+			// A positional argument is named by its metavar or dest, or
+			// by its choices when it has neither: a mistyped subcommand.
+			"lmdeploy: error: argument command: invalid choice: 'serv' (choose from 'lite', 'serve', 'list', 'check_env', 'chat')",
+			"vllm: error: argument subparser: invalid choice: 'server' (choose from bench, collect-env, chat, complete, serve, run-batch)",
+			"trtllm-bench: error: argument {throughput,latency,build}: invalid choice: 'thruput' (choose from 'throughput', 'latency', 'build')",
+			"convert_checkpoint.py: error: argument model_dir: invalid Path value: ''",
 		},
 		miss: []string{
 			"usage: launch_server.py [-h] --model-path MODEL_PATH [--tokenizer-path TOKENIZER_PATH]",
 			hdr("Parsed arguments: error: none, unrecognized arguments: none"),
+			"usage: lmdeploy [-h] [-v] {lite,serve,list,check_env,chat} ...",
 		},
 	},
 	"nvidia-xid-error": {

@@ -801,6 +801,7 @@ var cannCodes = vocabulary{
 		{"Getting socket times out. Reason: 1. The remote does not initiate a connect request.", "EI0006", "", "hccl-connect-failed"},
 		{"Failed to allocate resource[HCCL_BUFFER] with info [size 209715200]. Reason: Memory resources are exhausted.", "EI0007", "", "npu-out-of-memory"},
 		{"The HCCL versions are inconsistent: tag [AllReduce_1], local_version [8.0.RC3], remote_version [8.0.RC2]", "EI0008", "", "hccl-config-invalid"},
+		{"Device 3 transport init error. Reason: The network port is down.", "EI0009", "", "hccl-connect-failed"},
 		{"P2P communication failed. Reason: peer device 3 is not reachable", "EI0010", "", "hccl-config-invalid"},
 		{"Failed to allocate [209715200] bytes of NPU memory.", "EI0011", "", "npu-out-of-memory"},
 		{"SDMA memory copy task exception occurred. Remote rank: [5]. Base information: [streamID:[4]]. Task information: []. Communicator information: [group:[tp]].", "EI0012", "", "ascend-sdma-copy-failed"},

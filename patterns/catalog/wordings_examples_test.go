@@ -549,8 +549,16 @@ var libraryExamples = map[string]example{
 		match: []string{
 			tb("RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 9"),
 			"[rank1]: RuntimeError: send:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:64 HCCL function error: HcclSend(ptr, count, dtype, dst, comm, stream), error code is 11",
+			// CANN's EI0009: a device's transport to its peer cannot be
+			// set up, in the current wording (with the device) and the
+			// older one (with the link step that failed), as the CANN
+			// log, a rank's stderr and a KV-transfer engine quote it.
+			"EI0009: [PID: 4101] 2025-06-03-10:12:44.512.003 Device 3 transport init error. Reason: The network port is down.",
+			"[rank0]: EI0009: [PID: 88120] 2025-03-11-08:02:17.940.211 Transport init error. Reason: [Create][SrcLink]Create Src error! createLink para:rank[0]-localUserrank[0]-localIpAddr[10.0.0.3], dst_rank[3]-remoteUserrank[3]-remote_ip_addr[10.0.0.5]",
+			"E0611 14:20:31.001822 5521 adxl_engine.cpp:120] Failed to initialize AdxlEngine, status: 503900, EI0009 Communication_Error_Initialize_Transport: Device 1 transport init error. Reason: The network port is down",
 		},
 		miss: []string{
+			"INFO transport init done on device 3, 8 links created",
 			"[rank1]: RuntimeError: allreduce:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclAllReduce(input, output, count, dtype, op, comm, stream), error code is 15",
 			"HCCL function error: HcclAllReduce(...), error code is 110",
 			// Building the communicator is hccl-comm-init-failed's.
