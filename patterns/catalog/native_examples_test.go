@@ -181,9 +181,19 @@ var nativeExamples = map[string]example{
 			// NCCL 2.x releases before the peer was named, with '.cu' sources.
 			"node-3:2288:2597 [1] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
 			"node-3:2288:2597 [1] NCCL WARN NET/IB : Got completion with error 5, opcode 32767, len 0, vendor err 249",
+			// The net plugins that copy NCCL's IB transport print it under
+			// their own name: the SHARP plugin's IBext, NCCL's GIN path,
+			// other vendors' plugins, some without a space around the colon.
+			"node-3:2288:2597 [1] NCCL WARN NET/IBext : Got completion from peer 10.10.1.4<48392> with error 12, opcode 129, len 0, vendor err 129 (Recv)",
+			"node-3:2288:2597 [1] NCCL WARN NET/IBext_v8 : Got completion from peer 10.10.1.4<48392> with status=12 opcode=0 len=0 vendor err 129 (Send)",
+			"node-3:2288:2597 [1] NCCL WARN NET/IB/GIN: Got completion from peer 10.10.1.4<48392> with status=5 opcode=0 len=0 vendor err 249 (Send) hca mlx5_0",
+			"the test script fails with NET/IBP:Got completion from peer 7.6.13.8<36315> with status=12 opcode=32698 len=32696 vendor err 129 (Send)",
+			"node-3:2288:2597 [1] NCCL WARN NET/FuseLink : Got completion from peer 10.10.1.4<48392> with error 12, wr_id 3, dev 0, comm 0x7f, opcode 0, len 0, vendor err 129 (Send)",
 		},
 		miss: []string{
 			"node-3:2288:2288 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.10.1.3<0>",
+			"node-3:2288:2288 [1] NCCL INFO NET/IBext_v8 : Using [0]mlx5_0:1/IB ; OOB eth0:10.10.1.3<0>",
+			"node-3:2288:2288 [1] NCCL INFO NET/Socket : Using [0]eth0:10.10.1.3<0>",
 			"node-3:2288:2597 [1] NCCL INFO NET/IB : Got completion with opcode 1, len 0",
 		},
 	},

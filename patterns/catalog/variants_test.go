@@ -153,7 +153,7 @@ var variantLimits = map[string]variantLimit{
 			"aiter-hip-call-failed", "attention-backend-unsupported",
 			"c10d-client-socket-connect-failed", "c10d-server-socket-address-in-use",
 			"c10d-store-socket-wait-timeout", "chat-template-render-error",
-			"cuda-get-device-count-failed", "deepep-device-check-failed", "deepep-host-check-failed",
+			"cuda-get-device-count-failed", "cuda-invalid-argument", "deepep-device-check-failed", "deepep-host-check-failed",
 			"deepspeed-launcher-rank-failed", "disagg-staging-buffer-too-small",
 			"fatal-python-error-at-shutdown", "flashinfer-cubin-cache-stale",
 			"flashinfer-kernel-error", "flashinfer-unsupported-kernel-config",

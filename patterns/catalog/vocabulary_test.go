@@ -260,6 +260,13 @@ var cudaRuntime = vocabulary{
 		{Field: fieldName, Format: "cupy_backends.cuda.api.runtime.CUDARuntimeError: %s"},
 		{Field: fieldName, Format: "custom_all_reduce.cuh:368 'cudaIpcOpenMemHandle(&ipc_ptr, handle, cudaIpcMemLazyEnablePeerAccess)' failed: %s"},
 		{Field: fieldAlt, Format: "RuntimeError: cuMemCreate failed with CUresult %s"},
+		// The CUDACHECK of the custom all-reduce kernels of vLLM and
+		// sglang (and of NCCL's examples), which prints the file, the line
+		// and cudaGetErrorString, then exits.
+		{Field: fieldText, Format: "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:364 '%s'"},
+		{Field: fieldText, Format: "(VllmWorker rank=2 pid=8812) Failed: Cuda error /sgl-workspace/sglang/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:307 '%s'"},
+		// vLLM's later CUDACHECK drops the words "Cuda error".
+		{Field: fieldText, Format: "Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 '%s'"},
 	},
 	terms: []vocabTerm{
 		{"no error", "cudaSuccess", "CUDA_SUCCESS", ""},

@@ -608,8 +608,16 @@ var libraryExamples = map[string]example{
 			"RuntimeError: CUDA driver error: invalid argument",
 			"RuntimeError: CUDA error: invalid device pointer",
 			"terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: invalid argument",
+			// The custom all-reduce CUDACHECK of vLLM and sglang, old and new.
+			"```Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:364 'invalid argument'",
+			"(VllmWorker TP1 pid=3312) Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",
+			"[2025-03-02 10:11:12 TP3] Failed: Cuda error /sgl-workspace/sglang/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:307 'invalid device pointer'",
 		},
 		miss: []string{
+			// Another CUDA error in the same CUDACHECK, and a "Failed:" line
+			// naming a file that is no CUDA source.
+			"Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:364 'invalid resource handle'",
+			"Failed: /etc/app/config.yaml:12 'invalid argument'",
 			// NCCL's own report of the same CUDA error is nccl-cuda-failure's.
 			"node-0:412:412 [3] NCCL WARN Cuda failure 'invalid argument'",
 			tb("RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)"),
