@@ -1197,8 +1197,8 @@ func (g *Grouper) printedJustAfter(c *group, from eventOf, at time.Time) bool {
 // source and library (its native shape), within the settle time.
 func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 	return from.native && from.source != "" && x.Source == from.source && claimable(x) && !x.Generic && endsEventOf(x.NativeKind, from.kind) &&
-		!beganEvent(x, from.off, at) &&
-		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle))
+		!at.Before(x.At.Add(-g.opts.Settle)) && !at.After(x.last().Add(g.opts.Settle)) &&
+		!beganEvent(x, from.off, at)
 }
 
 // beganEvent reports whether the unclassified native line x, of the same
@@ -1217,7 +1217,21 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // consequence's.
 func beganEvent(x *group, off int64, at time.Time) bool {
 	ahead := x.Off < off || x.Off == off && x.At.Before(at)
-	return ahead && canBeRoot(x) && !analysis.VagueFailure(x.Alert.Headline)
+	return ahead && canBeRoot(x) && !x.vagueHeadline()
+}
+
+// vagueHeadline reports whether gr's headline only says that something
+// failed (analysis.VagueFailure), read once for each incident: the
+// searches of every new failure ask it of each open incident of their
+// scope.
+func (gr *group) vagueHeadline() bool {
+	if gr.vague == 0 {
+		gr.vague = 2
+		if analysis.VagueFailure(gr.Alert.Headline) {
+			gr.vague = 1
+		}
+	}
+	return gr.vague == 1
 }
 
 // detailOf returns the native consequence incident that the unclassified

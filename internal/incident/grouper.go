@@ -345,6 +345,9 @@ type group struct {
 	// Guessed says At's year is a guess (Occurrence.Guessed) that the
 	// scope's first line with a year corrects (see reyear).
 	Guessed bool `json:"guessed,omitempty"`
+	// vague caches whether the headline only says that something failed
+	// (vagueHeadline): 0 not read yet, 1 vague, 2 not.
+	vague uint8
 }
 
 // changed marks gr for the next Changes after a change to its fields.
