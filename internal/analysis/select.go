@@ -39,11 +39,6 @@ type selection struct {
 	others       []matcher.Hit
 	wrapperLines []span
 
-	// altBuf and otherBuf back alternatives and others when their hits do
-	// not stand side by side in hits (see sideBySide).
-	altBuf   []matcher.Hit
-	otherBuf []matcher.Hit
-
 	hits   []matcher.Hit
 	text   string // the entry's text the hits are of
 	spans  []span
@@ -109,80 +104,23 @@ func (s *selection) choose(text string, hits []matcher.Hit) {
 	}
 	s.cause = &hits[s.winner[best]]
 	s.causeAt = s.winner[best]
-	s.context = s.context[:0]
+	s.context, s.alternatives, s.others = s.context[:0], s.alternatives[:0], s.others[:0]
 	s.wrapperLines = s.wrapperLines[:0]
-	var alt, other run
 	for i := range hits {
 		g := s.group[i]
 		if s.role[g] == 2 {
 			s.wrapperLines = append(s.wrapperLines, s.spans[i])
 		}
-		switch s.placeOf(i, best) {
-		case placeContext:
+		switch {
+		case i == s.winner[best]:
+		case s.isContext(i):
 			s.context = append(s.context, hits[i])
-		case placeAlternative:
-			alt.add(i)
-		case placeOther:
-			other.add(i)
+		case g == best:
+			s.alternatives = append(s.alternatives, hits[i])
+		default:
+			s.others = append(s.others, hits[i])
 		}
 	}
-	s.alternatives = s.sideBySide(alt, best, placeAlternative, &s.altBuf)
-	s.others = s.sideBySide(other, best, placeOther, &s.otherBuf)
-}
-
-// The places choose gives a hit.
-const (
-	placeCause = iota
-	placeContext
-	placeAlternative
-	placeOther
-)
-
-// placeOf is where choose puts hit i when group best gives the cause.
-func (s *selection) placeOf(i, best int) int {
-	switch {
-	case i == s.winner[best]:
-		return placeCause
-	case s.isContext(i):
-		return placeContext
-	case s.group[i] == best:
-		return placeAlternative
-	}
-	return placeOther
-}
-
-// run is the hits of one place, by their first and last index and count.
-type run struct{ first, last, n int }
-
-func (r *run) add(i int) {
-	if r.n == 0 {
-		r.first = i
-	}
-	r.last = i
-	r.n++
-}
-
-// sideBySide returns the hits of place, which r counts: a slice of hits
-// itself when they stand side by side there (the common case: a cause's
-// alternatives follow it, or every other hit is on other lines), its
-// capacity cut so that an append copies rather than writes over hits;
-// else a copy in *buf. A hit is some 180 bytes holding pointers, so the
-// copy costs an error line several hundred instructions.
-func (s *selection) sideBySide(r run, best, place int, buf *[]matcher.Hit) []matcher.Hit {
-	if r.n == 0 {
-		return (*buf)[:0]
-	}
-	if r.last-r.first+1 == r.n {
-		return s.hits[r.first : r.last+1 : r.last+1]
-	}
-	out := (*buf)[:0]
-	for i := r.first; i <= r.last; i++ {
-		if s.placeOf(i, best) == place {
-			out = append(out, s.hits[i])
-		}
-	}
-	*buf = out
-	return out
 }
 
 // readsBetter reports whether hit a reads a text better than hit b, which
@@ -286,7 +224,7 @@ func (s *selection) wrappers() []matcher.Hit {
 
 // nonWrappers returns every hit that wrappers leaves out.
 func (s *selection) nonWrappers() []matcher.Hit {
-	out := s.otherBuf[:0]
+	out := s.others[:0]
 	for i := range s.hits {
 		if !(s.isWin[i] && s.role[s.group[i]] == 2) {
 			out = append(out, s.hits[i])
@@ -310,7 +248,7 @@ func (s *selection) framing() []matcher.Hit {
 
 // unframed returns every hit that framing leaves out.
 func (s *selection) unframed() []matcher.Hit {
-	out := s.otherBuf[:0]
+	out := s.others[:0]
 	for i := range s.hits {
 		if !s.isWin[i] {
 			out = append(out, s.hits[i])
