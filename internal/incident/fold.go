@@ -184,7 +184,11 @@ func (g *Grouper) correlated(root, at time.Time) bool {
 // line is folded into the consequence's incident (see detailOf), unless
 // it began the event (beganEvent).
 func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf) *group {
-	var cands, after []*group
+	// Room for a scope's usual few candidates on the stack: findRoot runs
+	// for every new failure, and a slice grown by append would be
+	// allocated each time.
+	var candRoom, afterRoom [8]*group
+	cands, after := candRoom[:0], afterRoom[:0]
 	var printed *group
 	for _, m := range g.scopeGroups(scope) {
 		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) {
