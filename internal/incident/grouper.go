@@ -5,12 +5,12 @@ import (
 	"container/heap"
 	"encoding/json"
 	"fmt"
-	"github.com/logmatch/logmatch/internal/analysis"
 	"maps"
 	"math"
 	"slices"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -514,7 +514,6 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0,
 				analysis.AccessLine(lineOfAlert(&o.Alert))}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
-				o.Complete()
 				root.fold(*o, now, &g.stats)
 				g.touch(root)
 				return nil
