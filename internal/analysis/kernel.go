@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // The kernel reports a device's failure and its own killing of a process in
@@ -30,23 +32,26 @@ const maxKernelStamp = 32
 // "), and whether such a prefix was there: a line a stamp opens is the
 // kernel's, a bare one only when its own words say so.
 func kernelBody(l string) (body string, stamped bool) {
-	body = l
-	if len(body) > 2 && body[0] == '[' {
-		if end := strings.IndexByte(body[:min(len(body), maxKernelStamp)], ']'); end > 1 && kernelStamp(body[1:end]) {
-			body, stamped = strings.TrimLeft(body[end+1:], " "), true
-		}
-	} else if isoKernelStamp(body) {
+	body, stamped = cutKernelStamp(l)
+	if !stamped && isoKernelStamp(body) {
 		body, stamped = strings.TrimLeft(body[strings.IndexByte(body, ' '):], " "), true
 	}
 	if b, ok := strings.CutPrefix(body, "kernel: "); ok {
-		body, stamped = b, true
-		if len(body) > 2 && body[0] == '[' {
-			if end := strings.IndexByte(body[:min(len(body), maxKernelStamp)], ']'); end > 1 && kernelStamp(body[1:end]) {
-				body = strings.TrimLeft(body[end+1:], " ")
-			}
-		}
+		body, _ = cutKernelStamp(b)
+		stamped = true
 	}
 	return body, stamped
+}
+
+// cutKernelStamp returns l without the bracketed dmesg stamp it opens with
+// (kernelStamp) and the spaces after it, and whether there was one.
+func cutKernelStamp(l string) (string, bool) {
+	if len(l) > 2 && l[0] == '[' {
+		if end := strings.IndexByte(l[:min(len(l), maxKernelStamp)], ']'); end > 1 && kernelStamp(l[1:end]) {
+			return strings.TrimLeft(l[end+1:], " "), true
+		}
+	}
+	return l, false
 }
 
 // kernelStamp reports whether s, the inside of a bracket, is a dmesg
@@ -55,9 +60,9 @@ func kernelBody(l string) (body string, stamped bool) {
 func kernelStamp(s string) bool {
 	t := strings.TrimLeft(s, " ")
 	if dot := strings.IndexByte(t, '.'); dot > 0 {
-		return allDigits(t[:dot]) && len(t) > dot+1 && allDigits(t[dot+1:])
+		return ascii.Digits(t[:dot]) && len(t) > dot+1 && ascii.Digits(t[dot+1:])
 	}
-	return len(t) >= 20 && t[3] == ' ' && strings.Count(t, ":") == 2 && allDigits(t[len(t)-4:])
+	return len(t) >= 20 && t[3] == ' ' && strings.Count(t, ":") == 2 && ascii.Digits(t[len(t)-4:])
 }
 
 // isoKernelStamp reports whether l opens with dmesg --time-format iso's
@@ -66,19 +71,6 @@ func kernelStamp(s string) bool {
 func isoKernelStamp(l string) bool {
 	return len(l) > 32 && isDigitByte(l[0]) && l[4] == '-' && l[10] == 'T' && l[19] == ',' &&
 		strings.IndexByte(l[20:33], ' ') > 0
-}
-
-// allDigits reports whether s is one or more ASCII digits.
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isDigitByte(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // kernelLineStart reports, with a byte test and at most one prefix
@@ -132,7 +124,7 @@ func kernelDriverPrefix(body string) bool {
 	case "amdgpu", "i915", "xe", "nouveau", "radeon", "pcieport":
 		return true
 	}
-	return len(name) > 4 && strings.HasPrefix(name, "drmn") && allDigits(name[4:])
+	return len(name) > 4 && strings.HasPrefix(name, "drmn") && ascii.Digits(name[4:])
 }
 
 // kernelFailure reports whether msg, a line (or the lines of one entry)

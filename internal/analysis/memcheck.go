@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // A memory checker reports a program's invalid memory access in its own
@@ -135,7 +137,7 @@ func computeSanitizerReport(r string) (report, lead bool) {
 func sanitizerError(t string) (report, lead bool) {
 	r := t[2:]
 	end := strings.Index(r[:min(len(r), 12)], "==")
-	if end < 1 || !allDigits(r[:end]) {
+	if end < 1 || !ascii.Digits(r[:end]) {
 		return false, false
 	}
 	r = r[end+2:]

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Native libraries and the tools around them print their own lines behind
 // a chain of bracketed tags, with no level word the entry package reads:
@@ -69,7 +73,7 @@ func taggedFailureLine(msg string) bool {
 // Error Code 1: ...".
 func errorIndex(r string) bool {
 	end := strings.Index(r[:min(len(r), 12)], "]: ")
-	return end > 0 && allDigits(r[:end]) && hasLetter(r[end+3:])
+	return end > 0 && ascii.Digits(r[:end]) && hasLetter(r[end+3:])
 }
 
 // libraryTag reports whether tag, a bracket's inside, names a library or
