@@ -25,6 +25,11 @@ import (
 //     for: a bare KeyError from CONFIG_MAPPING (an OrderedDict in 4.0-4.9,
 //     the lazy mapping's __getitem__ after), the ValueError later 4.x
 //     raises from it, and the AutoModel wording for a config class;
+//   - torch_npu reports a failed stream synchronize as "ACL stream
+//     synchronize failed, error code:<code>" in its older releases and as
+//     "NPU function error: <call>, error code is <code>" later; the ACL code
+//     decides the record either way (a device fault, a timeout, a memory or
+//     link fault, any other);
 //   - torch's c10d formats a failed NCCL call as "NCCL error in:
 //     <file>:<line>, <ncclGetErrorString text>, NCCL version <v>" (raised
 //     as RuntimeError until 1.13, DistBackendError since 2.0); the text,
@@ -106,6 +111,24 @@ func familyWordings() []writerWording {
 		}},
 		{family: "transformers: KeyErrors that are not a model type", lines: []string{
 			rawTB("KeyError: 'model_type'"),
+		}},
+		{family: "torch_npu: a device fault at a stream synchronize, by its ACL code", want: "npu-aicore-exception", lines: []string{
+			tb("RuntimeError: ACL stream synchronize failed, error code:507035"),
+			rawTB("RuntimeError: ACL stream synchronize failed, error code:507015"),
+			tb("RuntimeError: NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507034"),
+		}},
+		{family: "torch_npu: a stream synchronize timed out", want: "npu-stream-sync-timeout", lines: []string{
+			tb("RuntimeError: ACL stream synchronize failed, error code:507048"),
+		}},
+		{family: "torch_npu: a device memory fault at a stream synchronize", want: "npu-memory-hardware-error", lines: []string{
+			rawTB("RuntimeError: ACL stream synchronize failed, error code:507053"),
+		}},
+		{family: "torch_npu: a link fault at a stream synchronize", want: "npu-link-error", lines: []string{
+			tb("RuntimeError: ACL stream synchronize failed, error code:507057"),
+		}},
+		{family: "torch_npu: another ACL failure at a stream synchronize", want: "npu-function-error", lines: []string{
+			tb("RuntimeError: ACL stream synchronize failed, error code:507011"),
+			rawTB("RuntimeError: ACL stream synchronize failed."),
 		}},
 		{family: "c10d: NCCL's internal error", want: "nccl-internal-error", lines: []string{
 			tb(ncclErr("RuntimeError", pgNCCL1x, "internal error", "2.7.8")),
