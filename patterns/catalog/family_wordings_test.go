@@ -30,6 +30,13 @@ import (
 //     "NPU function error: <call>, error code is <code>" later; the ACL code
 //     decides the record either way (a device fault, a timeout, a memory or
 //     link fault, any other);
+//   - a checkpoint tensor the model class has no parameter for: the
+//     engines' own loops (a KeyError on params_dict[name]) and vLLM's
+//     AutoWeightsLoader ("There is no module or parameter named <prefix>
+//     in <model class>");
+//   - torch's caching allocator words an exhausted device the same on
+//     CUDA, HIP and XPU, and its MPS twin on Apple silicon as "MPS backend
+//     out of memory (MPS allocated: ...)";
 //   - torch's c10d formats a failed NCCL call as "NCCL error in:
 //     <file>:<line>, <ncclGetErrorString text>, NCCL version <v>" (raised
 //     as RuntimeError until 1.13, DistBackendError since 2.0); the text,
@@ -129,6 +136,17 @@ func familyWordings() []writerWording {
 		{family: "torch_npu: another ACL failure at a stream synchronize", want: "npu-function-error", lines: []string{
 			tb("RuntimeError: ACL stream synchronize failed, error code:507011"),
 			rawTB("RuntimeError: ACL stream synchronize failed."),
+		}},
+		{family: "a checkpoint tensor the model class has no parameter for", want: "load-weights-key-error", lines: []string{
+			tb("KeyError: 'model.layers.0.self_attn.qkv_proj.weight_scale'"),
+			rawTB("ValueError: There is no module or parameter named 'model.layers.11.mlp.gate.e_score_correction_bias' in TransformersMoEForCausalLM"),
+			tb("ValueError: There is no module or parameter named 'visual' in Qwen3_5Model"),
+			rawTB("ValueError: Following weights were not initialized from checkpoint: {'lm_head.weight'}"),
+		}},
+		{family: "torch's caching allocator on every device it is built for", want: "cuda-out-of-memory", lines: []string{
+			tb("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free."),
+			rawTB("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; 14.20 GiB already allocated; 3.12 MiB free; 14.50 GiB reserved in total by PyTorch)"),
+			rawTB("RuntimeError: MPS backend out of memory (MPS allocated: 18.13 GiB, other allocations: 1.20 GiB, max allowed: 20.40 GiB). Tried to allocate 1.50 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure)."),
 		}},
 		{family: "c10d: NCCL's internal error", want: "nccl-internal-error", lines: []string{
 			tb(ncclErr("RuntimeError", pgNCCL1x, "internal error", "2.7.8")),
