@@ -250,6 +250,22 @@ var wrappers = []wrapper{
 	{"logcli-labels", func(n int, s string) string {
 		return "\x1b[34m" + stamp(n).Format(time.RFC3339) + "\x1b[0m \x1b[31m" + `{container="sglang", pod="sglang-0"}` + "\x1b[0m " + s
 	}},
+	// A launcher that relays its child's every line through Python's
+	// logging, the stream as the message's first word
+	// (logging.info("stderr: %s", line)), under two common formats.
+	{"py-logging-relay", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02 15:04:05,000") + " - launcher - INFO - stderr: " + s
+	}},
+	{"py-logging-relay-name", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02 15:04:05,000") + " [INFO] launcher: stderr: " + s
+	}},
+	// GitLab Runner's job log timestamps (FF_TIMESTAMPS): the time, the
+	// stream's number and type, and " " for a new line.
+	{"gitlab-timestamps", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02T15:04:05.000000Z") + " 01E " + s
+	}},
+	// devscripts' annotate-output: the time and the stream.
+	{"annotate-output", func(n int, s string) string { return stamp(n).Format("15:04:05") + " E: " + s }},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
