@@ -19,15 +19,10 @@ import "strings"
 // ("01E " or "00O+") at the start of s, what follows the time and its
 // space, or 0.
 func gitlabStreamLen(s string) int {
-	if len(s) < 4 || !isHexByte(s[0]) || !isHexByte(s[1]) || s[2] != 'O' && s[2] != 'E' || s[3] != ' ' && s[3] != '+' {
+	if len(s) < 4 || !isHexDigit(s[0]) || !isHexDigit(s[1]) || s[2] != 'O' && s[2] != 'E' || s[3] != ' ' && s[3] != '+' {
 		return 0
 	}
 	return 4
-}
-
-// isHexByte reports whether c is a hexadecimal digit.
-func isHexByte(c byte) bool {
-	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // annotateOutputLen matches annotate-output's "HH:MM:SS E: " (or "O: ",
