@@ -56,6 +56,16 @@ var relays = []struct {
 	}},
 	{"journald", func(n int) string { return fmt.Sprintf("Jan 02 03:04:%02d gpu-3 python[2741]: ", n) }},
 	{"level and stream tag", func(int) string { return "ERROR:stderr: " }},
+	{"Python logging record with the stream as the message's first word", func(n int) string {
+		return fmt.Sprintf("2024-08-27 12:54:%02d,%03d - launcher - INFO - stderr: ", 50+n/4, 7*n)
+	}},
+	{"Python logging record, level in brackets and a logger's name", func(n int) string {
+		return fmt.Sprintf("2024-08-27 12:54:%02d,%03d [INFO] launcher: stdout: ", 50+n/4, 7*n)
+	}},
+	{"GitLab Runner job log timestamps", func(n int) string {
+		return fmt.Sprintf("2024-08-27T12:54:%02d.%06dZ 01E ", 50+n/4, 7*n)
+	}},
+	{"annotate-output", func(n int) string { return fmt.Sprintf("12:54:%02d E: ", 50+n/4) }},
 }
 
 func TestAssemblerRelayedTraceback(t *testing.T) {

@@ -195,7 +195,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case isDigit(p):
 		// Inside a number, or inside a hex string ("...cdcd8d8" and
 		// "b195040..."): a number glued to a word is no token.
-		if !isDigit(n) && n != '.' && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) {
+		if !isDigit(n) && n != '.' && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) && !hexPrefixCut(prev, rest) {
 			return false
 		}
 	case isUpper(p) && isUpper(n):
@@ -230,6 +230,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !decimal && !dotted {
 			return false
 		}
+	case p == ':' && isIPv6Cut(tok, rest):
+		// An IPv6 address cut after one of its colons ("Connect to
+		// fe80::966d:" and "ae03:a2:8cf0%ib1<17943> failed").
 	case p == ':' && isDigit(n) && strings.ContainsAny(tok, "./"):
 		// A source reference's line number ("NCCLUtils.hpp:" and "317").
 	case p == ',':
@@ -241,6 +244,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		if !isWordByte(n) || isUpper(n) && len(rest) > 1 && isLower(rest[1]) {
 			return false
 		}
+	case p == '=' && len(tok) > 1 && isWordByte(tok[len(tok)-2]) && strings.IndexByte("[({'\"", n) >= 0:
+		// A key's value that opens with a bracket or a quote
+		// ("SocketImpl(fd=58, addr=" and "[localhost]:42412, ..."): no
+		// line ends in a key and its "=".
 	case p == '_' || p == '/' || p == '-' || p == '=' || p == '(':
 		if !isWordByte(n) {
 			return false
@@ -261,7 +268,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// is the last letter of a word cut just before it ("...: bloc" and
 	// "k: [32,0,0], thread: ...").
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
-		!((strings.IndexByte("./_", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
+		!((strings.IndexByte("./_-", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) &&
 		!strings.ContainsAny(w, "'\"") {
 		// (A quote in the word makes it a quoted key, "sage':", never
@@ -852,7 +859,7 @@ func isFrameRest(prev, next string) bool {
 	if t != "File " && !(strings.HasPrefix(t, `File "`) && strings.IndexByte(t[len(`File "`):], '"') < 0) {
 		// Not cut inside the file's name either: the start of a frame
 		// line up to its number.
-		if _, ok := parsePartialFrame(t); !ok || isFrameLine(prev) {
+		if _, ok := parsePartialFrame(t); !ok || isFrameLine(prev) && !lineNumberGoesOn(prev, next) {
 			return false
 		}
 	}
@@ -865,6 +872,64 @@ func isFrameRest(prev, next string) bool {
 	}
 	_, ok := parsePartialFrame(joined)
 	return ok && len(joined) > len(t)
+}
+
+// hexPrefixCut reports whether a hexadecimal number was cut between its
+// "0" and its "x" ("...: addr 0" and "x7fd3e6368000 length 294912"): prev
+// ends in a lone "0" and rest opens with "x" and at least four hexadecimal
+// digits, which no word does.
+func hexPrefixCut(prev, rest string) bool {
+	if trailingAlnum(prev) != "0" || len(rest) < 5 || rest[0] != 'x' {
+		return false
+	}
+	h := leadingAlnum(rest)[1:]
+	return len(h) >= 4 && isHex(h)
+}
+
+// isIPv6Cut reports whether tok, prev's last token, is the start of an
+// IPv6 address cut after a colon and rest goes on with its groups: tok is
+// hexadecimal groups (a bracket may open it) and at least two colons, with
+// a "::" or a group of three digits or more, and rest opens with a group
+// and a colon.
+func isIPv6Cut(tok, rest string) bool {
+	tok = strings.TrimPrefix(tok, "[")
+	colons, group, wide := 0, 0, false
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == ':':
+			colons, group = colons+1, 0
+		case !isHexDigit(c):
+			return false
+		default:
+			group++
+			wide = wide || group >= 3
+		}
+	}
+	if colons < 2 || !wide && !strings.Contains(tok, "::") {
+		// (A clock's "10:11:" has groups of two digits.)
+		return false
+	}
+	i := 0
+	for i < len(rest) && i < 5 && isHexDigit(rest[i]) {
+		i++
+	}
+	return i > 0 && i < len(rest) && rest[i] == ':'
+}
+
+// lineNumberGoesOn reports whether next goes on with the line number prev,
+// a frame line without its function (as a SyntaxError's frame prints it),
+// ends with: digits, then ", in " ("...py\", line 1" and "16, in
+// decorate_context"). A SyntaxError's frame is followed by its source
+// line, indented, never by the rest of a frame.
+func lineNumberGoesOn(prev, next string) bool {
+	if !isDigit(prev[len(prev)-1]) {
+		return false
+	}
+	i := 0
+	for i < len(next) && isDigit(next[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(next[i:], ", in ")
 }
 
 // opensBracket reports whether s ends inside a bracket it opened: more

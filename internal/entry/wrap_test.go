@@ -47,6 +47,24 @@ func TestIsWrapBreak(t *testing.T) {
 		// a colon, no writer's name.
 		{"inside an address, glog", "E0115 11:22:06.866998 3663955 rdma_context.cpp:257] Failed to register memory 0x", "7f7186000000: Cannot allocate memory [12]", true},
 		{"inside an address, CUDA", "[TP3] CUDA error: an illegal memory access was encountered at address 0x7f", "3a00000000: in kernel fused_moe_kernel, block [12,0,0]", true},
+		// An address cut between its "0" and its "x" (glog's, a Python
+		// message's); a lone "0" before a word is no address.
+		{"between an address's 0 and x, glog", "W1212 12:06:27.218729   205 rdma_transport.cpp:166] RdmaTransport: Failed to register memory: addr 0", "x7fd3e6368000 length 294912", true},
+		{"between an address's 0 and x, a message", "RuntimeError: the allocator returned a block that is not aligned, the block starts at 0", "x7f91c4000000 in pool 3", true},
+		{"a count of 0 before a word", "[2025-01-16 10:11:13 TP0] Prefill batch. #new-seq: 1, #new-token: 0, #cached-token: 0, token usage: 0", "x2 speedup over the last run reported", false},
+		// An IPv6 address cut after a colon (NCCL's socket line, a
+		// connection error); a time's colon is no address's.
+		{"inside an IPv6 address, NCCL", "n122-246-085:12251:12400 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to fe80::966d:", "ae03:a2:8cf0%ib1<17943> failed : Software caused connection abort", true},
+		{"inside an IPv6 address, a message", "ConnectionError: the prefill server refused the bootstrap connection from [2001:db8:85a3::", "8a2e:370:7334]:8998 after 3 retries", true},
+		{"a clock is no IPv6 address", "[2025-01-16 10:11:13 TP0] the scheduler woke up again after a long pause, at 10:11:", "ab: the next batch", false},
+		// A key's value that opens with a bracket or a quote: no line ends
+		// in a key and its "=".
+		{"a key's bracketed value", "[rank0]:[W710 16:58:50.906560343 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=58, addr=", "[localhost]:42412, remote=[localhost]:51216) timed out after 300000ms", true},
+		{"a key's quoted value", "ValueError: Unsupported value for the launch flag that picks the attention backend, backend=", "'flashmla' is not available on this device", true},
+		{"a separator's = is no key's", "=======================================================================================", "[2025-01-16 10:11:13 TP0] Load weight end.", false},
+		// A path cut after a hyphen, its rest ending in the colon a
+		// loader puts after the library.
+		{"a library's name cut after a hyphen", "[rank0]: ImportError: /usr/local/lib/python3.10/dist-packages/transformer_engine_extensions.cpython-", "310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops5zeros4callE", true},
 		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
 		// A device assert cut before the space ahead of the thread's
 		// index tuple (PyTorch's indexing, scatter-gather and index

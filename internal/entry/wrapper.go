@@ -310,6 +310,12 @@ func wrapperPrefixLen(s string) int {
 		if n := collectorTimeLen(s); n > 0 {
 			return n
 		}
+		if n := annotateOutputLen(s); n > 0 {
+			return n
+		}
+		if n := relayStreamLen(s); n > 0 {
+			return n
+		}
 		if n := syslogPrefixLen(s); n > 0 {
 			return n
 		}
@@ -800,6 +806,11 @@ func rfc3339PrefixLen(s string) int {
 	}
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
+	}
+	if s[n] == ' ' && s[n-1] == 'Z' {
+		if k := gitlabStreamLen(s[n+1:]); k > 0 {
+			return n + 1 + k
+		}
 	}
 	if _, after, ok := levelWord(strings.TrimLeft(s[n:], " \t")); ok && !levelFirstTime(after) && tracingGap(s[n:]) <= maxTracingGap && tracingGap(after) <= 1 {
 		return 0

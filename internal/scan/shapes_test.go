@@ -250,6 +250,22 @@ var wrappers = []wrapper{
 	{"logcli-labels", func(n int, s string) string {
 		return "\x1b[34m" + stamp(n).Format(time.RFC3339) + "\x1b[0m \x1b[31m" + `{container="sglang", pod="sglang-0"}` + "\x1b[0m " + s
 	}},
+	// A launcher that relays its child's every line through Python's
+	// logging, the stream as the message's first word
+	// (logging.info("stderr: %s", line)), under two common formats.
+	{"py-logging-relay", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02 15:04:05,000") + " - launcher - INFO - stderr: " + s
+	}},
+	{"py-logging-relay-name", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02 15:04:05,000") + " [INFO] launcher: stderr: " + s
+	}},
+	// GitLab Runner's job log timestamps (FF_TIMESTAMPS): the time, the
+	// stream's number and type, and " " for a new line.
+	{"gitlab-timestamps", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02T15:04:05.000000Z") + " 01E " + s
+	}},
+	// devscripts' annotate-output: the time and the stream.
+	{"annotate-output", func(n int, s string) string { return stamp(n).Format("15:04:05") + " E: " + s }},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
@@ -458,26 +474,14 @@ var knownWidthMisses = map[string]map[string]string{
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
 	},
-	"429-nccl-warn-socketstartconnect-ipv6-after-info-trail.log": {
-		"hard-wrap-100": wrapAt100,
-	},
 	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"hard-wrap-100": wrapAt100,
-	},
-	"512-mooncake-rdma-register-memory-warning-lines.log": {
 		"hard-wrap-100": wrapAt100,
 	},
 	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": {
 		"hard-wrap-100": wrapAt100,
 	},
-	"640-c10d-wait-timeout-swift-grpo-cut-traceback.log": {
-		"hard-wrap-100": wrapAt100,
-	},
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120-padded": plogCutAtSpace,
-	},
-	"776-qwen25vl-headless-scheduler-traceback-error-msg-label.log": {
-		"hard-wrap-100": wrapAt100,
 	},
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-100": wrapAt100,
@@ -488,9 +492,6 @@ var knownWidthMisses = map[string]map[string]string{
 	},
 	"883-flashinfer-trtllm-fmha-runner-unsupported-architecture.log": {
 		"hard-wrap-100": "cut at 100 columns inside the header's file name, the rest opens with \"aRunner.cuh:30:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width",
-	},
-	"924-transformer-engine-undefined-symbol-rank0-prefix.log": {
-		"hard-wrap-100": wrapAt100,
 	},
 	// heldout-18: the event row, cut at 120 columns inside the resource
 	// name, keeps 'Insufficient aliyun.com/gp' and loses the rest.

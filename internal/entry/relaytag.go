@@ -1,0 +1,111 @@
+package entry
+
+import "strings"
+
+// Prefixes that tools write in front of a child's or a job's every line
+// and that a line of their own opens with, told on any line:
+//
+//   - GitLab Runner's job log timestamps (FF_TIMESTAMPS): an RFC 3339 time
+//     in UTC, a space, the stream's two hexadecimal digits and its type
+//     ("O" stdout, "E" stderr), then " " for a new line or "+" for the
+//     rest of one ("2025-11-06T02:10:00.702513Z 01E ...");
+//   - devscripts' annotate-output: the time, a space, the stream ("O:",
+//     "E:" or "I:" for its own notes) and a space ("02:10:00 E: ...").
+//
+//   - a logging record that relays a child's line after the stream it
+//     came from (relayStreamLen).
+
+// gitlabStreamLen returns the length of GitLab Runner's stream field
+// ("01E " or "00O+") at the start of s, what follows the time and its
+// space, or 0.
+func gitlabStreamLen(s string) int {
+	if len(s) < 4 || !isHexDigit(s[0]) || !isHexDigit(s[1]) || s[2] != 'O' && s[2] != 'E' || s[3] != ' ' && s[3] != '+' {
+		return 0
+	}
+	return 4
+}
+
+// annotateOutputLen matches annotate-output's "HH:MM:SS E: " (or "O: ",
+// "I: ") at the start of s, or 0.
+func annotateOutputLen(s string) int {
+	const n = len("15:04:05 E: ")
+	if len(s) < n || s[8] != ' ' || s[10] != ':' || s[11] != ' ' || s[9] != 'E' && s[9] != 'O' && s[9] != 'I' || !isClock(s[:8]) {
+		return 0
+	}
+	return n
+}
+
+// maxRelayFields bounds the words before a relaying record's level: a
+// logger's name and a process's.
+const maxRelayFields = 2
+
+// relayStreamLen matches a logging record that relays a child process's
+// line after the stream it came from: a dated header (dateTimeLen), at
+// most maxRelayFields words, a level word, at most one logger's name
+// closed by a colon, then "stderr: " or "stdout: " (or "[stderr] ") as
+// the message's first word. A launcher's logging.info("stderr: %s", line)
+// writes it under Python's formats ("2025-11-06 02:10:00,702 - launcher -
+// INFO - stderr: ...", "... [INFO] launcher: stderr: ..."). Numbers and
+// separators ("-", "|", a pid in brackets, a time's ",702") are no words.
+// A message that names a stream after words of its own ("ERROR failed to
+// read stderr: ...") is no relay. 0 when s opens otherwise.
+func relayStreamLen(s string) int {
+	n := dateTimeLen(s)
+	if n == 0 {
+		return 0
+	}
+	level, words, after := false, 0, 0
+	for i := n; i < len(s) && i < maxFamilyPrefix; {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		if j == i || j == len(s) {
+			return 0
+		}
+		tok := s[i:j]
+		switch {
+		case tok == "stderr:" || tok == "stdout:" || tok == "[stderr]" || tok == "[stdout]":
+			if !level {
+				return 0
+			}
+			return j + 1
+		case isRelaySeparator(tok):
+		case !level && isLevelToken(tok):
+			level = true
+		case level:
+			// A logger's name after the level ends in a colon.
+			if after++; after > 1 || tok[len(tok)-1] != ':' {
+				return 0
+			}
+		default:
+			if words++; words > maxRelayFields {
+				return 0
+			}
+		}
+		i = j
+	}
+	return 0
+}
+
+// isLevelToken reports whether tok is a level word, bare or in brackets
+// ("INFO", "[ERROR]", "INFO:").
+func isLevelToken(tok string) bool {
+	tok = strings.Trim(tok, "[]:")
+	l, rest, ok := levelWord(tok)
+	return ok && l != "" && rest == ""
+}
+
+// isRelaySeparator reports whether tok holds no word: punctuation and
+// digits only ("-", "|", ",702", "[2741]", "+0000]").
+func isRelaySeparator(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if isLetter(tok[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,82 @@
+package entry
+
+import "testing"
+
+func TestRelayStreamLen(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want string // the prefix, "" for none
+	}{
+		{"2025-11-06 02:10:00,702 - launcher - INFO - stderr: Traceback (most recent call last):", "2025-11-06 02:10:00,702 - launcher - INFO - stderr: "},
+		{"2025-11-06 02:10:00,702 INFO stdout: Loading model", "2025-11-06 02:10:00,702 INFO stdout: "},
+		{"2025-11-06 02:10:00,702 [INFO] launcher: stderr: x", "2025-11-06 02:10:00,702 [INFO] launcher: stderr: "},
+		{"2025-11-06 02:10:00.702 | ERROR | [stderr] x", "2025-11-06 02:10:00.702 | ERROR | [stderr] "},
+		{"2025-11-06T02:10:00Z 2741 runner ERROR stderr: x", "2025-11-06T02:10:00Z 2741 runner ERROR stderr: "},
+		// A message that names a stream after words of its own.
+		{"2025-11-06 02:10:00,702 ERROR failed to read stderr: broken pipe", ""},
+		{"2025-11-06 02:10:00,702 - launcher - ERROR - reading stderr: x", ""},
+		// No level, too many fields, no time, no text after the tag.
+		{"2025-11-06 02:10:00,702 stderr: x", ""},
+		{"2025-11-06 02:10:00,702 a b c INFO stderr: x", ""},
+		{"INFO stderr: x", ""},
+		{"2025-11-06 02:10:00,702 INFO stderr:", ""},
+	} {
+		n := relayStreamLen(c.s)
+		if got := c.s[:n]; got != c.want {
+			t.Errorf("relayStreamLen(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+func TestToolStreamPrefixes(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want string
+	}{
+		{"2025-11-06T02:10:00.702513Z 01E Traceback (most recent call last):", "2025-11-06T02:10:00.702513Z 01E "},
+		{"2025-11-06T02:10:00.702513Z 00O+rest of a line", "2025-11-06T02:10:00.702513Z 00O+"},
+		{"2025-11-06T02:10:00.702513Z 0fE x", "2025-11-06T02:10:00.702513Z 0fE "},
+		// Not GitLab's: another zone, no stream type, a word.
+		{"2025-11-06T02:10:00.702513+00:00 01E x", "2025-11-06T02:10:00.702513+00:00 "},
+		{"2025-11-06T02:10:00.702513Z 012 x", "2025-11-06T02:10:00.702513Z "},
+		{"2025-11-06T02:10:00.702513Z ONE x", "2025-11-06T02:10:00.702513Z "},
+		{"02:10:00 E: Traceback (most recent call last):", "02:10:00 E: "},
+		{"02:10:00 O: x", "02:10:00 O: "},
+		{"02:10:00 I: Started python3 -m sglang.launch_server", "02:10:00 I: "},
+		{"02:10:00 X: x", ""},
+		{"02:10:00 E:x", ""},
+		{"2:10:00 E: x", ""},
+	} {
+		n := wrapperPrefixLen(c.s)
+		if got := c.s[:n]; got != c.want {
+			t.Errorf("wrapperPrefixLen(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// FuzzRelayTag checks the tool and relay prefixes end inside the line,
+// after the byte that closes them.
+func FuzzRelayTag(f *testing.F) {
+	for _, s := range []string{
+		"2025-11-06 02:10:00,702 - launcher - INFO - stderr: x",
+		"2025-11-06 02:10:00,702 [INFO] launcher: stdout: x",
+		"2025-11-06 02:10:00,702 ERROR failed to read stderr: x",
+		"01E x",
+		"00O+",
+		"02:10:00 E: x",
+		"02:10:00 E:",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n := relayStreamLen(s); n < 0 || n > len(s) || n > 0 && s[n-1] != ' ' {
+			t.Fatalf("relayStreamLen(%q) = %d", s, n)
+		}
+		if n := gitlabStreamLen(s); n != 0 && (n != 4 || s[3] != ' ' && s[3] != '+') {
+			t.Fatalf("gitlabStreamLen(%q) = %d", s, n)
+		}
+		if n := annotateOutputLen(s); n != 0 && (n > len(s) || s[n-1] != ' ') {
+			t.Fatalf("annotateOutputLen(%q) = %d", s, n)
+		}
+	})
+}
