@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -594,6 +595,29 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 			// severity (see nativeEvent).
 			cause = g.nativeEvent(b, "")
 		}
+		if cause != nil && o.Alert.Record.ID != "" && cause.Settling && narrowsGroup(o, cause) {
+			// The library's own record of the event whose first line a
+			// general record names: it leads, and claims that line
+			// (claimNarrowed).
+			cause = nil
+		}
+		if cause == nil && o.Alert.Record.ID != "" && o.Alert.Record.Role == string(patterns.RoleCause) {
+			if k := g.killBefore(o, b, o.Borrowed || !o.Timed && !untimed); k != nil {
+				// A wait that ran out after the OOM kill that ended it
+				// (see waitkill.go).
+				g.joinKill(o, k, now)
+				return nil
+			}
+			if own := g.narrowerBefore(o, b); own != nil {
+				// A general record's line of the event the library's
+				// own record, printed just before it, names (see
+				// narrower.go).
+				own.fold(*o, now, &g.stats)
+				own.spanTo(o.Offset, o.EndOffset)
+				g.touch(own)
+				return nil
+			}
+		}
 		if cause == nil && o.Alert.Record.ID != "" {
 			// A failure of the library whose chain of lines began the
 			// burst (see lower.go).
@@ -696,6 +720,8 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		g.claimChained(gr)
 		g.claimContinued(gr)
 		g.claimQuoted(gr)
+		g.claimNarrowed(gr)
+		g.claimWaited(gr)
 		g.claimRelayed(gr)
 		g.adopt(gr)
 	}
