@@ -17,8 +17,17 @@ import (
 // runtime "SIGSEGV: segmentation violation", a handler's "Caught SIGSEGV"
 // or "!!! Segfault encountered !!!", and the shell's "Segmentation fault
 // (core dumped)" glued to the end of a progress bar the process was
-// drawing. crashBanner reads them: a native crash, whichever program
-// printed it.
+// drawing. A runtime that dies of an exception or an abort of its own says
+// so in one line before its frames: c10's abort handler "Unhandled
+// exception caught in c10/util/AbortHandler.h" (then, on Windows,
+// "ADDR module.dll!symbol [file @ line]" frames), the .NET runtime's
+// "Unhandled exception. System.X: ...", a Windows debugger's "Unhandled
+// exception at 0x... in prog.exe: 0xC0000005: Access violation ...",
+// Rust's standard library's "fatal runtime error: stack overflow", and
+// LLVM's crash handler's "PLEASE submit a bug report to ... and include
+// the crash backtrace." before its "Stack dump:" (a compiler inside
+// Triton or MLIR crashing). crashBanner reads them: a native crash,
+// whichever program printed it.
 
 // maxCrashWindow bounds how far into a line crashBanner looks for the
 // handler's words: they open the line, after a tag at most.
@@ -66,11 +75,75 @@ func crashBanner(l string) bool {
 		n := crashSignalAt(w)
 		return n != "" && strings.HasPrefix(w[len(n):], ": ") && len(w) > len(n)+2 && isLowerByte(w[len(n)+2])
 	}
+	if runtimeAbort(w) {
+		return true
+	}
 	if b := strings.TrimLeft(w, "!* "); len(b) < len(w) && (ascii.HasPrefixFold(b, "segfault encountered") || ascii.HasPrefixFold(b, "segmentation fault encountered")) {
 		// A handler's exclamation banner.
 		return true
 	}
 	return caughtCrash(w)
+}
+
+// runtimeAbort reports whether w opens with a runtime's own line that
+// the process dies of an exception nothing caught or of an abort (see
+// above): c10's abort handler, the .NET runtime's and a Windows
+// debugger's unhandled exception, Rust's fatal runtime error, LLVM's
+// request for a bug report with the crash backtrace. Not "Unhandled
+// exception in handler, returning 500" (a server that carried on) nor
+// prose about unhandled exceptions.
+func runtimeAbort(w string) bool {
+	if w == "" {
+		return false
+	}
+	switch w[0] {
+	case 'U', 'u':
+		r, ok := cutPrefixFold(w, "unhandled exception")
+		if !ok {
+			return false
+		}
+		switch {
+		case strings.HasPrefix(r, " caught in ") && len(r) > len(" caught in "):
+			// c10's handler names itself: "caught in c10/util/AbortHandler.h".
+			return true
+		case strings.HasPrefix(r, " at 0x"):
+			// A debugger's "at 0x00007FF6... in prog.exe: 0xC0000005: ...".
+			return strings.Contains(r, " in ") && strings.Contains(r, ": 0x")
+		case strings.HasPrefix(r, ". ") || strings.HasPrefix(r, ": "):
+			// .NET: "Unhandled exception. System.IO.IOException: ...".
+			return dottedTypeLead(r[2:])
+		}
+	case 'F', 'f':
+		r, ok := cutPrefixFold(w, "fatal runtime error: ")
+		return ok && hasLetter(r)
+	case 'P':
+		r, ok := strings.CutPrefix(w, "PLEASE submit a bug report to ")
+		return ok && strings.Contains(r, "crash backtrace")
+	}
+	return false
+}
+
+// dottedTypeLead reports whether s opens with a dotted type name ending
+// in Exception or Error and a colon or its line's end: .NET's
+// "System.InvalidOperationException: ...".
+func dottedTypeLead(s string) bool {
+	end := strings.IndexAny(s, ": ")
+	if end < 0 {
+		end = len(s)
+	}
+	name := s[:end]
+	if !strings.Contains(name, ".") || !(strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error")) {
+		return false
+	}
+	return end == len(s) || s[end] == ':'
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring ASCII case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if !ascii.HasPrefixFold(s, prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
 }
 
 // caughtCrash reports whether w, in any case, opens with a handler's
@@ -151,7 +224,7 @@ func crashBannerStart(l string) bool {
 		return false
 	}
 	switch l[0] {
-	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
 	n := len(l)

@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCrashBanner reads the announcement of a fatal signal as crash
 // handlers of several programs print it, and leaves alone the routine
@@ -22,25 +25,40 @@ func TestCrashBanner(t *testing.T) {
 		" 12%|####   | 59/473 [00:19<00:10, 39.09it/s]Segmentation fault (core dumped)":                                       true,
 		"100%|##########| 8/8 [00:01<00:00]Aborted (core dumped)":                                                             true,
 		"Bus error (core dumped)":                                                                                             true,
+		"Unhandled exception caught in c10/util/AbortHandler.h":                                                               true,
+		"Unhandled exception. System.InvalidOperationException: Sequence contains no elements":                                true,
+		"Unhandled Exception: System.IO.FileNotFoundException: Could not find file 'model.onnx'.":                             true,
+		"Unhandled exception at 0x00007FFB1C2D3E4F (nvcuda64.dll) in python.exe: 0xC0000005: Access violation reading location 0x0000000000000000.": true,
+		"fatal runtime error: stack overflow":                                                                         true,
+		"fatal runtime error: Rust cannot catch foreign exceptions":                                                   true,
+		"PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.": true,
 
-		"Caught signal 15 (Terminated), shutting down":       false,
-		"Received signal SIGTERM, exiting gracefully":        false,
-		"Received SIGINT, stopping workers":                  false,
-		"Caught signal 110 in test":                          false,
-		"Installed SIGSEGV handler for stack dumps":          false,
-		"[faulthandler] registered SIGSEGV, SIGABRT":         false,
-		"*** SIGTERM received by PID 12 ***":                 false,
-		"*** SIGSEGV handler installed ***":                  false,
-		"Signal: Terminated (15)":                            false,
-		"SIGSEGV handler installed":                          false,
-		"SIGSEGVS: x":                                        false,
-		"# SIGSEGV is handled by the runtime":                false,
-		"the job died with Segmentation fault (core dumped)": false,
-		"Segfault handler enabled":                           false,
-		"Got 11 requests":                                    false,
-		"Received 4 (four) replies":                          false,
-		"[a b] Caught signal 11":                             false,
-		"":                                                   false,
+		"Caught signal 15 (Terminated), shutting down":                            false,
+		"Received signal SIGTERM, exiting gracefully":                             false,
+		"Received SIGINT, stopping workers":                                       false,
+		"Caught signal 110 in test":                                               false,
+		"Installed SIGSEGV handler for stack dumps":                               false,
+		"[faulthandler] registered SIGSEGV, SIGABRT":                              false,
+		"*** SIGTERM received by PID 12 ***":                                      false,
+		"*** SIGSEGV handler installed ***":                                       false,
+		"Signal: Terminated (15)":                                                 false,
+		"SIGSEGV handler installed":                                               false,
+		"SIGSEGVS: x":                                                             false,
+		"# SIGSEGV is handled by the runtime":                                     false,
+		"the job died with Segmentation fault (core dumped)":                      false,
+		"Segfault handler enabled":                                                false,
+		"Got 11 requests":                                                         false,
+		"Received 4 (four) replies":                                               false,
+		"[a b] Caught signal 11":                                                  false,
+		"Unhandled exception in request handler, returning 500":                   false,
+		"Unhandled exceptions are logged to stderr":                               false,
+		"Unhandled exception. Retrying the request":                               false,
+		"Unhandled exception caught in ":                                          false,
+		"fatal runtime error: ":                                                   false,
+		"Fatal runtime errors are reported below":                                 false,
+		"PLEASE submit a bug report to the maintainers":                           false,
+		"Please submit a bug report to https://x and include the crash backtrace": false,
+		"": false,
 	} {
 		if got := crashBanner(l); got != want {
 			t.Errorf("crashBanner(%q) = %v, want %v", l, got, want)
@@ -49,4 +67,35 @@ func TestCrashBanner(t *testing.T) {
 			t.Errorf("crashBannerStart(%q) = false for a banner", l)
 		}
 	}
+}
+
+// TestWindowsAbortHandlerCrash reads c10's abort handler's banner before
+// the Windows frames its backtrace prints ("ADDR module.dll!symbol [file
+// @ line]") as a native crash, and leaves the frames alone.
+func TestWindowsAbortHandlerCrash(t *testing.T) {
+	if !crashBanner("Unhandled exception caught in c10/util/AbortHandler.h") {
+		t.Error("c10's abort handler banner is not a crash banner")
+	}
+	for _, frame := range []string{
+		"00007FFE12AE1DE400007FFE12AC2070 torch_python.dll!THPGenerator_initDefaultGenerator [<unknown file> @ <unknown line number>]",
+		"00007FFF923640D900007FFF92364030 VCRUNTIME140_1.dll!_CxxFrameHandler4 [<unknown file> @ <unknown line number>]",
+	} {
+		if crashBanner(frame) {
+			t.Errorf("crashBanner(%q) = true for a frame", frame)
+		}
+	}
+}
+
+// FuzzCrashBanner checks that crashBanner never panics and that its byte
+// test (crashBannerStart) never turns away a banner.
+func FuzzCrashBanner(f *testing.F) {
+	for _, s := range []string{"Caught signal 11 (Segmentation fault)", "*** SIGSEGV (@0x0) received by PID 1 ***", "Unhandled exception caught in c10/util/AbortHandler.h",
+		"Unhandled exception. System.Exception: x", "fatal runtime error: x", "PLEASE submit a bug report to x and include the crash backtrace.", "Segmentation fault (core dumped)", "[a] "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if crashBanner(l) && l != "" && l == strings.TrimLeft(l, " \t\r\n\v\f") && !crashBannerStart(l) {
+			t.Fatalf("crashBannerStart(%q) = false for a banner", l)
+		}
+	})
 }

@@ -84,7 +84,9 @@ func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
 	}
 	at, end, ok := carriesOn(msg)
 	if !ok {
-		return false
+		if at, end, ok = importNotice(msg); !ok {
+			return false
+		}
 	}
 	// Where the carry-on words are in the entry's text: a record that
 	// reads them, not an info one, was written for this very notice
@@ -608,9 +610,114 @@ func quotedException(e *entry.Entry) bool {
 	if i <= 0 {
 		return false
 	}
+	if after := line[i+len(tb.Links[0].Type):]; line[i-1] == ' ' && len(after) > 1 && after[0] == '(' && (after[1] == '\'' || after[1] == '"') {
+		// Its repr, "with ModuleNotFoundError('...')": a value the
+		// line quotes, never how a raised exception prints.
+		return true
+	}
 	before := lowerASCII(line[:i])
 	for _, q := range exceptionQuotes {
 		if strings.HasSuffix(before, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// An optional import that failed is reported, not raised, by the module
+// that tried it, which then goes on without it: vLLM's "Failed to import
+// from vllm._C with ModuleNotFoundError("No module named 'vllm._C'")"
+// (and from vllm._rocm_C, amdsmi), sglang's "Failed to import from
+// custom_ar with ModuleNotFoundError(...)" on a device its kernels do not
+// build for. The writer formats the exception it caught with its repr
+// ("%r", "{e!r}"): Type('message'), a form no raised exception prints
+// (Python prints "Type: message"). importNotice reads a line that opens
+// with the writer's own words of a failed import and quotes the
+// exception so: a notice that the import failed and the writer carried
+// on. An import that really failed is printed otherwise: a traceback
+// ending in ModuleNotFoundError, an ERROR line (noticeOf), a crash after
+// the notice (which the notice is then held for and leads).
+
+// importFailures are a writer's own words that an import failed,
+// lower-case.
+var importFailures = [...]string{"failed to import", "could not import", "couldn't import", "unable to import", "cannot import", "can't import", "error importing", "failed importing"}
+
+// importNotice returns where in line the words of a failed import that
+// open it are ([at, end)), when line is such a notice (see above).
+func importNotice(line string) (at, end int, ok bool) {
+	if len(line) > maxNoticeScan {
+		line = line[:maxNoticeScan]
+	}
+	if !strings.Contains(line, "mport") || strings.IndexByte(line, '(') < 0 {
+		// Most lines: no import named, or no repr.
+		return 0, 0, false
+	}
+	t := lowerASCII(line)
+	for _, w := range importFailures {
+		if i := strings.Index(t, w); i >= 0 && ownWordsAt(t, i) {
+			at, end = i, i+len(w)
+			break
+		}
+	}
+	if end == 0 || !quotesRepr(line[end:]) {
+		return 0, 0, false
+	}
+	rest := unquoted(t[end:])
+	for _, w := range givingUp {
+		if strings.Contains(rest, w) {
+			return 0, 0, false
+		}
+	}
+	return at, end, true
+}
+
+// ownWordsAt reports whether the writer's own words begin at i in the
+// lower-cased line t: at its start past the tags skipHeads passes, or
+// right after the end of a prefix a launcher or a logger put before
+// them ("0: ", "[file.py:21] ", "<stderr>: "), not after an error word
+// ("error: ", which makes the line the error itself).
+func ownWordsAt(t string, i int) bool {
+	if i == skipHeads(t, 0) {
+		return true
+	}
+	before := strings.TrimRight(t[:i], " ")
+	if len(before) == len(t[:i]) || before == "" {
+		return false
+	}
+	switch before[len(before)-1] {
+	case ']', '>', '|':
+		return true
+	case ':':
+		for _, w := range [...]string{"error:", "fatal:", "critical:", "exception:", "err:"} {
+			if strings.HasSuffix(before, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// quotesRepr reports whether s quotes an exception in its repr form:
+// a space, a type name ending in Error or Exception, and an opening
+// parenthesis with a quote ("with ImportError('...')").
+func quotesRepr(s string) bool {
+	for off := 0; off < len(s); {
+		i := strings.Index(s[off:], "(")
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i+1 >= len(s) || s[i+1] != '\'' && s[i+1] != '"' {
+			continue
+		}
+		j := i
+		for j > 0 && (ascii.Letter(s[j-1]) || isDigitByte(s[j-1]) || s[j-1] == '_' || s[j-1] == '.') {
+			j--
+		}
+		name := s[j:i]
+		if j > 0 && s[j-1] == ' ' && (strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception")) && isUpperByte(lastDotted(name)[0]) {
 			return true
 		}
 	}

@@ -109,7 +109,8 @@ var statusNames = [...]string{
 }
 
 // statusNameLead reports whether l opens with a failed status's
-// canonical code, a colon and a message (see statusNames). The first
+// canonical code, a colon and a message (see statusNames), or is a status
+// table's row whose state cell says so (statusTableRow). The first
 // byte is tested before any name: it is what a routine line pays.
 func statusNameLead(l string) bool {
 	if len(l) < 8 {
@@ -117,6 +118,8 @@ func statusNameLead(l string) bool {
 	}
 	switch l[0] {
 	case 'U', 'I', 'N', 'D', 'R', 'F', 'P', 'A', 'O':
+	case '|', 0xE2: // 0xE2: a box-drawn table's "│"
+		return statusTableRow(l)
 	default:
 		return false
 	}
@@ -127,4 +130,83 @@ func statusNameLead(l string) bool {
 		}
 	}
 	return false
+}
+
+// A server prints the state of what it serves as a table, one row a
+// model: Triton Inference Server's model table ("| Model | Version |
+// Status |") gives each model's state, and for a model that failed to
+// load the reason after it ("| resnet | 1 | UNAVAILABLE: Internal: unable
+// to create TensorRT engine |", "UNAVAILABLE: Not found: unable to load
+// shared library: ..."), as a box-drawn table (rich's "│") does in other
+// programs. A row whose state cell is a failed status and a reason is a
+// failure line carrying its reason. A state without a reason ("READY",
+// "UNAVAILABLE" of a model not loaded yet), and the reason Triton gives a
+// model it was asked to unload ("UNAVAILABLE: unloaded"), are not.
+
+// maxTableCells bounds the cells of a row statusTableRow reads.
+const maxTableCells = 16
+
+// tableStates are the state words of a status table's cell that say the
+// row's model failed, besides statusNames.
+var tableStates = [...]string{"FAILED", "ERROR"}
+
+// statusTableRow reports whether l is a status table's row whose state
+// cell is a failed status with its reason (see above).
+func statusTableRow(l string) bool {
+	t := strings.TrimRight(l, " \t\r")
+	bar := "|"
+	if t[0] != '|' {
+		bar = "│"
+		if !strings.HasPrefix(t, bar) {
+			return false
+		}
+	}
+	if !strings.HasSuffix(t, bar) || len(t) < 2*len(bar) {
+		return false
+	}
+	cells := t[len(bar) : len(t)-len(bar)]
+	for n := 0; n < maxTableCells; n++ {
+		cell, rest, more := strings.Cut(cells, bar)
+		if n > 0 && failedStateCell(strings.TrimSpace(cell)) {
+			// The first cell names the row; the state follows.
+			return true
+		}
+		if !more {
+			break
+		}
+		cells = rest
+	}
+	return false
+}
+
+// failedStateCell reports whether c, a table cell, is a failed status, a
+// colon and the reason, other than an asked-for unload.
+func failedStateCell(c string) bool {
+	if len(c) < 8 || !isUpperByte(c[0]) {
+		return false
+	}
+	r, ok := "", false
+	for _, n := range statusNames {
+		if r, ok = strings.CutPrefix(c, n); ok {
+			break
+		}
+	}
+	if !ok {
+		for _, n := range tableStates {
+			if r, ok = strings.CutPrefix(c, n); ok {
+				break
+			}
+		}
+	}
+	if !ok {
+		return false
+	}
+	reason, ok := strings.CutPrefix(r, ": ")
+	return ok && hasLetter(reason) && !strings.HasPrefix(reason, "unload")
+}
+
+// statusTableRowLine reports whether l is a status table's row with a
+// failed state (statusTableRow), behind statusNameLead's byte test.
+func statusTableRowLine(l string) bool {
+	return len(l) >= 8 && (l[0] == '|' || l[0] == 0xE2) && statusTableRow(l)
 }

@@ -39,7 +39,9 @@ func FuzzStatusFailure(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		first := FirstLine(text)
-		_ = statusNameLead(first)
+		if statusNameLead(first) && statusTableRowLine(first) != (first[0] == '|' || first[0] == 0xE2) {
+			t.Fatalf("statusTableRowLine(%q) disagrees with statusNameLead", first)
+		}
 		if statusFailure(first, text) {
 			if l := first; l == "" {
 				t.Fatalf("statusFailure(%q) on an empty line", text)
@@ -83,6 +85,40 @@ func TestStatusNameLead(t *testing.T) {
 	} {
 		if got := statusNameLead(l); got != want {
 			t.Errorf("statusNameLead(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// TestStatusTableRow reads a server's model status table: a row whose
+// state cell is a failed status with its reason is a failure (Triton's
+// "UNAVAILABLE: Internal: ...", "UNAVAILABLE: Not found: ...", a
+// box-drawn table's row); the header, a ready model, a state without a
+// reason, an unload asked for and a benchmark's table stay silent.
+func TestStatusTableRow(t *testing.T) {
+	for l, want := range map[string]bool{
+		"| resnet50_trt | 1       | UNAVAILABLE: Internal: unable to create TensorRT engine |":                                       true,
+		"| <redacted> | 1       | UNAVAILABLE: Internal: unable to create TensorRT engine |":                                         true,
+		"| llama_pt | 1 | UNAVAILABLE: Not found: unable to load shared library: libtorch_cuda.so: cannot open shared object file |": true,
+		"| ensemble | 1       | UNAVAILABLE: Invalid argument: in ensemble ensemble, step of model 'preprocess' receives inputs |":   true,
+		"| bert | 1 | UNAVAILABLE: Internal: ImportError: No module named 'transformers' |":                                          true,
+		"│ qwen │ 2 │ FAILED: CUDA out of memory │":                                                                                  true,
+		"| Model         | Version | Status                                                  |":                                      false,
+		"| resnet50_trt | 1       | READY                                                   |":                                       false,
+		"| resnet50_trt | 1       | UNAVAILABLE: unloaded                                   |":                                       false,
+		"| resnet50_trt | 1       | UNAVAILABLE                                             |":                                       false,
+		"| LOADING | 1 | READY |":                  false,
+		"| UNAVAILABLE: Internal: x | 1 | READY |": false,
+		"| Successful requests | 1000 |":           false,
+		"| ttft_ms | 12.3 | 45.6 | INTERNAL |":     false,
+		"+---------------+---------+------+":       false,
+		"|":                                        false,
+		"||":                                       false,
+	} {
+		if got := statusNameLead(l); got != want {
+			t.Errorf("statusNameLead(%q) = %v, want %v", l, got, want)
+		}
+		if got := statusTableRowLine(l); got != want {
+			t.Errorf("statusTableRowLine(%q) = %v, want %v", l, got, want)
 		}
 	}
 }

@@ -113,6 +113,9 @@ const (
 	// FamilyBuild is a compiler's or linker's error: a package built
 	// from source, or a kernel compiled just in time.
 	FamilyBuild = "build failure"
+	// FamilyModelLoad is a model a server reports it could not load,
+	// with the reason, in its model status table (statusline.go).
+	FamilyModelLoad = "model failed to load"
 	// FamilyDied is another component's death as a routine line
 	// reports it (deathReport): an actor, a supervised program, a
 	// worker group; its own log holds the cause.
@@ -525,6 +528,10 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 			// (liberror.go, tagchain.go): the library it names is
 			// where to look.
 			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
+		} else if statusTableRowLine(l) {
+			// A server's model status table: the model in the row
+			// failed to load, for the reason in its state cell.
+			t.Family = FamilyModelLoad
 		} else if statusFailure(l, e.Text) || statusNameLead(l) {
 			// A call's status (statusline.go): the library that
 			// made the call reported it.
@@ -866,17 +873,18 @@ func nativeFamily(e *entry.Entry) string {
 
 // recordFreeNativeFamily is the family of a line without a level that
 // the kernel, a memory checker or a failed assertion printed (kernel.go,
-// memcheck.go, assertline.go): the OOM killer's choice of a victim is a
-// process killed, any other kernel report a device's failure, an
-// assertion a native crash. "" for any other line.
+// memcheck.go, assertline.go, crashbanner.go): the OOM killer's choice
+// of a victim is a process killed, any other kernel report a device's
+// failure, an assertion or a crash banner a native crash. "" for any other line.
 func recordFreeNativeFamily(msg string) string {
 	first := FirstLine(msg)
 	switch {
 	case memoryCheckReport(first):
 		return FamilyMemCheck
-	case assertionLine(first):
+	case assertionLine(first), crashBanner(first):
 		// An assertion ended the process, as the entry package's
-		// located forms do.
+		// located forms do; a crash handler's or a runtime's banner
+		// (crashbanner.go) says the process died.
 		return FamilyNative
 	case !kernelFailure(msg):
 		return ""

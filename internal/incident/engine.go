@@ -123,8 +123,9 @@ var familyNeutral = map[string]string{
 
 	// A device's failure and a memory checker's report are worded for
 	// no engine.
-	analysis.FamilyDevice:   familySteps[analysis.FamilyDevice],
-	analysis.FamilyMemCheck: familySteps[analysis.FamilyMemCheck],
+	analysis.FamilyDevice:    familySteps[analysis.FamilyDevice],
+	analysis.FamilyMemCheck:  familySteps[analysis.FamilyMemCheck],
+	analysis.FamilyModelLoad: familySteps[analysis.FamilyModelLoad],
 }
 
 // phaseNeutral are the first steps for a failure in each phase, in

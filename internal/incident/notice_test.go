@@ -119,6 +119,14 @@ var noticeWordings = []struct {
 		rayPy("WARNING", "worker.py:2244", "Failed to report metrics to the dashboard agent: [Errno 111] Connection refused. Retrying in 5 seconds."),
 		rayPy("WARNING", "utils.py:580", "Unable to read the cgroup memory limit: [Errno 2] No such file or directory: '/sys/fs/cgroup/memory.max'. Using the default limit instead."),
 	}},
+	{"failed optional imports, the exception quoted by its repr", []string{
+		vllmLog("WARNING", "_custom_ops.py:21", `Failed to import from vllm._C with ModuleNotFoundError("No module named 'vllm._C'")`),
+		"(VllmWorker rank=1 pid=248) " + vllmLog("WARNING", "rocm.py:28", `Failed to import from amdsmi with ModuleNotFoundError("No module named 'amdsmi'")`),
+		vllmLog("WARNING", "_custom_ops.py:33", "Failed to import from vllm._moe_C with ImportError('libcudart.so.12: cannot open shared object file: No such file or directory')"),
+		sglTP(`Failed to import from custom_ar with ModuleNotFoundError("No module named 'sgl_kernel'")`),
+		sglMain(`Failed to import from sgl_kernel.allreduce with ModuleNotFoundError("No module named 'sgl_kernel'")`),
+		hubLog("WARNING", "lmcache.integration", "Could not import lmcache_vllm with ImportError('cannot import name \\'LMCacheConnector\\' from \\'lmcache\\'')"),
+	}},
 	{"Mooncake and torch (glog)", []string{
 		glogW("transfer_engine.cpp:310", "Failed to bind available port, retry 2"),
 		glogW("client.cpp:212", "Failed to initialize etcd client, skipping tests."),
@@ -201,6 +209,25 @@ var failuresInNoticeWords = []struct {
 		"    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)",
 		"ValueError: Model architectures ['DeepseekV3ForCausalLM'] are not supported for now. Supported architectures: dict_keys(['LlamaForCausalLM'])",
 	}, ""},
+	{"an optional import's notice at ERROR", []string{
+		vllmLog("ERROR", "_custom_ops.py:33", "Failed to import from vllm._moe_C with ImportError('libcudart.so.12: cannot open shared object file: No such file or directory')"),
+	}, "libcudart"},
+	{"an optional import's notice, then the crash of what it skipped", []string{
+		sglTP(`Failed to import from custom_ar with ModuleNotFoundError("No module named 'sgl_kernel'")`),
+		sglTP("Scheduler hit an exception: Traceback (most recent call last):"),
+		`  File "/sgl-workspace/sglang/python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", line 80, in __init__`,
+		"    self._ptr = ops.init_custom_ar(meta, rank_data, handles, offsets, rank, full_nvlink)",
+		"AttributeError: module 'sgl_kernel' has no attribute 'init_custom_ar'",
+	}, ""},
+	{"an import that really failed: its traceback", []string{
+		"Traceback (most recent call last):",
+		`  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/layers/activation.py", line 30, in <module>`,
+		"    from sgl_kernel import gelu_and_mul, silu_and_mul",
+		"ModuleNotFoundError: No module named 'sgl_kernel'",
+	}, "sgl_kernel"},
+	{"a failed import that gives up", []string{
+		sglMain(`Failed to import from custom_ar with ModuleNotFoundError("No module named 'sgl_kernel'"), exiting`),
+	}, "sgl_kernel"},
 	{"a notice with the c10d backtrace of the exception it quotes", []string{
 		"[W1226 15:44:31.548330712 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate to host node-0:8000 - retrying (try=0, timeout=600000ms, delay=77116ms): The client socket has timed out after 600000ms while trying to connect to (node-0, 8000).",
 		"Exception raised from throwTimeoutError at ../torch/csrc/distributed/c10d/socket.cpp:1013 (most recent call first):",

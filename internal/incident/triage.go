@@ -213,6 +213,11 @@ var familySteps = map[string]string{
 		"NVIDIA's Xid table), a ring or job timeout or a page fault (the kernel or shader that ran; the driver, ROCm or Mesa version), a GPU " +
 		"fallen off the bus or an uncorrected PCIe error (power, cooling, the slot or riser: check nvidia-smi -q and the BMC's event log). " +
 		"A device the driver could not reset needs the node rebooted before the server is restarted",
+	analysis.FamilyModelLoad: "The server could not load this model and serves without it: the reason in its state cell says why. An " +
+		"engine or plan that cannot be created was built for another GPU or another version of TensorRT or the backend: rebuild it on " +
+		"this GPU with the version the server ships; a file or shared library not found is missing from the model repository or the " +
+		"image; an invalid argument is the model's configuration. Read the server's lines about loading that model, before the table, " +
+		"for the full error",
 	analysis.FamilyMemCheck: "A memory checker caught an invalid memory access: its first report names the kernel or function that made it " +
 		"and the frames that called it (compute-sanitizer's 'at' and 'Host Frame' lines, a sanitizer's stack); the reports after it are " +
 		"consequences. Check the sizes, offsets and devices of the buffers that call was given (a peer copy without peer access, a tensor " +
