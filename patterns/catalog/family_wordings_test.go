@@ -15,7 +15,9 @@ import (
 //     grammar:", later "grammar sampler rejected generation prefill"), and
 //     the server's error for the request ("Failed to parse grammar" until
 //     2025, "Failed to initialize samplers" with the sampler's reason since),
-//     which a client relays in its 400 body;
+//     which a client relays in its 400 body; Ollama's runner answers
+//     "unable to create sampling context" when the grammar its format
+//     became cannot be built;
 //   - HCCL's parameter-plane link set-up: the plog line of the socket
 //     manager that waited ("wait socket establish timeout, role[r]
 //     rank[n] timeout[t]", the unit added in later CANN; the channel
@@ -70,6 +72,8 @@ func familyWordings() []writerWording {
 			"srv    send_error: task id = 4, error: Failed to parse grammar",
 			llama("E", "srv    send_error: task id = 1, error: Failed to initialize samplers: Unexpected empty grammar stack after accepting piece: <think>"),
 			"openai.BadRequestError: Error code: 400 - {'error': {'code': 400, 'message': 'Failed to initialize samplers: failed to parse grammar', 'type': 'invalid_request_error'}}",
+			"ollama._types.ResponseError: Failed to create new sequence: unable to create sampling context (status code: 500)",
+			"time=2025-03-02T10:11:12.345Z level=ERROR source=server.go:712 msg=\"Failed to create new sequence: unable to create sampling context\"",
 			"llama_grammar_init_impl: failed to parse grammar",
 			"parse: error parsing grammar: expecting name at :2:1",
 		}},
@@ -153,6 +157,9 @@ func familyWordings() []writerWording {
 			rawTB(ncclErr("RuntimeError", pgNCCL113, "internal error", "2.14.3")),
 			rawTB(ncclErr("torch.distributed.DistBackendError", "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275", "internal error", "2.14.3")),
 			tb(ncclErr("torch.distributed.DistBackendError", utils2x, "internal error - please report this issue to the NCCL developers", "2.18.1") + "\nncclInternalError: Internal check failed.\nLast error:\nNet : Call to recv from 10.0.0.2<43214> failed : Connection reset by peer"),
+		}},
+		{family: "c10d: NCCL's internal error as the reason an aborted communicator gives", want: "nccl-internal-error", lines: []string{
+			tb("RuntimeError: NCCL communicator was aborted on rank 3.  Original reason for failure was: NCCL error: internal error, NCCL version 2.10.3"),
 		}},
 		{family: "c10d: NCCL's unhandled cuda error", want: "nccl-unhandled-cuda-error", lines: []string{
 			rawTB(ncclErr("RuntimeError", pgNCCL113, "unhandled cuda error", "2.14.3")),
