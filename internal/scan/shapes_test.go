@@ -410,7 +410,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// IB async event is read.
 	"1101-nccl-ib-local-access-violation-quoted.log": {
 		"hard-wrap-120":        "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
-		"hard-wrap-100":        "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
 		"hard-wrap-120-padded": "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
 	},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
@@ -429,9 +428,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
-	},
-	"1334-vllm-nccl-shm-create-failed-return-chain-worker-base.log": {
-		"hard-wrap-100": "held out: cut at 100 columns, the NCCL WARN line loses 'shared memory segment ...' to a continuation that is not rejoined, so it leads unclassified",
 	},
 	"1341-benign-sglang-npu-startup-no-sgl-kernel-custom-ar-notices.log": underEveryWrapper("held out: sglang's 'Failed to import from custom_ar with ModuleNotFoundError(\"No module named 'sgl_kernel'\")' notice alerts under no-module-sgl-kernel as posted (its known note), so it does under every wrapper"),
 }
