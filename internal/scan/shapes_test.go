@@ -266,6 +266,16 @@ var wrappers = []wrapper{
 	}},
 	// devscripts' annotate-output: the time and the stream.
 	{"annotate-output", func(n int, s string) string { return stamp(n).Format("15:04:05") + " E: " + s }},
+	// journalctl -o short-full: the weekday, the date and the zone.
+	{"journald-short-full", func(n int, s string) string {
+		return stamp(n).Format("Mon 2006-01-02 15:04:05 MST") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	// heroku logs: the time, the source and the dyno.
+	{"heroku", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02T15:04:05.000000-07:00") + " app[web.1]: " + s
+	}},
+	// docker service logs: a swarm task's name and node, padded.
+	{"docker-service", func(_ int, s string) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " + s }},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
