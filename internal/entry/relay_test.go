@@ -66,6 +66,13 @@ var relays = []struct {
 		return fmt.Sprintf("2024-08-27T12:54:%02d.%06dZ 01E ", 50+n/4, 7*n)
 	}},
 	{"annotate-output", func(n int) string { return fmt.Sprintf("12:54:%02d E: ", 50+n/4) }},
+	{"journald short-full", func(n int) string {
+		return fmt.Sprintf("Tue 2024-08-27 12:54:%02d UTC gpu-3 python[2741]: ", 50+n/4)
+	}},
+	{"Heroku", func(n int) string {
+		return fmt.Sprintf("2024-08-27T12:54:%02d.%06d+00:00 app[worker.1]: ", 50+n/4, 7*n)
+	}},
+	{"docker service logs", func(int) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " }},
 }
 
 func TestAssemblerRelayedTraceback(t *testing.T) {

@@ -1,6 +1,10 @@
 package entry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Prefixes that tools write in front of a child's or a job's every line
 // and that a line of their own opens with, told on any line:
@@ -12,6 +16,10 @@ import "strings"
 //   - devscripts' annotate-output: the time, a space, the stream ("O:",
 //     "E:" or "I:" for its own notes) and a space ("02:10:00 E: ...").
 //
+//   - Heroku's log lines: the time (rfc3339PrefixLen), then the source
+//     and the dyno, "app[web.1]: " or "heroku[router]: ";
+//   - docker service logs: the task, "service.slot.taskid@node", padded,
+//     and "| " ("sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | ");
 //   - a logging record that relays a child's line after the stream it
 //     came from (relayStreamLen).
 
@@ -108,4 +116,78 @@ func isRelaySeparator(tok string) bool {
 		}
 	}
 	return true
+}
+
+// herokuSourceLen matches Heroku's source and dyno after a line's time,
+// "app[web.1]: " or "heroku[router]: " (the dyno's name letters, digits,
+// ".", "_" and "-"), or 0.
+func herokuSourceLen(s string) int {
+	var i int
+	switch {
+	case strings.HasPrefix(s, "app["):
+		i = len("app[")
+	case strings.HasPrefix(s, "heroku["):
+		i = len("heroku[")
+	default:
+		return 0
+	}
+	j := i
+	for j < len(s) && j-i < 64 && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	if j == i || j+2 >= len(s) || s[j] != ']' || s[j+1] != ':' || s[j+2] != ' ' {
+		return 0
+	}
+	return j + 3
+}
+
+// serviceTaskLen matches the task docker service logs puts in front of
+// each line: "NAME.SLOT.TASKID@NODE", padded by spaces, then "| ". The
+// slot is digits and the task's id twelve lower-case letters and digits
+// or more (25 untruncated); NAME and NODE are names of letters, digits,
+// "_", "." and "-".
+func serviceTaskLen(s string) int {
+	at := -1
+	i := 0
+	for ; i < len(s) && i < 256; i++ {
+		c := s[i]
+		if c == '@' && at < 0 {
+			at = i
+			continue
+		}
+		if !isWordByte(c) && c != '.' && c != '-' {
+			break
+		}
+	}
+	if at < 0 || at+1 == i || !isTaskName(s[:at]) {
+		return 0
+	}
+	k := i
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k == i || k >= len(s) || s[k] != '|' {
+		return 0
+	}
+	return closeOfPrefix(s, k)
+}
+
+// isTaskName reports whether name is a swarm task's "NAME.SLOT.TASKID".
+func isTaskName(name string) bool {
+	d := strings.LastIndexByte(name, '.')
+	if d < 0 {
+		return false
+	}
+	id := name[d+1:]
+	if len(id) < 12 || len(id) > 25 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if !isLowerAlnum(id[i]) {
+			return false
+		}
+	}
+	slot := name[:d]
+	e := strings.LastIndexByte(slot, '.')
+	return e > 0 && e+1 < len(slot) && ascii.Digits(slot[e+1:])
 }

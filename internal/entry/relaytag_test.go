@@ -1,6 +1,9 @@
 package entry
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRelayStreamLen(t *testing.T) {
 	for _, c := range []struct {
@@ -43,6 +46,20 @@ func TestToolStreamPrefixes(t *testing.T) {
 		{"02:10:00 E: Traceback (most recent call last):", "02:10:00 E: "},
 		{"02:10:00 O: x", "02:10:00 O: "},
 		{"02:10:00 I: Started python3 -m sglang.launch_server", "02:10:00 I: "},
+		{"Thu 2025-11-06 02:10:00 UTC gpu-node-3 sglang[2741]: x", "Thu 2025-11-06 02:10:00 UTC gpu-node-3 sglang[2741]: "},
+		{"Thu 2025-11-06 07:40:00 +0530 gpu-node-3 python3[2741]: x", "Thu 2025-11-06 07:40:00 +0530 gpu-node-3 python3[2741]: "},
+		{"Thu 2025-11-06 05:10:00 +03 gpu-node-3 kernel: x", "Thu 2025-11-06 05:10:00 +03 gpu-node-3 kernel: "},
+		{"Thu 2025-11-06 02:10:00 U gpu-node-3 sglang[2741]: x", ""},
+		{"Thx 2025-11-06 02:10:00 UTC gpu-node-3 sglang[2741]: x", ""},
+		{"2025-11-06T02:10:00.702513+00:00 app[web.1]: Traceback (most recent call last):", "2025-11-06T02:10:00.702513+00:00 app[web.1]: "},
+		{"2025-11-06T02:10:00.702513+00:00 heroku[router]: at=error code=H12", "2025-11-06T02:10:00.702513+00:00 heroku[router]: "},
+		{"2025-11-06T02:10:00.702513+00:00 app[web.1] x", "2025-11-06T02:10:00.702513+00:00 "},
+		{"2025-11-06T02:10:00.702513+00:00 apps[web.1]: x", "2025-11-06T02:10:00.702513+00:00 "},
+		{"sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | x", "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | "},
+		{"web.2.z2tkh7uxdljc9v0hs8n2k1j4q@node1 | x", "web.2.z2tkh7uxdljc9v0hs8n2k1j4q@node1 | "},
+		{"web.2.short@node1 | x", ""},
+		{"user@gpu-node-3    | x", ""},
+		{"web.x.z2tkh7uxdljc@node1 | x", ""},
 		{"02:10:00 X: x", ""},
 		{"02:10:00 E:x", ""},
 		{"2:10:00 E: x", ""},
@@ -65,6 +82,9 @@ func FuzzRelayTag(f *testing.F) {
 		"00O+",
 		"02:10:00 E: x",
 		"02:10:00 E:",
+		"Thu 2025-11-06 02:10:00 UTC h p[1]: x",
+		"app[web.1]: x",
+		"a.1.qhc6ff4l5yrv@n | x",
 	} {
 		f.Add(s)
 	}
@@ -77,6 +97,15 @@ func FuzzRelayTag(f *testing.F) {
 		}
 		if n := annotateOutputLen(s); n != 0 && (n > len(s) || s[n-1] != ' ') {
 			t.Fatalf("annotateOutputLen(%q) = %d", s, n)
+		}
+		if n := fullTimeLen(s); n < 0 || n > len(s) || n > 0 && !isWeekday(s[:3]) {
+			t.Fatalf("fullTimeLen(%q) = %d", s, n)
+		}
+		if n := herokuSourceLen(s); n != 0 && (n > len(s) || s[n-1] != ' ' || s[n-2] != ':' || s[n-3] != ']') {
+			t.Fatalf("herokuSourceLen(%q) = %d", s, n)
+		}
+		if n := serviceTaskLen(s); n != 0 && (n > len(s) || !strings.Contains(s[:n], "@") || !strings.Contains(s[:n], "|")) {
+			t.Fatalf("serviceTaskLen(%q) = %d", s, n)
 		}
 	})
 }

@@ -93,7 +93,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// leaves at its start.
 	rest, lead := next, false
 	if next[0] == ' ' {
-		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 ||
+		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 && !spacedPath(p, next[1:]) ||
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
 				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) {
 			// (A colon after a path or a dotted name, and one lower-case
@@ -103,6 +103,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// announces opens with two spaces or more.)
 			// (An operator ends prev inside the inline code prev
 			// opens: "Assertion `-sizes[i] <=" and " index && ...".)
+			// (An absolute path after a word: the cut fell before the
+			// space ahead of the path the message names, "...creating
+			// shared memory segment" and " /dev/shm/nccl-v2jS20 ...".)
 			// (A colon before the index tuple it announces: the cut
 			// fell before the space between, "..., thread:" and "
 			// [63,0,0] Assertion ...", as a device assert prints them.)
@@ -194,8 +197,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		}
 	case isDigit(p):
 		// Inside a number, or inside a hex string ("...cdcd8d8" and
-		// "b195040..."): a number glued to a word is no token.
-		if !isDigit(n) && n != '.' && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) && !hexPrefixCut(prev, rest) {
+		// "b195040..."): a number glued to a word is no token. A name
+		// with digits goes on with "_" ("mlx5" and "_0:1 Got async
+		// event").
+		if !isDigit(n) && n != '.' && !(n == '_' && hasLetter(trailingAlnum(prev))) && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) && !hexPrefixCut(prev, rest) {
 			return false
 		}
 	case isUpper(p) && isUpper(n):
@@ -872,6 +877,23 @@ func isFrameRest(prev, next string) bool {
 	}
 	_, ok := parsePartialFrame(joined)
 	return ok && len(joined) > len(t)
+}
+
+// spacedPath reports whether rest, what follows the space a cut left at
+// the start of next, is an absolute path of two directories or more and
+// p, prev's last byte, ends a word.
+func spacedPath(p byte, rest string) bool {
+	return isWordByte(p) && rest[0] == '/' && strings.Count(firstWord(rest), "/") >= 2
+}
+
+// hasLetter reports whether s holds a letter.
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // hexPrefixCut reports whether a hexadecimal number was cut between its

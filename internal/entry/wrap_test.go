@@ -65,6 +65,14 @@ func TestIsWrapBreak(t *testing.T) {
 		// A path cut after a hyphen, its rest ending in the colon a
 		// loader puts after the library.
 		{"a library's name cut after a hyphen", "[rank0]: ImportError: /usr/local/lib/python3.10/dist-packages/transformer_engine_extensions.cpython-", "310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops5zeros4callE", true},
+		// A cut before the space ahead of an absolute path the message
+		// names; a line a space indents that names a word is no rest.
+		{"before a spaced path, NCCL", "a46f6c76528f:2777:5429 [0] misc/shmutils.cc:113 NCCL WARN Error while creating shared memory segment", " /dev/shm/nccl-v2jS20 (size 9637888)", true},
+		{"before a spaced path, a message", "OSError: [Errno 28] No space left on device while the loader was writing the shard cache under", " /root/.cache/huggingface/hub/models--Qwen", true},
+		{"before a spaced path after a colon's block", "RuntimeError: the launcher could not find any of the model files it was asked for, looked in:", " /models", false},
+		// A device's name with digits going on with "_" (mlx5_0).
+		{"inside a device name, NCCL", "node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5", "_0:1 Got async event : local access violation work queue error", true},
+		{"a number before a line of its own", "[2025-01-16 10:11:13 TP0] Decode batch. #running-req: 12, #token: 41023, token usage: 0.12, gen throughput (token/s): 1305", "_metrics: flushed", false},
 		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
 		// A device assert cut before the space ahead of the thread's
 		// index tuple (PyTorch's indexing, scatter-gather and index

@@ -338,6 +338,9 @@ func wrapperPrefixLen(s string) int {
 		if n := composePrefixLen(s); n > 0 {
 			return n
 		}
+		if n := serviceTaskLen(s); n > 0 {
+			return n
+		}
 		if n := hostLabelLen(s); n > 0 {
 			return n
 		}
@@ -562,8 +565,8 @@ func hostLabelLen(s string) int {
 }
 
 // syslogPrefixLen matches the syslog and journald prefix "TIME HOST
-// TAG[PID]: " (journalctl's short, short-precise, short-iso and
-// short-iso-precise outputs, rsyslog's files): TIME is "Nov  6 02:10:00",
+// TAG[PID]: " (journalctl's short, short-precise, short-iso,
+// short-iso-precise and short-full outputs, rsyslog's files): TIME is "Nov  6 02:10:00",
 // with a fraction or not, or an ISO time with a numeric zone ("+0000" or
 // "+00:00"); the PID is optional.
 func syslogPrefixLen(s string) int {
@@ -728,8 +731,9 @@ func syslogWriter(prefix string) string {
 }
 
 // syslogTimeLen returns the length of a syslog time at the start of s:
-// "Mmm dd HH:MM:SS[.frac]" (the day space-padded or not), or
-// "YYYY-MM-DDTHH:MM:SS[.frac]" with a numeric zone, "+hhmm" or "+hh:mm".
+// "Mmm dd HH:MM:SS[.frac]" (the day space-padded or not),
+// "YYYY-MM-DDTHH:MM:SS[.frac]" with a numeric zone, "+hhmm" or "+hh:mm",
+// or journalctl's short-full time (fullTimeLen).
 // An ISO time in UTC ("Z") is what kubectl and CI runners put in front of
 // a line (rfc3339PrefixLen), never journald, which prints the zone's
 // offset: "Z host tag: " there is that timestamp in front of a message.
@@ -744,6 +748,9 @@ func syslogTimeLen(s string) int {
 		}
 		return n
 	}
+	if n := fullTimeLen(s); n > 0 {
+		return n
+	}
 	// "+hhmm": journalctl's short-iso before systemd 250.
 	if len(s) < 24 || !isDate(s[:10]) || s[10] != 'T' || !isClock(s[11:19]) {
 		return 0
@@ -753,6 +760,39 @@ func syslogTimeLen(s string) int {
 		return i + 5
 	}
 	return 0
+}
+
+// fullTimeLen returns the length of journalctl's short-full time at the
+// start of s, "Thu 2025-11-06 02:10:00 UTC" (the weekday, the date, the
+// time with a fraction or not, the zone's abbreviation or its offset,
+// "+0530" or "+03"), or 0.
+func fullTimeLen(s string) int {
+	if len(s) < 27 || s[3] != ' ' || s[14] != ' ' || !isWeekday(s[:3]) || !isDate(s[4:14]) || !isClock(s[15:23]) {
+		return 0
+	}
+	i := fracEnd(s, 23)
+	if i+3 > len(s) || s[i] != ' ' {
+		return 0
+	}
+	i++
+	j := i
+	if s[j] == '+' || s[j] == '-' {
+		j++
+		for j < len(s) && j-i <= 4 && isDigit(s[j]) {
+			j++
+		}
+		if j-i != 3 && j-i != 5 {
+			return 0
+		}
+		return j
+	}
+	for j < len(s) && j-i < 6 && isUpper(s[j]) {
+		j++
+	}
+	if j-i < 2 {
+		return 0
+	}
+	return j
 }
 
 // fracEnd returns where a ".digits" fraction that may start at s[i] ends,
@@ -807,8 +847,11 @@ func rfc3339PrefixLen(s string) int {
 	if s[n] != ' ' && s[n] != '\t' {
 		return 0
 	}
-	if s[n] == ' ' && s[n-1] == 'Z' {
-		if k := gitlabStreamLen(s[n+1:]); k > 0 {
+	if s[n] == ' ' {
+		if k := gitlabStreamLen(s[n+1:]); k > 0 && s[n-1] == 'Z' {
+			return n + 1 + k
+		}
+		if k := herokuSourceLen(s[n+1:]); k > 0 {
 			return n + 1 + k
 		}
 	}

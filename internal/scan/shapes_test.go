@@ -266,6 +266,16 @@ var wrappers = []wrapper{
 	}},
 	// devscripts' annotate-output: the time and the stream.
 	{"annotate-output", func(n int, s string) string { return stamp(n).Format("15:04:05") + " E: " + s }},
+	// journalctl -o short-full: the weekday, the date and the zone.
+	{"journald-short-full", func(n int, s string) string {
+		return stamp(n).Format("Mon 2006-01-02 15:04:05 MST") + " gpu-node-3 sglang[2741]: " + s
+	}},
+	// heroku logs: the time, the source and the dyno.
+	{"heroku", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02T15:04:05.000000-07:00") + " app[web.1]: " + s
+	}},
+	// docker service logs: a swarm task's name and node, padded.
+	{"docker-service", func(_ int, s string) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " + s }},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
@@ -410,7 +420,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// IB async event is read.
 	"1101-nccl-ib-local-access-violation-quoted.log": {
 		"hard-wrap-120":        "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
-		"hard-wrap-100":        "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
 		"hard-wrap-120-padded": "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
 	},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
@@ -429,9 +438,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
-	},
-	"1334-vllm-nccl-shm-create-failed-return-chain-worker-base.log": {
-		"hard-wrap-100": "held out: cut at 100 columns, the NCCL WARN line loses 'shared memory segment ...' to a continuation that is not rejoined, so it leads unclassified",
 	},
 	"1341-benign-sglang-npu-startup-no-sgl-kernel-custom-ar-notices.log": underEveryWrapper("held out: sglang's 'Failed to import from custom_ar with ModuleNotFoundError(\"No module named 'sgl_kernel'\")' notice alerts under no-module-sgl-kernel as posted (its known note), so it does under every wrapper"),
 }
