@@ -1008,6 +1008,11 @@ func pointsToRootCause(msg string) bool {
 		msg = msg[:4096]
 	}
 	m := strings.ToLower(msg)
+	if strings.Contains(m, "see inner exception") || strings.Contains(m, "see the inner exception") {
+		// torch elastic's "The connection to the C10d store has
+		// failed. See inner exception for details.", .NET's wording.
+		return true
+	}
 	i := strings.Index(m, "root cause")
 	if i < 0 {
 		// "Initialization failed. Please see the error messages

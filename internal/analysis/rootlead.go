@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 )
 
@@ -75,6 +76,48 @@ func VagueMessage(msg string) bool {
 	m = strings.ToLower(m)
 	for _, w := range vagueWords {
 		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SendsElsewhere reports whether msg sends its reader to another message
+// for its reason, in so many words: the inner exception ("See inner
+// exception for details.") or something printed above it ("See root cause
+// above.", "Please see the error messages above.", "check the stack trace
+// above"). Narrower than what an exception's message is read for
+// (pointsToRootCause): a line a record reads may name the root causes it
+// guesses at, or the logs to look in, and still be the line to lead.
+func SendsElsewhere(msg string) bool {
+	if len(msg) > 4096 {
+		msg = msg[:4096]
+	}
+	// No lower-casing: this is read for every classified occurrence.
+	if strings.Contains(msg, "ee inner exception") || strings.Contains(msg, "ee the inner exception") {
+		return true
+	}
+	for rest := msg; ; {
+		j := strings.Index(rest, " above")
+		if j < 0 {
+			return false
+		}
+		sentence := rest[:j]
+		if k := strings.LastIndexAny(sentence, ".!?\n"); k >= 0 {
+			sentence = sentence[k+1:]
+		}
+		if hasWordFold(sentence, "see ") || hasWordFold(sentence, "check ") {
+			return true
+		}
+		rest = rest[j+len(" above"):]
+	}
+}
+
+// hasWordFold reports whether s holds w at the start of a word, w's first
+// letter in either case: "See " or "see ", not "three ".
+func hasWordFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if (i == 0 || !ascii.Letter(s[i-1])) && (s[i] == w[0] || s[i] == w[0]-'a'+'A') && s[i+1:i+len(w)] == w[1:] {
 			return true
 		}
 	}

@@ -137,3 +137,28 @@ func TestVagueMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestSendsElsewhere(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.": true,
+		"RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}":           true,
+		"Initialization failed. Please see the error messages above.":                                              true,
+		"Worker failed with error 'x', please check the stack trace above for the root cause":                      true,
+		// Guessed causes and logs to look in are no pointer to a message.
+		"A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer.": false,
+		"the value above the limit was rejected. See the docs.": false,
+		"three GPUs above the limit":                            false,
+		"":                                                      false,
+	} {
+		if got := analysis.SendsElsewhere(msg); got != want {
+			t.Errorf("SendsElsewhere(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+func TestSendsElsewhereAllocatesNothing(t *testing.T) {
+	msg := "CUDA error: an illegal memory access was encountered. Compile with TORCH_USE_CUDA_DSA to enable device-side assertions, above all."
+	if n := testing.AllocsPerRun(100, func() { analysis.SendsElsewhere(msg) }); n != 0 {
+		t.Errorf("SendsElsewhere allocates %v times, want none", n)
+	}
+}

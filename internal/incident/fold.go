@@ -2,6 +2,7 @@ package incident
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -190,7 +191,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	var candRoom, afterRoom [8]*group
 	cands, after := candRoom[:0], afterRoom[:0]
 	var printed *group
-	for _, m := range g.scopeGroups(scope) {
+	for m := range g.eachOfScope(scope) {
 		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) {
 			continue
 		}
@@ -359,6 +360,26 @@ func addMember(index map[string]map[string]struct{}, scope, id string) {
 // scopeGroups returns the open incidents of scope, forgetting those that
 // were closed (announced and forgotten, folded, evicted) since indexed.
 func (g *Grouper) scopeGroups(scope string) []member { return g.members(g.byScope, scope) }
+
+// eachOfScope yields the open incidents of scope as scopeGroups returns
+// them, without gathering them in a slice: findRoot runs for every new
+// failure and every consequence, and a slice the size of the scope each
+// time is garbage the size of the scope each time.
+func (g *Grouper) eachOfScope(scope string) iter.Seq[member] {
+	return func(yield func(member) bool) {
+		m := g.byScope[scope]
+		for id := range m {
+			gr, ok := g.groups[id]
+			if !ok || gr.Scope != scope {
+				delete(m, id)
+				continue
+			}
+			if !yield(member{id, gr}) {
+				return
+			}
+		}
+	}
+}
 
 // scopeConsequences is scopeGroups for the consequence incidents only.
 func (g *Grouper) scopeConsequences(scope string) []member {
@@ -532,21 +553,31 @@ func (g *Grouper) claim(root *group) {
 // consequence incidents of its scope that it explains (consequences read
 // before their cause): those whose root it now is.
 func (g *Grouper) adopt(root *group) {
-	// Only the few settling consequences of the scope are looked at,
-	// from their own index, in creation order: a new incident among
-	// thousands must cost neither a walk nor a sort of them all.
-	var ids []string
-	for _, m := range g.scopeConsequences(root.Scope) {
-		if m.gr.Settling {
-			ids = append(ids, m.id)
-		}
+	// Only the last few consequences opened in the scope are looked at
+	// (waiting, in creation order), and of those only the ones root can
+	// be a root cause candidate of run the root search: a new incident
+	// among thousands of waiting consequences must cost neither a walk of
+	// them all nor a search of the scope for each. One beyond them still
+	// folds into root when its own settle time is over (foldSettled).
+	ids := g.waiting[root.Scope]
+	if len(ids) == 0 || !canBeRoot(root) {
+		return
 	}
-	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(g.groups[a].Seq, g.groups[b].Seq) })
+	var roomIDs [maxAdopted]string
+	adopted := roomIDs[:0]
 	for _, id := range ids {
 		c := g.groups[id]
-		if g.findRoot(c.Scope, c.At, id, eventOfGroup(c)) != root {
+		if c == nil || c == root || !c.Consequence || !c.Settling || c.Scope != root.Scope {
 			continue
 		}
+		from := eventOfGroup(c)
+		if !g.mayRoot(root, c.At, from) || g.findRoot(c.Scope, c.At, id, from) != root {
+			continue
+		}
+		adopted = append(adopted, id)
+	}
+	for _, id := range adopted {
+		c := g.groups[id]
 		root.foldIncident(c, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen
@@ -554,6 +585,63 @@ func (g *Grouper) adopt(root *group) {
 		g.remove(id)
 	}
 	g.touch(root)
+}
+
+// maxAdopted bounds the consequences a new root cause looks at when it
+// opens (see adopt): more than one crash's ranks usually print before
+// their cause, few enough that a storm of waiting consequences costs each
+// new failure a fixed amount.
+const maxAdopted = 64
+
+// mayRoot reports whether root is among the candidates findRoot weighs for
+// a consequence at at, of the event from: correlated with it in time, a
+// warning raised just before it, or printed near it in their source
+// (printedBefore, printedJustAfter). When it is not, findRoot cannot
+// return it, and the search need not run.
+func (g *Grouper) mayRoot(root *group, at time.Time, from eventOf) bool {
+	return g.correlated(root.At, at) || g.raisedJustBefore(root, at) || g.printedBefore(root, from, at) || g.printedJustAfter(root, from, at)
+}
+
+// noteWaiting records the new consequence incident id of scope among the
+// scope's last maxAdopted (Grouper.waiting), forgetting the oldest.
+func (g *Grouper) noteWaiting(scope, id string) {
+	if g.waiting == nil {
+		g.waiting = make(map[string][]string)
+	}
+	ids := g.waiting[scope]
+	if len(ids) >= maxAdopted {
+		// Closed ones first; else the oldest.
+		live := ids[:0]
+		for _, x := range ids {
+			if gr := g.groups[x]; gr != nil && gr.Consequence && gr.Scope == scope {
+				live = append(live, x)
+			}
+		}
+		clear(ids[len(live):])
+		ids = live
+		if len(ids) >= maxAdopted {
+			n := copy(ids, ids[len(ids)-maxAdopted+1:])
+			clear(ids[n:])
+			ids = ids[:n]
+		}
+	}
+	g.waiting[scope] = append(ids, id)
+}
+
+// rebuildWaiting rebuilds Grouper.waiting from the open consequence
+// incidents, each scope's last maxAdopted by creation order.
+func (g *Grouper) rebuildWaiting() {
+	g.waiting = make(map[string][]string)
+	for scope := range g.consByScope {
+		ms := g.scopeConsequences(scope)
+		slices.SortFunc(ms, func(a, b member) int { return cmp.Compare(a.gr.Seq, b.gr.Seq) })
+		if len(ms) > maxAdopted {
+			ms = ms[len(ms)-maxAdopted:]
+		}
+		for _, m := range ms {
+			g.waiting[scope] = append(g.waiting[scope], m.id)
+		}
+	}
 }
 
 // foldSettled folds settling consequence incidents into a root cause that
@@ -843,7 +931,7 @@ func (g *Grouper) detailOfConsequence(x *group, id string) *group {
 // the consequence c (fingerprint id), or nil (see clientSummary).
 func (g *Grouper) clientFragment(c *group, id string) *group {
 	from := eventOfGroup(c)
-	for _, m := range g.scopeGroups(c.Scope) {
+	for m := range g.eachOfScope(c.Scope) {
 		if m.id != id && m.gr.Settling && !m.gr.Consequence && clientSummary(from, m.gr) {
 			return m.gr
 		}

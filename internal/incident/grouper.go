@@ -144,6 +144,10 @@ type Grouper struct {
 	// consByScope is byScope for the consequence incidents only, which
 	// a new root cause looks through for those it explains.
 	consByScope map[string]map[string]struct{}
+	// waiting holds, by scope, the fingerprints of the last maxAdopted
+	// consequence incidents opened there, oldest first: the ones a new
+	// root cause looks at (adopt). Rebuilt on Restore.
+	waiting map[string][]string
 	// genByScope is byScope for the generic incidents only, which a new
 	// classified cause looks through for those of its burst.
 	genByScope map[string]map[string]struct{}
@@ -713,6 +717,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	}
 	g.add(id, gr)
 	g.indexScope(id, gr)
+	if consequence {
+		g.noteWaiting(gr.Scope, id)
+	}
 	if !consequence && g.opts.Correlation > 0 {
 		// Generic lines first: a consequence of the burst then finds
 		// the cause, not the generic line, as its root.
@@ -1083,6 +1090,7 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	for _, index := range []map[string]map[string]struct{}{g.byScope, g.consByScope, g.genByScope} {
 		clear(index)
 	}
+	clear(g.waiting)
 	for _, index := range []map[sourceKey]map[string]struct{}{g.causeBySource, g.nativeBySource, g.failBySource, g.blockBySource} {
 		clear(index)
 	}
@@ -1269,6 +1277,7 @@ func (g *Grouper) restore(seq int64, clocks map[string]scopeClock, groups map[st
 	for id, gr := range g.groups {
 		g.indexScope(id, gr)
 	}
+	g.rebuildWaiting()
 	heap.Init(&g.lru)
 }
 

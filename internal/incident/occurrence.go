@@ -194,6 +194,9 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 		if leadingWrapper(d) {
 			r.Role = string(patterns.RoleCause)
 		}
+		if pointsElsewhere(d) {
+			r.Role = string(patterns.RoleConsequence)
+		}
 	} else {
 		r.Role = roleOf(d.Role)
 	}
@@ -342,6 +345,9 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		a.Record = recordOf(d.Cause.Record)
 		if leadingWrapper(d) {
 			a.Record.Role = string(patterns.RoleCause)
+		}
+		if pointsElsewhere(d) {
+			a.Record.Role = string(patterns.RoleConsequence)
 		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
 		a.Match.Text = d.Cause.Line
@@ -656,6 +662,18 @@ func recordOf(r *patterns.Record) sinks.Record {
 // wrapper is the cause there.
 func leadingWrapper(d *analysis.Diagnosis) bool {
 	return d.Cause != nil && d.Cause.Record.Role.Is(patterns.RoleWrapper) && d.Role.Is(patterns.RoleCause)
+}
+
+// pointsElsewhere reports whether the cause record of d reads a line that
+// says its reason is elsewhere ("The connection to the C10d store has
+// failed. See inner exception for details.", "see the errors above";
+// analysis.SendsElsewhere): what it reports is a consequence of that
+// reason, whatever role its record has, as the catalog gives such
+// wordings of their own (an engine core's "See root cause above") the
+// role consequence. Around the failure it points at, it folds into it;
+// alone it is still alerted.
+func pointsElsewhere(d *analysis.Diagnosis) bool {
+	return d.Cause != nil && roleOf(d.Cause.Record.Role) == string(patterns.RoleCause) && analysis.SendsElsewhere(d.Cause.Line)
 }
 
 func roleOf(r patterns.Role) string {
