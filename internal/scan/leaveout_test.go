@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 766,
-	detected: 678,
-	cause:    557,
+	detected: 687,
+	cause:    568,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
