@@ -36,6 +36,9 @@ func libraryErrorLine(msg string) bool {
 		return false
 	}
 	if msg[0] == '[' {
+		if strings.HasPrefix(msg, "[Errno ") {
+			return errnoLine(msg)
+		}
 		end := strings.IndexByte(msg[:min(len(msg), maxLineTag+2)], ']')
 		if end < 2 || !strings.HasPrefix(msg[end:], "] ") || strings.ContainsAny(msg[1:end], " \t[") {
 			return false
@@ -44,6 +47,25 @@ func libraryErrorLine(msg string) bool {
 		return tagLevelWord(rest) || libraryError(rest)
 	}
 	return libraryError(msg) || failedActionLine(msg)
+}
+
+// errnoLine reports whether msg is an OSError printed as its str, which
+// opens with its errno in brackets and goes on with its text: "[Errno 98]
+// error while attempting to bind on address ('0.0.0.0', 8000): address
+// already in use" (uvicorn's), "[Errno 111] Connection refused", "[Errno
+// 28] No space left on device". A line that opens so is the error itself,
+// printed without its type or level; a notice quotes it after words of
+// its own.
+func errnoLine(msg string) bool {
+	r := strings.TrimPrefix(msg[len("[Errno "):], "-")
+	n := 0
+	for n < len(r) && n < 5 && isDigitByte(r[n]) {
+		n++
+	}
+	if n == 0 || !strings.HasPrefix(r[n:], "] ") {
+		return false
+	}
+	return hasLetter(r[n+2:])
 }
 
 // A program that writes its failure to stderr without a level often says

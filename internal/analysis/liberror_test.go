@@ -114,7 +114,7 @@ func TestLibraryTimeout(t *testing.T) {
 // FuzzLibraryErrorLine checks that libraryErrorLine never panics and that
 // a failed-action line passes its byte test.
 func FuzzLibraryErrorLine(f *testing.F) {
-	for _, s := range []string{"Failed to initialize NVML: x", "DeepEP dispatch forwarder timeout (RDMA meta), channel: 8", "DeepEP timeout for x", "NCCL error: x", "[a.cpp] ERROR: x", "Cannot x: y"} {
+	for _, s := range []string{"[Errno 98] x", "[Errno -", "Failed to initialize NVML: x", "DeepEP dispatch forwarder timeout (RDMA meta), channel: 8", "DeepEP timeout for x", "NCCL error: x", "[a.cpp] ERROR: x", "Cannot x: y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
@@ -130,4 +130,32 @@ func FuzzLibraryErrorLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestErrnoLine reads an OSError printed as its str at a line's start
+// (uvicorn's bind failure, a refused connection, a full disk) with the
+// family its errno names, and leaves alone a bracketed tag that only
+// looks like it.
+func TestErrnoLine(t *testing.T) {
+	for msg, family := range map[string]string{
+		"[Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use": FamilyNetwork,
+		"[Errno 13] error while attempting to bind on address ('127.0.0.1', 5000): permission denied":    FamilyNetwork,
+		"[Errno 111] Connection refused":                        FamilyNetwork,
+		"[Errno 28] No space left on device: '/dev/shm/x'":      FamilyDisk,
+		"[Errno 2] No such file or directory: '/models/config'": FamilyFile,
+		"[Errno -2] Name or service not known":                  FamilyNetwork,
+		"[Errno 5] Input/output error":                          "",
+	} {
+		if !errnoLine(msg) || !libraryErrorLine(msg) {
+			t.Errorf("errnoLine(%q) = false", msg)
+		}
+		if got := errnoFamily(msg); got != family {
+			t.Errorf("errnoFamily(%q) = %q, want %q", msg, got, family)
+		}
+	}
+	for _, msg := range []string{"[Errno]", "[Errno 98]", "[Errno 98] ", "[Errno x] y", "[Errno 123456] y", "[Errno 98]x"} {
+		if errnoLine(msg) {
+			t.Errorf("errnoLine(%q) = true", msg)
+		}
+	}
 }
