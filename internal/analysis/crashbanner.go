@@ -26,7 +26,9 @@ import (
 // Rust's standard library's "fatal runtime error: stack overflow", and
 // LLVM's crash handler's "PLEASE submit a bug report to ... and include
 // the crash backtrace." before its "Stack dump:" (a compiler inside
-// Triton or MLIR crashing). crashBanner reads them: a native crash,
+// Triton or MLIR crashing), and libstdc++'s terminate handler's "what():
+// ..." line of an exception nothing caught, when the line before it was
+// lost. crashBanner reads them: a native crash,
 // whichever program printed it.
 
 // maxCrashWindow bounds how far into a line crashBanner looks for the
@@ -76,6 +78,14 @@ func crashBanner(l string) bool {
 		return n != "" && strings.HasPrefix(w[len(n):], ": ") && len(w) > len(n)+2 && isLowerByte(w[len(n)+2])
 	}
 	if runtimeAbort(w) {
+		return true
+	}
+	if r, ok := strings.CutPrefix(t, "what():  "); ok && hasLetter(r) && strings.Count(r, "(") <= strings.Count(r, ")") {
+		// libstdc++'s terminate handler's second line, the exception's
+		// what(), its first line ("terminate called after throwing an
+		// instance of ...") lost or printed apart. One whose
+		// parentheses are left open was cut by a wrap: the error is on
+		// the lines after it, which a record may read.
 		return true
 	}
 	if b := strings.TrimLeft(w, "!* "); len(b) < len(w) && (ascii.HasPrefixFold(b, "segfault encountered") || ascii.HasPrefixFold(b, "segmentation fault encountered")) {
@@ -224,7 +234,7 @@ func crashBannerStart(l string) bool {
 		return false
 	}
 	switch l[0] {
-	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
 	n := len(l)

@@ -36,6 +36,9 @@ func libraryErrorLine(msg string) bool {
 		return false
 	}
 	if msg[0] == '[' {
+		if strings.HasPrefix(msg, "[Errno ") {
+			return errnoLine(msg)
+		}
 		end := strings.IndexByte(msg[:min(len(msg), maxLineTag+2)], ']')
 		if end < 2 || !strings.HasPrefix(msg[end:], "] ") || strings.ContainsAny(msg[1:end], " \t[") {
 			return false
@@ -43,7 +46,92 @@ func libraryErrorLine(msg string) bool {
 		rest := strings.TrimLeft(msg[end+2:], " ")
 		return tagLevelWord(rest) || libraryError(rest)
 	}
-	return libraryError(msg)
+	return libraryError(msg) || failedActionLine(msg)
+}
+
+// errnoLine reports whether msg is an OSError printed as its str, which
+// opens with its errno in brackets and goes on with its text: "[Errno 98]
+// error while attempting to bind on address ('0.0.0.0', 8000): address
+// already in use" (uvicorn's), "[Errno 111] Connection refused", "[Errno
+// 28] No space left on device". A line that opens so is the error itself,
+// printed without its type or level; a notice quotes it after words of
+// its own.
+func errnoLine(msg string) bool {
+	r := strings.TrimPrefix(msg[len("[Errno "):], "-")
+	n := 0
+	for n < len(r) && n < 5 && isDigitByte(r[n]) {
+		n++
+	}
+	if n == 0 || !strings.HasPrefix(r[n:], "] ") {
+		return false
+	}
+	return hasLetter(r[n+2:])
+}
+
+// A program that writes its failure to stderr without a level often says
+// what it failed to do, then why, after a colon: nvidia-smi's "Failed to
+// initialize NVML: Driver/library version mismatch", an RDMA test's
+// "Failed to modify QP to RTR: Connection timed out", Go programs'
+// "failed to create containerd task: failed to create shim task: ...",
+// llama.cpp's server's "Failed to parse arguments: [json.exception...]",
+// "Unable to find metadata storage plugin etcd with conn string: ...",
+// "Could not load library libcudnn_cnn_infer.so.8: ...". Such a line with
+// no header is the failure itself; the same words a logger prints carry
+// the logger's level, and a writer that went on says so (notice.go).
+
+// failedActions open a line that says what its writer failed to do.
+var failedActions = [...]string{"Failed to ", "failed to ", "Unable to ", "Could not ", "Couldn't ", "Cannot ", "Can't "}
+
+// maxFailedAction bounds what a failed-action line says it failed to do,
+// before the colon and the reason.
+const maxFailedAction = 96
+
+// failedActionLine reports whether msg, the first line of a message with
+// no level and no logger's header, says what failed and why (see above):
+// one of failedActions, a clause without a sentence break, a colon, and a
+// reason with a letter in it.
+func failedActionLine(msg string) bool {
+	if len(msg) < 12 {
+		return false
+	}
+	switch msg[0] { // the byte test: failedActions' first bytes
+	case 'F', 'f', 'U', 'C':
+	default:
+		return false
+	}
+	r := ""
+	for _, p := range failedActions {
+		if rest, ok := strings.CutPrefix(msg, p); ok {
+			r = rest
+			break
+		}
+	}
+	if r == "" || !ascii.Letter(r[0]) {
+		return false
+	}
+	colon := strings.Index(r[:min(len(r), maxFailedAction+2)], ": ")
+	if colon < 1 {
+		return false
+	}
+	what := r[:colon]
+	if strings.Contains(what, ". ") || strings.Contains(what, "; ") || strings.Contains(what, "? ") {
+		return false
+	}
+	return hasLetter(r[colon+2:])
+}
+
+// failedActionLibrary returns the first word of what a failed-action line
+// (failedActionLine) failed to do that reads as a library's name (NVML,
+// QP); "" when none does.
+func failedActionLibrary(msg string) string {
+	_, r, _ := strings.Cut(msg, " to ")
+	what, _, _ := strings.Cut(r, ": ")
+	for _, w := range strings.Fields(what) {
+		if libraryName(w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // libraryError reports whether s opens with a library's name, the word
@@ -61,6 +149,9 @@ func libraryError(s string) bool {
 		return false
 	}
 	r := s[sp+1:]
+	if libraryTimeout(r) {
+		return true
+	}
 	if f, failed := strings.CutPrefix(r, "failed"); failed {
 		return libraryFailed(f)
 	}
@@ -100,6 +191,36 @@ func libraryFailed(f string) bool {
 		if r, ok := strings.CutPrefix(f, p); ok {
 			return hasLetter(r)
 		}
+	}
+	return false
+}
+
+// maxTimeoutWords bounds the words between a library's name and its
+// "timeout" (libraryTimeout).
+const maxTimeoutWords = 4
+
+// libraryTimeout reports whether r, what follows a library's name on a
+// line it printed itself, says a wait of it timed out: a few words naming
+// what waited, "timeout", then what it was waiting on or the state it
+// left ("DeepEP dispatch forwarder timeout (RDMA meta), channel: 8, ...",
+// "DeepEP timeout for dispatch receivers, rank 3, ...", "DeepEP
+// dispatch NVL receiver timeout, channel: 0, ..."). Not a setting
+// ("NCCL timeout is 1800s", "NCCL timeout set to 600").
+func libraryTimeout(r string) bool {
+	for n := 0; n <= maxTimeoutWords && r != ""; n++ {
+		w, rest, _ := strings.Cut(r, " ")
+		switch w {
+		case "timeout":
+			return strings.HasPrefix(rest, "for ") || strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "check failed")
+		case "timeout,", "timeout:":
+			return hasLetter(rest)
+		}
+		for i := 0; i < len(w); i++ {
+			if !ascii.Letter(w[i]) {
+				return false
+			}
+		}
+		r = rest
 	}
 	return false
 }

@@ -51,3 +51,111 @@ func TestLibraryErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedActionLine reads a line with no level that says what its
+// writer failed to do and why, as nvidia-smi, RDMA tools, Go programs,
+// llama.cpp's server and C++ loaders print it, and leaves alone prose,
+// a failure without its reason, and sentences that only begin alike.
+func TestFailedActionLine(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Failed to initialize NVML: Driver/library version mismatch":                                    true,
+		"Failed to modify QP to RTR: Connection timed out":                                              true,
+		"failed to create containerd task: failed to create shim task: OCI runtime create failed":       true,
+		"Failed to parse arguments: [json.exception.parse_error.101] parse error at line 1, column 6":   true,
+		"Unable to find metadata storage plugin etcd with conn string: etcd://10.72.12.100:2379":        true,
+		"Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object": false,
+		"Could not load library libcudnn_cnn_infer.so.8: libnvrtc.so: cannot open shared object file":   true,
+		"Cannot allocate memory for the KV cache: requested 80.00 GiB, available 10.00 GiB":             true,
+		"Couldn't connect to server: Connection refused":                                                true,
+		"Failed to initialize NVML":           false,
+		"Failed to initialize NVML: ":         false,
+		"Failed to see why. It says: nothing": false,
+		"Failed tests: 3":                     false,
+		"Failed to :x":                        false,
+		"Cannot wait: 3":                      false,
+		"Failed to load, see the documentation at https://example.com/docs/a-very-long-path-to-some-page-about-loading-things-in-detail: here": false,
+		"Canceled: the request was cancelled by the client": false,
+	} {
+		if got := failedActionLine(msg); got != want {
+			t.Errorf("failedActionLine(%q) = %v, want %v", msg, got, want)
+		}
+		if failedActionLine(msg) && !libraryErrorLine(msg) {
+			t.Errorf("libraryErrorLine(%q) = false for a failed action", msg)
+		}
+	}
+	if got := failedActionLibrary("Failed to initialize NVML: Driver/library version mismatch"); got != "NVML" {
+		t.Errorf("failedActionLibrary = %q, want NVML", got)
+	}
+}
+
+// TestLibraryTimeout reads a library's own line that a wait of it timed
+// out (DeepEP's kernels' printf lines, in their several wordings), and
+// leaves alone a library's timeout setting.
+func TestLibraryTimeout(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"DeepEP dispatch forwarder timeout (RDMA meta), channel: 8, RDMA: 0, nvl: 6, src RDMA lane: 1, dst NVL: 6, meta: 0, 0, 0, 0": true,
+		"DeepEP dispatch NVL receiver timeout, channel: 0, RDMA: 0, nvl: 2, src RDMA: 1, src nvl: 6, start: 0, end: 0":               true,
+		"DeepEP timeout for dispatch receivers, rank 3, responsible_channel = 2, tokens remained: 17":                                true,
+		"DeepEP timeout for combine senders, rank 0, responsible_channel = 5":                                                        true,
+		"DeepEP timeout check failed: rank = 1, thread = 32, value = 0)":                                                             true,
+		"NVSHMEM barrier timeout: peer 3 did not arrive":                                                                             true,
+		"NCCL timeout is 1800s":                   false,
+		"NCCL timeout set to 600":                 false,
+		"DeepEP buffer created with timeout 100s": false,
+		"DeepEP low latency mode enabled, timeout (s) = 100, num_experts = 256 and more": false,
+		"DeepEP timeout": false,
+	} {
+		if got := libraryErrorLine(msg); got != want {
+			t.Errorf("libraryErrorLine(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+// FuzzLibraryErrorLine checks that libraryErrorLine never panics and that
+// a failed-action line passes its byte test.
+func FuzzLibraryErrorLine(f *testing.F) {
+	for _, s := range []string{"[Errno 98] x", "[Errno -", "Failed to initialize NVML: x", "DeepEP dispatch forwarder timeout (RDMA meta), channel: 8", "DeepEP timeout for x", "NCCL error: x", "[a.cpp] ERROR: x", "Cannot x: y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		ok := libraryErrorLine(msg)
+		if failedActionLine(msg) {
+			if !ok {
+				t.Fatalf("libraryErrorLine(%q) = false for a failed action", msg)
+			}
+			switch msg[0] {
+			case 'F', 'f', 'U', 'C':
+			default:
+				t.Fatalf("failedActionLine(%q) past its byte test", msg)
+			}
+		}
+	})
+}
+
+// TestErrnoLine reads an OSError printed as its str at a line's start
+// (uvicorn's bind failure, a refused connection, a full disk) with the
+// family its errno names, and leaves alone a bracketed tag that only
+// looks like it.
+func TestErrnoLine(t *testing.T) {
+	for msg, family := range map[string]string{
+		"[Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use": FamilyNetwork,
+		"[Errno 13] error while attempting to bind on address ('127.0.0.1', 5000): permission denied":    FamilyNetwork,
+		"[Errno 111] Connection refused":                        FamilyNetwork,
+		"[Errno 28] No space left on device: '/dev/shm/x'":      FamilyDisk,
+		"[Errno 2] No such file or directory: '/models/config'": FamilyFile,
+		"[Errno -2] Name or service not known":                  FamilyNetwork,
+		"[Errno 5] Input/output error":                          "",
+	} {
+		if !errnoLine(msg) || !libraryErrorLine(msg) {
+			t.Errorf("errnoLine(%q) = false", msg)
+		}
+		if got := errnoFamily(msg); got != family {
+			t.Errorf("errnoFamily(%q) = %q, want %q", msg, got, family)
+		}
+	}
+	for _, msg := range []string{"[Errno]", "[Errno 98]", "[Errno 98] ", "[Errno x] y", "[Errno 123456] y", "[Errno 98]x"} {
+		if errnoLine(msg) {
+			t.Errorf("errnoLine(%q) = true", msg)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import "strings"
 // UCX's and NIXL's "status: -16 (Endpoint timeout)", "failed with
 // status=-5 (Connection reset by remote peer)"), gRPC Python's error
 // whose repr is the RPC's status block ("<_InactiveRpcError of RPC that
-// terminated with:" and its "status = StatusCode.UNAVAILABLE" line).
+// terminated with:" and its "status = StatusCode.UNAVAILABLE" line), a
+// server's error body a client printed (errorBody).
 // statusFailure reads them; a status of zero or OK, and a status line
 // without its text, are not failures.
 
@@ -33,8 +34,69 @@ func statusFailure(first, text string) bool {
 		return negativeStatus(l)
 	case ':':
 		return strings.HasSuffix(l, " of RPC that terminated with:") && rpcStatusNotOK(text)
+	case '}':
+		return errorBody(l)
 	}
 	return false
+}
+
+// A server answers a request it failed with an error body, which a client
+// prints as it came: the OpenAI API's and vLLM's {"error": {"message":
+// "...", "type": "BadRequestError", "code": 400}}, vLLM's and sglang's
+// older {"object": "error", "message": "...", "code": 400}, Ollama's and
+// Triton's {"error": "..."}, TGI's {"error": "...", "error_type": "..."},
+// llama.cpp's server's {"error": {"code": 500, "message": "..."}}. The
+// body is the failure, its message the cause. errorBody reads one such
+// body on its own line: an object whose first key is "error" with a
+// message, or whose "object" is "error" with a "message". A structured
+// log line names its level and message first, and its "error" field is
+// the entry package's to read.
+
+// errorBody reports whether l, a line ending in '}', is a server's error
+// body (see above).
+func errorBody(l string) bool {
+	t := strings.TrimLeft(l, " \t")
+	if len(t) < 12 || t[0] != '{' {
+		return false
+	}
+	if v, ok := jsonKeyValue(t[1:], "error"); ok {
+		// The first key: a message, or an object holding one.
+		switch {
+		case strings.HasPrefix(v, `"`):
+			return len(v) > 2 && v[1] != '"' && hasLetter(v[:min(len(v), 64)])
+		case strings.HasPrefix(v, "{"):
+			m := strings.Index(v, `"message":`)
+			return m > 0 && nonEmptyJSONString(strings.TrimLeft(v[m+len(`"message":`):], " "))
+		}
+		return false
+	}
+	i := strings.Index(t, `"object":`)
+	if i < 0 {
+		return false
+	}
+	if v := strings.TrimLeft(t[i+len(`"object":`):], " "); !strings.HasPrefix(v, `"error"`) {
+		return false
+	}
+	m := strings.Index(t, `"message":`)
+	return m > 0 && nonEmptyJSONString(strings.TrimLeft(t[m+len(`"message":`):], " "))
+}
+
+// jsonKeyValue returns what follows the key in s, an object's text after
+// its opening brace, when key is the object's first key ("error": ...).
+func jsonKeyValue(s, key string) (string, bool) {
+	s = strings.TrimLeft(s, " ")
+	r, ok := strings.CutPrefix(s, `"`+key+`"`)
+	if !ok {
+		return "", false
+	}
+	r, ok = strings.CutPrefix(strings.TrimLeft(r, " "), ":")
+	return strings.TrimLeft(r, " "), ok
+}
+
+// nonEmptyJSONString reports whether s opens with a JSON string holding
+// a letter.
+func nonEmptyJSONString(s string) bool {
+	return len(s) > 2 && s[0] == '"' && s[1] != '"' && hasLetter(s[:min(len(s), 64)])
 }
 
 // negativeStatus reports whether l, a line ending in ')', ends with a

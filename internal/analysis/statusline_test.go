@@ -122,3 +122,31 @@ func TestStatusTableRow(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorBody reads a server's error body as clients print it, in the
+// OpenAI API's, vLLM's and sglang's, Ollama's, TGI's and llama.cpp's
+// server's shapes, and leaves alone structured log lines, empty errors,
+// successful responses and an "error" field that is not the first key.
+func TestErrorBody(t *testing.T) {
+	for l, want := range map[string]bool{
+		`{"error":{"message":"CUDA out of memory. Tried to allocate 20.00 MiB.","type":"InternalServerError","param":null,"code":500}}`:                                       true,
+		`{"error": {"message": "This model's maximum context length is 4096 tokens.", "type": "BadRequestError", "param": null, "code": 400}}`:                                true,
+		`{"object":"error","message":"The input (61709 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}`: true,
+		`{"error":"model requires more system memory (12.5 GiB) than is available (7.8 GiB)"}`:                                                                                true,
+		`{"error":"Input validation error: inputs tokens + max_new_tokens must be <= 4096","error_type":"validation"}`:                                                        true,
+		`  {"error":{"code":500,"message":"failed to parse grammar","type":"server_error"}}`:                                                                                  true,
+		`{"level":"info","msg":"request done","error":"timeout"}`:                                                                                                             false,
+		`{"error":""}`:           false,
+		`{"error":null}`:         false,
+		`{"error":{"code":500}}`: false,
+		`{"object":"chat.completion","message":"hello","choices":[]}`:             false,
+		`{"object":"error","code":400}`:                                           false,
+		`{"id":"cmpl-1","object":"text_completion","choices":[{"text":"error"}]}`: false,
+		`{"status":"ok"}`: false,
+		`{}`:              false,
+	} {
+		if got := statusFailure(l, l); got != want {
+			t.Errorf("statusFailure(%q) = %v, want %v", l, got, want)
+		}
+	}
+}

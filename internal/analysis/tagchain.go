@@ -132,6 +132,8 @@ func ownLibraryName(l string) string {
 			}
 			rest = strings.TrimLeft(rest[end+1:], " ")
 		}
+	case failedActionLine(l):
+		return failedActionLibrary(l)
 	case libraryErrorLine(l) && l[0] != '[':
 		name, _, _ := strings.Cut(l, " ")
 		return name

@@ -523,11 +523,19 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		}
 	}
 	if t.Family == "" && t.Component == "" && exc == nil && e.Native == "" && e.Level == "" && e.Traceback == nil {
-		if l := FirstLine(e.Message); taggedFailureLine(l) || libraryErrorLine(l) {
+		if l := FirstLine(e.Message); strings.HasPrefix(l, "[Errno ") && errnoLine(l) {
+			// An OSError's str (liberror.go's errnoLine): its errno
+			// says what kind of failure.
+			t.Family = errnoFamily(l)
+		} else if taggedFailureLine(l) || libraryErrorLine(l) {
 			// A library's own failure line with no level
 			// (liberror.go, tagchain.go): the library it names is
 			// where to look.
 			t.Family, t.Subject = FamilyLibrary, ownLibraryName(l)
+		} else if strings.HasSuffix(strings.TrimRight(l, " \r"), "}") && errorBody(strings.TrimRight(l, " \r")) {
+			// A server's error body a client printed: the call
+			// failed with the status and message it holds.
+			t.Family = FamilyHTTP
 		} else if statusTableRowLine(l) {
 			// A server's model status table: the model in the row
 			// failed to load, for the reason in its state cell.
@@ -1021,4 +1029,31 @@ func isSourceName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// errnoFamily is the family of an OSError printed as its str ("[Errno 98]
+// ..."), by its errno as Linux numbers them: a socket's errors are the
+// network's (a port that cannot be bound, even for want of permission, is
+// the network's too), a full disk, a missing or unreadable path, a
+// process limit. "" for the others.
+func errnoFamily(l string) string {
+	n, _, _ := strings.Cut(l[len("[Errno "):], "]")
+	switch n {
+	case "98", "99", "101", "103", "104", "110", "111", "113", "-2", "-3":
+		return FamilyNetwork
+	case "13":
+		if strings.Contains(l, " bind") {
+			return FamilyNetwork
+		}
+		return FamilyFile
+	case "2", "20", "21":
+		return FamilyFile
+	case "28", "122":
+		return FamilyDisk
+	case "12":
+		return FamilyMemory
+	case "24", "23":
+		return FamilyLimit
+	}
+	return ""
 }
