@@ -53,3 +53,29 @@ func BenchmarkAdoptAmongWaiting(b *testing.B) {
 		})
 	}
 }
+
+// A consequence folded into one root cause and read again later under the
+// same fingerprint waits once, not twice: the next root cause folds it once
+// (adopting it twice would fold an incident already removed).
+func TestAConsequenceReopenedUnderItsFingerprintIsAdoptedOnce(t *testing.T) {
+	g := New(foldOpts)
+	for k := range 3 {
+		base := t0.Add(time.Duration(k) * time.Hour)
+		g.Observe(cons("pointer", "pod:a", "", base), base)
+		root := base.Add(time.Second)
+		g.Observe(cause(fmt.Sprintf("root%d", k), "pod:a", "", root), root)
+	}
+	alerts := g.Flush(t0.Add(4 * time.Hour))
+	roots := 0
+	for _, a := range alerts {
+		if a.Record.Role == "cause" {
+			roots++
+		}
+	}
+	if roots != 3 {
+		t.Fatalf("want the three root causes alerted, got %d of %d alerts", roots, len(alerts))
+	}
+	if folded := g.Stats().Folded; folded != 3 {
+		t.Errorf("the root causes took %d consequences, want 3 (one each)", folded)
+	}
+}

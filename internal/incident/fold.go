@@ -567,7 +567,7 @@ func (g *Grouper) adopt(root *group) {
 	adopted := roomIDs[:0]
 	for _, id := range ids {
 		c := g.groups[id]
-		if c == nil || c == root || !c.Consequence || !c.Settling || c.Scope != root.Scope {
+		if c == nil || c == root || !c.Consequence || !c.Settling || c.Scope != root.Scope || slices.Contains(adopted, id) {
 			continue
 		}
 		from := eventOfGroup(c)
@@ -609,6 +609,11 @@ func (g *Grouper) noteWaiting(scope, id string) {
 		g.waiting = make(map[string][]string)
 	}
 	ids := g.waiting[scope]
+	if slices.Contains(ids, id) {
+		// A consequence incident closed and opened again under the same
+		// fingerprint is still one waiting incident.
+		return
+	}
 	if len(ids) >= maxAdopted {
 		// Closed ones first; else the oldest.
 		live := ids[:0]
