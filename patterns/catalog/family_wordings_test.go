@@ -27,11 +27,6 @@ import (
 //     for: a bare KeyError from CONFIG_MAPPING (an OrderedDict in 4.0-4.9,
 //     the lazy mapping's __getitem__ after), the ValueError later 4.x
 //     raises from it, and the AutoModel wording for a config class;
-//   - torch_npu reports a failed stream synchronize as "ACL stream
-//     synchronize failed, error code:<code>" in its older releases and as
-//     "NPU function error: <call>, error code is <code>" later; the ACL code
-//     decides the record either way (a device fault, a timeout, a memory or
-//     link fault, any other);
 //   - a checkpoint tensor the model class has no parameter for: the
 //     engines' own loops (a KeyError on params_dict[name]) and vLLM's
 //     AutoWeightsLoader ("There is no module or parameter named <prefix>
@@ -122,24 +117,6 @@ func familyWordings() []writerWording {
 		}},
 		{family: "transformers: KeyErrors that are not a model type", lines: []string{
 			rawTB("KeyError: 'model_type'"),
-		}},
-		{family: "torch_npu: a device fault at a stream synchronize, by its ACL code", want: "npu-aicore-exception", lines: []string{
-			tb("RuntimeError: ACL stream synchronize failed, error code:507035"),
-			rawTB("RuntimeError: ACL stream synchronize failed, error code:507015"),
-			tb("RuntimeError: NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507034"),
-		}},
-		{family: "torch_npu: a stream synchronize timed out", want: "npu-stream-sync-timeout", lines: []string{
-			tb("RuntimeError: ACL stream synchronize failed, error code:507048"),
-		}},
-		{family: "torch_npu: a device memory fault at a stream synchronize", want: "npu-memory-hardware-error", lines: []string{
-			rawTB("RuntimeError: ACL stream synchronize failed, error code:507053"),
-		}},
-		{family: "torch_npu: a link fault at a stream synchronize", want: "npu-link-error", lines: []string{
-			tb("RuntimeError: ACL stream synchronize failed, error code:507057"),
-		}},
-		{family: "torch_npu: another ACL failure at a stream synchronize", want: "npu-function-error", lines: []string{
-			tb("RuntimeError: ACL stream synchronize failed, error code:507011"),
-			rawTB("RuntimeError: ACL stream synchronize failed."),
 		}},
 		{family: "a checkpoint tensor the model class has no parameter for", want: "load-weights-key-error", lines: []string{
 			tb("KeyError: 'model.layers.0.self_attn.qkv_proj.weight_scale'"),
