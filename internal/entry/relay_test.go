@@ -74,6 +74,7 @@ var relays = []struct {
 	}},
 	{"docker service logs", func(int) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " }},
 	{"moreutils ts", func(n int) string { return fmt.Sprintf("Aug 27 12:54:%02d ", 50+n/4) }},
+	{"GNU parallel --tag", func(int) string { return "gpu-node-3\t" }},
 }
 
 func TestAssemblerRelayedTraceback(t *testing.T) {

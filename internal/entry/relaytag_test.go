@@ -123,3 +123,24 @@ func FuzzRelayTag(f *testing.F) {
 		}
 	})
 }
+
+func TestTagTabLen(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want string
+	}{
+		{"gpu-node-3\tTraceback (most recent call last):", "gpu-node-3\t"},
+		{"ubuntu@10.0.0.7\tx", "ubuntu@10.0.0.7\t"},
+		{"job_12\t  File \"/x.py\", line 1, in f", "job_12\t"},
+		// A tab-separated logger's time, a sentence, a blank tag.
+		{"2025-07-07T02:34:31.680Z\tINFO\tx", ""},
+		{"the model\tx", ""},
+		{"\tx", ""},
+		{"_x\ty", ""},
+	} {
+		n := tagTabLen(c.s)
+		if got := c.s[:n]; got != c.want {
+			t.Errorf("tagTabLen(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}

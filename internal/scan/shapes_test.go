@@ -278,6 +278,8 @@ var wrappers = []wrapper{
 	{"docker-service", func(_ int, s string) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " + s }},
 	// moreutils' ts with its default format: a syslog time and no host.
 	{"ts", func(n int, s string) string { return stamp(n).Format("Jan 02 15:04:05") + " " + s }},
+	// GNU parallel --tag: the job's argument (a host) and a tab.
+	{"parallel-tag", func(_ int, s string) string { return "gpu-node-3\t" + s }},
 	// A reply to a reply by e-mail or on a forum: quotes nested, glued
 	// (">> ") or spaced ("> > ").
 	{"email-nested", func(_ int, s string) string {
