@@ -23,7 +23,8 @@ import "strings"
 //     "0|sglang  | " and a parallel shell's host label "worker-1: " too);
 //   - a viewer's line numbers copied with the text: cat -n's and nl's
 //     "     1\t", less -N's and an editor's gutter "      1 ", right
-//     aligned.
+//     aligned;
+//   - GNU parallel --tag's job argument and a tab, "gpu-node-3\t".
 //
 // The rank a task label or an MPI tag names becomes the entry's process
 // (familyRank).
@@ -84,8 +85,35 @@ func familyPrefixAny(s string) int {
 		if n == 0 {
 			n = lineGutterLen(s)
 		}
+		if n == 0 {
+			n = tagTabLen(s)
+		}
 	}
 	return n
+}
+
+// maxTagLen bounds the argument GNU parallel's --tag puts in front of a
+// job's lines (tagTabLen): a host's or a job's name.
+const maxTagLen = 64
+
+// tagTabLen matches GNU parallel's --tag: the job's argument, a host or a
+// name of letters, digits, "_", ".", "-" and "@" that starts with a letter
+// or a digit, then a tab ("gpu-node-3\t"). No colon: a tab-separated
+// logger's time ("2025-07-07T02:34:31.680Z\t", zap's) is no tag. A column
+// of a tab-separated table looks the same on one line; two consecutive
+// lines with the same value are a stream's tag.
+func tagTabLen(s string) int {
+	if s == "" || !isWordByte(s[0]) || s[0] == '_' {
+		return 0
+	}
+	i := 1
+	for i < len(s) && i <= maxTagLen && (isWordByte(s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '@') {
+		i++
+	}
+	if i >= len(s) || s[i] != '\t' {
+		return 0
+	}
+	return i + 1
 }
 
 // Bounds of a viewer's line number (lineGutterLen).

@@ -171,6 +171,7 @@ func FuzzFamilyPrefix(f *testing.F) {
 		"3: x", " 3: x", "[1,3]<stderr>:x", "[0,0]<stdout>: x", "1812:x",
 		"a.log:1:x", "2025-11-06 02:10:00.702 | x", "12:34:56 x", "[1,", "9:",
 		"     1\tx", "      12 x", "  1 x", "1\t", "        123456789 x",
+		"gpu-node-3\tx", "a@b\t",
 	} {
 		f.Add(s)
 	}

@@ -73,6 +73,8 @@ var relays = []struct {
 		return fmt.Sprintf("2024-08-27T12:54:%02d.%06d+00:00 app[worker.1]: ", 50+n/4, 7*n)
 	}},
 	{"docker service logs", func(int) string { return "sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | " }},
+	{"moreutils ts", func(n int) string { return fmt.Sprintf("Aug 27 12:54:%02d ", 50+n/4) }},
+	{"GNU parallel --tag", func(int) string { return "gpu-node-3\t" }},
 }
 
 func TestAssemblerRelayedTraceback(t *testing.T) {

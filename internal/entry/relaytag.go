@@ -20,6 +20,9 @@ import (
 //     and the dyno, "app[web.1]: " or "heroku[router]: ";
 //   - docker service logs: the task, "service.slot.taskid@node", padded,
 //     and "| " ("sglang_sglang.1.qhc6ff4l5yrv@gpu-node-3    | ");
+//   - moreutils' ts with its default format: "Nov 06 02:10:00 " (a
+//     syslog time with no host and no tag after it: syslogPrefixLen reads
+//     those first);
 //   - a logging record that relays a child's line after the stream it
 //     came from (relayStreamLen).
 
@@ -190,4 +193,19 @@ func isTaskName(name string) bool {
 	slot := name[:d]
 	e := strings.LastIndexByte(slot, '.')
 	return e > 0 && e+1 < len(slot) && ascii.Digits(slot[e+1:])
+}
+
+// tsTimeLen matches the time moreutils' ts puts in front of each line by
+// default, "%b %d %H:%M:%S" and a space ("Nov 06 02:10:00 "; a fraction
+// with "%.S"), alone on a blank line of the stream or before its text, or
+// 0.
+func tsTimeLen(s string) int {
+	if len(s) < 16 || s[3] != ' ' || !isMonth(s[:3]) {
+		return 0
+	}
+	n := syslogTimeLen(s)
+	if n == 0 || n < len(s) && s[n] != ' ' {
+		return 0
+	}
+	return min(n+1, len(s))
 }

@@ -60,6 +60,15 @@ func TestToolStreamPrefixes(t *testing.T) {
 		{"web.2.short@node1 | x", ""},
 		{"user@gpu-node-3    | x", ""},
 		{"web.x.z2tkh7uxdljc@node1 | x", ""},
+		{"Nov 06 02:10:00 Traceback (most recent call last):", "Nov 06 02:10:00 "},
+		{"Nov  6 02:10:00.702513   File \"/x.py\", line 1, in f", "Nov  6 02:10:00.702513 "},
+		{"Nov 06 02:10:00 ", "Nov 06 02:10:00 "},
+		{"Nov 06 02:10:00 Assertion failed: x.cu:259, condition: n != 0", "Nov 06 02:10:00 "},
+		{"Nov 06 02:10:00 rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat", "Nov 06 02:10:00 "},
+		{"Nov 06 02:10:00 gpu-node-3 kernel: Out of memory: Killed process 2741", "Nov 06 02:10:00 gpu-node-3 kernel: "},
+		{"Nov 06 02:10:00 gpu-node-3 sglang[2741]: x", "Nov 06 02:10:00 gpu-node-3 sglang[2741]: "},
+		{"Nov 06 02:10:00x", ""},
+		{"Nox 06 02:10:00 x", ""},
 		{"02:10:00 X: x", ""},
 		{"02:10:00 E:x", ""},
 		{"2:10:00 E: x", ""},
@@ -85,6 +94,8 @@ func FuzzRelayTag(f *testing.F) {
 		"Thu 2025-11-06 02:10:00 UTC h p[1]: x",
 		"app[web.1]: x",
 		"a.1.qhc6ff4l5yrv@n | x",
+		"Nov 06 02:10:00 ",
+		"Nov 06 02:10:00 Assertion failed: x",
 	} {
 		f.Add(s)
 	}
@@ -104,8 +115,32 @@ func FuzzRelayTag(f *testing.F) {
 		if n := herokuSourceLen(s); n != 0 && (n > len(s) || s[n-1] != ' ' || s[n-2] != ':' || s[n-3] != ']') {
 			t.Fatalf("herokuSourceLen(%q) = %d", s, n)
 		}
+		if n := tsTimeLen(s); n < 0 || n > len(s) || n > 0 && !isMonth(s[:3]) {
+			t.Fatalf("tsTimeLen(%q) = %d", s, n)
+		}
 		if n := serviceTaskLen(s); n != 0 && (n > len(s) || !strings.Contains(s[:n], "@") || !strings.Contains(s[:n], "|")) {
 			t.Fatalf("serviceTaskLen(%q) = %d", s, n)
 		}
 	})
+}
+
+func TestTagTabLen(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want string
+	}{
+		{"gpu-node-3\tTraceback (most recent call last):", "gpu-node-3\t"},
+		{"ubuntu@10.0.0.7\tx", "ubuntu@10.0.0.7\t"},
+		{"job_12\t  File \"/x.py\", line 1, in f", "job_12\t"},
+		// A tab-separated logger's time, a sentence, a blank tag.
+		{"2025-07-07T02:34:31.680Z\tINFO\tx", ""},
+		{"the model\tx", ""},
+		{"\tx", ""},
+		{"_x\ty", ""},
+	} {
+		n := tagTabLen(c.s)
+		if got := c.s[:n]; got != c.want {
+			t.Errorf("tagTabLen(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
 }

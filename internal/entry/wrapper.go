@@ -334,6 +334,9 @@ func wrapperPrefixLen(s string) int {
 			if n := ctimeTagLen(s); n > 0 {
 				return n
 			}
+			if n := tsTimeLen(s); n > 0 {
+				return n
+			}
 		}
 		if n := composePrefixLen(s); n > 0 {
 			return n
@@ -601,11 +604,25 @@ func syslogPrefixLen(s string) int {
 			return 0
 		}
 		i = j + 1
+	} else if isMessageWord(s[t:i]) {
+		// "Assertion failed: ...", "rocBLAS error: ..." after a time
+		// alone (moreutils' ts): a message's words, no host and tag.
+		return 0
 	}
 	if i >= len(s) || s[i] != ':' {
 		return 0
 	}
 	return closeOfPrefix(s, i)
+}
+
+// isMessageWord reports whether tag, a syslog tag without a process id,
+// is a word a message says before a colon rather than a program's name.
+func isMessageWord(tag string) bool {
+	switch strings.ToLower(tag) {
+	case "error", "failed", "failure", "warning", "warn", "fatal", "info", "debug", "note", "exception", "assertion":
+		return true
+	}
+	return false
 }
 
 // syslogPRILen matches a syslog message as a relay or a network sink
