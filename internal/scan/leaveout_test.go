@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 766,
-	detected: 691,
-	cause:    572,
+	detected: 693,
+	cause:    574,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
