@@ -23,7 +23,9 @@ import (
 // "ADDR module.dll!symbol [file @ line]" frames), the .NET runtime's
 // "Unhandled exception. System.X: ...", a Windows debugger's "Unhandled
 // exception at 0x... in prog.exe: 0xC0000005: Access violation ...",
-// Rust's standard library's "fatal runtime error: stack overflow", and
+// Rust's standard library's "fatal runtime error: stack overflow",
+// CPython's faulthandler's "Windows fatal exception: access violation"
+// before its thread dump, and
 // LLVM's crash handler's "PLEASE submit a bug report to ... and include
 // the crash backtrace." before its "Stack dump:" (a compiler inside
 // Triton or MLIR crashing), and libstdc++'s terminate handler's "what():
@@ -129,6 +131,12 @@ func runtimeAbort(w string) bool {
 	case 'P':
 		r, ok := strings.CutPrefix(w, "PLEASE submit a bug report to ")
 		return ok && strings.Contains(r, "crash backtrace")
+	case 'W':
+		// CPython's faulthandler on Windows, for a structured
+		// exception: "Windows fatal exception: access violation",
+		// "... stack overflow", "... code 0xc0000374".
+		r, ok := strings.CutPrefix(w, "Windows fatal exception: ")
+		return ok && hasLetter(r)
 	}
 	return false
 }
@@ -234,7 +242,7 @@ func crashBannerStart(l string) bool {
 		return false
 	}
 	switch l[0] {
-	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'W', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
 	n := len(l)

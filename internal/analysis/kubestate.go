@@ -13,7 +13,9 @@ import (
 // events' "5m  Warning  FailedScheduling  pod/x  0/6 nodes are
 // available..."), a pod's status column (kubectl get pods' "web-0  0/1
 // CrashLoopBackOff  7  12m"), and a container's state reason (describe's
-// "Reason:  OOMKilled"). kubeFailureRow reads them.
+// "Reason:  OOMKilled"), and the scheduler's message that no node fits a
+// pod, wherever it is quoted (schedulerFitError). kubeFailureRow reads
+// them.
 
 // maxKubeColumns bounds the columns kubeFailureRow reads before the
 // reason.
@@ -30,6 +32,9 @@ func kubeFailureRow(l string) bool {
 		// describe's container state: one reason word alone.
 		r = strings.TrimSpace(r)
 		return r != "" && !strings.ContainsAny(r, " \t") && kubeFailedState(r)
+	}
+	if schedulerFitError(t) {
+		return true
 	}
 	if !strings.Contains(t, "  ") {
 		// kubectl pads its columns; prose does not.
@@ -59,6 +64,31 @@ func kubeFailureRow(l string) bool {
 	}
 	// get pods: NAME, READY (n/m), STATUS.
 	return n >= 4 && readyColumn(cols[1]) && kubeFailedState(cols[2])
+}
+
+// The scheduler says why it placed a pod nowhere in one message, which
+// the FailedScheduling event, kubectl describe, a scheduler's own log and
+// a cluster autoscaler quote wherever they put it: "0/4 nodes are
+// available: 1 Insufficient nvidia.com/gpu, 3 node(s) had untolerated
+// taint ...". It counts the nodes that fit, none: "0/" and the nodes of
+// the cluster open it.
+
+// schedulerFitError reports whether t holds the scheduler's message that
+// no node fits a pod (see above), with its reasons after the colon.
+func schedulerFitError(t string) bool {
+	const mark = " nodes are available: "
+	i := strings.Index(t, mark)
+	if i < 3 {
+		return false
+	}
+	j := i
+	for j > 0 && isDigitByte(t[j-1]) {
+		j--
+	}
+	if j == i || j < 2 || t[j-1] != '/' || t[j-2] != '0' || j > 2 && isDigitByte(t[j-3]) {
+		return false
+	}
+	return hasLetter(t[i+len(mark):])
 }
 
 // kubeFailureReason reports whether r is the reason of an event that

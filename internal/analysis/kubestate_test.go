@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestKubeFailureRow reads the rows of kubectl's output that report a
 // failed workload, as describe's events, get events, get pods and
@@ -39,4 +42,40 @@ func TestKubeFailureRow(t *testing.T) {
 			t.Errorf("kubeFailureRow(%q) = %v, want %v", l, got, want)
 		}
 	}
+}
+
+// TestSchedulerFitError reads the scheduler's message that no node fits
+// a pod wherever it is quoted (an event glued to prose, describe's
+// message, an autoscaler's log), and leaves alone counts of nodes that
+// fit and the message without its reasons.
+func TestSchedulerFitError(t *testing.T) {
+	for l, want := range map[string]bool{
+		"**What happened**:Warning  FailedScheduling  67s   hami-scheduler  0/4 nodes are available: 1 NodeUnfitPod, 2 node unregistered.":                  true,
+		"0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found.":                       true,
+		"I0601 12:00:00.000000 1 scheduler.go:100] Unable to schedule pod; 0/12 nodes are available: 12 node(s) didn't match Pod's node affinity/selector.": true,
+		"Message: 0/1 nodes are available: 1 Too many pods.": true,
+		"4/4 nodes are available: all good":                  false,
+		"10/12 nodes are available: 2 cordoned":              false,
+		"0/4 nodes are available: ":                          false,
+		"nodes are available: 3 Insufficient memory":         false,
+		"100/4 nodes are available: x":                       false,
+	} {
+		if got := kubeFailureRow(l); got != want {
+			t.Errorf("kubeFailureRow(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// FuzzKubeFailureRow checks that kubeFailureRow never panics and that the
+// scheduler's message it reads holds its mark.
+func FuzzKubeFailureRow(f *testing.F) {
+	for _, s := range []string{"0/4 nodes are available: 1 x", "  Warning  BackOff  1s  kubelet  x", "web-0  0/1  CrashLoopBackOff  7  12m", "0/ nodes are available: x", "/0 nodes are available: x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if schedulerFitError(l) && !strings.Contains(l, "0/") {
+			t.Fatalf("schedulerFitError(%q) without a count", l)
+		}
+		_ = kubeFailureRow(l)
+	})
 }

@@ -144,6 +144,9 @@ func failedActionLibrary(msg string) string {
 // letter in it after a colon ("RMSE error: 0.02" is a figure), or the
 // non-zero code the failed call returned as a key=value field.
 func libraryError(s string) bool {
+	if subjectFailed(s) {
+		return true
+	}
 	sp := strings.IndexByte(s[:min(len(s), maxLibraryName+1)], ' ')
 	if sp < minLibraryName || !libraryName(s[:sp]) {
 		return false
@@ -190,6 +193,58 @@ func libraryFailed(f string) bool {
 	for _, p := range [...]string{": ", " to ", " for ", " with ", " while ", " on ", " in ", " because "} {
 		if r, ok := strings.CutPrefix(f, p); ok {
 			return hasLetter(r)
+		}
+	}
+	return false
+}
+
+// A component's failure is often printed as what failed, the word
+// failed, and why: Mooncake's "Batch RPC call failed: Expected
+// DiskDescriptor", a Kubernetes event's "Liveness probe failed: Get
+// \"http://...\": connection refused", sglang's "Capture cuda graph
+// failed: ...", a launcher's "Child process unexpectedly failed with an
+// exit code 256". At a line's start, with no level and no logger's
+// header, such a line is the failure; a writer that went on says so
+// after it (notice.go).
+
+// Bounds of subjectFailed's subject.
+const (
+	maxSubjectWords = 6
+	maxSubjectBytes = 64
+)
+
+// subjectFailed reports whether s opens with a subject of a few words
+// (the first a capitalised word, none ending a clause), the word
+// "failed", and the reason: after a colon, or "with", "because" or "due
+// to" and words (see above).
+func subjectFailed(s string) bool {
+	if s == "" || !isUpperByte(s[0]) {
+		// A message opens with a capital; a lower-case word first is
+		// a clause of something longer, or a name.
+		return false
+	}
+	i := strings.Index(s[:min(len(s), maxSubjectBytes+len(" failed"))], " failed")
+	if i < 1 {
+		return false
+	}
+	subject, r := s[:i], s[i+len(" failed"):]
+	if strings.Count(subject, " ")+1 > maxSubjectWords {
+		return false
+	}
+	for j := 0; j < len(subject); j++ {
+		switch c := subject[j]; {
+		case ascii.Letter(c), isDigitByte(c), c == ' ', c == '_', c == '-', c == '.', c == '/':
+			if c == '.' && j+1 < len(subject) && subject[j+1] == ' ' {
+				// A sentence ended before it.
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	for _, p := range [...]string{": ", " with ", " because ", " due to "} {
+		if rest, ok := strings.CutPrefix(r, p); ok {
+			return hasLetter(rest)
 		}
 	}
 	return false

@@ -159,3 +159,34 @@ func TestErrnoLine(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectFailed reads a line that names what failed, the word
+// failed and why (Mooncake's RPC, a Kubernetes probe, sglang's graph
+// capture, a launcher's child), and leaves alone prose, counts, a failure
+// without its reason and a sentence that ended before the word.
+func TestSubjectFailed(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Batch RPC call failed: Expected DiskDescriptor":                                                              true,
+		`Liveness probe failed: Get "http://10.0.171.162:8080/healthz": dial tcp 10.0.171.162:8080: connect: refused`: true,
+		"Capture cuda graph failed: CUDA error: out of memory":                                                        true,
+		"Child process unexpectedly failed with an exit code 256. pid=97721":                                          true,
+		"KV transfer failed due to a timeout on rank 3":                                                               true,
+		"Tests failed: 3":                     false,
+		"3 tests failed: see below":           false,
+		"Nothing failed":                      false,
+		"The job ran. Step 3 failed: see log": false,
+		"When I run the server on eight GPUs with this config it failed: help": false,
+		"Request (id=3) failed: timeout":                                       false,
+		"Warmup failed.":                                                       false,
+	} {
+		if got := subjectFailed(msg); got != want {
+			t.Errorf("subjectFailed(%q) = %v, want %v", msg, got, want)
+		}
+		if subjectFailed(msg) && (!libraryError(msg) || !libraryErrorLine(msg)) {
+			t.Errorf("libraryError(%q) = false for a subject that failed", msg)
+		}
+	}
+	if got := ownLibraryName("Batch RPC call failed: Expected DiskDescriptor"); got != "" {
+		t.Errorf("ownLibraryName = %q, want none", got)
+	}
+}

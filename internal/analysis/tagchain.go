@@ -136,6 +136,10 @@ func ownLibraryName(l string) string {
 		return failedActionLibrary(l)
 	case libraryErrorLine(l) && l[0] != '[':
 		name, _, _ := strings.Cut(l, " ")
+		if subjectFailed(l) && !libraryName(name) {
+			// What failed, in words: no library named.
+			return ""
+		}
 		return name
 	}
 	return ""

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 766,
-	detected: 691,
-	cause:    572,
+	detected: 694,
+	cause:    575,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
