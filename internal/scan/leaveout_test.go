@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 766,
-	detected: 678,
-	cause:    557,
+	excerpts: 796,
+	detected: 703,
+	cause:    580,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
