@@ -431,6 +431,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the client error loses its end ('lookup registry.ollama.ai: i/o timeout') to a continuation that is not rejoined, so the unclassified lead no longer holds the whole cause line",
 	},
+	"1445-dynamo-served-model-name-cannot-start-with-slash.log": {
+		"hard-wrap-100": "held out: cut at 100 columns, the runtime's ERROR line puts 'Model name '...' cannot start with a slash' on a continuation that is not rejoined, so the unclassified lead no longer names it",
+	},
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
