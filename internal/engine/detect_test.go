@@ -311,7 +311,7 @@ var otherEngine = map[string]string{
 	"1233-benign-vllm-cpu-s390x-engine-metrics.log":           VLLM,
 	"1235-ollama-windows-ggml-cuda-ima-mul-mat.log":           Ollama,
 	"1236-ik-llamacpp-compute-sanitizer-invalid-read-p2p.log": LlamaCPP,
-	// Held out (heldout-19): vLLM's API server, engine-core, worker and V0
+	// heldout-19 (development since heldout-20): vLLM's API server, engine-core, worker and V0
 	// engine lines, TGI's launcher lines (one posted with its colour codes
 	// written out), Triton's glog lines and tables, TensorRT-LLM's bracketed
 	// lines, ik_llama.cpp's context lines, llama.cpp's loader lines under
@@ -329,6 +329,30 @@ var otherEngine = map[string]string{
 	"1335-triton-pytorch-model-pt-missing-clearml-tables.log":            Triton,
 	"1336-vllm-llm-init-distbackend-nccl-internal-error.log":             VLLM,
 	"1338-benign-trtllm-mpi2-engine-version-json-warnings.log":           TRTLLM,
+	// Held out (heldout-20): TGI's router panic and launcher lines (one
+	// block quoted), TurboMind's check line in prose, vLLM's engine-core,
+	// worker, V0 engine and metrics lines (some behind Buildkite's column or
+	// a deployment prefix), Ollama's journald, logfmt and Gin lines,
+	// Triton's glog line and its status tables for the TensorRT-LLM
+	// ensemble, llama.cpp's ggml assertion and its loader under Compose.
+	"1400-ollama-server-log-pull-request-failed-bad-file-descriptor.log": Ollama,
+	"1401-tgi-warmup-panic-allocation-exceeds-allowed-memory.log":        TGI,
+	"1402-vllm-ascend-310p-aclnnisneginf-inner-error-output-handler.log": VLLM,
+	"1403-lmdeploy-tm-fatal-token-bitmask-batch-size-prose.log":          LMDeploy,
+	"1404-vllm-omni-buildkite-no-memory-cache-blocks.log":                VLLM,
+	"1405-benign-tgi-blockquoted-waiting-for-shards-three-ranks.log":     TGI,
+	"1410-ollama-journald-error-starting-runner-gin-500.log":             Ollama,
+	"1413-trtllm-backend-json-parse-error-config-json-missing.log":       Triton,
+	"1425-vllm-ascend-300i-duo-quant-matmul-e69999-engine-lines.log":     VLLM,
+	"1426-benign-vllm-metrics-idle-zero-throughput.log":                  VLLM,
+	"1427-benign-tgi-bloom-weights-cache-override-skipping-download.log": TGI,
+	"1429-vllm-b200-nccl-unhandled-cuda-error-last-error-oom.log":        VLLM,
+	"1430-akash-vllm-prefixed-nccl-unhandled-system-error.log":           VLLM,
+	"1434-benign-trtllm-triton-ensemble-ready-options-table.log":         TRTLLM,
+	"1435-llamacpp-eagle3-split-mode-tensor-ggml-assert-backtrace.log":   LlamaCPP,
+	"1442-benign-vllm-v0-casting-bf16-swap-space-warnings.log":           VLLM,
+	"1443-llamacpp-compose-cuda-init-unknown-error-offload-elided.log":   LlamaCPP,
+	"1444-vllm-v1-worker-torch-oom-one-line-rank1.log":                   VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

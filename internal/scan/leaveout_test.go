@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 766,
-	detected: 694,
-	cause:    575,
+	excerpts: 796,
+	detected: 719,
+	cause:    599,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
