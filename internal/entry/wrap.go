@@ -127,10 +127,12 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	// progress bar redrawn, a command repeated, a list); one whose first
 	// word stands in a column (a numbered listing, a table, a backtrace's
 	// frame numbers) is a line of a layout.
-	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !(lead && closesParen(prev, w)) && !strings.HasSuffix(prev, "  ") {
+	if first == w || strings.HasPrefix(rest[len(w):], "  ") && !((lead || isLetter(p)) && closesParen(prev, strings.TrimSuffix(w, ":"))) && !strings.HasSuffix(prev, "  ") {
 		// (Unless the break fell before the space ahead of the word
-		// that closes a parenthesis prev opened: "...error: 2 (out of"
-		// and " memory)  file=csrc/utils.h ...", or inside the padding
+		// that closes a parenthesis prev opened, or inside that word:
+		// "...error: 2 (out of" and " memory)  file=csrc/utils.h ...",
+		// "...(this tool call will be omitted from the respon" and
+		// "se):  Failed to parse ...", or inside the padding
 		// of prev's own columns, which no line ends in: a stack dump's
 		// "PC: @     " and "0x7f6d68247e87  (unknown)  raise".)
 		return false
@@ -275,9 +277,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_-", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) &&
-		!strings.ContainsAny(w, "'\"") {
+		!strings.ContainsAny(w, "'\"") && !closesParen(prev, w[:len(w)-1]) {
 		// (A quote in the word makes it a quoted key, "sage':", never
-		// a writer's name.)
+		// a writer's name; nor is one that closes the parenthesis prev
+		// left open, "...omitted from the respon" and "se): ...".)
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -412,7 +415,8 @@ func hexNumberCut(tok, w string) bool {
 // of a path that goes on in rest: prev's last token tok is a path whose
 // last name has no extension yet ("/workspace/include/flashi") and rest's
 // first word goes on with more of the path before its colon ("nfer/trtllm/
-// fmha/fmhaRunner.cuh:30:"), a source reference, not a writer's name. A
+// fmha/fmhaRunner.cuh:30:") or with the end of the file's name and its
+// extension ("aRunner.cuh:30:"), a source reference, not a writer's name. A
 // compiler's diagnostic on a line of its own opens with a path too, but
 // labels itself in the words after it ("csrc/x.cu:12:3: error: ...",
 // "...: fatal error: ...").
@@ -426,7 +430,16 @@ func pathNameCut(tok, rest string, p, n byte) bool {
 	}
 	w, after, _ := strings.Cut(rest, " ")
 	j := strings.IndexByte(w, '/')
-	if j <= 0 || strings.IndexByte(w[:j], ':') >= 0 || !endsInLineNumber(w) {
+	if j < 0 {
+		// Cut inside the file's own name: the rest is the name's end,
+		// its extension and its line number ("fmh" and
+		// "aRunner.cuh:30:").
+		j = strings.IndexByte(w, ':')
+		if j <= 0 || strings.IndexByte(w[:j], '.') <= 0 {
+			return false
+		}
+	}
+	if j == 0 || strings.IndexByte(w[:j], ':') >= 0 || !endsInLineNumber(w) {
 		return false
 	}
 	for k := 0; k < 2 && after != ""; k++ {

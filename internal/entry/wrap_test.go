@@ -73,6 +73,15 @@ func TestIsWrapBreak(t *testing.T) {
 		// A device's name with digits going on with "_" (mlx5_0).
 		{"inside a device name, NCCL", "node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5", "_0:1 Got async event : local access violation work queue error", true},
 		{"a number before a line of its own", "[2025-01-16 10:11:13 TP0] Decode batch. #running-req: 12, #token: 41023, token usage: 0.12, gen throughput (token/s): 1305", "_metrics: flushed", false},
+		// A path cut inside its file's name, the rest ending in the
+		// name's extension and line number; a compiler's diagnostic
+		// labels itself after the location.
+		{"inside a file's name", "RuntimeError: Error in function 'TllmGenFmhaRunner' at /workspace/include/flashinfer/trtllm/fmha/fmh", "aRunner.cuh:30: Unsupported architecture", true},
+		{"a compiler's diagnostic after a path", "[2/14] /usr/local/cuda/bin/nvcc -c /workspace/csrc/kernels/flashinfer/attention/decode_kernels_for_hopper", "decode.cu:12:3: error: identifier \"x\" is undefined", false},
+		// A word cut inside it that closes the parenthesis prev left
+		// open, then a colon and a column's padding.
+		{"inside the word that closes a parenthesis", " [openai_gpt-oss-20b] Failed to generate a tool call (this tool call will be omitted from the respon", "se):  Failed to parse tool call: Unexpected end of content.", true},
+		{"a column after a line with a parenthesis open", "[2025-01-16 10:11:13 TP0] the following ranks are still loading weights (rank, device, progress", "rank0:  cuda:0  48%", false},
 		{"inside an address, a message", "RuntimeError: the KV cache pool handed out a page whose device pointer is 0x", "deadbeef00: is not aligned to 256 bytes for the requested tensor view", true},
 		// A device assert cut before the space ahead of the thread's
 		// index tuple (PyTorch's indexing, scatter-gather and index

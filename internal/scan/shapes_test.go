@@ -493,32 +493,26 @@ var knownWidthMisses = map[string]map[string]string{
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
-		"hard-wrap-100": wrapAt100,
+		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
 	},
 	"249-nvshmem-ibrc-modify-qp-failed-chain.log": {
-		"hard-wrap-100": wrapAt100,
+		"hard-wrap-100": "cut at 100 columns, the first line's rest is one short lower-case word ('...ibv_modify_qp fa' and 'iled'), as likely a line of its own, and it comes before any cut teaches the width",
 	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
 	},
 	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"hard-wrap-100": wrapAt100,
-	},
-	"575-lmstudio-gpt-oss-tool-call-parse-two-line-records.log": {
-		"hard-wrap-100": wrapAt100,
+		"hard-wrap-100": "cut at 100 columns inside words whose rests open with 'ed:' and 'imit:', read as writers' names, and three cut lines come before a width is learned, so the out-of-resource line loses 'Required: ...'",
 	},
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120-padded": plogCutAtSpace,
 	},
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
-		"hard-wrap-100": wrapAt100,
+		"hard-wrap-100": "cut at 100 columns, the console's lines lose their columns (as at 80), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
 	},
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
 		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
-	},
-	"883-flashinfer-trtllm-fmha-runner-unsupported-architecture.log": {
-		"hard-wrap-100": "cut at 100 columns inside the header's file name, the rest opens with \"aRunner.cuh:30:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width",
 	},
 	// heldout-18: the event row, cut at 120 columns inside the resource
 	// name, keeps 'Insufficient aliyun.com/gp' and loses the rest.
@@ -549,7 +543,6 @@ func init() {
 // Why a wrapper's variant of an excerpt is read wrong, for several.
 const (
 	pageOnRecord   = "the line the record reads opens as sglang's records do, which are not searched for a page's character references (the routine line's cost), so it keeps them and the record does not read it"
-	wrapAt100      = "cut at 100 columns, a width the wrap rules were not checked at before: the break falls where no rule reads the rest as the line's (not investigated yet)"
 	plogCutAtSpace = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
 )
 
