@@ -228,7 +228,9 @@ func subjectFailed(s string) bool {
 		return false
 	}
 	subject, r := s[:i], s[i+len(" failed"):]
-	if strings.Count(subject, " ")+1 > maxSubjectWords {
+	if strings.Count(subject, " ")+1 > maxSubjectWords || subject == "Readiness probe" {
+		// A readiness probe that fails keeps traffic away while the
+		// server starts or is busy (kubestate.go): no failure alone.
 		return false
 	}
 	for j := 0; j < len(subject); j++ {
