@@ -594,7 +594,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				if len(s.ExceptionTypes) > 0 && onCodeLine(s.Text, loc[0]) {
 					loc = litPreferExceptionLine(prog.lit, loc, s.Text)
 				}
-				sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.litHit(int(r), prog.lit, loc, *s)})
+				setLitGroups(m.addHit(sc, r, loc[0], loc[1], s), prog.lit, loc, s.Text)
 				continue
 			}
 			lit = false
@@ -629,7 +629,8 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				match = preferExceptionLine(prog.re, match, s.Text)
 			}
 		}
-		sc.hits = append(sc.hits, rankedHit{rec: r, hit: m.hit(int(r), prog.groups, match, *s)})
+		start, length := match.ByteRange()
+		setGroups(m.addHit(sc, r, start, start+length, s), prog.groups, match)
 	}
 	return errs, lit
 }
@@ -702,9 +703,31 @@ func (m *Matcher) patternError(r int, err error) PatternError {
 	}
 }
 
-func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hit {
-	start, length := match.ByteRange()
-	h := m.hitAt(r, start, start+length, s)
+// addHit appends a hit of record r to sc.hits and returns it, set to r
+// matching s.Text[start:end], groups left out. The hit is built in its
+// place: a Hit is some 170 bytes, and one returned by value was copied
+// twice on its way into sc.hits, for each hit of each error line.
+func (m *Matcher) addHit(sc *scratch, r int32, start, end int, s *Subject) *Hit {
+	if n := len(sc.hits); n < cap(sc.hits) {
+		sc.hits = sc.hits[:n+1]
+	} else {
+		sc.hits = append(sc.hits, rankedHit{})
+	}
+	rh := &sc.hits[len(sc.hits)-1]
+	rh.rec = r
+	h, hot := &rh.hit, &m.hot[r]
+	h.Record = m.rec(int(r))
+	h.Start, h.End = start, end
+	h.Line = SurroundingLines(s.Text, start, end)
+	h.ClassAgrees = classAgrees(hot.classKey, s.ExceptionTypes)
+	h.ord = r + 1
+	h.LiteralLen = hot.litLen
+	h.text, h.lit, h.spans, h.groups = "", nil, [2 * inlineGroups]int{}, nil
+	return h
+}
+
+// setGroups sets h's groups to those of a regexp's match.
+func setGroups(h *Hit, groups []group, match *regexp2.Match) {
 	for _, g := range groups {
 		grp := match.GroupByNumber(g.num)
 		if grp == nil || len(grp.Captures) == 0 {
@@ -719,33 +742,17 @@ func (m *Matcher) hit(r int, groups []group, match *regexp2.Match, s Subject) Hi
 			h.groups[g.name] = v
 		}
 	}
-	return h
 }
 
-// hitAt is the Hit of record r matching s.Text[start:end], groups left
-// out.
-func (m *Matcher) hitAt(r, start, end int, s Subject) Hit {
-	h := &m.hot[r]
-	return Hit{
-		Record:      m.rec(r),
-		Start:       start,
-		End:         end,
-		Line:        SurroundingLines(s.Text, start, end),
-		ClassAgrees: classAgrees(h.classKey, s.ExceptionTypes),
-		ord:         int32(r + 1),
-		LiteralLen:  h.litLen,
-	}
-}
-
-// litHit is hit for a litProg's match loc (see litProg.find). Every group of
-// a litProg takes part in every match. Up to inlineGroups groups are kept
-// as spans of s.Text, which Hit.Groups reads, so no allocation is made.
-func (m *Matcher) litHit(r int, lp *litProg, loc []int, s Subject) Hit {
-	h := m.hitAt(r, loc[0], loc[1], s)
+// setLitGroups sets h's groups to those of a litProg's match loc in text
+// (see litProg.find). Every group of a litProg takes part in every match.
+// Up to inlineGroups groups are kept as spans of text, which Hit.Groups
+// reads, so no allocation is made.
+func setLitGroups(h *Hit, lp *litProg, loc []int, text string) {
 	switch {
 	case len(lp.groups) == 0:
 	case len(lp.groups) <= inlineGroups:
-		h.text, h.lit = s.Text, lp.groups
+		h.text, h.lit = text, lp.groups
 		for i := range lp.groups {
 			gap := lp.slot[i]
 			h.spans[2*i], h.spans[2*i+1] = loc[2+2*gap], loc[3+2*gap]
@@ -754,10 +761,9 @@ func (m *Matcher) litHit(r int, lp *litProg, loc []int, s Subject) Hit {
 		h.groups = make(map[string]string, 2*len(lp.groups))
 		for i, g := range lp.groups {
 			gap := lp.slot[i]
-			h.groups[g.key] = s.Text[loc[2+2*gap]:loc[3+2*gap]]
+			h.groups[g.key] = text[loc[2+2*gap]:loc[3+2*gap]]
 		}
 	}
-	return h
 }
 
 // onCodeLine reports whether a match at byte start is on an indented line:

@@ -204,14 +204,13 @@ func (m *Matcher) shapeSearch(sc *scratch, se *Searcher, s *Subject, first int) 
 		sc.hits = sc.hits[:0]
 		for i := range se.kept {
 			k := &se.kept[i]
-			h := m.hitAt(int(k.rec), int(k.start), int(k.end), *s)
+			h := m.addHit(sc, k.rec, int(k.start), int(k.end), s)
 			if len(k.lit) > 0 {
 				h.text, h.lit = text, k.lit
 				for j := range k.spans {
 					h.spans[j] = int(k.spans[j])
 				}
 			}
-			sc.hits = append(sc.hits, rankedHit{rec: k.rec, hit: h})
 		}
 		return true, false
 	default:

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -82,7 +83,7 @@ func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
 	if msg == "" {
 		msg = text
 	}
-	at, end, ok := carriesOn(msg)
+	lowMsg, at, end, ok := carryOnLower(msg)
 	if !ok {
 		if at, end, ok = importNotice(msg); !ok {
 			return false
@@ -95,13 +96,13 @@ func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
 	if len(text) > maxNoticeScan {
 		text = text[:maxNoticeScan]
 	}
-	lower := lowerASCII(text)
-	if len(msg) > maxNoticeScan {
-		msg = msg[:maxNoticeScan]
+	lower := lowMsg // the message is the line itself: lowered once
+	if text != msg[:min(len(msg), maxNoticeScan)] {
+		lower = lowerASCII(text)
 	}
-	off := strings.Index(lower, lowerASCII(msg))
+	off := strings.Index(lower, lowMsg)
 	if off < 0 {
-		off = strings.Index(lower, lowerASCII(msg)[at:end])
+		off = strings.Index(lower, lowMsg[at:end])
 		if off < 0 {
 			return false
 		}
@@ -128,17 +129,26 @@ func CarriesOn(line string) bool {
 // carriesOn is CarriesOn, which also returns where in line the words that
 // carry on are ([at, end)).
 func carriesOn(line string) (at, end int, ok bool) {
+	_, at, end, ok = carryOnLower(line)
+	return at, end, ok
+}
+
+// carryOnLower is carriesOn, which also returns the line as it read it: its
+// first maxNoticeScan bytes lower-cased (lowerASCII), or "" when it holds
+// no carry-on stem. noticeOf searches the entry's text for that, and
+// made the same copy again.
+func carryOnLower(line string) (t string, at, end int, ok bool) {
 	if len(line) > maxNoticeScan {
 		line = line[:maxNoticeScan]
 	}
 	if !mayCarryOn(line) {
 		// Most lines: no copy made.
-		return 0, 0, false
+		return "", 0, 0, false
 	}
-	t := lowerASCII(line)
+	t = lowerASCII(line)
 	at, wordEnd, end, kind := carryOnAt(t)
 	if at < 0 {
-		return 0, 0, false
+		return t, 0, 0, false
 	}
 	rest := t[at:]
 	if at == 0 || kind == carryIgnore {
@@ -156,7 +166,7 @@ func carriesOn(line string) (at, end int, ok bool) {
 	rest = unquoted(rest)
 	for _, w := range givingUp {
 		if strings.Contains(rest, w) {
-			return 0, 0, false
+			return t, 0, 0, false
 		}
 	}
 	if kind == carryOn {
@@ -171,11 +181,11 @@ func carriesOn(line string) (at, end int, ok bool) {
 		}
 		for _, w := range failedWords {
 			if strings.Contains(clause, w) {
-				return 0, 0, false
+				return t, 0, 0, false
 			}
 		}
 	}
-	return at, wordEnd, true
+	return t, at, wordEnd, true
 }
 
 // The kinds of carry-on clause: one that goes on past the failure (falls
@@ -729,7 +739,8 @@ func quotesRepr(s string) bool {
 var exceptionQuotes = []string{"(", "failed: ", "failed with ", "due to ", "error: ", "exception: ", "because of "}
 
 // lowerASCII is s with its ASCII letters lower-cased: byte offsets stay
-// those of s.
+// those of s. The copy is made once: its bytes, never written after, are
+// the string returned (string(b) would copy them again).
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' {
@@ -739,7 +750,7 @@ func lowerASCII(s string) string {
 					b[j] = c + 'a' - 'A'
 				}
 			}
-			return string(b)
+			return unsafe.String(unsafe.SliceData(b), len(b))
 		}
 	}
 	return s
