@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 766,
 	detected: 678,
-	cause:    558,
+	cause:    565,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
