@@ -578,6 +578,10 @@ func (g *Grouper) adopt(root *group) {
 	}
 	for _, id := range adopted {
 		c := g.groups[id]
+		if c == nil {
+			// Listed twice, folded already.
+			continue
+		}
 		root.foldIncident(c, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen
@@ -609,6 +613,10 @@ func (g *Grouper) noteWaiting(scope, id string) {
 		g.waiting = make(map[string][]string)
 	}
 	ids := g.waiting[scope]
+	if slices.Contains(ids, id) {
+		// Opened again under the same fingerprint.
+		return
+	}
 	if len(ids) >= maxAdopted {
 		// Closed ones first; else the oldest.
 		live := ids[:0]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/sinks"
 )
 
@@ -33,13 +34,16 @@ import (
 // on lines a wrap broke off; endsOpen), one that the later line repeats
 // and goes on from (goesOnIn): the same report, cut short, and one that
 // ends quoting a child's output the later line is a line of (see
-// quoted.go).
+// quoted.go). A build's lines are read the other way round: the build
+// tool names the step that failed first ("FAILED: cpu_adam.o") and the
+// compiler's diagnostic after it says why, so compiler lines
+// (entry.NativeCompiler) are left to the rules before.
 
 // eventBegunBefore returns the incident of the unclassified native line
 // that began the event the classified native occurrence o, of burst b,
 // is a later line of (see above); nil when there is none.
 func (g *Grouper) eventBegunBefore(o *Occurrence, b burst) *group {
-	if b.source == "" || b.kind == "" {
+	if b.source == "" || b.kind == "" || b.kind == entry.NativeCompiler {
 		return nil
 	}
 	o.Complete()
