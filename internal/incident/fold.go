@@ -578,6 +578,10 @@ func (g *Grouper) adopt(root *group) {
 	}
 	for _, id := range adopted {
 		c := g.groups[id]
+		if c == nil {
+			// Listed twice, folded already.
+			continue
+		}
 		root.foldIncident(c, &g.stats)
 		if c.LastSeen.After(root.LastSeen) {
 			root.LastSeen = c.LastSeen

@@ -622,6 +622,19 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				return nil
 			}
 		}
+		if cause == nil && o.Native && o.Alert.Record.ID != "" {
+			if first := g.eventBegunBefore(o, b); first != nil {
+				// A later line of a native event whose first line, no
+				// record naming it, says what failed (see
+				// nativefirst.go).
+				o.Complete()
+				first.fold(*o, now, &g.stats)
+				first.spanTo(o.Offset, o.EndOffset)
+				first.takeFrom(&o.Alert, true)
+				g.touch(first)
+				return nil
+			}
+		}
 		if cause == nil && o.Alert.Record.ID != "" {
 			// A failure of the library whose chain of lines began the
 			// burst (see lower.go).

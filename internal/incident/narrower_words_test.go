@@ -42,3 +42,23 @@ func TestWaitAndKillWordings(t *testing.T) {
 		}
 	}
 }
+
+func TestACutLineIsNoEventsFirstLine(t *testing.T) {
+	for _, tc := range []struct {
+		first, later string
+		open, goesOn bool
+	}{
+		{":1:hip_fatbin.cpp :117 : 8802962845 us: [pid:19349] Missing CO for these ISAs -", "", true, false},
+		{":1:hip_fatbin.cpp :117 : 8802962845 us: [pid:19349] Missing CO for", "", true, false},
+		{"E0326 rdma_transport.cpp:529] Memory region not registered by any active devic", "E0326 rdma_transport.cpp:529] Memory region not registered by any active device(s): 0x12c1", false, true},
+		{"node-1:2288:2597 [0] enqueue.cc:43 NCCL WARN Cuda failure 'out of memory'", "node-1:2288:2597 [0] enqueue.cc:54 NCCL WARN Cuda failure 'invalid resource handle'", false, false},
+		{"E0115 rdma_context.cpp:81] Failed to open device mlx5_8 on port 1 with GID 0", "E0115 rdma_transport.cpp:106] RdmaTransport: cannot initialize RDMA resources", false, false},
+	} {
+		if got := endsOpen(tc.first); got != tc.open {
+			t.Errorf("endsOpen(%q) = %v, want %v", tc.first, got, tc.open)
+		}
+		if got := goesOnIn(tc.first, tc.later); got != tc.goesOn {
+			t.Errorf("goesOnIn(%q, %q) = %v, want %v", tc.first, tc.later, got, tc.goesOn)
+		}
+	}
+}

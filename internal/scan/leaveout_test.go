@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 796,
 	detected: 719,
-	cause:    599,
+	cause:    606,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
