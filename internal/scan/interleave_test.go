@@ -404,6 +404,10 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"1259-vllm-omni-engine-core-init-failed-apiserver-traceback.log + 126-abort-json-response-kvcache-prefill-dead.log": {
 		"two-failures": "the first excerpt's vLLM lines make the whole log vLLM's, so sglang's own disagg-decode-transfer-failed record does not read the second's abort body (main reads the same text so too)",
 	},
+	// dev-15: the remedy line names the capture failure only in its own text.
+	"1376-vllm-custom-allreduce-cuda-invalid-argument-zmq-enotsup.log + 1377-sglang-deepep-capture-cuda-graph-failed-solutions-tail.log": {
+		"two-failures": "the second excerpt is only the unprefixed tail of an exception message, so after the serving lines its remedy lines are read as the last access line's wrapped continuation and the capture failure's remedy line is not read on its own",
+	},
 	// dev-12: measured before any change made for the batch.
 	"1066-vllm-ascend-w8a8-deq-scale-keyerror-worker-died.log + 108-sgl-kernel-could-not-find-cuda-lib.log": {
 		"two-failures": "the first excerpt ends inside the spawn process's traceback, so the second crash's 'RuntimeError: Could not find CUDA lib directory.' is read as that traceback's end and leads unclassified, not under sgl-kernel-cuda-lib-not-found",
