@@ -266,3 +266,54 @@ func BenchmarkAlertJSON(b *testing.B) {
 		}
 	})
 }
+
+// referenceJSONString is s as encoding/json quotes a string with HTML
+// escaping off.
+func referenceJSONString(t *testing.T, s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// TestJSONStringEveryPlace puts each byte that is not written as it is
+// (every one below the space, the quote, the backslash, DEL, each byte
+// from 0x80 on, U+2028) at every place of plain text of 1 to 24 bytes,
+// so that each of safeRun's words meets it in each of its bytes, after
+// and before others.
+func TestJSONStringEveryPlace(t *testing.T) {
+	var odd []string
+	for b := range 256 {
+		if b < ' ' || b == '"' || b == '\\' || b >= 0x7f {
+			odd = append(odd, string([]byte{byte(b)}))
+		}
+	}
+	odd = append(odd, "\u2028", "é", "\xe2\x80", "\xf0\x9f\x99\x82")
+	for n := 1; n <= 24; n++ {
+		plain := strings.Repeat("abcdefgh ", 3)[:n]
+		for _, o := range odd {
+			for at := 0; at <= n; at++ {
+				for _, s := range []string{plain[:at] + o + plain[at:], plain[:at] + o + plain[at:] + o} {
+					if got, want := string(appendJSONString(nil, s)), referenceJSONString(t, s); got != want {
+						t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzJSONString holds appendJSONString to encoding/json on any text.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range awkward {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendJSONString([]byte("x"), s)), "x"+referenceJSONString(t, s); got != want {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
