@@ -109,3 +109,50 @@ func hasFoldedPrefix(s, h string) bool {
 	}
 	return true
 }
+
+// keyed returns the hints of occ (find's occurrences in s) of which an
+// occurrence is followed by a key's separator within its line, as keyIn
+// tests it, and of those the ones of which such an occurrence also starts
+// a word (startsWord): a keyed rule none of whose hints is in the first
+// set, or a wordKey rule none of whose hints is in the second, matches no
+// line of s. The tests read s where keyIn reads its line lower-cased:
+// the separator's bytes have no case, a word's bytes are lower-cased
+// here, and the line's end stops both as the line's bounds do (a new line
+// is neither a separator's space nor a key's byte).
+func (x *hintIndex) keyed(s string, occ []occurrence) (keyed, word uint64) {
+	for _, o := range occ {
+		bit := uint64(1) << o.hint
+		if keyed&word&bit != 0 || !separatedInLine(s[o.at+len(x.hints[o.hint]):]) {
+			continue
+		}
+		keyed |= bit
+		if startsWordFolded(s, o.at) {
+			word |= bit
+		}
+	}
+	return keyed, word
+}
+
+// separatedInLine is separated(rest, reSpace) for rest cut at its first
+// new line.
+func separatedInLine(rest string) bool {
+	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
+		rest = rest[1:]
+	}
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\f' || rest[i] == '\r') {
+		i++
+	}
+	return i < len(rest) && (rest[i] == ':' || rest[i] == '=')
+}
+
+// startsWordFolded is startsWord on s lower-cased, for the hint at s[at:]:
+// the walk back over a key's bytes stops at a new line, which starts the
+// hint's line.
+func startsWordFolded(s string, at int) bool {
+	k := at
+	for k > 0 && isKeyByte(lowerASCII[s[k-1]]) {
+		k--
+	}
+	return k == 0 || s[k-1] != '.' && s[k-1] != '#'
+}

@@ -127,6 +127,11 @@ var hintPieces = []string{
 	"[2026-03-01 12:00:00 TP0] Decode batch. #running-req: 1, #token: 3456, gen throughput (token/s): 1.5",
 	"Traceback (most recent call last):", `  File "/sgl/scheduler.py", line 12, in run_batch`,
 	"torch.OutOfMemoryError: CUDA out of memory.", "é", "\xff", "ſecret: x", "\u212aey",
+	// A key's separator after white space of every kind, or past the
+	// line's end (keyed's line bounds).
+	"-----BEGIN RSA PRIVATE KEY-----MIIEowIBAAKCAQEAx4Yc", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n-----END PRIVATE KEY-----",
+	"-----BEGIN CERTIFICATE-----", "----BEGIN", "internal-0123abcd", "corp_pass: hunter5",
+	"token \f= x", "\"token\"\t: v", "'Password' \r: v", ".TOKEN: v", "x.api_key = y", "#Token:\n: v", "token\n= v",
 }
 
 // hintText builds a text from n pieces of hintPieces joined by a random
@@ -234,4 +239,41 @@ func FuzzRedactHints(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHintKeyed checks which hints keyed finds followed by a key's
+// separator, and starting a word: sglang's counters and prose hold
+// credentialKey's hints without being keys.
+func TestHintKeyed(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := uint64(0)
+	for k, h := range r.hints.hints {
+		if h == "token" {
+			token = 1 << k
+		}
+	}
+	for _, c := range []struct {
+		text        string
+		keyed, word bool
+	}{
+		{"Decode batch, #token: 3456, token usage: 0.98, gen throughput (token/s): 1.5", true, false},
+		{"max_new_tokens=128 tokenizer_path='/m'", false, false},
+		{"[TP0] TOKEN: abc", true, true},
+		{`{"access_token" : "x"}`, true, true},
+		{"cfg.token= x", true, false},
+		{"token\n: x", false, false},
+		{"token\t\f\r= x", true, true},
+	} {
+		occ, _ := r.hints.find(c.text, nil)
+		keyed, word := r.hints.keyed(c.text, occ)
+		if got := keyed&token != 0; got != c.keyed {
+			t.Errorf("%q: token keyed %v, want %v", c.text, got, c.keyed)
+		}
+		if got := word&token != 0; got != c.word {
+			t.Errorf("%q: token keyed starting a word %v, want %v", c.text, got, c.word)
+		}
+	}
 }

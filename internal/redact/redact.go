@@ -39,6 +39,12 @@ type rule struct {
 	wordKey bool
 	keep    func(secret string) bool
 	secret  int // index of the "secret" group, or 0 for the whole match
+	// prefix is re's literal prefix (regexp.LiteralPrefix), which every
+	// match begins with: a text without it is not searched. The regexp
+	// package's backtracker clears a bitmap of the text's length times
+	// the program's before it looks for the prefix, so the PEM rule, run
+	// on every text, cost some 2,400 instructions a text that holds none.
+	prefix string
 	// hintSet has bit i set when hints holds the Redactor's hint i
 	// (hintIndex.hints).
 	hintSet uint64
@@ -351,6 +357,8 @@ func isFlag(s string) bool {
 type Redactor struct {
 	rules []rule
 	hints *hintIndex
+	// unhinted are the indexes of the rules without hints, in order.
+	unhinted []int
 }
 
 // New returns a Redactor with the built-in rules plus extra, Go regular
@@ -389,6 +397,12 @@ func build(rules []rule, extra []string) (*Redactor, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	for i := range r.rules {
+		r.rules[i].prefix, _ = r.rules[i].re.LiteralPrefix()
+		if len(r.rules[i].hints) == 0 {
+			r.unhinted = append(r.unhinted, i)
+		}
+	}
 	return r, nil
 }
 
@@ -397,23 +411,46 @@ func build(rules []rule, extra []string) (*Redactor, error) {
 //
 // One pass over s finds where every hint of every rule occurs; a rule none
 // of whose hints occurs is skipped, so text without a hint (most log text)
-// costs that pass and the rules without hints. When a rule changes s the
-// pass is made again on the new text.
+// costs that pass and the rules without hints. A keyed rule is skipped
+// too when none of its hints is followed by a key's separator (and, for a
+// wordKey rule, starts a word) anywhere in s: keyIn would refuse every
+// line of s, so the rule cannot change it. sglang's batch lines ("#token:
+// 5", "token usage") hold credentialKey's hints on every line; they skip
+// the four credential rules here, without a lower-cased copy of s. When a
+// rule changes s the pass is made again on the new text.
 func (r *Redactor) Redact(s string) string {
 	if s == "" {
 		return s
 	}
 	var buf [16]occurrence
 	occ, seen := r.hints.find(s, buf[:0])
+	from := 0 // the rules before from are applied
+	if seen == 0 {
+		// Only the rules without hints can change s (most texts): they
+		// are tried alone, up to the first that does.
+		for _, i := range r.unhinted {
+			if out, changed := r.rules[i].apply(s); changed {
+				s, from = out, i+1
+				occ, seen = r.hints.find(s, occ[:0])
+				break
+			}
+		}
+		if from == 0 {
+			return s
+		}
+	}
+	keyed, word := r.hints.keyed(s, occ)
 	lower := "" // asciiLower(s) once a hinted rule needs it
-	for i := range r.rules {
+	for i := from; i < len(r.rules); i++ {
 		ru := &r.rules[i]
 		var out string
 		var changed bool
 		switch {
 		case len(ru.hints) == 0:
 			out, changed = ru.apply(s)
-		case seen&ru.hintSet == 0:
+		case seen&ru.hintSet == 0,
+			ru.keyed && keyed&ru.hintSet == 0,
+			ru.keyed && ru.wordKey && word&ru.hintSet == 0:
 			continue
 		default:
 			if lower == "" {
@@ -424,6 +461,7 @@ func (r *Redactor) Redact(s string) string {
 		if changed {
 			s, lower = out, ""
 			occ, seen = r.hints.find(s, occ[:0])
+			keyed, word = r.hints.keyed(s, occ)
 		}
 	}
 	return s
@@ -565,6 +603,9 @@ func (ru *rule) keyIn(line string, start int, occ []occurrence, hints []string) 
 
 // apply replaces the secrets ru finds in s.
 func (ru *rule) apply(s string) (string, bool) {
+	if ru.prefix != "" && !strings.Contains(s, ru.prefix) {
+		return s, false
+	}
 	var b strings.Builder
 	last := 0
 	for pos := 0; pos < len(s); {
