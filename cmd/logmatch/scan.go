@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -233,13 +234,20 @@ func runScan(ctx context.Context, e env, args []string, cat catalog.Spec, format
 		inputErrs = append(inputErrs, err)
 	}
 	findings := report.Findings{Inputs: args, Lines: res.Stats.Lines, Entries: res.Stats.Entries, Alerts: res.Alerts, Generated: time.Now(), Version: version}
+	// The renderers write an alert, or a line of text, at a time: through
+	// a buffer, a scan's output takes a write call every 64 KB rather than
+	// one an incident (or a line).
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	switch format {
 	case "json":
-		err = scan.WriteJSON(e.stdout, res.Alerts)
+		err = scan.WriteJSON(out, res.Alerts)
 	case "markdown":
-		err = report.WriteMarkdown(e.stdout, findings)
+		err = report.WriteMarkdown(out, findings)
 	default:
-		err = scan.WriteText(e.stdout, res)
+		err = scan.WriteText(out, res)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return fmt.Errorf("writing results: %w", err)
