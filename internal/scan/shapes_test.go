@@ -472,8 +472,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1410-ollama-journald-error-starting-runner-gin-500.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'llama.go:459', the journald line's 'error starting llama runner: llama runner process has terminated' falls on a continuation that is not rejoined, and no alert",
 	},
-	"1415-k8s-gpu-operator-crashloop-last-state-oomkilled.log": under("held out: with a prefix, an indent or a list marker before each line of the describe block, the waiting state's 'Reason:       CrashLoopBackOff' leads under k8s-container-crashloop, ahead of the last state's OOMKilled",
-		"srun-label", "mpirun-tag", "loki-pipe", "tab-indent", "md-dash", "md-star", "code-block", "indent-2", "torchrun-role", "srun-label-padded", "md-numbered", "cat-n", "less-N", "editor-numbers", "parallel-tag"),
 	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
 		"hard-wrap-120", "hard-wrap-120-padded"),
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
