@@ -597,6 +597,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if (c.header || c.prefixed) && c.record != "" && a.sameRecord(l, c, base[:start], cut) {
 		return a.out
 	}
+	if c.header && !c.sglang && p.active && p.kind == kindHeader && a.labelJoins(c) {
+		a.take(l, c.h.msg, cut)
+		return a.out
+	}
 	if c.header && p.native == NativeRustPanic && p.kind == kindHeader {
 		if msg, ok := a.panicRecordContinues(c); ok {
 			a.take(l, msg, cut)
@@ -909,7 +913,10 @@ func (a *Assembler) recordContinues(s string) bool {
 	if afterBlank {
 		return false
 	}
-	return cls == lcTraceback || p.colon || isIndented(s)
+	// NCCL's error name and "Last error:" with the line it announces,
+	// each behind the record's repeated header (vLLM's workers log
+	// torch's NCCL error so), are the message's.
+	return cls == lcTraceback || p.colon || isIndented(s) || a.ncclState() != ncclNone && ncclContinues(p.nccl, s)
 }
 
 // oneLine reports whether records of format f are one line each: Go's

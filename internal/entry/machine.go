@@ -378,6 +378,14 @@ func (a *Assembler) apply(r rule, s string, native, afterBlank bool) bool {
 			}
 		}
 		if isIndented(s) {
+			if first := a.kept.first(); isIndented(first) && indentWidth(s) <= indentWidth(first) {
+				// The entry's own first line is indented (a block
+				// behind a prefix, a paste's indentation no lead
+				// told): a line no deeper than it is its sibling, a
+				// row of the same level (kubectl describe's "State:"
+				// and "Last State:"), not its continuation.
+				return false
+			}
 			// An indented list item holding an exception line is one as
 			// much as the line unquoted is.
 			_, _, quoted := unquoteException(s)
@@ -396,6 +404,15 @@ func (a *Assembler) apply(r rule, s string, native, afterBlank bool) bool {
 		return p.group && isBoxLine(s)
 	}
 	return false
+}
+
+// indentWidth returns the number of spaces and tabs s opens with.
+func indentWidth(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // isBoxLine matches a line of an exception group's box: "|" or "+-" after

@@ -305,12 +305,21 @@ func wrapperPrefixLen(s string) int {
 		if n := bracketedTimeLen(s); n > 0 {
 			return n
 		}
-		return podPrefixLen(s)
+		if n := podPrefixLen(s); n > 0 {
+			return n
+		}
+		if len(s) > 1 && isLetter(s[1]) {
+			return sourceLabelLen(s)
+		}
+		return 0
 	case isDigit(c):
 		if n := collectorTimeLen(s); n > 0 {
 			return n
 		}
 		if n := annotateOutputLen(s); n > 0 {
+			return n
+		}
+		if n := supervisorTimeLen(s); n > 0 {
 			return n
 		}
 		if n := relayStreamLen(s); n > 0 {
@@ -972,7 +981,8 @@ func closeOfPrefix(s string, k int) int {
 
 // rayPrefixLen matches Ray's "(Actor pid=123, ip=10.0.0.1) " and "(pid=123) ",
 // and the same shape vLLM's processes print, "(EngineCore_DP0 pid=123) "
-// and "(VllmWorker rank=0 pid=123) ".
+// and "(VllmWorker rank=0 pid=123) ", and SkyPilot's job log with its
+// fields separated by commas, "(head, rank=0, pid=123) ".
 func rayPrefixLen(s string) int {
 	k := strings.IndexByte(s, ')')
 	if k < 0 || k > 256 {
@@ -980,8 +990,16 @@ func rayPrefixLen(s string) int {
 	}
 	inner := s[1:k]
 	if sp := strings.IndexByte(inner, ' '); sp >= 0 && !strings.HasPrefix(inner, "pid=") {
-		for i := 0; i < sp; i++ {
-			if c := inner[i]; !isWordByte(c) && c != '.' && c != ':' && c != '-' {
+		// SkyPilot's job log separates the fields with commas: "(head,
+		// rank=0, pid=123) ", "(worker1, rank=1, pid=123, ip=10.0.0.2) ",
+		// "(task, pid=123) ".
+		comma := sp > 1 && inner[sp-1] == ','
+		name := inner[:sp]
+		if comma {
+			name = name[:len(name)-1]
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; !isWordByte(c) && c != '.' && c != ':' && c != '-' {
 				return 0
 			}
 		}
@@ -992,8 +1010,12 @@ func rayPrefixLen(s string) int {
 			for d < len(r) && isDigit(r[d]) {
 				d++
 			}
-			if d > 0 && d < len(r) && r[d] == ' ' {
+			switch {
+			case d == 0 || d >= len(r):
+			case !comma && r[d] == ' ':
 				inner = r[d+1:]
+			case comma && strings.HasPrefix(r[d:], ", "):
+				inner = r[d+2:]
 			}
 		}
 	}

@@ -295,6 +295,30 @@ var wrappers = []wrapper{
 		}
 		return "> > " + s
 	}},
+	// A hosting console's deployment log (Akash Console): the service's
+	// name in brackets before each line, and repeated after it in the
+	// log it saves to a file.
+	{"akash-console", func(_ int, s string) string { return "[sglang]: " + s }},
+	{"akash-console-saved", func(_ int, s string) string { return "[sglang]: sglang: " + s }},
+	// Akash's lease-logs: the pod's name, then the time Kubernetes
+	// adds.
+	{"akash-lease-logs", func(n int, s string) string {
+		return "[sglang-5d8f7b9c4-x2x7q] " + stamp(n).Format(time.RFC3339Nano) + " " + s
+	}},
+	// podman-compose's service column, coloured on a terminal.
+	{"podman-compose", func(_ int, s string) string { return "\x1b[1;32m[sglang] |\x1b[0m " + s }},
+	// SkyPilot's job log on a multi-node cluster: the node, its rank and
+	// process, a worker's address, coloured.
+	{"skypilot-worker", func(_ int, s string) string {
+		return "\x1b[36m(worker1, rank=1, pid=2741, ip=10.130.2.14)\x1b[0m " + s
+	}},
+	// runit's svlogd with "tt" and s6-log with "T": a supervisor's time.
+	{"svlogd-tt", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02_15:04:05.000000") + "000 " + s
+	}},
+	{"s6-log-T", func(n int, s string) string {
+		return stamp(n).Format("2006-01-02 15:04:05.000000000") + "  " + s
+	}},
 }
 
 // autolinkable matches what a page links on its own: a file name with a
@@ -448,8 +472,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1410-ollama-journald-error-starting-runner-gin-500.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'llama.go:459', the journald line's 'error starting llama runner: llama runner process has terminated' falls on a continuation that is not rejoined, and no alert",
 	},
-	"1415-k8s-gpu-operator-crashloop-last-state-oomkilled.log": under("held out: with a prefix, an indent or a list marker before each line of the describe block, the waiting state's 'Reason:       CrashLoopBackOff' leads under k8s-container-crashloop, ahead of the last state's OOMKilled",
-		"srun-label", "mpirun-tag", "loki-pipe", "tab-indent", "md-dash", "md-star", "code-block", "indent-2", "torchrun-role", "srun-label-padded", "md-numbered", "cat-n", "less-N", "editor-numbers", "parallel-tag"),
 	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
 		"hard-wrap-120", "hard-wrap-120-padded"),
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
