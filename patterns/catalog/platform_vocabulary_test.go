@@ -553,7 +553,7 @@ var kubeletEvents = vocabulary{
 		{"Container image \"lmsysorg/sglang:v0.5.2-cu129\" already present on machine", "Pulled", "", ""},
 		{"Liveness probe failed: Get \"http://10.1.2.3:30000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", "Unhealthy", "", "k8s-probe-failed"},
 		{"Startup probe failed: Get \"http://10.1.2.3:30000/health\": dial tcp 10.1.2.3:30000: connect: connection refused", "Unhealthy", "", "k8s-probe-failed"},
-		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-failed"},
+		{"Container sglang failed liveness probe, will be restarted", "Killing", "", "k8s-probe-restarted-container"},
 		{"Failed to pull image \"lmsysorg/sglang:v0.5.0\": rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/lmsysorg/sglang:v0.5.0\": failed to resolve reference \"docker.io/lmsysorg/sglang:v0.5.0\": docker.io/lmsysorg/sglang:v0.5.0: not found", "Failed", "", "container-image-pull-failed"},
 		{"Failed to pull image \"nvcr.io/nvidia/tritonserver:24.05-trtllm-python-py3\": failed to pull and unpack image: failed to copy: httpReadSeeker: failed open: unexpected status code 401 Unauthorized", "Failed", "", "container-image-pull-failed"},
 		{"Error: ErrImagePull", "Failed", "", "container-image-pull-failed"},

@@ -456,7 +456,6 @@ var thirdPartyExamples = map[string]example{
 		match: []string{
 			`  Warning  Unhealthy  3m (x9 over 7m)  kubelet  Liveness probe failed: Get "http://10.1.2.3:30000/health": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
 			`  Warning  Unhealthy  12s  kubelet  Startup probe failed: Get "http://10.1.2.3:30000/health": dial tcp 10.1.2.3:30000: connect: connection refused`,
-			"  Normal   Killing    3m   kubelet  Container sglang failed liveness probe, will be restarted",
 		},
 		miss: []string{`  Warning  Unhealthy  12s  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503`},
 	},
