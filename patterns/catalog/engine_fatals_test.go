@@ -22,10 +22,16 @@ import (
 //     ErrorDeviceLost"), newer builds logging "ggml_vulkan: device lost on
 //     <device>" first; the server before the common_ rename reported a
 //     failed load as "llama_init_from_gpt_params: error: failed to load
-//     model '<path>'";
-//   - Ollama's server, since it runs llama-server itself, answers with
-//     "llama-server process has terminated: ..." and "llama-server process
-//     no longer running: ..." where it said "llama runner process ...";
+//     model '<path>'"; a context it cannot shift aborts through GGML_ABORT
+//     ("Deepseek2 does not support K-shift", later "The current context ..."
+//     and "The current KV cache / model configuration does not support
+//     K-shift");
+//   - Ollama's server quotes the runner's loader error after its exit
+//     ("llama runner process has terminated: [exit status or signal]
+//     error loading model: ..."), and, since it runs llama-server itself,
+//     answers with "llama-server process has terminated: ..." and
+//     "llama-server process no longer running: ..." where it said "llama
+//     runner process ...";
 //   - TGI's launcher exits with "Error: ArgumentValidation(\"<reason>\")",
 //     the router (before 1.0) panics with the same reasons and words its own
 //     enum "Argument validation error: <reason>", and hosted consoles show
@@ -35,6 +41,11 @@ import (
 //     shard's error, torch's allocator among them with its memory-fraction
 //     wording "Allocation on device N would exceed allowed memory. (out of
 //     memory)";
+//   - TGI's launcher names each way its start-up ends: a shard's closed
+//     status channel ("Shard status channel disconnected", "Error:
+//     ShardDisconnected"), the download step ("Download encountered an
+//     error: ..."), a router it cannot start ("Failed to start webserver:
+//     ...", "Error: WebserverCannotStart");
 //   - TurboMind's failed checks: "[TM][ERROR] Assertion fail: <file>:<line>"
 //     (FT_CHECK), "[TM][FATAL] <file>(<line>): Check failed: <cond>" (TM_CHECK
 //     from LMDeploy 0.8.0), and "[TM][FATAL][<MMDD.HH:MM:SS.us>][<file>:<line>]
@@ -135,6 +146,17 @@ var llamacppFatals = []engineComponent{
 			"load_tensors:      Vulkan0 model buffer size =  4096.00 MiB",
 		}},
 	}},
+	{name: "llama context: K-shift", families: []raiseFamily{
+		{family: "a full context the cache cannot shift", want: "llamacpp-k-shift-unsupported", bare: true, lines: []string{
+			"/app/src/llama-kv-cache.cpp:1021: The current KV cache / model configuration does not support K-shift",
+			"/llama.cpp/src/llama.cpp:18168: Deepseek2 does not support K-shift\nAborted (core dumped)",
+			llamaLog("E", "/app/src/llama-context.cpp:412: The current context does not support K-shift"),
+		}},
+		{family: "near misses: shift notices", bare: true, lines: []string{
+			"slot update_slots: id  0 | task 7 | slot context shift, n_keep = 0, n_left = 4094, n_discard = 2047",
+			"slot update_slots: id  0 | task 7 | context shift is disabled, stopping generation",
+		}},
+	}},
 	{name: "server: model load, older builds", families: []raiseFamily{
 		{family: "the model did not load", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
 			"llama_init_from_gpt_params: error: failed to load model '/models/llama-2-13b-chat.Q4_K_M.gguf'",
@@ -158,6 +180,14 @@ var ollamaFatals = []engineComponent{
 		{family: "llama-server exited out of host memory", want: "ggml-host-out-of-memory", bare: true, lines: []string{
 			"Error: 500 Internal Server Error: llama-server process has terminated: exit status 1: ggml_aligned_malloc: insufficient memory (attempted to allocate 36000.00 MB)",
 			ollamaLog("ERROR", "sched.go:511", "error loading llama server", "llama-server reported out-of-memory during startup: ggml_aligned_malloc: insufficient memory (attempted to allocate 9409.00 MB)"),
+		}},
+		{family: "the runner's loader refused the model", want: "llamacpp-error-loading-model", bare: true, lines: []string{
+			"Error: llama runner process has terminated: error loading model: done_getting_tensors: wrong number of tensors; expected 292, got 291",
+			ollamaLog("ERROR", "sched.go:455", "error loading llama server", "llama runner process has terminated: exit status 0xc0000409 error loading model: check_tensor_dims: tensor 'output.weight' not found"),
+			"Error: llama runner process no longer running: 1 error loading model: create_tensor: tensor 'blk.0.attn_q.weight' has wrong shape",
+		}},
+		{family: "the runner aborted on a context it cannot shift", want: "llamacpp-k-shift-unsupported", bare: true, lines: []string{
+			"Nov 18 11:02:34 gpu-3 ollama[1187]: /go/src/github.com/ollama/ollama/llm/llama.cpp/src/llama.cpp:18168: Deepseek2 does not support K-shift",
 		}},
 		{family: "llama-server could not initialise CUDA", want: "cuda-unknown-error", bare: true, lines: []string{
 			"Dec 02 08:14:09 gpu-3 ollama[2211]: " + cudaInit("CUDA", "unknown error"),
@@ -190,6 +220,23 @@ var tgiFatals = []engineComponent{
 			tgiLauncher(" INFO", "Default `max_total_tokens` to 4096"),
 			tgiLauncher(" INFO", "Default `max_batch_prefill_tokens` to 4145"),
 			"2024-03-01T10:00:00.000000Z  WARN text_generation_router: router/src/main.rs:372: `--max-input-length` is deprecated and will be removed, use `--max-input-tokens` instead",
+		}},
+	}},
+	{name: "launcher: lifecycle", families: []raiseFamily{
+		{family: "a starting shard's status channel closed", want: "tgi-shard-failed-to-start", bare: true, lines: []string{
+			tgiLauncher("ERROR", "Shard status channel disconnected") + "\nError: ShardDisconnected",
+		}},
+		{family: "the download step failed", want: "tgi-download-error", bare: true, lines: []string{
+			"2024-03-01T10:00:00.000000Z ERROR download: text_generation_launcher: Download encountered an error: \n2024-03-01T10:00:00.000000Z  INFO text_generation_launcher: Args { model_id: \"bigscience/bloom-560m\" }",
+		}},
+		{family: "the router could not be started", want: "tgi-webserver-failed", bare: true, lines: []string{
+			tgiLauncher("ERROR", "Failed to start webserver: No such file or directory (os error 2)") + "\n" + tgiLauncher("ERROR", "text-generation-router not found in PATH") + "\nError: WebserverCannotStart",
+		}},
+		{family: "near misses: lifecycle notices", bare: true, lines: []string{
+			tgiLauncher(" INFO", "Starting download process."),
+			tgiLauncher(" INFO", "Successfully downloaded weights for bigscience/bloom-560m"),
+			tgiLauncher(" INFO", "Starting Webserver"),
+			tgiLauncher(" INFO", "Shard ready in 9.52s rank=0"),
 		}},
 	}},
 	{name: "router: warmup", families: []raiseFamily{
