@@ -20,13 +20,16 @@ import (
 //     allocate buffer of size N") is host memory; the Vulkan backend's lost
 //     device surfaces as vulkan-hpp's vk::DeviceLostError ("<call>:
 //     ErrorDeviceLost"), newer builds logging "ggml_vulkan: device lost on
-//     <device>" first; the server before the common_ rename reported a
+//     <device>" first; the tools before the common_ rename reported a
 //     failed load as "llama_init_from_gpt_params: error: failed to load
-//     model '<path>'"; a context it cannot shift aborts through GGML_ABORT
+//     model '<path>'", and before GGUF as "llama_init_from_file: failed to
+//     load model" and "main: error: failed to load model '<path>'"; a context it cannot shift aborts through GGML_ABORT
 //     ("Deepseek2 does not support K-shift", later "The current context ..."
 //     and "The current KV cache / model configuration does not support
 //     K-shift");
-//   - Ollama's server quotes the runner's loader error after its exit
+//   - Ollama's first releases (2023) word a runner that could not start
+//     or died "failed to start a llama runner" and "llama runner exited:
+//     ..."; its server quotes the runner's loader error after its exit
 //     ("llama runner process has terminated: [exit status or signal]
 //     error loading model: ..."), and, since it runs llama-server itself,
 //     answers with "llama-server process has terminated: ..." and
@@ -160,6 +163,8 @@ var llamacppFatals = []engineComponent{
 	{name: "server: model load, older builds", families: []raiseFamily{
 		{family: "the model did not load", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
 			"llama_init_from_gpt_params: error: failed to load model '/models/llama-2-13b-chat.Q4_K_M.gguf'",
+			"llama_init_from_file: failed to load model\nmain: error: failed to load model './models/13B/ggml-model-q4_0.bin'",
+			"main: error: failed to load model 'models/ggml-vicuna-7b-q4_0.bin'",
 		}},
 		{family: "near misses: load notices", bare: true, lines: []string{
 			"llama_model_loader: loaded meta data with 19 key-value pairs and 363 tensors from /models/llama-2-13b-chat.Q4_K_M.gguf (version GGUF V2)",
@@ -176,6 +181,15 @@ var ollamaFatals = []engineComponent{
 			ollamaLog("ERROR", "sched.go:511", "error loading llama server", "llama-server process has terminated: exit status 2"),
 			"Error: 500 Internal Server Error: llama-server process no longer running: exit status 1 ",
 			`{"error":"llama-server process has terminated: signal: killed"}`,
+		}},
+		{family: "the first releases' runner failures", want: "ollama-runner-terminated", bare: true, lines: []string{
+			"Error: failed to start a llama runner",
+			"Error: llama runner exited, you may not have enough available memory to run this model",
+			"Dec 15 15:34:10 gpu-3 ollama[25174]: 2023/12/15 15:34:10 llama.go:701: llama runner exited: signal: killed",
+		}},
+		{family: "near misses: the first releases' runner notices", bare: true, lines: []string{
+			"Dec 15 15:34:10 gpu-3 ollama[25174]: 2023/12/15 15:34:10 llama.go:508: llama runner started in 3.012000 seconds",
+			"2023/12/15 15:34:10 llama.go:525: llama runner stopped successfully",
 		}},
 		{family: "llama-server exited out of host memory", want: "ggml-host-out-of-memory", bare: true, lines: []string{
 			"Error: 500 Internal Server Error: llama-server process has terminated: exit status 1: ggml_aligned_malloc: insufficient memory (attempted to allocate 36000.00 MB)",
