@@ -72,7 +72,6 @@ var knownGenericAdvice = map[string]string{
 	// dev-14: measured before any change made for the batch.
 	"1257-ome-model-agent-fatal-shape-mapping.log": "the OME model agent's zap FATAL line 'Failed to initialize components: ...' leads unclassified with no phase or component to advise from",
 	// dev-15: measured before any change made for the batch.
-	"1378-ollama-run-failed-to-start-llama-runner-journal.log": "early Ollama's client line 'Error: failed to start a llama runner' leads unclassified with no phase or component to advise from",
 	// Held out (heldout-17): measured, not tuned to.
 	// heldout-17 (development since heldout-18): measured blind, not tuned to.
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": "held out: evalscope's 'Request: {...} failed, state_code: None, data:' line leads unclassified with no phase or component to advise from",

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 796,
-	detected: 719,
-	cause:    606,
+	excerpts: 798,
+	detected: 721,
+	cause:    608,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -474,6 +474,11 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
 		"hard-wrap-120", "hard-wrap-120-padded"),
+	// Right as posted since it is labelled with the record that reads
+	// ggml's cudaMalloc failure (as 1303 is).
+	"1431-llamacpp-cuda-buffer-alloc-144gb-cudamalloc-oom-load.log": {
+		"hard-wrap-100": "cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer (as for 1303)",
+	},
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the client error loses its end ('lookup registry.ollama.ai: i/o timeout') to a continuation that is not rejoined, so the unclassified lead no longer holds the whole cause line",
 	},

@@ -87,6 +87,7 @@ var engineExamples = map[string]example{
 		match: []string{
 			tgiLauncher("ERROR", "Shard 0 failed to start"),
 			"Error: ShardCannotStart",
+			tgiLauncher("ERROR", "Shard status channel disconnected") + "\nError: ShardDisconnected",
 		},
 		miss: []string{tgiLauncher(" INFO", "Shard 0 started to load weights"), tgiLauncher(" INFO", "Starting shard rank=0")},
 	},
