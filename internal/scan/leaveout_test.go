@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 796,
-	detected: 725,
-	cause:    613,
+	detected: 734,
+	cause:    622,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
