@@ -160,7 +160,13 @@ func messageFamily(m string) string {
 		strings.Contains(m, "all connection attempts failed"), strings.Contains(m, "connection aborted"),
 		strings.Contains(m, "remote end closed connection"), strings.Contains(m, "max retries exceeded with url"),
 		strings.Contains(m, "server disconnected"), strings.Contains(m, "connection closed by peer"),
-		strings.Contains(m, "connection closed by remote"):
+		strings.Contains(m, "connection closed by remote"),
+		strings.Contains(m, "dial tcp"), strings.Contains(m, "dial udp"), strings.Contains(m, ": connect: "),
+		strings.Contains(m, "no such host"), strings.Contains(m, "i/o timeout"), strings.Contains(m, "tls handshake timeout"),
+		strings.Contains(m, "socket creation failed"), strings.Contains(m, "address family not supported"):
+		// Go's net errors ("dial tcp <addr>: connect: <errno text>",
+		// "lookup <host>: no such host", "i/o timeout") and NCCL's
+		// socket that cannot be created.
 		// httpx's and httpcore's ConnectError when no address of the
 		// host answered; requests' and urllib3's words for a peer that
 		// closed the connection or never answered; aiohttp's "Server

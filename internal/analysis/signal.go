@@ -87,8 +87,19 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// entry package reads (assertline.go).
 		return SignalNative, patterns.SeverityCritical
 	}
+	if e.Level == "" && ncclWarnFailure(FirstLine(e.Message)) {
+		// An NCCL WARN line that reports a failure behind a prefix
+		// the entry package does not read (ncclwarn.go): its own
+		// level, as a parsed one.
+		return SignalNative, patterns.SeverityWarning
+	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && quotedFailure(FirstLine(e.Message)) {
+		// A program's diagnostic or a library's error line quoted
+		// after words of the reporter's own (quotedfailure.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
@@ -111,6 +122,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		}
 	}
 	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Format != entry.FormatUvicorn && goNetFailure(FirstLine(e.Message)) {
+		// A failure with a Go network error, logged below an error
+		// level (gonet.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	return "", ""
@@ -219,13 +235,13 @@ func quiet(e *entry.Entry) bool {
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && (loggerHeader(e.Format) || !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
 		// A routine line of another library may report a death
 		// (deathReport); uvicorn's access and start-up lines never do.
-		return e.Format == entry.FormatUvicorn || !deathState(e.Message)
+		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !goNetCandidate(e.Message)
 	}
 	return false
 }
@@ -414,6 +430,11 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 		return patterns.SeverityCritical, true
 	case entry.NativeNCCL:
 		if normLevel(e.Level) == "WARNING" {
+			if msg, ok := ncclWarnMessage(FirstLine(e.Message)); ok && ncclRoutineMessage(msg) {
+				// A plugin NCCL does without, a deprecated
+				// setting (ncclwarn.go): NCCL carries on.
+				return "", false
+			}
 			return patterns.SeverityWarning, true
 		}
 	}

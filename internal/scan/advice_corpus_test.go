@@ -77,7 +77,6 @@ var knownGenericAdvice = map[string]string{
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": "held out: evalscope's 'Request: {...} failed, state_code: None, data:' line leads unclassified with no phase or component to advise from",
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
 	// Held out (heldout-20): measured, not tuned to.
-	"1439-ollama-run-pull-manifest-registry-dns-timeout.log":    "held out: the Ollama client's 'Error: pull model manifest: Get ...: dial tcp: lookup registry.ollama.ai: i/o timeout' leads unclassified with no phase or component to advise from",
 	"1445-dynamo-served-model-name-cannot-start-with-slash.log": "held out: Dynamo's 'Application shutdown with error: Model name '...' cannot start with a slash' leads unclassified with no phase or component to advise from",
 }
 
