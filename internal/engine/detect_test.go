@@ -329,7 +329,7 @@ var otherEngine = map[string]string{
 	"1335-triton-pytorch-model-pt-missing-clearml-tables.log":            Triton,
 	"1336-vllm-llm-init-distbackend-nccl-internal-error.log":             VLLM,
 	"1338-benign-trtllm-mpi2-engine-version-json-warnings.log":           TRTLLM,
-	// Held out (heldout-20): TGI's router panic and launcher lines (one
+	// heldout-20 (development since heldout-21): TGI's router panic and launcher lines (one
 	// block quoted), TurboMind's check line in prose, vLLM's engine-core,
 	// worker, V0 engine and metrics lines (some behind Buildkite's column or
 	// a deployment prefix), Ollama's journald, logfmt and Gin lines,
@@ -353,6 +353,23 @@ var otherEngine = map[string]string{
 	"1442-benign-vllm-v0-casting-bf16-swap-space-warnings.log":           VLLM,
 	"1443-llamacpp-compose-cuda-init-unknown-error-offload-elided.log":   LlamaCPP,
 	"1444-vllm-v1-worker-torch-oom-one-line-rank1.log":                   VLLM,
+	// Held out (heldout-21): vLLM's V0 and V1 engine, worker and API
+	// server lines (one behind a Compose prefix, one indented under
+	// Dynamo), TGI's launcher lines (plain and as JSON), TensorRT-LLM's
+	// bracketed builder lines and its runner's traceback, Triton's glog
+	// lines, LMDeploy's logging lines and Ollama's journald lines.
+	"1454-triton-tao-unload-then-failed-to-load-all-models.log":            Triton,
+	"1455-vllm-v0-negative-kv-cache-traceback-cut-rank0.log":               VLLM,
+	"1467-trtllm-build-py-tensorrt-outofmemory-engine-building-failed.log": TRTLLM,
+	"1471-lmdeploy-check-env-triton-device-kernel-image-invalid.log":       LMDeploy,
+	"1472-benign-tgi-local-launcher-args-default-max-input-tokens.log":     TGI,
+	"1475-benign-vllm-ascend-plugin-activated-api-server-version.log":      VLLM,
+	"1480-benign-ollama-journalctl-follow-started-server-config.log":       Ollama,
+	"1483-vllm-compose-enginedead-then-c10-terminate-illegal-memory.log":   VLLM,
+	"1484-vllm-mtp-long-sequence-illegal-memory-interleaved-apiserver.log": VLLM,
+	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":         TRTLLM,
+	"1489-benign-dynamo-vllm-v0-kv-blocks-cudagraph-capture-indented.log":  VLLM,
+	"1495-benign-tgi-json-output-args-starting-download.log":               TGI,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -468,7 +468,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
 	},
-	// Held out (heldout-20): measured, not tuned to.
+	// heldout-20 (development since heldout-21): measured blind, not tuned to.
 	"1410-ollama-journald-error-starting-runner-gin-500.log": {
 		"hard-wrap-80": "held out: cut at 80 columns inside 'llama.go:459', the journald line's 'error starting llama runner: llama runner process has terminated' falls on a continuation that is not rejoined, and no alert",
 	},
