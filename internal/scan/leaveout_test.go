@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 825,
-	detected: 742,
-	cause:    621,
+	excerpts: 827,
+	detected: 760,
+	cause:    641,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
