@@ -8,8 +8,21 @@ import (
 // SeverityRank orders the catalog severities: info 1, warning 2, error 3,
 // critical 4 (case-insensitive); anything else is 0. It mirrors
 // patterns.Severity.Rank so that sinks need not import the catalog.
+//
+// The catalog's severities are written in lower case, and the grouper asks
+// for ranks several times an occurrence: those are compared as they are,
+// and only another spelling is lower-cased (strings.ToLower reads the
+// whole string to tell that it has nothing to change).
 func SeverityRank(s string) int {
-	switch strings.ToLower(s) {
+	if r := lowerSeverityRank(s); r > 0 {
+		return r
+	}
+	return lowerSeverityRank(strings.ToLower(s))
+}
+
+// lowerSeverityRank is SeverityRank for a severity in lower case.
+func lowerSeverityRank(s string) int {
+	switch s {
 	case "info":
 		return 1
 	case "warning", "warn":

@@ -25,3 +25,14 @@ func TestSeverityRank(t *testing.T) {
 		t.Errorf("ranks (-want +got):\n%s", diff)
 	}
 }
+
+// TestSeverityRankAnyCase holds SeverityRank to its reading of the
+// severity lower-cased whole, on the catalog's spellings and others.
+func TestSeverityRankAnyCase(t *testing.T) {
+	for _, s := range []string{"info", "INFO", "Info", "İNFO", "warning", "WARNING", "Warn", "error", "Error", "ERROR",
+		"critical", "CRITICAL", "Crit", "fatal", "", "errors", " error", "ınfo", "\u212arit"} {
+		if got, want := SeverityRank(s), lowerSeverityRank(strings.ToLower(s)); got != want {
+			t.Errorf("SeverityRank(%q) = %d, lower-cased %d", s, got, want)
+		}
+	}
+}

@@ -89,27 +89,61 @@ func VagueMessage(msg string) bool {
 // above"). Narrower than what an exception's message is read for
 // (pointsToRootCause): a line a record reads may name the root causes it
 // guesses at, or the logs to look in, and still be the line to lead.
+//
+// It is read for every classified occurrence, so each wording is found by
+// its rarest letter (strings.IndexByte): the 'x' of "inner exception" and
+// the 'v' of " above". A search for the phrases themselves stopped at each
+// 'e' or space, several times a line.
 func SendsElsewhere(msg string) bool {
 	if len(msg) > 4096 {
 		msg = msg[:4096]
 	}
-	// No lower-casing: this is read for every classified occurrence.
-	if strings.Contains(msg, "ee inner exception") || strings.Contains(msg, "ee the inner exception") {
+	// No lower-casing: the wordings are matched as they are printed.
+	if seesInnerException(msg) {
 		return true
 	}
-	for rest := msg; ; {
-		j := strings.Index(rest, " above")
-		if j < 0 {
+	const above = " above"
+	from := 0 // where the text after the last " above" begins
+	for i := 0; ; {
+		k := strings.IndexByte(msg[i:], 'v')
+		if k < 0 {
 			return false
 		}
-		sentence := rest[:j]
+		v := i + k
+		i = v + 1
+		if v < 4 || v+2 > len(msg) || msg[v-4:v+2] != above {
+			continue
+		}
+		sentence := msg[from : v-4]
 		if k := strings.LastIndexAny(sentence, ".!?\n"); k >= 0 {
 			sentence = sentence[k+1:]
 		}
 		if hasWordFold(sentence, "see ") || hasWordFold(sentence, "check ") {
 			return true
 		}
-		rest = rest[j+len(" above"):]
+		from = v + 2
+	}
+}
+
+// seesInnerException reports whether msg holds "ee inner exception" or
+// "ee the inner exception" ("See inner exception for details."), looking
+// only where an 'x' stands.
+func seesInnerException(msg string) bool {
+	const inner = "inner exception" // its 'x' at 7
+	for i := 0; ; {
+		k := strings.IndexByte(msg[i:], 'x')
+		if k < 0 {
+			return false
+		}
+		x := i + k
+		i = x + 1
+		at := x - 7
+		if at < 0 || at+len(inner) > len(msg) || msg[at:at+len(inner)] != inner {
+			continue
+		}
+		if strings.HasSuffix(msg[:at], "ee ") || strings.HasSuffix(msg[:at], "ee the ") {
+			return true
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package ascii
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDigits(t *testing.T) {
 	for _, tt := range []struct {
@@ -20,4 +23,31 @@ func TestDigits(t *testing.T) {
 			t.Errorf("Digits(%q) = %v, want %v", tt.s, got, tt.want)
 		}
 	}
+}
+
+func TestIndexByRare(t *testing.T) {
+	for _, c := range []struct{ s, sub string }{
+		{"", "exitcode"}, {"exitcode", "exitcode"}, {"exitcod", "exitcode"}, {"xexitcode", "exitcode"},
+		{"exit exitcode: 1 (pid: 3)", "exitcode"}, {"ex ex ex", "exitcode"}, {"aaxbxx", "xx"}, {"x", "ax"},
+	} {
+		for k := range len(c.sub) {
+			if got, want := IndexByRare(c.s, c.sub, k), strings.Index(c.s, c.sub); got != want {
+				t.Errorf("IndexByRare(%q, %q, %d) = %d, want %d", c.s, c.sub, k, got, want)
+			}
+		}
+	}
+}
+
+func FuzzIndexByRare(f *testing.F) {
+	f.Add("exitcode: 1 (pid: 42)", "exitcode", 1)
+	f.Add("aaaab", "aab", 2)
+	f.Fuzz(func(t *testing.T, s, sub string, k int) {
+		if sub == "" {
+			return
+		}
+		k = int(uint(k) % uint(len(sub)))
+		if got, want := IndexByRare(s, sub, k), strings.Index(s, sub); got != want {
+			t.Fatalf("IndexByRare(%q, %q, %d) = %d, want %d", s, sub, k, got, want)
+		}
+	})
 }
