@@ -45,7 +45,7 @@ func endsInMessageLabel(s string) bool {
 // ending in "Output:" introduces a listing, no failure.
 func (a *Assembler) labelJoins(c *classified) bool {
 	p := &a.cur
-	if p.hasTB || a.spacing.real(p.blanks) > 0 || c.h.format != p.format || normLevel(c.h.level) != p.level || !failureLevel(p.level) {
+	if !failureLevel(p.level) || p.hasTB || c.h.format != p.format || normLevel(c.h.level) != p.level || a.spacing.real(p.blanks) > 0 {
 		return false
 	}
 	if isBlank(c.h.msg) || c.proc != p.proc || c.h.ranks != p.ranks || otherRayActor(p.prefix, c.prefix) || otherRank(p.prefix, c.prefix) {

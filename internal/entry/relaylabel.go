@@ -31,24 +31,23 @@ const maxSourceLabel = 253
 // brackets ("[ERROR]: ", "[E]: ") is a record's own level, never a
 // label. s starts with "[" and a letter (wrapperPrefixLen's test).
 func sourceLabelLen(s string) int {
-	k := labelEnd(s)
-	if k < 0 {
+	// The "]" first, and the bytes after it: most bracketed lines are a
+	// writer's tag and its text ("[TensorRT-LLM][INFO] ", "[Gloo] Rank
+	// 0 ..."), told by those bytes before the name is read.
+	k := strings.IndexByte(s[:min(len(s), maxSourceLabel+2)], ']')
+	if k < 2 {
 		return 0
 	}
-	name := s[1:k]
-	rest := s[k+1:]
+	name, rest := s[1:k], s[k+1:]
 	switch {
 	case rest == "" || rest[0] == ':':
-		if isLevelName(name) {
+		if rest != "" && rest != ":" && rest[1] != ' ' || !isLabelName(name) || isLevelName(name) {
 			return 0
 		}
-		if rest == "" || rest == ":" {
+		if len(rest) <= 1 {
 			// The label alone: a blank line relayed, its space
 			// trimmed by a paste or an editor.
 			return k + 1 + len(rest)
-		}
-		if rest[1] != ' ' {
-			return 0
 		}
 		n := k + 3
 		// A saved deployment log repeats the name: "[vllm]: vllm: ".
@@ -66,44 +65,45 @@ func sourceLabelLen(s string) int {
 		for i < len(rest) && rest[i] == ' ' {
 			i++
 		}
-		if i < len(rest) && rest[i] == '|' && !isLevelName(name) {
+		if i < len(rest) && rest[i] == '|' {
 			// podman-compose's column: "[sglang]  | ".
+			if !isLabelName(name) || isLevelName(name) {
+				return 0
+			}
 			return closeOfPrefix(s, k+1+i)
 		}
-		if isGeneratedPodName(name) {
+		if isGeneratedPodName(name) && isLabelName(name) {
 			// (Spaces after the first are the line's own indentation.)
 			return k + 2
 		}
 	case rest[0] == '[':
-		// A lease's label glued before its pod's.
-		if strings.IndexByte(name, '/') < 0 || len(rest) < 2 || !isLetter(rest[1]) {
+		// A lease's label glued before its pod's, whose name is
+		// lower-case (a writer's second tag is mostly its level,
+		// "[TensorRT-LLM][INFO]").
+		if len(rest) < 2 || !isLowerAlnum(rest[1]) || strings.IndexByte(name, '/') < 0 || !isLabelName(name) {
 			return 0
 		}
-		j := labelEnd(rest)
-		if j > 0 && j+1 < len(rest) && rest[j+1] == ' ' && isGeneratedPodName(rest[1:j]) {
+		j := strings.IndexByte(rest[:min(len(rest), maxSourceLabel+2)], ']')
+		if j > 1 && j+1 < len(rest) && rest[j+1] == ' ' && isGeneratedPodName(rest[1:j]) {
 			return k + 1 + j + 2
 		}
 	}
 	return 0
 }
 
-// labelEnd returns the index of the "]" that closes the label s opens
-// with ("[" then a name of letters, digits and ".-_/", up to
-// maxSourceLabel bytes), or -1.
-func labelEnd(s string) int {
-	for i := 1; i < len(s) && i <= maxSourceLabel+1; i++ {
-		switch c := s[i]; {
-		case c == ']':
-			if i == 1 {
-				return -1
-			}
-			return i
-		case isLetter(c) || isDigit(c) || c == '-' || c == '_' || c == '.' || c == '/':
-		default:
-			return -1
+// isLabelName reports whether name, a bracketed label's, is written in
+// the bytes of a service's, a pod's or a lease's name: letters, digits
+// and ".-_/", opening with a letter.
+func isLabelName(name string) bool {
+	if name == "" || !isLetter(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !isLetter(c) && !isDigit(c) && c != '-' && c != '_' && c != '.' && c != '/' {
+			return false
 		}
 	}
-	return -1
+	return true
 }
 
 // labelLevels are the level names, as loggers print them in brackets in
