@@ -21,7 +21,11 @@ import (
 //     ... the current working operator name is <op>", or the parameters of
 //     a failed copy): an aclnn operator is the call that failed;
 //   - Ray's memory monitor: its own message for each kill (task, actor or
-//     lease), the raylet's summaries, Ray 1.x's RayOutOfMemoryError;
+//     lease), the raylet's summaries, Ray 1.x's RayOutOfMemoryError; its
+//     scheduler and autoscaler waiting on a request no node can meet, its
+//     file system monitor, the GCS out of reach, an agent taking the
+//     raylet down;
+//   - torch on ROCm, which says "HIP" where CUDA builds say "CUDA";
 //   - the kubelet's probes: the Unhealthy event, the kubelet's own log
 //     (structured since 1.20, glog before), and the Killing event that
 //     follows as their consequence.
@@ -137,11 +141,38 @@ func layerWordings() []writerWording {
 			rawTB("ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory."),
 			rawTB("ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node suwi is used (30.47 / 31.3 GB). The top 10 memory consumers are:"),
 		}},
+		{family: "Ray: a resource request no node can meet", want: "ray-resource-request-unschedulable", lines: []string{
+			"(autoscaler +1m2s) Warning: The following resource request cannot be scheduled right now: {'GPU': 1.0, 'CPU': 1.0}. This is likely due to all cluster resources being claimed by actors. Consider creating fewer actors or adding more nodes to this Ray cluster.",
+			"(scheduler +2m2s) Warning: The following resource request cannot be scheduled right now: {'CPU': 1.0}.",
+			"2024-05-01 12:00:00,123\tWARNING worker.py:1215 -- The actor or task with ID ffffffffffffffff5e1a cannot be scheduled right now. You can ignore this message if this Ray cluster is expected to auto-scale or if you specified a runtime_env for this actor or task, which may take time to install.",
+			"(autoscaler +5s) Error: No available node types can fulfill resource request {'GPU': 8.0}. Add suitable node types to this cluster to resolve this issue.",
+			rawTB("ray.exceptions.ActorUnschedulableError: The actor is not schedulable: The node specified via NodeAffinitySchedulingStrategy doesn't exist any more or is infeasible, and soft=False was specified."),
+		}},
+		{family: "Ray: its session disk is full", want: "ray-object-store-full", lines: []string{
+			"[2024-05-01 12:00:00,123 E 4242 4242] (raylet) file_system_monitor.cc:116: /tmp/ray/session_2024-05-01_11-58-01_123456_1/logs is over 95% full, available space: 1.2 GB; capacity: 100 GB. Object creation will fail if spilling is required.",
+			rawTB("ray.exceptions.OutOfDiskError: Local disk is full"),
+		}},
+		{family: "Ray: its control store cannot be reached", want: "ray-gcs-unreachable", lines: []string{
+			rawTB("ConnectionError: Could not read 'session_name' from GCS. Did GCS start successfully?"),
+		}},
+		{family: "Ray: the raylet or its node is gone", want: "ray-raylet-died", lines: []string{
+			"[2024-05-01 12:00:00,123 E 4242 4242] (raylet) main.cc:301: The raylet exited immediately because one Ray agent failed, agent_name = runtime_env_agent.",
+		}},
+		{family: "Ray: a task lost with its node", want: "ray-node-marked-dead", lines: []string{
+			rawTB("ray.exceptions.NodeDiedError: Task failed due to the node dying."),
+		}},
 		{family: "Ray: status and monitor lines that mention memory", lines: []string{
 			" 0B/20.00GiB memory",
 			" 0B/9.31GiB object_store_memory",
 			"[2024-05-01 12:00:00,123 I 4242 4242] (raylet) memory_monitor.cc:48: MemoryMonitor initialized with usage threshold at 95% of memory",
 			"export RAY_memory_usage_threshold=0.98  # kill workers only when node memory use exceeds 98%",
+			"(autoscaler +2s) Tip: use `ray status` to view detailed cluster status. To disable these messages, set RAY_SCHEDULER_EVENTS=0.",
+			"(autoscaler +2m28s) Resized to 4 CPUs.",
+			"2024-05-01 12:00:00,123\tINFO worker.py:1816 -- Connecting to existing Ray cluster at address: 10.0.0.3:6379...",
+		}},
+		{family: "torch on ROCm: no GPU in the process", want: "no-cuda-gpus-available", lines: []string{
+			rawTB("RuntimeError: No HIP GPUs are available"),
+			tb("RuntimeError: No CUDA GPUs are available"),
 		}},
 		{family: "the kubelet: a probe answered 404 on its path", want: "health-probe-endpoint-not-found", lines: []string{
 			event("Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 404"),
