@@ -21,10 +21,17 @@ import (
 //     ... the current working operator name is <op>", or the parameters of
 //     a failed copy): an aclnn operator is the call that failed;
 //   - Ray's memory monitor: its own message for each kill (task, actor or
-//     lease), the raylet's summaries, Ray 1.x's RayOutOfMemoryError;
+//     lease), the raylet's summaries, Ray 1.x's RayOutOfMemoryError; its
+//     scheduler and autoscaler waiting on a request no node can meet, its
+//     file system monitor, the GCS out of reach, an agent taking the
+//     raylet down;
+//   - torch on ROCm, which says "HIP" where CUDA builds say "CUDA";
+//   - dynamo's runtime: etcd it cannot connect or reconnect to, a NATS
+//     server without JetStream;
 //   - the kubelet's probes: the Unhealthy event, the kubelet's own log
 //     (structured since 1.20, glog before), and the Killing event that
-//     follows as their consequence.
+//     follows as their consequence; the node controller's NotReady events
+//     and the volume controller's ProvisioningFailed.
 func layerWordings() []writerWording {
 	ncclWarn := func(loc, msg string) string {
 		if loc != "" {
@@ -55,6 +62,7 @@ func layerWordings() []writerWording {
 	getEvent := func(typ, reason, msg string) string {
 		return "25m         " + typ + "   " + reason + "   pod/vllm-7d9f8b6c5-x2v9k   " + msg
 	}
+	dynamo := func(level, msg string) string { return "2025-11-05T01:56:54.243403Z " + level + " " + msg }
 	kubelet := func(msg string) string {
 		return "Dec 02 08:14:09 gpu-3 kubelet[2211]: I1202 08:14:09.318207    2211 " + msg
 	}
@@ -137,11 +145,51 @@ func layerWordings() []writerWording {
 			rawTB("ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory."),
 			rawTB("ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node suwi is used (30.47 / 31.3 GB). The top 10 memory consumers are:"),
 		}},
+		{family: "Ray: a resource request no node can meet", want: "ray-resource-request-unschedulable", lines: []string{
+			"(autoscaler +1m2s) Warning: The following resource request cannot be scheduled right now: {'GPU': 1.0, 'CPU': 1.0}. This is likely due to all cluster resources being claimed by actors. Consider creating fewer actors or adding more nodes to this Ray cluster.",
+			"(scheduler +2m2s) Warning: The following resource request cannot be scheduled right now: {'CPU': 1.0}.",
+			"2024-05-01 12:00:00,123\tWARNING worker.py:1215 -- The actor or task with ID ffffffffffffffff5e1a cannot be scheduled right now. You can ignore this message if this Ray cluster is expected to auto-scale or if you specified a runtime_env for this actor or task, which may take time to install.",
+			"(autoscaler +5s) Error: No available node types can fulfill resource request {'GPU': 8.0}. Add suitable node types to this cluster to resolve this issue.",
+			rawTB("ray.exceptions.ActorUnschedulableError: The actor is not schedulable: The node specified via NodeAffinitySchedulingStrategy doesn't exist any more or is infeasible, and soft=False was specified."),
+		}},
+		{family: "Ray: its session disk is full", want: "ray-object-store-full", lines: []string{
+			"[2024-05-01 12:00:00,123 E 4242 4242] (raylet) file_system_monitor.cc:116: /tmp/ray/session_2024-05-01_11-58-01_123456_1/logs is over 95% full, available space: 1.2 GB; capacity: 100 GB. Object creation will fail if spilling is required.",
+			rawTB("ray.exceptions.OutOfDiskError: Local disk is full"),
+		}},
+		{family: "Ray: its control store cannot be reached", want: "ray-gcs-unreachable", lines: []string{
+			rawTB("ConnectionError: Could not read 'session_name' from GCS. Did GCS start successfully?"),
+		}},
+		{family: "Ray: the raylet or its node is gone", want: "ray-raylet-died", lines: []string{
+			"[2024-05-01 12:00:00,123 E 4242 4242] (raylet) main.cc:301: The raylet exited immediately because one Ray agent failed, agent_name = runtime_env_agent.",
+		}},
+		{family: "Ray: a task lost with its node", want: "ray-node-marked-dead", lines: []string{
+			rawTB("ray.exceptions.NodeDiedError: Task failed due to the node dying."),
+		}},
 		{family: "Ray: status and monitor lines that mention memory", lines: []string{
 			" 0B/20.00GiB memory",
 			" 0B/9.31GiB object_store_memory",
 			"[2024-05-01 12:00:00,123 I 4242 4242] (raylet) memory_monitor.cc:48: MemoryMonitor initialized with usage threshold at 95% of memory",
 			"export RAY_memory_usage_threshold=0.98  # kill workers only when node memory use exceeds 98%",
+			"(autoscaler +2s) Tip: use `ray status` to view detailed cluster status. To disable these messages, set RAY_SCHEDULER_EVENTS=0.",
+			"(autoscaler +2m28s) Resized to 4 CPUs.",
+			"2024-05-01 12:00:00,123\tINFO worker.py:1816 -- Connecting to existing Ray cluster at address: 10.0.0.3:6379...",
+		}},
+		{family: "dynamo: etcd out of reach at start and after a lost connection", want: "dynamo-etcd-unreachable", lines: []string{
+			dynamo("ERROR", "dynamo_runtime::distributed: Unable to connect to etcd server at http://etcd:2379. Check etcd server status"),
+			dynamo("ERROR", "dynamo_runtime::transports::etcd: Unable to reconnect to ETCD cluster: deadline exceeded"),
+			"Error: Unable to connect to etcd server at http://localhost:2379. Check etcd server status",
+		}},
+		{family: "dynamo: a NATS server without JetStream", want: "dynamo-nats-jetstream-unavailable", lines: []string{
+			dynamo("ERROR", "dynamo_runtime::transports::nats: JetStream not available: jetstream error: 503 (code 503)"),
+			rawTB("Exception: JetStream not available: timed out: didn't receive any message"),
+		}},
+		{family: "dynamo: routine connection lines", lines: []string{
+			dynamo("WARN", "dynamo_runtime::transports::etcd::connector: Reconnecting to ETCD cluster at: [\"http://etcd:2379\"]"),
+			dynamo("INFO", "dynamo_runtime::transports::etcd::connector: Successfully reconnected to ETCD cluster"),
+		}},
+		{family: "torch on ROCm: no GPU in the process", want: "no-cuda-gpus-available", lines: []string{
+			rawTB("RuntimeError: No HIP GPUs are available"),
+			tb("RuntimeError: No CUDA GPUs are available"),
 		}},
 		{family: "the kubelet: a probe answered 404 on its path", want: "health-probe-endpoint-not-found", lines: []string{
 			event("Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 404"),
@@ -161,10 +209,22 @@ func layerWordings() []writerWording {
 			getEvent("Normal", "Killing", "Container vllm failed startup probe, will be restarted"),
 			kubelet(`kuberuntime_manager.go:1010] "Message for Container of pod" containerName="vllm" containerStatusID={Type:containerd ID:5f0c} pod="llm/vllm-7d9f8b6c5-x2v9k" containerMessage="Container vllm failed liveness probe, will be restarted"`),
 		}},
+		{family: "Kubernetes: a node the control plane lost", want: "k8s-node-not-ready", lines: []string{
+			"  Warning  NodeNotReady  2m  node-controller  Node is not ready",
+			getEvent("Warning", "NodeNotReady", "Node is not ready"),
+			"3m          Normal    NodeNotReady   node/gpu-3   Node gpu-3 status is now: NodeNotReady",
+		}},
+		{family: "Kubernetes: a claim no storage class provisions", want: "k8s-volume-mount-failed", lines: []string{
+			`  Warning  ProvisioningFailed  2m  persistentvolume-controller  storageclass.storage.k8s.io "fast-ssd" not found`,
+			`  Warning  ProvisioningFailed  2m  ebs.csi.aws.com_ebs-csi-controller-0  failed to provision volume with StorageClass "gp3": rpc error: code = Internal desc = Could not create volume "pvc-1234": UnauthorizedOperation`,
+		}},
 		{family: "the kubelet: routine events and readiness during start-up", lines: []string{
 			"  Normal   Scheduled  28m  default-scheduler  Successfully assigned llm/vllm-7d9f8b6c5-x2v9k to gpu-3",
 			`  Normal   Pulled     28m  kubelet  Container image "vllm/vllm-openai:v0.9.1" already present on machine`,
 			"  Normal   Started    28m  kubelet  Started container vllm",
+			"  Normal   Killing    2m   kubelet  Stopping container vllm",
+			"3m          Normal    NodeReady   node/gpu-3   Node gpu-3 status is now: NodeReady",
+			"  Normal   ScalingReplicaSet  28m  deployment-controller  Scaled up replica set vllm-7d9f8b6c5 to 1",
 			event("Warning", "Unhealthy", `Readiness probe failed: Get "http://10.1.2.3:8000/health": dial tcp 10.1.2.3:8000: connect: connection refused`),
 			kubelet(`prober.go:107] "Probe failed" probeType="Readiness" pod="llm/vllm-7d9f8b6c5-x2v9k" podUID="2b7c4f1e-0d2a-4c55-9a61-7f0c1d2e3f40" containerName="vllm" probeResult="failure" output="HTTP probe failed with statuscode: 503"`),
 		}},
@@ -186,6 +246,13 @@ var layerRecordExamples = map[string]example{
 			"gpu-node-3:41278:41278 [0] misc/socket.cc:289 NCCL WARN Net : error encountered when getting address info : Name or service not known",
 		},
 		miss: []string{"gpu-node-3:41278:41278 [0] NCCL INFO NCCL_COMM_ID set by environment to 10.0.0.3:29500"},
+	},
+	"k8s-node-not-ready": {
+		match: []string{
+			"  Warning  NodeNotReady  2m  node-controller  Node is not ready",
+			"3m          Normal    NodeNotReady   node/gpu-3   Node gpu-3 status is now: NodeNotReady",
+		},
+		miss: []string{"3m          Normal    NodeReady   node/gpu-3   Node gpu-3 status is now: NodeReady"},
 	},
 	"k8s-probe-restarted-container": {
 		match: []string{
