@@ -54,6 +54,13 @@ import (
 //     from LMDeploy 0.8.0), and "[TM][FATAL][<MMDD.HH:MM:SS.us>][<file>:<line>]
 //     Check failed: <cond>" (the logger of 0.13.0), with their null checks
 //     ("'<expr>' Must be non NULL").
+//   - TensorRT-LLM's C++ runtime refuses a request longer than its engine:
+//     "Prompt length (N) exceeds maximum input length (M)." (with draft
+//     tokens: "Prompt length + number of draft tokens (N + D) exceeds ..."),
+//     and in the older runtime "Input length (N) + max new tokens (M) [+
+//     draft tokens (D)] must be less than max sequence length (L).", behind
+//     the batch manager's "Cannot process new request: "; the warning that
+//     trims the output tokens is routine.
 // Every family is read as its engine's log; the near misses are the same
 // components' routine lines that mention the same words.
 
@@ -294,12 +301,31 @@ var lmdeployFatals = []engineComponent{
 	}},
 }
 
+// trtllmFatals lists TensorRT-LLM's C++ runtime refusing a request longer
+// than its engine, as the runtime logs it and as Triton relays it.
+var trtllmFatals = []engineComponent{
+	{name: "C++ runtime: request limits", families: []raiseFamily{
+		{family: "a prompt longer than the engine's input length", want: "trtllm-prompt-exceeds-max-input-len", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Cannot process new request: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (8193) exceeds maximum input length (8192). Set log level to info and check TRTGptModel logs for how maximum input length is set (/app/tensorrt_llm/cpp/include/tensorrt_llm/batch_manager/llmRequest.h:493)",
+			"[TensorRT-LLM][ERROR] Cannot process new request: Prompt length + number of draft tokens (2046 + 4) exceeds maximum input length (2048).",
+			tritonLog('E', "model_instance_state.cc:1117", "Cannot process new request: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (30) exceeds maximum input length (0). Set log level to info and check TRTGptModel logs for how maximum input length is set"),
+			"RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Input length (3000) + max new tokens (2000) must be less than max sequence length (4096).",
+		}},
+		{family: "near misses: limit notices", bare: true, lines: []string{
+			"[TensorRT-LLM][WARNING] Prompt length + number of requested output tokens (4000 + 200) exceeds maximum sequence length (4096). Number of requested output tokens is changed to (96).",
+			"[TensorRT-LLM][INFO] TRTGptModel maxInputLen: 8192 = maxSequenceLen - 1 since chunked context is enabled",
+			"[TensorRT-LLM][INFO] TRTGptModel maxSequenceLen: 8192",
+		}},
+	}},
+}
+
 // engineFatalsAll lists every engine's third-round components.
 var engineFatalsAll = []engineWordings{
 	{engine: "llamacpp", components: llamacppFatals},
 	{engine: "ollama", components: ollamaFatals},
 	{engine: "tgi", components: tgiFatals},
 	{engine: "lmdeploy", components: lmdeployFatals},
+	{engine: "trtllm", components: trtllmFatals},
 }
 
 // TestEngineFatalWordings is TestEngineWordings over the third-round
