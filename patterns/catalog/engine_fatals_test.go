@@ -61,6 +61,10 @@ import (
 //     draft tokens (D)] must be less than max sequence length (L).", behind
 //     the batch manager's "Cannot process new request: "; the warning that
 //     trims the output tokens is routine.
+//   - vLLM refuses LoRA on a model class without it: "Model <class> does not
+//     support LoRA, but LoRA is enabled." (until 0.5), "<class> does not
+//     support LoRA yet." (the worker's LoRA runner), and in the first V1
+//     releases "V1 does not support LoRA yet.".
 // Every family is read as its engine's log; the near misses are the same
 // components' routine lines that mention the same words.
 
@@ -319,6 +323,27 @@ var trtllmFatals = []engineComponent{
 	}},
 }
 
+// vllmFatals lists vLLM's refusal of LoRA on a model class without it, in
+// each release's words, as the engine core and its workers log it.
+var vllmFatals = []engineComponent{
+	{name: "worker: LoRA set-up", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a model class without LoRA support", want: "vllm-model-lora-unsupported", lines: []string{
+			"ValueError: Model QWenLMHeadModel does not support LoRA, but LoRA is enabled. Support for this model may be added in the future. If this is important to you, please open an issue on github.",
+			"ValueError: Qwen2VLForConditionalGeneration does not support LoRA yet.",
+			"AssertionError: V1 does not support LoRA yet.",
+		}},
+	}},
+	{name: "worker: LoRA set-up, multiproc workers", families: []raiseFamily{
+		{family: "a model class without LoRA support", want: "vllm-model-lora-unsupported", bare: true, lines: []string{
+			vllmLog("(Worker_TP1 pid=1744)", "ERROR", "multiproc_executor.py:749", "ValueError: MiniMaxM2ForCausalLM does not support LoRA yet."),
+		}},
+		{family: "near misses: LoRA notices", bare: true, lines: []string{
+			vllmLog("(EngineCore_DP0 pid=17)", "WARNING", "lora_model_runner_mixin.py:40", "Regarding multimodal models, vLLM currently only supports adding LoRA to language model."),
+			vllmLog("(EngineCore_DP0 pid=17)", "INFO", "punica_selector.py:19", "Using PunicaWrapperGPU."),
+		}},
+	}},
+}
+
 // engineFatalsAll lists every engine's third-round components.
 var engineFatalsAll = []engineWordings{
 	{engine: "llamacpp", components: llamacppFatals},
@@ -326,6 +351,7 @@ var engineFatalsAll = []engineWordings{
 	{engine: "tgi", components: tgiFatals},
 	{engine: "lmdeploy", components: lmdeployFatals},
 	{engine: "trtllm", components: trtllmFatals},
+	{engine: "vllm", components: vllmFatals},
 }
 
 // TestEngineFatalWordings is TestEngineWordings over the third-round
