@@ -48,7 +48,8 @@ import (
 //     status channel ("Shard status channel disconnected", "Error:
 //     ShardDisconnected"), the download step ("Download encountered an
 //     error: ..."), a router it cannot start ("Failed to start webserver:
-//     ...", "Error: WebserverCannotStart");
+//     ...", "Error: WebserverCannotStart"); a shard that cannot build the
+//     model logs "Error when initializing model" before the traceback;
 //   - TurboMind's failed checks: "[TM][ERROR] Assertion fail: <file>:<line>"
 //     (FT_CHECK), "[TM][FATAL] <file>(<line>): Check failed: <cond>" (TM_CHECK
 //     from LMDeploy 0.8.0), and "[TM][FATAL][<MMDD.HH:MM:SS.us>][<file>:<line>]
@@ -264,6 +265,24 @@ var tgiFatals = []engineComponent{
 			tgiLauncher(" INFO", "Shard ready in 9.52s rank=0"),
 		}},
 	}},
+	{name: "shard: model initialisation", shapes: tgiInitShapes, families: []raiseFamily{
+		{family: "the exception the shard logged leads", want: "tgi-unsupported-model-type", lines: []string{
+			"ValueError: Unsupported model type minimax_m2",
+		}},
+		{family: "out of memory loading the weights", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 896.00 MiB. GPU 0 has a total capacity of 22.05 GiB of which 402.00 MiB is free.",
+		}},
+	}},
+	{name: "shard: model initialisation, cut", families: []raiseFamily{
+		{family: "the shard's line alone", want: "tgi-shard-model-init-error", bare: true, lines: []string{
+			tgiShard("ERROR", "Error when initializing model rank=0"),
+			tgiLauncher("ERROR", "Error when initializing model") + "\nTraceback (most recent call last):\n" + `  File "/opt/conda/bin/text-generation-server", line 8, in <module>`,
+		}},
+		{family: "near misses: initialisation notices", bare: true, lines: []string{
+			tgiShard(" INFO", "Server started at unix:///tmp/text-generation-server-0 rank=0"),
+			tgiLauncher(" INFO", "Using default cuda graphs [1, 2, 4, 8, 16, 32]"),
+		}},
+	}},
 	{name: "router: warmup", families: []raiseFamily{
 		{family: "warmup out of the memory the fraction allows", want: "cuda-out-of-memory", bare: true, lines: []string{
 			"thread 'main' panicked at 'Unable to warmup model: Generation(\"Allocation on device 1 would exceed allowed memory. (out of memory)\\nCurrently allocated     : 70.12 GiB\\nRequested               : 2.00 GiB\\nDevice limit            : 79.15 GiB\\nFree (according to CUDA): 19.12 MiB\\nPyTorch limit (set by user-supplied memory fraction)\\n                        : 71.24 GiB\")', router/src/main.rs:216:18",
@@ -284,6 +303,21 @@ var tgiFatals = []engineComponent{
 			"torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)",
 		}},
 	}},
+}
+
+// tgiInitShapes: an exception a TGI shard raises while it builds the
+// model, as the shard logs it (its "Error when initializing model" line,
+// then the traceback) through the launcher, and bare.
+func tgiInitShapes(exc string) []string {
+	relayed := tgiLauncher("ERROR", "Error when initializing model") + "\n" +
+		"Traceback (most recent call last):\n" +
+		`  File "/opt/conda/bin/text-generation-server", line 8, in <module>` + "\n" +
+		"    sys.exit(app())\n" +
+		`  File "/usr/src/server/text_generation_server/server.py", line 268, in serve_inner` + "\n" +
+		"    model = get_model_with_lora_adapters(\n" +
+		exc + "\n" +
+		tgiLauncher("ERROR", "Shard 0 failed to start") + "\nError: ShardCannotStart"
+	return []string{relayed, rawTB(exc)}
 }
 
 // lmdeployFatals lists TurboMind's failed checks in each release's words.
