@@ -48,12 +48,24 @@ import (
 //     status channel ("Shard status channel disconnected", "Error:
 //     ShardDisconnected"), the download step ("Download encountered an
 //     error: ..."), a router it cannot start ("Failed to start webserver:
-//     ...", "Error: WebserverCannotStart");
+//     ...", "Error: WebserverCannotStart"); a shard that cannot build the
+//     model logs "Error when initializing model" before the traceback;
 //   - TurboMind's failed checks: "[TM][ERROR] Assertion fail: <file>:<line>"
 //     (FT_CHECK), "[TM][FATAL] <file>(<line>): Check failed: <cond>" (TM_CHECK
 //     from LMDeploy 0.8.0), and "[TM][FATAL][<MMDD.HH:MM:SS.us>][<file>:<line>]
 //     Check failed: <cond>" (the logger of 0.13.0), with their null checks
 //     ("'<expr>' Must be non NULL").
+//   - TensorRT-LLM's C++ runtime refuses a request longer than its engine:
+//     "Prompt length (N) exceeds maximum input length (M)." (with draft
+//     tokens: "Prompt length + number of draft tokens (N + D) exceeds ..."),
+//     and in the older runtime "Input length (N) + max new tokens (M) [+
+//     draft tokens (D)] must be less than max sequence length (L).", behind
+//     the batch manager's "Cannot process new request: "; the warning that
+//     trims the output tokens is routine.
+//   - vLLM refuses LoRA on a model class without it: "Model <class> does not
+//     support LoRA, but LoRA is enabled." (until 0.5), "<class> does not
+//     support LoRA yet." (the worker's LoRA runner), and in the first V1
+//     releases "V1 does not support LoRA yet.".
 // Every family is read as its engine's log; the near misses are the same
 // components' routine lines that mention the same words.
 
@@ -253,6 +265,24 @@ var tgiFatals = []engineComponent{
 			tgiLauncher(" INFO", "Shard ready in 9.52s rank=0"),
 		}},
 	}},
+	{name: "shard: model initialisation", shapes: tgiInitShapes, families: []raiseFamily{
+		{family: "the exception the shard logged leads", want: "tgi-unsupported-model-type", lines: []string{
+			"ValueError: Unsupported model type minimax_m2",
+		}},
+		{family: "out of memory loading the weights", want: "cuda-out-of-memory", lines: []string{
+			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 896.00 MiB. GPU 0 has a total capacity of 22.05 GiB of which 402.00 MiB is free.",
+		}},
+	}},
+	{name: "shard: model initialisation, cut", families: []raiseFamily{
+		{family: "the shard's line alone", want: "tgi-shard-model-init-error", bare: true, lines: []string{
+			tgiShard("ERROR", "Error when initializing model rank=0"),
+			tgiLauncher("ERROR", "Error when initializing model") + "\nTraceback (most recent call last):\n" + `  File "/opt/conda/bin/text-generation-server", line 8, in <module>`,
+		}},
+		{family: "near misses: initialisation notices", bare: true, lines: []string{
+			tgiShard(" INFO", "Server started at unix:///tmp/text-generation-server-0 rank=0"),
+			tgiLauncher(" INFO", "Using default cuda graphs [1, 2, 4, 8, 16, 32]"),
+		}},
+	}},
 	{name: "router: warmup", families: []raiseFamily{
 		{family: "warmup out of the memory the fraction allows", want: "cuda-out-of-memory", bare: true, lines: []string{
 			"thread 'main' panicked at 'Unable to warmup model: Generation(\"Allocation on device 1 would exceed allowed memory. (out of memory)\\nCurrently allocated     : 70.12 GiB\\nRequested               : 2.00 GiB\\nDevice limit            : 79.15 GiB\\nFree (according to CUDA): 19.12 MiB\\nPyTorch limit (set by user-supplied memory fraction)\\n                        : 71.24 GiB\")', router/src/main.rs:216:18",
@@ -275,6 +305,21 @@ var tgiFatals = []engineComponent{
 	}},
 }
 
+// tgiInitShapes: an exception a TGI shard raises while it builds the
+// model, as the shard logs it (its "Error when initializing model" line,
+// then the traceback) through the launcher, and bare.
+func tgiInitShapes(exc string) []string {
+	relayed := tgiLauncher("ERROR", "Error when initializing model") + "\n" +
+		"Traceback (most recent call last):\n" +
+		`  File "/opt/conda/bin/text-generation-server", line 8, in <module>` + "\n" +
+		"    sys.exit(app())\n" +
+		`  File "/usr/src/server/text_generation_server/server.py", line 268, in serve_inner` + "\n" +
+		"    model = get_model_with_lora_adapters(\n" +
+		exc + "\n" +
+		tgiLauncher("ERROR", "Shard 0 failed to start") + "\nError: ShardCannotStart"
+	return []string{relayed, rawTB(exc)}
+}
+
 // lmdeployFatals lists TurboMind's failed checks in each release's words.
 var lmdeployFatals = []engineComponent{
 	{name: "TurboMind: checks", families: []raiseFamily{
@@ -294,12 +339,53 @@ var lmdeployFatals = []engineComponent{
 	}},
 }
 
+// trtllmFatals lists TensorRT-LLM's C++ runtime refusing a request longer
+// than its engine, as the runtime logs it and as Triton relays it.
+var trtllmFatals = []engineComponent{
+	{name: "C++ runtime: request limits", families: []raiseFamily{
+		{family: "a prompt longer than the engine's input length", want: "trtllm-prompt-exceeds-max-input-len", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] Cannot process new request: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (8193) exceeds maximum input length (8192). Set log level to info and check TRTGptModel logs for how maximum input length is set (/app/tensorrt_llm/cpp/include/tensorrt_llm/batch_manager/llmRequest.h:493)",
+			"[TensorRT-LLM][ERROR] Cannot process new request: Prompt length + number of draft tokens (2046 + 4) exceeds maximum input length (2048).",
+			tritonLog('E', "model_instance_state.cc:1117", "Cannot process new request: [TensorRT-LLM][ERROR] Assertion failed: Prompt length (30) exceeds maximum input length (0). Set log level to info and check TRTGptModel logs for how maximum input length is set"),
+			"RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Input length (3000) + max new tokens (2000) must be less than max sequence length (4096).",
+		}},
+		{family: "near misses: limit notices", bare: true, lines: []string{
+			"[TensorRT-LLM][WARNING] Prompt length + number of requested output tokens (4000 + 200) exceeds maximum sequence length (4096). Number of requested output tokens is changed to (96).",
+			"[TensorRT-LLM][INFO] TRTGptModel maxInputLen: 8192 = maxSequenceLen - 1 since chunked context is enabled",
+			"[TensorRT-LLM][INFO] TRTGptModel maxSequenceLen: 8192",
+		}},
+	}},
+}
+
+// vllmFatals lists vLLM's refusal of LoRA on a model class without it, in
+// each release's words, as the engine core and its workers log it.
+var vllmFatals = []engineComponent{
+	{name: "worker: LoRA set-up", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a model class without LoRA support", want: "vllm-model-lora-unsupported", lines: []string{
+			"ValueError: Model QWenLMHeadModel does not support LoRA, but LoRA is enabled. Support for this model may be added in the future. If this is important to you, please open an issue on github.",
+			"ValueError: Qwen2VLForConditionalGeneration does not support LoRA yet.",
+			"AssertionError: V1 does not support LoRA yet.",
+		}},
+	}},
+	{name: "worker: LoRA set-up, multiproc workers", families: []raiseFamily{
+		{family: "a model class without LoRA support", want: "vllm-model-lora-unsupported", bare: true, lines: []string{
+			vllmLog("(Worker_TP1 pid=1744)", "ERROR", "multiproc_executor.py:749", "ValueError: MiniMaxM2ForCausalLM does not support LoRA yet."),
+		}},
+		{family: "near misses: LoRA notices", bare: true, lines: []string{
+			vllmLog("(EngineCore_DP0 pid=17)", "WARNING", "lora_model_runner_mixin.py:40", "Regarding multimodal models, vLLM currently only supports adding LoRA to language model."),
+			vllmLog("(EngineCore_DP0 pid=17)", "INFO", "punica_selector.py:19", "Using PunicaWrapperGPU."),
+		}},
+	}},
+}
+
 // engineFatalsAll lists every engine's third-round components.
 var engineFatalsAll = []engineWordings{
 	{engine: "llamacpp", components: llamacppFatals},
 	{engine: "ollama", components: ollamaFatals},
 	{engine: "tgi", components: tgiFatals},
 	{engine: "lmdeploy", components: lmdeployFatals},
+	{engine: "trtllm", components: trtllmFatals},
+	{engine: "vllm", components: vllmFatals},
 }
 
 // TestEngineFatalWordings is TestEngineWordings over the third-round
