@@ -452,6 +452,9 @@ var knownShapeMisses = map[string]map[string]string{
 		"srun-label", "mpirun-tag", "loki-pipe", "tab-indent", "md-dash", "md-star", "code-block", "indent-2", "torchrun-role", "srun-label-padded", "md-numbered", "cat-n", "less-N", "editor-numbers", "parallel-tag"),
 	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
 		"hard-wrap-120", "hard-wrap-120-padded"),
+	"1438-k8s-llm-d-sim-liveness-404-restarts-get-and-events.log": {
+		"hard-wrap-80": "cut at 80 columns, the Warning row's 'Liveness probe failed: HTTP probe failed with statuscode: 404' falls on a continuation without the row's type column, so the Normal Killing row is not known for the kubelet's action and leads under k8s-probe-failed",
+	},
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the client error loses its end ('lookup registry.ollama.ai: i/o timeout') to a continuation that is not rejoined, so the unclassified lead no longer holds the whole cause line",
 	},
