@@ -88,3 +88,22 @@ func TestAwaitsNCCLDetail(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotesFailure(t *testing.T) {
+	for line, want := range map[string]bool{
+		"[PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered": true,
+		"Failed to initialize executor on rank 6: Executor creation failed with error code 209 on device 6":                                        true,
+		"CUDA Error: device-side assert triggered (710) /x/decode.cuh: line 749 at function cudaFuncSetAttribute":                                  true,
+		// A traceback, nothing, or only that something failed.
+		"Scheduler hit an exception: Traceback (most recent call last):":  false,
+		"DetokenizerManager hit an exception: ":                           false,
+		"Failed to initialize executor on rank 6: initialization failed":  false,
+		"Exception in ASGI application":                                   false,
+		"EngineCore failed to start.":                                     false,
+		"Capture cuda graph failed: \nTraceback (most recent call last):": false,
+	} {
+		if got := analysis.QuotesFailure(line); got != want {
+			t.Errorf("QuotesFailure(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

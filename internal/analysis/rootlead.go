@@ -153,6 +153,34 @@ func AwaitsNCCLDetail(line, text string) bool {
 	return strings.TrimSpace(detail) == ""
 }
 
+// A wrapper record reads the words by which a writer announces a failure
+// of its own component ("Failed to initialize executor on rank 6:",
+// "watchdog thread terminated with exception:", "CUDA Error: ... at
+// function"); what follows them on the line, when the writer quotes the
+// failure there, is the failure: "CUDA error: an illegal memory access
+// was encountered". A wrapper whose line goes on to a traceback
+// ("Scheduler hit an exception: Traceback (most recent call last):"),
+// ends at its colon, or only says that something failed, in words with
+// no name, number or detail (VagueFailure: "Exception in ASGI
+// application", "Failed to initialize executor on rank 6: initialization
+// failed"), quotes nothing.
+
+// minQuotedFailure is the fewest bytes a quoted failure has.
+const minQuotedFailure = 12
+
+// QuotesFailure reports whether the first line of line, a wrapper
+// record's line, quotes the failure it wraps after its first ": " (see
+// above).
+func QuotesFailure(line string) bool {
+	line = FirstLine(line)
+	i := strings.Index(line, ": ")
+	if i < 0 {
+		return false
+	}
+	detail := strings.TrimSpace(line[i+2:])
+	return len(detail) >= minQuotedFailure && !strings.HasPrefix(detail, tracebackHeader) && !VagueFailure(detail)
+}
+
 // hasWordFold reports whether s holds w at the start of a word, w's first
 // letter in either case: "See " or "see ", not "three ".
 func hasWordFold(s, w string) bool {

@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 796,
 	detected: 719,
-	cause:    606,
+	cause:    608,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
