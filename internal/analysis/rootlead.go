@@ -147,6 +147,74 @@ func seesInnerException(msg string) bool {
 	}
 }
 
+// torch reports a failed NCCL call as "NCCL error in: <file>:<line>,
+// <NCCL's result string>, NCCL version <v>", then NCCL's error name, "Last
+// error:" and the warning NCCL printed where the call failed (NCCL keeps
+// it for ncclGetLastError). For the failures NCCL explains in that warning
+// its result string says so ("unhandled cuda error (run with
+// NCCL_DEBUG=INFO for details)", "invalid usage (run with NCCL_DEBUG=WARN
+// for details)"): the warning is the cause, the result string its
+// consequence.
+const (
+	torchNCCLMarker  = "NCCL error in: "
+	ncclDetailMarker = "(run with NCCL_DEBUG="
+)
+
+// AwaitsNCCLDetail reports whether line, the line a record reads in the
+// entry text, is torch's report of an NCCL result NCCL explains in a
+// warning of its own, and text does not carry that warning after it: no
+// "Last error:" followed by words. A logger that puts its header on every
+// line (a worker's prefix) makes the warning a record of its own, after
+// this one. Other writers of NCCL's result string (a pynccl wrapper's
+// "NCCL error: ...", ggml's "CUDA error: ...") append no last error: the
+// line they print is all they say.
+func AwaitsNCCLDetail(line, text string) bool {
+	if !strings.Contains(line, torchNCCLMarker) || !strings.Contains(line, ncclDetailMarker) {
+		return false
+	}
+	at := strings.Index(text, line)
+	if at < 0 {
+		return true
+	}
+	after := text[at+len(line):]
+	j := strings.Index(after, lastErrorMarker)
+	if j < 0 {
+		return true
+	}
+	rest := strings.TrimLeft(after[j+len(lastErrorMarker):], " \t")
+	rest = strings.TrimPrefix(rest, "\n")
+	detail, _, _ := strings.Cut(rest, "\n")
+	return strings.TrimSpace(detail) == ""
+}
+
+// A wrapper record reads the words by which a writer announces a failure
+// of its own component ("Failed to initialize executor on rank 6:",
+// "watchdog thread terminated with exception:", "CUDA Error: ... at
+// function"); what follows them on the line, when the writer quotes the
+// failure there, is the failure: "CUDA error: an illegal memory access
+// was encountered". A wrapper whose line goes on to a traceback
+// ("Scheduler hit an exception: Traceback (most recent call last):"),
+// ends at its colon, or only says that something failed, in words with
+// no name, number or detail (VagueFailure: "Exception in ASGI
+// application", "Failed to initialize executor on rank 6: initialization
+// failed"), quotes nothing.
+
+// minQuotedFailure is the fewest bytes a quoted failure has.
+const minQuotedFailure = 12
+
+// QuotesFailure reports whether the first line of line, a wrapper
+// record's line, quotes the failure it wraps after its first ": " (see
+// above).
+func QuotesFailure(line string) bool {
+	line = FirstLine(line)
+	i := strings.Index(line, ": ")
+	if i < 0 {
+		return false
+	}
+	detail := strings.TrimSpace(line[i+2:])
+	return len(detail) >= minQuotedFailure && !strings.HasPrefix(detail, tracebackHeader) && !VagueFailure(detail)
+}
+
 // hasWordFold reports whether s holds w at the start of a word, w's first
 // letter in either case: "See " or "see ", not "three ".
 func hasWordFold(s, w string) bool {

@@ -142,18 +142,21 @@ func readsBetter(a, b *matcher.Hit) bool {
 	return RolePriority(a.Record.Role) < RolePriority(b.Record.Role)
 }
 
-// relaysLastError reports whether the consequence hit inner is the lower
-// layer's failure that the consequence hit outer relays: NCCL appends the
+// relaysLastError reports whether the hit inner is the lower layer's
+// failure that the hit outer, of the same role, relays: NCCL appends the
 // last warning it printed to the error it returns, after "Last error:" on
 // the same line or the next ("remote process exited or there was a
 // network error ... Last error: NET/IB : Got completion from peer ... with
 // error 12"), and c10d quotes that error when it takes the process down,
-// so the message after the marker is the one nearest the cause. Only that
+// so the message after the marker is the one nearest the cause: of two
+// consequences, or of two causes (torch's "NCCL error in: ..., unhandled
+// cuda error" and the "Cuda failure 2 'out of memory'" after its "Last
+// error:", under a header that made them one entry). Only that
 // marker: a "Caused by" names a mechanism whose caller's record (the host
 // it failed to reach) says more, and the exceptions of a chained
 // traceback are printed the other way round, the first one the cause.
 func relaysLastError(text string, outer, inner *matcher.Hit) bool {
-	if !outer.Record.Role.Is(patterns.RoleConsequence) || !inner.Record.Role.Is(patterns.RoleConsequence) ||
+	if RolePriority(outer.Record.Role) != RolePriority(inner.Record.Role) || outer.Record.Role.Is(patterns.RoleWrapper) ||
 		informed(outer) != informed(inner) || outer.Start < 0 || inner.Start < outer.End || inner.End > len(text) {
 		return false
 	}
@@ -165,12 +168,17 @@ func relaysLastError(text string, outer, inner *matcher.Hit) bool {
 const lastErrorMarker = "Last error:"
 
 // groupBefore reports whether group a makes a better cause than group b:
-// by role, then a failure before an info note, then informed first, then
+// by role, then an event table's Warning row before its Normal row, then a failure before an info note, then informed first, then
 // the lower layer's failure a consequence quotes after NCCL's "Last
 // error:" (relaysLastError), then the matcher's rank.
 func (s *selection) groupBefore(a, b int) bool {
 	if s.role[a] != s.role[b] {
 		return s.role[a] < s.role[b]
+	}
+	if ta, tb := EventRowType(s.lineOf(s.winner[a])), EventRowType(s.lineOf(s.winner[b])); ta != tb && ta != "" && tb != "" {
+		// An event table's Warning row reports the failure; a Normal
+		// row, what was done about it (see EventRowType).
+		return ta == warningEvent
 	}
 	wa, wb := &s.hits[s.winner[a]], &s.hits[s.winner[b]]
 	if na, nb := wa.Record.Severity == patterns.SeverityInfo, wb.Record.Severity == patterns.SeverityInfo; na != nb {
@@ -361,4 +369,53 @@ func (s *selection) tolerated() bool {
 		}
 	}
 	return false
+}
+
+// Kubernetes records what happens to an object as events of two types,
+// and every table of them (kubectl describe's "Events:", kubectl get
+// events, kubectl events) prints the type in a column of its own before
+// the reason: "Warning  Unhealthy  kubelet  Liveness probe failed: HTTP
+// probe failed with statuscode: 404" reports a failure, and "Normal
+// Killing  kubelet  Container x failed liveness probe, will be restarted"
+// the kubelet's action on it. Two rows of one table that records read are
+// the failure and its consequence: the Warning row says why.
+const (
+	warningEvent = "Warning"
+	normalEvent  = "Normal"
+)
+
+// EventRowType returns the type column of line when it is a row of a table
+// of Kubernetes events ("Warning" or "Normal", within the first columns,
+// padded by at least two spaces, and followed by a reason word that
+// opens with a capital letter); "" otherwise.
+func EventRowType(line string) string {
+	t := strings.TrimSpace(line)
+	for n := 0; n < maxKubeColumns && t != ""; n++ {
+		col, rest, ok := strings.Cut(t, "  ")
+		if !ok {
+			return ""
+		}
+		rest = strings.TrimLeft(rest, " ")
+		if (col == warningEvent || col == normalEvent) && rest != "" && isUpperByte(rest[0]) {
+			reason, _, _ := strings.Cut(rest, " ")
+			if asciiLetters(reason) {
+				return col
+			}
+		}
+		t = rest
+	}
+	return ""
+}
+
+// asciiLetters reports whether w is one or more ASCII letters.
+func asciiLetters(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

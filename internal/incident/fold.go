@@ -877,14 +877,30 @@ func (g *Grouper) findCause(w *group, id string) *group {
 // that names where it hangs more than one that does not, and a wrapper,
 // which names the process that died, more than a fragment that prints no
 // frame (Frameless: the traceback's first line alone, its frames cut).
+// A wrapper whose own line quotes the failure it reports
+// (quotingWrapper: c10d's "watchdog thread terminated with exception:
+// CUDA error: an illegal memory access was encountered", a CUDA check's
+// "CUDA Error: device-side assert triggered (710) ... at function ...")
+// says why, which a fragment never does: it says more than any fragment.
 func saysMoreThan(c, w *group) bool {
 	switch {
+	case quotingWrapper(c) && w.Fragment:
+		return true
+	case quotingWrapper(w) && c.Fragment:
+		return false
 	case c.Frameless:
 		return false
 	case w.Frameless:
 		return true
 	}
 	return c.Fragment && (!w.Fragment || namesWhere(c) && !namesWhere(w))
+}
+
+// quotingWrapper reports whether gr is a wrapper record's incident whose
+// line quotes the failure it wraps (analysis.QuotesFailure).
+func quotingWrapper(gr *group) bool {
+	return !gr.Fragment && !gr.Consequence && gr.Alert.Record.Role == string(patterns.RoleWrapper) &&
+		analysis.QuotesFailure(gr.Alert.Match.Text)
 }
 
 // clientSummary reports whether the fragment x is a detail of the

@@ -741,6 +741,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		g.claimContinued(gr)
 		g.claimQuoted(gr)
 		g.claimNarrowed(gr)
+		g.claimAwaited(gr)
 		g.claimWaited(gr)
 		g.claimRelayed(gr)
 		g.adopt(gr)

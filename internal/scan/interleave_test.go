@@ -390,9 +390,9 @@ var knownInterleaveMisses = map[string]map[string]string{
 	// heldout-19, right as posted since a library's own record leads the
 	// errno record's line of its event.
 	"1317-nccl-shm-attach-failed-bracket-date-blank-lines.log": {
-		"traffic-5s":  "serving lines interleaved between NCCL's two WARN lines part them by more than the few lines within which the library's own record leads the errno record's line of its event, so path-not-found leads",
-		"traffic-10s": "serving lines interleaved between NCCL's two WARN lines part them by more than the few lines within which the library's own record leads the errno record's line of its event, so path-not-found leads",
-		"traffic-30s": "serving lines interleaved between NCCL's two WARN lines part them by more than the few lines within which the library's own record leads the errno record's line of its event, so path-not-found leads",
+		"traffic-5s":  "the variant moves NCCL's second WARN line seconds later in log time, past the settle time, so the errno record's line is announced under path-not-found before the library's own line arrives (the bytes between, three serving lines, are within the rule's gap: traffic and traffic-1s keep the lead); claiming it then would page twice",
+		"traffic-10s": "the variant moves NCCL's second WARN line seconds later in log time, past the settle time, so the errno record's line is announced under path-not-found before the library's own line arrives (the bytes between, three serving lines, are within the rule's gap: traffic and traffic-1s keep the lead); claiming it then would page twice",
+		"traffic-30s": "the variant moves NCCL's second WARN line seconds later in log time, past the settle time, so the errno record's line is announced under path-not-found before the library's own line arrives (the bytes between, three serving lines, are within the rule's gap: traffic and traffic-1s keep the lead); claiming it then would page twice",
 	},
 	// heldout-12, right as posted since a column console's layout is
 	// read (richlayout.go).
