@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 827,
 	detected: 760,
-	cause:    641,
+	cause:    644,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -476,11 +476,11 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120", "hard-wrap-120-padded"),
 	// Right as posted since it is labelled with the record that reads
 	// ggml's cudaMalloc failure (as 1303 is).
+	"1430-akash-vllm-prefixed-nccl-unhandled-system-error.log": {
+		"hard-wrap-100": "cut at 100 columns, the '[vllm]: '-prefixed worker line's 'NCCL error: unhandled system error' is split by the cut after the relay label is taken off, and the unclassified RuntimeError leads",
+	},
 	"1431-llamacpp-cuda-buffer-alloc-144gb-cudamalloc-oom-load.log": {
 		"hard-wrap-100": "cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer (as for 1303)",
-	},
-	"1438-k8s-llm-d-sim-liveness-404-restarts-get-and-events.log": {
-		"hard-wrap-80": "cut at 80 columns, the Warning row's 'Liveness probe failed: HTTP probe failed with statuscode: 404' falls on a continuation without the row's type column, so the Normal Killing row is not known for the kubelet's action and leads under k8s-probe-failed",
 	},
 	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the client error loses its end ('lookup registry.ollama.ai: i/o timeout') to a continuation that is not rejoined, so the unclassified lead no longer holds the whole cause line",
