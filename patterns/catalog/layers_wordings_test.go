@@ -105,8 +105,10 @@ func layerWordings() []writerWording {
 		}},
 		// torch's summary leads the entry that also quotes NCCL's last
 		// error; the CUDA line leads where it is an entry of its own.
-		{family: "NCCL: torch's unhandled-cuda summary", want: "nccl-unhandled-cuda-error", lines: []string{
+		{family: "NCCL: torch's unhandled-cuda summary with NCCL's last error out of memory: the detail leads, as CUDA's out of memory", want: "cuda-error-out-of-memory", lines: []string{
 			distBackend("Cuda failure 2 'out of memory'"),
+		}},
+		{family: "NCCL: torch's unhandled-cuda summary", want: "nccl-unhandled-cuda-error", lines: []string{
 			distBackend("Cuda failure 'named symbol not found'"),
 			rawTB("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2"),
 			"RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
