@@ -44,8 +44,12 @@
 // failed import should have defined (imported.go), and a caller's cut
 // traceback after the consequence line it re-raises (fold.go); a wrapper
 // that names its component's remedy leads the code error it quotes
-// (remedy.go), and an error a notice says the program went on after is
-// held for a failure that follows it and dropped alone (grouper.go); the
+// (remedy.go), and so does a wrapper whose own line quotes the failure
+// it wraps over a traceback cut before its exception line (fold.go); the
+// warning NCCL printed where a call failed leads torch's report of it,
+// printed a few lines before it under a per-line header (lastdetail.go);
+// and an error a notice says the program went on after is held for a
+// failure that follows it and dropped alone (grouper.go); the
 // incident takes its exception and time from the whole burst. A native library's chain of located lines that a record calls a
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
