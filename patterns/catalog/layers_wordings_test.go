@@ -25,7 +25,8 @@ import (
 //     scheduler and autoscaler waiting on a request no node can meet, its
 //     file system monitor, the GCS out of reach, an agent taking the
 //     raylet down;
-//   - torch on ROCm, which says "HIP" where CUDA builds say "CUDA";
+//   - torch on ROCm, which says "HIP" where CUDA builds say "CUDA", and
+//     rocBLAS finding no device;
 //   - dynamo's runtime: etcd it cannot connect or reconnect to, a NATS
 //     server without JetStream;
 //   - the kubelet's probes: the Unhealthy event, the kubelet's own log
@@ -191,6 +192,8 @@ func layerWordings() []writerWording {
 		}},
 		{family: "torch on ROCm: no GPU in the process", want: "no-cuda-gpus-available", lines: []string{
 			rawTB("RuntimeError: No HIP GPUs are available"),
+			"rocBLAS error: Could not initialize Tensile host: No devices found",
+			"ollama  | rocBLAS error: Could not initialize Tensile host: No devices found",
 			tb("RuntimeError: No CUDA GPUs are available"),
 		}},
 		{family: "the kubelet: a probe answered 404 on its path", want: "health-probe-endpoint-not-found", lines: []string{
