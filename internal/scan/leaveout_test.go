@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 796,
-	detected: 734,
-	cause:    622,
+	detected: 737,
+	cause:    625,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
