@@ -75,12 +75,14 @@ func errnoLine(msg string) bool {
 // "failed to create containerd task: failed to create shim task: ...",
 // llama.cpp's server's "Failed to parse arguments: [json.exception...]",
 // "Unable to find metadata storage plugin etcd with conn string: ...",
-// "Could not load library libcudnn_cnn_infer.so.8: ...". Such a line with
+// "Could not load library libcudnn_cnn_infer.so.8: ...", and the
+// lower-case chains Go's errors wrap ("unable to start process: health
+// check failed after 15s", "could not open config: ..."). Such a line with
 // no header is the failure itself; the same words a logger prints carry
 // the logger's level, and a writer that went on says so (notice.go).
 
 // failedActions open a line that says what its writer failed to do.
-var failedActions = [...]string{"Failed to ", "failed to ", "Unable to ", "Could not ", "Couldn't ", "Cannot ", "Can't "}
+var failedActions = [...]string{"Failed to ", "failed to ", "Unable to ", "unable to ", "Could not ", "could not ", "Couldn't ", "couldn't ", "Cannot ", "cannot ", "Can't "}
 
 // maxFailedAction bounds what a failed-action line says it failed to do,
 // before the colon and the reason.
@@ -95,7 +97,7 @@ func failedActionLine(msg string) bool {
 		return false
 	}
 	switch msg[0] { // the byte test: failedActions' first bytes
-	case 'F', 'f', 'U', 'C':
+	case 'F', 'f', 'U', 'u', 'C', 'c':
 	default:
 		return false
 	}

@@ -53,8 +53,9 @@ func TestLibraryErrorLine(t *testing.T) {
 }
 
 // TestFailedActionLine reads a line with no level that says what its
-// writer failed to do and why, as nvidia-smi, RDMA tools, Go programs,
-// llama.cpp's server and C++ loaders print it, and leaves alone prose,
+// writer failed to do and why, as nvidia-smi, RDMA tools, Go programs
+// (their lower-case error chains too), llama.cpp's server and C++
+// loaders print it, and leaves alone prose,
 // a failure without its reason, and sentences that only begin alike.
 func TestFailedActionLine(t *testing.T) {
 	for msg, want := range map[string]bool{
@@ -67,6 +68,14 @@ func TestFailedActionLine(t *testing.T) {
 		"Could not load library libcudnn_cnn_infer.so.8: libnvrtc.so: cannot open shared object file":   true,
 		"Cannot allocate memory for the KV cache: requested 80.00 GiB, available 10.00 GiB":             true,
 		"Couldn't connect to server: Connection refused":                                                true,
+		"unable to start process: health check failed after 15s":                                        true,
+		"could not open config file: open /etc/app/config.yaml: no such file or directory":              true,
+		"cannot pull model: pull model manifest: file does not exist":                                   true,
+		"couldn't find the runner: exec: \"llama-server\": executable file not found in $PATH":          true,
+		"cannot wait":                         false,
+		"unable to: 3":                        false,
+		"could not. see: the docs":            false,
+		"cancel: the request was closed":      false,
 		"Failed to initialize NVML":           false,
 		"Failed to initialize NVML: ":         false,
 		"Failed to see why. It says: nothing": false,
@@ -124,7 +133,7 @@ func FuzzLibraryErrorLine(f *testing.F) {
 				t.Fatalf("libraryErrorLine(%q) = false for a failed action", msg)
 			}
 			switch msg[0] {
-			case 'F', 'f', 'U', 'C':
+			case 'F', 'f', 'U', 'u', 'C', 'c':
 			default:
 				t.Fatalf("failedActionLine(%q) past its byte test", msg)
 			}

@@ -225,7 +225,7 @@ func quiet(e *entry.Entry) bool {
 	case "":
 		if m := e.Message; m != "" {
 			switch m[0] { // startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's first bytes
-			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', ' ', 0xC3: // 0xC3: "×"'s first byte
+			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', 'u', 'c', ' ', 0xC3: // 0xC3: "×"'s first byte; 'u', 'c': Go's lower-case failed actions (liberror.go)
 				return false
 			}
 			// entry.FailureSummary's status at the end of a sentence,

@@ -29,6 +29,9 @@ func statusFailure(first, text string) bool {
 	if l == "" {
 		return false
 	}
+	if reasonPhraseLine(l) {
+		return true
+	}
 	switch l[len(l)-1] { // the byte test: the line ends a status's text or a block's header
 	case ')':
 		return negativeStatus(l)
@@ -271,4 +274,39 @@ func failedStateCell(c string) bool {
 // failed state (statusTableRow), behind statusNameLead's byte test.
 func statusTableRowLine(l string) bool {
 	return len(l) >= 8 && (l[0] == '|' || l[0] == 0xE2) && statusTableRow(l)
+}
+
+// A client that prints the error response it got often opens the line
+// with the status's reason phrase, the fixed text HTTP gives each status
+// (Go's net/http StatusText, Python's http.HTTPStatus phrases), and the
+// server's message after a colon: "Bad Request: Requested token count
+// exceeds the model's maximum context length of 8192 tokens", "Service
+// Unavailable: no healthy upstream", "Too Many Requests: rate limit
+// exceeded". Such a line with no level is a failed call. "Not Found: "
+// is left out: a path that does not exist is what a server's routine
+// warnings about stray requests print.
+
+// reasonPhrases are the error statuses' reason phrases reasonPhraseLine
+// reads.
+var reasonPhrases = [...]string{
+	"Bad Request", "Unauthorized", "Forbidden", "Payload Too Large", "Request Entity Too Large",
+	"Unprocessable Entity", "Too Many Requests", "Internal Server Error", "Bad Gateway",
+	"Service Unavailable", "Gateway Timeout",
+}
+
+// reasonPhraseLine reports whether l opens with an error status's reason
+// phrase, a colon and a message with a letter in it (see above).
+func reasonPhraseLine(l string) bool {
+	switch l[0] { // the byte test: the phrases' first bytes
+	case 'B', 'U', 'F', 'P', 'R', 'T', 'I', 'S', 'G':
+	default:
+		return false
+	}
+	for _, p := range reasonPhrases {
+		if r, ok := strings.CutPrefix(l, p); ok {
+			r, ok = strings.CutPrefix(r, ": ")
+			return ok && hasLetter(r)
+		}
+	}
+	return false
 }

@@ -150,3 +150,29 @@ func TestErrorBody(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonPhraseLine reads a client's print of an error response that
+// opens with its status's reason phrase (an engine's context check, a
+// proxy with no upstream, a rate limit, a gateway's timeout), and leaves
+// silent a path not found, a phrase without a message, and prose that
+// opens with the same words.
+func TestReasonPhraseLine(t *testing.T) {
+	for l, want := range map[string]bool{
+		"Bad Request: Requested token count exceeds the model's maximum context length of 8192 tokens.": true,
+		"Service Unavailable: no healthy upstream":                                                      true,
+		"Too Many Requests: rate limit exceeded, retry after 20s":                                       true,
+		"Internal Server Error: the engine is not running":                                              true,
+		"Gateway Timeout: upstream request timeout":                                                     true,
+		"Unprocessable Entity: field 'messages' is required":                                            true,
+		"Not Found: /favicon.ico":                                                                       false,
+		"Bad Request: ":                                                                                 false,
+		"Bad Request: 400":                                                                              false,
+		"Bad Requests are counted below":                                                                false,
+		"Forbidden words: none":                                                                         false,
+		"Service Unavailable":                                                                           false,
+	} {
+		if got := reasonPhraseLine(l); got != want {
+			t.Errorf("reasonPhraseLine(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
