@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 827,
-	detected: 760,
-	cause:    644,
+	detected: 763,
+	cause:    647,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
