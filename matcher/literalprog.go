@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -59,7 +58,8 @@ type litProg struct {
 	movable bool
 	lits    []string // len(gaps)+1 literals, in pattern order
 	gaps    []litGap
-	// litsIn and gapsIn hold lits and gaps once settled, when they fit.
+	// litsIn and gapsIn hold lits and gaps when they fit, and lits are
+	// slices of one string (parseCompiledLit).
 	litsIn [4]string
 	gapsIn [maxLitGaps]litGap
 	groups []group // the capture groups, by number, as patternGroups lists them
@@ -69,51 +69,11 @@ type litProg struct {
 // compiledLit is a litProg's compiled and the litProg: one allocation.
 // An error line's candidates are programs the lines before it did not
 // touch, and each read of one is a cache miss at thousands of records;
-// the program, its literals and gaps side by side (settle) are a few
+// the program, its literals and gaps side by side (litsIn, gapsIn) are a few
 // neighbouring lines, where apart they were a miss each.
 type compiledLit struct {
 	c  compiled
 	lp litProg
-}
-
-// newCompiledLit returns the compiled of lp, lp settled in the same
-// allocation.
-func newCompiledLit(lp *litProg) *compiled {
-	b := &compiledLit{lp: *lp}
-	b.lp.settle()
-	b.c = compiled{lit: &b.lp, groups: b.lp.groups}
-	return &b.c
-}
-
-// settle puts the text of p's literals in one string, and the literals
-// and gaps in p itself when they fit. p's literals are then where p is or
-// in one place; a litProg copied afterwards would point into its original.
-func (p *litProg) settle() {
-	n := 0
-	for _, l := range p.lits {
-		n += len(l)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, l := range p.lits {
-		b.WriteString(l)
-	}
-	text := b.String()
-	var lits []string
-	if len(p.lits) <= len(p.litsIn) {
-		lits = p.litsIn[:0]
-	} else {
-		lits = make([]string, 0, len(p.lits))
-	}
-	at := 0
-	for _, l := range p.lits {
-		lits = append(lits, text[at:at+len(l)])
-		at += len(l)
-	}
-	p.lits = lits
-	if len(p.gaps) <= len(p.gapsIn) {
-		p.gaps = append(p.gapsIn[:0], p.gaps...)
-	}
 }
 
 // litGap is one lazy gap: `.+?` (min1) or `.*?`.
@@ -133,19 +93,37 @@ const maxLitGaps = 16
 // `(.*?)`. Everything else (classes, anchors, alternation, quantifiers on
 // literals, other groups, other escapes) is regexp2's.
 func parseLitProg(expr string) (*litProg, bool) {
+	b, ok := parseCompiledLit(expr)
+	if !ok {
+		return nil, false
+	}
+	return &b.lp, true
+}
+
+// parseCompiledLit is parseLitProg building the litProg settled in its
+// compiledLit (one allocation) and its literals' text
+// as one string: the literals and gaps are gathered on the stack first.
+// A process that meets thousands of records for the first time (a scan
+// of a long log) builds as many programs; gathered in growing slices,
+// each took about seventeen allocations.
+func parseCompiledLit(expr string) (*compiledLit, bool) {
 	if !utf8.ValidString(expr) {
 		return nil, false
 	}
 	var (
-		p      litProg
-		lit    []byte
-		nLit   int // bytes of literal text, all literals
-		nGroup int
+		textBuf [256]byte
+		text    = textBuf[:0] // the literals' bytes, one after another
+		ends    [maxLitGaps + 2]int
+		nLits   int // literals ended: ends[:nLits] are where each ends in text
+		gaps    [maxLitGaps + 1]litGap
+		nGaps   int
+		groups  []group
+		slot    []int
+		nGroup  int
 	)
 	endLit := func() {
-		nLit += len(lit)
-		p.lits = append(p.lits, string(lit))
-		lit = lit[:0]
+		ends[nLits] = len(text)
+		nLits++
 	}
 	for i := 0; i < len(expr); {
 		c := expr[i]
@@ -157,13 +135,13 @@ func parseLitProg(expr string) (*litProg, bool) {
 			e := expr[i+1]
 			switch {
 			case e == 'n':
-				lit = append(lit, '\n')
+				text = append(text, '\n')
 			case e == 't':
-				lit = append(lit, '\t')
+				text = append(text, '\t')
 			case e == 'r':
-				lit = append(lit, '\r')
+				text = append(text, '\r')
 			case e < utf8.RuneSelf && e != '_' && strings.IndexByte(asciiPunct, e) >= 0:
-				lit = append(lit, e)
+				text = append(text, e)
 			default:
 				return nil, false
 			}
@@ -174,7 +152,8 @@ func parseLitProg(expr string) (*litProg, bool) {
 				return nil, false
 			}
 			endLit()
-			p.gaps = append(p.gaps, g)
+			gaps[nGaps] = g
+			nGaps++
 			i += n
 		case '(':
 			g, n := gapAt(expr[i+1:])
@@ -183,27 +162,43 @@ func parseLitProg(expr string) (*litProg, bool) {
 			}
 			endLit()
 			nGroup++
-			p.groups = append(p.groups, group{num: nGroup, key: strconv.Itoa(nGroup)})
-			p.slot = append(p.slot, len(p.gaps))
-			p.gaps = append(p.gaps, g)
+			groups = append(groups, group{num: nGroup, key: strconv.Itoa(nGroup)})
+			slot = append(slot, nGaps)
+			gaps[nGaps] = g
+			nGaps++
 			i += n + 2
 		case ')', '[', ']', '{', '}', '|', '*', '+', '?', '^', '$':
 			return nil, false
 		default:
-			lit = append(lit, c)
+			text = append(text, c)
 			i++
 		}
-		if len(p.gaps) > maxLitGaps {
+		if nGaps > maxLitGaps {
 			return nil, false
 		}
 	}
 	endLit()
-	if nLit == 0 {
+	if len(text) == 0 {
 		return nil, false // could match empty text
 	}
-	p.movable = p.lits[len(p.lits)-1] != "" &&
-		!slices.ContainsFunc(p.lits, func(l string) bool { return strings.ContainsAny(l, "0123456789") })
-	return &p, true
+	b := &compiledLit{}
+	p := &b.lp
+	all := string(text)
+	if nLits <= len(p.litsIn) {
+		p.lits = p.litsIn[:0]
+	} else {
+		p.lits = make([]string, 0, nLits)
+	}
+	at := 0
+	for _, end := range ends[:nLits] {
+		p.lits = append(p.lits, all[at:end])
+		at = end
+	}
+	p.gaps = append(p.gapsIn[:0], gaps[:nGaps]...)
+	p.groups, p.slot = groups, slot
+	p.movable = p.lits[nLits-1] != "" && !strings.ContainsAny(all, "0123456789")
+	b.c = compiled{lit: p, groups: p.groups}
+	return b, true
 }
 
 // asciiPunct is the ASCII punctuation a backslash makes literal in every

@@ -496,3 +496,16 @@ func fuzzCompare(t *testing.T, expr string, re *regexp2.Regexp, lp *litProg, tex
 	}
 	sameSeq(t, expr, text, want, litSeq(lp, text))
 }
+
+// TestParseCompiledLitAllocations: a litProg of up to four literals
+// (litsIn) and no groups is built in two allocations, its compiledLit and
+// its literals' text.
+func TestParseCompiledLitAllocations(t *testing.T) {
+	expr := `CUDA error: .+? at .*?\.cu:.+?\)`
+	if _, ok := parseCompiledLit(expr); !ok {
+		t.Fatalf("%q is not a litProg", expr)
+	}
+	if n := testing.AllocsPerRun(50, func() { parseCompiledLit(expr) }); n > 2 {
+		t.Errorf("parseCompiledLit: %v allocations, want 2", n)
+	}
+}

@@ -269,8 +269,8 @@ func (m *Matcher) program(i int) (*compiled, error) {
 	if c := m.hot[i].prog.Load(); c != nil {
 		return c, nil
 	}
-	if lp, ok := parseLitProg(m.pattern(i)); ok && !m.regexpOnly {
-		c := keep(&m.hot[i].prog, newCompiledLit(lp))
+	if lp, ok := parseCompiledLit(m.pattern(i)); ok && !m.regexpOnly {
+		c := keep(&m.hot[i].prog, &lp.c)
 		if m.pf != nil && c.lit != nil {
 			m.pf.progClauses[i].Store(true)
 		}
