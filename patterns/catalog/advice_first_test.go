@@ -266,6 +266,14 @@ var firstFixes = []struct {
 			"https://github.com/vllm-project/vllm/issues/11391",
 			"https://github.com/xusenlinzy/api-for-open-llm/issues/225",
 		}},
+	// TensorRT-LLM's KV cache manager asserts mostly under block reuse: turn it off.
+	{slug: "trtllm-kv-cache-manager-assertion", first: "Turn KV cache block reuse off",
+		threads: []string{
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/699",
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/2660",
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/13123",
+		}},
+	{slug: "trtllm-kv-cache-manager-assertion", first: "enable_kv_cache_reuse false"},
 }
 
 // firstFixRecords returns the embedded records a first fix is checked

@@ -215,7 +215,7 @@ var variantLimits = map[string]variantLimit{
 			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed",
 			"nvml-query-failed", "ollama-runner-connection-lost", "process-floating-point-exception",
 			"python-name-not-defined", "scheduler-exit-code-native-crash",
-			"scheduler-exit-code-sigkill", "shared-memory-bus-error", "shell-command-not-found",
+			"scheduler-exit-code-sigkill", "shell-command-not-found",
 			"shell-permission-denied", "shell-source-not-found",
 		},
 	},
