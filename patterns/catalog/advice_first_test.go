@@ -274,6 +274,29 @@ var firstFixes = []struct {
 			"https://github.com/NVIDIA/TensorRT-LLM/issues/13123",
 		}},
 	{slug: "trtllm-kv-cache-manager-assertion", first: "enable_kv_cache_reuse false"},
+	// RDMA completions that time out from the start: the RoCE GID NCCL uses.
+	{slug: "nccl-ib-completion-error", first: "NCCL_IB_GID_INDEX",
+		threads: []string{
+			"https://github.com/NVIDIA/nccl/issues/426",
+			"https://github.com/pytorch/pytorch/issues/81628",
+			"https://github.com/NVIDIA/nccl/issues/902",
+			"https://github.com/NVIDIA/nccl/issues/1170",
+		}},
+	// A manifest the registry does not have: a name or tag written wrong.
+	{slug: "ollama-pull-manifest-not-found", first: "Use a name and tag that exist in the library",
+		threads: []string{
+			"https://github.com/tschechlovdev/rag_chatbot/issues/1",
+			"https://github.com/pingcap/pytidb/pull/102",
+			"https://github.com/ollama/ollama/issues/9230",
+			"https://github.com/ollama/ollama/issues/5499",
+		}},
+	// The TensorRT-LLM backend's JSON parse error: an engine directory without the engine's config.json.
+	{slug: "triton-model-load-failed", first: "the one holding config.json",
+		threads: []string{
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/61",
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/207",
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/500",
+		}},
 }
 
 // firstFixRecords returns the embedded records a first fix is checked
