@@ -3,6 +3,8 @@ package catalog_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // firstFixes names, for the records that lead most often, the key token
@@ -203,13 +205,124 @@ var firstFixes = []struct {
 			"https://github.com/vllm-project/vllm/issues/11411",
 			"https://github.com/sgl-project/sglang/issues/2552",
 		}},
+	// ggml asserts on new models and backends are mostly fixed in a later build.
+	{slug: "ggml-assert-failed", first: "Update llama.cpp to its newest build",
+		threads: []string{
+			"https://github.com/ggml-org/llama.cpp/issues/5928",
+			"https://github.com/ggml-org/llama.cpp/issues/4901",
+			"https://github.com/ggml-org/llama.cpp/issues/20570",
+			"https://github.com/ollama/ollama/issues/10551",
+		}},
+	// A runner that dies is mostly fixed by a newer Ollama (or a rollback after a bad upgrade).
+	{slug: "ollama-runner-terminated", first: "Update Ollama to its newest release",
+		threads: []string{
+			"https://github.com/ollama/ollama/issues/4630",
+			"https://github.com/ollama/ollama/issues/6541",
+			"https://github.com/ollama/ollama/issues/5628",
+			"https://github.com/ollama/ollama/issues/6946",
+			"https://github.com/ollama/ollama/issues/5643",
+		}},
+	// CUDA's unknown error is mostly an nvidia_uvm module left unusable by a suspend.
+	{slug: "cuda-unknown-error", first: "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm",
+		threads: []string{
+			"https://github.com/pop-os/default-settings/pull/64",
+			"https://github.com/pytorch/pytorch/issues/49081",
+			"https://github.com/pytorch/pytorch/issues/88639",
+			"https://github.com/ollama/ollama/issues/2934",
+			"https://github.com/ggml-org/llama.cpp/issues/7218",
+		}},
+	{slug: "cuda-unknown-error", first: "nvidia-modprobe -c 0 -u"},
+	// Docker without a GPU device driver: the NVIDIA container toolkit.
+	{slug: "docker-gpu-device-driver-missing", first: "Install the NVIDIA container toolkit",
+		threads: []string{
+			"https://github.com/NVIDIA/nvidia-docker/issues/1034",
+			"https://github.com/NVIDIA/nvidia-docker/issues/1243",
+			"https://github.com/NVIDIA/nvidia-docker/issues/1642",
+			"https://github.com/NVIDIA/dcgm-exporter/issues/33",
+			"https://github.com/eduidl/ElasticFusion-Dockerfile/issues/11",
+		}},
+	// An architecture the bundled llama.cpp does not know: a release that does.
+	{slug: "llamacpp-unknown-model-architecture", first: "Update llama.cpp",
+		threads: []string{
+			"https://github.com/ollama/ollama/issues/4002",
+			"https://github.com/ollama/ollama/issues/3974",
+			"https://github.com/ollama/ollama/issues/10454",
+			"https://github.com/abetlen/llama-cpp-python/issues/1994",
+			"https://github.com/utilityai/llama-cpp-rs/pull/866",
+		}},
+	// A library newer than the loaded kernel module: reboot so they match.
+	{slug: "nvml-driver-library-mismatch", first: "Reboot the node",
+		threads: []string{
+			"https://github.com/illinois-scicomp/machine-shop-maintenance/issues/60",
+			"https://github.com/NVIDIA/nvidia-container-toolkit/issues/394",
+			"https://github.com/NVIDIA/deepops/issues/1186",
+			"https://github.com/oddmario/NVIDIA-Ubuntu-Driver-Guide/issues/4",
+		}},
+	// A KV cache too small for the model's full context: a shorter --max-model-len.
+	{slug: "vllm-kv-cache-smaller-than-max-model-len", first: "--max-model-len at or below",
+		threads: []string{
+			"https://github.com/vllm-project/vllm/issues/2418",
+			"https://github.com/QwenLM/Qwen3/issues/295",
+			"https://github.com/vllm-project/vllm/issues/11391",
+			"https://github.com/xusenlinzy/api-for-open-llm/issues/225",
+		}},
+	// TensorRT-LLM's KV cache manager asserts mostly under block reuse: turn it off.
+	{slug: "trtllm-kv-cache-manager-assertion", first: "Turn KV cache block reuse off",
+		threads: []string{
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/699",
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/2660",
+			"https://github.com/NVIDIA/TensorRT-LLM/issues/13123",
+		}},
+	{slug: "trtllm-kv-cache-manager-assertion", first: "enable_kv_cache_reuse false"},
+	// RDMA completions that time out from the start: the RoCE GID NCCL uses.
+	{slug: "nccl-ib-completion-error", first: "NCCL_IB_GID_INDEX",
+		threads: []string{
+			"https://github.com/NVIDIA/nccl/issues/426",
+			"https://github.com/pytorch/pytorch/issues/81628",
+			"https://github.com/NVIDIA/nccl/issues/902",
+			"https://github.com/NVIDIA/nccl/issues/1170",
+		}},
+	// A manifest the registry does not have: a name or tag written wrong.
+	{slug: "ollama-pull-manifest-not-found", first: "Use a name and tag that exist in the library",
+		threads: []string{
+			"https://github.com/tschechlovdev/rag_chatbot/issues/1",
+			"https://github.com/pingcap/pytidb/pull/102",
+			"https://github.com/ollama/ollama/issues/9230",
+			"https://github.com/ollama/ollama/issues/5499",
+		}},
+	// The TensorRT-LLM backend's JSON parse error: an engine directory without the engine's config.json.
+	{slug: "triton-model-load-failed", first: "the one holding config.json",
+		threads: []string{
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/61",
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/207",
+			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/500",
+		}},
+}
+
+// firstFixRecords returns the embedded records a first fix is checked
+// on: the curated sglang file's first, so a slug it shares with another
+// engine's file is checked where it was first written, then every other
+// embedded file's (llama.cpp, Ollama, vLLM and the rest), whose records
+// lead on those engines' logs.
+func firstFixRecords(t *testing.T) []patterns.Record {
+	t.Helper()
+	recs := curated(t)
+	all, _ := patterns.Default()
+	for _, r := range all {
+		if r.Origin.File != patterns.EmbeddedPrefix+"sglang.jsonl" {
+			recs = append(recs, r)
+		}
+	}
+	return recs
 }
 
 func TestFirstSolutionNamesTheFix(t *testing.T) {
+	recs := firstFixRecords(t)
 	bySlug := map[string]int{}
-	recs := curated(t)
 	for i, r := range recs {
-		bySlug[r.Slug] = i
+		if _, ok := bySlug[r.Slug]; !ok {
+			bySlug[r.Slug] = i
+		}
 	}
 	for _, c := range firstFixes {
 		i, ok := bySlug[c.slug]
