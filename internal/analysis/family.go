@@ -116,6 +116,10 @@ func MessageFamily(msg string) string {
 // type, from the lower-cased message m; "" when it does not.
 func messageFamily(m string) string {
 	switch {
+	case watchdogFired(m):
+		// A watchdog that fired (watchdog.go): the work it watches
+		// stopped.
+		return FamilyHang
 	case hubMessage(m):
 		return FamilyHub
 	case strings.Contains(m, "no space left on device"), strings.Contains(m, "disk quota exceeded"),
