@@ -116,6 +116,10 @@ func MessageFamily(msg string) string {
 // type, from the lower-cased message m; "" when it does not.
 func messageFamily(m string) string {
 	switch {
+	case watchdogFired(m):
+		// A watchdog that fired (watchdog.go): the work it watches
+		// stopped.
+		return FamilyHang
 	case hubMessage(m):
 		return FamilyHub
 	case strings.Contains(m, "no space left on device"), strings.Contains(m, "disk quota exceeded"),
@@ -146,6 +150,14 @@ func messageFamily(m string) string {
 		return FamilyDriver
 	case oomKillMessage(m):
 		return FamilyKilled
+	case goExitFailure(m):
+		// A child's death by a fatal signal as Go reports it
+		// (goexit.go): SIGKILL from outside, any other from its own
+		// native code.
+		if goExitKilled(m) {
+			return FamilyKilled
+		}
+		return FamilyNative
 	case strings.Contains(m, "out of memory"), strings.Contains(m, "cannot allocate memory"), strings.Contains(m, "no gpu memory"),
 		strings.Contains(m, "not enough memory"), strings.Contains(m, "not enough gpu memory"), strings.Contains(m, "insufficient memory"),
 		strings.Contains(m, "no memory left"), strings.Contains(m, "no room for the kv cache"):

@@ -61,6 +61,7 @@ func platformVocabularies() []vocabulary {
 		kubeletEvents,
 		systemdUnitResults,
 		exitStatuses,
+		goExitErrors,
 		launcherReports,
 		asyncioLoopErrors,
 		containerRuntimeErrors,
@@ -633,6 +634,28 @@ var exitStatuses = vocabulary{
 		{"SIGBUS", "135", "", "shared-memory-bus-error"},
 		{"SIGTERM", "143", "", ""},
 		{"", "0", "", ""},
+	},
+}
+
+// goExitErrors are a child's end as Go's os/exec reports it (os.
+// ProcessState's text, syscall.Signal's names), quoted by the program that
+// ran the child. An illegal instruction names the same death as the
+// shell's and systemd's words for it, whatever program ran the child: the
+// CPU lacks an instruction the child was built for. Another fatal signal
+// is read by the analysis itself and leads under the record of the
+// program that reports it (Ollama's runner records), whose advice knows
+// that program. A stop the user or a supervisor asked for is no failure.
+var goExitErrors = vocabulary{
+	name: "Go os/exec exit errors",
+	shapes: []vocabShape{
+		{Field: fieldText, Format: "Error: worker process has terminated: signal: %s"},
+		{Field: fieldText, Format: "hook exited with: signal: %s"},
+	},
+	terms: []vocabTerm{
+		{"illegal instruction (core dumped)", "", "", "cpu-illegal-instruction"},
+		{"illegal instruction", "", "", "cpu-illegal-instruction"},
+		{"terminated", "", "", ""},
+		{"interrupt", "", "", ""},
 	},
 }
 

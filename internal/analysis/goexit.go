@@ -1,0 +1,139 @@
+package analysis
+
+import "strings"
+
+// A child process's death as Go reports it. Programs written in Go that
+// start another process (Ollama's server and its llama runner, a
+// supervisor, a Kubernetes component running a hook) report the child's
+// end with os/exec's ExitError, whose text is os.ProcessState's: "exit
+// status <code>" for a process that exited, "signal: <name>" for one a
+// signal ended, with " (core dumped)" when it left a core, the name being
+// syscall.Signal's own ("illegal instruction", "segmentation fault", "bus
+// error", "floating point exception", "aborted", "killed"). The
+// program quotes it after its own words for what ended ("llama runner
+// process has terminated: signal: illegal instruction (core dumped)",
+// "runner exited: exit status 137", error="signal: killed"), and a user
+// quotes that line in a report. A fatal signal, or an exit status a shell
+// or a container runtime gives a process a fatal signal ended (128 plus
+// the signal's number: 132, 134, 135, 136, 137, 139), after words that
+// say something failed or ended, is the child's crash, named by its
+// signal, at whatever level the line carries. A signal that asks a
+// process to stop ("signal: terminated", "signal: interrupt", a user's
+// Ctrl-C or a supervisor's stop) is no crash, and neither is a line that
+// only names a signal ("received signal: terminated, shutting down").
+
+// goFatalSignals are syscall.Signal's names of the signals that end a
+// process that failed.
+var goFatalSignals = [...]string{"illegal instruction", "segmentation fault", "bus error", "floating point exception", "aborted", "killed"}
+
+// goFatalExitStatuses are the exit statuses a shell or a container
+// runtime gives a process a fatal signal ended (128 plus SIGILL's,
+// SIGABRT's, SIGBUS's, SIGFPE's, SIGKILL's and SIGSEGV's numbers on
+// Linux).
+var goFatalExitStatuses = [...]string{"132", "134", "135", "136", "137", "139"}
+
+// deathVerbs say, before the exit a line quotes, that a process ended.
+var deathVerbs = [...]string{"terminated", "exited", "stopped", "died", "crashed", "exit"}
+
+// goExitCandidate is quiet's byte test for a line that may quote a fatal
+// exit (goExitFailure).
+func goExitCandidate(line string) bool {
+	return strings.Contains(line, "signal: ") || strings.Contains(line, "exit status 13")
+}
+
+// goExitFailure reports whether line quotes a child's fatal end as Go's
+// os/exec reports it after words that say something failed or ended (see
+// above).
+func goExitFailure(line string) bool {
+	at := goFatalExitAt(line)
+	if at < 0 {
+		return false
+	}
+	words := goErrorField(line[:at])
+	return failureVerb(words) || goDeathVerb(words)
+}
+
+// goErrorField returns s, a line's words before the exit it quotes,
+// without the structured logger's field name that holds the exit
+// (error="..., err=...): the field's name says where the exit is, not
+// that something failed, and a line cut from its message holds no more.
+func goErrorField(s string) string {
+	t := strings.TrimSuffix(s, `\"`)
+	t = strings.TrimSuffix(t, `"`)
+	for _, k := range [...]string{"error=", "err="} {
+		if r, ok := strings.CutSuffix(t, k); ok && (r == "" || r[len(r)-1] == ' ') {
+			return r
+		}
+	}
+	return s
+}
+
+// goFatalExitAt returns where the first fatal "signal: <name>" or "exit
+// status <code>" of line opens; -1 when there is none.
+func goFatalExitAt(line string) int {
+	for from := 0; from < len(line); {
+		i := strings.Index(line[from:], "signal: ")
+		if i < 0 {
+			break
+		}
+		at := from + i
+		from = at + len("signal: ")
+		if at > 0 && isAlnum(line[at-1]) {
+			continue
+		}
+		if goFatalSignalName(line[from:]) != "" {
+			return at
+		}
+	}
+	for from := 0; from < len(line); {
+		i := strings.Index(line[from:], "exit status ")
+		if i < 0 {
+			break
+		}
+		at := from + i
+		from = at + len("exit status ")
+		if at > 0 && isAlnum(line[at-1]) {
+			continue
+		}
+		for _, c := range goFatalExitStatuses {
+			if r, ok := strings.CutPrefix(line[from:], c); ok && (r == "" || !isAlnum(r[0])) {
+				return at
+			}
+		}
+	}
+	return -1
+}
+
+// goFatalSignalName returns the fatal signal's name rest opens with,
+// whole (not the start of a longer word), "" when it opens with none.
+func goFatalSignalName(rest string) string {
+	for _, n := range goFatalSignals {
+		if r, ok := strings.CutPrefix(rest, n); ok && (r == "" || !isAlnum(r[0])) {
+			return n
+		}
+	}
+	return ""
+}
+
+// goDeathVerb reports whether s, a line's words before the exit it
+// quotes, says a process ended.
+func goDeathVerb(s string) bool {
+	for _, v := range deathVerbs {
+		if strings.Contains(s, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// goExitKilled reports whether m, a lower-cased message that quotes a
+// fatal exit (goExitFailure), names SIGKILL: the kernel's OOM killer, a
+// memory limit or an operator ended the process, not its own fault.
+func goExitKilled(m string) bool {
+	at := goFatalExitAt(m)
+	if at < 0 {
+		return false
+	}
+	r := m[at:]
+	return strings.HasPrefix(r, "signal: killed") || strings.HasPrefix(r, "exit status 137")
+}
