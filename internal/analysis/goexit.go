@@ -71,34 +71,37 @@ func goErrorField(s string) string {
 // goFatalExitAt returns where the first fatal "signal: <name>" or "exit
 // status <code>" of line opens; -1 when there is none.
 func goFatalExitAt(line string) int {
-	for from := 0; from < len(line); {
-		i := strings.Index(line[from:], "signal: ")
-		if i < 0 {
-			break
-		}
-		at := from + i
-		from = at + len("signal: ")
-		if at > 0 && isAlnum(line[at-1]) {
-			continue
-		}
-		if goFatalSignalName(line[from:]) != "" {
-			return at
-		}
+	if at := wordFollowedBy(line, "signal: ", func(rest string) bool {
+		return goFatalSignalName(rest) != ""
+	}); at >= 0 {
+		return at
 	}
+	return wordFollowedBy(line, "exit status ", func(rest string) bool {
+		for _, c := range goFatalExitStatuses {
+			if r, ok := strings.CutPrefix(rest, c); ok && (r == "" || !isAlnum(r[0])) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// wordFollowedBy returns where the first occurrence of word in line opens
+// that starts a word (no letter or digit before it) and whose rest, the
+// text after it, satisfies ok; -1 when there is none.
+func wordFollowedBy(line, word string, ok func(rest string) bool) int {
 	for from := 0; from < len(line); {
-		i := strings.Index(line[from:], "exit status ")
+		i := strings.Index(line[from:], word)
 		if i < 0 {
-			break
+			return -1
 		}
 		at := from + i
-		from = at + len("exit status ")
+		from = at + len(word)
 		if at > 0 && isAlnum(line[at-1]) {
 			continue
 		}
-		for _, c := range goFatalExitStatuses {
-			if r, ok := strings.CutPrefix(line[from:], c); ok && (r == "" || !isAlnum(r[0])) {
-				return at
-			}
+		if ok(line[from:]) {
+			return at
 		}
 	}
 	return -1

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // fuzzSeeds are hand-written inputs for every shape, plus (added by
@@ -244,8 +246,8 @@ func FuzzParseLine(f *testing.F) {
 			s string
 			k int
 		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
-			if got, want := indexByRare(line, sub.s, sub.k), strings.Index(line, sub.s); got != want {
-				t.Fatalf("indexByRare(%q, %q, %d) = %d, strings.Index %d", line, sub.s, sub.k, got, want)
+			if got, want := ascii.IndexByRare(line, sub.s, sub.k), strings.Index(line, sub.s); got != want {
+				t.Fatalf("ascii.IndexByRare(%q, %q, %d) = %d, strings.Index %d", line, sub.s, sub.k, got, want)
 			}
 		}
 		if got, want := wrapperPrefixesLen(line), wrapperPrefixesLenInOrder(line); got != want {

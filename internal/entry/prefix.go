@@ -3,6 +3,8 @@ package entry
 import (
 	"strings"
 	"time"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // Bounds of prefix learning.
@@ -571,7 +573,7 @@ func unknownPrefixLen(s string, plen int) int {
 // sglang record itself carries no prefix (its message is content).
 func findPrefix(s string) (int, int) {
 	best, strength := 0, evidenceNone
-	if i := indexByRare(s, `File "`, 0); i > 0 {
+	if i := ascii.IndexByRare(s, `File "`, 0); i > 0 {
 		j := i
 		if j >= 2 && s[j-1] == ' ' && s[j-2] == ' ' {
 			j -= 2 // CPython indents frames by two spaces
@@ -584,7 +586,7 @@ func findPrefix(s string) (int, int) {
 	}
 	if strength == evidenceNone {
 		// Both chain separators hold "above exception".
-		if i := indexByRare(s, "above exception", len("above e")); i > 0 {
+		if i := ascii.IndexByRare(s, "above exception", len("above e")); i > 0 {
 			for _, sep := range [...]string{sepCause, sepContext} {
 				if j := strings.Index(s, sep); j > 0 && isChainSeparator(s[j:]) {
 					best, strength = j, evidenceStrong
@@ -631,30 +633,6 @@ func findPrefix(s string) (int, int) {
 		return 0, evidenceNone
 	}
 	return best, strength
-}
-
-// indexByRare is strings.Index(s, sub) searching for sub's byte at k, one
-// rarer in log lines than its first ("F" of `File "`, "x" of "above
-// exception"): on the lines that hold neither, most of those findPrefix
-// reads, that is one vectorised search, where strings.Index compares at
-// every byte of a line of up to 64 bytes and stops at every "a" of a
-// longer one.
-func indexByRare(s, sub string, k int) int {
-	for i := k; i < len(s); {
-		j := strings.IndexByte(s[i:], sub[k])
-		if j < 0 {
-			return -1
-		}
-		p := i + j - k // where sub would start; later ones start later
-		if p+len(sub) > len(s) {
-			return -1
-		}
-		if s[p:p+len(sub)] == sub {
-			return p
-		}
-		i += j + 1
-	}
-	return -1
 }
 
 // weakEvidence reports whether rest, the line after a candidate's prefix,

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/logmatch/logmatch/internal/ascii"
 )
 
 // prefixView is the part of an Entry the learned-prefix tests look at.
@@ -449,8 +451,8 @@ func TestIndexByRare(t *testing.T) {
 			s string
 			k int
 		}{{`File "`, 0}, {"above exception", len("above e")}, {"above exception", 0}, {`File "`, 5}} {
-			if got, want := indexByRare(s, sub.s, sub.k), strings.Index(s, sub.s); got != want {
-				t.Errorf("indexByRare(%q, %q, %d) = %d, strings.Index %d", s, sub.s, sub.k, got, want)
+			if got, want := ascii.IndexByRare(s, sub.s, sub.k), strings.Index(s, sub.s); got != want {
+				t.Errorf("ascii.IndexByRare(%q, %q, %d) = %d, strings.Index %d", s, sub.s, sub.k, got, want)
 			}
 		}
 	}
