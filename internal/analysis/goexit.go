@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // A child process's death as Go reports it. Programs written in Go that
 // start another process (Ollama's server and its llama runner, a
@@ -38,7 +42,7 @@ var deathVerbs = [...]string{"terminated", "exited", "stopped", "died", "crashed
 // goExitCandidate is quiet's byte test for a line that may quote a fatal
 // exit (goExitFailure).
 func goExitCandidate(line string) bool {
-	return strings.Contains(line, "signal: ") || strings.Contains(line, "exit status 13")
+	return ascii.IndexByRare(line, "signal: ", 2) >= 0 || ascii.IndexByRare(line, "exit status 13", 1) >= 0
 }
 
 // goExitFailure reports whether line quotes a child's fatal end as Go's
@@ -71,12 +75,12 @@ func goErrorField(s string) string {
 // goFatalExitAt returns where the first fatal "signal: <name>" or "exit
 // status <code>" of line opens; -1 when there is none.
 func goFatalExitAt(line string) int {
-	if at := wordFollowedBy(line, "signal: ", func(rest string) bool {
+	if at := wordFollowedBy(line, "signal: ", 2, func(rest string) bool {
 		return goFatalSignalName(rest) != ""
 	}); at >= 0 {
 		return at
 	}
-	return wordFollowedBy(line, "exit status ", func(rest string) bool {
+	return wordFollowedBy(line, "exit status ", 1, func(rest string) bool {
 		for _, c := range goFatalExitStatuses {
 			if r, ok := strings.CutPrefix(rest, c); ok && (r == "" || !isAlnum(r[0])) {
 				return true
@@ -88,10 +92,12 @@ func goFatalExitAt(line string) int {
 
 // wordFollowedBy returns where the first occurrence of word in line opens
 // that starts a word (no letter or digit before it) and whose rest, the
-// text after it, satisfies ok; -1 when there is none.
-func wordFollowedBy(line, word string, ok func(rest string) bool) int {
+// text after it, satisfies ok; -1 when there is none. word is searched by
+// its byte at rare (ascii.IndexByRare), one rarer in log lines than its
+// first: every routine line is read.
+func wordFollowedBy(line, word string, rare int, ok func(rest string) bool) int {
 	for from := 0; from < len(line); {
-		i := strings.Index(line[from:], word)
+		i := ascii.IndexByRare(line[from:], word, rare)
 		if i < 0 {
 			return -1
 		}

@@ -87,12 +87,12 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// entry package reads (assertline.go).
 		return SignalNative, patterns.SeverityCritical
 	}
-	if watchdogFired(FirstLine(e.Message)) {
+	if l := FirstLine(e.Message); watchdogCandidate(l) && watchdogFired(l) {
 		// A watchdog that fired: a hang whatever the level
 		// (watchdog.go).
 		return SignalLevel, patterns.SeverityCritical
 	}
-	if goExitFailure(FirstLine(e.Message)) {
+	if l := FirstLine(e.Message); goExitCandidate(l) && goExitFailure(l) {
 		// A child's death by a fatal signal as Go's os/exec reports
 		// it, quoted after words that it failed or ended, whatever
 		// the level (goexit.go).

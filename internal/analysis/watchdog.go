@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // Watchdogs. A serving engine's watchdog thread checks that its loop
 // makes progress and, when it has not for the configured time, says so in
@@ -30,7 +34,7 @@ func watchdogCandidate(line string) bool {
 	if len(line) > watchdogHead {
 		line = line[:watchdogHead]
 	}
-	return strings.Contains(line, "atchdog ")
+	return ascii.IndexByRare(line, "atchdog ", len("atchdo")) >= 0
 }
 
 // watchdogFired reports whether line says a watchdog fired (see above).
@@ -39,7 +43,7 @@ func watchdogFired(line string) bool {
 	if len(head) > watchdogHead {
 		head = head[:watchdogHead]
 	}
-	i := strings.Index(head, "atchdog ")
+	i := ascii.IndexByRare(head, "atchdog ", len("atchdo"))
 	if i < 1 || line[i-1] != 'W' && line[i-1] != 'w' || !watchdogName(line[:i-1]) {
 		return false
 	}
